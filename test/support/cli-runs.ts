@@ -55,11 +55,7 @@ export async function killWhen(
 export const lastJson = (stderr: string) => JSON.parse(stderr.trim().split('\n').at(-1)!);
 
 /** The write on `path` was answered and the wait has polled (by default /positions) after it. */
-export function waitingAfter(
-  t: Simulator,
-  path: string,
-  poll: (polled: string) => boolean = (polled) => polled === '/positions',
-): () => boolean {
+export function waitingAfter(t: Simulator, path: string, poll = (polled: string): boolean => polled === '/positions') {
   return () => {
     const log = t.sandbox.requestLog;
     const sent = log.findIndex((entry) => entry.method === 'POST' && entry.path === path && entry.status === 200);

@@ -77,12 +77,12 @@ export function fakeClock(start = 1_000_000, onSleep?: () => void) {
     /** Moves time without a sleep (a request that takes this long). */
     advance: (ms: number) => void (time += ms),
     async sleep(ms: number, signal?: AbortSignal) {
-      if (signal?.aborted) throw signal.reason;
+      signal?.throwIfAborted();
       sleeps.push(ms);
       time += ms;
       await Promise.resolve();
       onSleep?.();
-      if (signal?.aborted) throw signal.reason;
+      signal?.throwIfAborted();
     },
   };
 }
@@ -107,31 +107,34 @@ export interface TestContextOptions extends Partial<Omit<ContextInit, 'io' | 'gl
 }
 
 export function testContext(options: TestContextOptions = {}) {
-  const { tty = false, stdin, fakeClient, controller = new AbortController(), ...init } = options;
+  const { tty = false, stdin = new PassThrough(), fakeClient, controller = new AbortController(), ...init } = options;
   const io = {
     stdout: new PassThrough(),
     stderr: new PassThrough(),
-    stdin: stdin ?? new PassThrough(),
+    stdin,
     stdoutIsTTY: tty,
     stderrIsTTY: tty,
     stdinIsTTY: tty,
   };
   const printed = { stdout: '', stderr: '' };
   for (const name of ['stdout', 'stderr'] as const)
-    io[name].setEncoding('utf8').on('data', (chunk: string) => (printed[name] += chunk));
+    io[name].setEncoding('utf8').on('data', (chunk) => (printed[name] += chunk));
   const clock = init.clock ?? { now: () => 0, sleep: async () => {} };
-  const globals = { json: false, header: true, demo: false, yes: false, input: true, color: false, verbose: false };
-  class TestContext extends CommandContext {
-    override client() {
-      return fakeClient ? Promise.resolve(fakeClient as HedgeClient) : super.client();
-    }
-  }
-  const ctx = new TestContext({
+  const ctx = new CommandContext({
     env: {},
     ...init,
     io,
     clock,
-    globals: { ...globals, ...options.globals },
+    globals: {
+      json: false,
+      header: true,
+      demo: false,
+      yes: false,
+      input: true,
+      color: false,
+      verbose: false,
+      ...options.globals,
+    },
     signal: controller.signal,
     output: new Output({
       mode: tty ? 'table' : 'plain',
@@ -141,5 +144,6 @@ export function testContext(options: TestContextOptions = {}) {
       ...options.output,
     }),
   });
+  if (fakeClient) ctx.client = () => Promise.resolve(fakeClient as HedgeClient);
   return { ctx, controller, io, stdout: () => printed.stdout, stderr: () => printed.stderr };
 }

@@ -44,11 +44,9 @@ export function call(
   options: CallOptions = {},
 ): CallResult {
   const headers = requestHeaders(options.key === undefined ? KEY_A : options.key, options.idempotencyKey);
-  const response = engine.handle(
-    { method, path, query: options.query ?? {}, headers, body: options.body },
-    nowMs,
-    options.realTimeMs === undefined ? {} : { realTimeMs: options.realTimeMs },
-  );
+  const response = engine.handle({ method, path, query: options.query ?? {}, headers, body: options.body }, nowMs, {
+    realTimeMs: options.realTimeMs,
+  });
   return { ...response, data: response.body.data, error: response.body.error };
 }
 

@@ -57,7 +57,10 @@ export interface RunOptions {
  */
 const PROCESS_LEVEL_VARIABLE = /^(NODE_|PG|UV_|SSL_CERT_|DBUS_)/;
 
-let everyRunSpawned = process.env.HEDGE_TEST_SPAWN_EVERY_RUN === '1';
+/** HEDGE_TEST_SPAWN_EVERY_RUN=1: every run, terminal and MCP server a process of its own. */
+export const SPAWN_EVERY_RUN = process.env.HEDGE_TEST_SPAWN_EVERY_RUN === '1';
+
+let everyRunSpawned = SPAWN_EVERY_RUN;
 
 /**
  * Every run of this test file gets a process of its own: for files whose runs stand for separate
@@ -70,7 +73,7 @@ export function separateProcesses() {
     everyRunSpawned = true;
   });
   afterAll(() => {
-    everyRunSpawned = process.env.HEDGE_TEST_SPAWN_EVERY_RUN === '1';
+    everyRunSpawned = SPAWN_EVERY_RUN;
   });
 }
 
@@ -112,7 +115,7 @@ export function tempDirsInMemory() {
   });
 }
 
-export function tempDir(prefix = 'hedge-test-'): { path: string; remove: () => void } {
+export function tempDir(prefix = 'hedge-test-') {
   const path = mkdtempSync(join(tmpdir(), prefix));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
@@ -150,7 +153,7 @@ export function runHedge(line: HedgeArgs, options: RunOptions = {}): Promise<Run
   // A run without a config dir of its own gets a private one that goes away with it.
   const ownDir = options.configDir === undefined ? tempDir() : undefined;
   const configDir = options.configDir ?? ownDir!.path;
-  const env: Record<string, string> = { ...baseEnv(configDir) };
+  const env: Record<string, string> = baseEnv(configDir);
   for (const [name, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[name];
     else env[name] = value;
@@ -167,17 +170,12 @@ export function runHedge(line: HedgeArgs, options: RunOptions = {}): Promise<Run
   // A spawned run's two pipes lose the order between them: a terminal for that is a pseudo-terminal.
   if (options.screen) return Promise.reject(new Error(`hedge ${args.join(' ')}: a screen run must run in-process`));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [HEDGE_BIN, ...args], {
-      env,
-      cwd: ROOT,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      ...(options.user ?? {}),
-    });
+    const child = spawn(process.execPath, [HEDGE_BIN, ...args], { env, cwd: ROOT, ...options.user });
     running.add(child);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(late(`\nstdout: ${stdout}\nstderr: ${stderr}`));
@@ -205,10 +203,10 @@ function runInProcess(args: string[], env: Record<string, string>, options: RunO
     options.person ?? options.input ?? '',
     now === undefined ? options.clock : { ...options.clock, now: () => now },
     options.screen,
-  ).then(({ code, stdout, stderr }) => ({ code, signal: null, stdout, stderr, durationMs: Date.now() - started }));
+  ).then((ran) => ({ ...ran, signal: null, durationMs: Date.now() - started }));
 }
 
 /** Runs hedge with that config dir, and no key or base URL in the environment unless given. */
-export function hedgeIn(configDir: string, args: HedgeArgs, options: RunOptions = {}) {
+export function hedgeIn(configDir: string, args: HedgeArgs, options?: RunOptions) {
   return runHedge(args, { ...options, configDir });
 }

@@ -30,7 +30,7 @@ export interface Person {
 }
 
 /** A pipe that keeps what is written to it, as a spawned run's stdout and stderr are. */
-function collector() {
+export function collector() {
   const stream = new PassThrough();
   let text = '';
   stream.setEncoding('utf8').on('data', (chunk) => (text += chunk));
@@ -87,7 +87,7 @@ export async function runMainInProcess(
     stderrIsTTY: terminal,
     stdinIsTTY: person !== undefined,
   };
-  const running = main(args, { io, env, ...clock, ...(script === undefined ? {} : { script }) });
+  const running = main(args, { io, env, ...clock, script });
   let ended = false;
   const end = () => (ended = true);
   running.then(end, end);

@@ -61,7 +61,7 @@ export function nextSeq(configDir: string) {
  * A genuine row replayed: copied whole, seal and all, under a new id, a later time and the next
  * seq, set back to `unknown`, with what its answer and landing added dropped.
  */
-export function replayOf(row: Record<string, unknown>, seq: number): Record<string, unknown> {
+export function replayOf(row: Record<string, unknown>, seq: number) {
   const {
     hedge_id: _hedge,
     order_tx_hash: _tx,

@@ -17,6 +17,9 @@ export const HOUR = 3_600_000;
 
 export type KeeperRun = ReturnType<typeof followKeeper>;
 
+/** One NDJSON event the keeper printed (test code reads arbitrary fields). */
+type KeeperEvent = Record<string, any>;
+
 /** A target file in that config folder (a simulator's, or a team machine's). */
 export function writeTarget(place: { configDir: string }, rows: string[], name = 'target.csv') {
   const file = join(place.configDir, name);
@@ -29,7 +32,7 @@ export function writeTarget(place: { configDir: string }, rows: string[], name =
  * events on stdout parsed as they come.
  */
 export function followKeeper(start: (onSpawn: (spawned: ChildProcess) => void) => Promise<RunResult>) {
-  const events: Array<Record<string, any>> = [];
+  const events: KeeperEvent[] = [];
   let child: ChildProcess | undefined;
   let ended: RunResult | undefined;
   const done = start((spawned) => {
@@ -41,7 +44,7 @@ export function followKeeper(start: (onSpawn: (spawned: ChildProcess) => void) =
 }
 
 /** `hedge keep FILE --interval 2 …` as a process of its own (NDJSON on stdout: not a terminal), followed. */
-export function startKeeper(runner: HedgeRunner, file: string, extra: string[] = [], options: RunOptions = {}) {
+export function startKeeper(runner: HedgeRunner, file: string, extra: string[] = [], options?: RunOptions) {
   return followKeeper((onSpawn) => runner.hedge(['keep', file, '--interval', '2', ...extra], { ...options, onSpawn }));
 }
 
@@ -105,11 +108,11 @@ export function eventsOf(run: KeeperRun, kind: string) {
 export async function eventAfter(
   run: KeeperRun,
   from: number,
-  match: string | ((event: Record<string, any>) => boolean),
+  match: string | ((event: KeeperEvent) => boolean),
   what: string,
 ) {
-  const test = typeof match === 'string' ? (event: Record<string, any>) => event.event === match : match;
-  let found: Record<string, any> | undefined;
+  const test = typeof match === 'string' ? (event: KeeperEvent) => event.event === match : match;
+  let found: KeeperEvent | undefined;
   await until(() => {
     const result = run.ended();
     found = run.events.slice(from).find(test);
@@ -151,4 +154,4 @@ export function hedgeOf(simulator: Simulator, id: string) {
   return simulator.hedges().find((hedge) => hedge.id === id)!;
 }
 
-export const lines = (text: string): Array<Record<string, any>> => printed(text).map((line) => JSON.parse(line));
+export const lines = (text: string): KeeperEvent[] => printed(text).map((line) => JSON.parse(line));

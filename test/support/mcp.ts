@@ -8,8 +8,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Clock } from '../../src/platform/api/transport.js';
-import { HEDGE_BIN, ROOT, baseEnv } from './hedge-cli.js';
-import { builtMain } from './hedge-in-process.js';
+import { HEDGE_BIN, ROOT, SPAWN_EVERY_RUN, baseEnv } from './hedge-cli.js';
+import { builtMain, collector } from './hedge-in-process.js';
 import { closedAfter, closedAfterEach, type Simulator } from './simulator.js';
 
 export interface McpAnswer {
@@ -37,7 +37,7 @@ type McpServed = Awaited<ReturnType<typeof startMcpServer>>;
  * the server's stdout and written to its stdin (its stdio framing is the same both ways).
  */
 class PipeTransport extends StdioServerTransport {
-  private closed = false;
+  private finished?: Promise<void>;
 
   constructor(
     private readonly toServer: PassThrough,
@@ -60,10 +60,8 @@ class PipeTransport extends StdioServerTransport {
     await this.finish();
   }
 
-  private async finish() {
-    if (this.closed) return;
-    this.closed = true;
-    await super.close();
+  private finish() {
+    return (this.finished ??= super.close());
   }
 }
 
@@ -71,13 +69,11 @@ async function inProcess(env: Record<string, string>, args: string[], clock?: Cl
   const main = await builtMain(ROOT);
   const toServer = new PassThrough();
   const fromServer = new PassThrough();
-  const errors = new PassThrough();
-  let stderr = '';
-  errors.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+  const errors = collector();
   const io = {
     stdin: toServer,
     stdout: fromServer,
-    stderr: errors,
+    stderr: errors.stream,
     stdinIsTTY: false,
     stdoutIsTTY: false,
     stderrIsTTY: false,
@@ -86,7 +82,7 @@ async function inProcess(env: Record<string, string>, args: string[], clock?: Cl
   const ended = main(['mcp', ...args], { io, env, ...clock }).then(
     () => new Promise((settled) => setImmediate(settled)),
   );
-  return { transport: new PipeTransport(toServer, fromServer, ended), stderr: () => stderr };
+  return { transport: new PipeTransport(toServer, fromServer, ended), stderr: errors.text };
 }
 
 function spawned(env: Record<string, string>, args: string[], cwd: string) {
@@ -98,18 +94,16 @@ function spawned(env: Record<string, string>, args: string[], cwd: string) {
     stderr: 'pipe',
   });
   let stderr = '';
-  transport.stderr?.on('data', (chunk) => (stderr += chunk.toString('utf8')));
+  transport.stderr?.on('data', (chunk) => (stderr += chunk));
   return { transport, stderr: () => stderr };
 }
 
 /** Starts `hedge mcp` against a simulator; the caller closes it. */
 async function startMcpServer(simulator: Simulator, options: McpServeOptions = {}) {
   const env = { ...baseEnv(simulator.configDir), ...simulator.env, ...options.env };
-  const args = options.args ?? [];
-  const cwd = options.cwd ?? ROOT;
-  const client = options.client ?? new Client({ name: 'hedge-e2e', version: '1.0.0' });
+  const { args = [], cwd = ROOT, client = new Client({ name: 'hedge-e2e', version: '1.0.0' }) } = options;
   let served: { transport: Transport; stderr: () => string };
-  if (options.spawn || process.env.HEDGE_TEST_SPAWN_EVERY_RUN === '1') {
+  if (options.spawn || SPAWN_EVERY_RUN) {
     served = spawned(env, args, cwd);
     await client.connect(served.transport);
   } else {

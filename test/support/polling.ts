@@ -3,17 +3,17 @@
 // at once when the process it waits on ended first. The bound is a backstop against a hang, never
 // what a test asserts on.
 
-export interface UntilOptions {
-  /** The backstop (default 15 s): within a test's 20 s, so a hang fails naming what it waited for. */
-  timeoutMs?: number;
-  /** The run the condition waits on: if it ends first, fail at once with how it ended. */
-  process?: Promise<{ code: number | null; stderr: string }>;
-}
-
-/** Resolves once `condition` holds; rejects naming `what` after the bound, or when the watched process ended first. */
-export async function until(condition: () => boolean, what = 'the condition', options: number | UntilOptions = {}) {
+/**
+ * Resolves once `condition` holds; rejects naming `what` after the bound (`timeoutMs`, default 15 s: within a
+ * test's 20 s, so a hang fails naming what it waited for), or when the run it waits on (`process`) ended first.
+ */
+export async function until(
+  condition: () => boolean,
+  what = 'the condition',
+  options: number | { timeoutMs?: number; process?: Promise<{ code: number | null; stderr: string }> } = {},
+) {
   const { timeoutMs = 15_000, process } = typeof options === 'number' ? { timeoutMs: options } : options;
-  let ended: { code: number | null; stderr: string } | undefined;
+  let ended: Awaited<typeof process>;
   void process?.then((result) => (ended = result)).catch(() => undefined);
   const started = Date.now();
   while (!condition()) {

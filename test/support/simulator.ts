@@ -82,12 +82,8 @@ interface ApiCall {
   signal?: AbortSignal;
 }
 
-export interface ApiResult {
-  status: number;
-  headers: Headers;
-  /** The parsed envelope (test code reads arbitrary fields). */
-  body: any;
-}
+/** Status, headers and the parsed envelope (`body`: test code reads arbitrary fields). */
+export type ApiResult = Awaited<ReturnType<typeof api>>;
 
 /** A running simulator: its server, its config dir, the binary pointed at it, and the server's own view. */
 export type Simulator = Awaited<ReturnType<typeof startSimulator>>;
@@ -99,14 +95,15 @@ export interface ApiTarget {
 }
 
 /** The environment that points the binary at a server (a simulator, or a proxy in front of one) with its key. */
-export function envFor(target: ApiTarget): Record<string, string> {
+export function envFor(target: ApiTarget) {
   return { HEDGE_BASE_URL: target.baseUrl, HEDGE_API_KEY: target.apiKey };
 }
 
 /** The API as another client would use it (plain fetch): status, headers and the parsed envelope. */
-export async function api(target: ApiTarget, method: string, path: string, call: ApiCall = {}): Promise<ApiResult> {
+export async function api(target: ApiTarget, method: string, path: string, call: ApiCall = {}) {
   const headers = requestHeaders(call.key === undefined ? target.apiKey : call.key, call.idempotencyKey);
-  const body = call.rawBody ?? (call.body === undefined ? undefined : JSON.stringify(call.body));
+  // JSON.stringify(undefined) is undefined: no body.
+  const body = call.rawBody ?? JSON.stringify(call.body);
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(`${target.baseUrl}${path}`, { method, headers, body, signal: call.signal });
   const text = await response.text();
@@ -127,13 +124,7 @@ export async function seedReadBook(simulator: Pick<Simulator, 'sandbox'>) {
   const { sandbox } = simulator;
   sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 3, status: 'closed' });
   sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 1, status: 'failed' });
-  const opened = await apiData(sandbox, 'POST', '/hedges', {
-    market: 'USDTNGN',
-    side: 'buy',
-    notional_usd: 25_000,
-    tenor_days: 7,
-    client_reference: 'DEAL-42',
-  });
+  const opened = await apiData(sandbox, 'POST', '/hedges', openBody('buy', 25_000, 7, { client_reference: 'DEAL-42' }));
   sandbox.clock.advance(3_600_000);
   return opened.id as string;
 }
@@ -179,17 +170,18 @@ export const colleagueOpens = (
   );
 
 /** Env that pins the CLI's own clock to the simulator's time (for frozen simulators). */
-export function pinnedClockEnv(simulator: { sandbox: RunningSandbox }): Record<string, string> {
+export function pinnedClockEnv(simulator: { sandbox: RunningSandbox }) {
   return { NODE_OPTIONS: `--import=${FROZEN_CLOCK_PRELOAD}`, READ_E2E_NOW_MS: String(simulator.sandbox.clock.now()) };
 }
 
 export async function startSimulator(options: SimulatorOptions = {}) {
   const { preset = 'trading', stepped, ...overrides } = options;
-  const sandboxOptions: SandboxOptions = { ...SIMULATOR_PRESETS[preset], ...overrides };
+  const sandboxOptions = { ...SIMULATOR_PRESETS[preset], ...overrides };
   const sandbox = await startSandbox(sandboxOptions);
   const dir = tempDir('hedge-sim-');
   const env = envFor(sandbox);
-  const hedges = () => Object.values(sandbox.engine.state.accounts).flatMap((account) => Object.values(account.hedges));
+  const accounts = () => Object.values(sandbox.engine.state.accounts);
+  const hedges = () => accounts().flatMap((account) => Object.values(account.hedges));
   const advance = (ms: number) => {
     sandbox.clock.advance(ms);
     sandbox.engine.advanceTo(sandbox.clock.now());
@@ -223,11 +215,9 @@ export async function startSimulator(options: SimulatorOptions = {}) {
     /** The server's hedges that are submitted or filled on that side. */
     active: (side: 'buy' | 'sell', market = MARKET) =>
       hedges().filter(
-        (hedge) =>
-          hedge.side === side && hedge.market === market && (hedge.status === 'submitted' || hedge.status === 'filled'),
+        (hedge) => hedge.side === side && hedge.market === market && ['submitted', 'filled'].includes(hedge.status),
       ),
-    historyCount: () =>
-      Object.values(sandbox.engine.state.accounts).reduce((sum, account) => sum + account.history.length, 0),
+    historyCount: () => accounts().reduce((sum, account) => sum + account.history.length, 0),
     requests,
     /** The POST requests the server received. */
     writes: () => requests('POST'),
@@ -273,12 +263,12 @@ export async function closedAfter<T extends { close(): Promise<unknown> }, R>(
 /** `start`, with what it started closed after each test of the file that calls this. */
 export function closedAfterEach<A extends unknown[], T extends { close(): Promise<unknown> }>(
   start: (...args: A) => Promise<T>,
-): (...args: A) => Promise<T> {
+) {
   const open: T[] = [];
   afterEach(async () => {
     await Promise.all(open.splice(0).map((started) => started.close()));
   });
-  return async (...args) => {
+  return async (...args: A) => {
     const started = await start(...args);
     open.push(started);
     return started;
@@ -290,5 +280,5 @@ export const withSimulator = <T>(options: SimulatorOptions, body: (simulator: Si
   closedAfter(startSimulator(options), body);
 
 /** Starts simulators (`defaults` under each one's options) that are closed after each test of the file that calls it. */
-export const useSimulators = (defaults: SimulatorOptions = {}) =>
-  closedAfterEach((options: SimulatorOptions = {}) => startSimulator({ ...defaults, ...options }));
+export const useSimulators = (defaults?: SimulatorOptions) =>
+  closedAfterEach((options?: SimulatorOptions) => startSimulator({ ...defaults, ...options }));

@@ -21,5 +21,5 @@ export function skippingClock() {
 export async function onSkippingClock(start: (options: SimulatorOptions) => Promise<Simulator>) {
   const clock = skippingClock();
   const sim = await start({ realNow: clock.now });
-  return { ...sim, hedge: (args: HedgeArgs, options: RunOptions = {}) => sim.hedge(args, { clock, ...options }) };
+  return { ...sim, hedge: (args: HedgeArgs, options?: RunOptions) => sim.hedge(args, { clock, ...options }) };
 }

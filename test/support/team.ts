@@ -30,16 +30,16 @@ export async function teamOf(
   const urlWithoutPassword = parsed.toString();
   // Every output any machine printed, for checking that the password never shows.
   const outputs: string[] = [];
-  const dirs = [tempDir('hedge-machine-a-'), tempDir('hedge-machine-b-'), tempDir('hedge-machine-c-')];
-  const machine = (name: Machine['name'], dir: string, env: Record<string, string>): Machine => ({
+  const dirs = { a: tempDir('hedge-machine-a-'), b: tempDir('hedge-machine-b-'), c: tempDir('hedge-machine-c-') };
+  const machine = (name: Machine['name'], env: Record<string, string>): Machine => ({
     name,
-    dir,
+    dir: dirs[name].path,
     env,
     async hedge(args, runOptions = {}) {
       const result = await runHedge(args, {
         clock: simulator.clock,
         ...runOptions,
-        configDir: dir,
+        configDir: dirs[name].path,
         env: { ...env, ...runOptions.env },
       });
       outputs.push(result.stdout, result.stderr);
@@ -51,14 +51,14 @@ export async function teamOf(
       current: name,
       profiles: { [name]: { base_url: simulator.baseUrl, api_key: simulator.apiKey, journal_url: urlWithoutPassword } },
     });
-  withProfile(dirs[0].path, 'desk-a');
-  withProfile(dirs[1].path, 'desk-b');
+  withProfile(dirs.a.path, 'desk-a');
+  withProfile(dirs.b.path, 'desk-b');
   const profileEnv = { PGPASSWORD: server.password };
   process.env.PGPASSWORD = server.password;
   return {
-    a: machine('a', dirs[0].path, profileEnv),
-    b: machine('b', dirs[1].path, profileEnv),
-    c: machine('c', dirs[2].path, {
+    a: machine('a', profileEnv),
+    b: machine('b', profileEnv),
+    c: machine('c', {
       HEDGE_BASE_URL: simulator.baseUrl,
       HEDGE_API_KEY: simulator.apiKey,
       HEDGE_JOURNAL_URL: url,
@@ -69,7 +69,7 @@ export async function teamOf(
     urlWithoutPassword,
     database: new URL(url).pathname.slice(1),
     outputs,
-    remove: () => dirs.forEach((dir) => dir.remove()),
+    remove: () => Object.values(dirs).forEach((dir) => dir.remove()),
   };
 }
 

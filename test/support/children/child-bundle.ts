@@ -7,15 +7,11 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll } from 'vitest';
 import { ROOT } from '../hedge-cli.js';
 
-export interface ChildBundle {
-  /** The scratch folder (set before the file's tests run). */
-  readonly scratch: string;
-  /** The bundled module inside it. */
-  readonly bundle: string;
-}
-
-/** Bundles `entry` (a path from the project root) before the file's tests, for its children. */
-export function useChildBundle(entry: string, scratchPrefix: string): ChildBundle {
+/**
+ * Bundles `entry` (a path from the project root) before the file's tests, for its children: the scratch
+ * folder (set before the file's tests run) and the bundled module inside it.
+ */
+export function useChildBundle(entry: string, scratchPrefix: string) {
   const made = { scratch: '', bundle: '' };
   beforeAll(async () => {
     made.scratch = mkdtempSync(join(tmpdir(), scratchPrefix));

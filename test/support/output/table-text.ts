@@ -5,34 +5,24 @@
 /** A rule line of the table: runs of ─ two or more spaces apart. */
 const RULE = /^─+(?: +─+)*$/;
 
-export interface PrintedTable {
-  /** Each column's header, its lines joined by a space. */
-  headers: string[];
-  /** Each column's [start, end) on the line. */
-  spans: Array<[number, number]>;
-  /** The index of the rule line under the headers. */
-  ruleAt: number;
-}
-
-/** Where the columns are on a rule line. */
-function spansOf(rule: string): Array<[number, number]> {
-  return [...rule.matchAll(/─+/g)].map((match) => [match.index, match.index + match[0].length]);
-}
-
 /** Whether every character of the line lies over a column (a header line; a title runs across the gaps). */
-function overColumns(line: string, spans: ReadonlyArray<[number, number]>) {
+function overColumns(line: string, spans: number[][]) {
   return (
     line.trim() !== '' &&
     line.split('').every((char, at) => char === ' ' || spans.some(([start, end]) => at >= start && at < end))
   );
 }
 
-/** The first table at or after line `from`: its columns and their headers; undefined when there is none. */
-export function printedTable(text: string, from = 0): PrintedTable | undefined {
+/**
+ * The first table at or after line `from`, or undefined when there is none: each column's header (its
+ * lines joined by a space) and its [start, end) on the line, and the index of the rule line under the headers.
+ */
+export function printedTable(text: string, from = 0) {
   const lines = text.split('\n').map((line) => line.trimEnd());
   const ruleAt = lines.findIndex((line, index) => index >= from && RULE.test(line));
   if (ruleAt < 1) return undefined;
-  const spans = spansOf(lines[ruleAt]);
+  // Where the columns are: the rule's runs of dashes.
+  const spans = [...lines[ruleAt].matchAll(/─+/g)].map((match) => [match.index, match.index + match[0].length]);
   const above: string[] = [];
   // A header is one line, or two (the label over its unit).
   for (let index = ruleAt - 1; index >= Math.max(0, ruleAt - 2) && overColumns(lines[index], spans); index--)
@@ -52,9 +42,9 @@ export function tableHeaders(text: string) {
 }
 
 /** The names a table's note says it left out: `Hidden at N columns: a, b; shortened: c — …`. */
-export function leftOut(notes: string): { hidden: string[]; shortened: string[] } {
+export function leftOut(notes: string) {
   const text = notes.replace(/\s+/g, ' ');
-  const list = (pattern: RegExp): string[] =>
+  const list = (pattern: RegExp) =>
     (pattern.exec(text)?.[1] ?? '')
       .split(',')
       .map((name) => name.trim())

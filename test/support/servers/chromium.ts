@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { tempDir } from '../hedge-cli.js';
 
 /** The browser to drive, or undefined when the machine has none (the tests are then skipped, saying so). */
-export const CHROMIUM: string | undefined = ['chromium', 'chromium-browser', 'google-chrome'].find(
+export const CHROMIUM = ['chromium', 'chromium-browser', 'google-chrome'].find(
   (name) => spawnSync(name, ['--version'], { stdio: 'ignore', timeout: 20_000 }).status === 0,
 );
 

@@ -1,8 +1,8 @@
 // A forward proxy that only tunnels (HTTP CONNECT), as a desk's outbound proxy does for HTTPS:
 // what the client and the binary are tested through when HTTPS_PROXY is set. It records each
 // tunnel's target, so a test can tell whether a request went through it.
-import { createServer, type IncomingMessage } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { createServer } from 'node:http';
+import { connect } from 'node:net';
 import { listening } from './loopback.js';
 
 /** `hosts`: names the proxy resolves itself (as a desk's proxy resolves names its clients cannot). */
@@ -14,7 +14,7 @@ export async function startConnectProxy(hosts: Record<string, string> = {}) {
     tunnels.push(`${req.method} ${req.url}`);
     res.writeHead(502).end();
   });
-  proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+  proxy.on('connect', (req, client, head) => {
     tunnels.push(req.url ?? '');
     const [host, port] = (req.url ?? '').split(':');
     const upstream = connect(Number(port), hosts[host] ?? host, () => {

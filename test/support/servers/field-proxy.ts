@@ -27,12 +27,10 @@ export function startRewriteProxy(
   rewrite: (path: string, item: Record<string, unknown>) => void,
 ) {
   return startAnswerProxy(sandbox, (request, envelope) => {
-    const each = (item: unknown) => {
+    // `data`'s objects, or `data` itself.
+    for (const item of [envelope.data].flat())
       if (item && typeof item === 'object' && !Array.isArray(item))
         rewrite(request.path, item as Record<string, unknown>);
-    };
-    if (Array.isArray(envelope.data)) envelope.data.forEach(each);
-    else each(envelope.data);
   });
 }
 

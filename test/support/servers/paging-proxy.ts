@@ -35,7 +35,7 @@ export async function startPagingProxy(sandbox: RunningSandbox, style: PagingSty
       upstreamQuery.set('limit', '500');
       const answer = await forward(target, req, `${url.pathname}?${upstreamQuery}`, Buffer.alloc(0));
       if (answer.status !== 200) return send(answer.status, answer.text);
-      const { data, meta } = JSON.parse(answer.text) as { data: unknown[]; meta: Record<string, unknown> };
+      const { data, meta } = JSON.parse(answer.text);
       const rows = data.slice(offset, offset + size);
       const next = offset + size < data.length ? String(offset + size) : null;
       if (style === 'body-cursor')

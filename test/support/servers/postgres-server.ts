@@ -48,25 +48,13 @@ export const POSTGRES_MISSING = BIN
   ? undefined
   : `No PostgreSQL server binaries (initdb, postgres, pg_ctl) in ${DEBIAN_ROOT}/<version>/bin or HEDGE_TEST_PG_BIN: the team-store tests need them (Debian: apt-get install postgresql-15).`;
 
-export interface PostgresServer {
-  password: string;
-  /** The URL of a database on this server, password included. */
-  url(database: string): string;
-  /** A fresh, empty database; its URL. */
-  createDatabase(prefix?: string): Promise<string>;
-  /** A statement as the superuser, on that database. */
-  query<R extends pg.QueryResultRow = any>(
-    database: string,
-    text: string,
-    values?: unknown[],
-  ): Promise<pg.QueryResult<R>>;
-  /** Stops the server (fast shutdown: sessions are ended); its port then refuses connections. */
-  stop(): Promise<void>;
-  /** Starts it again on the same port and data. */
-  start(): Promise<void>;
-  /** Stops it and removes its folder (a view of the shared cluster: cuts its proxy, drops its databases). */
-  close(): Promise<void>;
-}
+/**
+ * A server: `createDatabase` gives a fresh, empty database's URL, `query` runs a statement as the
+ * superuser, `stop` is a fast shutdown (sessions ended, its port then refuses connections), `start`
+ * starts it again on the same port and data, `close` stops it and removes its folder (a view of the
+ * shared cluster: cuts its proxy, drops its databases).
+ */
+export type PostgresServer = Awaited<ReturnType<typeof startPostgres>>;
 
 type Account = ReturnType<typeof postgresAccount>;
 
@@ -83,23 +71,11 @@ function postgresAccount() {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** Runs a server binary to its end; `detached`: what it starts outlives the test process (pg_ctl's postmaster). */
 function runToEnd(command: string, args: string[], account: Account): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
-      uid: account?.uid,
-      gid: account?.gid,
+      ...account,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C', LC_ALL: 'C' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
@@ -112,13 +88,13 @@ function runToEnd(command: string, args: string[], account: Account): Promise<vo
   });
 }
 
-/** pg_ctl on a data folder; a failure to start says what the server logged. */
-function pgCtl(root: string, account: Account) {
+/** pg_ctl on a data folder, started with those server settings; a failure to start says what the server logged. */
+function pgCtl(root: string, account: Account, settings = '') {
   const data = join(root, 'data');
   const log = join(root, 'log');
   const ctl = (args: string[]) => runToEnd(join(BIN!, 'pg_ctl'), [...args, '-D', data, '-w'], account);
   return {
-    launch: (port: number, settings: string) =>
+    launch: (port: number) =>
       ctl(['start', '-l', log, '-o', `-p ${port} -h 127.0.0.1 -k ${root} ${settings}`]).catch((error) => {
         throw new Error(`${error.message}\n${existsSync(log) ? readFileSync(log, 'utf8') : ''}`);
       }),
@@ -150,15 +126,20 @@ async function initCluster(parent: string, maxConnections: number) {
     ],
     account,
   );
-  const ctl = pgCtl(root, account);
   const settings = `-c fsync=off -c full_page_writes=off -c max_connections=${maxConnections}`;
-  return { password, root, launch: (port: number) => ctl.launch(port, settings), stop: ctl.stop };
+  return { password, root, ...pgCtl(root, account, settings) };
 }
 
 /** Starts it on a port found free; one taken meanwhile by another process: another port. */
 async function onFreePort(cluster: Awaited<ReturnType<typeof initCluster>>) {
   for (let attempt = 0; ; attempt++) {
-    const port = await freePort();
+    const probe = createServer();
+    const port = await new Promise<number>((resolve, reject) =>
+      probe.once('error', reject).listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      }),
+    );
     try {
       await cluster.launch(port);
       return port;
@@ -171,34 +152,31 @@ async function onFreePort(cluster: Awaited<ReturnType<typeof initCluster>>) {
 const urlOf = (password: string, port: number) => (database: string) =>
   `postgres://${PG_USER}:${password}@127.0.0.1:${port}/${database}`;
 
-async function queryAt<R extends pg.QueryResultRow>(url: string, text: string, values?: unknown[]) {
+async function queryAt(url: string, text: string, values?: unknown[]) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return await client.query<R>(text, values);
+    return await client.query(text, values);
   } finally {
     await client.end();
   }
 }
 
-/** What a server and a view of the shared one have alike, on the URLs `url` makes. */
-function serverAt(
-  password: string,
-  url: (database: string) => string,
-): Pick<PostgresServer, 'password' | 'url' | 'query' | 'createDatabase'> {
+/** What a server and a view of the shared one have alike, on the URLs `url` makes; each database it makes is named in `databases`. */
+function serverAt(password: string, url: (database: string) => string, databases: string[] = []) {
   return {
     password,
-    url,
-    query: (database, text, values) => queryAt(url(database), text, values),
-    async createDatabase(prefix = 'team') {
-      const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+    query: (database: string, text: string, values?: unknown[]) => queryAt(url(database), text, values),
+    async createDatabase() {
+      const name = `team_${randomBytes(6).toString('hex')}`;
+      databases.push(name);
       await queryAt(url('postgres'), `CREATE DATABASE ${name}`);
       return url(name);
     },
   };
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+export async function startPostgres() {
   const cluster = await initCluster(tmpdir(), 200);
   const port = await onFreePort(cluster);
   return {
@@ -220,7 +198,7 @@ const SHARED_CLUSTER_ENV = 'HEDGE_TEST_PG_SHARED';
  * For the global setup: a folder for the run's shared cluster (named to the test processes by
  * SHARED_CLUSTER_ENV), and the teardown that stops whatever a test process started there.
  */
-export function sharedClusterFolder(): () => Promise<void> {
+export function sharedClusterFolder() {
   const dir = mkdtempSync(join(tmpdir(), 'hedge-pg-shared-'));
   // The `postgres` user (as root) must reach the cluster's own folder inside.
   chmodSync(dir, 0o711);
@@ -270,7 +248,7 @@ function sharedCluster(dir: string) {
  * are ended by the server (57P01, as a fast shutdown ends them) and its port refuses connections
  * until start() opens it again.
  */
-export async function sharedPostgres(): Promise<PostgresServer | undefined> {
+export async function sharedPostgres() {
   const dir = process.env[SHARED_CLUSTER_ENV];
   if (!dir || !BIN) return undefined;
   const cluster = await sharedCluster(dir);
@@ -286,7 +264,6 @@ export async function sharedPostgres(): Promise<PostgresServer | undefined> {
     new Promise<void>((resolve, reject) => proxy.once('error', reject).listen(port, '127.0.0.1', resolve));
   await listen(0);
   const port = (proxy.address() as { port: number }).port;
-  const view = serverAt(cluster.password, urlOf(cluster.password, port));
   const databases: string[] = [];
   const stop = async () => {
     if (!proxy.listening) return;
@@ -302,12 +279,7 @@ export async function sharedPostgres(): Promise<PostgresServer | undefined> {
     await closed;
   };
   return {
-    ...view,
-    async createDatabase(prefix) {
-      const url = await view.createDatabase(prefix);
-      databases.push(new URL(url).pathname.slice(1));
-      return url;
-    },
+    ...serverAt(cluster.password, urlOf(cluster.password, port), databases),
     stop,
     start: () => (proxy.listening ? Promise.resolve() : listen(port)),
     async close() {

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import pty from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import { within } from '../../../src/core/process/timers.js';
-import { baseEnv, HEDGE_BIN, ROOT, runHedge } from '../hedge-cli.js';
+import { baseEnv, HEDGE_BIN, ROOT, runHedge, SPAWN_EVERY_RUN } from '../hedge-cli.js';
 
 export const KEYS = { ENTER: '\r', DOWN: '\x1b[B', CTRL_C: '\x03', BACKSPACE: '\x7f' } as const;
 
@@ -78,18 +78,11 @@ function drawnBy(emulator: xterm.Terminal) {
 export function spawnInTerminal(options: TerminalRun) {
   const env = { ...baseEnv(options.configDir), ...options.env, TERM: 'xterm-256color' };
   const unsized = options.cols === 0;
-  const [file, argv]: [string, string[]] = unsized
-    ? ['/bin/sh', ['-c', 'stty cols 0 rows 0 && exec "$@"', 'sh', process.execPath, HEDGE_BIN, ...options.args]]
-    : [process.execPath, [HEDGE_BIN, ...options.args]];
+  const command = [process.execPath, HEDGE_BIN, ...options.args];
+  const [file, ...argv] = unsized ? ['/bin/sh', '-c', 'stty cols 0 rows 0 && exec "$@"', 'sh', ...command] : command;
   const cols = unsized ? 80 : (options.cols ?? 220);
   const rows = unsized ? 24 : (options.rows ?? 60);
-  const term = pty.spawn(file, argv, {
-    name: 'xterm-256color',
-    cols,
-    rows,
-    cwd: ROOT,
-    env,
-  });
+  const term = pty.spawn(file, argv, { name: 'xterm-256color', cols, rows, cwd: ROOT, env });
   let raw = '';
   let bytes = 0;
   let consumed = 0;
@@ -167,7 +160,7 @@ export function spawnInTerminal(options: TerminalRun) {
 export async function drawScreen(options: TerminalRun & { real?: boolean }) {
   const cols = options.cols ?? 220;
   const rows = options.rows ?? 60;
-  if (options.real || process.env.HEDGE_TEST_SPAWN_EVERY_RUN === '1') {
+  if (options.real || SPAWN_EVERY_RUN) {
     const terminal = spawnInTerminal({ ...options, cols, rows });
     try {
       const code = await terminal.exitCode;
@@ -176,7 +169,7 @@ export async function drawScreen(options: TerminalRun & { real?: boolean }) {
       terminal.kill();
     }
   }
-  const result = await runHedge(options.args, {
+  const { code, stdout } = await runHedge(options.args, {
     configDir: options.configDir,
     env: { ...options.env, TERM: 'xterm-256color' },
     screen: { columns: cols, rows },
@@ -184,8 +177,8 @@ export async function drawScreen(options: TerminalRun & { real?: boolean }) {
   // A terminal turns each newline into CR LF (its line discipline's onlcr).
   const emulator = new xterm.Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true, convertEol: true });
   try {
-    emulator.write(result.stdout);
-    return { code: result.code!, raw: result.stdout, screen: stripAnsi(result.stdout), drawn: await drawnBy(emulator) };
+    emulator.write(stdout);
+    return { code: code!, raw: stdout, screen: stripAnsi(stdout), drawn: await drawnBy(emulator) };
   } finally {
     emulator.dispose();
   }

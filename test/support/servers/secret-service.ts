@@ -2,7 +2,7 @@
 // (dbus-run-session), its keyring files in a temporary home and unlocked with a password on stdin.
 // Nothing of the machine's own keyring or session is touched. `stop()` closes the session, and the
 // daemon leaves with its bus. Where the tools are absent, `secretServiceMissing()` says which.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../hedge-cli.js';
@@ -40,16 +40,13 @@ export async function startSecretService() {
     XDG_DATA_HOME: join(home.path, 'share'),
     LANG: 'C.UTF-8',
   };
-  const child: ChildProcess = spawn('dbus-run-session', ['--', 'sh', '-c', SESSION_SCRIPT], {
-    env: base,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = spawn('dbus-run-session', ['--', 'sh', '-c', SESSION_SCRIPT], { env: base });
   let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
   const ended = new Promise<void>((resolve) => child.on('close', () => resolve()));
   const address = await new Promise<string>((resolve, reject) => {
     let stdout = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
       stdout += chunk;
       const match = /^BUS=(.+)$/m.exec(stdout);
       if (match) resolve(match[1]);
@@ -58,24 +55,20 @@ export async function startSecretService() {
       reject(new Error(`the D-Bus session ended (${code}) before the keyring started: ${stderr}`)),
     );
   });
-  const env = { ...base, DBUS_SESSION_BUS_ADDRESS: address };
-  const tool = (args: string[], input?: string) =>
-    spawnSync('secret-tool', args, { env, input, encoding: 'utf8', timeout: 10_000 });
   return {
     /** DBUS_SESSION_BUS_ADDRESS for a process that should reach it. */
     env: { DBUS_SESSION_BUS_ADDRESS: address },
     /** What the keyring holds for service "hedge" and this account, read with secret-tool (null: nothing). */
     lookup(account: string) {
-      const result = tool(['lookup', 'service', 'hedge', 'username', account]);
+      const result = spawnSync('secret-tool', ['lookup', 'service', 'hedge', 'username', account], {
+        env: { ...base, DBUS_SESSION_BUS_ADDRESS: address },
+        encoding: 'utf8',
+        timeout: 10_000,
+      });
       return result.status === 0 ? result.stdout : null;
     },
-    /** Stores an entry as another program would. */
-    store(account: string, secret: string) {
-      const result = tool(['store', '--label', `hedge ${account}`, 'service', 'hedge', 'username', account], secret);
-      if (result.status !== 0) throw new Error(`secret-tool store failed: ${result.stderr}`);
-    },
     async stop() {
-      child.stdin!.end();
+      child.stdin.end();
       await ended;
       home.remove();
     },
