@@ -6,31 +6,24 @@
 // simulator with the simulator's own test key) a write confirmed with its token really lands.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { HttpConnections } from '../../src/platform/api/transport.js';
+import { describe, expect, it } from 'vitest';
 import { parseAgentLimits, type AgentLimits } from '../../src/cli/agent/guardrails.js';
 import { FileAccess, serverRoots } from '../../src/cli/agent/file-access.js';
-import { toolboxOn } from './toolbox-on.js';
-import { registerSecret } from '../../src/core/security/secrets.js';
-import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { useToolboxes } from './toolbox-on.js';
+import { colleagueAdds, MARKET, useSimulators } from '../support/simulator.js';
 import { BUY, everything, expectDone, expectRefused, journal, json } from './answers.js';
 import { ok } from '../support/cli-runs.js';
 import { tempDir } from '../support/hedge-cli.js';
 
-const LIVE_KEY = 'hpk_live_AgentToolboxLiveKey0001';
-registerSecret(LIVE_KEY);
 const startSimulator = useSimulators();
-// The calls' own clients share one set of connections, closed when the file ends.
-const connections = new HttpConnections();
-afterAll(() => connections.close());
+/** A toolbox on the simulator: a test key, or `live` (a live-shaped key allowed to write); under `limits`. */
+const toolboxOn = useToolboxes();
 
-/** A toolbox under these limits, on a test key. */
-const toolbox = (simulator: Simulator, limits: AgentLimits) => toolboxOn(simulator, connections, { limits });
 /** A simulator whose buy side holds `held` (nothing at 0), and a toolbox on it under `limits` on a live-shaped key allowed to write. */
 async function liveOn(held: number, limits: AgentLimits = {}, files?: FileAccess) {
   const simulator = await startSimulator();
   if (held) simulator.seedOpen('buy', held);
-  return { simulator, ...toolboxOn(simulator, connections, { limits, files, liveKey: LIVE_KEY, allowLive: true }) };
+  return { simulator, ...toolboxOn(simulator, { limits, files, live: true }) };
 }
 const open = (notional: number | string, side = 'buy', market = MARKET) => ({ market, side, notional, tenor: 3 });
 
@@ -38,7 +31,7 @@ describe('--max-notional', () => {
   it("counts the side's notional for close and twice it for roll (read from the book, nothing written)", async () => {
     const simulator = await startSimulator();
     simulator.seedOpen('buy', 10_000);
-    const { call } = toolbox(simulator, { maxNotionalUsd: 15_000 });
+    const { call } = toolboxOn(simulator, { limits: { maxNotionalUsd: 15_000 } });
     expect(json(await call('roll', { ...BUY, tenor: 7 })).error).toMatchObject({
       code: 'max_notional_exceeded',
       details: { this_call_usd: 20_000 },
@@ -54,7 +47,7 @@ describe('--max-daily-notional', () => {
   it("counts the agent's journal entries of the last 24 h (not the CLI's); refuses past the cap with when it frees", async () => {
     const simulator = await startSimulator();
     ok(await simulator.hedge(['open', MARKET, 'sell', '20000', '--tenor', '3', '--json']));
-    const { call } = toolbox(simulator, { maxDailyNotionalUsd: 15_000 });
+    const { call } = toolboxOn(simulator, { limits: { maxDailyNotionalUsd: 15_000 } });
     expectDone(await call('open', open(10_000)));
     const before = simulator.writes().length;
 

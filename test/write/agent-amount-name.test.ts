@@ -2,21 +2,16 @@
 // first request, refused for the name, did nothing, and the add goes again under the server's name. The agent's
 // limits and its live confirmation judge that one trade once: neither the refused request nor the name it went out
 // under counts against it. Judged on the simulator's request log, its hedges and the journal.
-import { afterAll, expect, it } from 'vitest';
-import { HttpConnections } from '../../src/platform/api/transport.js';
-import { registerSecret } from '../../src/core/security/secrets.js';
-import { toolboxOn } from '../agent/toolbox-on.js';
+import { expect, it } from 'vitest';
+import { useToolboxes } from '../agent/toolbox-on.js';
 import { BUY, expectDone, journal, json } from '../agent/answers.js';
 import type { McpAnswer } from '../support/mcp.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 import { swappedAsAddArrives } from './swapped-side.js';
 import { activeSizes } from '../support/keeper.js';
 
-const LIVE_KEY = 'hpk_live_AgentAmountNameLiveKey01';
-registerSecret(LIVE_KEY);
 const startSimulator = useSimulators();
-const connections = new HttpConnections();
-afterAll(() => connections.close());
+const toolboxOn = useToolboxes();
 
 const adds = (simulator: Simulator) =>
   simulator.requests('POST', '/hedges/add').map((request) => [request.status, request.body]);
@@ -27,10 +22,10 @@ function besideBeta(options = {}) {
   return startSimulator({ dialect: 'beta' }).then((simulator) => ({
     simulator,
     hedge: simulator.seedOpen('buy', 10_000),
-    ...toolboxOn(simulator, connections, options),
+    ...toolboxOn(simulator, options),
   }));
 }
-const LIVE = { liveKey: LIVE_KEY, allowLive: true };
+const LIVE = { live: true };
 
 /** The add of `notional` that `answer` answered: sent refused for its name, then under the server's, landed once. */
 async function landedOnce(simulator: Simulator, answer: McpAnswer, notional: number, held: [string, number]) {
