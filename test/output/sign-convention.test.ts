@@ -29,7 +29,7 @@ import type { Plan } from '../../src/core/plan.js';
 import { planTotals } from '../../src/features/plan/target-plan.js';
 import { makeChalk } from '../../src/platform/terminal/color.js';
 import { NOW, output } from '../support/output/fake-output.js';
-import { impactBps, impactForAccount, renderQuoteCard } from '../../src/platform/results/quote-card.js';
+import { impactForAccount, renderQuoteCard } from '../../src/platform/results/quote-card.js';
 import {
   renderAdditionQuote,
   renderHedge,
@@ -434,9 +434,4 @@ it("renderQuoteCard plain: a header row of keys, the quote's own first, and one 
     'market side notional_usd tenor_days pricing.market_price'.split(' '),
     expect.not.stringMatching(/reserves nothing|│/),
   ]);
-});
-
-it('renderQuoteCard impact in bps is signed like the USD impact', () => {
-  expect(impactBps(QUOTE)).toBeCloseTo(-4.4, 10);
-  expect(impactBps({ ...QUOTE, pricing: { ...QUOTE.pricing, price_impact_usd: 2 } })).toBeCloseTo(2, 10);
 });

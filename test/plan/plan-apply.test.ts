@@ -2,8 +2,9 @@
 // second apply that sends nothing, an apply killed mid-way (SIGKILL while the server has not
 // finished answering its first write) that converges when run again with every action once on
 // the server, a plan over the exposure cap (exit 3, nothing sent), a file with bad rows (exit 2,
-// no request at all), and the plan's exit codes (0 at target, 9 with changes). Asserts on the
-// server's own state and log.
+// no request at all), the plan's exit codes (0 at target, 9 with changes), and a server that ignores the page size
+// and serves one page of 50 (alpha): a target side whose filled hedges lie past that page is never planned from the
+// cut read (no add of what the side already holds). Asserts on the server's own state and log.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -241,4 +242,18 @@ describe('hedge plan', () => {
     expect((await trading.hedge(`plan ${near}`)).code).toBe(9);
     ok(await trading.hedge(`plan ${near} --tolerance 100`));
   });
+});
+
+it('51 filled buy hedges past the one page of 50 (alpha), a target of their 51,000: plan and apply cannot tell (exit 12), "Nothing was sent" naming HEDGE_WIRE_PAGE_SIZE_PARAM, no write sent', async () => {
+  const rig = await startTrading({ dialect: 'alpha' });
+  for (let count = 0; count < 51; count++) rig.seedOpen('buy', 1_000);
+  const file = targetFile(rig, 'target.csv', ['USDTNGN,buy,51000,7']);
+  for (const command of [
+    ['plan', file],
+    ['apply', file, '--yes'],
+  ])
+    expect(exits(await rig.hedge(command), 12, 'HEDGE_WIRE_PAGE_SIZE_PARAM').stderr).toMatch(
+      /The buy side of USDTNGN cannot be told: the hedge records may be cut at 50 filled hedges.*Nothing was sent/,
+    );
+  expect(rig.requests('POST').filter((entry) => entry.path !== '/quotes')).toEqual([]);
 });
