@@ -223,7 +223,6 @@ const F = (raw: string) => ({ raw, typed: true });
 describe('resolveApiPath: relative to the base URL, never another host', () => {
   it.each([
     ['/hedges', '/hedges'],
-    ['hedges/hdg_1', '/hedges/hdg_1'],
     ['/hedges?status=filled&limit=5', '/hedges?status=filled&limit=5'],
     ['/hedges/../markets', '/markets'],
     ['/', ''],
@@ -240,7 +239,6 @@ describe('resolveApiPath: relative to the base URL, never another host', () => {
     ['..', 'climbs out of the base path'],
     ['/a/%2E%2e/%2e%2e/x', 'climbs out of the base path'],
     ['/hedges%2F..%2F..%2Fv1', 'has an encoded slash'],
-    ['/hedges\\..\\x', 'has a backslash'],
     ['/hedges#x', 'has a fragment'],
     ['/hedges x', 'has spaces or control characters'],
     ['/hedges\u001b[2J', 'has spaces or control characters'],
