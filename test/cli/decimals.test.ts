@@ -139,7 +139,7 @@ const folder = tempDir();
 afterAll(() => folder.remove());
 const missing = join(folder.path, 'missing.csv');
 
-const COMMAND_OPTIONS: Array<[string, string[], string, string, string]> = [
+const COMMAND_OPTIONS = [
   [
     '--interval',
     ['keep', missing, '--once'],
@@ -154,7 +154,7 @@ const COMMAND_OPTIONS: Array<[string, string[], string, string, string]> = [
     '1001 -1 1e3 five',
     'basis points of the notional traded from 0 to 1000, e.g. 5',
   ],
-];
+] as const;
 
 describe.each(COMMAND_OPTIONS)('%s', (option, command, accepts, refuses, allowed) => {
   it('refuses what is not allowed in one line, exit 2', async () => {

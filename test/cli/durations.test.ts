@@ -9,14 +9,9 @@ import { UsageError } from '../../src/core/errors.js';
 const HOUR = 3_600_000;
 const NOW = Date.parse('2026-03-02T09:00:00Z');
 
+// --alert-maturity 1d12h: test/book/watch-alerts.test.ts; the journal's --since 30m: test/journal/journal-commands.test.ts.
 it('one duration grammar: a compound length reads the same everywhere', () => {
-  expect([
-    parseDuration('1d12h', 'x').ms,
-    parseWithin('1d12h'),
-    parseDuration('1d12h', '--alert-maturity').ms,
-    parseSince('1d12h', NOW),
-    parseSince('30m', NOW),
-  ]).toEqual([36 * HOUR, 36 * HOUR, 36 * HOUR, NOW - 36 * HOUR, NOW - 30 * 60_000]);
+  expect([parseWithin('1d12h'), parseSince('1d12h', NOW)]).toEqual([36 * HOUR, NOW - 36 * HOUR]);
 });
 
 it('one duration grammar: each refuses in one line naming itself (exit 2)', () => {

@@ -100,13 +100,7 @@ it('the file columns read the same grammar: a target row notional_usd and an exp
   expect(JSON.stringify(exposures)).toMatch(/amount: missing or not allowed/);
 });
 
-it('the file columns read the same grammar: readAmount: the one grammar under every parser', () => {
-  expect([
-    readAmount('10,000', 'positive', 1e12),
-    readAmount('1,0,0', 'zero-or-more', 1e12),
-    readAmount('-0', 'signed', 1e12),
-    readAmount('+5', 'positive', 1e12),
-    readAmount('2bn', 'positive', 1e9),
-    readAmount('0.005', 'positive', 1e12),
-  ]).toEqual([10_000, 'shape', 0, 'shape', 'too-big', 'cents']);
+// Its other outcomes (a number, -0 as 0, the wrong shape, too big, cents) through every parser above.
+it('the file columns read the same grammar: readAmount: the one grammar under every parser, a sign only where signed', () => {
+  expect(readAmount('+5', 'positive', 1e12)).toBe('shape');
 });
