@@ -54,8 +54,17 @@ describe.skipIf(process.platform === 'win32')('runKeyCommand', () => {
     await expect(pending).rejects.toBeInstanceOf(InterruptedError);
   });
 
-  it('runs without HEDGE_API_KEY, the store URL, a PostgreSQL password or any registered secret in its environment', async () => {
+  // childEnvironment is the environment of a keeper's --alert-cmd child too.
+  it('runs without HEDGE_API_KEY, the store URL, a PostgreSQL password or any registered secret in its environment; proxies kept without their credentials', async () => {
     registerSecret('hpk_live_RegisteredForUnitTest0000001');
+    const proxies = {
+      HTTP_PROXY: 'http://proxy.example:3128',
+      NO_PROXY: 'localhost',
+      HTTPS_PROXY: 'http://desk:s3cret@proxy.example:3128',
+      http_proxy: 'http://desk:s3cret@proxy.example:3128/',
+      ALL_PROXY: 'socks5://desk:s3cret@proxy.example:1080',
+      https_proxy: 'not a url desk:s3cret',
+    };
     const env = {
       PATH: process.env.PATH,
       HEDGE_API_KEY: KEY,
@@ -65,8 +74,17 @@ describe.skipIf(process.platform === 'win32')('runKeyCommand', () => {
       // Shaped like a key, never registered.
       LEAKY: 'hpk_live_NotForChildren0000000000001',
       KEEP: 'yes',
+      ...proxies,
     };
-    expect(childEnvironment(env)).toEqual({ PATH: process.env.PATH, KEEP: 'yes' });
+    expect(childEnvironment(env)).toEqual({
+      PATH: process.env.PATH,
+      KEEP: 'yes',
+      ...proxies,
+      HTTPS_PROXY: 'http://proxy.example:3128/',
+      http_proxy: 'http://proxy.example:3128/',
+      ALL_PROXY: 'socks5://proxy.example:1080',
+      https_proxy: '',
+    });
     await expect(
       run(`test -z "$HEDGE_API_KEY$PGPASSWORD$TOKEN$LEAKY$HEDGE_JOURNAL_URL" && test "$KEEP" = yes && echo ${KEY}`, {
         env,
