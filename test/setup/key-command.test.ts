@@ -12,7 +12,7 @@ import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { childEnvironment } from '../../src/core/security/child-env.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
-import { tempDir } from '../support/hedge-cli.js';
+import { tempFolders } from '../journal/local-journal.js';
 import { until } from '../support/polling.js';
 
 /** A process that still runs (a zombie waiting to be reaped counts as gone). */
@@ -27,22 +27,18 @@ function isRunning(pid: number) {
 }
 
 const KEY = 'hpk_test_UnitHelperKey000000000001';
+const tempFolder = tempFolders('hedge-helper-');
 const run = (command: string, extra: Partial<Parameters<typeof runKeyCommand>[1]> = {}) =>
   runKeyCommand(command, { env: { PATH: process.env.PATH }, owner: 'profile "desk"', ...extra });
 
 describe.skipIf(process.platform === 'win32')('runKeyCommand', () => {
   it('a helper that outlasts its bound is stopped with everything it started', async () => {
-    const dir = tempDir('hedge-helper-');
-    try {
-      const pidFile = join(dir.path, 'pid');
-      // A grandchild that would outlive the shell by half a minute if only the shell were stopped.
-      const failure = run(`sleep 30 & echo $! > '${pidFile}'; wait`, { timeoutMs: 300 });
-      await expect(failure).rejects.toThrow('did not finish within 300 ms and was stopped');
-      const pid = Number(readFileSync(pidFile, 'utf8'));
-      await until(() => !isRunning(pid), "the helper's grandchild to be gone", { timeoutMs: 10_000 });
-    } finally {
-      dir.remove();
-    }
+    const pidFile = join(tempFolder(), 'pid');
+    // A grandchild that would outlive the shell by half a minute if only the shell were stopped.
+    const failure = run(`sleep 30 & echo $! > '${pidFile}'; wait`, { timeoutMs: 300 });
+    await expect(failure).rejects.toThrow('did not finish within 300 ms and was stopped');
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await until(() => !isRunning(pid), "the helper's grandchild to be gone", { timeoutMs: 10_000 });
   });
 
   it('no output, or more than a key can be, is refused; Ctrl-C stops it: InterruptedError', async () => {
@@ -96,26 +92,21 @@ describe.skipIf(process.platform === 'win32')('runKeyCommand', () => {
 it.skipIf(process.platform === 'win32')(
   "a profile whose key comes from a helper resolves to the helper's key (the helper wins over a stale copy in the file), and says where it came from",
   async () => {
-    const tmp = tempDir('hedge-unit-helper-');
-    try {
-      const store = new ProfileStore(join(tmp.path, 'cfg'));
-      await store.update((data) => {
-        data.profiles.desk = {
-          base_url: 'https://desk.example/v2',
-          key_command: `echo ${KEY}`,
-          api_key: 'hpk_test_StaleCopyInTheFile000000001',
-        };
-        data.current = 'desk';
-      });
-      expect(keyLocationOf(store.profile('desk'))).toEqual({ kind: 'command', command: `echo ${KEY}` });
-      await expect(resolveCredentials({ env: {}, store: () => store })).resolves.toMatchObject({
-        apiKey: KEY,
-        profileName: 'desk',
-        sources: { apiKey: 'profile' },
-        keyLocation: { kind: 'command', command: `echo ${KEY}` },
-      });
-    } finally {
-      tmp.remove();
-    }
+    const store = new ProfileStore(join(tempFolder(), 'cfg'));
+    await store.update((data) => {
+      data.profiles.desk = {
+        base_url: 'https://desk.example/v2',
+        key_command: `echo ${KEY}`,
+        api_key: 'hpk_test_StaleCopyInTheFile000000001',
+      };
+      data.current = 'desk';
+    });
+    expect(keyLocationOf(store.profile('desk'))).toEqual({ kind: 'command', command: `echo ${KEY}` });
+    await expect(resolveCredentials({ env: {}, store: () => store })).resolves.toMatchObject({
+      apiKey: KEY,
+      profileName: 'desk',
+      sources: { apiKey: 'profile' },
+      keyLocation: { kind: 'command', command: `echo ${KEY}` },
+    });
   },
 );
