@@ -2,6 +2,7 @@
 // killed, and account locks: conformance.test.ts). A "holder" that is another process is a real
 // child (`sleep`), so liveness is the system's answer, never a mock.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import {
   chmodSync,
   chownSync,
@@ -45,7 +46,7 @@ const caught = (promise: Promise<unknown>) =>
 async function otherProcess() {
   const child = spawn('sleep', ['60'], { stdio: 'ignore' });
   children.push(child);
-  await new Promise((resolve, reject) => child.once('spawn', resolve).once('error', reject));
+  await once(child, 'spawn');
   return { child, pid: child.pid!, start: processStart(child.pid!) };
 }
 

@@ -2,6 +2,7 @@
 // the middle of its appends, and the file modes under umask 000. The children run the journal
 // module bundled here with esbuild (test/support/children/journal-writer.cjs loads it).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,11 +47,9 @@ function startWriter(options: {
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => {
-    child.on('close', (code, signal) => {
-      running.delete(child);
-      resolve({ code, signal, stderr });
-    });
+  const exited = once(child, 'close').then(([code, signal]) => {
+    running.delete(child);
+    return { code, signal, stderr };
   });
   return { child, output: () => stdout, exited };
 }

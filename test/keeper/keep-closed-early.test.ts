@@ -1,14 +1,13 @@
 // A colleague's early close of a kept side, between two keeper cycles, on the reference dialect (the hedge shows
 // `closed`) and on alpha (it stays `filled` on GET /hedges; only the history says it ended): on both the close stands
 // (drift, change "open") and no re-open is sent. Asserted on the simulator's request log.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keepOnce, writeTarget } from '../support/keeper.js';
 import { MARKET, useSimulators } from '../support/simulator.js';
-import { tempDir } from '../support/hedge-cli.js';
+import { tempFolders } from '../journal/local-journal.js';
 
 const startSimulator = useSimulators({ stepped: true });
-const colleagues: Array<{ remove: () => void }> = [];
-afterEach(() => colleagues.splice(0).forEach((dir) => dir.remove()));
+const colleagueDir = tempFolders('hedge-colleague-');
 
 describe("hedge keep after a colleague's early close", () => {
   it.each(['reference', 'alpha'] as const)(
@@ -18,9 +17,7 @@ describe("hedge keep after a colleague's early close", () => {
       const hedge = simulator.seedOpen('buy', 1_000);
       const file = writeTarget(simulator, ['USDTNGN,buy,1000,7,,']);
       await keepOnce(simulator, file);
-      const colleague = tempDir('hedge-colleague-');
-      colleagues.push(colleague);
-      const closed = await simulator.hedge(['close', MARKET, 'buy', '--yes'], { configDir: colleague.path });
+      const closed = await simulator.hedge(['close', MARKET, 'buy', '--yes'], { configDir: colleagueDir() });
       expect(closed.code, closed.stderr).toBe(0);
       expect(simulator.active('buy')).toHaveLength(0);
       expect((await keepOnce(simulator, file, 0, '--json')).find((event) => event.event === 'drift')).toMatchObject({

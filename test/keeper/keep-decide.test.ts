@@ -38,11 +38,6 @@ describe('decideRow', () => {
         [3, 6 * 24 * HOUR],
       ].map(([tenorDays, until]) => tenorFor({ ...row, tenorDays: tenorDays as 3 | 7, untilMs: NOW + until }, NOW)),
     ).toEqual([1, 3, 7, 7, 3]);
-    expect(decideRow({ ...row, tenorDays: 7, untilMs: NOW + 50 * HOUR }, {}, NOW, rules)).toEqual({
-      kind: 'reopen',
-      notionalUsd: 2000,
-      tenorDays: 3,
-    });
   });
 
   it('holds a covered side until roll_before ahead of its maturity, then rolls it (the row may widen roll_before)', () => {
@@ -75,15 +70,9 @@ describe('decideRow', () => {
     ).toEqual(['skip', 'roll', 'skip', 'reopen', 'hold']);
   });
 
-  it('reports drift beyond the tolerance with the change that would bring it back; a target of 0 is never rolled, and drift past `until` is not rolled with it', () => {
+  // Drift's add and reduce (and the roll due beside it): keeper-decide.test.ts's plan table.
+  it('drift within the tolerance is no drift; a target of 0 is never rolled, and drift past `until` is not rolled with it', () => {
     const view = (notionalUsd: number) => position(20 * HOUR, notionalUsd);
-    expect(decideRow(row, view(2500), NOW, rules)).toMatchObject({
-      kind: 'drift',
-      change: 'reduce',
-      amountUsd: 500,
-      alsoRollDue: false,
-    });
-    expect(decideRow(row, view(1500), NOW, rules)).toMatchObject({ kind: 'drift', change: 'add', amountUsd: 500 });
     expect(decideRow(row, view(2000.4), NOW, { toleranceUsd: 0.5 }).kind).toBe('hold');
     expect(decideRow({ ...row, notionalUsd: 0 }, view(100), NOW, rules)).toMatchObject({ change: 'close' });
     // A position left at a target of 0 is drift to close, even when it matures soon.

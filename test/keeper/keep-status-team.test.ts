@@ -9,11 +9,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'vitest';
-import { describeWithPostgres } from '../support/servers/postgres.js';
+import { describeWithPostgres, type PostgresServer } from '../support/servers/postgres.js';
 import { teamOf } from '../support/team.js';
 import { MARKET } from '../support/simulator.js';
 import { eventAfter, keeperTest, writeTarget, type KeeperRig } from '../support/keeper.js';
-import type { PostgresServer } from '../support/servers/postgres.js';
 import { exits } from '../support/cli-runs.js';
 import { holds } from './filled.js';
 

@@ -40,8 +40,7 @@ type Step = Partial<CycleObservation> & { at?: number; server?: number };
 /** The cycles one after another: every notice, and each said as `started|recovered KEY +Nm`. */
 function run(steps: Step[]) {
   let state = NO_ALERTS;
-  const notices: Array<{ at: number; alert: string; key: string; text: string; duration_s?: number }> = [];
-  steps.forEach(({ at, server, events = [], ...rest }, index) => {
+  const notices = steps.flatMap(({ at, server, events = [], ...rest }, index) => {
     const minute = at ?? index;
     const result = stepAlerts(state, {
       toleranceUsd: 0,
@@ -51,7 +50,7 @@ function run(steps: Step[]) {
       ...rest,
     });
     state = result.state;
-    notices.push(...result.notices.map((notice) => ({ ...notice, at: minute })));
+    return result.notices.map((notice) => ({ ...notice, at: minute }));
   });
   return { state, notices, said: notices.map(({ alert, key, at }) => `${alert} ${key} +${at}m`) };
 }

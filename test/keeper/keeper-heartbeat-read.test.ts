@@ -2,22 +2,20 @@
 // naming its file and field, never a stack trace, and `hedge keep status` goes on without it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../support/simulator.js';
 import { writeTarget } from '../support/keeper.js';
 import { exits } from '../support/cli-runs.js';
-import { tempDir } from '../support/hedge-cli.js';
+import { tempFolders } from '../journal/local-journal.js';
 
 const start = useSimulators();
-const homes: Array<{ remove(): void }> = [];
-afterEach(() => homes.splice(0).forEach((home) => home.remove()));
+const tempHome = tempFolders('hedge-home-');
 
 /** `keep status` in a home of its own, and the heartbeat file it reads (its folder made, the file not). */
 async function heartbeatFolder() {
   const simulator = await start();
-  const home = tempDir('hedge-home-');
-  homes.push(home);
-  const status = (args: string[]) => simulator.hedge(['keep', 'status', ...args], { env: { HOME: home.path } });
+  const home = tempHome();
+  const status = (args: string[]) => simulator.hedge(['keep', 'status', ...args], { env: { HOME: home } });
   const file = JSON.parse(exits(await status(['--json']), 15).stdout).heartbeat_file;
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   return { simulator, home, status, file };
@@ -58,7 +56,7 @@ describe('a keeper heartbeat that is not one', () => {
     expect(
       exits(
         await simulator.hedge(['keep', writeTarget(simulator, ['USDTNGN,sell,2000,7,,']), '--once'], {
-          env: { HOME: home.path },
+          env: { HOME: home },
         }),
         0,
       ).stderr,

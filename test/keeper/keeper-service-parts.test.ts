@@ -144,16 +144,8 @@ describe('alertPayload', () => {
       ...more,
     } as Parameters<typeof alertPayload>[0]);
 
-  it('a started alert carries its event with the alert fields on top; a recovery says so; text is sanitised', () => {
-    const started = notice({ text: 'hedge keep alert \u001b[31m— x' });
-    expect(started).toMatchObject({
-      event: 'error',
-      code: 'exposure_exceeded',
-      alert: 'started',
-      cause: 'refused',
-      message: 'over the cap',
-    });
-    expect(String(started.text)).not.toContain('\u001b');
+  // A started alert (its event with the alert fields on top, its text sanitised): keeper-service-ops.test.ts's alerts.
+  it('a recovery says so, with none of the event it recovers from', () => {
     const recovered = notice({
       alert: 'recovered',
       key: 'drift|USDTNGN buy',

@@ -29,10 +29,7 @@ function piecesShown(text: string, secret: string) {
   );
 }
 
-it('environmentOfKey reads the environment from the prefix', () => {
-  expect(['hpk_live_abcdefghijklmnop', 'hpk_test_abcdefghijklmnop'].map(environmentOfKey)).toEqual(['live', 'test']);
-});
-
+// The environment a well-formed key's prefix names: profiles-manage.test.ts (profile list).
 it.each(
   'hpk_prod_abcdefghijklmnop,hpk_test_short,live_abcdefghijklmnop,hpk_test_abc defghijklmnop,"hpk_test_abcdefghijklmnop"'.split(
     ',',

@@ -12,9 +12,10 @@ import {
   readKeyFromStdin,
   trimOneNewline,
 } from '../../src/platform/config/login-profile.js';
-import { tempDir } from '../support/hedge-cli.js';
+import { tempFolders } from '../journal/local-journal.js';
 
 const KEY = 'hpk_test_UnitLoginKey0000000000001';
+const tempFolder = tempFolders('hedge-unit-ca-');
 
 it('trimOneNewline: drops exactly one trailing LF or CRLF and nothing else', () => {
   for (const [value, expected] of [
@@ -53,13 +54,8 @@ it('loginProfileName: a current profile that is gone from the store is not renew
 });
 
 it('checkCaFile refuses a file that is not PEM (UsageError, exit 2)', () => {
-  const tmp = tempDir('hedge-unit-ca-');
-  try {
-    const notPem = join(tmp.path, 'key.txt');
-    writeFileSync(notPem, 'hello');
-    expect(() => checkCaFile(notPem)).toThrow(UsageError);
-    expect(() => checkCaFile(notPem)).toThrow(/not a PEM certificate/);
-  } finally {
-    tmp.remove();
-  }
+  const notPem = join(tempFolder(), 'key.txt');
+  writeFileSync(notPem, 'hello');
+  expect(() => checkCaFile(notPem)).toThrow(UsageError);
+  expect(() => checkCaFile(notPem)).toThrow(/not a PEM certificate/);
 });

@@ -12,7 +12,7 @@ import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { childEnvironment } from '../../src/core/security/child-env.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
-import { tempDir } from '../support/hedge-cli.js';
+import { tempFolders } from '../journal/local-journal.js';
 import { until } from '../support/polling.js';
 
 /** A process that still runs (a zombie waiting to be reaped counts as gone). */
@@ -27,22 +27,18 @@ function isRunning(pid: number) {
 }
 
 const KEY = 'hpk_test_UnitHelperKey000000000001';
+const tempFolder = tempFolders('hedge-helper-');
 const run = (command: string, extra: Partial<Parameters<typeof runKeyCommand>[1]> = {}) =>
   runKeyCommand(command, { env: { PATH: process.env.PATH }, owner: 'profile "desk"', ...extra });
 
 describe.skipIf(process.platform === 'win32')('runKeyCommand', () => {
   it('a helper that outlasts its bound is stopped with everything it started', async () => {
-    const dir = tempDir('hedge-helper-');
-    try {
-      const pidFile = join(dir.path, 'pid');
-      // A grandchild that would outlive the shell by half a minute if only the shell were stopped.
-      const failure = run(`sleep 30 & echo $! > '${pidFile}'; wait`, { timeoutMs: 300 });
-      await expect(failure).rejects.toThrow('did not finish within 300 ms and was stopped');
-      const pid = Number(readFileSync(pidFile, 'utf8'));
-      await until(() => !isRunning(pid), "the helper's grandchild to be gone", { timeoutMs: 10_000 });
-    } finally {
-      dir.remove();
-    }
+    const pidFile = join(tempFolder(), 'pid');
+    // A grandchild that would outlive the shell by half a minute if only the shell were stopped.
+    const failure = run(`sleep 30 & echo $! > '${pidFile}'; wait`, { timeoutMs: 300 });
+    await expect(failure).rejects.toThrow('did not finish within 300 ms and was stopped');
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await until(() => !isRunning(pid), "the helper's grandchild to be gone", { timeoutMs: 10_000 });
   });
 
   it('no output, or more than a key can be, is refused; Ctrl-C stops it: InterruptedError', async () => {
@@ -54,8 +50,17 @@ describe.skipIf(process.platform === 'win32')('runKeyCommand', () => {
     await expect(pending).rejects.toBeInstanceOf(InterruptedError);
   });
 
-  it('runs without HEDGE_API_KEY, the store URL, a PostgreSQL password or any registered secret in its environment', async () => {
+  // childEnvironment is the environment of a keeper's --alert-cmd child too.
+  it('runs without HEDGE_API_KEY, the store URL, a PostgreSQL password or any registered secret in its environment; proxies kept without their credentials', async () => {
     registerSecret('hpk_live_RegisteredForUnitTest0000001');
+    const proxies = {
+      HTTP_PROXY: 'http://proxy.example:3128',
+      NO_PROXY: 'localhost',
+      HTTPS_PROXY: 'http://desk:s3cret@proxy.example:3128',
+      http_proxy: 'http://desk:s3cret@proxy.example:3128/',
+      ALL_PROXY: 'socks5://desk:s3cret@proxy.example:1080',
+      https_proxy: 'not a url desk:s3cret',
+    };
     const env = {
       PATH: process.env.PATH,
       HEDGE_API_KEY: KEY,
@@ -65,8 +70,17 @@ describe.skipIf(process.platform === 'win32')('runKeyCommand', () => {
       // Shaped like a key, never registered.
       LEAKY: 'hpk_live_NotForChildren0000000000001',
       KEEP: 'yes',
+      ...proxies,
     };
-    expect(childEnvironment(env)).toEqual({ PATH: process.env.PATH, KEEP: 'yes' });
+    expect(childEnvironment(env)).toEqual({
+      PATH: process.env.PATH,
+      KEEP: 'yes',
+      ...proxies,
+      HTTPS_PROXY: 'http://proxy.example:3128/',
+      http_proxy: 'http://proxy.example:3128/',
+      ALL_PROXY: 'socks5://proxy.example:1080',
+      https_proxy: '',
+    });
     await expect(
       run(`test -z "$HEDGE_API_KEY$PGPASSWORD$TOKEN$LEAKY$HEDGE_JOURNAL_URL" && test "$KEEP" = yes && echo ${KEY}`, {
         env,
@@ -78,26 +92,21 @@ describe.skipIf(process.platform === 'win32')('runKeyCommand', () => {
 it.skipIf(process.platform === 'win32')(
   "a profile whose key comes from a helper resolves to the helper's key (the helper wins over a stale copy in the file), and says where it came from",
   async () => {
-    const tmp = tempDir('hedge-unit-helper-');
-    try {
-      const store = new ProfileStore(join(tmp.path, 'cfg'));
-      await store.update((data) => {
-        data.profiles.desk = {
-          base_url: 'https://desk.example/v2',
-          key_command: `echo ${KEY}`,
-          api_key: 'hpk_test_StaleCopyInTheFile000000001',
-        };
-        data.current = 'desk';
-      });
-      expect(keyLocationOf(store.profile('desk'))).toEqual({ kind: 'command', command: `echo ${KEY}` });
-      await expect(resolveCredentials({ env: {}, store: () => store })).resolves.toMatchObject({
-        apiKey: KEY,
-        profileName: 'desk',
-        sources: { apiKey: 'profile' },
-        keyLocation: { kind: 'command', command: `echo ${KEY}` },
-      });
-    } finally {
-      tmp.remove();
-    }
+    const store = new ProfileStore(join(tempFolder(), 'cfg'));
+    await store.update((data) => {
+      data.profiles.desk = {
+        base_url: 'https://desk.example/v2',
+        key_command: `echo ${KEY}`,
+        api_key: 'hpk_test_StaleCopyInTheFile000000001',
+      };
+      data.current = 'desk';
+    });
+    expect(keyLocationOf(store.profile('desk'))).toEqual({ kind: 'command', command: `echo ${KEY}` });
+    await expect(resolveCredentials({ env: {}, store: () => store })).resolves.toMatchObject({
+      apiKey: KEY,
+      profileName: 'desk',
+      sources: { apiKey: 'profile' },
+      keyLocation: { kind: 'command', command: `echo ${KEY}` },
+    });
   },
 );

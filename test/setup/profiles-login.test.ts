@@ -149,10 +149,8 @@ describe('hedge login on a terminal', () => {
 
   it('asks for the base URL and the key (hidden), checks it and saves the profile', async () => {
     const terminal = spawnIn(['login', '--profile', 'desk']);
-    // A key pasted into the URL prompt by mistake is refused, with a message that does not repeat it.
-    await after('Base URL', `${KEY_B}${ENTER}`);
-    // Ctrl-U: clear the line.
-    await after('That is an API key, not a URL', '\x15', `${sandbox.baseUrl}${ENTER}`);
+    // A key pasted into the URL prompt by mistake: the next test.
+    await after('Base URL', `${sandbox.baseUrl}${ENTER}`);
     await after('API key for profile "desk" (hidden)', KEY_A, ENTER);
     await after('Saved profile "desk"');
     expect(await terminal.exitCode).toBe(0);
