@@ -22,7 +22,8 @@ import { keeperLockPlace } from '../../src/features/keeper/keeper-heartbeat.js';
 import { processStart } from '../../src/core/files/file-lock.js';
 import { rotate } from '../../src/platform/journal/segments.js';
 import { ARCHIVE_DIR_NAME, openJournal } from '../../src/platform/journal/index.js';
-import { KEY_ID, openFields, T0, tempFolders } from './local-journal.js';
+import { KEY_ID, openFields, T0 } from './local-journal.js';
+import { tempFolders } from '../support/hedge-cli.js';
 
 const SINCE = '2025-01-15T09:00:00.000Z';
 

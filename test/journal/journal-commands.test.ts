@@ -4,8 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { runHedge, type HedgeArgs } from '../support/hedge-cli.js';
-import { tempFolders } from './local-journal.js';
+import { runHedge, tempFolders, type HedgeArgs } from '../support/hedge-cli.js';
 import { keyFingerprint } from '../../src/platform/journal/index.js';
 import { writeStore } from '../support/config-store.js';
 

@@ -5,7 +5,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFile
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KEY_ID, openFields, T0, tempFolders } from './local-journal.js';
+import { KEY_ID, openFields, T0 } from './local-journal.js';
+import { tempFolders } from '../support/hedge-cli.js';
 import {
   canonicalJson,
   isUnresolved,

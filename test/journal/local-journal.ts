@@ -1,9 +1,5 @@
 // What the local journal's in-process tests share: one account's key at a fixed time, the fields
-// of an open begun with it, and temp folders removed after each test.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach } from 'vitest';
+// of an open begun with it.
 import { keyFingerprint, type BeginFields } from '../../src/platform/journal/index.js';
 
 export const T0 = Date.UTC(2025, 0, 15, 9, 30, 0);
@@ -25,18 +21,5 @@ export function openFields(overrides: Partial<BeginFields> = {}): BeginFields {
     },
     idempotency_key: 'idem-0001',
     ...overrides,
-  };
-}
-
-/** A maker of temp folders for the calling file: each is removed after its test. */
-export function tempFolders(prefix: string): () => string {
-  const folders: string[] = [];
-  afterEach(() => {
-    for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-  });
-  return () => {
-    const folder = mkdtempSync(join(tmpdir(), prefix));
-    folders.push(folder);
-    return folder;
   };
 }

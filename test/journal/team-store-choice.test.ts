@@ -9,7 +9,7 @@ import { scrubSecrets } from '../../src/core/security/secrets.js';
 import { STORE_URL_ENCODING, isStoreUrl, redactStoreUrl, storeUrlSecrets } from '../../src/core/security/store-url.js';
 import { UsageError } from '../../src/core/errors.js';
 import { writeStore } from '../support/config-store.js';
-import { tempFolders } from './local-journal.js';
+import { tempFolders } from '../support/hedge-cli.js';
 
 const tempFolder = tempFolders('hedge-store-choice-');
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { keepOnce, writeTarget } from '../support/keeper.js';
 import { MARKET, useSimulators } from '../support/simulator.js';
-import { tempFolders } from '../journal/local-journal.js';
+import { tempFolders } from '../support/hedge-cli.js';
 
 const startSimulator = useSimulators({ stepped: true });
 const colleagueDir = tempFolders('hedge-colleague-');

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../support/simulator.js';
 import { writeTarget } from '../support/keeper.js';
 import { exits } from '../support/cli-runs.js';
-import { tempFolders } from '../journal/local-journal.js';
+import { tempFolders } from '../support/hedge-cli.js';
 
 const start = useSimulators();
 const tempHome = tempFolders('hedge-home-');

@@ -12,7 +12,7 @@ import {
   readKeyFromStdin,
   trimOneNewline,
 } from '../../src/platform/config/login-profile.js';
-import { tempFolders } from '../journal/local-journal.js';
+import { tempFolders } from '../support/hedge-cli.js';
 
 const KEY = 'hpk_test_UnitLoginKey0000000000001';
 const tempFolder = tempFolders('hedge-unit-ca-');

@@ -12,7 +12,7 @@ import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { childEnvironment } from '../../src/core/security/child-env.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
-import { tempFolders } from '../journal/local-journal.js';
+import { tempFolders } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 
 /** A process that still runs (a zombie waiting to be reaped counts as gone). */

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Clock } from '../../src/platform/api/transport.js';
 import { within } from '../../src/core/process/timers.js';
 import { runMainInProcess, type Person, type ScreenSize } from './hedge-in-process.js';
@@ -118,6 +118,19 @@ export function tempDirsInMemory() {
 export function tempDir(prefix = 'hedge-test-') {
   const path = mkdtempSync(join(tmpdir(), prefix));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** A maker of temp folders for the calling file: each is removed after its test. */
+export function tempFolders(prefix: string): () => string {
+  const folders: string[] = [];
+  afterEach(() => {
+    for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  });
+  return () => {
+    const folder = mkdtempSync(join(tmpdir(), prefix));
+    folders.push(folder);
+    return folder;
+  };
 }
 
 /** The environment a test process starts from; NODE_EXTRA_CA_CERTS is left out (slow, and not needed on loopback). */
