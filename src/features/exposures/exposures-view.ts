@@ -156,18 +156,18 @@ export async function renderExposures(output: Output, view: ExposuresView, optio
 }
 
 /** A document (its head: the time, file, policy and prices; then `rest`)'s sections: JSON whole (or the member); a table per section on a terminal; one section's rows (asked, or `fallback`) in TSV, CSV and NDJSON. */
-async function renderSections(
+async function renderSections<S extends string>(
   output: Output,
-  view: ExposuresView | ExposureReportView,
-  sections: Record<string, Section>,
+  view: Pick<ExposuresView, 'source' | 'asOf' | 'policy' | 'prices'>,
+  sections: Record<S, Section>,
   rest: JsonObject,
-  options: { section?: string; all: readonly string[]; fallback: string; footer: string },
+  options: { section?: S; all: readonly S[]; fallback: S; footer: string },
 ) {
   const { section } = options;
   const policy = policyAsData(view.policy);
   const document: JsonObject = { as_of: view.asOf, source: view.source, policy, prices: view.prices, ...rest };
   // The policy section's rows are its ratio buckets.
-  const list = (shown: Output, name: string, more = {}) =>
+  const list = (shown: Output, name: S, more = {}) =>
     shown.list((name === 'policy' ? policy.ratios : document[name]) as JsonObject[], sections[name], {
       empty: sections[name].empty,
       title: sections[name].title,

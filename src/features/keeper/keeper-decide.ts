@@ -142,7 +142,8 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
     const { rows, book, inFlight, unresolved } = observation;
     const actions: KeeperStep[] = [];
     // Nothing is done on a book that could not be read: a side it cannot see is never opened.
-    const read = 'error' in book ? void events.push({ error: book.error, fields: { phase: 'read' } }) : book;
+    if ('error' in book) events.push({ error: book.error, fields: { phase: 'read' } });
+    const read = 'error' in book ? undefined : book;
     const views = read && viewSides(next, read, rows, events);
     const serverOffsetMs = read ? read.time.bestMs - read.time.localMs : 0;
     const statuses = rows.map((row) => {
@@ -271,11 +272,10 @@ export function stepEnded(
           retry_at: utcIso(memory.retryAtMs + step.serverOffsetMs),
         },
       });
-    return {
-      statusText: (settings.dryRun
-        ? [`would ${kind}`, `${kind} would be refused`]
-        : [`${kind} done`, `${kind} failed; retrying`])[failure ? 1 : 0],
-    };
+    const texts = settings.dryRun
+      ? [`would ${kind}`, `${kind} would be refused`]
+      : [`${kind} done`, `${kind} failed; retrying`];
+    return { statusText: texts[failure ? 1 : 0] };
   });
 }
 
@@ -644,16 +644,21 @@ export function rowStatus(row: KeepRow, view: SideView | undefined, state: strin
   };
 }
 
-const describeDecision = (decision: KeepDecision) =>
-  'reason' in decision
-    ? decision.reason
-    : decision.kind === 'roll'
-      ? `roll due (matures ${utcMinute(decision.maturityAtMs)} UTC)`
-      : decision.kind === 'reopen'
-        ? 'flat: re-open'
-        : decision.change === 'open'
-          ? 'flat: closed outside the keeper (drift)'
-          : `drifted to ${formatUsd(decision.currentUsd)} (target ${formatUsd(decision.targetUsd)})`;
+function describeDecision(decision: KeepDecision) {
+  switch (decision.kind) {
+    case 'hold':
+    case 'skip':
+      return decision.reason;
+    case 'roll':
+      return `roll due (matures ${utcMinute(decision.maturityAtMs)} UTC)`;
+    case 'reopen':
+      return 'flat: re-open';
+    case 'drift':
+      return decision.change === 'open'
+        ? 'flat: closed outside the keeper (drift)'
+        : `drifted to ${formatUsd(decision.currentUsd)} (target ${formatUsd(decision.targetUsd)})`;
+  }
+}
 
 const idList = (...ids: Array<string | null | undefined>) => ids.filter((id): id is string => typeof id === 'string');
 

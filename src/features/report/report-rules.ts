@@ -288,21 +288,23 @@ export class ReportBuilder {
 const TIME_AGO = /^(\d{1,4})([dwm])$/i;
 
 /** Parses a `--since`/`--until` value; `now` is the injected clock for the relative forms. */
-export function parseReportDate(text: string, now: Date) {
+export function parseReportDate(text: string, now: Date): { ok: true; date: Date } | { ok: false; message: string } {
   const value = text.trim();
   const [, count, unit] = TIME_AGO.exec(value)?.map((part) => part.toLowerCase()) ?? [];
-  const date = unit
-    ? unit === 'm'
-      ? undefined
-      : new Date(now.getTime() - Number(count) * (unit === 'w' ? 7 : 1) * DAY_MS)
-    : (readMonthsAgo(value, now) ?? readDateTime(value));
+  if (unit) {
+    if (unit === 'm')
+      return {
+        ok: false,
+        message: `"${value}" is ambiguous here: write ${Number(count)}mo for a month (m is minutes in hedge journal).`,
+      };
+    return { ok: true, date: new Date(now.getTime() - Number(count) * (unit === 'w' ? 7 : 1) * DAY_MS) };
+  }
+  const date = readMonthsAgo(value, now) ?? readDateTime(value);
   return date
-    ? { ok: true as const, date }
+    ? { ok: true, date }
     : {
-        ok: false as const,
-        message: unit
-          ? `"${value}" is ambiguous here: write ${Number(count)}mo for a month (m is minutes in hedge journal).`
-          : `"${text}" is not allowed; expected a date (2026-11-01, midnight UTC), an ISO 8601 timestamp (2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1mo: days, weeks, calendar months).`,
+        ok: false,
+        message: `"${text}" is not allowed; expected a date (2026-11-01, midnight UTC), an ISO 8601 timestamp (2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1mo: days, weeks, calendar months).`,
       };
 }
 

@@ -127,6 +127,9 @@ export const COLUMN_WORDS: Record<string, string> = Object.fromEntries(
     .map((pair) => pair.split('=')),
 );
 
+const BAR_WIDTH = 21;
+const BAR_MIN_WIDTH = 9;
+
 /** The report's period in words (`closed ` before it on a terminal, where the title says what is grouped). */
 export function periodText({ since, until }: Pick<Report, 'since' | 'until'>, closed = '') {
   const at = (iso: string) => `${utcMinute(iso)} UTC`;
@@ -226,8 +229,8 @@ function groupColumns(report: Report, context: CellContext) {
           money: true,
           cells: [],
           drawn: {
-            width: 21,
-            minWidth: 9,
+            width: BAR_WIDTH,
+            minWidth: BAR_MIN_WIDTH,
             draw: (row, barWidth) => {
               const value = groups[row]?.net_pnl_usd;
               return value === undefined ? '' : tone(c, value, bar(value, maxAbs, barWidth), c.dim);
