@@ -2,6 +2,7 @@
 
 import { hashString, nextRandom } from '../prng.js';
 import { ApiError, type EngineResponse, errorResponse } from './envelope.js';
+import { isWrite } from './routes.js';
 
 /** html: a proxy's 502 page; truncated: half the JSON, status 200; wrong-types: numbers and strings swapped. */
 export type MalformedKind = 'html' | 'truncated' | 'wrong-types' | 'error-in-200' | 'data-and-error' | 'data-in-400';
@@ -68,7 +69,6 @@ const rateLimited = () =>
   answer('429', 429, 'rate_limited', 'rate limited (injected)', { retry_after_ms: 1000 }, { 'retry-after': '1' });
 
 const NONE: FaultOutcome = { kind: 'none' };
-const COMMITTING_WRITES = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
 
 function matches(match: FaultMatch | null, target: RequestTarget) {
   if (match === null || typeof match === 'function') return match?.(target) ?? true;
@@ -78,8 +78,6 @@ function matches(match: FaultMatch | null, target: RequestTarget) {
     (path === undefined || (typeof path === 'string' ? path === target.path : path.test(target.path)))
   );
 }
-
-export type FaultInjector = ReturnType<typeof faultInjector>;
 
 /** `initial`: the sandbox's options, of which the settings here are taken. */
 export function faultInjector(initial: Partial<FaultSettings>, seed: string) {
@@ -153,7 +151,7 @@ export function faultInjector(initial: Partial<FaultSettings>, seed: string) {
     // Only reads are padded: the countdown waits for a GET, as drop-after-commit waits for a write.
     const oversized = target.method === 'GET' && take('nextOversized');
     if (oversized) return { kind: 'oversized', bytes: oversized.bytes };
-    const committing = target.method === 'POST' && COMMITTING_WRITES.has(target.path);
+    const committing = isWrite(target.method, target.path);
     if (committing && count('nextDropAfterCommit')) return { kind: 'drop-after-commit' };
     // Draw only when a share is set, so turning shares on does not disturb other randomness.
     if (current.fault5xx > 0 || current.fault429 > 0) {

@@ -3,7 +3,7 @@
 
 import { type EngineRequest, type EngineSuccess, type HandleContext, Refusal, SandboxEngine } from '../engine.js';
 import { ApiError, errorResponse } from './envelope.js';
-import { matchRoute } from './routes.js';
+import { isWrite, matchRoute } from './routes.js';
 
 /** The statuses of the engine's own refusals. */
 const REFUSAL_STATUS: Record<string, number> = {
@@ -38,12 +38,7 @@ export class HttpSandboxEngine extends SandboxEngine {
 
   /** Only a write (an endpoint that honours Idempotency-Key) holds its key. */
   override acquireIdempotencyKey(request: EngineRequest) {
-    try {
-      if (!matchRoute(request.method, request.path).idempotent) return null;
-    } catch {
-      return null;
-    }
-    return super.acquireIdempotencyKey(request);
+    return isWrite(request.method, request.path) ? super.acquireIdempotencyKey(request) : null;
   }
 }
 

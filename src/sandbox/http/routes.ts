@@ -350,6 +350,15 @@ export function matchRoute(method: string, path: string) {
   throw notFoundError(path);
 }
 
+/** Whether a request is a write: an endpoint that changes state (an unknown path or method changes nothing). */
+export function isWrite(method: string, path: string) {
+  try {
+    return matchRoute(method, path).idempotent;
+  } catch {
+    return false;
+  }
+}
+
 function decodePathSegment(segment: string) {
   try {
     return decodeURIComponent(segment);
