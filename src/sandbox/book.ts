@@ -452,7 +452,6 @@ export function createBook(state: EngineState, config: BookConfig) {
   // A state saved under another lag setting gets the views this one needs (or loses those it does not).
   Object.values(state.accounts).forEach(withViews);
   return {
-    state,
     config,
     markets: config.markets,
     findMarket,

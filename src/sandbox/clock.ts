@@ -16,8 +16,6 @@ export function createClock(options: SandboxClockOptions = {}) {
   const origin = options.originMs ?? realStart;
   let offset = 0;
   return {
-    speed,
-    realNow,
     now: () => Math.floor(origin + (realNow() - realStart) * speed + offset),
     advance(ms: number) {
       if (!(ms >= 0) || !Number.isFinite(ms)) throw new Error('advance() takes a non-negative number of ms');

@@ -118,7 +118,7 @@ export interface TrailingViews {
 
 export type EventKind = 'fill' | 'change' | 'maturity';
 
-export interface ScheduledEvent {
+interface ScheduledEvent {
   dueMs: number;
   sequence: number;
   kind: EventKind;

@@ -16,7 +16,7 @@ import { ASSUMED_SKEW_MS, describeServerClock, formatSpan, type ClockReading } f
 import { redactKey } from '../../core/security/secrets.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
-export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip' | 'info';
+type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip' | 'info';
 /** What a failed check is, as the exit code says it: a key problem, the network or server, an answer hedge cannot read, bad set-up. */
 export type FailureClass = 'auth' | 'network' | 'unreadable' | 'usage';
 

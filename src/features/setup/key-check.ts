@@ -7,7 +7,7 @@ import { ApiError, InvalidResponseError, NetworkError } from '../../core/errors.
 import type { ResolvedCredentials } from '../../platform/config/credentials.js';
 
 /** ok: accepted; refused: 401/403; unreachable: no answer (connection, TLS, timeout, 5xx after retries); error: answered, but not as the API would (e.g. a 404 from a wrong base URL). */
-export type KeyStatus = 'ok' | 'refused' | 'unreachable' | 'error';
+type KeyStatus = 'ok' | 'refused' | 'unreachable' | 'error';
 
 interface KeyCheck {
   status: KeyStatus;

@@ -33,14 +33,13 @@ type StartingFaults = Partial<
   Pick<FaultSettings, 'fault5xx' | 'fault429' | 'dropAfterCommit' | 'latencyMs' | 'hostileText' | 'dateSkewMs'>
 >;
 
-export interface SandboxOptions extends Omit<EngineOptions, 'apiKeys'>, StartingFaults {
+export interface SandboxOptions extends Partial<EngineOptions>, StartingFaults {
   port?: number;
   host?: string;
   /** A local socket instead of a TCP port (the demo: no port to pick, no IP address code run at start). */
   socketPath?: string;
   tls?: boolean;
   clockSpeed?: number;
-  apiKeys?: string[];
   stateFile?: string;
   stateFileLock?: StateFileLock;
   stateFileBeforeCommit?: () => void | Promise<void>;
