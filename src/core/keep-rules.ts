@@ -189,16 +189,3 @@ export interface Heartbeat {
   alerts?: Array<{ key: string; cause: string; market?: string; side?: string; message: string; since: string }>;
   stopped_at?: string;
 }
-
-export type KeeperState = 'running' | 'hung' | 'dead' | 'stopped' | 'elsewhere' | 'none';
-
-export interface KeeperStatus {
-  state: KeeperState;
-  heartbeat_file: string;
-  heartbeat_source: 'store' | 'file' | null;
-  heartbeat_revision: number | null;
-  account: Heartbeat['account'];
-  heartbeat_age_s: number | null;
-  heartbeat: Heartbeat | null;
-  store_holder?: { pid: number; host: string; since: string } | null;
-}
