@@ -2,6 +2,7 @@
 import type { TargetRow } from './target-file.js';
 import { DAY_MS, TENORS, type Tenor } from './vocabulary.js';
 import { utcMinute } from './utc-text.js';
+import { formatUsd } from './number-format.js';
 
 export const DEFAULT_ROLL_BEFORE_MS = 3_600_000;
 
@@ -21,8 +22,9 @@ export interface SideView {
   settling?: { why: string };
 }
 
-export type KeepDecision =
-  | { kind: 'hold'; reason: string; nextActionAtMs?: number; nextAction?: 'roll' }
+/** What is done to the row, with the reason the row's status shows for it. */
+export type KeepDecision = { reason: string } & (
+  | { kind: 'hold'; nextActionAtMs?: number; nextAction?: 'roll' }
   | { kind: 'roll'; notionalUsd: number; hedgeId?: string; maturityAtMs: number; tenorDays?: Tenor }
   | { kind: 'reopen'; notionalUsd: number; tenorDays?: Tenor }
   /** change `open`: the side was closed outside the keeper; restored only with --converge (a re-open). */
@@ -35,7 +37,8 @@ export type KeepDecision =
       alsoRollDue: boolean;
       tenorDays?: Tenor;
     }
-  | { kind: 'skip'; reason: string };
+  | { kind: 'skip' }
+);
 
 export function rowKey(row: Pick<KeepRow, 'market' | 'side'>) {
   return `${row.market} ${row.side}`;
@@ -66,8 +69,9 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: { 
         amountUsd: row.notionalUsd,
         alsoRollDue: false,
         ...(tenorDays && { tenorDays }),
+        reason: 'flat: closed outside the keeper (drift)',
       };
-    return { kind: 'reopen', notionalUsd: row.notionalUsd, ...(tenorDays && { tenorDays }) };
+    return { kind: 'reopen', notionalUsd: row.notionalUsd, ...(tenorDays && { tenorDays }), reason: 'flat: re-open' };
   }
   const current = position.notionalUsd;
   const maturity = position.maturityAtMs;
@@ -83,6 +87,7 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: { 
       change,
       amountUsd: Math.abs(row.notionalUsd - current),
       alsoRollDue: rollDue,
+      reason: `drifted to ${formatUsd(current)} (target ${formatUsd(row.notionalUsd)})`,
     };
   }
   if (maturity === undefined) return { kind: 'hold', reason: 'covered; the server shows no maturity to roll at' };
@@ -101,6 +106,7 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: { 
     hedgeId: position.hedgeId,
     maturityAtMs: maturity,
     ...(tenorDays && { tenorDays }),
+    reason: `roll due (matures ${iso(maturity)})`,
   };
 }
 
@@ -188,17 +194,4 @@ export interface Heartbeat {
   /** The alerts active at this heartbeat (without the events that started them): the next keeper of the account — cron's next --once, a restart — carries them on, so a condition is not alerted again at every run and its recovery is still sent. */
   alerts?: Array<{ key: string; cause: string; market?: string; side?: string; message: string; since: string }>;
   stopped_at?: string;
-}
-
-export type KeeperState = 'running' | 'hung' | 'dead' | 'stopped' | 'elsewhere' | 'none';
-
-export interface KeeperStatus {
-  state: KeeperState;
-  heartbeat_file: string;
-  heartbeat_source: 'store' | 'file' | null;
-  heartbeat_revision: number | null;
-  account: Heartbeat['account'];
-  heartbeat_age_s: number | null;
-  heartbeat: Heartbeat | null;
-  store_holder?: { pid: number; host: string; since: string } | null;
 }

@@ -2,11 +2,11 @@
 // (mark, P&L, carry) and the hedges list (one maturity per hedge). Pure: the caller reads the
 // server and hands the facts in, with the time.
 import { parseDuration } from '../../core/duration.js';
-import type { Side } from '../../core/vocabulary.js';
 import { utcDay, utcIso } from '../../core/utc-text.js';
 import { sideKey } from '../../core/markets.js';
 import { cents } from '../../core/money.js';
 import type { PositionFacts } from '../../platform/api/wire/fields.js';
+import type { Hedge } from '../../platform/api/schemas.js';
 
 /** `--within`: 12h, 3d, 2w (also 1.5d, 1d12h: domain/duration.ts); undefined when not given. Anything else is exit 2, naming the option. */
 export function parseWithin(raw: string | undefined) {
@@ -16,17 +16,11 @@ export function parseWithin(raw: string | undefined) {
 /** A line of the positions list, as the tolerant reader made it. */
 export type MaturityPosition = Omit<PositionFacts, 'synonymsUsed'>;
 
-/** A hedge of the hedges list (the spec's Hedge; only what maturities need). */
-export interface MaturityHedge {
-  id: string;
-  market: string;
-  side: Side;
-  notional_usd: number;
-  tenor_days?: number;
-  status: string;
-  maturity_at?: string | null;
-  client_reference?: string | null;
-}
+/** A hedge of the hedges list: what maturities need of the spec's Hedge. */
+export type MaturityHedge = Pick<
+  Hedge,
+  'id' | 'market' | 'side' | 'notional_usd' | 'tenor_days' | 'status' | 'maturity_at' | 'client_reference'
+>;
 
 /** One settlement to come. The JSON of `hedge maturities` is a list of these, soonest first. */
 export type Maturity = ReturnType<typeof collectMaturities>['maturities'][number];

@@ -18,7 +18,7 @@ import { HedgeError, HeldError, UnresolvedError } from '../../core/errors.js';
 import { bodyOf, isUnresolved, recordedUsd, type Holder, type JournalEntry } from '../../platform/journal/index.js';
 import type { RollOutcome } from '../../platform/results/roll-outcome-types.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { utcIso, utcMinute } from '../../core/utc-text.js';
+import { utcIso } from '../../core/utc-text.js';
 import { formatUsd } from '../../core/number-format.js';
 import {
   ASSUMED_SKEW_MS,
@@ -153,12 +153,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
       // action of it unresolved) still shows when a covered side's roll falls due, since the alerts
       // judge a side that settles before the next cycle as a missed roll by that time.
       const decision = view && decideRow(row, view, read!.time.latestMs, settings);
-      const status = rowStatus(
-        row,
-        view,
-        decision ? describeDecision(decision) : 'unknown (the book could not be read)',
-        decision,
-      );
+      const status = rowStatus(row, view, decision?.reason ?? 'unknown (the book could not be read)', decision);
       const step = inFlight.get(key);
       if (step) status.state = `${step.kind} in flight (${Math.round((nowMs - step.sinceMs) / 1000)} s)`;
       if (step || !decision) return status;
@@ -232,9 +227,7 @@ export function preview(state: KeeperState, book: BookObservation, rows: readonl
     const views = viewSides(next, book, rows, events);
     const decided = (row: KeepRow) => decideRow(row, views.get(rowKey(row))!, book.time.latestMs, settings);
     return {
-      lines: rows.map(
-        (row) => `${row.market} ${row.side} ${formatUsd(row.notionalUsd)}: ${describeDecision(decided(row))}`,
-      ),
+      lines: rows.map((row) => `${row.market} ${row.side} ${formatUsd(row.notionalUsd)}: ${decided(row).reason}`),
     };
   });
 }
@@ -642,22 +635,6 @@ export function rowStatus(row: KeepRow, view: SideView | undefined, state: strin
     next_action: next?.nextAction ?? null,
     next_action_at: next?.nextActionAtMs !== undefined ? utcIso(next.nextActionAtMs) : null,
   };
-}
-
-function describeDecision(decision: KeepDecision) {
-  switch (decision.kind) {
-    case 'hold':
-    case 'skip':
-      return decision.reason;
-    case 'roll':
-      return `roll due (matures ${utcMinute(decision.maturityAtMs)} UTC)`;
-    case 'reopen':
-      return 'flat: re-open';
-    case 'drift':
-      return decision.change === 'open'
-        ? 'flat: closed outside the keeper (drift)'
-        : `drifted to ${formatUsd(decision.currentUsd)} (target ${formatUsd(decision.targetUsd)})`;
-  }
 }
 
 const idList = (...ids: Array<string | null | undefined>) => ids.filter((id): id is string => typeof id === 'string');

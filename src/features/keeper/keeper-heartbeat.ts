@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { isAlive, newSession } from '../../core/files/file-lock.js';
 import { heartbeatFile, readHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
-import type { Heartbeat, KeeperState, KeeperStatus } from '../../core/keep-rules.js';
+import type { Heartbeat } from '../../core/keep-rules.js';
 import { identityOf, type Identity } from '../write/identity.js';
 import { HeldError } from '../../core/errors.js';
 import { ensureDir } from '../../platform/journal/index.js';
@@ -98,7 +98,7 @@ export function staleAfterMs(intervalSeconds: number) {
 // ---- hedge keep status ----------------------------------------------------------------------------
 
 /** The states a script may count on: a keeper at work (here, or on another machine of the team store). */
-export function isKeeperUp(state: KeeperState) {
+export function isKeeperUp(state: KeeperStatus['state']) {
   return state === 'running' || state === 'elsewhere';
 }
 
@@ -117,7 +117,7 @@ export function livenessByStoreLock(
 
 export async function readKeeperStatus(
   ports: Pick<CommandContext, 'credentials' | 'origin' | 'env' | 'clock' | 'journal' | 'notify'>,
-): Promise<KeeperStatus> {
+) {
   const identity = await identityOf(ports);
   const { scope, file, team } = await keeperLockPlace(ports, identity);
   const nowMs = ports.clock.now();
@@ -137,12 +137,22 @@ export async function readKeeperStatus(
     heartbeat_file: file,
     heartbeat_source: fromStore ? 'store' : heartbeat ? 'file' : null,
     heartbeat_revision: fromStore ? stored!.revision : null,
-    account: { environment: identity.environment, host: identity.host, key_id: identity.keyId },
+    account: accountOf(identity),
     heartbeat_age_s: ageMs === undefined ? null : Math.round(ageMs / 1000),
     heartbeat: heartbeat ?? null,
     ...(team && { store_holder: holder ? { pid: holder.pid, host: holder.host, since: holder.since } : null }),
-  };
+  } as const;
 }
+
+/** What `hedge keep status` says: the keeper's state, and the heartbeat it is judged by. */
+export type KeeperStatus = Awaited<ReturnType<typeof readKeeperStatus>>;
+
+/** The account a keeper holds, as its heartbeat names it. */
+export const accountOf = (identity: Identity): Heartbeat['account'] => ({
+  environment: identity.environment,
+  host: identity.host,
+  key_id: identity.keyId,
+});
 
 // ---- one keeper per account ------------------------------------------------------------------
 

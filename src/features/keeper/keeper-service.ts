@@ -23,7 +23,7 @@ import { slackText } from '../../core/security/slack-text.js';
 import { containsKeyShape } from '../../core/security/secrets.js';
 import { cents } from '../../core/money.js';
 import { utcIso } from '../../core/utc-text.js';
-import { bounded, HEARTBEAT_VERSION, staleAfterMs, type KeeperLockPlace } from './keeper-heartbeat.js';
+import { accountOf, bounded, HEARTBEAT_VERSION, staleAfterMs, type KeeperLockPlace } from './keeper-heartbeat.js';
 import { writeHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
 import { UsageError } from '../../core/errors.js';
 import { parseUsdAmount } from '../../core/input.js';
@@ -122,7 +122,7 @@ export async function startKeeperService(
     journal: journal.location,
     // Absolute: status is read from other folders.
     file: options.file === '-' ? '-' : resolve(options.file),
-    account: { environment: identity.environment, host: identity.host, key_id: identity.keyId },
+    account: accountOf(identity),
     interval_s: options.intervalMs / 1000,
     updated_at: utcIso(startedAtMs),
     cycles: 0,

@@ -7,8 +7,7 @@ import { drawCard } from '../../platform/terminal/table.js';
 import { utcSecond } from '../../core/utc-text.js';
 import { payOrEarn } from '../../core/money.js';
 import { formatUpTo } from '../../core/number-format.js';
-import type { KeeperStatus } from '../../core/keep-rules.js';
-import { isKeeperUp } from './keeper-heartbeat.js';
+import { isKeeperUp, type KeeperStatus } from './keeper-heartbeat.js';
 
 const STATE_WORDS = {
   running: 'running',
