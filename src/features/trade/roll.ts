@@ -62,38 +62,15 @@ export function newGroup(prefix: string, ports: WritePorts) {
   return `${prefix}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
 }
 
-/** One roll as the journal holds it: what it is to do is journaled with its open leg (planned before anything is
- * sent); its close leg is journaled right before the close is sent (absent before that, and when nothing is closed). */
-type RollLegs = ReturnType<typeof legsFrom>;
+/** One roll as the journal holds it (`entries`: the journal's, unless given): what it is to do is journaled with its
+ * open leg (planned before anything is sent); its close leg is journaled right before the close is sent (absent before
+ * that, and when nothing is closed). */
+type RollLegs = Awaited<ReturnType<typeof legsOf>>;
 
-function legsFrom(group: string, request: OpenRequest, open: JournalEntry, close?: JournalEntry) {
-  const context = open.context ?? {};
-  // Whether the roll closes an open position first (false: the side had settled, it only opens).
-  const closes = context.roll_closes === true;
-  const closeWords = close
-    ? `close ${close.outcome} (journal ${close.id})`
-    : closes
-      ? 'close not sent yet'
-      : 'nothing to close';
-  return {
-    group,
-    request,
-    open,
-    close,
-    closes,
-    rolledHedgeId: stringOf(context.rolled_hedge_id),
-    // The close's expected return, kept with the open leg for a resumed run's report.
-    netMarginUsd: readNumber(context.net_margin_usd),
-    unfinished: isUnresolved(open) || (close !== undefined && isUnresolved(close)),
-    described: `${closeWords}; open ${open.outcome} (journal ${open.id}, key ${open.idempotency_key})`,
-  };
-}
-
-/** The roll a journal group holds (any of its entries names the group). */
-async function legsOf(ports: WritePorts, group: string) {
-  const entries = (await (await ports.journal()).list()).filter((entry) => entry.group === group);
-  const leg = (name: string) => entries.find((entry) => entry.leg === name);
-  const open = leg('open');
+async function legsOf(ports: WritePorts, group: string, entries?: readonly JournalEntry[]) {
+  entries ??= await (await ports.journal()).list();
+  const leg = (name: string) => entries.find((entry) => entry.group === group && entry.leg === name);
+  const [open, close] = [leg('open'), leg('close')];
   const { market, side, notional_usd, tenor_days, client_reference: reference } = open ? bodyOf(open) : {};
   const [notional, tenor] = [readNumber(notional_usd), readNumber(tenor_days)];
   if (
@@ -106,18 +83,33 @@ async function legsOf(ports: WritePorts, group: string) {
     throw new UsageError(
       `Journal group ${safeText(group)} has no readable open leg, so the roll cannot be finished; see \`${ports.hedgeCommand('journal')}\`.`,
     );
-  return legsFrom(
+  const context = open.context ?? {};
+  // Whether the roll closes an open position first (false: the side had settled, it only opens).
+  const closes = context.roll_closes === true;
+  const closeWords = close
+    ? `close ${close.outcome} (journal ${close.id})`
+    : closes
+      ? 'close not sent yet'
+      : 'nothing to close';
+  const request: OpenRequest = {
+    market,
+    side,
+    notional_usd: notional,
+    tenor_days: tenor,
+    ...(typeof reference === 'string' && reference && { client_reference: reference }),
+  };
+  return {
     group,
-    {
-      market,
-      side,
-      notional_usd: notional,
-      tenor_days: tenor,
-      ...(typeof reference === 'string' && reference && { client_reference: reference }),
-    },
+    request,
     open,
-    leg('close'),
-  );
+    close,
+    closes,
+    rolledHedgeId: stringOf(context.rolled_hedge_id),
+    // The close's expected return, kept with the open leg for a resumed run's report.
+    netMarginUsd: readNumber(context.net_margin_usd),
+    unfinished: isUnresolved(open) || (close !== undefined && isUnresolved(close)),
+    described: `${closeWords}; open ${open.outcome} (journal ${open.id}, key ${open.idempotency_key})`,
+  };
 }
 
 /** A leg's record, journaled under the roll's command line (a leg's failure says how the whole roll is finished:
@@ -618,7 +610,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         ...(closing?.netMarginUsd !== undefined && { net_margin_usd: closing.netMarginUsd }),
       },
     );
-    return carryOut(ports, client, legsFrom(group, request, openEntry), req.write.wait, notes, false, quote);
+    return carryOut(ports, client, await legsOf(ports, group, [openEntry]), req.write.wait, notes, false, quote);
   };
   if (req.write.dryRun) return roll();
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
