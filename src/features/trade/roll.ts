@@ -114,9 +114,9 @@ async function legsOf(ports: WritePorts, group: string, entries?: readonly Journ
 
 /** A leg's record, journaled under the roll's command line (a leg's failure says how the whole roll is finished:
  * write-flow.ts resumeHint). */
-function legRecord(leg: 'close' | 'open', group: string, request: OpenRequest, quote?: Quote) {
+function legRecord(leg: 'close' | 'open', group: string, request: OpenRequest) {
   const argv = ['roll', request.market, request.side, '--tenor', String(request.tenor_days)];
-  return tradeRecord(leg, request, { argv, group, leg, quote });
+  return tradeRecord(leg, request, { argv, group, leg });
 }
 
 /** Carries the roll out through the plan's steps from wherever the journal says they are — the close (while the open
@@ -202,26 +202,24 @@ async function carryOut(
     }
   }
   if (isUnresolved(open))
-    openRun = await sendStep(ports, legRecord('open', group, request, quote), wait, open.idempotency_key).catch(
-      (error) => {
-        const closed = closeRun?.entry;
-        if (!closed) throw error;
-        if (isRejection(error)) {
-          // Said with the error itself (the one line an operator sees): the side is bare now.
-          error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
-        }
-        // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
-        if (error instanceof StateError)
-          throw new UnresolvedError(
-            `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
-            {
-              details: { journal_group: group, close: closed.id, open: open.id, covered: false },
-              hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
-            },
-          );
-        throw error;
-      },
-    );
+    openRun = await sendStep(ports, legRecord('open', group, request), wait, open.idempotency_key).catch((error) => {
+      const closed = closeRun?.entry;
+      if (!closed) throw error;
+      if (isRejection(error)) {
+        // Said with the error itself (the one line an operator sees): the side is bare now.
+        error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
+      }
+      // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
+      if (error instanceof StateError)
+        throw new UnresolvedError(
+          `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
+          {
+            details: { journal_group: group, close: closed.id, open: open.id, covered: false },
+            hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
+          },
+        );
+      throw error;
+    });
   const openEntry = openRun.entry;
   const opened = openRun.result as Hedge | undefined;
   const answer = openRun.answer as OpenedHedge | undefined;
@@ -602,7 +600,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     // Before anything is sent: from here on the journal holds the whole roll.
     const openEntry = await journalAhead(
       ports,
-      tradeAction(ports, client, legRecord('open', group, request, quote)),
+      tradeAction(ports, client, legRecord('open', group, request)),
       makeIdempotencyKey(),
       {
         roll_closes: closing !== undefined,
