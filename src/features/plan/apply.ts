@@ -5,11 +5,10 @@ import type { PlanStep } from '../../core/plan.js';
 import { formatUsd } from '../../core/number-format.js';
 import { utcStamp } from '../../core/utc-text.js';
 import { HeldError, OrderFailedError, UnresolvedError } from '../../core/errors.js';
-import { describeHolder, type SideAfter, bodyOf } from '../../platform/journal/index.js';
+import { describeHolder, type JournalEntry, type SideAfter, bodyOf } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction } from '../write/live-guard.js';
-import { reportRow, type ApplyOutcome, type ApplyReportRow, type ResumedStep } from './apply-outcome.js';
 import { finishJournaled, unfinishedOfThisAccount } from '../trade/resume.js';
 import { confirmRowFromElsewhere } from '../write/row-trust.js';
 import {
@@ -28,6 +27,47 @@ import { sameSide, sideAfterOf } from '../book/side-book.js';
 
 /** Every apply run's journal group starts with this; a later apply finishes what one left open. */
 const APPLY_GROUP_PREFIX = 'apply-';
+
+// What an apply run did, as data (commands/apply.ts renders it and chooses the exit code).
+
+/** One unfinished step of an earlier apply, as resuming it left it. */
+interface ResumedStep {
+  entry: JournalEntry;
+  /** `open USDTNGN buy`: the step in words. */
+  what: string;
+  /** The journal's outcome after the resume; `not-resumable` when apply cannot finish it (hedge resume can). */
+  outcome: string;
+}
+
+/** One step of the run as its report shows it; its outcome one of filled / done / failed / rejected / unknown / pending / not_sent / not_run. */
+export type ApplyReportRow = ReturnType<typeof reportRow>;
+
+/** A step's row: `outcome` when the journal entry does not say it (or there is none). */
+function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?: string) {
+  return {
+    step: index + 1,
+    action: step.action,
+    market: step.market,
+    side: step.side,
+    delta_usd: step.deltaUsd,
+    outcome: outcome ?? entry?.outcome ?? 'not_run',
+    hedge_id: entry?.hedge_id ?? null,
+    journal_id: entry?.id ?? null,
+  };
+}
+
+/** `resumed`: what an earlier apply left unfinished, finished before the plan was made. */
+type ApplyOutcome = { quoted: QuotedPlan; resumed: ResumedStep[] } &
+  /** The plan fails pre-trade checks: nothing was sent. */
+  (
+    | { kind: 'fails-checks' }
+    /** The book was at the target: nothing to do, nothing sent. */
+    | { kind: 'at-target' }
+    /** Every step carried out; `rows` one per step. */
+    | { kind: 'applied'; rows: ApplyReportRow[] }
+    /** Step `stoppedAt` (from 0) ended in `error`; `rows` has every step, the later ones `not_run`. */
+    | { kind: 'stopped'; rows: ApplyReportRow[]; stoppedAt: number; error: unknown }
+  );
 
 /** Finishes an earlier apply's unresolved actions of this account, oldest first, each with its own key. */
 async function resumeUnfinishedApplies(ports: WritePorts, client: HedgeClient) {

@@ -3,7 +3,7 @@ import { describePlanStepNote, problemAsData } from '../../core/plan.js';
 import { formatMoney, formatSignedMoney, formatUsd } from '../../core/number-format.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { payOrEarn, toAccountSide } from '../../core/money.js';
-import type { ApplyReportRow } from './apply-outcome.js';
+import type { ApplyReportRow } from './apply.js';
 import type { QuotedPlan } from './target-plan.js';
 import type { Output } from '../../platform/terminal/output.js';
 import { APPLY_RESOURCE, PLAN_RESOURCE } from '../../platform/fields/resource-fields.js';

@@ -62,11 +62,27 @@ export function newGroup(prefix: string, ports: WritePorts) {
   return `${prefix}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
 }
 
-/** One roll as the journal holds it: what it is to do is journaled with its open leg (planned before anything is
- * sent); its close leg is journaled right before the close is sent (absent before that, and when nothing is closed). */
-type RollLegs = ReturnType<typeof legsFrom>;
+/** One roll as the journal holds it (`entries`: the journal's, unless given): what it is to do is journaled with its
+ * open leg (planned before anything is sent); its close leg is journaled right before the close is sent (absent before
+ * that, and when nothing is closed). */
+type RollLegs = Awaited<ReturnType<typeof legsOf>>;
 
-function legsFrom(group: string, request: OpenRequest, open: JournalEntry, close?: JournalEntry) {
+async function legsOf(ports: WritePorts, group: string, entries?: readonly JournalEntry[]) {
+  entries ??= await (await ports.journal()).list();
+  const leg = (name: string) => entries.find((entry) => entry.group === group && entry.leg === name);
+  const [open, close] = [leg('open'), leg('close')];
+  const { market, side, notional_usd, tenor_days, client_reference: reference } = open ? bodyOf(open) : {};
+  const [notional, tenor] = [readNumber(notional_usd), readNumber(tenor_days)];
+  if (
+    !open ||
+    typeof market !== 'string' ||
+    (side !== 'buy' && side !== 'sell') ||
+    notional === undefined ||
+    tenor === undefined
+  )
+    throw new UsageError(
+      `Journal group ${safeText(group)} has no readable open leg, so the roll cannot be finished; see \`${ports.hedgeCommand('journal')}\`.`,
+    );
   const context = open.context ?? {};
   // Whether the roll closes an open position first (false: the side had settled, it only opens).
   const closes = context.roll_closes === true;
@@ -75,6 +91,13 @@ function legsFrom(group: string, request: OpenRequest, open: JournalEntry, close
     : closes
       ? 'close not sent yet'
       : 'nothing to close';
+  const request: OpenRequest = {
+    market,
+    side,
+    notional_usd: notional,
+    tenor_days: tenor,
+    ...(typeof reference === 'string' && reference && { client_reference: reference }),
+  };
   return {
     group,
     request,
@@ -89,42 +112,11 @@ function legsFrom(group: string, request: OpenRequest, open: JournalEntry, close
   };
 }
 
-/** The roll a journal group holds (any of its entries names the group). */
-async function legsOf(ports: WritePorts, group: string) {
-  const entries = (await (await ports.journal()).list()).filter((entry) => entry.group === group);
-  const leg = (name: string) => entries.find((entry) => entry.leg === name);
-  const open = leg('open');
-  const { market, side, notional_usd, tenor_days, client_reference: reference } = open ? bodyOf(open) : {};
-  const [notional, tenor] = [readNumber(notional_usd), readNumber(tenor_days)];
-  if (
-    !open ||
-    typeof market !== 'string' ||
-    (side !== 'buy' && side !== 'sell') ||
-    notional === undefined ||
-    tenor === undefined
-  )
-    throw new UsageError(
-      `Journal group ${safeText(group)} has no readable open leg, so the roll cannot be finished; see \`${ports.hedgeCommand('journal')}\`.`,
-    );
-  return legsFrom(
-    group,
-    {
-      market,
-      side,
-      notional_usd: notional,
-      tenor_days: tenor,
-      ...(typeof reference === 'string' && reference && { client_reference: reference }),
-    },
-    open,
-    leg('close'),
-  );
-}
-
 /** A leg's record, journaled under the roll's command line (a leg's failure says how the whole roll is finished:
  * write-flow.ts resumeHint). */
-function legRecord(leg: 'close' | 'open', group: string, request: OpenRequest, quote?: Quote) {
+function legRecord(leg: 'close' | 'open', group: string, request: OpenRequest) {
   const argv = ['roll', request.market, request.side, '--tenor', String(request.tenor_days)];
-  return tradeRecord(leg, request, { argv, group, leg, quote });
+  return tradeRecord(leg, request, { argv, group, leg });
 }
 
 /** Carries the roll out through the plan's steps from wherever the journal says they are — the close (while the open
@@ -210,26 +202,24 @@ async function carryOut(
     }
   }
   if (isUnresolved(open))
-    openRun = await sendStep(ports, legRecord('open', group, request, quote), wait, open.idempotency_key).catch(
-      (error) => {
-        const closed = closeRun?.entry;
-        if (!closed) throw error;
-        if (isRejection(error)) {
-          // Said with the error itself (the one line an operator sees): the side is bare now.
-          error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
-        }
-        // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
-        if (error instanceof StateError)
-          throw new UnresolvedError(
-            `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
-            {
-              details: { journal_group: group, close: closed.id, open: open.id, covered: false },
-              hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
-            },
-          );
-        throw error;
-      },
-    );
+    openRun = await sendStep(ports, legRecord('open', group, request), wait, open.idempotency_key).catch((error) => {
+      const closed = closeRun?.entry;
+      if (!closed) throw error;
+      if (isRejection(error)) {
+        // Said with the error itself (the one line an operator sees): the side is bare now.
+        error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
+      }
+      // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
+      if (error instanceof StateError)
+        throw new UnresolvedError(
+          `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
+          {
+            details: { journal_group: group, close: closed.id, open: open.id, covered: false },
+            hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
+          },
+        );
+      throw error;
+    });
   const openEntry = openRun.entry;
   const opened = openRun.result as Hedge | undefined;
   const answer = openRun.answer as OpenedHedge | undefined;
@@ -610,7 +600,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     // Before anything is sent: from here on the journal holds the whole roll.
     const openEntry = await journalAhead(
       ports,
-      tradeAction(ports, client, legRecord('open', group, request, quote)),
+      tradeAction(ports, client, legRecord('open', group, request)),
       makeIdempotencyKey(),
       {
         roll_closes: closing !== undefined,
@@ -618,7 +608,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         ...(closing?.netMarginUsd !== undefined && { net_margin_usd: closing.netMarginUsd }),
       },
     );
-    return carryOut(ports, client, legsFrom(group, request, openEntry), req.write.wait, notes, false, quote);
+    return carryOut(ports, client, await legsOf(ports, group, [openEntry]), req.write.wait, notes, false, quote);
   };
   if (req.write.dryRun) return roll();
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
