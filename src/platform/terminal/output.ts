@@ -245,11 +245,11 @@ export class Output {
   }
 
   warn(text: string) {
-    this.say(this.chalk.yellow(text));
+    this.note(this.chalk.yellow(text));
   }
 
   success(text: string) {
-    this.say(this.chalk.green(text));
+    this.note(this.chalk.green(text));
   }
 
   /** A success the JSON document states already: said beside text output only. */
@@ -283,7 +283,7 @@ export class Output {
     this.noteIn(['table'], text);
   }
 
-  /** A line on stderr where this output's mode is one of `modes` (undefined: any); the one place a recording output keeps the notes it is given. */
+  /** A line on stderr where this output's mode is one of `modes` (undefined: any); every note, warning and success passes here, the one place a recording output keeps them. */
   noteIn(modes: readonly OutputMode[] | undefined, text: string) {
     if (!modes || modes.includes(this.mode)) this.say(text);
   }
