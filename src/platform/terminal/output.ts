@@ -29,7 +29,7 @@ type OutputMode = 'table' | 'plain' | 'json';
 export type DataFormat = OutputFormat;
 
 export interface OutputInit {
-  mode?: OutputMode;
+  /** Unset: a table. */
   format?: OutputFormat;
   chalk: ChalkInstance;
   streams: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
@@ -89,7 +89,7 @@ export class Output {
   private afterSend = false;
 
   constructor(private readonly init: OutputInit) {
-    this.format = init.format ?? ({ json: 'json', plain: 'tsv', table: 'table' } as const)[init.mode ?? 'table'];
+    this.format = init.format ?? 'table';
     this.mode = this.format === 'table' ? 'table' : this.format.endsWith('json') ? 'json' : 'plain';
     this.chalk = init.chalk;
     this.columns = init.columns ?? 80;
