@@ -283,13 +283,9 @@ export class Output {
     this.noteIn(['table'], text);
   }
 
-  /** A line on stderr where this output's mode is one of `modes` (undefined: any); every note, warning and success passes here, the one place a recording output keeps them. */
+  /** A line on stderr where this output's mode is one of `modes` (undefined: any), every `hedge …` in it written as the user runs hedge; every note, warning and success passes here, the one place a recording output keeps them. */
   noteIn(modes: readonly OutputMode[] | undefined, text: string) {
-    if (!modes || modes.includes(this.mode)) this.say(text);
-  }
-
-  /** The line on stderr, every `hedge …` in it written as the user runs hedge. */
-  private say(text: string) {
+    if (modes && !modes.includes(this.mode)) return;
     const named = asRun(text, this.init.run ?? {});
     this.init.streams.stderr.write(
       `${safeStyled(this.wrapAt === undefined ? named : wrapWords(named, this.wrapAt))}\n`,
