@@ -21,7 +21,7 @@ const utc = clockTimeIn('UTC');
 
 function formatter(colour: boolean) {
   const streams = { stdout: new PassThrough(), stderr: new PassThrough() };
-  const output = new Output({ mode: 'table', chalk: makeChalk(colour), streams, now: () => START });
+  const output = new Output({ format: 'table', chalk: makeChalk(colour), streams, now: () => START });
   return (field: { key: string; kind?: any }, value: unknown) => output.humanValue(field, value);
 }
 

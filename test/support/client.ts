@@ -137,7 +137,7 @@ export function testContext(options: TestContextOptions = {}) {
     },
     signal: controller.signal,
     output: new Output({
-      mode: tty ? 'table' : 'plain',
+      format: tty ? 'table' : 'tsv',
       chalk: makeChalk(false),
       streams: io,
       now: clock.now,

@@ -28,7 +28,7 @@ function context(origin: 'cli' | 'agent', { timeout, ...parts }: TestContextOpti
     origin,
     ...parts,
     globals: { json: true, input: false, timeout },
-    output: { mode: 'json', now: () => 0 },
+    output: { format: 'json', now: () => 0 },
   }).ctx;
 }
 

@@ -59,7 +59,7 @@ function callContext(session: AgentSession, signal: AbortSignal, yes: boolean, m
     },
     clock: session.clock,
     signal,
-    output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: session.clock.now, documents }),
+    output: new Output({ format: 'json', chalk: makeChalk(false), streams: io, now: session.clock.now, documents }),
     credentials: session.credentials,
     connections: session.connections,
     origin: 'agent',

@@ -36,7 +36,8 @@ export interface TransportConfig {
   nodeExtraCaCerts?: string;
   connectTimeoutMs: number;
   requestTimeoutMs: number;
-  proxy: { httpsProxy?: string; httpProxy?: string; noProxy?: string };
+  /** The proxy settings as the environment gave them ('' for none: never read from process.env here). */
+  proxy: { httpsProxy: string; httpProxy: string; noProxy: string };
   retry: RetryPolicy;
   clock: Clock;
   /** Absolute clock time after which nothing more is attempted (--timeout). */
@@ -186,13 +187,7 @@ function trustedCertificates({ caFile, nodeExtraCaCerts }: TransportConfig) {
 
 function goesThroughProxy({ baseUrl, proxy }: TransportConfig) {
   // The key crosses a proxy only inside TLS to a remote host (src/core/security/base-url.ts).
-  const env = process.env;
-  return (
-    !connectsDirectly(baseUrl) &&
-    Boolean(
-      (proxy.httpsProxy ?? env.https_proxy ?? env.HTTPS_PROXY) || (proxy.httpProxy ?? env.http_proxy ?? env.HTTP_PROXY),
-    )
-  );
+  return !connectsDirectly(baseUrl) && Boolean(proxy.httpsProxy || proxy.httpProxy);
 }
 
 /** The request's headers (the key last: a header given cannot replace it) and its JSON body. */

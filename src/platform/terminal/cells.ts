@@ -13,7 +13,7 @@ import {
   formatUtcMinutes,
   fractionDigits,
 } from './format.js';
-import { displayWidth } from './width.js';
+import { tableCell } from './table.js';
 import type { JsonObject } from '../../core/objects.js';
 
 export function valueOf(field: FieldSpec, row: JsonObject) {
@@ -72,7 +72,7 @@ export function formatCell(
   context: CellContext,
 ) {
   const c = context.chalk;
-  if (value === undefined || value === null || value === '') return { styled: c.dim('—'), width: 1 };
+  if (value === undefined || value === null || value === '') return tableCell(c.dim('—'));
   const kind = field.kind ?? kindFromName(field.key, value);
   // A server's decimal string ("99889.00"): its own digits, grouped like our numbers; signed and coloured as P&L.
   const numericText = typeof value === 'string' && NUMERIC_KINDS.has(kind) && isNumericText(value);
@@ -122,7 +122,7 @@ export function formatCell(
   } else text = safeText(typeof value === 'object' ? JSON.stringify(value) : String(value));
   // A style may mark the value (`* name`): what it shows is what is measured.
   styled = field.style ? field.style(styled ?? text, row) : styled;
-  return { styled: styled ?? text, width: displayWidth(styled ?? text) };
+  return tableCell(styled ?? text);
 }
 
 const STATUS_COLOURS = Object.fromEntries(

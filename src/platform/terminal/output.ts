@@ -29,7 +29,7 @@ type OutputMode = 'table' | 'plain' | 'json';
 export type DataFormat = OutputFormat;
 
 export interface OutputInit {
-  mode?: OutputMode;
+  /** Unset: a table. */
   format?: OutputFormat;
   chalk: ChalkInstance;
   streams: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
@@ -89,7 +89,7 @@ export class Output {
   private afterSend = false;
 
   constructor(private readonly init: OutputInit) {
-    this.format = init.format ?? ({ json: 'json', plain: 'tsv', table: 'table' } as const)[init.mode ?? 'table'];
+    this.format = init.format ?? 'table';
     this.mode = this.format === 'table' ? 'table' : this.format.endsWith('json') ? 'json' : 'plain';
     this.chalk = init.chalk;
     this.columns = init.columns ?? 80;
@@ -245,11 +245,11 @@ export class Output {
   }
 
   warn(text: string) {
-    this.say(this.chalk.yellow(text));
+    this.note(this.chalk.yellow(text));
   }
 
   success(text: string) {
-    this.say(this.chalk.green(text));
+    this.note(this.chalk.green(text));
   }
 
   /** A success the JSON document states already: said beside text output only. */
@@ -283,13 +283,9 @@ export class Output {
     this.noteIn(['table'], text);
   }
 
-  /** A line on stderr where this output's mode is one of `modes` (undefined: any); the one place a recording output keeps the notes it is given. */
+  /** A line on stderr where this output's mode is one of `modes` (undefined: any), every `hedge …` in it written as the user runs hedge; every note, warning and success passes here, the one place a recording output keeps them. */
   noteIn(modes: readonly OutputMode[] | undefined, text: string) {
-    if (!modes || modes.includes(this.mode)) this.say(text);
-  }
-
-  /** The line on stderr, every `hedge …` in it written as the user runs hedge. */
-  private say(text: string) {
+    if (modes && !modes.includes(this.mode)) return;
     const named = asRun(text, this.init.run ?? {});
     this.init.streams.stderr.write(
       `${safeStyled(this.wrapAt === undefined ? named : wrapWords(named, this.wrapAt))}\n`,

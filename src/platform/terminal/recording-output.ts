@@ -75,12 +75,4 @@ export class RecordingOutput extends Output {
   override noteIn(...note: Parameters<Output['noteIn']>) {
     this.calls.push({ play: (output) => output.noteIn(...note) });
   }
-
-  override warn(text: string) {
-    this.calls.push({ play: (output) => output.warn(text) });
-  }
-
-  override success(text: string) {
-    this.calls.push({ play: (output) => output.success(text) });
-  }
 }

@@ -206,7 +206,7 @@ export async function runOpenWizard(
   if (ctx.output.isJson) await loadTableDrawer();
   const cardOutput = ctx.output.isJson
     ? new Output({
-        mode: 'table',
+        format: 'table',
         chalk: ctx.output.chalk,
         streams: { stdout: ctx.io.stderr, stderr: ctx.io.stderr },
         now: ctx.clock.now,
