@@ -197,7 +197,7 @@ export function tradeAction(
         const onSide = body.side;
         // From the earlier of the entry's creation and the server's sealed time at its first send (a rewritten creation
         // time cannot hide the hedge).
-        const sentAt = numberOf(entry.context?.server_time_ms) ?? Infinity;
+        const sentAt = readNumber(entry.context?.server_time_ms) ?? Infinity;
         const time = client.transport.serverNow();
         const from = Math.min(Date.parse(entry.created_at) + time.earliestMs - time.localMs, sentAt) - CLOCK_SKEW_MS;
         const reference = stringOf(body.client_reference) || undefined;
@@ -620,7 +620,7 @@ export function tradeAction(
         return {
           market,
           side,
-          estimate: numberOf(before.net_margin_usd),
+          estimate: readNumber(before.net_margin_usd),
           hedgeId,
           realized: hedgeId ? await findClosedRecord(ports, endedHedges(hedgeId, before, after)) : undefined,
           ...(after?.hedge_ids.length && { openNow: after }),
@@ -655,7 +655,6 @@ export function tradeAction(
 }
 
 export const stringOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
-const numberOf = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
 /** The hedges a close of the side ended: the one the answer named and those the side held before the send (journaled
  * with the entry, so that a resume names them too), less any open now. */
@@ -725,7 +724,7 @@ export function tradeView(outcome: WriteOutcome<unknown, unknown>): TradeView | 
   if (!result) return { kind: 'change-submitted', action: command, answer };
   return {
     kind: 'change-landed',
-    change: { ...(result as LandedChange), baselineUsd: numberOf(outcome.entry.context?.baseline_notional_usd) },
+    change: { ...(result as LandedChange), baselineUsd: readNumber(outcome.entry.context?.baseline_notional_usd) },
     answer,
   };
 }
