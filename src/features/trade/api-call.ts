@@ -139,7 +139,6 @@ export function apiAction(
 
 /** An unresolved `hedge api` write from the journal, to send again with its key (`hedge resume`). */
 export function apiActionFromJournal(client: HedgeClient, entry: JournalEntry) {
-  if (!entry.command.startsWith(API_COMMAND_PREFIX)) return;
   const method = entry.request?.method as ApiMethod;
   const row = `Journal ${entry.id} (${safeText(entry.command)})`;
   if (!isWriteMethod(method) || !API_METHODS.includes(method)) {

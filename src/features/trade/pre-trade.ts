@@ -160,14 +160,14 @@ export async function refuseDuplicateReference(
   ports: PreTradePorts,
   client: HedgeClient,
   reference: string,
-  unchecked?: Unchecked,
+  unchecked: Unchecked,
 ) {
   let hedges;
   try {
     // Every hedge carrying it, up to MAX_PAGE_SIZE in one request: the active one need not be the newest.
     hedges = await client.listHedges({ clientReference: reference, limit: MAX_PAGE_SIZE });
   } catch (error) {
-    if (!unchecked || mustStop(error)) throw error;
+    if (mustStop(error)) throw error;
     unchecked.items.push('the duplicate reference');
     unchecked.warn(
       `Could not check whether an active hedge already carries client reference ${JSON.stringify(reference)} (GET /hedges: ${messageOf(error)}); the open goes on.`,

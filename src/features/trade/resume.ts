@@ -123,7 +123,7 @@ export async function planResume(ports: WritePorts, entry: JournalEntry) {
   // (refused here, before anything is said or sent, when it would not be), sent again with its key.
   if (entry.command.startsWith(API_COMMAND_PREFIX)) {
     const { apiActionFromJournal } = await import('./api-call.js');
-    return { kind: 'api' as const, entry, action: apiActionFromJournal(await ports.client(), entry)! };
+    return { kind: 'api' as const, entry, action: apiActionFromJournal(await ports.client(), entry) };
   }
   const body = entry.request?.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {

@@ -5,13 +5,7 @@ import type { SideBook } from '../book/book.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import { cents } from '../../core/money.js';
 import { additionQuoteTenor, daysUntil } from './pre-trade-rules.js';
-import {
-  NotAppliedError,
-  OrderFailedError,
-  PreTradeCheckError,
-  UnresolvedError,
-  UsageError,
-} from '../../core/errors.js';
+import { NotAppliedError, PreTradeCheckError, UnresolvedError, UsageError } from '../../core/errors.js';
 import type { PlanStep } from '../../core/plan.js';
 import {
   bodyOf,
@@ -22,7 +16,6 @@ import {
 } from '../../platform/journal/index.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from '../write/ports.js';
-import type { CommandContext } from '../../platform/runtime/context.js';
 import { tradedUsd } from '../write/send-gate.js';
 import { formatMoney, formatRate, formatUsd, readNumber, shortHash } from '../../core/number-format.js';
 import type { LandedChange, TradeView } from '../../platform/results/trade-outcome-types.js';
@@ -204,7 +197,7 @@ export function tradeAction(
         const onSide = body.side;
         // From the earlier of the entry's creation and the server's sealed time at its first send (a rewritten creation
         // time cannot hide the hedge).
-        const sentAt = numberOf(entry.context?.server_time_ms) ?? Infinity;
+        const sentAt = readNumber(entry.context?.server_time_ms) ?? Infinity;
         const time = client.transport.serverNow();
         const from = Math.min(Date.parse(entry.created_at) + time.earliestMs - time.localMs, sentAt) - CLOCK_SKEW_MS;
         const reference = stringOf(body.client_reference) || undefined;
@@ -627,7 +620,7 @@ export function tradeAction(
         return {
           market,
           side,
-          estimate: numberOf(before.net_margin_usd),
+          estimate: readNumber(before.net_margin_usd),
           hedgeId,
           realized: hedgeId ? await findClosedRecord(ports, endedHedges(hedgeId, before, after)) : undefined,
           ...(after?.hedge_ids.length && { openNow: after }),
@@ -662,7 +655,6 @@ export function tradeAction(
 }
 
 export const stringOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
-const numberOf = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
 /** The hedges a close of the side ended: the one the answer named and those the side held before the send (journaled
  * with the entry, so that a resume names them too), less any open now. */
@@ -716,8 +708,9 @@ export function recordFromJournal(client: HedgeClient, entry: JournalEntry) {
 
 /** What a trade's outcome shows; undefined for a dry run or an action recorded without sending. What a change sent
  * comes from its own result, never from a body (a journaled one names the amount as the server does). */
-export function tradeView(command: string, outcome: WriteOutcome<unknown, unknown>): TradeView | undefined {
+export function tradeView(outcome: WriteOutcome<unknown, unknown>): TradeView | undefined {
   if (outcome.kind === 'dry-run' || outcome.kind === 'recorded') return;
+  const { command } = outcome.entry;
   const answer = outcome.answer as OpenedHedge;
   // A wait always resolves to a result: none is an answer not waited for.
   const result = outcome.kind === 'resolved' && outcome.result;
@@ -731,20 +724,9 @@ export function tradeView(command: string, outcome: WriteOutcome<unknown, unknow
   if (!result) return { kind: 'change-submitted', action: command, answer };
   return {
     kind: 'change-landed',
-    change: { ...(result as LandedChange), baselineUsd: numberOf(outcome.entry.context?.baseline_notional_usd) },
+    change: { ...(result as LandedChange), baselineUsd: readNumber(outcome.entry.context?.baseline_notional_usd) },
     answer,
   };
-}
-
-/** An open that failed on-chain is an error once shown (exit code from errors.ts, as any failure). */
-export function tradeFailure(ports: Pick<CommandContext, 'hedgeCommand'>, view: TradeView | undefined) {
-  if (view?.kind !== 'open-resolved' || view.hedge.status !== 'failed') return;
-  const hedge = view.hedge;
-  return new OrderFailedError(
-    `The order for hedge ${hedge.id} failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
-    hedge.id,
-    `Check the market with \`${ports.hedgeCommand('markets')}\`, then open again (a new run uses a new idempotency key).`,
-  );
 }
 
 // Before an earlier action is sent again, the book is compared with what its journal entry recorded before it

@@ -49,7 +49,7 @@ function showResumed(ctx: CommandContext, resumed: ResumeOutcome) {
         printAnswers(ctx.output, [resumed.outcome.answer], { include: false, failed: false });
       return 0;
     case 'trade':
-      return showTrade(ctx, resumed.entry.command, resumed.outcome);
+      return showTrade(ctx, resumed.outcome);
   }
 }
 

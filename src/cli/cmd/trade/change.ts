@@ -10,7 +10,7 @@ function changeCommand(action: 'add' | 'reduce'): CommandModule<In<'REDUCE'>> {
   return {
     async run(ctx, input) {
       const { outcome } = await runChange(ctx, action, parseChangeOptions(input.args, input.options));
-      return showTrade(ctx, action, outcome);
+      return showTrade(ctx, outcome);
     },
     OUTPUT_FIELDS: tradeFields(action),
   };

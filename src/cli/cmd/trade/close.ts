@@ -14,7 +14,7 @@ export async function run(ctx: CommandContext, { args, options }: In<'CLOSE'>) {
   const request = { market: parseMarket(args.market), side: parseSide(args.side) };
   const write = writeOptionsFrom(options);
   const outcome = await runWrite(ctx, tradeAction(ctx, await ctx.client(), tradeRecord('close', request)), write);
-  showTrade(ctx, 'close', outcome);
+  showTrade(ctx, outcome);
   // Asked to close the side: one open again under another hedge (another actor's since) is no exit 0.
   const open = outcome.kind === 'resolved' ? (outcome.result as CloseResult).openNow : undefined;
   if (open) {

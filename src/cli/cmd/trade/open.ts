@@ -56,7 +56,7 @@ export async function run(ctx: CommandContext, { args, options }: In<'OPEN'>) {
     if (answers.kind === 'add') {
       // The side chosen is open, and the operator chose to add to it: the add quotes, and asks as the wizard's open does.
       const { outcome } = await runChange(ctx, 'add', { ...answers, skipChecks, write, ask: true });
-      return showTrade(ctx, 'add', outcome);
+      return showTrade(ctx, outcome);
     }
     request = requestOf(answers);
     asked = { quote: answers.quote, question: answers.question };
@@ -67,7 +67,7 @@ export async function run(ctx: CommandContext, { args, options }: In<'OPEN'>) {
     write,
     ...asked,
   });
-  return showTrade(ctx, 'open', outcome, quote);
+  return showTrade(ctx, outcome, quote);
 }
 
 export const OUTPUT_FIELDS = tradeFields('open');

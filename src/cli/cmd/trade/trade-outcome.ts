@@ -2,7 +2,8 @@
 // returned by the write flow, is shown and turned into the command's ending — an open that failed
 // on-chain is raised as its error (exit code from errors.ts), anything else ends with 0.
 import type { Quote } from '../../../platform/api/schemas.js';
-import { tradeFailure, tradeView } from '../../../features/trade/trade-actions.js';
+import { tradeView } from '../../../features/trade/trade-actions.js';
+import { OrderFailedError } from '../../../core/errors.js';
 import type { WriteOutcome } from '../../../features/write/write-flow.js';
 import type { CommandContext } from '../command-input.js';
 import { renderDryRun } from '../../../platform/results/dry-run-view.js';
@@ -15,19 +16,19 @@ export const tradeFields =
     input.options.dryRun ? dryRunResult(dryRunNames) : writeResult(RESULT_FIELDS[name]);
 
 /** `quote`: the one shown before an open. */
-export function showTrade(
-  ctx: CommandContext,
-  command: string,
-  outcome: WriteOutcome<unknown, unknown>,
-  quote?: Quote,
-) {
+export function showTrade(ctx: CommandContext, outcome: WriteOutcome<unknown, unknown>, quote?: Quote) {
   if (outcome.kind === 'dry-run') {
     renderDryRun(ctx.output, outcome.planned);
     return 0;
   }
-  const view = tradeView(command, outcome);
+  const view = tradeView(outcome);
   if (view) renderTrade(ctx.output, view, (...words) => ctx.hedgeCommand(...words), quote);
-  const failure = tradeFailure(ctx, view);
-  if (failure) throw failure;
+  // An open that failed on-chain is an error once shown (exit code from errors.ts, as any failure).
+  if (view?.kind === 'open-resolved' && view.hedge.status === 'failed')
+    throw new OrderFailedError(
+      `The order for hedge ${view.hedge.id} failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
+      view.hedge.id,
+      `Check the market with \`${ctx.hedgeCommand('markets')}\`, then open again (a new run uses a new idempotency key).`,
+    );
   return 0;
 }
