@@ -12,7 +12,6 @@ import { FileAccess, serverRoots } from '../../agent/file-access.js';
 import { AgentToolbox } from '../../agent/toolbox.js';
 import { describeLimits, hasLimits, parseAgentLimits } from '../../agent/guardrails.js';
 import { redactKey } from '../../../core/security/secrets.js';
-import type { OutputFields } from '../../../platform/fields/output-fields.js';
 
 /** The command, given the tree it serves as tools (by the manifest, which loads it). */
 export function withCommands(commands: readonly CommandSpec[]): CommandModule<In<'MCP'>> {
@@ -67,4 +66,4 @@ async function runMcp(ctx: CommandContext, input: In<'MCP'>, commands: readonly 
 }
 
 /** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */
-const OUTPUT_FIELDS: OutputFields = { kind: 'none', prints: 'the MCP protocol (JSON-RPC over stdio)' };
+const OUTPUT_FIELDS = { kind: 'none' as const, prints: 'the MCP protocol (JSON-RPC over stdio)' };
