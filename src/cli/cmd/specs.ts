@@ -1,7 +1,7 @@
 // Every command's declaration (arguments, options, tier, examples) and the pieces they share. Data
 // only, in one module: esbuild splits by file, so a declaration beside its command's code would
 // load that code at every start. cli/manifest.ts ties each to its lazily loaded command.
-import { HEDGE_STATUSES, SIDES, TENORS } from '../../core/vocabulary.js';
+import { HEDGE_STATUSES, OUTPUT_FORMATS, SIDES, TENORS } from '../../core/vocabulary.js';
 import { declared, opt, type ArgSpec } from '../runner/command-spec.js';
 
 /** Options given as flags and description, pair after pair: each one as `opt` makes it. */
@@ -10,6 +10,42 @@ type Pairs<T> = T extends readonly [infer F extends string, string, ...infer R]
   : [];
 const opts = <const T extends string[]>(...pairs: T) =>
   pairs.flatMap((flags, i) => (i % 2 ? [] : [opt(flags, pairs[i + 1])])) as Pairs<T>;
+
+/** The options every command takes (commander's program options). */
+export const GLOBAL_OPTIONS = [
+  ...opts(
+    '--json',
+    'one JSON document on stdout; messages on stderr',
+    '--raw',
+    "with JSON: the server's data, as sent",
+  ),
+  opt('--profile <name>', 'a stored profile (default: the current one)', 'profile'),
+  ...opts(
+    '--demo',
+    'a local simulator with test funds: no account',
+    '-y, --yes',
+    'confirm writes on a live key without asking',
+    '--no-input',
+    'never prompt; a missing argument is an error',
+    '--no-color',
+    'no colour (also NO_COLOR=1)',
+    '--verbose',
+    'log each HTTP request on stderr (keys redacted)',
+    '--timeout <seconds>',
+    'bound the whole command, waits included',
+    '--request-timeout <seconds>',
+    'bound each HTTP attempt (default 15)',
+  ),
+  opt('--format <format>', 'table, tsv (in a pipe), csv, json or ndjson', OUTPUT_FORMATS),
+  ...opts(
+    '--fields <list>',
+    'only these fields, in this order (a,b,c)',
+    '--query <expr>',
+    'a JMESPath expression on the JSON data',
+    '--no-header',
+    'tsv and csv without their header row',
+  ),
+];
 
 /** Options of every command that sends a write: how it is waited, resumed or only shown. */
 export const WRITE_OPTIONS = opts(
