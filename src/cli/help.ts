@@ -1,7 +1,8 @@
 // The overview, the grouped `hedge --help` and the end of each command's help, wrapped with
 // commander's own wrapping so that the front loads nothing more.
 import { Help } from 'commander';
-import { COMMAND_GROUPS, flagNames, type CommandSpec, type OptionSpec } from './runner/command-spec.js';
+import { COMMAND_GROUPS, flagNames, type CommandSpec } from './runner/command-spec.js';
+import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 import { hedgeCommandLine } from '../core/program.js';
 
 const INDENT = '  ';
@@ -62,9 +63,9 @@ export function invokedNote(program: string) {
 }
 
 /** What every command's help ends with: its examples, then the global options by name. */
-export function commandHelpEnd(spec: CommandSpec, globals: readonly OptionSpec[], width: number) {
+export function commandHelpEnd(spec: CommandSpec, width: number) {
   const examples = spec.examples.flatMap((example) => exampleLines(example, width));
-  const names = globals.map((option) => flagNames(option).at(-1)).join(' ');
+  const names = GLOBAL_OPTIONS.map((option) => flagNames(option).at(-1)).join(' ');
   const inherited = wrapText(`Global options (hedge --help says what each does): ${names}`, width, 2);
   return `\nExamples:\n${examples.join('\n')}\n\n${inherited}\n`;
 }
@@ -119,21 +120,21 @@ function startScreen(width: number, program: string) {
 }
 
 /** The commands by group, in the groups' order (test/cli/help-text.test.ts holds every command to a group). */
-export function groupedCommands(commands: readonly CommandSpec[]) {
-  return COMMAND_GROUPS.map(({ id, heading }) => ({ heading, members: commands.filter((spec) => spec.group === id) }));
+export function groupedCommands() {
+  return COMMAND_GROUPS.map(({ id, heading }) => ({ heading, members: COMMANDS.filter((spec) => spec.group === id) }));
 }
 
 /**
  * `hedge --help`: the commands by group, one line each, then the options every command takes. Not
  * commander's `.helpGroup()`: its help puts options before commands, in one term column for all.
  */
-export function rootHelp(commands: readonly CommandSpec[], globals: readonly OptionSpec[], width: number) {
-  const nameWidth = Math.max(...commands.map((spec) => spec.name.length));
+export function rootHelp(width: number) {
+  const nameWidth = Math.max(...COMMANDS.map((spec) => spec.name.length));
   return [
     'Usage: hedge <command> [arguments] [options]',
     wrapText('Quote, open and manage FX hedges through the Hedging Partner API.', width),
     '',
-    ...groupedCommands(commands).flatMap(({ heading, members }) =>
+    ...groupedCommands().flatMap(({ heading, members }) =>
       section(
         `${heading}:`,
         members.map((spec) => [spec.name.padEnd(nameWidth), spec.summary] as const),
@@ -142,7 +143,7 @@ export function rootHelp(commands: readonly CommandSpec[], globals: readonly Opt
     ),
     ...section(
       'Options for every command:',
-      globals.map((option) => [option.flags, option.description] as const),
+      GLOBAL_OPTIONS.map((option) => [option.flags, option.description] as const),
       width,
     ),
     wrapText('Learn more: hedge COMMAND --help · hedge help exit-codes · man hedge', width),

@@ -196,7 +196,7 @@ async function parseWith(
       command.addOption(made);
     }
     // Made when help is shown, not for every command at every start.
-    command.addHelpText('after', () => commandHelpEnd(spec, GLOBAL_OPTIONS, width));
+    command.addHelpText('after', () => commandHelpEnd(spec, width));
     if (spec.subcommands) {
       for (const sub of spec.subcommands) add(command, sub, [...path, spec.name]);
       return;
@@ -222,7 +222,7 @@ async function parseWith(
   };
   for (const spec of specs) add(program, spec, []);
   // The program's own help is the grouped list (set after the subcommands, which keep commander's layout).
-  program.configureHelp({ helpWidth: width, formatHelp: () => rootHelp(COMMANDS, GLOBAL_OPTIONS, width) });
+  program.configureHelp({ helpWidth: width, formatHelp: () => rootHelp(width) });
   const note = invokedNote(name);
   if (note !== undefined) program.addHelpText('beforeAll', note);
   try {

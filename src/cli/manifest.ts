@@ -1,27 +1,9 @@
 // The command tree: each declaration (cmd/specs.ts, data only) with its command's code, imported lazily by
 // path when it runs. Nothing here imports command code: the front bundles only data.
-import { OUTPUT_FORMATS } from '../core/vocabulary.js';
-import { opt, type CommandModule, type CommandSpec, type InputOf } from './runner/command-spec.js';
+import type { CommandModule, CommandSpec, InputOf } from './runner/command-spec.js';
 import * as SPECS from './cmd/specs.js';
 
 export * from './cmd/specs.js';
-
-export const GLOBAL_OPTIONS = [
-  opt('--json', 'one JSON document on stdout; messages on stderr'),
-  opt('--raw', "with JSON: the server's data, as sent"),
-  opt('--profile <name>', 'a stored profile (default: the current one)', 'profile'),
-  opt('--demo', 'a local simulator with test funds: no account'),
-  opt('-y, --yes', 'confirm writes on a live key without asking'),
-  opt('--no-input', 'never prompt; a missing argument is an error'),
-  opt('--no-color', 'no colour (also NO_COLOR=1)'),
-  opt('--verbose', 'log each HTTP request on stderr (keys redacted)'),
-  opt('--timeout <seconds>', 'bound the whole command, waits included'),
-  opt('--request-timeout <seconds>', 'bound each HTTP attempt (default 15)'),
-  opt('--format <format>', 'table, tsv (in a pipe), csv, json or ndjson', OUTPUT_FORMATS),
-  opt('--fields <list>', 'only these fields, in this order (a,b,c)'),
-  opt('--query <expr>', 'a JMESPath expression on the JSON data'),
-  opt('--no-header', 'tsv and csv without their header row'),
-];
 
 /** Each declaration's code (a subcommand's beside its parent's declaration), typed by that declaration: `run` takes exactly `InputOf<typeof spec>`. */
 type Tree = {

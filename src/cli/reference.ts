@@ -11,7 +11,7 @@ export { completionScript } from './completion-scripts.js';
 
 /** `hedge --help` at 80 columns, as the front door prints it: bin/hedge.js answers with it (dist/help.txt). */
 export function rootHelpAt80() {
-  return rootHelp(COMMANDS, GLOBAL_OPTIONS, 80);
+  return rootHelp(80);
 }
 
 /** The input of scripts/man-page.mjs's renderManPage. */
@@ -61,7 +61,7 @@ export function commandReference() {
     'installed; in a checkout, `./bin/hedge.js …`.',
     '',
   ];
-  for (const { heading, members } of groupedCommands(COMMANDS)) {
+  for (const { heading, members } of groupedCommands()) {
     lines.push(`## ${heading}`, '');
     for (const { spec, path } of commandPaths(members))
       if (!spec.subcommands) lines.push(...commandSection(path, spec));

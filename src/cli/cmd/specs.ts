@@ -1,8 +1,8 @@
 // Every command's declaration (arguments, options, tier, examples) and the pieces they share. Data
 // only, in one module: esbuild splits by file, so a declaration beside its command's code would
 // load that code at every start. cli/manifest.ts ties each to its lazily loaded command.
-import { HEDGE_STATUSES, SIDES, TENORS } from '../../core/vocabulary.js';
-import { declared, opt, type ArgSpec, type CommandGroup, type CommandSpec } from '../runner/command-spec.js';
+import { HEDGE_STATUSES, OUTPUT_FORMATS, SIDES, TENORS } from '../../core/vocabulary.js';
+import { declared, opt, type ArgSpec } from '../runner/command-spec.js';
 
 /** Options given as flags and description, pair after pair: each one as `opt` makes it. */
 type Pairs<T> = T extends readonly [infer F extends string, string, ...infer R]
@@ -10,6 +10,42 @@ type Pairs<T> = T extends readonly [infer F extends string, string, ...infer R]
   : [];
 const opts = <const T extends string[]>(...pairs: T) =>
   pairs.flatMap((flags, i) => (i % 2 ? [] : [opt(flags, pairs[i + 1])])) as Pairs<T>;
+
+/** The options every command takes (commander's program options). */
+export const GLOBAL_OPTIONS = [
+  ...opts(
+    '--json',
+    'one JSON document on stdout; messages on stderr',
+    '--raw',
+    "with JSON: the server's data, as sent",
+  ),
+  opt('--profile <name>', 'a stored profile (default: the current one)', 'profile'),
+  ...opts(
+    '--demo',
+    'a local simulator with test funds: no account',
+    '-y, --yes',
+    'confirm writes on a live key without asking',
+    '--no-input',
+    'never prompt; a missing argument is an error',
+    '--no-color',
+    'no colour (also NO_COLOR=1)',
+    '--verbose',
+    'log each HTTP request on stderr (keys redacted)',
+    '--timeout <seconds>',
+    'bound the whole command, waits included',
+    '--request-timeout <seconds>',
+    'bound each HTTP attempt (default 15)',
+  ),
+  opt('--format <format>', 'table, tsv (in a pipe), csv, json or ndjson', OUTPUT_FORMATS),
+  ...opts(
+    '--fields <list>',
+    'only these fields, in this order (a,b,c)',
+    '--query <expr>',
+    'a JMESPath expression on the JSON data',
+    '--no-header',
+    'tsv and csv without their header row',
+  ),
+];
 
 /** Options of every command that sends a write: how it is waited, resumed or only shown. */
 export const WRITE_OPTIONS = opts(
@@ -669,30 +705,19 @@ export const API = automation('api', 'local', "Call any endpoint with the profil
   ],
 });
 
-/** A command whose subcommands (given with their code in cli/manifest.ts) do the work (`hedge profile list`): listed under its group, with no tier of its own. */
-const parent = (
-  group: CommandGroup,
-  name: string,
-  summary: string,
-  body: Omit<CommandSpec, 'name' | 'group' | 'tier' | 'summary'>,
-): CommandSpec => ({ name, group, summary, ...body });
-
-export const PROFILE = parent(
-  'setup',
-  'profile',
-  'List, switch and remove stored profiles; forget learned wire names',
-  {
-    examples: ['hedge profile list', 'hedge profile use desk', 'hedge profile reset-wire'],
-  },
-);
+// A command whose subcommands (given with their code in cli/manifest.ts) do the work (`hedge profile list`): it runs
+// nothing itself, so it is no agent's tool (tier local).
+export const PROFILE = setup('profile', 'local', 'List, switch and remove stored profiles; forget learned wire names', {
+  examples: ['hedge profile list', 'hedge profile use desk', 'hedge profile reset-wire'],
+});
 
 // `hedge keep FILE` runs the keeper (the default subcommand, also `hedge keep run FILE`); `hedge keep status` looks at it.
-export const KEEP = parent('automation', 'keep', KEEP_RUN.summary, {
+export const KEEP = automation('keep', 'local', KEEP_RUN.summary, {
   description: `${KEEP_RUN.description}; \`hedge keep status\` shows the running keeper`,
   examples: [...KEEP_RUN.examples, 'hedge keep status'],
 });
 
-export const JOURNAL = parent('book', 'journal', 'The record of every action (this machine or the team store)', {
+export const JOURNAL = book('journal', 'local', 'The record of every action (this machine or the team store)', {
   description:
     "The record of every action (this machine's, or the team's store): list, show one, resolve one by hand, migrate",
   examples: [
@@ -713,10 +738,10 @@ export const DEMO_RESET = subcommand(
   },
 );
 
-export const DEMO = parent('setup', 'demo', 'The --demo simulator: start it afresh', {
+export const DEMO = setup('demo', 'local', 'The --demo simulator: start it afresh', {
   examples: ['hedge demo reset'],
 });
 
-export const SANDBOX = parent('setup', 'sandbox', 'Run the simulator of the API as a local server', {
+export const SANDBOX = setup('sandbox', 'local', 'Run the simulator of the API as a local server', {
   examples: ['hedge sandbox serve --port 4010'],
 });

@@ -3,7 +3,7 @@ import type { CommandContext, In } from '../command-input.js';
 import { RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 import { describeError, exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
 import { applyWords, parseTolerance, planCheckError } from '../../../features/plan/target-plan.js';
-import { showPlan } from './plan-outcome.js';
+import { showPlan } from './plan.js';
 import { applyTarget, stepLabel } from '../../../features/plan/apply.js';
 import { safeText } from '../../../core/security/safe-text.js';
 import { renderApplyReport, renderPlan } from '../../../features/plan/plan-view.js';

@@ -11,7 +11,6 @@ import { parseTolerance } from '../../../features/plan/target-plan.js';
 import { exposuresKeepTarget } from '../../../features/exposures/exposures.js';
 import { parseDecimal } from '../../../core/input.js';
 import { parseKeeperServiceOptions } from '../../../features/keeper/keeper-service.js';
-import type { OutputFields } from '../../../platform/fields/output-fields.js';
 import { redrawsInPlace } from '../../../platform/terminal/terminal.js';
 
 function parseKeepOptions({ args, options }: In<'KEEP_RUN'>) {
@@ -62,4 +61,4 @@ export async function run(ctx: CommandContext, input: In<'KEEP_RUN'>) {
 }
 
 /** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */
-export const OUTPUT_FIELDS: OutputFields = { kind: 'none', prints: "the keeper's events (NDJSON in a pipe)" };
+export const OUTPUT_FIELDS = { kind: 'none' as const, prints: "the keeper's events (NDJSON in a pipe)" };

@@ -1,9 +1,31 @@
 // `hedge plan FILE`: the actions that reach a target file, in execution order, with the checks simulated; no write.
+// Its plan is also `apply --dry-run`'s: quoted, shown and turned into the exit code — 0 at target, `changes` (10)
+// when it would trade, the failed pre-trade checks raised (exit 3) after it.
 import type { CommandContext, In } from '../command-input.js';
-import { parseTolerance } from '../../../features/plan/target-plan.js';
-import { showPlan } from './plan-outcome.js';
+import { exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
+import {
+  applyWords,
+  parseTolerance,
+  planCheckError,
+  planTarget,
+  type TargetPlanOptions,
+} from '../../../features/plan/target-plan.js';
+import { planAsData, renderPlan } from '../../../features/plan/plan-view.js';
 
 export async function run(ctx: CommandContext, input: In<'PLAN'>) {
-  const opts = { file: input.args.file, toleranceUsd: parseTolerance(input.options.tolerance) };
-  return showPlan(ctx, opts);
+  return showPlan(ctx, { file: input.args.file, toleranceUsd: parseTolerance(input.options.tolerance) });
+}
+
+/** The plan as `hedge plan` (and `apply --dry-run`) shows it; `applyWords` name the command that carries it out. */
+export async function showPlan(ctx: CommandContext, opts: TargetPlanOptions) {
+  const { output } = ctx;
+  const quoted = await planTarget(ctx, opts);
+  await output.document(planAsData(quoted), () =>
+    renderPlan(output, quoted, {
+      columns: output.columns,
+      applyCommand: ctx.hedgeCommand(...applyWords(opts)),
+    }),
+  );
+  if (quoted.plan.problems.length) throw planCheckError(ctx, quoted);
+  return exitCodeNamed(quoted.plan.atTarget ? 'ok' : 'changes');
 }

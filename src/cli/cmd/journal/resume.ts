@@ -2,8 +2,7 @@
 // the original result, or acts once if the first request never arrived.
 import type { CommandContext, In } from '../command-input.js';
 import { RESUMED_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
-import { chooseEntryToResume, planResume, resumeEntry, type ResumeOutcome } from '../../../features/trade/resume.js';
-import type { JournalEntry } from '../../../platform/journal/index.js';
+import { chooseEntryToResume, planResume, resumeEntry } from '../../../features/trade/resume.js';
 import { safeText } from '../../../core/security/safe-text.js';
 import { printAnswers } from '../../../platform/results/api-answer.js';
 import { renderRollOutcome } from '../../../platform/results/roll-outcome.js';
@@ -20,27 +19,18 @@ export async function run(ctx: CommandContext, { args, options }: In<'RESUME'>) 
     return 0;
   }
   const plan = await planResume(ctx, entry);
-  if (plan.kind !== 'roll') sayResuming(ctx, entry);
+  if (plan.kind !== 'roll')
+    ctx.output.note(
+      ctx.output.chalk.yellow(
+        `Resuming the ${safeText(entry.command)} started ${utcClock(entry.created_at)} UTC with key ${safeText(entry.idempotency_key)} (journal ${entry.id}, outcome ${entry.outcome}): the book is read first, and if it is sent again, its key lets the server act at most once.`,
+      ),
+    );
   // --resend-unproven: a person's word that an action past its key's lifetime did not land.
-  return showResumed(
-    ctx,
-    await resumeEntry(ctx, plan, {
-      wait: options.wait !== false,
-      resendUnproven: options.resendUnproven === true,
-    }),
-  );
-}
-
-function sayResuming(ctx: CommandContext, entry: JournalEntry) {
-  ctx.output.note(
-    ctx.output.chalk.yellow(
-      `Resuming the ${safeText(entry.command)} started ${utcClock(entry.created_at)} UTC with key ${safeText(entry.idempotency_key)} (journal ${entry.id}, outcome ${entry.outcome}): the book is read first, and if it is sent again, its key lets the server act at most once.`,
-    ),
-  );
-}
-
-/** Shows what was resumed as its own command would have shown it; the exit code follows from it. */
-function showResumed(ctx: CommandContext, resumed: ResumeOutcome) {
+  const resumed = await resumeEntry(ctx, plan, {
+    wait: options.wait !== false,
+    resendUnproven: options.resendUnproven === true,
+  });
+  // Shown as its own command would have shown it; the exit code follows from it.
   switch (resumed.kind) {
     case 'roll':
       return renderRollOutcome(ctx.output, resumed.rolled, (...argv) => ctx.hedgeCommand(...argv));

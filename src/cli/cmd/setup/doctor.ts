@@ -1,13 +1,9 @@
 // hedge doctor: exit 0 only when everything a write needs works; otherwise the class of the first failed check a
 // write needs (4 key, 5 network, server or clock, 14 an unreadable answer, 2 a setting; a config store or journal that
 // cannot be used, the code a write would end with). It sends no write.
-import type { FailureClass } from '../../../features/setup/doctor.js';
 import type { CommandContext } from '../command-input.js';
 import { wrapWords } from '../../../platform/terminal/width.js';
-import { describeError } from '../../../platform/terminal/exit-codes.js';
-
-/** A failed check a write needs, as the exit code says it (docs/exit-codes.md): a key problem 4, the network or server 5, an unreadable answer 14, bad set-up 2. */
-const EXIT_OF: Record<FailureClass, 2 | 4 | 5 | 14> = { auth: 4, network: 5, unreadable: 14, usage: 2 };
+import { describeError, exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
 
 export async function run(ctx: CommandContext) {
   const checks = await import('../../../features/setup/doctor.js');
@@ -20,7 +16,8 @@ export async function run(ctx: CommandContext) {
   }
   const { output } = ctx;
   const first = report.failed;
-  const exitCode = !first ? 0 : first.failure ? EXIT_OF[first.failure] : describeError(first.error).exitCode;
+  // A failed check's class is the exit code's name (docs/exit-codes.md): auth 4, network 5, unreadable 14, usage 2.
+  const exitCode = !first ? 0 : first.failure ? exitCodeNamed(first.failure) : describeError(first.error).exitCode;
   // One row per check: the JSON's checks, and the plain formats' rows.
   const rows = report.checks.map((check) => ({
     check: check.id,

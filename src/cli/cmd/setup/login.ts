@@ -24,23 +24,20 @@ import { UsageError } from '../../../core/errors.js';
 import { safeText } from '../../../core/security/safe-text.js';
 
 function parseLoginOptions({ options }: In<'LOGIN'>) {
-  const keyStore = typeof options.keyStore === 'string' ? options.keyStore.trim() : undefined;
+  const keyStore = options.keyStore?.trim();
   if (keyStore !== undefined && !['keyring', 'file'].includes(keyStore))
     throw new UsageError(`--key-store: "${safeText(keyStore)}" is not a place for the key; expected keyring or file.`);
-  let keyCommand: string | undefined;
-  if (typeof options.keyCommand === 'string') {
-    keyCommand = options.keyCommand.trim();
-    if (keyCommand === '')
-      throw new UsageError(
-        "--key-command: empty; expected a command whose output is the key, e.g. --key-command 'pass show hedge/desk'.",
-      );
-    if (containsKeyShape(keyCommand)) {
-      // The key itself on a command line is what the helper is there to avoid (`ps`, shell history).
-      registerSecret(keyCommand);
-      throw new UsageError(
-        '--key-command: the command holds an API key itself; name a command that fetches it (`pass show …`, `op read …`), so the key stays out of the command line and the config file.',
-      );
-    }
+  const keyCommand = options.keyCommand?.trim();
+  if (keyCommand === '')
+    throw new UsageError(
+      "--key-command: empty; expected a command whose output is the key, e.g. --key-command 'pass show hedge/desk'.",
+    );
+  if (keyCommand !== undefined && containsKeyShape(keyCommand)) {
+    // The key itself on a command line is what the helper is there to avoid (`ps`, shell history).
+    registerSecret(keyCommand);
+    throw new UsageError(
+      '--key-command: the command holds an API key itself; name a command that fetches it (`pass show …`, `op read …`), so the key stays out of the command line and the config file.',
+    );
   }
   const moveKey = options.moveKey === true;
   if (keyCommand !== undefined && keyStore !== undefined)
@@ -58,9 +55,9 @@ function parseLoginOptions({ options }: In<'LOGIN'>) {
       `--move-key: moves the stored key only (with --key-store keyring or file); leave out ${other[1]}.`,
     );
   return {
-    baseUrl: typeof options.baseUrl === 'string' ? options.baseUrl : undefined,
-    caFile: typeof options.caFile === 'string' ? checkCaFile(options.caFile) : undefined,
-    journalUrl: typeof options.journalUrl === 'string' ? checkJournalUrl(options.journalUrl) : undefined,
+    baseUrl: options.baseUrl,
+    caFile: options.caFile === undefined ? undefined : checkCaFile(options.caFile),
+    journalUrl: options.journalUrl === undefined ? undefined : checkJournalUrl(options.journalUrl),
     keyCommand,
     keyStore: keyStore as LoginFlags['keyStore'],
     moveKey,

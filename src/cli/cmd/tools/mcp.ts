@@ -5,66 +5,66 @@
 import { stopExitCode } from '../../../core/errors.js';
 import type { CommandModule, CommandSpec } from '../../runner/command-spec.js';
 import { agentTools, offered } from '../../agent/catalogue.js';
-import type { CommandContext, In } from '../command-input.js';
+import type { In } from '../command-input.js';
 import { ConfirmationTokens, tokenTtlSeconds } from '../../agent/confirmation.js';
 import { resolve } from 'node:path';
 import { FileAccess, serverRoots } from '../../agent/file-access.js';
 import { AgentToolbox } from '../../agent/toolbox.js';
 import { describeLimits, hasLimits, parseAgentLimits } from '../../agent/guardrails.js';
 import { redactKey } from '../../../core/security/secrets.js';
-import type { OutputFields } from '../../../platform/fields/output-fields.js';
 
 /** The command, given the tree it serves as tools (by the manifest, which loads it). */
 export function withCommands(commands: readonly CommandSpec[]): CommandModule<In<'MCP'>> {
-  return { run: (ctx, input) => runMcp(ctx, input, commands), OUTPUT_FIELDS };
-}
-
-async function runMcp(ctx: CommandContext, input: In<'MCP'>, commands: readonly CommandSpec[]) {
-  // How long a live write's confirmation token is valid (HEDGE_MCP_TOKEN_TTL_SECONDS), checked first.
-  const ttlSeconds = tokenTtlSeconds(ctx.env);
-  // The operator's limits are checked before the key is even resolved: a typo is exit 2 at once.
-  const limits = parseAgentLimits(input.options);
-  const credentials = await ctx.credentials();
-  const tokens = new ConfirmationTokens(ttlSeconds, ctx.clock.now);
-  // Relative --root values and file paths start from the directory the server was started in.
-  const cwd = resolve('.');
-  const files = new FileAccess(await serverRoots(input.options.root, cwd), cwd);
-  const tools = agentTools(commands);
-  const toolbox = new AgentToolbox(
-    {
-      env: ctx.env,
-      globals: ctx.globals,
-      clock: ctx.clock,
-      credentials,
-      log: (text) => ctx.io.stderr.write(`${text}\n`),
-      files,
-      connections: await ctx.connections(),
+  return {
+    async run(ctx, input) {
+      // How long a live write's confirmation token is valid (HEDGE_MCP_TOKEN_TTL_SECONDS), checked first.
+      const ttlSeconds = tokenTtlSeconds(ctx.env);
+      // The operator's limits are checked before the key is even resolved: a typo is exit 2 at once.
+      const limits = parseAgentLimits(input.options);
+      const credentials = await ctx.credentials();
+      const tokens = new ConfirmationTokens(ttlSeconds, ctx.clock.now);
+      // Relative --root values and file paths start from the directory the server was started in.
+      const cwd = resolve('.');
+      const files = new FileAccess(await serverRoots(input.options.root, cwd), cwd);
+      const tools = agentTools(commands);
+      const toolbox = new AgentToolbox(
+        {
+          env: ctx.env,
+          globals: ctx.globals,
+          clock: ctx.clock,
+          credentials,
+          log: (text) => ctx.io.stderr.write(`${text}\n`),
+          files,
+          connections: await ctx.connections(),
+        },
+        tokens,
+        { allowLive: input.options.allowLive === true, limits, tools },
+      );
+      const c = ctx.output.chalk;
+      const tier =
+        toolbox.access === 'direct'
+          ? 'read and write tools (test key)'
+          : toolbox.access === 'token'
+            ? `${c.red.bold('LIVE')}: read tools, and write tools that each need a confirmation token (valid ${ttlSeconds} s)`
+            : `${c.red.bold('LIVE')}: read tools only (write tools need --allow-live)`;
+      ctx.output.note(
+        // Counted without their input schemas, which are built when a client lists them.
+        `hedge mcp: serving ${tools.filter((tool) => offered(tool, toolbox.access)).length} tools over stdio with key ${redactKey(credentials.apiKey)} — ${tier}.`,
+      );
+      ctx.output.note(
+        files.roots.length
+          ? `hedge mcp: plan and apply read target files under ${files.roots.map((root) => root.path).join(', ')} (and the client's roots, where it sends them), or take rows inline.`
+          : 'hedge mcp: no root to read target files from (started in the file system root; use --root DIR): plan and apply take rows inline only.',
+      );
+      if (hasLimits(limits)) ctx.output.note(`hedge mcp: write limits — ${describeLimits(limits)}.`);
+      // The calls share the server's connections (ctx.connections()); they are closed once, when it ends.
+      const { serveStdio } = await import('../../agent/mcp-server.js');
+      await serveStdio(toolbox, ctx.io, ctx.signal, files);
+      return ctx.signal.aborted ? stopExitCode(ctx.signal.reason) : 0;
     },
-    tokens,
-    { allowLive: input.options.allowLive === true, limits, tools },
-  );
-  const c = ctx.output.chalk;
-  const tier =
-    toolbox.access === 'direct'
-      ? 'read and write tools (test key)'
-      : toolbox.access === 'token'
-        ? `${c.red.bold('LIVE')}: read tools, and write tools that each need a confirmation token (valid ${ttlSeconds} s)`
-        : `${c.red.bold('LIVE')}: read tools only (write tools need --allow-live)`;
-  ctx.output.note(
-    // Counted without their input schemas, which are built when a client lists them.
-    `hedge mcp: serving ${tools.filter((tool) => offered(tool, toolbox.access)).length} tools over stdio with key ${redactKey(credentials.apiKey)} — ${tier}.`,
-  );
-  ctx.output.note(
-    files.roots.length
-      ? `hedge mcp: plan and apply read target files under ${files.roots.map((root) => root.path).join(', ')} (and the client's roots, where it sends them), or take rows inline.`
-      : 'hedge mcp: no root to read target files from (started in the file system root; use --root DIR): plan and apply take rows inline only.',
-  );
-  if (hasLimits(limits)) ctx.output.note(`hedge mcp: write limits — ${describeLimits(limits)}.`);
-  // The calls share the server's connections (ctx.connections()); they are closed once, when it ends.
-  const { serveStdio } = await import('../../agent/mcp-server.js');
-  await serveStdio(toolbox, { stdin: ctx.io.stdin, stdout: ctx.io.stdout }, ctx.signal, files);
-  return ctx.signal.aborted ? stopExitCode(ctx.signal.reason) : 0;
+    OUTPUT_FIELDS,
+  };
 }
 
 /** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */
-const OUTPUT_FIELDS: OutputFields = { kind: 'none', prints: 'the MCP protocol (JSON-RPC over stdio)' };
+const OUTPUT_FIELDS = { kind: 'none' as const, prints: 'the MCP protocol (JSON-RPC over stdio)' };

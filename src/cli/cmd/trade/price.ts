@@ -24,22 +24,18 @@ export async function run(ctx: CommandContext, { args, options }: In<'PRICE'>) {
   const { data, quotes, problem } = await client.readPrices(names);
   // --raw (JSON only) is the server's data as it came, whatever its shape (a list, or keyed by market).
   if (output.raw) return output.json(data);
-  if (problem) return showUnread(ctx, data, problem);
+  if (problem) {
+    // A prices shape hedge cannot read is shown as it came (an unknown shape is shown, not refused), then reported:
+    // no price could be read from it (exit 14).
+    const shown =
+      data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : { data };
+    output.record(shown, [], { title: 'GET /prices, as the server sent it' });
+    throw problem;
+  }
   const json = pricesInOneShape(quotes);
   if (!market) return output.list(quotes, PRICE_RESOURCE, { empty, json });
   output.record(quotes[0], PRICE_RESOURCE.fields, { title: `${market} indicative mid price`, json });
   output.tableNote(
     output.chalk.dim('A reference rate, not an execution price: `hedge quote` shows what a hedge would cost.'),
   );
-}
-
-/**
- * A prices shape hedge cannot read is shown as it came (an unknown shape is shown, not refused),
- * then reported: no price could be read from it (exit 14).
- */
-function showUnread(ctx: CommandContext, data: unknown, problem: Error) {
-  const shown =
-    data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : { data };
-  ctx.output.record(shown, [], { title: 'GET /prices, as the server sent it' });
-  throw problem;
 }
