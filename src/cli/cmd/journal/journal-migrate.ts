@@ -2,8 +2,7 @@
 // id, so running it again adds nothing; the local file is left as it is.
 import { UsageError } from '../../../core/errors.js';
 import { isTeamJournal } from '../../../platform/journal/backend.js';
-import { journalDir, openJournal } from '../../../platform/journal/index.js';
-import { JournalStoreError } from '../../../platform/journal/store-error.js';
+import { journalDir, JournalStoreError, openJournal } from '../../../platform/journal/index.js';
 import type { CommandContext } from '../command-input.js';
 import { safeText } from '../../../core/security/safe-text.js';
 

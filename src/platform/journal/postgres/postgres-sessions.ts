@@ -5,9 +5,8 @@ import pg from 'pg';
 import type { TeamJournalOptions } from '../backend.js';
 import type { Holder } from '../../../core/files/file-lock.js';
 import { holdOf, type HoldResult, type HoldScope, type LockerClient } from '../client-journal.js';
-import { JournalError } from '../journal-error.js';
+import { JournalError, JournalStoreError } from '../journal-error.js';
 import { LATEST_VERSION, migrateSchema, SchemaTooNewError } from './postgres-schema.js';
-import { JournalStoreError } from '../store-error.js';
 import { sleep, within } from '../../../core/process/timers.js';
 
 /** Bounds, in ms: connecting (unless the URL's connect_timeout says otherwise), and each statement (a lock wait gets its own wait on top). */
