@@ -1,4 +1,5 @@
-import type { TeamJournalOptions } from './backend.js';
+import type { TeamJournalOptions } from './postgres/postgres-sessions.js';
+import type { PostgresJournal } from './postgres/postgres-store.js';
 
 export { canonicalJson } from './canonical-json.js';
 export {
@@ -16,7 +17,7 @@ export {
   type SkippedLine,
 } from './entry.js';
 export type { Holder } from '../../core/files/file-lock.js';
-export type { Journal } from './client-journal.js';
+export type { Journal, ListOptions } from './client-journal.js';
 export { describeHolder, matchesRequest } from './client-journal.js';
 export { openJournal } from './journal.js';
 export { JournalError, JournalStoreError } from './journal-error.js';
@@ -28,4 +29,8 @@ export { ARCHIVE_DIR_NAME, ensureDir } from './segments.js';
 export async function openTeamJournal(options: TeamJournalOptions) {
   const { PostgresJournal } = await import('./postgres/postgres-store.js');
   return new PostgresJournal(options);
+}
+
+export function isTeamJournal<J extends object>(journal: J): journal is J & PostgresJournal {
+  return (journal as { kind?: unknown }).kind === 'postgres';
 }
