@@ -103,10 +103,6 @@ type ImportOutcome =
 /** The journal on the team store, and what only it does (isTeamJournal tells it from the file journal). */
 export class PostgresJournal extends ClientJournal {
   readonly kind = 'postgres' as const;
-  /** The local journal's folder (fallback records go there). Named as the file journal names its own. */
-  readonly dir: string;
-  /** The store as shown in messages (the file journal's name for its path). */
-  readonly file: string;
   /** The store always keeps heartbeats (set by ClientJournal from the records client). */
   declare readonly keeperHeartbeats: KeeperHeartbeats;
   declare protected readonly records: PostgresRecords;
@@ -120,8 +116,6 @@ export class PostgresJournal extends ClientJournal {
         openJournal({ dir: options.fallbackDir, now: options.now, onSkip: options.onSkip }),
       ),
     });
-    this.dir = options.fallbackDir;
-    this.file = options.shown;
   }
 
   /** Brings the schema up to date (also done on first use); the versions applied. */
