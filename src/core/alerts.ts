@@ -3,7 +3,7 @@ import { formatUsd } from './number-format.js';
 import { withoutUndefined } from './objects.js';
 import type { KeepEvent, KeepRowStatus } from './keep-rules.js';
 
-export interface AlertRules {
+interface AlertRules {
   pnlAtOrBelowUsd?: number;
   maturityWithinMs?: number;
   maturityWithinText?: string;

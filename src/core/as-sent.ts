@@ -1,5 +1,5 @@
 // What the server sent, beside what hedge read from it.
-import type { JsonObject } from './objects.js';
+import { mapChildren, type JsonObject } from './objects.js';
 
 const sent = new WeakMap<object, unknown>();
 /** The originals themselves: shown as they are, without a walk through them (a list is shown twice over). */
@@ -20,18 +20,8 @@ export function asSent<T>(value: T, depth = 0): T {
   if (value === null || typeof value !== 'object' || originals.has(value)) return value;
   const original = sent.get(value);
   if (original !== undefined) return withAnnotations(value, original) as T;
-  if (depth > 4) return value;
-  if (Array.isArray(value)) {
-    const items = value.map((item) => asSent(item, depth + 1));
-    return (items.some((item, index) => item !== value[index]) ? items : value) as T;
-  }
-  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
-  let copy: JsonObject | undefined;
-  for (const [key, inner] of Object.entries(value)) {
-    const shown = asSent(inner, depth + 1);
-    if (shown !== inner) (copy ??= { ...(value as JsonObject) })[key] = shown;
-  }
-  return (copy ?? value) as T;
+  if (depth > 4 || (!Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype)) return value;
+  return mapChildren(value, (inner) => asSent(inner, depth + 1)) as T;
 }
 
 /** What hedge added to a read record under a symbol (a position's deal reference joined from its hedge) is not the server's data, and is never printed as such: it stays on the record shown, so the output layer can still draw it as a column. */

@@ -6,7 +6,7 @@ import { repeatedKeyProblems } from './security/json-keys.js';
 import { withoutEcho } from './input.js';
 import { messageOf } from './security/safe-text.js';
 
-export interface RowFileProblem {
+interface RowFileProblem {
   line: number;
   message: string;
 }

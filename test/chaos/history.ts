@@ -35,8 +35,7 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openJournal } from '../../src/platform/journal/index.js';
-import { openTeamJournal } from '../../src/platform/journal/store.js';
+import { openJournal, openTeamJournal } from '../../src/platform/journal/index.js';
 import type { ChangeAction } from '../../src/sandbox/engine-state.js';
 import { changeParts } from '../../src/sandbox/http/routes.js';
 import { reductionClosesFully } from '../../src/sandbox/market-model.js';

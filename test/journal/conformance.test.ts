@@ -1,4 +1,4 @@
-// One conformance suite for the journal's backends (src/platform/journal/backend.ts), as Terraform runs one
+// One conformance suite for the journal's backends (src/platform/journal/client-journal.ts), as Terraform runs one
 // set of backend tests against every state backend: the same cases against the local file and the
 // team's PostgreSQL store (a real, throwaway server: test/support/servers/postgres-server.ts). What the
 // interface promises — records appended, updated, listed (since, until) and found; ordered by the journal's own
@@ -11,8 +11,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Journal, ListOptions } from '../../src/platform/journal/backend.js';
-import { openJournal, type BeginFields } from '../../src/platform/journal/index.js';
+import { openJournal, type BeginFields, type Journal, type ListOptions } from '../../src/platform/journal/index.js';
 import type { JournalEntry, Skipped } from '../../src/platform/journal/entry.js';
 import { JournalError } from '../../src/platform/journal/journal-error.js';
 import { redactKey, registerSecret } from '../../src/core/security/secrets.js';

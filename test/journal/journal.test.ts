@@ -83,7 +83,7 @@ describe('begin and update', () => {
       }),
       outcome: 'pending',
     };
-    // Its place in the journal and its first revision: counters, not times (backend.ts).
+    // Its place in the journal and its first revision: counters, not times (entry.ts).
     expect(entry).toEqual({ id: entry.id, seq: 1, revision: 1, created_at: at, updated_at: at, ...held });
     expect(fileText().split('\n')).toEqual([expect.any(String), '']);
     expect(JSON.parse(fileText())).toEqual({ id: entry.id, at, seq: 1, ...held });

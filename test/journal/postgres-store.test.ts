@@ -10,7 +10,7 @@ import { useChildBundle } from '../support/children/child-bundle.js';
 import { openJournal, type BeginFields } from '../../src/platform/journal/index.js';
 import { LATEST_VERSION, MIGRATIONS } from '../../src/platform/journal/postgres/postgres-schema.js';
 import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
-import { JournalStoreError } from '../../src/platform/journal/store-error.js';
+import { JournalStoreError } from '../../src/platform/journal/journal-error.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { openFields } from './local-journal.js';
 

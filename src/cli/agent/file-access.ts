@@ -119,7 +119,7 @@ export class FileAccess {
       return bytes.toString('utf8');
     } catch (error) {
       if (signal.aborted && !(error instanceof ReadRefused)) throw error;
-      switch (error instanceof ReadRefused ? error.refusal.kind : undefined) {
+      switch (error instanceof ReadRefused ? error.kind : undefined) {
         case 'not-regular':
           throw new UsageError(notRegular);
         case 'too-large':

@@ -19,10 +19,11 @@ import { dirname } from 'node:path';
 export const MAX_INPUT_FILE_BYTES = 4 * 1024 * 1024;
 
 export class ReadRefused extends Error {
-  readonly refusal: { kind: 'not-regular' | 'too-large' | 'not-yours' | 'open-to-others' };
-  constructor(kind: ReadRefused['refusal']['kind'], message: string) {
+  constructor(
+    readonly kind: 'not-regular' | 'too-large' | 'not-yours' | 'open-to-others',
+    message: string,
+  ) {
     super(message);
-    this.refusal = { kind };
   }
 }
 

@@ -44,23 +44,19 @@ function nestedPast(text: string, maxDepth: number) {
   return false;
 }
 
-/** `text` as `schema` reads it, else why not; `bounds` are checked before JSON.parse, so nothing that walks the value can overflow the stack. */
-export function readBoundedJson<S extends z.ZodMiniType>(
-  text: string,
-  bounds: JsonBounds,
-  schema: S,
-): { value: z.infer<S> } | { problem: string } {
-  if (Buffer.byteLength(text) > bounds.maxBytes) return { problem: `over ${sizeInWords(bounds.maxBytes)}` };
-  if (nestedPast(text, bounds.maxDepth)) return { problem: `nested deeper than ${bounds.maxDepth} levels` };
+/** The object `text` holds as `schema` reads it, else (a string) why not; `bounds` are checked before JSON.parse, so nothing that walks the value can overflow the stack. */
+export function readBoundedJson<S extends z.ZodMiniType<object>>(text: string, bounds: JsonBounds, schema: S) {
+  if (Buffer.byteLength(text) > bounds.maxBytes) return `over ${sizeInWords(bounds.maxBytes)}`;
+  if (nestedPast(text, bounds.maxDepth)) return `nested deeper than ${bounds.maxDepth} levels`;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { problem: 'not valid JSON' };
+    return 'not valid JSON';
   }
   const checked = schema.safeParse(value);
   // As written, keys in their order: the schema checks, never rewrites.
-  return checked.success ? { value: value as z.infer<S> } : { problem: issueWords(checked.error) };
+  return checked.success ? (value as z.infer<S>) : issueWords(checked.error);
 }
 
 /** zod's first issue in a line: the field and what came there (`request.method: Invalid input: expected string, received number`). */

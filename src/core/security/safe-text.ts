@@ -47,9 +47,9 @@ function visible(value: string, chars: RegExp) {
   return value.search(chars) < 0 ? value : value.replace(chars, visibleEscape);
 }
 
-/** The string as it may be printed in one cell or line: every control character (TAB and LF included), escape-sequence introducer, bidi control, zero-width or invisible character and lone surrogate written as a visible escape (a ZWJ inside an emoji excepted); a known secret redacted. */
 export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** The string as it may be printed in one cell or line: every control character (TAB and LF included), escape-sequence introducer, bidi control, zero-width or invisible character and lone surrogate written as a visible escape (a ZWJ inside an emoji excepted); a known secret redacted. */
 export function safeText(value: string) {
   return visible(scrubSecrets(value), SINGLE_LINE);
 }

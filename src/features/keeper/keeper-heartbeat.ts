@@ -1,7 +1,6 @@
 // The keeper's heartbeat and `hedge keep status`: one JSON body per account in the per-user keeper
 // folder (and the team store), named by a hash of the account scope, never the key.
 import { homedir, hostname } from 'node:os';
-import { isTeamJournal } from '../../platform/journal/backend.js';
 import * as z from 'zod/mini';
 import { join } from 'node:path';
 import { isAlive, newSession } from '../../core/files/file-lock.js';
@@ -10,7 +9,7 @@ import type { CommandContext } from '../../platform/runtime/context.js';
 import type { Heartbeat } from '../../core/keep-rules.js';
 import { identityOf, type Identity } from '../write/identity.js';
 import { HeldError } from '../../core/errors.js';
-import { ensureDir } from '../../platform/journal/index.js';
+import { ensureDir, isTeamJournal } from '../../platform/journal/index.js';
 import { namedHolds } from '../../platform/journal/holds.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { shellWord } from '../../core/program.js';

@@ -95,8 +95,7 @@ async function checkBeforeSaving(
 }
 
 async function migrateTeamStore(ports: Pick<CommandContext, 'clock' | 'env' | 'log'>, journalUrl: string) {
-  const { journalDir } = await import('../../platform/journal/index.js');
-  const { openTeamJournal } = await import('../../platform/journal/store.js');
+  const { journalDir, openTeamJournal } = await import('../../platform/journal/index.js');
   const team = await openTeamJournal({
     url: journalUrl,
     shown: redactStoreUrl(journalUrl),

@@ -72,7 +72,7 @@ export async function readInputFile(
         stoppedBy: ports.signal.reason,
       });
     // The end of a refusal's line: what is allowed instead.
-    const refused = error instanceof ReadRefused ? error.refusal.kind : undefined;
+    const refused = error instanceof ReadRefused ? error.kind : undefined;
     const instead =
       refused === 'too-large'
         ? `, the most an input file may hold; ${whenTooLarge}`

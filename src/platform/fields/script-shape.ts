@@ -1,5 +1,6 @@
 // The one shape `--json` gives a script, whatever the server's dialect: records under the names of docs/output.md (api/wire/fields.ts), and every figure a number — a decimal string for a known numeric field, or for a field whose name says amount, percentage, price or rate.
 import { isNumericText } from '../../core/number-format.js';
+import { mapChildren } from '../../core/objects.js';
 import { kindFromName, NUMERIC_KINDS, type FieldKind, type FieldSpec } from './fields.js';
 
 /** Kinds a field's name alone makes numeric (`_usd`, `_usdc`, `_pct`, `pnl`, `price`, `rate`); `count` is only a fallback there. */
@@ -18,22 +19,16 @@ export function forScripts<T>(data: T, known: readonly FieldSpec[] = []) {
 
 function shape(value: unknown, fields: ReadonlyMap<string, FieldSpec>, path: string, depth: number): unknown {
   if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return value;
-  if (Array.isArray(value)) {
-    const items = value.map((item) => shape(item, fields, path, depth + 1));
-    return items.some((item, index) => item !== value[index]) ? items : value;
-  }
+  // A list's items are read under the list's own name.
+  if (Array.isArray(value)) return mapChildren(value, (item) => shape(item, fields, path, depth + 1));
   if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value;
-  let copy: Record<PropertyKey, unknown> | undefined;
-  for (const [key, inner] of Object.entries(value)) {
+  // A copy keeps symbol-keyed values (a position's joined reference) for --fields.
+  return mapChildren(value, (inner, key) => {
     const name = path === '' ? key : `${path}.${key}`;
-    const shown =
-      typeof inner === 'string'
-        ? numberIfNumeric(inner, name, path === '' ? fields.get(key) : undefined)
-        : shape(inner, fields, name, depth + 1);
-    // The spread keeps symbol-keyed values (a position's joined reference) for --fields.
-    if (shown !== inner) (copy ??= { ...(value as Record<PropertyKey, unknown>) })[key] = shown;
-  }
-  return copy ?? value;
+    return typeof inner === 'string'
+      ? numberIfNumeric(inner, name, path === '' ? fields.get(key) : undefined)
+      : shape(inner, fields, name, depth + 1);
+  });
 }
 
 function numberIfNumeric(text: string, name: string, field: FieldSpec | undefined) {

@@ -1,11 +1,10 @@
 // The journal's semantics, written once over a backend's two small clients (RecordsClient, LockerClient below).
 import { canonicalJson } from './canonical-json.js';
-import { newEntryId } from './entry-id.js';
+import { randomInt } from 'node:crypto';
 import { isUnresolved, OUTCOMES, type BeginFields, type JournalEntry, type JournalPatch } from './entry.js';
 import { isRecordedHolder, publicHolder, type Holder } from '../../core/files/file-lock.js';
-import { JournalError } from './journal-error.js';
+import { JournalError, JournalStoreError } from './journal-error.js';
 import { refuseKeyShaped } from './key-guard.js';
-import { JournalStoreError } from './store-error.js';
 import { safeDeep } from '../../core/security/safe-text.js';
 import { idMatches } from '../../core/input.js';
 import { utcSecond } from '../../core/utc-text.js';
@@ -14,6 +13,7 @@ import { scrubSecrets } from '../../core/security/secrets.js';
 const MAX_CANDIDATES_NAMED = 10;
 /** Ids are random past their time part: a taken one is drawn again, a few times at most. */
 const ID_TRIES = 5;
+const ID_RANDOM_CHARS = 4;
 
 /** Signs a new row as it is stored: its `seal`. */
 export type RowSeal = (entry: JournalEntry) => string;
@@ -314,6 +314,14 @@ function checkBeginFields(fields: BeginFields) {
   if (typeof fields.request?.method !== 'string' || typeof fields.request?.path !== 'string')
     problems.push('request needs method and path');
   if (problems.length) throw new JournalError(`Cannot journal this action: ${problems.join('; ')}.`);
+}
+
+/** `a_` + the creation time in base 36 + 4 random base-36 characters. */
+function newEntryId(nowMs: number) {
+  const random = randomInt(36 ** ID_RANDOM_CHARS)
+    .toString(36)
+    .padStart(ID_RANDOM_CHARS, '0');
+  return `a_${Math.max(0, Math.floor(nowMs)).toString(36)}${random}`;
 }
 
 /** The value as JSON keeps it (undefined fields dropped): what every backend stores. */

@@ -174,9 +174,8 @@ export const EVENT = z.looseObject({
 export const ANY_ROW = z.record(z.string(), z.unknown());
 
 /** A row's JSON as `schema` reads it, or why it is skipped. */
-export function readRow<S extends z.ZodMiniType>(text: string, schema: S, bounds = ROW_BOUNDS) {
-  const read = readBoundedJson(text, bounds, schema);
-  return 'problem' in read ? read.problem : (read.value as z.infer<S> & JsonObject);
+export function readRow<S extends z.ZodMiniType<object>>(text: string, schema: S, bounds = ROW_BOUNDS) {
+  return readBoundedJson(text, bounds, schema);
 }
 
 /** What a reader would skip is never written: the action it records could not be read back. */
@@ -213,4 +212,18 @@ export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = 
     else onSkip({ line: firstLine, reason: `entry ${String(fields.id)} has no creation event` });
   }
   return entries;
+}
+
+/** What a command says about rows it had to skip (a crash mid-write, a hand edit, a row no hedge wrote): each place once. */
+export function sayEachSkipOnce(warn: (text: string) => void) {
+  const said = new Set<string>();
+  return (skip: Skipped) => {
+    if (skip.reason.startsWith('incomplete last line')) return;
+    // A store's row id is whatever its writer put there: only its start is named.
+    const where =
+      'row' in skip ? `${skip.store} row ${skip.row.slice(0, 64)}` : `${skip.file ?? 'journal'}:${skip.line}`;
+    if (said.has(where)) return;
+    said.add(where);
+    warn(`Journal ${'row' in skip ? 'row' : 'line'} skipped: ${where} (${skip.reason}).`);
+  };
 }

@@ -2,8 +2,7 @@
 // migrate` by revisions (knowsMore), never by the clocks of the machines that wrote them.
 import type { openJournal } from './journal.js';
 import { isUnresolved, PATCH_FIELDS, type JournalEntry, type JournalPatch } from './entry.js';
-import { JournalError } from './journal-error.js';
-import { JournalStoreError } from './store-error.js';
+import { JournalError, JournalStoreError } from './journal-error.js';
 import type { JsonObject } from '../../core/objects.js';
 
 export class FallbackRecords {

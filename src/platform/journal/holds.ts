@@ -22,7 +22,7 @@ import { JournalError } from './journal-error.js';
 import { sha256Hex } from './key-guard.js';
 import { asJournalError, ensureDir, readSegment, replaceFileDurably } from './segments.js';
 
-interface HoldsOptions {
+export interface HoldsOptions {
   /** The folder whose `locks/` keeps the records (the journal's, or the keepers'). */
   dir: string;
   /** This process's id for its holds (one per opened journal). */
@@ -31,7 +31,7 @@ interface HoldsOptions {
   /** A file lock older than this belongs to a process that died holding it (kill -9) and is taken over; tests shorten it. */
   lockStaleMs?: number;
   sleep?: (ms: number) => Promise<unknown>;
-  /** Told, once per file and problem, of a record that names no holder. */
+  /** Told, once per file and problem (in one line naming the file), of a lock record or an entry's holder that names no holder. */
   notice?: (text: string) => void;
 }
 

@@ -1,3 +1,6 @@
+import type { TeamJournalOptions } from './postgres/postgres-sessions.js';
+import type { PostgresJournal } from './postgres/postgres-store.js';
+
 export { canonicalJson } from './canonical-json.js';
 export {
   bodyOf,
@@ -6,6 +9,7 @@ export {
   OUTCOMES,
   recordedUsd,
   resumeWithItsCredentials,
+  sayEachSkipOnce,
   type BeginFields,
   type JournalEntry,
   type JournalPatch,
@@ -13,10 +17,20 @@ export {
   type SkippedLine,
 } from './entry.js';
 export type { Holder } from '../../core/files/file-lock.js';
-export type { Journal } from './client-journal.js';
+export type { Journal, ListOptions } from './client-journal.js';
 export { describeHolder, matchesRequest } from './client-journal.js';
 export { openJournal } from './journal.js';
-export { JournalError } from './journal-error.js';
+export { JournalError, JournalStoreError } from './journal-error.js';
 export { keyFingerprint } from './key-guard.js';
 export { journalDir } from './location.js';
 export { ARCHIVE_DIR_NAME, ensureDir } from './segments.js';
+
+/** Opens the PostgreSQL store; connects lazily (its code loads only then). */
+export async function openTeamJournal(options: TeamJournalOptions) {
+  const { PostgresJournal } = await import('./postgres/postgres-store.js');
+  return new PostgresJournal(options);
+}
+
+export function isTeamJournal<J extends object>(journal: J): journal is J & PostgresJournal {
+  return (journal as { kind?: unknown }).kind === 'postgres';
+}

@@ -30,7 +30,7 @@ import {
   type SkippedLine,
 } from './entry.js';
 import { fileKeeperHeartbeats } from './heartbeat-file.js';
-import { claim, exclusively, holderReader, namedHolds } from './holds.js';
+import { claim, exclusively, holderReader, namedHolds, type HoldsOptions } from './holds.js';
 import { JournalError } from './journal-error.js';
 import { JOURNAL_FILE_NAME } from './location.js';
 import {
@@ -46,23 +46,16 @@ import {
   writeAll,
 } from './segments.js';
 
-interface OpenJournalOptions {
-  /** The folder (journalDir(env) for the CLI). Created on the first write, never by a read. */
-  dir: string;
-  /** A lock older than this belongs to a process that died holding it (kill -9) and is taken over; tests shorten it. */
-  lockStaleMs?: number;
+/** `dir`: journalDir(env) for the CLI, created on the first write, never by a read; the rest as its holds take them (holds.ts). */
+type OpenJournalOptions = Omit<HoldsOptions, 'session' | 'now'> & {
   /** The active segment is rotated past this size (bytes); tests lower it. */
   rotateBytes?: number;
   /** Resolved entries kept in the active segment at a rotation. */
   keepResolved?: number;
   now?: () => number;
-  /** The context clock's sleep (the one sleep when none is given). */
-  sleep?: (ms: number) => Promise<unknown>;
   /** Told about every line a read had to skip (a crash mid-write, a hand edit), with its file. */
   onSkip?: (skip: SkippedLine & { file?: string }) => void;
-  /** Told, in one line naming the file, of a lock record or an entry's holder that names no holder. */
-  notice?: (text: string) => void;
-}
+};
 
 export function openJournal(options: OpenJournalOptions) {
   const { dir, now = Date.now, onSkip } = options;

@@ -150,8 +150,8 @@ export class CommandContext {
   journal() {
     return this.once('journal', async (): Promise<Journal> => {
       const choice = await this.journalChoice();
-      const { openJournal, journalDir } = await import('../journal/index.js');
-      const onSkip = (await import('../journal/skip-report.js')).sayEachSkipOnce((text) => this.output.warn(text));
+      const { openJournal, openTeamJournal, journalDir, sayEachSkipOnce } = await import('../journal/index.js');
+      const onSkip = sayEachSkipOnce((text) => this.output.warn(text));
       const dir = journalDir(this.env);
       const shared = { now: this.clock.now, sleep: this.clock.sleep, onSkip };
       if (choice.kind === 'file')
@@ -160,7 +160,6 @@ export class CommandContext {
           ...shared,
           notice: (text) => this.notify({ kind: 'lock-record-skipped', level: 'warn', text }),
         });
-      const { openTeamJournal } = await import('../journal/store.js');
       const team = await openTeamJournal({
         ...choice,
         fallbackDir: dir,

@@ -1,9 +1,7 @@
 // `hedge journal migrate`: the local journal into the team store, fallback records included. Every entry keeps its
 // id, so running it again adds nothing; the local file is left as it is.
 import { UsageError } from '../../../core/errors.js';
-import { isTeamJournal } from '../../../platform/journal/backend.js';
-import { journalDir, openJournal } from '../../../platform/journal/index.js';
-import { JournalStoreError } from '../../../platform/journal/store-error.js';
+import { isTeamJournal, journalDir, JournalStoreError, openJournal } from '../../../platform/journal/index.js';
 import type { CommandContext } from '../command-input.js';
 import { safeText } from '../../../core/security/safe-text.js';
 

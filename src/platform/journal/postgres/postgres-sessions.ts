@@ -2,12 +2,11 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
-import type { TeamJournalOptions } from '../backend.js';
+import type { Skipped } from '../entry.js';
 import type { Holder } from '../../../core/files/file-lock.js';
 import { holdOf, type HoldResult, type HoldScope, type LockerClient } from '../client-journal.js';
-import { JournalError } from '../journal-error.js';
+import { JournalError, JournalStoreError } from '../journal-error.js';
 import { LATEST_VERSION, migrateSchema, SchemaTooNewError } from './postgres-schema.js';
-import { JournalStoreError } from '../store-error.js';
 import { sleep, within } from '../../../core/process/timers.js';
 
 /** Bounds, in ms: connecting (unless the URL's connect_timeout says otherwise), and each statement (a lock wait gets its own wait on top). */
@@ -17,6 +16,23 @@ const CLOSE_BOUND_MS = 2_000;
 /** Tries to either take a busy lock or read who has it (the holder's row lands just after its lock). */
 const HOLDER_ATTEMPTS = 20;
 const HOLDER_RETRY_MS = 25;
+
+/** How the team store is reached and reports (openTeamJournal). */
+export interface TeamJournalOptions {
+  /** The full URL (password included); used for the connection only. */
+  url: string;
+  shown: string;
+  /** Where the URL came from (HEDGE_JOURNAL_URL, `profile "desk"`), for hints. */
+  source: string;
+  /** The local journal's folder: where a fallback record goes when the store fails after a send. */
+  fallbackDir: string;
+  now?: () => number;
+  /** The context clock's sleep (the one sleep when none is given). */
+  sleep?: (ms: number) => Promise<void>;
+  log?: (line: string) => void;
+  /** Told about every row a read had to skip (one that cannot be read as an entry), and every line of the local file's. */
+  onSkip?: (skip: Skipped) => void;
+}
 
 /** One id per process: a holder's pid alone is reused, and names nothing on another machine. */
 const PROCESS_SESSION = randomBytes(8).toString('hex');

@@ -1,5 +1,4 @@
 // The journal on PostgreSQL: one store shared by every machine of a desk.
-import type { ImportOutcome, TeamJournal, TeamJournalOptions } from '../backend.js';
 import { canonicalJson } from '../canonical-json.js';
 import {
   ClientJournal,
@@ -25,7 +24,7 @@ import { openJournal } from '../journal.js';
 import { refuseKeyShaped } from '../key-guard.js';
 import { migrateSchema } from './postgres-schema.js';
 import type { QueryResultRow } from 'pg';
-import { PostgresSessions, scopeText } from './postgres-sessions.js';
+import { PostgresSessions, scopeText, type TeamJournalOptions } from './postgres-sessions.js';
 
 /** The unresolved outcomes as SQL, from the one list (entry.ts). */
 const UNRESOLVED_SQL = UNRESOLVED_OUTCOMES.map((outcome) => `'${outcome}'`).join(', ');
@@ -92,12 +91,18 @@ FROM hedge.keeper_heartbeats WHERE scope = $1`;
 /** A heartbeat is written every cycle: a store slower than this is a failed write (an `error` event), never a stuck keeper. */
 const HEARTBEAT_QUERY_TIMEOUT_MS = 5_000;
 
-export class PostgresJournal extends ClientJournal implements TeamJournal {
+/** What `hedge journal migrate` did with one local entry. */
+type ImportOutcome =
+  | 'added'
+  /** In the store, and the local record knew more (a later revision, or a fallback record): merged in. */
+  | 'merged'
+  | 'present'
+  /** The store holds another action under this id (a different idempotency key): left alone. */
+  | 'conflict';
+
+/** The journal on the team store, and what only it does (isTeamJournal tells it from the file journal). */
+export class PostgresJournal extends ClientJournal {
   readonly kind = 'postgres' as const;
-  /** The local journal's folder (fallback records go there). Named as the file journal names its own. */
-  readonly dir: string;
-  /** The store as shown in messages (the file journal's name for its path). */
-  readonly file: string;
   /** The store always keeps heartbeats (set by ClientJournal from the records client). */
   declare readonly keeperHeartbeats: KeeperHeartbeats;
   declare protected readonly records: PostgresRecords;
@@ -111,14 +116,14 @@ export class PostgresJournal extends ClientJournal implements TeamJournal {
         openJournal({ dir: options.fallbackDir, now: options.now, onSkip: options.onSkip }),
       ),
     });
-    this.dir = options.fallbackDir;
-    this.file = options.shown;
   }
 
+  /** Brings the schema up to date (also done on first use); the versions applied. */
   migrateSchema() {
     return this.records.migrateSchema();
   }
 
+  /** Adds or merges one entry of a local journal (idempotent: importing it again changes nothing). */
   importEntry(local: JournalEntry) {
     return this.records.importEntry(local);
   }
