@@ -98,9 +98,8 @@ export interface WriteRecord<Q = unknown> {
   confirmedOn?: readonly Trade[];
   /** Asked on any key, not only a live one (the open wizard asks before every write it makes). */
   ask?: boolean;
-  /** The caller admitted this action with the whole of its plan (an apply's steps, a roll's legs). */
-  admitted?: boolean;
-  /** Its checks and preview ran already (a plan's steps, a retry under the server's field name): not run again. */
+  /** Its checks and preview ran already, and an agent's limits admitted it, with the whole of its plan (an apply's
+   * steps, a roll's legs, a retry under the server's field name): not run again. */
   checked?: boolean;
   /** Journaled beside the facts read before the send (a retry: the refused entry it retries). */
   context?: JsonObject;
@@ -462,7 +461,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
    * for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry. */
   const gateTheSend = async (run: Awaited<ReturnType<typeof chooseKey>>) => {
     // A plan's leg was checked with the plan by its caller; a journaled action finished again is no new plan.
-    const fresh = !action.admitted && !run.resumed;
+    const fresh = !action.checked && !run.resumed;
     const { planCheck, tradeGate: gate } = ports;
     const bound = planCheck && action.confirmedOn;
     // What it trades as the side is now (a close: what it holds), under the side's lock.
@@ -472,7 +471,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     if (fresh && planCheck) action.confirmedOn ??= judged;
     if (!gate) return {};
     // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
-    if (!action.admitted)
+    if (!action.checked)
       await gate.admit(
         judged,
         action.command,
