@@ -212,14 +212,14 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
   };
 
   /** Decides the key: --idempotency-key, else an unresolved entry of the same request (exit 11 when live), else new.
-   * The run it returns: `resumed` continues an earlier run's key (checks skipped, a change may have landed);
-   * `unverified`, a key this journal does not know (nothing says it was confirmed here); `hold`, this run's hold of the
-   * earlier entry (let go when the run ends unresolved); `finished`, a key whose action is done (nothing sent again). */
+   * The run it returns: `resumed` continues an earlier run's key (checks skipped, a change may have landed), with its
+   * `entry` unless the journal does not know the key; `hold`, this run's hold of the earlier entry (let go when the run
+   * ends unresolved); `finished`, a key whose action is done (nothing sent again). */
   const chooseKey = async () => {
     const key = options.idempotencyKey;
     if (key) {
       const [known] = await journal.list({ idempotencyKey: key });
-      if (!known) return { key, resumed: true, unverified: true };
+      if (!known) return { key, resumed: true };
       // A key stands for one request: the journal would otherwise credit this run to the earlier action.
       const resume = `\`${resumeCommand(known)}\``;
       if (!matchesRequest(known, match))
@@ -475,7 +475,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       await gate.admit(
         judged,
         action.command,
-        run.resumed && !run.unverified && run.entry?.via === 'agent' ? { finishing: run.entry.id } : undefined,
+        run.resumed && run.entry?.via === 'agent' ? { finishing: run.entry.id } : undefined,
       );
     if (judged === undefined) return {};
     return {
@@ -630,7 +630,8 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         return action.context ? { ...read, ...action.context } : read;
       };
       let before = await readBefore();
-      if (!run.resumed || run.unverified) {
+      // A new action, or a key this journal does not know: nothing says it was confirmed here.
+      if (!run.resumed || !earlier) {
         if (!action.checked) await action.preview?.();
         if (!action.confirmed)
           await confirmWhatIsShown(async () => {
