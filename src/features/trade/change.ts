@@ -126,7 +126,6 @@ export async function sendTrade(ports: WritePorts, client: HedgeClient, record: 
         confirmed: record.confirmed || first.confirmedOn === undefined,
         confirmedOn: first.confirmedOn,
         checked: true,
-        admitted: true,
         context,
       }),
       { ...write, idempotencyKey: undefined, fresh: false },

@@ -9,7 +9,6 @@ export type WritePorts = Pick<
   | 'deadline'
   | 'origin'
   | 'confirmedAhead'
-  | 'targetFiles'
   | 'tradeGate'
   | 'planCheck'
   | 'notify'

@@ -98,9 +98,8 @@ export interface WriteRecord<Q = unknown> {
   confirmedOn?: readonly Trade[];
   /** Asked on any key, not only a live one (the open wizard asks before every write it makes). */
   ask?: boolean;
-  /** The caller admitted this action with the whole of its plan (an apply's steps, a roll's legs). */
-  admitted?: boolean;
-  /** Its checks and preview ran already (a plan's steps, a retry under the server's field name): not run again. */
+  /** Its checks and preview ran already, and an agent's limits admitted it, with the whole of its plan (an apply's
+   * steps, a roll's legs, a retry under the server's field name): not run again. */
   checked?: boolean;
   /** Journaled beside the facts read before the send (a retry: the refused entry it retries). */
   context?: JsonObject;
@@ -213,14 +212,14 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
   };
 
   /** Decides the key: --idempotency-key, else an unresolved entry of the same request (exit 11 when live), else new.
-   * The run it returns: `resumed` continues an earlier run's key (checks skipped, a change may have landed);
-   * `unverified`, a key this journal does not know (nothing says it was confirmed here); `hold`, this run's hold of the
-   * earlier entry (let go when the run ends unresolved); `finished`, a key whose action is done (nothing sent again). */
+   * The run it returns: `resumed` continues an earlier run's key (checks skipped, a change may have landed), with its
+   * `entry` unless the journal does not know the key; `hold`, this run's hold of the earlier entry (let go when the run
+   * ends unresolved); `finished`, a key whose action is done (nothing sent again). */
   const chooseKey = async () => {
     const key = options.idempotencyKey;
     if (key) {
       const [known] = await journal.list({ idempotencyKey: key });
-      if (!known) return { key, resumed: true, unverified: true };
+      if (!known) return { key, resumed: true };
       // A key stands for one request: the journal would otherwise credit this run to the earlier action.
       const resume = `\`${resumeCommand(known)}\``;
       if (!matchesRequest(known, match))
@@ -462,7 +461,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
    * for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry. */
   const gateTheSend = async (run: Awaited<ReturnType<typeof chooseKey>>) => {
     // A plan's leg was checked with the plan by its caller; a journaled action finished again is no new plan.
-    const fresh = !action.admitted && !run.resumed;
+    const fresh = !action.checked && !run.resumed;
     const { planCheck, tradeGate: gate } = ports;
     const bound = planCheck && action.confirmedOn;
     // What it trades as the side is now (a close: what it holds), under the side's lock.
@@ -472,11 +471,11 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     if (fresh && planCheck) action.confirmedOn ??= judged;
     if (!gate) return {};
     // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
-    if (!action.admitted)
+    if (!action.checked)
       await gate.admit(
         judged,
         action.command,
-        run.resumed && !run.unverified && run.entry?.via === 'agent' ? { finishing: run.entry.id } : undefined,
+        run.resumed && run.entry?.via === 'agent' ? { finishing: run.entry.id } : undefined,
       );
     if (judged === undefined) return {};
     return {
@@ -631,7 +630,8 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         return action.context ? { ...read, ...action.context } : read;
       };
       let before = await readBefore();
-      if (!run.resumed || run.unverified) {
+      // A new action, or a key this journal does not know: nothing says it was confirmed here.
+      if (!run.resumed || !earlier) {
         if (!action.checked) await action.preview?.();
         if (!action.confirmed)
           await confirmWhatIsShown(async () => {
