@@ -316,7 +316,7 @@ const RULES = {
   // the key (the keeper's events are on stdout); the bound itself is the test's.
   'bounded wait': (row: Row) =>
     cell(row, { fillDelayMs: HOUR }, async (simulator) => {
-      const run = await row.run(simulator, ['--timeout', '3']);
+      const run = await row.run(simulator, ['--timeout', '6']);
       expect([5, 7], run.stderr + run.stdout).toContain(run.code);
       const [key] = keysOn(simulator, row.path);
       expect(run.stderr + run.stdout).toContain(key);
