@@ -280,7 +280,7 @@ describeKeepers('hedge keep as a service', () => {
   );
 
   keeperCase(
-    'a dry run says what a cycle would do, refuses what a real run would (an unlisted market, a notional over the cap), marks every event dry_run and sends nothing; a roll_before as long as the tenor is exit 2 naming the line',
+    'a dry run says what a cycle would do (the due roll of a drifted side too), refuses what a real run would (an unlisted market, a notional over the cap), marks every event dry_run and sends nothing; a roll_before as long as the tenor is exit 2 naming the line',
     {},
     async (simulator) => {
       const dry = exits(
@@ -330,6 +330,22 @@ describeKeepers('hedge keep as a service', () => {
         message: expect.stringMatching(/^would add 500\.00 USD/),
       });
       expect(JSON.stringify(events)).not.toContain('run with --converge');
+      expect(simulator.writes()).toHaveLength(0);
+      // Drifted with its roll due as well: the roll a real run makes (of what the side holds, without --converge).
+      nearMaturity(simulator);
+      const [seeded] = simulator.hedges();
+      const due = lines(
+        exits(
+          await simulator.hedge(['keep', writeTarget(simulator, ['USDTNGN,sell,2000,7,,'], 'due.csv'), '--dry-run']),
+          0,
+        ).stdout,
+      );
+      expect(due.find(eventIs('roll'))).toMatchObject({
+        dry_run: true,
+        notional_usd: 1500,
+        hedge_ids: [seeded.id],
+        message: `would roll: close ${seeded.id}, then open 1,500.00 USD for 7 days`,
+      });
       expect(simulator.writes()).toHaveLength(0);
       exits(
         await simulator.hedge(['keep', writeTarget(simulator, ['USDTNGN,sell,2000,1,,1d'], 'long.csv'), '--once']),

@@ -235,11 +235,56 @@ const DECIDE = [
     status: 'drift in flight',
   },
   {
-    name: 'drifted and its roll due, --dry-run without --converge: reported only',
+    name: 'drifted and its roll due, --dry-run without --converge: the drift reported, the roll a real run starts said with "would" and checked',
     side: DRIFTED_DUE,
     settings: { dryRun: true },
+    actions: [
+      {
+        kind: 'drift',
+        writes: [
+          {
+            kind: 'would',
+            row: ROW,
+            check: { notionalUsd: 1500, freedUsd: 1500 },
+            say: {
+              event: 'roll',
+              market: 'USDTNGN',
+              side: 'sell',
+              dry_run: true,
+              notional_usd: 1500,
+              hedge_ids: ['hdg_1'],
+              maturity_at: iso(NOW + 30 * MINUTE),
+              tenor_days: 1,
+              message: 'would roll: close hdg_1, then open 1,500.00 USD for 1 days',
+            },
+          },
+        ],
+      },
+    ],
     said: ['drift: reported only; run with --converge to bring it back'],
-    status: { state: expect.stringMatching(/: reported only/) },
+    status: 'drift in flight',
+  },
+  {
+    name: 'drifted and its roll due, --converge --dry-run: the add, then the roll of the target notional, as a real run makes them',
+    side: DRIFTED_DUE,
+    settings: { converge: true, dryRun: true },
+    actions: [
+      {
+        kind: 'drift',
+        writes: [
+          expect.objectContaining({
+            check: { notionalUsd: 500, freedUsd: 0 },
+            say: expect.objectContaining({ event: 'converge', action: 'add' }),
+          }),
+          expect.objectContaining({
+            check: { notionalUsd: 2000, freedUsd: 2000 },
+            say: expect.objectContaining({ message: 'would roll: close hdg_1, then open 2,000.00 USD for 1 days' }),
+          }),
+        ],
+      },
+    ],
+    said: ['drift: --converge would add 500.00 USD to reach the target'],
+    status: 'drift in flight',
   },
   {
     name: "a colleague's close before maturity (the journal shows no roll closed it): drift, left flat",

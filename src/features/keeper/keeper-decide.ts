@@ -194,7 +194,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
       if (decision.kind === 'hold') return status;
       // Reported only: a colleague's change stands until the target says otherwise (or --converge);
       // the row says so, so that nobody reads the drift as being brought back.
-      if (drift && !settings.converge && !(drift.alsoRollDue && !settings.dryRun))
+      if (drift && !settings.converge && !drift.alsoRollDue)
         status.state += ': reported only (run with --converge to bring it back)';
       else if (observation.stopping) status.state = 'stopping: not started';
       else if (nowMs < memory.retryAtMs)
@@ -212,7 +212,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
           status,
           hedgeIds: idList(view.position?.hedgeId || undefined),
           serverOffsetMs,
-          ...(settings.dryRun && { writes: wouldDo(row, decision) }),
+          ...(settings.dryRun && { writes: wouldDo(row, decision, view, settings, read!.time.latestMs) }),
         });
       }
       return status;
@@ -426,7 +426,13 @@ export function plan(state: KeeperState, book: BookObservation, row: KeepRow, se
 }
 
 /** --dry-run: what a real run would do, validated as it would be (market, capacity, headroom) and said with "would". */
-function wouldDo(row: KeepRow, decision: Actionable) {
+function wouldDo(
+  row: KeepRow,
+  decision: Actionable,
+  view: SideView,
+  settings: KeeperSettings,
+  nowMs: number,
+): KeeperWrite[] {
   const base = { ...marketSide(row), dry_run: true };
   const tenorDays = decision.tenorDays ?? row.tenorDays;
   const would = (say: EventFields, notionalUsd?: number, freedUsd = 0): KeeperWrite[] => [
@@ -437,7 +443,17 @@ function wouldDo(row: KeepRow, decision: Actionable) {
     const { change, amountUsd } = decision;
     const message = `would ${change === 'open' ? 're-open' : change} ${formatUsd(amountUsd)} to reach the target of ${formatUsd(decision.targetUsd)}`;
     const converge = { event: 'converge' as const, ...base, notional_usd: amountUsd, action: change, message };
-    return would(converge, change === 'open' || change === 'add' ? amountUsd : undefined);
+    const writes = settings.converge
+      ? would(converge, change === 'open' || change === 'add' ? amountUsd : undefined)
+      : [];
+    // A roll due as well follows, as `plan` makes it: of the notional the side holds once converged (or left alone).
+    const maturityAtMs = view.position?.maturityAtMs;
+    if (change !== 'open' && decision.alsoRollDue && maturityAtMs !== undefined) {
+      const notionalUsd = settings.converge ? decision.targetUsd : decision.currentUsd;
+      const roll = { kind: 'roll' as const, notionalUsd, hedgeId: view.position?.hedgeId, maturityAtMs };
+      writes.push(...wouldDo(row, { ...roll, tenorDays: tenorFor(row, nowMs), reason: '' }, view, settings, nowMs));
+    }
+    return writes;
   }
   const { notionalUsd } = decision;
   if (decision.kind === 'reopen') {
