@@ -242,11 +242,16 @@ describe('hedge journal', () => {
 });
 
 describe('hedge resume refusals (nothing is sent)', () => {
-  it('a resolved entry is exit 2 saying its outcome; an entry sent with other credentials is exit 2 naming its profile; with no unresolved entry, a sentence on stderr, exit 0', async () => {
+  it("a resolved entry is exit 2 saying its outcome; an entry sent with other credentials is exit 2 naming its profile; without an ID, this account's own unresolved entry before a newer one of another; with no unresolved entry, a sentence on stderr, exit 0", async () => {
     await exits(0, 'resume', 'Nothing to resume');
     writeJournal();
     await exits(2, 'resume a_open0001', 'outcome is filled');
-    // Without an ID: the newest unresolved one, the close sent with another key under profile ops.
+    await exits(2, 'resume a_close003', 'key fingerprint', 'hedge --profile ops resume a_close003');
+    // Without an ID: this key's own unknown add (hand-written, so unsealed: exit 13), not the newer close of profile ops.
+    const own = await exits(13, 'resume', 'Journal a_add00002', 'does not verify');
+    expect(own.stderr).not.toContain('a_close003');
+    // With none of its own left, the other account's is named with the credentials to resume it.
+    await exits(0, 'journal resolve a_add00002 --not-landed', 'not landed: outcome abandoned');
     await exits(2, 'resume', 'a_close003', 'key fingerprint', 'hedge --profile ops resume a_close003');
   });
 

@@ -437,7 +437,11 @@ const RESEND_UNPROVEN = opt(
 
 export const RESUME = automation('resume', 'write', 'Finish an unresolved action with its own idempotency key', {
   description: 'Finish an unresolved action from the journal with its own key (the newest one without an ID)',
-  args: [optional(arg('id', 'a journal id (a_…) or a unique part of one; default: the newest unresolved action'))],
+  args: [
+    optional(
+      arg('id', 'a journal id (a_…) or a unique part of one; default: the newest unresolved action of this account'),
+    ),
+  ],
   options: [opt('--no-wait', 'return once the server answered, without waiting for the result'), RESEND_UNPROVEN],
   examples: ['hedge resume', 'hedge resume a_mwrrf5p1'],
 });

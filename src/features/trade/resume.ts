@@ -74,17 +74,22 @@ async function checkSameCredentials(ports: WritePorts, entry: JournalEntry) {
   );
 }
 
-/** The entry named, or the newest unresolved one that no live process is carrying out (an action in flight is not crashed: it is never resumed from under its process). */
+/** The entry named, or the newest unresolved one that no live process is carrying out (an action in flight is not crashed: it is never resumed from under its process), this account's own first. */
 export async function chooseEntryToResume(ports: WritePorts, id: string | undefined) {
   const journal = await ports.journal();
   if (id !== undefined) return findJournalEntry(ports, journal, id);
   let held: { entry: JournalEntry; holder: Holder } | undefined;
+  let another: JournalEntry | undefined;
   for (const entry of await journal.list({ pending: true })) {
     // A planned leg belongs to its roll; the roll is resumed through any of its entries.
     const holder = await journal.holderOf(entry.id);
-    if (!holder) return entry;
-    held ??= { entry, holder };
+    if (holder) held ??= { entry, holder };
+    // Another account's action is never this key's to send: it is named (with its credentials) only when this
+    // account has none of its own to finish.
+    else if (sentBy(await identityOf(ports), entry)) return entry;
+    else another ??= entry;
   }
+  if (another) return another;
   if (held)
     throw heldError(
       ports,

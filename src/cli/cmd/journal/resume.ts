@@ -10,7 +10,7 @@ import { showTrade } from '../trade/trade-outcome.js';
 import { utcClock } from '../../../core/utc-text.js';
 
 export async function run(ctx: CommandContext, { args, options }: In<'RESUME'>) {
-  // A journal id or a unique part of one; none: the newest unresolved entry.
+  // A journal id or a unique part of one; none: this account's newest unresolved entry.
   const entry = await chooseEntryToResume(ctx, args.id?.trim() || undefined);
   if (!entry) {
     ctx.output.note(
