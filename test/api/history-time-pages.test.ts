@@ -49,6 +49,16 @@ describe('history paged by close time', () => {
     expect(report).toMatchObject({ totals: { count: 50, net_pnl_usd: summed(history) }, complete: true });
   });
 
+  it('delta: --limit 50 across that edge reads all 50, the second page asked 1 ms past the edge with room for the 10 records at it read already', async () => {
+    const { simulator, history, newestFirst } = await closedTogether(20, 30);
+    const listed = ok(await simulator.hedge('history --limit 50 --json'));
+    expect([idsIn(listed), listed.stderr]).toEqual([newestFirst, '']);
+    expect(simulator.requests('GET', '/hedges/history').map((entry) => entry.query)).toEqual([
+      { limit: '50' },
+      { limit: '20', before: new Date(Date.parse(history[0].closed_at) + 1).toISOString() },
+    ]);
+  });
+
   it('delta: 45 hedges ended by one close, more than a 40-record page: no record counted twice, and the read said incomplete', async () => {
     const { simulator, history } = await closedTogether(45, 0);
     const listed = await simulator.hedge('history --since 2000-01-01 --json');
@@ -81,6 +91,7 @@ describe('history paged by close time', () => {
     );
     const listed = ok(await simulator.hedge('history --since 2000-01-01 --json', { env }));
     expect(idsIn(listed)).toEqual(newestFirst);
+    expect(idsIn(ok(await simulator.hedge('history --limit 50 --json', { env })))).toEqual(newestFirst);
     const report = okJson(await simulator.hedge('report --since 2000-01-01 --json', { env }));
     expect(report).toMatchObject({ totals: { count: 50, net_pnl_usd: summed(history) }, complete: true });
   });

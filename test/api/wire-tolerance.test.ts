@@ -454,11 +454,12 @@ describe.concurrent('lists paged by time', () => {
     const limited = ok(await simulator.hedge('history --limit 100 --json'));
     expect(JSON.parse(limited.stdout).map((record: any) => record.hedge_id)).toEqual(newestFirst.slice(0, 100));
     expect(limited.stderr).toBe('');
+    // Each next page asked 1 ms past the edge, with room for the one record at it (read already, left out by id).
     const asked = queries(simulator, '/hedges/history');
     expect(asked).toEqual([
       { limit: '100' },
-      { limit: '60', before: expect.any(String) },
-      { limit: '20', before: expect.any(String) },
+      { limit: '61', before: expect.any(String) },
+      { limit: '22', before: expect.any(String) },
     ]);
 
     // A period reads page after page to the last (next_before null), whatever its length.

@@ -199,9 +199,9 @@ export class HedgeClient {
     /** A page-size name an answer stated, tried on the next page; learned once an answer confirms it. */
     let candidate: string | undefined;
     let sent: Sent = {};
-    const fetchPage = async (query: Query) => {
+    const fetchPage = async (query: Query, again: number) => {
       for (;;) {
-        sent = this.withPageSize(query, limit === undefined ? undefined : limit - items.length);
+        sent = this.withPageSize(query, limit === undefined ? undefined : limit - items.length + again);
         try {
           return await this.get(path, sent);
         } catch (error) {
@@ -227,6 +227,7 @@ export class HedgeClient {
       query: withoutUndefined(filters) as Query,
       cursorParam: this.wire.cursorParam || undefined,
       rowKey,
+      widen: true,
     })) {
       pages += 1;
       ({ reading, next: ended } = page);
