@@ -197,8 +197,8 @@ describe('runCycles', () => {
     });
   });
 
-  it('a wake-up before the minimum spacing sleeps again: cycles stay at least 2 s apart', async () => {
-    expect((await looped({ stopAt: 2, wakeEarly: true })).sleeps).toEqual([60_000, 59_500]);
+  it('a wake-up before the minimum spacing sleeps again only until it: the next cycle 2 s after the last, not an interval later', async () => {
+    expect(await looped({ stopAt: 2, wakeEarly: true })).toEqual({ starts: [0, 2_000], sleeps: [60_000, 1_500] });
   });
 
   it('--once runs one cycle and never sleeps', async () => {

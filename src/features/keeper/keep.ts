@@ -286,8 +286,12 @@ export async function runCycles(
     const startedAt = loop.clock.now();
     await cycle(number, startedAt);
     if (loop.once) break;
-    do await signals.sleep(Math.max(0, startedAt + loop.intervalMs - loop.clock.now()));
-    while (!signals.stopping && loop.clock.now() - startedAt < loop.minIntervalMs);
+    let until = startedAt + loop.intervalMs;
+    do {
+      await signals.sleep(Math.max(0, until - loop.clock.now()));
+      // Woken early (a SIGHUP): the next cycle comes as soon as the minimum spacing allows, not an interval later.
+      until = startedAt + loop.minIntervalMs;
+    } while (!signals.stopping && loop.clock.now() - startedAt < loop.minIntervalMs);
   }
 }
 
