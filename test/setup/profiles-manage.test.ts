@@ -5,6 +5,7 @@
 // left exactly as it was. Keys never leave the process whole: a session of commands run with
 // --verbose (and --json) is searched for the full key; the redacted form may appear.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { hedgeIn, type HedgeArgs, type RunOptions } from '../support/hedge-cli.js';
@@ -149,6 +150,20 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
     expect(live.stdout).toMatch(/unreachable/);
     exits(live, 5);
   });
+});
+
+it('without HEDGE_CONFIG_DIR the store is in an absolute $XDG_CONFIG_HOME/hedge, else ~/.config/hedge: a relative XDG_CONFIG_HOME is ignored, never read from the working folder', async () => {
+  for (const [dir, name] of [
+    [join(tmp.path, 'xdg', 'hedge'), 'in-xdg'],
+    [join(tmp.path, '.config', 'hedge'), 'in-home'],
+  ])
+    writeStore(dir, { current: name, profiles: { [name]: { base_url: sandbox.baseUrl, api_key: KEY_A } } });
+  const listed = async (XDG_CONFIG_HOME: string) =>
+    okJson(await run('profile list --json', { env: { HEDGE_CONFIG_DIR: undefined, XDG_CONFIG_HOME } })).map(
+      (profile: { name: string }) => profile.name,
+    );
+  expect([await listed(join(tmp.path, 'xdg')), await listed('xdg')]).toEqual([['in-xdg'], ['in-home']]);
+  nothingSent();
 });
 
 describe('profile list / use / remove', () => {

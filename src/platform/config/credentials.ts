@@ -1,6 +1,6 @@
 // Where the key, base URL and profile come from: flag > environment > stored profile.
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { checkBaseUrl } from '../../core/security/base-url.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 import { registerSecret, validateApiKey, type Environment } from '../../core/security/secrets.js';
@@ -27,8 +27,11 @@ export interface ResolvedCredentials {
   keyLocation?: KeyLocation;
 }
 
+/** $HEDGE_CONFIG_DIR, else $XDG_CONFIG_HOME/hedge, else ~/.config/hedge. */
 export function configDir(env: Env) {
-  return env.HEDGE_CONFIG_DIR || join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'hedge');
+  // A relative XDG value is invalid by the base-directory spec and ignored: the key's folder never follows the working folder.
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : undefined;
+  return env.HEDGE_CONFIG_DIR || join(xdg ?? join(env.HOME || homedir(), '.config'), 'hedge');
 }
 
 /** --profile, then HEDGE_PROFILE; the store's current profile is looked up only when neither is set. */
