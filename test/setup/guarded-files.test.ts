@@ -191,15 +191,16 @@ describe('the folders of the store and the journal (HEDGE_CONFIG_DIR, the state 
     },
   );
 
-  it("this user's own HEDGE_CONFIG_DIR that others may change is refused with the chmod, left as it is", async () => {
+  it("this user's own HEDGE_CONFIG_DIR that others may change is refused with the chmod, left as it is (by --demo too, whose state it would hold)", async () => {
     const desk = await start();
     desk.seedOpen('sell', 2000);
     const open = join(desk.configDir, 'open');
     mkdirSync(open);
     chmodSync(open, 0o777);
-    expect(await refusal(desk.hedge('add USDTNGN sell 700', { configDir: open }), 2)).toBe(
-      `hedge: Cannot use the folder ${open}: other users can change it (mode 0777); run \`chmod 700 ${open}\`.`,
-    );
+    const refused = `hedge: Cannot use the folder ${open}: other users can change it (mode 0777); run \`chmod 700 ${open}\`.`;
+    expect(await refusal(desk.hedge('add USDTNGN sell 700', { configDir: open }), 2)).toBe(refused);
+    const demo = exits(await runHedge('--demo markets', { configDir: open }), 2);
+    expect(demo.stderr.split('\n')).toContain(refused);
     expect([desk.writes(), ...leftAsItWas(open)]).toEqual([[], 0o777, []]);
 
     chmodSync(open, 0o700);

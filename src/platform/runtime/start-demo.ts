@@ -1,11 +1,11 @@
 // `--demo`: the simulator in this very process, on a local socket of its own, with a built-in test key.
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import type { ResolvedCredentials } from '../config/credentials.js';
 import { lockFile } from '../../core/files/file-lock.js';
 import { registerSecret } from '../../core/security/secrets.js';
 import { messageOf } from '../../core/security/safe-text.js';
+import { makePrivateDir } from '../../core/security/bounded-read.js';
 
 /** Not a secret: the demo sandbox accepts this one key, on its own local socket only. */
 export const DEMO_API_KEY = 'hpk_test_DemoLocalSimulatorKey0001';
@@ -29,7 +29,8 @@ export function demoSocketPath(platform: NodeJS.Platform = process.platform) {
 }
 
 export async function startDemo(configDir: string) {
-  await mkdir(configDir, { recursive: true, mode: 0o700 });
+  // The config folder, as every command uses it: this user's, closed to others.
+  makePrivateDir(configDir);
   // The sandbox is only ever loaded here, so commands without --demo never pay for it.
   const { startSandbox } = await import('../../sandbox/http/server.js');
   const stateFile = join(configDir, DEMO_STATE_FILE);
