@@ -98,6 +98,16 @@ const remembered = (changes: Partial<KeeperState>) => ({
 const failing = (failures: number, retryAtMs: number) =>
   remembered({ rows: new Map([[KEY, { failures, retryAtMs }]]) });
 
+/** A dry run's add of 500 to a side 500 short of its target: checked as an open, said with "would". */
+const WOULD_ADD_500 = expect.objectContaining({
+  check: { notionalUsd: 500, freedUsd: 0 },
+  say: expect.objectContaining({
+    event: 'converge',
+    action: 'add',
+    message: 'would add 500.00 USD to reach the target of 2,000.00 USD',
+  }),
+});
+
 const DECIDE = [
   {
     name: 'a book that could not be read: the error said, nothing started, the side unknown (never flat)',
@@ -212,16 +222,7 @@ const DECIDE = [
     actions: [
       {
         kind: 'drift',
-        writes: [
-          expect.objectContaining({
-            check: { notionalUsd: 500, freedUsd: 0 },
-            say: expect.objectContaining({
-              event: 'converge',
-              action: 'add',
-              message: 'would add 500.00 USD to reach the target of 2,000.00 USD',
-            }),
-          }),
-        ],
+        writes: [WOULD_ADD_500],
       },
     ],
     said: ['drift: --converge would add 500.00 USD to reach the target'],
@@ -272,10 +273,7 @@ const DECIDE = [
       {
         kind: 'drift',
         writes: [
-          expect.objectContaining({
-            check: { notionalUsd: 500, freedUsd: 0 },
-            say: expect.objectContaining({ event: 'converge', action: 'add' }),
-          }),
+          WOULD_ADD_500,
           expect.objectContaining({
             check: { notionalUsd: 2000, freedUsd: 2000 },
             say: expect.objectContaining({ message: 'would roll: close hdg_1, then open 2,000.00 USD for 1 days' }),
