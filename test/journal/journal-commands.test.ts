@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { runHedge, tempFolders, type HedgeArgs } from '../support/hedge-cli.js';
+import { runHedge, tempFolders, type HedgeArgs, type RunOptions } from '../support/hedge-cli.js';
 import { keyFingerprint } from '../../src/platform/journal/index.js';
 import { writeStore } from '../support/config-store.js';
 
@@ -79,7 +79,7 @@ function writeJournal() {
   );
 }
 
-const hedge = (args: HedgeArgs) => runHedge(args, { configDir: dir, env: ENV });
+const hedge = (args: HedgeArgs, options?: RunOptions) => runHedge(args, { configDir: dir, env: ENV, ...options });
 /** The ids `hedge journal --json` lists with `flags`. */
 const ids = async (...flags: string[]) =>
   JSON.parse((await hedge(['journal', '--json', ...flags])).stdout).map((e: any) => e.id);
@@ -112,7 +112,7 @@ describe('hedge journal', () => {
     ]);
   });
 
-  it('--since takes a date, an ISO time or a time ago (m is minutes, as in every duration hedge reads; a calendar month is 1mo); --limit keeps the newest; a bad --since is exit 2 naming the forms', async () => {
+  it('--since takes a date, an ISO time or a time ago (m is minutes, as in every duration hedge reads; a calendar month is 1mo); --limit keeps the newest ("more" said only when there is more); a bad --since is exit 2 naming the forms', async () => {
     writeJournal();
     const newest = ['a_close003', 'a_add00002'];
     const all = [...newest, 'a_open0001'];
@@ -131,6 +131,12 @@ describe('hedge journal', () => {
 
     expect((await exits(2, 'journal --since yesterday', '--since', '2h')).stdout).toBe('');
     await exits(2, 'journal --limit 0');
+    // On a screen, "more" is said only when more entries exist than were shown.
+    const more = async (limit: number) =>
+      (await hedge(['journal', '--limit', String(limit)], { screen: { columns: 120, rows: 60 } })).stdout.includes(
+        `Showing the newest ${limit}; more with --limit.`,
+      );
+    expect([await more(2), await more(3), await more(4)]).toEqual([true, false, false]);
   });
 
   it('piped: a header row of keys, then one row per entry, the raw values in a fixed column order; journal text is escaped', async () => {

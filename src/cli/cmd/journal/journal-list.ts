@@ -40,9 +40,10 @@ export async function run(ctx: CommandContext, { options: given }: In<'JOURNAL_L
       : parseWholeNumber(given.limit, '--limit', 1, Number.MAX_SAFE_INTEGER, 'a whole number of 1 or more');
   const ref = parseClientReference(given.ref);
   // The journal knows no reference filter: with --ref every entry in the window is read, then kept or not.
-  const listed = await (await ctx.journal()).list({ pending, since, limit: ref === undefined ? limit : undefined });
-  const entries =
-    ref === undefined ? listed : listed.filter((entry) => sameReference(journalReference(entry), ref)).slice(0, limit);
+  // One entry past the limit read too: "more" is said only when there is more.
+  const listed = await (await ctx.journal()).list({ pending, since, limit: ref === undefined ? limit + 1 : undefined });
+  const matching = ref === undefined ? listed : listed.filter((entry) => sameReference(journalReference(entry), ref));
+  const entries = matching.slice(0, limit);
   const filtered = pending || since !== undefined || ref !== undefined;
   const choice = await ctx.journalChoice();
   const empty =
@@ -71,5 +72,5 @@ export async function run(ctx: CommandContext, { options: given }: In<'JOURNAL_L
   }
   if (entries.length)
     output.tableNote(output.chalk.dim(`One entry in full: ${ctx.hedgeCommand('journal', 'show', '<ID>')}`));
-  if (entries.length === limit) output.tableNote(output.chalk.dim(`Showing the newest ${limit}; more with --limit.`));
+  if (matching.length > limit) output.tableNote(output.chalk.dim(`Showing the newest ${limit}; more with --limit.`));
 }
