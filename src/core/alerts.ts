@@ -162,7 +162,8 @@ export function stepAlerts(state: AlertState, observation: CycleObservation) {
         undefined,
         event,
       );
-    else if (row && typeof action === 'string')
+    // A wait that ran out with the order standing (still pending) is no refusal: the side settles once it fills.
+    else if (row && typeof action === 'string' && code !== 'still_pending')
       hold('refused', `${action} failed: ${String(code ?? 'error')}: ${String(message ?? '')}`.trim(), row, event);
   }
 

@@ -76,6 +76,11 @@ describe('stepAlerts', () => {
     expect(state.active.size).toBe(0);
   });
 
+  it('a re-open whose wait ran out with the order standing (still_pending) is no refusal: no alert', () => {
+    const pending = event('error', 'buy', { action: 'reopen', code: 'still_pending', message: 'still submitted' });
+    expect(run([{ events: [pending], rows: BUY_FLAT }, { rows: BUY_AT_TARGET }]).said).toEqual([]);
+  });
+
   it('a store outage of many cycles is one alert and one recovery; the rows stand meanwhile', () => {
     const storeDown = { events: [event('error', undefined, { phase: 'cycle', code: 'state', message: 'down' })] };
     const rows = BUY_FLAT;
