@@ -127,6 +127,21 @@ describe('a row is valid once', () => {
     expect(sellUsd(t)).toBe(1_100);
   });
 
+  it("a sealed copy of a roll's finished open leg, set back to planned: resume refuses it as a copy (exit 13) naming `journal resolve`, which records it (exit 0) saying it is a copy; nothing is sent", async () => {
+    const t = await sideOf1000();
+    ok(await t.hedge(`roll ${MARKET} sell --tenor 7 --yes`));
+    const leg = (await journalEntries(t)).find((entry) => entry.leg === 'open')!;
+    const copy = { ...replayOf(leg, nextSeq(t.configDir)), outcome: 'planned' };
+    appendRow(t.configDir, { ...copy, seal: rowSealer(t.apiKey).seal(copy as unknown as SealedFields) });
+    const nothingSent = mark(t);
+    const resolve = `journal resolve ${copy.id} --not-landed`;
+    exits(await t.hedge(['resume', String(copy.id), '--yes']), 13, 'this row is a copy', `hedge ${resolve}`);
+    exits(await t.hedge(resolve), 0, `is a copy: its idempotency key is also journal ${leg.id}'s (filled)`);
+    expect((await journalEntries(t)).find((entry) => entry.id === copy.id)).toMatchObject({ outcome: 'abandoned' });
+    exits(await t.hedge('resume'), 0, 'Nothing to resume');
+    nothingSent();
+  });
+
   it('--idempotency-key of an action that ended (resolved as not landed) is refused: a key is one action (exit 2, nothing sent)', async () => {
     const t = await sideOf1000();
     const lost = await answerLost(t, () => t.hedge(`add ${MARKET} sell 100 --json`));

@@ -22,18 +22,25 @@ export async function run(ctx: CommandContext, { args, options: { landed, notLan
     );
   const check = (await checkUnresolvedRows(ctx, [entry]))?.get(entry.id);
   const unverified = check === 'unsealed' || check === 'forged';
-  // A planned leg is finished by its roll's resume, which never sends an unverified row: a person's word is then its only end.
-  if (entry.outcome === 'planned' && !unverified)
+  // A copy (its key is also a row's that ended) is never sent by resume either (a row is valid once).
+  const copyOf = (await journal.list({ idempotencyKey: entry.idempotency_key })).find(
+    (other) => other.id !== entry.id && !isUnresolved(other),
+  );
+  // A planned leg is finished by its roll's resume, which never sends an unverified row or a copy: a person's word is then its only end.
+  if (entry.outcome === 'planned' && !unverified && !copyOf)
     throw new UsageError(
       `Journal ${entry.id} is a planned leg of ${safeText(entry.group ?? 'an action')}: it was never sent, so there is nothing to resolve; finish its action with \`${ctx.hedgeCommand('resume', entry.id)}\`.`,
     );
   const holder = await journal.holderOf(entry.id);
   if (holder) throw heldError(ctx, entry, holder, ' and changed nothing');
-  if (unverified)
+  const why = unverified
+    ? `does not verify as this account's own row (${check === 'unsealed' ? 'no seal this hedge accepts' : 'its seal does not match'})`
+    : copyOf && `is a copy: its idempotency key is also journal ${safeText(copyOf.id)}'s (${safeText(copyOf.outcome)})`;
+  if (why)
     ctx.notify({
       kind: 'unverified-row',
       level: 'warn',
-      text: `Journal ${entry.id} does not verify as this account's own row (${check === 'unsealed' ? 'no seal this hedge accepts' : 'its seal does not match'}): it is recorded as you say, and hedge will never send it again.`,
+      text: `Journal ${entry.id} ${why}: it is recorded as you say, and hedge will never send it again.`,
     });
   const resolved = await journal.update(
     entry.id,
