@@ -75,7 +75,7 @@ end
 function __hedge_profiles
     set -l dir $HEDGE_CONFIG_DIR
     if test -z "$dir"
-        if test -n "$XDG_CONFIG_HOME"
+        if string match -q -- '/*' "$XDG_CONFIG_HOME"
             set dir $XDG_CONFIG_HOME/hedge
         else
             set dir $HOME/.config/hedge

@@ -64,7 +64,10 @@ _hedge_takes_value() {
 }
 
 _hedge_profiles() {
-  local file="${HEDGE_CONFIG_DIR:-${XDG_CONFIG_HOME:-$HOME/.config}/hedge}/config.json"
+  # As hedge reads it: a relative XDG_CONFIG_HOME is ignored (the XDG spec).
+  local xdg=$XDG_CONFIG_HOME
+  [[ $xdg == /* ]] || xdg=$HOME/.config
+  local file="${HEDGE_CONFIG_DIR:-$xdg/hedge}/config.json"
   REPLY=''
   [[ -r $file ]] || return 0
   REPLY=$(sed -n '/^  "profiles": {/,/^  }/s/^    "\([A-Za-z0-9][A-Za-z0-9_.-]*\)": {.*/\1/p' "$file" 2>/dev/null)

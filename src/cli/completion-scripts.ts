@@ -139,7 +139,10 @@ ${table(
 ${table('_hedge_takes_value', [[uniqueNames(valued).join(' | '), 'return 0']], 'return 1')}
 
 _hedge_profiles() {
-  local file="\${HEDGE_CONFIG_DIR:-\${XDG_CONFIG_HOME:-$HOME/.config}/hedge}/config.json"
+  # As hedge reads it: a relative XDG_CONFIG_HOME is ignored (the XDG spec).
+  local xdg=$XDG_CONFIG_HOME
+  [[ $xdg == /* ]] || xdg=$HOME/.config
+  local file="\${HEDGE_CONFIG_DIR:-$xdg/hedge}/config.json"
   REPLY=''
   [[ -r $file ]] || return 0
   REPLY=$(${PROFILES_SED} "$file" 2>/dev/null)
@@ -287,7 +290,7 @@ end
 function __hedge_profiles
     set -l dir $HEDGE_CONFIG_DIR
     if test -z "$dir"
-        if test -n "$XDG_CONFIG_HOME"
+        if string match -q -- '/*' "$XDG_CONFIG_HOME"
             set dir $XDG_CONFIG_HOME/hedge
         else
             set dir $HOME/.config/hedge

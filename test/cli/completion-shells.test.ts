@@ -5,7 +5,7 @@
 // function run; fish asked with `complete -C`. `hedge completion SHELL` prints the very files, and
 // another shell is a usage error. A shell that is not installed is reported skipped.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../src/platform/config/profile-store.js';
@@ -96,6 +96,28 @@ it('bash completion (a real bash): with no store file there are no profile names
     empty.remove();
   }
 });
+
+/** A home whose ~/.config/hedge holds the store's profiles, and an absolute XDG_CONFIG_HOME that holds none. */
+function homeWithStore() {
+  const home = tempDir('hedge-completion-home-');
+  mkdirSync(join(home.path, '.config', 'hedge'), { recursive: true });
+  copyFileSync(join(store.path, 'config.json'), join(home.path, '.config', 'hedge', 'config.json'));
+  return home;
+}
+
+it.each([['bash', bashComplete], ...(NO_FISH ? [] : [['fish', fishComplete] as const])] as const)(
+  '%s completion: profile names from an absolute XDG_CONFIG_HOME, else ~/.config/hedge (a relative XDG_CONFIG_HOME is ignored, as hedge does)',
+  (_shell, completeIn) => {
+    const home = homeWithStore();
+    try {
+      const names = (XDG_CONFIG_HOME: string) =>
+        completeIn(['hedge profile use '], { HOME: home.path, XDG_CONFIG_HOME })[0]?.slice().sort();
+      expect([names(join(home.path, 'elsewhere')), names('.config')]).toEqual([[], ['desk', 'ops.eu', 'sandbox-2']]);
+    } finally {
+      home.remove();
+    }
+  },
+);
 
 // Another shell: exit 2, one line naming the allowed ones (test/reliability/bad-input.test.ts).
 it.each(['bash', 'zsh', 'fish'])('hedge completion SHELL: prints dist/completions/hedge.%s exactly', async (shell) => {
