@@ -227,7 +227,6 @@ export class HedgeClient {
       query: withoutUndefined(filters) as Query,
       cursorParam: this.wire.cursorParam || undefined,
       rowKey,
-      widen: true,
     })) {
       pages += 1;
       ({ reading, next: ended } = page);
@@ -418,7 +417,6 @@ export class HedgeClient {
       {
         cursorParam: this.wire.cursorParam || undefined,
         rowKey: historyRowKey,
-        widen: true,
       },
     )) {
       const records = this.rows(historyRecordSchema, answer, `GET ${path}`, reading);

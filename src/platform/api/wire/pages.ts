@@ -241,7 +241,6 @@ export interface FollowOptions {
   cursorParam?: string;
   /** A row's id and time (ISO), for a list that may be paged by a time marker. */
   rowKey?: (row: unknown) => { id?: string; at?: string };
-  widen?: boolean;
 }
 
 /** Page after page, each with whether another page follows, none, or none because the server repeated a next request
@@ -265,13 +264,13 @@ async function* walkPages<A extends PageAnswer, R>(
 }
 
 /** The client's lists: each next page asked at the list's path with the query the answer gives. With `rowKey`, rows an
- * earlier page gave are left out by id (a time marker read as older-or-equal gives the rows at it again); with `widen`
- * too, a marker that is the time of the page's last row (`next_before`) is sent 1 ms later, so rows sharing that time
- * past the page are not skipped by a server that reads it as strictly older. `fetchPage` is told how many rows read
+ * earlier page gave are left out by id (a time marker read as older-or-equal gives the rows at it again), and a marker
+ * that is the time of the page's last row (`next_before`) is sent 1 ms later, so rows sharing that time past the page
+ * are not skipped by a server that reads it as strictly older. `fetchPage` is told how many rows read
  * already the page may give again (those at a time marker's edge), for a page size that leaves room for them. */
 export function followPages<A extends PageAnswer>(
   fetchPage: (query: Query, again: number) => Promise<A>,
-  { query: first, rowKey, widen, cursorParam }: FollowOptions = {},
+  { query: first, rowKey, cursorParam }: FollowOptions = {},
 ) {
   let edgeMs = NaN;
   /** The rows read within 1 ms of the edge: the only ones a page after it can give again. */
@@ -284,7 +283,7 @@ export function followPages<A extends PageAnswer>(
         Object.fromEntries(
           Object.entries(query).map(([name, value]) => [
             name,
-            widen && atEdge(value) && Date.parse(value) === edgeMs ? new Date(edgeMs + 1).toISOString() : value,
+            atEdge(value) && Date.parse(value) === edgeMs ? new Date(edgeMs + 1).toISOString() : value,
           ]),
         ),
         Object.values(query).some(atEdge) ? seen.size : 0,
