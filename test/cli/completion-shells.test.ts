@@ -97,27 +97,30 @@ it('bash completion (a real bash): with no store file there are no profile names
   }
 });
 
-/** A home whose ~/.config/hedge holds the store's profiles, and an absolute XDG_CONFIG_HOME that holds none. */
-function homeWithStore() {
+/** The profile names a shell offers with an absolute XDG_CONFIG_HOME that holds no store, then with a relative one,
+ * for a home whose ~/.config/hedge holds the store's profiles. */
+function namesWhereHedgeLooks(completeIn: typeof bashComplete) {
   const home = tempDir('hedge-completion-home-');
-  mkdirSync(join(home.path, '.config', 'hedge'), { recursive: true });
-  copyFileSync(join(store.path, 'config.json'), join(home.path, '.config', 'hedge', 'config.json'));
-  return home;
+  try {
+    mkdirSync(join(home.path, '.config', 'hedge'), { recursive: true });
+    copyFileSync(join(store.path, 'config.json'), join(home.path, '.config', 'hedge', 'config.json'));
+    const names = (XDG_CONFIG_HOME: string) =>
+      completeIn(['hedge profile use '], { HOME: home.path, XDG_CONFIG_HOME })[0]?.slice().sort();
+    return [names(join(home.path, 'elsewhere')), names('.config')];
+  } finally {
+    home.remove();
+  }
 }
+const WHERE_HEDGE_LOOKS =
+  'profile names from an absolute XDG_CONFIG_HOME, else ~/.config/hedge (a relative XDG_CONFIG_HOME is ignored, as hedge does)';
 
-it.each([['bash', bashComplete], ...(NO_FISH ? [] : [['fish', fishComplete] as const])] as const)(
-  '%s completion: profile names from an absolute XDG_CONFIG_HOME, else ~/.config/hedge (a relative XDG_CONFIG_HOME is ignored, as hedge does)',
-  (_shell, completeIn) => {
-    const home = homeWithStore();
-    try {
-      const names = (XDG_CONFIG_HOME: string) =>
-        completeIn(['hedge profile use '], { HOME: home.path, XDG_CONFIG_HOME })[0]?.slice().sort();
-      expect([names(join(home.path, 'elsewhere')), names('.config')]).toEqual([[], ['desk', 'ops.eu', 'sandbox-2']]);
-    } finally {
-      home.remove();
-    }
-  },
-);
+it(`bash completion (a real bash): ${WHERE_HEDGE_LOOKS}`, () => {
+  expect(namesWhereHedgeLooks(bashComplete)).toEqual([[], ['desk', 'ops.eu', 'sandbox-2']]);
+});
+
+it.skipIf(NO_FISH)(`fish completion (a real fish; skipped: fish is not installed): ${WHERE_HEDGE_LOOKS}`, () => {
+  expect(namesWhereHedgeLooks(fishComplete)).toEqual([[], ['desk', 'ops.eu', 'sandbox-2']]);
+});
 
 // Another shell: exit 2, one line naming the allowed ones (test/reliability/bad-input.test.ts).
 it.each(['bash', 'zsh', 'fish'])('hedge completion SHELL: prints dist/completions/hedge.%s exactly', async (shell) => {
