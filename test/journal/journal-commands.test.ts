@@ -211,13 +211,6 @@ describe('hedge journal', () => {
     await exits(2, 'journal show a_', 'a_close003', 'a_open0001');
   });
 
-  it('show: the command as typed reads back in a shell: a word with a space or a quote in it is quoted', async () => {
-    const argv = ['open', 'USDTNGN', 'buy', '100', '--tenor', '3', '--ref', "DEAL 7's"];
-    writeRows(entry('a_ref00001', ago(60_000), { argv }));
-    const shown = await exits(0, 'journal show a_ref00001 --fields argv --no-header');
-    expect(shown.stdout).toBe(`hedge open USDTNGN buy 100 --tenor 3 --ref 'DEAL 7'\\''s'\n`);
-  });
-
   it('resolve: hand-written unresolved rows whose id carries a quote and control characters, or is spelled with a JSON escape, resolved by the part a person types: recorded, said so, exit 0', async () => {
     const id = `a_odd"${HOSTILE}`;
     writeRows(entry(id, ago(60_000), { outcome: 'unknown' }));
@@ -261,12 +254,12 @@ describe('hedge resume refusals (nothing is sent)', () => {
     await exits(2, 'resume', 'a_close003', 'key fingerprint', 'hedge --profile ops resume a_close003');
   });
 
-  it("an entry sent under another profile, resumed or shown under --profile desk: the command suggested is the entry's own profile's, its words as typed then, never this run's profile", async () => {
+  it("an entry sent under another profile, resumed or shown under --profile desk: the command suggested is the entry's own profile's, its words as typed then (quoted to read back in a shell), never this run's profile", async () => {
     writeStore(dir, {
       current: 'desk',
       profiles: { desk: { base_url: BASE_URL, api_key: KEY, saved_at: ago(86_400_000) } },
     });
-    const argv = ['open', 'USDTNGN', 'buy', '100', '--tenor', '1', '--ref', 'DEAL 7'];
+    const argv = ['open', 'USDTNGN', 'buy', '100', '--tenor', '1', '--ref', "DEAL 7's"];
     const sent = entry('a_open0009', ago(60_000), {
       command: 'open',
       argv,
@@ -276,7 +269,9 @@ describe('hedge resume refusals (nothing is sent)', () => {
     writeRows({ ...sent, outcome: 'unknown' });
     const refused = await runHedge('--profile desk resume a_open0009', { configDir: dir });
     expect(refused.code, refused.stderr).toBe(2);
-    expect(refused.stderr).toContain("Journal a_open0009 (open USDTNGN buy 100 --tenor 1 --ref 'DEAL 7') was sent");
+    // A word with a space or a quote in it is quoted.
+    const typed = `open USDTNGN buy 100 --tenor 1 --ref 'DEAL 7'\\''s'`;
+    expect(refused.stderr).toContain(`Journal a_open0009 (${typed}) was sent`);
     expect(refused.stderr).toMatch(
       /resume it with the credentials it was sent with: `hedge --profile ops resume a_open0009`$/m,
     );
@@ -289,5 +284,7 @@ describe('hedge resume refusals (nothing is sent)', () => {
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain('Unresolved: finish it with `hedge --profile ops resume a_open0009`');
     expect(shown.stdout).not.toContain('--profile desk');
+    const argvShown = await exits(0, 'journal show a_open0009 --fields argv --no-header');
+    expect(argvShown.stdout).toBe(`hedge ${typed}\n`);
   });
 });

@@ -29,14 +29,8 @@ afterEach(() => {
   running.clear();
 });
 
-function startWriter(options: {
-  dir: string;
-  writer: number;
-  count: number | null;
-  umask?: number;
-  rotateBytes?: number;
-  barrier?: boolean;
-}) {
+/** A writer of `options` (dir, writer, count, umask, rotateBytes; `barrier`: it waits, loaded, for its stdin to end). */
+function startWriter(options: { barrier?: boolean; [option: string]: unknown }) {
   const child = spawn(
     process.execPath,
     [CHILD, JSON.stringify({ bundle: built.bundle, lockStaleMs: LOCK_STALE_MS, ...options })],
@@ -51,17 +45,14 @@ function startWriter(options: {
     running.delete(child);
     return { code, signal, stderr };
   });
-  return { child, output: () => stdout, exited };
+  /** `has`: resolves once its output passes `test`; fails if it exits first. */
+  return {
+    child,
+    output: () => stdout,
+    exited,
+    has: (test: (output: string) => boolean, what: string) => until(() => test(stdout), what, { process: exited }),
+  };
 }
-type Writer = ReturnType<typeof startWriter>;
-
-/** Resolves once the writer's output passes `test`; fails if it exits first. */
-const outputHas = (writer: Writer, test: (output: string) => boolean, what: string) =>
-  until(() => test(writer.output()), what, { process: writer.exited });
-
-/** Resolves once the writer has reported `count` updates on disk; fails if it exits first. */
-const afterUpdates = (writer: Writer, count: number) =>
-  outputHas(writer, (output) => idsReported(output, 'updated').length >= count, `${count} updates`);
 
 function idsReported(output: string, word: 'begun' | 'updated') {
   return output
@@ -86,7 +77,7 @@ it(`several processes at once: ${WRITERS} writers × ${ENTRIES} entries (each be
   const writers = Array.from({ length: WRITERS }, (_, writer) =>
     startWriter({ dir, writer, count: ENTRIES, rotateBytes: ROTATE_BYTES, barrier: true }),
   );
-  await Promise.all(writers.map((writer) => outputHas(writer, (output) => output.startsWith('ready\n'), 'ready')));
+  await Promise.all(writers.map((writer) => writer.has((output) => output.startsWith('ready\n'), 'ready')));
   for (const writer of writers) writer.child.stdin!.end();
   // All exit 0, and quietly.
   const results = await Promise.all(writers.map((writer) => writer.exited));
@@ -128,7 +119,8 @@ it('a writer killed with SIGKILL in the middle of its appends leaves a readable 
 
   for (let round = 0; round < 3; round++) {
     const writer = startWriter({ dir, writer: round, count: null });
-    await afterUpdates(writer, 5 + 7 * round);
+    const updates = 5 + 7 * round;
+    await writer.has((output) => idsReported(output, 'updated').length >= updates, `${updates} updates`);
     writer.child.kill('SIGKILL');
     expect((await writer.exited).signal).toBe('SIGKILL');
     for (const state of ['begun', 'updated'] as const)
