@@ -40,7 +40,7 @@ import type { ChangeAction } from '../../src/sandbox/engine-state.js';
 import { changeParts } from '../../src/sandbox/http/routes.js';
 import { reductionClosesFully } from '../../src/sandbox/market-model.js';
 import { hashString } from '../../src/sandbox/prng.js';
-import { separateProcesses, type RunOptions } from '../support/hedge-cli.js';
+import { separateProcesses } from '../support/hedge-cli.js';
 import type { PostgresServer } from '../support/servers/postgres-server.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 import { teamOf } from '../support/team.js';
@@ -165,20 +165,12 @@ function describeBehaviours(behaviours: HistoryResult['behaviours']) {
  */
 async function openDesk(simulator: Simulator, server?: PostgresServer) {
   const list = async (dir: string) => (await openJournal({ dir }).list()) as unknown as Entry[];
-  if (!server) {
-    return {
-      dirOf: (_actor: number) => simulator.configDir,
-      hedge: (_actor: number, args: string[], options?: RunOptions) => simulator.hedge(args, options),
-      journal: () => list(simulator.configDir),
-      remove: async () => undefined,
-    };
-  }
-  const team = await teamOf(simulator, server);
-  const machines = [team.a, team.b];
+  const team = server && (await teamOf(simulator, server));
+  const machines = team ? [team.a, team.b] : [{ dir: simulator.configDir, hedge: simulator.hedge }];
   return {
-    dirOf: (actor: number) => machines[actor % 2].dir,
-    hedge: (actor: number, args: string[], options?: RunOptions) => machines[actor % 2].hedge(args, options),
+    machine: (actor: number) => machines[actor % machines.length],
     journal: async () => {
+      if (!team) return list(simulator.configDir);
       const store = await openTeamJournal({ url: team.url, shown: 'chaos', source: 'chaos', fallbackDir: team.a.dir });
       try {
         // A record a machine kept locally because the store failed after a send is journal too.
@@ -190,8 +182,9 @@ async function openDesk(simulator: Simulator, server?: PostgresServer) {
     },
     // A run of hundreds of histories would otherwise leave hundreds of databases on the one cluster.
     remove: async () => {
+      if (!team) return;
       team.remove();
-      await server.query('postgres', `DROP DATABASE IF EXISTS ${team.database} WITH (FORCE)`);
+      await server?.query('postgres', `DROP DATABASE IF EXISTS ${team.database} WITH (FORCE)`);
     },
   };
 }
@@ -201,7 +194,7 @@ const cents = (usd: number) => Math.round(usd * 100) / 100;
 
 function argsOf(desk: Desk, op: Op, index: number) {
   if (op.kind === 'apply' || op.kind === 'keep') {
-    const file = join(desk.dirOf(op.actor), `target-${op.actor}-${index}.csv`);
+    const file = join(desk.machine(op.actor).dir, `target-${op.actor}-${index}.csv`);
     writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},${SIDE},${op.amount},${op.tenorDays}\n`);
     return op.kind === 'apply' ? ['apply', file, '--yes'] : ['keep', file, '--once', '--converge', '--yes'];
   }
@@ -290,7 +283,7 @@ export async function runHistory(options: HistoryOptions) {
         for (const [index, op] of ops.entries()) {
           if (op.actor !== actor) continue;
           let timer: NodeJS.Timeout | undefined;
-          const result = await activeDesk.hedge(actor, [...argsOf(activeDesk, op, index), ...WAIT_BOUND], {
+          const result = await activeDesk.machine(actor).hedge([...argsOf(activeDesk, op, index), ...WAIT_BOUND], {
             timeoutMs: RUN_BOUND_MS,
             env: { HEDGE_REPEAT_WINDOW: '0' },
             onSpawn: (child) => {
@@ -315,7 +308,9 @@ export async function runHistory(options: HistoryOptions) {
       for (const id of pending) {
         if (!(await unresolvedIds()).includes(id)) continue;
         resumes += 1;
-        const run = await activeDesk.hedge(0, ['resume', id, '--yes', ...WAIT_BOUND], { timeoutMs: RUN_BOUND_MS });
+        const run = await activeDesk
+          .machine(0)
+          .hedge(['resume', id, '--yes', ...WAIT_BOUND], { timeoutMs: RUN_BOUND_MS });
         // HEDGE_CHAOS_DEBUG=1: what each resume said (why an entry stays "cannot tell").
         if (process.env.HEDGE_CHAOS_DEBUG) console.log(`resume ${id} → exit ${run.code}\n${run.stderr.slice(-1500)}`);
       }
