@@ -2,7 +2,7 @@
 // `hedge sandbox serve --clock-speed` starts, test/support/simulator.ts), a schedule of exposures
 // over `days` server days, the real `hedge keep FILE --exposures` running against it, killed with
 // SIGKILL at random moments and started again. The server's own book is sampled after every keeper
-// cycle (its `cycle` event) and between cycles (a tick every `tickMs` of real time), each sample
+// cycle (its `cycle` event) and between cycles (a tick every TICK_MS of real time), each sample
 // against the target the project's exposures rules (domain/exposures.ts) give at that server time
 // and the server's price then. After the last due date the keeper is stopped and
 // `hedge exposures FILE --report --json` is reconciled with the server's history.
@@ -15,7 +15,7 @@
 //   flat      at every sample from the last due date on, both sides hold nothing;
 //   report    its cost per market (closed hedges, carry, fees) equals the server's history summed in
 //             cents, and its coverage's hedged_usd each week equals what the server's hedges held then.
-import { createWriteStream, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseExposuresFile, type Exposure } from '../../src/features/exposures/exposures-file.js';
 import {
@@ -26,9 +26,8 @@ import {
   targetRowsAt,
 } from '../../src/features/exposures/exposures-rules.js';
 import { MARKET_MODEL, midPrice, seedHash } from '../../src/sandbox/market-model.js';
-import { baseEnv } from '../support/hedge-cli.js';
 import { filledActive } from '../support/keeper.js';
-import { soakKeepers, stopKeeper } from './keeper-process.js';
+import { iso, outFile, round2, soakKeepers, soakSetting, stopKeeper } from './keeper-process.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 import { randomStream } from '../support/random-stream.js';
 
@@ -53,7 +52,7 @@ type ScheduledExposure = ReturnType<typeof scheduleOf>[number];
  * in USD books: never covered), due at 14:00 UTC on odd days, so inside a 7-day hedge's tenor.
  * At the start the net buy target is ≈ 0.53 M USD (under the simulator's 1 M exposure cap).
  */
-export const NINETY_DAY_SCHEDULE = scheduleOf(
+const NINETY_DAY_SCHEDULE = scheduleOf(
   `
   INV-1 receivable 300e6   NGN 12.6
   FRT-2 payable    120e6   NGN 20.6
@@ -66,7 +65,7 @@ export const NINETY_DAY_SCHEDULE = scheduleOf(
 );
 
 /** For a soak of fewer than 30 days: the same kinds of rows, dues far enough apart for a 2 s cycle. */
-export const SHORT_SCHEDULE = scheduleOf(
+const SHORT_SCHEDULE = scheduleOf(
   `
   INV-1 receivable 300e6  NGN 0.4
   FRT-2 payable    120e6  NGN 0.7
@@ -75,29 +74,31 @@ export const SHORT_SCHEDULE = scheduleOf(
   1,
 );
 
-export interface SoakOptions {
-  days: number;
-  seed: number;
-  kills: number;
-  /** Server ms per real ms. */
-  clockSpeed: number;
-  /** The keeper's --interval, seconds (real time). */
-  intervalS: number;
-  schedule: readonly ScheduledExposure[];
-  /** Real ms between two samples taken between cycles. */
-  tickMs?: number;
-  /** Where to write every sample (CSV); the file's folder must exist. */
-  samplesFile?: string;
-  /** Where to append the keepers' events and stderr. */
-  keeperLogFile?: string;
-  log?: (line: string) => void;
+/**
+ * A run's settings, as its runner (scripts/soak-exposures.mjs) sets them: `clockSpeed` server ms per
+ * real ms, `intervalS` the keeper's --interval (seconds, real time); the 90-day schedule (three
+ * buckets, seven rows) from 30 days up, a few rows for a short soak; every sample written to
+ * `samplesFile` (CSV), the keepers' events and stderr appended to `keeperLogFile`.
+ */
+export function soakOptions() {
+  const days = Number(soakSetting('HEDGE_SOAK_DAYS'));
+  return {
+    days,
+    seed: Number(soakSetting('HEDGE_SOAK_SEED')),
+    kills: Number(soakSetting('HEDGE_SOAK_KILLS')),
+    clockSpeed: Number(soakSetting('HEDGE_SOAK_CLOCK_SPEED')),
+    intervalS: Number(soakSetting('HEDGE_SOAK_INTERVAL')),
+    schedule: days >= 30 ? NINETY_DAY_SCHEDULE : SHORT_SCHEDULE,
+    samplesFile: soakSetting('HEDGE_SOAK_SAMPLES'),
+    keeperLogFile: soakSetting('HEDGE_SOAK_KEEPER_LOG'),
+  };
 }
-
-const round2 = (value: number) => Math.round(value * 100) / 100;
-const iso = (ms: number) => new Date(ms).toISOString();
+type SoakOptions = ReturnType<typeof soakOptions>;
+/** Real ms between two samples taken between cycles. */
+const TICK_MS = 250;
 
 /** The exposures file of a schedule from `startMs`: dues at 14:00 UTC of their day, written with their zone. */
-export function exposuresCsv(schedule: readonly ScheduledExposure[], startMs: number, days: number) {
+function exposuresCsv(schedule: readonly ScheduledExposure[], startMs: number, days: number) {
   const rows = schedule.map((row) => {
     const raw = startMs + row.dueShare * days * DAY_MS;
     // Long soaks: 14:00 UTC of the day (inside any hedge's tenor); short ones keep the exact share.
@@ -136,8 +137,6 @@ function withinBandOf(held: number, target: number) {
 export type SoakResult = Awaited<ReturnType<typeof runExposuresSoak>>;
 
 export async function runExposuresSoak(options: SoakOptions) {
-  const log = options.log ?? (() => {});
-  const tickMs = options.tickMs ?? 250;
   const wallStart = Date.now();
   const sim = await startSimulator({ clockSpeed: options.clockSpeed, seed: options.seed, fillDelayMs: 100 });
   const serverNow = () => sim.sandbox.clock.now();
@@ -145,21 +144,17 @@ export async function runExposuresSoak(options: SoakOptions) {
   let lastCycleServerMs: number | undefined;
   let onCycle: (serverMs: number | undefined, targetUsd: number) => void = () => {};
   const errorCodes: string[] = [];
-  const keepers = soakKeepers(
-    { ...baseEnv(sim.configDir), ...sim.env },
-    options.keeperLogFile,
-    (name, event, number) => {
-      if (name === 'error') errorCodes.push(`${String(event.code)} (${String(event.phase ?? '')})`);
-      if (name === 'cycle' && number === keepers.number) {
-        const read = Date.parse(String(event.server_time));
-        const rows = (event.rows ?? []) as Array<{ target_usd?: number }>;
-        onCycle(
-          Number.isFinite(read) ? read : undefined,
-          rows.reduce((sum, row) => sum + (row.target_usd ?? 0), 0),
-        );
-      }
-    },
-  );
+  const keepers = soakKeepers(sim, options.keeperLogFile, (name, event, number) => {
+    if (name === 'error') errorCodes.push(`${String(event.code)} (${String(event.phase ?? '')})`);
+    if (name === 'cycle' && number === keepers.number) {
+      const read = Date.parse(String(event.server_time));
+      const rows = (event.rows ?? []) as Array<{ target_usd?: number }>;
+      onCycle(
+        Number.isFinite(read) ? read : undefined,
+        rows.reduce((sum, row) => sum + (row.target_usd ?? 0), 0),
+      );
+    }
+  });
   // Every kill and restart planned (clearing one that has run does nothing).
   const timers: NodeJS.Timeout[] = [];
   try {
@@ -198,7 +193,7 @@ export async function runExposuresSoak(options: SoakOptions) {
     const priceAt = (ms: number) => midPrice(seedHash(options.seed), market, ms);
     const intervalMs = options.intervalS * 1000;
 
-    const csvOut = options.samplesFile ? createWriteStream(options.samplesFile) : undefined;
+    const csvOut = outFile(options.samplesFile);
     /**
      * A sample of the server's book: what it holds and exposure × ratio (no lead) per side; after a
      * cycle (`cycleServerMs`: the server time the keeper's cycle read, its `cycle` event's
@@ -250,9 +245,9 @@ export async function runExposuresSoak(options: SoakOptions) {
     const samples: ReturnType<typeof measure>[] = [];
     const sample = (...args: Parameters<typeof measure>) => {
       const entry = measure(...args);
-      if (samples.length === 0) csvOut?.write(`${Object.keys(entry)}\n`);
+      if (samples.length === 0) csvOut.write(`${Object.keys(entry)}\n`);
       samples.push(entry);
-      csvOut?.write(`${Object.values(entry).map((value) => value ?? '')}\n`);
+      csvOut.write(`${Object.values(entry).map((value) => value ?? '')}\n`);
     };
     // From the first cycle that read the schedule on (one that began before it was written has nothing to hold).
     let scheduled = false;
@@ -273,7 +268,7 @@ export async function runExposuresSoak(options: SoakOptions) {
         if (keepers.current?.exitCode !== null) return;
         keepers.current.kill('SIGKILL');
         killed += 1;
-        log(`kill -9 of keeper ${keepers.number} at server ${iso(serverNow())}`);
+        console.log(`kill -9 of keeper ${keepers.number} at server ${iso(serverNow())}`);
         // Started again after a pause of up to a second, as a supervisor would.
         const restart = () => serverNow() < lastEndMs && startKeeper();
         timers.push(setTimeout(restart, Math.round(random() * 1000)));
@@ -287,12 +282,12 @@ export async function runExposuresSoak(options: SoakOptions) {
     // times, for at most as long again.
     const cycled = () => samples.filter((s) => s.kind === 'cycle').length;
     while (serverNow() < endMs || (cycled() < 4 && serverNow() < lastEndMs)) {
-      await new Promise((resolve) => setTimeout(resolve, tickMs));
+      await new Promise((resolve) => setTimeout(resolve, TICK_MS));
       sample('tick');
       const now = serverNow();
       if (now >= nextProgressMs) {
         const last = samples.at(-1)!;
-        log(
+        console.log(
           `day ${((now - startMs) / DAY_MS).toFixed(1)}: held buy ${last.heldBuy} sell ${last.heldSell}, target buy ${last.targetBuy} sell ${last.targetSell}, ${cycled()} cycles`,
         );
         nextProgressMs = now + Math.max(DAY_MS, (options.days * DAY_MS) / 10);
@@ -301,7 +296,7 @@ export async function runExposuresSoak(options: SoakOptions) {
     timers.forEach(clearTimeout);
     await stopKeeper(keepers.current!);
     sample('tick');
-    await new Promise<void>((resolve) => (csvOut ? csvOut.end(resolve) : resolve()));
+    await csvOut.end();
 
     const report = await reconcileReport(sim, file, exposures);
     const cycles = samples.filter((s) => s.kind === 'cycle');
@@ -316,11 +311,10 @@ export async function runExposuresSoak(options: SoakOptions) {
       problems.push(
         `band: ${withinBandPct}% of ${cycles.length} cycle samples within the band (at least 99% expected)`,
       );
-    for (const s of samples.filter((x) => x.aboveUsd > 0).slice(0, 5)) {
+    for (const s of samples.filter((x) => x.aboveUsd > 0).slice(0, 5))
       problems.push(
         `above: at ${iso(s.serverMs)} (${s.kind}, keeper ${s.keeper}) held buy ${s.heldBuy} sell ${s.heldSell} against exposure × ratio buy ${s.targetBuy} sell ${s.targetSell}: ${s.aboveUsd} USD above the band`,
       );
-    }
     if (afterLastDue.length === 0) problems.push('flat: no sample after the last due date');
     for (const s of notFlat.slice(0, 5))
       problems.push(`flat: at ${iso(s.serverMs)}, after the last due date, held buy ${s.heldBuy} sell ${s.heldSell}`);
@@ -409,11 +403,10 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
   // The weeks run to the server's now (its clock is weeks ahead of ours here), not to ours.
   const serverNowMs = sim.sandbox.clock.now();
   const lastAt = coverage.length === 0 ? undefined : Date.parse(coverage[coverage.length - 1].at);
-  if (lastAt === undefined || lastAt < serverNowMs - DAY_MS) {
+  if (lastAt === undefined || lastAt < serverNowMs - DAY_MS)
     mismatches.push(
       `the coverage ends at ${lastAt === undefined ? 'nothing' : iso(lastAt)}; the server's time is ${iso(serverNowMs)}`,
     );
-  }
   for (const week of coverage) {
     const at = Date.parse(week.at);
     const net = exposures

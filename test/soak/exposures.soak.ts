@@ -2,28 +2,9 @@
 // asks: scripts/soak-exposures.mjs sets HEDGE_SOAK_* and the samples file, and runs this file outside
 // `npm test` (test/soak/vitest.config.ts), since it waits in real time.
 import { describe, expect, it } from 'vitest';
-import {
-  describeSoak,
-  NINETY_DAY_SCHEDULE,
-  runExposuresSoak,
-  SHORT_SCHEDULE,
-  type SoakOptions,
-} from './exposures-soak.js';
-import { soakSetting } from './soak-settings.js';
+import { describeSoak, runExposuresSoak, soakOptions } from './exposures-soak.js';
 
-const days = Number(soakSetting('HEDGE_SOAK_DAYS'));
-const options: SoakOptions = {
-  days,
-  seed: Number(soakSetting('HEDGE_SOAK_SEED')),
-  kills: Number(soakSetting('HEDGE_SOAK_KILLS')),
-  clockSpeed: Number(soakSetting('HEDGE_SOAK_CLOCK_SPEED')),
-  intervalS: Number(soakSetting('HEDGE_SOAK_INTERVAL')),
-  // The 90-day shape (three buckets, seven rows) from 30 days up; a few rows for a short soak.
-  schedule: days >= 30 ? NINETY_DAY_SCHEDULE : SHORT_SCHEDULE,
-  samplesFile: soakSetting('HEDGE_SOAK_SAMPLES'),
-  keeperLogFile: soakSetting('HEDGE_SOAK_KEEPER_LOG'),
-  log: (line) => console.log(line),
-};
+const options = soakOptions();
 const boundMs = ((options.days * 86_400_000) / options.clockSpeed) * 1.5 + 60_000;
 
 describe('hedge keep --exposures soak on a fast clock, judged by the server', () => {

@@ -1,12 +1,33 @@
-// The keepers of a soak: `hedge keep … --json` run as processes of their own, one after another (a
-// restart after each kill). Each line they print is copied to the soak's log and, when it is an
-// event, counted by name and handed to the soak; their stderr goes to the log too. Both soaks
-// (keeper-soak.ts, exposures-soak.ts) start and kill keepers this way.
+// What both soaks (keeper-soak.ts, exposures-soak.ts) share: their settings, their output files, and
+// their keepers: `hedge keep … --json` run as processes of their own, one after another (a restart
+// after each kill). Each line a keeper prints is copied to the soak's log and, when it is an event,
+// counted by name and handed to the soak; its stderr goes to the log too.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { afterAll } from 'vitest';
-import { HEDGE_BIN, ROOT } from '../support/hedge-cli.js';
+import { baseEnv, HEDGE_BIN, ROOT } from '../support/hedge-cli.js';
+import type { Simulator } from '../support/simulator.js';
+
+/** A soak's setting, which its runner (scripts/soak-*.mjs) always sets: the soaks run only through it. */
+export function soakSetting(name: string) {
+  const value = process.env[name];
+  if (value === undefined)
+    throw new Error(`${name} is not set: run the soaks with npm run soak or npm run soak:keeper.`);
+  return value;
+}
+
+export const round2 = (value: number) => Math.round(value * 100) / 100;
+export const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Lines written to `file` (appended to with `flags` 'a'); end() resolves once they are on disk, and ends it once. */
+export function outFile(file: string, flags = 'w') {
+  const stream = createWriteStream(file, { flags });
+  return {
+    write: (text: string) => stream.write(text),
+    end: () => new Promise<void>((resolve) => (stream.writableEnded ? resolve() : stream.end(resolve))),
+  };
+}
 
 /**
  * Every keeper started and not exited: killed when the test file ends, so a soak that times out
@@ -23,11 +44,11 @@ afterAll(() => {
  * close() kills the keeper still running and closes the log.
  */
 export function soakKeepers(
-  env: NodeJS.ProcessEnv,
-  logFile: string | undefined,
+  sim: Pick<Simulator, 'configDir' | 'env'>,
+  logFile: string,
   onEvent: (name: string, event: Record<string, unknown>, number: number) => void,
 ) {
-  const log = logFile ? createWriteStream(logFile, { flags: 'a' }) : undefined;
+  const log = outFile(logFile, 'a');
   const keepers = {
     number: 0,
     current: undefined as ChildProcess | undefined,
@@ -37,14 +58,14 @@ export function soakKeepers(
     start(args: readonly string[]) {
       const number = (keepers.number += 1);
       const child = spawn(process.execPath, [HEDGE_BIN, ...args], {
-        env,
+        env: { ...baseEnv(sim.configDir), ...sim.env },
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       running.add(child);
       child.once('exit', () => running.delete(child));
       createInterface({ input: child.stdout }).on('line', (line) => {
-        log?.write(`keeper ${number} ${line}\n`);
+        log.write(`keeper ${number} ${line}\n`);
         let event: Record<string, unknown>;
         try {
           event = JSON.parse(line) as Record<string, unknown>;
@@ -55,14 +76,14 @@ export function soakKeepers(
         keepers.events[name] = (keepers.events[name] ?? 0) + 1;
         onEvent(name, event, number);
       });
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => log?.write(`keeper ${number} stderr: ${chunk}`));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => log.write(`keeper ${number} stderr: ${chunk}`));
       keepers.current = child;
       return child;
     },
     async close() {
       const child = keepers.current;
       if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await new Promise<void>((resolve) => (log ? log.end(resolve) : resolve()));
+      await log.end();
     },
   };
   return keepers;

@@ -53,13 +53,13 @@
 //              at least two of them after the last restart (the keeper carried on after it), and
 //              every planned kill happened; a run that does not get there within `maxWallMs` has
 //              stalled.
-import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { HedgeState } from '../../src/sandbox/engine-state.js';
-import { baseEnv, runHedge, type RunResult } from '../support/hedge-cli.js';
-import { soakKeepers, stopKeeper } from './keeper-process.js';
+import { runHedge, type RunResult } from '../support/hedge-cli.js';
+import { iso, outFile, round2, soakKeepers, soakSetting, stopKeeper } from './keeper-process.js';
 import { MARKET, startSimulator } from '../support/simulator.js';
 import { randomStream } from '../support/random-stream.js';
 
@@ -68,33 +68,40 @@ const SIDES: readonly Side[] = ['buy', 'sell'];
 /** Notionals that differ by less than a cent agree (money is booked to the cent). */
 const CENT = 0.005;
 
+/** The other actor's add (USD), the keeper's --tolerance (USD), and the real ms between two samples of the server's state. */
+const ADD_USD = 250;
+const TOLERANCE_USD = 0;
+const SAMPLE_MS = 1_000;
+
 /**
- * A run's settings: it ends once the server shows at least `maturities` maturities (settlements +
- * rolls); `kills` SIGKILLs of the keeper, each followed by a restart; `adds` `hedge add` runs of the
- * other actor on the roll row's side, of `addUsd` each; `dayMs` the sandbox ms of one tenor day;
- * `rollBefore` the roll row's roll_before, as the target file says it (e.g. `12s`); `intervalS` and
- * `toleranceUsd` the keeper's --interval (seconds) and --tolerance (USD); `sampleMs` the real ms
- * between two samples of the server's state; the run is a stall (a problem) if it has not reached
- * `maturities` by `maxWallMs`.
+ * A run's settings, as its runner (scripts/soak-keeper.mjs) sets them: it ends once the server shows
+ * at least `maturities` maturities (settlements + rolls); `kills` SIGKILLs of the keeper, each
+ * followed by a restart; `adds` `hedge add` runs of the other actor on the roll row's side; `dayMs`
+ * the sandbox ms of one tenor day; `rollBefore` the roll row's roll_before, as the target file says
+ * it (e.g. `12s`); `intervalS` the keeper's --interval (seconds).
  */
-export type KeeperSoakOptions = Record<
-  | 'seed'
-  | 'maturities'
-  | 'kills'
-  | 'adds'
-  | 'addUsd'
-  | 'dayMs'
-  | 'viewLagMs'
-  | 'settlementDelayMs'
-  | 'intervalS'
-  | 'toleranceUsd'
-  | 'sampleMs'
-  | 'maxWallMs',
-  number
-> & { rollBefore: string; samplesFile?: string; keeperLogFile?: string; log?: (line: string) => void };
+export function keeperSoakOptions() {
+  const number = (name: string) => Number(soakSetting(`HEDGE_KEEPER_SOAK_${name}`));
+  return {
+    seed: number('SEED'),
+    maturities: number('MATURITIES'),
+    kills: number('KILLS'),
+    adds: number('ADDS'),
+    // A roll is decided within a cycle of its roll_before and its close sent at once: it reaches the
+    // server seconds before the maturity, and its open (shown a lag later) follows.
+    dayMs: number('DAY_MS'),
+    viewLagMs: number('LAG_MS'),
+    settlementDelayMs: number('SETTLEMENT_DELAY_MS'),
+    rollBefore: soakSetting('HEDGE_KEEPER_SOAK_ROLL_BEFORE'),
+    intervalS: number('INTERVAL'),
+    samplesFile: soakSetting('HEDGE_KEEPER_SOAK_SAMPLES'),
+    keeperLogFile: soakSetting('HEDGE_KEEPER_SOAK_KEEPER_LOG'),
+  };
+}
+export type KeeperSoakOptions = ReturnType<typeof keeperSoakOptions>;
 
 /** The two rows of the target file. */
-export const ROWS = {
+const ROWS = {
   roll: { side: 'buy', notionalUsd: 1000, reference: 'SOAK-ROLL' },
   settle: { side: 'sell', notionalUsd: 1500, reference: 'SOAK-SETTLE' },
 } as const;
@@ -102,11 +109,9 @@ export const ROWS = {
 /** Resolves after `ms`, or at once when `stop` aborts (the run ended: nothing waits for a moment planned past it). */
 const sleep = (ms: number, stop?: AbortSignal) =>
   delay(Math.max(0, ms), undefined, stop ? { signal: stop } : {}).catch(() => undefined);
-const round2 = (value: number) => Math.round(value * 100) / 100;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The target file: the roll row, then the settle row (why their roll_before: the header comment). */
-export function targetCsv(options: KeeperSoakOptions) {
+function targetCsv(options: KeeperSoakOptions) {
   return (
     [
       'market,side,notional_usd,tenor_days,client_reference,until,roll_before',
@@ -131,6 +136,9 @@ export function estimatedRunMs(options: KeeperSoakOptions) {
   return options.maturities / (1 / rollPeriod + 1 / settlePeriod);
 }
 
+/** A keeper that stops making maturities is a stall: the run gives up (a problem) at three times what it should take. */
+export const maxWallMs = (options: KeeperSoakOptions) => 3 * estimatedRunMs(options) + 30_000;
+
 /** A request the server answered with success. */
 const ok = (entry: { status: unknown }) => typeof entry.status === 'number' && entry.status < 300;
 /** A logged request's body, as JSON. */
@@ -140,7 +148,6 @@ const bodyOf = (entry: { body: unknown }) => (entry.body ?? {}) as Record<string
 export type KeeperSoakResult = Awaited<ReturnType<typeof runKeeperSoak>>;
 
 export async function runKeeperSoak(options: KeeperSoakOptions) {
-  const log = options.log ?? (() => {});
   const wallStart = Date.now();
   const realMs = () => Date.now() - wallStart;
   const sim = await startSimulator({
@@ -154,14 +161,14 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
   const fillDelayMs = sim.sandbox.engine.fillDelayMs;
   const serverNow = () => sim.sandbox.clock.now();
   const errorCodes: string[] = [];
-  const keepers = soakKeepers({ ...baseEnv(sim.configDir), ...sim.env }, options.keeperLogFile, (name, event) => {
+  const keepers = soakKeepers(sim, options.keeperLogFile, (name, event) => {
     // An alert started by an error repeats that error's fields (event `error`, `alert`): counted once, as the error.
     if (name === 'error' && event.alert === undefined)
       errorCodes.push(
         `${String(event.code)}${event.action ? ` (${String(event.action)})` : event.phase ? ` (${String(event.phase)})` : ''}`,
       );
   });
-  const samplesOut = options.samplesFile ? createWriteStream(options.samplesFile) : undefined;
+  const samplesOut = outFile(options.samplesFile);
   // The other actor's desk: its own config folder and journal, so it takes none of the keeper's locks.
   const actorDir = mkdtempSync(join(tmpdir(), 'hedge-soak-actor-'));
   let stopping = false;
@@ -189,7 +196,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
       matured.filter((hedge) => (hedge.closedAtMs ?? 0) > lastRestartServerMs).length;
 
     // ---- samples of the server's own state ------------------------------------------------
-    samplesOut?.write(
+    samplesOut.write(
       'real_ms,server_ms,keeper,buy_held_usd,buy_bound_usd,buy_live,sell_held_usd,sell_bound_usd,sell_live\n',
     );
     const measure = () => {
@@ -205,7 +212,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
         );
         return {
           held: round2(held),
-          bound: round2(rowOf(side).notionalUsd + options.toleranceUsd + addedBy(side, serverMs)),
+          bound: round2(rowOf(side).notionalUsd + TOLERANCE_USD + addedBy(side, serverMs)),
           live: live.length,
         };
       };
@@ -215,7 +222,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     const sample = () => {
       const entry = measure();
       samples.push(entry);
-      samplesOut?.write(
+      samplesOut.write(
         `${[entry.realMs, entry.serverMs, entry.keeper, ...SIDES.flatMap((side) => Object.values(entry[side]))]}\n`,
       );
       return entry;
@@ -224,15 +231,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     // ---- the keeper process -----------------------------------------------------------------
     /** A keeper started, and when (server time): the last restart. */
     const startKeeper = () => {
-      keepers.start([
-        'keep',
-        file,
-        '--interval',
-        `${options.intervalS}`,
-        '--tolerance',
-        `${options.toleranceUsd}`,
-        '--json',
-      ]);
+      keepers.start(['keep', file, '--interval', `${options.intervalS}`, '--tolerance', `${TOLERANCE_USD}`, '--json']);
       lastRestartServerMs = serverNow();
     };
 
@@ -266,7 +265,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
         const serverMs = serverNow();
         await stopKeeper(keepers.current, 'SIGKILL');
         kills.push({ targeted: plan.targeted });
-        log(
+        console.log(
           `kill -9 of keeper ${keepers.number} at server ${iso(serverMs)}${plan.targeted ? ' (after its write)' : ''}; ${maturedHedges().length} maturities so far`,
         );
         // Started again after a pause of up to a second, as a supervisor would.
@@ -289,16 +288,16 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
         let result: RunResult | undefined;
         for (let attempt = 0; attempt < 8 && !stopping && (result === undefined || result.code === 3); attempt += 1) {
           if (result) await sleep(1500, stop.signal);
-          result = await runHedge(['add', MARKET, ROWS.roll.side, String(options.addUsd), '--again', '--json'], {
+          result = await runHedge(['add', MARKET, ROWS.roll.side, String(ADD_USD), '--again', '--json'], {
             configDir: actorDir,
             env: sim.env,
             timeoutMs: 90_000,
           }).catch((error: unknown) => ({ code: null, stderr: String(error) }) as RunResult);
           addRuns.push(result);
-          keepers.log?.write(`other actor: exit ${result.code}\n${result.stderr}`);
+          keepers.log.write(`other actor: exit ${result.code}\n${result.stderr}`);
           const said = result.code === 0 ? '' : `: ${result.stderr.trim().split('\n').at(-1) ?? ''}`;
-          log(
-            `other actor: hedge add ${MARKET} ${ROWS.roll.side} ${options.addUsd} exited ${result.code ?? 'on its time bound'}${said.slice(0, 200)}`,
+          console.log(
+            `other actor: hedge add ${MARKET} ${ROWS.roll.side} ${ADD_USD} exited ${result.code ?? 'on its time bound'}${said.slice(0, 200)}`,
           );
         }
         addsDone = index === addPlan.length - 1;
@@ -312,13 +311,13 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     let nextSample = realMs();
     for (;;) {
       // On a fixed schedule, not after each sample's own work: one every sampleMs.
-      nextSample += options.sampleMs;
+      nextSample += SAMPLE_MS;
       await sleep(nextSample - realMs());
       const s = sample();
       const matured = maturedHedges();
       const afterLast = afterRestart(matured);
       if (s.realMs >= nextProgress) {
-        log(
+        console.log(
           `${(s.realMs / 1000).toFixed(0)} s: ${matured.length} maturities, ${kills.length} kills, buy ${s.buy.held}/${s.buy.bound} sell ${s.sell.held}/${s.sell.bound}`,
         );
         nextProgress = s.realMs + 30_000;
@@ -326,7 +325,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
       const killsDone = kills.length >= options.kills;
       // Every planned kill and add done too: a run that reaches its count early still has them all.
       if (matured.length >= options.maturities && killsDone && addsDone && afterLast >= 2) break;
-      if (s.realMs > options.maxWallMs) {
+      if (s.realMs > maxWallMs(options)) {
         problems.push(
           `stalled: ${matured.length} maturities (${afterLast} after the last restart), ${kills.length} of ${options.kills} kills and ${addsDone ? 'every' : 'not every'} add in ${Math.round(s.realMs / 1000)} s, the bound`,
         );
@@ -339,18 +338,15 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     await actor;
     await stopKeeper(keepers.current!);
     sample();
-    await new Promise<void>((resolve) => (samplesOut ? samplesOut.end(resolve) : resolve()));
+    await samplesOut.end();
 
     // ---- the checks, on the server's records and request log ---------------------------------
-    for (const s of samples) {
-      for (const side of SIDES) {
-        if (s[side].held > s[side].bound + CENT) {
+    for (const s of samples)
+      for (const side of SIDES)
+        if (s[side].held > s[side].bound + CENT)
           problems.push(
             `over: at ${iso(s.serverMs)} (keeper ${s.keeper}) the ${side} side held ${s[side].held} USD in ${s[side].live} hedges, above target + tolerance + other actors' adds = ${s[side].bound}`,
           );
-        }
-      }
-    }
     const all = hedges();
     const sideOf = (side: Side) => all.filter((hedge) => hedge.side === side);
     for (const side of SIDES) {
@@ -359,11 +355,10 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
         const overlapping = ofSide.filter(
           (other) => other !== hedge && other.openedAtMs <= hedge.openedAtMs && liveAt(other, hedge.openedAtMs),
         );
-        for (const other of overlapping) {
+        for (const other of overlapping)
           problems.push(
             `twice: ${hedge.id} (${side}, ${hedge.notionalUsd} USD) was opened at ${iso(hedge.openedAtMs)} while ${other.id} (${other.notionalUsd} USD, ${other.status}) was live on the side`,
           );
-        }
       }
     }
     const opens = sim.requests('POST', '/hedges');
@@ -371,11 +366,10 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     for (const entry of opens) {
       const body = bodyOf(entry);
       const expected = SIDES.includes(body.side) ? rowOf(body.side).reference : undefined;
-      if (body.client_reference !== expected) {
+      if (body.client_reference !== expected)
         problems.push(
           `reference: POST /hedges at ${iso(entry.sandboxTimeMs)} (${String(body.side)}) carried client_reference ${JSON.stringify(body.client_reference)}, its row's is ${String(expected)}`,
         );
-      }
       // The hedge its answer named, from the server's idempotency record of its key.
       const record = Object.entries(sim.sandbox.engine.state.idempotency).find(([scope]) =>
         scope.endsWith(`:${entry.idempotencyKey}`),
@@ -385,11 +379,10 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
       if (id) createdBy.set(id, entry.idempotencyKey!);
     }
     for (const hedge of all) {
-      if (hedge.clientReference !== rowOf(hedge.side).reference) {
+      if (hedge.clientReference !== rowOf(hedge.side).reference)
         problems.push(
           `reference: hedge ${hedge.id} (${hedge.side}) carries ${JSON.stringify(hedge.clientReference)}, its row's is ${rowOf(hedge.side).reference}`,
         );
-      }
       if (!createdBy.has(hedge.id))
         problems.push(
           `reference: hedge ${hedge.id} (${hedge.side}) is not named by the answer of any POST /hedges in the request log`,
@@ -414,11 +407,10 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
         );
         continue;
       }
-      for (const hedge of live.filter((candidate) => candidate.maturityAtMs <= at)) {
+      for (const hedge of live.filter((candidate) => candidate.maturityAtMs <= at))
         problems.push(
           `settled: a close of the ${side} side arrived at ${iso(at)}, ${at - hedge.maturityAtMs} ms after ${hedge.id} matured (${iso(hedge.maturityAtMs)}): its settlement was due, not a roll`,
         );
-      }
     }
     const matured = maturedHedges();
     const settled = matured.filter((hedge) => hedge.closeReason === 'settled').length;
@@ -459,7 +451,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     stopping = true;
     stop.abort();
     await keepers.close();
-    if (samplesOut && !samplesOut.closed) samplesOut.end();
+    await samplesOut.end();
     await sim.close();
     rmSync(actorDir, { recursive: true, force: true });
   }
@@ -470,11 +462,11 @@ export function describeKeeperSoak(result: KeeperSoakResult, options: KeeperSoak
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const { maturities: m } = result;
   return [
-    `keeper soak: seed ${options.seed}, day ${s(options.dayMs)}, view lag ${s(options.viewLagMs)}, settlement delay ${s(options.settlementDelayMs)}, several hedges per side, roll row roll_before ${options.rollBefore}, keeper --interval ${options.intervalS} --tolerance ${options.toleranceUsd}`,
+    `keeper soak: seed ${options.seed}, day ${s(options.dayMs)}, view lag ${s(options.viewLagMs)}, settlement delay ${s(options.settlementDelayMs)}, several hedges per side, roll row roll_before ${options.rollBefore}, keeper --interval ${options.intervalS} --tolerance ${TOLERANCE_USD}`,
     `maturities: ${m.total} (${m.rolled} rolled, ${m.settled} settled late, ${result.reopens} re-opened), ${m.afterLastRestart} after the last restart; ${result.hedges} hedges on the server`,
     `kills: ${result.kills.length} kill -9 (${result.kills.filter((kill) => kill.targeted).length} right after a keeper write), ${result.keepers} keeper processes`,
     `other actor: ${result.adds.runs} hedge add runs (exits ${result.adds.exits.join(', ') || 'none'}), ${result.adds.accepted} accepted by the server`,
-    `samples: ${result.samples.length} (every ${options.sampleMs} ms); worst held − bound: buy ${result.worstMarginUsd.buy} USD, sell ${result.worstMarginUsd.sell} USD`,
+    `samples: ${result.samples.length} (every ${SAMPLE_MS} ms); worst held − bound: buy ${result.worstMarginUsd.buy} USD, sell ${result.worstMarginUsd.sell} USD`,
     `keeper events: ${JSON.stringify(result.events)}; errors: ${result.errorCodes.join('; ') || 'none'}`,
     `wall time: ${s(result.wallMs)} (server time ${s(result.serverMs)})`,
     result.problems.length === 0 ? 'all checks passed' : `PROBLEMS:\n  ${result.problems.join('\n  ')}`,
