@@ -480,11 +480,10 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     .map((hedge) => `${hedge.id} ${cents(hedge.notionalUsd)}`)
     .sort();
   const modelLive = truth.live.map((hedge) => `${hedge.id} ${hedge.notionalUsd}`).sort();
-  if (serverLive.join() !== modelLive.join()) {
+  if (serverLive.join() !== modelLive.join())
     violations.push(
       `the server's acts, by its own rules, make ${modelLive.join(', ') || 'nothing'}; it holds ${serverLive.join(', ') || 'nothing'} (a trade without a key, or the checker's model is wrong)`,
     );
-  }
   // Whether the server applied an act: an open whose hedge did not fail, a change with a part that landed.
   const isApplied = (key: string) => {
     const seen = truth.seen.get(key);
@@ -516,13 +515,11 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
         `${label} it never landed: its hedge ${part?.id ?? '?'} ended${part?.endedAtMs !== undefined ? ` at ${new Date(part.endedAtMs).toISOString()}` : ''} before it would have`,
       );
   }
-  for (const entry of entries) {
-    if (NOT_LANDED.has(entry.outcome) && isApplied(entry.idempotency_key)) {
+  for (const entry of entries)
+    if (NOT_LANDED.has(entry.outcome) && isApplied(entry.idempotency_key))
       violations.push(
         `the journal has ${entry.command} ${entry.request?.path} (${entry.idempotency_key}) as ${entry.outcome}${entry.error_code ? ` (${entry.error_code})` : ''}, but the server applied it`,
       );
-    }
-  }
 
   // (1) the journal's fold: its landed entries (and, for what it left unresolved, the server's
   // answer) by the server's rules, in the server's order, with the server's settlements.
@@ -533,21 +530,19 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     (act) =>
       `${describeAct(byKey.get(act.key), act)}${UNRESOLVED.has(outcomeOf(act)) ? ` [${outcomeOf(act)}; as the server has it]` : ''}`,
   );
-  if (fold.totalUsd !== serverUsd) {
+  if (fold.totalUsd !== serverUsd)
     violations.push(
       `the server holds ${serverUsd} USD on the side; the journal's landed actions${unresolved.length > 0 ? ' (and its unresolved ones as the server has them)' : ''}, in the server's order and with its settlements, make ${fold.totalUsd}`,
     );
-  }
 
   // (3) every key the server acted on is a journal entry's, and no trade reached it without a key.
-  for (const write of simulator.writes()) {
+  for (const write of simulator.writes())
     if (
       TRADE_PATHS.has(write.path) &&
       write.idempotencyKey === null &&
       (write.status === 200 || write.status === 'dropped')
     )
       violations.push(`the server received ${write.method} ${write.path} without a key`);
-  }
   for (const act of allActs)
     if (!byKey.has(act.key))
       violations.push(`the server acted on POST ${act.path} under a key the journal does not know (${act.key})`);
@@ -612,15 +607,14 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     const carried = referenceOf(newId);
     const sent = open.request?.body?.client_reference;
     // One reference among the rolled hedges must be carried on; of several different ones, one of them.
-    if (!references.has(carried)) {
+    if (!references.has(carried))
       violations.push(
         `the roll ${group} opened ${newId} with reference ${name(carried)}; it rolled ${rolled.map((id) => `${id} (${name(referenceOf(id))})`).join(', ')}`,
       );
-    } else if (sent !== carried) {
+    else if (sent !== carried)
       violations.push(
         `the roll ${group} journaled its open with reference ${name(sent)}, but the server's hedge ${newId} carries ${name(carried)}`,
       );
-    }
   }
 
   return {
