@@ -52,14 +52,10 @@ async function otherProcess() {
 }
 
 /** An unresolved entry in the file, held by that process (with the holder record it would have written for itself). */
-function heldEntryFile(
-  dir: string,
-  id: string,
-  { pid, start, host = hostname() }: { pid: number; start?: string; host?: string },
-) {
+function heldEntryFile(dir: string, id: string, holding: { pid: number; start?: string; host?: string }) {
   mkdirSync(dir, { recursive: true });
-  const holder = { pid, host, since: SINCE, session: 'othersession', ...(start ? { start } : {}) };
-  const record = { id, at: SINCE, ...openFields(), host, holder, outcome: 'pending' };
+  const holder = { host: hostname(), since: SINCE, session: 'othersession', ...holding };
+  const record = { id, at: SINCE, ...openFields(), host: holder.host, holder, outcome: 'pending' };
   writeFileSync(join(dir, 'journal.jsonl'), `${JSON.stringify(record)}\n`);
 }
 

@@ -20,8 +20,8 @@ import {
 
 const tempFolder = tempFolders('hedge-journal-unit-');
 
-function setUp(options: { dir?: string } = {}) {
-  const dir = options.dir ?? join(tempFolder(), 'state');
+/** A journal in `dir` (a folder not made yet, by default) on the test's clock, with the lines it skips. */
+function setUp(dir = join(tempFolder(), 'state')) {
   let time = T0;
   const skipped: SkippedLine[] = [];
   const journal = openJournal({ dir, now: () => time, onSkip: (skip) => skipped.push(skip) });
@@ -169,7 +169,7 @@ const idsOf = async (journal: ReturnType<typeof openJournal>) => (await journal.
 
 describe('a file a crash or a hand edit damaged', () => {
   it('skips lines that are not events and says which; an append after a torn last line starts a fresh line', async () => {
-    const { journal, dir, skipped, fileText } = setUp({ dir: tempFolder() });
+    const { journal, dir, skipped, fileText } = setUp(tempFolder());
     const { file } = journal;
     const orphan = JSON.stringify({ id: 'a_orphan', at: '2025-01-15T09:00:01.000Z', outcome: 'filled' });
     writeFileSync(file, `${eventLine('a_good')}\n[1,2]\n${orphan}\n{"id":"a_torn","at":"2025-01-15T09:0`);
@@ -199,7 +199,7 @@ describe('a file a crash or a hand edit damaged', () => {
   });
 
   it('a line over the bound is skipped unread, said with its file and line, the other lines read; a write that large is refused, nothing recorded', async () => {
-    const { journal, skipped, fileText } = setUp({ dir: tempFolder() });
+    const { journal, skipped, fileText } = setUp(tempFolder());
     const { file } = journal;
     // A whole event, valid JSON, past 1 MiB: hedge writes none (a hand edit, or someone filling the disk).
     const huge = eventLine('a_huge', {
@@ -222,7 +222,7 @@ describe('a file a crash or a hand edit damaged', () => {
 });
 
 it('the lock: takes over a lock left by a process that died holding it, once the lock is stale', async () => {
-  const { journal, dir } = setUp({ dir: tempFolder() });
+  const { journal, dir } = setUp(tempFolder());
   const lock = join(dir, 'journal.jsonl.lock');
   mkdirSync(lock);
   const anHourAgo = new Date(Date.now() - 3_600_000);
