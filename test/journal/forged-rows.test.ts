@@ -11,18 +11,19 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/platform/journal/key-guard.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
-import { exits, journalEntries, lastJson, markTrades as mark, ok } from '../support/cli-runs.js';
+import { exits, journalEntries, lastJson, markTrades as mark, ok, okJson } from '../support/cli-runs.js';
 import { appendRow, insertRow, NESTED_HERE, nestedJson } from '../support/journal-rows.js';
 import { activeNotional, lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { useDesks } from '../support/team.js';
+import { useDesks, type Machine } from '../support/team.js';
+import type { RunOptions } from '../support/hedge-cli.js';
 import { eventIs } from '../keeper/filled.js';
 
 /** The notionals of the hedges the server holds on that side. */
 const held = (t: Simulator, side: 'buy' | 'sell') => t.active(side).map((hedge) => hedge.notionalUsd);
-/** A team machine's command line, as a person types it. */
-const words = (line: string) => line.split(' ');
+/** A command line on a team machine, as a person types it. */
+const run = (machine: Machine, line: string, options?: RunOptions) => machine.hedge(line.split(' '), options);
 
 /**
  * A journal row as a writer with access to the store (but maybe not the key) would put it there:
@@ -62,7 +63,7 @@ describeWithPostgres(
     async function desk() {
       const { t, team } = await newDesk();
       // The store's schema is made by the first write of any machine.
-      ok(await team.a.hedge(words(`open ${MARKET} sell 100 --tenor 1`)));
+      ok(await run(team.a, `open ${MARKET} sell 100 --tenor 1`));
       /** rowFor's row, put in the store. */
       const plant = async (fields: Parameters<typeof rowFor>[1]) => {
         const row = rowFor(t, fields);
@@ -108,7 +109,7 @@ describeWithPostgres(
       });
       const nothingSent = mark(t);
 
-      const bare = exits(await team.c.hedge(words('resume --json')), 13);
+      const bare = exits(await run(team.c, 'resume --json'), 13);
       expect(lastJson(bare.stderr).error).toMatchObject({
         code: 'unverified_row',
         details: { journal_id: unsealed.id, seal: 'unsealed' },
@@ -121,7 +122,7 @@ describeWithPostgres(
         sealWith: 'sk_test_someone_elses_key_0000000000',
       });
       exits(
-        await team.c.hedge(words(`resume ${foreign.id} --yes`)),
+        await run(team.c, `resume ${foreign.id} --yes`),
         13,
         `Journal ${foreign.id} (open: POST /hedges) does not verify as this account's own row`,
         'its seal does not match',
@@ -131,7 +132,7 @@ describeWithPostgres(
       const listed = await journalEntries(team.c, '--pending');
       const checks = Object.fromEntries(listed.map((entry) => [entry.id, entry.seal_check]));
       expect(checks).toEqual({ [unsealed.id]: 'unsealed', [foreign.id]: 'forged' });
-      const table = await team.c.hedge(words('journal --pending'));
+      const table = await run(team.c, 'journal --pending');
       // The header's last column, then each row's.
       expect(
         table.stdout
@@ -147,7 +148,7 @@ describeWithPostgres(
 
     it("a genuine open set back to unknown in the store, its hedge id removed, past the key's lifetime: its time made new, it no longer verifies (exit 13); with its own time, resume finds its hedge and sends nothing", async () => {
       const { t, team } = await desk();
-      ok(await team.a.hedge(words(`open ${MARKET} buy 700 --tenor 7 --ref DEAL-77`)));
+      ok(await run(team.a, `open ${MARKET} buy 700 --tenor 7 --ref DEAL-77`));
       // A day on: the server has forgotten the key (the simulator keeps keys 24 h).
       t.advance(25 * 3_600_000);
       // "Now" on the server's clock: the row made to look as if it began after its hedge was opened.
@@ -163,7 +164,7 @@ describeWithPostgres(
           `UPDATE hedge.entries SET outcome = 'unknown', created_at = $2::timestamptz, entry = (entry - 'hedge_id' - 'resolved_at') || jsonb_build_object('outcome', 'unknown', 'created_at', $3::text) WHERE id = $1`,
           [id, at, at],
         );
-      const resume = () => team.c.hedge(words(`resume ${id} --yes`), { env: { HEDGE_KEY_LIFETIME: '1' } });
+      const resume = () => run(team.c, `resume ${id} --yes`, { env: { HEDGE_KEY_LIFETIME: '1' } });
       await reset(now);
       const nothingSent = mark(t);
       // The seal covers the row's time: a row made to look newer is not this account's row as written.
@@ -184,14 +185,14 @@ describeWithPostgres(
       const skipped = `row ${row.id} (nested deeper than 64 levels).`;
       const nothingSent = mark(t);
 
-      const listed = exits(await team.c.hedge(words('journal --json')), 0, 'Journal row skipped: postgres://', skipped);
+      const listed = exits(await run(team.c, 'journal --json'), 0, 'Journal row skipped: postgres://', skipped);
       expect(JSON.parse(listed.stdout)).toMatchObject([{ command: 'open', outcome: 'filled' }]);
       exits(await team.a.hedge(['journal']), 0, skipped);
-      exits(await team.c.hedge(words(`journal show ${row.id}`)), 2, skipped);
-      exits(await team.c.hedge(words(`journal resolve ${row.id} --landed`)), 2, skipped);
+      exits(await run(team.c, `journal show ${row.id}`), 2, skipped);
+      exits(await run(team.c, `journal resolve ${row.id} --landed`), 2, skipped);
       exits(await team.b.hedge(['resume']), 0, skipped);
       nothingSent();
-      const added = exits(await team.c.hedge(words(`add ${MARKET} sell 100`)), 0, skipped);
+      const added = exits(await run(team.c, `add ${MARKET} sell 100`), 0, skipped);
       expect(added.stderr).not.toMatch(/unexpected|call stack/i);
       expect([t.requests('POST', '/hedges/add').length, held(t, 'sell')]).toEqual([1, [200]]);
     });
@@ -221,13 +222,13 @@ describeWithPostgres(
       const before = t.trades().length;
 
       exits(
-        await team.c.hedge(words(command(elsewhere.id))),
+        await run(team.c, command(elsewhere.id)),
         2,
         'was begun on desk-far-away, not on this machine: pass --yes to resume it from here',
       );
       expect(t.trades().slice(before)).toEqual([]);
 
-      ok(await team.c.hedge(words(`${command(elsewhere.id)} --yes`)));
+      ok(await run(team.c, `${command(elsewhere.id)} --yes`));
       const sent = t.trades().slice(before);
       expect(sent.map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
         ['/hedges/add', elsewhere.idempotency_key],
@@ -243,7 +244,7 @@ describeWithPostgres(
       await insertRow(server(), team, { ...forged, resolved_at: at });
       const before = t.trades().length;
 
-      ok(await team.c.hedge(words(`add ${MARKET} sell 400 --json`)));
+      ok(await run(team.c, `add ${MARKET} sell 400 --json`));
       const sent = t.trades().slice(before);
       expect([sent.map((entry) => entry.path), activeNotional(t, 'sell')]).toEqual([['/hedges/add'], 500]);
       expect(sent[0].idempotencyKey).not.toBe(forged.idempotency_key);
@@ -334,8 +335,7 @@ describe('rows in the local journal file are verified before anything is sent ag
   it('a forged roll row naming a hedge a colleague closed does not make the keeper open the side again: it stays drift, reported, nothing sent', async () => {
     const t = await startSimulator();
     const file = writeTarget(t, [`${MARKET},buy,1000,7,,`]);
-    const opened = ok(await t.hedge(`open ${MARKET} buy 1000 --tenor 7 --json`));
-    const hedgeId = JSON.parse(opened.stdout).id;
+    const hedgeId = okJson(await t.hedge(`open ${MARKET} buy 1000 --tenor 7 --json`)).id;
     // A colleague closes the side by hand: the keeper leaves that to a person (drift, without --converge).
     ok(await t.hedge(`close ${MARKET} buy --yes`));
     // A row written without the key, claiming that hedge was closed by a roll (its close leg, done).

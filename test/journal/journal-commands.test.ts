@@ -80,9 +80,9 @@ function writeJournal() {
 }
 
 const hedge = (args: HedgeArgs, options?: RunOptions) => runHedge(args, { configDir: dir, env: ENV, ...options });
-/** The ids `hedge journal --json` lists with `flags`. */
-const ids = async (...flags: string[]) =>
-  JSON.parse((await hedge(['journal', '--json', ...flags])).stdout).map((e: any) => e.id);
+/** The entries `hedge journal --json` lists with `flags` (exit 0), and their ids. */
+const listed = async (...flags: string[]) => JSON.parse((await exits(0, ['journal', '--json', ...flags])).stdout);
+const ids = async (...flags: string[]) => (await listed(...flags)).map((e: any) => e.id);
 
 /** Runs `args` and checks its exit code and that its stderr says each of `said`. */
 async function exits(code: number, args: HedgeArgs, ...said: string[]) {
@@ -95,9 +95,8 @@ async function exits(code: number, args: HedgeArgs, ...said: string[]) {
 describe('hedge journal', () => {
   it('--json prints the entries as stored, newest first; --pending only the unresolved ones', async () => {
     writeJournal();
-    const all = await exits(0, 'journal --json');
-    const entries = JSON.parse(all.stdout) as Array<Record<string, unknown>>;
-    expect(entries.map((e) => e.id)).toEqual(['a_close003', 'a_add00002', 'a_open0001']);
+    const entries = await listed();
+    expect(entries.map((e: any) => e.id)).toEqual(['a_close003', 'a_add00002', 'a_open0001']);
     expect(entries[2]).toMatchObject({
       outcome: 'filled',
       hedge_id: 'hdg_1',
@@ -106,7 +105,7 @@ describe('hedge journal', () => {
     });
     expect(entries[1].message).toBe(HOSTILE);
 
-    expect(JSON.parse((await hedge('journal --pending --json')).stdout).map((e: any) => [e.id, e.outcome])).toEqual([
+    expect((await listed('--pending')).map((e: any) => [e.id, e.outcome])).toEqual([
       ['a_close003', 'submitted'],
       ['a_add00002', 'unknown'],
     ]);
@@ -223,7 +222,7 @@ describe('hedge journal', () => {
     );
     writeFileSync(join(dir, 'journal.jsonl'), `${spelled}\n`, { flag: 'a' });
     await exits(0, 'journal resolve a_esc --landed', 'landed: outcome done');
-    expect(JSON.parse((await hedge('journal --json')).stdout)).toMatchObject([
+    expect(await listed()).toMatchObject([
       { id: 'a_esc1', outcome: 'done', message: 'resolved by hand: landed' },
       { id, outcome: 'abandoned', message: 'resolved by hand: did not land' },
     ]);
@@ -234,7 +233,7 @@ describe('hedge journal', () => {
     await exits(13, 'resume', 'does not verify', 'hedge journal resolve a_leg00001 --not-landed');
     await exits(0, 'journal resolve a_leg00001 --not-landed', 'not landed: outcome abandoned', 'does not verify');
     await exits(0, 'resume', 'Nothing to resume');
-    expect(JSON.parse((await hedge('journal --json')).stdout)).toMatchObject([
+    expect(await listed()).toMatchObject([
       { id: 'a_leg00001', outcome: 'abandoned', message: 'resolved by hand: did not land' },
     ]);
   });

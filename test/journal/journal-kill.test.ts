@@ -38,9 +38,8 @@ function inItsWait(t: Simulator) {
 
 /** A filled hedge to change: opened without waiting, then the clock moved past its fill. */
 async function filledHedge(t: Simulator, side: 'buy' | 'sell', notional: string) {
-  const opened = ok(await t.hedge(`open USDTNGN ${side} ${notional} --tenor 7 --no-wait --json`));
+  const id = okJson(await t.hedge(`open USDTNGN ${side} ${notional} --tenor 7 --no-wait --json`)).hedge_id;
   t.sandbox.clock.advance(LAND_MS);
-  const id = JSON.parse(opened.stdout).hedge_id;
   expect(okJson(await t.hedge(`hedges ${id} --json`))).toMatchObject({ status: 'filled' });
   return id;
 }

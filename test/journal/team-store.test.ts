@@ -6,21 +6,21 @@
 import { hostname } from 'node:os';
 import { expect, it } from 'vitest';
 import { loginWith, readStore } from '../support/config-store.js';
-import type { RunResult } from '../support/hedge-cli.js';
+import type { RunOptions, RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { useDesks, type Machine } from '../support/team.js';
 import { exits, journalEntries, lastJson, heldPauses, waitingAfter, ok, okJson } from '../support/cli-runs.js';
 
-/** A team machine's command line, as a person types it. */
-const words = (line: string) => line.split(' ');
+/** A command line on a team machine, as a person types it. */
+const run = (machine: Machine, line: string, options?: RunOptions) => machine.hedge(line.split(' '), options);
 
 /** Sandbox time for a fill or a change to land: the tests move the clock, nothing lands by itself. */
 const LAND_MS = 3_600_000;
 
 /** `hedge journal migrate --json` on `machine`: exit 0, and what it did. */
 async function migrate(machine: Machine) {
-  return okJson(await machine.hedge(words('journal migrate --json')));
+  return okJson(await run(machine, 'journal migrate --json'));
 }
 
 describeWithPostgres(
@@ -36,9 +36,9 @@ describeWithPostgres(
 
     it("machine C's `hedge journal --json` shows A's and B's actions, with host and profile; the store holds each once", async () => {
       const { t, team } = await desk();
-      ok(await team.a.hedge(words('open USDTNGN buy 1000 --tenor 3 --json')));
+      ok(await run(team.a, 'open USDTNGN buy 1000 --tenor 3 --json'));
       // B is another process: each row names the process and store session that began it.
-      ok(await team.b.hedge(words('open USDTNGN sell 2000 --tenor 7 --json'), { spawn: true }));
+      ok(await run(team.b, 'open USDTNGN sell 2000 --tenor 7 --json', { spawn: true }));
       expect(t.trades().map((entry) => entry.path)).toEqual(['/hedges', '/hedges']);
 
       const seen = await journalEntries(team.c);
@@ -77,7 +77,7 @@ describeWithPostgres(
       const [tsvHeader, tsvRow] = (await team.c.hedge(['journal'])).stdout.split('\n').map((line) => line.split('\t'));
       expect(tsvHeader.slice(-2)).toEqual(['host', 'seal']);
       expect(tsvRow[tsvHeader.indexOf('host')]).toBe(hostname());
-      const show = await team.c.hedge(words(`journal show ${seen[1].id}`));
+      const show = await run(team.c, `journal show ${seen[1].id}`);
       const [keys, values] = show.stdout.split('\n').map((line) => line.split('\t'));
       expect(values[keys.indexOf('host')]).toBe(hostname());
       expect(values[keys.indexOf('holder')]).toBe(
@@ -85,10 +85,10 @@ describeWithPostgres(
       );
 
       // --verbose says which store, its password redacted.
-      expect((await team.c.hedge(words('journal --json --verbose'))).stderr).toContain(
+      expect((await run(team.c, 'journal --json --verbose')).stderr).toContain(
         `journal: team store ${shownUrl(team.url)} (from HEDGE_JOURNAL_URL)`,
       );
-      expect(JSON.parse((await team.c.hedge(words('whoami --json'))).stdout).journal).toEqual({
+      expect(okJson(await run(team.c, 'whoami --json')).journal).toEqual({
         store: 'postgres',
         location: shownUrl(team.url),
         source: 'HEDGE_JOURNAL_URL',
@@ -101,7 +101,7 @@ describeWithPostgres(
       await server().stop();
       try {
         const refused = exits(
-          await team.a.hedge(words('open USDTNGN buy 1000 --tenor 3')),
+          await run(team.a, 'open USDTNGN buy 1000 --tenor 3'),
           13,
           `The team journal store ${team.urlWithoutPassword} cannot be reached: connection refused (while connecting).`,
         );
@@ -109,7 +109,7 @@ describeWithPostgres(
           /refuses writes before sending anything; reads of the API \(positions, hedges, account\) still work/,
         );
 
-        const json = exits(await team.c.hedge(words('add USDTNGN buy 500 --json --verbose')), 13);
+        const json = exits(await run(team.c, 'add USDTNGN buy 500 --json --verbose'), 13);
         expect(lastJson(json.stderr).error).toMatchObject({
           code: 'state',
           class: 'state',
@@ -118,13 +118,13 @@ describeWithPostgres(
         // Nothing of any write reached the server.
         expect(t.writes()).toEqual([]);
 
-        expect(okJson(await team.a.hedge(words('positions --json')))).toEqual([]);
+        expect(okJson(await run(team.a, 'positions --json'))).toEqual([]);
         expect(t.requests('GET', '/positions').length).toBeGreaterThan(0);
         exits(await team.b.hedge(['journal']), 13);
       } finally {
         await server().start();
       }
-      ok(await team.a.hedge(words('open USDTNGN buy 1000 --tenor 3 --json')));
+      ok(await run(team.a, 'open USDTNGN buy 1000 --tenor 3 --json'));
       expect(t.trades()).toHaveLength(1);
       passwordNowhere(team.outputs);
     });
@@ -137,8 +137,8 @@ describeWithPostgres(
         ...team.a,
         hedge: (args, options) => team.a.hedge(['--profile', 'solo', ...args], options),
       };
-      ok(await solo.hedge(words('open USDTNGN buy 1000 --tenor 3 --json')));
-      ok(await solo.hedge(words('open USDTNGN sell 1500 --tenor 1 --json')));
+      ok(await run(solo, 'open USDTNGN buy 1000 --tenor 3 --json'));
+      ok(await run(solo, 'open USDTNGN sell 1500 --tenor 1 --json'));
       const mine = await journalEntries(solo);
       expect(mine).toHaveLength(2);
       expect(await journalEntries(team.c)).toEqual([]);
@@ -152,7 +152,7 @@ describeWithPostgres(
         `Its journal is the team store ${team.urlWithoutPassword}`,
       );
       expect(readStore(team.a.dir).profiles.solo.journal_url).toBe(team.urlWithoutPassword);
-      const profiles = JSON.parse((await team.a.hedge(words('profile list --json'))).stdout);
+      const profiles = okJson(await run(team.a, 'profile list --json'));
       expect(profiles.map((row: any) => [row.name, row.journal_url])).toEqual([
         ['desk-a', team.urlWithoutPassword],
         ['solo', team.urlWithoutPassword],
@@ -164,7 +164,7 @@ describeWithPostgres(
         { added: ids, merged: [], present: [], conflicts: [] },
         { added: [], merged: [], present: ids, conflicts: [] },
       ]);
-      const human = await solo.hedge(words('journal migrate'));
+      const human = await run(solo, 'journal migrate');
       expect(human.stderr).toContain('0 added, 0 merged (a later outcome or a fallback record), 2 already there.');
 
       const seen = await journalEntries(team.c);
@@ -191,11 +191,11 @@ describeWithPostgres(
 
     it('the store failing after the send: "sent, not recorded" with the key, a local fallback record, merged by migrate', async () => {
       const { t, team } = await desk({ fillDelayMs: LAND_MS });
-      const hedgeId = okJson(await team.c.hedge(words('open USDTNGN sell 4000 --tenor 7 --no-wait --json'))).hedge_id;
+      const hedgeId = okJson(await run(team.c, 'open USDTNGN sell 4000 --tenor 7 --no-wait --json')).hedge_id;
       t.advance(LAND_MS);
 
       const pauses = heldPauses(waitingAfter(t, '/hedges/add'));
-      const running = team.a.hedge(words('add USDTNGN sell 1000 --timeout 60'), { clock: pauses.clock });
+      const running = run(team.a, 'add USDTNGN sell 1000 --timeout 60', { clock: pauses.clock });
       let result: RunResult;
       try {
         await until(pauses.paused, 'the add waiting', { process: running });
