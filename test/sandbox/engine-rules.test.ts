@@ -27,7 +27,8 @@ const firstAccount = (engine: HttpSandboxEngine) => Object.values(engine.state.a
 const historyNewestFirst = (engine: HttpSandboxEngine) =>
   [...firstAccount(engine).history].reverse().map((record) => record.hedge_id);
 
-it('engine: authentication and accounts: refuses a missing or unknown key with unauthorized and a well-formed live key with live_key_refused', () => {
+it('engine: authentication and accounts: refuses a missing or unknown key with unauthorized and a well-formed live key with live_key_refused; refuses to start with a key that is not a test key', () => {
+  expect(() => makeEngine({ apiKeys: [LIVE_KEY] })).toThrow(/test keys/);
   const engine = makeEngine();
   for (const [key, code] of [
     [null, 'unauthorized'],
@@ -40,10 +41,6 @@ it('engine: authentication and accounts: refuses a missing or unknown key with u
       body: { data: null, error: { code }, meta: {} },
     });
   }
-});
-
-it('engine: authentication and accounts: refuses to start with a key that is not a test key', () => {
-  expect(() => makeEngine({ apiKeys: [LIVE_KEY] })).toThrow(/test keys/);
 });
 
 it('engine: authentication and accounts: keeps accounts isolated: hedges, positions, balances, idempotency keys', () => {

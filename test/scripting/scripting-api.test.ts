@@ -22,7 +22,7 @@ async function killedHeld(t: Awaited<ReturnType<typeof start>>, args: string, pa
 }
 
 describe('hedge api: reads', () => {
-  it('GET prints the whole envelope; --query applies to it; one request with the profile key', async () => {
+  it('GET prints the whole envelope; --query applies to it; one request with the profile key; --include prints the status line and the headers before the body', async () => {
     const t = await start();
     const envelope = okJson(await t.hedge('api /markets'));
     expect(Object.keys(envelope)).toEqual(['data', 'error', 'meta']);
@@ -31,6 +31,11 @@ describe('hedge api: reads', () => {
     expect(t.requests().map((entry) => [entry.method, entry.path, entry.status])).toEqual([['GET', '/markets', 200]]);
 
     expect(okJson(await t.hedge('api markets --query data[0].market'))).toBe(MARKET);
+    const [head, body] = ok(await t.hedge('api -i /account')).stdout.split('\n\n');
+    expect(head.split('\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(head).toMatch(/^x-request-id: req_[0-9a-f]{16}$/m);
+    expect(head).toMatch(/^content-type: application\/json/m);
+    expect(JSON.parse(body).data).toHaveProperty('balance_usdc');
   });
 
   it('-f and -F on a GET go to the query string (typed values as text there); a GET is never turned into a write', async () => {
@@ -43,16 +48,7 @@ describe('hedge api: reads', () => {
     ]);
   });
 
-  it('--include prints the status line and the headers before the body', async () => {
-    const t = await start();
-    const [head, body] = ok(await t.hedge('api -i /account')).stdout.split('\n\n');
-    expect(head.split('\n')[0]).toBe('HTTP/1.1 200 OK');
-    expect(head).toMatch(/^x-request-id: req_[0-9a-f]{16}$/m);
-    expect(head).toMatch(/^content-type: application\/json/m);
-    expect(JSON.parse(body).data).toHaveProperty('balance_usdc');
-  });
-
-  it('404: the error envelope on stdout, the refusal on stderr, exit 3', async () => {
+  it('404: the error envelope on stdout, the refusal on stderr, exit 3; a refused key is exit 4', async () => {
     const t = await start();
     const result = exits(await t.hedge('api /hedges/hdg_missing --json'), 3);
     expect(JSON.parse(result.stdout)).toMatchObject({ data: null, error: { code: 'hedge_not_found' } });
@@ -60,12 +56,8 @@ describe('hedge api: reads', () => {
       error: { code: 'hedge_not_found', class: 'rejected', status: 404 },
     });
     expect(t.requests().map((entry) => [entry.path, entry.status])).toEqual([['/hedges/hdg_missing', 404]]);
-  });
-
-  it('a refused key is exit 4', async () => {
-    const t = await start();
-    const result = exits(await t.hedge('api /account', { env: { HEDGE_API_KEY: UNKNOWN_KEY } }), 4);
-    expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'unauthorized' } });
+    const refused = exits(await t.hedge('api /account', { env: { HEDGE_API_KEY: UNKNOWN_KEY } }), 4);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'unauthorized' } });
   });
 });
 
@@ -84,19 +76,7 @@ describe('hedge api: the key never leaves for another host', () => {
     expect(t.requests()).toEqual([]);
   });
 
-  it('-H Authorization is refused (exit 2), nothing sent; other headers reach the server', async () => {
-    const t = await start();
-    const refused = exits(
-      await t.hedge(['api', '/account', '-H', 'Authorization: Bearer hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA']),
-      2,
-    );
-    expect(refused.stderr).toMatch(/^hedge: -H: Authorization cannot be set/m);
-    expect(t.requests()).toEqual([]);
-    ok(await t.hedge(['api', '/account', '-H', 'X-Desk: fx-1']));
-    expect(t.requests()).toHaveLength(1);
-  });
-
-  it('-H with a value no header can carry is exit 2 naming -H: nothing sent, nothing journaled', async () => {
+  it('-H with a value no header can carry, or -H Authorization, is exit 2 naming -H: nothing sent, nothing journaled; other headers reach the server', async () => {
     const t = await start();
     for (const args of [
       ['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy', '-H', 'X-Note: \u65e5\u672c'],
@@ -107,6 +87,14 @@ describe('hedge api: the key never leaves for another host', () => {
       );
     }
     expect([t.requests(), await journalEntries(t)]).toEqual([[], []]);
+    const refused = exits(
+      await t.hedge(['api', '/account', '-H', 'Authorization: Bearer hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA']),
+      2,
+    );
+    expect(refused.stderr).toMatch(/^hedge: -H: Authorization cannot be set/m);
+    expect(t.requests()).toEqual([]);
+    ok(await t.hedge(['api', '/account', '-H', 'X-Desk: fx-1']));
+    expect(t.requests()).toHaveLength(1);
   });
 });
 
@@ -206,8 +194,14 @@ describe('hedge api: writes go through the journal', () => {
     ]);
   });
 
-  it('a refused write is exit 3, journaled as rejected; --dry-run sends nothing', async () => {
+  it('on a LIVE key without a terminal a write needs --yes: refused, nothing sent; a refused write is exit 3, journaled as rejected; --dry-run sends nothing', async () => {
     const t = await start();
+    exits(
+      await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy', { env: { HEDGE_API_KEY: LIVE_KEY } }),
+      2,
+      '--yes is required to send POST /hedges/close with a LIVE key',
+    );
+    expect(t.requests()).toEqual([]);
     const refused = exits(await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy'), 3);
     expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'no_open_hedge' } });
     expect(await journalEntries(t)).toMatchObject([
@@ -222,16 +216,6 @@ describe('hedge api: writes go through the journal', () => {
       body: { market: MARKET, side: 'sell' },
     });
     expect(t.writes()).toHaveLength(1);
-  });
-
-  it('on a LIVE key without a terminal a write needs --yes: refused, nothing sent', async () => {
-    const t = await start();
-    exits(
-      await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy', { env: { HEDGE_API_KEY: LIVE_KEY } }),
-      2,
-      '--yes is required to send POST /hedges/close with a LIVE key',
-    );
-    expect(t.requests()).toEqual([]);
   });
 
   it('killed -9 while the answer was held: running it again resumes with the same key, one action on the server', async () => {

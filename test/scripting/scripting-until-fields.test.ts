@@ -13,16 +13,12 @@ const start = useSimulators();
 const LAND_MS = 3_600_000;
 
 describe('--until', () => {
-  it('true at once: exit 0, the data printed, one request', async () => {
+  it('true at once: exit 0, the data printed, one request; never true in a pipe (TSV): exit 124 and nothing on stdout', async () => {
     const t = await start();
     expect(okJson(await t.hedge(['account', '--until', 'balance_usdc > `0`', '--json']))).toHaveProperty(
       'balance_usdc',
     );
     expect(t.requests().map((entry) => [entry.method, entry.path])).toEqual([['GET', '/account']]);
-  });
-
-  it('never true in a pipe (TSV): exit 124 and nothing on stdout', async () => {
-    const t = await start();
     const result = exits(await t.hedge(['positions', '--until', 'length(@) > `0`', '--timeout', '1']), 124);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(
@@ -71,7 +67,8 @@ describe('--until', () => {
     }
   });
 
-  it('an unknown hedge ends it at once (exit 3); a malformed condition sends nothing (exit 2)', async () => {
+  // A write refuses it, nothing sent: test/write/checked-before-sending.test.ts ("hedge api -X POST", a bad --until).
+  it('an unknown hedge ends it at once (exit 3); a malformed condition sends nothing (exit 2); hedge api GET takes --until too', async () => {
     const t = await start();
     exits(await t.hedge("hedges hdg_missing --until status=='filled'"), 3);
     // The id asked for, then the list it might be a short form of: no wait, no second round.
@@ -82,11 +79,6 @@ describe('--until', () => {
     const malformed = exits(await t.hedge('positions --until [?side=='), 2);
     expect(malformed.stderr).toMatch(/^hedge: --until "\[\?side==": /m);
     expect(t.requests()).toHaveLength(2);
-  });
-
-  // A write refuses it, nothing sent: test/write/checked-before-sending.test.ts ("hedge api -X POST", a bad --until).
-  it('hedge api GET takes --until too', async () => {
-    const t = await start();
     const read = okJson(
       await t.hedge(['api', '/account', '--until', 'data.balance_usdc > `0`', '--query', 'data.balance_usdc']),
     );
@@ -95,14 +87,14 @@ describe('--until', () => {
 });
 
 describe('--until on history and report: a date, or a condition on their own data', () => {
-  for (const [command, value] of [
-    ['history', 'yesterday'],
-    ['history', 'banana'],
-    ['report', 'yesterday'],
-    ['history', "stauts=='closed'"],
-  ] as const) {
-    it(`${command} --until ${value}: exit 2 at once naming both readings, nothing sent`, async () => {
-      const t = await start();
+  it('history --until yesterday, banana or a misspelt field, report --until yesterday: exit 2 at once naming both readings, nothing sent; a condition on a field the data has, or on none (length(@)), is still polled', async () => {
+    const t = await start();
+    for (const [command, value] of [
+      ['history', 'yesterday'],
+      ['history', 'banana'],
+      ['report', 'yesterday'],
+      ['history', "stauts=='closed'"],
+    ] as const) {
       const result = exits(await t.hedge(`${command} --until ${value} --json --timeout 30`), 2);
       expect(result.stdout).toBe('');
       const message = JSON.parse(result.stderr).error.message;
@@ -111,11 +103,7 @@ describe('--until on history and report: a date, or a condition on their own dat
       );
       expect(message).toContain(`${value.replace(/==.*/, '')} is not one of its fields`);
       expect(t.requests()).toEqual([]);
-    });
-  }
-
-  it('a condition on a field the data has, or on none (length(@)), is still polled', async () => {
-    const t = await start();
+    }
     expect(okJson(await t.hedge(['history', '--until', 'length(@) >= `0`', '--json']))).toEqual([]);
     ok(await t.hedge(['history', '--until', "[?side=='buy'] | length(@) == `0`", '--json']));
     expect(t.requests('GET', '/hedges/history').length).toBe(2);
@@ -174,7 +162,7 @@ describe('dotted --fields', () => {
   });
 
   // A dotted name that reaches nothing: dotted-fields.test.ts (in every format); exit 2: test/book/read-commands.test.ts ("refusals").
-  it('markets: a nested side in every format', async () => {
+  it('markets: a nested side in every format; --json --fields: a name only the screen shows is not a field of the document: exit 2 (whoami, doctor)', async () => {
     const t = await start();
     const [header, row] = (await t.hedge('markets --fields market,available_capacity_usd.buy')).stdout
       .trim()
@@ -191,10 +179,6 @@ describe('dotted --fields', () => {
     });
     // The column the default table draws for it (its label, its number format), asked by the dotted name.
     expect(table.stdout.split('\n')[0]).toMatch(/^Market\s+Capacity sell USD$/);
-  });
-
-  it('--json --fields: a name only the screen shows is not a field of the document: exit 2 (whoami, doctor)', async () => {
-    const t = await start();
     const whoami = exits(await t.hedge('whoami --json --fields profile_source'), 2);
     const message = (run: RunResult) => JSON.parse(run.stderr).error.message;
     expect(message(whoami)).toMatch(/^--fields: "profile_source" is not a field here; available: profile, /);
