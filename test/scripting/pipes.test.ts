@@ -1,6 +1,6 @@
 // `hedge … | head`: the reader closing the pipe early is not an error.
 import { spawn } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { exits, journalEntries } from '../support/cli-runs.js';
 import { baseEnv, HEDGE_BIN } from '../support/hedge-cli.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
@@ -26,20 +26,18 @@ const quietly = (result: { code: number | null; other: string }) => {
   exits(result, 0);
 };
 
-describe('HEDGE_FORCE_TTY', () => {
-  it.each(['yes', 'true', '2'])(
-    '%s (neither 1 nor 0) is refused with one line naming it, before any request: a pipe would get TSV where a table was asked for',
-    async (value) => {
-      const simulator = await start();
-      const result = exits(await simulator.hedge('positions', { env: { HEDGE_FORCE_TTY: value } }), 2);
-      expect([result.stdout, result.stderr]).toEqual([
-        '',
-        `hedge: HEDGE_FORCE_TTY: "${value}" is not allowed; expected 1 (the table output even in a pipe) or 0 (plain).\n`,
-      ]);
-      expect(simulator.requests()).toEqual([]);
-    },
-  );
-});
+it.each(['yes', 'true', '2'])(
+  '%s (neither 1 nor 0) is refused with one line naming it, before any request: a pipe would get TSV where a table was asked for',
+  async (value) => {
+    const simulator = await start();
+    const result = exits(await simulator.hedge('positions', { env: { HEDGE_FORCE_TTY: value } }), 2);
+    expect([result.stdout, result.stderr]).toEqual([
+      '',
+      `hedge: HEDGE_FORCE_TTY: "${value}" is not allowed; expected 1 (the table output even in a pipe) or 0 (plain).\n`,
+    ]);
+    expect(simulator.requests()).toEqual([]);
+  },
+);
 
 it('exits 0 without a stack trace when stdout is closed early (--help); a closed stream never changes what happened: a closed stderr keeps the exit code (a refusal is still 3, its answer still on stdout); a closed stdout ends a read quietly with 0, a --watch included (it stops instead of redrawing for nobody), and does not cut a write short: the close lands, is journaled done, and exits 0', async () => {
   const simulator = await start();
