@@ -3,7 +3,7 @@
 // exit code or imports exit-codes.ts.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '..', '..', 'src');
 // Every room of features/: a room added later is checked too.
@@ -30,25 +30,23 @@ function offences(text: string) {
     .filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line) && SAYS_OR_ENDS.some((pattern) => pattern.test(line)));
 }
 
-describe('flows say nothing and choose no exit code', () => {
-  const files = ROOMS.flatMap((room) =>
-    readdirSync(join(SRC, room))
-      .filter((name) => name.endsWith('.ts') && !VIEW.test(name))
-      .map((name) => join(room, name)),
+const files = ROOMS.flatMap((room) =>
+  readdirSync(join(SRC, room))
+    .filter((name) => name.endsWith('.ts') && !VIEW.test(name))
+    .map((name) => join(room, name)),
+);
+
+// No allow-list: the open wizard is a conversation, so it lives with its command
+// (cmd/trade/open-wizard.ts); `--until` repeats a command, so it lives with the runner.
+it('flows say nothing and choose no exit code: no flow writes to an output or picks an exit code', () => {
+  const found = Object.fromEntries(
+    files
+      .map((name) => [name, offences(readFileSync(join(SRC, name), 'utf8'))])
+      .filter(([, lines]) => lines.length > 0),
   );
+  expect(found).toEqual({});
+});
 
-  // No allow-list: the open wizard is a conversation, so it lives with its command
-  // (cmd/trade/open-wizard.ts); `--until` repeats a command, so it lives with the runner.
-  it('no flow writes to an output or picks an exit code', () => {
-    const found = Object.fromEntries(
-      files
-        .map((name) => [name, offences(readFileSync(join(SRC, name), 'utf8'))])
-        .filter(([, lines]) => lines.length > 0),
-    );
-    expect(found).toEqual({});
-  });
-
-  it('the check sees a print and an exit code (it can fail)', () => {
-    expect(offences("  ctx.output.note('x');\n  return exitCode;\n  // ctx.output in a comment\n")).toHaveLength(2);
-  });
+it('flows say nothing and choose no exit code: the check sees a print and an exit code (it can fail)', () => {
+  expect(offences("  ctx.output.note('x');\n  return exitCode;\n  // ctx.output in a comment\n")).toHaveLength(2);
 });

@@ -1,7 +1,7 @@
 // The rules of the import graph (scripts/layers.mjs, which `npm test` runs over src/ beside the type
 // check): no cycle, no import from a lower room back up to a higher one, and a feature's flows never
 // import the terminal kit or a result view. Here: each rule sees a breach where there is one.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 
 interface LayersModule {
   climbsIn(graph: Record<string, string[]>): string[];
@@ -13,48 +13,46 @@ interface LayersModule {
 const layers = (): Promise<LayersModule> =>
   import(['..', '..', 'scripts', 'layers.mjs'].join('/')) as Promise<LayersModule>;
 
-describe('the import graph', () => {
-  it('sees a climb and a cycle where there is one (the check can fail)', async () => {
-    const { climbsIn, layerOf } = await layers();
-    expect(layerOf('features/write/write-flow.ts').rank).toBeGreaterThan(layerOf('cli/cmd/trade/open.ts').rank);
-    expect(layerOf('features/keeper/keep.ts').rank).toBeLessThan(layerOf('features/trade/roll.ts').rank);
-    expect(layerOf('cli/runner/run-command.ts').name).toBe('runner');
-    expect(
-      climbsIn({ 'cli/agent/catalogue.ts': ['cli/manifest.ts'], 'cli/manifest.ts': ['cli/cmd/specs.ts'] }),
-    ).toEqual(['cli/agent/catalogue.ts -> cli/manifest.ts (agent up to cli)']);
-    expect(climbsIn({ 'features/book/watch.ts': ['features/keeper/keep.ts'] })).toEqual([
-      'features/book/watch.ts -> features/keeper/keep.ts (book up to keeper)',
-    ]);
-  });
+it('the import graph: sees a climb and a cycle where there is one (the check can fail)', async () => {
+  const { climbsIn, layerOf } = await layers();
+  expect(layerOf('features/write/write-flow.ts').rank).toBeGreaterThan(layerOf('cli/cmd/trade/open.ts').rank);
+  expect(layerOf('features/keeper/keep.ts').rank).toBeLessThan(layerOf('features/trade/roll.ts').rank);
+  expect(layerOf('cli/runner/run-command.ts').name).toBe('runner');
+  expect(climbsIn({ 'cli/agent/catalogue.ts': ['cli/manifest.ts'], 'cli/manifest.ts': ['cli/cmd/specs.ts'] })).toEqual([
+    'cli/agent/catalogue.ts -> cli/manifest.ts (agent up to cli)',
+  ]);
+  expect(climbsIn({ 'features/book/watch.ts': ['features/keeper/keep.ts'] })).toEqual([
+    'features/book/watch.ts -> features/keeper/keep.ts (book up to keeper)',
+  ]);
+});
 
-  it('sees the simulator engine import its HTTP layer (the check can fail)', async () => {
-    const { climbsIn } = await layers();
-    expect(
-      climbsIn({
-        'sandbox/engine.ts': ['sandbox/http/routes.ts', 'sandbox/book.ts'],
-        'sandbox/http/http-engine.ts': ['sandbox/engine.ts'],
-        'sandbox/index.ts': ['sandbox/http/server.ts'],
-      }),
-    ).toEqual(['sandbox/engine.ts -> sandbox/http/routes.ts (sandbox up to sandbox http)']);
-  });
+it('the import graph: sees the simulator engine import its HTTP layer (the check can fail)', async () => {
+  const { climbsIn } = await layers();
+  expect(
+    climbsIn({
+      'sandbox/engine.ts': ['sandbox/http/routes.ts', 'sandbox/book.ts'],
+      'sandbox/http/http-engine.ts': ['sandbox/engine.ts'],
+      'sandbox/index.ts': ['sandbox/http/server.ts'],
+    }),
+  ).toEqual(['sandbox/engine.ts -> sandbox/http/routes.ts (sandbox up to sandbox http)']);
+});
 
-  it('sees a flow that imports the terminal kit or a result view, a type import included, and lets a view and a flow import outcome types (the rule can fail)', async () => {
-    const { climbsIn, forbiddenIn } = await layers();
-    // madge lists a type import as an edge like any other (.madgerc: skipTypeImports false).
-    const graph = {
-      'features/trade/roll.ts': [
-        'platform/results/roll-view.ts',
-        'platform/results/roll-outcome-types.ts',
-        'platform/terminal/output.ts',
-      ],
-      'features/book/positions-view.ts': ['platform/terminal/table.ts', 'platform/fields/fields.ts'],
-      'platform/results/roll-view.ts': ['platform/results/roll-outcome-types.ts'],
-      'cli/cmd/trade/roll.ts': ['platform/results/roll-view.ts'],
-    };
-    expect(forbiddenIn(graph)).toEqual([
-      'features/trade/roll.ts -> platform/results/roll-view.ts (flows return outcomes; views and commands render them)',
-      'features/trade/roll.ts -> platform/terminal/output.ts (flows return outcomes; views and commands render them)',
-    ]);
-    expect(climbsIn(graph)).toEqual([]);
-  });
+it('the import graph: sees a flow that imports the terminal kit or a result view, a type import included, and lets a view and a flow import outcome types (the rule can fail)', async () => {
+  const { climbsIn, forbiddenIn } = await layers();
+  // madge lists a type import as an edge like any other (.madgerc: skipTypeImports false).
+  const graph = {
+    'features/trade/roll.ts': [
+      'platform/results/roll-view.ts',
+      'platform/results/roll-outcome-types.ts',
+      'platform/terminal/output.ts',
+    ],
+    'features/book/positions-view.ts': ['platform/terminal/table.ts', 'platform/fields/fields.ts'],
+    'platform/results/roll-view.ts': ['platform/results/roll-outcome-types.ts'],
+    'cli/cmd/trade/roll.ts': ['platform/results/roll-view.ts'],
+  };
+  expect(forbiddenIn(graph)).toEqual([
+    'features/trade/roll.ts -> platform/results/roll-view.ts (flows return outcomes; views and commands render them)',
+    'features/trade/roll.ts -> platform/terminal/output.ts (flows return outcomes; views and commands render them)',
+  ]);
+  expect(climbsIn(graph)).toEqual([]);
 });

@@ -121,23 +121,21 @@ describe('installing from the packed tarball', () => {
   });
 });
 
-describe('an unbuilt checkout', () => {
-  it('`node bin/hedge.js` says to run the build (exit 1, no stack trace); --version still answers', async () => {
-    const dir = tempDir('hedge-unbuilt-');
-    try {
-      cpSync(join(ROOT, 'bin'), join(dir.path, 'bin'), { recursive: true });
-      cpSync(join(ROOT, 'package.json'), join(dir.path, 'package.json'));
-      const env = baseEnv(dir.path);
-      const markets = await run(process.execPath, ['bin/hedge.js', 'markets'], { cwd: dir.path, env });
-      expect(markets).toEqual({
-        code: 1,
-        stdout: '',
-        stderr: `hedge is not built yet: run \`npm run build\` in ${dir.path} first.\n`,
-      });
-      const version = await run(process.execPath, ['bin/hedge.js', '--version'], { cwd: dir.path, env });
-      expect(version).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
-    } finally {
-      dir.remove();
-    }
-  });
+it('an unbuilt checkout: `node bin/hedge.js` says to run the build (exit 1, no stack trace); --version still answers', async () => {
+  const dir = tempDir('hedge-unbuilt-');
+  try {
+    cpSync(join(ROOT, 'bin'), join(dir.path, 'bin'), { recursive: true });
+    cpSync(join(ROOT, 'package.json'), join(dir.path, 'package.json'));
+    const env = baseEnv(dir.path);
+    const markets = await run(process.execPath, ['bin/hedge.js', 'markets'], { cwd: dir.path, env });
+    expect(markets).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `hedge is not built yet: run \`npm run build\` in ${dir.path} first.\n`,
+    });
+    const version = await run(process.execPath, ['bin/hedge.js', '--version'], { cwd: dir.path, env });
+    expect(version).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+  } finally {
+    dir.remove();
+  }
 });

@@ -14,7 +14,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { readStore, writeStore } from '../support/config-store.js';
 import { HEDGE_BIN, ROOT, baseEnv, runHedge, tempDir } from '../support/hedge-cli.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
@@ -209,61 +209,59 @@ function chunkHolding(source: string) {
   return holders[0];
 }
 
-describe('the bundle', () => {
-  const front = frontFiles();
+const front = frontFiles();
 
-  it('keeps the front door (cli.js and the chunks it imports as it starts) to commander and Node built-ins', () => {
-    expect(front.size).toBeGreaterThan(0);
-    const packages = new Set([...front].flatMap((file) => [...bundledPackages(file)]));
-    expect([...packages]).toEqual(['commander']);
-    // Besides dist/ files, the front imports Node built-ins only.
-    for (const file of front) {
-      const imported = [...distText(file).matchAll(/^import\s[^;]*?from\s*"([^"]+)";/gm)].map((match) => match[1]);
-      expect(
-        imported.filter((name) => !name.startsWith('./') && !name.startsWith('node:')),
-        file,
-      ).toEqual([]);
-    }
-  });
+it('the bundle: keeps the front door (cli.js and the chunks it imports as it starts) to commander and Node built-ins', () => {
+  expect(front.size).toBeGreaterThan(0);
+  const packages = new Set([...front].flatMap((file) => [...bundledPackages(file)]));
+  expect([...packages]).toEqual(['commander']);
+  // Besides dist/ files, the front imports Node built-ins only.
+  for (const file of front) {
+    const imported = [...distText(file).matchAll(/^import\s[^;]*?from\s*"([^"]+)";/gm)].map((match) => match[1]);
+    expect(
+      imported.filter((name) => !name.startsWith('./') && !name.startsWith('node:')),
+      file,
+    ).toEqual([]);
+  }
+});
 
-  it('reaches each command only through a lazy import of a dist/ chunk', () => {
-    const lazy = [...front].flatMap((file) =>
-      [...distText(file).matchAll(/\bimport\("\.\/([\w.-]+\.js)"\)/g)].map((match) => match[1]),
-    );
-    expect(lazy).toContain(chunkHolding('src/cli/run.ts'));
-    expect(lazy).toContain(chunkHolding('src/cli/cmd/book/markets.ts'));
-    const distFiles = new Set(readdirSync(DIST));
-    for (const file of lazy) {
-      expect(distFiles.has(file), file).toBe(true);
-      expect(front.has(file), `${file} is loaded lazily, not as the front starts`).toBe(false);
-    }
-  });
+it('the bundle: reaches each command only through a lazy import of a dist/ chunk', () => {
+  const lazy = [...front].flatMap((file) =>
+    [...distText(file).matchAll(/\bimport\("\.\/([\w.-]+\.js)"\)/g)].map((match) => match[1]),
+  );
+  expect(lazy).toContain(chunkHolding('src/cli/run.ts'));
+  expect(lazy).toContain(chunkHolding('src/cli/cmd/book/markets.ts'));
+  const distFiles = new Set(readdirSync(DIST));
+  for (const file of lazy) {
+    expect(distFiles.has(file), file).toBe(true);
+    expect(front.has(file), `${file} is loaded lazily, not as the front starts`).toBe(false);
+  }
+});
 
-  it('loads no package at run time from any dist/ file: the tarball declares none, so each is bundled', () => {
-    // Static and lazy imports, and the require() calls left in bundled CommonJS (not those quoted
-    // in a package's generated-code strings). pg asks for its optional libpq binding inside a try.
-    const neverLoaded = ['pg-native'];
-    const loads = /(?:^(?:import|export)\s[^;]*?from\s*|\bimport\(|(?<![\w$'"`.])(?:__)?require\()"([^"]+)"/gm;
-    const strays = distScripts()
-      .flatMap((file) => [...distText(file).matchAll(loads)].map((match) => `${file}: ${match[1]}`))
-      .filter((load) => {
-        const name = load.slice(load.indexOf(': ') + 2);
-        return (
-          !name.startsWith('./') &&
-          !name.startsWith('node:') &&
-          !builtinModules.includes(name) &&
-          !neverLoaded.includes(name)
-        );
-      });
-    expect(strays).toEqual([]);
-    // The scan sees the loads it checks: the one optional binding is among them.
-    expect(distScripts().some((file) => /__require\("pg-native"\)/.test(distText(file)))).toBe(true);
-  });
+it('the bundle: loads no package at run time from any dist/ file: the tarball declares none, so each is bundled', () => {
+  // Static and lazy imports, and the require() calls left in bundled CommonJS (not those quoted
+  // in a package's generated-code strings). pg asks for its optional libpq binding inside a try.
+  const neverLoaded = ['pg-native'];
+  const loads = /(?:^(?:import|export)\s[^;]*?from\s*|\bimport\(|(?<![\w$'"`.])(?:__)?require\()"([^"]+)"/gm;
+  const strays = distScripts()
+    .flatMap((file) => [...distText(file).matchAll(loads)].map((match) => `${file}: ${match[1]}`))
+    .filter((load) => {
+      const name = load.slice(load.indexOf(': ') + 2);
+      return (
+        !name.startsWith('./') &&
+        !name.startsWith('node:') &&
+        !builtinModules.includes(name) &&
+        !neverLoaded.includes(name)
+      );
+    });
+  expect(strays).toEqual([]);
+  // The scan sees the loads it checks: the one optional binding is among them.
+  expect(distScripts().some((file) => /__require\("pg-native"\)/.test(distText(file)))).toBe(true);
+});
 
-  it('bundles the heavy packages into dist/ chunks (so that the recording below can see them)', () => {
-    const all = new Set(distScripts().flatMap((file) => [...bundledPackages(file)]));
-    for (const name of HEAVY) expect(has(all, name), name).toBe(true);
-  });
+it('the bundle: bundles the heavy packages into dist/ chunks (so that the recording below can see them)', () => {
+  const all = new Set(distScripts().flatMap((file) => [...bundledPackages(file)]));
+  for (const name of HEAVY) expect(has(all, name), name).toBe(true);
 });
 
 /**
@@ -332,187 +330,177 @@ async function recordMany() {
   return { runs, requestSimulator, profileSimulator, storedProfile, demo };
 }
 
-describe('what a request loads', () => {
-  it('`markets --json` against a server sends one GET over node:http, without loading undici or the PostgreSQL client', async () => {
-    const { runs, requestSimulator } = await manyRuns();
-    // The first command of its process: all it loaded is what the process loaded.
-    const loaded = runs.request;
-    expect(loaded.code).toBe(0);
-    expect(JSON.parse(loaded.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
-    // undici is loaded for a request through a proxy only (test/api/tls.test.ts goes through one).
-    expect(has(loaded.packages, 'undici')).toBe(false);
-    expect(loaded.packages.has('pg')).toBe(false);
-    // node:http is taken by process.getBuiltinModule, never by an ES import: on Node >= 22 that
-    // import loads Node's own undici for node:http's WebSocket export (docs/performance.md).
-    expect(loaded.builtins).toContain('node:fs'); // the recording sees ES imports of built-ins
-    expect(loaded.builtins).not.toContain('node:http');
-    expect(loaded.builtins).not.toContain('node:https');
-    // The recording sees what the request did load lazily: the answer's schemas (zod).
-    expect(has(loaded.added.packages, 'zod')).toBe(true);
-    expect(requestSimulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
-  });
-
-  it('`markets --json` with its key in a stored profile reads the store without conf or its lock; a write to the store loads both', async () => {
-    const { runs, profileSimulator, storedProfile } = await manyRuns();
-    // The key and URL come from the profile only (no simulator env; baseEnv names neither).
-    const read = runs.profileRead;
-    expect(read.code).toBe(0);
-    expect(JSON.parse(read.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
-    expect(profileSimulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
-    for (const name of ['conf', 'ajv', 'proper-lockfile']) expect(has(read.packages, name), name).toBe(false);
-    // Positive control: a command that writes the store loads conf and the lock, and the write lands.
-    const write = runs.profileWrite;
-    expect(write.code).toBe(0);
-    expect(readStore(storedProfile).current).toBe('spare');
-    for (const name of ['conf', 'proper-lockfile']) expect(has(write.added.packages, name), name).toBe(true);
-  });
+it('what a request loads: `markets --json` against a server sends one GET over node:http, without loading undici or the PostgreSQL client', async () => {
+  const { runs, requestSimulator } = await manyRuns();
+  // The first command of its process: all it loaded is what the process loaded.
+  const loaded = runs.request;
+  expect(loaded.code).toBe(0);
+  expect(JSON.parse(loaded.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
+  // undici is loaded for a request through a proxy only (test/api/tls.test.ts goes through one).
+  expect(has(loaded.packages, 'undici')).toBe(false);
+  expect(loaded.packages.has('pg')).toBe(false);
+  // node:http is taken by process.getBuiltinModule, never by an ES import: on Node >= 22 that
+  // import loads Node's own undici for node:http's WebSocket export (docs/performance.md).
+  expect(loaded.builtins).toContain('node:fs'); // the recording sees ES imports of built-ins
+  expect(loaded.builtins).not.toContain('node:http');
+  expect(loaded.builtins).not.toContain('node:https');
+  // The recording sees what the request did load lazily: the answer's schemas (zod).
+  expect(has(loaded.added.packages, 'zod')).toBe(true);
+  expect(requestSimulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
 });
 
-describe('what the demo loads', () => {
-  it("`--demo quote` answers over the demo's local socket without loading node:crypto; an open loads it (positive control)", async () => {
-    const { runs, demo } = await manyRuns();
-    const quote = runs.demoQuote;
-    expect(quote.code).toBe(0);
-    expect(JSON.parse(quote.stdout)).toMatchObject({ market: 'USDTNGN', side: 'buy', notional_usd: 10000 });
-    expect(quote.natives).toContain('net'); // the recording sees Node's modules however loaded
-    expect(quote.natives).not.toContain('crypto');
-    const identity = await runHedge('--demo whoami --json', { configDir: demo });
-    expect(JSON.parse(identity.stdout).base_url).toBe('http://localhost/partners/sandbox/v2');
-    // An open sends an Idempotency-Key (crypto's randomUUID) and the simulator hashes its fingerprint.
-    const open = runs.demoOpen;
-    expect(open.code, open.stderr).toBe(0);
-    expect(open.added.natives).toContain('crypto');
-  });
-  it("`--demo quote` loads zod's English messages only: no other locale and no JSON Schema generator (the agent's)", async () => {
-    const { runs } = await manyRuns();
-    const zodFiles = runs.demoQuote.distFiles.flatMap((file) =>
-      [...distText(file).matchAll(/^\/\/ .*?node_modules\/zod\/(\S+)$/gm)].map((match) => match[1]),
-    );
-    expect(zodFiles).toContain('v4/locales/en.js');
-    expect(zodFiles.filter((file) => /locales\/(?!en\.js)|json-schema-generator/.test(file))).toEqual([]);
-  });
+it('what a request loads: `markets --json` with its key in a stored profile reads the store without conf or its lock; a write to the store loads both', async () => {
+  const { runs, profileSimulator, storedProfile } = await manyRuns();
+  // The key and URL come from the profile only (no simulator env; baseEnv names neither).
+  const read = runs.profileRead;
+  expect(read.code).toBe(0);
+  expect(JSON.parse(read.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
+  expect(profileSimulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
+  for (const name of ['conf', 'ajv', 'proper-lockfile']) expect(has(read.packages, name), name).toBe(false);
+  // Positive control: a command that writes the store loads conf and the lock, and the write lands.
+  const write = runs.profileWrite;
+  expect(write.code).toBe(0);
+  expect(readStore(storedProfile).current).toBe('spare');
+  for (const name of ['conf', 'proper-lockfile']) expect(has(write.added.packages, name), name).toBe(true);
 });
 
-describe('a real start', () => {
-  // The version, and the help at 80 columns (a pipe here), are answered by bin/hedge.js before any
-  // of dist/ is loaded: a process each. The others load dist/cli.js as bin/hedge.js does, first in
-  // the recorded process (nothing is loaded before them but the front door).
-  it.each(['--version', '-V', '--help', 'quote --help', 'sandbox serve --help'])(
-    'hedge %s loads the front door only',
-    async (name) => {
-      const launcher = name.startsWith('-');
-      const loaded = launcher
-        ? await loadedBy([name])
-        : (await manyRuns()).runs[name === 'quote --help' ? 'quoteHelp' : 'serveHelp'];
-      expect(loaded.code).toBe(0);
-      expect(loaded.stdout).toMatch(/^(\d+\.\d+\.\d+\n|Usage: hedge)/);
-      const front = frontFiles();
-      if (launcher) expect(loaded.distFiles).toEqual([]);
-      else expect(loaded.distFiles).toContain('cli.js');
-      expect(loaded.distFiles.filter((file) => !front.has(file))).toEqual([]);
-      for (const heavy of HEAVY) expect(has(loaded.packages, heavy), heavy).toBe(false);
-    },
+it("what the demo loads: `--demo quote` answers over the demo's local socket without loading node:crypto; an open loads it (positive control)", async () => {
+  const { runs, demo } = await manyRuns();
+  const quote = runs.demoQuote;
+  expect(quote.code).toBe(0);
+  expect(JSON.parse(quote.stdout)).toMatchObject({ market: 'USDTNGN', side: 'buy', notional_usd: 10000 });
+  expect(quote.natives).toContain('net'); // the recording sees Node's modules however loaded
+  expect(quote.natives).not.toContain('crypto');
+  const identity = await runHedge('--demo whoami --json', { configDir: demo });
+  expect(JSON.parse(identity.stdout).base_url).toBe('http://localhost/partners/sandbox/v2');
+  // An open sends an Idempotency-Key (crypto's randomUUID) and the simulator hashes its fingerprint.
+  const open = runs.demoOpen;
+  expect(open.code, open.stderr).toBe(0);
+  expect(open.added.natives).toContain('crypto');
+});
+it("what the demo loads: `--demo quote` loads zod's English messages only: no other locale and no JSON Schema generator (the agent's)", async () => {
+  const { runs } = await manyRuns();
+  const zodFiles = runs.demoQuote.distFiles.flatMap((file) =>
+    [...distText(file).matchAll(/^\/\/ .*?node_modules\/zod\/(\S+)$/gm)].map((match) => match[1]),
   );
-
-  it("the launcher's `hedge --help` (dist/help.txt) is the front door's at 80 columns; at another width the front door prints it", async () => {
-    // HEDGE_FORCE_TTY=0 keeps the launcher out of it: the same 80 columns, printed by dist/cli.js.
-    const launcher = await loadedBy(['--help']);
-    const front = await loadedBy(['--help'], { HEDGE_FORCE_TTY: '0' });
-    const wider = await loadedBy(['--help'], { COLUMNS: '120' });
-    expect(front.distFiles).toContain('cli.js');
-    expect([launcher.code, front.code, launcher.stdout]).toEqual([0, 0, front.stdout]);
-    expect(launcher.stdout).toMatch(/^Usage: hedge <command>/);
-    expect([wider.code, wider.distFiles]).toEqual([0, expect.arrayContaining(['cli.js'])]);
-  });
-
-  it('run by a path (no `hedge` on PATH), `--help` is dist/help.txt under one line naming the path: nothing of dist/ loaded', async () => {
-    const byPath = await loadedBy(['--help'], { PATH: '/usr/bin:/bin' });
-    expect([byPath.code, byPath.distFiles]).toEqual([0, []]);
-    expect(byPath.stdout).toBe(`hedge below is ./bin/hedge.js\n${distText('help.txt')}`);
-  });
-
-  it('the PostgreSQL client is loaded only when a team journal store is configured', async () => {
-    const { runs } = await manyRuns();
-    const local = runs.localJournal;
-    expect([local.code, local.stdout, local.packages.has('pg')]).toEqual([0, '[]\n', false]);
-    // Positive control: with a store named (nothing listens on port 9 of loopback), the client is loaded and the store refused.
-    expect([runs.teamJournal.code, runs.teamJournal.added.packages.has('pg')]).toEqual([13, true]);
-  });
-
-  it('the OS keyring (its module and native binding) is loaded only for a profile whose key is in it', async () => {
-    // The dist/ file of src/platform/config/os-keyring.ts, found by what it asks the binding for.
-    const keyringChunks = distScripts().filter((file) => distText(file).includes('store: "secret-service"'));
-    expect(keyringChunks).toHaveLength(1);
-    const profileIn = (name: string, profile: Record<string, string>) => {
-      const dir = join(work.path, name);
-      writeStore(dir, { current: 'd', profiles: { d: { base_url: 'http://127.0.0.1:9/v2', ...profile } } });
-      return dir;
-    };
-    const args = 'positions --json --timeout 2'.split(' ');
-    // The keyring profile's "bus" answers the greeting with a refusal, so the binding is loaded and
-    // then refused (exit 4, nothing sent). The process has it from its start (as a desk's session
-    // does), the key-in-file run first: it loads neither with a bus there.
-    const busPath = join(work.path, 'bus.sock');
-    const bus = createServer((socket) => socket.once('data', () => socket.end('REJECTED EXTERNAL\r\n'))).listen(
-      busPath,
-    );
-    const busEnv = { DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` };
-    try {
-      const [file, keyring] = await loadedInOrder(
-        [
-          { args, env: baseEnv(profileIn('key-in-file', { api_key: 'hpk_test_StartupKeyInTheFile000001' })) },
-          { args, env: { ...baseEnv(profileIn('key-in-keyring', { key_keyring: 'd@startup' })), ...busEnv } },
-        ],
-        { ...busEnv, HEDGE_DRIVER_MAPPED: 'keyring.' },
-      );
-      // The command ran (the front and its lazily loaded chunks), with its key from the file.
-      expect(file.distFiles).toContain('cli.js');
-      expect(file.distFiles.length).toBeGreaterThan(1);
-      expect(file.distFiles.filter((name) => keyringChunks.includes(name))).toEqual([]);
-      if (process.platform === 'linux') expect(file.mapped).toBe(false);
-      // Positive control: a keyring profile loads both.
-      expect(keyring.code).toBe(4);
-      expect(keyring.added.distFiles).toEqual(expect.arrayContaining(keyringChunks));
-      if (process.platform === 'linux') expect(keyring.mapped).toBe(true);
-    } finally {
-      bus.close();
-    }
-  });
-
-  it('sees what a command loads lazily (positive control)', async () => {
-    const { runs } = await manyRuns();
-    const exitCodes = runs.exitCodes;
-    expect(exitCodes.code).toBe(0);
-    expect(exitCodes.added.distFiles).toContain(chunkHolding('src/platform/terminal/exit-code-table.ts'));
-
-    // No key anywhere: the command fails on credentials, after loading the runner and zod.
-    const markets = runs.marketsWithoutKey;
-    expect(markets.code).not.toBe(0);
-    expect(markets.added.distFiles).toContain(chunkHolding('src/cli/run.ts'));
-    expect(has(markets.added.packages, 'zod')).toBe(true);
-  });
+  expect(zodFiles).toContain('v4/locales/en.js');
+  expect(zodFiles.filter((file) => /locales\/(?!en\.js)|json-schema-generator/.test(file))).toEqual([]);
 });
 
-describe('the table library (cli-table3)', () => {
-  it('is loaded by a table only: --json, tsv, csv and ndjson never load it', async () => {
-    const { runs } = await manyRuns();
-    for (const format of ['json', 'tsv', 'csv', 'ndjson'] as const) {
-      const loaded = runs[format];
-      expect(loaded.code, format).toBe(0);
-      expect(loaded.packages.has('cli-table3'), format).toBe(false);
-    }
-    const table = runs.table;
-    expect(table.code).toBe(0);
-    // The header's first line, or its second where 80 columns put units under labels.
-    expect(table.stdout).toMatch(/^Market +Status/m);
-    expect(table.added.packages.has('cli-table3')).toBe(true);
-  });
+// The version, and the help at 80 columns (a pipe here), are answered by bin/hedge.js before any
+// of dist/ is loaded: a process each. The others load dist/cli.js as bin/hedge.js does, first in
+// the recorded process (nothing is loaded before them but the front door).
+it.each(['--version', '-V', '--help', 'quote --help', 'sandbox serve --help'])(
+  'hedge %s loads the front door only',
+  async (name) => {
+    const launcher = name.startsWith('-');
+    const loaded = launcher
+      ? await loadedBy([name])
+      : (await manyRuns()).runs[name === 'quote --help' ? 'quoteHelp' : 'serveHelp'];
+    expect(loaded.code).toBe(0);
+    expect(loaded.stdout).toMatch(/^(\d+\.\d+\.\d+\n|Usage: hedge)/);
+    const front = frontFiles();
+    if (launcher) expect(loaded.distFiles).toEqual([]);
+    else expect(loaded.distFiles).toContain('cli.js');
+    expect(loaded.distFiles.filter((file) => !front.has(file))).toEqual([]);
+    for (const heavy of HEAVY) expect(has(loaded.packages, heavy), heavy).toBe(false);
+  },
+);
 
-  it('is imported by one file of src/ only: the Table', () => {
-    const importers = readdirSync(join(ROOT, 'src'), { recursive: true })
-      .map(String)
-      .filter((file) => file.endsWith('.ts'))
-      .filter((file) => /['"]cli-table3['"]/.test(readFileSync(join(ROOT, 'src', file), 'utf8')));
-    expect(importers).toEqual([join('platform', 'terminal', 'table.ts')]);
-  });
+it("a real start: the launcher's `hedge --help` (dist/help.txt) is the front door's at 80 columns; at another width the front door prints it", async () => {
+  // HEDGE_FORCE_TTY=0 keeps the launcher out of it: the same 80 columns, printed by dist/cli.js.
+  const launcher = await loadedBy(['--help']);
+  const front = await loadedBy(['--help'], { HEDGE_FORCE_TTY: '0' });
+  const wider = await loadedBy(['--help'], { COLUMNS: '120' });
+  expect(front.distFiles).toContain('cli.js');
+  expect([launcher.code, front.code, launcher.stdout]).toEqual([0, 0, front.stdout]);
+  expect(launcher.stdout).toMatch(/^Usage: hedge <command>/);
+  expect([wider.code, wider.distFiles]).toEqual([0, expect.arrayContaining(['cli.js'])]);
+});
+
+it('a real start: run by a path (no `hedge` on PATH), `--help` is dist/help.txt under one line naming the path: nothing of dist/ loaded', async () => {
+  const byPath = await loadedBy(['--help'], { PATH: '/usr/bin:/bin' });
+  expect([byPath.code, byPath.distFiles]).toEqual([0, []]);
+  expect(byPath.stdout).toBe(`hedge below is ./bin/hedge.js\n${distText('help.txt')}`);
+});
+
+it('a real start: the PostgreSQL client is loaded only when a team journal store is configured', async () => {
+  const { runs } = await manyRuns();
+  const local = runs.localJournal;
+  expect([local.code, local.stdout, local.packages.has('pg')]).toEqual([0, '[]\n', false]);
+  // Positive control: with a store named (nothing listens on port 9 of loopback), the client is loaded and the store refused.
+  expect([runs.teamJournal.code, runs.teamJournal.added.packages.has('pg')]).toEqual([13, true]);
+});
+
+it('a real start: the OS keyring (its module and native binding) is loaded only for a profile whose key is in it', async () => {
+  // The dist/ file of src/platform/config/os-keyring.ts, found by what it asks the binding for.
+  const keyringChunks = distScripts().filter((file) => distText(file).includes('store: "secret-service"'));
+  expect(keyringChunks).toHaveLength(1);
+  const profileIn = (name: string, profile: Record<string, string>) => {
+    const dir = join(work.path, name);
+    writeStore(dir, { current: 'd', profiles: { d: { base_url: 'http://127.0.0.1:9/v2', ...profile } } });
+    return dir;
+  };
+  const args = 'positions --json --timeout 2'.split(' ');
+  // The keyring profile's "bus" answers the greeting with a refusal, so the binding is loaded and
+  // then refused (exit 4, nothing sent). The process has it from its start (as a desk's session
+  // does), the key-in-file run first: it loads neither with a bus there.
+  const busPath = join(work.path, 'bus.sock');
+  const bus = createServer((socket) => socket.once('data', () => socket.end('REJECTED EXTERNAL\r\n'))).listen(busPath);
+  const busEnv = { DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` };
+  try {
+    const [file, keyring] = await loadedInOrder(
+      [
+        { args, env: baseEnv(profileIn('key-in-file', { api_key: 'hpk_test_StartupKeyInTheFile000001' })) },
+        { args, env: { ...baseEnv(profileIn('key-in-keyring', { key_keyring: 'd@startup' })), ...busEnv } },
+      ],
+      { ...busEnv, HEDGE_DRIVER_MAPPED: 'keyring.' },
+    );
+    // The command ran (the front and its lazily loaded chunks), with its key from the file.
+    expect(file.distFiles).toContain('cli.js');
+    expect(file.distFiles.length).toBeGreaterThan(1);
+    expect(file.distFiles.filter((name) => keyringChunks.includes(name))).toEqual([]);
+    if (process.platform === 'linux') expect(file.mapped).toBe(false);
+    // Positive control: a keyring profile loads both.
+    expect(keyring.code).toBe(4);
+    expect(keyring.added.distFiles).toEqual(expect.arrayContaining(keyringChunks));
+    if (process.platform === 'linux') expect(keyring.mapped).toBe(true);
+  } finally {
+    bus.close();
+  }
+});
+
+it('a real start: sees what a command loads lazily (positive control)', async () => {
+  const { runs } = await manyRuns();
+  const exitCodes = runs.exitCodes;
+  expect(exitCodes.code).toBe(0);
+  expect(exitCodes.added.distFiles).toContain(chunkHolding('src/platform/terminal/exit-code-table.ts'));
+
+  // No key anywhere: the command fails on credentials, after loading the runner and zod.
+  const markets = runs.marketsWithoutKey;
+  expect(markets.code).not.toBe(0);
+  expect(markets.added.distFiles).toContain(chunkHolding('src/cli/run.ts'));
+  expect(has(markets.added.packages, 'zod')).toBe(true);
+});
+
+it('the table library (cli-table3): is loaded by a table only: --json, tsv, csv and ndjson never load it', async () => {
+  const { runs } = await manyRuns();
+  for (const format of ['json', 'tsv', 'csv', 'ndjson'] as const) {
+    const loaded = runs[format];
+    expect(loaded.code, format).toBe(0);
+    expect(loaded.packages.has('cli-table3'), format).toBe(false);
+  }
+  const table = runs.table;
+  expect(table.code).toBe(0);
+  // The header's first line, or its second where 80 columns put units under labels.
+  expect(table.stdout).toMatch(/^Market +Status/m);
+  expect(table.added.packages.has('cli-table3')).toBe(true);
+});
+
+it('the table library (cli-table3): is imported by one file of src/ only: the Table', () => {
+  const importers = readdirSync(join(ROOT, 'src'), { recursive: true })
+    .map(String)
+    .filter((file) => file.endsWith('.ts'))
+    .filter((file) => /['"]cli-table3['"]/.test(readFileSync(join(ROOT, 'src', file), 'utf8')));
+  expect(importers).toEqual([join('platform', 'terminal', 'table.ts')]);
 });

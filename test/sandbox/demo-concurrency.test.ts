@@ -6,7 +6,7 @@
 // its clock stepped past every fill).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   DEMO_API_KEY,
   DEMO_FILL_DELAY_MS,
@@ -15,20 +15,14 @@ import {
 } from '../../src/platform/runtime/start-demo.js';
 import { readStateFile } from '../../src/sandbox/state-file.js';
 import { openBody } from '../support/engine.js';
-import { runHedge, tempDir, type RunOptions } from '../support/hedge-cli.js';
+import { runHedge, tempFolders, type RunOptions } from '../support/hedge-cli.js';
 import { apiData, closedAfter, startSimulator } from '../support/simulator.js';
 
-const dirs: Array<{ remove: () => void }> = [];
-afterAll(() => dirs.forEach((dir) => dir.remove()));
 /** A `--demo` run on that config dir: in-process, or `{ spawn: true }` for a change that is a process of its own. */
 const demo = (dir: string, args: string[], options: RunOptions = {}) =>
   runHedge(['--demo', ...args], { configDir: dir, ...options });
 
-function configDir() {
-  const dir = tempDir('hedge-demo-parallel-');
-  dirs.push(dir);
-  return dir.path;
-}
+const configDir = tempFolders('hedge-demo-parallel-');
 
 /** A simulator in this process on the demo's state file, as a `--demo` run starts its own. */
 function demoSimulator(dir: string) {

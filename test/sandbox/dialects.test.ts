@@ -392,7 +392,7 @@ it('sandbox dialect delta: references in upper case, history pages by time: keep
 
 const stateFileIn = useStateFiles();
 
-it('sandbox dialects: choosing and remembering one: a state file remembers its dialect and refuses another', async () => {
+it('sandbox dialects: choosing and remembering one: a state file remembers its dialect and refuses another; an unknown dialect is refused, listing the names', async () => {
   const stateFile = stateFileIn();
   const apiKeys = ['hpk_test_DialectDialectDialect1234'];
   const first = await startSimulator({ preset: 'plain', stateFile, apiKeys, dialect: 'beta' });
@@ -409,9 +409,6 @@ it('sandbox dialects: choosing and remembering one: a state file remembers its d
   await expect(startSimulator({ preset: 'plain', stateFile, apiKeys, dialect: 'alpha' })).rejects.toThrow(
     /beta dialect, not alpha/,
   );
-});
-
-it('sandbox dialects: choosing and remembering one: refuses an unknown dialect and lists the names', async () => {
   expect(SANDBOX_DIALECTS).toEqual(['reference', 'alpha', 'beta', 'gamma', 'delta']);
   expect(SERVE_DIALECTS).toBe(SANDBOX_DIALECTS);
   await expect(startSimulator({ preset: 'plain', dialect: 'epsilon' as SandboxDialect })).rejects.toThrow(

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { createEngineState } from '../../src/sandbox/engine.js';
 import { compareEvents } from '../../src/sandbox/engine-state.js';
-import { type GrowthResult, growHedges } from './growth.js';
+import { growHedges } from './growth.js';
 import { HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
 import { INVALID_JSON } from '../../src/sandbox/http/validation.js';
 import { MARKET_MODEL, grossPnlUsd, midPrice, priceImpactUsd, seedHash } from '../../src/sandbox/market-model.js';
@@ -27,7 +27,8 @@ const firstAccount = (engine: HttpSandboxEngine) => Object.values(engine.state.a
 const historyNewestFirst = (engine: HttpSandboxEngine) =>
   [...firstAccount(engine).history].reverse().map((record) => record.hedge_id);
 
-it('engine: authentication and accounts: refuses a missing or unknown key with unauthorized and a well-formed live key with live_key_refused', () => {
+it('engine: authentication and accounts: refuses a missing or unknown key with unauthorized and a well-formed live key with live_key_refused; refuses to start with a key that is not a test key', () => {
+  expect(() => makeEngine({ apiKeys: [LIVE_KEY] })).toThrow(/test keys/);
   const engine = makeEngine();
   for (const [key, code] of [
     [null, 'unauthorized'],
@@ -40,10 +41,6 @@ it('engine: authentication and accounts: refuses a missing or unknown key with u
       body: { data: null, error: { code }, meta: {} },
     });
   }
-});
-
-it('engine: authentication and accounts: refuses to start with a key that is not a test key', () => {
-  expect(() => makeEngine({ apiKeys: [LIVE_KEY] })).toThrow(/test keys/);
 });
 
 it('engine: authentication and accounts: keeps accounts isolated: hedges, positions, balances, idempotency keys', () => {
@@ -61,8 +58,8 @@ it('engine: authentication and accounts: keeps accounts isolated: hedges, positi
   expect(opened.data.id).not.toBe(hedge.id);
 });
 
-it('engine: idempotency: same key and same body returns the original response without acting twice', () => {
-  const { get, post, keyed } = on();
+it('engine: idempotency: same key and same body returns the original response without acting twice; same key with another body is idempotency_key_reuse; an empty or overlong Idempotency-Key is refused', () => {
+  const { get, post, keyed, change } = on();
   const first = keyed(T0, 'k-1', 'buy', 10_000);
   // Same body with keys in another order is the same request.
   const reordered = { tenor_days: 7, notional_usd: 10_000, side: 'buy', market: 'USDTNGN' };
@@ -72,15 +69,12 @@ it('engine: idempotency: same key and same body returns the original response wi
     headers: { 'idempotent-replayed': 'true' },
   });
   expect([get(T0 + 5000, '/hedges').length, get(T0 + 5000, '/account').open_exposure_usd]).toEqual([1, 10_000]);
-});
-
-it('engine: idempotency: same key with another body is idempotency_key_reuse', () => {
-  const { keyed, change } = on();
-  keyed(T0, 'k-1', 'buy', 10_000);
   const reuse = refused(409, 'idempotency_key_reuse', { idempotency_key: 'k-1' });
   expect(keyed(T0, 'k-1', 'buy', 20_000)).toMatchObject(reuse);
   // Another endpoint is another request too.
   expect(change(T0 + 2000, 'close', 'buy', undefined, { idempotencyKey: 'k-1' })).toMatchObject(reuse);
+  for (const key of ['', 'x'.repeat(256)])
+    expect(keyed(T0, key, 'buy', 1000)).toMatchObject(refused(400, 'validation_error', { field: 'Idempotency-Key' }));
 });
 
 it('engine: idempotency: a key held by a request still in progress is idempotency_in_flight, then replays once done', () => {
@@ -115,12 +109,6 @@ it('engine: idempotency: does not remember refused requests', () => {
   expect(keyed(T0, 'k-2', 'buy', 40_000).status).toBe(200);
 });
 
-it('engine: idempotency: rejects an empty or overlong Idempotency-Key', () => {
-  const { keyed } = on();
-  for (const key of ['', 'x'.repeat(256)])
-    expect(keyed(T0, key, 'buy', 1000)).toMatchObject(refused(400, 'validation_error', { field: 'Idempotency-Key' }));
-});
-
 it('engine: rate limiting: answers 429 rate_limited with Retry-After once a key exceeds its requests per second', () => {
   const engine = makeEngine({ rateLimit: 2 });
   const at = (realTimeMs: number, key = KEY_A) => call(engine, T0, 'GET', '/markets', { key, realTimeMs });
@@ -136,20 +124,16 @@ it('engine: rate limiting: answers 429 rate_limited with Retry-After once a key 
   expect([at(500).status, at(500).status]).toEqual([200, 429]);
 });
 
-it('engine: business errors: no_open_hedge for add, reduce and close on an empty side', () => {
-  const { filled, change } = on();
-  filled('buy', 10_000);
+it('engine: business errors: no_open_hedge for add, reduce and close on an empty side; hedge_already_open for a second open on the same market and side', () => {
+  const { filled, change, open } = on();
+  const { now } = filled('buy', 10_000);
   for (const action of ['add', 'reduce', 'close'])
-    expect(change(T0 + 2000, action, 'sell', action === 'close' ? undefined : 1000)).toMatchObject(
+    expect(change(now, action, 'sell', action === 'close' ? undefined : 1000)).toMatchObject(
       refused(404, 'no_open_hedge', { market: 'USDTNGN', side: 'sell' }),
     );
-});
-
-it('engine: business errors: hedge_already_open for a second open on the same market and side', () => {
-  const { open } = on();
-  const { id } = open(T0, 'buy', 10_000).data;
-  expect(open(T0, 'buy', 10_000)).toMatchObject(refused(409, 'hedge_already_open', { hedge_id: id }));
-  expect(open(T0, 'sell', 10_000).status).toBe(200);
+  // The other side opens beside the buy; a second open of it, still submitted, is refused.
+  const { id } = open(now, 'sell', 10_000).data;
+  expect(open(now, 'sell', 10_000)).toMatchObject(refused(409, 'hedge_already_open', { hedge_id: id }));
 });
 
 it('engine: business errors: exposure_exceeded when an open or an add would pass the aggregate cap (both sides and pending adds count)', () => {
@@ -211,73 +195,57 @@ it('engine: business errors: market_not_available for an unlisted market and mar
   for (const path of ['/hedges', '/quotes']) expect(on(path, 'USDTGHS')).toMatchObject(refused(400, 'market_disabled'));
 });
 
-describe('engine: validation and routing', () => {
+it('engine: validation and routing: invalid_json when the body did not parse, is missing or is not an object; validation_error names the first wrong field; limit must be 1..500 and status a known status; unknown paths are not_found and wrong methods method_not_allowed with Allow', () => {
   // Refused requests change nothing: one engine answers them all.
   const { engine, open, quoteFor } = on();
   const fieldOf = (path: string, query: Record<string, string>) =>
     call(engine, T0, 'GET', path, { query }).error?.details?.field;
-
-  it('invalid_json when the body did not parse, is missing or is not an object', () => {
-    for (const body of [INVALID_JSON, undefined, [1, 2], 'text', null])
-      expect(call(engine, T0, 'POST', '/hedges', { body })).toMatchObject(refused(400, 'invalid_json'));
+  for (const body of [INVALID_JSON, undefined, [1, 2], 'text', null])
+    expect(call(engine, T0, 'POST', '/hedges', { body })).toMatchObject(refused(400, 'invalid_json'));
+  // Each wrong body names its one field.
+  for (const wrong of [
+    { market: undefined },
+    { side: 'long' },
+    { notional_usd: -5 },
+    { notional_usd: '100' },
+    { notional_usd: 0 },
+    { tenor_days: 2 },
+    { tenor_days: '7' },
+    { client_reference: 42 },
+  ])
+    expect(open(T0, 'buy', 1, 7, wrong)).toMatchObject(
+      refused(400, 'validation_error', { field: Object.keys(wrong)[0], reason: expect.any(String) }),
+    );
+  expect(quoteFor(T0, 'buy', 1, 30).error?.details?.field).toBe('tenor_days');
+  for (const limit of ['0', '501', 'abc', '-1', '2.5'])
+    for (const path of ['/hedges', '/hedges/history']) expect(fieldOf(path, { limit })).toBe('limit');
+  expect(call(engine, T0, 'GET', '/hedges', { query: { limit: '500' } }).status).toBe(200);
+  expect(fieldOf('/hedges', { status: 'open' })).toBe('status');
+  expect(call(engine, T0, 'GET', '/nothing-here')).toMatchObject(refused(404, 'not_found'));
+  expect(call(engine, T0, 'DELETE', '/hedges')).toMatchObject({
+    ...refused(405, 'method_not_allowed'),
+    headers: { allow: 'GET, POST' },
   });
-
-  it('validation_error names the first wrong field', () => {
-    // Each wrong body names its one field.
-    for (const wrong of [
-      { market: undefined },
-      { side: 'long' },
-      { notional_usd: -5 },
-      { notional_usd: '100' },
-      { notional_usd: 0 },
-      { tenor_days: 2 },
-      { tenor_days: '7' },
-      { client_reference: 42 },
-    ])
-      expect(open(T0, 'buy', 1, 7, wrong)).toMatchObject(
-        refused(400, 'validation_error', { field: Object.keys(wrong)[0], reason: expect.any(String) }),
-      );
-    expect(quoteFor(T0, 'buy', 1, 30).error?.details?.field).toBe('tenor_days');
-  });
-
-  it('limit must be 1..500 and status a known status', () => {
-    for (const limit of ['0', '501', 'abc', '-1', '2.5'])
-      for (const path of ['/hedges', '/hedges/history']) expect(fieldOf(path, { limit })).toBe('limit');
-    expect(call(engine, T0, 'GET', '/hedges', { query: { limit: '500' } }).status).toBe(200);
-    expect(fieldOf('/hedges', { status: 'open' })).toBe('status');
-  });
-
-  it('unknown paths are not_found and wrong methods method_not_allowed with Allow', () => {
-    expect(call(engine, T0, 'GET', '/nothing-here')).toMatchObject(refused(404, 'not_found'));
-    expect(call(engine, T0, 'DELETE', '/hedges')).toMatchObject({
-      ...refused(405, 'method_not_allowed'),
-      headers: { allow: 'GET, POST' },
-    });
-    expect(call(engine, T0, 'POST', '/hedges/hdg_x').headers.allow).toBe('GET');
-  });
+  expect(call(engine, T0, 'POST', '/hedges/hdg_x').headers.allow).toBe('GET');
 });
 
-it('engine: pricing: a bigger trade quotes worse; an imbalance-reducing trade quotes better', () => {
-  const { quoteFor } = on();
-  const quote = (side: 'buy' | 'sell', notional: number) => quoteFor(T0, side, notional).data.pricing;
-  const smallBuy = quote('buy', 10_000);
-  const bigBuy = quote('buy', 900_000);
+it('engine: pricing: a bigger trade quotes worse; an imbalance-reducing trade quotes better; quotes are indicative: they persist nothing and echo the request', () => {
+  const { get, quoteFor } = on();
+  const pricing = (side: 'buy' | 'sell', notional: number) => quoteFor(T0, side, notional).data.pricing;
+  const smallBuy = pricing('buy', 10_000);
+  const bigBuy = pricing('buy', 900_000);
   // Buying USDT pays more naira than mid, and more the bigger the trade.
   expect(smallBuy.execution_price).toBeGreaterThan(smallBuy.market_price);
   expect(bigBuy.execution_price).toBeGreaterThan(smallBuy.execution_price);
   expect(bigBuy.price_impact_usd / 900_000).toBeLessThan(smallBuy.price_impact_usd / 10_000);
   // The book is long USDT already: a sell heals the imbalance and earns positive impact.
-  const smallSell = quote('sell', 10_000);
+  const smallSell = pricing('sell', 10_000);
   expect(smallSell.price_impact_usd).toBeGreaterThan(0);
   expect(smallSell.execution_price).toBeGreaterThan(smallSell.market_price);
   // A sell so big that it flips the imbalance pays again, receiving fewer naira than mid.
-  const hugeSell = quote('sell', 2_000_000);
+  const hugeSell = pricing('sell', 2_000_000);
   expect(hugeSell.price_impact_usd).toBeLessThan(0);
   expect(hugeSell.execution_price).toBeLessThan(hugeSell.market_price);
-});
-
-it('engine: pricing: quotes are indicative: they persist nothing and echo the request', () => {
-  const { get, quoteFor } = on();
   const { body, data: quote } = quoteFor(T0, 'buy', 250_000, 3);
   expect(body.meta).toEqual({ source: 'onchain' });
   expect(quote).toMatchObject({
@@ -463,16 +431,13 @@ it('engine: hedge state machine: filled → closed at maturity: settles against 
   });
 });
 
-it('engine: hedge state machine: settles lazily from a reloaded state, hours later, in time order', () => {
+it('engine: hedge state machine: settles lazily from a reloaded state, hours later, in time order; refuses a state of another version', () => {
   const { engine, open } = on({ seed: 'reload' });
   const { id } = open(T0, 'sell', 75_000, 1).data;
   const later = T0 + DAY + 6 * 3_600_000;
   const { get, hedgeAt } = on(reload(engine));
   expect(hedgeAt(later, id)).toMatchObject({ status: 'closed', filled_at: iso(T0 + 1000), closed_at: iso(T0 + DAY) });
   expect(get(later, '/hedges/history')[0].exit_price).toBe(referenceRate('reload', T0 + DAY));
-});
-
-it('engine: hedge state machine: refuses a state of another version', () => {
   const state = { ...createEngineState(), version: 2 as 1 };
   expect(() => new HttpSandboxEngine({ apiKeys: [KEY_A] }, state)).toThrow(/version/);
 });
@@ -674,22 +639,16 @@ it('sandbox clock: runs at origin + real elapsed × speed + manual offset; start
   expect(createClock({ realNow: () => 42_000 }).now()).toBe(42_000);
 });
 
-it('market model: is a continuous path: tiny moves over a second', () => {
+it('market model: is a continuous path (tiny moves over a second); prices impact as factor × (imbalance before² − imbalance after²); computes P&L as notional × (mark − entry) / mark for a buy and the opposite for a sell', () => {
   const seed = seedHash('model');
   const t = Date.UTC(2026, 0, 1);
   expect(Math.abs(midPrice(seed, USDTNGN, t + 1000) - midPrice(seed, USDTNGN, t))).toBeLessThan(1);
-});
-
-it('market model: prices impact as factor × (imbalance before² − imbalance after²)', () => {
   const book = { buy: 2_000_000, sell: 1_000_000 };
   expect(priceImpactUsd(book, 'buy', 100_000)).toBeCloseTo(MARKET_MODEL.impact.negativeFactor * (1e12 - 1.1e6 ** 2), 6);
   expect(priceImpactUsd(book, 'sell', 100_000)).toBeCloseTo(
     MARKET_MODEL.impact.positiveFactor * (1e12 - 0.9e6 ** 2),
     6,
   );
-});
-
-it('market model: computes P&L as notional × (mark − entry) / mark for a buy and the opposite for a sell', () => {
   expect(grossPnlUsd('buy', 100_000, 1500, 1530)).toBeCloseTo((100_000 * 30) / 1530, 8);
   expect(grossPnlUsd('sell', 100_000, 1500, 1530)).toBeCloseTo((-100_000 * 30) / 1530, 8);
 });
@@ -701,7 +660,7 @@ const HEDGES = 10_000;
 
 describe('growing the simulator to 10,000 hedges through real writes', () => {
   const engine = makeEngine();
-  let grown: GrowthResult;
+  let grown: ReturnType<typeof growHedges>;
   let idsOldestFirst: string[];
   beforeAll(() => {
     grown = growHedges(engine, { apiKey: KEY_A, hedges: HEDGES, startMs: T0 });

@@ -6,16 +6,6 @@
 
 import type { HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
 
-export interface GrowthResult {
-  /** Sandbox time after the last close landed. */
-  nowMs: number;
-  writes: number;
-  /** Every hedge opened, in order, buy and sell alternating; the n-th has client_reference `<keyPrefix>-<n>`. */
-  hedgeIds: string[];
-  /** The Idempotency-Key of each write, in order: `<keyPrefix>-<n>`. */
-  idempotencyKeys: string[];
-}
-
 /**
  * Adds `hedges` hedges of 1,000 USD, each opened and then closed, from `startMs` (not before the
  * engine's time); time then moves by the fill delay per step. Keys and references are
@@ -24,10 +14,18 @@ export interface GrowthResult {
 export function growHedges(
   engine: HttpSandboxEngine,
   options: { apiKey: string; hedges: number; startMs: number; keyPrefix?: string },
-): GrowthResult {
+) {
   const prefix = options.keyPrefix ?? 'grow';
   const stepMs = Math.max(1, engine.fillDelayMs);
-  const result: GrowthResult = { nowMs: options.startMs, writes: 0, hedgeIds: [], idempotencyKeys: [] };
+  const result = {
+    /** Sandbox time after the last close landed. */
+    nowMs: options.startMs,
+    writes: 0,
+    /** Every hedge opened, in order, buy and sell alternating; the n-th has client_reference `<keyPrefix>-<n>`. */
+    hedgeIds: [] as string[],
+    /** The Idempotency-Key of each write, in order: `<keyPrefix>-<n>`. */
+    idempotencyKeys: [] as string[],
+  };
   /** A request's data; a write under the next idempotency key. Anything but 200 throws. */
   const send = (method: string, path: string, body?: Record<string, unknown>) => {
     const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey}` };

@@ -1,9 +1,8 @@
 // Shorter calls to a simulator's server: a GET's data (whatever its status), a POST of a body, the
 // data of a successful answer (any other fails the test), and sandbox time moved to an instant.
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { tempDir } from '../support/hedge-cli.js';
+import { tempFolders } from '../support/hedge-cli.js';
 import {
   api,
   apiData,
@@ -39,14 +38,9 @@ export function useSandboxes(defaults: SimulatorOptions = {}) {
 }
 
 /** A state file's path, in a folder of its own removed after the test (close what uses it first). */
-export function useStateFiles(): () => string {
-  const dirs: Array<{ remove: () => void }> = [];
-  afterEach(() => dirs.splice(0).forEach((dir) => dir.remove()));
-  return () => {
-    const dir = tempDir('hedge-sandbox-state-');
-    dirs.push(dir);
-    return join(dir.path, 'state.json');
-  };
+export function useStateFiles() {
+  const folder = tempFolders('hedge-sandbox-state-');
+  return () => join(folder(), 'state.json');
 }
 
 /** Moves sandbox time to `atMs` (never back). */

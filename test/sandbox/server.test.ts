@@ -51,23 +51,7 @@ it('sandbox server: endpoints over HTTP: answers every endpoint with the envelop
   }
 });
 
-it('sandbox server: endpoints over HTTP: answers a path outside the base with a 404 envelope and malformed JSON with a 400 envelope', async () => {
-  const sandbox = await start();
-  // Unknown paths, wrong methods and keys under the base path: engine: validation and routing.
-  const outside = await fetch(sandbox.baseUrl.replace('/partners/sandbox/v2', '/v1/markets'));
-  expect([outside.status, ((await outside.json()) as any).error.code, outside.headers.get('x-request-id')]).toEqual([
-    404,
-    'not_found',
-    expect.stringMatching(REQUEST_ID),
-  ]);
-
-  expect(await api(sandbox, 'POST', '/hedges', { rawBody: '{"market": "USDTNGN",' })).toMatchObject({
-    status: 400,
-    body: { data: null, error: { code: 'invalid_json' } },
-  });
-});
-
-it('sandbox server: endpoints over HTTP: logs every request with its outcome', async () => {
+it('sandbox server: endpoints over HTTP: logs every request with its outcome; answers a path outside the base with a 404 envelope and malformed JSON with a 400 envelope', async () => {
   const sandbox = await start({ realNow: () => T0 });
   await post(sandbox, '/hedges?x=1', openBody('buy', 1_000), 'logged');
   await api(sandbox, 'GET', '/hedges/hdg_nope');
@@ -90,6 +74,18 @@ it('sandbox server: endpoints over HTTP: logs every request with its outcome', a
     errorCode: 'hedge_not_found',
     idempotencyKey: null,
     body: null,
+  });
+  // Unknown paths, wrong methods and keys under the base path: engine: validation and routing.
+  const outside = await fetch(sandbox.baseUrl.replace('/partners/sandbox/v2', '/v1/markets'));
+  expect([outside.status, ((await outside.json()) as any).error.code, outside.headers.get('x-request-id')]).toEqual([
+    404,
+    'not_found',
+    expect.stringMatching(REQUEST_ID),
+  ]);
+
+  expect(await api(sandbox, 'POST', '/hedges', { rawBody: '{"market": "USDTNGN",' })).toMatchObject({
+    status: 400,
+    body: { data: null, error: { code: 'invalid_json' } },
   });
 });
 
@@ -320,7 +316,7 @@ it.each([
   },
 );
 
-it('sandbox faults: oversized answer: pads a matched GET to exactly the size asked, as a valid envelope; writes are never padded', async () => {
+it('sandbox faults: oversized answer: pads a matched GET to exactly the size asked, as a valid envelope; writes are never padded; streams a huge answer and stops when the client hangs up; the server keeps serving', async () => {
   const sandbox = await start();
   const bytes = 3_000_000;
   sandbox.setFaults({ nextOversized: { count: 1, bytes } });
@@ -338,16 +334,12 @@ it('sandbox faults: oversized answer: pads a matched GET to exactly the size ask
   expect(/^x+$/.test(envelope.meta.padding)).toBe(true);
   expect((await api(sandbox, 'GET', '/markets')).headers.get('content-length')).not.toBe(String(bytes));
   expect(sandbox.requestLog.map((entry) => entry.fault)).toEqual([null, 'oversized', null]);
-});
-
-it('sandbox faults: oversized answer: streams a huge answer and stops when the client hangs up; the server keeps serving', async () => {
-  const sandbox = await start();
-  const bytes = 2 ** 31;
-  sandbox.setFaults({ nextOversized: { count: 1, bytes }, match: { path: '/positions' } });
+  const huge = 2 ** 31;
+  sandbox.setFaults({ nextOversized: { count: 1, bytes: huge }, match: { path: '/positions' } });
   const abort = new AbortController();
-  const response = await raw(sandbox, '/positions', abort.signal);
-  expect(response.headers.get('content-length')).toBe(String(bytes));
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const streamed = await raw(sandbox, '/positions', abort.signal);
+  expect(streamed.headers.get('content-length')).toBe(String(huge));
+  const reader = (streamed.body as ReadableStream<Uint8Array>).getReader();
   let received = 0;
   while (received < 1_000_000) received += ((await reader.read()).value as Uint8Array).length;
   abort.abort();
@@ -357,7 +349,7 @@ it('sandbox faults: oversized answer: streams a huge answer and stops when the c
   expect(() => sandbox.setFaults({ nextOversized: { count: 1, bytes: 0 } })).toThrow(/positive whole number/);
 });
 
-it('sandbox faults: hostile text: markets keep a valid status and gain a field whose name and value carry escapes; error messages too', async () => {
+it('sandbox faults: hostile text: markets keep a valid status and gain a field whose name and value carry escapes; error messages too; any client_reference, control characters included, is stored and echoed', async () => {
   const sandbox = await start({ hostileText: true });
   expect((await read(sandbox, '/markets'))[0]).toMatchObject({
     status: 'open',
@@ -385,10 +377,6 @@ it('sandbox faults: hostile text: markets keep a valid status and gain a field w
     'available_capacity_usd',
     'net_rate_daily_pct',
   ]);
-});
-
-it('sandbox faults: hostile text: stores and echoes any client_reference, control characters included', async () => {
-  const sandbox = await start();
   const reference = `deal\u001b]0;pwned\u0007\u001b[2J\u202e\u200b\u0000\t-42`;
   const opened = await post(sandbox, '/hedges', { ...openBody('buy', 2_000), client_reference: reference });
   expect(opened.body.data.client_reference).toBe(reference);

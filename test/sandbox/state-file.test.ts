@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 
 import { lockDemoState } from '../../src/platform/runtime/start-demo.js';
 import { lockFile } from '../../src/core/files/file-lock.js';
@@ -16,7 +16,7 @@ import { type StateFileLock, readStateFile } from '../../src/sandbox/state-file.
 import { useChildBundle } from '../support/children/child-bundle.js';
 import { openBody } from '../support/engine.js';
 import { until } from '../support/polling.js';
-import { startSimulator, type Simulator, type SimulatorOptions } from '../support/simulator.js';
+import { useSimulators, type Simulator, type SimulatorOptions } from '../support/simulator.js';
 import { read, useStateFiles } from './http-calls.js';
 
 const START_MS = Date.parse('2026-03-02T09:00:00.000Z');
@@ -27,23 +27,8 @@ const demoBundle = useChildBundle('src/platform/runtime/start-demo.ts', 'hedge-s
 
 // After hooks run last first: the simulators are closed before their folders are removed.
 const stateFileIn = useStateFiles();
-const started: Simulator[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((simulator) => simulator.close()));
-});
-
-async function simulatorOn(stateFile: string, options: Partial<SimulatorOptions> = {}) {
-  const simulator = await startSimulator({
-    preset: 'quick',
-    apiKeys: KEYS,
-    stateFile,
-    stateFileLock: lockDemoState,
-    realNow: () => START_MS,
-    ...options,
-  });
-  started.push(simulator);
-  return simulator;
-}
+const start = useSimulators({ preset: 'quick', apiKeys: KEYS, stateFileLock: lockDemoState, realNow: () => START_MS });
+const simulatorOn = (stateFile: string, options: SimulatorOptions = {}) => start({ stateFile, ...options });
 
 /** Two simulators started on one file before either acts: each holds the state in memory, as parallel runs do. */
 async function twoProcesses(options: Partial<SimulatorOptions> = {}) {

@@ -208,7 +208,7 @@ it('late settlement (settlementDelayMs): a close sent during the delay closes th
 
 const SHORT_DAY_MS = 10_000;
 
-it('a short tenor day (dayMs): a tenor of n days matures n × dayMs after the open, in the quote and the hedge alike', async () => {
+it('a short tenor day (dayMs): a tenor of n days matures n × dayMs after the open, in the quote and the hedge alike; carry accrues per tenor day: a hedge held to maturity pays what its quote said per day', async () => {
   const sandbox = await start({ dayMs: SHORT_DAY_MS });
   const now = sandbox.clock.now();
   const quote = await postData(sandbox, '/quotes', openBody('buy', 10_000, 3));
@@ -226,17 +226,14 @@ it('a short tenor day (dayMs): a tenor of n days matures n × dayMs after the op
   moveTo(sandbox, now + SHORT_DAY_MS);
   expect((await getData(sandbox, `/hedges/${oneDay.id}`)).status).toBe('closed');
   expect((await getData(sandbox, `/hedges/${sevenDays.id}`)).status).toBe('filled');
-});
-
-it('a short tenor day (dayMs): carry accrues per tenor day: a hedge held to maturity pays what its quote said per day', async () => {
-  const sandbox = await start({ dayMs: SHORT_DAY_MS });
-  const quote = await postData(sandbox, '/quotes', openBody('buy', 500_000, 1));
+  // The one-day buy has matured: the side takes a new hedge.
+  const daily = await postData(sandbox, '/quotes', openBody('buy', 500_000, 1));
   const { id } = await postData(sandbox, '/hedges', openBody('buy', 500_000, 1));
   sandbox.clock.advance(SHORT_DAY_MS);
   const [record] = await getData(sandbox, '/hedges/history');
   expect(record.hedge_id).toBe(id);
   // Held from the fill to maturity: the day less the fill delay.
-  const expected = (500_000 * quote.carry.daily_rate_pct * (SHORT_DAY_MS - FILL_DELAY_MS)) / (100 * SHORT_DAY_MS);
-  expect(Math.abs(quote.carry.daily_usdc)).toBeGreaterThan(10);
+  const expected = (500_000 * daily.carry.daily_rate_pct * (SHORT_DAY_MS - FILL_DELAY_MS)) / (100 * SHORT_DAY_MS);
+  expect(Math.abs(daily.carry.daily_usdc)).toBeGreaterThan(10);
   expect(record.carry_usdc).toBeCloseTo(expected, 2);
 });

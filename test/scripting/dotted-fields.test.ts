@@ -1,6 +1,6 @@
 // Dotted --fields (`pricing.market_price`) in every format: nested values kept nested in JSON,
 // flattened under the dotted name in TSV, CSV and the table; refused when they reach nothing.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { kindFromName, valueAtPath, type FieldSpec } from '../../src/platform/fields/fields.js';
 import type { DataFormat } from '../../src/platform/terminal/output.js';
@@ -35,75 +35,73 @@ const MARKET_FIELDS: FieldSpec[] = [
   },
 ];
 
-describe('dotted --fields', () => {
-  it('JSON keeps the nesting, in the order asked; a record without the path gets null there', async () => {
-    const one = fieldsOut('json', ['market', 'pricing.market_price', 'carry.total_usdc', 'pricing.price_impact_usd']);
-    one.out.record(QUOTE, []);
-    const printed = JSON.parse(one.stdout());
-    expect([printed, Object.keys(printed)]).toEqual([
-      {
-        market: 'USDTNGN',
-        pricing: { market_price: 1512.95, price_impact_usd: -4.3 },
-        carry: { total_usdc: 11.97 },
-      },
-      ['market', 'pricing', 'carry'],
-    ]);
-
-    const list = fieldsOut('json', ['market', 'net_rate_daily_pct.sell']);
-    await list.out.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
-    expect(JSON.parse(list.stdout())).toEqual([
-      { market: 'USDTNGN', net_rate_daily_pct: { sell: -0.0256 } },
-      { market: 'USDTKES', net_rate_daily_pct: { sell: null } },
-    ]);
-  });
-
-  it('JSON: a group asked whole and one of its fields leaves the server data untouched', async () => {
-    const record = structuredClone(QUOTE);
-    const both = fieldsOut('json', ['pricing', 'pricing.market_price']);
-    both.out.record(record, []);
-    expect([JSON.parse(both.stdout()), record]).toEqual([{ pricing: QUOTE.pricing }, QUOTE]);
-  });
-
-  it('TSV and CSV: a column headed by the dotted name, raw values', async () => {
-    const tsv = fieldsOut('tsv', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
-    await tsv.out.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
-    expect(tsv.stdout()).toBe(
-      'market\tavailable_capacity_usd.buy\tnet_rate_daily_pct.sell\nUSDTNGN\t1000000\t-0.0256\nUSDTKES\t5000\t\n',
-    );
-    const csv = fieldsOut('csv', ['legs.0.side', 'pricing.market_price']);
-    csv.out.record(QUOTE, []);
-    expect(csv.stdout()).toBe('legs.0.side,pricing.market_price\nsell,1512.95\n');
-  });
-
-  it('table: the dotted name as the header, the value formatted by what its parts say', async () => {
-    const table = fieldsOut('table', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
-    await table.out.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
-    const [header, , first] = table.stdout().split('\n');
-    expect(header).toMatch(/^Market\s+available_capacity_usd\.buy\s+net_rate_daily_pct\.sell$/);
-    expect(first).toMatch(/^USDTNGN\s+1,000,000\.00\s+-0\.0256%$/);
-    expect([
-      kindFromName('available_capacity_usd.buy', 5),
-      kindFromName('pricing.market_price', 5),
-      kindFromName('carry.total_usdc', 5),
-    ]).toEqual(['money', 'rate', 'money']);
-  });
-
-  it.each(['json', 'tsv', 'table'] as const)(
-    '%s: a dotted name that reaches nothing is bad usage naming it',
-    (format) => {
-      const out = fieldsOut(format, ['market', 'pricing.nothing.here', 'nope.x']);
-      expect(() => out.out.record(QUOTE, [])).toThrow(UsageError);
-      expect(() => out.out.record(QUOTE, [])).toThrow(/--fields: "nope\.x" is not a field here/);
+it('dotted --fields: JSON keeps the nesting, in the order asked; a record without the path gets null there', async () => {
+  const one = fieldsOut('json', ['market', 'pricing.market_price', 'carry.total_usdc', 'pricing.price_impact_usd']);
+  one.out.record(QUOTE, []);
+  const printed = JSON.parse(one.stdout());
+  expect([printed, Object.keys(printed)]).toEqual([
+    {
+      market: 'USDTNGN',
+      pricing: { market_price: 1512.95, price_impact_usd: -4.3 },
+      carry: { total_usdc: 11.97 },
     },
-  );
+    ['market', 'pricing', 'carry'],
+  ]);
 
-  it('valueAtPath follows objects by key and lists by index, nothing else', () => {
-    expect([
-      [valueAtPath(QUOTE, 'pricing.market_price'), valueAtPath(QUOTE, 'legs.0.side')],
-      [valueAtPath(QUOTE, 'legs.x'), valueAtPath(QUOTE, 'market.length'), valueAtPath(QUOTE, 'pricing.toString')],
-    ]).toEqual([
-      [1512.95, 'sell'],
-      [undefined, undefined, undefined],
-    ]);
-  });
+  const list = fieldsOut('json', ['market', 'net_rate_daily_pct.sell']);
+  await list.out.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
+  expect(JSON.parse(list.stdout())).toEqual([
+    { market: 'USDTNGN', net_rate_daily_pct: { sell: -0.0256 } },
+    { market: 'USDTKES', net_rate_daily_pct: { sell: null } },
+  ]);
+});
+
+it('dotted --fields: JSON: a group asked whole and one of its fields leaves the server data untouched', async () => {
+  const record = structuredClone(QUOTE);
+  const both = fieldsOut('json', ['pricing', 'pricing.market_price']);
+  both.out.record(record, []);
+  expect([JSON.parse(both.stdout()), record]).toEqual([{ pricing: QUOTE.pricing }, QUOTE]);
+});
+
+it('dotted --fields: TSV and CSV: a column headed by the dotted name, raw values', async () => {
+  const tsv = fieldsOut('tsv', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
+  await tsv.out.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
+  expect(tsv.stdout()).toBe(
+    'market\tavailable_capacity_usd.buy\tnet_rate_daily_pct.sell\nUSDTNGN\t1000000\t-0.0256\nUSDTKES\t5000\t\n',
+  );
+  const csv = fieldsOut('csv', ['legs.0.side', 'pricing.market_price']);
+  csv.out.record(QUOTE, []);
+  expect(csv.stdout()).toBe('legs.0.side,pricing.market_price\nsell,1512.95\n');
+});
+
+it('dotted --fields: table: the dotted name as the header, the value formatted by what its parts say', async () => {
+  const table = fieldsOut('table', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
+  await table.out.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
+  const [header, , first] = table.stdout().split('\n');
+  expect(header).toMatch(/^Market\s+available_capacity_usd\.buy\s+net_rate_daily_pct\.sell$/);
+  expect(first).toMatch(/^USDTNGN\s+1,000,000\.00\s+-0\.0256%$/);
+  expect([
+    kindFromName('available_capacity_usd.buy', 5),
+    kindFromName('pricing.market_price', 5),
+    kindFromName('carry.total_usdc', 5),
+  ]).toEqual(['money', 'rate', 'money']);
+});
+
+it.each(['json', 'tsv', 'table'] as const)(
+  '%s: a dotted name that reaches nothing is bad usage naming it',
+  (format) => {
+    const out = fieldsOut(format, ['market', 'pricing.nothing.here', 'nope.x']);
+    expect(() => out.out.record(QUOTE, [])).toThrow(UsageError);
+    expect(() => out.out.record(QUOTE, [])).toThrow(/--fields: "nope\.x" is not a field here/);
+  },
+);
+
+it('dotted --fields: valueAtPath follows objects by key and lists by index, nothing else', () => {
+  expect([
+    [valueAtPath(QUOTE, 'pricing.market_price'), valueAtPath(QUOTE, 'legs.0.side')],
+    [valueAtPath(QUOTE, 'legs.x'), valueAtPath(QUOTE, 'market.length'), valueAtPath(QUOTE, 'pricing.toString')],
+  ]).toEqual([
+    [1512.95, 'sell'],
+    [undefined, undefined, undefined],
+  ]);
 });

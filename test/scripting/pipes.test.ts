@@ -1,16 +1,12 @@
 // `hedge … | head`: the reader closing the pipe early is not an error.
 import { spawn } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { exits, journalEntries } from '../support/cli-runs.js';
-import { baseEnv, HEDGE_BIN, tempDir } from '../support/hedge-cli.js';
-import { useSimulators } from '../support/simulator.js';
+import { baseEnv, HEDGE_BIN } from '../support/hedge-cli.js';
+import { useSimulators, type Simulator } from '../support/simulator.js';
 
-/** Runs the real binary (against a simulator, given one) with stdout or stderr closed by its reader at once. */
-async function runWithClosed(
-  stream: 'stdout' | 'stderr',
-  args: string[],
-  { env = {}, configDir }: { env?: Record<string, string>; configDir: string },
-) {
+/** Runs the real binary against a simulator with stdout or stderr closed by its reader at once. */
+async function runWithClosed(stream: 'stdout' | 'stderr', args: string[], { env, configDir }: Simulator) {
   const child = spawn(process.execPath, [HEDGE_BIN, ...args], {
     env: { ...baseEnv(configDir), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -30,53 +26,35 @@ const quietly = (result: { code: number | null; other: string }) => {
   exits(result, 0);
 };
 
-it('exits 0 without a stack trace when stdout is closed early', async () => {
-  const config = tempDir();
-  quietly(await runWithClosed('stdout', ['--help'], { configDir: config.path }));
-  config.remove();
-});
-
-describe('HEDGE_FORCE_TTY', () => {
-  it.each(['yes', 'true', '2'])(
-    '%s (neither 1 nor 0) is refused with one line naming it, before any request: a pipe would get TSV where a table was asked for',
-    async (value) => {
-      const simulator = await start();
-      const result = exits(await simulator.hedge('positions', { env: { HEDGE_FORCE_TTY: value } }), 2);
-      expect([result.stdout, result.stderr]).toEqual([
-        '',
-        `hedge: HEDGE_FORCE_TTY: "${value}" is not allowed; expected 1 (the table output even in a pipe) or 0 (plain).\n`,
-      ]);
-      expect(simulator.requests()).toEqual([]);
-    },
-  );
-});
-
-describe('a closed stream never changes what happened', () => {
-  it('a closed stderr keeps the exit code: a refusal is still 3, its answer still on stdout', async () => {
+it.each(['yes', 'true', '2'])(
+  '%s (neither 1 nor 0) is refused with one line naming it, before any request: a pipe would get TSV where a table was asked for',
+  async (value) => {
     const simulator = await start();
-    const result = await runWithClosed('stderr', ['api', '/hedges/hdg_missing', '--json'], simulator);
-    expect([
-      simulator.requests('GET', '/hedges/hdg_missing').map((entry) => entry.status),
-      JSON.parse(result.other).error.code,
-    ]).toEqual([[404], 'hedge_not_found']);
-    exits(result, 3);
-  });
+    const result = exits(await simulator.hedge('positions', { env: { HEDGE_FORCE_TTY: value } }), 2);
+    expect([result.stdout, result.stderr]).toEqual([
+      '',
+      `hedge: HEDGE_FORCE_TTY: "${value}" is not allowed; expected 1 (the table output even in a pipe) or 0 (plain).\n`,
+    ]);
+    expect(simulator.requests()).toEqual([]);
+  },
+);
 
-  it('a closed stdout ends a read quietly with 0, a --watch included (it stops instead of redrawing for nobody)', async () => {
-    const simulator = await start();
-    simulator.seedOpen('buy', 10_000);
-    const listed = await runWithClosed('stdout', ['history', '--json'], simulator);
-    expect(listed.other).not.toMatch(/error/i);
-    quietly(listed);
-    quietly(await runWithClosed('stdout', ['positions', '--watch', '1', '--json'], simulator));
-    expect(simulator.requests('GET', '/positions').length).toBeGreaterThanOrEqual(1);
-  });
-
-  it('a closed stdout does not cut a write short: the close lands, is journaled done, and exits 0', async () => {
-    const simulator = await start();
-    const hedge = simulator.seedOpen('buy', 10_000);
-    quietly(await runWithClosed('stdout', ['close', 'USDTNGN', 'buy', '--json'], simulator));
-    expect(simulator.hedges().find((entry) => entry.id === hedge.id)!.status).toBe('closed');
-    expect((await journalEntries(simulator)).find((entry) => entry.command === 'close')?.outcome).toBe('done');
-  });
+it('exits 0 without a stack trace when stdout is closed early (--help); a closed stream never changes what happened: a closed stderr keeps the exit code (a refusal is still 3, its answer still on stdout); a closed stdout ends a read quietly with 0, a --watch included (it stops instead of redrawing for nobody), and does not cut a write short: the close lands, is journaled done, and exits 0', async () => {
+  const simulator = await start();
+  quietly(await runWithClosed('stdout', ['--help'], simulator));
+  const result = await runWithClosed('stderr', ['api', '/hedges/hdg_missing', '--json'], simulator);
+  expect([
+    simulator.requests('GET', '/hedges/hdg_missing').map((entry) => entry.status),
+    JSON.parse(result.other).error.code,
+  ]).toEqual([[404], 'hedge_not_found']);
+  exits(result, 3);
+  const hedge = simulator.seedOpen('buy', 10_000);
+  const listed = await runWithClosed('stdout', ['history', '--json'], simulator);
+  expect(listed.other).not.toMatch(/error/i);
+  quietly(listed);
+  quietly(await runWithClosed('stdout', ['positions', '--watch', '1', '--json'], simulator));
+  expect(simulator.requests('GET', '/positions').length).toBeGreaterThanOrEqual(1);
+  quietly(await runWithClosed('stdout', ['close', 'USDTNGN', 'buy', '--json'], simulator));
+  expect(simulator.hedges().find((entry) => entry.id === hedge.id)!.status).toBe('closed');
+  expect((await journalEntries(simulator)).find((entry) => entry.command === 'close')?.outcome).toBe('done');
 });

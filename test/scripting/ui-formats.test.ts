@@ -1,7 +1,7 @@
 // The output formats on fake streams: tsv/csv headers and quoting, ndjson, --fields in every format
 // (and its refusals), --query, and tables fitted to the width. --no-header, hashes whole
 // and the documented columns of each list: test/book/read-commands.test.ts.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { spreadsheetSafe } from '../../src/platform/terminal/spreadsheet-cell.js';
 import { UsageError } from '../../src/core/errors.js';
 import { csvText } from '../../src/platform/terminal/csv.js';
@@ -39,221 +39,213 @@ async function listed(format: DataFormat, init: Partial<OutputInit> = {}, rows =
   return printed;
 }
 
-describe('tsv and csv', () => {
-  it('tsv: a header row of keys, known fields first in their order, then extras sorted by name', async () => {
-    const { stdout } = await listed('tsv');
-    expect(stdout()).toBe(
-      [
-        'id\tmarket\tnotional_usd\tcapacity_buy_usd\talpha\tzeta',
-        'hdg_1\tUSDTNGN\t25000\t1\ta1\tz1',
-        'hdg_2\tUSDTNGN\t10000.5\t3\ta2\t',
-      ].join('\n') + '\n',
-    );
-  });
-
-  it('csv: RFC 4180 quoting of commas, quotes and (escaped) line breaks; no totals anywhere', async () => {
-    const rows = [{ id: 'hdg_1', market: 'USDTNGN', notional_usd: 5, capacity: { buy: 1 }, note: 'a, "b"\nc' }];
-    const { out, stdout, stderr } = output('csv');
-    await out.list(rows, FIELDS, { empty: 'none', totals: { label: 'Total', row: { notional_usd: 5 } } });
-    expect([stdout(), stderr()]).toEqual([
-      'id,market,notional_usd,capacity_buy_usd,note\nhdg_1,USDTNGN,5,1,"a, ""b""\\x0ac"\n',
-      '',
-    ]);
-  });
-  // A record (a header row and one row, an absent known field an empty cell): read-commands.test.ts ("hedges ID shows one hedge in full").
+it('tsv and csv: tsv: a header row of keys, known fields first in their order, then extras sorted by name', async () => {
+  const { stdout } = await listed('tsv');
+  expect(stdout()).toBe(
+    [
+      'id\tmarket\tnotional_usd\tcapacity_buy_usd\talpha\tzeta',
+      'hdg_1\tUSDTNGN\t25000\t1\ta1\tz1',
+      'hdg_2\tUSDTNGN\t10000.5\t3\ta2\t',
+    ].join('\n') + '\n',
+  );
 });
 
-describe('--fields', () => {
-  it('picks and orders columns in tsv, csv and the table', async () => {
-    expect((await listed('tsv', { fields: ['capacity_buy_usd', 'id'] })).stdout()).toBe(
-      'capacity_buy_usd\tid\n1\thdg_1\n3\thdg_2\n',
-    );
-    expect((await listed('table', { fields: ['alpha', 'id'] })).stdout().split('\n')[0]).toMatch(/^Alpha\s+ID$/);
-  });
+it('tsv and csv: csv: RFC 4180 quoting of commas, quotes and (escaped) line breaks; no totals anywhere', async () => {
+  const rows = [{ id: 'hdg_1', market: 'USDTNGN', notional_usd: 5, capacity: { buy: 1 }, note: 'a, "b"\nc' }];
+  const { out, stdout, stderr } = output('csv');
+  await out.list(rows, FIELDS, { empty: 'none', totals: { label: 'Total', row: { notional_usd: 5 } } });
+  expect([stdout(), stderr()]).toEqual([
+    'id,market,notional_usd,capacity_buy_usd,note\nhdg_1,USDTNGN,5,1,"a, ""b""\\x0ac"\n',
+    '',
+  ]);
+});
+// A record (a header row and one row, an absent known field an empty cell): read-commands.test.ts ("hedges ID shows one hedge in full").
 
-  it('json: objects with only those keys, in that order; a computed field is computed, an absent one null', async () => {
-    const { stdout } = await listed('json', { fields: ['zeta', 'id', 'capacity_buy_usd'] });
-    const printed = JSON.parse(stdout());
-    expect([printed, Object.keys(printed[0])]).toEqual([
-      [
-        { zeta: 'z1', id: 'hdg_1', capacity_buy_usd: 1 },
-        { zeta: null, id: 'hdg_2', capacity_buy_usd: 3 },
-      ],
-      ['zeta', 'id', 'capacity_buy_usd'],
-    ]);
-  });
-
-  // An unknown name in every format (exit 2, naming it and the names there are, nothing on stdout): test/book/read-commands.test.ts ("refusals").
-  it('a list of zero rows accepts the known names (and refuses others)', async () => {
-    const ok = output('tsv', { fields: ['market', 'id'] });
-    await ok.out.list([], FIELDS, { empty: 'No hedges yet.' });
-    expect([ok.stdout(), ok.stderr()]).toEqual(['market\tid\n', 'No hedges yet.\n']);
-    const json = output('json', { fields: ['notional_usd'] });
-    await json.out.list([], FIELDS, { empty: 'none' });
-    expect(json.stdout()).toBe('[]\n');
-    await expect(output('tsv', { fields: ['nope'] }).out.list([], FIELDS, { empty: 'none' })).rejects.toThrow(
-      /"nope" is not a field here/,
-    );
-  });
-
-  it('applies to records, and to JSON the command prints directly', async () => {
-    const card = output('table', { fields: ['market'] });
-    card.out.record({ id: 'hdg_1', market: 'USDTNGN' }, FIELDS);
-    expect(card.stdout()).toContain('│ Market │ USDTNGN │');
-    expect(card.stdout()).not.toContain('hdg_1');
-    const json = output('json', { fields: ['b'] });
-    json.out.json({ a: 1, b: { c: 2 } });
-    expect(JSON.parse(json.stdout())).toEqual({ b: { c: 2 } });
-    expect(() => output('json', { fields: ['a'] }).out.json([1, 2])).toThrow(UsageError);
-  });
+it('--fields: picks and orders columns in tsv, csv and the table', async () => {
+  expect((await listed('tsv', { fields: ['capacity_buy_usd', 'id'] })).stdout()).toBe(
+    'capacity_buy_usd\tid\n1\thdg_1\n3\thdg_2\n',
+  );
+  expect((await listed('table', { fields: ['alpha', 'id'] })).stdout().split('\n')[0]).toMatch(/^Alpha\s+ID$/);
 });
 
-describe('ndjson and --query', () => {
-  it('ndjson: one compact document per element of a list, one line for a record, nothing for []', async () => {
-    const list = await listed('ndjson');
-    expect(list.stdout()).toBe(`${ROWS.map((row) => JSON.stringify(row)).join('\n')}\n`);
-    const record = output('ndjson');
-    record.out.record({ a: 1 }, []);
-    expect(record.stdout()).toBe('{"a":1}\n');
-    const empty = output('ndjson');
-    await empty.out.list([], FIELDS, { empty: 'none' });
-    expect(empty.stdout()).toBe('');
-  });
-
-  it('--query reshapes the JSON data after --fields', async () => {
-    const { stdout } = await listed('json', {
-      query: compileQuery('[?notional_usd > `20000`].id'),
-      fields: ['id', 'notional_usd'],
-    });
-    expect(JSON.parse(stdout())).toEqual(['hdg_1']);
-    expect((await listed('ndjson', { query: compileQuery('[].{m: market, n: notional_usd}') })).stdout()).toBe(
-      '{"m":"USDTNGN","n":25000}\n{"m":"USDTNGN","n":10000.5}\n',
-    );
-  });
-
-  // A bad expression or an unknown function, refused before any request: test/book/read-commands.test.ts ("refusals").
-  it('a type error is a UsageError naming --query once the data shows it', () => {
-    const run = compileQuery('abs(@)');
-    expect(() => run('text')).toThrow(UsageError);
-    expect(() => run('text')).toThrow(/^--query "abs\(@\)": Invalid type/);
-  });
-
-  it('a syntax error names the expression and where it breaks: the character and what follows it, or its end', () => {
-    const refusal = (expression: string, option?: string) => {
-      try {
-        compileQuery(expression, option);
-      } catch (error) {
-        return (error as Error).message.replace(/; expected a JMESPath expression \(https:\/\/jmespath\.site\)\.$/, '');
-      }
-    };
-    expect([
-      refusal('a | | b'),
-      refusal('foo bar'),
-      refusal("[?status=='open'] | [0].id x"),
-      refusal('[?status==`open`]'),
-      refusal('a # b'),
-      refusal('foo['),
-      refusal('a &&', '--until'),
-    ]).toEqual([
-      '--query "a | | b": Syntax error at character 5 ("| b"): invalid token (Pipe): "|"',
-      '--query "foo bar": Syntax error at character 5 ("bar"): unexpected token type: UnquotedIdentifier, value: bar',
-      '--query "[?status==\'open\'] | [0].id x": Syntax error at character 28 ("x"): unexpected token type: UnquotedIdentifier, value: x',
-      '--query "[?status==`open`]": Syntax error at character 11 ("`open`]"): unexpected end of JSON input or invalid format for a JSON literal: `',
-      '--query "a # b": Syntax error at character 3 ("# b"): unknown character: #',
-      '--query "foo[": Syntax error at its end: it stops before it is complete',
-      '--until "a &&": Syntax error at its end: it stops before it is complete',
-    ]);
-  });
+it('--fields: json: objects with only those keys, in that order; a computed field is computed, an absent one null', async () => {
+  const { stdout } = await listed('json', { fields: ['zeta', 'id', 'capacity_buy_usd'] });
+  const printed = JSON.parse(stdout());
+  expect([printed, Object.keys(printed[0])]).toEqual([
+    [
+      { zeta: 'z1', id: 'hdg_1', capacity_buy_usd: 1 },
+      { zeta: null, id: 'hdg_2', capacity_buy_usd: 3 },
+    ],
+    ['zeta', 'id', 'capacity_buy_usd'],
+  ]);
 });
 
-describe('tables fitted to the width', () => {
-  const hedges = Array.from({ length: 3 }, (_, index) => ({
-    id: `hdg_00000000000000000000000${index}`,
-    client_reference: `DEAL-${index}`,
-    market: 'USDTNGN',
-    side: index === 1 ? 'sell' : 'buy',
-    notional_usd: 1000 * (index + 1) + 0.5,
-    tenor_days: 7,
-    status: index === 2 ? 'closed' : 'filled',
-    struck_rate: 1530.3291 + index,
-    opened_at: '2026-03-02T09:00:00.000Z',
-    maturity_at: '2026-03-09T09:00:00.000Z',
-    order_tx_hash: `0x5f12${'0'.repeat(56)}157b`,
-  }));
+// An unknown name in every format (exit 2, naming it and the names there are, nothing on stdout): test/book/read-commands.test.ts ("refusals").
+it('--fields: a list of zero rows accepts the known names (and refuses others)', async () => {
+  const ok = output('tsv', { fields: ['market', 'id'] });
+  await ok.out.list([], FIELDS, { empty: 'No hedges yet.' });
+  expect([ok.stdout(), ok.stderr()]).toEqual(['market\tid\n', 'No hedges yet.\n']);
+  const json = output('json', { fields: ['notional_usd'] });
+  await json.out.list([], FIELDS, { empty: 'none' });
+  expect(json.stdout()).toBe('[]\n');
+  await expect(output('tsv', { fields: ['nope'] }).out.list([], FIELDS, { empty: 'none' })).rejects.toThrow(
+    /"nope" is not a field here/,
+  );
+});
 
-  // No line wider than the terminal, what was left out named in one note, and at 80 columns the desk's
-  // columns kept with the id shortened in the middle (and named): the reviewed hedges screens at 80,
-  // 100, 120 and 160 columns (test/output/screens.test.ts).
-  it('wide enough: hashes shortened in the middle, numbers right-aligned with one number of decimals, units in headers, no countdown once closed', async () => {
-    const { stdout, stderr } = await listed('table', { columns: 300 }, hedges, HEDGE_RESOURCE);
-    const text = stdout();
-    expect(stderr()).toBe('');
-    expect(text).toContain('0x5f12…157b');
-    expect(text).not.toContain('0'.repeat(56));
-    const [head, , ...rows] = text.trimEnd().split('\n');
-    for (const title of ['Notional USD', 'Struck NGN/USDT', 'Maturity UTC']) expect(head).toContain(title);
-    const end = head.indexOf('Notional USD') + 'Notional USD'.length;
-    expect(rows.map((row) => row.slice(end - 8, end))).toEqual(['1,000.50', '2,000.50', '3,000.50']);
-    // Rates near 1,500 show 2 decimals, all of the column alike.
-    for (const rate of ['1,530.33', '1,532.33']) expect(text).toContain(rate);
-    expect(rows[0]).toContain('2026-03-09 09:00 (in 6d 23h)');
-    expect(rows[2]).toContain('2026-03-09 09:00');
-    expect(rows[2]).not.toContain('(in 6d 23h)');
-  });
+it('--fields: applies to records, and to JSON the command prints directly', async () => {
+  const card = output('table', { fields: ['market'] });
+  card.out.record({ id: 'hdg_1', market: 'USDTNGN' }, FIELDS);
+  expect(card.stdout()).toContain('│ Market │ USDTNGN │');
+  expect(card.stdout()).not.toContain('hdg_1');
+  const json = output('json', { fields: ['b'] });
+  json.out.json({ a: 1, b: { c: 2 } });
+  expect(JSON.parse(json.stdout())).toEqual({ b: { c: 2 } });
+  expect(() => output('json', { fields: ['a'] }).out.json([1, 2])).toThrow(UsageError);
+});
 
-  it('an id is kept whole or hidden (named in the note), never cut while it is not the only column', async () => {
-    const rows = [
-      {
-        market: 'USDTNGN',
-        side: 'buy',
-        notional_usd: 25000,
-        net_pnl_usd: -8.35,
-        maturity_at: '2026-03-09T09:00:00.000Z',
-        hedge_id: 'hdg_0000084560jvkcy5rq90dq9k',
-      },
-    ];
-    const narrow = await listed('table', { columns: 80 }, rows, POSITION_RESOURCE);
-    const line = narrow.stdout().split('\n')[2];
-    // The hedge id comes after every amount in the list's priorities: it is never shortened for them.
-    expect(line).toMatch(/^USDTNGN\s+buy\s+—\s+25,000\.00\s+-8\.35\s+6d 23h\s+2026-03-09 09:00$/);
-    expect(narrow.stdout()).not.toContain('hdg_');
-    expect(narrow.stderr()).toMatch(/^Hidden at 80 columns: [a-z_, ]*hedge_id/);
-    expect((await listed('table', { columns: 120 }, rows, POSITION_RESOURCE)).stdout()).toContain(
-      'hdg_0000084560jvkcy5rq90dq9k',
-    );
-  });
+it('ndjson and --query: ndjson: one compact document per element of a list, one line for a record, nothing for []', async () => {
+  const list = await listed('ndjson');
+  expect(list.stdout()).toBe(`${ROWS.map((row) => JSON.stringify(row)).join('\n')}\n`);
+  const record = output('ndjson');
+  record.out.record({ a: 1 }, []);
+  expect(record.stdout()).toBe('{"a":1}\n');
+  const empty = output('ndjson');
+  await empty.out.list([], FIELDS, { empty: 'none' });
+  expect(empty.stdout()).toBe('');
+});
 
-  it('cards fit the width: long values wrap at word boundaries, hashes are shortened', async () => {
-    const { out, stdout } = output('table', { columns: 40 });
-    out.record(
-      {
-        id: 'hdg_1',
-        note: 'a long remark that cannot fit on one line of a narrow card',
-        order_tx_hash: `0x${'cd'.repeat(32)}`,
-      },
-      [{ key: 'id', label: 'Hedge ID' }],
-    );
-    const lines = stdout().trimEnd().split('\n');
-    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
-    expect(stdout()).toContain('0xcdcd…cdcd');
-    expect(lines.filter((line) => line.startsWith('│')).length).toBeGreaterThan(3);
+it('ndjson and --query: --query reshapes the JSON data after --fields', async () => {
+  const { stdout } = await listed('json', {
+    query: compileQuery('[?notional_usd > `20000`].id'),
+    fields: ['id', 'notional_usd'],
   });
+  expect(JSON.parse(stdout())).toEqual(['hdg_1']);
+  expect((await listed('ndjson', { query: compileQuery('[].{m: market, n: notional_usd}') })).stdout()).toBe(
+    '{"m":"USDTNGN","n":25000}\n{"m":"USDTNGN","n":10000.5}\n',
+  );
+});
 
-  it('notes wrap at word boundaries on a terminal, not in a pipe', async () => {
-    const sentence = 'word '.repeat(30).trim();
-    const table = output('table', { columns: 40 });
-    table.out.note(sentence);
-    expect(
-      table
-        .stderr()
-        .trimEnd()
-        .split('\n')
-        .every((line) => line.length <= 40 && !line.endsWith(' ')),
-    ).toBe(true);
-    const tsv = output('tsv', { columns: 40 });
-    tsv.out.note(sentence);
-    expect(tsv.stderr()).toBe(`${sentence}\n`);
-  });
+// A bad expression or an unknown function, refused before any request: test/book/read-commands.test.ts ("refusals").
+it('ndjson and --query: a type error is a UsageError naming --query once the data shows it', () => {
+  const run = compileQuery('abs(@)');
+  expect(() => run('text')).toThrow(UsageError);
+  expect(() => run('text')).toThrow(/^--query "abs\(@\)": Invalid type/);
+});
+
+it('ndjson and --query: a syntax error names the expression and where it breaks: the character and what follows it, or its end', () => {
+  const refusal = (expression: string, option?: string) => {
+    try {
+      compileQuery(expression, option);
+    } catch (error) {
+      return (error as Error).message.replace(/; expected a JMESPath expression \(https:\/\/jmespath\.site\)\.$/, '');
+    }
+  };
+  expect([
+    refusal('a | | b'),
+    refusal('foo bar'),
+    refusal("[?status=='open'] | [0].id x"),
+    refusal('[?status==`open`]'),
+    refusal('a # b'),
+    refusal('foo['),
+    refusal('a &&', '--until'),
+  ]).toEqual([
+    '--query "a | | b": Syntax error at character 5 ("| b"): invalid token (Pipe): "|"',
+    '--query "foo bar": Syntax error at character 5 ("bar"): unexpected token type: UnquotedIdentifier, value: bar',
+    '--query "[?status==\'open\'] | [0].id x": Syntax error at character 28 ("x"): unexpected token type: UnquotedIdentifier, value: x',
+    '--query "[?status==`open`]": Syntax error at character 11 ("`open`]"): unexpected end of JSON input or invalid format for a JSON literal: `',
+    '--query "a # b": Syntax error at character 3 ("# b"): unknown character: #',
+    '--query "foo[": Syntax error at its end: it stops before it is complete',
+    '--until "a &&": Syntax error at its end: it stops before it is complete',
+  ]);
+});
+
+const hedges = Array.from({ length: 3 }, (_, index) => ({
+  id: `hdg_00000000000000000000000${index}`,
+  client_reference: `DEAL-${index}`,
+  market: 'USDTNGN',
+  side: index === 1 ? 'sell' : 'buy',
+  notional_usd: 1000 * (index + 1) + 0.5,
+  tenor_days: 7,
+  status: index === 2 ? 'closed' : 'filled',
+  struck_rate: 1530.3291 + index,
+  opened_at: '2026-03-02T09:00:00.000Z',
+  maturity_at: '2026-03-09T09:00:00.000Z',
+  order_tx_hash: `0x5f12${'0'.repeat(56)}157b`,
+}));
+
+// No line wider than the terminal, what was left out named in one note, and at 80 columns the desk's
+// columns kept with the id shortened in the middle (and named): the reviewed hedges screens at 80,
+// 100, 120 and 160 columns (test/output/screens.test.ts).
+it('tables fitted to the width: wide enough: hashes shortened in the middle, numbers right-aligned with one number of decimals, units in headers, no countdown once closed', async () => {
+  const { stdout, stderr } = await listed('table', { columns: 300 }, hedges, HEDGE_RESOURCE);
+  const text = stdout();
+  expect(stderr()).toBe('');
+  expect(text).toContain('0x5f12…157b');
+  expect(text).not.toContain('0'.repeat(56));
+  const [head, , ...rows] = text.trimEnd().split('\n');
+  for (const title of ['Notional USD', 'Struck NGN/USDT', 'Maturity UTC']) expect(head).toContain(title);
+  const end = head.indexOf('Notional USD') + 'Notional USD'.length;
+  expect(rows.map((row) => row.slice(end - 8, end))).toEqual(['1,000.50', '2,000.50', '3,000.50']);
+  // Rates near 1,500 show 2 decimals, all of the column alike.
+  for (const rate of ['1,530.33', '1,532.33']) expect(text).toContain(rate);
+  expect(rows[0]).toContain('2026-03-09 09:00 (in 6d 23h)');
+  expect(rows[2]).toContain('2026-03-09 09:00');
+  expect(rows[2]).not.toContain('(in 6d 23h)');
+});
+
+it('tables fitted to the width: an id is kept whole or hidden (named in the note), never cut while it is not the only column', async () => {
+  const rows = [
+    {
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 25000,
+      net_pnl_usd: -8.35,
+      maturity_at: '2026-03-09T09:00:00.000Z',
+      hedge_id: 'hdg_0000084560jvkcy5rq90dq9k',
+    },
+  ];
+  const narrow = await listed('table', { columns: 80 }, rows, POSITION_RESOURCE);
+  const line = narrow.stdout().split('\n')[2];
+  // The hedge id comes after every amount in the list's priorities: it is never shortened for them.
+  expect(line).toMatch(/^USDTNGN\s+buy\s+—\s+25,000\.00\s+-8\.35\s+6d 23h\s+2026-03-09 09:00$/);
+  expect(narrow.stdout()).not.toContain('hdg_');
+  expect(narrow.stderr()).toMatch(/^Hidden at 80 columns: [a-z_, ]*hedge_id/);
+  expect((await listed('table', { columns: 120 }, rows, POSITION_RESOURCE)).stdout()).toContain(
+    'hdg_0000084560jvkcy5rq90dq9k',
+  );
+});
+
+it('tables fitted to the width: cards fit the width: long values wrap at word boundaries, hashes are shortened', async () => {
+  const { out, stdout } = output('table', { columns: 40 });
+  out.record(
+    {
+      id: 'hdg_1',
+      note: 'a long remark that cannot fit on one line of a narrow card',
+      order_tx_hash: `0x${'cd'.repeat(32)}`,
+    },
+    [{ key: 'id', label: 'Hedge ID' }],
+  );
+  const lines = stdout().trimEnd().split('\n');
+  for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
+  expect(stdout()).toContain('0xcdcd…cdcd');
+  expect(lines.filter((line) => line.startsWith('│')).length).toBeGreaterThan(3);
+});
+
+it('tables fitted to the width: notes wrap at word boundaries on a terminal, not in a pipe', async () => {
+  const sentence = 'word '.repeat(30).trim();
+  const table = output('table', { columns: 40 });
+  table.out.note(sentence);
+  expect(
+    table
+      .stderr()
+      .trimEnd()
+      .split('\n')
+      .every((line) => line.length <= 40 && !line.endsWith(' ')),
+  ).toBe(true);
+  const tsv = output('tsv', { columns: 40 });
+  tsv.out.note(sentence);
+  expect(tsv.stderr()).toBe(`${sentence}\n`);
 });
 
 it('CSV cells a spreadsheet would run as formulas get a leading quote; numbers, signed ones included, stay as they are', async () => {

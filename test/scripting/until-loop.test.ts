@@ -1,7 +1,7 @@
 // `--until EXPR` (runner/run-until.ts, runner/run-command.ts) in-process, on a fake clock and a fake client
 // running the real command code: the cadence, Retry-After, the time bound (exit 124 with the last
 // data under --json), the errors that end it, what is printed. scripting-until-fields.test.ts runs it for real.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { HedgeClient } from '../../src/platform/api/client.js';
 import type { Hedge } from '../../src/platform/api/schemas.js';
 import type { CommandSpec, RawInput } from '../../src/cli/runner/command-spec.js';
@@ -79,147 +79,141 @@ async function untilOn(
   return { outcome, at: reads.at, sleeps: clock.sleeps, elapsed, stdout: h.stdout(), stderr: h.stderr() };
 }
 
-describe('--until: cadence and result', () => {
-  // True at once (one read, printed once, exit 0): scripting-until-fields.test.ts ("true at once").
-  it('reads at once, then every 1.5 s; prints only the read that met the condition', async () => {
-    const run = await untilOn(['submitted', 'submitted', 'filled'], { format: 'json' });
-    expect([run.outcome, run.at]).toEqual([0, [0, 1500, 3000]]);
-    expect(JSON.parse(run.stdout)).toMatchObject({ id: 'hdg_one', status: 'filled' });
-  });
+// True at once (one read, printed once, exit 0): scripting-until-fields.test.ts ("true at once").
+it('--until: cadence and result: reads at once, then every 1.5 s; prints only the read that met the condition', async () => {
+  const run = await untilOn(['submitted', 'submitted', 'filled'], { format: 'json' });
+  expect([run.outcome, run.at]).toEqual([0, [0, 1500, 3000]]);
+  expect(JSON.parse(run.stdout)).toMatchObject({ id: 'hdg_one', status: 'filled' });
+});
 
-  it('never sooner than a second after the previous answer (answers taking 0.8 s)', async () => {
-    const run = await untilOn(['submitted', 'submitted', 'filled'], { answerMs: 800 });
-    // 0 → answered 0.8 → next at max(1.5, 1.8) = 1.8 → answered 2.6 → next at 3.6.
-    expect([run.at, run.sleeps.every((ms) => ms >= 1000)]).toEqual([[0, 1800, 3600], true]);
-  });
+it('--until: cadence and result: never sooner than a second after the previous answer (answers taking 0.8 s)', async () => {
+  const run = await untilOn(['submitted', 'submitted', 'filled'], { answerMs: 800 });
+  // 0 → answered 0.8 → next at max(1.5, 1.8) = 1.8 → answered 2.6 → next at 3.6.
+  expect([run.at, run.sleeps.every((ms) => ms >= 1000)]).toEqual([[0, 1800, 3600], true]);
+});
 
-  it('never true: exit 124 at --timeout, the last data on stdout under --json, reads counted', async () => {
-    const run = await untilOn(['submitted'], { format: 'json', globals: { timeout: 5 } });
-    expect(run.outcome).toBeInstanceOf(UntilNotMetError);
-    const described = describeError(run.outcome);
-    expect([described.exitCode, described.kind, described.code]).toEqual([124, 'until', 'until_not_met']);
-    expect(described.details).toMatchObject({ until: "status=='filled'", polls: 4 });
-    // The bound is waited out: 5 s after the start, not a moment before.
-    expect([run.at, run.elapsed]).toEqual([[0, 1500, 3000, 4500], 5000]);
-    expect(JSON.parse(run.stdout)).toMatchObject({ id: 'hdg_one', status: 'submitted' });
-  });
+it('--until: cadence and result: never true: exit 124 at --timeout, the last data on stdout under --json, reads counted', async () => {
+  const run = await untilOn(['submitted'], { format: 'json', globals: { timeout: 5 } });
+  expect(run.outcome).toBeInstanceOf(UntilNotMetError);
+  const described = describeError(run.outcome);
+  expect([described.exitCode, described.kind, described.code]).toEqual([124, 'until', 'until_not_met']);
+  expect(described.details).toMatchObject({ until: "status=='filled'", polls: 4 });
+  // The bound is waited out: 5 s after the start, not a moment before.
+  expect([run.at, run.elapsed]).toEqual([[0, 1500, 3000, 4500], 5000]);
+  expect(JSON.parse(run.stdout)).toMatchObject({ id: 'hdg_one', status: 'submitted' });
+});
 
-  it('without --timeout the bound is the default wait bound (120 s); --timeout 0 has none', async () => {
-    const bounded = await untilOn(['submitted']);
-    expect(bounded.outcome).toBeInstanceOf(UntilNotMetError);
-    expect([bounded.elapsed, bounded.at.length]).toEqual([120_000, 80]);
-    const free = await untilOn([...Array<string>(200).fill('submitted'), 'filled'], { globals: { timeout: 0 } });
-    expect([free.outcome, free.at.length]).toEqual([0, 201]);
-  });
+it('--until: cadence and result: without --timeout the bound is the default wait bound (120 s); --timeout 0 has none', async () => {
+  const bounded = await untilOn(['submitted']);
+  expect(bounded.outcome).toBeInstanceOf(UntilNotMetError);
+  expect([bounded.elapsed, bounded.at.length]).toEqual([120_000, 80]);
+  const free = await untilOn([...Array<string>(200).fill('submitted'), 'filled'], { globals: { timeout: 0 } });
+  expect([free.outcome, free.at.length]).toEqual([0, 201]);
+});
 
-  it('--fields and --query shape what is printed, not what the condition sees', async () => {
-    const until = "status=='filled' && notional_usd > `5000`";
-    const run = await untilOn(['filled'], { until, format: 'json', globals: { fields: ['id'] } });
-    expect([run.outcome, JSON.parse(run.stdout)]).toEqual([0, { id: 'hdg_one' }]);
-  });
+it('--until: cadence and result: --fields and --query shape what is printed, not what the condition sees', async () => {
+  const until = "status=='filled' && notional_usd > `5000`";
+  const run = await untilOn(['filled'], { until, format: 'json', globals: { fields: ['id'] } });
+  expect([run.outcome, JSON.parse(run.stdout)]).toEqual([0, { id: 'hdg_one' }]);
+});
 
-  it('the read that met the condition says its warnings and successes too, as the command alone would', async () => {
-    const spec = historyRunning((ctx) => {
-      ctx.output.warn('only 500 closed hedges were read');
-      ctx.output.success('read');
-      ctx.output.json([{ hedge_id: 'hdg_one' }]);
-    });
-    const h = harness({ clock: fakeClock(), client: {}, format: 'json' });
-    await runCommand(h.ctx, spec, { args: {}, options: { until: '[0].hedge_id' } });
-    expect([JSON.parse(h.stdout()), h.stderr()]).toEqual([
-      [{ hedge_id: 'hdg_one' }],
-      'only 500 closed hedges were read\nread\n',
-    ]);
+it('--until: cadence and result: the read that met the condition says its warnings and successes too, as the command alone would', async () => {
+  const spec = historyRunning((ctx) => {
+    ctx.output.warn('only 500 closed hedges were read');
+    ctx.output.success('read');
+    ctx.output.json([{ hedge_id: 'hdg_one' }]);
   });
+  const h = harness({ clock: fakeClock(), client: {}, format: 'json' });
+  await runCommand(h.ctx, spec, { args: {}, options: { until: '[0].hedge_id' } });
+  expect([JSON.parse(h.stdout()), h.stderr()]).toEqual([
+    [{ hedge_id: 'hdg_one' }],
+    'only 500 closed hedges were read\nread\n',
+  ]);
+});
 
-  it("truth is JMESPath's: 0 is true, an empty list is false", () => {
-    expect([[0, 'x', [1], { a: 1 }, true].map(isTruthy), [null, false, '', [], {}].map(isTruthy)]).toEqual([
-      [true, true, true, true, true],
-      [false, false, false, false, false],
-    ]);
-  });
+it("--until: cadence and result: truth is JMESPath's: 0 is true, an empty list is false", () => {
+  expect([[0, 'x', [1], { a: 1 }, true].map(isTruthy), [null, false, '', [], {}].map(isTruthy)]).toEqual([
+    [true, true, true, true, true],
+    [false, false, false, false, false],
+  ]);
 });
 
 // A refusal (an unknown hedge: 3), a malformed condition (2, nothing read) and a condition never true in a pipe
 // (124, nothing on stdout) end it as scripting-until-fields.test.ts shows against the simulator.
-describe('--until: failures', () => {
-  it('a read that may pass is said on stderr and tried again no sooner than its Retry-After', async () => {
-    const limited = new NetworkError('GET /hedges/hdg_one was rate limited (rate_limited): slow down', {
-      endpoint: 'GET /hedges/hdg_one',
-      attempts: 1,
-      status: 429,
-      code: 'rate_limited',
-    });
-    limited.retryAfterMs = 4_000;
-    const run = await untilOn([limited, 'filled']);
-    expect([run.outcome, run.at]).toEqual([0, [0, 4000]]);
-    expect(run.stderr).toContain('--until: this read failed (GET /hedges/hdg_one was rate limited');
-    expect(run.stderr).toContain('trying again in 4 s');
+it('--until: failures: a read that may pass is said on stderr and tried again no sooner than its Retry-After', async () => {
+  const limited = new NetworkError('GET /hedges/hdg_one was rate limited (rate_limited): slow down', {
+    endpoint: 'GET /hedges/hdg_one',
+    attempts: 1,
+    status: 429,
+    code: 'rate_limited',
   });
-
-  it('a read cut by --timeout ends it (exit 124) without promising another read', async () => {
-    const cut = new NetworkError('No answer from example on GET /hedges/hdg_one before --timeout ran out (3 s).', {
-      endpoint: 'GET /hedges/hdg_one',
-      attempts: 1,
-    });
-    const run = await untilOn(['submitted', cut], { answerMs: 1000, globals: { timeout: 3 } });
-    expect([run.outcome.constructor, run.at, run.elapsed, run.stderr]).toEqual([UntilNotMetError, [0, 2000], 3000, '']);
-  });
-
-  it.each([
-    [{ watch: true }, '--watch'],
-    [{ wait: true }, '--wait'],
-  ])('refuses %o with --until (exit 2, nothing read)', async (flags, flag) => {
-    const run = await untilOn(['filled'], {}, flags);
-    expect(run.outcome.message).toBe(
-      `${flag} cannot be combined with --until (--until already reads again until the condition holds).`,
-    );
-    expect(run.at).toEqual([]);
-  });
-
-  it('Ctrl-C while waiting ends it with 130', async () => {
-    const controller = new AbortController();
-    const clock = fakeClock(() => controller.abort(new StopSignal('SIGINT', 130)));
-    const error = await hedgesUntil(
-      harness({ clock, client: hedgeReads(clock, ['submitted']).client, controller }).ctx,
-      "status=='filled'",
-    ).catch((caught) => caught);
-    expect(error).toBeInstanceOf(InterruptedError);
-    expect(describeError(error).exitCode).toBe(130);
-  });
+  limited.retryAfterMs = 4_000;
+  const run = await untilOn([limited, 'filled']);
+  expect([run.outcome, run.at]).toEqual([0, [0, 4000]]);
+  expect(run.stderr).toContain('--until: this read failed (GET /hedges/hdg_one was rate limited');
+  expect(run.stderr).toContain('trying again in 4 s');
 });
 
-describe('--until on history and report: a date is the close-date bound, anything else a condition', () => {
-  /** `hedge history` with these options through the runner, its command replaced by a spy: what the command was given. */
-  async function historyGiven(options: Record<string, unknown>, globals: Partial<GlobalOptions> = {}) {
-    const seen: RawInput[] = [];
-    const spec = historyRunning((_ctx, input) => seen.push(input));
-    const clock = fakeClock();
-    const { ctx } = harness({ clock, client: {}, globals });
-    const outcome = await runCommand(ctx, spec, { args: {}, options }).catch((caught) => caught);
-    return { seen, outcome, sleeps: clock.sleeps };
-  }
+it('--until: failures: a read cut by --timeout ends it (exit 124) without promising another read', async () => {
+  const cut = new NetworkError('No answer from example on GET /hedges/hdg_one before --timeout ran out (3 s).', {
+    endpoint: 'GET /hedges/hdg_one',
+    attempts: 1,
+  });
+  const run = await untilOn(['submitted', cut], { answerMs: 1000, globals: { timeout: 3 } });
+  expect([run.outcome.constructor, run.at, run.elapsed, run.stderr]).toEqual([UntilNotMetError, [0, 2000], 3000, '']);
+});
 
-  // A malformed date (it starts with a digit) goes as a date too: the command's own date refusal answers it.
-  it.each(['7d', '2026-11-01', '2026-11-01T12:00:00Z', '2026-13-45'])(
-    '%s goes to the command as its date',
-    async (value) => {
-      const { seen, sleeps } = await historyGiven({ until: value });
-      expect([seen, sleeps]).toEqual([[{ args: {}, options: { until: value } }], []]);
-    },
+it.each([
+  [{ watch: true }, '--watch'],
+  [{ wait: true }, '--wait'],
+])('--until: failures: refuses %o with --until (exit 2, nothing read)', async (flags, flag) => {
+  const run = await untilOn(['filled'], {}, flags);
+  expect(run.outcome.message).toBe(
+    `${flag} cannot be combined with --until (--until already reads again until the condition holds).`,
   );
+  expect(run.at).toEqual([]);
+});
 
-  it('a condition polls; the command never sees it', async () => {
-    const { seen, outcome } = await historyGiven({ until: '[0].hedge_id', limit: '5' }, { timeout: 2 });
-    expect(outcome).toBeInstanceOf(UntilNotMetError);
-    expect(seen[0]).toEqual({ args: {}, options: { limit: '5' } });
-  });
+it('--until: failures: Ctrl-C while waiting ends it with 130', async () => {
+  const controller = new AbortController();
+  const clock = fakeClock(() => controller.abort(new StopSignal('SIGINT', 130)));
+  const error = await hedgesUntil(
+    harness({ clock, client: hedgeReads(clock, ['submitted']).client, controller }).ctx,
+    "status=='filled'",
+  ).catch((caught) => caught);
+  expect(error).toBeInstanceOf(InterruptedError);
+  expect(describeError(error).exitCode).toBe(130);
+});
 
-  it('neither a date nor a condition: one line naming both forms', async () => {
-    const { seen, outcome } = await historyGiven({ until: 'yesterday[' });
-    expect(outcome.message).toMatch(
-      /^--until: "yesterday\[" is neither a date \(2026-11-01, an ISO time, or 7d \/ 2w \/ 1mo ago\) nor a JMESPath condition \(/,
-    );
-    expect(seen).toEqual([]);
-  });
+/** `hedge history` with these options through the runner, its command replaced by a spy: what the command was given. */
+async function historyGiven(options: Record<string, unknown>, globals: Partial<GlobalOptions> = {}) {
+  const seen: RawInput[] = [];
+  const spec = historyRunning((_ctx, input) => seen.push(input));
+  const clock = fakeClock();
+  const { ctx } = harness({ clock, client: {}, globals });
+  const outcome = await runCommand(ctx, spec, { args: {}, options }).catch((caught) => caught);
+  return { seen, outcome, sleeps: clock.sleeps };
+}
+
+// A malformed date (it starts with a digit) goes as a date too: the command's own date refusal answers it.
+it.each(['7d', '2026-11-01', '2026-11-01T12:00:00Z', '2026-13-45'])(
+  '%s goes to the command as its date',
+  async (value) => {
+    const { seen, sleeps } = await historyGiven({ until: value });
+    expect([seen, sleeps]).toEqual([[{ args: {}, options: { until: value } }], []]);
+  },
+);
+
+it('--until on history and report: a date is the close-date bound, anything else a condition: a condition polls; the command never sees it', async () => {
+  const { seen, outcome } = await historyGiven({ until: '[0].hedge_id', limit: '5' }, { timeout: 2 });
+  expect(outcome).toBeInstanceOf(UntilNotMetError);
+  expect(seen[0]).toEqual({ args: {}, options: { limit: '5' } });
+});
+
+it('--until on history and report: a date is the close-date bound, anything else a condition: neither a date nor a condition: one line naming both forms', async () => {
+  const { seen, outcome } = await historyGiven({ until: 'yesterday[' });
+  expect(outcome.message).toMatch(
+    /^--until: "yesterday\[" is neither a date \(2026-11-01, an ISO time, or 7d \/ 2w \/ 1mo ago\) nor a JMESPath condition \(/,
+  );
+  expect(seen).toEqual([]);
 });
