@@ -1,7 +1,8 @@
 // One field, one name and one meaning, against the simulator's own state: the hedge's id is
-// `hedge_id` in what `open` prints, as in positions, close and history; the report's fees and carry
-// (hedge's sign, `-` paid) have names of their own, the server's `fees_usdc` staying history's, and so
-// have the plan's and the exposures' carry and fees, the quote's and history's keeping theirs; the
+// `hedge_id` in what `open` prints, as in positions, close and history; the plan's and the exposures'
+// carry and fees have names of their own, the quote's and history's keeping theirs (the report's
+// fees_pnl_usdc and carry_pnl_usdc: test/report/report.test.ts "--by …" and "a period with no closed
+// hedge"; history --json as the server sent it: hostile-terminal.test.ts "--json parses back"); the
 // journal's Ref of an add or a reduce is the deal of the side it changed; and the effectiveness
 // table names its test (the dollar offset) and whose line its verdict is (ASC 815's 80–125%).
 import { writeFileSync } from 'node:fs';
@@ -51,24 +52,6 @@ it("the hedge id is hedge_id: open's card on a screen names the hedge's id once,
     expect(card.split('\n').filter((line) => line.startsWith('│') && line.includes(id))).toHaveLength(1);
     expect(card).not.toMatch(/│ ID\s+│/);
   }
-});
-
-it("the report's fees are not the server's fees_usdc: fees_pnl_usdc and carry_pnl_usdc are the server's fees and carry turned to your side; history keeps fees_usdc", async () => {
-  const { sim, history: wire } = await closedBuy();
-  expect(wire).toHaveLength(1);
-  const report = okJson(await sim.hedge('report --json'));
-  expect(report.totals).not.toHaveProperty('fees_usdc');
-  expect(report.totals).not.toHaveProperty('carry_usdc');
-  // The same amounts, of opposite sign: paid is positive on the wire, negative in the report.
-  expect(wire[0]!.fees_usdc).toBeGreaterThan(0);
-  expect([
-    cents(report.totals.fees_pnl_usdc) + cents(wire[0]!.fees_usdc!),
-    cents(report.totals.carry_pnl_usdc) + cents(wire[0]!.carry_usdc!),
-  ]).toEqual([0, 0]);
-  const history = okJson(await sim.hedge('history --json'));
-  expect(history[0].fees_usdc).toBe(wire[0]!.fees_usdc);
-  const csv = ok(await sim.hedge('report --format csv')).stdout.split('\n')[0];
-  expect(csv).toBe('group,count,notional_usd,gross_pnl_usd,carry_pnl_usdc,fees_pnl_usdc,net_pnl_usd');
 });
 
 describe("the plan's and the exposures' carry and fees are not under the server's names", () => {

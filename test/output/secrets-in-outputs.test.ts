@@ -8,13 +8,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { redactKey } from '../../src/core/security/secrets.js';
 import { startAnswerProxy, startRewriteProxy } from '../support/servers/field-proxy.js';
-import { runHedge, tempDir, type RunResult } from '../support/hedge-cli.js';
+import { runHedge, type RunResult } from '../support/hedge-cli.js';
 import { useMcpServers } from '../support/mcp.js';
 import { journalEntries, exits } from '../support/cli-runs.js';
-import { envFor, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { closedAfterEach, envFor, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 
 const startSimulator = useSimulators();
 const startMcp = useMcpServers();
+const rewriting = closedAfterEach(startRewriteProxy);
+const answering = closedAfterEach(startAnswerProxy);
 
 /** Every file under `dir`, read whole: the journal, its segments, the config — whatever hedge wrote. */
 function filesUnder(dir: string): Array<{ path: string; text: string }> {
@@ -46,41 +48,35 @@ it('a key the server echoes in a data field: is redacted on stdout in every form
   const { simulator, key } = await holdingBuy();
   simulator.sandbox.seedHedges({ apiKey: key, count: 2 });
   // Every object the server answers with carries the key twice: a field of its own, and inside text.
-  const proxy = await startRewriteProxy(simulator.sandbox, (path, item) => {
+  const proxy = await rewriting(simulator.sandbox, (path, item) => {
     item.echo = key;
     item.note = `issued to ${key} today`;
     if (path === '/hedges/history') item.client_reference = key;
   });
-  const html = tempDir();
-  try {
-    const runs = await runsThrough(simulator, proxy.baseUrl, {
-      table: 'positions --format table --fields side,echo,note',
-      card: 'account --format table --fields echo,note',
-      tsv: 'hedges --format tsv',
-      csv: 'positions --format csv',
-      ndjson: 'history --format ndjson',
-      json: 'positions --json',
-      raw: 'account --json --raw',
-      api: 'api /positions',
-      report: `report --by ref --html ${join(html.path, 'r.html')}`,
-      add: `add ${MARKET} buy 100 --json`,
-    });
-    for (const [name, run] of Object.entries(runs)) {
-      expect(run.code, `${name}: ${run.stderr}`).toBe(0);
-      expect(run.stdout + run.stderr, name).not.toContain(key);
-    }
-    // The field is shown, redacted, not dropped: the server's data otherwise as sent.
-    for (const name of 'table card tsv csv ndjson json raw api add'.split(' '))
-      expect(runs[name].stdout, name).toContain(`issued to ${redactKey(key)} today`);
-    expect(JSON.parse(runs.json.stdout)[0]).toMatchObject({ side: 'buy', echo: redactKey(key) });
-    const report = readFileSync(join(html.path, 'r.html'), 'utf8');
-    expect(report).not.toContain(key);
-    // The add went through: the server acted once, and its answer was printed redacted.
-    expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
-  } finally {
-    html.remove();
-    await proxy.close();
+  const html = join(simulator.configDir, 'r.html');
+  const runs = await runsThrough(simulator, proxy.baseUrl, {
+    table: 'positions --format table --fields side,echo,note',
+    card: 'account --format table --fields echo,note',
+    tsv: 'hedges --format tsv',
+    csv: 'positions --format csv',
+    ndjson: 'history --format ndjson',
+    json: 'positions --json',
+    raw: 'account --json --raw',
+    api: 'api /positions',
+    report: `report --by ref --html ${html}`,
+    add: `add ${MARKET} buy 100 --json`,
+  });
+  for (const [name, run] of Object.entries(runs)) {
+    expect(run.code, `${name}: ${run.stderr}`).toBe(0);
+    expect(run.stdout + run.stderr, name).not.toContain(key);
   }
+  // The field is shown, redacted, not dropped: the server's data otherwise as sent.
+  for (const name of 'table card tsv csv ndjson json raw api add'.split(' '))
+    expect(runs[name].stdout, name).toContain(`issued to ${redactKey(key)} today`);
+  expect(JSON.parse(runs.json.stdout)[0]).toMatchObject({ side: 'buy', echo: redactKey(key) });
+  expect(readFileSync(html, 'utf8')).not.toContain(key);
+  // The add went through: the server acted once, and its answer was printed redacted.
+  expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
 });
 
 it('a key the server echoes in a data field: an error message echoing the key: stderr, --json and the journal hold it redacted, and the row is resolved', async () => {
@@ -108,51 +104,47 @@ it('a key the server echoes in a data field: an error message echoing the key: s
 it('a key the server sends as a field name: is redacted as a name of a position and of error.details: --json, --raw, ndjson, tsv, a table header, hedge api, an error answer and the MCP positions tool', async () => {
   const { simulator, key } = await holdingBuy();
   // Each position carries the key as a name (its value innocent); each error answer, as a name in its details.
-  const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
+  const proxy = await answering(simulator.sandbox, (request, envelope) => {
     if (request.path === '/positions' && Array.isArray(envelope.data))
       for (const position of envelope.data as Array<Record<string, unknown>>) position[key] = 'named';
     const error = envelope.error as { details?: Record<string, unknown> } | null | undefined;
     if (error) error.details = { ...error.details, [key]: 'named' };
   });
-  try {
-    const runs = await runsThrough(simulator, proxy.baseUrl, {
-      json: 'positions --json',
-      raw: 'positions --json --raw',
-      ndjson: 'positions --format ndjson',
-      tsv: 'positions --format tsv',
-      table: `positions --format table --fields side,${key}`,
-      api: 'api /positions',
-      error: 'hedges hdg_nosuchhedge0000000000000 --json',
-    });
-    // A table's header is made from the name (words split and recased): the key's secret part, in any case, nowhere.
-    const secretPart = key.slice(key.indexOf('_test_') + '_test_'.length).toLowerCase();
-    for (const [name, run] of Object.entries(runs)) {
-      expect(run.code, `${name}: ${run.stderr}`).toBe(name === 'error' ? 3 : 0);
-      expect(run.stdout + run.stderr, name).not.toContain(key);
-      expect((run.stdout + run.stderr).toLowerCase(), name).not.toContain(secretPart);
-    }
-    // The name is shown redacted, not dropped.
-    for (const name of ['json', 'raw'])
-      expect(JSON.parse(runs[name].stdout), name).toMatchObject([{ [redactKey(key)]: 'named' }]);
-    expect(JSON.parse(runs.ndjson.stdout.split('\n')[0])).toMatchObject({ [redactKey(key)]: 'named' });
-    expect(runs.tsv.stdout.split('\n')[0]).toContain(redactKey(key));
-    expect(runs.table.stdout.split('\n')[0]).toContain(`test…${key.slice(-4).toLowerCase()}`);
-    expect(JSON.parse(runs.api.stdout)).toMatchObject({ data: [{ [redactKey(key)]: 'named' }] });
-    expect(JSON.parse(runs.error.stderr).error).toMatchObject({
-      code: 'hedge_not_found',
-      details: { [redactKey(key)]: 'named' },
-    });
-    const mcp = await startMcp(simulator, { env: { HEDGE_BASE_URL: proxy.baseUrl } });
-    const answer = await mcp.call('positions', {});
-    const text = answer.content.map((part) => part.text).join('\n');
-    expect(answer.isError, text).toBeFalsy();
-    expect(text).not.toContain(key);
-    expect(JSON.parse(answer.content[0].text)).toMatchObject([{ [redactKey(key)]: 'named' }]);
-    expect(await mcp.close()).not.toContain(key);
-    expect(simulator.requests('GET', '/positions').length).toBeGreaterThanOrEqual(6);
-  } finally {
-    await proxy.close();
+  const runs = await runsThrough(simulator, proxy.baseUrl, {
+    json: 'positions --json',
+    raw: 'positions --json --raw',
+    ndjson: 'positions --format ndjson',
+    tsv: 'positions --format tsv',
+    table: `positions --format table --fields side,${key}`,
+    api: 'api /positions',
+    error: 'hedges hdg_nosuchhedge0000000000000 --json',
+  });
+  // A table's header is made from the name (words split and recased): the key's secret part, in any case, nowhere.
+  const secretPart = key.slice(key.indexOf('_test_') + '_test_'.length).toLowerCase();
+  for (const [name, run] of Object.entries(runs)) {
+    expect(run.code, `${name}: ${run.stderr}`).toBe(name === 'error' ? 3 : 0);
+    expect(run.stdout + run.stderr, name).not.toContain(key);
+    expect((run.stdout + run.stderr).toLowerCase(), name).not.toContain(secretPart);
   }
+  // The name is shown redacted, not dropped.
+  for (const name of ['json', 'raw'])
+    expect(JSON.parse(runs[name].stdout), name).toMatchObject([{ [redactKey(key)]: 'named' }]);
+  expect(JSON.parse(runs.ndjson.stdout.split('\n')[0])).toMatchObject({ [redactKey(key)]: 'named' });
+  expect(runs.tsv.stdout.split('\n')[0]).toContain(redactKey(key));
+  expect(runs.table.stdout.split('\n')[0]).toContain(`test…${key.slice(-4).toLowerCase()}`);
+  expect(JSON.parse(runs.api.stdout)).toMatchObject({ data: [{ [redactKey(key)]: 'named' }] });
+  expect(JSON.parse(runs.error.stderr).error).toMatchObject({
+    code: 'hedge_not_found',
+    details: { [redactKey(key)]: 'named' },
+  });
+  const mcp = await startMcp(simulator, { env: { HEDGE_BASE_URL: proxy.baseUrl } });
+  const answer = await mcp.call('positions', {});
+  const text = answer.content.map((part) => part.text).join('\n');
+  expect(answer.isError, text).toBeFalsy();
+  expect(text).not.toContain(key);
+  expect(JSON.parse(answer.content[0].text)).toMatchObject([{ [redactKey(key)]: 'named' }]);
+  expect(await mcp.close()).not.toContain(key);
+  expect(simulator.requests('GET', '/positions').length).toBeGreaterThanOrEqual(6);
 });
 
 describe('hedge api: a request that would carry the key', () => {

@@ -101,7 +101,7 @@ it('the quote card in that convention: earned carry is "+…, you earn"; a sell 
     pricing: { market_price: 1529.85, execution_price: 1530.5, price_impact_usd: 1.1 },
     carry: { daily_usdc: -1.2, daily_rate_pct: -0.024, total_usdc: -3.6, total_rate_pct: -0.072 },
   };
-  const card = renderQuoteCard(capture('table').out, sell, NOW);
+  const card = quoteCard(sell);
   expect(card).toContain('+1.10 USD (+2.2 bps), better than the market price');
   for (const part of ['+1.20 USDC/day (+0.0240%), you earn', 'Carry over 1 day │ +3.60 USDC'])
     expect(card).toContain(part);
@@ -373,23 +373,24 @@ it("a plan in that convention: the plan's totals: its carry on the account's sid
 
 // The quote card in every mode: people get the card and the "indicative" line, scripts raw values. The
 // card's every figure, as a desk reads it at 80 columns, is screens.test.ts's reviewed quote screen.
-/** An Output for people (a table) or scripts (TSV), coloured or not. */
-const cardOutput = (format: 'table' | 'tsv', color = false) => output(format, { chalk: makeChalk(color) }).out;
+/** The quote's card for people (a table) or its row for scripts (TSV), coloured or not. */
+const quoteCard = (quote: Quote, format: 'table' | 'tsv' = 'table', color = false) =>
+  renderQuoteCard(output(format, { chalk: makeChalk(color) }).out, quote, NOW);
 const QUOTE: Quote = { ...BUY_QUOTE, notional_usd: 10_000, pricing: { ...BUY_QUOTE.pricing, price_impact_usd: -4.4 } };
 
 it('renderQuoteCard maturity: the local time on a line of its own only where the zone reads differently from UTC', () => {
   const savedZone = process.env.TZ;
   try {
     process.env.TZ = 'UTC';
-    const inUtc = renderQuoteCard(cardOutput('table'), QUOTE, NOW);
+    const inUtc = quoteCard(QUOTE);
     expect(inUtc).toContain('Maturity          │ 2026-03-05 10:00:00 UTC, in 3d 0h');
     expect(inUtc).not.toContain(' local');
     process.env.TZ = 'Africa/Lagos';
-    const inLagos = renderQuoteCard(cardOutput('table'), QUOTE, NOW);
+    const inLagos = quoteCard(QUOTE);
     expect(inLagos).toContain('Maturity          │ 2026-03-05 10:00:00 UTC');
     expect(inLagos).toMatch(/│\s+│ 2026-03-05 11:00 GMT\+1 local, in 3d 0h/);
     // A maturity that is not a time is shown as sent (made safe), with nothing made up beside it.
-    const unreadable = renderQuoteCard(cardOutput('table'), { ...QUOTE, maturity: 'next week' }, NOW);
+    const unreadable = quoteCard({ ...QUOTE, maturity: 'next week' });
     expect(unreadable).toMatch(/Maturity {10}│ next week +│/);
   } finally {
     if (savedZone === undefined) delete process.env.TZ;
@@ -414,21 +415,21 @@ it('renderQuoteCard what the server sent is escaped where the card is written: t
 
 it('renderQuoteCard shows fields it does not know, at the top level and inside the groups', () => {
   const richer = { ...QUOTE, quote_id: 'q_1', pricing: { ...QUOTE.pricing, spread_bps: 3 } } as Quote;
-  const card = renderQuoteCard(cardOutput('table'), richer, NOW);
+  const card = quoteCard(richer);
   expect(card).toMatch(/Quote ID\s+│ q_1/);
   expect(card).toMatch(/Pricing: Spread bps\s+│ 3/);
-  const [header, row] = renderQuoteCard(cardOutput('tsv'), richer, NOW).split('\n');
+  const [header, row] = quoteCard(richer, 'tsv').split('\n');
   const plain = Object.fromEntries(header.split('\t').map((key, index) => [key, row.split('\t')[index]]));
   expect(plain).toMatchObject({ 'pricing.spread_bps': '3', quote_id: 'q_1' });
 });
 
 it('renderQuoteCard colours impact and carry when colour is on', () => {
-  const card = renderQuoteCard(cardOutput('table', true), QUOTE, NOW);
+  const card = quoteCard(QUOTE, 'table', true);
   expect(card).toContain('\u001b[31m-4.40 USD (-4.4 bps), worse than the market price\u001b[39m');
 });
 
 it("renderQuoteCard plain: a header row of keys, the quote's own first, and one row of the server's values; no card, no note on stdout", () => {
-  const [header, row, ...rest] = renderQuoteCard(cardOutput('tsv'), QUOTE, NOW).split('\n');
+  const [header, row, ...rest] = quoteCard(QUOTE, 'tsv').split('\n');
   expect([rest, header.split('\t').slice(0, 5), row]).toEqual([
     [],
     'market side notional_usd tenor_days pricing.market_price'.split(' '),

@@ -4,9 +4,7 @@
 // not draw from a live book — that widening the terminal from 80 to 160 columns only ever adds columns
 // (the --watch view's own widths: desk-columns.test.ts).
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../support/report.js';
 import { makeChalk } from '../../src/platform/terminal/color.js';
-import { renderReportTable } from '../../src/features/report/report-view.js';
 import {
   APPLY_RESOURCE,
   JOINED_REFERENCE,
@@ -23,7 +21,7 @@ import {
 } from '../../src/platform/terminal/table.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
 import { tableHeaders } from '../support/output/table-text.js';
-import { NOW, output } from '../support/output/fake-output.js';
+import { output } from '../support/output/fake-output.js';
 import { randomStream } from '../support/random-stream.js';
 
 const cellsOf = (rows: number, text: (row: number) => string) =>
@@ -364,7 +362,7 @@ describe('the drawing, byte for byte', () => {
 });
 
 // ---- every list, at 80, 100, 120 and 160 columns -------------------------------------------------
-// (price and the profile list: their reviewed screens at these widths, screens.test.ts)
+// (price, the profile list and the report by day and by hedge: their reviewed screens at these widths, screens.test.ts)
 
 const ID = (n: number) => `hdg_0000084560jvkcy5rq90dq${String(n).padStart(2, '0')}`;
 function positionRow(n: number) {
@@ -436,23 +434,6 @@ const LISTS = [
   },
 ];
 
-/**
- * Drawn at each of WIDTHS (`draw` gives the table and the whole screen): no line wider than the
- * terminal, every header shown at one width shown at every wider one. The widest's headers.
- */
-async function widening(name: string, draw: (columns: number) => Promise<[string, string]>) {
-  let narrower: string[] = [];
-  for (const columns of WIDTHS) {
-    const [table, screen] = await draw(columns);
-    for (const line of screen.trimEnd().split('\n'))
-      expect(displayWidth(line), `${name} at ${columns}: ${line}`).toBeLessThanOrEqual(columns);
-    const shown = tableHeaders(table);
-    for (const header of narrower) expect(shown, `${name} at ${columns} lost ${header}`).toContain(header);
-    narrower = shown;
-  }
-  return narrower;
-}
-
 async function tableAt(list: (typeof LISTS)[number], columns: number) {
   const { out, stdout, stderr } = output('table', { columns });
   await out.list(list.rows, list.resource, { empty: 'none' });
@@ -462,10 +443,15 @@ async function tableAt(list: (typeof LISTS)[number], columns: number) {
 describe('every list, as the terminal widens', () => {
   for (const list of LISTS) {
     it(`${list.name}: each column shown at ${WIDTHS.join(', ')} columns is shown at every wider one; no line is wider than the terminal`, async () => {
-      await widening(list.name, async (columns) => {
+      let narrower: string[] = [];
+      for (const columns of WIDTHS) {
         const { text, notes } = await tableAt(list, columns);
-        return [text, text + notes];
-      });
+        for (const line of (text + notes).trimEnd().split('\n'))
+          expect(displayWidth(line), `${list.name} at ${columns}: ${line}`).toBeLessThanOrEqual(columns);
+        const shown = tableHeaders(text);
+        for (const header of narrower) expect(shown, `${list.name} at ${columns} lost ${header}`).toContain(header);
+        narrower = shown;
+      }
     });
   }
 
@@ -479,31 +465,5 @@ describe('every list, as the terminal widens', () => {
       expect.arrayContaining('Side,Ref,Notional USD,Net P&L USD'.split(',')),
     ]);
     expect(notes).not.toMatch(/Hidden at 80 columns: market/);
-  });
-
-  it('the report (by day and by hedge) keeps every column it showed as it widens', async () => {
-    const records = [0, 1, 2].map((n) => ({
-      hedgeId: ID(n),
-      clientReference: `DEAL-${n}`,
-      market: 'USDTNGN',
-      side: 'buy' as const,
-      notionalUsd: 10_000 * (n + 1),
-      entryPrice: 1530.33,
-      exitPrice: 1522.1,
-      grossPnlUsd: 50.5 * (n - 1),
-      carryUsd: 1.25,
-      feesUsd: 5,
-      netPnlUsd: 50.5 * (n - 1) - 6.25,
-      closedAt: `2026-03-0${n + 2}T09:00:00.000Z`,
-    }));
-    for (const by of ['day', 'hedge'] as const) {
-      const report = buildReport(records, [], { by });
-      const narrower = await widening(by, async (columns) => {
-        const text = await renderReportTable(report, { chalk: makeChalk(false), columns, nowMs: NOW });
-        return [text.slice(text.indexOf('\n') + 1), text];
-      });
-      if (by === 'hedge')
-        expect(narrower).toEqual(expect.arrayContaining('Ref,Entry NGN/USDT,Exit NGN/USDT,Locked NGN'.split(',')));
-    }
   });
 });

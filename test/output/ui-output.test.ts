@@ -64,15 +64,6 @@ it('record: plain: a header row of keys and one row, nested values as JSON', asy
   expect(stdout()).toBe('balance_usdc\tlimits\n1000.5\t{"a":1}\n');
 });
 
-it('record: table: a titled card with the footer after it', async () => {
-  const { out, stdout } = output('table');
-  out.record({ balance_usdc: 1000.5 }, [{ key: 'balance_usdc', label: 'Balance', kind: 'money' }], {
-    title: 'Account',
-    footer: ['after'],
-  });
-  expect(stdout()).toMatch(/Account[\s\S]*Balance\s+│ 1,000\.50[\s\S]*\nafter\n$/);
-});
-
 it('human values: P&L is green when positive and red when negative, only with colour on', async () => {
   const colored = output('table', true).out;
   expect([

@@ -169,7 +169,7 @@ describe('time groups (UTC)', () => {
     ]);
   });
 
-  it('ISO weeks across the year boundary: 2026 has a week 53 that holds 2027-01-01', () => {
+  it('ISO weeks across the year boundary: 2026 has a week 53 that holds 2027-01-01; groups sorted by key, whatever order they came in', () => {
     expect([
       keysAndCounts(
         grouped(
@@ -202,15 +202,6 @@ describe('time groups (UTC)', () => {
       [['2026-12-01', 1]],
       [['2026-12', 1]],
     ]);
-  });
-
-  it('groups are sorted by key', () => {
-    expect(
-      grouped(
-        [closedAt('2027-01-02T00:00:00Z'), closedAt('2026-12-30T00:00:00Z'), closedAt('2026-02-01T00:00:00Z')],
-        'month',
-      ).groups.map((group) => group.key),
-    ).toEqual(['2026-02', '2026-12', '2027-01']);
   });
 });
 

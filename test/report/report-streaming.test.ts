@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ReportBuilder, cumulativePoint, cumulativePoints } from '../../src/features/report/report-rules.js';
 import { ClosedHedgeListing } from '../../src/features/report/report.js';
 import { output } from '../support/output/fake-output.js';
-import { closedHedgeRow, reportHtmlAround } from '../../src/features/report/report-html.js';
+import { closedHedgeRow, reportHtmlAround, type ReportHtmlMeta } from '../../src/features/report/report-html.js';
 import { buildReport, renderReportHtml } from '../support/report.js';
 import { tempDir } from '../support/hedge-cli.js';
 
@@ -48,32 +48,30 @@ describe('the report built record by record', () => {
 });
 
 describe('the HTML listing through a file', () => {
-  it('writes the page renderReportHtml writes, for 6,000 rows in several blocks, and leaves no file behind', () => {
-    const records = facts(6_000);
-    const report = buildReport(records, [], { by: 'day' });
-    const meta = { account: 'desk @ example', environment: 'test' as const, generatedAt: '2026-02-01T00:00:00.000Z' };
-    const target = join(work.path, 'report.html');
+  const META = { account: 'desk', environment: 'test' as const, generatedAt: '2026-02-01T00:00:00.000Z' };
+  /** The page ClosedHedgeListing writes to NAME in the work folder, `records` added one by one, and the page renderReportHtml writes. */
+  function listed(name: string, records: HistoryFacts[], by: 'day' | 'side', meta: ReportHtmlMeta = META) {
+    const report = buildReport(records, [], { by });
+    const target = join(work.path, name);
     const listing = new ClosedHedgeListing(target, closedHedgeRow);
     for (const record of records) listing.add(record);
     const [before, after] = reportHtmlAround(report, meta, listing.size);
     listing.writeReport(target, before, after);
-    const written = readFileSync(target, 'utf8');
+    return [readFileSync(target, 'utf8'), renderReportHtml(report, { ...meta, records })];
+  }
+
+  it('writes the page renderReportHtml writes, for 6,000 rows in several blocks, and leaves no file behind', () => {
+    const [written, rendered] = listed('report.html', facts(6_000), 'day');
     // Rows go to the file and come back in blocks of 1 MiB: several of each.
     expect(written.length).toBeGreaterThan(1.5 * 1024 * 1024);
-    expect(written).toBe(renderReportHtml(report, { ...meta, records }));
+    expect(written).toBe(rendered);
     expect(readdirSync(work.path)).toEqual(['report.html']);
   });
 
   it('draws the same cumulative chart from the compact line as from the points', () => {
-    const records = facts(5_000);
     const builder = new ReportBuilder({ by: 'week' });
-    for (const record of records) builder.add(record);
-    const meta = {
-      account: 'desk',
-      environment: 'test' as const,
-      generatedAt: '2026-02-01T00:00:00.000Z',
-      records: [],
-    };
+    for (const record of facts(5_000)) builder.add(record);
+    const meta = { ...META, records: [] };
     const fromPoints = renderReportHtml(builder.finish([]), meta);
     const fromLine = renderReportHtml(builder.finish([], { points: false }), {
       ...meta,
@@ -84,13 +82,8 @@ describe('the HTML listing through a file', () => {
   });
 
   it('an empty listing, and one discarded before the report is written', () => {
-    const report = buildReport([], [], { by: 'side' });
-    const meta = { account: 'desk', environment: 'live' as const, generatedAt: '2026-02-01T00:00:00.000Z' };
-    const target = join(work.path, 'empty.html');
-    const listing = new ClosedHedgeListing(target, closedHedgeRow);
-    const [before, after] = reportHtmlAround(report, meta, listing.size);
-    listing.writeReport(target, before, after);
-    expect(readFileSync(target, 'utf8')).toBe(renderReportHtml(report, { ...meta, records: [] }));
+    const [written, rendered] = listed('empty.html', [], 'side', { ...META, environment: 'live' });
+    expect(written).toBe(rendered);
 
     const abandoned = new ClosedHedgeListing(join(work.path, 'never.html'), closedHedgeRow);
     abandoned.add(facts(1)[0]);

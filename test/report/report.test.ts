@@ -17,13 +17,13 @@ const DAY = 24 * HOUR;
 const NGN = { market: 'USDTNGN' };
 
 let trading: Simulator;
-let files: { path: string; remove: () => void };
+const files = tempDir('hedge-report-');
 const start = useSimulators();
 const api = (method: 'GET' | 'POST', path: string, body?: unknown) => apiData(trading, method, path, body);
 const historyQueries = (simulator: Simulator) =>
   simulator.requests('GET', '/hedges/history').map((entry) => entry.query);
 
-const cli = (args: HedgeArgs, env = {}) => trading.hedge(args, { env });
+const cli = (args: HedgeArgs) => trading.hedge(args);
 const cliOk = async (args: HedgeArgs) => ok(await cli(args)).stdout;
 const advance = (ms: number) => trading.sandbox.clock.advance(ms);
 
@@ -47,12 +47,14 @@ async function seeded(name: string, count: number, options = {}) {
 const cliLines = async (args: string) => (await cliOk(args)).trimEnd().split('\n');
 /** The keys of a report's groups, in its order. */
 const keysOf = (report: any): string[] => report.groups.map((group: any) => group.key);
+/** The ids `hedge history ARGS --json` lists, in its order. */
+const historyIds = async (args: string) =>
+  JSON.parse(await cliOk(`history ${args} --json`)).map((record: any) => record.hedge_id);
 /** `hedge report ARGS --json`, which must exit 0. */
 const reportJson = async (args: string) => okJson(await cli(`report ${args} --json`));
 
 beforeAll(async () => {
   trading = await startSimulator({ fillDelayMs: 100, realNow: () => START_MS, seed: 'report-e2e' });
-  files = tempDir('hedge-report-');
 
   // A: opened and closed early through the CLI on Monday 2 March (ISO week 10).
   await cliOk('open USDTNGN buy 10000 --tenor 1 --ref DEAL-A --no-wait --json');
@@ -97,7 +99,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await trading?.close();
-  files?.remove();
+  files.remove();
 });
 
 describe('hedge report', () => {
@@ -168,9 +170,9 @@ describe('hedge report', () => {
     });
   }
 
-  it('--since (inclusive) and --until (exclusive) filter on the close time', async () => {
+  it('--since (inclusive) and --until (exclusive) filter on the close time: the report, and history listing exactly the closed hedges of the period', async () => {
     // oldest first: A, B, C, D
-    const [, b, c, d] = engineHistory();
+    const [a, b, c, d] = engineHistory();
     /** Count and net P&L in cents of a report's totals. */
     const counted = ({ totals }: any) => [totals.count, cents(totals.net_pnl_usd)];
     const report = await reportJson(`--by side --since ${b.closed_at} --until ${d.closed_at}`);
@@ -181,6 +183,18 @@ describe('hedge report', () => {
     expect(report.cumulative.map((point: any) => point.at)).toEqual(
       [b.closed_at, c.closed_at].map((at) => new Date(at).toISOString()),
     );
+    expect([
+      await historyIds(`--since ${b.closed_at} --until ${d.closed_at}`),
+      await historyIds('--until 2026-03-03'),
+      await historyIds('--since 2026-03-10T00:00:00Z --limit 1'),
+    ]).toEqual([[c.hedge_id, b.hedge_id], [a.hedge_id], [d.hedge_id]]);
+    // A header row of keys, then the one closed hedge of the period.
+    expect(
+      ok(await cli('history --since 2026-04-01'))
+        .stdout.trim()
+        .split('\n')
+        .map((line) => line.split('\t')[0]),
+    ).toEqual(['hedge_id', d.hedge_id]);
   });
 
   it('a period with no closed hedge: totals of 0 in JSON and on stderr beside the rows, never unknown', async () => {
@@ -200,29 +214,11 @@ describe('hedge report', () => {
     );
   });
 
-  it('history --since/--until lists exactly the closed hedges of the period', async () => {
-    const [a, b, c, d] = engineHistory();
-    const ids = async (args: string) =>
-      JSON.parse(await cliOk(`history ${args} --json`)).map((record: any) => record.hedge_id);
-    expect([
-      await ids(`--since ${b.closed_at} --until ${d.closed_at}`),
-      await ids('--until 2026-03-03'),
-      await ids('--since 2026-03-10T00:00:00Z --limit 1'),
-    ]).toEqual([[c.hedge_id, b.hedge_id], [a.hedge_id], [d.hedge_id]]);
-    // A header row of keys, then the one closed hedge of the period.
-    expect(
-      ok(await cli('history --since 2026-04-01'))
-        .stdout.trim()
-        .split('\n')
-        .map((line) => line.split('\t')[0]),
-    ).toEqual(['hedge_id', d.hedge_id]);
-  });
-
   it("a time ago counts back from the server's time, not this machine's (months ahead here)", async () => {
     const [, , , d] = engineHistory();
     const serverNow = trading.sandbox.clock.now();
     expect(Date.now() - serverNow).toBeGreaterThan(30 * DAY);
-    const ids = JSON.parse(await cliOk('history --since 7d --json')).map((record: any) => record.hedge_id);
+    const ids = await historyIds('--since 7d');
     const report = await reportJson('--since 7d');
     expect([ids, report.totals.count]).toEqual([[d.hedge_id], 1]);
     // The Date header is to the second: the period starts within a few seconds of the server's time less 7 days.
@@ -284,28 +280,27 @@ describe('hedge report', () => {
     for (const named of ['TEST', 'a simulator on this machine']) expect(html).toContain(named);
     const { port, apiKey } = trading.sandbox;
     for (const secret of [String(port), apiKey, apiKey.slice(-12)]) expect(html).not.toContain(secret);
+    /** The text of each TAG element inside `text`. */
+    const cells = (text: string, tag: string) =>
+      [...text.matchAll(new RegExp(`<${tag}(?: [^>]*)?>([\\s\\S]*?)</${tag}>`, 'g'))].map((match) => match[1]);
     const table = /<table class="hedges">([\s\S]*?)<\/table>/.exec(html)![1];
-    const heads = [...table.matchAll(/<th[^>]*>(.*?)<\/th>/g)].map((match) => match[1]);
+    const heads = cells(table, 'th');
     for (const title of ['Ref', 'Entry rate', 'Exit rate', 'Notional (USD)', 'Locked', 'Net P&amp;L'])
       expect(heads).toContain(title);
-    const rows = [.../<tbody>([\s\S]*?)<\/tbody>/.exec(table)![1].matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((match) =>
-      [...match[1].matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((cell) => cell[1]),
-    );
+    const rows = cells(cells(table, 'tbody')[0], 'tr').map((row) => cells(row, 'td'));
     expect(rows).toHaveLength(4);
     for (const record of engineHistory()) {
       // The id is shortened on the page (as in the terminal), whole in its title.
-      const row = rows.find((cells) => cells[1].includes(`title="${record.hedge_id}"`))!;
+      const row = rows.find((candidate) => candidate[1].includes(`title="${record.hedge_id}"`))!;
       expect(row[2]).toBe(record.client_reference ?? '—');
       expect(Number(row[6].replace(/,/g, ''))).toBe(Number(record.entry_price.toFixed(2)));
       expect(Number(row[7].replace(/,/g, ''))).toBe(Number(record.exit_price.toFixed(2)));
     }
     const number = (text: string) => Number(text.replace(/<[^>]+>/g, '').replace(/[,+]/g, ''));
-    const foot = [.../<tfoot>([\s\S]*?)<\/tfoot>/.exec(table)![1].matchAll(/<th[^>]*>(.*?)<\/th>/g)].map(
-      (match) => match[1],
-    );
+    const foot = cells(cells(table, 'tfoot')[0], 'th');
     // Columns 8 to 13: notional, locked, gross, carry, fees, net (the footer's label spans the first six).
     for (const [offset, column] of [8, 9, 10, 11, 12, 13].entries()) {
-      expect(sumCents(rows.map((cells) => number(cells[column]))), heads[column]).toBe(cents(number(foot[3 + offset])));
+      expect(sumCents(rows.map((row) => number(row[column]))), heads[column]).toBe(cents(number(foot[3 + offset])));
     }
   });
 
@@ -346,9 +341,14 @@ describe('hedge report', () => {
 });
 
 describe('hedge report reconciles deal by deal', () => {
-  it('--by hedge: each closed hedge with its reference, entry and exit rate, notional and the quote amount locked; totals are the sums of the rows to the cent', async () => {
+  it('--by hedge: each closed hedge with its reference, entry and exit rate, notional and the quote amount locked, in JSON and CSV; totals are the sums of the rows to the cent; --ref keeps the closed hedges that carry it', async () => {
     const report = await reportJson('--by hedge');
     const history = engineHistory();
+    const [header, ...csvLines] = await cliLines('report --by hedge --format csv');
+    expect(header).toBe(
+      'group,client_reference,market,side,closed_at,entry_price,exit_price,notional_usd,quote_currency,quote_amount_locked,gross_pnl_usd,carry_pnl_usdc,fees_pnl_usdc,net_pnl_usd',
+    );
+    const rows = csvLines.map((line) => line.split(','));
     expect(keysOf(report).sort()).toEqual(history.map((record) => record.hedge_id).sort());
     for (const record of history) {
       const group = report.groups.find((candidate: any) => candidate.key === record.hedge_id);
@@ -362,12 +362,23 @@ describe('hedge report reconciles deal by deal', () => {
         cents(record.notional_usd * record.entry_price),
         record.notional_usd,
       ]);
+      const row = rows.find((candidate) => candidate[0] === record.hedge_id)!;
+      // CSV: client_reference, entry_price and exit_price are the second, sixth and seventh columns.
+      expect([row[1], Number(row[5]), Number(row[6])]).toEqual([
+        record.client_reference ?? '',
+        record.entry_price,
+        record.exit_price,
+      ]);
     }
     expect(report.groups.map((group: any) => group.deal.client_reference).sort()).toEqual(
       ['DEAL-A', 'DEAL-B', 'DEAL-D', null].sort(),
     );
     for (const figure of 'notional_usd gross_pnl_usd carry_pnl_usdc fees_pnl_usdc net_pnl_usd'.split(' '))
       expect(sumCents(report.groups.map((group: any) => group[figure])), figure).toBe(cents(report.totals[figure]));
+    for (const figure of ['net_pnl_usd', 'notional_usd'])
+      expect(sumCents(rows.map((row) => Number(row[header.split(',').indexOf(figure)]))), `csv ${figure}`).toBe(
+        cents(report.totals[figure]),
+      );
     expect(report.locked).toEqual([
       {
         quote_currency: 'NGN',
@@ -375,33 +386,10 @@ describe('hedge report reconciles deal by deal', () => {
         count: 4,
       },
     ]);
-  });
 
-  it('--by hedge --format csv carries the reference and the rates; its rows add up to the JSON totals', async () => {
-    const [header, ...csvLines] = await cliLines('report --by hedge --format csv');
-    expect(header).toBe(
-      'group,client_reference,market,side,closed_at,entry_price,exit_price,notional_usd,quote_currency,quote_amount_locked,gross_pnl_usd,carry_pnl_usdc,fees_pnl_usdc,net_pnl_usd',
-    );
-    const rows = csvLines.map((line) => line.split(','));
-    const column = (name: string) => rows.map((row) => row[header.split(',').indexOf(name)]);
-    for (const record of engineHistory()) {
-      const row = rows.find((candidate) => candidate[0] === record.hedge_id)!;
-      // client_reference, entry_price and exit_price are the second, sixth and seventh columns.
-      expect([row[1], Number(row[5]), Number(row[6])]).toEqual([
-        record.client_reference ?? '',
-        record.entry_price,
-        record.exit_price,
-      ]);
-    }
-    const report = await reportJson('--by hedge');
-    expect(sumCents(column('net_pnl_usd').map(Number))).toBe(cents(report.totals.net_pnl_usd));
-    expect(sumCents(column('notional_usd').map(Number))).toBe(cents(report.totals.notional_usd));
-  });
-
-  it('--ref keeps the closed hedges that carry it', async () => {
-    const report = await reportJson('--by hedge --ref DEAL-B');
-    const b = engineHistory().find((record) => record.client_reference === 'DEAL-B')!;
-    expect([keysOf(report), cents(report.totals.net_pnl_usd)]).toEqual([[b.hedge_id], cents(b.net_pnl_usd)]);
+    const deal = await reportJson('--by hedge --ref DEAL-B');
+    const b = history.find((record) => record.client_reference === 'DEAL-B')!;
+    expect([keysOf(deal), cents(deal.totals.net_pnl_usd)]).toEqual([[b.hedge_id], cents(b.net_pnl_usd)]);
   });
 });
 
