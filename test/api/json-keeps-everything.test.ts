@@ -170,9 +170,10 @@ const printedVia =
 
 describe('--json keeps every value the server sent, on every dialect', () => {
   for (const dialect of SANDBOX_DIALECTS) {
-    it(`${dialect}: markets, price, quote, hedges, a hedge, history, positions and account`, async () => {
-      // A frozen clock: the direct read and the CLI's read see the same instant (prices, carry, P&L).
-      const simulator = await start({ preset: 'frozen', dialect, hostileText: true });
+    it(`${dialect}: markets, price, quote, hedges, a hedge, history, positions and account; close --json carries the closed hedge's history record with every value it has on the server`, async () => {
+      // A frozen clock: the direct read and the CLI's read see the same instant (prices, carry, P&L); hedge's
+      // waits move it (the close's, at the end).
+      const simulator = await start({ preset: 'frozen', dialect, hostileText: true, stepped: true });
       const market = marketOf(dialect);
       const renames = renamesOf(dialect);
       // A closed hedge (history), an open buy and sell (positions on both sides), each with a reference.
@@ -249,26 +250,13 @@ describe('--json keeps every value the server sent, on every dialect', () => {
       const watched = await simulator.hedge('positions --watch 1 --count 1 --json', { env: envFor(proxy) });
       const line = (shown: Json) => [shown.market, shown.side, shown.notional_usd];
       expect(JSON.parse(watched.stdout.trim().split('\n')[0]).data.map(line)).toEqual(positions.map(line));
-    });
-  }
-});
 
-describe('--json of a write keeps the server object it embeds, in the one shape', () => {
-  for (const dialect of SANDBOX_DIALECTS) {
-    it(`${dialect}: close --json carries the closed hedge's history record with every value it has on the server`, async () => {
-      const simulator = await start({ dialect, fillDelayMs: 20 });
-      const market = marketOf(dialect);
-      const hedge = simulator.seedOpen('buy', 12_000, market);
-      const proxy = await richerService(simulator);
-      const closed = okJson(await simulator.hedge(`close ${market} buy --json`, { env: envFor(proxy) }));
-      expect(closed.realized, `${dialect}: the history record came in time`).not.toBeNull();
-      const history = await apiData(proxy, 'GET', '/hedges/history');
-      const names = renamesOf(dialect).history;
+      // A write's --json keeps the server object it embeds, in the one shape.
+      const { realized } = await printed('close', market, 'buy');
       const idName = wireDialect(dialect).historyFields.hedge_id!;
-      const record = history.find((entry: any) => entry[idName] === hedge.id)!;
-      expect(record, `${dialect}: the server's record of ${hedge.id}`).toBeDefined();
-      expect(closed.realized).toMatchObject({ hedge_id: hedge.id, side: 'buy', notional_usd: 12_000 });
-      expectEveryLeaf(`${dialect} close --json realized`, record, closed.realized, names);
+      const record = (await sent('GET', '/hedges/history')).find((entry: any) => entry[idName] === buyId);
+      expect(realized).toMatchObject({ hedge_id: buyId, side: 'buy', notional_usd: 20_000 });
+      expectEveryLeaf(`${dialect} close --json realized`, record, realized, renames.history);
     });
   }
 });
