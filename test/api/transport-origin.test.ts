@@ -2,11 +2,9 @@
 // this machine — asserted on real listeners: the simulator on 127.0.0.1, a second HTTP server on
 // 127.0.0.2 (another loopback address, so another origin), and a raw TCP listener on the machine's
 // own network address that counts every byte it is sent.
-import { writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { createServer, connect, type AddressInfo, type LookupFunction, type Socket } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { keyFingerprint } from '../../src/platform/journal/index.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
@@ -21,6 +19,7 @@ import { NetworkError, OffOriginError, UsageError } from '../../src/core/errors.
 import { clientFor, closeClients, realClock } from '../support/client.js';
 import { startFieldProxy } from '../support/servers/field-proxy.js';
 import { startOtherOrigin } from '../support/servers/other-origin.js';
+import { appendRow } from '../support/journal-rows.js';
 import { until } from '../support/polling.js';
 import {
   closedAfterEach,
@@ -226,10 +225,9 @@ describe('one origin', () => {
     const path = `@127.0.0.2:${other.port}/steal`;
     const id = 'j_injected01';
     // Written straight into the journal file, as anyone able to write there (or a team store row) could.
-    const at = new Date().toISOString();
     const sealed: SealedFields = {
       id,
-      created_at: at,
+      created_at: new Date().toISOString(),
       environment: 'test',
       base_url_host: `127.0.0.1:${t.sandbox.port}`,
       key_id: keyFingerprint(t.apiKey),
@@ -240,14 +238,8 @@ describe('one origin', () => {
     };
     // Unsealed, such a row is refused by its seal first (forged-rows.test.ts). Sealed under the key
     // here, so that what refuses it is the origin check: a row of this key cannot leave the origin either.
-    const row = {
-      at,
-      ...sealed,
-      seal: rowSealer(t.apiKey).seal(sealed),
-      argv: ['api', '-X', 'POST', path],
-      outcome: 'pending',
-    };
-    writeFileSync(join(t.configDir, 'journal.jsonl'), `${JSON.stringify(row)}\n`, { mode: 0o600 });
+    const seal = rowSealer(t.apiKey).seal(sealed);
+    appendRow(t.configDir, { ...sealed, seal, argv: ['api', '-X', 'POST', path], outcome: 'pending' });
 
     const result = exits(await t.hedge(`resume ${id} --json`, { env: { HEDGE_BASE_URL: bare } }), 2);
     expect(lastJson(result.stderr).error).toMatchObject({
