@@ -170,7 +170,7 @@ const printedVia =
 
 describe('--json keeps every value the server sent, on every dialect', () => {
   for (const dialect of SANDBOX_DIALECTS) {
-    it(`${dialect}: markets, price, quote, hedges, a hedge, history, positions and account; close --json carries the closed hedge's history record with every value it has on the server`, async () => {
+    it(`${dialect}: markets, price, quote, hedges, a hedge, history, positions and account; close --json and roll --json carry the closed hedge's history record with every value it has on the server`, async () => {
       // A frozen clock: the direct read and the CLI's read see the same instant (prices, carry, P&L); hedge's
       // waits move it (the close's, at the end).
       const simulator = await start({ preset: 'frozen', dialect, hostileText: true, stepped: true });
@@ -180,7 +180,7 @@ describe('--json keeps every value the server sent, on every dialect', () => {
       await openFilled(simulator, market, 'sell', 5_000, 'DEAL-49-A');
       await landed(simulator, '/hedges/close', { market, side: 'sell' });
       const buyId = await openFilled(simulator, market, 'buy', 20_000, 'DEAL-49-B');
-      await openFilled(simulator, market, 'sell', 7_500, 'DEAL-49-C');
+      const sellId = await openFilled(simulator, market, 'sell', 7_500, 'DEAL-49-C');
       const proxy = await richerService(simulator);
       // What the server sent, read directly as another client would (any error answer throws).
       const sent = (method: 'GET' | 'POST', path: string, body?: unknown) => apiData(proxy, method, path, body);
@@ -251,28 +251,22 @@ describe('--json keeps every value the server sent, on every dialect', () => {
       const line = (shown: Json) => [shown.market, shown.side, shown.notional_usd];
       expect(JSON.parse(watched.stdout.trim().split('\n')[0]).data.map(line)).toEqual(positions.map(line));
 
-      // A write's --json keeps the server object it embeds, in the one shape.
+      // A write's --json keeps the server object it embeds, in the one shape: close's realized, and a roll's
+      // close.realized (beta: the record's id is `id`), each the closed hedge's history record.
       const { realized } = await printed('close', market, 'buy');
+      const rolled = (await printed('roll', market, 'sell', '--tenor', '1')).close.realized;
       const idName = wireDialect(dialect).historyFields.hedge_id!;
-      const record = (await sent('GET', '/hedges/history')).find((entry: any) => entry[idName] === buyId);
-      expect(realized).toMatchObject({ hedge_id: buyId, side: 'buy', notional_usd: 20_000 });
-      expectEveryLeaf(`${dialect} close --json realized`, record, realized, renames.history);
+      const records = await sent('GET', '/hedges/history');
+      for (const [shown, id, side, notional] of [
+        [realized, buyId, 'buy', 20_000],
+        [rolled, sellId, 'sell', 7_500],
+      ]) {
+        expect(shown).toMatchObject({ hedge_id: id, side, notional_usd: notional, close_reason: 'closed' });
+        const record = records.find((entry: any) => entry[idName] === id);
+        expectEveryLeaf(`${dialect} ${side} close.realized`, record, shown, renames.history);
+      }
     });
   }
-});
-
-it("--json of a roll keeps the closed leg's history record, in the one shape: beta (the record's id is `id`): roll --json's close.realized is the record under our names, every value kept", async () => {
-  const simulator = await start({ dialect: 'beta', fillDelayMs: 20 });
-  const old = simulator.seedOpen('sell', 4_000);
-  const result = okJson(
-    await simulator.hedge('roll USDTNGN sell --tenor 1 --json', {
-      env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page' },
-    }),
-  );
-  const realized = result.close.realized;
-  expect(realized).toMatchObject({ hedge_id: old.id, side: 'sell', notional_usd: 4_000, close_reason: 'closed' });
-  const record = (await apiData(simulator, 'GET', '/hedges/history')).find((entry: any) => entry.id === old.id)!;
-  expectEveryLeaf('beta roll --json close.realized', record, realized, renamesOf('beta').history);
 });
 
 it('a server field under one of our names that means something else is kept under _wire: alpha: a positions notional_usd of "n/a" beside size_usd, an account open_positions of "two", a price object beside the mid', async () => {
