@@ -17,7 +17,7 @@ function rowsOf(text: string, separator: string) {
 
 describe('TSV and CSV show what the server sent under our column names, on every dialect', () => {
   for (const dialect of ['alpha', 'beta'] as const) {
-    it(`${dialect}: positions, account and history in tsv and csv`, async () => {
+    it(`${dialect}: positions, account and history in tsv and csv; a reduce's and a close's result in tsv`, async () => {
       const simulator = await start({ dialect });
       simulator.seedOpen('sell', 3000);
       await apiData(simulator, 'POST', '/hedges/close', { market: 'USDTNGN', side: 'sell' });
@@ -27,13 +27,13 @@ describe('TSV and CSV show what the server sent under our column names, on every
       const account = await apiData(simulator, 'GET', '/account');
       const [position] = await apiData(simulator, 'GET', '/positions');
 
+      const { historyFields, positionFields, accountFields } = wireDialect(dialect);
       for (const [format, separator] of [
         ['tsv', '\t'],
         ['csv', ','],
       ] as const) {
         const read = async (command: string) =>
           rowsOf(ok(await simulator.hedge([command, '--format', format])).stdout, separator);
-        const { historyFields, positionFields, accountFields } = wireDialect(dialect);
         expect((await read('history'))[0]).toMatchObject({
           hedge_id: String(record[historyFields.hedge_id!]),
           side: 'sell',
@@ -49,26 +49,24 @@ describe('TSV and CSV show what the server sent under our column names, on every
           open_positions: String(account[accountFields.open_positions!]),
         });
       }
+
+      // A write's result: the side after it, then the closed hedge's record.
+      const tsv = async (command: string, ...amount: string[]) =>
+        rowsOf(ok(await simulator.hedge([command, 'USDTNGN', 'buy', ...amount, '--format', 'tsv'])).stdout, '\t')[0];
+      const reduced = await tsv('reduce', '500');
+      const [after] = await apiData(simulator, 'GET', '/positions');
+      expect(reduced).toMatchObject({
+        side: 'buy',
+        notional_usd: '1500',
+        entry_price: String(after[positionFields.entry_price!]),
+      });
+      const closed = await tsv('close');
+      const [closedRecord] = await apiData(simulator, 'GET', '/hedges/history');
+      expect(closed).toMatchObject({
+        entry_price: String(closedRecord[historyFields.entry_price!]),
+        exit_price: String(closedRecord[historyFields.exit_price!]),
+        gross_pnl_usd: String(closedRecord[historyFields.gross_pnl_usd!]),
+      });
     });
   }
-});
-
-it("TSV and CSV of a write's result: the side after it and the closed hedge's record under our names: alpha: reduce and close in tsv", async () => {
-  const simulator = await start({ dialect: 'alpha' });
-  simulator.seedOpen('buy', 2000);
-  const reduced = ok(await simulator.hedge(['reduce', 'USDTNGN', 'buy', '500', '--format', 'tsv']));
-  const [position] = await apiData(simulator, 'GET', '/positions');
-  expect(rowsOf(reduced.stdout, '\t')[0]).toMatchObject({
-    side: 'buy',
-    notional_usd: '1500',
-    entry_price: String(position.entry_rate),
-  });
-
-  const closed = ok(await simulator.hedge(['close', 'USDTNGN', 'buy', '--format', 'tsv']));
-  const [record] = await apiData(simulator, 'GET', '/hedges/history');
-  expect(rowsOf(closed.stdout, '\t')[0]).toMatchObject({
-    entry_price: String(record.entry_rate),
-    exit_price: String(record.exit_rate),
-    gross_pnl_usd: String(record.pnl_gross_usd),
-  });
 });
