@@ -19,7 +19,7 @@ import {
   type Simulator,
   useSimulators,
 } from '../support/simulator.js';
-import { okJson } from '../support/cli-runs.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 /** Proxies in front of a simulator, closed after each test. */
@@ -170,16 +170,17 @@ const printedVia =
 
 describe('--json keeps every value the server sent, on every dialect', () => {
   for (const dialect of SANDBOX_DIALECTS) {
-    it(`${dialect}: markets, price, quote, hedges, a hedge, history, positions and account`, async () => {
-      // A frozen clock: the direct read and the CLI's read see the same instant (prices, carry, P&L).
-      const simulator = await start({ preset: 'frozen', dialect, hostileText: true });
+    it(`${dialect}: markets, price, quote, hedges, a hedge, history, positions and account; close --json and roll --json carry the closed hedge's history record with every value it has on the server`, async () => {
+      // A frozen clock: the direct read and the CLI's read see the same instant (prices, carry, P&L); hedge's
+      // waits move it (the close's, at the end).
+      const simulator = await start({ preset: 'frozen', dialect, hostileText: true, stepped: true });
       const market = marketOf(dialect);
       const renames = renamesOf(dialect);
       // A closed hedge (history), an open buy and sell (positions on both sides), each with a reference.
       await openFilled(simulator, market, 'sell', 5_000, 'DEAL-49-A');
       await landed(simulator, '/hedges/close', { market, side: 'sell' });
       const buyId = await openFilled(simulator, market, 'buy', 20_000, 'DEAL-49-B');
-      await openFilled(simulator, market, 'sell', 7_500, 'DEAL-49-C');
+      const sellId = await openFilled(simulator, market, 'sell', 7_500, 'DEAL-49-C');
       const proxy = await richerService(simulator);
       // What the server sent, read directly as another client would (any error answer throws).
       const sent = (method: 'GET' | 'POST', path: string, body?: unknown) => apiData(proxy, method, path, body);
@@ -249,46 +250,27 @@ describe('--json keeps every value the server sent, on every dialect', () => {
       const watched = await simulator.hedge('positions --watch 1 --count 1 --json', { env: envFor(proxy) });
       const line = (shown: Json) => [shown.market, shown.side, shown.notional_usd];
       expect(JSON.parse(watched.stdout.trim().split('\n')[0]).data.map(line)).toEqual(positions.map(line));
-    });
-  }
-});
 
-describe('--json of a write keeps the server object it embeds, in the one shape', () => {
-  for (const dialect of SANDBOX_DIALECTS) {
-    it(`${dialect}: close --json carries the closed hedge's history record with every value it has on the server`, async () => {
-      const simulator = await start({ dialect, fillDelayMs: 20 });
-      const market = marketOf(dialect);
-      const hedge = simulator.seedOpen('buy', 12_000, market);
-      const proxy = await richerService(simulator);
-      const closed = okJson(await simulator.hedge(`close ${market} buy --json`, { env: envFor(proxy) }));
-      expect(closed.realized, `${dialect}: the history record came in time`).not.toBeNull();
-      const history = await apiData(proxy, 'GET', '/hedges/history');
-      const names = renamesOf(dialect).history;
+      // A write's --json keeps the server object it embeds, in the one shape: close's realized, and a roll's
+      // close.realized (beta: the record's id is `id`), each the closed hedge's history record.
+      const { realized } = await printed('close', market, 'buy');
+      const rolled = (await printed('roll', market, 'sell', '--tenor', '1')).close.realized;
       const idName = wireDialect(dialect).historyFields.hedge_id!;
-      const record = history.find((entry: any) => entry[idName] === hedge.id)!;
-      expect(record, `${dialect}: the server's record of ${hedge.id}`).toBeDefined();
-      expect(closed.realized).toMatchObject({ hedge_id: hedge.id, side: 'buy', notional_usd: 12_000 });
-      expectEveryLeaf(`${dialect} close --json realized`, record, closed.realized, names);
+      const records = await sent('GET', '/hedges/history');
+      for (const [shown, id, side, notional] of [
+        [realized, buyId, 'buy', 20_000],
+        [rolled, sellId, 'sell', 7_500],
+      ]) {
+        expect(shown).toMatchObject({ hedge_id: id, side, notional_usd: notional, close_reason: 'closed' });
+        const record = records.find((entry: any) => entry[idName] === id);
+        expectEveryLeaf(`${dialect} ${side} close.realized`, record, shown, renames.history);
+      }
     });
   }
 });
 
-it("--json of a roll keeps the closed leg's history record, in the one shape: beta (the record's id is `id`): roll --json's close.realized is the record under our names, every value kept", async () => {
-  const simulator = await start({ dialect: 'beta', fillDelayMs: 20 });
-  const old = simulator.seedOpen('sell', 4_000);
-  const result = okJson(
-    await simulator.hedge('roll USDTNGN sell --tenor 1 --json', {
-      env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page' },
-    }),
-  );
-  const realized = result.close.realized;
-  expect(realized).toMatchObject({ hedge_id: old.id, side: 'sell', notional_usd: 4_000, close_reason: 'closed' });
-  const record = (await apiData(simulator, 'GET', '/hedges/history')).find((entry: any) => entry.id === old.id)!;
-  expectEveryLeaf('beta roll --json close.realized', record, realized, renamesOf('beta').history);
-});
-
-it('a server field under one of our names that means something else is kept under _wire: alpha: a positions notional_usd of "n/a" beside size_usd, an account open_positions of "two", a price object beside the mid', async () => {
-  const simulator = await start({ preset: 'frozen', dialect: 'alpha' });
+it('a server field under one of our names that means something else is kept under _wire: alpha: a positions notional_usd of "n/a" beside size_usd, an account open_positions of "two", a price object beside the mid; the TSV of a close, the closed record under our names', async () => {
+  const simulator = await start({ preset: 'frozen', dialect: 'alpha', stepped: true });
   await openFilled(simulator, 'USDTNGN', 'buy', 20_000, 'DEAL-49-W');
   const proxy = await proxied(simulator.sandbox, (path, item) => {
     if (path === '/positions') item.notional_usd = 'n/a';
@@ -320,6 +302,17 @@ it('a server field under one of our names that means something else is kept unde
   });
   // --raw is the server's data as sent, its names and its text.
   expect(okJson(await simulator.hedge('positions --json --raw', { env: envFor(proxy) }))[0]).toEqual(sentLine);
+  // TSV heads its columns with our names (docs/output.md): alpha's entry_rate is under entry_price.
+  const [names, cells] = ok(await simulator.hedge('close USDTNGN buy --format tsv'))
+    .stdout.trim()
+    .split('\n')
+    .map((row) => row.split('\t'));
+  const [record] = await apiData(simulator, 'GET', '/hedges/history');
+  expect(Object.fromEntries(names.map((name, at) => [name, cells[at]]))).toMatchObject({
+    entry_price: String(record.entry_rate),
+    exit_price: String(record.exit_rate),
+    gross_pnl_usd: String(record.pnl_gross_usd),
+  });
 });
 
 // One reading kit: a position that gives its P&L under two names ({pnl_usd, unrealized_pnl_usd}) is

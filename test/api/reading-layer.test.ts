@@ -29,7 +29,6 @@ import {
   saveLearned,
   WireMemory,
 } from '../../src/platform/runtime/wire-memory.js';
-import type { ResolvedCredentials } from '../../src/platform/config/credentials.js';
 import type { Notice } from '../../src/platform/results/notices.js';
 import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { asSent, rememberSent } from '../../src/core/as-sent.js';
@@ -43,12 +42,7 @@ const read = (data: unknown, meta: Record<string, unknown> = {}, linkHeader?: st
   readPage({ data, meta, linkHeader }, { query: { status: 'filled' }, listUrl: LIST_URL });
 
 describe('paging by detection', () => {
-  it('a bare array with nothing said: one page, no word on more', () => {
-    const page = read([{ id: 'a' }]);
-    expect(page).toMatchObject({ rows: [{ id: 'a' }], rowsAt: 'data' });
-    expect([page.more, page.next]).toEqual([undefined, undefined]);
-  });
-
+  // A bare array with nothing said, one page and no word on more: every reference list of wire-tolerance.test.ts.
   it('meta.next_cursor: sent back as `cursor` with the filters kept; null says it was the last page', () => {
     const page = read([{ id: 'a' }], { next_cursor: 'c1.xyz', page_size: 20 });
     expect(page).toMatchObject({
@@ -283,20 +277,18 @@ describe('the server clock', () => {
 // the notice ("not kept", saved: false) and never left behind as an unhandled rejection after the
 // command has ended (an in-process run of the whole command found it: the config folder was gone
 // by the time the unawaited save reached it).
-const credentials: ResolvedCredentials = {
-  apiKey: 'hpk_test_WireMemoryUnitKey000000001',
-  baseUrl: 'http://127.0.0.1:9/partners/p/v2',
-  environment: 'test',
-  sources: { apiKey: 'environment', baseUrl: 'environment' },
-};
-
 it('WireMemory.keep: a store that cannot be written: the notice says "not kept" and how to keep it; keep() does not reject', async () => {
   const notices: Notice[] = [];
   const failing = {
     update: () => Promise.reject(new Error('Cannot write the config store: EROFS.')),
   } as unknown as ProfileStore;
   const memory = new WireMemory({
-    credentials,
+    credentials: {
+      apiKey: 'hpk_test_WireMemoryUnitKey000000001',
+      baseUrl: 'http://127.0.0.1:9/partners/p/v2',
+      environment: 'test',
+      sources: { apiKey: 'environment', baseUrl: 'environment' },
+    },
     configDir: tmpdir(),
     store: async () => failing,
     log: () => {},
@@ -305,7 +297,7 @@ it('WireMemory.keep: a store that cannot be written: the notice says "not kept" 
   });
   await expect(
     memory.keep(
-      { kind: 'server', key: credentials.baseUrl },
+      { kind: 'server', key: 'http://127.0.0.1:9/partners/p/v2' },
       { setting: 'pageSizeParam', value: 'per_page', how: 'refused', evidence: 'the server named per_page' },
     ),
   ).resolves.toBeUndefined();

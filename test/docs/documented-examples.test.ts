@@ -30,8 +30,8 @@
 //   `; echo $?` and the last line of its output shows the code.
 // - Shell. Words are split as a shell splits them (quotes, backslashes, `#` comments). The stages
 //   of a pipe after hedge (`| jq …`) are dropped, and so are redirections of its output (`> f`,
-//   `>> log`, `2>&1`): the test reads stdout itself. Before hedge, `printf %s X |`, `echo X |` and
-//   `cat FILE |` become its stdin, as `< FILE` does. After `;`, `||` or `&&`, what is not hedge is
+//   `>> log`, `2>&1`): the test reads stdout itself. Before hedge, `printf %s X |` and `cat FILE |`
+//   become its stdin, as `< FILE` does. After `;`, `||` or `&&`, what is not hedge is
 //   dropped (`echo "exit $?"`, `notify-desk …`, `set -a`). `hedge sandbox serve … > FILE &` serves
 //   in the background for the rest of the block (on a free port: blocks run side by side), and
 //   `. ./FILE` takes the environment it printed. `$VAR` is one of startBlock()'s or set by an earlier
@@ -580,7 +580,6 @@ async function runLine(state: BlockState, example: Example) {
     if (at === 1) {
       const [command, ...rest] = await Promise.all(pipeline.stages[0].words.map((word) => expand(state, word)));
       if (command === 'printf' && rest[0] === '%s' && rest.length === 2) stdin = rest[1];
-      else if (command === 'echo' && rest.length === 1) stdin = `${rest[0]}\n`;
       else if (command === 'cat' && rest.length === 1) stdin = readFileSync(join(state.cwd, rest[0]), 'utf8');
       else throw new Error(`no rule for "${pipeline.stages[0].words.join(' ')} |" before hedge`);
     }

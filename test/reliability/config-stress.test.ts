@@ -2,13 +2,14 @@
 // cannot be written or does not exist, and logins killed at random moments. The store must always
 // parse, keep every profile that was saved, and a folder that cannot be used must be one clear
 // error naming the path (exit 1), never a stack trace.
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exits, ok } from '../support/cli-runs.js';
 import { storeSchema } from '../../src/platform/config/store-schema.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runHedge, tempDir, type RunOptions } from '../support/hedge-cli.js';
+import { readStore as readStored } from '../support/config-store.js';
 import { ResultRecorder, type CaseMeta, type CaseObservation } from './recorder.js';
 import { STACK_FRAME, firstLine, lines } from '../support/output/text.js';
 
@@ -38,12 +39,10 @@ function login(
   });
 }
 
-/** The store as the CLI will read it next time: parsed and validated, or the reason it is not. */
+/** The store as the CLI will read it next time: parsed and validated, or the reason it is not (none: ENOENT). */
 function readStore(configDir: string) {
-  const file = join(configDir, 'config.json');
-  if (!existsSync(file)) return { ok: false as const, reason: 'no config.json' };
   try {
-    return { ok: true as const, data: storeSchema.parse(JSON.parse(readFileSync(file, 'utf8'))) };
+    return { ok: true as const, data: storeSchema.parse(readStored(configDir)) };
   } catch (error) {
     return { ok: false as const, reason: (error as Error).message.split('\n')[0] };
   }

@@ -47,22 +47,35 @@ function waitOf(action: 'open' | 'add' | 'close') {
   return { submitPath: open ? '/hedges' : `/hedges/${action}`, pollPath: open ? /^\/hedges\/hdg_/ : /^\/positions$/ };
 }
 
-/** Each write's command line, and what its message says stands and how to check it. */
+/** Each write's command line, what its message says stands and how to check it, and the hedge once it has landed. */
 const INTERRUPTS = [
   [
     'open',
     'open USDTNGN buy 1000 --tenor 3',
     /Stopped waiting\. The order stands: hedge hdg_\w+ is still being processed/,
     /Check it with: hedge hedges hdg_\w+ --wait/,
+    { status: 'filled' },
   ],
-  ['add', 'add USDTNGN buy 400', /Stopped waiting\. The add stands/, /Check it with: hedge positions/],
-  ['close', 'close USDTNGN buy', /Stopped waiting\. The close stands/, /Check it with: hedge positions/],
+  [
+    'add',
+    'add USDTNGN buy 400',
+    /Stopped waiting\. The add stands/,
+    /Check it with: hedge positions/,
+    { notionalUsd: 1400 },
+  ],
+  [
+    'close',
+    'close USDTNGN buy',
+    /Stopped waiting\. The close stands/,
+    /Check it with: hedge positions/,
+    { status: 'closed' },
+  ],
 ] as const;
 
 describe('Ctrl-C during a wait', () => {
   it.concurrent.each(INTERRUPTS)(
     '%s: exit 130, the action stands on the server, the message says how to check',
-    async (action, args, stands, check) => {
+    async (action, args, stands, check, landed) => {
       const { submitPath, pollPath } = waitOf(action);
       await results.onSimulator(
         {
@@ -90,9 +103,7 @@ describe('Ctrl-C during a wait', () => {
           // The action lands by itself: nothing was undone by the interrupt.
           sim.advance(LONG_FILL_MS + 1);
           const after = sim.hedges()[0];
-          if (action === 'open') expect(after.status).toBe('filled');
-          if (action === 'add') expect(after.notionalUsd).toBe(1400);
-          if (action === 'close') expect(after.status).toBe('closed');
+          expect(after).toMatchObject(landed);
           observation.observed += `; after the fill delay: ${after.status}, ${after.notionalUsd} USD`;
         },
         { fillDelayMs: LONG_FILL_MS },
