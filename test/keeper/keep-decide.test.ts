@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, decideRow, tenorFor, type KeepRow } from '../../src/core/keep-rules.js';
+import { decideRow, tenorFor, type KeepRow } from '../../src/core/keep-rules.js';
 import { parseTargetFile } from '../../src/core/target-file.js';
 
 const HOUR = 3_600_000;
@@ -85,18 +85,6 @@ describe('decideRow', () => {
       { kind: 'drift', change: 'close', alsoRollDue: false },
       { kind: 'drift', alsoRollDue: false },
       { kind: 'drift', alsoRollDue: true },
-    ]);
-  });
-});
-
-describe('backoffMs', () => {
-  it('doubles from the interval and stops at the cap', () => {
-    expect([0, 1, 2, 3, 20].map((failures) => backoffMs(failures, 60_000))).toEqual([
-      0,
-      60_000,
-      120_000,
-      240_000,
-      HOUR,
     ]);
   });
 });

@@ -534,22 +534,9 @@ describe('plan (a live step, again under the side lock on a fresh read)', () => 
   });
 });
 
-const step = (kind: KeeperStep['kind']) => ({
-  key: KEY,
-  row: ROW,
-  kind,
-  hedgeIds: ['hdg_1'],
-  serverOffsetMs: 0,
-  status: {
-    market: 'USDTNGN',
-    side: 'sell',
-    target_usd: 2000,
-    current_usd: null,
-    state: '',
-    next_action: null,
-    next_action_at: null,
-  },
-});
+/** A step of the row (its status, which stepEnded does not read, left out). */
+const step = (kind: KeeperStep['kind']) =>
+  ({ key: KEY, row: ROW, kind, hedgeIds: ['hdg_1'], serverOffsetMs: 0 }) as KeeperStep;
 
 describe('stepEnded', () => {
   // [name, step, failures before, failed, dry run, failures after, retried in, the row's status]
@@ -569,6 +556,7 @@ describe('stepEnded', () => {
       32 * MINUTE,
       'roll failed; retrying',
     ],
+    ['…but never more than an hour', 'roll', 19, true, false, 20, 60 * MINUTE, 'roll failed; retrying'],
     ["a dry run's refusal", 'reopen', 0, true, true, 1, MINUTE, 'reopen would be refused'],
   ] as const)('%s', (_name, kind, before, failed, dryRun, failures, retryInMs, text) => {
     const state = failing(before, 0);
