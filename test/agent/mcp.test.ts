@@ -88,10 +88,10 @@ describe('hedge mcp on a test key', () => {
   // A wrong type, a missing argument and an unknown one are refused by the tool's schema before the command runs
   // (test/agent/agent-catalogue.test.ts, "refusals name the argument"); tenor "2" in-process with the same JSON:
   // test/agent/agent-guardrails.test.ts ("a bad argument is refused by the command parser").
-  it('argument errors name the argument (exit code and class as --json says them); nothing is sent', async () => {
+  it('argument errors name the argument (exit code and class as --json says them), a bad until as `until`; nothing is sent', async () => {
     const simulator = await startSimulator();
     const { call, client } = await serve(simulator);
-    const cases: Array<[string, Record<string, unknown>, string, string]> = [
+    const cases: Array<[string, Record<string, unknown>, string, string, object?]> = [
       [
         'quote',
         { market: MARKET, side: 'hold', notional: 1000, tenor: 3 },
@@ -105,32 +105,23 @@ describe('hedge mcp on a test key', () => {
         'notional: "-5" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
       ],
       ['hedges', { limit: 0 }, 'limit', 'limit: "0" is not allowed; expected a whole number from 1 to 500.'],
+      [
+        'positions',
+        { until: 'foo(@)' },
+        'until',
+        'until "foo(@)": unknown function foo(); expected a JMESPath expression (https://jmespath.site).',
+        { hint: 'JMESPath syntax: https://jmespath.site — e.g. --until "status==\'filled\'"' },
+      ],
     ];
-    for (const [name, args, argument, message] of cases) {
+    for (const [name, args, argument, message, more] of cases) {
       const result = await call(name, args);
       expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
       expect(json(result)).toEqual({
-        error: { code: 'usage', class: 'usage', message, details: {}, status: null, argument },
+        error: { code: 'usage', class: 'usage', message, details: {}, status: null, argument, ...more },
         exit_code: 2,
       });
     }
     await expect(client.callTool({ name: 'login', arguments: {} })).rejects.toThrow(/Unknown tool: login/);
-    expect(simulator.requests()).toEqual([]);
-  });
-});
-
-describe('hedge mcp: a bad until', () => {
-  it('is named `until` in the error, as every other argument is by its own name; nothing is read', async () => {
-    const simulator = await startSimulator();
-    const { call } = await serve(simulator);
-    expect(json(await call('positions', { until: 'foo(@)' }))).toMatchObject({
-      error: {
-        class: 'usage',
-        argument: 'until',
-        message: 'until "foo(@)": unknown function foo(); expected a JMESPath expression (https://jmespath.site).',
-      },
-      exit_code: 2,
-    });
     expect(simulator.requests()).toEqual([]);
   });
 });
