@@ -19,8 +19,6 @@ import { COMMANDS } from '../../src/cli/manifest.js';
 import { BUY, everything, expectDone, expectRefused, journal, json, SELL } from './answers.js';
 
 const TOOLS = agentTools(COMMANDS);
-const ALL_TOOLS = TOOLS.map((tool) => tool.name);
-const READ_TOOLS = TOOLS.filter((tool) => tool.tier === 'read').map((tool) => tool.name);
 
 const startSimulator = useSimulators();
 const serve = useMcpServers();
@@ -44,7 +42,7 @@ describe('hedge mcp on a test key', () => {
     // The launcher once: `node bin/hedge.js mcp` over real stdio; the other servers run in-process.
     const { client, call } = await serve(simulator, { spawn: true });
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(ALL_TOOLS);
+    expect(tools.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name));
     const quoteTool = tools.find((tool) => tool.name === 'quote')!;
     expect(quoteTool.inputSchema).toEqual(
       inputSchema(
@@ -130,7 +128,9 @@ describe('hedge mcp on a live key', () => {
   it('without --allow-live no write tool is listed, and one called anyway is refused with nothing sent', async () => {
     const simulator = await startSimulator();
     const { client, call, close } = await serve(simulator, { env: { HEDGE_API_KEY: LIVE_KEY } });
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(READ_TOOLS);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(
+      TOOLS.filter((tool) => tool.tier === 'read').map((tool) => tool.name),
+    );
     for (const name of ['open', 'close', 'apply']) {
       expectRefused(await call(name, BUY), {
         error: {

@@ -41,10 +41,6 @@ async function rollOpenRefused(rig: KeeperRig) {
   return { simulator, seeded, file: writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']) };
 }
 
-/** The simulator's own definition of `market` (its status may be changed). */
-const marketOf = (simulator: Simulator, market: string) =>
-  (simulator.sandbox.engine as any).book.markets.find((one: { market: string }) => one.market === market);
-
 /** After the keeper's roll of `hedgeId` was refused (`code`), a colleague closes it (`close`): the keeper reports the
  * drift, and re-opens nothing in the cycle after it. */
 async function colleagueCloseStands(
@@ -218,7 +214,10 @@ describeKeepers('hedge keep as a service', () => {
     async (simulator, rig) => {
       const seeded = simulator.seedOpen('sell', 2000);
       nearMaturity(simulator);
-      const market = marketOf(simulator, MARKET);
+      // The simulator's own definition of the market: it stops taking new hedges.
+      const market = (simulator.sandbox.engine as any).book.markets.find(
+        (one: { market: string }) => one.market === MARKET,
+      );
       market.status = 'disabled';
       // Then a colleague closes it, and the market takes hedges again.
       await colleagueCloseStands(

@@ -45,21 +45,6 @@ const alertsIn = (file: string) => lines(readFileSync(file, 'utf8'));
 const summary = (alerts: Array<Record<string, any>>) =>
   alerts.map((alert) => `${alert.alert} ${alert.cause}${alert.side ? ` ${alert.side}` : ''}`);
 
-/**
- * A keeper of two rows the server refuses (each above its exposure cap), alerting to a receiver and
- * to `cat >> alerts.ndjson`; `refusals(side)` counts the refusals it printed.
- */
-async function refusedRows(rig: KeeperRig) {
-  const simulator = await rig.start({ exposureCapUsd: 50_000 });
-  const hook = await receiver(rig);
-  const file = writeTarget(simulator, ['USDTNGN,sell,900000,1,,', 'USDTNGN,buy,900000,3,,']);
-  const commandLog = join(simulator.configDir, 'alerts.ndjson');
-  const keeper = rig.keep(simulator, file, ['--alert-cmd', `cat >> ${commandLog}`, '--alert-url', hook.url]);
-  const refusals = (side: string) =>
-    eventsOf(keeper, 'error').filter((event) => event.side === side && event.code === 'exposure_exceeded').length;
-  return { simulator, hook, commandLog, keeper, refusals };
-}
-
 describeKeepers('hedge keep as a service', 3, () => {
   keeperCase(
     "a side that settled instead of rolling is alerted (missed_roll), and recovered once the keeper has it covered again; seen covered while the keeper's own re-open was still in flight, it is a missed roll too",
@@ -104,7 +89,14 @@ describeKeepers('hedge keep as a service', 3, () => {
   keeperTest(
     'two failing rows: each refused again and again over many cycles and alerted once, to --alert-cmd and --alert-url; once the target read again (SIGHUP) is within the cap and both are at target, one "recovered" each',
     async ({ rig }) => {
-      const { simulator, hook, commandLog, keeper, refusals } = await refusedRows(rig);
+      // Two rows the server refuses (each above its exposure cap), alerted to a receiver and to `cat >> alerts.ndjson`.
+      const simulator = await rig.start({ exposureCapUsd: 50_000 });
+      const hook = await receiver(rig);
+      const file = writeTarget(simulator, ['USDTNGN,sell,900000,1,,', 'USDTNGN,buy,900000,3,,']);
+      const commandLog = join(simulator.configDir, 'alerts.ndjson');
+      const keeper = rig.keep(simulator, file, ['--alert-cmd', `cat >> ${commandLog}`, '--alert-url', hook.url]);
+      const refusals = (side: string) =>
+        eventsOf(keeper, 'error').filter((event) => event.side === side && event.code === 'exposure_exceeded').length;
       // Each row refused twice (a back-off of one interval between): the errors repeat, the alerts must not.
       await until(() => refusals('sell') >= 2 && refusals('buy') >= 2, 'two refusals of each row', {
         process: keeper.done,
