@@ -470,22 +470,12 @@ interface PlanCase {
   writes: Array<Record<string, unknown>>;
 }
 
+// A roll due, a flat side, drift's add with --converge and a colleague's close restored with it: each step's writes as
+// the server receives them, in test/keeper/keep.test.ts.
 const PLAN: PlanCase[] = [
-  {
-    name: 'roll due: the roll of its hedge',
-    side: ROLL_DUE,
-    writes: [{ kind: 'roll', hedgeId: 'hdg_1', tenorDays: 1 }],
-  },
-  { name: 'flat: a re-open of the target', side: flat, writes: [{ kind: 'open', notionalUsd: 2000, tenorDays: 1 }] },
   { name: 'covered (another step got there first): nothing', side: COVERED, writes: [] },
   { name: 'settling on the fresh read: nothing', side: { ...flat, opened: ['hdg_new'] }, writes: [] },
   { name: 'drifted, without --converge: nothing', side: DRIFTED, writes: [] },
-  {
-    name: 'drifted, --converge: the add to the target',
-    side: DRIFTED,
-    settings: { converge: true },
-    writes: [{ kind: 'add', amountUsd: 500, targetUsd: 2000 }],
-  },
   {
     name: 'over target, --converge: the reduce',
     side: covered(2500, 24 * HOUR),
@@ -505,12 +495,6 @@ const PLAN: PlanCase[] = [
     name: 'drifted and its roll due, without --converge: the roll only',
     side: DRIFTED_DUE,
     writes: [{ kind: 'roll', hedgeId: 'hdg_1' }],
-  },
-  {
-    name: "a colleague's close, --converge: re-opened at the target",
-    ...colleagueClosed,
-    settings: { converge: true },
-    writes: [{ kind: 'open', notionalUsd: 2000, tenorDays: 1 }],
   },
   {
     name: "a colleague's close, without --converge: nothing",
