@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { namedArgument, rawInputFor } from '../../src/cli/agent/arguments.js';
 import { agentTools, catalogueEntry, inputSchema, writeAccess } from '../../src/cli/agent/catalogue.js';
-import { ConfirmationTokens, DEFAULT_TOKEN_TTL_SECONDS, tokenTtlSeconds } from '../../src/cli/agent/confirmation.js';
+import { ConfirmationTokens } from '../../src/cli/agent/confirmation.js';
 import { UNTIL_OPTION, COMMANDS } from '../../src/cli/manifest.js';
 import { usageRefusal as refusal } from '../support/output/refusal.js';
 
@@ -219,18 +219,5 @@ describe('confirmation tokens', () => {
       expect(refusal(() => tokens.redeem(token, 'open', args))).toMatch(
         /^confirmation_token: expected the string a preview returned/,
       );
-  });
-
-  it('HEDGE_MCP_TOKEN_TTL_SECONDS sets the lifetime: 0 to 3600 seconds, 120 by default', () => {
-    expect(DEFAULT_TOKEN_TTL_SECONDS).toBe(120);
-    expect([undefined, '0', '30'].map((value) => tokenTtlSeconds({ HEDGE_MCP_TOKEN_TTL_SECONDS: value }))).toEqual([
-      120, 0, 30,
-    ]);
-    expect(refusal(() => tokenTtlSeconds({ HEDGE_MCP_TOKEN_TTL_SECONDS: '-1' }))).toBe(
-      'HEDGE_MCP_TOKEN_TTL_SECONDS: expected a number of seconds from 0 to 3600 (got "-1").',
-    );
-    expect(refusal(() => tokenTtlSeconds({ HEDGE_MCP_TOKEN_TTL_SECONDS: '3601' }))).toMatch(
-      /^HEDGE_MCP_TOKEN_TTL_SECONDS: /,
-    );
   });
 });

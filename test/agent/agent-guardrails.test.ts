@@ -25,7 +25,6 @@ async function liveOn(held: number, limits: AgentLimits = {}, files?: FileAccess
   if (held) simulator.seedOpen('buy', held);
   return { simulator, ...toolboxOn(simulator, { limits, files, live: true }) };
 }
-const open = (notional: number | string, side = 'buy', market = MARKET) => ({ market, side, notional, tenor: 3 });
 
 describe('--max-notional', () => {
   it("counts the side's notional for close and twice it for roll (read from the book, nothing written)", async () => {
@@ -48,7 +47,7 @@ describe('--max-daily-notional', () => {
     const simulator = await startSimulator();
     ok(await simulator.hedge(['open', MARKET, 'sell', '20000', '--tenor', '3', '--json']));
     const { call } = toolboxOn(simulator, { limits: { maxDailyNotionalUsd: 15_000 } });
-    expectDone(await call('open', open(10_000)));
+    expectDone(await call('open', { ...BUY, notional: 10_000, tenor: 3 }));
     const before = simulator.writes().length;
 
     const refused = await call('add', { ...BUY, notional: 6_000 });
@@ -89,7 +88,7 @@ describe('--markets', () => {
 });
 
 describe('the confirmation step of a live write previews the numbers', () => {
-  it('add: the limits, the position and the quote of the addition; close: the position (what it returns); nothing sent', async () => {
+  it('add: the limits, the position and the quote of the addition; reduce: its share of the position; nothing sent', async () => {
     const { simulator, call } = await liveOn(10_000, { maxNotionalUsd: 50_000 });
     const add = json(await call('add', { ...BUY, notional: 2_500 }));
     expect(add).toMatchObject({ sent: false, tool: 'add' });
@@ -102,9 +101,6 @@ describe('the confirmation step of a live write previews the numbers', () => {
       share_of_position: 0.25,
       position: { notional_usd: 10_000 },
     });
-    const close = json(await call('close', BUY));
-    expect(close.preview.limits).toEqual({ this_call_usd: 10_000, max_notional_usd: 50_000 });
-    expect(typeof close.preview.position.net_margin_usd).toBe('number');
     expect(simulator.requests('POST').map((entry) => entry.path)).toEqual(['/quotes']);
   });
 });
@@ -113,13 +109,14 @@ describe('a live token binds the side as previewed; the limits judge it as it is
   it('close previewed at 100 under a 1,000 cap, the side grown to 50,000: nothing sent, the new preview refused by the cap', async () => {
     const { simulator, call } = await liveOn(100, { maxNotionalUsd: 1_000 });
     const shown = json(await call('close', BUY));
+    // A close's preview: the limits, and the position it returns.
     expect(shown.preview.limits).toEqual({ this_call_usd: 100, max_notional_usd: 1_000 });
+    expect(typeof shown.preview.position.net_margin_usd).toBe('number');
     await colleagueAdds(simulator, 'buy', 49_900);
 
     const refused = await call('close', { ...BUY, confirmation_token: shown.confirmation_token });
-    expect(refused.isError).toBe(true);
     // The side as it is now is over the cap: its preview is refused (no token), and the answer says why it came.
-    expect(json(refused)).toMatchObject({
+    expectRefused(refused, {
       error: { code: 'max_notional_exceeded', details: { this_call_usd: 50_000, max_notional_usd: 1_000 } },
       exit_code: 3,
     });

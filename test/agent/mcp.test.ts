@@ -19,8 +19,6 @@ import { COMMANDS } from '../../src/cli/manifest.js';
 import { BUY, everything, expectDone, expectRefused, journal, json, SELL } from './answers.js';
 
 const TOOLS = agentTools(COMMANDS);
-const ALL_TOOLS = TOOLS.map((tool) => tool.name);
-const READ_TOOLS = TOOLS.filter((tool) => tool.tier === 'read').map((tool) => tool.name);
 
 const startSimulator = useSimulators();
 const serve = useMcpServers();
@@ -44,7 +42,7 @@ describe('hedge mcp on a test key', () => {
     // The launcher once: `node bin/hedge.js mcp` over real stdio; the other servers run in-process.
     const { client, call } = await serve(simulator, { spawn: true });
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(ALL_TOOLS);
+    expect(tools.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name));
     const quoteTool = tools.find((tool) => tool.name === 'quote')!;
     expect(quoteTool.inputSchema).toEqual(
       inputSchema(
@@ -88,10 +86,10 @@ describe('hedge mcp on a test key', () => {
   // A wrong type, a missing argument and an unknown one are refused by the tool's schema before the command runs
   // (test/agent/agent-catalogue.test.ts, "refusals name the argument"); tenor "2" in-process with the same JSON:
   // test/agent/agent-guardrails.test.ts ("a bad argument is refused by the command parser").
-  it('argument errors name the argument (exit code and class as --json says them); nothing is sent', async () => {
+  it('argument errors name the argument (exit code and class as --json says them), a bad until as `until`; nothing is sent', async () => {
     const simulator = await startSimulator();
     const { call, client } = await serve(simulator);
-    const cases: Array<[string, Record<string, unknown>, string, string]> = [
+    const cases: Array<[string, Record<string, unknown>, string, string, object?]> = [
       [
         'quote',
         { market: MARKET, side: 'hold', notional: 1000, tenor: 3 },
@@ -105,12 +103,19 @@ describe('hedge mcp on a test key', () => {
         'notional: "-5" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
       ],
       ['hedges', { limit: 0 }, 'limit', 'limit: "0" is not allowed; expected a whole number from 1 to 500.'],
+      [
+        'positions',
+        { until: 'foo(@)' },
+        'until',
+        'until "foo(@)": unknown function foo(); expected a JMESPath expression (https://jmespath.site).',
+        { hint: 'JMESPath syntax: https://jmespath.site — e.g. --until "status==\'filled\'"' },
+      ],
     ];
-    for (const [name, args, argument, message] of cases) {
+    for (const [name, args, argument, message, more] of cases) {
       const result = await call(name, args);
       expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
       expect(json(result)).toEqual({
-        error: { code: 'usage', class: 'usage', message, details: {}, status: null, argument },
+        error: { code: 'usage', class: 'usage', message, details: {}, status: null, argument, ...more },
         exit_code: 2,
       });
     }
@@ -119,27 +124,13 @@ describe('hedge mcp on a test key', () => {
   });
 });
 
-describe('hedge mcp: a bad until', () => {
-  it('is named `until` in the error, as every other argument is by its own name; nothing is read', async () => {
-    const simulator = await startSimulator();
-    const { call } = await serve(simulator);
-    expect(json(await call('positions', { until: 'foo(@)' }))).toMatchObject({
-      error: {
-        class: 'usage',
-        argument: 'until',
-        message: 'until "foo(@)": unknown function foo(); expected a JMESPath expression (https://jmespath.site).',
-      },
-      exit_code: 2,
-    });
-    expect(simulator.requests()).toEqual([]);
-  });
-});
-
 describe('hedge mcp on a live key', () => {
   it('without --allow-live no write tool is listed, and one called anyway is refused with nothing sent', async () => {
     const simulator = await startSimulator();
     const { client, call, close } = await serve(simulator, { env: { HEDGE_API_KEY: LIVE_KEY } });
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(READ_TOOLS);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(
+      TOOLS.filter((tool) => tool.tier === 'read').map((tool) => tool.name),
+    );
     for (const name of ['open', 'close', 'apply']) {
       expectRefused(await call(name, BUY), {
         error: {

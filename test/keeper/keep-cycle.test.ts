@@ -2,10 +2,10 @@
 // step that never ends holds only its row), back-offs timed on the injected clock, and the loop's
 // spacing — no server, no real waits. What each cycle decides is keeper-decide.test.ts's.
 import { describe, expect, it } from 'vitest';
-import type { EventFields, KeepRow } from '../../src/core/keep-rules.js';
+import type { KeepRow } from '../../src/core/keep-rules.js';
 import { runCycles } from '../../src/features/keeper/keep.js';
-import { rowStatus, type SideObservation } from '../../src/features/keeper/keeper-decide.js';
-import { keeperCycles, type KeeperClock, type KeeperIo } from '../../src/features/keeper/keeper-steps.js';
+import { rowStatus } from '../../src/features/keeper/keeper-decide.js';
+import { keeperCycles, type KeeperClock } from '../../src/features/keeper/keeper-steps.js';
 import { reconcileSide } from '../../src/features/book/book.js';
 
 const HOUR = 3_600_000;
@@ -29,65 +29,64 @@ function fakeClock(): KeeperClock & { advance(ms: number): void } {
   };
 }
 
-/** A side whose views agree: flat, or covered by one filled hedge. */
-const flat = { book: reconcileSide([], undefined, START), opened: [] };
-const covered = (notionalUsd: number, hedgeId: string, maturityAtMs: number) => ({
-  book: reconcileSide(
-    [{ id: hedgeId, status: 'filled', notionalUsd, maturityAtMs }],
-    { notionalUsd, hedgeId, maturityAtMs },
-    START,
-  ),
-  opened: [],
-});
+/** The book every cycle reads: the sell side flat, the buy side covered by one filled hedge of 1,000 due to roll. */
+const maturityAtMs = START + HOUR / 2;
+const SIDES = new Map([
+  ['USDTNGN sell', { book: reconcileSide([], undefined, START), opened: [] }],
+  [
+    'USDTNGN buy',
+    {
+      book: reconcileSide(
+        [{ id: 'hdg_1000', status: 'filled', notionalUsd: 1000, maturityAtMs }],
+        { notionalUsd: 1000, hedgeId: 'hdg_1000', maturityAtMs },
+        START,
+      ),
+      opened: [],
+    },
+  ],
+]);
 
-/** The book as a read at `nowMs` shows `sides`, on a server clock `aheadMs` ahead of ours. */
-const observed = (sides: Record<string, SideObservation>, nowMs: number, aheadMs = 0) => ({
-  sides: new Map(Object.entries(sides)),
-  time: {
-    localMs: nowMs,
-    earliestMs: nowMs + aheadMs,
-    latestMs: nowMs + aheadMs,
-    bestMs: nowMs + aheadMs,
-    assumed: false,
-  },
-  clock: { from: ['date' as const] },
-  closedByRoll: new Map<string, boolean>(),
-});
-
-function harness(views: Record<string, SideObservation>, settings: { dryRun?: boolean } = {}, serverAheadMs = 0) {
-  const rules = { dryRun: false, converge: false, intervalMs: 60_000, toleranceUsd: 0, ...settings };
+/** The keeper's cycles over SIDES, read on a server clock `serverAheadMs` ahead of ours. */
+function harness(dryRun = false, serverAheadMs = 0) {
+  const rules = { dryRun, converge: false, intervalMs: 60_000, toleranceUsd: 0 };
   const clock = fakeClock();
-  const events: EventFields[] = [];
   const errors: Array<Record<string, unknown>> = [];
   const acted: Array<{ row: string; kind: string }> = [];
   const behaviour = new Map<string, () => Promise<void>>();
-  const io: KeeperIo = {
-    observe: async () => observed(views, clock.now(), serverAheadMs),
-    async carry(step) {
-      acted.push({ row: step.key, kind: step.kind });
-      await (behaviour.get(step.key) ?? (async () => {}))();
-    },
-  };
   const scheduler = keeperCycles({
     settings: rules,
     clock,
     say: {
-      event: (fields) => void events.push(fields),
+      event: () => undefined,
       noteError: (error, fields) => errors.push({ message: (error as Error).message, ...fields }),
     },
-    io,
+    io: {
+      observe: async () => {
+        const nowMs = clock.now();
+        const serverMs = nowMs + serverAheadMs;
+        return {
+          sides: SIDES,
+          time: { localMs: nowMs, earliestMs: serverMs, latestMs: serverMs, bestMs: serverMs, assumed: false },
+          clock: { from: ['date'] },
+          closedByRoll: new Map(),
+        };
+      },
+      async carry(step) {
+        acted.push({ row: step.key, kind: step.kind });
+        await (behaviour.get(step.key) ?? (async () => {}))();
+      },
+    },
   });
   // Each cycle waits for its steps at most until the next cycle is due.
-  const cycle = (rows = [SELL, BUY]) =>
-    scheduler.cycle(rows, {
+  const cycle = () =>
+    scheduler.cycle([SELL, BUY], {
       unresolved: new Map(),
       isStopping: () => false,
       stepsDueBy: clock.now() + rules.intervalMs,
     });
-  return { clock, events, errors, acted, behaviour, scheduler, cycle };
+  return { clock, errors, acted, behaviour, scheduler, cycle };
 }
 
-const due = (notionalUsd: number) => covered(notionalUsd, `hdg_${notionalUsd}`, START + HOUR / 2);
 /** A step the server refuses. */
 const capacity = async () => {
   throw new Error('capacity');
@@ -95,20 +94,17 @@ const capacity = async () => {
 
 describe('keeperCycles', () => {
   it('steps that end are waited for: the cycle reports them done, and sleeps no longer', async () => {
-    const { cycle, clock } = harness({ 'USDTNGN sell': flat, 'USDTNGN buy': due(1000) });
+    const { cycle, clock } = harness();
     expect((await cycle()).rows.map((row) => row.state)).toEqual(['reopen done', 'roll done']);
     expect(clock.now()).toBe(START);
   });
 
-  it('a failed step backs off on the injected clock, for its row only', async () => {
-    const { acted, behaviour, cycle, clock, errors, scheduler } = harness({
-      'USDTNGN sell': flat,
-      'USDTNGN buy': due(1000),
-    });
+  it("a failed step backs off on the injected clock, for its row only; on a server clock 45 s ahead of ours, its retry_at and its row's next_action_at are the server's time", async () => {
+    const { acted, behaviour, cycle, clock, errors, scheduler } = harness(false, 45_000);
     behaviour.set('USDTNGN sell', capacity);
     await cycle();
     await scheduler.settle();
-    const retryAt = new Date(START + 60_000).toISOString();
+    const retryAt = new Date(START + 45_000 + 60_000).toISOString();
     expect(errors).toEqual([
       expect.objectContaining({ message: 'capacity', side: 'sell', action: 'reopen', failures: 1, retry_at: retryAt }),
     ]);
@@ -126,22 +122,8 @@ describe('keeperCycles', () => {
     expect(steps('USDTNGN sell')).toBe(2);
   });
 
-  it("on a server clock 45 s ahead of ours, a failed step's retry_at and its row's next_action_at are the server's time", async () => {
-    const { behaviour, cycle, clock, errors, scheduler } = harness({ 'USDTNGN sell': flat }, {}, 45_000);
-    behaviour.set('USDTNGN sell', capacity);
-    await cycle([SELL]);
-    await scheduler.settle();
-    const retryAt = new Date(START + 45_000 + 60_000).toISOString();
-    expect(errors).toEqual([expect.objectContaining({ failures: 1, retry_at: retryAt })]);
-    clock.advance(30_000);
-    expect((await cycle([SELL])).rows[0]).toMatchObject({
-      state: 'backing off after 1 failure',
-      next_action_at: retryAt,
-    });
-  });
-
   it('a dry run waits for its (read-only) steps, so the cycle reports them', async () => {
-    const { acted, behaviour, cycle } = harness({ 'USDTNGN sell': flat, 'USDTNGN buy': due(1000) }, { dryRun: true });
+    const { acted, behaviour, cycle } = harness(true);
     let finished = 0;
     behaviour.set('USDTNGN sell', async () => {
       await Promise.resolve();

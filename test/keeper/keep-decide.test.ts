@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, decideRow, tenorFor, type KeepRow } from '../../src/core/keep-rules.js';
+import { decideRow, tenorFor, type KeepRow } from '../../src/core/keep-rules.js';
 import { parseTargetFile } from '../../src/core/target-file.js';
 
 const HOUR = 3_600_000;
@@ -10,22 +10,53 @@ const rules = { toleranceUsd: 0 };
 const position = (maturityInMs: number, notionalUsd = 2000) => ({
   position: { notionalUsd, hedgeId: 'hdg_1', maturityAtMs: NOW + maturityInMs },
 });
-/** What decideRow decides for each [row changes, view, at] case. */
-const kinds = (cases: Array<[Partial<KeepRow>, object, number?]>) =>
-  cases.map(([changes, view, at = NOW]) => decideRow({ ...row, ...changes }, view, at, rules).kind);
+const closed = { closedOutside: { hedgeId: 'hdg_9', closedAtLocalMs: NOW - HOUR } };
+const dueIn2h = position(2 * HOUR);
+const dueInHalfAnHour = position(HOUR / 2);
 
 describe('decideRow', () => {
-  it('a side a colleague closed before its maturity is drift, not re-opened, until the target says so again', () => {
-    const closed = { closedOutside: { hedgeId: 'hdg_9', closedAtLocalMs: NOW - HOUR } };
-    // Written after the close, the target says so again; before it, still the colleague's call; a target of 0 stays flat.
-    expect(
-      kinds([
+  // [what is decided, the [row changes, view, at] cases, each case's kind]
+  it.each([
+    [
+      // Written after the close, the target says so again; before it, still the colleague's call; a target of 0 stays flat.
+      'a side a colleague closed before its maturity is drift, not re-opened, until the target says so again',
+      [
         [{}, closed],
         [{ statedAtMs: NOW - HOUR / 2 }, closed],
         [{ statedAtMs: NOW - 2 * HOUR }, closed],
         [{ notionalUsd: 0 }, closed],
-      ]),
-    ).toEqual(['drift', 'reopen', 'drift', 'hold']);
+      ],
+      ['drift', 'reopen', 'drift', 'hold'],
+    ],
+    [
+      'holds a covered side until roll_before ahead of its maturity, then rolls it (the row may widen roll_before)',
+      [
+        [{}, dueIn2h],
+        [{}, dueIn2h, NOW + HOUR],
+        [{ rollBeforeMs: 3 * HOUR }, dueIn2h],
+      ],
+      ['hold', 'roll', 'roll'],
+    ],
+    [
+      'never opens a side whose hedge is still being opened, whatever its status is called',
+      ['submitted', 'submitting', 'settling'].map((status) => [{}, { opening: { hedgeId: 'hdg_2', status } }]),
+      ['hold', 'hold', 'hold'],
+    ],
+    [
+      'leaves a row past `until` to mature: no roll when the exposure ends by the maturity, no re-open after it; a flat target with nothing open holds',
+      [
+        [{ untilMs: NOW + HOUR / 2 }, dueInHalfAnHour],
+        [{ untilMs: NOW + 10 * HOUR }, dueInHalfAnHour],
+        [{ untilMs: NOW - 1 }, {}],
+        [{ untilMs: NOW + 1 }, {}],
+        [{ notionalUsd: 0, tenorDays: undefined }, {}],
+      ],
+      ['skip', 'roll', 'skip', 'reopen', 'hold'],
+    ],
+  ] as Array<[string, Array<[Partial<KeepRow>, object, number?]>, string[]]>)('%s', (_name, cases, expected) => {
+    expect(cases.map(([changes, view, at = NOW]) => decideRow({ ...row, ...changes }, view, at, rules).kind)).toEqual(
+      expected,
+    );
   });
 
   it("near `until`, a re-open or roll gets the shortest tenor that still reaches it, never more than the row's", () => {
@@ -38,36 +69,6 @@ describe('decideRow', () => {
         [3, 6 * 24 * HOUR],
       ].map(([tenorDays, until]) => tenorFor({ ...row, tenorDays: tenorDays as 3 | 7, untilMs: NOW + until }, NOW)),
     ).toEqual([1, 3, 7, 7, 3]);
-  });
-
-  it('holds a covered side until roll_before ahead of its maturity, then rolls it (the row may widen roll_before)', () => {
-    const view = position(2 * HOUR);
-    expect(
-      kinds([
-        [{}, view],
-        [{}, view, NOW + HOUR],
-        [{ rollBeforeMs: 3 * HOUR }, view],
-      ]),
-    ).toEqual(['hold', 'roll', 'roll']);
-  });
-
-  it('never opens a side whose hedge is still being opened, whatever its status is called', () => {
-    expect(
-      kinds(['submitted', 'submitting', 'settling'].map((status) => [{}, { opening: { hedgeId: 'hdg_2', status } }])),
-    ).toEqual(['hold', 'hold', 'hold']);
-  });
-
-  it('leaves a row past `until` to mature: no roll when the exposure ends by the maturity, no re-open after it; a flat target with nothing open holds', () => {
-    const view = position(HOUR / 2);
-    expect(
-      kinds([
-        [{ untilMs: NOW + HOUR / 2 }, view],
-        [{ untilMs: NOW + 10 * HOUR }, view],
-        [{ untilMs: NOW - 1 }, {}],
-        [{ untilMs: NOW + 1 }, {}],
-        [{ notionalUsd: 0, tenorDays: undefined }, {}],
-      ]),
-    ).toEqual(['skip', 'roll', 'skip', 'reopen', 'hold']);
   });
 
   // Drift's add and reduce (and the roll due beside it): keeper-decide.test.ts's plan table.
@@ -85,18 +86,6 @@ describe('decideRow', () => {
       { kind: 'drift', change: 'close', alsoRollDue: false },
       { kind: 'drift', alsoRollDue: false },
       { kind: 'drift', alsoRollDue: true },
-    ]);
-  });
-});
-
-describe('backoffMs', () => {
-  it('doubles from the interval and stops at the cap', () => {
-    expect([0, 1, 2, 3, 20].map((failures) => backoffMs(failures, 60_000))).toEqual([
-      0,
-      60_000,
-      120_000,
-      240_000,
-      HOUR,
     ]);
   });
 });

@@ -3,30 +3,10 @@
 // own progress lines leaking onto it, times in one clock labelled as such; and a dry run (drawn
 // in-process as on a terminal: it ends without a redraw) that says it is one.
 import { expect } from 'vitest';
-import { describeKeepers, writeTarget, type KeeperRig } from '../support/keeper.js';
+import { describeKeepers, writeTarget } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { nearMaturity, keeperCase } from './filled.js';
 import { drawScreen, spawnInTerminal } from '../support/servers/pseudo-terminal.js';
-import type { Simulator } from '../support/simulator.js';
-
-/** The header's `last cycle MM-DD HH:MM:SS UTC`, as an instant. */
-function lastCycleAt(screen: string, year: number) {
-  const found = /last cycle (\d\d-\d\d) (\d\d:\d\d:\d\d) UTC/.exec(screen);
-  return found ? Date.parse(`${year}-${found[1]}T${found[2]}Z`) : undefined;
-}
-
-/** `hedge keep …` on an 80×30 pseudo-terminal against the simulator, killed after the test. */
-function onTerminal(rig: KeeperRig, simulator: Simulator, args: string[], env: Record<string, string> = {}) {
-  const terminal = spawnInTerminal({
-    configDir: simulator.configDir,
-    args: ['keep', ...args],
-    env: { ...simulator.env, ...env },
-    cols: 80,
-    rows: 30,
-  });
-  rig.later(() => terminal.kill());
-  return terminal;
-}
 
 describeKeepers('hedge keep on a terminal', () => {
   keeperCase(
@@ -37,8 +17,15 @@ describeKeepers('hedge keep on a terminal', () => {
       nearMaturity(simulator);
       const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h', 'USDTNGN,buy,1000,3,,']);
       const startedAt = Date.now();
-      // A local zone far from UTC: a local time labelled UTC would show.
-      const terminal = onTerminal(rig, simulator, [file, '--interval', '2'], { TZ: 'Asia/Kathmandu' });
+      // On an 80×30 pseudo-terminal, in a local zone far from UTC: a local time labelled UTC would show.
+      const terminal = spawnInTerminal({
+        configDir: simulator.configDir,
+        args: ['keep', file, '--interval', '2'],
+        env: { ...simulator.env, TZ: 'Asia/Kathmandu' },
+        cols: 80,
+        rows: 30,
+      });
+      rig.later(() => terminal.kill());
       await until(
         () =>
           simulator.active('buy').some((hedge) => hedge.status === 'filled') &&
@@ -58,7 +45,9 @@ describeKeepers('hedge keep on a terminal', () => {
       for (const line of drawn) expect(line.wrapped, line.text).toBe(false);
       // Nothing but the status: no spinner, "Waiting for…" or "Submitted…" lines of the steps.
       expect(text.join('\n')).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]|Waiting for|Submitted|Opening|Closing|Polling/);
-      const at = lastCycleAt(text.join('\n'), new Date().getUTCFullYear());
+      // The header's `last cycle MM-DD HH:MM:SS UTC`, as an instant.
+      const found = /last cycle (\d\d-\d\d) (\d\d:\d\d:\d\d) UTC/.exec(text.join('\n'));
+      const at = found ? Date.parse(`${new Date().getUTCFullYear()}-${found[1]}T${found[2]}Z`) : undefined;
       expect(at, text.join('\n')).toBeDefined();
       const firstRequest = simulator.requests().find((entry) => entry.realTimeMs >= startedAt)!.realTimeMs;
       expect(at!).toBeGreaterThanOrEqual(Math.floor(firstRequest / 1000) * 1000);

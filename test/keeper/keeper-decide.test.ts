@@ -470,22 +470,12 @@ interface PlanCase {
   writes: Array<Record<string, unknown>>;
 }
 
+// A roll due, a flat side, drift's add with --converge and a colleague's close restored with it: each step's writes as
+// the server receives them, in test/keeper/keep.test.ts.
 const PLAN: PlanCase[] = [
-  {
-    name: 'roll due: the roll of its hedge',
-    side: ROLL_DUE,
-    writes: [{ kind: 'roll', hedgeId: 'hdg_1', tenorDays: 1 }],
-  },
-  { name: 'flat: a re-open of the target', side: flat, writes: [{ kind: 'open', notionalUsd: 2000, tenorDays: 1 }] },
   { name: 'covered (another step got there first): nothing', side: COVERED, writes: [] },
   { name: 'settling on the fresh read: nothing', side: { ...flat, opened: ['hdg_new'] }, writes: [] },
   { name: 'drifted, without --converge: nothing', side: DRIFTED, writes: [] },
-  {
-    name: 'drifted, --converge: the add to the target',
-    side: DRIFTED,
-    settings: { converge: true },
-    writes: [{ kind: 'add', amountUsd: 500, targetUsd: 2000 }],
-  },
   {
     name: 'over target, --converge: the reduce',
     side: covered(2500, 24 * HOUR),
@@ -505,12 +495,6 @@ const PLAN: PlanCase[] = [
     name: 'drifted and its roll due, without --converge: the roll only',
     side: DRIFTED_DUE,
     writes: [{ kind: 'roll', hedgeId: 'hdg_1' }],
-  },
-  {
-    name: "a colleague's close, --converge: re-opened at the target",
-    ...colleagueClosed,
-    settings: { converge: true },
-    writes: [{ kind: 'open', notionalUsd: 2000, tenorDays: 1 }],
   },
   {
     name: "a colleague's close, without --converge: nothing",
@@ -534,22 +518,9 @@ describe('plan (a live step, again under the side lock on a fresh read)', () => 
   });
 });
 
-const step = (kind: KeeperStep['kind']) => ({
-  key: KEY,
-  row: ROW,
-  kind,
-  hedgeIds: ['hdg_1'],
-  serverOffsetMs: 0,
-  status: {
-    market: 'USDTNGN',
-    side: 'sell',
-    target_usd: 2000,
-    current_usd: null,
-    state: '',
-    next_action: null,
-    next_action_at: null,
-  },
-});
+/** A step of the row (its status, which stepEnded does not read, left out). */
+const step = (kind: KeeperStep['kind']) =>
+  ({ key: KEY, row: ROW, kind, hedgeIds: ['hdg_1'], serverOffsetMs: 0 }) as KeeperStep;
 
 describe('stepEnded', () => {
   // [name, step, failures before, failed, dry run, failures after, retried in, the row's status]
@@ -569,6 +540,7 @@ describe('stepEnded', () => {
       32 * MINUTE,
       'roll failed; retrying',
     ],
+    ['…but never more than an hour', 'roll', 19, true, false, 20, 60 * MINUTE, 'roll failed; retrying'],
     ["a dry run's refusal", 'reopen', 0, true, true, 1, MINUTE, 'reopen would be refused'],
   ] as const)('%s', (_name, kind, before, failed, dryRun, failures, retryInMs, text) => {
     const state = failing(before, 0);

@@ -28,8 +28,11 @@ import {
 import { exits } from '../support/cli-runs.js';
 import { oneFilled, eventIs, holds, keeperCase } from './filled.js';
 
-/** A local webhook receiver: every POST body, parsed; closed after the test. */
-async function receiver(rig: KeeperRig) {
+/**
+ * A local webhook receiver (every POST body, parsed; closed after the test), and the options that alert to it and to
+ * `cat >> alerts.ndjson` in the simulator's config folder (`log`).
+ */
+async function receiver(rig: KeeperRig, simulator: { configDir: string }) {
   const posts: Array<Record<string, any>> = [];
   const server = createServer(async (request, response) => {
     posts.push({ ...JSON.parse(await text(request)), _contentType: request.headers['content-type'] });
@@ -37,28 +40,15 @@ async function receiver(rig: KeeperRig) {
   });
   const { port, close } = await listening(server);
   rig.later(close);
-  return { url: `http://127.0.0.1:${port}/hooks/desk-alerts`, posts };
+  const url = `http://127.0.0.1:${port}/hooks/desk-alerts`;
+  const log = join(simulator.configDir, 'alerts.ndjson');
+  return { url, posts, log, args: ['--alert-url', url, '--alert-cmd', `cat >> ${log}`] };
 }
 
 /** The alerts an --alert-cmd of `cat >> FILE` was given, one JSON line each. */
 const alertsIn = (file: string) => lines(readFileSync(file, 'utf8'));
 const summary = (alerts: Array<Record<string, any>>) =>
   alerts.map((alert) => `${alert.alert} ${alert.cause}${alert.side ? ` ${alert.side}` : ''}`);
-
-/**
- * A keeper of two rows the server refuses (each above its exposure cap), alerting to a receiver and
- * to `cat >> alerts.ndjson`; `refusals(side)` counts the refusals it printed.
- */
-async function refusedRows(rig: KeeperRig) {
-  const simulator = await rig.start({ exposureCapUsd: 50_000 });
-  const hook = await receiver(rig);
-  const file = writeTarget(simulator, ['USDTNGN,sell,900000,1,,', 'USDTNGN,buy,900000,3,,']);
-  const commandLog = join(simulator.configDir, 'alerts.ndjson');
-  const keeper = rig.keep(simulator, file, ['--alert-cmd', `cat >> ${commandLog}`, '--alert-url', hook.url]);
-  const refusals = (side: string) =>
-    eventsOf(keeper, 'error').filter((event) => event.side === side && event.code === 'exposure_exceeded').length;
-  return { simulator, hook, commandLog, keeper, refusals };
-}
 
 describeKeepers('hedge keep as a service', 3, () => {
   keeperCase(
@@ -72,7 +62,7 @@ describeKeepers('hedge keep as a service', 3, () => {
         match: { method: 'GET', path: /^\/hedges\/[^/]+$/ },
       });
       // A keeper of a 2,000 sell whose hedges live one day, rolled 6 h before maturity, posting its alerts.
-      const hook = await receiver(rig);
+      const hook = await receiver(rig, simulator);
       const keeper = rig.keep(simulator, writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']), [
         '--alert-url',
         hook.url,
@@ -104,7 +94,13 @@ describeKeepers('hedge keep as a service', 3, () => {
   keeperTest(
     'two failing rows: each refused again and again over many cycles and alerted once, to --alert-cmd and --alert-url; once the target read again (SIGHUP) is within the cap and both are at target, one "recovered" each',
     async ({ rig }) => {
-      const { simulator, hook, commandLog, keeper, refusals } = await refusedRows(rig);
+      // Two rows the server refuses (each above its exposure cap), alerted to a receiver and to `cat >> alerts.ndjson`.
+      const simulator = await rig.start({ exposureCapUsd: 50_000 });
+      const hook = await receiver(rig, simulator);
+      const file = writeTarget(simulator, ['USDTNGN,sell,900000,1,,', 'USDTNGN,buy,900000,3,,']);
+      const keeper = rig.keep(simulator, file, hook.args);
+      const refusals = (side: string) =>
+        eventsOf(keeper, 'error').filter((event) => event.side === side && event.code === 'exposure_exceeded').length;
       // Each row refused twice (a back-off of one interval between): the errors repeat, the alerts must not.
       await until(() => refusals('sell') >= 2 && refusals('buy') >= 2, 'two refusals of each row', {
         process: keeper.done,
@@ -143,7 +139,7 @@ describeKeepers('hedge keep as a service', 3, () => {
       expect(recovered).toMatchObject({ event: 'recovered', market: MARKET });
       expect(recovered.text).toMatch(/recovered/);
       expect(typeof recovered.duration_s).toBe('number');
-      expect(summary(alertsIn(commandLog)).sort()).toEqual(all);
+      expect(summary(alertsIn(hook.log)).sort()).toEqual(all);
       expect(eventsOf(keeper, 'alert')).toHaveLength(4);
     },
   );
@@ -316,7 +312,7 @@ describeKeepers('hedge keep as a service', 3, () => {
     'server text in an alert is Slack text at --alert-url and --alert-cmd: no channel ping, no link behind a label, no escape byte',
     {},
     async (simulator, rig) => {
-      const hook = await receiver(rig);
+      const hook = await receiver(rig, simulator);
       simulator.sandbox.setFaults({
         nextError: {
           count: 1,
@@ -327,12 +323,10 @@ describeKeepers('hedge keep as a service', 3, () => {
         },
         match: { method: 'POST', path: '/hedges' },
       });
-      const file = writeTarget(simulator, ['USDTNGN,sell,1000,1,,']);
-      const commandLog = join(simulator.configDir, 'alerts.ndjson');
-      await keepOnce(simulator, file, 3, '--alert-url', hook.url, '--alert-cmd', `cat >> ${commandLog}`);
+      await keepOnce(simulator, writeTarget(simulator, ['USDTNGN,sell,1000,1,,']), 3, ...hook.args);
       expect(simulator.active('sell')).toHaveLength(0);
 
-      const viaCommand = alertsIn(commandLog);
+      const viaCommand = alertsIn(hook.log);
       expect(hook.posts).toHaveLength(1);
       expect(viaCommand).toHaveLength(1);
       const escaped =
@@ -359,21 +353,13 @@ describeKeepers('hedge keep as a service', 3, () => {
     'a dry run pages no hook: --alert-cmd and --alert-url get nothing, its alert event says it would have alerted',
     { exposureCapUsd: 50_000 },
     async (simulator, rig) => {
-      const hook = await receiver(rig);
-      const file = writeTarget(simulator, ['USDTNGN,sell,900000,1,,']);
-      const commandLog = join(simulator.configDir, 'alerts.ndjson');
-      const result = await simulator.hedge([
-        'keep',
-        file,
-        '--dry-run',
-        '--alert-url',
-        hook.url,
-        '--alert-cmd',
-        `cat >> ${commandLog}`,
-      ]);
-      expect(result.code, result.stderr + result.stdout).toBe(3);
+      const hook = await receiver(rig, simulator);
+      const result = exits(
+        await simulator.hedge(['keep', writeTarget(simulator, ['USDTNGN,sell,900000,1,,']), '--dry-run', ...hook.args]),
+        3,
+      );
       expect(hook.posts).toEqual([]);
-      expect(existsSync(commandLog)).toBe(false);
+      expect(existsSync(hook.log)).toBe(false);
       expect(lines(result.stdout).filter((event) => event.event === 'alert')).toEqual([
         expect.objectContaining({
           alert: 'started',

@@ -44,7 +44,8 @@ describe('livenessOf', () => {
   const ago = (ms: number) => new Date(NOW - ms).toISOString();
   const judged = (beats: Array<[Partial<Heartbeat>, boolean]>) =>
     beats.map(([fields, alive]) => livenessOf(heartbeat(fields), NOW, () => alive));
-  it('running while its pid lives and the heartbeat is fresh; hung once it is older than three intervals and a minute; dead when the pid is gone', () => {
+  it('running while its pid lives and the heartbeat is fresh; hung once it is older than three intervals and a minute; dead when the pid is gone; a keeper on another host is judged by its heartbeat alone', () => {
+    const host = 'elsewhere.invalid';
     expect(staleAfterMs(60)).toBe(240_000);
     expect(
       judged([
@@ -53,17 +54,10 @@ describe('livenessOf', () => {
         [{ updated_at: ago(240_001) }, true],
         [{}, false],
         [{ stopped_at: ago(0) }, true],
-      ]),
-    ).toEqual(['running', 'running', 'hung', 'dead', 'stopped']);
-  });
-  it('a keeper on another host is judged by its heartbeat alone', () => {
-    const host = 'elsewhere.invalid';
-    expect(
-      judged([
         [{ host }, false],
         [{ host, updated_at: ago(3_600_000) }, false],
       ]),
-    ).toEqual(['elsewhere', 'hung']);
+    ).toEqual(['running', 'running', 'hung', 'dead', 'stopped', 'elsewhere', 'hung']);
   });
 });
 
