@@ -6,8 +6,15 @@ import { expect, it } from 'vitest';
 import { exits, journalEntries } from '../support/cli-runs.js';
 import { hedgeOf, activeSizes } from '../support/keeper.js';
 import { startAnswerProxy } from '../support/servers/field-proxy.js';
-import { colleagueCloses, colleagueOpens, envFor, useSimulators, type Simulator } from '../support/simulator.js';
-import { openBody } from '../support/engine.js';
+import {
+  apiData,
+  colleagueCloses,
+  colleagueOpens,
+  envFor,
+  useSimulators,
+  type Simulator,
+} from '../support/simulator.js';
+import { openByApi } from './open-by-api.js';
 
 const startSimulator = useSimulators();
 
@@ -23,7 +30,7 @@ const withoutNotional = (item: Record<string, unknown>) => {
  */
 async function pastTheHistoryPage(simulator: Simulator, early: string) {
   await colleagueCloses(simulator, 'buy');
-  expect((await simulator.api('GET', `/hedges/${early}`)).body.data.status).toBe('filled');
+  expect((await apiData(simulator, 'GET', `/hedges/${early}`)).status).toBe('filled');
   simulator.advance(60 * 3_600_000);
   simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 50 });
   expect(simulator.historyCount()).toBe(51);
@@ -91,9 +98,7 @@ it('a side whose early-closed hedge (alpha leaves it `filled`) is past the 50 hi
   const historyReads = await pastTheHistoryPage(simulator, early.id);
   expect(hedgeOf(simulator, early.id).status).toBe('closed');
   // The hedge itself is among the 50 newest hedges.
-  expect((await simulator.api('GET', '/hedges')).body.data.map((hedge: { id: string }) => hedge.id)).toContain(
-    early.id,
-  );
+  expect((await apiData(simulator, 'GET', '/hedges')).map((hedge: any) => hedge.id)).toContain(early.id);
   expect(
     exits(
       await simulator.hedge('add USDTNGN buy 100 --timeout 3 --json', {
@@ -117,12 +122,7 @@ it('a side whose early-closed hedge (alpha leaves it `filled`) is past the 50 hi
 
 it('open --ref re-using the reference of an early-closed hedge (alpha leaves it `filled`) past the 50 history records read: cannot tell (exit 12), nothing sent, never "an active hedge already carries" it', async () => {
   const simulator = await startSimulator({ dialect: 'alpha' });
-  const { hedge_id: early } = (
-    await simulator.api('POST', '/hedges', {
-      body: openBody('buy', 1_000, 7, { client_reference: 'DEAL-9' }),
-      idempotencyKey: 'deal-9-open',
-    })
-  ).body.data;
+  const early = await openByApi(simulator, 'buy', 1_000, 7, 'DEAL-9');
   simulator.advance(1_000);
   const historyReads = await pastTheHistoryPage(simulator, early);
   const open = exits(

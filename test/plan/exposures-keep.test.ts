@@ -7,9 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { ok } from '../support/cli-runs.js';
-import { describeKeepers, filledActive, HOUR, keeperTest, lines } from '../support/keeper.js';
-import type { Simulator } from '../support/simulator.js';
+import { describeKeepers, filledActive, HOUR, keeperTest, keepOnce } from '../support/keeper.js';
+import { apiData, type Simulator } from '../support/simulator.js';
 
 const DAY = 24 * HOUR;
 const at = (ms: number) => new Date(ms).toISOString();
@@ -20,10 +19,8 @@ function held(rig: Simulator) {
   return { buy: sum('buy'), sell: sum('sell') };
 }
 
-async function price(rig: Simulator) {
-  const { body } = await rig.api('GET', '/markets');
-  return Number(body.data.find((market: any) => market.market === 'USDTNGN')!.price);
-}
+const price = async (rig: Simulator) =>
+  Number((await apiData(rig, 'GET', '/markets')).find((market: any) => market.market === 'USDTNGN').price);
 
 /** The exposures file (`id,market,type,amount,currency,due` rows after the header) in the simulator's folder. */
 function exposuresFile(rig: Simulator, rows: string[]) {
@@ -48,28 +45,24 @@ describeKeepers('hedge keep --exposures', () => {
         ...exposures.map((e) => `${e.id},USDTNGN,${e.type},${e.amount},NGN,${at(e.dueMs)}`),
         `U1,USDTNGN,payable,50000,USD,${at(t0 + 3 * DAY)}`,
       ]);
-      /** The net target at the server's time and price: every exposure is within 30 days, so 100%. */
-      /** `aheadMs`: as it will be that much later (an exposure due by then counted as due). */
-      const targetNow = async (aheadMs = 0) => {
+      /**
+       * One keeper cycle, then the book checked against the net target at the server's time and price (every exposure
+       * is within 30 days, so 100%); `aheadMs`: as it will be that much later (an exposure due by then counted as due).
+       */
+      const cycleInBand = async (aheadMs = 0) => {
+        await keepOnce(rig, file, 0, '--exposures', '--json');
         const now = rig.sandbox.clock.now() + aheadMs;
         const p = await price(rig);
-        return exposures
+        const target = exposures
           .filter((e) => e.dueMs > now)
           .reduce((total, e) => total + (e.type === 'receivable' ? 1 : -1) * (e.amount / p), 0);
-      };
-      const cycle = async () => {
-        ok(await rig.hedge(`keep ${file} --exposures --once --json`));
-      };
-      const checkBand = async (aheadMs = 0) => {
-        const target = await targetNow(aheadMs);
         const book = held(rig);
         expect(book.sell).toBe(0);
         expect(Math.abs(book.buy - target)).toBeLessThanOrEqual(target * 0.05 + 0.01);
         expect(book.buy).toBeLessThanOrEqual(target * 1.05 + 0.01);
       };
 
-      await cycle();
-      await checkBand();
+      await cycleInBand();
       expect(rig.requests('POST', '/hedges')).toHaveLength(1);
       const opened = rig.active('buy')[0];
       expect(opened.tenorDays).toBe(7);
@@ -77,23 +70,19 @@ describeKeepers('hedge keep --exposures', () => {
       // Half a minute before R1 is due (a cycle is 60 s): the keeper lets it go now, not a cycle late,
       // so once the money has moved the book is not above the cover of what is left.
       rig.advance(2 * DAY - 30_000);
-      await cycle();
-      await checkBand(60_000);
+      await cycleInBand(60_000);
       rig.advance(HOUR);
-      await cycle();
-      await checkBand();
+      await cycleInBand();
       expect(rig.writes().some((entry) => entry.path === '/hedges/reduce')).toBe(true);
 
       // P1 due: the offset is gone, the target rises; the keeper adds.
       rig.advance(3 * DAY);
-      await cycle();
-      await checkBand();
+      await cycleInBand();
       expect(rig.writes().some((entry) => entry.path === '/hedges/add')).toBe(true);
 
       // Half an hour before the 7-day hedge matures: rolled into one that matures by R2's due date.
       rig.advance(opened.maturityAtMs - 30 * 60_000 - rig.sandbox.clock.now());
-      await cycle();
-      await checkBand();
+      await cycleInBand();
       const rolled = filledActive(rig, 'buy');
       expect(rolled).toHaveLength(1);
       expect(rolled[0].id).not.toBe(opened.id);
@@ -101,7 +90,7 @@ describeKeepers('hedge keep --exposures', () => {
 
       // After the last due date: flat.
       rig.advance(t0 + 10 * DAY + HOUR - rig.sandbox.clock.now());
-      await cycle();
+      await keepOnce(rig, file, 0, '--exposures', '--json');
       expect(held(rig)).toEqual({ buy: 0, sell: 0 });
     },
   );
@@ -121,7 +110,7 @@ describeKeepers('hedge keep --exposures', () => {
         `R1,USDTNGN,receivable,${soon.amount},NGN,${at(soon.dueMs)}`,
         `R2,USDTNGN,receivable,${later.amount},NGN,${at(later.dueMs)}`,
       ]);
-      ok(await rig.hedge(`keep ${file} --exposures --once --interval 10 --json`));
+      await keepOnce(rig, file, 0, '--exposures', '--interval', '10', '--json');
       // The run took far less than R1's two hours of server time: R1 was let go because of the lead.
       expect(rig.sandbox.clock.now()).toBeLessThan(soon.dueMs);
       const p = await price(rig);
@@ -145,9 +134,9 @@ describeKeepers('hedge keep --exposures', () => {
       const file = exposuresFile(rig, [`R1,USDTNGN,receivable,${amount},NGN,${at(t0 + 20 * DAY)}`]);
       writeFileSync(policy, JSON.stringify({ sizing: 'fixed' }));
       const cycleTarget = async () => {
-        const cycle = lines(
-          ok(await rig.hedge(`keep ${file} --exposures --policy ${policy} --once --json`)).stdout,
-        ).find((event) => event.event === 'cycle')!;
+        const cycle = (await keepOnce(rig, file, 0, '--exposures', '--policy', policy, '--json')).find(
+          (event) => event.event === 'cycle',
+        )!;
         return cycle.rows.find((row: any) => row.side === 'buy').target_usd;
       };
 

@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  apiData,
   envFor,
   FILL_DELAY_MS,
   FROZEN_START_MS,
@@ -24,6 +25,7 @@ import { startRewriteProxy } from '../support/servers/field-proxy.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
 import { tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { CHROMIUM, LAUNCH } from '../support/servers/chromium.js';
+import { lines as records } from '../support/keeper.js';
 
 const startSimulator = useSimulators();
 const DAY_MS = 86_400_000;
@@ -53,16 +55,6 @@ async function frozen() {
   return { rig, run: (args: HedgeArgs) => rig.hedge(args, { env: pinnedClockEnv(rig) }) };
 }
 
-/** The server's own price and carry of USDTNGN. */
-async function marketFacts(rig: Simulator) {
-  const { body } = await rig.api('GET', '/markets');
-  const market = body.data.find((entry: any) => entry.market === 'USDTNGN');
-  return {
-    price: Number(market.price),
-    buy: Number(market.net_rate_daily_pct.buy),
-  };
-}
-
 describe('hedge exposures', () => {
   it("with --fee-bps asks no quote at all: --show and --fields give one section as CSV; from NGN books and --no-netting; a table names the policy and every section. Then it shows the netted target book, its schedule, cost and stress, from the server's price; nothing is traded", async () => {
     const { rig, run } = await frozen();
@@ -77,13 +69,7 @@ describe('hedge exposures', () => {
 
     // NDJSON, like TSV and CSV, is one section's rows (the book unless --show says another), a line each.
     const document = okJson(await run(`exposures ${file} --fee-bps 5 --json`));
-    const ndjson = ok(await run(`exposures ${file} --fee-bps 5 --format ndjson`));
-    expect(
-      ndjson.stdout
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line)),
-    ).toEqual(document.book);
+    expect(records(ok(await run(`exposures ${file} --fee-bps 5 --format ndjson`)).stdout)).toEqual(document.book);
 
     // From NGN books the USD payable is covered by buy, the USD receivable by sell; --no-netting holds both sides.
     const book = okJson(await run(`exposures ${file} --functional NGN --no-netting --fee-bps 5 --show book --json`));
@@ -108,7 +94,9 @@ describe('hedge exposures', () => {
     expect([rig.writes(), rig.hedges()]).toEqual([[], []]);
 
     const data = okJson(await run(`exposures ${file} --json`));
-    const { price, buy } = await marketFacts(rig);
+    // The server's own price and carry of USDTNGN.
+    const market = (await apiData(rig, 'GET', '/markets')).find((entry: any) => entry.market === 'USDTNGN');
+    const [price, buy] = [Number(market.price), Number(market.net_rate_daily_pct.buy)];
     expect(data.as_of).toBe(new Date(FROZEN_START_MS).toISOString());
     expect([data.prices, data.fees.USDTNGN]).toEqual([{ USDTNGN: price }, { rate_bps: 5, from: 'quote' }]);
     // Netted from USD books: INV-1 (75%), INV-5 (100%), INV-6 (its own 50%) bought; FRT-2 (75%) sold; USD amounts carry no risk.
@@ -172,10 +160,10 @@ describe('hedge exposures', () => {
       const result = await rig.hedge(['exposures', file, '--show', 'book', '--fee-bps', '5', '--json'], {
         env: pinnedClockEnv(rig),
       });
-      return { target: okJson(result)[0].target_usd as number, stderr: result.stderr };
+      return { target: okJson(result)[0].target_usd, stderr: result.stderr };
     };
     const above = /available exposure .*: the server would refuse part of it/;
-    const available = async () => (await rig.api('GET', '/account')).body.data.available_exposure_usd;
+    const available = async () => (await apiData(rig, 'GET', '/account')).available_exposure_usd;
 
     // About 250,000 USD bought at 100% (due in 20 days).
     const file = receivable('ngn.csv', '382.5m');
@@ -224,14 +212,7 @@ async function withHistory(options: { dialect?: 'alpha' } = {}) {
   const rig = await startSimulator({ preset: 'frozen', ...options });
   rig.seedOpen('buy', 300_000);
   rig.advance(2 * DAY_MS);
-  expect(
-    (
-      await rig.api('POST', '/hedges/close', {
-        body: { market: 'USDTNGN', side: 'buy' },
-        idempotencyKey: 'close-1',
-      })
-    ).status,
-  ).toBe(200);
+  await apiData(rig, 'POST', '/hedges/close', { market: 'USDTNGN', side: 'buy' });
   rig.advance(FILL_DELAY_MS + 1);
   rig.seedOpen('buy', 250_000);
   rig.seedOpen('sell', 20_000);
@@ -253,12 +234,12 @@ const reportOf = (rig: Simulator, env = pinnedClockEnv(rig), ...args: string[]) 
   rig.hedge(['exposures', reportFile(rig), '--report', ...(args.length > 0 ? args : ['--json'])], { env });
 
 describe('hedge exposures --report', () => {
-  it("cost to date reconciles to the cent with history; the week's coverage is what the server holds; --show cost --format csv is its rows alone; nothing is sent", async () => {
+  it("cost to date reconciles to the cent with history; the week's coverage is what the server holds; --show cost --format csv is its rows alone; nothing is sent; a server that leaves an early-closed hedge `filled` (alpha) counts it once, as closed, never as still held", async () => {
     const rig = await withHistory();
     const postsBefore = rig.writes().length;
     const data = okJson(await reportOf(rig));
 
-    const history = (await rig.api('GET', '/hedges/history')).body.data;
+    const history = await apiData(rig, 'GET', '/hedges/history');
     expect(history).toHaveLength(1);
     const cents = history.reduce(
       (total: any, record: any) =>
@@ -301,26 +282,23 @@ describe('hedge exposures --report', () => {
     const csv = ok(await reportOf(rig, undefined, '--show', 'cost', '--format', 'csv'));
     expect(csv.stdout.trim().split('\n')[0]).toBe('market,closed_hedges,carry_pnl_usdc,fees_pnl_usdc,cost_usdc');
     expect(rig.writes().length).toBe(postsBefore);
-  });
 
-  it('a server that leaves an early-closed hedge `filled` (alpha): it counts once, as closed, never as still held', async () => {
-    const rig = await withHistory({ dialect: 'alpha' });
-    const [closed] = (await rig.api('GET', '/hedges/history')).body.data;
-    const filled = (await rig.api('GET', '/hedges?status=filled')).body.data;
-    // The server lists the closed hedge in history and still as filled.
-    expect(filled.map((hedge: any) => hedge.id)).toContain(closed.hedge);
-    const net = (await rig.api('GET', '/positions')).body.data.reduce(
+    // The same history on a server that lists the early-closed hedge in history and still as filled (alpha).
+    const alpha = await withHistory({ dialect: 'alpha' });
+    const [closed] = await apiData(alpha, 'GET', '/hedges/history');
+    expect((await apiData(alpha, 'GET', '/hedges?status=filled')).map((hedge: any) => hedge.id)).toContain(
+      closed.hedge,
+    );
+    const net = (await apiData(alpha, 'GET', '/positions')).reduce(
       (sum: number, line: any) => sum + (line.direction === 'buy' ? 1 : -1) * Number(line.size_usd),
       0,
     );
     expect(net).toBe(230_000);
-
-    const data = okJson(await reportOf(rig));
-    expect(data.coverage.map((row: any) => [row.week, row.hedged_usd])).toEqual([['2026-03-02', net]]);
-    expect(data.cost).toMatchObject([{ market: 'USDTNGN', closed_hedges: 1 }]);
+    const alphaData = okJson(await reportOf(alpha));
+    expect(alphaData.coverage.map((row: any) => [row.week, row.hedged_usd])).toEqual([['2026-03-02', net]]);
+    expect(alphaData.cost).toMatchObject([{ market: 'USDTNGN', closed_hedges: 1 }]);
     // The dollar offset of the covers held: the receivable's and the payable's shares as on a server that says `closed`.
-    const reference = okJson(await reportOf(await withHistory()));
-    expect(data.effectiveness).toEqual(reference.effectiveness);
+    expect(alphaData.effectiveness).toEqual(data.effectiveness);
   });
 
   it("every filled hedge counts as held, past the server's own page of 50 (alpha: several hedges a side)", async () => {
@@ -329,7 +307,7 @@ describe('hedge exposures --report', () => {
     rig.advance(DAY_MS);
     expect(rig.active('buy')).toHaveLength(51);
     // Asked without a page size, the server answers its own page of 50.
-    expect((await rig.api('GET', '/hedges?status=filled')).body.data).toHaveLength(50);
+    expect(await apiData(rig, 'GET', '/hedges?status=filled')).toHaveLength(50);
     // A server that does not read the page size hedge sends: the 50 it gives are counted, and said to be maybe cut.
     const cut = ok(await reportOf(rig));
     expect(JSON.parse(cut.stdout).coverage.map((row: any) => row.hedged_usd)).toEqual([50_000]);
@@ -354,8 +332,7 @@ describe('hedge exposures --report', () => {
       const env = { ...pinnedClockEnv(rig), ...envFor(precise) };
       const data = okJson(await reportOf(rig, env));
       const [market] = okJson(await rig.hedge('report --by market --json', { env })).groups;
-      const history = Object.values(rig.sandbox.engine.state.accounts).flatMap((account) => account.history);
-      expect([market.key, market.count, history.length]).toEqual(['USDTNGN', 1, 1]);
+      expect([market.key, market.count, rig.historyCount()]).toEqual(['USDTNGN', 1, 1]);
       expect(data.cost).toEqual([
         {
           market: 'USDTNGN',

@@ -14,11 +14,9 @@ import { openBody } from '../support/engine.js';
 
 const startTrading = useSimulators({ stepped: true });
 
-const HEADER = 'market,side,notional_usd,tenor_days';
-
 function targetFile(rig: Simulator, name: string, rows: string[]) {
   const path = join(rig.configDir, name);
-  writeFileSync(path, `${[HEADER, ...rows].join('\n')}\n`);
+  writeFileSync(path, `${['market,side,notional_usd,tenor_days', ...rows].join('\n')}\n`);
   return path;
 }
 
@@ -33,12 +31,6 @@ function book(rig: Simulator) {
   return sides;
 }
 
-const WRITE_PATHS = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
-
-function trades(rig: Simulator) {
-  return rig.writes().filter((entry) => WRITE_PATHS.has(entry.path));
-}
-
 describe('hedge apply', () => {
   it('from an empty book opens both sides, then rebalances: closes and reduces first, then adds; the server holds each target', async () => {
     const trading = await startTrading();
@@ -46,7 +38,6 @@ describe('hedge apply', () => {
     const result = ok(await trading.hedge(`apply ${file} --json`));
     expect(book(trading)).toEqual({ 'USDTNGN buy': 10_000, 'USDTNGN sell': 5_000 });
     const report = JSON.parse(result.stdout);
-    expect(report).toHaveLength(2);
     expect(report.map((row: any) => [row.step, row.action, row.side, row.delta_usd, row.outcome])).toEqual([
       [1, 'open', 'buy', 10_000, 'filled'],
       [2, 'open', 'sell', 5_000, 'filled'],
@@ -57,7 +48,7 @@ describe('hedge apply', () => {
     }
     expect(result.stderr).toContain('[1/2] open 10,000.00 USD buy USDTNGN (3 days) … filled');
     expect(result.stderr).toContain('[2/2] open 5,000.00 USD sell USDTNGN (7 days) … filled');
-    const opens = trades(trading);
+    const opens = trading.trades();
     expect(opens.map((entry) => entry.body)).toEqual([openBody('buy', 10_000, 3), openBody('sell', 5_000, 7)]);
     expect(new Set(opens.map((entry) => entry.idempotencyKey)).size).toBe(2);
 
@@ -89,7 +80,7 @@ describe('hedge apply', () => {
     ]);
     expect(book(rig)).toEqual({ 'USDTNGN buy': 12_000, 'USDTNGN sell': 2_000 });
     // The one refusal is the first change's guess; the second change goes out under the learned name at once.
-    expect(trades(rig).map((entry) => [entry.path, entry.status, entry.body])).toEqual([
+    expect(rig.trades().map((entry) => [entry.path, entry.status, entry.body])).toEqual([
       ['/hedges/reduce', 400, { market: 'USDTNGN', side: 'sell', notional_usd: 3_000 }],
       ['/hedges/reduce', 200, { market: 'USDTNGN', side: 'sell', delta_usd: 3_000 }],
       ['/hedges/add', 200, { market: 'USDTNGN', side: 'buy', delta_usd: 2_000 }],
@@ -103,10 +94,10 @@ describe('hedge apply', () => {
     // The server commits the first open but never finishes its answer, so the kill lands while that
     // write is in flight however slow the machine is (a hold of fixed length would race the kill).
     rig.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
-    expect((await killWhen(rig, ['apply', file], () => trades(rig).length > 0, 'the first write')).signal).toBe(
+    expect((await killWhen(rig, ['apply', file], () => rig.trades().length > 0, 'the first write')).signal).toBe(
       'SIGKILL',
     );
-    expect(trades(rig)).toHaveLength(1);
+    expect(rig.trades()).toHaveLength(1);
     expect(rig.hedges()).toHaveLength(1);
     rig.sandbox.setFaults({ stall: null, match: null });
 
@@ -115,9 +106,9 @@ describe('hedge apply', () => {
     expect(rig.hedges()).toHaveLength(2);
 
     // Every action has one key, and the server acted once per key (a repeat with the same key replays).
-    const accepted = trades(rig).filter(
-      (entry) => typeof entry.status === 'number' && entry.status >= 200 && entry.status < 300,
-    );
+    const accepted = rig
+      .trades()
+      .filter((entry) => typeof entry.status === 'number' && entry.status >= 200 && entry.status < 300);
     // Two keys, two (key, body) pairs and two sides: each key carried one body, each side one key.
     const distinct = (of: (entry: (typeof accepted)[number]) => unknown) => new Set(accepted.map(of)).size;
     expect([
@@ -154,13 +145,13 @@ describe('hedge apply', () => {
       [2, 'open', 'sell', 'not_sent'],
     ]);
     // The server: the add, and no open of the sell side from hedge; the side holds the colleague's 4,000 alone.
-    expect(trades(rig).map((entry) => [entry.path, entry.body])).toEqual([
+    expect(rig.trades().map((entry) => [entry.path, entry.body])).toEqual([
       ['/hedges/add', { market: 'USDTNGN', side: 'buy', notional_usd: 2_000 }],
     ]);
     expect(book(rig)).toEqual({ 'USDTNGN buy': 7_000, 'USDTNGN sell': 4_000 });
     rig.sandbox.setFaults({ match: null });
     expect(okJson(await rig.hedge(`apply ${file} --json`))).toEqual([]);
-    expect(trades(rig)).toHaveLength(1);
+    expect(rig.trades()).toHaveLength(1);
   });
 
   it('over the exposure cap: exit 3 listing the check, nothing sent', async () => {
@@ -194,7 +185,7 @@ describe('hedge apply', () => {
     const words = [...suggested.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]);
     expect(words).toEqual(['apply', file, '--tolerance', '100']);
     exits(await trading.hedge([...words, '--yes']), 6);
-    expect(trades(trading).map((entry) => entry.body)).toEqual([1, 2].map(() => openBody('sell', 5_000, 3)));
+    expect(trading.trades().map((entry) => entry.body)).toEqual([1, 2].map(() => openBody('sell', 5_000, 3)));
   });
 });
 
@@ -231,7 +222,7 @@ describe('hedge plan', () => {
     // The quote's margin: 10% of the 6,000 USD to open.
     expect([
       plan.steps[0].quote.upfront.required_margin_usdc,
-      trades(trading),
+      trading.trades(),
       trading.writes().map((entry) => entry.path),
     ]).toEqual([600, [], ['/quotes']]);
 
