@@ -84,10 +84,8 @@ describe.concurrent('one change in flight per side', () => {
         1_100, 1_137, 1_137,
       ]);
     }));
-});
 
-describe.concurrent('an add whose hedge settled first did not happen', () => {
-  it('the side settles while the add is in flight: exit 3 not_applied, the server holds nothing of it', () =>
+  it('an add whose hedge settled first did not happen: the side settles while the add is in flight, exit 3 not_applied, the server holds nothing of it', () =>
     withSimulator({ fillDelayMs: 20_000, stepped: true }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --no-wait'));
       simulator.advance(24 * HOUR - 5_000);
@@ -121,6 +119,52 @@ describe.concurrent('resume reconciles first, on the server clock', () => {
       const addsBefore = posts(simulator, '/hedges/add').length;
       ok(await simulator.hedge('resume --json'));
       expect(sentAndHeld(simulator, 'add', 'buy')).toEqual([addsBefore, 1_250]);
+    }));
+
+  it('a change the journal cannot add up, an open of the side since (not additive): an old key is not resent on the notional alone — exit 12', () =>
+    withOpenSide('sell', async (simulator) => {
+      await landedButUnknown(simulator, 'sell');
+      // A colleague closes the side and opens it again at 1,000: the journal cannot add that up.
+      ok(await simulator.hedge('close USDTNGN sell'));
+      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --again'));
+      const addsBefore = posts(simulator, '/hedges/add').length;
+      exits(await simulator.hedge('resume --json', { env: OLD_KEYS }), 12);
+      expect(sentAndHeld(simulator, 'add', 'sell')).toEqual([addsBefore, 1_000]);
+    }));
+
+  // A close resumed after the side went by another action. Seed 727 of a 1,000-history chaos run: a close that never
+  // reached the server was recorded done at its resume because the side was gone — emptied by another action. Here a
+  // colleague's whole reduce (same journal) empties the side after the close failed to arrive.
+  it("a close resumed after the side went by the journal's own reduce: not this close's landing; an old key exits 12, a young one is sent again and the server refuses it", () =>
+    withOpenSide('sell', async (simulator) => {
+      // Every attempt of the close is answered 500 before the server acts: its outcome is unknown.
+      simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'POST', path: '/hedges/close' } });
+      const lost = await simulator.hedge('close USDTNGN sell --yes --json');
+      simulator.sandbox.setFaults({ fault5xx: 0, match: null });
+      expect(lost.code, lost.stderr).not.toBe(0);
+      const closeKey = lastJson(lost.stderr).error.idempotency_key as string;
+      expect(closeKey).toBeTruthy();
+      // The engine's own record of the keys it acted on (successes only): the close's is never there.
+      const acted = () =>
+        Object.keys(simulator.sandbox.engine.state.idempotency).filter((scope) => scope.endsWith(`:${closeKey}`));
+      expect(acted()).toEqual([]);
+      // A colleague reduces the whole side: it is gone, by the reduce.
+      ok(await simulator.hedge('reduce USDTNGN sell 1000 --yes'));
+      expect(simulator.active('sell')).toEqual([]);
+
+      // Past the key lifetime: the book cannot say the close landed — exit 12, nothing sent, not recorded done.
+      exits(await simulator.hedge('resume --json', { env: OLD_KEYS }), 12);
+      expect(acted()).toEqual([]);
+      /** The close's outcome as `hedge journal` shows it. */
+      const closeOutcome = async () =>
+        (await journalEntries(simulator)).find((entry) => entry.idempotency_key === closeKey)!.outcome;
+      expect(await closeOutcome()).not.toBe('done');
+
+      // Within the key lifetime the key decides: sent again, the server refuses it (nothing to close), never "done".
+      const young = await simulator.hedge('resume --json');
+      expect(young.code, young.stderr).not.toBe(0);
+      expect(acted()).toEqual([]);
+      expect(await closeOutcome()).not.toBe('done');
     }));
 });
 
@@ -240,56 +284,6 @@ describe.concurrent('a finished write is not repeated silently', () => {
       const second = await simulator.hedge(reduce);
       expect([first.code, second.code]).toEqual([0, 0]);
       expect(sentAndHeld(simulator, 'reduce', 'sell')).toEqual([1, 900]);
-    }));
-});
-
-describe.concurrent('a change the journal cannot add up', () => {
-  it('an open of the side since (not additive): an old key is not resent on the notional alone — exit 12', () =>
-    withOpenSide('sell', async (simulator) => {
-      await landedButUnknown(simulator, 'sell');
-      // A colleague closes the side and opens it again at 1,000: the journal cannot add that up.
-      ok(await simulator.hedge('close USDTNGN sell'));
-      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --again'));
-      const addsBefore = posts(simulator, '/hedges/add').length;
-      exits(await simulator.hedge('resume --json', { env: OLD_KEYS }), 12);
-      expect(sentAndHeld(simulator, 'add', 'sell')).toEqual([addsBefore, 1_000]);
-    }));
-});
-
-describe.concurrent('a close resumed after the side went by another action', () => {
-  // Seed 727 of a 1,000-history chaos run: a close that never reached the server was
-  // recorded done at its resume because the side was gone — emptied by another action. Here a
-  // colleague's whole reduce (same journal) empties the side after the close failed to arrive.
-  it("the side gone by the journal's own reduce is not this close's landing: an old key exits 12, a young one is sent again and the server refuses it", () =>
-    withOpenSide('sell', async (simulator) => {
-      // Every attempt of the close is answered 500 before the server acts: its outcome is unknown.
-      simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'POST', path: '/hedges/close' } });
-      const lost = await simulator.hedge('close USDTNGN sell --yes --json');
-      simulator.sandbox.setFaults({ fault5xx: 0, match: null });
-      expect(lost.code, lost.stderr).not.toBe(0);
-      const closeKey = lastJson(lost.stderr).error.idempotency_key as string;
-      expect(closeKey).toBeTruthy();
-      // The engine's own record of the keys it acted on (successes only): the close's is never there.
-      const acted = () =>
-        Object.keys(simulator.sandbox.engine.state.idempotency).filter((scope) => scope.endsWith(`:${closeKey}`));
-      expect(acted()).toEqual([]);
-      // A colleague reduces the whole side: it is gone, by the reduce.
-      ok(await simulator.hedge('reduce USDTNGN sell 1000 --yes'));
-      expect(simulator.active('sell')).toEqual([]);
-
-      // Past the key lifetime: the book cannot say the close landed — exit 12, nothing sent, not recorded done.
-      exits(await simulator.hedge('resume --json', { env: OLD_KEYS }), 12);
-      expect(acted()).toEqual([]);
-      /** The close's outcome as `hedge journal` shows it. */
-      const closeOutcome = async () =>
-        (await journalEntries(simulator)).find((entry) => entry.idempotency_key === closeKey)!.outcome;
-      expect(await closeOutcome()).not.toBe('done');
-
-      // Within the key lifetime the key decides: sent again, the server refuses it (nothing to close), never "done".
-      const young = await simulator.hedge('resume --json');
-      expect(young.code, young.stderr).not.toBe(0);
-      expect(acted()).toEqual([]);
-      expect(await closeOutcome()).not.toBe('done');
     }));
 });
 
