@@ -348,30 +348,28 @@ describe('pre-trade checks', () => {
   });
 });
 
-describe('live keys', () => {
-  it('without a terminal and without --yes: exit 2, the LIVE banner, and no request at all (not even a read); --dry-run needs no --yes and sends nothing; with --yes the command goes ahead (and the sandbox, which accepts test keys only, refuses it: exit 4)', async () => {
-    const trading = await startTrading();
-    const live = { env: { HEDGE_API_KEY: LIVE_KEY } };
-    for (const args of [
-      ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3'],
-      ['add', 'USDTNGN', 'buy', '1000'],
-      ['reduce', 'USDTNGN', 'buy', '1000'],
-      ['close', 'USDTNGN', 'buy', '--json'],
-      ['roll', 'USDTNGN', 'buy', '--tenor', '7'],
-    ]) {
-      const result = exits(await trading.hedge(args, live), 2, ' LIVE ');
-      expect(result.stderr).toMatch(
-        /--yes is required to .* with a LIVE key \(there is no terminal to confirm on\); nothing was sent/,
-      );
-      expect(result.stderr).not.toContain(LIVE_KEY);
-      expect(result.stdout).toBe('');
-    }
-    const dry = ok(await trading.hedge('close USDTNGN sell --dry-run', live));
-    for (const text of ['POST ', '/hedges/close', 'Authorization: Bearer hpk_live…UvWx'])
-      expect(dry.stdout).toContain(text);
-    expect(trading.sandbox.requestLog).toEqual([]);
+it('live keys without a terminal and without --yes: exit 2, the LIVE banner, and no request at all (not even a read); --dry-run needs no --yes and sends nothing; with --yes the command goes ahead (and the sandbox, which accepts test keys only, refuses it: exit 4)', async () => {
+  const trading = await startTrading();
+  const live = { env: { HEDGE_API_KEY: LIVE_KEY } };
+  for (const args of [
+    ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3'],
+    ['add', 'USDTNGN', 'buy', '1000'],
+    ['reduce', 'USDTNGN', 'buy', '1000'],
+    ['close', 'USDTNGN', 'buy', '--json'],
+    ['roll', 'USDTNGN', 'buy', '--tenor', '7'],
+  ]) {
+    const result = exits(await trading.hedge(args, live), 2, ' LIVE ');
+    expect(result.stderr).toMatch(
+      /--yes is required to .* with a LIVE key \(there is no terminal to confirm on\); nothing was sent/,
+    );
+    expect(result.stderr).not.toContain(LIVE_KEY);
+    expect(result.stdout).toBe('');
+  }
+  const dry = ok(await trading.hedge('close USDTNGN sell --dry-run', live));
+  for (const text of ['POST ', '/hedges/close', 'Authorization: Bearer hpk_live…UvWx'])
+    expect(dry.stdout).toContain(text);
+  expect(trading.sandbox.requestLog).toEqual([]);
 
-    exits(await trading.hedge('close USDTNGN buy --yes', live), 4, ' LIVE ');
-    expect(trading.sandbox.requestLog.map((entry) => entry.errorCode)).toEqual(['live_key_refused']);
-  });
+  exits(await trading.hedge('close USDTNGN buy --yes', live), 4, ' LIVE ');
+  expect(trading.sandbox.requestLog.map((entry) => entry.errorCode)).toEqual(['live_key_refused']);
 });
