@@ -7,7 +7,6 @@
 // fill lands while the CLI waits (300 ms after the open, well before its first poll a second later).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hedgeSchema } from '../../src/platform/api/schemas.js';
-import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { apiData, MARKET, startSimulator, useSimulators, type Simulator } from '../support/simulator.js';
 import { exits, journalEntries, ok, okJson } from '../support/cli-runs.js';
 import { openBody } from '../support/engine.js';
@@ -16,22 +15,19 @@ const start = useSimulators({ stepped: true });
 const SCREEN = { HEDGE_FORCE_TTY: '1', COLUMNS: '80' };
 let filling: Simulator;
 let failing: Simulator;
-let config: { path: string; remove: () => void };
 const order = openBody('buy', 10_000, 1);
-/** `hedge hedges …` against `on`, in the file's one config folder. */
-const hedges = (on: Simulator, args: string) => runHedge(`hedges ${args}`, { env: on.env, configDir: config.path });
+/** `hedge hedges …` against `on`. */
+const hedges = (on: Simulator, args: string) => on.hedge(`hedges ${args}`);
 
 beforeAll(async () => {
   [filling, failing] = await Promise.all([
     startSimulator({ seed: 7, fillDelayMs: 300 }),
     startSimulator({ seed: 7, fillDelayMs: 300, failRate: 1 }),
   ]);
-  config = tempDir();
 });
 
 afterAll(async () => {
   await Promise.all([filling?.close(), failing?.close()]);
-  config?.remove();
 });
 
 describe('hedges ID', () => {
