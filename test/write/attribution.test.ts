@@ -40,6 +40,8 @@ async function inFlight(simulator: Simulator, args: string, path: string) {
 }
 
 /** An add of 250 to a side of 1,000 that landed on the server while every answer to it was lost: exit 5, journaled pending. */
+/** A server that names a change's amount delta_usd (beta). */
+const BETA = { HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd' };
 /** A key lifetime every key is past. */
 const OLD_KEYS = { HEDGE_KEY_LIFETIME: '0.0001' };
 
@@ -100,16 +102,31 @@ describe.concurrent('one change in flight per side', () => {
 });
 
 describe.concurrent('resume reconciles first, on the server clock', () => {
-  it("after a colleague's reduce of the same amount, an old key is never resent on equal notionals: the journal's changes are added up, the add is seen landed, nothing sent", () =>
-    withOpenSide('buy', async (simulator) => {
-      await landedButUnknown(simulator);
-      // A colleague (same journal) reduces by the same amount: the side is back at 1,000.
-      ok(await simulator.hedge('reduce USDTNGN buy 250'));
-      const addsBefore = posts(simulator, '/hedges/add').length;
-      // Before: "the book shows it did not land (1,000 = before)" → sent again → 1,250.
-      exits(await simulator.hedge('resume --json', { env: OLD_KEYS }), 0, 'The book shows it landed');
-      expect(sentAndHeld(simulator, 'add', 'buy')).toEqual([addsBefore, 1_000]);
-    }));
+  // Before: "the book shows it did not land (1,000 = before)" → sent again → 1,250. On a server that names a change's
+  // amount delta_usd (beta), each add and reduce is counted at its amount, and the add is said with the amount it sent,
+  // read from its own request.
+  it.each([
+    ['', 'reference', {}, 'resume --json', []],
+    [
+      ' (beta: delta_usd)',
+      'beta',
+      BETA,
+      'resume',
+      ['Added 250.00 USD: the buy hedge on USDTNGN is now 1,000.00 USD (was 1,000.00 USD).'],
+    ],
+  ] as const)(
+    "after a colleague's reduce of the same amount%s, an old key is never resent on equal notionals: the journal's changes are added up, the add is seen landed, nothing sent",
+    (_label, dialect, env, resume, said) =>
+      withSimulator({ dialect, stepped: true }, async (simulator) => {
+        ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7', { env }));
+        await landedButUnknown(simulator, 'buy', env);
+        // A colleague (same journal) reduces by the same amount: the side is back at 1,000.
+        ok(await simulator.hedge('reduce USDTNGN buy 250', { env }));
+        const addsBefore = posts(simulator, '/hedges/add').length;
+        exits(await simulator.hedge(resume, { env: { ...env, ...OLD_KEYS } }), 0, 'The book shows it landed', ...said);
+        expect(sentAndHeld(simulator, 'add', 'buy')).toEqual([addsBefore, 1_000]);
+      }),
+  );
 
   it('a server whose clock ran 30 hours ahead: the resume sees the add landed and sends nothing', () =>
     withOpenSide('buy', async (simulator) => {
@@ -289,25 +306,6 @@ describe.concurrent('a finished write is not repeated silently', () => {
 
 // A server that names a change's amount delta_usd (beta): each of this account's adds and reduces is counted at its amount.
 describe.concurrent("a change's amount under the server's name for it", () => {
-  const BETA = { HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd' };
-
-  it("resume adds up the journal's own reduce since: the add is seen landed, nothing sent", () =>
-    withSimulator({ dialect: 'beta', stepped: true }, async (simulator) => {
-      ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7', { env: BETA }));
-      await landedButUnknown(simulator, 'buy', BETA);
-      ok(await simulator.hedge('reduce USDTNGN buy 250', { env: BETA }));
-      const adds = posts(simulator, '/hedges/add').length;
-      const resumed = await simulator.hedge('resume', { env: { ...BETA, ...OLD_KEYS } });
-      // Said with the amount it sent, read from its own request.
-      exits(
-        resumed,
-        0,
-        'The book shows it landed',
-        'Added 250.00 USD: the buy hedge on USDTNGN is now 1,000.00 USD (was 1,000.00 USD).',
-      );
-      expect(sentAndHeld(simulator, 'add', 'buy')).toEqual([adds, 1_000]);
-    }));
-
   it("an agent's daily cap counts its add at its amount: the next add past the cap is refused, nothing sent", () =>
     withSimulator({ dialect: 'beta', stepped: true }, async (simulator) => {
       simulator.seedOpen('buy', 10_000);
