@@ -5,7 +5,7 @@
 // moved ahead with advance(), never waited for. On a server 10 min ahead, --watch's maturity alert and countdown
 // count on its clock too.
 import { describe, expect, it } from 'vitest';
-import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { MARKET, useSimulators } from '../support/simulator.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { activeSizes } from '../support/keeper.js';
 
@@ -19,13 +19,6 @@ async function aheadWithoutDate() {
   simulator.seedOpen('sell', 1_000);
   return { simulator, buy };
 }
-
-/** The requests the server received from `from` on, as `METHOD /path`. */
-const since = (simulator: Simulator, from: number) =>
-  simulator
-    .requests()
-    .slice(from)
-    .map((entry) => `${entry.method} ${entry.path}`);
 
 /** A buy of 1,000 whose 7-day tenor is 140 s (a day of 20 s) on a server 10 min ahead, its Date header and records alike. */
 async function tenMinutesAhead() {
@@ -63,7 +56,11 @@ describe("a server 45 s ahead without a Date header: maturities on the server's 
     ok(await simulator.hedge(`reduce ${MARKET} buy 300 --yes --timeout 8`));
     expect(activeSizes(simulator, 'buy')).toEqual([[buy.id, 700]]);
     // No side read again while it "settles": one read of the book before the send, none in a settling loop.
-    const sent = since(simulator, from);
+    // The requests the server received since, as `METHOD /path`.
+    const sent = simulator
+      .requests()
+      .slice(from)
+      .map((entry) => `${entry.method} ${entry.path}`);
     expect(
       sent.slice(0, sent.indexOf('POST /hedges/reduce')).filter((request) => request === 'GET /positions'),
     ).toHaveLength(1);

@@ -22,17 +22,20 @@ function entry(
 ): JournalEntry {
   seq += 1;
   const at = new Date(Date.UTC(2026, 10, 23, 16, 54, seq)).toISOString();
-  const open = action === 'open';
-  const body = {
-    market: 'USDTNGN',
-    side,
-    ...(usd === undefined ? {} : { [field]: usd }),
-    ...(open ? { tenor_days: 7 } : {}),
-  };
   return {
-    ...{ id: `a_${seq}`, seq, created_at: at, updated_at: at, environment: 'test', base_url_host: 'demo', key_id: 'k' },
+    id: `a_${seq}`,
+    seq,
+    created_at: at,
+    updated_at: at,
+    environment: 'test',
+    base_url_host: 'demo',
+    key_id: 'k',
     command: action,
-    request: { method: 'POST', path: open ? '/hedges' : `/hedges/${action}`, body },
+    request: {
+      method: 'POST',
+      path: action === 'open' ? '/hedges' : `/hedges/${action}`,
+      body: { market: 'USDTNGN', side, [field]: usd },
+    },
     idempotency_key: `key-${seq}`,
     outcome: 'done',
     ...fields,

@@ -12,6 +12,7 @@ import {
 } from '../support/simulator.js';
 import { journalEntries, killWhen, ok, okJson, exits, waitingAfter } from '../support/cli-runs.js';
 import { openBody } from '../support/engine.js';
+import { hedgeOf } from '../support/keeper.js';
 
 const startSimulator = useSimulators({ stepped: true });
 /** For tests side by side: a simulator closed when its own test ends. */
@@ -34,7 +35,6 @@ const legsSent = (simulator: Simulator) => [
   posts(simulator, '/hedges/close').length,
   posts(simulator, '/hedges').length,
 ];
-const statusOf = (simulator: Simulator, id: string) => simulator.hedges().find((hedge) => hedge.id === id)!.status;
 /** Asserts that the side holds one filled hedge of that notional and tenor. */
 const holdsOne = (simulator: Simulator, side: 'buy' | 'sell', notionalUsd: number, tenorDays: number) =>
   expect(simulator.active(side)).toMatchObject([{ notionalUsd, tenorDays, status: 'filled' }]);
@@ -95,7 +95,7 @@ describe('hedge roll', () => {
         env: { HEDGE_WIRE_PAGE_SIZE_PARAM: param },
       }),
     );
-    expect([legsSent(simulator), old.map((hedge) => statusOf(simulator, hedge.id))]).toEqual([
+    expect([legsSent(simulator), old.map((hedge) => hedgeOf(simulator, hedge.id).status)]).toEqual([
       [1, 1],
       old.map(() => 'closed'),
     ]);
@@ -151,7 +151,7 @@ describe('hedge roll', () => {
     const rolled = okJson(await simulator.hedge('roll USDTNGN buy --tenor 3 --json'));
 
     // The server: the old hedge closed, exactly one new hedge on the side, same notional, new tenor.
-    expect(statusOf(simulator, old.id)).toBe('closed');
+    expect(hedgeOf(simulator, old.id).status).toBe('closed');
     holdsOne(simulator, 'buy', 10_000, 3);
     const [fresh] = simulator.active('buy');
 
@@ -197,7 +197,7 @@ describe('hedge roll', () => {
     const simulator = await startSimulator();
     const old = simulator.seedOpen('sell', 4_000);
     simulator.advance(7 * DAY_MS + 1);
-    expect(statusOf(simulator, old.id)).toBe('closed');
+    expect(hedgeOf(simulator, old.id).status).toBe('closed');
     // The other side: nothing open and nothing matured lately; nothing sent or journaled.
     exits(
       await simulator.hedge('roll USDTNGN buy --tenor 7'),
@@ -248,7 +248,7 @@ describe.concurrent('hedge roll killed between its legs', () => {
     const closesAnswered = posts(simulator, '/hedges/close').filter((entry) => entry.status === 200);
     expect(new Set(closesAnswered.map((entry) => entry.idempotencyKey))).toEqual(new Set([pending[0].idempotency_key]));
     expect(posts(simulator, '/hedges').map((entry) => entry.idempotencyKey)).toEqual([pending[1].idempotency_key]);
-    expect(statusOf(simulator, old.id)).toBe('closed');
+    expect(hedgeOf(simulator, old.id).status).toBe('closed');
     holdsOne(simulator, 'buy', 10_000, 3);
     expect(JSON.parse(resumed.stdout)).toMatchObject({
       close: { journal_id: pending[0].id, outcome: 'done' },
@@ -259,7 +259,7 @@ describe.concurrent('hedge roll killed between its legs', () => {
 
   it('killed after the close landed, before the open was sent: the same roll again opens once', async (test) => {
     const { simulator, old, planned } = await killedBeforeTheOpen(test, 'buy', 10_000, '7');
-    expect(statusOf(simulator, old.id)).toBe('closed');
+    expect(hedgeOf(simulator, old.id).status).toBe('closed');
     expect(planned).toMatchObject({ command: 'open', leg: 'open', outcome: 'planned' });
 
     const again = exits(

@@ -5,21 +5,46 @@
 // Assertions are on the simulator's own state and request log.
 import { describe, expect, it } from 'vitest';
 import { formatMoney, formatRate, formatSignedMoney } from '../../src/core/number-format.js';
-import { payOrEarn } from '../../src/core/money.js';
-import { expectSummedCard, paidWords, summed } from './closed-card.js';
+import { payOrEarn, toAccountSide } from '../../src/core/money.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { exits, ok, okJson } from '../support/cli-runs.js';
+import { exits, journalEntries, ok, okJson } from '../support/cli-runs.js';
 import { IDEMPOTENCY_KEY } from '../support/output/text.js';
 import { openBody } from '../support/engine.js';
-import { activeSizes } from '../support/keeper.js';
+import { activeSizes, hedgeOf as hedge, HOUR } from '../support/keeper.js';
 
 const start = useSimulators({ stepped: true });
 /** Wide enough that no card row wraps: the assertions read whole rows. */
 const WIDE = { COLUMNS: '160' };
 
 const account = (simulator: Simulator) => Object.values(simulator.sandbox.engine.state.accounts)[0];
-const hedge = (simulator: Simulator, id: string) => simulator.hedges().find((candidate) => candidate.id === id)!;
+
+// The card of an action that ended hedges (a close, a reduce of the whole side, or their resume): the figures of the
+// history records of the hedges it ended, summed, in the one sign convention (docs/output.md "Sign convention").
+/** A figure the account paid (carry, fees) as a closed card words it, as regex text: "-1\.23 USDC, you paid". */
+const paidWords = (paid: number) => payOrEarn(toAccountSide(paid), { realized: true }).replace(/[+.]/g, '\\$&');
+
+/** The server's history records of the hedges `ids`, one each: a figure of theirs summed. */
+function summed(simulator: Simulator, ids: string[]) {
+  const records = Object.values(simulator.sandbox.engine.state.accounts)
+    .flatMap((account) => account.history)
+    .filter((record) => ids.includes(record.hedge_id));
+  expect(records).toHaveLength(ids.length);
+  return (key: 'notional_usd' | 'net_pnl_usd' | 'fees_usdc') =>
+    records.reduce((total, record) => total + record[key], 0);
+}
+
+/** The card names each of `ids` on its Hedge ID row (in whatever order), and shows their notional, net P&L and fees summed. */
+function expectSummedCard(simulator: Simulator, stdout: string, ids: string[]) {
+  const sum = summed(simulator, ids);
+  expect(/Hedge ID\s+│ (.+?) +│/.exec(stdout)?.[1].split(', ').sort()).toEqual([...ids].sort());
+  expect(stdout).toMatch(new RegExp(`Notional \\(USD\\)\\s+│ ${formatMoney(sum('notional_usd'))} `));
+  // Signed as every P&L is: a gain "+0.15", a loss "-0.15".
+  expect(stdout).toMatch(
+    new RegExp(`Net P&L \\(USD\\)\\s+│ ${formatSignedMoney(sum('net_pnl_usd')).replace(/[+.]/g, '\\$&')} `),
+  );
+  expect(stdout).toMatch(new RegExp(`Fees\\s+│ ${paidWords(sum('fees_usdc'))}`));
+}
 
 /** The Entry row's value: before → after, or one price when the two read the same. */
 function entryRow(before: number, after: number) {
@@ -212,6 +237,32 @@ describe('hedge reduce: what it realized', () => {
       fees_usdc: expect.closeTo(sum('fees_usdc'), 6),
     });
   });
+
+  // Bounded by --timeout before it lands (exit 7), then resumed once it has: as the first run would have shown it, never
+  // one hedge's figures for the side.
+  it.each([
+    ['close', [] as string[], '/hedges/close'],
+    ['reduce', ['1500'], '/hedges/reduce'],
+  ])(
+    'alpha: a %s of a side of two hedges resumed after it landed names both hedges and their summed figures',
+    async (command, amount, path) => {
+      const simulator = await start({ dialect: 'alpha', fillDelayMs: HOUR });
+      const ids = [simulator.seedOpen('buy', 1_000).id, simulator.seedOpen('buy', 500).id];
+      exits(await simulator.hedge([command, MARKET, 'buy', ...amount, '--yes', '--timeout', '2']), 7, 'accepted');
+      const entry = (await journalEntries(simulator)).find((row) => row.outcome === 'submitted')!;
+      const sent = () => simulator.requests('POST', path).map((write) => [write.idempotencyKey, write.status]);
+      const before = sent();
+      expect(before.filter(([key]) => key === entry.idempotency_key)).toEqual([[entry.idempotency_key, 200]]);
+
+      simulator.advance(HOUR);
+      const resumed = ok(
+        await simulator.hedge(['resume', entry.id, '--yes', '--timeout', '20', '--format', 'table'], { env: WIDE }),
+      );
+      // Nothing sent again; both hedges ended on the server, each with its history record, 1,500 between them.
+      expect([sent(), summed(simulator, ids)('notional_usd')]).toEqual([before, 1_500]);
+      expectSummedCard(simulator, resumed.stdout, ids);
+    },
+  );
 
   it('a reduce of the whole position waits until its hedge is closed and reads as a close, with the realized figures of its history record', async () => {
     const simulator = await start();

@@ -60,16 +60,14 @@ describe('hedge open', () => {
     expect(Number(lines.slippage_bps)).toBeCloseTo(bps, 1);
 
     // Quote first, then exactly one POST /hedges carrying an Idempotency-Key; then polls of the hedge.
-    const log = trading.sandbox.requestLog.map((entry) => `${entry.method} ${entry.path}`);
-    expect(log.indexOf('POST /quotes')).toBeLessThan(log.indexOf('POST /hedges'));
-    const writes = trading.requests('POST', '/hedges');
-    expect(writes).toHaveLength(1);
-    expect(writes[0].idempotencyKey).toMatch(IDEMPOTENCY_KEY);
-    expect(writes[0].body).toEqual(openBody('buy', 10_000, 3, { client_reference: 'DEAL-42' }));
+    const write = trading.writes()[1];
+    expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes', '/hedges']);
+    expect(write.idempotencyKey).toMatch(IDEMPOTENCY_KEY);
+    expect(write.body).toEqual(openBody('buy', 10_000, 3, { client_reference: 'DEAL-42' }));
     const polls = trading.requests('GET', `/hedges/${hedge.id}`);
     // The fill lands 100 ms after the open, so the first poll (a second later) already sees it.
     expect(polls).toHaveLength(1);
-    expect(polls[0].realTimeMs - writes[0].realTimeMs).toBeGreaterThanOrEqual(1000);
+    expect(polls[0].realTimeMs - write.realTimeMs).toBeGreaterThanOrEqual(1000);
   });
 
   it('--json prints only the final hedge on stdout', async () => {
@@ -81,37 +79,46 @@ describe('hedge open', () => {
     expect(result.stderr).not.toContain('waiting');
   });
 
-  it('an order that fails on-chain exits 6 and says nothing was opened', async () => {
-    const trading = await startTrading({ failRate: 1 });
-    const result = exits(
-      await trading.hedge('open USDTNGN buy 10000 --tenor 3'),
+  // --timeout counts from the start of the command, and a write needs a second of it left to be
+  // sent at all: 4 s leaves the start-up, the quote and the pre-trade reads seconds to spare on a
+  // loaded machine (2 s left them under one), so the run always reaches the wait it times out in.
+  it.each([
+    [
+      'an order that fails on-chain exits 6 and says nothing was opened',
+      { failRate: 1 },
+      '',
       6,
       'failed on-chain: nothing was opened',
-    );
+      'failed',
+      'ID',
+    ],
+    [
+      'times out with exit 7 and the command that resumes the wait; the order stands',
+      { fillDelayMs: 60_000 },
+      ' --timeout 4',
+      7,
+      'order stands',
+      'submitted',
+      'hedge hedges ID --wait',
+    ],
+  ])('%s', async (_name, options, flags, code, said, status, naming) => {
+    const trading = await startTrading(options);
+    const result = exits(await trading.hedge(`open USDTNGN buy 10000 --tenor 3${flags}`), code, said);
     const [hedge] = trading.hedges();
-    expect(hedge.status).toBe('failed');
-    expect(result.stderr).toContain(hedge.id);
+    expect([trading.requests('POST', '/hedges').length, hedge.status]).toEqual([1, status]);
+    // It names the hedge (ID), with the command that resumes the wait where there is one.
+    expect(result.stderr).toContain(naming.replace('ID', hedge.id));
   });
 
   it('--no-wait returns at submitted without polling the hedge', async () => {
     const trading = await startTrading({ fillDelayMs: 60_000 });
     const submitted = okJson(await trading.hedge('open USDTNGN buy 10000 --tenor 7 --no-wait --json'));
-    expect(submitted.status).toBe('submitted');
-    expect(submitted.hedge_id).toBe(trading.hedges()[0].id);
-    expect(submitted.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(submitted).toMatchObject({
+      status: 'submitted',
+      hedge_id: trading.hedges()[0].id,
+      order_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
     expect(trading.requests('GET', /^\/hedges\//)).toEqual([]);
-  });
-
-  it('times out with exit 7 and the command that resumes the wait; the order stands', async () => {
-    const trading = await startTrading({ fillDelayMs: 60_000 });
-    // --timeout counts from the start of the command, and a write needs a second of it left to be
-    // sent at all: 4 s leaves the start-up, the quote and the pre-trade reads seconds to spare on a
-    // loaded machine (2 s left them under one), so the run always reaches the wait it times out in.
-    const result = exits(await trading.hedge('open USDTNGN buy 10000 --tenor 3 --timeout 4'), 7, 'order stands');
-    expect(trading.requests('POST', '/hedges')).toHaveLength(1);
-    const [hedge] = trading.hedges();
-    expect(hedge.status).toBe('submitted');
-    expect(result.stderr).toContain(`hedge hedges ${hedge.id} --wait`);
   });
 
   it('--dry-run prints the exact request with the key redacted and sends no write; with --json it is the planned request as one JSON document', async () => {
@@ -341,30 +348,28 @@ describe('pre-trade checks', () => {
   });
 });
 
-describe('live keys', () => {
-  it('without a terminal and without --yes: exit 2, the LIVE banner, and no request at all (not even a read); --dry-run needs no --yes and sends nothing; with --yes the command goes ahead (and the sandbox, which accepts test keys only, refuses it: exit 4)', async () => {
-    const trading = await startTrading();
-    const live = { env: { HEDGE_API_KEY: LIVE_KEY } };
-    for (const args of [
-      ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3'],
-      ['add', 'USDTNGN', 'buy', '1000'],
-      ['reduce', 'USDTNGN', 'buy', '1000'],
-      ['close', 'USDTNGN', 'buy', '--json'],
-      ['roll', 'USDTNGN', 'buy', '--tenor', '7'],
-    ]) {
-      const result = exits(await trading.hedge(args, live), 2, ' LIVE ');
-      expect(result.stderr).toMatch(
-        /--yes is required to .* with a LIVE key \(there is no terminal to confirm on\); nothing was sent/,
-      );
-      expect(result.stderr).not.toContain(LIVE_KEY);
-      expect(result.stdout).toBe('');
-    }
-    const dry = ok(await trading.hedge('close USDTNGN sell --dry-run', live));
-    for (const text of ['POST ', '/hedges/close', 'Authorization: Bearer hpk_live…UvWx'])
-      expect(dry.stdout).toContain(text);
-    expect(trading.sandbox.requestLog).toEqual([]);
+it('live keys without a terminal and without --yes: exit 2, the LIVE banner, and no request at all (not even a read); --dry-run needs no --yes and sends nothing; with --yes the command goes ahead (and the sandbox, which accepts test keys only, refuses it: exit 4)', async () => {
+  const trading = await startTrading();
+  const live = { env: { HEDGE_API_KEY: LIVE_KEY } };
+  for (const args of [
+    ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3'],
+    ['add', 'USDTNGN', 'buy', '1000'],
+    ['reduce', 'USDTNGN', 'buy', '1000'],
+    ['close', 'USDTNGN', 'buy', '--json'],
+    ['roll', 'USDTNGN', 'buy', '--tenor', '7'],
+  ]) {
+    const result = exits(await trading.hedge(args, live), 2, ' LIVE ');
+    expect(result.stderr).toMatch(
+      /--yes is required to .* with a LIVE key \(there is no terminal to confirm on\); nothing was sent/,
+    );
+    expect(result.stderr).not.toContain(LIVE_KEY);
+    expect(result.stdout).toBe('');
+  }
+  const dry = ok(await trading.hedge('close USDTNGN sell --dry-run', live));
+  for (const text of ['POST ', '/hedges/close', 'Authorization: Bearer hpk_live…UvWx'])
+    expect(dry.stdout).toContain(text);
+  expect(trading.sandbox.requestLog).toEqual([]);
 
-    exits(await trading.hedge('close USDTNGN buy --yes', live), 4, ' LIVE ');
-    expect(trading.sandbox.requestLog.map((entry) => entry.errorCode)).toEqual(['live_key_refused']);
-  });
+  exits(await trading.hedge('close USDTNGN buy --yes', live), 4, ' LIVE ');
+  expect(trading.sandbox.requestLog.map((entry) => entry.errorCode)).toEqual(['live_key_refused']);
 });

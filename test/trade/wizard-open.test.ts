@@ -4,7 +4,7 @@
 // at a prompt, which ends with exit 130 and nothing sent, and "No" at the confirmation, exit 8
 // (declined). At 80 columns every line is drawn whole: no line wider than the terminal and no word
 // split at a line end, prompts and the message after an interrupted wait included.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import {
   KEYS,
   spawnInTerminal as spawnTerminal,
@@ -47,161 +47,159 @@ const see = async (...texts: Array<string | RegExp>) => {
   for (const text of texts) await terminal!.waitFor(text);
 };
 
-describe('hedge open wizard (pseudo-terminal)', () => {
-  it('walks market, side, notional (checked as typed), tenor, reference, quote card, confirm, then waits for the fill', async () => {
-    const trading = await startTrading({ exposureCapUsd: 100_000, fillDelayMs: 1_500 });
-    terminal = spawnInTerminal(trading, ['open']);
+it('walks market, side, notional (checked as typed), tenor, reference, quote card, confirm, then waits for the fill', async () => {
+  const trading = await startTrading({ exposureCapUsd: 100_000, fillDelayMs: 1_500 });
+  terminal = spawnInTerminal(trading, ['open']);
 
-    await see('? Market', /USDTNGN\s+[\d,.]+\s+│ buy: capacity 100,000\.00 USD, carry [+-]/);
-    terminal.write(ENTER);
-    await see('? Side', 'sell  capacity 100,000.00 USD');
-    terminal.write(ENTER);
-    await see('? Notional in USD (at most 100,000.00)');
-    terminal.write(`150000${ENTER}`);
-    await see('would push the account over its exposure cap: 100,000.00 USD of headroom left');
-    terminal.write(`${BACKSPACE.repeat(6)}25k${ENTER}`);
-    await see('? Tenor', /7 days\s+matures about \d{4}-\d\d-\d\d/);
-    terminal.write(`${DOWN}${ENTER}`);
-    await see('? Client reference (optional, Enter to skip)');
-    terminal.write(`WIZ-7${ENTER}`);
-    await see(
-      'Quote USDTNGN buy 25,000.00 USD, 3 days',
-      'Execution price',
-      'Total upfront',
-      '? Open buy 25,000.00 USD on USDTNGN for 3 days (ref WIZ-7)',
-      '(y/N)',
-    );
-    // Nothing is sent before the confirmation: only reads and the quote so far.
-    expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
-    terminal.write(`y${ENTER}`);
-    await see(/waiting for the fill \d+s/, 'Hedge filled');
-    expect(await terminal.exitCode).toBe(0);
+  await see('? Market', /USDTNGN\s+[\d,.]+\s+│ buy: capacity 100,000\.00 USD, carry [+-]/);
+  terminal.write(ENTER);
+  await see('? Side', 'sell  capacity 100,000.00 USD');
+  terminal.write(ENTER);
+  await see('? Notional in USD (at most 100,000.00)');
+  terminal.write(`150000${ENTER}`);
+  await see('would push the account over its exposure cap: 100,000.00 USD of headroom left');
+  terminal.write(`${BACKSPACE.repeat(6)}25k${ENTER}`);
+  await see('? Tenor', /7 days\s+matures about \d{4}-\d\d-\d\d/);
+  terminal.write(`${DOWN}${ENTER}`);
+  await see('? Client reference (optional, Enter to skip)');
+  terminal.write(`WIZ-7${ENTER}`);
+  await see(
+    'Quote USDTNGN buy 25,000.00 USD, 3 days',
+    'Execution price',
+    'Total upfront',
+    '? Open buy 25,000.00 USD on USDTNGN for 3 days (ref WIZ-7)',
+    '(y/N)',
+  );
+  // Nothing is sent before the confirmation: only reads and the quote so far.
+  expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
+  terminal.write(`y${ENTER}`);
+  await see(/waiting for the fill \d+s/, 'Hedge filled');
+  expect(await terminal.exitCode).toBe(0);
 
-    const [hedge] = trading.hedges();
-    expect(trading.hedges()).toMatchObject([
-      { status: 'filled', side: 'buy', notionalUsd: 25_000, tenorDays: 3, clientReference: 'WIZ-7' },
-    ]);
-    expect(terminal.screen()).toContain(hedge.id);
-    // On screen the hash is shortened in the middle (whole in --json, TSV and CSV).
-    const fill = hedge.fillTxHash!;
-    expect(terminal.screen()).toContain(`${fill.slice(0, 6)}…${fill.slice(-4)}`);
-    expect(terminal.screen()).not.toContain(fill);
-  });
+  const [hedge] = trading.hedges();
+  expect(trading.hedges()).toMatchObject([
+    { status: 'filled', side: 'buy', notionalUsd: 25_000, tenorDays: 3, clientReference: 'WIZ-7' },
+  ]);
+  expect(terminal.screen()).toContain(hedge.id);
+  // On screen the hash is shortened in the middle (whole in --json, TSV and CSV).
+  const fill = hedge.fillTxHash!;
+  expect(terminal.screen()).toContain(`${fill.slice(0, 6)}…${fill.slice(-4)}`);
+  expect(terminal.screen()).not.toContain(fill);
+});
 
-  it('Ctrl-C at the notional prompt, with market and side given on the command line, exits 130 with nothing sent', async () => {
-    const trading = await startTrading();
-    terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'sell']);
-    await see('? Notional in USD');
-    expect(terminal.screen()).not.toContain('? Market');
-    terminal.write(`12${CTRL_C}`);
-    expect(await terminal.exitCode).toBe(130);
-    expect(terminal.screen()).toContain('nothing was sent');
-    expect([trading.writes(), trading.hedges()]).toEqual([[], []]);
-  });
+it('Ctrl-C at the notional prompt, with market and side given on the command line, exits 130 with nothing sent', async () => {
+  const trading = await startTrading();
+  terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'sell']);
+  await see('? Notional in USD');
+  expect(terminal.screen()).not.toContain('? Market');
+  terminal.write(`12${CTRL_C}`);
+  expect(await terminal.exitCode).toBe(130);
+  expect(terminal.screen()).toContain('nothing was sent');
+  expect([trading.writes(), trading.hedges()]).toEqual([[], []]);
+});
 
-  it('at 80 columns: a side already open, a refused notional, the reference and the confirmation, each drawn whole (no word split); No exits 8', async () => {
-    const trading = await startTrading({ exposureCapUsd: 100_000 });
-    trading.seedOpen('buy', 10_000);
-    terminal = spawnInTerminal(trading, ['open'], { cols: 80 });
-    // Each prompt is redrawn in place once answered: the screen is read while it is up.
-    const screens: DrawnLine[][] = [];
-    /** The screen as drawn now, kept for the width checks at the end, as one line of text. */
-    const shot = async () => {
-      screens.push(await terminal!.drawn());
-      return readAsText(screens.at(-1)!);
-    };
-    await see('? Market');
-    // The market choice is its name and price, both sides as its description.
-    await see(/buy: capacity [\d,.]+ USD, carry [+-]/, /sell: capacity [\d,.]+ USD, carry [+-]/);
-    await shot();
-    terminal.write(ENTER);
-    await see('? Side', 'sell');
-    const sides = await shot();
-    expect(sides).toMatch(
-      /buy capacity [\d,.]+ USD, carry [+-][\d.]+%\/day, you (pay|earn) — already open: 10,000\.00 USD/,
-    );
-    expect(sides).not.toMatch(/sell capacity [^—]*— already open/);
-    terminal.write(ENTER);
-    // The open side is offered as "add to it" or the other side — never as an open the server may refuse.
-    await see('What now?', 'Cancel');
-    const whatNow = await shot();
-    expect(whatNow).toMatch(/The buy side of USDTNGN already holds 10,000\.00 USD \(hdg_\w+\)\. What now\?/);
-    expect(whatNow).toContain('Open on the sell side instead');
-    terminal.write(`${DOWN}${ENTER}`);
-    await see('? Notional in USD');
-    terminal.write(`1O_000${ENTER}`);
-    await see('1.5m.');
-    expect(await shot()).toContain(
-      'notional: "1O_000" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
-    );
-    terminal.write(`${BACKSPACE.repeat(6)}10_000${ENTER}`);
-    await see('? Tenor');
-    terminal.write(ENTER);
-    await see('? Client reference');
-    terminal.write(`DEAL-2026-000042${ENTER}`);
-    await see('Total upfront', '(y/N)');
-    expect(await shot()).toMatch(
-      /Open sell 10,000\.00 USD on USDTNGN for 1 day \(ref DEAL-2026-000042\), [\d,.]+ USDC upfront\? \(y\/N\)/,
-    );
-    terminal.write(`n${ENTER}`);
-    expect(await terminal.exitCode).toBe(8);
-    expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
-    expect(await shot()).toContain('Not confirmed; nothing was sent.');
+it('at 80 columns: a side already open, a refused notional, the reference and the confirmation, each drawn whole (no word split); No exits 8', async () => {
+  const trading = await startTrading({ exposureCapUsd: 100_000 });
+  trading.seedOpen('buy', 10_000);
+  terminal = spawnInTerminal(trading, ['open'], { cols: 80 });
+  // Each prompt is redrawn in place once answered: the screen is read while it is up.
+  const screens: DrawnLine[][] = [];
+  /** The screen as drawn now, kept for the width checks at the end, as one line of text. */
+  const shot = async () => {
+    screens.push(await terminal!.drawn());
+    return readAsText(screens.at(-1)!);
+  };
+  await see('? Market');
+  // The market choice is its name and price, both sides as its description.
+  await see(/buy: capacity [\d,.]+ USD, carry [+-]/, /sell: capacity [\d,.]+ USD, carry [+-]/);
+  await shot();
+  terminal.write(ENTER);
+  await see('? Side', 'sell');
+  const sides = await shot();
+  expect(sides).toMatch(
+    /buy capacity [\d,.]+ USD, carry [+-][\d.]+%\/day, you (pay|earn) — already open: 10,000\.00 USD/,
+  );
+  expect(sides).not.toMatch(/sell capacity [^—]*— already open/);
+  terminal.write(ENTER);
+  // The open side is offered as "add to it" or the other side — never as an open the server may refuse.
+  await see('What now?', 'Cancel');
+  const whatNow = await shot();
+  expect(whatNow).toMatch(/The buy side of USDTNGN already holds 10,000\.00 USD \(hdg_\w+\)\. What now\?/);
+  expect(whatNow).toContain('Open on the sell side instead');
+  terminal.write(`${DOWN}${ENTER}`);
+  await see('? Notional in USD');
+  terminal.write(`1O_000${ENTER}`);
+  await see('1.5m.');
+  expect(await shot()).toContain(
+    'notional: "1O_000" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
+  );
+  terminal.write(`${BACKSPACE.repeat(6)}10_000${ENTER}`);
+  await see('? Tenor');
+  terminal.write(ENTER);
+  await see('? Client reference');
+  terminal.write(`DEAL-2026-000042${ENTER}`);
+  await see('Total upfront', '(y/N)');
+  expect(await shot()).toMatch(
+    /Open sell 10,000\.00 USD on USDTNGN for 1 day \(ref DEAL-2026-000042\), [\d,.]+ USDC upfront\? \(y\/N\)/,
+  );
+  terminal.write(`n${ENTER}`);
+  expect(await terminal.exitCode).toBe(8);
+  expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
+  expect(await shot()).toContain('Not confirmed; nothing was sent.');
 
-    for (const screen of screens) {
-      expect(screen.filter((line) => displayWidth(line.text) > 80)).toEqual([]);
-      expect(wordsSplitAtLineEnd(screen)).toEqual([]);
-    }
-  });
+  for (const screen of screens) {
+    expect(screen.filter((line) => displayWidth(line.text) > 80)).toEqual([]);
+    expect(wordsSplitAtLineEnd(screen)).toEqual([]);
+  }
+});
 
-  it('at 80×24: a side already open, "add to it" chosen — the add is quoted, asked about (y/N, as the open is) and lands on that hedge; no open is sent', async () => {
-    const trading = await startTrading({ exposureCapUsd: 100_000, fillDelayMs: 200 });
-    const seeded = trading.seedOpen('sell', 3_000);
-    terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'sell'], { cols: 80, rows: 24 });
-    await see('What now?', 'Cancel');
-    const question = await terminal.drawn();
-    // The side's holding is in the question itself: on screen when it is answered.
-    expect(readAsText(question)).toContain(
-      `The sell side of USDTNGN already holds 3,000.00 USD (${seeded.id}). What now?`,
-    );
-    // The side was given on the command line: the other side is not offered in its place.
-    expect(readAsText(question)).not.toContain('Open on the buy side instead');
-    terminal.write(ENTER);
-    await see('? Notional in USD');
-    terminal.write(`500${ENTER}`);
-    // The wizard asks before the add as before an open, on any key, with the addition's quote card in view.
-    await see('Indicative only', '(y/N)');
-    expect(readAsText(await terminal.drawn())).toMatch(
-      new RegExp(
-        `Add 500\\.00 USD to the sell hedge on USDTNGN \\(${seeded.id}\\) at about [\\d,.]+, [\\d,.]+ USDC upfront\\? \\(y/N\\)`,
-      ),
-    );
-    // Nothing is sent before the answer: only the quote so far.
-    expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
-    terminal.write(`y${ENTER}`);
-    expect(await terminal.exitCode).toBe(0);
-    expect(stripAnsi(terminal.screen())).toContain('Added 500.00 USD: the sell hedge on USDTNGN is now 3,500.00 USD');
-    expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes', '/hedges/add']);
-    expect(activeNotional(trading, 'sell')).toBe(3_500);
-    for (const line of await terminal.drawn()) expect(displayWidth(line.text)).toBeLessThanOrEqual(80);
-  });
+it('at 80×24: a side already open, "add to it" chosen — the add is quoted, asked about (y/N, as the open is) and lands on that hedge; no open is sent', async () => {
+  const trading = await startTrading({ exposureCapUsd: 100_000, fillDelayMs: 200 });
+  const seeded = trading.seedOpen('sell', 3_000);
+  terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'sell'], { cols: 80, rows: 24 });
+  await see('What now?', 'Cancel');
+  const question = await terminal.drawn();
+  // The side's holding is in the question itself: on screen when it is answered.
+  expect(readAsText(question)).toContain(
+    `The sell side of USDTNGN already holds 3,000.00 USD (${seeded.id}). What now?`,
+  );
+  // The side was given on the command line: the other side is not offered in its place.
+  expect(readAsText(question)).not.toContain('Open on the buy side instead');
+  terminal.write(ENTER);
+  await see('? Notional in USD');
+  terminal.write(`500${ENTER}`);
+  // The wizard asks before the add as before an open, on any key, with the addition's quote card in view.
+  await see('Indicative only', '(y/N)');
+  expect(readAsText(await terminal.drawn())).toMatch(
+    new RegExp(
+      `Add 500\\.00 USD to the sell hedge on USDTNGN \\(${seeded.id}\\) at about [\\d,.]+, [\\d,.]+ USDC upfront\\? \\(y/N\\)`,
+    ),
+  );
+  // Nothing is sent before the answer: only the quote so far.
+  expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
+  terminal.write(`y${ENTER}`);
+  expect(await terminal.exitCode).toBe(0);
+  expect(stripAnsi(terminal.screen())).toContain('Added 500.00 USD: the sell hedge on USDTNGN is now 3,500.00 USD');
+  expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes', '/hedges/add']);
+  expect(activeNotional(trading, 'sell')).toBe(3_500);
+  for (const line of await terminal.drawn()) expect(displayWidth(line.text)).toBeLessThanOrEqual(80);
+});
 
-  it('Ctrl-C while waiting for the fill stops the wait only: exit 130, the order stands and the way to check it is shown, wrapped at 80 columns', async () => {
-    const trading = await startTrading({ fillDelayMs: 60_000 });
-    terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'buy', '5000', '--tenor', '1'], { cols: 80 });
-    await see('Execution price');
-    // Too long for one spinner line at 80 columns: the label is written whole above a counting spinner.
-    await see('waiting for the fill', /waiting \d+s/);
-    terminal.write(CTRL_C);
-    expect(await terminal.exitCode).toBe(130);
-    const [hedge] = trading.hedges();
-    expect(hedge.status).toBe('submitted');
-    const drawn = await terminal.drawn();
-    const text = readAsText(drawn);
-    expect(text).toContain(`Submitted ${hedge.id} (tx 0x`);
-    expect(text).toContain(`Stopped waiting. The order stands: hedge ${hedge.id} is still being processed.`);
-    expect(text).toContain(`hedge hedges ${hedge.id} --wait`);
-    expect(drawn.filter((line) => displayWidth(line.text) > 80)).toEqual([]);
-    expect(wordsSplitAtLineEnd(drawn)).toEqual([]);
-  });
+it('Ctrl-C while waiting for the fill stops the wait only: exit 130, the order stands and the way to check it is shown, wrapped at 80 columns', async () => {
+  const trading = await startTrading({ fillDelayMs: 60_000 });
+  terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'buy', '5000', '--tenor', '1'], { cols: 80 });
+  await see('Execution price');
+  // Too long for one spinner line at 80 columns: the label is written whole above a counting spinner.
+  await see('waiting for the fill', /waiting \d+s/);
+  terminal.write(CTRL_C);
+  expect(await terminal.exitCode).toBe(130);
+  const [hedge] = trading.hedges();
+  expect(hedge.status).toBe('submitted');
+  const drawn = await terminal.drawn();
+  const text = readAsText(drawn);
+  expect(text).toContain(`Submitted ${hedge.id} (tx 0x`);
+  expect(text).toContain(`Stopped waiting. The order stands: hedge ${hedge.id} is still being processed.`);
+  expect(text).toContain(`hedge hedges ${hedge.id} --wait`);
+  expect(drawn.filter((line) => displayWidth(line.text) > 80)).toEqual([]);
+  expect(wordsSplitAtLineEnd(drawn)).toEqual([]);
 });

@@ -1,7 +1,11 @@
-// An agent's close resumed after it landed (hedge mcp's resume tool): the side is flat by then, yet the journal keeps
-// what the close traded, so the agent's daily cap still counts it. Judged on the simulator's request log and the
-// journal's rows.
+// An agent's close resumed (hedge mcp's resume tool, or `hedge resume`): the side is flat by then, yet the journal keeps
+// what the close traded, so the agent's daily cap still counts it. A close sent without waiting (its entry holds the
+// server's time but nothing of the side: the agent's limits read the book first) whose answer was lost although it
+// landed, resumed past its key's lifetime: the side's absence is no proof either way, since what the side held at the
+// send was never read. "Cannot tell" (exit 12), nothing sent, the journal left unknown; never "could not have landed",
+// re-sent and journaled as rejected. Judged on the simulator's request log, its history and the journal's rows.
 import { expect, it } from 'vitest';
+import { exits, journalEntries } from '../support/cli-runs.js';
 import { useSimulators } from '../support/simulator.js';
 import { useMcpServers } from '../support/mcp.js';
 import { HOUR } from '../support/keeper.js';
@@ -38,7 +42,7 @@ it("a close of 4,000 resumed once it landed still counts 4,000 toward the agent'
   ]);
 });
 
-it("a close not waited for whose answer was lost (it landed) counts what the agent's limits judged it trades", async () => {
+it("an agent close with wait false, landed but unanswered: it counts what the agent's limits judged it trades; resumed 25 h later: exit 12, nothing sent, still unknown", async () => {
   const simulator = await startSimulator();
   simulator.seedOpen('buy', 4_000);
   const { call } = await startMcp(simulator, { args: ['--max-daily-notional', '5000'] });
@@ -47,6 +51,9 @@ it("a close not waited for whose answer was lost (it landed) counts what the age
     error: { code: 'outcome_unknown' },
   });
   simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+  const [entry] = await journalEntries(simulator);
+  expect(entry.outcome).toBe('unknown');
+  // It landed: the side is closed, its record in the history.
   expect([simulator.active('buy'), simulator.historyCount()]).toEqual([[], 1]);
   const sent = simulator.requests('POST', '/hedges/close').length;
 
@@ -54,4 +61,14 @@ it("a close not waited for whose answer was lost (it landed) counts what the age
   simulator.seedOpen('sell', 3_000);
   expect(json(await call('close', SELL))).toMatchObject(OVER_CAP);
   expect([simulator.requests('POST', '/hedges/close').length, simulator.active('sell').length]).toEqual([sent, 1]);
+
+  simulator.advance(25 * HOUR);
+  exits(
+    await simulator.hedge(['resume', entry.id, '--yes']),
+    12,
+    'what it held when the close was sent was not read',
+    'Nothing was sent',
+  );
+  expect(simulator.requests('POST', '/hedges/close')).toHaveLength(sent);
+  expect((await journalEntries(simulator)).map((row) => [row.id, row.outcome])).toEqual([[entry.id, 'unknown']]);
 });

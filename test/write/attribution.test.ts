@@ -40,6 +40,8 @@ async function inFlight(simulator: Simulator, args: string, path: string) {
 }
 
 /** An add of 250 to a side of 1,000 that landed on the server while every answer to it was lost: exit 5, journaled pending. */
+/** A server that names a change's amount delta_usd (beta). */
+const BETA = { HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd' };
 /** A key lifetime every key is past. */
 const OLD_KEYS = { HEDGE_KEY_LIFETIME: '0.0001' };
 
@@ -84,10 +86,8 @@ describe.concurrent('one change in flight per side', () => {
         1_100, 1_137, 1_137,
       ]);
     }));
-});
 
-describe.concurrent('an add whose hedge settled first did not happen', () => {
-  it('the side settles while the add is in flight: exit 3 not_applied, the server holds nothing of it', () =>
+  it('an add whose hedge settled first did not happen: the side settles while the add is in flight, exit 3 not_applied, the server holds nothing of it', () =>
     withSimulator({ fillDelayMs: 20_000, stepped: true }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --no-wait'));
       simulator.advance(24 * HOUR - 5_000);
@@ -102,16 +102,31 @@ describe.concurrent('an add whose hedge settled first did not happen', () => {
 });
 
 describe.concurrent('resume reconciles first, on the server clock', () => {
-  it("after a colleague's reduce of the same amount, an old key is never resent on equal notionals: the journal's changes are added up, the add is seen landed, nothing sent", () =>
-    withOpenSide('buy', async (simulator) => {
-      await landedButUnknown(simulator);
-      // A colleague (same journal) reduces by the same amount: the side is back at 1,000.
-      ok(await simulator.hedge('reduce USDTNGN buy 250'));
-      const addsBefore = posts(simulator, '/hedges/add').length;
-      // Before: "the book shows it did not land (1,000 = before)" → sent again → 1,250.
-      exits(await simulator.hedge('resume --json', { env: OLD_KEYS }), 0, 'The book shows it landed');
-      expect(sentAndHeld(simulator, 'add', 'buy')).toEqual([addsBefore, 1_000]);
-    }));
+  // Before: "the book shows it did not land (1,000 = before)" → sent again → 1,250. On a server that names a change's
+  // amount delta_usd (beta), each add and reduce is counted at its amount, and the add is said with the amount it sent,
+  // read from its own request.
+  it.each([
+    ['', 'reference', {}, 'resume --json', []],
+    [
+      ' (beta: delta_usd)',
+      'beta',
+      BETA,
+      'resume',
+      ['Added 250.00 USD: the buy hedge on USDTNGN is now 1,000.00 USD (was 1,000.00 USD).'],
+    ],
+  ] as const)(
+    "after a colleague's reduce of the same amount%s, an old key is never resent on equal notionals: the journal's changes are added up, the add is seen landed, nothing sent",
+    (_label, dialect, env, resume, said) =>
+      withSimulator({ dialect, stepped: true }, async (simulator) => {
+        ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7', { env }));
+        await landedButUnknown(simulator, 'buy', env);
+        // A colleague (same journal) reduces by the same amount: the side is back at 1,000.
+        ok(await simulator.hedge('reduce USDTNGN buy 250', { env }));
+        const addsBefore = posts(simulator, '/hedges/add').length;
+        exits(await simulator.hedge(resume, { env: { ...env, ...OLD_KEYS } }), 0, 'The book shows it landed', ...said);
+        expect(sentAndHeld(simulator, 'add', 'buy')).toEqual([addsBefore, 1_000]);
+      }),
+  );
 
   it('a server whose clock ran 30 hours ahead: the resume sees the add landed and sends nothing', () =>
     withOpenSide('buy', async (simulator) => {
@@ -121,6 +136,52 @@ describe.concurrent('resume reconciles first, on the server clock', () => {
       const addsBefore = posts(simulator, '/hedges/add').length;
       ok(await simulator.hedge('resume --json'));
       expect(sentAndHeld(simulator, 'add', 'buy')).toEqual([addsBefore, 1_250]);
+    }));
+
+  it('a change the journal cannot add up, an open of the side since (not additive): an old key is not resent on the notional alone — exit 12', () =>
+    withOpenSide('sell', async (simulator) => {
+      await landedButUnknown(simulator, 'sell');
+      // A colleague closes the side and opens it again at 1,000: the journal cannot add that up.
+      ok(await simulator.hedge('close USDTNGN sell'));
+      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --again'));
+      const addsBefore = posts(simulator, '/hedges/add').length;
+      exits(await simulator.hedge('resume --json', { env: OLD_KEYS }), 12);
+      expect(sentAndHeld(simulator, 'add', 'sell')).toEqual([addsBefore, 1_000]);
+    }));
+
+  // A close resumed after the side went by another action. Seed 727 of a 1,000-history chaos run: a close that never
+  // reached the server was recorded done at its resume because the side was gone — emptied by another action. Here a
+  // colleague's whole reduce (same journal) empties the side after the close failed to arrive.
+  it("a close resumed after the side went by the journal's own reduce: not this close's landing; an old key exits 12, a young one is sent again and the server refuses it", () =>
+    withOpenSide('sell', async (simulator) => {
+      // Every attempt of the close is answered 500 before the server acts: its outcome is unknown.
+      simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'POST', path: '/hedges/close' } });
+      const lost = await simulator.hedge('close USDTNGN sell --yes --json');
+      simulator.sandbox.setFaults({ fault5xx: 0, match: null });
+      expect(lost.code, lost.stderr).not.toBe(0);
+      const closeKey = lastJson(lost.stderr).error.idempotency_key as string;
+      expect(closeKey).toBeTruthy();
+      // The engine's own record of the keys it acted on (successes only): the close's is never there.
+      const acted = () =>
+        Object.keys(simulator.sandbox.engine.state.idempotency).filter((scope) => scope.endsWith(`:${closeKey}`));
+      expect(acted()).toEqual([]);
+      // A colleague reduces the whole side: it is gone, by the reduce.
+      ok(await simulator.hedge('reduce USDTNGN sell 1000 --yes'));
+      expect(simulator.active('sell')).toEqual([]);
+
+      // Past the key lifetime: the book cannot say the close landed — exit 12, nothing sent, not recorded done.
+      exits(await simulator.hedge('resume --json', { env: OLD_KEYS }), 12);
+      expect(acted()).toEqual([]);
+      /** The close's outcome as `hedge journal` shows it. */
+      const closeOutcome = async () =>
+        (await journalEntries(simulator)).find((entry) => entry.idempotency_key === closeKey)!.outcome;
+      expect(await closeOutcome()).not.toBe('done');
+
+      // Within the key lifetime the key decides: sent again, the server refuses it (nothing to close), never "done".
+      const young = await simulator.hedge('resume --json');
+      expect(young.code, young.stderr).not.toBe(0);
+      expect(acted()).toEqual([]);
+      expect(await closeOutcome()).not.toBe('done');
     }));
 });
 
@@ -243,77 +304,8 @@ describe.concurrent('a finished write is not repeated silently', () => {
     }));
 });
 
-describe.concurrent('a change the journal cannot add up', () => {
-  it('an open of the side since (not additive): an old key is not resent on the notional alone — exit 12', () =>
-    withOpenSide('sell', async (simulator) => {
-      await landedButUnknown(simulator, 'sell');
-      // A colleague closes the side and opens it again at 1,000: the journal cannot add that up.
-      ok(await simulator.hedge('close USDTNGN sell'));
-      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --again'));
-      const addsBefore = posts(simulator, '/hedges/add').length;
-      exits(await simulator.hedge('resume --json', { env: OLD_KEYS }), 12);
-      expect(sentAndHeld(simulator, 'add', 'sell')).toEqual([addsBefore, 1_000]);
-    }));
-});
-
-describe.concurrent('a close resumed after the side went by another action', () => {
-  // Seed 727 of a 1,000-history chaos run: a close that never reached the server was
-  // recorded done at its resume because the side was gone — emptied by another action. Here a
-  // colleague's whole reduce (same journal) empties the side after the close failed to arrive.
-  it("the side gone by the journal's own reduce is not this close's landing: an old key exits 12, a young one is sent again and the server refuses it", () =>
-    withOpenSide('sell', async (simulator) => {
-      // Every attempt of the close is answered 500 before the server acts: its outcome is unknown.
-      simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'POST', path: '/hedges/close' } });
-      const lost = await simulator.hedge('close USDTNGN sell --yes --json');
-      simulator.sandbox.setFaults({ fault5xx: 0, match: null });
-      expect(lost.code, lost.stderr).not.toBe(0);
-      const closeKey = lastJson(lost.stderr).error.idempotency_key as string;
-      expect(closeKey).toBeTruthy();
-      // The engine's own record of the keys it acted on (successes only): the close's is never there.
-      const acted = () =>
-        Object.keys(simulator.sandbox.engine.state.idempotency).filter((scope) => scope.endsWith(`:${closeKey}`));
-      expect(acted()).toEqual([]);
-      // A colleague reduces the whole side: it is gone, by the reduce.
-      ok(await simulator.hedge('reduce USDTNGN sell 1000 --yes'));
-      expect(simulator.active('sell')).toEqual([]);
-
-      // Past the key lifetime: the book cannot say the close landed — exit 12, nothing sent, not recorded done.
-      exits(await simulator.hedge('resume --json', { env: OLD_KEYS }), 12);
-      expect(acted()).toEqual([]);
-      /** The close's outcome as `hedge journal` shows it. */
-      const closeOutcome = async () =>
-        (await journalEntries(simulator)).find((entry) => entry.idempotency_key === closeKey)!.outcome;
-      expect(await closeOutcome()).not.toBe('done');
-
-      // Within the key lifetime the key decides: sent again, the server refuses it (nothing to close), never "done".
-      const young = await simulator.hedge('resume --json');
-      expect(young.code, young.stderr).not.toBe(0);
-      expect(acted()).toEqual([]);
-      expect(await closeOutcome()).not.toBe('done');
-    }));
-});
-
 // A server that names a change's amount delta_usd (beta): each of this account's adds and reduces is counted at its amount.
 describe.concurrent("a change's amount under the server's name for it", () => {
-  const BETA = { HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd' };
-
-  it("resume adds up the journal's own reduce since: the add is seen landed, nothing sent", () =>
-    withSimulator({ dialect: 'beta', stepped: true }, async (simulator) => {
-      ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7', { env: BETA }));
-      await landedButUnknown(simulator, 'buy', BETA);
-      ok(await simulator.hedge('reduce USDTNGN buy 250', { env: BETA }));
-      const adds = posts(simulator, '/hedges/add').length;
-      const resumed = await simulator.hedge('resume', { env: { ...BETA, ...OLD_KEYS } });
-      // Said with the amount it sent, read from its own request.
-      exits(
-        resumed,
-        0,
-        'The book shows it landed',
-        'Added 250.00 USD: the buy hedge on USDTNGN is now 1,000.00 USD (was 1,000.00 USD).',
-      );
-      expect(sentAndHeld(simulator, 'add', 'buy')).toEqual([adds, 1_000]);
-    }));
-
   it("an agent's daily cap counts its add at its amount: the next add past the cap is refused, nothing sent", () =>
     withSimulator({ dialect: 'beta', stepped: true }, async (simulator) => {
       simulator.seedOpen('buy', 10_000);

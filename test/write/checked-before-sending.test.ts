@@ -10,25 +10,19 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exits, ok } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
-import type { ArgSpec, CommandSpec } from '../../src/cli/runner/command-spec.js';
+import { commandPaths, flagNames, type ArgSpec, type CommandSpec } from '../../src/cli/runner/command-spec.js';
 import { COMMANDS, WRITE_OPTIONS } from '../../src/cli/manifest.js';
 import { tempDirsInMemory, type RunResult } from '../support/hedge-cli.js';
 import { MARKET, withSimulator, type Simulator } from '../support/simulator.js';
 import { lines } from '../support/output/text.js';
-
-/** Every command of the tree that runs, with the words that call it. */
-function leaves(specs: readonly CommandSpec[], prefix: string[] = []): Array<{ words: string[]; spec: CommandSpec }> {
-  return specs.flatMap((spec) =>
-    spec.subcommands ? leaves(spec.subcommands, [...prefix, spec.name]) : [{ words: [...prefix, spec.name], spec }],
-  );
-}
 
 tempDirsInMemory();
 
 /** A test's simulator: trading fills, hedge on its stepped clock. */
 const STEPPED = { stepped: true };
 
-const WRITES = leaves(COMMANDS).filter(({ spec }) => spec.tier === 'write');
+// Every command of the tree that runs (has no subcommands) and writes, with the words that call it (`path`).
+const WRITES = commandPaths(COMMANDS).filter(({ spec }) => spec.tier === 'write' && !spec.subcommands);
 const DRY_RUN = WRITE_OPTIONS.find((option) => option.key === 'dryRun')!;
 
 /** A valid value for a declared argument; a new kind of argument must be taught here, never skipped. */
@@ -56,8 +50,7 @@ function validLine(words: string[], spec: CommandSpec, target: string) {
   });
   const options = (spec.options ?? []).flatMap((option) => {
     if (option.kind !== 'value' || !Array.isArray(option.values)) return [];
-    const long = option.flags.split(/[\s,]+/).find((part) => part.startsWith('--'))!;
-    return [long, option.values[0]!];
+    return [flagNames(option).at(-1)!, option.values[0]!];
   });
   return [...words, ...args, ...options];
 }
@@ -148,7 +141,7 @@ const BAD_GLOBALS: BadGlobal[] = [
 
 // Each with its valid command line (`line`: the bad global is added after it).
 const CASES = [
-  ...WRITES.map(({ words, spec }) => ({
+  ...WRITES.map(({ path: words, spec }) => ({
     name: words.join(' '),
     words,
     spec,
@@ -158,7 +151,7 @@ const CASES = [
   {
     name: 'api -X POST',
     words: ['api'],
-    spec: leaves(COMMANDS).find(({ words }) => words.join(' ') === 'api')!.spec,
+    spec: COMMANDS.find((spec) => spec.name === 'api')!,
     line: () => ['api', '-X', 'POST', '/hedges/close', '-f', `market=${MARKET}`, '-f', 'side=buy'],
   },
 ];
@@ -196,7 +189,7 @@ async function inTurns(simulator: Simulator, commandLines: string[][]) {
 
 describe('a write checks every argument, option and global before its first request (generated from the specs)', () => {
   it('the specs have the writes this test is about', () => {
-    expect(WRITES.map(({ words }) => words.join(' ')).sort()).toEqual(
+    expect(WRITES.map(({ path }) => path.join(' ')).sort()).toEqual(
       expect.arrayContaining(['add', 'apply', 'close', 'open', 'reduce', 'resume', 'roll']),
     );
   });

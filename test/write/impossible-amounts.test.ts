@@ -3,15 +3,16 @@
 // that side is refused before it sends (exit 14). Asserted on the simulator's request log; a proxy
 // in front of it plays the server that answers the impossible amount in every view.
 import { ok, exits } from '../support/cli-runs.js';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
 import type { HedgeArgs } from '../support/hedge-cli.js';
 import { useSimulators } from '../support/simulator.js';
 
 const startSimulator = useSimulators();
 
-describe('an open side the server gives a notional of zero or less', () => {
-  it.each([-500, 0])('%d USD: shown by positions, and reduce, close and add send nothing (exit 14)', async (usd) => {
+it.each([-500, 0])(
+  'an open side the server gives a notional of %d USD: shown by positions, and reduce, close and add send nothing (exit 14)',
+  async (usd) => {
     const simulator = await startSimulator();
     simulator.seedOpen('buy', 1_000);
     // Both views agree on the impossible figure: the positions line and the hedge's record.
@@ -37,5 +38,5 @@ describe('an open side the server gives a notional of zero or less', () => {
     } finally {
       await proxy.close();
     }
-  });
-});
+  },
+);

@@ -27,8 +27,7 @@ function context(origin: 'cli' | 'agent', { timeout, ...parts }: TestContextOpti
   return testContext({
     origin,
     ...parts,
-    globals: { json: true, input: false, timeout },
-    output: { format: 'json', now: () => 0 },
+    globals: { timeout },
   }).ctx;
 }
 

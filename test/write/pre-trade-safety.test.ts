@@ -24,14 +24,15 @@ import { describeError } from '../../src/platform/terminal/exit-codes.js';
 
 const TEST = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
 
-function context(options: { key: string; tty: boolean; yes?: boolean; input?: boolean; answer?: boolean }) {
-  const questions: Array<{ message: string; default?: boolean }> = [];
+/** A terminal with `key`, --no-input unless `input`; the person, asked, says no. */
+function context(key: string, input = true) {
+  const questions: unknown[] = [];
   const { ctx, stderr } = testContext({
-    tty: options.tty,
-    env: { HEDGE_API_KEY: options.key, HEDGE_BASE_URL: 'http://127.0.0.1:9/partners/sandbox/v2' },
-    globals: { yes: options.yes ?? false, input: options.input ?? true },
+    tty: true,
+    env: { HEDGE_API_KEY: key, HEDGE_BASE_URL: 'http://127.0.0.1:9/partners/sandbox/v2' },
+    globals: { input },
     output: { now: () => 0 },
-    prompter: confirmOnly(async (question) => (questions.push(question), options.answer ?? false)),
+    prompter: confirmOnly(async (question) => (questions.push(question), false)),
   });
   return { ctx, questions, stderr };
 }
@@ -40,14 +41,14 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('live key guard', () => {
   it('--no-input on a terminal also needs --yes', async () => {
-    const { ctx } = context({ key: LIVE, tty: true, input: false });
+    const { ctx } = context(LIVE, false);
     await expect(guardLiveAction(ctx, { action: 'close a position', dryRun: false })).rejects.toThrow(
       /--no-input forbids asking/,
     );
   });
 
   it('a test key needs no confirmation and shows no banner', async () => {
-    const { ctx, questions, stderr } = context({ key: TEST, tty: true });
+    const { ctx, questions, stderr } = context(TEST);
     const guard = await guardLiveAction(ctx, { action: 'open a hedge', dryRun: false });
     await guard.confirm('Open?');
     expect([guard.live, questions]).toEqual([false, []]);

@@ -1,6 +1,6 @@
 // The pre-trade checks as pure functions: which failure wins, what numbers the error carries, and
 // that a notional exactly at a limit passes.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Account, Market } from '../../src/platform/api/schemas.js';
 import {
   preTradeProblem as anyPreTradeProblem,
@@ -31,37 +31,35 @@ function preTradeProblem(facts: PreTradeFacts, request: PreTradeRequest) {
 const ask = (side: 'buy' | 'sell', notionalUsd: number, action: 'open' | 'add' = 'open', market = 'USDTNGN') =>
   ({ market, side, notionalUsd, action }) as PreTradeRequest;
 
-describe('preTradeProblem', () => {
-  it.each([
-    ['passes a notional within both limits', {}, ask('buy', 10_000), undefined],
-    ['passes a notional exactly at the capacity', {}, ask('sell', 500_000), undefined],
-    ['passes a notional exactly at the headroom', {}, ask('buy', 600_000, 'add'), undefined],
-    ['matches the market name case-insensitively', {}, ask('buy', 1, 'open', 'usdtngn'), undefined],
-    ['refuses a disabled market', { status: 'disabled' }, ask('buy', 1), { code: 'market_disabled' }],
-    [
-      'refuses a notional over the account headroom with both numbers',
-      {},
-      ask('buy', 700_000),
-      {
-        code: 'exposure_exceeded',
-        details: { requested_usd: 700_000, available_exposure_usd: 600_000 },
-        message: expect.stringMatching(/700,000\.00 USD would push .*: 600,000\.00 USD of headroom/),
-      },
-    ],
-    [
-      'refuses a notional over the side capacity',
-      { headroom: 900_000 },
-      ask('sell', 550_000, 'add'),
-      {
-        code: 'capacity_exceeded',
-        details: { side: 'sell', requested_usd: 550_000, available_capacity_usd: 500_000 },
-      },
-    ],
-    // The other side's capacity is not looked at.
-    ['passes the other side', { headroom: 900_000 }, ask('buy', 550_000, 'add'), undefined],
-    // Like the service: the exposure cap before the capacity.
-    ['checks the cap first', { buy: 100, headroom: 50 }, ask('buy', 1_000), { code: 'exposure_exceeded' }],
-  ])('%s', (_name, overrides, request, expected) => {
-    expect(preTradeProblem(facts(overrides), request)).toEqual(expected && expect.objectContaining(expected));
-  });
+it.each([
+  ['passes a notional within both limits', {}, ask('buy', 10_000), undefined],
+  ['passes a notional exactly at the capacity', {}, ask('sell', 500_000), undefined],
+  ['passes a notional exactly at the headroom', {}, ask('buy', 600_000, 'add'), undefined],
+  ['matches the market name case-insensitively', {}, ask('buy', 1, 'open', 'usdtngn'), undefined],
+  ['refuses a disabled market', { status: 'disabled' }, ask('buy', 1), { code: 'market_disabled' }],
+  [
+    'refuses a notional over the account headroom with both numbers',
+    {},
+    ask('buy', 700_000),
+    {
+      code: 'exposure_exceeded',
+      details: { requested_usd: 700_000, available_exposure_usd: 600_000 },
+      message: expect.stringMatching(/700,000\.00 USD would push .*: 600,000\.00 USD of headroom/),
+    },
+  ],
+  [
+    'refuses a notional over the side capacity',
+    { headroom: 900_000 },
+    ask('sell', 550_000, 'add'),
+    {
+      code: 'capacity_exceeded',
+      details: { side: 'sell', requested_usd: 550_000, available_capacity_usd: 500_000 },
+    },
+  ],
+  // The other side's capacity is not looked at.
+  ['passes the other side', { headroom: 900_000 }, ask('buy', 550_000, 'add'), undefined],
+  // Like the service: the exposure cap before the capacity.
+  ['checks the cap first', { buy: 100, headroom: 50 }, ask('buy', 1_000), { code: 'exposure_exceeded' }],
+])('preTradeProblem %s', (_name, overrides, request, expected) => {
+  expect(preTradeProblem(facts(overrides), request)).toEqual(expected && expect.objectContaining(expected));
 });

@@ -165,10 +165,8 @@ describe.concurrent('commands on a server whose positions list and history trail
       const positions = await simulator.api('GET', '/positions');
       expect(positions.body.data).toMatchObject([{ notional_usd: 1500, hedge_id: simulator.active('buy')[0].id }]);
     }));
-});
 
-describe.concurrent('a side that aggregates several hedges, on a server whose views trail', () => {
-  it("roll closes the side whole, says so before it sends, and opens one hedge of their sum carrying the soonest-maturing deal's reference", () =>
+  it("a side that aggregates several hedges: roll closes the side whole, says so before it sends, and opens one hedge of their sum carrying the soonest-maturing deal's reference", () =>
     withSimulator({ ...TRAILING, severalPerSide: true }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --ref DEAL-A'));
       // A second hedge on the same side by another client, maturing later, with its own deal.
@@ -194,10 +192,8 @@ describe.concurrent('a side that aggregates several hedges, on a server whose vi
         { notionalUsd: 1500, tenorDays: 3, clientReference: 'DEAL-A', status: 'filled' },
       ]);
     }));
-});
 
-describe.concurrent('a positions list that shows no notional hedge can read (the spec names no field for it)', () => {
-  it('a side of two hedges: add, reduce and roll size it from all its hedge records (not the one hedge its line names); each exits 0 on its own effect, and the roll re-opens what the side held', () =>
+  it('a side of two hedges, on a positions list that shows no notional hedge can read (the spec names no field for it): add, reduce and roll size it from all its hedge records (not the one hedge its line names); each exits 0 on its own effect, and the roll re-opens what the side held', () =>
     withSimulator({ ...TRAILING, severalPerSide: true }, async (simulator) => {
       const proxy = await startRewriteProxy(simulator.sandbox, (path, item) => {
         // Every name hedge would try for a position's notional (api/wire/fields.ts), gone.

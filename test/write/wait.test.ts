@@ -21,8 +21,8 @@ import {
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { fakeClock, testContext } from '../support/client.js';
 
-function hedge(status: Hedge['status'], notional = 10_000): Hedge {
-  return { id: 'hdg_test1', market: 'USDTNGN', side: 'buy', notional_usd: notional, tenor_days: 3, status };
+function hedge(status: Hedge['status']): Hedge {
+  return { id: 'hdg_test1', market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3, status };
 }
 
 /** The times of pollUntil's polls after the submit: `before` ms pass before the wait starts, each poll takes `takes` ms. */
@@ -81,12 +81,11 @@ const HIDDEN = 404;
 /** waitForHedgeStatus on a hedge whose status follows `statuses` (the last repeats; HIDDEN: a 404); `onRead` runs at each read. */
 async function waitOnHedge(
   statuses: Array<Hedge['status'] | typeof HIDDEN>,
-  options: {
-    timeoutSeconds?: number;
-    label?: string;
-    initial?: Hedge;
-    onRead?: (read: number, c: AbortController) => void;
-  } = {},
+  {
+    timeoutSeconds,
+    label = 'Submitted',
+    onRead,
+  }: { timeoutSeconds?: number; label?: string; onRead?: (c: AbortController) => void } = {},
 ) {
   const clock = fakeClock();
   const controller = new AbortController();
@@ -95,7 +94,7 @@ async function waitOnHedge(
   const getHedge = async (id: string) => {
     expect(id).toBe('hdg_test1');
     reads.push(clock.now() - start);
-    options.onRead?.(reads.length, controller);
+    onRead?.(controller);
     const status = statuses[Math.min(reads.length, statuses.length) - 1];
     if (status === HIDDEN)
       throw new ApiError({
@@ -110,13 +109,10 @@ async function waitOnHedge(
     clock,
     controller,
     fakeClient: { getHedge },
-    globals: { timeout: options.timeoutSeconds },
+    globals: { timeout: timeoutSeconds },
   });
-  const { label = 'Submitted', initial } = options;
-  const outcome: any = await waitForHedgeStatus(ctx, 'hdg_test1', { label, startedAt: start, initial }).catch(
-    (e: unknown) => e,
-  );
-  return { outcome, reads, elapsed: clock.now() - start, sleeps: clock.sleeps, stderr };
+  const outcome: any = await waitForHedgeStatus(ctx, 'hdg_test1', { label, startedAt: start }).catch((e: unknown) => e);
+  return { outcome, reads, elapsed: clock.now() - start, stderr };
 }
 
 describe('waitForHedgeStatus', () => {
@@ -126,11 +122,6 @@ describe('waitForHedgeStatus', () => {
     expect([outcome.status, reads]).toEqual(['filled', [1000, 2500, 4000]]);
     await new Promise((resolve) => setImmediate(resolve));
     expect(stderr()).toBe(`${label}…\n`);
-  });
-
-  it('returns an initial hedge that is already final without any request', async () => {
-    const { outcome, reads, sleeps } = await waitOnHedge([], { label: 'x', initial: hedge('filled') });
-    expect([outcome.status, [reads, sleeps]]).toEqual(['filled', [[], []]]);
   });
 
   it.each([
@@ -178,7 +169,7 @@ describe('waitForHedgeStatus', () => {
 
   it('on Ctrl-C during a poll (the request aborted) also ends with InterruptedError', async () => {
     const { outcome } = await waitOnHedge(['submitted'], {
-      onRead: (_, c) => {
+      onRead: (c) => {
         c.abort(new Error('interrupted'));
         throw new InterruptedError('Interrupted during GET /hedges/hdg_test1.');
       },
@@ -227,7 +218,7 @@ describe('waitForOwnChange and waitForSideClosed', () => {
 
   it('a whole reduce is visible when the side leaves the positions list, though its hedge still says filled', async () => {
     let hedgeReads = 0;
-    const client = { listPositions: async () => [], getHedge: async () => (hedgeReads++, hedge('filled', 10_000)) };
+    const client = { listPositions: async () => [], getHedge: async () => (hedgeReads++, hedge('filled')) };
     expect((await ownChange(client, 'reduce', 10_000, 10_000)).closed).toBe(true);
     expect(hedgeReads).toBe(0);
   });
@@ -253,7 +244,7 @@ describe('findClosedRecord', () => {
   it('looks a few times at the cadence and gives up quietly when the record is slow', async () => {
     const clock = fakeClock();
     let calls = 0;
-    const { ctx } = testContext({ clock, fakeClient: { listHistory: async () => (calls++, [] as HistoryRecord[]) } });
+    const { ctx } = testContext({ clock, fakeClient: { listHistory: async () => (calls++, []) } });
     const start = clock.now();
     expect(await findClosedRecord(ctx, 'hdg_test1')).toBeUndefined();
     expect([calls, clock.now() - start]).toEqual([3, 3000]);
