@@ -28,8 +28,7 @@ beforeEach(() => {
   configDir = join(tmp.path, 'nested', 'hedge');
 });
 
-/** The sandbox saw no request (since its log was last emptied). */
-const nothingSent = () => expect(sandbox.requestLog).toEqual([]);
+const { nothingSent } = suite;
 
 describe('hedge login (key from stdin)', () => {
   it('checks the key with one GET /account, saves the profile and makes it current', async () => {
