@@ -120,10 +120,10 @@ const SPEC_ERROR_TABLE = [
 
 type SpecErrorCode = (typeof SPEC_ERROR_TABLE)[number][1];
 
-const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenario }> = {
-  exposure_exceeded: {
-    exit: 3,
-    scenario: oneRun(
+const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, [number, Scenario]> = {
+  exposure_exceeded: [
+    3,
+    oneRun(
       'an open over the exposure cap (checks skipped: the server refuses it)',
       'exposure_exceeded',
       `open ${MARKET} buy 60000 --tenor 1 --skip-checks --json`,
@@ -132,28 +132,25 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
       },
       { exposureCapUsd: 50_000 },
     ),
-  },
-  no_open_hedge: {
-    exit: 3,
-    scenario: oneRun(
+  ],
+  no_open_hedge: [
+    3,
+    oneRun(
       'an add to a side with no open hedge',
       'no_open_hedge',
       `add ${MARKET} sell 100 --skip-checks --json`,
       (simulator) => expect(answers(simulator, 'POST', '/hedges/add')).toEqual([[404, 'no_open_hedge']]),
     ),
-  },
-  hedge_not_found: {
-    exit: 3,
-    scenario: oneRun(
-      'a hedge id that is not one of ours',
-      'hedge_not_found',
-      'hedges hdg_doesnotexist --json',
-      (simulator) => expect(answers(simulator, 'GET', '/hedges/hdg_doesnotexist')).toEqual([[404, 'hedge_not_found']]),
+  ],
+  hedge_not_found: [
+    3,
+    oneRun('a hedge id that is not one of ours', 'hedge_not_found', 'hedges hdg_doesnotexist --json', (simulator) =>
+      expect(answers(simulator, 'GET', '/hedges/hdg_doesnotexist')).toEqual([[404, 'hedge_not_found']]),
     ),
-  },
-  idempotency_key_reuse: {
-    exit: 3,
-    scenario: {
+  ],
+  idempotency_key_reuse: [
+    3,
+    {
       name: 'a key another request already used (from another machine: not in this journal)',
       errorCode: 'idempotency_key_reuse',
       run: async (simulator) => {
@@ -173,10 +170,10 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
         return outcome;
       },
     },
-  },
-  idempotency_in_flight: {
-    exit: 5,
-    scenario: {
+  ],
+  idempotency_in_flight: [
+    5,
+    {
       // A write whose key is still in flight when the retries run out may yet act: the CLI says
       // "outcome unknown" (exit 5) with the key, never "refused".
       name: 'the same key still in progress on the server, past --timeout (outcome unknown, key printed)',
@@ -207,10 +204,10 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
         return outcome;
       },
     },
-  },
-  rate_limited: {
-    exit: 5,
-    scenario: oneRun(
+  ],
+  rate_limited: [
+    5,
+    oneRun(
       'a 429 that never clears',
       'rate_limited',
       'markets --json',
@@ -224,7 +221,7 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
       undefined,
       true,
     ),
-  },
+  ],
 };
 
 // ---- Every exit code: add a scenario here when you add a code to EXIT_CODES ------------------
@@ -369,12 +366,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
           at_target: false,
           steps: [{ action: 'open', side: 'buy', target_usd: 5000 }],
         });
-        expect(
-          simulator
-            .writes()
-            .map((entry) => entry.path)
-            .filter((path) => path !== '/quotes'),
-        ).toEqual([]);
+        expect(simulator.writes().filter((entry) => entry.path !== '/quotes')).toEqual([]);
         return result;
       },
     },
@@ -531,7 +523,7 @@ const CASES = [
   ),
   // Where the JSON code is the server's, so is the status; a refusal (exit 3) carries its details and request id too.
   ...SPEC_ERROR_TABLE.map(([status, code]) => {
-    const { exit, scenario } = SPEC_ROW_SCENARIOS[code];
+    const [exit, scenario] = SPEC_ROW_SCENARIOS[code];
     const refused = exit === 3 ? { details: expect.any(Object), request_id: expect.stringMatching(/^req_/) } : {};
     const said = scenario.errorCode === code ? { status, ...refused } : {};
     return { group: `spec error ${status} ${code}`, name: `exit ${exit}`, code: exit, scenario, said };

@@ -35,8 +35,7 @@ const hedge = (args: HedgeArgs, options: Parameters<typeof runHedge>[1] = {}) =>
 
 it('bad input on the read commands: an unlisted market names the listed ones (quote: quote-requests.test.ts)', async () => {
   const before = sandbox.requestLog.length;
-  const result = await hedge('price EURNGN');
-  exits(result, 2);
+  const result = exits(await hedge('price EURNGN'), 2);
   expect([
     [result.stdout, result.stderr],
     sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`),
@@ -46,10 +45,12 @@ it('bad input on the read commands: an unlisted market names the listed ones (qu
 it('bad input on the read commands: a journal URL that does not parse (a password with /) is exit 2 in one line, the password not shown', async () => {
   const password = 'Zk/Wq9vTr8Lm';
   for (const args of [['journal'], ['journal', '--json']]) {
-    const result = await hedge(args, {
-      env: { ...simulator.env, HEDGE_JOURNAL_URL: `postgres://desk:${password}@127.0.0.1:9/hedge` },
-    });
-    exits(result, 2);
+    const result = exits(
+      await hedge(args, {
+        env: { ...simulator.env, HEDGE_JOURNAL_URL: `postgres://desk:${password}@127.0.0.1:9/hedge` },
+      }),
+      2,
+    );
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain(
       'HEDGE_JOURNAL_URL: postgres://… (not a URL) cannot be used: it does not parse as a URL;',
@@ -234,8 +235,7 @@ describe('input files are bounded', () => {
           { process: run.result },
         );
         run.child.kill('SIGTERM');
-        const result = await run.result;
-        exits(result, 143);
+        const result = exits(await run.result, 143);
         expect(result.stderr).toContain(`Interrupted while reading the ${what} on stdin; nothing was sent.`);
         expect(result.stdout).toBe('');
       } finally {
@@ -248,8 +248,7 @@ describe('input files are bounded', () => {
     const run = runOnOpenStdin('plan - --timeout 1'.split(' '), simulator.env, config.path);
     try {
       await until(() => run.child.exitCode !== null || run.child.signalCode !== null, 'hedge to end at its --timeout');
-      const result = await run.result;
-      exits(result, 2);
+      const result = exits(await run.result, 2);
       expect(
         result.stderr
           .trimEnd()
