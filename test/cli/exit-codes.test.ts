@@ -108,6 +108,8 @@ const targetFile = (simulator: Simulator, notional: number) =>
 
 // ---- The spec's error table (section 7), row by row, and one scenario per row -----------------
 
+const REUSED_KEY = 'a2f1c7d0-5b8e-4e51-9c3a-000000000001';
+
 // Each row: its status, its code and (in the comment) its condition.
 const SPEC_ERROR_TABLE = [
   [400, 'exposure_exceeded'], // an open (or add) would exceed the aggregate exposure cap
@@ -150,26 +152,24 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, [number, Scenario]> = {
   ],
   idempotency_key_reuse: [
     3,
-    {
-      name: 'a key another request already used (from another machine: not in this journal)',
-      errorCode: 'idempotency_key_reuse',
-      run: async (simulator) => {
-        const key = 'a2f1c7d0-5b8e-4e51-9c3a-000000000001';
-        await simulator.api('POST', '/hedges', {
-          body: { market: MARKET, side: 'sell', notional_usd: 1_000, tenor_days: 1 },
-          idempotencyKey: key,
-        });
-        const outcome = await simulator.hedge(
-          `open ${MARKET} buy 2000 --tenor 1 --idempotency-key ${key} --yes --json`,
-        );
+    oneRun(
+      'a key another request already used (from another machine: not in this journal)',
+      'idempotency_key_reuse',
+      `open ${MARKET} buy 2000 --tenor 1 --idempotency-key ${REUSED_KEY} --yes --json`,
+      (simulator) => {
         expect(simulator.requests('POST', '/hedges').map((entry) => [entry.idempotencyKey, entry.errorCode])).toEqual([
-          [key, null],
-          [key, 'idempotency_key_reuse'],
+          [REUSED_KEY, null],
+          [REUSED_KEY, 'idempotency_key_reuse'],
         ]);
         expect(simulator.hedges()).toHaveLength(1);
-        return outcome;
       },
-    },
+      undefined,
+      (simulator) =>
+        simulator.api('POST', '/hedges', {
+          body: { market: MARKET, side: 'sell', notional_usd: 1_000, tenor_days: 1 },
+          idempotencyKey: REUSED_KEY,
+        }),
+    ),
   ],
   idempotency_in_flight: [
     5,
@@ -447,31 +447,28 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
     ),
   ],
   15: [
-    {
-      name: '`hedge keep status` once the keeper stopped (a --once run): no keeper runs for the account',
-      options: { stepped: true },
-      run: async (simulator) => {
-        const file = targetFile(simulator, 1000);
-        ok(await simulator.hedge(`keep ${file} --once`));
-        const result = await simulator.hedge('keep status --json');
-        expect(JSON.parse(result.stdout)).toMatchObject({ state: 'stopped', heartbeat: { cycles: 1 } });
-        return result;
-      },
-    },
+    oneRun(
+      '`hedge keep status` once the keeper stopped (a --once run): no keeper runs for the account',
+      undefined,
+      'keep status --json',
+      (_simulator, result) =>
+        expect(JSON.parse(result.stdout)).toMatchObject({ state: 'stopped', heartbeat: { cycles: 1 } }),
+      { stepped: true },
+      async (simulator) => ok(await simulator.hedge(`keep ${targetFile(simulator, 1000)} --once`)),
+    ),
   ],
   16: [
-    {
-      name: 'the same add run again at once: the side still shows what the first left (nothing sent)',
-      errorCode: 'repeated_action',
-      options: { stepped: true },
-      run: async (simulator) => {
+    oneRun(
+      'the same add run again at once: the side still shows what the first left (nothing sent)',
+      'repeated_action',
+      `add ${MARKET} buy 100 --json`,
+      (simulator) => expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1),
+      { stepped: true },
+      async (simulator) => {
         simulator.seedOpen('buy', 1_000);
         ok(await simulator.hedge(`add ${MARKET} buy 100`));
-        const outcome = await simulator.hedge(`add ${MARKET} buy 100 --json`);
-        expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
-        return outcome;
       },
-    },
+    ),
   ],
   124: [
     oneRun(
