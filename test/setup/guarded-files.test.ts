@@ -39,30 +39,11 @@ function profileOf(simulator: Simulator) {
 }
 
 describe('the config store', () => {
-  it('open to other users: refused before any request, naming the file and the chmod; a rewritten base_url gets nothing', async () => {
+  it('open to other users: never opened with HEDGE_API_KEY and HEDGE_BASE_URL both set and no profile asked for (a read and a write go on, the file left as it is); else refused before any request, naming the file and the chmod, a rewritten base_url getting nothing', async () => {
     const desk = await start();
-    // Where another local user pointed the profile's base_url in a store anyone may write.
+    // Where another local user pointed the profile's base_url and journal, in a store anyone may write.
     const listener = await start();
     const file = storeFile(desk.configDir);
-    writeStore(desk.configDir, profileOf(listener));
-    for (const mode of [0o666, 0o644]) {
-      chmodSync(file, mode);
-      expect(await refusal(desk.hedge('positions', { env: { HEDGE_BASE_URL: '', HEDGE_API_KEY: '' } }), 1)).toBe(
-        `hedge: Cannot read the config store ${file}: other users can read or change it (mode ${mode.toString(8).padStart(4, '0')}); run \`chmod 600 ${file}\`.`,
-      );
-      expect(listener.requests()).toEqual([]);
-    }
-    chmodSync(file, 0o600);
-    writeStore(desk.configDir, profileOf(desk));
-    ok(await desk.hedge('positions', { env: { HEDGE_BASE_URL: '', HEDGE_API_KEY: '' } }));
-    expect(desk.requests('GET', '/positions')).toHaveLength(1);
-  });
-
-  it('with HEDGE_API_KEY and HEDGE_BASE_URL both set and no profile asked for, the store is never opened: one others may change stops neither a read nor a write, and is left as it is', async () => {
-    const desk = await start();
-    const listener = await start();
-    const file = storeFile(desk.configDir);
-    // Its profile would send the key elsewhere and journal to a store that is not there.
     const poisoned = profileOf(listener);
     writeStore(desk.configDir, {
       ...poisoned,
@@ -78,7 +59,19 @@ describe('the config store', () => {
     expect([listener.requests(), readFileSync(file, 'utf8'), statSync(file).mode & 0o777]).toEqual([[], text, 0o666]);
     // Asked for by name, it is opened, and refused.
     exits(await desk.hedge('positions', { env: { HEDGE_PROFILE: 'desk' } }), 1, `Cannot read the config store ${file}`);
+    const fromStore = { env: { HEDGE_BASE_URL: '', HEDGE_API_KEY: '' } };
+    for (const mode of [0o666, 0o644]) {
+      chmodSync(file, mode);
+      expect(await refusal(desk.hedge('positions', fromStore), 1)).toBe(
+        `hedge: Cannot read the config store ${file}: other users can read or change it (mode ${mode.toString(8).padStart(4, '0')}); run \`chmod 600 ${file}\`.`,
+      );
+    }
     expect(listener.requests()).toEqual([]);
+    chmodSync(file, 0o600);
+    writeStore(desk.configDir, profileOf(desk));
+    const reads = desk.requests('GET', '/positions').length;
+    ok(await desk.hedge('positions', fromStore));
+    expect(desk.requests('GET', '/positions')).toHaveLength(reads + 1);
   });
 
   it('a FIFO is refused at once, never waited on', async () => {
