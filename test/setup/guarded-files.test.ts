@@ -19,10 +19,10 @@ import {
 } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { storeFile, writeStore } from '../support/config-store.js';
 import { ROOT, runHedge, type RunResult } from '../support/hedge-cli.js';
-import { startSimulator, useSimulators, type Simulator } from '../support/simulator.js';
+import { useSimulators, type Simulator } from '../support/simulator.js';
 import { ok, exits } from '../support/cli-runs.js';
 
 const start = useSimulators();
@@ -85,63 +85,45 @@ describe('the config store', () => {
   });
 });
 
-describe('the CA file (HEDGE_CA_FILE, a profile ca_file)', () => {
-  let tls: Simulator;
-  beforeAll(async () => {
-    tls = await startSimulator({ preset: 'plain', tls: true });
+it('the CA file (HEDGE_CA_FILE, a profile ca_file): one other users may change, larger than the bound, a symbolic link (even to a good CA file), one that holds no certificate (a key, a wrong file: bad input, not an untrusted server) or a FIFO (at once, never waited on) is refused naming it: exit 2 before any request', async () => {
+  const tls = await start({ preset: 'plain', tls: true });
+  const ca = join(tls.configDir, 'ca.pem');
+  copyFileSync(tls.sandbox.caFile!, ca);
+  chmodSync(ca, 0o666);
+  expect(await refusal(tls.hedge('markets', caFile(ca)), 2)).toBe(
+    `hedge: CA file: cannot read ${ca}: other users can change it (mode 0666); run \`chmod go-w ${ca}\`; nothing was sent.`,
+  );
+  const large = join(tls.configDir, 'large.pem');
+  writeFileSync(large, '');
+  truncateSync(large, 5 * 1024 * 1024);
+  exits(
+    await tls.hedge('markets', caFile(large)),
+    2,
+    `CA file: cannot read ${large}: it holds more than 4 MiB; nothing was sent.`,
+  );
+
+  chmodSync(ca, 0o644);
+  const link = join(tls.configDir, 'ca-link.pem');
+  symlinkSync(ca, link);
+  expect(await refusal(tls.hedge('markets', caFile(link)), 2)).toBe(
+    `hedge: CA file: cannot read ${link}: a symbolic link where a file was expected; nothing was sent.`,
+  );
+  const notPem = join(tls.configDir, 'server.key');
+  writeFileSync(notPem, '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n', { mode: 0o644 });
+  const run = exits(await tls.hedge('markets --json', caFile(notPem)), 2);
+  expect(JSON.parse(run.stderr).error).toMatchObject({
+    class: 'usage',
+    message: `CA file: ${notPem} is not a PEM certificate file (no BEGIN CERTIFICATE block); nothing was sent.`,
   });
-  afterAll(() => tls.close());
-
-  it('one other users may change, or larger than the bound: refused before any request, exit 2', async () => {
-    const ca = join(tls.configDir, 'ca.pem');
-    copyFileSync(tls.sandbox.caFile!, ca);
-    chmodSync(ca, 0o666);
-    expect(await refusal(tls.hedge('markets', caFile(ca)), 2)).toBe(
-      `hedge: CA file: cannot read ${ca}: other users can change it (mode 0666); run \`chmod go-w ${ca}\`; nothing was sent.`,
-    );
-    expect(tls.requests()).toEqual([]);
-
-    const large = join(tls.configDir, 'large.pem');
-    writeFileSync(large, '');
-    truncateSync(large, 5 * 1024 * 1024);
-    exits(
-      await tls.hedge('markets', caFile(large)),
-      2,
-      `CA file: cannot read ${large}: it holds more than 4 MiB; nothing was sent.`,
-    );
-    expect(tls.requests()).toEqual([]);
-
-    chmodSync(ca, 0o644);
-    ok(await tls.hedge('markets', caFile(ca)));
-  });
-
-  it('a symbolic link (even to a good CA file), one that holds no certificate (a key, a wrong file: bad input, not an untrusted server) or a FIFO (at once, never waited on) is refused naming it: exit 2 before any request', async () => {
-    const ca = join(tls.configDir, 'real-ca.pem');
-    copyFileSync(tls.sandbox.caFile!, ca);
-    chmodSync(ca, 0o644);
-    const link = join(tls.configDir, 'ca-link.pem');
-    symlinkSync(ca, link);
-    const notPem = join(tls.configDir, 'server.key');
-    writeFileSync(notPem, '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n', { mode: 0o644 });
-    const fifo = join(tls.configDir, 'ca.fifo');
-    execFileSync('mkfifo', [fifo]);
-    const sent = tls.requests().length;
-    expect(await refusal(tls.hedge('markets', caFile(link)), 2)).toBe(
-      `hedge: CA file: cannot read ${link}: a symbolic link where a file was expected; nothing was sent.`,
-    );
-    const run = exits(await tls.hedge('markets --json', caFile(notPem)), 2);
-    expect(JSON.parse(run.stderr).error).toMatchObject({
-      class: 'usage',
-      message: `CA file: ${notPem} is not a PEM certificate file (no BEGIN CERTIFICATE block); nothing was sent.`,
-    });
-    exits(
-      await tls.hedge('markets', { env: { HEDGE_CA_FILE: fifo }, onSpawn: () => undefined }),
-      2,
-      `CA file: cannot read ${fifo}: it is a FIFO (named pipe), not a regular file`,
-    );
-    expect(tls.requests()).toHaveLength(sent);
-    ok(await tls.hedge('markets', caFile(ca)));
-  });
+  const fifo = join(tls.configDir, 'ca.fifo');
+  execFileSync('mkfifo', [fifo]);
+  exits(
+    await tls.hedge('markets', { env: { HEDGE_CA_FILE: fifo }, onSpawn: () => undefined }),
+    2,
+    `CA file: cannot read ${fifo}: it is a FIFO (named pipe), not a regular file`,
+  );
+  expect(tls.requests()).toEqual([]);
+  ok(await tls.hedge('markets', caFile(ca)));
 });
 
 // Root may change any folder: only a root run shows that hedge still trusts no other user's.
