@@ -9,17 +9,17 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../src/platform/config/profile-store.js';
-import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { runHedge, tempDir, tempFolders } from '../support/hedge-cli.js';
 import { bashComplete, fishComplete, hasShell, scriptFile } from './shell-completion.js';
 import { ok } from '../support/cli-runs.js';
 
 const NO_ZSH = !hasShell('zsh');
 const NO_FISH = !hasShell('fish');
 const BASH_FILE = scriptFile('bash');
-let store: { path: string; remove: () => void };
+const store = tempDir('hedge-completion-');
+const tempFolder = tempFolders('hedge-completion-');
 
 beforeAll(async () => {
-  store = tempDir('hedge-completion-');
   await new ProfileStore(store.path).update((data) => {
     data.profiles.desk = {
       base_url: 'https://api.example.com/partners/acme/v2',
@@ -87,29 +87,20 @@ it('bash completion (a real bash): completes --status=VALUE, which bash splits a
 });
 
 it('bash completion (a real bash): with no store file there are no profile names, and no error', () => {
-  const empty = tempDir('hedge-completion-empty-');
-  try {
-    expect(complete(['hedge profile use '], { HEDGE_CONFIG_DIR: empty.path })).toEqual([[]]);
-    // Without HEDGE_CONFIG_DIR the store is looked up under XDG_CONFIG_HOME, like the CLI does.
-    expect(complete(['hedge profile use '], { XDG_CONFIG_HOME: join(store.path, '..', 'nowhere') })).toEqual([[]]);
-  } finally {
-    empty.remove();
-  }
+  expect(complete(['hedge profile use '], { HEDGE_CONFIG_DIR: tempFolder() })).toEqual([[]]);
+  // Without HEDGE_CONFIG_DIR the store is looked up under XDG_CONFIG_HOME, like the CLI does.
+  expect(complete(['hedge profile use '], { XDG_CONFIG_HOME: join(store.path, '..', 'nowhere') })).toEqual([[]]);
 });
 
 /** The profile names a shell offers with an absolute XDG_CONFIG_HOME that holds no store, then with a relative one,
  * for a home whose ~/.config/hedge holds the store's profiles. */
 function namesWhereHedgeLooks(completeIn: typeof bashComplete) {
-  const home = tempDir('hedge-completion-home-');
-  try {
-    mkdirSync(join(home.path, '.config', 'hedge'), { recursive: true });
-    copyFileSync(join(store.path, 'config.json'), join(home.path, '.config', 'hedge', 'config.json'));
-    const names = (XDG_CONFIG_HOME: string) =>
-      completeIn(['hedge profile use '], { HOME: home.path, XDG_CONFIG_HOME })[0]?.slice().sort();
-    return [names(join(home.path, 'elsewhere')), names('.config')];
-  } finally {
-    home.remove();
-  }
+  const home = tempFolder();
+  mkdirSync(join(home, '.config', 'hedge'), { recursive: true });
+  copyFileSync(join(store.path, 'config.json'), join(home, '.config', 'hedge', 'config.json'));
+  const names = (XDG_CONFIG_HOME: string) =>
+    completeIn(['hedge profile use '], { HOME: home, XDG_CONFIG_HOME })[0]?.slice().sort();
+  return [names(join(home, 'elsewhere')), names('.config')];
 }
 const WHERE_HEDGE_LOOKS =
   'profile names from an absolute XDG_CONFIG_HOME, else ~/.config/hedge (a relative XDG_CONFIG_HOME is ignored, as hedge does)';
@@ -140,14 +131,10 @@ it('hedge completion SHELL: --help shows how to install each script', async () =
 
 describe.skipIf(NO_ZSH)('zsh completion (a real zsh; skipped: zsh is not installed)', () => {
   it('is registered for hedge by compinit when installed as _hedge in fpath', () => {
-    const dir = tempDir('hedge-zsh-fpath-');
-    try {
-      writeFileSync(join(dir.path, '_hedge'), readFileSync(scriptFile('zsh'), 'utf8'));
-      const program = 'fpath=("$1" $fpath); autoload -U compinit; compinit -u -D; print -r -- ${_comps[hedge]}';
-      expect(shell('zsh', program, dir.path, { HOME: dir.path }).trim()).toBe('_hedge');
-    } finally {
-      dir.remove();
-    }
+    const dir = tempFolder();
+    writeFileSync(join(dir, '_hedge'), readFileSync(scriptFile('zsh'), 'utf8'));
+    const program = 'fpath=("$1" $fpath); autoload -U compinit; compinit -u -D; print -r -- ${_comps[hedge]}';
+    expect(shell('zsh', program, dir, { HOME: dir }).trim()).toBe('_hedge');
   });
 
   it('completes subcommands, options, values and profile names', () => {

@@ -108,6 +108,8 @@ const targetFile = (simulator: Simulator, notional: number) =>
 
 // ---- The spec's error table (section 7), row by row, and one scenario per row -----------------
 
+const REUSED_KEY = 'a2f1c7d0-5b8e-4e51-9c3a-000000000001';
+
 // Each row: its status, its code and (in the comment) its condition.
 const SPEC_ERROR_TABLE = [
   [400, 'exposure_exceeded'], // an open (or add) would exceed the aggregate exposure cap
@@ -120,10 +122,10 @@ const SPEC_ERROR_TABLE = [
 
 type SpecErrorCode = (typeof SPEC_ERROR_TABLE)[number][1];
 
-const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenario }> = {
-  exposure_exceeded: {
-    exit: 3,
-    scenario: oneRun(
+const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, [number, Scenario]> = {
+  exposure_exceeded: [
+    3,
+    oneRun(
       'an open over the exposure cap (checks skipped: the server refuses it)',
       'exposure_exceeded',
       `open ${MARKET} buy 60000 --tenor 1 --skip-checks --json`,
@@ -132,51 +134,46 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
       },
       { exposureCapUsd: 50_000 },
     ),
-  },
-  no_open_hedge: {
-    exit: 3,
-    scenario: oneRun(
+  ],
+  no_open_hedge: [
+    3,
+    oneRun(
       'an add to a side with no open hedge',
       'no_open_hedge',
       `add ${MARKET} sell 100 --skip-checks --json`,
       (simulator) => expect(answers(simulator, 'POST', '/hedges/add')).toEqual([[404, 'no_open_hedge']]),
     ),
-  },
-  hedge_not_found: {
-    exit: 3,
-    scenario: oneRun(
-      'a hedge id that is not one of ours',
-      'hedge_not_found',
-      'hedges hdg_doesnotexist --json',
-      (simulator) => expect(answers(simulator, 'GET', '/hedges/hdg_doesnotexist')).toEqual([[404, 'hedge_not_found']]),
+  ],
+  hedge_not_found: [
+    3,
+    oneRun('a hedge id that is not one of ours', 'hedge_not_found', 'hedges hdg_doesnotexist --json', (simulator) =>
+      expect(answers(simulator, 'GET', '/hedges/hdg_doesnotexist')).toEqual([[404, 'hedge_not_found']]),
     ),
-  },
-  idempotency_key_reuse: {
-    exit: 3,
-    scenario: {
-      name: 'a key another request already used (from another machine: not in this journal)',
-      errorCode: 'idempotency_key_reuse',
-      run: async (simulator) => {
-        const key = 'a2f1c7d0-5b8e-4e51-9c3a-000000000001';
-        await simulator.api('POST', '/hedges', {
-          body: { market: MARKET, side: 'sell', notional_usd: 1_000, tenor_days: 1 },
-          idempotencyKey: key,
-        });
-        const outcome = await simulator.hedge(
-          `open ${MARKET} buy 2000 --tenor 1 --idempotency-key ${key} --yes --json`,
-        );
+  ],
+  idempotency_key_reuse: [
+    3,
+    oneRun(
+      'a key another request already used (from another machine: not in this journal)',
+      'idempotency_key_reuse',
+      `open ${MARKET} buy 2000 --tenor 1 --idempotency-key ${REUSED_KEY} --yes --json`,
+      (simulator) => {
         expect(simulator.requests('POST', '/hedges').map((entry) => [entry.idempotencyKey, entry.errorCode])).toEqual([
-          [key, null],
-          [key, 'idempotency_key_reuse'],
+          [REUSED_KEY, null],
+          [REUSED_KEY, 'idempotency_key_reuse'],
         ]);
         expect(simulator.hedges()).toHaveLength(1);
-        return outcome;
       },
-    },
-  },
-  idempotency_in_flight: {
-    exit: 5,
-    scenario: {
+      undefined,
+      (simulator) =>
+        simulator.api('POST', '/hedges', {
+          body: { market: MARKET, side: 'sell', notional_usd: 1_000, tenor_days: 1 },
+          idempotencyKey: REUSED_KEY,
+        }),
+    ),
+  ],
+  idempotency_in_flight: [
+    5,
+    {
       // A write whose key is still in flight when the retries run out may yet act: the CLI says
       // "outcome unknown" (exit 5) with the key, never "refused".
       name: 'the same key still in progress on the server, past --timeout (outcome unknown, key printed)',
@@ -207,10 +204,10 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
         return outcome;
       },
     },
-  },
-  rate_limited: {
-    exit: 5,
-    scenario: oneRun(
+  ],
+  rate_limited: [
+    5,
+    oneRun(
       'a 429 that never clears',
       'rate_limited',
       'markets --json',
@@ -224,7 +221,7 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
       undefined,
       true,
     ),
-  },
+  ],
 };
 
 // ---- Every exit code: add a scenario here when you add a code to EXIT_CODES ------------------
@@ -369,12 +366,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
           at_target: false,
           steps: [{ action: 'open', side: 'buy', target_usd: 5000 }],
         });
-        expect(
-          simulator
-            .writes()
-            .map((entry) => entry.path)
-            .filter((path) => path !== '/quotes'),
-        ).toEqual([]);
+        expect(simulator.writes().filter((entry) => entry.path !== '/quotes')).toEqual([]);
         return result;
       },
     },
@@ -455,31 +447,28 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
     ),
   ],
   15: [
-    {
-      name: '`hedge keep status` once the keeper stopped (a --once run): no keeper runs for the account',
-      options: { stepped: true },
-      run: async (simulator) => {
-        const file = targetFile(simulator, 1000);
-        ok(await simulator.hedge(`keep ${file} --once`));
-        const result = await simulator.hedge('keep status --json');
-        expect(JSON.parse(result.stdout)).toMatchObject({ state: 'stopped', heartbeat: { cycles: 1 } });
-        return result;
-      },
-    },
+    oneRun(
+      '`hedge keep status` once the keeper stopped (a --once run): no keeper runs for the account',
+      undefined,
+      'keep status --json',
+      (_simulator, result) =>
+        expect(JSON.parse(result.stdout)).toMatchObject({ state: 'stopped', heartbeat: { cycles: 1 } }),
+      { stepped: true },
+      async (simulator) => ok(await simulator.hedge(`keep ${targetFile(simulator, 1000)} --once`)),
+    ),
   ],
   16: [
-    {
-      name: 'the same add run again at once: the side still shows what the first left (nothing sent)',
-      errorCode: 'repeated_action',
-      options: { stepped: true },
-      run: async (simulator) => {
+    oneRun(
+      'the same add run again at once: the side still shows what the first left (nothing sent)',
+      'repeated_action',
+      `add ${MARKET} buy 100 --json`,
+      (simulator) => expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1),
+      { stepped: true },
+      async (simulator) => {
         simulator.seedOpen('buy', 1_000);
         ok(await simulator.hedge(`add ${MARKET} buy 100`));
-        const outcome = await simulator.hedge(`add ${MARKET} buy 100 --json`);
-        expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
-        return outcome;
       },
-    },
+    ),
   ],
   124: [
     oneRun(
@@ -531,7 +520,7 @@ const CASES = [
   ),
   // Where the JSON code is the server's, so is the status; a refusal (exit 3) carries its details and request id too.
   ...SPEC_ERROR_TABLE.map(([status, code]) => {
-    const { exit, scenario } = SPEC_ROW_SCENARIOS[code];
+    const [exit, scenario] = SPEC_ROW_SCENARIOS[code];
     const refused = exit === 3 ? { details: expect.any(Object), request_id: expect.stringMatching(/^req_/) } : {};
     const said = scenario.errorCode === code ? { status, ...refused } : {};
     return { group: `spec error ${status} ${code}`, name: `exit ${exit}`, code: exit, scenario, said };

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { commandPaths } from '../../src/cli/runner/command-spec.js';
-import { baseEnv, HEDGE_BIN, ROOT, runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
+import { baseEnv, HEDGE_BIN, ROOT, runHedge, tempDir, tempFolders, type HedgeArgs } from '../support/hedge-cli.js';
 import { runMainInProcess } from '../support/hedge-in-process.js';
 import { run } from '../build/run-process.js';
 import { exits } from '../support/cli-runs.js';
@@ -18,6 +18,7 @@ import { exits } from '../support/cli-runs.js';
 const config = tempDir('hedge-program-');
 const installed = tempDir('hedge-installed-');
 const deployed = tempDir('hedge-deployed-');
+const tempFolder = tempFolders('hedge-hints-');
 afterAll(() => {
   config.remove();
   installed.remove();
@@ -29,16 +30,9 @@ function searchPath(first?: string) {
   return [first, dirname(process.execPath), '/usr/bin', '/bin'].filter(Boolean).join(':');
 }
 
-/** Runs `command` (a path or a name on PATH) as a shell would, with the environment's PATH. */
-const spawned = (
-  command: string,
-  args: string[],
-  options: { cwd: string; path: string; env?: Record<string, string> },
-) =>
-  run(command, args, {
-    cwd: options.cwd,
-    env: { ...baseEnv(config.path), PATH: options.path, COLUMNS: '80', ...options.env },
-  });
+/** Runs `command` (a path or a name on PATH) in `cwd` as a shell would, with PATH `path`. */
+const spawned = (command: string, args: string[], cwd: string, path: string, env?: Record<string, string>) =>
+  run(command, args, { cwd, env: { ...baseEnv(config.path), PATH: path, COLUMNS: '80', ...env } });
 
 /** Runs main() in this process (its working directory is ROOT) as bin/hedge.js does when run as `script`, with PATH `path`. */
 function inProcess(args: HedgeArgs, path: string, env?: Record<string, string>, script = HEDGE_BIN) {
@@ -64,14 +58,12 @@ describe('from a checkout: ./bin/hedge.js', () => {
   const run = (args: HedgeArgs, env?: Record<string, string>) => inProcess(args, searchPath(), env);
 
   it('the start screen names ./bin/hedge.js, and its first demo command runs as shown; help says what hedge is', async () => {
-    const launch = (args: string[]) => spawned('./bin/hedge.js', args, { cwd: ROOT, path: searchPath() });
-    const start = await launch([]);
-    exits(start, 0);
+    const launch = (args: string[]) => spawned('./bin/hedge.js', args, ROOT, searchPath());
+    const start = exits(await launch([]), 0);
     expect(start.stdout).toContain('  ./bin/hedge.js --demo markets');
     expect(start.stdout).not.toMatch(/^ {2}hedge /m);
     // The command as shown, run as a shell would.
-    const markets = await launch(['--demo', 'markets', '--json']);
-    exits(markets, 0);
+    const markets = exits(await launch(['--demo', 'markets', '--json']), 0);
     expect(JSON.parse(markets.stdout)).toEqual([expect.objectContaining({ market: 'USDTNGN' })]);
 
     // The launcher's help (dist/help.txt) and the front's say the same.
@@ -85,53 +77,43 @@ describe('from a checkout: ./bin/hedge.js', () => {
   });
 
   it("a hint names the command as run, and the command it names runs: the 404's list of hedges", async () => {
-    const missing = await run('--demo hedges hdg_missing');
-    exits(missing, 3);
+    const missing = exits(await run('--demo hedges hdg_missing'), 3);
     const suggested = quotedCommand(missing.stderr, './bin/hedge.js');
     expect(suggested).toEqual(['./bin/hedge.js', '--demo', 'hedges']);
-    const listed = await run(suggested.slice(1));
-    exits(listed, 0);
+    exits(await run(suggested.slice(1)), 0);
     // A note's hint too, on a screen.
     const price = await run('--demo price USDTNGN', { HEDGE_FORCE_TTY: '1' });
     expect(price.stderr.replace(/\s+/g, ' ')).toContain('`./bin/hedge.js --demo quote` shows what a hedge would cost');
   });
 
   it("plan's next step, a card's footnote and logout's hint: named as run, on one line, the profile once", async () => {
-    const own = tempDir('hedge-hints-');
-    try {
-      const env = { HOME: own.path, HEDGE_CONFIG_DIR: own.path, HEDGE_FORCE_TTY: '1' };
-      const target = join(own.path, 'target.csv');
-      writeFileSync(target, 'market,side,notional_usd,tenor_days\nUSDTNGN,buy,1000,1\n');
-      const plan = await run(['--demo', 'plan', target], env);
-      exits(plan, 9);
-      // Wrapped at 80 columns on a terminal, the command it suggests is not split: it fits one line.
-      const apply = `\`./bin/hedge.js --demo apply ${target}\``;
-      expect(apply.length).toBeLessThanOrEqual(80);
-      expect(
-        plan.stderr.split('\n').some((line) => line.includes(apply)),
-        plan.stderr,
-      ).toBe(true);
+    const own = tempFolder();
+    const env = { HOME: own, HEDGE_CONFIG_DIR: own, HEDGE_FORCE_TTY: '1' };
+    const target = join(own, 'target.csv');
+    writeFileSync(target, 'market,side,notional_usd,tenor_days\nUSDTNGN,buy,1000,1\n');
+    const plan = exits(await run(['--demo', 'plan', target], env), 9);
+    // Wrapped at 80 columns on a terminal, the command it suggests is not split: it fits one line.
+    const apply = `\`./bin/hedge.js --demo apply ${target}\``;
+    expect(apply.length).toBeLessThanOrEqual(80);
+    expect(
+      plan.stderr.split('\n').some((line) => line.includes(apply)),
+      plan.stderr,
+    ).toBe(true);
 
-      exits(await run('--demo open USDTNGN buy 1000 --tenor 1', env), 0);
-      const close = await run('--demo close USDTNGN buy', env);
-      exits(close, 0);
-      expect(close.stdout.replace(/\s+/g, ' ')).toContain('`./bin/hedge.js --demo account` shows the balance.');
-      expect(close.stdout).not.toContain('`hedge ');
+    exits(await run('--demo open USDTNGN buy 1000 --tenor 1', env), 0);
+    const close = exits(await run('--demo close USDTNGN buy', env), 0);
+    expect(close.stdout.replace(/\s+/g, ' ')).toContain('`./bin/hedge.js --demo account` shows the balance.');
+    expect(close.stdout).not.toContain('`hedge ');
 
-      // An open not waited for: the command that follows it is one line (81 columns with its lead-in).
-      const submitted = await run('--demo open USDTNGN sell 1000 --tenor 1 --no-wait', env);
-      exits(submitted, 0);
-      expect(submitted.stdout).toMatch(/^`\.\/bin\/hedge\.js --demo hedges hdg_\w+ --wait`$/m);
+    // An open not waited for: the command that follows it is one line (81 columns with its lead-in).
+    const submitted = exits(await run('--demo open USDTNGN sell 1000 --tenor 1 --no-wait', env), 0);
+    expect(submitted.stdout).toMatch(/^`\.\/bin\/hedge\.js --demo hedges hdg_\w+ --wait`$/m);
 
-      const key = 'hpk_test_abcdefghijklmnopqrstuvwx';
-      const store = { current: 'desk', profiles: { desk: { base_url: 'http://127.0.0.1:9/v2', api_key: key } } };
-      writeFileSync(join(own.path, 'config.json'), JSON.stringify(store), { mode: 0o600 });
-      const logout = await run('--profile desk logout', env);
-      exits(logout, 0);
-      expect(logout.stderr.replace(/\s+/g, ' ')).toContain('`./bin/hedge.js --profile desk login` asks for a new key');
-    } finally {
-      own.remove();
-    }
+    const key = 'hpk_test_abcdefghijklmnopqrstuvwx';
+    const store = { current: 'desk', profiles: { desk: { base_url: 'http://127.0.0.1:9/v2', api_key: key } } };
+    writeFileSync(join(own, 'config.json'), JSON.stringify(store), { mode: 0o600 });
+    const logout = exits(await run('--profile desk logout', env), 0);
+    expect(logout.stderr.replace(/\s+/g, ' ')).toContain('`./bin/hedge.js --profile desk login` asks for a new key');
   });
 
   it('a missing argument: the usage line and an example, named as run (exit 2)', async () => {
@@ -145,12 +127,11 @@ describe('from a checkout: ./bin/hedge.js', () => {
 
 describe('installed: `hedge` on PATH', () => {
   symlinkSync(HEDGE_BIN, join(installed.path, 'hedge'));
-  const launch = (args: string[]) => spawned('hedge', args, { cwd: config.path, path: searchPath(installed.path) });
+  const launch = (args: string[]) => spawned('hedge', args, config.path, searchPath(installed.path));
   const run = (args: HedgeArgs) => inProcess(args, searchPath(installed.path));
 
   it('the start screen, --help, examples and hints say `hedge`', async () => {
-    const start = await launch([]);
-    exits(start, 0);
+    const start = exits(await launch([]), 0);
     expect(start.stdout).toContain('  hedge --demo markets');
     const help = await launch(['--help']);
     expect(help.stdout).toMatch(/^Usage: hedge <command>/);
@@ -166,8 +147,7 @@ describe('run by a long path, as cron runs it: node /opt/tools/hedge/bin/hedge.j
   const script = join(deployed.path, 'opt/tools/hedge/bin/hedge.js');
   symlinkSync(HEDGE_BIN, script);
   const note = `hedge below is ${script}`;
-  const launch = (args: string[]) =>
-    spawned(process.execPath, [script, ...args], { cwd: config.path, path: searchPath() });
+  const launch = (args: string[]) => spawned(process.execPath, [script, ...args], config.path, searchPath());
   /** The lines of `text` past the note that names the path (as long as the path itself), and those wider than 80 columns. */
   const fitted = (text: string) => {
     const lines = text.replace(/\n$/, '').split('\n');
@@ -176,8 +156,7 @@ describe('run by a long path, as cron runs it: node /opt/tools/hedge/bin/hedge.j
   };
 
   it('--help names the path once, above the help hedge prints as `hedge`: 80 columns, at most 60 lines', async () => {
-    const help = await launch(['--help']);
-    exits(help, 0);
+    const help = exits(await launch(['--help']), 0);
     const { lines, tooWide } = fitted(help.stdout);
     expect(tooWide).toEqual([]);
     expect(lines.length + 1).toBeLessThanOrEqual(60);
@@ -207,16 +186,15 @@ describe('run by a long path, as cron runs it: node /opt/tools/hedge/bin/hedge.j
       [process.execPath, [quoted, '--help'], searchPath(), `hedge below is '${quoted.replace(/'/g, `'\\''`)}'`],
       ['hedge-dev', ['--help'], onPath, 'hedge below is hedge-dev'],
     ] as const) {
-      const launched = await spawned(command, [...args], { cwd: config.path, path });
-      const front = await spawned(command, [...args], { cwd: config.path, path, env: { HEDGE_FORCE_TTY: '0' } });
+      const launched = await spawned(command, [...args], config.path, path);
+      const front = await spawned(command, [...args], config.path, path, { HEDGE_FORCE_TTY: '0' });
       expect(launched.stdout.split('\n')[0]).toBe(note);
       expect([launched.code, launched.stdout]).toEqual([0, front.stdout]);
     }
   });
 
   it('the start screen names the path once and fits 24 lines of 80 columns', async () => {
-    const start = await launch([]);
-    exits(start, 0);
+    const start = exits(await launch([]), 0);
     const { lines, tooWide } = fitted(start.stdout);
     expect(tooWide).toEqual([]);
     expect(lines.length + 1).toBeLessThanOrEqual(24);

@@ -7,49 +7,40 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { HEDGE_BIN, ROOT, baseEnv, runHedge, tempDir, type HedgeArgs, type RunResult } from '../support/hedge-cli.js';
+import { HEDGE_BIN, ROOT, baseEnv, type RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { hasTool } from '../support/servers/tools.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
 import { exits } from '../support/cli-runs.js';
 
 let simulator: Simulator;
-let sandbox: RunningSandbox;
-let config: { path: string; remove: () => void };
-
 beforeAll(async () => {
   simulator = await startSimulator({ preset: 'frozen' });
-  sandbox = simulator.sandbox;
-  config = tempDir();
 });
-
-afterAll(async () => {
-  await simulator?.close();
-  config?.remove();
-});
-
-/** hedge against the simulator, with this file's config. */
-const hedge = (args: HedgeArgs, options: Parameters<typeof runHedge>[1] = {}) =>
-  runHedge(args, { env: simulator.env, configDir: config.path, ...options });
+afterAll(() => simulator?.close());
+const hedge: Simulator['hedge'] = (...args) => simulator.hedge(...args);
 
 it('bad input on the read commands: an unlisted market names the listed ones (quote: quote-requests.test.ts)', async () => {
-  const before = sandbox.requestLog.length;
-  const result = await hedge('price EURNGN');
-  exits(result, 2);
+  const before = simulator.requests().length;
+  const result = exits(await hedge('price EURNGN'), 2);
   expect([
     [result.stdout, result.stderr],
-    sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`),
+    simulator
+      .requests()
+      .slice(before)
+      .map((entry) => `${entry.method} ${entry.path}`),
   ]).toEqual([['', 'hedge: market: "EURNGN" is not listed for this account; listed: USDTNGN.\n'], ['GET /markets']]);
 });
 
 it('bad input on the read commands: a journal URL that does not parse (a password with /) is exit 2 in one line, the password not shown', async () => {
   const password = 'Zk/Wq9vTr8Lm';
   for (const args of [['journal'], ['journal', '--json']]) {
-    const result = await hedge(args, {
-      env: { ...simulator.env, HEDGE_JOURNAL_URL: `postgres://desk:${password}@127.0.0.1:9/hedge` },
-    });
-    exits(result, 2);
+    const result = exits(
+      await hedge(args, {
+        env: { HEDGE_JOURNAL_URL: `postgres://desk:${password}@127.0.0.1:9/hedge` },
+      }),
+      2,
+    );
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain(
       'HEDGE_JOURNAL_URL: postgres://… (not a URL) cannot be used: it does not parse as a URL;',
@@ -65,9 +56,9 @@ const hasMkfifo = hasTool('mkfifo');
  * hedge with its stdin held open and never written (a pipe whose writer went quiet), --verbose so
  * that it says when it starts reading; `stop()` ends it if the test did not see it end.
  */
-function runOnOpenStdin(args: string[], env: Record<string, string>, configDir: string) {
+function runOnOpenStdin(args: string[]) {
   const child = spawn(process.execPath, [HEDGE_BIN, ...args, '--verbose'], {
-    env: { ...baseEnv(configDir), ...env },
+    env: { ...baseEnv(simulator.configDir), ...simulator.env },
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -91,17 +82,16 @@ function runOnOpenStdin(args: string[], env: Record<string, string>, configDir: 
 }
 
 describe('input files are bounded', () => {
-  let work: { path: string; remove: () => void };
-  const exposuresCsv = () => join(work.path, 'exposures.csv');
-  beforeAll(() => {
-    work = tempDir('hedge-input-bounds-');
-    writeFileSync(exposuresCsv(), 'id,market,type,amount,currency,due\nINV-1,USDTNGN,receivable,1000,NGN,2027-01-15\n');
-  });
-  afterAll(() => work?.remove());
+  /** The files of these runs, in the simulator's config folder. */
+  const at = (name: string) => join(simulator.configDir, name);
+  const exposuresCsv = () => at('exposures.csv');
+  beforeAll(() =>
+    writeFileSync(exposuresCsv(), 'id,market,type,amount,currency,due\nINV-1,USDTNGN,receivable,1000,NGN,2027-01-15\n'),
+  );
   // None of these runs sends anything.
   let sent = 0;
-  beforeEach(() => (sent = sandbox.requestLog.length));
-  afterEach(() => expect(sandbox.requestLog.slice(sent)).toEqual([]));
+  beforeEach(() => (sent = simulator.requests().length));
+  afterEach(() => expect(simulator.requests().slice(sent)).toEqual([]));
 
   /** Each run: exit 2, one line on stderr matching, stdout empty. */
   async function expectRefused(runs: Array<[string[], RegExp]>) {
@@ -119,7 +109,7 @@ describe('input files are bounded', () => {
   it.skipIf(!hasMkfifo)(
     'plan, apply, exposures, a policy file and keep --once: a FIFO is refused at once, exit 2 (mkfifo is needed)',
     async () => {
-      const fifo = join(work.path, 'book.fifo');
+      const fifo = at('book.fifo');
       execFileSync('mkfifo', [fifo]);
       const notRegular = (what: string) =>
         new RegExp(
@@ -148,7 +138,7 @@ describe('input files are bounded', () => {
 
   // The target file and stdin past 4 MiB, in the same words: input-file.test.ts (readInputFile at the CLI: bounded).
   it('a file over 4 MiB is refused before it is read (a sparse 64 GiB file answers at once)', async () => {
-    const huge = join(work.path, 'huge.csv');
+    const huge = at('huge.csv');
     writeFileSync(huge, '');
     truncateSync(huge, 2 ** 36);
     await expectRefused([
@@ -160,7 +150,7 @@ describe('input files are bounded', () => {
   });
 
   it('30 bad rows: the count of all, the first 20 lines, then how many more — on a terminal and under --json', async () => {
-    const bad = join(work.path, 'bad.csv');
+    const bad = at('bad.csv');
     writeFileSync(bad, `market,side,notional_usd,tenor_days\n${'USDTNGN,hold,1000,3\n'.repeat(30)}`);
     expect(
       exits(await hedge(`plan ${bad}`), 2)
@@ -180,17 +170,17 @@ describe('input files are bounded', () => {
   });
 
   it('a JSON key written twice is refused, named with its item (JSON.parse would keep the last: 99,999)', async () => {
-    const target = join(work.path, 'twice.json');
+    const target = at('twice.json');
     writeFileSync(
       target,
       '[{"market":"USDTNGN","side":"buy","notional_usd":1000,"notional_usd":99999,"tenor_days":3}]',
     );
-    const exposures = join(work.path, 'twice-exposures.json');
+    const exposures = at('twice-exposures.json');
     writeFileSync(
       exposures,
       '{"exposures":[{"id":"INV-1","market":"USDTNGN","type":"receivable","amount":"1000","currency":"NGN","due":"2027-01-15"}],"exposures":[]}',
     );
-    const policy = join(work.path, 'twice-policy.json');
+    const policy = at('twice-policy.json');
     writeFileSync(policy, '{"band_pct":5,"band_pct":40}');
     expect(
       exits(await hedge(`plan ${target}`), 2)
@@ -226,7 +216,7 @@ describe('input files are bounded', () => {
   ])(
     '%s: SIGTERM while stdin is held open and empty ends the read at once, exit 143, nothing sent',
     async (_name, args, what) => {
-      const run = runOnOpenStdin(args, simulator.env, config.path);
+      const run = runOnOpenStdin(args);
       try {
         await until(
           () => run.stderr().includes(`reading the ${what} from stdin (at most 4 MiB)`),
@@ -234,8 +224,7 @@ describe('input files are bounded', () => {
           { process: run.result },
         );
         run.child.kill('SIGTERM');
-        const result = await run.result;
-        exits(result, 143);
+        const result = exits(await run.result, 143);
         expect(result.stderr).toContain(`Interrupted while reading the ${what} on stdin; nothing was sent.`);
         expect(result.stdout).toBe('');
       } finally {
@@ -245,11 +234,10 @@ describe('input files are bounded', () => {
   );
 
   it('--timeout ends a read of stdin that never ends: exit 2, one line naming the bound, nothing sent', async () => {
-    const run = runOnOpenStdin('plan - --timeout 1'.split(' '), simulator.env, config.path);
+    const run = runOnOpenStdin('plan - --timeout 1'.split(' '));
     try {
       await until(() => run.child.exitCode !== null || run.child.signalCode !== null, 'hedge to end at its --timeout');
-      const result = await run.result;
-      exits(result, 2);
+      const result = exits(await run.result, 2);
       expect(
         result.stderr
           .trimEnd()

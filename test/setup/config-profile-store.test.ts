@@ -18,21 +18,19 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { check, lock } from 'proper-lockfile';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { resolveCredentials } from '../../src/platform/config/credentials.js';
 import { ConfigError } from '../../src/core/errors.js';
-import { tempDir } from '../support/hedge-cli.js';
+import { tempFolders } from '../support/hedge-cli.js';
 
-let tmp: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  tmp = tempDir('hedge-unit-store-');
-});
-afterEach(() => tmp.remove());
+const tempFolder = tempFolders('hedge-unit-store-');
+let tmp: string;
+beforeEach(() => void (tmp = tempFolder()));
 
 describe('ProfileStore', () => {
   it('tightens a store folder left readable by others; a store file others may read or change is refused with the chmod, untouched', async () => {
-    const dir = join(tmp.path, 'open');
+    const dir = join(tmp, 'open');
     mkdirSync(dir, { mode: 0o755 });
     const file = join(dir, 'config.json');
     const text =
@@ -58,20 +56,20 @@ describe('ProfileStore', () => {
 
   it('a store file that belongs to another user is refused, whatever its mode (root reads any file)', () => {
     if (process.getuid?.() !== 0) return;
-    const file = join(tmp.path, 'config.json');
+    const file = join(tmp, 'config.json');
     writeFileSync(file, '{"profiles": {}}\n', { mode: 0o600 });
     chownSync(file, 65534, 65534);
-    expect(() => new ProfileStore(tmp.path).read()).toThrow(
+    expect(() => new ProfileStore(tmp).read()).toThrow(
       `Cannot read the config store ${file}: it belongs to another user (uid 65534), who may change it; hedge trusts only files of yours or root's.`,
     );
   });
 
   it('a store that is a symbolic link, or larger than the bound, is refused before it is read', async () => {
-    const file = join(tmp.path, 'config.json');
-    const real = join(tmp.path, 'real.json');
+    const file = join(tmp, 'config.json');
+    const real = join(tmp, 'real.json');
     writeFileSync(real, '{"current": "elsewhere", "profiles": {}}\n', { mode: 0o600 });
     symlinkSync(real, file);
-    const store = new ProfileStore(tmp.path);
+    const store = new ProfileStore(tmp);
     expect(() => store.read()).toThrow(
       `Cannot read the config store ${file}: a symbolic link where a file was expected.`,
     );
@@ -86,20 +84,20 @@ describe('ProfileStore', () => {
 
   it('reports a bad profile name as a ConfigError naming the file, and never writes over it', async () => {
     const text = '{"profiles": {"../etc": {"base_url": "https://x/v2"}}}';
-    writeFileSync(join(tmp.path, 'config.json'), text, { mode: 0o600 });
-    const store = new ProfileStore(tmp.path);
+    writeFileSync(join(tmp, 'config.json'), text, { mode: 0o600 });
+    const store = new ProfileStore(tmp);
     expect(() => store.read()).toThrow(ConfigError);
-    expect(() => store.read()).toThrow(join(tmp.path, 'config.json'));
+    expect(() => store.read()).toThrow(join(tmp, 'config.json'));
     await expect(
       store.update((data) => {
         data.current = 'x';
       }),
     ).rejects.toThrow(ConfigError);
-    expect(readFileSync(join(tmp.path, 'config.json'), 'utf8')).toBe(text);
+    expect(readFileSync(join(tmp, 'config.json'), 'utf8')).toBe(text);
   });
 
   it('holds the lock while it writes, and releases it after (a failed change too); takes over a lock left by a dead process (its lock no longer refreshed)', async () => {
-    const store = new ProfileStore(tmp.path);
+    const store = new ProfileStore(tmp);
     let heldDuring = false;
     await store.update((data) => {
       data.current = 'a';
@@ -118,7 +116,7 @@ describe('ProfileStore', () => {
     expect([heldDuring, existsSync(`${store.file}.lock`)]).toEqual([true, false]);
 
     // A lock left by a dead process (no longer refreshed) is taken over.
-    const lockDir = join(tmp.path, 'config.json.lock');
+    const lockDir = join(tmp, 'config.json.lock');
     mkdirSync(lockDir);
     const longAgo = new Date(Date.now() - 60_000);
     utimesSync(lockDir, longAgo, longAgo);
@@ -130,8 +128,8 @@ describe('ProfileStore', () => {
   });
 
   it('waits for a live holder without blocking the process, says the store is locked after its bound, and writes once it is let go', async () => {
-    const store = new ProfileStore(tmp.path, { lockWaitMs: 300 });
-    mkdirSync(tmp.path, { recursive: true });
+    const store = new ProfileStore(tmp, { lockWaitMs: 300 });
+    mkdirSync(tmp, { recursive: true });
     // A live holder: proper-lockfile refreshes its lock while it holds it.
     const release = await lock(store.file, { realpath: false, stale: 5_000 });
     let ticks = 0;
@@ -144,7 +142,7 @@ describe('ProfileStore', () => {
     // The event loop ran while it waited (the old lock slept the whole process).
     expect(ticks).toBeGreaterThan(0);
     expect(store.read().current).toBeUndefined();
-    const waiting = new ProfileStore(tmp.path, { lockWaitMs: 20_000 }).update((data) => {
+    const waiting = new ProfileStore(tmp, { lockWaitMs: 20_000 }).update((data) => {
       data.current = 'after';
     });
     await release();
@@ -190,7 +188,7 @@ it.each([
     { apiKey: KEY_B, caFile: '/bravo.pem', sources: { profile: 'flag' } },
   ],
 ])('resolveCredentials (flag > environment > stored profile): %s', async (_name, env, profileFlag, expected) => {
-  const store = new ProfileStore(join(tmp.path, 'cfg'));
+  const store = new ProfileStore(join(tmp, 'cfg'));
   await store.update((data) => {
     data.profiles.alpha = { base_url: 'https://alpha.example/v2', api_key: KEY_A };
     data.profiles.bravo = { base_url: 'https://bravo.example/v2', api_key: KEY_B, ca_file: '/bravo.pem' };

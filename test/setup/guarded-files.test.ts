@@ -19,10 +19,10 @@ import {
 } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { storeFile, writeStore } from '../support/config-store.js';
 import { ROOT, runHedge, type RunResult } from '../support/hedge-cli.js';
-import { startSimulator, useSimulators, type Simulator } from '../support/simulator.js';
+import { useSimulators, type Simulator } from '../support/simulator.js';
 import { ok, exits } from '../support/cli-runs.js';
 
 const start = useSimulators();
@@ -39,30 +39,11 @@ function profileOf(simulator: Simulator) {
 }
 
 describe('the config store', () => {
-  it('open to other users: refused before any request, naming the file and the chmod; a rewritten base_url gets nothing', async () => {
+  it('open to other users: never opened with HEDGE_API_KEY and HEDGE_BASE_URL both set and no profile asked for (a read and a write go on, the file left as it is); else refused before any request, naming the file and the chmod, a rewritten base_url getting nothing', async () => {
     const desk = await start();
-    // Where another local user pointed the profile's base_url in a store anyone may write.
+    // Where another local user pointed the profile's base_url and journal, in a store anyone may write.
     const listener = await start();
     const file = storeFile(desk.configDir);
-    writeStore(desk.configDir, profileOf(listener));
-    for (const mode of [0o666, 0o644]) {
-      chmodSync(file, mode);
-      expect(await refusal(desk.hedge('positions', { env: { HEDGE_BASE_URL: '', HEDGE_API_KEY: '' } }), 1)).toBe(
-        `hedge: Cannot read the config store ${file}: other users can read or change it (mode ${mode.toString(8).padStart(4, '0')}); run \`chmod 600 ${file}\`.`,
-      );
-      expect(listener.requests()).toEqual([]);
-    }
-    chmodSync(file, 0o600);
-    writeStore(desk.configDir, profileOf(desk));
-    ok(await desk.hedge('positions', { env: { HEDGE_BASE_URL: '', HEDGE_API_KEY: '' } }));
-    expect(desk.requests('GET', '/positions')).toHaveLength(1);
-  });
-
-  it('with HEDGE_API_KEY and HEDGE_BASE_URL both set and no profile asked for, the store is never opened: one others may change stops neither a read nor a write, and is left as it is', async () => {
-    const desk = await start();
-    const listener = await start();
-    const file = storeFile(desk.configDir);
-    // Its profile would send the key elsewhere and journal to a store that is not there.
     const poisoned = profileOf(listener);
     writeStore(desk.configDir, {
       ...poisoned,
@@ -78,7 +59,19 @@ describe('the config store', () => {
     expect([listener.requests(), readFileSync(file, 'utf8'), statSync(file).mode & 0o777]).toEqual([[], text, 0o666]);
     // Asked for by name, it is opened, and refused.
     exits(await desk.hedge('positions', { env: { HEDGE_PROFILE: 'desk' } }), 1, `Cannot read the config store ${file}`);
+    const fromStore = { env: { HEDGE_BASE_URL: '', HEDGE_API_KEY: '' } };
+    for (const mode of [0o666, 0o644]) {
+      chmodSync(file, mode);
+      expect(await refusal(desk.hedge('positions', fromStore), 1)).toBe(
+        `hedge: Cannot read the config store ${file}: other users can read or change it (mode ${mode.toString(8).padStart(4, '0')}); run \`chmod 600 ${file}\`.`,
+      );
+    }
     expect(listener.requests()).toEqual([]);
+    chmodSync(file, 0o600);
+    writeStore(desk.configDir, profileOf(desk));
+    const reads = desk.requests('GET', '/positions').length;
+    ok(await desk.hedge('positions', fromStore));
+    expect(desk.requests('GET', '/positions')).toHaveLength(reads + 1);
   });
 
   it('a FIFO is refused at once, never waited on', async () => {
@@ -92,63 +85,45 @@ describe('the config store', () => {
   });
 });
 
-describe('the CA file (HEDGE_CA_FILE, a profile ca_file)', () => {
-  let tls: Simulator;
-  beforeAll(async () => {
-    tls = await startSimulator({ preset: 'plain', tls: true });
+it('the CA file (HEDGE_CA_FILE, a profile ca_file): one other users may change, larger than the bound, a symbolic link (even to a good CA file), one that holds no certificate (a key, a wrong file: bad input, not an untrusted server) or a FIFO (at once, never waited on) is refused naming it: exit 2 before any request', async () => {
+  const tls = await start({ preset: 'plain', tls: true });
+  const ca = join(tls.configDir, 'ca.pem');
+  copyFileSync(tls.sandbox.caFile!, ca);
+  chmodSync(ca, 0o666);
+  expect(await refusal(tls.hedge('markets', caFile(ca)), 2)).toBe(
+    `hedge: CA file: cannot read ${ca}: other users can change it (mode 0666); run \`chmod go-w ${ca}\`; nothing was sent.`,
+  );
+  const large = join(tls.configDir, 'large.pem');
+  writeFileSync(large, '');
+  truncateSync(large, 5 * 1024 * 1024);
+  exits(
+    await tls.hedge('markets', caFile(large)),
+    2,
+    `CA file: cannot read ${large}: it holds more than 4 MiB; nothing was sent.`,
+  );
+
+  chmodSync(ca, 0o644);
+  const link = join(tls.configDir, 'ca-link.pem');
+  symlinkSync(ca, link);
+  expect(await refusal(tls.hedge('markets', caFile(link)), 2)).toBe(
+    `hedge: CA file: cannot read ${link}: a symbolic link where a file was expected; nothing was sent.`,
+  );
+  const notPem = join(tls.configDir, 'server.key');
+  writeFileSync(notPem, '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n', { mode: 0o644 });
+  const run = exits(await tls.hedge('markets --json', caFile(notPem)), 2);
+  expect(JSON.parse(run.stderr).error).toMatchObject({
+    class: 'usage',
+    message: `CA file: ${notPem} is not a PEM certificate file (no BEGIN CERTIFICATE block); nothing was sent.`,
   });
-  afterAll(() => tls.close());
-
-  it('one other users may change, or larger than the bound: refused before any request, exit 2', async () => {
-    const ca = join(tls.configDir, 'ca.pem');
-    copyFileSync(tls.sandbox.caFile!, ca);
-    chmodSync(ca, 0o666);
-    expect(await refusal(tls.hedge('markets', caFile(ca)), 2)).toBe(
-      `hedge: CA file: cannot read ${ca}: other users can change it (mode 0666); run \`chmod go-w ${ca}\`; nothing was sent.`,
-    );
-    expect(tls.requests()).toEqual([]);
-
-    const large = join(tls.configDir, 'large.pem');
-    writeFileSync(large, '');
-    truncateSync(large, 5 * 1024 * 1024);
-    exits(
-      await tls.hedge('markets', caFile(large)),
-      2,
-      `CA file: cannot read ${large}: it holds more than 4 MiB; nothing was sent.`,
-    );
-    expect(tls.requests()).toEqual([]);
-
-    chmodSync(ca, 0o644);
-    ok(await tls.hedge('markets', caFile(ca)));
-  });
-
-  it('a symbolic link (even to a good CA file), one that holds no certificate (a key, a wrong file: bad input, not an untrusted server) or a FIFO (at once, never waited on) is refused naming it: exit 2 before any request', async () => {
-    const ca = join(tls.configDir, 'real-ca.pem');
-    copyFileSync(tls.sandbox.caFile!, ca);
-    chmodSync(ca, 0o644);
-    const link = join(tls.configDir, 'ca-link.pem');
-    symlinkSync(ca, link);
-    const notPem = join(tls.configDir, 'server.key');
-    writeFileSync(notPem, '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n', { mode: 0o644 });
-    const fifo = join(tls.configDir, 'ca.fifo');
-    execFileSync('mkfifo', [fifo]);
-    const sent = tls.requests().length;
-    expect(await refusal(tls.hedge('markets', caFile(link)), 2)).toBe(
-      `hedge: CA file: cannot read ${link}: a symbolic link where a file was expected; nothing was sent.`,
-    );
-    const run = exits(await tls.hedge('markets --json', caFile(notPem)), 2);
-    expect(JSON.parse(run.stderr).error).toMatchObject({
-      class: 'usage',
-      message: `CA file: ${notPem} is not a PEM certificate file (no BEGIN CERTIFICATE block); nothing was sent.`,
-    });
-    exits(
-      await tls.hedge('markets', { env: { HEDGE_CA_FILE: fifo }, onSpawn: () => undefined }),
-      2,
-      `CA file: cannot read ${fifo}: it is a FIFO (named pipe), not a regular file`,
-    );
-    expect(tls.requests()).toHaveLength(sent);
-    ok(await tls.hedge('markets', caFile(ca)));
-  });
+  const fifo = join(tls.configDir, 'ca.fifo');
+  execFileSync('mkfifo', [fifo]);
+  exits(
+    await tls.hedge('markets', { env: { HEDGE_CA_FILE: fifo }, onSpawn: () => undefined }),
+    2,
+    `CA file: cannot read ${fifo}: it is a FIFO (named pipe), not a regular file`,
+  );
+  expect(tls.requests()).toEqual([]);
+  ok(await tls.hedge('markets', caFile(ca)));
 });
 
 // Root may change any folder: only a root run shows that hedge still trusts no other user's.

@@ -9,25 +9,26 @@ import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { hedgeIn, type HedgeArgs, type RunOptions } from '../support/hedge-cli.js';
 import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A, UNKNOWN_KEY } from '../support/keys.js';
-import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
+import { useProfileSuite } from '../support/profile-suite.js';
 import type { Simulator } from '../support/simulator.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
 
 let simulator: Simulator;
 let sandbox: RunningSandbox;
-let tmp: TempDir;
 let configDir: string;
 let keyFile: string;
 let helper: string;
 
 const suite = useProfileSuite('hedge-keys-');
 beforeEach(() => {
-  ({ simulator, sandbox, tmp } = suite);
-  configDir = tmp.path;
-  keyFile = join(tmp.path, 'key.txt');
+  ({
+    simulator,
+    sandbox,
+    tmp: { path: configDir },
+  } = suite);
+  keyFile = join(configDir, 'key.txt');
   // `pass show` prints the key on the first line and notes after it: only the first line is the key.
   writeFileSync(keyFile, `${KEY_A}\nurl: partner desk\n`, { mode: 0o600 });
   helper = `cat '${keyFile}'`;
@@ -43,9 +44,7 @@ function everyFileText(dir: string) {
   return text;
 }
 
-const run = (args: HedgeArgs, options?: RunOptions) => hedgeIn(configDir, args, options);
-/** The sandbox saw no request (since its log was last emptied). */
-const nothingSent = () => expect(sandbox.requestLog).toEqual([]);
+const { run, nothingSent } = suite;
 const loginWithHelper = (command: string) =>
   run(['login', '--base-url', sandbox.baseUrl, '--profile', 'desk', '--key-command', command]);
 
@@ -87,7 +86,7 @@ describe('a credential helper (key_command)', () => {
     ok(await run('open USDTNGN buy 1000 --tenor 3 --json'));
     expect(simulator.requests('POST', '/hedges').map((entry) => entry.status)).toEqual([200]);
     // The journal, the config store and everything else hedge wrote under its home: no key in any of it.
-    const written = everyFileText(tmp.path).replaceAll(readFileSync(keyFile, 'latin1'), '');
+    const written = everyFileText(configDir).replaceAll(readFileSync(keyFile, 'latin1'), '');
     expect(written).toContain(simulator.writes().find((entry) => entry.path === '/hedges')!.idempotencyKey!);
     expect(written).not.toContain(KEY_A);
 
@@ -111,7 +110,7 @@ describe('a credential helper (key_command)', () => {
 
   it('a helper that prints something that is not a key: exit 4, nothing sent, and none of it shown — not even its first or last characters; one that fails: exit 4, its last line shown safely', async () => {
     const notAKey = 'MyBankPassw0rd-Qz7xVw3kPj9931';
-    const wrongFile = join(tmp.path, 'wrong.txt');
+    const wrongFile = join(configDir, 'wrong.txt');
     writeFileSync(wrongFile, `${notAKey}\nnotes\n`, { mode: 0o600 });
     /** Every run of four characters of what the helper printed that the output repeats. */
     const piecesShown = (text: string) =>
@@ -147,7 +146,7 @@ describe('a credential helper (key_command)', () => {
 
   // The helper sees none of hedge's secrets in its environment: key-command.test.ts (runKeyCommand, which every helper runs through).
   it('HEDGE_API_KEY still wins over the profile, and the helper is then not run', async () => {
-    const marker = join(tmp.path, 'ran.txt');
+    const marker = join(configDir, 'ran.txt');
     ok(await loginWithHelper(`touch '${marker}'; cat '${keyFile}'`));
     rmSync(marker);
     sandbox.requestLog.length = 0;
@@ -175,7 +174,7 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
   });
 
   it('a session bus that accepts and never answers is no keyring: login falls back, a keyring profile fails, neither hangs', async () => {
-    const busPath = join(tmp.path, 'silent-bus.sock');
+    const busPath = join(configDir, 'silent-bus.sock');
     const held: Socket[] = [];
     const bus = createServer((socket) => held.push(socket)).listen(busPath);
     try {

@@ -4,7 +4,7 @@
 // sent with the simulator's request log. Skipped, with the reason, where the tools are absent.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hedgeIn, type HedgeArgs } from '../support/hedge-cli.js';
+import type { HedgeArgs } from '../support/hedge-cli.js';
 import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A } from '../support/keys.js';
 import { useProfileSuite } from '../support/profile-suite.js';
@@ -25,7 +25,7 @@ describe.skipIf(missing !== undefined)(
       await secrets?.stop();
     });
 
-    const run = (args: HedgeArgs, input?: string) => hedgeIn(suite.tmp.path, args, { env: secrets.env, input });
+    const run = (args: HedgeArgs) => suite.run(args, { env: secrets.env });
     const accountOf = (profile: string) => `${profile}@${suite.tmp.path}`;
     /** What the keyring holds for the profile (null: nothing). */
     const inKeyring = (profile: string) => secrets.lookup(accountOf(profile));
@@ -70,7 +70,7 @@ describe.skipIf(missing !== undefined)(
       const { sandbox, tmp } = suite;
       ok(await login('desk'));
       sandbox.requestLog.length = 0;
-      exits(await hedgeIn(tmp.path, 'positions'), 4, 'is in the OS keyring, but no D-Bus session');
+      exits(await suite.run('positions'), 4, 'is in the OS keyring, but no D-Bus session');
       const store = readStore(tmp.path);
       store.profiles.desk.key_keyring = accountOf('someone-removed-it');
       writeStore(tmp.path, store);

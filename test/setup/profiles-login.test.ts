@@ -28,12 +28,13 @@ beforeEach(() => {
   configDir = join(tmp.path, 'nested', 'hedge');
 });
 
-/** The sandbox saw no request (since its log was last emptied). */
-const nothingSent = () => expect(sandbox.requestLog).toEqual([]);
+const { nothingSent } = suite;
+/** `hedge login --base-url <the simulator> ARGS`, the key on stdin, in the folder login must make. */
+const login = (key: string, ...args: string[]) => loginWith(configDir, sandbox, key, args);
 
 describe('hedge login (key from stdin)', () => {
   it('checks the key with one GET /account, saves the profile and makes it current', async () => {
-    const result = exits(await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk']), 0, 'test key');
+    const result = exits(await login(KEY_A, '--profile', 'desk'), 0, 'test key');
     expect(simulator.requests('GET', '/account')).toHaveLength(1);
     expect(sandbox.requestLog).toHaveLength(1);
 
@@ -53,12 +54,8 @@ describe('hedge login (key from stdin)', () => {
   });
 
   it('names a first profile "default"; saves a second beside it, not current; a bare login renews the current one', async () => {
-    ok(await loginWith(configDir, sandbox, KEY_A));
-    const second = exits(
-      await loginWith(configDir, sandbox, KEY_B, ['--profile', 'other', '--json']),
-      0,
-      'hedge profile use other',
-    );
+    ok(await login(KEY_A));
+    const second = exits(await login(KEY_B, '--profile', 'other', '--json'), 0, 'hedge profile use other');
     // --json: the saved profile, its key redacted.
     const saved = JSON.parse(second.stdout);
     expect(saved).toMatchObject({ profile: 'other', environment: 'test', base_url: sandbox.baseUrl, current: false });
@@ -75,7 +72,7 @@ describe('hedge login (key from stdin)', () => {
 
   it('refuses a malformed key or empty stdin with exit 4, a missing base URL with exit 2 (reading no key), before any request, and saves nothing', async () => {
     for (const key of ['not-a-key', 'hpk_prod_abcdefghijklmnopqrstuvwx', `${KEY_A} trailing`]) {
-      const { stderr } = exits(await loginWith(configDir, sandbox, key, ['--profile', 'desk']), 4, 'malformed');
+      const { stderr } = exits(await login(key, '--profile', 'desk'), 4, 'malformed');
       expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
     }
     for (const input of ['', '\n']) {
@@ -87,11 +84,7 @@ describe('hedge login (key from stdin)', () => {
   });
 
   it('refuses a key the sandbox rejects (401, or a live key) with exit 4, says so, and saves nothing: a stored profile stays as it was', async () => {
-    const result = exits(
-      await loginWith(configDir, sandbox, UNKNOWN_KEY, ['--profile', 'desk']),
-      4,
-      'refused this key',
-    );
+    const result = exits(await login(UNKNOWN_KEY, '--profile', 'desk'), 4, 'refused this key');
     // The hint repeats the flag that chose the profile.
     expect(result.stderr).toContain('run `hedge --profile desk login` again');
     expect(simulator.requests('GET', '/account')).toHaveLength(1);
@@ -99,7 +92,7 @@ describe('hedge login (key from stdin)', () => {
     expect(result.stderr).not.toContain(UNKNOWN_KEY);
     // A live key refused by the sandbox is exit 4 too, and a stored profile stays as it was.
     writeStore(configDir, { current: 'desk', profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_A } } });
-    exits(await loginWith(configDir, sandbox, LIVE_KEY, ['--profile', 'desk']), 4, 'live_key_refused');
+    exits(await login(LIVE_KEY, '--profile', 'desk'), 4, 'live_key_refused');
     expect(readStore(configDir).profiles.desk.api_key).toBe(KEY_A);
   });
 

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { hedgeIn, type HedgeArgs, type RunOptions } from '../support/hedge-cli.js';
+import type { HedgeArgs } from '../support/hedge-cli.js';
 import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A, KEY_B, KEY_C, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
@@ -20,9 +20,7 @@ let sandbox: RunningSandbox;
 let tmp: TempDir;
 const suite = useProfileSuite('hedge-profiles-');
 beforeEach(() => ({ simulator, sandbox, tmp } = suite));
-const run = (args: HedgeArgs, options?: RunOptions) => hedgeIn(tmp.path, args, options);
-/** The sandbox saw no request (since its log was last emptied). */
-const nothingSent = () => expect(sandbox.requestLog).toEqual([]);
+const { run, nothingSent } = suite;
 
 /** Two test profiles on the sandbox ("alpha" current) and a logged-out live one. */
 function seedProfiles() {
@@ -36,10 +34,6 @@ function seedProfiles() {
     },
   });
 }
-
-/** The current profile's own key is one the server refuses. */
-const ownKeyRefused = () =>
-  writeStore(tmp.path, { current: 'alpha', profiles: { alpha: { base_url: sandbox.baseUrl, api_key: UNKNOWN_KEY } } });
 
 const redacted = (key: string) => `${key.slice(0, 8)}…${key.slice(-4)}`;
 
@@ -101,35 +95,35 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
     expect([both.sources, (await whoami(env)).sources]).toMatchObject([fromEnv, fromEnv]);
   });
 
-  it("a key refused from HEDGE_API_KEY: the hint names HEDGE_API_KEY (a login would not change it); unset, the profile's key answers", async () => {
-    const refused = exits(await run('account', { env: { HEDGE_API_KEY: UNKNOWN_KEY } }), 4);
-    expect(refused.stderr).toContain('The key is HEDGE_API_KEY, which comes before any saved profile');
-    expect(refused.stderr).not.toContain('hedge login');
-    expect(simulator.requests('GET', '/account')).toHaveLength(1);
-    expect(ok(await run('account')).stdout).toContain('balance_usdc');
-    expect(simulator.requests('GET', '/account')).toHaveLength(2);
-    // The profile's own key refused: saving a new one is the fix.
-    ownKeyRefused();
-    expect(exits(await run('account'), 4).stderr).toContain('save a new one with `hedge login`');
-  });
-
-  it('a key refused from HEDGE_API_KEY: whoami and doctor say to fix it there (a login alone would not replace it), as a command does; whoami --json shows it refused, exit 4', async () => {
-    const fixThere = 'it is HEDGE_API_KEY, which comes before any saved profile; set the right key there';
+  it("a key refused from HEDGE_API_KEY: a command's hint, whoami and doctor say to fix it there (a login would not change it), exit 4, whoami --json shows it refused; unset, the profile's key answers; the profile's own key refused: save a new one with `hedge login`", async () => {
     const env = { HEDGE_API_KEY: UNKNOWN_KEY };
-    expect(exits(await run('whoami', { env }), 4).stderr).toContain(fixThere);
-    const doctor = await run('doctor --json', { env });
-    exits(doctor, 4);
+    const refused = exits(
+      await run('account', { env }),
+      4,
+      'The key is HEDGE_API_KEY, which comes before any saved profile',
+    );
+    expect(refused.stderr).not.toContain('hedge login');
+    const fixThere = 'it is HEDGE_API_KEY, which comes before any saved profile; set the right key there';
+    exits(await run('whoami', { env }), 4, fixThere);
+    const doctor = exits(await run('doctor --json', { env }), 4);
     const auth = JSON.parse(doctor.stdout).checks.find((check: { check: string }) => check.check === 'auth');
     expect(auth).toMatchObject({ status: 'fail', next: expect.stringContaining(fixThere) });
+    const json = exits(await run('whoami --json', { env }), 4, 'hedge login');
+    expect(JSON.parse(json.stdout)).toMatchObject({ key_check: { status: 'refused', code: 'unauthorized' } });
+    expect(ok(await run('account')).stdout).toContain('balance_usdc');
     expect(simulator.requests().map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
       'GET /account 401',
+      'GET /account 401',
       'GET /markets 401',
+      'GET /account 401',
+      'GET /account 200',
     ]);
-    const json = exits(await run('whoami --json', { env }), 4);
-    expect(JSON.parse(json.stdout)).toMatchObject({ key_check: { status: 'refused', code: 'unauthorized' } });
-    expect(json.stderr).toContain('hedge login');
     // The profile's own key refused: saving a new one is the fix.
-    ownKeyRefused();
+    writeStore(tmp.path, {
+      current: 'alpha',
+      profiles: { alpha: { base_url: sandbox.baseUrl, api_key: UNKNOWN_KEY } },
+    });
+    expect(exits(await run('account'), 4).stderr).toContain('save a new one with `hedge login`');
     const own = exits(await run('whoami'), 4).stderr;
     expect(own).toContain('save the right one with `hedge login`');
     expect(own).not.toContain('HEDGE_API_KEY');

@@ -1,23 +1,17 @@
 // The set-up the profile suites (test/setup/profiles-*.test.ts) share: one simulator that accepts the
 // three profile keys for the whole file, and a fresh config folder for each test (the simulator's
 // request log emptied before it, so a test counts only its own requests).
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { tempDir } from './hedge-cli.js';
+import { hedgeIn, tempDir, type HedgeArgs, type RunOptions } from './hedge-cli.js';
 import { startSimulator, type Simulator } from './simulator.js';
 
 export type TempDir = ReturnType<typeof tempDir>;
 
-/** Filled by the hooks: read it inside a test or a hook, never at the top of the file. */
-export interface ProfileSuite {
-  simulator: Simulator;
-  sandbox: RunningSandbox;
-  /** This test's own config folder, removed after it. */
-  tmp: TempDir;
-}
-
+/** Filled by the hooks: read its fields inside a test or a hook, never at the top of the file. */
 export function useProfileSuite(prefix: string) {
-  const suite = {} as ProfileSuite;
+  /** `tmp`: this test's own config folder, removed after it. */
+  const suite = {} as { simulator: Simulator; sandbox: RunningSandbox; tmp: TempDir };
   beforeAll(async () => {
     suite.simulator = await startSimulator({ preset: 'keys' });
     suite.sandbox = suite.simulator.sandbox;
@@ -30,5 +24,10 @@ export function useProfileSuite(prefix: string) {
     suite.sandbox.requestLog.length = 0;
   });
   afterEach(() => suite.tmp.remove());
-  return suite;
+  return Object.assign(suite, {
+    /** hedge in this test's config folder. */
+    run: (args: HedgeArgs, options?: RunOptions) => hedgeIn(suite.tmp.path, args, options),
+    /** The sandbox saw no request (since its log was last emptied). */
+    nothingSent: () => expect(suite.sandbox.requestLog).toEqual([]),
+  });
 }
