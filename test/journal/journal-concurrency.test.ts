@@ -166,7 +166,10 @@ it('roll under the book lock: 2 `roll USDTNGN buy --tenor 7`, the second under t
 });
 
 describe('resume reconciles before it resends (the CLI clock pinned to the simulator, which only moves when told)', () => {
-  /** A frozen simulator, runs on its clock, and `args` killed while the server holds its answer to `path` (an add's on a sell side of 1,000). */
+  /**
+   * A frozen simulator, runs on its clock, and `args` killed while the server holds its answer to `path` (an add's on
+   * a sell side of 1,000); then 30 hours on the server, which forgets keys after 24 h.
+   */
   async function killedWhileHeld(args: string, path: string) {
     const t = await start({ preset: 'frozen', stepped: true });
     const pinned = {
@@ -177,13 +180,13 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     const held = () => t.requests('POST', path).some((entry) => entry.status === 'stalled');
     await killWhen(pinned, args.split(' '), held, 'the write held at its body');
     t.sandbox.setFaults({ stall: null, match: null });
+    t.advance(30 * HOUR_MS);
     return { t, pinned };
   }
 
   it('an add killed after the server acted, resumed 30 simulated hours later (the key forgotten): it landed, nothing is sent again', async () => {
     const { t, pinned } = await killedWhileHeld('add USDTNGN sell 100', '/hedges/add');
-    // 30 hours on the server: the add has landed, and the simulator forgets keys after 24 h.
-    t.advance(30 * HOUR_MS);
+    // The add has landed, and its key is forgotten.
     expect(activeNotional(t, 'sell')).toBe(1_100);
     const resumed = exits(
       await pinned.hedge('add USDTNGN sell 100'),
@@ -203,7 +206,6 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
 
   it('an open that cannot be told (no id, no reference) past the key lifetime is never resent: exit 12 with the resolve command; resolved by hand, it stays sent once', async () => {
     const { t, pinned } = await killedWhileHeld('open USDTNGN buy 2000 --tenor 1', '/hedges');
-    t.advance(30 * HOUR_MS);
 
     const again = await pinned.hedge('open USDTNGN buy 2000 --tenor 1');
     const [entry] = await journalEntries(pinned, '--pending');

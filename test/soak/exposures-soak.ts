@@ -133,9 +133,6 @@ function withinBandOf(held: number, target: number) {
   return Math.abs(held - target) <= (target * policy.bandPct) / 100 + 0.01;
 }
 
-/** What a run saw, its report's reconciliation, and its `problems` (the checks failed). */
-export type SoakResult = Awaited<ReturnType<typeof runExposuresSoak>>;
-
 export async function runExposuresSoak(options: SoakOptions) {
   const wallStart = Date.now();
   const sim = await startSimulator({ clockSpeed: options.clockSpeed, seed: options.seed, fillDelayMs: 100 });
@@ -432,8 +429,8 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
   };
 }
 
-/** The figures, one per line, as the script prints them. */
-export function describeSoak(result: SoakResult, options: SoakOptions) {
+/** The figures of a run (what it saw, its report's reconciliation, its `problems`: the checks failed), one per line, as the script prints them. */
+export function describeSoak(result: Awaited<ReturnType<typeof runExposuresSoak>>, options: SoakOptions) {
   const day = (ms: number) => ((ms - result.startMs) / DAY_MS).toFixed(2);
   return [
     `soak: ${options.days} server days (ran ${result.serverDays.toFixed(2)}), seed ${options.seed}, clock speed ${options.clockSpeed}x, keeper --interval ${options.intervalS}`,

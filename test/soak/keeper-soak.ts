@@ -98,7 +98,7 @@ export function keeperSoakOptions() {
     keeperLogFile: soakSetting('HEDGE_KEEPER_SOAK_KEEPER_LOG'),
   };
 }
-export type KeeperSoakOptions = ReturnType<typeof keeperSoakOptions>;
+type KeeperSoakOptions = ReturnType<typeof keeperSoakOptions>;
 
 /** The two rows of the target file. */
 const ROWS = {
@@ -128,7 +128,7 @@ const rowOf = (side: Side) => (side === ROWS.roll.side ? ROWS.roll : ROWS.settle
  * over once per day less its roll_before plus the roll (two lags: its close, then its open, shown),
  * a settling side once per day plus the settlement delay, a lag and the re-open (a lag).
  */
-export function estimatedRunMs(options: KeeperSoakOptions) {
+function estimatedRunMs(options: KeeperSoakOptions) {
   const rollBeforeMs = Number(/^(\d+(?:\.\d+)?)s$/.exec(options.rollBefore)?.[1] ?? 0) * 1000;
   const cycleMs = options.intervalS * 1000;
   const rollPeriod = options.dayMs - rollBeforeMs + 2 * options.viewLagMs + 2 * cycleMs;
@@ -143,9 +143,6 @@ export const maxWallMs = (options: KeeperSoakOptions) => 3 * estimatedRunMs(opti
 const ok = (entry: { status: unknown }) => typeof entry.status === 'number' && entry.status < 300;
 /** A logged request's body, as JSON. */
 const bodyOf = (entry: { body: unknown }) => (entry.body ?? {}) as Record<string, any>;
-
-/** What a run saw: worstMarginUsd is the largest held − bound per side (≤ 0 when never above). */
-export type KeeperSoakResult = Awaited<ReturnType<typeof runKeeperSoak>>;
 
 export async function runKeeperSoak(options: KeeperSoakOptions) {
   const wallStart = Date.now();
@@ -457,8 +454,8 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
   }
 }
 
-/** The figures, one per line, as the script prints them. */
-export function describeKeeperSoak(result: KeeperSoakResult, options: KeeperSoakOptions) {
+/** The figures, one per line, as the script prints them (worstMarginUsd: the largest held − bound per side, ≤ 0 when never above). */
+export function describeKeeperSoak(result: Awaited<ReturnType<typeof runKeeperSoak>>, options: KeeperSoakOptions) {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const { maturities: m } = result;
   return [
