@@ -12,7 +12,6 @@ import { exits, journalEntries, ok, okJson } from '../support/cli-runs.js';
 import { openBody } from '../support/engine.js';
 
 const start = useSimulators({ stepped: true });
-const SCREEN = { HEDGE_FORCE_TTY: '1', COLUMNS: '80' };
 let filling: Simulator;
 let failing: Simulator;
 const order = openBody('buy', 10_000, 1);
@@ -80,7 +79,7 @@ describe('hedges ID', () => {
       ok(await simulator.hedge(`open ${MARKET} ${side} 1000 --tenor 3 --ref ${ref} --json`));
     }
     const writes = simulator.writes().length;
-    const table = ok(await simulator.hedge('hedges', { env: SCREEN }));
+    const table = ok(await simulator.hedge('hedges', { env: { HEDGE_FORCE_TTY: '1', COLUMNS: '80' } }));
     const shown = [...table.stdout.matchAll(/^(hdg_\S*…\S+) /gm)].map((match) => match[1]);
     expect(shown).toHaveLength(2);
     const ids = simulator.hedges().map((hedge) => hedge.id);

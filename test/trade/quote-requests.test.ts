@@ -8,8 +8,8 @@ import { openBody } from '../support/engine.js';
 
 let simulator: Simulator;
 /** The requests since `before`, sorted: the quote and its reads go out together. */
-const sent = (before: number, on = simulator) =>
-  on
+const sent = (before: number) =>
+  simulator
     .requests()
     .slice(before)
     .map((entry) => `${entry.method} ${entry.path} ${entry.status}`)

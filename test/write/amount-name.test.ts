@@ -19,7 +19,6 @@ const toolboxOn = useToolboxes();
 
 const adds = (simulator: Simulator) =>
   simulator.requests('POST', '/hedges/add').map((request) => [request.status, request.body]);
-const outcomes = async (simulator: Simulator) => (await journal(simulator)).map((entry) => entry.outcome).sort();
 
 /**
  * A colleague's close and open of the same `notional` on the buy side, in the engine as the add named `notional_usd`
@@ -63,7 +62,7 @@ async function landedOnce(simulator: Simulator, answer: McpAnswer, notional: num
     [200, { ...BUY, delta_usd: notional }],
   ]);
   expect(activeSizes(simulator, 'buy')).toEqual([held]);
-  expect(await outcomes(simulator)).toEqual(['done', 'rejected']);
+  expect((await journal(simulator)).map((entry) => entry.outcome).sort()).toEqual(['done', 'rejected']);
 }
 
 it('beta: an add of 10,000 under caps of 15,000 a call and a day lands once; the daily count then holds it once (a further 6,000 is over)', async () => {

@@ -21,8 +21,6 @@ afterAll(() => folder.remove());
 const file = join(folder.path, 'exposures.csv');
 writeFileSync(file, 'id,market,type,amount,currency,due\n');
 
-const hasMkfifo = hasTool('mkfifo');
-
 function context(origin: 'cli' | 'agent', { timeout, ...parts }: TestContextOptions & { timeout?: number } = {}) {
   return testContext({
     origin,
@@ -67,15 +65,18 @@ describe('readInputFile', () => {
 });
 
 describe('readInputFile at the CLI: bounded', () => {
-  it.skipIf(!hasMkfifo)('a FIFO is refused at once, without waiting for a writer (mkfifo is needed)', async () => {
-    const fifo = join(folder.path, 'target.fifo');
-    execFileSync('mkfifo', [fifo]);
-    // No writer ever opens it: a read that opened it blocking would never settle.
-    await refusal(
-      readInputFile(context('cli'), fifo, 'target file'),
-      `cannot read the target file ${fifo}: it is a FIFO (named pipe), not a regular file; expected a regular file (to read a pipe, give - and redirect the pipe to stdin).`,
-    );
-  });
+  it.skipIf(!hasTool('mkfifo'))(
+    'a FIFO is refused at once, without waiting for a writer (mkfifo is needed)',
+    async () => {
+      const fifo = join(folder.path, 'target.fifo');
+      execFileSync('mkfifo', [fifo]);
+      // No writer ever opens it: a read that opened it blocking would never settle.
+      await refusal(
+        readInputFile(context('cli'), fifo, 'target file'),
+        `cannot read the target file ${fifo}: it is a FIFO (named pipe), not a regular file; expected a regular file (to read a pipe, give - and redirect the pipe to stdin).`,
+      );
+    },
+  );
 
   it.skipIf(!existsSync('/dev/zero'))(
     'a device (/dev/zero, which never ends) is refused without reading it',

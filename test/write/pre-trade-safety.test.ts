@@ -37,8 +37,6 @@ function context(key: string, input = true) {
   return { ctx, questions, stderr };
 }
 
-const tick = () => new Promise((resolve) => setImmediate(resolve));
-
 describe('live key guard', () => {
   it('--no-input on a terminal also needs --yes', async () => {
     const { ctx } = context(LIVE, false);
@@ -52,7 +50,7 @@ describe('live key guard', () => {
     const guard = await guardLiveAction(ctx, { action: 'open a hedge', dryRun: false });
     await guard.confirm('Open?');
     expect([guard.live, questions]).toEqual([false, []]);
-    await tick();
+    await new Promise((resolve) => setImmediate(resolve));
     expect(stderr()).toBe('');
   });
 });
@@ -125,11 +123,6 @@ async function plannedRoll(ctx: Ctx, rolledHedgeId: string, group: string) {
   return legs;
 }
 
-const CLOSE_BUY = {
-  args: { market: MARKET, side: 'buy' },
-  options: { wait: true, idempotencyKey: undefined, new: undefined, dryRun: undefined, again: undefined },
-};
-
 /** What `run` was refused with (it must be refused), the context disposed after it. */
 async function refused(ctx: Ctx, run: () => Promise<unknown>) {
   try {
@@ -146,7 +139,11 @@ describe("a person's yes holds for the side the question showed", () => {
   it('close: the side grown while the question was open, nothing is sent; told what changed and asked again', async () => {
     // Yes to the close of 100; meanwhile a colleague adds 49,900.
     const { simulator, ctx, questions, stderr, atSecond } = await grownWhileAsked(49_900, '/hedges/close');
-    await runClose(ctx, CLOSE_BUY).finally(() => ctx.dispose());
+    // `hedge close USDTNGN buy`.
+    await runClose(ctx, {
+      args: { market: MARKET, side: 'buy' },
+      options: { wait: true, idempotencyKey: undefined, new: undefined, dryRun: undefined, again: undefined },
+    }).finally(() => ctx.dispose());
     expect(questions).toHaveLength(2);
     expect(questions[0]).toMatch(/^LIVE Close the buy position on USDTNGN of 100\.00 USD \(returns about .*\)\?$/);
     expect(questions[1]).toMatch(/^LIVE Close the buy position on USDTNGN of 50,000\.00 USD \(returns about .*\)\?$/);

@@ -30,18 +30,6 @@ const LAG_MS = 3_000;
 /** A command's server: views a lag behind, hedge on its stepped clock. */
 const TRAILING = { viewLagMs: 1_500, stepped: true };
 
-/** Samples the side's notional on the server every 50 ms until stopped; the largest seen. */
-function watchNotional(simulator: Simulator, side: 'buy' | 'sell') {
-  let largest = activeNotional(simulator, side);
-  const timer = setInterval(() => (largest = Math.max(largest, activeNotional(simulator, side))), 50);
-  return {
-    stop() {
-      clearInterval(timer);
-      return Math.max(largest, activeNotional(simulator, side));
-    },
-  };
-}
-
 describe.concurrent('a keeper on a server whose positions list and history trail the hedge records by 3 s', () => {
   /** Waits until the keeper ran `count` more cycles: at 2 s each, two of them outlast the lag. */
   async function cyclesAfter(keeper: KeeperRun, count: number) {
@@ -50,20 +38,23 @@ describe.concurrent('a keeper on a server whose positions list and history trail
     await until(() => cycles() >= before + count, `${count} more cycles`);
   }
 
-  /** Runs the keeper on DEAL-7's row (1,000 buy, 1-day, rolled 6 h before maturity) while the side's notional is watched. */
+  /** Runs the keeper on DEAL-7's row (1,000 buy, 1-day, rolled 6 h before maturity) while the side's notional is sampled on
+   * the server every 50 ms: the largest seen. */
   async function withKeeper(simulator: Simulator, body: (keeper: KeeperRun) => Promise<void>) {
     const file = join(simulator.configDir, 'target.csv');
     writeFileSync(
       file,
       `market,side,notional_usd,tenor_days,client_reference,until,roll_before\n${MARKET},buy,1000,1,DEAL-7,,6h\n`,
     );
-    const watch = watchNotional(simulator, 'buy');
+    let largest = activeNotional(simulator, 'buy');
+    const sample = () => (largest = Math.max(largest, activeNotional(simulator, 'buy')));
+    const timer = setInterval(sample, 50);
     const keeper = startKeeper(simulator, file);
     try {
       await body(keeper);
-      return watch.stop();
+      return sample();
     } finally {
-      watch.stop();
+      clearInterval(timer);
       keeper.child().kill('SIGTERM');
       await keeper.done;
     }

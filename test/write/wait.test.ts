@@ -49,30 +49,28 @@ async function pollTimes(polls: number, { before = 0, takes = 0 } = {}) {
   return times;
 }
 
-describe('pollUntil cadence', () => {
-  it.each([
-    // Each request itself takes 230 ms.
-    [
-      'polls first one second after the submit, then every 1.5 s, start to start, whatever a poll takes',
-      5,
-      { takes: 230 },
-      [1000, 2500, 4000, 5500, 7000],
-    ],
-    [
-      'never polls sooner than a second after the submit even when the submit was slow to answer',
-      2,
-      { before: 400 },
-      [1000, 2500],
-    ],
-    [
-      'a poll slower than the interval is followed by the next one at once, not by a pile-up',
-      3,
-      { takes: 2_000 },
-      [1000, 3000, 5000],
-    ],
-  ])('%s', async (_name, polls, timing, times) => {
-    expect(await pollTimes(polls, timing)).toEqual(times);
-  });
+it.each([
+  // Each request itself takes 230 ms.
+  [
+    'polls first one second after the submit, then every 1.5 s, start to start, whatever a poll takes',
+    5,
+    { takes: 230 },
+    [1000, 2500, 4000, 5500, 7000],
+  ],
+  [
+    'never polls sooner than a second after the submit even when the submit was slow to answer',
+    2,
+    { before: 400 },
+    [1000, 2500],
+  ],
+  [
+    'a poll slower than the interval is followed by the next one at once, not by a pile-up',
+    3,
+    { takes: 2_000 },
+    [1000, 3000, 5000],
+  ],
+])('pollUntil cadence: %s', async (_name, polls, timing, times) => {
+  expect(await pollTimes(polls, timing)).toEqual(times);
 });
 
 /** A read of the hedge answered 404: the server's reads trail its answer to the open. */

@@ -11,8 +11,6 @@ import { JournalError, openJournal, type Journal } from '../../src/platform/jour
 import { testContext } from '../support/client.js';
 import { tempDir } from '../support/hedge-cli.js';
 
-const KEY = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
-
 /** A real journal in a fresh folder whose every update fails as a full disk does. */
 const dir = tempDir('hedge-full-disk-');
 afterAll(() => dir.remove());
@@ -28,7 +26,10 @@ function failingJournal(): Journal {
 
 function context(journal: Journal) {
   return testContext({
-    env: { HEDGE_API_KEY: KEY, HEDGE_BASE_URL: 'http://127.0.0.1:9/partners/sandbox/v2' },
+    env: {
+      HEDGE_API_KEY: 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx',
+      HEDGE_BASE_URL: 'http://127.0.0.1:9/partners/sandbox/v2',
+    },
     globals: { profile: undefined, input: false },
     clock: { now: () => Date.parse('2026-11-22T10:00:00.000Z'), sleep: async () => {} },
     output: { now: () => 0 },
