@@ -21,13 +21,7 @@ import { startFieldProxy } from '../support/servers/field-proxy.js';
 import { startOtherOrigin } from '../support/servers/other-origin.js';
 import { appendRow } from '../support/journal-rows.js';
 import { until } from '../support/polling.js';
-import {
-  closedAfterEach,
-  startSimulator,
-  useSimulators,
-  type Simulator,
-  type SimulatorOptions,
-} from '../support/simulator.js';
+import { closedAfterEach, startSimulator, useSimulators, type Simulator } from '../support/simulator.js';
 import { exits, lastJson, okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
@@ -35,35 +29,6 @@ const start = useSimulators();
 const otherOrigin = closedAfterEach(startOtherOrigin);
 const relays = closedAfterEach(startRelay);
 const fieldProxies = closedAfterEach(startFieldProxy);
-/** A simulator on 127.0.0.1, and a second origin on 127.0.0.2 that records anything it is sent. */
-async function twoOrigins(options?: SimulatorOptions) {
-  return { simulator: await start(options), other: await otherOrigin() };
-}
-
-it("one origin: the transport refuses a request whose URL is not at the base URL's origin: a path glued to a base URL without a path that names another host (@127.0.0.2:port/…) is refused: neither server sees a request", async () => {
-  const { simulator, other } = await twoOrigins({ preset: 'plain' });
-  // The base URL of the review: scheme, host and port, no path.
-  const bare = { ...simulator.sandbox, baseUrl: `http://127.0.0.1:${simulator.sandbox.port}` };
-  const { client, sleeps } = clientFor(bare);
-  const before = simulator.requests().length;
-  const sent = client.transport.send({
-    method: 'POST',
-    path: `@127.0.0.2:${other.port}/steal`,
-    body: { side: 'buy' },
-    idempotencyKey: 'origin-test-1',
-  });
-  await expect(sent).rejects.toBeInstanceOf(OffOriginError);
-  await expect(sent).rejects.toThrow(
-    `POST @127.0.0.2:${other.port}/steal would leave the base URL's origin (http://127.0.0.1:${simulator.sandbox.port}) for http://127.0.0.2:${other.port}; refused, it was not sent.`,
-  );
-  expect([sleeps, other.seen, simulator.requests().length]).toEqual([[], [], before]);
-
-  // The same client's requests at its own origin go out as ever (the other server is reachable, and untouched).
-  await expect(client.transport.send({ method: 'GET', path: '/partners/sandbox/v2/markets' })).resolves.toMatchObject({
-    status: 200,
-  });
-  expect([simulator.requests().length, other.seen]).toEqual([before + 1, []]);
-});
 
 /** This machine's own address on a network interface (not loopback), if it has one. */
 const networkAddress = Object.values(networkInterfaces())
@@ -217,54 +182,65 @@ it('the connect timeout: cuts a connection whose TLS handshake never completes, 
 // end to end: the real binary against the simulator on 127.0.0.1, with a second HTTP server on
 // 127.0.0.2 (another origin) that records anything it receives. What is asserted is what the two
 // servers saw.
-describe('one origin', () => {
-  it('an injected journal row `api POST @127.0.0.2:port/steal` is not sent by hedge resume (base URL without a path): exit 2 naming the row, neither server sees a request', async () => {
-    const { simulator: t, other } = await twoOrigins();
-    // The base URL of the review: no path, so a path glued to it can name another host.
-    const bare = `http://127.0.0.1:${t.sandbox.port}`;
-    const path = `@127.0.0.2:${other.port}/steal`;
-    const id = 'j_injected01';
-    // Written straight into the journal file, as anyone able to write there (or a team store row) could.
-    const sealed: SealedFields = {
-      id,
-      created_at: new Date().toISOString(),
-      environment: 'test',
-      base_url_host: `127.0.0.1:${t.sandbox.port}`,
-      key_id: keyFingerprint(t.apiKey),
-      host: hostname(),
-      command: `api POST ${path}`,
-      request: { method: 'POST', path, body: { side: 'buy', notional_usd: 66666 } },
-      idempotency_key: 'injected-idempotency-key-0001',
-    };
-    // Unsealed, such a row is refused by its seal first (forged-rows.test.ts). Sealed under the key
-    // here, so that what refuses it is the origin check: a row of this key cannot leave the origin either.
-    const seal = rowSealer(t.apiKey).seal(sealed);
-    appendRow(t.configDir, { ...sealed, seal, argv: ['api', '-X', 'POST', path], outcome: 'pending' });
+it("one origin: an injected journal row `api POST @127.0.0.2:port/steal` is not sent by hedge resume (base URL without a path): exit 2 naming the row, neither server sees a request; a fresh `hedge api` of the same path goes to the base URL's own host, never the other one; the transport refuses a request whose URL is not at the base URL's origin, and the same client's requests at its own origin go out as ever", async () => {
+  const t = await start();
+  const other = await otherOrigin();
+  // The base URL of the review: no path, so a path glued to it can name another host.
+  const bare = `http://127.0.0.1:${t.sandbox.port}`;
+  const path = `@127.0.0.2:${other.port}/steal`;
+  const id = 'j_injected01';
+  // Written straight into the journal file, as anyone able to write there (or a team store row) could.
+  const sealed: SealedFields = {
+    id,
+    created_at: new Date().toISOString(),
+    environment: 'test',
+    base_url_host: `127.0.0.1:${t.sandbox.port}`,
+    key_id: keyFingerprint(t.apiKey),
+    host: hostname(),
+    command: `api POST ${path}`,
+    request: { method: 'POST', path, body: { side: 'buy', notional_usd: 66666 } },
+    idempotency_key: 'injected-idempotency-key-0001',
+  };
+  // Unsealed, such a row is refused by its seal first (forged-rows.test.ts). Sealed under the key
+  // here, so that what refuses it is the origin check: a row of this key cannot leave the origin either.
+  const seal = rowSealer(t.apiKey).seal(sealed);
+  appendRow(t.configDir, { ...sealed, seal, argv: ['api', '-X', 'POST', path], outcome: 'pending' });
 
-    const result = exits(await t.hedge(`resume ${id} --json`, { env: { HEDGE_BASE_URL: bare } }), 2);
-    expect(lastJson(result.stderr).error).toMatchObject({
-      code: 'off_origin',
-      class: 'usage',
-      message: `Journal ${id} (api POST ${path}) is not resumed: its path "${path}" is not one \`hedge api\` journals (resolved under the base URL it is "/${path}"); nothing was sent.`,
-    });
-    expect([other.seen, t.requests()]).toEqual([[], []]);
-    expect(result.stderr).not.toContain(t.apiKey);
+  const result = exits(await t.hedge(`resume ${id} --json`, { env: { HEDGE_BASE_URL: bare } }), 2);
+  expect(lastJson(result.stderr).error).toMatchObject({
+    code: 'off_origin',
+    class: 'usage',
+    message: `Journal ${id} (api POST ${path}) is not resumed: its path "${path}" is not one \`hedge api\` journals (resolved under the base URL it is "/${path}"); nothing was sent.`,
   });
+  expect([other.seen, t.requests()]).toEqual([[], []]);
+  expect(result.stderr).not.toContain(t.apiKey);
 
-  it("a fresh `hedge api` of the same path goes to the base URL's own host, never the other one", async () => {
-    const { simulator: t, other } = await twoOrigins();
-    // The simulator has nothing at that path (404, exit 3): the point is where it was asked.
-    exits(
-      await t.hedge(['api', `@127.0.0.2:${other.port}/steal`], {
-        env: { HEDGE_BASE_URL: `http://127.0.0.1:${t.sandbox.port}` },
-      }),
-      3,
-    );
-    expect(t.requests().map((entry) => [entry.method, entry.path])).toEqual([
-      ['GET', `/@127.0.0.2:${other.port}/steal`],
-    ]);
-    expect(other.seen).toEqual([]);
+  // A fresh `hedge api` of the same path goes to the base URL's own host, never the other one.
+  // The simulator has nothing at that path (404, exit 3): the point is where it was asked.
+  exits(await t.hedge(['api', path], { env: { HEDGE_BASE_URL: bare } }), 3);
+  expect(t.requests().map((entry) => [entry.method, entry.path])).toEqual([['GET', `/${path}`]]);
+  expect(other.seen).toEqual([]);
+
+  // The transport itself refuses a request whose URL is not at the base URL's origin.
+  const { client, sleeps } = clientFor({ ...t.sandbox, baseUrl: bare });
+  const before = t.requests().length;
+  const sent = client.transport.send({
+    method: 'POST',
+    path,
+    body: { side: 'buy' },
+    idempotencyKey: 'origin-test-1',
   });
+  await expect(sent).rejects.toBeInstanceOf(OffOriginError);
+  await expect(sent).rejects.toThrow(
+    `POST ${path} would leave the base URL's origin (${bare}) for http://127.0.0.2:${other.port}; refused, it was not sent.`,
+  );
+  expect([sleeps, other.seen, t.requests().length]).toEqual([[], [], before]);
+
+  // The same client's requests at its own origin go out as ever (the other server is reachable, and untouched).
+  await expect(client.transport.send({ method: 'GET', path: '/partners/sandbox/v2/markets' })).resolves.toMatchObject({
+    status: 200,
+  });
+  expect([t.requests().length, other.seen]).toEqual([before + 1, []]);
 });
 
 // A name under .localhost is refused: base-url-origin.test.ts (the rule, its one line) and
