@@ -101,62 +101,52 @@ it('plain http:// (the sandbox on loopback) and a proxy in the environment: the 
 /** Markets without the price, which moves with the clock between the CLI's read and the test's. */
 const withoutPrice = (markets: Array<Record<string, unknown>>) => markets.map(({ price: _price, ...rest }) => rest);
 
-describe('Retry-After on a 503', () => {
-  it('an HTTP-date: the retry comes no sooner than that date', async () => {
-    const simulator = await start();
-    // HTTP-dates have whole seconds: the next whole second at least 1.5 s away.
-    const retryAt = Math.ceil((Date.now() + 1500) / 1000) * 1000;
-    simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: new Date(retryAt).toUTCString() } });
-    ok(await simulator.hedge('account --json'));
-    const [refused, retried] = simulator.requests('GET', '/account');
-    expect([refused.status, retried.status]).toEqual([503, 200]);
-    expect(retried.realTimeMs).toBeGreaterThanOrEqual(retryAt);
-  });
+it('Retry-After on a 503: an HTTP-date: the retry comes no sooner than that date; longer than the retry budget allows: reported at once (exit 5), not waited out', async () => {
+  const simulator = await start();
+  // HTTP-dates have whole seconds: the next whole second at least 1.5 s away.
+  const retryAt = Math.ceil((Date.now() + 1500) / 1000) * 1000;
+  simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: new Date(retryAt).toUTCString() } });
+  ok(await simulator.hedge('account --json'));
+  const [refused, retried] = simulator.requests('GET', '/account');
+  expect([refused.status, retried.status]).toEqual([503, 200]);
+  expect(retried.realTimeMs).toBeGreaterThanOrEqual(retryAt);
 
-  it('longer than the retry budget allows: reported at once (exit 5), not waited out', async () => {
-    const simulator = await start();
-    simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '120' } });
-    expect(exits(await simulator.hedge('markets'), 5, '503').stdout).toBe('');
-    // One request: the CLI did not wait two minutes (runHedge would have timed out) nor retry.
-    expect(simulator.requests('GET', '/markets')).toHaveLength(1);
-  });
+  simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '120' } });
+  expect(exits(await simulator.hedge('markets'), 5, '503').stdout).toBe('');
+  // One request: the CLI did not wait two minutes (runHedge would have timed out) nor retry.
+  expect(simulator.requests('GET', '/markets')).toHaveLength(1);
 });
 
-describe('an answer over the size cap', () => {
-  it('is a clear error naming the cap, exit 5, not retried, a JSON document with its code under --json; one under the cap, padded, is read whole', async () => {
-    const simulator = await start();
-    const capped = { env: { HEDGE_MAX_ANSWER_MB: '1' } };
-    const oversize = (bytes: number) => simulator.sandbox.setFaults({ nextOversized: { count: 1, bytes } });
-    oversize(4 * 1024 * 1024);
-    const result = exits(
-      await simulator.hedge('markets', capped),
-      5,
-      'GET /markets answered with more than 1 MiB; reading stopped there.',
-      'HEDGE_MAX_ANSWER_MB',
+it('an answer over the size cap is a clear error naming the cap, exit 5, not retried, a JSON document with its code under --json; one under the cap, padded, is read whole; a cap that is not a size in MiB is refused in one line naming HEDGE_MAX_ANSWER_MB, exit 2, nothing sent', async () => {
+  const simulator = await start();
+  for (const value of ['lots', '0', '0x10']) {
+    const result = await simulator.hedge('markets', { env: { HEDGE_MAX_ANSWER_MB: value } });
+    expect([result.code, result.stdout], value).toEqual([2, '']);
+    expect(result.stderr.trim().split('\n')[0]).toMatch(
+      /^hedge: HEDGE_MAX_ANSWER_MB: .* is not allowed; expected MiB above 0/,
     );
-    expect(result.stdout).toBe('');
-    expect(simulator.requests('GET', '/markets').map((entry) => entry.fault)).toEqual(['oversized']);
+  }
+  expect(simulator.requests('GET', '/markets')).toEqual([]);
 
-    oversize(4 * 1024 * 1024);
-    const json = exits(await simulator.hedge('hedges --json', capped), 5);
-    expect(simulator.requests('GET', '/hedges')).toHaveLength(1);
-    expect(`${json.stdout}${json.stderr}`).toContain('answer_too_large');
+  const capped = { env: { HEDGE_MAX_ANSWER_MB: '1' } };
+  const oversize = (bytes: number) => simulator.sandbox.setFaults({ nextOversized: { count: 1, bytes } });
+  oversize(4 * 1024 * 1024);
+  const result = exits(
+    await simulator.hedge('markets', capped),
+    5,
+    'GET /markets answered with more than 1 MiB; reading stopped there.',
+    'HEDGE_MAX_ANSWER_MB',
+  );
+  expect(result.stdout).toBe('');
+  expect(simulator.requests('GET', '/markets').map((entry) => entry.fault)).toEqual(['oversized']);
 
-    oversize(512 * 1024);
-    const read = okJson(await simulator.hedge('markets --json', capped));
-    expect(withoutPrice(read)).toEqual(withoutPrice(await apiData(simulator, 'GET', '/markets')));
-    expect(simulator.requests('GET', '/markets')[1].fault).toBe('oversized');
-  });
+  oversize(4 * 1024 * 1024);
+  const json = exits(await simulator.hedge('hedges --json', capped), 5);
+  expect(simulator.requests('GET', '/hedges')).toHaveLength(1);
+  expect(`${json.stdout}${json.stderr}`).toContain('answer_too_large');
 
-  it('a cap that is not a size in MiB is refused in one line naming HEDGE_MAX_ANSWER_MB, exit 2, nothing sent', async () => {
-    const simulator = await start();
-    for (const value of ['lots', '0', '0x10']) {
-      const result = await simulator.hedge('markets', { env: { HEDGE_MAX_ANSWER_MB: value } });
-      expect([result.code, result.stdout], value).toEqual([2, '']);
-      expect(result.stderr.trim().split('\n')[0]).toMatch(
-        /^hedge: HEDGE_MAX_ANSWER_MB: .* is not allowed; expected MiB above 0/,
-      );
-    }
-    expect(simulator.requests('GET', '/markets')).toEqual([]);
-  });
+  oversize(512 * 1024);
+  const read = okJson(await simulator.hedge('markets --json', capped));
+  expect(withoutPrice(read)).toEqual(withoutPrice(await apiData(simulator, 'GET', '/markets')));
+  expect(simulator.requests('GET', '/markets')[1].fault).toBe('oversized');
 });
