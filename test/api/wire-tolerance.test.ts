@@ -208,24 +208,20 @@ describe.concurrent('lists never lose rows', () => {
     expect(queries(simulator, '/hedges/history')).toEqual([{ page_size: '100' }]);
   });
 
-  it('past the default length: 50 shown and the rest named on stderr; --all reads every one; --limit with --all is exit 2', async (on) => {
+  it('past the default length: 50 shown and the rest named on stderr; --all reads every one; --limit with --all is exit 2; a filtered list past it: the --all it names keeps the filters, and run as printed lists the rest of that list only', async (on) => {
     const simulator = await on('gamma');
     const ids = seeded(simulator, 60);
+    const open = simulator.seedOpen('buy', 1_000, KES);
     const result = ok(await simulator.hedge('hedges --json'));
     expect(JSON.parse(result.stdout)).toHaveLength(50);
     expect(result.stderr).toMatch(
       /50 hedges shown \(the default\); there are more: `hedge hedges --all` lists every one/,
     );
-    await listsAll(simulator, ids);
+    await listsAll(simulator, [...ids, open.id]);
     const sent = simulator.requests().length;
     exits(await simulator.hedge('hedges --all --limit 5'), 2, '--limit and --all disagree');
     expect(simulator.requests().length).toBe(sent);
-  });
 
-  it('a filtered list past the default length: the --all it names keeps the filters, and run as printed lists the rest of that list only', async (on) => {
-    const simulator = await on();
-    const ids = seeded(simulator, 55);
-    simulator.seedOpen('buy', 1_000);
     const shown = await simulator.hedge('hedges --status closed --json');
     expect(okJson(shown)).toHaveLength(50);
     const suggested = /there are more: `hedge (.*?)` lists every one/.exec(shown.stderr)?.[1];
