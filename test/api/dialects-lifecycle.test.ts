@@ -7,10 +7,8 @@
 // amount's name from the first refusal, beta's page-size name from its refusal) and reads the rest
 // tolerantly (decimal strings, a `settling` status, cursor pages, another prices shape).
 // Assertions are on the server's own state and request log; --json --raw must be the server's data
-// as it came (compared with a direct GET, the fields that move with the clock masked); TSV and CSV head
-// their columns with hedge's names (docs/output.md), the value the server sent in our column whatever it
-// names the fact (alpha's `size_usd`, beta's `id` of a closed hedge). hedge's own one shape of --json, the
-// same whatever the dialect, is checked in json-keeps-everything.test.ts.
+// as it came (compared with a direct GET, the fields that move with the clock masked). hedge's own
+// one shape of --json, the same whatever the dialect, is checked in json-keeps-everything.test.ts.
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { WIRE_SETTING_SOURCES } from '../../src/platform/api/wire/unspecified.js';
@@ -90,21 +88,6 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect) {
     expect(out.table).toContain(text);
     expect(out.plain).toContain(text);
   };
-  /**
-   * The first row of a TSV output, and of the CSV of `args` when given, each as {column: cell} (no quoting in these
-   * values): our names head the columns, the server's value in our column whatever it names the fact.
-   */
-  const firstRows = async (tsv: string, ...args: string[]) => {
-    const texts = [
-      [tsv, '\t'],
-      ...(args.length ? [[(await hedge('plain', ...args, '--format', 'csv')).stdout, ',']] : []),
-    ];
-    return texts.map(([text, separator]) => {
-      const [header, line] = text.trim().split('\n');
-      const names = header.split(separator);
-      return Object.fromEntries(line.split(separator).map((cell, at) => [names[at], cell]));
-    });
-  };
   const hedgeState = (id: string) => simulator.hedges().find((entry) => entry.id === id)!;
   const account = () => Object.values(simulator.sandbox.engine.state.accounts)[0];
   const opened = async (mode: Mode, args: string[]) => {
@@ -154,17 +137,10 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect) {
   expect(hedgeState(buyId).pendingChange).toBeUndefined();
 
   // reduce: the learned name from the start, one request
-  const reduced = await hedge('plain', 'reduce', MARKET, 'buy', '3000', '--yes', '--again');
+  await hedge('plain', 'reduce', MARKET, 'buy', '3000', '--yes', '--again');
   expect(simulator.requests('POST', '/hedges/reduce').map((entry) => entry.body)).toEqual([
     { market: MARKET, side: 'buy', [wire.changeNotionalField]: 3000 },
   ]);
-  // Its TSV: the side after it.
-  const [after] = await server('/positions');
-  expect((await firstRows(reduced.stdout))[0]).toMatchObject({
-    side: 'buy',
-    notional_usd: String(after[position.notional_usd!]),
-    entry_price: String(after[position.entry_price!]),
-  });
   expect(hedgeState(buyId)).toMatchObject({ status: 'filled', notionalUsd: 12_000 });
   expect(hedgeState(buyId).pendingChange).toBeUndefined();
 
@@ -177,17 +153,9 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect) {
   expect(positions.plain).toContain('12000');
   // A number the server sends as a decimal string (gamma) is shown as a number: the TSV's notional, the account's table.
   if (dialect === 'gamma') expect(positions.plain).toMatch(/USDTKES\tbuy\t[^\t]*\t12000\.00\t/);
-  for (const row of await firstRows(positions.plain, 'positions'))
-    expect(row).toMatchObject({ side: 'buy', notional_usd: String(after[position.notional_usd!]) });
   const openAccount = await read('account');
   await sameAsServer(openAccount, '/account');
-  const sentAccount = await server('/account');
-  for (const row of await firstRows(openAccount.plain, 'account'))
-    expect(row).toMatchObject({
-      margin_in_use_usdc: String(sentAccount[wire.accountFields.margin_in_use_usdc!]),
-      open_positions: String(sentAccount[wire.accountFields.open_positions!]),
-    });
-  const { balance_usdc } = sentAccount;
+  const { balance_usdc } = await server('/account');
   if (dialect === 'gamma') expect(typeof balance_usdc).toBe('string');
   expect(openAccount.table).toContain(Number(balance_usdc).toLocaleString('en-US', { minimumFractionDigits: 2 }));
 
@@ -225,14 +193,6 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect) {
   await sameAsServer(history, `/hedges/history?${wire.pageSizeParameter}=20`);
   // TSV carries every field; the table is fitted to the terminal and may shorten the reference.
   expect(history.plain).toContain(reference);
-  const [closed] = await server('/hedges/history');
-  for (const row of await firstRows(history.plain, 'history', '--limit', '20'))
-    expect(row).toMatchObject({
-      hedge_id: sellId,
-      side: 'sell',
-      notional_usd: String(closed[wire.historyFields.notional_usd!]),
-      closed_at: closed[wire.historyFields.closed_at!],
-    });
   expect(history.table).toMatch(new RegExp(`${MARKET}\\s+sell[^\\n]*\\n[^\\n]*${MARKET}\\s+buy`));
 
   expect(JSON.parse((await hedge('json', 'positions')).stdout)).toEqual([]);
