@@ -44,7 +44,7 @@ interface Scenario {
   run(simulator: Simulator): Promise<RunResult | Outcome>;
 }
 
-function outcomeOf(result: RunResult | Outcome): Outcome {
+function outcomeOf(result: RunResult | Outcome) {
   if (!('stderr' in result)) return result;
   try {
     return { code: result.code, error: lastJson(result.stderr).error };
