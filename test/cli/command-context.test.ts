@@ -4,7 +4,9 @@ import { expect, it } from 'vitest';
 import type { HedgeClient } from '../../src/platform/api/client.js';
 import type { Notice } from '../../src/platform/results/notices.js';
 import { testContext, type TestContextOptions } from '../support/client.js';
-import { tempDir } from '../support/hedge-cli.js';
+import { tempFolders } from '../support/hedge-cli.js';
+
+const tempFolder = tempFolders('hedge-context-');
 
 /** A context for people (a table), its services built as the CLI builds them unless `given`. */
 const context = (given: TestContextOptions = {}) => testContext({ output: { format: 'table' }, ...given }).ctx;
@@ -54,21 +56,16 @@ it("CommandContext a keeper's step is confirmed by the keeper's start, not read 
 });
 
 it("CommandContext the journal's wait for a held account lock sleeps on the context's clock", async () => {
-  const folder = tempDir();
   const sleeps = [];
   const clock = { now: () => 1_000_000, sleep: async (ms: number) => void sleeps.push(ms) };
-  try {
-    const ctx = context({ env: { HEDGE_CONFIG_DIR: folder.path }, clock });
-    const journal = await ctx.journal();
-    const first = await journal.lock('test|desk', { waitMs: 0 });
-    expect(first.held).toBe(true);
-    // Held by this process (a live holder): the second waits, looking again after each sleep, then gives up.
-    const second = await journal.lock('test|desk', { waitMs: 50 });
-    expect(second.held).toBe(false);
-    expect(sleeps.length).toBeGreaterThan(0);
-    if (first.held) await first.hold.release();
-    await ctx.dispose();
-  } finally {
-    folder.remove();
-  }
+  const ctx = context({ env: { HEDGE_CONFIG_DIR: tempFolder() }, clock });
+  const journal = await ctx.journal();
+  const first = await journal.lock('test|desk', { waitMs: 0 });
+  expect(first.held).toBe(true);
+  // Held by this process (a live holder): the second waits, looking again after each sleep, then gives up.
+  const second = await journal.lock('test|desk', { waitMs: 50 });
+  expect(second.held).toBe(false);
+  expect(sleeps.length).toBeGreaterThan(0);
+  if (first.held) await first.hold.release();
+  await ctx.dispose();
 });

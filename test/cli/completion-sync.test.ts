@@ -30,8 +30,10 @@ const GLOBAL_LONGS = [...longFlags(GLOBAL_OPTIONS), '--help', '--version'];
 
 /** Every command path of the manifest with what it should complete. */
 function manifestPaths() {
-  const rows = [{ path: '', subcommands: [...COMMANDS.map((spec) => spec.name), 'help'], options: GLOBAL_LONGS }];
-  rows.push({ path: 'help', subcommands: ['exit-codes'], options: GLOBAL_LONGS });
+  const rows = [
+    { path: '', subcommands: [...COMMANDS.map((spec) => spec.name), 'help'], options: GLOBAL_LONGS },
+    { path: 'help', subcommands: ['exit-codes'], options: GLOBAL_LONGS },
+  ];
   const walk = (specs: readonly CommandSpec[], prefix: string) => {
     for (const spec of specs) {
       const path = prefix ? `${prefix} ${spec.name}` : spec.name;

@@ -44,7 +44,7 @@ interface Scenario {
   run(simulator: Simulator): Promise<RunResult | Outcome>;
 }
 
-function outcomeOf(result: RunResult | Outcome): Outcome {
+function outcomeOf(result: RunResult | Outcome) {
   if (!('stderr' in result)) return result;
   try {
     return { code: result.code, error: lastJson(result.stderr).error };
@@ -82,6 +82,12 @@ const answers = (simulator: Simulator, ...which: Parameters<Simulator['requests'
   simulator.requests(...which).map((entry) => [entry.status, entry.errorCode]);
 
 const nothingSent = (simulator: Simulator) => expect(simulator.requests()).toEqual([]);
+
+/** The request was sent more than once, and every answer was that error. */
+const retriedAll = (simulator: Simulator, status: number, code: string) => {
+  expect(simulator.requests().length).toBeGreaterThan(1);
+  expect(simulator.requests().every((entry) => entry.status === status && entry.errorCode === code)).toBe(true);
+};
 
 /** A write that waits for a fill that never comes (a stopped clock), stopped by a signal once it waits. */
 const stoppedBy = (signal: NodeJS.Signals, name: string, errorCode: string): Scenario => ({
@@ -211,12 +217,8 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, [number, Scenario]> = {
       'a 429 that never clears',
       'rate_limited',
       'markets --json',
-      (simulator) => {
-        const answers = simulator.requests('GET', '/markets');
-        // Retried (with Retry-After), and every answer was the 429.
-        expect(answers.length).toBeGreaterThan(1);
-        expect(answers.every((entry) => entry.status === 429 && entry.errorCode === 'rate_limited')).toBe(true);
-      },
+      // Retried (with Retry-After), and every answer was the 429.
+      (simulator) => retriedAll(simulator, 429, 'rate_limited'),
       { fault429: 1 },
       undefined,
       true,
@@ -292,11 +294,8 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
       'a 502 that never clears',
       'bad_gateway',
       'markets --json',
-      (simulator) => {
-        // Retried with backoff; every answer was the 502.
-        expect(simulator.requests().length).toBeGreaterThan(1);
-        expect(simulator.requests().every((entry) => entry.status === 502)).toBe(true);
-      },
+      // Retried with backoff; every answer was the 502.
+      (simulator) => retriedAll(simulator, 502, 'bad_gateway'),
       undefined,
       (simulator) => simulator.sandbox.setFaults({ nextError: { count: 1_000, status: 502, code: 'bad_gateway' } }),
       true,

@@ -15,7 +15,7 @@ async function printed(argv: string[], columns = 80) {
 
 const tooWide = (lines: string[], columns: number) => lines.filter((line) => displayWidth(line) > columns);
 
-it('hedge alone prints one screen (at most 24 lines at 80 columns): what it is, first commands, where help is; exit 0', async () => {
+it('hedge alone prints one screen (at most 24 lines at 80 columns, and fits 60): what it is, first commands, where help is; exit 0', async () => {
   const { code, lines } = await printed([]);
   expect(code).toBe(0);
   expect(lines.length).toBeLessThanOrEqual(24);
@@ -27,15 +27,11 @@ it('hedge alone prints one screen (at most 24 lines at 80 columns): what it is, 
   )) {
     expect(text).toContain(command);
   }
-});
-
-it('hedge alone still fits a 60-column terminal', async () => {
-  const { lines } = await printed([], 60);
-  expect(tooWide(lines, 60)).toEqual([]);
+  expect(tooWide((await printed([], 60)).lines, 60)).toEqual([]);
 });
 
 // At most 60 lines of 80 columns: program-name.test.ts (--help names the path once).
-it('hedge --help: lists every top-level command once, under its group', async () => {
+it('hedge --help (and `hedge help`, the same): lists every top-level command once, under its group', async () => {
   const { code, lines } = await printed(['--help']);
   expect(code).toBe(0);
   const listed = new Map<string, string>();
@@ -52,6 +48,7 @@ it('hedge --help: lists every top-level command once, under its group', async ()
   expect(Object.fromEntries(listed)).toEqual(
     Object.fromEntries(COMMANDS.map((spec) => [spec.name, headingOf.get(spec.group!)])),
   );
+  expect((await printed(['help'])).lines).toEqual(lines);
 });
 
 it('hedge --help: every top-level command has a group and a one-line summary (one line beside its name at 80 columns)', () => {
@@ -60,10 +57,6 @@ it('hedge --help: every top-level command has a group and a one-line summary (on
     expect(spec.group, `${spec.name} has no group`).toBeDefined();
     expect(2 + nameWidth + 2 + spec.summary.length, spec.name).toBeLessThanOrEqual(80);
   }
-});
-
-it('hedge --help: `hedge help` prints the same', async () => {
-  expect((await printed(['help'])).lines).toEqual((await printed(['--help'])).lines);
 });
 
 // Each at most 45 lines of 80 columns, its usage line first: program-name.test.ts (every command's help).

@@ -55,7 +55,7 @@ const serve = (key: string) => (raw: string) => {
   return parseSandboxServeOptions({ args: {}, options } as ServeInput);
 };
 
-// --clock-skew's examples are read in decimals.test.ts, its refusal's exact words with them.
+// --clock-skew's and --fail-rate's examples are read in decimals.test.ts, their refusals' exact words with them.
 const READERS: Array<[string, (raw: string) => unknown, string]> = [
   ['--within', parseWithin, '3x'],
   ['--alert-maturity', (raw) => parseDuration(raw, '--alert-maturity'), '3x'],
@@ -65,7 +65,6 @@ const READERS: Array<[string, (raw: string) => unknown, string]> = [
   ['--alert-pnl', (raw) => parseUsdAmount(raw, '--alert-pnl', 'signed'), 'ten'],
   ['an exposure amount', exposure, 'ten'],
   ['market', parseMarket, 'U$D'],
-  ['--fail-rate', serve('failRate'), '2'],
   ['--view-lag', serve('viewLag'), 'soon'],
   ['functional', (raw) => parsePolicyFile(JSON.stringify({ functional: raw }), 'policy.json'), 'dollars'],
 ];

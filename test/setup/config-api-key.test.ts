@@ -8,6 +8,7 @@ import {
   validateApiKey,
 } from '../../src/core/security/secrets.js';
 import { AuthError } from '../../src/core/errors.js';
+import { piecesShown } from '../support/keys.js';
 
 /** The message of the AuthError validateApiKey throws for `text` (the test fails if it throws none). */
 function refusal(text: string, from = 'stdin') {
@@ -20,13 +21,6 @@ function refusal(text: string, from = 'stdin') {
   })();
   expect(error, text).toBeInstanceOf(AuthError);
   return (error as Error).message;
-}
-
-/** Every run of four characters of `secret` that `text` repeats (none may be). */
-function piecesShown(text: string, secret: string) {
-  return Array.from({ length: secret.length - 3 }, (_, at) => secret.slice(at, at + 4)).filter((piece) =>
-    text.includes(piece),
-  );
 }
 
 // The environment a well-formed key's prefix names: profiles-manage.test.ts (profile list).

@@ -95,7 +95,10 @@ describe('hedge doctor fails with the right line', () => {
     expect(check('auth')).toMatchObject({
       ...failedForWrites,
       detail: expect.stringMatching(/the server refused the key: GET \/markets answered 401 unauthorized/),
-      next: expect.stringMatching(/hedge login/),
+      // The key is HEDGE_API_KEY here: a login alone would not replace it.
+      next: expect.stringMatching(
+        /it is HEDGE_API_KEY, which comes before any saved profile; set the right key there.*hedge login/,
+      ),
     });
     expect(check('reads').status).toBe('skip');
     expect(stderr).toMatch(/Not ready: a write would fail \(✗ Key accepted\)/);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
-import { KEY_A, UNKNOWN_KEY } from '../support/keys.js';
+import { KEY_A, UNKNOWN_KEY, piecesShown } from '../support/keys.js';
 import { useProfileSuite } from '../support/profile-suite.js';
 import type { Simulator } from '../support/simulator.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
@@ -112,24 +112,19 @@ describe('a credential helper (key_command)', () => {
     const notAKey = 'MyBankPassw0rd-Qz7xVw3kPj9931';
     const wrongFile = join(configDir, 'wrong.txt');
     writeFileSync(wrongFile, `${notAKey}\nnotes\n`, { mode: 0o600 });
-    /** Every run of four characters of what the helper printed that the output repeats. */
-    const piecesShown = (text: string) =>
-      Array.from({ length: notAKey.length - 3 }, (_, at) => notAKey.slice(at, at + 4)).filter((piece) =>
-        text.includes(piece),
-      );
 
     const login = exits(
       await loginWithHelper(`cat '${wrongFile}'`),
       4,
       'The API key from --key-command is malformed: expected <prefix>_live_<...> or <prefix>_test_<...>; what came is 29 characters with no _live_ or _test_ part (none of it is shown).',
     );
-    expect(piecesShown(`${login.stdout}${login.stderr}`)).toEqual([]);
+    expect(piecesShown(`${login.stdout}${login.stderr}`, notAKey)).toEqual([]);
 
     // A saved profile whose helper starts printing something else: the same, on every command.
     await savedHelper(`cat '${wrongFile}'`);
     for (const args of [['positions'], ['positions', '--json', '--verbose']]) {
       const result = exits(await run(args), 4, 'is malformed');
-      expect(piecesShown(`${result.stdout}${result.stderr}`)).toEqual([]);
+      expect(piecesShown(`${result.stdout}${result.stderr}`, notAKey)).toEqual([]);
     }
     nothingSent();
 

@@ -140,25 +140,7 @@ describe('hedge login on a terminal', () => {
     terminal = undefined;
   });
 
-  it('asks for the base URL and the key (hidden), checks it and saves the profile', async () => {
-    const terminal = spawnIn(['login', '--profile', 'desk']);
-    // A key pasted into the URL prompt by mistake: the next test.
-    await after('Base URL', `${sandbox.baseUrl}${ENTER}`);
-    await after('API key for profile "desk" (hidden)', KEY_A, ENTER);
-    await after('Saved profile "desk"');
-    expect(await terminal.exitCode).toBe(0);
-
-    const screen = terminal.screen();
-    expect(screen).not.toContain(KEY_A);
-    expect(screen).toContain('test key');
-    expect(readStore(tmp.path)).toMatchObject({
-      current: 'desk',
-      profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_A } },
-    });
-    expect(sandbox.requestLog.filter((entry) => entry.path === '/account')).toHaveLength(1);
-  });
-
-  it('a key pasted into the base URL prompt is wiped from the screen with its refusal, and the URL typed next is taken as it is', async () => {
+  it('asks for the base URL and the key (hidden), checks it and saves the profile; a key pasted into the base URL prompt is wiped from the screen with its refusal, and the URL typed next is taken as it is', async () => {
     const terminal = spawnIn(['login', '--profile', 'desk']);
     await after('Base URL', `${KEY_B}${ENTER}`);
     await after('That is an API key, not a URL');
@@ -171,7 +153,14 @@ describe('hedge login on a terminal', () => {
     await after('Saved profile "desk"');
     expect(await terminal.exitCode).toBe(0);
     expect(await drawn()).not.toContain(KEY_B.slice(9));
-    expect(readStore(tmp.path).profiles.desk).toMatchObject({ base_url: sandbox.baseUrl, api_key: KEY_A });
+    const screen = terminal.screen();
+    expect(screen).not.toContain(KEY_A);
+    expect(screen).toContain('test key');
+    expect(readStore(tmp.path)).toMatchObject({
+      current: 'desk',
+      profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_A } },
+    });
+    expect(sandbox.requestLog.filter((entry) => entry.path === '/account')).toHaveLength(1);
   });
 
   it("offers the profile's current base URL, and refuses a malformed key as it is typed", async () => {

@@ -18,3 +18,9 @@ export const UNKNOWN_KEY = 'hpk_test_ProfilesKeyUnknown0000000009';
 
 /** A key of the live shape: refused by every simulator. */
 export const LIVE_KEY = 'hpk_live_AbCdEfGhIjKlMnOpQrStUvWx';
+
+/** Every run of four characters of `secret` that `text` repeats (where none may be). */
+export const piecesShown = (text: string, secret: string) =>
+  Array.from({ length: secret.length - 3 }, (_, at) => secret.slice(at, at + 4)).filter((piece) =>
+    text.includes(piece),
+  );
