@@ -15,7 +15,7 @@ import { FROZEN_KEY, LIVE_KEY } from '../support/keys.js';
 import { drawScreen } from '../support/servers/pseudo-terminal.js';
 import { pinnedClockEnv, seedReadBook, startSimulator, type Simulator } from '../support/simulator.js';
 import { tableHeaders } from '../support/output/table-text.js';
-import { ok, exits } from '../support/cli-runs.js';
+import { ok, okJson, exits } from '../support/cli-runs.js';
 
 const WIDTHS = [80, 100, 120, 160] as const;
 /** Wide enough that nothing is hidden, cut or wrapped: the words a narrower screen may show. */
@@ -165,11 +165,11 @@ describe('a hedge card and the profiles', () => {
 });
 
 it('the deal reference: --ref filters every list the same way', async () => {
-  const results = await Promise.all(
-    'positions hedges maturities journal history'.split(' ').map((list) => run([list, '--ref', 'DESK-7', '--json'])),
+  const [positions, hedges, maturities, journal, history] = await Promise.all(
+    'positions hedges maturities journal history'
+      .split(' ')
+      .map(async (list) => okJson(await run([list, '--ref', 'DESK-7', '--json']))),
   );
-  for (const result of results) exits(result, 0);
-  const [positions, hedges, maturities, journal, history] = results.map((result) => JSON.parse(result.stdout));
   expect([
     positions.map((row: any) => row.side),
     hedges.map((row: any) => row.client_reference),

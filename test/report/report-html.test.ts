@@ -6,11 +6,10 @@ import { buildReport, renderReportHtml } from '../support/report.js';
 
 const HOSTILE = 'USDT<script>alert("x")</script>\u001b]0;x\u0007\u202eNGN';
 
-function records() {
-  const list: HistoryFacts[] = [];
-  for (let index = 0; index < 30; index += 1) {
+const records = () =>
+  Array.from({ length: 30 }, (_, index): HistoryFacts => {
     const gross = ((index * 37) % 19) * 10.01 - 60.5;
-    list.push({
+    return {
       hedgeId: `hdg_${index}`,
       market: index % 5 === 0 ? HOSTILE : 'USDTNGN',
       side: index % 2 === 0 ? 'buy' : 'sell',
@@ -22,16 +21,15 @@ function records() {
       feesUsd: -0.8,
       netPnlUsd: Number((gross + (index % 4 === 0 ? 0.7 : -1.1) - 0.8).toFixed(2)),
       closedAt: new Date(Date.UTC(2026, 10, 1) + index * 20 * 3_600_000).toISOString(),
-    });
-  }
-  return list;
-}
+    };
+  });
 
+type Meta = Partial<Parameters<typeof renderReportHtml>[1]>;
 /** The page of `report` for a test account, generated at `generatedAt`, listing no hedges unless given. */
-const page = (report: Report, generatedAt: string, extra: Partial<Parameters<typeof renderReportHtml>[1]> = {}) =>
+const page = (report: Report, generatedAt: string, extra: Meta = {}) =>
   renderReportHtml(report, { account: 'desk', environment: 'test', generatedAt, records: [], ...extra });
 
-function render(by: ReportGrouping, overrides: Partial<Parameters<typeof renderReportHtml>[1]> = {}) {
+function render(by: ReportGrouping, overrides: Meta = {}) {
   const facts = records();
   const report = buildReport(facts, [{ netPnlUsd: 12.34 }, { netPnlUsd: -2 }], {
     by,
