@@ -50,9 +50,6 @@ describe('tools from the manifest', () => {
 
   it('open: what the wizard would ask is required; long flags with underscores; --no-wait is `wait`, on by default', () => {
     const schema = schemaOf('open');
-    expect(Object.keys(schema.properties)).toEqual(
-      words('market side notional tenor ref allow_duplicate_ref skip_checks wait idempotency_key new dry_run again'),
-    );
     expect(schema.required).toEqual(words('market side notional tenor'));
     expect(schema.properties.wait).toMatchObject({ type: 'boolean', default: true });
     expect(schema.properties.dry_run).toMatchObject({ type: 'boolean', default: false });
@@ -74,20 +71,24 @@ describe('tools from the manifest', () => {
     });
   });
 
-  it('--watch views and --html files are left out; hedges keeps its bounded --wait; reads take --ref and a bounded until', () => {
-    // --ref (a filter wherever a list is shown) stays; --watch's options and --html go.
-    expect(propertiesOf('positions')).toEqual(words('ref until'));
-    expect(propertiesOf('report')).toEqual(words('since until by ref'));
-    expect(propertiesOf('hedges')).toEqual(words('id status ref limit all wait until'));
-  });
-
-  it('a confirmation_token argument only on write tools that need one (live key with --allow-live)', () => {
-    expect(propertiesOf('close', 'token')).toEqual(
-      words('market side wait idempotency_key new dry_run again confirmation_token'),
-    );
-    expect(propertiesOf('close', 'direct')).not.toContain('confirmation_token');
-    expect(propertiesOf('quote', 'token')).not.toContain('confirmation_token');
-  });
+  // --ref (a filter wherever a list is shown) stays; --watch's options and --html go; confirmation_token is only on a
+  // write tool that needs one (a live key with --allow-live).
+  it.each([
+    [
+      'open',
+      'direct',
+      'market side notional tenor ref allow_duplicate_ref skip_checks wait idempotency_key new dry_run again',
+    ],
+    ['positions', 'direct', 'ref until'],
+    ['report', 'direct', 'since until by ref'],
+    ['hedges', 'direct', 'id status ref limit all wait until'],
+    ['close', 'token', 'market side wait idempotency_key new dry_run again confirmation_token'],
+    ['close', 'direct', 'market side wait idempotency_key new dry_run again'],
+    ['quote', 'token', 'market side notional tenor until'],
+  ] as const)(
+    'the arguments of %s (%s): --watch views and --html files left out, hedges keeps its bounded --wait, reads take --ref and a bounded until, a token only where a write needs one',
+    (name, access, properties) => expect(propertiesOf(name, access)).toEqual(words(properties)),
+  );
 });
 
 describe('safety tiers', () => {

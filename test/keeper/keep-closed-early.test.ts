@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { keepOnce, writeTarget } from '../support/keeper.js';
 import { MARKET, useSimulators } from '../support/simulator.js';
 import { tempFolders } from '../support/hedge-cli.js';
+import { eventIs } from './filled.js';
 
 const startSimulator = useSimulators({ stepped: true });
 const colleagueDir = tempFolders('hedge-colleague-');
@@ -20,7 +21,7 @@ describe("hedge keep after a colleague's early close", () => {
       const closed = await simulator.hedge(['close', MARKET, 'buy', '--yes'], { configDir: colleagueDir() });
       expect(closed.code, closed.stderr).toBe(0);
       expect(simulator.active('buy')).toHaveLength(0);
-      expect((await keepOnce(simulator, file, 0, '--json')).find((event) => event.event === 'drift')).toMatchObject({
+      expect((await keepOnce(simulator, file, 0, '--json')).find(eventIs('drift'))).toMatchObject({
         side: 'buy',
         change: 'open',
         hedge_ids: [hedge.id],

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { lines, writeTarget } from '../support/keeper.js';
 import { useSimulators } from '../support/simulator.js';
+import { eventIs } from './filled.js';
 
 const startSimulator = useSimulators({ stepped: true });
 
@@ -18,7 +19,7 @@ describe('hedge keep on a side past the 50 hedges alpha reads', () => {
       /The buy side of USDTNGN cannot be told: the hedge records may be cut at 50 filled hedges.*Nothing was sent/,
     );
     expect(said).toMatch(/HEDGE_WIRE_PAGE_SIZE_PARAM/);
-    expect(lines(keep.stdout).find((event) => event.event === 'cycle')!.rows[0]).toMatchObject({
+    expect(lines(keep.stdout).find(eventIs('cycle'))!.rows[0]).toMatchObject({
       current_unknown: true,
       state: expect.stringMatching(/^settling: /),
     });

@@ -4,7 +4,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KeepRow } from '../../src/core/keep-rules.js';
 import { runCycles } from '../../src/features/keeper/keep.js';
-import { rowStatus } from '../../src/features/keeper/keeper-decide.js';
 import { keeperCycles, type KeeperClock } from '../../src/features/keeper/keeper-steps.js';
 import { reconcileSide } from '../../src/features/book/book.js';
 
@@ -132,13 +131,6 @@ describe('keeperCycles', () => {
     await cycle();
     expect(finished).toBe(1);
     expect(acted.map((step) => step.kind)).toEqual(['reopen', 'roll']);
-  });
-});
-
-describe('rowStatus', () => {
-  it('a side that can be told (flat, or covered) is not marked unknown', () => {
-    for (const view of [{}, { position: { notionalUsd: 1000, hedgeId: 'hdg_1', maturityAtMs: START + HOUR } }])
-      expect(rowStatus(BUY, view, 'covered')).not.toHaveProperty('current_unknown');
   });
 });
 

@@ -72,18 +72,13 @@ describe('decideRow', () => {
   });
 
   // Drift's add and reduce (and the roll due beside it): keeper-decide.test.ts's plan table.
-  it('drift within the tolerance is no drift; a target of 0 is never rolled, and drift past `until` is not rolled with it', () => {
-    const view = (notionalUsd: number) => position(20 * HOUR, notionalUsd);
-    expect(decideRow(row, view(2000.4), NOW, { toleranceUsd: 0.5 }).kind).toBe('hold');
-    expect(decideRow({ ...row, notionalUsd: 0 }, view(100), NOW, rules)).toMatchObject({ change: 'close' });
-    // A position left at a target of 0 is drift to close, even when it matures soon.
+  // A target of 0: drift to close, never rolled (even when it matures soon): test/keeper/keep.test.ts.
+  it('drift within the tolerance is no drift; drift past `until` is not rolled with it', () => {
+    expect(decideRow(row, position(20 * HOUR, 2000.4), NOW, { toleranceUsd: 0.5 }).kind).toBe('hold');
     const soon = position(HOUR / 2, 1000);
     expect(
-      [{ notionalUsd: 0 }, { untilMs: NOW + HOUR / 4 }, {}].map((changes) =>
-        decideRow({ ...row, ...changes }, soon, NOW, rules),
-      ),
+      [{ untilMs: NOW + HOUR / 4 }, {}].map((changes) => decideRow({ ...row, ...changes }, soon, NOW, rules)),
     ).toMatchObject([
-      { kind: 'drift', change: 'close', alsoRollDue: false },
       { kind: 'drift', alsoRollDue: false },
       { kind: 'drift', alsoRollDue: true },
     ]);

@@ -106,7 +106,7 @@ describeKeepers('hedge keep', 3, () => {
         [400, { market: MARKET, side: 'sell', notional_usd: 500 }],
         [200, { market: MARKET, side: 'sell', delta_usd: 500 }],
       ]);
-      expect(events.filter((event) => event.event === 'error')).toEqual([]);
+      expect(events.filter(eventIs('error'))).toEqual([]);
     },
   );
 

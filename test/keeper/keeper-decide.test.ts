@@ -301,13 +301,6 @@ const DECIDE = [
     status: 'drift in flight',
   },
   {
-    name: '…and re-opened once the target file is written after the close',
-    ...colleagueClosed,
-    row: { statedAtMs: NOW - 30 * MINUTE },
-    actions: [{ kind: 'reopen' }],
-    status: 'reopen in flight',
-  },
-  {
     name: "flat after this keeper's own roll closed its hedge: the keeper's to re-open, not drift",
     side: closedEarly,
     state: remembered({ closedByKeeper: new Set(['hdg_9']) }),
@@ -315,27 +308,9 @@ const DECIDE = [
     status: 'reopen in flight',
   },
   {
-    name: 'flat after a roll the journal shows closed its hedge (before a restart): re-opened, not drift',
-    side: closedEarly,
-    book: { closedByRoll: new Map([['hdg_9', true]]) },
-    actions: [{ kind: 'reopen' }],
-    status: 'reopen in flight',
-  },
-  {
     name: 'a stop asked for: nothing new started',
     observation: { stopping: true },
     status: 'stopping: not started',
-  },
-  {
-    name: 'backing off after a failure: nothing started before the retry time, which the row names',
-    state: failing(1, NOW + 30_000),
-    status: { state: 'backing off after 1 failure', next_action: 'reopen', next_action_at: iso(NOW + 30_000) },
-  },
-  {
-    name: '…and started again once it has come',
-    state: failing(2, NOW),
-    actions: [{ kind: 'reopen' }],
-    status: 'reopen in flight',
   },
   {
     name: 'views that disagree (filled on its record, not in the positions list): settling, what it holds unknown',

@@ -360,7 +360,7 @@ describeKeepers('hedge keep as a service', 3, () => {
       );
       expect(hook.posts).toEqual([]);
       expect(existsSync(hook.log)).toBe(false);
-      expect(lines(result.stdout).filter((event) => event.event === 'alert')).toEqual([
+      expect(lines(result.stdout).filter(eventIs('alert'))).toEqual([
         expect.objectContaining({
           alert: 'started',
           cause: 'refused',
