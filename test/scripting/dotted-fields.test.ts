@@ -88,7 +88,7 @@ it('dotted --fields: table: the dotted name as the header, the value formatted b
 });
 
 it.each(['json', 'tsv', 'table'] as const)(
-  '%s: a dotted name that reaches nothing is bad usage naming it',
+  'dotted --fields: %s: a dotted name that reaches nothing is bad usage naming it',
   (format) => {
     const out = fieldsOut(format, ['market', 'pricing.nothing.here', 'nope.x']);
     expect(() => out.out.record(QUOTE, [])).toThrow(UsageError);

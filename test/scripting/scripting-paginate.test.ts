@@ -23,7 +23,7 @@ async function pagedSimulator(style: PagingStyle, hedges = 5) {
 }
 
 it.each(['cursor', 'link'] as const)(
-  'follows the %s from page to page: one envelope, every row once, in order',
+  'hedge api --paginate: follows the %s from page to page: one envelope, every row once, in order',
   async (style) => {
     const { simulator, proxy, ids, env } = await pagedSimulator(style);
     expect(ids).toHaveLength(5);

@@ -197,7 +197,7 @@ async function historyGiven(options: Record<string, unknown>, globals: Partial<G
 
 // A malformed date (it starts with a digit) goes as a date too: the command's own date refusal answers it.
 it.each(['7d', '2026-11-01', '2026-11-01T12:00:00Z', '2026-13-45'])(
-  '%s goes to the command as its date',
+  '--until on history and report: a date is the close-date bound, anything else a condition: %s goes to the command as its date',
   async (value) => {
     const { seen, sleeps } = await historyGiven({ until: value });
     expect([seen, sleeps]).toEqual([[{ args: {}, options: { until: value } }], []]);
