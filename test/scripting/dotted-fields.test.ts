@@ -35,7 +35,7 @@ const MARKET_FIELDS: FieldSpec[] = [
   },
 ];
 
-it('dotted --fields: JSON keeps the nesting, in the order asked; a record without the path gets null there', async () => {
+it('dotted --fields: JSON keeps the nesting, in the order asked; a record without the path gets null there; a group asked whole and one of its fields leaves the server data untouched', async () => {
   const one = fieldsOut('json', ['market', 'pricing.market_price', 'carry.total_usdc', 'pricing.price_impact_usd']);
   one.out.record(QUOTE, []);
   const printed = JSON.parse(one.stdout());
@@ -54,16 +54,13 @@ it('dotted --fields: JSON keeps the nesting, in the order asked; a record withou
     { market: 'USDTNGN', net_rate_daily_pct: { sell: -0.0256 } },
     { market: 'USDTKES', net_rate_daily_pct: { sell: null } },
   ]);
-});
-
-it('dotted --fields: JSON: a group asked whole and one of its fields leaves the server data untouched', async () => {
   const record = structuredClone(QUOTE);
   const both = fieldsOut('json', ['pricing', 'pricing.market_price']);
   both.out.record(record, []);
   expect([JSON.parse(both.stdout()), record]).toEqual([{ pricing: QUOTE.pricing }, QUOTE]);
 });
 
-it('dotted --fields: TSV and CSV: a column headed by the dotted name, raw values', async () => {
+it('dotted --fields: TSV and CSV: a column headed by the dotted name, raw values; table: the dotted name as the header, the value formatted by what its parts say', async () => {
   const tsv = fieldsOut('tsv', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
   await tsv.out.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
   expect(tsv.stdout()).toBe(
@@ -72,9 +69,6 @@ it('dotted --fields: TSV and CSV: a column headed by the dotted name, raw values
   const csv = fieldsOut('csv', ['legs.0.side', 'pricing.market_price']);
   csv.out.record(QUOTE, []);
   expect(csv.stdout()).toBe('legs.0.side,pricing.market_price\nsell,1512.95\n');
-});
-
-it('dotted --fields: table: the dotted name as the header, the value formatted by what its parts say', async () => {
   const table = fieldsOut('table', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
   await table.out.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
   const [header, , first] = table.stdout().split('\n');

@@ -61,14 +61,11 @@ it('tsv and csv: csv: RFC 4180 quoting of commas, quotes and (escaped) line brea
 });
 // A record (a header row and one row, an absent known field an empty cell): read-commands.test.ts ("hedges ID shows one hedge in full").
 
-it('--fields: picks and orders columns in tsv, csv and the table', async () => {
+it('--fields: picks and orders columns in tsv, csv and the table; json: objects with only those keys, in that order; a computed field is computed, an absent one null', async () => {
   expect((await listed('tsv', { fields: ['capacity_buy_usd', 'id'] })).stdout()).toBe(
     'capacity_buy_usd\tid\n1\thdg_1\n3\thdg_2\n',
   );
   expect((await listed('table', { fields: ['alpha', 'id'] })).stdout().split('\n')[0]).toMatch(/^Alpha\s+ID$/);
-});
-
-it('--fields: json: objects with only those keys, in that order; a computed field is computed, an absent one null', async () => {
   const { stdout } = await listed('json', { fields: ['zeta', 'id', 'capacity_buy_usd'] });
   const printed = JSON.parse(stdout());
   expect([printed, Object.keys(printed[0])]).toEqual([
@@ -104,7 +101,7 @@ it('--fields: applies to records, and to JSON the command prints directly', asyn
   expect(() => output('json', { fields: ['a'] }).out.json([1, 2])).toThrow(UsageError);
 });
 
-it('ndjson and --query: ndjson: one compact document per element of a list, one line for a record, nothing for []', async () => {
+it('ndjson and --query: ndjson: one compact document per element of a list, one line for a record, nothing for []; --query reshapes the JSON data after --fields', async () => {
   const list = await listed('ndjson');
   expect(list.stdout()).toBe(`${ROWS.map((row) => JSON.stringify(row)).join('\n')}\n`);
   const record = output('ndjson');
@@ -113,9 +110,6 @@ it('ndjson and --query: ndjson: one compact document per element of a list, one 
   const empty = output('ndjson');
   await empty.out.list([], FIELDS, { empty: 'none' });
   expect(empty.stdout()).toBe('');
-});
-
-it('ndjson and --query: --query reshapes the JSON data after --fields', async () => {
   const { stdout } = await listed('json', {
     query: compileQuery('[?notional_usd > `20000`].id'),
     fields: ['id', 'notional_usd'],
@@ -127,13 +121,10 @@ it('ndjson and --query: --query reshapes the JSON data after --fields', async ()
 });
 
 // A bad expression or an unknown function, refused before any request: test/book/read-commands.test.ts ("refusals").
-it('ndjson and --query: a type error is a UsageError naming --query once the data shows it', () => {
+it('ndjson and --query: a type error is a UsageError naming --query once the data shows it; a syntax error names the expression and where it breaks: the character and what follows it, or its end', () => {
   const run = compileQuery('abs(@)');
   expect(() => run('text')).toThrow(UsageError);
   expect(() => run('text')).toThrow(/^--query "abs\(@\)": Invalid type/);
-});
-
-it('ndjson and --query: a syntax error names the expression and where it breaks: the character and what follows it, or its end', () => {
   const refusal = (expression: string, option?: string) => {
     try {
       compileQuery(expression, option);
@@ -216,7 +207,7 @@ it('tables fitted to the width: an id is kept whole or hidden (named in the note
   );
 });
 
-it('tables fitted to the width: cards fit the width: long values wrap at word boundaries, hashes are shortened', async () => {
+it('tables fitted to the width: cards fit the width: long values wrap at word boundaries, hashes are shortened; notes wrap at word boundaries on a terminal, not in a pipe', async () => {
   const { out, stdout } = output('table', { columns: 40 });
   out.record(
     {
@@ -230,9 +221,6 @@ it('tables fitted to the width: cards fit the width: long values wrap at word bo
   for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
   expect(stdout()).toContain('0xcdcd…cdcd');
   expect(lines.filter((line) => line.startsWith('│')).length).toBeGreaterThan(3);
-});
-
-it('tables fitted to the width: notes wrap at word boundaries on a terminal, not in a pipe', async () => {
   const sentence = 'word '.repeat(30).trim();
   const table = output('table', { columns: 40 });
   table.out.note(sentence);
