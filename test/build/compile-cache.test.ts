@@ -50,18 +50,13 @@ describe.skipIf(withCache.length === 0)(
       }
     });
 
-    it('is off with NODE_DISABLE_COMPILE_CACHE=1', () => {
+    it('is off with NODE_DISABLE_COMPILE_CACHE=1; a cache folder that cannot be made never fails a command', () => {
       for (const node of withCache) {
         const cacheDir = join(work.path, `cache-b-${runs}`);
         expect(run(node, 'completion bash', { HEDGE_CACHE_DIR: cacheDir, NODE_DISABLE_COMPILE_CACHE: '1' })).toMatch(
           /complete -F _hedge hedge/,
         );
         expect(files(join(cacheDir, 'compile-cache'))).toEqual([]);
-      }
-    });
-
-    it('a cache folder that cannot be made never fails a command', () => {
-      for (const node of withCache) {
         const blocked = join(work.path, `not-a-folder-${runs}`);
         writeFileSync(blocked, 'a file where the cache folder would go');
         expect(run(node, 'completion bash', { HEDGE_CACHE_DIR: blocked })).toMatch(/complete -F _hedge hedge/);
@@ -70,8 +65,9 @@ describe.skipIf(withCache.length === 0)(
   },
 );
 
-describe.skipIf(withoutCache.length === 0)('Node < 22.1: no compile cache (skipped: every Node here has one)', () => {
-  it('runs without one and writes nothing', () => {
+it.skipIf(withoutCache.length === 0)(
+  'Node < 22.1: no compile cache (skipped: every Node here has one): runs without one and writes nothing',
+  () => {
     for (const node of withoutCache) {
       const cacheDir = join(work.path, `cache-c-${runs}`);
       expect(JSON.parse(run(node, '--demo markets --json', { HEDGE_CACHE_DIR: cacheDir }))).toEqual(
@@ -79,5 +75,5 @@ describe.skipIf(withoutCache.length === 0)('Node < 22.1: no compile cache (skipp
       );
       expect(existsSync(cacheDir)).toBe(false);
     }
-  });
-});
+  },
+);

@@ -9,12 +9,11 @@ interface LayersModule {
   layerOf(path: string): { name: string; rank: number };
 }
 
-// A non-literal specifier: the script is plain JavaScript, run by node as well.
-const layers = (): Promise<LayersModule> =>
-  import(['..', '..', 'scripts', 'layers.mjs'].join('/')) as Promise<LayersModule>;
-
-it('the import graph: sees a climb and a cycle where there is one (the check can fail)', async () => {
-  const { climbsIn, layerOf } = await layers();
+it('the import graph: sees a climb and a cycle where there is one, the simulator engine importing its HTTP layer, and a flow that imports the terminal kit or a result view, a type import included, and lets a view and a flow import outcome types (each rule can fail)', async () => {
+  // A non-literal specifier: the script is plain JavaScript, run by node as well.
+  const { climbsIn, forbiddenIn, layerOf }: LayersModule = await import(
+    ['..', '..', 'scripts', 'layers.mjs'].join('/')
+  );
   expect(layerOf('features/write/write-flow.ts').rank).toBeGreaterThan(layerOf('cli/cmd/trade/open.ts').rank);
   expect(layerOf('features/keeper/keep.ts').rank).toBeLessThan(layerOf('features/trade/roll.ts').rank);
   expect(layerOf('cli/runner/run-command.ts').name).toBe('runner');
@@ -24,10 +23,6 @@ it('the import graph: sees a climb and a cycle where there is one (the check can
   expect(climbsIn({ 'features/book/watch.ts': ['features/keeper/keep.ts'] })).toEqual([
     'features/book/watch.ts -> features/keeper/keep.ts (book up to keeper)',
   ]);
-});
-
-it('the import graph: sees the simulator engine import its HTTP layer (the check can fail)', async () => {
-  const { climbsIn } = await layers();
   expect(
     climbsIn({
       'sandbox/engine.ts': ['sandbox/http/routes.ts', 'sandbox/book.ts'],
@@ -35,10 +30,6 @@ it('the import graph: sees the simulator engine import its HTTP layer (the check
       'sandbox/index.ts': ['sandbox/http/server.ts'],
     }),
   ).toEqual(['sandbox/engine.ts -> sandbox/http/routes.ts (sandbox up to sandbox http)']);
-});
-
-it('the import graph: sees a flow that imports the terminal kit or a result view, a type import included, and lets a view and a flow import outcome types (the rule can fail)', async () => {
-  const { climbsIn, forbiddenIn } = await layers();
   // madge lists a type import as an edge like any other (.madgerc: skipTypeImports false).
   const graph = {
     'features/trade/roll.ts': [

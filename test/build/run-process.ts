@@ -8,25 +8,17 @@ export interface Run {
   stderr: string;
 }
 
-export function run(
+export const run = (
   command: string,
   args: string[],
-  options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number },
-): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      command,
-      args,
-      {
-        cwd: options.cwd,
-        env: options.env ?? process.env,
-        timeout: options.timeoutMs ?? 90_000,
-        maxBuffer: 32 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+  {
+    cwd,
+    env = process.env,
+    timeoutMs = 90_000,
+  }: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number },
+) =>
+  new Promise<Run>((resolve) =>
+    execFile(command, args, { cwd, env, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    ),
+  );

@@ -63,12 +63,9 @@ describe.skipIf(SKIP_SEA)('the single executable, with no node on PATH', () => {
     // can outlast the default 20 s, so its bound is its own.
   }, 60_000);
 
-  it('has no node to fall back on', () => {
+  it('has no node to fall back on; --version prints the package version', async () => {
     expect(existsSync(join(noNode, 'node'))).toBe(false);
     expect(executable.startsWith(work.path)).toBe(true);
-  });
-
-  it('--version prints the package version', async () => {
     expect(await runExecutable('--version')).toBe(`${VERSION}\n`);
   });
 

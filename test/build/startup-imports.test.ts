@@ -211,7 +211,7 @@ function chunkHolding(source: string) {
 
 const front = frontFiles();
 
-it('the bundle: keeps the front door (cli.js and the chunks it imports as it starts) to commander and Node built-ins', () => {
+it('the bundle: keeps the front door (cli.js and the chunks it imports as it starts) to commander and Node built-ins, and reaches each command only through a lazy import of a dist/ chunk', () => {
   expect(front.size).toBeGreaterThan(0);
   const packages = new Set([...front].flatMap((file) => [...bundledPackages(file)]));
   expect([...packages]).toEqual(['commander']);
@@ -223,9 +223,6 @@ it('the bundle: keeps the front door (cli.js and the chunks it imports as it sta
       file,
     ).toEqual([]);
   }
-});
-
-it('the bundle: reaches each command only through a lazy import of a dist/ chunk', () => {
   const lazy = [...front].flatMap((file) =>
     [...distText(file).matchAll(/\bimport\("\.\/([\w.-]+\.js)"\)/g)].map((match) => match[1]),
   );
@@ -238,7 +235,7 @@ it('the bundle: reaches each command only through a lazy import of a dist/ chunk
   }
 });
 
-it('the bundle: loads no package at run time from any dist/ file: the tarball declares none, so each is bundled', () => {
+it('the bundle: loads no package at run time from any dist/ file (the tarball declares none, so each is bundled); bundles the heavy packages into dist/ chunks (so that the recording below can see them)', () => {
   // Static and lazy imports, and the require() calls left in bundled CommonJS (not those quoted
   // in a package's generated-code strings). pg asks for its optional libpq binding inside a try.
   const neverLoaded = ['pg-native'];
@@ -257,9 +254,6 @@ it('the bundle: loads no package at run time from any dist/ file: the tarball de
   expect(strays).toEqual([]);
   // The scan sees the loads it checks: the one optional binding is among them.
   expect(distScripts().some((file) => /__require\("pg-native"\)/.test(distText(file)))).toBe(true);
-});
-
-it('the bundle: bundles the heavy packages into dist/ chunks (so that the recording below can see them)', () => {
   const all = new Set(distScripts().flatMap((file) => [...bundledPackages(file)]));
   for (const name of HEAVY) expect(has(all, name), name).toBe(true);
 });
@@ -330,8 +324,8 @@ async function recordMany() {
   return { runs, requestSimulator, profileSimulator, storedProfile, demo };
 }
 
-it('what a request loads: `markets --json` against a server sends one GET over node:http, without loading undici or the PostgreSQL client', async () => {
-  const { runs, requestSimulator } = await manyRuns();
+it('what a request loads: `markets --json` against a server sends one GET over node:http, without loading undici or the PostgreSQL client; with its key in a stored profile it reads the store without conf or its lock; a write to the store loads both', async () => {
+  const { runs, requestSimulator, profileSimulator, storedProfile } = await manyRuns();
   // The first command of its process: all it loaded is what the process loaded.
   const loaded = runs.request;
   expect(loaded.code).toBe(0);
@@ -347,10 +341,6 @@ it('what a request loads: `markets --json` against a server sends one GET over n
   // The recording sees what the request did load lazily: the answer's schemas (zod).
   expect(has(loaded.added.packages, 'zod')).toBe(true);
   expect(requestSimulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
-});
-
-it('what a request loads: `markets --json` with its key in a stored profile reads the store without conf or its lock; a write to the store loads both', async () => {
-  const { runs, profileSimulator, storedProfile } = await manyRuns();
   // The key and URL come from the profile only (no simulator env; baseEnv names neither).
   const read = runs.profileRead;
   expect(read.code).toBe(0);
@@ -364,7 +354,7 @@ it('what a request loads: `markets --json` with its key in a stored profile read
   for (const name of ['conf', 'proper-lockfile']) expect(has(write.added.packages, name), name).toBe(true);
 });
 
-it("what the demo loads: `--demo quote` answers over the demo's local socket without loading node:crypto; an open loads it (positive control)", async () => {
+it("what the demo loads: `--demo quote` answers over the demo's local socket without loading node:crypto; an open loads it (positive control); it loads zod's English messages only: no other locale and no JSON Schema generator (the agent's)", async () => {
   const { runs, demo } = await manyRuns();
   const quote = runs.demoQuote;
   expect(quote.code).toBe(0);
@@ -377,10 +367,7 @@ it("what the demo loads: `--demo quote` answers over the demo's local socket wit
   const open = runs.demoOpen;
   expect(open.code, open.stderr).toBe(0);
   expect(open.added.natives).toContain('crypto');
-});
-it("what the demo loads: `--demo quote` loads zod's English messages only: no other locale and no JSON Schema generator (the agent's)", async () => {
-  const { runs } = await manyRuns();
-  const zodFiles = runs.demoQuote.distFiles.flatMap((file) =>
+  const zodFiles = quote.distFiles.flatMap((file) =>
     [...distText(file).matchAll(/^\/\/ .*?node_modules\/zod\/(\S+)$/gm)].map((match) => match[1]),
   );
   expect(zodFiles).toContain('v4/locales/en.js');
@@ -391,7 +378,7 @@ it("what the demo loads: `--demo quote` loads zod's English messages only: no ot
 // of dist/ is loaded: a process each. The others load dist/cli.js as bin/hedge.js does, first in
 // the recorded process (nothing is loaded before them but the front door).
 it.each(['--version', '-V', '--help', 'quote --help', 'sandbox serve --help'])(
-  'hedge %s loads the front door only',
+  'a real start: hedge %s loads the front door only',
   async (name) => {
     const launcher = name.startsWith('-');
     const loaded = launcher
@@ -407,7 +394,7 @@ it.each(['--version', '-V', '--help', 'quote --help', 'sandbox serve --help'])(
   },
 );
 
-it("a real start: the launcher's `hedge --help` (dist/help.txt) is the front door's at 80 columns; at another width the front door prints it", async () => {
+it("a real start: the launcher's `hedge --help` (dist/help.txt) is the front door's at 80 columns; at another width the front door prints it; run by a path (no `hedge` on PATH), `--help` is dist/help.txt under one line naming the path: nothing of dist/ loaded", async () => {
   // HEDGE_FORCE_TTY=0 keeps the launcher out of it: the same 80 columns, printed by dist/cli.js.
   const launcher = await loadedBy(['--help']);
   const front = await loadedBy(['--help'], { HEDGE_FORCE_TTY: '0' });
@@ -416,20 +403,26 @@ it("a real start: the launcher's `hedge --help` (dist/help.txt) is the front doo
   expect([launcher.code, front.code, launcher.stdout]).toEqual([0, 0, front.stdout]);
   expect(launcher.stdout).toMatch(/^Usage: hedge <command>/);
   expect([wider.code, wider.distFiles]).toEqual([0, expect.arrayContaining(['cli.js'])]);
-});
-
-it('a real start: run by a path (no `hedge` on PATH), `--help` is dist/help.txt under one line naming the path: nothing of dist/ loaded', async () => {
   const byPath = await loadedBy(['--help'], { PATH: '/usr/bin:/bin' });
   expect([byPath.code, byPath.distFiles]).toEqual([0, []]);
   expect(byPath.stdout).toBe(`hedge below is ./bin/hedge.js\n${distText('help.txt')}`);
 });
 
-it('a real start: the PostgreSQL client is loaded only when a team journal store is configured', async () => {
+it('a real start: the PostgreSQL client is loaded only when a team journal store is configured; sees what a command loads lazily (positive control)', async () => {
   const { runs } = await manyRuns();
   const local = runs.localJournal;
   expect([local.code, local.stdout, local.packages.has('pg')]).toEqual([0, '[]\n', false]);
   // Positive control: with a store named (nothing listens on port 9 of loopback), the client is loaded and the store refused.
   expect([runs.teamJournal.code, runs.teamJournal.added.packages.has('pg')]).toEqual([13, true]);
+  const exitCodes = runs.exitCodes;
+  expect(exitCodes.code).toBe(0);
+  expect(exitCodes.added.distFiles).toContain(chunkHolding('src/platform/terminal/exit-code-table.ts'));
+
+  // No key anywhere: the command fails on credentials, after loading the runner and zod.
+  const markets = runs.marketsWithoutKey;
+  expect(markets.code).not.toBe(0);
+  expect(markets.added.distFiles).toContain(chunkHolding('src/cli/run.ts'));
+  expect(has(markets.added.packages, 'zod')).toBe(true);
 });
 
 it('a real start: the OS keyring (its module and native binding) is loaded only for a profile whose key is in it', async () => {
@@ -470,20 +463,7 @@ it('a real start: the OS keyring (its module and native binding) is loaded only 
   }
 });
 
-it('a real start: sees what a command loads lazily (positive control)', async () => {
-  const { runs } = await manyRuns();
-  const exitCodes = runs.exitCodes;
-  expect(exitCodes.code).toBe(0);
-  expect(exitCodes.added.distFiles).toContain(chunkHolding('src/platform/terminal/exit-code-table.ts'));
-
-  // No key anywhere: the command fails on credentials, after loading the runner and zod.
-  const markets = runs.marketsWithoutKey;
-  expect(markets.code).not.toBe(0);
-  expect(markets.added.distFiles).toContain(chunkHolding('src/cli/run.ts'));
-  expect(has(markets.added.packages, 'zod')).toBe(true);
-});
-
-it('the table library (cli-table3): is loaded by a table only: --json, tsv, csv and ndjson never load it', async () => {
+it('the table library (cli-table3): is loaded by a table only: --json, tsv, csv and ndjson never load it; is imported by one file of src/ only: the Table', async () => {
   const { runs } = await manyRuns();
   for (const format of ['json', 'tsv', 'csv', 'ndjson'] as const) {
     const loaded = runs[format];
@@ -495,9 +475,6 @@ it('the table library (cli-table3): is loaded by a table only: --json, tsv, csv 
   // The header's first line, or its second where 80 columns put units under labels.
   expect(table.stdout).toMatch(/^Market +Status/m);
   expect(table.added.packages.has('cli-table3')).toBe(true);
-});
-
-it('the table library (cli-table3): is imported by one file of src/ only: the Table', () => {
   const importers = readdirSync(join(ROOT, 'src'), { recursive: true })
     .map(String)
     .filter((file) => file.endsWith('.ts'))

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
-import { PassThrough } from 'node:stream';
 
 import { expect, it } from 'vitest';
 
@@ -9,20 +8,12 @@ import { parseSandboxServeOptions } from '../../src/cli/cmd/tools/sandbox-serve.
 import { serveSandbox } from '../../src/sandbox/index.js';
 import { until } from '../support/polling.js';
 import { runHedge } from '../support/hedge-cli.js';
+import { collector } from '../support/hedge-in-process.js';
 import { usageRefusal } from '../support/output/refusal.js';
 
-function capture() {
-  const stream = new PassThrough();
-  let text = '';
-  stream.on('data', (chunk: Buffer) => {
-    text += chunk.toString('utf8');
-  });
-  return { stream, text: () => text };
-}
-
 it('serveSandbox: prints one KEY=value line per setting on stdout, notes on stderr (the behaviours switched on too), and stops cleanly', async () => {
-  const stdout = capture();
-  const stderr = capture();
+  const stdout = collector();
+  const stderr = collector();
   const stop = new AbortController();
   const behaviours = { viewLagMs: 3_000, severalPerSide: true, settlementDelayMs: 5_000, dayMs: 60_000 };
   const serving = serveSandbox(
@@ -63,8 +54,8 @@ it('serveSandbox: prints one KEY=value line per setting on stdout, notes on stde
 it('serveSandbox: stops on SIGTERM and prints no CA line without TLS', async () => {
   // Other files of this worker may have left listeners of their own: serve's is the one it adds.
   const before = process.listeners('SIGTERM');
-  const stdout = capture();
-  const stderr = capture();
+  const stdout = collector();
+  const stderr = collector();
   const serving = serveSandbox(
     { apiKeys: ['hpk_test_ServeServeServeServe1234'] },
     { stdout: stdout.stream, stderr: stderr.stream },

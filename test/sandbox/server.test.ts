@@ -154,7 +154,7 @@ it('sandbox server: fault injection: stall headers never answers and stall body 
   await sandbox.close();
 });
 
-it('sandbox server: fault injection: malformed responses: an HTML 502 page, truncated JSON with 200, an envelope with wrong types', async () => {
+it('sandbox server: fault injection: malformed responses: an HTML 502 page, truncated JSON with 200, an envelope with wrong types; next503RetryAfter sends an HTTP-date verbatim and follows the match; values and statuses are checked', async () => {
   const sandbox = await start();
   const malformed = (kind: MalformedKind) => sandbox.setFaults({ nextMalformed: { count: 1, kind } });
   malformed('html');
@@ -185,6 +185,14 @@ it('sandbox server: fault injection: malformed responses: an HTML 502 page, trun
     'malformed-truncated',
     'malformed-wrong-types',
   ]);
+  const date = 'Sun, 22 Nov 2026 08:00:05 GMT';
+  sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: date }, match: { path: '/account' } });
+  expect((await api(sandbox, 'GET', '/markets')).status).toBe(200);
+  const response = await api(sandbox, 'GET', '/account');
+  expect([response.status, response.headers.get('retry-after')]).toEqual([503, date]);
+  expect((await api(sandbox, 'GET', '/account')).status).toBe(200);
+  expect(() => sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '2\r\nx: y' } })).toThrow(/printable/);
+  expect(() => sandbox.setFaults({ nextError: { count: 1, status: 302, code: 'moved' } })).toThrow(/400 to 599/);
 });
 
 // Hedge ids: unique across simulator restarts (a script's log must not see the same id twice from
@@ -258,18 +266,6 @@ it.each<[string, Partial<FaultSettings>, number[], string?]>([
     expect(posts.map((entry) => [entry.status, entry.fault])).toEqual([first, second, [200, null]]);
   },
 );
-
-it('sandbox faults: injected refusals: next503RetryAfter sends an HTTP-date verbatim and follows the match; values and statuses are checked', async () => {
-  const sandbox = await start();
-  const date = 'Sun, 22 Nov 2026 08:00:05 GMT';
-  sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: date }, match: { path: '/account' } });
-  expect((await api(sandbox, 'GET', '/markets')).status).toBe(200);
-  const response = await api(sandbox, 'GET', '/account');
-  expect([response.status, response.headers.get('retry-after')]).toEqual([503, date]);
-  expect((await api(sandbox, 'GET', '/account')).status).toBe(200);
-  expect(() => sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '2\r\nx: y' } })).toThrow(/printable/);
-  expect(() => sandbox.setFaults({ nextError: { count: 1, status: 302, code: 'moved' } })).toThrow(/400 to 599/);
-});
 
 // A write that took effect, then was answered ambiguously or not at all (the connection dropped).
 it.each([

@@ -31,7 +31,7 @@ const start = useSimulators({ preset: 'quick', apiKeys: KEYS, stateFileLock: loc
 const simulatorOn = (stateFile: string, options: SimulatorOptions = {}) => start({ stateFile, ...options });
 
 /** Two simulators started on one file before either acts: each holds the state in memory, as parallel runs do. */
-async function twoProcesses(options: Partial<SimulatorOptions> = {}) {
+async function twoProcesses(options: SimulatorOptions = {}) {
   const stateFile = stateFileIn();
   const [a, b] = await Promise.all([simulatorOn(stateFile, options), simulatorOn(stateFile, options)]);
   return { a, b, stateFile };

@@ -27,7 +27,7 @@ const quietly = (result: { code: number | null; other: string }) => {
 };
 
 it.each(['yes', 'true', '2'])(
-  '%s (neither 1 nor 0) is refused with one line naming it, before any request: a pipe would get TSV where a table was asked for',
+  'HEDGE_FORCE_TTY: %s (neither 1 nor 0) is refused with one line naming it, before any request: a pipe would get TSV where a table was asked for',
   async (value) => {
     const simulator = await start();
     const result = exits(await simulator.hedge('positions', { env: { HEDGE_FORCE_TTY: value } }), 2);

@@ -152,7 +152,7 @@ it("dotted --fields: quote: nested in JSON, flattened in CSV, the dotted names o
   expect(table.stdout).not.toContain('Execution price');
 });
 
-// A dotted name that reaches nothing: dotted-fields.test.ts (in every format); exit 2: test/book/read-commands.test.ts ("refusals").
+// A dotted name that reaches nothing: ui-formats.test.ts ("dotted --fields", in every format); exit 2: test/book/read-commands.test.ts ("refusals").
 it('dotted --fields: markets: a nested side in every format; --json --fields: a name only the screen shows is not a field of the document: exit 2 (whoami, doctor)', async () => {
   const t = await start();
   const [header, row] = (await t.hedge('markets --fields market,available_capacity_usd.buy')).stdout.trim().split('\n');

@@ -1,11 +1,11 @@
-// The output formats on fake streams: tsv/csv headers and quoting, ndjson, --fields in every format
+// The output formats on fake streams: tsv/csv headers and quoting, ndjson, --fields (dotted ones too) in every format
 // (and its refusals), --query, and tables fitted to the width. --no-header, hashes whole
 // and the documented columns of each list: test/book/read-commands.test.ts.
 import { expect, it } from 'vitest';
 import { spreadsheetSafe } from '../../src/platform/terminal/spreadsheet-cell.js';
 import { UsageError } from '../../src/core/errors.js';
 import { csvText } from '../../src/platform/terminal/csv.js';
-import type { FieldSpec } from '../../src/platform/fields/fields.js';
+import { kindFromName, valueAtPath, type FieldSpec } from '../../src/platform/fields/fields.js';
 import type { Output, DataFormat, OutputInit } from '../../src/platform/terminal/output.js';
 import { output } from '../support/output/fake-output.js';
 import { compileQuery } from '../../src/platform/fields/query.js';
@@ -61,14 +61,11 @@ it('tsv and csv: csv: RFC 4180 quoting of commas, quotes and (escaped) line brea
 });
 // A record (a header row and one row, an absent known field an empty cell): read-commands.test.ts ("hedges ID shows one hedge in full").
 
-it('--fields: picks and orders columns in tsv, csv and the table', async () => {
+it('--fields: picks and orders columns in tsv, csv and the table; json: objects with only those keys, in that order; a computed field is computed, an absent one null', async () => {
   expect((await listed('tsv', { fields: ['capacity_buy_usd', 'id'] })).stdout()).toBe(
     'capacity_buy_usd\tid\n1\thdg_1\n3\thdg_2\n',
   );
   expect((await listed('table', { fields: ['alpha', 'id'] })).stdout().split('\n')[0]).toMatch(/^Alpha\s+ID$/);
-});
-
-it('--fields: json: objects with only those keys, in that order; a computed field is computed, an absent one null', async () => {
   const { stdout } = await listed('json', { fields: ['zeta', 'id', 'capacity_buy_usd'] });
   const printed = JSON.parse(stdout());
   expect([printed, Object.keys(printed[0])]).toEqual([
@@ -104,7 +101,7 @@ it('--fields: applies to records, and to JSON the command prints directly', asyn
   expect(() => output('json', { fields: ['a'] }).out.json([1, 2])).toThrow(UsageError);
 });
 
-it('ndjson and --query: ndjson: one compact document per element of a list, one line for a record, nothing for []', async () => {
+it('ndjson and --query: ndjson: one compact document per element of a list, one line for a record, nothing for []; --query reshapes the JSON data after --fields', async () => {
   const list = await listed('ndjson');
   expect(list.stdout()).toBe(`${ROWS.map((row) => JSON.stringify(row)).join('\n')}\n`);
   const record = output('ndjson');
@@ -113,9 +110,6 @@ it('ndjson and --query: ndjson: one compact document per element of a list, one 
   const empty = output('ndjson');
   await empty.out.list([], FIELDS, { empty: 'none' });
   expect(empty.stdout()).toBe('');
-});
-
-it('ndjson and --query: --query reshapes the JSON data after --fields', async () => {
   const { stdout } = await listed('json', {
     query: compileQuery('[?notional_usd > `20000`].id'),
     fields: ['id', 'notional_usd'],
@@ -127,13 +121,10 @@ it('ndjson and --query: --query reshapes the JSON data after --fields', async ()
 });
 
 // A bad expression or an unknown function, refused before any request: test/book/read-commands.test.ts ("refusals").
-it('ndjson and --query: a type error is a UsageError naming --query once the data shows it', () => {
+it('ndjson and --query: a type error is a UsageError naming --query once the data shows it; a syntax error names the expression and where it breaks: the character and what follows it, or its end', () => {
   const run = compileQuery('abs(@)');
   expect(() => run('text')).toThrow(UsageError);
   expect(() => run('text')).toThrow(/^--query "abs\(@\)": Invalid type/);
-});
-
-it('ndjson and --query: a syntax error names the expression and where it breaks: the character and what follows it, or its end', () => {
   const refusal = (expression: string, option?: string) => {
     try {
       compileQuery(expression, option);
@@ -216,7 +207,7 @@ it('tables fitted to the width: an id is kept whole or hidden (named in the note
   );
 });
 
-it('tables fitted to the width: cards fit the width: long values wrap at word boundaries, hashes are shortened', async () => {
+it('tables fitted to the width: cards fit the width: long values wrap at word boundaries, hashes are shortened; notes wrap at word boundaries on a terminal, not in a pipe', async () => {
   const { out, stdout } = output('table', { columns: 40 });
   out.record(
     {
@@ -230,9 +221,6 @@ it('tables fitted to the width: cards fit the width: long values wrap at word bo
   for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
   expect(stdout()).toContain('0xcdcd…cdcd');
   expect(lines.filter((line) => line.startsWith('│')).length).toBeGreaterThan(3);
-});
-
-it('tables fitted to the width: notes wrap at word boundaries on a terminal, not in a pipe', async () => {
   const sentence = 'word '.repeat(30).trim();
   const table = output('table', { columns: 40 });
   table.out.note(sentence);
@@ -260,5 +248,101 @@ it('CSV cells a spreadsheet would run as formulas get a leading quote; numbers, 
     '\'=HYPERLINK("http://x","y")',
     ["'@SUM(A1)", "'+1+cmd", "'-2+3", '-12.5', '+3', '1e-5', 'DEAL-42'],
     "ref,pnl\n'=1+1,-4.5\n",
+  ]);
+});
+
+// Dotted --fields (`pricing.market_price`) in every format: nested values kept nested in JSON,
+// flattened under the dotted name in TSV, CSV and the table; refused when they reach nothing.
+const fieldsOut = (format: DataFormat, fields: string[]) => output(format, { fields, columns: 120 });
+
+const QUOTE = {
+  market: 'USDTNGN',
+  side: 'buy',
+  pricing: { market_price: 1512.95, execution_price: 1513.6, price_impact_usd: -4.3 },
+  carry: { daily_usdc: 3.99, total_usdc: 11.97 },
+  legs: [{ side: 'sell' }],
+};
+const MARKETS = [
+  {
+    market: 'USDTNGN',
+    available_capacity_usd: { buy: 1_000_000, sell: 900_000 },
+    net_rate_daily_pct: { buy: 0.04, sell: -0.0256 },
+  },
+  { market: 'USDTKES', available_capacity_usd: { buy: 5_000, sell: 0 } },
+];
+/** A known field that flattens a nested object, as `markets` has: the nested object is covered. */
+const MARKET_FIELDS: FieldSpec[] = [
+  { key: 'market', label: 'Market' },
+  {
+    key: 'capacity_buy_usd',
+    label: 'Capacity buy',
+    kind: 'money',
+    covers: ['available_capacity_usd'],
+    get: (row) => (row.available_capacity_usd as { buy: number }).buy,
+  },
+];
+
+it('dotted --fields: JSON keeps the nesting, in the order asked; a record without the path gets null there; a group asked whole and one of its fields leaves the server data untouched', async () => {
+  const one = fieldsOut('json', ['market', 'pricing.market_price', 'carry.total_usdc', 'pricing.price_impact_usd']);
+  one.out.record(QUOTE, []);
+  const printed = JSON.parse(one.stdout());
+  expect([printed, Object.keys(printed)]).toEqual([
+    {
+      market: 'USDTNGN',
+      pricing: { market_price: 1512.95, price_impact_usd: -4.3 },
+      carry: { total_usdc: 11.97 },
+    },
+    ['market', 'pricing', 'carry'],
+  ]);
+
+  const list = fieldsOut('json', ['market', 'net_rate_daily_pct.sell']);
+  await list.out.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
+  expect(JSON.parse(list.stdout())).toEqual([
+    { market: 'USDTNGN', net_rate_daily_pct: { sell: -0.0256 } },
+    { market: 'USDTKES', net_rate_daily_pct: { sell: null } },
+  ]);
+  const record = structuredClone(QUOTE);
+  const both = fieldsOut('json', ['pricing', 'pricing.market_price']);
+  both.out.record(record, []);
+  expect([JSON.parse(both.stdout()), record]).toEqual([{ pricing: QUOTE.pricing }, QUOTE]);
+});
+
+it('dotted --fields: TSV and CSV: a column headed by the dotted name, raw values; table: the dotted name as the header, the value formatted by what its parts say', async () => {
+  const tsv = fieldsOut('tsv', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
+  await tsv.out.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
+  expect(tsv.stdout()).toBe(
+    'market\tavailable_capacity_usd.buy\tnet_rate_daily_pct.sell\nUSDTNGN\t1000000\t-0.0256\nUSDTKES\t5000\t\n',
+  );
+  const csv = fieldsOut('csv', ['legs.0.side', 'pricing.market_price']);
+  csv.out.record(QUOTE, []);
+  expect(csv.stdout()).toBe('legs.0.side,pricing.market_price\nsell,1512.95\n');
+  const table = fieldsOut('table', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
+  await table.out.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
+  const [header, , first] = table.stdout().split('\n');
+  expect(header).toMatch(/^Market\s+available_capacity_usd\.buy\s+net_rate_daily_pct\.sell$/);
+  expect(first).toMatch(/^USDTNGN\s+1,000,000\.00\s+-0\.0256%$/);
+  expect([
+    kindFromName('available_capacity_usd.buy', 5),
+    kindFromName('pricing.market_price', 5),
+    kindFromName('carry.total_usdc', 5),
+  ]).toEqual(['money', 'rate', 'money']);
+});
+
+it.each(['json', 'tsv', 'table'] as const)(
+  'dotted --fields: %s: a dotted name that reaches nothing is bad usage naming it',
+  (format) => {
+    const out = fieldsOut(format, ['market', 'pricing.nothing.here', 'nope.x']);
+    expect(() => out.out.record(QUOTE, [])).toThrow(UsageError);
+    expect(() => out.out.record(QUOTE, [])).toThrow(/--fields: "nope\.x" is not a field here/);
+  },
+);
+
+it('dotted --fields: valueAtPath follows objects by key and lists by index, nothing else', () => {
+  expect([
+    [valueAtPath(QUOTE, 'pricing.market_price'), valueAtPath(QUOTE, 'legs.0.side')],
+    [valueAtPath(QUOTE, 'legs.x'), valueAtPath(QUOTE, 'market.length'), valueAtPath(QUOTE, 'pricing.toString')],
+  ]).toEqual([
+    [1512.95, 'sell'],
+    [undefined, undefined, undefined],
   ]);
 });

@@ -4,12 +4,11 @@
 import { expect, it } from 'vitest';
 import type { HedgeClient } from '../../src/platform/api/client.js';
 import type { Hedge } from '../../src/platform/api/schemas.js';
-import type { CommandSpec, RawInput } from '../../src/cli/runner/command-spec.js';
+import type { RawInput } from '../../src/cli/runner/command-spec.js';
 import { COMMANDS, HISTORY } from '../../src/cli/manifest.js';
 import { runCommand } from '../../src/cli/runner/run-command.js';
-import { InterruptedError, NetworkError, UntilNotMetError } from '../../src/core/errors.js';
+import { InterruptedError, NetworkError, StopSignal, UntilNotMetError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
-import { StopSignal } from '../../src/core/errors.js';
 import type { CommandContext } from '../../src/platform/runtime/context.js';
 import type { GlobalOptions } from '../../src/platform/runtime/globals.js';
 import type { DataFormat } from '../../src/platform/terminal/output.js';
@@ -27,56 +26,54 @@ function harness(options: {
   controller?: AbortController;
 }) {
   const { clock, client, controller, format = 'tsv' } = options;
-  const globals = { json: format === 'json' || format === 'ndjson', format, input: false, ...options.globals };
+  const globals = { json: format === 'json', format, input: false, ...options.globals };
   const output = { format, fields: globals.fields };
   return testContext({ clock, controller, env: { TZ: 'UTC' }, fakeClient: client, globals, output });
 }
 
-const hedge = (status: string) =>
-  ({ id: 'hdg_one', market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3, status }) as Hedge;
-
 /** `hedge hedges hdg_one --until EXPR` through the one runner, with the real command code. */
-const HEDGES_COMMAND = COMMANDS.find((spec) => spec.name === 'hedges') as CommandSpec & {
-  load: NonNullable<CommandSpec['load']>;
-};
+const HEDGES_COMMAND = COMMANDS.find((spec) => spec.name === 'hedges') as Parameters<typeof runCommand>[1];
 
 /** `hedge history` through the one runner, its command code replaced by `run`. */
 const historyRunning = (run: (ctx: CommandContext, input: RawInput) => unknown) =>
   ({ ...HISTORY, load: async () => ({ run }) }) as unknown as typeof HEDGES_COMMAND;
 
-function hedgesUntil(ctx: CommandContext, until: string, options: Record<string, unknown> = {}) {
-  return runCommand(ctx, HEDGES_COMMAND, { args: { id: 'hdg_one' }, options: { until, ...options } });
-}
-
-/** A hedge whose status follows `statuses`, one per read (the last repeats; an error is thrown); the times of the reads. */
-function hedgeReads(clock: FakeClock, statuses: Array<string | Error>, answerMs = 0) {
+/**
+ * `hedge hedges hdg_one --until EXPR` through the one runner on a hedge whose status follows `statuses`, one per read
+ * (the last repeats; an error is thrown): its exit code (or what it threw), the times of the reads, the time taken and the output.
+ */
+async function untilOn(
+  statuses: Array<string | Error>,
+  options: {
+    until?: string;
+    answerMs?: number;
+    format?: DataFormat;
+    globals?: Partial<GlobalOptions>;
+    controller?: AbortController;
+    onSleep?: () => void;
+  } = {},
+  flags: Record<string, unknown> = {},
+) {
+  const clock = fakeClock(options.onSleep);
   const at: number[] = [];
   const client = {
     // The one hedge's card counts its maturity on the server's clock: here, the test's.
     transport: { serverNow: () => ({ bestMs: clock.now() }) } as unknown as HedgeClient['transport'],
     getHedge: async () => {
       at.push(clock.now() - START);
-      clock.advance(answerMs);
+      clock.advance(options.answerMs ?? 0);
       const status = statuses[Math.min(at.length - 1, statuses.length - 1)];
       if (status instanceof Error) throw status;
-      return hedge(status);
+      return { id: 'hdg_one', market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3, status } as Hedge;
     },
   };
-  return { client, at };
-}
-
-/** `hedgesUntil` on a hedge read through `hedgeReads`: its exit code (or what it threw), the reads, the time taken and the output. */
-async function untilOn(
-  statuses: Array<string | Error>,
-  options: { until?: string; answerMs?: number; format?: DataFormat; globals?: Partial<GlobalOptions> } = {},
-  flags: Record<string, unknown> = {},
-) {
-  const clock = fakeClock();
-  const reads = hedgeReads(clock, statuses, options.answerMs);
-  const h = harness({ ...options, clock, client: reads.client });
-  const outcome = await hedgesUntil(h.ctx, options.until ?? "status=='filled'", flags).catch((caught) => caught);
-  const elapsed = clock.now() - START;
-  return { outcome, at: reads.at, sleeps: clock.sleeps, elapsed, stdout: h.stdout(), stderr: h.stderr() };
+  const h = harness({ ...options, clock, client });
+  const until = options.until ?? "status=='filled'";
+  const outcome = await runCommand(h.ctx, HEDGES_COMMAND, {
+    args: { id: 'hdg_one' },
+    options: { until, ...flags },
+  }).catch((caught) => caught);
+  return { outcome, at, sleeps: clock.sleeps, elapsed: clock.now() - START, stdout: h.stdout(), stderr: h.stderr() };
 }
 
 // True at once (one read, printed once, exit 0): scripting-until-fields.test.ts ("true at once").
@@ -92,7 +89,7 @@ it('--until: cadence and result: never sooner than a second after the previous a
   expect([run.at, run.sleeps.every((ms) => ms >= 1000)]).toEqual([[0, 1800, 3600], true]);
 });
 
-it('--until: cadence and result: never true: exit 124 at --timeout, the last data on stdout under --json, reads counted', async () => {
+it('--until: cadence and result: never true: exit 124 at --timeout, the last data on stdout under --json, reads counted; without --timeout the bound is the default wait bound (120 s); --timeout 0 has none', async () => {
   const run = await untilOn(['submitted'], { format: 'json', globals: { timeout: 5 } });
   expect(run.outcome).toBeInstanceOf(UntilNotMetError);
   const described = describeError(run.outcome);
@@ -101,9 +98,6 @@ it('--until: cadence and result: never true: exit 124 at --timeout, the last dat
   // The bound is waited out: 5 s after the start, not a moment before.
   expect([run.at, run.elapsed]).toEqual([[0, 1500, 3000, 4500], 5000]);
   expect(JSON.parse(run.stdout)).toMatchObject({ id: 'hdg_one', status: 'submitted' });
-});
-
-it('--until: cadence and result: without --timeout the bound is the default wait bound (120 s); --timeout 0 has none', async () => {
   const bounded = await untilOn(['submitted']);
   expect(bounded.outcome).toBeInstanceOf(UntilNotMetError);
   expect([bounded.elapsed, bounded.at.length]).toEqual([120_000, 80]);
@@ -176,13 +170,10 @@ it.each([
 
 it('--until: failures: Ctrl-C while waiting ends it with 130', async () => {
   const controller = new AbortController();
-  const clock = fakeClock(() => controller.abort(new StopSignal('SIGINT', 130)));
-  const error = await hedgesUntil(
-    harness({ clock, client: hedgeReads(clock, ['submitted']).client, controller }).ctx,
-    "status=='filled'",
-  ).catch((caught) => caught);
-  expect(error).toBeInstanceOf(InterruptedError);
-  expect(describeError(error).exitCode).toBe(130);
+  const onSleep = () => controller.abort(new StopSignal('SIGINT', 130));
+  const { outcome } = await untilOn(['submitted'], { controller, onSleep });
+  expect(outcome).toBeInstanceOf(InterruptedError);
+  expect(describeError(outcome).exitCode).toBe(130);
 });
 
 /** `hedge history` with these options through the runner, its command replaced by a spy: what the command was given. */
@@ -197,7 +188,7 @@ async function historyGiven(options: Record<string, unknown>, globals: Partial<G
 
 // A malformed date (it starts with a digit) goes as a date too: the command's own date refusal answers it.
 it.each(['7d', '2026-11-01', '2026-11-01T12:00:00Z', '2026-13-45'])(
-  '%s goes to the command as its date',
+  '--until on history and report: a date is the close-date bound, anything else a condition: %s goes to the command as its date',
   async (value) => {
     const { seen, sleeps } = await historyGiven({ until: value });
     expect([seen, sleeps]).toEqual([[{ args: {}, options: { until: value } }], []]);
