@@ -30,7 +30,8 @@ try {
   // The simulator and its grower (test support) in one bundle, so both use the same engine.
   await build({
     stdin: {
-      contents: "export * from './src/sandbox/index.ts'; export { growHedges } from './test/sandbox/growth.ts';",
+      contents:
+        "export * from './src/sandbox/index.ts'; export { HttpSandboxEngine } from './src/sandbox/http/http-engine.ts'; export { growHedges } from './test/sandbox/growth.ts';",
       resolveDir: ROOT,
       loader: 'ts',
     },
