@@ -2,11 +2,7 @@
 // checks, direction by economics, netting, the ratio buckets, the band, the schedule, the projected
 // cost, the stress table, the dollar offset and the keeper's targetRowsAt — all pure, on a fixed clock.
 import { describe, expect, it } from 'vitest';
-import {
-  parseExposuresFile,
-  type Exposure,
-  type ExposureFileResult,
-} from '../../src/features/exposures/exposures-file.js';
+import { parseExposuresFile, type Exposure } from '../../src/features/exposures/exposures-file.js';
 import { parsePolicyFile, parseRatios, resolvePolicy } from '../../src/features/exposures/exposure-policy.js';
 import { DAY_MS } from '../../src/core/vocabulary.js';
 import {
@@ -23,9 +19,10 @@ import {
   targetBook,
   targetRowsAt,
   tenorFor,
-  type ExposurePolicy,
 } from '../../src/features/exposures/exposures-rules.js';
 import { UsageError } from '../../src/core/errors.js';
+import { decideRow } from '../../src/core/keep-rules.js';
+import { rateBetween } from '../../src/features/exposures/exposures.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00Z');
 const PRICE = 1500;
@@ -42,7 +39,8 @@ function exposure(
   return { id, market: 'USDTNGN', type, amount, currency, dueMs: NOW + dueInDays * DAY_MS, line: 1, ...extra };
 }
 
-function problemsOf(result: ExposureFileResult) {
+function problemsOf(text: string, sourceName = 'e.csv') {
+  const result = parseExposuresFile(text, { sourceName });
   if (!('problems' in result)) throw new Error(`expected problems, got ${JSON.stringify(result)}`);
   return result.problems;
 }
@@ -55,23 +53,12 @@ describe('the exposures file', () => {
       '"FRT-2",USDTNGN,payable,"120,000,000",NGN,2027-02-03T17:00:00+01:00,75%',
       'AP-3,USDTNGN,payable,100_000.50,USDT,2027-01-01,0.5',
     ].join('\n');
-    const read = (
-      id: string,
-      type: string,
-      amount: number,
-      currency: string,
-      due: string,
-      line: number,
-      more = {},
-    ) => ({
-      ...{ id, market: 'USDTNGN', type, amount, currency, dueMs: Date.parse(due), line },
-      ...more,
-    });
+    const due = (time: string, line: number, more = {}) => ({ dueMs: Date.parse(time), line, ...more });
     expect(parseExposuresFile(text, { sourceName: 'e.csv' })).toEqual({
       exposures: [
-        read('INV-1', 'receivable', 450_000_000, 'NGN', '2027-01-15T00:00:00Z', 2),
-        read('FRT-2', 'payable', 120_000_000, 'NGN', '2027-02-03T16:00:00Z', 3, { hedgeRatio: 0.75 }),
-        read('AP-3', 'payable', 100_000.5, 'USD', '2027-01-01T00:00:00Z', 4, { hedgeRatio: 0.5 }),
+        exposure('INV-1', 'receivable', 450_000_000, 'NGN', 0, due('2027-01-15T00:00:00Z', 2)),
+        exposure('FRT-2', 'payable', 120_000_000, 'NGN', 0, due('2027-02-03T16:00:00Z', 3, { hedgeRatio: 0.75 })),
+        exposure('AP-3', 'payable', 100_000.5, 'USD', 0, due('2027-01-01T00:00:00Z', 4, { hedgeRatio: 0.5 })),
       ],
     });
   });
@@ -85,16 +72,13 @@ describe('the exposures file', () => {
 
   it('names every bad row and field, one line each, without repeating what the cell held', () => {
     const problems = problemsOf(
-      parseExposuresFile(
-        [
-          'id,market,type,amount,currency,due',
-          'A,USDTNGN,receivible,1m,NGN,2027-01-01',
-          'B,USDTNGN,payable,-5,EUR,tomorrow',
-          'A,USDTNGN,payable,5,USD,2027-01-01',
-          'C,USDTNGN,payable,5',
-        ].join('\n'),
-        { sourceName: 'e.csv' },
-      ),
+      [
+        'id,market,type,amount,currency,due',
+        'A,USDTNGN,receivible,1m,NGN,2027-01-01',
+        'B,USDTNGN,payable,-5,EUR,tomorrow',
+        'A,USDTNGN,payable,5,USD,2027-01-01',
+        'C,USDTNGN,payable,5',
+      ].join('\n'),
     );
     expect(problems.map((problem) => `${problem.line}: ${problem.message.split(';')[0]}`)).toEqual([
       '2: row 1: type: missing or not allowed',
@@ -114,7 +98,7 @@ describe('the exposures file', () => {
   ])(
     'refuses a header without a required column, a JSON item not an object, an empty file: %j',
     (text, sourceName, first) => {
-      expect(problemsOf(parseExposuresFile(text, { sourceName }))[0].message).toMatch(first);
+      expect(problemsOf(text, sourceName)[0].message).toMatch(first);
     },
   );
 });
@@ -220,9 +204,8 @@ describe('the target book', () => {
   });
 
   it("sizes at the first cover's price when sizing is fixed, at today's otherwise", () => {
-    const fixed: ExposurePolicy = { ...DEFAULT_POLICY, sizing: 'fixed' };
     expect([
-      targetBook([receivable], fixed, PRICES, NOW, { R: 1000 })[0].target_usd,
+      targetBook([receivable], { ...DEFAULT_POLICY, sizing: 'fixed' }, PRICES, NOW, { R: 1000 })[0].target_usd,
       targetBook([receivable], DEFAULT_POLICY, PRICES, NOW, { R: 1000 })[0].target_usd,
     ]).toEqual([150_000, 100_000]);
   });
@@ -332,8 +315,7 @@ it("the dollar offset: is the cover's P&L against the exposure's change, effecti
   ]);
 });
 
-it("the keeper holding the moving target: trades only when a side leaves its band: the row's own tolerance wins over the keeper's", async () => {
-  const { decideRow } = await import('../../src/core/keep-rules.js');
+it("the keeper holding the moving target: trades only when a side leaves its band: the row's own tolerance wins over the keeper's", () => {
   const row = {
     market: 'USDTNGN',
     side: 'buy' as const,
@@ -390,8 +372,7 @@ describe('letting an exposure go ahead of its due date: what is due within dueLe
   });
 });
 
-it("the keeper's measure of the server's clock rate: is the server time per own time less the Date header's second of rounding, never below 1", async () => {
-  const { rateBetween } = await import('../../src/features/exposures/exposures.js');
+it("the keeper's measure of the server's clock rate: is the server time per own time less the Date header's second of rounding, never below 1", () => {
   // A simulator at 7,200×: 1.5 s of ours is 3 hours of its time.
   expect(rateBetween(0, 10_800_000, 1_500)).toBeCloseTo(7199.33, 1);
   // A real server read 1.5 s apart shows 1 or 2 s (its header is to the second): rate 1.

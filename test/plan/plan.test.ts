@@ -7,12 +7,10 @@ import {
   describePlanProblem,
   describePlanStepNote,
   type PlanInput,
-  type PlanMarket,
-  type PlanPosition,
 } from '../../src/core/plan.js';
 import type { TargetRow } from '../../src/core/target-file.js';
 
-const openMarket = (market: string, buy = 1_000_000, sell = buy): PlanMarket => ({
+const openMarket = (market: string, buy = 1_000_000, sell = buy) => ({
   market,
   status: 'open',
   available_capacity_usd: { buy, sell },
@@ -32,7 +30,7 @@ function plan(overrides: Partial<PlanInput> & Pick<PlanInput, 'targets'>) {
 
 /** A position the server lists; toEqual passes over a tenor or hedge id left undefined. */
 function held(market: string, side: 'buy' | 'sell', notionalUsd: number, tenorDays?: number, hedgeId?: string) {
-  return { market, side, notionalUsd, tenorDays, hedgeId } as PlanPosition;
+  return { market, side, notionalUsd, tenorDays, hedgeId };
 }
 
 function row(market: string, side: 'buy' | 'sell', notionalUsd: number, line: number, extra: Partial<TargetRow> = {}) {
@@ -162,12 +160,12 @@ describe('tolerance', () => {
 
 it('execution order: sends closes and reduces first, then adds and opens, each by file line', () => {
   const steps = [
-    { action: 'open' as const, line: 2 },
-    { action: 'reduce' as const, line: 7 },
-    { action: 'add' as const, line: 3 },
-    { action: 'close' as const, line: 5 },
-    { action: 'open' as const, line: 1 },
-  ];
+    { action: 'open', line: 2 },
+    { action: 'reduce', line: 7 },
+    { action: 'add', line: 3 },
+    { action: 'close', line: 5 },
+    { action: 'open', line: 1 },
+  ] as const;
   expect(applyOrder(steps)).toEqual([
     { action: 'close', line: 5 },
     { action: 'reduce', line: 7 },
@@ -249,7 +247,7 @@ describe('pre-trade checks over the whole plan', () => {
   });
 
   it('refuses new exposure on a market that is not listed or not open, and lets exposure off with a note', () => {
-    const disabled: PlanMarket = { market: 'USDTNGN', status: 'disabled', available_capacity_usd: { buy: 0, sell: 0 } };
+    const disabled = { market: 'USDTNGN', status: 'disabled', available_capacity_usd: { buy: 0, sell: 0 } };
     const result = plan({
       markets: [disabled],
       availableExposureUsd: 0,
