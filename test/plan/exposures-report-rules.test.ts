@@ -1,7 +1,7 @@
 // The report rules of `hedge exposures --report` (src/features/exposures/exposures-rules.ts) on hand-made
 // hedges and a fixed clock: weeks from the first cover, coverage in the exposure's direction, cost
 // to date in whole cents, and the dollar offset shared by signed weight.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   costToDate,
   coveragePerWeek,
@@ -70,31 +70,29 @@ it("cost to date: sums closed hedges' carry and fees in whole cents; open hedges
   ]);
 });
 
-describe('effectiveness', () => {
-  it('shares the cover P&L by signed weight: a perfect cover offsets 100% of each exposure', () => {
-    // Struck at 1500, now 1650: a buy of the net 80,000 USD gains 80,000 × 150 / 1650.
-    const hedges = [cover('buy', 80_000, NOW - DAY_MS, { entryPrice: 1500 })];
-    const rows = effectiveness([receivable, payable], DEFAULT_POLICY, { USDTNGN: 1650 }, hedges, NOW);
-    expect(
-      rows.map((row) => [
-        row.id,
-        row.cover_side,
-        row.exposure_change_usd,
-        row.cover_pnl_usd,
-        row.offset_pct,
-        row.effective,
-      ]),
-    ).toEqual([
-      ['R', 'buy', -9_090.91, 9_090.91, 100, true],
-      ['P', 'sell', 1_818.18, -1_818.18, 100, true],
-    ]);
-  });
+it('effectiveness: shares the cover P&L by signed weight: a perfect cover offsets 100% of each exposure', () => {
+  // Struck at 1500, now 1650: a buy of the net 80,000 USD gains 80,000 × 150 / 1650.
+  const hedges = [cover('buy', 80_000, NOW - DAY_MS, { entryPrice: 1500 })];
+  const rows = effectiveness([receivable, payable], DEFAULT_POLICY, { USDTNGN: 1650 }, hedges, NOW);
+  expect(
+    rows.map((row) => [
+      row.id,
+      row.cover_side,
+      row.exposure_change_usd,
+      row.cover_pnl_usd,
+      row.offset_pct,
+      row.effective,
+    ]),
+  ).toEqual([
+    ['R', 'buy', -9_090.91, 9_090.91, 100, true],
+    ['P', 'sell', 1_818.18, -1_818.18, 100, true],
+  ]);
+});
 
-  it('marks a cover outside 80–125% and says nothing before the first cover', () => {
-    const half = [cover('buy', 50_000, NOW - DAY_MS, { entryPrice: 1500 })];
-    const [row] = effectiveness([receivable], DEFAULT_POLICY, { USDTNGN: 1650 }, half, NOW);
-    expect(row).toMatchObject({ offset_pct: 50, effective: false });
-    const [none] = effectiveness([receivable], DEFAULT_POLICY, PRICES, [], NOW);
-    expect(none).toMatchObject({ first_cover_at: null, offset_pct: null, effective: null });
-  });
+it('effectiveness: marks a cover outside 80–125% and says nothing before the first cover', () => {
+  const half = [cover('buy', 50_000, NOW - DAY_MS, { entryPrice: 1500 })];
+  const [row] = effectiveness([receivable], DEFAULT_POLICY, { USDTNGN: 1650 }, half, NOW);
+  expect(row).toMatchObject({ offset_pct: 50, effective: false });
+  const [none] = effectiveness([receivable], DEFAULT_POLICY, PRICES, [], NOW);
+  expect(none).toMatchObject({ first_cover_at: null, offset_pct: null, effective: null });
 });
