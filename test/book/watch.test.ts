@@ -6,7 +6,7 @@
 // depends on how fast a loaded machine is; faults are aimed at the Nth request, not at a moment.
 // The NDJSON runs wait on a skipping clock that is the request log's too: a pause ends at once, in full in the log.
 import { expect, it } from 'vitest';
-import { useSimulators, type Simulator } from '../support/simulator.js';
+import { apiData, useSimulators, type Simulator } from '../support/simulator.js';
 import { spawnInTerminal, KEYS } from '../support/servers/pseudo-terminal.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { lines as records } from '../support/keeper.js';
@@ -121,9 +121,9 @@ it('hedge positions --watch (NDJSON): honours Retry-After: after a 503 asking fo
   expect(reads[refused + 1].realTimeMs - reads[refused].realTimeMs).toBeGreaterThanOrEqual(3000);
 });
 
-it('hedge positions --watch (NDJSON): --exit-on-alert ends at the first alert with exit 10, after the refresh and its alert record', async () => {
-  const sim = await onSkippingClock(simulator);
-  const hedge = sim.seedOpen('buy', 10_000);
+it('hedge positions --watch (NDJSON): --exit-on-alert ends at the first alert with exit 10, after the refresh and its alert record; --alert-pnl on account reads its unrealized P&L (exit 10 when at or below)', async () => {
+  const sim = await withBuy();
+  const [hedge] = sim.hedges();
   const result = exits(await sim.hedge('positions --watch 1 --alert-maturity 8d --exit-on-alert'), 10);
   const list = records(result.stdout);
   expect(kinds(list)).toEqual(['data', 'alert']);
@@ -138,6 +138,12 @@ it('hedge positions --watch (NDJSON): --exit-on-alert ends at the first alert wi
   });
   expect(result.stderr).toContain('Ended by --exit-on-alert (exit 10).');
   expect(positionReads(sim)).toHaveLength(1);
+  const [data, alert] = records(exits(await sim.hedge('account --watch --alert-pnl 1m --exit-on-alert'), 10).stdout);
+  expect(alert.alert).toEqual({
+    kind: 'pnl',
+    net_pnl_usd: data.data.unrealized_pnl_usd,
+    threshold_usd: 1_000_000,
+  });
 });
 
 it('hedge positions --watch (NDJSON): --alert-maturity on a side of several hedges alerts on each hedge maturing within it, and the live view counts the side down to its soonest maturity, not the one its positions line names', async () => {
@@ -146,7 +152,7 @@ it('hedge positions --watch (NDJSON): --alert-maturity on a side of several hedg
   sim.advance(2 * 86_400_000);
   const newer = sim.seedOpen('buy', 5_000);
   // The side's one line names the newest hedge and its maturity, 7 days out; the older one matures in 5.
-  const [line] = (await sim.api('GET', '/positions')).body.data;
+  const [line] = await apiData(sim, 'GET', '/positions');
   expect([line.notional_usd, line.hedge_id, Date.parse(line.maturity_at)]).toEqual([
     15_000,
     newer.id,
@@ -163,16 +169,6 @@ it('hedge positions --watch (NDJSON): --alert-maturity on a side of several hedg
     .stdout.split('\n')
     .filter((line) => /^buy\b/.test(line));
   expect(row).toMatch(/ 4d 23:5\d:\d\d /);
-});
-
-it('hedge positions --watch (NDJSON): --alert-pnl on account reads its unrealized P&L (exit 10 when at or below)', async () => {
-  const sim = await withBuy();
-  const [data, alert] = records(exits(await sim.hedge('account --watch --alert-pnl 1m --exit-on-alert'), 10).stdout);
-  expect(alert.alert).toEqual({
-    kind: 'pnl',
-    net_pnl_usd: data.data.unrealized_pnl_usd,
-    threshold_usd: 1_000_000,
-  });
 });
 
 it('hedge positions --watch (NDJSON): an authentication error ends the watch with exit 4 after one request', async () => {
@@ -201,7 +197,7 @@ it('hedge positions --watch (NDJSON): --watch in a pipe: each record’s data is
     }
     // --raw: GET /prices' data as the server sent it (alpha keyed by market, gamma `{rates: [...]}`).
     const raw = await watched(sim, 'price USDTNGN --watch 1 --count 1 --raw');
-    const sent = (await sim.api('GET', '/prices?symbols=USDTNGN')).body.data;
+    const sent = await apiData(sim, 'GET', '/prices?symbols=USDTNGN');
     expect(Object.keys(raw[0].data)).toEqual(Object.keys(sent));
     // The account too: our names in the pipe, with or without --json (alpha says `upnl_usd`).
     const account = okJson(await sim.hedge('account --json'));
