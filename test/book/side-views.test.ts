@@ -58,8 +58,7 @@ it("several hedges on one side (severalPerSide): positions: the side's one line 
     [long, 'filled'],
   ]);
   const listed = await apiData(simulator, 'GET', '/positions');
-  expect(listed).toHaveLength(1);
-  expect(listed[0]).toMatchObject({ side: 'buy', notional_usd: 13_000, hedge_id: long });
+  expect(listed).toMatchObject([{ side: 'buy', notional_usd: 13_000, hedge_id: long }]);
 
   const table = await frozen(simulator, 'positions --format table');
   expect(rowLines(table.stdout)).toEqual([
@@ -251,31 +250,9 @@ it('a side whose hedge is past the 50 filled hedges read: positions says the rec
   ]);
 });
 
-it('positions when the hedge records are not there: GET /hedges refused: the positions still shown (side_book null), and why the hedges are not', async () => {
+it('positions when the hedge records are not there: a server that lists no hedge records: the positions as sent, and that the records held none; GET /hedges refused: the positions still shown (side_book null), and why the hedges are not', async () => {
   const simulator = await startSimulator({ preset: 'frozen' });
   await openByApi(simulator, 'buy', 5_000, 3, 'DEAL-1');
-  filled(simulator);
-  simulator.sandbox.setFaults({
-    nextError: { count: 100, status: 403, code: 'forbidden', message: 'this key may not list hedges' },
-    match: { method: 'GET', path: '/hedges' },
-  });
-  const json = await frozen(simulator, 'positions --json');
-  const [position] = JSON.parse(json.stdout);
-  expect(position).toMatchObject({ side: 'buy', notional_usd: 5_000, side_book: null });
-  expect(json.stderr).toMatch(/Hedges not shown: GET \/hedges failed \(.*this key may not list hedges.*\)/);
-  expect(simulator.requests('GET', '/hedges').every((entry) => entry.errorCode === 'forbidden')).toBe(true);
-  const table = await frozen(simulator, 'positions --format table');
-  expect(rowLines(table.stdout)[0]).toMatch(/^buy +— +5,000\.00 /);
-  expect(table.stdout).not.toContain('└');
-  // maturities lists the side from its positions line alone, and says why.
-  const maturities = await frozen(simulator, 'maturities --json');
-  expect(JSON.parse(maturities.stdout)).toMatchObject([{ side: 'buy', notional_usd: 5_000 }]);
-  expect(maturities.stderr).toContain('Hedges not read: GET /hedges failed');
-});
-
-it('positions when the hedge records are not there: a server that lists no hedge records: the positions as sent, and that the records held none', async () => {
-  const simulator = await startSimulator({ preset: 'frozen' });
-  await openByApi(simulator, 'sell', 7_000, 1);
   filled(simulator);
   const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
     if (request.method === 'GET' && request.path === '/hedges') envelope.data = [];
@@ -284,12 +261,35 @@ it('positions when the hedge records are not there: a server that lists no hedge
     const json = ok(
       await simulator.hedge('positions --json', { env: { ...envFor(proxy), ...pinnedClockEnv(simulator) } }),
     );
-    expect(JSON.parse(json.stdout)).toMatchObject([{ side: 'sell', notional_usd: 7_000, side_book: null }]);
+    expect(JSON.parse(json.stdout)).toMatchObject([{ side: 'buy', notional_usd: 5_000, side_book: null }]);
     expect(json.stderr).toContain('Hedges not shown: GET /hedges returned no hedge records');
     expect(json.stderr).not.toContain('settling');
   } finally {
     await proxy.close();
   }
+
+  const asked = simulator.requests('GET', '/hedges').length;
+  simulator.sandbox.setFaults({
+    nextError: { count: 100, status: 403, code: 'forbidden', message: 'this key may not list hedges' },
+    match: { method: 'GET', path: '/hedges' },
+  });
+  const json = await frozen(simulator, 'positions --json');
+  const [position] = JSON.parse(json.stdout);
+  expect(position).toMatchObject({ side: 'buy', notional_usd: 5_000, side_book: null });
+  expect(json.stderr).toMatch(/Hedges not shown: GET \/hedges failed \(.*this key may not list hedges.*\)/);
+  expect(
+    simulator
+      .requests('GET', '/hedges')
+      .slice(asked)
+      .every((entry) => entry.errorCode === 'forbidden'),
+  ).toBe(true);
+  const table = await frozen(simulator, 'positions --format table');
+  expect(rowLines(table.stdout)[0]).toMatch(/^buy +— +5,000\.00 /);
+  expect(table.stdout).not.toContain('└');
+  // maturities lists the side from its positions line alone, and says why.
+  const maturities = await frozen(simulator, 'maturities --json');
+  expect(JSON.parse(maturities.stdout)).toMatchObject([{ side: 'buy', notional_usd: 5_000 }]);
+  expect(maturities.stderr).toContain('Hedges not read: GET /hedges failed');
 });
 
 it('one deal followed across its rolls: opened with --ref DEAL-7 and rolled twice: history --ref and report follow it through all three hedges', async () => {
