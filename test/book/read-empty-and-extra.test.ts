@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFieldProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';
+import { ok } from '../support/cli-runs.js';
 import { apiData, envFor, startSimulator, type Simulator } from '../support/simulator.js';
 import { HEDGE_COLUMNS, HISTORY_COLUMNS, POSITION_COLUMNS } from './columns.js';
 import { openBody } from '../support/engine.js';
@@ -57,7 +58,7 @@ it.each([
       hedge([...args, '--no-header']),
       hedge(args, { HEDGE_FORCE_TTY: '1' }),
     ]);
-    for (const result of [json, plain, bare, tty]) expect(result.code, result.stderr).toBe(0);
+    [json, plain, bare, tty].forEach(ok);
     const said = `${sentence}\n`;
     expect([json.stdout, json.stderr, plain.stdout, plain.stderr, bare.stdout, bare.stderr, tty.stdout]).toEqual([
       '[]\n',
@@ -91,7 +92,7 @@ it.each([
     hedge(args, { HEDGE_FORCE_TTY: '1', COLUMNS: '400' }),
     hedge(args, { HEDGE_FORCE_TTY: '1', COLUMNS: '80' }),
   ]);
-  for (const result of [plain, tty, narrow]) expect(result.code, result.stderr).toBe(0);
+  [plain, tty, narrow].forEach(ok);
   if (!narrow.stdout.includes(EXTRA_LABEL))
     expect(narrow.stderr).toMatch(new RegExp(`Hidden at 80 columns: [^—]*\\b${EXTRA_FIELD}\\b`));
   expect(tty.stdout).toContain(EXTRA_LABEL);
