@@ -8,6 +8,9 @@ import { DAY_MS } from '../../src/core/vocabulary.js';
 import {
   DEFAULT_POLICY,
   changeTimes,
+  costToDate,
+  coveragePerWeek,
+  effectiveness,
   coverPnlUsd,
   coverSide,
   dollarOffset,
@@ -23,6 +26,7 @@ import {
 import { UsageError } from '../../src/core/errors.js';
 import { decideRow } from '../../src/core/keep-rules.js';
 import { rateBetween } from '../../src/features/exposures/exposures.js';
+import { weekStart } from '../../src/features/report/report-rules.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00Z');
 const PRICE = 1500;
@@ -362,4 +366,86 @@ it("the keeper's measure of the server's clock rate: is the server time per own 
   expect(rateBetween(0, 10_800_000, 1_500)).toBeCloseTo(7199.33, 1);
   // A real server read 1.5 s apart shows 1 or 2 s (its header is to the second): rate 1.
   expect([rateBetween(0, 2_000, 1_500), rateBetween(0, 1_000, 1_500)]).toEqual([1, 1]);
+});
+
+// The report rules of `hedge exposures --report` on hand-made hedges: weeks from the first cover, coverage in the
+// exposure's direction, cost to date in whole cents, and the dollar offset shared by signed weight; at LATER,
+// Wednesday 11 March 2026, 12:00 UTC (NOW and 9 days 3 hours).
+const LATER_DAYS = 9.125;
+const LATER = NOW + LATER_DAYS * DAY_MS;
+const cover = (side: 'buy' | 'sell', notionalUsd: number, openedAtMs: number, more = {}) => ({
+  market: 'USDTNGN',
+  side,
+  notionalUsd,
+  openedAtMs,
+  ...more,
+});
+// Due 20 and 25 days after LATER.
+const reportReceivable = receivableOf('R', 100_000, LATER_DAYS + 20);
+const reportPayable = payableOf('P', 20_000, LATER_DAYS + 25);
+
+it('coverage per week: starts at the Monday of the first cover and takes the current week at now', () => {
+  expect(new Date(weekStart(LATER)).toISOString()).toBe('2026-03-09T00:00:00.000Z');
+  const hedges = [
+    cover('buy', 50_000, LATER - 8 * DAY_MS, { closedAtMs: LATER - DAY_MS }),
+    cover('buy', 90_000, LATER - 2 * DAY_MS),
+    cover('sell', 10_000, LATER - 2 * DAY_MS),
+  ];
+  expect(
+    coveragePerWeek([reportReceivable, reportPayable], DEFAULT_POLICY, PRICES, hedges, LATER).map((row) => [
+      row.week,
+      row.at,
+      row.exposure_usd,
+      row.hedged_usd,
+      row.coverage_pct,
+    ]),
+  ).toEqual([
+    // The week of 2 March ends on Monday 9 March: the first buy alone was held then.
+    ['2026-03-02', '2026-03-09T00:00:00.000Z', 80_000, 50_000, 62.5],
+    // Now: 90,000 buy − 10,000 sell, netted against 100,000 − 20,000 of exposure.
+    ['2026-03-09', new Date(LATER).toISOString(), 80_000, 80_000, 100],
+  ]);
+  expect(
+    coveragePerWeek([reportReceivable, reportPayable], { ...DEFAULT_POLICY, netting: false }, PRICES, hedges, LATER).at(
+      -1,
+    ),
+  ).toMatchObject({ exposure_usd: 120_000, hedged_usd: 100_000 });
+});
+
+it("cost to date: sums closed hedges' carry and fees in whole cents; open hedges count for nothing yet", () => {
+  const hedges = [
+    cover('buy', 1, 0, { closedAtMs: 1, carryUsd: 0.1, feesUsd: 0.2 }),
+    cover('buy', 1, 0, { closedAtMs: 1, carryUsd: -0.07, feesUsd: 5 }),
+    cover('buy', 1, 0, { carryUsd: 100 }),
+  ];
+  expect(costToDate(['USDTNGN'], hedges)).toEqual([
+    { market: 'USDTNGN', closed_hedges: 2, carry_pnl_usdc: 0.03, fees_pnl_usdc: 5.2, cost_usdc: 5.23 },
+  ]);
+});
+
+it('effectiveness: shares the cover P&L by signed weight: a perfect cover offsets 100% of each exposure', () => {
+  // Struck at 1500, now 1650: a buy of the net 80,000 USD gains 80,000 × 150 / 1650.
+  const hedges = [cover('buy', 80_000, LATER - DAY_MS, { entryPrice: 1500 })];
+  const rows = effectiveness([reportReceivable, reportPayable], DEFAULT_POLICY, { USDTNGN: 1650 }, hedges, LATER);
+  expect(
+    rows.map((row) => [
+      row.id,
+      row.cover_side,
+      row.exposure_change_usd,
+      row.cover_pnl_usd,
+      row.offset_pct,
+      row.effective,
+    ]),
+  ).toEqual([
+    ['R', 'buy', -9_090.91, 9_090.91, 100, true],
+    ['P', 'sell', 1_818.18, -1_818.18, 100, true],
+  ]);
+});
+
+it('effectiveness: marks a cover outside 80–125% and says nothing before the first cover', () => {
+  const half = [cover('buy', 50_000, LATER - DAY_MS, { entryPrice: 1500 })];
+  const [row] = effectiveness([reportReceivable], DEFAULT_POLICY, { USDTNGN: 1650 }, half, LATER);
+  expect(row).toMatchObject({ offset_pct: 50, effective: false });
+  const [none] = effectiveness([reportReceivable], DEFAULT_POLICY, PRICES, [], LATER);
+  expect(none).toMatchObject({ first_cover_at: null, offset_pct: null, effective: null });
 });
