@@ -228,7 +228,7 @@ const reportFile = (rig: Simulator) =>
 const reportOf = (rig: Simulator, env = pinnedClockEnv(rig), ...args: string[]) =>
   rig.hedge(['exposures', reportFile(rig), '--report', ...(args.length > 0 ? args : ['--json'])], { env });
 
-it("hedge exposures --report: cost to date reconciles to the cent with history; the week's coverage is what the server holds; --show cost --format csv is its rows alone; nothing is sent; a server that leaves an early-closed hedge `filled` (alpha) counts it once, as closed, never as still held", async () => {
+it("hedge exposures --report: cost to date reconciles to the cent with history; the week's coverage is what the server holds; --show cost --format csv is its rows alone; nothing is sent; a server that leaves an early-closed hedge `filled` (alpha) counts it once, as closed, never as still held; cost to date rounds as `hedge report` does: carry and fees in more decimals than cents give the same figures; a closed hedge whose close time cannot be read is left out and counted, never a NaN figure", async () => {
   const rig = await withHistory();
   const postsBefore = rig.writes().length;
   const data = okJson(await reportOf(rig));
@@ -291,6 +291,41 @@ it("hedge exposures --report: cost to date reconciles to the cent with history; 
   expect(alphaData.cost).toMatchObject([{ market: 'USDTNGN', closed_hedges: 1 }]);
   // The dollar offset of the covers held: the receivable's and the payable's shares as on a server that says `closed`.
   expect(alphaData.effectiveness).toEqual(data.effectiveness);
+
+  // USDC to more decimals than cents, on a half cent each: 0.125 paid in carry, 1.005 in fees.
+  const precise = await startRewriteProxy(rig.sandbox, (path, item) => {
+    if (path === '/hedges/history') Object.assign(item, { carry_usdc: 0.125, fees_usdc: 1.005 });
+  });
+  try {
+    const env = { ...pinnedClockEnv(rig), ...envFor(precise) };
+    const report = okJson(await reportOf(rig, env));
+    const [market] = okJson(await rig.hedge('report --by market --json', { env })).groups;
+    expect([market.key, market.count, rig.historyCount()]).toEqual(['USDTNGN', 1, 1]);
+    expect(report.cost).toEqual([
+      {
+        market: 'USDTNGN',
+        closed_hedges: 1,
+        carry_pnl_usdc: market.carry_pnl_usdc,
+        fees_pnl_usdc: market.fees_pnl_usdc,
+        cost_usdc: -1.14,
+      },
+    ]);
+    expect([market.carry_pnl_usdc, market.fees_pnl_usdc]).toEqual([-0.13, -1.01]);
+  } finally {
+    await precise.close();
+  }
+  const garbled = await startRewriteProxy(rig.sandbox, (path, item) => {
+    if (path === '/hedges/history') item.closed_at = 'yesterday';
+  });
+  try {
+    const run = await reportOf(rig, { ...pinnedClockEnv(rig), ...envFor(garbled) });
+    expect([okJson(run).cost[0].closed_hedges, /NaN/.test(run.stdout)]).toEqual([0, false]);
+    expect(run.stderr).toContain(
+      '1 closed hedge of history without a readable market, side, notional or close time: left out of the report.',
+    );
+  } finally {
+    await garbled.close();
+  }
 });
 
 it("hedge exposures --report: every filled hedge counts as held, past the server's own page of 50 (alpha: several hedges a side)", async () => {
@@ -312,45 +347,6 @@ it("hedge exposures --report: every filled hedge counts as held, past the server
     status: 'filled',
     page_size: '500',
   });
-});
-
-it('hedge exposures --report: cost to date rounds as `hedge report` does: carry and fees in more decimals than cents give the same figures; a closed hedge whose close time cannot be read is left out and counted, never a NaN figure', async () => {
-  const rig = await withHistory();
-  // USDC to more decimals than cents, on a half cent each: 0.125 paid in carry, 1.005 in fees.
-  const precise = await startRewriteProxy(rig.sandbox, (path, item) => {
-    if (path === '/hedges/history') Object.assign(item, { carry_usdc: 0.125, fees_usdc: 1.005 });
-  });
-  try {
-    const env = { ...pinnedClockEnv(rig), ...envFor(precise) };
-    const data = okJson(await reportOf(rig, env));
-    const [market] = okJson(await rig.hedge('report --by market --json', { env })).groups;
-    expect([market.key, market.count, rig.historyCount()]).toEqual(['USDTNGN', 1, 1]);
-    expect(data.cost).toEqual([
-      {
-        market: 'USDTNGN',
-        closed_hedges: 1,
-        carry_pnl_usdc: market.carry_pnl_usdc,
-        fees_pnl_usdc: market.fees_pnl_usdc,
-        cost_usdc: -1.14,
-      },
-    ]);
-    expect([market.carry_pnl_usdc, market.fees_pnl_usdc]).toEqual([-0.13, -1.01]);
-  } finally {
-    await precise.close();
-  }
-  const garbled = await startRewriteProxy(rig.sandbox, (path, item) => {
-    if (path === '/hedges/history') item.closed_at = 'yesterday';
-  });
-  try {
-    const run = await reportOf(rig, { ...pinnedClockEnv(rig), ...envFor(garbled) });
-    const data = okJson(run);
-    expect([data.cost[0].closed_hedges, /NaN/.test(run.stdout)]).toEqual([0, false]);
-    expect(run.stderr).toContain(
-      '1 closed hedge of history without a readable market, side, notional or close time: left out of the report.',
-    );
-  } finally {
-    await garbled.close();
-  }
 });
 
 it.skipIf(!CHROMIUM)(
