@@ -1,6 +1,7 @@
 // The exposures rules (src/features/exposures/exposures-rules.ts, exposures-file.ts, exposure-policy.ts): the file's
 // checks, direction by economics, netting, the ratio buckets, the band, the schedule, the projected
-// cost, the stress table, the dollar offset and the keeper's targetRowsAt — all pure, on a fixed clock.
+// cost, the stress table, the dollar offset, the keeper's targetRowsAt, and the --report rules (coverage per week,
+// cost to date, effectiveness) — all pure, on a fixed clock.
 import { expect, it } from 'vitest';
 import { parseExposuresFile, type Exposure } from '../../src/features/exposures/exposures-file.js';
 import { parsePolicyFile, parseRatios, resolvePolicy } from '../../src/features/exposures/exposure-policy.js';
