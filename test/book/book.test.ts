@@ -1,5 +1,5 @@
 // The book model of a side: the hedge records and the positions line reconciled, never one alone.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { expectationMet, reconcileSide, type HedgeRecord, type SideExpectation } from '../../src/features/book/book.js';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
@@ -11,112 +11,111 @@ const filled = (id: string, notionalUsd: number, maturityInMs = 24 * HOUR) => ({
   maturityAtMs: NOW + maturityInMs,
 });
 
-describe('reconcileSide', () => {
-  it('flat: no live record, no line; closed and failed hedges hold nothing', () => {
-    expect(
-      reconcileSide(
-        [
-          { id: 'hdg_a', status: 'closed', notionalUsd: 1000 },
-          { id: 'hdg_b', status: 'failed', notionalUsd: 500 },
-        ],
-        undefined,
-        NOW,
-      ),
-    ).toMatchObject({ state: 'flat', recordsUsd: 0, filled: [], opening: [] });
-  });
-
-  it('in step: the filled hedges of the side add up to the positions line (several hedges aggregated in one line)', () => {
-    const book = reconcileSide(
-      [filled('hdg_a', 1000), filled('hdg_b', 2000, 48 * HOUR)],
-      { notionalUsd: 3000, hedgeId: 'hdg_b' },
+it('reconcileSide: flat: no live record, no line; closed and failed hedges hold nothing', () => {
+  expect(
+    reconcileSide(
+      [
+        { id: 'hdg_a', status: 'closed', notionalUsd: 1000 },
+        { id: 'hdg_b', status: 'failed', notionalUsd: 500 },
+      ],
+      undefined,
       NOW,
-    );
-    expect([book.state, book.recordsUsd]).toEqual(['in-step', 3000]);
-    // The latest maturity first.
-    expect(book.filled.map((record) => record.id)).toEqual(['hdg_b', 'hdg_a']);
-  });
+    ),
+  ).toMatchObject({ state: 'flat', recordsUsd: 0, filled: [], opening: [] });
+});
 
-  it('settling: a notional that differs (an add on the record, not yet on the line)', () => {
-    expect(reconcileSide([filled('hdg_a', 1500)], { notionalUsd: 1000 }, NOW)).toMatchObject({
-      state: 'settling',
-      why: 'the positions list shows 1,000.00 USD, the hedge records 1,500.00 USD',
-    });
-    // Cents rounding is not a difference.
-    expect(reconcileSide([filled('hdg_a', 1000.004)], { notionalUsd: 1000 }, NOW).state).toBe('in-step');
-  });
+it('reconcileSide: in step: the filled hedges of the side add up to the positions line (several hedges aggregated in one line)', () => {
+  const book = reconcileSide(
+    [filled('hdg_a', 1000), filled('hdg_b', 2000, 48 * HOUR)],
+    { notionalUsd: 3000, hedgeId: 'hdg_b' },
+    NOW,
+  );
+  expect([book.state, book.recordsUsd]).toEqual(['in-step', 3000]);
+  // The latest maturity first.
+  expect(book.filled.map((record) => record.id)).toEqual(['hdg_b', 'hdg_a']);
+});
 
-  it('settling: a hedge past its maturity still shown filled (late settlement) is neither flat nor rollable', () => {
-    expect(reconcileSide([filled('hdg_a', 1000, -60_000)], { notionalUsd: 1000 }, NOW)).toMatchObject({
-      state: 'settling',
-      why: 'hedge hdg_a is past its maturity and not settled yet',
-    });
+it('reconcileSide: settling: a notional that differs (an add on the record, not yet on the line)', () => {
+  expect(reconcileSide([filled('hdg_a', 1500)], { notionalUsd: 1000 }, NOW)).toMatchObject({
+    state: 'settling',
+    why: 'the positions list shows 1,000.00 USD, the hedge records 1,500.00 USD',
   });
+  // Cents rounding is not a difference.
+  expect(reconcileSide([filled('hdg_a', 1000.004)], { notionalUsd: 1000 }, NOW).state).toBe('in-step');
+});
 
-  it('a hedge being opened, or in a status the spec does not name, is listed apart and never final', () => {
-    const book = reconcileSide(
-      [{ id: 'hdg_o', status: 'submitted' }, { id: 'hdg_s', status: 'settling' }, filled('hdg_a', 1000)],
-      { notionalUsd: 1000 },
-      NOW,
-    );
-    expect(book.state).toBe('in-step');
-    expect(book.opening.map((record) => record.id)).toEqual(['hdg_o', 'hdg_s']);
-    // A line that still names a closed hedge of the side is in step while the notionals agree.
-    expect(
-      reconcileSide(
-        [{ id: 'hdg_old', status: 'closed', notionalUsd: 1000 }, filled('hdg_new', 1000)],
-        { notionalUsd: 1000, hedgeId: 'hdg_old' },
-        NOW,
-      ).state,
-    ).toBe('in-step');
+it('reconcileSide: settling: a hedge past its maturity still shown filled (late settlement) is neither flat nor rollable', () => {
+  expect(reconcileSide([filled('hdg_a', 1000, -60_000)], { notionalUsd: 1000 }, NOW)).toMatchObject({
+    state: 'settling',
+    why: 'hedge hdg_a is past its maturity and not settled yet',
   });
 });
 
-describe('expectationMet: every view shows what a write expects', () => {
-  const open = { notionalUsd: 1000, present: ['hdg_new'], sinceMs: NOW };
-  const roll = { ...open, gone: ['hdg_old'] };
-  const close = { notionalUsd: 0, gone: ['hdg_a'], sinceMs: NOW };
-  const closed = (id: string) => ({ id, status: 'closed', notionalUsd: 1000 });
-  const line = (hedgeId?: string, notionalUsd = 1000) => ({ notionalUsd, hedgeId });
-  const cases: Array<[string, HedgeRecord[], ReturnType<typeof line> | undefined, SideExpectation, boolean]> = [
-    ['an open filled on its record, no line yet', [filled('hdg_new', 1000)], undefined, open, false],
-    ['an open still submitted', [{ id: 'hdg_new', status: 'submitted' }], undefined, open, false],
-    ['an open filled, the line at the expected notional', [filled('hdg_new', 1000)], line('hdg_new'), open, true],
-    [
-      'a roll whose line still names the old hedge',
-      [closed('hdg_old'), filled('hdg_new', 1000)],
-      line('hdg_old'),
-      roll,
-      false,
-    ],
-    [
-      'a roll: the old hedge gone from every view, the new one in all',
-      [filled('hdg_new', 1000)],
-      line('hdg_new'),
-      roll,
-      true,
-    ],
-    // An expected hedge that has ended on its record since (settled at maturity) was seen: the side moved on.
-    ['an expected hedge ended on its record since', [closed('hdg_new')], undefined, roll, true],
-    ['an expected hedge ended on its record, still on the line', [closed('hdg_new')], line('hdg_new'), roll, false],
-    // A write that names its hedge is seen by it: a colleague's add right after is the book's to show (drift).
-    [
-      "a write that names its hedge, a colleague's add since",
-      [filled('hdg_new', 1500)],
-      line('hdg_new', 1500),
-      open,
-      true,
-    ],
-    [
-      'a write that names none is seen by its notional',
-      [filled('hdg_new', 1500)],
-      line(undefined, 1500),
-      { notionalUsd: 1000, sinceMs: NOW },
-      false,
-    ],
-    ['a close while the line still shows the side', [{ id: 'hdg_a', status: 'closed' }], line('hdg_a'), close, false],
-    ['a close, flat in every view', [{ id: 'hdg_a', status: 'closed' }], undefined, close, true],
-  ];
-  it.each(cases)('%s: %s', (_name, records, positions, expected, met) => {
+it('reconcileSide: a hedge being opened, or in a status the spec does not name, is listed apart and never final', () => {
+  const book = reconcileSide(
+    [{ id: 'hdg_o', status: 'submitted' }, { id: 'hdg_s', status: 'settling' }, filled('hdg_a', 1000)],
+    { notionalUsd: 1000 },
+    NOW,
+  );
+  expect(book.state).toBe('in-step');
+  expect(book.opening.map((record) => record.id)).toEqual(['hdg_o', 'hdg_s']);
+  // A line that still names a closed hedge of the side is in step while the notionals agree.
+  expect(
+    reconcileSide(
+      [{ id: 'hdg_old', status: 'closed', notionalUsd: 1000 }, filled('hdg_new', 1000)],
+      { notionalUsd: 1000, hedgeId: 'hdg_old' },
+      NOW,
+    ).state,
+  ).toBe('in-step');
+});
+
+const open = { notionalUsd: 1000, present: ['hdg_new'], sinceMs: NOW };
+const roll = { ...open, gone: ['hdg_old'] };
+const close = { notionalUsd: 0, gone: ['hdg_a'], sinceMs: NOW };
+const closed = (id: string) => ({ id, status: 'closed', notionalUsd: 1000 });
+const line = (hedgeId?: string, notionalUsd = 1000) => ({ notionalUsd, hedgeId });
+const cases: Array<[string, HedgeRecord[], ReturnType<typeof line> | undefined, SideExpectation, boolean]> = [
+  ['an open filled on its record, no line yet', [filled('hdg_new', 1000)], undefined, open, false],
+  ['an open still submitted', [{ id: 'hdg_new', status: 'submitted' }], undefined, open, false],
+  ['an open filled, the line at the expected notional', [filled('hdg_new', 1000)], line('hdg_new'), open, true],
+  [
+    'a roll whose line still names the old hedge',
+    [closed('hdg_old'), filled('hdg_new', 1000)],
+    line('hdg_old'),
+    roll,
+    false,
+  ],
+  [
+    'a roll: the old hedge gone from every view, the new one in all',
+    [filled('hdg_new', 1000)],
+    line('hdg_new'),
+    roll,
+    true,
+  ],
+  // An expected hedge that has ended on its record since (settled at maturity) was seen: the side moved on.
+  ['an expected hedge ended on its record since', [closed('hdg_new')], undefined, roll, true],
+  ['an expected hedge ended on its record, still on the line', [closed('hdg_new')], line('hdg_new'), roll, false],
+  // A write that names its hedge is seen by it: a colleague's add right after is the book's to show (drift).
+  [
+    "a write that names its hedge, a colleague's add since",
+    [filled('hdg_new', 1500)],
+    line('hdg_new', 1500),
+    open,
+    true,
+  ],
+  [
+    'a write that names none is seen by its notional',
+    [filled('hdg_new', 1500)],
+    line(undefined, 1500),
+    { notionalUsd: 1000, sinceMs: NOW },
+    false,
+  ],
+  ['a close while the line still shows the side', [{ id: 'hdg_a', status: 'closed' }], line('hdg_a'), close, false],
+  ['a close, flat in every view', [{ id: 'hdg_a', status: 'closed' }], undefined, close, true],
+];
+it.each(cases)(
+  'expectationMet: every view shows what a write expects: %s: %s',
+  (_name, records, positions, expected, met) => {
     expect(expectationMet(reconcileSide(records, positions, NOW), expected)).toBe(met);
-  });
-});
+  },
+);

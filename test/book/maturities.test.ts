@@ -31,7 +31,7 @@ async function twoSides(options = {}) {
   return { simulator, buy, sell };
 }
 
-it('--json: one settlement per open hedge, soonest first, with its day and the positions list’s mark, P&L and carry; --within keeps what matures within it, nothing within is said, not an error; on a terminal: one table fitting 80 columns, a line per UTC day above its settlements', async () => {
+it('--json: one settlement per open hedge, soonest first, with its day and the positions list’s mark, P&L and carry; --within keeps what matures within it, nothing within is said, not an error; on a terminal: one table fitting 80 columns, a line per UTC day above its settlements; times sent without a zone (the spec: UTC) are read as UTC, not as local time: the same settlements on a machine in Lagos (UTC+1)', async () => {
   const { simulator, buy, sell } = await twoSides();
   const positions = await apiData(simulator, 'GET', '/positions');
   const line = (side: string) => positions.find((position: any) => position.side === side)!;
@@ -86,26 +86,8 @@ it('--json: one settlement per open hedge, soonest first, with its day and the p
   expect(lines[sellDay + 1]).toMatch(/^09:00 +2d 23h +sell +— +5,000\.00 /);
   expect(lines[0]).toMatch(/^UTC +Left +Side +Ref +Notional USD +P&L USD +Carry USDC +Mark NGN\/USDT$/);
   expect(result.stderr).toMatch(/^Hidden at 80 columns: market, /m);
-});
 
-it('--within 3x, 0d or 3 is bad input: exit 2 naming --within, nothing sent; no open hedges: an empty list, exit 0', async () => {
-  const simulator = await startSimulator();
-  for (const within of ['3x', '0d', '3'])
-    exits(await maturities(simulator, '--within', within), 2, `--within: "${within}" is not allowed`);
-  expect(simulator.requests()).toEqual([]);
-  expect(okJson(await maturities(simulator, '--json'))).toEqual([]);
-});
-
-it('positions that carry only their hedge id (dialect beta): side, notional and maturity come from the hedge', async () => {
-  const { simulator, buy, sell } = await twoSides({ dialect: 'beta' });
-  expect(okJson(await maturities(simulator, '--json'))).toMatchObject([
-    { hedge_id: buy, side: 'buy', notional_usd: 10_000, day: '2026-03-03', tenor_days: 1 },
-    { hedge_id: sell, side: 'sell', notional_usd: 5_000, day: '2026-03-05', tenor_days: 3 },
-  ]);
-});
-
-it('times sent without a zone (the spec: UTC) are read as UTC, not as local time: the same settlements on a machine in Lagos (UTC+1)', async () => {
-  const { simulator, buy, sell } = await twoSides();
+  // The zone: the same settlements from a server that writes its times without one, on a machine in Lagos.
   const env = { ...pinnedClockEnv(simulator), TZ: 'UTC' };
   const asSent = okJson(await simulator.hedge(['maturities', '--json'], { env }));
   // The same service writing its stamps as `2026-03-03T09:00:00.000` (no `Z`).
@@ -133,4 +115,20 @@ it('times sent without a zone (the spec: UTC) are read as UTC, not as local time
   } finally {
     await zoneless.close();
   }
+});
+
+it('--within 3x, 0d or 3 is bad input: exit 2 naming --within, nothing sent; no open hedges: an empty list, exit 0', async () => {
+  const simulator = await startSimulator();
+  for (const within of ['3x', '0d', '3'])
+    exits(await maturities(simulator, '--within', within), 2, `--within: "${within}" is not allowed`);
+  expect(simulator.requests()).toEqual([]);
+  expect(okJson(await maturities(simulator, '--json'))).toEqual([]);
+});
+
+it('positions that carry only their hedge id (dialect beta): side, notional and maturity come from the hedge', async () => {
+  const { simulator, buy, sell } = await twoSides({ dialect: 'beta' });
+  expect(okJson(await maturities(simulator, '--json'))).toMatchObject([
+    { hedge_id: buy, side: 'buy', notional_usd: 10_000, day: '2026-03-03', tenor_days: 1 },
+    { hedge_id: sell, side: 'sell', notional_usd: 5_000, day: '2026-03-05', tenor_days: 3 },
+  ]);
 });

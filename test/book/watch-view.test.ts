@@ -1,7 +1,7 @@
 // The --watch screen (ui/watch-view.ts), rendered without a terminal: what changed since the last
 // refresh is marked (inverse video with colour, `*` without), the countdown ticks with the clock,
 // sparklines grow over the session, stale and alert lines, and every line fits the width.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { makeChalk } from '../../src/platform/terminal/color.js';
 import { Output } from '../../src/platform/terminal/output.js';
 import {
@@ -81,161 +81,151 @@ function positionsModel(mark: number, pnl: number): WatchModel {
   };
 }
 
-describe('renderWatchScreen', () => {
-  it('marks the values that changed since the previous refresh with `*` without colour, and only those', () => {
-    const state = watching(2000, positionsModel(1530, 10), positionsModel(1531, 10));
-    expect(screen(state, 2000)).toEqual([
-      'Positions · every 2s · last good refresh 09:00:02 · * changed · Ctrl-C to stop',
-      'Market    Side    Notional       Mark  Net P&L  Carry   Matures in  Mark trend',
-      '────────  ────  ──────────  ─────────  ───────  ─────  ───────────  ──────────',
-      'USDTNGN   buy   10,000.00   1,531.00*  +10.00   1.25   2d 01:02:01  ▁█',
-      'Net P&L  +10.00  ▄▄',
-    ]);
-  });
+it('renderWatchScreen: marks the values that changed since the previous refresh with `*` without colour, and only those', () => {
+  const state = watching(2000, positionsModel(1530, 10), positionsModel(1531, 10));
+  expect(screen(state, 2000)).toEqual([
+    'Positions · every 2s · last good refresh 09:00:02 · * changed · Ctrl-C to stop',
+    'Market    Side    Notional       Mark  Net P&L  Carry   Matures in  Mark trend',
+    '────────  ────  ──────────  ─────────  ───────  ─────  ───────────  ──────────',
+    'USDTNGN   buy   10,000.00   1,531.00*  +10.00   1.25   2d 01:02:01  ▁█',
+    'Net P&L  +10.00  ▄▄',
+  ]);
+});
 
-  it('does not mark a move below the shown precision, nor a value that did not change; its trend stays level', () => {
-    const state = watching(2000, positionsModel(1530.001, 10), positionsModel(1530.004, 10));
-    // The trend is drawn from the marks as shown (1,530.00 twice): level, not a rise.
-    expect(screen(state, 2000)[3]).toBe('USDTNGN   buy   10,000.00   1,530.00   +10.00   1.25   2d 01:02:01  ▄▄');
-  });
+it('renderWatchScreen: does not mark a move below the shown precision, nor a value that did not change; its trend stays level', () => {
+  const state = watching(2000, positionsModel(1530.001, 10), positionsModel(1530.004, 10));
+  // The trend is drawn from the marks as shown (1,530.00 twice): level, not a rise.
+  expect(screen(state, 2000)[3]).toBe('USDTNGN   buy   10,000.00   1,530.00   +10.00   1.25   2d 01:02:01  ▄▄');
+});
 
-  it('shows a change in inverse video with colour, and nothing else inverted', () => {
-    const state = watching(2000, positionsModel(1530, 10), positionsModel(1530, -4));
-    const lines = screen(state, 2000, 120, true);
-    const row = lines[3];
-    // SGR 7 is inverse: around the P&L only.
-    expect(row.match(/\u001b\[7m/g)).toHaveLength(1);
-    expect(row).toMatch(/\u001b\[7m[^\u001b]*(\u001b\[31m)?-4\.00/);
-    expect(lines[0]).not.toContain('* changed');
-  });
+it('renderWatchScreen: shows a change in inverse video with colour, and nothing else inverted', () => {
+  const state = watching(2000, positionsModel(1530, 10), positionsModel(1530, -4));
+  const lines = screen(state, 2000, 120, true);
+  const row = lines[3];
+  // SGR 7 is inverse: around the P&L only.
+  expect(row.match(/\u001b\[7m/g)).toHaveLength(1);
+  expect(row).toMatch(/\u001b\[7m[^\u001b]*(\u001b\[31m)?-4\.00/);
+  expect(lines[0]).not.toContain('* changed');
+});
 
-  it('ticks the countdown with the clock between refreshes', () => {
-    const state = watching(5000, positionsModel(1530, 10));
-    const at = (ms: number) => screen(state, ms)[3];
-    expect(at(0)).toContain('2d 01:02:03');
-    expect(at(1000)).toContain('2d 01:02:02');
-    expect(at(3000)).toContain('2d 01:02:00');
-  });
+it("renderWatchScreen: ticks the countdown with the clock between refreshes; counts down on the server's clock: one 10 min ahead of ours shows 10 min less, and ticks with ours", () => {
+  const ahead = emptyWatchState(5000);
+  applyFresh(ahead, positionsModel(1530, 10), START, formatter(false), 600_000);
+  const ticks = (state: WatchState) =>
+    [0, 1000, 3000].map((ms) => / \d+d [\d:]+ /.exec(screen(state, ms)[3])![0].trim());
+  expect([ticks(watching(5000, positionsModel(1530, 10))), ticks(ahead)]).toEqual([
+    ['2d 01:02:03', '2d 01:02:02', '2d 01:02:00'],
+    ['2d 00:52:03', '2d 00:52:02', '2d 00:52:00'],
+  ]);
+});
 
-  it("counts down on the server's clock: one 10 min ahead of ours shows 10 min less, and ticks with ours", () => {
-    const state = emptyWatchState(5000);
-    applyFresh(state, positionsModel(1530, 10), START, formatter(false), 600_000);
-    expect(screen(state, 0)[3]).toContain('2d 00:52:03');
-    expect(screen(state, 1000)[3]).toContain('2d 00:52:02');
-  });
+it('renderWatchScreen: fits 40 columns by dropping the least important columns, never the market, side or P&L, and names on the screen what it left out: a dim note under the table, wrapped, never cut', () => {
+  const state = watching(2000, positionsModel(1530, 10));
+  const lines = screen(state, 0, 40);
+  for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
+  // The title wraps between its parts at 40 columns: the table starts after its last line.
+  const title = lines.findIndex((line) => line.endsWith('Ctrl-C to stop'));
+  expect(title).toBeGreaterThan(0);
+  const shown = lines[title + 1];
+  expect(shown).toMatch(/^Market +Side +.*Net P&L/);
+  expect(lines[title + 3]).toMatch(/^USDTNGN +buy .*\+10\.00/);
+  const note = lines.slice(title + 4).join(' ');
+  expect(note).toMatch(/^Hidden at 40 columns: .* — see --json, or a wider terminal\. Net P&L/);
+  // Every column of the model not in the header is named: the fields, the countdown, the trend.
+  const hidden = /Hidden at 40 columns: (.*) — see/.exec(note)![1].split(', ');
+  for (const [key, label] of [
+    ...positionsModel(1530, 10).fields.map(({ key, label }) => [key, label]),
+    ['matures_in', 'Matures in'],
+    ['trend', 'Mark trend'],
+  ])
+    expect(shown.includes(label) || hidden.includes(key), `${key} neither shown nor named`).toBe(true);
+  expect(hidden).toContain('accrued_carry_usdc');
+  // Wide enough: nothing to say.
+  expect(screen(state, 0, 200).join('\n')).not.toContain('Hidden at');
+});
 
-  it('fits 40 columns by dropping the least important columns, never the market, side or P&L, and names on the screen what it left out: a dim note under the table, wrapped, never cut', () => {
-    const state = watching(2000, positionsModel(1530, 10));
-    const lines = screen(state, 0, 40);
-    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
-    // The title wraps between its parts at 40 columns: the table starts after its last line.
-    const title = lines.findIndex((line) => line.endsWith('Ctrl-C to stop'));
-    expect(title).toBeGreaterThan(0);
-    const shown = lines[title + 1];
-    expect(shown).toMatch(/^Market +Side +.*Net P&L/);
-    expect(lines[title + 3]).toMatch(/^USDTNGN +buy .*\+10\.00/);
-    const note = lines.slice(title + 4).join(' ');
-    expect(note).toMatch(/^Hidden at 40 columns: .* — see --json, or a wider terminal\. Net P&L/);
-    // Every column of the model not in the header is named: the fields, the countdown, the trend.
-    const hidden = /Hidden at 40 columns: (.*) — see/.exec(note)![1].split(', ');
-    for (const [key, label] of [
-      ...positionsModel(1530, 10).fields.map(({ key, label }) => [key, label]),
-      ['matures_in', 'Matures in'],
-      ['trend', 'Mark trend'],
-    ])
-      expect(shown.includes(label) || hidden.includes(key), `${key} neither shown nor named`).toBe(true);
-    expect(hidden).toContain('accrued_carry_usdc');
-    // Wide enough: nothing to say.
-    expect(screen(state, 0, 200).join('\n')).not.toContain('Hidden at');
-  });
+it('renderWatchScreen: grows a sparkline over the session', () => {
+  const state = emptyWatchState(1000);
+  for (const [index, mark] of [1500, 1510, 1505, 1520].entries()) fresh(state, positionsModel(mark, 0), index * 1000);
+  expect(screen(state, 3000)[3]).toMatch(/ ▁▅▃█$/);
+});
 
-  it('grows a sparkline over the session', () => {
-    const state = emptyWatchState(1000);
-    for (const [index, mark] of [1500, 1510, 1505, 1520].entries()) fresh(state, positionsModel(mark, 0), index * 1000);
-    expect(screen(state, 3000)[3]).toMatch(/ ▁▅▃█$/);
-  });
+it('renderWatchScreen: says stale since when, why and when the next try is, over the last good data', () => {
+  const state = watching(2000, positionsModel(1530, 10));
+  state.stale = { since: START + 2000, reason: 'service_unavailable: HTTP 503', nextAt: START + 7000 };
+  const lines = screen(state, 4000);
+  expect(lines[0]).toContain('last good refresh 09:00:00');
+  expect(lines[3]).toMatch(/^USDTNGN/);
+  expect(lines[lines.length - 1]).toBe('STALE since 09:00:02 (service_unavailable: HTTP 503) · next try in 3s');
+});
 
-  it('says stale since when, why and when the next try is, over the last good data', () => {
-    const state = watching(2000, positionsModel(1530, 10));
-    state.stale = { since: START + 2000, reason: 'service_unavailable: HTTP 503', nextAt: START + 7000 };
-    const lines = screen(state, 4000);
-    expect(lines[0]).toContain('last good refresh 09:00:00');
-    expect(lines[3]).toMatch(/^USDTNGN/);
-    expect(lines[lines.length - 1]).toBe('STALE since 09:00:02 (service_unavailable: HTTP 503) · next try in 3s');
-  });
-
-  it('lists the alerts that hold, with the time each fired; server text is made harmless', () => {
-    const state = watching(2000, positionsModel(1530, -600));
-    state.alerts = [
-      { alert: { kind: 'pnl', key: 'pnl', netPnlUsd: -600, thresholdUsd: -500 }, at: START },
-      {
-        alert: {
-          kind: 'maturity',
-          key: 'maturity:x',
-          maturityAt: new Date(START + 3_600_000).toISOString(),
-          secondsLeft: 3600,
-          within: '6h',
-          market: 'USD\u001b[2JNGN',
-          side: 'buy',
-          hedgeId: 'hdg_x',
-        },
-        at: START,
+it('renderWatchScreen: lists the alerts that hold, with the time each fired; server text is made harmless', () => {
+  const state = watching(2000, positionsModel(1530, -600));
+  state.alerts = [
+    { alert: { kind: 'pnl', key: 'pnl', netPnlUsd: -600, thresholdUsd: -500 }, at: START },
+    {
+      alert: {
+        kind: 'maturity',
+        key: 'maturity:x',
+        maturityAt: new Date(START + 3_600_000).toISOString(),
+        secondsLeft: 3600,
+        within: '6h',
+        market: 'USD\u001b[2JNGN',
+        side: 'buy',
+        hedgeId: 'hdg_x',
       },
-    ];
-    expect(screen(state, 0).slice(-2)).toEqual([
-      'ALERT 09:00:00 net P&L -600.00 USD is at or below -500.00 USD',
-      'ALERT 09:00:00 USD\\x1b[2JNGN buy (hdg_x) matures in 01:00:00 (--alert-maturity 6h)',
-    ]);
-  });
-
-  it('shows a card (account, one hedge) with its trend line, and an empty list as its sentence', () => {
-    const card = (pnl: number): WatchModel => ({
-      title: 'Account',
-      layout: 'card',
-      fields: [
-        { key: 'balance_usdc', label: 'Balance (USDC)', kind: 'money' },
-        { key: 'unrealized_pnl_usd', label: 'Unrealized P&L (USD)', kind: 'pnl' },
-      ],
-      priority: ['balance_usdc', 'unrealized_pnl_usd'],
-      rows: [{ key: 'account', values: { balance_usdc: 1000, unrealized_pnl_usd: pnl } }],
-      empty: '',
-      trend: { label: 'P&L trend', field: { key: 'unrealized_pnl_usd', label: 'Unrealized P&L (USD)', kind: 'pnl' } },
-    });
-    expect(screen(watching(2000, card(5), card(-5)), 2000, 80).slice(1)).toEqual([
-      'Balance (USDC)        1,000.00 ',
-      'Unrealized P&L (USD)  -5.00*',
-      'P&L trend             █▁',
-    ]);
-    const empty = watching(2000, { ...positionsModel(1, 1), rows: [], total: undefined });
-    expect(screen(empty, 0, 80).slice(1)).toEqual(['No open positions.']);
-  });
+      at: START,
+    },
+  ];
+  expect(screen(state, 0).slice(-2)).toEqual([
+    'ALERT 09:00:00 net P&L -600.00 USD is at or below -500.00 USD',
+    'ALERT 09:00:00 USD\\x1b[2JNGN buy (hdg_x) matures in 01:00:00 (--alert-maturity 6h)',
+  ]);
 });
 
-describe('formatCountdown and describeAlert', () => {
-  it.each([
-    [0, 'matured'],
-    [-5000, 'matured'],
-    [999, '00:00:00'],
-    [59_000, '00:00:59'],
-    [3_600_000, '01:00:00'],
-    [86_400_000 + 61_000, '1d 00:01:01'],
-  ])('%d ms → %s', (ms, text) => {
-    expect(formatCountdown(ms)).toBe(text);
+it('renderWatchScreen: shows a card (account, one hedge) with its trend line, and an empty list as its sentence', () => {
+  const card = (pnl: number): WatchModel => ({
+    title: 'Account',
+    layout: 'card',
+    fields: [
+      { key: 'balance_usdc', label: 'Balance (USDC)', kind: 'money' },
+      { key: 'unrealized_pnl_usd', label: 'Unrealized P&L (USD)', kind: 'pnl' },
+    ],
+    priority: ['balance_usdc', 'unrealized_pnl_usd'],
+    rows: [{ key: 'account', values: { balance_usdc: 1000, unrealized_pnl_usd: pnl } }],
+    empty: '',
+    trend: { label: 'P&L trend', field: { key: 'unrealized_pnl_usd', label: 'Unrealized P&L (USD)', kind: 'pnl' } },
   });
-
-  it('says a maturity already past has been reached', () => {
-    expect(
-      describeAlert(
-        { kind: 'maturity', key: 'k', maturityAt: new Date(START - 1).toISOString(), secondsLeft: 0, within: '1h' },
-        START,
-      ),
-    ).toBe('a hedge has reached maturity (--alert-maturity 1h)');
-  });
+  expect(screen(watching(2000, card(5), card(-5)), 2000, 80).slice(1)).toEqual([
+    'Balance (USDC)        1,000.00 ',
+    'Unrealized P&L (USD)  -5.00*',
+    'P&L trend             █▁',
+  ]);
+  const empty = watching(2000, { ...positionsModel(1, 1), rows: [], total: undefined });
+  expect(screen(empty, 0, 80).slice(1)).toEqual(['No open positions.']);
 });
 
-describe('clockTimeIn', () => {
-  it('shows the time of day in the given zone, and falls back to the local one for a bad zone', () => {
-    expect([clockTimeIn('UTC')(START), clockTimeIn('Africa/Lagos')(START)]).toEqual(['09:00:00', '10:00:00']);
-    expect(clockTimeIn('Not/AZone')(START)).toBe(new Date(START).toTimeString().slice(0, 8));
-  });
+it.each([
+  [0, 'matured'],
+  [-5000, 'matured'],
+  [999, '00:00:00'],
+  [59_000, '00:00:59'],
+  [3_600_000, '01:00:00'],
+  [86_400_000 + 61_000, '1d 00:01:01'],
+])('formatCountdown and describeAlert: %d ms → %s', (ms, text) => {
+  expect(formatCountdown(ms)).toBe(text);
+});
+
+it('formatCountdown and describeAlert: says a maturity already past has been reached', () => {
+  expect(
+    describeAlert(
+      { kind: 'maturity', key: 'k', maturityAt: new Date(START - 1).toISOString(), secondsLeft: 0, within: '1h' },
+      START,
+    ),
+  ).toBe('a hedge has reached maturity (--alert-maturity 1h)');
+});
+
+it('clockTimeIn: shows the time of day in the given zone, and falls back to the local one for a bad zone', () => {
+  expect([clockTimeIn('UTC')(START), clockTimeIn('Africa/Lagos')(START)]).toEqual(['09:00:00', '10:00:00']);
+  expect(clockTimeIn('Not/AZone')(START)).toBe(new Date(START).toTimeString().slice(0, 8));
 });

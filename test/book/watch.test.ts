@@ -5,8 +5,8 @@
 // Runs are bounded by --count (refreshes), not by --timeout: how many records a run writes never
 // depends on how fast a loaded machine is; faults are aimed at the Nth request, not at a moment.
 // The NDJSON runs wait on a skipping clock that is the request log's too: a pause ends at once, in full in the log.
-import { describe, expect, it } from 'vitest';
-import { useSimulators, type Simulator } from '../support/simulator.js';
+import { expect, it } from 'vitest';
+import { apiData, useSimulators, type Simulator } from '../support/simulator.js';
 import { spawnInTerminal, KEYS } from '../support/servers/pseudo-terminal.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { lines as records } from '../support/keeper.js';
@@ -27,252 +27,244 @@ const withBuy = async () => {
   return sim;
 };
 
-describe('hedge positions --watch (NDJSON)', () => {
-  it('writes one {time, data} line per refresh, never reading /positions twice within a second, and ends after --count refreshes with exit 0; applies --query to each record’s data, as --json does; watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`', async () => {
-    const sim = await withBuy();
-    const result = ok(await sim.hedge('positions --watch 1 --count 3'));
-    expect(result.stderr).toContain('Watch ended: --count 3 refreshes made.');
-    const lines = records(result.stdout);
-    // One line per GET /positions the server answered: the data it sent, timestamped.
-    const reads = positionReads(sim);
-    expect(reads).toHaveLength(3);
-    expect(lines).toHaveLength(3);
-    for (const line of lines) {
-      expect(Object.keys(line).sort()).toEqual(['data', 'time']);
-      expect(Number.isNaN(Date.parse(line.time))).toBe(false);
-      expect(line.data).toMatchObject([{ market: 'USDTNGN', side: 'buy', notional_usd: 10_000 }]);
-    }
-    // A refresh starts at least 1 s after the previous answer arrived, so the server never sees two
-    // reads under a second apart, whatever the latency did.
-    const arrivals = reads.map((entry) => entry.realTimeMs);
-    for (const gap of arrivals.slice(1).map((time, index) => time - arrivals[index]))
-      expect(gap).toBeGreaterThanOrEqual(1000);
-    expect(sim.writes()).toEqual([]);
+it('hedge positions --watch (NDJSON): writes one {time, data} line per refresh, never reading /positions twice within a second, and ends after --count refreshes with exit 0; applies --query to each record’s data, as --json does; watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`', async () => {
+  const sim = await withBuy();
+  const result = ok(await sim.hedge('positions --watch 1 --count 3'));
+  expect(result.stderr).toContain('Watch ended: --count 3 refreshes made.');
+  const lines = records(result.stdout);
+  // One line per GET /positions the server answered: the data it sent, timestamped.
+  const reads = positionReads(sim);
+  expect(reads).toHaveLength(3);
+  expect(lines).toHaveLength(3);
+  for (const line of lines) {
+    expect(Object.keys(line).sort()).toEqual(['data', 'time']);
+    expect(Number.isNaN(Date.parse(line.time))).toBe(false);
+    expect(line.data).toMatchObject([{ market: 'USDTNGN', side: 'buy', notional_usd: 10_000 }]);
+  }
+  // A refresh starts at least 1 s after the previous answer arrived, so the server never sees two
+  // reads under a second apart, whatever the latency did.
+  const arrivals = reads.map((entry) => entry.realTimeMs);
+  for (const gap of arrivals.slice(1).map((time, index) => time - arrivals[index]))
+    expect(gap).toBeGreaterThanOrEqual(1000);
+  expect(sim.writes()).toEqual([]);
 
-    expect((await watched(sim, 'positions --watch 1 --count 2 --query [].side')).map((line) => line.data)).toEqual([
-      ['buy'],
-      ['buy'],
-    ]);
-    const [hedge] = sim.hedges();
-    expect((await watched(sim, `hedges ${hedge.id} --watch 1 --count 2`)).map((line) => line.data.id)).toEqual([
-      hedge.id,
-      hedge.id,
-    ]);
-    expect(sim.requests('GET', `/hedges/${hedge.id}`)).toHaveLength(2);
-    const priceLines = await watched(sim, 'price USDTNGN --watch 1 --count 2');
-    expect(priceLines).toHaveLength(2);
-    expect(sim.requests('GET', '/prices')).toHaveLength(2);
-    for (const line of priceLines) expect(JSON.stringify(line.data)).toContain('USDTNGN');
+  expect((await watched(sim, 'positions --watch 1 --count 2 --query [].side')).map((line) => line.data)).toEqual([
+    ['buy'],
+    ['buy'],
+  ]);
+  const [hedge] = sim.hedges();
+  expect((await watched(sim, `hedges ${hedge.id} --watch 1 --count 2`)).map((line) => line.data.id)).toEqual([
+    hedge.id,
+    hedge.id,
+  ]);
+  expect(sim.requests('GET', `/hedges/${hedge.id}`)).toHaveLength(2);
+  const priceLines = await watched(sim, 'price USDTNGN --watch 1 --count 2');
+  expect(priceLines).toHaveLength(2);
+  expect(sim.requests('GET', '/prices')).toHaveLength(2);
+  for (const line of priceLines) expect(JSON.stringify(line.data)).toContain('USDTNGN');
+});
+
+it('hedge positions --watch (NDJSON): --timeout bounds a watch too: it ends with exit 0 and a note, one record per read the server answered', async () => {
+  const sim = await onSkippingClock(simulator);
+  const result = ok(await sim.hedge('positions --watch 1 --timeout 1'));
+  expect(result.stderr).toContain('Watch ended: --timeout 1s reached.');
+  // How many reads fit in a second is the machine's business (the unit test steps a fake clock
+  // through the cadence); whatever came is whole records, never more than the server answered.
+  const lines = records(result.stdout);
+  for (const line of lines) expect(Object.keys(line).sort()).toEqual(['data', 'time']);
+  expect(lines.length).toBeLessThanOrEqual(positionReads(sim).filter((entry) => entry.status === 200).length);
+});
+
+it('hedge positions --watch (NDJSON): survives a burst of 5xx answers: stale records while it lasts, fresh data after, exit 0', async () => {
+  const sim = await onSkippingClock(simulator);
+  sim.seedOpen('sell', 5_000);
+  // After the first good read, the next four GET /positions fail: two refreshes' worth (each
+  // refresh tries twice).
+  let seen = 0;
+  sim.sandbox.setFaults({
+    next5xx: 4,
+    match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2,
   });
+  const list = await watched(sim, 'positions --watch 1 --count 4');
+  expect(kinds(list)).toEqual(['data', 'stale', 'stale', 'data']);
+  const stale = list[1];
+  expect(['internal_error', 'service_unavailable']).toContain(stale.error!.code);
+  expect(stale.error!.message).toMatch(/^GET \/positions failed on the server: HTTP 50[03]/);
+  expect((stale as Record<string, unknown>).last_good).toBe(list[0].time);
+  // Each stale refresh tried twice (one quick retry), then the next refresh got through.
+  const statuses = positionReads(sim).map((entry) => entry.status);
+  expect(statuses.slice(0, 6)).toEqual([
+    200,
+    expect.any(Number),
+    expect.any(Number),
+    expect.any(Number),
+    expect.any(Number),
+    200,
+  ]);
+  expect(statuses.slice(1, 5).every((status) => status === 500 || status === 503)).toBe(true);
+});
 
-  it('--timeout bounds a watch too: it ends with exit 0 and a note, one record per read the server answered', async () => {
-    const sim = await onSkippingClock(simulator);
-    const result = ok(await sim.hedge('positions --watch 1 --timeout 1'));
-    expect(result.stderr).toContain('Watch ended: --timeout 1s reached.');
-    // How many reads fit in a second is the machine's business (the unit test steps a fake clock
-    // through the cadence); whatever came is whole records, never more than the server answered.
-    const lines = records(result.stdout);
-    for (const line of lines) expect(Object.keys(line).sort()).toEqual(['data', 'time']);
-    expect(lines.length).toBeLessThanOrEqual(positionReads(sim).filter((entry) => entry.status === 200).length);
+it('hedge positions --watch (NDJSON): honours Retry-After: after a 503 asking for 3 s, the next read waits for it', async () => {
+  const sim = await onSkippingClock(simulator);
+  // The second GET /positions is refused with Retry-After: 3.
+  let seen = 0;
+  sim.sandbox.setFaults({
+    next503RetryAfter: { count: 1, retryAfter: '3' },
+    match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2,
   });
+  expect(kinds(await watched(sim, 'positions --watch 1 --count 3'))).toEqual(['data', 'stale', 'data']);
+  const reads = positionReads(sim);
+  const refused = reads.findIndex((entry) => entry.status === 503);
+  expect(refused).toBe(1);
+  // Not retried inside the refresh, and not read again before the 3 s are up.
+  expect(reads[refused + 1].status).toBe(200);
+  expect(reads[refused + 1].realTimeMs - reads[refused].realTimeMs).toBeGreaterThanOrEqual(3000);
+});
 
-  it('survives a burst of 5xx answers: stale records while it lasts, fresh data after, exit 0', async () => {
-    const sim = await onSkippingClock(simulator);
-    sim.seedOpen('sell', 5_000);
-    // After the first good read, the next four GET /positions fail: two refreshes' worth (each
-    // refresh tries twice).
-    let seen = 0;
-    sim.sandbox.setFaults({
-      next5xx: 4,
-      match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2,
-    });
-    const list = await watched(sim, 'positions --watch 1 --count 4');
-    expect(kinds(list)).toEqual(['data', 'stale', 'stale', 'data']);
-    const stale = list[1];
-    expect(['internal_error', 'service_unavailable']).toContain(stale.error!.code);
-    expect(stale.error!.message).toMatch(/^GET \/positions failed on the server: HTTP 50[03]/);
-    expect((stale as Record<string, unknown>).last_good).toBe(list[0].time);
-    // Each stale refresh tried twice (one quick retry), then the next refresh got through.
-    const statuses = positionReads(sim).map((entry) => entry.status);
-    expect(statuses.slice(0, 6)).toEqual([
-      200,
-      expect.any(Number),
-      expect.any(Number),
-      expect.any(Number),
-      expect.any(Number),
-      200,
-    ]);
-    expect(statuses.slice(1, 5).every((status) => status === 500 || status === 503)).toBe(true);
+it('hedge positions --watch (NDJSON): --exit-on-alert ends at the first alert with exit 10, after the refresh and its alert record; --alert-pnl on account reads its unrealized P&L (exit 10 when at or below)', async () => {
+  const sim = await withBuy();
+  const [hedge] = sim.hedges();
+  const result = exits(await sim.hedge('positions --watch 1 --alert-maturity 8d --exit-on-alert'), 10);
+  const list = records(result.stdout);
+  expect(kinds(list)).toEqual(['data', 'alert']);
+  expect(list[1].alert).toEqual({
+    kind: 'maturity',
+    market: 'USDTNGN',
+    side: 'buy',
+    hedge_id: hedge.id,
+    maturity_at: expect.any(String),
+    seconds_left: expect.any(Number),
+    within: '8d',
   });
-
-  it('honours Retry-After: after a 503 asking for 3 s, the next read waits for it', async () => {
-    const sim = await onSkippingClock(simulator);
-    // The second GET /positions is refused with Retry-After: 3.
-    let seen = 0;
-    sim.sandbox.setFaults({
-      next503RetryAfter: { count: 1, retryAfter: '3' },
-      match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2,
-    });
-    expect(kinds(await watched(sim, 'positions --watch 1 --count 3'))).toEqual(['data', 'stale', 'data']);
-    const reads = positionReads(sim);
-    const refused = reads.findIndex((entry) => entry.status === 503);
-    expect(refused).toBe(1);
-    // Not retried inside the refresh, and not read again before the 3 s are up.
-    expect(reads[refused + 1].status).toBe(200);
-    expect(reads[refused + 1].realTimeMs - reads[refused].realTimeMs).toBeGreaterThanOrEqual(3000);
-  });
-
-  it('--exit-on-alert ends at the first alert with exit 10, after the refresh and its alert record', async () => {
-    const sim = await onSkippingClock(simulator);
-    const hedge = sim.seedOpen('buy', 10_000);
-    const result = exits(await sim.hedge('positions --watch 1 --alert-maturity 8d --exit-on-alert'), 10);
-    const list = records(result.stdout);
-    expect(kinds(list)).toEqual(['data', 'alert']);
-    expect(list[1].alert).toEqual({
-      kind: 'maturity',
-      market: 'USDTNGN',
-      side: 'buy',
-      hedge_id: hedge.id,
-      maturity_at: expect.any(String),
-      seconds_left: expect.any(Number),
-      within: '8d',
-    });
-    expect(result.stderr).toContain('Ended by --exit-on-alert (exit 10).');
-    expect(positionReads(sim)).toHaveLength(1);
-  });
-
-  it('--alert-maturity on a side of several hedges alerts on each hedge maturing within it, and the live view counts the side down to its soonest maturity, not the one its positions line names', async () => {
-    const sim = await onSkippingClock((options) => simulator({ ...options, severalPerSide: true }));
-    const older = sim.seedOpen('buy', 10_000);
-    sim.advance(2 * 86_400_000);
-    const newer = sim.seedOpen('buy', 5_000);
-    // The side's one line names the newest hedge and its maturity, 7 days out; the older one matures in 5.
-    const [line] = (await sim.api('GET', '/positions')).body.data;
-    expect([line.notional_usd, line.hedge_id, Date.parse(line.maturity_at)]).toEqual([
-      15_000,
-      newer.id,
-      newer.maturityAtMs,
-    ]);
-    expect(
-      (await watched(sim, 'positions --watch 1 --count 1 --alert-maturity 6d'))
-        .filter((record) => record.alert)
-        .map((record) => [record.alert.hedge_id, Date.parse(record.alert.maturity_at)]),
-    ).toEqual([[older.id, older.maturityAtMs]]);
-    expect(sim.writes()).toEqual([]);
-    // The older hedge settles in 5 days less the moments the opens took; the line names the newer, 7 days out.
-    const [row] = ok(await sim.hedge('positions --watch 1 --count 1', { screen: { columns: 120, rows: 30 } }))
-      .stdout.split('\n')
-      .filter((line) => /^buy\b/.test(line));
-    expect(row).toMatch(/ 4d 23:5\d:\d\d /);
-  });
-
-  it('--alert-pnl on account reads its unrealized P&L (exit 10 when at or below)', async () => {
-    const sim = await withBuy();
-    const [data, alert] = records(exits(await sim.hedge('account --watch --alert-pnl 1m --exit-on-alert'), 10).stdout);
-    expect(alert.alert).toEqual({
-      kind: 'pnl',
-      net_pnl_usd: data.data.unrealized_pnl_usd,
-      threshold_usd: 1_000_000,
-    });
-  });
-
-  it('an authentication error ends the watch with exit 4 after one request', async () => {
-    const sim = await onSkippingClock(simulator);
-    const result = await sim.hedge('positions --watch 1', {
-      env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' },
-    });
-    expect([result.code, result.stdout]).toEqual([4, '']);
-    expect(sim.requests()).toHaveLength(1);
-  });
-
-  it('--watch in a pipe: each record’s data is what --json prints (one shape whatever the server names and shapes), --raw as sent', async () => {
-    for (const dialect of ['alpha', 'gamma'] as const) {
-      const sim = await onSkippingClock((options) => simulator({ ...options, dialect }));
-      const once = okJson(await sim.hedge('price USDTNGN --json'));
-      expect(once).toEqual(
-        [{ market: 'USDTNGN', price: expect.any(Number), timestamp: expect.any(String) }].map((shape) =>
-          expect.objectContaining(shape),
-        ),
-      );
-      const streamed = await watched(sim, 'price USDTNGN --watch 1 --count 2');
-      expect(streamed).toHaveLength(2);
-      for (const line of streamed) {
-        expect(Object.keys(line.data[0])).toEqual(Object.keys(once[0]));
-        expect(line.data).toEqual([expect.objectContaining({ market: 'USDTNGN', price: expect.any(Number) })]);
-      }
-      // --raw: GET /prices' data as the server sent it (alpha keyed by market, gamma `{rates: [...]}`).
-      const raw = await watched(sim, 'price USDTNGN --watch 1 --count 1 --raw');
-      const sent = (await sim.api('GET', '/prices?symbols=USDTNGN')).body.data;
-      expect(Object.keys(raw[0].data)).toEqual(Object.keys(sent));
-      // The account too: our names in the pipe, with or without --json (alpha says `upnl_usd`).
-      const account = okJson(await sim.hedge('account --json'));
-      for (const args of ['account --watch 1 --count 1', 'account --watch 1 --count 1 --json']) {
-        const [line] = await watched(sim, args);
-        expect(Object.keys(line.data).sort()).toEqual(Object.keys(account).sort());
-      }
-    }
+  expect(result.stderr).toContain('Ended by --exit-on-alert (exit 10).');
+  expect(positionReads(sim)).toHaveLength(1);
+  const [data, alert] = records(exits(await sim.hedge('account --watch --alert-pnl 1m --exit-on-alert'), 10).stdout);
+  expect(alert.alert).toEqual({
+    kind: 'pnl',
+    net_pnl_usd: data.data.unrealized_pnl_usd,
+    threshold_usd: 1_000_000,
   });
 });
 
-describe('hedge positions --watch on a terminal that changes', () => {
-  /** `positions --watch SECONDS` on a pseudo-terminal, one position open. */
-  async function watching(seconds: string, cols: number) {
-    const sim = await simulator();
-    sim.seedOpen('buy', 10_000);
-    return spawnInTerminal({
-      configDir: sim.configDir,
-      args: ['positions', '--watch', seconds],
-      env: sim.env,
-      cols,
-      rows: 40,
-    });
+it('hedge positions --watch (NDJSON): --alert-maturity on a side of several hedges alerts on each hedge maturing within it, and the live view counts the side down to its soonest maturity, not the one its positions line names', async () => {
+  const sim = await onSkippingClock((options) => simulator({ ...options, severalPerSide: true }));
+  const older = sim.seedOpen('buy', 10_000);
+  sim.advance(2 * 86_400_000);
+  const newer = sim.seedOpen('buy', 5_000);
+  // The side's one line names the newest hedge and its maturity, 7 days out; the older one matures in 5.
+  const [line] = await apiData(sim, 'GET', '/positions');
+  expect([line.notional_usd, line.hedge_id, Date.parse(line.maturity_at)]).toEqual([
+    15_000,
+    newer.id,
+    newer.maturityAtMs,
+  ]);
+  expect(
+    (await watched(sim, 'positions --watch 1 --count 1 --alert-maturity 6d'))
+      .filter((record) => record.alert)
+      .map((record) => [record.alert.hedge_id, Date.parse(record.alert.maturity_at)]),
+  ).toEqual([[older.id, older.maturityAtMs]]);
+  expect(sim.writes()).toEqual([]);
+  // The older hedge settles in 5 days less the moments the opens took; the line names the newer, 7 days out.
+  const [row] = ok(await sim.hedge('positions --watch 1 --count 1', { screen: { columns: 120, rows: 30 } }))
+    .stdout.split('\n')
+    .filter((line) => /^buy\b/.test(line));
+  expect(row).toMatch(/ 4d 23:5\d:\d\d /);
+});
+
+it('hedge positions --watch (NDJSON): an authentication error ends the watch with exit 4 after one request', async () => {
+  const sim = await onSkippingClock(simulator);
+  const result = await sim.hedge('positions --watch 1', {
+    env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' },
+  });
+  expect([result.code, result.stdout]).toEqual([4, '']);
+  expect(sim.requests()).toHaveLength(1);
+});
+
+it('hedge positions --watch (NDJSON): --watch in a pipe: each record’s data is what --json prints (one shape whatever the server names and shapes), --raw as sent', async () => {
+  for (const dialect of ['alpha', 'gamma'] as const) {
+    const sim = await onSkippingClock((options) => simulator({ ...options, dialect }));
+    const once = okJson(await sim.hedge('price USDTNGN --json'));
+    expect(once).toEqual(
+      [{ market: 'USDTNGN', price: expect.any(Number), timestamp: expect.any(String) }].map((shape) =>
+        expect.objectContaining(shape),
+      ),
+    );
+    const streamed = await watched(sim, 'price USDTNGN --watch 1 --count 2');
+    expect(streamed).toHaveLength(2);
+    for (const line of streamed) {
+      expect(Object.keys(line.data[0])).toEqual(Object.keys(once[0]));
+      expect(line.data).toEqual([expect.objectContaining({ market: 'USDTNGN', price: expect.any(Number) })]);
+    }
+    // --raw: GET /prices' data as the server sent it (alpha keyed by market, gamma `{rates: [...]}`).
+    const raw = await watched(sim, 'price USDTNGN --watch 1 --count 1 --raw');
+    const sent = await apiData(sim, 'GET', '/prices?symbols=USDTNGN');
+    expect(Object.keys(raw[0].data)).toEqual(Object.keys(sent));
+    // The account too: our names in the pipe, with or without --json (alpha says `upnl_usd`).
+    const account = okJson(await sim.hedge('account --json'));
+    for (const args of ['account --watch 1 --count 1', 'account --watch 1 --count 1 --json']) {
+      const [line] = await watched(sim, args);
+      expect(Object.keys(line.data).sort()).toEqual(Object.keys(account).sort());
+    }
   }
+});
 
-  /** Lines of the drawn screen (scrolled-off ones included) that start the view's title. */
-  const titles = (lines: ReadonlyArray<{ text: string }>) =>
-    lines.filter((line) => line.text.startsWith('Positions · every'));
-
-  it('a resize redraws the view at the new width with nothing of the old one left above it', async () => {
-    const term = await watching('1', 100);
-    try {
-      await term.waitFor('Hidden at 100 columns');
-      term.resize(60, 40);
-      await term.waitFor('Hidden at 60 columns');
-      // One refresh more at the new width: whatever the old frame left would be above it.
-      await term.waitFor('Net P&L  ');
-      const drawn = await term.drawn();
-      const screen = drawn.map((line) => line.text).join('\n');
-      expect(titles(drawn), screen).toHaveLength(1);
-      expect(screen).not.toContain('Hidden at 100 columns');
-      for (const line of drawn) expect(line.wrapped, line.text).toBe(false);
-    } finally {
-      term.kill();
-    }
+/** `positions --watch SECONDS` on a pseudo-terminal, one position open. */
+async function watching(seconds: string, cols: number) {
+  const sim = await simulator();
+  sim.seedOpen('buy', 10_000);
+  return spawnInTerminal({
+    configDir: sim.configDir,
+    args: ['positions', '--watch', seconds],
+    env: sim.env,
+    cols,
+    rows: 40,
   });
+}
 
-  // How each frame erases the one before is the in-process view's (watch-loop.test.ts); on a real terminal, what stays.
-  it('Ctrl-C ends it with exit 0, one final view drawn whole over the echoed ^C, and the cursor shown again', async () => {
-    // Every 5 s at 60 columns: between refreshes the view does not change (no countdown column).
-    const term = await watching('5', 60);
-    try {
-      await term.waitFor('Net P&L  ');
-      term.write(KEYS.CTRL_C);
-      expect(await term.exitCode).toBe(0);
-      const drawn = await term.drawn();
-      const screen = drawn.map((line) => line.text).join('\n');
-      expect(titles(drawn), screen).toHaveLength(1);
-      // The view is the last thing on the screen: no ^C line, nothing drawn twice.
-      expect(drawn.at(-1)!.text, screen).toMatch(/^Net P&L {2}/);
-      expect(
-        drawn.filter((line) => line.text.startsWith('Net P&L  ')),
-        screen,
-      ).toHaveLength(1);
-      expect(screen).toMatch(/last good refresh \d\d:\d\d:\d\d/);
-      // The cursor, hidden while drawing, is shown again once the watch is over.
-      const raw = term.raw();
-      expect(raw.lastIndexOf('\u001b[?25h')).toBeGreaterThan(raw.lastIndexOf('\u001b[?25l'));
-    } finally {
-      term.kill();
-    }
-  });
+/** Lines of the drawn screen (scrolled-off ones included) that start the view's title. */
+const titles = (lines: ReadonlyArray<{ text: string }>) =>
+  lines.filter((line) => line.text.startsWith('Positions · every'));
+
+it('hedge positions --watch on a terminal that changes: a resize redraws the view at the new width with nothing of the old one left above it', async () => {
+  const term = await watching('1', 100);
+  try {
+    await term.waitFor('Hidden at 100 columns');
+    term.resize(60, 40);
+    await term.waitFor('Hidden at 60 columns');
+    // One refresh more at the new width: whatever the old frame left would be above it.
+    await term.waitFor('Net P&L  ');
+    const drawn = await term.drawn();
+    const screen = drawn.map((line) => line.text).join('\n');
+    expect(titles(drawn), screen).toHaveLength(1);
+    expect(screen).not.toContain('Hidden at 100 columns');
+    for (const line of drawn) expect(line.wrapped, line.text).toBe(false);
+  } finally {
+    term.kill();
+  }
+});
+
+// How each frame erases the one before is the in-process view's (watch-loop.test.ts); on a real terminal, what stays.
+it('hedge positions --watch on a terminal that changes: Ctrl-C ends it with exit 0, one final view drawn whole over the echoed ^C, and the cursor shown again', async () => {
+  // Every 5 s at 60 columns: between refreshes the view does not change (no countdown column).
+  const term = await watching('5', 60);
+  try {
+    await term.waitFor('Net P&L  ');
+    term.write(KEYS.CTRL_C);
+    expect(await term.exitCode).toBe(0);
+    const drawn = await term.drawn();
+    const screen = drawn.map((line) => line.text).join('\n');
+    expect(titles(drawn), screen).toHaveLength(1);
+    // The view is the last thing on the screen: no ^C line, nothing drawn twice.
+    expect(drawn.at(-1)!.text, screen).toMatch(/^Net P&L {2}/);
+    expect(
+      drawn.filter((line) => line.text.startsWith('Net P&L  ')),
+      screen,
+    ).toHaveLength(1);
+    expect(screen).toMatch(/last good refresh \d\d:\d\d:\d\d/);
+    // The cursor, hidden while drawing, is shown again once the watch is over.
+    const raw = term.raw();
+    expect(raw.lastIndexOf('\u001b[?25h')).toBeGreaterThan(raw.lastIndexOf('\u001b[?25l'));
+  } finally {
+    term.kill();
+  }
 });
