@@ -131,7 +131,7 @@ describe('hedge add: the quote for the addition, then the position before → af
 });
 
 describe('hedge reduce: what it realized', () => {
-  it('a partial reduce: the reduced share of the position (est.) and the balance before → after; no quote', async () => {
+  it('a partial reduce: the reduced share of the position (est.) and the balance before → after, no quote; --json is the side after it, the realized line on stderr', async () => {
     const simulator = await start();
     const seeded = simulator.seedOpen('sell', 20_000);
     const balanceBefore = account(simulator).balanceUsdc;
@@ -164,23 +164,19 @@ describe('hedge reduce: what it realized', () => {
       .map((line) => line.split('\t'));
     expect(values[keys.indexOf('notional_usd')]).toBe('12500');
     expect(hedge(simulator, seeded.id)).toMatchObject({ notionalUsd: 12_500, status: 'filled' });
-  });
 
-  it('--json is the side after it, the hedge as the server sent it beside it; the realized line goes to stderr', async () => {
-    const simulator = await start();
-    const seeded = simulator.seedOpen('buy', 8_000);
-    const balanceBefore = account(simulator).balanceUsdc;
-    const result = ok(await simulator.hedge(`reduce ${MARKET} buy 2000 --json`));
-    const balanceAfter = account(simulator).balanceUsdc;
-    const body = JSON.parse(result.stdout);
+    // --json: the side after it, the hedge as the server sent it beside it; the realized line goes to stderr.
+    const jsonBefore = account(simulator).balanceUsdc;
+    const json = ok(await simulator.hedge(`reduce ${MARKET} sell 2000 --json`));
+    const body = JSON.parse(json.stdout);
     expect(body).toMatchObject({
       hedge_id: seeded.id,
-      notional_usd: 6_000,
-      hedge: { id: seeded.id, notional_usd: 6_000, status: 'filled' },
+      notional_usd: 10_500,
+      hedge: { id: seeded.id, notional_usd: 10_500, status: 'filled' },
     });
     expect(Object.keys(body)).not.toContain('realized');
-    expect(result.stderr).toContain('Position after the reduce: notional 8,000.00 → 6,000.00 USD;');
-    expect(result.stderr).toContain(`balance ${formatSignedMoney(balanceAfter - balanceBefore)} USDC.`);
+    expect(json.stderr).toContain('Position after the reduce: notional 12,500.00 → 10,500.00 USD;');
+    expect(json.stderr).toContain(`balance ${formatSignedMoney(account(simulator).balanceUsdc - jsonBefore)} USDC.`);
   });
 
   it('a side of two hedges (alpha): a reduce that takes all of the newest and part of, or none of, the other names the hedge that remains on every line of its card; an add the one it grew', async () => {

@@ -70,15 +70,6 @@ describe('hedge open', () => {
     expect(polls[0].realTimeMs - write.realTimeMs).toBeGreaterThanOrEqual(1000);
   });
 
-  it('--json prints only the final hedge on stdout', async () => {
-    const trading = await startTrading();
-    const result = ok(await trading.hedge('open USDTNGN sell 2500 --tenor 1 --json'));
-    const hedge = JSON.parse(result.stdout);
-    expect(hedge).toMatchObject({ id: trading.hedges()[0].id, status: 'filled', side: 'sell', notional_usd: 2500 });
-    expect(typeof hedge.struck_rate).toBe('number');
-    expect(result.stderr).not.toContain('waiting');
-  });
-
   // --timeout counts from the start of the command, and a write needs a second of it left to be
   // sent at all: 4 s leaves the start-up, the quote and the pre-trade reads seconds to spare on a
   // loaded machine (2 s left them under one), so the run always reaches the wait it times out in.
@@ -219,15 +210,19 @@ describe('hedge add / reduce / close', () => {
     );
   });
 
-  it('close on a terminal-less run prints the realized P&L lines in plain mode', async () => {
+  it('open --json prints only the final hedge on stdout; close on a terminal-less run prints the realized P&L lines in plain mode', async () => {
     const trading = await startTrading();
-    const id = await openFilledThroughCli(trading, 'sell', '4000');
+    const opened = ok(await trading.hedge('open USDTNGN sell 2500 --tenor 1 --json'));
+    const hedge = JSON.parse(opened.stdout);
+    expect(hedge).toMatchObject({ id: trading.hedges()[0].id, status: 'filled', side: 'sell', notional_usd: 2500 });
+    expect(typeof hedge.struck_rate).toBe('number');
+    expect(opened.stderr).not.toContain('waiting');
     const lines = tsvRecord(
       exits(await trading.hedge('close USDTNGN sell'), 0, 'Closed: the sell position on USDTNGN is no longer open.')
         .stdout,
     );
     const record = Object.values(trading.sandbox.engine.state.accounts)[0].history[0];
-    expect(lines.hedge_id).toBe(id);
+    expect(lines.hedge_id).toBe(hedge.id);
     // The record's figures as sent: carry and fees keep the server's sign (positive = the account pays).
     for (const key of ['net_pnl_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc'] as const)
       expect(Number(lines[key]), key).toBe(record[key]);
