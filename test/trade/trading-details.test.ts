@@ -179,8 +179,28 @@ describe('hedge reduce: what it realized', () => {
     expect(json.stderr).toContain(`balance ${formatSignedMoney(account(simulator).balanceUsdc - jsonBefore)} USDC.`);
   });
 
-  it('a side of two hedges (alpha): a reduce that takes all of the newest and part of, or none of, the other names the hedge that remains on every line of its card; an add the one it grew', async () => {
+  it('a side of two hedges (alpha): a close, or a reduce of the whole side, names both hedges it ended and shows their realized figures summed; a reduce that takes all of the newest and part of, or none of, the other names the hedge that remains on every line of its card; an add the one it grew', async () => {
     const simulator = await start({ dialect: 'alpha' });
+    const ended = async (command: string) => {
+      const ids = [simulator.seedOpen('buy', 1_000).id, simulator.seedOpen('buy', 500).id];
+      const { stdout } = ok(await simulator.hedge(command, { env: WIDE }));
+      expect(ids.map((id) => hedge(simulator, id).status)).toEqual(['closed', 'closed']);
+      return { stdout, ids };
+    };
+    for (const command of [`close ${MARKET} buy`, `reduce ${MARKET} buy 1500`]) {
+      const { stdout, ids } = await ended(`${command} --format table`);
+      expectSummedCard(simulator, stdout, ids);
+    }
+    const { stdout, ids } = await ended(`close ${MARKET} buy --json`);
+    const sum = summed(simulator, ids);
+    const { realized } = JSON.parse(stdout);
+    expect([...realized.hedge_ids].sort()).toEqual([...ids].sort());
+    expect(realized).toMatchObject({
+      notional_usd: expect.closeTo(sum('notional_usd'), 6),
+      net_pnl_usd: expect.closeTo(sum('net_pnl_usd'), 6),
+      fees_usdc: expect.closeTo(sum('fees_usdc'), 6),
+    });
+    // The side is flat again: a reduce that leaves one of its hedges.
     /** The ids the card names: its Hedge ID row and the command it gives for the hedge in full. */
     const named = (stdout: string) => ({
       row: /Hedge ID\s+│ (\S+)/.exec(stdout)?.[1],
@@ -209,29 +229,6 @@ describe('hedge reduce: what it realized', () => {
     const added = ok(await simulator.hedge(`add ${MARKET} buy 100 --format table`, { env: WIDE })).stdout;
     expect(hedge(simulator, grown.id).notionalUsd).toBe(300);
     expect(named(added.slice(added.indexOf('Position after the add')))).toEqual({ row: grown.id, command: grown.id });
-  });
-
-  it('a side of two hedges (alpha): a close, or a reduce of the whole side, names both hedges it ended and shows their realized figures summed', async () => {
-    const simulator = await start({ dialect: 'alpha' });
-    const ended = async (command: string) => {
-      const ids = [simulator.seedOpen('buy', 1_000).id, simulator.seedOpen('buy', 500).id];
-      const { stdout } = ok(await simulator.hedge(command, { env: WIDE }));
-      expect(ids.map((id) => hedge(simulator, id).status)).toEqual(['closed', 'closed']);
-      return { stdout, ids };
-    };
-    for (const command of [`close ${MARKET} buy`, `reduce ${MARKET} buy 1500`]) {
-      const { stdout, ids } = await ended(`${command} --format table`);
-      expectSummedCard(simulator, stdout, ids);
-    }
-    const { stdout, ids } = await ended(`close ${MARKET} buy --json`);
-    const sum = summed(simulator, ids);
-    const { realized } = JSON.parse(stdout);
-    expect([...realized.hedge_ids].sort()).toEqual([...ids].sort());
-    expect(realized).toMatchObject({
-      notional_usd: expect.closeTo(sum('notional_usd'), 6),
-      net_pnl_usd: expect.closeTo(sum('net_pnl_usd'), 6),
-      fees_usdc: expect.closeTo(sum('fees_usdc'), 6),
-    });
   });
 
   // Bounded by --timeout before it lands (exit 7), then resumed once it has: as the first run would have shown it, never
