@@ -73,9 +73,27 @@ describeWithPostgres(
       return { t, team, plant };
     }
 
-    it('the keeper sends no forged row: neither an unsealed add on its own side claiming to be its own, nor one on a side it does not keep', async () => {
+    it('the keeper leaves a genuine row of another machine to a person (its side waits, nothing is sent), and sends no forged row: neither an unsealed add on its own side claiming to be its own, nor one on a side it does not keep', async () => {
       const { t, team, plant } = await desk();
       const file = writeTarget(t, [`${MARKET},sell,100,1,,`]);
+      const elsewhere = await plant({
+        command: 'add',
+        body: { side: 'sell', notional_usd: 300 },
+        group: 'keep-20261123T000002000Z-abcdef',
+        leg: 'converge',
+        via: 'keeper',
+        host: 'desk-far-away',
+        sealWith: t.apiKey,
+      });
+      const nothingSent = mark(t);
+      const skipped = lines(ok(await team.a.hedge(['keep', file, '--once'])).stdout).filter(eventIs('skip'));
+      expect(skipped.map((event) => [event.side, event.reason])).toEqual([
+        [
+          'sell',
+          `the add of journal ${elsewhere.id} is unresolved (pending): left alone until it is finished by its key`,
+        ],
+      ]);
+
       // The issue's row: an unresolved add of 66,666 in a keep- group, the account's fingerprint, no holder.
       await plant({
         command: 'add',
@@ -91,7 +109,6 @@ describeWithPostgres(
         leg: 'converge',
         via: 'keeper',
       });
-      const nothingSent = mark(t);
 
       // The dressed row is refused by its seal (exit 13, named); the other is not the keeper's to finish.
       const kept = exits(await team.a.hedge(['keep', file, '--once']), 13);
@@ -248,30 +265,6 @@ describeWithPostgres(
       const sent = t.trades().slice(before);
       expect([sent.map((entry) => entry.path), activeNotional(t, 'sell')]).toEqual([['/hedges/add'], 500]);
       expect(sent[0].idempotencyKey).not.toBe(forged.idempotency_key);
-    });
-
-    it('the keeper leaves a genuine row of another machine to a person: its side waits, nothing is sent', async () => {
-      const { t, team, plant } = await desk();
-      const file = writeTarget(t, [`${MARKET},sell,100,1,,`]);
-      const elsewhere = await plant({
-        command: 'add',
-        body: { side: 'sell', notional_usd: 300 },
-        group: 'keep-20261123T000002000Z-abcdef',
-        leg: 'converge',
-        via: 'keeper',
-        host: 'desk-far-away',
-        sealWith: t.apiKey,
-      });
-      const nothingSent = mark(t);
-      const kept = ok(await team.a.hedge(['keep', file, '--once']));
-      nothingSent();
-      const skipped = lines(kept.stdout).filter(eventIs('skip'));
-      expect(skipped.map((event) => [event.side, event.reason])).toEqual([
-        [
-          'sell',
-          `the add of journal ${elsewhere.id} is unresolved (pending): left alone until it is finished by its key`,
-        ],
-      ]);
     });
   },
   { shared: true },
