@@ -101,15 +101,40 @@ describe('hedge open', () => {
     expect(result.stderr).toContain(naming.replace('ID', hedge.id));
   });
 
-  it('--no-wait returns at submitted without polling the hedge', async () => {
+  it('--no-wait returns at submitted without polling the hedge; on add, it returns the submitted action at once', async () => {
     const trading = await startTrading({ fillDelayMs: 60_000 });
     const submitted = okJson(await trading.hedge('open USDTNGN buy 10000 --tenor 7 --no-wait --json'));
+    const id = trading.hedges()[0].id;
     expect(submitted).toMatchObject({
       status: 'submitted',
-      hedge_id: trading.hedges()[0].id,
+      hedge_id: id,
       order_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
     });
     expect(trading.requests('GET', /^\/hedges\//)).toEqual([]);
+
+    // Past its fill: an add to it.
+    trading.advance(60_001);
+    const before = trading.sandbox.requestLog.length;
+    expect(okJson(await trading.hedge('add USDTNGN buy 1000 --no-wait --json'))).toMatchObject({
+      hedge_id: id,
+      action: 'add',
+      status: 'submitted',
+    });
+    // Nothing was polled after the write: no GET of the hedge, no wait.
+    const after = trading.sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`);
+    // The pre-trade reads (in parallel, so in either order), the side's book (its positions line and
+    // hedge records) and the quote for the addition, then the write, and nothing after it.
+    expect(after.at(-1)).toBe('POST /hedges/add');
+    expect(after.indexOf('POST /quotes')).toBe(after.length - 2);
+    expect([...after].sort()).toEqual([
+      'GET /account',
+      'GET /hedges',
+      'GET /hedges',
+      'GET /markets',
+      'GET /positions',
+      'POST /hedges/add',
+      'POST /quotes',
+    ]);
   });
 
   it('--dry-run prints the exact request with the key redacted and sends no write; with --json it is the planned request as one JSON document', async () => {
@@ -266,32 +291,6 @@ describe('hedge add / reduce / close', () => {
       ['/hedges/close', 404],
     ]);
     expect(trading.hedges()).toEqual([]);
-  });
-
-  it('--no-wait on add returns the submitted action at once', async () => {
-    const trading = await startTrading();
-    const id = await openFilledThroughCli(trading, 'buy', '1000');
-    const before = trading.sandbox.requestLog.length;
-    expect(okJson(await trading.hedge('add USDTNGN buy 1000 --no-wait --json'))).toMatchObject({
-      hedge_id: id,
-      action: 'add',
-      status: 'submitted',
-    });
-    // Nothing was polled after the write: no GET of the hedge, no wait.
-    const after = trading.sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`);
-    // The pre-trade reads (in parallel, so in either order), the side's book (its positions line and
-    // hedge records) and the quote for the addition, then the write, and nothing after it.
-    expect(after.at(-1)).toBe('POST /hedges/add');
-    expect(after.indexOf('POST /quotes')).toBe(after.length - 2);
-    expect([...after].sort()).toEqual([
-      'GET /account',
-      'GET /hedges',
-      'GET /hedges',
-      'GET /markets',
-      'GET /positions',
-      'POST /hedges/add',
-      'POST /quotes',
-    ]);
   });
 });
 
