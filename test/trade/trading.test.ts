@@ -295,8 +295,15 @@ describe('hedge add / reduce / close', () => {
 });
 
 describe('pre-trade checks', () => {
-  it('exposure over the account headroom is caught before sending: exit 3, the numbers, no POST; with --skip-checks the server decides: its exposure_exceeded is shown the same way (exit 3)', async () => {
+  it('a market that is not listed is refused before sending (exit 2); exposure over the account headroom is caught before sending: exit 3, the numbers, no POST; with --skip-checks the server decides: its exposure_exceeded is shown the same way (exit 3)', async () => {
     const trading = await startTrading({ exposureCapUsd: 50_000 });
+    // A market that is not listed is refused before sending.
+    exits(
+      await trading.hedge('open USDTKES buy 1000 --tenor 1'),
+      2,
+      'market: "USDTKES" is not listed for this account; listed: USDTNGN',
+    );
+    expect(trading.writes()).toEqual([]);
     await openFilledThroughCli(trading, 'buy', '40000');
     const writesBefore = trading.writes().length;
     exits(
@@ -329,16 +336,6 @@ describe('pre-trade checks', () => {
       1,
     );
     expect(trading.hedges()).toHaveLength(1);
-  });
-
-  it('a market that is not listed is refused before sending', async () => {
-    const trading = await startTrading();
-    exits(
-      await trading.hedge('open USDTKES buy 1000 --tenor 1'),
-      2,
-      'market: "USDTKES" is not listed for this account; listed: USDTNGN',
-    );
-    expect(trading.writes()).toEqual([]);
   });
 });
 
