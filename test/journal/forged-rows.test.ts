@@ -273,20 +273,6 @@ describeWithPostgres(
 describe('rows in the local journal file are verified before anything is sent again', () => {
   const startSimulator = useSimulators({ stepped: true });
 
-  it('a forged row appended to the file: `resume ID --yes` and a re-run with its --idempotency-key send nothing (exit 13)', async () => {
-    const t = await startSimulator();
-    const open = () => rowFor(t, { command: 'open', body: { side: 'buy', notional_usd: 3_000, tenor_days: 3 } });
-    const forged = open();
-    appendRow(t.configDir, forged);
-    exits(await t.hedge(`resume ${forged.id} --yes`), 13, 'it carries no seal');
-
-    // A forged "done" row under a script's key would have made the script's own open exit 0 unsent.
-    const done = { ...open(), outcome: 'done' };
-    appendRow(t.configDir, done);
-    exits(await t.hedge(`open ${MARKET} buy 3000 --tenor 3 --idempotency-key ${done.idempotency_key}`), 13);
-    expect(t.trades()).toEqual([]);
-  });
-
   it('a forged "landed add" on the side moves no baseline: a genuine add past its key lifetime is judged by its own effect, not sent a second time', async () => {
     const t = await startSimulator();
     ok(await t.hedge(`open ${MARKET} buy 1000 --tenor 7`));
@@ -325,7 +311,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     ]);
   });
 
-  it('a forged roll row naming a hedge a colleague closed does not make the keeper open the side again: it stays drift, reported, nothing sent', async () => {
+  it('a forged roll row naming a hedge a colleague closed does not make the keeper open the side again: it stays drift, reported, nothing sent; a forged row appended to the file: `resume ID --yes` and a re-run with its --idempotency-key send nothing (exit 13)', async () => {
     const t = await startSimulator();
     const file = writeTarget(t, [`${MARKET},buy,1000,7,,`]);
     const hedgeId = okJson(await t.hedge(`open ${MARKET} buy 1000 --tenor 7 --json`)).id;
@@ -348,5 +334,17 @@ describe('rows in the local journal file are verified before anything is sent ag
     expect(events.filter(eventIs('reopen'))).toEqual([]);
     nothingSent();
     expect(t.active('buy')).toEqual([]);
+
+    // A forged row appended to the file: `resume ID --yes` and a re-run with its --idempotency-key send nothing (exit 13).
+    const open = () => rowFor(t, { command: 'open', body: { side: 'buy', notional_usd: 3_000, tenor_days: 3 } });
+    const unsealed = open();
+    appendRow(t.configDir, unsealed);
+    exits(await t.hedge(`resume ${unsealed.id} --yes`), 13, 'it carries no seal');
+
+    // A forged "done" row under a script's key would have made the script's own open exit 0 unsent.
+    const done = { ...open(), outcome: 'done' };
+    appendRow(t.configDir, done);
+    exits(await t.hedge(`open ${MARKET} buy 3000 --tenor 3 --idempotency-key ${done.idempotency_key}`), 13);
+    nothingSent();
   });
 });
