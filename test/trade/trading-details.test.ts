@@ -257,30 +257,7 @@ describe('hedge reduce: what it realized', () => {
     },
   );
 
-  it('a reduce of the whole position waits until its hedge is closed and reads as a close, with the realized figures of its history record', async () => {
-    const simulator = await start();
-    const [buy, sell] = [simulator.seedOpen('buy', 6_000), simulator.seedOpen('sell', 8_000)];
-    const result = ok(await simulator.hedge(`reduce ${MARKET} buy 6000 --format table`, { env: WIDE }));
-    const [record] = account(simulator).history;
-    expect(record.hedge_id).toBe(buy.id);
-    expect(result.stdout).toContain('Position closed');
-    expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${paidWords(record.fees_usdc)}`));
-    expect(okJson(await simulator.hedge(`reduce ${MARKET} sell 8000 --json`))).toMatchObject({
-      market: MARKET,
-      side: 'sell',
-      notional_usd: 0,
-      hedge: { id: sell.id, status: 'closed' },
-      answer: { hedge_id: sell.id, action: 'reduce', notional_usd: 8000 },
-    });
-    const { activeHedgeIds, history } = account(simulator);
-    expect([hedge(simulator, sell.id).status, activeHedgeIds, history.map((entry) => entry.hedge_id)]).toEqual([
-      'closed',
-      {},
-      [buy.id, sell.id],
-    ]);
-  });
-
-  it('the close card fits 24 rows at 80 columns, a deal reference included, and says at its top what it is', async () => {
+  it('the close card fits 24 rows at 80 columns, a deal reference included, and says at its top what it is; a reduce of the whole position waits until its hedge is closed and reads as a close, with the realized figures of its history record', async () => {
     const simulator = await start();
     ok(await simulator.hedge(`open ${MARKET} sell 4000 --tenor 3 --ref DEAL-2026-000042`));
     const result = ok(await simulator.hedge(`close ${MARKET} sell --format table`, { env: { COLUMNS: '80' } }));
@@ -292,8 +269,29 @@ describe('hedge reduce: what it realized', () => {
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
     // Carry and fees in the one sign convention: "-… USDC, you paid" (or earned), from the history record.
     const [record] = account(simulator).history;
+    const dealId = record.hedge_id;
     expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${paidWords(record.fees_usdc)}`));
     expect(result.stdout).toMatch(new RegExp(`Carry\\s+│ ${paidWords(record.carry_usdc)}`));
+
+    const [buy, sell] = [simulator.seedOpen('buy', 6_000), simulator.seedOpen('sell', 8_000)];
+    const reduced = ok(await simulator.hedge(`reduce ${MARKET} buy 6000 --format table`, { env: WIDE }));
+    const [, reducedRecord] = account(simulator).history;
+    expect(reducedRecord.hedge_id).toBe(buy.id);
+    expect(reduced.stdout).toContain('Position closed');
+    expect(reduced.stdout).toMatch(new RegExp(`Fees\\s+│ ${paidWords(reducedRecord.fees_usdc)}`));
+    expect(okJson(await simulator.hedge(`reduce ${MARKET} sell 8000 --json`))).toMatchObject({
+      market: MARKET,
+      side: 'sell',
+      notional_usd: 0,
+      hedge: { id: sell.id, status: 'closed' },
+      answer: { hedge_id: sell.id, action: 'reduce', notional_usd: 8000 },
+    });
+    const { activeHedgeIds, history } = account(simulator);
+    expect([hedge(simulator, sell.id).status, activeHedgeIds, history.map((entry) => entry.hedge_id)]).toEqual([
+      'closed',
+      {},
+      [dealId, buy.id, sell.id],
+    ]);
   });
 });
 
