@@ -194,7 +194,7 @@ describeWithPostgres(
       expect(held(t, 'buy')).toEqual([700]);
     });
 
-    it('a row nested 10,000 deep in the store is skipped with a notice naming it: journal, journal show, resume, journal resolve and a write go on', async () => {
+    it('a row nested 10,000 deep in the store is skipped with a notice naming it: journal, journal show, resume, journal resolve and a write go on; a forged "done" add in the store is no earlier run of the same add: the add is sent (exit 0), never refused as a repeat', async () => {
       const { t, team } = await desk();
       // An unresolved add on the side the write below adds to: the row a write looks at before it sends.
       const row = rowFor(t, { command: 'add', body: { side: 'sell', notional_usd: 100, deeper: NESTED_HERE } });
@@ -212,6 +212,19 @@ describeWithPostgres(
       const added = exits(await run(team.c, `add ${MARKET} sell 100`), 0, skipped);
       expect(added.stderr).not.toMatch(/unexpected|call stack/i);
       expect([t.requests('POST', '/hedges/add').length, held(t, 'sell')]).toEqual([1, [200]]);
+
+      // A forged "done" add in the store is no earlier run of the same add: the add is sent (exit 0), never refused as
+      // a repeat of an action that did not happen.
+      const at = new Date().toISOString();
+      // Written without the key: an add said to have ended just now, the same request as the one typed.
+      const forged = { ...rowFor(t, { command: 'add', body: { notional_usd: 400, side: 'sell' } }), outcome: 'done' };
+      await insertRow(server(), team, { ...forged, resolved_at: at });
+      const before = t.trades().length;
+
+      ok(await run(team.c, `add ${MARKET} sell 400 --json`));
+      const sent = t.trades().slice(before);
+      expect([sent.map((entry) => entry.path), activeNotional(t, 'sell')]).toEqual([['/hedges/add'], 600]);
+      expect(sent[0].idempotencyKey).not.toBe(forged.idempotency_key);
     });
 
     // Its body's keys in the order the add's own request writes them, or as the store keeps a body (sorted), as a machine's own write stores it.
@@ -251,20 +264,6 @@ describeWithPostgres(
         ['/hedges/add', elsewhere.idempotency_key],
       ]);
       expect(activeNotional(t, 'sell')).toBe(500);
-    });
-
-    it('a forged "done" add in the store is no earlier run of the same add: the add is sent (exit 0), never refused as a repeat of an action that did not happen', async () => {
-      const { t, team } = await desk();
-      const at = new Date().toISOString();
-      // Written without the key: an add said to have ended just now, the same request as the one typed.
-      const forged = { ...rowFor(t, { command: 'add', body: { notional_usd: 400, side: 'sell' } }), outcome: 'done' };
-      await insertRow(server(), team, { ...forged, resolved_at: at });
-      const before = t.trades().length;
-
-      ok(await run(team.c, `add ${MARKET} sell 400 --json`));
-      const sent = t.trades().slice(before);
-      expect([sent.map((entry) => entry.path), activeNotional(t, 'sell')]).toEqual([['/hedges/add'], 500]);
-      expect(sent[0].idempotencyKey).not.toBe(forged.idempotency_key);
     });
   },
   { shared: true },
