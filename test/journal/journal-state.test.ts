@@ -78,11 +78,9 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
   });
 });
 
-it('a damaged lock record is said in one line and taken as held by nobody (`open --ref` opens once and removes it); a damaged journal line: a line nested 150,000 deep (300 KB) is skipped with a warning naming it: journal, journal show, journal resolve, resume and a write go on, each saying it once', async () => {
+it('a damaged lock record is said in one line naming its file and taken as held by nobody: `open --ref` takes the lock, opens once, and removes the record; a damaged journal line: a line nested 150,000 deep (300 KB) is skipped with a warning naming it: journal, journal show, journal resolve, resume and a write go on, each saying it once', async () => {
   const t = await start();
-  // A damaged lock record is said in one line naming its file and taken as held by nobody: `open --ref` takes the lock,
-  // opens once, and removes the record. It is the record of `open … --ref DEAL-7`'s lock:
-  // locks/<hash of ENV|HOST|KEYFP|ref|DEAL-7>.json (docs/journal.md).
+  // The record of `open … --ref DEAL-7`'s lock: locks/<hash of ENV|HOST|KEYFP|ref|DEAL-7>.json (docs/journal.md).
   const scope = ['test', new URL(t.baseUrl).host, keyFingerprint(t.apiKey), 'ref', 'DEAL-7'].join('|');
   const record = join(t.configDir, 'locks', `${createHash('sha256').update(scope).digest('hex').slice(0, 24)}.json`);
   mkdirSync(join(t.configDir, 'locks'), { recursive: true, mode: 0o700 });
