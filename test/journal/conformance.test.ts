@@ -204,7 +204,7 @@ function conformance(fresh: () => Promise<Place>) {
     });
   });
 
-  it('holds are exclusive across instances: the holder is named (lockHolder, without taking it), a wait ends when it lets go, a finished entry is not taken', async () => {
+  it('holds are exclusive across instances: the holder is named (lockHolder, without taking it), a wait ends when it lets go, a finished entry is not taken; a lost hold is reported (lost() turns true) and another instance can take it', async () => {
     const place = await fresh();
     const mine = place.open();
     const theirs = place.open();
@@ -239,18 +239,15 @@ function conformance(fresh: () => Promise<Place>) {
     expect(await theirs.holderOf(entry.id)).toEqual(holder);
     await mine.update(entry.id, { outcome: 'filled' });
     expect([await theirs.holderOf(entry.id), (await theirs.hold(entry.id)).held]).toEqual([undefined, false]);
-  });
 
-  it('a lost hold is reported: lost() turns true, and another instance can take it', async () => {
-    const place = await fresh();
-    const mine = place.open();
-    const scope = `${SCOPE}keep`;
-    const taken = await mine.lock(scope, { waitMs: 0 });
+    // A lost hold is reported: lost() turns true, and another instance can take it.
+    const kept = `${SCOPE}keep`;
+    const taken = await mine.lock(kept, { waitMs: 0 });
     if (!taken.held) throw new Error('the lock was not taken');
     expect(taken.hold.lost()).toBe(false);
-    await place.loseLock(scope);
+    await place.loseLock(kept);
     await eventually(() => taken.hold.lost(), 'the hold is reported lost');
-    expect((await place.open().lock(scope, { waitMs: 20_000 })).held).toBe(true);
+    expect((await place.open().lock(kept, { waitMs: 20_000 })).held).toBe(true);
   });
 
   it("another process's holds: named without being taken, a wait ended by its release; killed with SIGKILL, its entry and account lock are taken over at once", async () => {

@@ -73,9 +73,27 @@ describeWithPostgres(
       return { t, team, plant };
     }
 
-    it('the keeper sends no forged row: neither an unsealed add on its own side claiming to be its own, nor one on a side it does not keep', async () => {
+    it('the keeper leaves a genuine row of another machine to a person (its side waits, nothing is sent), and sends no forged row: neither an unsealed add on its own side claiming to be its own, nor one on a side it does not keep', async () => {
       const { t, team, plant } = await desk();
       const file = writeTarget(t, [`${MARKET},sell,100,1,,`]);
+      const elsewhere = await plant({
+        command: 'add',
+        body: { side: 'sell', notional_usd: 300 },
+        group: 'keep-20261123T000002000Z-abcdef',
+        leg: 'converge',
+        via: 'keeper',
+        host: 'desk-far-away',
+        sealWith: t.apiKey,
+      });
+      const nothingSent = mark(t);
+      const skipped = lines(ok(await team.a.hedge(['keep', file, '--once'])).stdout).filter(eventIs('skip'));
+      expect(skipped.map((event) => [event.side, event.reason])).toEqual([
+        [
+          'sell',
+          `the add of journal ${elsewhere.id} is unresolved (pending): left alone until it is finished by its key`,
+        ],
+      ]);
+
       // The issue's row: an unresolved add of 66,666 in a keep- group, the account's fingerprint, no holder.
       await plant({
         command: 'add',
@@ -91,7 +109,6 @@ describeWithPostgres(
         leg: 'converge',
         via: 'keeper',
       });
-      const nothingSent = mark(t);
 
       // The dressed row is refused by its seal (exit 13, named); the other is not the keeper's to finish.
       const kept = exits(await team.a.hedge(['keep', file, '--once']), 13);
@@ -177,7 +194,7 @@ describeWithPostgres(
       expect(held(t, 'buy')).toEqual([700]);
     });
 
-    it('a row nested 10,000 deep in the store is skipped with a notice naming it: journal, journal show, resume, journal resolve and a write go on', async () => {
+    it('a row nested 10,000 deep in the store is skipped with a notice naming it: journal, journal show, resume, journal resolve and a write go on; a forged "done" add in the store is no earlier run of the same add: the add is sent (exit 0), never refused as a repeat', async () => {
       const { t, team } = await desk();
       // An unresolved add on the side the write below adds to: the row a write looks at before it sends.
       const row = rowFor(t, { command: 'add', body: { side: 'sell', notional_usd: 100, deeper: NESTED_HERE } });
@@ -195,6 +212,19 @@ describeWithPostgres(
       const added = exits(await run(team.c, `add ${MARKET} sell 100`), 0, skipped);
       expect(added.stderr).not.toMatch(/unexpected|call stack/i);
       expect([t.requests('POST', '/hedges/add').length, held(t, 'sell')]).toEqual([1, [200]]);
+
+      // A forged "done" add in the store is no earlier run of the same add: the add is sent (exit 0), never refused as
+      // a repeat of an action that did not happen.
+      const at = new Date().toISOString();
+      // Written without the key: an add said to have ended just now, the same request as the one typed.
+      const forged = { ...rowFor(t, { command: 'add', body: { notional_usd: 400, side: 'sell' } }), outcome: 'done' };
+      await insertRow(server(), team, { ...forged, resolved_at: at });
+      const before = t.trades().length;
+
+      ok(await run(team.c, `add ${MARKET} sell 400 --json`));
+      const sent = t.trades().slice(before);
+      expect([sent.map((entry) => entry.path), activeNotional(t, 'sell')]).toEqual([['/hedges/add'], 600]);
+      expect(sent[0].idempotencyKey).not.toBe(forged.idempotency_key);
     });
 
     // Its body's keys in the order the add's own request writes them, or as the store keeps a body (sorted), as a machine's own write stores it.
@@ -235,64 +265,12 @@ describeWithPostgres(
       ]);
       expect(activeNotional(t, 'sell')).toBe(500);
     });
-
-    it('a forged "done" add in the store is no earlier run of the same add: the add is sent (exit 0), never refused as a repeat of an action that did not happen', async () => {
-      const { t, team } = await desk();
-      const at = new Date().toISOString();
-      // Written without the key: an add said to have ended just now, the same request as the one typed.
-      const forged = { ...rowFor(t, { command: 'add', body: { notional_usd: 400, side: 'sell' } }), outcome: 'done' };
-      await insertRow(server(), team, { ...forged, resolved_at: at });
-      const before = t.trades().length;
-
-      ok(await run(team.c, `add ${MARKET} sell 400 --json`));
-      const sent = t.trades().slice(before);
-      expect([sent.map((entry) => entry.path), activeNotional(t, 'sell')]).toEqual([['/hedges/add'], 500]);
-      expect(sent[0].idempotencyKey).not.toBe(forged.idempotency_key);
-    });
-
-    it('the keeper leaves a genuine row of another machine to a person: its side waits, nothing is sent', async () => {
-      const { t, team, plant } = await desk();
-      const file = writeTarget(t, [`${MARKET},sell,100,1,,`]);
-      const elsewhere = await plant({
-        command: 'add',
-        body: { side: 'sell', notional_usd: 300 },
-        group: 'keep-20261123T000002000Z-abcdef',
-        leg: 'converge',
-        via: 'keeper',
-        host: 'desk-far-away',
-        sealWith: t.apiKey,
-      });
-      const nothingSent = mark(t);
-      const kept = ok(await team.a.hedge(['keep', file, '--once']));
-      nothingSent();
-      const skipped = lines(kept.stdout).filter(eventIs('skip'));
-      expect(skipped.map((event) => [event.side, event.reason])).toEqual([
-        [
-          'sell',
-          `the add of journal ${elsewhere.id} is unresolved (pending): left alone until it is finished by its key`,
-        ],
-      ]);
-    });
   },
   { shared: true },
 );
 
 describe('rows in the local journal file are verified before anything is sent again', () => {
   const startSimulator = useSimulators({ stepped: true });
-
-  it('a forged row appended to the file: `resume ID --yes` and a re-run with its --idempotency-key send nothing (exit 13)', async () => {
-    const t = await startSimulator();
-    const open = () => rowFor(t, { command: 'open', body: { side: 'buy', notional_usd: 3_000, tenor_days: 3 } });
-    const forged = open();
-    appendRow(t.configDir, forged);
-    exits(await t.hedge(`resume ${forged.id} --yes`), 13, 'it carries no seal');
-
-    // A forged "done" row under a script's key would have made the script's own open exit 0 unsent.
-    const done = { ...open(), outcome: 'done' };
-    appendRow(t.configDir, done);
-    exits(await t.hedge(`open ${MARKET} buy 3000 --tenor 3 --idempotency-key ${done.idempotency_key}`), 13);
-    expect(t.trades()).toEqual([]);
-  });
 
   it('a forged "landed add" on the side moves no baseline: a genuine add past its key lifetime is judged by its own effect, not sent a second time', async () => {
     const t = await startSimulator();
@@ -332,7 +310,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     ]);
   });
 
-  it('a forged roll row naming a hedge a colleague closed does not make the keeper open the side again: it stays drift, reported, nothing sent', async () => {
+  it('a forged roll row naming a hedge a colleague closed does not make the keeper open the side again: it stays drift, reported, nothing sent; a forged row appended to the file: `resume ID --yes` and a re-run with its --idempotency-key send nothing (exit 13)', async () => {
     const t = await startSimulator();
     const file = writeTarget(t, [`${MARKET},buy,1000,7,,`]);
     const hedgeId = okJson(await t.hedge(`open ${MARKET} buy 1000 --tenor 7 --json`)).id;
@@ -355,5 +333,17 @@ describe('rows in the local journal file are verified before anything is sent ag
     expect(events.filter(eventIs('reopen'))).toEqual([]);
     nothingSent();
     expect(t.active('buy')).toEqual([]);
+
+    // A forged row appended to the file: `resume ID --yes` and a re-run with its --idempotency-key send nothing (exit 13).
+    const open = () => rowFor(t, { command: 'open', body: { side: 'buy', notional_usd: 3_000, tenor_days: 3 } });
+    const unsealed = open();
+    appendRow(t.configDir, unsealed);
+    exits(await t.hedge(`resume ${unsealed.id} --yes`), 13, 'it carries no seal');
+
+    // A forged "done" row under a script's key would have made the script's own open exit 0 unsent.
+    const done = { ...open(), outcome: 'done' };
+    appendRow(t.configDir, done);
+    exits(await t.hedge(`open ${MARKET} buy 3000 --tenor 3 --idempotency-key ${done.idempotency_key}`), 13);
+    nothingSent();
   });
 });

@@ -44,8 +44,18 @@ it.each(['error-in-200', 'data-and-error', 'data-in-400'] as const)(
   },
 );
 
-it('--idempotency-key names one request: a key from an entry with another body is refused (exit 2), nothing is sent, and that entry keeps its outcome', async () => {
+it('a write refused before it was sent: a --ref shaped like an API key is bad input, exit 2 naming --ref, no request at all; an --idempotency-key from an entry with another body, exit 2, that entry keeping its outcome; --timeout too short for the write: exit 5 saying nothing was sent, the entry abandoned and the next run starting afresh', async () => {
   const simulator = await startSimulator();
+  const result = exits(
+    await simulator.hedge('open USDTNGN buy 1000 --tenor 3 --ref desk_live_20240101abcd'),
+    2,
+    '--ref: the reference looks like an API key',
+  );
+  expect(result.stderr).not.toContain('desk_live_20240101abcd');
+  expect(simulator.requests()).toHaveLength(0);
+
+  // --idempotency-key names one request: a key from an entry with another body is refused (exit 2), nothing is sent,
+  // and that entry keeps its outcome.
   simulator.seedOpen('buy', 10_000);
   // An add answered 5xx on every attempt: its outcome unknown, its entry unresolved, with its key.
   simulator.sandbox.setFaults({ next5xx: 5, match: { method: 'POST', path: '/hedges/add' } });
@@ -63,21 +73,11 @@ it('--idempotency-key names one request: a key from an entry with another body i
   expect(simulator.writes()).toHaveLength(writesBefore);
   const after = await journalEntries(simulator);
   expect(after.map((entry) => [entry.id, entry.outcome])).toEqual([[pending.id, 'unknown']]);
-});
 
-it('a write refused before it was sent: a --ref shaped like an API key is bad input, exit 2 naming --ref, no request at all; --timeout too short for the write: exit 5 saying nothing was sent, the entry abandoned and the next run starting afresh', async () => {
-  const simulator = await startSimulator();
-  const result = exits(
-    await simulator.hedge('open USDTNGN buy 1000 --tenor 3 --ref desk_live_20240101abcd'),
-    2,
-    '--ref: the reference looks like an API key',
-  );
-  expect(result.stderr).not.toContain('desk_live_20240101abcd');
-  expect(simulator.requests()).toHaveLength(0);
   simulator.seedOpen('sell', 5_000);
   const short = exits(await simulator.hedge('close USDTNGN sell --no-wait --timeout 0.5'), 5, 'nothing was sent');
   expect(short.stderr).not.toContain('outcome is unknown');
-  expect(simulator.writes()).toHaveLength(0);
+  expect(simulator.writes()).toHaveLength(writesBefore);
   const [entry] = await journalEntries(simulator);
   expect(entry).toMatchObject({ command: 'close', outcome: 'abandoned' });
 

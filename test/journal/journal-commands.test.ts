@@ -174,14 +174,6 @@ describe('hedge journal', () => {
     expect(result.stdout).toContain('\\x1b]0;pwned');
   });
 
-  it('an empty journal says so on stderr, stdout holds the header row alone (nothing with --no-header)', async () => {
-    const result = await exits(0, 'journal', 'journal is empty');
-    expect(result.stdout).toBe(
-      'id\tcreated_at\tcommand\tmarket\tside\tclient_reference\tnotional_usd\toutcome\thedge_id\tenvironment\thost\tseal\n',
-    );
-    expect((await hedge('journal --no-header')).stdout).toBe('');
-  });
-
   it('show: one entry by a unique prefix: JSON as stored, field lines when piped with text escaped; an unknown id and an ambiguous prefix are exit 2 naming what was typed (and the candidates)', async () => {
     writeJournal();
     const json = await exits(0, 'journal show a_add --json');
@@ -240,8 +232,13 @@ describe('hedge journal', () => {
 });
 
 describe('hedge resume refusals (nothing is sent)', () => {
-  it("a resolved entry is exit 2 saying its outcome; an entry sent with other credentials is exit 2 naming its profile; without an ID, this account's own unresolved entry before a newer one of another; with no unresolved entry, a sentence on stderr, exit 0", async () => {
+  it("a resolved entry is exit 2 saying its outcome; an entry sent with other credentials is exit 2 naming its profile; without an ID, this account's own unresolved entry before a newer one of another; with no unresolved entry (an empty journal, which `hedge journal` says on stderr), a sentence on stderr, exit 0", async () => {
     await exits(0, 'resume', 'Nothing to resume');
+    // An empty journal says so on stderr, stdout holds the header row alone (nothing with --no-header).
+    expect((await exits(0, 'journal', 'journal is empty')).stdout).toBe(
+      'id\tcreated_at\tcommand\tmarket\tside\tclient_reference\tnotional_usd\toutcome\thedge_id\tenvironment\thost\tseal\n',
+    );
+    expect((await hedge('journal --no-header')).stdout).toBe('');
     writeJournal();
     await exits(2, 'resume a_open0001', 'outcome is filled');
     await exits(2, 'resume a_close003', 'key fingerprint', 'hedge --profile ops resume a_close003');

@@ -1,5 +1,5 @@
 // Local state that cannot be used, through the real binary: a journal that is a symbolic link, a
-// journal this user may not write, and a damaged line. Each write is refused before anything leaves
+// journal this user may not write, a damaged line and a damaged lock record. Each write is refused before anything leaves
 // the machine (exit 13, the path named, the server's request log without a write); a damaged line
 // is skipped with a warning naming its file and line.
 import {
@@ -78,9 +78,24 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
   });
 });
 
-it('a damaged journal line: a line nested 150,000 deep (300 KB) is skipped with a warning naming it: journal, journal show, journal resolve, resume and a write go on, each saying it once', async () => {
+it('a damaged lock record is said in one line naming its file and taken as held by nobody: `open --ref` takes the lock, opens once, and removes the record; a damaged journal line: a line nested 150,000 deep (300 KB) is skipped with a warning naming it: journal, journal show, journal resolve, resume and a write go on, each saying it once', async () => {
   const t = await start();
-  ok(await t.hedge('open USDTNGN buy 1000 --tenor 3'));
+  // The record of `open … --ref DEAL-7`'s lock: locks/<hash of ENV|HOST|KEYFP|ref|DEAL-7>.json (docs/journal.md).
+  const scope = ['test', new URL(t.baseUrl).host, keyFingerprint(t.apiKey), 'ref', 'DEAL-7'].join('|');
+  const record = join(t.configDir, 'locks', `${createHash('sha256').update(scope).digest('hex').slice(0, 24)}.json`);
+  mkdirSync(join(t.configDir, 'locks'), { recursive: true, mode: 0o700 });
+  writeFileSync(record, '{"scope": "test|', { mode: 0o600 });
+  const opened = exits(
+    await t.hedge('open USDTNGN buy 1000 --tenor 3 --ref DEAL-7'),
+    0,
+    `Lock record skipped: ${record} (not valid JSON); taken as held by nobody.`,
+  );
+  expect([opened.stderr.split(record).length, t.requests('POST', '/hedges').length, existsSync(record)]).toEqual([
+    2,
+    1,
+    false,
+  ]);
+
   const journal = join(t.configDir, 'journal.jsonl');
   const begin = JSON.parse(readFileSync(journal, 'utf8').split('\n')[0]);
   // An unresolved add of this account on the side the write below adds to: the row a write looks at first.
@@ -114,24 +129,4 @@ it('a damaged journal line: a line nested 150,000 deep (300 KB) is skipped with 
   expect(added.stderr).not.toMatch(/unexpected|call stack/i);
   expect(t.requests('POST', '/hedges/add')).toHaveLength(1);
   expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1100]);
-});
-
-it('a damaged lock record is said in one line naming its file and taken as held by nobody: `open --ref` takes the lock, opens once, and removes the record', async () => {
-  const t = await start();
-  // The record of `open … --ref DEAL-7`'s lock: locks/<hash of ENV|HOST|KEYFP|ref|DEAL-7>.json (docs/journal.md).
-  const scope = ['test', new URL(t.baseUrl).host, keyFingerprint(t.apiKey), 'ref', 'DEAL-7'].join('|');
-  const record = join(t.configDir, 'locks', `${createHash('sha256').update(scope).digest('hex').slice(0, 24)}.json`);
-  mkdirSync(join(t.configDir, 'locks'), { recursive: true, mode: 0o700 });
-  writeFileSync(record, '{"scope": "test|', { mode: 0o600 });
-
-  const opened = exits(
-    await t.hedge('open USDTNGN buy 1000 --tenor 3 --ref DEAL-7'),
-    0,
-    `Lock record skipped: ${record} (not valid JSON); taken as held by nobody.`,
-  );
-  expect([opened.stderr.split(record).length, t.requests('POST', '/hedges').length, existsSync(record)]).toEqual([
-    2,
-    1,
-    false,
-  ]);
 });

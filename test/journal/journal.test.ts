@@ -117,8 +117,17 @@ describe('begin and update', () => {
     expect((await journal.update(other.id, { outcome: 'done', resolved_at: resolvedAt })).resolved_at).toBe(resolvedAt);
   });
 
-  it('refuses to update an entry that does not exist, or to begin one without the fields a reader needs, and writes nothing', async () => {
+  it('reads a journal not made yet as empty, refuses to update an entry that does not exist, or to begin one without the fields a reader needs, and writes nothing', async () => {
     const { journal, fileText, dir } = setUp();
+    // Reading a journal that does not exist yet is an empty journal and creates nothing (the rest of list and get for
+    // every backend: conformance.test.ts).
+    const request = { environment: 'test', base_url_host: 'h', key_id: KEY_ID, command: 'open', body: {} } as const;
+    expect([
+      await journal.list(),
+      await journal.get('a_'),
+      await journal.findUnresolvedMatch(request),
+      existsSync(dir),
+    ]).toEqual([[], undefined, undefined, false]);
     await expect(journal.begin({ ...openFields(), key_id: '', environment: 'prod' as 'live' })).rejects.toThrow(
       'Cannot journal this action: environment must be live or test; key_id is required.',
     );
@@ -150,17 +159,6 @@ it.each([
     expect(existsSync(dir)).toBe(false);
   },
 );
-
-it('list and get (the rest for every backend: conformance.test.ts): reading a journal that does not exist yet is an empty journal and creates nothing', async () => {
-  const { journal, dir } = setUp();
-  const request = { environment: 'test', base_url_host: 'h', key_id: KEY_ID, command: 'open', body: {} } as const;
-  expect([
-    await journal.list(),
-    await journal.get('a_'),
-    await journal.findUnresolvedMatch(request),
-    existsSync(dir),
-  ]).toEqual([[], undefined, undefined, false]);
-});
 
 /** A begin event as a line of the file, written at 09:00. */
 const eventLine = (id: string, more: Record<string, unknown> = {}) =>

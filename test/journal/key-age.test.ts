@@ -12,7 +12,7 @@ import { actionAge, ServerClock } from '../../src/core/server-clock.js';
 import { exits, journalEntries, killWhen } from '../support/cli-runs.js';
 import { FROZEN_CLOCK_PRELOAD } from '../support/hedge-cli.js';
 import { activeNotional } from '../support/keeper.js';
-import { colleagueAdds, pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
+import { colleagueAdds, pinnedClockEnv, useSimulators } from '../support/simulator.js';
 
 const HOUR_MS = 3_600_000;
 const T = Date.parse('2026-03-02T09:00:00.000Z');
@@ -60,46 +60,6 @@ describe('actionAge: both clocks, and a reading that contradicts itself', () => 
 const start = useSimulators();
 
 describe('resume on a server whose Date header was 30 h fast at the first send', () => {
-  /**
-   * A frozen simulator with a buy side of 10,000; `add USDTNGN buy 1000` sent while its Date header
-   * runs 30 h fast and killed once the server acted on it; then the header tells the truth, the
-   * server's clock moves `serverMs` (past the 24 h it keeps a key), a colleague adds 500, and
-   * `resume --yes` runs with this machine's clock `localMs` after the first run's.
-   */
-  async function attack(serverMs: number, localMs: number) {
-    const t = await start({ preset: 'frozen' });
-    t.seedOpen('buy', 10_000);
-    const sentAt = t.sandbox.clock.now();
-    const first = pinnedClockEnv(t);
-    t.sandbox.setFaults({ dateSkewMs: 30 * HOUR_MS, stall: 'body', match: { method: 'POST', path: '/hedges/add' } });
-    await killWhen(
-      { hedge: (args, options = {}) => t.hedge(args, { ...options, env: first }) },
-      'add USDTNGN buy 1000'.split(' '),
-      () => adds(t).some((entry) => entry.status === 'stalled'),
-      'the add held at its body',
-    );
-    t.sandbox.setFaults({ dateSkewMs: 0, stall: null, match: null });
-    const [row] = await journalEntries(t, '--pending');
-    // The lie is in the row: the server's time at its send, 30 h ahead of the server's own.
-    expect(row.context.server_time_ms).toBeGreaterThan(sentAt + 30 * HOUR_MS - 2000);
-
-    t.advance(serverMs);
-    expect(activeNotional(t, 'buy')).toBe(11_000);
-    expect(Object.keys(t.sandbox.engine.state.idempotency).some((scope) => scope.endsWith(row.idempotency_key))).toBe(
-      false,
-    );
-    await colleagueAdds(t, 'buy', 500);
-    expect(activeNotional(t, 'buy')).toBe(11_500);
-
-    // --no-wait: a resend on this frozen clock would otherwise wait for a landing until the test's bound.
-    const resumed = await t.hedge('resume --yes --no-wait', {
-      env: { NODE_OPTIONS: `--import=${FROZEN_CLOCK_PRELOAD}`, READ_E2E_NOW_MS: String(sentAt + localMs) },
-    });
-    return { t, row, resumed };
-  }
-
-  const adds = (t: Simulator) => t.requests('POST', '/hedges/add');
-
   it.each([
     [
       "27 s later here, 27 h on the server (a fast clock): the send is in the server's future, the age cannot be told: exit 12, the key not sent again",
@@ -117,9 +77,44 @@ describe('resume on a server whose Date header was 30 h fast at the first send',
       ['33 h ago by the local clock', 'is past the key lifetime of 12 h'],
     ],
   ])('%s', async (_name, serverMs, localMs, said) => {
-    const { t, row, resumed } = await attack(serverMs, localMs);
-    exits(resumed, 12, ...said, 'Nothing was sent');
-    const sent = adds(t).filter((entry) => entry.idempotencyKey === row.idempotency_key);
+    // A frozen simulator with a buy side of 10,000; `add USDTNGN buy 1000` sent while its Date header runs 30 h fast
+    // and killed once the server acted on it; then the header tells the truth, the server's clock moves `serverMs`
+    // (past the 24 h it keeps a key), a colleague adds 500, and `resume --yes` runs with this machine's clock
+    // `localMs` after the first run's.
+    const t = await start({ preset: 'frozen' });
+    t.seedOpen('buy', 10_000);
+    const sentAt = t.sandbox.clock.now();
+    const first = pinnedClockEnv(t);
+    t.sandbox.setFaults({ dateSkewMs: 30 * HOUR_MS, stall: 'body', match: { method: 'POST', path: '/hedges/add' } });
+    await killWhen(
+      { hedge: (args, options = {}) => t.hedge(args, { ...options, env: first }) },
+      'add USDTNGN buy 1000'.split(' '),
+      () => t.requests('POST', '/hedges/add').some((entry) => entry.status === 'stalled'),
+      'the add held at its body',
+    );
+    t.sandbox.setFaults({ dateSkewMs: 0, stall: null, match: null });
+    const [row] = await journalEntries(t, '--pending');
+    // The lie is in the row: the server's time at its send, 30 h ahead of the server's own.
+    expect(row.context.server_time_ms).toBeGreaterThan(sentAt + 30 * HOUR_MS - 2000);
+
+    t.advance(serverMs);
+    expect(activeNotional(t, 'buy')).toBe(11_000);
+    expect(Object.keys(t.sandbox.engine.state.idempotency).some((scope) => scope.endsWith(row.idempotency_key))).toBe(
+      false,
+    );
+    await colleagueAdds(t, 'buy', 500);
+    expect(activeNotional(t, 'buy')).toBe(11_500);
+
+    // --no-wait: a resend on this frozen clock would otherwise wait for a landing until the test's bound.
+    exits(
+      await t.hedge('resume --yes --no-wait', {
+        env: { NODE_OPTIONS: `--import=${FROZEN_CLOCK_PRELOAD}`, READ_E2E_NOW_MS: String(sentAt + localMs) },
+      }),
+      12,
+      ...said,
+      'Nothing was sent',
+    );
+    const sent = t.requests('POST', '/hedges/add').filter((entry) => entry.idempotencyKey === row.idempotency_key);
     expect([activeNotional(t, 'buy'), sent.length]).toEqual([11_500, 1]);
   });
 });

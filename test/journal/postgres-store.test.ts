@@ -43,7 +43,7 @@ describeWithPostgres(
     /** A statement on the database `url` names. */
     const sql = (url: string, text: string, values?: unknown[]) =>
       server().query(new URL(url).pathname.slice(1), text, values);
-    it('creates its schema on first use, once, however many processes start on a fresh database at the same moment', async () => {
+    it('creates its schema on first use, once, however many processes start on a fresh database at the same moment; imports a local entry: added once, present the second time, a conflict when another action has its id; a final outcome is never taken back', async () => {
       const url = await server().createDatabase();
       const firsts = Array.from({ length: 6 }, () => journalAt(url));
       const lists = await Promise.all(firsts.map((journal) => journal.list()));
@@ -57,10 +57,9 @@ describeWithPostgres(
       });
       // Running it again applies nothing.
       expect(await journalAt(url).migrateSchema()).toEqual([]);
-    });
 
-    it('importing a local entry: added once, present the second time, a conflict when another action has its id; a final outcome is never taken back', async () => {
-      const url = await server().createDatabase();
+      // Importing a local entry: added once, present the second time, a conflict when another action has its id; a
+      // final outcome is never taken back.
       const dir = join(built.scratch, `local-${Date.now()}`);
       const local = openJournal({ dir });
       const first = await local.begin(fields({ profile: 'laptop' }));

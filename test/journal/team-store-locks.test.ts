@@ -1,7 +1,7 @@
 // Check and act under one lock, across machines, when the lock is the team store's: a PostgreSQL
 // advisory lock that dies with the session that held it. A keeper whose store restarts under it takes
-// its lock again; an apply whose store goes away after its send says what was sent. What is asserted
-// is the server's own state and the store's rows. That the store's locks are exclusive across
+// its lock again; an apply or a roll whose store goes away after its send says what was sent (a roll's: its side
+// closed and unhedged, no open sent). What is asserted is the server's own state and the store's rows. That the store's locks are exclusive across
 // processes and die with a killed holder is the backends' conformance suite (conformance.test.ts);
 // the commands that take them are the same whichever backend holds them (journal-concurrency.test.ts,
 // test/keeper/keeper-service-ops.test.ts).
@@ -12,7 +12,8 @@ import { describeWithPostgres } from '../support/servers/postgres.js';
 import { activeNotional, eventAfter, followKeeper } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { useDesks, type Machine } from '../support/team.js';
-import { exits } from '../support/cli-runs.js';
+import { exits, waitingAfter } from '../support/cli-runs.js';
+import type { RunResult } from '../support/hedge-cli.js';
 
 /** A target file of one row in the machine's folder. */
 function target(machine: Machine, row: string) {
@@ -85,24 +86,51 @@ describeWithPostgres(
       }
     });
 
-    it("apply's step sent, then the store lost while it waits: the exit says what was sent (5), never 13 'nothing was sent'", async () => {
-      const { t, team } = await desk({ fillDelayMs: 3_000 });
-      t.seedOpen('sell', 1_000);
-      const applying = team.a.hedge(['apply', target(team.a, 'USDTNGN,sell,1500,3'), '--json']);
-      await until(() => t.writes().some((entry) => entry.path === '/hedges/add'), 'the add of the apply was sent', {
-        process: applying,
-      });
+    /** `run` until `sent` holds, then the store stopped under it (started again once it ended): its result. */
+    async function storeLostAfter(run: Promise<RunResult>, sent: () => boolean, what: string) {
+      await until(sent, what, { process: run });
       await server().stop();
-      let result;
       try {
-        result = await applying;
+        return await run;
       } finally {
         await server().start();
       }
+    }
+
+    it("apply's step sent, then the store lost while it waits: the exit says what was sent (5), never 13 'nothing was sent'", async () => {
+      const { t, team } = await desk({ fillDelayMs: 3_000 });
+      t.seedOpen('sell', 1_000);
+      const result = await storeLostAfter(
+        team.a.hedge(['apply', target(team.a, 'USDTNGN,sell,1500,3'), '--json']),
+        () => t.writes().some((entry) => entry.path === '/hedges/add'),
+        'the add of the apply was sent',
+      );
       // Never 13: what was sent is said.
       expect([0, 5, 7, 12], result.stderr).toContain(result.code);
       expect(result.stderr).not.toContain('before sending anything');
       expect(t.requests('POST', '/hedges/add')).toHaveLength(1);
+    });
+
+    // The store lost between a roll's close and its open: the side is then closed and unhedged. It is stopped while
+    // the roll waits for its close to land, so the failure comes as the close's outcome is recorded.
+    it("a roll's close sent, then the store lost: the exit says what was sent (5, 7 or 12) with the close's key and the resume; never 13 'nothing was sent'; no open sent", async () => {
+      const { t, team } = await desk({ fillDelayMs: 3_000 });
+      t.seedOpen('sell', 1_000);
+      const result = await storeLostAfter(
+        team.a.hedge(['roll', 'USDTNGN', 'sell', '--tenor', '7', '--yes']),
+        waitingAfter(t, '/hedges/close'),
+        "the roll's close was answered and its wait began",
+      );
+      // What the close did is not known to this run (5), or known and the open not sent (12); either way with the
+      // key and the resume.
+      expect([5, 7, 12], result.stderr).toContain(result.code);
+      expect(result.stderr).not.toMatch(/nothing was sent|before sending anything/i);
+      const posts = (path: string) => t.requests('POST', path);
+      expect(result.stderr).toContain(`idempotency key: ${posts('/hedges/close')[0]?.idempotencyKey}`);
+      expect(result.stderr).toMatch(/hedge resume a_\w+/);
+      // And whether the side is covered now: the roll says so (bare, or "if this close landed").
+      expect(result.stderr).toMatch(/not covered now/);
+      expect([posts('/hedges/close').length, posts('/hedges').length, t.active('sell')]).toEqual([1, 0, []]);
     });
   },
   { shared: true },

@@ -34,9 +34,36 @@ describeWithPostgres(
     /** The store's URL as hedge shows it, its password redacted. */
     const shownUrl = (url: string) => url.replace(server().password, '***');
 
-    it("machine C's `hedge journal --json` shows A's and B's actions, with host and profile; the store holds each once", async () => {
+    it("the database down: a write is refused before anything is sent (exit 13, the store named without its password), reads of the API still work; back up, machine C's `hedge journal --json` shows A's and B's actions, with host and profile; the store holds each once", async () => {
       const { t, team } = await desk();
+      await server().stop();
+      try {
+        const refused = exits(
+          await run(team.a, 'open USDTNGN buy 1000 --tenor 3'),
+          13,
+          `The team journal store ${team.urlWithoutPassword} cannot be reached: connection refused (while connecting).`,
+        );
+        expect(refused.stderr).toMatch(
+          /refuses writes before sending anything; reads of the API \(positions, hedges, account\) still work/,
+        );
+
+        const json = exits(await run(team.c, 'add USDTNGN buy 500 --json --verbose'), 13);
+        expect(lastJson(json.stderr).error).toMatchObject({
+          code: 'state',
+          class: 'state',
+          details: { store: shownUrl(team.url) },
+        });
+        // Nothing of any write reached the server.
+        expect(t.writes()).toEqual([]);
+
+        expect(okJson(await run(team.a, 'positions --json'))).toEqual([]);
+        expect(t.requests('GET', '/positions').length).toBeGreaterThan(0);
+        exits(await team.b.hedge(['journal']), 13);
+      } finally {
+        await server().start();
+      }
       ok(await run(team.a, 'open USDTNGN buy 1000 --tenor 3 --json'));
+      expect(t.trades()).toHaveLength(1);
       // B is another process: each row names the process and store session that began it.
       ok(await run(team.b, 'open USDTNGN sell 2000 --tenor 7 --json', { spawn: true }));
       expect(t.trades().map((entry) => entry.path)).toEqual(['/hedges', '/hedges']);
@@ -93,39 +120,6 @@ describeWithPostgres(
         location: shownUrl(team.url),
         source: 'HEDGE_JOURNAL_URL',
       });
-      passwordNowhere(team.outputs);
-    });
-
-    it('the database down: a write is refused before anything is sent (exit 13, the store named without its password); reads of the API still work', async () => {
-      const { t, team } = await desk();
-      await server().stop();
-      try {
-        const refused = exits(
-          await run(team.a, 'open USDTNGN buy 1000 --tenor 3'),
-          13,
-          `The team journal store ${team.urlWithoutPassword} cannot be reached: connection refused (while connecting).`,
-        );
-        expect(refused.stderr).toMatch(
-          /refuses writes before sending anything; reads of the API \(positions, hedges, account\) still work/,
-        );
-
-        const json = exits(await run(team.c, 'add USDTNGN buy 500 --json --verbose'), 13);
-        expect(lastJson(json.stderr).error).toMatchObject({
-          code: 'state',
-          class: 'state',
-          details: { store: shownUrl(team.url) },
-        });
-        // Nothing of any write reached the server.
-        expect(t.writes()).toEqual([]);
-
-        expect(okJson(await run(team.a, 'positions --json'))).toEqual([]);
-        expect(t.requests('GET', '/positions').length).toBeGreaterThan(0);
-        exits(await team.b.hedge(['journal']), 13);
-      } finally {
-        await server().start();
-      }
-      ok(await run(team.a, 'open USDTNGN buy 1000 --tenor 3 --json'));
-      expect(t.trades()).toHaveLength(1);
       passwordNowhere(team.outputs);
     });
 

@@ -11,25 +11,13 @@ import { activeSizes } from '../support/keeper.js';
 
 const start = useSimulators({ stepped: true });
 
-/** A buy and a sell of 1,000 whose 7-day tenor is 140 s (a day of 20 s) on a server 45 s ahead, without Date. */
-async function aheadWithoutDate() {
-  const simulator = await start({ noDateHeader: true, dayMs: 20_000 });
-  simulator.advance(45_000);
-  const buy = simulator.seedOpen('buy', 1_000);
-  simulator.seedOpen('sell', 1_000);
-  return { simulator, buy };
-}
-
-/** A buy of 1,000 whose 7-day tenor is 140 s (a day of 20 s) on a server 10 min ahead, its Date header and records alike. */
-async function tenMinutesAhead() {
-  const simulator = await start({ dayMs: 20_000 });
-  simulator.advance(600_000);
-  return { simulator, buy: simulator.seedOpen('buy', 1_000) };
-}
-
 describe("a server 45 s ahead without a Date header: maturities on the server's clock", () => {
-  it('after a close of the sell side, positions shows the buy hedge in step with its two minutes left, not past its maturity', async () => {
-    const { simulator, buy } = await aheadWithoutDate();
+  it('after a close of the sell side, positions shows the buy hedge in step with its two minutes left, not past its maturity; reduce USDTNGN buy 300 exits 0 without reading the side again, and a full reduce of the rest too', async () => {
+    // A buy and a sell of 1,000 whose 7-day tenor is 140 s (a day of 20 s).
+    const simulator = await start({ noDateHeader: true, dayMs: 20_000 });
+    simulator.advance(45_000);
+    const buy = simulator.seedOpen('buy', 1_000);
+    simulator.seedOpen('sell', 1_000);
     ok(await simulator.hedge(`close ${MARKET} sell --yes`));
     expect(simulator.active('sell')).toEqual([]);
     expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
@@ -48,10 +36,7 @@ describe("a server 45 s ahead without a Date header: maturities on the server's 
     // The side's Left column and its hedge's line count from the server's time, as the side was judged.
     expect(table.stdout).toMatch(/^USDTNGN +buy .* 2m$/m);
     expect(table.stdout).toMatch(new RegExp(`└ ${buy.id} +— +1,000\\.00 USD +filled +2m +\\d{4}-`));
-  });
 
-  it('reduce USDTNGN buy 300 exits 0 without reading the side again, and a full reduce of the rest too', async () => {
-    const { simulator, buy } = await aheadWithoutDate();
     const from = simulator.sandbox.requestLog.length;
     ok(await simulator.hedge(`reduce ${MARKET} buy 300 --yes --timeout 8`));
     expect(activeSizes(simulator, 'buy')).toEqual([[buy.id, 700]]);
@@ -75,8 +60,16 @@ describe("a server 45 s ahead without a Date header: maturities on the server's 
 });
 
 describe("a server 10 min ahead, its Date header and its records alike: --watch and a hedge's card count maturities on its clock", () => {
-  it('positions --watch --alert-maturity 5m fires for a hedge 140 s from its maturity there (14 min by ours), with its time left there', async () => {
-    const { simulator, buy } = await tenMinutesAhead();
+  it("hedges ID: its card's maturity says the time left on the server's clock, as the hedges list does; positions --watch --alert-maturity 5m fires for a hedge 140 s from its maturity there (14 min by ours), with its time left there", async () => {
+    // A buy of 1,000 whose 7-day tenor is 140 s (a day of 20 s).
+    const simulator = await start({ dayMs: 20_000 });
+    simulator.advance(600_000);
+    const buy = simulator.seedOpen('buy', 1_000);
+    expect(buy.maturityAtMs - simulator.sandbox.clock.now()).toBeLessThan(180_000);
+    expect(ok(await simulator.hedge(`hedges ${buy.id}`, { screen: { columns: 160, rows: 40 } })).stdout).toMatch(
+      /Maturity +│ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in 2m\) /,
+    );
+
     const leftMs = buy.maturityAtMs - simulator.sandbox.clock.now();
     expect(leftMs).toBeLessThan(300_000);
 
@@ -93,14 +86,6 @@ describe("a server 10 min ahead, its Date header and its records alike: --watch 
     // The closing line says the time left on the server's clock too: about two minutes, not fourteen.
     expect(run.stderr).toMatch(/matures in 00:02:\d\d /);
     expect(simulator.writes()).toEqual([]);
-  });
-
-  it("hedges ID: its card's maturity says the time left on the server's clock, as the hedges list does", async () => {
-    const { simulator, buy } = await tenMinutesAhead();
-    expect(buy.maturityAtMs - simulator.sandbox.clock.now()).toBeLessThan(180_000);
-    expect(ok(await simulator.hedge(`hedges ${buy.id}`, { screen: { columns: 160, rows: 40 } })).stdout).toMatch(
-      /Maturity +│ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in 2m\) /,
-    );
   });
 
   it("add quotes its addition for the days the hedge has left on the server's clock: 3, not the 7 this machine's clock would say", async () => {

@@ -131,7 +131,7 @@ describe('hedge add: the quote for the addition, then the position before → af
 });
 
 describe('hedge reduce: what it realized', () => {
-  it('a partial reduce: the reduced share of the position (est.) and the balance before → after; no quote', async () => {
+  it('a partial reduce: the reduced share of the position (est.) and the balance before → after, no quote; --json is the side after it, the realized line on stderr', async () => {
     const simulator = await start();
     const seeded = simulator.seedOpen('sell', 20_000);
     const balanceBefore = account(simulator).balanceUsdc;
@@ -164,27 +164,43 @@ describe('hedge reduce: what it realized', () => {
       .map((line) => line.split('\t'));
     expect(values[keys.indexOf('notional_usd')]).toBe('12500');
     expect(hedge(simulator, seeded.id)).toMatchObject({ notionalUsd: 12_500, status: 'filled' });
-  });
 
-  it('--json is the side after it, the hedge as the server sent it beside it; the realized line goes to stderr', async () => {
-    const simulator = await start();
-    const seeded = simulator.seedOpen('buy', 8_000);
-    const balanceBefore = account(simulator).balanceUsdc;
-    const result = ok(await simulator.hedge(`reduce ${MARKET} buy 2000 --json`));
-    const balanceAfter = account(simulator).balanceUsdc;
-    const body = JSON.parse(result.stdout);
+    // --json: the side after it, the hedge as the server sent it beside it; the realized line goes to stderr.
+    const jsonBefore = account(simulator).balanceUsdc;
+    const json = ok(await simulator.hedge(`reduce ${MARKET} sell 2000 --json`));
+    const body = JSON.parse(json.stdout);
     expect(body).toMatchObject({
       hedge_id: seeded.id,
-      notional_usd: 6_000,
-      hedge: { id: seeded.id, notional_usd: 6_000, status: 'filled' },
+      notional_usd: 10_500,
+      hedge: { id: seeded.id, notional_usd: 10_500, status: 'filled' },
     });
     expect(Object.keys(body)).not.toContain('realized');
-    expect(result.stderr).toContain('Position after the reduce: notional 8,000.00 → 6,000.00 USD;');
-    expect(result.stderr).toContain(`balance ${formatSignedMoney(balanceAfter - balanceBefore)} USDC.`);
+    expect(json.stderr).toContain('Position after the reduce: notional 12,500.00 → 10,500.00 USD;');
+    expect(json.stderr).toContain(`balance ${formatSignedMoney(account(simulator).balanceUsdc - jsonBefore)} USDC.`);
   });
 
-  it('a side of two hedges (alpha): a reduce that takes all of the newest and part of, or none of, the other names the hedge that remains on every line of its card; an add the one it grew', async () => {
+  it('a side of two hedges (alpha): a close, or a reduce of the whole side, names both hedges it ended and shows their realized figures summed; a reduce that takes all of the newest and part of, or none of, the other names the hedge that remains on every line of its card; an add the one it grew', async () => {
     const simulator = await start({ dialect: 'alpha' });
+    const ended = async (command: string) => {
+      const ids = [simulator.seedOpen('buy', 1_000).id, simulator.seedOpen('buy', 500).id];
+      const { stdout } = ok(await simulator.hedge(command, { env: WIDE }));
+      expect(ids.map((id) => hedge(simulator, id).status)).toEqual(['closed', 'closed']);
+      return { stdout, ids };
+    };
+    for (const command of [`close ${MARKET} buy`, `reduce ${MARKET} buy 1500`]) {
+      const { stdout, ids } = await ended(`${command} --format table`);
+      expectSummedCard(simulator, stdout, ids);
+    }
+    const { stdout, ids } = await ended(`close ${MARKET} buy --json`);
+    const sum = summed(simulator, ids);
+    const { realized } = JSON.parse(stdout);
+    expect([...realized.hedge_ids].sort()).toEqual([...ids].sort());
+    expect(realized).toMatchObject({
+      notional_usd: expect.closeTo(sum('notional_usd'), 6),
+      net_pnl_usd: expect.closeTo(sum('net_pnl_usd'), 6),
+      fees_usdc: expect.closeTo(sum('fees_usdc'), 6),
+    });
+    // The side is flat again: a reduce that leaves one of its hedges.
     /** The ids the card names: its Hedge ID row and the command it gives for the hedge in full. */
     const named = (stdout: string) => ({
       row: /Hedge ID\s+│ (\S+)/.exec(stdout)?.[1],
@@ -215,29 +231,6 @@ describe('hedge reduce: what it realized', () => {
     expect(named(added.slice(added.indexOf('Position after the add')))).toEqual({ row: grown.id, command: grown.id });
   });
 
-  it('a side of two hedges (alpha): a close, or a reduce of the whole side, names both hedges it ended and shows their realized figures summed', async () => {
-    const simulator = await start({ dialect: 'alpha' });
-    const ended = async (command: string) => {
-      const ids = [simulator.seedOpen('buy', 1_000).id, simulator.seedOpen('buy', 500).id];
-      const { stdout } = ok(await simulator.hedge(command, { env: WIDE }));
-      expect(ids.map((id) => hedge(simulator, id).status)).toEqual(['closed', 'closed']);
-      return { stdout, ids };
-    };
-    for (const command of [`close ${MARKET} buy`, `reduce ${MARKET} buy 1500`]) {
-      const { stdout, ids } = await ended(`${command} --format table`);
-      expectSummedCard(simulator, stdout, ids);
-    }
-    const { stdout, ids } = await ended(`close ${MARKET} buy --json`);
-    const sum = summed(simulator, ids);
-    const { realized } = JSON.parse(stdout);
-    expect([...realized.hedge_ids].sort()).toEqual([...ids].sort());
-    expect(realized).toMatchObject({
-      notional_usd: expect.closeTo(sum('notional_usd'), 6),
-      net_pnl_usd: expect.closeTo(sum('net_pnl_usd'), 6),
-      fees_usdc: expect.closeTo(sum('fees_usdc'), 6),
-    });
-  });
-
   // Bounded by --timeout before it lands (exit 7), then resumed once it has: as the first run would have shown it, never
   // one hedge's figures for the side.
   it.each([
@@ -264,30 +257,7 @@ describe('hedge reduce: what it realized', () => {
     },
   );
 
-  it('a reduce of the whole position waits until its hedge is closed and reads as a close, with the realized figures of its history record', async () => {
-    const simulator = await start();
-    const [buy, sell] = [simulator.seedOpen('buy', 6_000), simulator.seedOpen('sell', 8_000)];
-    const result = ok(await simulator.hedge(`reduce ${MARKET} buy 6000 --format table`, { env: WIDE }));
-    const [record] = account(simulator).history;
-    expect(record.hedge_id).toBe(buy.id);
-    expect(result.stdout).toContain('Position closed');
-    expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${paidWords(record.fees_usdc)}`));
-    expect(okJson(await simulator.hedge(`reduce ${MARKET} sell 8000 --json`))).toMatchObject({
-      market: MARKET,
-      side: 'sell',
-      notional_usd: 0,
-      hedge: { id: sell.id, status: 'closed' },
-      answer: { hedge_id: sell.id, action: 'reduce', notional_usd: 8000 },
-    });
-    const { activeHedgeIds, history } = account(simulator);
-    expect([hedge(simulator, sell.id).status, activeHedgeIds, history.map((entry) => entry.hedge_id)]).toEqual([
-      'closed',
-      {},
-      [buy.id, sell.id],
-    ]);
-  });
-
-  it('the close card fits 24 rows at 80 columns, a deal reference included, and says at its top what it is', async () => {
+  it('the close card fits 24 rows at 80 columns, a deal reference included, and says at its top what it is; a reduce of the whole position waits until its hedge is closed and reads as a close, with the realized figures of its history record', async () => {
     const simulator = await start();
     ok(await simulator.hedge(`open ${MARKET} sell 4000 --tenor 3 --ref DEAL-2026-000042`));
     const result = ok(await simulator.hedge(`close ${MARKET} sell --format table`, { env: { COLUMNS: '80' } }));
@@ -299,8 +269,29 @@ describe('hedge reduce: what it realized', () => {
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
     // Carry and fees in the one sign convention: "-… USDC, you paid" (or earned), from the history record.
     const [record] = account(simulator).history;
+    const dealId = record.hedge_id;
     expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${paidWords(record.fees_usdc)}`));
     expect(result.stdout).toMatch(new RegExp(`Carry\\s+│ ${paidWords(record.carry_usdc)}`));
+
+    const [buy, sell] = [simulator.seedOpen('buy', 6_000), simulator.seedOpen('sell', 8_000)];
+    const reduced = ok(await simulator.hedge(`reduce ${MARKET} buy 6000 --format table`, { env: WIDE }));
+    const [, reducedRecord] = account(simulator).history;
+    expect(reducedRecord.hedge_id).toBe(buy.id);
+    expect(reduced.stdout).toContain('Position closed');
+    expect(reduced.stdout).toMatch(new RegExp(`Fees\\s+│ ${paidWords(reducedRecord.fees_usdc)}`));
+    expect(okJson(await simulator.hedge(`reduce ${MARKET} sell 8000 --json`))).toMatchObject({
+      market: MARKET,
+      side: 'sell',
+      notional_usd: 0,
+      hedge: { id: sell.id, status: 'closed' },
+      answer: { hedge_id: sell.id, action: 'reduce', notional_usd: 8000 },
+    });
+    const { activeHedgeIds, history } = account(simulator);
+    expect([hedge(simulator, sell.id).status, activeHedgeIds, history.map((entry) => entry.hedge_id)]).toEqual([
+      'closed',
+      {},
+      [dealId, buy.id, sell.id],
+    ]);
   });
 });
 

@@ -70,15 +70,6 @@ describe('hedge open', () => {
     expect(polls[0].realTimeMs - write.realTimeMs).toBeGreaterThanOrEqual(1000);
   });
 
-  it('--json prints only the final hedge on stdout', async () => {
-    const trading = await startTrading();
-    const result = ok(await trading.hedge('open USDTNGN sell 2500 --tenor 1 --json'));
-    const hedge = JSON.parse(result.stdout);
-    expect(hedge).toMatchObject({ id: trading.hedges()[0].id, status: 'filled', side: 'sell', notional_usd: 2500 });
-    expect(typeof hedge.struck_rate).toBe('number');
-    expect(result.stderr).not.toContain('waiting');
-  });
-
   // --timeout counts from the start of the command, and a write needs a second of it left to be
   // sent at all: 4 s leaves the start-up, the quote and the pre-trade reads seconds to spare on a
   // loaded machine (2 s left them under one), so the run always reaches the wait it times out in.
@@ -110,15 +101,40 @@ describe('hedge open', () => {
     expect(result.stderr).toContain(naming.replace('ID', hedge.id));
   });
 
-  it('--no-wait returns at submitted without polling the hedge', async () => {
+  it('--no-wait returns at submitted without polling the hedge; on add, it returns the submitted action at once', async () => {
     const trading = await startTrading({ fillDelayMs: 60_000 });
     const submitted = okJson(await trading.hedge('open USDTNGN buy 10000 --tenor 7 --no-wait --json'));
+    const id = trading.hedges()[0].id;
     expect(submitted).toMatchObject({
       status: 'submitted',
-      hedge_id: trading.hedges()[0].id,
+      hedge_id: id,
       order_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
     });
     expect(trading.requests('GET', /^\/hedges\//)).toEqual([]);
+
+    // Past its fill: an add to it.
+    trading.advance(60_001);
+    const before = trading.sandbox.requestLog.length;
+    expect(okJson(await trading.hedge('add USDTNGN buy 1000 --no-wait --json'))).toMatchObject({
+      hedge_id: id,
+      action: 'add',
+      status: 'submitted',
+    });
+    // Nothing was polled after the write: no GET of the hedge, no wait.
+    const after = trading.sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`);
+    // The pre-trade reads (in parallel, so in either order), the side's book (its positions line and
+    // hedge records) and the quote for the addition, then the write, and nothing after it.
+    expect(after.at(-1)).toBe('POST /hedges/add');
+    expect(after.indexOf('POST /quotes')).toBe(after.length - 2);
+    expect([...after].sort()).toEqual([
+      'GET /account',
+      'GET /hedges',
+      'GET /hedges',
+      'GET /markets',
+      'GET /positions',
+      'POST /hedges/add',
+      'POST /quotes',
+    ]);
   });
 
   it('--dry-run prints the exact request with the key redacted and sends no write; with --json it is the planned request as one JSON document', async () => {
@@ -219,15 +235,19 @@ describe('hedge add / reduce / close', () => {
     );
   });
 
-  it('close on a terminal-less run prints the realized P&L lines in plain mode', async () => {
+  it('open --json prints only the final hedge on stdout; close on a terminal-less run prints the realized P&L lines in plain mode', async () => {
     const trading = await startTrading();
-    const id = await openFilledThroughCli(trading, 'sell', '4000');
+    const opened = ok(await trading.hedge('open USDTNGN sell 2500 --tenor 1 --json'));
+    const hedge = JSON.parse(opened.stdout);
+    expect(hedge).toMatchObject({ id: trading.hedges()[0].id, status: 'filled', side: 'sell', notional_usd: 2500 });
+    expect(typeof hedge.struck_rate).toBe('number');
+    expect(opened.stderr).not.toContain('waiting');
     const lines = tsvRecord(
       exits(await trading.hedge('close USDTNGN sell'), 0, 'Closed: the sell position on USDTNGN is no longer open.')
         .stdout,
     );
     const record = Object.values(trading.sandbox.engine.state.accounts)[0].history[0];
-    expect(lines.hedge_id).toBe(id);
+    expect(lines.hedge_id).toBe(hedge.id);
     // The record's figures as sent: carry and fees keep the server's sign (positive = the account pays).
     for (const key of ['net_pnl_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc'] as const)
       expect(Number(lines[key]), key).toBe(record[key]);
@@ -272,37 +292,18 @@ describe('hedge add / reduce / close', () => {
     ]);
     expect(trading.hedges()).toEqual([]);
   });
-
-  it('--no-wait on add returns the submitted action at once', async () => {
-    const trading = await startTrading();
-    const id = await openFilledThroughCli(trading, 'buy', '1000');
-    const before = trading.sandbox.requestLog.length;
-    expect(okJson(await trading.hedge('add USDTNGN buy 1000 --no-wait --json'))).toMatchObject({
-      hedge_id: id,
-      action: 'add',
-      status: 'submitted',
-    });
-    // Nothing was polled after the write: no GET of the hedge, no wait.
-    const after = trading.sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`);
-    // The pre-trade reads (in parallel, so in either order), the side's book (its positions line and
-    // hedge records) and the quote for the addition, then the write, and nothing after it.
-    expect(after.at(-1)).toBe('POST /hedges/add');
-    expect(after.indexOf('POST /quotes')).toBe(after.length - 2);
-    expect([...after].sort()).toEqual([
-      'GET /account',
-      'GET /hedges',
-      'GET /hedges',
-      'GET /markets',
-      'GET /positions',
-      'POST /hedges/add',
-      'POST /quotes',
-    ]);
-  });
 });
 
 describe('pre-trade checks', () => {
-  it('exposure over the account headroom is caught before sending: exit 3, the numbers, no POST; with --skip-checks the server decides: its exposure_exceeded is shown the same way (exit 3)', async () => {
+  it('a market that is not listed is refused before sending (exit 2); exposure over the account headroom is caught before sending: exit 3, the numbers, no POST; with --skip-checks the server decides: its exposure_exceeded is shown the same way (exit 3)', async () => {
     const trading = await startTrading({ exposureCapUsd: 50_000 });
+    // A market that is not listed is refused before sending.
+    exits(
+      await trading.hedge('open USDTKES buy 1000 --tenor 1'),
+      2,
+      'market: "USDTKES" is not listed for this account; listed: USDTNGN',
+    );
+    expect(trading.writes()).toEqual([]);
     await openFilledThroughCli(trading, 'buy', '40000');
     const writesBefore = trading.writes().length;
     exits(
@@ -335,16 +336,6 @@ describe('pre-trade checks', () => {
       1,
     );
     expect(trading.hedges()).toHaveLength(1);
-  });
-
-  it('a market that is not listed is refused before sending', async () => {
-    const trading = await startTrading();
-    exits(
-      await trading.hedge('open USDTKES buy 1000 --tenor 1'),
-      2,
-      'market: "USDTKES" is not listed for this account; listed: USDTNGN',
-    );
-    expect(trading.writes()).toEqual([]);
   });
 });
 

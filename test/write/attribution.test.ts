@@ -39,7 +39,6 @@ async function inFlight(simulator: Simulator, args: string, path: string) {
   return run;
 }
 
-/** An add of 250 to a side of 1,000 that landed on the server while every answer to it was lost: exit 5, journaled pending. */
 /** A server that names a change's amount delta_usd (beta). */
 const BETA = { HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd' };
 /** A key lifetime every key is past. */
@@ -52,6 +51,7 @@ function repeated(run: { code: number | null; stderr: string }, details = {}) {
   return error;
 }
 
+/** An add of 250 to a side of 1,000 that landed on the server while every answer to it was lost: exit 5, journaled pending. */
 async function landedButUnknown(simulator: Simulator, side: 'buy' | 'sell' = 'buy', env?: Record<string, string>) {
   simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
   const lost = await simulator.hedge(`add USDTNGN ${side} 250 --json`, { env });
@@ -128,7 +128,7 @@ describe.concurrent('resume reconciles first, on the server clock', () => {
       }),
   );
 
-  it('a server whose clock ran 30 hours ahead: the resume sees the add landed and sends nothing', () =>
+  it('a server whose clock ran 30 hours ahead: the resume sees the add landed and sends nothing; a change the journal cannot add up, an open of the side since (not additive): an old key is not resent on the notional alone — exit 12', () =>
     withOpenSide('buy', async (simulator) => {
       await landedButUnknown(simulator);
       // The server forgets keys after 24 h of its own time; this machine's clock barely moved.
@@ -136,17 +136,15 @@ describe.concurrent('resume reconciles first, on the server clock', () => {
       const addsBefore = posts(simulator, '/hedges/add').length;
       ok(await simulator.hedge('resume --json'));
       expect(sentAndHeld(simulator, 'add', 'buy')).toEqual([addsBefore, 1_250]);
-    }));
 
-  it('a change the journal cannot add up, an open of the side since (not additive): an old key is not resent on the notional alone — exit 12', () =>
-    withOpenSide('sell', async (simulator) => {
+      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7'));
       await landedButUnknown(simulator, 'sell');
       // A colleague closes the side and opens it again at 1,000: the journal cannot add that up.
       ok(await simulator.hedge('close USDTNGN sell'));
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --again'));
-      const addsBefore = posts(simulator, '/hedges/add').length;
+      const sellAddsBefore = posts(simulator, '/hedges/add').length;
       exits(await simulator.hedge('resume --json', { env: OLD_KEYS }), 12);
-      expect(sentAndHeld(simulator, 'add', 'sell')).toEqual([addsBefore, 1_000]);
+      expect(sentAndHeld(simulator, 'add', 'sell')).toEqual([sellAddsBefore, 1_000]);
     }));
 
   // A close resumed after the side went by another action. Seed 727 of a 1,000-history chaos run: a close that never
@@ -186,14 +184,26 @@ describe.concurrent('resume reconciles first, on the server clock', () => {
 });
 
 describe.concurrent('a finished write is not repeated silently', () => {
-  it('the same reduce run again with nothing between: exit 16 repeated_action, nothing sent; --again sends it', () =>
-    withOpenSide('sell', async (simulator) => {
+  it('an open run again after it was done (as a script re-runs one killed between "done" and its output): the side still shows its hedge, so exit 16 and nothing sent; the same reduce run again with nothing between: exit 16 repeated_action, nothing sent, --again sends it; a script\'s own --idempotency-key makes a re-run exactly once: the second run sends nothing and shows the same result', () =>
+    withSimulator(STEPPED, async (simulator) => {
+      // Done in the journal and on the server, as a run killed between "done" and its output leaves it.
+      const open = 'open USDTNGN sell 1000 --tenor 7 --json';
+      ok(await simulator.hedge(open));
+      repeated(await simulator.hedge(open), { hedge_id: simulator.hedges()[0].id });
+      expect(posts(simulator, '/hedges')).toHaveLength(1);
+
       ok(await simulator.hedge('reduce USDTNGN sell 100'));
       const error = repeated(await simulator.hedge('reduce USDTNGN sell 100 --json'));
       expect(error.message).toMatch(/\) ended under a minute ago and the side still shows/);
       expect(sentAndHeld(simulator, 'reduce', 'sell')).toEqual([1, 900]);
       ok(await simulator.hedge('reduce USDTNGN sell 100 --again'));
       expect(activeNotional(simulator, 'sell')).toBe(800);
+
+      const reduce = 'reduce USDTNGN sell 100 --json --idempotency-key nightly-2026-11-23-reduce';
+      const first = await simulator.hedge(reduce);
+      const second = await simulator.hedge(reduce);
+      expect([first.code, second.code]).toEqual([0, 0]);
+      expect(sentAndHeld(simulator, 'reduce', 'sell')).toEqual([3, 700]);
     }));
 
   it('an add begun 20 min ago, found landed by a resume just now, run again: exit 16 by when it ended, not when it began; nothing sent', () =>
@@ -220,18 +230,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
       ]).toEqual([3, 2, 3, 1_000]);
     }));
 
-  it('a close run again on the side it left flat says so in one line: exit 16, nothing sent', () =>
-    withOpenSide('buy', async (simulator) => {
-      ok(await simulator.hedge('close USDTNGN buy'));
-      const rerun = exits(await simulator.hedge('close USDTNGN buy'), 16);
-      expect(rerun.stderr).toMatch(
-        /^hedge: The buy side of USDTNGN is already flat: the same close closed it at .*nothing was sent\.$/m,
-      );
-      expect(rerun.stderr).not.toContain('--again');
-      expect(posts(simulator, '/hedges/close')).toHaveLength(1);
-    }));
-
-  it("two identical adds in a row: the second is the guard's (exit 16); after the side moved, the same add is new work (exit 0)", () =>
+  it("two identical adds in a row: the second is the guard's (exit 16); after the side moved, the same add is new work (exit 0); a close run again on the side it left flat says so in one line: exit 16, nothing sent", () =>
     withOpenSide('buy', async (simulator) => {
       ok(await simulator.hedge('add USDTNGN buy 200'));
       exits(await simulator.hedge('add USDTNGN buy 200 --json'), 16);
@@ -249,16 +248,14 @@ describe.concurrent('a finished write is not repeated silently', () => {
       expect(activeNotional(simulator, 'buy')).toBe(1_150);
       ok(await simulator.hedge('add USDTNGN buy 200 --json'));
       expect(sentAndHeld(simulator, 'add', 'buy')).toEqual([2, 1_350]);
-    }));
 
-  it('an open run again after it was done (as a script re-runs one killed between "done" and its output): the side still shows its hedge, so exit 16 and nothing sent', () =>
-    withSimulator(STEPPED, async (simulator) => {
-      // Done in the journal and on the server, as a run killed between "done" and its output leaves it.
-      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --json'));
-      repeated(await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --json'), {
-        hedge_id: simulator.hedges()[0].id,
-      });
-      expect(posts(simulator, '/hedges')).toHaveLength(1);
+      ok(await simulator.hedge('close USDTNGN buy'));
+      const rerun = exits(await simulator.hedge('close USDTNGN buy'), 16);
+      expect(rerun.stderr).toMatch(
+        /^hedge: The buy side of USDTNGN is already flat: the same close closed it at .*nothing was sent\.$/m,
+      );
+      expect(rerun.stderr).not.toContain('--again');
+      expect(posts(simulator, '/hedges/close')).toHaveLength(1);
     }));
 
   it("an open --ref run again while its hedge is active, from a colleague's own config folder: the duplicate reference refuses it (exit 3 duplicate_client_reference), before the repeat", () =>
@@ -292,15 +289,6 @@ describe.concurrent('a finished write is not repeated silently', () => {
       const words = [...suggested.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]);
       const listed = ok(await simulator.hedge([...words, '--json']));
       expect(JSON.parse(listed.stdout).map((hedge: { id: string }) => hedge.id)).toEqual([simulator.hedges()[0].id]);
-    }));
-
-  it("a script's own --idempotency-key makes a re-run exactly once: the second run sends nothing and shows the same result", () =>
-    withOpenSide('sell', async (simulator) => {
-      const reduce = 'reduce USDTNGN sell 100 --json --idempotency-key nightly-2026-11-23-reduce';
-      const first = await simulator.hedge(reduce);
-      const second = await simulator.hedge(reduce);
-      expect([first.code, second.code]).toEqual([0, 0]);
-      expect(sentAndHeld(simulator, 'reduce', 'sell')).toEqual([1, 900]);
     }));
 });
 

@@ -38,14 +38,10 @@ function context(key: string, input = true) {
 }
 
 describe('live key guard', () => {
-  it('--no-input on a terminal also needs --yes', async () => {
-    const { ctx } = context(LIVE, false);
-    await expect(guardLiveAction(ctx, { action: 'close a position', dryRun: false })).rejects.toThrow(
-      /--no-input forbids asking/,
-    );
-  });
-
-  it('a test key needs no confirmation and shows no banner', async () => {
+  it('--no-input on a terminal also needs --yes; a test key needs no confirmation and shows no banner', async () => {
+    await expect(
+      guardLiveAction(context(LIVE, false).ctx, { action: 'close a position', dryRun: false }),
+    ).rejects.toThrow(/--no-input forbids asking/);
     const { ctx, questions, stderr } = context(TEST);
     const guard = await guardLiveAction(ctx, { action: 'open a hedge', dryRun: false });
     await guard.confirm('Open?');

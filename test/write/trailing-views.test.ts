@@ -120,9 +120,8 @@ describe.concurrent('commands on a server whose positions list and history trail
     withSimulator({ viewLagMs: HOUR, stepped: true }, async (simulator) => {
       const run = simulator.hedge('open USDTNGN sell 1000 --tenor 1 --json --timeout 20');
       // The fill is on the record and the open is reading the positions list for it: its wait for every view.
-      const filledAt = () => simulator.hedges()[0]?.status === 'filled';
       await until(
-        () => filledAt() && simulator.requests('GET', '/positions').length >= 2,
+        () => simulator.hedges()[0]?.status === 'filled' && simulator.requests('GET', '/positions').length >= 2,
         'the open waiting for the positions list',
         15_000,
       );

@@ -6,26 +6,23 @@
 import { afterAll, expect, it } from 'vitest';
 import { OutcomeUnknownError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
-import { runWrite, type WriteAction } from '../../src/features/write/write-flow.js';
+import { runWrite } from '../../src/features/write/write-flow.js';
 import { JournalError, openJournal, type Journal } from '../../src/platform/journal/index.js';
 import { testContext } from '../support/client.js';
 import { tempDir } from '../support/hedge-cli.js';
 
-/** A real journal in a fresh folder whose every update fails as a full disk does. */
 const dir = tempDir('hedge-full-disk-');
 afterAll(() => dir.remove());
-function failingJournal(): Journal {
-  const real = openJournal({ dir: dir.path });
-  return Object.assign(Object.create(real), {
+
+it('a journal that cannot be written after the send: reports the action as sent with its key and the way to finish it (exit 5), never as a journal error', async () => {
+  // A real journal in a fresh folder whose every update fails as a full disk does.
+  const journal: Journal = Object.assign(Object.create(openJournal({ dir: dir.path })), {
     update: () =>
       Promise.reject(
         new JournalError('Cannot write the action journal /nowhere/journal.jsonl: no space left on device (ENOSPC).'),
       ),
   });
-}
-
-function context(journal: Journal) {
-  return testContext({
+  const { ctx } = testContext({
     env: {
       HEDGE_API_KEY: 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx',
       HEDGE_BASE_URL: 'http://127.0.0.1:9/partners/sandbox/v2',
@@ -34,41 +31,34 @@ function context(journal: Journal) {
     clock: { now: () => Date.parse('2026-11-22T10:00:00.000Z'), sleep: async () => {} },
     output: { now: () => 0 },
     journal,
-  }).ctx;
-}
-
-function closeAction(sent: string[]): WriteAction<{ status: string }, { status: string }> {
-  return {
-    kind: 'close',
-    request: { market: 'USDTNGN', side: 'buy' },
-    command: 'close',
-    verb: 'close a position',
-    argv: ['close', 'USDTNGN', 'buy'],
-    plan: (key) => ({
-      method: 'POST',
-      path: '/hedges/close',
-      body: { market: 'USDTNGN', side: 'buy' },
-      idempotencyKey: key,
-    }),
-    question: () => 'Close?',
-    send: async (key) => {
-      sent.push(key);
-      return { status: 'submitted' };
-    },
-    submitted: () => ({ order_tx_hash: '0xabc' }),
-    wait: async () => ({ status: 'closed' }),
-    outcome: () => 'done',
-  };
-}
-
-it('a journal that cannot be written after the send: reports the action as sent with its key and the way to finish it (exit 5), never as a journal error', async () => {
-  const journal = failingJournal();
+  });
+  // A close whose send is counted.
   const sent: string[] = [];
-  const error = await runWrite(context(journal), closeAction(sent), {
-    wait: true,
-    dryRun: false,
-    fresh: false,
-  }).catch((failure: unknown) => failure);
+  const error = await runWrite(
+    ctx,
+    {
+      kind: 'close',
+      request: { market: 'USDTNGN', side: 'buy' },
+      command: 'close',
+      verb: 'close a position',
+      argv: ['close', 'USDTNGN', 'buy'],
+      plan: (key) => ({
+        method: 'POST',
+        path: '/hedges/close',
+        body: { market: 'USDTNGN', side: 'buy' },
+        idempotencyKey: key,
+      }),
+      question: () => 'Close?',
+      send: async (key) => {
+        sent.push(key);
+        return { status: 'submitted' };
+      },
+      submitted: () => ({ order_tx_hash: '0xabc' }),
+      wait: async () => ({ status: 'closed' }),
+      outcome: () => 'done',
+    },
+    { wait: true, dryRun: false, fresh: false },
+  ).catch((failure: unknown) => failure);
 
   // Begun (journaled before the send) with the key it was sent with, and left there.
   const begun = await journal.list();
