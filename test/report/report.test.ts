@@ -419,8 +419,8 @@ describe('hedge report on more than a page of history', () => {
   });
 });
 
-describe('hedge report and history --since against a server that ignores the page size', () => {
-  it('alpha (one page of its own 50, `limit` ignored, no cursor): 51 closed hedges are never summed as 50 without a word; told its name, all 51', async () => {
+describe('hedge report and history against a server that ignores the page size', () => {
+  it('alpha (one page of its own 50, `limit` ignored, no cursor): 51 closed hedges are never summed as 50 without a word; told its name, all 51; history --ref and report --by hedge say their hedge records may be cut at 50, never join from them silently', async () => {
     const { simulator: alpha, account } = await seeded('alpha', 51, { dialect: 'alpha' });
     expect(account.history).toHaveLength(51);
     const warned =
@@ -457,13 +457,10 @@ describe('hedge report and history --since against a server that ignores the pag
     expect(cents(whole.totals.net_pnl_usd)).toBe(netCents(account.history));
     expect(told.stderr).not.toMatch(/incomplete/);
     expect(historyQueries(alpha).slice(5)).toEqual([{ page_size: '500' }, { page_size: '1' }]);
-  });
-});
 
-describe('deal references read from hedge records against a server that ignores the page size', () => {
-  it('alpha: history --ref and report --by hedge say their hedge records may be cut at 50, never join from them silently', async () => {
-    const { simulator: alpha, account } = await seeded('alpha-deal', 51, { dialect: 'alpha' });
-    // One deal of 51 hedges whose closed-hedge records carry no reference: it is joined from the hedge records.
+    // Deal references read from its hedge records: history --ref and report --by hedge say those may be cut
+    // at 50, never join from them silently. One deal of 51 hedges whose closed-hedge records carry no
+    // reference: it is joined from the hedge records.
     for (const hedge of Object.values(account.hedges)) hedge.clientReference = 'DEAL-7';
     for (const record of account.history) delete record.client_reference;
     const hedgeQueries = () => alpha.requests('GET', '/hedges').map((entry) => entry.query);
@@ -482,9 +479,9 @@ describe('deal references read from hedge records against a server that ignores 
     );
     expect(hedgeQueries().slice(2)).toEqual([{ limit: '500' }, { limit: '1' }]);
 
-    const report = await alpha.hedge('report --by hedge --ref DEAL-7 --json');
-    expect(report.stderr).toMatch(/The list may be cut at 50 hedge records: .* is not joined to its deal/s);
-    expect(okJson(report).complete).toBe(false);
+    const byDeal = await alpha.hedge('report --by hedge --ref DEAL-7 --json');
+    expect(byDeal.stderr).toMatch(/The list may be cut at 50 hedge records: .* is not joined to its deal/s);
+    expect(okJson(byDeal).complete).toBe(false);
   });
 });
 
