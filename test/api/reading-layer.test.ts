@@ -603,12 +603,18 @@ describe('the field picker', () => {
     expect(facts.synonymsUsed).toEqual([]);
   });
 
-  it('a position with {pnl_usd: 5, unrealized_pnl_usd: 7} has one net P&L, 5, in either order', () => {
-    expect([
-      readPosition({ pnl_usd: 5, unrealized_pnl_usd: 7 }).netPnlUsd,
-      readPosition({ unrealized_pnl_usd: 7, pnl_usd: 5 }).netPnlUsd,
-      readPosition({ unrealized_pnl_usd: 7 }).netPnlUsd,
-      readPosition({ net_pnl_usd: 3, pnl_usd: 5, unrealized_pnl_usd: 7 }).netPnlUsd,
-    ]).toEqual([5, 5, 7, 3]);
+  it("an open position's unrealized net P&L under its plausible names, never its net margin: {pnl_usd: 5, unrealized_pnl_usd: 7} has one, 5, in either order", () => {
+    expect(
+      [
+        { pnl_usd: 5, unrealized_pnl_usd: 7 },
+        { unrealized_pnl_usd: 7, pnl_usd: 5 },
+        { unrealized_pnl_usd: 7 },
+        { unrealized_pnl_usd: '-12.5' },
+        { unrealizedNetPnlUsd: 3 },
+        { net_pnl_usd: 3, pnl_usd: 5, unrealized_pnl_usd: 7 },
+        { side: 'buy', gross_pnl_usd: 10, accrued_carry_usdc: 2, net_pnl_usd: 8 },
+        { net_margin_usd: 500 },
+      ].map((raw) => readPosition(raw).netPnlUsd),
+    ).toEqual([5, 5, 7, -12.5, 3, 3, 8, undefined]);
   });
 });
