@@ -526,7 +526,7 @@ it('what the spec does not list is shown, not refused: gamma: a hedge `settling`
 
 // --raw with a text format is refused before anything is sent, as every global: checked-before-sending.test.ts.
 describe.concurrent('an answer hedge cannot read is its own exit class (14), naming the field and what came', () => {
-  it('a hedge whose side is neither buy nor sell: exit 14, the field and the value named, never "network"', async (on, through) => {
+  it('a hedge whose side is neither buy nor sell: exit 14, the field and the value named, never "network"; an account hedge cannot read: whoami says the key could not be checked and exits 14, not 3', async (on, through) => {
     const simulator = await on();
     const hedge = simulator.seedOpen('buy', 10_000);
     const env = await through(startFieldProxy(simulator.sandbox, 'side', 'long'));
@@ -545,13 +545,10 @@ describe.concurrent('an answer hedge cannot read is its own exit class (14), nam
         details: { field: 'data.side', received: '"long" (text)' },
       },
     );
-  });
 
-  it('an account hedge cannot read: whoami says the key could not be checked and exits 14, not 3', async (on, through) => {
-    const simulator = await on();
-    const env = await through(startFieldProxy(simulator.sandbox, 'balance_usdc', 'lots'));
-    const result = await simulator.hedge('whoami', { env });
-    expect([result.code, result.stderr]).toEqual([
+    const account = await through(startFieldProxy(simulator.sandbox, 'balance_usdc', 'lots'));
+    const whoami = await simulator.hedge('whoami', { env: account });
+    expect([whoami.code, whoami.stderr]).toEqual([
       14,
       expect.stringMatching(/The key could not be checked: GET \/account/),
     ]);
