@@ -126,7 +126,7 @@ describe('period', () => {
     closedAt('2026-11-08T00:00:00.000Z', 8),
   ];
 
-  it('--since is inclusive and --until exclusive, on the close time', () => {
+  it('--since is inclusive and --until exclusive, on the close time; either bound alone', () => {
     const report = grouped(records, 'day', { since, until });
     expect([
       [report.totals.count, report.totals.net_pnl_usd],
@@ -140,9 +140,6 @@ describe('period', () => {
       ],
       ['2026-11-01T00:00:00.000Z', '2026-11-08T00:00:00.000Z'],
     ]);
-  });
-
-  it('either bound alone', () => {
     expect([
       [grouped(records, 'side', { since }).totals.net_pnl_usd, grouped(records, 'side', { until }).totals.net_pnl_usd],
       grouped(records, 'side').since,
@@ -211,14 +208,11 @@ describe('records without a usable close time', () => {
     { netPnlUsd: 7, side: 'sell' },
   ];
 
-  it('are excluded (and counted) when grouping by time', () => {
+  it('are excluded (and counted) when grouping by time or when a period is given', () => {
     for (const by of ['day', 'week', 'month'] as const) {
       const report = grouped(records, by);
       expect([report.excluded, report.totals.net_pnl_usd]).toEqual([1, 5]);
     }
-  });
-
-  it('are excluded when a period is given', () => {
     expect(grouped(records, 'side', { since: new Date('2026-01-01T00:00:00Z') })).toMatchObject({
       excluded: 1,
       totals: { count: 1 },
@@ -250,15 +244,12 @@ describe('groups by side, tenor and market', () => {
     { netPnlUsd: 16, side: 'sell' },
   ];
 
-  it('side: buy, sell, then the unknown group', () => {
+  it('side: buy, sell, then the unknown group; tenor: by number of days, labelled in days; market', () => {
     expect(grouped(records, 'side').groups.map((group) => [group.key, group.label, group.net_pnl_usd])).toEqual([
       ['buy', 'buy', 10],
       ['sell', 'sell', 17],
       ['unknown', 'Unknown', 4],
     ]);
-  });
-
-  it('tenor: by number of days, labelled in days', () => {
     expect(grouped(records, 'tenor').groups.map((group) => [group.key, group.label])).toEqual([
       ['1', '1 day'],
       ['3', '3 days'],
@@ -266,9 +257,6 @@ describe('groups by side, tenor and market', () => {
       ['14', '14 days'],
       ['unknown', 'Unknown'],
     ]);
-  });
-
-  it('market', () => {
     expect(keysAndCounts(grouped(records, 'market'))).toEqual([
       ['USDTGHS', 1],
       ['USDTKES', 1],
@@ -345,12 +333,9 @@ describe('figures a record does not give are unknown, not 0', () => {
 });
 
 describe('unrealized P&L of open positions', () => {
-  it('is summed to the cent on its own line', () => {
+  it('is summed to the cent on its own line; 0 with nothing open and null when no position says', () => {
     const report = buildReport([], [{ netPnlUsd: 0.1 }, { netPnlUsd: 0.2 }], { by: 'day' });
     expect([report.unrealized, report.totals.net_pnl_usd]).toEqual([{ positions: 2, net_pnl_usd: 0.3 }, 0]);
-  });
-
-  it('is 0 with nothing open and null when no position says', () => {
     expect([buildReport([], [], { by: 'day' }).unrealized, buildReport([], [{}], { by: 'day' }).unrealized]).toEqual([
       { positions: 0, net_pnl_usd: 0 },
       { positions: 1, net_pnl_usd: null },
