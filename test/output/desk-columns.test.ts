@@ -247,7 +247,7 @@ describe.each(LISTS)('%s at 60, 80 and 120 columns', (name, args, resource) => {
   });
 });
 
-it('notes under a table are about what it shows: positions: the note on net margin only where its column is; the lines under each side name the parts shown', async () => {
+it('notes under a table are about what it shows: positions: the note on net margin only where its column is; the lines under each side name the parts shown; history: a hedge this journal reduced while open has its notional marked, and the note says what it held', async () => {
   const { at } = await screens(['positions']);
   for (const [cols, lines] of at) {
     const [table] = tablesOf(lines);
@@ -263,11 +263,7 @@ it('notes under a table are about what it shows: positions: the note on net marg
       `${cols}`,
     ).toBe(named!.includes('reference'));
   }
-});
-
-it('notes under a table are about what it shows: history: a hedge this journal reduced while open has its notional marked, and the note says what it held', async () => {
-  const { at } = await screens(['history']);
-  for (const [cols, lines] of at) {
+  for (const [cols, lines] of (await screens(['history'])).at) {
     const row = lines.find((line) => line.includes('REPRO-1'))!;
     expect(row, `${cols}:\n${lines.join('\n')}`).toMatch(/2,000\.00\*/);
     const text = lines.join(' ').replace(/\s+/g, ' ');
