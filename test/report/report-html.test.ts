@@ -196,33 +196,29 @@ describe('renderReportHtml', () => {
   });
 });
 
-describe('niceScale', () => {
-  it('covers the range and zero with round steps', () => {
-    expect([niceScale(-973.75, 387.75), niceScale(0.1, 0.3), niceScale(0, 0).ticks]).toEqual([
-      { low: -1000, high: 500, step: 500, ticks: [-1000, -500, 0, 500] },
-      { low: 0, high: 0.3, step: 0.1, ticks: [0, 0.1, 0.2, 0.3] },
-      [0, 0.2, 0.4, 0.6, 0.8, 1],
-    ]);
-  });
+it('niceScale: covers the range and zero with round steps', () => {
+  expect([niceScale(-973.75, 387.75), niceScale(0.1, 0.3), niceScale(0, 0).ticks]).toEqual([
+    { low: -1000, high: 500, step: 500, ticks: [-1000, -500, 0, 500] },
+    { low: 0, high: 0.3, step: 0.1, ticks: [0, 0.1, 0.2, 0.3] },
+    [0, 0.2, 0.4, 0.6, 0.8, 1],
+  ]);
 });
 
-describe('the account a report names', () => {
-  it('is the profile and host; never a temporary port of this machine', async () => {
-    const { accountName } = await import('../../src/features/report/report.js');
-    expect([
-      accountName({
-        profileName: 'demo',
-        baseUrl: 'http://127.0.0.1:34933/partners/sandbox/v2',
-        sources: { profile: 'demo' },
-      }),
-      accountName({ profileName: 'desk', baseUrl: 'http://127.0.0.1:8080/partners/sandbox/v2' }),
-      accountName({ baseUrl: 'http://localhost:9/v2' }),
-      accountName({ profileName: 'desk', baseUrl: 'https://partner.example.com/partners/v2' }),
-    ]).toEqual([
-      'demo (the built-in simulator, test funds)',
-      'desk (a simulator on this machine)',
-      'key from HEDGE_API_KEY (a simulator on this machine)',
-      'desk @ partner.example.com',
-    ]);
-  });
+it('the account a report names: is the profile and host; never a temporary port of this machine', async () => {
+  const { accountName } = await import('../../src/features/report/report.js');
+  expect([
+    accountName({
+      profileName: 'demo',
+      baseUrl: 'http://127.0.0.1:34933/partners/sandbox/v2',
+      sources: { profile: 'demo' },
+    }),
+    accountName({ profileName: 'desk', baseUrl: 'http://127.0.0.1:8080/partners/sandbox/v2' }),
+    accountName({ baseUrl: 'http://localhost:9/v2' }),
+    accountName({ profileName: 'desk', baseUrl: 'https://partner.example.com/partners/v2' }),
+  ]).toEqual([
+    'demo (the built-in simulator, test funds)',
+    'desk (a simulator on this machine)',
+    'key from HEDGE_API_KEY (a simulator on this machine)',
+    'desk @ partner.example.com',
+  ]);
 });

@@ -266,29 +266,27 @@ describe('groups by side, tenor and market', () => {
   });
 });
 
-describe('groups by deal reference (--by ref)', () => {
-  it('a deal is every closed hedge that carried its reference, across its rolls; records without one last, under their own label', () => {
-    const records: HistoryFacts[] = [
-      { netPnlUsd: -1.25, hedgeId: 'hdg_3', clientReference: 'DEAL-7', notionalUsd: 1000 },
-      { netPnlUsd: 2, hedgeId: 'hdg_9', notionalUsd: 500 },
-      { netPnlUsd: 0.5, hedgeId: 'hdg_2', clientReference: 'DEAL-7', notionalUsd: 1000 },
-      // A deal may well be called "unknown": it is a deal, not the records without a reference.
-      { netPnlUsd: 4, hedgeId: 'hdg_4', clientReference: 'unknown', notionalUsd: 200 },
-      { netPnlUsd: -0.1, hedgeId: 'hdg_1', clientReference: 'DEAL-7', notionalUsd: 1000 },
-    ];
-    const report = grouped(records, 'ref');
-    expect([
-      report.groups.map((group) => [group.key, group.label, group.count, group.notional_usd, group.net_pnl_usd]),
-      report.totals.net_pnl_usd,
-    ]).toEqual([
-      [
-        ['DEAL-7', 'DEAL-7', 3, 3000, -0.85],
-        ['unknown', 'unknown', 1, 200, 4],
-        ['', 'No reference', 1, 500, 2],
-      ],
-      5.15,
-    ]);
-  });
+it('groups by deal reference (--by ref): a deal is every closed hedge that carried its reference, across its rolls; records without one last, under their own label', () => {
+  const records: HistoryFacts[] = [
+    { netPnlUsd: -1.25, hedgeId: 'hdg_3', clientReference: 'DEAL-7', notionalUsd: 1000 },
+    { netPnlUsd: 2, hedgeId: 'hdg_9', notionalUsd: 500 },
+    { netPnlUsd: 0.5, hedgeId: 'hdg_2', clientReference: 'DEAL-7', notionalUsd: 1000 },
+    // A deal may well be called "unknown": it is a deal, not the records without a reference.
+    { netPnlUsd: 4, hedgeId: 'hdg_4', clientReference: 'unknown', notionalUsd: 200 },
+    { netPnlUsd: -0.1, hedgeId: 'hdg_1', clientReference: 'DEAL-7', notionalUsd: 1000 },
+  ];
+  const report = grouped(records, 'ref');
+  expect([
+    report.groups.map((group) => [group.key, group.label, group.count, group.notional_usd, group.net_pnl_usd]),
+    report.totals.net_pnl_usd,
+  ]).toEqual([
+    [
+      ['DEAL-7', 'DEAL-7', 3, 3000, -0.85],
+      ['unknown', 'unknown', 1, 200, 4],
+      ['', 'No reference', 1, 500, 2],
+    ],
+    5.15,
+  ]);
 });
 
 describe('figures a record does not give are unknown, not 0', () => {
@@ -332,33 +330,29 @@ describe('figures a record does not give are unknown, not 0', () => {
   });
 });
 
-describe('unrealized P&L of open positions', () => {
-  it('is summed to the cent on its own line; 0 with nothing open and null when no position says', () => {
-    const report = buildReport([], [{ netPnlUsd: 0.1 }, { netPnlUsd: 0.2 }], { by: 'day' });
-    expect([report.unrealized, report.totals.net_pnl_usd]).toEqual([{ positions: 2, net_pnl_usd: 0.3 }, 0]);
-    expect([buildReport([], [], { by: 'day' }).unrealized, buildReport([], [{}], { by: 'day' }).unrealized]).toEqual([
-      { positions: 0, net_pnl_usd: 0 },
-      { positions: 1, net_pnl_usd: null },
-    ]);
-  });
+it('unrealized P&L of open positions: is summed to the cent on its own line; 0 with nothing open and null when no position says', () => {
+  const report = buildReport([], [{ netPnlUsd: 0.1 }, { netPnlUsd: 0.2 }], { by: 'day' });
+  expect([report.unrealized, report.totals.net_pnl_usd]).toEqual([{ positions: 2, net_pnl_usd: 0.3 }, 0]);
+  expect([buildReport([], [], { by: 'day' }).unrealized, buildReport([], [{}], { by: 'day' }).unrealized]).toEqual([
+    { positions: 0, net_pnl_usd: 0 },
+    { positions: 1, net_pnl_usd: null },
+  ]);
 });
 
-describe('cumulative net P&L', () => {
-  it('runs in close-time order and merges closes at the same instant', () => {
-    expect(
-      grouped(
-        [
-          closedAt('2026-11-03T00:00:00Z', 0.2, { hedgeId: 'b' }),
-          closedAt('2026-11-01T00:00:00Z', 0.1),
-          closedAt('2026-11-03T00:00:00Z', -1, { hedgeId: 'a' }),
-        ],
-        'day',
-      ).cumulative,
-    ).toEqual([
-      { at: '2026-11-01T00:00:00.000Z', net_pnl_usd: 0.1 },
-      { at: '2026-11-03T00:00:00.000Z', net_pnl_usd: -0.7 },
-    ]);
-  });
+it('cumulative net P&L: runs in close-time order and merges closes at the same instant', () => {
+  expect(
+    grouped(
+      [
+        closedAt('2026-11-03T00:00:00Z', 0.2, { hedgeId: 'b' }),
+        closedAt('2026-11-01T00:00:00Z', 0.1),
+        closedAt('2026-11-03T00:00:00Z', -1, { hedgeId: 'a' }),
+      ],
+      'day',
+    ).cumulative,
+  ).toEqual([
+    { at: '2026-11-01T00:00:00.000Z', net_pnl_usd: 0.1 },
+    { at: '2026-11-03T00:00:00.000Z', net_pnl_usd: -0.7 },
+  ]);
 });
 
 describe('parseReportDate', () => {
