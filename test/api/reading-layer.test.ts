@@ -336,14 +336,11 @@ describe('doctor: clock, rate limits, shapes', () => {
     expect(learned(() => undefined)).toMatchObject({ status: 'warn', forWrites: false });
   });
 
-  it('rate-limit headers are named when seen', () => {
+  it('rate-limit headers are named when seen; shapes are described in a few words', () => {
     expect(rateLimitCheck([answer({ 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '19' })]).detail).toBe(
       'x-ratelimit-limit: 20, x-ratelimit-remaining: 19',
     );
     expect(rateLimitCheck([answer()]).detail).toMatch(/^no rate-limit headers seen on 1 answers/);
-  });
-
-  it('shapes are described in a few words', () => {
     expect([
       describeShape([{ market: 'X', price: 1 }]),
       describeShape({ USDTNGN: { mid: 1, ts: 'x' } }),

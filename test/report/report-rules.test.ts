@@ -148,7 +148,7 @@ describe('period', () => {
 });
 
 describe('time groups (UTC)', () => {
-  it('ISO weeks: Sunday closes week 47, Monday opens week 48', () => {
+  it('ISO weeks: Sunday closes week 47, Monday opens week 48; across the year boundary 2026 has a week 53 that holds 2027-01-01; groups sorted by key, whatever order they came in', () => {
     const report = grouped(
       [
         closedAt('2026-11-22T23:59:59.999Z'),
@@ -164,9 +164,6 @@ describe('time groups (UTC)', () => {
       ],
       '2026-W47',
     ]);
-  });
-
-  it('ISO weeks across the year boundary: 2026 has a week 53 that holds 2027-01-01; groups sorted by key, whatever order they came in', () => {
     expect([
       keysAndCounts(
         grouped(
@@ -363,7 +360,7 @@ describe('parseReportDate', () => {
     return result.date.toISOString();
   };
 
-  it('reads a date as midnight UTC and a timestamp as written (UTC when it has no zone)', () => {
+  it('reads a date as midnight UTC and a timestamp as written (UTC when it has no zone); days, weeks and calendar months ago from the injected now', () => {
     for (const [text, iso] of [
       ['2026-11-01', '2026-11-01T00:00:00.000Z'],
       [' 2026-11-01T08:30:00Z ', '2026-11-01T08:30:00.000Z'],
@@ -371,9 +368,6 @@ describe('parseReportDate', () => {
       ['2026-11-01T09:30:00.250+01:00', '2026-11-01T08:30:00.250Z'],
     ])
       expect(parsed(text), text).toBe(iso);
-  });
-
-  it('reads days, weeks and calendar months ago from the injected now', () => {
     expect('7d 0d 2W 1mo 3MO 14mo'.split(' ').map(parsed)).toEqual(
       '2026-03-24T12:34:56.000Z 2026-03-31T12:34:56.000Z 2026-03-17T12:34:56.000Z 2026-02-28T12:34:56.000Z 2025-12-31T12:34:56.000Z 2025-01-31T12:34:56.000Z'.split(
         ' ',
@@ -381,7 +375,7 @@ describe('parseReportDate', () => {
     );
   });
 
-  it('refuses a bare m (minutes in hedge journal) naming the month form', () => {
+  it('refuses a bare m (minutes in hedge journal) naming the month form, and anything else with a message naming the allowed forms', () => {
     for (const [text, count] of [
       ['1m', '1'],
       [' 30M ', '30'],
@@ -390,9 +384,6 @@ describe('parseReportDate', () => {
         ok: false,
         message: `"${text.trim()}" is ambiguous here: write ${count}mo for a month (m is minutes in hedge journal).`,
       });
-  });
-
-  it('refuses anything else with a message naming the allowed forms', () => {
     for (const text of ['', ...'yesterday 2026-02-30 2026-13-01 2026-11-01T24:00 7x -7d 1.5d 2026/11/01'.split(' ')]) {
       expect(parseReportDate(text, now), text).toEqual({
         ok: false,
