@@ -67,7 +67,7 @@ it('a key the server echoes in a data field: is redacted on stdout in every form
     add: `add ${MARKET} buy 100 --json`,
   });
   for (const [name, run] of Object.entries(runs)) {
-    expect(run.code, `${name}: ${run.stderr}`).toBe(0);
+    exits(run, 0);
     expect(run.stdout + run.stderr, name).not.toContain(key);
   }
   // The field is shown, redacted, not dropped: the server's data otherwise as sent.
