@@ -65,7 +65,7 @@ const waitingOn = (t: Simulator, terminal: Terminal) =>
   });
 
 describe.concurrent('a terminal of 0 columns', () => {
-  it('an add ends once it lands: its waiting line said once, nothing redrawn, a few KiB written, the journal row done; --watch then writes NDJSON, one line a refresh, instead of a live view it cannot size', async () => {
+  it('an add ends once it lands: its waiting line said once, nothing redrawn, a few KiB written, the journal row done; then --watch writes NDJSON, one line a refresh, instead of a live view it cannot size', async () => {
     const t = await startSimulator();
     await onTerminal(t, ADD, 0, async (terminal) => {
       expect(await terminal.exitWithin(EXIT_BOUND_MS, 'the add on a 0-column terminal')).toBe(0);
