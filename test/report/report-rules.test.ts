@@ -205,7 +205,7 @@ describe('records without a usable close time', () => {
     { netPnlUsd: 7, side: 'sell' },
   ];
 
-  it('are excluded (and counted) when grouping by time or when a period is given', () => {
+  it('are excluded (and counted) when grouping by time or when a period is given; an unparseable close time counts as none', () => {
     for (const by of ['day', 'week', 'month'] as const) {
       const report = grouped(records, by);
       expect([report.excluded, report.totals.net_pnl_usd]).toEqual([1, 5]);
@@ -214,6 +214,9 @@ describe('records without a usable close time', () => {
       excluded: 1,
       totals: { count: 1 },
     });
+    // An unparseable close time counts as none.
+    const unparseable = grouped([{ netPnlUsd: 1, closedAt: 'soon' }], 'day');
+    expect([unparseable.excluded, unparseable.groups]).toEqual([1, []]);
   });
 
   it('are kept otherwise, in the totals but not in the cumulative series', () => {
@@ -224,11 +227,6 @@ describe('records without a usable close time', () => {
       12,
       [{ at: '2026-11-02T00:00:00.000Z', net_pnl_usd: 5 }],
     ]);
-  });
-
-  it('an unparseable close time counts as none', () => {
-    const report = grouped([{ netPnlUsd: 1, closedAt: 'soon' }], 'day');
-    expect([report.excluded, report.groups]).toEqual([1, []]);
   });
 });
 
@@ -294,7 +292,7 @@ describe('figures a record does not give are unknown, not 0', () => {
   ];
   const report = grouped(records, 'side');
 
-  it('a group where no record gives carry shows null carry; a partial one sums what is given', () => {
+  it('a group where no record gives carry shows null carry; a partial one sums what is given; the records that leave each figure out are counted', () => {
     const [buy, sell] = report.groups;
     expect([buy, [sell.carry_pnl_usdc, sell.fees_pnl_usdc, report.totals.carry_pnl_usdc]]).toEqual([
       {
@@ -309,9 +307,6 @@ describe('figures a record does not give are unknown, not 0', () => {
       },
       [null, null, 1],
     ]);
-  });
-
-  it('counts the records that leave each figure out', () => {
     expect(report.missing).toEqual({ notional_usd: 0, gross_pnl_usd: 0, carry_pnl_usdc: 2, fees_pnl_usdc: 2 });
   });
 
