@@ -70,7 +70,7 @@ describe('paging by detection', () => {
     ]);
   });
 
-  it('next links: in meta (absolute or relative) and in a Link header', () => {
+  it('next links: in meta (absolute or relative) and in a Link header; page numbers, an offset, has_more and totals', () => {
     expect([
       read([], { links: { next: '/partners/acme/v2/hedges?page=2&limit=100' } }).next?.query,
       read([], { next: 'https://api.example.com/partners/acme/v2/hedges?after=hdg_9' }).next?.query,
@@ -78,9 +78,6 @@ describe('paging by detection', () => {
     const header =
       '<https://api.example.com/partners/acme/v2/hedges?cursor=abc>; rel="next", <https://api.example.com/x?cursor=zz>; rel="prev"';
     expect(read([], {}, header).next).toEqual({ query: { cursor: 'abc' }, how: 'the Link header (rel="next")' });
-  });
-
-  it('page numbers, an offset, has_more and totals', () => {
     expect([
       read([{}], { pagination: { page: 1, total_pages: 3 } }).next?.query,
       read([{}], { pagination: { page: 3, total_pages: 3 } }).more,
@@ -97,11 +94,6 @@ describe('paging by detection', () => {
   it('an object with no list in it has no rows (the client names it unreadable)', () => {
     expect([findRows({ balance: 1 }).rows, findRows({ data: [1], other: [2] }).rows]).toEqual([undefined, [1]]);
   });
-});
-
-// Lists, keyed objects and decimal strings: pricesInOneShape below and every dialect's price in json-keeps-everything.test.ts.
-it('prices in any plausible shape: an object with no price in it has no readable price', () => {
-  expect(parsePrices({ note: 'closed' }, ['USDTNGN'])).toBeUndefined();
 });
 
 it("the server's own data beside hedge's reading: a numeric string is a number for the rules; asSent gives back the text, in lists and inside our own objects", () => {
@@ -575,13 +567,16 @@ describe('readNumber', () => {
       expect(readNumber(value), JSON.stringify(value)).toBeUndefined();
   });
 
-  it('every reader refuses hex the same way: position, history, account, prices', () => {
+  // Prices in lists, keyed objects and decimal strings: pricesInOneShape above and every dialect's price in
+  // json-keeps-everything.test.ts.
+  it('every reader refuses hex the same way: position, history, account, prices; an object with no price in it has no readable price', () => {
     expect([
       readPosition({ side: 'buy', notional_usd: '0x10', size_usd: '16' }).notionalUsd,
       readHistoryRecord({ net_pnl_usd: '5', notional_usd: '0x10' }).notionalUsd,
       accountForPeople({ balance_usdc: '0x10' }).balance_usdc,
       parsePrices([{ market: 'USDTNGN', price: '0x10' }], ['USDTNGN']),
-    ]).toEqual([16, undefined, '0x10', undefined]);
+      parsePrices({ note: 'closed' }, ['USDTNGN']),
+    ]).toEqual([16, undefined, '0x10', undefined, undefined]);
   });
 });
 
