@@ -196,7 +196,7 @@ const learnDate = (clock: ServerClock, serverMs: number, sentAt = T, receivedAt 
   clock.learnDate(new Date(serverMs).toUTCString(), sentAt, receivedAt);
 
 describe('the server clock', () => {
-  it('knows nothing at first: the server is taken as up to the assumed skew either way', () => {
+  it("knows nothing at first: the server is taken as up to the assumed skew either way; an open's own stamp lies between its send and its answer; a past stamp only bounds it from below", () => {
     expect(new ServerClock().at(T)).toEqual({
       localMs: T,
       earliestMs: T - ASSUMED_SKEW_MS,
@@ -204,9 +204,6 @@ describe('the server clock', () => {
       bestMs: T,
       assumed: true,
     });
-  });
-
-  it("an open's own stamp lies between its send and its answer; a past stamp only bounds it from below", () => {
     const clock = new ServerClock();
     // Ahead by 45 s: sent at T, answered at T + 40 ms, stamped at T + 45.02 s on the server's clock.
     clock.learnStamps({ opened_at: iso(T + 45_020) }, T + 40, { field: 'opened_at', sentAt: T });
