@@ -28,12 +28,9 @@ import { exits } from '../support/cli-runs.js';
 const HOSTILE_MARKET = 'EVL\u001b]0;pw\u0007\u001b[2J\u202e\u200bX';
 const HOSTILE_REFERENCE = `deal ${HOSTILE_TEXT} end`;
 
-/** What must never reach a terminal raw: ESC (NO_COLOR: the CLI sends none of its own), BEL, bidi overrides, zero-width characters. */
-
-const RAW_UNSAFE = /[\u001b\u0007\u009b\u202a-\u202e\u2066-\u2069\u200b-\u200f\u2060\ufeff]/u;
-
+/** Where `text` holds what must never reach a terminal raw: ESC (NO_COLOR: the CLI sends none of its own), BEL, bidi overrides, zero-width characters. */
 function unsafeIn(text: string) {
-  const match = RAW_UNSAFE.exec(text);
+  const match = /[\u001b\u0007\u009b\u202a-\u202e\u2066-\u2069\u200b-\u200f\u2060\ufeff]/u.exec(text);
   if (!match) return undefined;
   const at = match.index;
   return `U+${match[0].codePointAt(0)!.toString(16).padStart(4, '0')} at ${at}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 40))}`;

@@ -12,8 +12,6 @@ import {
 import { randomStream } from '../support/random-stream.js';
 import { buildReport } from '../support/report.js';
 
-const DAY_MS = 86_400_000;
-
 /**
  * Each money figure is an exact number of cents written the awkward ways money arrives as floats:
  * a sum of two tenths-and-hundredths (0.1 + 0.2 = 0.30000000000000004), a quotient, or a value with
@@ -52,18 +50,17 @@ function generate(count: number, seed: number) {
       carryUsd: awkward(carry, random),
       feesUsd: awkward(fees, random),
       netPnlUsd: awkward(net, random),
-      closedAt: new Date(start + Math.floor(random() * 120 * DAY_MS)).toISOString(),
+      closedAt: new Date(start + Math.floor(random() * 120 * 86_400_000)).toISOString(),
     });
   }
   return { records, netCents };
 }
 
 const cents = (value: number | null) => (value === null ? 0 : Math.round(value * 100));
-const FIGURES = ['notional_usd', 'gross_pnl_usd', 'carry_pnl_usdc', 'fees_pnl_usdc', 'net_pnl_usd'] as const;
 
 function expectGroupsSumToTotals(report: Report) {
   expect(report.groups.reduce((sum, group) => sum + group.count, 0)).toBe(report.totals.count);
-  for (const figure of FIGURES) {
+  for (const figure of ['notional_usd', 'gross_pnl_usd', 'carry_pnl_usdc', 'fees_pnl_usdc', 'net_pnl_usd'] as const) {
     expect(
       report.groups.reduce((sum, group) => sum + cents(group[figure]), 0),
       figure,
