@@ -369,7 +369,7 @@ it.each([{ command: ['report'] }, { command: ['report', '--by', 'hedge'] }])(
 
 // ---- the --watch views: one frame each -----------------------------------------------------------
 
-it('--watch views, one frame at 60, 80 and 120 columns: positions --watch: fits, keeps entry and time left at 80, names on the screen what it leaves out', async () => {
+it('--watch views, one frame at 60, 80 and 120 columns: positions --watch: fits, keeps entry and time left at 80, names on the screen what it leaves out; hedges ID --watch (a card): fits, every field on its line', async () => {
   const { wide, at } = await screens('positions --watch 1 --count 1'.split(' '));
   const [wideTable] = tablesOf(wide);
   expect(wideTable.headers).toEqual(
@@ -390,16 +390,12 @@ it('--watch views, one frame at 60, 80 and 120 columns: positions --watch: fits,
   }
   // Each side's trend is its own P&L: the two rows of one market do not draw one line twice.
   expect(wideTable.headers).not.toContain('Mark trend');
-});
 
-it('--watch views, one frame at 60, 80 and 120 columns: hedges ID --watch (a card): fits, every field on its line', async () => {
+  // hedges ID --watch (a card): fits, every field on its line.
   const id = JSON.parse(await run('hedges --json --ref DEAL-42'))[0].id;
-  const { wide, at } = await screens(`hedges ${id} --watch 1 --count 1`.split(' '));
+  const card = await screens(`hedges ${id} --watch 1 --count 1`.split(' '));
   const labels = (lines: string[]) => lines.map((line) => /^(\S+(?: \S+)*?) {2}/.exec(line)?.[1]).filter(Boolean);
-  const all = labels(wide);
-  for (const [cols, lines] of at) {
-    expect(labels(lines), `${cols}`).toEqual(all);
-  }
+  for (const [cols, lines] of card.at) expect(labels(lines), `${cols}`).toEqual(labels(card.wide));
 });
 
 // ---- the stand-in checked against a real terminal --------------------------------------------------
