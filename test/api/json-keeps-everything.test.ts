@@ -8,7 +8,7 @@
 // docs/output.md), decimal text as its number (docs/output.md "Formats"). A name hedge read a
 // fact from is not repeated; what the server sent under one of our names meaning something else is
 // kept under `_wire`. No mocked network: the real binary, a real sandbox, a real HTTP proxy.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { SANDBOX_DIALECTS, wireDialect, type SandboxDialect } from '../../src/sandbox/index.js';
 import { startRewriteProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import {
@@ -168,106 +168,102 @@ const printedVia =
     return JSON.parse(result.stdout);
   };
 
-describe('--json keeps every value the server sent, on every dialect', () => {
-  for (const dialect of SANDBOX_DIALECTS) {
-    it(`${dialect}: markets, price, quote, hedges, a hedge, history, positions and account; close --json and roll --json carry the closed hedge's history record with every value it has on the server`, async () => {
-      // A frozen clock: the direct read and the CLI's read see the same instant (prices, carry, P&L); hedge's
-      // waits move it (the close's, at the end).
-      const simulator = await start({ preset: 'frozen', dialect, hostileText: true, stepped: true });
-      const market = marketOf(dialect);
-      const renames = renamesOf(dialect);
-      // A closed hedge (history), an open buy and sell (positions on both sides), each with a reference.
-      await openFilled(simulator, market, 'sell', 5_000, 'DEAL-49-A');
-      await landed(simulator, '/hedges/close', { market, side: 'sell' });
-      const buyId = await openFilled(simulator, market, 'buy', 20_000, 'DEAL-49-B');
-      const sellId = await openFilled(simulator, market, 'sell', 7_500, 'DEAL-49-C');
-      const proxy = await richerService(simulator);
-      // What the server sent, read directly as another client would (any error answer throws).
-      const sent = (method: 'GET' | 'POST', path: string, body?: unknown) => apiData(proxy, method, path, body);
-      const printed = printedVia(simulator, proxy);
-      const everyRecord = (what: string, sentRows: Json[], printedRows: Json[], names: Record<string, string> = {}) => {
-        expect(printedRows.length, `${dialect} ${what}: rows`).toBe(sentRows.length);
-        sentRows.forEach((row, index) =>
-          expectEveryLeaf(`${dialect} ${what}[${index}]`, row, printedRows[index], names),
-        );
-      };
+for (const dialect of SANDBOX_DIALECTS) {
+  it(`--json keeps every value the server sent, on every dialect: ${dialect}: markets, price, quote, hedges, a hedge, history, positions and account; close --json and roll --json carry the closed hedge's history record with every value it has on the server`, async () => {
+    // A frozen clock: the direct read and the CLI's read see the same instant (prices, carry, P&L); hedge's
+    // waits move it (the close's, at the end).
+    const simulator = await start({ preset: 'frozen', dialect, hostileText: true, stepped: true });
+    const market = marketOf(dialect);
+    const renames = renamesOf(dialect);
+    // A closed hedge (history), an open buy and sell (positions on both sides), each with a reference.
+    await openFilled(simulator, market, 'sell', 5_000, 'DEAL-49-A');
+    await landed(simulator, '/hedges/close', { market, side: 'sell' });
+    const buyId = await openFilled(simulator, market, 'buy', 20_000, 'DEAL-49-B');
+    const sellId = await openFilled(simulator, market, 'sell', 7_500, 'DEAL-49-C');
+    const proxy = await richerService(simulator);
+    // What the server sent, read directly as another client would (any error answer throws).
+    const sent = (method: 'GET' | 'POST', path: string, body?: unknown) => apiData(proxy, method, path, body);
+    const printed = printedVia(simulator, proxy);
+    const everyRecord = (what: string, sentRows: Json[], printedRows: Json[], names: Record<string, string> = {}) => {
+      expect(printedRows.length, `${dialect} ${what}: rows`).toBe(sentRows.length);
+      sentRows.forEach((row, index) => expectEveryLeaf(`${dialect} ${what}[${index}]`, row, printedRows[index], names));
+    };
 
-      const markets = await sent('GET', '/markets');
-      everyRecord('markets', markets, await printed('markets'));
+    const markets = await sent('GET', '/markets');
+    everyRecord('markets', markets, await printed('markets'));
 
-      const listed = markets.map((entry: any) => String(entry.market));
-      for (const [args, symbols] of [
-        [['price', market], market],
-        [['price'], listed.join(',')],
-      ] as const) {
-        const sentPrices = priceObjects(await sent('GET', `/prices?symbols=${symbols}`));
-        const shown = await printed(...args);
-        expect(shown.map((price: any) => price.market)).toEqual(sentPrices.map((price) => price.market));
-        for (const { market: pricedMarket, fields } of sentPrices) {
-          const record = shown.find((price: any) => price.market === pricedMarket)!;
-          // One shape first: market, price, timestamp, whatever the dialect's prices look like.
-          expect(Object.keys(record).slice(0, 3), `${dialect} ${args.join(' ')}`).toEqual([
-            'market',
-            'price',
-            'timestamp',
-          ]);
-          // A price and the bid and ask it is made of (gamma's) are numbers, whatever text the server sent.
-          for (const name of ['price', 'bid', 'ask'])
-            if (name === 'price' || name in record) expect(typeof record[name], `${dialect} ${name}`).toBe('number');
-          expectEveryLeaf(`${dialect} ${args.join(' ')} ${pricedMarket}`, fields, record, renames.prices);
-        }
+    const listed = markets.map((entry: any) => String(entry.market));
+    for (const [args, symbols] of [
+      [['price', market], market],
+      [['price'], listed.join(',')],
+    ] as const) {
+      const sentPrices = priceObjects(await sent('GET', `/prices?symbols=${symbols}`));
+      const shown = await printed(...args);
+      expect(shown.map((price: any) => price.market)).toEqual(sentPrices.map((price) => price.market));
+      for (const { market: pricedMarket, fields } of sentPrices) {
+        const record = shown.find((price: any) => price.market === pricedMarket)!;
+        // One shape first: market, price, timestamp, whatever the dialect's prices look like.
+        expect(Object.keys(record).slice(0, 3), `${dialect} ${args.join(' ')}`).toEqual([
+          'market',
+          'price',
+          'timestamp',
+        ]);
+        // A price and the bid and ask it is made of (gamma's) are numbers, whatever text the server sent.
+        for (const name of ['price', 'bid', 'ask'])
+          if (name === 'price' || name in record) expect(typeof record[name], `${dialect} ${name}`).toBe('number');
+        expectEveryLeaf(`${dialect} ${args.join(' ')} ${pricedMarket}`, fields, record, renames.prices);
       }
+    }
 
-      const quoteBody = { market, side: 'buy', notional_usd: 10_000, tenor_days: 3 };
-      expectEveryLeaf(
-        `${dialect} quote`,
-        await sent('POST', '/quotes', quoteBody),
-        await printed('quote', market, 'buy', '10000', '--tenor', '3'),
-      );
+    const quoteBody = { market, side: 'buy', notional_usd: 10_000, tenor_days: 3 };
+    expectEveryLeaf(
+      `${dialect} quote`,
+      await sent('POST', '/quotes', quoteBody),
+      await printed('quote', market, 'buy', '10000', '--tenor', '3'),
+    );
 
-      everyRecord('hedges', await sent('GET', '/hedges'), await printed('hedges'));
-      expectEveryLeaf(`${dialect} hedges ID`, await sent('GET', `/hedges/${buyId}`), await printed('hedges', buyId));
-      const history = await printed('history');
-      everyRecord('history', await sent('GET', '/hedges/history'), history, renames.history);
-      const positions = await printed('positions');
-      everyRecord('positions', await sent('GET', '/positions'), positions, renames.positions);
-      // The one shape: every line carries our side and notional, whatever the dialect calls them (beta: from the hedge).
-      expect(positions.map((line: any) => [line.side, line.notional_usd]).sort()).toEqual([
-        ['buy', 20_000],
-        ['sell', 7_500],
-      ]);
-      const account = await printed('account');
-      expectEveryLeaf(`${dialect} account`, await sent('GET', '/account'), account, renames.account);
-      for (const [what, rows] of [
-        ['account', [account]],
-        ['positions', positions],
-        ['history', history],
-      ] as const)
-        for (const row of rows)
-          for (const name of NUMBERS[what].split(' '))
-            expect(typeof row[name], `${dialect} ${what}.${name}`).toBe('number');
-      // A live view's NDJSON lines are the same shape.
-      const watched = await simulator.hedge('positions --watch 1 --count 1 --json', { env: envFor(proxy) });
-      const line = (shown: Json) => [shown.market, shown.side, shown.notional_usd];
-      expect(JSON.parse(watched.stdout.trim().split('\n')[0]).data.map(line)).toEqual(positions.map(line));
+    everyRecord('hedges', await sent('GET', '/hedges'), await printed('hedges'));
+    expectEveryLeaf(`${dialect} hedges ID`, await sent('GET', `/hedges/${buyId}`), await printed('hedges', buyId));
+    const history = await printed('history');
+    everyRecord('history', await sent('GET', '/hedges/history'), history, renames.history);
+    const positions = await printed('positions');
+    everyRecord('positions', await sent('GET', '/positions'), positions, renames.positions);
+    // The one shape: every line carries our side and notional, whatever the dialect calls them (beta: from the hedge).
+    expect(positions.map((line: any) => [line.side, line.notional_usd]).sort()).toEqual([
+      ['buy', 20_000],
+      ['sell', 7_500],
+    ]);
+    const account = await printed('account');
+    expectEveryLeaf(`${dialect} account`, await sent('GET', '/account'), account, renames.account);
+    for (const [what, rows] of [
+      ['account', [account]],
+      ['positions', positions],
+      ['history', history],
+    ] as const)
+      for (const row of rows)
+        for (const name of NUMBERS[what].split(' '))
+          expect(typeof row[name], `${dialect} ${what}.${name}`).toBe('number');
+    // A live view's NDJSON lines are the same shape.
+    const watched = await simulator.hedge('positions --watch 1 --count 1 --json', { env: envFor(proxy) });
+    const line = (shown: Json) => [shown.market, shown.side, shown.notional_usd];
+    expect(JSON.parse(watched.stdout.trim().split('\n')[0]).data.map(line)).toEqual(positions.map(line));
 
-      // A write's --json keeps the server object it embeds, in the one shape: close's realized, and a roll's
-      // close.realized (beta: the record's id is `id`), each the closed hedge's history record.
-      const { realized } = await printed('close', market, 'buy');
-      const rolled = (await printed('roll', market, 'sell', '--tenor', '1')).close.realized;
-      const idName = wireDialect(dialect).historyFields.hedge_id!;
-      const records = await sent('GET', '/hedges/history');
-      for (const [shown, id, side, notional] of [
-        [realized, buyId, 'buy', 20_000],
-        [rolled, sellId, 'sell', 7_500],
-      ]) {
-        expect(shown).toMatchObject({ hedge_id: id, side, notional_usd: notional, close_reason: 'closed' });
-        const record = records.find((entry: any) => entry[idName] === id);
-        expectEveryLeaf(`${dialect} ${side} close.realized`, record, shown, renames.history);
-      }
-    });
-  }
-});
+    // A write's --json keeps the server object it embeds, in the one shape: close's realized, and a roll's
+    // close.realized (beta: the record's id is `id`), each the closed hedge's history record.
+    const { realized } = await printed('close', market, 'buy');
+    const rolled = (await printed('roll', market, 'sell', '--tenor', '1')).close.realized;
+    const idName = wireDialect(dialect).historyFields.hedge_id!;
+    const records = await sent('GET', '/hedges/history');
+    for (const [shown, id, side, notional] of [
+      [realized, buyId, 'buy', 20_000],
+      [rolled, sellId, 'sell', 7_500],
+    ]) {
+      expect(shown).toMatchObject({ hedge_id: id, side, notional_usd: notional, close_reason: 'closed' });
+      const record = records.find((entry: any) => entry[idName] === id);
+      expectEveryLeaf(`${dialect} ${side} close.realized`, record, shown, renames.history);
+    }
+  });
+}
 
 it('a server field under one of our names that means something else is kept under _wire: alpha: a positions notional_usd of "n/a" beside size_usd, an account open_positions of "two", a price object beside the mid', async () => {
   const simulator = await start({ preset: 'frozen', dialect: 'alpha' });

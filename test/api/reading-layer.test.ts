@@ -70,7 +70,7 @@ describe('paging by detection', () => {
     ]);
   });
 
-  it('next links: in meta (absolute or relative) and in a Link header', () => {
+  it('next links: in meta (absolute or relative) and in a Link header; page numbers, an offset, has_more and totals', () => {
     expect([
       read([], { links: { next: '/partners/acme/v2/hedges?page=2&limit=100' } }).next?.query,
       read([], { next: 'https://api.example.com/partners/acme/v2/hedges?after=hdg_9' }).next?.query,
@@ -78,9 +78,6 @@ describe('paging by detection', () => {
     const header =
       '<https://api.example.com/partners/acme/v2/hedges?cursor=abc>; rel="next", <https://api.example.com/x?cursor=zz>; rel="prev"';
     expect(read([], {}, header).next).toEqual({ query: { cursor: 'abc' }, how: 'the Link header (rel="next")' });
-  });
-
-  it('page numbers, an offset, has_more and totals', () => {
     expect([
       read([{}], { pagination: { page: 1, total_pages: 3 } }).next?.query,
       read([{}], { pagination: { page: 3, total_pages: 3 } }).more,
@@ -97,11 +94,6 @@ describe('paging by detection', () => {
   it('an object with no list in it has no rows (the client names it unreadable)', () => {
     expect([findRows({ balance: 1 }).rows, findRows({ data: [1], other: [2] }).rows]).toEqual([undefined, [1]]);
   });
-});
-
-// Lists, keyed objects and decimal strings: pricesInOneShape below and every dialect's price in json-keeps-everything.test.ts.
-it('prices in any plausible shape: an object with no price in it has no readable price', () => {
-  expect(parsePrices({ note: 'closed' }, ['USDTNGN'])).toBeUndefined();
 });
 
 it("the server's own data beside hedge's reading: a numeric string is a number for the rules; asSent gives back the text, in lists and inside our own objects", () => {
@@ -204,7 +196,7 @@ const learnDate = (clock: ServerClock, serverMs: number, sentAt = T, receivedAt 
   clock.learnDate(new Date(serverMs).toUTCString(), sentAt, receivedAt);
 
 describe('the server clock', () => {
-  it('knows nothing at first: the server is taken as up to the assumed skew either way', () => {
+  it("knows nothing at first: the server is taken as up to the assumed skew either way; an open's own stamp lies between its send and its answer; a past stamp only bounds it from below", () => {
     expect(new ServerClock().at(T)).toEqual({
       localMs: T,
       earliestMs: T - ASSUMED_SKEW_MS,
@@ -212,9 +204,6 @@ describe('the server clock', () => {
       bestMs: T,
       assumed: true,
     });
-  });
-
-  it("an open's own stamp lies between its send and its answer; a past stamp only bounds it from below", () => {
     const clock = new ServerClock();
     // Ahead by 45 s: sent at T, answered at T + 40 ms, stamped at T + 45.02 s on the server's clock.
     clock.learnStamps({ opened_at: iso(T + 45_020) }, T + 40, { field: 'opened_at', sentAt: T });
@@ -336,14 +325,11 @@ describe('doctor: clock, rate limits, shapes', () => {
     expect(learned(() => undefined)).toMatchObject({ status: 'warn', forWrites: false });
   });
 
-  it('rate-limit headers are named when seen', () => {
+  it('rate-limit headers are named when seen; shapes are described in a few words', () => {
     expect(rateLimitCheck([answer({ 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '19' })]).detail).toBe(
       'x-ratelimit-limit: 20, x-ratelimit-remaining: 19',
     );
     expect(rateLimitCheck([answer()]).detail).toMatch(/^no rate-limit headers seen on 1 answers/);
-  });
-
-  it('shapes are described in a few words', () => {
     expect([
       describeShape([{ market: 'X', price: 1 }]),
       describeShape({ USDTNGN: { mid: 1, ts: 'x' } }),
@@ -578,13 +564,16 @@ describe('readNumber', () => {
       expect(readNumber(value), JSON.stringify(value)).toBeUndefined();
   });
 
-  it('every reader refuses hex the same way: position, history, account, prices', () => {
+  // Prices in lists, keyed objects and decimal strings: pricesInOneShape above and every dialect's price in
+  // json-keeps-everything.test.ts.
+  it('every reader refuses hex the same way: position, history, account, prices; an object with no price in it has no readable price', () => {
     expect([
       readPosition({ side: 'buy', notional_usd: '0x10', size_usd: '16' }).notionalUsd,
       readHistoryRecord({ net_pnl_usd: '5', notional_usd: '0x10' }).notionalUsd,
       accountForPeople({ balance_usdc: '0x10' }).balance_usdc,
       parsePrices([{ market: 'USDTNGN', price: '0x10' }], ['USDTNGN']),
-    ]).toEqual([16, undefined, '0x10', undefined]);
+      parsePrices({ note: 'closed' }, ['USDTNGN']),
+    ]).toEqual([16, undefined, '0x10', undefined, undefined]);
   });
 });
 
@@ -603,12 +592,18 @@ describe('the field picker', () => {
     expect(facts.synonymsUsed).toEqual([]);
   });
 
-  it('a position with {pnl_usd: 5, unrealized_pnl_usd: 7} has one net P&L, 5, in either order', () => {
-    expect([
-      readPosition({ pnl_usd: 5, unrealized_pnl_usd: 7 }).netPnlUsd,
-      readPosition({ unrealized_pnl_usd: 7, pnl_usd: 5 }).netPnlUsd,
-      readPosition({ unrealized_pnl_usd: 7 }).netPnlUsd,
-      readPosition({ net_pnl_usd: 3, pnl_usd: 5, unrealized_pnl_usd: 7 }).netPnlUsd,
-    ]).toEqual([5, 5, 7, 3]);
+  it("an open position's unrealized net P&L under its plausible names, never its net margin: {pnl_usd: 5, unrealized_pnl_usd: 7} has one, 5, in either order", () => {
+    expect(
+      [
+        { pnl_usd: 5, unrealized_pnl_usd: 7 },
+        { unrealized_pnl_usd: 7, pnl_usd: 5 },
+        { unrealized_pnl_usd: 7 },
+        { unrealized_pnl_usd: '-12.5' },
+        { unrealizedNetPnlUsd: 3 },
+        { net_pnl_usd: 3, pnl_usd: 5, unrealized_pnl_usd: 7 },
+        { side: 'buy', gross_pnl_usd: 10, accrued_carry_usdc: 2, net_pnl_usd: 8 },
+        { net_margin_usd: 500 },
+      ].map((raw) => readPosition(raw).netPnlUsd),
+    ).toEqual([5, 5, 7, -12.5, 3, 3, 8, undefined]);
   });
 });

@@ -86,8 +86,7 @@ it('plain http:// (the sandbox on loopback) and a proxy in the environment: the 
   const proxy = await proxies();
   const withCredentials = proxy.url.replace('http://', 'http://desk:proxy-password@');
   for (const name of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'ALL_PROXY']) {
-    const result = await runHedge('account --json', { env: { ...simulator.env, [name]: withCredentials } });
-    expect(result.code, `${name}: ${result.stderr}`).toBe(0);
+    ok(await runHedge('account --json', { env: { ...simulator.env, [name]: withCredentials } }));
   }
   expect(proxy.tunnels).toEqual([]);
   expect(simulator.requests('GET', '/account')).toHaveLength(4);

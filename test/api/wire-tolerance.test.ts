@@ -431,49 +431,47 @@ it('references compared the way the server keeps them: delta (keeps client_refer
   expect(simulator.active('sell').map((hedge) => hedge.clientReference)).toEqual(['DEAL-12']);
 });
 
-describe.concurrent('lists paged by time', () => {
-  it('delta (history pages of at most 40, meta.next_before sent back as before): --limit 100 reads 100, a period every one; a server that says more exist and gives no next request hedge can send: said on stderr, with where to look', async (on, through) => {
-    const simulator = await on('delta');
-    seeded(simulator, 120);
-    const newestFirst = [...Object.values(simulator.sandbox.engine.state.accounts)[0].history]
-      .reverse()
-      .map((record) => record.hedge_id);
-    const limited = ok(await simulator.hedge('history --limit 100 --json'));
-    expect(JSON.parse(limited.stdout).map((record: any) => record.hedge_id)).toEqual(newestFirst.slice(0, 100));
-    expect(limited.stderr).toBe('');
-    // Each next page asked 1 ms past the edge, with room for the one record at it (read already, left out by id).
-    const asked = queries(simulator, '/hedges/history');
-    expect(asked).toEqual([
-      { limit: '100' },
-      { limit: '61', before: expect.any(String) },
-      { limit: '22', before: expect.any(String) },
-    ]);
+it('lists paged by time: delta (history pages of at most 40, meta.next_before sent back as before): --limit 100 reads 100, a period every one; a server that says more exist and gives no next request hedge can send: said on stderr, with where to look', async (on, through) => {
+  const simulator = await on('delta');
+  seeded(simulator, 120);
+  const newestFirst = [...Object.values(simulator.sandbox.engine.state.accounts)[0].history]
+    .reverse()
+    .map((record) => record.hedge_id);
+  const limited = ok(await simulator.hedge('history --limit 100 --json'));
+  expect(JSON.parse(limited.stdout).map((record: any) => record.hedge_id)).toEqual(newestFirst.slice(0, 100));
+  expect(limited.stderr).toBe('');
+  // Each next page asked 1 ms past the edge, with room for the one record at it (read already, left out by id).
+  const asked = queries(simulator, '/hedges/history');
+  expect(asked).toEqual([
+    { limit: '100' },
+    { limit: '61', before: expect.any(String) },
+    { limit: '22', before: expect.any(String) },
+  ]);
 
-    // A period reads page after page to the last (next_before null), whatever its length.
-    const period = ok(await simulator.hedge('history --since 2000-01-01 --format ndjson'));
-    expect(period.stdout.trim().split('\n')).toHaveLength(120);
-    expect(period.stderr).toBe('');
+  // A period reads page after page to the last (next_before null), whatever its length.
+  const period = ok(await simulator.hedge('history --since 2000-01-01 --format ndjson'));
+  expect(period.stdout.trim().split('\n')).toHaveLength(120);
+  expect(period.stderr).toBe('');
 
-    const pages = simulator.requests('GET', '/hedges/history').length;
-    // The marker in a shape no rule reads: an object.
-    const env = await through(
-      startAnswerProxy(simulator.sandbox, (request, envelope) => {
-        const meta = envelope.meta as Record<string, unknown>;
-        if (request.path === '/hedges/history' && typeof meta.next_before === 'string')
-          meta.next_before = { at: meta.next_before };
-      }),
-    );
-    const listed = exits(
-      await simulator.hedge('history --limit 100 --json', { env }),
-      0,
-      'Only 40 of the 100 closed hedges asked could be read: the server says more exist',
-    );
-    expect(JSON.parse(listed.stdout)).toHaveLength(40);
-    const cut = ok(await simulator.hedge('history --since 2000-01-01 --json', { env }));
-    expect(JSON.parse(cut.stdout)).toHaveLength(40);
-    expect(cut.stderr).toMatch(/returned 40 closed hedges and says more exist, but gave no way hedge can ask for them/);
-    expect(simulator.requests('GET', '/hedges/history')).toHaveLength(pages + 2);
-  });
+  const pages = simulator.requests('GET', '/hedges/history').length;
+  // The marker in a shape no rule reads: an object.
+  const env = await through(
+    startAnswerProxy(simulator.sandbox, (request, envelope) => {
+      const meta = envelope.meta as Record<string, unknown>;
+      if (request.path === '/hedges/history' && typeof meta.next_before === 'string')
+        meta.next_before = { at: meta.next_before };
+    }),
+  );
+  const listed = exits(
+    await simulator.hedge('history --limit 100 --json', { env }),
+    0,
+    'Only 40 of the 100 closed hedges asked could be read: the server says more exist',
+  );
+  expect(JSON.parse(listed.stdout)).toHaveLength(40);
+  const cut = ok(await simulator.hedge('history --since 2000-01-01 --json', { env }));
+  expect(JSON.parse(cut.stdout)).toHaveLength(40);
+  expect(cut.stderr).toMatch(/returned 40 closed hedges and says more exist, but gave no way hedge can ask for them/);
+  expect(simulator.requests('GET', '/hedges/history')).toHaveLength(pages + 2);
 });
 
 describe.concurrent(
@@ -526,7 +524,7 @@ it('what the spec does not list is shown, not refused: gamma: a hedge `settling`
 
 // --raw with a text format is refused before anything is sent, as every global: checked-before-sending.test.ts.
 describe.concurrent('an answer hedge cannot read is its own exit class (14), naming the field and what came', () => {
-  it('a hedge whose side is neither buy nor sell: exit 14, the field and the value named, never "network"', async (on, through) => {
+  it('a hedge whose side is neither buy nor sell: exit 14, the field and the value named, never "network"; an account hedge cannot read: whoami says the key could not be checked and exits 14, not 3', async (on, through) => {
     const simulator = await on();
     const hedge = simulator.seedOpen('buy', 10_000);
     const env = await through(startFieldProxy(simulator.sandbox, 'side', 'long'));
@@ -545,13 +543,10 @@ describe.concurrent('an answer hedge cannot read is its own exit class (14), nam
         details: { field: 'data.side', received: '"long" (text)' },
       },
     );
-  });
 
-  it('an account hedge cannot read: whoami says the key could not be checked and exits 14, not 3', async (on, through) => {
-    const simulator = await on();
-    const env = await through(startFieldProxy(simulator.sandbox, 'balance_usdc', 'lots'));
-    const result = await simulator.hedge('whoami', { env });
-    expect([result.code, result.stderr]).toEqual([
+    const account = await through(startFieldProxy(simulator.sandbox, 'balance_usdc', 'lots'));
+    const whoami = await simulator.hedge('whoami', { env: account });
+    expect([whoami.code, whoami.stderr]).toEqual([
       14,
       expect.stringMatching(/The key could not be checked: GET \/account/),
     ]);

@@ -42,7 +42,7 @@ const shell = (name: 'bash' | 'zsh', program: string, arg: string, env: Record<s
 const complete = (lines: string[], env: Record<string, string> = { HEDGE_CONFIG_DIR: store.path }) =>
   bashComplete(lines, { HOME: store.path, ...env });
 
-it('bash completion (a real bash): completes commands, arguments, option values and profile names', () => {
+it('bash completion (a real bash): completes commands, arguments, option values and profile names; with no store file there are no profile names, and no error', () => {
   // Each line, and the words offered after it (none: '').
   const cases = Object.entries({
     'hedge qu': 'quote',
@@ -67,6 +67,9 @@ it('bash completion (a real bash): completes commands, arguments, option values 
   cases.forEach(([line, expected], index) => {
     expect(results[index]?.slice().sort(), line).toEqual(expected.split(' ').filter(Boolean).sort());
   });
+  expect(complete(['hedge profile use '], { HEDGE_CONFIG_DIR: tempFolder() })).toEqual([[]]);
+  // Without HEDGE_CONFIG_DIR the store is looked up under XDG_CONFIG_HOME, like the CLI does.
+  expect(complete(['hedge profile use '], { XDG_CONFIG_HOME: join(store.path, '..', 'nowhere') })).toEqual([[]]);
 });
 
 it('bash completion (a real bash): registers itself for the hedge command, and completes --status=VALUE, which bash splits at "="', () => {
@@ -82,12 +85,6 @@ it('bash completion (a real bash): registers itself for the hedge command, and c
     ['filled'],
     'closed failed filled submitted submitting'.split(' '),
   ]);
-});
-
-it('bash completion (a real bash): with no store file there are no profile names, and no error', () => {
-  expect(complete(['hedge profile use '], { HEDGE_CONFIG_DIR: tempFolder() })).toEqual([[]]);
-  // Without HEDGE_CONFIG_DIR the store is looked up under XDG_CONFIG_HOME, like the CLI does.
-  expect(complete(['hedge profile use '], { XDG_CONFIG_HOME: join(store.path, '..', 'nowhere') })).toEqual([[]]);
 });
 
 /** The profile names a shell offers with an absolute XDG_CONFIG_HOME that holds no store, then with a relative one,

@@ -489,7 +489,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
   143: [stoppedBy('SIGTERM', '', 'terminated')],
 };
 
-it('the exit-code table is covered: every code of EXIT_CODES (hedge help exit-codes) has a scenario here, and no scenario names a code it lacks', () => {
+it("the exit-code table is covered: every code of EXIT_CODES (hedge help exit-codes) has a scenario here, and no scenario names a code it lacks; every row of the spec's error table has a scenario", () => {
   // An object's integer keys come in ascending order.
   expect(Object.keys(EXIT_CODE_SCENARIOS).map(Number)).toEqual(
     EXIT_CODES.map((entry) => entry.code).sort((a, b) => a - b),
@@ -499,9 +499,6 @@ it('the exit-code table is covered: every code of EXIT_CODES (hedge help exit-co
     // A code shown by another file: that file holds the test named.
     else expect(readFileSync(new URL(`../../${scenarios.file}`, import.meta.url), 'utf8')).toContain(scenarios.test);
   }
-});
-
-it("the exit-code table is covered: every row of the spec's error table has a scenario", () => {
   expect(Object.keys(SPEC_ROW_SCENARIOS).sort()).toEqual(SPEC_ERROR_TABLE.map(([, code]) => code).sort());
 });
 

@@ -22,17 +22,16 @@ it('market refuses what cannot be a market name, naming the argument', () => {
 });
 
 // Trimmed and upper-cased market, side in any case, tenor 7d: test/reliability/bad-input.test.ts (normalised and sent).
-it('tenor missing names the three tenors', () => {
-  expect(refusal(parseTenor, undefined)).toBe('--tenor: missing; expected 1, 3 or 7 (days).');
-});
-
-// What it takes and refuses: decimals.test.ts (--limit).
-it('limit is absent when not given', () => {
-  expect(parseLimit(undefined)).toBeUndefined();
-});
-
-it('status is one of the five hedge states', () => {
-  expect([[parseStatus(undefined), parseStatus('FILLED')], refusal(parseStatus, 'open')]).toEqual([
+// What --limit takes and refuses: decimals.test.ts.
+it('tenor missing names the three tenors; limit is absent when not given; status is one of the five hedge states', () => {
+  expect([
+    refusal(parseTenor, undefined),
+    parseLimit(undefined),
+    [parseStatus(undefined), parseStatus('FILLED')],
+    refusal(parseStatus, 'open'),
+  ]).toEqual([
+    '--tenor: missing; expected 1, 3 or 7 (days).',
+    undefined,
     [undefined, 'filled'],
     '--status: "open" is not allowed; expected one of submitting, submitted, filled, failed, closed.',
   ]);

@@ -26,7 +26,8 @@ it('markets --fields net_rate_daily_pct.SIDE --format table: shows the carry on 
 });
 
 // doctor on gamma's decimal strings prints no float noise: doctor.test.ts (the human report).
-it('one line per thing said: a dry run says "Dry run" once, and sends nothing', async () => {
+// Bad usage and an unknown command, one line each with the prefix: test/reliability/bad-input.test.ts.
+it('one line per thing said: a dry run says "Dry run" once, and sends nothing; a refusal has the one prefix `hedge:` too, as every error has', async () => {
   const simulator = await start();
   const result = ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --dry-run'));
   expect(result.stderr.match(/Dry run/g)).toHaveLength(1);
@@ -34,11 +35,7 @@ it('one line per thing said: a dry run says "Dry run" once, and sends nothing', 
     'Dry run: this request was NOT sent. Run the same command without --dry-run to send it',
   );
   expect(simulator.writes()).toEqual([]);
-});
 
-// Bad usage and an unknown command, one line each with the prefix: test/reliability/bad-input.test.ts.
-it('one line per thing said: a refusal has the one prefix `hedge:` too, as every error has', async () => {
-  const simulator = await start();
   const refused = exits(await simulator.hedge('hedges hdg_missing'), 3);
   expect(simulator.requests('GET', '/hedges/hdg_missing').map((entry) => entry.status)).toEqual([404]);
   expect(refused.stderr).toMatch(/^hedge: \S/m);

@@ -247,7 +247,7 @@ describe.each(LISTS)('%s at 60, 80 and 120 columns', (name, args, resource) => {
   });
 });
 
-it('notes under a table are about what it shows: positions: the note on net margin only where its column is; the lines under each side name the parts shown', async () => {
+it('notes under a table are about what it shows: positions: the note on net margin only where its column is; the lines under each side name the parts shown; history: a hedge this journal reduced while open has its notional marked, and the note says what it held', async () => {
   const { at } = await screens(['positions']);
   for (const [cols, lines] of at) {
     const [table] = tablesOf(lines);
@@ -263,11 +263,7 @@ it('notes under a table are about what it shows: positions: the note on net marg
       `${cols}`,
     ).toBe(named!.includes('reference'));
   }
-});
-
-it('notes under a table are about what it shows: history: a hedge this journal reduced while open has its notional marked, and the note says what it held', async () => {
-  const { at } = await screens(['history']);
-  for (const [cols, lines] of at) {
+  for (const [cols, lines] of (await screens(['history'])).at) {
     const row = lines.find((line) => line.includes('REPRO-1'))!;
     expect(row, `${cols}:\n${lines.join('\n')}`).toMatch(/2,000\.00\*/);
     const text = lines.join(' ').replace(/\s+/g, ' ');
@@ -373,7 +369,7 @@ it.each([{ command: ['report'] }, { command: ['report', '--by', 'hedge'] }])(
 
 // ---- the --watch views: one frame each -----------------------------------------------------------
 
-it('--watch views, one frame at 60, 80 and 120 columns: positions --watch: fits, keeps entry and time left at 80, names on the screen what it leaves out', async () => {
+it('--watch views, one frame at 60, 80 and 120 columns: positions --watch: fits, keeps entry and time left at 80, names on the screen what it leaves out; hedges ID --watch (a card): fits, every field on its line', async () => {
   const { wide, at } = await screens('positions --watch 1 --count 1'.split(' '));
   const [wideTable] = tablesOf(wide);
   expect(wideTable.headers).toEqual(
@@ -394,16 +390,12 @@ it('--watch views, one frame at 60, 80 and 120 columns: positions --watch: fits,
   }
   // Each side's trend is its own P&L: the two rows of one market do not draw one line twice.
   expect(wideTable.headers).not.toContain('Mark trend');
-});
 
-it('--watch views, one frame at 60, 80 and 120 columns: hedges ID --watch (a card): fits, every field on its line', async () => {
+  // hedges ID --watch (a card): fits, every field on its line.
   const id = JSON.parse(await run('hedges --json --ref DEAL-42'))[0].id;
-  const { wide, at } = await screens(`hedges ${id} --watch 1 --count 1`.split(' '));
+  const card = await screens(`hedges ${id} --watch 1 --count 1`.split(' '));
   const labels = (lines: string[]) => lines.map((line) => /^(\S+(?: \S+)*?) {2}/.exec(line)?.[1]).filter(Boolean);
-  const all = labels(wide);
-  for (const [cols, lines] of at) {
-    expect(labels(lines), `${cols}`).toEqual(all);
-  }
+  for (const [cols, lines] of card.at) expect(labels(lines), `${cols}`).toEqual(labels(card.wide));
 });
 
 // ---- the stand-in checked against a real terminal --------------------------------------------------

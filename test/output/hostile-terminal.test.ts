@@ -7,7 +7,7 @@
 // its own, so none may appear. --json stays valid JSON that parses back to the exact hostile
 // strings. A --ref carrying any of them is refused before anything is sent (in a pipe, one line:
 // test/reliability/bad-input.test.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_TEXT } from '../../src/sandbox/index.js';
 import { runHedge } from '../support/hedge-cli.js';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
@@ -28,12 +28,9 @@ import { exits } from '../support/cli-runs.js';
 const HOSTILE_MARKET = 'EVL\u001b]0;pw\u0007\u001b[2J\u202e\u200bX';
 const HOSTILE_REFERENCE = `deal ${HOSTILE_TEXT} end`;
 
-/** What must never reach a terminal raw: ESC (NO_COLOR: the CLI sends none of its own), BEL, bidi overrides, zero-width characters. */
-
-const RAW_UNSAFE = /[\u001b\u0007\u009b\u202a-\u202e\u2066-\u2069\u200b-\u200f\u2060\ufeff]/u;
-
+/** Where `text` holds what must never reach a terminal raw: ESC (NO_COLOR: the CLI sends none of its own), BEL, bidi overrides, zero-width characters. */
 function unsafeIn(text: string) {
-  const match = RAW_UNSAFE.exec(text);
+  const match = /[\u001b\u0007\u009b\u202a-\u202e\u2066-\u2069\u200b-\u200f\u2060\ufeff]/u.exec(text);
   if (!match) return undefined;
   const at = match.index;
   return `U+${match[0].codePointAt(0)!.toString(16).padStart(4, '0')} at ${at}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 40))}`;
@@ -146,41 +143,36 @@ it('hostile text in a pipe: every read: plain output and stderr carry nothing ra
   expect(missing.error.message).toContain(HOSTILE_TEXT);
 });
 
-describe('colour codes from the server', () => {
-  // Select Graphic Rendition, the sequences hedge's own colours use: still never passed on from the server.
-  const CONCEALED_NAME = '\u001b[8mconcealed\u001b[0m\u001b[41m';
-  const CONCEALED_REFERENCE = '\u001b[8mHIDDEN\u001b[0m';
-
-  it('a position field so named is shown escaped in the note of hidden columns; a history reference so written, in report CSV and TSV', () =>
-    withSimulator({}, async (server) => {
-      server.seedOpen('buy', 1_000);
-      server.sandbox.seedHedges({ apiKey: server.apiKey, count: 2 });
-      const proxy = await startRewriteProxy(server.sandbox, (path, item) => {
-        if (path === '/positions') item[CONCEALED_NAME] = 'x';
-        if (path === '/hedges/history') item.client_reference = CONCEALED_REFERENCE;
+// Select Graphic Rendition, the sequences hedge's own colours use: still never passed on from the server.
+it('colour codes from the server: a position field so named is shown escaped in the note of hidden columns; a history reference so written, in report CSV and TSV', () =>
+  withSimulator({}, async (server) => {
+    server.seedOpen('buy', 1_000);
+    server.sandbox.seedHedges({ apiKey: server.apiKey, count: 2 });
+    const proxy = await startRewriteProxy(server.sandbox, (path, item) => {
+      if (path === '/positions') item['\u001b[8mconcealed\u001b[0m\u001b[41m'] = 'x';
+      if (path === '/hedges/history') item.client_reference = '\u001b[8mHIDDEN\u001b[0m';
+    });
+    const hedge = (args: string) =>
+      runHedge(args, {
+        configDir: server.configDir,
+        env: { ...envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }), COLUMNS: '80' },
       });
-      const hedge = (args: string) =>
-        runHedge(args, {
-          configDir: server.configDir,
-          env: { ...envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }), COLUMNS: '80' },
-        });
-      try {
-        const [table, csv, tsv] = [
-          await hedge('positions --format table'),
-          await hedge('report --by ref --format csv'),
-          await hedge('report --by ref --format tsv'),
-        ];
-        for (const run of [table, csv, tsv]) {
-          exits(run, 0);
-          expect([unsafeIn(run.stdout), unsafeIn(run.stderr)]).toEqual([undefined, undefined]);
-        }
-        expect(table.stderr.replace(/\s+/g, ' ')).toMatch(
-          /Hidden at 80 columns: [^—]*, \\x1b\[8mconcealed\\x1b\[0m\\x1b\[41m — /,
-        );
-        for (const run of [csv, tsv]) expect(run.stdout).toContain('\\x1b[8mHIDDEN\\x1b[0m');
-        expect(server.requests('GET', '/hedges/history').length).toBeGreaterThanOrEqual(2);
-      } finally {
-        await proxy.close();
+    try {
+      const [table, csv, tsv] = [
+        await hedge('positions --format table'),
+        await hedge('report --by ref --format csv'),
+        await hedge('report --by ref --format tsv'),
+      ];
+      for (const run of [table, csv, tsv]) {
+        exits(run, 0);
+        expect([unsafeIn(run.stdout), unsafeIn(run.stderr)]).toEqual([undefined, undefined]);
       }
-    }));
-});
+      expect(table.stderr.replace(/\s+/g, ' ')).toMatch(
+        /Hidden at 80 columns: [^—]*, \\x1b\[8mconcealed\\x1b\[0m\\x1b\[41m — /,
+      );
+      for (const run of [csv, tsv]) expect(run.stdout).toContain('\\x1b[8mHIDDEN\\x1b[0m');
+      expect(server.requests('GET', '/hedges/history').length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await proxy.close();
+    }
+  }));

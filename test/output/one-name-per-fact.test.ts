@@ -25,9 +25,8 @@ it('the hedge id is hedge_id: open --json and its TSV name the opened hedge hedg
   expect(hedge.status).toBe('filled');
   expect(filled).toMatchObject({ hedge_id: hedge.id, status: 'filled' });
   expect(Object.keys(filled)[0]).toBe('hedge_id');
-  const other = await simulator();
-  const tsv = ok(await other.hedge(`open ${MARKET} buy 500 --tenor 1`)).stdout.split('\n');
-  expect(tsv.slice(0, 2).map((line) => line.split('\t')[0])).toEqual(['hedge_id', other.hedges()[0].id]);
+  const tsv = ok(await sim.hedge(`open ${MARKET} sell 500 --tenor 1`)).stdout.split('\n');
+  expect(tsv.slice(0, 2).map((line) => line.split('\t')[0])).toEqual(['hedge_id', sim.active('sell')[0].id]);
 });
 
 it("the hedge id is hedge_id: open's card on a screen names the hedge's id once, as Hedge ID, at 80 columns and at 60", async () => {

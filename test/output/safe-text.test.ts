@@ -110,9 +110,10 @@ it('safeJson leaves none of the raw characters JSON.stringify would', () => {
     expect(json).toContain(part);
 });
 
-it('safeJson writes the same as JSON.stringify for clean values, indentation included', () => {
+it('safeJson writes the same as JSON.stringify for clean values, indentation included; writes null for what JSON cannot hold at the top level', () => {
   const clean = { market: 'USDTNGN', price: 1530.33, sides: ['buy', 'sell'], note: 'Crème ₦ 東京' };
   expect([safeJson(clean), safeJson(clean, 2)]).toEqual([JSON.stringify(clean), JSON.stringify(clean, null, 2)]);
+  expect([safeJson(undefined), safeJson(null)]).toEqual(['null', 'null']);
 });
 
 it('safeJson redacts a key-shaped secret in names as well as values, and writes the rest as JSON.stringify does (a Date as its text)', () => {
@@ -125,10 +126,6 @@ it('safeJson redacts a key-shaped secret in names as well as values, and writes 
     list: [{ [redactKey(key)]: 1 }],
     at: '2030-01-02T00:00:00.000Z',
   });
-});
-
-it('safeJson writes null for what JSON cannot hold at the top level', () => {
-  expect([safeJson(undefined), safeJson(null)]).toEqual(['null', 'null']);
 });
 
 it('safeDeep escapes every string and every key, and keeps the rest', () => {
@@ -144,12 +141,13 @@ it('safeDeep escapes every string and every key, and keeps the rest', () => {
   });
 });
 
-it('safeDeep returns a copy and leaves the input as it was', () => {
+it('safeDeep returns a copy and leaves the input as it was; passes scalars through', () => {
   const input = { list: [{ a: 'x\u001by' }] };
   const output = safeDeep(input);
   expect(output).not.toBe(input);
   expect(output.list).not.toBe(input.list);
   expect([input.list[0].a, output.list[0].a]).toEqual(['x\u001by', 'x\\x1by']);
+  expect([safeDeep(42), safeDeep(null), safeDeep('\u202e')]).toEqual([42, null, '\\u202e']);
 });
 
 it('safeDeep keeps a __proto__ key from the server as data, not as the prototype', () => {
@@ -162,11 +160,7 @@ it('safeDeep keeps a __proto__ key from the server as data, not as the prototype
   ]);
 });
 
-it('safeDeep passes scalars through', () => {
-  expect([safeDeep(42), safeDeep(null), safeDeep('\u202e')]).toEqual([42, null, '\\u202e']);
-});
-
-it("slackText (text a Slack channel renders) writes Slack's three control characters as entities: no channel ping, no link behind a label, no mention", () => {
+it("slackText (text a Slack channel renders) writes Slack's three control characters as entities: no channel ping, no link behind a label, no mention; applies safeText's rules too: controls, bidi and zero-width characters are visible escapes; returns clean text as it is; with safeDeep: every string and key of a payload", () => {
   expect([
     slackText('<!channel> <https://evil.example/login|Your key expired: re-authenticate here>'),
     slackText('<!here> <@U024BE7LH> <#C024BE7LR>'),
@@ -176,33 +170,21 @@ it("slackText (text a Slack channel renders) writes Slack's three control charac
   ]);
   // `&` first: an entity already in the text is shown as typed, not decoded by Slack.
   expect(slackText('a &lt; b & c > d')).toBe('a &amp;lt; b &amp; c &gt; d');
-});
-
-it("slackText (text a Slack channel renders) applies safeText's rules too: controls, bidi and zero-width characters are visible escapes", () => {
   expect(slackText('x\u001b]52;c;ZXZpbA==\u0007\u202e<y>\u200b')).toBe(
     'x\\x1b]52;c;ZXZpbA==\\x07\\u202e&lt;y&gt;\\u200b',
   );
-});
-
-it('slackText (text a Slack channel renders) returns clean text as it is', () => {
   const clean = 'hedge keep alert — USDTNGN sell: refused — open failed: exposure_exceeded';
   expect(slackText(clean)).toBe(clean);
-});
-
-it('slackText (text a Slack channel renders) with safeDeep: every string and key of a payload', () => {
   expect(safeDeep({ 'a<b': ['<!channel>', 1, null], nested: { text: 'x\u001b&' } }, slackText)).toEqual({
     'a&lt;b': ['&lt;!channel&gt;', 1, null],
     nested: { text: 'x\\x1b&amp;' },
   });
 });
 
-it('safeStyled (our own coloured, tab-separated text carrying server strings) keeps colour codes, tabs and newlines, and shows every other escape sequence escaped', () => {
+it('safeStyled (our own coloured, tab-separated text carrying server strings) keeps colour codes, tabs and newlines, and shows every other escape sequence escaped; returns clean text as the same string', () => {
   const hostile = 'hdg_1\u001b]0;pwned\u0007\u001b[2J';
   const composed = `\u001b[32mFilled\u001b[39m\t${hostile}\nnext`;
   expect(safeStyled(composed)).toBe('\u001b[32mFilled\u001b[39m\thdg_1\\x1b]0;pwned\\x07\\x1b[2J\nnext');
-});
-
-it('safeStyled (our own coloured, tab-separated text carrying server strings) returns clean text as the same string', () => {
   const clean = '\u001b[1mTitle\u001b[22m\ta\tb';
   expect(safeStyled(clean)).toBe(clean);
 });

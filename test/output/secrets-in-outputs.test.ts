@@ -5,7 +5,7 @@
 // network is mocked: a proxy in front of the simulator plays the echoing server.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { redactKey } from '../../src/core/security/secrets.js';
 import { startAnswerProxy, startRewriteProxy } from '../support/servers/field-proxy.js';
 import { runHedge, type RunResult } from '../support/hedge-cli.js';
@@ -67,7 +67,7 @@ it('a key the server echoes in a data field: is redacted on stdout in every form
     add: `add ${MARKET} buy 100 --json`,
   });
   for (const [name, run] of Object.entries(runs)) {
-    expect(run.code, `${name}: ${run.stderr}`).toBe(0);
+    exits(run, 0);
     expect(run.stdout + run.stderr, name).not.toContain(key);
   }
   // The field is shown, redacted, not dropped: the server's data otherwise as sent.
@@ -147,25 +147,21 @@ it('a key the server sends as a field name: is redacted as a name of a position 
   expect(simulator.requests('GET', '/positions').length).toBeGreaterThanOrEqual(6);
 });
 
-describe('hedge api: a request that would carry the key', () => {
-  // /proc/self/environ is the environment of the process that reads it: a process of its own.
-  const spawned = { onSpawn: () => {} };
-
-  it('-F x=@/proc/self/environ, a dry run or sent for real: refused in one line (exit 2) before it is journaled or sent, the key nowhere', async () => {
-    const simulator = await startSimulator();
-    for (const dry of [['--dry-run'], []]) {
-      const run = await simulator.hedge(
-        [...'api -X POST /quotes -F x=@/proc/self/environ'.split(' '), ...dry],
-        spawned,
-      );
-      exits(run, 2);
-      expect(run.stdout + run.stderr).not.toContain(simulator.apiKey);
-      expect(run.stderr).toMatch(
-        /^hedge: PATH, -f, -F and --input: the request would carry an API key .*nothing was sent\.\n$/,
-      );
-    }
-    expect(simulator.sandbox.requestLog).toHaveLength(0);
-    for (const file of filesUnder(simulator.configDir)) expect(file.text, file.path).not.toContain(simulator.apiKey);
-    expect(await journalEntries(simulator)).toEqual([]);
-  });
+it('hedge api: a request that would carry the key: -F x=@/proc/self/environ, a dry run or sent for real: refused in one line (exit 2) before it is journaled or sent, the key nowhere', async () => {
+  const simulator = await startSimulator();
+  for (const dry of [['--dry-run'], []]) {
+    const run = await simulator.hedge(
+      [...'api -X POST /quotes -F x=@/proc/self/environ'.split(' '), ...dry],
+      // /proc/self/environ is the environment of the process that reads it: a process of its own.
+      { onSpawn: () => {} },
+    );
+    exits(run, 2);
+    expect(run.stdout + run.stderr).not.toContain(simulator.apiKey);
+    expect(run.stderr).toMatch(
+      /^hedge: PATH, -f, -F and --input: the request would carry an API key .*nothing was sent\.\n$/,
+    );
+  }
+  expect(simulator.sandbox.requestLog).toHaveLength(0);
+  for (const file of filesUnder(simulator.configDir)) expect(file.text, file.path).not.toContain(simulator.apiKey);
+  expect(await journalEntries(simulator)).toEqual([]);
 });

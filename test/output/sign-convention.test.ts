@@ -51,11 +51,8 @@ const BUY_QUOTE: Quote = {
   upfront: { required_margin_usdc: 500, platform_fee_usdc: 2.5, total_upfront_usdc: 502.5 },
 };
 
-it('money words: turns the server sign of carry and fees (positive = the account pays) to the account side', () => {
+it('money words: turns the server sign of carry and fees (positive = the account pays) to the account side, and says who pays, now or once realized', () => {
   expect([toAccountSide(4.19), toAccountSide(-2.79), Object.is(toAccountSide(0), 0)]).toEqual([-4.19, 2.79, true]);
-});
-
-it('money words: says who pays, now or once realized', () => {
   expect([
     payOrEarn(-4.19, { per: '/day' }),
     payOrEarn(2.79),
@@ -73,7 +70,7 @@ it('money words: says who pays, now or once realized', () => {
   ]);
 });
 
-it('money words: a price is better for a buy when lower and for a sell when higher, in bps of the reference', () => {
+it('money words: a price is better for a buy when lower and for a sell when higher, in bps of the reference; slippage of a fill is signed the same way for both sides', () => {
   for (const [side, price, bps] of [
     ['buy', 1499.85, 1],
     ['buy', 1500.15, -1],
@@ -86,14 +83,11 @@ it('money words: a price is better for a buy when lower and for a sell when high
     betterOrWorse(-0.3, 'the market price', 'none'),
     betterOrWorse(0, 'quoted', 'as quoted'),
   ]).toEqual(['better than quoted', 'worse than the market price', 'as quoted']);
-});
-
-it('money words: slippage of a fill is signed the same way for both sides', () => {
   expect(slippageBps('buy', 1530.67, 1530.52)).toBeCloseTo(-0.98, 2);
   expect(slippageBps('sell', 1530.67, 1530.52)).toBeCloseTo(0.98, 2);
 });
 
-it('the quote card in that convention: earned carry is "+…, you earn"; a sell executing above the market price is better; a 1-day tenor reads "1 day"', () => {
+it('the quote card in that convention: earned carry is "+…, you earn"; a sell executing above the market price is better; a 1-day tenor reads "1 day"; the direction of impact comes from the two prices, the server sign only breaks a tie', () => {
   const sell: Quote = {
     ...BUY_QUOTE,
     side: 'sell',
@@ -105,9 +99,6 @@ it('the quote card in that convention: earned carry is "+…, you earn"; a sell 
   expect(card).toContain('+1.10 USD (+2.2 bps), better than the market price');
   for (const part of ['+1.20 USDC/day (+0.0240%), you earn', 'Carry over 1 day │ +3.60 USDC'])
     expect(card).toContain(part);
-});
-
-it('the quote card in that convention: the direction of impact comes from the two prices; the server sign only breaks a tie', () => {
   // A server that signs impact the other way round (positive = paid) still reads "worse" for this buy.
   const flat = { ...BUY_QUOTE, pricing: { market_price: 1500, execution_price: 1500, price_impact_usd: 0.4 } };
   expect(
@@ -218,7 +209,7 @@ it('results of open, add, reduce and close: reduce: the reduced share of the fig
     expect(card).toMatch(part);
 });
 
-it('add and open rules: an addition is quoted with the shortest tenor covering the time to maturity', () => {
+it('add and open rules: an addition is quoted with the shortest tenor covering the time to maturity; the "already open" note names the position and the add command, and refuses nothing', () => {
   const inDays = (days: number) => new Date(NOW + days * 86_400_000).toISOString();
   expect([
     ...[0.5, 1, 2.9, 6.99, 9].map((days) => additionQuoteTenor(inDays(days), NOW)),
@@ -227,9 +218,6 @@ it('add and open rules: an addition is quoted with the shortest tenor covering t
   ]).toEqual([1, 1, 3, 7, 7, 3, 1]);
   expect(daysUntil(inDays(2.5), NOW)).toBeCloseTo(2.5, 10);
   expect([daysUntil(inDays(-1), NOW), daysUntil('not a time', NOW)]).toEqual([0, undefined]);
-});
-
-it('add and open rules: the "already open" note names the position and the add command, and refuses nothing', () => {
   expect(
     sideAlreadyOpenNote(
       { market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, hedgeId: 'hdg_7' },
@@ -409,7 +397,7 @@ it('renderQuoteCard what the server sent is escaped where the card is written: t
   expect(written).toMatch(/Maturity +│ soon\\x1b]0;pw\\x07 +│/);
 });
 
-it('renderQuoteCard shows fields it does not know, at the top level and inside the groups', () => {
+it('renderQuoteCard shows fields it does not know, at the top level and inside the groups; colours impact and carry when colour is on', () => {
   const richer = { ...QUOTE, quote_id: 'q_1', pricing: { ...QUOTE.pricing, spread_bps: 3 } } as Quote;
   const card = quoteCard(richer);
   expect(card).toMatch(/Quote ID\s+│ q_1/);
@@ -417,11 +405,9 @@ it('renderQuoteCard shows fields it does not know, at the top level and inside t
   const [header, row] = quoteCard(richer, 'tsv').split('\n');
   const plain = Object.fromEntries(header.split('\t').map((key, index) => [key, row.split('\t')[index]]));
   expect(plain).toMatchObject({ 'pricing.spread_bps': '3', quote_id: 'q_1' });
-});
-
-it('renderQuoteCard colours impact and carry when colour is on', () => {
-  const card = quoteCard(QUOTE, 'table', true);
-  expect(card).toContain('\u001b[31m-4.40 USD (-4.4 bps), worse than the market price\u001b[39m');
+  expect(quoteCard(QUOTE, 'table', true)).toContain(
+    '\u001b[31m-4.40 USD (-4.4 bps), worse than the market price\u001b[39m',
+  );
 });
 
 it("renderQuoteCard plain: a header row of keys, the quote's own first, and one row of the server's values; no card, no note on stdout", () => {

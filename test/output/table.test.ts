@@ -107,33 +107,23 @@ function fitted(needs: ColumnNeed[], priority: string[], width: number, decisive
   return `${kept.map((column) => `${column.index}:${column.width}`).join(' ')}${hidden.length ? ` | ${hidden.join(' ')}` : ''}`;
 }
 
-it('fitColumns keeps a prefix of the priority list: every column kept at one width is kept at every wider one', () => {
-  expect(wideningProblems(26, false)).toEqual([]);
+it("fitColumns keeps a prefix of the priority list: every column kept at one width is kept at every wider one, with the desk's tier, narrowed headers and short ids too", () => {
+  expect([wideningProblems(26, false), wideningProblems(50, true)]).toEqual([[], []]);
 });
 
-it('fitColumns stops at the first column that does not fit, even when a later, narrower one would', () => {
+it('fitColumns stops at the first column that does not fit, even when a later, narrower one would; keeps the first column of the list whatever the width; shrinks a column only to let the ones after it in the list in, and gives room back most important first', () => {
   const needs = [need('id', 28), need('maturity', 30), need('ref', 7)];
   expect([fitted(needs, ['id', 'maturity', 'ref'], 50), fitted(needs, ['id', 'ref', 'maturity'], 50)]).toEqual([
     '0:28 | 1 2',
     '0:28 2:7 | 1',
   ]);
-});
-
-it('fitColumns shrinks a column only to let the ones after it in the list in, and gives room back most important first', () => {
-  const needs = [need('ref', 20, 8), need('net', 10)];
-  expect([40, 25, 19].map((width) => fitted(needs, ['net', 'ref'], width))).toEqual([
+  expect(fitted([need('a', 30)], ['a'], 20)).toBe('0:20');
+  const shrinking = [need('ref', 20, 8), need('net', 10)];
+  expect([40, 25, 19].map((width) => fitted(shrinking, ['net', 'ref'], width))).toEqual([
     '0:20 1:10',
     '0:13 1:10',
     '1:10 | 0',
   ]);
-});
-
-it('fitColumns keeps the first column of the list whatever the width', () => {
-  expect(fitted([need('a', 30)], ['a'], 20)).toBe('0:20');
-});
-
-it("fitColumns with the desk's tier, narrowed headers and short ids: still a prefix, kept at every wider width", () => {
-  expect(wideningProblems(50, true)).toEqual([]);
 });
 
 it("fitColumns narrows headers and shortens ids to keep the desk's columns and the amounts, never to take a column of the rest", () => {

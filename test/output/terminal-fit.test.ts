@@ -25,14 +25,10 @@ it('fitToTerminal (prompt texts): leaves room for the prompt\'s "? " on the firs
   expect(words(fitted)).toEqual(words(QUESTION));
 });
 
-it('fitToTerminal (prompt texts): moves the last word down with its tail rather than leaving the tail past the edge', () => {
+it("fitToTerminal (prompt texts): moves the last word down with its tail rather than leaving the tail past the edge; keeps colour codes and the text's own line breaks", () => {
   // 70 columns of text then "upfront?": the tail does not fit after it on the first line.
   const text = `${'x'.repeat(68)} upfront?`;
-  const fitted = fitToTerminal(text, 80, { lead: 2, tail: 7 });
-  expect(fitted.split('\n')).toEqual(['x'.repeat(68), 'upfront?']);
-});
-
-it("fitToTerminal (prompt texts): keeps colour codes and the text's own line breaks", () => {
+  expect(fitToTerminal(text, 80, { lead: 2, tail: 7 }).split('\n')).toEqual(['x'.repeat(68), 'upfront?']);
   const red = new Chalk({ level: 1 }).red('LIVE');
   const fitted = fitToTerminal(`${red} ${QUESTION}\nsecond line`, 60, { lead: 2 });
   expect(fitted).toContain('\u001b[31mLIVE\u001b[39m');

@@ -1,12 +1,14 @@
 import { expect, it } from 'vitest';
 import { bar, sparkline } from '../../src/platform/results/text-charts.js';
 
-it('sparkline maps the lowest value to ▁ and the highest to █', () => {
-  expect([sparkline([0, 1, 2, 3, 4, 5, 6, 7]), sparkline([-5, 5, 0])]).toEqual(['▁▂▃▄▅▆▇█', '▁█▅']);
-});
-
-it('sparkline draws a flat series level, nothing as nothing, and gaps for values that are not numbers', () => {
-  expect([sparkline([3, 3, 3]), sparkline([]), sparkline([1, Number.NaN, 3])]).toEqual(['▄▄▄', '', '▁ █']);
+it('sparkline maps the lowest value to ▁ and the highest to █, draws a flat series level, nothing as nothing, and gaps for values that are not numbers', () => {
+  expect([
+    sparkline([0, 1, 2, 3, 4, 5, 6, 7]),
+    sparkline([-5, 5, 0]),
+    sparkline([3, 3, 3]),
+    sparkline([]),
+    sparkline([1, Number.NaN, 3]),
+  ]).toEqual(['▁▂▃▄▅▆▇█', '▁█▅', '▄▄▄', '', '▁ █']);
 });
 
 it('sparkline down-samples to the width by averaging equal slices', () => {
@@ -28,9 +30,13 @@ it('sparkline takes a very long series without overflowing the stack', () => {
   ).toHaveLength(4);
 });
 
-it('bar grows right of the axis for a positive value and left, in another character, for a negative one', () => {
-  expect([bar(10, 10, 11), bar(-10, 10, 11), bar(4, 10, 11), bar(-4, 10, 11)]).toEqual(
-    '     │█████,▒▒▒▒▒│     ,     │██   ,   ▒▒│     '.split(','),
+it('bar grows right of the axis for a positive value and left, in another character, for a negative one; shows a tiny value as one cell, zero as the axis alone, and clamps past maxAbs', () => {
+  expect([
+    ...[10, -10, 4, -4, 0.01, -0.01, 0].map((value) => bar(value, 10, 11)),
+    bar(25, 10, 7),
+    bar(5, 0, 7),
+  ]).toEqual(
+    '     │█████,▒▒▒▒▒│     ,     │██   ,   ▒▒│     ,     │█    ,    ▒│     ,     │     ,   │███,   │   '.split(','),
   );
 });
 
@@ -38,10 +44,4 @@ it('bar is always exactly the width, so a column of bars lines up', () => {
   for (const value of [-25, -10, -0.01, 0, 0.01, 3, 10, 25]) {
     expect(bar(value, 10, 12), String(value)).toHaveLength(12);
   }
-});
-
-it('bar shows a tiny value as one cell, zero as the axis alone, and clamps past maxAbs', () => {
-  expect([bar(0.01, 10, 11), bar(-0.01, 10, 11), bar(0, 10, 11), bar(25, 10, 7), bar(5, 0, 7)]).toEqual(
-    '     │█    ,    ▒│     ,     │     ,   │███,   │   '.split(','),
-  );
 });

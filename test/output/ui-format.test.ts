@@ -10,15 +10,18 @@ import {
   fractionDigits,
 } from '../../src/platform/terminal/format.js';
 
-// The precision a rate's size needs: number-format.test.ts (formatRate without decimals).
-it('rates take the decimals they are given', () => {
-  expect(formatRate(1530.3312, 4)).toBe('1,530.3312');
-});
-
-it('percentages and basis points are signed', () => {
-  expect([formatPercent(0.0405), formatPercent(-0.0279), formatPercent(0), formatBps(-4.4), formatBps(12.345)]).toEqual(
-    '+0.0405%,-0.0279%,0.0000%,-4.4 bps,+12.3 bps'.split(','),
-  );
+// The precision a rate's size needs: number-format.test.ts (formatRate without decimals). A long hash shortened in a
+// table or a card: test/scripting/ui-formats.test.ts.
+it('rates take the decimals they are given; percentages and basis points are signed; a short hash is left whole', () => {
+  expect([
+    formatRate(1530.3312, 4),
+    formatPercent(0.0405),
+    formatPercent(-0.0279),
+    formatPercent(0),
+    formatBps(-4.4),
+    formatBps(12.345),
+    shortHash('0x1234'),
+  ]).toEqual('1,530.3312|+0.0405%|-0.0279%|0.0000%|-4.4 bps|+12.3 bps|0x1234'.split('|'));
 });
 
 it('times: local beside UTC only where it reads differently', () => {
@@ -45,11 +48,6 @@ it('times: relative to now, in the largest two units', () => {
       .split(' ')
       .map((iso) => formatRelative(iso, now)),
   ).toEqual(['in 3d 0h', 'in 2d 23h', '1h 0m ago', '5m ago', 'in 30s', 'now', 'now', '']);
-});
-
-// A long hash shortened in a table or a card: test/scripting/ui-formats.test.ts.
-it('hashes are shortened for tables only when long: a short one is left whole', () => {
-  expect(shortHash('0x1234')).toBe('0x1234');
 });
 
 it('table cells: the decimals a number has, up to 6', () => {

@@ -64,7 +64,7 @@ it('record: plain: a header row of keys and one row, nested values as JSON', asy
   expect(stdout()).toBe('balance_usdc\tlimits\n1000.5\t{"a":1}\n');
 });
 
-it('human values: P&L is green when positive and red when negative, only with colour on', async () => {
+it('human values: P&L is green when positive and red when negative, only with colour on; missing values show a dash; utc times have no relative part', async () => {
   const colored = output('table', true).out;
   expect([
     colored.humanValue({ key: 'net_pnl_usd', kind: 'pnl' }, 5),
@@ -72,13 +72,9 @@ it('human values: P&L is green when positive and red when negative, only with co
   ]).toEqual(['\u001b[32m+5.00\u001b[39m', '\u001b[31m-5.00\u001b[39m']);
   const plain = output('table', false).out;
   expect(plain.humanValue({ key: 'net_pnl_usd', kind: 'pnl' }, -5)).toBe('-5.00');
-});
-
-it('human values: missing values show a dash; utc times have no relative part', async () => {
-  const { out } = output('table');
   expect([
-    out.humanValue({ key: 'x' }, undefined),
-    out.humanValue({ key: 'closed_at', kind: 'utc' }, '2026-03-02T09:00:00.000Z'),
-    out.humanValue({ key: 'maturity_at', kind: 'time' }, '2026-03-05T10:00:00.000Z'),
+    plain.humanValue({ key: 'x' }, undefined),
+    plain.humanValue({ key: 'closed_at', kind: 'utc' }, '2026-03-02T09:00:00.000Z'),
+    plain.humanValue({ key: 'maturity_at', kind: 'time' }, '2026-03-05T10:00:00.000Z'),
   ]).toEqual(['—', '2026-03-02 09:00:00 UTC', '2026-03-05 10:00:00 UTC (in 3d 0h)']);
 });

@@ -65,7 +65,7 @@ const waitingOn = (t: Simulator, terminal: Terminal) =>
   });
 
 describe.concurrent('a terminal of 0 columns', () => {
-  it('an add ends once it lands: its waiting line said once, nothing redrawn, a few KiB written, the journal row done', async () => {
+  it('an add ends once it lands: its waiting line said once, nothing redrawn, a few KiB written, the journal row done; then --watch writes NDJSON, one line a refresh, instead of a live view it cannot size', async () => {
     const t = await startSimulator();
     await onTerminal(t, ADD, 0, async (terminal) => {
       expect(await terminal.exitWithin(EXIT_BOUND_MS, 'the add on a 0-column terminal')).toBe(0);
@@ -75,6 +75,20 @@ describe.concurrent('a terminal of 0 columns', () => {
     });
     landedOnce(t);
     await addRow(t, 'done');
+    // --watch writes NDJSON, one line a refresh, instead of a live view it cannot size.
+    await onTerminal(t, 'positions --watch 1 --count 2'.split(' '), 0, async (terminal) => {
+      expect(await terminal.exitWithin(EXIT_BOUND_MS, 'the watch on a 0-column terminal')).toBe(0);
+      expect(terminal.raw()).not.toMatch(REDRAW);
+      const records = terminal
+        .screen()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line));
+      expect(records.map((record) => record.data.map((position: any) => position.notional_usd))).toEqual([
+        [10_500],
+        [10_500],
+      ]);
+    });
   });
 
   it('SIGTERM while the add waits ends it with 143; its row stays submitted with its key, and `hedge resume` finishes it once', async () => {
@@ -104,23 +118,6 @@ describe.concurrent('a terminal of 0 columns', () => {
     });
     expect((await addRow(t, 'submitted')).message).toContain('has not shown in the positions list');
     expect(waitingAfter(t, '/hedges/add')()).toBe(true);
-  });
-
-  it('--watch writes NDJSON, one line a refresh, instead of a live view it cannot size', async () => {
-    const t = await startSimulator();
-    await onTerminal(t, 'positions --watch 1 --count 2'.split(' '), 0, async (terminal) => {
-      expect(await terminal.exitWithin(EXIT_BOUND_MS, 'the watch on a 0-column terminal')).toBe(0);
-      expect(terminal.raw()).not.toMatch(REDRAW);
-      const records = terminal
-        .screen()
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line));
-      expect(records.map((record) => record.data.map((position: any) => position.notional_usd))).toEqual([
-        [10_000],
-        [10_000],
-      ]);
-    });
   });
 
   it('a terminal shrunk to 0 columns while the spinner runs: the spinner gives way to a plain line, and the add ends once it lands', async () => {

@@ -66,23 +66,17 @@ it.each([
   },
 );
 
-describe('redrawsInPlace', () => {
+it('redrawsInPlace: redraws a terminal that reports its width, and one hedge was told is a terminal (HEDGE_FORCE_TTY on a pipe); never a real terminal of 0, unknown or nonsense columns, nor what is not a terminal', () => {
   /** A real terminal (the stream says isTTY) reporting `columns`. */
   const tty = (columns?: number) => Object.assign(stream(columns), { isTTY: true });
-
-  it('redraws a terminal that reports its width, and one hedge was told is a terminal (HEDGE_FORCE_TTY on a pipe)', () => {
-    expect([redrawsInPlace(tty(80), true), redrawsInPlace(stream(), true), redrawsInPlace(stream(100), true)]).toEqual([
-      true,
-      true,
-      true,
-    ]);
-  });
-
-  it('never redraws a real terminal of 0, unknown or nonsense columns, nor what is not a terminal', () => {
-    for (const columns of [0, undefined, Number.NaN, -3, 80.5, Infinity])
-      expect(redrawsInPlace(tty(columns), true)).toBe(false);
-    expect(redrawsInPlace(tty(80), false)).toBe(false);
-  });
+  expect([redrawsInPlace(tty(80), true), redrawsInPlace(stream(), true), redrawsInPlace(stream(100), true)]).toEqual([
+    true,
+    true,
+    true,
+  ]);
+  for (const columns of [0, undefined, Number.NaN, -3, 80.5, Infinity])
+    expect(redrawsInPlace(tty(columns), true)).toBe(false);
+  expect(redrawsInPlace(tty(80), false)).toBe(false);
 });
 
 it('displayWidth ignores colour codes and counts wide characters as two; ASCII, our colours and our narrow symbols in tables are one column each', () => {
@@ -229,18 +223,15 @@ describe('wrapWords', () => {
     for (const line of out.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(width);
   });
 
-  it('ignores colour codes when measuring, and carries a colour over a break', async () => {
+  it('ignores colour codes when measuring, and carries a colour over a break; reopens the colour after the indent, not before it', async () => {
     const out = wrapWords(`status ${RED}failed on chain${FG_OFF} retry`, 13);
     expect(plain(out)).toBe('status failed\non chain\nretry');
     for (const line of out.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(13);
     // Each line stands alone: its colour is closed at its end and reopened on the next.
     for (const line of out.split('\n')) expect(await painted(line)).toEqual(await painted(line + RESET));
     expect(await painted(out)).toEqual(await painted(`status ${RED}failed${FG_OFF}\n${RED}on chain${FG_OFF}\nretry`));
-  });
-
-  it('reopens the colour after the indent, not before it', async () => {
-    const out = wrapWords(`${BOLD}${RED}aaa bbb${RESET}`, 5, { hangingIndent: 2 });
-    expect(out.split('\n')[1]).toMatch(/^ {2}\u001b\[/);
-    expect(await painted(out)).toEqual(await painted(`${BOLD}${RED}aaa${RESET}\n  ${BOLD}${RED}bbb${RESET}`));
+    const indented = wrapWords(`${BOLD}${RED}aaa bbb${RESET}`, 5, { hangingIndent: 2 });
+    expect(indented.split('\n')[1]).toMatch(/^ {2}\u001b\[/);
+    expect(await painted(indented)).toEqual(await painted(`${BOLD}${RED}aaa${RESET}\n  ${BOLD}${RED}bbb${RESET}`));
   });
 });

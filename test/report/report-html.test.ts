@@ -107,15 +107,18 @@ describe('renderReportHtml', () => {
     }
   });
 
-  it('has inline CSS for A4 print and two inline SVG charts', () => {
+  it('has inline CSS for A4 print and two inline SVG charts; lists every closed hedge in close-time order', () => {
     const { html } = render('week');
     expect(html.startsWith('<!doctype html>')).toBe(true);
     for (const part of ['@page { size: A4 landscape;', '@media print', 'class="zero-line"', 'Close time (UTC)'])
       expect(html).toContain(part);
     expect(html.match(/<svg /g)).toHaveLength(2);
+    expect([...html.matchAll(/<td class="id">(hdg_\d+)<\/td>/g)].map((match) => match[1])).toEqual(
+      Array.from({ length: 30 }, (_, index) => `hdg_${index}`),
+    );
   });
 
-  it('escapes hostile server text wherever it appears: table, chart labels, account', () => {
+  it('escapes hostile server text wherever it appears: table, chart labels, account; the five HTML characters, and the ones that could read as a reference', () => {
     const { html } = render('market', { account: '<b>desk</b> & co' });
     expect(html).not.toMatch(/<script/i);
     expect(html).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
@@ -127,9 +130,6 @@ describe('renderReportHtml', () => {
     ])
       expect(html).toContain(part);
     expect(html).not.toContain('<b>desk');
-  });
-
-  it('escapes the five HTML characters, and the ones that could read as a reference', () => {
     expect([escapeHtml(`a&b<c>d"e'f`), escapeHtml('https://x.example/a.css url(y) @import')]).toEqual([
       'a&amp;b&lt;c&gt;d&quot;e&#39;f',
       'https&#58;&#47;&#47;x.example&#47;a.css url&#40;y) &#64;import',
@@ -144,13 +144,6 @@ describe('renderReportHtml', () => {
       '2 open positions: unrealized net P&amp;L <span class="pos">+10.34</span> USD',
     ])
       expect(html).toContain(part);
-  });
-
-  it('lists every closed hedge in close-time order', () => {
-    const { html } = render('week');
-    expect([...html.matchAll(/<td class="id">(hdg_\d+)<\/td>/g)].map((match) => match[1])).toEqual(
-      Array.from({ length: 30 }, (_, index) => `hdg_${index}`),
-    );
   });
 
   it('labels every tick of the time axis differently: closes a minute apart get seconds, not the same minute five times', () => {
@@ -173,16 +166,13 @@ describe('renderReportHtml', () => {
     expect([new Set(timeTicks).size, timeTicks[0]]).toEqual([5, '11-23 11:53:05']);
   });
 
-  it('renders an empty period without charts', () => {
+  it('renders an empty period without charts; says when some records do not give a figure or have no close time', () => {
     const html = page(buildReport([], [], { by: 'day' }), '2026-11-30T12:00:00Z');
     expect(html).not.toContain('<svg');
     expect(html).toContain('No closed hedges with a close time in this period.');
     expect(totalShown(html, 'net_pnl_usd')).toBe('0.00');
     expect(html).toContain('<dd>all history</dd>');
-  });
-
-  it('says when some records do not give a figure or have no close time', () => {
-    const html = page(
+    const noted = page(
       buildReport([{ netPnlUsd: 1, carryUsd: 1, closedAt: '2026-11-02T00:00:00Z' }, { netPnlUsd: 2 }], [], {
         by: 'side',
       }),
@@ -192,37 +182,33 @@ describe('renderReportHtml', () => {
       '<li>1 closed hedge without a close time is in the totals but not in the cumulative chart.</li>',
       '<li>The carry of 1 hedge is not given; sums cover the others (— where none is given).</li>',
     ])
-      expect(html).toContain(note);
+      expect(noted).toContain(note);
   });
 });
 
-describe('niceScale', () => {
-  it('covers the range and zero with round steps', () => {
-    expect([niceScale(-973.75, 387.75), niceScale(0.1, 0.3), niceScale(0, 0).ticks]).toEqual([
-      { low: -1000, high: 500, step: 500, ticks: [-1000, -500, 0, 500] },
-      { low: 0, high: 0.3, step: 0.1, ticks: [0, 0.1, 0.2, 0.3] },
-      [0, 0.2, 0.4, 0.6, 0.8, 1],
-    ]);
-  });
+it('niceScale: covers the range and zero with round steps', () => {
+  expect([niceScale(-973.75, 387.75), niceScale(0.1, 0.3), niceScale(0, 0).ticks]).toEqual([
+    { low: -1000, high: 500, step: 500, ticks: [-1000, -500, 0, 500] },
+    { low: 0, high: 0.3, step: 0.1, ticks: [0, 0.1, 0.2, 0.3] },
+    [0, 0.2, 0.4, 0.6, 0.8, 1],
+  ]);
 });
 
-describe('the account a report names', () => {
-  it('is the profile and host; never a temporary port of this machine', async () => {
-    const { accountName } = await import('../../src/features/report/report.js');
-    expect([
-      accountName({
-        profileName: 'demo',
-        baseUrl: 'http://127.0.0.1:34933/partners/sandbox/v2',
-        sources: { profile: 'demo' },
-      }),
-      accountName({ profileName: 'desk', baseUrl: 'http://127.0.0.1:8080/partners/sandbox/v2' }),
-      accountName({ baseUrl: 'http://localhost:9/v2' }),
-      accountName({ profileName: 'desk', baseUrl: 'https://partner.example.com/partners/v2' }),
-    ]).toEqual([
-      'demo (the built-in simulator, test funds)',
-      'desk (a simulator on this machine)',
-      'key from HEDGE_API_KEY (a simulator on this machine)',
-      'desk @ partner.example.com',
-    ]);
-  });
+it('the account a report names: is the profile and host; never a temporary port of this machine', async () => {
+  const { accountName } = await import('../../src/features/report/report.js');
+  expect([
+    accountName({
+      profileName: 'demo',
+      baseUrl: 'http://127.0.0.1:34933/partners/sandbox/v2',
+      sources: { profile: 'demo' },
+    }),
+    accountName({ profileName: 'desk', baseUrl: 'http://127.0.0.1:8080/partners/sandbox/v2' }),
+    accountName({ baseUrl: 'http://localhost:9/v2' }),
+    accountName({ profileName: 'desk', baseUrl: 'https://partner.example.com/partners/v2' }),
+  ]).toEqual([
+    'demo (the built-in simulator, test funds)',
+    'desk (a simulator on this machine)',
+    'key from HEDGE_API_KEY (a simulator on this machine)',
+    'desk @ partner.example.com',
+  ]);
 });

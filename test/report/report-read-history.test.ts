@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  historyRecordForPeople,
-  readHistoryRecord,
-  readTimestamp,
-  readPosition,
-} from '../../src/platform/api/wire/fields.js';
+import { historyRecordForPeople, readHistoryRecord, readTimestamp } from '../../src/platform/api/wire/fields.js';
 import { InvalidResponseError } from '../../src/core/errors.js';
 
 // One closed hedge, as our simulator writes it (src/platform/api/wire-contract.md) …
@@ -142,19 +137,5 @@ describe('readTimestamp', () => {
   it('refuses what is not a time', () => {
     for (const value of ['Nov 22 2026', '2026-13-40T00:00:00Z', '', true, {}, Number.NaN])
       expect(readTimestamp(value), String(value)).toBeUndefined();
-  });
-});
-
-describe("an open position's net P&L (read-position.ts, the one table)", () => {
-  const netPnl = (raw: Record<string, unknown>) => readPosition(raw).netPnlUsd;
-  it("reads an open position's unrealized net P&L under its plausible names", () => {
-    expect([
-      [
-        netPnl({ side: 'buy', gross_pnl_usd: 10, accrued_carry_usdc: 2, net_pnl_usd: 8 }),
-        netPnl({ unrealized_pnl_usd: '-12.5' }),
-        netPnl({ unrealizedNetPnlUsd: 3 }),
-      ],
-      netPnl({ net_margin_usd: 500 }),
-    ]).toEqual([[8, -12.5, 3], undefined]);
   });
 });

@@ -12,8 +12,6 @@ import {
 import { randomStream } from '../support/random-stream.js';
 import { buildReport } from '../support/report.js';
 
-const DAY_MS = 86_400_000;
-
 /**
  * Each money figure is an exact number of cents written the awkward ways money arrives as floats:
  * a sum of two tenths-and-hundredths (0.1 + 0.2 = 0.30000000000000004), a quotient, or a value with
@@ -52,18 +50,17 @@ function generate(count: number, seed: number) {
       carryUsd: awkward(carry, random),
       feesUsd: awkward(fees, random),
       netPnlUsd: awkward(net, random),
-      closedAt: new Date(start + Math.floor(random() * 120 * DAY_MS)).toISOString(),
+      closedAt: new Date(start + Math.floor(random() * 120 * 86_400_000)).toISOString(),
     });
   }
   return { records, netCents };
 }
 
 const cents = (value: number | null) => (value === null ? 0 : Math.round(value * 100));
-const FIGURES = ['notional_usd', 'gross_pnl_usd', 'carry_pnl_usdc', 'fees_pnl_usdc', 'net_pnl_usd'] as const;
 
 function expectGroupsSumToTotals(report: Report) {
   expect(report.groups.reduce((sum, group) => sum + group.count, 0)).toBe(report.totals.count);
-  for (const figure of FIGURES) {
+  for (const figure of ['notional_usd', 'gross_pnl_usd', 'carry_pnl_usdc', 'fees_pnl_usdc', 'net_pnl_usd'] as const) {
     expect(
       report.groups.reduce((sum, group) => sum + cents(group[figure]), 0),
       figure,
@@ -126,7 +123,7 @@ describe('period', () => {
     closedAt('2026-11-08T00:00:00.000Z', 8),
   ];
 
-  it('--since is inclusive and --until exclusive, on the close time', () => {
+  it('--since is inclusive and --until exclusive, on the close time; either bound alone', () => {
     const report = grouped(records, 'day', { since, until });
     expect([
       [report.totals.count, report.totals.net_pnl_usd],
@@ -140,9 +137,6 @@ describe('period', () => {
       ],
       ['2026-11-01T00:00:00.000Z', '2026-11-08T00:00:00.000Z'],
     ]);
-  });
-
-  it('either bound alone', () => {
     expect([
       [grouped(records, 'side', { since }).totals.net_pnl_usd, grouped(records, 'side', { until }).totals.net_pnl_usd],
       grouped(records, 'side').since,
@@ -151,7 +145,7 @@ describe('period', () => {
 });
 
 describe('time groups (UTC)', () => {
-  it('ISO weeks: Sunday closes week 47, Monday opens week 48', () => {
+  it('ISO weeks: Sunday closes week 47, Monday opens week 48; across the year boundary 2026 has a week 53 that holds 2027-01-01; groups sorted by key, whatever order they came in', () => {
     const report = grouped(
       [
         closedAt('2026-11-22T23:59:59.999Z'),
@@ -167,9 +161,6 @@ describe('time groups (UTC)', () => {
       ],
       '2026-W47',
     ]);
-  });
-
-  it('ISO weeks across the year boundary: 2026 has a week 53 that holds 2027-01-01; groups sorted by key, whatever order they came in', () => {
     expect([
       keysAndCounts(
         grouped(
@@ -211,18 +202,18 @@ describe('records without a usable close time', () => {
     { netPnlUsd: 7, side: 'sell' },
   ];
 
-  it('are excluded (and counted) when grouping by time', () => {
+  it('are excluded (and counted) when grouping by time or when a period is given; an unparseable close time counts as none', () => {
     for (const by of ['day', 'week', 'month'] as const) {
       const report = grouped(records, by);
       expect([report.excluded, report.totals.net_pnl_usd]).toEqual([1, 5]);
     }
-  });
-
-  it('are excluded when a period is given', () => {
     expect(grouped(records, 'side', { since: new Date('2026-01-01T00:00:00Z') })).toMatchObject({
       excluded: 1,
       totals: { count: 1 },
     });
+    // An unparseable close time counts as none.
+    const unparseable = grouped([{ netPnlUsd: 1, closedAt: 'soon' }], 'day');
+    expect([unparseable.excluded, unparseable.groups]).toEqual([1, []]);
   });
 
   it('are kept otherwise, in the totals but not in the cumulative series', () => {
@@ -233,11 +224,6 @@ describe('records without a usable close time', () => {
       12,
       [{ at: '2026-11-02T00:00:00.000Z', net_pnl_usd: 5 }],
     ]);
-  });
-
-  it('an unparseable close time counts as none', () => {
-    const report = grouped([{ netPnlUsd: 1, closedAt: 'soon' }], 'day');
-    expect([report.excluded, report.groups]).toEqual([1, []]);
   });
 });
 
@@ -250,15 +236,12 @@ describe('groups by side, tenor and market', () => {
     { netPnlUsd: 16, side: 'sell' },
   ];
 
-  it('side: buy, sell, then the unknown group', () => {
+  it('side: buy, sell, then the unknown group; tenor: by number of days, labelled in days; market', () => {
     expect(grouped(records, 'side').groups.map((group) => [group.key, group.label, group.net_pnl_usd])).toEqual([
       ['buy', 'buy', 10],
       ['sell', 'sell', 17],
       ['unknown', 'Unknown', 4],
     ]);
-  });
-
-  it('tenor: by number of days, labelled in days', () => {
     expect(grouped(records, 'tenor').groups.map((group) => [group.key, group.label])).toEqual([
       ['1', '1 day'],
       ['3', '3 days'],
@@ -266,9 +249,6 @@ describe('groups by side, tenor and market', () => {
       ['14', '14 days'],
       ['unknown', 'Unknown'],
     ]);
-  });
-
-  it('market', () => {
     expect(keysAndCounts(grouped(records, 'market'))).toEqual([
       ['USDTGHS', 1],
       ['USDTKES', 1],
@@ -278,29 +258,27 @@ describe('groups by side, tenor and market', () => {
   });
 });
 
-describe('groups by deal reference (--by ref)', () => {
-  it('a deal is every closed hedge that carried its reference, across its rolls; records without one last, under their own label', () => {
-    const records: HistoryFacts[] = [
-      { netPnlUsd: -1.25, hedgeId: 'hdg_3', clientReference: 'DEAL-7', notionalUsd: 1000 },
-      { netPnlUsd: 2, hedgeId: 'hdg_9', notionalUsd: 500 },
-      { netPnlUsd: 0.5, hedgeId: 'hdg_2', clientReference: 'DEAL-7', notionalUsd: 1000 },
-      // A deal may well be called "unknown": it is a deal, not the records without a reference.
-      { netPnlUsd: 4, hedgeId: 'hdg_4', clientReference: 'unknown', notionalUsd: 200 },
-      { netPnlUsd: -0.1, hedgeId: 'hdg_1', clientReference: 'DEAL-7', notionalUsd: 1000 },
-    ];
-    const report = grouped(records, 'ref');
-    expect([
-      report.groups.map((group) => [group.key, group.label, group.count, group.notional_usd, group.net_pnl_usd]),
-      report.totals.net_pnl_usd,
-    ]).toEqual([
-      [
-        ['DEAL-7', 'DEAL-7', 3, 3000, -0.85],
-        ['unknown', 'unknown', 1, 200, 4],
-        ['', 'No reference', 1, 500, 2],
-      ],
-      5.15,
-    ]);
-  });
+it('groups by deal reference (--by ref): a deal is every closed hedge that carried its reference, across its rolls; records without one last, under their own label', () => {
+  const records: HistoryFacts[] = [
+    { netPnlUsd: -1.25, hedgeId: 'hdg_3', clientReference: 'DEAL-7', notionalUsd: 1000 },
+    { netPnlUsd: 2, hedgeId: 'hdg_9', notionalUsd: 500 },
+    { netPnlUsd: 0.5, hedgeId: 'hdg_2', clientReference: 'DEAL-7', notionalUsd: 1000 },
+    // A deal may well be called "unknown": it is a deal, not the records without a reference.
+    { netPnlUsd: 4, hedgeId: 'hdg_4', clientReference: 'unknown', notionalUsd: 200 },
+    { netPnlUsd: -0.1, hedgeId: 'hdg_1', clientReference: 'DEAL-7', notionalUsd: 1000 },
+  ];
+  const report = grouped(records, 'ref');
+  expect([
+    report.groups.map((group) => [group.key, group.label, group.count, group.notional_usd, group.net_pnl_usd]),
+    report.totals.net_pnl_usd,
+  ]).toEqual([
+    [
+      ['DEAL-7', 'DEAL-7', 3, 3000, -0.85],
+      ['unknown', 'unknown', 1, 200, 4],
+      ['', 'No reference', 1, 500, 2],
+    ],
+    5.15,
+  ]);
 });
 
 describe('figures a record does not give are unknown, not 0', () => {
@@ -311,7 +289,7 @@ describe('figures a record does not give are unknown, not 0', () => {
   ];
   const report = grouped(records, 'side');
 
-  it('a group where no record gives carry shows null carry; a partial one sums what is given', () => {
+  it('a group where no record gives carry shows null carry; a partial one sums what is given; the records that leave each figure out are counted', () => {
     const [buy, sell] = report.groups;
     expect([buy, [sell.carry_pnl_usdc, sell.fees_pnl_usdc, report.totals.carry_pnl_usdc]]).toEqual([
       {
@@ -326,9 +304,6 @@ describe('figures a record does not give are unknown, not 0', () => {
       },
       [null, null, 1],
     ]);
-  });
-
-  it('counts the records that leave each figure out', () => {
     expect(report.missing).toEqual({ notional_usd: 0, gross_pnl_usd: 0, carry_pnl_usdc: 2, fees_pnl_usdc: 2 });
   });
 
@@ -344,36 +319,29 @@ describe('figures a record does not give are unknown, not 0', () => {
   });
 });
 
-describe('unrealized P&L of open positions', () => {
-  it('is summed to the cent on its own line', () => {
-    const report = buildReport([], [{ netPnlUsd: 0.1 }, { netPnlUsd: 0.2 }], { by: 'day' });
-    expect([report.unrealized, report.totals.net_pnl_usd]).toEqual([{ positions: 2, net_pnl_usd: 0.3 }, 0]);
-  });
-
-  it('is 0 with nothing open and null when no position says', () => {
-    expect([buildReport([], [], { by: 'day' }).unrealized, buildReport([], [{}], { by: 'day' }).unrealized]).toEqual([
-      { positions: 0, net_pnl_usd: 0 },
-      { positions: 1, net_pnl_usd: null },
-    ]);
-  });
+it('unrealized P&L of open positions: is summed to the cent on its own line; 0 with nothing open and null when no position says', () => {
+  const report = buildReport([], [{ netPnlUsd: 0.1 }, { netPnlUsd: 0.2 }], { by: 'day' });
+  expect([report.unrealized, report.totals.net_pnl_usd]).toEqual([{ positions: 2, net_pnl_usd: 0.3 }, 0]);
+  expect([buildReport([], [], { by: 'day' }).unrealized, buildReport([], [{}], { by: 'day' }).unrealized]).toEqual([
+    { positions: 0, net_pnl_usd: 0 },
+    { positions: 1, net_pnl_usd: null },
+  ]);
 });
 
-describe('cumulative net P&L', () => {
-  it('runs in close-time order and merges closes at the same instant', () => {
-    expect(
-      grouped(
-        [
-          closedAt('2026-11-03T00:00:00Z', 0.2, { hedgeId: 'b' }),
-          closedAt('2026-11-01T00:00:00Z', 0.1),
-          closedAt('2026-11-03T00:00:00Z', -1, { hedgeId: 'a' }),
-        ],
-        'day',
-      ).cumulative,
-    ).toEqual([
-      { at: '2026-11-01T00:00:00.000Z', net_pnl_usd: 0.1 },
-      { at: '2026-11-03T00:00:00.000Z', net_pnl_usd: -0.7 },
-    ]);
-  });
+it('cumulative net P&L: runs in close-time order and merges closes at the same instant', () => {
+  expect(
+    grouped(
+      [
+        closedAt('2026-11-03T00:00:00Z', 0.2, { hedgeId: 'b' }),
+        closedAt('2026-11-01T00:00:00Z', 0.1),
+        closedAt('2026-11-03T00:00:00Z', -1, { hedgeId: 'a' }),
+      ],
+      'day',
+    ).cumulative,
+  ).toEqual([
+    { at: '2026-11-01T00:00:00.000Z', net_pnl_usd: 0.1 },
+    { at: '2026-11-03T00:00:00.000Z', net_pnl_usd: -0.7 },
+  ]);
 });
 
 describe('parseReportDate', () => {
@@ -384,7 +352,7 @@ describe('parseReportDate', () => {
     return result.date.toISOString();
   };
 
-  it('reads a date as midnight UTC and a timestamp as written (UTC when it has no zone)', () => {
+  it('reads a date as midnight UTC and a timestamp as written (UTC when it has no zone); days, weeks and calendar months ago from the injected now', () => {
     for (const [text, iso] of [
       ['2026-11-01', '2026-11-01T00:00:00.000Z'],
       [' 2026-11-01T08:30:00Z ', '2026-11-01T08:30:00.000Z'],
@@ -392,9 +360,6 @@ describe('parseReportDate', () => {
       ['2026-11-01T09:30:00.250+01:00', '2026-11-01T08:30:00.250Z'],
     ])
       expect(parsed(text), text).toBe(iso);
-  });
-
-  it('reads days, weeks and calendar months ago from the injected now', () => {
     expect('7d 0d 2W 1mo 3MO 14mo'.split(' ').map(parsed)).toEqual(
       '2026-03-24T12:34:56.000Z 2026-03-31T12:34:56.000Z 2026-03-17T12:34:56.000Z 2026-02-28T12:34:56.000Z 2025-12-31T12:34:56.000Z 2025-01-31T12:34:56.000Z'.split(
         ' ',
@@ -402,7 +367,7 @@ describe('parseReportDate', () => {
     );
   });
 
-  it('refuses a bare m (minutes in hedge journal) naming the month form', () => {
+  it('refuses a bare m (minutes in hedge journal) naming the month form, and anything else with a message naming the allowed forms', () => {
     for (const [text, count] of [
       ['1m', '1'],
       [' 30M ', '30'],
@@ -411,9 +376,6 @@ describe('parseReportDate', () => {
         ok: false,
         message: `"${text.trim()}" is ambiguous here: write ${count}mo for a month (m is minutes in hedge journal).`,
       });
-  });
-
-  it('refuses anything else with a message naming the allowed forms', () => {
     for (const text of ['', ...'yesterday 2026-02-30 2026-13-01 2026-11-01T24:00 7x -7d 1.5d 2026/11/01'.split(' ')]) {
       expect(parseReportDate(text, now), text).toEqual({
         ok: false,

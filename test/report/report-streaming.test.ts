@@ -37,15 +37,13 @@ function facts(count: number) {
   });
 }
 
-describe('the report built record by record', () => {
-  it.each(['day', 'week', 'month', 'side', 'tenor', 'market'] as const)(
-    'by %s: each record added says whether the report covers it',
-    (by) => {
-      const builder = new ReportBuilder({ by, since: by === 'week' ? new Date(Date.UTC(2026, 0, 2)) : undefined });
-      expect(facts(3_000).filter((record) => builder.add(record)).length).toBe(builder.finish([]).totals.count);
-    },
-  );
-});
+it.each(['day', 'week', 'month', 'side', 'tenor', 'market'] as const)(
+  'the report built record by record: by %s: each record added says whether the report covers it',
+  (by) => {
+    const builder = new ReportBuilder({ by, since: by === 'week' ? new Date(Date.UTC(2026, 0, 2)) : undefined });
+    expect(facts(3_000).filter((record) => builder.add(record)).length).toBe(builder.finish([]).totals.count);
+  },
+);
 
 describe('the HTML listing through a file', () => {
   const META = { account: 'desk', environment: 'test' as const, generatedAt: '2026-02-01T00:00:00.000Z' };

@@ -197,7 +197,7 @@ describe('hedge report', () => {
     ).toEqual(['hedge_id', d.hedge_id]);
   });
 
-  it('a period with no closed hedge: totals of 0 in JSON and on stderr beside the rows, never unknown', async () => {
+  it("a period with no closed hedge: totals of 0 in JSON and on stderr beside the rows, never unknown; a time ago counts back from the server's time, not this machine's (months ahead here)", async () => {
     expect(
       engineHistory()
         .map((record) => Date.parse(record.closed_at))
@@ -212,17 +212,14 @@ describe('hedge report', () => {
     expect(ok(await cli('report --by side --since 2026-05-01')).stderr).toContain(
       'Total\tcount=0\tnotional_usd=0.00\tgross_pnl_usd=0.00\tcarry_pnl_usdc=0.00\tfees_pnl_usdc=0.00\tnet_pnl_usd=0.00',
     );
-  });
-
-  it("a time ago counts back from the server's time, not this machine's (months ahead here)", async () => {
     const [, , , d] = engineHistory();
     const serverNow = trading.sandbox.clock.now();
     expect(Date.now() - serverNow).toBeGreaterThan(30 * DAY);
     const ids = await historyIds('--since 7d');
-    const report = await reportJson('--since 7d');
-    expect([ids, report.totals.count]).toEqual([[d.hedge_id], 1]);
+    const ago = await reportJson('--since 7d');
+    expect([ids, ago.totals.count]).toEqual([[d.hedge_id], 1]);
     // The Date header is to the second: the period starts within a few seconds of the server's time less 7 days.
-    expect(Math.abs(Date.parse(report.since) - (serverNow - 7 * DAY))).toBeLessThan(5000);
+    expect(Math.abs(Date.parse(ago.since) - (serverNow - 7 * DAY))).toBeLessThan(5000);
   });
 
   it('--format csv: the documented header, then one row per group matching the JSON', async () => {
@@ -254,9 +251,9 @@ describe('hedge report', () => {
       ...report.groups.map((group: any) => `${group.net_pnl_usd.toFixed(2)},${group.key}`),
     ]);
     expect(await cliLines('report --by side --fields group --no-header')).toEqual(keysOf(report));
-    const bad = await cli('report --format csv --fields group,bogus');
-    exits(bad, 2);
-    expect(bad.stderr).toContain(
+    exits(
+      await cli('report --format csv --fields group,bogus'),
+      2,
       '--fields: "bogus" is not a report column; expected some of group, count, notional_usd',
     );
   });
@@ -340,57 +337,55 @@ describe('hedge report', () => {
   });
 });
 
-describe('hedge report reconciles deal by deal', () => {
-  it('--by hedge: each closed hedge with its reference, entry and exit rate, notional and the quote amount locked, in JSON and CSV; totals are the sums of the rows to the cent; --ref keeps the closed hedges that carry it', async () => {
-    const report = await reportJson('--by hedge');
-    const history = engineHistory();
-    const [header, ...csvLines] = await cliLines('report --by hedge --format csv');
-    expect(header).toBe(
-      'group,client_reference,market,side,closed_at,entry_price,exit_price,notional_usd,quote_currency,quote_amount_locked,gross_pnl_usd,carry_pnl_usdc,fees_pnl_usdc,net_pnl_usd',
-    );
-    const rows = csvLines.map((line) => line.split(','));
-    expect(keysOf(report).sort()).toEqual(history.map((record) => record.hedge_id).sort());
-    for (const record of history) {
-      const group = report.groups.find((candidate: any) => candidate.key === record.hedge_id);
-      expect(group.deal).toMatchObject({
-        client_reference: record.client_reference ?? null,
-        entry_price: record.entry_price,
-        exit_price: record.exit_price,
-        quote_currency: 'NGN',
-      });
-      expect([cents(group.deal.quote_amount_locked), group.notional_usd]).toEqual([
-        cents(record.notional_usd * record.entry_price),
-        record.notional_usd,
-      ]);
-      const row = rows.find((candidate) => candidate[0] === record.hedge_id)!;
-      // CSV: client_reference, entry_price and exit_price are the second, sixth and seventh columns.
-      expect([row[1], Number(row[5]), Number(row[6])]).toEqual([
-        record.client_reference ?? '',
-        record.entry_price,
-        record.exit_price,
-      ]);
-    }
-    expect(report.groups.map((group: any) => group.deal.client_reference).sort()).toEqual(
-      ['DEAL-A', 'DEAL-B', 'DEAL-D', null].sort(),
-    );
-    for (const figure of 'notional_usd gross_pnl_usd carry_pnl_usdc fees_pnl_usdc net_pnl_usd'.split(' '))
-      expect(sumCents(report.groups.map((group: any) => group[figure])), figure).toBe(cents(report.totals[figure]));
-    for (const figure of ['net_pnl_usd', 'notional_usd'])
-      expect(sumCents(rows.map((row) => Number(row[header.split(',').indexOf(figure)]))), `csv ${figure}`).toBe(
-        cents(report.totals[figure]),
-      );
-    expect(report.locked).toEqual([
-      {
-        quote_currency: 'NGN',
-        amount: sumCents(report.groups.map((group: any) => group.deal.quote_amount_locked)) / 100,
-        count: 4,
-      },
+it('hedge report reconciles deal by deal: --by hedge: each closed hedge with its reference, entry and exit rate, notional and the quote amount locked, in JSON and CSV; totals are the sums of the rows to the cent; --ref keeps the closed hedges that carry it', async () => {
+  const report = await reportJson('--by hedge');
+  const history = engineHistory();
+  const [header, ...csvLines] = await cliLines('report --by hedge --format csv');
+  expect(header).toBe(
+    'group,client_reference,market,side,closed_at,entry_price,exit_price,notional_usd,quote_currency,quote_amount_locked,gross_pnl_usd,carry_pnl_usdc,fees_pnl_usdc,net_pnl_usd',
+  );
+  const rows = csvLines.map((line) => line.split(','));
+  expect(keysOf(report).sort()).toEqual(history.map((record) => record.hedge_id).sort());
+  for (const record of history) {
+    const group = report.groups.find((candidate: any) => candidate.key === record.hedge_id);
+    expect(group.deal).toMatchObject({
+      client_reference: record.client_reference ?? null,
+      entry_price: record.entry_price,
+      exit_price: record.exit_price,
+      quote_currency: 'NGN',
+    });
+    expect([cents(group.deal.quote_amount_locked), group.notional_usd]).toEqual([
+      cents(record.notional_usd * record.entry_price),
+      record.notional_usd,
     ]);
+    const row = rows.find((candidate) => candidate[0] === record.hedge_id)!;
+    // CSV: client_reference, entry_price and exit_price are the second, sixth and seventh columns.
+    expect([row[1], Number(row[5]), Number(row[6])]).toEqual([
+      record.client_reference ?? '',
+      record.entry_price,
+      record.exit_price,
+    ]);
+  }
+  expect(report.groups.map((group: any) => group.deal.client_reference).sort()).toEqual(
+    ['DEAL-A', 'DEAL-B', 'DEAL-D', null].sort(),
+  );
+  for (const figure of 'notional_usd gross_pnl_usd carry_pnl_usdc fees_pnl_usdc net_pnl_usd'.split(' '))
+    expect(sumCents(report.groups.map((group: any) => group[figure])), figure).toBe(cents(report.totals[figure]));
+  for (const figure of ['net_pnl_usd', 'notional_usd'])
+    expect(sumCents(rows.map((row) => Number(row[header.split(',').indexOf(figure)]))), `csv ${figure}`).toBe(
+      cents(report.totals[figure]),
+    );
+  expect(report.locked).toEqual([
+    {
+      quote_currency: 'NGN',
+      amount: sumCents(report.groups.map((group: any) => group.deal.quote_amount_locked)) / 100,
+      count: 4,
+    },
+  ]);
 
-    const deal = await reportJson('--by hedge --ref DEAL-B');
-    const b = history.find((record) => record.client_reference === 'DEAL-B')!;
-    expect([keysOf(deal), cents(deal.totals.net_pnl_usd)]).toEqual([[b.hedge_id], cents(b.net_pnl_usd)]);
-  });
+  const deal = await reportJson('--by hedge --ref DEAL-B');
+  const b = history.find((record) => record.client_reference === 'DEAL-B')!;
+  expect([keysOf(deal), cents(deal.totals.net_pnl_usd)]).toEqual([[b.hedge_id], cents(b.net_pnl_usd)]);
 });
 
 describe('hedge report on more than a page of history', () => {
@@ -419,118 +414,107 @@ describe('hedge report on more than a page of history', () => {
   });
 });
 
-describe('hedge report and history --since against a server that ignores the page size', () => {
-  it('alpha (one page of its own 50, `limit` ignored, no cursor): 51 closed hedges are never summed as 50 without a word; told its name, all 51', async () => {
-    const { simulator: alpha, account } = await seeded('alpha', 51, { dialect: 'alpha' });
-    expect(account.history).toHaveLength(51);
-    const warned =
-      /returned 50 closed hedges and no next page, and the server may not read the page size.*may be incomplete.*HEDGE_WIRE_PAGE_SIZE_PARAM/s;
+it('hedge report and history against a server that ignores the page size: alpha (one page of its own 50, `limit` ignored, no cursor): 51 closed hedges are never summed as 50 without a word; told its name, all 51; history --ref and report --by hedge say their hedge records may be cut at 50, never join from them silently', async () => {
+  const { simulator: alpha, account } = await seeded('alpha', 51, { dialect: 'alpha' });
+  expect(account.history).toHaveLength(51);
+  const warned =
+    /returned 50 closed hedges and no next page, and the server may not read the page size.*may be incomplete.*HEDGE_WIRE_PAGE_SIZE_PARAM/s;
 
-    const result = await alpha.hedge('report --by month --json');
-    const report = okJson(result);
-    expect([report.complete, report.totals.count]).toEqual([false, 50]);
-    expect(result.stderr).toMatch(warned);
-    // The history as asked (alpha ignores `limit`), then a page of one to see whether the size is read.
-    expect(historyQueries(alpha)).toEqual([{ limit: '500' }, { limit: '1' }]);
+  const result = await alpha.hedge('report --by month --json');
+  const report = okJson(result);
+  expect([report.complete, report.totals.count]).toEqual([false, 50]);
+  expect(result.stderr).toMatch(warned);
+  // The history as asked (alpha ignores `limit`), then a page of one to see whether the size is read.
+  expect(historyQueries(alpha)).toEqual([{ limit: '500' }, { limit: '1' }]);
 
-    const period = await alpha.hedge('history --since 2000-01-01 --json');
-    expect(okJson(period)).toHaveLength(50);
-    expect(period.stderr).toMatch(warned);
-    expect(historyQueries(alpha).slice(2)).toEqual([{ limit: '500' }, { limit: '1' }]);
+  const period = await alpha.hedge('history --since 2000-01-01 --json');
+  expect(okJson(period)).toHaveLength(50);
+  expect(period.stderr).toMatch(warned);
+  expect(historyQueries(alpha).slice(2)).toEqual([{ limit: '500' }, { limit: '1' }]);
 
-    // A period whose start lies inside the page read is whole, cut or not: nothing said, no page of one.
-    const since = account.history[10].closed_at;
-    const inside = account.history.filter((record) => Date.parse(record.closed_at) >= Date.parse(since));
-    const recent = await alpha.hedge(['history', '--since', since, '--json']);
-    expect(
-      okJson(recent)
-        .map((record: any) => record.hedge_id)
-        .sort(),
-    ).toEqual(inside.map((record) => record.hedge_id).sort());
-    expect(recent.stderr).toBe('');
-    expect(historyQueries(alpha).slice(4)).toEqual([{ limit: '500' }]);
+  // A period whose start lies inside the page read is whole, cut or not: nothing said, no page of one.
+  const since = account.history[10].closed_at;
+  const inside = account.history.filter((record) => Date.parse(record.closed_at) >= Date.parse(since));
+  const recent = await alpha.hedge(['history', '--since', since, '--json']);
+  expect(
+    okJson(recent)
+      .map((record: any) => record.hedge_id)
+      .sort(),
+  ).toEqual(inside.map((record) => record.hedge_id).sort());
+  expect(recent.stderr).toBe('');
+  expect(historyQueries(alpha).slice(4)).toEqual([{ limit: '500' }]);
 
-    // Its own name given: the page of one comes back as one, so the 51 read are the whole history.
-    const told = await alpha.hedge('report --by month --json', { env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' } });
-    const whole = okJson(told);
-    expect([whole.complete, whole.totals.count]).toEqual([true, 51]);
-    expect(cents(whole.totals.net_pnl_usd)).toBe(netCents(account.history));
-    expect(told.stderr).not.toMatch(/incomplete/);
-    expect(historyQueries(alpha).slice(5)).toEqual([{ page_size: '500' }, { page_size: '1' }]);
-  });
+  // Its own name given: the page of one comes back as one, so the 51 read are the whole history.
+  const told = await alpha.hedge('report --by month --json', { env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' } });
+  const whole = okJson(told);
+  expect([whole.complete, whole.totals.count]).toEqual([true, 51]);
+  expect(cents(whole.totals.net_pnl_usd)).toBe(netCents(account.history));
+  expect(told.stderr).not.toMatch(/incomplete/);
+  expect(historyQueries(alpha).slice(5)).toEqual([{ page_size: '500' }, { page_size: '1' }]);
+
+  // Deal references read from its hedge records: history --ref and report --by hedge say those may be cut
+  // at 50, never join from them silently. One deal of 51 hedges whose closed-hedge records carry no
+  // reference: it is joined from the hedge records.
+  for (const hedge of Object.values(account.hedges)) hedge.clientReference = 'DEAL-7';
+  for (const record of account.history) delete record.client_reference;
+  const hedgeQueries = () => alpha.requests('GET', '/hedges').map((entry) => entry.query);
+
+  const deal = await alpha.hedge('history --ref DEAL-7 --json');
+  expect(okJson(deal).length).toBeLessThanOrEqual(50);
+  expect(deal.stderr).toMatch(
+    /The list may be cut at 50 hedge records: .*HEDGE_WIRE_PAGE_SIZE_PARAM.* A closed hedge past them whose history record carries no reference is not joined to its deal/s,
+  );
+  expect(hedgeQueries()).toEqual([
+    { client_reference: 'DEAL-7', limit: '500' },
+    { client_reference: 'DEAL-7', limit: '1' },
+  ]);
+  expect((await alpha.hedge('report --by hedge --json')).stderr).toMatch(
+    /The list may be cut at 50 hedge records: .* A closed hedge past them whose history record carries no reference is not joined to its deal/s,
+  );
+  expect(hedgeQueries().slice(2)).toEqual([{ limit: '500' }, { limit: '1' }]);
+
+  const byDeal = await alpha.hedge('report --by hedge --ref DEAL-7 --json');
+  expect(byDeal.stderr).toMatch(/The list may be cut at 50 hedge records: .* is not joined to its deal/s);
+  expect(okJson(byDeal).complete).toBe(false);
 });
 
-describe('deal references read from hedge records against a server that ignores the page size', () => {
-  it('alpha: history --ref and report --by hedge say their hedge records may be cut at 50, never join from them silently', async () => {
-    const { simulator: alpha, account } = await seeded('alpha-deal', 51, { dialect: 'alpha' });
-    // One deal of 51 hedges whose closed-hedge records carry no reference: it is joined from the hedge records.
-    for (const hedge of Object.values(account.hedges)) hedge.clientReference = 'DEAL-7';
-    for (const record of account.history) delete record.client_reference;
-    const hedgeQueries = () => alpha.requests('GET', '/hedges').map((entry) => entry.query);
+it('closed hedges without a readable close time: are left out (and counted on stderr) when filtering or grouping by time, kept otherwise', async () => {
+  const { simulator: odd, account } = await seeded('undated', 3);
+  const undated = account.history[1] as Partial<HistoryRecord>;
+  delete undated.closed_at;
+  const leftOut = /1 closed hedge left out: no readable close time/;
 
-    const deal = await alpha.hedge('history --ref DEAL-7 --json');
-    expect(okJson(deal).length).toBeLessThanOrEqual(50);
-    expect(deal.stderr).toMatch(
-      /The list may be cut at 50 hedge records: .*HEDGE_WIRE_PAGE_SIZE_PARAM.* A closed hedge past them whose history record carries no reference is not joined to its deal/s,
-    );
-    expect(hedgeQueries()).toEqual([
-      { client_reference: 'DEAL-7', limit: '500' },
-      { client_reference: 'DEAL-7', limit: '1' },
-    ]);
-    expect((await alpha.hedge('report --by hedge --json')).stderr).toMatch(
-      /The list may be cut at 50 hedge records: .* A closed hedge past them whose history record carries no reference is not joined to its deal/s,
-    );
-    expect(hedgeQueries().slice(2)).toEqual([{ limit: '500' }, { limit: '1' }]);
+  expect(okJson(await odd.hedge('history --json'))).toHaveLength(3);
+  const filtered = await odd.hedge('history --since 2000-01-01 --json');
+  const kept = okJson(filtered).map((record: any) => record.hedge_id);
+  expect(kept).toHaveLength(2);
+  expect(kept).not.toContain(undated.hedge_id);
+  expect(filtered.stderr).toMatch(leftOut);
 
-    const report = await alpha.hedge('report --by hedge --ref DEAL-7 --json');
-    expect(report.stderr).toMatch(/The list may be cut at 50 hedge records: .* is not joined to its deal/s);
-    expect(okJson(report).complete).toBe(false);
-  });
+  const bySide = okJson(await odd.hedge('report --by side --json'));
+  expect([bySide.totals.count, bySide.undated]).toEqual([3, 1]);
+  expect(cents(bySide.totals.net_pnl_usd)).toBe(netCents(account.history));
+
+  const byDay = await odd.hedge('report --by day --json');
+  expect(okJson(byDay)).toMatchObject({ totals: { count: 2 }, excluded: 1 });
+  expect(byDay.stderr).toMatch(leftOut);
 });
 
-describe('closed hedges without a readable close time', () => {
-  it('are left out (and counted on stderr) when filtering or grouping by time, kept otherwise', async () => {
-    const { simulator: odd, account } = await seeded('undated', 3);
-    const undated = account.history[1] as Partial<HistoryRecord>;
-    delete undated.closed_at;
-    const leftOut = /1 closed hedge left out: no readable close time/;
+it('figures the server gives past the cent: history and report round each figure once, half away from zero: the Total row is the sum of the rows above it, and the report total', async () => {
+  const { simulator: fine, account } = await seeded('half-cents', 2);
+  // Half cents as the server may write them (a float holds 1.005 just below the half).
+  account.history[0].net_pnl_usd = 1.005;
+  account.history[1].net_pnl_usd = 2.675;
+  expect(
+    (await apiData(fine, 'GET', '/hedges/history?limit=500')).map((record: any) => record.net_pnl_usd).sort(),
+  ).toEqual([1.005, 2.675]);
 
-    expect(okJson(await odd.hedge('history --json'))).toHaveLength(3);
-    const filtered = await odd.hedge('history --since 2000-01-01 --json');
-    const kept = okJson(filtered).map((record: any) => record.hedge_id);
-    expect(kept).toHaveLength(2);
-    expect(kept).not.toContain(undated.hedge_id);
-    expect(filtered.stderr).toMatch(leftOut);
-
-    const bySide = okJson(await odd.hedge('report --by side --json'));
-    expect([bySide.totals.count, bySide.undated]).toEqual([3, 1]);
-    expect(cents(bySide.totals.net_pnl_usd)).toBe(netCents(account.history));
-
-    const byDay = await odd.hedge('report --by day --json');
-    expect(okJson(byDay)).toMatchObject({ totals: { count: 2 }, excluded: 1 });
-    expect(byDay.stderr).toMatch(leftOut);
-  });
-});
-
-describe('figures the server gives past the cent', () => {
-  it('history and report round each figure once, half away from zero: the Total row is the sum of the rows above it, and the report total', async () => {
-    const { simulator: fine, account } = await seeded('half-cents', 2);
-    // Half cents as the server may write them (a float holds 1.005 just below the half).
-    account.history[0].net_pnl_usd = 1.005;
-    account.history[1].net_pnl_usd = 2.675;
-    expect(
-      (await apiData(fine, 'GET', '/hedges/history?limit=500')).map((record: any) => record.net_pnl_usd).sort(),
-    ).toEqual([1.005, 2.675]);
-
-    const screen = ok(
-      await fine.hedge('history --fields hedge_id,net_pnl_usd', { screen: { columns: 120, rows: 20 } }),
-    );
-    expect([...screen.stdout.matchAll(/^hdg_\S+ +(\S+)$/gm)].map(([, value]) => value).sort()).toEqual([
-      '+1.01',
-      '+2.68',
-    ]);
-    expect(screen.stdout).toMatch(/^Total \(2 hedges\) +\+3\.69$/m);
-    expect((await fine.hedge('history')).stderr).toContain('net_pnl_usd=3.69');
-    expect(okJson(await fine.hedge('report --by side --json')).totals.net_pnl_usd).toBe(3.69);
-  });
+  const screen = ok(await fine.hedge('history --fields hedge_id,net_pnl_usd', { screen: { columns: 120, rows: 20 } }));
+  expect([...screen.stdout.matchAll(/^hdg_\S+ +(\S+)$/gm)].map(([, value]) => value).sort()).toEqual([
+    '+1.01',
+    '+2.68',
+  ]);
+  expect(screen.stdout).toMatch(/^Total \(2 hedges\) +\+3\.69$/m);
+  expect((await fine.hedge('history')).stderr).toContain('net_pnl_usd=3.69');
+  expect(okJson(await fine.hedge('report --by side --json')).totals.net_pnl_usd).toBe(3.69);
 });
