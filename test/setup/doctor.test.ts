@@ -38,53 +38,59 @@ const byId = (checks: Array<{ check: string }>, id: string): any => checks.find(
 /** Nothing state-changing reached the server: its only POST is the indicative quote. */
 const writes = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
 
-describe.concurrent('hedge doctor passes against every dialect, with no wire setting', () => {
-  it.each(SANDBOX_DIALECTS)('%s', (dialect) =>
-    withSimulator({ dialect, fillDelayMs: 20 }, async (simulator) => {
-      const market = wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
-      simulator.seedOpen('buy', 10_000, market);
-      simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 3 });
-      const { code, report, check, failed } = await doctor(simulator);
-      expect([code, report.ready]).toEqual([0, true]);
-      expect(failed).toEqual([]);
-      for (const id of 'key base_url journal auth clock markets prices quote account positions hedges hedge history'.split(
-        ' ',
-      )) {
-        expect(check(id), `${dialect}: ${id}`).toMatchObject({ status: 'ok' });
-      }
-      expect(check('markets').detail).toContain(market);
-      expect(check('quote').detail).toContain(market);
-      expect(check('wire.prices').status).toBe('info');
-      expect(check('wire.positions').detail).toMatch(/net margin from `net_margin_usd`/);
-      expect(writes(simulator)).toEqual([]);
-      expect(simulator.requests('POST', '/quotes')).toHaveLength(1);
-    }),
-  );
+/** The page-size check: one hedge asked with `limit`, what came, what was learned; never "too few hedges to page". */
+const PAGE_SIZE_CHECK = {
+  reference: '`limit` honoured (1 asked, 1 came)',
+  alpha: "`limit` is ignored (1 asked, 4 came); hedge trims lists to --limit and follows the server's pages",
+  beta: 'the server refused `limit`; it takes `per_page` (learned)',
+  gamma: '`page_size`: the answer states it and honoured it (`limit` is ignored) — learned',
+  delta: '`limit` honoured (1 asked, 1 came)',
+};
 
-  it('the human report: a ✓ line per check and the verdict', () =>
-    withSimulator({ dialect: 'gamma', fillDelayMs: 20, rateLimit: 1000 }, async (simulator) => {
-      const result = ok(await simulator.hedge('doctor --format table', { env: { COLUMNS: '120' } }));
-      expect(result.stdout).toMatch(/^✓ Key +hpk_test…\w{4} — test key/m);
-      expect(result.stdout).toMatch(/^✓ Markets +3 listed; open: USDTKES, USDTGHS; also USDTNGN \(disabled\)/m);
-      expect(result.stdout).toMatch(/^· Rate limits +x-ratelimit-limit: 1000/m);
-      // gamma's decimal strings are shown without float noise (1506.9279999999999).
-      expect(result.stdout).toMatch(/^✓ Prices +USDTNGN \d[\d.]*\b/m);
-      expect(`${result.stdout}\n${result.stderr}`).not.toMatch(/\d\.\d{9,}/);
-      expect(result.stderr).toContain('Ready: everything a write needs works.');
-    }));
-});
+describe.concurrent(
+  'hedge doctor passes against every dialect, with no wire setting, its page-size check naming what the server does with `limit`',
+  () => {
+    it.each(SANDBOX_DIALECTS)('%s', (dialect) =>
+      withSimulator({ dialect, fillDelayMs: 20 }, async (simulator) => {
+        const market = wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
+        simulator.seedOpen('buy', 10_000, market);
+        simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 3 });
+        const { code, report, check, failed } = await doctor(simulator);
+        expect([code, report.ready]).toEqual([0, true]);
+        expect(failed).toEqual([]);
+        for (const id of 'key base_url journal auth clock markets prices quote account positions hedges hedge history'.split(
+          ' ',
+        )) {
+          expect(check(id), `${dialect}: ${id}`).toMatchObject({ status: 'ok' });
+        }
+        expect(check('markets').detail).toContain(market);
+        expect(check('quote').detail).toContain(market);
+        expect(check('hedges').detail).toContain('(4 read)');
+        expect(check('wire.page_size')).toMatchObject({
+          status: dialect === 'alpha' ? 'warn' : 'ok',
+          detail: PAGE_SIZE_CHECK[dialect],
+        });
+        expect(simulator.requests('GET', '/hedges').some((entry) => entry.query.limit === '1')).toBe(true);
+        expect(check('wire.prices').status).toBe('info');
+        expect(check('wire.positions').detail).toMatch(/net margin from `net_margin_usd`/);
+        expect(writes(simulator)).toEqual([]);
+        expect(simulator.requests('POST', '/quotes')).toHaveLength(1);
+      }),
+    );
 
-it('hedge doctor, the page-size check: one hedge asked, one came, and the hedges check read several: the name is honoured, never "too few hedges to page"', async () => {
-  const simulator = await start();
-  simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 4 });
-  const { check } = await doctor(simulator);
-  expect(check('hedges').detail).toContain('(4 read)');
-  expect(check('wire.page_size')).toMatchObject({
-    status: 'ok',
-    detail: '`limit` honoured (1 asked, 1 came)',
-  });
-  expect(simulator.requests('GET', '/hedges').some((entry) => entry.query.limit === '1')).toBe(true);
-});
+    it('the human report: a ✓ line per check and the verdict', () =>
+      withSimulator({ dialect: 'gamma', fillDelayMs: 20, rateLimit: 1000 }, async (simulator) => {
+        const result = ok(await simulator.hedge('doctor --format table', { env: { COLUMNS: '120' } }));
+        expect(result.stdout).toMatch(/^✓ Key +hpk_test…\w{4} — test key/m);
+        expect(result.stdout).toMatch(/^✓ Markets +3 listed; open: USDTKES, USDTGHS; also USDTNGN \(disabled\)/m);
+        expect(result.stdout).toMatch(/^· Rate limits +x-ratelimit-limit: 1000/m);
+        // gamma's decimal strings are shown without float noise (1506.9279999999999).
+        expect(result.stdout).toMatch(/^✓ Prices +USDTNGN \d[\d.]*\b/m);
+        expect(`${result.stdout}\n${result.stderr}`).not.toMatch(/\d\.\d{9,}/);
+        expect(result.stderr).toContain('Ready: everything a write needs works.');
+      }));
+  },
+);
 
 describe('hedge doctor fails with the right line', () => {
   it('a key the server does not know: "Key accepted" fails, exit 4, the reads not asked', async () => {
