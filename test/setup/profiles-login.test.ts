@@ -33,7 +33,7 @@ const { nothingSent } = suite;
 const login = (key: string, ...args: string[]) => loginWith(configDir, sandbox, key, args);
 
 describe('hedge login (key from stdin)', () => {
-  it('checks the key with one GET /account, saves the profile and makes it current', async () => {
+  it('checks the key with one GET /account, saves the profile and makes it current; takes the base URL from HEDGE_BASE_URL when --base-url is not given', async () => {
     const result = exits(await login(KEY_A, '--profile', 'desk'), 0, 'test key');
     expect(simulator.requests('GET', '/account')).toHaveLength(1);
     expect(sandbox.requestLog).toHaveLength(1);
@@ -51,6 +51,8 @@ describe('hedge login (key from stdin)', () => {
       environment: 'test',
       key_check: { status: 'ok' },
     });
+    ok(await hedgeIn(configDir, 'login --profile env', { input: KEY_A, env: { HEDGE_BASE_URL: sandbox.baseUrl } }));
+    expect(readStore(configDir).profiles.env.base_url).toBe(sandbox.baseUrl);
   });
 
   it('names a first profile "default"; saves a second beside it, not current; a bare login renews the current one', async () => {
@@ -94,16 +96,6 @@ describe('hedge login (key from stdin)', () => {
     writeStore(configDir, { current: 'desk', profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_A } } });
     exits(await login(LIVE_KEY, '--profile', 'desk'), 4, 'live_key_refused');
     expect(readStore(configDir).profiles.desk.api_key).toBe(KEY_A);
-  });
-
-  it('takes the base URL from HEDGE_BASE_URL when --base-url is not given', async () => {
-    ok(
-      await hedgeIn(configDir, 'login --profile env', {
-        input: KEY_A,
-        env: { HEDGE_BASE_URL: sandbox.baseUrl },
-      }),
-    );
-    expect(readStore(configDir).profiles.env.base_url).toBe(sandbox.baseUrl);
   });
 });
 

@@ -22,12 +22,13 @@ const suite = useProfileSuite('hedge-profiles-');
 beforeEach(() => ({ simulator, sandbox, tmp } = suite));
 const { run, nothingSent } = suite;
 
-/** Two test profiles on the sandbox ("alpha" current) and a logged-out live one. */
+/** Two test profiles on the sandbox ("alpha" current) and a logged-out live one; fields the CLI does not know. */
 function seedProfiles() {
   writeStore(tmp.path, {
     current: 'alpha',
+    note: 'kept',
     profiles: {
-      alpha: { base_url: sandbox.baseUrl, api_key: KEY_A },
+      alpha: { base_url: sandbox.baseUrl, api_key: KEY_A, colour: 'blue' },
       bravo: { base_url: sandbox.baseUrl, api_key: KEY_B },
       prod: { base_url: 'https://api.example.com/partners/acme/v2', api_key: LIVE_KEY },
       gone: { base_url: sandbox.baseUrl },
@@ -223,12 +224,13 @@ describe('profile list / use / remove', () => {
 describe('hedge logout', () => {
   beforeEach(seedProfiles);
 
-  it('removes the key of the current profile and keeps its base URL; commands then exit 4', async () => {
+  it('removes the key of the current profile and keeps its base URL, and the fields the CLI does not know; commands then exit 4', async () => {
     ok(await run('logout'));
     const store = readStore(tmp.path);
-    expect([store.profiles.alpha, store.current, store.profiles.bravo.api_key]).toEqual([
-      { base_url: sandbox.baseUrl },
+    expect([store.profiles.alpha, store.current, store.note, store.profiles.bravo.api_key]).toEqual([
+      { base_url: sandbox.baseUrl, colour: 'blue' },
       'alpha',
+      'kept',
       KEY_B,
     ]);
 
@@ -311,21 +313,6 @@ describe.each(CORRUPTIONS)('a store file that is $name', ({ text, says }) => {
     const json = exits(await run('profile list --json'), 1);
     expect(JSON.parse(json.stderr).error.message).toContain(storeFile(tmp.path));
     nothingSent();
-  });
-});
-
-it('fields the CLI does not know are kept when it writes the store', async () => {
-  writeStore(tmp.path, {
-    current: 'desk',
-    note: 'kept',
-    profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_A, colour: 'blue' } },
-  });
-  ok(await run('logout'));
-  const store = JSON.parse(readFileSync(storeFile(tmp.path), 'utf8'));
-  expect(store).toEqual({
-    current: 'desk',
-    note: 'kept',
-    profiles: { desk: { base_url: sandbox.baseUrl, colour: 'blue' } },
   });
 });
 
