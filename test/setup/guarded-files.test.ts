@@ -12,6 +12,7 @@ import {
   mkdirSync,
   readFileSync,
   readdirSync,
+  rmSync,
   statSync,
   symlinkSync,
   truncateSync,
@@ -38,51 +39,47 @@ function profileOf(simulator: Simulator) {
   return { current: 'desk', profiles: { desk: { base_url: simulator.baseUrl, api_key: simulator.apiKey } } };
 }
 
-describe('the config store', () => {
-  it('open to other users: never opened with HEDGE_API_KEY and HEDGE_BASE_URL both set and no profile asked for (a read and a write go on, the file left as it is); else refused before any request, naming the file and the chmod, a rewritten base_url getting nothing', async () => {
-    const desk = await start();
-    // Where another local user pointed the profile's base_url and journal, in a store anyone may write.
-    const listener = await start();
-    const file = storeFile(desk.configDir);
-    const poisoned = profileOf(listener);
-    writeStore(desk.configDir, {
-      ...poisoned,
-      profiles: { desk: { ...poisoned.profiles.desk, journal_url: 'postgres://nobody@127.0.0.1:9/none' } },
-    });
-    chmodSync(file, 0o666);
-    const text = readFileSync(file, 'utf8');
-
-    ok(await desk.hedge('positions'));
-    expect(desk.requests('GET', '/positions')).toHaveLength(1);
-    ok(await desk.hedge('open USDTNGN buy 1000 --tenor 3'));
-    expect(desk.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
-    expect([listener.requests(), readFileSync(file, 'utf8'), statSync(file).mode & 0o777]).toEqual([[], text, 0o666]);
-    // Asked for by name, it is opened, and refused.
-    exits(await desk.hedge('positions', { env: { HEDGE_PROFILE: 'desk' } }), 1, `Cannot read the config store ${file}`);
-    const fromStore = { env: { HEDGE_BASE_URL: '', HEDGE_API_KEY: '' } };
-    for (const mode of [0o666, 0o644]) {
-      chmodSync(file, mode);
-      expect(await refusal(desk.hedge('positions', fromStore), 1)).toBe(
-        `hedge: Cannot read the config store ${file}: other users can read or change it (mode ${mode.toString(8).padStart(4, '0')}); run \`chmod 600 ${file}\`.`,
-      );
-    }
-    expect(listener.requests()).toEqual([]);
-    chmodSync(file, 0o600);
-    writeStore(desk.configDir, profileOf(desk));
-    const reads = desk.requests('GET', '/positions').length;
-    ok(await desk.hedge('positions', fromStore));
-    expect(desk.requests('GET', '/positions')).toHaveLength(reads + 1);
+it('the config store open to other users: never opened with HEDGE_API_KEY and HEDGE_BASE_URL both set and no profile asked for (a read and a write go on, the file left as it is); else refused before any request, naming the file and the chmod, a rewritten base_url getting nothing; a FIFO refused at once, never waited on', async () => {
+  const desk = await start();
+  // Where another local user pointed the profile's base_url and journal, in a store anyone may write.
+  const listener = await start();
+  const file = storeFile(desk.configDir);
+  const poisoned = profileOf(listener);
+  writeStore(desk.configDir, {
+    ...poisoned,
+    profiles: { desk: { ...poisoned.profiles.desk, journal_url: 'postgres://nobody@127.0.0.1:9/none' } },
   });
+  chmodSync(file, 0o666);
+  const text = readFileSync(file, 'utf8');
 
-  it('a FIFO is refused at once, never waited on', async () => {
-    const desk = await start();
-    execFileSync('mkfifo', ['-m', '600', storeFile(desk.configDir)]);
-    exits(
-      await runHedge('positions', { configDir: desk.configDir, onSpawn: () => undefined }),
-      1,
-      `Cannot read the config store ${storeFile(desk.configDir)}: it is a FIFO (named pipe), not a regular file.`,
+  ok(await desk.hedge('positions'));
+  expect(desk.requests('GET', '/positions')).toHaveLength(1);
+  ok(await desk.hedge('open USDTNGN buy 1000 --tenor 3'));
+  expect(desk.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
+  expect([listener.requests(), readFileSync(file, 'utf8'), statSync(file).mode & 0o777]).toEqual([[], text, 0o666]);
+  // Asked for by name, it is opened, and refused.
+  exits(await desk.hedge('positions', { env: { HEDGE_PROFILE: 'desk' } }), 1, `Cannot read the config store ${file}`);
+  const fromStore = { env: { HEDGE_BASE_URL: '', HEDGE_API_KEY: '' } };
+  for (const mode of [0o666, 0o644]) {
+    chmodSync(file, mode);
+    expect(await refusal(desk.hedge('positions', fromStore), 1)).toBe(
+      `hedge: Cannot read the config store ${file}: other users can read or change it (mode ${mode.toString(8).padStart(4, '0')}); run \`chmod 600 ${file}\`.`,
     );
-  });
+  }
+  expect(listener.requests()).toEqual([]);
+  chmodSync(file, 0o600);
+  writeStore(desk.configDir, profileOf(desk));
+  const reads = desk.requests('GET', '/positions').length;
+  ok(await desk.hedge('positions', fromStore));
+  expect(desk.requests('GET', '/positions')).toHaveLength(reads + 1);
+  // A FIFO is refused at once, never waited on.
+  rmSync(file);
+  execFileSync('mkfifo', ['-m', '600', file]);
+  exits(
+    await runHedge('positions', { configDir: desk.configDir, onSpawn: () => undefined }),
+    1,
+    `Cannot read the config store ${file}: it is a FIFO (named pipe), not a regular file.`,
+  );
 });
 
 it('the CA file (HEDGE_CA_FILE, a profile ca_file): one other users may change, larger than the bound, a symbolic link (even to a good CA file), one that holds no certificate (a key, a wrong file: bad input, not an untrusted server) or a FIFO (at once, never waited on) is refused naming it: exit 2 before any request', async () => {

@@ -78,8 +78,8 @@ describe.skipIf(missing !== undefined)(
       expect(sandbox.requestLog).toHaveLength(0);
     });
 
-    it('logout deletes the keyring entry; profile remove takes it with it', async () => {
-      const { tmp } = suite;
+    it('logout deletes the keyring entry; profile remove takes it with it; a key that moves to a helper leaves the keyring', async () => {
+      const { sandbox, tmp } = suite;
       ok(await login('desk'));
       ok(await login('ops'));
       expect([inKeyring('desk'), inKeyring('ops')]).toEqual([KEY_A, KEY_A]);
@@ -89,6 +89,14 @@ describe.skipIf(missing !== undefined)(
       ok(await run('profile remove ops'));
       expect(inKeyring('ops')).toBeNull();
       expect(readStore(tmp.path).profiles.ops).toBeUndefined();
+
+      ok(await login('desk'));
+      expect(inKeyring('desk')).toBe(KEY_A);
+      const keyFile = `${tmp.path}/key.txt`;
+      writeFileSync(keyFile, `${KEY_A}\n`, { mode: 0o600 });
+      ok(await run(['login', '--profile', 'desk', '--base-url', sandbox.baseUrl, '--key-command', `cat '${keyFile}'`]));
+      expect(inKeyring('desk')).toBeNull();
+      expect(readStore(tmp.path).profiles.desk).toMatchObject({ key_command: `cat '${keyFile}'` });
     });
 
     it('login --move-key moves a plain-text key into the keyring and back, asking nothing and sending nothing', async () => {
@@ -113,17 +121,6 @@ describe.skipIf(missing !== undefined)(
       expect(readStore(tmp.path).profiles.desk.api_key).toBe(KEY_A);
       expect(inKeyring('desk')).toBeNull();
       expect(sandbox.requestLog).toHaveLength(0);
-    });
-
-    it('a key that moves to a helper leaves the keyring', async () => {
-      const { sandbox, tmp } = suite;
-      ok(await login('desk'));
-      expect(inKeyring('desk')).toBe(KEY_A);
-      const keyFile = `${tmp.path}/key.txt`;
-      writeFileSync(keyFile, `${KEY_A}\n`, { mode: 0o600 });
-      ok(await run(['login', '--profile', 'desk', '--base-url', sandbox.baseUrl, '--key-command', `cat '${keyFile}'`]));
-      expect(inKeyring('desk')).toBeNull();
-      expect(readStore(tmp.path).profiles.desk).toMatchObject({ key_command: `cat '${keyFile}'` });
     });
   },
 );
