@@ -68,7 +68,7 @@ function leftovers(configDir: string) {
  * modes are what is under test).
  */
 const configCase = (
-  meta: Omit<CaseMeta, 'suite'>,
+  meta: CaseMeta,
   body: (sandbox: RunningSandbox, dir: string, observation: CaseObservation) => Promise<void>,
 ) =>
   results.onSimulator(

@@ -9,10 +9,9 @@ import { ROOT, type RunResult } from '../support/hedge-cli.js';
 import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/output/text.js';
 import { withSimulator, type Simulator, type SimulatorOptions } from '../support/simulator.js';
 
-type Suite = 'fault' | 'bad-input' | 'config';
-
 export interface CaseMeta {
-  suite: Suite;
+  /** Default `fault`. */
+  suite?: 'fault' | 'bad-input' | 'config';
   /** Short name shown in the table. */
   name: string;
   /** What was done to the CLI or the server. */
@@ -50,35 +49,29 @@ function resultsDir() {
  * memory and written once, in the file's afterAll, to `<results dir>/<file>.json`.
  */
 export class ResultRecorder {
-  private readonly cases: Array<CaseMeta & CaseObservation & { file: string; pass: boolean; durationMs: number }> = [];
-  private readonly file: string;
+  private readonly cases: unknown[] = [];
+  private readonly file;
 
   constructor(testFileUrl: string) {
     this.file = basename(new URL(testFileUrl).pathname).replace(/\.test\.ts$/, '');
     afterAll(() => this.flush());
   }
 
-  /** A case (of the fault suite unless said) run on a `reliability` simulator of its own (`options` on top). */
-  onSimulator(
-    meta: Omit<CaseMeta, 'suite'> & { suite?: Suite },
+  /**
+   * Runs one case (of the fault suite unless said) on a `reliability` simulator of its own (`options` on top):
+   * `body` fills in what it observed as it goes (so a failed assertion still leaves the observation), and the
+   * case is recorded as passed only when `body` returns without throwing.
+   */
+  async onSimulator(
+    meta: CaseMeta,
     body: (sim: Simulator, observation: CaseObservation) => Promise<void>,
     options: SimulatorOptions = {},
   ) {
-    return this.track({ suite: 'fault', ...meta }, (observation) =>
-      withSimulator({ preset: 'reliability', ...options }, (sim) => body(sim, observation)),
-    );
-  }
-
-  /**
-   * Runs one case: `body` fills in what it observed as it goes (so a failed assertion still leaves
-   * the observation), and the case is recorded as passed only when `body` returns without throwing.
-   */
-  async track(meta: CaseMeta, body: (observation: CaseObservation) => Promise<void>) {
     const observation: CaseObservation = {};
     const started = Date.now();
     let pass = false;
     try {
-      await body(observation);
+      await withSimulator({ preset: 'reliability', ...options }, (sim) => body(sim, observation));
       pass = true;
     } catch (error) {
       const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
@@ -86,6 +79,7 @@ export class ResultRecorder {
       throw error;
     } finally {
       this.cases.push({
+        suite: 'fault',
         ...meta,
         ...observation,
         observed: observation.observed ?? '',
