@@ -229,10 +229,15 @@ const labelled = <Row extends [string, unknown, string?, ...unknown[]]>(rows: Ro
   rows.map((row, index) => ({ row, index, label: row[2] ? `${row[0]} (${row[2]})` : row[0] }));
 
 describe('bad input: exit 2, one line on stderr, nothing sent', () => {
-  it.concurrent.each(labelled(ROWS))('$label', async ({ row: [line, mentions, note = '', extra = {}], index }) => {
-    const expected = 'exit 2; one line on stderr; nothing on stdout; 0 requests';
-    await results.onSimulator(
-      { suite: 'bad-input', order: index, name: line, injected: note, expected },
+  it.concurrent.each(labelled(ROWS))('$label', ({ row: [line, mentions, note = '', extra = {}], index }) =>
+    results.onSimulator(
+      {
+        suite: 'bad-input',
+        order: index,
+        name: line,
+        injected: note,
+        expected: 'exit 2; one line on stderr; nothing on stdout; 0 requests',
+      },
       async (sim, observation) => {
         if (extra.withProfile)
           writeStore(sim.configDir, {
@@ -251,8 +256,8 @@ describe('bad input: exit 2, one line on stderr, nothing sent', () => {
         expect(stderrLines[0]).toMatch(mentions);
         expect([result.stdout, requests]).toEqual(['', 0]);
       },
-    );
-  });
+    ),
+  );
 });
 
 /** The command line (run with --json), a note, and the normalised request the server must receive: a POST's body, a GET's query. */
@@ -276,10 +281,15 @@ const NORMALISED: Array<[line: string, note: string, method: string, path: strin
 ];
 
 describe('input that looks odd but is fine: normalised and sent', () => {
-  it.concurrent.each(labelled(NORMALISED))('$label', async ({ row: [line, note, method, path, want], index }) => {
-    const expected = `exit 0; the server receives the normalised request ${JSON.stringify(want)}`;
-    await results.onSimulator(
-      { suite: 'bad-input', order: 1000 + index, name: line, injected: note, expected },
+  it.concurrent.each(labelled(NORMALISED))('$label', ({ row: [line, note, method, path, want], index }) =>
+    results.onSimulator(
+      {
+        suite: 'bad-input',
+        order: 1000 + index,
+        name: line,
+        injected: note,
+        expected: `exit 0; the server receives the normalised request ${JSON.stringify(want)}`,
+      },
       async (sim, observation) => {
         const result = await sim.hedge([...commandOf(line).args, '--json']);
         const sent = sim.requests(method, path).map((entry) => (method === 'POST' ? entry.body : entry.query));
@@ -287,6 +297,6 @@ describe('input that looks odd but is fine: normalised and sent', () => {
         ok(result);
         expect(sent).toEqual([want]);
       },
-    );
-  });
+    ),
+  );
 });

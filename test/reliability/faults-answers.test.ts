@@ -12,8 +12,8 @@ import { STACK_FRAME, errorLine } from '../support/output/text.js';
 const results = new ResultRecorder(import.meta.url);
 
 describe('a server that never answers', () => {
-  it.concurrent('headers never come on a read: exit 5 within --timeout, naming the host and the timeout', async () => {
-    await results.onSimulator(
+  it.concurrent('headers never come on a read: exit 5 within --timeout, naming the host and the timeout', () =>
+    results.onSimulator(
       {
         order: 60,
         kind: 'network',
@@ -38,13 +38,13 @@ describe('a server that never answers', () => {
         expect(attempts).toHaveLength(1);
         expect(result.durationMs).toBeGreaterThanOrEqual(2000);
       },
-    );
-  });
+    ),
+  );
 
   it.concurrent(
     'half a body then silence on a read: each attempt ends at --request-timeout, exit 5 after the retries, naming host and timeout',
-    async () => {
-      await results.onSimulator(
+    () =>
+      results.onSimulator(
         {
           order: 61,
           kind: 'network',
@@ -75,8 +75,7 @@ describe('a server that never answers', () => {
             DEFAULT_RETRY_POLICY.maxTotalMs,
           );
         },
-      );
-    },
+      ),
   );
 });
 
@@ -157,8 +156,8 @@ describe('answers that are not the envelope', () => {
 
   it.concurrent(
     'a write answered with wrong types: exit 5, outcome unknown with the key; resuming with it leaves one hedge',
-    async () => {
-      await results.onSimulator(
+    () =>
+      results.onSimulator(
         {
           order: 75,
           name: 'Write answered with wrong types, then resumed',
@@ -187,7 +186,6 @@ describe('answers that are not the envelope', () => {
           });
           expect(JSON.parse(resumed.stdout)).toMatchObject({ notional_usd: 2500, status: 'filled' });
         },
-      );
-    },
+      ),
   );
 });

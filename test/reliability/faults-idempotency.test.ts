@@ -22,8 +22,8 @@ function sameKey(entries: { idempotencyKey: string | null }[]) {
 
 it.concurrent(
   'idempotency_in_flight: the first attempt is held past --request-timeout: the retries meet 409 in flight, wait it out, one hedge',
-  async () => {
-    await results.onSimulator(
+  () =>
+    results.onSimulator(
       {
         order: 20,
         name: '`idempotency_in_flight`, then success',
@@ -50,13 +50,12 @@ it.concurrent(
         expect(sim.hedges()[0]).toMatchObject({ side: 'sell', notionalUsd: 2000, status: 'filled' });
         expect(JSON.parse(result.stdout)).toMatchObject({ status: 'filled', notional_usd: 2000 });
       },
-    );
-  },
+    ),
 );
 
 describe.concurrent('a write whose answer never comes, then resumed with --idempotency-key', () => {
-  it('open --skip-checks, server never sends headers: exit 5 within --timeout, outcome unknown, the key; resuming opens exactly one', async () => {
-    await results.onSimulator(
+  it('open --skip-checks, server never sends headers: exit 5 within --timeout, outcome unknown, the key; resuming opens exactly one', () =>
+    results.onSimulator(
       {
         order: 30,
         name: 'Write never answered (headers stall), then resumed',
@@ -80,11 +79,10 @@ describe.concurrent('a write whose answer never comes, then resumed with --idemp
         expect(sim.hedges()[0]).toMatchObject({ notionalUsd: 4000, status: 'filled' });
       },
       { stepped: true },
-    );
-  });
+    ));
 
-  it('add, server commits but the body never finishes: exit 5, outcome unknown; resuming adds exactly once', async () => {
-    await results.onSimulator(
+  it('add, server commits but the body never finishes: exit 5, outcome unknown; resuming adds exactly once', () =>
+    results.onSimulator(
       {
         order: 31,
         name: 'Write committed, body never finished (body stall), then resumed',
@@ -113,6 +111,5 @@ describe.concurrent('a write whose answer never comes, then resumed with --idemp
         expect(sim.active('buy').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(1250);
       },
       { stepped: true },
-    );
-  });
+    ));
 });

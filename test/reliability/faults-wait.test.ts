@@ -111,46 +111,43 @@ describe('Ctrl-C during a wait', () => {
     },
   );
 
-  it.concurrent(
-    'a second Ctrl-C right after the first ends the process at once with 130; the hedge stands',
-    async () => {
-      await results.onSimulator(
-        {
-          order: 84,
-          name: 'Second Ctrl-C',
-          injected: 'two SIGINTs 5 ms apart while `hedge open` waits for a fill',
-          expected: 'the process ends at once with 130 (never hangs, never a crash); the hedge stands on the server',
-        },
-        async (sim, observation) => {
-          let secondSent = false;
-          const result = await sim.hedge('open USDTNGN sell 1000 --tenor 1', {
-            onSpawn: interruptAfterPolls(sim, '/hedges', /^\/hedges\/hdg_/, 1, (child) => {
-              setTimeout(() => {
-                secondSent = child.kill('SIGINT');
-              }, 5);
-            }),
-          });
-          observation.observed = `exit ${result.code ?? `by ${result.signal}`}; second SIGINT ${secondSent ? 'delivered' : 'found the process already gone'}; server: hedge ${sim.hedges()[0]?.status}`;
-          // 130 from the CLI's own handler. A second SIGINT that lands while Node is already tearing
-          // the process down (its exit code set, signal handlers released) ends it by the signal
-          // itself, which a shell reports as 130 too.
-          expect(
-            result.code === 130 || (result.code === null && result.signal === 'SIGINT'),
-            `${result.code} ${result.signal}\n${result.stderr}`,
-          ).toBe(true);
-          expect(result.stderr).not.toMatch(STACK_FRAME);
-          expect(sim.hedges()).toHaveLength(1);
-          expect(sim.hedges()[0].status).toBe('submitted');
-        },
-        { fillDelayMs: LONG_FILL_MS },
-      );
-    },
+  it.concurrent('a second Ctrl-C right after the first ends the process at once with 130; the hedge stands', () =>
+    results.onSimulator(
+      {
+        order: 84,
+        name: 'Second Ctrl-C',
+        injected: 'two SIGINTs 5 ms apart while `hedge open` waits for a fill',
+        expected: 'the process ends at once with 130 (never hangs, never a crash); the hedge stands on the server',
+      },
+      async (sim, observation) => {
+        let secondSent = false;
+        const result = await sim.hedge('open USDTNGN sell 1000 --tenor 1', {
+          onSpawn: interruptAfterPolls(sim, '/hedges', /^\/hedges\/hdg_/, 1, (child) => {
+            setTimeout(() => {
+              secondSent = child.kill('SIGINT');
+            }, 5);
+          }),
+        });
+        observation.observed = `exit ${result.code ?? `by ${result.signal}`}; second SIGINT ${secondSent ? 'delivered' : 'found the process already gone'}; server: hedge ${sim.hedges()[0]?.status}`;
+        // 130 from the CLI's own handler. A second SIGINT that lands while Node is already tearing
+        // the process down (its exit code set, signal handlers released) ends it by the signal
+        // itself, which a shell reports as 130 too.
+        expect(
+          result.code === 130 || (result.code === null && result.signal === 'SIGINT'),
+          `${result.code} ${result.signal}\n${result.stderr}`,
+        ).toBe(true);
+        expect(result.stderr).not.toMatch(STACK_FRAME);
+        expect(sim.hedges()).toHaveLength(1);
+        expect(sim.hedges()[0].status).toBe('submitted');
+      },
+      { fillDelayMs: LONG_FILL_MS },
+    ),
   );
 
   it.concurrent(
     'Ctrl-C while the open request itself is in flight: exit 130, the key to resume with; resuming leaves one hedge',
-    async () => {
-      await results.onSimulator(
+    () =>
+      results.onSimulator(
         {
           order: 85,
           name: 'Ctrl-C during the write itself',
@@ -178,8 +175,7 @@ describe('Ctrl-C during a wait', () => {
           const unknown = /outcome .*is unknown/i;
           await lostThenResumed(sim, observation, '/hedges', { first, code: 130, unknown, resume: `${args} --json` });
         },
-      );
-    },
+      ),
   );
 });
 
