@@ -157,7 +157,14 @@ describe('a credential helper (key_command)', () => {
 });
 
 describe('no OS keyring: the 0600 file is the fallback', () => {
-  it('login keeps the key in the file and says so once; later commands and whoami say nothing of a keyring', async () => {
+  it('login keeps the key in the file and says so once; later commands and whoami say nothing of a keyring; --key-store keyring and --move-key refuse and change nothing, --key-store file is taken', async () => {
+    exits(
+      await loginWith(configDir, sandbox, KEY_A, '--profile desk --key-store keyring'.split(' ')),
+      1,
+      '--key-store keyring:',
+      'nothing was saved',
+    );
+    expect(existsSync(storeFile(configDir))).toBe(false);
     const login = ok(await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk']));
     expect(login.stderr).toContain('No OS keyring to keep it in');
     expect(login.stderr).toMatch(/no D-Bus session .*`hedge --profile desk login --move-key`/s);
@@ -166,6 +173,13 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
 
     expect(ok(await run('positions')).stderr).not.toMatch(/keyring/i);
     expect(okJson(await run('whoami --json')).key_store).toEqual({ kind: 'file', location: storeFile(configDir) });
+
+    const before = readFileSync(storeFile(configDir), 'utf8');
+    sandbox.requestLog.length = 0;
+    exits(await run('login --profile desk --move-key'), 1, 'the key stays where it was');
+    expect(readFileSync(storeFile(configDir), 'utf8')).toBe(before);
+    nothingSent();
+    ok(await loginWith(configDir, sandbox, KEY_A, '--profile desk --key-store file'.split(' ')));
   });
 
   it('a session bus that accepts and never answers is no keyring: login falls back, a keyring profile fails, neither hangs', async () => {
@@ -192,22 +206,5 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
       for (const socket of held) socket.destroy();
       bus.close();
     }
-  });
-
-  it('--key-store keyring and --move-key refuse without a keyring and change nothing', async () => {
-    exits(
-      await loginWith(configDir, sandbox, KEY_A, '--profile desk --key-store keyring'.split(' ')),
-      1,
-      '--key-store keyring:',
-      'nothing was saved',
-    );
-    expect(existsSync(storeFile(configDir))).toBe(false);
-
-    ok(await loginWith(configDir, sandbox, KEY_A, '--profile desk --key-store file'.split(' ')));
-    const before = readFileSync(storeFile(configDir), 'utf8');
-    sandbox.requestLog.length = 0;
-    exits(await run('login --profile desk --move-key'), 1, 'the key stays where it was');
-    expect(readFileSync(storeFile(configDir), 'utf8')).toBe(before);
-    nothingSent();
   });
 });
