@@ -127,10 +127,8 @@ describe('hedge doctor fails with the right line', () => {
     ]);
     expect(simulator.writes()).toEqual([]);
 
-    // A port of this machine nothing listens on: a simulator's own, once closed.
-    const closed = await start();
-    await closed.close();
-    const refused = await doctor(simulator, { HEDGE_BASE_URL: closed.baseUrl });
+    // A port of this machine nothing listens on (discard, 9).
+    const refused = await doctor(simulator, { HEDGE_BASE_URL: 'http://127.0.0.1:9/v2' });
     expect([refused.code, refused.check('base_url')]).toMatchObject([
       5,
       { status: 'fail', detail: expect.stringMatching(/ECONNREFUSED/) },

@@ -38,8 +38,7 @@ function seedProfiles() {
 
 const redacted = (key: string) => `${key.slice(0, 8)}…${key.slice(-4)}`;
 
-const whoami = async (env: Record<string, string> = {}, args: string[] = []) =>
-  okJson(await run([...args, 'whoami', '--json'], { env }));
+const whoami = async (env = {}, args: string[] = []) => okJson(await run([...args, 'whoami', '--json'], { env }));
 
 describe('precedence: flag > environment > profile (whoami --json)', () => {
   beforeEach(seedProfiles);
