@@ -13,7 +13,7 @@ export const CHROMIUM = ['chromium', 'chromium-browser', 'google-chrome'].find(
   (name) => spawnSync(name, ['--version'], { stdio: 'ignore', timeout: 20_000 }).status === 0,
 );
 
-export interface TableLayout {
+interface TableLayout {
   /** What the page's root shows across (the window less its scrollbar). */
   viewport: number;
   /** How wide the page is laid out: more than the viewport means something runs off the right edge. */

@@ -35,7 +35,7 @@ export function startRewriteProxy(
 }
 
 /** A request as the proxy saw it: its method and its path below the base path (`/hedges/history`), without the query. */
-export interface ProxiedRequest {
+interface ProxiedRequest {
   method: string;
   path: string;
 }

@@ -4,8 +4,6 @@
 import { createServer } from 'node:http';
 import { listening } from './loopback.js';
 
-export type OtherOrigin = Awaited<ReturnType<typeof startOtherOrigin>>;
-
 export async function startOtherOrigin() {
   // Every request it received: method, path, whether it carried an Authorization header.
   const seen: Array<{ method?: string; url?: string; authorization: boolean }> = [];

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { POSTGRES_MISSING, sharedPostgres, startPostgres, type PostgresServer } from './postgres-server.js';
 
-export { POSTGRES_MISSING, type PostgresServer } from './postgres-server.js';
+export type { PostgresServer } from './postgres-server.js';
 
 interface PostgresUse {
   /** A view of the run's one cluster instead of a server of the file's own (falls back to one outside a run with it). */
@@ -15,10 +15,10 @@ interface PostgresUse {
 }
 
 /** Skipped without server binaries unless CI=true (then they fail): the reason is said once. */
-export const SKIP_POSTGRES = POSTGRES_MISSING !== undefined && process.env.CI !== 'true';
+const SKIP_POSTGRES = POSTGRES_MISSING !== undefined && process.env.CI !== 'true';
 
 /** A server for the suite around the call: ready before its tests, closed after them. */
-export function usePostgres(options: PostgresUse = {}): () => PostgresServer {
+function usePostgres(options: PostgresUse = {}): () => PostgresServer {
   let server: PostgresServer | undefined;
   beforeAll(async () => {
     server = (options.shared ? await sharedPostgres() : undefined) ?? (await startPostgres());
