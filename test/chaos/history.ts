@@ -51,7 +51,7 @@ import { randomStream as prng } from '../support/random-stream.js';
 // The actors are hedge processes, every run of them (the resumes after a history included).
 separateProcesses();
 
-export interface HistoryOptions {
+interface HistoryOptions {
   seed: number;
   actors: number;
   opsPerActor: number;
@@ -639,9 +639,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
   };
 }
 
-export function verdictOf(
-  result: Pick<HistoryResult, 'violations' | 'cannotTell'>,
-): 'violation' | 'cannot tell' | 'holds' {
+export function verdictOf(result: HistoryResult) {
   return result.violations.length > 0 ? 'violation' : result.cannotTell.length > 0 ? 'cannot tell' : 'holds';
 }
 
