@@ -247,7 +247,7 @@ describe.each(LISTS)('%s at 60, 80 and 120 columns', (name, args, resource) => {
   });
 });
 
-it('notes under a table are about what it shows: positions: the note on net margin only where its column is; the lines under each side name the parts shown; history: a hedge this journal reduced while open has its notional marked, and the note says what it held', async () => {
+it('notes under a table are about what it shows: positions: the note on net margin only where its column is; the lines under each side name the parts shown; history: a hedge this journal reduced while open has its notional marked, and the note says what it held; markets: the carry note only under carry columns', async () => {
   const { at } = await screens(['positions']);
   for (const [cols, lines] of at) {
     const [table] = tablesOf(lines);
@@ -275,9 +275,6 @@ it('notes under a table are about what it shows: positions: the note on net marg
     const parts = ['Gross P&L USD', 'Carry USDC', 'Fees USDC'].some((header) => table.headers.includes(header));
     expect(text.includes('Net P&L = gross P&L + carry + fees'), `${cols}`).toBe(parts);
   }
-});
-
-it('notes under a table are about what it shows: markets: the carry note only under carry columns', async () => {
   for (const cols of [40, 80]) {
     const lines = await screenOf(['markets'], cols);
     const [table] = tablesOf(lines);
