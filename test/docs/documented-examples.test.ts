@@ -832,7 +832,7 @@ async function stopBackground(state: BlockState) {
 }
 
 describe('the documented examples', () => {
-  it('finds every hedge line of the docs, and can read each', () => {
+  it('finds every hedge line of the docs, and can read each; skips only what matches a doc line, each with its reason', () => {
     expect(UNREADABLE).toEqual([]);
     // A parser that stopped finding lines would pass every check below on nothing.
     expect(EXAMPLES.length).toBeGreaterThanOrEqual(150);
@@ -849,9 +849,7 @@ describe('the documented examples', () => {
       // blocksOf() drops the blank lines after what a line shows: a line shows output or nothing.
       EXAMPLES.filter((example) => example.shown.length > 0).length,
     ).toBeGreaterThanOrEqual(10);
-  });
-
-  it('skips only what matches a doc line, each with its reason', () => {
+    // SKIPPED holds only what matches a doc line, each with its reason.
     for (const entry of SKIPPED) {
       expect(
         EXAMPLES.some((example) => example.skip === entry),
