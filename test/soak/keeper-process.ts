@@ -44,7 +44,7 @@ afterAll(() => {
  * close() kills the keeper still running and closes the log.
  */
 export function soakKeepers(
-  sim: Pick<Simulator, 'configDir' | 'env'>,
+  sim: Simulator,
   logFile: string,
   onEvent: (name: string, event: Record<string, unknown>, number: number) => void,
 ) {

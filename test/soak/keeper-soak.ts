@@ -106,7 +106,7 @@ const ROWS = {
 
 /** Resolves after `ms`, or at once when `stop` aborts (the run ended: nothing waits for a moment planned past it). */
 const sleep = (ms: number, stop?: AbortSignal) =>
-  delay(Math.max(0, ms), undefined, stop ? { signal: stop } : {}).catch(() => undefined);
+  delay(Math.max(0, ms), undefined, { signal: stop }).catch(() => undefined);
 
 const rowOf = (side: Side) => (side === ROWS.roll.side ? ROWS.roll : ROWS.settle);
 
