@@ -603,9 +603,9 @@ async function runLine(state: BlockState, example: Example) {
 }
 
 /** What says a server is up: `sandbox serve`'s last banner line (its settings printed before it), a keeper's first cycle. */
-const UP: Record<string, (stdout: string, stderr: string) => boolean> = {
-  sandbox: (stdout, stderr) => /Press Ctrl-C to stop/.test(stderr) && /^HEDGE_API_KEY=/m.test(stdout),
-  keep: (stdout) => /"event":\s*"cycle"/.test(stdout),
+const UP = {
+  sandbox: (stdout: string, stderr: string) => /Press Ctrl-C to stop/.test(stderr) && /^HEDGE_API_KEY=/m.test(stdout),
+  keep: (stdout: string) => /"event":\s*"cycle"/.test(stdout),
 };
 
 /** What an MCP client says first (the test is `hedge mcp`'s client for that, then goes). */
