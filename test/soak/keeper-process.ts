@@ -68,7 +68,7 @@ export function soakKeepers(
         log.write(`keeper ${number} ${line}\n`);
         let event: Record<string, unknown>;
         try {
-          event = JSON.parse(line) as Record<string, unknown>;
+          event = JSON.parse(line);
         } catch {
           return;
         }
