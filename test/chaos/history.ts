@@ -51,7 +51,7 @@ import { randomStream as prng } from '../support/random-stream.js';
 // The actors are hedge processes, every run of them (the resumes after a history included).
 separateProcesses();
 
-export interface HistoryOptions {
+interface HistoryOptions {
   seed: number;
   actors: number;
   opsPerActor: number;
@@ -141,21 +141,6 @@ function drawBehaviours(seed: number) {
   // Most histories' seeded hedge carries a deal reference, which every roll must keep.
   const ref = side() < 0.67 ? `deal-${seed}` : undefined;
   return { server: { viewLagMs, severalPerSide, dayMs, settlementDelayMs }, seeded: { tenorDays, ref } };
-}
-
-/** One line a person reads (and a replay is checked against): durations in real seconds, then the simulator's ms. */
-function describeBehaviours(behaviours: HistoryResult['behaviours']) {
-  const seconds = (ms: number) => `${(ms / CLOCK_SPEED / 1000).toFixed(1)} s`;
-  const { viewLagMs, dayMs, settlementDelayMs } = behaviours;
-  return [
-    viewLagMs > 0 ? `views trail by ${seconds(viewLagMs)} (viewLagMs ${viewLagMs})` : 'views in step',
-    behaviours.severalPerSide ? 'several hedges per side' : 'one hedge per side',
-    dayMs !== null ? `a day of ${seconds(dayMs)} (dayMs ${dayMs})` : 'real days',
-    settlementDelayMs > 0
-      ? `settled ${seconds(settlementDelayMs)} after maturity (settlementDelayMs ${settlementDelayMs})`
-      : 'settled at maturity',
-    `fill delay ${behaviours.fillDelayMs} ms, latency ${behaviours.latencyMs} ms (simulator time)`,
-  ].join('; ');
 }
 
 /**
@@ -639,20 +624,30 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
   };
 }
 
-export function verdictOf(
-  result: Pick<HistoryResult, 'violations' | 'cannotTell'>,
-): 'violation' | 'cannot tell' | 'holds' {
+export function verdictOf(result: HistoryResult) {
   return result.violations.length > 0 ? 'violation' : result.cannotTell.length > 0 ? 'cannot tell' : 'holds';
 }
 
 export function describeHistory(result: HistoryResult) {
+  // The server's behaviours in one line a person reads (and a replay is checked against): durations in real seconds, then the simulator's ms.
+  const seconds = (ms: number) => `${(ms / CLOCK_SPEED / 1000).toFixed(1)} s`;
+  const { viewLagMs, severalPerSide, dayMs, settlementDelayMs, fillDelayMs, latencyMs } = result.behaviours;
+  const server = [
+    viewLagMs > 0 ? `views trail by ${seconds(viewLagMs)} (viewLagMs ${viewLagMs})` : 'views in step',
+    severalPerSide ? 'several hedges per side' : 'one hedge per side',
+    dayMs !== null ? `a day of ${seconds(dayMs)} (dayMs ${dayMs})` : 'real days',
+    settlementDelayMs > 0
+      ? `settled ${seconds(settlementDelayMs)} after maturity (settlementDelayMs ${settlementDelayMs})`
+      : 'settled at maturity',
+    `fill delay ${fillDelayMs} ms, latency ${latencyMs} ms (simulator time)`,
+  ].join('; ');
   const lines = result.ops.map(
     (op) =>
       `  actor ${op.actor}: ${op.kind}${op.amount ? ` ${op.amount}` : ''}${op.tenorDays ? ` --tenor ${op.tenorDays}` : ''}${op.ref ? ` --ref ${op.ref}` : ''}${op.killAfterMs === undefined ? '' : ` (kill -9 after ${op.killAfterMs} ms)`} → exit ${op.exit}`,
   );
   return [
     `seed ${result.seed} (${result.team ? 'team store, two machines' : 'one config dir'}): ${verdictOf(result)}; server ${result.serverUsd} USD, expected ${result.expectedUsd} USD`,
-    `  server: ${describeBehaviours(result.behaviours)}`,
+    `  server: ${server}`,
     `  seeded: ${SEED_USD} USD for ${result.seeded.tenorDays} days${result.seeded.ref ? `, reference ${result.seeded.ref}` : ''}`,
     ...lines,
     `  the side's changes, in the server's order: ${result.landed.join(' · ') || 'none'}`,

@@ -54,11 +54,8 @@ function links(path: string) {
 describe('README.md', () => {
   const readme = read(join(ROOT, 'README.md'));
 
-  it('is a front door of at most 200 lines', () => {
+  it('is a front door of at most 200 lines, its set-up the two commands .ci/run runs, in the same order', () => {
     expect(readme.split('\n').length).toBeLessThanOrEqual(200);
-  });
-
-  it('gives the set-up as the two commands .ci/run runs, in the same order', () => {
     const setUp = /^## Set-up\n[\s\S]*?^```sh\n([\s\S]*?)^```/m.exec(readme)?.[1];
     expect(setUp).toBeDefined();
     const commands = (text: string) =>

@@ -139,9 +139,6 @@ const BOOK = [
   '--demo roll USDTNGN sell --tenor 7',
 ];
 
-/** Commands that write: the blocks with most of them start first. */
-const WRITES = /\b(?:open|add|reduce|close|roll|apply|keep|api|resume)\b/g;
-
 // ---------------------------------------------------------------------------------------------
 // The docs' blocks and their command lines.
 // ---------------------------------------------------------------------------------------------
@@ -218,7 +215,6 @@ interface Pipeline {
   /** What follows it: `;`, `&&`, `||`, `&` (in the background) or nothing. */
   then: string;
 }
-type ShellLine = ReturnType<typeof parseShell>;
 
 /**
  * A line's tokens: blanks, a comment, an operator (`||`, `&&`, a redirection, `|`, `;`, `&`), a word
@@ -292,7 +288,7 @@ function launcher({ words }: Simple) {
   return undefined;
 }
 
-type Example = DocLine & { shell: ShellLine };
+type Example = DocLine & { shell: ReturnType<typeof parseShell> };
 
 /** A line that names hedge but cannot be read is a failure. */
 const UNREADABLE: string[] = [];
@@ -456,10 +452,6 @@ afterAll(async () => {
   world?.remove();
 });
 
-function envLines(text: string) {
-  return Object.fromEntries([...text.matchAll(/^([A-Z_][A-Z0-9_]*)=(.*)$/gm)].map(([, name, value]) => [name, value]));
-}
-
 /** The command a hedge line runs (`doctor` in `hedge --profile desk doctor`); '' for `hedge --version`. */
 function commandOf(args: string[]) {
   for (let at = 0; at < args.length; at++) {
@@ -513,7 +505,6 @@ async function newest(state: BlockState, what: 'hedge' | 'journal') {
 }
 
 const MADE_UP_HEDGE_ID = /hdg_(?:[0-9a-z]{24}|[0-9A-Za-z]*…)/;
-const MADE_UP_JOURNAL_ID = /^a_[0-9a-z]{6,}$/;
 
 async function expand(state: BlockState, word: string) {
   let text = '';
@@ -540,7 +531,7 @@ async function argument(state: BlockState, word: string) {
     .map((part) => ('literal' in part ? part.literal : ''))
     .join('');
   if (MADE_UP_HEDGE_ID.test(written)) text = text.replace(MADE_UP_HEDGE_ID, await newest(state, 'hedge'));
-  if (MADE_UP_JOURNAL_ID.test(written)) text = await newest(state, 'journal');
+  if (/^a_[0-9a-z]{6,}$/.test(written)) text = await newest(state, 'journal');
   return text;
 }
 
@@ -566,7 +557,9 @@ async function runLine(state: BlockState, example: Example) {
       if (sourced) {
         const file = state.files.get(sourced);
         if (!file) throw new Error(`${sourced} was written by no earlier line of the block`);
-        state.served = envLines(file.stdout);
+        state.served = Object.fromEntries(
+          [...file.stdout.matchAll(/^([A-Z_][A-Z0-9_]*)=(.*)$/gm)].map(([, name, value]) => [name, value]),
+        );
       } else if (words.length > 0 && words.every((word) => ASSIGNMENT.test(word)))
         await assign(state, words, state.variables);
       else if (line === 'echo $?') echoStatus = true;
@@ -610,9 +603,9 @@ async function runLine(state: BlockState, example: Example) {
 }
 
 /** What says a server is up: `sandbox serve`'s last banner line (its settings printed before it), a keeper's first cycle. */
-const UP: Record<string, (stdout: string, stderr: string) => boolean> = {
-  sandbox: (stdout, stderr) => /Press Ctrl-C to stop/.test(stderr) && /^HEDGE_API_KEY=/m.test(stdout),
-  keep: (stdout) => /"event":\s*"cycle"/.test(stdout),
+const UP = {
+  sandbox: (stdout: string, stderr: string) => /Press Ctrl-C to stop/.test(stderr) && /^HEDGE_API_KEY=/m.test(stdout),
+  keep: (stdout: string) => /"event":\s*"cycle"/.test(stdout),
 };
 
 /** What an MCP client says first (the test is `hedge mcp`'s client for that, then goes). */
@@ -746,9 +739,10 @@ async function startKeeper(state: BlockState) {
 // ---------------------------------------------------------------------------------------------
 // A block, run.
 // ---------------------------------------------------------------------------------------------
-/** How long a block is likely to take, to start the long ones first (the run ends with its longest block). */
+/** How long a block is likely to take (its lines, and the commands that write most), to start the long ones first (the run ends with its longest block). */
 function weight(block: Block) {
-  return block.lines.reduce((sum, line) => sum + 0.2 + (line.hedge ? (line.text.match(WRITES)?.length ?? 0) : 0), 0);
+  const writes = /\b(?:open|add|reduce|close|roll|apply|keep|api|resume)\b/g;
+  return block.lines.reduce((sum, line) => sum + 0.2 + (line.hedge ? (line.text.match(writes)?.length ?? 0) : 0), 0);
 }
 
 /** The blocks with a line to run, the longest first. */
@@ -838,7 +832,7 @@ async function stopBackground(state: BlockState) {
 }
 
 describe('the documented examples', () => {
-  it('finds every hedge line of the docs, and can read each', () => {
+  it('finds every hedge line of the docs, and can read each; skips only what matches a doc line, each with its reason', () => {
     expect(UNREADABLE).toEqual([]);
     // A parser that stopped finding lines would pass every check below on nothing.
     expect(EXAMPLES.length).toBeGreaterThanOrEqual(150);
@@ -855,9 +849,7 @@ describe('the documented examples', () => {
       // blocksOf() drops the blank lines after what a line shows: a line shows output or nothing.
       EXAMPLES.filter((example) => example.shown.length > 0).length,
     ).toBeGreaterThanOrEqual(10);
-  });
-
-  it('skips only what matches a doc line, each with its reason', () => {
+    // SKIPPED holds only what matches a doc line, each with its reason.
     for (const entry of SKIPPED) {
       expect(
         EXAMPLES.some((example) => example.skip === entry),

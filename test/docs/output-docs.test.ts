@@ -57,7 +57,7 @@ it.each(RESOURCES)("%s: its columns and its table of priorities are the code's",
   }
 });
 
-it("the report's CSV columns are the code's, here and in docs/commands.md", () => {
+it("the report's CSV columns (here and in docs/commands.md) and table priorities are the code's, the bar (decoration) after every figure", () => {
   // test/report/report.test.ts: `report --format csv` prints them as its header.
   expect(readFileSync(join(ROOT, 'docs', 'commands.md'), 'utf8')).toContain(`\`${REPORT_CSV_COLUMNS.join(',')}\``);
   const text = section('report');
@@ -65,10 +65,6 @@ it("the report's CSV columns are the code's, here and in docs/commands.md", () =
   expect(text).toContain(
     `- CSV and TSV \`--by hedge\`: ${keys(REPORT_DEAL_CSV_COLUMNS).replace('`group`', '`group` (the hedge id)')}\n`,
   );
-});
-
-it("the report's table priorities are the code's, the bar (decoration) after every figure", () => {
-  const text = section('report');
   expect(text).toContain(`| what a desk decides on | ${keys(REPORT_DECIDES)} |\n`);
   expect(text).toContain(`| the rest | ${keys(REPORT_PRIORITY.slice(REPORT_DECIDES.length))} |\n`);
   expect(REPORT_PRIORITY.at(-1)).toBe('bar');

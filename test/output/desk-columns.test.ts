@@ -41,7 +41,6 @@ const WIDTHS = [60, 80, 120] as const;
 /** Wide enough that no table leaves anything out: what each list can show. */
 const WIDE = 400;
 const LONG_REF = 'DEAL-2026-11-ACME-TREASURY-0042';
-const EXPOSURES_FILE = `${ROOT}/docs/examples/exposures.csv`;
 
 let simulator: Simulator;
 let resizedId: string;
@@ -180,21 +179,19 @@ function checkTable(name: string, table: ScreenTable, wide: ScreenTable, cols: n
   return shown;
 }
 
-type Screens = { wide: string[]; at: Map<(typeof WIDTHS)[number], string[]> };
-const drawnScreens = new Map<string, Promise<Screens>>();
+const drawnScreens = new Map<string, Promise<{ wide: string[]; at: Map<number, string[]> }>>();
 
 /** A list drawn at each width, and wide: once per command, the book is made before the tests. */
 function screens(args: string[]) {
   const key = args.join(' ');
-  if (!drawnScreens.has(key))
-    drawnScreens.set(
-      key,
-      Promise.all([screenOf(args, WIDE), ...WIDTHS.map((cols) => screenOf(args, cols))]).then(([wide, ...narrow]) => ({
-        wide,
-        at: new Map(WIDTHS.map((cols, index) => [cols, narrow[index]])),
-      })),
-    );
-  return drawnScreens.get(key)!;
+  const drawn =
+    drawnScreens.get(key) ??
+    Promise.all([screenOf(args, WIDE), ...WIDTHS.map((cols) => screenOf(args, cols))]).then(([wide, ...narrow]) => ({
+      wide,
+      at: new Map(WIDTHS.map((cols, index) => [cols, narrow[index]])),
+    }));
+  drawnScreens.set(key, drawn);
+  return drawn;
 }
 
 // ---- the lists ------------------------------------------------------------------------------------
@@ -247,7 +244,7 @@ describe.each(LISTS)('%s at 60, 80 and 120 columns', (name, args, resource) => {
   });
 });
 
-it('notes under a table are about what it shows: positions: the note on net margin only where its column is; the lines under each side name the parts shown; history: a hedge this journal reduced while open has its notional marked, and the note says what it held', async () => {
+it('notes under a table are about what it shows: positions: the note on net margin only where its column is; the lines under each side name the parts shown; history: a hedge this journal reduced while open has its notional marked, and the note says what it held; markets: the carry note only under carry columns', async () => {
   const { at } = await screens(['positions']);
   for (const [cols, lines] of at) {
     const [table] = tablesOf(lines);
@@ -275,9 +272,6 @@ it('notes under a table are about what it shows: positions: the note on net marg
     const parts = ['Gross P&L USD', 'Carry USDC', 'Fees USDC'].some((header) => table.headers.includes(header));
     expect(text.includes('Net P&L = gross P&L + carry + fees'), `${cols}`).toBe(parts);
   }
-});
-
-it('notes under a table are about what it shows: markets: the carry note only under carry columns', async () => {
   for (const cols of [40, 80]) {
     const lines = await screenOf(['markets'], cols);
     const [table] = tablesOf(lines);
@@ -304,7 +298,7 @@ it('a reference is never cut where the terminal has room: positions and history 
 // ---- exposures and the report ---------------------------------------------------------------------
 
 it('exposures: its five tables at 60, 80 and 120 columns: each fits, names what it leaves out and keeps the first of its priorities; the reason wraps at its words, never cut', async () => {
-  const args = ['exposures', EXPOSURES_FILE];
+  const args = ['exposures', `${ROOT}/docs/examples/exposures.csv`];
   const { wide, at } = await screens(args);
   const resources = [EXPOSURE_LINE_RESOURCE, BOOK_RESOURCE, SCHEDULE_RESOURCE, COST_RESOURCE, STRESS_RESOURCE];
   const names = 'exposures book schedule cost stress'.split(' ');

@@ -81,13 +81,14 @@ const SHORT_SCHEDULE = scheduleOf(
  * `samplesFile` (CSV), the keepers' events and stderr appended to `keeperLogFile`.
  */
 export function soakOptions() {
-  const days = Number(soakSetting('HEDGE_SOAK_DAYS'));
+  const number = (name: string) => Number(soakSetting(`HEDGE_SOAK_${name}`));
+  const days = number('DAYS');
   return {
     days,
-    seed: Number(soakSetting('HEDGE_SOAK_SEED')),
-    kills: Number(soakSetting('HEDGE_SOAK_KILLS')),
-    clockSpeed: Number(soakSetting('HEDGE_SOAK_CLOCK_SPEED')),
-    intervalS: Number(soakSetting('HEDGE_SOAK_INTERVAL')),
+    seed: number('SEED'),
+    kills: number('KILLS'),
+    clockSpeed: number('CLOCK_SPEED'),
+    intervalS: number('INTERVAL'),
     schedule: days >= 30 ? NINETY_DAY_SCHEDULE : SHORT_SCHEDULE,
     samplesFile: soakSetting('HEDGE_SOAK_SAMPLES'),
     keeperLogFile: soakSetting('HEDGE_SOAK_KEEPER_LOG'),
@@ -108,29 +109,20 @@ function exposuresCsv(schedule: readonly ScheduledExposure[], startMs: number, d
   return ['id,market,type,amount,currency,due,hedge_ratio', ...rows].join('\n') + '\n';
 }
 
-function heldBySide(sim: Simulator) {
-  const sum = (side: 'buy' | 'sell') =>
-    round2(filledActive(sim, side).reduce((total, hedge) => total + hedge.notionalUsd, 0));
-  return { buy: sum('buy'), sell: sum('sell') };
-}
-
 function sideTargets(rows: { side: string; notionalUsd?: number; target_usd?: number }[]) {
   const of = (side: string) =>
     rows.filter((row) => row.side === side).reduce((total, row) => total + (row.notionalUsd ?? row.target_usd ?? 0), 0);
   return { buy: of('buy'), sell: of('sell') };
 }
 
-/** The soak's policy: the project's default. */
-const policy = DEFAULT_POLICY;
-
 /** How far `held` is above `target` + band (0 when it is not). */
 function aboveBy(held: number, target: number) {
-  const ceiling = target * (1 + policy.bandPct / 100) + 0.01;
+  const ceiling = target * (1 + DEFAULT_POLICY.bandPct / 100) + 0.01;
   return held > ceiling ? round2(held - ceiling) : 0;
 }
 
 function withinBandOf(held: number, target: number) {
-  return Math.abs(held - target) <= (target * policy.bandPct) / 100 + 0.01;
+  return Math.abs(held - target) <= (target * DEFAULT_POLICY.bandPct) / 100 + 0.01;
 }
 
 export async function runExposuresSoak(options: SoakOptions) {
@@ -180,7 +172,7 @@ export async function runExposuresSoak(options: SoakOptions) {
     const exposures = parsed.exposures;
     const lastDueMs = Math.max(
       ...exposures
-        .filter((exposure) => coverSide(exposure, policy.functional) !== undefined)
+        .filter((exposure) => coverSide(exposure, DEFAULT_POLICY.functional) !== undefined)
         .map((exposure) => exposure.dueMs),
     );
     const endMs = lastDueMs + Math.max(DAY_MS / 4, 2 * options.intervalS * 1000 * options.clockSpeed);
@@ -202,9 +194,11 @@ export async function runExposuresSoak(options: SoakOptions) {
       // The server's state at its own time: what became due (fills, maturities) applied first, as a request would.
       const serverMs = serverNow();
       sim.sandbox.engine.advanceTo(serverMs);
-      const held = heldBySide(sim);
+      const heldOn = (side: 'buy' | 'sell') =>
+        round2(filledActive(sim, side).reduce((total, hedge) => total + hedge.notionalUsd, 0));
+      const held = { buy: heldOn('buy'), sell: heldOn('sell') };
       const price = priceAt(serverMs);
-      const target = sideTargets(targetBook(exposures, policy, { [MARKET]: price }, serverMs));
+      const target = sideTargets(targetBook(exposures, DEFAULT_POLICY, { [MARKET]: price }, serverMs));
       const readMs = cycleServerMs ?? serverMs;
       let keeper;
       if (kind === 'cycle') {
@@ -219,7 +213,14 @@ export async function runExposuresSoak(options: SoakOptions) {
         );
         lastCycleServerMs = readMs;
         keeper = sideTargets(
-          targetRowsAt(exposures, policy, { [MARKET]: priceAt(readMs) }, readMs, {}, { dueLeadMs: 2 * cycleMs }),
+          targetRowsAt(
+            exposures,
+            DEFAULT_POLICY,
+            { [MARKET]: priceAt(readMs) },
+            readMs,
+            {},
+            { dueLeadMs: 2 * cycleMs },
+          ),
         );
       }
       return {
@@ -409,7 +410,7 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
     const net = exposures
       .filter((exposure) => exposure.market === MARKET && exposure.dueMs > at)
       .reduce((total, exposure) => {
-        const side = coverSide(exposure, policy.functional);
+        const side = coverSide(exposure, DEFAULT_POLICY.functional);
         return total + (side === undefined ? 0 : (side === 'buy' ? 1 : -1) * amountUsd(exposure, price));
       }, 0);
     const expected = round2(Math.max(0, signedHeldAt(at) * Math.sign(net)));

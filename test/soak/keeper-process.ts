@@ -44,7 +44,7 @@ afterAll(() => {
  * close() kills the keeper still running and closes the log.
  */
 export function soakKeepers(
-  sim: Pick<Simulator, 'configDir' | 'env'>,
+  sim: Simulator,
   logFile: string,
   onEvent: (name: string, event: Record<string, unknown>, number: number) => void,
 ) {
@@ -68,7 +68,7 @@ export function soakKeepers(
         log.write(`keeper ${number} ${line}\n`);
         let event: Record<string, unknown>;
         try {
-          event = JSON.parse(line) as Record<string, unknown>;
+          event = JSON.parse(line);
         } catch {
           return;
         }

@@ -65,8 +65,6 @@ import { randomStream } from '../support/random-stream.js';
 
 type Side = 'buy' | 'sell';
 const SIDES: readonly Side[] = ['buy', 'sell'];
-/** Notionals that differ by less than a cent agree (money is booked to the cent). */
-const CENT = 0.005;
 
 /** The other actor's add (USD), the keeper's --tolerance (USD), and the real ms between two samples of the server's state. */
 const ADD_USD = 250;
@@ -108,18 +106,7 @@ const ROWS = {
 
 /** Resolves after `ms`, or at once when `stop` aborts (the run ended: nothing waits for a moment planned past it). */
 const sleep = (ms: number, stop?: AbortSignal) =>
-  delay(Math.max(0, ms), undefined, stop ? { signal: stop } : {}).catch(() => undefined);
-
-/** The target file: the roll row, then the settle row (why their roll_before: the header comment). */
-function targetCsv(options: KeeperSoakOptions) {
-  return (
-    [
-      'market,side,notional_usd,tenor_days,client_reference,until,roll_before',
-      `${MARKET},${ROWS.roll.side},${ROWS.roll.notionalUsd},1,${ROWS.roll.reference},,${options.rollBefore}`,
-      `${MARKET},${ROWS.settle.side},${ROWS.settle.notionalUsd},1,${ROWS.settle.reference},,0.001s`,
-    ].join('\n') + '\n'
-  );
-}
+  delay(Math.max(0, ms), undefined, { signal: stop }).catch(() => undefined);
 
 const rowOf = (side: Side) => (side === ROWS.roll.side ? ROWS.roll : ROWS.settle);
 
@@ -172,7 +159,16 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
   const stop = new AbortController();
   try {
     const file = join(sim.configDir, 'target.csv');
-    writeFileSync(file, targetCsv(options));
+    // The roll row, then the settle row (why their roll_before: the header comment).
+    writeFileSync(
+      file,
+      [
+        'market,side,notional_usd,tenor_days,client_reference,until,roll_before',
+        `${MARKET},${ROWS.roll.side},${ROWS.roll.notionalUsd},1,${ROWS.roll.reference},,${options.rollBefore}`,
+        `${MARKET},${ROWS.settle.side},${ROWS.settle.notionalUsd},1,${ROWS.settle.reference},,0.001s`,
+        '',
+      ].join('\n'),
+    );
     const hedges = () => sim.hedges().filter((hedge) => hedge.market === MARKET);
     const endOf = (hedge: HedgeState) =>
       hedge.closedAtMs ??
@@ -340,7 +336,8 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     // ---- the checks, on the server's records and request log ---------------------------------
     for (const s of samples)
       for (const side of SIDES)
-        if (s[side].held > s[side].bound + CENT)
+        // Notionals that differ by less than a cent agree (money is booked to the cent).
+        if (s[side].held > s[side].bound + 0.005)
           problems.push(
             `over: at ${iso(s.serverMs)} (keeper ${s.keeper}) the ${side} side held ${s[side].held} USD in ${s[side].live} hedges, above target + tolerance + other actors' adds = ${s[side].bound}`,
           );
