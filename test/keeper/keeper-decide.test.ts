@@ -20,7 +20,6 @@ import {
   wrote,
   type BookObservation,
   type KeeperSaid,
-  type KeeperSettings,
   type KeeperState,
   type KeeperStep,
   type SideObservation,
@@ -437,17 +436,9 @@ describe('decide', () => {
   });
 });
 
-interface PlanCase {
-  name: string;
-  side: SideObservation;
-  settings?: Partial<KeeperSettings>;
-  book?: Partial<BookObservation>;
-  writes: Array<Record<string, unknown>>;
-}
-
 // A roll due, a flat side, drift's add with --converge and a colleague's close restored with it: each step's writes as
 // the server receives them, in test/keeper/keep.test.ts.
-const PLAN: PlanCase[] = [
+const PLAN = [
   { name: 'covered (another step got there first): nothing', side: COVERED, writes: [] },
   { name: 'settling on the fresh read: nothing', side: { ...flat, opened: ['hdg_new'] }, writes: [] },
   { name: 'drifted, without --converge: nothing', side: DRIFTED, writes: [] },
@@ -473,7 +464,8 @@ const PLAN: PlanCase[] = [
   },
   {
     name: "a colleague's close, without --converge: nothing",
-    ...colleagueClosed,
+    side: closedEarly,
+    book: colleagueClosed.book,
     writes: [],
   },
 ];
