@@ -196,19 +196,6 @@ describeKeepers('hedge keep as a service', () => {
   );
 
   keeperCase(
-    'near `until`, a flat side is re-opened for what is left of the exposure, not the full tenor',
-    { stepped: true },
-    async (simulator) => {
-      const until_ = new Date(simulator.sandbox.clock.now() + 48 * HOUR).toISOString().replace(/\.\d+Z$/, 'Z');
-      const file = writeTarget(simulator, [`USDTNGN,buy,1000,7,${until_},`]);
-      const events = await keepOnce(simulator, file);
-      await oneFilled(simulator, 'buy', 'the fill');
-      expect(filledActive(simulator, 'buy')[0].tenorDays).toBe(3);
-      expect(events.find(eventIs('reopen'))).toMatchObject({ tenor_days: 3 });
-    },
-  );
-
-  keeperCase(
     "a roll whose open would be refused (the market disabled) sends no close, and leaves the hedge the colleagues': their early close of it then stands as drift, nothing re-opened once the market takes hedges again",
     {},
     async (simulator, rig) => {
