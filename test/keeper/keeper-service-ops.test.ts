@@ -309,10 +309,44 @@ describeKeepers('hedge keep as a service', 3, () => {
   );
 
   keeperCase(
-    'server text in an alert is Slack text at --alert-url and --alert-cmd: no channel ping, no link behind a label, no escape byte',
-    {},
+    'bad options are one line naming the option, exit 2, nothing sent; a dry run pages no hook (--alert-cmd and --alert-url get nothing, its alert event says it would have alerted); server text in an alert is Slack text at --alert-url and --alert-cmd: no channel ping, no link behind a label, no escape byte',
+    { exposureCapUsd: 50_000 },
     async (simulator, rig) => {
+      const file = writeTarget(simulator, ['USDTNGN,buy,1000,3,,']);
+      for (const [args, named] of [
+        [['--alert-url', 'http://chat.example/hook'], '--alert-url'],
+        [['--alert-url', `https://chat.example/hook?k=${simulator.apiKey}`], '--alert-url'],
+        [['--alert-url', 'https://user:pw@chat.example/hook'], '--alert-url'],
+        [['--metrics', 'localhost:99999'], '--metrics'],
+        [['--alert-headroom', '-5'], '--alert-headroom'],
+        [['--interval', '0.5'], '--interval: "0.5" is not allowed'],
+      ] as const) {
+        const result = exits(await simulator.hedge(['keep', file, '--once', ...args]), 2);
+        expect(result.stderr.trim().split('\n')).toHaveLength(1);
+        expect(result.stderr).toContain(named);
+        expect(result.stderr).not.toContain(simulator.apiKey);
+      }
+      expect(simulator.requests()).toHaveLength(0);
+      expect(existsSync(join(simulator.configDir, 'journal.jsonl'))).toBe(false);
+
       const hook = await receiver(rig, simulator);
+      const result = exits(
+        await simulator.hedge(['keep', writeTarget(simulator, ['USDTNGN,sell,900000,1,,']), '--dry-run', ...hook.args]),
+        3,
+      );
+      expect(hook.posts).toEqual([]);
+      expect(existsSync(hook.log)).toBe(false);
+      expect(lines(result.stdout).filter(eventIs('alert'))).toEqual([
+        expect.objectContaining({
+          alert: 'started',
+          cause: 'refused',
+          side: 'sell',
+          dry_run: true,
+          would_send: ['--alert-cmd', '--alert-url'],
+        }),
+      ]);
+      expect(simulator.requests('POST', '/hedges')).toEqual([]);
+
       simulator.sandbox.setFaults({
         nextError: {
           count: 1,
@@ -348,47 +382,4 @@ describeKeepers('hedge keep as a service', 3, () => {
       }
     },
   );
-
-  keeperCase(
-    'a dry run pages no hook: --alert-cmd and --alert-url get nothing, its alert event says it would have alerted',
-    { exposureCapUsd: 50_000 },
-    async (simulator, rig) => {
-      const hook = await receiver(rig, simulator);
-      const result = exits(
-        await simulator.hedge(['keep', writeTarget(simulator, ['USDTNGN,sell,900000,1,,']), '--dry-run', ...hook.args]),
-        3,
-      );
-      expect(hook.posts).toEqual([]);
-      expect(existsSync(hook.log)).toBe(false);
-      expect(lines(result.stdout).filter(eventIs('alert'))).toEqual([
-        expect.objectContaining({
-          alert: 'started',
-          cause: 'refused',
-          side: 'sell',
-          dry_run: true,
-          would_send: ['--alert-cmd', '--alert-url'],
-        }),
-      ]);
-      expect(simulator.requests('POST', '/hedges')).toEqual([]);
-    },
-  );
-
-  keeperCase('bad options are one line naming the option, exit 2, nothing sent', {}, async (simulator) => {
-    const file = writeTarget(simulator, ['USDTNGN,buy,1000,3,,']);
-    for (const [args, named] of [
-      [['--alert-url', 'http://chat.example/hook'], '--alert-url'],
-      [['--alert-url', `https://chat.example/hook?k=${simulator.apiKey}`], '--alert-url'],
-      [['--alert-url', 'https://user:pw@chat.example/hook'], '--alert-url'],
-      [['--metrics', 'localhost:99999'], '--metrics'],
-      [['--alert-headroom', '-5'], '--alert-headroom'],
-      [['--interval', '0.5'], '--interval: "0.5" is not allowed'],
-    ] as const) {
-      const result = exits(await simulator.hedge(['keep', file, '--once', ...args]), 2);
-      expect(result.stderr.trim().split('\n')).toHaveLength(1);
-      expect(result.stderr).toContain(named);
-      expect(result.stderr).not.toContain(simulator.apiKey);
-    }
-    expect(simulator.requests()).toHaveLength(0);
-    expect(existsSync(join(simulator.configDir, 'journal.jsonl'))).toBe(false);
-  });
 });
