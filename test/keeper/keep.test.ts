@@ -76,26 +76,6 @@ describeKeepers('hedge keep', 3, () => {
   );
 
   keeperCase(
-    'a second keeper of the account is refused (exit 11) naming the dry run to see what it would do, its file quoted as the shell reads it back; that dry run, as printed, runs and sends nothing',
-    { stepped: true },
-    async (simulator, rig) => {
-      simulator.seedOpen('sell', 2000);
-      const file = writeTarget(simulator, ['USDTNGN,sell,2000,7,,'], 'desk target.csv');
-      const keeper = rig.keep(simulator, file);
-      await until(() => keeper.events.length > 0, 'the first keeper running', { process: keeper.done });
-      const refused = exits(await simulator.hedge(['keep', file, '--once']), 11);
-      const suggested = /or run `hedge (.*?)` to see what it would do/.exec(refused.stderr)?.[1];
-      expect(suggested).toBe(`keep '${file}' --dry-run`);
-      // The command as printed, read as a shell reads it.
-      const words = [...suggested!.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]);
-      const writes = simulator.writes().length;
-      exits(await simulator.hedge(words), 0);
-      expect(simulator.writes()).toHaveLength(writes);
-      await stopKeeper(keeper);
-    },
-  );
-
-  keeperCase(
     'on a server with its own name for the add/reduce amount (beta), --once --converge brings a side back: its add refused once for the name, then sent under it and landed',
     { stepped: true, dialect: 'beta', fillDelayMs: 20 },
     async (simulator) => {

@@ -145,14 +145,14 @@ describeKeepers('hedge keep as a service', 3, () => {
   );
 
   keeperCase(
-    '`hedge keep status` from another config folder shows the running keeper (exit 0); a second keeper with the same key and host, from its own config folder or another, exits 11 naming the first; killed with -9 the first is shown dead (exit 15) and its place is free',
+    '`hedge keep status` from another config folder shows the running keeper (exit 0); a second keeper with the same key and host, from its own config folder or another, exits 11 naming the first and the dry run to see what it would do (which runs and sends nothing); killed with -9 the first is shown dead (exit 15) and its place is free',
     {},
     async (simulator, rig) => {
       const home = tempDir('hedge-home-');
       const other = tempDir('hedge-other-');
       rig.later(() => home.remove());
       rig.later(() => other.remove());
-      const file = writeTarget(simulator, ['USDTNGN,sell,1500,3,,']);
+      const file = writeTarget(simulator, ['USDTNGN,sell,1500,3,,'], 'desk target.csv');
       const keeper = rig.keep(simulator, file, [], { env: { HOME: home.path } });
       // Three cycles (a cycle's heartbeat is written after its event, so the second's is written once
       // the third is printed), the last with the re-open landed in every view and its step ended (the
@@ -190,18 +190,23 @@ describeKeepers('hedge keep as a service', 3, () => {
       expect(card.stdout).toContain(`pid ${keeper.child().pid}`);
       for (const line of card.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
 
-      // One keeper per account, across config folders: the second ones exit 11 naming the first and send nothing.
+      // One keeper per account, across config folders: the second ones exit 11 naming the first and the dry run to
+      // see what it would do, its file quoted as the shell reads it back, and send nothing.
       for (const configDir of [simulator.configDir, other.path]) {
-        expect(
-          exits(
-            await simulator.hedge(['keep', file, '--once'], { configDir, env: { HOME: home.path } }),
-            11,
-            `pid ${keeper.child().pid}`,
-            `config folder ${simulator.configDir}`,
-          ).stderr,
-        ).toMatch(/since \d{4}-\d\d-\d\dT/);
+        const refused = exits(
+          await simulator.hedge(['keep', file, '--once'], { configDir, env: { HOME: home.path } }),
+          11,
+          `pid ${keeper.child().pid}`,
+          `config folder ${simulator.configDir}`,
+        ).stderr;
+        expect(refused).toMatch(/since \d{4}-\d\d-\d\dT/);
+        expect(/or run `hedge (.*?)` to see what it would do/.exec(refused)?.[1]).toBe(`keep '${file}' --dry-run`);
       }
       expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+      // That dry run, the printed words as a shell splits them, runs and sends nothing.
+      const writes = simulator.writes().length;
+      exits(await simulator.hedge(['keep', file, '--dry-run']), 0);
+      expect(simulator.writes()).toHaveLength(writes);
 
       keeper.child().kill('SIGKILL');
       await keeper.done;
