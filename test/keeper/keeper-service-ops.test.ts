@@ -25,7 +25,7 @@ import {
   writeTarget,
   type KeeperRig,
 } from '../support/keeper.js';
-import { exits } from '../support/cli-runs.js';
+import { exits, journalEntries } from '../support/cli-runs.js';
 import { oneFilled, eventIs, holds, keeperCase } from './filled.js';
 
 /**
@@ -273,7 +273,7 @@ describeKeepers('hedge keep as a service', 3, () => {
   );
 
   keeperCase(
-    'cron-style --once runs carry their alerts on: a row refused (the exposure cap) at every run is an error event and exit 3, alerted once to a hook that never sees the key, while the other row goes on; its recovery is sent by a later run',
+    'cron-style --once runs carry their alerts on: a row refused (the exposure cap) at every run is an error event naming its journal entry and key and exit 3, alerted once to a hook that never sees the key, while the other row goes on; its recovery is sent by a later run',
     { stepped: true, exposureCapUsd: 50_000 },
     async (simulator) => {
       const file = writeTarget(simulator, ['USDTNGN,sell,900000,1,,', 'USDTNGN,buy,1000,3,,']);
@@ -281,12 +281,18 @@ describeKeepers('hedge keep as a service', 3, () => {
       const envSeen = join(simulator.configDir, 'hook-env.txt');
       const alerting = ['--alert-cmd', `env > ${envSeen}; cat >> ${commandLog}`];
       const first = await keepOnce(simulator, file, 3, ...alerting);
+      // The refusal names its journal entry (rejected) and the key it was sent under, the entry's own.
+      const sent = simulator.requests('POST', '/hedges').find((entry) => (entry.body as any).side === 'sell')!;
+      const entry = (await journalEntries(simulator)).find((row) => row.idempotency_key === sent.idempotencyKey);
+      expect(entry?.outcome).toBe('rejected');
       expect(first.find(eventIs('error'))).toMatchObject({
         market: MARKET,
         side: 'sell',
         action: 'reopen',
         exit_code: 3,
         failures: 1,
+        journal_id: entry!.id,
+        idempotency_key: sent.idempotencyKey,
       });
       expect(first.some(eventIs('reopen', 'buy'))).toBe(true);
       await oneFilled(simulator, 'buy', 'the buy fill');
