@@ -234,8 +234,14 @@ describe('a close is judged on what the side holds when it is sent, and counted 
 });
 
 describe('the limits as documented', () => {
-  it('refuses a call over --max-notional and one outside --markets with their documented errors; the server gets no write', async () => {
+  it('a bad limit stops the server at once (exit 2, one line); a good one refuses a call over --max-notional and one outside --markets with their documented errors; the server gets no write', async () => {
     const simulator = await startSimulator({ extraMarkets: [{ market: 'USDTKES', status: 'open', basePrice: 129.4 }] });
+    // A bad limit stops the server at once: exit 2, one line, nothing sent.
+    const result = await simulator.hedge(['mcp', '--max-daily-notional', 'lots']);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(
+      /^hedge: --max-daily-notional: "lots" is not allowed; expected a positive USD amount/,
+    );
     const { client, call, close } = await startServer(simulator, {
       args: ['--max-notional', '5k', '--markets', 'USDTNGN'],
     });
@@ -267,15 +273,5 @@ describe('the limits as documented', () => {
     expect(json(fits)).toMatchObject({ notional_usd: 5_000, status: 'filled' });
     expect(simulator.requests('POST', '/hedges').map((entry) => (entry.body as any).market)).toEqual(['USDTNGN']);
     expect(await close()).toContain('hedge mcp: write limits — at most 5,000.00 USD per call, markets USDTNGN.');
-  });
-
-  it('a bad limit stops the server at once: exit 2, one line, nothing sent', async () => {
-    const simulator = await startSimulator();
-    const result = await simulator.hedge(['mcp', '--max-daily-notional', 'lots']);
-    expect(result.code, result.stderr).toBe(2);
-    expect(result.stderr).toMatch(
-      /^hedge: --max-daily-notional: "lots" is not allowed; expected a positive USD amount/,
-    );
-    expect(simulator.requests()).toEqual([]);
   });
 });
