@@ -147,8 +147,26 @@ describe('a live token binds the side as previewed; the limits judge it as it is
 const OPEN_ARGS = { ...BUY, notional: '10k', tenor: 3, ref: 'DEAL-7' };
 
 describe('a live key with --allow-live', () => {
-  it('the first call sends nothing and previews the quote and the exact request; the token sends it once, journaled', async () => {
+  it('a bad argument is refused by the command parser, naming it, with no token and nothing sent, and so is a resume without the journal id its token is to be bound to; the first good call sends nothing and previews the quote and the exact request; the token sends it once, journaled', async () => {
     const { simulator, toolbox: tools, call } = await liveOn(0);
+    const result = await call('open', { ...OPEN_ARGS, tenor: 2 });
+    expect(result.isError).toBe(true);
+    expect(json(result)).toEqual({
+      error: {
+        code: 'usage',
+        class: 'usage',
+        message: 'tenor: "2" is not allowed; expected 1, 3 or 7 (days).',
+        details: {},
+        status: null,
+        argument: 'tenor',
+      },
+      exit_code: 2,
+    });
+    expect(everything(result)).not.toContain('confirmation_token":');
+    // Resume needs the journal id it is to finish, so that the token is bound to that entry.
+    expect(json(await call('resume', {})).error).toMatchObject({ code: 'usage', argument: 'id' });
+    expect(simulator.requests()).toEqual([]);
+
     expect(tools.list().find((tool) => tool.name === 'open')?.inputSchema).toMatchObject({
       properties: { confirmation_token: { type: 'string' } },
     });
@@ -188,27 +206,6 @@ describe('a live key with --allow-live', () => {
     expect(
       (await journal(simulator)).map((entry) => [entry.command, entry.environment, entry.outcome, entry.hedge_id]),
     ).toEqual([['open', 'live', 'filled', hedge.id]]);
-  });
-
-  it('a bad argument is refused by the command parser, naming it, with no token and nothing sent; so is a resume without the journal id its token is to be bound to', async () => {
-    const { simulator, call } = await liveOn(0);
-    const result = await call('open', { ...OPEN_ARGS, tenor: 2 });
-    expect(result.isError).toBe(true);
-    expect(json(result)).toEqual({
-      error: {
-        code: 'usage',
-        class: 'usage',
-        message: 'tenor: "2" is not allowed; expected 1, 3 or 7 (days).',
-        details: {},
-        status: null,
-        argument: 'tenor',
-      },
-      exit_code: 2,
-    });
-    expect(everything(result)).not.toContain('confirmation_token":');
-    // Resume needs the journal id it is to finish, so that the token is bound to that entry.
-    expect(json(await call('resume', {})).error).toMatchObject({ code: 'usage', argument: 'id' });
-    expect(simulator.requests()).toEqual([]);
   });
 
   it('a token confirms the plan it previewed, not the file: apply of a file rewritten since is refused with the new preview, nothing sent', async () => {

@@ -114,17 +114,28 @@ describe('the limits judge the plan that is carried out', () => {
     expect(tradesSent(simulator)).toEqual([]);
   });
 
-  it.each(['50k', '5e4', '50_000', ' 50000 ', '0.05m', 50_000, '49999.999', '1e309', '-50000', '0x1000'])(
-    'odd spelling %j of an amount over the cap: nothing over it is sent',
-    async (notional) => {
-      const simulator = await startSimulator();
-      const call = await serve(simulator, ['--max-notional', '1000']);
+  it('odd spellings of an amount over the cap: each refused, nothing over it is sent', async () => {
+    const simulator = await startSimulator();
+    const call = await serve(simulator, ['--max-notional', '1000']);
+    for (const notional of [
+      '50k',
+      '5e4',
+      '50_000',
+      ' 50000 ',
+      '0.05m',
+      50_000,
+      '49999.999',
+      '1e309',
+      '-50000',
+      '0x1000',
+    ]) {
       const answer = await call('open', { ...BUY, notional, tenor: 3 });
       expect(answer.isError, everything(answer)).toBe(true);
       expect([2, 3]).toContain(json(answer).exit_code);
-      expect(tradesSent(simulator)).toEqual([]);
-    },
-  );
+    }
+    // Nothing is ever taken back: none was sent if none is there after the last.
+    expect(tradesSent(simulator)).toEqual([]);
+  });
 });
 
 describe('calls racing the daily cap', () => {
@@ -223,8 +234,14 @@ describe('a close is judged on what the side holds when it is sent, and counted 
 });
 
 describe('the limits as documented', () => {
-  it('refuses a call over --max-notional and one outside --markets with their documented errors; the server gets no write', async () => {
+  it('a bad limit stops the server at once (exit 2, one line); a good one refuses a call over --max-notional and one outside --markets with their documented errors; the server gets no write', async () => {
     const simulator = await startSimulator({ extraMarkets: [{ market: 'USDTKES', status: 'open', basePrice: 129.4 }] });
+    // A bad limit stops the server at once: exit 2, one line, nothing sent.
+    const result = await simulator.hedge(['mcp', '--max-daily-notional', 'lots']);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(
+      /^hedge: --max-daily-notional: "lots" is not allowed; expected a positive USD amount/,
+    );
     const { client, call, close } = await startServer(simulator, {
       args: ['--max-notional', '5k', '--markets', 'USDTNGN'],
     });
@@ -256,15 +273,5 @@ describe('the limits as documented', () => {
     expect(json(fits)).toMatchObject({ notional_usd: 5_000, status: 'filled' });
     expect(simulator.requests('POST', '/hedges').map((entry) => (entry.body as any).market)).toEqual(['USDTNGN']);
     expect(await close()).toContain('hedge mcp: write limits — at most 5,000.00 USD per call, markets USDTNGN.');
-  });
-
-  it('a bad limit stops the server at once: exit 2, one line, nothing sent', async () => {
-    const simulator = await startSimulator();
-    const result = await simulator.hedge(['mcp', '--max-daily-notional', 'lots']);
-    expect(result.code, result.stderr).toBe(2);
-    expect(result.stderr).toMatch(
-      /^hedge: --max-daily-notional: "lots" is not allowed; expected a positive USD amount/,
-    );
-    expect(simulator.requests()).toEqual([]);
   });
 });

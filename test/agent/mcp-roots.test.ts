@@ -136,16 +136,33 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     expect(said).not.toContain(SECRET.slice(9));
   });
 
-  it('the target inline as rows: plan and apply work without any file; bad rows are named by item and column', async () => {
+  it('--root replaces the working directory, and is repeatable; a --root that is no directory stops the server (exit 2); the target inline as rows: plan and apply work without any file; bad rows are named by item and column', async () => {
     const simulator = await startSimulator();
-    const { call } = await serve(simulator);
+    const { call } = await serve(simulator, { args: ['--root', books.path, '--root', join(desk.path, 'sub')] });
+    const planned = await call('plan', { file: join(books.path, 'book.json') });
+    expectDone(planned);
+    expect(json(planned).steps).toMatchObject([{ action: 'open', side: 'sell', target_usd: 2000 }]);
+    // The working directory is no longer a root; a link in a root that leads out is still refused.
+    expectRefused(
+      await call('plan', { file: 'target.csv' }),
+      /is outside the roots this server reads from \(.*books.*\)/,
+    );
+    expectRefused(await call('plan', { file: join(desk.path, 'sub', 'innocent.csv') }), /through a symbolic link/);
+
+    const missing = await runHedge(['mcp', '--demo', '--root', join(elsewhere.path, 'nope')], {
+      configDir: simulator.configDir,
+    });
+    exits(missing, 2, '--root: ', 'is not a directory');
+    expect(missing.stdout).toBe('');
+
+    // The target inline as rows: plan and apply work without any file; bad rows are named by item and column.
     const rows = [
       { ...BUY, notional_usd: 4000, tenor_days: 3, client_reference: 'INLINE-1' },
       { ...SELL, notional_usd: '0' },
     ];
-    const planned = await call('plan', { rows });
-    expectDone(planned);
-    expect(json(planned)).toMatchObject({
+    const inline = await call('plan', { rows });
+    expectDone(inline);
+    expect(json(inline)).toMatchObject({
       source: 'rows',
       steps: [{ action: 'open', side: 'buy', target_usd: 4000, line: 1, client_reference: 'INLINE-1' }],
     });
@@ -178,26 +195,6 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     expect(json(neither).error.message).toMatch(
       /^file: missing; expected the path of a target file under the roots this server reads from, or the target inline as rows\.$/,
     );
-  });
-
-  it('--root replaces the working directory, and is repeatable; a --root that is no directory stops the server (exit 2)', async () => {
-    const simulator = await startSimulator();
-    const { call } = await serve(simulator, { args: ['--root', books.path, '--root', join(desk.path, 'sub')] });
-    const planned = await call('plan', { file: join(books.path, 'book.json') });
-    expectDone(planned);
-    expect(json(planned).steps).toMatchObject([{ action: 'open', side: 'sell', target_usd: 2000 }]);
-    // The working directory is no longer a root; a link in a root that leads out is still refused.
-    expectRefused(
-      await call('plan', { file: 'target.csv' }),
-      /is outside the roots this server reads from \(.*books.*\)/,
-    );
-    expectRefused(await call('plan', { file: join(desk.path, 'sub', 'innocent.csv') }), /through a symbolic link/);
-
-    const missing = await runHedge(['mcp', '--demo', '--root', join(elsewhere.path, 'nope')], {
-      configDir: simulator.configDir,
-    });
-    exits(missing, 2, '--root: ', 'is not a directory');
-    expect(missing.stdout).toBe('');
   });
 
   it("the client's roots are honoured too: a file must be under one of the server's and one of the client's", async () => {

@@ -151,7 +151,7 @@ describe('hedge mcp on a live key', () => {
     expect(stderr).not.toContain(LIVE_KEY);
   });
 
-  it('with --allow-live a write previews and sends nothing; wrong tokens send nothing; the right one goes ahead once', async () => {
+  it("with --allow-live a write previews and sends nothing; wrong tokens send nothing; the right one goes ahead once; a close's token binds the hedges previewed, not their notional (a hedge swapped for another of the same notional is refused, naming both)", async () => {
     const simulator = await startSimulator();
     const seeded = simulator.seedOpen('buy', 10_000);
     // A close's token binds what the side holds: where the side cannot be read (this simulator
@@ -217,6 +217,27 @@ describe('hedge mcp on a live key', () => {
       /^confirmation_token: this token has been used already/,
     );
     expect(simulator.requests()).toHaveLength(afterConfirm);
+
+    // A close's token binds the hedges previewed, not their notional: the sell side's hedge swapped for another of
+    // the same 11,500 under another ref since, the refusal names both and a new preview the new hedge.
+    await colleagueOpens(simulator, 'sell', 11_500, 7, 'DEAL-1');
+    const [shownHedge] = simulator.active('sell');
+    const swap = json(await call('close', SELL));
+    expect(swap.preview.position).toMatchObject({ notional_usd: 11_500, hedge_id: shownHedge.id });
+
+    // Another desk closes DEAL-1 and opens DEAL-2 of the same notional on that side.
+    await colleagueCloses(simulator, 'sell');
+    await colleagueOpens(simulator, 'sell', 11_500, 7, 'DEAL-2');
+    const [swapped] = simulator.active('sell');
+
+    const refused = await call('close', { ...SELL, confirmation_token: swap.confirmation_token });
+    expectRefused(refused, {
+      error: { code: 'preview_changed', class: 'rejected', details: { previewed_usd: 11_500, now_usd: 11_500 } },
+      exit_code: 3,
+    });
+    expect(json(refused).error.message).toContain(`${shownHedge.id} then, ${swapped.id} now`);
+    expect(json(refused).new_preview).toMatchObject({ preview: { position: { hedge_id: swapped.id } } });
+    // That nothing is sent or journaled is the conformance matrix's (mcp close: confirmation bound).
   });
 
   it('an expired token sends nothing (HEDGE_MCP_TOKEN_TTL_SECONDS=0: every token has expired when it returns)', async () => {
@@ -233,28 +254,5 @@ describe('hedge mcp on a live key', () => {
     // Only the preview's reads of the side reached the server.
     expect(simulator.requests()).toHaveLength(previewed);
     expect(simulator.writes()).toEqual([]);
-  });
-
-  it("a close's token binds the hedges previewed, not their notional: the side's hedge swapped for another of the same 11,500 under another ref since, the refusal names both and a new preview the new hedge", async () => {
-    const simulator = await startSimulator();
-    await colleagueOpens(simulator, 'buy', 11_500, 7, 'DEAL-1');
-    const [shownHedge] = simulator.active('buy');
-    const { call } = await serveLive(simulator);
-    const shown = json(await call('close', BUY));
-    expect(shown.preview.position).toMatchObject({ notional_usd: 11_500, hedge_id: shownHedge.id });
-
-    // Another desk closes DEAL-1 and opens DEAL-2 of the same notional on the same side.
-    await colleagueCloses(simulator, 'buy');
-    await colleagueOpens(simulator, 'buy', 11_500, 7, 'DEAL-2');
-    const [swapped] = simulator.active('buy');
-
-    const refused = await call('close', { ...BUY, confirmation_token: shown.confirmation_token });
-    expectRefused(refused, {
-      error: { code: 'preview_changed', class: 'rejected', details: { previewed_usd: 11_500, now_usd: 11_500 } },
-      exit_code: 3,
-    });
-    expect(json(refused).error.message).toContain(`${shownHedge.id} then, ${swapped.id} now`);
-    expect(json(refused).new_preview).toMatchObject({ preview: { position: { hedge_id: swapped.id } } });
-    // That nothing is sent or journaled is the conformance matrix's (mcp close: confirmation bound).
   });
 });

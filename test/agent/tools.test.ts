@@ -14,7 +14,7 @@ const startSimulator = useSimulators();
 const tools = agentTools(COMMANDS);
 
 describe('hedge tools', () => {
-  it('--json on a test key: every tool with its schema, tier and offered, and no request', async () => {
+  it('--json on a test key: every tool with its schema, tier and offered, and no request; on a live key the write tools are not offered (as `hedge mcp` without --allow-live); without --json a short table: tool, tier, offered, required arguments', async () => {
     const simulator = await startSimulator();
     const catalogue: any[] = okJson(await simulator.hedge(['tools', '--json']));
     expect(catalogue.map((entry) => [entry.name, entry.tier, entry.offered])).toEqual(
@@ -46,13 +46,11 @@ describe('hedge tools', () => {
       /^code\texit_code\tclass\tretryable\tretry\twhat_to_do/,
     );
     expect(simulator.sandbox.requestLog).toEqual([]);
-  });
 
-  it('on a live key the write tools are not offered (as `hedge mcp` without --allow-live); without --json a short table: tool, tier, offered, required arguments', async () => {
-    const simulator = await startSimulator();
+    // On a live key the write tools are not offered (as `hedge mcp` without --allow-live).
     const result = ok(await simulator.hedge(['tools', '--json'], { env: { HEDGE_API_KEY: LIVE_KEY } }));
-    const catalogue: any[] = JSON.parse(result.stdout);
-    expect(catalogue.filter((entry) => entry.offered).map((entry) => entry.name)).toEqual(
+    const live: any[] = JSON.parse(result.stdout);
+    expect(live.filter((entry) => entry.offered).map((entry) => entry.name)).toEqual(
       tools.filter((tool) => tool.tier === 'read').map((tool) => tool.name),
     );
     expect(result.stderr).toBe('');

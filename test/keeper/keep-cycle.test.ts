@@ -164,18 +164,21 @@ async function looped({ once = false, stopAt = 0, workMs = 0, wakeEarly = false 
 }
 
 describe('runCycles', () => {
-  it('runs a cycle every interval on the injected clock, and stops when told', async () => {
-    expect(await looped({ stopAt: 3, workMs: 5_000 })).toEqual({
-      starts: [0, 60_000, 120_000],
-      sleeps: [55_000, 55_000],
-    });
-  });
-
-  it('a wake-up before the minimum spacing sleeps again only until it: the next cycle 2 s after the last, not an interval later', async () => {
-    expect(await looped({ stopAt: 2, wakeEarly: true })).toEqual({ starts: [0, 2_000], sleeps: [60_000, 1_500] });
-  });
-
-  it('--once runs one cycle and never sleeps', async () => {
-    expect(await looped({ once: true })).toEqual({ starts: [0], sleeps: [] });
+  it.each([
+    [
+      'runs a cycle every interval on the injected clock, and stops when told',
+      { stopAt: 3, workMs: 5_000 },
+      [0, 60_000, 120_000],
+      [55_000, 55_000],
+    ],
+    [
+      'a wake-up before the minimum spacing sleeps again only until it: the next cycle 2 s after the last, not an interval later',
+      { stopAt: 2, wakeEarly: true },
+      [0, 2_000],
+      [60_000, 1_500],
+    ],
+    ['--once runs one cycle and never sleeps', { once: true }, [0], []],
+  ])('%s', async (_name, options, starts, sleeps) => {
+    expect(await looped(options)).toEqual({ starts, sleeps });
   });
 });

@@ -10,9 +10,23 @@ import { drawScreen, spawnInTerminal } from '../support/servers/pseudo-terminal.
 
 describeKeepers('hedge keep on a terminal', () => {
   keeperCase(
-    'at 80 columns the status redraws in place: one header, no step progress lines, the cycle time in UTC',
+    'a dry run on a terminal says it is one, and what it would do; at 80 columns the status redraws in place: one header, no step progress lines, the cycle time in UTC',
     {},
     async (simulator, rig) => {
+      // Drawn in-process as on an 80×30 terminal: a dry run ends, and redraws nothing.
+      const dry = await drawScreen({
+        configDir: simulator.configDir,
+        args: ['keep', writeTarget(simulator, ['USDTNGN,sell,2000,1,,']), '--dry-run'],
+        env: simulator.env,
+        cols: 80,
+        rows: 30,
+      });
+      expect(dry.code).toBe(0);
+      const drawnDry = dry.drawn.map((line) => line.text).join('\n');
+      expect(drawnDry).toMatch(/DRY RUN/);
+      expect(drawnDry).toMatch(/would reopen USDTNGN sell 2,000 USD/);
+      expect(simulator.writes()).toHaveLength(0);
+
       simulator.seedOpen('sell', 2000);
       nearMaturity(simulator);
       const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h', 'USDTNGN,buy,1000,3,,']);
@@ -54,20 +68,4 @@ describeKeepers('hedge keep on a terminal', () => {
       expect(at!).toBeLessThanOrEqual(Date.now());
     },
   );
-
-  keeperCase('a dry run on a terminal says it is one, and what it would do', {}, async (simulator) => {
-    // Drawn in-process as on an 80×30 terminal: a dry run ends, and redraws nothing.
-    const { code, drawn } = await drawScreen({
-      configDir: simulator.configDir,
-      args: ['keep', writeTarget(simulator, ['USDTNGN,sell,2000,1,,']), '--dry-run'],
-      env: simulator.env,
-      cols: 80,
-      rows: 30,
-    });
-    expect(code).toBe(0);
-    const text = drawn.map((line) => line.text).join('\n');
-    expect(text).toMatch(/DRY RUN/);
-    expect(text).toMatch(/would reopen USDTNGN sell 2,000 USD/);
-    expect(simulator.writes()).toHaveLength(0);
-  });
 });

@@ -21,7 +21,7 @@ import {
 import { until } from '../support/polling.js';
 import { colleagueCloses, MARKET, type Simulator } from '../support/simulator.js';
 import { oneFilled, eventIs, holds, nearMaturity, keeperCase } from './filled.js';
-import { exits, journalEntries } from '../support/cli-runs.js';
+import { exits } from '../support/cli-runs.js';
 
 /** The server's next open refused (capacity_exceeded). */
 const OPEN_REFUSED_ONCE = {
@@ -174,39 +174,6 @@ describeKeepers('hedge keep as a service', () => {
     await oneFilled(simulator, 'sell', 'the re-opened fill');
     holds(simulator);
   });
-
-  keeperCase(
-    "a re-open the server refuses is an error event naming its journal entry and key, the entry's own",
-    { stepped: true },
-    async (simulator) => {
-      simulator.sandbox.setFaults(OPEN_REFUSED_ONCE);
-      const refused = (await keepOnce(simulator, writeTarget(simulator, ['USDTNGN,sell,2000,7,,']), 3)).find(
-        eventIs('error', { action: 'reopen' }),
-      );
-      const [sent] = simulator.requests('POST', '/hedges');
-      const [entry] = await journalEntries(simulator);
-      expect([simulator.requests('POST', '/hedges').length, entry.outcome]).toEqual([1, 'rejected']);
-      expect(refused).toMatchObject({
-        code: 'capacity_exceeded',
-        journal_id: entry.id,
-        idempotency_key: sent.idempotencyKey,
-      });
-      expect(entry.idempotency_key).toBe(sent.idempotencyKey);
-    },
-  );
-
-  keeperCase(
-    'near `until`, a flat side is re-opened for what is left of the exposure, not the full tenor',
-    { stepped: true },
-    async (simulator) => {
-      const until_ = new Date(simulator.sandbox.clock.now() + 48 * HOUR).toISOString().replace(/\.\d+Z$/, 'Z');
-      const file = writeTarget(simulator, [`USDTNGN,buy,1000,7,${until_},`]);
-      const events = await keepOnce(simulator, file);
-      await oneFilled(simulator, 'buy', 'the fill');
-      expect(filledActive(simulator, 'buy')[0].tenorDays).toBe(3);
-      expect(events.find(eventIs('reopen'))).toMatchObject({ tenor_days: 3 });
-    },
-  );
 
   keeperCase(
     "a roll whose open would be refused (the market disabled) sends no close, and leaves the hedge the colleagues': their early close of it then stands as drift, nothing re-opened once the market takes hedges again",

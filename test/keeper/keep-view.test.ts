@@ -66,7 +66,6 @@ describe('the keeper status screen', () => {
 
 /** `hedge keep status` of a running keeper whose last cycle showed `rows`. */
 function statusCard(rows: KeepRowStatus[]) {
-  const at = AT;
   const account = { environment: 'test', host: 'api.example.com', key_id: 'k1' };
   return renderKeeperStatus(
     {
@@ -80,17 +79,17 @@ function statusCard(rows: KeepRowStatus[]) {
         version: 1,
         account,
         interval_s: 60,
-        updated_at: at,
+        updated_at: AT,
         actions: {},
         pid: 4242,
         host: 'desk-1',
-        since: at,
+        since: AT,
         config_dir: '/home/ana/.config/hedge',
         file: 'target.csv',
         journal: '/home/ana/.local/state/hedge',
-        last_cycle_at: at,
-        last_good_cycle_at: at,
-        next_cycle_at: at,
+        last_cycle_at: AT,
+        last_good_cycle_at: AT,
+        next_cycle_at: AT,
         cycles: 12,
         errors: 0,
         last_error: null,

@@ -76,26 +76,6 @@ describeKeepers('hedge keep', 3, () => {
   );
 
   keeperCase(
-    'a second keeper of the account is refused (exit 11) naming the dry run to see what it would do, its file quoted as the shell reads it back; that dry run, as printed, runs and sends nothing',
-    { stepped: true },
-    async (simulator, rig) => {
-      simulator.seedOpen('sell', 2000);
-      const file = writeTarget(simulator, ['USDTNGN,sell,2000,7,,'], 'desk target.csv');
-      const keeper = rig.keep(simulator, file);
-      await until(() => keeper.events.length > 0, 'the first keeper running', { process: keeper.done });
-      const refused = exits(await simulator.hedge(['keep', file, '--once']), 11);
-      const suggested = /or run `hedge (.*?)` to see what it would do/.exec(refused.stderr)?.[1];
-      expect(suggested).toBe(`keep '${file}' --dry-run`);
-      // The command as printed, read as a shell reads it.
-      const words = [...suggested!.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]);
-      const writes = simulator.writes().length;
-      exits(await simulator.hedge(words), 0);
-      expect(simulator.writes()).toHaveLength(writes);
-      await stopKeeper(keeper);
-    },
-  );
-
-  keeperCase(
     'on a server with its own name for the add/reduce amount (beta), --once --converge brings a side back: its add refused once for the name, then sent under it and landed',
     { stepped: true, dialect: 'beta', fillDelayMs: 20 },
     async (simulator) => {
@@ -349,19 +329,36 @@ describeKeepers('hedge keep', 3, () => {
     },
   );
 
-  keeperCase('a row past `until` is left to mature and not renewed', { stepped: true }, async (simulator) => {
-    const until_ = new Date(simulator.sandbox.clock.now() + 10 * HOUR).toISOString().replace(/\.\d+Z$/, 'Z');
-    const file = writeTarget(simulator, [`USDTNGN,sell,2000,1,${until_},6h`]);
-    await keepOnce(simulator, file);
-    await oneFilled(simulator, 'sell', 'the fill');
-    simulator.advance(19 * HOUR);
-    expect((await keepOnce(simulator, file)).find(eventIs('skip', 'sell'))?.reason).toMatch(/until/);
-    expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
-    simulator.advance(10 * HOUR);
-    await keepOnce(simulator, file);
-    expect(simulator.active('sell')).toHaveLength(0);
-    expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
-  });
+  keeperCase(
+    'a row past `until` is left to mature and not renewed; near `until`, a flat side is re-opened for what is left of the exposure, not the full tenor',
+    { stepped: true },
+    async (simulator) => {
+      const untilIn = (hours: number) =>
+        new Date(simulator.sandbox.clock.now() + hours * HOUR).toISOString().replace(/\.\d+Z$/, 'Z');
+      const file = writeTarget(simulator, [
+        `USDTNGN,sell,2000,1,${untilIn(10)},6h`,
+        `USDTNGN,buy,1000,7,${untilIn(48)},`,
+      ]);
+      const events = await keepOnce(simulator, file);
+      await oneFilled(simulator, 'sell', 'the fill');
+      await oneFilled(simulator, 'buy', 'the buy fill');
+      expect(filledActive(simulator, 'buy')[0].tenorDays).toBe(3);
+      expect(events.find(eventIs('reopen', 'buy'))).toMatchObject({ tenor_days: 3 });
+      simulator.advance(19 * HOUR);
+      expect((await keepOnce(simulator, file)).find(eventIs('skip', 'sell'))?.reason).toMatch(/until/);
+      expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
+      simulator.advance(10 * HOUR);
+      await keepOnce(simulator, file);
+      expect(simulator.active('sell')).toHaveLength(0);
+      // One open of each side: the sell never renewed.
+      expect(
+        simulator
+          .requests('POST', '/hedges')
+          .map((entry) => (entry.body as any).side)
+          .sort(),
+      ).toEqual(['buy', 'sell']);
+    },
+  );
 
   keeperCase(
     'a target of 0 closes what is left (--converge) and never renews it, even at maturity',

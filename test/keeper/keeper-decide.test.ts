@@ -19,8 +19,6 @@ import {
   toResume,
   wrote,
   type BookObservation,
-  type KeeperSaid,
-  type KeeperSettings,
   type KeeperState,
   type KeeperStep,
   type SideObservation,
@@ -81,22 +79,11 @@ const bookOf = (observed: SideObservation, more: Partial<BookObservation> = {}):
   ...more,
 });
 
-/** What was said, one line each: an event with its code and reason or message, or an error's message. */
-const lines = (said: readonly KeeperSaid[]) =>
-  said.map((one) =>
-    'say' in one
-      ? `${one.say.event}${one.say.code ? ` ${String(one.say.code)}` : ''}: ${String(one.say.reason ?? one.say.message)}`
-      : `error: ${(one.error as Error).message}`,
-  );
-
 /** A state as earlier cycles left it. */
 const remembered = (changes: Partial<KeeperState>) => ({
   ...initialKeeperState(),
   ...changes,
 });
-/** …after `failures` failed steps of the row, retried at `retryAtMs`. */
-const failing = (failures: number, retryAtMs: number) =>
-  remembered({ rows: new Map([[KEY, { failures, retryAtMs }]]) });
 
 /** A dry run's add of 500 to a side 500 short of its target: checked as an open, said with "would". */
 const WOULD_ADD_500 = expect.objectContaining({
@@ -420,9 +407,14 @@ describe('decide', () => {
     expect(decided.actions).toEqual((row.actions ?? []).map((action) => expect.objectContaining(action)));
     // A live step is planned again under the side's lock; a dry run's writes are this cycle's.
     for (const action of decided.actions) expect(action.writes !== undefined).toBe(settings.dryRun);
-    expect(lines(decided.events)).toEqual(
-      (row.said ?? []).map((one) => (typeof one === 'string' ? one : expect.stringMatching(one))),
-    );
+    // What was said, one line each: an event with its code and reason or message, or an error's message.
+    expect(
+      decided.events.map((one) =>
+        'say' in one
+          ? `${one.say.event}${one.say.code ? ` ${String(one.say.code)}` : ''}: ${String(one.say.reason ?? one.say.message)}`
+          : `error: ${(one.error as Error).message}`,
+      ),
+    ).toEqual((row.said ?? []).map((one) => (typeof one === 'string' ? one : expect.stringMatching(one))));
     // A status given as a string is the row's state.
     const status = typeof row.status === 'string' ? { state: row.status } : row.status;
     expect(decided.rows).toEqual([expect.objectContaining(status)]);
@@ -437,17 +429,9 @@ describe('decide', () => {
   });
 });
 
-interface PlanCase {
-  name: string;
-  side: SideObservation;
-  settings?: Partial<KeeperSettings>;
-  book?: Partial<BookObservation>;
-  writes: Array<Record<string, unknown>>;
-}
-
 // A roll due, a flat side, drift's add with --converge and a colleague's close restored with it: each step's writes as
 // the server receives them, in test/keeper/keep.test.ts.
-const PLAN: PlanCase[] = [
+const PLAN = [
   { name: 'covered (another step got there first): nothing', side: COVERED, writes: [] },
   { name: 'settling on the fresh read: nothing', side: { ...flat, opened: ['hdg_new'] }, writes: [] },
   { name: 'drifted, without --converge: nothing', side: DRIFTED, writes: [] },
@@ -473,7 +457,8 @@ const PLAN: PlanCase[] = [
   },
   {
     name: "a colleague's close, without --converge: nothing",
-    ...colleagueClosed,
+    side: closedEarly,
+    book: colleagueClosed.book,
     writes: [],
   },
 ];
@@ -518,7 +503,8 @@ describe('stepEnded', () => {
     ['…but never more than an hour', 'roll', 19, true, false, 20, 60 * MINUTE, 'roll failed; retrying'],
     ["a dry run's refusal", 'reopen', 0, true, true, 1, MINUTE, 'reopen would be refused'],
   ] as const)('%s', (_name, kind, before, failed, dryRun, failures, retryInMs, text) => {
-    const state = failing(before, 0);
+    // After `before` failed steps of the row.
+    const state = remembered({ rows: new Map([[KEY, { failures: before, retryAtMs: 0 }]]) });
     const ended = stepEnded(
       state,
       step(kind),

@@ -25,7 +25,7 @@ import {
   writeTarget,
   type KeeperRig,
 } from '../support/keeper.js';
-import { exits } from '../support/cli-runs.js';
+import { exits, journalEntries } from '../support/cli-runs.js';
 import { oneFilled, eventIs, holds, keeperCase } from './filled.js';
 
 /**
@@ -145,14 +145,14 @@ describeKeepers('hedge keep as a service', 3, () => {
   );
 
   keeperCase(
-    '`hedge keep status` from another config folder shows the running keeper (exit 0); a second keeper with the same key and host, from its own config folder or another, exits 11 naming the first; killed with -9 the first is shown dead (exit 15) and its place is free',
+    '`hedge keep status` from another config folder shows the running keeper (exit 0); a second keeper with the same key and host, from its own config folder or another, exits 11 naming the first and the dry run to see what it would do (which runs and sends nothing); killed with -9 the first is shown dead (exit 15) and its place is free',
     {},
     async (simulator, rig) => {
       const home = tempDir('hedge-home-');
       const other = tempDir('hedge-other-');
       rig.later(() => home.remove());
       rig.later(() => other.remove());
-      const file = writeTarget(simulator, ['USDTNGN,sell,1500,3,,']);
+      const file = writeTarget(simulator, ['USDTNGN,sell,1500,3,,'], 'desk target.csv');
       const keeper = rig.keep(simulator, file, [], { env: { HOME: home.path } });
       // Three cycles (a cycle's heartbeat is written after its event, so the second's is written once
       // the third is printed), the last with the re-open landed in every view and its step ended (the
@@ -190,18 +190,23 @@ describeKeepers('hedge keep as a service', 3, () => {
       expect(card.stdout).toContain(`pid ${keeper.child().pid}`);
       for (const line of card.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
 
-      // One keeper per account, across config folders: the second ones exit 11 naming the first and send nothing.
+      // One keeper per account, across config folders: the second ones exit 11 naming the first and the dry run to
+      // see what it would do, its file quoted as the shell reads it back, and send nothing.
       for (const configDir of [simulator.configDir, other.path]) {
-        expect(
-          exits(
-            await simulator.hedge(['keep', file, '--once'], { configDir, env: { HOME: home.path } }),
-            11,
-            `pid ${keeper.child().pid}`,
-            `config folder ${simulator.configDir}`,
-          ).stderr,
-        ).toMatch(/since \d{4}-\d\d-\d\dT/);
+        const refused = exits(
+          await simulator.hedge(['keep', file, '--once'], { configDir, env: { HOME: home.path } }),
+          11,
+          `pid ${keeper.child().pid}`,
+          `config folder ${simulator.configDir}`,
+        ).stderr;
+        expect(refused).toMatch(/since \d{4}-\d\d-\d\dT/);
+        expect(/or run `hedge (.*?)` to see what it would do/.exec(refused)?.[1]).toBe(`keep '${file}' --dry-run`);
       }
       expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+      // That dry run, the printed words as a shell splits them, runs and sends nothing.
+      const writes = simulator.writes().length;
+      exits(await simulator.hedge(['keep', file, '--dry-run']), 0);
+      expect(simulator.writes()).toHaveLength(writes);
 
       keeper.child().kill('SIGKILL');
       await keeper.done;
@@ -268,7 +273,7 @@ describeKeepers('hedge keep as a service', 3, () => {
   );
 
   keeperCase(
-    'cron-style --once runs carry their alerts on: a row refused (the exposure cap) at every run is an error event and exit 3, alerted once to a hook that never sees the key, while the other row goes on; its recovery is sent by a later run',
+    'cron-style --once runs carry their alerts on: a row refused (the exposure cap) at every run is an error event naming its journal entry and key and exit 3, alerted once to a hook that never sees the key, while the other row goes on; its recovery is sent by a later run',
     { stepped: true, exposureCapUsd: 50_000 },
     async (simulator) => {
       const file = writeTarget(simulator, ['USDTNGN,sell,900000,1,,', 'USDTNGN,buy,1000,3,,']);
@@ -276,12 +281,18 @@ describeKeepers('hedge keep as a service', 3, () => {
       const envSeen = join(simulator.configDir, 'hook-env.txt');
       const alerting = ['--alert-cmd', `env > ${envSeen}; cat >> ${commandLog}`];
       const first = await keepOnce(simulator, file, 3, ...alerting);
+      // The refusal names its journal entry (rejected) and the key it was sent under, the entry's own.
+      const sent = simulator.requests('POST', '/hedges').find((entry) => (entry.body as any).side === 'sell')!;
+      const entry = (await journalEntries(simulator)).find((row) => row.idempotency_key === sent.idempotencyKey);
+      expect(entry?.outcome).toBe('rejected');
       expect(first.find(eventIs('error'))).toMatchObject({
         market: MARKET,
         side: 'sell',
         action: 'reopen',
         exit_code: 3,
         failures: 1,
+        journal_id: entry!.id,
+        idempotency_key: sent.idempotencyKey,
       });
       expect(first.some(eventIs('reopen', 'buy'))).toBe(true);
       await oneFilled(simulator, 'buy', 'the buy fill');
@@ -309,10 +320,44 @@ describeKeepers('hedge keep as a service', 3, () => {
   );
 
   keeperCase(
-    'server text in an alert is Slack text at --alert-url and --alert-cmd: no channel ping, no link behind a label, no escape byte',
-    {},
+    'bad options are one line naming the option, exit 2, nothing sent; a dry run pages no hook (--alert-cmd and --alert-url get nothing, its alert event says it would have alerted); server text in an alert is Slack text at --alert-url and --alert-cmd: no channel ping, no link behind a label, no escape byte',
+    { exposureCapUsd: 50_000 },
     async (simulator, rig) => {
+      const file = writeTarget(simulator, ['USDTNGN,buy,1000,3,,']);
+      for (const [args, named] of [
+        [['--alert-url', 'http://chat.example/hook'], '--alert-url'],
+        [['--alert-url', `https://chat.example/hook?k=${simulator.apiKey}`], '--alert-url'],
+        [['--alert-url', 'https://user:pw@chat.example/hook'], '--alert-url'],
+        [['--metrics', 'localhost:99999'], '--metrics'],
+        [['--alert-headroom', '-5'], '--alert-headroom'],
+        [['--interval', '0.5'], '--interval: "0.5" is not allowed'],
+      ] as const) {
+        const result = exits(await simulator.hedge(['keep', file, '--once', ...args]), 2);
+        expect(result.stderr.trim().split('\n')).toHaveLength(1);
+        expect(result.stderr).toContain(named);
+        expect(result.stderr).not.toContain(simulator.apiKey);
+      }
+      expect(simulator.requests()).toHaveLength(0);
+      expect(existsSync(join(simulator.configDir, 'journal.jsonl'))).toBe(false);
+
       const hook = await receiver(rig, simulator);
+      const result = exits(
+        await simulator.hedge(['keep', writeTarget(simulator, ['USDTNGN,sell,900000,1,,']), '--dry-run', ...hook.args]),
+        3,
+      );
+      expect(hook.posts).toEqual([]);
+      expect(existsSync(hook.log)).toBe(false);
+      expect(lines(result.stdout).filter(eventIs('alert'))).toEqual([
+        expect.objectContaining({
+          alert: 'started',
+          cause: 'refused',
+          side: 'sell',
+          dry_run: true,
+          would_send: ['--alert-cmd', '--alert-url'],
+        }),
+      ]);
+      expect(simulator.requests('POST', '/hedges')).toEqual([]);
+
       simulator.sandbox.setFaults({
         nextError: {
           count: 1,
@@ -348,47 +393,4 @@ describeKeepers('hedge keep as a service', 3, () => {
       }
     },
   );
-
-  keeperCase(
-    'a dry run pages no hook: --alert-cmd and --alert-url get nothing, its alert event says it would have alerted',
-    { exposureCapUsd: 50_000 },
-    async (simulator, rig) => {
-      const hook = await receiver(rig, simulator);
-      const result = exits(
-        await simulator.hedge(['keep', writeTarget(simulator, ['USDTNGN,sell,900000,1,,']), '--dry-run', ...hook.args]),
-        3,
-      );
-      expect(hook.posts).toEqual([]);
-      expect(existsSync(hook.log)).toBe(false);
-      expect(lines(result.stdout).filter(eventIs('alert'))).toEqual([
-        expect.objectContaining({
-          alert: 'started',
-          cause: 'refused',
-          side: 'sell',
-          dry_run: true,
-          would_send: ['--alert-cmd', '--alert-url'],
-        }),
-      ]);
-      expect(simulator.requests('POST', '/hedges')).toEqual([]);
-    },
-  );
-
-  keeperCase('bad options are one line naming the option, exit 2, nothing sent', {}, async (simulator) => {
-    const file = writeTarget(simulator, ['USDTNGN,buy,1000,3,,']);
-    for (const [args, named] of [
-      [['--alert-url', 'http://chat.example/hook'], '--alert-url'],
-      [['--alert-url', `https://chat.example/hook?k=${simulator.apiKey}`], '--alert-url'],
-      [['--alert-url', 'https://user:pw@chat.example/hook'], '--alert-url'],
-      [['--metrics', 'localhost:99999'], '--metrics'],
-      [['--alert-headroom', '-5'], '--alert-headroom'],
-      [['--interval', '0.5'], '--interval: "0.5" is not allowed'],
-    ] as const) {
-      const result = exits(await simulator.hedge(['keep', file, '--once', ...args]), 2);
-      expect(result.stderr.trim().split('\n')).toHaveLength(1);
-      expect(result.stderr).toContain(named);
-      expect(result.stderr).not.toContain(simulator.apiKey);
-    }
-    expect(simulator.requests()).toHaveLength(0);
-    expect(existsSync(join(simulator.configDir, 'journal.jsonl'))).toBe(false);
-  });
 });
