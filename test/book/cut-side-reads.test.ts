@@ -18,11 +18,6 @@ import { openByApi } from './open-by-api.js';
 
 const startSimulator = useSimulators();
 
-/** Every name hedge would read a position's notional from (api/wire/fields.ts), gone. */
-const withoutNotional = (item: Record<string, unknown>) => {
-  for (const name of Object.keys(item)) if (/notional|size|amount|exposure|position_usd/.test(name)) delete item[name];
-};
-
 /**
  * Closes the buy side's `early` hedge (alpha leaves it `filled`), then 50 hedges closed since, hours later (most opened
  * before it): the early close is the 51st history record, past alpha's one page. Returns what reads the history then
@@ -50,8 +45,11 @@ it('an add whose wait reads the side cut (a colleague opened 49 hedges meanwhile
   const newer = simulator.seedOpen('buy', 2_000);
   let added = false;
   const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
+    // Every name hedge would read a position's notional from (api/wire/fields.ts), gone.
     if (request.path === '/positions')
-      for (const line of envelope.data as Array<Record<string, unknown>>) withoutNotional(line);
+      for (const line of envelope.data as Array<Record<string, unknown>>)
+        for (const name of Object.keys(line))
+          if (/notional|size|amount|exposure|position_usd/.test(name)) delete line[name];
     // Once the add is answered, 49 newer filled hedges on the other side put the older buy past the page of 50.
     if (request.method === 'POST' && request.path === '/hedges/add' && envelope.data && !added) {
       added = true;
