@@ -64,8 +64,14 @@ it('hedge positions --watch (NDJSON): writes one {time, data} line per refresh, 
   for (const line of priceLines) expect(JSON.stringify(line.data)).toContain('USDTNGN');
 });
 
-it('hedge positions --watch (NDJSON): --timeout bounds a watch too: it ends with exit 0 and a note, one record per read the server answered', async () => {
+it('hedge positions --watch (NDJSON): an authentication error ends the watch with exit 4 after one request; --timeout bounds a watch too: it ends with exit 0 and a note, one record per read the server answered', async () => {
   const sim = await onSkippingClock(simulator);
+  const refused = await sim.hedge('positions --watch 1', {
+    env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' },
+  });
+  expect([refused.code, refused.stdout]).toEqual([4, '']);
+  expect(sim.requests()).toHaveLength(1);
+
   const result = ok(await sim.hedge('positions --watch 1 --timeout 1'));
   expect(result.stderr).toContain('Watch ended: --timeout 1s reached.');
   // How many reads fit in a second is the machine's business (the unit test steps a fake clock
@@ -75,7 +81,7 @@ it('hedge positions --watch (NDJSON): --timeout bounds a watch too: it ends with
   expect(lines.length).toBeLessThanOrEqual(positionReads(sim).filter((entry) => entry.status === 200).length);
 });
 
-it('hedge positions --watch (NDJSON): survives a burst of 5xx answers: stale records while it lasts, fresh data after, exit 0', async () => {
+it('hedge positions --watch (NDJSON): survives a burst of 5xx answers: stale records while it lasts, fresh data after, exit 0; honours Retry-After: after a 503 asking for 3 s, the next read waits for it', async () => {
   const sim = await onSkippingClock(simulator);
   sim.seedOpen('sell', 5_000);
   // After the first good read, the next four GET /positions fail: two refreshes' worth (each
@@ -102,18 +108,16 @@ it('hedge positions --watch (NDJSON): survives a burst of 5xx answers: stale rec
     200,
   ]);
   expect(statuses.slice(1, 5).every((status) => status === 500 || status === 503)).toBe(true);
-});
 
-it('hedge positions --watch (NDJSON): honours Retry-After: after a 503 asking for 3 s, the next read waits for it', async () => {
-  const sim = await onSkippingClock(simulator);
-  // The second GET /positions is refused with Retry-After: 3.
-  let seen = 0;
+  // Retry-After honoured: the next GET /positions after the first of a new watch is refused with Retry-After: 3.
+  const before = statuses.length;
+  seen = 0;
   sim.sandbox.setFaults({
     next503RetryAfter: { count: 1, retryAfter: '3' },
     match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2,
   });
   expect(kinds(await watched(sim, 'positions --watch 1 --count 3'))).toEqual(['data', 'stale', 'data']);
-  const reads = positionReads(sim);
+  const reads = positionReads(sim).slice(before);
   const refused = reads.findIndex((entry) => entry.status === 503);
   expect(refused).toBe(1);
   // Not retried inside the refresh, and not read again before the 3 s are up.
@@ -169,15 +173,6 @@ it('hedge positions --watch (NDJSON): --alert-maturity on a side of several hedg
     .stdout.split('\n')
     .filter((line) => /^buy\b/.test(line));
   expect(row).toMatch(/ 4d 23:5\d:\d\d /);
-});
-
-it('hedge positions --watch (NDJSON): an authentication error ends the watch with exit 4 after one request', async () => {
-  const sim = await onSkippingClock(simulator);
-  const result = await sim.hedge('positions --watch 1', {
-    env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' },
-  });
-  expect([result.code, result.stdout]).toEqual([4, '']);
-  expect(sim.requests()).toHaveLength(1);
 });
 
 it('hedge positions --watch (NDJSON): --watch in a pipe: each record’s data is what --json prints (one shape whatever the server names and shapes), --raw as sent', async () => {
