@@ -35,16 +35,13 @@ it('reconcileSide: in step: the filled hedges of the side add up to the position
   expect(book.filled.map((record) => record.id)).toEqual(['hdg_b', 'hdg_a']);
 });
 
-it('reconcileSide: settling: a notional that differs (an add on the record, not yet on the line)', () => {
+it('reconcileSide: settling: a notional that differs (an add on the record, not yet on the line); a hedge past its maturity still shown filled (late settlement) is neither flat nor rollable', () => {
   expect(reconcileSide([filled('hdg_a', 1500)], { notionalUsd: 1000 }, NOW)).toMatchObject({
     state: 'settling',
     why: 'the positions list shows 1,000.00 USD, the hedge records 1,500.00 USD',
   });
   // Cents rounding is not a difference.
   expect(reconcileSide([filled('hdg_a', 1000.004)], { notionalUsd: 1000 }, NOW).state).toBe('in-step');
-});
-
-it('reconcileSide: settling: a hedge past its maturity still shown filled (late settlement) is neither flat nor rollable', () => {
   expect(reconcileSide([filled('hdg_a', 1000, -60_000)], { notionalUsd: 1000 }, NOW)).toMatchObject({
     state: 'settling',
     why: 'hedge hdg_a is past its maturity and not settled yet',

@@ -77,13 +77,19 @@ it('the actions that reach the target: opens, adds, reduces and closes per side,
   expect([result.untouched, result.problems, result.atTarget]).toEqual([[], [], false]);
 });
 
-it('the actions that reach the target: leaves a position on a side the file does not name untouched, and reports it', () => {
+it('the actions that reach the target: leaves a position on a side the file does not name untouched, and reports it; sums a side the server lists as several hedges', () => {
   const sell = held('USDTNGN', 'sell', 20_000, 7, 'hdg_b');
   const result = plan({
     positions: [held('USDTNGN', 'buy', 10_000), sell],
     targets: [row('USDTNGN', 'buy', 10_000, 2)],
   });
   expect([result.steps, result.untouched, result.atTarget]).toEqual([[], [sell], true]);
+  expect(
+    plan({
+      positions: [held('USDTNGN', 'buy', 0.1, 3), held('usdtngn', 'buy', 0.2, 3)],
+      targets: [row('USDTNGN', 'buy', 0.3, 2)],
+    }).unchanged,
+  ).toEqual([{ market: 'USDTNGN', side: 'buy', currentUsd: 0.3, targetUsd: 0.3, line: 2 }]);
 });
 
 it('the actions that reach the target: notes an add whose row names another tenor than the open position: add keeps the maturity', () => {
@@ -102,15 +108,6 @@ it('the actions that reach the target: notes an add whose row names another teno
   expect(describePlanStepNote('tenor_differs', result.steps[0])).toBe(
     'the open USDTNGN buy position has a different tenor (7 days) than the row; add keeps its maturity (roll is not implied).',
   );
-});
-
-it('the actions that reach the target: sums a side the server lists as several hedges', () => {
-  expect(
-    plan({
-      positions: [held('USDTNGN', 'buy', 0.1, 3), held('usdtngn', 'buy', 0.2, 3)],
-      targets: [row('USDTNGN', 'buy', 0.3, 2)],
-    }).unchanged,
-  ).toEqual([{ market: 'USDTNGN', side: 'buy', currentUsd: 0.3, targetUsd: 0.3, line: 2 }]);
 });
 
 const buy = [held('USDTNGN', 'buy', 10_000, 3)];
