@@ -165,17 +165,14 @@ it('execution order: sends closes and reduces first, then adds and opens, each b
 
 const book = [held('USDTNGN', 'sell', 40_000, 3)];
 
-it('pre-trade checks over the whole plan: passes a plan that only fits because the reduction runs before the open', () => {
+it('pre-trade checks over the whole plan: passes a plan that only fits because the reduction runs before the open; fails on the step that goes over the cap, with the headroom left at that point', () => {
   // The open is on an earlier line, but 30k of headroom only exists once the sell side is cut by 25k.
-  const result = plan({
+  const fits = plan({
     positions: book,
     availableExposureUsd: 5_000,
     targets: [row('USDTNGN', 'buy', 30_000, 2), row('USDTNGN', 'sell', 15_000, 3)],
   });
-  expect([result.steps.map((step) => step.action), result.problems]).toEqual([['reduce', 'open'], []]);
-});
-
-it('pre-trade checks over the whole plan: fails on the step that goes over the cap, with the headroom left at that point', () => {
+  expect([fits.steps.map((step) => step.action), fits.problems]).toEqual([['reduce', 'open'], []]);
   const result = plan({
     positions: book,
     availableExposureUsd: 5_000,
