@@ -11,7 +11,7 @@ const filled = (id: string, notionalUsd: number, maturityInMs = 24 * HOUR) => ({
   maturityAtMs: NOW + maturityInMs,
 });
 
-it('reconcileSide: flat: no live record, no line; closed and failed hedges hold nothing', () => {
+it('reconcileSide: flat: no live record, no line; closed and failed hedges hold nothing; in step: the filled hedges of the side add up to the positions line (several hedges aggregated in one line)', () => {
   expect(
     reconcileSide(
       [
@@ -22,9 +22,6 @@ it('reconcileSide: flat: no live record, no line; closed and failed hedges hold 
       NOW,
     ),
   ).toMatchObject({ state: 'flat', recordsUsd: 0, filled: [], opening: [] });
-});
-
-it('reconcileSide: in step: the filled hedges of the side add up to the positions line (several hedges aggregated in one line)', () => {
   const book = reconcileSide(
     [filled('hdg_a', 1000), filled('hdg_b', 2000, 48 * HOUR)],
     { notionalUsd: 3000, hedgeId: 'hdg_b' },

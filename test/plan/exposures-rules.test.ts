@@ -178,7 +178,7 @@ it.each([
 const receivable = exposure('R', 'receivable', 150_000_000, 'NGN', 20); // 100,000 USD, 100%
 const payable = exposure('P', 'payable', 60_000_000, 'NGN', 60); // 40,000 USD, 75% = 30,000
 
-it('the target book: nets receivables and payables of a market into one side; holds each side apart with --no-netting', () => {
+it("the target book: nets receivables and payables of a market into one side; holds each side apart with --no-netting; sizes at the first cover's price when sizing is fixed, at today's otherwise", () => {
   const at = (date: number) => new Date(date).toISOString();
   const book = targetBook([receivable, payable], DEFAULT_POLICY, PRICES, NOW);
   const apart = targetBook([receivable, payable], { ...DEFAULT_POLICY, netting: false }, PRICES, NOW);
@@ -193,9 +193,6 @@ it('the target book: nets receivables and payables of a market into one side; ho
     ['buy', 100_000, 7, at(receivable.dueMs)],
     ['sell', 30_000, 7, at(payable.dueMs)],
   ]);
-});
-
-it("the target book: sizes at the first cover's price when sizing is fixed, at today's otherwise", () => {
   expect([
     targetBook([receivable], { ...DEFAULT_POLICY, sizing: 'fixed' }, PRICES, NOW, { R: 1000 })[0].target_usd,
     targetBook([receivable], DEFAULT_POLICY, PRICES, NOW, { R: 1000 })[0].target_usd,

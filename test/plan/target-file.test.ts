@@ -31,7 +31,7 @@ function rowsOf(text: string, sourceName = 'targets.csv') {
   return result.rows;
 }
 
-it('CSV target files: reads every notional form the CLI takes, 0 for flat, and the optional client reference', () => {
+it('CSV target files: reads every notional form the CLI takes, 0 for flat, and the optional client reference; takes the columns in any order, with a BOM, CRLF, blank and comment lines counted in the line numbers', () => {
   expect(
     rowsOf(
       [
@@ -52,9 +52,6 @@ it('CSV target files: reads every notional form the CLI takes, 0 for flat, and t
     target('USDTKES', 'buy', 10_000.5, 6, 3),
     target('USDTKES', 'sell', 0, 7, 7),
   ]);
-});
-
-it('CSV target files: takes the columns in any order, with a BOM, CRLF, blank and comment lines counted in the line numbers', () => {
   expect(
     rowsOf(
       '\ufeff# book for Monday\r\n TENOR_DAYS , notional_usd,side,Market\r\n\r\n3,25k,sell,USDTNGN\r\n# a note\r\n,,,\r\n7,5000,buy,USDTNGN\r\n',
