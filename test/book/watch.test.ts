@@ -20,15 +20,11 @@ const kinds = (list: any[]) => list.map((record) => (record.alert ? 'alert' : re
 const positionReads = (sim: Simulator) => sim.requests('GET', '/positions');
 /** The records of a watch that must exit 0. */
 const watched = async (sim: Simulator, args: string) => records(ok(await sim.hedge(args)).stdout);
-/** A simulator on a skipping clock with a buy of 10,000 open. */
-const withBuy = async () => {
+
+it('hedge positions --watch (NDJSON): writes one {time, data} line per refresh, never reading /positions twice within a second, and ends after --count refreshes with exit 0; applies --query to each record’s data, as --json does; watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`; --exit-on-alert ends at the first alert with exit 10, after the refresh and its alert record; --alert-pnl on account reads its unrealized P&L (exit 10 when at or below)', async () => {
+  // A buy of 10,000 open.
   const sim = await onSkippingClock(simulator);
   sim.seedOpen('buy', 10_000);
-  return sim;
-};
-
-it('hedge positions --watch (NDJSON): writes one {time, data} line per refresh, never reading /positions twice within a second, and ends after --count refreshes with exit 0; applies --query to each record’s data, as --json does; watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`', async () => {
-  const sim = await withBuy();
   const result = ok(await sim.hedge('positions --watch 1 --count 3'));
   expect(result.stderr).toContain('Watch ended: --count 3 refreshes made.');
   const lines = records(result.stdout);
@@ -62,6 +58,29 @@ it('hedge positions --watch (NDJSON): writes one {time, data} line per refresh, 
   expect(priceLines).toHaveLength(2);
   expect(sim.requests('GET', '/prices')).toHaveLength(2);
   for (const line of priceLines) expect(JSON.stringify(line.data)).toContain('USDTNGN');
+
+  // --exit-on-alert on the same buy.
+  const readsBefore = positionReads(sim).length;
+  const alerted = exits(await sim.hedge('positions --watch 1 --alert-maturity 8d --exit-on-alert'), 10);
+  const list = records(alerted.stdout);
+  expect(kinds(list)).toEqual(['data', 'alert']);
+  expect(list[1].alert).toEqual({
+    kind: 'maturity',
+    market: 'USDTNGN',
+    side: 'buy',
+    hedge_id: hedge.id,
+    maturity_at: expect.any(String),
+    seconds_left: expect.any(Number),
+    within: '8d',
+  });
+  expect(alerted.stderr).toContain('Ended by --exit-on-alert (exit 10).');
+  expect(positionReads(sim).slice(readsBefore)).toHaveLength(1);
+  const [data, alert] = records(exits(await sim.hedge('account --watch --alert-pnl 1m --exit-on-alert'), 10).stdout);
+  expect(alert.alert).toEqual({
+    kind: 'pnl',
+    net_pnl_usd: data.data.unrealized_pnl_usd,
+    threshold_usd: 1_000_000,
+  });
 });
 
 it('hedge positions --watch (NDJSON): an authentication error ends the watch with exit 4 after one request; --timeout bounds a watch too: it ends with exit 0 and a note, one record per read the server answered', async () => {
@@ -123,31 +142,6 @@ it('hedge positions --watch (NDJSON): survives a burst of 5xx answers: stale rec
   // Not retried inside the refresh, and not read again before the 3 s are up.
   expect(reads[refused + 1].status).toBe(200);
   expect(reads[refused + 1].realTimeMs - reads[refused].realTimeMs).toBeGreaterThanOrEqual(3000);
-});
-
-it('hedge positions --watch (NDJSON): --exit-on-alert ends at the first alert with exit 10, after the refresh and its alert record; --alert-pnl on account reads its unrealized P&L (exit 10 when at or below)', async () => {
-  const sim = await withBuy();
-  const [hedge] = sim.hedges();
-  const result = exits(await sim.hedge('positions --watch 1 --alert-maturity 8d --exit-on-alert'), 10);
-  const list = records(result.stdout);
-  expect(kinds(list)).toEqual(['data', 'alert']);
-  expect(list[1].alert).toEqual({
-    kind: 'maturity',
-    market: 'USDTNGN',
-    side: 'buy',
-    hedge_id: hedge.id,
-    maturity_at: expect.any(String),
-    seconds_left: expect.any(Number),
-    within: '8d',
-  });
-  expect(result.stderr).toContain('Ended by --exit-on-alert (exit 10).');
-  expect(positionReads(sim)).toHaveLength(1);
-  const [data, alert] = records(exits(await sim.hedge('account --watch --alert-pnl 1m --exit-on-alert'), 10).stdout);
-  expect(alert.alert).toEqual({
-    kind: 'pnl',
-    net_pnl_usd: data.data.unrealized_pnl_usd,
-    threshold_usd: 1_000_000,
-  });
 });
 
 it('hedge positions --watch (NDJSON): --alert-maturity on a side of several hedges alerts on each hedge maturing within it, and the live view counts the side down to its soonest maturity, not the one its positions line names', async () => {
