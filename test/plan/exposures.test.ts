@@ -204,18 +204,23 @@ async function withHistory(options: { dialect?: 'alpha' } = {}) {
   return rig;
 }
 
-/** Three exposures against that history: a receivable and a payable in NGN, a payable in USD. */
-const reportFile = (rig: Simulator) =>
-  exposuresFile(rig, 'exposures.csv', [
-    'id,market,type,amount,currency,due',
-    `INV-1,USDTNGN,receivable,450m,NGN,${day(40)}`,
-    `FRT-2,USDTNGN,payable,120m,NGN,${day(50)}`,
-    `AP-3,USDTNGN,payable,100k,USD,${day(20)}`,
-  ]);
-
-/** `hedge exposures FILE --report` and `args` (--json) on the pinned clock (or `env`). */
+/** `hedge exposures FILE --report` and `args` (--json) on the pinned clock (or `env`); FILE holds three exposures against
+ * that history: a receivable and a payable in NGN, a payable in USD. */
 const reportOf = (rig: Simulator, env = pinnedClockEnv(rig), ...args: string[]) =>
-  rig.hedge(['exposures', reportFile(rig), '--report', ...(args.length > 0 ? args : ['--json'])], { env });
+  rig.hedge(
+    [
+      'exposures',
+      exposuresFile(rig, 'exposures.csv', [
+        'id,market,type,amount,currency,due',
+        `INV-1,USDTNGN,receivable,450m,NGN,${day(40)}`,
+        `FRT-2,USDTNGN,payable,120m,NGN,${day(50)}`,
+        `AP-3,USDTNGN,payable,100k,USD,${day(20)}`,
+      ]),
+      '--report',
+      ...(args.length > 0 ? args : ['--json']),
+    ],
+    { env },
+  );
 
 it("hedge exposures --report: cost to date reconciles to the cent with history; the week's coverage is what the server holds; --show cost --format csv is its rows alone; nothing is sent; a server that leaves an early-closed hedge `filled` (alpha) counts it once, as closed, never as still held; cost to date rounds as `hedge report` does: carry and fees in more decimals than cents give the same figures; a closed hedge whose close time cannot be read is left out and counted, never a NaN figure", async () => {
   const rig = await withHistory();
