@@ -43,7 +43,7 @@ const positions: MaturityPosition[] = [
   },
 ];
 
-it('collectMaturities: --within keeps what matures no later than that (a due one included)', () => {
+it('collectMaturities: --within keeps what matures no later than that (a due one included); leaves out hedges that are not open: failed, closed, or filled but no longer in the positions list', () => {
   const hedges = [hedge('hdg_b', 'buy', 10_000, -5 * 60_000), hedge('hdg_s', 'sell', 5_000, 3 * DAY)];
   const { maturities } = collectMaturities(positions, hedges, NOW, 2 * DAY);
   expect(maturities.map((item) => [item.hedge_id, item.matures_in_seconds])).toEqual([['hdg_b', -300]]);
@@ -51,9 +51,6 @@ it('collectMaturities: --within keeps what matures no later than that (a due one
     'hdg_b',
     'hdg_s',
   ]);
-});
-
-it('collectMaturities: leaves out hedges that are not open: failed, closed, or filled but no longer in the positions list', () => {
   expect(
     collectMaturities(
       [positions[0]],

@@ -114,7 +114,7 @@ it('CSV target files: names the line a row starts on when a quoted field spans l
   ]);
 });
 
-it('CSV target files: refuses a header with unknown, repeated or missing columns', () => {
+it('CSV target files: refuses a header with unknown, repeated or missing columns; refuses an empty file and a header with no rows; refuses a client reference longer than the CLI allows, naming the column', () => {
   expect(problemsOf('market,side,notional,tenor_days,side\nUSDTNGN,buy,10k,3,buy\n')).toEqual([
     at(
       1,
@@ -134,9 +134,6 @@ it('CSV target files: refuses a header with unknown, repeated or missing columns
     ),
     at(3, 'tenor_days: the value is not allowed; expected 1, 3 or 7 (days).'),
   ]);
-});
-
-it('CSV target files: refuses an empty file and a header with no rows; refuses a client reference longer than the CLI allows, naming the column', () => {
   expect(problemsOf('')).toEqual([
     at(
       0,
