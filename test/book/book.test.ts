@@ -11,7 +11,7 @@ const filled = (id: string, notionalUsd: number, maturityInMs = 24 * HOUR) => ({
   maturityAtMs: NOW + maturityInMs,
 });
 
-it('reconcileSide: flat: no live record, no line; closed and failed hedges hold nothing', () => {
+it('reconcileSide: flat: no live record, no line; closed and failed hedges hold nothing; in step: the filled hedges of the side add up to the positions line (several hedges aggregated in one line)', () => {
   expect(
     reconcileSide(
       [
@@ -22,9 +22,6 @@ it('reconcileSide: flat: no live record, no line; closed and failed hedges hold 
       NOW,
     ),
   ).toMatchObject({ state: 'flat', recordsUsd: 0, filled: [], opening: [] });
-});
-
-it('reconcileSide: in step: the filled hedges of the side add up to the positions line (several hedges aggregated in one line)', () => {
   const book = reconcileSide(
     [filled('hdg_a', 1000), filled('hdg_b', 2000, 48 * HOUR)],
     { notionalUsd: 3000, hedgeId: 'hdg_b' },
@@ -35,16 +32,13 @@ it('reconcileSide: in step: the filled hedges of the side add up to the position
   expect(book.filled.map((record) => record.id)).toEqual(['hdg_b', 'hdg_a']);
 });
 
-it('reconcileSide: settling: a notional that differs (an add on the record, not yet on the line)', () => {
+it('reconcileSide: settling: a notional that differs (an add on the record, not yet on the line); a hedge past its maturity still shown filled (late settlement) is neither flat nor rollable', () => {
   expect(reconcileSide([filled('hdg_a', 1500)], { notionalUsd: 1000 }, NOW)).toMatchObject({
     state: 'settling',
     why: 'the positions list shows 1,000.00 USD, the hedge records 1,500.00 USD',
   });
   // Cents rounding is not a difference.
   expect(reconcileSide([filled('hdg_a', 1000.004)], { notionalUsd: 1000 }, NOW).state).toBe('in-step');
-});
-
-it('reconcileSide: settling: a hedge past its maturity still shown filled (late settlement) is neither flat nor rollable', () => {
   expect(reconcileSide([filled('hdg_a', 1000, -60_000)], { notionalUsd: 1000 }, NOW)).toMatchObject({
     state: 'settling',
     why: 'hedge hdg_a is past its maturity and not settled yet',

@@ -6,42 +6,10 @@ import { expect, it } from 'vitest';
 import { exits, journalEntries } from '../support/cli-runs.js';
 import { hedgeOf, activeSizes } from '../support/keeper.js';
 import { startAnswerProxy } from '../support/servers/field-proxy.js';
-import {
-  apiData,
-  colleagueCloses,
-  colleagueOpens,
-  envFor,
-  useSimulators,
-  type Simulator,
-} from '../support/simulator.js';
+import { apiData, colleagueCloses, colleagueOpens, envFor, useSimulators } from '../support/simulator.js';
 import { openByApi } from './open-by-api.js';
 
 const startSimulator = useSimulators();
-
-/** Every name hedge would read a position's notional from (api/wire/fields.ts), gone. */
-const withoutNotional = (item: Record<string, unknown>) => {
-  for (const name of Object.keys(item)) if (/notional|size|amount|exposure|position_usd/.test(name)) delete item[name];
-};
-
-/**
- * Closes the buy side's `early` hedge (alpha leaves it `filled`), then 50 hedges closed since, hours later (most opened
- * before it): the early close is the 51st history record, past alpha's one page. Returns what reads the history then
- * asked (each query).
- */
-async function pastTheHistoryPage(simulator: Simulator, early: string) {
-  await colleagueCloses(simulator, 'buy');
-  expect((await apiData(simulator, 'GET', `/hedges/${early}`)).status).toBe('filled');
-  simulator.advance(60 * 3_600_000);
-  simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 50 });
-  expect(simulator.historyCount()).toBe(51);
-  const sentBefore = simulator.requests().length;
-  return () =>
-    simulator
-      .requests()
-      .slice(sentBefore)
-      .filter((entry) => entry.path === '/hedges/history')
-      .map((entry) => entry.query);
-}
 
 it('an add whose wait reads the side cut (a colleague opened 49 hedges meanwhile): cannot tell at the first read, never "something outside this run moved the side" after the whole wait', async () => {
   const simulator = await startSimulator({ dialect: 'alpha' });
@@ -50,8 +18,11 @@ it('an add whose wait reads the side cut (a colleague opened 49 hedges meanwhile
   const newer = simulator.seedOpen('buy', 2_000);
   let added = false;
   const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
+    // Every name hedge would read a position's notional from (api/wire/fields.ts), gone.
     if (request.path === '/positions')
-      for (const line of envelope.data as Array<Record<string, unknown>>) withoutNotional(line);
+      for (const line of envelope.data as Array<Record<string, unknown>>)
+        for (const name of Object.keys(line))
+          if (/notional|size|amount|exposure|position_usd/.test(name)) delete line[name];
     // Once the add is answered, 49 newer filled hedges on the other side put the older buy past the page of 50.
     if (request.method === 'POST' && request.path === '/hedges/add' && envelope.data && !added) {
       added = true;
@@ -92,13 +63,28 @@ it('an add whose wait reads the side cut (a colleague opened 49 hedges meanwhile
   }
 });
 
-it('a side whose early-closed hedge (alpha leaves it `filled`) is past the 50 history records read: an add waits within its bound (a trailing view may still bring the side into step), then cannot tell, saying the history may be cut and what to set; nothing sent', async () => {
+it('a side whose early-closed hedge (alpha leaves it `filled`) is past the 50 history records read: an add waits within its bound (a trailing view may still bring the side into step), then cannot tell, saying the history may be cut and what to set; open --ref re-using the reference of that early-closed hedge: cannot tell (exit 12), never "an active hedge already carries" it; nothing sent', async () => {
   const simulator = await startSimulator({ dialect: 'alpha' });
-  const early = simulator.seedOpen('buy', 1_000);
-  const historyReads = await pastTheHistoryPage(simulator, early.id);
-  expect(hedgeOf(simulator, early.id).status).toBe('closed');
+  const early = await openByApi(simulator, 'buy', 1_000, 7, 'DEAL-9');
+  simulator.advance(1_000);
+  // Closed (alpha leaves it `filled`), then 50 hedges closed since, hours later (most opened before it): the early
+  // close is the 51st history record, past alpha's one page.
+  await colleagueCloses(simulator, 'buy');
+  expect((await apiData(simulator, 'GET', `/hedges/${early}`)).status).toBe('filled');
+  simulator.advance(60 * 3_600_000);
+  simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 50 });
+  expect(simulator.historyCount()).toBe(51);
+  /** What the reads of the history asked (each query) from the `from`th request on. */
+  const historyReads = (from: number) =>
+    simulator
+      .requests()
+      .slice(from)
+      .filter((entry) => entry.path === '/hedges/history')
+      .map((entry) => entry.query);
+  const beforeAdd = simulator.requests().length;
+  expect(hedgeOf(simulator, early).status).toBe('closed');
   // The hedge itself is among the 50 newest hedges.
-  expect((await apiData(simulator, 'GET', '/hedges')).map((hedge: any) => hedge.id)).toContain(early.id);
+  expect((await apiData(simulator, 'GET', '/hedges')).map((hedge: any) => hedge.id)).toContain(early);
   expect(
     exits(
       await simulator.hedge('add USDTNGN buy 100 --timeout 3 --json', {
@@ -109,22 +95,17 @@ it('a side whose early-closed hedge (alpha leaves it `filled`) is past the 50 hi
     ).stderr,
   ).toMatch(
     new RegExp(
-      `The buy side of USDTNGN cannot be told: the history may be cut at 50 records .*whether ${early.id} ended cannot be read.*Nothing was sent`,
+      `The buy side of USDTNGN cannot be told: the history may be cut at 50 records .*whether ${early} ended cannot be read.*Nothing was sent`,
     ),
   );
   expect(simulator.requests('POST', '/hedges/add')).toEqual([]);
   // Each read of the history asks its newest page under the page size; one page of one, once, to check it.
-  const history = historyReads();
+  const history = historyReads(beforeAdd);
   expect(history.filter((query) => query.limit === '1')).toEqual([{ limit: '1' }]);
   expect(history.filter((query) => query.limit !== '1').length).toBeGreaterThan(1);
   expect(history.every((query) => query.limit === '500' || query.limit === '1')).toBe(true);
-});
 
-it('open --ref re-using the reference of an early-closed hedge (alpha leaves it `filled`) past the 50 history records read: cannot tell (exit 12), nothing sent, never "an active hedge already carries" it', async () => {
-  const simulator = await startSimulator({ dialect: 'alpha' });
-  const early = await openByApi(simulator, 'buy', 1_000, 7, 'DEAL-9');
-  simulator.advance(1_000);
-  const historyReads = await pastTheHistoryPage(simulator, early);
+  const beforeOpen = simulator.requests().length;
   const open = exits(
     await simulator.hedge('open USDTNGN buy 1000 --tenor 3 --ref DEAL-9 --yes'),
     12,
@@ -138,7 +119,7 @@ it('open --ref re-using the reference of an early-closed hedge (alpha leaves it 
   );
   expect(open.stderr).not.toMatch(/An active hedge already carries/);
   expect(simulator.requests('POST', '/hedges').slice(1)).toEqual([]);
-  expect(historyReads()).toEqual([{ limit: '500' }, { limit: '1' }]);
+  expect(historyReads(beforeOpen)).toEqual([{ limit: '500' }, { limit: '1' }]);
 });
 
 it('open --ref whose reference an active hedge carries behind 20 newer closed ones carrying it: refused (exit 3), nothing sent, no second hedge of the deal', async () => {

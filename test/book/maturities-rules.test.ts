@@ -43,7 +43,7 @@ const positions: MaturityPosition[] = [
   },
 ];
 
-it('collectMaturities: --within keeps what matures no later than that (a due one included)', () => {
+it('collectMaturities: --within keeps what matures no later than that (a due one included); leaves out hedges that are not open: failed, closed, or filled but no longer in the positions list', () => {
   const hedges = [hedge('hdg_b', 'buy', 10_000, -5 * 60_000), hedge('hdg_s', 'sell', 5_000, 3 * DAY)];
   const { maturities } = collectMaturities(positions, hedges, NOW, 2 * DAY);
   expect(maturities.map((item) => [item.hedge_id, item.matures_in_seconds])).toEqual([['hdg_b', -300]]);
@@ -51,9 +51,6 @@ it('collectMaturities: --within keeps what matures no later than that (a due one
     'hdg_b',
     'hdg_s',
   ]);
-});
-
-it('collectMaturities: leaves out hedges that are not open: failed, closed, or filled but no longer in the positions list', () => {
   expect(
     collectMaturities(
       [positions[0]],
@@ -96,7 +93,7 @@ it('collectMaturities: a filled hedge the book holds on a side the positions lis
   ]);
 });
 
-it('collectMaturities: a position whose hedge is not in the list stands on its own; one without a readable maturity is counted, not listed', () => {
+it('collectMaturities: a position whose hedge is not in the list stands on its own; one without a readable maturity is counted, not listed; a position without a market is the account’s only market', () => {
   const lines: MaturityPosition[] = [
     { market: 'USDTNGN', side: 'buy', hedgeId: 'hdg_x', notionalUsd: 7_000, maturityAt: at(2 * DAY), netPnlUsd: 1 },
     { market: 'USDTNGN', side: 'sell', notionalUsd: 3_000 },
@@ -114,6 +111,10 @@ it('collectMaturities: a position whose hedge is not in the list stands on its o
       day: '2026-03-04',
     },
   ]);
+  expect(
+    collectMaturities([{ side: 'buy', notionalUsd: 10_000, netPnlUsd: 4 }], [hedge('hdg_b', 'buy', 10_000, DAY)], NOW)
+      .maturities,
+  ).toMatchObject([{ hedge_id: 'hdg_b', net_pnl_usd: 4 }]);
 });
 
 it("collectMaturities: a line whose hedge is listed in a status other than filled (a close landing: gamma's settling) keeps that hedge's reference and tenor", () => {
@@ -142,16 +143,7 @@ it("collectMaturities: a line whose hedge is listed in a status other than fille
   ]);
 });
 
-it('collectMaturities: a position without a market is the account’s only market', () => {
-  const { maturities } = collectMaturities(
-    [{ side: 'buy', notionalUsd: 10_000, netPnlUsd: 4 }],
-    [hedge('hdg_b', 'buy', 10_000, DAY)],
-    NOW,
-  );
-  expect(maturities).toMatchObject([{ hedge_id: 'hdg_b', net_pnl_usd: 4 }]);
-});
-
-it('groupByDay: groups by UTC day in order, with each day’s notional', () => {
+it('groupByDay: groups by UTC day in order, with each day’s notional; no settlements, no days', () => {
   const positions: MaturityPosition[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 30_000.5 }];
   expect(
     groupByDay(
@@ -170,8 +162,5 @@ it('groupByDay: groups by UTC day in order, with each day’s notional', () => {
     ['2026-03-03', ['a'], 10_000.25],
     ['2026-03-04', ['c'], 1],
   ]);
-});
-
-it('groupByDay: no settlements, no days', () => {
   expect(groupByDay([])).toEqual([]);
 });

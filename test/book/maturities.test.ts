@@ -22,17 +22,22 @@ function maturities(simulator: Simulator, ...args: string[]) {
   return simulator.hedge(['maturities', ...args], { env: { ...pinnedClockEnv(simulator), COLUMNS: '80' } });
 }
 
-/** A simulator (started with `options`) with a buy for 1 day and a sell for 3 days, opened at the frozen start and filled. */
-async function twoSides(options = {}) {
-  const simulator = await startSimulator(options);
+/** A buy for 1 day and a sell for 3 days, opened at the frozen start and filled. */
+async function twoSides(simulator: Simulator) {
   const buy = await openByApi(simulator, 'buy', 10_000, 1, 'DEAL-7');
   const sell = await openByApi(simulator, 'sell', 5_000, 3);
   simulator.advance(FILL_DELAY_MS + 1);
-  return { simulator, buy, sell };
+  return { buy, sell };
 }
 
-it('--json: one settlement per open hedge, soonest first, with its day and the positions list’s mark, P&L and carry; --within keeps what matures within it, nothing within is said, not an error; on a terminal: one table fitting 80 columns, a line per UTC day above its settlements; times sent without a zone (the spec: UTC) are read as UTC, not as local time: the same settlements on a machine in Lagos (UTC+1)', async () => {
-  const { simulator, buy, sell } = await twoSides();
+it('--json: one settlement per open hedge, soonest first, with its day and the positions list’s mark, P&L and carry; --within keeps what matures within it, nothing within is said, not an error; on a terminal: one table fitting 80 columns, a line per UTC day above its settlements; times sent without a zone (the spec: UTC) are read as UTC, not as local time: the same settlements on a machine in Lagos (UTC+1); --within 3x, 0d or 3 is bad input: exit 2 naming --within, nothing sent; no open hedges: an empty list, exit 0', async () => {
+  const simulator = await startSimulator();
+  for (const within of ['3x', '0d', '3'])
+    exits(await maturities(simulator, '--within', within), 2, `--within: "${within}" is not allowed`);
+  expect(simulator.requests()).toEqual([]);
+  expect(okJson(await maturities(simulator, '--json'))).toEqual([]);
+
+  const { buy, sell } = await twoSides(simulator);
   const positions = await apiData(simulator, 'GET', '/positions');
   const line = (side: string) => positions.find((position: any) => position.side === side)!;
   const now = FROZEN_START_MS + FILL_DELAY_MS + 1;
@@ -117,16 +122,9 @@ it('--json: one settlement per open hedge, soonest first, with its day and the p
   }
 });
 
-it('--within 3x, 0d or 3 is bad input: exit 2 naming --within, nothing sent; no open hedges: an empty list, exit 0', async () => {
-  const simulator = await startSimulator();
-  for (const within of ['3x', '0d', '3'])
-    exits(await maturities(simulator, '--within', within), 2, `--within: "${within}" is not allowed`);
-  expect(simulator.requests()).toEqual([]);
-  expect(okJson(await maturities(simulator, '--json'))).toEqual([]);
-});
-
 it('positions that carry only their hedge id (dialect beta): side, notional and maturity come from the hedge', async () => {
-  const { simulator, buy, sell } = await twoSides({ dialect: 'beta' });
+  const simulator = await startSimulator({ dialect: 'beta' });
+  const { buy, sell } = await twoSides(simulator);
   expect(okJson(await maturities(simulator, '--json'))).toMatchObject([
     { hedge_id: buy, side: 'buy', notional_usd: 10_000, day: '2026-03-03', tenor_days: 1 },
     { hedge_id: sell, side: 'sell', notional_usd: 5_000, day: '2026-03-05', tenor_days: 3 },

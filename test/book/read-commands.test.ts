@@ -301,7 +301,7 @@ it('records in every output mode: account: a header row of keys and one row, in 
   expect(tty.stdout).toMatchSnapshot();
 });
 
-it('refusals: an unknown --fields name is exit 2 naming it and the fields there are; stdout stays empty', async () => {
+it('refusals: an unknown --fields name is exit 2 naming it and the fields there are; stdout stays empty; a bad --query is exit 2 naming --query, before any request: one line for a person, the JSON error only with --json', async () => {
   for (const format of ['tsv', 'csv', 'json', 'table']) {
     const result = await hedge(`hedges --fields id,nope --format ${format}`);
     expect(result.code, format).toBe(2);
@@ -311,9 +311,6 @@ it('refusals: an unknown --fields name is exit 2 naming it and the fields there 
       '--fields: "nope" is not a field here; available: id, client_reference, market, side,',
     );
   }
-});
-
-it('refusals: a bad --query is exit 2 naming --query, before any request: one line for a person, the JSON error only with --json', async () => {
   const before = simulator.sandbox.requestLog.length;
   const [syntax, unknownFunction, asJson] = await Promise.all([
     hedge('hedges --query [?status=='),

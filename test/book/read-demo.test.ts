@@ -74,21 +74,19 @@ it('state persists: a hedge opened by one invocation is a position in the next, 
   expect(okJson(await run('--demo positions --json'))).toEqual([]);
 });
 
-it('a damaged state file is named, with how to start afresh', async () => {
+it('a damaged state file is named, with how to start afresh; a state file an earlier hedge wrote in another format: the demo starts afresh and says so in one line', async () => {
   const { stateFile, run } = fresh();
   writeFileSync(stateFile, '{"version":1,"engine":');
   const result = await run('--demo positions');
   expect([result.code, result.stdout]).toEqual([1, '']);
   expect(result.stderr).toContain('The demo simulator could not start');
   expect(result.stderr).toContain(`Delete ${stateFile} to start the demo afresh`);
-});
 
-it('a state file an earlier hedge wrote in another format: the demo starts afresh and says so in one line', async () => {
-  const { stateFile, run } = fresh();
+  // A state file an earlier hedge wrote in another format: the demo starts afresh and says so in one line.
   writeFileSync(stateFile, '{"version":2,"revision":4,"clockOffsetMs":0,"parts":[],"lengths":[2]}\n{}\n');
-  const result = ok(await run('--demo positions --json'));
-  expect(JSON.parse(result.stdout)).toEqual([]);
-  expect(result.stderr.trim().split('\n')).toEqual([
+  const afresh = ok(await run('--demo positions --json'));
+  expect(JSON.parse(afresh.stdout)).toEqual([]);
+  expect(afresh.stderr.trim().split('\n')).toEqual([
     `The demo starts afresh: ${stateFile} was written by an earlier hedge, in another format.`,
   ]);
   expect((await run('--demo positions --json')).stderr).toBe('');

@@ -13,11 +13,12 @@ function facts(netPnlUsd: number | undefined, maturities: AlertFacts['maturities
   return { netPnlUsd, maturities };
 }
 
-it('alertConditions: holds a P&L alert at or below the threshold, not above it, and not when the P&L is unknown', () => {
+it('alertConditions: holds a P&L alert at or below the threshold, not above it, and not when the P&L is unknown; holds nothing without rules', () => {
   const pnl = (netPnlUsd: number) => [{ kind: 'pnl', key: 'pnl', netPnlUsd, thresholdUsd: -500 }];
   expect(
     [-500, -612.4, -499.99, undefined].map((net) => alertConditions(facts(net), { pnlAtOrBelowUsd: -500 }, NOW)),
   ).toEqual([pnl(-500), pnl(-612.4), [], []]);
+  expect(alertConditions(facts(-1e9, [{ key: 'x', maturityAt: at(0) }]), {}, NOW)).toEqual([]);
 });
 
 it('alertConditions: holds a maturity alert for each hedge maturing within the window, a past maturity included', () => {
@@ -65,10 +66,6 @@ it('alertConditions: holds a maturity alert for each hedge maturing within the w
       hedgeId: 'hdg_c',
     },
   ]);
-});
-
-it('alertConditions: holds nothing without rules', () => {
-  expect(alertConditions(facts(-1e9, [{ key: 'x', maturityAt: at(0) }]), {}, NOW)).toEqual([]);
 });
 
 it('alertEdges: keeps each hedge maturity alert apart: a new hedge in the window fires, the one already alerted does not', () => {

@@ -284,7 +284,7 @@ function pnlClient(series: number[]) {
   };
 }
 
-it('--watch alerts: writes one alert record when net P&L (summed over positions) goes at or below the threshold, again only after it cleared', async () => {
+it('--watch alerts: writes one alert record when net P&L (summed over positions) goes at or below the threshold, again only after it cleared; --exit-on-alert ends at the first alert with exit 10 (`alert`)', async () => {
   const h = harness({ globals: { timeout: 6 }, fakeClient: pnlClient([100, -600, -700, 50, -500, -800]) });
   expect(await h.watch({ watch: '1', alertPnl: '-500' })).toBe(0);
   expect(h.records().filter((record) => 'alert' in record)).toEqual([
@@ -293,17 +293,14 @@ it('--watch alerts: writes one alert record when net P&L (summed over positions)
   ]);
   // The alert follows the refresh it is about.
   expect(h.kinds()).toEqual('fresh fresh alert fresh fresh fresh alert fresh'.split(' '));
-});
-
-it('--watch alerts: --exit-on-alert ends at the first alert with exit 10 (`alert`)', async () => {
-  const h = harness({ fakeClient: pnlClient([100, 0, -600, -700]) });
-  expect(await h.watch({ watch: '1', alertPnl: '-500', exitOnAlert: true })).toBe(10);
-  expect(h.records()).toHaveLength(4);
-  expect(h.records()[3]).toEqual({
+  const ended = harness({ fakeClient: pnlClient([100, 0, -600, -700]) });
+  expect(await ended.watch({ watch: '1', alertPnl: '-500', exitOnAlert: true })).toBe(10);
+  expect(ended.records()).toHaveLength(4);
+  expect(ended.records()[3]).toEqual({
     time: at(2000),
     alert: { kind: 'pnl', net_pnl_usd: -600, threshold_usd: -500 },
   });
-  expect(h.stderr()).toContain(
+  expect(ended.stderr()).toContain(
     'Alert: net P&L -600.00 USD is at or below -500.00 USD. Ended by --exit-on-alert (exit 10).',
   );
 });
@@ -337,7 +334,7 @@ it('--watch alerts: alerts on a hedge maturing within --alert-maturity (hedges I
   ]);
 });
 
-it('--watch on a terminal: redraws in place: each frame erases exactly the lines of the one before, and the view keeps its size', async () => {
+it('--watch on a terminal: redraws in place: each frame erases exactly the lines of the one before, and the view keeps its size; shows STALE since the first failed refresh over the last good data, then clears it', async () => {
   let pnl = 10;
   const h = harness({
     tty: true,
@@ -369,18 +366,15 @@ it('--watch on a terminal: redraws in place: each frame erases exactly the lines
   for (const line of last.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
   // Nothing but the view on stdout: no NDJSON.
   expect(h.stdout()).not.toContain('"time"');
-});
-
-it('--watch on a terminal: shows STALE since the first failed refresh over the last good data, then clears it', async () => {
-  const h = harness({
+  const stale = harness({
     tty: true,
     globals: { timeout: 8 },
     fakeClient: {
       listPositions: inTurn([[position()], serverDown(), serverDown()], [position()]),
     },
   });
-  await h.watch({ watch: '2' });
-  const screens = h.stdout().split(/(?:\u001b\[2K\u001b\[1A)*\u001b\[2K\u001b\[G/);
+  await stale.watch({ watch: '2' });
+  const screens = stale.stdout().split(/(?:\u001b\[2K\u001b\[1A)*\u001b\[2K\u001b\[G/);
   const staleScreen = screens.find((screen) => screen.includes('STALE'))!;
   expect(staleScreen).toContain(
     'STALE since 09:00:02 (service_unavailable: GET /positions failed on the server: HTTP 503',

@@ -81,7 +81,7 @@ function positionsModel(mark: number, pnl: number): WatchModel {
   };
 }
 
-it('renderWatchScreen: marks the values that changed since the previous refresh with `*` without colour, and only those', () => {
+it('renderWatchScreen: marks the values that changed since the previous refresh with `*` without colour, and only those: not a move below the shown precision, nor a value that did not change; its trend stays level', () => {
   const state = watching(2000, positionsModel(1530, 10), positionsModel(1531, 10));
   expect(screen(state, 2000)).toEqual([
     'Positions · every 2s · last good refresh 09:00:02 · * changed · Ctrl-C to stop',
@@ -90,12 +90,10 @@ it('renderWatchScreen: marks the values that changed since the previous refresh 
     'USDTNGN   buy   10,000.00   1,531.00*  +10.00   1.25   2d 01:02:01  ▁█',
     'Net P&L  +10.00  ▄▄',
   ]);
-});
-
-it('renderWatchScreen: does not mark a move below the shown precision, nor a value that did not change; its trend stays level', () => {
-  const state = watching(2000, positionsModel(1530.001, 10), positionsModel(1530.004, 10));
-  // The trend is drawn from the marks as shown (1,530.00 twice): level, not a rise.
-  expect(screen(state, 2000)[3]).toBe('USDTNGN   buy   10,000.00   1,530.00   +10.00   1.25   2d 01:02:01  ▄▄');
+  // Not a move below the shown precision: the trend is drawn from the marks as shown (1,530.00 twice): level, not a rise.
+  expect(screen(watching(2000, positionsModel(1530.001, 10), positionsModel(1530.004, 10)), 2000)[3]).toBe(
+    'USDTNGN   buy   10,000.00   1,530.00   +10.00   1.25   2d 01:02:01  ▄▄',
+  );
 });
 
 it('renderWatchScreen: shows a change in inverse video with colour, and nothing else inverted', () => {

@@ -20,15 +20,11 @@ const kinds = (list: any[]) => list.map((record) => (record.alert ? 'alert' : re
 const positionReads = (sim: Simulator) => sim.requests('GET', '/positions');
 /** The records of a watch that must exit 0. */
 const watched = async (sim: Simulator, args: string) => records(ok(await sim.hedge(args)).stdout);
-/** A simulator on a skipping clock with a buy of 10,000 open. */
-const withBuy = async () => {
+
+it('hedge positions --watch (NDJSON): writes one {time, data} line per refresh, never reading /positions twice within a second, and ends after --count refreshes with exit 0; applies --query to each record’s data, as --json does; watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`; --exit-on-alert ends at the first alert with exit 10, after the refresh and its alert record; --alert-pnl on account reads its unrealized P&L (exit 10 when at or below)', async () => {
+  // A buy of 10,000 open.
   const sim = await onSkippingClock(simulator);
   sim.seedOpen('buy', 10_000);
-  return sim;
-};
-
-it('hedge positions --watch (NDJSON): writes one {time, data} line per refresh, never reading /positions twice within a second, and ends after --count refreshes with exit 0; applies --query to each record’s data, as --json does; watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`', async () => {
-  const sim = await withBuy();
   const result = ok(await sim.hedge('positions --watch 1 --count 3'));
   expect(result.stderr).toContain('Watch ended: --count 3 refreshes made.');
   const lines = records(result.stdout);
@@ -62,10 +58,39 @@ it('hedge positions --watch (NDJSON): writes one {time, data} line per refresh, 
   expect(priceLines).toHaveLength(2);
   expect(sim.requests('GET', '/prices')).toHaveLength(2);
   for (const line of priceLines) expect(JSON.stringify(line.data)).toContain('USDTNGN');
+
+  // --exit-on-alert on the same buy.
+  const readsBefore = positionReads(sim).length;
+  const alerted = exits(await sim.hedge('positions --watch 1 --alert-maturity 8d --exit-on-alert'), 10);
+  const list = records(alerted.stdout);
+  expect(kinds(list)).toEqual(['data', 'alert']);
+  expect(list[1].alert).toEqual({
+    kind: 'maturity',
+    market: 'USDTNGN',
+    side: 'buy',
+    hedge_id: hedge.id,
+    maturity_at: expect.any(String),
+    seconds_left: expect.any(Number),
+    within: '8d',
+  });
+  expect(alerted.stderr).toContain('Ended by --exit-on-alert (exit 10).');
+  expect(positionReads(sim).slice(readsBefore)).toHaveLength(1);
+  const [data, alert] = records(exits(await sim.hedge('account --watch --alert-pnl 1m --exit-on-alert'), 10).stdout);
+  expect(alert.alert).toEqual({
+    kind: 'pnl',
+    net_pnl_usd: data.data.unrealized_pnl_usd,
+    threshold_usd: 1_000_000,
+  });
 });
 
-it('hedge positions --watch (NDJSON): --timeout bounds a watch too: it ends with exit 0 and a note, one record per read the server answered', async () => {
+it('hedge positions --watch (NDJSON): an authentication error ends the watch with exit 4 after one request; --timeout bounds a watch too: it ends with exit 0 and a note, one record per read the server answered', async () => {
   const sim = await onSkippingClock(simulator);
+  const refused = await sim.hedge('positions --watch 1', {
+    env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' },
+  });
+  expect([refused.code, refused.stdout]).toEqual([4, '']);
+  expect(sim.requests()).toHaveLength(1);
+
   const result = ok(await sim.hedge('positions --watch 1 --timeout 1'));
   expect(result.stderr).toContain('Watch ended: --timeout 1s reached.');
   // How many reads fit in a second is the machine's business (the unit test steps a fake clock
@@ -75,7 +100,7 @@ it('hedge positions --watch (NDJSON): --timeout bounds a watch too: it ends with
   expect(lines.length).toBeLessThanOrEqual(positionReads(sim).filter((entry) => entry.status === 200).length);
 });
 
-it('hedge positions --watch (NDJSON): survives a burst of 5xx answers: stale records while it lasts, fresh data after, exit 0', async () => {
+it('hedge positions --watch (NDJSON): survives a burst of 5xx answers: stale records while it lasts, fresh data after, exit 0; honours Retry-After: after a 503 asking for 3 s, the next read waits for it', async () => {
   const sim = await onSkippingClock(simulator);
   sim.seedOpen('sell', 5_000);
   // After the first good read, the next four GET /positions fail: two refreshes' worth (each
@@ -102,48 +127,21 @@ it('hedge positions --watch (NDJSON): survives a burst of 5xx answers: stale rec
     200,
   ]);
   expect(statuses.slice(1, 5).every((status) => status === 500 || status === 503)).toBe(true);
-});
 
-it('hedge positions --watch (NDJSON): honours Retry-After: after a 503 asking for 3 s, the next read waits for it', async () => {
-  const sim = await onSkippingClock(simulator);
-  // The second GET /positions is refused with Retry-After: 3.
-  let seen = 0;
+  // Retry-After honoured: the next GET /positions after the first of a new watch is refused with Retry-After: 3.
+  const before = statuses.length;
+  seen = 0;
   sim.sandbox.setFaults({
     next503RetryAfter: { count: 1, retryAfter: '3' },
     match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2,
   });
   expect(kinds(await watched(sim, 'positions --watch 1 --count 3'))).toEqual(['data', 'stale', 'data']);
-  const reads = positionReads(sim);
+  const reads = positionReads(sim).slice(before);
   const refused = reads.findIndex((entry) => entry.status === 503);
   expect(refused).toBe(1);
   // Not retried inside the refresh, and not read again before the 3 s are up.
   expect(reads[refused + 1].status).toBe(200);
   expect(reads[refused + 1].realTimeMs - reads[refused].realTimeMs).toBeGreaterThanOrEqual(3000);
-});
-
-it('hedge positions --watch (NDJSON): --exit-on-alert ends at the first alert with exit 10, after the refresh and its alert record; --alert-pnl on account reads its unrealized P&L (exit 10 when at or below)', async () => {
-  const sim = await withBuy();
-  const [hedge] = sim.hedges();
-  const result = exits(await sim.hedge('positions --watch 1 --alert-maturity 8d --exit-on-alert'), 10);
-  const list = records(result.stdout);
-  expect(kinds(list)).toEqual(['data', 'alert']);
-  expect(list[1].alert).toEqual({
-    kind: 'maturity',
-    market: 'USDTNGN',
-    side: 'buy',
-    hedge_id: hedge.id,
-    maturity_at: expect.any(String),
-    seconds_left: expect.any(Number),
-    within: '8d',
-  });
-  expect(result.stderr).toContain('Ended by --exit-on-alert (exit 10).');
-  expect(positionReads(sim)).toHaveLength(1);
-  const [data, alert] = records(exits(await sim.hedge('account --watch --alert-pnl 1m --exit-on-alert'), 10).stdout);
-  expect(alert.alert).toEqual({
-    kind: 'pnl',
-    net_pnl_usd: data.data.unrealized_pnl_usd,
-    threshold_usd: 1_000_000,
-  });
 });
 
 it('hedge positions --watch (NDJSON): --alert-maturity on a side of several hedges alerts on each hedge maturing within it, and the live view counts the side down to its soonest maturity, not the one its positions line names', async () => {
@@ -169,15 +167,6 @@ it('hedge positions --watch (NDJSON): --alert-maturity on a side of several hedg
     .stdout.split('\n')
     .filter((line) => /^buy\b/.test(line));
   expect(row).toMatch(/ 4d 23:5\d:\d\d /);
-});
-
-it('hedge positions --watch (NDJSON): an authentication error ends the watch with exit 4 after one request', async () => {
-  const sim = await onSkippingClock(simulator);
-  const result = await sim.hedge('positions --watch 1', {
-    env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' },
-  });
-  expect([result.code, result.stdout]).toEqual([4, '']);
-  expect(sim.requests()).toHaveLength(1);
 });
 
 it('hedge positions --watch (NDJSON): --watch in a pipe: each record’s data is what --json prints (one shape whatever the server names and shapes), --raw as sent', async () => {

@@ -50,7 +50,7 @@ function problemsOf(text: string, sourceName = 'e.csv') {
   return result.problems;
 }
 
-it('the exposures file: reads CSV as a spreadsheet exports it: amounts with separators and suffixes, dates and zoned times, optional ratio', () => {
+it('the exposures file: reads CSV as a spreadsheet exports it: amounts with separators and suffixes, dates and zoned times, optional ratio; reads JSON, an array or { exposures: [...] }, numbers as numbers or strings', () => {
   const text = [
     'ID,Market,Type,Amount,Currency,Due,Hedge_Ratio',
     'INV-1,usdtngn,Receivable,450m,ngn,2027-01-15,',
@@ -65,9 +65,6 @@ it('the exposures file: reads CSV as a spreadsheet exports it: amounts with sepa
       exposure('AP-3', 'payable', 100_000.5, 'USD', 0, due('2027-01-01T00:00:00Z', 4, { hedgeRatio: 0.5 })),
     ],
   });
-});
-
-it('the exposures file: reads JSON, an array or { exposures: [...] }, numbers as numbers or strings', () => {
   const item = { id: 'A', market: 'USDTNGN', type: 'payable', amount: '1000', currency: 'USD', due: '2027-01-01' };
   const fromArray = parseExposuresFile(JSON.stringify([{ ...item, amount: 1000 }]), { sourceName: 'e.json' });
   const fromObject = parseExposuresFile(JSON.stringify({ exposures: [item] }), { sourceName: 'e.json' });
@@ -106,16 +103,13 @@ it.each([
   },
 );
 
-it("the policy: defaults to 100% within 30 days, 75% to 90, 50% beyond, a band of 5%, today's price, USD books, netting", () => {
+it("the policy: defaults to 100% within 30 days, 75% to 90, 50% beyond, a band of 5%, today's price, USD books, netting; takes a policy file and lets the flags win over it", () => {
   expect(resolvePolicy({}, {})).toEqual(DEFAULT_POLICY);
   expect(DEFAULT_POLICY.buckets).toEqual([
     { withinDays: 30, ratio: 1 },
     { withinDays: 90, ratio: 0.75 },
     { ratio: 0.5 },
   ]);
-});
-
-it('the policy: takes a policy file and lets the flags win over it', () => {
   expect(
     resolvePolicy(
       parsePolicyFile('{"ratios": "10:100,*:20", "band_pct": 2, "sizing": "fixed", "netting": false}', 'p.json'),
@@ -184,7 +178,7 @@ it.each([
 const receivable = exposure('R', 'receivable', 150_000_000, 'NGN', 20); // 100,000 USD, 100%
 const payable = exposure('P', 'payable', 60_000_000, 'NGN', 60); // 40,000 USD, 75% = 30,000
 
-it('the target book: nets receivables and payables of a market into one side; holds each side apart with --no-netting', () => {
+it("the target book: nets receivables and payables of a market into one side; holds each side apart with --no-netting; sizes at the first cover's price when sizing is fixed, at today's otherwise", () => {
   const at = (date: number) => new Date(date).toISOString();
   const book = targetBook([receivable, payable], DEFAULT_POLICY, PRICES, NOW);
   const apart = targetBook([receivable, payable], { ...DEFAULT_POLICY, netting: false }, PRICES, NOW);
@@ -199,9 +193,6 @@ it('the target book: nets receivables and payables of a market into one side; ho
     ['buy', 100_000, 7, at(receivable.dueMs)],
     ['sell', 30_000, 7, at(payable.dueMs)],
   ]);
-});
-
-it("the target book: sizes at the first cover's price when sizing is fixed, at today's otherwise", () => {
   expect([
     targetBook([receivable], { ...DEFAULT_POLICY, sizing: 'fixed' }, PRICES, NOW, { R: 1000 })[0].target_usd,
     targetBook([receivable], DEFAULT_POLICY, PRICES, NOW, { R: 1000 })[0].target_usd,
@@ -243,7 +234,7 @@ it('the schedule of changes: lists each due date and bucket boundary where the t
   ]);
 });
 
-it("the projected cost: carries each side at today's rate, pays the fee on what is traded and rolls at each maturity", () => {
+it("the projected cost: carries each side at today's rate, pays the fee on what is traded and rolls at each maturity; shows carry alone when the fee is not known, and a due inside a tenor pays the reduce", () => {
   const item = exposure('R', 'receivable', 150_000_000, 'NGN', 14); // 100,000 USD, two 7-day hedges
   const rates = { carryDailyPct: { USDTNGN: { buy: 0.04, sell: -0.02 } }, feeRate: { USDTNGN: 0.0005 } };
   const [cost] = projectedCost([item], DEFAULT_POLICY, PRICES, rates, NOW);
@@ -258,9 +249,6 @@ it("the projected cost: carries each side at today's rate, pays the fee on what 
     rolls: 1,
     cost_usdc: -710,
   });
-});
-
-it('the projected cost: shows carry alone when the fee is not known, and a due inside a tenor pays the reduce', () => {
   const early = exposure('E', 'receivable', 15_000_000, 'NGN', 2); // 10,000 USD, due inside the 7-day hedge
   const late = exposure('L', 'receivable', 15_000_000, 'NGN', 7);
   const costed = (items: Exposure[], feeRate = {}) =>
@@ -424,7 +412,7 @@ it("cost to date: sums closed hedges' carry and fees in whole cents; open hedges
   ]);
 });
 
-it('effectiveness: shares the cover P&L by signed weight: a perfect cover offsets 100% of each exposure', () => {
+it('effectiveness: shares the cover P&L by signed weight: a perfect cover offsets 100% of each exposure; marks a cover outside 80–125% and says nothing before the first cover', () => {
   // Struck at 1500, now 1650: a buy of the net 80,000 USD gains 80,000 × 150 / 1650.
   const hedges = [cover('buy', 80_000, LATER - DAY_MS, { entryPrice: 1500 })];
   const rows = effectiveness([reportReceivable, reportPayable], DEFAULT_POLICY, { USDTNGN: 1650 }, hedges, LATER);
@@ -441,9 +429,6 @@ it('effectiveness: shares the cover P&L by signed weight: a perfect cover offset
     ['R', 'buy', -9_090.91, 9_090.91, 100, true],
     ['P', 'sell', 1_818.18, -1_818.18, 100, true],
   ]);
-});
-
-it('effectiveness: marks a cover outside 80–125% and says nothing before the first cover', () => {
   const half = [cover('buy', 50_000, LATER - DAY_MS, { entryPrice: 1500 })];
   const [row] = effectiveness([reportReceivable], DEFAULT_POLICY, { USDTNGN: 1650 }, half, LATER);
   expect(row).toMatchObject({ offset_pct: 50, effective: false });

@@ -37,9 +37,28 @@ function exposuresFile(rig: Simulator, name: string, lines: string[]) {
   return path;
 }
 
-/** Six exposures over 90 days: NGN and USD amounts, receivables and payables, one due inside a 7-day tenor. */
-function schedule(rig: Simulator) {
-  return exposuresFile(rig, 'exposures.csv', [
+it("hedge exposures: a file with bad rows: exit 2, one line per row and field, and no request reaches the server. With --fee-bps asks no quote at all: --show and --fields give one section as CSV; from NGN books and --no-netting; a table names the policy and every section. Then it shows the netted target book, its schedule, cost and stress, from the server's price; nothing is traded", async () => {
+  const rig = await startSimulator({ preset: 'frozen' });
+  const run = (args: HedgeArgs) => rig.hedge(args, { env: pinnedClockEnv(rig) });
+  const bad = exposuresFile(rig, 'bad.csv', [
+    'id,market,type,amount,currency,due',
+    `A,USDTNGN,receivible,1m,NGN,${day(5)}`,
+    'B,USDTNGN,payable,12,EUR,soon',
+  ]);
+  expect(
+    exits(await run(`exposures ${bad}`), 2)
+      .stderr.split('\n')
+      .filter((line) => line.startsWith(`${bad}:`)),
+  ).toEqual([
+    `${bad}:2: row 1: type: missing or not allowed; expected receivable or payable.`,
+    `${bad}:3: row 2: currency: missing or not allowed; expected USD or NGN (the market's quote currency).`,
+    `${bad}:3: row 2: due: missing or not allowed; expected a date (2027-01-15, midnight UTC) or a timestamp with its zone (2027-01-15T17:00:00+01:00).`,
+  ]);
+  exits(await run(`exposures ${bad} --ratios 90:75,30:100`), 2, '--ratios: the days must be above 0 and grow');
+  expect(rig.requests()).toEqual([]);
+
+  // Six exposures over 90 days: NGN and USD amounts, receivables and payables, one due inside a 7-day tenor.
+  const file = exposuresFile(rig, 'exposures.csv', [
     'id,market,type,amount,currency,due,hedge_ratio',
     `INV-1,USDTNGN,receivable,450m,NGN,${day(45)},`,
     `FRT-2,USDTNGN,payable,120000000,NGN,${day(62)},`,
@@ -48,16 +67,6 @@ function schedule(rig: Simulator) {
     `INV-5,USDTNGN,receivable,60m,NGN,${day(3)},`,
     `INV-6,USDTNGN,receivable,900m,NGN,${day(90)},0.5`,
   ]);
-}
-
-async function frozen() {
-  const rig = await startSimulator({ preset: 'frozen' });
-  return { rig, run: (args: HedgeArgs) => rig.hedge(args, { env: pinnedClockEnv(rig) }) };
-}
-
-it("hedge exposures: with --fee-bps asks no quote at all: --show and --fields give one section as CSV; from NGN books and --no-netting; a table names the policy and every section. Then it shows the netted target book, its schedule, cost and stress, from the server's price; nothing is traded", async () => {
-  const { rig, run } = await frozen();
-  const file = schedule(rig);
   const lines = ok(await run(`exposures ${file} --fee-bps 5 --show stress --format csv --fields shock_pct,net_usd`))
     .stdout.trim()
     .split('\n');
@@ -183,26 +192,6 @@ it('hedge exposures: warns of the exposure cap only for what reaching the target
   expect(rig.writes().filter((entry) => entry.path !== '/quotes')).toEqual([]);
 });
 
-it('hedge exposures: a file with bad rows: exit 2, one line per row and field, and no request reaches the server', async () => {
-  const { rig, run } = await frozen();
-  const file = exposuresFile(rig, 'bad.csv', [
-    'id,market,type,amount,currency,due',
-    `A,USDTNGN,receivible,1m,NGN,${day(5)}`,
-    'B,USDTNGN,payable,12,EUR,soon',
-  ]);
-  expect(
-    exits(await run(`exposures ${file}`), 2)
-      .stderr.split('\n')
-      .filter((line) => line.startsWith(`${file}:`)),
-  ).toEqual([
-    `${file}:2: row 1: type: missing or not allowed; expected receivable or payable.`,
-    `${file}:3: row 2: currency: missing or not allowed; expected USD or NGN (the market's quote currency).`,
-    `${file}:3: row 2: due: missing or not allowed; expected a date (2027-01-15, midnight UTC) or a timestamp with its zone (2027-01-15T17:00:00+01:00).`,
-  ]);
-  exits(await run(`exposures ${file} --ratios 90:75,30:100`), 2, '--ratios: the days must be above 0 and grow');
-  expect(rig.requests()).toEqual([]);
-});
-
 async function withHistory(options: { dialect?: 'alpha' } = {}) {
   const rig = await startSimulator({ preset: 'frozen', ...options });
   rig.seedOpen('buy', 300_000);
@@ -215,18 +204,23 @@ async function withHistory(options: { dialect?: 'alpha' } = {}) {
   return rig;
 }
 
-/** Three exposures against that history: a receivable and a payable in NGN, a payable in USD. */
-const reportFile = (rig: Simulator) =>
-  exposuresFile(rig, 'exposures.csv', [
-    'id,market,type,amount,currency,due',
-    `INV-1,USDTNGN,receivable,450m,NGN,${day(40)}`,
-    `FRT-2,USDTNGN,payable,120m,NGN,${day(50)}`,
-    `AP-3,USDTNGN,payable,100k,USD,${day(20)}`,
-  ]);
-
-/** `hedge exposures FILE --report` and `args` (--json) on the pinned clock (or `env`). */
+/** `hedge exposures FILE --report` and `args` (--json) on the pinned clock (or `env`); FILE holds three exposures against
+ * that history: a receivable and a payable in NGN, a payable in USD. */
 const reportOf = (rig: Simulator, env = pinnedClockEnv(rig), ...args: string[]) =>
-  rig.hedge(['exposures', reportFile(rig), '--report', ...(args.length > 0 ? args : ['--json'])], { env });
+  rig.hedge(
+    [
+      'exposures',
+      exposuresFile(rig, 'exposures.csv', [
+        'id,market,type,amount,currency,due',
+        `INV-1,USDTNGN,receivable,450m,NGN,${day(40)}`,
+        `FRT-2,USDTNGN,payable,120m,NGN,${day(50)}`,
+        `AP-3,USDTNGN,payable,100k,USD,${day(20)}`,
+      ]),
+      '--report',
+      ...(args.length > 0 ? args : ['--json']),
+    ],
+    { env },
+  );
 
 it("hedge exposures --report: cost to date reconciles to the cent with history; the week's coverage is what the server holds; --show cost --format csv is its rows alone; nothing is sent; a server that leaves an early-closed hedge `filled` (alpha) counts it once, as closed, never as still held; cost to date rounds as `hedge report` does: carry and fees in more decimals than cents give the same figures; a closed hedge whose close time cannot be read is left out and counted, never a NaN figure", async () => {
   const rig = await withHistory();

@@ -31,8 +31,42 @@ function book(rig: Simulator) {
   return sides;
 }
 
-it('hedge apply: from an empty book opens both sides, then rebalances: closes and reduces first, then adds; the server holds each target', async () => {
+it('hedge plan and apply on one book: a file with several bad rows is exit 2 naming every line, no request at all; plan exits 9 when changes are needed, reading and quoting only; apply from an empty book opens both sides, then rebalances: closes and reduces first, then adds, the server holding each target; plan exits 0 at target, within --tolerance too', async () => {
   const trading = await startTrading();
+  const bad = targetFile(trading, 'bad.csv', [
+    'USDTNGN,up,10000,3',
+    'USDTNGN,sell,5k,7',
+    'usd-ngn,sell,5k,7',
+    'USDTNGN,buy,10000,2',
+  ]);
+  for (const command of ['plan', 'apply']) {
+    const result = exits(await trading.hedge(`${command} ${bad}`), 2, 'bad.csv:2: ', 'bad.csv:4: ', 'bad.csv:5: ');
+    expect(result.stderr).not.toContain('bad.csv:3:');
+    expect(result.stdout).toBe('');
+  }
+  expect(trading.sandbox.requestLog).toEqual([]);
+
+  const planned = targetFile(trading, 'plan.csv', ['USDTNGN,buy,6000,3']);
+  const changes = await trading.hedge(`plan ${planned} --json`);
+  exits(changes, 9);
+  const plan = JSON.parse(changes.stdout);
+  expect(plan).toMatchObject({ at_target: false, totals: { actions: 1, added_usd: 6_000 } });
+  expect(plan.steps[0]).toMatchObject({
+    step: 1,
+    action: 'open',
+    market: 'USDTNGN',
+    side: 'buy',
+    current_usd: 0,
+    target_usd: 6_000,
+    delta_usd: 6_000,
+  });
+  // The quote's margin: 10% of the 6,000 USD to open.
+  expect([
+    plan.steps[0].quote.upfront.required_margin_usdc,
+    trading.trades(),
+    trading.writes().map((entry) => entry.path),
+  ]).toEqual([600, [], ['/quotes']]);
+
   const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,10000,3', 'USDTNGN,sell,5k,7']);
   const result = ok(await trading.hedge(`apply ${file} --json`));
   expect(book(trading)).toEqual({ 'USDTNGN buy': 10_000, 'USDTNGN sell': 5_000 });
@@ -59,6 +93,13 @@ it('hedge apply: from an empty book opens both sides, then rebalances: closes an
     ['add', 'buy', 2_000],
   ]);
   expect(book(trading)).toEqual({ 'USDTNGN buy': 12_000 });
+
+  ok(await trading.hedge(`apply ${planned}`));
+  exits(await trading.hedge(`plan ${planned}`), 0, 'At target: nothing to do.');
+  // Within --tolerance counts as at target.
+  const near = targetFile(trading, 'near.csv', ['USDTNGN,buy,6050,3']);
+  expect((await trading.hedge(`plan ${near}`)).code).toBe(9);
+  ok(await trading.hedge(`plan ${near} --tolerance 100`));
 });
 
 it('hedge apply: on a server with its own name for the add/reduce amount (beta): each change is refused once for the name, then sent under it; the server ends at the target', async () => {
@@ -185,50 +226,6 @@ it("hedge apply: a step that fails: the re-run it suggests names the file as the
   expect(words).toEqual(['apply', file, '--tolerance', '100']);
   exits(await trading.hedge([...words, '--yes']), 6);
   expect(trading.trades().map((entry) => entry.body)).toEqual([1, 2].map(() => openBody('sell', 5_000, 3)));
-});
-
-it('hedge plan: a file with several bad rows: exit 2 naming every line, and no request at all; then exit 9 when changes are needed, 0 at target; reads and quotes only', async () => {
-  const trading = await startTrading();
-  const bad = targetFile(trading, 'bad.csv', [
-    'USDTNGN,up,10000,3',
-    'USDTNGN,sell,5k,7',
-    'usd-ngn,sell,5k,7',
-    'USDTNGN,buy,10000,2',
-  ]);
-  for (const command of ['plan', 'apply']) {
-    const result = exits(await trading.hedge(`${command} ${bad}`), 2, 'bad.csv:2: ', 'bad.csv:4: ', 'bad.csv:5: ');
-    expect(result.stderr).not.toContain('bad.csv:3:');
-    expect(result.stdout).toBe('');
-  }
-  expect(trading.sandbox.requestLog).toEqual([]);
-
-  const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,6000,3']);
-  const changes = await trading.hedge(`plan ${file} --json`);
-  exits(changes, 9);
-  const plan = JSON.parse(changes.stdout);
-  expect(plan).toMatchObject({ at_target: false, totals: { actions: 1, added_usd: 6_000 } });
-  expect(plan.steps[0]).toMatchObject({
-    step: 1,
-    action: 'open',
-    market: 'USDTNGN',
-    side: 'buy',
-    current_usd: 0,
-    target_usd: 6_000,
-    delta_usd: 6_000,
-  });
-  // The quote's margin: 10% of the 6,000 USD to open.
-  expect([
-    plan.steps[0].quote.upfront.required_margin_usdc,
-    trading.trades(),
-    trading.writes().map((entry) => entry.path),
-  ]).toEqual([600, [], ['/quotes']]);
-
-  ok(await trading.hedge(`apply ${file}`));
-  exits(await trading.hedge(`plan ${file}`), 0, 'At target: nothing to do.');
-  // Within --tolerance counts as at target.
-  const near = targetFile(trading, 'near.csv', ['USDTNGN,buy,6050,3']);
-  expect((await trading.hedge(`plan ${near}`)).code).toBe(9);
-  ok(await trading.hedge(`plan ${near} --tolerance 100`));
 });
 
 it('51 filled buy hedges past the one page of 50 (alpha), a target of their 51,000: plan and apply cannot tell (exit 12), "Nothing was sent" naming HEDGE_WIRE_PAGE_SIZE_PARAM, no write sent', async () => {

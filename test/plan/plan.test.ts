@@ -77,13 +77,19 @@ it('the actions that reach the target: opens, adds, reduces and closes per side,
   expect([result.untouched, result.problems, result.atTarget]).toEqual([[], [], false]);
 });
 
-it('the actions that reach the target: leaves a position on a side the file does not name untouched, and reports it', () => {
+it('the actions that reach the target: leaves a position on a side the file does not name untouched, and reports it; sums a side the server lists as several hedges', () => {
   const sell = held('USDTNGN', 'sell', 20_000, 7, 'hdg_b');
   const result = plan({
     positions: [held('USDTNGN', 'buy', 10_000), sell],
     targets: [row('USDTNGN', 'buy', 10_000, 2)],
   });
   expect([result.steps, result.untouched, result.atTarget]).toEqual([[], [sell], true]);
+  expect(
+    plan({
+      positions: [held('USDTNGN', 'buy', 0.1, 3), held('usdtngn', 'buy', 0.2, 3)],
+      targets: [row('USDTNGN', 'buy', 0.3, 2)],
+    }).unchanged,
+  ).toEqual([{ market: 'USDTNGN', side: 'buy', currentUsd: 0.3, targetUsd: 0.3, line: 2 }]);
 });
 
 it('the actions that reach the target: notes an add whose row names another tenor than the open position: add keeps the maturity', () => {
@@ -102,15 +108,6 @@ it('the actions that reach the target: notes an add whose row names another teno
   expect(describePlanStepNote('tenor_differs', result.steps[0])).toBe(
     'the open USDTNGN buy position has a different tenor (7 days) than the row; add keeps its maturity (roll is not implied).',
   );
-});
-
-it('the actions that reach the target: sums a side the server lists as several hedges', () => {
-  expect(
-    plan({
-      positions: [held('USDTNGN', 'buy', 0.1, 3), held('usdtngn', 'buy', 0.2, 3)],
-      targets: [row('USDTNGN', 'buy', 0.3, 2)],
-    }).unchanged,
-  ).toEqual([{ market: 'USDTNGN', side: 'buy', currentUsd: 0.3, targetUsd: 0.3, line: 2 }]);
 });
 
 const buy = [held('USDTNGN', 'buy', 10_000, 3)];
@@ -168,17 +165,14 @@ it('execution order: sends closes and reduces first, then adds and opens, each b
 
 const book = [held('USDTNGN', 'sell', 40_000, 3)];
 
-it('pre-trade checks over the whole plan: passes a plan that only fits because the reduction runs before the open', () => {
+it('pre-trade checks over the whole plan: passes a plan that only fits because the reduction runs before the open; fails on the step that goes over the cap, with the headroom left at that point', () => {
   // The open is on an earlier line, but 30k of headroom only exists once the sell side is cut by 25k.
-  const result = plan({
+  const fits = plan({
     positions: book,
     availableExposureUsd: 5_000,
     targets: [row('USDTNGN', 'buy', 30_000, 2), row('USDTNGN', 'sell', 15_000, 3)],
   });
-  expect([result.steps.map((step) => step.action), result.problems]).toEqual([['reduce', 'open'], []]);
-});
-
-it('pre-trade checks over the whole plan: fails on the step that goes over the cap, with the headroom left at that point', () => {
+  expect([fits.steps.map((step) => step.action), fits.problems]).toEqual([['reduce', 'open'], []]);
   const result = plan({
     positions: book,
     availableExposureUsd: 5_000,

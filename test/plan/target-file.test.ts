@@ -31,7 +31,7 @@ function rowsOf(text: string, sourceName = 'targets.csv') {
   return result.rows;
 }
 
-it('CSV target files: reads every notional form the CLI takes, 0 for flat, and the optional client reference', () => {
+it('CSV target files: reads every notional form the CLI takes, 0 for flat, and the optional client reference; takes the columns in any order, with a BOM, CRLF, blank and comment lines counted in the line numbers', () => {
   expect(
     rowsOf(
       [
@@ -52,9 +52,6 @@ it('CSV target files: reads every notional form the CLI takes, 0 for flat, and t
     target('USDTKES', 'buy', 10_000.5, 6, 3),
     target('USDTKES', 'sell', 0, 7, 7),
   ]);
-});
-
-it('CSV target files: takes the columns in any order, with a BOM, CRLF, blank and comment lines counted in the line numbers', () => {
   expect(
     rowsOf(
       '\ufeff# book for Monday\r\n TENOR_DAYS , notional_usd,side,Market\r\n\r\n3,25k,sell,USDTNGN\r\n# a note\r\n,,,\r\n7,5000,buy,USDTNGN\r\n',
@@ -100,7 +97,7 @@ it('CSV target files: lists every problem of several bad rows with the file line
   ]);
 });
 
-it('CSV target files: names the line a row starts on when a quoted field spans lines', () => {
+it('CSV target files: names the line a row starts on when a quoted field spans lines; stops at a broken quote, keeping the problems of the rows before it', () => {
   expect(problemsOf(`${HEADER},client_reference\nUSDTNGN,buy,10k,3,"two\nlines"\nUSDTNGN,sell,abc,3,\n`)).toEqual([
     at(
       2,
@@ -111,16 +108,13 @@ it('CSV target files: names the line a row starts on when a quoted field spans l
   expect(problemsOf(`${HEADER},client_reference\nUSDTNGN,buy,"1\n0k",3,\n`)).toEqual([
     at(2, 'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.'),
   ]);
-});
-
-it('CSV target files: stops at a broken quote, keeping the problems of the rows before it', () => {
   expect(problemsOf([HEADER, 'USDTNGN,buy,nope,3', 'USDTNGN,sell,"10k"x,3', 'USDTGHS,buy,bad,3'].join('\n'))).toEqual([
     at(2, 'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.'),
     at(3, 'not valid CSV: a closing quote is followed by something other than a comma or the end of the line.'),
   ]);
 });
 
-it('CSV target files: refuses a header with unknown, repeated or missing columns', () => {
+it('CSV target files: refuses a header with unknown, repeated or missing columns; refuses an empty file and a header with no rows; refuses a client reference longer than the CLI allows, naming the column', () => {
   expect(problemsOf('market,side,notional,tenor_days,side\nUSDTNGN,buy,10k,3,buy\n')).toEqual([
     at(
       1,
@@ -140,9 +134,6 @@ it('CSV target files: refuses a header with unknown, repeated or missing columns
     ),
     at(3, 'tenor_days: the value is not allowed; expected 1, 3 or 7 (days).'),
   ]);
-});
-
-it('CSV target files: refuses an empty file and a header with no rows', () => {
   expect(problemsOf('')).toEqual([
     at(
       0,
@@ -153,9 +144,6 @@ it('CSV target files: refuses an empty file and a header with no rows', () => {
   expect(problemsOf(`${HEADER}\r\n\r\n`)).toEqual([
     at(0, 'targets.csv has no target rows; expected one row per market and side.'),
   ]);
-});
-
-it('CSV target files: refuses a client reference longer than the CLI allows, naming the column', () => {
   const long = 'R'.repeat(129);
   expect(problemsOf(`${HEADER},client_reference\nUSDTNGN,buy,10k,3,${long}\n`)).toEqual([
     at(
@@ -165,16 +153,9 @@ it('CSV target files: refuses a client reference longer than the CLI allows, nam
   ]);
 });
 
-it('CSV target files: is read as JSON when it starts as JSON, and its reader quotes nothing of it', () => {
-  const [problem, ...more] = problemsOf(`[${HEADER}]\n`, 'stdin');
-  expect([more, problem.line]).toEqual([[], 0]);
-  // V8's "Unexpected token" quotes the input: only that a character is not allowed is said.
-  expect(problem.message).toBe('stdin is not valid JSON: a character that JSON does not allow there.');
-});
-
 const JSON_FILE = 'targets.json';
 
-it('JSON target files: reads an array of objects with the CSV keys, numbers or strings, line = item number', () => {
+it('JSON target files: reads an array of objects with the CSV keys, numbers or strings, line = item number; accepts the { "targets": [...] } wrapper', () => {
   const text = JSON.stringify([
     { market: 'usdtngn', side: 'Buy', notional_usd: 10000, tenor_days: 3, client_reference: 'DEAL-7' },
     { market: 'USDTNGN', side: 'sell', notional_usd: 0 },
@@ -185,9 +166,6 @@ it('JSON target files: reads an array of objects with the CSV keys, numbers or s
     target('USDTNGN', 'sell', 0, 2),
     target('USDTGHS', 'sell', 2_500, 3, 7),
   ]);
-});
-
-it('JSON target files: accepts the { "targets": [...] } wrapper', () => {
   expect(
     rowsOf(
       '\ufeff{ "targets": [ { "market": "USDTNGN", "side": "buy", "notional_usd": 1500.25, "tenor_days": 1 } ] }',
@@ -270,7 +248,7 @@ it('JSON target files: refuses a key written twice in one object, as JSON reads 
   ).toHaveLength(2);
 });
 
-it('JSON target files: refuses what is not JSON or not a list of targets, as a problem of the whole file', () => {
+it('JSON target files: refuses what is not JSON or not a list of targets, as a problem of the whole file; a CSV target file is read as JSON when it starts as JSON, and its reader quotes nothing of it', () => {
   const [syntax, ...more] = problemsOf('[{"market": "USDTNGN"},]', JSON_FILE);
   expect([more, syntax.line]).toEqual([[], 0]);
   // V8 says "Unexpected token ']'" and quotes the input after it: only the kind of problem is kept.
@@ -284,6 +262,13 @@ it('JSON target files: refuses what is not JSON or not a list of targets, as a p
   ]);
   expect(problemsOf('[]', JSON_FILE)).toEqual([
     at(0, 'targets.json has no target rows; expected one row per market and side.'),
+  ]);
+  // A CSV target file that starts as JSON (V8's "Unexpected token" quotes the input): only that a character is not allowed.
+  const [problem, ...others] = problemsOf(`[${HEADER}]\n`, 'stdin');
+  expect([others, problem.line, problem.message]).toEqual([
+    [],
+    0,
+    'stdin is not valid JSON: a character that JSON does not allow there.',
   ]);
 });
 
