@@ -20,9 +20,30 @@ const start = useSandboxes();
 const raw = (sandbox: ApiTarget, path = '/markets', signal?: AbortSignal) =>
   fetch(`${sandbox.baseUrl}${path}`, { headers: { authorization: `Bearer ${sandbox.apiKey}` }, signal });
 
-it('sandbox server: endpoints over HTTP: answers every endpoint with the envelope and an x-request-id', async () => {
-  const sandbox = await start();
-  const opened = await post(sandbox, '/hedges', openBody('buy', 10_000), 'open-1');
+it('sandbox server: endpoints over HTTP: logs every request with its outcome; answers every endpoint with the envelope and an x-request-id, a path outside the base with a 404 envelope and malformed JSON with a 400 envelope', async () => {
+  const sandbox = await start({ realNow: () => T0 });
+  const opened = await post(sandbox, '/hedges?x=1', openBody('buy', 10_000), 'logged');
+  await api(sandbox, 'GET', '/hedges/hdg_nope');
+  const [open, missing] = sandbox.requestLog;
+  expect(open).toMatchObject({
+    method: 'POST',
+    path: '/hedges',
+    query: { x: '1' },
+    idempotencyKey: 'logged',
+    body: openBody('buy', 10_000),
+    status: 200,
+    errorCode: null,
+    fault: null,
+  });
+  // Real time stands still here, and sandbox time starts at it.
+  expect([open.sandboxTimeMs, open.realTimeMs]).toEqual([T0, T0]);
+  expect(missing).toMatchObject({
+    method: 'GET',
+    status: 404,
+    errorCode: 'hedge_not_found',
+    idempotencyKey: null,
+    body: null,
+  });
   sandbox.clock.advance(100);
   const calls = [
     ['GET', '/markets'],
@@ -49,32 +70,6 @@ it('sandbox server: endpoints over HTTP: answers every endpoint with the envelop
       expect.stringMatching(/^application\/json/),
     ]);
   }
-});
-
-it('sandbox server: endpoints over HTTP: logs every request with its outcome; answers a path outside the base with a 404 envelope and malformed JSON with a 400 envelope', async () => {
-  const sandbox = await start({ realNow: () => T0 });
-  await post(sandbox, '/hedges?x=1', openBody('buy', 1_000), 'logged');
-  await api(sandbox, 'GET', '/hedges/hdg_nope');
-  const [open, missing] = sandbox.requestLog;
-  expect(open).toMatchObject({
-    method: 'POST',
-    path: '/hedges',
-    query: { x: '1' },
-    idempotencyKey: 'logged',
-    body: openBody('buy', 1_000),
-    status: 200,
-    errorCode: null,
-    fault: null,
-  });
-  // Real time stands still here, and sandbox time starts at it.
-  expect([open.sandboxTimeMs, open.realTimeMs]).toEqual([T0, T0]);
-  expect(missing).toMatchObject({
-    method: 'GET',
-    status: 404,
-    errorCode: 'hedge_not_found',
-    idempotencyKey: null,
-    body: null,
-  });
   // Unknown paths, wrong methods and keys under the base path: engine: validation and routing.
   const outside = await fetch(sandbox.baseUrl.replace('/partners/sandbox/v2', '/v1/markets'));
   expect([outside.status, ((await outside.json()) as any).error.code, outside.headers.get('x-request-id')]).toEqual([
