@@ -157,15 +157,14 @@ it('--until: failures: a read cut by --timeout ends it (exit 124) without promis
   expect([run.outcome.constructor, run.at, run.elapsed, run.stderr]).toEqual([UntilNotMetError, [0, 2000], 3000, '']);
 });
 
-it.each([
-  [{ watch: true }, '--watch'],
-  [{ wait: true }, '--wait'],
-])('--until: failures: refuses %o with --until (exit 2, nothing read)', async (flags, flag) => {
-  const run = await untilOn(['filled'], {}, flags);
-  expect(run.outcome.message).toBe(
-    `${flag} cannot be combined with --until (--until already reads again until the condition holds).`,
-  );
-  expect(run.at).toEqual([]);
+it('--until: failures: refuses --watch or --wait with --until (exit 2, nothing read)', async () => {
+  for (const flag of ['watch', 'wait']) {
+    const run = await untilOn(['filled'], {}, { [flag]: true });
+    expect(run.outcome.message).toBe(
+      `--${flag} cannot be combined with --until (--until already reads again until the condition holds).`,
+    );
+    expect(run.at).toEqual([]);
+  }
 });
 
 it('--until: failures: Ctrl-C while waiting ends it with 130', async () => {
@@ -187,13 +186,12 @@ async function historyGiven(options: Record<string, unknown>, globals: Partial<G
 }
 
 // A malformed date (it starts with a digit) goes as a date too: the command's own date refusal answers it.
-it.each(['7d', '2026-11-01', '2026-11-01T12:00:00Z', '2026-13-45'])(
-  '--until on history and report: a date is the close-date bound, anything else a condition: %s goes to the command as its date',
-  async (value) => {
+it('--until on history and report: a date is the close-date bound, anything else a condition: 7d, 2026-11-01, 2026-11-01T12:00:00Z and 2026-13-45 go to the command as its date', async () => {
+  for (const value of ['7d', '2026-11-01', '2026-11-01T12:00:00Z', '2026-13-45']) {
     const { seen, sleeps } = await historyGiven({ until: value });
-    expect([seen, sleeps]).toEqual([[{ args: {}, options: { until: value } }], []]);
-  },
-);
+    expect([seen, sleeps], value).toEqual([[{ args: {}, options: { until: value } }], []]);
+  }
+});
 
 it('--until on history and report: a date is the close-date bound, anything else a condition: a condition polls; the command never sees it', async () => {
   const { seen, outcome } = await historyGiven({ until: '[0].hedge_id', limit: '5' }, { timeout: 2 });
