@@ -377,7 +377,7 @@ it("what the demo loads: `--demo quote` answers over the demo's local socket wit
 // The version, and the help at 80 columns (a pipe here), are answered by bin/hedge.js before any
 // of dist/ is loaded: a process each. The others load dist/cli.js as bin/hedge.js does, first in
 // the recorded process (nothing is loaded before them but the front door).
-it.each(['--version', '-V', '--help', 'quote --help', 'sandbox serve --help'])(
+it.each(['--version', '-V', 'quote --help', 'sandbox serve --help'])(
   'a real start: hedge %s loads the front door only',
   async (name) => {
     const launcher = name.startsWith('-');
@@ -394,9 +394,11 @@ it.each(['--version', '-V', '--help', 'quote --help', 'sandbox serve --help'])(
   },
 );
 
-it("a real start: the launcher's `hedge --help` (dist/help.txt) is the front door's at 80 columns; at another width the front door prints it; run by a path (no `hedge` on PATH), `--help` is dist/help.txt under one line naming the path: nothing of dist/ loaded", async () => {
+it("a real start: the launcher's `hedge --help` (dist/help.txt) loads the front door only, nothing of dist/, and is the front door's at 80 columns; at another width the front door prints it; run by a path (no `hedge` on PATH), `--help` is dist/help.txt under one line naming the path: nothing of dist/ loaded", async () => {
   // HEDGE_FORCE_TTY=0 keeps the launcher out of it: the same 80 columns, printed by dist/cli.js.
   const launcher = await loadedBy(['--help']);
+  expect(launcher.distFiles).toEqual([]);
+  for (const heavy of HEAVY) expect(has(launcher.packages, heavy), heavy).toBe(false);
   const front = await loadedBy(['--help'], { HEDGE_FORCE_TTY: '0' });
   const wider = await loadedBy(['--help'], { COLUMNS: '120' });
   expect(front.distFiles).toContain('cli.js');
