@@ -100,7 +100,7 @@ const refusesGet = async (sandbox: ApiTarget, path: string, field: string) =>
 const hedgeOn = (sandbox: ApiTarget, id: string) => read(sandbox, `/hedges/${id}`);
 /** The one account a test's key opened. */
 const firstAccount = (sandbox: RunningSandbox) => Object.values(sandbox.engine.state.accounts)[0];
-const idsOf = (list: Array<{ id: string }>) => list.map((hedge) => hedge.id);
+const idsOf = (list: any[]) => list.map((hedge) => hedge.id);
 /** A money amount as the dialect writes it: a number, or its decimal text to the cent. */
 const amount = (expected: typeof reference, value: number) => (expected.amountsAsText ? value.toFixed(2) : value);
 /** Follows a list's pages from `path`: `next` gives the following request from an answer, or null. */
