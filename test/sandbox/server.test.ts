@@ -103,7 +103,7 @@ it('sandbox server: fault injection: shares given as options fault a seeded prop
   expect(() => sandbox.setFaults({ fault5xx: 2 })).toThrow(/share/);
 });
 
-it('sandbox server: fault injection: latency holds the request (key in flight), and the held request completes even if the client hung up', async () => {
+it('sandbox server: fault injection: latency holds the request (key in flight), and the held request completes even if the client hung up; stall headers never answers and stall body hangs mid-body; close() still returns', async () => {
   const sandbox = await start();
   sandbox.setFaults({ nextLatency: { count: 1, ms: 150 } });
   const started = Date.now();
@@ -125,25 +125,22 @@ it('sandbox server: fault injection: latency holds the request (key in flight), 
   await expect(hungUp).rejects.toThrow();
   await until(() => entry?.status === 200);
   expect(await read(sandbox, '/hedges')).toHaveLength(1);
-});
 
-it('sandbox server: fault injection: stall headers never answers and stall body hangs mid-body; close() still returns', async () => {
-  const sandbox = await start();
-  sandbox.setFaults({ stall: 'headers' });
+  sandbox.setFaults({ latencyMs: 0, match: null, stall: 'headers' });
   await expect(api(sandbox, 'GET', '/markets', { signal: AbortSignal.timeout(150) })).rejects.toThrow();
-  expect(sandbox.requestLog[0]).toMatchObject({ status: 'stalled', fault: 'stall-headers' });
+  expect(sandbox.requestLog[3]).toMatchObject({ status: 'stalled', fault: 'stall-headers' });
 
   sandbox.setFaults({ stall: 'body' });
-  const abort = new AbortController();
-  const response = await raw(sandbox, '/markets', abort.signal);
+  const cut = new AbortController();
+  const response = await raw(sandbox, '/markets', cut.signal);
   expect(response.status).toBe(200);
-  setTimeout(() => abort.abort(), 150);
+  setTimeout(() => cut.abort(), 150);
   await expect(response.text()).rejects.toThrow();
-  expect(sandbox.requestLog[1]).toMatchObject({ status: 'stalled', fault: 'stall-body' });
+  expect(sandbox.requestLog[4]).toMatchObject({ status: 'stalled', fault: 'stall-body' });
 
   // One more stalled request left open on purpose: close() must cut it.
   void raw(sandbox).catch(() => undefined);
-  await until(() => sandbox.requestLog.length === 3);
+  await until(() => sandbox.requestLog.length === 6);
   sandbox.setFaults({ stall: null });
   expect(await statusOf(sandbox, '/markets')).toBe(200);
   await sandbox.close();
