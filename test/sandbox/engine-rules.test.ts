@@ -689,7 +689,7 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
     expect(grown.idempotencyKeys.slice(0, 3)).toEqual(['grow-1', 'grow-2', 'grow-3']);
   });
 
-  it('pages hedges newest first at any page size and after filters', () => {
+  it('pages hedges newest first at any page size and after filters, and history newest first, closes landing together ordered by hedge id, descending', () => {
     for (const [limit, query] of [
       [1, { limit: '1' }],
       [500, { limit: '500' }],
@@ -702,15 +702,13 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
       listed({ status: 'filled' }),
       listed({ status: 'closed', limit: '3' }),
     ]).toEqual([[idsOldestFirst[0]], [], newestFirst().slice(0, 3)]);
-  });
-
-  it('pages history newest first: closes landing together are ordered by hedge id, descending', () => {
+    // History: closes landing together are ordered by hedge id, descending.
     const history = call(engine, grown.nowMs, 'GET', '/hedges/history', { query: { limit: '4' } }).data;
     expect(history.map((record: any) => record.hedge_id)).toEqual(newestFirst().slice(0, 4));
     expect([history[0].closed_at, history[1].closed_at > history[2].closed_at]).toEqual([history[1].closed_at, true]);
   });
 
-  it('still replays the first and the last write by their keys, acting on nothing', () => {
+  it('still replays the first and the last write by their keys, acting on nothing; so does a state reloaded from JSON, which pages the same', () => {
     const first = call(engine, grown.nowMs, 'POST', '/hedges', {
       body: openBody('buy', 1_000, 7, { client_reference: 'grow-1' }),
       idempotencyKey: grown.idempotencyKeys[0],
@@ -720,9 +718,7 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
     expect(replayLast()).toMatchObject({ ...replayed, data: { hedge_id: idsOldestFirst.at(-1) } });
     expect(Object.keys(firstAccount(engine).hedges)).toHaveLength(HEDGES);
     expect(Object.keys(engine.state.idempotency)).toHaveLength(2 * HEDGES);
-  });
-
-  it('a state reloaded from JSON pages and replays the same', () => {
+    // A state reloaded from JSON pages and replays the same.
     const reloaded = reload(engine);
     expect(listed({ limit: '7' }, reloaded)).toEqual(listed({ limit: '7' }));
     expect(replayLast(reloaded).headers['idempotent-replayed']).toBe('true');
