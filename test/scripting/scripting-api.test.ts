@@ -94,7 +94,7 @@ it('hedge api: the key never leaves for another host: a path naming another host
   expect(t.requests()).toHaveLength(1);
 });
 
-it('hedge api: writes go through the journal: POST: sent once with an Idempotency-Key, journaled as api POST …, the server acted', async () => {
+it('hedge api: writes go through the journal: POST: sent once with an Idempotency-Key, journaled as api POST …, the server acted; -F types the body (numbers, booleans, null, @file); --input sends a JSON file', async () => {
   const t = await start();
   const hedge = t.seedOpen('buy', 10_000);
   expect(okJson(await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy'))).toMatchObject({
@@ -114,10 +114,6 @@ it('hedge api: writes go through the journal: POST: sent once with an Idempotenc
       request: { method: 'POST', path: '/hedges/close', body: { market: MARKET, side: 'buy' } },
     },
   ]);
-});
-
-it('hedge api: writes go through the journal: -F types the body (numbers, booleans, null, @file); --input sends a JSON file', async () => {
-  const t = await start();
   const file = join(t.configDir, 'ref.txt');
   writeFileSync(file, 'DEAL-7');
   ok(
@@ -125,7 +121,7 @@ it('hedge api: writes go through the journal: -F types the body (numbers, boolea
       `api -X POST /quotes -f market=USDTNGN -f side=sell -F notional_usd=2500.5 -F tenor_days=3 -F note=@${file} -F flag=true -F none=null`,
     ),
   );
-  expect(t.writes()[0].body).toEqual({
+  expect(t.writes()[1].body).toEqual({
     market: MARKET,
     side: 'sell',
     notional_usd: 2500.5,
@@ -137,7 +133,7 @@ it('hedge api: writes go through the journal: -F types the body (numbers, boolea
   const body = join(t.configDir, 'quote.json');
   writeFileSync(body, JSON.stringify(BUY_1000));
   ok(await t.hedge(`api -X POST /quotes --input ${body}`));
-  expect(t.writes()[1].body).toEqual(BUY_1000);
+  expect(t.writes()[2].body).toEqual(BUY_1000);
 });
 
 it('hedge api: writes go through the journal: --input and -F @file read as every input file is: a regular file of at most 4 MiB, stdin once; otherwise exit 2 naming the flag, nothing sent', async () => {
