@@ -624,7 +624,7 @@ it('engine: carry: the lighter side earns carry (negative rate) and the heavier 
 });
 
 // The sandbox clock and the market model the engine prices with.
-it('sandbox clock: runs at origin + real elapsed × speed + manual offset; starts at the real time by default', () => {
+it('sandbox clock: runs at origin + real elapsed × speed + manual offset; starts at the real time by default; market model: is a continuous path (tiny moves over a second); prices impact as factor × (imbalance before² − imbalance after²); computes P&L as notional × (mark − entry) / mark for a buy and the opposite for a sell', () => {
   let real = 1_000;
   const clock = createClock({ realNow: () => real, speed: 60, originMs: 5_000_000 });
   const first = clock.now();
@@ -636,9 +636,6 @@ it('sandbox clock: runs at origin + real elapsed × speed + manual offset; start
   expect(() => createClock({ speed: 0 })).toThrow();
   // By default: at the real time.
   expect(createClock({ realNow: () => 42_000 }).now()).toBe(42_000);
-});
-
-it('market model: is a continuous path (tiny moves over a second); prices impact as factor × (imbalance before² − imbalance after²); computes P&L as notional × (mark − entry) / mark for a buy and the opposite for a sell', () => {
   const seed = seedHash('model');
   const t = Date.UTC(2026, 0, 1);
   expect(Math.abs(midPrice(seed, USDTNGN, t + 1000) - midPrice(seed, USDTNGN, t))).toBeLessThan(1);
