@@ -77,7 +77,7 @@ it('engine: idempotency: same key and same body returns the original response wi
     expect(keyed(T0, key, 'buy', 1000)).toMatchObject(refused(400, 'validation_error', { field: 'Idempotency-Key' }));
 });
 
-it('engine: idempotency: a key held by a request still in progress is idempotency_in_flight, then replays once done', () => {
+it('engine: idempotency: a key held by a request still in progress is idempotency_in_flight, then replays once done; does not remember refused requests', () => {
   const { engine, get } = on();
   const request = {
     method: 'POST',
@@ -101,9 +101,6 @@ it('engine: idempotency: a key held by a request still in progress is idempotenc
   engine.releaseIdempotencyKey(lease);
   expect(engine.handle(request, T0 + 10).body).toEqual(original.body);
   expect(get(T0 + 10, '/hedges')).toHaveLength(1);
-});
-
-it('engine: idempotency: does not remember refused requests', () => {
   const { keyed } = on({ exposureCapUsd: 50_000 });
   expect(keyed(T0, 'k-2', 'buy', 60_000)).toMatchObject(refused(400, 'exposure_exceeded'));
   expect(keyed(T0, 'k-2', 'buy', 40_000).status).toBe(200);
@@ -229,7 +226,7 @@ it('engine: validation and routing: invalid_json when the body did not parse, is
   expect(call(engine, T0, 'POST', '/hedges/hdg_x').headers.allow).toBe('GET');
 });
 
-it('engine: pricing: a bigger trade quotes worse; an imbalance-reducing trade quotes better; quotes are indicative: they persist nothing and echo the request', () => {
+it('engine: pricing: a bigger trade quotes worse; an imbalance-reducing trade quotes better; quotes are indicative: they persist nothing and echo the request; prices come from the seeded path: same seed and time, same price; around 1,530', () => {
   const { get, quoteFor } = on();
   const pricing = (side: 'buy' | 'sell', notional: number) => quoteFor(T0, side, notional).data.pricing;
   const smallBuy = pricing('buy', 10_000);
@@ -259,9 +256,6 @@ it('engine: pricing: a bigger trade quotes worse; an imbalance-reducing trade qu
   expect(quote.carry.total_usdc).toBeCloseTo(quote.carry.daily_usdc * 3, 1);
   expect(quote.carry.total_rate_pct).toBeCloseTo(quote.carry.daily_rate_pct * 3, 4);
   expect([get(T0, '/hedges'), get(T0, '/account').balance_usdc]).toEqual([[], 1_000_000]);
-});
-
-it('engine: pricing: prices come from the seeded path: same seed and time, same price; around 1,530', () => {
   const price = (seed: string, t = T0, symbols = 'USDTNGN') =>
     call(makeEngine({ seed }), t, 'GET', '/prices', { query: { symbols } });
   // Its envelope and shape: dialects.test.ts ("serves prices in its own shape", reference).
@@ -355,7 +349,7 @@ it('engine: hedge state machine: opens as submitted with hashes, units and matur
   });
 });
 
-it('engine: hedge state machine: submitted → failed releases the reserved collateral and fee and frees the side', () => {
+it('engine: hedge state machine: submitted → failed releases the reserved collateral and fee and frees the side; fails a seeded share of opens, the same ones for the same seed', () => {
   const { get, open, hedgeAt } = on({ failRate: 1 });
   const { id } = open(T0, 'sell', 50_000).data;
   // Reserved while submitted: the 10% margin (5,000) and the 0.05% fee (25).
@@ -371,9 +365,6 @@ it('engine: hedge state machine: submitted → failed releases the reserved coll
     open_positions: 0,
   });
   expect([get(T0 + 1000, '/positions'), open(T0 + 1000, 'sell', 50_000).status]).toEqual([[], 200]);
-});
-
-it('engine: hedge state machine: fails a seeded share of opens, the same ones for the same seed', () => {
   const outcomes = (seed: string) => {
     const { engine, open, change, hedgeAt } = on({ failRate: 0.5, seed });
     const statuses: string[] = [];
@@ -486,7 +477,7 @@ it('engine: add, reduce, close: refuses a second change while one is pending, ch
   expect(change(T0 + 2001, 'close', 'buy')).toMatchObject(pending);
 });
 
-it('engine: add, reduce, close: reduce is proportional: margin, carry and P&L of the reduced share come back minus its fee', () => {
+it('engine: add, reduce, close: reduce is proportional: margin, carry and P&L of the reduced share come back minus its fee; a reduce of the whole notional (or ≥ 99.5%, or leaving < 1 USD) closes the hedge fully', () => {
   const { filled, get, change } = on({ seed: 'reduce' });
   const { hedge, now } = filled('sell', 200_000);
   const later = now + 2 * DAY;
@@ -514,9 +505,6 @@ it('engine: add, reduce, close: reduce is proportional: margin, carry and P&L of
   expect(Math.abs(credited - (5_000 + before.net_pnl_usd / 4 - 25))).toBeLessThan(20);
   // Carry left on the position is three quarters of what had accrued (plus one second more).
   expect(after.accrued_carry_usdc).toBeCloseTo((before.accrued_carry_usdc * 3) / 4, 0);
-});
-
-it('engine: add, reduce, close: a reduce of the whole notional (or ≥ 99.5%, or leaving < 1 USD) closes the hedge fully', () => {
   // The last: 99.47% of the notional, but it would leave 0.80 USD.
   for (const [notional, reduceBy] of [
     [100_000, 100_000],
@@ -534,7 +522,7 @@ it('engine: add, reduce, close: a reduce of the whole notional (or ≥ 99.5%, or
   }
 });
 
-it('engine: add, reduce, close: a close credits exactly the net_margin_usd the position shows at the moment it lands', () => {
+it('engine: add, reduce, close: a close credits exactly the net_margin_usd the position shows at the moment it lands; history covers the whole lifecycle: open, add, reduce and a close landing after the delay add up to the balance', () => {
   // Two engines with the same seed and the same history: one closes, the twin only looks.
   const [closer, looker] = [on({ seed: 'twin' }), on({ seed: 'twin' })];
   const landsAt = T0 + 1500 + 2 * DAY + 1000;
@@ -545,9 +533,6 @@ it('engine: add, reduce, close: a close credits exactly the net_margin_usd the p
     expect.closeTo(looker.get(landsAt, '/account').balance_usdc + position.net_margin_usd, 2),
     position.mark_price,
   ]);
-});
-
-it('engine: add, reduce, close: history covers the whole lifecycle: open, add, reduce and a close landing after the delay add up to the balance', () => {
   const { filled, get, change, hedgeAt } = on({ seed: 'lifecycle' });
   const { hedge, now } = filled('sell', 100_000);
   let t = now + 3_600_000;
@@ -819,7 +804,7 @@ it.each([[500], [37], [1]])(
   },
 );
 
-it('history pages (reference dialect): hedges closing during a walk do not shift it: the walk sees the history as it stood', () => {
+it('history pages (reference dialect): hedges closing during a walk do not shift it: the walk sees the history as it stood; refuses a cursor it did not hand out, naming the parameter', () => {
   const growing = makeEngine();
   growing.seedHedges(KEY_A, 120, 'closed', T0);
   const before = historyNewestFirst(growing);
@@ -832,9 +817,6 @@ it('history pages (reference dialect): hedges closing during a walk do not shift
   });
   expect(ids.slice(0, 25).every((id) => !before.includes(id) || before.indexOf(id) < 25)).toBe(true);
   expect(ids.filter((id) => before.includes(id))).toEqual(before);
-});
-
-it('history pages (reference dialect): refuses a cursor it did not hand out, naming the parameter', () => {
   const answer = call(paged, T0, 'GET', '/hedges/history', { query: { limit: '10', cursor: 'not-a-cursor' } });
   expect(answer).toMatchObject(refused(400, 'validation_error'));
   expect(JSON.stringify(answer.error)).toMatch(/cursor/);
