@@ -211,7 +211,7 @@ function chunkHolding(source: string) {
 
 const front = frontFiles();
 
-it('the bundle: keeps the front door (cli.js and the chunks it imports as it starts) to commander and Node built-ins, and reaches each command only through a lazy import of a dist/ chunk', () => {
+it('the bundle: keeps the front door (cli.js and the chunks it imports as it starts) to commander and Node built-ins, and reaches each command only through a lazy import of a dist/ chunk; loads no package at run time from any dist/ file (the tarball declares none, so each is bundled); bundles the heavy packages into dist/ chunks (so that the recording below can see them)', () => {
   expect(front.size).toBeGreaterThan(0);
   const packages = new Set([...front].flatMap((file) => [...bundledPackages(file)]));
   expect([...packages]).toEqual(['commander']);
@@ -233,9 +233,6 @@ it('the bundle: keeps the front door (cli.js and the chunks it imports as it sta
     expect(distFiles.has(file), file).toBe(true);
     expect(front.has(file), `${file} is loaded lazily, not as the front starts`).toBe(false);
   }
-});
-
-it('the bundle: loads no package at run time from any dist/ file (the tarball declares none, so each is bundled); bundles the heavy packages into dist/ chunks (so that the recording below can see them)', () => {
   // Static and lazy imports, and the require() calls left in bundled CommonJS (not those quoted
   // in a package's generated-code strings). pg asks for its optional libpq binding inside a try.
   const neverLoaded = ['pg-native'];

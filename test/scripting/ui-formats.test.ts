@@ -272,7 +272,7 @@ const MARKET_FIELDS: FieldSpec[] = [
   },
 ];
 
-it('dotted --fields: JSON keeps the nesting, in the order asked; a record without the path gets null there; a group asked whole and one of its fields leaves the server data untouched; TSV and CSV: a column headed by the dotted name, raw values; table: the dotted name as the header, the value formatted by what its parts say; in json, tsv and table a dotted name that reaches nothing is bad usage naming it', async () => {
+it('dotted --fields: JSON keeps the nesting, in the order asked; a record without the path gets null there; a group asked whole and one of its fields leaves the server data untouched; TSV and CSV: a column headed by the dotted name, raw values; table: the dotted name as the header, the value formatted by what its parts say; in json, tsv and table a dotted name that reaches nothing is bad usage naming it; valueAtPath follows objects by key and lists by index, nothing else', async () => {
   const one = fieldsOut('json', ['market', 'pricing.market_price', 'carry.total_usdc', 'pricing.price_impact_usd']);
   one.out.record(QUOTE, []);
   const printed = JSON.parse(one.stdout());
@@ -318,9 +318,6 @@ it('dotted --fields: JSON keeps the nesting, in the order asked; a record withou
     expect(() => out.record(QUOTE, [])).toThrow(UsageError);
     expect(() => out.record(QUOTE, [])).toThrow(/--fields: "nope\.x" is not a field here/);
   }
-});
-
-it('dotted --fields: valueAtPath follows objects by key and lists by index, nothing else', () => {
   expect([
     [valueAtPath(QUOTE, 'pricing.market_price'), valueAtPath(QUOTE, 'legs.0.side')],
     [valueAtPath(QUOTE, 'legs.x'), valueAtPath(QUOTE, 'market.length'), valueAtPath(QUOTE, 'pricing.toString')],

@@ -102,13 +102,10 @@ it('--until: cadence and result: never true: exit 124 at --timeout, the last dat
   expect([free.outcome, free.at.length]).toEqual([0, 201]);
 });
 
-it('--until: cadence and result: --fields and --query shape what is printed, not what the condition sees', async () => {
+it("--until: cadence and result: --fields and --query shape what is printed, not what the condition sees; the read that met the condition says its warnings and successes too, as the command alone would; truth is JMESPath's: 0 is true, an empty list is false", async () => {
   const until = "status=='filled' && notional_usd > `5000`";
   const run = await untilOn(['filled'], { until, format: 'json', globals: { fields: ['id'] } });
   expect([run.outcome, JSON.parse(run.stdout)]).toEqual([0, { id: 'hdg_one' }]);
-});
-
-it('--until: cadence and result: the read that met the condition says its warnings and successes too, as the command alone would', async () => {
   const spec = historyRunning((ctx) => {
     ctx.output.warn('only 500 closed hedges were read');
     ctx.output.success('read');
@@ -120,9 +117,6 @@ it('--until: cadence and result: the read that met the condition says its warnin
     [{ hedge_id: 'hdg_one' }],
     'only 500 closed hedges were read\nread\n',
   ]);
-});
-
-it("--until: cadence and result: truth is JMESPath's: 0 is true, an empty list is false", () => {
   expect([[0, 'x', [1], { a: 1 }, true].map(isTruthy), [null, false, '', [], {}].map(isTruthy)]).toEqual([
     [true, true, true, true, true],
     [false, false, false, false, false],
@@ -156,7 +150,7 @@ it('--until: failures: a read that may pass is said on stderr and tried again no
   ]);
 });
 
-it('--until: failures: refuses --watch or --wait with --until (exit 2, nothing read)', async () => {
+it('--until: failures: refuses --watch or --wait with --until (exit 2, nothing read); Ctrl-C while waiting ends it with 130', async () => {
   for (const flag of ['watch', 'wait']) {
     const run = await untilOn(['filled'], {}, { [flag]: true });
     expect(run.outcome.message).toBe(
@@ -164,9 +158,6 @@ it('--until: failures: refuses --watch or --wait with --until (exit 2, nothing r
     );
     expect(run.at).toEqual([]);
   }
-});
-
-it('--until: failures: Ctrl-C while waiting ends it with 130', async () => {
   const controller = new AbortController();
   const onSleep = () => controller.abort(new StopSignal('SIGINT', 130));
   const { outcome } = await untilOn(['submitted'], { controller, onSleep });
