@@ -391,7 +391,7 @@ it.each(['--version', '-V', 'quote --help', 'sandbox serve --help'])(
   },
 );
 
-it("a real start: the launcher's `hedge --help` (dist/help.txt) loads the front door only, nothing of dist/, and is the front door's at 80 columns; at another width the front door prints it; run by a path (no `hedge` on PATH), `--help` is dist/help.txt under one line naming the path: nothing of dist/ loaded", async () => {
+it("a real start: the launcher's `hedge --help` (dist/help.txt) loads the front door only, nothing of dist/, and is the front door's at 80 columns; at another width the front door prints it; run by a path (no `hedge` on PATH), `--help` is dist/help.txt under one line naming the path: nothing of dist/ loaded; the PostgreSQL client is loaded only when a team journal store is configured; sees what a command loads lazily (positive control)", async () => {
   // HEDGE_FORCE_TTY=0 keeps the launcher out of it: the same 80 columns, printed by dist/cli.js.
   const launcher = await loadedBy(['--help']);
   expect(launcher.distFiles).toEqual([]);
@@ -405,9 +405,6 @@ it("a real start: the launcher's `hedge --help` (dist/help.txt) loads the front 
   const byPath = await loadedBy(['--help'], { PATH: '/usr/bin:/bin' });
   expect([byPath.code, byPath.distFiles]).toEqual([0, []]);
   expect(byPath.stdout).toBe(`hedge below is ./bin/hedge.js\n${distText('help.txt')}`);
-});
-
-it('a real start: the PostgreSQL client is loaded only when a team journal store is configured; sees what a command loads lazily (positive control)', async () => {
   const { runs } = await manyRuns();
   const local = runs.localJournal;
   expect([local.code, local.stdout, local.packages.has('pg')]).toEqual([0, '[]\n', false]);

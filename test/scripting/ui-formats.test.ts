@@ -175,7 +175,7 @@ it('tables fitted to the width: wide enough: hashes shortened in the middle, num
   expect(rows[2]).not.toContain('(in 6d 23h)');
 });
 
-it('tables fitted to the width: an id is kept whole or hidden (named in the note), never cut while it is not the only column', async () => {
+it('tables fitted to the width: an id is kept whole or hidden (named in the note), never cut while it is not the only column; cards fit the width: long values wrap at word boundaries, hashes are shortened; notes wrap at word boundaries on a terminal, not in a pipe', async () => {
   const rows = [
     {
       market: 'USDTNGN',
@@ -195,9 +195,6 @@ it('tables fitted to the width: an id is kept whole or hidden (named in the note
   expect((await listed('table', { columns: 120 }, rows, POSITION_RESOURCE)).stdout()).toContain(
     'hdg_0000084560jvkcy5rq90dq9k',
   );
-});
-
-it('tables fitted to the width: cards fit the width: long values wrap at word boundaries, hashes are shortened; notes wrap at word boundaries on a terminal, not in a pipe', async () => {
   const { out, stdout } = output('table', { columns: 40 });
   out.record(
     {

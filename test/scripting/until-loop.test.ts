@@ -125,7 +125,7 @@ it("--until: cadence and result: --fields and --query shape what is printed, not
 
 // A refusal (an unknown hedge: 3), a malformed condition (2, nothing read) and a condition never true in a pipe
 // (124, nothing on stdout) end it as scripting-until-fields.test.ts shows against the simulator.
-it('--until: failures: a read that may pass is said on stderr and tried again no sooner than its Retry-After; a read cut by --timeout ends it (exit 124) without promising another read', async () => {
+it('--until: failures: a read that may pass is said on stderr and tried again no sooner than its Retry-After; a read cut by --timeout ends it (exit 124) without promising another read; refuses --watch or --wait with --until (exit 2, nothing read); Ctrl-C while waiting ends it with 130', async () => {
   const limited = new NetworkError('GET /hedges/hdg_one was rate limited (rate_limited): slow down', {
     endpoint: 'GET /hedges/hdg_one',
     attempts: 1,
@@ -148,9 +148,6 @@ it('--until: failures: a read that may pass is said on stderr and tried again no
     3000,
     '',
   ]);
-});
-
-it('--until: failures: refuses --watch or --wait with --until (exit 2, nothing read); Ctrl-C while waiting ends it with 130', async () => {
   for (const flag of ['watch', 'wait']) {
     const run = await untilOn(['filled'], {}, { [flag]: true });
     expect(run.outcome.message).toBe(
@@ -176,14 +173,11 @@ async function historyGiven(options: Record<string, unknown>, globals: Partial<G
 }
 
 // A malformed date (it starts with a digit) goes as a date too: the command's own date refusal answers it.
-it('--until on history and report: a date is the close-date bound, anything else a condition: 7d, 2026-11-01, 2026-11-01T12:00:00Z and 2026-13-45 go to the command as its date', async () => {
+it('--until on history and report: a date is the close-date bound, anything else a condition: 7d, 2026-11-01, 2026-11-01T12:00:00Z and 2026-13-45 go to the command as its date; a condition polls; the command never sees it; neither a date nor a condition: one line naming both forms', async () => {
   for (const value of ['7d', '2026-11-01', '2026-11-01T12:00:00Z', '2026-13-45']) {
     const { seen, sleeps } = await historyGiven({ until: value });
     expect([seen, sleeps], value).toEqual([[{ args: {}, options: { until: value } }], []]);
   }
-});
-
-it('--until on history and report: a date is the close-date bound, anything else a condition: a condition polls; the command never sees it; neither a date nor a condition: one line naming both forms', async () => {
   const { seen, outcome } = await historyGiven({ until: '[0].hedge_id', limit: '5' }, { timeout: 2 });
   expect(outcome).toBeInstanceOf(UntilNotMetError);
   expect(seen[0]).toEqual({ args: {}, options: { limit: '5' } });
