@@ -27,9 +27,9 @@ const firstAccount = (engine: HttpSandboxEngine) => Object.values(engine.state.a
 const historyNewestFirst = (engine: HttpSandboxEngine) =>
   [...firstAccount(engine).history].reverse().map((record) => record.hedge_id);
 
-it('engine: authentication and accounts: refuses a missing or unknown key with unauthorized and a well-formed live key with live_key_refused; refuses to start with a key that is not a test key', () => {
+it('engine: authentication and accounts: refuses a missing or unknown key with unauthorized and a well-formed live key with live_key_refused; refuses to start with a key that is not a test key; keeps accounts isolated: hedges, positions, balances, idempotency keys', () => {
   expect(() => makeEngine({ apiKeys: [LIVE_KEY] })).toThrow(/test keys/);
-  const engine = makeEngine();
+  const { engine, get, keyed } = on();
   for (const [key, code] of [
     [null, 'unauthorized'],
     ['hpk_test_ZZZZZZZZZZZZZZZZZZZZZZZZ', 'unauthorized'],
@@ -41,10 +41,6 @@ it('engine: authentication and accounts: refuses a missing or unknown key with u
       body: { data: null, error: { code }, meta: {} },
     });
   }
-});
-
-it('engine: authentication and accounts: keeps accounts isolated: hedges, positions, balances, idempotency keys', () => {
-  const { engine, get, keyed } = on();
   const hedge = keyed(T0, 'shared', 'buy', 100_000).data;
   const now = T0 + 1500;
   const ofB = (path: string) => get(now, path, { key: KEY_B });
