@@ -37,7 +37,7 @@ const files = (dir: string) => (existsSync(dir) ? readdirSync(dir, { recursive: 
 describe.skipIf(withCache.length === 0)(
   'Node >= 22.1: the compile cache (skipped: no Node with module.enableCompileCache here; set HEDGE_TEST_NODE)',
   () => {
-    it('is written under HEDGE_CACHE_DIR by the first run, and the next run prints the same', () => {
+    it('is written under HEDGE_CACHE_DIR by the first run, and the next run prints the same; is off with NODE_DISABLE_COMPILE_CACHE=1; a cache folder that cannot be made never fails a command', () => {
       for (const node of withCache) {
         const cacheDir = join(work.path, `cache-a-${runs}`);
         const markets = () =>
@@ -48,9 +48,6 @@ describe.skipIf(withCache.length === 0)(
         expect(files(join(cacheDir, 'compile-cache')).length).toBeGreaterThan(5);
         expect(markets()).toEqual(first);
       }
-    });
-
-    it('is off with NODE_DISABLE_COMPILE_CACHE=1; a cache folder that cannot be made never fails a command', () => {
       for (const node of withCache) {
         const cacheDir = join(work.path, `cache-b-${runs}`);
         expect(run(node, 'completion bash', { HEDGE_CACHE_DIR: cacheDir, NODE_DISABLE_COMPILE_CACHE: '1' })).toMatch(

@@ -95,16 +95,13 @@ describe('installing from the packed tarball', () => {
     env = { ...baseEnv(configDir), PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}` };
   });
 
-  it('the installed `hedge --version` and `hedge --demo markets --json` work', async () => {
+  it("the installed `hedge --version` and `hedge --demo markets --json` work; the team store's client (bundled, loaded on first use) runs from the installed copy: a store nobody listens on is exit 13, not a missing module", async () => {
     const version = await run('hedge', ['--version'], { cwd: dir.path, env });
     expect(version).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
 
     const markets = await run('hedge', ['--demo', 'markets', '--json'], { cwd: dir.path, env });
     exits(markets, 0);
     expect(JSON.parse(markets.stdout)).toEqual([expect.objectContaining({ market: 'USDTNGN', status: 'open' })]);
-  });
-
-  it("the team store's client (bundled, loaded on first use) runs from the installed copy: a store nobody listens on is exit 13, not a missing module", async () => {
     const store = await run('hedge', ['journal', '--json'], {
       cwd: dir.path,
       env: { ...env, HEDGE_JOURNAL_URL: 'postgres://desk@127.0.0.1:9/hedge' },

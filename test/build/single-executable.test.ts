@@ -63,13 +63,10 @@ describe.skipIf(SKIP_SEA)('the single executable, with no node on PATH', () => {
     // can outlast the default 20 s, so its bound is its own.
   }, 60_000);
 
-  it('has no node to fall back on; --version prints the package version', async () => {
+  it('has no node to fall back on; --version prints the package version; runs the demo: `--demo quote USDTNGN buy 10000 --tenor 3`', async () => {
     expect(existsSync(join(noNode, 'node'))).toBe(false);
     expect(executable.startsWith(work.path)).toBe(true);
     expect(await runExecutable('--version')).toBe(`${VERSION}\n`);
-  });
-
-  it('runs the demo: `--demo quote USDTNGN buy 10000 --tenor 3`', async () => {
     expect(JSON.parse(await runExecutable('--demo quote USDTNGN buy 10000 --tenor 3 --json'))).toMatchObject({
       market: 'USDTNGN',
       side: 'buy',
@@ -81,16 +78,14 @@ describe.skipIf(SKIP_SEA)('the single executable, with no node on PATH', () => {
   });
 
   // Run with a cache folder named: the executable runs from the code cache inside it and writes none.
-  it.each(['bash', 'zsh', 'fish'])(
-    'prints the %s completion script the build generated, from its own code (no cache folder written)',
-    async (shell) => {
-      const cacheDir = join(work.path, 'cache');
-      expect(await runExecutable(`completion ${shell}`, { HEDGE_CACHE_DIR: cacheDir })).toBe(
+  it('prints the bash, zsh and fish completion scripts the build generated, from its own code (no cache folder written)', async () => {
+    const cacheDir = join(work.path, 'cache');
+    for (const shell of ['bash', 'zsh', 'fish'])
+      expect(await runExecutable(`completion ${shell}`, { HEDGE_CACHE_DIR: cacheDir }), shell).toBe(
         readFileSync(join(ROOT, 'dist', 'completions', `hedge.${shell}`), 'utf8'),
       );
-      expect(existsSync(cacheDir)).toBe(false);
-    },
-  );
+    expect(existsSync(cacheDir)).toBe(false);
+  });
 
   it('sends a real request to a simulator, which logs it', async () => {
     const simulator = await startSimulator({ preset: 'trading' });

@@ -211,7 +211,7 @@ function chunkHolding(source: string) {
 
 const front = frontFiles();
 
-it('the bundle: keeps the front door (cli.js and the chunks it imports as it starts) to commander and Node built-ins, and reaches each command only through a lazy import of a dist/ chunk', () => {
+it('the bundle: keeps the front door (cli.js and the chunks it imports as it starts) to commander and Node built-ins, and reaches each command only through a lazy import of a dist/ chunk; loads no package at run time from any dist/ file (the tarball declares none, so each is bundled); bundles the heavy packages into dist/ chunks (so that the recording below can see them)', () => {
   expect(front.size).toBeGreaterThan(0);
   const packages = new Set([...front].flatMap((file) => [...bundledPackages(file)]));
   expect([...packages]).toEqual(['commander']);
@@ -233,9 +233,6 @@ it('the bundle: keeps the front door (cli.js and the chunks it imports as it sta
     expect(distFiles.has(file), file).toBe(true);
     expect(front.has(file), `${file} is loaded lazily, not as the front starts`).toBe(false);
   }
-});
-
-it('the bundle: loads no package at run time from any dist/ file (the tarball declares none, so each is bundled); bundles the heavy packages into dist/ chunks (so that the recording below can see them)', () => {
   // Static and lazy imports, and the require() calls left in bundled CommonJS (not those quoted
   // in a package's generated-code strings). pg asks for its optional libpq binding inside a try.
   const neverLoaded = ['pg-native'];
@@ -377,7 +374,7 @@ it("what the demo loads: `--demo quote` answers over the demo's local socket wit
 // The version, and the help at 80 columns (a pipe here), are answered by bin/hedge.js before any
 // of dist/ is loaded: a process each. The others load dist/cli.js as bin/hedge.js does, first in
 // the recorded process (nothing is loaded before them but the front door).
-it.each(['--version', '-V', '--help', 'quote --help', 'sandbox serve --help'])(
+it.each(['--version', '-V', 'quote --help', 'sandbox serve --help'])(
   'a real start: hedge %s loads the front door only',
   async (name) => {
     const launcher = name.startsWith('-');
@@ -394,9 +391,11 @@ it.each(['--version', '-V', '--help', 'quote --help', 'sandbox serve --help'])(
   },
 );
 
-it("a real start: the launcher's `hedge --help` (dist/help.txt) is the front door's at 80 columns; at another width the front door prints it; run by a path (no `hedge` on PATH), `--help` is dist/help.txt under one line naming the path: nothing of dist/ loaded", async () => {
+it("a real start: the launcher's `hedge --help` (dist/help.txt) loads the front door only, nothing of dist/, and is the front door's at 80 columns; at another width the front door prints it; run by a path (no `hedge` on PATH), `--help` is dist/help.txt under one line naming the path: nothing of dist/ loaded; the PostgreSQL client is loaded only when a team journal store is configured; sees what a command loads lazily (positive control)", async () => {
   // HEDGE_FORCE_TTY=0 keeps the launcher out of it: the same 80 columns, printed by dist/cli.js.
   const launcher = await loadedBy(['--help']);
+  expect(launcher.distFiles).toEqual([]);
+  for (const heavy of HEAVY) expect(has(launcher.packages, heavy), heavy).toBe(false);
   const front = await loadedBy(['--help'], { HEDGE_FORCE_TTY: '0' });
   const wider = await loadedBy(['--help'], { COLUMNS: '120' });
   expect(front.distFiles).toContain('cli.js');
@@ -406,9 +405,6 @@ it("a real start: the launcher's `hedge --help` (dist/help.txt) is the front doo
   const byPath = await loadedBy(['--help'], { PATH: '/usr/bin:/bin' });
   expect([byPath.code, byPath.distFiles]).toEqual([0, []]);
   expect(byPath.stdout).toBe(`hedge below is ./bin/hedge.js\n${distText('help.txt')}`);
-});
-
-it('a real start: the PostgreSQL client is loaded only when a team journal store is configured; sees what a command loads lazily (positive control)', async () => {
   const { runs } = await manyRuns();
   const local = runs.localJournal;
   expect([local.code, local.stdout, local.packages.has('pg')]).toEqual([0, '[]\n', false]);

@@ -27,9 +27,9 @@ const firstAccount = (engine: HttpSandboxEngine) => Object.values(engine.state.a
 const historyNewestFirst = (engine: HttpSandboxEngine) =>
   [...firstAccount(engine).history].reverse().map((record) => record.hedge_id);
 
-it('engine: authentication and accounts: refuses a missing or unknown key with unauthorized and a well-formed live key with live_key_refused; refuses to start with a key that is not a test key', () => {
+it('engine: authentication and accounts: refuses a missing or unknown key with unauthorized and a well-formed live key with live_key_refused; refuses to start with a key that is not a test key; keeps accounts isolated: hedges, positions, balances, idempotency keys', () => {
   expect(() => makeEngine({ apiKeys: [LIVE_KEY] })).toThrow(/test keys/);
-  const engine = makeEngine();
+  const { engine, get, keyed } = on();
   for (const [key, code] of [
     [null, 'unauthorized'],
     ['hpk_test_ZZZZZZZZZZZZZZZZZZZZZZZZ', 'unauthorized'],
@@ -41,10 +41,6 @@ it('engine: authentication and accounts: refuses a missing or unknown key with u
       body: { data: null, error: { code }, meta: {} },
     });
   }
-});
-
-it('engine: authentication and accounts: keeps accounts isolated: hedges, positions, balances, idempotency keys', () => {
-  const { engine, get, keyed } = on();
   const hedge = keyed(T0, 'shared', 'buy', 100_000).data;
   const now = T0 + 1500;
   const ofB = (path: string) => get(now, path, { key: KEY_B });
@@ -77,7 +73,7 @@ it('engine: idempotency: same key and same body returns the original response wi
     expect(keyed(T0, key, 'buy', 1000)).toMatchObject(refused(400, 'validation_error', { field: 'Idempotency-Key' }));
 });
 
-it('engine: idempotency: a key held by a request still in progress is idempotency_in_flight, then replays once done', () => {
+it('engine: idempotency: a key held by a request still in progress is idempotency_in_flight, then replays once done; does not remember refused requests', () => {
   const { engine, get } = on();
   const request = {
     method: 'POST',
@@ -101,9 +97,6 @@ it('engine: idempotency: a key held by a request still in progress is idempotenc
   engine.releaseIdempotencyKey(lease);
   expect(engine.handle(request, T0 + 10).body).toEqual(original.body);
   expect(get(T0 + 10, '/hedges')).toHaveLength(1);
-});
-
-it('engine: idempotency: does not remember refused requests', () => {
   const { keyed } = on({ exposureCapUsd: 50_000 });
   expect(keyed(T0, 'k-2', 'buy', 60_000)).toMatchObject(refused(400, 'exposure_exceeded'));
   expect(keyed(T0, 'k-2', 'buy', 40_000).status).toBe(200);
@@ -229,7 +222,7 @@ it('engine: validation and routing: invalid_json when the body did not parse, is
   expect(call(engine, T0, 'POST', '/hedges/hdg_x').headers.allow).toBe('GET');
 });
 
-it('engine: pricing: a bigger trade quotes worse; an imbalance-reducing trade quotes better; quotes are indicative: they persist nothing and echo the request', () => {
+it('engine: pricing: a bigger trade quotes worse; an imbalance-reducing trade quotes better; quotes are indicative: they persist nothing and echo the request; prices come from the seeded path: same seed and time, same price; around 1,530', () => {
   const { get, quoteFor } = on();
   const pricing = (side: 'buy' | 'sell', notional: number) => quoteFor(T0, side, notional).data.pricing;
   const smallBuy = pricing('buy', 10_000);
@@ -259,9 +252,6 @@ it('engine: pricing: a bigger trade quotes worse; an imbalance-reducing trade qu
   expect(quote.carry.total_usdc).toBeCloseTo(quote.carry.daily_usdc * 3, 1);
   expect(quote.carry.total_rate_pct).toBeCloseTo(quote.carry.daily_rate_pct * 3, 4);
   expect([get(T0, '/hedges'), get(T0, '/account').balance_usdc]).toEqual([[], 1_000_000]);
-});
-
-it('engine: pricing: prices come from the seeded path: same seed and time, same price; around 1,530', () => {
   const price = (seed: string, t = T0, symbols = 'USDTNGN') =>
     call(makeEngine({ seed }), t, 'GET', '/prices', { query: { symbols } });
   // Its envelope and shape: dialects.test.ts ("serves prices in its own shape", reference).
@@ -355,7 +345,7 @@ it('engine: hedge state machine: opens as submitted with hashes, units and matur
   });
 });
 
-it('engine: hedge state machine: submitted → failed releases the reserved collateral and fee and frees the side', () => {
+it('engine: hedge state machine: submitted → failed releases the reserved collateral and fee and frees the side; fails a seeded share of opens, the same ones for the same seed', () => {
   const { get, open, hedgeAt } = on({ failRate: 1 });
   const { id } = open(T0, 'sell', 50_000).data;
   // Reserved while submitted: the 10% margin (5,000) and the 0.05% fee (25).
@@ -371,9 +361,6 @@ it('engine: hedge state machine: submitted → failed releases the reserved coll
     open_positions: 0,
   });
   expect([get(T0 + 1000, '/positions'), open(T0 + 1000, 'sell', 50_000).status]).toEqual([[], 200]);
-});
-
-it('engine: hedge state machine: fails a seeded share of opens, the same ones for the same seed', () => {
   const outcomes = (seed: string) => {
     const { engine, open, change, hedgeAt } = on({ failRate: 0.5, seed });
     const statuses: string[] = [];
@@ -486,7 +473,7 @@ it('engine: add, reduce, close: refuses a second change while one is pending, ch
   expect(change(T0 + 2001, 'close', 'buy')).toMatchObject(pending);
 });
 
-it('engine: add, reduce, close: reduce is proportional: margin, carry and P&L of the reduced share come back minus its fee', () => {
+it('engine: add, reduce, close: reduce is proportional: margin, carry and P&L of the reduced share come back minus its fee; a reduce of the whole notional (or ≥ 99.5%, or leaving < 1 USD) closes the hedge fully', () => {
   const { filled, get, change } = on({ seed: 'reduce' });
   const { hedge, now } = filled('sell', 200_000);
   const later = now + 2 * DAY;
@@ -514,9 +501,6 @@ it('engine: add, reduce, close: reduce is proportional: margin, carry and P&L of
   expect(Math.abs(credited - (5_000 + before.net_pnl_usd / 4 - 25))).toBeLessThan(20);
   // Carry left on the position is three quarters of what had accrued (plus one second more).
   expect(after.accrued_carry_usdc).toBeCloseTo((before.accrued_carry_usdc * 3) / 4, 0);
-});
-
-it('engine: add, reduce, close: a reduce of the whole notional (or ≥ 99.5%, or leaving < 1 USD) closes the hedge fully', () => {
   // The last: 99.47% of the notional, but it would leave 0.80 USD.
   for (const [notional, reduceBy] of [
     [100_000, 100_000],
@@ -534,7 +518,7 @@ it('engine: add, reduce, close: a reduce of the whole notional (or ≥ 99.5%, or
   }
 });
 
-it('engine: add, reduce, close: a close credits exactly the net_margin_usd the position shows at the moment it lands', () => {
+it('engine: add, reduce, close: a close credits exactly the net_margin_usd the position shows at the moment it lands; history covers the whole lifecycle: open, add, reduce and a close landing after the delay add up to the balance', () => {
   // Two engines with the same seed and the same history: one closes, the twin only looks.
   const [closer, looker] = [on({ seed: 'twin' }), on({ seed: 'twin' })];
   const landsAt = T0 + 1500 + 2 * DAY + 1000;
@@ -545,9 +529,6 @@ it('engine: add, reduce, close: a close credits exactly the net_margin_usd the p
     expect.closeTo(looker.get(landsAt, '/account').balance_usdc + position.net_margin_usd, 2),
     position.mark_price,
   ]);
-});
-
-it('engine: add, reduce, close: history covers the whole lifecycle: open, add, reduce and a close landing after the delay add up to the balance', () => {
   const { filled, get, change, hedgeAt } = on({ seed: 'lifecycle' });
   const { hedge, now } = filled('sell', 100_000);
   let t = now + 3_600_000;
@@ -624,7 +605,7 @@ it('engine: carry: the lighter side earns carry (negative rate) and the heavier 
 });
 
 // The sandbox clock and the market model the engine prices with.
-it('sandbox clock: runs at origin + real elapsed × speed + manual offset; starts at the real time by default', () => {
+it('sandbox clock: runs at origin + real elapsed × speed + manual offset; starts at the real time by default; market model: is a continuous path (tiny moves over a second); prices impact as factor × (imbalance before² − imbalance after²); computes P&L as notional × (mark − entry) / mark for a buy and the opposite for a sell', () => {
   let real = 1_000;
   const clock = createClock({ realNow: () => real, speed: 60, originMs: 5_000_000 });
   const first = clock.now();
@@ -636,9 +617,6 @@ it('sandbox clock: runs at origin + real elapsed × speed + manual offset; start
   expect(() => createClock({ speed: 0 })).toThrow();
   // By default: at the real time.
   expect(createClock({ realNow: () => 42_000 }).now()).toBe(42_000);
-});
-
-it('market model: is a continuous path (tiny moves over a second); prices impact as factor × (imbalance before² − imbalance after²); computes P&L as notional × (mark − entry) / mark for a buy and the opposite for a sell', () => {
   const seed = seedHash('model');
   const t = Date.UTC(2026, 0, 1);
   expect(Math.abs(midPrice(seed, USDTNGN, t + 1000) - midPrice(seed, USDTNGN, t))).toBeLessThan(1);
@@ -689,7 +667,7 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
     expect(grown.idempotencyKeys.slice(0, 3)).toEqual(['grow-1', 'grow-2', 'grow-3']);
   });
 
-  it('pages hedges newest first at any page size and after filters', () => {
+  it('pages hedges newest first at any page size and after filters, and history newest first, closes landing together ordered by hedge id, descending', () => {
     for (const [limit, query] of [
       [1, { limit: '1' }],
       [500, { limit: '500' }],
@@ -702,15 +680,13 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
       listed({ status: 'filled' }),
       listed({ status: 'closed', limit: '3' }),
     ]).toEqual([[idsOldestFirst[0]], [], newestFirst().slice(0, 3)]);
-  });
-
-  it('pages history newest first: closes landing together are ordered by hedge id, descending', () => {
+    // History: closes landing together are ordered by hedge id, descending.
     const history = call(engine, grown.nowMs, 'GET', '/hedges/history', { query: { limit: '4' } }).data;
     expect(history.map((record: any) => record.hedge_id)).toEqual(newestFirst().slice(0, 4));
     expect([history[0].closed_at, history[1].closed_at > history[2].closed_at]).toEqual([history[1].closed_at, true]);
   });
 
-  it('still replays the first and the last write by their keys, acting on nothing', () => {
+  it('still replays the first and the last write by their keys, acting on nothing; so does a state reloaded from JSON, which pages the same', () => {
     const first = call(engine, grown.nowMs, 'POST', '/hedges', {
       body: openBody('buy', 1_000, 7, { client_reference: 'grow-1' }),
       idempotencyKey: grown.idempotencyKeys[0],
@@ -720,9 +696,7 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
     expect(replayLast()).toMatchObject({ ...replayed, data: { hedge_id: idsOldestFirst.at(-1) } });
     expect(Object.keys(firstAccount(engine).hedges)).toHaveLength(HEDGES);
     expect(Object.keys(engine.state.idempotency)).toHaveLength(2 * HEDGES);
-  });
-
-  it('a state reloaded from JSON pages and replays the same', () => {
+    // A state reloaded from JSON pages and replays the same.
     const reloaded = reload(engine);
     expect(listed({ limit: '7' }, reloaded)).toEqual(listed({ limit: '7' }));
     expect(replayLast(reloaded).headers['idempotent-replayed']).toBe('true');
@@ -826,7 +800,7 @@ it.each([[500], [37], [1]])(
   },
 );
 
-it('history pages (reference dialect): hedges closing during a walk do not shift it: the walk sees the history as it stood', () => {
+it('history pages (reference dialect): hedges closing during a walk do not shift it: the walk sees the history as it stood; refuses a cursor it did not hand out, naming the parameter', () => {
   const growing = makeEngine();
   growing.seedHedges(KEY_A, 120, 'closed', T0);
   const before = historyNewestFirst(growing);
@@ -839,9 +813,6 @@ it('history pages (reference dialect): hedges closing during a walk do not shift
   });
   expect(ids.slice(0, 25).every((id) => !before.includes(id) || before.indexOf(id) < 25)).toBe(true);
   expect(ids.filter((id) => before.includes(id))).toEqual(before);
-});
-
-it('history pages (reference dialect): refuses a cursor it did not hand out, naming the parameter', () => {
   const answer = call(paged, T0, 'GET', '/hedges/history', { query: { limit: '10', cursor: 'not-a-cursor' } });
   expect(answer).toMatchObject(refused(400, 'validation_error'));
   expect(JSON.stringify(answer.error)).toMatch(/cursor/);

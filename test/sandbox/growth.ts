@@ -36,8 +36,7 @@ export function growHedges(
     return response.body.data as any;
   };
 
-  const markets: Array<{ market: string; status: string }> = send('GET', '/markets');
-  const market = markets.find((listed) => listed.status === 'open')?.market;
+  const market = send('GET', '/markets').find((listed: any) => listed.status === 'open')?.market;
   if (market === undefined) throw new Error('growHedges needs an open market');
 
   while (result.hedgeIds.length < options.hedges) {

@@ -77,8 +77,8 @@ it('serveSandbox: stops on SIGTERM and prints no CA line without TLS', async () 
 
 // `hedge sandbox serve`'s flags for the behaviours a test switches on: each reaches the simulator
 // as its option, in ms, and a value outside its range is a usage error before anything starts.
-type ServeInput = Parameters<typeof parseSandboxServeOptions>[0];
-const parse = (options: Record<string, unknown>) => parseSandboxServeOptions({ args: {}, options } as ServeInput);
+const parse = (options: Record<string, unknown>) =>
+  parseSandboxServeOptions({ args: {}, options } as Parameters<typeof parseSandboxServeOptions>[0]);
 
 it('hedge sandbox serve: trailing views, several per side, late settlement, short days: maps seconds to ms and the flag to severalPerSide, and leaves each unset without its flag', () => {
   expect(parse({ viewLag: '3', severalPerSide: true, settlementDelay: '2.5', day: '60' })).toMatchObject({

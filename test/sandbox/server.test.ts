@@ -20,9 +20,30 @@ const start = useSandboxes();
 const raw = (sandbox: ApiTarget, path = '/markets', signal?: AbortSignal) =>
   fetch(`${sandbox.baseUrl}${path}`, { headers: { authorization: `Bearer ${sandbox.apiKey}` }, signal });
 
-it('sandbox server: endpoints over HTTP: answers every endpoint with the envelope and an x-request-id', async () => {
-  const sandbox = await start();
-  const opened = await post(sandbox, '/hedges', openBody('buy', 10_000), 'open-1');
+it('sandbox server: endpoints over HTTP: logs every request with its outcome; answers every endpoint with the envelope and an x-request-id, a path outside the base with a 404 envelope and malformed JSON with a 400 envelope', async () => {
+  const sandbox = await start({ realNow: () => T0 });
+  const opened = await post(sandbox, '/hedges?x=1', openBody('buy', 10_000), 'logged');
+  await api(sandbox, 'GET', '/hedges/hdg_nope');
+  const [open, missing] = sandbox.requestLog;
+  expect(open).toMatchObject({
+    method: 'POST',
+    path: '/hedges',
+    query: { x: '1' },
+    idempotencyKey: 'logged',
+    body: openBody('buy', 10_000),
+    status: 200,
+    errorCode: null,
+    fault: null,
+  });
+  // Real time stands still here, and sandbox time starts at it.
+  expect([open.sandboxTimeMs, open.realTimeMs]).toEqual([T0, T0]);
+  expect(missing).toMatchObject({
+    method: 'GET',
+    status: 404,
+    errorCode: 'hedge_not_found',
+    idempotencyKey: null,
+    body: null,
+  });
   sandbox.clock.advance(100);
   const calls = [
     ['GET', '/markets'],
@@ -49,32 +70,6 @@ it('sandbox server: endpoints over HTTP: answers every endpoint with the envelop
       expect.stringMatching(/^application\/json/),
     ]);
   }
-});
-
-it('sandbox server: endpoints over HTTP: logs every request with its outcome; answers a path outside the base with a 404 envelope and malformed JSON with a 400 envelope', async () => {
-  const sandbox = await start({ realNow: () => T0 });
-  await post(sandbox, '/hedges?x=1', openBody('buy', 1_000), 'logged');
-  await api(sandbox, 'GET', '/hedges/hdg_nope');
-  const [open, missing] = sandbox.requestLog;
-  expect(open).toMatchObject({
-    method: 'POST',
-    path: '/hedges',
-    query: { x: '1' },
-    idempotencyKey: 'logged',
-    body: openBody('buy', 1_000),
-    status: 200,
-    errorCode: null,
-    fault: null,
-  });
-  // Real time stands still here, and sandbox time starts at it.
-  expect([open.sandboxTimeMs, open.realTimeMs]).toEqual([T0, T0]);
-  expect(missing).toMatchObject({
-    method: 'GET',
-    status: 404,
-    errorCode: 'hedge_not_found',
-    idempotencyKey: null,
-    body: null,
-  });
   // Unknown paths, wrong methods and keys under the base path: engine: validation and routing.
   const outside = await fetch(sandbox.baseUrl.replace('/partners/sandbox/v2', '/v1/markets'));
   expect([outside.status, ((await outside.json()) as any).error.code, outside.headers.get('x-request-id')]).toEqual([
@@ -108,7 +103,7 @@ it('sandbox server: fault injection: shares given as options fault a seeded prop
   expect(() => sandbox.setFaults({ fault5xx: 2 })).toThrow(/share/);
 });
 
-it('sandbox server: fault injection: latency holds the request (key in flight), and the held request completes even if the client hung up', async () => {
+it('sandbox server: fault injection: latency holds the request (key in flight), and the held request completes even if the client hung up; stall headers never answers and stall body hangs mid-body; close() still returns', async () => {
   const sandbox = await start();
   sandbox.setFaults({ nextLatency: { count: 1, ms: 150 } });
   const started = Date.now();
@@ -130,25 +125,22 @@ it('sandbox server: fault injection: latency holds the request (key in flight), 
   await expect(hungUp).rejects.toThrow();
   await until(() => entry?.status === 200);
   expect(await read(sandbox, '/hedges')).toHaveLength(1);
-});
 
-it('sandbox server: fault injection: stall headers never answers and stall body hangs mid-body; close() still returns', async () => {
-  const sandbox = await start();
-  sandbox.setFaults({ stall: 'headers' });
+  sandbox.setFaults({ latencyMs: 0, match: null, stall: 'headers' });
   await expect(api(sandbox, 'GET', '/markets', { signal: AbortSignal.timeout(150) })).rejects.toThrow();
-  expect(sandbox.requestLog[0]).toMatchObject({ status: 'stalled', fault: 'stall-headers' });
+  expect(sandbox.requestLog[3]).toMatchObject({ status: 'stalled', fault: 'stall-headers' });
 
   sandbox.setFaults({ stall: 'body' });
-  const abort = new AbortController();
-  const response = await raw(sandbox, '/markets', abort.signal);
+  const cut = new AbortController();
+  const response = await raw(sandbox, '/markets', cut.signal);
   expect(response.status).toBe(200);
-  setTimeout(() => abort.abort(), 150);
+  setTimeout(() => cut.abort(), 150);
   await expect(response.text()).rejects.toThrow();
-  expect(sandbox.requestLog[1]).toMatchObject({ status: 'stalled', fault: 'stall-body' });
+  expect(sandbox.requestLog[4]).toMatchObject({ status: 'stalled', fault: 'stall-body' });
 
   // One more stalled request left open on purpose: close() must cut it.
   void raw(sandbox).catch(() => undefined);
-  await until(() => sandbox.requestLog.length === 3);
+  await until(() => sandbox.requestLog.length === 6);
   sandbox.setFaults({ stall: null });
   expect(await statusOf(sandbox, '/markets')).toBe(200);
   await sandbox.close();
@@ -206,7 +198,7 @@ async function openId(simulator: { sandbox: ApiTarget }, side: 'buy' | 'sell', k
   return opened.body.data.id;
 }
 
-it('sandbox hedge ids: two starts, even on one frozen clock without a seed, give different ids of one shape (the random part)', async () => {
+it('sandbox hedge ids: two starts, even on one frozen clock without a seed, give different ids of one shape (the random part); ids sort in creation order, also within one instant of sandbox time', async () => {
   const now = () => Date.parse('2026-03-02T09:00:00.000Z');
   const first = await openId(await simulators({ preset: 'plain', realNow: now }), 'buy', 'k-1');
   const second = await openId(await simulators({ preset: 'plain', realNow: now }), 'buy', 'k-1');
@@ -214,9 +206,6 @@ it('sandbox hedge ids: two starts, even on one frozen clock without a seed, give
   expect([first, second]).toEqual([expect.stringMatching(ID), expect.stringMatching(ID)]);
   expect(first.slice(0, 13)).toBe(second.slice(0, 13));
   expect(second).not.toBe(first);
-});
-
-it('sandbox hedge ids: ids sort in creation order, also within one instant of sandbox time', async () => {
   const simulator = await simulators({ preset: 'frozen' });
   const ids: string[] = [];
   for (const [index, side] of (['buy', 'sell'] as const).entries())

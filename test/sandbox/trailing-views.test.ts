@@ -163,7 +163,7 @@ it('several hedges per side, whatever the dialect (severalPerSide): alpha told o
 
 const DELAY_MS = 5_000;
 
-it('late settlement (settlementDelayMs): a hedge past maturity stays filled for the delay, then settles then', async () => {
+it('late settlement (settlementDelayMs): a hedge past maturity stays filled for the delay, then settles then; a close sent during the delay closes the hedge early instead', async () => {
   const sandbox = await start({ settlementDelayMs: DELAY_MS });
   const { id, maturity_at: maturityAt } = await postData(sandbox, '/hedges', openBody('buy', 20_000, 1));
   const maturityMs = Date.parse(maturityAt);
@@ -189,21 +189,20 @@ it('late settlement (settlementDelayMs): a hedge past maturity stays filled for 
     close_reason: 'settled',
     closed_at: iso(maturityMs + DELAY_MS),
   });
-});
 
-it('late settlement (settlementDelayMs): a close sent during the delay closes the hedge early instead', async () => {
-  const sandbox = await start({ settlementDelayMs: DELAY_MS });
-  const { id, maturity_at: maturityAt } = await postData(sandbox, '/hedges', openBody('buy', 20_000, 1));
-  moveTo(sandbox, Date.parse(maturityAt) + 1_000);
-  await postData(sandbox, '/hedges/close', { market: 'USDTNGN', side: 'buy' });
+  // A close sent during the delay closes the hedge early instead.
+  const sell = await postData(sandbox, '/hedges', openBody('sell', 20_000, 1));
+  const closedAt = Date.parse(sell.maturity_at) + 1_000 + FILL_DELAY_MS;
+  moveTo(sandbox, closedAt - FILL_DELAY_MS);
+  await postData(sandbox, '/hedges/close', { market: 'USDTNGN', side: 'sell' });
   sandbox.clock.advance(FILL_DELAY_MS);
   expect((await getData(sandbox, '/hedges/history'))[0]).toMatchObject({
-    hedge_id: id,
+    hedge_id: sell.id,
     close_reason: 'closed',
-    closed_at: iso(Date.parse(maturityAt) + 1_000 + FILL_DELAY_MS),
+    closed_at: iso(closedAt),
   });
   sandbox.clock.advance(DELAY_MS);
-  expect((await getData(sandbox, '/hedges/history')).length).toBe(1);
+  expect((await getData(sandbox, '/hedges/history')).length).toBe(2);
 });
 
 const SHORT_DAY_MS = 10_000;

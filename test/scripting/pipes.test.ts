@@ -26,18 +26,17 @@ const quietly = (result: { code: number | null; other: string }) => {
   exits(result, 0);
 };
 
-it.each(['yes', 'true', '2'])(
-  'HEDGE_FORCE_TTY: %s (neither 1 nor 0) is refused with one line naming it, before any request: a pipe would get TSV where a table was asked for',
-  async (value) => {
-    const simulator = await start();
+it('HEDGE_FORCE_TTY: yes, true or 2 (neither 1 nor 0) is refused with one line naming it, before any request: a pipe would get TSV where a table was asked for', async () => {
+  const simulator = await start();
+  for (const value of ['yes', 'true', '2']) {
     const result = exits(await simulator.hedge('positions', { env: { HEDGE_FORCE_TTY: value } }), 2);
     expect([result.stdout, result.stderr]).toEqual([
       '',
       `hedge: HEDGE_FORCE_TTY: "${value}" is not allowed; expected 1 (the table output even in a pipe) or 0 (plain).\n`,
     ]);
-    expect(simulator.requests()).toEqual([]);
-  },
-);
+  }
+  expect(simulator.requests()).toEqual([]);
+});
 
 it('exits 0 without a stack trace when stdout is closed early (--help); a closed stream never changes what happened: a closed stderr keeps the exit code (a refusal is still 3, its answer still on stdout); a closed stdout ends a read quietly with 0, a --watch included (it stops instead of redrawing for nobody), and does not cut a write short: the close lands, is journaled done, and exits 0', async () => {
   const simulator = await start();

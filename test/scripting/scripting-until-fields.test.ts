@@ -12,15 +12,6 @@ import { ok, okJson, exits } from '../support/cli-runs.js';
 const start = useSimulators();
 const LAND_MS = 3_600_000;
 
-it('--until: true at once: exit 0, the data printed, one request; never true in a pipe (TSV): exit 124 and nothing on stdout', async () => {
-  const t = await start();
-  expect(okJson(await t.hedge(['account', '--until', 'balance_usdc > `0`', '--json']))).toHaveProperty('balance_usdc');
-  expect(t.requests().map((entry) => [entry.method, entry.path])).toEqual([['GET', '/account']]);
-  const result = exits(await t.hedge(['positions', '--until', 'length(@) > `0`', '--timeout', '1']), 124);
-  expect(result.stdout).toBe('');
-  expect(result.stderr).toMatch(/^hedge: --until "length\(@\) > `0`" did not hold within --timeout 1s: \d+ reads?, /m);
-});
-
 it('--until: hedges ID --until "status==\'filled\'": polls while submitted, prints the filled hedge once the fill lands', async () => {
   const t = await start({ fillDelayMs: LAND_MS });
   const id = okJson(await t.hedge(`open ${MARKET} buy 10000 --tenor 3 --no-wait --json`)).hedge_id;
@@ -63,24 +54,7 @@ it('--until: on a terminal, a condition met at once shows what the command shows
 });
 
 // A write refuses it, nothing sent: test/write/checked-before-sending.test.ts ("hedge api -X POST", a bad --until).
-it('--until: an unknown hedge ends it at once (exit 3); a malformed condition sends nothing (exit 2); hedge api GET takes --until too', async () => {
-  const t = await start();
-  exits(await t.hedge("hedges hdg_missing --until status=='filled'"), 3);
-  // The id asked for, then the list it might be a short form of: no wait, no second round.
-  expect(t.requests().map((entry) => `${entry.method} ${entry.path}`)).toEqual([
-    'GET /hedges/hdg_missing',
-    'GET /hedges',
-  ]);
-  const malformed = exits(await t.hedge('positions --until [?side=='), 2);
-  expect(malformed.stderr).toMatch(/^hedge: --until "\[\?side==": /m);
-  expect(t.requests()).toHaveLength(2);
-  const read = okJson(
-    await t.hedge(['api', '/account', '--until', 'data.balance_usdc > `0`', '--query', 'data.balance_usdc']),
-  );
-  expect(typeof read).toBe('number');
-});
-
-it('--until on history and report: a date, or a condition on their own data: history --until yesterday, banana or a misspelt field, report --until yesterday: exit 2 at once naming both readings, nothing sent; a condition on a field the data has, or on none (length(@)), is still polled', async () => {
+it('--until: history --until yesterday, banana or a misspelt field, report --until yesterday: exit 2 at once naming both readings (a date, or a condition on their own data), nothing sent; true at once: exit 0, the data printed, one request; never true in a pipe (TSV): exit 124 and nothing on stdout; an unknown hedge ends it at once (exit 3); a malformed condition sends nothing (exit 2); hedge api GET takes --until too; on history a condition on a field the data has, or on none (length(@)), is still polled', async () => {
   const t = await start();
   for (const [command, value] of [
     ['history', 'yesterday'],
@@ -97,6 +71,30 @@ it('--until on history and report: a date, or a condition on their own data: his
     expect(message).toContain(`${value.replace(/==.*/, '')} is not one of its fields`);
     expect(t.requests()).toEqual([]);
   }
+
+  expect(okJson(await t.hedge(['account', '--until', 'balance_usdc > `0`', '--json']))).toHaveProperty('balance_usdc');
+  expect(t.requests().map((entry) => [entry.method, entry.path])).toEqual([['GET', '/account']]);
+  const result = exits(await t.hedge(['positions', '--until', 'length(@) > `0`', '--timeout', '1']), 124);
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toMatch(/^hedge: --until "length\(@\) > `0`" did not hold within --timeout 1s: \d+ reads?, /m);
+
+  const before = t.requests().length;
+  exits(await t.hedge("hedges hdg_missing --until status=='filled'"), 3);
+  // The id asked for, then the list it might be a short form of: no wait, no second round.
+  expect(
+    t
+      .requests()
+      .slice(before)
+      .map((entry) => `${entry.method} ${entry.path}`),
+  ).toEqual(['GET /hedges/hdg_missing', 'GET /hedges']);
+  const malformed = exits(await t.hedge('positions --until [?side=='), 2);
+  expect(malformed.stderr).toMatch(/^hedge: --until "\[\?side==": /m);
+  expect(t.requests()).toHaveLength(before + 2);
+  const read = okJson(
+    await t.hedge(['api', '/account', '--until', 'data.balance_usdc > `0`', '--query', 'data.balance_usdc']),
+  );
+  expect(typeof read).toBe('number');
+
   expect(okJson(await t.hedge(['history', '--until', 'length(@) >= `0`', '--json']))).toEqual([]);
   ok(await t.hedge(['history', '--until', "[?side=='buy'] | length(@) == `0`", '--json']));
   expect(t.requests('GET', '/hedges/history').length).toBe(2);

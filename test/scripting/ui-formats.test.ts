@@ -39,18 +39,14 @@ async function listed(format: DataFormat, init: Partial<OutputInit> = {}, rows =
   return printed;
 }
 
-it('tsv and csv: tsv: a header row of keys, known fields first in their order, then extras sorted by name', async () => {
-  const { stdout } = await listed('tsv');
-  expect(stdout()).toBe(
+it('tsv and csv: tsv: a header row of keys, known fields first in their order, then extras sorted by name; csv: RFC 4180 quoting of commas, quotes and (escaped) line breaks; no totals anywhere', async () => {
+  expect((await listed('tsv')).stdout()).toBe(
     [
       'id\tmarket\tnotional_usd\tcapacity_buy_usd\talpha\tzeta',
       'hdg_1\tUSDTNGN\t25000\t1\ta1\tz1',
       'hdg_2\tUSDTNGN\t10000.5\t3\ta2\t',
     ].join('\n') + '\n',
   );
-});
-
-it('tsv and csv: csv: RFC 4180 quoting of commas, quotes and (escaped) line breaks; no totals anywhere', async () => {
   const rows = [{ id: 'hdg_1', market: 'USDTNGN', notional_usd: 5, capacity: { buy: 1 }, note: 'a, "b"\nc' }];
   const { out, stdout, stderr } = output('csv');
   await out.list(rows, FIELDS, { empty: 'none', totals: { label: 'Total', row: { notional_usd: 5 } } });
@@ -61,7 +57,7 @@ it('tsv and csv: csv: RFC 4180 quoting of commas, quotes and (escaped) line brea
 });
 // A record (a header row and one row, an absent known field an empty cell): read-commands.test.ts ("hedges ID shows one hedge in full").
 
-it('--fields: picks and orders columns in tsv, csv and the table; json: objects with only those keys, in that order; a computed field is computed, an absent one null', async () => {
+it('--fields: picks and orders columns in tsv, csv and the table; json: objects with only those keys, in that order; a computed field is computed, an absent one null; a list of zero rows accepts the known names (and refuses others)', async () => {
   expect((await listed('tsv', { fields: ['capacity_buy_usd', 'id'] })).stdout()).toBe(
     'capacity_buy_usd\tid\n1\thdg_1\n3\thdg_2\n',
   );
@@ -75,10 +71,7 @@ it('--fields: picks and orders columns in tsv, csv and the table; json: objects 
     ],
     ['zeta', 'id', 'capacity_buy_usd'],
   ]);
-});
-
-// An unknown name in every format (exit 2, naming it and the names there are, nothing on stdout): test/book/read-commands.test.ts ("refusals").
-it('--fields: a list of zero rows accepts the known names (and refuses others)', async () => {
+  // An unknown name in every format (exit 2, naming it and the names there are, nothing on stdout): test/book/read-commands.test.ts ("refusals").
   const ok = output('tsv', { fields: ['market', 'id'] });
   await ok.out.list([], FIELDS, { empty: 'No hedges yet.' });
   expect([ok.stdout(), ok.stderr()]).toEqual(['market\tid\n', 'No hedges yet.\n']);
@@ -101,7 +94,7 @@ it('--fields: applies to records, and to JSON the command prints directly', asyn
   expect(() => output('json', { fields: ['a'] }).out.json([1, 2])).toThrow(UsageError);
 });
 
-it('ndjson and --query: ndjson: one compact document per element of a list, one line for a record, nothing for []; --query reshapes the JSON data after --fields', async () => {
+it('ndjson and --query: ndjson: one compact document per element of a list, one line for a record, nothing for []; --query reshapes the JSON data after --fields; a type error is a UsageError naming --query once the data shows it; a syntax error names the expression and where it breaks: the character and what follows it, or its end', async () => {
   const list = await listed('ndjson');
   expect(list.stdout()).toBe(`${ROWS.map((row) => JSON.stringify(row)).join('\n')}\n`);
   const record = output('ndjson');
@@ -118,10 +111,7 @@ it('ndjson and --query: ndjson: one compact document per element of a list, one 
   expect((await listed('ndjson', { query: compileQuery('[].{m: market, n: notional_usd}') })).stdout()).toBe(
     '{"m":"USDTNGN","n":25000}\n{"m":"USDTNGN","n":10000.5}\n',
   );
-});
-
-// A bad expression or an unknown function, refused before any request: test/book/read-commands.test.ts ("refusals").
-it('ndjson and --query: a type error is a UsageError naming --query once the data shows it; a syntax error names the expression and where it breaks: the character and what follows it, or its end', () => {
+  // A bad expression or an unknown function, refused before any request: test/book/read-commands.test.ts ("refusals").
   const run = compileQuery('abs(@)');
   expect(() => run('text')).toThrow(UsageError);
   expect(() => run('text')).toThrow(/^--query "abs\(@\)": Invalid type/);
@@ -185,7 +175,7 @@ it('tables fitted to the width: wide enough: hashes shortened in the middle, num
   expect(rows[2]).not.toContain('(in 6d 23h)');
 });
 
-it('tables fitted to the width: an id is kept whole or hidden (named in the note), never cut while it is not the only column', async () => {
+it('tables fitted to the width: an id is kept whole or hidden (named in the note), never cut while it is not the only column; cards fit the width: long values wrap at word boundaries, hashes are shortened; notes wrap at word boundaries on a terminal, not in a pipe', async () => {
   const rows = [
     {
       market: 'USDTNGN',
@@ -205,9 +195,6 @@ it('tables fitted to the width: an id is kept whole or hidden (named in the note
   expect((await listed('table', { columns: 120 }, rows, POSITION_RESOURCE)).stdout()).toContain(
     'hdg_0000084560jvkcy5rq90dq9k',
   );
-});
-
-it('tables fitted to the width: cards fit the width: long values wrap at word boundaries, hashes are shortened; notes wrap at word boundaries on a terminal, not in a pipe', async () => {
   const { out, stdout } = output('table', { columns: 40 });
   out.record(
     {
@@ -282,7 +269,7 @@ const MARKET_FIELDS: FieldSpec[] = [
   },
 ];
 
-it('dotted --fields: JSON keeps the nesting, in the order asked; a record without the path gets null there; a group asked whole and one of its fields leaves the server data untouched', async () => {
+it('dotted --fields: JSON keeps the nesting, in the order asked; a record without the path gets null there; a group asked whole and one of its fields leaves the server data untouched; TSV and CSV: a column headed by the dotted name, raw values; table: the dotted name as the header, the value formatted by what its parts say; in json, tsv and table a dotted name that reaches nothing is bad usage naming it; valueAtPath follows objects by key and lists by index, nothing else', async () => {
   const one = fieldsOut('json', ['market', 'pricing.market_price', 'carry.total_usdc', 'pricing.price_impact_usd']);
   one.out.record(QUOTE, []);
   const printed = JSON.parse(one.stdout());
@@ -305,9 +292,6 @@ it('dotted --fields: JSON keeps the nesting, in the order asked; a record withou
   const both = fieldsOut('json', ['pricing', 'pricing.market_price']);
   both.out.record(record, []);
   expect([JSON.parse(both.stdout()), record]).toEqual([{ pricing: QUOTE.pricing }, QUOTE]);
-});
-
-it('dotted --fields: TSV and CSV: a column headed by the dotted name, raw values; table: the dotted name as the header, the value formatted by what its parts say', async () => {
   const tsv = fieldsOut('tsv', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
   await tsv.out.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
   expect(tsv.stdout()).toBe(
@@ -326,18 +310,11 @@ it('dotted --fields: TSV and CSV: a column headed by the dotted name, raw values
     kindFromName('pricing.market_price', 5),
     kindFromName('carry.total_usdc', 5),
   ]).toEqual(['money', 'rate', 'money']);
-});
-
-it.each(['json', 'tsv', 'table'] as const)(
-  'dotted --fields: %s: a dotted name that reaches nothing is bad usage naming it',
-  (format) => {
-    const out = fieldsOut(format, ['market', 'pricing.nothing.here', 'nope.x']);
-    expect(() => out.out.record(QUOTE, [])).toThrow(UsageError);
-    expect(() => out.out.record(QUOTE, [])).toThrow(/--fields: "nope\.x" is not a field here/);
-  },
-);
-
-it('dotted --fields: valueAtPath follows objects by key and lists by index, nothing else', () => {
+  for (const format of ['json', 'tsv', 'table'] as const) {
+    const { out } = fieldsOut(format, ['market', 'pricing.nothing.here', 'nope.x']);
+    expect(() => out.record(QUOTE, [])).toThrow(UsageError);
+    expect(() => out.record(QUOTE, [])).toThrow(/--fields: "nope\.x" is not a field here/);
+  }
   expect([
     [valueAtPath(QUOTE, 'pricing.market_price'), valueAtPath(QUOTE, 'legs.0.side')],
     [valueAtPath(QUOTE, 'legs.x'), valueAtPath(QUOTE, 'market.length'), valueAtPath(QUOTE, 'pricing.toString')],

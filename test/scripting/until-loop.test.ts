@@ -77,16 +77,13 @@ async function untilOn(
 }
 
 // True at once (one read, printed once, exit 0): scripting-until-fields.test.ts ("true at once").
-it('--until: cadence and result: reads at once, then every 1.5 s; prints only the read that met the condition', async () => {
+it('--until: cadence and result: reads at once, then every 1.5 s; prints only the read that met the condition; never sooner than a second after the previous answer (answers taking 0.8 s)', async () => {
   const run = await untilOn(['submitted', 'submitted', 'filled'], { format: 'json' });
   expect([run.outcome, run.at]).toEqual([0, [0, 1500, 3000]]);
   expect(JSON.parse(run.stdout)).toMatchObject({ id: 'hdg_one', status: 'filled' });
-});
-
-it('--until: cadence and result: never sooner than a second after the previous answer (answers taking 0.8 s)', async () => {
-  const run = await untilOn(['submitted', 'submitted', 'filled'], { answerMs: 800 });
+  const slow = await untilOn(['submitted', 'submitted', 'filled'], { answerMs: 800 });
   // 0 → answered 0.8 → next at max(1.5, 1.8) = 1.8 → answered 2.6 → next at 3.6.
-  expect([run.at, run.sleeps.every((ms) => ms >= 1000)]).toEqual([[0, 1800, 3600], true]);
+  expect([slow.at, slow.sleeps.every((ms) => ms >= 1000)]).toEqual([[0, 1800, 3600], true]);
 });
 
 it('--until: cadence and result: never true: exit 124 at --timeout, the last data on stdout under --json, reads counted; without --timeout the bound is the default wait bound (120 s); --timeout 0 has none', async () => {
@@ -105,13 +102,10 @@ it('--until: cadence and result: never true: exit 124 at --timeout, the last dat
   expect([free.outcome, free.at.length]).toEqual([0, 201]);
 });
 
-it('--until: cadence and result: --fields and --query shape what is printed, not what the condition sees', async () => {
+it("--until: cadence and result: --fields and --query shape what is printed, not what the condition sees; the read that met the condition says its warnings and successes too, as the command alone would; truth is JMESPath's: 0 is true, an empty list is false", async () => {
   const until = "status=='filled' && notional_usd > `5000`";
   const run = await untilOn(['filled'], { until, format: 'json', globals: { fields: ['id'] } });
   expect([run.outcome, JSON.parse(run.stdout)]).toEqual([0, { id: 'hdg_one' }]);
-});
-
-it('--until: cadence and result: the read that met the condition says its warnings and successes too, as the command alone would', async () => {
   const spec = historyRunning((ctx) => {
     ctx.output.warn('only 500 closed hedges were read');
     ctx.output.success('read');
@@ -123,9 +117,6 @@ it('--until: cadence and result: the read that met the condition says its warnin
     [{ hedge_id: 'hdg_one' }],
     'only 500 closed hedges were read\nread\n',
   ]);
-});
-
-it("--until: cadence and result: truth is JMESPath's: 0 is true, an empty list is false", () => {
   expect([[0, 'x', [1], { a: 1 }, true].map(isTruthy), [null, false, '', [], {}].map(isTruthy)]).toEqual([
     [true, true, true, true, true],
     [false, false, false, false, false],
@@ -134,7 +125,7 @@ it("--until: cadence and result: truth is JMESPath's: 0 is true, an empty list i
 
 // A refusal (an unknown hedge: 3), a malformed condition (2, nothing read) and a condition never true in a pipe
 // (124, nothing on stdout) end it as scripting-until-fields.test.ts shows against the simulator.
-it('--until: failures: a read that may pass is said on stderr and tried again no sooner than its Retry-After', async () => {
+it('--until: failures: a read that may pass is said on stderr and tried again no sooner than its Retry-After; a read cut by --timeout ends it (exit 124) without promising another read; refuses --watch or --wait with --until (exit 2, nothing read); Ctrl-C while waiting ends it with 130', async () => {
   const limited = new NetworkError('GET /hedges/hdg_one was rate limited (rate_limited): slow down', {
     endpoint: 'GET /hedges/hdg_one',
     attempts: 1,
@@ -146,29 +137,24 @@ it('--until: failures: a read that may pass is said on stderr and tried again no
   expect([run.outcome, run.at]).toEqual([0, [0, 4000]]);
   expect(run.stderr).toContain('--until: this read failed (GET /hedges/hdg_one was rate limited');
   expect(run.stderr).toContain('trying again in 4 s');
-});
-
-it('--until: failures: a read cut by --timeout ends it (exit 124) without promising another read', async () => {
   const cut = new NetworkError('No answer from example on GET /hedges/hdg_one before --timeout ran out (3 s).', {
     endpoint: 'GET /hedges/hdg_one',
     attempts: 1,
   });
-  const run = await untilOn(['submitted', cut], { answerMs: 1000, globals: { timeout: 3 } });
-  expect([run.outcome.constructor, run.at, run.elapsed, run.stderr]).toEqual([UntilNotMetError, [0, 2000], 3000, '']);
-});
-
-it.each([
-  [{ watch: true }, '--watch'],
-  [{ wait: true }, '--wait'],
-])('--until: failures: refuses %o with --until (exit 2, nothing read)', async (flags, flag) => {
-  const run = await untilOn(['filled'], {}, flags);
-  expect(run.outcome.message).toBe(
-    `${flag} cannot be combined with --until (--until already reads again until the condition holds).`,
-  );
-  expect(run.at).toEqual([]);
-});
-
-it('--until: failures: Ctrl-C while waiting ends it with 130', async () => {
+  const timedOut = await untilOn(['submitted', cut], { answerMs: 1000, globals: { timeout: 3 } });
+  expect([timedOut.outcome.constructor, timedOut.at, timedOut.elapsed, timedOut.stderr]).toEqual([
+    UntilNotMetError,
+    [0, 2000],
+    3000,
+    '',
+  ]);
+  for (const flag of ['watch', 'wait']) {
+    const run = await untilOn(['filled'], {}, { [flag]: true });
+    expect(run.outcome.message).toBe(
+      `--${flag} cannot be combined with --until (--until already reads again until the condition holds).`,
+    );
+    expect(run.at).toEqual([]);
+  }
   const controller = new AbortController();
   const onSleep = () => controller.abort(new StopSignal('SIGINT', 130));
   const { outcome } = await untilOn(['submitted'], { controller, onSleep });
@@ -187,24 +173,17 @@ async function historyGiven(options: Record<string, unknown>, globals: Partial<G
 }
 
 // A malformed date (it starts with a digit) goes as a date too: the command's own date refusal answers it.
-it.each(['7d', '2026-11-01', '2026-11-01T12:00:00Z', '2026-13-45'])(
-  '--until on history and report: a date is the close-date bound, anything else a condition: %s goes to the command as its date',
-  async (value) => {
+it('--until on history and report: a date is the close-date bound, anything else a condition: 7d, 2026-11-01, 2026-11-01T12:00:00Z and 2026-13-45 go to the command as its date; a condition polls; the command never sees it; neither a date nor a condition: one line naming both forms', async () => {
+  for (const value of ['7d', '2026-11-01', '2026-11-01T12:00:00Z', '2026-13-45']) {
     const { seen, sleeps } = await historyGiven({ until: value });
-    expect([seen, sleeps]).toEqual([[{ args: {}, options: { until: value } }], []]);
-  },
-);
-
-it('--until on history and report: a date is the close-date bound, anything else a condition: a condition polls; the command never sees it', async () => {
+    expect([seen, sleeps], value).toEqual([[{ args: {}, options: { until: value } }], []]);
+  }
   const { seen, outcome } = await historyGiven({ until: '[0].hedge_id', limit: '5' }, { timeout: 2 });
   expect(outcome).toBeInstanceOf(UntilNotMetError);
   expect(seen[0]).toEqual({ args: {}, options: { limit: '5' } });
-});
-
-it('--until on history and report: a date is the close-date bound, anything else a condition: neither a date nor a condition: one line naming both forms', async () => {
-  const { seen, outcome } = await historyGiven({ until: 'yesterday[' });
-  expect(outcome.message).toMatch(
+  const neither = await historyGiven({ until: 'yesterday[' });
+  expect(neither.outcome.message).toMatch(
     /^--until: "yesterday\[" is neither a date \(2026-11-01, an ISO time, or 7d \/ 2w \/ 1mo ago\) nor a JMESPath condition \(/,
   );
-  expect(seen).toEqual([]);
+  expect(neither.seen).toEqual([]);
 });
