@@ -30,15 +30,6 @@ const APPLY_GROUP_PREFIX = 'apply-';
 
 // What an apply run did, as data (commands/apply.ts renders it and chooses the exit code).
 
-/** One unfinished step of an earlier apply, as resuming it left it. */
-interface ResumedStep {
-  entry: JournalEntry;
-  /** `open USDTNGN buy`: the step in words. */
-  what: string;
-  /** The journal's outcome after the resume; `not-resumable` when apply cannot finish it (hedge resume can). */
-  outcome: string;
-}
-
 /** One step of the run as its report shows it; its outcome one of filled / done / failed / rejected / unknown / pending / not_sent / not_run. */
 export type ApplyReportRow = ReturnType<typeof reportRow>;
 
@@ -56,8 +47,7 @@ function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?
   };
 }
 
-/** `resumed`: what an earlier apply left unfinished, finished before the plan was made. */
-type ApplyOutcome = { quoted: QuotedPlan; resumed: ResumedStep[] } &
+type ApplyOutcome = { quoted: QuotedPlan } &
   /** The plan fails pre-trade checks: nothing was sent. */
   (
     | { kind: 'fails-checks' }
@@ -69,10 +59,10 @@ type ApplyOutcome = { quoted: QuotedPlan; resumed: ResumedStep[] } &
     | { kind: 'stopped'; rows: ApplyReportRow[]; stoppedAt: number; error: unknown }
   );
 
-/** Finishes an earlier apply's unresolved actions of this account, oldest first, each with its own key. */
+/** Finishes an earlier apply's unresolved actions of this account, oldest first, each with its own key (or says why
+ * apply cannot: `hedge resume` can); returns how many there were. */
 async function resumeUnfinishedApplies(ports: WritePorts, client: HedgeClient) {
   const unresolved = await unfinishedOfThisAccount(ports, [APPLY_GROUP_PREFIX]);
-  const steps: ResumedStep[] = [];
   for (const entry of unresolved) {
     const body = bodyOf(entry);
     const what = `${entry.command} ${safeText(String(body.market ?? ''))} ${safeText(String(body.side ?? ''))}`.trim();
@@ -82,7 +72,6 @@ async function resumeUnfinishedApplies(ports: WritePorts, client: HedgeClient) {
         level: 'warn',
         text: `Journal ${entry.id} (${safeText(entry.command)}) is not an action apply can finish; see \`${ports.hedgeCommand('resume', entry.id)}\`.`,
       });
-      steps.push({ entry, what, outcome: 'not-resumable' });
       continue;
     }
     // A step begun on another machine (a team store's) is finished here only when a person says so.
@@ -103,9 +92,8 @@ async function resumeUnfinishedApplies(ports: WritePorts, client: HedgeClient) {
           ? `Journal ${entry.id}: the ${what} failed on-chain (nothing was opened); the plan below starts from the book as it is.`
           : `Journal ${entry.id}: the ${what} is ${outcome}.`,
     });
-    steps.push({ entry, what, outcome });
   }
-  return steps;
+  return unresolved.length;
 }
 
 /** Brings the book to the target file: the file, then the live guard, then all else under the locks; a failed step stops the run. */
@@ -125,11 +113,11 @@ export async function applyTarget(
     for (;;) {
       const { steps } = quoted.plan;
       await hooks.showPlan?.(quoted);
-      if (quoted.plan.problems.length) return { kind: 'fails-checks', quoted, resumed };
+      if (quoted.plan.problems.length) return { kind: 'fails-checks', quoted };
       // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
       await checkPlanRequests(ports, client, quoted);
       if (!steps.length) {
-        if (waitedFor && !resumed.length) {
+        if (waitedFor && !resumed) {
           // Exit 0 of a write means this command's action happened: here another process's did.
           throw new HeldError(
             `The book reached the target of ${safeText(target.sourceName)} while this run waited for another hedge process (${safeText(describeHolder(waitedFor))}): there was nothing left to do, and this run sent nothing.`,
@@ -139,7 +127,7 @@ export async function applyTarget(
             },
           );
         }
-        return { kind: 'at-target', quoted, resumed };
+        return { kind: 'at-target', quoted };
       }
       // One confirmation for the whole run (the guard already required --yes for a live key without a terminal).
       if (!ports.interactive || ports.confirmedAhead) break;
@@ -159,7 +147,7 @@ export async function applyTarget(
       if (asShown) break;
       quoted = now;
     }
-    return { ...(await carryOut(ports, client, quoted, opts)), quoted, resumed };
+    return { ...(await carryOut(ports, client, quoted, opts)), quoted };
   });
 }
 
