@@ -154,9 +154,8 @@ export async function runKeep(
         async (number, startedAt) => {
           // The exposures are read again every cycle, so a SIGHUP needs nothing more there.
           const moving = options.movingTarget;
-          const reload = signals.reload;
-          signals.reload = false;
-          if (reload || moving) {
+          if (moving || signals.reload) {
+            signals.reload = false;
             try {
               rows = moving ? await moving(stepContext()) : await readRows();
               if (!moving) {

@@ -185,8 +185,7 @@ export async function keeperLockPlace(
   const storeHeartbeats = team?.keeperHeartbeats;
   return {
     scope,
-    /** The per-user keeper folder, where heartbeats are written in both cases. */
-    dir,
+    /** This machine's heartbeat file, in the per-user keeper folder (written with a team store too). */
     file,
     /** Where the lock itself is held, for messages: the team store's location or the folder. */
     where: team?.location ?? dir,
