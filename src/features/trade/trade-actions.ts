@@ -48,8 +48,9 @@ import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 const CLOCK_SKEW_MS = 5 * 60_000;
 
 /** A trade as data: its kind, its request, and what its caller adds. */
-export interface TradeRecord extends WriteRecord<SideRequest> {
+export interface TradeRecord extends WriteRecord {
   kind: TradeKind;
+  request: SideRequest;
   /** The quote shown before an open (the wizard's, else the one its preview read): its price is compared with the struck rate. */
   quote?: Quote;
   /** What its caller asks for before the kind's own check and preview: the optional pre-trade checks, the duplicate
