@@ -71,7 +71,7 @@ type ApplyOutcome = { quoted: QuotedPlan; resumed: ResumedStep[] } &
 
 /** Finishes an earlier apply's unresolved actions of this account, oldest first, each with its own key. */
 async function resumeUnfinishedApplies(ports: WritePorts, client: HedgeClient) {
-  const unresolved = await unfinishedOfThisAccount(ports, [APPLY_GROUP_PREFIX]);
+  const unresolved = await unfinishedOfThisAccount(ports, APPLY_GROUP_PREFIX);
   const steps: ResumedStep[] = [];
   for (const entry of unresolved) {
     const body = bodyOf(entry);
