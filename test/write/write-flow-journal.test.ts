@@ -37,8 +37,6 @@ it('a journal that cannot be written after the send: reports the action as sent 
   const error = await runWrite(
     ctx,
     {
-      kind: 'close',
-      request: { market: 'USDTNGN', side: 'buy' },
       command: 'close',
       verb: 'close a position',
       argv: ['close', 'USDTNGN', 'buy'],

@@ -62,7 +62,7 @@ type ApplyOutcome = { quoted: QuotedPlan } &
 /** Finishes an earlier apply's unresolved actions of this account, oldest first, each with its own key (or says why
  * apply cannot: `hedge resume` can); returns how many there were. */
 async function resumeUnfinishedApplies(ports: WritePorts, client: HedgeClient) {
-  const unresolved = await unfinishedOfThisAccount(ports, [APPLY_GROUP_PREFIX]);
+  const unresolved = await unfinishedOfThisAccount(ports, APPLY_GROUP_PREFIX);
   for (const entry of unresolved) {
     const body = bodyOf(entry);
     const what = `${entry.command} ${safeText(String(body.market ?? ''))} ${safeText(String(body.side ?? ''))}`.trim();

@@ -121,8 +121,6 @@ export function apiAction(
   const body = call.body === undefined ? '' : ` ${JSON.stringify(call.body)}`;
   const plan = (key: string) => request(call, call.path, key, answers.record(call.path));
   return {
-    kind: 'api',
-    request: call,
     command: `${API_COMMAND_PREFIX}${call.method} ${call.path}`,
     verb: `send ${call.method} ${call.path}`,
     argv: call.argv,

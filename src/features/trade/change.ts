@@ -9,7 +9,7 @@ import { safeText } from '../../core/security/safe-text.js';
 import { parseMarket, parseNotional, parseSide } from '../../core/input.js';
 import { withAccountLock } from '../write/account-lock.js';
 import { tradeAction, tradeRecord, type TradeRecord } from './trade-actions.js';
-import { isRejection, runWrite, writeOptionsFrom, type WriteOptions, type WriteRecord } from '../write/write-flow.js';
+import { isRejection, runWrite, writeOptionsFrom, type WriteOptions } from '../write/write-flow.js';
 import { notionalFieldFrom, refusedField, wireHint } from '../../platform/api/wire/unspecified.js';
 
 /** The open's outcome and the quote it was decided on (for the struck rate against it). */
@@ -68,7 +68,7 @@ export function parseChangeOptions(
 export async function runChange(
   ports: WritePorts,
   action: 'add' | 'reduce',
-  opts: ReturnType<typeof parseChangeOptions> & Pick<WriteRecord, 'ask'>,
+  opts: ReturnType<typeof parseChangeOptions> & Pick<TradeRecord, 'ask'>,
 ) {
   const request = { market: opts.market, side: opts.side, notional_usd: opts.notionalUsd };
   // The checks are optional safety: what they could not read is said, and named in a live confirmation.

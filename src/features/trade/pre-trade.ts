@@ -1,9 +1,9 @@
 // The pre-trade checks against live facts: reads the markets list and the account (in parallel) and throws the
 // first problem the pure rules (domain/pre-trade.ts) find.
-import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
+import type { HedgeClient } from '../../platform/api/client.js';
 import type { Account, Market } from '../../platform/api/schemas.js';
-import { formatRate, formatUsd } from '../../core/number-format.js';
-import { preTradeProblem, sideAlreadyOpenNote, type PreTradeRequest } from './pre-trade-rules.js';
+import { formatUsd } from '../../core/number-format.js';
+import { preTradeProblem, type PreTradeRequest } from './pre-trade-rules.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import { HEDGE_STATUSES, type Side } from '../../core/vocabulary.js';
 import {
@@ -15,7 +15,6 @@ import {
   UsageError,
 } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
-import { findSide, readBook } from '../book/positions.js';
 import { endedHedgeIds } from '../book/side-book.js';
 import { messageOf, safeText } from '../../core/security/safe-text.js';
 import { sameReference } from '../../core/input.js';
@@ -33,7 +32,7 @@ export function checkOpenAfterClose(
 }
 
 /** What the checks before a trade use: they read the book and say what they saw. */
-type PreTradePorts = Pick<CommandContext, 'notify' | 'log' | 'signal' | 'hedgeCommand' | 'clock'>;
+type PreTradePorts = Pick<CommandContext, 'notify' | 'hedgeCommand'>;
 
 /** What the optional checks could not check (short names: "the exposure headroom"), said before the write (and in a live confirmation). */
 export function uncheckedList(ports: PreTradePorts) {
@@ -119,37 +118,6 @@ export async function quotedSizeProblem(client: HedgeClient, request: Omit<PreTr
   } catch (error) {
     return error instanceof PreTradeCheckError ? error : undefined;
   }
-}
-
-/** The open quoted before it is confirmed: said as a notice (a card on a terminal), after the note pointing to `hedge add` when the side is already open. Returns the quote. */
-export async function quoteOpen(ports: PreTradePorts, client: HedgeClient, request: OpenRequest) {
-  const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
-  // The side already in the positions list is said, pointing to `hedge add` (a note on stderr, never a refusal).
-  let open;
-  try {
-    open = findSide(await readBook({ client, log: (line) => ports.log(line) }), market, side);
-  } catch (error) {
-    if (ports.signal.aborted) throw error;
-    ports.log(`positions: not read before the open (${messageOf(error)}); no "already open" note`);
-  }
-  if (open) {
-    ports.notify({
-      kind: 'side-already-open',
-      level: 'warn',
-      text: sideAlreadyOpenNote(
-        { ...open, market: market.toUpperCase(), side },
-        ports.hedgeCommand('add', market, side, String(notionalUsd)),
-      ),
-    });
-  }
-  const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
-  ports.notify({
-    kind: 'open-quote',
-    level: 'note',
-    text: `The open of ${formatUsd(notionalUsd)} ${side} on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
-    show: { card: 'open-quote', quote, nowMs: client.transport.serverNow().bestMs },
-  });
-  return quote;
 }
 
 const ACTIVE = new Set(['submitting', 'submitted', 'filled']);

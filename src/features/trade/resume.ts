@@ -12,20 +12,17 @@ import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { shellWord } from '../../core/program.js';
 import { API_COMMAND_PREFIX } from './api-call.js';
-import { findJournalEntry } from '../write/journal-entry.js';
-import { confirmRowFromElsewhere, requireOwnRow } from '../write/row-trust.js';
+import { confirmRowFromElsewhere, findJournalEntry, requireOwnRow } from '../write/row-trust.js';
 import { resumeRollOutcome } from './roll.js';
 import { recordFromJournal, tradeAction } from './trade-actions.js';
 import { identityOf, sentBy } from '../write/identity.js';
 import { heldError, ROLL_GROUP_PREFIX, runWrite } from '../write/write-flow.js';
 
-/** The unresolved entries of this account whose group starts with one of these prefixes, oldest first. */
-export async function unfinishedOfThisAccount(ports: WritePorts, groupPrefixes: readonly string[]) {
+/** The unresolved entries of this account whose group starts with `groupPrefix`, oldest first. */
+export async function unfinishedOfThisAccount(ports: WritePorts, groupPrefix: string) {
   const [journal, identity] = await Promise.all([ports.journal(), identityOf(ports)]);
   return (await journal.list({ pending: true }))
-    .filter(
-      (entry) => sentBy(identity, entry) && groupPrefixes.some((prefix) => entry.group?.startsWith(prefix) === true),
-    )
+    .filter((entry) => sentBy(identity, entry) && entry.group?.startsWith(groupPrefix))
     .reverse();
 }
 
@@ -99,9 +96,6 @@ export async function chooseEntryToResume(ports: WritePorts, id: string | undefi
     );
   return;
 }
-
-/** What resuming did: the roll's outcome, or the write flow's, for the command to show. */
-export type ResumeOutcome = Awaited<ReturnType<typeof resumeEntry>>;
 
 /** What `hedge resume` must do with an entry, decided (and refused with a usage error) before anything is sent, so
  * that the command can say what it resumes before it does; nothing is sent. */

@@ -4,7 +4,7 @@ import type { HedgeClient, OpenRequest, SideRequest } from '../../platform/api/c
 import type { SideBook } from '../book/book.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import { cents } from '../../core/money.js';
-import { additionQuoteTenor, daysUntil } from './pre-trade-rules.js';
+import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from './pre-trade-rules.js';
 import { NotAppliedError, PreTradeCheckError, UnresolvedError, UsageError } from '../../core/errors.js';
 import type { PlanStep } from '../../core/plan.js';
 import {
@@ -20,7 +20,7 @@ import { tradedUsd } from '../write/send-gate.js';
 import { formatMoney, formatRate, formatUsd, readNumber, shortHash } from '../../core/number-format.js';
 import type { LandedChange, TradeView } from '../../platform/results/trade-outcome-types.js';
 import { readableBook, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
-import { findSide, type BookPosition } from '../book/positions.js';
+import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import {
   expectedAfterChange,
   findClosedRecord,
@@ -33,13 +33,7 @@ import {
   sizedByRecords,
 } from '../write/wait.js';
 import type { WriteAction, WriteKind, WriteOutcome, WriteRecord } from '../write/write-flow.js';
-import {
-  questionWithUnchecked,
-  quoteOpen,
-  refuseDuplicateReference,
-  runPreTradeChecks,
-  uncheckedList,
-} from './pre-trade.js';
+import { questionWithUnchecked, refuseDuplicateReference, runPreTradeChecks, uncheckedList } from './pre-trade.js';
 import { hedgesWords } from '../write/as-shown.js';
 import { sameReference } from '../../core/input.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
@@ -48,8 +42,9 @@ import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 const CLOCK_SKEW_MS = 5 * 60_000;
 
 /** A trade as data: its kind, its request, and what its caller adds. */
-export interface TradeRecord extends WriteRecord<SideRequest> {
+export interface TradeRecord extends WriteRecord {
   kind: TradeKind;
+  request: SideRequest;
   /** The quote shown before an open (the wizard's, else the one its preview read): its price is compared with the struck rate. */
   quote?: Quote;
   /** What its caller asks for before the kind's own check and preview: the optional pre-trade checks, the duplicate
@@ -164,10 +159,34 @@ export function tradeAction(
   /** An open: quoted before its question, found again by its hedge's id or reference, waited for until it fills. */
   function openHooks(): KindHooks {
     return {
-      // The quote is said (a card on a terminal) before the question, unless the caller quoted already.
+      // The quote is said (a card on a terminal) before the question, unless the caller quoted already; before it, the
+      // side already in the positions list is said, pointing to `hedge add` (a note on stderr, never a refusal).
       preview: checks?.quote
         ? async () => {
-            record.quote = await quoteOpen(ports, client, request as OpenRequest);
+            let open;
+            try {
+              open = findSide(await readBook({ client, log: (line) => ports.log(line) }), market, side);
+            } catch (error) {
+              if (ports.signal.aborted) throw error;
+              ports.log(`positions: not read before the open (${messageOf(error)}); no "already open" note`);
+            }
+            if (open)
+              ports.notify({
+                kind: 'side-already-open',
+                level: 'warn',
+                text: sideAlreadyOpenNote(
+                  { ...open, market: market.toUpperCase(), side },
+                  ports.hedgeCommand('add', market, side, String(usd)),
+                ),
+              });
+            const quote = await client.createQuote({ market, side, notional_usd: usd, tenor_days: tenorDays });
+            ports.notify({
+              kind: 'open-quote',
+              level: 'note',
+              text: `The open of ${formatUsd(usd)} ${side} on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
+              show: { card: 'open-quote', quote, nowMs: client.transport.serverNow().bestMs },
+            });
+            record.quote = quote;
           }
         : undefined,
       question: () =>

@@ -1,12 +1,30 @@
-// The one decision about sending a journal row again.
+// The journal row a person named, and the one decision about sending a row again.
 import { hostname } from 'node:os';
+import { echo } from '../../core/input.js';
 import { UnverifiedRowError, UsageError } from '../../core/errors.js';
-import { isUnresolved, type JournalEntry } from '../../platform/journal/index.js';
+import { isUnresolved, JournalError, type Journal, type JournalEntry } from '../../platform/journal/index.js';
 import type { RowCheck } from '../../platform/journal/row-seal.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { identityOf, rowSealerOf, sentBy } from './identity.js';
 import { confirmOrStop } from './live-guard.js';
+
+/** The entry for an id or a unique part of one (`journal show`, `journal resolve`, `resume`). */
+export async function findJournalEntry(ports: Pick<CommandContext, 'hedgeCommand'>, journal: Journal, id: string) {
+  if (id.trim() === '') throw new UsageError('id: a journal id (a_…) or a unique part of one is required.');
+  const entry = await journal.get(id).catch((error: unknown) => {
+    // Only the ambiguity is the caller's: a journal that cannot be read stays a JournalError.
+    throw error instanceof JournalError && /matches \d+ journal entries/.test(error.message)
+      ? new UsageError(error.message, { hint: error.hint })
+      : error;
+  });
+  if (!entry) {
+    throw new UsageError(`No journal entry ${echo(id)} in ${journal.location}.`, {
+      hint: `List the journal with \`${ports.hedgeCommand('journal')}\`.`,
+    });
+  }
+  return entry;
+}
 
 /** Which rows a decision may count: only those that verify under this key. */
 export async function ownRowTest(ports: Pick<CommandContext, 'credentials'>) {

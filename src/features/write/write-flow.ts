@@ -75,12 +75,8 @@ export const writeOptionsFrom = (
 export const ROLL_GROUP_PREFIX = 'roll-';
 
 /** One write as data (CONTRIBUTING.md, the write path): what it sends, the side it moves, how it is shown and asked,
- * where it belongs. Its kind (trade-actions.ts `tradeAction`, api-call.ts) gives it its behaviour. */
-export interface WriteRecord<Q = unknown> {
-  /** Its row of the table of kinds: open, add, reduce, close, api. */
-  kind: string;
-  /** What it sends: a trade's request, a `hedge api` call. */
-  request: Q;
+ * where it belongs; what it sends is its kind's (trade-actions.ts `tradeAction`, api-call.ts), which gives it its behaviour. */
+export interface WriteRecord {
   /** Journaled as its command: the kind, or `api POST /path`. */
   command: string;
   /** Completes "this will …" in the live banner and "--yes is required to …". */

@@ -4,10 +4,9 @@ import type { CommandContext, In } from '../command-input.js';
 import { UsageError } from '../../../core/errors.js';
 import { heldError } from '../../../features/write/write-flow.js';
 import { isUnresolved } from '../../../platform/journal/index.js';
-import { checkUnresolvedRows } from '../../../features/write/row-trust.js';
+import { checkUnresolvedRows, findJournalEntry } from '../../../features/write/row-trust.js';
 import { safeText } from '../../../core/security/safe-text.js';
 import { renderJournalEntry } from '../../../platform/results/journal-fields.js';
-import { findJournalEntry } from '../../../features/write/journal-entry.js';
 
 export async function run(ctx: CommandContext, { args, options: { landed, notLanded } }: In<'JOURNAL_RESOLVE'>) {
   if (landed === true && notLanded === true)

@@ -1,7 +1,6 @@
 // `hedge journal show ID`: one journal entry in full — request, idempotency key, outcome.
 import type { CommandContext, In } from '../command-input.js';
-import { findJournalEntry } from '../../../features/write/journal-entry.js';
-import { checkUnresolvedRows } from '../../../features/write/row-trust.js';
+import { checkUnresolvedRows, findJournalEntry } from '../../../features/write/row-trust.js';
 import { isUnresolved, resumeWithItsCredentials } from '../../../platform/journal/index.js';
 import { renderJournalEntry } from '../../../platform/results/journal-fields.js';
 
