@@ -47,13 +47,7 @@ const fields = ({ prompter, client, credentials, journal, connections, notify, .
     origin: init.origin ?? 'cli',
     confirmedAhead: init.confirmedAhead ?? globals.yes,
     deadline: init.deadline ?? commandDeadline(globals.timeout, clock.now()),
-    // The settings src/features/write and src/features/trade read off the context (their ports name which); every
-    // other flow reads them from `globals` and `io`.
     interactive: globals.input && io.stdinIsTTY && io.stdoutIsTTY,
-    inputAllowed: globals.input,
-    timeoutSeconds: globals.timeout,
-    stdin: io.stdin,
-    stdinIsTTY: io.stdinIsTTY,
     /** A person reads the output: a human mode, and no caller takes the notices. */
     forPeople: output.isHuman && notify === undefined,
   };
