@@ -20,11 +20,6 @@ export interface Notice {
   show?: NoticeCard;
 }
 
-/** A question as asked: a live one starts with a red LIVE. */
-export function questionText(output: Output, question: { message: string; live?: boolean }) {
-  return question.live ? `${output.chalk.red.bold('LIVE')} ${question.message}` : question.message;
-}
-
 export function sayNotice(output: Output, { show, level, text }: Notice) {
   const c = output.chalk;
   // A card's own fields are what its renderer reads.

@@ -1,6 +1,6 @@
 // The services a command uses: each built on first use, closed last opened first at the end.
 import type { Output } from '../terminal/output.js';
-import { questionText, sayNotice, type Notice } from '../results/notices.js';
+import { sayNotice, type Notice } from '../results/notices.js';
 import type { GlobalOptions } from './globals.js';
 import { hedgeCommandLine } from '../../core/program.js';
 import { commandDeadline, waitDeadline } from '../config/wait-bound.js';
@@ -299,7 +299,11 @@ export class CommandContext {
     );
   }
 
-  async confirm(question: { message: string; default?: boolean; live?: boolean }) {
-    return (await this.prompter()).confirm({ message: questionText(this.output, question), default: question.default });
+  /** A live question starts with a red LIVE. */
+  async confirm({ message, live, ...rest }: { message: string; default?: boolean; live?: boolean }) {
+    return (await this.prompter()).confirm({
+      message: live ? `${this.output.chalk.red.bold('LIVE')} ${message}` : message,
+      ...rest,
+    });
   }
 }
