@@ -26,15 +26,9 @@ export function sayNotice(output: Output, { show, level, text }: Notice) {
   if (show?.card === 'addition-quote') return renderAdditionQuote(output, show.quote, show);
   if (show?.card === 'open-quote') return output.cardOrNote(() => renderQuoteCard(output, show.quote, show.nowMs));
   if (show?.card === 'roll-preview') return renderRollPreview(output, show.preview, show.nowMs);
-  if (level === 'warn') return output.warn(text);
+  if (level === 'warn' || level === 'caution') return output.warn(text);
   if (level === 'success') return output.done(text);
   output.note(
-    level === 'live'
-      ? `${c.bgRed.white.bold(' LIVE ')} ${c.red.bold(text)}`
-      : level === 'info'
-        ? c.cyan(text)
-        : level === 'caution'
-          ? c.yellow(text)
-          : text,
+    level === 'live' ? `${c.bgRed.white.bold(' LIVE ')} ${c.red.bold(text)}` : level === 'info' ? c.cyan(text) : text,
   );
 }
