@@ -67,7 +67,7 @@ export class CommandContext {
 
   constructor(readonly init: ContextInit) {
     Object.assign(this, fields(init));
-    for (const name of ['prompter', 'client', 'credentials', 'journal'] as const)
+    for (const name of ['prompter', 'client', 'credentials', 'journal', 'connections'] as const)
       if (init[name]) this.built.set(name, Promise.resolve(init[name]));
   }
 
@@ -260,10 +260,9 @@ export class CommandContext {
     });
   }
 
-  /** The agent server's when it gave them (never closed here). */
+  /** Built when no caller gave its own (the agent server's, never closed here). */
   connections() {
     return this.once('connections', async () => {
-      if (this.init.connections) return this.init.connections;
       const connections = new (await import('../api/transport.js')).HttpConnections();
       this.onDispose(() => connections.close());
       return connections;
