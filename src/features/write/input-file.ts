@@ -15,7 +15,7 @@ import { safeText } from '../../core/security/safe-text.js';
 /** What reading an input file uses: the command's clock, signal and --timeout, and where files come from. */
 export type InputPorts = Pick<
   CommandContext,
-  'clock' | 'signal' | 'deadline' | 'log' | 'origin' | 'targetFiles' | 'stdin' | 'stdinIsTTY' | 'timeoutSeconds'
+  'clock' | 'signal' | 'deadline' | 'log' | 'origin' | 'targetFiles' | 'io' | 'globals'
 >;
 
 /** How many of a file's problems are listed; the rest are counted (a million lines help nobody). */
@@ -38,7 +38,7 @@ export async function readInputFile(
       `file: this call reads no ${what} from the disk; it is read only under the roots the server was started with.`,
     );
   const stdin = file === '-';
-  if (stdin && ports.stdinIsTTY) {
+  if (stdin && ports.io.stdinIsTTY) {
     throw new UsageError(
       `the ${what} is - (stdin), but stdin is a terminal; pipe the file in${pipeExample ? ` (\`${pipeExample}\`)` : ''} or name it.`,
     );
@@ -58,13 +58,13 @@ export async function readInputFile(
   const signal = AbortSignal.any([ports.signal, timedOut.signal]);
   try {
     const bytes = stdin
-      ? await readBoundedStream(ports.stdin, { maxBytes: MAX_INPUT_FILE_BYTES, signal })
+      ? await readBoundedStream(ports.io.stdin, { maxBytes: MAX_INPUT_FILE_BYTES, signal })
       : await readRegularFile(file, { maxBytes: MAX_INPUT_FILE_BYTES });
     return { text: bytes.toString('utf8'), sourceName: stdin ? 'stdin' : file };
   } catch (error) {
     if (error instanceof ReadTimedOut) {
       throw new UsageError(
-        `the ${what} ${shown} was not read whole within --timeout (${ports.timeoutSeconds} s); nothing was read or sent. Close the pipe once the file is written, or give a longer --timeout (0 for none).`,
+        `the ${what} ${shown} was not read whole within --timeout (${ports.globals.timeout} s); nothing was read or sent. Close the pipe once the file is written, or give a longer --timeout (0 for none).`,
       );
     }
     if (stdin && signal.aborted)

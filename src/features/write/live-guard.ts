@@ -15,7 +15,7 @@ export class NotConfirmedError extends DeclinedError {
  * whether a confirmation prompt must come before the write (live key, terminal, no --yes), and asks (default No) when
  * needed: a "No" ends the command with nothing sent. */
 export async function guardLiveAction(
-  ports: Pick<CommandContext, 'credentials' | 'notify' | 'confirmedAhead' | 'interactive' | 'inputAllowed' | 'confirm'>,
+  ports: Pick<CommandContext, 'credentials' | 'notify' | 'confirmedAhead' | 'interactive' | 'globals' | 'confirm'>,
   input: { action: string; dryRun: boolean },
 ) {
   const credentials = await ports.credentials();
@@ -29,7 +29,7 @@ export async function guardLiveAction(
   }
   const needsConfirmation = live && !input.dryRun && !ports.confirmedAhead;
   if (needsConfirmation && !ports.interactive) {
-    const why = ports.inputAllowed ? 'there is no terminal to confirm on' : '--no-input forbids asking';
+    const why = ports.globals.input ? 'there is no terminal to confirm on' : '--no-input forbids asking';
     throw new UsageError(`--yes is required to ${input.action} with a LIVE key (${why}); nothing was sent.`);
   }
   return {

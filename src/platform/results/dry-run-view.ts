@@ -10,10 +10,8 @@ export interface DryRunView {
 
 export function renderDryRun(output: Output, planned: DryRunView) {
   // Said once, before the request: what it is and what to do next.
-  output.note(
-    output.chalk.yellow(
-      'Dry run: this request was NOT sent. Run the same command without --dry-run to send it (with its own key).',
-    ),
+  output.warn(
+    'Dry run: this request was NOT sent. Run the same command without --dry-run to send it (with its own key).',
   );
   // No advice to reuse the key: --idempotency-key resumes an earlier run, skipping the pre-trade checks.
   output.document(planned, () => requestText(planned));

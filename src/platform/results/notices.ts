@@ -20,26 +20,15 @@ export interface Notice {
   show?: NoticeCard;
 }
 
-/** A question as asked: a live one starts with a red LIVE. */
-export function questionText(output: Output, question: { message: string; live?: boolean }) {
-  return question.live ? `${output.chalk.red.bold('LIVE')} ${question.message}` : question.message;
-}
-
 export function sayNotice(output: Output, { show, level, text }: Notice) {
   const c = output.chalk;
   // A card's own fields are what its renderer reads.
   if (show?.card === 'addition-quote') return renderAdditionQuote(output, show.quote, show);
   if (show?.card === 'open-quote') return output.cardOrNote(() => renderQuoteCard(output, show.quote, show.nowMs));
   if (show?.card === 'roll-preview') return renderRollPreview(output, show.preview, show.nowMs);
-  if (level === 'warn') return output.warn(text);
+  if (level === 'warn' || level === 'caution') return output.warn(text);
   if (level === 'success') return output.done(text);
   output.note(
-    level === 'live'
-      ? `${c.bgRed.white.bold(' LIVE ')} ${c.red.bold(text)}`
-      : level === 'info'
-        ? c.cyan(text)
-        : level === 'caution'
-          ? c.yellow(text)
-          : text,
+    level === 'live' ? `${c.bgRed.white.bold(' LIVE ')} ${c.red.bold(text)}` : level === 'info' ? c.cyan(text) : text,
   );
 }

@@ -119,16 +119,12 @@ function flat(view: RollView) {
 }
 
 export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCommand: (...argv: string[]) => string) {
-  for (const note of outcome.notes) {
-    if (note.level === 'warn') output.warn(note.text);
-    else output.note(output.chalk.yellow(note.text));
-  }
+  // A note and a warning read alike here.
+  for (const note of outcome.notes) output.warn(note.text);
   // `--dry-run`: both requests, in the order they would be sent; one JSON document under --json.
   if (outcome.kind === 'dry-run') {
-    output.note(
-      output.chalk.yellow(
-        'Dry run: these requests were NOT sent. Run the same command without --dry-run to roll (each leg with its own key).',
-      ),
+    output.warn(
+      'Dry run: these requests were NOT sent. Run the same command without --dry-run to roll (each leg with its own key).',
     );
     const { legs } = outcome;
     output.document(

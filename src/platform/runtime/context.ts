@@ -1,6 +1,6 @@
 // The services a command uses: each built on first use, closed last opened first at the end.
 import type { Output } from '../terminal/output.js';
-import { questionText, sayNotice, type Notice } from '../results/notices.js';
+import { sayNotice, type Notice } from '../results/notices.js';
 import type { GlobalOptions } from './globals.js';
 import { hedgeCommandLine } from '../../core/program.js';
 import { commandDeadline, waitDeadline } from '../config/wait-bound.js';
@@ -47,13 +47,7 @@ const fields = ({ prompter, client, credentials, journal, connections, notify, .
     origin: init.origin ?? 'cli',
     confirmedAhead: init.confirmedAhead ?? globals.yes,
     deadline: init.deadline ?? commandDeadline(globals.timeout, clock.now()),
-    // The settings src/features/write and src/features/trade read off the context (their ports name which); every
-    // other flow reads them from `globals` and `io`.
     interactive: globals.input && io.stdinIsTTY && io.stdoutIsTTY,
-    inputAllowed: globals.input,
-    timeoutSeconds: globals.timeout,
-    stdin: io.stdin,
-    stdinIsTTY: io.stdinIsTTY,
     /** A person reads the output: a human mode, and no caller takes the notices. */
     forPeople: output.isHuman && notify === undefined,
   };
@@ -73,7 +67,7 @@ export class CommandContext {
 
   constructor(readonly init: ContextInit) {
     Object.assign(this, fields(init));
-    for (const name of ['prompter', 'client', 'credentials', 'journal'] as const)
+    for (const name of ['prompter', 'client', 'credentials', 'journal', 'connections'] as const)
       if (init[name]) this.built.set(name, Promise.resolve(init[name]));
   }
 
@@ -266,10 +260,9 @@ export class CommandContext {
     });
   }
 
-  /** The agent server's when it gave them (never closed here). */
+  /** Built when no caller gave its own (the agent server's, never closed here). */
   connections() {
     return this.once('connections', async () => {
-      if (this.init.connections) return this.init.connections;
       const connections = new (await import('../api/transport.js')).HttpConnections();
       this.onDispose(() => connections.close());
       return connections;
@@ -305,7 +298,11 @@ export class CommandContext {
     );
   }
 
-  async confirm(question: { message: string; default?: boolean; live?: boolean }) {
-    return (await this.prompter()).confirm({ message: questionText(this.output, question), default: question.default });
+  /** A live question starts with a red LIVE. */
+  async confirm({ message, live, ...rest }: { message: string; default?: boolean; live?: boolean }) {
+    return (await this.prompter()).confirm({
+      message: live ? `${this.output.chalk.red.bold('LIVE')} ${message}` : message,
+      ...rest,
+    });
   }
 }
