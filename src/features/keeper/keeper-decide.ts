@@ -676,7 +676,7 @@ function rollEvent(
       journal_group: view.journal_group,
       idempotency_key: outcome.idempotencyKey ?? undefined,
       covered: outcome.covered,
-      ...(outcome.notes.length && { messages: outcome.notes.map((note) => safeText(note.text)) }),
+      ...(outcome.notes.length && { messages: outcome.notes.map((note) => safeText(note)) }),
     },
   };
 }

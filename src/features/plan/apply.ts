@@ -140,7 +140,7 @@ export async function applyTarget(
         moved: () =>
           ports.notify({
             kind: 'moved-since-asked',
-            level: 'caution',
+            level: 'warn',
             text: 'The book moved while you were asked: the plan is no longer the one shown. Nothing was sent; here is the plan as the book is now.',
           }),
       });

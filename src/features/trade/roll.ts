@@ -22,7 +22,7 @@ import { withSideLock } from '../write/account-lock.js';
 import { sendStep, underPlanLocks } from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
-import type { RollNote, RollOutcome } from '../../platform/results/roll-outcome-types.js';
+import type { RollOutcome } from '../../platform/results/roll-outcome-types.js';
 import { guardLiveAction } from '../write/live-guard.js';
 import { findSide } from '../book/positions.js';
 import { readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
@@ -128,7 +128,7 @@ async function carryOut(
   client: HedgeClient,
   legs: RollLegs,
   wait: boolean,
-  notes: RollNote[],
+  notes: string[],
   resumed: boolean,
   quote?: Quote,
 ) {
@@ -136,7 +136,7 @@ async function carryOut(
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   const abandon = async (message: string) => (await ports.journal()).update(open.id, { outcome: 'abandoned', message });
   const settled = (text: string) => {
-    notes.push({ level: 'note', text });
+    notes.push(text);
     return { skipped: true };
   };
   let closeRun: { entry?: JournalEntry; answer?: unknown; result?: unknown; skipped?: boolean } | undefined;
@@ -281,7 +281,7 @@ async function finishRoll(
   legs: RollLegs,
   wait: boolean,
   guard: { needsConfirmation: boolean },
-  notes: RollNote[],
+  notes: string[],
 ) {
   // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
   const { open, close, request } = legs;
@@ -300,7 +300,7 @@ async function finishRoll(
       return [{ market, notionalUsd: tradedUsd, held: sideAfterOf(book) }];
     };
     await confirmSideAsShown(ports, request, true, await trades(), () => question, trades);
-  } else notes.push({ level: 'note', text: resuming });
+  } else notes.push(resuming);
   // An agent finishing a roll it did not journal itself trades what is left of it.
   if (ports.tradeGate && open.via !== 'agent' && open.outcome === 'planned')
     await ports.tradeGate.admit([{ market, notionalUsd: tradedUsd }], 'roll');
@@ -351,7 +351,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
   };
 
   /** An earlier roll of the side to finish instead: the one --idempotency-key names, or the newest unfinished one. */
-  const earlierRoll = async (notes: RollNote[]) => {
+  const earlierRoll = async (notes: string[]) => {
     const journal = await ports.journal();
     const key = req.write.idempotencyKey;
     if (key !== undefined) {
@@ -378,12 +378,11 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     const to = `${market} ${side} to ${days(legs.request.tenor_days)}`;
     if (req.write.fresh) {
       const unfinished = `the unfinished roll of ${to} (journal group ${safeText(group)}: ${legs.described})`;
-      notes.push({
-        level: 'warn',
-        text: req.write.dryRun
+      notes.push(
+        req.write.dryRun
           ? `--new would set aside ${unfinished}; this dry run leaves it as it is.`
           : `--new: ${unfinished} is set aside; this run is a new roll with new keys.`,
-      });
+      );
       if (!req.write.dryRun)
         for (const leg of [legs.close, legs.open])
           if (leg && isUnresolved(leg))
@@ -463,7 +462,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
   // Finish an earlier roll of the side, or plan, check, confirm and carry out a new one (anew when the side moved
   // while a person was asked).
   const roll = async (): Promise<RollOutcome> => {
-    const notes: RollNote[] = [];
+    const notes: string[] = [];
     /** A dry run: each leg's request with the key it would carry (the one its journal entry holds, else a new one). */
     const dryRun = async (
       request: OpenRequest,
@@ -486,10 +485,9 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     if (earlier) {
       // The dry run of a roll still to finish: the legs left, with the keys the journal holds.
       const { open, close } = earlier;
-      notes.push({
-        level: 'note',
-        text: `An unfinished roll of ${market} ${side} is in the journal (group ${safeText(earlier.group)}: ${earlier.described}); without --dry-run this command finishes it.`,
-      });
+      notes.push(
+        `An unfinished roll of ${market} ${side} is in the journal (group ${safeText(earlier.group)}: ${earlier.described}); without --dry-run this command finishes it.`,
+      );
       return dryRun(earlier.request, [
         open.outcome === 'planned' &&
           earlier.closes &&
@@ -532,10 +530,9 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         : others.length
           ? ` The new hedge carries no reference; ${notCarried}.`
           : '';
-      notes.push({
-        level: 'warn',
-        text: `The ${side} side of ${market} holds ${several.length} hedges (${listed}). A close closes the whole side, so the roll closes all ${several.length} (the later ones before their maturity) and opens one hedge of ${formatUsd(notionalUsd)} for ${days(tenorDays)}.${refs}`,
-      });
+      notes.push(
+        `The ${side} side of ${market} holds ${several.length} hedges (${listed}). A close closes the whole side, so the roll closes all ${several.length} (the later ones before their maturity) and opens one hedge of ${formatUsd(notionalUsd)} for ${days(tenorDays)}.${refs}`,
+      );
     }
     const request: OpenRequest = {
       market,

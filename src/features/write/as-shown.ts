@@ -60,7 +60,7 @@ export function sayMovedSinceAsked(
   };
   ports.notify({
     kind: 'moved-since-asked',
-    level: 'caution',
+    level: 'warn',
     text: `The ${side} side of ${safeText(market)} moved while you were asked: it holds ${holds(later)} now, not the ${holds(then)} shown. Nothing was sent.`,
   });
 }

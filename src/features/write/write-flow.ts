@@ -179,7 +179,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
   const identity = await identityOf(ports);
   const probe = entryFields(identity, action, '');
   const match = { ...probe, body: probe.request.body };
-  const say = (kind: string, level: 'warn' | 'caution' | 'note' | 'success', text: string) =>
+  const say = (kind: string, level: 'warn' | 'note' | 'success', text: string) =>
     void ports.notify({ kind, level, text });
   const resumeCommand = (entry: JournalEntry) => ports.hedgeCommand('resume', entry.id);
   const resolveCommands = (entry: JournalEntry) =>
@@ -248,7 +248,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       const hold = await holdToResume(pending);
       say(
         'resuming',
-        'caution',
+        'warn',
         `Resuming the ${pending.command} ${started(pending)} (journal ${pending.id}, outcome ${pending.outcome}) with key ${pending.idempotency_key}: its process is gone; the book is read first, and if it is sent again, its key lets the server act at most once.`,
       );
       return { key: pending.idempotency_key, resumed: true, entry: pending, hold };
@@ -390,7 +390,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       if (!finished)
         say(
           'earlier-landed',
-          'caution',
+          'warn',
           `${begun}. The book shows it landed: ${found.evidence}. Nothing is sent again; following it to its end.`,
         );
       return { kind: 'landed', answer: found.answer } as const;
@@ -406,7 +406,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     if (found.verdict === 'not-landed' && !others.length)
       return say(
         'earlier-not-landed',
-        'caution',
+        'warn',
         `${begun}. The book shows it could not have landed (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`,
       );
     if (age !== undefined && age < lifetime)
@@ -428,7 +428,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         `${question} Sending it again with its key, as --resend-unproven asks: had it landed, it happens twice.`,
       );
     if (ports.interactive && ports.origin === 'cli') {
-      say('cannot-tell', 'caution', question);
+      say('cannot-tell', 'warn', question);
       const choice = await (
         await ports.prompter()
       ).select({

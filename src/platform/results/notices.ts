@@ -15,7 +15,7 @@ type NoticeCard =
 
 export interface Notice {
   kind: string;
-  level: 'note' | 'info' | 'caution' | 'warn' | 'success' | 'live';
+  level: 'note' | 'info' | 'warn' | 'success' | 'live';
   text: string;
   show?: NoticeCard;
 }
@@ -26,7 +26,7 @@ export function sayNotice(output: Output, { show, level, text }: Notice) {
   if (show?.card === 'addition-quote') return renderAdditionQuote(output, show.quote, show);
   if (show?.card === 'open-quote') return output.cardOrNote(() => renderQuoteCard(output, show.quote, show.nowMs));
   if (show?.card === 'roll-preview') return renderRollPreview(output, show.preview, show.nowMs);
-  if (level === 'warn' || level === 'caution') return output.warn(text);
+  if (level === 'warn') return output.warn(text);
   if (level === 'success') return output.done(text);
   output.note(
     level === 'live' ? `${c.bgRed.white.bold(' LIVE ')} ${c.red.bold(text)}` : level === 'info' ? c.cyan(text) : text,

@@ -29,17 +29,12 @@ export interface RollView {
   };
 }
 
-/** Something the roll has to say besides its result (a leg found settled, a roll set aside by --new). */
-export interface RollNote {
-  level: 'note' | 'warn';
-  text: string;
-}
-
 export type RollOutcome =
   | {
       kind: 'dry-run';
       legs: Array<{ leg: string; request: DryRunView; note?: string }>;
-      notes: RollNote[];
+      /** What the roll has to say besides its result (a leg found settled, a roll set aside by --new). */
+      notes: string[];
     }
   | {
       kind: 'rolled';
@@ -50,7 +45,7 @@ export type RollOutcome =
       landed: boolean;
       covered: boolean;
       failure?: Error;
-      notes: RollNote[];
+      notes: string[];
     };
 
 export interface RollPreview {

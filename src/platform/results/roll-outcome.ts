@@ -120,7 +120,7 @@ function flat(view: RollView) {
 
 export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCommand: (...argv: string[]) => string) {
   // A note and a warning read alike here.
-  for (const note of outcome.notes) output.warn(note.text);
+  for (const note of outcome.notes) output.warn(note);
   // `--dry-run`: both requests, in the order they would be sent; one JSON document under --json.
   if (outcome.kind === 'dry-run') {
     output.warn(
