@@ -117,7 +117,7 @@ type Entry = Record<string, any>;
  * (× CLOCK_SPEED). The seeded hedge's tenor and deal reference come from here too.
  *   viewLagMs: the positions list, history and account trail the hedge records by this much (0: in step);
  *   severalPerSide: a second open opens another hedge, summed into one positions line;
- *   dayMs: the length of a tenor day; null: the simulator's own (a real day, so nothing matures in a history);
+ *   dayMs: the length of a tenor day; undefined: the simulator's own (a real day, so nothing matures in a history);
  *   settlementDelayMs: a hedge past maturity stays filled this long before it settles.
  */
 function drawBehaviours(seed: number) {
@@ -133,9 +133,9 @@ function drawBehaviours(seed: number) {
   // A day of 2–6 s: a 1-day hedge matures a few seconds after it opens, a 7-day one within a
   // minute; only then can a settlement delay show (nothing else matures inside a history).
   const day = stream('day');
-  const dayMs = day() < 0.4 ? real(day, 2_000, 6_000) : null;
+  const dayMs = day() < 0.4 ? real(day, 2_000, 6_000) : undefined;
   const delay = stream('settlement-delay');
-  const settlementDelayMs = dayMs !== null && delay() < 0.5 ? real(delay, 500, 3_000) : 0;
+  const settlementDelayMs = dayMs !== undefined && delay() < 0.5 ? real(delay, 500, 3_000) : 0;
   const side = stream('seeded');
   const tenorDays = TENORS[Math.floor(side() * TENORS.length)];
   // Most histories' seeded hedge carries a deal reference, which every roll must keep.
@@ -239,13 +239,7 @@ export async function runHistory(options: HistoryOptions) {
   const fillDelayMs = 50 + Math.floor(random() * 300);
   const latencyMs = Math.floor(random() * 80);
   const behaviours = { ...drawn.server, fillDelayMs, latencyMs };
-  const { dayMs, ...server } = drawn.server;
-  const simulator = await startSimulator({
-    fillDelayMs,
-    clockSpeed: CLOCK_SPEED,
-    ...server,
-    ...(dayMs !== null ? { dayMs } : {}),
-  });
+  const simulator = await startSimulator({ fillDelayMs, clockSpeed: CLOCK_SPEED, ...drawn.server });
   let desk: Desk | undefined;
   try {
     const activeDesk = (desk = await openDesk(simulator, options.teamStore));
@@ -635,7 +629,7 @@ export function describeHistory(result: HistoryResult) {
   const server = [
     viewLagMs > 0 ? `views trail by ${seconds(viewLagMs)} (viewLagMs ${viewLagMs})` : 'views in step',
     severalPerSide ? 'several hedges per side' : 'one hedge per side',
-    dayMs !== null ? `a day of ${seconds(dayMs)} (dayMs ${dayMs})` : 'real days',
+    dayMs !== undefined ? `a day of ${seconds(dayMs)} (dayMs ${dayMs})` : 'real days',
     settlementDelayMs > 0
       ? `settled ${seconds(settlementDelayMs)} after maturity (settlementDelayMs ${settlementDelayMs})`
       : 'settled at maturity',

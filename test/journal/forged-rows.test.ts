@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/platform/journal/key-guard.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
 import { exits, journalEntries, lastJson, markTrades as mark, ok, okJson } from '../support/cli-runs.js';
@@ -269,81 +269,77 @@ describeWithPostgres(
   { shared: true },
 );
 
-describe('rows in the local journal file are verified before anything is sent again', () => {
-  const startSimulator = useSimulators({ stepped: true });
+const startSimulator = useSimulators({ stepped: true });
 
-  it('a forged "landed add" on the side moves no baseline: a genuine add past its key lifetime is judged by its own effect, not sent a second time', async () => {
-    const t = await startSimulator();
-    ok(await t.hedge(`open ${MARKET} buy 1000 --tenor 7`));
-    // A process of its own, ended: its row is left to whoever resumes it.
-    ok(await t.hedge(`add ${MARKET} buy 500 --json`, { spawn: true }));
-    expect(held(t, 'buy')).toEqual([1_500]);
-    // The add's row set back to "unknown" (as if its process died before the answer), and a day on,
-    // past the key's lifetime on the server's clock: the server has forgotten the key.
-    const genuine = (await journalEntries(t)).find((entry) => entry.command === 'add')!;
-    const at = new Date(Date.now() + 1_000).toISOString();
-    appendFileSync(
-      join(t.configDir, 'journal.jsonl'),
-      `${JSON.stringify({ id: genuine.id, at, outcome: 'unknown' })}\n`,
-      { mode: 0o600 },
-    );
-    t.advance(25 * 3_600_000);
-    // A row written by someone without the key: an add of the same 500 on the side, landed. Counted,
-    // it would move the add's baseline from 1,000 to 1,500, and the side's 1,500 would read as
-    // "the add did not land".
-    const forged = {
-      ...rowFor(t, { command: 'add', body: { side: 'buy', notional_usd: 500 } }),
-      outcome: 'done',
-      created_at: at,
-    };
-    appendRow(t.configDir, forged);
-    const nothingSent = mark(t);
-    exits(
-      await t.hedge(`resume ${genuine.id} --yes`),
-      0,
-      'The book shows it landed: the buy side is 1,500.00 USD now; it was 1,000.00 USD before the add was sent',
-    );
-    nothingSent();
-    expect([(await journalEntries(t)).find((entry) => entry.id === genuine.id)?.outcome, held(t, 'buy')]).toEqual([
-      'done',
-      [1_500],
-    ]);
+it('rows in the local journal file are verified before anything is sent again: a forged roll row naming a hedge a colleague closed does not make the keeper open the side again: it stays drift, reported, nothing sent; a forged row appended to the file: `resume ID --yes` and a re-run with its --idempotency-key send nothing (exit 13); a forged "landed add" on the side moves no baseline: a genuine add past its key lifetime is judged by its own effect, not sent a second time', async () => {
+  const t = await startSimulator();
+  const file = writeTarget(t, [`${MARKET},buy,1000,7,,`]);
+  const hedgeId = okJson(await t.hedge(`open ${MARKET} buy 1000 --tenor 7 --json`)).id;
+  // A colleague closes the side by hand: the keeper leaves that to a person (drift, without --converge).
+  ok(await t.hedge(`close ${MARKET} buy --yes`));
+  // A row written without the key, claiming that hedge was closed by a roll (its close leg, done).
+  const forged = rowFor(t, {
+    command: 'close',
+    body: { side: 'buy' },
+    group: 'roll-20261123T000000000Z-abcdef',
+    leg: 'close',
   });
+  appendRow(t.configDir, { ...forged, outcome: 'done', hedge_id: hedgeId });
+  const nothingSent = mark(t);
+  const kept = await t.hedge(['keep', file, '--once']);
+  const events = lines(kept.stdout);
+  expect(events.filter(eventIs('drift'))).toMatchObject([
+    { market: MARKET, side: 'buy', change: 'open', hedge_ids: [hedgeId] },
+  ]);
+  expect(events.filter(eventIs('reopen'))).toEqual([]);
+  nothingSent();
+  expect(t.active('buy')).toEqual([]);
 
-  it('a forged roll row naming a hedge a colleague closed does not make the keeper open the side again: it stays drift, reported, nothing sent; a forged row appended to the file: `resume ID --yes` and a re-run with its --idempotency-key send nothing (exit 13)', async () => {
-    const t = await startSimulator();
-    const file = writeTarget(t, [`${MARKET},buy,1000,7,,`]);
-    const hedgeId = okJson(await t.hedge(`open ${MARKET} buy 1000 --tenor 7 --json`)).id;
-    // A colleague closes the side by hand: the keeper leaves that to a person (drift, without --converge).
-    ok(await t.hedge(`close ${MARKET} buy --yes`));
-    // A row written without the key, claiming that hedge was closed by a roll (its close leg, done).
-    const forged = rowFor(t, {
-      command: 'close',
-      body: { side: 'buy' },
-      group: 'roll-20261123T000000000Z-abcdef',
-      leg: 'close',
-    });
-    appendRow(t.configDir, { ...forged, outcome: 'done', hedge_id: hedgeId });
-    const nothingSent = mark(t);
-    const kept = await t.hedge(['keep', file, '--once']);
-    const events = lines(kept.stdout);
-    expect(events.filter(eventIs('drift'))).toMatchObject([
-      { market: MARKET, side: 'buy', change: 'open', hedge_ids: [hedgeId] },
-    ]);
-    expect(events.filter(eventIs('reopen'))).toEqual([]);
-    nothingSent();
-    expect(t.active('buy')).toEqual([]);
+  // A forged row appended to the file: `resume ID --yes` and a re-run with its --idempotency-key send nothing (exit 13).
+  const open = () => rowFor(t, { command: 'open', body: { side: 'buy', notional_usd: 3_000, tenor_days: 3 } });
+  const unsealed = open();
+  appendRow(t.configDir, unsealed);
+  exits(await t.hedge(`resume ${unsealed.id} --yes`), 13, 'it carries no seal');
 
-    // A forged row appended to the file: `resume ID --yes` and a re-run with its --idempotency-key send nothing (exit 13).
-    const open = () => rowFor(t, { command: 'open', body: { side: 'buy', notional_usd: 3_000, tenor_days: 3 } });
-    const unsealed = open();
-    appendRow(t.configDir, unsealed);
-    exits(await t.hedge(`resume ${unsealed.id} --yes`), 13, 'it carries no seal');
+  // A forged "done" row under a script's key would have made the script's own open exit 0 unsent.
+  const done = { ...open(), outcome: 'done' };
+  appendRow(t.configDir, done);
+  exits(await t.hedge(`open ${MARKET} buy 3000 --tenor 3 --idempotency-key ${done.idempotency_key}`), 13);
+  nothingSent();
 
-    // A forged "done" row under a script's key would have made the script's own open exit 0 unsent.
-    const done = { ...open(), outcome: 'done' };
-    appendRow(t.configDir, done);
-    exits(await t.hedge(`open ${MARKET} buy 3000 --tenor 3 --idempotency-key ${done.idempotency_key}`), 13);
-    nothingSent();
-  });
+  // On the other side: a forged "landed add" moves no baseline.
+  ok(await t.hedge(`open ${MARKET} sell 1000 --tenor 7`));
+  // A process of its own, ended: its row is left to whoever resumes it.
+  ok(await t.hedge(`add ${MARKET} sell 500 --json`, { spawn: true }));
+  expect(held(t, 'sell')).toEqual([1_500]);
+  // The add's row set back to "unknown" (as if its process died before the answer), and a day on,
+  // past the key's lifetime on the server's clock: the server has forgotten the key.
+  const genuine = (await journalEntries(t)).find((entry) => entry.command === 'add')!;
+  const at = new Date(Date.now() + 1_000).toISOString();
+  appendFileSync(
+    join(t.configDir, 'journal.jsonl'),
+    `${JSON.stringify({ id: genuine.id, at, outcome: 'unknown' })}\n`,
+    { mode: 0o600 },
+  );
+  t.advance(25 * 3_600_000);
+  // A row written by someone without the key: an add of the same 500 on the side, landed. Counted,
+  // it would move the add's baseline from 1,000 to 1,500, and the side's 1,500 would read as
+  // "the add did not land".
+  const landed = {
+    ...rowFor(t, { command: 'add', body: { side: 'sell', notional_usd: 500 } }),
+    outcome: 'done',
+    created_at: at,
+  };
+  appendRow(t.configDir, landed);
+  const nothingMore = mark(t);
+  exits(
+    await t.hedge(`resume ${genuine.id} --yes`),
+    0,
+    'The book shows it landed: the sell side is 1,500.00 USD now; it was 1,000.00 USD before the add was sent',
+  );
+  nothingMore();
+  expect([(await journalEntries(t)).find((entry) => entry.id === genuine.id)?.outcome, held(t, 'sell')]).toEqual([
+    'done',
+    [1_500],
+  ]);
 });

@@ -75,7 +75,7 @@ const rotateAll = (file: string) =>
   rotate(file, readFileSync(file, 'utf8'), { keepResolved: 0, keepBytes: 0, today: '2025-01-15' });
 
 describe('holds: an entry is held by the live process that carries it; one protocol, on the injected clock, saying what it cannot read', () => {
-  it('begin holds it for this run: another journal of this process finds it held; taken again by its own run it writes nothing; let go or finished, the next run takes it', async () => {
+  it('begin holds it for this run, named as its holder; taken again by its own run it writes nothing; let go or finished, the next run takes it', async () => {
     const journal = journalAt(stateDir());
     const entry = await journal.begin(openFields());
     const mine = {
@@ -85,8 +85,6 @@ describe('holds: an entry is held by the live process that carries it; one proto
       session: entry.holder!.session,
     };
     expect(await journal.holderOf(entry.id)).toEqual(mine);
-    // Another journal of the same process (another command, e.g. under `hedge mcp`) finds it held.
-    expect(await openJournal({ dir: journal.dir }).hold(entry.id)).toEqual({ held: false, holder: mine });
     const lines = () => readFileSync(journal.file, 'utf8').trim().split('\n').length;
     const begun = lines();
     // Its own journal takes it again freely (a roll's later leg, a resumed step of the same run).
@@ -108,7 +106,7 @@ describe('holds: an entry is held by the live process that carries it; one proto
     ]);
   });
 
-  it('a pid that lives on but started at another time (reused by another process) does not hold it; a holder on another host counts as live', async () => {
+  it('a pid that lives on but started at another time (reused by another process) does not hold it; a holder on another host counts as live; an entry whose holder is not a holder record is said once, naming the journal file and the entry, and is held by nobody: this run takes it', async () => {
     const dir = stateDir();
     const other = await otherProcess();
     // No /proc here: the start time cannot be read, so the pid alone decides (documented).
@@ -122,6 +120,19 @@ describe('holds: an entry is held by the live process that carries it; one proto
       held: false,
       holder: { host: 'another-desk.example' },
     });
+
+    heldEntryFile(dir, 'a_badholder001', { pid: other.pid });
+    const file = join(dir, 'journal.jsonl');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(`"pid":${other.pid}`, `"pid":"${other.pid}"`));
+    const notices: string[] = [];
+    const journal = journalAt(dir, { notice: (text) => notices.push(text) });
+    expect([await journal.holderOf('a_badholder001'), (await journal.hold('a_badholder001')).held]).toEqual([
+      undefined,
+      true,
+    ]);
+    expect(notices).toEqual([
+      `Lock record skipped: ${file} entry a_badholder001 (pid: Invalid input: expected number, received string); taken as held by nobody.`,
+    ]);
   });
 
   it('a wait for a held lock sleeps on the injected sleep: 10 s of it that returns at once ends at once, in sleeps growing to 100 ms, naming the holder', async () => {
@@ -136,23 +147,6 @@ describe('holds: an entry is held by the live process that carries it; one proto
     });
     expect([slept.reduce((sum, ms) => sum + ms, 0), slept[0], Math.max(...slept)]).toEqual([10_000, 1, 100]);
     expect(slept.slice(0, 5)).toEqual([...slept.slice(0, 5)].sort((a, b) => a - b));
-  });
-
-  it('an entry whose holder is not a holder record is said once, naming the journal file and the entry, and is held by nobody: this run takes it', async () => {
-    const dir = stateDir();
-    const other = await otherProcess();
-    heldEntryFile(dir, 'a_badholder001', { pid: other.pid });
-    const file = join(dir, 'journal.jsonl');
-    writeFileSync(file, readFileSync(file, 'utf8').replace(`"pid":${other.pid}`, `"pid":"${other.pid}"`));
-    const notices: string[] = [];
-    const journal = journalAt(dir, { notice: (text) => notices.push(text) });
-    expect([await journal.holderOf('a_badholder001'), (await journal.hold('a_badholder001')).held]).toEqual([
-      undefined,
-      true,
-    ]);
-    expect(notices).toEqual([
-      `Lock record skipped: ${file} entry a_badholder001 (pid: Invalid input: expected number, received string); taken as held by nobody.`,
-    ]);
   });
 });
 

@@ -12,16 +12,12 @@
 //   is bad input.
 // Counted on the simulator's request log and the journal on disk.
 import { expect, it } from 'vitest';
-import { useSimulators, type Simulator } from '../support/simulator.js';
+import { useSimulators } from '../support/simulator.js';
 import { exits, journalEntries, lastJson, ok } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators({ stepped: true });
 
 const OPEN = 'open USDTNGN buy 10000 --tenor 3';
-
-function opens(simulator: Simulator) {
-  return simulator.writes().filter((entry) => entry.path === '/hedges');
-}
 
 it.each(['error-in-200', 'data-and-error', 'data-in-400'] as const)(
   'an ambiguous answer to POST /hedges, %s: exit 5 with the key and its resume command, never "rejected", the entry unresolved; run again, the same key: one hedge',
@@ -29,7 +25,7 @@ it.each(['error-in-200', 'data-and-error', 'data-in-400'] as const)(
     const simulator = await startSimulator();
     simulator.sandbox.setFaults({ nextMalformed: { count: 2, kind }, match: { method: 'POST', path: '/hedges' } });
     const first = exits(await simulator.hedge(OPEN), 5);
-    const [sent] = opens(simulator);
+    const [sent] = simulator.requests('POST', '/hedges');
     expect(sent.fault).toBe(`malformed-${kind}`);
     const key = sent.idempotencyKey!;
     const [pending] = await journalEntries(simulator, '--pending');
@@ -39,7 +35,7 @@ it.each(['error-in-200', 'data-and-error', 'data-in-400'] as const)(
     // Run again, its answer as ambiguous: the same key, the same exit (in JSON, outcome_unknown).
     const again = exits(await simulator.hedge(`${OPEN} --json`), 5);
     expect(lastJson(again.stderr)).toMatchObject({ error: { code: 'outcome_unknown', idempotency_key: key } });
-    expect(opens(simulator).map((entry) => entry.idempotencyKey)).toEqual([key, key]);
+    expect(simulator.requests('POST', '/hedges').map((entry) => entry.idempotencyKey)).toEqual([key, key]);
     expect(simulator.hedges()).toHaveLength(1);
   },
 );
@@ -83,7 +79,7 @@ it('a write refused before it was sent: a --ref shaped like an API key is bad in
 
   const again = ok(await simulator.hedge('close USDTNGN sell --no-wait'));
   expect(again.stderr).not.toContain('Resuming');
-  const closes = simulator.writes().filter((request) => request.path === '/hedges/close');
+  const closes = simulator.requests('POST', '/hedges/close');
   expect(closes).toHaveLength(1);
   expect(closes[0].idempotencyKey).not.toBe(entry.idempotency_key);
 });

@@ -162,14 +162,7 @@ describe('hedge journal', () => {
     ]);
     expect(cells[0].slice(0, 8)).toEqual(['a_close003', ago(60_000), 'close', 'USDTNGN', 'buy', '', '', 'submitted']);
     // --ref keeps the actions sent with that reference.
-    const byRef = await exits(0, 'journal --ref DEAL-42');
-    expect(
-      byRef.stdout
-        .trimEnd()
-        .split('\n')
-        .slice(1)
-        .map((line) => line.split('\t')[0]),
-    ).toEqual(['a_open0001']);
+    expect(await ids('--ref', 'DEAL-42')).toEqual(['a_open0001']);
     expect(result.stdout).not.toMatch(/\u001b|\u202e/);
     expect(result.stdout).toContain('\\x1b]0;pwned');
   });

@@ -165,64 +165,57 @@ it('roll under the book lock: 2 `roll USDTNGN buy --tenor 7`, the second under t
   expect(active.id).not.toBe(seeded.id);
 });
 
-describe('resume reconciles before it resends (the CLI clock pinned to the simulator, which only moves when told)', () => {
-  /**
-   * A frozen simulator, runs on its clock, and `args` killed while the server holds its answer to `path` (an add's on
-   * a sell side of 1,000); then 30 hours on the server, which forgets keys after 24 h.
-   */
-  async function killedWhileHeld(args: string, path: string) {
-    const t = await start({ preset: 'frozen', stepped: true });
-    const pinned = {
-      hedge: (more: HedgeArgs, options: RunOptions = {}) => t.hedge(more, { ...options, env: pinnedClockEnv(t) }),
-    };
-    if (path === '/hedges/add') t.seedOpen('sell', 1_000);
+it('resume reconciles before it resends (the CLI clock pinned to the frozen simulator): an open and an add killed while the server held their answers, resumed 30 simulated hours later (the keys forgotten): the add landed, nothing is sent again; the open, which cannot be told (no id, no reference), is never resent: exit 12 with the resolve command; resolved by hand, it stays sent once', async () => {
+  const t = await start({ preset: 'frozen', stepped: true });
+  const pinned = {
+    hedge: (more: HedgeArgs, options: RunOptions = {}) => t.hedge(more, { ...options, env: pinnedClockEnv(t) }),
+  };
+  t.seedOpen('sell', 1_000);
+  for (const [args, path] of [
+    ['open USDTNGN buy 2000 --tenor 1', '/hedges'],
+    ['add USDTNGN sell 100', '/hedges/add'],
+  ]) {
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path } });
     const held = () => t.requests('POST', path).some((entry) => entry.status === 'stalled');
     await killWhen(pinned, args.split(' '), held, 'the write held at its body');
-    t.sandbox.setFaults({ stall: null, match: null });
-    t.advance(30 * HOUR_MS);
-    return { t, pinned };
   }
+  t.sandbox.setFaults({ stall: null, match: null });
+  // 30 hours on the server, which forgets keys after 24 h.
+  t.advance(30 * HOUR_MS);
 
-  it('an add killed after the server acted, resumed 30 simulated hours later (the key forgotten): it landed, nothing is sent again', async () => {
-    const { t, pinned } = await killedWhileHeld('add USDTNGN sell 100', '/hedges/add');
-    // The add has landed, and its key is forgotten.
-    expect(activeNotional(t, 'sell')).toBe(1_100);
-    const resumed = exits(
-      await pinned.hedge('add USDTNGN sell 100'),
-      0,
-      '30 h ago by the server clock',
-      'the book is read first, and if it is sent again',
-      'The book shows it landed',
-      'Nothing is sent again; following it to its end.',
-      'Sent earlier: add, waiting for it to land',
-      'Added 100.00 USD',
-    );
-    // One story: never "recorded as done, nothing was sent", then "submitted".
-    expect(resumed.stderr).not.toMatch(/Recorded as done|nothing was sent|Submitted|acts once/);
-    expect([activeNotional(t, 'sell'), adds(t).length]).toEqual([1_100, 1]);
-    expect((await journalEntries(pinned))[0]).toMatchObject({ command: 'add', outcome: 'done' });
-  });
+  // The add has landed, and its key is forgotten.
+  expect(activeNotional(t, 'sell')).toBe(1_100);
+  const resumed = exits(
+    await pinned.hedge('add USDTNGN sell 100'),
+    0,
+    '30 h ago by the server clock',
+    'the book is read first, and if it is sent again',
+    'The book shows it landed',
+    'Nothing is sent again; following it to its end.',
+    'Sent earlier: add, waiting for it to land',
+    'Added 100.00 USD',
+  );
+  // One story: never "recorded as done, nothing was sent", then "submitted".
+  expect(resumed.stderr).not.toMatch(/Recorded as done|nothing was sent|Submitted|acts once/);
+  expect([activeNotional(t, 'sell'), adds(t).length]).toEqual([1_100, 1]);
+  expect((await journalEntries(pinned))[0]).toMatchObject({ command: 'add', outcome: 'done' });
 
-  it('an open that cannot be told (no id, no reference) past the key lifetime is never resent: exit 12 with the resolve command; resolved by hand, it stays sent once', async () => {
-    const { t, pinned } = await killedWhileHeld('open USDTNGN buy 2000 --tenor 1', '/hedges');
+  const again = await pinned.hedge('open USDTNGN buy 2000 --tenor 1');
+  const [entry] = await journalEntries(pinned, '--pending');
+  exits(
+    again,
+    12,
+    'The book cannot tell whether it landed',
+    `hedge journal resolve ${entry.id} --landed`,
+    `hedge journal resolve ${entry.id} --not-landed`,
+  );
+  expect(t.requests('POST', '/hedges')).toHaveLength(1);
 
-    const again = await pinned.hedge('open USDTNGN buy 2000 --tenor 1');
-    const [entry] = await journalEntries(pinned, '--pending');
-    exits(
-      again,
-      12,
-      'The book cannot tell whether it landed',
-      `hedge journal resolve ${entry.id} --landed`,
-      `hedge journal resolve ${entry.id} --not-landed`,
-    );
-    expect(t.requests('POST', '/hedges')).toHaveLength(1);
-
-    exits(await pinned.hedge(`journal resolve ${entry.id} --landed`), 0, 'recorded as landed');
-    const shown = JSON.parse((await t.hedge(`journal show ${entry.id} --json`)).stdout);
-    expect(shown).toMatchObject({ outcome: 'done', message: 'resolved by hand: landed' });
-    expect([t.requests('POST', '/hedges').length, t.hedges().length]).toEqual([1, 1]);
-  });
+  exits(await pinned.hedge(`journal resolve ${entry.id} --landed`), 0, 'recorded as landed');
+  const shown = JSON.parse((await t.hedge(`journal show ${entry.id} --json`)).stdout);
+  expect(shown).toMatchObject({ outcome: 'done', message: 'resolved by hand: landed' });
+  // One open sent; the server holds its hedge beside the seeded one.
+  expect([t.requests('POST', '/hedges').length, t.hedges().length]).toEqual([1, 2]);
 });
 
 // The kill point is the k-th request the server sees (k drawn at random each round and printed),

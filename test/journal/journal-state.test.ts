@@ -11,12 +11,13 @@ import {
   readdirSync,
   lstatSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/platform/journal/index.js';
 import { useSimulators } from '../support/simulator.js';
 import { exits, ok } from '../support/cli-runs.js';
@@ -24,58 +25,50 @@ import { NESTED_HERE, nestedJson } from '../support/journal-rows.js';
 
 const start = useSimulators({ stepped: true });
 
-describe('a journal that cannot be used is exit 13, naming its path; nothing is sent', () => {
-  it('a journal.jsonl that is a symbolic link is refused; the file it points to is untouched', async () => {
-    const t = await start();
-    const target = join(t.configDir, 'elsewhere.txt');
-    writeFileSync(target, "someone else's file\n");
-    chmodSync(target, 0o644);
-    symlinkSync(target, join(t.configDir, 'journal.jsonl'));
+it('a journal that cannot be used is exit 13, naming its path; nothing is sent: a journal.jsonl that is a symbolic link is refused, the file it points to untouched; a read-only journal: the path and what to do, not "unexpected"', async () => {
+  const t = await start();
+  const journal = join(t.configDir, 'journal.jsonl');
+  const target = join(t.configDir, 'elsewhere.txt');
+  writeFileSync(target, "someone else's file\n");
+  chmodSync(target, 0o644);
+  symlinkSync(target, journal);
 
-    const open = exits(
-      await t.hedge('open USDTNGN buy 1000 --tenor 3'),
-      13,
-      `${join(t.configDir, 'journal.jsonl')} is a symbolic link`,
-    );
-    expect(open.stderr).not.toMatch(/unexpected/i);
-    expect([t.writes(), readFileSync(target, 'utf8'), lstatSync(target).mode & 0o777]).toEqual([
-      [],
-      "someone else's file\n",
-      0o644,
-    ]);
-
-    const listed = exits(await t.hedge('journal --json'), 13);
-    expect(JSON.parse(listed.stderr)).toMatchObject({
-      error: { code: 'state', class: 'state', details: { path: join(t.configDir, 'journal.jsonl') } },
-    });
+  const open = exits(await t.hedge('open USDTNGN buy 1000 --tenor 3'), 13, `${journal} is a symbolic link`);
+  expect(open.stderr).not.toMatch(/unexpected/i);
+  expect([t.writes(), readFileSync(target, 'utf8'), lstatSync(target).mode & 0o777]).toEqual([
+    [],
+    "someone else's file\n",
+    0o644,
+  ]);
+  const listed = exits(await t.hedge('journal --json'), 13);
+  expect(JSON.parse(listed.stderr)).toMatchObject({
+    error: { code: 'state', class: 'state', details: { path: journal } },
   });
 
-  it('a read-only journal: exit 13 with the path and what to do, not "unexpected"; nothing sent', async () => {
-    const t = await start();
-    ok(await t.hedge('open USDTNGN sell 1000 --tenor 3'));
-    const journal = join(t.configDir, 'journal.jsonl');
-    chmodSync(journal, 0o444);
-    // Root may write any file: run the CLI as another user who owns the folder (as a desk user would).
-    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
-    if (asUser) {
-      // The whole folder is the desk user's (its lock files included): only the journal is read-only.
-      for (const path of [
-        t.configDir,
-        ...readdirSync(t.configDir, { recursive: true, encoding: 'utf8' }).map((name) => join(t.configDir, name)),
-      ])
-        chownSync(path, asUser.uid, asUser.gid);
-    }
-    // The add's quote (POST /quotes) is a read: what must not leave is the add itself.
-    const add = exits(
-      await t.hedge('add USDTNGN sell 100', { user: asUser }),
-      13,
-      `Cannot write the action journal ${journal}: permission denied.`,
-      'Nothing was sent.',
-      `Make ${journal} writable`,
-    );
-    expect(add.stderr).not.toMatch(/unexpected|report it/i);
-    expect(t.requests('POST', '/hedges/add')).toEqual([]);
-  });
+  // The link gone, a journal of its own, then read-only.
+  rmSync(journal);
+  ok(await t.hedge('open USDTNGN sell 1000 --tenor 3'));
+  chmodSync(journal, 0o444);
+  // Root may write any file: run the CLI as another user who owns the folder (as a desk user would).
+  const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+  if (asUser) {
+    // The whole folder is the desk user's (its lock files included): only the journal is read-only.
+    for (const path of [
+      t.configDir,
+      ...readdirSync(t.configDir, { recursive: true, encoding: 'utf8' }).map((name) => join(t.configDir, name)),
+    ])
+      chownSync(path, asUser.uid, asUser.gid);
+  }
+  // The add's quote (POST /quotes) is a read: what must not leave is the add itself.
+  const add = exits(
+    await t.hedge('add USDTNGN sell 100', { user: asUser }),
+    13,
+    `Cannot write the action journal ${journal}: permission denied.`,
+    'Nothing was sent.',
+    `Make ${journal} writable`,
+  );
+  expect(add.stderr).not.toMatch(/unexpected|report it/i);
+  expect(t.requests('POST', '/hedges/add')).toEqual([]);
 });
 
 it('a damaged lock record is said in one line naming its file and taken as held by nobody: `open --ref` takes the lock, opens once, and removes the record; a damaged journal line: a line nested 150,000 deep (300 KB) is skipped with a warning naming it: journal, journal show, journal resolve, resume and a write go on, each saying it once', async () => {

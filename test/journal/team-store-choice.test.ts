@@ -13,13 +13,6 @@ import { tempFolders } from '../support/hedge-cli.js';
 
 const tempFolder = tempFolders('hedge-store-choice-');
 
-/** A config folder of its own (holding `profiles` when given). */
-function configDir(profiles?: Parameters<typeof writeStore>[1]) {
-  const dir = tempFolder();
-  if (profiles) writeStore(dir, profiles);
-  return dir;
-}
-
 /** The store a command run in `dir` with `env` (and `--profile`, `--demo`) uses. */
 const choose = (dir: string, env: Record<string, string>, profileFlag?: string, demo = false) =>
   chooseJournalStore({ demo, profileFlag, env, configDir: dir, store: async () => new ProfileStore(dir) });
@@ -43,7 +36,7 @@ it('the store URL is shown with its password redacted, in the user part and as a
 });
 
 it('HEDGE_JOURNAL_URL: chosen, its password registered with the scrubber so no output can carry it', async () => {
-  const dir = configDir();
+  const dir = tempFolder();
   const env = { HEDGE_JOURNAL_URL: 'postgres://desk:correct-horse-battery@db.internal:5432/hedge' };
   expect(await choose(dir, env)).toEqual({
     kind: 'postgres',
@@ -58,7 +51,8 @@ it('HEDGE_JOURNAL_URL: chosen, its password registered with the scrubber so no o
 });
 
 it('precedence: --demo keeps the file; an explicit --profile is taken whole; else HEDGE_JOURNAL_URL, then the profile in use', async () => {
-  const dir = configDir({
+  const dir = tempFolder();
+  writeStore(dir, {
     current: 'desk',
     profiles: {
       desk: { base_url: 'https://api.example/v2', journal_url: 'postgres://desk@team-db/hedge' },
@@ -88,7 +82,7 @@ it('precedence: --demo keeps the file; an explicit --profile is taken whole; els
 });
 
 it('a URL that does not parse (a password with / or #) is exit 2 in one line that shows none of the password, which is registered with the scrubber; --journal-url takes a postgres URL without a password, or `local`, and refuses one with a password, not echoing it', async () => {
-  const dir = configDir();
+  const dir = tempFolder();
   for (const [url, password, why] of [
     ['postgres://desk:Zk/Wq9vTr8@db.internal:5432/hedge', 'Zk/Wq9vTr8', 'it does not parse as a URL'],
     [
