@@ -1,11 +1,11 @@
 // How `hedge maturities` reads: a table with a line per UTC day on a terminal, the flat list in a
 // pipe or under --json. Renders only.
-import type { MaturityDay } from './maturities.js';
+import { groupByDay, type Maturity } from './maturities.js';
 import { formatMoney } from '../../core/number-format.js';
 import type { Output } from '../../platform/terminal/output.js';
 import { MATURITY_RESOURCE } from '../../platform/fields/resource-fields.js';
 
-function dayLine(day: MaturityDay) {
+function dayLine(day: ReturnType<typeof groupByDay>[number]) {
   const date = new Date(`${day.day}T00:00:00Z`);
   const weekday = date.toLocaleDateString('en-GB', { weekday: 'short', timeZone: 'UTC' });
   const dayMonthYear = date.toLocaleDateString('en-GB', {
@@ -18,15 +18,14 @@ function dayLine(day: MaturityDay) {
   return `${weekday} ${dayMonthYear} · ${count} hedge${count === 1 ? '' : 's'} · ${formatMoney(day.notional_usd)} USD`;
 }
 
-/** The settlements on stdout: the grouped table on a terminal, the flat list otherwise. */
+/** The settlements (soonest first) on stdout: grouped by UTC day on a terminal, the flat list otherwise. */
 export async function renderMaturities(
   output: Output,
-  days: readonly MaturityDay[],
+  maturities: Maturity[],
   options: { empty: string; undated: number; nowMs: number },
 ) {
-  const maturities = days.flatMap((day) => day.maturities);
   // A day's line goes before its first settlement's row.
-  const sections = days.map((day) => ({
+  const sections = groupByDay(maturities).map((day) => ({
     before: maturities.indexOf(day.maturities[0]),
     line: output.chalk.bold(dayLine(day)),
   }));

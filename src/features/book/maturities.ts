@@ -25,12 +25,6 @@ export type MaturityHedge = Pick<
 /** One settlement to come. The JSON of `hedge maturities` is a list of these, soonest first. */
 export type Maturity = ReturnType<typeof collectMaturities>['maturities'][number];
 
-export interface MaturityDay {
-  day: string;
-  maturities: Maturity[];
-  notional_usd: number;
-}
-
 function validTime(value: string | null | undefined) {
   return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : undefined;
 }
@@ -108,17 +102,11 @@ export function collectMaturities(
   return { maturities, undated };
 }
 
-/** Settlements grouped by their UTC day, in order; each day with its total notional. */
+/** Settlements (soonest first) grouped by their UTC day, in order; each day with its total notional. */
 export function groupByDay(maturities: readonly Maturity[]) {
-  const days: MaturityDay[] = [];
-  for (const maturity of maturities) {
-    let day = days[days.length - 1];
-    if (day?.day !== maturity.day) {
-      day = { day: maturity.day, maturities: [], notional_usd: 0 };
-      days.push(day);
-    }
-    day.maturities.push(maturity);
-    day.notional_usd = cents(day.notional_usd + (maturity.notional_usd ?? 0));
-  }
-  return days;
+  return [...new Set(maturities.map((maturity) => maturity.day))].map((day) => {
+    const settling = maturities.filter((maturity) => maturity.day === day);
+    const notional = settling.reduce((sum, maturity) => cents(sum + (maturity.notional_usd ?? 0)), 0);
+    return { day, maturities: settling, notional_usd: notional };
+  });
 }

@@ -1,10 +1,17 @@
-// The live view of `--watch`: one screen redrawn in place, marking changes and drawing sparklines.
-// `renderWatchScreen` is pure, for tests; `openLiveView` owns the terminal.
+// The live view of `--watch`: the model of one refresh (the columns and priorities of the lists, units
+// in the headers, a trend column, a countdown), and one screen redrawn in place, marking changes and
+// drawing sparklines. `renderWatchScreen` is pure, for tests; `openLiveView` owns the terminal.
 import type { ChalkInstance } from 'chalk';
 import { formatSignedMoney } from '../../core/number-format.js';
 import type { Alert } from '../../core/alerts.js';
 import { safeStyled, safeText } from '../../core/security/safe-text.js';
-import type { FieldSpec } from '../../platform/fields/fields.js';
+import { fieldLabel, kindFromName, labelFromName, type FieldSpec } from '../../platform/fields/fields.js';
+import { HEDGE_FIELDS, POSITION_RESOURCE, PRICE_RESOURCE, rankedFor } from '../../platform/fields/resource-fields.js';
+import { quoteCurrencyOf } from '../../core/markets.js';
+import type { WatchReading, WatchSink } from './watch.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
+import { describeError } from '../../platform/terminal/exit-codes.js';
+import { terminalColumns } from '../../platform/terminal/terminal.js';
 import {
   drawLoadedTable,
   kindColumn,
@@ -27,8 +34,8 @@ interface WatchRow {
 }
 
 /** The key of the countdown column, and of the sparkline column, in a model's priority list. */
-export const COUNTDOWN_KEY = 'matures_in';
-export const TREND_KEY = 'trend';
+const COUNTDOWN_KEY = 'matures_in';
+const TREND_KEY = 'trend';
 
 export interface WatchModel {
   title: string;
@@ -42,6 +49,124 @@ export interface WatchModel {
   countdown?: { label: string };
   trend?: { label: string; field: WatchField };
   total?: { label: string; value: number | undefined };
+}
+
+/** A list's priorities with the trend column put right after `after`: one of the columns the desk decides on when `after` is (a watch is about what moves), else where it falls in the rest. */
+function withTrend({ priority, decisive = 0 }: { priority: readonly string[]; decisive?: number }, after: string) {
+  const at = priority.indexOf(after) + 1;
+  return { priority: priority.toSpliced(at, 0, TREND_KEY), decisive: at <= decisive ? decisive + 1 : decisive };
+}
+
+// Each side's net P&L over the session (two sides of one market share one mark: a mark trend would
+// draw the same line twice): a watch is about what moves, the last of the desk's columns.
+const POSITIONS_RANKED = withTrend(POSITION_RESOURCE, COUNTDOWN_KEY);
+const PRICES_RANKED = withTrend(PRICE_RESOURCE, 'price');
+
+/** The fields of `keys`, a rate's unit in its header when every row is of one market. */
+function watchFields(fields: readonly FieldSpec[], keys: string, markets: ReadonlyArray<string | undefined>) {
+  const currency = new Set(markets).size === 1 && markets[0] !== undefined ? quoteCurrencyOf(markets[0]) : undefined;
+  const rateUnit = currency && `${currency}/USDT`;
+  return keys.split(' ').flatMap((key) => {
+    const field = fields.find((candidate) => candidate.key === key);
+    return field ? [{ key, label: fieldLabel(field, 'header', { kind: field.kind, rateUnit }), kind: field.kind }] : [];
+  });
+}
+
+/** The fields a command's --json knows for what it watches (what --fields may name beyond the data's own keys). */
+export function watchKnownFields(reading: WatchReading) {
+  return reading.kind === 'positions' ? POSITION_RESOURCE.fields : reading.kind === 'hedge' ? HEDGE_FIELDS : undefined;
+}
+
+/** Fields known by their name and value only: labelled and kinded from them. */
+const named = (entries: Array<[string, unknown]>) =>
+  entries.map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
+
+export function watchModel(reading: WatchReading): WatchModel {
+  switch (reading.kind) {
+    case 'positions': {
+      const { positions, references, ref } = reading;
+      const markets = positions.map((position) => position.market);
+      const fields = watchFields(
+        POSITION_RESOURCE.fields,
+        'market side client_reference notional_usd entry_price mark_price net_pnl_usd accrued_carry_usdc net_margin_usd',
+        markets,
+      );
+      return {
+        title: 'Positions',
+        layout: 'table',
+        fields,
+        // Several markets on the screen: the market is one of the desk's columns, as in the list.
+        ...rankedFor(POSITIONS_RANKED, markets),
+        rows: positions.map((position, index) => ({
+          key: `${position.market ?? ''}:${position.side ?? position.hedgeId ?? index}`,
+          values: {
+            market: position.market,
+            side: position.side,
+            client_reference: references[index],
+            notional_usd: position.notionalUsd,
+            entry_price: position.entryPrice,
+            mark_price: position.markPrice,
+            net_pnl_usd: position.netPnlUsd,
+            accrued_carry_usdc: position.accruedCarryUsdc,
+            net_margin_usd: position.netMarginUsd,
+          },
+          maturityAt: position.maturityAt,
+        })),
+        empty: ref === undefined ? 'No open positions.' : `No open position carries the reference ${ref}.`,
+        countdown: { label: 'Left' },
+        trend: { label: 'P&L trend', field: fields.find((field) => field.key === 'net_pnl_usd')! },
+        total: { label: 'Net P&L', value: reading.netPnlUsd },
+      };
+    }
+    case 'account': {
+      const { account, pnlField } = reading;
+      const fields = named(Object.entries(account));
+      return {
+        title: 'Account',
+        layout: 'card',
+        fields,
+        rows: [{ key: 'account', values: account }],
+        empty: 'No account data.',
+        trend: pnlField
+          ? { label: 'P&L trend', field: { key: pnlField, label: labelFromName(pnlField), kind: 'pnl' } }
+          : undefined,
+      };
+    }
+    case 'price': {
+      const { market, prices } = reading;
+      // The time is the view's own (to the minute, no relative part: the screen is redrawn every second).
+      const fields = watchFields(
+        PRICE_RESOURCE.fields,
+        'market price timestamp',
+        prices.map((price) => price.market),
+      ).map((field) => (field.key === 'timestamp' ? { ...field, kind: 'utc' as const } : field));
+      return {
+        title: market !== undefined ? `${market} indicative mid price` : 'Indicative mid prices',
+        layout: 'table',
+        fields,
+        ...PRICES_RANKED,
+        rows: prices.map((price) => ({ key: price.market, values: price })),
+        empty: 'No markets are available to this account.',
+        trend: { label: 'Price trend', field: fields.find((field) => field.key === 'price')! },
+      };
+    }
+    case 'hedge': {
+      const { hedge, maturityAt } = reading;
+      const known = HEDGE_FIELDS.map(({ key, label, kind }) => ({ key, label, kind }));
+      const fields = [
+        ...known,
+        ...named(Object.entries(hedge).filter(([key]) => !known.some((field) => field.key === key))),
+      ];
+      return {
+        title: `Hedge ${hedge.id}`,
+        layout: 'card',
+        fields,
+        rows: [{ key: hedge.id, values: hedge, maturityAt }],
+        empty: 'No hedge data.',
+        countdown: { label: 'Matures in' },
+      };
+    }
+  }
 }
 
 /** Everything on screen, as the flow last said it. */
@@ -261,40 +386,46 @@ function renderCard(state: WatchState, model: WatchModel, options: RenderOptions
   return entries.map(([label, value]) => `${c.dim(label.padEnd(labelWidth))}  ${truncateEnd(value, valueWidth)}`);
 }
 
-/** Starts drawing on the terminal, redrawn on resize. */
+/** The watch's sink on a terminal: starts drawing, redrawn on resize, and left usable whatever way the command ends (cursor shown, screen kept). */
 export async function openLiveView(
-  init: Pick<RenderOptions, 'chalk' | 'format' | 'clockTime'> & {
-    stream: NodeJS.WritableStream;
-    intervalMs: number;
-    now: () => number;
-    columns: () => number;
-  },
-) {
+  ctx: Pick<CommandContext, 'io' | 'output' | 'clock' | 'env' | 'onDispose'>,
+  intervalMs: number,
+): Promise<WatchSink> {
+  const { io, output } = ctx;
   await loadTableDrawer();
-  const state = emptyWatchState(init.intervalMs);
+  const state = emptyWatchState(intervalMs);
+  const options = {
+    chalk: output.chalk,
+    format: (field: Omit<WatchField, 'label'>, value: unknown) => output.humanValue(field, value),
+    // The environment's TZ as the command was given it (the process's own zone otherwise).
+    clockTime: clockTimeIn(ctx.env.TZ),
+  };
+  const columns = () => terminalColumns(io.stdout, io.stdoutIsTTY, ctx.env);
   // Values were filtered cell by cell; this keeps our colours and shows anything else escaped.
   // Hides the cursor while it draws, and shows it again at the end (whatever way the process ends).
-  const { render, close } = await liveScreen(init.stream, init.columns, () =>
-    safeStyled(renderWatchScreen(state, { ...init, columns: init.columns(), now: init.now() }).join('\n')),
+  const { render, close } = await liveScreen(io.stdout, columns, () =>
+    safeStyled(renderWatchScreen(state, { ...options, columns: columns(), now: ctx.clock.now() }).join('\n')),
   );
+  ctx.onDispose(close);
   return {
-    fresh(model: WatchModel, at: number, offsetMs: number) {
-      applyFresh(state, model, at, init.format, offsetMs);
+    fresh(snapshot, at, offsetMs) {
+      applyFresh(state, watchModel(snapshot.reading), at, options.format, offsetMs);
       render();
     },
-    stale(at: number, reason: string, nextAt: number) {
-      state.stale = { since: state.stale?.since ?? at, reason, nextAt };
+    stale(error, at, nextAt) {
+      const { code, message } = describeError(error);
+      state.stale = { since: state.stale?.since ?? at, reason: `${code}: ${message}`, nextAt };
       render();
     },
-    /** Alerts whose condition holds now (shown until they clear); `ring` rings the bell. */
-    alerts(holding: WatchState['alerts'], ring: boolean) {
+    // Alerts whose condition holds now are shown until they clear; a new one rings the bell.
+    alerts(fired, holding) {
       state.alerts = holding;
       render();
-      if (ring) init.stream.write('\u0007');
+      if (fired.length) io.stdout.write('\u0007');
     },
-    /** Redraws (the countdown and "next try in" move with the clock). */
-    render,
-    /** Leaves one last screen in place, drawn whole, shows the cursor again and stops listening for resizes. */
+    // The countdown and "next try in" move with the clock.
+    tick: render,
+    // Leaves one last screen in place, drawn whole, shows the cursor again and stops listening for resizes.
     close,
   };
 }

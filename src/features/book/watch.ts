@@ -148,11 +148,10 @@ function positionsSource(ports: WatchPorts, { settings, live, oneShape }: WatchP
   const needMaturity = settings.rules.maturityWithinMs !== undefined;
   // A maturity the position line does not carry is read once from its hedge (it never changes).
   const maturityOfHedge = new Map<string, string | undefined>();
-  // The deal references, joined from the hedges list when a position appears that was not seen yet.
-  const referenceOf = new Map<string, string | undefined>();
-  // A side's maturities are its live hedges' (a line of several hedges carries only one of them), read
-  // with its references and again when its notional moves (a hedge of it added, settled or closed).
-  let maturitiesOf = new Map<string, MaturityFact[] | undefined>();
+  // Each position's deal references and its side's maturities (its live hedges': a line of several hedges
+  // carries only one of them), joined from the hedges list when a position appears that was not seen yet,
+  // or its notional moves (a hedge of it added, settled or closed).
+  let sideOf = new Map<string, { reference?: string; maturities?: MaturityFact[] }>();
   return async (client: HedgeClient) => {
     const book = await readBook({ client, log: ports.log });
     for (const position of book) {
@@ -167,7 +166,7 @@ function positionsSource(ports: WatchPorts, { settings, live, oneShape }: WatchP
       return { position, key, seen: needMaturity || live ? `${key} ${position.notionalUsd}` : key };
     });
     // Asked once per position seen: for the live view's Ref column, for --ref (NDJSON is the data as sent) and --alert-maturity.
-    if ((live || ref !== undefined || needMaturity) && rows.some(({ seen }) => !maturitiesOf.has(seen))) {
+    if ((live || ref !== undefined || needMaturity) && rows.some(({ seen }) => !sideOf.has(seen))) {
       const { lines, recordsError } = await readPositionSides(client, book, ports.log);
       if (recordsError !== undefined) {
         // The column is a help, not the data: without --ref the view goes on without it.
@@ -175,20 +174,24 @@ function positionsSource(ports: WatchPorts, { settings, live, oneShape }: WatchP
         ports.log(`positions: deal references not read (${messageOf(recordsError)})`);
       }
       // Every hedge of the side, as `hedge positions` joins them; only the lines of now are kept (a watch may run for days).
-      maturitiesOf = new Map();
-      rows.forEach(({ position, key, seen }, index) => {
-        referenceOf.set(key, ownReference(position) ?? sideReferences(lines[index]));
-        maturitiesOf.set(seen, lines[index]?.hedges.flatMap(hedgeMaturity));
-      });
+      sideOf = new Map(
+        rows.map(({ position, seen }, index) => [
+          seen,
+          {
+            reference: ownReference(position) ?? sideReferences(lines[index]),
+            maturities: lines[index]?.hedges.flatMap(hedgeMaturity),
+          },
+        ]),
+      );
     }
-    const shown = rows.filter(({ key }) => ref === undefined || carriesReference(referenceOf.get(key), ref));
+    const shown = rows.filter(({ seen }) => ref === undefined || carriesReference(sideOf.get(seen)?.reference, ref));
     const positions = shown.map(({ position }) => position);
     const rounded = positions.every((position) => position.netPnlUsd !== undefined)
       ? cents(positions.reduce((sum, position) => sum + position.netPnlUsd!, 0))
       : undefined;
     // Each line's maturities: its hedges', else the one the line names.
     const dated = shown.map(({ position, key, seen }): MaturityFact[] => {
-      const ofHedges = maturitiesOf.get(seen);
+      const ofHedges = sideOf.get(seen)?.maturities;
       if (ofHedges?.length) return ofHedges;
       const { maturityAt, market, side, hedgeId } = position;
       return maturityAt === undefined ? [] : [{ key, maturityAt, market, side, hedgeId }];
@@ -208,7 +211,7 @@ function positionsSource(ports: WatchPorts, { settings, live, oneShape }: WatchP
             undefined,
           ),
         })),
-        references: shown.map(({ key }) => referenceOf.get(key)),
+        references: shown.map(({ seen }) => sideOf.get(seen)?.reference),
         ref,
         netPnlUsd: rounded,
       },

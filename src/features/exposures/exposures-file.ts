@@ -23,8 +23,6 @@ export interface Exposure {
   line: number;
 }
 
-export type ExposureFileResult = ReturnType<typeof parseExposuresFile>;
-
 type Column = 'id' | 'market' | 'type' | 'amount' | 'currency' | 'due' | 'hedge_ratio';
 
 const LAYOUT: RowFileLayout<Column> = {

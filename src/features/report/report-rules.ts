@@ -7,9 +7,6 @@ import { readDateTime, readMonthsAgo } from '../../core/duration.js';
 import { sameReference } from '../../core/input.js';
 import { DAY_MS } from '../../core/vocabulary.js';
 
-export const REPORT_GROUPINGS = ['day', 'week', 'month', 'side', 'tenor', 'market', 'hedge', 'ref'] as const;
-export type ReportGrouping = (typeof REPORT_GROUPINGS)[number];
-
 export interface ReportOptions {
   by: ReportGrouping;
   since?: Date;
@@ -94,7 +91,8 @@ export function isoWeekKey(ms: number) {
   return `${pad(year, 4)}-W${pad(Math.floor(dayOfYear / 7) + 1)}`;
 }
 
-const GROUP_KEYS: Record<ReportGrouping, (record: HistoryFacts, closedMs: number) => string | undefined> = {
+/** Each grouping of `--by`, in the order it is listed, and the key it puts a closed hedge under. */
+const GROUP_KEYS = {
   day: (_, closedMs) => utcDay(closedMs),
   week: (_, closedMs) => isoWeekKey(closedMs),
   month: (_, closedMs) => utcMonth(closedMs),
@@ -104,7 +102,10 @@ const GROUP_KEYS: Record<ReportGrouping, (record: HistoryFacts, closedMs: number
   hedge: (record) => record.hedgeId,
   // A deal across its rolls: every closed hedge that carried its reference.
   ref: (record) => record.clientReference,
-};
+} satisfies Record<string, (record: HistoryFacts, closedMs: number) => string | undefined>;
+
+export type ReportGrouping = keyof typeof GROUP_KEYS;
+export const REPORT_GROUPINGS = Object.keys(GROUP_KEYS) as ReportGrouping[];
 
 function groupOf(record: HistoryFacts, closedMs: number, by: ReportGrouping) {
   const key = GROUP_KEYS[by](record, closedMs);

@@ -8,7 +8,14 @@ import { safeText } from '../../core/security/safe-text.js';
 import { spreadsheetSafe } from '../../platform/terminal/spreadsheet-cell.js';
 import { formatCell, type CellContext } from '../../platform/terminal/cells.js';
 import { fieldTable } from '../../platform/fields/fields.js';
-import { drawTable, EMPTY_CELL, tableCell, type TableCell, type TableColumn } from '../../platform/terminal/table.js';
+import {
+  drawTable,
+  EMPTY_CELL,
+  kindColumn,
+  tableCell,
+  type TableCell,
+  type TableColumn,
+} from '../../platform/terminal/table.js';
 import { bar, sparkline } from '../../platform/results/text-charts.js';
 import { displayWidth, truncateEnd, wrapWords } from '../../platform/terminal/width.js';
 import { utcMinute } from '../../core/utc-text.js';
@@ -271,12 +278,10 @@ function groupColumns(report: Report, context: CellContext) {
               : key === 'quote_amount_locked' && lockedIn
                 ? `${field.label} ${lockedIn}`
                 : field.label,
-        align: ['text', 'side', 'utc'].includes(field.kind ?? 'text') ? 'left' : 'right',
-        // A group's name or a reference may be cut at the end; a hedge id is kept whole (cut in the middle only when it is all that fits).
-        shrink:
-          key === 'group' ? (report.by === 'hedge' ? 'middle' : 'end') : key === 'client_reference' ? 'end' : undefined,
-        minWidth: key === 'group' && report.by !== 'hedge' ? 10 : key === 'client_reference' ? 8 : undefined,
-        money: isMoney(key),
+        // As the lists: a group's name or a reference may be cut at the end (a reference to 8); a hedge id is kept whole (cut in the middle only when it is all that fits).
+        ...kindColumn(field.kind),
+        ...(key === 'group' && report.by === 'hedge' && { shrink: 'middle', minWidth: undefined }),
+        ...(key === 'client_reference' && { minWidth: 8 }),
         cells: values.map((value) => (key === 'group' ? tableCell(safeText(String(value))) : cell(value))),
       },
       total,

@@ -102,8 +102,8 @@ export class ClosedHedgeListing {
   /** The bytes of every row added, written or pending. */
   private end = 0;
   private readonly times: number[] = [];
+  /** Where each row starts; it ends where the next starts (the last at `end`). */
   private readonly offsets: number[] = [];
-  private readonly lengths: number[] = [];
 
   /** `target`: the report's file; the rows are kept beside it until written. */
   constructor(
@@ -120,11 +120,9 @@ export class ClosedHedgeListing {
 
   add(record: HistoryFacts) {
     const row = this.row(record);
-    const bytes = Buffer.byteLength(row);
     this.times.push(closedHedgeTime(record));
     this.offsets.push(this.end);
-    this.lengths.push(bytes);
-    this.end += bytes;
+    this.end += Buffer.byteLength(row);
     this.pending += row;
     if (this.pending.length >= FLUSH_BYTES) this.flush();
   }
@@ -139,7 +137,7 @@ export class ClosedHedgeListing {
       let chunk = '';
       for (const index of order) {
         // Read back one row at a time: memory holds no more than a chunk of the page.
-        const row = Buffer.alloc(this.lengths[index]);
+        const row = Buffer.alloc((this.offsets[index + 1] ?? this.end) - this.offsets[index]);
         readSync(this.fd, row, 0, row.length, this.offsets[index]);
         chunk += row.toString('utf8');
         if (chunk.length >= FLUSH_BYTES) {

@@ -2,7 +2,7 @@
 // several hedges is a row per hedge.
 import type { CommandContext, In } from '../command-input.js';
 import { parseClientReference, sameReference } from '../../../core/input.js';
-import { collectMaturities, groupByDay, parseWithin } from '../../../features/book/maturities.js';
+import { collectMaturities, parseWithin } from '../../../features/book/maturities.js';
 import { readSides } from './positions.js';
 import { settlingSentence } from '../../../features/book/positions-view.js';
 import { renderMaturities } from '../../../features/book/maturities-view.js';
@@ -40,6 +40,6 @@ export async function run(ctx: CommandContext, input: In<'MATURITIES'>) {
       : ref !== undefined
         ? `No open hedge carries the reference ${ref}${within === undefined ? '' : ` and matures within ${within}`}.`
         : `Nothing matures within ${within}.`;
-  await renderMaturities(ctx.output, groupByDay(maturities), { empty, undated: collected.undated, nowMs });
+  await renderMaturities(ctx.output, maturities, { empty, undated: collected.undated, nowMs });
   return 0;
 }

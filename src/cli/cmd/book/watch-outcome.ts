@@ -14,13 +14,16 @@ import {
 } from '../../../features/book/watch.js';
 import type { CommandContext } from '../command-input.js';
 import { safeJson } from '../../../core/security/safe-text.js';
-import { redrawsInPlace, terminalColumns } from '../../../platform/terminal/terminal.js';
+import { redrawsInPlace } from '../../../platform/terminal/terminal.js';
 
 /** `hedge … --watch`: checks the options (exit 2 before anything is read), runs the watch, says how it ended. */
 export async function watchCommand(ctx: CommandContext, target: WatchTarget, options: WatchOptionValues) {
   const settings = parseWatchSettings(ctx, target, { ...options, format: ctx.globals.format });
   const live = redrawsInPlace(ctx.io.stdout, ctx.io.stdoutIsTTY) && ctx.output.isHuman;
-  const openSink = async () => (live ? liveSink(ctx, settings.intervalMs) : ndjsonSink(ctx));
+  const openSink = async () =>
+    live
+      ? (await import('../../../features/book/watch-view.js')).openLiveView(ctx, settings.intervalMs)
+      : ndjsonSink(ctx);
   // NDJSON carries what --json prints (our names), with or without --json; --raw: as sent.
   const oneShape = !live && !ctx.output.raw;
   return endWatch(ctx, await runWatch(ctx, target, { settings, live, oneShape }, openSink));
@@ -58,7 +61,7 @@ async function endWatch(ctx: CommandContext, outcome: WatchOutcome) {
  * `data` is what --json prints for the same command, --fields and --query applied.
  */
 async function ndjsonSink(ctx: CommandContext): Promise<WatchSink> {
-  const { watchKnownFields } = await import('../../../features/book/watch-model.js');
+  const { watchKnownFields } = await import('../../../features/book/watch-view.js');
   let lastGood: string | null = null;
   const line = (record: Record<string, unknown>) => ctx.io.stdout.write(`${safeJson(record)}\n`);
   const iso = (at: number) => new Date(at).toISOString();
@@ -84,34 +87,5 @@ async function ndjsonSink(ctx: CommandContext): Promise<WatchSink> {
     },
     tick() {},
     close() {},
-  };
-}
-
-async function liveSink(ctx: CommandContext, intervalMs: number): Promise<WatchSink> {
-  const [{ clockTimeIn, openLiveView }, { watchModel }] = await Promise.all([
-    import('../../../features/book/watch-view.js'),
-    import('../../../features/book/watch-model.js'),
-  ]);
-  const view = await openLiveView({
-    stream: ctx.io.stdout,
-    chalk: ctx.output.chalk,
-    intervalMs,
-    now: ctx.clock.now,
-    columns: () => terminalColumns(ctx.io.stdout, ctx.io.stdoutIsTTY, ctx.env),
-    format: (field, value) => ctx.output.humanValue(field, value),
-    // The environment's TZ as the command was given it (the process's own zone otherwise).
-    clockTime: clockTimeIn(ctx.env.TZ),
-  });
-  // Whatever way the command ends, the terminal is left usable (cursor shown, screen kept).
-  ctx.onDispose(view.close);
-  return {
-    fresh: (snapshot, at, offsetMs) => view.fresh(watchModel(snapshot.reading), at, offsetMs),
-    stale: (error, at, nextAt) => {
-      const description = describeError(error);
-      view.stale(at, `${description.code}: ${description.message}`, nextAt);
-    },
-    alerts: (fired, holding) => view.alerts(holding, fired.length > 0),
-    tick: view.render,
-    close: view.close,
   };
 }
