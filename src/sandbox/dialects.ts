@@ -102,16 +102,7 @@ const HISTORY_FIELDS = `
   net_pnl_usd
 `;
 
-export interface WireDialect extends DialectRules {
-  name: SandboxDialect;
-  /** Other dialects' notional fields, refused in an add or reduce body (empty when ignored). */
-  refusedNotionalFields: readonly string[];
-  positionFields: FieldNames;
-  accountFields: FieldNames;
-  historyFields: FieldNames;
-}
-
-function columnOf(table: string, column: number) {
+function columnOf(table: string, column: number): FieldNames {
   return Object.fromEntries(
     table
       .trim()
@@ -124,7 +115,9 @@ function columnOf(table: string, column: number) {
   );
 }
 
-function buildDialect(name: SandboxDialect): WireDialect {
+export type WireDialect = ReturnType<typeof buildDialect>;
+
+function buildDialect(name: SandboxDialect) {
   const column = SANDBOX_DIALECTS.indexOf(name);
   const rules = Object.fromEntries(
     Object.entries(RULES).map(([rule, row]) => [rule, row[column]]),
@@ -132,6 +125,7 @@ function buildDialect(name: SandboxDialect): WireDialect {
   return {
     name,
     ...rules,
+    /** Other dialects' notional fields, refused in an add or reduce body (empty when ignored). */
     refusedNotionalFields:
       rules.otherNotionalField === 'refused'
         ? [...new Set(RULES.changeNotionalField)].filter((field) => field !== rules.changeNotionalField)
