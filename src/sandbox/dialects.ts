@@ -1,12 +1,10 @@
 import { SANDBOX_DIALECTS, type SandboxDialect } from './dialect-names.js';
+import { MARKET_MODEL } from './market-model.js';
 
-// The markets a dialect lists and their status there (base price and background come from MARKET_MODEL).
-const NGN_ONLY = [{ market: 'USDTNGN', status: 'open' }] as const;
-const FRONTIER = [
-  { market: 'USDTNGN', status: 'disabled' },
-  { market: 'USDTKES', status: 'open' },
-  { market: 'USDTGHS', status: 'open' },
-] as const;
+// The markets a dialect lists, in order, with their status there.
+const [NGN, KES, GHS] = MARKET_MODEL.catalogue;
+const NGN_ONLY = [NGN];
+const FRONTIER = [{ ...NGN, status: 'disabled' as const }, KES, GHS];
 
 /**
  * What each dialect answers where the spec leaves it open, one row a rule, one column a dialect:

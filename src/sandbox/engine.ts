@@ -156,7 +156,7 @@ export class SandboxEngine {
       fillDelayMs: this.fillDelayMs,
       failRate: options.failRate ?? 0,
       exposureCapUsd: options.exposureCapUsd ?? MARKET_MODEL.defaultExposureCapUsd,
-      markets: [...listedMarkets(this.wire).filter(({ market }) => !extra.some((e) => e.market === market)), ...extra],
+      markets: [...this.wire.markets.filter(({ market }) => !extra.some((e) => e.market === market)), ...extra],
       dayMs: durationOption('dayMs', options.dayMs, DAY_MS, 1),
       settlementDelayMs: durationOption('settlementDelayMs', options.settlementDelayMs),
       viewLagMs: durationOption('viewLagMs', options.viewLagMs),
@@ -341,15 +341,6 @@ function durationOption(name: string, value: number | undefined, fallback = 0, m
   if (!Number.isFinite(value) || value < min)
     throw new Error(`sandbox option ${name} must be a number of ms, at least ${min}; got ${String(value)}`);
   return value;
-}
-
-function listedMarkets(wire: WireDialect) {
-  return wire.markets.map(({ market, status }) => {
-    const model = MARKET_MODEL.catalogue.find((definition) => definition.market === market);
-    if (!model)
-      throw new Error(`the ${wire.name} dialect lists ${market}, which MARKET_MODEL.catalogue does not define`);
-    return { ...model, status };
-  });
 }
 
 function idempotencyScope(accountId: string, key: string) {
