@@ -85,7 +85,7 @@ const LIVE_KEY = /^[a-z]{2,8}_live_[A-Za-z0-9]{16,64}$/;
 const IDEMPOTENCY_TTL_MS = DAY_MS;
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export const DEFAULT_SEED = 'hedge-sandbox';
-export const DEFAULT_FILL_DELAY_MS = 2000;
+const DEFAULT_FILL_DELAY_MS = 2000;
 
 export function createEngineState(
   seed: string | number = DEFAULT_SEED,
@@ -120,7 +120,8 @@ export class SandboxEngine {
   private readonly inFlight = new Set<string>();
   private readonly buckets = new Map<string, { tokens: number; updatedMs: number }>();
   private readonly rateLimit: number | undefined;
-  private readonly wire: WireDialect;
+  /** The dialect's rules as this sandbox applies them (severalPerSide may override one). */
+  readonly wire: WireDialect;
   /**
    * Idempotency records in creation order, which is expiry order since sandbox time never runs backwards: expiring
    * them costs only the records that expire, not a walk over a day of keys.
