@@ -255,23 +255,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
 /** The engine, started from the state file when there is one (its clock carried on), else afresh. */
 function hostEngine(options: SandboxOptions, apiKeys: string[]) {
   const { stateFile, stateFileLock, seed = DEFAULT_SEED, realNow = Date.now } = options;
-  const shared =
-    stateFile && stateFileLock
-      ? sharedStateFile(stateFile, stateFileLock, {
-          /** Another process saved the shared file (or removed it): continue from what it holds. */
-          adopt: (contents) => {
-            engine = engineOf(contents);
-            // Its clock may be ahead of ours (it was advanced); sandbox time never runs backwards.
-            const behind = contents ? realNow() + contents.clockOffsetMs - clock.now() : 0;
-            if (behind > 0) clock.advance(behind);
-          },
-          snapshot: () => snapshot(),
-          changed: () => engine.revision > 0,
-          saved: () => (engine.revision = 0),
-          beforeCommit: options.stateFileBeforeCommit,
-        })
-      : undefined;
-  const read = stateFile ? (shared?.load() ?? readStateFile(stateFile)) : undefined;
+  const read = stateFile ? readStateFile(stateFile) : undefined;
   const clock = createClock({
     realNow,
     speed: options.clockSpeed ?? 1,
@@ -291,6 +275,22 @@ function hostEngine(options: SandboxOptions, apiKeys: string[]) {
     );
   let engine = engineOf(read?.contents);
   const snapshot = () => ({ clockOffsetMs: clock.now() - realNow(), engine: engine.state });
+  const shared =
+    stateFile && read && stateFileLock
+      ? sharedStateFile(stateFile, read.version, stateFileLock, {
+          /** Another process saved the shared file (or removed it): continue from what it holds. */
+          adopt: (contents) => {
+            engine = engineOf(contents);
+            // Its clock may be ahead of ours (it was advanced); sandbox time never runs backwards.
+            const behind = contents ? realNow() + contents.clockOffsetMs - clock.now() : 0;
+            if (behind > 0) clock.advance(behind);
+          },
+          snapshot,
+          changed: () => engine.revision > 0,
+          saved: () => (engine.revision = 0),
+          beforeCommit: options.stateFileBeforeCommit,
+        })
+      : undefined;
   let saveError: unknown;
   return {
     get engine() {
