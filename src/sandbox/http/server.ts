@@ -258,7 +258,7 @@ function hostEngine(options: SandboxOptions, apiKeys: string[]) {
   const read = stateFile ? readStateFile(stateFile) : undefined;
   const clock = createClock({
     realNow,
-    speed: options.clockSpeed ?? 1,
+    speed: options.clockSpeed,
     originMs: read?.contents && realNow() + read.contents.clockOffsetMs,
   });
   const engineOf = (contents?: StateFileContents) =>
