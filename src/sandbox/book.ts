@@ -9,7 +9,10 @@ import {
   type HedgeState,
   type HistoryRecord,
   type PendingChange,
+  POSITION_BASIS,
   type PositionBasis,
+  type TrailingViews,
+  type ViewChange,
   activeHedgeKey,
   compareEvents,
   compareHistoryRecords,
@@ -32,7 +35,6 @@ import {
   seedHash,
 } from './market-model.js';
 import { nextRandom } from './prng.js';
-import { appendChange, foldChanges, positionBasis, viewsInStep } from './trailing-views.js';
 
 type BookConfig = Record<
   'fillDelayMs' | 'failRate' | 'exposureCapUsd' | 'dayMs' | 'settlementDelayMs' | 'viewLagMs' | 'recordLagMs',
@@ -55,6 +57,38 @@ function insertSorted<T>(list: T[], item: T, order: (a: T, b: T) => number) {
     0,
     item,
   );
+}
+
+// Views that trail the records (the viewLagMs option): a server whose positions list, history and account come
+// from an indexer that shows each change of a hedge some seconds after the hedge record does.
+
+/** The fields of a hedge its positions line is computed from, copied: the hedge itself moves on. */
+function positionBasis(hedge: HedgeState) {
+  return Object.fromEntries(POSITION_BASIS.map((field) => [field, hedge[field]])) as PositionBasis;
+}
+
+/** Shows every change made at or before `cutoffMs` (the views then stand as the records did at that time). */
+function foldChanges(views: TrailingViews, cutoffMs: number) {
+  const { pending } = views;
+  let folded = 0;
+  while (folded < pending.length && pending[folded].atMs <= cutoffMs) {
+    const change = pending[folded++];
+    views.figures = change.figures;
+    if (change.hedgeId === undefined || change.position === undefined) continue;
+    if (change.position === null) delete views.positions[change.hedgeId];
+    else views.positions[change.hedgeId] = change.position;
+  }
+  if (folded > 0) pending.splice(0, folded);
+}
+
+/**
+ * Appends a change, first folding in those already a lag old (so an account that is written and never read keeps a
+ * lag's worth, not its whole past).
+ */
+function appendChange(views: TrailingViews, change: ViewChange, lagMs: number) {
+  foldChanges(views, change.atMs - lagMs);
+  const last = views.pending.at(-1);
+  views.pending.push(last !== undefined && change.atMs < last.atMs ? { ...change, atMs: last.atMs } : change);
 }
 
 export type Book = ReturnType<typeof createBook>;
@@ -107,10 +141,18 @@ export function createBook(state: EngineState, config: BookConfig) {
     }));
   }
 
-  /** Builds the trailing views a lag needs; without a lag drops them (a later start with one would show them stale). */
+  /**
+   * Builds the trailing views a lag needs, in step with the records; without a lag drops them (a later start with one
+   * would show them stale).
+   */
   function withViews(account: AccountState) {
     if (!lagged) delete account.trailing;
-    else account.trailing ??= viewsInStep(accountFigures(account), filledHedges(account));
+    else
+      account.trailing ??= {
+        figures: accountFigures(account),
+        positions: Object.fromEntries(filledHedges(account).map((hedge) => [hedge.id, positionBasis(hedge)])),
+        pending: [],
+      };
     return account;
   }
 

@@ -1,12 +1,10 @@
 import { SANDBOX_DIALECTS, type SandboxDialect } from './dialect-names.js';
+import { MARKET_MODEL } from './market-model.js';
 
-// The markets a dialect lists and their status there (base price and background come from MARKET_MODEL).
-const NGN_ONLY = [{ market: 'USDTNGN', status: 'open' }] as const;
-const FRONTIER = [
-  { market: 'USDTNGN', status: 'disabled' },
-  { market: 'USDTKES', status: 'open' },
-  { market: 'USDTGHS', status: 'open' },
-] as const;
+// The markets a dialect lists, in order, with their status there.
+const [NGN, KES, GHS] = MARKET_MODEL.catalogue;
+const NGN_ONLY = [NGN];
+const FRONTIER = [{ ...NGN, status: 'disabled' as const }, KES, GHS];
 
 /**
  * What each dialect answers where the spec leaves it open, one row a rule, one column a dialect:
@@ -102,16 +100,7 @@ const HISTORY_FIELDS = `
   net_pnl_usd
 `;
 
-export interface WireDialect extends DialectRules {
-  name: SandboxDialect;
-  /** Other dialects' notional fields, refused in an add or reduce body (empty when ignored). */
-  refusedNotionalFields: readonly string[];
-  positionFields: FieldNames;
-  accountFields: FieldNames;
-  historyFields: FieldNames;
-}
-
-function columnOf(table: string, column: number) {
+function columnOf(table: string, column: number): FieldNames {
   return Object.fromEntries(
     table
       .trim()
@@ -124,7 +113,9 @@ function columnOf(table: string, column: number) {
   );
 }
 
-function buildDialect(name: SandboxDialect): WireDialect {
+export type WireDialect = ReturnType<typeof buildDialect>;
+
+function buildDialect(name: SandboxDialect) {
   const column = SANDBOX_DIALECTS.indexOf(name);
   const rules = Object.fromEntries(
     Object.entries(RULES).map(([rule, row]) => [rule, row[column]]),
@@ -132,6 +123,7 @@ function buildDialect(name: SandboxDialect): WireDialect {
   return {
     name,
     ...rules,
+    /** Other dialects' notional fields, refused in an add or reduce body (empty when ignored). */
     refusedNotionalFields:
       rules.otherNotionalField === 'refused'
         ? [...new Set(RULES.changeNotionalField)].filter((field) => field !== rules.changeNotionalField)

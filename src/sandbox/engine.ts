@@ -85,7 +85,7 @@ const LIVE_KEY = /^[a-z]{2,8}_live_[A-Za-z0-9]{16,64}$/;
 const IDEMPOTENCY_TTL_MS = DAY_MS;
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export const DEFAULT_SEED = 'hedge-sandbox';
-export const DEFAULT_FILL_DELAY_MS = 2000;
+const DEFAULT_FILL_DELAY_MS = 2000;
 
 export function createEngineState(
   seed: string | number = DEFAULT_SEED,
@@ -120,7 +120,8 @@ export class SandboxEngine {
   private readonly inFlight = new Set<string>();
   private readonly buckets = new Map<string, { tokens: number; updatedMs: number }>();
   private readonly rateLimit: number | undefined;
-  private readonly wire: WireDialect;
+  /** The dialect's rules as this sandbox applies them (severalPerSide may override one). */
+  readonly wire: WireDialect;
   /**
    * Idempotency records in creation order, which is expiry order since sandbox time never runs backwards: expiring
    * them costs only the records that expire, not a walk over a day of keys.
@@ -156,7 +157,7 @@ export class SandboxEngine {
       fillDelayMs: this.fillDelayMs,
       failRate: options.failRate ?? 0,
       exposureCapUsd: options.exposureCapUsd ?? MARKET_MODEL.defaultExposureCapUsd,
-      markets: [...listedMarkets(this.wire).filter(({ market }) => !extra.some((e) => e.market === market)), ...extra],
+      markets: [...this.wire.markets.filter(({ market }) => !extra.some((e) => e.market === market)), ...extra],
       dayMs: durationOption('dayMs', options.dayMs, DAY_MS, 1),
       settlementDelayMs: durationOption('settlementDelayMs', options.settlementDelayMs),
       viewLagMs: durationOption('viewLagMs', options.viewLagMs),
@@ -341,15 +342,6 @@ function durationOption(name: string, value: number | undefined, fallback = 0, m
   if (!Number.isFinite(value) || value < min)
     throw new Error(`sandbox option ${name} must be a number of ms, at least ${min}; got ${String(value)}`);
   return value;
-}
-
-function listedMarkets(wire: WireDialect) {
-  return wire.markets.map(({ market, status }) => {
-    const model = MARKET_MODEL.catalogue.find((definition) => definition.market === market);
-    if (!model)
-      throw new Error(`the ${wire.name} dialect lists ${market}, which MARKET_MODEL.catalogue does not define`);
-    return { ...model, status };
-  });
 }
 
 function idempotencyScope(accountId: string, key: string) {

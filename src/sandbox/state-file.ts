@@ -98,9 +98,9 @@ interface SharedStateFileHooks {
   beforeCommit?(): void | Promise<void>;
 }
 
-export function sharedStateFile(path: string, lock: StateFileLock, hooks: SharedStateFileHooks) {
-  /** The version of the file memory holds; a value no file has forces a reload. */
-  let version = ABSENT;
+/** `version`: that of the file as memory was loaded from it (readStateFile's), before the server starts. */
+export function sharedStateFile(path: string, version: string, lock: StateFileLock, hooks: SharedStateFileHooks) {
+  // From here on, the version of the file memory holds; a value no file has forces a reload.
   /** Requests under way, so flush() can wait for their saves. */
   const running = new Set<Promise<unknown>>();
   /** Locked runs of this process under way: memory may hold what one did and has not committed yet. */
@@ -187,12 +187,6 @@ export function sharedStateFile(path: string, lock: StateFileLock, hooks: Shared
   }
 
   return {
-    /** The first read, before the server starts: what it finds is what memory holds. */
-    load() {
-      const read = readStateFile(path);
-      version = read.version;
-      return read;
-    },
     /** Runs `act` on memory as the file holds it. */
     transact<T>(act: () => T) {
       const run = attempts(act);

@@ -54,17 +54,16 @@ export function hedgeView(hedge: HedgeState, dialect: WireDialect) {
   };
 }
 
-/** One line per open side (spec: "aggregated per side"). */
+/**
+ * One line per open side (spec: "aggregated per side"), and the account's figures, as the views show them at `nowMs`
+ * (with trailing views, all of it trails).
+ */
 export function positionViews(book: Book, account: AccountState, nowMs: number) {
-  return positionLines(book, book.shownBook(account, nowMs));
-}
-
-/** What the positions list and the account are computed from at a given moment. */
-function positionLines(book: Book, shown: ReturnType<Book['shownBook']>) {
+  const { asOfMs, figures, positions } = book.shownBook(account, nowMs);
   const linesBySide: Record<string, PositionLine[]> = {};
-  for (const hedge of shown.positions)
-    (linesBySide[`${hedge.market}:${hedge.side}`] ??= []).push(hedgeLine(book, hedge, shown.asOfMs));
-  return Object.values(linesBySide).map(aggregateSide);
+  for (const hedge of positions)
+    (linesBySide[`${hedge.market}:${hedge.side}`] ??= []).push(hedgeLine(book, hedge, asOfMs));
+  return { figures, lines: Object.values(linesBySide).map(aggregateSide) };
 }
 
 type PositionLine = ReturnType<typeof hedgeLine>;
@@ -128,11 +127,9 @@ function aggregateSide(lines: PositionLine[]) {
   };
 }
 
-/** The account as of the same moment as the positions list: with trailing views, all of it trails. */
+/** The account as of the same moment as the positions list. */
 export function accountView(book: Book, account: AccountState, nowMs: number) {
-  const shown = book.shownBook(account, nowMs);
-  const positions = positionLines(book, shown);
-  const { figures } = shown;
+  const { figures, lines: positions } = positionViews(book, account, nowMs);
   return {
     balance_usdc: figures.balanceUsdc,
     margin_in_use_usdc: figures.marginInUseUsdc,

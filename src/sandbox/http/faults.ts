@@ -51,14 +51,13 @@ const NO_FAULTS = {
 
 export type FaultSettings = typeof NO_FAULTS;
 
-/** `answer`: answered without reaching the engine, with the fault's name in the request log. */
-export type FaultOutcome =
-  | { kind: 'none' }
-  | { kind: 'answer'; fault: string; response: EngineResponse }
+/** `fault`: the outcome's name in the request log; `answer`: answered without reaching the engine. */
+type FaultOutcome = { fault?: string } & (
+  | { kind: 'none' | 'drop-after-commit' | 'stall' }
+  | { kind: 'answer'; response: EngineResponse }
   | { kind: 'oversized'; bytes: number }
-  | { kind: 'drop-after-commit' }
-  | { kind: 'stall'; mode: StallMode }
-  | { kind: 'malformed'; malformed: MalformedKind };
+  | { kind: 'malformed'; malformed: MalformedKind }
+);
 
 const answer = (fault: string, ...error: ConstructorParameters<typeof ApiError>): FaultOutcome => ({
   kind: 'answer',
@@ -69,6 +68,7 @@ const rateLimited = () =>
   answer('429', 429, 'rate_limited', 'rate limited (injected)', { retry_after_ms: 1000 }, { 'retry-after': '1' });
 
 const NONE: FaultOutcome = { kind: 'none' };
+const DROP: FaultOutcome = { kind: 'drop-after-commit', fault: 'drop-after-commit' };
 
 function matches(match: FaultMatch | null, target: RequestTarget) {
   if (match === null || typeof match === 'function') return match?.(target) ?? true;
@@ -125,7 +125,7 @@ export function faultInjector(initial: Partial<FaultSettings>, seed: string) {
   const count = (key: 'next5xx' | 'next429' | 'nextDropAfterCommit') => current[key] > 0 && current[key]--;
 
   function takeOutcome(target: RequestTarget): FaultOutcome {
-    if (current.stall) return { kind: 'stall', mode: current.stall };
+    if (current.stall) return { kind: 'stall', fault: `stall-${current.stall}` };
     if (count('next5xx')) return fault5xx();
     const retryAfter = take('next503RetryAfter')?.retryAfter;
     if (retryAfter)
@@ -147,20 +147,19 @@ export function faultInjector(initial: Partial<FaultSettings>, seed: string) {
         injected.message ?? `${injected.code} (injected)`,
       );
     const malformed = take('nextMalformed');
-    if (malformed) return { kind: 'malformed', malformed: malformed.kind };
+    if (malformed) return { kind: 'malformed', fault: `malformed-${malformed.kind}`, malformed: malformed.kind };
     // Only reads are padded: the countdown waits for a GET, as drop-after-commit waits for a write.
     const oversized = target.method === 'GET' && take('nextOversized');
-    if (oversized) return { kind: 'oversized', bytes: oversized.bytes };
+    if (oversized) return { kind: 'oversized', fault: 'oversized', bytes: oversized.bytes };
     const committing = isWrite(target.method, target.path);
-    if (committing && count('nextDropAfterCommit')) return { kind: 'drop-after-commit' };
+    if (committing && count('nextDropAfterCommit')) return DROP;
     // Draw only when a share is set, so turning shares on does not disturb other randomness.
     if (current.fault5xx > 0 || current.fault429 > 0) {
       const draw = random();
       if (draw < current.fault5xx) return fault5xx();
       if (draw < current.fault5xx + current.fault429) return rateLimited();
     }
-    if (committing && current.dropAfterCommit > 0 && random() < current.dropAfterCommit)
-      return { kind: 'drop-after-commit' };
+    if (committing && current.dropAfterCommit > 0 && random() < current.dropAfterCommit) return DROP;
     return NONE;
   }
 

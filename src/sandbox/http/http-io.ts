@@ -2,6 +2,7 @@
 // injection needs (a stalled body, an HTML gateway page, scrambled types, ambiguous envelopes, an oversized body).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 
 import { ApiError, type EngineResponse } from './envelope.js';
 import type { MalformedKind } from './faults.js';
@@ -121,28 +122,18 @@ export function sendMalformed(res: ServerResponse, kind: MalformedKind, response
 
 const PADDING_CHUNK = Buffer.alloc(64 * 1024, 'x');
 
-/** A valid envelope of exactly `bytes` bytes, `meta.padding` filled with "x". */
+/** A valid envelope of exactly `bytes` bytes, `meta.padding` filled with "x", streamed as the client takes it. */
 export function sendPadded(res: ServerResponse, response: EngineResponse, bytes: number) {
   const { data, error, meta } = response.body;
   // `padding` is the last key of the last object, so the text ends `"padding":""}}`.
   const text = JSON.stringify({ data, error, meta: { ...meta, padding: '' } });
-  const head = text.slice(0, -3);
-  const tail = text.slice(-3);
   const textBytes = Buffer.byteLength(text);
   let left = Math.max(0, bytes - textBytes);
   writeJsonHead(res, response, textBytes + left);
-  res.write(head);
-  const pump = () => {
-    while (left > 0) {
-      if (res.destroyed) return;
-      const size = Math.min(left, PADDING_CHUNK.length);
-      left -= size;
-      if (!res.write(size === PADDING_CHUNK.length ? PADDING_CHUNK : PADDING_CHUNK.subarray(0, size))) {
-        res.once('drain', pump);
-        return;
-      }
-    }
-    res.end(tail);
-  };
-  pump();
+  function* chunks() {
+    yield text.slice(0, -3);
+    for (; left > 0; left -= PADDING_CHUNK.length) yield PADDING_CHUNK.subarray(0, left);
+    yield text.slice(-3);
+  }
+  Readable.from(chunks()).pipe(res);
 }

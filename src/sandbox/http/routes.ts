@@ -323,7 +323,9 @@ const ROUTES: [string | RegExp, Record<string, (context: RouteContext) => Engine
     '/positions',
     {
       GET: ({ book, account, nowMs, dialect }) =>
-        succeeded(positionViews(book, account, nowMs).map((line) => wireRecord(line, dialect.positionFields, dialect))),
+        succeeded(
+          positionViews(book, account, nowMs).lines.map((line) => wireRecord(line, dialect.positionFields, dialect)),
+        ),
     },
   ],
   [

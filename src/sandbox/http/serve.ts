@@ -1,7 +1,5 @@
 // `hedge sandbox serve`: runs the simulator in the foreground.
 
-import { wireDialect } from '../dialects.js';
-import { DEFAULT_FILL_DELAY_MS } from '../engine.js';
 import { startSandbox, type SandboxOptions } from './server.js';
 
 /** The names `hedge sandbox serve --dialect` accepts (re-exported so the command loads one module). */
@@ -18,7 +16,7 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 export async function serveSandbox(options: SandboxOptions, io: ServeIo) {
   const sandbox = await startSandbox(options);
-  const wire = wireDialect(sandbox.engine.dialect);
+  const { wire, fillDelayMs } = sandbox.engine;
   const exports = [
     `HEDGE_BASE_URL=${sandbox.baseUrl}`,
     `HEDGE_API_KEY=${sandbox.apiKey}`,
@@ -47,7 +45,6 @@ export async function serveSandbox(options: SandboxOptions, io: ServeIo) {
     settlementDelayMs && `a hedge settles ${settlementDelayMs / 1000} s after its maturity`,
     dayMs !== undefined && `a tenor day lasts ${dayMs / 1000} s`,
   ].filter(Boolean);
-  const several = options.severalPerSide ?? wire.hedgesPerSide === 'several';
   const extras = [
     wire.paging === 'cursor' && `cursor pages (meta.next_cursor, ${wire.defaultPageSize} by default)`,
     wire.closingStatus && `a hedge shows ${wire.closingStatus} while its close lands`,
@@ -59,11 +56,11 @@ export async function serveSandbox(options: SandboxOptions, io: ServeIo) {
   io.stderr.write(
     lines([
       `Hedge sandbox listening on ${sandbox.baseUrl} (test keys only, state in ${options.stateFile ? `memory and ${options.stateFile}` : 'memory'}).`,
-      `Fill delay ${options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS} ms, fail rate ${options.failRate ?? 0}, clock speed ${options.clockSpeed ?? 1}x${options.seed !== undefined ? `, seed ${options.seed}` : ''}${options.rateLimit ? `, rate limit ${options.rateLimit}/s per key` : ''}, ${wire.name} wire dialect.`,
+      `Fill delay ${fillDelayMs} ms, fail rate ${options.failRate ?? 0}, clock speed ${options.clockSpeed ?? 1}x${options.seed !== undefined ? `, seed ${options.seed}` : ''}${options.rateLimit ? `, rate limit ${options.rateLimit}/s per key` : ''}, ${wire.name} wire dialect.`,
       `Injected faults: ${faults.length ? faults.join(', ') : 'none'}.`,
       timing.length && `Timing: ${timing.join(', ')}.`,
       options.tls && 'HTTPS with a local CA: clients must trust the NODE_EXTRA_CA_CERTS file printed on stdout.',
-      `Wire: page size as ${wire.pageSizeParameter}, add/reduce notional as ${wire.changeNotionalField}, ${several ? 'several hedges' : 'one hedge'} per side, early close leaves a hedge ${wire.statusAfterEarlyClose}, ${extras.join(', ')} (the HEDGE_WIRE_* lines on stdout set the client to match; hedge also learns them on its own; see src/sandbox/DIALECTS.md).`,
+      `Wire: page size as ${wire.pageSizeParameter}, add/reduce notional as ${wire.changeNotionalField}, ${wire.hedgesPerSide === 'several' ? 'several hedges' : 'one hedge'} per side, early close leaves a hedge ${wire.statusAfterEarlyClose}, ${extras.join(', ')} (the HEDGE_WIRE_* lines on stdout set the client to match; hedge also learns them on its own; see src/sandbox/DIALECTS.md).`,
       'Export the lines printed on stdout in another shell to point hedge at this sandbox. Press Ctrl-C to stop.',
     ]),
   );

@@ -9,7 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createClock } from '../clock.js';
 import { DEFAULT_SEED, type EngineOptions, type IdempotencyLease, createEngineState } from '../engine.js';
 import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
-import { type FaultOutcome, faultInjector, type FaultSettings } from './faults.js';
+import { faultInjector, type FaultSettings } from './faults.js';
 import { withHostileText } from './hostile-text.js';
 import { HttpSandboxEngine } from './http-engine.js';
 import { parseBody, readBody, sendEnvelope, sendMalformed, sendPadded, splitUrl, stallBody } from './http-io.js';
@@ -28,12 +28,8 @@ export const SANDBOX_BASE_PATH = '/partners/sandbox/v2';
 const KEEP_ALIVE_TIMEOUT_MS = 5000;
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-/** The faults a sandbox starts with (faults.ts says what each does). */
-type StartingFaults = Partial<
-  Pick<FaultSettings, 'fault5xx' | 'fault429' | 'dropAfterCommit' | 'latencyMs' | 'hostileText' | 'dateSkewMs'>
->;
-
-export interface SandboxOptions extends Partial<EngineOptions>, StartingFaults {
+/** The engine's options, the faults it starts with (faults.ts says what each does), and the server's own. */
+export interface SandboxOptions extends Partial<EngineOptions>, Partial<FaultSettings> {
   port?: number;
   host?: string;
   /** A local socket instead of a TCP port (the demo: no port to pick, no IP address code run at start). */
@@ -75,14 +71,6 @@ function requestId() {
       .toString(16)
       .padStart(8, '0');
   return `req_${half()}${half()}`;
-}
-
-/** The outcome's name in the request log. */
-function faultName(outcome: FaultOutcome) {
-  if (outcome.kind === 'answer') return outcome.fault;
-  if (outcome.kind === 'stall') return `stall-${outcome.mode}`;
-  if (outcome.kind === 'malformed') return `malformed-${outcome.malformed}`;
-  return outcome.kind === 'none' ? undefined : outcome.kind;
 }
 
 export async function startSandbox(options: SandboxOptions = {}) {
@@ -220,7 +208,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
     }
     try {
       if (holds.signal.aborted) return req.socket.destroy();
-      const fault = faultName(outcome);
+      const { fault } = outcome;
       let response = outcome.kind === 'answer' ? outcome.response : undefined;
       if (!response && fault !== 'stall-headers' && fault !== 'malformed-html') {
         const answer = () => host.engine.handle(request, host.clock.now(), { realTimeMs: host.realNow(), lease });
@@ -267,26 +255,10 @@ export async function startSandbox(options: SandboxOptions = {}) {
 /** The engine, started from the state file when there is one (its clock carried on), else afresh. */
 function hostEngine(options: SandboxOptions, apiKeys: string[]) {
   const { stateFile, stateFileLock, seed = DEFAULT_SEED, realNow = Date.now } = options;
-  const shared =
-    stateFile && stateFileLock
-      ? sharedStateFile(stateFile, stateFileLock, {
-          /** Another process saved the shared file (or removed it): continue from what it holds. */
-          adopt: (contents) => {
-            engine = engineOf(contents);
-            // Its clock may be ahead of ours (it was advanced); sandbox time never runs backwards.
-            const behind = contents ? realNow() + contents.clockOffsetMs - clock.now() : 0;
-            if (behind > 0) clock.advance(behind);
-          },
-          snapshot: () => snapshot(),
-          changed: () => engine.revision > 0,
-          saved: () => (engine.revision = 0),
-          beforeCommit: options.stateFileBeforeCommit,
-        })
-      : undefined;
-  const read = stateFile ? (shared?.load() ?? readStateFile(stateFile)) : undefined;
+  const read = stateFile ? readStateFile(stateFile) : undefined;
   const clock = createClock({
     realNow,
-    speed: options.clockSpeed ?? 1,
+    speed: options.clockSpeed,
     originMs: read?.contents && realNow() + read.contents.clockOffsetMs,
   });
   const engineOf = (contents?: StateFileContents) =>
@@ -303,6 +275,22 @@ function hostEngine(options: SandboxOptions, apiKeys: string[]) {
     );
   let engine = engineOf(read?.contents);
   const snapshot = () => ({ clockOffsetMs: clock.now() - realNow(), engine: engine.state });
+  const shared =
+    stateFile && read && stateFileLock
+      ? sharedStateFile(stateFile, read.version, stateFileLock, {
+          /** Another process saved the shared file (or removed it): continue from what it holds. */
+          adopt: (contents) => {
+            engine = engineOf(contents);
+            // Its clock may be ahead of ours (it was advanced); sandbox time never runs backwards.
+            const behind = contents ? realNow() + contents.clockOffsetMs - clock.now() : 0;
+            if (behind > 0) clock.advance(behind);
+          },
+          snapshot,
+          changed: () => engine.revision > 0,
+          saved: () => (engine.revision = 0),
+          beforeCommit: options.stateFileBeforeCommit,
+        })
+      : undefined;
   let saveError: unknown;
   return {
     get engine() {
