@@ -297,9 +297,7 @@ it('dotted --fields: JSON keeps the nesting, in the order asked; a record withou
   expect(tsv.stdout()).toBe(
     'market\tavailable_capacity_usd.buy\tnet_rate_daily_pct.sell\nUSDTNGN\t1000000\t-0.0256\nUSDTKES\t5000\t\n',
   );
-  const csv = fieldsOut('csv', ['legs.0.side', 'pricing.market_price']);
-  csv.out.record(QUOTE, []);
-  expect(csv.stdout()).toBe('legs.0.side,pricing.market_price\nsell,1512.95\n');
+  // CSV: scripting-until-fields.test.ts ("dotted --fields: quote").
   const table = fieldsOut('table', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
   await table.out.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
   const [header, , first] = table.stdout().split('\n');
