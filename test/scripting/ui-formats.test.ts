@@ -137,38 +137,19 @@ it('ndjson and --query: ndjson: one compact document per element of a list, one 
   ]);
 });
 
-const hedges = Array.from({ length: 3 }, (_, index) => ({
-  id: `hdg_00000000000000000000000${index}`,
-  client_reference: `DEAL-${index}`,
-  market: 'USDTNGN',
-  side: index === 1 ? 'sell' : 'buy',
-  notional_usd: 1000 * (index + 1) + 0.5,
-  tenor_days: 7,
-  status: index === 2 ? 'closed' : 'filled',
-  struck_rate: 1530.3291 + index,
-  opened_at: '2026-03-02T09:00:00.000Z',
-  maturity_at: '2026-03-09T09:00:00.000Z',
-  order_tx_hash: `0x5f12${'0'.repeat(56)}157b`,
-}));
-
-// No line wider than the terminal, what was left out named in one note, and at 80 columns the desk's
-// columns kept with the id shortened in the middle (and named): the reviewed hedges screens at 80,
-// 100, 120 and 160 columns (test/output/screens.test.ts).
-it('tables fitted to the width: wide enough: hashes shortened in the middle, numbers right-aligned with one number of decimals, units in headers, no countdown once closed', async () => {
-  const { stdout, stderr } = await listed('table', { columns: 300 }, hedges, HEDGE_RESOURCE);
-  const text = stdout();
+// No line wider than the terminal, what was left out named in one note, at 80 columns the desk's columns kept with
+// the id shortened in the middle (and named), numbers right-aligned with the column's decimals, units in headers and a
+// countdown only while a hedge runs: the reviewed hedges screens at 80, 100, 120 and 160 columns (test/output/screens.test.ts).
+it('tables fitted to the width: wide enough: nothing hidden, hashes shortened in the middle', async () => {
+  const hedge = {
+    id: 'hdg_0000000000000000000000000',
+    market: 'USDTNGN',
+    order_tx_hash: `0x5f12${'0'.repeat(56)}157b`,
+  };
+  const { stdout, stderr } = await listed('table', { columns: 300 }, [hedge], HEDGE_RESOURCE);
   expect(stderr()).toBe('');
-  expect(text).toContain('0x5f12…157b');
-  expect(text).not.toContain('0'.repeat(56));
-  const [head, , ...rows] = text.trimEnd().split('\n');
-  for (const title of ['Notional USD', 'Struck NGN/USDT', 'Maturity UTC']) expect(head).toContain(title);
-  const end = head.indexOf('Notional USD') + 'Notional USD'.length;
-  expect(rows.map((row) => row.slice(end - 8, end))).toEqual(['1,000.50', '2,000.50', '3,000.50']);
-  // Rates near 1,500 show 2 decimals, all of the column alike.
-  for (const rate of ['1,530.33', '1,532.33']) expect(text).toContain(rate);
-  expect(rows[0]).toContain('2026-03-09 09:00 (in 6d 23h)');
-  expect(rows[2]).toContain('2026-03-09 09:00');
-  expect(rows[2]).not.toContain('(in 6d 23h)');
+  expect(stdout()).toContain('0x5f12…157b');
+  expect(stdout()).not.toContain('0'.repeat(56));
 });
 
 it('tables fitted to the width: an id is kept whole or hidden (named in the note), never cut while it is not the only column; cards fit the width: long values wrap at word boundaries, hashes are shortened; notes wrap at word boundaries on a terminal, not in a pipe', async () => {
