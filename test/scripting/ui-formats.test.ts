@@ -83,14 +83,8 @@ it('--fields: picks and orders columns in tsv, csv and the table; json: objects 
   );
 });
 
-it('--fields: applies to records, and to JSON the command prints directly', async () => {
-  const card = output('table', { fields: ['market'] });
-  card.out.record({ id: 'hdg_1', market: 'USDTNGN' }, FIELDS);
-  expect(card.stdout()).toContain('│ Market │ USDTNGN │');
-  expect(card.stdout()).not.toContain('hdg_1');
-  const json = output('json', { fields: ['b'] });
-  json.out.json({ a: 1, b: { c: 2 } });
-  expect(JSON.parse(json.stdout())).toEqual({ b: { c: 2 } });
+// On a card and on a document the command prints directly: scripting-until-fields.test.ts (the quote's card, doctor --json).
+it('--fields: JSON the command prints directly that holds no records (a list of numbers) is bad usage', () => {
   expect(() => output('json', { fields: ['a'] }).out.json([1, 2])).toThrow(UsageError);
 });
 
