@@ -103,13 +103,6 @@ afterAll(async () => {
 });
 
 describe('hedge report', () => {
-  it('the seeded history is what the simulator holds: four closed hedges, one of them settled', async () => {
-    const history = engineHistory();
-    expect(history).toHaveLength(4);
-    expect(history.map((record) => record.close_reason).sort()).toEqual(['closed', 'closed', 'closed', 'settled']);
-    expect(await api('GET', '/hedges/history?limit=500')).toHaveLength(4);
-  });
-
   const keyOf: Record<string, (record: HistoryRecord) => string> = {
     day: (record) => record.closed_at.slice(0, 10),
     month: (record) => record.closed_at.slice(0, 7),
