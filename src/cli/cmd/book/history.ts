@@ -32,9 +32,11 @@ function historyTotals(records: HistoryRecord[]) {
 }
 
 /** --since and --until as close times: since inclusive, until exclusive. A time ago (7d, 2w, 1mo) counts back from
- * `now()` as it is when the period is first read: the server's time once an answer has told it, as the close times
- * compared with it are the server's. Both are checked at once (on this machine's clock), before anything is sent. */
-export function closePeriod(options: { since?: string; until?: string }, now: () => number) {
+ * now as it is when the period is first read: this machine's clock until `client()` has opened the client, then the
+ * server's, as the close times compared with it are the server's. Both are checked at once (on this machine's
+ * clock), before anything is sent. */
+export function closePeriod(ctx: CommandContext, options: { since?: string; until?: string }) {
+  let now = () => ctx.clock.now();
   const at = (ms: number) => {
     const [since, until] = (['since', 'until'] as const).map((name) => {
       const raw = options[name];
@@ -55,6 +57,11 @@ export function closePeriod(options: { since?: string; until?: string }, now: ()
     },
     get until() {
       return (period ??= at(now())).until;
+    },
+    async client() {
+      const client = await ctx.client();
+      now = () => client.transport.serverNow().bestMs;
+      return client;
     },
   };
 }
@@ -77,13 +84,10 @@ export function noteShortRecords(ctx: CommandContext, read: ShortRead | undefine
 export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
   const { output } = ctx;
   const { limit, defaulted: defaultLength } = parseListLength(input.options.limit, input.options.all);
-  // A time ago counts back from this machine's clock until the client can tell the server's.
-  const clock = { now: () => ctx.clock.now() };
-  const period = closePeriod(input.options, () => clock.now());
+  const period = closePeriod(ctx, input.options);
   const reference = parseClientReference(input.options.ref);
   const filtering = input.options.since !== undefined || input.options.until !== undefined || reference !== undefined;
-  const client = await ctx.client();
-  clock.now = () => client.transport.serverNow().bestMs;
+  const client = await period.client();
   // Following one deal: its hedges from their records, so that a closed hedge whose
   // history record carries no reference is the deal's by its hedge id, and the deal's hedge still
   // held after its rolls can be named.
