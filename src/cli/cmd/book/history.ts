@@ -23,14 +23,6 @@ export const CONDITION_FIELDS = HISTORY_RESOURCE.fields.filter((field) => !field
 
 const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
 
-/** Sums of the money columns every record carries as a number (or a decimal string): each figure rounded to the cent as its row shows it (toCents), so the total is the sum of the rows, as in `hedge report`. */
-function historyTotals(records: HistoryRecord[]) {
-  const sums = SUMMED.filter((key) => records.every((record) => readNumber(record[key]) !== undefined));
-  return Object.fromEntries(
-    sums.map((key) => [key, records.reduce((sum, record) => sum + toCents(readNumber(record[key])!), 0) / 100]),
-  );
-}
-
 /** --since and --until as close times: since inclusive, until exclusive. A time ago (7d, 2w, 1mo) counts back from
  * now as it is when the period is first read: this machine's clock until `client()` has opened the client, then the
  * server's, as the close times compared with it are the server's. Both are checked at once (on this machine's
@@ -149,7 +141,14 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
       if (idsOf(original[index]).clientReference === undefined)
         (record as Record<PropertyKey, unknown>)[JOINED_REFERENCE] = deal.reference;
     });
-  const totals = historyTotals(records);
+  // Sums of the money columns every record carries as a number (or a decimal string): each figure rounded to the
+  // cent as its row shows it (toCents), so the total is the sum of the rows, as in `hedge report`.
+  const totals = Object.fromEntries(
+    SUMMED.filter((key) => records.every((record) => readNumber(record[key]) !== undefined)).map((key) => [
+      key,
+      records.reduce((sum, record) => sum + toCents(readNumber(record[key])!), 0) / 100,
+    ]),
+  );
   const options = (notes: ListOptions['columnNotes'] = []) => ({
     empty:
       reference !== undefined
