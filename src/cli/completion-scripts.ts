@@ -10,7 +10,7 @@ import {
 } from './runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 
-export type Shell = 'bash' | 'zsh' | 'fish';
+type Shell = 'bash' | 'zsh' | 'fish';
 
 /** How an option's or argument's value completes: fixed words, profile names, file names, or nothing. */
 type Values = readonly string[] | 'profile' | 'files' | undefined;

@@ -119,7 +119,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}) {
   return runInvocation(spec, input, { ...globals, program: name }, { ...overrides, io, env, path });
 }
 
-export type Parsed = { invocation: Invocation } | { usageProblem: string } | { exitCode: number };
+type Parsed = { invocation: Invocation } | { usageProblem: string } | { exitCode: number };
 
 /**
  * argv parsed by the typed command's branch alone when argv names one plainly (the whole tree of

@@ -16,7 +16,7 @@ import type { JsonObject } from '../../core/objects.js';
 import type { Env } from '../../platform/config/env.js';
 
 /** How long a token lasts when HEDGE_MCP_TOKEN_TTL_SECONDS does not say. */
-export const DEFAULT_TOKEN_TTL_SECONDS = 120;
+const DEFAULT_TOKEN_TTL_SECONDS = 120;
 const MAX_TOKEN_TTL_SECONDS = 3600;
 /** How many spent tokens are remembered (to say "used" or "expired" rather than "unknown"). */
 const REMEMBERED_SPENT = 1000;

@@ -22,7 +22,7 @@ import { previewTradeNumbers, type PreviewStep } from './write-preview.js';
 import { exitCodeMeaning, runInProcess, type AgentSession } from './invoke.js';
 import type { JsonObject } from '../../core/objects.js';
 
-export type ToolResult = { [key: string]: unknown; content: ReturnType<typeof content>; isError?: boolean };
+type ToolResult = { [key: string]: unknown; content: ReturnType<typeof content>; isError?: boolean };
 
 const text = (value: string) => ({ type: 'text' as const, text: value });
 

@@ -314,6 +314,7 @@ export const WHOAMI = setup('whoami', 'read', 'The profile, environment and key 
 export const SHELL_VALUES = ['bash', 'zsh', 'fish'] as const;
 
 export const COMPLETION = setup('completion', 'local', 'Print the shell completion script (bash, zsh or fish)', {
+  prints: 'a shell script',
   description: 'Print the shell completion script for bash, zsh or fish',
   args: [arg('shell', 'bash, zsh or fish', SHELL_VALUES)],
   examples: [
@@ -326,6 +327,7 @@ export const COMPLETION = setup('completion', 'local', 'Print the shell completi
 export const DIALECT_VALUES = ['reference', 'alpha', 'beta', 'gamma', 'delta'] as const;
 
 export const SANDBOX_SERVE = subcommand('serve', 'local', 'Serve the simulator over HTTP(S) on loopback', {
+  prints: "the simulator's address as environment lines",
   description: 'Serve the simulator over HTTP(S) on loopback; prints HEDGE_BASE_URL and HEDGE_API_KEY first',
   options: [
     ...opts(
@@ -470,6 +472,7 @@ export const APPLY = automation('apply', 'write', 'Bring the book to a target fi
 
 // A long-running process, not an agent's tool: started by a person, cron or systemd.
 export const KEEP_RUN = subcommand('run', 'local', 'Hold a target book through maturities', {
+  prints: "the keeper's events (NDJSON in a pipe)",
   isDefault: true,
   description:
     'Hold the book at a target file through maturities: roll what matures, re-open what settled, report drift',
@@ -629,6 +632,7 @@ export const ROLL = trading('roll', 'write', "Close a side's hedge and open it a
 });
 
 export const MCP = setup('mcp', 'local', 'Serve the commands as MCP tools over stdio, for an AI agent', {
+  prints: 'the MCP protocol (JSON-RPC over stdio)',
   description: 'Serve the commands as Model Context Protocol tools over stdio, for an AI agent',
   options: [
     opt('--allow-live', 'offer write tools on a live key too (each write then needs a confirmation token)'),

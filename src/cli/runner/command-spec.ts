@@ -52,6 +52,8 @@ export interface CommandSpec {
   readonly args?: readonly ArgSpec[];
   readonly options?: readonly OptionSpec[];
   readonly examples: readonly string[];
+  /** What a command that prints no records prints instead: --fields and --query are refused before it runs (platform/fields/output-fields.ts). */
+  readonly prints?: string;
   readonly subcommands?: readonly CommandSpec[];
   readonly tier?: CommandTier;
   /** The subcommand run when its group is called alone (`hedge journal` = `hedge journal list`). */

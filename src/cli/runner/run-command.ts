@@ -32,7 +32,11 @@ export async function runCommand(
   words: readonly string[] = [spec.name],
 ) {
   const module = (await spec.load()) as CommandModule<RawInput>;
-  const declared = typeof module.OUTPUT_FIELDS === 'function' ? module.OUTPUT_FIELDS(input) : module.OUTPUT_FIELDS;
+  const declared = spec.prints
+    ? { kind: 'none' as const, prints: spec.prints }
+    : typeof module.OUTPUT_FIELDS === 'function'
+      ? module.OUTPUT_FIELDS(input)
+      : module.OUTPUT_FIELDS;
   ctx.output.prepare(declared, words.join(' '));
   const found = await untilCondition(spec, input, ctx.clock.now());
   const until = found && { ...found, fields: module.CONDITION_FIELDS, command: spec.name };

@@ -59,6 +59,3 @@ export async function run(ctx: CommandContext, input: In<'KEEP_RUN'>) {
   // A second signal cut the steps short: the signal's own code (143, 130); a clean stop is 0.
   return outcome.interrupted ? stopExitCode(ctx.signal.reason) : 0;
 }
-
-/** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */
-export const OUTPUT_FIELDS = { kind: 'none' as const, prints: "the keeper's events (NDJSON in a pipe)" };

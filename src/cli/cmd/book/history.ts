@@ -23,18 +23,12 @@ export const CONDITION_FIELDS = HISTORY_RESOURCE.fields.filter((field) => !field
 
 const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
 
-/** Sums of the money columns every record carries as a number (or a decimal string): each figure rounded to the cent as its row shows it (toCents), so the total is the sum of the rows, as in `hedge report`. */
-function historyTotals(records: HistoryRecord[]) {
-  const sums = SUMMED.filter((key) => records.every((record) => readNumber(record[key]) !== undefined));
-  return Object.fromEntries(
-    sums.map((key) => [key, records.reduce((sum, record) => sum + toCents(readNumber(record[key])!), 0) / 100]),
-  );
-}
-
 /** --since and --until as close times: since inclusive, until exclusive. A time ago (7d, 2w, 1mo) counts back from
- * `now()` as it is when the period is first read: the server's time once an answer has told it, as the close times
- * compared with it are the server's. Both are checked at once (on this machine's clock), before anything is sent. */
-export function closePeriod(options: { since?: string; until?: string }, now: () => number) {
+ * now as it is when the period is first read: this machine's clock until `client()` has opened the client, then the
+ * server's, as the close times compared with it are the server's. Both are checked at once (on this machine's
+ * clock), before anything is sent. */
+export function closePeriod(ctx: CommandContext, options: { since?: string; until?: string }) {
+  let now = () => ctx.clock.now();
   const at = (ms: number) => {
     const [since, until] = (['since', 'until'] as const).map((name) => {
       const raw = options[name];
@@ -55,6 +49,11 @@ export function closePeriod(options: { since?: string; until?: string }, now: ()
     },
     get until() {
       return (period ??= at(now())).until;
+    },
+    async client() {
+      const client = await ctx.client();
+      now = () => client.transport.serverNow().bestMs;
+      return client;
     },
   };
 }
@@ -77,13 +76,10 @@ export function noteShortRecords(ctx: CommandContext, read: ShortRead | undefine
 export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
   const { output } = ctx;
   const { limit, defaulted: defaultLength } = parseListLength(input.options.limit, input.options.all);
-  // A time ago counts back from this machine's clock until the client can tell the server's.
-  const clock = { now: () => ctx.clock.now() };
-  const period = closePeriod(input.options, () => clock.now());
+  const period = closePeriod(ctx, input.options);
   const reference = parseClientReference(input.options.ref);
   const filtering = input.options.since !== undefined || input.options.until !== undefined || reference !== undefined;
-  const client = await ctx.client();
-  clock.now = () => client.transport.serverNow().bestMs;
+  const client = await period.client();
   // Following one deal: its hedges from their records, so that a closed hedge whose
   // history record carries no reference is the deal's by its hedge id, and the deal's hedge still
   // held after its rolls can be named.
@@ -145,7 +141,14 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
       if (idsOf(original[index]).clientReference === undefined)
         (record as Record<PropertyKey, unknown>)[JOINED_REFERENCE] = deal.reference;
     });
-  const totals = historyTotals(records);
+  // Sums of the money columns every record carries as a number (or a decimal string): each figure rounded to the
+  // cent as its row shows it (toCents), so the total is the sum of the rows, as in `hedge report`.
+  const totals = Object.fromEntries(
+    SUMMED.filter((key) => records.every((record) => readNumber(record[key]) !== undefined)).map((key) => [
+      key,
+      records.reduce((sum, record) => sum + toCents(readNumber(record[key])!), 0) / 100,
+    ]),
+  );
   const options = (notes: ListOptions['columnNotes'] = []) => ({
     empty:
       reference !== undefined

@@ -36,9 +36,7 @@ export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>)
   const by = given.by === undefined ? 'day' : REPORT_GROUPINGS.find((name) => name === given.by!.trim().toLowerCase());
   if (by === undefined)
     throw new UsageError(`--by: ${echo(given.by!)} is not allowed; expected one of ${REPORT_GROUPINGS.join(', ')}.`);
-  // A time ago counts back from this machine's clock until the client can tell the server's.
-  const clock = { now: () => ctx.clock.now() };
-  const period = closePeriod(given, () => clock.now());
+  const period = closePeriod(ctx, given);
   // The global --format: a report is a table, CSV, JSON, or (tsv, and in a pipe) plain lines.
   const asked = ctx.globals.format;
   const format =
@@ -61,8 +59,7 @@ export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>)
       `--fields: ${unknown.map((field) => echo(field)).join(', ')} is not a report column; expected some of ${allowed.join(', ')}.`,
     );
   const ref = parseClientReference(given.ref);
-  const client = await ctx.client();
-  clock.now = () => client.transport.serverNow().bestMs;
+  const client = await period.client();
   // Deal references for closed-hedge records that carry none, from the hedge records: a
   // deal followed with --ref is every hedge carrying it; a report by hedge or by reference labels
   // its rows from the newest hedge records. The others need none.

@@ -8,7 +8,6 @@ import {
   parseWatchSettings,
   runWatch,
   type WatchOptionValues,
-  type WatchOutcome,
   type WatchSink,
   type WatchTarget,
 } from '../../../features/book/watch.js';
@@ -26,11 +25,8 @@ export async function watchCommand(ctx: CommandContext, target: WatchTarget, opt
       : ndjsonSink(ctx);
   // NDJSON carries what --json prints (our names), with or without --json; --raw: as sent.
   const oneShape = !live && !ctx.output.raw;
-  return endWatch(ctx, await runWatch(ctx, target, { settings, live, oneShape }, openSink));
-}
-
-/** Ctrl-C, --timeout and --count end a watch with 0; the first alert under --exit-on-alert with 10; SIGTERM and SIGHUP keep their own codes for supervisors. */
-async function endWatch(ctx: CommandContext, outcome: WatchOutcome) {
+  const outcome = await runWatch(ctx, target, { settings, live, oneShape }, openSink);
+  // Ctrl-C, --timeout and --count end a watch with 0; the first alert under --exit-on-alert with 10; SIGTERM and SIGHUP keep their own codes for supervisors.
   const c = ctx.output.chalk;
   switch (outcome.ended) {
     case 'alert': {

@@ -14,9 +14,7 @@ import {
   checkAndSaveLogin,
   loginCredentials,
   moveProfileKey,
-  type KeyMove,
   type LoginFlags,
-  type LoginSaved,
 } from '../../../features/setup/login-save.js';
 import { environmentLabel } from '../../../features/setup/profile-view.js';
 import type { CommandContext, In } from '../command-input.js';
@@ -67,28 +65,43 @@ function parseLoginOptions({ options }: In<'LOGIN'>) {
 export async function run(ctx: CommandContext, input: In<'LOGIN'>) {
   // The demo has no account to log in to; said before any flag is read.
   if (ctx.globals.demo) throw new UsageError('--demo: the demo needs no login; run `hedge --demo <command>` directly.');
+  const { output } = ctx;
   const opts = parseLoginOptions(input);
   const requested = requestedProfile(ctx.globals.profile, ctx.env);
   const store = await ctx.store();
+  const storeFile = store.file;
   // A store that cannot be read is reported before anything is asked.
   const name = loginProfileName(requested, store.read());
   const existing = store.profile(name);
-  if (opts.moveKey)
-    return showKeyMove(ctx, store.file, name, await moveProfileKey(ctx, store, name, opts.keyStore ?? 'keyring'));
+  if (opts.moveKey) {
+    // Said: that the key was already there, or where it went from and to.
+    const move = await moveProfileKey(ctx, store, name, opts.keyStore ?? 'keyring');
+    if (!move.moved) {
+      output.document({ profile: name, key_store: move.at.kind, moved: false });
+      output.note(
+        `The key of profile "${name}" is already in the ${describeKeyLocation(move.at, storeFile)}: nothing to move.`,
+      );
+      return 0;
+    }
+    if (move.oldKeyringLeft)
+      output.warn(
+        `The key is in the file now, but its keyring entry could not be removed (${move.oldKeyringLeft.error}); delete service "hedge", account "${safeText(move.oldKeyringLeft.account)}" by hand.`,
+      );
+    output.document({ profile: name, key_store: move.to.kind, moved: true });
+    output.note(
+      `Moved the key of profile "${name}" from the ${describeKeyLocation(move.from, storeFile)} to the ${describeKeyLocation(move.to, storeFile)}.`,
+    );
+    return 0;
+  }
   const offeredBaseUrl = defaultBaseUrl(opts.baseUrl, ctx.env, existing?.base_url);
   const fetchKey = opts.keyCommand === undefined ? undefined : keyFromCommand(ctx, opts.keyCommand);
   const answers = await askLogin(ctx, { name, flagBaseUrl: opts.baseUrl, offeredBaseUrl, fetchKey });
   const given = { ...opts, name, requested, existing };
   const credentials = loginCredentials(ctx, answers, given);
-  ctx.output.textNote(ctx.output.chalk.dim(`Checking the key against ${credentials.baseUrl} …`));
-  showLogin(ctx, store.file, await checkAndSaveLogin(ctx, store, credentials, given), opts.journalUrl);
-  return 0;
-}
-
-/** What a saved login says: the profile as data with --json, the key's environment and place, what comes next. */
-function showLogin(ctx: CommandContext, storeFile: string, saved: LoginSaved, journalUrl: string | null | undefined) {
-  const { output } = ctx;
-  const { profile: name, environment, baseUrl, shownKey, keyAt } = saved;
+  output.textNote(output.chalk.dim(`Checking the key against ${credentials.baseUrl} …`));
+  const saved = await checkAndSaveLogin(ctx, store, credentials, given);
+  // What a saved login says: the profile as data with --json, the key's environment and place, what comes next.
+  const { environment, baseUrl, shownKey, keyAt } = saved;
   const c = output.chalk;
   if (saved.oldKeyringLeft)
     output.warn(
@@ -124,35 +137,15 @@ function showLogin(ctx: CommandContext, storeFile: string, saved: LoginSaved, jo
       `No OS keyring to keep it in: ${safeText(saved.keyringFallback)}. The key is readable only by you, in plain text; once there is a keyring, move it with \`${ctx.hedgeCommand('login', '--move-key')}\`, or name a credential helper with --key-command.`,
     );
   }
-  if (journalUrl)
+  if (opts.journalUrl)
     output.note(
       `Its journal is the team store ${saved.journalShown}: every machine using it sees and guards the same actions.`,
     );
-  else if (journalUrl === null) output.note(`Its journal is this machine's local file again.`);
+  else if (opts.journalUrl === null) output.note(`Its journal is this machine's local file again.`);
   if (saved.current) output.note(`"${name}" is the current profile.`);
   else if (saved.previousCurrent)
     output.note(`The current profile stays "${saved.previousCurrent}"; switch with: hedge profile use ${name}`);
   if (ctx.env.HEDGE_API_KEY || ctx.env.HEDGE_BASE_URL)
     output.warn('HEDGE_API_KEY / HEDGE_BASE_URL are set in the environment and take precedence over stored profiles.');
-}
-
-/** What `--move-key` says: that the key was already there, or where it went from and to. */
-function showKeyMove(ctx: CommandContext, storeFile: string, name: string, move: KeyMove) {
-  const { output } = ctx;
-  if (!move.moved) {
-    output.document({ profile: name, key_store: move.at.kind, moved: false });
-    output.note(
-      `The key of profile "${name}" is already in the ${describeKeyLocation(move.at, storeFile)}: nothing to move.`,
-    );
-    return 0;
-  }
-  if (move.oldKeyringLeft)
-    output.warn(
-      `The key is in the file now, but its keyring entry could not be removed (${move.oldKeyringLeft.error}); delete service "hedge", account "${safeText(move.oldKeyringLeft.account)}" by hand.`,
-    );
-  output.document({ profile: name, key_store: move.to.kind, moved: true });
-  output.note(
-    `Moved the key of profile "${name}" from the ${describeKeyLocation(move.from, storeFile)} to the ${describeKeyLocation(move.to, storeFile)}.`,
-  );
   return 0;
 }

@@ -21,6 +21,3 @@ export async function run(ctx: CommandContext, input: In<'COMPLETION'>) {
   }
   ctx.output.write(text);
 }
-
-/** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */
-export const OUTPUT_FIELDS = { kind: 'none' as const, prints: 'a shell script' };

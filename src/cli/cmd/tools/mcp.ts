@@ -62,9 +62,5 @@ export function withCommands(commands: readonly CommandSpec[]): CommandModule<In
       await serveStdio(toolbox, ctx.io, ctx.signal, files);
       return ctx.signal.aborted ? stopExitCode(ctx.signal.reason) : 0;
     },
-    OUTPUT_FIELDS,
   };
 }
-
-/** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */
-const OUTPUT_FIELDS = { kind: 'none' as const, prints: 'the MCP protocol (JSON-RPC over stdio)' };

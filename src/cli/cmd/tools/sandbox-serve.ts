@@ -96,6 +96,3 @@ export async function run(ctx: CommandContext, input: In<'SANDBOX_SERVE'>) {
     throw error;
   }
 }
-
-/** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */
-export const OUTPUT_FIELDS = { kind: 'none' as const, prints: "the simulator's address as environment lines" };

@@ -20,33 +20,31 @@ async function environment(ctx: CommandContext) {
   }
 }
 
-/** `--errors`: the error catalogue (agent/error-catalogue.ts), whole. */
-async function printErrorCatalogue(ctx: CommandContext) {
-  const entries = errorCatalogue();
-  await ctx.output.list(
-    entries.map((entry) => ({
-      ...entry,
-      applies_to: Array.isArray(entry.applies_to) ? entry.applies_to.join(' ') : entry.applies_to,
-      retryable: entry.retryable ? 'yes' : 'no',
-    })),
-    fieldTable(`
-      code         Code
-      exit_code    Exit        count
-      class        Class
-      retryable    Retry?
-      retry        How
-      what_to_do   What to do
-      retry_after  When
-      applies_to   Tools`),
-    { empty: 'No error codes.', json: entries },
-  );
-}
-
 /** The command, given the tree it lists as tools (by the manifest, which loads it). */
 export function withCommands(commands: readonly CommandSpec[]): CommandModule<In<'TOOLS'>> {
   return {
     async run(ctx, input) {
-      if (input.options.errors === true) return printErrorCatalogue(ctx);
+      // `--errors`: the error catalogue (agent/error-catalogue.ts), whole.
+      if (input.options.errors === true) {
+        const entries = errorCatalogue();
+        return ctx.output.list(
+          entries.map((entry) => ({
+            ...entry,
+            applies_to: Array.isArray(entry.applies_to) ? entry.applies_to.join(' ') : entry.applies_to,
+            retryable: entry.retryable ? 'yes' : 'no',
+          })),
+          fieldTable(`
+          code         Code
+          exit_code    Exit        count
+          class        Class
+          retryable    Retry?
+          retry        How
+          what_to_do   What to do
+          retry_after  When
+          applies_to   Tools`),
+          { empty: 'No error codes.', json: entries },
+        );
+      }
       const { output } = ctx;
       const access = writeAccess(await environment(ctx), false);
       const entries = agentTools(commands).map((tool) => catalogueEntry(tool, access, tokenTtlSeconds(ctx.env)));

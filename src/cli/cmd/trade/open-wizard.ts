@@ -72,7 +72,7 @@ export async function runOpenWizard(
   const [{ markets }, account, views] = await Promise.all([
     client.listMarkets(),
     client.getAccount(),
-    SideViews.read(client, (line) => ctx.log(line)).catch((error: unknown) => {
+    SideViews.read(client, ctx.log).catch((error: unknown) => {
       if (ctx.signal.aborted) throw error;
       ctx.log(`positions and hedges: not read for the wizard (${messageOf(error)})`);
       return;

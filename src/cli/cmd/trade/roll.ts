@@ -17,7 +17,7 @@ export async function run(ctx: CommandContext, { args, options }: In<'ROLL'>) {
     write: writeOptionsFrom(options),
     clientReference: parseClientReference(options.ref),
   });
-  return renderRollOutcome(ctx.output, outcome, (...argv) => ctx.hedgeCommand(...argv));
+  return renderRollOutcome(ctx.output, outcome, ctx.hedgeCommand);
 }
 
 export const OUTPUT_FIELDS = tradeFields('roll', ROLL_DRY_RUN_FIELDS);

@@ -22,7 +22,7 @@ export function showTrade(ctx: CommandContext, outcome: WriteOutcome<unknown, un
     return 0;
   }
   const view = tradeView(outcome);
-  if (view) renderTrade(ctx.output, view, (...words) => ctx.hedgeCommand(...words), quote);
+  if (view) renderTrade(ctx.output, view, ctx.hedgeCommand, quote);
   // An open that failed on-chain is an error once shown (exit code from errors.ts, as any failure).
   if (view?.kind === 'open-resolved' && view.hedge.status === 'failed')
     throw new OrderFailedError(
