@@ -323,9 +323,6 @@ export function nextRefreshAt(startedAt: number, answeredAt: number, intervalMs:
   return Math.max(startedAt + intervalMs, answeredAt + 1000);
 }
 
-/** How a watch ended (the command says it and picks the exit code: commands/watch-outcome.ts); `stopped`: Ctrl-C (how a watch is meant to end), SIGTERM or SIGHUP. */
-export type WatchOutcome = Awaited<ReturnType<typeof runWatch>>;
-
 /** The watch's settings, and whether it is shown live (a terminal, without --json: redrawn every second). */
 interface WatchPlan {
   settings: ReturnType<typeof parseWatchSettings>;
@@ -333,7 +330,7 @@ interface WatchPlan {
   oneShape: boolean;
 }
 
-/** Runs the watch until Ctrl-C, --timeout, --count, the first alert with --exit-on-alert, or an error that is not passing (thrown); what it read goes to the sink `openSink` opens (commands/watch-outcome.ts). */
+/** Runs the watch until Ctrl-C, --timeout, --count, the first alert with --exit-on-alert, or an error that is not passing (thrown); what it read goes to the sink `openSink` opens. It returns how the watch ended (the command says it and picks the exit code: commands/watch-outcome.ts); `stopped`: Ctrl-C (how a watch is meant to end), SIGTERM or SIGHUP. */
 export async function runWatch(
   ports: WatchPorts,
   target: WatchTarget,

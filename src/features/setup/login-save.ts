@@ -136,7 +136,7 @@ async function dropKeyringEntry(ports: Pick<CommandContext, 'env'>, account: str
   return 'error' in removal ? { account, error: removal.error } : undefined;
 }
 
-/** Checks the key (and the team store), keeps the key, saves the profile: nothing is saved unless all held. */
+/** Checks the key (and the team store), keeps the key, saves the profile: nothing is saved unless all held. What it did is data: commands/login.ts renders it. */
 export async function checkAndSaveLogin(
   ports: CheckPorts,
   store: ProfileStore,
@@ -181,13 +181,7 @@ export async function checkAndSaveLogin(
   };
 }
 
-/** What `hedge login` did, as data (commands/login.ts renders it). */
-export type LoginSaved = Awaited<ReturnType<typeof checkAndSaveLogin>>;
-
-/** `hedge login --move-key`: the key was already where it was asked to go, or it moved. */
-export type KeyMove = Awaited<ReturnType<typeof moveProfileKey>>;
-
-/** `hedge login --move-key`: the stored key moves between file and keyring without asking for it or sending anything (it was checked when saved). */
+/** `hedge login --move-key`: the stored key moves between file and keyring without asking for it or sending anything (it was checked when saved); it answers whether the key was already there or moved. */
 export async function moveProfileKey(
   ports: Pick<CommandContext, 'signal' | 'env'>,
   store: ProfileStore,
