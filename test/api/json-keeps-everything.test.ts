@@ -265,11 +265,14 @@ for (const dialect of SANDBOX_DIALECTS) {
   });
 }
 
-it('a server field under one of our names that means something else is kept under _wire: alpha: a positions notional_usd of "n/a" beside size_usd, an account open_positions of "two", a price object beside the mid', async () => {
+// One reading kit: a position that gives its P&L under two names ({pnl_usd, unrealized_pnl_usd}) is
+// read the same by every command. The one table (api/wire/fields.ts) reads `pnl_usd` first: the
+// spec's figure of a line is its net P&L; "unrealized" is the spec's word for the account's figure.
+it('a server field under one of our names that means something else is kept under _wire: alpha: a positions notional_usd of "n/a" beside size_usd, an account open_positions of "two", a price object beside the mid; a position\'s P&L under two names: positions and report read the same value from the same payload', async () => {
   const simulator = await start({ preset: 'frozen', dialect: 'alpha' });
   await openFilled(simulator, 'USDTNGN', 'buy', 20_000, 'DEAL-49-W');
   const proxy = await proxied(simulator.sandbox, (path, item) => {
-    if (path === '/positions') item.notional_usd = 'n/a';
+    if (path === '/positions') Object.assign(item, { notional_usd: 'n/a', pnl_usd: 5, unrealized_pnl_usd: 7 });
     if (path === '/account') item.open_positions = 'two';
     if (path === '/prices')
       for (const price of Object.values(item))
@@ -281,6 +284,9 @@ it('a server field under one of our names that means something else is kept unde
   // Our name holds what hedge read (alpha's size_usd, not repeated); the server's own value is not lost.
   expect(line).toMatchObject({ notional_usd: sentLine.size_usd, side: 'buy', _wire: { notional_usd: 'n/a' } });
   expect(line).not.toHaveProperty('size_usd');
+  expect([line.net_pnl_usd, okJson(await simulator.hedge('report --json', { env: envFor(proxy) })).unrealized]).toEqual(
+    [5, { positions: 1, net_pnl_usd: 5 }],
+  );
   const sentAccount = await apiData(proxy, 'GET', '/account');
   const account = await printed('account');
   expect(account).toMatchObject({
@@ -298,20 +304,4 @@ it('a server field under one of our names that means something else is kept unde
   });
   // --raw is the server's data as sent, its names and its text.
   expect(okJson(await simulator.hedge('positions --json --raw', { env: envFor(proxy) }))[0]).toEqual(sentLine);
-});
-
-// One reading kit: a position that gives its P&L under two names ({pnl_usd, unrealized_pnl_usd}) is
-// read the same by every command. The one table (api/wire/fields.ts) reads `pnl_usd` first: the
-// spec's figure of a line is its net P&L; "unrealized" is the spec's word for the account's figure.
-it("a position's P&L under two names: positions and report read the same value from the same payload", async () => {
-  const simulator = await start();
-  simulator.seedOpen('buy', 10_000);
-  const proxy = await proxied(simulator.sandbox, (path, item) => {
-    if (path !== '/positions') return;
-    delete item.net_pnl_usd;
-    Object.assign(item, { pnl_usd: 5, unrealized_pnl_usd: 7 });
-  });
-  const json = async (args: string) => okJson(await simulator.hedge(`${args} --json`, { env: envFor(proxy) }));
-  expect(await json('positions')).toMatchObject([{ net_pnl_usd: 5 }]);
-  expect((await json('report')).unrealized).toEqual({ positions: 1, net_pnl_usd: 5 });
 });
