@@ -176,8 +176,24 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     expect(new Set(refused.map((entry) => entry.path))).toEqual(new Set(['/hedges/add']));
   });
 
-  it('closes early in its own status and pages lists with its own page-size name', async () => {
+  it('serves prices in its own shape; closes early in its own status and pages lists with its own page-size name; keeps the stated rules: a second open on a side and the spec’s errors', async () => {
     const sandbox = await startDialect(dialect);
+    const [{ price, market: listed }] = await read(sandbox, '/markets');
+    const timestamp = new Date(sandbox.clock.now()).toISOString();
+    const prices = await api(sandbox, 'GET', `/prices?symbols=${listed}`);
+    const half = price * 0.00025;
+    const list = [{ market: 'USDTNGN', price, timestamp }];
+    const shapes = {
+      reference: list,
+      alpha: { USDTNGN: { mid: price, ts: timestamp } },
+      beta: [{ symbol: 'USDTNGN', rate: price }],
+      delta: list,
+      gamma: {
+        rates: [{ pair: 'USDTNGN', bid: (price - half).toFixed(3), ask: (price + half).toFixed(3), as_of: timestamp }],
+      },
+    };
+    expect(prices.body).toEqual({ data: shapes[dialect], error: null, meta: { source: 'onchain' } });
+    expect(answered(await post(sandbox, '/hedges/add', changeOf(1_000)))).toEqual([404, 'no_open_hedge']);
     const ids: string[] = [];
     // Each side closed early: it leaves the positions list; the hedge shows the dialect's status.
     for (const side of ['buy', 'sell'] as const) {
@@ -216,33 +232,14 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
       expect(withForeign.body.data).toHaveLength(3);
     }
     expect(page.body.meta).toEqual(dialect === 'gamma' ? { page_size: 2, next_cursor: expect.any(String) } : {});
-  });
 
-  it('serves prices in its own shape and keeps the stated rules: a second open on a side and the spec’s errors', async () => {
-    const sandbox = await startDialect(dialect);
-    const [{ price, market: listed }] = await read(sandbox, '/markets');
-    const timestamp = new Date(sandbox.clock.now()).toISOString();
-    const prices = await api(sandbox, 'GET', `/prices?symbols=${listed}`);
-    const half = price * 0.00025;
-    const list = [{ market: 'USDTNGN', price, timestamp }];
-    const shapes = {
-      reference: list,
-      alpha: { USDTNGN: { mid: price, ts: timestamp } },
-      beta: [{ symbol: 'USDTNGN', rate: price }],
-      delta: list,
-      gamma: {
-        rates: [{ pair: 'USDTNGN', bid: (price - half).toFixed(3), ask: (price + half).toFixed(3), as_of: timestamp }],
-      },
-    };
-    expect(prices.body).toEqual({ data: shapes[dialect], error: null, meta: { source: 'onchain' } });
-    const noHedge = await post(sandbox, '/hedges/add', changeOf(1_000));
-    expect(answered(noHedge)).toEqual([404, 'no_open_hedge']);
-    await post(sandbox, '/hedges', open('buy', 1_000), 'same');
-    expect(answered(await post(sandbox, '/hedges', open('buy', 2_000), 'same'))).toEqual([
+    // The sell side is free again.
+    await post(sandbox, '/hedges', open('sell', 1_000), 'same');
+    expect(answered(await post(sandbox, '/hedges', open('sell', 2_000), 'same'))).toEqual([
       409,
       'idempotency_key_reuse',
     ]);
-    const second = await post(sandbox, '/hedges', open('buy', 2_000));
+    const second = await post(sandbox, '/hedges', open('sell', 2_000));
     if (dialect === 'alpha') expect(second.status).toBe(200);
     else expect(answered(second)).toEqual([409, 'hedge_already_open']);
   });
