@@ -124,9 +124,25 @@ it.skipIf(process.platform === 'win32')(
   },
 );
 
-it("the state file shared by several processes: a write through one process is seen by the other, and the other's save keeps it; a key replays across processes", async () => {
-  const { a, b, stateFile } = await twoProcesses();
+it("the state file shared by several processes: requests that change nothing write nothing and take no lock, a write takes it; a write through one process is seen by the other, and the other's save keeps it; a key replays across processes", async () => {
+  let taken = 0;
+  const counting: StateFileLock = (path) => {
+    taken += 1;
+    return lockDemoState(path);
+  };
+  const { a, b, stateFile } = await twoProcesses({ stateFileLock: counting });
+  // The account's first request opens it: a change, saved under the lock.
+  expect([(await a.api('GET', '/markets')).status, taken]).toEqual([200, 1]);
+  const saved = readFileSync(stateFile);
+  const quote = { market: 'USDTNGN', side: 'buy', notional_usd: 1_000, tenor_days: 3 };
+  expect([
+    (await a.api('POST', '/quotes', { body: quote })).status,
+    (await a.api('GET', '/positions')).status,
+    taken,
+    readFileSync(stateFile).equals(saved),
+  ]).toEqual([200, 200, 1, true]);
   const opened = await mustOpen(a, 'buy', 1_000, 'open-a');
+  expect(taken).toBe(2);
   expect((await b.api('GET', `/hedges/${opened.body.data.id}`)).status).toBe(200);
   await mustOpen(b, 'sell', 2_000, 'open-b');
   expect(sides(stateFile)).toEqual(['buy 1000', 'sell 2000']);
@@ -147,27 +163,6 @@ it("the state file shared by several processes: a write through one process is s
     positions.body.data.find((position: any) => position.side === 'buy').notional_usd,
     hedgesInFile(stateFile).find((hedge) => hedge.side === 'buy')?.notionalUsd,
   ]).toEqual([1_011, 1_011]);
-});
-
-it('the state file shared by several processes: requests that change nothing write nothing and take no lock; a write takes it', async () => {
-  let taken = 0;
-  const counting: StateFileLock = (path) => {
-    taken += 1;
-    return lockDemoState(path);
-  };
-  const { a, stateFile } = await twoProcesses({ stateFileLock: counting });
-  // The account's first request opens it: a change, saved under the lock.
-  expect([(await a.api('GET', '/markets')).status, taken]).toEqual([200, 1]);
-  const saved = readFileSync(stateFile);
-  const quote = { market: 'USDTNGN', side: 'buy', notional_usd: 1_000, tenor_days: 3 };
-  expect([
-    (await a.api('POST', '/quotes', { body: quote })).status,
-    (await a.api('GET', '/positions')).status,
-    taken,
-    readFileSync(stateFile).equals(saved),
-  ]).toEqual([200, 200, 1, true]);
-  await mustOpen(a, 'buy', 1_000, 'w');
-  expect(taken).toBe(2);
 });
 
 it('the state file shared by several processes: a write that arrives while this process saves another waits for it: the saved write is not undone', async () => {
