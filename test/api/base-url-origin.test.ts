@@ -165,14 +165,10 @@ describe('plain http:// only to loopback', () => {
       /^--alert-url: plain http:\/\/ to hooks\.localhost is not allowed \(a name under \.localhost/,
     );
     expect(parseAlertUrl('http://localhost:8080/x')).toBe('http://localhost:8080/x');
-    /** A resolver that answers `address` to every name (its callback is the third argument). */
-    const resolvingTo =
-      (address: string) =>
-      (...args: any[]) =>
-        args[2](null, address, 4);
+    /** The lookup over a resolver that answers `address` to every name (its callback is the third argument). */
     const lookupWith = (address: string) =>
       new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((resolve) =>
-        loopbackOnlyLookup(resolvingTo(address) as never)('localhost', {}, (error, found) =>
+        loopbackOnlyLookup(((...args: any[]) => args[2](null, address, 4)) as never)('localhost', {}, (error, found) =>
           resolve({ error, address: found }),
         ),
       );

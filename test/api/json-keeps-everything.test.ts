@@ -25,10 +25,6 @@ const start = useSimulators();
 /** Proxies in front of a simulator, closed after each test. */
 const proxied = closedAfterEach(startRewriteProxy);
 
-/** The market each dialect trades on: the first one it lists as open (gamma lists USDTNGN disabled). */
-const marketOf = (dialect: SandboxDialect) =>
-  wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
-
 /** What the proxy adds to every object the service answers with: a scalar, a list and a nested object. */
 const EXTRA = {
   note_49: 'kept as sent',
@@ -54,20 +50,6 @@ function priceObjects(data: any): Array<{ market: string; fields: Json }> {
   const list = Array.isArray(data) ? data : data.rates;
   if (!list) return Object.entries(data).map(([market, fields]) => ({ market, fields: fields as Json }));
   return list.map((fields: Json) => ({ market: String(fields.market ?? fields.symbol ?? fields.pair), fields }));
-}
-
-/** A proxy that makes every answer richer: EXTRA on each object of `data` (each price object for /prices), and a field inside a quote's `pricing`. */
-function richerService(simulator: Simulator) {
-  return proxied(simulator.sandbox, (path, item) => {
-    // The proxy hands over each element of a list, or the data object (alpha's keyed prices, gamma's wrapper).
-    const targets =
-      path === '/prices' && !('market' in item || 'symbol' in item)
-        ? priceObjects(item).map((price) => price.fields)
-        : [item];
-    for (const target of targets) Object.assign(target, structuredClone(EXTRA));
-    if (path === '/quotes' && item.pricing && typeof item.pricing === 'object')
-      (item.pricing as Json).reference_source = 'onchain twap';
-  });
 }
 
 /**
@@ -173,14 +155,26 @@ for (const dialect of SANDBOX_DIALECTS) {
     // A frozen clock: the direct read and the CLI's read see the same instant (prices, carry, P&L); hedge's
     // waits move it (the close's, at the end).
     const simulator = await start({ preset: 'frozen', dialect, hostileText: true, stepped: true });
-    const market = marketOf(dialect);
+    // The market it trades on: the first one it lists as open (gamma lists USDTNGN disabled).
+    const market = wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
     const renames = renamesOf(dialect);
     // A closed hedge (history), an open buy and sell (positions on both sides), each with a reference.
     await openFilled(simulator, market, 'sell', 5_000, 'DEAL-49-A');
     await landed(simulator, '/hedges/close', { market, side: 'sell' });
     const buyId = await openFilled(simulator, market, 'buy', 20_000, 'DEAL-49-B');
     const sellId = await openFilled(simulator, market, 'sell', 7_500, 'DEAL-49-C');
-    const proxy = await richerService(simulator);
+    // A proxy that makes every answer richer: EXTRA on each object of `data` (each price object for /prices), and a
+    // field inside a quote's `pricing`.
+    const proxy = await proxied(simulator.sandbox, (path, item) => {
+      // The proxy hands over each element of a list, or the data object (alpha's keyed prices, gamma's wrapper).
+      const targets =
+        path === '/prices' && !('market' in item || 'symbol' in item)
+          ? priceObjects(item).map((price) => price.fields)
+          : [item];
+      for (const target of targets) Object.assign(target, structuredClone(EXTRA));
+      if (path === '/quotes' && item.pricing && typeof item.pricing === 'object')
+        (item.pricing as Json).reference_source = 'onchain twap';
+    });
     // What the server sent, read directly as another client would (any error answer throws).
     const sent = (method: 'GET' | 'POST', path: string, body?: unknown) => apiData(proxy, method, path, body);
     const printed = printedVia(simulator, proxy);
