@@ -86,16 +86,6 @@ const sides = (stateFile: string) =>
     .map((hedge) => `${hedge.side} ${hedge.notionalUsd}`)
     .sort();
 
-/** A simulator process of its own on `stateFile` (test/support/children/state-file-writer.cjs). */
-function writer(stateFile: string, keys: string[], marker: string) {
-  const child = spawn(
-    process.execPath,
-    [WRITER, JSON.stringify({ sandbox: sandboxBundle.bundle, demo: demoBundle.bundle, stateFile, keys, marker })],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  return { child, exited: new Promise((resolve) => child.on('close', resolve)) };
-}
-
 it.skipIf(process.platform === 'win32')(
   'the state file shared by several processes: a writer killed inside its save leaves the file as it was, readable; the next writer takes its lock over and saves',
   async () => {
@@ -105,12 +95,21 @@ it.skipIf(process.platform === 'win32')(
     const before = readFileSync(stateFile);
 
     const marker = join(dirname(stateFile), 'in-save');
-    const killed = writer(stateFile, [KEYS[1]], marker);
+    // A simulator process of its own on the file (test/support/children/state-file-writer.cjs).
+    const killed = spawn(
+      process.execPath,
+      [
+        WRITER,
+        JSON.stringify({ sandbox: sandboxBundle.bundle, demo: demoBundle.bundle, stateFile, keys: [KEYS[1]], marker }),
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    const exited = new Promise((resolve) => killed.on('close', resolve));
     await until(() => existsSync(marker) && readFileSync(marker, 'utf8') !== '', 'the writer to stop inside its save', {
       timeoutMs: 20_000,
     });
-    killed.child.kill('SIGKILL');
-    await killed.exited;
+    killed.kill('SIGKILL');
+    await exited;
     // Its new state was written beside the file (and left there), never renamed over it.
     expect(leftBeside(stateFile)).toHaveLength(1);
     expect(readFileSync(stateFile).equals(before)).toBe(true);

@@ -10,10 +10,13 @@ import { answered, getData, lineIds, moveTo, postData, useSandboxes, useStateFil
 
 const LAG_MS = 3_000;
 const FILL_DELAY_MS = 50;
-const KEY = 'hpk_test_TrailingViewsTrailingViews01';
 
 // Real time stands still: sandbox time moves only when a test advances it.
-const start = useSandboxes({ fillDelayMs: FILL_DELAY_MS, realNow: () => FROZEN_START_MS, apiKeys: [KEY] });
+const start = useSandboxes({
+  fillDelayMs: FILL_DELAY_MS,
+  realNow: () => FROZEN_START_MS,
+  apiKeys: ['hpk_test_TrailingViewsTrailingViews01'],
+});
 
 it('views that trail the records (viewLagMs): answers at T + lag exactly what the same server without the lag answered at T; the records at once', async () => {
   // Same seed, same start, same writes at the same times: the lagged server's positions,
