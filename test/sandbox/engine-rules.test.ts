@@ -423,8 +423,8 @@ it('engine: hedge state machine: settles lazily from a reloaded state, hours lat
   expect(() => new HttpSandboxEngine({ apiKeys: [KEY_A] }, state)).toThrow(/version/);
 });
 
-it('engine: add, reduce, close: add lands after the fill delay: notional, weighted entry and margin grow, maturity stays', () => {
-  const { filled, get, change, hedgeAt } = on();
+it('engine: add, reduce, close: add lands after the fill delay: notional, weighted entry and margin grow, maturity stays; refuses a second change while one is pending, changes on a hedge that is not filled yet, and a reduce past the notional', () => {
+  const { filled, get, change, hedgeAt, open } = on();
   const { hedge, now } = filled('buy', 100_000);
   expect(change(now, 'add', 'buy', 50_000)).toMatchObject({
     status: 200,
@@ -454,18 +454,17 @@ it('engine: add, reduce, close: add lands after the fill delay: notional, weight
   expect(position.margin_usdc).toBe(15_000);
   expect(position.entry_price).toBeGreaterThan(Math.min(hedge.struck_rate, position.mark_price) - 10);
   expect(position.entry_price).not.toBe(hedge.struck_rate);
-});
 
-it('engine: add, reduce, close: refuses a second change while one is pending, changes on a hedge that is not filled yet, and a reduce past the notional', () => {
-  const { open, change } = on();
-  const { id } = open(T0, 'buy', 100_000).data;
+  // The sell side: its open is still pending.
+  const t = now + 1000;
+  const { id } = open(t, 'sell', 100_000).data;
   const pending = refused(409, 'action_pending', { hedge_id: id });
-  expect(change(T0 + 10, 'add', 'buy', 1000)).toMatchObject(pending);
-  expect(change(T0 + 2000, 'reduce', 'buy', 100_001)).toMatchObject(
+  expect(change(t + 10, 'add', 'sell', 1000)).toMatchObject(pending);
+  expect(change(t + 2000, 'reduce', 'sell', 100_001)).toMatchObject(
     refused(400, 'notional_too_large', { notional_usd: 100_000 }),
   );
-  change(T0 + 2000, 'reduce', 'buy', 1000);
-  expect(change(T0 + 2001, 'close', 'buy')).toMatchObject(pending);
+  change(t + 2000, 'reduce', 'sell', 1000);
+  expect(change(t + 2001, 'close', 'sell')).toMatchObject(pending);
 });
 
 it('engine: add, reduce, close: reduce is proportional: margin, carry and P&L of the reduced share come back minus its fee; a reduce of the whole notional (or ≥ 99.5%, or leaving < 1 USD) closes the hedge fully', () => {
