@@ -221,59 +221,57 @@ describe.concurrent('the lifecycle against every wire dialect, with no wire sett
   });
 });
 
-describe('hedge sandbox serve --dialect', () => {
-  it('prints the wire settings the dialect needs; sourced, they let the CLI page and read it', async () => {
-    const config = tempDir('hedge-serve-');
-    let server: ChildProcess | undefined;
-    let stdout = '';
-    let stderr = '';
-    const served = runHedge('sandbox serve --dialect beta --hostile-text --fill-delay 20', {
-      configDir: config.path,
-      spawn: true,
-      timeoutMs: 120_000,
-      onSpawn: (child) => {
-        server = child;
-        child.stdout!.on('data', (chunk) => (stdout += chunk));
-        child.stderr!.on('data', (chunk) => (stderr += chunk));
-      },
-    });
-    try {
-      await until(() => stderr.includes('Ctrl-C'), 'serve to start', { process: served });
-      const settings = Object.fromEntries(
-        stdout
-          .trimEnd()
-          .split('\n')
-          .map((line) => line.split(/=(.*)/s, 2)),
-      );
-      expect(Object.keys(settings)).toEqual([
-        'HEDGE_BASE_URL',
-        'HEDGE_API_KEY',
-        ...Object.values(WIRE_SETTING_SOURCES).map((source) => source.env),
-      ]);
-      expect(settings).toMatchObject({
-        HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page',
-        HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd',
-        HEDGE_WIRE_PRICES_PARAM: 'symbols',
-      });
-      expect(stderr).toContain('beta wire dialect');
-      expect(stderr).toContain('Injected faults: hostile text.');
-      // beta refuses a page-size parameter it does not know: this only works with the printed setting.
-      const json = async (args: string) =>
-        okJson(await runHedge(`${args} --json`, { env: settings, configDir: config.path }));
-      expect(await json('hedges --limit 5')).toEqual([]);
-      expect((await json('markets'))[0][HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
-    } finally {
-      server?.kill('SIGTERM');
-      await served;
-      config.remove();
-    }
+it('hedge sandbox serve --dialect: prints the wire settings the dialect needs; sourced, they let the CLI page and read it', async () => {
+  const config = tempDir('hedge-serve-');
+  let server: ChildProcess | undefined;
+  let stdout = '';
+  let stderr = '';
+  const served = runHedge('sandbox serve --dialect beta --hostile-text --fill-delay 20', {
+    configDir: config.path,
+    spawn: true,
+    timeoutMs: 120_000,
+    onSpawn: (child) => {
+      server = child;
+      child.stdout!.on('data', (chunk) => (stdout += chunk));
+      child.stderr!.on('data', (chunk) => (stderr += chunk));
+    },
   });
-
-  it('an unknown dialect is a usage error naming --dialect and the allowed values', async () => {
-    const result = await runHedge('sandbox serve --dialect epsilon');
-    expect([result.code, result.stdout]).toEqual([2, '']);
-    expect(result.stderr).toBe(
-      'hedge: --dialect: "epsilon" is not allowed; expected reference, alpha, beta, gamma, delta.\n',
+  try {
+    await until(() => stderr.includes('Ctrl-C'), 'serve to start', { process: served });
+    const settings = Object.fromEntries(
+      stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split(/=(.*)/s, 2)),
     );
-  });
+    expect(Object.keys(settings)).toEqual([
+      'HEDGE_BASE_URL',
+      'HEDGE_API_KEY',
+      ...Object.values(WIRE_SETTING_SOURCES).map((source) => source.env),
+    ]);
+    expect(settings).toMatchObject({
+      HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page',
+      HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd',
+      HEDGE_WIRE_PRICES_PARAM: 'symbols',
+    });
+    expect(stderr).toContain('beta wire dialect');
+    expect(stderr).toContain('Injected faults: hostile text.');
+    // beta refuses a page-size parameter it does not know: this only works with the printed setting.
+    const json = async (args: string) =>
+      okJson(await runHedge(`${args} --json`, { env: settings, configDir: config.path }));
+    expect(await json('hedges --limit 5')).toEqual([]);
+    expect((await json('markets'))[0][HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
+  } finally {
+    server?.kill('SIGTERM');
+    await served;
+    config.remove();
+  }
+});
+
+it('hedge sandbox serve --dialect: an unknown dialect is a usage error naming --dialect and the allowed values', async () => {
+  const result = await runHedge('sandbox serve --dialect epsilon');
+  expect([result.code, result.stdout]).toEqual([2, '']);
+  expect(result.stderr).toBe(
+    'hedge: --dialect: "epsilon" is not allowed; expected reference, alpha, beta, gamma, delta.\n',
+  );
 });
