@@ -308,23 +308,23 @@ it.each([
     'https://x/a?p=2',
   ],
   ['a trailing comma', '<https://x/a?p=2>; rel="next",', 'https://x/a?p=2'],
+  [
+    'several Link headers are one list',
+    ['<https://x/a?p=0>; rel="prev"', '<https://x/a?p=2>; rel="next"'],
+    'https://x/a?p=2',
+  ],
+  [
+    'a bad link beside a good one does not hide it',
+    '<https://x/a?p=0>; rel="prev"; broken=, <https://x/a?p=2>; rel="next"',
+    'https://x/a?p=2',
+  ],
+  ['no next: only prev and last', '<https://x/a?p=1>; rel="prev", <https://x/a?p=9>; rel="last"', undefined],
+  ['no next: a relation that only starts with next', '<https://x/a?p=1>; rel="nextish"', undefined],
+  ['no next: empty', '', undefined],
+  ['no next: no header', undefined, undefined],
+  ['no next: not a Link header at all', 'garbage; rel=next', undefined],
 ])('the Link header: %s', (_what, header, expected) => {
   expect(nextLink(header)).toBe(expected);
-});
-
-it('the Link header: several Link headers are one list; a bad link beside a good one does not hide it', () => {
-  expect([
-    nextLink(['<https://x/a?p=0>; rel="prev"', '<https://x/a?p=2>; rel="next"']),
-    nextLink('<https://x/a?p=0>; rel="prev"; broken=, <https://x/a?p=2>; rel="next"'),
-  ]).toEqual(['https://x/a?p=2', 'https://x/a?p=2']);
-});
-
-it('the Link header: no next: only prev/last, empty, or not a Link header at all', () => {
-  expect(nextLink('<https://x/a?p=1>; rel="prev", <https://x/a?p=9>; rel="last"')).toBeUndefined();
-  expect(nextLink('<https://x/a?p=1>; rel="nextish"')).toBeUndefined();
-  expect(nextLink('')).toBeUndefined();
-  expect(nextLink(undefined)).toBeUndefined();
-  expect(nextLink('garbage; rel=next')).toBeUndefined();
 });
 
 // Cursors followed with the filters kept to a page that gives none, and a caller with enough asking no further page:
