@@ -25,10 +25,6 @@ const start = useSimulators();
 /** Proxies in front of a simulator, closed after each test. */
 const proxied = closedAfterEach(startRewriteProxy);
 
-/** The market each dialect trades on: the first one it lists as open (gamma lists USDTNGN disabled). */
-const marketOf = (dialect: SandboxDialect) =>
-  wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
-
 /** What the proxy adds to every object the service answers with: a scalar, a list and a nested object. */
 const EXTRA = {
   note_49: 'kept as sent',
@@ -54,20 +50,6 @@ function priceObjects(data: any): Array<{ market: string; fields: Json }> {
   const list = Array.isArray(data) ? data : data.rates;
   if (!list) return Object.entries(data).map(([market, fields]) => ({ market, fields: fields as Json }));
   return list.map((fields: Json) => ({ market: String(fields.market ?? fields.symbol ?? fields.pair), fields }));
-}
-
-/** A proxy that makes every answer richer: EXTRA on each object of `data` (each price object for /prices), and a field inside a quote's `pricing`. */
-function richerService(simulator: Simulator) {
-  return proxied(simulator.sandbox, (path, item) => {
-    // The proxy hands over each element of a list, or the data object (alpha's keyed prices, gamma's wrapper).
-    const targets =
-      path === '/prices' && !('market' in item || 'symbol' in item)
-        ? priceObjects(item).map((price) => price.fields)
-        : [item];
-    for (const target of targets) Object.assign(target, structuredClone(EXTRA));
-    if (path === '/quotes' && item.pricing && typeof item.pricing === 'object')
-      (item.pricing as Json).reference_source = 'onchain twap';
-  });
 }
 
 /**
@@ -173,14 +155,26 @@ for (const dialect of SANDBOX_DIALECTS) {
     // A frozen clock: the direct read and the CLI's read see the same instant (prices, carry, P&L); hedge's
     // waits move it (the close's, at the end).
     const simulator = await start({ preset: 'frozen', dialect, hostileText: true, stepped: true });
-    const market = marketOf(dialect);
+    // The market it trades on: the first one it lists as open (gamma lists USDTNGN disabled).
+    const market = wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
     const renames = renamesOf(dialect);
     // A closed hedge (history), an open buy and sell (positions on both sides), each with a reference.
     await openFilled(simulator, market, 'sell', 5_000, 'DEAL-49-A');
     await landed(simulator, '/hedges/close', { market, side: 'sell' });
     const buyId = await openFilled(simulator, market, 'buy', 20_000, 'DEAL-49-B');
     const sellId = await openFilled(simulator, market, 'sell', 7_500, 'DEAL-49-C');
-    const proxy = await richerService(simulator);
+    // A proxy that makes every answer richer: EXTRA on each object of `data` (each price object for /prices), and a
+    // field inside a quote's `pricing`.
+    const proxy = await proxied(simulator.sandbox, (path, item) => {
+      // The proxy hands over each element of a list, or the data object (alpha's keyed prices, gamma's wrapper).
+      const targets =
+        path === '/prices' && !('market' in item || 'symbol' in item)
+          ? priceObjects(item).map((price) => price.fields)
+          : [item];
+      for (const target of targets) Object.assign(target, structuredClone(EXTRA));
+      if (path === '/quotes' && item.pricing && typeof item.pricing === 'object')
+        (item.pricing as Json).reference_source = 'onchain twap';
+    });
     // What the server sent, read directly as another client would (any error answer throws).
     const sent = (method: 'GET' | 'POST', path: string, body?: unknown) => apiData(proxy, method, path, body);
     const printed = printedVia(simulator, proxy);
@@ -265,11 +259,14 @@ for (const dialect of SANDBOX_DIALECTS) {
   });
 }
 
-it('a server field under one of our names that means something else is kept under _wire: alpha: a positions notional_usd of "n/a" beside size_usd, an account open_positions of "two", a price object beside the mid', async () => {
+// One reading kit: a position that gives its P&L under two names ({pnl_usd, unrealized_pnl_usd}) is
+// read the same by every command. The one table (api/wire/fields.ts) reads `pnl_usd` first: the
+// spec's figure of a line is its net P&L; "unrealized" is the spec's word for the account's figure.
+it('a server field under one of our names that means something else is kept under _wire: alpha: a positions notional_usd of "n/a" beside size_usd, an account open_positions of "two", a price object beside the mid; a position\'s P&L under two names: positions and report read the same value from the same payload', async () => {
   const simulator = await start({ preset: 'frozen', dialect: 'alpha' });
   await openFilled(simulator, 'USDTNGN', 'buy', 20_000, 'DEAL-49-W');
   const proxy = await proxied(simulator.sandbox, (path, item) => {
-    if (path === '/positions') item.notional_usd = 'n/a';
+    if (path === '/positions') Object.assign(item, { notional_usd: 'n/a', pnl_usd: 5, unrealized_pnl_usd: 7 });
     if (path === '/account') item.open_positions = 'two';
     if (path === '/prices')
       for (const price of Object.values(item))
@@ -281,6 +278,9 @@ it('a server field under one of our names that means something else is kept unde
   // Our name holds what hedge read (alpha's size_usd, not repeated); the server's own value is not lost.
   expect(line).toMatchObject({ notional_usd: sentLine.size_usd, side: 'buy', _wire: { notional_usd: 'n/a' } });
   expect(line).not.toHaveProperty('size_usd');
+  expect([line.net_pnl_usd, okJson(await simulator.hedge('report --json', { env: envFor(proxy) })).unrealized]).toEqual(
+    [5, { positions: 1, net_pnl_usd: 5 }],
+  );
   const sentAccount = await apiData(proxy, 'GET', '/account');
   const account = await printed('account');
   expect(account).toMatchObject({
@@ -298,20 +298,4 @@ it('a server field under one of our names that means something else is kept unde
   });
   // --raw is the server's data as sent, its names and its text.
   expect(okJson(await simulator.hedge('positions --json --raw', { env: envFor(proxy) }))[0]).toEqual(sentLine);
-});
-
-// One reading kit: a position that gives its P&L under two names ({pnl_usd, unrealized_pnl_usd}) is
-// read the same by every command. The one table (api/wire/fields.ts) reads `pnl_usd` first: the
-// spec's figure of a line is its net P&L; "unrealized" is the spec's word for the account's figure.
-it("a position's P&L under two names: positions and report read the same value from the same payload", async () => {
-  const simulator = await start();
-  simulator.seedOpen('buy', 10_000);
-  const proxy = await proxied(simulator.sandbox, (path, item) => {
-    if (path !== '/positions') return;
-    delete item.net_pnl_usd;
-    Object.assign(item, { pnl_usd: 5, unrealized_pnl_usd: 7 });
-  });
-  const json = async (args: string) => okJson(await simulator.hedge(`${args} --json`, { env: envFor(proxy) }));
-  expect(await json('positions')).toMatchObject([{ net_pnl_usd: 5 }]);
-  expect((await json('report')).unrealized).toEqual({ positions: 1, net_pnl_usd: 5 });
 });

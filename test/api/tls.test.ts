@@ -100,23 +100,7 @@ it('plain http:// (the sandbox on loopback) and a proxy in the environment: the 
 /** Markets without the price, which moves with the clock between the CLI's read and the test's. */
 const withoutPrice = (markets: Array<Record<string, unknown>>) => markets.map(({ price: _price, ...rest }) => rest);
 
-it('Retry-After on a 503: an HTTP-date: the retry comes no sooner than that date; longer than the retry budget allows: reported at once (exit 5), not waited out', async () => {
-  const simulator = await start();
-  // HTTP-dates have whole seconds: the next whole second at least 1.5 s away.
-  const retryAt = Math.ceil((Date.now() + 1500) / 1000) * 1000;
-  simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: new Date(retryAt).toUTCString() } });
-  ok(await simulator.hedge('account --json'));
-  const [refused, retried] = simulator.requests('GET', '/account');
-  expect([refused.status, retried.status]).toEqual([503, 200]);
-  expect(retried.realTimeMs).toBeGreaterThanOrEqual(retryAt);
-
-  simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '120' } });
-  expect(exits(await simulator.hedge('markets'), 5, '503').stdout).toBe('');
-  // One request: the CLI did not wait two minutes (runHedge would have timed out) nor retry.
-  expect(simulator.requests('GET', '/markets')).toHaveLength(1);
-});
-
-it('an answer over the size cap is a clear error naming the cap, exit 5, not retried, a JSON document with its code under --json; one under the cap, padded, is read whole; a cap that is not a size in MiB is refused in one line naming HEDGE_MAX_ANSWER_MB, exit 2, nothing sent', async () => {
+it('an answer over the size cap is a clear error naming the cap, exit 5, not retried, a JSON document with its code under --json; one under the cap, padded, is read whole; a cap that is not a size in MiB is refused in one line naming HEDGE_MAX_ANSWER_MB, exit 2, nothing sent; Retry-After on a 503: an HTTP-date: the retry comes no sooner than that date; longer than the retry budget allows: reported at once (exit 5), not waited out', async () => {
   const simulator = await start();
   for (const value of ['lots', '0', '0x10']) {
     const result = await simulator.hedge('markets', { env: { HEDGE_MAX_ANSWER_MB: value } });
@@ -148,4 +132,17 @@ it('an answer over the size cap is a clear error naming the cap, exit 5, not ret
   const read = okJson(await simulator.hedge('markets --json', capped));
   expect(withoutPrice(read)).toEqual(withoutPrice(await apiData(simulator, 'GET', '/markets')));
   expect(simulator.requests('GET', '/markets')[1].fault).toBe('oversized');
+
+  // HTTP-dates have whole seconds: the next whole second at least 1.5 s away.
+  const retryAt = Math.ceil((Date.now() + 1500) / 1000) * 1000;
+  simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: new Date(retryAt).toUTCString() } });
+  ok(await simulator.hedge('account --json'));
+  const [refused, retried] = simulator.requests('GET', '/account');
+  expect([refused.status, retried.status]).toEqual([503, 200]);
+  expect(retried.realTimeMs).toBeGreaterThanOrEqual(retryAt);
+
+  simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '120' } });
+  expect(exits(await simulator.hedge('markets'), 5, '503').stdout).toBe('');
+  // One request more: the CLI did not wait two minutes (runHedge would have timed out) nor retry.
+  expect(simulator.requests('GET', '/markets')).toHaveLength(4);
 });

@@ -14,7 +14,6 @@ import {
   lockDemoState,
 } from '../../src/platform/runtime/start-demo.js';
 import { readStateFile } from '../../src/sandbox/state-file.js';
-import { openBody } from '../support/engine.js';
 import { runHedge, tempFolders, type RunOptions } from '../support/hedge-cli.js';
 import { apiData, closedAfter, startSimulator } from '../support/simulator.js';
 
@@ -45,18 +44,6 @@ const demoBook = (dir: string) =>
   });
 /** Positions as [side, notional], sorted. */
 const bySide = (lines: any[]) => lines.map((position) => [position.side, position.notional_usd]).sort();
-
-/** A filled position of 1,000 USD on each side in a fresh demo state, written by the simulator itself. */
-const seedDemoPositions = (dir: string) =>
-  closedAfter(demoSimulator(dir), async (simulator) => {
-    for (const side of ['buy', 'sell'] as const) {
-      const opened = await simulator.api('POST', '/hedges', { body: openBody(side, 1_000, 3), idempotencyKey: side });
-      expect(opened.status).toBe(200);
-    }
-    simulator.advance(DEMO_FILL_DELAY_MS + 1);
-    const hedges = await apiData(simulator, 'GET', '/hedges');
-    expect(hedges.map((hedge: any) => hedge.status)).toEqual(['filled', 'filled']);
-  });
 
 /**
  * Awaits `runs` while landing every change they get accepted: as soon as the state file holds one
@@ -92,39 +79,7 @@ function expectStateFileWhole(dir: string) {
   expect(readdirSync(dir).filter((name) => name.startsWith(DEMO_STATE_FILE))).toEqual([DEMO_STATE_FILE]);
 }
 
-it('--demo runs side by side on one state file: 10 parallel adds all land: each position ends at 1,000 plus every add on its side', async () => {
-  const dir = configDir();
-  await seedDemoPositions(dir);
-  // Ten processes on one state file, five to a side: the simulator takes one change per side at
-  // a time (a later one is refused with 409 action_pending and Retry-After, nothing done, and
-  // hedge sends it again with the same key), so two queues of five race on the file as ten
-  // would on one side, in half the rounds. --no-wait: exit 0 means the simulator accepted the
-  // add; what it then holds is read back below.
-  const adds = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20].map((notional, index) => ({
-    side: index % 2 === 0 ? 'buy' : 'sell',
-    notional,
-  }));
-  const results = await landingWhile(
-    dir,
-    adds.map(({ side, notional }) =>
-      demo(dir, ['add', 'USDTNGN', side, String(notional), '--no-wait', '--json'], { spawn: true }),
-    ),
-  );
-  results.forEach((result, index) =>
-    expect(result.code, `add ${adds[index].side} ${adds[index].notional}\n${result.stderr}`).toBe(0),
-  );
-  const { positions } = await demoBook(dir);
-  expect(bySide(positions)).toEqual([
-    ['buy', 1_075],
-    ['sell', 1_080],
-  ]);
-  // And hedge itself reads the same book.
-  const read = await demo(dir, ['positions', '--json']);
-  expect(bySide(JSON.parse(read.stdout))).toEqual(bySide(positions));
-  expectStateFileWhole(dir);
-});
-
-it('--demo runs side by side on one state file: parallel opens, then closes and reduces, with reads between, keep the file whole and the book what the exit codes say', async () => {
+it('--demo runs side by side on one state file: parallel opens, then 10 parallel adds, then closes and reduces, with reads between, keep the file whole and the book what the exit codes say: every add lands, each position ends at its open plus every add on its side', async () => {
   const dir = configDir();
   // Two opens race for the buy side (one hedge per side on this server), one takes the sell side.
   const opens = [
@@ -174,6 +129,36 @@ it('--demo runs side by side on one state file: parallel opens, then closes and 
     ['buy', openedNotional.buy],
     ['sell', openedNotional.sell],
   ]);
+  expectStateFileWhole(dir);
+
+  // Ten processes on one state file, five to a side: the simulator takes one change per side at
+  // a time (a later one is refused with 409 action_pending and Retry-After, nothing done, and
+  // hedge sends it again with the same key), so two queues of five race on the file as ten
+  // would on one side, in half the rounds. --no-wait: exit 0 means the simulator accepted the
+  // add; what it then holds is read back below.
+  const adds = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20].map((notional, index) => ({
+    side: index % 2 === 0 ? 'buy' : 'sell',
+    notional,
+  }));
+  const added = await landingWhile(
+    dir,
+    adds.map(({ side, notional }) =>
+      demo(dir, ['add', 'USDTNGN', side, String(notional), '--no-wait', '--json'], { spawn: true }),
+    ),
+  );
+  added.forEach((result, index) =>
+    expect(result.code, `add ${adds[index].side} ${adds[index].notional}\n${result.stderr}`).toBe(0),
+  );
+  openedNotional.buy += 75;
+  openedNotional.sell += 80;
+  const afterAdds = await demoBook(dir);
+  expect(bySide(afterAdds.positions)).toEqual([
+    ['buy', openedNotional.buy],
+    ['sell', openedNotional.sell],
+  ]);
+  // And hedge itself reads the same book.
+  const read = await demo(dir, ['positions', '--json']);
+  expect(bySide(JSON.parse(read.stdout))).toEqual(bySide(afterAdds.positions));
   expectStateFileWhole(dir);
 
   // A close and a reduce race for the buy side (one change per side at a time), a reduce takes the sell side.

@@ -1,21 +1,17 @@
 // The demo's simulator listens on a local socket of its own (no TCP port: listening on one runs
 // Node's IP address code at every `--demo` start) and knows its one key's account id, so that a
 // `--demo` read loads no node:crypto (docs/performance.md). What test/build/startup-imports.test.ts
-// checks on the built binary is checked here at the seams: the id rule, the names, the transport.
+// checks on the built binary is checked here at the seams: the names, the transport.
 import { tmpdir } from 'node:os';
 import { expect, it } from 'vitest';
 import { createClient } from '../../src/platform/api/create-client.js';
 import { HttpConnections } from '../../src/platform/api/transport.js';
-import { DEMO_ACCOUNT_ID, DEMO_API_KEY, demoSocketPath } from '../../src/platform/runtime/start-demo.js';
-import { accountIdFor } from '../../src/sandbox/engine.js';
+import { DEMO_API_KEY, demoSocketPath } from '../../src/platform/runtime/start-demo.js';
 import { startSandbox } from '../../src/sandbox/http/server.js';
 import { realClock } from '../support/client.js';
 
-// The rule (SHA-256 of the key) is pinned by engine-rules.test.ts ("a key held by a request still in progress").
-it("the demo key's account: is the one the simulator derives from the key, so demo states saved before keep their positions", () => {
-  expect(DEMO_ACCOUNT_ID).toBe(accountIdFor(DEMO_API_KEY));
-});
-
+// The demo key's account is the one the simulator derives from the key (so demo states saved before keep their
+// positions): demo-concurrency.test.ts reads the demo runs' book on a simulator that derives it.
 it("the demo's socket: is an abstract name on Linux, a named pipe on Windows, a file in the temp folder elsewhere; each start its own", () => {
   const linux = demoSocketPath('linux');
   expect(linux.startsWith('\0hedge-demo-')).toBe(true);

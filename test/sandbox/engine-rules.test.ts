@@ -117,20 +117,8 @@ it('engine: rate limiting: answers 429 rate_limited with Retry-After once a key 
   expect([at(500).status, at(500).status]).toEqual([200, 429]);
 });
 
-it('engine: business errors: no_open_hedge for add, reduce and close on an empty side; hedge_already_open for a second open on the same market and side', () => {
-  const { filled, change, open } = on();
-  const { now } = filled('buy', 10_000);
-  for (const action of ['add', 'reduce', 'close'])
-    expect(change(now, action, 'sell', action === 'close' ? undefined : 1000)).toMatchObject(
-      refused(404, 'no_open_hedge', { market: 'USDTNGN', side: 'sell' }),
-    );
-  // The other side opens beside the buy; a second open of it, still submitted, is refused.
-  const { id } = open(now, 'sell', 10_000).data;
-  expect(open(now, 'sell', 10_000)).toMatchObject(refused(409, 'hedge_already_open', { hedge_id: id }));
-});
-
-it('engine: business errors: exposure_exceeded when an open or an add would pass the aggregate cap (both sides and pending adds count)', () => {
-  const { filled, get, open, change } = on({ exposureCapUsd: 100_000 });
+it('engine: business errors: exposure_exceeded when an open or an add would pass the aggregate cap (both sides and pending adds count); insufficient_balance when the balance cannot cover margin plus fee', () => {
+  const { engine, filled, get, open, change } = on({ exposureCapUsd: 100_000 });
   const { now } = filled('buy', 60_000);
   expect(open(now, 'sell', 50_000)).toMatchObject(
     refused(400, 'exposure_exceeded', {
@@ -145,6 +133,11 @@ it('engine: business errors: exposure_exceeded when an open or an add would pass
   // Capacity shows the cap itself; headroom net of positions is the account's available exposure.
   expect(market.available_capacity_usd).toEqual({ buy: 100_000, sell: 100_000 });
   expect(get(now, '/account').available_exposure_usd).toBe(10_000);
+  // Within the headroom left, but not the balance.
+  firstAccount(engine).balanceUsdc = 1000;
+  expect(open(now, 'sell', 10_000)).toMatchObject(
+    refused(400, 'insufficient_balance', { balance_usdc: 1000, required_usdc: 1005 }),
+  );
 });
 
 it('engine: business errors: capacity_exceeded when a side of the market is full, whatever the account’s cap', () => {
@@ -161,17 +154,10 @@ it('engine: business errors: capacity_exceeded when a side of the market is full
   expect(post(T0, '/hedges', openBody('buy', 1), { key: KEY_B }).error?.code).toBe('capacity_exceeded');
 });
 
-it('engine: business errors: insufficient_balance when the balance cannot cover margin plus fee', () => {
-  const { engine, open } = on();
-  call(engine, T0, 'GET', '/account');
-  firstAccount(engine).balanceUsdc = 1000;
-  expect(open(T0, 'buy', 10_000)).toMatchObject(
-    refused(400, 'insufficient_balance', { balance_usdc: 1000, required_usdc: 1005 }),
-  );
-});
-
-it('engine: business errors: market_not_available for an unlisted market and market_disabled for a disabled one', () => {
-  const engine = makeEngine({ extraMarkets: [{ market: 'USDTGHS', status: 'disabled', basePrice: 15.4 }] });
+it('engine: business errors: market_not_available for an unlisted market and market_disabled for a disabled one; no_open_hedge for add, reduce and close on an empty side; hedge_already_open for a second open on the same market and side', () => {
+  const { engine, filled, change, open, post } = on({
+    extraMarkets: [{ market: 'USDTGHS', status: 'disabled', basePrice: 15.4 }],
+  });
   const markets = call(engine, T0, 'GET', '/markets');
   expect(markets.data.map((m: any) => [m.market, m.status])).toEqual([
     ['USDTNGN', 'open'],
@@ -179,13 +165,22 @@ it('engine: business errors: market_not_available for an unlisted market and mar
   ]);
   expect(markets.body.meta).toEqual({ source: 'onchain', allowed_markets: ['USDTNGN', 'USDTGHS'] });
 
-  const on = (path: string, market: string) =>
-    call(engine, T0, 'POST', path, { body: openBody('buy', 1000, 7, { market }) });
-  expect(on('/quotes', 'USDTKES').error).toMatchObject({
+  const onMarket = (path: string, market: string) => post(T0, path, openBody('buy', 1000, 7, { market }));
+  expect(onMarket('/quotes', 'USDTKES').error).toMatchObject({
     code: 'market_not_available',
     details: { market: 'USDTKES', allowed_markets: ['USDTNGN', 'USDTGHS'] },
   });
-  for (const path of ['/hedges', '/quotes']) expect(on(path, 'USDTGHS')).toMatchObject(refused(400, 'market_disabled'));
+  for (const path of ['/hedges', '/quotes'])
+    expect(onMarket(path, 'USDTGHS')).toMatchObject(refused(400, 'market_disabled'));
+
+  const { now } = filled('buy', 10_000);
+  for (const action of ['add', 'reduce', 'close'])
+    expect(change(now, action, 'sell', action === 'close' ? undefined : 1000)).toMatchObject(
+      refused(404, 'no_open_hedge', { market: 'USDTNGN', side: 'sell' }),
+    );
+  // The other side opens beside the buy; a second open of it, still submitted, is refused.
+  const { id } = open(now, 'sell', 10_000).data;
+  expect(open(now, 'sell', 10_000)).toMatchObject(refused(409, 'hedge_already_open', { hedge_id: id }));
 });
 
 it('engine: validation and routing: invalid_json when the body did not parse, is missing or is not an object; validation_error names the first wrong field; limit must be 1..500 and status a known status; unknown paths are not_found and wrong methods method_not_allowed with Allow', () => {
@@ -428,8 +423,8 @@ it('engine: hedge state machine: settles lazily from a reloaded state, hours lat
   expect(() => new HttpSandboxEngine({ apiKeys: [KEY_A] }, state)).toThrow(/version/);
 });
 
-it('engine: add, reduce, close: add lands after the fill delay: notional, weighted entry and margin grow, maturity stays', () => {
-  const { filled, get, change, hedgeAt } = on();
+it('engine: add, reduce, close: add lands after the fill delay: notional, weighted entry and margin grow, maturity stays; refuses a second change while one is pending, changes on a hedge that is not filled yet, and a reduce past the notional', () => {
+  const { filled, get, change, hedgeAt, open } = on();
   const { hedge, now } = filled('buy', 100_000);
   expect(change(now, 'add', 'buy', 50_000)).toMatchObject({
     status: 200,
@@ -459,18 +454,17 @@ it('engine: add, reduce, close: add lands after the fill delay: notional, weight
   expect(position.margin_usdc).toBe(15_000);
   expect(position.entry_price).toBeGreaterThan(Math.min(hedge.struck_rate, position.mark_price) - 10);
   expect(position.entry_price).not.toBe(hedge.struck_rate);
-});
 
-it('engine: add, reduce, close: refuses a second change while one is pending, changes on a hedge that is not filled yet, and a reduce past the notional', () => {
-  const { open, change } = on();
-  const { id } = open(T0, 'buy', 100_000).data;
+  // The sell side: its open is still pending.
+  const t = now + 1000;
+  const { id } = open(t, 'sell', 100_000).data;
   const pending = refused(409, 'action_pending', { hedge_id: id });
-  expect(change(T0 + 10, 'add', 'buy', 1000)).toMatchObject(pending);
-  expect(change(T0 + 2000, 'reduce', 'buy', 100_001)).toMatchObject(
+  expect(change(t + 10, 'add', 'sell', 1000)).toMatchObject(pending);
+  expect(change(t + 2000, 'reduce', 'sell', 100_001)).toMatchObject(
     refused(400, 'notional_too_large', { notional_usd: 100_000 }),
   );
-  change(T0 + 2000, 'reduce', 'buy', 1000);
-  expect(change(T0 + 2001, 'close', 'buy')).toMatchObject(pending);
+  change(t + 2000, 'reduce', 'sell', 1000);
+  expect(change(t + 2001, 'close', 'sell')).toMatchObject(pending);
 });
 
 it('engine: add, reduce, close: reduce is proportional: margin, carry and P&L of the reduced share come back minus its fee; a reduce of the whole notional (or ≥ 99.5%, or leaving < 1 USD) closes the hedge fully', () => {

@@ -64,10 +64,7 @@ it('serveSandbox: stops on SIGTERM and prints no CA line without TLS', async () 
   expect(stdout.text()).toMatch(
     /^HEDGE_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/partners\/sandbox\/v2\nHEDGE_API_KEY=hpk_test_ServeServeServeServe1234\nHEDGE_WIRE_PAGE_SIZE_PARAM=limit\nHEDGE_WIRE_NOTIONAL_FIELD=notional_usd\nHEDGE_WIRE_PRICES_PARAM=symbols\nHEDGE_WIRE_CURSOR_PARAM=cursor\n$/,
   );
-  const response = await fetch(`${stdout.text().split('\n')[0].split('=')[1]}/markets`, {
-    headers: { authorization: 'Bearer hpk_test_ServeServeServeServe1234' },
-  });
-  expect(response.status).toBe(200);
+  // The printed settings reach the server: dialects-lifecycle.test.ts runs the CLI on them.
   const added = process.listeners('SIGTERM').filter((listener) => !before.includes(listener));
   expect(added).toHaveLength(1);
   added[0]('SIGTERM');

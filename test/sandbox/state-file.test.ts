@@ -86,16 +86,6 @@ const sides = (stateFile: string) =>
     .map((hedge) => `${hedge.side} ${hedge.notionalUsd}`)
     .sort();
 
-/** A simulator process of its own on `stateFile` (test/support/children/state-file-writer.cjs). */
-function writer(stateFile: string, keys: string[], marker: string) {
-  const child = spawn(
-    process.execPath,
-    [WRITER, JSON.stringify({ sandbox: sandboxBundle.bundle, demo: demoBundle.bundle, stateFile, keys, marker })],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  return { child, exited: new Promise((resolve) => child.on('close', resolve)) };
-}
-
 it.skipIf(process.platform === 'win32')(
   'the state file shared by several processes: a writer killed inside its save leaves the file as it was, readable; the next writer takes its lock over and saves',
   async () => {
@@ -105,12 +95,21 @@ it.skipIf(process.platform === 'win32')(
     const before = readFileSync(stateFile);
 
     const marker = join(dirname(stateFile), 'in-save');
-    const killed = writer(stateFile, [KEYS[1]], marker);
+    // A simulator process of its own on the file (test/support/children/state-file-writer.cjs).
+    const killed = spawn(
+      process.execPath,
+      [
+        WRITER,
+        JSON.stringify({ sandbox: sandboxBundle.bundle, demo: demoBundle.bundle, stateFile, keys: [KEYS[1]], marker }),
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    const exited = new Promise((resolve) => killed.on('close', resolve));
     await until(() => existsSync(marker) && readFileSync(marker, 'utf8') !== '', 'the writer to stop inside its save', {
       timeoutMs: 20_000,
     });
-    killed.child.kill('SIGKILL');
-    await killed.exited;
+    killed.kill('SIGKILL');
+    await exited;
     // Its new state was written beside the file (and left there), never renamed over it.
     expect(leftBeside(stateFile)).toHaveLength(1);
     expect(readFileSync(stateFile).equals(before)).toBe(true);
@@ -124,9 +123,25 @@ it.skipIf(process.platform === 'win32')(
   },
 );
 
-it("the state file shared by several processes: a write through one process is seen by the other, and the other's save keeps it; a key replays across processes", async () => {
-  const { a, b, stateFile } = await twoProcesses();
+it("the state file shared by several processes: requests that change nothing write nothing and take no lock, a write takes it; a write through one process is seen by the other, and the other's save keeps it; a key replays across processes", async () => {
+  let taken = 0;
+  const counting: StateFileLock = (path) => {
+    taken += 1;
+    return lockDemoState(path);
+  };
+  const { a, b, stateFile } = await twoProcesses({ stateFileLock: counting });
+  // The account's first request opens it: a change, saved under the lock.
+  expect([(await a.api('GET', '/markets')).status, taken]).toEqual([200, 1]);
+  const saved = readFileSync(stateFile);
+  const quote = { market: 'USDTNGN', side: 'buy', notional_usd: 1_000, tenor_days: 3 };
+  expect([
+    (await a.api('POST', '/quotes', { body: quote })).status,
+    (await a.api('GET', '/positions')).status,
+    taken,
+    readFileSync(stateFile).equals(saved),
+  ]).toEqual([200, 200, 1, true]);
   const opened = await mustOpen(a, 'buy', 1_000, 'open-a');
+  expect(taken).toBe(2);
   expect((await b.api('GET', `/hedges/${opened.body.data.id}`)).status).toBe(200);
   await mustOpen(b, 'sell', 2_000, 'open-b');
   expect(sides(stateFile)).toEqual(['buy 1000', 'sell 2000']);
@@ -147,27 +162,6 @@ it("the state file shared by several processes: a write through one process is s
     positions.body.data.find((position: any) => position.side === 'buy').notional_usd,
     hedgesInFile(stateFile).find((hedge) => hedge.side === 'buy')?.notionalUsd,
   ]).toEqual([1_011, 1_011]);
-});
-
-it('the state file shared by several processes: requests that change nothing write nothing and take no lock; a write takes it', async () => {
-  let taken = 0;
-  const counting: StateFileLock = (path) => {
-    taken += 1;
-    return lockDemoState(path);
-  };
-  const { a, stateFile } = await twoProcesses({ stateFileLock: counting });
-  // The account's first request opens it: a change, saved under the lock.
-  expect([(await a.api('GET', '/markets')).status, taken]).toEqual([200, 1]);
-  const saved = readFileSync(stateFile);
-  const quote = { market: 'USDTNGN', side: 'buy', notional_usd: 1_000, tenor_days: 3 };
-  expect([
-    (await a.api('POST', '/quotes', { body: quote })).status,
-    (await a.api('GET', '/positions')).status,
-    taken,
-    readFileSync(stateFile).equals(saved),
-  ]).toEqual([200, 200, 1, true]);
-  await mustOpen(a, 'buy', 1_000, 'w');
-  expect(taken).toBe(2);
 });
 
 it('the state file shared by several processes: a write that arrives while this process saves another waits for it: the saved write is not undone', async () => {
