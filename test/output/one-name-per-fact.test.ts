@@ -70,7 +70,7 @@ describe("the plan's and the exposures' carry and fees are not under the server'
   });
 
   // The cost to date (--report), history's carry and fees turned round: test/plan/exposures.test.ts ("cost to date reconciles to the cent with history …").
-  it('exposures: the projected cost is carry_pnl_usdc and fees_pnl_usdc, turned to your side', async () => {
+  it('exposures: the projected cost is carry_pnl_usdc and fees_pnl_usdc, turned to your side; the effectiveness table names the dollar-offset test and ASC 815 as the source of its 80–125% verdict', async () => {
     const sim = await simulator();
     const due = new Date(sim.sandbox.clock.now() + 30 * 86_400_000).toISOString().slice(0, 10);
     const file = join(sim.configDir, 'exposures.csv');
@@ -85,6 +85,18 @@ describe("the plan's and the exposures' carry and fees are not under the server'
     expect(projected[0].fees_pnl_usdc).toBeLessThan(0);
     const csv = ok(await sim.hedge(['exposures', file, '--show', 'cost', '--format', 'csv'])).stdout;
     expect(csv.split('\n')[0]).toBe('due,market,exposures,carry_pnl_usdc,fees_pnl_usdc,rolls,cost_usdc');
+
+    // The effectiveness table names the dollar-offset test and ASC 815 as the source of its 80–125% verdict.
+    const writes = sim.writes().length;
+    const args = ['exposures', join(ROOT, 'docs', 'examples', 'exposures.csv'), '--report', '--show', 'effectiveness'];
+    const { screen, code } = await drawScreen({ configDir: sim.configDir, args, env: sim.env, cols: 200 });
+    expect(code, screen).toBe(0);
+    expect(screen).toContain('Dollar offset %');
+    expect(screen).toContain('Within 80–125% (ASC 815)');
+    expect(screen).toContain('under IFRS 9 the ratio is a diagnostic');
+    // Scripts keep their names.
+    expect(ok(await sim.hedge([...args, '--format', 'csv'])).stdout.split('\n')[0]).toContain('offset_pct,effective');
+    expect(sim.writes()).toHaveLength(writes);
   });
 });
 
@@ -107,19 +119,4 @@ it("the journal's reference of an add and a reduce: is the deal of the side it c
   const { screen } = await drawScreen({ configDir: sim.configDir, args: ['journal'], env: sim.env, cols: 80 });
   expect(screen).toMatch(/ add +buy +DEAL-9 /);
   expect(screen).toMatch(/ reduce +buy +DEAL-9 /);
-});
-
-it('effectiveness: names the dollar-offset test and ASC 815 as the source of its 80–125% verdict', async () => {
-  const sim = await simulator();
-  const file = join(ROOT, 'docs', 'examples', 'exposures.csv');
-  const args = ['exposures', file, '--report', '--show', 'effectiveness'];
-  const { screen, code } = await drawScreen({ configDir: sim.configDir, args, env: sim.env, cols: 200 });
-  expect(code, screen).toBe(0);
-  expect(screen).toContain('Dollar offset %');
-  expect(screen).toContain('Within 80–125% (ASC 815)');
-  expect(screen).toContain('under IFRS 9 the ratio is a diagnostic');
-  // Scripts keep their names.
-  const csv = ok(await sim.hedge([...args, '--format', 'csv'])).stdout.split('\n')[0];
-  expect(csv).toContain('offset_pct,effective');
-  expect(sim.writes()).toHaveLength(0);
 });

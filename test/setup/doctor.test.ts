@@ -1,8 +1,8 @@
 // `hedge doctor` through the real binary: it passes against every wire dialect with no wire setting
 // (and sends no write), and fails with the right line and exit code against a wrong key (4), a
 // wrong base URL (5), a server whose clock is off (5), an answer it cannot read (14), and a config
-// store or journal a write could not use (the code the write ends with).
-import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+// store or journal a write could not use (the code the write ends with; a CA file: guarded-files.test.ts).
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_DIALECTS, wireDialect } from '../../src/sandbox/index.js';
@@ -219,18 +219,6 @@ describe('hedge doctor fails with the right line', () => {
     (await doctor(simulator, stateEnv.env)).failsAt(2, 'journal', `chmod 700 ${join(state, 'hedge')}`);
     exits(await simulator.hedge(open, stateEnv), 2);
     expect(simulator.trades()).toEqual([]);
-  });
-
-  it('a CA file others may change: "Base URL" fails naming the chmod, exit 2 as a write, and the key is not said to be accepted: nothing was sent', async () => {
-    const simulator = await start({ tls: true });
-    const ca = join(simulator.configDir, 'ca.pem');
-    copyFileSync(simulator.sandbox.caFile!, ca);
-    chmodSync(ca, 0o666);
-    const { check, failsAt } = await doctor(simulator, { HEDGE_CA_FILE: ca });
-    failsAt(2, 'base_url', `chmod go-w ${ca}`);
-    expect(check('auth')).toBeUndefined();
-    exits(await simulator.hedge('positions', { env: { HEDGE_CA_FILE: ca } }), 2);
-    expect(simulator.requests()).toEqual([]);
   });
 
   it('an account hedge cannot read: "Account" fails naming the field and what came, exit 14', async () => {
