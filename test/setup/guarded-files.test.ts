@@ -83,7 +83,7 @@ it('the config store open to other users: never opened with HEDGE_API_KEY and HE
   );
 });
 
-it('the CA file (HEDGE_CA_FILE, a profile ca_file): one other users may change (doctor failing on it as the write does), larger than the bound, a symbolic link (even to a good CA file), one that holds no certificate (a key, a wrong file: bad input, not an untrusted server) or a FIFO (at once, never waited on) is refused naming it: exit 2 before any request', async () => {
+it('the CA file (HEDGE_CA_FILE, a profile ca_file): one other users may change, larger than the bound, a symbolic link (even to a good CA file), one that holds no certificate (a key, a wrong file: bad input, not an untrusted server) or a FIFO (at once, never waited on) is refused naming it: exit 2 before any request', async () => {
   const tls = await start({ preset: 'plain', tls: true });
   const ca = join(tls.configDir, 'ca.pem');
   copyFileSync(tls.sandbox.caFile!, ca);
@@ -91,7 +91,7 @@ it('the CA file (HEDGE_CA_FILE, a profile ca_file): one other users may change (
   expect(await refusal(tls.hedge('markets', caFile(ca)), 2)).toBe(
     `hedge: CA file: cannot read ${ca}: other users can change it (mode 0666); run \`chmod go-w ${ca}\`; nothing was sent.`,
   );
-  // doctor says so as the write would: "Base URL" fails naming the chmod, exit 2, and no key is said to be accepted.
+  // hedge doctor says so as the write would: "Base URL" fails naming the chmod, exit 2, and no key is said to be accepted.
   const doctor = exits(await tls.hedge('doctor --json', caFile(ca)), 2);
   expect(doctor.stderr).not.toMatch(STACK_FRAME);
   const { checks, ...verdict } = JSON.parse(doctor.stdout);
