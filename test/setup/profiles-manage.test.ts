@@ -43,7 +43,7 @@ const whoami = async (env = {}, args: string[] = []) => okJson(await run([...arg
 describe('precedence: flag > environment > profile (whoami --json)', () => {
   beforeEach(seedProfiles);
 
-  it('uses the current profile when nothing else is said; HEDGE_PROFILE picks another; --profile beats it', async () => {
+  it('uses the current profile when nothing else is said; HEDGE_PROFILE picks another; --profile beats it; HEDGE_API_KEY and HEDGE_BASE_URL beat the profile, each on its own; both alone work past a corrupted store, never opened', async () => {
     expect(await whoami()).toMatchObject({
       profile: 'alpha',
       environment: 'test',
@@ -67,9 +67,8 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
       profile: 'bravo',
       sources: { profile: 'flag' },
     });
-  });
 
-  it('HEDGE_API_KEY and HEDGE_BASE_URL beat the profile, each on its own; both alone work past a corrupted store, never opened', async () => {
+    // HEDGE_API_KEY and HEDGE_BASE_URL beat the profile, each on its own.
     const keyOnly = await whoami({ HEDGE_API_KEY: KEY_C });
     expect(keyOnly).toMatchObject({ profile: 'alpha', sources: { api_key: 'environment', base_url: 'profile' } });
     expect(keyOnly.api_key).toBe(redacted(KEY_C));
