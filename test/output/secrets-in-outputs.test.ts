@@ -79,7 +79,7 @@ it('a key the server echoes in a data field: is redacted on stdout in every form
   expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
 });
 
-it('hedge api: a request that would carry the key: -F x=@/proc/self/environ, a dry run or sent for real: refused in one line (exit 2) before it is journaled or sent, the key nowhere; then an error message echoing the key: stderr, --json and the journal hold it redacted, and the row is resolved', async () => {
+it('hedge api: a request that would carry the key: -F x=@/proc/self/environ, a dry run or sent for real: refused in one line (exit 2) before it is journaled or sent, the key nowhere; then an error message echoing the key: stderr, --json and the journal hold it redacted, and the row is resolved; then a key the server sends as a field name: is redacted as a name of a position and of error.details: --json, --raw, ndjson, tsv, a table header, hedge api, an error answer and the MCP positions tool', async () => {
   const { simulator, key } = await holdingBuy();
   for (const dry of [['--dry-run'], []]) {
     const run = await simulator.hedge(
@@ -115,10 +115,8 @@ it('hedge api: a request that would carry the key: -F x=@/proc/self/environ, a d
     ['add', 'rejected', `key ${redactKey(key)} may not add today`],
   ]);
   expect(simulator.requests('POST', '/hedges/add')).toHaveLength(2);
-});
 
-it('a key the server sends as a field name: is redacted as a name of a position and of error.details: --json, --raw, ndjson, tsv, a table header, hedge api, an error answer and the MCP positions tool', async () => {
-  const { simulator, key } = await holdingBuy();
+  // Then a key the server sends as a field name.
   // Each position carries the key as a name (its value innocent); each error answer, as a name in its details.
   const proxy = await answering(simulator.sandbox, (request, envelope) => {
     if (request.path === '/positions' && Array.isArray(envelope.data))
