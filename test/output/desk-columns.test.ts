@@ -12,7 +12,7 @@
 // a reference is whole wherever the terminal has room for it.
 import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fieldLabel } from '../../src/platform/fields/fields.js';
 import {
   BOOK_RESOURCE,
@@ -251,8 +251,9 @@ const LISTS: Array<[string, string[], Resource, Record<number, string>]> = [
   ],
 ];
 
-describe.each(LISTS)('%s at 60, 80 and 120 columns', (name, args, resource, keeps) => {
-  it("fits, names what it leaves out, keeps the first of its priorities and the desk's columns", async () => {
+it.each(LISTS)(
+  "%s at 60, 80 and 120 columns: fits, names what it leaves out, keeps the first of its priorities and the desk's columns",
+  async (name, args, resource, keeps) => {
     const { wide, at } = await screens(args);
     const [wideTable] = tablesOf(wide);
     expect(wideTable, wide.join('\n')).toBeDefined();
@@ -266,8 +267,8 @@ describe.each(LISTS)('%s at 60, 80 and 120 columns', (name, args, resource, keep
       // At 60 columns net P&L is never the one left out.
       expect(table.hidden, `${name} at ${cols}`).not.toContain('net_pnl_usd');
     }
-  });
-});
+  },
+);
 
 it('notes under a table are about what it shows: positions: the note on net margin only where its column is; the lines under each side name the parts shown; history: a hedge this journal reduced while open has its notional marked, and the note says what it held; markets: the carry note only under carry columns', async () => {
   const { at } = await screens(['positions']);

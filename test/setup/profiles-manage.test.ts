@@ -283,8 +283,9 @@ const CORRUPTIONS = [
   { name: 'an array', text: '[]\n', says: /does not have the expected shape/ },
 ];
 
-describe.each(CORRUPTIONS)('a store file that is $name', ({ text, says }) => {
-  it('stops every command with exit 1, naming the file and the fix, and leaves it untouched', async () => {
+it.each(CORRUPTIONS)(
+  'a store file that is $name: stops every command with exit 1, naming the file and the fix, and leaves it untouched',
+  async ({ text, says }) => {
     writeFileSync(storeFile(tmp.path), text, { mode: 0o600 });
     const runs: Array<[HedgeArgs, string?]> = [
       ['profile list'],
@@ -308,8 +309,8 @@ describe.each(CORRUPTIONS)('a store file that is $name', ({ text, says }) => {
     const json = exits(await run('profile list --json'), 1);
     expect(JSON.parse(json.stderr).error.message).toContain(storeFile(tmp.path));
     nothingSent();
-  });
-});
+  },
+);
 
 it.each([[['--verbose']], [['--verbose', '--json']]])(
   'no output of a session run with %j holds a whole key',
