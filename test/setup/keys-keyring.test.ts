@@ -75,7 +75,7 @@ describe.skipIf(missing !== undefined)(
       expect(sandbox.requestLog).toHaveLength(0);
     });
 
-    it('logout deletes the keyring entry; profile remove takes it with it; a key that moves to a helper leaves the keyring; login --move-key moves a plain-text key into the keyring and back, asking nothing and sending nothing', async () => {
+    it('logout deletes the keyring entry; profile remove takes it with it; a key that moves to a helper leaves the keyring', async () => {
       const { sandbox, tmp } = suite;
       ok(await login('desk'));
       ok(await login('ops'));
@@ -94,8 +94,10 @@ describe.skipIf(missing !== undefined)(
       ok(await run(['login', '--profile', 'desk', '--base-url', sandbox.baseUrl, '--key-command', `cat '${keyFile}'`]));
       expect(inKeyring('desk')).toBeNull();
       expect(readStore(tmp.path).profiles.desk).toMatchObject({ key_command: `cat '${keyFile}'` });
+    });
 
-      // login --move-key moves a plain-text key into the keyring and back, asking nothing and sending nothing.
+    it('login --move-key moves a plain-text key into the keyring and back, asking nothing and sending nothing', async () => {
+      const { sandbox, tmp } = suite;
       ok(await login('desk', '--key-store', 'file'));
       expect(readStore(tmp.path).profiles.desk.api_key).toBe(KEY_A);
       expect(inKeyring('desk')).toBeNull();
