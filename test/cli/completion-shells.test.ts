@@ -42,7 +42,7 @@ const shell = (name: 'bash' | 'zsh', program: string, arg: string, env: Record<s
 const complete = (lines: string[], env: Record<string, string> = { HEDGE_CONFIG_DIR: store.path }) =>
   bashComplete(lines, { HOME: store.path, ...env });
 
-it('bash completion (a real bash): completes commands, arguments, option values and profile names; with no store file there are no profile names, and no error', () => {
+it('bash completion (a real bash): completes commands, arguments, option values and profile names; with no store file there are no profile names, and no error; registers itself for the hedge command, and completes --status=VALUE, which bash splits at "="', () => {
   // Each line, and the words offered after it (none: '').
   const cases = Object.entries({
     'hedge qu': 'quote',
@@ -70,9 +70,8 @@ it('bash completion (a real bash): completes commands, arguments, option values 
   expect(complete(['hedge profile use '], { HEDGE_CONFIG_DIR: tempFolder() })).toEqual([[]]);
   // Without HEDGE_CONFIG_DIR the store is looked up under XDG_CONFIG_HOME, like the CLI does.
   expect(complete(['hedge profile use '], { XDG_CONFIG_HOME: join(store.path, '..', 'nowhere') })).toEqual([[]]);
-});
 
-it('bash completion (a real bash): registers itself for the hedge command, and completes --status=VALUE, which bash splits at "="', () => {
+  // It registers itself for the hedge command, and completes --status=VALUE, which bash splits at "=".
   const program = [
     'source "$1"',
     'complete -p hedge',

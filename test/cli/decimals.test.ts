@@ -156,22 +156,18 @@ const COMMAND_OPTIONS = [
   ],
 ] as const;
 
-describe.each(COMMAND_OPTIONS)('%s', (option, command, accepts, refuses, allowed) => {
-  it('refuses what is not allowed in one line, exit 2', async () => {
+it.each(COMMAND_OPTIONS)(
+  '%s: refuses what is not allowed in one line, exit 2; takes what is allowed (the run goes on to the missing file)',
+  async (option, command, accepts, refuses, allowed) => {
+    const run = (raw: string) => runHedge([...command, `${option}=${raw}`]);
     for (const raw of refuses.split(' ')) {
-      const result = await runHedge([...command, `${option}=${raw}`]);
-      expect([result.code, result.stderr]).toEqual([
-        2,
-        `hedge: ${option}: "${raw}" is not allowed; expected ${allowed}.\n`,
-      ]);
+      const { code, stderr } = await run(raw);
+      expect([code, stderr]).toEqual([2, `hedge: ${option}: "${raw}" is not allowed; expected ${allowed}.\n`]);
     }
-  });
-
-  it('takes what is allowed (the run goes on to the missing file)', async () => {
     for (const raw of accepts.split(' ')) {
-      const { stderr } = await runHedge([...command, `${option}=${raw}`]);
+      const { stderr } = await run(raw);
       expect(stderr).not.toContain(option);
       expect(stderr).toContain('missing.csv');
     }
-  });
-});
+  },
+);

@@ -82,17 +82,12 @@ it('the examples a refusal offers: --since: each date, time and time ago in brac
   for (const example of examples) expect(() => parseSince(example, NOW), example).not.toThrow();
 });
 
-it('the examples a refusal offers: --within offers no minutes, which it refuses', () => {
-  expect(refusal(parseWithin, '30m')).toBe(
+it('the examples a refusal offers: --within offers no minutes, which it refuses; --tenor: a unit other than d says d is the only one, and its example 3d is 3 days', () => {
+  expect([refusal(parseWithin, '30m'), refusal(parseTenor, '1w'), parseTenor('3d')]).toEqual([
     '--within: "30m" is not allowed; expected a duration such as 6h, 1d, 1d12h or 2w (h, d, w).',
-  );
-});
-
-it('the examples a refusal offers: --tenor: a unit other than d says d is the only one, and its example 3d is 3 days', () => {
-  expect(refusal(parseTenor, '1w')).toBe(
     '--tenor: "1w" is not allowed; expected 1, 3 or 7 (days); d is the only unit (3d is 3 days).',
-  );
-  expect(parseTenor('3d')).toBe(3);
+    3,
+  ]);
 });
 
 it('the examples a refusal offers: the policy file: the JSON object its refusal shows is a policy', () => {

@@ -43,14 +43,11 @@ it("the closest option is said in one line with the command's help; a value type
 const run = (argv: string[]) => runMainInProcess(ROOT, argv, {}, '');
 
 // A command's own option (quote --tenr) and one far from all (--bogus): test/reliability/bad-input.test.ts.
-it("hedge with an unknown option (the parser, in-process): a global option is a candidate too, and a subcommand's help is named by its whole path; exit 2", async () => {
+it("hedge with an unknown option (the parser, in-process): a global option is a candidate too, and a subcommand's help is named by its whole path; exit 2; the JSON error with --json or --format json|ndjson, and one line otherwise", async () => {
   expect(await run('journal show a_x --jsno'.split(' '))).toMatchObject({
     code: 2,
     stderr: "hedge: unknown option '--jsno' (did you mean --json?); `hedge journal show --help` lists every option.\n",
   });
-});
-
-it('hedge with an unknown option (the parser, in-process): is the JSON error with --json or --format json|ndjson, and one line otherwise', async () => {
   for (const asked of [['--json'], ['--format', 'json'], ['--format=ndjson']]) {
     const result = await run(['markets', '--bogus', ...asked]);
     expect(result.code).toBe(2);

@@ -6,7 +6,7 @@ import { exits, ok } from '../support/cli-runs.js';
 
 const start = useSimulators();
 
-it('markets --fields net_rate_daily_pct.SIDE --format table: shows the carry on the account side with its word, as the default table does; TSV keeps the server rate', async () => {
+it('markets --fields net_rate_daily_pct.SIDE --format table: shows the carry on the account side with its word, as the default table does; TSV keeps the server rate; a dry run says "Dry run" once, and sends nothing; a refusal has the one prefix `hedge:` too, as every error has', async () => {
   const simulator = await start();
   const [market] = (await simulator.api('GET', '/markets')).body.data;
   const table = await simulator.hedge('markets --format table', { env: { COLUMNS: '160' } });
@@ -23,12 +23,10 @@ it('markets --fields net_rate_daily_pct.SIDE --format table: shows the carry on 
   }
   const tsv = await simulator.hedge('markets --fields market,net_rate_daily_pct.sell');
   expect(tsv.stdout.split('\n')[1]).toBe(`${market.market}\t${market.net_rate_daily_pct.sell}`);
-});
 
-// doctor on gamma's decimal strings prints no float noise: doctor.test.ts (the human report).
-// Bad usage and an unknown command, one line each with the prefix: test/reliability/bad-input.test.ts.
-it('one line per thing said: a dry run says "Dry run" once, and sends nothing; a refusal has the one prefix `hedge:` too, as every error has', async () => {
-  const simulator = await start();
+  // One line per thing said: a dry run says "Dry run" once, and sends nothing; a refusal has the one prefix `hedge:`
+  // too, as every error has (doctor on gamma's decimal strings prints no float noise: doctor.test.ts, the human
+  // report; bad usage and an unknown command, one line each with the prefix: test/reliability/bad-input.test.ts).
   const result = ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --dry-run'));
   expect(result.stderr.match(/Dry run/g)).toHaveLength(1);
   expect(result.stderr).toContain(

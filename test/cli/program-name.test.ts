@@ -76,7 +76,7 @@ describe('from a checkout: ./bin/hedge.js', () => {
     expect(quoteHelp.stdout).toContain('$ hedge quote USDTNGN buy 10000 --tenor 3');
   });
 
-  it("a hint names the command as run, and the command it names runs: the 404's list of hedges", async () => {
+  it("a hint names the command as run, and the command it names runs: the 404's list of hedges; a missing argument: the usage line and an example, named as run (exit 2)", async () => {
     const missing = exits(await run('--demo hedges hdg_missing'), 3);
     const suggested = quotedCommand(missing.stderr, './bin/hedge.js');
     expect(suggested).toEqual(['./bin/hedge.js', '--demo', 'hedges']);
@@ -84,6 +84,12 @@ describe('from a checkout: ./bin/hedge.js', () => {
     // A note's hint too, on a screen.
     const price = await run('--demo price USDTNGN', { HEDGE_FORCE_TTY: '1' });
     expect(price.stderr.replace(/\s+/g, ' ')).toContain('`./bin/hedge.js --demo quote` shows what a hedge would cost');
+    // A missing argument: the usage line and an example, named as run (exit 2).
+    const result = await run('quote USDTNGN buy');
+    expect([result.code, result.stderr]).toEqual([
+      2,
+      "hedge: missing required argument 'notional'; usage: `./bin/hedge.js quote [options] <market> <side> <notional>`, e.g. `./bin/hedge.js quote USDTNGN buy 10000 --tenor 3`.\n",
+    ]);
   });
 
   it("plan's next step, a card's footnote and logout's hint: named as run, on one line, the profile once", async () => {
@@ -114,14 +120,6 @@ describe('from a checkout: ./bin/hedge.js', () => {
     writeFileSync(join(own, 'config.json'), JSON.stringify(store), { mode: 0o600 });
     const logout = exits(await run('--profile desk logout', env), 0);
     expect(logout.stderr.replace(/\s+/g, ' ')).toContain('`./bin/hedge.js --profile desk login` asks for a new key');
-  });
-
-  it('a missing argument: the usage line and an example, named as run (exit 2)', async () => {
-    const result = await run('quote USDTNGN buy');
-    expect([result.code, result.stderr]).toEqual([
-      2,
-      "hedge: missing required argument 'notional'; usage: `./bin/hedge.js quote [options] <market> <side> <notional>`, e.g. `./bin/hedge.js quote USDTNGN buy 10000 --tenor 3`.\n",
-    ]);
   });
 });
 

@@ -12,7 +12,7 @@
 // a reference is whole wherever the terminal has room for it.
 import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fieldLabel } from '../../src/platform/fields/fields.js';
 import {
   BOOK_RESOURCE,
@@ -196,38 +196,64 @@ function screens(args: string[]) {
 
 // ---- the lists ------------------------------------------------------------------------------------
 
-/** Each list: its name, its command, its fields. */
-const LISTS: Array<[string, string[], Resource]> = [
-  ['markets', ['markets'], marketsResource()],
-  ['positions', ['positions'], POSITION_RESOURCE],
-  ['hedges', ['hedges'], HEDGE_RESOURCE],
-  ['history', ['history'], HISTORY_RESOURCE],
-  ['maturities', ['maturities'], MATURITY_RESOURCE],
-  ['journal', ['journal'], JOURNAL_RESOURCE],
-  ['price --watch', `price ${MARKET} --watch 1 --count 1`.split(' '), PRICE_RESOURCE],
+/**
+ * Each list: its name, its command, its fields, and the columns a desk decides on (docs/output.md) that it must keep
+ * at a width, as keys (at 120 every one it keeps at 80).
+ */
+const LISTS: Array<[string, string[], Resource, Record<number, string>]> = [
+  [
+    'markets',
+    ['markets'],
+    marketsResource(),
+    { 80: 'market status price capacity_buy_usd capacity_sell_usd carry_buy_daily_pct carry_sell_daily_pct' },
+  ],
+  [
+    'positions',
+    ['positions'],
+    POSITION_RESOURCE,
+    {
+      60: 'side client_reference notional_usd net_pnl_usd',
+      80: 'side client_reference notional_usd net_pnl_usd entry_price mark_price matures_in',
+    },
+  ],
+  [
+    'hedges',
+    ['hedges'],
+    HEDGE_RESOURCE,
+    { 80: 'id side client_reference notional_usd struck_rate status maturity_at' },
+  ],
+  [
+    'history',
+    ['history'],
+    HISTORY_RESOURCE,
+    {
+      60: 'side client_reference notional_usd net_pnl_usd',
+      80: 'side client_reference notional_usd net_pnl_usd entry_price exit_price closed_at',
+    },
+  ],
+  [
+    'maturities',
+    ['maturities'],
+    MATURITY_RESOURCE,
+    { 80: 'time left side client_reference notional_usd net_pnl_usd mark_price' },
+  ],
+  [
+    'journal',
+    ['journal'],
+    JOURNAL_RESOURCE,
+    { 80: 'id command side client_reference notional_usd outcome created_at' },
+  ],
+  [
+    'price --watch',
+    `price ${MARKET} --watch 1 --count 1`.split(' '),
+    PRICE_RESOURCE,
+    { 60: 'market price', 80: 'market price' },
+  ],
 ];
 
-/** The columns a desk decides on (docs/output.md) that each list must keep at a width, as keys. */
-const MUST_KEEP: Record<string, Record<number, string>> = {
-  markets: {
-    80: 'market status price capacity_buy_usd capacity_sell_usd carry_buy_daily_pct carry_sell_daily_pct',
-  },
-  positions: {
-    60: 'side client_reference notional_usd net_pnl_usd',
-    80: 'side client_reference notional_usd net_pnl_usd entry_price mark_price matures_in',
-  },
-  hedges: { 80: 'id side client_reference notional_usd struck_rate status maturity_at' },
-  history: {
-    60: 'side client_reference notional_usd net_pnl_usd',
-    80: 'side client_reference notional_usd net_pnl_usd entry_price exit_price closed_at',
-  },
-  maturities: { 80: 'time left side client_reference notional_usd net_pnl_usd mark_price' },
-  journal: { 80: 'id command side client_reference notional_usd outcome created_at' },
-  'price --watch': { 60: 'market price', 80: 'market price' },
-};
-
-describe.each(LISTS)('%s at 60, 80 and 120 columns', (name, args, resource) => {
-  it("fits, names what it leaves out, keeps the first of its priorities and the desk's columns", async () => {
+it.each(LISTS)(
+  "%s at 60, 80 and 120 columns: fits, names what it leaves out, keeps the first of its priorities and the desk's columns",
+  async (name, args, resource, keeps) => {
     const { wide, at } = await screens(args);
     const [wideTable] = tablesOf(wide);
     expect(wideTable, wide.join('\n')).toBeDefined();
@@ -235,14 +261,14 @@ describe.each(LISTS)('%s at 60, 80 and 120 columns', (name, args, resource) => {
       const [table] = tablesOf(lines);
       const shown = checkTable(name, table, wideTable, cols, resource);
       // The desk's columns kept (and at 120 every one the list has at 80).
-      const must = MUST_KEEP[name]?.[cols] ?? (cols === 120 ? (MUST_KEEP[name]?.[80] ?? '') : '');
+      const must = keeps[cols] ?? (cols === 120 ? keeps[80] : '') ?? '';
       for (const key of must.split(' ').filter(Boolean))
         expect(shown, `${name} at ${cols} keeps ${key}:\n${lines.join('\n')}`).toContain(key);
       // At 60 columns net P&L is never the one left out.
       expect(table.hidden, `${name} at ${cols}`).not.toContain('net_pnl_usd');
     }
-  });
-});
+  },
+);
 
 it('notes under a table are about what it shows: positions: the note on net margin only where its column is; the lines under each side name the parts shown; history: a hedge this journal reduced while open has its notional marked, and the note says what it held; markets: the carry note only under carry columns', async () => {
   const { at } = await screens(['positions']);

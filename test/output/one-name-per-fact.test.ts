@@ -7,7 +7,7 @@
 // table names its test (the dollar offset) and whose line its verdict is (ASC 815's 80–125%).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { ROOT } from '../support/hedge-cli.js';
 import { drawScreen } from '../support/servers/pseudo-terminal.js';
@@ -44,48 +44,56 @@ it("the hedge id is hedge_id: open's card on a screen names the hedge's id once,
   }
 });
 
-describe("the plan's and the exposures' carry and fees are not under the server's names", () => {
+// The cost to date (--report), history's carry and fees turned round: test/plan/exposures.test.ts ("cost to date reconciles to the cent with history …").
+it("the plan's and the exposures' carry and fees are not under the server's names: plan: fee_pnl_usdc, carry_pnl_usdc and the total carry_pnl_usdc are the quote's turned to your side; exposures: the projected cost is carry_pnl_usdc and fees_pnl_usdc, turned to your side; the effectiveness table names the dollar-offset test and ASC 815 as the source of its 80–125% verdict", async () => {
   const SERVER_NAMES = 'carry_usdc fees_usdc fee_usdc carry_total_usdc'.split(' ');
   const withoutServerNames = (row: object) => SERVER_NAMES.forEach((name) => expect(row).not.toHaveProperty(name));
+  const sim = await simulator();
+  const target = join(sim.configDir, 'target.csv');
+  writeFileSync(target, `market,side,notional_usd,tenor_days\n${MARKET},buy,6000,3\n`);
+  const plan = JSON.parse(exits(await sim.hedge(`plan ${target} --json`), 9).stdout);
+  const { quote } = plan.steps[0];
+  expect(quote.carry.total_usdc).not.toBe(0);
+  withoutServerNames(plan.totals);
+  expect(cents(plan.totals.carry_pnl_usdc) + cents(quote.carry.total_usdc)).toBe(0);
+  const csv = exits(await sim.hedge(`plan ${target} --format csv`), 9);
+  const [header, row] = csv.stdout.split('\n').map((line) => line.split(','));
+  expect(header.join()).toBe(
+    'step,market,side,current_usd,target_usd,action,delta_usd,tenor_days,margin_usdc,fee_pnl_usdc,carry_pnl_usdc,line',
+  );
+  const field = (name: string) => Number(row[header.indexOf(name)]);
+  expect(quote.upfront.platform_fee_usdc).toBeGreaterThan(0);
+  expect(cents(field('fee_pnl_usdc'))).toBe(-cents(quote.upfront.platform_fee_usdc));
+  expect(csv.stderr).toContain(`carry_pnl_usdc=${field('carry_pnl_usdc')}`);
+  expect(sim.writes().map((entry) => entry.path)).toEqual(['/quotes', '/quotes']);
 
-  it("plan: fee_pnl_usdc, carry_pnl_usdc and the total carry_pnl_usdc are the quote's turned to your side", async () => {
-    const sim = await simulator();
-    const target = join(sim.configDir, 'target.csv');
-    writeFileSync(target, `market,side,notional_usd,tenor_days\n${MARKET},buy,6000,3\n`);
-    const plan = JSON.parse(exits(await sim.hedge(`plan ${target} --json`), 9).stdout);
-    const { quote } = plan.steps[0];
-    expect(quote.carry.total_usdc).not.toBe(0);
-    withoutServerNames(plan.totals);
-    expect(cents(plan.totals.carry_pnl_usdc) + cents(quote.carry.total_usdc)).toBe(0);
-    const csv = exits(await sim.hedge(`plan ${target} --format csv`), 9);
-    const [header, row] = csv.stdout.split('\n').map((line) => line.split(','));
-    expect(header.join()).toBe(
-      'step,market,side,current_usd,target_usd,action,delta_usd,tenor_days,margin_usdc,fee_pnl_usdc,carry_pnl_usdc,line',
-    );
-    const field = (name: string) => Number(row[header.indexOf(name)]);
-    expect(quote.upfront.platform_fee_usdc).toBeGreaterThan(0);
-    expect(cents(field('fee_pnl_usdc'))).toBe(-cents(quote.upfront.platform_fee_usdc));
-    expect(csv.stderr).toContain(`carry_pnl_usdc=${field('carry_pnl_usdc')}`);
-    expect(sim.writes().map((entry) => entry.path)).toEqual(['/quotes', '/quotes']);
-  });
+  // Exposures.
+  const due = new Date(sim.sandbox.clock.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+  const file = join(sim.configDir, 'exposures.csv');
+  writeFileSync(file, `id,market,type,amount,currency,due\nINV-1,${MARKET},receivable,45m,NGN,${due}\n`);
+  const projected = okJson(await sim.hedge(['exposures', file, '--json'])).cost;
+  expect(projected).toHaveLength(1);
+  withoutServerNames(projected[0]);
+  // Fees are paid: negative on your side; carry the opposite of the server's rate (positive: paid).
+  const market = (await sim.api('GET', '/markets')).body.data.find((entry: any) => entry.market === MARKET);
+  expect(Number(market.net_rate_daily_pct.buy)).not.toBe(0);
+  expect(Math.sign(projected[0].carry_pnl_usdc)).toBe(-Math.sign(Number(market.net_rate_daily_pct.buy)));
+  expect(projected[0].fees_pnl_usdc).toBeLessThan(0);
+  expect(ok(await sim.hedge(['exposures', file, '--show', 'cost', '--format', 'csv'])).stdout.split('\n')[0]).toBe(
+    'due,market,exposures,carry_pnl_usdc,fees_pnl_usdc,rolls,cost_usdc',
+  );
 
-  // The cost to date (--report), history's carry and fees turned round: test/plan/exposures.test.ts ("cost to date reconciles to the cent with history …").
-  it('exposures: the projected cost is carry_pnl_usdc and fees_pnl_usdc, turned to your side', async () => {
-    const sim = await simulator();
-    const due = new Date(sim.sandbox.clock.now() + 30 * 86_400_000).toISOString().slice(0, 10);
-    const file = join(sim.configDir, 'exposures.csv');
-    writeFileSync(file, `id,market,type,amount,currency,due\nINV-1,${MARKET},receivable,45m,NGN,${due}\n`);
-    const projected = okJson(await sim.hedge(['exposures', file, '--json'])).cost;
-    expect(projected).toHaveLength(1);
-    withoutServerNames(projected[0]);
-    // Fees are paid: negative on your side; carry the opposite of the server's rate (positive: paid).
-    const market = (await sim.api('GET', '/markets')).body.data.find((entry: any) => entry.market === MARKET);
-    expect(Number(market.net_rate_daily_pct.buy)).not.toBe(0);
-    expect(Math.sign(projected[0].carry_pnl_usdc)).toBe(-Math.sign(Number(market.net_rate_daily_pct.buy)));
-    expect(projected[0].fees_pnl_usdc).toBeLessThan(0);
-    const csv = ok(await sim.hedge(['exposures', file, '--show', 'cost', '--format', 'csv'])).stdout;
-    expect(csv.split('\n')[0]).toBe('due,market,exposures,carry_pnl_usdc,fees_pnl_usdc,rolls,cost_usdc');
-  });
+  // The effectiveness table names the dollar-offset test and ASC 815 as the source of its 80–125% verdict.
+  const writes = sim.writes().length;
+  const args = ['exposures', join(ROOT, 'docs', 'examples', 'exposures.csv'), '--report', '--show', 'effectiveness'];
+  const { screen, code } = await drawScreen({ configDir: sim.configDir, args, env: sim.env, cols: 200 });
+  expect(code, screen).toBe(0);
+  expect(screen).toContain('Dollar offset %');
+  expect(screen).toContain('Within 80–125% (ASC 815)');
+  expect(screen).toContain('under IFRS 9 the ratio is a diagnostic');
+  // Scripts keep their names.
+  expect(ok(await sim.hedge([...args, '--format', 'csv'])).stdout.split('\n')[0]).toContain('offset_pct,effective');
+  expect(sim.writes()).toHaveLength(writes);
 });
 
 it("the journal's reference of an add and a reduce: is the deal of the side it changed, in the table, TSV and --ref", async () => {
@@ -107,19 +115,4 @@ it("the journal's reference of an add and a reduce: is the deal of the side it c
   const { screen } = await drawScreen({ configDir: sim.configDir, args: ['journal'], env: sim.env, cols: 80 });
   expect(screen).toMatch(/ add +buy +DEAL-9 /);
   expect(screen).toMatch(/ reduce +buy +DEAL-9 /);
-});
-
-it('effectiveness: names the dollar-offset test and ASC 815 as the source of its 80–125% verdict', async () => {
-  const sim = await simulator();
-  const file = join(ROOT, 'docs', 'examples', 'exposures.csv');
-  const args = ['exposures', file, '--report', '--show', 'effectiveness'];
-  const { screen, code } = await drawScreen({ configDir: sim.configDir, args, env: sim.env, cols: 200 });
-  expect(code, screen).toBe(0);
-  expect(screen).toContain('Dollar offset %');
-  expect(screen).toContain('Within 80–125% (ASC 815)');
-  expect(screen).toContain('under IFRS 9 the ratio is a diagnostic');
-  // Scripts keep their names.
-  const csv = ok(await sim.hedge([...args, '--format', 'csv'])).stdout.split('\n')[0];
-  expect(csv).toContain('offset_pct,effective');
-  expect(sim.writes()).toHaveLength(0);
 });

@@ -79,8 +79,24 @@ it('a key the server echoes in a data field: is redacted on stdout in every form
   expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
 });
 
-it('a key the server echoes in a data field: an error message echoing the key: stderr, --json and the journal hold it redacted, and the row is resolved', async () => {
+it('hedge api: a request that would carry the key: -F x=@/proc/self/environ, a dry run or sent for real: refused in one line (exit 2) before it is journaled or sent, the key nowhere; then an error message echoing the key: stderr, --json and the journal hold it redacted, and the row is resolved; then a key the server sends as a field name: is redacted as a name of a position and of error.details: --json, --raw, ndjson, tsv, a table header, hedge api, an error answer and the MCP positions tool', async () => {
   const { simulator, key } = await holdingBuy();
+  for (const dry of [['--dry-run'], []]) {
+    const run = await simulator.hedge(
+      [...'api -X POST /quotes -F x=@/proc/self/environ'.split(' '), ...dry],
+      // /proc/self/environ is the environment of the process that reads it: a process of its own.
+      { onSpawn: () => {} },
+    );
+    exits(run, 2);
+    expect(run.stdout + run.stderr).not.toContain(key);
+    expect(run.stderr).toMatch(
+      /^hedge: PATH, -f, -F and --input: the request would carry an API key .*nothing was sent\.\n$/,
+    );
+  }
+  expect(simulator.sandbox.requestLog).toHaveLength(0);
+  for (const file of filesUnder(simulator.configDir)) expect(file.text, file.path).not.toContain(key);
+  expect(await journalEntries(simulator)).toEqual([]);
+
   simulator.sandbox.setFaults({
     nextError: { count: 2, status: 422, code: 'limit_exceeded', message: `key ${key} may not add today` },
     match: { method: 'POST', path: '/hedges/add' },
@@ -99,10 +115,8 @@ it('a key the server echoes in a data field: an error message echoing the key: s
     ['add', 'rejected', `key ${redactKey(key)} may not add today`],
   ]);
   expect(simulator.requests('POST', '/hedges/add')).toHaveLength(2);
-});
 
-it('a key the server sends as a field name: is redacted as a name of a position and of error.details: --json, --raw, ndjson, tsv, a table header, hedge api, an error answer and the MCP positions tool', async () => {
-  const { simulator, key } = await holdingBuy();
+  // Then a key the server sends as a field name.
   // Each position carries the key as a name (its value innocent); each error answer, as a name in its details.
   const proxy = await answering(simulator.sandbox, (request, envelope) => {
     if (request.path === '/positions' && Array.isArray(envelope.data))
@@ -145,23 +159,4 @@ it('a key the server sends as a field name: is redacted as a name of a position 
   expect(JSON.parse(answer.content[0].text)).toMatchObject([{ [redactKey(key)]: 'named' }]);
   expect(await mcp.close()).not.toContain(key);
   expect(simulator.requests('GET', '/positions').length).toBeGreaterThanOrEqual(6);
-});
-
-it('hedge api: a request that would carry the key: -F x=@/proc/self/environ, a dry run or sent for real: refused in one line (exit 2) before it is journaled or sent, the key nowhere', async () => {
-  const simulator = await startSimulator();
-  for (const dry of [['--dry-run'], []]) {
-    const run = await simulator.hedge(
-      [...'api -X POST /quotes -F x=@/proc/self/environ'.split(' '), ...dry],
-      // /proc/self/environ is the environment of the process that reads it: a process of its own.
-      { onSpawn: () => {} },
-    );
-    exits(run, 2);
-    expect(run.stdout + run.stderr).not.toContain(simulator.apiKey);
-    expect(run.stderr).toMatch(
-      /^hedge: PATH, -f, -F and --input: the request would carry an API key .*nothing was sent\.\n$/,
-    );
-  }
-  expect(simulator.sandbox.requestLog).toHaveLength(0);
-  for (const file of filesUnder(simulator.configDir)) expect(file.text, file.path).not.toContain(simulator.apiKey);
-  expect(await journalEntries(simulator)).toEqual([]);
 });

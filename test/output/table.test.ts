@@ -356,7 +356,7 @@ describe('the drawing, byte for byte', () => {
 
 const ID = (n: number) => `hdg_0000084560jvkcy5rq90dq${String(n).padStart(2, '0')}`;
 function positionRow(n: number) {
-  const row: Record<string | symbol, unknown> = {
+  return {
     market: 'USDTNGN',
     side: n % 2 ? 'sell' : 'buy',
     hedge_id: ID(n),
@@ -372,9 +372,8 @@ function positionRow(n: number) {
     net_margin_usd: 2479.15,
     opened_at: '2026-03-02T09:00:00.000Z',
     maturity_at: '2026-03-09T09:00:00.000Z',
-  };
-  row[JOINED_REFERENCE] = n % 2 ? undefined : 'DEAL-42';
-  return row as Record<string, unknown>;
+    [JOINED_REFERENCE]: n % 2 ? undefined : 'DEAL-42',
+  } as Record<string, unknown>;
 }
 
 const LISTS = [

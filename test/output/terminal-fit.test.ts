@@ -59,7 +59,7 @@ describe('reportError', () => {
     return { code, text: err.text() };
   };
 
-  it('on a terminal wraps each line at spaces to its width, the hint continuing under its text', () => {
+  it('on a terminal wraps each line at spaces to its width, the hint continuing under its text; in a pipe (no width) or under --json, one line per message', () => {
     const { code, text } = reported(false, 60);
     expect(code).toBe(130);
     const lines = text.trimEnd().split('\n');
@@ -70,9 +70,6 @@ describe('reportError', () => {
       true,
       words(`${interrupted.message} → ${interrupted.hint}`),
     ]);
-  });
-
-  it('in a pipe (no width) or under --json, one line per message', () => {
     expect(reported(false).text.trimEnd().split('\n')).toHaveLength(2);
     expect(JSON.parse(reported(true, 40).text)).toMatchObject({
       error: { code: 'interrupted', message: interrupted.message },

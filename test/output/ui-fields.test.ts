@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { kindFromName, labelFromName, withExtraFields, type FieldSpec } from '../../src/platform/fields/fields.js';
 
 it('labelFromName reads snake_case as words, with units in brackets', () => {
@@ -27,7 +27,7 @@ it('kindFromName infers how to show a field nobody named', () => {
   ]).toEqual('pnl money percent rate time hash count json text'.split(' '));
 });
 
-describe('withExtraFields', () => {
+it('withExtraFields puts known fields first, then every other field sorted by name (whatever order the server sent them in); labels and kinds the extras from their names; leaves out only what the caller omits on purpose; drops a known field no row has, unless asked to keep columns stable', () => {
   const known: FieldSpec[] = [
     { key: 'market', label: 'Market' },
     { key: 'client_reference', label: 'Ref' },
@@ -42,31 +42,21 @@ describe('withExtraFields', () => {
     { market: 'USDTNGN', available_capacity_usd: { buy: 1, sell: 2 }, order_tx_hash: '0x1', desk_region: 'lagos' },
     { market: 'USDTKES', available_capacity_usd: { buy: 3, sell: 4 }, risk_tier: 2 },
   ];
-
-  it('puts known fields first, then every other field sorted by name (whatever order the server sent them in); labels and kinds the extras from their names', () => {
-    const fields = withExtraFields(known, rows);
-    const keys = fields.map((field) => field.key);
-    expect(keys).toEqual('market capacity_buy desk_region order_tx_hash risk_tier'.split(' '));
-    expect(withExtraFields(known, [...rows].reverse()).map((field) => field.key)).toEqual(keys);
-    expect(fields.slice(2).map((field) => [field.label, field.kind])).toEqual([
-      ['Desk region', 'text'],
-      ['Order tx hash', 'hash'],
-      ['Risk tier', 'count'],
-    ]);
-  });
-
-  it('leaves out only what the caller omits on purpose', () => {
-    expect(withExtraFields(known, rows, { omit: ['order_tx_hash'] }).map((field) => field.key)).toEqual(
-      'market capacity_buy desk_region risk_tier'.split(' '),
-    );
-  });
-
-  it('drops a known field no row has, unless asked to keep columns stable', () => {
-    expect([
-      withExtraFields(known, rows).some((field) => field.key === 'client_reference'),
-      withExtraFields(known, rows, { keepAbsentKnown: true })
-        .map((field) => field.key)
-        .slice(0, 3),
-    ]).toEqual([false, ['market', 'client_reference', 'capacity_buy']]);
-  });
+  const fields = withExtraFields(known, rows);
+  const keys = fields.map((field) => field.key);
+  expect(keys).toEqual('market capacity_buy desk_region order_tx_hash risk_tier'.split(' '));
+  expect(withExtraFields(known, [...rows].reverse()).map((field) => field.key)).toEqual(keys);
+  expect(fields.slice(2).map((field) => [field.label, field.kind])).toEqual([
+    ['Desk region', 'text'],
+    ['Order tx hash', 'hash'],
+    ['Risk tier', 'count'],
+  ]);
+  expect(withExtraFields(known, rows, { omit: ['order_tx_hash'] }).map((field) => field.key)).toEqual(
+    'market capacity_buy desk_region risk_tier'.split(' '),
+  );
+  expect(
+    withExtraFields(known, rows, { keepAbsentKnown: true })
+      .map((field) => field.key)
+      .slice(0, 3),
+  ).toEqual(['market', 'client_reference', 'capacity_buy']);
 });

@@ -1,8 +1,8 @@
 // `hedge doctor` through the real binary: it passes against every wire dialect with no wire setting
 // (and sends no write), and fails with the right line and exit code against a wrong key (4), a
 // wrong base URL (5), a server whose clock is off (5), an answer it cannot read (14), and a config
-// store or journal a write could not use (the code the write ends with).
-import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+// store or journal a write could not use (the code the write ends with; a CA file: guarded-files.test.ts).
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_DIALECTS, wireDialect } from '../../src/sandbox/index.js';
@@ -93,7 +93,7 @@ describe.concurrent(
 );
 
 describe('hedge doctor fails with the right line', () => {
-  it('a key the server does not know: "Key accepted" fails, exit 4, the reads not asked', async () => {
+  it('a key the server does not know: "Key accepted" fails, exit 4, the reads not asked; a base URL that does not serve the API, or where nothing listens: "Base URL" fails naming the 404 or the refused connection, exit 5; an account hedge cannot read: "Account" fails naming the field and what came, exit 14', async () => {
     const simulator = await start();
     const { code, report, stderr, check } = await doctor(simulator, { HEDGE_API_KEY: UNKNOWN_KEY });
     expect([code, report]).toMatchObject([4, { ready: false, exit_code: 4 }]);
@@ -111,13 +111,11 @@ describe('hedge doctor fails with the right line', () => {
     expect(simulator.requests().map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
       'GET /markets 401',
     ]);
-  });
 
-  it('a base URL that does not serve the API, or where nothing listens: "Base URL" fails naming the 404 or the refused connection, exit 5', async () => {
-    const simulator = await start();
+    // A base URL that does not serve the API, or where nothing listens: "Base URL" fails naming the 404 or the refused connection, exit 5.
     const wrong = simulator.baseUrl.replace(/\/v2$/, '/v9');
-    const { code, check } = await doctor(simulator, { HEDGE_BASE_URL: wrong });
-    expect([code, check('base_url')]).toMatchObject([
+    const notApi = await doctor(simulator, { HEDGE_BASE_URL: wrong });
+    expect([notApi.code, notApi.check('base_url')]).toMatchObject([
       5,
       {
         ...failedForWrites,
@@ -133,6 +131,25 @@ describe('hedge doctor fails with the right line', () => {
       5,
       { status: 'fail', detail: expect.stringMatching(/ECONNREFUSED/) },
     ]);
+
+    // An account hedge cannot read: "Account" fails naming the field and what came, exit 14.
+    const proxy = await startFieldProxy(simulator.sandbox, 'balance_usdc', 'n/a');
+    try {
+      const account = await doctor(simulator, envFor(proxy));
+      expect([account.code, account.check('account')]).toMatchObject([
+        14,
+        {
+          ...failedForWrites,
+          detail: expect.stringMatching(
+            /data\.balance_usdc is "n\/a" \(text\), where a number \(or a numeric string\) is expected/,
+          ),
+          next: expect.stringMatching(/hedge account --verbose/),
+        },
+      ]);
+      expect(account.check('positions').status).toBe('ok');
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('a server whose clock runs 10 minutes ahead: "Clock" fails, exit 5; everything else passes', async () => {
@@ -182,7 +199,7 @@ describe('hedge doctor fails with the right line', () => {
     expect(Number(seconds)).toBeLessThanOrEqual(45);
   });
 
-  it('a journal others may change: "Journal" fails naming the chmod, exit 13, as the write it stands for is refused', async () => {
+  it('a journal others may change: "Journal" fails naming the chmod, exit 13, as the write it stands for is refused; a config store others may read, a state folder others may change: doctor exits as the write would (1, 2), naming the fix', async () => {
     const simulator = await start();
     const journal = join(simulator.configDir, 'journal.jsonl');
     writeFileSync(journal, '', { mode: 0o600 });
@@ -197,13 +214,10 @@ describe('hedge doctor fails with the right line', () => {
     });
     expect(stderr).toMatch(/Not ready: a write would fail \(✗ Journal\)/);
     // What doctor said is what a write meets: refused before anything is sent.
-    exits(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --yes'), 13);
-    expect(simulator.trades()).toEqual([]);
-  });
-
-  it('a config store others may read, a state folder others may change: doctor exits as the write would (1, 2), naming the fix', async () => {
-    const simulator = await start();
     const open = 'open USDTNGN buy 1000 --tenor 1 --yes';
+    exits(await simulator.hedge(open), 13);
+    expect(simulator.trades()).toEqual([]);
+
     // The key in a profile whose store others may read: "Key and base URL" fails as a write does, exit 1.
     const configDir = join(simulator.configDir, 'config');
     ok(await simulator.hedge(['login', '--base-url', simulator.baseUrl], { configDir, input: simulator.apiKey }));
@@ -219,39 +233,6 @@ describe('hedge doctor fails with the right line', () => {
     (await doctor(simulator, stateEnv.env)).failsAt(2, 'journal', `chmod 700 ${join(state, 'hedge')}`);
     exits(await simulator.hedge(open, stateEnv), 2);
     expect(simulator.trades()).toEqual([]);
-  });
-
-  it('a CA file others may change: "Base URL" fails naming the chmod, exit 2 as a write, and the key is not said to be accepted: nothing was sent', async () => {
-    const simulator = await start({ tls: true });
-    const ca = join(simulator.configDir, 'ca.pem');
-    copyFileSync(simulator.sandbox.caFile!, ca);
-    chmodSync(ca, 0o666);
-    const { check, failsAt } = await doctor(simulator, { HEDGE_CA_FILE: ca });
-    failsAt(2, 'base_url', `chmod go-w ${ca}`);
-    expect(check('auth')).toBeUndefined();
-    exits(await simulator.hedge('positions', { env: { HEDGE_CA_FILE: ca } }), 2);
-    expect(simulator.requests()).toEqual([]);
-  });
-
-  it('an account hedge cannot read: "Account" fails naming the field and what came, exit 14', async () => {
-    const simulator = await start();
-    const proxy = await startFieldProxy(simulator.sandbox, 'balance_usdc', 'n/a');
-    try {
-      const { code, check } = await doctor(simulator, envFor(proxy));
-      expect([code, check('account')]).toMatchObject([
-        14,
-        {
-          ...failedForWrites,
-          detail: expect.stringMatching(
-            /data\.balance_usdc is "n\/a" \(text\), where a number \(or a numeric string\) is expected/,
-          ),
-          next: expect.stringMatching(/hedge account --verbose/),
-        },
-      ]);
-      expect(check('positions').status).toBe('ok');
-    } finally {
-      await proxy.close();
-    }
   });
 });
 

@@ -25,6 +25,7 @@ import { storeFile, writeStore } from '../support/config-store.js';
 import { ROOT, runHedge, type RunResult } from '../support/hedge-cli.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 import { ok, exits } from '../support/cli-runs.js';
+import { STACK_FRAME } from '../support/output/text.js';
 
 const start = useSimulators();
 
@@ -90,6 +91,16 @@ it('the CA file (HEDGE_CA_FILE, a profile ca_file): one other users may change, 
   expect(await refusal(tls.hedge('markets', caFile(ca)), 2)).toBe(
     `hedge: CA file: cannot read ${ca}: other users can change it (mode 0666); run \`chmod go-w ${ca}\`; nothing was sent.`,
   );
+  // hedge doctor says so as the write would: "Base URL" fails naming the chmod, exit 2, and no key is said to be accepted.
+  const doctor = exits(await tls.hedge('doctor --json', caFile(ca)), 2);
+  expect(doctor.stderr).not.toMatch(STACK_FRAME);
+  const { checks, ...verdict } = JSON.parse(doctor.stdout);
+  const byId = (id: string) => checks.find((check: any) => check.check === id);
+  expect([verdict, byId('base_url'), byId('auth')]).toMatchObject([
+    { ready: false, exit_code: 2 },
+    { status: 'fail', detail: expect.stringContaining(`run \`chmod go-w ${ca}\``) },
+    undefined,
+  ]);
   const large = join(tls.configDir, 'large.pem');
   writeFileSync(large, '');
   truncateSync(large, 5 * 1024 * 1024);
@@ -130,7 +141,7 @@ const NOBODY = 65534;
 describe('the folders of the store and the journal (HEDGE_CONFIG_DIR, the state folder)', () => {
   const me = () => userInfo().username;
 
-  it('a relative one is refused before any request (exit 2, one line): the journal in it would move with the working folder, and a re-run from another would not find its own action', async () => {
+  it("a relative one is refused before any request (exit 2, one line): the journal in it would move with the working folder, and a re-run from another would not find its own action; this user's own HEDGE_CONFIG_DIR that others may change is refused with the chmod, left as it is (by --demo too, whose state it would hold)", async () => {
     const desk = await start();
     const moved = join(desk.configDir, 'moved');
     const given = relative(ROOT, moved);
@@ -145,6 +156,20 @@ describe('the folders of the store and the journal (HEDGE_CONFIG_DIR, the state 
       message: `HEDGE_CONFIG_DIR: "${given}" is not an absolute path; the journal and profiles in it would move with the working folder. Give the whole path, e.g. "${moved}".`,
     });
     expect([desk.requests(), existsSync(moved)]).toEqual([[], false]);
+
+    desk.seedOpen('sell', 2000);
+    const open = join(desk.configDir, 'open');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    const refused = `hedge: Cannot use the folder ${open}: other users can change it (mode 0777); run \`chmod 700 ${open}\`.`;
+    expect(await refusal(desk.hedge('add USDTNGN sell 700', { configDir: open }), 2)).toBe(refused);
+    const demo = exits(await runHedge('--demo markets', { configDir: open }), 2);
+    expect(demo.stderr.split('\n')).toContain(refused);
+    expect([desk.writes(), ...leftAsItWas(open)]).toEqual([[], 0o777, []]);
+
+    chmodSync(open, 0o700);
+    ok(await desk.hedge('add USDTNGN sell 700', { configDir: open }));
+    expect(desk.trades()).toHaveLength(1);
   });
 
   it.skipIf(ROOT_ONLY)(
@@ -162,23 +187,6 @@ describe('the folders of the store and the journal (HEDGE_CONFIG_DIR, the state 
       expect([desk.writes(), statSync(shared).uid, ...leftAsItWas(shared)]).toEqual([[], NOBODY, 0o777, []]);
     },
   );
-
-  it("this user's own HEDGE_CONFIG_DIR that others may change is refused with the chmod, left as it is (by --demo too, whose state it would hold)", async () => {
-    const desk = await start();
-    desk.seedOpen('sell', 2000);
-    const open = join(desk.configDir, 'open');
-    mkdirSync(open);
-    chmodSync(open, 0o777);
-    const refused = `hedge: Cannot use the folder ${open}: other users can change it (mode 0777); run \`chmod 700 ${open}\`.`;
-    expect(await refusal(desk.hedge('add USDTNGN sell 700', { configDir: open }), 2)).toBe(refused);
-    const demo = exits(await runHedge('--demo markets', { configDir: open }), 2);
-    expect(demo.stderr.split('\n')).toContain(refused);
-    expect([desk.writes(), ...leftAsItWas(open)]).toEqual([[], 0o777, []]);
-
-    chmodSync(open, 0o700);
-    ok(await desk.hedge('add USDTNGN sell 700', { configDir: open }));
-    expect(desk.trades()).toHaveLength(1);
-  });
 
   it.skipIf(ROOT_ONLY)(
     'a journal folder (XDG_STATE_HOME/hedge) another user owns is refused before any request, whatever its mode (needs root)',

@@ -33,7 +33,7 @@ describe.skipIf(missing !== undefined)(
     const login = (profile: string, ...args: string[]) =>
       loginWith(suite.tmp.path, suite.sandbox, KEY_A, ['--profile', profile, ...args], secrets.env);
 
-    it('login keeps the key in the keyring, not the file; every command reads it from there; whoami says so', async () => {
+    it('login keeps the key in the keyring, not the file; every command reads it from there; whoami says so; a keyring profile without its keyring, or with its entry gone, is exit 4 and sends nothing', async () => {
       const { sandbox, simulator, tmp } = suite;
       const { stdout, stderr } = ok(await login('desk', '--json'));
       expect(JSON.parse(stdout)).toMatchObject({ profile: 'desk', key_store: 'keyring' });
@@ -64,11 +64,8 @@ describe.skipIf(missing !== undefined)(
           }),
         ]),
       );
-    });
 
-    it('a keyring profile without its keyring, or with its entry gone, is exit 4 and sends nothing', async () => {
-      const { sandbox, tmp } = suite;
-      ok(await login('desk'));
+      // Without its keyring, or with its entry gone: exit 4, nothing sent.
       sandbox.requestLog.length = 0;
       exits(await suite.run('positions'), 4, 'is in the OS keyring, but no D-Bus session');
       const store = readStore(tmp.path);

@@ -33,11 +33,30 @@ const { nothingSent } = suite;
 const login = (key: string, ...args: string[]) => loginWith(configDir, sandbox, key, args);
 
 describe('hedge login (key from stdin)', () => {
-  it('checks the key with one GET /account, saves the profile and makes it current; takes the base URL from HEDGE_BASE_URL when --base-url is not given', async () => {
-    const result = exits(await login(KEY_A, '--profile', 'desk'), 0, 'test key');
-    expect(simulator.requests('GET', '/account')).toHaveLength(1);
-    expect(sandbox.requestLog).toHaveLength(1);
+  it('refuses a malformed key or empty stdin with exit 4, a missing base URL with exit 2 (reading no key), before any request, and a key the sandbox rejects (401, or a live key) with exit 4, saying so: nothing saved, a stored profile as it was; a good key: checked with one GET /account, the profile saved and made current; the base URL from HEDGE_BASE_URL when --base-url is not given', async () => {
+    for (const key of ['not-a-key', 'hpk_prod_abcdefghijklmnopqrstuvwx', `${KEY_A} trailing`]) {
+      const { stderr } = exits(await login(key, '--profile', 'desk'), 4, 'malformed');
+      expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
+    }
+    for (const input of ['', '\n']) {
+      exits(await hedgeIn(configDir, `login --base-url ${sandbox.baseUrl}`, { input }), 4, 'No API key on stdin');
+    }
+    exits(await hedgeIn(configDir, 'login --profile desk', { input: KEY_A }), 2, '--base-url');
+    nothingSent();
+    expect(existsSync(storeFile(configDir))).toBe(false);
 
+    const refused = exits(await login(UNKNOWN_KEY, '--profile', 'desk'), 4, 'refused this key');
+    // The hint repeats the flag that chose the profile.
+    expect(refused.stderr).toContain('run `hedge --profile desk login` again');
+    expect(simulator.requests('GET', '/account')).toHaveLength(1);
+    expect([sandbox.requestLog[0]?.status, existsSync(storeFile(configDir))]).toEqual([401, false]);
+    expect(refused.stderr).not.toContain(UNKNOWN_KEY);
+
+    const result = exits(await login(KEY_A, '--profile', 'desk'), 0, 'test key');
+    expect(sandbox.requestLog.map((entry) => [entry.path, entry.status])).toEqual([
+      ['/account', 401],
+      ['/account', 200],
+    ]);
     // Its modes (0600 in a 0700 folder made for it): test/reliability/config-stress.test.ts.
     // The trailing newline of `echo` is not part of the key.
     expect(readStore(configDir)).toMatchObject({
@@ -53,6 +72,9 @@ describe('hedge login (key from stdin)', () => {
     });
     ok(await hedgeIn(configDir, 'login --profile env', { input: KEY_A, env: { HEDGE_BASE_URL: sandbox.baseUrl } }));
     expect(readStore(configDir).profiles.env.base_url).toBe(sandbox.baseUrl);
+    // A live key refused by the sandbox is exit 4 too, and the stored profile stays as it was.
+    exits(await login(LIVE_KEY, '--profile', 'desk'), 4, 'live_key_refused');
+    expect(readStore(configDir).profiles.desk.api_key).toBe(KEY_A);
   });
 
   it('names a first profile "default"; saves a second beside it, not current; a bare login renews the current one', async () => {
@@ -70,32 +92,6 @@ describe('hedge login (key from stdin)', () => {
       current: 'default',
       profiles: { default: { api_key: KEY_C, base_url: sandbox.baseUrl }, other: { api_key: KEY_B } },
     });
-  });
-
-  it('refuses a malformed key or empty stdin with exit 4, a missing base URL with exit 2 (reading no key), before any request, and saves nothing', async () => {
-    for (const key of ['not-a-key', 'hpk_prod_abcdefghijklmnopqrstuvwx', `${KEY_A} trailing`]) {
-      const { stderr } = exits(await login(key, '--profile', 'desk'), 4, 'malformed');
-      expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
-    }
-    for (const input of ['', '\n']) {
-      exits(await hedgeIn(configDir, `login --base-url ${sandbox.baseUrl}`, { input }), 4, 'No API key on stdin');
-    }
-    exits(await hedgeIn(configDir, 'login --profile desk', { input: KEY_A }), 2, '--base-url');
-    nothingSent();
-    expect(existsSync(storeFile(configDir))).toBe(false);
-  });
-
-  it('refuses a key the sandbox rejects (401, or a live key) with exit 4, says so, and saves nothing: a stored profile stays as it was', async () => {
-    const result = exits(await login(UNKNOWN_KEY, '--profile', 'desk'), 4, 'refused this key');
-    // The hint repeats the flag that chose the profile.
-    expect(result.stderr).toContain('run `hedge --profile desk login` again');
-    expect(simulator.requests('GET', '/account')).toHaveLength(1);
-    expect([sandbox.requestLog[0]?.status, existsSync(storeFile(configDir))]).toEqual([401, false]);
-    expect(result.stderr).not.toContain(UNKNOWN_KEY);
-    // A live key refused by the sandbox is exit 4 too, and a stored profile stays as it was.
-    writeStore(configDir, { current: 'desk', profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_A } } });
-    exits(await login(LIVE_KEY, '--profile', 'desk'), 4, 'live_key_refused');
-    expect(readStore(configDir).profiles.desk.api_key).toBe(KEY_A);
   });
 });
 
