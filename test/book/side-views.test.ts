@@ -20,7 +20,7 @@ import {
 } from '../support/simulator.js';
 import { printedTable } from '../support/output/table-text.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
-import { hedgeOf } from '../support/keeper.js';
+import { hedgeOf, lines, writeTarget } from '../support/keeper.js';
 import { openByApi } from './open-by-api.js';
 
 const startSimulator = useSimulators();
@@ -219,7 +219,7 @@ it('a server whose positions list trails the hedge records (viewLagMs): right af
   expect(closedTable.stdout).toContain('settling: the positions list still shows the side');
 });
 
-it('a side whose hedge is past the 50 filled hedges read: positions says the records may be cut, and an add cannot tell at once, nothing sent, on a server that ignores the page size (alpha: 50 a page, no next page)', async () => {
+it('a side whose hedge is past the 50 filled hedges read: positions says the records may be cut, and an add or a keeper of the side (held: its row unknown, never re-opened) cannot tell at once (exit 12) naming what to set, nothing sent, on a server that ignores the page size (alpha: 50 a page, no next page)', async () => {
   const simulator = await startSimulator({ dialect: 'alpha' });
   const buy = simulator.seedOpen('buy', 10_000);
   // 50 newer filled hedges on the other side (alpha opens another hedge on an open side): the buy is the 51st.
@@ -246,6 +246,18 @@ it('a side whose hedge is past the 50 filled hedges read: positions says the rec
     { status: 'filled', limit: '500' },
     { status: 'filled', limit: '1' },
   ]);
+  const keep = await simulator.hedge(['keep', writeTarget(simulator, ['USDTNGN,buy,10000,7,,']), '--once', '--json']);
+  expect(keep.code, keep.stderr + keep.stdout).toBe(12);
+  const said = `${keep.stdout}\n${keep.stderr}`;
+  expect(said).toMatch(
+    /The buy side of USDTNGN cannot be told: the hedge records may be cut at 50 filled hedges.*Nothing was sent/,
+  );
+  expect(said).toMatch(/HEDGE_WIRE_PAGE_SIZE_PARAM/);
+  expect(lines(keep.stdout).find((event) => event.event === 'cycle')!.rows[0]).toMatchObject({
+    current_unknown: true,
+    state: expect.stringMatching(/^settling: /),
+  });
+  expect(simulator.requests('POST').filter((entry) => entry.path !== '/quotes')).toEqual([]);
 });
 
 it('positions when the hedge records are not there: a server that lists no hedge records: the positions as sent, and that the records held none; GET /hedges refused: the positions still shown (side_book null), and why the hedges are not', async () => {
