@@ -2,7 +2,6 @@
 // header), and the test moves the server's clock with advance() instead of waiting for maturities.
 // Every assertion is on the server's own state (its hedges, its request log) or on the events the
 // keeper printed, each of which must be valid JSON.
-import { utimesSync } from 'node:fs';
 import { expect } from 'vitest';
 import {
   activeNotional,
@@ -303,29 +302,6 @@ describeKeepers('hedge keep', 3, () => {
       await keepOnce(simulator, file);
       await until(() => simulator.active('sell').every((hedge) => hedge.status === 'filled'), 'the fill');
       expect(activeNotional(simulator, 'sell'), `delays ${delays.join(', ')} ms`).toBe(2000);
-    },
-  );
-
-  keeperCase(
-    "a colleague's close after the target file last changed stands, judged on one clock (the server's 45 s behind ours), until --converge restores the side",
-    { stepped: true, realNow: () => Date.now() - 45_000 },
-    async (simulator) => {
-      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,']);
-      await keepOnce(simulator, file);
-      await oneFilled(simulator, 'sell', 'the fill');
-      // The target last changed 10 s ago by this machine's clock; a colleague closes the side now.
-      utimesSync(file, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));
-      exits(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
-      const opens = simulator.requests('POST', '/hedges').length;
-      expect((await keepOnce(simulator, file)).find(eventIs('drift'))).toMatchObject({
-        side: 'sell',
-        change: 'open',
-      });
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
-      expect(simulator.active('sell')).toHaveLength(0);
-      expect((await keepOnce(simulator, file, 0, '--converge')).some(eventIs('reopen', 'sell'))).toBe(true);
-      await oneFilled(simulator, 'sell', 'the restored fill');
-      holds(simulator);
     },
   );
 
