@@ -202,16 +202,25 @@ describe('hedge add / reduce / close', () => {
     });
   });
 
-  it('close waits until the side leaves the positions, then shows what it returned and the realized figures', async () => {
+  it('open --json prints only the final hedge on stdout; close waits until the side leaves the positions, then shows what it returned and the realized figures; on a terminal-less run, the realized P&L lines in plain mode', async () => {
     const trading = await startTrading();
     const buyId = await openFilledThroughCli(trading, 'buy', '12000');
-    const sellId = await openFilledThroughCli(trading, 'sell', '3000');
+    const opened = ok(await trading.hedge('open USDTNGN sell 2500 --tenor 1 --json'));
+    const sell = JSON.parse(opened.stdout);
+    expect(sell).toMatchObject({
+      id: trading.active('sell')[0].id,
+      status: 'filled',
+      side: 'sell',
+      notional_usd: 2500,
+    });
+    expect(typeof sell.struck_rate).toBe('number');
+    expect(opened.stderr).not.toContain('waiting');
     // In real time: the poll's cadence is checked.
     const closed = okJson(await trading.hedge('close USDTNGN buy --json', { clock: undefined }));
     const account = Object.values(trading.sandbox.engine.state.accounts)[0];
     // The buy side is gone from the server's positions; the sell side is untouched.
     expect(account.hedges[buyId].status).toBe('closed');
-    expect(Object.values(account.activeHedgeIds)).toEqual([sellId]);
+    expect(Object.values(account.activeHedgeIds)).toEqual([sell.id]);
     const record = account.history.find((entry) => entry.hedge_id === buyId)!;
     expect(closed).toMatchObject({ hedge_id: buyId, status: 'closed', market: 'USDTNGN', side: 'buy' });
     expect(typeof closed.net_margin_usd).toBe('number');
@@ -233,24 +242,15 @@ describe('hedge add / reduce / close', () => {
     expect(trading.requests('GET', '/hedges').filter((entry) => entry.realTimeMs > polls[0].realTimeMs)).toHaveLength(
       2,
     );
-  });
-
-  it('open --json prints only the final hedge on stdout; close on a terminal-less run prints the realized P&L lines in plain mode', async () => {
-    const trading = await startTrading();
-    const opened = ok(await trading.hedge('open USDTNGN sell 2500 --tenor 1 --json'));
-    const hedge = JSON.parse(opened.stdout);
-    expect(hedge).toMatchObject({ id: trading.hedges()[0].id, status: 'filled', side: 'sell', notional_usd: 2500 });
-    expect(typeof hedge.struck_rate).toBe('number');
-    expect(opened.stderr).not.toContain('waiting');
     const lines = tsvRecord(
       exits(await trading.hedge('close USDTNGN sell'), 0, 'Closed: the sell position on USDTNGN is no longer open.')
         .stdout,
     );
-    const record = Object.values(trading.sandbox.engine.state.accounts)[0].history[0];
-    expect(lines.hedge_id).toBe(hedge.id);
+    const sold = account.history[1];
+    expect([lines.hedge_id, sold.hedge_id]).toEqual([sell.id, sell.id]);
     // The record's figures as sent: carry and fees keep the server's sign (positive = the account pays).
     for (const key of ['net_pnl_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc'] as const)
-      expect(Number(lines[key]), key).toBe(record[key]);
+      expect(Number(lines[key]), key).toBe(sold[key]);
     expect(lines.net_margin_usd).toMatch(/^\d+(\.\d+)?$/);
   });
 
