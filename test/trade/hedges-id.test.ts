@@ -5,32 +5,22 @@
 // `hedge hedges ID --wait`: polls until the hedge is final; a filled hedge exits 0, a failed one
 // exits 6 (order failed) with the hedge still printed. The sandboxes run on real time here so the
 // fill lands while the CLI waits (300 ms after the open, well before its first poll a second later).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hedgeSchema } from '../../src/platform/api/schemas.js';
-import { apiData, MARKET, startSimulator, useSimulators, type Simulator } from '../support/simulator.js';
+import { apiData, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { exits, journalEntries, ok, okJson } from '../support/cli-runs.js';
 import { openBody } from '../support/engine.js';
 
 const start = useSimulators({ stepped: true });
-let filling: Simulator;
-let failing: Simulator;
+/** A simulator on real time whose opens fill (or fail) 300 ms after they are sent. */
+const onRealTime = (failRate = 0) => start({ seed: 7, fillDelayMs: 300, failRate, stepped: false });
 const order = openBody('buy', 10_000, 1);
 /** `hedge hedges …` against `on`. */
 const hedges = (on: Simulator, args: string) => on.hedge(`hedges ${args}`);
 
-beforeAll(async () => {
-  [filling, failing] = await Promise.all([
-    startSimulator({ seed: 7, fillDelayMs: 300 }),
-    startSimulator({ seed: 7, fillDelayMs: 300, failRate: 1 }),
-  ]);
-});
-
-afterAll(async () => {
-  await Promise.all([filling?.close(), failing?.close()]);
-});
-
 describe('hedges ID', () => {
   it('--wait waits for the fill (exit 0), and for a failure (exit 6, the hedge still on stdout)', async () => {
+    const [filling, failing] = await Promise.all([onRealTime(), onRealTime(1)]);
     const [toFill, toFail] = await Promise.all([
       apiData(filling, 'POST', '/hedges', order),
       apiData(failing, 'POST', '/hedges', order),
@@ -57,6 +47,7 @@ describe('hedges ID', () => {
   });
 
   it('--wait: a hedge already final is returned at once, with one request', async () => {
+    const filling = await onRealTime();
     const hedge = await apiData(filling, 'POST', '/hedges', { ...order, side: 'sell' });
     // Past its fill on the simulator's clock (no sleep): the hedge is final before the CLI asks.
     filling.advance(300);

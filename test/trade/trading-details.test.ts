@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatMoney, formatRate, formatSignedMoney } from '../../src/core/number-format.js';
 import { payOrEarn, toAccountSide } from '../../src/core/money.js';
-import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { runHedge, tempFolders } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { exits, journalEntries, ok, okJson } from '../support/cli-runs.js';
 import { IDEMPOTENCY_KEY } from '../support/output/text.js';
@@ -14,6 +14,7 @@ import { openBody } from '../support/engine.js';
 import { activeSizes, hedgeOf as hedge, HOUR } from '../support/keeper.js';
 
 const start = useSimulators({ stepped: true });
+const demoDir = tempFolders('hedge-demo-open-');
 /** Wide enough that no card row wraps: the assertions read whole rows. */
 const WIDE = { COLUMNS: '160' };
 
@@ -350,22 +351,10 @@ describe('opening a side that is already open', () => {
   });
 
   it('the hint repeats --demo', async () => {
-    const dir = tempDir('hedge-demo-open-');
-    try {
-      ok(
-        await runHedge(`--demo open ${MARKET} sell 1000 --tenor 1 --json`, {
-          configDir: dir.path,
-        }),
-      );
-      expect(
-        (
-          await runHedge(`--demo open ${MARKET} sell 500 --tenor 1 --json`, {
-            configDir: dir.path,
-          })
-        ).stderr,
-      ).toContain('To add to that hedge (same maturity): `hedge --demo add USDTNGN sell 500`.');
-    } finally {
-      dir.remove();
-    }
+    const configDir = demoDir();
+    ok(await runHedge(`--demo open ${MARKET} sell 1000 --tenor 1 --json`, { configDir }));
+    expect((await runHedge(`--demo open ${MARKET} sell 500 --tenor 1 --json`, { configDir })).stderr).toContain(
+      'To add to that hedge (same maturity): `hedge --demo add USDTNGN sell 500`.',
+    );
   });
 });
