@@ -23,22 +23,21 @@ import { colleagueCloses, MARKET, type Simulator } from '../support/simulator.js
 import { oneFilled, eventIs, holds, nearMaturity, keeperCase } from './filled.js';
 import { exits } from '../support/cli-runs.js';
 
-/** The server's next open refused (capacity_exceeded). */
-const OPEN_REFUSED_ONCE = {
-  nextError: { count: 1, status: 400, code: 'capacity_exceeded' },
-  match: { method: 'POST', path: '/hedges' },
-};
-
-/**
- * A 7-day sell of 2,000 half an hour from maturity, kept as a 1-day row rolled 6 h ahead: the check
- * before the roll's close passes; the server then refuses the roll's open once.
- */
-async function rollOpenRefused(rig: KeeperRig) {
-  const simulator = await rig.start({ stepped: true });
+/** A 7-day sell of 2,000 half an hour from maturity, kept as a 1-day row rolled 6 h ahead: its roll is due. */
+function rollDue(simulator: Simulator) {
   const seeded = simulator.seedOpen('sell', 2000);
   nearMaturity(simulator);
-  simulator.sandbox.setFaults(OPEN_REFUSED_ONCE);
-  return { simulator, seeded, file: writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']) };
+  return { seeded, file: writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']) };
+}
+
+/** A roll due whose check before the close passes; the server then refuses the roll's open once (capacity_exceeded). */
+async function rollOpenRefused(rig: KeeperRig) {
+  const simulator = await rig.start({ stepped: true });
+  simulator.sandbox.setFaults({
+    nextError: { count: 1, status: 400, code: 'capacity_exceeded' },
+    match: { method: 'POST', path: '/hedges' },
+  });
+  return { simulator, ...rollDue(simulator) };
 }
 
 /** After the keeper's roll of `hedgeId` was refused (`code`), a colleague closes it (`close`): the keeper reports the
@@ -179,27 +178,20 @@ describeKeepers('hedge keep as a service', () => {
     "a roll whose open would be refused (the market disabled) sends no close, and leaves the hedge the colleagues': their early close of it then stands as drift, nothing re-opened once the market takes hedges again",
     {},
     async (simulator, rig) => {
-      const seeded = simulator.seedOpen('sell', 2000);
-      nearMaturity(simulator);
+      const { seeded, file } = rollDue(simulator);
       // The simulator's own definition of the market: it stops taking new hedges.
       const market = (simulator.sandbox.engine as any).book.markets.find(
         (one: { market: string }) => one.market === MARKET,
       );
       market.status = 'disabled';
       // Then a colleague closes it, and the market takes hedges again.
-      await colleagueCloseStands(
-        simulator,
-        rig.keep(simulator, writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h'])),
-        seeded.id,
-        'market_disabled',
-        async () => {
-          // Refused before its close: the side is still covered by the hedge the roll would have closed.
-          expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
-          expect(hedgeOf(simulator, seeded.id).status).toBe('filled');
-          await colleagueCloses(simulator, 'sell');
-          market.status = 'open';
-        },
-      );
+      await colleagueCloseStands(simulator, rig.keep(simulator, file), seeded.id, 'market_disabled', async () => {
+        // Refused before its close: the side is still covered by the hedge the roll would have closed.
+        expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
+        expect(hedgeOf(simulator, seeded.id).status).toBe('filled');
+        await colleagueCloses(simulator, 'sell');
+        market.status = 'open';
+      });
     },
   );
 
@@ -207,25 +199,18 @@ describeKeepers('hedge keep as a service', () => {
     "…and so is a roll whose close the server refused: the journal's roll of that hedge closed nothing",
     {},
     async (simulator, rig) => {
-      const seeded = simulator.seedOpen('sell', 2000);
-      nearMaturity(simulator);
+      const { seeded, file } = rollDue(simulator);
       // Every close is refused but the colleague's.
       let colleagues = false;
       simulator.sandbox.setFaults({
         nextError: { count: 1000, status: 409, code: 'hedge_locked' },
         match: ({ method, path }) => method === 'POST' && path === '/hedges/close' && !colleagues,
       });
-      await colleagueCloseStands(
-        simulator,
-        rig.keep(simulator, writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h'])),
-        seeded.id,
-        'hedge_locked',
-        async () => {
-          colleagues = true;
-          await colleagueCloses(simulator, 'sell');
-          colleagues = false;
-        },
-      );
+      await colleagueCloseStands(simulator, rig.keep(simulator, file), seeded.id, 'hedge_locked', async () => {
+        colleagues = true;
+        await colleagueCloses(simulator, 'sell');
+        colleagues = false;
+      });
     },
   );
 
