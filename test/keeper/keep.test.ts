@@ -152,7 +152,7 @@ describeKeepers('hedge keep', 3, () => {
   );
 
   keeperCase(
-    'holds a 1-day sell of 2,000 through a roll and a settlement, then stops on SIGTERM with exit 0',
+    'holds a 1-day sell of 2,000 through a roll and a settlement; SIGTERM during its next roll lets the roll finish: exit 0, nothing unresolved, the side covered',
     { stepped: true },
     async (simulator, rig) => {
       const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']);
@@ -191,8 +191,16 @@ describeKeepers('hedge keep', 3, () => {
       holds(simulator);
       expect(simulator.historyCount()).toBeGreaterThanOrEqual(2);
 
+      // 19 h on again, the re-opened hedge's roll is due: SIGTERM once its close is sent.
+      const [third] = filledActive(simulator, 'sell');
+      const [beforeLast, closes] = [keeper.events.length, simulator.requests('POST', '/hedges/close').length];
+      simulator.advance(19 * HOUR);
+      await until(() => simulator.requests('POST', '/hedges/close').length > closes, "the last roll's close");
       const events = await stopKeeper(keeper);
-      expect(events.at(-1)!.event).toBe('stop');
+      expect([events.slice(beforeLast).some(eventIs('roll')), events.at(-1)!.event]).toEqual([true, 'stop']);
+      await oneFilled(simulator, 'sell', 'the last roll filled');
+      expect(filledActive(simulator, 'sell')[0].id).not.toBe(third.id);
+      holds(simulator);
       expect(events.filter(eventIs('cycle')).length).toBeGreaterThanOrEqual(3);
       for (const event of events) expect(typeof event.at).toBe('string');
       // Nothing is left half-done in the journal.
@@ -261,24 +269,6 @@ describeKeepers('hedge keep', 3, () => {
         new Set(simulator.requests('POST', '/hedges').map((entry) => entry.idempotencyKey)).size,
         activeNotional(simulator, 'buy'),
       ]).toEqual([1, 1000]);
-    },
-  );
-
-  keeperCase(
-    'SIGTERM during a roll lets the roll finish: exit 0, nothing unresolved, the side covered',
-    {},
-    async (simulator, rig) => {
-      const file = writeTarget(simulator, ['USDTNGN,buy,1500,3,,6h']);
-      simulator.seedOpen('buy', 1500);
-      simulator.advance(7 * 24 * HOUR - 3 * HOUR);
-      const closesBefore = simulator.requests('POST', '/hedges/close').length;
-      const keeper = rig.keep(simulator, file);
-      await until(() => simulator.requests('POST', '/hedges/close').length > closesBefore, "the roll's close");
-      const events = await stopKeeper(keeper);
-      expect([events.some(eventIs('roll')), events.at(-1)!.event]).toEqual([true, 'stop']);
-      await oneFilled(simulator, 'buy', 'the new hedge filled');
-      holds(simulator, 1500, 'buy');
-      expect(await journalEntries(simulator, '--pending')).toEqual([]);
     },
   );
 
