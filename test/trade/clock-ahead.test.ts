@@ -1,7 +1,8 @@
 // A server whose clock runs 45 s ahead of this machine's and that sends no Date header: a process that has not
 // opened a hedge knows its clock only from below (the stamps in its answers). A side whose hedge matures in about
 // two minutes by the server's clock is in step, never "past its maturity": positions shows its time left, and a
-// reduce (a full one too) goes through at once (an add: the conformance matrix's "add: clock ahead"). The server is
+// reduce (a full one too) goes through at once (an add: the conformance matrix's "add: clock ahead"; quoted for the days
+// left on its clock: trade/trading-details.test.ts). The server is
 // moved ahead with advance(), never waited for. On a server 10 min ahead, --watch's maturity alert and countdown
 // count on its clock too.
 import { describe, expect, it } from 'vitest';
@@ -86,15 +87,5 @@ describe("a server 10 min ahead, its Date header and its records alike: --watch 
     // The closing line says the time left on the server's clock too: about two minutes, not fourteen.
     expect(run.stderr).toMatch(/matures in 00:02:\d\d /);
     expect(simulator.writes()).toEqual([]);
-  });
-
-  it("add quotes its addition for the days the hedge has left on the server's clock: 3, not the 7 this machine's clock would say", async () => {
-    // A 7-day hedge on a server 4 days and 5 minutes on: 2 days 23 h 55 min left there.
-    const simulator = await start({});
-    const buy = simulator.seedOpen('buy', 1_000);
-    simulator.advance(4 * 86_400_000 + 300_000);
-    ok(await simulator.hedge(`add ${MARKET} buy 500 --yes`));
-    expect(simulator.requests('POST', '/quotes').map((entry) => (entry.body as any).tenor_days)).toEqual([3]);
-    expect(activeSizes(simulator, 'buy')).toEqual([[buy.id, 1_500]]);
   });
 });

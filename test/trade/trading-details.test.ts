@@ -61,7 +61,7 @@ const marginRow = (before: number, after: number) =>
 const writePaths = (simulator: Simulator) => simulator.writes().map((entry) => entry.path);
 
 describe('hedge add: the quote for the addition, then the position before → after', () => {
-  it('quotes the added notional (one POST /quotes) before the one POST /hedges/add; --json is the side, the details go to stderr', async () => {
+  it("quotes the added notional (one POST /quotes) before the one POST /hedges/add; --json is the side, the details go to stderr; on a server 4 days on, the next add is quoted for the days left on its clock: 3, not the 7 this machine's clock would say", async () => {
     const simulator = await start();
     const seeded = simulator.seedOpen('buy', 10_000);
     const before = { entry: seeded.entryPrice!, margin: seeded.marginUsdc };
@@ -96,6 +96,12 @@ describe('hedge add: the quote for the addition, then the position before → af
       `Position after the add: notional 10,000.00 → 15,000.00 USD; entry ${entryRow(before.entry, after.entryPrice!)}; ` +
         `margin ${formatMoney(before.margin)} → ${formatMoney(after.marginUsdc)} USDC`,
     );
+
+    // The server 4 days and 5 minutes on: 2 days 23 h 55 min left there.
+    simulator.advance(4 * 86_400_000 + 300_000);
+    ok(await simulator.hedge(`add ${MARKET} buy 500 --yes`));
+    expect(simulator.requests('POST', '/quotes').map((entry) => (entry.body as any).tenor_days)).toEqual([7, 3]);
+    expect(activeSizes(simulator, 'buy')).toEqual([[seeded.id, 15_500]]);
   });
 
   it.each([
@@ -180,7 +186,7 @@ describe('hedge reduce: what it realized', () => {
     expect(json.stderr).toContain(`balance ${formatSignedMoney(account(simulator).balanceUsdc - jsonBefore)} USDC.`);
   });
 
-  it('a side of two hedges (alpha): a close, or a reduce of the whole side, names both hedges it ended and shows their realized figures summed; a reduce that takes all of the newest and part of, or none of, the other names the hedge that remains on every line of its card; an add the one it grew', async () => {
+  it('a side of two hedges (alpha): a close, or a reduce of the whole side, names both hedges it ended and shows their realized figures summed; a reduce that takes all of the newest and part of, or none of, the other names the hedge that remains on every line of its card; an add the one it grew, and --json of an add and a reduce the side after the change, whichever hedge it was booked on', async () => {
     const simulator = await start({ dialect: 'alpha' });
     const ended = async (command: string) => {
       const ids = [simulator.seedOpen('buy', 1_000).id, simulator.seedOpen('buy', 500).id];
@@ -230,6 +236,23 @@ describe('hedge reduce: what it realized', () => {
     const added = ok(await simulator.hedge(`add ${MARKET} buy 100 --format table`, { env: WIDE })).stdout;
     expect(hedge(simulator, grown.id).notionalUsd).toBe(300);
     expect(named(added.slice(added.indexOf('Position after the add')))).toEqual({ row: grown.id, command: grown.id });
+    // --json: the side after the change, whichever hedge the server booked it on (the newest).
+    expect(okJson(await simulator.hedge(`add ${MARKET} buy 200 --json`))).toMatchObject({
+      market: MARKET,
+      side: 'buy',
+      notional_usd: 1300,
+      hedge: { id: grown.id, notional_usd: 500 },
+      answer: { hedge_id: grown.id, action: 'add', notional_usd: 200 },
+    });
+    expect(activeSizes(simulator, 'buy')).toEqual([
+      [older.id, 800],
+      [grown.id, 500],
+    ]);
+    expect(okJson(await simulator.hedge(`reduce ${MARKET} buy 300 --json`))).toMatchObject({
+      notional_usd: 1000,
+      hedge: { id: grown.id, notional_usd: 200 },
+      answer: { action: 'reduce', notional_usd: 300 },
+    });
   });
 
   // Bounded by --timeout before it lands (exit 7), then resumed once it has: as the first run would have shown it, never

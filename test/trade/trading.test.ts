@@ -10,7 +10,6 @@ import { openFilledThroughCli, useSimulators } from '../support/simulator.js';
 import { IDEMPOTENCY_KEY } from '../support/output/text.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
 import { openBody } from '../support/engine.js';
-import { activeSizes } from '../support/keeper.js';
 
 const startTrading = useSimulators({ stepped: true });
 
@@ -178,30 +177,6 @@ describe('hedge open', () => {
 });
 
 describe('hedge add / reduce / close', () => {
-  it('a side of several hedges (alpha): add and reduce --json report the side after the change, whichever hedge the server booked it on', async () => {
-    const trading = await startTrading({ dialect: 'alpha' });
-    const first = trading.seedOpen('buy', 1000);
-    const second = trading.seedOpen('buy', 500);
-    const added = okJson(await trading.hedge('add USDTNGN buy 200 --json'));
-    // The server booked the add on its newest hedge; the side is what a script reads either way.
-    expect(activeSizes(trading, 'buy')).toEqual([
-      [first.id, 1000],
-      [second.id, 700],
-    ]);
-    expect(added).toMatchObject({
-      market: 'USDTNGN',
-      side: 'buy',
-      notional_usd: 1700,
-      hedge: { id: second.id, notional_usd: 700 },
-      answer: { hedge_id: second.id, action: 'add', notional_usd: 200 },
-    });
-    expect(okJson(await trading.hedge('reduce USDTNGN buy 300 --json'))).toMatchObject({
-      notional_usd: 1400,
-      hedge: { id: second.id, notional_usd: 400 },
-      answer: { action: 'reduce', notional_usd: 300 },
-    });
-  });
-
   it('open --json prints only the final hedge on stdout; close waits until the side leaves the positions, then shows what it returned and the realized figures; on a terminal-less run, the realized P&L lines in plain mode', async () => {
     const trading = await startTrading();
     const buyId = await openFilledThroughCli(trading, 'buy', '12000');
