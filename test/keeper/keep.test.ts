@@ -19,7 +19,7 @@ import {
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { colleagueOpens, MARKET, type Simulator } from '../support/simulator.js';
-import { oneFilled, eventIs, holds, nearMaturity, keeperCase } from './filled.js';
+import { oneFilled, eventIs, holds, keeperCase } from './filled.js';
 import { exits, journalEntries } from '../support/cli-runs.js';
 
 /**
@@ -296,7 +296,7 @@ describeKeepers('hedge keep', 3, () => {
   );
 
   keeperCase(
-    'a row past `until` is left to mature and not renewed; near `until`, a flat side is re-opened for what is left of the exposure, not the full tenor',
+    'a row past `until` is left to mature and not renewed; near `until`, a flat side is re-opened for what is left of the exposure, not the full tenor; a target of 0 closes what is left (--converge) and never renews it, even at maturity',
     { stepped: true },
     async (simulator) => {
       const untilIn = (hours: number) =>
@@ -323,24 +323,16 @@ describeKeepers('hedge keep', 3, () => {
           .map((entry) => (entry.body as any).side)
           .sort(),
       ).toEqual(['buy', 'sell']);
-    },
-  );
 
-  keeperCase(
-    'a target of 0 closes what is left (--converge) and never renews it, even at maturity',
-    { stepped: true },
-    async (simulator) => {
-      simulator.seedOpen('buy', 1000);
-      nearMaturity(simulator);
+      // Half an hour before the 3-day buy matures, a target of 0 closes what is left (--converge) and never renews it.
+      simulator.advance(42 * HOUR + HOUR / 2);
       expect(
         (await keepOnce(simulator, writeTarget(simulator, ['USDTNGN,buy,0,,,']), 0, '--converge')).find(
           eventIs('converge'),
         ),
-      ).toMatchObject({
-        action: 'close',
-      });
+      ).toMatchObject({ action: 'close' });
       await until(() => simulator.active('buy').length === 0, 'the side closed');
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(0);
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(2);
     },
   );
 });
