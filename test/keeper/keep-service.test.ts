@@ -11,11 +11,9 @@ import {
   filledActive,
   hedgeOf,
   HOUR,
-  keeperTest,
   keepOnce,
   lines,
   writeTarget,
-  type KeeperRig,
   type KeeperRun,
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
@@ -30,15 +28,12 @@ function rollDue(simulator: Simulator) {
   return { seeded, file: writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']) };
 }
 
-/** A roll due whose check before the close passes; the server then refuses the roll's open once (capacity_exceeded). */
-async function rollOpenRefused(rig: KeeperRig) {
-  const simulator = await rig.start({ stepped: true });
+/** The server's next open refused (capacity_exceeded): a roll's, after its check before the close passed. */
+const refuseNextOpen = (simulator: Simulator) =>
   simulator.sandbox.setFaults({
     nextError: { count: 1, status: 400, code: 'capacity_exceeded' },
     match: { method: 'POST', path: '/hedges' },
   });
-  return { simulator, ...rollDue(simulator) };
-}
 
 /** After the keeper's roll of `hedgeId` was refused (`code`), a colleague closes it (`close`): the keeper reports the
  * drift, and re-opens nothing in the cycle after it. */
@@ -148,31 +143,34 @@ describeKeepers('hedge keep as a service', () => {
     },
   );
 
-  keeperTest(
-    "a roll whose open the server refuses after its close is the keeper's to cover again: re-opened, never taken for a colleague's drift",
-    async ({ rig }) => {
-      const { simulator, seeded, file } = await rollOpenRefused(rig);
+  keeperCase(
+    "a roll whose open the server refuses after its close is the keeper's to cover again, never taken for a colleague's drift: re-opened after a restart (the journal shows the roll closed it), and by a running keeper",
+    { stepped: true },
+    async (simulator, rig) => {
+      const { seeded, file } = rollDue(simulator);
+      refuseNextOpen(simulator);
+      await keepOnce(simulator, file, 3);
+      expect(hedgeOf(simulator, seeded.id).status).toBe('closed');
+      expect(simulator.active('sell')).toHaveLength(0);
+      const events = await keepOnce(simulator, file);
+      expect([events.some(eventIs('reopen', 'sell')), events.some(eventIs('drift'))]).toEqual([true, false]);
+      await oneFilled(simulator, 'sell', 'the re-opened fill');
+      holds(simulator);
+
+      // Half an hour before the re-opened 1-day hedge matures, its roll's open is refused the same way.
+      const [reopened] = simulator.active('sell');
+      simulator.advance(24 * HOUR - HOUR / 2);
+      refuseNextOpen(simulator);
       const keeper = rig.keep(simulator, file);
       expect([
         (await eventAfter(keeper, 0, eventIs('error', { action: 'roll' }), 'the refused roll')).code,
-        hedgeOf(simulator, seeded.id).status,
+        hedgeOf(simulator, reopened.id).status,
       ]).toEqual(['capacity_exceeded', 'closed']);
       await eventAfter(keeper, 0, eventIs('reopen', 'sell'), 'the re-open');
-      await oneFilled(simulator, 'sell', 'the re-opened fill');
+      await oneFilled(simulator, 'sell', "the running keeper's re-opened fill");
       expect([activeNotional(simulator, 'sell'), keeper.events.some(eventIs('drift'))]).toEqual([2000, false]);
     },
   );
-
-  keeperTest('…and so it is after a restart: the journal shows the roll closed it', async ({ rig }) => {
-    const { simulator, seeded, file } = await rollOpenRefused(rig);
-    await keepOnce(simulator, file, 3);
-    expect(hedgeOf(simulator, seeded.id).status).toBe('closed');
-    expect(simulator.active('sell')).toHaveLength(0);
-    const events = await keepOnce(simulator, file);
-    expect([events.some(eventIs('reopen', 'sell')), events.some(eventIs('drift'))]).toEqual([true, false]);
-    await oneFilled(simulator, 'sell', 'the re-opened fill');
-    holds(simulator);
-  });
 
   keeperCase(
     "a roll whose open would be refused (the market disabled) sends no close, and leaves the hedge the colleagues': their early close of it then stands as drift, nothing re-opened once the market takes hedges again",
