@@ -24,7 +24,6 @@ import { hedgeOf, lines, writeTarget } from '../support/keeper.js';
 import { openByApi } from './open-by-api.js';
 
 const startSimulator = useSimulators();
-const DAY_MS = 86_400_000;
 
 /** The command on a frozen simulator with the CLI's clock pinned to it, as a table at `columns` or in another format; it must exit 0. */
 const frozen = async (simulator: Simulator, args: HedgeArgs, columns = 80) =>
@@ -335,7 +334,7 @@ it('one deal followed across its rolls: opened with --ref DEAL-7 and rolled twic
   expect(byHedge.stderr).toContain(`DEAL-7 is still held: ${third}`);
 
   // The third hedge settles at its maturity: the whole deal is in the history.
-  simulator.advance(DAY_MS + 1_000);
+  simulator.advance(86_401_000);
   expect(hedgeOf(simulator, third).status).toBe('closed');
   const settled = ok(await simulator.hedge('history --ref DEAL-7 --json'));
   const records = JSON.parse(settled.stdout);

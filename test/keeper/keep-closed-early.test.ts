@@ -20,7 +20,7 @@ describe("hedge keep after a colleague's early close", () => {
     ['alpha', 'held before, closed from another config dir'],
   ] as const)(
     '%s: the kept buy side (%s) after the target file last changed is left flat as drift, no POST /hedges sent, until --converge restores it',
-    async (dialect) => {
+    async (dialect, _how) => {
       const simulator = await startSimulator({ dialect });
       if (dialect === 'alpha') simulator.seedOpen('buy', 1_000);
       const file = writeTarget(simulator, ['USDTNGN,buy,1000,7,,']);

@@ -2,15 +2,11 @@
 // step that never ends holds only its row), back-offs timed on the injected clock, and the loop's
 // spacing — no server, no real waits. What each cycle decides is keeper-decide.test.ts's.
 import { describe, expect, it } from 'vitest';
-import type { KeepRow } from '../../src/core/keep-rules.js';
 import { runCycles } from '../../src/features/keeper/keep.js';
 import { keeperCycles, type KeeperClock } from '../../src/features/keeper/keeper-steps.js';
 import { reconcileSide } from '../../src/features/book/book.js';
 
-const HOUR = 3_600_000;
 const START = Date.parse('2026-03-02T09:00:00Z');
-const SELL: KeepRow = { market: 'USDTNGN', side: 'sell', notionalUsd: 2000, tenorDays: 1 };
-const BUY: KeepRow = { market: 'USDTNGN', side: 'buy', notionalUsd: 1000, tenorDays: 3 };
 
 function fakeClock(): KeeperClock & { advance(ms: number): void } {
   let now = START;
@@ -29,7 +25,7 @@ function fakeClock(): KeeperClock & { advance(ms: number): void } {
 }
 
 /** The book every cycle reads: the sell side flat, the buy side covered by one filled hedge of 1,000 due to roll. */
-const maturityAtMs = START + HOUR / 2;
+const maturityAtMs = START + 1_800_000;
 const SIDES = new Map([
   ['USDTNGN sell', { book: reconcileSide([], undefined, START), opened: [] }],
   [
@@ -78,11 +74,17 @@ function harness(dryRun = false, serverAheadMs = 0) {
   });
   // Each cycle waits for its steps at most until the next cycle is due.
   const cycle = () =>
-    scheduler.cycle([SELL, BUY], {
-      unresolved: new Map(),
-      isStopping: () => false,
-      stepsDueBy: clock.now() + rules.intervalMs,
-    });
+    scheduler.cycle(
+      [
+        { market: 'USDTNGN', side: 'sell', notionalUsd: 2000, tenorDays: 1 },
+        { market: 'USDTNGN', side: 'buy', notionalUsd: 1000, tenorDays: 3 },
+      ],
+      {
+        unresolved: new Map(),
+        isStopping: () => false,
+        stepsDueBy: clock.now() + rules.intervalMs,
+      },
+    );
   return { clock, errors, acted, behaviour, scheduler, cycle };
 }
 

@@ -12,7 +12,6 @@ import {
 import { until } from '../support/polling.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00Z');
-const HOSTILE_CODE = 'code\u001b]52;c;ZXZpbA==\u0007\u001b[2J';
 
 const opened: KeeperMetrics[] = [];
 const sockets: Socket[] = [];
@@ -44,7 +43,13 @@ async function scrape(metrics: KeeperMetrics) {
 describe('--metrics labels', () => {
   it('an error code outside the known set is counted as `other` (one series for any number of new codes); no escape byte reaches the exposition', async () => {
     const metrics = await serve();
-    for (const code of ['capacity_exceeded', HOSTILE_CODE, 'brand_new_code_1', 'brand_new_code_2', 'heartbeat'])
+    for (const code of [
+      'capacity_exceeded',
+      'code\u001b]52;c;ZXZpbA==\u0007\u001b[2J',
+      'brand_new_code_1',
+      'brand_new_code_2',
+      'heartbeat',
+    ])
       metrics.error(code);
     const { status, text } = await scrape(metrics);
     expect(status).toBe(200);

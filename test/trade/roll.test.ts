@@ -22,7 +22,6 @@ async function ownSimulator({ onTestFinished }: TestContext, options: SimulatorO
   return simulator;
 }
 
-const DAY_MS = 86_400_000;
 /** A run's stdout, a line each. */
 const lines = (result: { stdout: string }) => result.stdout.trim().split('\n');
 /** Sandbox time for a fill or a close to land when a test holds them: nothing lands by itself. */
@@ -196,7 +195,7 @@ describe('hedge roll', () => {
   it('a side that has already settled is opened anew with the notional of the hedge that matured, nothing closed; a side with nothing to roll is exit 3', async () => {
     const simulator = await startSimulator();
     const old = simulator.seedOpen('sell', 4_000);
-    simulator.advance(7 * DAY_MS + 1);
+    simulator.advance(7 * 86_400_000 + 1);
     expect(hedgeOf(simulator, old.id).status).toBe('closed');
     // The other side: nothing open and nothing matured lately; nothing sent or journaled.
     exits(
