@@ -74,14 +74,26 @@ describe("a server 10 min ahead, its Date header and its records alike: --watch 
     const leftMs = buy.maturityAtMs - simulator.sandbox.clock.now();
     expect(leftMs).toBeLessThan(300_000);
 
+    // --exit-on-alert: it ends at the first alert with exit 10, after the refresh (one read) and its alert record.
+    const reads = simulator.requests('GET', '/positions').length;
     const run = exits(await simulator.hedge(`positions --watch 5 --alert-maturity 5m --exit-on-alert --count 1`), 10);
-    const alerts = run.stdout
+    const records = run.stdout
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line))
-      .filter((record) => record.alert !== undefined);
-    expect(alerts).toMatchObject([{ alert: { kind: 'maturity', hedge_id: buy.id, side: 'buy', within: '5m' } }]);
-    const secondsLeft = alerts[0].alert.seconds_left;
+      .map((line) => JSON.parse(line));
+    expect(records.map((record) => (record.alert ? 'alert' : 'data'))).toEqual(['data', 'alert']);
+    expect(records[1].alert).toEqual({
+      kind: 'maturity',
+      market: 'USDTNGN',
+      side: 'buy',
+      hedge_id: buy.id,
+      maturity_at: expect.any(String),
+      seconds_left: expect.any(Number),
+      within: '5m',
+    });
+    expect(run.stderr).toContain('Ended by --exit-on-alert (exit 10).');
+    expect(simulator.requests('GET', '/positions').slice(reads)).toHaveLength(1);
+    const secondsLeft = records[1].alert.seconds_left;
     expect(secondsLeft).toBeLessThanOrEqual(Math.ceil(leftMs / 1000));
     expect(secondsLeft).toBeGreaterThan(leftMs / 1000 - 60);
     // The closing line says the time left on the server's clock too: about two minutes, not fourteen.
