@@ -19,7 +19,7 @@ const order = openBody('buy', 10_000, 1);
 const hedges = (on: Simulator, args: string) => on.hedge(`hedges ${args}`);
 
 describe('hedges ID', () => {
-  it('--wait waits for the fill (exit 0), and for a failure (exit 6, the hedge still on stdout)', async () => {
+  it('--wait waits for the fill (exit 0), and for a failure (exit 6, the hedge still on stdout); a hedge already final is returned at once, with one request', async () => {
     const [filling, failing] = await Promise.all([onRealTime(), onRealTime(1)]);
     const [toFill, toFail] = await Promise.all([
       apiData(filling, 'POST', '/hedges', order),
@@ -44,10 +44,8 @@ describe('hedges ID', () => {
     const [keys, values] = failedPlain.stdout.split('\n').map((line) => line.split('\t'));
     expect(values[keys.indexOf('status')]).toBe('failed');
     expect(failedPlain.stderr).toContain(`Hedge ${toFail.id} failed on-chain`);
-  });
 
-  it('--wait: a hedge already final is returned at once, with one request', async () => {
-    const filling = await onRealTime();
+    // A hedge already final is returned at once, with one request.
     const hedge = await apiData(filling, 'POST', '/hedges', { ...order, side: 'sell' });
     // Past its fill on the simulator's clock (no sleep): the hedge is final before the CLI asks.
     filling.advance(300);
