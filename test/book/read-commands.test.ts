@@ -29,7 +29,6 @@ import { printedLines as lines } from '../support/output/text.js';
 import { HEDGE_COLUMNS, HISTORY_COLUMNS, POSITION_COLUMNS } from './columns.js';
 import { openBody } from '../support/engine.js';
 
-const priceSchema = z.looseObject({ market: z.string(), price: z.number(), timestamp: z.string() });
 const wireHistorySchema = z.extend(historyRecordSchema, {
   hedge_id: z.string(),
   entry_price: z.number(),
@@ -71,11 +70,6 @@ async function inAllModes(args: string, schema: z.ZodMiniType, wire?: string) {
 
 /** Tab-separated lines as cells. */
 const tsvRows = (text: string) => lines(text).map((line) => line.split('\t'));
-/** TSV as records: the header row's keys over each row's cells (formats: a header row of field keys). */
-function tsvRecords(text: string) {
-  const [header, ...rows] = tsvRows(text);
-  return rows.map((cells) => Object.fromEntries(header.map((key, index) => [key, cells[index]])));
-}
 /** A cell as TSV/CSV write the value: raw numbers, ISO times, empty when absent. */
 const cell = (value: unknown) => String(value ?? '');
 
@@ -109,7 +103,7 @@ afterAll(async () => {
 type Shown = { records: any[]; plain: RunResult; tty: RunResult };
 type List = { schema: z.ZodMiniType; wire: string; columns: string[]; more?: (shown: Shown) => unknown };
 const PRICE: List = {
-  schema: z.array(priceSchema),
+  schema: z.array(z.looseObject({ market: z.string(), price: z.number(), timestamp: z.string() })),
   wire: '/prices?symbols=USDTNGN',
   columns: ['market', 'price', 'timestamp'],
   // --json is the server's data as it came: the list GET /prices answered, of one market here.
@@ -239,8 +233,10 @@ describe.each(Object.keys(LISTS))('%s', (command) => {
 it('records in every output mode: quote USDTNGN buy 10000 --tenor 3 (the example, exactly as typed)', async () => {
   const { json, plain, tty, data: quote } = await inAllModes('quote USDTNGN buy 10000 --tenor 3', quoteSchema);
   expect(quote).toEqual(await apiData(simulator, 'POST', '/quotes', openBody('buy', 10_000, 3)));
-  const [rows, ...more] = tsvRecords(plain.stdout);
+  // TSV: a header row of field keys and one row.
+  const [header, row, ...more] = tsvRows(plain.stdout);
   expect(more).toEqual([]);
+  const rows = Object.fromEntries(header.map((key, index) => [key, row[index]]));
   expect(rows).toMatchObject({
     market: 'USDTNGN',
     side: 'buy',

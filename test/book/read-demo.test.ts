@@ -74,8 +74,16 @@ it('state persists: a hedge opened by one invocation is a position in the next, 
   expect(okJson(await run('--demo positions --json'))).toEqual([]);
 });
 
-it('a damaged state file is named, with how to start afresh; a state file an earlier hedge wrote in another format: the demo starts afresh and says so in one line', async () => {
+it('a bad answer cap or wire name in the environment is the one line said, before DEMO, exit 2, no simulator started; a damaged state file is named, with how to start afresh; a state file an earlier hedge wrote in another format: the demo starts afresh and says so in one line', async () => {
   const { stateFile, run } = fresh();
+  for (const env of [{ HEDGE_MAX_ANSWER_MB: 'lots' }, { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per page' }]) {
+    const result = await run(['--demo', 'markets'], env);
+    const variable = Object.keys(env)[0];
+    expect([result.code, result.stdout], variable).toEqual([2, '']);
+    expect(result.stderr.trim().split('\n'), variable).toEqual([expect.stringMatching(`^hedge: ${variable}: `)]);
+    expect(() => statSync(stateFile), variable).toThrow(/ENOENT/);
+  }
+
   writeFileSync(stateFile, '{"version":1,"engine":');
   const result = await run('--demo positions');
   expect([result.code, result.stdout]).toEqual([1, '']);
@@ -90,15 +98,4 @@ it('a damaged state file is named, with how to start afresh; a state file an ear
     `The demo starts afresh: ${stateFile} was written by an earlier hedge, in another format.`,
   ]);
   expect((await run('--demo positions --json')).stderr).toBe('');
-});
-
-it('a bad answer cap or wire name in the environment is the one line said, before DEMO, exit 2, no simulator started', async () => {
-  for (const env of [{ HEDGE_MAX_ANSWER_MB: 'lots' }, { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per page' }]) {
-    const { run, stateFile } = fresh();
-    const result = await run(['--demo', 'markets'], env);
-    const variable = Object.keys(env)[0];
-    expect([result.code, result.stdout], variable).toEqual([2, '']);
-    expect(result.stderr.trim().split('\n'), variable).toEqual([expect.stringMatching(`^hedge: ${variable}: `)]);
-    expect(() => statSync(stateFile), variable).toThrow(/ENOENT/);
-  }
 });

@@ -20,11 +20,10 @@ import {
 } from '../support/simulator.js';
 import { printedTable } from '../support/output/table-text.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
-import { hedgeOf } from '../support/keeper.js';
+import { hedgeOf, lines, writeTarget } from '../support/keeper.js';
 import { openByApi } from './open-by-api.js';
 
 const startSimulator = useSimulators();
-const DAY_MS = 86_400_000;
 
 /** The command on a frozen simulator with the CLI's clock pinned to it, as a table at `columns` or in another format; it must exit 0. */
 const frozen = async (simulator: Simulator, args: HedgeArgs, columns = 80) =>
@@ -47,7 +46,7 @@ function rowLines(stdout: string) {
   return screenLines(stdout).slice(printedTable(stdout)!.ruleAt + 1);
 }
 
-it("several hedges on one side (severalPerSide): positions: the side's one line with both its hedges under it (id, reference, notional, status, time left), every line within 80 columns; maturities: a row per hedge; positions --ref and --watch --ref find the side by any of its hedges (the line names only the newest)", async () => {
+it("several hedges on one side (severalPerSide): positions: the side's one line with both its hedges under it (id, reference, notional, status, time left), every line within 80 columns; maturities: a row per hedge; positions --ref and --watch --ref find the side by any of its hedges (the line names only the newest); positions when the hedge records are not there: a server that lists no hedge records: the positions as sent, and that the records held none; GET /hedges refused: the positions still shown (side_book null), and why the hedges are not", async () => {
   const simulator = await startSimulator({ preset: 'frozen', severalPerSide: true });
   const short = await openByApi(simulator, 'buy', 10_000, 1, 'DEAL-7');
   const long = await openByApi(simulator, 'buy', 3_000, 7, 'DEAL-8');
@@ -140,6 +139,46 @@ it("several hedges on one side (severalPerSide): positions: the side's one line 
   ]);
   // --raw: the server's data as sent, nothing added.
   expect((await frozenJson(simulator, 'positions --json --raw'))[0]).not.toHaveProperty('client_references');
+
+  // Positions when the hedge records are not there: a server that lists none, then GET /hedges refused.
+  {
+    const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
+      if (request.method === 'GET' && request.path === '/hedges') envelope.data = [];
+    });
+    try {
+      const json = ok(
+        await simulator.hedge('positions --json', { env: { ...envFor(proxy), ...pinnedClockEnv(simulator) } }),
+      );
+      expect(JSON.parse(json.stdout)).toMatchObject([{ side: 'buy', notional_usd: 10_000, side_book: null }]);
+      expect(json.stderr).toContain('Hedges not shown: GET /hedges returned no hedge records');
+      expect(json.stderr).not.toContain('settling');
+    } finally {
+      await proxy.close();
+    }
+
+    const asked = simulator.requests('GET', '/hedges').length;
+    simulator.sandbox.setFaults({
+      nextError: { count: 100, status: 403, code: 'forbidden', message: 'this key may not list hedges' },
+      match: { method: 'GET', path: '/hedges' },
+    });
+    const json = await frozen(simulator, 'positions --json');
+    const [position] = JSON.parse(json.stdout);
+    expect(position).toMatchObject({ side: 'buy', notional_usd: 10_000, side_book: null });
+    expect(json.stderr).toMatch(/Hedges not shown: GET \/hedges failed \(.*this key may not list hedges.*\)/);
+    expect(
+      simulator
+        .requests('GET', '/hedges')
+        .slice(asked)
+        .every((entry) => entry.errorCode === 'forbidden'),
+    ).toBe(true);
+    const table = await frozen(simulator, 'positions --format table');
+    expect(rowLines(table.stdout)[0]).toMatch(/^buy +— +10,000\.00 /);
+    expect(table.stdout).not.toContain('└');
+    // maturities lists the side from its positions line alone, and says why.
+    const maturities = await frozen(simulator, 'maturities --json');
+    expect(JSON.parse(maturities.stdout)).toMatchObject([{ side: 'buy', notional_usd: 10_000 }]);
+    expect(maturities.stderr).toContain('Hedges not read: GET /hedges failed');
+  }
 });
 
 const LAG_MS = 3_000;
@@ -219,7 +258,7 @@ it('a server whose positions list trails the hedge records (viewLagMs): right af
   expect(closedTable.stdout).toContain('settling: the positions list still shows the side');
 });
 
-it('a side whose hedge is past the 50 filled hedges read: positions says the records may be cut, and an add cannot tell at once, nothing sent, on a server that ignores the page size (alpha: 50 a page, no next page)', async () => {
+it('a side whose hedge is past the 50 filled hedges read: positions says the records may be cut, and an add or a keeper of the side (held: its row unknown, never re-opened) cannot tell at once (exit 12) naming what to set, nothing sent, on a server that ignores the page size (alpha: 50 a page, no next page)', async () => {
   const simulator = await startSimulator({ dialect: 'alpha' });
   const buy = simulator.seedOpen('buy', 10_000);
   // 50 newer filled hedges on the other side (alpha opens another hedge on an open side): the buy is the 51st.
@@ -246,48 +285,18 @@ it('a side whose hedge is past the 50 filled hedges read: positions says the rec
     { status: 'filled', limit: '500' },
     { status: 'filled', limit: '1' },
   ]);
-});
-
-it('positions when the hedge records are not there: a server that lists no hedge records: the positions as sent, and that the records held none; GET /hedges refused: the positions still shown (side_book null), and why the hedges are not', async () => {
-  const simulator = await startSimulator({ preset: 'frozen' });
-  await openByApi(simulator, 'buy', 5_000, 3, 'DEAL-1');
-  filled(simulator);
-  const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
-    if (request.method === 'GET' && request.path === '/hedges') envelope.data = [];
+  const keep = await simulator.hedge(['keep', writeTarget(simulator, ['USDTNGN,buy,10000,7,,']), '--once', '--json']);
+  expect(keep.code, keep.stderr + keep.stdout).toBe(12);
+  const said = `${keep.stdout}\n${keep.stderr}`;
+  expect(said).toMatch(
+    /The buy side of USDTNGN cannot be told: the hedge records may be cut at 50 filled hedges.*Nothing was sent/,
+  );
+  expect(said).toMatch(/HEDGE_WIRE_PAGE_SIZE_PARAM/);
+  expect(lines(keep.stdout).find((event) => event.event === 'cycle')!.rows[0]).toMatchObject({
+    current_unknown: true,
+    state: expect.stringMatching(/^settling: /),
   });
-  try {
-    const json = ok(
-      await simulator.hedge('positions --json', { env: { ...envFor(proxy), ...pinnedClockEnv(simulator) } }),
-    );
-    expect(JSON.parse(json.stdout)).toMatchObject([{ side: 'buy', notional_usd: 5_000, side_book: null }]);
-    expect(json.stderr).toContain('Hedges not shown: GET /hedges returned no hedge records');
-    expect(json.stderr).not.toContain('settling');
-  } finally {
-    await proxy.close();
-  }
-
-  const asked = simulator.requests('GET', '/hedges').length;
-  simulator.sandbox.setFaults({
-    nextError: { count: 100, status: 403, code: 'forbidden', message: 'this key may not list hedges' },
-    match: { method: 'GET', path: '/hedges' },
-  });
-  const json = await frozen(simulator, 'positions --json');
-  const [position] = JSON.parse(json.stdout);
-  expect(position).toMatchObject({ side: 'buy', notional_usd: 5_000, side_book: null });
-  expect(json.stderr).toMatch(/Hedges not shown: GET \/hedges failed \(.*this key may not list hedges.*\)/);
-  expect(
-    simulator
-      .requests('GET', '/hedges')
-      .slice(asked)
-      .every((entry) => entry.errorCode === 'forbidden'),
-  ).toBe(true);
-  const table = await frozen(simulator, 'positions --format table');
-  expect(rowLines(table.stdout)[0]).toMatch(/^buy +— +5,000\.00 /);
-  expect(table.stdout).not.toContain('└');
-  // maturities lists the side from its positions line alone, and says why.
-  const maturities = await frozen(simulator, 'maturities --json');
-  expect(JSON.parse(maturities.stdout)).toMatchObject([{ side: 'buy', notional_usd: 5_000 }]);
-  expect(maturities.stderr).toContain('Hedges not read: GET /hedges failed');
+  expect(simulator.requests('POST').filter((entry) => entry.path !== '/quotes')).toEqual([]);
 });
 
 it('one deal followed across its rolls: opened with --ref DEAL-7 and rolled twice: history --ref and report follow it through all three hedges', async () => {
@@ -323,7 +332,7 @@ it('one deal followed across its rolls: opened with --ref DEAL-7 and rolled twic
   expect(byHedge.stderr).toContain(`DEAL-7 is still held: ${third}`);
 
   // The third hedge settles at its maturity: the whole deal is in the history.
-  simulator.advance(DAY_MS + 1_000);
+  simulator.advance(86_401_000);
   expect(hedgeOf(simulator, third).status).toBe('closed');
   const settled = ok(await simulator.hedge('history --ref DEAL-7 --json'));
   const records = JSON.parse(settled.stdout);

@@ -66,36 +66,6 @@ const inTurn = (answers: Array<Error | Position[]>, then?: Position[]) => async 
   return answer;
 };
 
-it('--watch cadence: refreshes every --watch seconds, start to start, until --timeout, then exits 0 with a note', async () => {
-  const calls: number[] = [];
-  const h = harness({
-    globals: { timeout: 5 },
-    fakeClient: {
-      listPositions: async () => {
-        calls.push(h.clock.now() - START);
-        return [position()];
-      },
-    },
-  });
-  expect(await h.watch({ watch: '1' })).toBe(0);
-  expect(calls).toEqual([0, 1000, 2000, 3000, 4000]);
-  const records = h.records();
-  expect(records).toHaveLength(5);
-  expect(records[0]).toEqual({ time: '2026-03-02T09:00:00.000Z', data: [position()] });
-  expect(records.map((record) => record.time)).toEqual([0, 1, 2, 3, 4].map((second) => at(second * 1000)));
-  expect(h.stderr()).toContain('Watch ended: --timeout 5s reached.');
-});
-
-it('--watch cadence: --count N ends after N refreshes (stale ones count too) with exit 0 and a note, without a last pause', async () => {
-  const answers = [[position()], serverDown(), [position()]];
-  const h = harness({ fakeClient: { listPositions: inTurn(answers) } });
-  expect(await h.watch({ watch: '1', count: '3' })).toBe(0);
-  expect(h.kinds()).toEqual(['fresh', 'stale', 'fresh']);
-  expect(answers).toEqual([]);
-  expect(h.clock.now() - START).toBe(2000);
-  expect(h.stderr()).toContain('Watch ended: --count 3 refreshes made.');
-});
-
 it('--watch cadence: carries the data as --json would print it: --fields applied', async () => {
   const picked = harness({
     globals: { timeout: 1 },
@@ -107,29 +77,33 @@ it('--watch cadence: carries the data as --json would print it: --fields applied
 });
 
 it.each([
-  ['true (the default, every 2 s)', true, 0, [0, 2000, 4000, 6000]],
-  ['2', '2', 700, [0, 2000, 4000, 6000]],
+  ['true (the default, every 2 s), instant answers', true, 0, [0, 2000, 4000, 6000]],
+  ['1, instant answers', '1', 0, [0, 1000, 2000, 3000, 4000, 5000, 6000]],
+  ['2, answers taking 0.7 s', '2', 700, [0, 2000, 4000, 6000]],
   // Never sooner than a second after the previous answer: 1 s plus the answer's 0.7 s.
-  ['1', '1', 700, [0, 1700, 3400, 5100, 6800]],
+  ['1, answers taking 0.7 s', '1', 700, [0, 1700, 3400, 5100, 6800]],
 ] as const)(
-  '--watch cadence: --watch %s with answers taking %i ms: start to start, never a second after an answer',
+  '--watch cadence: --watch %s: start to start, never a second after an answer, a {time, data} record of each stamped when it came, until --timeout: exit 0 with a note',
   async (_name, seconds, answerMs, expected) => {
     const calls: number[] = [];
     let time = 0;
     const clock = fakeClock(START);
     const slowClock = { ...clock, now: () => clock.now() + time };
-    await harness({
+    const h = harness({
       clock: slowClock,
       globals: { timeout: 7 },
       fakeClient: {
         listPositions: async () => {
           calls.push(slowClock.now() - START);
           time += answerMs; // the request itself takes this long
-          return [];
+          return [position()];
         },
       },
-    }).watch({ watch: seconds });
+    });
+    expect(await h.watch({ watch: seconds })).toBe(0);
     expect(calls).toEqual(expected);
+    expect(h.records()).toEqual(expected.map((ms) => ({ time: at(ms + answerMs), data: [position()] })));
+    expect(h.stderr()).toContain('Watch ended: --timeout 7s reached.');
   },
 );
 
@@ -195,27 +169,22 @@ it.each<[string, WatchOptionValues, RegExp, WatchTarget?, Partial<GlobalOptions>
   expect([describeError(error).exitCode, sent]).toEqual([2, 0]);
 });
 
-it('--watch failures: marks a failed refresh stale and keeps going: fresh, stale, stale, fresh', async () => {
-  const h = harness({
-    globals: { timeout: 8 },
-    fakeClient: {
-      listPositions: inTurn(
-        [
-          [position()],
-          serverDown(),
-          new InvalidResponseError('GET /positions answered HTTP 502 with a body that is not JSON.', {
-            endpoint: 'GET /positions',
-            status: 502,
-          }),
-          [position({ net_pnl_usd: 14 })],
-        ],
-        [position({ net_pnl_usd: 14 })],
-      ),
-    },
-  });
-  expect(await h.watch({ watch: '2' })).toBe(0);
+it('--watch failures: marks a failed refresh stale and keeps going: fresh, stale, stale, fresh; --count N ends after N refreshes (stale ones count too) with exit 0 and a note, without a last pause', async () => {
+  const answers = [
+    [position()],
+    serverDown(),
+    new InvalidResponseError('GET /positions answered HTTP 502 with a body that is not JSON.', {
+      endpoint: 'GET /positions',
+      status: 502,
+    }),
+    [position({ net_pnl_usd: 14 })],
+  ];
+  const h = harness({ fakeClient: { listPositions: inTurn(answers) } });
+  expect(await h.watch({ watch: '2', count: '4' })).toBe(0);
   const records = h.records();
   expect(h.kinds()).toEqual(['fresh', 'stale', 'stale', 'fresh']);
+  expect([answers, h.clock.now() - START]).toEqual([[], 6000]);
+  expect(h.stderr()).toContain('Watch ended: --count 4 refreshes made.');
   expect(records[1]).toEqual({
     time: at(2000),
     stale: true,

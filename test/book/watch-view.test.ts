@@ -17,7 +17,6 @@ import { displayWidth } from '../../src/platform/terminal/width.js';
 import { PassThrough } from 'node:stream';
 
 const START = Date.parse('2026-03-02T09:00:00.000Z');
-const utc = clockTimeIn('UTC');
 
 function formatter(colour: boolean) {
   const streams = { stdout: new PassThrough(), stderr: new PassThrough() };
@@ -34,7 +33,7 @@ const screen = (state: WatchState, ms: number, columns = 120, colour = false) =>
     chalk: makeChalk(colour),
     now: START + ms,
     format: formatter(colour),
-    clockTime: utc,
+    clockTime: clockTimeIn('UTC'),
   });
 
 /** A refresh of `model` that came `ms` after START. */

@@ -21,7 +21,7 @@ const positionReads = (sim: Simulator) => sim.requests('GET', '/positions');
 /** The records of a watch that must exit 0. */
 const watched = async (sim: Simulator, args: string) => records(ok(await sim.hedge(args)).stdout);
 
-it('hedge positions --watch (NDJSON): writes one {time, data} line per refresh, never reading /positions twice within a second, and ends after --count refreshes with exit 0; applies --query to each record’s data, as --json does; watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`; --exit-on-alert ends at the first alert with exit 10, after the refresh and its alert record; --alert-pnl on account reads its unrealized P&L (exit 10 when at or below)', async () => {
+it('hedge positions --watch (NDJSON): writes one {time, data} line per refresh, never reading /positions twice within a second, and ends after --count refreshes with exit 0; applies --query to each record’s data, as --json does; watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`; --alert-pnl on account reads its unrealized P&L (exit 10 when at or below, after the refresh and its alert record; the record and exit of a maturity alert: trade/clock-ahead.test.ts)', async () => {
   // A buy of 10,000 open.
   const sim = await onSkippingClock(simulator);
   sim.seedOpen('buy', 10_000);
@@ -59,22 +59,6 @@ it('hedge positions --watch (NDJSON): writes one {time, data} line per refresh, 
   expect(sim.requests('GET', '/prices')).toHaveLength(2);
   for (const line of priceLines) expect(JSON.stringify(line.data)).toContain('USDTNGN');
 
-  // --exit-on-alert on the same buy.
-  const readsBefore = positionReads(sim).length;
-  const alerted = exits(await sim.hedge('positions --watch 1 --alert-maturity 8d --exit-on-alert'), 10);
-  const list = records(alerted.stdout);
-  expect(kinds(list)).toEqual(['data', 'alert']);
-  expect(list[1].alert).toEqual({
-    kind: 'maturity',
-    market: 'USDTNGN',
-    side: 'buy',
-    hedge_id: hedge.id,
-    maturity_at: expect.any(String),
-    seconds_left: expect.any(Number),
-    within: '8d',
-  });
-  expect(alerted.stderr).toContain('Ended by --exit-on-alert (exit 10).');
-  expect(positionReads(sim).slice(readsBefore)).toHaveLength(1);
   const [data, alert] = records(exits(await sim.hedge('account --watch --alert-pnl 1m --exit-on-alert'), 10).stdout);
   expect(alert.alert).toEqual({
     kind: 'pnl',

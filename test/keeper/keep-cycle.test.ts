@@ -1,16 +1,12 @@
 // The keeper's cycles and loop on a fake clock with a fake book and fake steps: rows on their own (a
 // step that never ends holds only its row), back-offs timed on the injected clock, and the loop's
 // spacing — no server, no real waits. What each cycle decides is keeper-decide.test.ts's.
-import { describe, expect, it } from 'vitest';
-import type { KeepRow } from '../../src/core/keep-rules.js';
+import { expect, it } from 'vitest';
 import { runCycles } from '../../src/features/keeper/keep.js';
 import { keeperCycles, type KeeperClock } from '../../src/features/keeper/keeper-steps.js';
 import { reconcileSide } from '../../src/features/book/book.js';
 
-const HOUR = 3_600_000;
 const START = Date.parse('2026-03-02T09:00:00Z');
-const SELL: KeepRow = { market: 'USDTNGN', side: 'sell', notionalUsd: 2000, tenorDays: 1 };
-const BUY: KeepRow = { market: 'USDTNGN', side: 'buy', notionalUsd: 1000, tenorDays: 3 };
 
 function fakeClock(): KeeperClock & { advance(ms: number): void } {
   let now = START;
@@ -29,7 +25,7 @@ function fakeClock(): KeeperClock & { advance(ms: number): void } {
 }
 
 /** The book every cycle reads: the sell side flat, the buy side covered by one filled hedge of 1,000 due to roll. */
-const maturityAtMs = START + HOUR / 2;
+const maturityAtMs = START + 1_800_000;
 const SIDES = new Map([
   ['USDTNGN sell', { book: reconcileSide([], undefined, START), opened: [] }],
   [
@@ -78,11 +74,17 @@ function harness(dryRun = false, serverAheadMs = 0) {
   });
   // Each cycle waits for its steps at most until the next cycle is due.
   const cycle = () =>
-    scheduler.cycle([SELL, BUY], {
-      unresolved: new Map(),
-      isStopping: () => false,
-      stepsDueBy: clock.now() + rules.intervalMs,
-    });
+    scheduler.cycle(
+      [
+        { market: 'USDTNGN', side: 'sell', notionalUsd: 2000, tenorDays: 1 },
+        { market: 'USDTNGN', side: 'buy', notionalUsd: 1000, tenorDays: 3 },
+      ],
+      {
+        unresolved: new Map(),
+        isStopping: () => false,
+        stepsDueBy: clock.now() + rules.intervalMs,
+      },
+    );
   return { clock, errors, acted, behaviour, scheduler, cycle };
 }
 
@@ -91,47 +93,45 @@ const capacity = async () => {
   throw new Error('capacity');
 };
 
-describe('keeperCycles', () => {
-  it('steps that end are waited for: the cycle reports them done, and sleeps no longer', async () => {
-    const { cycle, clock } = harness();
-    expect((await cycle()).rows.map((row) => row.state)).toEqual(['reopen done', 'roll done']);
-    expect(clock.now()).toBe(START);
-  });
+it('keeperCycles: steps that end are waited for: the cycle reports them done, and sleeps no longer', async () => {
+  const { cycle, clock } = harness();
+  expect((await cycle()).rows.map((row) => row.state)).toEqual(['reopen done', 'roll done']);
+  expect(clock.now()).toBe(START);
+});
 
-  it("a failed step backs off on the injected clock, for its row only; on a server clock 45 s ahead of ours, its retry_at and its row's next_action_at are the server's time", async () => {
-    const { acted, behaviour, cycle, clock, errors, scheduler } = harness(false, 45_000);
-    behaviour.set('USDTNGN sell', capacity);
-    await cycle();
-    await scheduler.settle();
-    const retryAt = new Date(START + 45_000 + 60_000).toISOString();
-    expect(errors).toEqual([
-      expect.objectContaining({ message: 'capacity', side: 'sell', action: 'reopen', failures: 1, retry_at: retryAt }),
-    ]);
-    clock.advance(30_000);
-    expect((await cycle()).rows[0]).toMatchObject({
-      state: 'backing off after 1 failure',
-      next_action: 'reopen',
-      next_action_at: retryAt,
-    });
-    const steps = (row: string) => acted.filter((step) => step.row === row).length;
-    expect([steps('USDTNGN sell'), steps('USDTNGN buy')]).toEqual([1, 2]);
-    clock.advance(30_000);
-    await cycle();
-    await scheduler.settle();
-    expect(steps('USDTNGN sell')).toBe(2);
+it("keeperCycles: a failed step backs off on the injected clock, for its row only; on a server clock 45 s ahead of ours, its retry_at and its row's next_action_at are the server's time", async () => {
+  const { acted, behaviour, cycle, clock, errors, scheduler } = harness(false, 45_000);
+  behaviour.set('USDTNGN sell', capacity);
+  await cycle();
+  await scheduler.settle();
+  const retryAt = new Date(START + 45_000 + 60_000).toISOString();
+  expect(errors).toEqual([
+    expect.objectContaining({ message: 'capacity', side: 'sell', action: 'reopen', failures: 1, retry_at: retryAt }),
+  ]);
+  clock.advance(30_000);
+  expect((await cycle()).rows[0]).toMatchObject({
+    state: 'backing off after 1 failure',
+    next_action: 'reopen',
+    next_action_at: retryAt,
   });
+  const steps = (row: string) => acted.filter((step) => step.row === row).length;
+  expect([steps('USDTNGN sell'), steps('USDTNGN buy')]).toEqual([1, 2]);
+  clock.advance(30_000);
+  await cycle();
+  await scheduler.settle();
+  expect(steps('USDTNGN sell')).toBe(2);
+});
 
-  it('a dry run waits for its (read-only) steps, so the cycle reports them', async () => {
-    const { acted, behaviour, cycle } = harness(true);
-    let finished = 0;
-    behaviour.set('USDTNGN sell', async () => {
-      await Promise.resolve();
-      finished += 1;
-    });
-    await cycle();
-    expect(finished).toBe(1);
-    expect(acted.map((step) => step.kind)).toEqual(['reopen', 'roll']);
+it('keeperCycles: a dry run waits for its (read-only) steps, so the cycle reports them', async () => {
+  const { acted, behaviour, cycle } = harness(true);
+  let finished = 0;
+  behaviour.set('USDTNGN sell', async () => {
+    await Promise.resolve();
+    finished += 1;
   });
+  await cycle();
+  expect(finished).toBe(1);
+  expect(acted.map((step) => step.kind)).toEqual(['reopen', 'roll']);
 });
 
 /** runCycles on the fake clock until cycle `stopAt` (each cycle's own work taking `workMs`; with `wakeEarly` a SIGHUP cuts the first sleep short after 500 ms): when each cycle started, and each sleep asked for. */
@@ -163,22 +163,20 @@ async function looped({ once = false, stopAt = 0, workMs = 0, wakeEarly = false 
   return { starts, sleeps };
 }
 
-describe('runCycles', () => {
-  it.each([
-    [
-      'runs a cycle every interval on the injected clock, and stops when told',
-      { stopAt: 3, workMs: 5_000 },
-      [0, 60_000, 120_000],
-      [55_000, 55_000],
-    ],
-    [
-      'a wake-up before the minimum spacing sleeps again only until it: the next cycle 2 s after the last, not an interval later',
-      { stopAt: 2, wakeEarly: true },
-      [0, 2_000],
-      [60_000, 1_500],
-    ],
-    ['--once runs one cycle and never sleeps', { once: true }, [0], []],
-  ])('%s', async (_name, options, starts, sleeps) => {
-    expect(await looped(options)).toEqual({ starts, sleeps });
-  });
+it.each([
+  [
+    'runs a cycle every interval on the injected clock, and stops when told',
+    { stopAt: 3, workMs: 5_000 },
+    [0, 60_000, 120_000],
+    [55_000, 55_000],
+  ],
+  [
+    'a wake-up before the minimum spacing sleeps again only until it: the next cycle 2 s after the last, not an interval later',
+    { stopAt: 2, wakeEarly: true },
+    [0, 2_000],
+    [60_000, 1_500],
+  ],
+  ['--once runs one cycle and never sleeps', { once: true }, [0], []],
+])('runCycles: %s', async (_name, options, starts, sleeps) => {
+  expect(await looped(options)).toEqual({ starts, sleeps });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { decideRow, tenorFor, type KeepRow } from '../../src/core/keep-rules.js';
 import { parseTargetFile } from '../../src/core/target-file.js';
 
@@ -14,102 +14,101 @@ const closed = { closedOutside: { hedgeId: 'hdg_9', closedAtLocalMs: NOW - HOUR 
 const dueIn2h = position(2 * HOUR);
 const dueInHalfAnHour = position(HOUR / 2);
 
-describe('decideRow', () => {
-  // [what is decided, the [row changes, view, at] cases, each case's kind]
-  it.each([
+// [what is decided, the [row changes, view, at] cases, each case's kind]
+it.each([
+  [
+    // Written after the close, the target says so again; before it, still the colleague's call; a target of 0 stays flat.
+    'a side a colleague closed before its maturity is drift, not re-opened, until the target says so again',
     [
-      // Written after the close, the target says so again; before it, still the colleague's call; a target of 0 stays flat.
-      'a side a colleague closed before its maturity is drift, not re-opened, until the target says so again',
-      [
-        [{}, closed],
-        [{ statedAtMs: NOW - HOUR / 2 }, closed],
-        [{ statedAtMs: NOW - 2 * HOUR }, closed],
-        [{ notionalUsd: 0 }, closed],
-      ],
-      ['drift', 'reopen', 'drift', 'hold'],
+      [{}, closed],
+      [{ statedAtMs: NOW - HOUR / 2 }, closed],
+      [{ statedAtMs: NOW - 2 * HOUR }, closed],
+      [{ notionalUsd: 0 }, closed],
     ],
+    ['drift', 'reopen', 'drift', 'hold'],
+  ],
+  [
+    'holds a covered side until roll_before ahead of its maturity, then rolls it (the row may widen roll_before)',
     [
-      'holds a covered side until roll_before ahead of its maturity, then rolls it (the row may widen roll_before)',
-      [
-        [{}, dueIn2h],
-        [{}, dueIn2h, NOW + HOUR],
-        [{ rollBeforeMs: 3 * HOUR }, dueIn2h],
-      ],
-      ['hold', 'roll', 'roll'],
+      [{}, dueIn2h],
+      [{}, dueIn2h, NOW + HOUR],
+      [{ rollBeforeMs: 3 * HOUR }, dueIn2h],
     ],
+    ['hold', 'roll', 'roll'],
+  ],
+  [
+    'never opens a side whose hedge is still being opened, whatever its status is called',
+    ['submitted', 'submitting', 'settling'].map((status) => [{}, { opening: { hedgeId: 'hdg_2', status } }]),
+    ['hold', 'hold', 'hold'],
+  ],
+  [
+    'leaves a row past `until` to mature: no roll when the exposure ends by the maturity, no re-open after it; a flat target with nothing open holds',
     [
-      'never opens a side whose hedge is still being opened, whatever its status is called',
-      ['submitted', 'submitting', 'settling'].map((status) => [{}, { opening: { hedgeId: 'hdg_2', status } }]),
-      ['hold', 'hold', 'hold'],
+      [{ untilMs: NOW + HOUR / 2 }, dueInHalfAnHour],
+      [{ untilMs: NOW + 10 * HOUR }, dueInHalfAnHour],
+      [{ untilMs: NOW - 1 }, {}],
+      [{ untilMs: NOW + 1 }, {}],
+      [{ notionalUsd: 0, tenorDays: undefined }, {}],
     ],
-    [
-      'leaves a row past `until` to mature: no roll when the exposure ends by the maturity, no re-open after it; a flat target with nothing open holds',
-      [
-        [{ untilMs: NOW + HOUR / 2 }, dueInHalfAnHour],
-        [{ untilMs: NOW + 10 * HOUR }, dueInHalfAnHour],
-        [{ untilMs: NOW - 1 }, {}],
-        [{ untilMs: NOW + 1 }, {}],
-        [{ notionalUsd: 0, tenorDays: undefined }, {}],
-      ],
-      ['skip', 'roll', 'skip', 'reopen', 'hold'],
-    ],
-  ] as Array<[string, Array<[Partial<KeepRow>, object, number?]>, string[]]>)('%s', (_name, cases, expected) => {
+    ['skip', 'roll', 'skip', 'reopen', 'hold'],
+  ],
+] as Array<[string, Array<[Partial<KeepRow>, object, number?]>, string[]]>)(
+  'decideRow: %s',
+  (_name, cases, expected) => {
     expect(cases.map(([changes, view, at = NOW]) => decideRow({ ...row, ...changes }, view, at, rules).kind)).toEqual(
       expected,
     );
-  });
+  },
+);
 
-  it("near `until`, a re-open or roll gets the shortest tenor that still reaches it, never more than the row's", () => {
-    expect(
-      [
-        [7, 20 * HOUR],
-        [7, 50 * HOUR],
-        [7, 100 * HOUR],
-        [7, 30 * 24 * HOUR],
-        [3, 6 * 24 * HOUR],
-      ].map(([tenorDays, until]) => tenorFor({ ...row, tenorDays: tenorDays as 3 | 7, untilMs: NOW + until }, NOW)),
-    ).toEqual([1, 3, 7, 7, 3]);
-  });
+it("decideRow: near `until`, a re-open or roll gets the shortest tenor that still reaches it, never more than the row's", () => {
+  expect(
+    [
+      [7, 20 * HOUR],
+      [7, 50 * HOUR],
+      [7, 100 * HOUR],
+      [7, 30 * 24 * HOUR],
+      [3, 6 * 24 * HOUR],
+    ].map(([tenorDays, until]) => tenorFor({ ...row, tenorDays: tenorDays as 3 | 7, untilMs: NOW + until }, NOW)),
+  ).toEqual([1, 3, 7, 7, 3]);
+});
 
-  // Drift's add and reduce (and the roll due beside it): keeper-decide.test.ts's plan table.
-  // A target of 0: drift to close, never rolled (even when it matures soon): test/keeper/keep.test.ts.
-  it('drift within the tolerance is no drift; drift past `until` is not rolled with it', () => {
-    expect(decideRow(row, position(20 * HOUR, 2000.4), NOW, { toleranceUsd: 0.5 }).kind).toBe('hold');
-    const soon = position(HOUR / 2, 1000);
-    expect(
-      [{ untilMs: NOW + HOUR / 4 }, {}].map((changes) => decideRow({ ...row, ...changes }, soon, NOW, rules)),
-    ).toMatchObject([
-      { kind: 'drift', alsoRollDue: false },
-      { kind: 'drift', alsoRollDue: true },
-    ]);
+// Drift's add and reduce (and the roll due beside it): keeper-decide.test.ts's plan table.
+// A target of 0: drift to close, never rolled (even when it matures soon): test/keeper/keep.test.ts.
+it('decideRow: drift within the tolerance is no drift; drift past `until` is not rolled with it', () => {
+  expect(decideRow(row, position(20 * HOUR, 2000.4), NOW, { toleranceUsd: 0.5 }).kind).toBe('hold');
+  const soon = position(HOUR / 2, 1000);
+  expect(
+    [{ untilMs: NOW + HOUR / 4 }, {}].map((changes) => decideRow({ ...row, ...changes }, soon, NOW, rules)),
+  ).toMatchObject([
+    { kind: 'drift', alsoRollDue: false },
+    { kind: 'drift', alsoRollDue: true },
+  ]);
+});
+
+it('target file: keep columns: reads until (a date or a zoned timestamp) and roll_before', () => {
+  const parsed = parseTargetFile(
+    'market,side,notional_usd,tenor_days,until,roll_before\nUSDTNGN,sell,2000,1,2026-12-31,2h\nUSDTNGN,buy,500,3,2026-12-31T17:00:00+01:00,\n',
+    { sourceName: 't.csv' },
+  );
+  const sell = { market: 'USDTNGN', side: 'sell', notionalUsd: 2000, tenorDays: 1 };
+  expect(parsed).toEqual({
+    rows: [
+      { ...sell, untilMs: Date.parse('2026-12-31T00:00:00Z'), rollBeforeMs: 2 * HOUR, line: 2 },
+      { ...sell, side: 'buy', notionalUsd: 500, tenorDays: 3, untilMs: Date.parse('2026-12-31T16:00:00Z'), line: 3 },
+    ],
   });
 });
 
-describe('target file: keep columns', () => {
-  it('reads until (a date or a zoned timestamp) and roll_before', () => {
-    const parsed = parseTargetFile(
-      'market,side,notional_usd,tenor_days,until,roll_before\nUSDTNGN,sell,2000,1,2026-12-31,2h\nUSDTNGN,buy,500,3,2026-12-31T17:00:00+01:00,\n',
-      { sourceName: 't.csv' },
-    );
-    const sell = { market: 'USDTNGN', side: 'sell', notionalUsd: 2000, tenorDays: 1 };
-    expect(parsed).toEqual({
-      rows: [
-        { ...sell, untilMs: Date.parse('2026-12-31T00:00:00Z'), rollBeforeMs: 2 * HOUR, line: 2 },
-        { ...sell, side: 'buy', notionalUsd: 500, tenorDays: 3, untilMs: Date.parse('2026-12-31T16:00:00Z'), line: 3 },
-      ],
-    });
-  });
-
-  it('refuses an until without a zone and a roll_before that is not a duration, naming the line', () => {
-    const parsed = parseTargetFile(
-      'market,side,notional_usd,tenor_days,until,roll_before\nUSDTNGN,sell,2000,1,2026-12-31T17:00,soon\n',
-      { sourceName: 't.csv' },
-    );
-    expect(
-      'problems' in parsed && parsed.problems.map((problem) => [problem.line, problem.message.split(':')[0]]),
-    ).toEqual([
-      [2, 'until'],
-      [2, 'roll_before'],
-    ]);
-  });
+it('target file: keep columns: refuses an until without a zone and a roll_before that is not a duration, naming the line', () => {
+  const parsed = parseTargetFile(
+    'market,side,notional_usd,tenor_days,until,roll_before\nUSDTNGN,sell,2000,1,2026-12-31T17:00,soon\n',
+    { sourceName: 't.csv' },
+  );
+  expect(
+    'problems' in parsed && parsed.problems.map((problem) => [problem.line, problem.message.split(':')[0]]),
+  ).toEqual([
+    [2, 'until'],
+    [2, 'roll_before'],
+  ]);
 });

@@ -11,11 +11,9 @@ import {
   filledActive,
   hedgeOf,
   HOUR,
-  keeperTest,
   keepOnce,
   lines,
   writeTarget,
-  type KeeperRig,
   type KeeperRun,
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
@@ -23,23 +21,19 @@ import { colleagueCloses, MARKET, type Simulator } from '../support/simulator.js
 import { oneFilled, eventIs, holds, nearMaturity, keeperCase } from './filled.js';
 import { exits } from '../support/cli-runs.js';
 
-/** The server's next open refused (capacity_exceeded). */
-const OPEN_REFUSED_ONCE = {
-  nextError: { count: 1, status: 400, code: 'capacity_exceeded' },
-  match: { method: 'POST', path: '/hedges' },
-};
-
-/**
- * A 7-day sell of 2,000 half an hour from maturity, kept as a 1-day row rolled 6 h ahead: the check
- * before the roll's close passes; the server then refuses the roll's open once.
- */
-async function rollOpenRefused(rig: KeeperRig) {
-  const simulator = await rig.start({ stepped: true });
+/** A 7-day sell of 2,000 half an hour from maturity, kept as a 1-day row rolled 6 h ahead: its roll is due. */
+function rollDue(simulator: Simulator) {
   const seeded = simulator.seedOpen('sell', 2000);
   nearMaturity(simulator);
-  simulator.sandbox.setFaults(OPEN_REFUSED_ONCE);
-  return { simulator, seeded, file: writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']) };
+  return { seeded, file: writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']) };
 }
+
+/** The server's next open refused (capacity_exceeded): a roll's, after its check before the close passed. */
+const refuseNextOpen = (simulator: Simulator) =>
+  simulator.sandbox.setFaults({
+    nextError: { count: 1, status: 400, code: 'capacity_exceeded' },
+    match: { method: 'POST', path: '/hedges' },
+  });
 
 /** After the keeper's roll of `hedgeId` was refused (`code`), a colleague closes it (`close`): the keeper reports the
  * drift, and re-opens nothing in the cycle after it. */
@@ -149,57 +143,53 @@ describeKeepers('hedge keep as a service', () => {
     },
   );
 
-  keeperTest(
-    "a roll whose open the server refuses after its close is the keeper's to cover again: re-opened, never taken for a colleague's drift",
-    async ({ rig }) => {
-      const { simulator, seeded, file } = await rollOpenRefused(rig);
+  keeperCase(
+    "a roll whose open the server refuses after its close is the keeper's to cover again, never taken for a colleague's drift: re-opened after a restart (the journal shows the roll closed it), and by a running keeper",
+    { stepped: true },
+    async (simulator, rig) => {
+      const { seeded, file } = rollDue(simulator);
+      refuseNextOpen(simulator);
+      await keepOnce(simulator, file, 3);
+      expect(hedgeOf(simulator, seeded.id).status).toBe('closed');
+      expect(simulator.active('sell')).toHaveLength(0);
+      const events = await keepOnce(simulator, file);
+      expect([events.some(eventIs('reopen', 'sell')), events.some(eventIs('drift'))]).toEqual([true, false]);
+      await oneFilled(simulator, 'sell', 'the re-opened fill');
+      holds(simulator);
+
+      // Half an hour before the re-opened 1-day hedge matures, its roll's open is refused the same way.
+      const [reopened] = simulator.active('sell');
+      simulator.advance(24 * HOUR - HOUR / 2);
+      refuseNextOpen(simulator);
       const keeper = rig.keep(simulator, file);
       expect([
         (await eventAfter(keeper, 0, eventIs('error', { action: 'roll' }), 'the refused roll')).code,
-        hedgeOf(simulator, seeded.id).status,
+        hedgeOf(simulator, reopened.id).status,
       ]).toEqual(['capacity_exceeded', 'closed']);
       await eventAfter(keeper, 0, eventIs('reopen', 'sell'), 'the re-open');
-      await oneFilled(simulator, 'sell', 'the re-opened fill');
+      await oneFilled(simulator, 'sell', "the running keeper's re-opened fill");
       expect([activeNotional(simulator, 'sell'), keeper.events.some(eventIs('drift'))]).toEqual([2000, false]);
     },
   );
-
-  keeperTest('…and so it is after a restart: the journal shows the roll closed it', async ({ rig }) => {
-    const { simulator, seeded, file } = await rollOpenRefused(rig);
-    await keepOnce(simulator, file, 3);
-    expect(hedgeOf(simulator, seeded.id).status).toBe('closed');
-    expect(simulator.active('sell')).toHaveLength(0);
-    const events = await keepOnce(simulator, file);
-    expect([events.some(eventIs('reopen', 'sell')), events.some(eventIs('drift'))]).toEqual([true, false]);
-    await oneFilled(simulator, 'sell', 'the re-opened fill');
-    holds(simulator);
-  });
 
   keeperCase(
     "a roll whose open would be refused (the market disabled) sends no close, and leaves the hedge the colleagues': their early close of it then stands as drift, nothing re-opened once the market takes hedges again",
     {},
     async (simulator, rig) => {
-      const seeded = simulator.seedOpen('sell', 2000);
-      nearMaturity(simulator);
+      const { seeded, file } = rollDue(simulator);
       // The simulator's own definition of the market: it stops taking new hedges.
       const market = (simulator.sandbox.engine as any).book.markets.find(
         (one: { market: string }) => one.market === MARKET,
       );
       market.status = 'disabled';
       // Then a colleague closes it, and the market takes hedges again.
-      await colleagueCloseStands(
-        simulator,
-        rig.keep(simulator, writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h'])),
-        seeded.id,
-        'market_disabled',
-        async () => {
-          // Refused before its close: the side is still covered by the hedge the roll would have closed.
-          expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
-          expect(hedgeOf(simulator, seeded.id).status).toBe('filled');
-          await colleagueCloses(simulator, 'sell');
-          market.status = 'open';
-        },
-      );
+      await colleagueCloseStands(simulator, rig.keep(simulator, file), seeded.id, 'market_disabled', async () => {
+        // Refused before its close: the side is still covered by the hedge the roll would have closed.
+        expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
+        expect(hedgeOf(simulator, seeded.id).status).toBe('filled');
+        await colleagueCloses(simulator, 'sell');
+        market.status = 'open';
+      });
     },
   );
 
@@ -207,25 +197,18 @@ describeKeepers('hedge keep as a service', () => {
     "…and so is a roll whose close the server refused: the journal's roll of that hedge closed nothing",
     {},
     async (simulator, rig) => {
-      const seeded = simulator.seedOpen('sell', 2000);
-      nearMaturity(simulator);
+      const { seeded, file } = rollDue(simulator);
       // Every close is refused but the colleague's.
       let colleagues = false;
       simulator.sandbox.setFaults({
         nextError: { count: 1000, status: 409, code: 'hedge_locked' },
         match: ({ method, path }) => method === 'POST' && path === '/hedges/close' && !colleagues,
       });
-      await colleagueCloseStands(
-        simulator,
-        rig.keep(simulator, writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h'])),
-        seeded.id,
-        'hedge_locked',
-        async () => {
-          colleagues = true;
-          await colleagueCloses(simulator, 'sell');
-          colleagues = false;
-        },
-      );
+      await colleagueCloseStands(simulator, rig.keep(simulator, file), seeded.id, 'hedge_locked', async () => {
+        colleagues = true;
+        await colleagueCloses(simulator, 'sell');
+        colleagues = false;
+      });
     },
   );
 

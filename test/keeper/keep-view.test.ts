@@ -1,5 +1,5 @@
 import { Chalk } from 'chalk';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeEvent, renderKeepStatus } from '../../src/features/keeper/keep-view.js';
 import { renderKeeperStatus } from '../../src/features/keeper/keeper-status-view.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
@@ -40,28 +40,29 @@ const status = {
   stopping: false,
 };
 
-describe('the keeper status screen', () => {
-  it.each([40, 80, 120])('fits %i columns and shows no raw escape from the file or the server', (width) => {
+it.each([40, 80, 120])(
+  'the keeper status screen: fits %i columns and shows no raw escape from the file or the server',
+  (width) => {
     const screen = renderKeepStatus(status, [rolled()], width, chalk);
     for (const line of screen.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(width);
     expect(screen).not.toContain('\u001b');
     expect(screen).toContain('USDTNGN sell DEAL-7 2,000 of 2,000 USD');
-  });
+  },
+);
 
-  it('an event line names the time, the kind, the side, the amount and the hedges old → new', () => {
-    expect(rolled()).toBe('03-02 09:00:00 UTC roll USDTNGN sell 2,000 USD hdg_1 → hdg_2');
-  });
+it('the keeper status screen: an event line names the time, the kind, the side, the amount and the hedges old → new', () => {
+  expect(rolled()).toBe('03-02 09:00:00 UTC roll USDTNGN sell 2,000 USD hdg_1 → hdg_2');
+});
 
-  it('a dry run says so in the header, and its actions read "would"', () => {
-    expect(renderKeepStatus({ ...status, dry_run: true }, [], 80, chalk).split('\n')[0]).toContain(
-      'DRY RUN: nothing is sent',
-    );
-    expect(renderKeepStatus(status, [], 80, chalk)).not.toContain('DRY RUN');
-    expect([
-      line('reopen', { dry_run: true }),
-      describeEvent({ event: 'error', at: AT, dry_run: true, message: 'refused' }),
-    ]).toEqual(['03-02 09:00:00 UTC would reopen USDTNGN sell 2,000 USD', '03-02 09:00:00 UTC error: refused']);
-  });
+it('the keeper status screen: a dry run says so in the header, and its actions read "would"', () => {
+  expect(renderKeepStatus({ ...status, dry_run: true }, [], 80, chalk).split('\n')[0]).toContain(
+    'DRY RUN: nothing is sent',
+  );
+  expect(renderKeepStatus(status, [], 80, chalk)).not.toContain('DRY RUN');
+  expect([
+    line('reopen', { dry_run: true }),
+    describeEvent({ event: 'error', at: AT, dry_run: true, message: 'refused' }),
+  ]).toEqual(['03-02 09:00:00 UTC would reopen USDTNGN sell 2,000 USD', '03-02 09:00:00 UTC error: refused']);
 });
 
 /** `hedge keep status` of a running keeper whose last cycle showed `rows`. */
@@ -101,37 +102,35 @@ function statusCard(rows: KeepRowStatus[]) {
   );
 }
 
-describe('hedge keep status', () => {
-  it('reads every amount as the keeper screen does: 20,000 of 20,000 USD, and carry and fees with separators', () => {
-    const card = statusCard([
-      {
-        market: 'USDTNGN',
-        side: 'buy',
-        target_usd: 20000,
-        current_usd: 20000,
-        state: 'covered',
-        next_action: 'roll',
-        next_action_at: AT,
-      },
-    ]);
-    expect(card).toContain('│ 20,000 of 20,000 USD: covered; roll at 2026-03-02 09:00:00 UTC');
-    expect(card).toContain('2; carry -1,234.50 USDC, you paid, fees -12,000.00 USDC, you paid');
-  });
-
-  it('a side the last cycle could not tell reads "?", on the card and on the keeper\'s screen, never as flat', () => {
-    const unknown: KeepRowStatus = {
+it('hedge keep status: reads every amount as the keeper screen does: 20,000 of 20,000 USD, and carry and fees with separators', () => {
+  const card = statusCard([
+    {
       market: 'USDTNGN',
-      side: 'sell',
-      target_usd: 2000,
-      current_usd: null,
-      current_unknown: true,
-      state: 'unknown (the book could not be read)',
-      next_action: null,
-      next_action_at: null,
-    };
-    expect(statusCard([unknown])).toContain('│ ? of 2,000 USD: unknown (the book could not be read)');
-    const screen = renderKeepStatus({ ...status, rows: [unknown] }, [], 120, chalk);
-    expect(screen).toContain('USDTNGN sell ? of 2,000 USD');
-    expect(screen).not.toContain('flat');
-  });
+      side: 'buy',
+      target_usd: 20000,
+      current_usd: 20000,
+      state: 'covered',
+      next_action: 'roll',
+      next_action_at: AT,
+    },
+  ]);
+  expect(card).toContain('│ 20,000 of 20,000 USD: covered; roll at 2026-03-02 09:00:00 UTC');
+  expect(card).toContain('2; carry -1,234.50 USDC, you paid, fees -12,000.00 USDC, you paid');
+});
+
+it('hedge keep status: a side the last cycle could not tell reads "?", on the card and on the keeper\'s screen, never as flat', () => {
+  const unknown: KeepRowStatus = {
+    market: 'USDTNGN',
+    side: 'sell',
+    target_usd: 2000,
+    current_usd: null,
+    current_unknown: true,
+    state: 'unknown (the book could not be read)',
+    next_action: null,
+    next_action_at: null,
+  };
+  expect(statusCard([unknown])).toContain('│ ? of 2,000 USD: unknown (the book could not be read)');
+  const screen = renderKeepStatus({ ...status, rows: [unknown] }, [], 120, chalk);
+  expect(screen).toContain('USDTNGN sell ? of 2,000 USD');
+  expect(screen).not.toContain('flat');
 });

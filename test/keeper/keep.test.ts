@@ -2,7 +2,6 @@
 // header), and the test moves the server's clock with advance() instead of waiting for maturities.
 // Every assertion is on the server's own state (its hedges, its request log) or on the events the
 // keeper printed, each of which must be valid JSON.
-import { utimesSync } from 'node:fs';
 import { expect } from 'vitest';
 import {
   activeNotional,
@@ -20,7 +19,7 @@ import {
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { colleagueOpens, MARKET, type Simulator } from '../support/simulator.js';
-import { oneFilled, eventIs, holds, nearMaturity, keeperCase } from './filled.js';
+import { oneFilled, eventIs, holds, keeperCase } from './filled.js';
 import { exits, journalEntries } from '../support/cli-runs.js';
 
 /**
@@ -153,7 +152,7 @@ describeKeepers('hedge keep', 3, () => {
   );
 
   keeperCase(
-    'holds a 1-day sell of 2,000 through a roll and a settlement, then stops on SIGTERM with exit 0',
+    'holds a 1-day sell of 2,000 through a roll and a settlement; SIGTERM during its next roll lets the roll finish: exit 0, nothing unresolved, the side covered',
     { stepped: true },
     async (simulator, rig) => {
       const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']);
@@ -192,8 +191,16 @@ describeKeepers('hedge keep', 3, () => {
       holds(simulator);
       expect(simulator.historyCount()).toBeGreaterThanOrEqual(2);
 
+      // 19 h on again, the re-opened hedge's roll is due: SIGTERM once its close is sent.
+      const [third] = filledActive(simulator, 'sell');
+      const [beforeLast, closes] = [keeper.events.length, simulator.requests('POST', '/hedges/close').length];
+      simulator.advance(19 * HOUR);
+      await until(() => simulator.requests('POST', '/hedges/close').length > closes, "the last roll's close");
       const events = await stopKeeper(keeper);
-      expect(events.at(-1)!.event).toBe('stop');
+      expect([events.slice(beforeLast).some(eventIs('roll')), events.at(-1)!.event]).toEqual([true, 'stop']);
+      await oneFilled(simulator, 'sell', 'the last roll filled');
+      expect(filledActive(simulator, 'sell')[0].id).not.toBe(third.id);
+      holds(simulator);
       expect(events.filter(eventIs('cycle')).length).toBeGreaterThanOrEqual(3);
       for (const event of events) expect(typeof event.at).toBe('string');
       // Nothing is left half-done in the journal.
@@ -266,24 +273,6 @@ describeKeepers('hedge keep', 3, () => {
   );
 
   keeperCase(
-    'SIGTERM during a roll lets the roll finish: exit 0, nothing unresolved, the side covered',
-    {},
-    async (simulator, rig) => {
-      const file = writeTarget(simulator, ['USDTNGN,buy,1500,3,,6h']);
-      simulator.seedOpen('buy', 1500);
-      simulator.advance(7 * 24 * HOUR - 3 * HOUR);
-      const closesBefore = simulator.requests('POST', '/hedges/close').length;
-      const keeper = rig.keep(simulator, file);
-      await until(() => simulator.requests('POST', '/hedges/close').length > closesBefore, "the roll's close");
-      const events = await stopKeeper(keeper);
-      expect([events.some(eventIs('roll')), events.at(-1)!.event]).toEqual([true, 'stop']);
-      await oneFilled(simulator, 'buy', 'the new hedge filled');
-      holds(simulator, 1500, 'buy');
-      expect(await journalEntries(simulator, '--pending')).toEqual([]);
-    },
-  );
-
-  keeperCase(
     'SIGTERM at a random moment of start-up or the first cycle never leaves a hang or a doubled side',
     {},
     async (simulator, rig) => {
@@ -307,30 +296,7 @@ describeKeepers('hedge keep', 3, () => {
   );
 
   keeperCase(
-    "a colleague's close after the target file last changed stands, judged on one clock (the server's 45 s behind ours), until --converge restores the side",
-    { stepped: true, realNow: () => Date.now() - 45_000 },
-    async (simulator) => {
-      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,']);
-      await keepOnce(simulator, file);
-      await oneFilled(simulator, 'sell', 'the fill');
-      // The target last changed 10 s ago by this machine's clock; a colleague closes the side now.
-      utimesSync(file, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));
-      exits(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
-      const opens = simulator.requests('POST', '/hedges').length;
-      expect((await keepOnce(simulator, file)).find(eventIs('drift'))).toMatchObject({
-        side: 'sell',
-        change: 'open',
-      });
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
-      expect(simulator.active('sell')).toHaveLength(0);
-      expect((await keepOnce(simulator, file, 0, '--converge')).some(eventIs('reopen', 'sell'))).toBe(true);
-      await oneFilled(simulator, 'sell', 'the restored fill');
-      holds(simulator);
-    },
-  );
-
-  keeperCase(
-    'a row past `until` is left to mature and not renewed; near `until`, a flat side is re-opened for what is left of the exposure, not the full tenor',
+    'a row past `until` is left to mature and not renewed; near `until`, a flat side is re-opened for what is left of the exposure, not the full tenor; a target of 0 closes what is left (--converge) and never renews it, even at maturity',
     { stepped: true },
     async (simulator) => {
       const untilIn = (hours: number) =>
@@ -357,24 +323,16 @@ describeKeepers('hedge keep', 3, () => {
           .map((entry) => (entry.body as any).side)
           .sort(),
       ).toEqual(['buy', 'sell']);
-    },
-  );
 
-  keeperCase(
-    'a target of 0 closes what is left (--converge) and never renews it, even at maturity',
-    { stepped: true },
-    async (simulator) => {
-      simulator.seedOpen('buy', 1000);
-      nearMaturity(simulator);
+      // Half an hour before the 3-day buy matures, a target of 0 closes what is left (--converge) and never renews it.
+      simulator.advance(42 * HOUR + HOUR / 2);
       expect(
         (await keepOnce(simulator, writeTarget(simulator, ['USDTNGN,buy,0,,,']), 0, '--converge')).find(
           eventIs('converge'),
         ),
-      ).toMatchObject({
-        action: 'close',
-      });
+      ).toMatchObject({ action: 'close' });
       await until(() => simulator.active('buy').length === 0, 'the side closed');
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(0);
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(2);
     },
   );
 });

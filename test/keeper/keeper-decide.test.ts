@@ -2,7 +2,7 @@
 // it starts, what it says, each row's status; a step's writes planned under the side's lock; how a
 // step's end and a write's outcome change what it remembers. No server, no clock, no I/O.
 import { hostname } from 'node:os';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { KeepRow } from '../../src/core/keep-rules.js';
 import type { Hedge } from '../../src/platform/api/schemas.js';
 import type { JournalEntry } from '../../src/platform/journal/index.js';
@@ -389,44 +389,42 @@ const DECIDE = [
   },
 ];
 
-describe('decide', () => {
-  it.each(DECIDE)('$name', (row) => {
-    const settings = { ...LIVE, ...row.settings };
-    const observation = {
-      rows: [{ ...ROW, ...row.row }],
-      book: bookOf(row.side ?? flat, row.book),
-      unresolved: new Map(),
-      inFlight: new Map(),
-      stopping: false,
-      ...row.observation,
-    };
-    let state = row.state ?? initialKeeperState();
-    for (let cycle = 0; cycle < (row.earlier ?? 0); cycle++) state = decide(state, observation, NOW, settings).state;
-    const before = JSON.stringify([...state.said]);
-    const decided = decide(state, observation, NOW, settings);
-    expect(decided.actions).toEqual((row.actions ?? []).map((action) => expect.objectContaining(action)));
-    // A live step is planned again under the side's lock; a dry run's writes are this cycle's.
-    for (const action of decided.actions) expect(action.writes !== undefined).toBe(settings.dryRun);
-    // What was said, one line each: an event with its code and reason or message, or an error's message.
-    expect(
-      decided.events.map((one) =>
-        'say' in one
-          ? `${one.say.event}${one.say.code ? ` ${String(one.say.code)}` : ''}: ${String(one.say.reason ?? one.say.message)}`
-          : `error: ${(one.error as Error).message}`,
-      ),
-    ).toEqual((row.said ?? []).map((one) => (typeof one === 'string' ? one : expect.stringMatching(one))));
-    // A status given as a string is the row's state.
-    const status = typeof row.status === 'string' ? { state: row.status } : row.status;
-    expect(decided.rows).toEqual([expect.objectContaining(status)]);
-    if (row.expectationsLeft !== undefined) expect(decided.state.expectations.size).toBe(row.expectationsLeft);
-    // Pure: what it was handed is as it was.
-    expect(JSON.stringify([...state.said])).toBe(before);
-    for (let cycle = 0, after = decided.state; cycle < (row.again ?? 0); cycle++) {
-      const repeated = decide(after, observation, NOW, settings);
-      expect([repeated.actions, repeated.events, repeated.rows]).toEqual([[], [], [expect.objectContaining(status)]]);
-      after = repeated.state;
-    }
-  });
+it.each(DECIDE)('decide: $name', (row) => {
+  const settings = { ...LIVE, ...row.settings };
+  const observation = {
+    rows: [{ ...ROW, ...row.row }],
+    book: bookOf(row.side ?? flat, row.book),
+    unresolved: new Map(),
+    inFlight: new Map(),
+    stopping: false,
+    ...row.observation,
+  };
+  let state = row.state ?? initialKeeperState();
+  for (let cycle = 0; cycle < (row.earlier ?? 0); cycle++) state = decide(state, observation, NOW, settings).state;
+  const before = JSON.stringify([...state.said]);
+  const decided = decide(state, observation, NOW, settings);
+  expect(decided.actions).toEqual((row.actions ?? []).map((action) => expect.objectContaining(action)));
+  // A live step is planned again under the side's lock; a dry run's writes are this cycle's.
+  for (const action of decided.actions) expect(action.writes !== undefined).toBe(settings.dryRun);
+  // What was said, one line each: an event with its code and reason or message, or an error's message.
+  expect(
+    decided.events.map((one) =>
+      'say' in one
+        ? `${one.say.event}${one.say.code ? ` ${String(one.say.code)}` : ''}: ${String(one.say.reason ?? one.say.message)}`
+        : `error: ${(one.error as Error).message}`,
+    ),
+  ).toEqual((row.said ?? []).map((one) => (typeof one === 'string' ? one : expect.stringMatching(one))));
+  // A status given as a string is the row's state.
+  const status = typeof row.status === 'string' ? { state: row.status } : row.status;
+  expect(decided.rows).toEqual([expect.objectContaining(status)]);
+  if (row.expectationsLeft !== undefined) expect(decided.state.expectations.size).toBe(row.expectationsLeft);
+  // Pure: what it was handed is as it was.
+  expect(JSON.stringify([...state.said])).toBe(before);
+  for (let cycle = 0, after = decided.state; cycle < (row.again ?? 0); cycle++) {
+    const repeated = decide(after, observation, NOW, settings);
+    expect([repeated.actions, repeated.events, repeated.rows]).toEqual([[], [], [expect.objectContaining(status)]]);
+    after = repeated.state;
+  }
 });
 
 // A roll due, a flat side, drift's add with --converge and a colleague's close restored with it: each step's writes as
@@ -463,76 +461,75 @@ const PLAN = [
   },
 ];
 
-describe('plan (a live step, again under the side lock on a fresh read)', () => {
-  it.each(PLAN)('$name', ({ side: observed, settings, book, writes }) => {
+it.each(PLAN)(
+  'plan (a live step, again under the side lock on a fresh read): $name',
+  ({ side: observed, settings, book, writes }) => {
     expect(plan(initialKeeperState(), bookOf(observed, book), ROW, { ...LIVE, ...settings }).writes).toEqual(
       writes.map((write) => expect.objectContaining(write)),
     );
-  });
+  },
+);
 
-  it('a roll due beside a drift left alone gets, near until, the shortest tenor that reaches it, as any roll does', () => {
-    const weekly: KeepRow = { ...ROW, tenorDays: 7, untilMs: NOW + 2 * 24 * HOUR };
-    expect(plan(initialKeeperState(), bookOf(DRIFTED_DUE), weekly, LIVE).writes).toEqual([
-      expect.objectContaining({ kind: 'roll', hedgeId: 'hdg_1', tenorDays: 3 }),
-    ]);
-  });
+it('plan (a live step, again under the side lock on a fresh read): a roll due beside a drift left alone gets, near until, the shortest tenor that reaches it, as any roll does', () => {
+  const weekly: KeepRow = { ...ROW, tenorDays: 7, untilMs: NOW + 2 * 24 * HOUR };
+  expect(plan(initialKeeperState(), bookOf(DRIFTED_DUE), weekly, LIVE).writes).toEqual([
+    expect.objectContaining({ kind: 'roll', hedgeId: 'hdg_1', tenorDays: 3 }),
+  ]);
 });
 
 /** A step of the row (its status, which stepEnded does not read, left out). */
 const step = (kind: KeeperStep['kind']) =>
   ({ key: KEY, row: ROW, kind, hedgeIds: ['hdg_1'], serverOffsetMs: 0 }) as KeeperStep;
 
-describe('stepEnded', () => {
-  // [name, step, failures before, failed, dry run, failures after, retried in, the row's status]
-  it.each([
-    ['a live step done: failures cleared', 'roll', 3, false, false, 0, undefined, 'roll done'],
-    ["a dry run's step done", 'reopen', 0, false, true, 0, undefined, 'would reopen'],
-    ['a first failure: tried again one interval later', 'reopen', 0, true, false, 1, MINUTE, 'reopen failed; retrying'],
-    ['failures in a row: the wait doubles', 'roll', 2, true, false, 3, 4 * MINUTE, 'roll failed; retrying'],
-    ["a flat side's re-open waits at most 5 min", 'reopen', 5, true, false, 6, 5 * MINUTE, 'reopen failed; retrying'],
-    [
-      'a roll may wait longer (the side is covered meanwhile)',
-      'roll',
-      5,
-      true,
-      false,
-      6,
-      32 * MINUTE,
-      'roll failed; retrying',
-    ],
-    ['…but never more than an hour', 'roll', 19, true, false, 20, 60 * MINUTE, 'roll failed; retrying'],
-    ["a dry run's refusal", 'reopen', 0, true, true, 1, MINUTE, 'reopen would be refused'],
-  ] as const)('%s', (_name, kind, before, failed, dryRun, failures, retryInMs, text) => {
-    // After `before` failed steps of the row.
-    const state = remembered({ rows: new Map([[KEY, { failures: before, retryAtMs: 0 }]]) });
-    const ended = stepEnded(
-      state,
-      step(kind),
-      NOW,
-      { ...LIVE, dryRun },
-      failed ? { error: new Error('capacity') } : undefined,
-    );
-    expect(ended.statusText).toBe(text);
-    expect(ended.state.rows.get(KEY)).toMatchObject({
-      failures,
-      retryAtMs: retryInMs === undefined ? 0 : NOW + retryInMs,
-    });
-    expect(ended.events).toEqual(
-      failed
-        ? [
-            {
-              error: expect.any(Error),
-              fields: expect.objectContaining({
-                action: kind,
-                failures,
-                hedge_ids: ['hdg_1'],
-                retry_at: iso(NOW + retryInMs),
-              }),
-            },
-          ]
-        : [],
-    );
+// [name, step, failures before, failed, dry run, failures after, retried in, the row's status]
+it.each([
+  ['a live step done: failures cleared', 'roll', 3, false, false, 0, undefined, 'roll done'],
+  ["a dry run's step done", 'reopen', 0, false, true, 0, undefined, 'would reopen'],
+  ['a first failure: tried again one interval later', 'reopen', 0, true, false, 1, MINUTE, 'reopen failed; retrying'],
+  ['failures in a row: the wait doubles', 'roll', 2, true, false, 3, 4 * MINUTE, 'roll failed; retrying'],
+  ["a flat side's re-open waits at most 5 min", 'reopen', 5, true, false, 6, 5 * MINUTE, 'reopen failed; retrying'],
+  [
+    'a roll may wait longer (the side is covered meanwhile)',
+    'roll',
+    5,
+    true,
+    false,
+    6,
+    32 * MINUTE,
+    'roll failed; retrying',
+  ],
+  ['…but never more than an hour', 'roll', 19, true, false, 20, 60 * MINUTE, 'roll failed; retrying'],
+  ["a dry run's refusal", 'reopen', 0, true, true, 1, MINUTE, 'reopen would be refused'],
+] as const)('stepEnded: %s', (_name, kind, before, failed, dryRun, failures, retryInMs, text) => {
+  // After `before` failed steps of the row.
+  const state = remembered({ rows: new Map([[KEY, { failures: before, retryAtMs: 0 }]]) });
+  const ended = stepEnded(
+    state,
+    step(kind),
+    NOW,
+    { ...LIVE, dryRun },
+    failed ? { error: new Error('capacity') } : undefined,
+  );
+  expect(ended.statusText).toBe(text);
+  expect(ended.state.rows.get(KEY)).toMatchObject({
+    failures,
+    retryAtMs: retryInMs === undefined ? 0 : NOW + retryInMs,
   });
+  expect(ended.events).toEqual(
+    failed
+      ? [
+          {
+            error: expect.any(Error),
+            fields: expect.objectContaining({
+              action: kind,
+              failures,
+              hedge_ids: ['hdg_1'],
+              retry_at: iso(NOW + retryInMs),
+            }),
+          },
+        ]
+      : [],
+  );
 });
 
 const entry = (fields: Partial<JournalEntry>) =>
@@ -547,111 +544,109 @@ const entry = (fields: Partial<JournalEntry>) =>
     ...fields,
   }) as JournalEntry;
 
-describe("this keeper's writes and unfinished rows", () => {
-  it('a roll about to be sent notes the hedge it closes as its own; once rolled, the side waits for both hedges to show', () => {
-    const roll = { kind: 'roll' as const, row: ROW, hedgeId: 'hdg_1', tenorDays: 1 as const };
-    const noted = sending(initialKeeperState(), roll);
-    expect([...noted.closedByKeeper]).toEqual(['hdg_1']);
-    const outcome = {
-      kind: 'rolled',
-      view: {
-        notional_usd: 2000,
-        tenor_days: 1,
-        journal_group: 'roll-1',
-        rolled_hedge_id: 'hdg_1',
-        close: { hedge_id: 'hdg_1' },
-        open: { hedge_id: 'hdg_2', journal_id: 'j2' },
-      },
-      idempotencyKey: 'k2',
-      covered: true,
-      notes: [],
-    } as unknown as RollOutcome;
-    const landed = wrote(noted, roll, { kind: 'rolled', outcome }, NOW);
-    expect(landed.state.expectations.get(KEY)).toEqual({
-      what: 'roll',
-      notionalUsd: 2000,
-      present: ['hdg_2'],
-      gone: ['hdg_1', 'hdg_1'],
-      sinceMs: NOW,
-    });
-    expect(landed.events).toEqual([
-      { say: expect.objectContaining({ event: 'roll', hedge_ids: ['hdg_1', 'hdg_2'], journal_id: 'j2' }) },
-    ]);
-  });
-
-  const reopen = { kind: 'open' as const, row: ROW, notionalUsd: 2000, tenorDays: 1 as const };
-  /** The write flow's answer: sent, with `result`. */
-  const sent = (result: object) => ({ kind: 'sent', group: 'keep-1', result }) as unknown as WriteDone;
-  /** …resolved: the re-opened hedge hdg_3 in `status`. */
-  const resolved = (status: string) =>
-    sent({ kind: 'resolved', result: { id: 'hdg_3', status }, entry: entry({ hedge_id: 'hdg_3' }) });
-
-  it.each([
-    [
-      'a re-opened hedge that failed on-chain is a failure of the step, and nothing is expected of the side',
-      reopen,
-      resolved('failed'),
-      'The re-opened hedge hdg_3 failed on-chain; nothing was opened.',
-      0,
-    ],
-    [
-      'a convergence the write flow did not send is a failure',
-      { kind: 'add', row: ROW, amountUsd: 500, targetUsd: 2000 },
-      sent({ kind: 'dry-run' }),
-      'Nothing was sent for the convergence.',
-      0,
-    ],
-    [
-      'a landed re-open: the side waits for its hedge, the re-open said with its journal row',
-      reopen,
-      resolved('filled'),
-      undefined,
-      1,
-    ],
-  ] as const)('%s', (_name, write, done, failure, expected) => {
-    const landed = wrote(initialKeeperState(), write, done, NOW);
-    expect(landed.failure?.message).toBe(failure);
-    expect(landed.state.expectations.size).toBe(expected);
-    expect(landed.events.length).toBe(expected);
-  });
-
-  it.each(['amount_usd', 'delta_usd'])(
-    "a resumed converge's event names the add's amount whatever the server calls it (%s)",
-    (name) => {
-      const add = entry({
-        command: 'add',
-        request: { method: 'POST', path: '/hedges/add', body: { market: 'USDTNGN', side: 'sell', [name]: 500 } },
-      });
-      const done = sent({ kind: 'resolved', result: {}, entry: add });
-      const { events } = resumed(initialKeeperState(), { entry: add, group: 'keep-1' }, done);
-      expect(events).toMatchObject([{ say: { event: 'converge', resumed: true, notional_usd: 500 } }]);
+it("this keeper's writes and unfinished rows: a roll about to be sent notes the hedge it closes as its own; once rolled, the side waits for both hedges to show", () => {
+  const roll = { kind: 'roll' as const, row: ROW, hedgeId: 'hdg_1', tenorDays: 1 as const };
+  const noted = sending(initialKeeperState(), roll);
+  expect([...noted.closedByKeeper]).toEqual(['hdg_1']);
+  const outcome = {
+    kind: 'rolled',
+    view: {
+      notional_usd: 2000,
+      tenor_days: 1,
+      journal_group: 'roll-1',
+      rolled_hedge_id: 'hdg_1',
+      close: { hedge_id: 'hdg_1' },
+      open: { hedge_id: 'hdg_2', journal_id: 'j2' },
     },
-  );
-
-  it("finishes only its own rows of the target's idle sides, one per group, a roll by its roll", () => {
-    const rows = [ROW];
-    expect(
-      toResume(
-        [
-          entry({ id: 'j6', group: 'keep-2', outcome: 'filled' }),
-          entry({ id: 'j5', group: 'roll-1' }),
-          entry({ id: 'j4', group: 'roll-1' }),
-          entry({ id: 'j3', group: 'keep-3', via: undefined }),
-          entry({ id: 'j2', group: 'keep-4', host: 'elsewhere.example' }),
-          entry({
-            id: 'j1',
-            group: 'keep-5',
-            request: { method: 'POST', path: '/hedges', body: { market: 'USDTNGN', side: 'buy' } },
-          }),
-          entry({ id: 'j0', group: 'keep-1' }),
-        ],
-        new Set(),
-        rows,
-      ).map(({ entry: row, how }) => `${row.id} ${how}`),
-    ).toEqual(['j0 write', 'j4 roll']);
-    expect(toResume([entry({ id: 'j0' })], new Set([KEY]), rows)).toEqual([]);
-    expect(heldReason(entry({ id: 'j0' }), { pid: 42, host: 'desk-2' } as never)).toBe(
-      'open in progress by another process (pid 42 on desk-2, journal j0): left alone until it resolves',
-    );
+    idempotencyKey: 'k2',
+    covered: true,
+    notes: [],
+  } as unknown as RollOutcome;
+  const landed = wrote(noted, roll, { kind: 'rolled', outcome }, NOW);
+  expect(landed.state.expectations.get(KEY)).toEqual({
+    what: 'roll',
+    notionalUsd: 2000,
+    present: ['hdg_2'],
+    gone: ['hdg_1', 'hdg_1'],
+    sinceMs: NOW,
   });
+  expect(landed.events).toEqual([
+    { say: expect.objectContaining({ event: 'roll', hedge_ids: ['hdg_1', 'hdg_2'], journal_id: 'j2' }) },
+  ]);
+});
+
+const reopen = { kind: 'open' as const, row: ROW, notionalUsd: 2000, tenorDays: 1 as const };
+/** The write flow's answer: sent, with `result`. */
+const sent = (result: object) => ({ kind: 'sent', group: 'keep-1', result }) as unknown as WriteDone;
+/** …resolved: the re-opened hedge hdg_3 in `status`. */
+const resolved = (status: string) =>
+  sent({ kind: 'resolved', result: { id: 'hdg_3', status }, entry: entry({ hedge_id: 'hdg_3' }) });
+
+it.each([
+  [
+    'a re-opened hedge that failed on-chain is a failure of the step, and nothing is expected of the side',
+    reopen,
+    resolved('failed'),
+    'The re-opened hedge hdg_3 failed on-chain; nothing was opened.',
+    0,
+  ],
+  [
+    'a convergence the write flow did not send is a failure',
+    { kind: 'add', row: ROW, amountUsd: 500, targetUsd: 2000 },
+    sent({ kind: 'dry-run' }),
+    'Nothing was sent for the convergence.',
+    0,
+  ],
+  [
+    'a landed re-open: the side waits for its hedge, the re-open said with its journal row',
+    reopen,
+    resolved('filled'),
+    undefined,
+    1,
+  ],
+] as const)("this keeper's writes and unfinished rows: %s", (_name, write, done, failure, expected) => {
+  const landed = wrote(initialKeeperState(), write, done, NOW);
+  expect(landed.failure?.message).toBe(failure);
+  expect(landed.state.expectations.size).toBe(expected);
+  expect(landed.events.length).toBe(expected);
+});
+
+it.each(['amount_usd', 'delta_usd'])(
+  "this keeper's writes and unfinished rows: a resumed converge's event names the add's amount whatever the server calls it (%s)",
+  (name) => {
+    const add = entry({
+      command: 'add',
+      request: { method: 'POST', path: '/hedges/add', body: { market: 'USDTNGN', side: 'sell', [name]: 500 } },
+    });
+    const done = sent({ kind: 'resolved', result: {}, entry: add });
+    const { events } = resumed(initialKeeperState(), { entry: add, group: 'keep-1' }, done);
+    expect(events).toMatchObject([{ say: { event: 'converge', resumed: true, notional_usd: 500 } }]);
+  },
+);
+
+it("this keeper's writes and unfinished rows: finishes only its own rows of the target's idle sides, one per group, a roll by its roll", () => {
+  const rows = [ROW];
+  expect(
+    toResume(
+      [
+        entry({ id: 'j6', group: 'keep-2', outcome: 'filled' }),
+        entry({ id: 'j5', group: 'roll-1' }),
+        entry({ id: 'j4', group: 'roll-1' }),
+        entry({ id: 'j3', group: 'keep-3', via: undefined }),
+        entry({ id: 'j2', group: 'keep-4', host: 'elsewhere.example' }),
+        entry({
+          id: 'j1',
+          group: 'keep-5',
+          request: { method: 'POST', path: '/hedges', body: { market: 'USDTNGN', side: 'buy' } },
+        }),
+        entry({ id: 'j0', group: 'keep-1' }),
+      ],
+      new Set(),
+      rows,
+    ).map(({ entry: row, how }) => `${row.id} ${how}`),
+  ).toEqual(['j0 write', 'j4 roll']);
+  expect(toResume([entry({ id: 'j0' })], new Set([KEY]), rows)).toEqual([]);
+  expect(heldReason(entry({ id: 'j0' }), { pid: 42, host: 'desk-2' } as never)).toBe(
+    'open in progress by another process (pid 42 on desk-2, journal j0): left alone until it resolves',
+  );
 });

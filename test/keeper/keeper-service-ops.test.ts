@@ -4,7 +4,7 @@
 // runs that meet them, in-process, are another pid); every assertion is on the server's own state,
 // its request log, or what the keeper and the receivers were sent.
 import { createServer } from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { expect } from 'vitest';
@@ -145,7 +145,7 @@ describeKeepers('hedge keep as a service', 3, () => {
   );
 
   keeperCase(
-    '`hedge keep status` from another config folder shows the running keeper (exit 0); a second keeper with the same key and host, from its own config folder or another, exits 11 naming the first and the dry run to see what it would do (which runs and sends nothing); killed with -9 the first is shown dead (exit 15) and its place is free',
+    '`hedge keep status` from another config folder shows the running keeper (exit 0); a second keeper with the same key and host, from its own config folder or another, exits 11 naming the first and the dry run to see what it would do (which runs and sends nothing); killed with -9 the first is shown dead (exit 15) and its place is free; a heartbeat that is not one (a body that is not a heartbeat, not JSON at all or with a row that is not an object) is skipped with one warning line naming its file (and the field), never a stack trace, and keep status says none; a keeper starting over one whose active alerts hold a row that is not an object skips it the same way, and keeps its target',
     {},
     async (simulator, rig) => {
       const home = tempDir('hedge-home-');
@@ -219,6 +219,29 @@ describeKeepers('hedge keep as a service', 3, () => {
         JSON.parse(exits(await simulator.hedge(['keep', 'status', '--json'], { configDir: other.path }), 15).stdout)
           .state,
       ).toBe('none');
+
+      // The heartbeat file `keep status` reads in that home, written as a keeper writes it but for what is wrong.
+      const heartbeat = JSON.parse((await status()).stdout).heartbeat_file;
+      const wrong = (fields: object) =>
+        JSON.stringify({ pid: 4242, host: 'desk-1', updated_at: '2026-03-02T09:00:00.000Z', ...fields });
+      for (const [body, problem] of [
+        [wrong({ pid: 'x' }), 'pid: Invalid input: expected number, received string'],
+        // Cut short, or written by hand.
+        ['{"pid": 4242, "host": "desk-1", "upda', 'not valid JSON'],
+        [wrong({ rows: [null] }), 'rows.0: Invalid input: expected object, received null'],
+      ]) {
+        writeFileSync(heartbeat, body);
+        const run = exits(await status(), 15);
+        expect(JSON.parse(run.stdout).state).toBe('none');
+        expect(run.stderr).toContain(`Keeper heartbeat skipped: ${heartbeat} (${problem}).`);
+        expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      }
+      writeFileSync(heartbeat, wrong({ alerts: [null, 'x'] }));
+      const target = writeTarget(simulator, ['USDTNGN,sell,1500,3,,', 'USDTNGN,buy,1000,3,,']);
+      expect(
+        exits(await simulator.hedge(['keep', target, '--once'], { env: { HOME: home.path } }), 0).stderr,
+      ).toContain(`Keeper heartbeat skipped: ${heartbeat} (alerts.0: Invalid input: expected object, received null).`);
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(2);
     },
   );
 

@@ -48,26 +48,30 @@ it('a tenor with a unit: 3d is 3 days; any other unit is refused in one line nam
   expect(simulator.requests().length).toBe(before);
 });
 
-it('an unlisted market: the refusal, then the list to name the listed ones; exit 2 as bad input', async () => {
+it.each([
+  [
+    'an unlisted market: the refusal, then the list to name the listed ones; exit 2 as bad input',
+    'quote EURNGN buy 10000 --tenor 3',
+    2,
+    'hedge: market: "EURNGN" is not listed for this account; listed: USDTNGN, USDTGHS.\n',
+  ],
+  [
+    'a listed market that is not open: the API refusal (exit 3), its hint naming the status and the open markets',
+    'quote USDTGHS sell 10000 --tenor 7 --json',
+    3,
+    {
+      code: 'market_disabled',
+      class: 'rejected',
+      status: 400,
+      hint: 'USDTGHS is disabled on the markets list; open now: USDTNGN.',
+    },
+  ],
+])('%s', async (_name, args, code, said) => {
   const before = simulator.requests().length;
-  const result = exits(await simulator.hedge('quote EURNGN buy 10000 --tenor 3'), 2);
+  const result = exits(await simulator.hedge(args), code);
   expect(result.stdout).toBe('');
-  expect(result.stderr.trimEnd().split('\n')).toEqual([
-    'hedge: market: "EURNGN" is not listed for this account; listed: USDTNGN, USDTGHS.',
-  ]);
-  expect(sent(before)).toEqual(['GET /account 200', 'GET /markets 200', 'GET /markets 200', 'POST /quotes 400']);
-});
-
-it('a listed market that is not open: the API refusal (exit 3), its hint naming the status and the open markets', async () => {
-  const before = simulator.requests().length;
-  const result = exits(await simulator.hedge('quote USDTGHS sell 10000 --tenor 7 --json'), 3);
-  expect(result.stdout).toBe('');
-  expect(JSON.parse(result.stderr).error).toMatchObject({
-    code: 'market_disabled',
-    class: 'rejected',
-    status: 400,
-    hint: 'USDTGHS is disabled on the markets list; open now: USDTNGN.',
-  });
+  if (typeof said === 'string') expect(result.stderr).toBe(said);
+  else expect(JSON.parse(result.stderr).error).toMatchObject(said);
   expect(sent(before)).toEqual(['GET /account 200', 'GET /markets 200', 'GET /markets 200', 'POST /quotes 400']);
 });
 

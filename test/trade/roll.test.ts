@@ -22,7 +22,6 @@ async function ownSimulator({ onTestFinished }: TestContext, options: SimulatorO
   return simulator;
 }
 
-const DAY_MS = 86_400_000;
 /** A run's stdout, a line each. */
 const lines = (result: { stdout: string }) => result.stdout.trim().split('\n');
 /** Sandbox time for a fill or a close to land when a test holds them: nothing lands by itself. */
@@ -80,13 +79,14 @@ async function killedBeforeTheOpen(test: TestContext, side: 'buy' | 'sell', usd:
   return { simulator, old, planned };
 }
 
-describe('hedge roll', () => {
-  it.each([
-    // Positions that carry only a hedge id: side and notional come from the hedge.
-    ['beta', 'per_page', 'sell', [4_000], 1],
-    // Several hedges on one side: the side is closed whole and its summed notional opened once.
-    ['alpha', 'page_size', 'buy', [3_000, 2_000], 3],
-  ] as const)('dialect %s: one close, one open of what the side held', async (dialect, param, side, seeded, tenor) => {
+it.each([
+  // Positions that carry only a hedge id: side and notional come from the hedge.
+  ['beta', 'per_page', 'sell', [4_000], 1],
+  // Several hedges on one side: the side is closed whole and its summed notional opened once.
+  ['alpha', 'page_size', 'buy', [3_000, 2_000], 3],
+] as const)(
+  'hedge roll: dialect %s: one close, one open of what the side held',
+  async (dialect, param, side, seeded, tenor) => {
     const simulator = await startSimulator({ dialect });
     const old = seeded.map((usd) => simulator.seedOpen(side, usd));
     const total = seeded.reduce((sum, usd) => sum + usd, 0);
@@ -102,119 +102,119 @@ describe('hedge roll', () => {
     holdsOne(simulator, side, total, tenor);
     expect(rolled).toMatchObject({ market: 'USDTNGN', side, notional_usd: total, tenor_days: tenor });
     expect(old.map((hedge) => hedge.id)).toContain(rolled.rolled_hedge_id);
+  },
+);
+
+it("hedge roll: the deal lives through the roll: the new hedge carries the rolled one's reference, `hedges --ref` finds it; --ref gives another", async () => {
+  const simulator = await startSimulator();
+  ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --ref DEAL-7'));
+  ok(await simulator.hedge('roll USDTNGN buy --tenor 1 --yes'));
+  expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1000, clientReference: 'DEAL-7', status: 'filled' }]);
+  const found: Array<{ status: string }> = okJson(await simulator.hedge('hedges --ref DEAL-7 --json'));
+  expect(found.map((hedge) => hedge.status).sort()).toEqual(['closed', 'filled']);
+
+  ok(await simulator.hedge('roll USDTNGN buy --tenor 3 --ref DEAL-8 --yes'));
+  expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1000, clientReference: 'DEAL-8', tenorDays: 3 }]);
+  // The journal carries the deal on each leg of a roll: a close's, the reference of the hedge it closed.
+  expect(lines(await simulator.hedge('journal --fields command,client_reference --no-header'))).toEqual([
+    'close\tDEAL-7',
+    'open\tDEAL-8',
+    'close\tDEAL-7',
+    'open\tDEAL-7',
+    'open\tDEAL-7',
+  ]);
+  expect(lines(await simulator.hedge('journal --ref DEAL-7 --fields command --no-header'))).toEqual([
+    'close',
+    'close',
+    'open',
+    'open',
+  ]);
+});
+
+it('hedge roll: --dry-run prints both requests and sends nothing; then it closes the open hedge and opens the same notional for the new tenor: one close, one open, one journal group', async () => {
+  const simulator = await startSimulator();
+  const old = simulator.seedOpen('buy', 10_000);
+  // --dry-run first: both requests, in order, and nothing sent or journaled.
+  const shown = JSON.parse(
+    exits(
+      await simulator.hedge('roll USDTNGN buy --tenor 3 --dry-run --json'),
+      0,
+      'Dry run: these requests were NOT sent.',
+    ).stdout,
+  );
+  expect([shown.dry_run, ...shown.legs.map((leg: any) => [leg.leg, leg.method, leg.path, leg.body])]).toEqual([
+    true,
+    ['close', 'POST', '/hedges/close', { market: 'USDTNGN', side: 'buy' }],
+    ['open', 'POST', '/hedges', openBody('buy', 10_000, 3)],
+  ]);
+  expect([simulator.writes(), await journalEntries(simulator)]).toEqual([[], []]);
+
+  const rolled = okJson(await simulator.hedge('roll USDTNGN buy --tenor 3 --json'));
+
+  // The server: the old hedge closed, exactly one new hedge on the side, same notional, new tenor.
+  expect(hedgeOf(simulator, old.id).status).toBe('closed');
+  holdsOne(simulator, 'buy', 10_000, 3);
+  const [fresh] = simulator.active('buy');
+
+  // The log: the close first, then (once the side left the positions list) the open; each its own key.
+  const legs = simulator.requests('POST', /^\/hedges(\/close)?$/);
+  expect(legs.map((entry) => [entry.path, entry.status, entry.body])).toEqual([
+    ['/hedges/close', 200, { market: 'USDTNGN', side: 'buy' }],
+    ['/hedges', 200, openBody('buy', 10_000, 3)],
+  ]);
+  expect(legs[0].idempotencyKey).not.toBe(legs[1].idempotencyKey);
+  const log = simulator.sandbox.requestLog;
+  expect(
+    log
+      .slice(log.indexOf(legs[0]) + 1, log.indexOf(legs[1]))
+      .some((entry) => entry.method === 'GET' && entry.path === '/positions'),
+  ).toBe(true);
+
+  // --json: both legs, each with its journal entry.
+  expect(rolled).toMatchObject({
+    ...openBody('buy', 10_000, 3),
+    rolled_hedge_id: old.id,
+    close: {
+      outcome: 'done',
+      hedge_id: old.id,
+      order_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      realized: { hedge_id: old.id },
+    },
+    open: { outcome: 'filled', hedge_id: fresh.id, hedge: { id: fresh.id, status: 'filled', tenor_days: 3 } },
   });
+  expect(rolled.open.quote).toMatchObject({ notional_usd: 10_000, tenor_days: 3 });
 
-  it("the deal lives through the roll: the new hedge carries the rolled one's reference, `hedges --ref` finds it; --ref gives another", async () => {
-    const simulator = await startSimulator();
-    ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --ref DEAL-7'));
-    ok(await simulator.hedge('roll USDTNGN buy --tenor 1 --yes'));
-    expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1000, clientReference: 'DEAL-7', status: 'filled' }]);
-    const found: Array<{ status: string }> = okJson(await simulator.hedge('hedges --ref DEAL-7 --json'));
-    expect(found.map((hedge) => hedge.status).sort()).toEqual(['closed', 'filled']);
-
-    ok(await simulator.hedge('roll USDTNGN buy --tenor 3 --ref DEAL-8 --yes'));
-    expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1000, clientReference: 'DEAL-8', tenorDays: 3 }]);
-    // The journal carries the deal on each leg of a roll: a close's, the reference of the hedge it closed.
-    expect(lines(await simulator.hedge('journal --fields command,client_reference --no-header'))).toEqual([
-      'close\tDEAL-7',
-      'open\tDEAL-8',
-      'close\tDEAL-7',
-      'open\tDEAL-7',
-      'open\tDEAL-7',
-    ]);
-    expect(lines(await simulator.hedge('journal --ref DEAL-7 --fields command --no-header'))).toEqual([
-      'close',
-      'close',
-      'open',
-      'open',
-    ]);
-  });
-
-  it('--dry-run prints both requests and sends nothing; then it closes the open hedge and opens the same notional for the new tenor: one close, one open, one journal group', async () => {
-    const simulator = await startSimulator();
-    const old = simulator.seedOpen('buy', 10_000);
-    // --dry-run first: both requests, in order, and nothing sent or journaled.
-    const shown = JSON.parse(
-      exits(
-        await simulator.hedge('roll USDTNGN buy --tenor 3 --dry-run --json'),
-        0,
-        'Dry run: these requests were NOT sent.',
-      ).stdout,
-    );
-    expect([shown.dry_run, ...shown.legs.map((leg: any) => [leg.leg, leg.method, leg.path, leg.body])]).toEqual([
-      true,
-      ['close', 'POST', '/hedges/close', { market: 'USDTNGN', side: 'buy' }],
-      ['open', 'POST', '/hedges', openBody('buy', 10_000, 3)],
-    ]);
-    expect([simulator.writes(), await journalEntries(simulator)]).toEqual([[], []]);
-
-    const rolled = okJson(await simulator.hedge('roll USDTNGN buy --tenor 3 --json'));
-
-    // The server: the old hedge closed, exactly one new hedge on the side, same notional, new tenor.
-    expect(hedgeOf(simulator, old.id).status).toBe('closed');
-    holdsOne(simulator, 'buy', 10_000, 3);
-    const [fresh] = simulator.active('buy');
-
-    // The log: the close first, then (once the side left the positions list) the open; each its own key.
-    const legs = simulator.requests('POST', /^\/hedges(\/close)?$/);
-    expect(legs.map((entry) => [entry.path, entry.status, entry.body])).toEqual([
-      ['/hedges/close', 200, { market: 'USDTNGN', side: 'buy' }],
-      ['/hedges', 200, openBody('buy', 10_000, 3)],
-    ]);
-    expect(legs[0].idempotencyKey).not.toBe(legs[1].idempotencyKey);
-    const log = simulator.sandbox.requestLog;
-    expect(
-      log
-        .slice(log.indexOf(legs[0]) + 1, log.indexOf(legs[1]))
-        .some((entry) => entry.method === 'GET' && entry.path === '/positions'),
-    ).toBe(true);
-
-    // --json: both legs, each with its journal entry.
-    expect(rolled).toMatchObject({
-      ...openBody('buy', 10_000, 3),
-      rolled_hedge_id: old.id,
-      close: {
-        outcome: 'done',
-        hedge_id: old.id,
-        order_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
-        realized: { hedge_id: old.id },
-      },
-      open: { outcome: 'filled', hedge_id: fresh.id, hedge: { id: fresh.id, status: 'filled', tenor_days: 3 } },
-    });
-    expect(rolled.open.quote).toMatchObject({ notional_usd: 10_000, tenor_days: 3 });
-
-    const entries = await journalEntries(simulator);
-    expect(
-      entries.map((entry) => [entry.command, entry.leg, entry.outcome, entry.group, entry.idempotency_key]),
-    ).toEqual([
+  const entries = await journalEntries(simulator);
+  expect(entries.map((entry) => [entry.command, entry.leg, entry.outcome, entry.group, entry.idempotency_key])).toEqual(
+    [
       ['close', 'close', 'done', rolled.journal_group, legs[0].idempotencyKey],
       ['open', 'open', 'filled', rolled.journal_group, legs[1].idempotencyKey],
-    ]);
-    expect([rolled.close.journal_id, rolled.open.journal_id]).toEqual(entries.map((entry) => entry.id));
-  });
+    ],
+  );
+  expect([rolled.close.journal_id, rolled.open.journal_id]).toEqual(entries.map((entry) => entry.id));
+});
 
-  it('a side that has already settled is opened anew with the notional of the hedge that matured, nothing closed; a side with nothing to roll is exit 3', async () => {
-    const simulator = await startSimulator();
-    const old = simulator.seedOpen('sell', 4_000);
-    simulator.advance(7 * DAY_MS + 1);
-    expect(hedgeOf(simulator, old.id).status).toBe('closed');
-    // The other side: nothing open and nothing matured lately; nothing sent or journaled.
-    exits(
-      await simulator.hedge('roll USDTNGN buy --tenor 7'),
-      3,
-      'Nothing to roll: no buy hedge is open on USDTNGN, and none matured in the last 7 days.',
-    );
-    expect([simulator.writes(), await journalEntries(simulator)]).toEqual([[], []]);
+it('hedge roll: a side that has already settled is opened anew with the notional of the hedge that matured, nothing closed; a side with nothing to roll is exit 3', async () => {
+  const simulator = await startSimulator();
+  const old = simulator.seedOpen('sell', 4_000);
+  simulator.advance(7 * 86_400_000 + 1);
+  expect(hedgeOf(simulator, old.id).status).toBe('closed');
+  // The other side: nothing open and nothing matured lately; nothing sent or journaled.
+  exits(
+    await simulator.hedge('roll USDTNGN buy --tenor 7'),
+    3,
+    'Nothing to roll: no buy hedge is open on USDTNGN, and none matured in the last 7 days.',
+  );
+  expect([simulator.writes(), await journalEntries(simulator)]).toEqual([[], []]);
 
-    const result = okJson(await simulator.hedge('roll USDTNGN sell --tenor 1 --json'));
-    expect(posts(simulator, '/hedges/close')).toEqual([]);
-    expect(posts(simulator, '/hedges').map((entry) => entry.body)).toEqual([openBody('sell', 4_000, 1)]);
-    holdsOne(simulator, 'sell', 4_000, 1);
-    expect(result).toMatchObject({
-      rolled_hedge_id: old.id,
-      close: null,
-      open: { outcome: 'filled' },
-    });
+  const result = okJson(await simulator.hedge('roll USDTNGN sell --tenor 1 --json'));
+  expect(posts(simulator, '/hedges/close')).toEqual([]);
+  expect(posts(simulator, '/hedges').map((entry) => entry.body)).toEqual([openBody('sell', 4_000, 1)]);
+  holdsOne(simulator, 'sell', 4_000, 1);
+  expect(result).toMatchObject({
+    rolled_hedge_id: old.id,
+    close: null,
+    open: { outcome: 'filled' },
   });
 });
 

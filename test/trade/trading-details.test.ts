@@ -3,10 +3,10 @@
 // words carry and fees the one way (docs/output.md "Sign convention"); an open on a side that is already
 // open gets a note pointing to `hedge add` (never a refusal).
 // Assertions are on the simulator's own state and request log.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { formatMoney, formatRate, formatSignedMoney } from '../../src/core/number-format.js';
 import { payOrEarn, toAccountSide } from '../../src/core/money.js';
-import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { runHedge, tempFolders } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { exits, journalEntries, ok, okJson } from '../support/cli-runs.js';
 import { IDEMPOTENCY_KEY } from '../support/output/text.js';
@@ -14,6 +14,7 @@ import { openBody } from '../support/engine.js';
 import { activeSizes, hedgeOf as hedge, HOUR } from '../support/keeper.js';
 
 const start = useSimulators({ stepped: true });
+const demoDir = tempFolders('hedge-demo-open-');
 /** Wide enough that no card row wraps: the assertions read whole rows. */
 const WIDE = { COLUMNS: '160' };
 
@@ -59,313 +60,309 @@ const marginRow = (before: number, after: number) =>
 
 const writePaths = (simulator: Simulator) => simulator.writes().map((entry) => entry.path);
 
-describe('hedge add: the quote for the addition, then the position before → after', () => {
-  it('quotes the added notional (one POST /quotes) before the one POST /hedges/add; --json is the side, the details go to stderr', async () => {
-    const simulator = await start();
-    const seeded = simulator.seedOpen('buy', 10_000);
+it("hedge add: the quote for the addition, then the position before → after: quotes the added notional (one POST /quotes) before the one POST /hedges/add; --json is the side, the details go to stderr; on a server 4 days on, the next add is quoted for the days left on its clock: 3, not the 7 this machine's clock would say", async () => {
+  const simulator = await start();
+  const seeded = simulator.seedOpen('buy', 10_000);
+  const before = { entry: seeded.entryPrice!, margin: seeded.marginUsdc };
+
+  const result = ok(await simulator.hedge(`add ${MARKET} buy 5000 --json`));
+  expect(JSON.parse(result.stdout)).toMatchObject({
+    market: MARKET,
+    side: 'buy',
+    hedge_id: seeded.id,
+    notional_usd: 15_000,
+    hedge: { id: seeded.id, notional_usd: 15_000, status: 'filled' },
+    answer: { hedge_id: seeded.id, action: 'add', notional_usd: 5000 },
+  });
+
+  expect(writePaths(simulator)).toEqual(['/quotes', '/hedges/add']);
+  const [quote] = simulator.requests('POST', '/quotes');
+  // The seeded hedge matures in 7 days: the quote takes the tenor covering what is left.
+  expect(quote.body).toEqual(openBody('buy', 5000, 7));
+  const [add] = simulator.requests('POST', '/hedges/add');
+  expect(add.body).toEqual({ market: MARKET, side: 'buy', notional_usd: 5000 });
+  expect(add.idempotencyKey).toMatch(IDEMPOTENCY_KEY);
+  // Nothing is sent before the quote: the only request after it that writes is the add.
+  expect(simulator.sandbox.requestLog.indexOf(quote)).toBeLessThan(simulator.sandbox.requestLog.indexOf(add));
+
+  // Waited until the add landed: nothing pending on the server.
+  const after = hedge(simulator, seeded.id);
+  expect(after.pendingChange).toBeUndefined();
+  expect(result.stderr).toContain(
+    `margin ${formatMoney(after.marginUsdc - before.margin)} USDC, fee ${payOrEarn(-2.5)}`,
+  );
+  expect(result.stderr).toContain(
+    `Position after the add: notional 10,000.00 → 15,000.00 USD; entry ${entryRow(before.entry, after.entryPrice!)}; ` +
+      `margin ${formatMoney(before.margin)} → ${formatMoney(after.marginUsdc)} USDC`,
+  );
+
+  // The server 4 days and 5 minutes on: 2 days 23 h 55 min left there.
+  simulator.advance(4 * 86_400_000 + 300_000);
+  ok(await simulator.hedge(`add ${MARKET} buy 500 --yes`));
+  expect(simulator.requests('POST', '/quotes').map((entry) => (entry.body as any).tenor_days)).toEqual([7, 3]);
+  expect(activeSizes(simulator, 'buy')).toEqual([[seeded.id, 15_500]]);
+});
+
+it.each([
+  ['reference', {}],
+  // The add body names the change amount_usd (alpha) or delta_usd (beta).
+  ['alpha', { HEDGE_WIRE_NOTIONAL_FIELD: 'amount_usd' }],
+  ['beta', { HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd' }],
+] as const)(
+  'hedge add: the quote for the addition, then the position before → after: on a terminal-width table (%s dialect): the quote card (margin, fee, carry) and the position card, figures as the server holds them',
+  async (dialect, env) => {
+    const simulator = await start({ dialect });
+    const seeded = simulator.seedOpen('sell', 20_000);
     const before = { entry: seeded.entryPrice!, margin: seeded.marginUsdc };
 
-    const result = ok(await simulator.hedge(`add ${MARKET} buy 5000 --json`));
-    expect(JSON.parse(result.stdout)).toMatchObject({
-      market: MARKET,
-      side: 'buy',
-      hedge_id: seeded.id,
-      notional_usd: 15_000,
-      hedge: { id: seeded.id, notional_usd: 15_000, status: 'filled' },
-      answer: { hedge_id: seeded.id, action: 'add', notional_usd: 5000 },
-    });
-
-    expect(writePaths(simulator)).toEqual(['/quotes', '/hedges/add']);
-    const [quote] = simulator.requests('POST', '/quotes');
-    // The seeded hedge matures in 7 days: the quote takes the tenor covering what is left.
-    expect(quote.body).toEqual(openBody('buy', 5000, 7));
-    const [add] = simulator.requests('POST', '/hedges/add');
-    expect(add.body).toEqual({ market: MARKET, side: 'buy', notional_usd: 5000 });
-    expect(add.idempotencyKey).toMatch(IDEMPOTENCY_KEY);
-    // Nothing is sent before the quote: the only request after it that writes is the add.
-    expect(simulator.sandbox.requestLog.indexOf(quote)).toBeLessThan(simulator.sandbox.requestLog.indexOf(add));
-
-    // Waited until the add landed: nothing pending on the server.
+    const result = ok(await simulator.hedge(`add ${MARKET} sell 4000 --format table`, { env: { ...WIDE, ...env } }));
     const after = hedge(simulator, seeded.id);
-    expect(after.pendingChange).toBeUndefined();
-    expect(result.stderr).toContain(
-      `margin ${formatMoney(after.marginUsdc - before.margin)} USDC, fee ${payOrEarn(-2.5)}`,
-    );
-    expect(result.stderr).toContain(
-      `Position after the add: notional 10,000.00 → 15,000.00 USD; entry ${entryRow(before.entry, after.entryPrice!)}; ` +
-        `margin ${formatMoney(before.margin)} → ${formatMoney(after.marginUsdc)} USDC`,
-    );
-  });
-
-  it.each([
-    ['reference', {}],
-    // The add body names the change amount_usd (alpha) or delta_usd (beta).
-    ['alpha', { HEDGE_WIRE_NOTIONAL_FIELD: 'amount_usd' }],
-    ['beta', { HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd' }],
-  ] as const)(
-    'on a terminal-width table (%s dialect): the quote card (margin, fee, carry) and the position card, figures as the server holds them',
-    async (dialect, env) => {
-      const simulator = await start({ dialect });
-      const seeded = simulator.seedOpen('sell', 20_000);
-      const before = { entry: seeded.entryPrice!, margin: seeded.marginUsdc };
-
-      const result = ok(await simulator.hedge(`add ${MARKET} sell 4000 --format table`, { env: { ...WIDE, ...env } }));
-      const after = hedge(simulator, seeded.id);
-      for (const part of [
-        'Adding 4,000.00 USD to USDTNGN sell (now 20,000.00 USD)',
-        new RegExp(`Required margin\\s+│ ${formatMoney(after.marginUsdc - before.margin).replace('.', '\\.')} USDC`),
-        /Platform fee\s+│ -2\.00 USDC, you pay/,
-        /Carry per day\s+│ [+-]?\d+\.\d\d USDC\/day, (you pay|you earn|nothing to pay)/,
-        /Execution price\s+│ [\d,]+\.\d\d NGN per USDT/,
-        'Position after the add: USDTNGN sell',
-        /Notional\s+│ 20,000\.00 → 24,000\.00 USD/,
-        entryRow(before.entry, after.entryPrice!),
-        marginRow(before.margin, after.marginUsdc),
-        /Added at \(implied\)\s+│ [\d,]+\.\d\d NGN per USDT, [+-]?\d+\.\d bps, (better than quoted|worse than quoted|as quoted)/,
-        `The hedge in full: hedge hedges ${seeded.id}`,
-      ])
-        expect(result.stdout).toMatch(part);
-      expect(writePaths(simulator)).toEqual(['/quotes', '/hedges/add']);
-    },
-  );
-});
-
-describe('hedge reduce: what it realized', () => {
-  it('a partial reduce: the reduced share of the position (est.) and the balance before → after, no quote; --json is the side after it, the realized line on stderr', async () => {
-    const simulator = await start();
-    const seeded = simulator.seedOpen('sell', 20_000);
-    const balanceBefore = account(simulator).balanceUsdc;
-    const marginBefore = seeded.marginUsdc;
-
-    const result = ok(await simulator.hedge(`reduce ${MARKET} sell 5000 --format table`, { env: WIDE }));
-    const balanceAfter = account(simulator).balanceUsdc;
-    const after = hedge(simulator, seeded.id);
-    expect(after.notionalUsd).toBe(15_000);
     for (const part of [
-      'Position after the reduce: USDTNGN sell',
-      /Notional\s+│ 20,000\.00 → 15,000\.00 USD/,
-      marginRow(marginBefore, after.marginUsdc),
-      /Returned \(est\.\)\s+│ \+[\d,]+\.\d\d USD to your balance/,
-      /Realized net P&L \(est\.\)\s+│ [+-]?[\d,]+\.\d\d USD/,
-      `Balance change          │ ${formatSignedMoney(balanceAfter - balanceBefore)} USDC (${formatMoney(balanceBefore)} → ${formatMoney(balanceAfter)})`,
-      '(est.) is 25.0% (5,000.00 of 20,000.00 USD) of what the position showed just before the reduce',
+      'Adding 4,000.00 USD to USDTNGN sell (now 20,000.00 USD)',
+      new RegExp(`Required margin\\s+│ ${formatMoney(after.marginUsdc - before.margin).replace('.', '\\.')} USDC`),
+      /Platform fee\s+│ -2\.00 USDC, you pay/,
+      /Carry per day\s+│ [+-]?\d+\.\d\d USDC\/day, (you pay|you earn|nothing to pay)/,
+      /Execution price\s+│ [\d,]+\.\d\d NGN per USDT/,
+      'Position after the add: USDTNGN sell',
+      /Notional\s+│ 20,000\.00 → 24,000\.00 USD/,
+      entryRow(before.entry, after.entryPrice!),
+      marginRow(before.margin, after.marginUsdc),
+      /Added at \(implied\)\s+│ [\d,]+\.\d\d NGN per USDT, [+-]?\d+\.\d bps, (better than quoted|worse than quoted|as quoted)/,
+      `The hedge in full: hedge hedges ${seeded.id}`,
     ])
       expect(result.stdout).toMatch(part);
-    expect(writePaths(simulator)).toEqual(['/hedges/reduce']);
+    expect(writePaths(simulator)).toEqual(['/quotes', '/hedges/add']);
+  },
+);
 
-    // Without a terminal: the side after it as TSV, and a line of what it was and is.
-    const [keys, values] = exits(
-      await simulator.hedge(`reduce ${MARKET} sell 2500`),
-      0,
-      'Reduced by 2,500.00 USD: the sell hedge on USDTNGN is now 12,500.00 USD (was 15,000.00 USD).',
-    )
-      .stdout.trim()
-      .split('\n')
-      .map((line) => line.split('\t'));
-    expect(values[keys.indexOf('notional_usd')]).toBe('12500');
-    expect(hedge(simulator, seeded.id)).toMatchObject({ notionalUsd: 12_500, status: 'filled' });
+it('hedge reduce: what it realized: a partial reduce: the reduced share of the position (est.) and the balance before → after, no quote; --json is the side after it, the realized line on stderr', async () => {
+  const simulator = await start();
+  const seeded = simulator.seedOpen('sell', 20_000);
+  const balanceBefore = account(simulator).balanceUsdc;
+  const marginBefore = seeded.marginUsdc;
 
-    // --json: the side after it, the hedge as the server sent it beside it; the realized line goes to stderr.
-    const jsonBefore = account(simulator).balanceUsdc;
-    const json = ok(await simulator.hedge(`reduce ${MARKET} sell 2000 --json`));
-    const body = JSON.parse(json.stdout);
-    expect(body).toMatchObject({
-      hedge_id: seeded.id,
-      notional_usd: 10_500,
-      hedge: { id: seeded.id, notional_usd: 10_500, status: 'filled' },
-    });
-    expect(Object.keys(body)).not.toContain('realized');
-    expect(json.stderr).toContain('Position after the reduce: notional 12,500.00 → 10,500.00 USD;');
-    expect(json.stderr).toContain(`balance ${formatSignedMoney(account(simulator).balanceUsdc - jsonBefore)} USDC.`);
+  const result = ok(await simulator.hedge(`reduce ${MARKET} sell 5000 --format table`, { env: WIDE }));
+  const balanceAfter = account(simulator).balanceUsdc;
+  const after = hedge(simulator, seeded.id);
+  expect(after.notionalUsd).toBe(15_000);
+  for (const part of [
+    'Position after the reduce: USDTNGN sell',
+    /Notional\s+│ 20,000\.00 → 15,000\.00 USD/,
+    marginRow(marginBefore, after.marginUsdc),
+    /Returned \(est\.\)\s+│ \+[\d,]+\.\d\d USD to your balance/,
+    /Realized net P&L \(est\.\)\s+│ [+-]?[\d,]+\.\d\d USD/,
+    `Balance change          │ ${formatSignedMoney(balanceAfter - balanceBefore)} USDC (${formatMoney(balanceBefore)} → ${formatMoney(balanceAfter)})`,
+    '(est.) is 25.0% (5,000.00 of 20,000.00 USD) of what the position showed just before the reduce',
+  ])
+    expect(result.stdout).toMatch(part);
+  expect(writePaths(simulator)).toEqual(['/hedges/reduce']);
+
+  // Without a terminal: the side after it as TSV, and a line of what it was and is.
+  const [keys, values] = exits(
+    await simulator.hedge(`reduce ${MARKET} sell 2500`),
+    0,
+    'Reduced by 2,500.00 USD: the sell hedge on USDTNGN is now 12,500.00 USD (was 15,000.00 USD).',
+  )
+    .stdout.trim()
+    .split('\n')
+    .map((line) => line.split('\t'));
+  expect(values[keys.indexOf('notional_usd')]).toBe('12500');
+  expect(hedge(simulator, seeded.id)).toMatchObject({ notionalUsd: 12_500, status: 'filled' });
+
+  // --json: the side after it, the hedge as the server sent it beside it; the realized line goes to stderr.
+  const jsonBefore = account(simulator).balanceUsdc;
+  const json = ok(await simulator.hedge(`reduce ${MARKET} sell 2000 --json`));
+  const body = JSON.parse(json.stdout);
+  expect(body).toMatchObject({
+    hedge_id: seeded.id,
+    notional_usd: 10_500,
+    hedge: { id: seeded.id, notional_usd: 10_500, status: 'filled' },
   });
+  expect(Object.keys(body)).not.toContain('realized');
+  expect(json.stderr).toContain('Position after the reduce: notional 12,500.00 → 10,500.00 USD;');
+  expect(json.stderr).toContain(`balance ${formatSignedMoney(account(simulator).balanceUsdc - jsonBefore)} USDC.`);
+});
 
-  it('a side of two hedges (alpha): a close, or a reduce of the whole side, names both hedges it ended and shows their realized figures summed; a reduce that takes all of the newest and part of, or none of, the other names the hedge that remains on every line of its card; an add the one it grew', async () => {
-    const simulator = await start({ dialect: 'alpha' });
-    const ended = async (command: string) => {
-      const ids = [simulator.seedOpen('buy', 1_000).id, simulator.seedOpen('buy', 500).id];
-      const { stdout } = ok(await simulator.hedge(command, { env: WIDE }));
-      expect(ids.map((id) => hedge(simulator, id).status)).toEqual(['closed', 'closed']);
-      return { stdout, ids };
-    };
-    for (const command of [`close ${MARKET} buy`, `reduce ${MARKET} buy 1500`]) {
-      const { stdout, ids } = await ended(`${command} --format table`);
-      expectSummedCard(simulator, stdout, ids);
-    }
-    const { stdout, ids } = await ended(`close ${MARKET} buy --json`);
-    const sum = summed(simulator, ids);
-    const { realized } = JSON.parse(stdout);
-    expect([...realized.hedge_ids].sort()).toEqual([...ids].sort());
-    expect(realized).toMatchObject({
-      notional_usd: expect.closeTo(sum('notional_usd'), 6),
-      net_pnl_usd: expect.closeTo(sum('net_pnl_usd'), 6),
-      fees_usdc: expect.closeTo(sum('fees_usdc'), 6),
-    });
-    // The side is flat again: a reduce that leaves one of its hedges.
-    /** The ids the card names: its Hedge ID row and the command it gives for the hedge in full. */
-    const named = (stdout: string) => ({
-      row: /Hedge ID\s+│ (\S+)/.exec(stdout)?.[1],
-      command: /The hedge in full: hedge hedges (\S+)/.exec(stdout)?.[1],
-    });
-    const reduce = async (usd: number) =>
-      ok(await simulator.hedge(`reduce ${MARKET} buy ${usd} --format table`, { env: WIDE })).stdout;
-    const older = simulator.seedOpen('buy', 1_000);
-    const newer = simulator.seedOpen('buy', 500);
-    /** The older hedge all the side holds, at 800. */
-    const olderLeft = () => expect(activeSizes(simulator, 'buy')).toEqual([[older.id, 800]]);
-    // All of the newest and 200 of the older: the older is what remains.
-    const partOfOther = await reduce(700);
-    olderLeft();
-    expect(hedge(simulator, newer.id).status).toBe('closed');
-    expect(named(partOfOther)).toEqual({ row: older.id, command: older.id });
-    expect(partOfOther).not.toContain(newer.id);
-    // All of the newest and none of the other.
-    const newest = simulator.seedOpen('buy', 300);
-    const noneOfOther = await reduce(300);
-    olderLeft();
-    expect(hedge(simulator, newest.id).status).toBe('closed');
-    expect(named(noneOfOther)).toEqual({ row: older.id, command: older.id });
-    // An add grows the newest hedge: the one both lines name.
-    const grown = simulator.seedOpen('buy', 200);
-    const added = ok(await simulator.hedge(`add ${MARKET} buy 100 --format table`, { env: WIDE })).stdout;
-    expect(hedge(simulator, grown.id).notionalUsd).toBe(300);
-    expect(named(added.slice(added.indexOf('Position after the add')))).toEqual({ row: grown.id, command: grown.id });
+it('hedge reduce: what it realized: a side of two hedges (alpha): a close, or a reduce of the whole side, names both hedges it ended and shows their realized figures summed; a reduce that takes all of the newest and part of, or none of, the other names the hedge that remains on every line of its card; an add the one it grew, and --json of an add and a reduce the side after the change, whichever hedge it was booked on', async () => {
+  const simulator = await start({ dialect: 'alpha' });
+  const ended = async (command: string) => {
+    const ids = [simulator.seedOpen('buy', 1_000).id, simulator.seedOpen('buy', 500).id];
+    const { stdout } = ok(await simulator.hedge(command, { env: WIDE }));
+    expect(ids.map((id) => hedge(simulator, id).status)).toEqual(['closed', 'closed']);
+    return { stdout, ids };
+  };
+  for (const command of [`close ${MARKET} buy`, `reduce ${MARKET} buy 1500`]) {
+    const { stdout, ids } = await ended(`${command} --format table`);
+    expectSummedCard(simulator, stdout, ids);
+  }
+  const { stdout, ids } = await ended(`close ${MARKET} buy --json`);
+  const sum = summed(simulator, ids);
+  const { realized } = JSON.parse(stdout);
+  expect([...realized.hedge_ids].sort()).toEqual([...ids].sort());
+  expect(realized).toMatchObject({
+    notional_usd: expect.closeTo(sum('notional_usd'), 6),
+    net_pnl_usd: expect.closeTo(sum('net_pnl_usd'), 6),
+    fees_usdc: expect.closeTo(sum('fees_usdc'), 6),
   });
-
-  // Bounded by --timeout before it lands (exit 7), then resumed once it has: as the first run would have shown it, never
-  // one hedge's figures for the side.
-  it.each([
-    ['close', [] as string[], '/hedges/close'],
-    ['reduce', ['1500'], '/hedges/reduce'],
-  ])(
-    'alpha: a %s of a side of two hedges resumed after it landed names both hedges and their summed figures',
-    async (command, amount, path) => {
-      const simulator = await start({ dialect: 'alpha', fillDelayMs: HOUR });
-      const ids = [simulator.seedOpen('buy', 1_000).id, simulator.seedOpen('buy', 500).id];
-      exits(await simulator.hedge([command, MARKET, 'buy', ...amount, '--yes', '--timeout', '2']), 7, 'accepted');
-      const entry = (await journalEntries(simulator)).find((row) => row.outcome === 'submitted')!;
-      const sent = () => simulator.requests('POST', path).map((write) => [write.idempotencyKey, write.status]);
-      const before = sent();
-      expect(before.filter(([key]) => key === entry.idempotency_key)).toEqual([[entry.idempotency_key, 200]]);
-
-      simulator.advance(HOUR);
-      const resumed = ok(
-        await simulator.hedge(['resume', entry.id, '--yes', '--timeout', '20', '--format', 'table'], { env: WIDE }),
-      );
-      // Nothing sent again; both hedges ended on the server, each with its history record, 1,500 between them.
-      expect([sent(), summed(simulator, ids)('notional_usd')]).toEqual([before, 1_500]);
-      expectSummedCard(simulator, resumed.stdout, ids);
-    },
-  );
-
-  it('the close card fits 24 rows at 80 columns, a deal reference included, and says at its top what it is; a reduce of the whole position waits until its hedge is closed and reads as a close, with the realized figures of its history record', async () => {
-    const simulator = await start();
-    ok(await simulator.hedge(`open ${MARKET} sell 4000 --tenor 3 --ref DEAL-2026-000042`));
-    const result = ok(await simulator.hedge(`close ${MARKET} sell --format table`, { env: { COLUMNS: '80' } }));
-    const lines = result.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe(`Position closed: ${MARKET} sell`);
-    expect(result.stdout).toContain('DEAL-2026-000042');
-    // Its title stays on a 24-row screen with the shell's next prompt under the card.
-    expect(lines.length, result.stdout).toBeLessThanOrEqual(23);
-    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
-    // Carry and fees in the one sign convention: "-… USDC, you paid" (or earned), from the history record.
-    const [record] = account(simulator).history;
-    const dealId = record.hedge_id;
-    expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${paidWords(record.fees_usdc)}`));
-    expect(result.stdout).toMatch(new RegExp(`Carry\\s+│ ${paidWords(record.carry_usdc)}`));
-
-    const [buy, sell] = [simulator.seedOpen('buy', 6_000), simulator.seedOpen('sell', 8_000)];
-    const reduced = ok(await simulator.hedge(`reduce ${MARKET} buy 6000 --format table`, { env: WIDE }));
-    const [, reducedRecord] = account(simulator).history;
-    expect(reducedRecord.hedge_id).toBe(buy.id);
-    expect(reduced.stdout).toContain('Position closed');
-    expect(reduced.stdout).toMatch(new RegExp(`Fees\\s+│ ${paidWords(reducedRecord.fees_usdc)}`));
-    expect(okJson(await simulator.hedge(`reduce ${MARKET} sell 8000 --json`))).toMatchObject({
-      market: MARKET,
-      side: 'sell',
-      notional_usd: 0,
-      hedge: { id: sell.id, status: 'closed' },
-      answer: { hedge_id: sell.id, action: 'reduce', notional_usd: 8000 },
-    });
-    const { activeHedgeIds, history } = account(simulator);
-    expect([hedge(simulator, sell.id).status, activeHedgeIds, history.map((entry) => entry.hedge_id)]).toEqual([
-      'closed',
-      {},
-      [dealId, buy.id, sell.id],
-    ]);
+  // The side is flat again: a reduce that leaves one of its hedges.
+  /** The ids the card names: its Hedge ID row and the command it gives for the hedge in full. */
+  const named = (stdout: string) => ({
+    row: /Hedge ID\s+│ (\S+)/.exec(stdout)?.[1],
+    command: /The hedge in full: hedge hedges (\S+)/.exec(stdout)?.[1],
+  });
+  const reduce = async (usd: number) =>
+    ok(await simulator.hedge(`reduce ${MARKET} buy ${usd} --format table`, { env: WIDE })).stdout;
+  const older = simulator.seedOpen('buy', 1_000);
+  const newer = simulator.seedOpen('buy', 500);
+  /** The older hedge all the side holds, at 800. */
+  const olderLeft = () => expect(activeSizes(simulator, 'buy')).toEqual([[older.id, 800]]);
+  // All of the newest and 200 of the older: the older is what remains.
+  const partOfOther = await reduce(700);
+  olderLeft();
+  expect(hedge(simulator, newer.id).status).toBe('closed');
+  expect(named(partOfOther)).toEqual({ row: older.id, command: older.id });
+  expect(partOfOther).not.toContain(newer.id);
+  // All of the newest and none of the other.
+  const newest = simulator.seedOpen('buy', 300);
+  const noneOfOther = await reduce(300);
+  olderLeft();
+  expect(hedge(simulator, newest.id).status).toBe('closed');
+  expect(named(noneOfOther)).toEqual({ row: older.id, command: older.id });
+  // An add grows the newest hedge: the one both lines name.
+  const grown = simulator.seedOpen('buy', 200);
+  const added = ok(await simulator.hedge(`add ${MARKET} buy 100 --format table`, { env: WIDE })).stdout;
+  expect(hedge(simulator, grown.id).notionalUsd).toBe(300);
+  expect(named(added.slice(added.indexOf('Position after the add')))).toEqual({ row: grown.id, command: grown.id });
+  // --json: the side after the change, whichever hedge the server booked it on (the newest).
+  expect(okJson(await simulator.hedge(`add ${MARKET} buy 200 --json`))).toMatchObject({
+    market: MARKET,
+    side: 'buy',
+    notional_usd: 1300,
+    hedge: { id: grown.id, notional_usd: 500 },
+    answer: { hedge_id: grown.id, action: 'add', notional_usd: 200 },
+  });
+  expect(activeSizes(simulator, 'buy')).toEqual([
+    [older.id, 800],
+    [grown.id, 500],
+  ]);
+  expect(okJson(await simulator.hedge(`reduce ${MARKET} buy 300 --json`))).toMatchObject({
+    notional_usd: 1000,
+    hedge: { id: grown.id, notional_usd: 200 },
+    answer: { action: 'reduce', notional_usd: 300 },
   });
 });
 
-describe('opening a side that is already open', () => {
-  it('says so before quoting and points to `hedge add`; the server decides (reference: 409, nothing opened)', async () => {
-    const simulator = await start();
-    const seeded = simulator.seedOpen('buy', 10_000);
-    exits(
-      await simulator.hedge(`open ${MARKET} buy 2500 --tenor 1 --json`),
-      3,
-      `Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge ${seeded.id}).`,
-      'To add to that hedge (same maturity): `hedge add USDTNGN buy 2500`.',
-      'hedge_already_open',
+// Bounded by --timeout before it lands (exit 7), then resumed once it has: as the first run would have shown it, never
+// one hedge's figures for the side.
+it.each([
+  ['close', [] as string[], '/hedges/close'],
+  ['reduce', ['1500'], '/hedges/reduce'],
+])(
+  'hedge reduce: what it realized: alpha: a %s of a side of two hedges resumed after it landed names both hedges and their summed figures',
+  async (command, amount, path) => {
+    const simulator = await start({ dialect: 'alpha', fillDelayMs: HOUR });
+    const ids = [simulator.seedOpen('buy', 1_000).id, simulator.seedOpen('buy', 500).id];
+    exits(await simulator.hedge([command, MARKET, 'buy', ...amount, '--yes', '--timeout', '2']), 7, 'accepted');
+    const entry = (await journalEntries(simulator)).find((row) => row.outcome === 'submitted')!;
+    const sent = () => simulator.requests('POST', path).map((write) => [write.idempotencyKey, write.status]);
+    const before = sent();
+    expect(before.filter(([key]) => key === entry.idempotency_key)).toEqual([[entry.idempotency_key, 200]]);
+
+    simulator.advance(HOUR);
+    const resumed = ok(
+      await simulator.hedge(['resume', entry.id, '--yes', '--timeout', '20', '--format', 'table'], { env: WIDE }),
     );
-    const log = simulator.sandbox.requestLog.map((entry) => `${entry.method} ${entry.path}`);
-    expect(log.indexOf('GET /positions')).toBeLessThan(log.indexOf('POST /quotes'));
-    expect(writePaths(simulator)).toEqual(['/quotes', '/hedges']);
-    expect(simulator.active('buy').map((entry) => entry.id)).toEqual([seeded.id]);
+    // Nothing sent again; both hedges ended on the server, each with its history record, 1,500 between them.
+    expect([sent(), summed(simulator, ids)('notional_usd')]).toEqual([before, 1_500]);
+    expectSummedCard(simulator, resumed.stdout, ids);
+  },
+);
+
+it('hedge reduce: what it realized: the close card fits 24 rows at 80 columns, a deal reference included, and says at its top what it is; a reduce of the whole position waits until its hedge is closed and reads as a close, with the realized figures of its history record', async () => {
+  const simulator = await start();
+  ok(await simulator.hedge(`open ${MARKET} sell 4000 --tenor 3 --ref DEAL-2026-000042`));
+  const result = ok(await simulator.hedge(`close ${MARKET} sell --format table`, { env: { COLUMNS: '80' } }));
+  const lines = result.stdout.trimEnd().split('\n');
+  expect(lines[0]).toBe(`Position closed: ${MARKET} sell`);
+  expect(result.stdout).toContain('DEAL-2026-000042');
+  // Its title stays on a 24-row screen with the shell's next prompt under the card.
+  expect(lines.length, result.stdout).toBeLessThanOrEqual(23);
+  for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+  // Carry and fees in the one sign convention: "-… USDC, you paid" (or earned), from the history record.
+  const [record] = account(simulator).history;
+  const dealId = record.hedge_id;
+  expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${paidWords(record.fees_usdc)}`));
+  expect(result.stdout).toMatch(new RegExp(`Carry\\s+│ ${paidWords(record.carry_usdc)}`));
+
+  const [buy, sell] = [simulator.seedOpen('buy', 6_000), simulator.seedOpen('sell', 8_000)];
+  const reduced = ok(await simulator.hedge(`reduce ${MARKET} buy 6000 --format table`, { env: WIDE }));
+  const [, reducedRecord] = account(simulator).history;
+  expect(reducedRecord.hedge_id).toBe(buy.id);
+  expect(reduced.stdout).toContain('Position closed');
+  expect(reduced.stdout).toMatch(new RegExp(`Fees\\s+│ ${paidWords(reducedRecord.fees_usdc)}`));
+  expect(okJson(await simulator.hedge(`reduce ${MARKET} sell 8000 --json`))).toMatchObject({
+    market: MARKET,
+    side: 'sell',
+    notional_usd: 0,
+    hedge: { id: sell.id, status: 'closed' },
+    answer: { hedge_id: sell.id, action: 'reduce', notional_usd: 8000 },
   });
+  const { activeHedgeIds, history } = account(simulator);
+  expect([hedge(simulator, sell.id).status, activeHedgeIds, history.map((entry) => entry.hedge_id)]).toEqual([
+    'closed',
+    {},
+    [dealId, buy.id, sell.id],
+  ]);
+});
 
-  it('a note, not a refusal: where the service allows several hedges per side (alpha), the open goes through', async () => {
-    const simulator = await start({ dialect: 'alpha' });
-    simulator.seedOpen('sell', 3_000);
-    // No note on a side that is not open.
-    expect(ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 1 --json`)).stderr).not.toContain('already open');
-    exits(
-      await simulator.hedge(`open ${MARKET} sell 1000 --tenor 1 --json`),
-      0,
-      'Note: the sell side of USDTNGN is already open (3,000.00 USD',
-    );
-    expect(simulator.active('sell')).toHaveLength(2);
+it('opening a side that is already open: says so before quoting and points to `hedge add`; the server decides (reference: 409, nothing opened)', async () => {
+  const simulator = await start();
+  const seeded = simulator.seedOpen('buy', 10_000);
+  exits(
+    await simulator.hedge(`open ${MARKET} buy 2500 --tenor 1 --json`),
+    3,
+    `Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge ${seeded.id}).`,
+    'To add to that hedge (same maturity): `hedge add USDTNGN buy 2500`.',
+    'hedge_already_open',
+  );
+  const log = simulator.sandbox.requestLog.map((entry) => `${entry.method} ${entry.path}`);
+  expect(log.indexOf('GET /positions')).toBeLessThan(log.indexOf('POST /quotes'));
+  expect(writePaths(simulator)).toEqual(['/quotes', '/hedges']);
+  expect(simulator.active('buy').map((entry) => entry.id)).toEqual([seeded.id]);
+});
+
+it('opening a side that is already open: open --ref after an early close that leaves the hedge `filled` (alpha): the history shows it ended, so the reference is free; an open one still refuses it; where the service allows several hedges per side, an open on an open side is a note, not a refusal: it goes through', async () => {
+  const simulator = await start({ dialect: 'alpha' });
+  ok(await simulator.hedge(`open ${MARKET} sell 1500 --tenor 7 --ref deal-c`));
+  ok(await simulator.hedge(`close ${MARKET} sell`));
+  const [first] = simulator.hedges();
+  expect((await simulator.api('GET', `/hedges/${first.id}`)).body.data).toMatchObject({
+    status: 'filled',
+    client_reference: 'deal-c',
   });
+  expect(simulator.historyCount()).toBe(1);
 
-  it('open --ref after an early close that leaves the hedge `filled` (alpha): the history shows it ended, so the reference is free; an open one still refuses it', async () => {
-    const simulator = await start({ dialect: 'alpha' });
-    ok(await simulator.hedge(`open ${MARKET} sell 1500 --tenor 7 --ref deal-c`));
-    ok(await simulator.hedge(`close ${MARKET} sell`));
-    const [first] = simulator.hedges();
-    expect((await simulator.api('GET', `/hedges/${first.id}`)).body.data).toMatchObject({
-      status: 'filled',
-      client_reference: 'deal-c',
-    });
-    expect(simulator.historyCount()).toBe(1);
+  ok(await simulator.hedge(`open ${MARKET} sell 1500 --tenor 7 --ref deal-c`));
+  const carrying = simulator.hedges().filter((hedge) => hedge.clientReference === 'deal-c');
+  expect(carrying).toHaveLength(2);
+  expect(simulator.active('sell').map((hedge) => hedge.id)).toContain(carrying.find((hedge) => hedge !== first)!.id);
 
-    ok(await simulator.hedge(`open ${MARKET} sell 1500 --tenor 7 --ref deal-c`));
-    const carrying = simulator.hedges().filter((hedge) => hedge.clientReference === 'deal-c');
-    expect(carrying).toHaveLength(2);
-    expect(simulator.active('sell').map((hedge) => hedge.id)).toContain(carrying.find((hedge) => hedge !== first)!.id);
+  exits(await simulator.hedge(`open ${MARKET} sell 1500 --tenor 7 --ref deal-c`), 3, 'An active hedge already carries');
+  expect(simulator.requests('POST', '/hedges')).toHaveLength(2);
+  // A note, not a refusal: the open goes through; no note on a side that is not open.
+  expect(ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 1 --json`)).stderr).not.toContain('already open');
+  exits(
+    await simulator.hedge(`open ${MARKET} sell 1000 --tenor 1 --json`),
+    0,
+    'Note: the sell side of USDTNGN is already open (1,500.00 USD',
+  );
+  expect(simulator.active('sell')).toHaveLength(2);
+});
 
-    exits(
-      await simulator.hedge(`open ${MARKET} sell 1500 --tenor 7 --ref deal-c`),
-      3,
-      'An active hedge already carries',
-    );
-    expect(simulator.requests('POST', '/hedges')).toHaveLength(2);
-  });
-
-  it('the hint repeats --demo', async () => {
-    const dir = tempDir('hedge-demo-open-');
-    try {
-      ok(
-        await runHedge(`--demo open ${MARKET} sell 1000 --tenor 1 --json`, {
-          configDir: dir.path,
-        }),
-      );
-      expect(
-        (
-          await runHedge(`--demo open ${MARKET} sell 500 --tenor 1 --json`, {
-            configDir: dir.path,
-          })
-        ).stderr,
-      ).toContain('To add to that hedge (same maturity): `hedge --demo add USDTNGN sell 500`.');
-    } finally {
-      dir.remove();
-    }
-  });
+it('opening a side that is already open: the hint repeats --demo', async () => {
+  const configDir = demoDir();
+  ok(await runHedge(`--demo open ${MARKET} sell 1000 --tenor 1 --json`, { configDir }));
+  expect((await runHedge(`--demo open ${MARKET} sell 500 --tenor 1 --json`, { configDir })).stderr).toContain(
+    'To add to that hedge (same maturity): `hedge --demo add USDTNGN sell 500`.',
+  );
 });
