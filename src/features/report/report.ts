@@ -26,7 +26,7 @@ export async function walkHistory(
   let fetched = 0;
   let last: HistoryPage | undefined;
   let passed = false;
-  for await (const page of client.historyPages(MAX_PAGE_SIZE)) {
+  for await (const page of client.historyPages()) {
     last = page;
     for (const raw of page.records) {
       fetched += 1;

@@ -134,12 +134,17 @@ export class HedgeClient {
     this.options.learn?.(learned);
   }
 
-  /** The checked copy of `data` (numeric strings read as numbers), linked to the server's own data for output. */
-  private parse<S extends z.ZodMiniType>(schema: S, data: unknown, status: number, endpoint: string, at = 'data') {
-    const result = readRecord(schema, data);
-    if (result.success) return rememberSent(result.data, data) as z.infer<S>;
+  /** What `reading` read of `data` (numeric strings as numbers), linked to the server's own data for output. */
+  private checked<T>(
+    reading: z.core.util.SafeParseResult<T>,
+    data: unknown,
+    status: number,
+    endpoint: string,
+    at = 'data',
+  ) {
+    if (reading.success) return rememberSent(reading.data, data);
     // zod's first issue as the field, what came there, and what hedge expected.
-    const issue = result.error.issues[0];
+    const issue = reading.error.issues[0];
     let [value, field] = [data, at];
     for (const key of issue.path) {
       value = (value as never)?.[key];
@@ -166,9 +171,7 @@ export class HedgeClient {
     { rows, rowsAt }: Pick<PageReading, 'rows' | 'rowsAt'> = findRows(data),
   ) {
     if (!rows) throw unreadable(endpoint, status, 'data', data, 'a list');
-    const result = readRows(schema, rows);
-    if (!result.success) return this.parse(z.array(schema), rows, status, endpoint, rowsAt);
-    return rememberSent(result.data, rows);
+    return this.checked(readRows(schema, rows), rows, status, endpoint, rowsAt);
   }
 
   private get(path: string, query?: ApiRequest['query']) {
@@ -177,7 +180,7 @@ export class HedgeClient {
 
   private async call<S extends z.ZodMiniType>(schema: S, request: ApiRequest) {
     const { data, status } = await this.transport.send(request);
-    return this.parse(schema, data, status, `${request.method} ${request.path}`);
+    return this.checked(readRecord(schema, data), data, status, `${request.method} ${request.path}`);
   }
 
   /** A list read page by page until `shown` rows (one page without a limit), learning the page-size name on the way. */
@@ -408,12 +411,12 @@ export class HedgeClient {
   }
 
   /** GET /hedges/history page after page, each handed over as it comes (never held whole). */
-  async *historyPages(pageSize = MAX_PAGE_SIZE) {
+  async *historyPages() {
     const path = '/hedges/history';
     let sent: Sent = {};
     let pages = 0;
     for await (const { answer, reading, next: given } of followPages(
-      (query) => this.get(path, (sent = this.withPageSize(query, pageSize))),
+      (query) => this.get(path, (sent = this.withPageSize(query, MAX_PAGE_SIZE))),
       {
         cursorParam: this.wire.cursorParam || undefined,
         rowKey: historyRowKey,

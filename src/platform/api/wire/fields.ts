@@ -59,9 +59,12 @@ export interface PriceQuote {
   [field: string]: unknown;
 }
 
-const PRICE_FIELDS = 'price mid mid_price midPrice mid_rate rate value last last_price'.split(' ');
-const MARKET_FIELDS = 'market symbol pair instrument ticker'.split(' ');
-const TIME_FIELDS = 'timestamp ts time as_of asOf updated_at at'.split(' ');
+/** A price's facts, each under the names it is read from, ours first. */
+const PRICE_FIELDS = fieldTable({
+  market: ['market symbol pair instrument ticker', readString],
+  price: ['price mid mid_price midPrice mid_rate rate value last last_price', priceOf],
+  timestamp: ['timestamp ts time as_of asOf updated_at at', readString],
+});
 /** The server's own object behind each price read (pricesInOneShape starts from it). */
 const PRICE_SENT = new WeakMap<PriceQuote, JsonObject>();
 
@@ -73,13 +76,13 @@ function priceOf(value: unknown): number | undefined {
   const ask = readNumber(value.ask);
   // Only a two-sided price: its mid, rounded to 12 significant digits ((15.2832 + 15.2908) / 2 is not 15.286999999999999).
   return (
-    firstField(value, PRICE_FIELDS, priceOf) ??
+    firstField(value, ...PRICE_FIELDS.price) ??
     (bid !== undefined && ask !== undefined ? Number(((bid + ask) / 2).toPrecision(12)) : undefined)
   );
 }
 
-const marketOf = (value: JsonObject) => firstField(value, MARKET_FIELDS, readString);
-const timeOf = (value: JsonObject) => firstField(value, TIME_FIELDS, readString);
+const marketOf = (value: JsonObject) => firstField(value, ...PRICE_FIELDS.market);
+const timeOf = (value: JsonObject) => firstField(value, ...PRICE_FIELDS.timestamp);
 
 /** GET /prices, whose shape is not shown. */
 export function parsePrices(data: unknown, requested: readonly string[], depth = 0): PriceQuote[] | undefined {
@@ -123,12 +126,12 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
 export function pricesInOneShape(quotes: readonly PriceQuote[]) {
   return quotes.map((quote) => {
     const sent = PRICE_SENT.get(quote) ?? quote;
-    const { market, price, timestamp, ...others } = showUnderKnownNames(sent, [
-      { known: 'market', value: quote.market, synonyms: MARKET_FIELDS },
-      { known: 'price', value: quote.price, synonyms: PRICE_FIELDS },
+    const { market, price, timestamp, ...others } = inOneShape(sent, PRICE_FIELDS, {
+      market: quote.market,
+      price: quote.price,
       // A time is text (the spec: ISO 8601); none read is null, so the name is always there.
-      { known: 'timestamp', value: timeOf(sent) ?? null, synonyms: TIME_FIELDS },
-    ]);
+      timestamp: timeOf(sent) ?? null,
+    });
     return { market, price, timestamp, ...others };
   });
 }

@@ -106,6 +106,8 @@ export class PostgresJournal extends ClientJournal {
   /** The store always keeps heartbeats (set by ClientJournal from the records client). */
   declare readonly keeperHeartbeats: KeeperHeartbeats;
   declare protected readonly records: PostgresRecords;
+  /** The store's two sessions, which hold its locks too. */
+  declare protected readonly locker: PostgresSessions;
 
   constructor(options: TeamJournalOptions) {
     const sessions = new PostgresSessions(options);
@@ -119,13 +121,59 @@ export class PostgresJournal extends ClientJournal {
   }
 
   /** Brings the schema up to date (also done on first use); the versions applied. */
-  migrateSchema() {
-    return this.records.migrateSchema();
+  async migrateSchema() {
+    const data = await this.locker.connect('data', () => {});
+    try {
+      return await migrateSchema(data, `${this.locker.host} pid ${process.pid}`);
+    } catch (error) {
+      throw this.locker.storeError(error, 'creating or updating its schema');
+    } finally {
+      await data.end().catch(() => undefined);
+    }
   }
 
-  /** Adds or merges one entry of a local journal (idempotent: importing it again changes nothing). */
-  importEntry(local: JournalEntry) {
-    return this.records.importEntry(local);
+  /** Adds or merges one entry of a local journal in one transaction: added, merged (when it knows more:
+   * fallback-record.ts), or left (idempotent: importing it again changes nothing). */
+  async importEntry(local: JournalEntry) {
+    const data = await this.locker.data();
+    const run = <R extends QueryResultRow>(text: string, values?: unknown[]) =>
+      this.locker.run<R>(data, { text, values });
+    const target = local.fallback_for?.id ?? local.id;
+    try {
+      await run('BEGIN');
+      const found = await run<StoredRow>(`SELECT id, entry FROM hedge.entries WHERE id = $1 FOR UPDATE`, [target]);
+      const existing = this.records.entries(found.rows)[0];
+      let outcome: ImportOutcome = 'present';
+      // A row under this id that cannot be read is another action's as far as anyone can tell: left alone.
+      if (found.rows.length && !existing) outcome = 'conflict';
+      else if (!existing) {
+        // Its place and revision are the store's (a local seq counts another journal).
+        const { fallback_for: _fallback, seq: _seq, revision: _revision, ...fields } = local;
+        const entry = plainJson({ ...fields, id: target, host: fields.host ?? this.locker.host }) as JournalEntry;
+        const inserted = await run<{ seq: string | null }>(
+          INSERT_SQL,
+          insertValues(entry, 'migrated', importedRevision(local)),
+        );
+        // Another migrate added it a moment ago: that one's row stands.
+        if (inserted.rows[0]?.seq != null) outcome = 'added';
+      } else if (existing.idempotency_key !== local.idempotency_key) {
+        outcome = 'conflict';
+      } else if (knowsMore(local, existing)) {
+        await run(CHANGE_SQL, [
+          target,
+          JSON.stringify({ ...outcomeFields(local), updated_at: local.updated_at }),
+          local.outcome,
+          local.updated_at,
+          importedRevision(local),
+        ]);
+        outcome = 'merged';
+      }
+      await run('COMMIT');
+      return { outcome, id: target };
+    } catch (error) {
+      await run('ROLLBACK').catch(() => undefined);
+      throw this.locker.storeError(error, 'moving the local journal in');
+    }
   }
 }
 
@@ -147,7 +195,7 @@ class PostgresRecords implements RecordsClient {
   }
 
   /** The rows that read as entries; any other is skipped and told, naming it. */
-  private entries(rows: StoredRow[]) {
+  entries(rows: StoredRow[]) {
     return rows.flatMap((row) => {
       const entry = readRow(row.entry, ENTRY);
       if (typeof entry !== 'string') return [entry as unknown as JournalEntry];
@@ -230,60 +278,6 @@ class PostgresRecords implements RecordsClient {
 
   close() {
     return this.sessions.close();
-  }
-
-  async migrateSchema() {
-    const data = await this.sessions.connect('data', () => {});
-    try {
-      return await migrateSchema(data, `${this.sessions.host} pid ${process.pid}`);
-    } catch (error) {
-      throw this.sessions.storeError(error, 'creating or updating its schema');
-    } finally {
-      await data.end().catch(() => undefined);
-    }
-  }
-
-  /** In one transaction: the local record added, merged (when it knows more: fallback-record.ts), or left. */
-  async importEntry(local: JournalEntry) {
-    const data = await this.sessions.data();
-    const run = <R extends QueryResultRow>(text: string, values?: unknown[]) =>
-      this.sessions.run<R>(data, { text, values });
-    const target = local.fallback_for?.id ?? local.id;
-    try {
-      await run('BEGIN');
-      const found = await run<StoredRow>(`SELECT id, entry FROM hedge.entries WHERE id = $1 FOR UPDATE`, [target]);
-      const existing = this.entries(found.rows)[0];
-      let outcome: ImportOutcome = 'present';
-      // A row under this id that cannot be read is another action's as far as anyone can tell: left alone.
-      if (found.rows.length && !existing) outcome = 'conflict';
-      else if (!existing) {
-        // Its place and revision are the store's (a local seq counts another journal).
-        const { fallback_for: _fallback, seq: _seq, revision: _revision, ...fields } = local;
-        const entry = plainJson({ ...fields, id: target, host: fields.host ?? this.sessions.host }) as JournalEntry;
-        const inserted = await run<{ seq: string | null }>(
-          INSERT_SQL,
-          insertValues(entry, 'migrated', importedRevision(local)),
-        );
-        // Another migrate added it a moment ago: that one's row stands.
-        if (inserted.rows[0]?.seq != null) outcome = 'added';
-      } else if (existing.idempotency_key !== local.idempotency_key) {
-        outcome = 'conflict';
-      } else if (knowsMore(local, existing)) {
-        await run(CHANGE_SQL, [
-          target,
-          JSON.stringify({ ...outcomeFields(local), updated_at: local.updated_at }),
-          local.outcome,
-          local.updated_at,
-          importedRevision(local),
-        ]);
-        outcome = 'merged';
-      }
-      await run('COMMIT');
-      return { outcome, id: target };
-    } catch (error) {
-      await run('ROLLBACK').catch(() => undefined);
-      throw this.sessions.storeError(error, 'moving the local journal in');
-    }
   }
 }
 
