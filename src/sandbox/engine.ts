@@ -157,7 +157,10 @@ export class SandboxEngine {
       fillDelayMs: this.fillDelayMs,
       failRate: options.failRate ?? 0,
       exposureCapUsd: options.exposureCapUsd ?? MARKET_MODEL.defaultExposureCapUsd,
-      markets: [...this.wire.markets.filter(({ market }) => !extra.some((e) => e.market === market)), ...extra],
+      // Copies: a test or a fault may change an account's market, never the model every engine starts from.
+      markets: [...this.wire.markets.filter(({ market }) => !extra.some((e) => e.market === market)), ...extra].map(
+        (definition) => ({ ...definition }),
+      ),
       dayMs: durationOption('dayMs', options.dayMs, DAY_MS, 1),
       settlementDelayMs: durationOption('settlementDelayMs', options.settlementDelayMs),
       viewLagMs: durationOption('viewLagMs', options.viewLagMs),

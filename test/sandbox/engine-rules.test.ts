@@ -181,6 +181,9 @@ it('engine: business errors: market_not_available for an unlisted market and mar
   // The other side opens beside the buy; a second open of it, still submitted, is refused.
   const { id } = open(now, 'sell', 10_000).data;
   expect(open(now, 'sell', 10_000)).toMatchObject(refused(409, 'hedge_already_open', { hedge_id: id }));
+  // An engine's markets are its own: one disabled there (as a test does) is still open in the next engine.
+  (engine as any).book.markets.find((one: { market: string }) => one.market === 'USDTNGN').status = 'disabled';
+  expect(call(makeEngine(), T0, 'GET', '/markets').data[0]).toMatchObject({ market: 'USDTNGN', status: 'open' });
 });
 
 it('engine: validation and routing: invalid_json when the body did not parse, is missing or is not an object; validation_error names the first wrong field; limit must be 1..500 and status a known status; unknown paths are not_found and wrong methods method_not_allowed with Allow', () => {
