@@ -11,7 +11,7 @@ import { formatMoney, formatRate, isNumericText } from '../../core/number-format
 import { HEDGE_STATUSES, TENORS } from '../../core/vocabulary.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
-import { checkClientOptions, refusedKeyNext, type CheckPorts } from './key-check.js';
+import { checkClient, isRefusal, refusedKeyNext, type CheckPorts } from './key-check.js';
 import { ASSUMED_SKEW_MS, describeServerClock, formatSpan, type ClockReading } from '../../core/server-clock.js';
 import { redactKey } from '../../core/security/secrets.js';
 import { messageOf } from '../../core/security/safe-text.js';
@@ -103,9 +103,6 @@ function report(checks: DoctorCheck[]) {
   return { checks, ready: !failed, failed };
 }
 
-const isRefusal = (error: unknown): error is ApiError =>
-  error instanceof ApiError && (error.status === 401 || error.status === 403);
-
 /** Key, environment, base URL (nothing sent); undefined without a usable key and base URL, else the credentials and the base URL's check (the first request may still fail it). */
 async function checkSetUp(ports: DoctorPorts, checks: DoctorCheck[]) {
   let credentials: ResolvedCredentials;
@@ -182,10 +179,7 @@ async function observingClient(ports: DoctorPorts, credentials: ResolvedCredenti
   const memory = await ports.wireMemory();
   const known = await memory.read();
   const wire = resolveWireSettings(ports.env, credentials.profileWire, known.names);
-  const { createClient } = await import('../../platform/api/create-client.js');
-  const client = createClient({
-    ...checkClientOptions(ports, credentials),
-    connections: await ports.connections(),
+  const client = await checkClient(ports, credentials, {
     wire: wire.problem ? undefined : wire.settings,
     warn: (text) => notes.push(text),
     learn: (found) => {
