@@ -18,7 +18,7 @@ import { messageOf } from '../../core/security/safe-text.js';
 
 type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip' | 'info';
 /** What a failed check is, as the exit code says it: a key problem, the network or server, an answer hedge cannot read, bad set-up. */
-export type FailureClass = 'auth' | 'network' | 'unreadable' | 'usage';
+type FailureClass = 'auth' | 'network' | 'unreadable' | 'usage';
 
 /** A clock this far from the server's is a warning; further, a failure. */
 const CLOCK_WARN_MS = 5_000;
@@ -38,7 +38,7 @@ const checkOf = (
   status: CheckStatus,
   detail: string,
   forWrites = false,
-  more: { next?: string; failure?: FailureClass; error?: unknown; forWrites?: boolean } = {},
+  more: { next?: string; failure?: FailureClass; error?: unknown } = {},
 ) => ({ id, title, status, detail, forWrites, ...more });
 type DoctorCheck = ReturnType<typeof checkOf>;
 
@@ -455,10 +455,16 @@ export function clockCheck(reading: ClockReading) {
   const clock = (status: CheckStatus, detail: string, more?: Parameters<typeof checkOf>[5]) =>
     checkOf('clock', 'Clock', status, detail, true, more);
   if (learned === undefined)
-    return clock('warn', 'the server sent no Date header and no stamp that dates it: its clock is unknown', {
-      next: `Keep this machine on NTP. Until an answer dates the server's clock (an open's stamp), a keeper takes its rolls as due up to ${formatSpan(ASSUMED_SKEW_MS)} sooner than this machine's clock says.`,
-      forWrites: false,
-    });
+    return checkOf(
+      'clock',
+      'Clock',
+      'warn',
+      'the server sent no Date header and no stamp that dates it: its clock is unknown',
+      false,
+      {
+        next: `Keep this machine on NTP. Until an answer dates the server's clock (an open's stamp), a keeper takes its rolls as due up to ${formatSpan(ASSUMED_SKEW_MS)} sooner than this machine's clock says.`,
+      },
+    );
   // How far apart the clocks are at least, and at most (unbounded: nothing bounds one side).
   const low = lowMs!;
   const least = low > 0 ? low : highMs < 0 ? -highMs : 0;
