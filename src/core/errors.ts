@@ -16,6 +16,10 @@ export class HedgeError extends Error {
   idempotencyKey?: string;
   /** The journal entry of the write that failed, where one was journaled. */
   journalId?: string;
+  /** What the failure says in its JSON where it has them: its own `code` (else its class's), `details`, the HTTP status. */
+  declare code?: string;
+  declare details?: Details;
+  declare status?: number;
   constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
@@ -27,11 +31,11 @@ export class HedgeError extends Error {
   }
 }
 
-/** A failure that says only its exit code, and its JSON code where that is not the exit code's name. */
+/** A failure of one exit code, and of one JSON code where that is not the exit code's name (unless it carries its own). */
 const failure = (exitCode: number, code?: string) =>
   class extends HedgeError {
-    override facts() {
-      return { exitCode, ...(code && { code }) };
+    override facts(): ErrorFacts {
+      return { exitCode, code: this.code ?? code, details: this.details, status: this.status };
     }
   };
 
@@ -40,9 +44,7 @@ export class UsageError extends failure(2) {}
 
 /** A request that would go somewhere other than the profile's base URL's origin (another host or port, or a URL carrying a user and password): a resumed journal row, a server's next-page link, any path. */
 export class OffOriginError extends UsageError {
-  override facts() {
-    return { exitCode: 2, code: 'off_origin' };
-  }
+  override code = 'off_origin';
 }
 
 /** Missing, malformed or refused API key, or no profile at all. */
@@ -51,25 +53,21 @@ export class AuthError extends failure(4) {}
 export class ConfigError extends failure(1, 'config') {}
 
 /** A pre-trade check refused the action before anything was sent (same exit code as an API 4xx). */
-export class PreTradeCheckError extends HedgeError {
+export class PreTradeCheckError extends failure(3) {
   constructor(
-    readonly code: string,
+    override readonly code: string,
     message: string,
-    readonly details: Details,
+    override readonly details: Details,
     hint?: string,
   ) {
     super(message, { hint });
   }
-
-  override facts() {
-    return { exitCode: 3, code: this.code, details: this.details };
-  }
 }
 
 export class ApiError extends HedgeError {
-  readonly status: number;
-  readonly code: string;
-  readonly details: Details;
+  override readonly status: number;
+  override readonly code: string;
+  override readonly details: Details;
   readonly requestId?: string;
   readonly endpoint: string;
   readonly ambiguous: boolean;
@@ -105,11 +103,9 @@ export class ApiError extends HedgeError {
 }
 
 /** No usable answer after every retry: connection refused/reset, timeouts, 5xx, 429 exhausted. */
-export class NetworkError extends HedgeError {
+export class NetworkError extends failure(5, 'network') {
   readonly endpoint: string;
   readonly attempts: number;
-  readonly status?: number;
-  readonly code?: string;
   retryAfterMs?: number;
   constructor(
     message: string,
@@ -120,18 +116,13 @@ export class NetworkError extends HedgeError {
     this.attempts = init.attempts;
     this.status = init.status;
     this.code = init.code;
-  }
-
-  override facts() {
-    const details = { endpoint: this.endpoint, attempts: this.attempts };
-    return { exitCode: 5, code: this.code ?? 'network', status: this.status, details };
+    this.details = { endpoint: init.endpoint, attempts: init.attempts };
   }
 }
 
 /** The server answered in a way hedge could not read (exit 14 `unreadable`, never "network failure"): not JSON, not the envelope, or a field hedge needs to act safely that is missing or of another kind. */
-export class InvalidResponseError extends HedgeError {
+export class InvalidResponseError extends failure(14) {
   readonly endpoint: string;
-  readonly status: number;
   readonly field?: string;
   readonly received?: string;
   constructor(
@@ -143,15 +134,8 @@ export class InvalidResponseError extends HedgeError {
     this.status = init.status;
     this.field = init.field;
     this.received = init.received;
-  }
-
-  override facts() {
-    const { endpoint, field, received } = this;
-    return {
-      exitCode: 14,
-      status: this.status,
-      details: { endpoint, ...(field && { field }), ...(received !== undefined && { received }) },
-    };
+    const { endpoint, field, received } = init;
+    this.details = { endpoint, ...(field && { field }), ...(received !== undefined && { received }) };
   }
 }
 
@@ -159,32 +143,26 @@ const UNREADABLE_HINT =
   'Nothing was changed by this read. Run `hedge doctor` to see which answers hedge can read, and report this with the output of --verbose.';
 
 /** The on-chain order did not land (`failed`): nothing was opened. */
-export class OrderFailedError extends HedgeError {
+export class OrderFailedError extends failure(6, 'order_failed') {
   constructor(
     message: string,
     readonly hedgeId: string,
     hint?: string,
   ) {
     super(message, { hint });
-  }
-
-  override facts() {
-    return { exitCode: 6, code: 'order_failed', details: { hedge_id: this.hedgeId } };
+    this.details = { hedge_id: hedgeId };
   }
 }
 
 /** The wait ran out before the action resolved; the action itself stands. */
-export class StillPendingError extends HedgeError {
+export class StillPendingError extends failure(7, 'still_pending') {
   constructor(
     message: string,
     readonly resumeCommand: string,
     readonly record?: unknown,
   ) {
     super(message, { hint: `Resume the wait with: ${resumeCommand}` });
-  }
-
-  override facts() {
-    return { exitCode: 7, code: 'still_pending', details: { resume: this.resumeCommand } };
+    this.details = { resume: resumeCommand };
   }
 }
 
@@ -223,9 +201,7 @@ export class InterruptedError extends HedgeError {
 export class DeclinedError extends failure(8) {}
 
 /** A write whose answer does not say what happened (the connection dropped after sending, an answer that is both data and error, a 2xx carrying an error, Ctrl-C while it was out): the server may have acted. */
-export class OutcomeUnknownError extends HedgeError {
-  readonly details: Details;
-  readonly status?: number;
+export class OutcomeUnknownError extends failure(5, 'outcome_unknown') {
   constructor(
     message: string,
     init: { idempotencyKey: string; hint: string; details?: Details; status?: number; cause?: unknown },
@@ -235,29 +211,20 @@ export class OutcomeUnknownError extends HedgeError {
     this.details = init.details ?? {};
     this.status = init.status;
   }
-
-  override facts() {
-    return { exitCode: 5, code: 'outcome_unknown', details: this.details, status: this.status };
-  }
 }
 
 /** A refusal whose hint is required and whose details go into its JSON. */
 const detailed = (exitCode: number, code?: string) =>
-  class extends HedgeError {
-    readonly details: Details;
+  class extends failure(exitCode, code) {
+    declare details: Details;
     constructor(message: string, init: { hint: string; details?: Details }) {
       super(message, init);
       this.details = init.details ?? {};
     }
-
-    override facts() {
-      return { exitCode, ...(code && { code }), details: this.details };
-    }
   };
 
 /** Another live process holds this action (an in-flight journal entry) or the account lock this command needs, or the run only observed another process's action: this run did not act (exit 11). */
-export class HeldError extends HedgeError {
-  readonly details: Details;
+export class HeldError extends failure(11) {
   /** `holder`: the journal's Holder, of which its pid, host and since are said (errors import nothing). */
   constructor(
     message: string,
@@ -272,10 +239,6 @@ export class HeldError extends HedgeError {
       ...init.details,
     };
   }
-
-  override facts() {
-    return { exitCode: 11, details: this.details };
-  }
 }
 
 /** The same write (same request, same account) finished moments ago, the side still shows exactly what it left, and this run sent nothing: a re-run of a command killed after its action was done must not do it again silently (exit 16, `repeated`; `--again` sends another one). */
@@ -288,29 +251,24 @@ export class UnresolvedError extends detailed(12) {}
 export class NotAppliedError extends detailed(3, 'not_applied') {}
 
 /** Local state cannot be used — the journal (or another local store) is unwritable, unreadable, a symbolic link, or corrupt beyond use (exit 13). */
-export class StateError extends HedgeError {
+export class StateError extends failure(13) {
   readonly path?: string;
   constructor(message: string, options: { path?: string; hint?: string; cause?: unknown } = {}) {
     super(message, options);
     this.path = options.path;
-  }
-
-  override facts(): ErrorFacts {
-    return { exitCode: 13, details: this.path ? { path: this.path } : {} };
+    this.details = options.path ? { path: options.path } : {};
   }
 }
 
 /** A journal row that would be sent again does not verify as this account's own (no seal, or a seal that does not match what it would send), or its key already has a finished row (a duplicate): it is not sent (exit 13, `unverified_row`). */
 export class UnverifiedRowError extends StateError {
+  override code = 'unverified_row';
   readonly trust: 'unsealed' | 'forged' | 'duplicate';
   constructor(message: string, options: { journalId: string; trust: UnverifiedRowError['trust']; hint?: string }) {
     super(message, options);
     this.journalId = options.journalId;
     this.trust = options.trust;
-  }
-
-  override facts() {
-    return { exitCode: 13, code: 'unverified_row', details: { journal_id: this.journalId, seal: this.trust } };
+    this.details = { journal_id: options.journalId, seal: options.trust };
   }
 }
 

@@ -11,14 +11,14 @@ import { formatMoney, formatRate, isNumericText } from '../../core/number-format
 import { HEDGE_STATUSES, TENORS } from '../../core/vocabulary.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
-import { checkClientOptions, refusedKeyNext, type CheckPorts } from './key-check.js';
+import { checkClient, isRefusal, refusedKeyNext, type CheckPorts } from './key-check.js';
 import { ASSUMED_SKEW_MS, describeServerClock, formatSpan, type ClockReading } from '../../core/server-clock.js';
 import { redactKey } from '../../core/security/secrets.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
 type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip' | 'info';
 /** What a failed check is, as the exit code says it: a key problem, the network or server, an answer hedge cannot read, bad set-up. */
-export type FailureClass = 'auth' | 'network' | 'unreadable' | 'usage';
+type FailureClass = 'auth' | 'network' | 'unreadable' | 'usage';
 
 /** A clock this far from the server's is a warning; further, a failure. */
 const CLOCK_WARN_MS = 5_000;
@@ -38,7 +38,7 @@ const checkOf = (
   status: CheckStatus,
   detail: string,
   forWrites = false,
-  more: { next?: string; failure?: FailureClass; error?: unknown; forWrites?: boolean } = {},
+  more: { next?: string; failure?: FailureClass; error?: unknown } = {},
 ) => ({ id, title, status, detail, forWrites, ...more });
 type DoctorCheck = ReturnType<typeof checkOf>;
 
@@ -102,9 +102,6 @@ function report(checks: DoctorCheck[]) {
   const failed = checks.find((check) => check.forWrites && check.status === 'fail');
   return { checks, ready: !failed, failed };
 }
-
-const isRefusal = (error: unknown): error is ApiError =>
-  error instanceof ApiError && (error.status === 401 || error.status === 403);
 
 /** Key, environment, base URL (nothing sent); undefined without a usable key and base URL, else the credentials and the base URL's check (the first request may still fail it). */
 async function checkSetUp(ports: DoctorPorts, checks: DoctorCheck[]) {
@@ -182,10 +179,7 @@ async function observingClient(ports: DoctorPorts, credentials: ResolvedCredenti
   const memory = await ports.wireMemory();
   const known = await memory.read();
   const wire = resolveWireSettings(ports.env, credentials.profileWire, known.names);
-  const { createClient } = await import('../../platform/api/create-client.js');
-  const client = createClient({
-    ...checkClientOptions(ports, credentials),
-    connections: await ports.connections(),
+  const client = await checkClient(ports, credentials, {
     wire: wire.problem ? undefined : wire.settings,
     warn: (text) => notes.push(text),
     learn: (found) => {
@@ -461,10 +455,16 @@ export function clockCheck(reading: ClockReading) {
   const clock = (status: CheckStatus, detail: string, more?: Parameters<typeof checkOf>[5]) =>
     checkOf('clock', 'Clock', status, detail, true, more);
   if (learned === undefined)
-    return clock('warn', 'the server sent no Date header and no stamp that dates it: its clock is unknown', {
-      next: `Keep this machine on NTP. Until an answer dates the server's clock (an open's stamp), a keeper takes its rolls as due up to ${formatSpan(ASSUMED_SKEW_MS)} sooner than this machine's clock says.`,
-      forWrites: false,
-    });
+    return checkOf(
+      'clock',
+      'Clock',
+      'warn',
+      'the server sent no Date header and no stamp that dates it: its clock is unknown',
+      false,
+      {
+        next: `Keep this machine on NTP. Until an answer dates the server's clock (an open's stamp), a keeper takes its rolls as due up to ${formatSpan(ASSUMED_SKEW_MS)} sooner than this machine's clock says.`,
+      },
+    );
   // How far apart the clocks are at least, and at most (unbounded: nothing bounds one side).
   const low = lowMs!;
   const least = low > 0 ? low : highMs < 0 ? -highMs : 0;

@@ -2,6 +2,7 @@
 // `hedge login` before it saves anything and by `hedge whoami`. The answer is one of four words a
 // script can branch on; the error behind it is kept so that login can report it in full.
 import type { Account } from '../../platform/api/schemas.js';
+import type { createClient } from '../../platform/api/create-client.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { ApiError, InvalidResponseError, NetworkError } from '../../core/errors.js';
 import type { ResolvedCredentials } from '../../platform/config/credentials.js';
@@ -27,9 +28,13 @@ export type CheckPorts = Pick<
   'env' | 'clock' | 'deadline' | 'signal' | 'log' | 'connections' | 'globals'
 >;
 
-/** How a check's client is made (login, whoami, doctor): the command's clock, deadline, signal and request timeout, a check's retry budget, requests logged under --verbose. */
-export function checkClientOptions(ports: CheckPorts, credentials: ResolvedCredentials) {
-  return {
+/** A check's client (login, whoami, doctor): the command's clock, deadline, signal, connections and request timeout, a check's retry budget, requests logged under --verbose; `more`: what else the doctor watches. */
+export async function checkClient(
+  ports: CheckPorts,
+  credentials: ResolvedCredentials,
+  more?: Partial<Parameters<typeof createClient>[0]>,
+) {
+  return (await import('../../platform/api/create-client.js')).createClient({
     credentials,
     env: ports.env,
     clock: ports.clock,
@@ -38,20 +43,22 @@ export function checkClientOptions(ports: CheckPorts, credentials: ResolvedCrede
     requestTimeoutSeconds: ports.globals.requestTimeout,
     retry: CHECK_RETRY,
     log: ports.globals.verbose ? (line: string) => ports.log(line) : undefined,
-  };
+    connections: await ports.connections(),
+    ...more,
+  });
 }
 
+/** A refused key: 401 or 403. */
+export const isRefusal = (error: unknown): error is ApiError =>
+  error instanceof ApiError && (error.status === 401 || error.status === 403);
+
 export async function checkKey(ports: CheckPorts, credentials: ResolvedCredentials): Promise<KeyCheck> {
-  const { createClient } = await import('../../platform/api/create-client.js');
-  const client = createClient({ ...checkClientOptions(ports, credentials), connections: await ports.connections() });
+  const client = await checkClient(ports, credentials);
   try {
-    const account = await client.getAccount();
-    return { status: 'ok', account };
+    return { status: 'ok', account: await client.getAccount() };
   } catch (error) {
-    if (error instanceof ApiError) {
-      const refused = error.status === 401 || error.status === 403;
-      return { status: refused ? 'refused' : 'error', code: error.code, message: error.message, error };
-    }
+    if (error instanceof ApiError)
+      return { status: isRefusal(error) ? 'refused' : 'error', code: error.code, message: error.message, error };
     if (error instanceof NetworkError)
       return { status: 'unreachable', code: error.code, message: error.message, error };
     if (error instanceof InvalidResponseError)
