@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { MARKET, withSimulator, type Simulator } from '../support/simulator.js';
 import { tempDir, tempDirsInMemory } from '../support/hedge-cli.js';
-import { withMcpServer } from '../support/mcp.js';
 import { activeNotional, HOUR } from '../support/keeper.js';
 
 tempDirsInMemory();
@@ -258,58 +257,28 @@ describe.concurrent('a finished write is not repeated silently', () => {
       expect(posts(simulator, '/hedges/close')).toHaveLength(1);
     }));
 
-  it("an open --ref run again while its hedge is active, from a colleague's own config folder: the duplicate reference refuses it (exit 3 duplicate_client_reference), before the repeat", () =>
+  it("an open --ref run again while its hedge is active, from a colleague's own config folder: the duplicate reference refuses it (exit 3 duplicate_client_reference), before the repeat; its hint, run as printed, lists the hedge that carries it (a reference with a space)", () =>
     withSimulator(STEPPED, async (simulator) => {
       const colleague = tempDir('hedge-colleague-');
       try {
-        const args = 'open USDTNGN sell 1000 --tenor 7 --ref DEAL-2 --json';
+        const args = ['open', MARKET, 'sell', '1000', '--tenor', '7', '--ref', 'DEAL 42', '--json'];
         ok(await simulator.hedge(args, { configDir: colleague.path }));
-        const rerun = exits(await simulator.hedge(args, { configDir: colleague.path }), 3);
-        expect(lastJson(rerun.stderr).error).toMatchObject({
+        const { error } = lastJson(exits(await simulator.hedge(args, { configDir: colleague.path }), 3).stderr);
+        const ids = simulator.hedges().map((hedge) => hedge.id);
+        expect(error).toMatchObject({
           code: 'duplicate_client_reference',
-          details: { client_reference: 'DEAL-2', hedge_ids: [simulator.hedges()[0].id] },
+          details: { client_reference: 'DEAL 42', hedge_ids: ids },
         });
         expect(posts(simulator, '/hedges')).toHaveLength(1);
+        const suggested = /Look at it with `hedge (.*?)`/.exec(error.hint)![1];
+        expect(suggested).toBe("hedges --ref 'DEAL 42'");
+        // The command as printed, read as a shell reads it.
+        const words = [...suggested.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]);
+        expect(okJson(await simulator.hedge([...words, '--json'])).map((hedge: { id: string }) => hedge.id)).toEqual(
+          ids,
+        );
       } finally {
         colleague.remove();
       }
-    }));
-
-  it("the duplicate reference's hint, run as printed, lists the hedge that carries it (a reference with a space)", () =>
-    withSimulator(STEPPED, async (simulator) => {
-      ok(await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7', '--ref', 'DEAL 42']));
-      const refused = exits(
-        await simulator.hedge(['open', MARKET, 'sell', '500', '--tenor', '7', '--ref', 'DEAL 42']),
-        3,
-      );
-      expect(posts(simulator, '/hedges')).toHaveLength(1);
-      const suggested = /Look at it with `hedge (.*?)`/.exec(refused.stderr)![1];
-      expect(suggested).toBe("hedges --ref 'DEAL 42'");
-      // The command as printed, read as a shell reads it.
-      const words = [...suggested.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]);
-      const listed = ok(await simulator.hedge([...words, '--json']));
-      expect(JSON.parse(listed.stdout).map((hedge: { id: string }) => hedge.id)).toEqual([simulator.hedges()[0].id]);
-    }));
-});
-
-// A server that names a change's amount delta_usd (beta): each of this account's adds and reduces is counted at its amount.
-describe.concurrent("a change's amount under the server's name for it", () => {
-  it("an agent's daily cap counts its add at its amount: the next add past the cap is refused, nothing sent", () =>
-    withSimulator({ dialect: 'beta', stepped: true }, async (simulator) => {
-      simulator.seedOpen('buy', 10_000);
-      const add = (notional: number) => ({ market: MARKET, side: 'buy', notional });
-      const [first, second] = await withMcpServer(
-        simulator,
-        { args: ['--max-daily-notional', '5000'], env: BETA },
-        async (served) => [await served.call('add', add(4_000)), await served.call('add', add(1_500))],
-      );
-      expect([first.isError ?? false, JSON.parse(second.content[0].text).error]).toEqual([
-        false,
-        expect.objectContaining({
-          code: 'max_daily_notional_exceeded',
-          details: expect.objectContaining({ this_call_usd: 1_500, used_last_24h_usd: 4_000 }),
-        }),
-      ]);
-      expect(sentAndHeld(simulator, 'add', 'buy')).toEqual([1, 14_000]);
     }));
 });

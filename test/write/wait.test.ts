@@ -146,11 +146,6 @@ describe('waitForHedgeStatus', () => {
     expect([reads, elapsed]).toEqual([[1000, 2500, 4000], 5000]);
   });
 
-  it('a 404 for the hedge the server named is "not visible yet": polled on at the same cadence until it shows, filled', async () => {
-    const { outcome, reads } = await waitOnHedge([HIDDEN, HIDDEN, 'submitted', 'filled']);
-    expect([outcome.status, reads]).toEqual(['filled', [1000, 2500, 4000, 5500]]);
-  });
-
   it('a poll whose answer cannot be read ends the wait with that error whole (what was unreadable), the action said to stand', async () => {
     const unreadable = { endpoint: 'GET /hedges/{id}', status: 200, field: 'status', received: 'maybe' };
     const { outcome } = await waitOnHedge(['submitted'], {
