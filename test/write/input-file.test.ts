@@ -9,7 +9,6 @@ import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { MAX_PROBLEM_LINES, inputFileProblems, readInputFile } from '../../src/features/write/input-file.js';
-import type { TargetFileSource } from '../../src/platform/runtime/agent-limits.js';
 import { MAX_INPUT_FILE_BYTES } from '../../src/core/security/bounded-read.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { testContext, type TestContextOptions } from '../support/client.js';
@@ -28,14 +27,8 @@ function context(origin: 'cli' | 'agent', { timeout, ...parts }: TestContextOpti
 }
 
 /** The read was refused: a UsageError saying `message`. */
-async function refusal(promise: Promise<unknown>, message: string) {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(UsageError);
-  expect((error as Error).message).toBe(message);
-}
+const refusal = (promise: Promise<unknown>, message: string) =>
+  expect(promise).rejects.toThrow(new UsageError(message));
 
 describe('readInputFile', () => {
   it('at the CLI reads the path as given, and names a missing one', async () => {
@@ -54,7 +47,7 @@ describe('readInputFile', () => {
       'file: this call reads no exposures file from the disk; it is read only under the roots the server was started with.',
     );
     const asked: string[] = [];
-    const gate: TargetFileSource = { read: async (name) => (asked.push(name), { text: 'gated', sourceName: 'rows' }) };
+    const gate = { read: async (name: string) => (asked.push(name), { text: 'gated', sourceName: 'rows' }) };
     expect([await readInputFile(context('agent', { targetFiles: gate }), file, 'target file'), asked]).toEqual([
       { text: 'gated', sourceName: 'rows' },
       [file],
