@@ -30,29 +30,27 @@ function context(origin: 'cli' | 'agent', { timeout, ...parts }: TestContextOpti
 const refusal = (promise: Promise<unknown>, message: string) =>
   expect(promise).rejects.toThrow(new UsageError(message));
 
-describe('readInputFile', () => {
-  it('at the CLI reads the path as given, and names a missing one', async () => {
-    expect(await readInputFile(context('cli'), file, 'exposures file')).toEqual({
-      text: 'id,market,type,amount,currency,due\n',
-      sourceName: file,
-    });
-    await expect(readInputFile(context('cli'), join(folder.path, 'nope.csv'), 'exposures file')).rejects.toThrow(
-      /cannot read the exposures file .*: no such file\./,
-    );
+it('readInputFile at the CLI reads the path as given, and names a missing one', async () => {
+  expect(await readInputFile(context('cli'), file, 'exposures file')).toEqual({
+    text: 'id,market,type,amount,currency,due\n',
+    sourceName: file,
   });
+  await expect(readInputFile(context('cli'), join(folder.path, 'nope.csv'), 'exposures file')).rejects.toThrow(
+    /cannot read the exposures file .*: no such file\./,
+  );
+});
 
-  it("an agent's call reads through its gate only: without one, nothing from the disk, though the file exists", async () => {
-    await refusal(
-      readInputFile(context('agent'), file, 'exposures file'),
-      'file: this call reads no exposures file from the disk; it is read only under the roots the server was started with.',
-    );
-    const asked: string[] = [];
-    const gate = { read: async (name: string) => (asked.push(name), { text: 'gated', sourceName: 'rows' }) };
-    expect([await readInputFile(context('agent', { targetFiles: gate }), file, 'target file'), asked]).toEqual([
-      { text: 'gated', sourceName: 'rows' },
-      [file],
-    ]);
-  });
+it("readInputFile: an agent's call reads through its gate only: without one, nothing from the disk, though the file exists", async () => {
+  await refusal(
+    readInputFile(context('agent'), file, 'exposures file'),
+    'file: this call reads no exposures file from the disk; it is read only under the roots the server was started with.',
+  );
+  const asked: string[] = [];
+  const gate = { read: async (name: string) => (asked.push(name), { text: 'gated', sourceName: 'rows' }) };
+  expect([await readInputFile(context('agent', { targetFiles: gate }), file, 'target file'), asked]).toEqual([
+    { text: 'gated', sourceName: 'rows' },
+    [file],
+  ]);
 });
 
 describe('readInputFile at the CLI: bounded', () => {
