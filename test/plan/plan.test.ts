@@ -8,7 +8,6 @@ import {
   describePlanStepNote,
   type PlanInput,
 } from '../../src/core/plan.js';
-import type { TargetRow } from '../../src/core/target-file.js';
 
 const openMarket = (market: string, buy = 1_000_000, sell = buy) => ({
   market,
@@ -33,7 +32,7 @@ function held(market: string, side: 'buy' | 'sell', notionalUsd: number, tenorDa
   return { market, side, notionalUsd, tenorDays, hedgeId };
 }
 
-function row(market: string, side: 'buy' | 'sell', notionalUsd: number, line: number, extra: Partial<TargetRow> = {}) {
+function row(market: string, side: 'buy' | 'sell', notionalUsd: number, line: number, extra = {}) {
   return { market, side, notionalUsd, line, ...(notionalUsd > 0 ? { tenorDays: 3 as const } : {}), ...extra };
 }
 
@@ -230,7 +229,7 @@ it('pre-trade checks over the whole plan: checks the side capacity of each add o
 });
 
 it('pre-trade checks over the whole plan: refuses new exposure on a market that is not listed or not open, and lets exposure off with a note', () => {
-  const disabled = { market: 'USDTNGN', status: 'disabled', available_capacity_usd: { buy: 0, sell: 0 } };
+  const disabled = { ...openMarket('USDTNGN', 0), status: 'disabled' };
   const result = plan({
     markets: [disabled],
     availableExposureUsd: 0,
