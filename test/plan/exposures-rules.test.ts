@@ -48,7 +48,7 @@ function exposure(
 const problemsOf = (text: string, sourceName = 'e.csv') =>
   ({ problems: [], ...parseExposuresFile(text, { sourceName }) }).problems;
 
-it('the exposures file: reads CSV as a spreadsheet exports it: amounts with separators and suffixes, dates and zoned times, optional ratio; reads JSON, an array or { exposures: [...] }, numbers as numbers or strings', () => {
+it('the exposures file: reads CSV as a spreadsheet exports it: amounts with separators and suffixes, dates and zoned times, optional ratio; reads JSON, an array or { exposures: [...] }, numbers as numbers or strings; names every bad row and field, one line each, without repeating what the cell held', () => {
   const text = [
     'ID,Market,Type,Amount,Currency,Due,Hedge_Ratio',
     'INV-1,usdtngn,Receivable,450m,ngn,2027-01-15,',
@@ -67,9 +67,7 @@ it('the exposures file: reads CSV as a spreadsheet exports it: amounts with sepa
   const fromArray = parseExposuresFile(JSON.stringify([{ ...item, amount: 1000 }]), { sourceName: 'e.json' });
   const fromObject = parseExposuresFile(JSON.stringify({ exposures: [item] }), { sourceName: 'e.json' });
   expect([fromArray, 'exposures' in fromArray && fromArray.exposures[0].amount]).toEqual([fromObject, 1000]);
-});
 
-it('the exposures file: names every bad row and field, one line each, without repeating what the cell held', () => {
   const problems = problemsOf(
     [
       'id,market,type,amount,currency,due',
@@ -101,7 +99,7 @@ it.each([
   },
 );
 
-it("the policy: defaults to 100% within 30 days, 75% to 90, 50% beyond, a band of 5%, today's price, USD books, netting; takes a policy file and lets the flags win over it", () => {
+it("the policy: defaults to 100% within 30 days, 75% to 90, 50% beyond, a band of 5%, today's price, USD books, netting; takes a policy file and lets the flags win over it; refuses bad buckets with one line naming the option; gives each exposure the ratio of its time to due, the row's own ratio first, 0 once due", () => {
   expect(resolvePolicy({}, {})).toEqual(DEFAULT_POLICY);
   expect(DEFAULT_POLICY.buckets).toEqual([
     { withinDays: 30, ratio: 1 },
@@ -120,9 +118,7 @@ it("the policy: defaults to 100% within 30 days, 75% to 90, 50% beyond, a band o
     functional: 'NGN',
     netting: false,
   });
-});
 
-it('the policy: refuses bad buckets with one line naming the option', () => {
   expect(() => parseRatios('90:75,30:100', '--ratios')).toThrow(UsageError);
   expect(() => parseRatios('*:50,30:100', '--ratios')).toThrow(/\* \(beyond\) must be the last/);
   expect(() => parseRatios('30:150', '--ratios')).toThrow(/above 100%/);
@@ -135,9 +131,7 @@ it('the policy: refuses bad buckets with one line naming the option', () => {
   );
   // Without a * bucket, what is further away is not covered.
   expect(parseRatios('30:100', '--ratios')).toEqual([{ withinDays: 30, ratio: 1 }, { ratio: 0 }]);
-});
 
-it("the policy: gives each exposure the ratio of its time to due, the row's own ratio first, 0 once due", () => {
   const at = (days: number, extra = {}) =>
     ratioAt(exposure('X', 'receivable', 1, 'NGN', days, extra), DEFAULT_POLICY, NOW);
   expect([at(30), at(30.01), at(90), at(91), at(200, { hedgeRatio: 0.9 }), at(0)]).toEqual([
@@ -176,7 +170,7 @@ it.each([
 const receivable = exposure('R', 'receivable', 150_000_000, 'NGN', 20); // 100,000 USD, 100%
 const payable = exposure('P', 'payable', 60_000_000, 'NGN', 60); // 40,000 USD, 75% = 30,000
 
-it("the target book: nets receivables and payables of a market into one side; holds each side apart with --no-netting; sizes at the first cover's price when sizing is fixed, at today's otherwise", () => {
+it("the target book: nets receivables and payables of a market into one side; holds each side apart with --no-netting; sizes at the first cover's price when sizing is fixed, at today's otherwise; picks the longest tenor that matures by the last due date; gives the keeper target rows as a target file would, flat after the last due date", () => {
   const at = (date: number) => new Date(date).toISOString();
   const book = targetBook([receivable, payable], DEFAULT_POLICY, PRICES, NOW);
   const apart = targetBook([receivable, payable], { ...DEFAULT_POLICY, netting: false }, PRICES, NOW);
@@ -195,13 +189,9 @@ it("the target book: nets receivables and payables of a market into one side; ho
     targetBook([receivable], { ...DEFAULT_POLICY, sizing: 'fixed' }, PRICES, NOW, { R: 1000 })[0].target_usd,
     targetBook([receivable], DEFAULT_POLICY, PRICES, NOW, { R: 1000 })[0].target_usd,
   ]).toEqual([150_000, 100_000]);
-});
 
-it('the target book: picks the longest tenor that matures by the last due date', () => {
   expect([10, 5, 2, 0.5].map((days) => tenorFor(NOW + days * DAY_MS, NOW))).toEqual([7, 3, 1, 1]);
-});
 
-it('the target book: gives the keeper target rows as a target file would, flat after the last due date', () => {
   expect(targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, NOW)).toEqual([
     { market: 'USDTNGN', side: 'buy', notionalUsd: 70_000, tenorDays: 7, untilMs: payable.dueMs, line: 1 },
     { market: 'USDTNGN', side: 'sell', notionalUsd: 0, line: 2 },
