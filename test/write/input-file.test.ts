@@ -30,7 +30,7 @@ function context(origin: 'cli' | 'agent', { timeout, ...parts }: TestContextOpti
 const refusal = (promise: Promise<unknown>, message: string) =>
   expect(promise).rejects.toThrow(new UsageError(message));
 
-it('readInputFile at the CLI reads the path as given, and names a missing one', async () => {
+it("readInputFile at the CLI reads the path as given, and names a missing one; an agent's call reads through its gate only: without one, nothing from the disk, though the file exists", async () => {
   expect(await readInputFile(context('cli'), file, 'exposures file')).toEqual({
     text: 'id,market,type,amount,currency,due\n',
     sourceName: file,
@@ -38,9 +38,7 @@ it('readInputFile at the CLI reads the path as given, and names a missing one', 
   await expect(readInputFile(context('cli'), join(folder.path, 'nope.csv'), 'exposures file')).rejects.toThrow(
     /cannot read the exposures file .*: no such file\./,
   );
-});
 
-it("readInputFile: an agent's call reads through its gate only: without one, nothing from the disk, though the file exists", async () => {
   await refusal(
     readInputFile(context('agent'), file, 'exposures file'),
     'file: this call reads no exposures file from the disk; it is read only under the roots the server was started with.',
@@ -65,13 +63,11 @@ describe('readInputFile at the CLI: bounded', () => {
   );
 
   // One over the bound is refused before it is read (a sparse file of 64 GiB answers at once): test/cli/read-input.test.ts.
-  it('a file of exactly the bound is read', async () => {
+  it('a file of exactly the bound is read; stdin is read to the same bound, then let go; a read that ends in time cancels its --timeout (nothing left pending on the clock)', async () => {
     const full = join(folder.path, 'full.csv');
     writeFileSync(full, Buffer.alloc(MAX_INPUT_FILE_BYTES, 'a'));
     expect((await readInputFile(context('cli'), full, 'target file')).text).toHaveLength(MAX_INPUT_FILE_BYTES);
-  });
 
-  it('stdin is read to the same bound, then let go', async () => {
     const stdin = new PassThrough();
     const reading = readInputFile(context('cli', { stdin }), '-', 'target file');
     stdin.write(Buffer.alloc(MAX_INPUT_FILE_BYTES, 'a'));
@@ -81,10 +77,8 @@ describe('readInputFile at the CLI: bounded', () => {
       'cannot read the target file on stdin: it holds more than 4 MiB, the most an input file may hold; split it, or keep the rows that matter.',
     );
     expect(stdin.destroyed).toBe(true);
-  });
 
-  it('a read that ends in time cancels its --timeout (nothing left pending on the clock)', async () => {
-    const stdin = new PassThrough();
+    const piped = new PassThrough();
     let cancelled = false;
     const clock = {
       now: () => 0,
@@ -93,9 +87,9 @@ describe('readInputFile at the CLI: bounded', () => {
           signal?.addEventListener('abort', () => ((cancelled = true), reject(signal.reason)), { once: true }),
         ),
     };
-    const reading = readInputFile(context('cli', { stdin, timeout: 5, clock }), '-', 'target file');
-    stdin.end('market,side,notional_usd,tenor_days\n');
-    expect(await reading).toEqual({ text: 'market,side,notional_usd,tenor_days\n', sourceName: 'stdin' });
+    const ended = readInputFile(context('cli', { stdin: piped, timeout: 5, clock }), '-', 'target file');
+    piped.end('market,side,notional_usd,tenor_days\n');
+    expect(await ended).toEqual({ text: 'market,side,notional_usd,tenor_days\n', sourceName: 'stdin' });
     expect(cancelled).toBe(true);
   });
 });

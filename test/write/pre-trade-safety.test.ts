@@ -215,15 +215,13 @@ describe("a person's yes holds for the side the question showed", () => {
   });
 });
 
-it('idempotency key: is a fresh UUID v4 per command unless --idempotency-key resumes one', () => {
+it('idempotency key: is a fresh UUID v4 per command unless --idempotency-key resumes one; refuses what cannot be a header value, naming the option', () => {
   const first = makeIdempotencyKey();
   const second = makeIdempotencyKey();
   expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   expect(first).not.toBe(second);
   expect(parseIdempotencyKey('  run-42 ')).toBe('run-42');
-});
 
-it('idempotency key: refuses what cannot be a header value, naming the option', () => {
   for (const bad of ['', 'with space', 'tab\there', 'é', 'x'.repeat(256)]) {
     expect(() => parseIdempotencyKey(bad), JSON.stringify(bad)).toThrow(/^--idempotency-key: /);
   }
