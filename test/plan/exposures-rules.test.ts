@@ -280,7 +280,7 @@ it("the dollar offset: is the cover's P&L against the exposure's change, effecti
   ]);
 });
 
-it("the keeper holding the moving target: trades only when a side leaves its band: the row's own tolerance wins over the keeper's", () => {
+it("the keeper holding the moving target: trades only when a side leaves its band: the row's own tolerance wins over the keeper's; measures the server's clock rate as the server time per own time less the Date header's second of rounding, never below 1", () => {
   const row = {
     market: 'USDTNGN',
     side: 'buy' as const,
@@ -293,6 +293,11 @@ it("the keeper holding the moving target: trades only when a side leaves its ban
       toleranceUsd: 0,
     }).kind;
   expect([at(104_000), at(95_500), at(106_000), at(94_000)]).toEqual(['hold', 'hold', 'drift', 'drift']);
+
+  // A simulator at 7,200×: 1.5 s of ours is 3 hours of its time.
+  expect(rateBetween(0, 10_800_000, 1_500)).toBeCloseTo(7199.33, 1);
+  // A real server read 1.5 s apart shows 1 or 2 s (its header is to the second): rate 1.
+  expect([rateBetween(0, 2_000, 1_500), rateBetween(0, 1_000, 1_500)]).toEqual([1, 1]);
 });
 
 /** An NGN receivable (or payable) worth `usd` USD at today's price, due in `days`. */
@@ -338,13 +343,6 @@ it.each([
   },
 );
 
-it("the keeper's measure of the server's clock rate: is the server time per own time less the Date header's second of rounding, never below 1", () => {
-  // A simulator at 7,200×: 1.5 s of ours is 3 hours of its time.
-  expect(rateBetween(0, 10_800_000, 1_500)).toBeCloseTo(7199.33, 1);
-  // A real server read 1.5 s apart shows 1 or 2 s (its header is to the second): rate 1.
-  expect([rateBetween(0, 2_000, 1_500), rateBetween(0, 1_000, 1_500)]).toEqual([1, 1]);
-});
-
 // The report rules of `hedge exposures --report` on hand-made hedges: weeks from the first cover, coverage in the
 // exposure's direction, cost to date in whole cents, and the dollar offset shared by signed weight; at LATER,
 // Wednesday 11 March 2026, 12:00 UTC (NOW and 9 days 3 hours).
@@ -361,7 +359,7 @@ const cover = (side: 'buy' | 'sell', notionalUsd: number, openedAtMs: number, mo
 const reportReceivable = receivableOf('R', 100_000, LATER_DAYS + 20);
 const reportPayable = payableOf('P', 20_000, LATER_DAYS + 25);
 
-it('coverage per week: starts at the Monday of the first cover and takes the current week at now', () => {
+it("the --report rules: coverage per week starts at the Monday of the first cover and takes the current week at now; cost to date sums closed hedges' carry and fees in whole cents, open hedges counting for nothing yet; effectiveness shares the cover P&L by signed weight: a perfect cover offsets 100% of each exposure; marks a cover outside 80–125% and says nothing before the first cover", () => {
   expect(new Date(weekStart(LATER)).toISOString()).toBe('2026-03-09T00:00:00.000Z');
   const hedges = [
     cover('buy', 50_000, LATER - 8 * DAY_MS, { closedAtMs: LATER - DAY_MS }),
@@ -387,23 +385,19 @@ it('coverage per week: starts at the Monday of the first cover and takes the cur
       -1,
     ),
   ).toMatchObject({ exposure_usd: 120_000, hedged_usd: 100_000 });
-});
 
-it("cost to date: sums closed hedges' carry and fees in whole cents; open hedges count for nothing yet", () => {
-  const hedges = [
+  const closing = [
     cover('buy', 1, 0, { closedAtMs: 1, carryUsd: 0.1, feesUsd: 0.2 }),
     cover('buy', 1, 0, { closedAtMs: 1, carryUsd: -0.07, feesUsd: 5 }),
     cover('buy', 1, 0, { carryUsd: 100 }),
   ];
-  expect(costToDate(['USDTNGN'], hedges)).toEqual([
+  expect(costToDate(['USDTNGN'], closing)).toEqual([
     { market: 'USDTNGN', closed_hedges: 2, carry_pnl_usdc: 0.03, fees_pnl_usdc: 5.2, cost_usdc: 5.23 },
   ]);
-});
 
-it('effectiveness: shares the cover P&L by signed weight: a perfect cover offsets 100% of each exposure; marks a cover outside 80–125% and says nothing before the first cover', () => {
   // Struck at 1500, now 1650: a buy of the net 80,000 USD gains 80,000 × 150 / 1650.
-  const hedges = [cover('buy', 80_000, LATER - DAY_MS, { entryPrice: 1500 })];
-  const rows = effectiveness([reportReceivable, reportPayable], DEFAULT_POLICY, { USDTNGN: 1650 }, hedges, LATER);
+  const perfect = [cover('buy', 80_000, LATER - DAY_MS, { entryPrice: 1500 })];
+  const rows = effectiveness([reportReceivable, reportPayable], DEFAULT_POLICY, { USDTNGN: 1650 }, perfect, LATER);
   expect(
     rows.map((row) => [
       row.id,
