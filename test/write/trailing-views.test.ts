@@ -261,10 +261,18 @@ describe.concurrent('commands on a server whose reads of a new hedge trail its a
       expect((await journalEntries(simulator))[0]).toMatchObject({ id: entry.id, outcome: 'filled' });
     }));
 
-  it('add right after an open --no-wait waits for the hedge the open was answered with, then adds to it: never a refusal of a side that is open', () =>
-    withSimulator(REPLICA, async (simulator) => {
+  it('apply right after an open --no-wait plans from the hedge the open was answered with: at target, no second open; an add right after an open --no-wait waits for the hedge the open was answered with, then adds to it: never a refusal of a side that is open', () =>
+    withSimulator({ ...REPLICA, severalPerSide: true }, async (simulator) => {
+      ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 3 --no-wait'));
+      const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
+      const applying = await readingAgain(simulator, `apply ${file} --yes --json`);
+      simulator.advance(RECORD_LAG_MS);
+      ok(await applying.run);
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+      expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
+
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 1 --no-wait'));
-      const hedge = simulator.hedges()[0];
+      const hedge = simulator.hedges().at(-1)!;
       // Two reads of the side without the hedge: the add is waiting for it.
       const { run } = await readingAgain(simulator, 'add USDTNGN sell 500 --json');
       simulator.advance(RECORD_LAG_MS);
@@ -274,16 +282,5 @@ describe.concurrent('commands on a server whose reads of a new hedge trail its a
       ok(await run);
       expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
       expect(simulator.active('sell')).toMatchObject([{ id: hedge.id, notionalUsd: 1500, status: 'filled' }]);
-    }));
-
-  it('apply right after an open --no-wait plans from the hedge the open was answered with: at target, no second open', () =>
-    withSimulator({ ...REPLICA, severalPerSide: true }, async (simulator) => {
-      ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 3 --no-wait'));
-      const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
-      const { run } = await readingAgain(simulator, `apply ${file} --yes --json`);
-      simulator.advance(RECORD_LAG_MS);
-      ok(await run);
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
-      expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
     }));
 });
