@@ -44,13 +44,11 @@ function exposure(
   return { id, market: 'USDTNGN', type, amount, currency, dueMs: NOW + dueInDays * DAY_MS, line: 1, ...extra };
 }
 
-function problemsOf(text: string, sourceName = 'e.csv') {
-  const result = parseExposuresFile(text, { sourceName });
-  if (!('problems' in result)) throw new Error(`expected problems, got ${JSON.stringify(result)}`);
-  return result.problems;
-}
+/** The problems of `text` read as the file `sourceName` (none when it reads). */
+const problemsOf = (text: string, sourceName = 'e.csv') =>
+  ({ problems: [], ...parseExposuresFile(text, { sourceName }) }).problems;
 
-it('the exposures file: reads CSV as a spreadsheet exports it: amounts with separators and suffixes, dates and zoned times, optional ratio; reads JSON, an array or { exposures: [...] }, numbers as numbers or strings', () => {
+it('the exposures file: reads CSV as a spreadsheet exports it: amounts with separators and suffixes, dates and zoned times, optional ratio; reads JSON, an array or { exposures: [...] }, numbers as numbers or strings; names every bad row and field, one line each, without repeating what the cell held', () => {
   const text = [
     'ID,Market,Type,Amount,Currency,Due,Hedge_Ratio',
     'INV-1,usdtngn,Receivable,450m,ngn,2027-01-15,',
@@ -69,9 +67,7 @@ it('the exposures file: reads CSV as a spreadsheet exports it: amounts with sepa
   const fromArray = parseExposuresFile(JSON.stringify([{ ...item, amount: 1000 }]), { sourceName: 'e.json' });
   const fromObject = parseExposuresFile(JSON.stringify({ exposures: [item] }), { sourceName: 'e.json' });
   expect([fromArray, 'exposures' in fromArray && fromArray.exposures[0].amount]).toEqual([fromObject, 1000]);
-});
 
-it('the exposures file: names every bad row and field, one line each, without repeating what the cell held', () => {
   const problems = problemsOf(
     [
       'id,market,type,amount,currency,due',
@@ -103,7 +99,7 @@ it.each([
   },
 );
 
-it("the policy: defaults to 100% within 30 days, 75% to 90, 50% beyond, a band of 5%, today's price, USD books, netting; takes a policy file and lets the flags win over it", () => {
+it("the policy: defaults to 100% within 30 days, 75% to 90, 50% beyond, a band of 5%, today's price, USD books, netting; takes a policy file and lets the flags win over it; refuses bad buckets with one line naming the option; gives each exposure the ratio of its time to due, the row's own ratio first, 0 once due", () => {
   expect(resolvePolicy({}, {})).toEqual(DEFAULT_POLICY);
   expect(DEFAULT_POLICY.buckets).toEqual([
     { withinDays: 30, ratio: 1 },
@@ -122,9 +118,7 @@ it("the policy: defaults to 100% within 30 days, 75% to 90, 50% beyond, a band o
     functional: 'NGN',
     netting: false,
   });
-});
 
-it('the policy: refuses bad buckets with one line naming the option', () => {
   expect(() => parseRatios('90:75,30:100', '--ratios')).toThrow(UsageError);
   expect(() => parseRatios('*:50,30:100', '--ratios')).toThrow(/\* \(beyond\) must be the last/);
   expect(() => parseRatios('30:150', '--ratios')).toThrow(/above 100%/);
@@ -137,10 +131,8 @@ it('the policy: refuses bad buckets with one line naming the option', () => {
   );
   // Without a * bucket, what is further away is not covered.
   expect(parseRatios('30:100', '--ratios')).toEqual([{ withinDays: 30, ratio: 1 }, { ratio: 0 }]);
-});
 
-it("the policy: gives each exposure the ratio of its time to due, the row's own ratio first, 0 once due", () => {
-  const at = (days: number, extra: Partial<Exposure> = {}) =>
+  const at = (days: number, extra = {}) =>
     ratioAt(exposure('X', 'receivable', 1, 'NGN', days, extra), DEFAULT_POLICY, NOW);
   expect([at(30), at(30.01), at(90), at(91), at(200, { hedgeRatio: 0.9 }), at(0)]).toEqual([
     { ratio: 1, bucket: '≤30d' },
@@ -178,7 +170,7 @@ it.each([
 const receivable = exposure('R', 'receivable', 150_000_000, 'NGN', 20); // 100,000 USD, 100%
 const payable = exposure('P', 'payable', 60_000_000, 'NGN', 60); // 40,000 USD, 75% = 30,000
 
-it("the target book: nets receivables and payables of a market into one side; holds each side apart with --no-netting; sizes at the first cover's price when sizing is fixed, at today's otherwise", () => {
+it("the target book: nets receivables and payables of a market into one side; holds each side apart with --no-netting; sizes at the first cover's price when sizing is fixed, at today's otherwise; picks the longest tenor that matures by the last due date; gives the keeper target rows as a target file would, flat after the last due date", () => {
   const at = (date: number) => new Date(date).toISOString();
   const book = targetBook([receivable, payable], DEFAULT_POLICY, PRICES, NOW);
   const apart = targetBook([receivable, payable], { ...DEFAULT_POLICY, netting: false }, PRICES, NOW);
@@ -197,13 +189,9 @@ it("the target book: nets receivables and payables of a market into one side; ho
     targetBook([receivable], { ...DEFAULT_POLICY, sizing: 'fixed' }, PRICES, NOW, { R: 1000 })[0].target_usd,
     targetBook([receivable], DEFAULT_POLICY, PRICES, NOW, { R: 1000 })[0].target_usd,
   ]).toEqual([150_000, 100_000]);
-});
 
-it('the target book: picks the longest tenor that matures by the last due date', () => {
   expect([10, 5, 2, 0.5].map((days) => tenorFor(NOW + days * DAY_MS, NOW))).toEqual([7, 3, 1, 1]);
-});
 
-it('the target book: gives the keeper target rows as a target file would, flat after the last due date', () => {
   expect(targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, NOW)).toEqual([
     { market: 'USDTNGN', side: 'buy', notionalUsd: 70_000, tenorDays: 7, untilMs: payable.dueMs, line: 1 },
     { market: 'USDTNGN', side: 'sell', notionalUsd: 0, line: 2 },
@@ -292,7 +280,7 @@ it("the dollar offset: is the cover's P&L against the exposure's change, effecti
   ]);
 });
 
-it("the keeper holding the moving target: trades only when a side leaves its band: the row's own tolerance wins over the keeper's", () => {
+it("the keeper holding the moving target: trades only when a side leaves its band: the row's own tolerance wins over the keeper's; measures the server's clock rate as the server time per own time less the Date header's second of rounding, never below 1", () => {
   const row = {
     market: 'USDTNGN',
     side: 'buy' as const,
@@ -305,6 +293,11 @@ it("the keeper holding the moving target: trades only when a side leaves its ban
       toleranceUsd: 0,
     }).kind;
   expect([at(104_000), at(95_500), at(106_000), at(94_000)]).toEqual(['hold', 'hold', 'drift', 'drift']);
+
+  // A simulator at 7,200×: 1.5 s of ours is 3 hours of its time.
+  expect(rateBetween(0, 10_800_000, 1_500)).toBeCloseTo(7199.33, 1);
+  // A real server read 1.5 s apart shows 1 or 2 s (its header is to the second): rate 1.
+  expect([rateBetween(0, 2_000, 1_500), rateBetween(0, 1_000, 1_500)]).toEqual([1, 1]);
 });
 
 /** An NGN receivable (or payable) worth `usd` USD at today's price, due in `days`. */
@@ -350,13 +343,6 @@ it.each([
   },
 );
 
-it("the keeper's measure of the server's clock rate: is the server time per own time less the Date header's second of rounding, never below 1", () => {
-  // A simulator at 7,200×: 1.5 s of ours is 3 hours of its time.
-  expect(rateBetween(0, 10_800_000, 1_500)).toBeCloseTo(7199.33, 1);
-  // A real server read 1.5 s apart shows 1 or 2 s (its header is to the second): rate 1.
-  expect([rateBetween(0, 2_000, 1_500), rateBetween(0, 1_000, 1_500)]).toEqual([1, 1]);
-});
-
 // The report rules of `hedge exposures --report` on hand-made hedges: weeks from the first cover, coverage in the
 // exposure's direction, cost to date in whole cents, and the dollar offset shared by signed weight; at LATER,
 // Wednesday 11 March 2026, 12:00 UTC (NOW and 9 days 3 hours).
@@ -373,7 +359,7 @@ const cover = (side: 'buy' | 'sell', notionalUsd: number, openedAtMs: number, mo
 const reportReceivable = receivableOf('R', 100_000, LATER_DAYS + 20);
 const reportPayable = payableOf('P', 20_000, LATER_DAYS + 25);
 
-it('coverage per week: starts at the Monday of the first cover and takes the current week at now', () => {
+it("the --report rules: coverage per week starts at the Monday of the first cover and takes the current week at now; cost to date sums closed hedges' carry and fees in whole cents, open hedges counting for nothing yet; effectiveness shares the cover P&L by signed weight: a perfect cover offsets 100% of each exposure; marks a cover outside 80–125% and says nothing before the first cover", () => {
   expect(new Date(weekStart(LATER)).toISOString()).toBe('2026-03-09T00:00:00.000Z');
   const hedges = [
     cover('buy', 50_000, LATER - 8 * DAY_MS, { closedAtMs: LATER - DAY_MS }),
@@ -399,23 +385,19 @@ it('coverage per week: starts at the Monday of the first cover and takes the cur
       -1,
     ),
   ).toMatchObject({ exposure_usd: 120_000, hedged_usd: 100_000 });
-});
 
-it("cost to date: sums closed hedges' carry and fees in whole cents; open hedges count for nothing yet", () => {
-  const hedges = [
+  const closing = [
     cover('buy', 1, 0, { closedAtMs: 1, carryUsd: 0.1, feesUsd: 0.2 }),
     cover('buy', 1, 0, { closedAtMs: 1, carryUsd: -0.07, feesUsd: 5 }),
     cover('buy', 1, 0, { carryUsd: 100 }),
   ];
-  expect(costToDate(['USDTNGN'], hedges)).toEqual([
+  expect(costToDate(['USDTNGN'], closing)).toEqual([
     { market: 'USDTNGN', closed_hedges: 2, carry_pnl_usdc: 0.03, fees_pnl_usdc: 5.2, cost_usdc: 5.23 },
   ]);
-});
 
-it('effectiveness: shares the cover P&L by signed weight: a perfect cover offsets 100% of each exposure; marks a cover outside 80–125% and says nothing before the first cover', () => {
   // Struck at 1500, now 1650: a buy of the net 80,000 USD gains 80,000 × 150 / 1650.
-  const hedges = [cover('buy', 80_000, LATER - DAY_MS, { entryPrice: 1500 })];
-  const rows = effectiveness([reportReceivable, reportPayable], DEFAULT_POLICY, { USDTNGN: 1650 }, hedges, LATER);
+  const perfect = [cover('buy', 80_000, LATER - DAY_MS, { entryPrice: 1500 })];
+  const rows = effectiveness([reportReceivable, reportPayable], DEFAULT_POLICY, { USDTNGN: 1650 }, perfect, LATER);
   expect(
     rows.map((row) => [
       row.id,

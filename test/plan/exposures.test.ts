@@ -75,10 +75,6 @@ it("hedge exposures: a file with bad rows: exit 2, one line per row and field, a
     ['-30', '-10', '10', '30'],
   ]);
 
-  // NDJSON, like TSV and CSV, is one section's rows (the book unless --show says another), a line each.
-  const document = okJson(await run(`exposures ${file} --fee-bps 5 --json`));
-  expect(records(ok(await run(`exposures ${file} --fee-bps 5 --format ndjson`)).stdout)).toEqual(document.book);
-
   // From NGN books the USD payable is covered by buy, the USD receivable by sell; --no-netting holds both sides.
   const book = okJson(await run(`exposures ${file} --functional NGN --no-netting --fee-bps 5 --show book --json`));
   // AP-4: 100,000 USD due in 10 days (100%); INV-3: 250,000 USD due in 20 days (100%); the NGN amounts carry no risk.
@@ -106,6 +102,8 @@ it("hedge exposures: a file with bad rows: exit 2, one line per row and field, a
   const market = (await apiData(rig, 'GET', '/markets')).find((entry: any) => entry.market === 'USDTNGN');
   const [price, buy] = [Number(market.price), Number(market.net_rate_daily_pct.buy)];
   expect(data.as_of).toBe(new Date(FROZEN_START_MS).toISOString());
+  // NDJSON, like TSV and CSV, is one section's rows (the book unless --show says another), a line each.
+  expect(records(ok(await run(`exposures ${file} --fee-bps 5 --format ndjson`)).stdout)).toEqual(data.book);
   expect([data.prices, data.fees.USDTNGN]).toEqual([{ USDTNGN: price }, { rate_bps: 5, from: 'quote' }]);
   // Netted from USD books: INV-1 (75%), INV-5 (100%), INV-6 (its own 50%) bought; FRT-2 (75%) sold; USD amounts carry no risk.
   // Each exposure's cover is sized to the cent, and the book is their sum.
@@ -156,12 +154,12 @@ it("hedge exposures: a file with bad rows: exit 2, one line per row and field, a
 
 it('hedge exposures: warns of the exposure cap only for what reaching the target adds to what is held', async () => {
   const rig = await startSimulator({ preset: 'frozen', exposureCapUsd: 400_000 });
-  const receivable = (name: string, naira: string) =>
-    exposuresFile(rig, name, [
+  /** The target of an NGN receivable of `naira` due in 20 days, and what was said. */
+  const run = async (naira: string) => {
+    const file = exposuresFile(rig, 'ngn.csv', [
       'id,market,type,amount,currency,due',
       `INV-1,USDTNGN,receivable,${naira},NGN,${day(20)}`,
     ]);
-  const run = async (file: string) => {
     const result = await rig.hedge(['exposures', file, '--show', 'book', '--fee-bps', '5', '--json'], {
       env: pinnedClockEnv(rig),
     });
@@ -171,8 +169,7 @@ it('hedge exposures: warns of the exposure cap only for what reaching the target
   const available = async () => (await apiData(rig, 'GET', '/account')).available_exposure_usd;
 
   // About 250,000 USD bought at 100% (due in 20 days).
-  const file = receivable('ngn.csv', '382.5m');
-  const flat = await run(file);
+  const flat = await run('382.5m');
   expect(flat.target).toBeGreaterThan(200_000);
   expect(flat.target).toBeLessThan(await available());
   expect(flat.stderr).not.toMatch(above);
@@ -180,13 +177,13 @@ it('hedge exposures: warns of the exposure cap only for what reaching the target
   // Held already: reaching the target adds nothing, though the target is above the headroom left.
   rig.seedOpen('buy', flat.target);
   expect(await available()).toBe(400_000 - flat.target);
-  const held = await run(file);
+  const held = await run('382.5m');
   expect(held.target).toBe(flat.target);
   expect(held.target).toBeGreaterThan(await available());
   expect(held.stderr).not.toMatch(above);
 
   // About 450,000: more than held by over the headroom left.
-  const over = await run(receivable('bigger.csv', '688.5m'));
+  const over = await run('688.5m');
   expect(over.target - flat.target).toBeGreaterThan(await available());
   expect(over.stderr).toMatch(above);
   expect(rig.writes().filter((entry) => entry.path !== '/quotes')).toEqual([]);
@@ -229,19 +226,15 @@ it("hedge exposures --report: cost to date reconciles to the cent with history; 
 
   const history = await apiData(rig, 'GET', '/hedges/history');
   expect(history).toHaveLength(1);
-  const cents = history.reduce(
-    (total: any, record: any) =>
-      total + Math.round(Number(record.carry_usdc) * 100) + Math.round(Number(record.fees_usdc) * 100),
-    0,
-  );
+  const [carry, fees] = [Number(history[0].carry_usdc), Number(history[0].fees_usdc)];
   // On the account's side: the server's positive (paid) is negative here.
   expect(data.cost).toEqual([
     {
       market: 'USDTNGN',
       closed_hedges: 1,
-      carry_pnl_usdc: -Number(history[0].carry_usdc),
-      fees_pnl_usdc: -Number(history[0].fees_usdc),
-      cost_usdc: -cents / 100,
+      carry_pnl_usdc: -carry,
+      fees_pnl_usdc: -fees,
+      cost_usdc: -(Math.round(carry * 100) + Math.round(fees * 100)) / 100,
     },
   ]);
 

@@ -8,7 +8,6 @@ import {
   describePlanStepNote,
   type PlanInput,
 } from '../../src/core/plan.js';
-import type { TargetRow } from '../../src/core/target-file.js';
 
 const openMarket = (market: string, buy = 1_000_000, sell = buy) => ({
   market,
@@ -33,7 +32,7 @@ function held(market: string, side: 'buy' | 'sell', notionalUsd: number, tenorDa
   return { market, side, notionalUsd, tenorDays, hedgeId };
 }
 
-function row(market: string, side: 'buy' | 'sell', notionalUsd: number, line: number, extra: Partial<TargetRow> = {}) {
+function row(market: string, side: 'buy' | 'sell', notionalUsd: number, line: number, extra = {}) {
   return { market, side, notionalUsd, line, ...(notionalUsd > 0 ? { tenorDays: 3 as const } : {}), ...extra };
 }
 
@@ -49,7 +48,7 @@ function step(
   return { action, market, side, currentUsd, targetUsd, deltaUsd: targetUsd - currentUsd, line, notes: [], ...extra };
 }
 
-it('the actions that reach the target: opens, adds, reduces and closes per side, leaving at-target rows and unnamed sides alone', () => {
+it('the actions that reach the target: opens, adds, reduces and closes per side, leaving at-target rows and unnamed sides alone; leaves a position on a side the file does not name untouched, and reports it; sums a side the server lists as several hedges; notes an add whose row names another tenor than the open position: add keeps the maturity', () => {
   const positions = [
     held('USDTNGN', 'buy', 10_000, 3, 'hdg_a'),
     held('USDTNGN', 'sell', 20_000, 7, 'hdg_b'),
@@ -75,37 +74,33 @@ it('the actions that reach the target: opens, adds, reduces and closes per side,
   ]);
   expect(result.unchanged).toEqual([{ market: 'USDTGHS', side: 'sell', currentUsd: 8_000, targetUsd: 8_000, line: 6 }]);
   expect([result.untouched, result.problems, result.atTarget]).toEqual([[], [], false]);
-});
 
-it('the actions that reach the target: leaves a position on a side the file does not name untouched, and reports it; sums a side the server lists as several hedges', () => {
   const sell = held('USDTNGN', 'sell', 20_000, 7, 'hdg_b');
-  const result = plan({
+  const apart = plan({
     positions: [held('USDTNGN', 'buy', 10_000), sell],
     targets: [row('USDTNGN', 'buy', 10_000, 2)],
   });
-  expect([result.steps, result.untouched, result.atTarget]).toEqual([[], [sell], true]);
+  expect([apart.steps, apart.untouched, apart.atTarget]).toEqual([[], [sell], true]);
   expect(
     plan({
       positions: [held('USDTNGN', 'buy', 0.1, 3), held('usdtngn', 'buy', 0.2, 3)],
       targets: [row('USDTNGN', 'buy', 0.3, 2)],
     }).unchanged,
   ).toEqual([{ market: 'USDTNGN', side: 'buy', currentUsd: 0.3, targetUsd: 0.3, line: 2 }]);
-});
 
-it('the actions that reach the target: notes an add whose row names another tenor than the open position: add keeps the maturity', () => {
-  const result = plan({
+  const tenors = plan({
     positions: [held('USDTNGN', 'buy', 10_000, 7), held('USDTNGN', 'sell', 10_000, 3), held('USDTGHS', 'buy', 10_000)],
     targets: [row('USDTNGN', 'buy', 20_000, 2), row('USDTNGN', 'sell', 20_000, 3), row('USDTGHS', 'buy', 20_000, 4)],
   });
   expect(
-    result.steps.map((step) => [step.action, step.line, step.tenorDays, step.currentTenorDays, step.notes]),
+    tenors.steps.map((step) => [step.action, step.line, step.tenorDays, step.currentTenorDays, step.notes]),
   ).toEqual([
     ['add', 2, undefined, 7, ['tenor_differs']],
     ['add', 3, undefined, 3, []],
     // The positions list does not say the tenor: nothing to compare.
     ['add', 4, undefined, undefined, []],
   ]);
-  expect(describePlanStepNote('tenor_differs', result.steps[0])).toBe(
+  expect(describePlanStepNote('tenor_differs', tenors.steps[0])).toBe(
     'the open USDTNGN buy position has a different tenor (7 days) than the row; add keeps its maturity (roll is not implied).',
   );
 });
@@ -165,7 +160,7 @@ it('execution order: sends closes and reduces first, then adds and opens, each b
 
 const book = [held('USDTNGN', 'sell', 40_000, 3)];
 
-it('pre-trade checks over the whole plan: passes a plan that only fits because the reduction runs before the open; fails on the step that goes over the cap, with the headroom left at that point', () => {
+it('pre-trade checks over the whole plan: passes a plan that only fits because the reduction runs before the open; fails on the step that goes over the cap, with the headroom left at that point; checks the side capacity of each add or open; refuses new exposure on a market that is not listed or not open, and lets exposure off with a note', () => {
   // The open is on an earlier line, but 30k of headroom only exists once the sell side is cut by 25k.
   const fits = plan({
     positions: book,
@@ -205,15 +200,13 @@ it('pre-trade checks over the whole plan: passes a plan that only fits because t
   expect(describePlanProblem(result.problems[0])).toBe(
     'open USDTGHS buy needs 15,000.50 USD of exposure headroom; 10,000.00 USD is left at that point of the plan.',
   );
-});
 
-it('pre-trade checks over the whole plan: checks the side capacity of each add or open', () => {
-  const result = plan({
+  const capped = plan({
     markets: [openMarket('USDTNGN', 12_000, 500_000)],
     positions: [held('USDTNGN', 'buy', 10_000)],
     targets: [row('USDTNGN', 'buy', 22_000.01, 2), row('USDTNGN', 'sell', 12_000.01, 3)],
   });
-  expect(result.problems).toEqual([
+  expect(capped.problems).toEqual([
     {
       code: 'capacity_exceeded',
       stepIndex: 0,
@@ -224,14 +217,12 @@ it('pre-trade checks over the whole plan: checks the side capacity of each add o
       details: { requiredUsd: 12_000.01, availableCapacityUsd: 12_000 },
     },
   ]);
-  expect(describePlanProblem(result.problems[0])).toBe(
+  expect(describePlanProblem(capped.problems[0])).toBe(
     'add USDTNGN buy needs 12,000.01 USD of buy capacity; 12,000.00 USD is available.',
   );
-});
 
-it('pre-trade checks over the whole plan: refuses new exposure on a market that is not listed or not open, and lets exposure off with a note', () => {
-  const disabled = { market: 'USDTNGN', status: 'disabled', available_capacity_usd: { buy: 0, sell: 0 } };
-  const result = plan({
+  const disabled = { ...openMarket('USDTNGN', 0), status: 'disabled' };
+  const closing = plan({
     markets: [disabled],
     availableExposureUsd: 0,
     positions: [held('USDTNGN', 'sell', 10_000), held('USDTOLD', 'buy', 3_000)],
@@ -242,7 +233,7 @@ it('pre-trade checks over the whole plan: refuses new exposure on a market that 
       row('USDTOLD', 'buy', 1_000, 5),
     ],
   });
-  expect(result.steps.map((step) => [step.action, step.market, step.notes])).toEqual([
+  expect(closing.steps.map((step) => [step.action, step.market, step.notes])).toEqual([
     ['close', 'USDTNGN', ['market_disabled']],
     ['reduce', 'USDTOLD', ['market_not_listed']],
     ['open', 'USDTNGN', []],
@@ -250,12 +241,12 @@ it('pre-trade checks over the whole plan: refuses new exposure on a market that 
   ]);
   // 12,000 of headroom freed by the two reductions: only the market checks fail, and the disabled
   // market's capacity of 0 besides.
-  expect(result.problems.map((problem) => [problem.code, problem.stepIndex, problem.line, problem.details])).toEqual([
+  expect(closing.problems.map((problem) => [problem.code, problem.stepIndex, problem.line, problem.details])).toEqual([
     ['market_disabled', 2, 2, { status: 'disabled' }],
     ['capacity_exceeded', 2, 2, { requiredUsd: 1_000, availableCapacityUsd: 0 }],
     ['market_not_listed', 3, 4, {}],
   ]);
-  expect(result.problems.map(describePlanProblem)).toEqual([
+  expect(closing.problems.map(describePlanProblem)).toEqual([
     'open USDTNGN buy: market USDTNGN is disabled, not open for new exposure.',
     'open USDTNGN buy needs 1,000.00 USD of buy capacity; 0.00 USD is available.',
     'open USDTXYZ sell: market USDTXYZ is not listed for this account.',

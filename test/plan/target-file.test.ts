@@ -17,21 +17,13 @@ const target = (
   clientReference?: string,
 ) => ({ market, side, notionalUsd, tenorDays, clientReference, line });
 
-/** The problems of `text` read as the file `sourceName`. */
-function problemsOf(text: string, sourceName = 'targets.csv') {
-  const result = parseTargetFile(text, { sourceName });
-  if (!('problems' in result)) throw new Error(`expected problems, got rows: ${JSON.stringify(result)}`);
-  return result.problems;
-}
+/** The problems (none when it reads) and the rows (none when it does not) of `text` read as the file `sourceName`. */
+const problemsOf = (text: string, sourceName = 'targets.csv') =>
+  ({ problems: [], ...parseTargetFile(text, { sourceName }) }).problems;
+const rowsOf = (text: string, sourceName = 'targets.csv') =>
+  ({ rows: [], ...parseTargetFile(text, { sourceName }) }).rows;
 
-/** The rows of `text` read as the file `sourceName`. */
-function rowsOf(text: string, sourceName = 'targets.csv') {
-  const result = parseTargetFile(text, { sourceName });
-  if (!('rows' in result)) throw new Error(`expected rows, got problems: ${JSON.stringify(result)}`);
-  return result.rows;
-}
-
-it('CSV target files: reads every notional form the CLI takes, 0 for flat, and the optional client reference; takes the columns in any order, with a BOM, CRLF, blank and comment lines counted in the line numbers', () => {
+it('CSV target files: reads every notional form the CLI takes, 0 for flat, and the optional client reference; takes the columns in any order, with a BOM, CRLF, blank and comment lines counted in the line numbers; lists every problem of several bad rows with the file line of each (CRLF, blank and comment lines between); names the line a row starts on when a quoted field spans lines; stops at a broken quote, keeping the problems of the rows before it; refuses a header with unknown, repeated or missing columns; refuses an empty file and a header with no rows; refuses a client reference longer than the CLI allows, naming the column', () => {
   expect(
     rowsOf(
       [
@@ -57,9 +49,7 @@ it('CSV target files: reads every notional form the CLI takes, 0 for flat, and t
       '\ufeff# book for Monday\r\n TENOR_DAYS , notional_usd,side,Market\r\n\r\n3,25k,sell,USDTNGN\r\n# a note\r\n,,,\r\n7,5000,buy,USDTNGN\r\n',
     ),
   ).toEqual([target('USDTNGN', 'sell', 25_000, 4, 3), target('USDTNGN', 'buy', 5_000, 7, 7)]);
-});
 
-it('CSV target files: lists every problem of several bad rows with the file line of each (CRLF, blank and comment lines between)', () => {
   expect(
     problemsOf(
       [
@@ -95,9 +85,7 @@ it('CSV target files: lists every problem of several bad rows with the file line
     at(12, 'the same market and side as line 11; one row per market and side.'),
     at(13, 'expected 5 fields as in the header, found 4.'),
   ]);
-});
 
-it('CSV target files: names the line a row starts on when a quoted field spans lines; stops at a broken quote, keeping the problems of the rows before it', () => {
   expect(problemsOf(`${HEADER},client_reference\nUSDTNGN,buy,10k,3,"two\nlines"\nUSDTNGN,sell,abc,3,\n`)).toEqual([
     at(
       2,
@@ -112,9 +100,7 @@ it('CSV target files: names the line a row starts on when a quoted field spans l
     at(2, 'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.'),
     at(3, 'not valid CSV: a closing quote is followed by something other than a comma or the end of the line.'),
   ]);
-});
 
-it('CSV target files: refuses a header with unknown, repeated or missing columns; refuses an empty file and a header with no rows; refuses a client reference longer than the CLI allows, naming the column', () => {
   expect(problemsOf('market,side,notional,tenor_days,side\nUSDTNGN,buy,10k,3,buy\n')).toEqual([
     at(
       1,
@@ -155,7 +141,7 @@ it('CSV target files: refuses a header with unknown, repeated or missing columns
 
 const JSON_FILE = 'targets.json';
 
-it('JSON target files: reads an array of objects with the CSV keys, numbers or strings, line = item number; accepts the { "targets": [...] } wrapper', () => {
+it('JSON target files: reads an array of objects with the CSV keys, numbers or strings, line = item number; accepts the { "targets": [...] } wrapper; lists every problem, each message naming its item', () => {
   const text = JSON.stringify([
     { market: 'usdtngn', side: 'Buy', notional_usd: 10000, tenor_days: 3, client_reference: 'DEAL-7' },
     { market: 'USDTNGN', side: 'sell', notional_usd: 0 },
@@ -172,9 +158,7 @@ it('JSON target files: reads an array of objects with the CSV keys, numbers or s
       JSON_FILE,
     ),
   ).toEqual([target('USDTNGN', 'buy', 1_500.25, 1, 1)]);
-});
 
-it('JSON target files: lists every problem, each message naming its item', () => {
   expect(
     problemsOf(
       JSON.stringify([
@@ -208,7 +192,7 @@ it('JSON target files: lists every problem, each message naming its item', () =>
   ]);
 });
 
-it('JSON target files: refuses a key written twice in one object, as JSON reads keys (JSON.parse would keep the last) — naming only keys a target file has', () => {
+it('JSON target files: refuses a key written twice in one object, as JSON reads keys (JSON.parse would keep the last) — naming only keys a target file has; refuses what is not JSON or not a list of targets, as a problem of the whole file; a CSV target file is read as JSON when it starts as JSON, and its reader quotes nothing of it', () => {
   // "\u006eotional_usd" is notional_usd as JSON reads it; braces, quotes and commas inside strings are text.
   const text = [
     '{"targets": [',
@@ -246,9 +230,7 @@ it('JSON target files: refuses a key written twice in one object, as JSON reads 
       JSON_FILE,
     ),
   ).toHaveLength(2);
-});
 
-it('JSON target files: refuses what is not JSON or not a list of targets, as a problem of the whole file; a CSV target file is read as JSON when it starts as JSON, and its reader quotes nothing of it', () => {
   const [syntax, ...more] = problemsOf('[{"market": "USDTNGN"},]', JSON_FILE);
   expect([more, syntax.line]).toEqual([[], 0]);
   // V8 says "Unexpected token ']'" and quotes the input after it: only the kind of problem is kept.

@@ -65,11 +65,14 @@ async function landedOnce(simulator: Simulator, answer: McpAnswer, notional: num
   expect((await journal(simulator)).map((entry) => entry.outcome).sort()).toEqual(['done', 'rejected']);
 }
 
-it('beta: an add of 10,000 under caps of 15,000 a call and a day lands once; the daily count then holds it once (a further 6,000 is over)', async () => {
+it('beta, live: an add of 10,000 under caps of 15,000 a call and a day, confirmed with its token, goes again under the server name and lands once; the daily count then holds it once (a further 6,000 is over)', async () => {
   const limits = { maxNotionalUsd: 15_000, maxDailyNotionalUsd: 15_000 };
-  const { simulator, hedge, call } = await besideBeta({ limits });
+  const { simulator, hedge, call } = await besideBeta({ limits, ...LIVE });
+  const preview = json(await call('add', { ...BUY, notional: 10_000 }));
+  expect(adds(simulator)).toEqual([]);
 
-  await landedOnce(simulator, await call('add', { ...BUY, notional: 10_000 }), 10_000, [hedge.id, 20_000]);
+  const confirmed = await call('add', { ...BUY, notional: 10_000, confirmation_token: preview.confirmation_token });
+  await landedOnce(simulator, confirmed, 10_000, [hedge.id, 20_000]);
 
   // The day's count is the one add that landed: 10,000 and 6,000 pass 15,000; nothing more is sent.
   const refused = json(await call('add', { ...BUY, notional: 6_000 }));
@@ -78,15 +81,6 @@ it('beta: an add of 10,000 under caps of 15,000 a call and a day lands once; the
     details: { used_last_24h_usd: 10_000, this_call_usd: 6_000 },
   });
   expect(adds(simulator)).toHaveLength(2);
-});
-
-it('beta, live: an add confirmed with its token goes again under the server name and lands once', async () => {
-  const { simulator, hedge, call } = await besideBeta(LIVE);
-  const preview = json(await call('add', { ...BUY, notional: 5_000 }));
-  expect(adds(simulator)).toEqual([]);
-
-  const confirmed = await call('add', { ...BUY, notional: 5_000, confirmation_token: preview.confirmation_token });
-  await landedOnce(simulator, confirmed, 5_000, [hedge.id, 15_000]);
 });
 
 it('beta, live: the side swapped for a hedge of the same notional while the add refused for its name was answered, the token does not send it again (preview_changed, nothing more sent)', async () => {

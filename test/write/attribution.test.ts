@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { MARKET, withSimulator, type Simulator } from '../support/simulator.js';
 import { tempDir, tempDirsInMemory } from '../support/hedge-cli.js';
-import { withMcpServer } from '../support/mcp.js';
 import { activeNotional, HOUR } from '../support/keeper.js';
 
 tempDirsInMemory();
@@ -61,22 +60,19 @@ async function landedButUnknown(simulator: Simulator, side: 'buy' | 'sell' = 'bu
 }
 
 describe.concurrent('one change in flight per side', () => {
-  it('a roll beside an add: the roll waits for the add and rolls what the side holds (1,500), never re-opening its stale plan', () =>
+  it("a roll beside an add: the roll waits for the add and rolls what the side holds (1,500), never re-opening its stale plan; an add waits for the add in flight on its side and exits 0 on its own effect, never on the other's", () =>
     withSimulator({ fillDelayMs: 1_500, stepped: true }, async (simulator) => {
-      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 3'));
-      const add = await inFlight(simulator, 'add USDTNGN sell 500', '/hedges/add');
-      const roll = await simulator.hedge('roll USDTNGN sell --tenor 7 --json');
+      ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 3'));
+      const add = await inFlight(simulator, 'add USDTNGN buy 500', '/hedges/add');
+      const roll = await simulator.hedge('roll USDTNGN buy --tenor 7 --json');
       ok(await add);
       ok(roll);
       // The roll's open is the side's whole notional, the add included.
-      expect(simulator.active('sell').map((hedge) => [hedge.notionalUsd, hedge.tenorDays])).toEqual([[1_500, 7]]);
+      expect(simulator.active('buy').map((hedge) => [hedge.notionalUsd, hedge.tenorDays])).toEqual([[1_500, 7]]);
       expect(posts(simulator, '/hedges').map((entry) => (entry.body as { notional_usd: number }).notional_usd)).toEqual(
         [1_000, 1_500],
       );
-    }));
 
-  it("an add waits for the add in flight on its side and exits 0 on its own effect, never on the other's", () =>
-    withSimulator({ fillDelayMs: 1_500, stepped: true }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 3'));
       const first = await inFlight(simulator, 'add USDTNGN sell 100 --json', '/hedges/add');
       const second = await simulator.hedge('add USDTNGN sell 37 --json');
@@ -184,7 +180,7 @@ describe.concurrent('resume reconciles first, on the server clock', () => {
 });
 
 describe.concurrent('a finished write is not repeated silently', () => {
-  it('an open run again after it was done (as a script re-runs one killed between "done" and its output): the side still shows its hedge, so exit 16 and nothing sent; the same reduce run again with nothing between: exit 16 repeated_action, nothing sent, --again sends it; a script\'s own --idempotency-key makes a re-run exactly once: the second run sends nothing and shows the same result', () =>
+  it('an open run again after it was done (as a script re-runs one killed between "done" and its output): the side still shows its hedge, so exit 16 and nothing sent; the same reduce run again with nothing between: exit 16 repeated_action, nothing sent, --again sends it; a script\'s own --idempotency-key makes a re-run exactly once: the second run sends nothing and shows the same result; two identical adds in a row: the second is the guard\'s (exit 16); after the side moved, the same add is new work (exit 0); a close run again on the side it left flat says so in one line: exit 16, nothing sent', () =>
     withSimulator(STEPPED, async (simulator) => {
       // Done in the journal and on the server, as a run killed between "done" and its output leaves it.
       const open = 'open USDTNGN sell 1000 --tenor 7 --json';
@@ -204,34 +200,8 @@ describe.concurrent('a finished write is not repeated silently', () => {
       const second = await simulator.hedge(reduce);
       expect([first.code, second.code]).toEqual([0, 0]);
       expect(sentAndHeld(simulator, 'reduce', 'sell')).toEqual([3, 700]);
-    }));
 
-  it('an add begun 20 min ago, found landed by a resume just now, run again: exit 16 by when it ended, not when it began; nothing sent', () =>
-    withOpenSide('buy', async (simulator) => {
-      await landedButUnknown(simulator);
-      // The resume and the re-run come 20 minutes after the add began (past the 10-minute window).
-      const stepped = simulator.clock!;
-      const later = { now: () => stepped.now() + HOUR / 3, sleep: stepped.sleep };
-      ok(await simulator.hedge('resume --json', { clock: later }));
-      const adds = posts(simulator, '/hedges/add').length;
-      repeated(await simulator.hedge('add USDTNGN buy 250 --json', { clock: later }));
-      expect(sentAndHeld(simulator, 'add', 'buy')).toEqual([adds, 1_250]);
-    }));
-
-  it('open, close, open, close, open with identical arguments: five exit 0 and three hedges — each run changes the side the last one left', () =>
-    withSimulator(STEPPED, async (simulator) => {
-      const [open, close] = ['open USDTNGN sell 1000 --tenor 1', 'close USDTNGN sell'];
-      for (const args of [open, close, open, close, open]) ok(await simulator.hedge(args));
-      expect([
-        posts(simulator, '/hedges').length,
-        posts(simulator, '/hedges/close').length,
-        simulator.hedges().filter((hedge) => hedge.side === 'sell').length,
-        activeNotional(simulator, 'sell'),
-      ]).toEqual([3, 2, 3, 1_000]);
-    }));
-
-  it("two identical adds in a row: the second is the guard's (exit 16); after the side moved, the same add is new work (exit 0); a close run again on the side it left flat says so in one line: exit 16, nothing sent", () =>
-    withOpenSide('buy', async (simulator) => {
+      ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7'));
       ok(await simulator.hedge('add USDTNGN buy 200'));
       exits(await simulator.hedge('add USDTNGN buy 200 --json'), 16);
       expect(posts(simulator, '/hedges/add')).toHaveLength(1);
@@ -258,58 +228,52 @@ describe.concurrent('a finished write is not repeated silently', () => {
       expect(posts(simulator, '/hedges/close')).toHaveLength(1);
     }));
 
-  it("an open --ref run again while its hedge is active, from a colleague's own config folder: the duplicate reference refuses it (exit 3 duplicate_client_reference), before the repeat", () =>
+  it('an add begun 20 min ago, found landed by a resume just now, run again: exit 16 by when it ended, not when it began; nothing sent', () =>
+    withOpenSide('buy', async (simulator) => {
+      await landedButUnknown(simulator);
+      // The resume and the re-run come 20 minutes after the add began (past the 10-minute window).
+      const stepped = simulator.clock!;
+      const later = { now: () => stepped.now() + HOUR / 3, sleep: stepped.sleep };
+      ok(await simulator.hedge('resume --json', { clock: later }));
+      const adds = posts(simulator, '/hedges/add').length;
+      repeated(await simulator.hedge('add USDTNGN buy 250 --json', { clock: later }));
+      expect(sentAndHeld(simulator, 'add', 'buy')).toEqual([adds, 1_250]);
+    }));
+
+  it('open, close, open, close, open with identical arguments: five exit 0 and three hedges — each run changes the side the last one left', () =>
+    withSimulator(STEPPED, async (simulator) => {
+      const [open, close] = ['open USDTNGN sell 1000 --tenor 1', 'close USDTNGN sell'];
+      for (const args of [open, close, open, close, open]) ok(await simulator.hedge(args));
+      expect([
+        posts(simulator, '/hedges').length,
+        posts(simulator, '/hedges/close').length,
+        simulator.hedges().filter((hedge) => hedge.side === 'sell').length,
+        activeNotional(simulator, 'sell'),
+      ]).toEqual([3, 2, 3, 1_000]);
+    }));
+
+  it("an open --ref run again while its hedge is active, from a colleague's own config folder: the duplicate reference refuses it (exit 3 duplicate_client_reference), before the repeat; its hint, run as printed, lists the hedge that carries it (a reference with a space)", () =>
     withSimulator(STEPPED, async (simulator) => {
       const colleague = tempDir('hedge-colleague-');
       try {
-        const args = 'open USDTNGN sell 1000 --tenor 7 --ref DEAL-2 --json';
+        const args = ['open', MARKET, 'sell', '1000', '--tenor', '7', '--ref', 'DEAL 42', '--json'];
         ok(await simulator.hedge(args, { configDir: colleague.path }));
-        const rerun = exits(await simulator.hedge(args, { configDir: colleague.path }), 3);
-        expect(lastJson(rerun.stderr).error).toMatchObject({
+        const { error } = lastJson(exits(await simulator.hedge(args, { configDir: colleague.path }), 3).stderr);
+        const ids = simulator.hedges().map((hedge) => hedge.id);
+        expect(error).toMatchObject({
           code: 'duplicate_client_reference',
-          details: { client_reference: 'DEAL-2', hedge_ids: [simulator.hedges()[0].id] },
+          details: { client_reference: 'DEAL 42', hedge_ids: ids },
         });
         expect(posts(simulator, '/hedges')).toHaveLength(1);
+        const suggested = /Look at it with `hedge (.*?)`/.exec(error.hint)![1];
+        expect(suggested).toBe("hedges --ref 'DEAL 42'");
+        // The command as printed, read as a shell reads it.
+        const words = [...suggested.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]);
+        expect(okJson(await simulator.hedge([...words, '--json'])).map((hedge: { id: string }) => hedge.id)).toEqual(
+          ids,
+        );
       } finally {
         colleague.remove();
       }
-    }));
-
-  it("the duplicate reference's hint, run as printed, lists the hedge that carries it (a reference with a space)", () =>
-    withSimulator(STEPPED, async (simulator) => {
-      ok(await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7', '--ref', 'DEAL 42']));
-      const refused = exits(
-        await simulator.hedge(['open', MARKET, 'sell', '500', '--tenor', '7', '--ref', 'DEAL 42']),
-        3,
-      );
-      expect(posts(simulator, '/hedges')).toHaveLength(1);
-      const suggested = /Look at it with `hedge (.*?)`/.exec(refused.stderr)![1];
-      expect(suggested).toBe("hedges --ref 'DEAL 42'");
-      // The command as printed, read as a shell reads it.
-      const words = [...suggested.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]);
-      const listed = ok(await simulator.hedge([...words, '--json']));
-      expect(JSON.parse(listed.stdout).map((hedge: { id: string }) => hedge.id)).toEqual([simulator.hedges()[0].id]);
-    }));
-});
-
-// A server that names a change's amount delta_usd (beta): each of this account's adds and reduces is counted at its amount.
-describe.concurrent("a change's amount under the server's name for it", () => {
-  it("an agent's daily cap counts its add at its amount: the next add past the cap is refused, nothing sent", () =>
-    withSimulator({ dialect: 'beta', stepped: true }, async (simulator) => {
-      simulator.seedOpen('buy', 10_000);
-      const add = (notional: number) => ({ market: MARKET, side: 'buy', notional });
-      const [first, second] = await withMcpServer(
-        simulator,
-        { args: ['--max-daily-notional', '5000'], env: BETA },
-        async (served) => [await served.call('add', add(4_000)), await served.call('add', add(1_500))],
-      );
-      expect([first.isError ?? false, JSON.parse(second.content[0].text).error]).toEqual([
-        false,
-        expect.objectContaining({
-          code: 'max_daily_notional_exceeded',
-          details: expect.objectContaining({ this_call_usd: 1_500, used_last_24h_usd: 4_000 }),
-        }),
-      ]);
-      expect(sentAndHeld(simulator, 'add', 'buy')).toEqual([1, 14_000]);
     }));
 });

@@ -235,26 +235,22 @@ describe('a write checks every argument, option and global before its first requ
   );
 });
 
-describe('after the send, the output never turns what was sent into exit 2', () => {
-  it("a --query that only the data shows to be wrong (a type error) is a warning: the result is printed whole and the exit code is the close's own; a documented field the answer lacks is an empty cell (--no-wait has no struck rate yet), and the write exits 0", async () => {
-    await withSimulator(STEPPED, async (simulator) => {
-      simulator.seedOpen('buy', 10_000);
-      const closed = ok(await simulator.hedge('close USDTNGN buy --query abs(@)'));
-      expect(JSON.parse(closed.stdout)).toMatchObject({ status: 'closed' });
-      expect(closed.stderr).toMatch(
-        /--query "abs\(@\)": Invalid type: .*; the result is printed whole instead — the write was sent, and the exit code says how it ended\./,
-      );
-      expect([simulator.writes().map((entry) => entry.path), simulator.active('buy')]).toEqual([['/hedges/close'], []]);
+it("after the send, the output never turns what was sent into exit 2: a --query that only the data shows to be wrong (a type error) is a warning: the result is printed whole and the exit code is the close's own; a documented field the answer lacks is an empty cell (--no-wait has no struck rate yet), and the write exits 0", async () => {
+  await withSimulator(STEPPED, async (simulator) => {
+    simulator.seedOpen('buy', 10_000);
+    const closed = ok(await simulator.hedge('close USDTNGN buy --query abs(@)'));
+    expect(JSON.parse(closed.stdout)).toMatchObject({ status: 'closed' });
+    expect(closed.stderr).toMatch(
+      /--query "abs\(@\)": Invalid type: .*; the result is printed whole instead — the write was sent, and the exit code says how it ended\./,
+    );
+    expect([simulator.writes().map((entry) => entry.path), simulator.active('buy')]).toEqual([['/hedges/close'], []]);
 
-      const result = ok(
-        await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --no-wait --fields hedge_id,struck_rate'),
-      );
-      const [header, row, ...rest] = result.stdout.replace(/\n$/, '').split('\n');
-      expect(header).toBe('hedge_id\tstruck_rate');
-      expect(row).toMatch(/^hdg_\w+\t$/);
-      expect(rest).toEqual([]);
-      // The quote before it is a POST too; the open was sent once.
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
-    });
+    const result = ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --no-wait --fields hedge_id,struck_rate'));
+    const [header, row, ...rest] = result.stdout.replace(/\n$/, '').split('\n');
+    expect(header).toBe('hedge_id\tstruck_rate');
+    expect(row).toMatch(/^hdg_\w+\t$/);
+    expect(rest).toEqual([]);
+    // The quote before it is a POST too; the open was sent once.
+    expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
   });
 });

@@ -1,19 +1,16 @@
 // Where plan, apply, keep and exposures read their input file (src/features/write/input-file.ts): an
 // agent's call only through its file gate, never the disk directly — even for a path that exists —
-// and the CLI the path as given, bounded: a regular file only, refused without blocking or reading when it is a FIFO, a device
-// or over the size bound; stdin read to the same bound; --timeout let go once the read ends (a stop
+// and the CLI the path as given, bounded: a regular file only, refused without reading when it is a device (what is said
+// instead); stdin read to the same bound; --timeout let go once the read ends (a FIFO, a file over the bound, a stop
 // signal and --timeout ending a read that never ends: cli/read-input.test.ts).
-import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { MAX_PROBLEM_LINES, inputFileProblems, readInputFile } from '../../src/features/write/input-file.js';
-import type { TargetFileSource } from '../../src/platform/runtime/agent-limits.js';
 import { MAX_INPUT_FILE_BYTES } from '../../src/core/security/bounded-read.js';
 import { tempDir } from '../support/hedge-cli.js';
-import { hasTool } from '../support/servers/tools.js';
 import { testContext, type TestContextOptions } from '../support/client.js';
 
 const folder = tempDir('hedge-input-file-');
@@ -30,54 +27,31 @@ function context(origin: 'cli' | 'agent', { timeout, ...parts }: TestContextOpti
 }
 
 /** The read was refused: a UsageError saying `message`. */
-async function refusal(promise: Promise<unknown>, message: string) {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
+const refusal = (promise: Promise<unknown>, message: string) =>
+  expect(promise).rejects.toThrow(new UsageError(message));
+
+it("readInputFile at the CLI reads the path as given, and names a missing one; an agent's call reads through its gate only: without one, nothing from the disk, though the file exists", async () => {
+  expect(await readInputFile(context('cli'), file, 'exposures file')).toEqual({
+    text: 'id,market,type,amount,currency,due\n',
+    sourceName: file,
+  });
+  await expect(readInputFile(context('cli'), join(folder.path, 'nope.csv'), 'exposures file')).rejects.toThrow(
+    /cannot read the exposures file .*: no such file\./,
   );
-  expect(error).toBeInstanceOf(UsageError);
-  expect((error as Error).message).toBe(message);
-}
 
-describe('readInputFile', () => {
-  it('at the CLI reads the path as given, and names a missing one', async () => {
-    expect(await readInputFile(context('cli'), file, 'exposures file')).toEqual({
-      text: 'id,market,type,amount,currency,due\n',
-      sourceName: file,
-    });
-    await expect(readInputFile(context('cli'), join(folder.path, 'nope.csv'), 'exposures file')).rejects.toThrow(
-      /cannot read the exposures file .*: no such file\./,
-    );
-  });
-
-  it("an agent's call reads through its gate only: without one, nothing from the disk, though the file exists", async () => {
-    await refusal(
-      readInputFile(context('agent'), file, 'exposures file'),
-      'file: this call reads no exposures file from the disk; it is read only under the roots the server was started with.',
-    );
-    const asked: string[] = [];
-    const gate: TargetFileSource = { read: async (name) => (asked.push(name), { text: 'gated', sourceName: 'rows' }) };
-    expect([await readInputFile(context('agent', { targetFiles: gate }), file, 'target file'), asked]).toEqual([
-      { text: 'gated', sourceName: 'rows' },
-      [file],
-    ]);
-  });
+  await refusal(
+    readInputFile(context('agent'), file, 'exposures file'),
+    'file: this call reads no exposures file from the disk; it is read only under the roots the server was started with.',
+  );
+  const asked: string[] = [];
+  const gate = { read: async (name: string) => (asked.push(name), { text: 'gated', sourceName: 'rows' }) };
+  expect([await readInputFile(context('agent', { targetFiles: gate }), file, 'target file'), asked]).toEqual([
+    { text: 'gated', sourceName: 'rows' },
+    [file],
+  ]);
 });
 
 describe('readInputFile at the CLI: bounded', () => {
-  it.skipIf(!hasTool('mkfifo'))(
-    'a FIFO is refused at once, without waiting for a writer (mkfifo is needed)',
-    async () => {
-      const fifo = join(folder.path, 'target.fifo');
-      execFileSync('mkfifo', [fifo]);
-      // No writer ever opens it: a read that opened it blocking would never settle.
-      await refusal(
-        readInputFile(context('cli'), fifo, 'target file'),
-        `cannot read the target file ${fifo}: it is a FIFO (named pipe), not a regular file; expected a regular file (to read a pipe, give - and redirect the pipe to stdin).`,
-      );
-    },
-  );
-
   it.skipIf(!existsSync('/dev/zero'))(
     'a device (/dev/zero, which never ends) is refused without reading it',
     async () => {
@@ -89,13 +63,11 @@ describe('readInputFile at the CLI: bounded', () => {
   );
 
   // One over the bound is refused before it is read (a sparse file of 64 GiB answers at once): test/cli/read-input.test.ts.
-  it('a file of exactly the bound is read', async () => {
+  it('a file of exactly the bound is read; stdin is read to the same bound, then let go; a read that ends in time cancels its --timeout (nothing left pending on the clock)', async () => {
     const full = join(folder.path, 'full.csv');
     writeFileSync(full, Buffer.alloc(MAX_INPUT_FILE_BYTES, 'a'));
     expect((await readInputFile(context('cli'), full, 'target file')).text).toHaveLength(MAX_INPUT_FILE_BYTES);
-  });
 
-  it('stdin is read to the same bound, then let go', async () => {
     const stdin = new PassThrough();
     const reading = readInputFile(context('cli', { stdin }), '-', 'target file');
     stdin.write(Buffer.alloc(MAX_INPUT_FILE_BYTES, 'a'));
@@ -105,10 +77,8 @@ describe('readInputFile at the CLI: bounded', () => {
       'cannot read the target file on stdin: it holds more than 4 MiB, the most an input file may hold; split it, or keep the rows that matter.',
     );
     expect(stdin.destroyed).toBe(true);
-  });
 
-  it('a read that ends in time cancels its --timeout (nothing left pending on the clock)', async () => {
-    const stdin = new PassThrough();
+    const piped = new PassThrough();
     let cancelled = false;
     const clock = {
       now: () => 0,
@@ -117,9 +87,9 @@ describe('readInputFile at the CLI: bounded', () => {
           signal?.addEventListener('abort', () => ((cancelled = true), reject(signal.reason)), { once: true }),
         ),
     };
-    const reading = readInputFile(context('cli', { stdin, timeout: 5, clock }), '-', 'target file');
-    stdin.end('market,side,notional_usd,tenor_days\n');
-    expect(await reading).toEqual({ text: 'market,side,notional_usd,tenor_days\n', sourceName: 'stdin' });
+    const ended = readInputFile(context('cli', { stdin: piped, timeout: 5, clock }), '-', 'target file');
+    piped.end('market,side,notional_usd,tenor_days\n');
+    expect(await ended).toEqual({ text: 'market,side,notional_usd,tenor_days\n', sourceName: 'stdin' });
     expect(cancelled).toBe(true);
   });
 });

@@ -37,18 +37,16 @@ function context(key: string, input = true) {
   return { ctx, questions, stderr };
 }
 
-describe('live key guard', () => {
-  it('--no-input on a terminal also needs --yes; a test key needs no confirmation and shows no banner', async () => {
-    await expect(
-      guardLiveAction(context(LIVE, false).ctx, { action: 'close a position', dryRun: false }),
-    ).rejects.toThrow(/--no-input forbids asking/);
-    const { ctx, questions, stderr } = context(TEST);
-    const guard = await guardLiveAction(ctx, { action: 'open a hedge', dryRun: false });
-    await guard.confirm('Open?');
-    expect([guard.live, questions]).toEqual([false, []]);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(stderr()).toBe('');
-  });
+it('live key guard: --no-input on a terminal also needs --yes; a test key needs no confirmation and shows no banner', async () => {
+  await expect(
+    guardLiveAction(context(LIVE, false).ctx, { action: 'close a position', dryRun: false }),
+  ).rejects.toThrow(/--no-input forbids asking/);
+  const { ctx, questions, stderr } = context(TEST);
+  const guard = await guardLiveAction(ctx, { action: 'open a hedge', dryRun: false });
+  await guard.confirm('Open?');
+  expect([guard.live, questions]).toEqual([false, []]);
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(stderr()).toBe('');
 });
 
 const startSimulator = useSimulators();
@@ -217,18 +215,14 @@ describe("a person's yes holds for the side the question showed", () => {
   });
 });
 
-describe('idempotency key', () => {
-  it('is a fresh UUID v4 per command unless --idempotency-key resumes one', () => {
-    const first = makeIdempotencyKey();
-    const second = makeIdempotencyKey();
-    expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(first).not.toBe(second);
-    expect(parseIdempotencyKey('  run-42 ')).toBe('run-42');
-  });
+it('idempotency key: is a fresh UUID v4 per command unless --idempotency-key resumes one; refuses what cannot be a header value, naming the option', () => {
+  const first = makeIdempotencyKey();
+  const second = makeIdempotencyKey();
+  expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  expect(first).not.toBe(second);
+  expect(parseIdempotencyKey('  run-42 ')).toBe('run-42');
 
-  it('refuses what cannot be a header value, naming the option', () => {
-    for (const bad of ['', 'with space', 'tab\there', 'é', 'x'.repeat(256)]) {
-      expect(() => parseIdempotencyKey(bad), JSON.stringify(bad)).toThrow(/^--idempotency-key: /);
-    }
-  });
+  for (const bad of ['', 'with space', 'tab\there', 'é', 'x'.repeat(256)]) {
+    expect(() => parseIdempotencyKey(bad), JSON.stringify(bad)).toThrow(/^--idempotency-key: /);
+  }
 });

@@ -1,35 +1,26 @@
 // The pre-trade checks as pure functions: which failure wins, what numbers the error carries, and
 // that a notional exactly at a limit passes.
 import { expect, it } from 'vitest';
-import type { Account, Market } from '../../src/platform/api/schemas.js';
-import {
-  preTradeProblem as anyPreTradeProblem,
-  type PreTradeFacts,
-  type PreTradeRequest,
-} from '../../src/features/trade/pre-trade-rules.js';
-import { UsageError } from '../../src/core/errors.js';
+import { preTradeProblem } from '../../src/features/trade/pre-trade-rules.js';
 
-function facts(overrides: { status?: string; buy?: number; sell?: number; headroom?: number } = {}): PreTradeFacts {
-  const market: Market = {
+function facts(overrides: { status?: string; buy?: number; sell?: number; headroom?: number } = {}) {
+  const market = {
     market: 'USDTNGN',
     status: overrides.status ?? 'open',
     price: 1532.4,
     available_capacity_usd: { buy: overrides.buy ?? 800_000, sell: overrides.sell ?? 500_000 },
     net_rate_daily_pct: { buy: 0.01, sell: -0.005 },
   };
-  const account: Account = { balance_usdc: 1_000_000, available_exposure_usd: overrides.headroom ?? 600_000 };
+  const account = { balance_usdc: 1_000_000, available_exposure_usd: overrides.headroom ?? 600_000 };
   return { markets: [market], account };
 }
 
-/** The notional checks give PreTradeCheckError (exit 3); only an unlisted market is a UsageError. */
-function preTradeProblem(facts: PreTradeFacts, request: PreTradeRequest) {
-  const problem = anyPreTradeProblem(facts, request);
-  if (problem instanceof UsageError) throw problem;
-  return problem;
-}
-
-const ask = (side: 'buy' | 'sell', notionalUsd: number, action: 'open' | 'add' = 'open', market = 'USDTNGN') =>
-  ({ market, side, notionalUsd, action }) as PreTradeRequest;
+const ask = (side: 'buy' | 'sell', notionalUsd: number, action: 'open' | 'add' = 'open', market = 'USDTNGN') => ({
+  market,
+  side,
+  notionalUsd,
+  action,
+});
 
 it.each([
   ['passes a notional within both limits', {}, ask('buy', 10_000), undefined],

@@ -105,7 +105,7 @@ describe.concurrent('a keeper on a server whose positions list and history trail
 });
 
 describe.concurrent('commands on a server whose positions list and history trail the hedge records', () => {
-  it('open, then at once reduce the whole of it: the reduce waits for the side in every view and exits 0 on its own effect', () =>
+  it('open, then at once reduce the whole of it: the reduce waits for the side in every view and exits 0 on its own effect; a roll right after an open rolls the side once, with its reference, and exits 0 once both views show the new hedge', () =>
     withSimulator(TRAILING, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN sell 2000 --tenor 1'));
       // Exit 0 of the open came once the positions list showed its fill too.
@@ -113,6 +113,15 @@ describe.concurrent('commands on a server whose positions list and history trail
       const reduced = ok(await simulator.hedge('reduce USDTNGN sell 2000 --json'));
       expect(reduced.stderr).not.toContain('cannot be watched');
       expect([simulator.requests('POST', '/hedges/reduce').length, simulator.active('sell')]).toEqual([1, []]);
+
+      ok(await simulator.hedge('open USDTNGN buy 1500 --tenor 1 --ref DEAL-9'));
+      ok(await simulator.hedge('roll USDTNGN buy --tenor 3 --yes --json'));
+      expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
+      expect(simulator.active('buy')).toMatchObject([
+        { notionalUsd: 1500, tenorDays: 3, clientReference: 'DEAL-9', status: 'filled' },
+      ]);
+      const positions = await simulator.api('GET', '/positions');
+      expect(positions.body.data).toMatchObject([{ notional_usd: 1500, hedge_id: simulator.active('buy')[0].id }]);
     }));
 
   it('an open whose hedge matures while the positions list still trails its fill exits 0: the hedge was seen filled, and has ended on its record since', () =>
@@ -134,30 +143,15 @@ describe.concurrent('commands on a server whose positions list and history trail
       expect(hedgeOf(simulator, hedge.id).status).not.toBe('filled');
     }));
 
-  it("apply right after another client's open plans from the side in every view: at target, nothing more is sent", () =>
-    withSimulator(TRAILING, async (simulator) => {
-      // Opened by another client (the partner desk): filled on its record, the positions list a lag behind.
-      await colleagueOpens(simulator, 'buy', 1000, 3);
-      expect(simulator.active('buy')).toMatchObject([{ status: 'filled', notionalUsd: 1000 }]);
-      ok(await simulator.hedge(`apply ${writeTarget(simulator, [`${MARKET},buy,1000,3,,`])} --yes --json`));
-      expect(simulator.writes().filter((entry) => entry.path !== '/quotes')).toHaveLength(1);
-      expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
-    }));
-
-  it('a roll right after an open rolls the side once, with its reference, and exits 0 once both views show the new hedge', () =>
-    withSimulator(TRAILING, async (simulator) => {
-      ok(await simulator.hedge('open USDTNGN buy 1500 --tenor 1 --ref DEAL-9'));
-      ok(await simulator.hedge('roll USDTNGN buy --tenor 3 --yes --json'));
-      expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
-      expect(simulator.active('buy')).toMatchObject([
-        { notionalUsd: 1500, tenorDays: 3, clientReference: 'DEAL-9', status: 'filled' },
-      ]);
-      const positions = await simulator.api('GET', '/positions');
-      expect(positions.body.data).toMatchObject([{ notional_usd: 1500, hedge_id: simulator.active('buy')[0].id }]);
-    }));
-
-  it("a side that aggregates several hedges: roll closes the side whole, says so before it sends, and opens one hedge of their sum carrying the soonest-maturing deal's reference", () =>
+  it("apply right after another client's open plans from the side in every view: at target, nothing more is sent; a side that aggregates several hedges: roll closes the side whole, says so before it sends, and opens one hedge of their sum carrying the soonest-maturing deal's reference", () =>
     withSimulator({ ...TRAILING, severalPerSide: true }, async (simulator) => {
+      // Opened by another client (the partner desk): filled on its record, the positions list a lag behind.
+      await colleagueOpens(simulator, 'sell', 1000, 3);
+      expect(simulator.active('sell')).toMatchObject([{ status: 'filled', notionalUsd: 1000 }]);
+      ok(await simulator.hedge(`apply ${writeTarget(simulator, [`${MARKET},sell,1000,3,,`])} --yes --json`));
+      expect(simulator.writes().filter((entry) => entry.path !== '/quotes')).toHaveLength(1);
+      expect(simulator.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
+
       ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --ref DEAL-A'));
       // A second hedge on the same side by another client, maturing later, with its own deal.
       await colleagueOpens(simulator, 'buy', 500, 7, 'DEAL-B');
@@ -267,10 +261,18 @@ describe.concurrent('commands on a server whose reads of a new hedge trail its a
       expect((await journalEntries(simulator))[0]).toMatchObject({ id: entry.id, outcome: 'filled' });
     }));
 
-  it('add right after an open --no-wait waits for the hedge the open was answered with, then adds to it: never a refusal of a side that is open', () =>
-    withSimulator(REPLICA, async (simulator) => {
+  it('apply right after an open --no-wait plans from the hedge the open was answered with: at target, no second open; an add right after an open --no-wait waits for the hedge the open was answered with, then adds to it: never a refusal of a side that is open', () =>
+    withSimulator({ ...REPLICA, severalPerSide: true }, async (simulator) => {
+      ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 3 --no-wait'));
+      const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
+      const applying = await readingAgain(simulator, `apply ${file} --yes --json`);
+      simulator.advance(RECORD_LAG_MS);
+      ok(await applying.run);
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+      expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
+
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 1 --no-wait'));
-      const hedge = simulator.hedges()[0];
+      const hedge = simulator.hedges().at(-1)!;
       // Two reads of the side without the hedge: the add is waiting for it.
       const { run } = await readingAgain(simulator, 'add USDTNGN sell 500 --json');
       simulator.advance(RECORD_LAG_MS);
@@ -280,16 +282,5 @@ describe.concurrent('commands on a server whose reads of a new hedge trail its a
       ok(await run);
       expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
       expect(simulator.active('sell')).toMatchObject([{ id: hedge.id, notionalUsd: 1500, status: 'filled' }]);
-    }));
-
-  it('apply right after an open --no-wait plans from the hedge the open was answered with: at target, no second open', () =>
-    withSimulator({ ...REPLICA, severalPerSide: true }, async (simulator) => {
-      ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 3 --no-wait'));
-      const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
-      const { run } = await readingAgain(simulator, `apply ${file} --yes --json`);
-      simulator.advance(RECORD_LAG_MS);
-      ok(await run);
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
-      expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
     }));
 });

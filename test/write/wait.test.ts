@@ -114,12 +114,33 @@ async function waitOnHedge(
 }
 
 describe('waitForHedgeStatus', () => {
-  it('returns the hedge once it is filled, polling GET /hedges/{id} at the cadence, with one progress line on a stderr that is not a terminal', async () => {
+  it('returns the hedge once it is filled, polling GET /hedges/{id} at the cadence, with one progress line on a stderr that is not a terminal; a poll whose answer cannot be read ends the wait with that error whole (what was unreadable), the action said to stand; on Ctrl-C during a poll (the request aborted) also ends with InterruptedError', async () => {
     const label = 'Submitted hdg_test1, waiting for the fill';
     const { outcome, reads, stderr } = await waitOnHedge(['submitted', 'submitted', 'filled'], { label });
     expect([outcome.status, reads]).toEqual(['filled', [1000, 2500, 4000]]);
     await new Promise((resolve) => setImmediate(resolve));
     expect(stderr()).toBe(`${label}…\n`);
+
+    const unreadable = { endpoint: 'GET /hedges/{id}', status: 200, field: 'status', received: 'maybe' };
+    const { outcome: failed } = await waitOnHedge(['submitted'], {
+      onRead: () => {
+        throw new InvalidResponseError('GET /hedges/hdg_test1 answered a status hedge cannot read.', unreadable);
+      },
+    });
+    expect(failed).toBeInstanceOf(InvalidResponseError);
+    expect(failed.facts().details).toEqual({ endpoint: 'GET /hedges/{id}', field: 'status', received: 'maybe' });
+    expect(failed.hint).toBe(
+      'The action was submitted and stands; only the wait failed. Check it with: hedge hedges hdg_test1 --wait',
+    );
+
+    const { outcome: stopped } = await waitOnHedge(['submitted'], {
+      onRead: (c) => {
+        c.abort(new Error('interrupted'));
+        throw new InterruptedError('Interrupted during GET /hedges/hdg_test1.');
+      },
+    });
+    expect(stopped).toBeInstanceOf(InterruptedError);
+    expect(stopped.hint).toContain('hedge hedges hdg_test1 --wait');
   });
 
   it.each([
@@ -145,36 +166,6 @@ describe('waitForHedgeStatus', () => {
     // Polls at 1 s, 2.5 s and 4 s; the next (5.5 s) would be past the deadline, so it ends at 5 s.
     expect([reads, elapsed]).toEqual([[1000, 2500, 4000], 5000]);
   });
-
-  it('a 404 for the hedge the server named is "not visible yet": polled on at the same cadence until it shows, filled', async () => {
-    const { outcome, reads } = await waitOnHedge([HIDDEN, HIDDEN, 'submitted', 'filled']);
-    expect([outcome.status, reads]).toEqual(['filled', [1000, 2500, 4000, 5500]]);
-  });
-
-  it('a poll whose answer cannot be read ends the wait with that error whole (what was unreadable), the action said to stand', async () => {
-    const unreadable = { endpoint: 'GET /hedges/{id}', status: 200, field: 'status', received: 'maybe' };
-    const { outcome } = await waitOnHedge(['submitted'], {
-      onRead: () => {
-        throw new InvalidResponseError('GET /hedges/hdg_test1 answered a status hedge cannot read.', unreadable);
-      },
-    });
-    expect(outcome).toBeInstanceOf(InvalidResponseError);
-    expect(outcome.facts().details).toEqual({ endpoint: 'GET /hedges/{id}', field: 'status', received: 'maybe' });
-    expect(outcome.hint).toBe(
-      'The action was submitted and stands; only the wait failed. Check it with: hedge hedges hdg_test1 --wait',
-    );
-  });
-
-  it('on Ctrl-C during a poll (the request aborted) also ends with InterruptedError', async () => {
-    const { outcome } = await waitOnHedge(['submitted'], {
-      onRead: (c) => {
-        c.abort(new Error('interrupted'));
-        throw new InterruptedError('Interrupted during GET /hedges/hdg_test1.');
-      },
-    });
-    expect(outcome).toBeInstanceOf(InterruptedError);
-    expect(outcome.hint).toContain('hedge hedges hdg_test1 --wait');
-  });
 });
 
 const position = (notional?: number, side = 'buy') =>
@@ -194,64 +185,52 @@ async function ownChange(
   return waitForOwnChange(ctx, { ...change, baselineNotionalUsd, changeUsd, action }).catch((e: unknown) => e);
 }
 
-describe('waitForOwnChange and waitForSideClosed', () => {
-  // The spec confirms a change by the positions list, whatever the hedge's own status says.
-  it("an add is landed when the side shows the baseline plus this add — not on another's move", async () => {
-    // Another actor's +100 shows first (not this add's landing); then this add's +5,000.
-    const notionals = [10_000, 10_100, 10_100, 15_100];
-    let polls = 0;
-    const listPositions = async () => [position(notionals[Math.min(polls++, notionals.length - 1)])];
-    expect(await ownChange({ listPositions }, 'add', 10_100, 5_000)).toMatchObject({
-      notionalUsd: 15_100,
-      closed: false,
-    });
-    expect(polls).toBe(4);
+// The spec confirms a change by the positions list, whatever the hedge's own status says.
+it("waitForOwnChange and waitForSideClosed: an add is landed when the side shows the baseline plus this add — not on another's move; a side moved to a value that is neither before nor after this change: exit 12 at the bound, never landed; a whole reduce is visible when the side leaves the positions list, though its hedge still says filled; without a hedge id, watches the side in GET /positions; time-out names `hedge positions`; a close is confirmed when the side leaves the positions list (the other side stays)", async () => {
+  // Another actor's +100 shows first (not this add's landing); then this add's +5,000.
+  const notionals = [10_000, 10_100, 10_100, 15_100];
+  let polls = 0;
+  const listPositions = async () => [position(notionals[Math.min(polls++, notionals.length - 1)])];
+  expect(await ownChange({ listPositions }, 'add', 10_100, 5_000)).toMatchObject({
+    notionalUsd: 15_100,
+    closed: false,
   });
+  expect(polls).toBe(4);
 
-  it('a side moved to a value that is neither before nor after this change: exit 12 at the bound, never landed', async () => {
-    const error = await ownChange({ listPositions: async () => [position(10_037)] }, 'add', 10_000, 100, 5);
-    expect(error).toBeInstanceOf(UnresolvedError);
-    expect(error.message).toContain('neither 10,000.00 USD (before it) nor 10,100.00 USD (with it)');
-  });
+  const moved = await ownChange({ listPositions: async () => [position(10_037)] }, 'add', 10_000, 100, 5);
+  expect(moved).toBeInstanceOf(UnresolvedError);
+  expect(moved.message).toContain('neither 10,000.00 USD (before it) nor 10,100.00 USD (with it)');
 
-  it('a whole reduce is visible when the side leaves the positions list, though its hedge still says filled', async () => {
-    let hedgeReads = 0;
-    const client = { listPositions: async () => [], getHedge: async () => (hedgeReads++, hedge('filled')) };
-    expect((await ownChange(client, 'reduce', 10_000, 10_000)).closed).toBe(true);
-    expect(hedgeReads).toBe(0);
-  });
+  let hedgeReads = 0;
+  const client = { listPositions: async () => [], getHedge: async () => (hedgeReads++, hedge('filled')) };
+  expect((await ownChange(client, 'reduce', 10_000, 10_000)).closed).toBe(true);
+  expect(hedgeReads).toBe(0);
 
-  it('without a hedge id, watches the side in GET /positions; time-out names `hedge positions`', async () => {
-    const error = await ownChange({ listPositions: async () => [position(10_000)] }, 'reduce', 10_000, 2_000, 3);
-    expect(error).toBeInstanceOf(StillPendingError);
-    expect(error.resumeCommand).toBe('hedge positions');
-  });
+  const pending = await ownChange({ listPositions: async () => [position(10_000)] }, 'reduce', 10_000, 2_000, 3);
+  expect(pending).toBeInstanceOf(StillPendingError);
+  expect(pending.resumeCommand).toBe('hedge positions');
 
-  it('a close is confirmed when the side leaves the positions list (the other side stays)', async () => {
-    const clock = fakeClock();
-    const [buy, sell] = [position(undefined), position(undefined, 'sell')];
-    const answers = [[buy, sell], [buy, sell], [sell]];
-    let polls = 0;
-    const { ctx } = testContext({ clock, fakeClient: { listPositions: async () => answers[polls++] } });
-    await waitForSideClosed(ctx, { label: 'close', startedAt: clock.now(), market: 'USDTNGN', side: 'buy' });
-    expect(polls).toBe(3);
-  });
+  const clock = fakeClock();
+  const [buy, sell] = [position(undefined), position(undefined, 'sell')];
+  const answers = [[buy, sell], [buy, sell], [sell]];
+  let closes = 0;
+  const { ctx } = testContext({ clock, fakeClient: { listPositions: async () => answers[closes++] } });
+  await waitForSideClosed(ctx, { label: 'close', startedAt: clock.now(), market: 'USDTNGN', side: 'buy' });
+  expect(closes).toBe(3);
 });
 
-describe('findClosedRecord', () => {
-  it('looks a few times at the cadence and gives up quietly when the record is slow; returns the record as soon as it appears, and never throws on a failing request', async () => {
-    const clock = fakeClock();
-    let calls = 0;
-    const slow = testContext({ clock, fakeClient: { listHistory: async () => (calls++, []) } });
-    const start = clock.now();
-    expect(await findClosedRecord(slow.ctx, 'hdg_test1')).toBeUndefined();
-    expect([calls, clock.now() - start]).toEqual([3, 3000]);
+it('findClosedRecord: looks a few times at the cadence and gives up quietly when the record is slow; returns the record as soon as it appears, and never throws on a failing request', async () => {
+  const clock = fakeClock();
+  let calls = 0;
+  const slow = testContext({ clock, fakeClient: { listHistory: async () => (calls++, []) } });
+  const start = clock.now();
+  expect(await findClosedRecord(slow.ctx, 'hdg_test1')).toBeUndefined();
+  expect([calls, clock.now() - start]).toEqual([3, 3000]);
 
-    const record = { hedge_id: 'hdg_test1', net_pnl_usd: -3.5 } as HistoryRecord;
-    calls = 0;
-    const { ctx } = testContext({ clock, fakeClient: { listHistory: async () => (++calls === 2 ? [record] : []) } });
-    expect(await findClosedRecord(ctx, 'hdg_test1')).toEqual(record);
-    const failing = testContext({ clock, fakeClient: { listHistory: () => Promise.reject(new Error('boom')) } });
-    expect(await findClosedRecord(failing.ctx, 'hdg_test1')).toBeUndefined();
-  });
+  const record = { hedge_id: 'hdg_test1', net_pnl_usd: -3.5 } as HistoryRecord;
+  calls = 0;
+  const { ctx } = testContext({ clock, fakeClient: { listHistory: async () => (++calls === 2 ? [record] : []) } });
+  expect(await findClosedRecord(ctx, 'hdg_test1')).toEqual(record);
+  const failing = testContext({ clock, fakeClient: { listHistory: () => Promise.reject(new Error('boom')) } });
+  expect(await findClosedRecord(failing.ctx, 'hdg_test1')).toBeUndefined();
 });
