@@ -39,6 +39,8 @@ class LongestFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // describe, it, expect and the hooks are globals (tsconfig's vitest/globals types): no import line per file.
+    globals: true,
     // The second one gives the reliability suite a results folder and, after the run, summarises
     // it; its report goes to .tmp/reliability/.
     globalSetup: ['test/support/global-setup.ts', 'test/reliability/report-setup.ts'],

@@ -3,7 +3,6 @@
 // and reads that stop before anything is opened (a file over the size bound).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
 import { rawInputFor } from '../../src/cli/agent/arguments.js';
 import { agentTools, inputSchema } from '../../src/cli/agent/catalogue.js';
 import { FileAccess, MAX_TARGET_FILE_BYTES, clientRootPaths, serverRoots } from '../../src/cli/agent/file-access.js';

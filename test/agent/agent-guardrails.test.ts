@@ -6,7 +6,6 @@
 // simulator with the simulator's own test key) a write confirmed with its token really lands.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { parseAgentLimits, type AgentLimits } from '../../src/cli/agent/guardrails.js';
 import { FileAccess, serverRoots } from '../../src/cli/agent/file-access.js';
 import { useToolboxes } from './toolbox-on.js';

@@ -1,6 +1,5 @@
 // A tool call's answer, in-process or over MCP: its JSON, and whether it is a refusal of a shape; the sides the calls
 // name, and the journal they leave on the simulator's machine.
-import { expect } from 'vitest';
 import { openJournal } from '../../src/platform/journal/index.js';
 import { MARKET, type Simulator } from '../support/simulator.js';
 

@@ -3,7 +3,6 @@
 // from the source, so a new refusal without guidance fails here); each tool carries its share.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { GUIDED_CODES } from '../../src/platform/api/error-guide.js';
 import { agentTools, catalogueEntry } from '../../src/cli/agent/catalogue.js';
 import { errorCatalogue } from '../../src/cli/agent/error-catalogue.js';

@@ -2,7 +2,6 @@
 // test/support/mcp.ts runs it; the first test spawns `node bin/hedge.js mcp` over real stdio) with
 // the simulator's HEDGE_BASE_URL / HEDGE_API_KEY, lists the tools and calls them. What counts is
 // the simulator's own state and request log (and the journal on disk), not the server's word.
-import { describe, expect, it } from 'vitest';
 import { agentTools, inputSchema } from '../../src/cli/agent/catalogue.js';
 import { useMcpServers } from '../support/mcp.js';
 import {

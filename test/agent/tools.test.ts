@@ -2,7 +2,6 @@
 // names and JSON Schemas, the safety tier, whether each tool is offered on the current key, its
 // risk and errors, and the error catalogue (`--errors`).
 // It reads no server: the simulator's request log stays empty.
-import { describe, expect, it } from 'vitest';
 import { agentTools, inputSchema } from '../../src/cli/agent/catalogue.js';
 import { runHedge } from '../support/hedge-cli.js';
 import { useSimulators } from '../support/simulator.js';

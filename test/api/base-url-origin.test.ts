@@ -3,7 +3,6 @@
 // test/api/transport-origin.test.ts — and the loopback rule for plain http:// (a literal
 // 127.0.0.0/8 or ::1, or `localhost` itself; never a name under .localhost, which DNS resolves).
 // Pure: nothing here opens a connection.
-import { expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { followPages, nextLink, readPathPage, type PageAnswer } from '../../src/platform/api/wire/pages.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';

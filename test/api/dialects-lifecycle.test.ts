@@ -10,7 +10,6 @@
 // as it came (compared with a direct GET, the fields that move with the clock masked). hedge's own
 // one shape of --json, the same whatever the dialect, is checked in json-keeps-everything.test.ts.
 import type { ChildProcess } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
 import { WIRE_SETTING_SOURCES } from '../../src/platform/api/wire/unspecified.js';
 import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, SANDBOX_DIALECTS, wireDialect } from '../../src/sandbox/index.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';

@@ -1,6 +1,5 @@
 // History paged by close time (`meta.next_before` sent back as `before`): records that share the close time at a page's
 // edge are neither lost nor counted twice, whichever way the server reads `before`.
-import { expect, it } from 'vitest';
 import { apiData, closedAfterEach, envFor, MARKET, useSimulators } from '../support/simulator.js';
 import { startAnswerProxy } from '../support/servers/field-proxy.js';
 import { ok, okJson } from '../support/cli-runs.js';

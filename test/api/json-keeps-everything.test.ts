@@ -8,7 +8,6 @@
 // docs/output.md), decimal text as its number (docs/output.md "Formats"). A name hedge read a
 // fact from is not repeated; what the server sent under one of our names meaning something else is
 // kept under `_wire`. No mocked network: the real binary, a real sandbox, a real HTTP proxy.
-import { expect, it } from 'vitest';
 import { SANDBOX_DIALECTS, wireDialect, type SandboxDialect } from '../../src/sandbox/index.js';
 import { startRewriteProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import {

@@ -4,7 +4,6 @@
 // rate-limit lines.
 import * as z from 'zod/mini';
 import { tmpdir } from 'node:os';
-import { expect, it, onTestFinished } from 'vitest';
 import { cursorParameterFor, findRows, readPage } from '../../src/platform/api/wire/pages.js';
 import { hedgeSchema, marketSchema, readRecord, readRows } from '../../src/platform/api/schemas.js';
 import {

@@ -2,7 +2,6 @@
 // proxy from the environment (the built binary loads undici's proxy code only then).
 import { chmodSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startConnectProxy } from '../support/servers/connect-proxy.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { apiData, closedAfterEach, type Simulator, startSimulator, useSimulators } from '../support/simulator.js';

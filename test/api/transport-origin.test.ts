@@ -5,7 +5,6 @@
 import { Agent } from 'node:http';
 import { createServer, connect, type AddressInfo, type LookupFunction, type Socket } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { keyFingerprint } from '../../src/platform/journal/index.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';

@@ -4,7 +4,6 @@
 // that never lose rows across pages, optional checks that warn instead of blocking, a status the
 // spec does not list, and exit 14 for an answer hedge cannot read. Every assertion that involves
 // the server is made on its own state and request log.
-import { describe, expect } from 'vitest';
 import { keeperTest } from '../support/keeper.js';
 import { existsSync } from 'node:fs';
 import { readStore, storeFile } from '../support/config-store.js';

@@ -1,5 +1,4 @@
 // The book model of a side: the hedge records and the positions line reconciled, never one alone.
-import { expect, it } from 'vitest';
 import { expectationMet, reconcileSide, type HedgeRecord, type SideExpectation } from '../../src/features/book/book.js';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');

@@ -2,7 +2,6 @@
 // confirms or decides a write: what the read cannot hold is "cannot tell" (exit 12), said with what to set. Asserted
 // on the simulator's state and request log; a proxy in front of it plays a server whose positions line gives no
 // notional (the spec names no field for it), so the side is sized from its records.
-import { expect, it } from 'vitest';
 import { exits, journalEntries } from '../support/cli-runs.js';
 import { hedgeOf, activeSizes } from '../support/keeper.js';
 import { startAnswerProxy } from '../support/servers/field-proxy.js';

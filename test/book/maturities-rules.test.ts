@@ -1,7 +1,6 @@
 // The pure rules of `hedge maturities`: which hedges are settlements to come (from the positions list
 // and the hedges list together), --within, their order and their grouping by UTC day. How --within is
 // read is the duration grammar's (watch-alerts.test.ts, test/cli/durations.test.ts).
-import { expect, it } from 'vitest';
 import { collectMaturities, groupByDay, type MaturityPosition } from '../../src/features/book/maturities.js';
 
 const HOUR = 3_600_000;

@@ -2,7 +2,6 @@
 // first with the server's own mark, P&L and carry, grouped by UTC day on a terminal table that fits
 // 80 columns, --within, bad input, and servers that name positions differently (dialects).
 import stringWidth from 'string-width';
-import { expect, it } from 'vitest';
 import {
   apiData,
   envFor,

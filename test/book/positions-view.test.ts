@@ -2,7 +2,6 @@
 // table and fitted to the width by the Table's own rule (a settling side's reason: side-views.test.ts).
 // Rendering only: the sides are given as flows/position-sides.ts makes them.
 import { stripVTControlCharacters as stripAnsi } from 'node:util';
-import { expect, it } from 'vitest';
 import { makeChalk } from '../../src/platform/terminal/color.js';
 import { sideLines, type SideView } from '../../src/features/book/positions-view.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';

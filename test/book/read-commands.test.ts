@@ -5,7 +5,6 @@
 // picks and orders columns; --query (JMESPath) reshapes the JSON; the forced-TTY table (80 columns)
 // matches a reviewed snapshot. Bad --fields and --query are exit 2, a bad --query before any request.
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import {
   accountSchema,

@@ -4,7 +4,6 @@
 import * as z from 'zod/mini';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
 import { hedgeSchema, positionSchema } from '../../src/platform/api/schemas.js';
 import { runHedge, tempFolders, type HedgeArgs } from '../support/hedge-cli.js';
 import { ok, okJson } from '../support/cli-runs.js';

@@ -2,7 +2,6 @@
 // a sentence for people, the header row alone on stdout in plain mode), and a richer server that
 // sends a field the CLI has never heard of (it must appear in the table when it fits, or be named
 // as hidden, and in the TSV; the JSON keeps it: json-keeps-everything.test.ts).
-import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFieldProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';

@@ -6,7 +6,6 @@
 // record carries none. What is asserted is the output against the server's own state and its
 // request log; no network is mocked (a proxy in front of the simulator plays a poorer server).
 import stringWidth from 'string-width';
-import { expect, it } from 'vitest';
 import { startAnswerProxy } from '../support/servers/field-proxy.js';
 import type { HedgeArgs } from '../support/hedge-cli.js';
 import {

@@ -1,6 +1,5 @@
 // The alert rules of --watch (domain/alerts.ts): which conditions hold for a snapshot, that an
 // alert fires once per condition until it clears, and how --alert-maturity is read.
-import { expect, it } from 'vitest';
 import { alertConditions, alertEdges, type AlertFacts } from '../../src/core/alerts.js';
 import { parseDuration } from '../../src/core/duration.js';
 import { UsageError } from '../../src/core/errors.js';

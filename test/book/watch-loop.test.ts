@@ -1,7 +1,6 @@
 // The --watch loop (flows/watch.ts) in-process, on a fake clock and a fake client: the point is the
 // loop — its cadence, stale refreshes and Retry-After, the errors that end it, alerts that fire once
 // and --exit-on-alert, Ctrl-C, --timeout — not the network (book/watch.test.ts runs it for real).
-import { expect, it } from 'vitest';
 import type { Hedge, Position } from '../../src/platform/api/schemas.js';
 import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';

@@ -1,7 +1,6 @@
 // The --watch screen (ui/watch-view.ts), rendered without a terminal: what changed since the last
 // refresh is marked (inverse video with colour, `*` without), the countdown ticks with the clock,
 // sparklines grow over the session, stale and alert lines, and every line fits the width.
-import { expect, it } from 'vitest';
 import { makeChalk } from '../../src/platform/terminal/color.js';
 import { Output } from '../../src/platform/terminal/output.js';
 import {

@@ -5,7 +5,6 @@
 // Runs are bounded by --count (refreshes), not by --timeout: how many records a run writes never
 // depends on how fast a loaded machine is; faults are aimed at the Nth request, not at a moment.
 // The NDJSON runs wait on a skipping clock that is the request log's too: a pause ends at once, in full in the log.
-import { expect, it } from 'vitest';
 import { apiData, useSimulators, type Simulator } from '../support/simulator.js';
 import { spawnInTerminal, KEYS } from '../support/servers/pseudo-terminal.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';

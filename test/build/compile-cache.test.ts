@@ -8,7 +8,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
 import { exits } from '../support/cli-runs.js';
 import { HEDGE_BIN, ROOT, baseEnv, tempDir } from '../support/hedge-cli.js';
 

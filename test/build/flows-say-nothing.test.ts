@@ -3,7 +3,6 @@
 // exit code or imports exit-codes.ts.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '..', '..', 'src');
 // Every room of features/: a room added later is checked too.

@@ -1,7 +1,6 @@
 // The rules of the import graph (scripts/layers.mjs, which `npm test` runs over src/ beside the type
 // check): no cycle, no import from a lower room back up to a higher one, and a feature's flows never
 // import the terminal kit or a result view. Here: each rule sees a breach where there is one.
-import { expect, it } from 'vitest';
 
 it('the import graph: sees a climb and a cycle where there is one, the simulator engine importing its HTTP layer, and a flow that imports the terminal kit or a result view, a type import included, and lets a view and a flow import outcome types (each rule can fail)', async () => {
   // A non-literal specifier: the script is plain JavaScript, run by node as well.

@@ -9,7 +9,6 @@
 // a registry: it runs --offline, and installs exactly one package (hedge itself, with its manual page).
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, ROOT, tempDir } from '../support/hedge-cli.js';
 import { run, type Run } from './run-process.js';
 import { exits } from '../support/cli-runs.js';

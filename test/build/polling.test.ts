@@ -1,6 +1,5 @@
 // The one `until` of the tests (test/support/polling.ts): it fails at once, with how the process
 // ended, when the run it waits on ends first — and otherwise only at its backstop.
-import { expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 
 it('until: resolves once the condition holds; fails at once when the watched process ended first, naming its exit and stderr, and at the backstop when nothing ends and the condition never holds', async () => {

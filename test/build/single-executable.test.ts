@@ -8,7 +8,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSea } from '../../scripts/sea.mjs';
 import { ROOT, tempDir } from '../support/hedge-cli.js';
 import { startSimulator } from '../support/simulator.js';

@@ -8,7 +8,6 @@
 // with HEDGE_CHAOS_PROGRESS set, each finished history is appended to that file as one JSON line
 // (and, unless it holds, its whole description) the moment it ends, so a long run can be read while it runs.
 import { appendFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
 import {
   POSTGRES_MISSING,
   sharedPostgres,

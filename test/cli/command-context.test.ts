@@ -1,6 +1,5 @@
 // The command context builds each service once, on first use (or serves the one given), and closes
 // what was opened last-first when the command ends; a keeper's step is quiet and confirmed.
-import { expect, it } from 'vitest';
 import type { HedgeClient } from '../../src/platform/api/client.js';
 import type { Notice } from '../../src/platform/results/notices.js';
 import { testContext, type TestContextOptions } from '../support/client.js';

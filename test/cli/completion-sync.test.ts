@@ -11,7 +11,6 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { COMMANDS, GLOBAL_OPTIONS } from '../../src/cli/manifest.js';
 import type { CommandSpec, OptionSpec } from '../../src/cli/runner/command-spec.js';
 import { completionScript } from '../../src/cli/completion-scripts.js';

@@ -2,7 +2,6 @@
 // takes a number reads digits and a fraction if any, no sign, exponent or hex, within its own range;
 // a refusal is one line naming it, the unit, the range and an example (a UsageError: exit 2).
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
 import { tokenTtlSeconds } from '../../src/cli/agent/confirmation.js';
 import { parseSandboxServeOptions } from '../../src/cli/cmd/tools/sandbox-serve.js';
 import { parseLimit } from '../../src/core/input.js';

@@ -1,6 +1,5 @@
 // One duration parser (core/duration.ts): --within, --alert-maturity, the journal's
 // `--since 2h`, a target row's roll_before read one grammar; a refusal is one line naming the option.
-import { expect, it } from 'vitest';
 import { parseSince } from '../../src/cli/cmd/journal/journal-list.js';
 import { parseDuration } from '../../src/core/duration.js';
 import { parseWithin } from '../../src/features/book/maturities.js';

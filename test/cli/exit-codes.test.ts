@@ -5,7 +5,6 @@
 // EXIT_CODES without a scenario here fails the first test, so the one who adds it adds one.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../src/platform/terminal/exit-codes.js';
 import type { HedgeArgs, RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';

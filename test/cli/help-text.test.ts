@@ -1,7 +1,6 @@
 // The short ways in, read at 80 columns as a new user meets them: `hedge` alone is one screen,
 // `hedge --help` lists every command once under its group, and every command's own help fits a
 // screen. Run in-process through the built front (main), with its output captured.
-import { expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { COMMAND_GROUPS } from '../../src/cli/runner/command-spec.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';

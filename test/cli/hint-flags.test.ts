@@ -2,7 +2,6 @@
 // which the CLI runner (cli/run.ts) and the agent's in-process runs (agent/invoke.ts) both report
 // through. Every `hedge …` command a hint quotes gets --demo or --profile NAME once, as
 // ctx.hedgeCommand gives them to hints written with a context at hand.
-import { expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { describeFailure } from '../../src/platform/terminal/exit-codes.js';
 import { testContext } from '../support/client.js';

@@ -1,5 +1,4 @@
 // What the operator may type, checked before any request (src/core/input.ts).
-import { expect, it } from 'vitest';
 import {
   parseClientReference,
   parseHedgeId,

@@ -2,7 +2,6 @@
 // (scripts/man-page.mjs), so it names every command, option and exit code there is.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
 import { renderManPage } from '../../scripts/man-page.mjs';
 import { COMMAND_GROUPS, commandPaths } from '../../src/cli/runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from '../../src/cli/manifest.js';

@@ -1,6 +1,5 @@
 // Every example a refusal offers (`expected … such as 6h, 1d or 2w`, `e.g. 0.2`) is one the same
 // reader accepts: a message never suggests what it would refuse again.
-import { expect, it } from 'vitest';
 import { parseSince } from '../../src/cli/cmd/journal/journal-list.js';
 import { parseSandboxServeOptions } from '../../src/cli/cmd/tools/sandbox-serve.js';
 import { parseDuration } from '../../src/core/duration.js';

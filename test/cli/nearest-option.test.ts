@@ -1,7 +1,6 @@
 // An unknown option is one line naming the closest option (edit distance over the command's own
 // options and the global ones) and the command's help, whether or not it is close
 // enough to be a typo; the parser's problems are the JSON error only when JSON was asked for by name.
-import { expect, it } from 'vitest';
 import { jsonErrorsAsked } from '../../src/cli/globals.js';
 import { editDistance, nearestOption, unknownOptionMessage } from '../../src/cli/nearest-option.js';
 import { ROOT } from '../support/hedge-cli.js';

@@ -1,6 +1,5 @@
 // The small things a newcomer tripped on , each against the simulator: the carry
 // of a market read the same way asked by its dotted name, one "Dry run" line, one prefix on every error.
-import { expect, it } from 'vitest';
 import { useSimulators } from '../support/simulator.js';
 import { exits, ok } from '../support/cli-runs.js';
 

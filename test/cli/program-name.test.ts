@@ -7,7 +7,6 @@
 // missing argument gets the command's usage line and an example.
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { commandPaths } from '../../src/cli/runner/command-spec.js';
 import { baseEnv, HEDGE_BIN, ROOT, runHedge, tempDir, tempFolders, type HedgeArgs } from '../support/hedge-cli.js';

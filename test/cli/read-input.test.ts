@@ -6,7 +6,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HEDGE_BIN, ROOT, baseEnv, type RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { hasTool } from '../support/servers/tools.js';

@@ -1,7 +1,6 @@
 // The exit code of a command stopped by a signal is the signal's (143 SIGTERM, 129 SIGHUP, 130 Ctrl-C) wherever
 // the command was when it came: a wait (exit-codes.test.ts), a request still out, a question on a terminal. A
 // supervisor stopping hedge, or a terminal closed under a wizard, is told apart from a Ctrl-C by the code alone.
-import { afterAll, beforeAll, expect, it } from 'vitest';
 import { killWhen, lastJson, exits } from '../support/cli-runs.js';
 import { spawnInTerminal } from '../support/servers/pseudo-terminal.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';

@@ -4,7 +4,6 @@
 // problem word for word, the same help printed. Checked here over every command path, its examples
 // and argv shaped to trip a scanner (a global option's value named like a command, `--`, typos).
 import { PassThrough } from 'node:stream';
-import { expect, it } from 'vitest';
 import { parseCommandLine, typedCommand } from '../../src/cli/main.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { commandPaths } from '../../src/cli/runner/command-spec.js';

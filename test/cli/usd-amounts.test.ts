@@ -4,7 +4,6 @@
 // 100 and `--tolerance` refused `1,000` and `1k`.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { parseAgentLimits } from '../../src/cli/agent/guardrails.js';
 import { parseExposuresFile } from '../../src/features/exposures/exposures-file.js';
 import { parseNotional, parseUsdAmount, readAmount } from '../../src/core/input.js';

@@ -5,7 +5,6 @@
 // docs/command-reference.md is what the specs generate.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { EXIT_CODES } from '../../src/platform/terminal/exit-codes.js';
 import { commandReference } from '../../src/cli/reference.js';

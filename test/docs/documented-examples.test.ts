@@ -53,7 +53,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginWith } from '../support/config-store.js';
 import { ok } from '../support/cli-runs.js';
 import { baseEnv, HEDGE_BIN, hedgeIn, ROOT, tempDir } from '../support/hedge-cli.js';

@@ -3,7 +3,6 @@
 // src/platform/results/result-fields.ts), so that the page stays true as they change.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
 import { makeChalk } from '../../src/platform/terminal/color.js';
 import {
   REPORT_CSV_COLUMNS,

@@ -10,7 +10,6 @@ import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
 import { openJournal, type BeginFields, type Journal, type ListOptions } from '../../src/platform/journal/index.js';
 import type { Skipped } from '../../src/platform/journal/entry.js';
 import { JournalError } from '../../src/platform/journal/journal-error.js';

@@ -11,7 +11,6 @@
 //   resolved (abandoned), not left "unknown" for the next run to resume; a --ref shaped like an API key
 //   is bad input.
 // Counted on the simulator's request log and the journal on disk.
-import { expect, it } from 'vitest';
 import { useSimulators } from '../support/simulator.js';
 import { exits, journalEntries, lastJson, ok } from '../support/cli-runs.js';
 

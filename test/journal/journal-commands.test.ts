@@ -3,7 +3,6 @@
 // carry hostile text, which must reach the screen as visible escapes.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
 import { runHedge, tempFolders, type HedgeArgs, type RunOptions } from '../support/hedge-cli.js';
 import { keyFingerprint } from '../../src/platform/journal/index.js';
 import { writeStore } from '../support/config-store.js';

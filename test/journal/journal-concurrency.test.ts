@@ -16,7 +16,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import type { HedgeArgs, RunOptions, RunResult } from '../support/hedge-cli.js';
 import { exits, heldPauses, journalEntries, keysAnswered, killWhen } from '../support/cli-runs.js';
 import { activeNotional } from '../support/keeper.js';

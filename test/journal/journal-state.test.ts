@@ -17,7 +17,6 @@ import {
 } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/platform/journal/index.js';
 import { useSimulators } from '../support/simulator.js';
 import { exits, ok } from '../support/cli-runs.js';

@@ -4,7 +4,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { KEY_ID, openFields, T0 } from './local-journal.js';
 import { tempFolders } from '../support/hedge-cli.js';
 import {

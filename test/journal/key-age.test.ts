@@ -7,7 +7,6 @@
 //   (killed after the server acted on it), then tells the truth: the simulator forgets the key
 //   after 24 h, a colleague's add lands, and `resume --yes` exits 12 without sending the key again,
 //   whether this machine's clock moved 27 s (a fast server clock) or 33 h.
-import { describe, expect, it } from 'vitest';
 import { actionAge, ServerClock } from '../../src/core/server-clock.js';
 import { exits, journalEntries, killWhen } from '../support/cli-runs.js';
 import { FROZEN_CLOCK_PRELOAD } from '../support/hedge-cli.js';

@@ -5,7 +5,6 @@
 // team-store.test.ts).
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
 import { useChildBundle } from '../support/children/child-bundle.js';
 import { openJournal, type BeginFields } from '../../src/platform/journal/index.js';
 import { LATEST_VERSION, MIGRATIONS } from '../../src/platform/journal/postgres/postgres-schema.js';

@@ -1,7 +1,6 @@
 // Which journal store a command uses, and how its address is shown: the URL's password never
 // leaves the process (redacted in messages, scrubbed from anything printed), and the store follows
 // the credentials' precedence (an explicit --profile taken whole; HEDGE_JOURNAL_URL; the profile in use).
-import { expect, it } from 'vitest';
 import { chooseJournalStore } from '../../src/platform/config/journal-store.js';
 import { checkJournalUrl } from '../../src/platform/config/login-profile.js';
 import { ProfileStore } from '../../src/platform/config/profile-store.js';

@@ -7,7 +7,6 @@
 // test/keeper/keeper-service-ops.test.ts).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { activeNotional, eventAfter, followKeeper } from '../support/keeper.js';
 import { until } from '../support/polling.js';

@@ -4,7 +4,6 @@
 // refuses a write before anything is sent (exit 13) while reads still work; C sees A's and B's
 // actions; `journal migrate` twice adds nothing the second time; the store failing after a send leaves a fallback record that migrate merges.
 import { hostname } from 'node:os';
-import { expect, it } from 'vitest';
 import { loginWith, readStore } from '../support/config-store.js';
 import type { RunOptions, RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';

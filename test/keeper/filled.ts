@@ -1,6 +1,5 @@
 // A keeper test on a simulator of its own; waiting for a keeper's side to hold exactly one filled hedge on the
 // server, what a side holds, and matching its events.
-import { expect } from 'vitest';
 import { activeNotional, filledActive, HOUR, keeperTest, type KeeperRig } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import type { Simulator, SimulatorOptions } from '../support/simulator.js';

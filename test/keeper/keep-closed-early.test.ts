@@ -5,7 +5,6 @@
 // ours) though the target file last changed 10 s ago by this machine's; --converge restores the side. Asserted on the
 // simulator's request log.
 import { utimesSync } from 'node:fs';
-import { expect, it } from 'vitest';
 import { keepOnce, writeTarget } from '../support/keeper.js';
 import { MARKET, useSimulators } from '../support/simulator.js';
 import { tempFolders } from '../support/hedge-cli.js';

@@ -1,7 +1,6 @@
 // The keeper's cycles and loop on a fake clock with a fake book and fake steps: rows on their own (a
 // step that never ends holds only its row), back-offs timed on the injected clock, and the loop's
 // spacing — no server, no real waits. What each cycle decides is keeper-decide.test.ts's.
-import { expect, it } from 'vitest';
 import { runCycles } from '../../src/features/keeper/keep.js';
 import { keeperCycles, type KeeperClock } from '../../src/features/keeper/keeper-steps.js';
 import { reconcileSide } from '../../src/features/book/book.js';

@@ -1,4 +1,3 @@
-import { expect, it } from 'vitest';
 import { decideRow, tenorFor, type KeepRow } from '../../src/core/keep-rules.js';
 import { parseTargetFile } from '../../src/core/target-file.js';
 

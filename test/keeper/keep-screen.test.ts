@@ -2,7 +2,6 @@
 // emulator: redrawn in place (one header, however many cycles and steps ran), none of the steps'
 // own progress lines leaking onto it, times in one clock labelled as such; and a dry run (drawn
 // in-process as on a terminal: it ends without a redraw) that says it is one.
-import { expect } from 'vitest';
 import { describeKeepers, writeTarget } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { nearMaturity, keeperCase } from './filled.js';

@@ -3,7 +3,6 @@
 // re-open sized to what is left of the exposure. Real processes against the simulator; every
 // verdict is on the server's own state and request log.
 import { utimesSync, writeFileSync } from 'node:fs';
-import { expect } from 'vitest';
 import {
   activeNotional,
   describeKeepers,

@@ -1,5 +1,4 @@
 import { Chalk } from 'chalk';
-import { expect, it } from 'vitest';
 import { describeEvent, renderKeepStatus } from '../../src/features/keeper/keep-view.js';
 import { renderKeeperStatus } from '../../src/features/keeper/keeper-status-view.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';

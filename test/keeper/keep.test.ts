@@ -2,7 +2,6 @@
 // header), and the test moves the server's clock with advance() instead of waiting for maturities.
 // Every assertion is on the server's own state (its hedges, its request log) or on the events the
 // keeper printed, each of which must be valid JSON.
-import { expect } from 'vitest';
 import {
   activeNotional,
   describeKeepers,

@@ -1,6 +1,5 @@
 // The keeper's alert rules (domain/alerts.ts) on a fake clock: once per row and cause when a
 // condition starts, once when it clears, never again in between.
-import { expect, it } from 'vitest';
 import { NO_ALERTS, stepAlerts, type CycleObservation } from '../../src/core/alerts.js';
 import type { KeepEvent } from '../../src/core/keep-rules.js';
 

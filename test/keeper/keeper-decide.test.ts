@@ -2,7 +2,6 @@
 // it starts, what it says, each row's status; a step's writes planned under the side's lock; how a
 // step's end and a write's outcome change what it remembers. No server, no clock, no I/O.
 import { hostname } from 'node:os';
-import { expect, it } from 'vitest';
 import type { KeepRow } from '../../src/core/keep-rules.js';
 import type { Hedge } from '../../src/platform/api/schemas.js';
 import type { JournalEntry } from '../../src/platform/journal/index.js';

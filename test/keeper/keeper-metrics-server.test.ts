@@ -3,7 +3,6 @@
 // `other`), and it holds at most maxConnections sockets, cutting slow headers after an injected
 // timeout, while a normal scrape still answers once they are cut.
 import { connect, type Socket } from 'node:net';
-import { afterEach, expect, it } from 'vitest';
 import {
   METRICS_SERVER_LIMITS,
   serveKeeperMetrics,

@@ -7,7 +7,6 @@ import { createServer } from 'node:http';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
-import { expect } from 'vitest';
 import { tempDir } from '../support/hedge-cli.js';
 import { listening } from '../support/servers/loopback.js';
 import { until } from '../support/polling.js';

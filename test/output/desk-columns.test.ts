@@ -12,7 +12,6 @@
 // a reference is whole wherever the terminal has room for it.
 import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
-import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fieldLabel } from '../../src/platform/fields/fields.js';
 import {
   BOOK_RESOURCE,

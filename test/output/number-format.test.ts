@@ -1,7 +1,6 @@
 // The one number formatter family (core/number-format.ts): every variant agrees with
 // Intl.NumberFormat on the values a desk sees (the fast path must round as Intl does), and the HTML
 // report's row path builds no formatter per cell.
-import { expect, it, vi } from 'vitest';
 import {
   formatFixed,
   formatMoney,

@@ -7,7 +7,6 @@
 // table names its test (the dollar offset) and whose line its verdict is (ASC 815's 80–125%).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { ROOT } from '../support/hedge-cli.js';
 import { drawScreen } from '../support/servers/pseudo-terminal.js';

@@ -5,7 +5,6 @@
 // network is mocked: a proxy in front of the simulator plays the echoing server.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
 import { redactKey } from '../../src/core/security/secrets.js';
 import { startAnswerProxy, startRewriteProxy } from '../support/servers/field-proxy.js';
 import { runHedge, type RunResult } from '../support/hedge-cli.js';

@@ -3,7 +3,6 @@
 // "you pay" / "you earn" for carry and fees, "better / worse than quoted" for slippage and impact.
 // Also the pure rules behind add and reduce: the tenor an addition is quoted with, the price an
 // addition implies, and the "already open" note.
-import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../src/platform/api/schemas.js';
 import {
   betterOrWorse,

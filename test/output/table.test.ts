@@ -3,7 +3,6 @@
 // colours, wide characters and emoji in cells, long tables), and — for the lists desk-columns does
 // not draw from a live book — that widening the terminal from 80 to 160 columns only ever adds columns
 // (the --watch view's own widths: desk-columns.test.ts).
-import { describe, expect, it } from 'vitest';
 import { makeChalk } from '../../src/platform/terminal/color.js';
 import {
   APPLY_RESOURCE,

@@ -3,7 +3,6 @@
 // when stderr is a terminal, and notes on a terminal's stderr in every format. A script (a pipe)
 // still gets one line per message.
 import { Chalk } from 'chalk';
-import { describe, expect, it } from 'vitest';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { fitToTerminal } from '../../src/platform/terminal/prompter.js';

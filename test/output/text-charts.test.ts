@@ -1,4 +1,3 @@
-import { expect, it } from 'vitest';
 import { bar, sparkline } from '../../src/platform/results/text-charts.js';
 
 it('sparkline maps the lowest value to ▁ and the highest to █, draws a flat series level, nothing as nothing, and gaps for values that are not numbers', () => {

@@ -1,4 +1,3 @@
-import { expect, it } from 'vitest';
 import { kindFromName, labelFromName, withExtraFields, type FieldSpec } from '../../src/platform/fields/fields.js';
 
 it('labelFromName reads snake_case as words, with units in brackets', () => {

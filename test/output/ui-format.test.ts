@@ -1,4 +1,3 @@
-import { expect, it } from 'vitest';
 import { formatRate, shortHash } from '../../src/core/number-format.js';
 import {
   formatBps,

@@ -1,5 +1,4 @@
 // The output layer on fake streams: what each mode puts on stdout and stderr.
-import { expect, it } from 'vitest';
 import { makeChalk } from '../../src/platform/terminal/color.js';
 import type { FieldSpec } from '../../src/platform/fields/fields.js';
 import { output as fakeOutput } from '../support/output/fake-output.js';

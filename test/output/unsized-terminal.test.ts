@@ -3,7 +3,6 @@
 // the process of its signals and timers while the write it waited for had landed. The real binary
 // on a real pseudo-terminal sized 0 × 0 (or shrunk to it while a spinner runs), against the
 // simulator: each run ends, writes a few KiB, and leaves the journal saying what happened.
-import { afterAll, describe, expect, it } from 'vitest';
 import { exits, journalEntries, waitingAfter } from '../support/cli-runs.js';
 import { until } from '../support/polling.js';
 import { spawnInTerminal, type Terminal } from '../support/servers/pseudo-terminal.js';

@@ -1,6 +1,5 @@
 // The one place a time is cut into text (src/core/utc-text.ts): every cut of one instant, from
 // ms, a Date or a server's ISO text (cut as it came, never read again).
-import { expect, it } from 'vitest';
 import {
   utcClock,
   utcClockMillis,

@@ -3,7 +3,6 @@
 // escape bytes that draw it.
 import xterm from '@xterm/headless';
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
 import { redrawsInPlace, terminalColumns } from '../../src/platform/terminal/terminal.js';
 import { displayWidth, shortenMiddle, truncateEnd, wrapWords } from '../../src/platform/terminal/width.js';
 

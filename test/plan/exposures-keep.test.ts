@@ -6,7 +6,6 @@
 // the book is flat.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect } from 'vitest';
 import { describeKeepers, filledActive, HOUR, keeperTest, keepOnce } from '../support/keeper.js';
 import { apiData, type Simulator } from '../support/simulator.js';
 

@@ -2,7 +2,6 @@
 // checks, direction by economics, netting, the ratio buckets, the band, the schedule, the projected
 // cost, the stress table, the dollar offset, the keeper's targetRowsAt, and the --report rules (coverage per week,
 // cost to date, effectiveness) — all pure, on a fixed clock.
-import { expect, it } from 'vitest';
 import { parseExposuresFile, type Exposure } from '../../src/features/exposures/exposures-file.js';
 import { parsePolicyFile, parseRatios, resolvePolicy } from '../../src/features/exposures/exposure-policy.js';
 import { DAY_MS } from '../../src/core/vocabulary.js';

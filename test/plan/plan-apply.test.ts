@@ -7,7 +7,6 @@
 // cut read (no add of what the side already holds). Asserts on the server's own state and log.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 import { killWhen, ok, okJson, exits } from '../support/cli-runs.js';
 import { openBody } from '../support/engine.js';

@@ -1,6 +1,5 @@
 // The plan diff (src/core/plan.ts): target rows against the live book, the actions in execution
 // order, and the pre-trade checks simulated over the whole sequence.
-import { expect, it } from 'vitest';
 import {
   applyOrder,
   computePlan,

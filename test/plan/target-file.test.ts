@@ -1,7 +1,6 @@
 // The target file of `hedge plan` / `hedge apply` (src/core/target-file.ts): checked whole before
 // anything is read from the server, every problem listed with the line it is on — and never with
 // what the line holds (a file can be anything an agent named: only line, column and what is allowed).
-import { expect, it } from 'vitest';
 import { parseTargetFile } from '../../src/core/target-file.js';
 
 const HEADER = 'market,side,notional_usd,tenor_days';

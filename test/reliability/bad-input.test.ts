@@ -2,7 +2,6 @@
 // wrong, nothing on stdout, and not one request received by a live sandbox the CLI is pointed at
 // (its request log stays empty). A few rows that look odd but are fine (lower case, spaces around a
 // market) normalise and succeed: those are asserted separately, with the normalised request.
-import { describe, expect, it } from 'vitest';
 import { exits, ok } from '../support/cli-runs.js';
 import { ResultRecorder } from './recorder.js';
 import { writeStore } from '../support/config-store.js';

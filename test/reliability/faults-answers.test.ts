@@ -3,7 +3,6 @@
 // network or server failure (5) — or, for an answer that came but cannot be read, the unreadable
 // class (14) naming what came — and no stack trace; a write whose answer was unreadable says its
 // outcome is unknown and how to resume, and resuming leaves exactly one hedge.
-import { describe, expect, it } from 'vitest';
 import { exits } from '../support/cli-runs.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
 import { lostThenResumed, ResultRecorder } from './recorder.js';

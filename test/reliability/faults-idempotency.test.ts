@@ -4,7 +4,6 @@
 // entry point that writes: test/write/conformance-matrix.test.ts, "one key on every retry".)
 // Every count below is the server's own (engine state and request log), not the CLI's output.
 // Each case has its own simulator: they run side by side, their real-time holds and timeouts overlapping.
-import { describe, expect, it } from 'vitest';
 import { ok } from '../support/cli-runs.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
 import { lostThenResumed, ResultRecorder } from './recorder.js';

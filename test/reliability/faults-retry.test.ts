@@ -2,7 +2,6 @@
 // 5xx on reads and writes, 429 with Retry-After, and a script of 50 back-to-back reads under a
 // tight per-key rate limit. Attempts are counted and delays measured on the server's request log, whose
 // time is hedge's: this machine's plus every pause hedge took, each ended at once (skippingClock).
-import { describe, expect, it } from 'vitest';
 import { exits, ok } from '../support/cli-runs.js';
 import { DEFAULT_RETRY_POLICY, backoffDelayMs } from '../../src/platform/api/retry-policy.js';
 import { ResultRecorder } from './recorder.js';

@@ -5,7 +5,6 @@
 // the 1.5 s cadence itself is pinned with an injected clock in test/write/wait.test.ts). Nothing
 // here races the wall clock: a landing happens when the test moves the simulator's clock.
 import type { ChildProcess } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
 import { exits, ok } from '../support/cli-runs.js';
 import { until } from '../support/polling.js';
 import { lostThenResumed, ResultRecorder } from './recorder.js';

@@ -3,7 +3,7 @@
 // turns into the report in .tmp/reliability/ when `npm run reliability-report` asks it to.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { afterAll, expect, inject } from 'vitest';
+import { inject } from 'vitest';
 import { exits } from '../support/cli-runs.js';
 import { ROOT, type RunResult } from '../support/hedge-cli.js';
 import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/output/text.js';

@@ -5,7 +5,6 @@
 // saying why, where no Chromium is installed (Debian: apt-get install chromium).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/hedge-cli.js';
 import { CHROMIUM, measureReportTable } from '../support/servers/chromium.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';

@@ -1,4 +1,3 @@
-import { describe, expect, it } from 'vitest';
 import type { HistoryFacts } from '../../src/core/wire.js';
 import type { Report, ReportGrouping } from '../../src/features/report/report-rules.js';
 import { escapeHtml, niceScale } from '../../src/features/report/report-html.js';

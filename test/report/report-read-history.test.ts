@@ -1,4 +1,3 @@
-import { describe, expect, it } from 'vitest';
 import { historyRecordForPeople, readHistoryRecord, readTimestamp } from '../../src/platform/api/wire/fields.js';
 import { InvalidResponseError } from '../../src/core/errors.js';
 

@@ -1,4 +1,3 @@
-import { describe, expect, it } from 'vitest';
 import type { HistoryFacts } from '../../src/core/wire.js';
 import {
   REPORT_GROUPINGS,

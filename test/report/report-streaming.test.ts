@@ -5,7 +5,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import type { HistoryFacts } from '../../src/core/wire.js';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
 import { ReportBuilder, cumulativePoint, cumulativePoints } from '../../src/features/report/report-rules.js';
 import { ClosedHedgeListing } from '../../src/features/report/report.js';
 import { output } from '../support/output/fake-output.js';

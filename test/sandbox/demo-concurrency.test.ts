@@ -6,7 +6,6 @@
 // its clock stepped past every fill).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
 import {
   DEMO_API_KEY,
   DEMO_FILL_DELAY_MS,

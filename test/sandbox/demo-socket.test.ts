@@ -3,7 +3,6 @@
 // `--demo` read loads no node:crypto (docs/performance.md). What test/build/startup-imports.test.ts
 // checks on the built binary is checked here at the seams: the names, the transport.
 import { tmpdir } from 'node:os';
-import { expect, it } from 'vitest';
 import { createClient } from '../../src/platform/api/create-client.js';
 import { HttpConnections } from '../../src/platform/api/transport.js';
 import { DEMO_API_KEY, demoSocketPath } from '../../src/platform/runtime/start-demo.js';

@@ -1,5 +1,3 @@
-import { describe, expect, it } from 'vitest';
-
 import { SANDBOX_DIALECTS, type RunningSandbox, type SandboxDialect } from '../../src/sandbox/index.js';
 import { SANDBOX_DIALECTS as SERVE_DIALECTS } from '../../src/sandbox/http/serve.js';
 import { openBody, T0 } from '../support/engine.js';

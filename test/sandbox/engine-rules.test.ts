@@ -1,5 +1,3 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-
 import { createEngineState } from '../../src/sandbox/engine.js';
 import { compareEvents } from '../../src/sandbox/engine-state.js';
 import { growHedges } from './growth.js';

@@ -2,8 +2,6 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 
-import { expect, it } from 'vitest';
-
 import { parseSandboxServeOptions } from '../../src/cli/cmd/tools/sandbox-serve.js';
 import { serveSandbox } from '../../src/sandbox/index.js';
 import { until } from '../support/polling.js';

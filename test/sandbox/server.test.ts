@@ -1,5 +1,3 @@
-import { expect, it } from 'vitest';
-
 import type { FaultSettings } from '../../src/sandbox/http/faults.js';
 import {
   HOSTILE_FIELD_NAME,

@@ -1,7 +1,6 @@
 // Views that trail the records (viewLagMs): the positions list, the history and the account show
 // each change of a hedge the lag after the hedge record does. Asserted on the server's own answers
 // over HTTP, on a clock that moves only when a test advances it, so every boundary is exact.
-import { expect, it } from 'vitest';
 
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { openBody } from '../support/engine.js';

@@ -1,6 +1,5 @@
 // `hedge … | head`: the reader closing the pipe early is not an error.
 import { spawn } from 'node:child_process';
-import { expect, it } from 'vitest';
 import { exits, journalEntries } from '../support/cli-runs.js';
 import { baseEnv, HEDGE_BIN } from '../support/hedge-cli.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';

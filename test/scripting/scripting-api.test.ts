@@ -4,7 +4,6 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
 import { LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { MARKET, useSimulators } from '../support/simulator.js';
 import { journalEntries, killWhen, ok, okJson, exits } from '../support/cli-runs.js';

@@ -2,7 +2,6 @@
 // paging proxy (test/support/servers/paging-proxy.ts) — by a cursor in meta or in the body, or by a Link
 // header — and gathered into one envelope with every row, in order, once. A next link to another host is not
 // followed: the key stays with the base URL.
-import { expect, it } from 'vitest';
 import { startPagingProxy, type PagingProxy, type PagingStyle } from '../support/servers/paging-proxy.js';
 import { apiData, closedAfterEach, envFor, useSimulators } from '../support/simulator.js';
 import { ok, okJson, exits, lastJson } from '../support/cli-runs.js';

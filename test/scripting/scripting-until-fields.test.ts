@@ -3,7 +3,6 @@
 // simulator's clock once the CLI is seen polling (never by waiting on the wall clock). The exact
 // cadence and bound are pinned on a fake clock in scripting/until-loop.test.ts.
 import type { ChildProcess } from 'node:child_process';
-import { expect, it } from 'vitest';
 import type { RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { apiData, MARKET, pinnedClockEnv, useSimulators } from '../support/simulator.js';

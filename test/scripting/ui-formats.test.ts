@@ -1,7 +1,6 @@
 // The output formats on fake streams: tsv/csv headers and quoting, ndjson, --fields (dotted ones too) in every format
 // (and its refusals), --query, and tables fitted to the width. --no-header, hashes whole
 // and the documented columns of each list: test/book/read-commands.test.ts.
-import { expect, it } from 'vitest';
 import { spreadsheetSafe } from '../../src/platform/terminal/spreadsheet-cell.js';
 import { UsageError } from '../../src/core/errors.js';
 import { csvText } from '../../src/platform/terminal/csv.js';

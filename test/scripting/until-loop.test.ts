@@ -1,7 +1,6 @@
 // `--until EXPR` (runner/run-until.ts, runner/run-command.ts) in-process, on a fake clock and a fake client
 // running the real command code: the cadence, Retry-After, the time bound (exit 124 with the last
 // data under --json), the errors that end it, what is printed. scripting-until-fields.test.ts runs it for real.
-import { expect, it } from 'vitest';
 import type { HedgeClient } from '../../src/platform/api/client.js';
 import type { Hedge } from '../../src/platform/api/schemas.js';
 import type { RawInput } from '../../src/cli/runner/command-spec.js';

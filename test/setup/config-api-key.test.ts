@@ -1,5 +1,4 @@
 // What a key may look like and how much of it may ever be shown.
-import { expect, it } from 'vitest';
 import {
   environmentOfKey,
   redactKey,

@@ -3,7 +3,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { expect, it } from 'vitest';
 import { InterruptedError, UsageError } from '../../src/core/errors.js';
 import {
   checkCaFile,

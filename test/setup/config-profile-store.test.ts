@@ -18,7 +18,6 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { check, lock } from 'proper-lockfile';
-import { beforeEach, describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { resolveCredentials } from '../../src/platform/config/credentials.js';
 import { ConfigError } from '../../src/core/errors.js';

@@ -4,7 +4,6 @@
 // store or journal a write could not use (the code the write ends with; a CA file: guarded-files.test.ts).
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { SANDBOX_DIALECTS, wireDialect } from '../../src/sandbox/index.js';
 import { startFieldProxy } from '../support/servers/field-proxy.js';
 import { UNKNOWN_KEY } from '../support/keys.js';

@@ -20,7 +20,6 @@ import {
 } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join, relative } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { storeFile, writeStore } from '../support/config-store.js';
 import { ROOT, runHedge, type RunResult } from '../support/hedge-cli.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';

@@ -4,7 +4,6 @@
 // its environment; and a profile whose key comes from it resolves to that key.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { resolveCredentials } from '../../src/platform/config/credentials.js';
 import { runKeyCommand } from '../../src/platform/config/key-command.js';
 import { keyLocationOf } from '../../src/platform/config/key-store.js';

@@ -3,7 +3,6 @@
 // and removes the key there; what the keyring holds is read back with secret-tool, and what was
 // sent with the simulator's request log. Skipped, with the reason, where the tools are absent.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HedgeArgs } from '../support/hedge-cli.js';
 import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A } from '../support/keys.js';

@@ -1,7 +1,6 @@
 // The exposures soak (exposures-soak.ts), as long as `npm run soak -- --days 90 --seed S --kills K`
 // asks: scripts/soak-exposures.mjs sets HEDGE_SOAK_* and the samples file, and runs this file outside
 // `npm test` (test/soak/vitest.config.ts), since it waits in real time.
-import { describe, expect, it } from 'vitest';
 import { describeSoak, runExposuresSoak, soakOptions } from './exposures-soak.js';
 
 const options = soakOptions();

@@ -5,7 +5,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { afterAll } from 'vitest';
 import { baseEnv, HEDGE_BIN, ROOT } from '../support/hedge-cli.js';
 import type { Simulator } from '../support/simulator.js';
 

@@ -1,7 +1,6 @@
 // The keeper soak on trailing views (keeper-soak.ts), as long as `npm run soak:keeper -- --maturities
 // 50 --kills 6 --seed S` asks: scripts/soak-keeper.mjs sets HEDGE_KEEPER_SOAK_* and the output files,
 // and runs this file outside `npm test` (test/soak/vitest.config.ts), since it waits in real time.
-import { describe, expect, it } from 'vitest';
 import { describeKeeperSoak, keeperSoakOptions, maxWallMs, runKeeperSoak } from './keeper-soak.js';
 
 const options = keeperSoakOptions();

@@ -1,7 +1,6 @@
 // Running the binary the ways several e2e files do: reading its journal and its errors as a script
 // would, and killing a run (SIGKILL) at a chosen moment to see what a crash leaves behind.
 import type { ChildProcess } from 'node:child_process';
-import { expect } from 'vitest';
 import type { HedgeArgs, RunOptions, RunResult } from './hedge-cli.js';
 import { until } from './polling.js';
 import type { Simulator } from './simulator.js';

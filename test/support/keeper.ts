@@ -6,7 +6,6 @@ import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { describe, expect, test, vi } from 'vitest';
 import { ok, type HedgeRunner } from './cli-runs.js';
 import type { RunOptions, RunResult } from './hedge-cli.js';
 import { lines as printed } from './output/text.js';

@@ -1,7 +1,6 @@
 // Set up for every test file. Workers run file after file in one process (isolate: false, see
 // vitest.config.ts), so what a file leaves running is ended when it ends.
 import { appendFileSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, expect } from 'vitest';
 import { loadTableDrawer } from '../../src/platform/terminal/table.js';
 import { killRunningChildren } from './hedge-cli.js';
 

@@ -6,7 +6,6 @@
 // `it.concurrent`), so no server outlives its test. Tests of the server itself take `.sandbox`.
 import { randomUUID } from 'node:crypto';
 import { sleep } from '../../src/core/process/timers.js';
-import { afterEach } from 'vitest';
 import {
   startSandbox,
   type RequestLogEntry,

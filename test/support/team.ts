@@ -4,7 +4,6 @@
 // C has no profile and takes everything from the environment, HEDGE_JOURNAL_URL with its password.
 // The test process has the same PGPASSWORD, which the PostgreSQL client reads from the process: so
 // A's and B's runs can go in-process too (hedge-cli.ts); a run whose process is the point spawns.
-import { afterEach } from 'vitest';
 import { tempDir, runHedge, type RunOptions, type RunResult } from './hedge-cli.js';
 import { writeStore } from './config-store.js';
 import type { PostgresServer } from './servers/postgres.js';

@@ -5,7 +5,6 @@
 // left on its clock: trade/trading-details.test.ts). The server is
 // moved ahead with advance(), never waited for. On a server 10 min ahead, --watch's maturity alert and countdown
 // count on its clock too.
-import { expect, it } from 'vitest';
 import { MARKET, useSimulators } from '../support/simulator.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { activeSizes } from '../support/keeper.js';

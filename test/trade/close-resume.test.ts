@@ -13,7 +13,6 @@
 // `submitted` through every resume. The same close run again (not `resume`) finishes that action too,
 // but was asked for a flat side: it names the hedge open now and exits 12. Judged on the simulator's
 // own state and request log.
-import { expect, it } from 'vitest';
 import { exits, journalEntries, killWhen, ok, waitingAfter } from '../support/cli-runs.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { activeSizes, HOUR } from '../support/keeper.js';

@@ -2,7 +2,6 @@
 // its life (flows/hedge-sizes.ts), and how `hedge history` says it on screen (ui/history-view.ts):
 // the resized hedge's notional marked, a note naming what it held — never a guess for a hedge the
 // journal did not see change.
-import { expect, it } from 'vitest';
 import { resizedHedges } from '../../src/features/trade/hedge-sizes.js';
 import type { JournalEntry } from '../../src/platform/journal/index.js';
 import { markResized, resizedNote } from '../../src/features/report/history-view.js';

@@ -5,7 +5,6 @@
 // `hedge hedges ID --wait`: polls until the hedge is final; a filled hedge exits 0, a failed one
 // exits 6 (order failed) with the hedge still printed. The sandboxes run on real time here so the
 // fill lands while the CLI waits (300 ms after the open, well before its first poll a second later).
-import { expect, it } from 'vitest';
 import { hedgeSchema } from '../../src/platform/api/schemas.js';
 import { apiData, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { exits, journalEntries, ok, okJson } from '../support/cli-runs.js';

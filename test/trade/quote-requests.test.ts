@@ -1,7 +1,6 @@
 // `hedge quote` is POST /quotes, with the open's pre-trade reads (GET /markets, GET /account) beside
 // it: a size an open would be refused for is said on stderr, the quote still printed (exit 0). After a
 // refusal the markets list says whether the market is why. Counted on the simulator's own log.
-import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiData, startSimulator, withSimulator, type Simulator } from '../support/simulator.js';
 import { ok, exits } from '../support/cli-runs.js';
 import { openBody } from '../support/engine.js';

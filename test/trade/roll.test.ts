@@ -3,7 +3,7 @@
 // and a roll killed (SIGKILL) between its legs, finished by `hedge resume` or the same command
 // again — exactly one close and one open on the server overall. Each kill is timed by the
 // simulator's own request log, never by a sleep; what is asserted is the server's state and log.
-import { describe, expect, it, type TestContext } from 'vitest';
+import type { TestContext } from 'vitest';
 import {
   startSimulator as startOwn,
   useSimulators,

@@ -3,7 +3,6 @@
 // words carry and fees the one way (docs/output.md "Sign convention"); an open on a side that is already
 // open gets a note pointing to `hedge add` (never a refusal).
 // Assertions are on the simulator's own state and request log.
-import { expect, it } from 'vitest';
 import { formatMoney, formatRate, formatSignedMoney } from '../../src/core/number-format.js';
 import { payOrEarn, toAccountSide } from '../../src/core/money.js';
 import { runHedge, tempFolders } from '../support/hedge-cli.js';

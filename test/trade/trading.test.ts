@@ -4,7 +4,6 @@
 // each waited until the change is visible, no_open_hedge a clear exit 3; and the safety rails —
 // pre-trade checks that stop a write before it is sent (the server's own refusal with --skip-checks),
 // live keys refused without a terminal or --yes before any request at all.
-import { expect, it } from 'vitest';
 import { LIVE_KEY } from '../support/keys.js';
 import { openFilledThroughCli, useSimulators } from '../support/simulator.js';
 import { IDEMPOTENCY_KEY } from '../support/output/text.js';

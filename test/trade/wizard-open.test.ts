@@ -4,7 +4,6 @@
 // at a prompt, which ends with exit 130 and nothing sent, and "No" at the confirmation, exit 8
 // (declined). At 80 columns every line is drawn whole: no line wider than the terminal and no word
 // split at a line end, prompts and the message after an interrupted wait included.
-import { afterEach, expect, it } from 'vitest';
 import {
   KEYS,
   spawnInTerminal as spawnTerminal,

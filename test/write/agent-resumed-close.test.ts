@@ -4,7 +4,6 @@
 // landed, resumed past its key's lifetime: the side's absence is no proof either way, since what the side held at the
 // send was never read. "Cannot tell" (exit 12), nothing sent, the journal left unknown; never "could not have landed",
 // re-sent and journaled as rejected. Judged on the simulator's request log, its history and the journal's rows.
-import { expect, it } from 'vitest';
 import { exits, journalEntries } from '../support/cli-runs.js';
 import { useSimulators } from '../support/simulator.js';
 import { useMcpServers } from '../support/mcp.js';

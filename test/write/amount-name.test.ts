@@ -4,7 +4,6 @@
 // it. A person's (or an agent's) "yes" to it on a LIVE key holds for the side the question showed: when a colleague
 // swapped the side's hedge for another of the same notional meanwhile, it is not carried over to the hedge now there.
 // Judged on the simulator's request log, its hedges and the journal.
-import { expect, it } from 'vitest';
 import { useToolboxes } from '../agent/toolbox-on.js';
 import { BUY, expectDone, journal, json } from '../agent/answers.js';
 import type { McpAnswer } from '../support/mcp.js';

@@ -5,7 +5,6 @@
 // "the notional equals the one before" after a colleague's change; a resume on a server whose clock
 // ran fast resent a forgotten key; a re-run of a finished command did it again.
 import { ok, okJson, exits, journalEntries, lastJson } from '../support/cli-runs.js';
-import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { MARKET, withSimulator, type Simulator } from '../support/simulator.js';
 import { tempDir, tempDirsInMemory } from '../support/hedge-cli.js';

@@ -9,7 +9,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exits, ok } from '../support/cli-runs.js';
-import { describe, expect, it } from 'vitest';
 import { commandPaths, flagNames, type ArgSpec, type CommandSpec } from '../../src/cli/runner/command-spec.js';
 import { COMMANDS, WRITE_OPTIONS } from '../../src/cli/manifest.js';
 import { tempDirsInMemory, type RunResult } from '../support/hedge-cli.js';

@@ -4,7 +4,6 @@
 // simulator's own state and request log (and the journal as `hedge journal` lists it), never the
 // command's word alone. Every cell starts a simulator of its own, so the cells run side by side, hedge on its
 // stepped clock (waits and backoffs move it instead of passing).
-import { describe, expect, it } from 'vitest';
 import { keyFingerprint, openJournal } from '../../src/platform/journal/index.js';
 import { exits, journalEntries } from '../support/cli-runs.js';
 import type { Person } from '../support/hedge-in-process.js';

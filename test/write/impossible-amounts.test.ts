@@ -3,7 +3,6 @@
 // that side is refused before it sends (exit 14). Asserted on the simulator's request log; a proxy
 // in front of it plays the server that answers the impossible amount in every view.
 import { ok, exits } from '../support/cli-runs.js';
-import { expect, it } from 'vitest';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
 import type { HedgeArgs } from '../support/hedge-cli.js';
 import { useSimulators } from '../support/simulator.js';

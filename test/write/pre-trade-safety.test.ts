@@ -3,7 +3,6 @@
 // (against the simulator), the idempotency key (made once, or taken from --idempotency-key and
 // checked). The confirmation at a terminal (y/N, a No is exit 8) and a hedge swapped meanwhile: the
 // conformance matrix's "confirmation bound" cells; the dry-run rendering: test/trade/trading.test.ts.
-import { afterAll, describe, expect, it } from 'vitest';
 import { run as runClose } from '../../src/cli/cmd/trade/close.js';
 import { runRoll } from '../../src/features/trade/roll.js';
 import { applyTarget } from '../../src/features/plan/apply.js';

@@ -1,6 +1,5 @@
 // The pre-trade checks as pure functions: which failure wins, what numbers the error carries, and
 // that a notional exactly at a limit passes.
-import { expect, it } from 'vitest';
 import { preTradeProblem } from '../../src/features/trade/pre-trade-rules.js';
 
 function facts(overrides: { status?: string; buy?: number; sell?: number; headroom?: number } = {}) {

@@ -1,7 +1,6 @@
 // The wait loop under a fake clock: when it polls (first poll a second after the submit, then every
 // 1.5 s, never two polls under a second apart), how --timeout ends it (StillPendingError, exit 7,
 // with the resume command) and how Ctrl-C ends it (InterruptedError, exit 130, action stands).
-import { describe, expect, it } from 'vitest';
 import type { HedgeClient } from '../../src/platform/api/client.js';
 import type { Hedge, HistoryRecord, Position } from '../../src/platform/api/schemas.js';
 import {

@@ -3,7 +3,6 @@
 // and the way to finish it — exit 5, outcome unknown — never a bare journal error (exit 1) that
 // hides that the server may have acted. In-process, with a journal that fails on update and an
 // action whose send is counted: the point is the flow, not the network.
-import { afterAll, expect, it } from 'vitest';
 import { OutcomeUnknownError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { runWrite } from '../../src/features/write/write-flow.js';

@@ -1,5 +1,4 @@
 // The one line a UsageError says, for tests of what a refusal tells (bad input is one line).
-import { expect } from 'vitest';
 import { UsageError } from '../../../src/core/errors.js';
 
 export function usageRefusal(run: () => unknown) {

@@ -4,7 +4,6 @@
 // file that neither looks at other databases' sessions nor needs a server of its own. Without
 // server binaries the tests say so in one line; they fail under CI=true and are skipped elsewhere
 // (a developer's machine without PostgreSQL).
-import { afterAll, beforeAll, describe } from 'vitest';
 import { POSTGRES_MISSING, sharedPostgres, startPostgres, type PostgresServer } from './postgres-server.js';
 
 export type { PostgresServer } from './postgres-server.js';
