@@ -210,7 +210,6 @@ function runInProcess(args: string[], env: Record<string, string>, options: RunO
   const now = pinnedNowOf(env);
   const { NODE_OPTIONS: _preload, ...mainEnv } = env;
   return runMainInProcess(
-    ROOT,
     args,
     mainEnv,
     options.person ?? options.input ?? '',
