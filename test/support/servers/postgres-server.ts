@@ -3,9 +3,9 @@
 // (/usr/lib/postgresql/<version>/bin, or HEDGE_TEST_PG_BIN): initdb in a temp folder, the
 // postmaster (through pg_ctl) on a free loopback port with password (SCRAM) logins. PostgreSQL
 // refuses to run as root, so as root both run as the `postgres` user (the folder is handed to it).
-// `startPostgres()` is a server of one's own; `sharedPostgres()` is a view of the test run's one
-// cluster (started by the first file that asks, stopped by the global setup's teardown) through a
-// loopback proxy of its own, which its stop() cuts as a shutdown would. No test framework here.
+// `sharedPostgres()` is a view of the test run's one cluster (started by the first file that asks,
+// stopped by the global setup's teardown) through a loopback proxy of its own, which its stop() cuts
+// as a shutdown would. No test framework here.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
@@ -49,12 +49,11 @@ export const POSTGRES_MISSING = BIN
   : `No PostgreSQL server binaries (initdb, postgres, pg_ctl) in ${DEBIAN_ROOT}/<version>/bin or HEDGE_TEST_PG_BIN: the team-store tests need them (Debian: apt-get install postgresql-15).`;
 
 /**
- * A server: `createDatabase` gives a fresh, empty database's URL, `query` runs a statement as the
- * superuser, `stop` is a fast shutdown (sessions ended, its port then refuses connections), `start`
- * starts it again on the same port and data, `close` stops it and removes its folder (a view of the
- * shared cluster: cuts its proxy, drops its databases).
+ * A view of the shared cluster: `createDatabase` gives a fresh, empty database's URL, `query` runs a statement as the
+ * superuser, `stop` is a shutdown as its clients see it (sessions ended, its port then refuses connections), `start`
+ * opens it again on the same port, `close` cuts its proxy and drops its databases.
  */
-export type PostgresServer = Awaited<ReturnType<typeof startPostgres>>;
+export type PostgresServer = Awaited<ReturnType<typeof sharedPostgres>>;
 
 type Account = ReturnType<typeof postgresAccount>;
 
@@ -106,7 +105,7 @@ function pgCtl(root: string, account: Account, settings = '') {
  * initdb in a fresh folder under `parent` (no durability: tests need none, and are faster without),
  * and the pg_ctl that runs it: `launch` resolves once it accepts connections, `stop` is a fast shutdown.
  */
-async function initCluster(parent: string, maxConnections: number) {
+async function initCluster(parent: string) {
   if (!BIN) throw new Error(POSTGRES_MISSING);
   const account = postgresAccount();
   const root = mkdtempSync(join(parent, 'hedge-pg-'));
@@ -126,7 +125,7 @@ async function initCluster(parent: string, maxConnections: number) {
     ],
     account,
   );
-  const settings = `-c fsync=off -c full_page_writes=off -c max_connections=${maxConnections}`;
+  const settings = '-c fsync=off -c full_page_writes=off -c max_connections=500';
   return { password, root, ...pgCtl(root, account, settings) };
 }
 
@@ -160,35 +159,6 @@ async function queryAt(url: string, text: string, values?: unknown[]) {
   } finally {
     await client.end();
   }
-}
-
-/** What a server and a view of the shared one have alike, on the URLs `url` makes; each database it makes is named in `databases`. */
-function serverAt(password: string, url: (database: string) => string, databases: string[] = []) {
-  return {
-    password,
-    query: (database: string, text: string, values?: unknown[]) => queryAt(url(database), text, values),
-    async createDatabase() {
-      const name = `team_${randomBytes(6).toString('hex')}`;
-      databases.push(name);
-      await queryAt(url('postgres'), `CREATE DATABASE ${name}`);
-      return url(name);
-    },
-  };
-}
-
-export async function startPostgres() {
-  const cluster = await initCluster(tmpdir(), 200);
-  const port = await onFreePort(cluster);
-  return {
-    ...serverAt(cluster.password, urlOf(cluster.password, port)),
-    stop: cluster.stop,
-    // Same port: the URLs the tests handed out stay right.
-    start: () => cluster.launch(port),
-    async close() {
-      await cluster.stop();
-      rmSync(cluster.root, { recursive: true, force: true });
-    },
-  };
 }
 
 /** Set by the global setup: the folder of the run's one shared cluster. */
@@ -229,7 +199,7 @@ function sharedCluster(dir: string) {
       }
     }
     try {
-      const cluster = await initCluster(dir, 500);
+      const cluster = await initCluster(dir);
       const started = { port: await onFreePort(cluster), password: cluster.password };
       writeFileSync(`${info}.tmp`, JSON.stringify(started));
       renameSync(`${info}.tmp`, info);
@@ -243,14 +213,14 @@ function sharedCluster(dir: string) {
 }
 
 /**
- * A view of the run's shared cluster through a loopback proxy of its own, or undefined outside a
- * run with one. Its stop() is a shutdown as its clients see it: the sessions that came through it
+ * A view of the run's shared cluster through a loopback proxy of its own. Its stop() is a shutdown as its clients see it: the sessions that came through it
  * are ended by the server (57P01, as a fast shutdown ends them) and its port refuses connections
  * until start() opens it again.
  */
 export async function sharedPostgres() {
   const dir = process.env[SHARED_CLUSTER_ENV];
-  if (!dir || !BIN) return undefined;
+  if (!dir)
+    throw new Error(`no shared PostgreSQL cluster: ${SHARED_CLUSTER_ENV} is set by test/support/global-setup.ts`);
   const cluster = await sharedCluster(dir);
   const direct = urlOf(cluster.password, cluster.port);
   const pairs = new Set<Socket[]>();
@@ -265,6 +235,7 @@ export async function sharedPostgres() {
   await listen(0);
   const port = (proxy.address() as { port: number }).port;
   const databases: string[] = [];
+  const url = urlOf(cluster.password, port);
   const stop = async () => {
     if (!proxy.listening) return;
     const closed = new Promise((resolve) => proxy.close(resolve));
@@ -279,7 +250,14 @@ export async function sharedPostgres() {
     await closed;
   };
   return {
-    ...serverAt(cluster.password, urlOf(cluster.password, port), databases),
+    password: cluster.password,
+    query: (database: string, text: string, values?: unknown[]) => queryAt(url(database), text, values),
+    async createDatabase() {
+      const name = `team_${randomBytes(6).toString('hex')}`;
+      databases.push(name);
+      await queryAt(url('postgres'), `CREATE DATABASE ${name}`);
+      return url(name);
+    },
     stop,
     start: () => (proxy.listening ? Promise.resolve() : listen(port)),
     async close() {

@@ -4,7 +4,7 @@
 // at its own database's sessions only, never at another's. Without server binaries the tests say so in one line; they fail under CI=true and are skipped elsewhere
 // (a developer's machine without PostgreSQL).
 import { afterAll, beforeAll, describe } from 'vitest';
-import { POSTGRES_MISSING, sharedPostgres, startPostgres, type PostgresServer } from './postgres-server.js';
+import { POSTGRES_MISSING, sharedPostgres, type PostgresServer } from './postgres-server.js';
 
 export type { PostgresServer } from './postgres-server.js';
 
@@ -12,7 +12,7 @@ export type { PostgresServer } from './postgres-server.js';
 const SKIP_POSTGRES = POSTGRES_MISSING !== undefined && process.env.CI !== 'true';
 
 /**
- * A suite with a view of the run's one cluster (a server of its own outside a run with it), ready before its tests
+ * A suite with a view of the run's one cluster, ready before its tests
  * and let go after them; without server binaries it reports why in one line.
  */
 export function describeWithPostgres(name: string, body: (server: () => PostgresServer) => void) {
@@ -20,7 +20,7 @@ export function describeWithPostgres(name: string, body: (server: () => Postgres
   describe.skipIf(SKIP_POSTGRES)(name, () => {
     let server: PostgresServer | undefined;
     beforeAll(async () => {
-      server = (await sharedPostgres()) ?? (await startPostgres());
+      server = await sharedPostgres();
     });
     afterAll(async () => {
       await server?.close();
