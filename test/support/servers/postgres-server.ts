@@ -87,14 +87,23 @@ function runToEnd(command: string, args: string[], account: Account): Promise<vo
   });
 }
 
-/** pg_ctl on a data folder, started with those server settings; a failure to start says what the server logged. */
-function pgCtl(root: string, account: Account, settings = '') {
+/**
+ * pg_ctl on a data folder; `launch` starts it without durability (tests need none, and are faster without) and
+ * resolves once it accepts connections, or fails saying what the server logged; `stop` is a fast shutdown.
+ */
+function pgCtl(root: string, account: Account) {
   const data = join(root, 'data');
   const log = join(root, 'log');
   const ctl = (args: string[]) => runToEnd(join(BIN!, 'pg_ctl'), [...args, '-D', data, '-w'], account);
   return {
     launch: (port: number) =>
-      ctl(['start', '-l', log, '-o', `-p ${port} -h 127.0.0.1 -k ${root} ${settings}`]).catch((error) => {
+      ctl([
+        'start',
+        '-l',
+        log,
+        '-o',
+        `-p ${port} -h 127.0.0.1 -k ${root} -c fsync=off -c full_page_writes=off -c max_connections=500`,
+      ]).catch((error) => {
         throw new Error(`${error.message}\n${existsSync(log) ? readFileSync(log, 'utf8') : ''}`);
       }),
     stop: () => (existsSync(join(data, 'postmaster.pid')) ? ctl(['stop', '-m', 'fast']) : Promise.resolve()),
@@ -102,10 +111,10 @@ function pgCtl(root: string, account: Account, settings = '') {
 }
 
 /**
- * initdb in a fresh folder under `parent` (no durability: tests need none, and are faster without),
- * and the pg_ctl that runs it: `launch` resolves once it accepts connections, `stop` is a fast shutdown.
+ * initdb in a fresh folder under `parent`, started on a port found free (one taken meanwhile by another process:
+ * another port): its port and superuser password.
  */
-async function initCluster(parent: string) {
+async function startCluster(parent: string) {
   if (!BIN) throw new Error(POSTGRES_MISSING);
   const account = postgresAccount();
   const root = mkdtempSync(join(parent, 'hedge-pg-'));
@@ -125,12 +134,6 @@ async function initCluster(parent: string) {
     ],
     account,
   );
-  const settings = '-c fsync=off -c full_page_writes=off -c max_connections=500';
-  return { password, root, ...pgCtl(root, account, settings) };
-}
-
-/** Starts it on a port found free; one taken meanwhile by another process: another port. */
-async function onFreePort(cluster: Awaited<ReturnType<typeof initCluster>>) {
   for (let attempt = 0; ; attempt++) {
     const probe = createServer();
     const port = await new Promise<number>((resolve, reject) =>
@@ -140,8 +143,8 @@ async function onFreePort(cluster: Awaited<ReturnType<typeof initCluster>>) {
       }),
     );
     try {
-      await cluster.launch(port);
-      return port;
+      await pgCtl(root, account).launch(port);
+      return { port, password };
     } catch (error) {
       if (attempt >= 3 || !/could not (bind|create listen)/i.test((error as Error).message)) throw error;
     }
@@ -199,8 +202,7 @@ function sharedCluster(dir: string) {
       }
     }
     try {
-      const cluster = await initCluster(dir);
-      const started = { port: await onFreePort(cluster), password: cluster.password };
+      const started = await startCluster(dir);
       writeFileSync(`${info}.tmp`, JSON.stringify(started));
       renameSync(`${info}.tmp`, info);
       return started;
