@@ -23,6 +23,7 @@ import {
 import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 
 const DEBIAN_ROOT = '/usr/lib/postgresql';
@@ -198,7 +199,7 @@ function sharedCluster(dir: string) {
       for (;;) {
         if (existsSync(info)) return JSON.parse(readFileSync(info, 'utf8'));
         if (existsSync(failed)) throw new Error(readFileSync(failed, 'utf8'));
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await sleep(50);
       }
     }
     try {
@@ -246,8 +247,7 @@ export async function sharedPostgres() {
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE client_port = ANY($1)`,
       [[...pairs].map(([, upstream]) => upstream.localPort)],
     );
-    for (let waited = 0; pairs.size > 0 && waited < 5_000; waited += 20)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; pairs.size > 0 && waited < 5_000; waited += 20) await sleep(20);
     for (const [client] of pairs) client.destroy();
     await closed;
   };
