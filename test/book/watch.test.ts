@@ -9,7 +9,6 @@ import { apiData, useSimulators, type Simulator } from '../support/simulator.js'
 import { spawnInTerminal, KEYS } from '../support/servers/pseudo-terminal.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { lines as records } from '../support/keeper.js';
-import { onSkippingClock } from '../support/skipping-clock.js';
 
 const simulator = useSimulators();
 
@@ -22,7 +21,7 @@ const watched = async (sim: Simulator, args: string) => records(ok(await sim.hed
 
 it('hedge positions --watch (NDJSON): writes one {time, data} line per refresh, never reading /positions twice within a second, and ends after --count refreshes with exit 0; applies --query to each record’s data, as --json does; watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`; --alert-pnl on account reads its unrealized P&L (exit 10 when at or below, after the refresh and its alert record; the record and exit of a maturity alert: trade/clock-ahead.test.ts)', async () => {
   // A buy of 10,000 open.
-  const sim = await onSkippingClock(simulator);
+  const sim = await simulator({ skipping: true });
   sim.seedOpen('buy', 10_000);
   const result = ok(await sim.hedge('positions --watch 1 --count 3'));
   expect(result.stderr).toContain('Watch ended: --count 3 refreshes made.');
@@ -67,7 +66,7 @@ it('hedge positions --watch (NDJSON): writes one {time, data} line per refresh, 
 });
 
 it('hedge positions --watch (NDJSON): an authentication error ends the watch with exit 4 after one request; --timeout bounds a watch too: it ends with exit 0 and a note, one record per read the server answered', async () => {
-  const sim = await onSkippingClock(simulator);
+  const sim = await simulator({ skipping: true });
   const refused = await sim.hedge('positions --watch 1', {
     env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' },
   });
@@ -84,7 +83,7 @@ it('hedge positions --watch (NDJSON): an authentication error ends the watch wit
 });
 
 it('hedge positions --watch (NDJSON): survives a burst of 5xx answers: stale records while it lasts, fresh data after, exit 0; honours Retry-After: after a 503 asking for 3 s, the next read waits for it', async () => {
-  const sim = await onSkippingClock(simulator);
+  const sim = await simulator({ skipping: true });
   sim.seedOpen('sell', 5_000);
   // After the first good read, the next four GET /positions fail: two refreshes' worth (each
   // refresh tries twice).
@@ -128,7 +127,7 @@ it('hedge positions --watch (NDJSON): survives a burst of 5xx answers: stale rec
 });
 
 it('hedge positions --watch (NDJSON): --alert-maturity on a side of several hedges alerts on each hedge maturing within it, and the live view counts the side down to its soonest maturity, not the one its positions line names', async () => {
-  const sim = await onSkippingClock((options) => simulator({ ...options, severalPerSide: true }));
+  const sim = await simulator({ skipping: true, severalPerSide: true });
   const older = sim.seedOpen('buy', 10_000);
   sim.advance(2 * 86_400_000);
   const newer = sim.seedOpen('buy', 5_000);
@@ -154,7 +153,7 @@ it('hedge positions --watch (NDJSON): --alert-maturity on a side of several hedg
 
 it('hedge positions --watch (NDJSON): --watch in a pipe: each record’s data is what --json prints (one shape whatever the server names and shapes), --raw as sent', async () => {
   for (const dialect of ['alpha', 'gamma'] as const) {
-    const sim = await onSkippingClock((options) => simulator({ ...options, dialect }));
+    const sim = await simulator({ skipping: true, dialect });
     const once = okJson(await sim.hedge('price USDTNGN --json'));
     expect(once).toEqual(
       [{ market: 'USDTNGN', price: expect.any(Number), timestamp: expect.any(String) }].map((shape) =>

@@ -8,12 +8,7 @@
 // with HEDGE_CHAOS_PROGRESS set, each finished history is appended to that file as one JSON line
 // (and, unless it holds, its whole description) the moment it ends, so a long run can be read while it runs.
 import { appendFileSync } from 'node:fs';
-import {
-  POSTGRES_MISSING,
-  sharedPostgres,
-  startPostgres,
-  type PostgresServer,
-} from '../support/servers/postgres-server.js';
+import { POSTGRES_MISSING, sharedPostgres, type PostgresServer } from '../support/servers/postgres-server.js';
 import { describeHistory, runHistory, verdictOf, type HistoryResult } from './history.js';
 
 const histories = Number(process.env.HEDGE_CHAOS_HISTORIES ?? 2);
@@ -136,9 +131,8 @@ describe.concurrent('random concurrent histories on one side, judged by the serv
   it.skipIf(teamSeeds.length === 0 || skipTeam)(
     `${teamSeeds.length} histories on two machines sharing the team store: the same checks`,
     async () => {
-      // The suite run's one PostgreSQL cluster (a server of its own outside such a run); each history
-      // takes a fresh database on it and looks at no other.
-      const server = (await sharedPostgres()) ?? (await startPostgres());
+      // The suite run's one PostgreSQL cluster; each history takes a fresh database on it and looks at no other.
+      const server = await sharedPostgres();
       try {
         await runSeeds(teamSeeds, server);
       } finally {

@@ -21,7 +21,6 @@ import {
 } from '../support/simulator.js';
 import { killWhen, lastJson, ok } from '../support/cli-runs.js';
 import { startKeeper, writeTarget } from '../support/keeper.js';
-import { onSkippingClock } from '../support/skipping-clock.js';
 
 /** A real-time source that never moves (nothing fills or lands unless a test steps the clock): a scenario that waits. */
 const STOPPED = { options: { realNow: () => Date.parse('2026-03-02T09:00:00.000Z') }, waits: true };
@@ -531,8 +530,9 @@ for (const waits of [true, false])
     '$group',
     ({ name, code, scenario, said }) => {
       it(`${name}: ${scenario.name}`, async () => {
-        const start = (options: SimulatorOptions = {}) => startSimulator({ ...options, ...scenario.options });
-        const outcome = outcomeOf(await closedAfter(waits ? onSkippingClock(start) : start(), scenario.run));
+        const outcome = outcomeOf(
+          await closedAfter(startSimulator({ skipping: waits, ...scenario.options }), scenario.run),
+        );
         expect(outcome.code, JSON.stringify(outcome)).toBe(code);
         if (scenario.errorCode === undefined) {
           expect(outcome.error).toBeUndefined();

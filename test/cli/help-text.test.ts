@@ -4,11 +4,10 @@
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { COMMAND_GROUPS } from '../../src/cli/runner/command-spec.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
-import { ROOT } from '../support/hedge-cli.js';
 import { runMainInProcess } from '../support/hedge-in-process.js';
 
 async function printed(argv: string[], columns = 80) {
-  const { code, stdout } = await runMainInProcess(ROOT, argv, { COLUMNS: String(columns) }, '');
+  const { code, stdout } = await runMainInProcess(argv, { COLUMNS: String(columns) }, '');
   return { code, lines: stdout.replace(/\n$/, '').split('\n') };
 }
 
@@ -69,7 +68,7 @@ it(`each command's help: an example too long for the terminal continues on the n
 
 it("a usage problem is told with commander's suggestions, whatever other words name commands", async () => {
   // `quote` is the profile's name here: the suggestion still comes from every command.
-  expect(await runMainInProcess(ROOT, ['--profile', 'quote', 'marketz'], {}, '')).toMatchObject({
+  expect(await runMainInProcess(['--profile', 'quote', 'marketz'], {}, '')).toMatchObject({
     code: 2,
     stderr: "hedge: unknown command 'marketz' (did you mean markets?)\n",
   });

@@ -3,7 +3,6 @@
 // enough to be a typo; the parser's problems are the JSON error only when JSON was asked for by name.
 import { jsonErrorsAsked } from '../../src/cli/globals.js';
 import { editDistance, nearestOption, unknownOptionMessage } from '../../src/cli/nearest-option.js';
-import { ROOT } from '../support/hedge-cli.js';
 import { runMainInProcess } from '../support/hedge-in-process.js';
 
 it('the closest option counts a swap of two neighbours as one edit, as a person mistypes', () => {
@@ -39,7 +38,7 @@ it("the closest option is said in one line with the command's help; a value type
   ]);
 });
 
-const run = (argv: string[]) => runMainInProcess(ROOT, argv, {}, '');
+const run = (argv: string[]) => runMainInProcess(argv, {}, '');
 
 // A command's own option (quote --tenr) and one far from all (--bogus): test/reliability/bad-input.test.ts.
 it("hedge with an unknown option (the parser, in-process): a global option is a candidate too, and a subcommand's help is named by its whole path; exit 2; the JSON error with --json or --format json|ndjson, and one line otherwise", async () => {

@@ -36,7 +36,6 @@ const spawned = (command: string, args: string[], cwd: string, path: string, env
 /** Runs main() in this process (its working directory is ROOT) as bin/hedge.js does when run as `script`, with PATH `path`. */
 function inProcess(args: HedgeArgs, path: string, env?: Record<string, string>, script = HEDGE_BIN) {
   return runMainInProcess(
-    ROOT,
     typeof args === 'string' ? args.split(' ') : args,
     { ...baseEnv(config.path), PATH: path, COLUMNS: '80', ...env },
     '',

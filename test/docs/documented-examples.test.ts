@@ -421,7 +421,7 @@ async function run(args: string[], options: RunIn) {
       throw new Error(`hedge mcp did not answer initialize:\n${printed.stdout}\n${printed.stderr}`);
     return { code, signal: child.signalCode, ...printed };
   }
-  const main = () => runMainInProcess(ROOT, [...args], options.env, options.stdin ?? '');
+  const main = () => runMainInProcess([...args], options.env, options.stdin ?? '');
   return { ...(await (namesAFile(args) ? inFolder(options.cwd, main) : main())), signal: null };
 }
 

@@ -379,42 +379,36 @@ describe('the local file journal', () => {
   });
 });
 
-describeWithPostgres(
-  'the PostgreSQL team store',
-  (server) => {
-    conformance(async () => {
-      const url = await server().createDatabase();
-      const database = new URL(url).pathname.slice(1);
-      const fallbackDir = join(built.scratch, `fallback-${(counter += 1)}`);
-      const shown = 'postgres://hedge:***@127.0.0.1/test';
-      return {
-        open: (options = {}) => {
-          const journal = new PostgresJournal({
-            url,
-            shown,
-            source: 'the test',
-            fallbackDir,
-            now: options.now,
-            onSkip: options.onSkip,
-          });
-          opened.push(journal);
-          return journal;
-        },
-        child: { backend: 'postgres', url, fallbackDir },
-        async loseLock(scope) {
-          // The database session holding the lock ends (a restart, a network cut noticed by keepalive).
-          await server().query(
-            database,
-            `SELECT pg_terminate_backend(backend_pid) FROM hedge.holders WHERE scope = $1`,
-            [`lock:${scope}`],
-          );
-        },
-        async plant(row, text) {
-          await insertRow(server(), { database }, row, text(row));
-          return { store: shown, row: String(row.id) };
-        },
-      };
-    });
-  },
-  { shared: true },
-);
+describeWithPostgres('the PostgreSQL team store', (server) => {
+  conformance(async () => {
+    const url = await server().createDatabase();
+    const database = new URL(url).pathname.slice(1);
+    const fallbackDir = join(built.scratch, `fallback-${(counter += 1)}`);
+    const shown = 'postgres://hedge:***@127.0.0.1/test';
+    return {
+      open: (options = {}) => {
+        const journal = new PostgresJournal({
+          url,
+          shown,
+          source: 'the test',
+          fallbackDir,
+          now: options.now,
+          onSkip: options.onSkip,
+        });
+        opened.push(journal);
+        return journal;
+      },
+      child: { backend: 'postgres', url, fallbackDir },
+      async loseLock(scope) {
+        // The database session holding the lock ends (a restart, a network cut noticed by keepalive).
+        await server().query(database, `SELECT pg_terminate_backend(backend_pid) FROM hedge.holders WHERE scope = $1`, [
+          `lock:${scope}`,
+        ]);
+      },
+      async plant(row, text) {
+        await insertRow(server(), { database }, row, text(row));
+        return { store: shown, row: String(row.id) };
+      },
+    };
+  });
+});

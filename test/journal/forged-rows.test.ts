@@ -54,219 +54,215 @@ function rowFor(
   return { updated_at: at, ...sealed, argv: [command, MARKET], outcome: 'pending', holder: null, ...seal };
 }
 
-describeWithPostgres(
-  'rows in the team store are verified before anything is sent again',
-  (server) => {
-    const newDesk = useDesks(server, { stepped: true });
+describeWithPostgres('rows in the team store are verified before anything is sent again', (server) => {
+  const newDesk = useDesks(server, { stepped: true });
 
-    async function desk() {
-      const { t, team } = await newDesk();
-      // The store's schema is made by the first write of any machine.
-      ok(await run(team.a, `open ${MARKET} sell 100 --tenor 1`));
-      /** rowFor's row, put in the store. */
-      const plant = async (fields: Parameters<typeof rowFor>[1]) => {
-        const row = rowFor(t, fields);
-        await insertRow(server(), team, row);
-        return row;
-      };
-      return { t, team, plant };
-    }
+  async function desk() {
+    const { t, team } = await newDesk();
+    // The store's schema is made by the first write of any machine.
+    ok(await run(team.a, `open ${MARKET} sell 100 --tenor 1`));
+    /** rowFor's row, put in the store. */
+    const plant = async (fields: Parameters<typeof rowFor>[1]) => {
+      const row = rowFor(t, fields);
+      await insertRow(server(), team, row);
+      return row;
+    };
+    return { t, team, plant };
+  }
 
-    it('the keeper leaves a genuine row of another machine to a person (its side waits, nothing is sent), and sends no forged row: neither an unsealed add on its own side claiming to be its own, nor one on a side it does not keep', async () => {
-      const { t, team, plant } = await desk();
-      const file = writeTarget(t, [`${MARKET},sell,100,1,,`]);
-      const elsewhere = await plant({
-        command: 'add',
-        body: { side: 'sell', notional_usd: 300 },
-        group: 'keep-20261123T000002000Z-abcdef',
-        leg: 'converge',
-        via: 'keeper',
-        host: 'desk-far-away',
-        sealWith: t.apiKey,
-      });
-      const nothingSent = mark(t);
-      const skipped = lines(ok(await team.a.hedge(['keep', file, '--once'])).stdout).filter(eventIs('skip'));
-      expect(skipped.map((event) => [event.side, event.reason])).toEqual([
-        [
-          'sell',
-          `the add of journal ${elsewhere.id} is unresolved (pending): left alone until it is finished by its key`,
-        ],
-      ]);
+  it('the keeper leaves a genuine row of another machine to a person (its side waits, nothing is sent), and sends no forged row: neither an unsealed add on its own side claiming to be its own, nor one on a side it does not keep', async () => {
+    const { t, team, plant } = await desk();
+    const file = writeTarget(t, [`${MARKET},sell,100,1,,`]);
+    const elsewhere = await plant({
+      command: 'add',
+      body: { side: 'sell', notional_usd: 300 },
+      group: 'keep-20261123T000002000Z-abcdef',
+      leg: 'converge',
+      via: 'keeper',
+      host: 'desk-far-away',
+      sealWith: t.apiKey,
+    });
+    const nothingSent = mark(t);
+    const skipped = lines(ok(await team.a.hedge(['keep', file, '--once'])).stdout).filter(eventIs('skip'));
+    expect(skipped.map((event) => [event.side, event.reason])).toEqual([
+      [
+        'sell',
+        `the add of journal ${elsewhere.id} is unresolved (pending): left alone until it is finished by its key`,
+      ],
+    ]);
 
-      // The issue's row: an unresolved add of 66,666 in a keep- group, the account's fingerprint, no holder.
-      await plant({
-        command: 'add',
-        body: { side: 'buy', notional_usd: 66_666 },
-        group: 'keep-20261123T000000000Z-abcdef',
-        leg: 'converge',
-      });
-      // The same, dressed as this machine's keeper on the target's own side.
-      const dressed = await plant({
-        command: 'add',
-        body: { side: 'sell', notional_usd: 66_666 },
-        group: 'keep-20261123T000001000Z-abcdef',
-        leg: 'converge',
-        via: 'keeper',
-      });
-
-      // The dressed row is refused by its seal (exit 13, named); the other is not the keeper's to finish.
-      const kept = exits(await team.a.hedge(['keep', file, '--once']), 13);
-      const refused = lines(kept.stdout).filter(eventIs('error', { code: 'unverified_row' }));
-      expect(refused.map((event) => event.journal_id)).toEqual([dressed.id]);
-      nothingSent();
-      expect([t.active('buy'), held(t, 'sell')]).toEqual([[], [100]]);
+    // The issue's row: an unresolved add of 66,666 in a keep- group, the account's fingerprint, no holder.
+    await plant({
+      command: 'add',
+      body: { side: 'buy', notional_usd: 66_666 },
+      group: 'keep-20261123T000000000Z-abcdef',
+      leg: 'converge',
+    });
+    // The same, dressed as this machine's keeper on the target's own side.
+    const dressed = await plant({
+      command: 'add',
+      body: { side: 'sell', notional_usd: 66_666 },
+      group: 'keep-20261123T000001000Z-abcdef',
+      leg: 'converge',
+      via: 'keeper',
     });
 
-    it('`hedge resume` (bare, or an id with --yes) refuses a forged open (exit 13, unverified_row, nothing sent); `hedge journal` shows it unverified', async () => {
-      const { t, team, plant } = await desk();
-      const unsealed = await plant({
-        command: 'open',
-        body: { side: 'buy', notional_usd: 77_777, tenor_days: 3 },
-      });
-      const nothingSent = mark(t);
+    // The dressed row is refused by its seal (exit 13, named); the other is not the keeper's to finish.
+    const kept = exits(await team.a.hedge(['keep', file, '--once']), 13);
+    const refused = lines(kept.stdout).filter(eventIs('error', { code: 'unverified_row' }));
+    expect(refused.map((event) => event.journal_id)).toEqual([dressed.id]);
+    nothingSent();
+    expect([t.active('buy'), held(t, 'sell')]).toEqual([[], [100]]);
+  });
 
-      const bare = exits(await run(team.c, 'resume --json'), 13);
-      expect(lastJson(bare.stderr).error).toMatchObject({
-        code: 'unverified_row',
-        details: { journal_id: unsealed.id, seal: 'unsealed' },
-      });
+  it('`hedge resume` (bare, or an id with --yes) refuses a forged open (exit 13, unverified_row, nothing sent); `hedge journal` shows it unverified', async () => {
+    const { t, team, plant } = await desk();
+    const unsealed = await plant({
+      command: 'open',
+      body: { side: 'buy', notional_usd: 77_777, tenor_days: 3 },
+    });
+    const nothingSent = mark(t);
 
-      // A seal that is not this key's (made under another key: someone without this key wrote it).
-      const foreign = await plant({
-        command: 'open',
-        body: { side: 'sell', notional_usd: 250_000, tenor_days: 7 },
-        sealWith: 'sk_test_someone_elses_key_0000000000',
-      });
-      exits(
-        await run(team.c, `resume ${foreign.id} --yes`),
-        13,
-        `Journal ${foreign.id} (open: POST /hedges) does not verify as this account's own row`,
-        'its seal does not match',
-      );
-      nothingSent();
-
-      const listed = await journalEntries(team.c, '--pending');
-      const checks = Object.fromEntries(listed.map((entry) => [entry.id, entry.seal_check]));
-      expect(checks).toEqual({ [unsealed.id]: 'unsealed', [foreign.id]: 'forged' });
-      const table = await run(team.c, 'journal --pending');
-      // The header's last column, then each row's.
-      expect(
-        table.stdout
-          .trimEnd()
-          .split('\n')
-          .map((row) => row.split('\t').at(-1)),
-      ).toEqual(['seal', 'unverified', 'unverified']);
-      // Said under any table, whatever columns its width leaves out.
-      expect(table.stderr).toContain(
-        `2 rows ${foreign.id}, ${unsealed.id} do not verify as this account's own: hedge never sends them again`,
-      );
+    const bare = exits(await run(team.c, 'resume --json'), 13);
+    expect(lastJson(bare.stderr).error).toMatchObject({
+      code: 'unverified_row',
+      details: { journal_id: unsealed.id, seal: 'unsealed' },
     });
 
-    it("a genuine open set back to unknown in the store, its hedge id removed, past the key's lifetime: its time made new, it no longer verifies (exit 13); with its own time, resume finds its hedge and sends nothing", async () => {
-      const { t, team } = await desk();
-      ok(await run(team.a, `open ${MARKET} buy 700 --tenor 7 --ref DEAL-77`));
-      // A day on: the server has forgotten the key (the simulator keeps keys 24 h).
-      t.advance(25 * 3_600_000);
-      // "Now" on the server's clock: the row made to look as if it began after its hedge was opened.
-      const now = new Date(Date.now() + 25 * 3_600_000 + 60_000).toISOString();
-      const { rows } = await server().query(
+    // A seal that is not this key's (made under another key: someone without this key wrote it).
+    const foreign = await plant({
+      command: 'open',
+      body: { side: 'sell', notional_usd: 250_000, tenor_days: 7 },
+      sealWith: 'sk_test_someone_elses_key_0000000000',
+    });
+    exits(
+      await run(team.c, `resume ${foreign.id} --yes`),
+      13,
+      `Journal ${foreign.id} (open: POST /hedges) does not verify as this account's own row`,
+      'its seal does not match',
+    );
+    nothingSent();
+
+    const listed = await journalEntries(team.c, '--pending');
+    const checks = Object.fromEntries(listed.map((entry) => [entry.id, entry.seal_check]));
+    expect(checks).toEqual({ [unsealed.id]: 'unsealed', [foreign.id]: 'forged' });
+    const table = await run(team.c, 'journal --pending');
+    // The header's last column, then each row's.
+    expect(
+      table.stdout
+        .trimEnd()
+        .split('\n')
+        .map((row) => row.split('\t').at(-1)),
+    ).toEqual(['seal', 'unverified', 'unverified']);
+    // Said under any table, whatever columns its width leaves out.
+    expect(table.stderr).toContain(
+      `2 rows ${foreign.id}, ${unsealed.id} do not verify as this account's own: hedge never sends them again`,
+    );
+  });
+
+  it("a genuine open set back to unknown in the store, its hedge id removed, past the key's lifetime: its time made new, it no longer verifies (exit 13); with its own time, resume finds its hedge and sends nothing", async () => {
+    const { t, team } = await desk();
+    ok(await run(team.a, `open ${MARKET} buy 700 --tenor 7 --ref DEAL-77`));
+    // A day on: the server has forgotten the key (the simulator keeps keys 24 h).
+    t.advance(25 * 3_600_000);
+    // "Now" on the server's clock: the row made to look as if it began after its hedge was opened.
+    const now = new Date(Date.now() + 25 * 3_600_000 + 60_000).toISOString();
+    const { rows } = await server().query(
+      team.database,
+      `SELECT id, entry->>'created_at' AS created_at FROM hedge.entries WHERE command = 'open' AND entry->'request'->'body'->>'client_reference' = 'DEAL-77'`,
+    );
+    const id = rows[0]!.id;
+    const reset = (at: string) =>
+      server().query(
         team.database,
-        `SELECT id, entry->>'created_at' AS created_at FROM hedge.entries WHERE command = 'open' AND entry->'request'->'body'->>'client_reference' = 'DEAL-77'`,
+        `UPDATE hedge.entries SET outcome = 'unknown', created_at = $2::timestamptz, entry = (entry - 'hedge_id' - 'resolved_at') || jsonb_build_object('outcome', 'unknown', 'created_at', $3::text) WHERE id = $1`,
+        [id, at, at],
       );
-      const id = rows[0]!.id;
-      const reset = (at: string) =>
-        server().query(
-          team.database,
-          `UPDATE hedge.entries SET outcome = 'unknown', created_at = $2::timestamptz, entry = (entry - 'hedge_id' - 'resolved_at') || jsonb_build_object('outcome', 'unknown', 'created_at', $3::text) WHERE id = $1`,
-          [id, at, at],
-        );
-      const resume = () => run(team.c, `resume ${id} --yes`, { env: { HEDGE_KEY_LIFETIME: '1' } });
-      await reset(now);
-      const nothingSent = mark(t);
-      // The seal covers the row's time: a row made to look newer is not this account's row as written.
-      exits(await resume(), 13, 'its seal does not match what it would send');
-      nothingSent();
+    const resume = () => run(team.c, `resume ${id} --yes`, { env: { HEDGE_KEY_LIFETIME: '1' } });
+    await reset(now);
+    const nothingSent = mark(t);
+    // The seal covers the row's time: a row made to look newer is not this account's row as written.
+    exits(await resume(), 13, 'its seal does not match what it would send');
+    nothingSent();
 
-      await reset(rows[0]!.created_at);
-      exits(await resume(), 0, 'The book shows it landed');
-      nothingSent();
-      expect(held(t, 'buy')).toEqual([700]);
+    await reset(rows[0]!.created_at);
+    exits(await resume(), 0, 'The book shows it landed');
+    nothingSent();
+    expect(held(t, 'buy')).toEqual([700]);
+  });
+
+  it('a row nested 10,000 deep in the store is skipped with a notice naming it: journal, journal show, resume, journal resolve and a write go on; a forged "done" add in the store is no earlier run of the same add: the add is sent (exit 0), never refused as a repeat', async () => {
+    const { t, team } = await desk();
+    // An unresolved add on the side the write below adds to: the row a write looks at before it sends.
+    const row = rowFor(t, { command: 'add', body: { side: 'sell', notional_usd: 100, deeper: NESTED_HERE } });
+    await insertRow(server(), team, row, nestedJson(row, 10_000));
+    const skipped = `row ${row.id} (nested deeper than 64 levels).`;
+    const nothingSent = mark(t);
+
+    const listed = exits(await run(team.c, 'journal --json'), 0, 'Journal row skipped: postgres://', skipped);
+    expect(JSON.parse(listed.stdout)).toMatchObject([{ command: 'open', outcome: 'filled' }]);
+    exits(await team.a.hedge(['journal']), 0, skipped);
+    exits(await run(team.c, `journal show ${row.id}`), 2, skipped);
+    exits(await run(team.c, `journal resolve ${row.id} --landed`), 2, skipped);
+    exits(await team.b.hedge(['resume']), 0, skipped);
+    nothingSent();
+    const added = exits(await run(team.c, `add ${MARKET} sell 100`), 0, skipped);
+    expect(added.stderr).not.toMatch(/unexpected|call stack/i);
+    expect([t.requests('POST', '/hedges/add').length, held(t, 'sell')]).toEqual([1, [200]]);
+
+    // A forged "done" add in the store is no earlier run of the same add: the add is sent (exit 0), never refused as
+    // a repeat of an action that did not happen.
+    const at = new Date().toISOString();
+    // Written without the key: an add said to have ended just now, the same request as the one typed.
+    const forged = { ...rowFor(t, { command: 'add', body: { notional_usd: 400, side: 'sell' } }), outcome: 'done' };
+    await insertRow(server(), team, { ...forged, resolved_at: at });
+    const before = t.trades().length;
+
+    ok(await run(team.c, `add ${MARKET} sell 400 --json`));
+    const sent = t.trades().slice(before);
+    expect([sent.map((entry) => entry.path), activeNotional(t, 'sell')]).toEqual([['/hedges/add'], 600]);
+    expect(sent[0].idempotencyKey).not.toBe(forged.idempotency_key);
+  });
+
+  // Its body's keys in the order the add's own request writes them, or as the store keeps a body (sorted), as a machine's own write stores it.
+  it.each([
+    [
+      'a genuine row begun on another machine: without a terminal it needs --yes (exit 2, nothing sent); with --yes it is finished once, with its own key',
+      { side: 'sell', notional_usd: 400 },
+      (id: string) => `resume ${id}`,
+    ],
+    [
+      'the same add typed on this machine while a genuine one begun on another is unresolved: without a terminal it needs --yes (exit 2, nothing sent), as `hedge resume` does; with --yes it is finished once, with its own key',
+      { notional_usd: 400, side: 'sell' },
+      () => `add ${MARKET} sell 400`,
+    ],
+  ])('%s', async (_, body, command) => {
+    const { t, team, plant } = await desk();
+    const elsewhere = await plant({
+      command: 'add',
+      body,
+      host: 'desk-far-away',
+      sealWith: t.apiKey,
+      // As that machine's add journaled it: the side's notional before the send, which its wait compares with.
+      context: { baseline_notional_usd: 100 },
     });
+    const before = t.trades().length;
 
-    it('a row nested 10,000 deep in the store is skipped with a notice naming it: journal, journal show, resume, journal resolve and a write go on; a forged "done" add in the store is no earlier run of the same add: the add is sent (exit 0), never refused as a repeat', async () => {
-      const { t, team } = await desk();
-      // An unresolved add on the side the write below adds to: the row a write looks at before it sends.
-      const row = rowFor(t, { command: 'add', body: { side: 'sell', notional_usd: 100, deeper: NESTED_HERE } });
-      await insertRow(server(), team, row, nestedJson(row, 10_000));
-      const skipped = `row ${row.id} (nested deeper than 64 levels).`;
-      const nothingSent = mark(t);
+    exits(
+      await run(team.c, command(elsewhere.id)),
+      2,
+      'was begun on desk-far-away, not on this machine: pass --yes to resume it from here',
+    );
+    expect(t.trades().slice(before)).toEqual([]);
 
-      const listed = exits(await run(team.c, 'journal --json'), 0, 'Journal row skipped: postgres://', skipped);
-      expect(JSON.parse(listed.stdout)).toMatchObject([{ command: 'open', outcome: 'filled' }]);
-      exits(await team.a.hedge(['journal']), 0, skipped);
-      exits(await run(team.c, `journal show ${row.id}`), 2, skipped);
-      exits(await run(team.c, `journal resolve ${row.id} --landed`), 2, skipped);
-      exits(await team.b.hedge(['resume']), 0, skipped);
-      nothingSent();
-      const added = exits(await run(team.c, `add ${MARKET} sell 100`), 0, skipped);
-      expect(added.stderr).not.toMatch(/unexpected|call stack/i);
-      expect([t.requests('POST', '/hedges/add').length, held(t, 'sell')]).toEqual([1, [200]]);
-
-      // A forged "done" add in the store is no earlier run of the same add: the add is sent (exit 0), never refused as
-      // a repeat of an action that did not happen.
-      const at = new Date().toISOString();
-      // Written without the key: an add said to have ended just now, the same request as the one typed.
-      const forged = { ...rowFor(t, { command: 'add', body: { notional_usd: 400, side: 'sell' } }), outcome: 'done' };
-      await insertRow(server(), team, { ...forged, resolved_at: at });
-      const before = t.trades().length;
-
-      ok(await run(team.c, `add ${MARKET} sell 400 --json`));
-      const sent = t.trades().slice(before);
-      expect([sent.map((entry) => entry.path), activeNotional(t, 'sell')]).toEqual([['/hedges/add'], 600]);
-      expect(sent[0].idempotencyKey).not.toBe(forged.idempotency_key);
-    });
-
-    // Its body's keys in the order the add's own request writes them, or as the store keeps a body (sorted), as a machine's own write stores it.
-    it.each([
-      [
-        'a genuine row begun on another machine: without a terminal it needs --yes (exit 2, nothing sent); with --yes it is finished once, with its own key',
-        { side: 'sell', notional_usd: 400 },
-        (id: string) => `resume ${id}`,
-      ],
-      [
-        'the same add typed on this machine while a genuine one begun on another is unresolved: without a terminal it needs --yes (exit 2, nothing sent), as `hedge resume` does; with --yes it is finished once, with its own key',
-        { notional_usd: 400, side: 'sell' },
-        () => `add ${MARKET} sell 400`,
-      ],
-    ])('%s', async (_, body, command) => {
-      const { t, team, plant } = await desk();
-      const elsewhere = await plant({
-        command: 'add',
-        body,
-        host: 'desk-far-away',
-        sealWith: t.apiKey,
-        // As that machine's add journaled it: the side's notional before the send, which its wait compares with.
-        context: { baseline_notional_usd: 100 },
-      });
-      const before = t.trades().length;
-
-      exits(
-        await run(team.c, command(elsewhere.id)),
-        2,
-        'was begun on desk-far-away, not on this machine: pass --yes to resume it from here',
-      );
-      expect(t.trades().slice(before)).toEqual([]);
-
-      ok(await run(team.c, `${command(elsewhere.id)} --yes`));
-      const sent = t.trades().slice(before);
-      expect(sent.map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
-        ['/hedges/add', elsewhere.idempotency_key],
-      ]);
-      expect(activeNotional(t, 'sell')).toBe(500);
-    });
-  },
-  { shared: true },
-);
+    ok(await run(team.c, `${command(elsewhere.id)} --yes`));
+    const sent = t.trades().slice(before);
+    expect(sent.map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
+      ['/hedges/add', elsewhere.idempotency_key],
+    ]);
+    expect(activeNotional(t, 'sell')).toBe(500);
+  });
+});
 
 const startSimulator = useSimulators({ stepped: true });
 

@@ -36,184 +36,181 @@ function journalAt(url: string, options: { now?: () => number; fallbackDir?: str
   return journal;
 }
 
-describeWithPostgres(
-  'the PostgreSQL journal',
-  (server) => {
-    /** A statement on the database `url` names. */
-    const sql = (url: string, text: string, values?: unknown[]) =>
-      server().query(new URL(url).pathname.slice(1), text, values);
-    it('creates its schema on first use, once, however many processes start on a fresh database at the same moment; imports a local entry: added once, present the second time, a conflict when another action has its id; a final outcome is never taken back', async () => {
-      const url = await server().createDatabase();
-      const firsts = Array.from({ length: 6 }, () => journalAt(url));
-      const lists = await Promise.all(firsts.map((journal) => journal.list()));
-      expect(lists).toEqual(firsts.map(() => []));
-      const { rows } = await sql(url, 'SELECT version, description, applied_by FROM hedge.schema_migrations');
-      expect(rows).toHaveLength(LATEST_VERSION);
-      expect(rows[0]).toMatchObject({
-        version: 1,
-        description: 'journal entries and holders',
-        applied_by: expect.stringContaining(hostname()),
-      });
-      // Running it again applies nothing.
-      expect(await journalAt(url).migrateSchema()).toEqual([]);
-
-      // Importing a local entry: added once, present the second time, a conflict when another action has its id; a
-      // final outcome is never taken back.
-      const dir = join(built.scratch, `local-${Date.now()}`);
-      const local = openJournal({ dir });
-      const first = await local.begin(fields({ profile: 'laptop' }));
-      const pending = await local.begin(fields());
-      await local.update(first.id, { outcome: 'filled', hedge_id: 'hdg_2' });
-      const [pendingEntry, filledEntry] = await local.list();
-      const team = journalAt(url);
-      expect([
-        await team.importEntry(filledEntry),
-        await team.importEntry(pendingEntry),
-        await team.importEntry(filledEntry),
-      ]).toEqual([
-        { outcome: 'added', id: first.id },
-        { outcome: 'added', id: pending.id },
-        { outcome: 'present', id: first.id },
-      ]);
-      expect(await team.get(first.id)).toMatchObject({
-        outcome: 'filled',
-        hedge_id: 'hdg_2',
-        profile: 'laptop',
-        host: hostname(),
-      });
-      expect(
-        (await sql(url, 'SELECT id, origin FROM hedge.entries ORDER BY id')).rows.map((row) => row.origin),
-      ).toEqual(['migrated', 'migrated']);
-
-      // The team finished the pending one meanwhile: the older local record does not undo that.
-      await team.update(pending.id, { outcome: 'done' });
-      expect(await team.importEntry(pendingEntry)).toEqual({ outcome: 'present', id: pending.id });
-      expect((await team.get(pending.id))!.outcome).toBe('done');
-
-      expect(await team.importEntry({ ...filledEntry, idempotency_key: 'another-action' })).toEqual({
-        outcome: 'conflict',
-        id: first.id,
-      });
-      expect(await team.list()).toHaveLength(2);
+describeWithPostgres('the PostgreSQL journal', (server) => {
+  /** A statement on the database `url` names. */
+  const sql = (url: string, text: string, values?: unknown[]) =>
+    server().query(new URL(url).pathname.slice(1), text, values);
+  it('creates its schema on first use, once, however many processes start on a fresh database at the same moment; imports a local entry: added once, present the second time, a conflict when another action has its id; a final outcome is never taken back', async () => {
+    const url = await server().createDatabase();
+    const firsts = Array.from({ length: 6 }, () => journalAt(url));
+    const lists = await Promise.all(firsts.map((journal) => journal.list()));
+    expect(lists).toEqual(firsts.map(() => []));
+    const { rows } = await sql(url, 'SELECT version, description, applied_by FROM hedge.schema_migrations');
+    expect(rows).toHaveLength(LATEST_VERSION);
+    expect(rows[0]).toMatchObject({
+      version: 1,
+      description: 'journal entries and holders',
+      applied_by: expect.stringContaining(hostname()),
     });
+    // Running it again applies nothing.
+    expect(await journalAt(url).migrateSchema()).toEqual([]);
 
-    it('a store made by an older hedge (schema 1) keeps its records: migrated on first use, numbered in creation order, then counted on; it gains the keeper heartbeats (schema 3)', async () => {
-      // The database as an older hedge left it: schema 1, and two entries as it wrote them (no seq,
-      // no revision), the later one first on disk.
-      const url = await server().createDatabase();
-      const q = (text: string, values?: unknown[]) => sql(url, text, values);
+    // Importing a local entry: added once, present the second time, a conflict when another action has its id; a
+    // final outcome is never taken back.
+    const dir = join(built.scratch, `local-${Date.now()}`);
+    const local = openJournal({ dir });
+    const first = await local.begin(fields({ profile: 'laptop' }));
+    const pending = await local.begin(fields());
+    await local.update(first.id, { outcome: 'filled', hedge_id: 'hdg_2' });
+    const [pendingEntry, filledEntry] = await local.list();
+    const team = journalAt(url);
+    expect([
+      await team.importEntry(filledEntry),
+      await team.importEntry(pendingEntry),
+      await team.importEntry(filledEntry),
+    ]).toEqual([
+      { outcome: 'added', id: first.id },
+      { outcome: 'added', id: pending.id },
+      { outcome: 'present', id: first.id },
+    ]);
+    expect(await team.get(first.id)).toMatchObject({
+      outcome: 'filled',
+      hedge_id: 'hdg_2',
+      profile: 'laptop',
+      host: hostname(),
+    });
+    expect((await sql(url, 'SELECT id, origin FROM hedge.entries ORDER BY id')).rows.map((row) => row.origin)).toEqual([
+      'migrated',
+      'migrated',
+    ]);
+
+    // The team finished the pending one meanwhile: the older local record does not undo that.
+    await team.update(pending.id, { outcome: 'done' });
+    expect(await team.importEntry(pendingEntry)).toEqual({ outcome: 'present', id: pending.id });
+    expect((await team.get(pending.id))!.outcome).toBe('done');
+
+    expect(await team.importEntry({ ...filledEntry, idempotency_key: 'another-action' })).toEqual({
+      outcome: 'conflict',
+      id: first.id,
+    });
+    expect(await team.list()).toHaveLength(2);
+  });
+
+  it('a store made by an older hedge (schema 1) keeps its records: migrated on first use, numbered in creation order, then counted on; it gains the keeper heartbeats (schema 3)', async () => {
+    // The database as an older hedge left it: schema 1, and two entries as it wrote them (no seq,
+    // no revision), the later one first on disk.
+    const url = await server().createDatabase();
+    const q = (text: string, values?: unknown[]) => sql(url, text, values);
+    await q(
+      `CREATE SCHEMA hedge; CREATE TABLE hedge.schema_migrations (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(), applied_by text NOT NULL)`,
+    );
+    await q(MIGRATIONS[0].sql);
+    await q(
+      `INSERT INTO hedge.schema_migrations (version, description, applied_by) VALUES ($1, $2, 'an older hedge')`,
+      [MIGRATIONS[0].version, MIGRATIONS[0].description],
+    );
+    for (const [id, at] of [
+      ['a_old000000002', '2026-03-02T10:00:00.000Z'],
+      ['a_old000000001', '2026-03-02T09:00:00.000Z'],
+    ]) {
+      const entry = {
+        id,
+        created_at: at,
+        updated_at: at,
+        ...fields({ idempotency_key: `old-${id}` }),
+        outcome: 'pending',
+      };
       await q(
-        `CREATE SCHEMA hedge; CREATE TABLE hedge.schema_migrations (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(), applied_by text NOT NULL)`,
-      );
-      await q(MIGRATIONS[0].sql);
-      await q(
-        `INSERT INTO hedge.schema_migrations (version, description, applied_by) VALUES ($1, $2, 'an older hedge')`,
-        [MIGRATIONS[0].version, MIGRATIONS[0].description],
-      );
-      for (const [id, at] of [
-        ['a_old000000002', '2026-03-02T10:00:00.000Z'],
-        ['a_old000000001', '2026-03-02T09:00:00.000Z'],
-      ]) {
-        const entry = {
-          id,
-          created_at: at,
-          updated_at: at,
-          ...fields({ idempotency_key: `old-${id}` }),
-          outcome: 'pending',
-        };
-        await q(
-          `INSERT INTO hedge.entries (id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, body_canonical, entry)
+        `INSERT INTO hedge.entries (id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, body_canonical, entry)
          VALUES ($1, $2, $2, 'pending', 'test', $3, $4, 'open', $5, '{}', $6::jsonb)`,
-          [id, at, entry.base_url_host, entry.key_id, entry.idempotency_key, JSON.stringify(entry)],
-        );
-      }
-      const journal = journalAt(url);
-      expect((await journal.list()).map((entry) => [entry.id, entry.seq, entry.revision])).toEqual([
-        ['a_old000000002', 2, 1],
-        ['a_old000000001', 1, 1],
-      ]);
-      expect(
-        (await q('SELECT version FROM hedge.schema_migrations ORDER BY version')).rows.map((row) => row.version),
-      ).toEqual([1, 2, 3]);
-      const made = await journal.begin(fields());
-      expect(made).toMatchObject({ seq: 3, revision: 1 });
-      expect(await journal.update('a_old000000001', { outcome: 'unknown' })).toMatchObject({
-        outcome: 'unknown',
-        revision: 2,
-        seq: 1,
-      });
-      expect((await journal.list()).map((entry) => entry.id)).toEqual([made.id, 'a_old000000002', 'a_old000000001']);
-    });
-
-    it("migrating fallback records decides by revision, not by the desks' clocks: a slow desk's news is merged, a fast desk's stale record is not", async () => {
-      const url = await server().createDatabase();
-      const T = Date.parse('2026-03-02T09:00:00Z');
-      const slowDir = join(built.scratch, `fallback-slow-${Date.now()}`);
-      const fastDir = join(built.scratch, `fallback-fast-${Date.now()}`);
-      const fast = journalAt(url, { now: () => T + 86_400_000, fallbackDir: fastDir });
-      const slow = journalAt(url, { now: () => T - 3_600_000, fallbackDir: slowDir });
-      const first = await fast.begin(fields());
-      const second = await fast.begin(fields());
-      for (const entry of [first, second])
-        expect(await fast.update(entry.id, { outcome: 'submitted', hedge_id: `hdg_${entry.id}` })).toMatchObject({
-          revision: 2,
-        });
-      expect(await slow.get(first.id)).toMatchObject({ revision: 2 });
-
-      await server().stop();
-      try {
-        const error = await slow.update(first.id, { message: 'news from the slow desk' }).catch((caught) => caught);
-        expect(error).toBeInstanceOf(JournalStoreError);
-        expect(error.message).toMatch(
-          new RegExp(
-            `cannot be reached: .* what happened to ${first.id} is kept in the local journal ${slowDir}/journal\\.jsonl \\(fallback record a_\\w+\\): \`hedge journal migrate\` merges it`,
-          ),
-        );
-        // A later update of the same run goes to the same fallback record.
-        await expect(slow.update(first.id, { outcome: 'done' })).rejects.toThrow(/fallback record/);
-        await expect(fast.update(second.id, { message: 'stale news from the fast desk' })).rejects.toThrow(
-          /fallback record/,
-        );
-      } finally {
-        await server().start();
-      }
-      // Meanwhile the store's copy of the second moved on (another desk, on time).
-      expect(await journalAt(url, { now: () => T }).update(second.id, { message: 'the newer news' })).toMatchObject({
-        revision: 3,
-      });
-
-      const [slowRecord, ...none] = await openJournal({ dir: slowDir }).list();
-      const [fastRecord] = await openJournal({ dir: fastDir }).list();
-      expect(none).toEqual([]);
-      const slowNews = { outcome: 'done', hedge_id: `hdg_${first.id}`, message: 'news from the slow desk' };
-      expect(slowRecord).toMatchObject({
-        fallback_for: { id: first.id, revision: 2, store: 'postgres://hedge:***@127.0.0.1/test' },
-        idempotency_key: first.idempotency_key,
-        ...slowNews,
-      });
-      expect(fastRecord).toMatchObject({
-        fallback_for: { id: second.id, revision: 2 },
-        message: 'stale news from the fast desk',
-      });
-      // By their clocks the slow desk's record is a day older than the store's copy, the fast desk's a day newer.
-      expect(Date.parse(slowRecord.updated_at)).toBeLessThan(
-        Date.parse((await journalAt(url).get(first.id))!.updated_at),
+        [id, at, entry.base_url_host, entry.key_id, entry.idempotency_key, JSON.stringify(entry)],
       );
-
-      const team = journalAt(url);
-      expect(await team.importEntry(slowRecord)).toEqual({ outcome: 'merged', id: first.id });
-      expect(await team.get(first.id)).toMatchObject({
-        ...slowNews,
-        idempotency_key: first.idempotency_key,
-        revision: 3,
-      });
-      expect([await team.importEntry(slowRecord), await team.importEntry(fastRecord)]).toEqual([
-        { outcome: 'present', id: first.id },
-        { outcome: 'present', id: second.id },
-      ]);
-      expect(await team.get(second.id)).toMatchObject({ message: 'the newer news', revision: 3 });
-      expect(await team.list()).toHaveLength(2);
+    }
+    const journal = journalAt(url);
+    expect((await journal.list()).map((entry) => [entry.id, entry.seq, entry.revision])).toEqual([
+      ['a_old000000002', 2, 1],
+      ['a_old000000001', 1, 1],
+    ]);
+    expect(
+      (await q('SELECT version FROM hedge.schema_migrations ORDER BY version')).rows.map((row) => row.version),
+    ).toEqual([1, 2, 3]);
+    const made = await journal.begin(fields());
+    expect(made).toMatchObject({ seq: 3, revision: 1 });
+    expect(await journal.update('a_old000000001', { outcome: 'unknown' })).toMatchObject({
+      outcome: 'unknown',
+      revision: 2,
+      seq: 1,
     });
-  },
-  { shared: true },
-);
+    expect((await journal.list()).map((entry) => entry.id)).toEqual([made.id, 'a_old000000002', 'a_old000000001']);
+  });
+
+  it("migrating fallback records decides by revision, not by the desks' clocks: a slow desk's news is merged, a fast desk's stale record is not", async () => {
+    const url = await server().createDatabase();
+    const T = Date.parse('2026-03-02T09:00:00Z');
+    const slowDir = join(built.scratch, `fallback-slow-${Date.now()}`);
+    const fastDir = join(built.scratch, `fallback-fast-${Date.now()}`);
+    const fast = journalAt(url, { now: () => T + 86_400_000, fallbackDir: fastDir });
+    const slow = journalAt(url, { now: () => T - 3_600_000, fallbackDir: slowDir });
+    const first = await fast.begin(fields());
+    const second = await fast.begin(fields());
+    for (const entry of [first, second])
+      expect(await fast.update(entry.id, { outcome: 'submitted', hedge_id: `hdg_${entry.id}` })).toMatchObject({
+        revision: 2,
+      });
+    expect(await slow.get(first.id)).toMatchObject({ revision: 2 });
+
+    await server().stop();
+    try {
+      const error = await slow.update(first.id, { message: 'news from the slow desk' }).catch((caught) => caught);
+      expect(error).toBeInstanceOf(JournalStoreError);
+      expect(error.message).toMatch(
+        new RegExp(
+          `cannot be reached: .* what happened to ${first.id} is kept in the local journal ${slowDir}/journal\\.jsonl \\(fallback record a_\\w+\\): \`hedge journal migrate\` merges it`,
+        ),
+      );
+      // A later update of the same run goes to the same fallback record.
+      await expect(slow.update(first.id, { outcome: 'done' })).rejects.toThrow(/fallback record/);
+      await expect(fast.update(second.id, { message: 'stale news from the fast desk' })).rejects.toThrow(
+        /fallback record/,
+      );
+    } finally {
+      await server().start();
+    }
+    // Meanwhile the store's copy of the second moved on (another desk, on time).
+    expect(await journalAt(url, { now: () => T }).update(second.id, { message: 'the newer news' })).toMatchObject({
+      revision: 3,
+    });
+
+    const [slowRecord, ...none] = await openJournal({ dir: slowDir }).list();
+    const [fastRecord] = await openJournal({ dir: fastDir }).list();
+    expect(none).toEqual([]);
+    const slowNews = { outcome: 'done', hedge_id: `hdg_${first.id}`, message: 'news from the slow desk' };
+    expect(slowRecord).toMatchObject({
+      fallback_for: { id: first.id, revision: 2, store: 'postgres://hedge:***@127.0.0.1/test' },
+      idempotency_key: first.idempotency_key,
+      ...slowNews,
+    });
+    expect(fastRecord).toMatchObject({
+      fallback_for: { id: second.id, revision: 2 },
+      message: 'stale news from the fast desk',
+    });
+    // By their clocks the slow desk's record is a day older than the store's copy, the fast desk's a day newer.
+    expect(Date.parse(slowRecord.updated_at)).toBeLessThan(
+      Date.parse((await journalAt(url).get(first.id))!.updated_at),
+    );
+
+    const team = journalAt(url);
+    expect(await team.importEntry(slowRecord)).toEqual({ outcome: 'merged', id: first.id });
+    expect(await team.get(first.id)).toMatchObject({
+      ...slowNews,
+      idempotency_key: first.idempotency_key,
+      revision: 3,
+    });
+    expect([await team.importEntry(slowRecord), await team.importEntry(fastRecord)]).toEqual([
+      { outcome: 'present', id: first.id },
+      { outcome: 'present', id: second.id },
+    ]);
+    expect(await team.get(second.id)).toMatchObject({ message: 'the newer news', revision: 3 });
+    expect(await team.list()).toHaveLength(2);
+  });
+});

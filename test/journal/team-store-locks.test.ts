@@ -132,5 +132,4 @@ describeWithPostgres(
       expect([posts('/hedges/close').length, posts('/hedges').length, t.active('sell')]).toEqual([1, 0, []]);
     });
   },
-  { shared: true },
 );

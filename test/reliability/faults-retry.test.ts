@@ -5,8 +5,7 @@
 import { exits, ok } from '../support/cli-runs.js';
 import { DEFAULT_RETRY_POLICY, backoffDelayMs } from '../../src/platform/api/retry-policy.js';
 import { ResultRecorder } from './recorder.js';
-import { gaps } from '../support/simulator.js';
-import { skippingClock } from '../support/skipping-clock.js';
+import { gaps, skippingClock } from '../support/simulator.js';
 import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/output/text.js';
 
 const results = new ResultRecorder(import.meta.url);

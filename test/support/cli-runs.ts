@@ -28,10 +28,7 @@ export const ok = (result: RunResult) => exits(result, 0);
 export const okJson = (result: RunResult) => JSON.parse(ok(result).stdout);
 
 /** `hedge journal --json …`, which must exit 0: its entries. */
-export async function journalEntries<Entry = Record<string, any>>(
-  runner: HedgeRunner,
-  ...flags: string[]
-): Promise<Entry[]> {
+export async function journalEntries(runner: HedgeRunner, ...flags: string[]): Promise<Record<string, any>[]> {
   return okJson(await runner.hedge(['journal', '--json', ...flags]));
 }
 

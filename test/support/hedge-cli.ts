@@ -120,15 +120,13 @@ export function tempDir(prefix = 'hedge-test-') {
 }
 
 /** A maker of temp folders for the calling file: each is removed after its test. */
-export function tempFolders(prefix: string): () => string {
-  const folders: string[] = [];
-  afterEach(() => {
-    for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-  });
+export function tempFolders(prefix: string) {
+  const folders: ReturnType<typeof tempDir>[] = [];
+  afterEach(() => folders.splice(0).forEach((folder) => folder.remove()));
   return () => {
-    const folder = mkdtempSync(join(tmpdir(), prefix));
+    const folder = tempDir(prefix);
     folders.push(folder);
-    return folder;
+    return folder.path;
   };
 }
 
@@ -209,7 +207,6 @@ function runInProcess(args: string[], env: Record<string, string>, options: RunO
   const now = pinnedNowOf(env);
   const { NODE_OPTIONS: _preload, ...mainEnv } = env;
   return runMainInProcess(
-    ROOT,
     args,
     mainEnv,
     options.person ?? options.input ?? '',

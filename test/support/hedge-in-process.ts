@@ -4,7 +4,6 @@
 // dist/ (Node 20 has no compile cache), and those runs made most of the suite's time
 // (docs/performance.md#the-test-suites-time).
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Clock } from '../../src/platform/api/transport.js';
 import { until } from './polling.js';
@@ -38,8 +37,8 @@ export function collector() {
 }
 
 /** The built front's main(), loaded once: for a run given streams of its own (an MCP server's stdio). */
-export async function builtMain(root: string) {
-  front ??= Promise.resolve().then(() => nodeRequire(join(root, 'dist', 'cli.js')) as Front);
+export async function builtMain() {
+  front ??= Promise.resolve().then(() => nodeRequire('../../dist/cli.js') as Front);
   return (await front).main;
 }
 
@@ -59,7 +58,6 @@ export interface ScreenSize {
  * a person (with `screen`): stdin is a terminal too, kept open for the keys the person types.
  */
 export async function runMainInProcess(
-  root: string,
   args: string[],
   env: Record<string, string>,
   input: string | ((person: Person) => Promise<void>),
@@ -67,7 +65,7 @@ export async function runMainInProcess(
   screen?: ScreenSize,
   script?: string,
 ) {
-  const main = await builtMain(root);
+  const main = await builtMain();
   // As bin/hedge.js's process on pipes: HEDGE_FORCE_TTY=1 alone makes them count as a terminal
   // (src/cli/main.ts), its width then from COLUMNS.
   const terminal = env.HEDGE_FORCE_TTY === '1';

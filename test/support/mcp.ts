@@ -66,7 +66,7 @@ class PipeTransport extends StdioServerTransport {
 }
 
 async function inProcess(env: Record<string, string>, args: string[], clock?: Clock) {
-  const main = await builtMain(ROOT);
+  const main = await builtMain();
   const toServer = new PassThrough();
   const fromServer = new PassThrough();
   const errors = collector();

@@ -45,6 +45,8 @@ export interface SimulatorOptions extends SandboxOptions {
   preset?: SimulatorPreset;
   /** hedge's in-process runs on a stepped clock (steppedClock): its waits and backoffs end at once. */
   stepped?: boolean;
+  /** hedge's in-process runs and the server's real time (its request log) on one skipping clock (skippingClock). */
+  skipping?: boolean;
 }
 
 /** hedge's longest pause between two tries (a retry's backoff); a longer sleep bounds work it races (a keeper cycle's steps). */
@@ -67,6 +69,22 @@ function steppedClock(advance: (ms: number) => void) {
       if (end <= now()) return;
       if (short) advance(end - stepped);
       stepped = end;
+    },
+  };
+}
+
+/**
+ * hedge's clock, given to the server as its real time too (`realNow`): each pause hedge takes ends at once yet shows in
+ * full between two entries of the request log and in the rate limit's refill. For a rule checked on the log's times
+ * (a backoff, Retry-After, a watch's cadence) in-process; a spawned run keeps its own clock.
+ */
+export function skippingClock() {
+  let skipped = 0;
+  return {
+    now: () => Date.now() + skipped,
+    sleep: async (ms: number, signal?: AbortSignal) => {
+      signal?.throwIfAborted();
+      skipped += ms;
     },
   };
 }
@@ -174,8 +192,9 @@ export function pinnedClockEnv(simulator: { sandbox: RunningSandbox }) {
 }
 
 export async function startSimulator(options: SimulatorOptions = {}) {
-  const { preset = 'trading', stepped, ...overrides } = options;
-  const sandboxOptions = { ...SIMULATOR_PRESETS[preset], ...overrides };
+  const { preset = 'trading', stepped, skipping, ...overrides } = options;
+  const skipped = skipping ? skippingClock() : undefined;
+  const sandboxOptions = { realNow: skipped?.now, ...SIMULATOR_PRESETS[preset], ...overrides };
   const sandbox = await startSandbox(sandboxOptions);
   const dir = tempDir('hedge-sim-');
   const env = envFor(sandbox);
@@ -191,7 +210,7 @@ export async function startSimulator(options: SimulatorOptions = {}) {
         (method === undefined || entry.method === method) &&
         (path === undefined || (typeof path === 'string' ? entry.path === path : path.test(entry.path))),
     );
-  const clock = stepped ? steppedClock(advance) : undefined;
+  const clock = stepped ? steppedClock(advance) : skipped;
   return {
     sandbox,
     baseUrl: sandbox.baseUrl,

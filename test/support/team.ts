@@ -4,18 +4,13 @@
 // C has no profile and takes everything from the environment, HEDGE_JOURNAL_URL with its password.
 // The test process has the same PGPASSWORD, which the PostgreSQL client reads from the process: so
 // A's and B's runs can go in-process too (hedge-cli.ts); a run whose process is the point spawns.
-import { tempDir, runHedge, type RunOptions, type RunResult } from './hedge-cli.js';
+import { tempDir, runHedge, type RunOptions } from './hedge-cli.js';
 import { writeStore } from './config-store.js';
 import type { PostgresServer } from './servers/postgres.js';
 import { useSimulators, type Simulator, type SimulatorOptions } from './simulator.js';
 
-export interface Machine {
-  name: 'a' | 'b' | 'c';
-  /** Its config dir (and local journal). */
-  dir: string;
-  env: Record<string, string>;
-  hedge(args: string[], options?: RunOptions): Promise<RunResult>;
-}
+/** A machine: its name, its config dir (and local journal), its environment, and its runs. */
+export type Machine = Team['a'];
 
 export type Team = Awaited<ReturnType<typeof teamOf>>;
 
@@ -30,11 +25,11 @@ export async function teamOf(
   // Every output any machine printed, for checking that the password never shows.
   const outputs: string[] = [];
   const dirs = { a: tempDir('hedge-machine-a-'), b: tempDir('hedge-machine-b-'), c: tempDir('hedge-machine-c-') };
-  const machine = (name: Machine['name'], env: Record<string, string>): Machine => ({
+  const machine = (name: keyof typeof dirs, env: Record<string, string>) => ({
     name,
     dir: dirs[name].path,
     env,
-    async hedge(args, runOptions = {}) {
+    async hedge(args: string[], runOptions: RunOptions = {}) {
       const result = await runHedge(args, {
         clock: simulator.clock,
         ...runOptions,

@@ -3,9 +3,9 @@
 // (/usr/lib/postgresql/<version>/bin, or HEDGE_TEST_PG_BIN): initdb in a temp folder, the
 // postmaster (through pg_ctl) on a free loopback port with password (SCRAM) logins. PostgreSQL
 // refuses to run as root, so as root both run as the `postgres` user (the folder is handed to it).
-// `startPostgres()` is a server of one's own; `sharedPostgres()` is a view of the test run's one
-// cluster (started by the first file that asks, stopped by the global setup's teardown) through a
-// loopback proxy of its own, which its stop() cuts as a shutdown would. No test framework here.
+// `sharedPostgres()` is a view of the test run's one cluster (started by the first file that asks,
+// stopped by the global setup's teardown) through a loopback proxy of its own, which its stop() cuts
+// as a shutdown would. No test framework here.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
@@ -23,6 +23,7 @@ import {
 import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 
 const DEBIAN_ROOT = '/usr/lib/postgresql';
@@ -49,12 +50,11 @@ export const POSTGRES_MISSING = BIN
   : `No PostgreSQL server binaries (initdb, postgres, pg_ctl) in ${DEBIAN_ROOT}/<version>/bin or HEDGE_TEST_PG_BIN: the team-store tests need them (Debian: apt-get install postgresql-15).`;
 
 /**
- * A server: `createDatabase` gives a fresh, empty database's URL, `query` runs a statement as the
- * superuser, `stop` is a fast shutdown (sessions ended, its port then refuses connections), `start`
- * starts it again on the same port and data, `close` stops it and removes its folder (a view of the
- * shared cluster: cuts its proxy, drops its databases).
+ * A view of the shared cluster: `createDatabase` gives a fresh, empty database's URL, `query` runs a statement as the
+ * superuser, `stop` is a shutdown as its clients see it (sessions ended, its port then refuses connections), `start`
+ * opens it again on the same port, `close` cuts its proxy and drops its databases.
  */
-export type PostgresServer = Awaited<ReturnType<typeof startPostgres>>;
+export type PostgresServer = Awaited<ReturnType<typeof sharedPostgres>>;
 
 type Account = ReturnType<typeof postgresAccount>;
 
@@ -88,14 +88,23 @@ function runToEnd(command: string, args: string[], account: Account): Promise<vo
   });
 }
 
-/** pg_ctl on a data folder, started with those server settings; a failure to start says what the server logged. */
-function pgCtl(root: string, account: Account, settings = '') {
+/**
+ * pg_ctl on a data folder; `launch` starts it without durability (tests need none, and are faster without) and
+ * resolves once it accepts connections, or fails saying what the server logged; `stop` is a fast shutdown.
+ */
+function pgCtl(root: string, account: Account) {
   const data = join(root, 'data');
   const log = join(root, 'log');
   const ctl = (args: string[]) => runToEnd(join(BIN!, 'pg_ctl'), [...args, '-D', data, '-w'], account);
   return {
     launch: (port: number) =>
-      ctl(['start', '-l', log, '-o', `-p ${port} -h 127.0.0.1 -k ${root} ${settings}`]).catch((error) => {
+      ctl([
+        'start',
+        '-l',
+        log,
+        '-o',
+        `-p ${port} -h 127.0.0.1 -k ${root} -c fsync=off -c full_page_writes=off -c max_connections=500`,
+      ]).catch((error) => {
         throw new Error(`${error.message}\n${existsSync(log) ? readFileSync(log, 'utf8') : ''}`);
       }),
     stop: () => (existsSync(join(data, 'postmaster.pid')) ? ctl(['stop', '-m', 'fast']) : Promise.resolve()),
@@ -103,10 +112,10 @@ function pgCtl(root: string, account: Account, settings = '') {
 }
 
 /**
- * initdb in a fresh folder under `parent` (no durability: tests need none, and are faster without),
- * and the pg_ctl that runs it: `launch` resolves once it accepts connections, `stop` is a fast shutdown.
+ * initdb in a fresh folder under `parent`, started on a port found free (one taken meanwhile by another process:
+ * another port): its port and superuser password.
  */
-async function initCluster(parent: string, maxConnections: number) {
+async function startCluster(parent: string) {
   if (!BIN) throw new Error(POSTGRES_MISSING);
   const account = postgresAccount();
   const root = mkdtempSync(join(parent, 'hedge-pg-'));
@@ -126,12 +135,6 @@ async function initCluster(parent: string, maxConnections: number) {
     ],
     account,
   );
-  const settings = `-c fsync=off -c full_page_writes=off -c max_connections=${maxConnections}`;
-  return { password, root, ...pgCtl(root, account, settings) };
-}
-
-/** Starts it on a port found free; one taken meanwhile by another process: another port. */
-async function onFreePort(cluster: Awaited<ReturnType<typeof initCluster>>) {
   for (let attempt = 0; ; attempt++) {
     const probe = createServer();
     const port = await new Promise<number>((resolve, reject) =>
@@ -141,8 +144,8 @@ async function onFreePort(cluster: Awaited<ReturnType<typeof initCluster>>) {
       }),
     );
     try {
-      await cluster.launch(port);
-      return port;
+      await pgCtl(root, account).launch(port);
+      return { port, password };
     } catch (error) {
       if (attempt >= 3 || !/could not (bind|create listen)/i.test((error as Error).message)) throw error;
     }
@@ -160,35 +163,6 @@ async function queryAt(url: string, text: string, values?: unknown[]) {
   } finally {
     await client.end();
   }
-}
-
-/** What a server and a view of the shared one have alike, on the URLs `url` makes; each database it makes is named in `databases`. */
-function serverAt(password: string, url: (database: string) => string, databases: string[] = []) {
-  return {
-    password,
-    query: (database: string, text: string, values?: unknown[]) => queryAt(url(database), text, values),
-    async createDatabase() {
-      const name = `team_${randomBytes(6).toString('hex')}`;
-      databases.push(name);
-      await queryAt(url('postgres'), `CREATE DATABASE ${name}`);
-      return url(name);
-    },
-  };
-}
-
-export async function startPostgres() {
-  const cluster = await initCluster(tmpdir(), 200);
-  const port = await onFreePort(cluster);
-  return {
-    ...serverAt(cluster.password, urlOf(cluster.password, port)),
-    stop: cluster.stop,
-    // Same port: the URLs the tests handed out stay right.
-    start: () => cluster.launch(port),
-    async close() {
-      await cluster.stop();
-      rmSync(cluster.root, { recursive: true, force: true });
-    },
-  };
 }
 
 /** Set by the global setup: the folder of the run's one shared cluster. */
@@ -225,12 +199,11 @@ function sharedCluster(dir: string) {
       for (;;) {
         if (existsSync(info)) return JSON.parse(readFileSync(info, 'utf8'));
         if (existsSync(failed)) throw new Error(readFileSync(failed, 'utf8'));
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await sleep(50);
       }
     }
     try {
-      const cluster = await initCluster(dir, 500);
-      const started = { port: await onFreePort(cluster), password: cluster.password };
+      const started = await startCluster(dir);
       writeFileSync(`${info}.tmp`, JSON.stringify(started));
       renameSync(`${info}.tmp`, info);
       return started;
@@ -243,14 +216,14 @@ function sharedCluster(dir: string) {
 }
 
 /**
- * A view of the run's shared cluster through a loopback proxy of its own, or undefined outside a
- * run with one. Its stop() is a shutdown as its clients see it: the sessions that came through it
+ * A view of the run's shared cluster through a loopback proxy of its own. Its stop() is a shutdown as its clients see it: the sessions that came through it
  * are ended by the server (57P01, as a fast shutdown ends them) and its port refuses connections
  * until start() opens it again.
  */
 export async function sharedPostgres() {
   const dir = process.env[SHARED_CLUSTER_ENV];
-  if (!dir || !BIN) return undefined;
+  if (!dir)
+    throw new Error(`no shared PostgreSQL cluster: ${SHARED_CLUSTER_ENV} is set by test/support/global-setup.ts`);
   const cluster = await sharedCluster(dir);
   const direct = urlOf(cluster.password, cluster.port);
   const pairs = new Set<Socket[]>();
@@ -265,6 +238,7 @@ export async function sharedPostgres() {
   await listen(0);
   const port = (proxy.address() as { port: number }).port;
   const databases: string[] = [];
+  const url = urlOf(cluster.password, port);
   const stop = async () => {
     if (!proxy.listening) return;
     const closed = new Promise((resolve) => proxy.close(resolve));
@@ -273,13 +247,19 @@ export async function sharedPostgres() {
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE client_port = ANY($1)`,
       [[...pairs].map(([, upstream]) => upstream.localPort)],
     );
-    for (let waited = 0; pairs.size > 0 && waited < 5_000; waited += 20)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; pairs.size > 0 && waited < 5_000; waited += 20) await sleep(20);
     for (const [client] of pairs) client.destroy();
     await closed;
   };
   return {
-    ...serverAt(cluster.password, urlOf(cluster.password, port), databases),
+    password: cluster.password,
+    query: (database: string, text: string, values?: unknown[]) => queryAt(url(database), text, values),
+    async createDatabase() {
+      const name = `team_${randomBytes(6).toString('hex')}`;
+      databases.push(name);
+      await queryAt(url('postgres'), `CREATE DATABASE ${name}`);
+      return url(name);
+    },
     stop,
     start: () => (proxy.listening ? Promise.resolve() : listen(port)),
     async close() {

@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import pty from '@lydell/node-pty';
 import xterm from '@xterm/headless';
-import { within } from '../../../src/core/process/timers.js';
+import { sleep, within } from '../../../src/core/process/timers.js';
 import { baseEnv, HEDGE_BIN, ROOT, runHedge, SPAWN_EVERY_RUN } from '../hedge-cli.js';
 
 export const KEYS = { ENTER: '\r', DOWN: '\x1b[B', CTRL_C: '\x03', BACKSPACE: '\x7f' } as const;
@@ -145,7 +145,7 @@ export function spawnInTerminal(options: TerminalRun) {
             `did not see ${String(text)} on the terminal${exited ? ' (process exited)' : ''}:\n${screen}`,
           );
         }
-        await new Promise((resolve) => setTimeout(resolve, 25));
+        await sleep(25);
       }
     },
   };
