@@ -5,9 +5,7 @@
 // begun on another machine needs a person's yes; a row that cannot be read at all is skipped, named,
 // and every command goes on. Asserted on the simulator's request log and state, and on the store's rows.
 import { randomBytes } from 'node:crypto';
-import { appendFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import { keyFingerprint } from '../../src/platform/journal/key-guard.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
 import { exits, journalEntries, lastJson, markTrades as mark, ok, okJson } from '../support/cli-runs.js';
@@ -224,43 +222,37 @@ describeWithPostgres('rows in the team store are verified before anything is sen
     expect(sent[0].idempotencyKey).not.toBe(forged.idempotency_key);
   });
 
-  // Its body's keys in the order the add's own request writes them, or as the store keeps a body (sorted), as a machine's own write stores it.
-  it.each([
-    [
-      'a genuine row begun on another machine: without a terminal it needs --yes (exit 2, nothing sent); with --yes it is finished once, with its own key',
-      { side: 'sell', notional_usd: 400 },
-      (id: string) => `resume ${id}`,
-    ],
-    [
-      'the same add typed on this machine while a genuine one begun on another is unresolved: without a terminal it needs --yes (exit 2, nothing sent), as `hedge resume` does; with --yes it is finished once, with its own key',
-      { notional_usd: 400, side: 'sell' },
-      () => `add ${MARKET} sell 400`,
-    ],
-  ])('%s', async (_, body, command) => {
+  it('a genuine row begun on another machine, and the same add typed on this machine while a genuine one begun on another is unresolved: without a terminal each needs --yes (exit 2, nothing sent), as `hedge resume` does; with --yes it is finished once, with its own key', async () => {
     const { t, team, plant } = await desk();
-    const elsewhere = await plant({
-      command: 'add',
-      body,
-      host: 'desk-far-away',
-      sealWith: t.apiKey,
-      // As that machine's add journaled it: the side's notional before the send, which its wait compares with.
-      context: { baseline_notional_usd: 100 },
-    });
-    const before = t.trades().length;
+    // Its body's keys as the store keeps a body (sorted), as a machine's own write stores it, or in the order the add's own request writes them.
+    for (const [body, command, after] of [
+      [{ notional_usd: 400, side: 'sell' }, () => `add ${MARKET} sell 400`, 500],
+      [{ side: 'sell', notional_usd: 400 }, (id: string) => `resume ${id}`, 900],
+    ] as const) {
+      const elsewhere = await plant({
+        command: 'add',
+        body,
+        host: 'desk-far-away',
+        sealWith: t.apiKey,
+        // As that machine's add journaled it: the side's notional before the send, which its wait compares with.
+        context: { baseline_notional_usd: after - 400 },
+      });
+      const before = t.trades().length;
 
-    exits(
-      await run(team.c, command(elsewhere.id)),
-      2,
-      'was begun on desk-far-away, not on this machine: pass --yes to resume it from here',
-    );
-    expect(t.trades().slice(before)).toEqual([]);
+      exits(
+        await run(team.c, command(elsewhere.id)),
+        2,
+        'was begun on desk-far-away, not on this machine: pass --yes to resume it from here',
+      );
+      expect(t.trades().slice(before)).toEqual([]);
 
-    ok(await run(team.c, `${command(elsewhere.id)} --yes`));
-    const sent = t.trades().slice(before);
-    expect(sent.map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
-      ['/hedges/add', elsewhere.idempotency_key],
-    ]);
-    expect(activeNotional(t, 'sell')).toBe(500);
+      ok(await run(team.c, `${command(elsewhere.id)} --yes`));
+      const sent = t.trades().slice(before);
+      expect(sent.map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
+        ['/hedges/add', elsewhere.idempotency_key],
+      ]);
+      expect(activeNotional(t, 'sell')).toBe(after);
+    }
   });
 });
 
@@ -311,11 +303,7 @@ it('rows in the local journal file are verified before anything is sent again: a
   // past the key's lifetime on the server's clock: the server has forgotten the key.
   const genuine = (await journalEntries(t)).find((entry) => entry.command === 'add')!;
   const at = new Date(Date.now() + 1_000).toISOString();
-  appendFileSync(
-    join(t.configDir, 'journal.jsonl'),
-    `${JSON.stringify({ id: genuine.id, at, outcome: 'unknown' })}\n`,
-    { mode: 0o600 },
-  );
+  appendRow(t.configDir, { id: genuine.id, created_at: at, outcome: 'unknown' });
   t.advance(25 * 3_600_000);
   // A row written by someone without the key: an add of the same 500 on the side, landed. Counted,
   // it would move the add's baseline from 1,000 to 1,500, and the side's 1,500 would read as

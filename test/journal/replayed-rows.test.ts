@@ -63,7 +63,7 @@ describe('a genuine row replayed in the local journal file', () => {
     return { t, row: row!, id: String(copy.id), unchanged: unchangedFrom(t) };
   }
 
-  it('`resume ID --yes` of a replayed add: refused (exit 13, unverified_row), nothing sent, the side stays 1,000', async () => {
+  it('`resume ID --yes` of a replayed add, or of a copy of it sealed anew by a holder of the key: refused (exit 13, unverified_row), said to be a copy never sent as its own, nothing sent, the side stays 1,000', async () => {
     const { t, row, id, unchanged } = await addedThenReduced(async (t) => {
       ok(await t.hedge(`add ${MARKET} sell 100`));
     });
@@ -73,6 +73,18 @@ describe('a genuine row replayed in the local journal file', () => {
       `Its idempotency key is also journal ${row.id}'s (done): this row is a copy`,
     );
     expect(lastJson(resumed.stderr).error).toMatchObject({ code: 'unverified_row', details: { journal_id: id } });
+    // Duplicated by hand, and sealed anew with the key: its seal verifies, its key is spent.
+    const copy = replayOf(row, nextSeq(t.configDir));
+    appendRow(t.configDir, { ...copy, seal: rowSealer(t.apiKey).seal(copy as unknown as SealedFields) });
+    const sealed = exits(
+      await t.hedge(['resume', String(copy.id), '--yes', '--no-wait', '--json']),
+      13,
+      `(add: POST /hedges/add): a row is valid once. Its idempotency key is also journal ${row.id}'s (done): this row is a copy, never sent as an action of its own. hedge does not send it; nothing was sent.`,
+    );
+    expect(lastJson(sealed.stderr).error).toMatchObject({
+      code: 'unverified_row',
+      details: { journal_id: copy.id, seal: 'duplicate' },
+    });
     unchanged();
   });
 
@@ -105,27 +117,6 @@ describe('a genuine row replayed in the local journal file', () => {
 });
 
 describe('a row is valid once', () => {
-  it('a copy of a finished add sealed by a holder of the key: resume says it is a copy never sent as its own (exit 13) and sends nothing', async () => {
-    const t = await sideOf1000();
-    ok(await t.hedge(`add ${MARKET} sell 100`));
-    const row = (await journalEntries(t)).find((entry) => entry.command === 'add')!;
-    // Duplicated by hand, and sealed anew with the key: its seal verifies, its key is spent.
-    const copy = replayOf(row, nextSeq(t.configDir));
-    appendRow(t.configDir, { ...copy, seal: rowSealer(t.apiKey).seal(copy as unknown as SealedFields) });
-    const nothingSent = mark(t);
-    const resumed = exits(
-      await t.hedge(['resume', String(copy.id), '--yes', '--no-wait', '--json']),
-      13,
-      `(add: POST /hedges/add): a row is valid once. Its idempotency key is also journal ${row.id}'s (done): this row is a copy, never sent as an action of its own. hedge does not send it; nothing was sent.`,
-    );
-    expect(lastJson(resumed.stderr).error).toMatchObject({
-      code: 'unverified_row',
-      details: { journal_id: copy.id, seal: 'duplicate' },
-    });
-    nothingSent();
-    expect(sellUsd(t)).toBe(1_100);
-  });
-
   it("a sealed copy of a roll's finished open leg, set back to planned: resume refuses it as a copy (exit 13) naming `journal resolve`, which records it (exit 0) saying it is a copy; nothing is sent", async () => {
     const t = await sideOf1000();
     ok(await t.hedge(`roll ${MARKET} sell --tenor 7 --yes`));
