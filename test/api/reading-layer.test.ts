@@ -502,13 +502,10 @@ it("pricesInOneShape: market, price and timestamp first, every other field of th
 });
 
 // alpha's {MARKET: {mid, ts}}, the names read not repeated: json-keeps-everything.test.ts ("kept under _wire: alpha").
-it('pricesInOneShape: market, price and timestamp first, every other field of the price as sent: a beta price without a time has a null timestamp', () => {
+it('pricesInOneShape: market, price and timestamp first, every other field of the price as sent: a beta price without a time has a null timestamp; what the server sent under one of our three names meaning something else is under _wire', () => {
   expect(pricesInOneShape(parsePrices([{ symbol: 'USDTNGN', rate: '1512.5' }], ['USDTNGN'])!)).toEqual([
     { market: 'USDTNGN', price: 1512.5, timestamp: null },
   ]);
-});
-
-it('pricesInOneShape: market, price and timestamp first, every other field of the price as sent: what the server sent under one of our three names meaning something else is under _wire', () => {
   const quotes = parsePrices(
     [{ symbol: 'USDTNGN', mid: 1512.5, price: { source: 'twap' }, timestamp: 1763798400 }],
     ['USDTNGN'],

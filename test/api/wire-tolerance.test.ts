@@ -449,33 +449,22 @@ it('lists paged by time: delta (history pages of at most 40, meta.next_before se
   expect(simulator.requests('GET', '/hedges/history')).toHaveLength(pages + 2);
 });
 
-describe.concurrent(
-  'optional checks never block a write: a warning names what was not checked, and the write goes on',
-  () => {
-    it('open --ref with the hedge list failing', async (on) => {
-      const simulator = await on();
-      simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/hedges' } });
-      const result = ok(await simulator.hedge('open USDTNGN sell 10000 --tenor 1 --ref deal-77 --json'));
-      expect(result.stderr).toMatch(
-        /Could not check whether an active hedge already carries client reference "deal-77"/,
-      );
-      expect(simulator.requests('GET', '/hedges').every((entry) => entry.fault === '5xx')).toBe(true);
-      expect(simulator.hedges().map((hedge) => [hedge.clientReference, hedge.status])).toEqual([['deal-77', 'filled']]);
-    });
+it('optional checks never block a write: a warning names what was not checked, and the write goes on: open --ref with the hedge list failing; add with the account unreadable', async (on) => {
+  const simulator = await on();
+  simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/hedges' } });
+  const result = ok(await simulator.hedge('open USDTNGN sell 10000 --tenor 1 --ref deal-77 --json'));
+  expect(result.stderr).toMatch(/Could not check whether an active hedge already carries client reference "deal-77"/);
+  expect(simulator.requests('GET', '/hedges').every((entry) => entry.fault === '5xx')).toBe(true);
+  expect(simulator.hedges().map((hedge) => [hedge.clientReference, hedge.status])).toEqual([['deal-77', 'filled']]);
 
-    it('add with the account unreadable', async (on) => {
-      const simulator = await on();
-      simulator.seedOpen('sell', 10_000);
-      simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/account' } });
-      exits(
-        await simulator.hedge('add USDTNGN sell 2000 --json'),
-        0,
-        'exposure headroom could not be checked (GET /account: ',
-      );
-      expect(simulator.hedges()[0].notionalUsd).toBe(12_000);
-    });
-  },
-);
+  simulator.sandbox.setFaults({ match: { method: 'GET', path: '/account' } });
+  exits(
+    await simulator.hedge('add USDTNGN sell 2000 --json'),
+    0,
+    'exposure headroom could not be checked (GET /account: ',
+  );
+  expect(simulator.hedges()[0].notionalUsd).toBe(12_000);
+});
 
 it('what the spec does not list is shown, not refused: gamma: a hedge `settling` while its close lands is shown as sent, and waited on as not final', async (on) => {
   const simulator = await on('gamma', 60_000);

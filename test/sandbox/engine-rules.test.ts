@@ -52,8 +52,8 @@ it('engine: authentication and accounts: refuses a missing or unknown key with u
   expect(opened.data.id).not.toBe(hedge.id);
 });
 
-it('engine: idempotency: same key and same body returns the original response without acting twice; same key with another body is idempotency_key_reuse; an empty or overlong Idempotency-Key is refused', () => {
-  const { get, post, keyed, change } = on();
+it('engine: idempotency: same key and same body returns the original response without acting twice; same key with another body is idempotency_key_reuse; an empty or overlong Idempotency-Key is refused; a key reused after it expired keeps its new record until that one is a day old', () => {
+  const { engine, get, post, keyed, change } = on();
   const first = keyed(T0, 'k-1', 'buy', 10_000);
   // Same body with keys in another order is the same request.
   const reordered = { tenor_days: 7, notional_usd: 10_000, side: 'buy', market: 'USDTNGN' };
@@ -69,6 +69,15 @@ it('engine: idempotency: same key and same body returns the original response wi
   expect(change(T0 + 2000, 'close', 'buy', undefined, { idempotencyKey: 'k-1' })).toMatchObject(reuse);
   for (const key of ['', 'x'.repeat(256)])
     expect(keyed(T0, key, 'buy', 1000)).toMatchObject(refused(400, 'validation_error', { field: 'Idempotency-Key' }));
+  // The expiry queue: k-1 is a day old, so a new body acts; its record stays until it is a day old too.
+  const renewed = keyed(T0 + DAY, 'k-1', 'sell', 1_000);
+  expect(renewed.headers['idempotent-replayed']).toBeUndefined();
+  const replay = keyed(T0 + DAY + 10, 'k-1', 'sell', 1_000);
+  expect([replay.headers['idempotent-replayed'], replay.data.id]).toEqual(['true', renewed.data.id]);
+  get(T0 + 2 * DAY - 1, '/markets');
+  expect(Object.keys(engine.state.idempotency)).toHaveLength(1);
+  get(T0 + 2 * DAY, '/markets');
+  expect(engine.state.idempotency).toEqual({});
 });
 
 it('engine: idempotency: a key held by a request still in progress is idempotency_in_flight, then replays once done; does not remember refused requests', () => {
@@ -719,19 +728,6 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
       `test:${Object.keys(engine.state.accounts)[0]}:${grown.idempotencyKeys[0]}`,
     ]);
   });
-});
-
-it('idempotency expiry queue: a key reused after it expired keeps its new record until that one is a day old', () => {
-  const { engine, get, keyed } = on();
-  keyed(T0, 'k', 'buy', 1_000);
-  const renewed = keyed(T0 + DAY, 'k', 'sell', 1_000);
-  expect(renewed.headers['idempotent-replayed']).toBeUndefined();
-  const replay = keyed(T0 + DAY + 10, 'k', 'sell', 1_000);
-  expect([replay.headers['idempotent-replayed'], replay.data.id]).toEqual(['true', renewed.data.id]);
-  get(T0 + 2 * DAY - 1, '/markets');
-  expect(Object.keys(engine.state.idempotency)).toHaveLength(1);
-  get(T0 + 2 * DAY, '/markets');
-  expect(engine.state.idempotency).toEqual({});
 });
 
 it('hedge list order: places hedges written in the past (fixtures) among live ones by opened_at, ties by id', () => {
