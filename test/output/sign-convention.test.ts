@@ -358,9 +358,8 @@ const QUOTE: Quote = { ...BUY_QUOTE, notional_usd: 10_000, pricing: { ...BUY_QUO
 
 // In UTC, no local line: screens.test.ts's reviewed quote screens.
 it('renderQuoteCard maturity: the local time on a line of its own only where the zone reads differently from UTC', () => {
-  const savedZone = process.env.TZ;
+  vi.stubEnv('TZ', 'Africa/Lagos');
   try {
-    process.env.TZ = 'Africa/Lagos';
     const inLagos = quoteCard(QUOTE);
     expect(inLagos).toContain('Maturity          │ 2026-03-05 10:00:00 UTC');
     expect(inLagos).toMatch(/│\s+│ 2026-03-05 11:00 GMT\+1 local, in 3d 0h/);
@@ -368,8 +367,7 @@ it('renderQuoteCard maturity: the local time on a line of its own only where the
     const unreadable = quoteCard({ ...QUOTE, maturity: 'next week' });
     expect(unreadable).toMatch(/Maturity {10}│ next week +│/);
   } finally {
-    if (savedZone === undefined) delete process.env.TZ;
-    else process.env.TZ = savedZone;
+    vi.unstubAllEnvs();
   }
 });
 
