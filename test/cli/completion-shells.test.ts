@@ -12,9 +12,7 @@ import { runHedge, tempDir, tempFolders } from '../support/hedge-cli.js';
 import { bashComplete, fishComplete, hasShell, scriptFile } from './shell-completion.js';
 import { ok } from '../support/cli-runs.js';
 
-const NO_ZSH = !hasShell('zsh');
 const NO_FISH = !hasShell('fish');
-const BASH_FILE = scriptFile('bash');
 const store = tempDir('hedge-completion-');
 const tempFolder = tempFolders('hedge-completion-');
 
@@ -77,7 +75,7 @@ it('bash completion (a real bash): completes commands, arguments, option values 
     'COMP_WORDS=(hedge hedges --status = fi); COMP_CWORD=4; _hedge; echo "${COMPREPLY[*]}"',
     'COMP_WORDS=(hedge hedges --status =); COMP_CWORD=3; _hedge; echo "${COMPREPLY[*]}"',
   ].join('\n');
-  const output = shell('bash', program, BASH_FILE).split('\n');
+  const output = shell('bash', program, scriptFile('bash')).split('\n');
   expect([output[0], output[1]?.split(' ').sort(), output[2]?.split(' ').sort()]).toEqual([
     'complete -F _hedge hedge',
     ['filled'],
@@ -122,7 +120,7 @@ it('hedge completion SHELL: --help shows how to install each script', async () =
     expect(result.stdout).toContain(part);
 });
 
-describe.skipIf(NO_ZSH)('zsh completion (a real zsh; skipped: zsh is not installed)', () => {
+describe.skipIf(!hasShell('zsh'))('zsh completion (a real zsh; skipped: zsh is not installed)', () => {
   it('is registered for hedge by compinit when installed as _hedge in fpath', () => {
     const dir = tempFolder();
     writeFileSync(join(dir, '_hedge'), readFileSync(scriptFile('zsh'), 'utf8'));

@@ -11,11 +11,6 @@ function context(globals: Partial<GlobalOptions>, origin: 'cli' | 'agent') {
   return testContext({ globals: { json: true, input: false, ...globals }, origin, output: { format: 'json' } }).ctx;
 }
 
-const failure = () =>
-  new UsageError('refused', {
-    hint: 'See `hedge journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.',
-  });
-
 it.each([
   ['--demo', { demo: true }, 'hedge --demo journal'],
   ['--profile NAME', { profile: 'ops' }, 'hedge --profile ops journal'],
@@ -23,9 +18,12 @@ it.each([
 ] as const)(
   'describeFailure puts %s into every hedge command of the hint once, as hedgeCommand does (cli and agent)',
   (_flag, globals, journal) => {
+    const failure = new UsageError('refused', {
+      hint: 'See `hedge journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.',
+    });
     for (const origin of ['cli', 'agent'] as const) {
       const ctx = context(globals, origin);
-      expect([describeFailure(failure(), ctx.globals).hint, ctx.hedgeCommand('journal')], origin).toEqual([
+      expect([describeFailure(failure, ctx.globals).hint, ctx.hedgeCommand('journal')], origin).toEqual([
         `See \`${journal}\`, then \`hedge --demo resume a_1\` or \`hedge --profile desk whoami\`.`,
         journal,
       ]);

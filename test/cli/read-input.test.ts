@@ -49,8 +49,6 @@ it('bad input on the read commands: a journal URL that does not parse (a passwor
   }
 });
 
-const hasMkfifo = hasTool('mkfifo');
-
 /**
  * hedge with its stdin held open and never written (a pipe whose writer went quiet), --verbose so
  * that it says when it starts reading; `stop()` ends it if the test did not see it end.
@@ -105,7 +103,7 @@ describe('input files are bounded', () => {
     }
   }
 
-  it.skipIf(!hasMkfifo)(
+  it.skipIf(!hasTool('mkfifo'))(
     'plan, apply, exposures, a policy file and keep --once: a FIFO is refused at once, exit 2 (mkfifo is needed)',
     async () => {
       const fifo = at('book.fifo');

@@ -27,7 +27,6 @@ async function parsedBy(argv: string[], wholeTree: boolean) {
 }
 
 const tree = commandPaths(COMMANDS);
-const paths = tree.map(({ path }) => path);
 const examples = tree.flatMap(({ spec }) =>
   spec.examples.map((example) =>
     example
@@ -38,7 +37,7 @@ const examples = tree.flatMap(({ spec }) =>
 );
 const words = (line: string) => line.split(' ');
 const shapes = [
-  ...paths.flatMap((path) => [
+  ...tree.flatMap(({ path }) => [
     path,
     [...path, '--help'],
     [...path, ...words('one two three four five six')],

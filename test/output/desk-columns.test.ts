@@ -196,64 +196,41 @@ function screens(args: string[]) {
 // ---- the lists ------------------------------------------------------------------------------------
 
 /**
- * Each list: its name, its command, its fields, and the columns a desk decides on (docs/output.md) that it must keep
+ * Each list: its command (its name), its fields, and the columns a desk decides on (docs/output.md) that it must keep
  * at a width, as keys (at 120 every one it keeps at 80).
  */
-const LISTS: Array<[string, string[], Resource, Record<number, string>]> = [
+const LISTS: Array<[string, Resource, Record<number, string>]> = [
   [
     'markets',
-    ['markets'],
     marketsResource(),
     { 80: 'market status price capacity_buy_usd capacity_sell_usd carry_buy_daily_pct carry_sell_daily_pct' },
   ],
   [
     'positions',
-    ['positions'],
     POSITION_RESOURCE,
     {
       60: 'side client_reference notional_usd net_pnl_usd',
       80: 'side client_reference notional_usd net_pnl_usd entry_price mark_price matures_in',
     },
   ],
-  [
-    'hedges',
-    ['hedges'],
-    HEDGE_RESOURCE,
-    { 80: 'id side client_reference notional_usd struck_rate status maturity_at' },
-  ],
+  ['hedges', HEDGE_RESOURCE, { 80: 'id side client_reference notional_usd struck_rate status maturity_at' }],
   [
     'history',
-    ['history'],
     HISTORY_RESOURCE,
     {
       60: 'side client_reference notional_usd net_pnl_usd',
       80: 'side client_reference notional_usd net_pnl_usd entry_price exit_price closed_at',
     },
   ],
-  [
-    'maturities',
-    ['maturities'],
-    MATURITY_RESOURCE,
-    { 80: 'time left side client_reference notional_usd net_pnl_usd mark_price' },
-  ],
-  [
-    'journal',
-    ['journal'],
-    JOURNAL_RESOURCE,
-    { 80: 'id command side client_reference notional_usd outcome created_at' },
-  ],
-  [
-    'price --watch',
-    `price ${MARKET} --watch 1 --count 1`.split(' '),
-    PRICE_RESOURCE,
-    { 60: 'market price', 80: 'market price' },
-  ],
+  ['maturities', MATURITY_RESOURCE, { 80: 'time left side client_reference notional_usd net_pnl_usd mark_price' }],
+  ['journal', JOURNAL_RESOURCE, { 80: 'id command side client_reference notional_usd outcome created_at' }],
+  [`price ${MARKET} --watch 1 --count 1`, PRICE_RESOURCE, { 60: 'market price', 80: 'market price' }],
 ];
 
 it.each(LISTS)(
   "%s at 60, 80 and 120 columns: fits, names what it leaves out, keeps the first of its priorities and the desk's columns",
-  async (name, args, resource, keeps) => {
-    const { wide, at } = await screens(args);
+  async (name, resource, keeps) => {
+    const { wide, at } = await screens(name.split(' '));
     const [wideTable] = tablesOf(wide);
     expect(wideTable, wide.join('\n')).toBeDefined();
     for (const [cols, lines] of at) {

@@ -16,18 +16,6 @@ const simulator = useSimulators({ stepped: true });
 
 const cents = (value: number) => Math.round(value * 100);
 
-// Not waited for (--no-wait): test/trade/trading.test.ts ("--no-wait returns at submitted …").
-it('the hedge id is hedge_id: open --json and its TSV name the opened hedge hedge_id', async () => {
-  const sim = await simulator();
-  const filled = okJson(await sim.hedge(`open ${MARKET} buy 1000 --tenor 3 --json`));
-  const [hedge] = sim.hedges();
-  expect(hedge.status).toBe('filled');
-  expect(filled).toMatchObject({ hedge_id: hedge.id, status: 'filled' });
-  expect(Object.keys(filled)[0]).toBe('hedge_id');
-  const tsv = ok(await sim.hedge(`open ${MARKET} sell 500 --tenor 1`)).stdout.split('\n');
-  expect(tsv.slice(0, 2).map((line) => line.split('\t')[0])).toEqual(['hedge_id', sim.active('sell')[0].id]);
-});
-
 it("the hedge id is hedge_id: open's card on a screen names the hedge's id once, as Hedge ID, at 80 columns and at 60", async () => {
   const sim = await simulator();
   for (const [side, columns] of [
@@ -95,9 +83,14 @@ it("the plan's and the exposures' carry and fees are not under the server's name
   expect(sim.writes()).toHaveLength(writes);
 });
 
-it("the journal's reference of an add and a reduce: is the deal of the side it changed, in the table, TSV and --ref", async () => {
+// Not waited for (--no-wait): test/trade/trading.test.ts ("--no-wait returns at submitted …").
+it("the hedge id is hedge_id: open --json and its TSV name the opened hedge hedge_id; the journal's reference of an add and a reduce: is the deal of the side it changed, in the table, TSV and --ref", async () => {
   const sim = await simulator();
-  ok(await sim.hedge(`open ${MARKET} buy 1000 --tenor 7 --ref DEAL-9`));
+  const filled = okJson(await sim.hedge(`open ${MARKET} buy 1000 --tenor 7 --ref DEAL-9 --json`));
+  const [hedge] = sim.hedges();
+  expect(hedge.status).toBe('filled');
+  expect(filled).toMatchObject({ hedge_id: hedge.id, status: 'filled' });
+  expect(Object.keys(filled)[0]).toBe('hedge_id');
   ok(await sim.hedge(`add ${MARKET} buy 500`));
   ok(await sim.hedge(`reduce ${MARKET} buy 200`));
   // The server's hedge carries the reference, and took the add and the reduce.
@@ -114,4 +107,7 @@ it("the journal's reference of an add and a reduce: is the deal of the side it c
   const { screen } = await drawScreen({ configDir: sim.configDir, args: ['journal'], env: sim.env, cols: 80 });
   expect(screen).toMatch(/ add +buy +DEAL-9 /);
   expect(screen).toMatch(/ reduce +buy +DEAL-9 /);
+
+  const tsv = ok(await sim.hedge(`open ${MARKET} sell 500 --tenor 1`)).stdout.split('\n');
+  expect(tsv.slice(0, 2).map((line) => line.split('\t')[0])).toEqual(['hedge_id', sim.active('sell')[0].id]);
 });

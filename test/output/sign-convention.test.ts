@@ -358,9 +358,8 @@ const QUOTE: Quote = { ...BUY_QUOTE, notional_usd: 10_000, pricing: { ...BUY_QUO
 
 // In UTC, no local line: screens.test.ts's reviewed quote screens.
 it('renderQuoteCard maturity: the local time on a line of its own only where the zone reads differently from UTC', () => {
-  const savedZone = process.env.TZ;
+  vi.stubEnv('TZ', 'Africa/Lagos');
   try {
-    process.env.TZ = 'Africa/Lagos';
     const inLagos = quoteCard(QUOTE);
     expect(inLagos).toContain('Maturity          │ 2026-03-05 10:00:00 UTC');
     expect(inLagos).toMatch(/│\s+│ 2026-03-05 11:00 GMT\+1 local, in 3d 0h/);
@@ -368,8 +367,7 @@ it('renderQuoteCard maturity: the local time on a line of its own only where the
     const unreadable = quoteCard({ ...QUOTE, maturity: 'next week' });
     expect(unreadable).toMatch(/Maturity {10}│ next week +│/);
   } finally {
-    if (savedZone === undefined) delete process.env.TZ;
-    else process.env.TZ = savedZone;
+    vi.unstubAllEnvs();
   }
 });
 
@@ -388,24 +386,20 @@ it('renderQuoteCard what the server sent is escaped where the card is written: t
   expect(written).toMatch(/Maturity +│ soon\\x1b]0;pw\\x07 +│/);
 });
 
-it('renderQuoteCard shows fields it does not know, at the top level and inside the groups; colours impact and carry when colour is on', () => {
+it("renderQuoteCard shows fields it does not know, at the top level and inside the groups, on the card and plain; plain: a header row of keys, the quote's own first, and one row of the server's values, no card, no note on stdout; colours impact and carry when colour is on", () => {
   const richer = { ...QUOTE, quote_id: 'q_1', pricing: { ...QUOTE.pricing, spread_bps: 3 } } as Quote;
   const card = quoteCard(richer);
   expect(card).toMatch(/Quote ID\s+│ q_1/);
   expect(card).toMatch(/Pricing: Spread bps\s+│ 3/);
-  const [header, row] = quoteCard(richer, 'tsv').split('\n');
+  const [header, row, ...rest] = quoteCard(richer, 'tsv').split('\n');
   const plain = Object.fromEntries(header.split('\t').map((key, index) => [key, row.split('\t')[index]]));
   expect(plain).toMatchObject({ 'pricing.spread_bps': '3', quote_id: 'q_1' });
-  expect(quoteCard(QUOTE, 'table', true)).toContain(
-    '\u001b[31m-4.40 USD (-4.4 bps), worse than the market price\u001b[39m',
-  );
-});
-
-it("renderQuoteCard plain: a header row of keys, the quote's own first, and one row of the server's values; no card, no note on stdout", () => {
-  const [header, row, ...rest] = quoteCard(QUOTE, 'tsv').split('\n');
   expect([rest, header.split('\t').slice(0, 5), row]).toEqual([
     [],
     'market side notional_usd tenor_days pricing.market_price'.split(' '),
     expect.not.stringMatching(/reserves nothing|│/),
   ]);
+  expect(quoteCard(QUOTE, 'table', true)).toContain(
+    '\u001b[31m-4.40 USD (-4.4 bps), worse than the market price\u001b[39m',
+  );
 });

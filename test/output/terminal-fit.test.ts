@@ -37,42 +37,40 @@ it("fitToTerminal (prompt texts): moves the last word down with its tail rather 
   ]);
 });
 
-describe('reportError', () => {
-  const interrupted = new InterruptedError(
-    'Stopped waiting. The order stands: hedge hdg_000001avyhmzx1xu6r26d644 is still being processed.',
-    {
-      hint: 'Check it with `hedge hedges hdg_000001avyhmzx1xu6r26d644 --wait`; or pick up the wait with: hedge resume a_mwrrf5p1',
-    },
-  );
+const interrupted = new InterruptedError(
+  'Stopped waiting. The order stands: hedge hdg_000001avyhmzx1xu6r26d644 is still being processed.',
+  {
+    hint: 'Check it with `hedge hedges hdg_000001avyhmzx1xu6r26d644 --wait`; or pick up the wait with: hedge resume a_mwrrf5p1',
+  },
+);
 
-  /** What reportError wrote on stderr (uncoloured), and the exit code it gave. */
-  const reported = (json: boolean, columns?: number) => {
-    const err = collector();
-    const code = reportError(describeError(interrupted), interrupted, {
-      stderr: err.stream,
-      chalk: new Chalk({ level: 0 }),
-      json,
-      verbose: false,
-      columns,
-    });
-    return { code, text: err.text() };
-  };
+/** What reportError wrote on stderr (uncoloured), and the exit code it gave. */
+const reported = (json: boolean, columns?: number) => {
+  const err = collector();
+  const code = reportError(describeError(interrupted), interrupted, {
+    stderr: err.stream,
+    chalk: new Chalk({ level: 0 }),
+    json,
+    verbose: false,
+    columns,
+  });
+  return { code, text: err.text() };
+};
 
-  it('on a terminal wraps each line at spaces to its width, the hint continuing under its text; in a pipe (no width) or under --json, one line per message', () => {
-    const { code, text } = reported(false, 60);
-    expect(code).toBe(130);
-    const lines = text.trimEnd().split('\n');
-    expect(lines.every((line) => displayWidth(line) <= 60)).toBe(true);
-    expect(lines.length).toBeGreaterThan(2);
-    const hintAt = lines.findIndex((line) => line.startsWith('  → '));
-    expect([lines.slice(hintAt + 1).every((line) => line.startsWith('    ')), words(text)]).toEqual([
-      true,
-      words(`${interrupted.message} → ${interrupted.hint}`),
-    ]);
-    expect(reported(false).text.trimEnd().split('\n')).toHaveLength(2);
-    expect(JSON.parse(reported(true, 40).text)).toMatchObject({
-      error: { code: 'interrupted', message: interrupted.message },
-    });
+it('reportError on a terminal wraps each line at spaces to its width, the hint continuing under its text; in a pipe (no width) or under --json, one line per message', () => {
+  const { code, text } = reported(false, 60);
+  expect(code).toBe(130);
+  const lines = text.trimEnd().split('\n');
+  expect(lines.every((line) => displayWidth(line) <= 60)).toBe(true);
+  expect(lines.length).toBeGreaterThan(2);
+  const hintAt = lines.findIndex((line) => line.startsWith('  → '));
+  expect([lines.slice(hintAt + 1).every((line) => line.startsWith('    ')), words(text)]).toEqual([
+    true,
+    words(`${interrupted.message} → ${interrupted.hint}`),
+  ]);
+  expect(reported(false).text.trimEnd().split('\n')).toHaveLength(2);
+  expect(JSON.parse(reported(true, 40).text)).toMatchObject({
+    error: { code: 'interrupted', message: interrupted.message },
   });
 });
 

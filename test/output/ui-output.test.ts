@@ -12,17 +12,16 @@ const FIELDS: FieldSpec[] = [
   { key: 'net_pnl_usd', label: 'Net P&L (USD)', kind: 'pnl' },
   { key: 'closed_at', label: 'Closed', kind: 'time' },
 ];
-const ROWS = [
-  { hedge_id: 'hdg_1', net_pnl_usd: 1234.5, closed_at: '2026-03-02T09:00:00.000Z', desk_region: 'lagos' },
-  { hedge_id: 'hdg_2', net_pnl_usd: -20, closed_at: '2026-03-01T10:00:00.000Z', desk_region: 'abuja' },
-];
-const TOTALS = { label: 'Total (2 hedges)', row: { net_pnl_usd: 1214.5 } };
 
 // Numbers right-aligned, the totals' too: test/scripting/ui-formats.test.ts ("tables fitted to the width: wide enough …"),
 // table.test.ts's drawings and screens.test.ts's reviewed screens.
 it('list: table: labels, formatted values, extras labelled from their names, a totals row', async () => {
   const { out, stdout } = output('table');
-  await out.list(ROWS, FIELDS, { empty: 'none', totals: TOTALS });
+  const rows = [
+    { hedge_id: 'hdg_1', net_pnl_usd: 1234.5, closed_at: '2026-03-02T09:00:00.000Z', desk_region: 'lagos' },
+    { hedge_id: 'hdg_2', net_pnl_usd: -20, closed_at: '2026-03-01T10:00:00.000Z', desk_region: 'abuja' },
+  ];
+  await out.list(rows, FIELDS, { empty: 'none', totals: { label: 'Total (2 hedges)', row: { net_pnl_usd: 1214.5 } } });
   const text = stdout();
   expect(text).not.toContain('Ref'); // no row has a reference: no empty column for people
   // Times in a table: UTC to the minute (the header says UTC), with how long ago.

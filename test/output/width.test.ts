@@ -165,9 +165,8 @@ describe('wrapWords', () => {
     [80, 6],
     [40, 11],
   ] as const) {
-    it(`at ${width} columns keeps every line within the width and every word whole`, () => {
-      const out = wrapWords(PROSE, width);
-      const lines = out.split('\n');
+    it(`at ${width} columns keeps every line within the width and every word whole; breaks coloured text where it breaks the same text uncoloured`, () => {
+      const lines = wrapWords(PROSE, width).split('\n');
       expect(lines).toHaveLength(lineCount);
       for (const line of lines) {
         expect(displayWidth(line)).toBeLessThanOrEqual(width);
@@ -182,16 +181,14 @@ describe('wrapWords', () => {
       lines.slice(1).forEach((line, index) => {
         expect(displayWidth(lines[index]) + 1 + displayWidth(line.split(' ')[0])).toBeGreaterThan(width);
       });
-    });
 
-    it(`at ${width} columns breaks coloured text where it breaks the same text uncoloured`, () => {
       const coloured = PROSE.replace('the margin reserved and the maturity', `${RED}$&${FG_OFF}`).replace(
         HASH,
         `${BOLD}$&${BOLD_OFF}`,
       );
-      const lines = wrapWords(coloured, width).split('\n');
-      expect(lines.map(plain)).toEqual(wrapWords(PROSE, width).split('\n'));
-      for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+      const colouredLines = wrapWords(coloured, width).split('\n');
+      expect(colouredLines.map(plain)).toEqual(lines);
+      for (const line of colouredLines) expect(displayWidth(line)).toBeLessThanOrEqual(width);
     });
   }
 
