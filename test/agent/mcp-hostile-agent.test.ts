@@ -148,22 +148,29 @@ it('calls racing the daily cap: six adds of 1,000 at once under a 3,500 daily ca
   expect(heldUsd(simulator)).toBe(13_000);
 });
 
-/** Another client's add of the buy side, still landing: this simulator's clock stands until advance(). */
-const addElsewhere = async (simulator: Simulator, notional: number) => {
+/**
+ * A frozen simulator whose buy side holds 9,000 and another client's add of `added` still landing (its clock stands
+ * until advance()); an agent's close under `args`, the add let land once the close has met the server's 409 (a
+ * change still landing): its retry follows a second later.
+ */
+async function closeWhileAdding(added: number, args: string[], closeArgs: object) {
+  const simulator = await startSimulator({ preset: 'frozen' });
+  simulator.seedOpen('buy', 9_000);
   const answer = await simulator.api('POST', '/hedges/add', {
-    body: { ...BUY, notional_usd: notional },
-    idempotencyKey: `elsewhere-${notional}`,
+    body: { ...BUY, notional_usd: added },
+    idempotencyKey: `elsewhere-${added}`,
   });
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-};
-/** Lets the add land once the agent's close has met the server's 409 (a change still landing): its retry follows a second later. */
-const landAfterTheRefusedClose = async (simulator: Simulator) => {
-  await until(
-    () => simulator.requests('POST', '/hedges/close').some((entry) => entry.status === 409),
-    'the close answered 409 action_pending',
-  );
-  simulator.advance(FILL_DELAY_MS + 1);
-};
+  const call = await serve(simulator, args);
+  const [close] = await Promise.all([
+    call('close', closeArgs),
+    until(
+      () => simulator.requests('POST', '/hedges/close').some((entry) => entry.status === 409),
+      'the close answered 409 action_pending',
+    ).then(() => simulator.advance(FILL_DELAY_MS + 1)),
+  ]);
+  return { simulator, call, close };
+}
 const closes = (simulator: Simulator) =>
   simulator.requests('POST', '/hedges/close').map((entry) => [entry.status, entry.errorCode]);
 
@@ -183,11 +190,7 @@ it('a close is judged on what the side holds when it is sent, and counted as wha
 });
 
 it('a close is judged on what the side holds when it is sent, and counted as what it closed: --max-notional 10k alone: a close that meets 409 while 9,100 lands is judged again before its retry (18,100), and refused', async () => {
-  const simulator = await startSimulator({ preset: 'frozen' });
-  simulator.seedOpen('buy', 9_000);
-  await addElsewhere(simulator, 9_100);
-  const call = await serve(simulator, ['--max-notional', '10k']);
-  const [close] = await Promise.all([call('close', BUY), landAfterTheRefusedClose(simulator)]);
+  const { simulator, close } = await closeWhileAdding(9_100, ['--max-notional', '10k'], BUY);
   expectRefused(close, {
     error: {
       code: 'max_notional_exceeded',
@@ -205,11 +208,10 @@ it('a close is judged on what the side holds when it is sent, and counted as wha
 });
 
 it('a close is judged on what the side holds when it is sent, and counted as what it closed: --max-daily-notional 30k: a close counts what it closed (18,000 after a retry), so the next 13,000 is refused', async () => {
-  const simulator = await startSimulator({ preset: 'frozen' });
-  simulator.seedOpen('buy', 9_000);
-  await addElsewhere(simulator, 9_000);
-  const call = await serve(simulator, ['--max-daily-notional', '30k']);
-  const [close] = await Promise.all([call('close', { ...BUY, wait: false }), landAfterTheRefusedClose(simulator)]);
+  const { simulator, call, close } = await closeWhileAdding(9_000, ['--max-daily-notional', '30k'], {
+    ...BUY,
+    wait: false,
+  });
   expectDone(close);
   expect(closes(simulator)).toEqual([
     [409, 'action_pending'],
