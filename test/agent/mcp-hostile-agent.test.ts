@@ -153,7 +153,7 @@ it('calls racing the daily cap: six adds of 1,000 at once under a 3,500 daily ca
  * until advance()); an agent's close under `args`, the add let land once the close has met the server's 409 (a
  * change still landing): its retry follows a second later.
  */
-async function closeWhileAdding(added: number, args: string[], closeArgs: object) {
+async function closeWhileAdding(added: number, args: string[], closeArgs: Record<string, unknown>) {
   const simulator = await startSimulator({ preset: 'frozen' });
   simulator.seedOpen('buy', 9_000);
   const answer = await simulator.api('POST', '/hedges/add', {
