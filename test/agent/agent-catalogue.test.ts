@@ -13,7 +13,6 @@ const tool = (name: string) => tools.find((candidate) => candidate.name === name
 const words = (text: string) => text.split(' ');
 const schemaOf = (name: string, access: 'direct' | 'token' = 'direct') =>
   inputSchema(tool(name), access) as { properties: Record<string, object>; required: string[] };
-const propertiesOf = (name: string, access?: 'direct' | 'token') => Object.keys(schemaOf(name, access).properties);
 
 it('tools from the manifest: every read and write leaf is a tool named like its command path; local commands are not', () => {
   expect(tools.map((candidate) => `${candidate.name} ${candidate.tier}`).join(', ')).toBe(
@@ -85,7 +84,7 @@ it.each([
   ['quote', 'token', 'market side notional tenor until'],
 ] as const)(
   'tools from the manifest: the arguments of %s (%s): --watch views and --html files left out, hedges keeps its bounded --wait, reads take --ref and a bounded until, a token only where a write needs one',
-  (name, access, properties) => expect(propertiesOf(name, access)).toEqual(words(properties)),
+  (name, access, properties) => expect(Object.keys(schemaOf(name, access).properties)).toEqual(words(properties)),
 );
 
 // Which tools each key is offered (a test key and --demo every tool, a live key reads only, writes through a token
