@@ -72,8 +72,35 @@ it('the limits judge the plan that is carried out: a close on a server whose pos
   expect(heldUsd(simulator)).toBe(15_000);
 });
 
-it("the limits judge the plan that is carried out: apply finishing an earlier apply's unfinished step judges that step too: 5,000 left by a killed CLI apply is not sent under a 1,000 cap", async () => {
+it('the limits judge the plan that is carried out: apply of a file under the roots is judged on that file, and its preview (dry run) is not limited', async () => {
   const simulator = await startSimulator();
+  const call = await serve(simulator, ['--max-notional', '400'], desk.path);
+  expectRefused(await call('apply', { file: 'small.csv' }), overLimit({ this_call_usd: 500 }));
+  expectDone(await call('apply', { file: 'small.csv', dry_run: true }));
+  expect(tradesSent(simulator)).toEqual([]);
+});
+
+it("the limits judge the plan that is carried out: odd spellings of an amount over the cap: each refused, nothing over it is sent; apply finishing an earlier apply's unfinished step judges that step too: 5,000 left by a killed CLI apply is not sent under a 1,000 cap", async () => {
+  const simulator = await startSimulator();
+  const call = await serve(simulator, ['--max-notional', '1000']);
+  for (const notional of [
+    '50k',
+    '5e4',
+    '50_000',
+    ' 50000 ',
+    '0.05m',
+    50_000,
+    '49999.999',
+    '1e309',
+    '-50000',
+    '0x1000',
+  ]) {
+    const answer = await call('open', { ...BUY, notional, tenor: 3 });
+    expect(answer.isError, everything(answer)).toBe(true);
+    expect([2, 3]).toContain(json(answer).exit_code);
+  }
+  // Nothing is ever taken back: none was sent if none is there after the last.
+  expect(tradesSent(simulator)).toEqual([]);
   // What a CLI apply killed before its step was answered leaves: a sealed, unheld row of its group.
   const at = new Date().toISOString();
   const sealed: SealedFields = {
@@ -97,41 +124,9 @@ it("the limits judge the plan that is carried out: apply finishing an earlier ap
     outcome: 'pending',
     holder: null,
   });
-  const call = await serve(simulator, ['--max-notional', '1000']);
   expectRefused(await call('apply', { rows: [row(500, 'sell')] }), overLimit({ this_call_usd: 5_000 }));
   expect(tradesSent(simulator)).toEqual([]);
   expect(heldUsd(simulator)).toBe(0);
-});
-
-it('the limits judge the plan that is carried out: apply of a file under the roots is judged on that file, and its preview (dry run) is not limited', async () => {
-  const simulator = await startSimulator();
-  const call = await serve(simulator, ['--max-notional', '400'], desk.path);
-  expectRefused(await call('apply', { file: 'small.csv' }), overLimit({ this_call_usd: 500 }));
-  expectDone(await call('apply', { file: 'small.csv', dry_run: true }));
-  expect(tradesSent(simulator)).toEqual([]);
-});
-
-it('the limits judge the plan that is carried out: odd spellings of an amount over the cap: each refused, nothing over it is sent', async () => {
-  const simulator = await startSimulator();
-  const call = await serve(simulator, ['--max-notional', '1000']);
-  for (const notional of [
-    '50k',
-    '5e4',
-    '50_000',
-    ' 50000 ',
-    '0.05m',
-    50_000,
-    '49999.999',
-    '1e309',
-    '-50000',
-    '0x1000',
-  ]) {
-    const answer = await call('open', { ...BUY, notional, tenor: 3 });
-    expect(answer.isError, everything(answer)).toBe(true);
-    expect([2, 3]).toContain(json(answer).exit_code);
-  }
-  // Nothing is ever taken back: none was sent if none is there after the last.
-  expect(tradesSent(simulator)).toEqual([]);
 });
 
 it('calls racing the daily cap: six adds of 1,000 at once under a 3,500 daily cap: three reach the server, the rest are refused', async () => {
