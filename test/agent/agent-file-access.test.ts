@@ -24,77 +24,73 @@ async function refusal(promise: Promise<unknown>) {
   return error.message;
 }
 
-describe('roots', () => {
-  // The working directory by default: test/agent/mcp-roots.test.ts ("by default the working directory …").
-  it('none when the working directory is the file system root; each --root must be a directory', async () => {
-    expect(await serverRoots([], '/')).toEqual([]);
-    // An explicit / is the operator's choice.
-    expect((await serverRoots(['/'], work.path)).map((root) => root.path)).toEqual(['/']);
-    writeFileSync(join(work.path, 'plain.txt'), 'x');
-    expect(await refusal(serverRoots(['plain.txt'], work.path))).toBe(
-      '--root: "plain.txt" is not a directory; expected a directory plan and apply may read target files from.',
-    );
-  });
+// The working directory by default: test/agent/mcp-roots.test.ts ("by default the working directory …").
+it('roots: none when the working directory is the file system root; each --root must be a directory', async () => {
+  expect(await serverRoots([], '/')).toEqual([]);
+  // An explicit / is the operator's choice.
+  expect((await serverRoots(['/'], work.path)).map((root) => root.path)).toEqual(['/']);
+  writeFileSync(join(work.path, 'plain.txt'), 'x');
+  expect(await refusal(serverRoots(['plain.txt'], work.path))).toBe(
+    '--root: "plain.txt" is not a directory; expected a directory plan and apply may read target files from.',
+  );
+});
 
-  it("the client's roots: file:// URIs become paths, other schemes are dropped", () => {
-    expect(clientRootPaths(['file:///home/desk/books', 'https://example.com/x', 'file:///tmp/a%20b'])).toEqual([
-      '/home/desk/books',
-      '/tmp/a b',
-    ]);
-  });
+it("roots: the client's roots: file:// URIs become paths, other schemes are dropped", () => {
+  expect(clientRootPaths(['file:///home/desk/books', 'https://example.com/x', 'file:///tmp/a%20b'])).toEqual([
+    '/home/desk/books',
+    '/tmp/a b',
+  ]);
+});
 
-  it('a server without roots reads no file at all, only rows', async () => {
-    const source = FileAccess.none().sourceFor(undefined, signal);
-    expect(await refusal(source.read(join(work.path, 'plain.txt')))).toMatch(
-      /is outside the roots this server reads from \(none: start hedge mcp with --root DIR\)/,
-    );
-    const inline = FileAccess.none().sourceFor([{ market: 'USDTNGN', side: 'buy', notional_usd: 1 }], signal);
-    expect(await inline.read('rows')).toEqual({
-      text: '{"targets":[{"market":"USDTNGN","side":"buy","notional_usd":1}]}',
-      sourceName: 'rows',
-    });
-  });
-
-  it('a file over the bound is refused (a FIFO: mcp-roots.test.ts)', async () => {
-    const access = new FileAccess(await serverRoots([work.path], work.path), work.path);
-    writeFileSync(join(work.path, 'big.csv'), Buffer.alloc(MAX_TARGET_FILE_BYTES + 1, 'a'));
-    expect(await refusal(access.sourceFor(undefined, signal).read('big.csv'))).toBe(
-      'file: "big.csv" is larger than 1024 KiB; a target file is a few rows.',
-    );
-  });
-
-  it('a client that declares roots but cannot list them grants nothing', async () => {
-    const access = new FileAccess(await serverRoots([work.path], work.path), work.path);
-    access.useClientRoots(async () => {
-      throw new Error('Request timed out');
-    });
-    expect(await refusal(access.sourceFor(undefined, signal).read('plain.txt'))).toBe(
-      'file: the MCP client did not list its roots (Request timed out); nothing was read. Give the target inline as rows.',
-    );
+it('roots: a server without roots reads no file at all, only rows', async () => {
+  const source = FileAccess.none().sourceFor(undefined, signal);
+  expect(await refusal(source.read(join(work.path, 'plain.txt')))).toMatch(
+    /is outside the roots this server reads from \(none: start hedge mcp with --root DIR\)/,
+  );
+  const inline = FileAccess.none().sourceFor([{ market: 'USDTNGN', side: 'buy', notional_usd: 1 }], signal);
+  expect(await inline.read('rows')).toEqual({
+    text: '{"targets":[{"market":"USDTNGN","side":"buy","notional_usd":1}]}',
+    sourceName: 'rows',
   });
 });
 
-describe('the rows argument of plan and apply', () => {
-  it('is in the schema beside file, and neither is required on its own', () => {
-    for (const name of ['plan', 'apply']) {
-      const schema = inputSchema(tool(name), 'direct') as { properties: Record<string, any>; required?: string[] };
-      expect(Object.keys(schema.properties).slice(0, 2)).toEqual(['file', 'rows']);
-      expect(schema.properties.rows).toMatchObject({
-        type: 'array',
-        items: { type: 'object', required: ['market', 'side', 'notional_usd'], additionalProperties: false },
-      });
-      expect(schema.required ?? []).not.toContain('file');
-    }
-    expect(Object.keys((inputSchema(tool('quote'), 'direct') as { properties: object }).properties)).not.toContain(
-      'rows',
-    );
-  });
+it('roots: a file over the bound is refused (a FIFO: mcp-roots.test.ts)', async () => {
+  const access = new FileAccess(await serverRoots([work.path], work.path), work.path);
+  writeFileSync(join(work.path, 'big.csv'), Buffer.alloc(MAX_TARGET_FILE_BYTES + 1, 'a'));
+  expect(await refusal(access.sourceFor(undefined, signal).read('big.csv'))).toBe(
+    'file: "big.csv" is larger than 1024 KiB; a target file is a few rows.',
+  );
+});
 
-  it('reaches the command as its file, served by the call; rows an array', async () => {
-    // A file reaches it as given: test/agent/mcp-roots.test.ts.
-    expect(rawInputFor(tool('plan'), { rows: [] })).toEqual({ args: { file: 'rows' }, options: {} });
-    expect(await refusal((async () => rawInputFor(tool('apply'), { rows: { market: 'USDTNGN' } }))())).toBe(
-      'rows: expected an array of target rows (objects with market, side, notional_usd, tenor_days and optionally client_reference), got an object.',
-    );
+it('roots: a client that declares roots but cannot list them grants nothing', async () => {
+  const access = new FileAccess(await serverRoots([work.path], work.path), work.path);
+  access.useClientRoots(async () => {
+    throw new Error('Request timed out');
   });
+  expect(await refusal(access.sourceFor(undefined, signal).read('plain.txt'))).toBe(
+    'file: the MCP client did not list its roots (Request timed out); nothing was read. Give the target inline as rows.',
+  );
+});
+
+it('the rows argument of plan and apply: is in the schema beside file, and neither is required on its own', () => {
+  for (const name of ['plan', 'apply']) {
+    const schema = inputSchema(tool(name), 'direct') as { properties: Record<string, any>; required?: string[] };
+    expect(Object.keys(schema.properties).slice(0, 2)).toEqual(['file', 'rows']);
+    expect(schema.properties.rows).toMatchObject({
+      type: 'array',
+      items: { type: 'object', required: ['market', 'side', 'notional_usd'], additionalProperties: false },
+    });
+    expect(schema.required ?? []).not.toContain('file');
+  }
+  expect(Object.keys((inputSchema(tool('quote'), 'direct') as { properties: object }).properties)).not.toContain(
+    'rows',
+  );
+});
+
+it('the rows argument of plan and apply: reaches the command as its file, served by the call; rows an array', async () => {
+  // A file reaches it as given: test/agent/mcp-roots.test.ts.
+  expect(rawInputFor(tool('plan'), { rows: [] })).toEqual({ args: { file: 'rows' }, options: {} });
+  expect(await refusal((async () => rawInputFor(tool('apply'), { rows: { market: 'USDTNGN' } }))())).toBe(
+    'rows: expected an array of target rows (objects with market, side, notional_usd, tenor_days and optionally client_reference), got an object.',
+  );
 });

@@ -35,223 +35,217 @@ async function serveLive(simulator: Simulator, env: Record<string, string> = {})
   });
 }
 
-describe('hedge mcp on a test key', () => {
-  it('lists every tool, quotes, opens and closes on the simulator, each write journaled', async () => {
-    const simulator = await startSimulator();
-    // The launcher once: `node bin/hedge.js mcp` over real stdio; the other servers run in-process.
-    const { client, call } = await serve(simulator, { spawn: true });
-    const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name));
-    const quoteTool = tools.find((tool) => tool.name === 'quote')!;
-    expect(quoteTool.inputSchema).toEqual(
-      inputSchema(
-        TOOLS.find((tool) => tool.name === 'quote')!,
-        'direct',
-      ),
-    );
-    expect(quoteTool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+it('hedge mcp on a test key: lists every tool, quotes, opens and closes on the simulator, each write journaled', async () => {
+  const simulator = await startSimulator();
+  // The launcher once: `node bin/hedge.js mcp` over real stdio; the other servers run in-process.
+  const { client, call } = await serve(simulator, { spawn: true });
+  const { tools } = await client.listTools();
+  expect(tools.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name));
+  const quoteTool = tools.find((tool) => tool.name === 'quote')!;
+  expect(quoteTool.inputSchema).toEqual(
+    inputSchema(
+      TOOLS.find((tool) => tool.name === 'quote')!,
+      'direct',
+    ),
+  );
+  expect(quoteTool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
 
-    const quote = await call('quote', { ...BUY, notional: '10k', tenor: 3 });
-    expectDone(quote);
-    expect(json(quote)).toMatchObject({ ...BUY, notional_usd: 10000, tenor_days: 3 });
-    expect(simulator.requests('POST', '/quotes').map((entry) => entry.body)).toEqual([
-      { ...BUY, notional_usd: 10000, tenor_days: 3 },
-    ]);
+  const quote = await call('quote', { ...BUY, notional: '10k', tenor: 3 });
+  expectDone(quote);
+  expect(json(quote)).toMatchObject({ ...BUY, notional_usd: 10000, tenor_days: 3 });
+  expect(simulator.requests('POST', '/quotes').map((entry) => entry.body)).toEqual([
+    { ...BUY, notional_usd: 10000, tenor_days: 3 },
+  ]);
 
-    const opened = await call('open', { ...BUY, notional: 10000, tenor: 3 });
-    expectDone(opened);
-    const hedge = json(opened);
-    expect(hedge).toMatchObject({ ...BUY, notional_usd: 10000, status: 'filled' });
+  const opened = await call('open', { ...BUY, notional: 10000, tenor: 3 });
+  expectDone(opened);
+  const hedge = json(opened);
+  expect(hedge).toMatchObject({ ...BUY, notional_usd: 10000, status: 'filled' });
 
-    // What the server holds after each write is the conformance matrix's (mcp open, mcp close).
-    const closed = await call('close', BUY);
-    expectDone(closed);
-    expect(json(closed)).toMatchObject({ hedge_id: hedge.id, status: 'closed' });
+  // What the server holds after each write is the conformance matrix's (mcp open, mcp close).
+  const closed = await call('close', BUY);
+  expectDone(closed);
+  expect(json(closed)).toMatchObject({ hedge_id: hedge.id, status: 'closed' });
 
-    expect(
-      (await journal(simulator)).map((entry) => [
-        entry.command,
-        entry.environment,
-        entry.outcome,
-        entry.hedge_id,
-        entry.via,
-      ]),
-    ).toEqual([
-      ['close', 'test', 'done', hedge.id, 'agent'],
-      ['open', 'test', 'filled', hedge.id, 'agent'],
-    ]);
-  });
-
-  // A wrong type, a missing argument and an unknown one are refused by the tool's schema before the command runs
-  // (test/agent/agent-catalogue.test.ts, "refusals name the argument"); tenor "2" in-process with the same JSON:
-  // test/agent/agent-guardrails.test.ts ("a bad argument is refused by the command parser").
-  it('argument errors name the argument (exit code and class as --json says them), a bad until as `until`; nothing is sent', async () => {
-    const simulator = await startSimulator();
-    const { call, client } = await serve(simulator);
-    const cases: Array<[string, Record<string, unknown>, string, string, object?]> = [
-      [
-        'quote',
-        { market: MARKET, side: 'hold', notional: 1000, tenor: 3 },
-        'side',
-        'side: "hold" is not allowed; expected buy or sell.',
-      ],
-      [
-        'open',
-        { ...BUY, notional: -5, tenor: 3 },
-        'notional',
-        'notional: "-5" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
-      ],
-      ['hedges', { limit: 0 }, 'limit', 'limit: "0" is not allowed; expected a whole number from 1 to 500.'],
-      [
-        'positions',
-        { until: 'foo(@)' },
-        'until',
-        'until "foo(@)": unknown function foo(); expected a JMESPath expression (https://jmespath.site).',
-        { hint: 'JMESPath syntax: https://jmespath.site — e.g. --until "status==\'filled\'"' },
-      ],
-    ];
-    for (const [name, args, argument, message, more] of cases) {
-      const result = await call(name, args);
-      expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
-      expect(json(result)).toEqual({
-        error: { code: 'usage', class: 'usage', message, details: {}, status: null, argument, ...more },
-        exit_code: 2,
-      });
-    }
-    await expect(client.callTool({ name: 'login', arguments: {} })).rejects.toThrow(/Unknown tool: login/);
-    expect(simulator.requests()).toEqual([]);
-  });
+  expect(
+    (await journal(simulator)).map((entry) => [
+      entry.command,
+      entry.environment,
+      entry.outcome,
+      entry.hedge_id,
+      entry.via,
+    ]),
+  ).toEqual([
+    ['close', 'test', 'done', hedge.id, 'agent'],
+    ['open', 'test', 'filled', hedge.id, 'agent'],
+  ]);
 });
 
-describe('hedge mcp on a live key', () => {
-  it('without --allow-live no write tool is listed, and one called anyway is refused with nothing sent', async () => {
-    const simulator = await startSimulator();
-    const { client, call, close } = await serve(simulator, { env: { HEDGE_API_KEY: LIVE_KEY } });
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(
-      TOOLS.filter((tool) => tool.tier === 'read').map((tool) => tool.name),
-    );
-    for (const name of ['open', 'close', 'apply']) {
-      expectRefused(await call(name, BUY), {
-        error: {
-          code: 'usage',
-          class: 'usage',
-          message: `${name} is a write tool, and write tools are not offered on a LIVE key unless the server runs with \`hedge mcp --allow-live\`; nothing was sent.`,
-          details: {},
-          status: null,
-        },
-        exit_code: 2,
-      });
-    }
-    expect(simulator.sandbox.requestLog).toEqual([]);
-    const stderr = await close();
-    expect(stderr).toContain(
-      'hedge mcp: serving 15 tools over stdio with key hpk_live…UvWx — LIVE: read tools only (write tools need --allow-live).',
-    );
-    expect(stderr).not.toContain(LIVE_KEY);
-  });
+// A wrong type, a missing argument and an unknown one are refused by the tool's schema before the command runs
+// (test/agent/agent-catalogue.test.ts, "refusals name the argument"); tenor "2" in-process with the same JSON:
+// test/agent/agent-guardrails.test.ts ("a bad argument is refused by the command parser").
+it('hedge mcp on a test key: argument errors name the argument (exit code and class as --json says them), a bad until as `until`; nothing is sent', async () => {
+  const simulator = await startSimulator();
+  const { call, client } = await serve(simulator);
+  const cases: Array<[string, Record<string, unknown>, string, string, object?]> = [
+    [
+      'quote',
+      { market: MARKET, side: 'hold', notional: 1000, tenor: 3 },
+      'side',
+      'side: "hold" is not allowed; expected buy or sell.',
+    ],
+    [
+      'open',
+      { ...BUY, notional: -5, tenor: 3 },
+      'notional',
+      'notional: "-5" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
+    ],
+    ['hedges', { limit: 0 }, 'limit', 'limit: "0" is not allowed; expected a whole number from 1 to 500.'],
+    [
+      'positions',
+      { until: 'foo(@)' },
+      'until',
+      'until "foo(@)": unknown function foo(); expected a JMESPath expression (https://jmespath.site).',
+      { hint: 'JMESPath syntax: https://jmespath.site — e.g. --until "status==\'filled\'"' },
+    ],
+  ];
+  for (const [name, args, argument, message, more] of cases) {
+    const result = await call(name, args);
+    expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
+    expect(json(result)).toEqual({
+      error: { code: 'usage', class: 'usage', message, details: {}, status: null, argument, ...more },
+      exit_code: 2,
+    });
+  }
+  await expect(client.callTool({ name: 'login', arguments: {} })).rejects.toThrow(/Unknown tool: login/);
+  expect(simulator.requests()).toEqual([]);
+});
 
-  it("with --allow-live a write previews and sends nothing; wrong tokens send nothing; the right one goes ahead once; a close's token binds the hedges previewed, not their notional (a hedge swapped for another of the same notional is refused, naming both)", async () => {
-    const simulator = await startSimulator();
-    const seeded = simulator.seedOpen('buy', 10_000);
-    // A close's token binds what the side holds: where the side cannot be read (this simulator
-    // refuses live keys) there is no token, and nothing is written.
-    const unread = await serve(simulator, { args: ['--allow-live'], env: { HEDGE_API_KEY: LIVE_KEY } });
-    const refusedKey = await unread.call('close', BUY);
-    expect(json(refusedKey)).toMatchObject({ error: { code: 'live_key_refused' }, exit_code: 4 });
-    expect(everything(refusedKey)).not.toContain('confirmation_token');
-    expect(simulator.writes()).toEqual([]);
-
-    const { client, call } = await serveLive(simulator);
-    expect(
-      Object.keys((await client.listTools()).tools.find((tool) => tool.name === 'close')!.inputSchema.properties ?? {}),
-    ).toContain('confirmation_token');
-
-    const preview = await call('close', BUY);
-    expectDone(preview);
-    const shown = json(preview);
-    expect(shown).toMatchObject({
-      sent: false,
-      preview: {
-        dry_run: {
-          method: 'POST',
-          path: '/hedges/close',
-          body: BUY,
-          headers: { Authorization: 'Bearer hpk_live…UvWx' },
-        },
-        // What closing returns: the side's position as it is.
-        position: { ...BUY, notional_usd: 10_000 },
+it('hedge mcp on a live key: without --allow-live no write tool is listed, and one called anyway is refused with nothing sent', async () => {
+  const simulator = await startSimulator();
+  const { client, call, close } = await serve(simulator, { env: { HEDGE_API_KEY: LIVE_KEY } });
+  expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(
+    TOOLS.filter((tool) => tool.tier === 'read').map((tool) => tool.name),
+  );
+  for (const name of ['open', 'close', 'apply']) {
+    expectRefused(await call(name, BUY), {
+      error: {
+        code: 'usage',
+        class: 'usage',
+        message: `${name} is a write tool, and write tools are not offered on a LIVE key unless the server runs with \`hedge mcp --allow-live\`; nothing was sent.`,
+        details: {},
+        status: null,
       },
-      expires_in_seconds: 120,
+      exit_code: 2,
     });
-    const token = shown.confirmation_token;
-    expect(simulator.writes()).toEqual([]);
-    const previewed = simulator.requests().length;
+  }
+  expect(simulator.sandbox.requestLog).toEqual([]);
+  const stderr = await close();
+  expect(stderr).toContain(
+    'hedge mcp: serving 15 tools over stdio with key hpk_live…UvWx — LIVE: read tools only (write tools need --allow-live).',
+  );
+  expect(stderr).not.toContain(LIVE_KEY);
+});
 
-    expect(json(await call('close', { ...BUY, confirmation_token: 'hct_madeup' })).error).toMatchObject({
-      code: 'usage',
-      argument: 'confirmation_token',
-      message: expect.stringMatching(
-        /^confirmation_token: this token is not one this server issued; nothing was sent\./,
-      ),
-    });
-    expect(simulator.requests()).toHaveLength(previewed);
-    const otherSide = json(await call('close', { ...SELL, confirmation_token: token }));
-    expect(otherSide.error.message).toMatch(
-      /^confirmation_token: this token was issued for other arguments; nothing was sent\./,
-    );
-    // Refused with the preview of those arguments instead (its own read of the book, its own token).
-    expect(otherSide.new_preview).toMatchObject({ sent: false, arguments: SELL });
-    expect(otherSide.new_preview.confirmation_token).not.toBe(token);
-    expect(simulator.writes()).toEqual([]);
+it("hedge mcp on a live key: with --allow-live a write previews and sends nothing; wrong tokens send nothing; the right one goes ahead once; a close's token binds the hedges previewed, not their notional (a hedge swapped for another of the same notional is refused, naming both)", async () => {
+  const simulator = await startSimulator();
+  const seeded = simulator.seedOpen('buy', 10_000);
+  // A close's token binds what the side holds: where the side cannot be read (this simulator
+  // refuses live keys) there is no token, and nothing is written.
+  const unread = await serve(simulator, { args: ['--allow-live'], env: { HEDGE_API_KEY: LIVE_KEY } });
+  const refusedKey = await unread.call('close', BUY);
+  expect(json(refusedKey)).toMatchObject({ error: { code: 'live_key_refused' }, exit_code: 4 });
+  expect(everything(refusedKey)).not.toContain('confirmation_token');
+  expect(simulator.writes()).toEqual([]);
 
-    // The token lets the close go ahead: it closes the side, once.
-    const confirmed = await call('close', { ...BUY, confirmation_token: token });
-    expectDone(confirmed);
-    expect(json(confirmed)).toMatchObject({ hedge_id: seeded.id, status: 'closed' });
-    expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges/close']);
-    expect(simulator.active('buy')).toEqual([]);
+  const { client, call } = await serveLive(simulator);
+  expect(
+    Object.keys((await client.listTools()).tools.find((tool) => tool.name === 'close')!.inputSchema.properties ?? {}),
+  ).toContain('confirmation_token');
 
-    const afterConfirm = simulator.requests().length;
-    expect(json(await call('close', { ...BUY, confirmation_token: token })).error.message).toMatch(
-      /^confirmation_token: this token has been used already/,
-    );
-    expect(simulator.requests()).toHaveLength(afterConfirm);
-
-    // A close's token binds the hedges previewed, not their notional: the sell side's hedge swapped for another of
-    // the same 11,500 under another ref since, the refusal names both and a new preview the new hedge.
-    await colleagueOpens(simulator, 'sell', 11_500, 7, 'DEAL-1');
-    const [shownHedge] = simulator.active('sell');
-    const swap = json(await call('close', SELL));
-    expect(swap.preview.position).toMatchObject({ notional_usd: 11_500, hedge_id: shownHedge.id });
-
-    // Another desk closes DEAL-1 and opens DEAL-2 of the same notional on that side.
-    await colleagueCloses(simulator, 'sell');
-    await colleagueOpens(simulator, 'sell', 11_500, 7, 'DEAL-2');
-    const [swapped] = simulator.active('sell');
-
-    const refused = await call('close', { ...SELL, confirmation_token: swap.confirmation_token });
-    expectRefused(refused, {
-      error: { code: 'preview_changed', class: 'rejected', details: { previewed_usd: 11_500, now_usd: 11_500 } },
-      exit_code: 3,
-    });
-    expect(json(refused).error.message).toContain(`${shownHedge.id} then, ${swapped.id} now`);
-    expect(json(refused).new_preview).toMatchObject({ preview: { position: { hedge_id: swapped.id } } });
-    // That nothing is sent or journaled is the conformance matrix's (mcp close: confirmation bound).
+  const preview = await call('close', BUY);
+  expectDone(preview);
+  const shown = json(preview);
+  expect(shown).toMatchObject({
+    sent: false,
+    preview: {
+      dry_run: {
+        method: 'POST',
+        path: '/hedges/close',
+        body: BUY,
+        headers: { Authorization: 'Bearer hpk_live…UvWx' },
+      },
+      // What closing returns: the side's position as it is.
+      position: { ...BUY, notional_usd: 10_000 },
+    },
+    expires_in_seconds: 120,
   });
+  const token = shown.confirmation_token;
+  expect(simulator.writes()).toEqual([]);
+  const previewed = simulator.requests().length;
 
-  it('an expired token sends nothing (HEDGE_MCP_TOKEN_TTL_SECONDS=0: every token has expired when it returns)', async () => {
-    const simulator = await startSimulator();
-    const { call } = await serveLive(simulator, { HEDGE_MCP_TOKEN_TTL_SECONDS: '0' });
-    const shown = json(await call('close', SELL));
-    expect(shown.expires_in_seconds).toBe(0);
-    const previewed = simulator.requests().length;
-    const expired = await call('close', { ...SELL, confirmation_token: shown.confirmation_token });
-    expectRefused(expired, { error: { code: 'usage', argument: 'confirmation_token' }, exit_code: 2 });
-    expect(json(expired).error.message).toMatch(
-      /^confirmation_token: this token has expired \(a token lasts 0 s\); nothing was sent\./,
-    );
-    // Only the preview's reads of the side reached the server.
-    expect(simulator.requests()).toHaveLength(previewed);
-    expect(simulator.writes()).toEqual([]);
+  expect(json(await call('close', { ...BUY, confirmation_token: 'hct_madeup' })).error).toMatchObject({
+    code: 'usage',
+    argument: 'confirmation_token',
+    message: expect.stringMatching(/^confirmation_token: this token is not one this server issued; nothing was sent\./),
   });
+  expect(simulator.requests()).toHaveLength(previewed);
+  const otherSide = json(await call('close', { ...SELL, confirmation_token: token }));
+  expect(otherSide.error.message).toMatch(
+    /^confirmation_token: this token was issued for other arguments; nothing was sent\./,
+  );
+  // Refused with the preview of those arguments instead (its own read of the book, its own token).
+  expect(otherSide.new_preview).toMatchObject({ sent: false, arguments: SELL });
+  expect(otherSide.new_preview.confirmation_token).not.toBe(token);
+  expect(simulator.writes()).toEqual([]);
+
+  // The token lets the close go ahead: it closes the side, once.
+  const confirmed = await call('close', { ...BUY, confirmation_token: token });
+  expectDone(confirmed);
+  expect(json(confirmed)).toMatchObject({ hedge_id: seeded.id, status: 'closed' });
+  expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges/close']);
+  expect(simulator.active('buy')).toEqual([]);
+
+  const afterConfirm = simulator.requests().length;
+  expect(json(await call('close', { ...BUY, confirmation_token: token })).error.message).toMatch(
+    /^confirmation_token: this token has been used already/,
+  );
+  expect(simulator.requests()).toHaveLength(afterConfirm);
+
+  // A close's token binds the hedges previewed, not their notional: the sell side's hedge swapped for another of
+  // the same 11,500 under another ref since, the refusal names both and a new preview the new hedge.
+  await colleagueOpens(simulator, 'sell', 11_500, 7, 'DEAL-1');
+  const [shownHedge] = simulator.active('sell');
+  const swap = json(await call('close', SELL));
+  expect(swap.preview.position).toMatchObject({ notional_usd: 11_500, hedge_id: shownHedge.id });
+
+  // Another desk closes DEAL-1 and opens DEAL-2 of the same notional on that side.
+  await colleagueCloses(simulator, 'sell');
+  await colleagueOpens(simulator, 'sell', 11_500, 7, 'DEAL-2');
+  const [swapped] = simulator.active('sell');
+
+  const refused = await call('close', { ...SELL, confirmation_token: swap.confirmation_token });
+  expectRefused(refused, {
+    error: { code: 'preview_changed', class: 'rejected', details: { previewed_usd: 11_500, now_usd: 11_500 } },
+    exit_code: 3,
+  });
+  expect(json(refused).error.message).toContain(`${shownHedge.id} then, ${swapped.id} now`);
+  expect(json(refused).new_preview).toMatchObject({ preview: { position: { hedge_id: swapped.id } } });
+  // That nothing is sent or journaled is the conformance matrix's (mcp close: confirmation bound).
+});
+
+it('hedge mcp on a live key: an expired token sends nothing (HEDGE_MCP_TOKEN_TTL_SECONDS=0: every token has expired when it returns)', async () => {
+  const simulator = await startSimulator();
+  const { call } = await serveLive(simulator, { HEDGE_MCP_TOKEN_TTL_SECONDS: '0' });
+  const shown = json(await call('close', SELL));
+  expect(shown.expires_in_seconds).toBe(0);
+  const previewed = simulator.requests().length;
+  const expired = await call('close', { ...SELL, confirmation_token: shown.confirmation_token });
+  expectRefused(expired, { error: { code: 'usage', argument: 'confirmation_token' }, exit_code: 2 });
+  expect(json(expired).error.message).toMatch(
+    /^confirmation_token: this token has expired \(a token lasts 0 s\); nothing was sent\./,
+  );
+  // Only the preview's reads of the side reached the server.
+  expect(simulator.requests()).toHaveLength(previewed);
+  expect(simulator.writes()).toEqual([]);
 });
