@@ -204,10 +204,10 @@ describe('hedge report', () => {
     expect(Math.abs(Date.parse(ago.since) - (serverNow - 7 * DAY))).toBeLessThan(5000);
   });
 
-  it('--format csv: the documented header, then one row per group matching the JSON', async () => {
+  it('--format csv: the documented header, then one row per group matching the JSON; tsv (in a pipe): the header row, then the rows; --fields picks report columns in tsv and csv; --no-header drops the header', async () => {
     const report = await reportJson('--by tenor');
-    const [header, ...rows] = await cliLines('report --by tenor --format csv');
-    expect(header).toBe('group,count,notional_usd,gross_pnl_usd,carry_pnl_usdc,fees_pnl_usdc,net_pnl_usd');
+    const [csvHeader, ...rows] = await cliLines('report --by tenor --format csv');
+    expect(csvHeader).toBe('group,count,notional_usd,gross_pnl_usd,carry_pnl_usdc,fees_pnl_usdc,net_pnl_usd');
     const cells = rows.map((row) => row.split(','));
     expect([
       [cells.map((row) => row[0]), cells.map((row) => Number(row[1]))],
@@ -218,20 +218,17 @@ describe('hedge report', () => {
     ]);
     expect(sumCents(cells.map((row) => Number(row[6])))).toBe(netCents(engineHistory()));
     for (const row of cells) for (const money of row.slice(2)) expect(money).toMatch(/^-?\d+\.\d{2}$/);
-  });
 
-  it('tsv (in a pipe): the header row, then the rows; --fields picks report columns in tsv and csv; --no-header drops the header', async () => {
-    const report = await reportJson('--by side');
-    const [header, ...rows] = await cliLines('report --by side');
-    expect([header, rows.map((row) => row.split('\t')[0])]).toEqual([
+    const [header, ...tsvRows] = await cliLines('report --by tenor');
+    expect([header, tsvRows.map((row) => row.split('\t')[0])]).toEqual([
       'group\tcount\tnotional_usd\tgross_pnl_usd\tcarry_pnl_usdc\tfees_pnl_usdc\tnet_pnl_usd',
       keysOf(report),
     ]);
-    expect(await cliLines('report --by side --format csv --fields net_pnl_usd,group')).toEqual([
+    expect(await cliLines('report --by tenor --format csv --fields net_pnl_usd,group')).toEqual([
       'net_pnl_usd,group',
       ...report.groups.map((group: any) => `${group.net_pnl_usd.toFixed(2)},${group.key}`),
     ]);
-    expect(await cliLines('report --by side --fields group --no-header')).toEqual(keysOf(report));
+    expect(await cliLines('report --by tenor --fields group --no-header')).toEqual(keysOf(report));
     exits(
       await cli('report --format csv --fields group,bogus'),
       2,
