@@ -83,7 +83,7 @@ it("hedge exposures: a file with bad rows: exit 2, one line per row and field, a
     ['sell', 250_000, ['INV-3'], 7],
   ]);
 
-  const table = ok(await run(['exposures', file, '--format', 'table', '--fee-bps', '5']));
+  const table = ok(await run(`exposures ${file} --format table --fee-bps 5`));
   for (const title of [
     'Exposures as the policy sees them now',
     'Target book now',
@@ -160,7 +160,7 @@ it('hedge exposures: warns of the exposure cap only for what reaching the target
       'id,market,type,amount,currency,due',
       `INV-1,USDTNGN,receivable,${naira},NGN,${day(20)}`,
     ]);
-    const result = await rig.hedge(['exposures', file, '--show', 'book', '--fee-bps', '5', '--json'], {
+    const result = await rig.hedge(`exposures ${file} --show book --fee-bps 5 --json`, {
       env: pinnedClockEnv(rig),
     });
     return { target: okJson(result)[0].target_usd, stderr: result.stderr };
@@ -318,8 +318,8 @@ it("hedge exposures --report: every filled hedge counts as held, past the server
   // Asked without a page size, the server answers its own page of 50.
   expect(await apiData(rig, 'GET', '/hedges?status=filled')).toHaveLength(50);
   // A server that does not read the page size hedge sends: the 50 it gives are counted, and said to be maybe cut.
-  const cut = ok(await reportOf(rig));
-  expect(JSON.parse(cut.stdout).coverage.map((row: any) => row.hedged_usd)).toEqual([50_000]);
+  const cut = await reportOf(rig);
+  expect(okJson(cut).coverage.map((row: any) => row.hedged_usd)).toEqual([50_000]);
   expect(cut.stderr).toContain('may hold more than the 50 filled hedges read');
   // Told the server's page-size name, hedge asks for its largest page.
   const env = { ...pinnedClockEnv(rig), HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' };
