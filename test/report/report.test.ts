@@ -97,15 +97,16 @@ afterAll(async () => {
 });
 
 describe('hedge report', () => {
-  const keyOf: Record<string, (record: HistoryRecord) => string> = {
-    day: (record) => record.closed_at.slice(0, 10),
-    month: (record) => record.closed_at.slice(0, 7),
-    side: (record) => record.side,
-    tenor: (record) => String(record.tenor_days),
-    market: (record) => record.market,
-  };
+  /** A closed hedge's group by each time, side, tenor and market (weeks are written out below). */
+  const keyOf = (record: HistoryRecord) => ({
+    day: record.closed_at.slice(0, 10),
+    month: record.closed_at.slice(0, 7),
+    side: record.side,
+    tenor: String(record.tenor_days),
+    market: record.market,
+  });
 
-  for (const by of 'day week month side tenor market'.split(' ')) {
+  for (const by of ['day', 'week', 'month', 'side', 'tenor', 'market'] as const) {
     it(`--by ${by}: groups sum to the totals, and the totals equal GET /hedges/history to the cent`, async () => {
       const before = trading.sandbox.requestLog.length;
       const report = await reportJson(`--by ${by}`);
@@ -135,7 +136,7 @@ describe('hedge report', () => {
           ['2026-W15', 1],
         ]);
       } else {
-        const key = keyOf[by];
+        const key = (record: HistoryRecord) => keyOf(record)[by];
         const keys = [...new Set(history.map(key))].sort((a, b) =>
           by === 'tenor' ? Number(a) - Number(b) : a < b ? -1 : 1,
         );
@@ -247,9 +248,8 @@ describe('hedge report', () => {
       const shown = new RegExp(`data-total="${field}" data-value="([^"]*)"`).exec(html)?.[1];
       expect(cents(Number(shown)), field).toBe(cents(report.totals[field]));
     }
-    for (const external of 'http: https: // url( @import <script <img <link'.split(' ')) {
+    for (const external of 'http: https: // url( @import <script <img <link'.split(' '))
       expect(html.toLowerCase(), external).not.toContain(external);
-    }
     // The account and environment are named — a simulator on this machine, not its temporary port; the key never is.
     for (const named of ['TEST', 'a simulator on this machine']) expect(html).toContain(named);
     const { port, apiKey } = trading.sandbox;
@@ -259,7 +259,7 @@ describe('hedge report', () => {
       [...text.matchAll(new RegExp(`<${tag}(?: [^>]*)?>([\\s\\S]*?)</${tag}>`, 'g'))].map((match) => match[1]);
     const table = /<table class="hedges">([\s\S]*?)<\/table>/.exec(html)![1];
     const heads = cells(table, 'th');
-    for (const title of ['Ref', 'Entry rate', 'Exit rate', 'Notional (USD)', 'Locked', 'Net P&amp;L'])
+    for (const title of 'Ref|Entry rate|Exit rate|Notional (USD)|Locked|Net P&amp;L'.split('|'))
       expect(heads).toContain(title);
     const rows = cells(cells(table, 'tbody')[0], 'tr').map((row) => cells(row, 'td'));
     expect(rows).toHaveLength(4);
@@ -274,9 +274,8 @@ describe('hedge report', () => {
     }
     const foot = cells(cells(table, 'tfoot')[0], 'th');
     // Columns 8 to 13: notional, locked, gross, carry, fees, net (the footer's label spans the first six).
-    for (const [offset, column] of [8, 9, 10, 11, 12, 13].entries()) {
-      expect(sumCents(rows.map((row) => number(row[column]))), heads[column]).toBe(cents(number(foot[3 + offset])));
-    }
+    for (const column of [8, 9, 10, 11, 12, 13])
+      expect(sumCents(rows.map((row) => number(row[column]))), heads[column]).toBe(cents(number(foot[column - 5])));
   });
 
   it('bad --by, --since, --until or --format: exit 2 naming the option and its forms, nothing sent; a month is written 1mo (30m is refused as ambiguous)', async () => {
