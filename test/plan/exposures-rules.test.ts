@@ -43,6 +43,10 @@ function exposure(
   return { id, market: 'USDTNGN', type, amount, currency, dueMs: NOW + dueInDays * DAY_MS, line: 1, ...extra };
 }
 
+/** An NGN receivable (or payable) worth `usd` USD at today's price, due in `days`. */
+const receivableOf = (id: string, usd: number, days: number) => exposure(id, 'receivable', usd * PRICE, 'NGN', days);
+const payableOf = (id: string, usd: number, days: number) => exposure(id, 'payable', usd * PRICE, 'NGN', days);
+
 /** The problems of `text` read as the file `sourceName` (none when it reads). */
 const problemsOf = (text: string, sourceName = 'e.csv') =>
   ({ problems: [], ...parseExposuresFile(text, { sourceName }) }).problems;
@@ -166,8 +170,8 @@ it.each([
   },
 );
 
-const receivable = exposure('R', 'receivable', 150_000_000, 'NGN', 20); // 100,000 USD, 100%
-const payable = exposure('P', 'payable', 60_000_000, 'NGN', 60); // 40,000 USD, 75% = 30,000
+const receivable = receivableOf('R', 100_000, 20); // 100%
+const payable = payableOf('P', 40_000, 60); // 75% = 30,000
 
 it("the target book: nets receivables and payables of a market into one side; holds each side apart with --no-netting; sizes at the first cover's price when sizing is fixed, at today's otherwise; picks the longest tenor that matures by the last due date; gives the keeper target rows as a target file would, flat after the last due date", () => {
   const at = (date: number) => new Date(date).toISOString();
@@ -205,7 +209,7 @@ it("the target book: nets receivables and payables of a market into one side; ho
 });
 
 it('the schedule of changes: lists each due date and bucket boundary where the target changes, in time order', () => {
-  const far = exposure('F', 'receivable', 150_000_000, 'NGN', 100); // 50% now, 75% at day 10, 100% at day 70
+  const far = receivableOf('F', 100_000, 100); // 50% now, 75% at day 10, 100% at day 70
   expect(changeTimes([far], DEFAULT_POLICY, NOW)).toEqual([NOW + 10 * DAY_MS, NOW + 70 * DAY_MS, NOW + 100 * DAY_MS]);
   expect(
     scheduleOfChanges([far], DEFAULT_POLICY, PRICES, NOW).map((change) => [
@@ -222,7 +226,7 @@ it('the schedule of changes: lists each due date and bucket boundary where the t
 });
 
 it("the projected cost: carries each side at today's rate, pays the fee on what is traded and rolls at each maturity; shows carry alone when the fee is not known, and a due inside a tenor pays the reduce", () => {
-  const item = exposure('R', 'receivable', 150_000_000, 'NGN', 14); // 100,000 USD, two 7-day hedges
+  const item = receivableOf('R', 100_000, 14); // two 7-day hedges
   const rates = { carryDailyPct: { USDTNGN: { buy: 0.04, sell: -0.02 } }, feeRate: { USDTNGN: 0.0005 } };
   const [cost] = projectedCost([item], DEFAULT_POLICY, PRICES, rates, NOW);
   // 14 days × 100,000 × 0.04% = 560 carry; open 50 + one roll (close 50 + open 50); settles at due: no fee.
@@ -236,8 +240,8 @@ it("the projected cost: carries each side at today's rate, pays the fee on what 
     rolls: 1,
     cost_usdc: -710,
   });
-  const early = exposure('E', 'receivable', 15_000_000, 'NGN', 2); // 10,000 USD, due inside the 7-day hedge
-  const late = exposure('L', 'receivable', 15_000_000, 'NGN', 7);
+  const early = receivableOf('E', 10_000, 2); // due inside the 7-day hedge
+  const late = receivableOf('L', 10_000, 7);
   const costed = (items: Exposure[], feeRate = {}) =>
     projectedCost(items, DEFAULT_POLICY, PRICES, { carryDailyPct: { USDTNGN: { buy: 0.01, sell: 0 } }, feeRate }, NOW);
   const costs = costed([early, late], { USDTNGN: 0.001 });
@@ -251,7 +255,7 @@ it("the projected cost: carries each side at today's rate, pays the fee on what 
 });
 
 it('the stress table: nets to zero at 100% cover, and to the uncovered part otherwise', () => {
-  const near = exposure('N', 'receivable', 150_000_000, 'NGN', 10);
+  const near = receivableOf('N', 100_000, 10);
   const full = stressTable([near], DEFAULT_POLICY, PRICES, NOW);
   expect(full.map((row) => row.shock_pct)).toEqual([-30, -10, 10, 30]);
   for (const row of full) expect(row.net_usd).toBeCloseTo(0, 1);
@@ -298,10 +302,6 @@ it("the keeper holding the moving target: trades only when a side leaves its ban
   // A real server read 1.5 s apart shows 1 or 2 s (its header is to the second): rate 1.
   expect([rateBetween(0, 2_000, 1_500), rateBetween(0, 1_000, 1_500)]).toEqual([1, 1]);
 });
-
-/** An NGN receivable (or payable) worth `usd` USD at today's price, due in `days`. */
-const receivableOf = (id: string, usd: number, days: number) => exposure(id, 'receivable', usd * PRICE, 'NGN', days);
-const payableOf = (id: string, usd: number, days: number) => exposure(id, 'payable', usd * PRICE, 'NGN', days);
 
 it.each([
   [

@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   apiData,
+  closedAfter,
   envFor,
   FILL_DELAY_MS,
   FROZEN_START_MS,
@@ -22,7 +23,7 @@ import {
 } from '../support/simulator.js';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
-import { tempDir, type HedgeArgs } from '../support/hedge-cli.js';
+import type { HedgeArgs } from '../support/hedge-cli.js';
 import { CHROMIUM, LAUNCH } from '../support/servers/chromium.js';
 import { lines as records } from '../support/keeper.js';
 
@@ -82,14 +83,10 @@ it("hedge exposures: a file with bad rows: exit 2, one line per row and field, a
     ['sell', 250_000, ['INV-3'], 7],
   ]);
 
-  const table = ok(await run(['exposures', file, '--format', 'table', '--fee-bps', '5']));
-  for (const title of [
-    'Exposures as the policy sees them now',
-    'Target book now',
-    'Schedule of changes',
-    'Projected cost to each due date',
-    'Stress',
-  ])
+  const table = ok(await run(`exposures ${file} --format table --fee-bps 5`));
+  for (const title of 'Exposures as the policy sees them now|Target book now|Schedule of changes|Projected cost to each due date|Stress'.split(
+    '|',
+  ))
     expect(table.stdout).toContain(title);
   expect(table.stderr.replace(/\n/g, ' ')).toContain(
     'hedge ratio 100% within 30d, 75% within 90d, 50% beyond; re-size band ±5%',
@@ -159,7 +156,7 @@ it('hedge exposures: warns of the exposure cap only for what reaching the target
       'id,market,type,amount,currency,due',
       `INV-1,USDTNGN,receivable,${naira},NGN,${day(20)}`,
     ]);
-    const result = await rig.hedge(['exposures', file, '--show', 'book', '--fee-bps', '5', '--json'], {
+    const result = await rig.hedge(`exposures ${file} --show book --fee-bps 5 --json`, {
       env: pinnedClockEnv(rig),
     });
     return { target: okJson(result)[0].target_usd, stderr: result.stderr };
@@ -188,8 +185,8 @@ it('hedge exposures: warns of the exposure cap only for what reaching the target
   expect(rig.writes().filter((entry) => entry.path !== '/quotes')).toEqual([]);
 });
 
-async function withHistory(options: { dialect?: 'alpha' } = {}) {
-  const rig = await startSimulator({ preset: 'frozen', ...options });
+async function withHistory(dialect?: 'alpha') {
+  const rig = await startSimulator({ preset: 'frozen', dialect });
   rig.seedOpen('buy', 300_000);
   rig.advance(2 * DAY_MS);
   await apiData(rig, 'POST', '/hedges/close', { market: 'USDTNGN', side: 'buy' });
@@ -202,7 +199,7 @@ async function withHistory(options: { dialect?: 'alpha' } = {}) {
 
 /** `hedge exposures FILE --report` and `args` (--json) on the pinned clock (or `env`); FILE holds three exposures against
  * that history: a receivable and a payable in NGN, a payable in USD. */
-const reportOf = (rig: Simulator, env = pinnedClockEnv(rig), ...args: string[]) =>
+const reportOf = (rig: Simulator, env: NodeJS.ProcessEnv = pinnedClockEnv(rig), ...args: string[]) =>
   rig.hedge(
     [
       'exposures',
@@ -264,7 +261,7 @@ it("hedge exposures --report: cost to date reconciles to the cent with history; 
   expect(rig.writes().length).toBe(postsBefore);
 
   // The same history on a server that lists the early-closed hedge in history and still as filled (alpha).
-  const alpha = await withHistory({ dialect: 'alpha' });
+  const alpha = await withHistory('alpha');
   const [closed] = await apiData(alpha, 'GET', '/hedges/history');
   expect((await apiData(alpha, 'GET', '/hedges?status=filled')).map((hedge: any) => hedge.id)).toContain(closed.hedge);
   const net = (await apiData(alpha, 'GET', '/positions')).reduce(
@@ -278,12 +275,14 @@ it("hedge exposures --report: cost to date reconciles to the cent with history; 
   // The dollar offset of the covers held: the receivable's and the payable's shares as on a server that says `closed`.
   expect(alphaData.effectiveness).toEqual(data.effectiveness);
 
+  /** `body` run with the env of a proxy rewriting each history record of `rig` with `fields`. */
+  const viaHistoryProxy = (fields: object, body: (env: NodeJS.ProcessEnv) => Promise<void>) =>
+    closedAfter(
+      startRewriteProxy(rig.sandbox, (path, item) => path === '/hedges/history' && Object.assign(item, fields)),
+      (proxy) => body({ ...pinnedClockEnv(rig), ...envFor(proxy) }),
+    );
   // USDC to more decimals than cents, on a half cent each: 0.125 paid in carry, 1.005 in fees.
-  const precise = await startRewriteProxy(rig.sandbox, (path, item) => {
-    if (path === '/hedges/history') Object.assign(item, { carry_usdc: 0.125, fees_usdc: 1.005 });
-  });
-  try {
-    const env = { ...pinnedClockEnv(rig), ...envFor(precise) };
+  await viaHistoryProxy({ carry_usdc: 0.125, fees_usdc: 1.005 }, async (env) => {
     const report = okJson(await reportOf(rig, env));
     const [market] = okJson(await rig.hedge('report --by market --json', { env })).groups;
     expect([market.key, market.count, rig.historyCount()]).toEqual(['USDTNGN', 1, 1]);
@@ -297,21 +296,14 @@ it("hedge exposures --report: cost to date reconciles to the cent with history; 
       },
     ]);
     expect([market.carry_pnl_usdc, market.fees_pnl_usdc]).toEqual([-0.13, -1.01]);
-  } finally {
-    await precise.close();
-  }
-  const garbled = await startRewriteProxy(rig.sandbox, (path, item) => {
-    if (path === '/hedges/history') item.closed_at = 'yesterday';
   });
-  try {
-    const run = await reportOf(rig, { ...pinnedClockEnv(rig), ...envFor(garbled) });
+  await viaHistoryProxy({ closed_at: 'yesterday' }, async (env) => {
+    const run = await reportOf(rig, env);
     expect([okJson(run).cost[0].closed_hedges, /NaN/.test(run.stdout)]).toEqual([0, false]);
     expect(run.stderr).toContain(
       '1 closed hedge of history without a readable market, side, notional or close time: left out of the report.',
     );
-  } finally {
-    await garbled.close();
-  }
+  });
 });
 
 it("hedge exposures --report: every filled hedge counts as held, past the server's own page of 50 (alpha: several hedges a side)", async () => {
@@ -322,8 +314,8 @@ it("hedge exposures --report: every filled hedge counts as held, past the server
   // Asked without a page size, the server answers its own page of 50.
   expect(await apiData(rig, 'GET', '/hedges?status=filled')).toHaveLength(50);
   // A server that does not read the page size hedge sends: the 50 it gives are counted, and said to be maybe cut.
-  const cut = ok(await reportOf(rig));
-  expect(JSON.parse(cut.stdout).coverage.map((row: any) => row.hedged_usd)).toEqual([50_000]);
+  const cut = await reportOf(rig);
+  expect(okJson(cut).coverage.map((row: any) => row.hedged_usd)).toEqual([50_000]);
   expect(cut.stderr).toContain('may hold more than the 50 filled hedges read');
   // Told the server's page-size name, hedge asks for its largest page.
   const env = { ...pinnedClockEnv(rig), HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' };
@@ -345,10 +337,8 @@ it.skipIf(!CHROMIUM)(
     expect(page).not.toMatch(/<script|https?:\/\//);
 
     // The page with a measuring script added (a copy: the report itself holds no script).
-    const work = tempDir('hedge-exposures-html-');
-    try {
-      const measured = join(work.path, 'measured.html');
-      const measure = `<script>window.addEventListener('load', () => {
+    const measured = join(rig.configDir, 'measured.html');
+    const measure = `<script>window.addEventListener('load', () => {
       const box = (el) => { const r = el.getBoundingClientRect(); return { w: Math.round(r.width), h: Math.round(r.height) }; };
       const charts = [...document.querySelectorAll('svg.chart')].map((el) => ({ name: el.dataset.chart, ...box(el) }));
       const band = document.querySelector('[data-band="80-125"]');
@@ -356,32 +346,29 @@ it.skipIf(!CHROMIUM)(
         bars: document.querySelectorAll('svg.chart .bar').length };
       const pre = document.createElement('pre'); pre.id = 'measure'; pre.textContent = JSON.stringify(out); document.body.appendChild(pre);
     });</script>`;
-      writeFileSync(measured, page.replace('</body>', `${measure}</body>`));
-      const dom = execFileSync(
-        CHROMIUM!,
-        [
-          ...LAUNCH,
-          `--user-data-dir=${join(work.path, 'profile')}`,
-          '--window-size=800,1200',
-          '--virtual-time-budget=5000',
-          '--dump-dom',
-          `file://${measured}`,
-        ],
-        { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] },
-      );
-      const found = /<pre id="measure">(.*?)<\/pre>/s.exec(dom);
-      expect(found, 'the measuring script ran').not.toBeNull();
-      const out = JSON.parse(found![1].replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
-      expect(out.charts.map((chart: any) => chart.name)).toEqual(['coverage', 'effectiveness']);
-      for (const chart of out.charts) {
-        expect(chart.w).toBeGreaterThan(300);
-        expect(chart.h).toBeGreaterThan(80);
-      }
-      expect(out.band.w).toBeGreaterThan(20);
-      expect(out.bars).toBeGreaterThanOrEqual(4);
-      expect(out.scrollWidth).toBeLessThanOrEqual(out.innerWidth);
-    } finally {
-      work.remove();
+    writeFileSync(measured, page.replace('</body>', `${measure}</body>`));
+    const dom = execFileSync(
+      CHROMIUM!,
+      [
+        ...LAUNCH,
+        `--user-data-dir=${join(rig.configDir, 'profile')}`,
+        '--window-size=800,1200',
+        '--virtual-time-budget=5000',
+        '--dump-dom',
+        `file://${measured}`,
+      ],
+      { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    const found = /<pre id="measure">(.*?)<\/pre>/s.exec(dom);
+    expect(found, 'the measuring script ran').not.toBeNull();
+    const out = JSON.parse(found![1].replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+    expect(out.charts.map((chart: any) => chart.name)).toEqual(['coverage', 'effectiveness']);
+    for (const chart of out.charts) {
+      expect(chart.w).toBeGreaterThan(300);
+      expect(chart.h).toBeGreaterThan(80);
     }
+    expect(out.band.w).toBeGreaterThan(20);
+    expect(out.bars).toBeGreaterThanOrEqual(4);
+    expect(out.scrollWidth).toBeLessThanOrEqual(out.innerWidth);
   },
 );
