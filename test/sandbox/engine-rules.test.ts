@@ -25,9 +25,10 @@ const firstAccount = (engine: HttpSandboxEngine) => Object.values(engine.state.a
 const historyNewestFirst = (engine: HttpSandboxEngine) =>
   [...firstAccount(engine).history].reverse().map((record) => record.hedge_id);
 
-it('engine: authentication and accounts: refuses a missing or unknown key with unauthorized and a well-formed live key with live_key_refused; refuses to start with a key that is not a test key; keeps accounts isolated: hedges, positions, balances, idempotency keys', () => {
+it('engine: authentication, validation and routing, and accounts: refuses a missing or unknown key with unauthorized and a well-formed live key with live_key_refused; refuses to start with a key that is not a test key; invalid_json when the body did not parse, is missing or is not an object; validation_error names the first wrong field; limit must be 1..500 and status a known status; unknown paths are not_found and wrong methods method_not_allowed with Allow; keeps accounts isolated: hedges, positions, balances, idempotency keys', () => {
   expect(() => makeEngine({ apiKeys: [LIVE_KEY] })).toThrow(/test keys/);
-  const { engine, get, keyed } = on();
+  // Refused requests change nothing: one engine answers them all, then acts.
+  const { engine, get, keyed, open, quoteFor } = on();
   for (const [key, code] of [
     [null, 'unauthorized'],
     ['hpk_test_ZZZZZZZZZZZZZZZZZZZZZZZZ', 'unauthorized'],
@@ -39,6 +40,35 @@ it('engine: authentication and accounts: refuses a missing or unknown key with u
       body: { data: null, error: { code }, meta: {} },
     });
   }
+  const fieldOf = (path: string, query: Record<string, string>) =>
+    call(engine, T0, 'GET', path, { query }).error?.details?.field;
+  for (const body of [INVALID_JSON, undefined, [1, 2], 'text', null])
+    expect(call(engine, T0, 'POST', '/hedges', { body })).toMatchObject(refused(400, 'invalid_json'));
+  // Each wrong body names its one field.
+  for (const wrong of [
+    { market: undefined },
+    { side: 'long' },
+    { notional_usd: -5 },
+    { notional_usd: '100' },
+    { notional_usd: 0 },
+    { tenor_days: 2 },
+    { tenor_days: '7' },
+    { client_reference: 42 },
+  ])
+    expect(open(T0, 'buy', 1, 7, wrong)).toMatchObject(
+      refused(400, 'validation_error', { field: Object.keys(wrong)[0], reason: expect.any(String) }),
+    );
+  expect(quoteFor(T0, 'buy', 1, 30).error?.details?.field).toBe('tenor_days');
+  for (const limit of ['0', '501', 'abc', '-1', '2.5'])
+    for (const path of ['/hedges', '/hedges/history']) expect(fieldOf(path, { limit })).toBe('limit');
+  expect(call(engine, T0, 'GET', '/hedges', { query: { limit: '500' } }).status).toBe(200);
+  expect(fieldOf('/hedges', { status: 'open' })).toBe('status');
+  expect(call(engine, T0, 'GET', '/nothing-here')).toMatchObject(refused(404, 'not_found'));
+  expect(call(engine, T0, 'DELETE', '/hedges')).toMatchObject({
+    ...refused(405, 'method_not_allowed'),
+    headers: { allow: 'GET, POST' },
+  });
+  expect(call(engine, T0, 'POST', '/hedges/hdg_x').headers.allow).toBe('GET');
   const hedge = keyed(T0, 'shared', 'buy', 100_000).data;
   const now = T0 + 1500;
   const ofB = (path: string) => get(now, path, { key: KEY_B });
@@ -188,43 +218,9 @@ it('engine: business errors: market_not_available for an unlisted market and mar
   // The other side opens beside the buy; a second open of it, still submitted, is refused.
   const { id } = open(now, 'sell', 10_000).data;
   expect(open(now, 'sell', 10_000)).toMatchObject(refused(409, 'hedge_already_open', { hedge_id: id }));
-  // An engine's markets are its own: one disabled there (as a test does) is still open in the next engine.
-  (engine as any).book.markets.find((one: { market: string }) => one.market === 'USDTNGN').status = 'disabled';
+  // An engine's markets are its own: USDTNGN disabled there (as a test does) is still open in the next engine.
+  (engine as any).book.markets[0].status = 'disabled';
   expect(call(makeEngine(), T0, 'GET', '/markets').data[0]).toMatchObject({ market: 'USDTNGN', status: 'open' });
-});
-
-it('engine: validation and routing: invalid_json when the body did not parse, is missing or is not an object; validation_error names the first wrong field; limit must be 1..500 and status a known status; unknown paths are not_found and wrong methods method_not_allowed with Allow', () => {
-  // Refused requests change nothing: one engine answers them all.
-  const { engine, open, quoteFor } = on();
-  const fieldOf = (path: string, query: Record<string, string>) =>
-    call(engine, T0, 'GET', path, { query }).error?.details?.field;
-  for (const body of [INVALID_JSON, undefined, [1, 2], 'text', null])
-    expect(call(engine, T0, 'POST', '/hedges', { body })).toMatchObject(refused(400, 'invalid_json'));
-  // Each wrong body names its one field.
-  for (const wrong of [
-    { market: undefined },
-    { side: 'long' },
-    { notional_usd: -5 },
-    { notional_usd: '100' },
-    { notional_usd: 0 },
-    { tenor_days: 2 },
-    { tenor_days: '7' },
-    { client_reference: 42 },
-  ])
-    expect(open(T0, 'buy', 1, 7, wrong)).toMatchObject(
-      refused(400, 'validation_error', { field: Object.keys(wrong)[0], reason: expect.any(String) }),
-    );
-  expect(quoteFor(T0, 'buy', 1, 30).error?.details?.field).toBe('tenor_days');
-  for (const limit of ['0', '501', 'abc', '-1', '2.5'])
-    for (const path of ['/hedges', '/hedges/history']) expect(fieldOf(path, { limit })).toBe('limit');
-  expect(call(engine, T0, 'GET', '/hedges', { query: { limit: '500' } }).status).toBe(200);
-  expect(fieldOf('/hedges', { status: 'open' })).toBe('status');
-  expect(call(engine, T0, 'GET', '/nothing-here')).toMatchObject(refused(404, 'not_found'));
-  expect(call(engine, T0, 'DELETE', '/hedges')).toMatchObject({
-    ...refused(405, 'method_not_allowed'),
-    headers: { allow: 'GET, POST' },
-  });
-  expect(call(engine, T0, 'POST', '/hedges/hdg_x').headers.allow).toBe('GET');
 });
 
 it('engine: pricing: a bigger trade quotes worse; an imbalance-reducing trade quotes better; quotes are indicative: they persist nothing and echo the request; prices come from the seeded path: same seed and time, same price; around 1,530', () => {

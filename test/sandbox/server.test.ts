@@ -116,12 +116,12 @@ it('sandbox server: fault injection: latency holds the request (key in flight), 
     idempotencyKey: 'gone',
     signal: abort.signal,
   });
-  await until(() => sandbox.requestLog.some((entry) => entry.idempotencyKey === 'gone'));
-  const entry = sandbox.requestLog.find((logged) => logged.idempotencyKey === 'gone');
-  expect(entry?.status).toBe('pending');
+  await until(() => sandbox.requestLog.length === 2);
+  const entry = sandbox.requestLog[1];
+  expect(entry).toMatchObject({ idempotencyKey: 'gone', status: 'pending' });
   abort.abort();
   await expect(hungUp).rejects.toThrow();
-  await until(() => entry?.status === 200);
+  await until(() => entry.status === 200);
   expect(await read(sandbox, '/hedges')).toHaveLength(1);
 
   sandbox.setFaults({ latencyMs: 0, match: null, stall: 'headers' });
@@ -144,7 +144,7 @@ it('sandbox server: fault injection: latency holds the request (key in flight), 
   await sandbox.close();
 });
 
-it('sandbox server: fault injection: malformed responses: an HTML 502 page, truncated JSON with 200, an envelope with wrong types; next503RetryAfter sends an HTTP-date verbatim and follows the match; values and statuses are checked', async () => {
+it('sandbox server: fault injection: malformed responses: an HTML 502 page, truncated JSON with 200, an envelope with wrong types; oversized answer: pads a matched GET to exactly the size asked, as a valid envelope; writes are never padded; streams a huge answer and stops when the client hangs up; the server keeps serving; next503RetryAfter sends an HTTP-date verbatim and follows the match; values and statuses are checked', async () => {
   const sandbox = await start();
   const malformed = (kind: MalformedKind) => sandbox.setFaults({ nextMalformed: { count: 1, kind } });
   malformed('html');
@@ -170,11 +170,41 @@ it('sandbox server: fault injection: malformed responses: an HTML 502 page, trun
     'number',
     true,
   ]);
+  const bytes = 3_000_000;
+  sandbox.setFaults({ nextOversized: { count: 1, bytes } });
+  expect((await post(sandbox, '/quotes', openBody('buy', 1_000))).status).toBe(200);
+  const padded = await raw(sandbox);
+  expect([padded.status, padded.headers.get('content-length')]).toEqual([200, String(bytes)]);
+  const paddedText = await padded.text();
+  expect(Buffer.byteLength(paddedText)).toBe(bytes);
+  const envelope = JSON.parse(paddedText);
+  expect([envelope.data.map((market: any) => market.market), envelope.error, Object.keys(envelope.meta)]).toEqual([
+    ['USDTNGN'],
+    null,
+    ['source', 'allowed_markets', 'padding'],
+  ]);
+  expect(/^x+$/.test(envelope.meta.padding)).toBe(true);
+  expect((await api(sandbox, 'GET', '/markets')).headers.get('content-length')).not.toBe(String(bytes));
   expect(sandbox.requestLog.map((entry) => entry.fault)).toEqual([
     'malformed-html',
     'malformed-truncated',
     'malformed-wrong-types',
+    null,
+    'oversized',
+    null,
   ]);
+  const huge = 2 ** 31;
+  sandbox.setFaults({ nextOversized: { count: 1, bytes: huge }, match: { path: '/positions' } });
+  const abort = new AbortController();
+  const streamed = await raw(sandbox, '/positions', abort.signal);
+  expect(streamed.headers.get('content-length')).toBe(String(huge));
+  const reader = (streamed.body as ReadableStream<Uint8Array>).getReader();
+  let received = 0;
+  while (received < 1_000_000) received += ((await reader.read()).value as Uint8Array).length;
+  abort.abort();
+  await reader.cancel().catch(() => undefined);
+  const after = await api(sandbox, 'GET', '/positions');
+  expect([after.status, after.body.data]).toEqual([200, []]);
   const date = 'Sun, 22 Nov 2026 08:00:05 GMT';
   sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: date }, match: { path: '/account' } });
   expect((await api(sandbox, 'GET', '/markets')).status).toBe(200);
@@ -183,6 +213,7 @@ it('sandbox server: fault injection: malformed responses: an HTML 502 page, trun
   expect((await api(sandbox, 'GET', '/account')).status).toBe(200);
   expect(() => sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '2\r\nx: y' } })).toThrow(/printable/);
   expect(() => sandbox.setFaults({ nextError: { count: 1, status: 302, code: 'moved' } })).toThrow(/400 to 599/);
+  expect(() => sandbox.setFaults({ nextOversized: { count: 1, bytes: 0 } })).toThrow(/positive whole number/);
 });
 
 // Hedge ids: unique across simulator restarts (a script's log must not see the same id twice from
@@ -197,7 +228,7 @@ async function openId(simulator: { sandbox: ApiTarget }, side: 'buy' | 'sell', k
 }
 
 it('sandbox hedge ids: two starts, even on one frozen clock without a seed, give different ids of one shape (the random part); ids sort in creation order, also within one instant of sandbox time', async () => {
-  const now = () => Date.parse('2026-03-02T09:00:00.000Z');
+  const now = () => FROZEN_START_MS;
   const first = await openId(await simulators({ preset: 'plain', realNow: now }), 'buy', 'k-1');
   const second = await openId(await simulators({ preset: 'plain', realNow: now }), 'buy', 'k-1');
   // Same instant, same default seed: only the per-start random part tells them apart.
@@ -205,9 +236,7 @@ it('sandbox hedge ids: two starts, even on one frozen clock without a seed, give
   expect(first.slice(0, 13)).toBe(second.slice(0, 13));
   expect(second).not.toBe(first);
   const simulator = await simulators({ preset: 'frozen' });
-  const ids: string[] = [];
-  for (const [index, side] of (['buy', 'sell'] as const).entries())
-    ids.push(await openId(simulator, side, `k-${index}`));
+  const ids = [await openId(simulator, 'buy', 'k-0'), await openId(simulator, 'sell', 'k-1')];
   simulator.advance(3_600_000);
   await post(simulator.sandbox, '/hedges/close', { market: 'USDTNGN', side: 'buy' }, 'c-1');
   simulator.advance(3_600_000);
@@ -298,39 +327,6 @@ it.each([
     expect(sandbox.requestLog[1]).toMatchObject({ status, errorCode: null, fault });
   },
 );
-
-it('sandbox faults: oversized answer: pads a matched GET to exactly the size asked, as a valid envelope; writes are never padded; streams a huge answer and stops when the client hangs up; the server keeps serving', async () => {
-  const sandbox = await start();
-  const bytes = 3_000_000;
-  sandbox.setFaults({ nextOversized: { count: 1, bytes } });
-  expect((await post(sandbox, '/quotes', openBody('buy', 1_000))).status).toBe(200);
-  const response = await raw(sandbox);
-  expect([response.status, response.headers.get('content-length')]).toEqual([200, String(bytes)]);
-  const text = await response.text();
-  expect(Buffer.byteLength(text)).toBe(bytes);
-  const envelope = JSON.parse(text);
-  expect([envelope.data.map((market: any) => market.market), envelope.error, Object.keys(envelope.meta)]).toEqual([
-    ['USDTNGN'],
-    null,
-    ['source', 'allowed_markets', 'padding'],
-  ]);
-  expect(/^x+$/.test(envelope.meta.padding)).toBe(true);
-  expect((await api(sandbox, 'GET', '/markets')).headers.get('content-length')).not.toBe(String(bytes));
-  expect(sandbox.requestLog.map((entry) => entry.fault)).toEqual([null, 'oversized', null]);
-  const huge = 2 ** 31;
-  sandbox.setFaults({ nextOversized: { count: 1, bytes: huge }, match: { path: '/positions' } });
-  const abort = new AbortController();
-  const streamed = await raw(sandbox, '/positions', abort.signal);
-  expect(streamed.headers.get('content-length')).toBe(String(huge));
-  const reader = (streamed.body as ReadableStream<Uint8Array>).getReader();
-  let received = 0;
-  while (received < 1_000_000) received += ((await reader.read()).value as Uint8Array).length;
-  abort.abort();
-  await reader.cancel().catch(() => undefined);
-  const after = await api(sandbox, 'GET', '/positions');
-  expect([after.status, after.body.data]).toEqual([200, []]);
-  expect(() => sandbox.setFaults({ nextOversized: { count: 1, bytes: 0 } })).toThrow(/positive whole number/);
-});
 
 it('sandbox faults: hostile text: markets keep a valid status and gain a field whose name and value carry escapes; error messages too; any client_reference, control characters included, is stored and echoed', async () => {
   const sandbox = await start({ hostileText: true });
