@@ -268,8 +268,8 @@ it('engine: pricing: a bigger trade quotes worse; an imbalance-reducing trade qu
   expect(call(makeEngine(), T0, 'GET', '/prices').data).toHaveLength(1);
 });
 
-it('engine: lists: seedHedges writes past hedges whose history adds up to the balance', () => {
-  const { engine, get } = on();
+it('engine: lists: seedHedges writes past hedges whose history adds up to the balance; the list places them among live ones by opened_at, ties by id', () => {
+  const { engine, filled, get, open } = on();
   expect(engine.seedHedges(KEY_A, 30, 'closed', T0)).toHaveLength(30);
   const history = get(T0, '/hedges/history', { query: { limit: '500' } });
   expect(new Set(history.map((r: any) => r.close_reason))).toEqual(new Set(['settled', 'closed']));
@@ -284,6 +284,17 @@ it('engine: lists: seedHedges writes past hedges whose history adds up to the ba
     get(T0, '/hedges', { key: KEY_B, query: { status: 'failed' } }).length,
     get(T0, '/account', { key: KEY_B }).balance_usdc,
   ]).toEqual([5, 1_000_000]);
+
+  const { now } = filled('buy', 10_000);
+  engine.seedHedges(KEY_A, 12, 'closed', now);
+  open(now + 10, 'sell', 10_000);
+  const listed = get(now + 10, '/hedges', { query: { limit: '500' } });
+  // The 30 seeded first, the live buy, 12 more seeded, the live sell.
+  expect(listed).toHaveLength(44);
+  // Ids and ISO times are of one length: as text, newest first and ties by id descending.
+  const keys = listed.map((hedge: any) => `${hedge.opened_at} ${hedge.id}`);
+  expect(keys).toEqual([...keys].sort().reverse());
+  expect(listed[0].opened_at).toBe(iso(now + 10));
 });
 
 const HEX_64 = /^0x[0-9a-f]{64}$/;
@@ -714,20 +725,6 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
     call(engine, nowMs + DAY, 'GET', '/markets');
     expect(Object.keys(engine.state.idempotency)).toEqual([`test:${Object.keys(engine.state.accounts)[0]}:${keys[0]}`]);
   });
-});
-
-it('hedge list order: places hedges written in the past (fixtures) among live ones by opened_at, ties by id', () => {
-  const { engine, filled, get, open } = on();
-  const { hedge: live, now } = filled('buy', 10_000);
-  expect(get(now, '/hedges').map((hedge: any) => hedge.id)).toEqual([live.id]);
-  engine.seedHedges(KEY_A, 12, 'closed', now);
-  open(now + 10, 'sell', 10_000);
-  const listed = get(now + 10, '/hedges', { query: { limit: '500' } });
-  expect(listed).toHaveLength(14);
-  // Ids and ISO times are of one length: as text, newest first and ties by id descending.
-  const keys = listed.map((hedge: any) => `${hedge.opened_at} ${hedge.id}`);
-  expect(keys).toEqual([...keys].sort().reverse());
-  expect(listed[0].opened_at).toBe(iso(now + 10));
 });
 
 it('event queue: applies events in (dueMs, sequence) order', () => {
