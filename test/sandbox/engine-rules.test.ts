@@ -294,7 +294,6 @@ it('engine: lists: seedHedges writes past hedges whose history adds up to the ba
 
 const HEX_64 = /^0x[0-9a-f]{64}$/;
 const USDTNGN = MARKET_MODEL.markets[0];
-const referenceRate = (seed: string, timeMs: number) => midPrice(seedHash(seed), USDTNGN, timeMs);
 const round2 = (value: number) => Math.round(value * 100) / 100;
 /** An engine on the engine's state as saved to JSON and read back. */
 const reload = (engine: HttpSandboxEngine) =>
@@ -358,7 +357,8 @@ it('engine: hedge state machine: opens as submitted with hashes, units and matur
   expect(get(after, '/positions')).toEqual([]);
 
   const [record] = get(after, '/hedges/history');
-  const exit = referenceRate('settle', maturity);
+  // The reference rate: the seeded path's mid price at maturity.
+  const exit = midPrice(seedHash('settle'), USDTNGN, maturity);
   const gross = round2((100_000 * (exit - hedge.struck_rate)) / exit);
   const carry = round2((100_000 * quote.carry.daily_rate_pct * (maturity - (T0 + 1000))) / (100 * DAY));
   const fees = quote.upfront.platform_fee_usdc;
@@ -410,17 +410,13 @@ it('engine: hedge state machine: submitted → failed releases the reserved coll
   });
   expect([get(T0 + 1000, '/positions'), open(T0 + 1000, 'sell', 50_000).status]).toEqual([[], 200]);
   const outcomes = (seed: string) => {
-    const { engine, open, change, hedgeAt } = on({ failRate: 0.5, seed });
-    const statuses: string[] = [];
-    for (let i = 0; i < 12; i++) {
+    const { open, change, hedgeAt } = on({ failRate: 0.5, seed });
+    return Array.from({ length: 12 }, (_, i) => {
       const t = T0 + i * 10_000;
-      const { id } = open(t, 'buy', 1000, 1).data;
-      const hedge = hedgeAt(t + 1000, id);
-      statuses.push(hedge.status);
-      if (hedge.status === 'filled') change(t + 1000, 'close', 'buy');
-      call(engine, t + 2000, 'GET', '/account');
-    }
-    return statuses;
+      const { status } = hedgeAt(t + 1000, open(t, 'buy', 1000, 1).data.id);
+      if (status === 'filled') change(t + 1000, 'close', 'buy');
+      return status;
+    });
   };
   const first = outcomes('fail-seed');
   expect(first).toEqual(outcomes('fail-seed'));
@@ -664,18 +660,22 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
   });
 
   it('pages hedges newest first at any page size and after filters, and history newest first, closes landing together ordered by hedge id, descending', () => {
-    for (const [limit, query] of [
-      [1, { limit: '1' }],
-      [500, { limit: '500' }],
-      [50, {}],
-    ] as const)
-      expect(listed(query)).toEqual(newestFirst.slice(0, limit));
-    // The oldest hedge is found by a scan that runs to the end of the book.
+    // Pages of 1, 500 and the default 50; the oldest hedge is found by a scan that runs to the end of the book.
     expect([
+      listed({ limit: '1' }),
+      listed({ limit: '500' }),
+      listed(),
       listed({ client_reference: 'grow-1' }),
       listed({ status: 'filled' }),
       listed({ status: 'closed', limit: '3' }),
-    ]).toEqual([[idsOldestFirst[0]], [], newestFirst.slice(0, 3)]);
+    ]).toEqual([
+      newestFirst.slice(0, 1),
+      newestFirst.slice(0, 500),
+      newestFirst.slice(0, 50),
+      [idsOldestFirst[0]],
+      [],
+      newestFirst.slice(0, 3),
+    ]);
     // History: closes landing together are ordered by hedge id, descending.
     const history = call(engine, nowMs, 'GET', '/hedges/history', { query: { limit: '4' } }).data;
     expect(history.map((record: any) => record.hedge_id)).toEqual(newestFirst.slice(0, 4));
