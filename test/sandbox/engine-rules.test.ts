@@ -338,9 +338,7 @@ it('engine: hedge state machine: opens as submitted with hashes, units and matur
     fill_tx_hash: expect.stringMatching(HEX_64),
     filled_at: iso(T0 + 1000),
   });
-  expect(Math.abs(hedge.struck_rate - quote.pricing.execution_price) / quote.pricing.execution_price).toBeLessThan(
-    0.001,
-  );
+  expect(Math.abs(hedge.struck_rate / quote.pricing.execution_price - 1)).toBeLessThan(0.001);
 
   const [position] = get(T0 + 1000, '/positions');
   expect(position).toMatchObject({
@@ -760,10 +758,10 @@ paged.seedHedges(KEY_A, 1_234, 'closed', T0);
 it.each([500, 37, 1])(
   'history pages (reference dialect): walks every record once, newest first, %i at a time',
   (limit) => {
-    const expected = historyNewestFirst(paged);
-    const { ids, cursors } = walk(paged, limit);
-    expect(ids).toEqual(expected);
-    expect(cursors).toBe(Math.ceil(expected.length / limit) - 1);
+    expect(walk(paged, limit)).toEqual({
+      ids: historyNewestFirst(paged),
+      cursors: Math.ceil(1_234 / limit) - 1,
+    });
   },
 );
 

@@ -39,7 +39,8 @@ it('sandbox server: endpoints over HTTP: logs every request with its outcome; an
     { method: 'GET', status: 404, errorCode: 'hedge_not_found', idempotencyKey: null, body: null },
   ]);
   sandbox.clock.advance(100);
-  const calls = [
+  expect([opened.status, opened.headers.get('x-request-id')]).toEqual([200, expect.stringMatching(REQUEST_ID)]);
+  for (const [method, path, body] of [
     ['GET', '/markets'],
     ['GET', '/prices?symbols=USDTNGN'],
     ['POST', '/quotes', openBody('sell', 5_000)],
@@ -49,9 +50,7 @@ it('sandbox server: endpoints over HTTP: logs every request with its outcome; an
     ['GET', '/positions'],
     ['GET', '/account'],
     ['POST', '/hedges/add', { market: 'USDTNGN', side: 'buy', notional_usd: 1_000 }],
-  ] as const;
-  expect([opened.status, opened.headers.get('x-request-id')]).toEqual([200, expect.stringMatching(REQUEST_ID)]);
-  for (const [method, path, body] of calls) {
+  ] as const) {
     const { status, body: envelope, headers } = await api(sandbox, method, path, { body });
     expect(
       [status, Object.keys(envelope).sort(), envelope.error, headers.get('x-request-id'), headers.get('content-type')],
