@@ -161,9 +161,8 @@ it('engine: business errors: exposure_exceeded when an open or an add would pass
   });
   expect(change(now, 'add', 'buy', 30_000).status).toBe(200);
   expect(open(now, 'sell', 10_001).error?.details?.available_exposure_usd).toBe(10_000);
-  const [market] = get(now, '/markets');
   // Capacity shows the cap itself; headroom net of positions is the account's available exposure.
-  expect(market.available_capacity_usd).toEqual({ buy: 100_000, sell: 100_000 });
+  expect(get(now, '/markets')[0].available_capacity_usd).toEqual({ buy: 100_000, sell: 100_000 });
   expect(get(now, '/account').available_exposure_usd).toBe(10_000);
   // Within the headroom left, but not the balance.
   firstAccount(engine).balanceUsdc = 1000;
@@ -304,6 +303,7 @@ it('engine: hedge state machine: opens as submitted with hashes, units and matur
   const quote = quoteFor(T0, 'buy', 100_000, 3).data;
   const opened = open(T0, 'buy', 100_000, 3, { client_reference: 'deal-1' });
   const reloaded = on(reload(engine));
+  const maturity = T0 + 3 * DAY;
 
   expect([opened.status, opened.body.meta, opened.data.hedge_id]).toEqual([200, {}, opened.data.id]);
   expect(opened.data).toMatchObject({
@@ -315,7 +315,7 @@ it('engine: hedge state machine: opens as submitted with hashes, units and matur
     units: 100_000,
     client_reference: 'deal-1',
     opened_at: iso(T0),
-    maturity_at: iso(T0 + 3 * DAY),
+    maturity_at: iso(maturity),
     id: expect.stringMatching(/^hdg_[a-z0-9]{24}$/),
     order_tx_hash: expect.stringMatching(HEX_64),
     order_key: expect.stringMatching(HEX_64),
@@ -348,7 +348,6 @@ it('engine: hedge state machine: opens as submitted with hashes, units and matur
     notional_usd: 100_000,
   });
 
-  const maturity = T0 + 3 * DAY;
   const after = maturity + 5000;
   expect(hedgeAt(maturity - 1, id).status).toBe('filled');
   expect(hedgeAt(after, id)).toMatchObject({ status: 'closed', closed_at: iso(maturity) });
