@@ -63,7 +63,7 @@ it('sandbox server: endpoints over HTTP: logs every request with its outcome; an
       expect.stringMatching(/^application\/json/),
     ]);
   }
-  // Unknown paths, wrong methods and keys under the base path: engine: validation and routing.
+  // Unknown paths, wrong methods and keys under the base path: engine-rules.test.ts, "engine: authentication, validation and routing, and accounts".
   const outside = await fetch(sandbox.baseUrl.replace('/partners/sandbox/v2', '/v1/markets'));
   expect([outside.status, ((await outside.json()) as any).error.code, outside.headers.get('x-request-id')]).toEqual([
     404,
