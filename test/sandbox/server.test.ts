@@ -22,28 +22,25 @@ it('sandbox server: endpoints over HTTP: logs every request with its outcome; an
   const sandbox = await start({ realNow: () => T0 });
   const opened = await post(sandbox, '/hedges?x=1', openBody('buy', 10_000), 'logged');
   await api(sandbox, 'GET', '/hedges/hdg_nope');
-  const [open, missing] = sandbox.requestLog;
-  expect(open).toMatchObject({
-    method: 'POST',
-    path: '/hedges',
-    query: { x: '1' },
-    idempotencyKey: 'logged',
-    body: openBody('buy', 10_000),
-    status: 200,
-    errorCode: null,
-    fault: null,
-  });
-  // Real time stands still here, and sandbox time starts at it.
-  expect([open.sandboxTimeMs, open.realTimeMs]).toEqual([T0, T0]);
-  expect(missing).toMatchObject({
-    method: 'GET',
-    status: 404,
-    errorCode: 'hedge_not_found',
-    idempotencyKey: null,
-    body: null,
-  });
+  expect(sandbox.requestLog).toMatchObject([
+    {
+      method: 'POST',
+      path: '/hedges',
+      query: { x: '1' },
+      idempotencyKey: 'logged',
+      body: openBody('buy', 10_000),
+      status: 200,
+      errorCode: null,
+      fault: null,
+      // Real time stands still here, and sandbox time starts at it.
+      sandboxTimeMs: T0,
+      realTimeMs: T0,
+    },
+    { method: 'GET', status: 404, errorCode: 'hedge_not_found', idempotencyKey: null, body: null },
+  ]);
   sandbox.clock.advance(100);
-  const calls = [
+  expect([opened.status, opened.headers.get('x-request-id')]).toEqual([200, expect.stringMatching(REQUEST_ID)]);
+  for (const [method, path, body] of [
     ['GET', '/markets'],
     ['GET', '/prices?symbols=USDTNGN'],
     ['POST', '/quotes', openBody('sell', 5_000)],
@@ -53,9 +50,7 @@ it('sandbox server: endpoints over HTTP: logs every request with its outcome; an
     ['GET', '/positions'],
     ['GET', '/account'],
     ['POST', '/hedges/add', { market: 'USDTNGN', side: 'buy', notional_usd: 1_000 }],
-  ] as const;
-  expect([opened.status, opened.headers.get('x-request-id')]).toEqual([200, expect.stringMatching(REQUEST_ID)]);
-  for (const [method, path, body] of calls) {
+  ] as const) {
     const { status, body: envelope, headers } = await api(sandbox, method, path, { body });
     expect(
       [status, Object.keys(envelope).sort(), envelope.error, headers.get('x-request-id'), headers.get('content-type')],
@@ -68,7 +63,7 @@ it('sandbox server: endpoints over HTTP: logs every request with its outcome; an
       expect.stringMatching(/^application\/json/),
     ]);
   }
-  // Unknown paths, wrong methods and keys under the base path: engine: validation and routing.
+  // Unknown paths, wrong methods and keys under the base path: engine-rules.test.ts, "engine: authentication, validation and routing, and accounts".
   const outside = await fetch(sandbox.baseUrl.replace('/partners/sandbox/v2', '/v1/markets'));
   expect([outside.status, ((await outside.json()) as any).error.code, outside.headers.get('x-request-id')]).toEqual([
     404,
@@ -116,12 +111,12 @@ it('sandbox server: fault injection: latency holds the request (key in flight), 
     idempotencyKey: 'gone',
     signal: abort.signal,
   });
-  await until(() => sandbox.requestLog.some((entry) => entry.idempotencyKey === 'gone'));
-  const entry = sandbox.requestLog.find((logged) => logged.idempotencyKey === 'gone');
-  expect(entry?.status).toBe('pending');
+  await until(() => sandbox.requestLog.length === 2);
+  const entry = sandbox.requestLog[1];
+  expect(entry).toMatchObject({ idempotencyKey: 'gone', status: 'pending' });
   abort.abort();
   await expect(hungUp).rejects.toThrow();
-  await until(() => entry?.status === 200);
+  await until(() => entry.status === 200);
   expect(await read(sandbox, '/hedges')).toHaveLength(1);
 
   sandbox.setFaults({ latencyMs: 0, match: null, stall: 'headers' });
@@ -144,7 +139,7 @@ it('sandbox server: fault injection: latency holds the request (key in flight), 
   await sandbox.close();
 });
 
-it('sandbox server: fault injection: malformed responses: an HTML 502 page, truncated JSON with 200, an envelope with wrong types; next503RetryAfter sends an HTTP-date verbatim and follows the match; values and statuses are checked', async () => {
+it('sandbox server: fault injection: malformed responses: an HTML 502 page, truncated JSON with 200, an envelope with wrong types; oversized answer: pads a matched GET to exactly the size asked, as a valid envelope; writes are never padded; streams a huge answer and stops when the client hangs up; the server keeps serving; next503RetryAfter sends an HTTP-date verbatim and follows the match; values and statuses are checked', async () => {
   const sandbox = await start();
   const malformed = (kind: MalformedKind) => sandbox.setFaults({ nextMalformed: { count: 1, kind } });
   malformed('html');
@@ -170,11 +165,41 @@ it('sandbox server: fault injection: malformed responses: an HTML 502 page, trun
     'number',
     true,
   ]);
+  const bytes = 3_000_000;
+  sandbox.setFaults({ nextOversized: { count: 1, bytes } });
+  expect((await post(sandbox, '/quotes', openBody('buy', 1_000))).status).toBe(200);
+  const padded = await raw(sandbox);
+  expect([padded.status, padded.headers.get('content-length')]).toEqual([200, String(bytes)]);
+  const paddedText = await padded.text();
+  expect(Buffer.byteLength(paddedText)).toBe(bytes);
+  const envelope = JSON.parse(paddedText);
+  expect([envelope.data.map((market: any) => market.market), envelope.error, Object.keys(envelope.meta)]).toEqual([
+    ['USDTNGN'],
+    null,
+    ['source', 'allowed_markets', 'padding'],
+  ]);
+  expect(envelope.meta.padding).toMatch(/^x+$/);
+  expect((await api(sandbox, 'GET', '/markets')).headers.get('content-length')).not.toBe(String(bytes));
   expect(sandbox.requestLog.map((entry) => entry.fault)).toEqual([
     'malformed-html',
     'malformed-truncated',
     'malformed-wrong-types',
+    null,
+    'oversized',
+    null,
   ]);
+  const huge = 2 ** 31;
+  sandbox.setFaults({ nextOversized: { count: 1, bytes: huge }, match: { path: '/positions' } });
+  const abort = new AbortController();
+  const streamed = await raw(sandbox, '/positions', abort.signal);
+  expect(streamed.headers.get('content-length')).toBe(String(huge));
+  const reader = (streamed.body as ReadableStream<Uint8Array>).getReader();
+  let received = 0;
+  while (received < 1_000_000) received += ((await reader.read()).value as Uint8Array).length;
+  abort.abort();
+  await reader.cancel().catch(() => undefined);
+  const after = await api(sandbox, 'GET', '/positions');
+  expect([after.status, after.body.data]).toEqual([200, []]);
   const date = 'Sun, 22 Nov 2026 08:00:05 GMT';
   sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: date }, match: { path: '/account' } });
   expect((await api(sandbox, 'GET', '/markets')).status).toBe(200);
@@ -183,6 +208,7 @@ it('sandbox server: fault injection: malformed responses: an HTML 502 page, trun
   expect((await api(sandbox, 'GET', '/account')).status).toBe(200);
   expect(() => sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '2\r\nx: y' } })).toThrow(/printable/);
   expect(() => sandbox.setFaults({ nextError: { count: 1, status: 302, code: 'moved' } })).toThrow(/400 to 599/);
+  expect(() => sandbox.setFaults({ nextOversized: { count: 1, bytes: 0 } })).toThrow(/positive whole number/);
 });
 
 // Hedge ids: unique across simulator restarts (a script's log must not see the same id twice from
@@ -197,7 +223,7 @@ async function openId(simulator: { sandbox: ApiTarget }, side: 'buy' | 'sell', k
 }
 
 it('sandbox hedge ids: two starts, even on one frozen clock without a seed, give different ids of one shape (the random part); ids sort in creation order, also within one instant of sandbox time', async () => {
-  const now = () => Date.parse('2026-03-02T09:00:00.000Z');
+  const now = () => FROZEN_START_MS;
   const first = await openId(await simulators({ preset: 'plain', realNow: now }), 'buy', 'k-1');
   const second = await openId(await simulators({ preset: 'plain', realNow: now }), 'buy', 'k-1');
   // Same instant, same default seed: only the per-start random part tells them apart.
@@ -205,9 +231,7 @@ it('sandbox hedge ids: two starts, even on one frozen clock without a seed, give
   expect(first.slice(0, 13)).toBe(second.slice(0, 13));
   expect(second).not.toBe(first);
   const simulator = await simulators({ preset: 'frozen' });
-  const ids: string[] = [];
-  for (const [index, side] of (['buy', 'sell'] as const).entries())
-    ids.push(await openId(simulator, side, `k-${index}`));
+  const ids = [await openId(simulator, 'buy', 'k-0'), await openId(simulator, 'sell', 'k-1')];
   simulator.advance(3_600_000);
   await post(simulator.sandbox, '/hedges/close', { market: 'USDTNGN', side: 'buy' }, 'c-1');
   simulator.advance(3_600_000);
@@ -299,39 +323,6 @@ it.each([
   },
 );
 
-it('sandbox faults: oversized answer: pads a matched GET to exactly the size asked, as a valid envelope; writes are never padded; streams a huge answer and stops when the client hangs up; the server keeps serving', async () => {
-  const sandbox = await start();
-  const bytes = 3_000_000;
-  sandbox.setFaults({ nextOversized: { count: 1, bytes } });
-  expect((await post(sandbox, '/quotes', openBody('buy', 1_000))).status).toBe(200);
-  const response = await raw(sandbox);
-  expect([response.status, response.headers.get('content-length')]).toEqual([200, String(bytes)]);
-  const text = await response.text();
-  expect(Buffer.byteLength(text)).toBe(bytes);
-  const envelope = JSON.parse(text);
-  expect([envelope.data.map((market: any) => market.market), envelope.error, Object.keys(envelope.meta)]).toEqual([
-    ['USDTNGN'],
-    null,
-    ['source', 'allowed_markets', 'padding'],
-  ]);
-  expect(/^x+$/.test(envelope.meta.padding)).toBe(true);
-  expect((await api(sandbox, 'GET', '/markets')).headers.get('content-length')).not.toBe(String(bytes));
-  expect(sandbox.requestLog.map((entry) => entry.fault)).toEqual([null, 'oversized', null]);
-  const huge = 2 ** 31;
-  sandbox.setFaults({ nextOversized: { count: 1, bytes: huge }, match: { path: '/positions' } });
-  const abort = new AbortController();
-  const streamed = await raw(sandbox, '/positions', abort.signal);
-  expect(streamed.headers.get('content-length')).toBe(String(huge));
-  const reader = (streamed.body as ReadableStream<Uint8Array>).getReader();
-  let received = 0;
-  while (received < 1_000_000) received += ((await reader.read()).value as Uint8Array).length;
-  abort.abort();
-  await reader.cancel().catch(() => undefined);
-  const after = await api(sandbox, 'GET', '/positions');
-  expect([after.status, after.body.data]).toEqual([200, []]);
-  expect(() => sandbox.setFaults({ nextOversized: { count: 1, bytes: 0 } })).toThrow(/positive whole number/);
-});
-
 it('sandbox faults: hostile text: markets keep a valid status and gain a field whose name and value carry escapes; error messages too; any client_reference, control characters included, is stored and echoed', async () => {
   const sandbox = await start({ hostileText: true });
   expect((await read(sandbox, '/markets'))[0]).toMatchObject({
@@ -364,9 +355,7 @@ it('sandbox faults: hostile text: markets keep a valid status and gain a field w
   const opened = await post(sandbox, '/hedges', { ...openBody('buy', 2_000), client_reference: reference });
   expect(opened.body.data.client_reference).toBe(reference);
   expect(
-    (await api(sandbox, 'GET', `/hedges?client_reference=${encodeURIComponent(reference)}`)).body.data.map(
-      (hedge: any) => hedge.id,
-    ),
+    (await read(sandbox, `/hedges?client_reference=${encodeURIComponent(reference)}`)).map((hedge: any) => hedge.id),
   ).toEqual([opened.body.data.id]);
   sandbox.clock.advance(100);
   await post(sandbox, '/hedges/close', { market: 'USDTNGN', side: 'buy' });
