@@ -41,6 +41,11 @@ const caught = (promise: Promise<unknown>) =>
     () => new Error('no failure'),
     (error) => error,
   );
+/** Checks `failure` is a refusal of local state (exit 13) with `more`; returns it. */
+function stateRefusal(failure: Error, more = {}) {
+  expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state', ...more });
+  return failure;
+}
 
 /** A live process other than this one, and its start token (what the journal records to tell a reused pid apart). */
 async function otherProcess() {
@@ -180,8 +185,8 @@ describe('segments: appends read only the active segment', () => {
     expect([all.slice(0, 3), await listed({ limit: 3 })]).toEqual([newest, newest]);
     expect((await listed({ pending: true })).sort()).toEqual([early.id, rollOpen.id].sort());
     expect(await listed({ since: T0 + 24 * 3_600_000 })).toEqual(ids.slice(48).reverse());
-    const { environment, base_url_host, command, request } = openFields();
-    const match = { environment, base_url_host, key_id: KEY_ID, command, body: request.body };
+    const { request, ...who } = openFields();
+    const match = { ...who, body: request.body };
     expect([(await journal.get(ids[0]))?.outcome, (await journal.findUnresolvedMatch(match))?.id]).toEqual([
       'done',
       early.id,
@@ -224,15 +229,14 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
     chmodSync(target, 0o755);
     for (const link of [join(dir, 'locks'), join(dir, ARCHIVE_DIR_NAME), keepers]) symlinkSync(target, link);
 
-    const locked = await caught(journal.lock('scope', { waitMs: 0 }));
-    expect(describeError(locked)).toMatchObject({ exitCode: 13, code: 'state', details: { path: join(dir, 'locks') } });
+    const locked = stateRefusal(await caught(journal.lock('scope', { waitMs: 0 })), {
+      details: { path: join(dir, 'locks') },
+    });
     expect(locked.message).toBe(
       `The action journal's ${join(dir, 'locks')} is a symbolic link; hedge does not follow it (it would write wherever it points).`,
     );
     expect(() => rotateAll(journal.file)).toThrow(`${join(dir, ARCHIVE_DIR_NAME)} is a symbolic link`);
-    const failure = await keeperLockIn(folder);
-    expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state' });
-    expect(failure.message).toContain(`${keepers} is a symbolic link`);
+    expect(stateRefusal(await keeperLockIn(folder)).message).toContain(`${keepers} is a symbolic link`);
     expect([statSync(target).mode & 0o777, readdirSync(target)]).toEqual([0o755, []]);
   });
 
@@ -259,8 +263,9 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
     await journal.begin(openFields());
     const before = readFileSync(file, 'utf8');
     chmodSync(file, 0o666);
-    const failure = await caught(journal.begin(openFields({ idempotency_key: 'idem-0002' })));
-    expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state', details: { path: file } });
+    const failure = stateRefusal(await caught(journal.begin(openFields({ idempotency_key: 'idem-0002' }))), {
+      details: { path: file },
+    });
     expect(failure.message).toBe(
       `Cannot read the action journal ${file}: other users can change it (mode 0666); run \`chmod go-w ${file}\`.`,
     );
@@ -284,8 +289,7 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
   it('a folder that cannot be made (a file in the way) is exit 13 naming it', async () => {
     const folder = tempFolder();
     writeFileSync(join(folder, 'state'), '');
-    const failure = await caught(openJournal({ dir: join(folder, 'state', 'hedge') }).begin(openFields()));
-    expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state' });
-    expect(failure.message).toContain(join(folder, 'state', 'hedge'));
+    const dir = join(folder, 'state', 'hedge');
+    expect(stateRefusal(await caught(openJournal({ dir }).begin(openFields()))).message).toContain(dir);
   });
 });
