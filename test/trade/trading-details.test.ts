@@ -288,7 +288,6 @@ it('hedge reduce: what it realized: the close card fits 24 rows at 80 columns, a
   for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
   // Carry and fees in the one sign convention: "-… USDC, you paid" (or earned), from the history record.
   const [record] = account(simulator).history;
-  const dealId = record.hedge_id;
   expect(result.stdout).toMatch(paidRow('Fees', record.fees_usdc));
   expect(result.stdout).toMatch(paidRow('Carry', record.carry_usdc));
 
@@ -309,7 +308,7 @@ it('hedge reduce: what it realized: the close card fits 24 rows at 80 columns, a
   expect([hedge(simulator, sell.id).status, activeHedgeIds, history.map((entry) => entry.hedge_id)]).toEqual([
     'closed',
     {},
-    [dealId, buy.id, sell.id],
+    [record.hedge_id, buy.id, sell.id],
   ]);
 });
 
