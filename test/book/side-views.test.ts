@@ -274,8 +274,10 @@ it('a side whose hedge is past the 50 filled hedges read: positions says the rec
   expect(simulator.requests('POST', '/hedges/add')).toEqual([]);
   expect(hedgeOf(simulator, buy.id).notionalUsd).toBe(10_000);
   expect(filledQueries().slice(2)).toEqual(readOnce);
-  const keep = await simulator.hedge(['keep', writeTarget(simulator, ['USDTNGN,buy,10000,7,,']), '--once', '--json']);
-  expect(keep.code, keep.stderr + keep.stdout).toBe(12);
+  const keep = exits(
+    await simulator.hedge(['keep', writeTarget(simulator, ['USDTNGN,buy,10000,7,,']), '--once', '--json']),
+    12,
+  );
   const said = `${keep.stdout}\n${keep.stderr}`;
   expect(said).toMatch(
     /The buy side of USDTNGN cannot be told: the hedge records may be cut at 50 filled hedges.*Nothing was sent/,
@@ -322,9 +324,9 @@ it('one deal followed across its rolls: opened with --ref DEAL-7 and rolled twic
   simulator.advance(86_401_000);
   expect(hedgeOf(simulator, third).status).toBe('closed');
   const settled = ok(await simulator.hedge('history --ref DEAL-7 --json'));
-  const records = JSON.parse(settled.stdout);
-  expect(records.map((record: any) => record.hedge_id).sort()).toEqual([first, second, third].sort());
-  expect(records.every((record: any) => record.client_reference === 'DEAL-7')).toBe(true);
+  const records: any[] = JSON.parse(settled.stdout);
+  expect(records.map((record) => record.hedge_id).sort()).toEqual([first, second, third].sort());
+  expect(records.every((record) => record.client_reference === 'DEAL-7')).toBe(true);
   expect(settled.stderr).not.toContain('still held');
 
   const at80 = async (args: string) => {
@@ -337,7 +339,7 @@ it('one deal followed across its rolls: opened with --ref DEAL-7 and rolled twic
 
   // --by ref: the deal is one line, its three hedges and their net P&L to the cent.
   const byRef = okJson(await simulator.hedge('report --by ref --json'));
-  const cents = records.reduce((sum: any, record: any) => sum + Math.round(record.net_pnl_usd * 100), 0);
+  const cents = records.reduce((sum, record) => sum + Math.round(record.net_pnl_usd * 100), 0);
   expect(byRef.groups).toMatchObject([
     { key: 'DEAL-7', label: 'DEAL-7', count: 3, notional_usd: 3_000, net_pnl_usd: cents / 100 },
   ]);
