@@ -47,14 +47,6 @@ function stateRefusal(failure: Error, more = {}) {
   return failure;
 }
 
-/** A live process other than this one, and its start token (what the journal records to tell a reused pid apart). */
-async function otherProcess() {
-  const child = spawn('sleep', ['60'], { stdio: 'ignore' });
-  children.push(child);
-  await once(child, 'spawn');
-  return { child, pid: child.pid!, start: processStart(child.pid!) };
-}
-
 /** An unresolved entry in the file, held by that process (with the holder record it would have written for itself). */
 function heldEntryFile(dir: string, id: string, holding: { pid: number; start?: string; host?: string }) {
   mkdirSync(dir, { recursive: true });
@@ -112,11 +104,16 @@ describe('holds: an entry is held by the live process that carries it; one proto
 
   it('a pid that lives on but started at another time (reused by another process) does not hold it; a holder on another host counts as live; an entry whose holder is not a holder record is said once, naming the journal file and the entry, and is held by nobody: this run takes it', async () => {
     const dir = stateDir();
-    const other = await otherProcess();
+    // A live process other than this one, and its start token (what the journal records to tell a reused pid apart).
+    const child = spawn('sleep', ['60'], { stdio: 'ignore' });
+    children.push(child);
+    await once(child, 'spawn');
+    const pid = child.pid!;
+    const start = processStart(pid);
     // No /proc here: the start time cannot be read, so the pid alone decides (documented).
-    heldEntryFile(dir, 'a_reused000001', { pid: other.pid, start: other.start && `${other.start}0` });
+    heldEntryFile(dir, 'a_reused000001', { pid, start: start && `${start}0` });
     const reused = await openJournal({ dir }).holderOf('a_reused000001');
-    if (other.start === undefined) expect(reused).toMatchObject({ pid: other.pid });
+    if (start === undefined) expect(reused).toMatchObject({ pid });
     else expect(reused).toBeUndefined();
 
     heldEntryFile(dir, 'a_remote000001', { pid: 1, host: 'another-desk.example' });
@@ -125,9 +122,9 @@ describe('holds: an entry is held by the live process that carries it; one proto
       holder: { host: 'another-desk.example' },
     });
 
-    heldEntryFile(dir, 'a_badholder001', { pid: other.pid });
+    heldEntryFile(dir, 'a_badholder001', { pid });
     const file = join(dir, 'journal.jsonl');
-    writeFileSync(file, readFileSync(file, 'utf8').replace(`"pid":${other.pid}`, `"pid":"${other.pid}"`));
+    writeFileSync(file, readFileSync(file, 'utf8').replace(`"pid":${pid}`, `"pid":"${pid}"`));
     const notices: string[] = [];
     const journal = journalAt(dir, { notice: (text) => notices.push(text) });
     expect([await journal.holderOf('a_badholder001'), (await journal.hold('a_badholder001')).held]).toEqual([
