@@ -206,33 +206,28 @@ it('hedge reduce: what it realized: a side of two hedges (alpha): a close, or a 
     fees_usdc: expect.closeTo(sum('fees_usdc'), 6),
   });
   // The side is flat again: a reduce that leaves one of its hedges.
-  /** The ids the card names: its Hedge ID row and the command it gives for the hedge in full. */
-  const named = (stdout: string) => ({
-    row: /Hedge ID\s+│ (\S+)/.exec(stdout)?.[1],
-    command: /The hedge in full: hedge hedges (\S+)/.exec(stdout)?.[1],
-  });
-  const reduce = (usd: number) => card(simulator, `reduce ${MARKET} buy ${usd}`);
+  /** The card names `id` on its Hedge ID row and in the command it gives for the hedge in full. */
+  const expectNames = (stdout: string, id: string) =>
+    expect(
+      [/Hedge ID\s+│ (\S+)/, /The hedge in full: hedge hedges (\S+)/].map((named) => named.exec(stdout)?.[1]),
+    ).toEqual([id, id]);
   const older = simulator.seedOpen('buy', 1_000);
-  const newer = simulator.seedOpen('buy', 500);
-  /** The older hedge all the side holds, at 800. */
-  const olderLeft = () => expect(activeSizes(simulator, 'buy')).toEqual([[older.id, 800]]);
-  // All of the newest and 200 of the older: the older is what remains.
-  const partOfOther = await reduce(700);
-  olderLeft();
-  expect(hedge(simulator, newer.id).status).toBe('closed');
-  expect(named(partOfOther)).toEqual({ row: older.id, command: older.id });
-  expect(partOfOther).not.toContain(newer.id);
-  // All of the newest and none of the other.
-  const newest = simulator.seedOpen('buy', 300);
-  const noneOfOther = await reduce(300);
-  olderLeft();
-  expect(hedge(simulator, newest.id).status).toBe('closed');
-  expect(named(noneOfOther)).toEqual({ row: older.id, command: older.id });
+  // All of the newest and 200 of the older, then all of the newest and none of the other: the older is what remains, at 800.
+  for (const [newest, usd] of [
+    [500, 700],
+    [300, 300],
+  ]) {
+    const gone = simulator.seedOpen('buy', newest);
+    const stdout = await card(simulator, `reduce ${MARKET} buy ${usd}`);
+    expect([activeSizes(simulator, 'buy'), hedge(simulator, gone.id).status]).toEqual([[[older.id, 800]], 'closed']);
+    expectNames(stdout, older.id);
+    expect(stdout).not.toContain(gone.id);
+  }
   // An add grows the newest hedge: the one both lines name.
   const grown = simulator.seedOpen('buy', 200);
   const added = await card(simulator, `add ${MARKET} buy 100`);
   expect(hedge(simulator, grown.id).notionalUsd).toBe(300);
-  expect(named(added.slice(added.indexOf('Position after the add')))).toEqual({ row: grown.id, command: grown.id });
+  expectNames(added.slice(added.indexOf('Position after the add')), grown.id);
   // --json: the side after the change, whichever hedge the server booked it on (the newest).
   expect(okJson(await simulator.hedge(`add ${MARKET} buy 200 --json`))).toMatchObject({
     market: MARKET,
