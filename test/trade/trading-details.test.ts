@@ -77,10 +77,9 @@ it("hedge add: the quote for the addition, then the position before → after: q
   });
 
   expect(writePaths(simulator)).toEqual(['/quotes', '/hedges/add']);
-  const [quote] = simulator.requests('POST', '/quotes');
+  const [quote, add] = simulator.writes();
   // The seeded hedge matures in 7 days: the quote takes the tenor covering what is left.
   expect(quote.body).toEqual(openBody('buy', 5000, 7));
-  const [add] = simulator.requests('POST', '/hedges/add');
   expect(add.body).toEqual({ market: MARKET, side: 'buy', notional_usd: 5000 });
   expect(add.idempotencyKey).toMatch(IDEMPOTENCY_KEY);
   // Nothing is sent before the quote: the only request after it that writes is the add.
@@ -179,7 +178,7 @@ it('hedge reduce: what it realized: a partial reduce: the reduced share of the p
     notional_usd: 10_500,
     hedge: { id: seeded.id, notional_usd: 10_500, status: 'filled' },
   });
-  expect(Object.keys(body)).not.toContain('realized');
+  expect(body).not.toHaveProperty('realized');
   expect(json.stderr).toContain('Position after the reduce: notional 12,500.00 → 10,500.00 USD;');
   expect(json.stderr).toContain(`balance ${formatSignedMoney(account(simulator).balanceUsdc - jsonBefore)} USDC.`);
 });
