@@ -219,20 +219,24 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
     const journal = journalAt(dir);
     await resolved(journal, ['idem-1', 'idem-2']);
     mkdirSync(join(folder, 'hedge'));
-    const keepers = join(folder, 'hedge', 'keepers');
+    const [locks, archive, keepers] = [
+      join(dir, 'locks'),
+      join(dir, ARCHIVE_DIR_NAME),
+      join(folder, 'hedge', 'keepers'),
+    ];
     // A folder elsewhere, mode 0755, that the symbolic links point to.
     const target = join(folder, 'elsewhere');
     mkdirSync(target, { mode: 0o755 });
     chmodSync(target, 0o755);
-    for (const link of [join(dir, 'locks'), join(dir, ARCHIVE_DIR_NAME), keepers]) symlinkSync(target, link);
+    for (const link of [locks, archive, keepers]) symlinkSync(target, link);
 
     const locked = stateRefusal(await caught(journal.lock('scope', { waitMs: 0 })), {
-      details: { path: join(dir, 'locks') },
+      details: { path: locks },
     });
     expect(locked.message).toBe(
-      `The action journal's ${join(dir, 'locks')} is a symbolic link; hedge does not follow it (it would write wherever it points).`,
+      `The action journal's ${locks} is a symbolic link; hedge does not follow it (it would write wherever it points).`,
     );
-    expect(() => rotateAll(journal.file)).toThrow(`${join(dir, ARCHIVE_DIR_NAME)} is a symbolic link`);
+    expect(() => rotateAll(journal.file)).toThrow(`${archive} is a symbolic link`);
     expect(stateRefusal(await keeperLockIn(folder)).message).toContain(`${keepers} is a symbolic link`);
     expect([statSync(target).mode & 0o777, readdirSync(target)]).toEqual([0o755, []]);
   });
