@@ -11,6 +11,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openJournal, type BeginFields, type Journal, type ListOptions } from '../../src/platform/journal/index.js';
+import type { HoldResult } from '../../src/platform/journal/client-journal.js';
 import type { Skipped } from '../../src/platform/journal/entry.js';
 import { JournalError } from '../../src/platform/journal/journal-error.js';
 import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
@@ -19,7 +20,6 @@ import { drivePeer } from '../support/children/peer-process.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { insertRow, NESTED_HERE, nestedJson } from '../support/journal-rows.js';
 
-const CHILD = fileURLToPath(new URL('../support/children/journal-process.cjs', import.meta.url));
 const built = useChildBundle('test/support/children/journal-backends.ts', 'hedge-journal-conformance-');
 
 /** One backend's fresh, empty journal (one per test), opened as often as a test asks (each opening another desk's view). */
@@ -63,6 +63,14 @@ function fields(overrides: Partial<BeginFields> = {}) {
 /** The ids `journal` lists with `options`, newest first. */
 const ids = async (journal: Journal, options: ListOptions = {}) =>
   (await journal.list(options)).map((entry) => entry.id);
+
+/** The hold `taking` got, which must have been taken. */
+async function mustHold(taking: Promise<HoldResult>) {
+  const result = await taking;
+  if (!result.held) throw new Error('not held');
+  return result.hold;
+}
+const [NO_WAIT, WAIT] = [{ waitMs: 0 }, { waitMs: 20_000 }];
 
 /** Asks until `answered` (another party acts on its own time: a server ending a session, a process dying); counted, not timed. */
 async function eventually(answered: () => boolean | Promise<boolean>, what: string) {
@@ -137,13 +145,9 @@ function conformance(fresh: () => Promise<Place>) {
     ]);
     await journal.update(first.id, { outcome: 'rejected' });
     // A planned leg is never the request alone: only that leg of its group.
-    const planned = await journal.begin({
-      ...fields(),
-      outcome: 'planned',
-      group: 'r_1',
-      leg: 'open',
-      request: first.request,
-    });
+    const planned = await journal.begin(
+      fields({ outcome: 'planned', group: 'r_1', leg: 'open', request: first.request }),
+    );
     expect([await found(), await found({ group: 'r_1', leg: 'open' })]).toEqual([undefined, planned.id]);
 
     await expect(journal.update('a_nothere0000', { outcome: 'done' })).rejects.toThrow(JournalError);
@@ -208,30 +212,28 @@ function conformance(fresh: () => Promise<Place>) {
     const mine = place.open();
     const theirs = place.open();
     const entry = await mine.begin(fields());
+    const me = { pid: process.pid, host: hostname() };
     const holder = await theirs.holderOf(entry.id);
-    expect(holder).toMatchObject({ pid: process.pid, host: hostname(), session: entry.holder!.session });
+    expect(holder).toMatchObject({ ...me, session: entry.holder!.session });
     expect(await theirs.hold(entry.id)).toEqual({ held: false, holder });
 
     const scope = `${SCOPE}apply`;
-    const me = { pid: process.pid, host: hostname() };
     // lockHolder reads who holds a lock without taking it: the look left it free for the next taker.
     expect(await theirs.lockHolder(scope)).toBeUndefined();
-    const locked = await mine.lock(scope, { waitMs: 0 });
+    const locked = await mustHold(mine.lock(scope, NO_WAIT));
     expect([
-      locked.held,
       await theirs.lockHolder(scope),
       await theirs.lockHolder(`${scope}-other`),
-      await theirs.lock(scope, { waitMs: 0 }),
+      await theirs.lock(scope, NO_WAIT),
       await theirs.lock(scope, { waitMs: 150 }),
-      (await theirs.lock(`${scope}-other`, { waitMs: 0 })).held,
-    ]).toMatchObject([true, me, undefined, { held: false, holder: me }, { held: false }, true]);
-    const waiting = theirs.lock(scope, { waitMs: 20_000 });
-    if (locked.held) await locked.hold.release();
+      (await theirs.lock(`${scope}-other`, NO_WAIT)).held,
+    ]).toMatchObject([me, undefined, { held: false, holder: me }, { held: false }, true]);
+    const waiting = mustHold(theirs.lock(scope, WAIT));
+    await locked.release();
     const got = await waiting;
-    if (!got.held) throw new Error('the released lock was not taken');
-    expect([await mine.lock(scope, { waitMs: 0 }), got.hold.lost()]).toMatchObject([{ held: false }, false]);
-    await got.hold.release();
-    expect([got.hold.lost(), await theirs.lockHolder(scope)]).toEqual([false, undefined]);
+    expect([await mine.lock(scope, NO_WAIT), got.lost()]).toMatchObject([{ held: false }, false]);
+    await got.release();
+    expect([got.lost(), await theirs.lockHolder(scope)]).toEqual([false, undefined]);
 
     // An update short of a final outcome keeps the hold; a final one ends it.
     await mine.update(entry.id, { outcome: 'submitted' });
@@ -241,20 +243,26 @@ function conformance(fresh: () => Promise<Place>) {
 
     // A lost hold is reported: lost() turns true, and another instance can take it.
     const kept = `${SCOPE}keep`;
-    const taken = await mine.lock(kept, { waitMs: 0 });
-    if (!taken.held) throw new Error('the lock was not taken');
-    expect(taken.hold.lost()).toBe(false);
+    const taken = await mustHold(mine.lock(kept, NO_WAIT));
+    expect(taken.lost()).toBe(false);
     await place.loseLock(kept);
-    await eventually(() => taken.hold.lost(), 'the hold is reported lost');
-    expect((await place.open().lock(kept, { waitMs: 20_000 })).held).toBe(true);
+    await eventually(() => taken.lost(), 'the hold is reported lost');
+    expect((await place.open().lock(kept, WAIT)).held).toBe(true);
   });
 
   it("another process's holds: named without being taken, a wait ended by its release; killed with SIGKILL, its entry and account lock are taken over at once", async () => {
     const place = await fresh();
     // Another process with the journal open, driven one command at a time.
-    const child = spawn(process.execPath, [CHILD, JSON.stringify({ bundle: built.bundle, ...place.child })], {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        fileURLToPath(new URL('../support/children/journal-process.cjs', import.meta.url)),
+        JSON.stringify({ bundle: built.bundle, ...place.child }),
+      ],
+      {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
+    );
     children.add(child);
     const other = drivePeer(child);
     const scope = `${SCOPE}roll`;
@@ -267,19 +275,15 @@ function conformance(fresh: () => Promise<Place>) {
     expect(holder).toMatchObject(theirs);
     expect(await mine.hold(id)).toEqual({ held: false, holder });
     // Many looks while it holds the lock change nothing for it: it still holds it.
-    for (let look = 0; look < 5; look++) expect(await mine.lockHolder(scope)).toMatchObject({ pid: other.child.pid });
+    for (let look = 0; look < 5; look++) expect(await mine.lockHolder(scope)).toMatchObject(theirs);
     const held = { held: false, holder: theirs };
-    expect([await mine.lock(scope, { waitMs: 0 }), await mine.lock(scope, { waitMs: 200 })]).toMatchObject([
-      held,
-      held,
-    ]);
+    expect([await mine.lock(scope, NO_WAIT), await mine.lock(scope, { waitMs: 200 })]).toMatchObject([held, held]);
     // A wait that the other process's release ends; then this process is the holder it is told of.
-    const waiting = mine.lock(scope, { waitMs: 20_000 });
+    const waiting = mustHold(mine.lock(scope, WAIT));
     await other.ask({ do: 'release', name: 'roll' });
     const got = await waiting;
-    if (!got.held) throw new Error('the released lock was not taken');
     expect(await otherLocks()).toMatchObject({ held: false, holder: { pid: process.pid } });
-    await got.hold.release();
+    await got.release();
     expect(await otherLocks()).toMatchObject({ held: true });
 
     other.child.kill('SIGKILL');
@@ -288,14 +292,14 @@ function conformance(fresh: () => Promise<Place>) {
       async () => (await mine.holderOf(id)) === undefined && (await mine.lockHolder(scope)) === undefined,
       'the killed holder is let go',
     );
-    const resumed = await mine.hold(id);
-    expect([resumed.held, await place.open().holderOf(id)]).toMatchObject([true, { pid: process.pid }]);
+    const resumed = await mustHold(mine.hold(id));
+    expect(await place.open().holderOf(id)).toMatchObject({ pid: process.pid });
     // Let go, nobody holds it, and it stays unresolved for the next resume.
-    if (resumed.held) await resumed.hold.release();
+    await resumed.release();
     expect([
       await place.open().holderOf(id),
       (await mine.get(id))?.outcome,
-      (await mine.lock(scope, { waitMs: 0 })).held,
+      (await mine.lock(scope, NO_WAIT)).held,
     ]).toEqual([undefined, 'pending', true]);
   });
 
@@ -337,11 +341,11 @@ function conformance(fresh: () => Promise<Place>) {
 
   it('keeper heartbeats: written whole per scope, each write one revision, read by another instance; a key is refused', async () => {
     const place = await fresh();
-    const writer = place.open();
-    const reader = place.open();
-    const heartbeats = writer.keeperHeartbeats!;
+    // Written by one instance, read by another.
+    const heartbeats = place.open().keeperHeartbeats!;
+    const reader = place.open().keeperHeartbeats!;
     const scope = `${SCOPE}keep`;
-    const read = (of = scope) => reader.keeperHeartbeats!.read(of);
+    const read = (of = scope) => reader.read(of);
     expect([
       await read(),
       await heartbeats.write(scope, { pid: 4242, cycles: 1, rows: [{ market: 'USDTNGN', side: 'sell' }] }),
@@ -363,7 +367,7 @@ describe('the local file journal', () => {
   conformance(async () => {
     const dir = join(built.scratch, `file-${(counter += 1)}`);
     return {
-      open: (options = {}) => openJournal({ dir, now: options.now, onSkip: options.onSkip }),
+      open: (options) => openJournal({ dir, ...options }),
       child: { backend: 'file', dir },
       async loseLock() {
         // An operator clearing the locks folder: the record that says who holds it is gone.
@@ -386,15 +390,8 @@ describeWithPostgres('the PostgreSQL team store', (server) => {
     const fallbackDir = join(built.scratch, `fallback-${(counter += 1)}`);
     const shown = 'postgres://hedge:***@127.0.0.1/test';
     return {
-      open: (options = {}) => {
-        const journal = new PostgresJournal({
-          url,
-          shown,
-          source: 'the test',
-          fallbackDir,
-          now: options.now,
-          onSkip: options.onSkip,
-        });
+      open: (options) => {
+        const journal = new PostgresJournal({ url, shown, source: 'the test', fallbackDir, ...options });
         opened.push(journal);
         return journal;
       },

@@ -41,13 +41,10 @@ const caught = (promise: Promise<unknown>) =>
     () => new Error('no failure'),
     (error) => error,
   );
-
-/** A live process other than this one, and its start token (what the journal records to tell a reused pid apart). */
-async function otherProcess() {
-  const child = spawn('sleep', ['60'], { stdio: 'ignore' });
-  children.push(child);
-  await once(child, 'spawn');
-  return { child, pid: child.pid!, start: processStart(child.pid!) };
+/** Checks `failure` is a refusal of local state (exit 13) with `more`; returns it. */
+function stateRefusal(failure: Error, more = {}) {
+  expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state', ...more });
+  return failure;
 }
 
 /** An unresolved entry in the file, held by that process (with the holder record it would have written for itself). */
@@ -107,11 +104,16 @@ describe('holds: an entry is held by the live process that carries it; one proto
 
   it('a pid that lives on but started at another time (reused by another process) does not hold it; a holder on another host counts as live; an entry whose holder is not a holder record is said once, naming the journal file and the entry, and is held by nobody: this run takes it', async () => {
     const dir = stateDir();
-    const other = await otherProcess();
+    // A live process other than this one, and its start token (what the journal records to tell a reused pid apart).
+    const child = spawn('sleep', ['60'], { stdio: 'ignore' });
+    children.push(child);
+    await once(child, 'spawn');
+    const pid = child.pid!;
+    const start = processStart(pid);
     // No /proc here: the start time cannot be read, so the pid alone decides (documented).
-    heldEntryFile(dir, 'a_reused000001', { pid: other.pid, start: other.start && `${other.start}0` });
+    heldEntryFile(dir, 'a_reused000001', { pid, start: start && `${start}0` });
     const reused = await openJournal({ dir }).holderOf('a_reused000001');
-    if (other.start === undefined) expect(reused).toMatchObject({ pid: other.pid });
+    if (start === undefined) expect(reused).toMatchObject({ pid });
     else expect(reused).toBeUndefined();
 
     heldEntryFile(dir, 'a_remote000001', { pid: 1, host: 'another-desk.example' });
@@ -120,9 +122,9 @@ describe('holds: an entry is held by the live process that carries it; one proto
       holder: { host: 'another-desk.example' },
     });
 
-    heldEntryFile(dir, 'a_badholder001', { pid: other.pid });
+    heldEntryFile(dir, 'a_badholder001', { pid });
     const file = join(dir, 'journal.jsonl');
-    writeFileSync(file, readFileSync(file, 'utf8').replace(`"pid":${other.pid}`, `"pid":"${other.pid}"`));
+    writeFileSync(file, readFileSync(file, 'utf8').replace(`"pid":${pid}`, `"pid":"${pid}"`));
     const notices: string[] = [];
     const journal = journalAt(dir, { notice: (text) => notices.push(text) });
     expect([await journal.holderOf('a_badholder001'), (await journal.hold('a_badholder001')).held]).toEqual([
@@ -176,12 +178,12 @@ describe('segments: appends read only the active segment', () => {
     const listed = async (options = {}) => (await journal.list(options)).map((entry) => entry.id);
     const all = await listed();
     expect([all.length, new Set(all).size]).toEqual([123, 123]);
-    const newest = [ids[119], ids[118], ids[117]];
+    const newest = ids.slice(-3).reverse();
     expect([all.slice(0, 3), await listed({ limit: 3 })]).toEqual([newest, newest]);
     expect((await listed({ pending: true })).sort()).toEqual([early.id, rollOpen.id].sort());
     expect(await listed({ since: T0 + 24 * 3_600_000 })).toEqual(ids.slice(48).reverse());
-    const { environment, base_url_host, command, request } = openFields();
-    const match = { environment, base_url_host, key_id: KEY_ID, command, body: request.body };
+    const { request, ...who } = openFields();
+    const match = { ...who, body: request.body };
     expect([(await journal.get(ids[0]))?.outcome, (await journal.findUnresolvedMatch(match))?.id]).toEqual([
       'done',
       early.id,
@@ -217,22 +219,25 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
     const journal = journalAt(dir);
     await resolved(journal, ['idem-1', 'idem-2']);
     mkdirSync(join(folder, 'hedge'));
-    const keepers = join(folder, 'hedge', 'keepers');
+    const [locks, archive, keepers] = [
+      join(dir, 'locks'),
+      join(dir, ARCHIVE_DIR_NAME),
+      join(folder, 'hedge', 'keepers'),
+    ];
     // A folder elsewhere, mode 0755, that the symbolic links point to.
     const target = join(folder, 'elsewhere');
     mkdirSync(target, { mode: 0o755 });
     chmodSync(target, 0o755);
-    for (const link of [join(dir, 'locks'), join(dir, ARCHIVE_DIR_NAME), keepers]) symlinkSync(target, link);
+    for (const link of [locks, archive, keepers]) symlinkSync(target, link);
 
-    const locked = await caught(journal.lock('scope', { waitMs: 0 }));
-    expect(describeError(locked)).toMatchObject({ exitCode: 13, code: 'state', details: { path: join(dir, 'locks') } });
+    const locked = stateRefusal(await caught(journal.lock('scope', { waitMs: 0 })), {
+      details: { path: locks },
+    });
     expect(locked.message).toBe(
-      `The action journal's ${join(dir, 'locks')} is a symbolic link; hedge does not follow it (it would write wherever it points).`,
+      `The action journal's ${locks} is a symbolic link; hedge does not follow it (it would write wherever it points).`,
     );
-    expect(() => rotateAll(journal.file)).toThrow(`${join(dir, ARCHIVE_DIR_NAME)} is a symbolic link`);
-    const failure = await keeperLockIn(folder);
-    expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state' });
-    expect(failure.message).toContain(`${keepers} is a symbolic link`);
+    expect(() => rotateAll(journal.file)).toThrow(`${archive} is a symbolic link`);
+    expect(stateRefusal(await keeperLockIn(folder)).message).toContain(`${keepers} is a symbolic link`);
     expect([statSync(target).mode & 0o777, readdirSync(target)]).toEqual([0o755, []]);
   });
 
@@ -259,8 +264,9 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
     await journal.begin(openFields());
     const before = readFileSync(file, 'utf8');
     chmodSync(file, 0o666);
-    const failure = await caught(journal.begin(openFields({ idempotency_key: 'idem-0002' })));
-    expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state', details: { path: file } });
+    const failure = stateRefusal(await caught(journal.begin(openFields({ idempotency_key: 'idem-0002' }))), {
+      details: { path: file },
+    });
     expect(failure.message).toBe(
       `Cannot read the action journal ${file}: other users can change it (mode 0666); run \`chmod go-w ${file}\`.`,
     );
@@ -284,8 +290,7 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
   it('a folder that cannot be made (a file in the way) is exit 13 naming it', async () => {
     const folder = tempFolder();
     writeFileSync(join(folder, 'state'), '');
-    const failure = await caught(openJournal({ dir: join(folder, 'state', 'hedge') }).begin(openFields()));
-    expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state' });
-    expect(failure.message).toContain(join(folder, 'state', 'hedge'));
+    const dir = join(folder, 'state', 'hedge');
+    expect(stateRefusal(await caught(openJournal({ dir }).begin(openFields()))).message).toContain(dir);
   });
 });

@@ -21,14 +21,13 @@ const account = (simulator: Simulator) => Object.values(simulator.sandbox.engine
 
 // The card of an action that ended hedges (a close, a reduce of the whole side, or their resume): the figures of the
 // history records of the hedges it ended, summed, in the one sign convention (docs/output.md "Sign convention").
-/** A figure the account paid (carry, fees) as a closed card words it, as regex text: "-1\.23 USDC, you paid". */
-const paidWords = (paid: number) => payOrEarn(toAccountSide(paid), { realized: true }).replace(/[+.]/g, '\\$&');
+/** The card's row of a figure the account paid (carry, fees), worded as a closed card words it: "Fees │ -1.23 USDC, you paid". */
+const paidRow = (label: string, paid: number) =>
+  new RegExp(`${label}\\s+│ ${payOrEarn(toAccountSide(paid), { realized: true }).replace(/[+.]/g, '\\$&')}`);
 
 /** The server's history records of the hedges `ids`, one each: a figure of theirs summed. */
 function summed(simulator: Simulator, ids: string[]) {
-  const records = Object.values(simulator.sandbox.engine.state.accounts)
-    .flatMap((account) => account.history)
-    .filter((record) => ids.includes(record.hedge_id));
+  const records = account(simulator).history.filter((record) => ids.includes(record.hedge_id));
   expect(records).toHaveLength(ids.length);
   return (key: 'notional_usd' | 'net_pnl_usd' | 'fees_usdc') =>
     records.reduce((total, record) => total + record[key], 0);
@@ -43,21 +42,24 @@ function expectSummedCard(simulator: Simulator, stdout: string, ids: string[]) {
   expect(stdout).toMatch(
     new RegExp(`Net P&L \\(USD\\)\\s+│ ${formatSignedMoney(sum('net_pnl_usd')).replace(/[+.]/g, '\\$&')} `),
   );
-  expect(stdout).toMatch(new RegExp(`Fees\\s+│ ${paidWords(sum('fees_usdc'))}`));
+  expect(stdout).toMatch(paidRow('Fees', sum('fees_usdc')));
 }
 
 /** The Entry row's value: before → after, or one price when the two read the same. */
-function entryRow(before: number, after: number) {
-  return formatRate(before) === formatRate(after)
+const entryRow = (before: number, after: number) =>
+  formatRate(before) === formatRate(after)
     ? `${formatRate(after)} NGN per USDT (unchanged)`
     : `${formatRate(before)} → ${formatRate(after)} NGN per USDT`;
-}
 
 /** The Margin row: before → after, in USDC. */
 const marginRow = (before: number, after: number) =>
   new RegExp(`Margin\\s+│ ${formatMoney(before)} → ${formatMoney(after)} USDC`);
 
 const writePaths = (simulator: Simulator) => simulator.writes().map((entry) => entry.path);
+
+/** The command's card on a table wide enough that no row wraps; it must exit 0. */
+const card = async (simulator: Simulator, command: string, env = {}) =>
+  ok(await simulator.hedge(`${command} --format table`, { env: { ...WIDE, ...env } })).stdout;
 
 it("hedge add: the quote for the addition, then the position before → after: quotes the added notional (one POST /quotes) before the one POST /hedges/add; --json is the side, the details go to stderr; on a server 4 days on, the next add is quoted for the days left on its clock: 3, not the 7 this machine's clock would say", async () => {
   const simulator = await start();
@@ -75,10 +77,9 @@ it("hedge add: the quote for the addition, then the position before → after: q
   });
 
   expect(writePaths(simulator)).toEqual(['/quotes', '/hedges/add']);
-  const [quote] = simulator.requests('POST', '/quotes');
+  const [quote, add] = simulator.writes();
   // The seeded hedge matures in 7 days: the quote takes the tenor covering what is left.
   expect(quote.body).toEqual(openBody('buy', 5000, 7));
-  const [add] = simulator.requests('POST', '/hedges/add');
   expect(add.body).toEqual({ market: MARKET, side: 'buy', notional_usd: 5000 });
   expect(add.idempotencyKey).toMatch(IDEMPOTENCY_KEY);
   // Nothing is sent before the quote: the only request after it that writes is the add.
@@ -114,7 +115,7 @@ it.each([
     const seeded = simulator.seedOpen('sell', 20_000);
     const before = { entry: seeded.entryPrice!, margin: seeded.marginUsdc };
 
-    const result = ok(await simulator.hedge(`add ${MARKET} sell 4000 --format table`, { env: { ...WIDE, ...env } }));
+    const stdout = await card(simulator, `add ${MARKET} sell 4000`, env);
     const after = hedge(simulator, seeded.id);
     for (const part of [
       'Adding 4,000.00 USD to USDTNGN sell (now 20,000.00 USD)',
@@ -129,7 +130,7 @@ it.each([
       /Added at \(implied\)\s+│ [\d,]+\.\d\d NGN per USDT, [+-]?\d+\.\d bps, (better than quoted|worse than quoted|as quoted)/,
       `The hedge in full: hedge hedges ${seeded.id}`,
     ])
-      expect(result.stdout).toMatch(part);
+      expect(stdout).toMatch(part);
     expect(writePaths(simulator)).toEqual(['/quotes', '/hedges/add']);
   },
 );
@@ -140,7 +141,7 @@ it('hedge reduce: what it realized: a partial reduce: the reduced share of the p
   const balanceBefore = account(simulator).balanceUsdc;
   const marginBefore = seeded.marginUsdc;
 
-  const result = ok(await simulator.hedge(`reduce ${MARKET} sell 5000 --format table`, { env: WIDE }));
+  const stdout = await card(simulator, `reduce ${MARKET} sell 5000`);
   const balanceAfter = account(simulator).balanceUsdc;
   const after = hedge(simulator, seeded.id);
   expect(after.notionalUsd).toBe(15_000);
@@ -153,7 +154,7 @@ it('hedge reduce: what it realized: a partial reduce: the reduced share of the p
     `Balance change          │ ${formatSignedMoney(balanceAfter - balanceBefore)} USDC (${formatMoney(balanceBefore)} → ${formatMoney(balanceAfter)})`,
     '(est.) is 25.0% (5,000.00 of 20,000.00 USD) of what the position showed just before the reduce',
   ])
-    expect(result.stdout).toMatch(part);
+    expect(stdout).toMatch(part);
   expect(writePaths(simulator)).toEqual(['/hedges/reduce']);
 
   // Without a terminal: the side after it as TSV, and a line of what it was and is.
@@ -177,7 +178,7 @@ it('hedge reduce: what it realized: a partial reduce: the reduced share of the p
     notional_usd: 10_500,
     hedge: { id: seeded.id, notional_usd: 10_500, status: 'filled' },
   });
-  expect(Object.keys(body)).not.toContain('realized');
+  expect(body).not.toHaveProperty('realized');
   expect(json.stderr).toContain('Position after the reduce: notional 12,500.00 → 10,500.00 USD;');
   expect(json.stderr).toContain(`balance ${formatSignedMoney(account(simulator).balanceUsdc - jsonBefore)} USDC.`);
 });
@@ -204,34 +205,28 @@ it('hedge reduce: what it realized: a side of two hedges (alpha): a close, or a 
     fees_usdc: expect.closeTo(sum('fees_usdc'), 6),
   });
   // The side is flat again: a reduce that leaves one of its hedges.
-  /** The ids the card names: its Hedge ID row and the command it gives for the hedge in full. */
-  const named = (stdout: string) => ({
-    row: /Hedge ID\s+│ (\S+)/.exec(stdout)?.[1],
-    command: /The hedge in full: hedge hedges (\S+)/.exec(stdout)?.[1],
-  });
-  const reduce = async (usd: number) =>
-    ok(await simulator.hedge(`reduce ${MARKET} buy ${usd} --format table`, { env: WIDE })).stdout;
+  /** The card names `id` on its Hedge ID row and in the command it gives for the hedge in full. */
+  const expectNames = (stdout: string, id: string) =>
+    expect(
+      [/Hedge ID\s+│ (\S+)/, /The hedge in full: hedge hedges (\S+)/].map((named) => named.exec(stdout)?.[1]),
+    ).toEqual([id, id]);
   const older = simulator.seedOpen('buy', 1_000);
-  const newer = simulator.seedOpen('buy', 500);
-  /** The older hedge all the side holds, at 800. */
-  const olderLeft = () => expect(activeSizes(simulator, 'buy')).toEqual([[older.id, 800]]);
-  // All of the newest and 200 of the older: the older is what remains.
-  const partOfOther = await reduce(700);
-  olderLeft();
-  expect(hedge(simulator, newer.id).status).toBe('closed');
-  expect(named(partOfOther)).toEqual({ row: older.id, command: older.id });
-  expect(partOfOther).not.toContain(newer.id);
-  // All of the newest and none of the other.
-  const newest = simulator.seedOpen('buy', 300);
-  const noneOfOther = await reduce(300);
-  olderLeft();
-  expect(hedge(simulator, newest.id).status).toBe('closed');
-  expect(named(noneOfOther)).toEqual({ row: older.id, command: older.id });
+  // All of the newest and 200 of the older, then all of the newest and none of the other: the older is what remains, at 800.
+  for (const [newest, usd] of [
+    [500, 700],
+    [300, 300],
+  ]) {
+    const gone = simulator.seedOpen('buy', newest);
+    const stdout = await card(simulator, `reduce ${MARKET} buy ${usd}`);
+    expect([activeSizes(simulator, 'buy'), hedge(simulator, gone.id).status]).toEqual([[[older.id, 800]], 'closed']);
+    expectNames(stdout, older.id);
+    expect(stdout).not.toContain(gone.id);
+  }
   // An add grows the newest hedge: the one both lines name.
   const grown = simulator.seedOpen('buy', 200);
-  const added = ok(await simulator.hedge(`add ${MARKET} buy 100 --format table`, { env: WIDE })).stdout;
+  const added = await card(simulator, `add ${MARKET} buy 100`);
   expect(hedge(simulator, grown.id).notionalUsd).toBe(300);
-  expect(named(added.slice(added.indexOf('Position after the add')))).toEqual({ row: grown.id, command: grown.id });
+  expectNames(added.slice(added.indexOf('Position after the add')), grown.id);
   // --json: the side after the change, whichever hedge the server booked it on (the newest).
   expect(okJson(await simulator.hedge(`add ${MARKET} buy 200 --json`))).toMatchObject({
     market: MARKET,
@@ -268,12 +263,10 @@ it.each([
     expect(before.filter(([key]) => key === entry.idempotency_key)).toEqual([[entry.idempotency_key, 200]]);
 
     simulator.advance(HOUR);
-    const resumed = ok(
-      await simulator.hedge(['resume', entry.id, '--yes', '--timeout', '20', '--format', 'table'], { env: WIDE }),
-    );
+    const resumed = await card(simulator, `resume ${entry.id} --yes --timeout 20`);
     // Nothing sent again; both hedges ended on the server, each with its history record, 1,500 between them.
     expect([sent(), summed(simulator, ids)('notional_usd')]).toEqual([before, 1_500]);
-    expectSummedCard(simulator, resumed.stdout, ids);
+    expectSummedCard(simulator, resumed, ids);
   },
 );
 
@@ -289,16 +282,15 @@ it('hedge reduce: what it realized: the close card fits 24 rows at 80 columns, a
   for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
   // Carry and fees in the one sign convention: "-… USDC, you paid" (or earned), from the history record.
   const [record] = account(simulator).history;
-  const dealId = record.hedge_id;
-  expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${paidWords(record.fees_usdc)}`));
-  expect(result.stdout).toMatch(new RegExp(`Carry\\s+│ ${paidWords(record.carry_usdc)}`));
+  expect(result.stdout).toMatch(paidRow('Fees', record.fees_usdc));
+  expect(result.stdout).toMatch(paidRow('Carry', record.carry_usdc));
 
   const [buy, sell] = [simulator.seedOpen('buy', 6_000), simulator.seedOpen('sell', 8_000)];
-  const reduced = ok(await simulator.hedge(`reduce ${MARKET} buy 6000 --format table`, { env: WIDE }));
+  const reduced = await card(simulator, `reduce ${MARKET} buy 6000`);
   const [, reducedRecord] = account(simulator).history;
   expect(reducedRecord.hedge_id).toBe(buy.id);
-  expect(reduced.stdout).toContain('Position closed');
-  expect(reduced.stdout).toMatch(new RegExp(`Fees\\s+│ ${paidWords(reducedRecord.fees_usdc)}`));
+  expect(reduced).toContain('Position closed');
+  expect(reduced).toMatch(paidRow('Fees', reducedRecord.fees_usdc));
   expect(okJson(await simulator.hedge(`reduce ${MARKET} sell 8000 --json`))).toMatchObject({
     market: MARKET,
     side: 'sell',
@@ -310,7 +302,7 @@ it('hedge reduce: what it realized: the close card fits 24 rows at 80 columns, a
   expect([hedge(simulator, sell.id).status, activeHedgeIds, history.map((entry) => entry.hedge_id)]).toEqual([
     'closed',
     {},
-    [dealId, buy.id, sell.id],
+    [record.hedge_id, buy.id, sell.id],
   ]);
 });
 
