@@ -83,24 +83,18 @@ const HISTORY_META = {
   delta: ['next_before'],
 };
 
-const change = (side: 'buy' | 'sell', field: string, notional: number, market = 'USDTNGN') => ({
-  market,
-  side,
-  [field]: notional,
-});
-const closeBody = (side: 'buy' | 'sell', market = 'USDTNGN') => ({ market, side });
-/** An error answer as [status, code, the field its details name]. */
-const refusal = ({ status, body }: ApiResult) => [status, body.error.code, body.error.details?.field];
-/** A GET refused as a validation_error naming `field`. */
+/** A change of the buy side. */
+const change = (field: string, notional: number, market = 'USDTNGN') => ({ market, side: 'buy', [field]: notional });
+/** An answer refused as a validation_error naming `field`. */
+const refuses = ({ status, body }: ApiResult, field: string) =>
+  expect([status, body.error.code, body.error.details?.field]).toEqual([400, 'validation_error', field]);
 const refusesGet = async (sandbox: ApiTarget, path: string, field: string) =>
-  expect(refusal(await api(sandbox, 'GET', path))).toEqual([400, 'validation_error', field]);
+  refuses(await api(sandbox, 'GET', path), field);
 /** A hedge as the server shows it. */
 const hedgeOn = (sandbox: ApiTarget, id: string) => read(sandbox, `/hedges/${id}`);
 /** The one account a test's key opened. */
 const firstAccount = (sandbox: RunningSandbox) => Object.values(sandbox.engine.state.accounts)[0];
 const idsOf = (list: any[]) => list.map((hedge) => hedge.id);
-/** A money amount as the dialect writes it: a number, or its decimal text to the cent. */
-const amount = (expected: typeof reference, value: number) => (expected.amountsAsText ? value.toFixed(2) : value);
 /** Real time stands still at T0: sandbox time moves only when a test advances it, so every figure is exact. */
 /** Lets a fill or change land. */
 const fill = (sandbox: RunningSandbox) => sandbox.clock.advance(FILL_DELAY_MS);
@@ -112,7 +106,9 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
   const market = expected.market;
   const open = (side: 'buy' | 'sell', notional: number) => openBody(side, notional, 7, { market });
   /** A change of the buy side, in this dialect's field unless told another. */
-  const changeOf = (notional: number, field = expected.notionalField) => change('buy', field, notional, market);
+  const changeOf = (notional: number, field = expected.notionalField) => change(field, notional, market);
+  /** A money amount as the dialect writes it: a number, or its decimal text to the cent. */
+  const amount = (value: number) => (expected.amountsAsText ? value.toFixed(2) : value);
 
   it('open → fill, add, reduce, full reduce: bodies, positions, account and history in its own names', async () => {
     const sandbox = await startDialect(dialect);
@@ -124,16 +120,12 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     expect((await hedgeOn(sandbox, id)).status).toBe('filled');
 
     // Another dialect's field name alone is refused, naming the field this dialect expects.
-    expect(refusal(await post(sandbox, '/hedges/add', changeOf(50_000, otherNotionalField)))).toEqual([
-      400,
-      'validation_error',
-      expected.notionalField,
-    ]);
+    refuses(await post(sandbox, '/hedges/add', changeOf(50_000, otherNotionalField)), expected.notionalField);
     // Next to its own, the reference and delta let it be; the others refuse it.
     const add = changeOf(50_000);
     let added = await post(sandbox, '/hedges/add', { ...add, [otherNotionalField]: 5 }, 'd-add');
     if (expected.notionalField !== 'notional_usd') {
-      expect(refusal(added)).toEqual([400, 'validation_error', expected.notionalField]);
+      refuses(added, expected.notionalField);
       expect(added.body.error.message).toMatch(/notional_usd/);
       added = await post(sandbox, '/hedges/add', add, 'd-add');
     }
@@ -151,7 +143,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     expect(position.net_margin_usd).toBeTypeOf(expected.amountsAsText ? 'string' : 'number');
     const account = await read(sandbox, '/account');
     expect(Object.keys(account)).toEqual(expected.accountKeys);
-    expect(account.available_exposure_usd).toBe(amount(expected, 1_000_000 - 100_000));
+    expect(account.available_exposure_usd).toBe(amount(1_000_000 - 100_000));
 
     expect((await post(sandbox, '/hedges/reduce', changeOf(100_000))).status).toBe(200);
     fill(sandbox);
@@ -167,7 +159,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     expect(record[expected.historyHedgeId]).toBe(id);
     expect(record.net_pnl_usd).toBeTypeOf(expected.amountsAsText ? 'string' : 'number');
     const flat = await read(sandbox, '/account');
-    expect(flat.available_exposure_usd).toBe(amount(expected, 1_000_000));
+    expect(flat.available_exposure_usd).toBe(amount(1_000_000));
     expect(flat[expected.accountKeys[4]]).toBe(0);
     const refused = sandbox.requestLog.filter((entry) => entry.errorCode === 'validation_error');
     expect(refused).toHaveLength(expected.notionalField === 'notional_usd' ? 1 : 2);
@@ -198,7 +190,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
       const id = (await postData(sandbox, '/hedges', open(side, 10_000))).id;
       ids.push(id);
       fill(sandbox);
-      const closed = await post(sandbox, '/hedges/close', closeBody(side, market));
+      const closed = await post(sandbox, '/hedges/close', { market, side });
       expect(closed.body.data).toMatchObject({
         hedge_id: id,
         action: 'close',
@@ -224,7 +216,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     const foreign = expected.pageSize === 'limit' ? 'page_size' : 'limit';
     const withForeign = await api(sandbox, 'GET', `/hedges?${foreign}=1`);
     if (dialect === 'beta') {
-      expect(refusal(withForeign)).toEqual([400, 'validation_error', 'limit']);
+      refuses(withForeign, 'limit');
       await refusesGet(sandbox, '/hedges/history?cursor=abc', 'cursor');
     } else {
       expect(withForeign.body.data).toHaveLength(3);
@@ -269,14 +261,14 @@ it('sandbox dialect alpha: several hedges per side: opens a second hedge on an o
     exposure_usd: 160_000,
   });
 
-  await post(sandbox, '/hedges/add', change('buy', 'amount_usd', 40_000));
+  await post(sandbox, '/hedges/add', change('amount_usd', 40_000));
   fill(sandbox);
   const notionals = async () =>
     Promise.all([first, second].map(async (id) => (await hedgeOn(sandbox, id)).notional_usd));
   expect(await notionals()).toEqual([100_000, 100_000]);
 
   // 130k: all of the newest (which closes it) and 30k of the older one.
-  const reduced = await post(sandbox, '/hedges/reduce', change('buy', 'amount_usd', 130_000));
+  const reduced = await post(sandbox, '/hedges/reduce', change('amount_usd', 130_000));
   expect(reduced.body.data).toMatchObject({ hedge_id: second, action: 'reduce', notional_usd: 130_000 });
   fill(sandbox);
   expect(await notionals()).toEqual([70_000, 100_000]);
@@ -285,7 +277,7 @@ it('sandbox dialect alpha: several hedges per side: opens a second hedge on an o
 
   const third = (await postData(sandbox, '/hedges', openBody('buy', 30_000))).id;
   fill(sandbox);
-  const closed = await post(sandbox, '/hedges/close', closeBody('buy'));
+  const closed = await post(sandbox, '/hedges/close', { market: 'USDTNGN', side: 'buy' });
   expect(closed.body.data).toMatchObject({ hedge_id: third, action: 'close', notional_usd: 100_000 });
   fill(sandbox);
   expect(await read(sandbox, '/positions')).toEqual([]);
@@ -306,7 +298,7 @@ it('sandbox dialect alpha: several hedges per side: closing every hedge of a sid
   const [line] = await read(sandbox, '/positions');
   expect(line.size_usd).toBe(127_345.67);
   const balance = (await read(sandbox, '/account')).balance_usdc;
-  await post(sandbox, '/hedges/close', closeBody('sell'));
+  await post(sandbox, '/hedges/close', { market: 'USDTNGN', side: 'sell' });
   const after = await read(sandbox, '/account');
   expect(after.balance_usdc).toBe(Math.round((balance + line.net_margin_usd) * 100) / 100);
   expect(after.open_position_count).toBe(0);
@@ -327,7 +319,7 @@ it('sandbox dialect gamma: more markets, a closing status, cursor pages, amounts
   ]).toEqual([['USDTNGN', 'USDTKES', 'USDTGHS'], [400, 'market_disabled'], {}]);
   const id = (await postData(sandbox, '/hedges', openBody('sell', 20_000, 3, { market: 'USDTKES' }))).id;
   fill(sandbox);
-  await post(sandbox, '/hedges/close', closeBody('sell', 'USDTKES'));
+  await post(sandbox, '/hedges/close', { market: 'USDTKES', side: 'sell' });
   expect((await hedgeOn(sandbox, id)).status).toBe('settling');
   expect(idsOf(await read(sandbox, '/hedges?status=settling'))).toEqual([id]);
   // Still a position until the close lands.
@@ -376,7 +368,6 @@ it('sandbox dialects: choosing and remembering one: a state file remembers its d
   await expect(startSimulator({ preset: 'plain', stateFile, apiKeys, dialect: 'alpha' })).rejects.toThrow(
     /beta dialect, not alpha/,
   );
-  expect(SANDBOX_DIALECTS).toEqual(['reference', 'alpha', 'beta', 'gamma', 'delta']);
   expect(SERVE_DIALECTS).toBe(SANDBOX_DIALECTS);
   await expect(startSimulator({ preset: 'plain', dialect: 'epsilon' as SandboxDialect })).rejects.toThrow(
     /unknown sandbox dialect "epsilon".*reference, alpha, beta, gamma, delta/,
