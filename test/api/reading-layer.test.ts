@@ -177,9 +177,11 @@ it('wire names: set > learned > guessed: environment over the profile over what 
 // from the Date header and the stamps in the data, and an assumption said where nothing bounds it.
 const T = Date.parse('2026-11-22T08:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
-/** A Date header at `serverMs`, on an answer sent at `sentAt` and received at `receivedAt`. */
-const learnDate = (clock: ServerClock, serverMs: number, sentAt = T, receivedAt = T + 200) =>
+/** `clock` (a new one unless given) taught a Date header at `serverMs`, on an answer sent at `sentAt` and received at `receivedAt`. */
+const dated = (serverMs: number, sentAt = T, receivedAt = T + 200, clock = new ServerClock()) => {
   clock.learnDate(new Date(serverMs).toUTCString(), sentAt, receivedAt);
+  return clock;
+};
 
 it("the server clock: knows nothing at first: the server is taken as up to the assumed skew either way; an open's own stamp lies between its send and its answer; a past stamp only bounds it from below; the best reading (maturities' clock) is ours wherever the answers allow it, else their nearest edge: never an assumed skew", () => {
   expect(new ServerClock().at(T)).toEqual({
@@ -203,13 +205,9 @@ it("the server clock: knows nothing at first: the server is taken as up to the a
     assumed: true,
   });
   // A Date header to the second that agrees with ours: the offset is within [−200 ms, 1 s], so ours to the ms.
-  const agreeing = new ServerClock();
-  learnDate(agreeing, T);
-  expect(agreeing.at(T + 500).bestMs).toBe(T + 500);
+  expect(dated(T).at(T + 500).bestMs).toBe(T + 500);
   // 45 s ahead by its Date header: the least of what it allows, never past it.
-  const ahead = new ServerClock();
-  learnDate(ahead, T + 45_000);
-  expect(ahead.at(T + 500).bestMs).toBe(T + 500 + 44_800);
+  expect(dated(T + 45_000).at(T + 500).bestMs).toBe(T + 500 + 44_800);
   // 45 s ahead without a Date header, known from below only: the stamps' 45 s, not the assumed 5 min on top.
   const stamped = new ServerClock();
   stamped.learnStamps({ closed_at: iso(T + 45_000) }, T + 40);
@@ -223,20 +221,19 @@ it("the server clock: a Date header behind a time the server's records have reac
   const clock = new ServerClock();
   // A record stamped at T (our clock agrees), then answers whose Date header is 5 minutes behind it.
   clock.learnStamps({ opened_at: iso(T) }, T + 100);
-  for (const at of [T + 200, T + 400]) learnDate(clock, at - 300_000, at, at + 50);
+  for (const at of [T + 200, T + 400]) dated(at - 300_000, at, at + 50, clock);
   expect(clock.reading()).toMatchObject({ lowMs: -100, from: ['stamps'] });
   expect(clock.reading().highMs).toBeUndefined();
   expect(clock.reading().dateBehindMs).toBeGreaterThan(298_000);
   // Maturities stay on ours: the stamps do not move it, and the header moves it neither back nor forth.
   expect(clock.at(T + 500).bestMs).toBe(T + 500);
 
-  const narrowing = new ServerClock();
-  learnDate(narrowing, T + 45_000);
+  const narrowing = dated(T + 45_000);
   expect(narrowing.reading()).toEqual({ lowMs: 44_800, highMs: 46_000, from: ['date'] });
   narrowing.learnStamps({ opened_at: iso(T + 45_500) }, T + 100, { field: 'opened_at', sentAt: T + 50 });
   expect(narrowing.reading()).toEqual({ lowMs: 45_400, highMs: 45_451, from: ['stamps'] });
   // The server's clock was set 10 minutes on.
-  learnDate(narrowing, T + 645_000);
+  dated(T + 645_000, T, T + 200, narrowing);
   expect(narrowing.reading()).toMatchObject({ lowMs: 644_800, highMs: 646_000, from: ['date'] });
   expect(narrowing.reading().disagreedMs).toBeGreaterThan(599_000);
 });
@@ -275,22 +272,17 @@ it('WireMemory.keep: a store that cannot be written: the notice says "not kept" 
 });
 
 it("doctor: clock, rate limits, shapes: the clock line is the interval the server's answers allow, and what taught it; rate-limit headers are named when seen; shapes are described in a few words", () => {
-  const learned = (teach: (clock: ServerClock) => void) => {
-    const clock = new ServerClock();
-    teach(clock);
-    return clockCheck(clock.reading());
-  };
   // Sent at −450 ms, answered at −350 ms: the Date's second is [T, T + 1 s), the offset within [0.35 s, 1.45 s].
-  expect(learned((clock) => learnDate(clock, T, T - 450, T - 350))).toMatchObject({
+  expect(clockCheck(dated(T, T - 450, T - 350).reading())).toMatchObject({
     status: 'ok',
     detail: "the server's clock is within a second of this machine's, give or take 0.6 s (from its Date header)",
   });
-  expect(learned((clock) => learnDate(clock, T - 10_000, T + 450, T + 550))).toMatchObject({
+  expect(clockCheck(dated(T - 10_000, T + 450, T + 550).reading())).toMatchObject({
     status: 'warn',
     detail: "the server's clock is 10 s behind this machine's, give or take 0.6 s (from its Date header)",
   });
   // Far ahead (Date header or stamps only) fails: doctor.test.ts asks a simulator whose clock is.
-  expect(learned(() => undefined)).toMatchObject({ status: 'warn', forWrites: false });
+  expect(clockCheck(new ServerClock().reading())).toMatchObject({ status: 'warn', forWrites: false });
 
   // An answer to GET /markets sent at T, with these headers.
   const answer = (headers = {}) => [{ endpoint: 'GET /markets', status: 200, headers, sentAt: T, receivedAt: T + 100 }];
