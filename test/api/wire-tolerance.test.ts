@@ -47,7 +47,9 @@ const it = (
 const seeded = (simulator: Simulator, count: number) =>
   simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count });
 /** `list` holds exactly the hedges of `ids`, in any order. */
-const sameIds = (list: any[], ids: string[]) => expect(new Set(list.map((hedge) => hedge.id))).toEqual(new Set(ids));
+/** The hedge ids of hedges or history records. */
+const idsOf = (rows: any[]) => rows.map((row) => row.id ?? row.hedge_id);
+const sameIds = (list: any[], ids: string[]) => expect(new Set(idsOf(list))).toEqual(new Set(ids));
 /** `hedges --all --json` lists every one of `ids`; its stderr. */
 const listsAll = async (simulator: Simulator, ids: string[], env?: Record<string, string>) => {
   const result = ok(await simulator.hedge('hedges --all --json', { env }));
@@ -72,7 +74,7 @@ describe.concurrent('learning the add/reduce amount from the server', () => {
     ]);
     // A new key for the second send: the refused one stands for a request that did nothing.
     expect(adds[0].idempotencyKey).not.toBe(adds[1].idempotencyKey);
-    expect(simulator.hedges().find((entry) => entry.id === hedge.id)!.notionalUsd).toBe(15_000);
+    expect(simulator.hedges()).toMatchObject([{ id: hedge.id, notionalUsd: 15_000 }]);
     expect(first.stderr).toMatch(
       /Learned from the server: the add\/reduce amount goes as `notional_change_usd` \(.*\); kept for /,
     );
@@ -161,7 +163,7 @@ describe.concurrent('learning the add/reduce amount from the server', () => {
       .filter((one) => one.idempotencyKey === entry.idempotency_key);
     expect(sent.at(-1)).toMatchObject({ status: 200, body: { market: 'USDTNGN', side: 'buy', delta_usd: 700 } });
     expect(sent.filter((one) => one.status === 200)).toHaveLength(1);
-    expect(simulator.hedges().find((one) => one.id === hedge.id)!.notionalUsd).toBe(11_700);
+    expect(simulator.hedges()).toMatchObject([{ id: hedge.id, notionalUsd: 11_700 }]);
   });
 
   it('a run resuming a given key is never changed behind the user: the refusal stands, its hint names the setting and hedge doctor', async (on) => {
@@ -189,12 +191,12 @@ describe.concurrent('lists never lose rows', () => {
     const simulator = await on('gamma');
     const ids = seeded(simulator, 47);
     const hedges = ok(await simulator.hedge('hedges --limit 100 --json'));
-    const listed = JSON.parse(hedges.stdout).map((hedge: any) => hedge.id);
+    const listed = idsOf(JSON.parse(hedges.stdout));
     expect(listed).toHaveLength(47);
     expect(new Set(listed)).toEqual(new Set(ids));
     const pages = queries(simulator, '/hedges');
     // Newest first, as the server orders them, page after page.
-    const server = (await apiData(simulator, 'GET', '/hedges?page_size=100')).map((hedge: any) => hedge.id);
+    const server = idsOf(await apiData(simulator, 'GET', '/hedges?page_size=100'));
     expect(listed).toEqual(server);
     // hedge's guess `limit` is ignored; the answer states `page_size`, tried on the next page, honoured: learned.
     expect(pages).toEqual([{ limit: '100' }, { cursor: expect.any(String), page_size: '80' }]);
@@ -251,7 +253,7 @@ describe.concurrent('lists never lose rows', () => {
       ).toEqual([{ [sizeName]: '51' }]);
       // The 50 shown are the server's newest 50.
       const server = await apiData(simulator, 'GET', `${path}?${sizeName}=50`);
-      expect(shown.map((row: any) => row.id ?? row.hedge_id)).toEqual(server.map((row: any) => row.id ?? row.hedge_id));
+      expect(idsOf(shown)).toEqual(idsOf(server));
     });
 
   // alpha: one page of its own size (50), ignores `limit`, no paging facts.
@@ -284,10 +286,8 @@ describe.concurrent('lists never lose rows', () => {
     async ({ rig }) => {
       const simulator = await rig.start({ preset: 'frozen', dialect: 'alpha', seed: 1 });
       seeded(simulator, 51);
-      const idsAt = async (path: string): Promise<string[]> =>
-        (await apiData(simulator, 'GET', path)).map((hedge: any) => hedge.id);
-      const all = await idsAt('/hedges?page_size=500');
-      const read = await idsAt('/hedges');
+      const all = idsOf(await apiData(simulator, 'GET', '/hedges?page_size=500'));
+      const read = idsOf(await apiData(simulator, 'GET', '/hedges'));
       expect(read).toHaveLength(50);
       const [unread] = all.filter((id) => !read.includes(id));
       const end = unread.slice(-8);
@@ -413,7 +413,7 @@ it('lists paged by time: delta (history pages of at most 40, meta.next_before se
     .reverse()
     .map((record) => record.hedge_id);
   const limited = ok(await simulator.hedge('history --limit 100 --json'));
-  expect(JSON.parse(limited.stdout).map((record: any) => record.hedge_id)).toEqual(newestFirst.slice(0, 100));
+  expect(idsOf(JSON.parse(limited.stdout))).toEqual(newestFirst.slice(0, 100));
   expect(limited.stderr).toBe('');
   // Each next page asked 1 ms past the edge, with room for the one record at it (read already, left out by id).
   const asked = queries(simulator, '/hedges/history');
