@@ -14,8 +14,6 @@ import { apiData, envFor, type Simulator } from '../support/simulator.js';
 import type { SandboxDialect } from '../../src/sandbox/index.js';
 import { exits, journalEntries, lastJson, ok, okJson } from '../support/cli-runs.js';
 
-const KES = 'USDTKES';
-
 /** What the config store keeps as learned per server (undefined when there is no store at all). */
 const learnedIn = (configDir: string) =>
   existsSync(storeFile(configDir)) ? readStore(configDir).learned_wire : undefined;
@@ -64,9 +62,9 @@ const statusQueries = (simulator: Simulator, path: string) =>
 describe.concurrent('learning the add/reduce amount from the server', () => {
   it('gamma: the first add is refused for its field name and sent again once under a new key; the second add sends one request', async (on) => {
     const simulator = await on('gamma');
-    const hedge = simulator.seedOpen('buy', 10_000, KES);
+    const hedge = simulator.seedOpen('buy', 10_000, 'USDTKES');
 
-    const first = ok(await simulator.hedge(`add ${KES} buy 5000 --json`));
+    const first = ok(await simulator.hedge('add USDTKES buy 5000 --json'));
     const adds = simulator.requests('POST', '/hedges/add');
     expect(adds.map((entry) => [entry.status, entry.errorCode, Object.keys(entry.body as object).sort()])).toEqual([
       [400, 'validation_error', ['market', 'notional_usd', 'side']],
@@ -92,7 +90,7 @@ describe.concurrent('learning the add/reduce amount from the server', () => {
       idempotency_key: adds[1].idempotencyKey,
       context: { retry_of: refused.id, learned: { notional_field: 'notional_change_usd' } },
     });
-    expect(retry.request.body).toEqual({ market: KES, side: 'buy', notional_change_usd: 5000 });
+    expect(retry.request.body).toEqual({ market: 'USDTKES', side: 'buy', notional_change_usd: 5000 });
 
     // Kept for this server (credentials from the environment: keyed by base URL).
     expect(learnedIn(simulator.configDir)).toEqual({ [simulator.baseUrl]: { notional_field: 'notional_change_usd' } });
@@ -117,24 +115,23 @@ describe.concurrent('learning the add/reduce amount from the server', () => {
     expect(card).toMatch(/Wire cursorParam +│ from the answer \(next_cursor → cursor\) \(guessed: /);
 
     // The second add: one request, the server's own name at once, nothing said about learning.
-    const second = ok(await simulator.hedge(`add ${KES} buy 1000 --json`));
+    const second = ok(await simulator.hedge('add USDTKES buy 1000 --json'));
     expect(
       simulator
         .requests('POST', '/hedges/add')
         .slice(2)
         .map((entry) => [entry.status, entry.body]),
-    ).toEqual([[200, { market: KES, side: 'buy', notional_change_usd: 1000 }]]);
+    ).toEqual([[200, { market: 'USDTKES', side: 'buy', notional_change_usd: 1000 }]]);
     expect(second.stderr).not.toMatch(/Learned/);
 
     // reset-wire forgets it; a setting you give yourself always wins over what was learned.
-    const reset = okJson(await simulator.hedge('profile reset-wire --json'));
-    expect(reset).toEqual({
+    expect(okJson(await simulator.hedge('profile reset-wire --json'))).toEqual({
       scope: simulator.baseUrl,
       forgotten: [`${simulator.baseUrl}: notional_field=notional_change_usd`],
     });
     expect(learnedIn(simulator.configDir)).toBeUndefined();
     ok(
-      await simulator.hedge(`reduce ${KES} buy 1000 --json`, {
+      await simulator.hedge('reduce USDTKES buy 1000 --json', {
         env: { HEDGE_WIRE_NOTIONAL_FIELD: 'notional_change_usd' },
       }),
     );
@@ -191,13 +188,13 @@ describe.concurrent('lists never lose rows', () => {
     const simulator = await on('gamma');
     const ids = seeded(simulator, 47);
     const hedges = ok(await simulator.hedge('hedges --limit 100 --json'));
-    const listed = idsOf(JSON.parse(hedges.stdout));
+    const listed = JSON.parse(hedges.stdout);
     expect(listed).toHaveLength(47);
-    expect(new Set(listed)).toEqual(new Set(ids));
+    sameIds(listed, ids);
     const pages = queries(simulator, '/hedges');
     // Newest first, as the server orders them, page after page.
     const server = idsOf(await apiData(simulator, 'GET', '/hedges?page_size=100'));
-    expect(listed).toEqual(server);
+    expect(idsOf(listed)).toEqual(server);
     // hedge's guess `limit` is ignored; the answer states `page_size`, tried on the next page, honoured: learned.
     expect(pages).toEqual([{ limit: '100' }, { cursor: expect.any(String), page_size: '80' }]);
     expect(hedges.stderr).toMatch(/Learned from the server: the page size goes as `page_size`/);
@@ -212,7 +209,7 @@ describe.concurrent('lists never lose rows', () => {
   it('past the default length: 50 shown and the rest named on stderr; --all reads every one; --limit with --all is exit 2; a filtered list past it: the --all it names keeps the filters, and run as printed lists the rest of that list only', async (on) => {
     const simulator = await on('gamma');
     const ids = seeded(simulator, 60);
-    const open = simulator.seedOpen('buy', 1_000, KES);
+    const open = simulator.seedOpen('buy', 1_000, 'USDTKES');
     const result = ok(await simulator.hedge('hedges --json'));
     expect(JSON.parse(result.stdout)).toHaveLength(50);
     expect(result.stderr).toMatch(
@@ -245,12 +242,9 @@ describe.concurrent('lists never lose rows', () => {
       expect(result.stderr).toMatch(
         new RegExp(`50 ${what} shown \\(the default\\); there are more: \`hedge ${command} --all\` lists every one`),
       );
-      expect(
-        simulator
-          .requests('GET', path)
-          .filter((entry) => entry.status === 200)
-          .map((entry) => entry.query),
-      ).toEqual([{ [sizeName]: '51' }]);
+      expect(statusQueries(simulator, path).filter(([status]) => status === 200)).toEqual([
+        [200, { [sizeName]: '51' }],
+      ]);
       // The 50 shown are the server's newest 50.
       const server = await apiData(simulator, 'GET', `${path}?${sizeName}=50`);
       expect(idsOf(shown)).toEqual(idsOf(server));
@@ -468,8 +462,8 @@ it('optional checks never block a write: a warning names what was not checked, a
 
 it('what the spec does not list is shown, not refused: gamma: a hedge `settling` while its close lands is shown as sent, and waited on as not final', async (on) => {
   const simulator = await on('gamma', 60_000);
-  const hedge = simulator.seedOpen('sell', 10_000, KES);
-  ok(await simulator.hedge(`close ${KES} sell --no-wait --json`));
+  const hedge = simulator.seedOpen('sell', 10_000, 'USDTKES');
+  ok(await simulator.hedge('close USDTKES sell --no-wait --json'));
   const shown = ok(await simulator.hedge(`hedges ${hedge.id} --format tsv`));
   expect(shown.stdout).toMatch(/\tsettling\t/);
   expect(okJson(await simulator.hedge('hedges --limit 1 --json'))[0]).toMatchObject({
