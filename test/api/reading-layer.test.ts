@@ -122,8 +122,9 @@ it('wire names: set > learned > guessed: environment over the profile over what 
       cursorParam: 'default',
     },
   });
-  const set = resolveWireSettings({ HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd' }, { page_size_param: 'size' }, learned);
-  expect(set.sources).toMatchObject({ changeNotionalField: 'environment', pageSizeParam: 'profile' });
+  expect(
+    resolveWireSettings({ HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd' }, { page_size_param: 'size' }, learned).sources,
+  ).toMatchObject({ changeNotionalField: 'environment', pageSizeParam: 'profile' });
   // A learned name gone bad is dropped, never an error: nobody typed it.
   const bad = resolveWireSettings({}, {}, { notional_field: 'bad name!' });
   expect([bad.settings.changeNotionalField, bad.sources.changeNotionalField, bad.problem]).toEqual([
@@ -302,11 +303,14 @@ it("doctor: clock, rate limits, shapes: the clock line is the interval the serve
 });
 
 it('optional checks in a live confirmation: the question names what could not be checked', () => {
-  const unchecked = { items: ['the exposure headroom', 'the duplicate reference'], warn: () => {} };
-  expect(questionWithUnchecked('Open buy 10,000.00 USD on USDTKES for 3 days?', unchecked)).toBe(
-    'Open buy 10,000.00 USD on USDTKES for 3 days — not checked: the exposure headroom, the duplicate reference?',
-  );
-  expect(questionWithUnchecked('Close the sell position on USDTKES?', { items: [], warn: () => {} })).toBe(
+  const unchecked = (...items: string[]) => ({ items, warn: () => {} });
+  expect(
+    questionWithUnchecked(
+      'Open buy 10,000.00 USD on USDTKES for 3 days?',
+      unchecked('the exposure headroom', 'the duplicate reference'),
+    ),
+  ).toBe('Open buy 10,000.00 USD on USDTKES for 3 days — not checked: the exposure headroom, the duplicate reference?');
+  expect(questionWithUnchecked('Close the sell position on USDTKES?', unchecked())).toBe(
     'Close the sell position on USDTKES?',
   );
 });

@@ -486,14 +486,14 @@ describe.concurrent('an answer hedge cannot read is its own exit class (14), nam
     const simulator = await on();
     const hedge = simulator.seedOpen('buy', 10_000);
     const env = await through(startFieldProxy(simulator.sandbox, 'side', 'long'));
-    const result = await simulator.hedge(`hedges ${hedge.id}`, { env });
-    expect([result.code, result.stdout]).toEqual([14, '']);
-    expect(result.stderr).toMatch(
+    const { code, stdout, stderr } = await simulator.hedge(`hedges ${hedge.id}`, { env });
+    expect([code, stdout]).toEqual([14, '']);
+    expect(stderr).toMatch(
       /GET \/hedges\/hdg_\w+ answered HTTP 200 with data hedge cannot read: data\.side is "long" \(text\), where one of "buy", "sell" is expected/,
     );
-    expect(result.stderr).toMatch(/hedge doctor/);
-    expect(result.stderr).not.toMatch(/network/i);
-    expect(result.stderr).not.toMatch(STACK_FRAME);
+    expect(stderr).toMatch(/hedge doctor/);
+    expect(stderr).not.toMatch(/network/i);
+    expect(stderr).not.toMatch(STACK_FRAME);
     expect(lastJson(exits(await simulator.hedge(`hedges ${hedge.id} --json`, { env }), 14).stderr).error).toMatchObject(
       {
         code: 'unreadable',
