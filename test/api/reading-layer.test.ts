@@ -77,11 +77,9 @@ it('paging by detection: next links: in meta (absolute or relative) and in a Lin
     read([{}], { pagination: { page: 3, total_pages: 3 } }).more,
     read([{}, {}], { offset: 10, total: 40 }).next?.query,
   ]).toEqual([{ status: 'filled', page: '2' }, false, { status: 'filled', offset: '12' }]);
-  // has_more, or a marker hedge cannot send back (an object): more exist, no next request.
-  for (const meta of [{ has_more: true }, { next_before: { at: 'x' } }]) {
-    const page = read([{ id: 'a' }], meta);
-    expect([page.more, page.next]).toEqual([true, undefined]);
-  }
+  // has_more: more exist, no next request (a marker hedge cannot send back, an object: wire-tolerance.test.ts, delta).
+  const page = read([{ id: 'a' }], { has_more: true });
+  expect([page.more, page.next]).toEqual([true, undefined]);
   expect(read([{}], { total_count: 47 }).total).toBe(47);
   expect([findRows({ balance: 1 }).rows, findRows({ data: [1], other: [2] }).rows]).toEqual([undefined, [1]]);
 });
