@@ -28,7 +28,6 @@ import {
   saveLearned,
   WireMemory,
 } from '../../src/platform/runtime/wire-memory.js';
-import type { Notice } from '../../src/platform/results/notices.js';
 import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { asSent, rememberSent } from '../../src/core/as-sent.js';
 import { clockCheck, describeShape, rateLimitCheck } from '../../src/features/setup/doctor.js';
@@ -41,22 +40,19 @@ const read = (data: unknown, meta: Record<string, unknown> = {}, linkHeader?: st
   readPage({ data, meta, linkHeader }, { query: { status: 'filled' }, listUrl: LIST_URL });
 
 // A bare array with nothing said, one page and no word on more: every reference list of wire-tolerance.test.ts.
-it('paging by detection: meta.next_cursor: sent back as `cursor` with the filters kept; null says it was the last page', () => {
-  const page = read([{ id: 'a' }], { next_cursor: 'c1.xyz', page_size: 20 });
-  expect(page).toMatchObject({
+it('paging by detection: meta.next_cursor: sent back as `cursor` with the filters kept; null says it was the last page; a list inside data with a page token beside it; a configured cursor name wins', () => {
+  expect(read([{ id: 'a' }], { next_cursor: 'c1.xyz', page_size: 20 })).toMatchObject({
     next: { query: { status: 'filled', cursor: 'c1.xyz' }, how: 'meta.next_cursor, sent back as cursor' },
     more: true,
     statedPageSize: { name: 'page_size', value: 20 },
   });
   expect(read([{ id: 'a' }], { next_cursor: null }).more).toBe(false);
-});
-
-it('paging by detection: a list inside data with a page token beside it; a configured cursor name wins', () => {
-  const page = readPage(
-    { data: { items: [{ id: 'a' }, { id: 'b' }], nextPageToken: 'tok' }, meta: {} },
-    { query: {}, listUrl: LIST_URL, cursorParam: 'after' },
-  );
-  expect(page).toMatchObject({
+  expect(
+    readPage(
+      { data: { items: [{ id: 'a' }, { id: 'b' }], nextPageToken: 'tok' }, meta: {} },
+      { query: {}, listUrl: LIST_URL, cursorParam: 'after' },
+    ),
+  ).toMatchObject({
     rows: [{ id: 'a' }, { id: 'b' }],
     rowsAt: 'data.items',
     next: { query: { after: 'tok' } },
@@ -68,7 +64,7 @@ it('paging by detection: a list inside data with a page token beside it; a confi
   ]);
 });
 
-it('paging by detection: next links: in meta (absolute or relative) and in a Link header; page numbers, an offset, has_more and totals', () => {
+it('paging by detection: next links: in meta (absolute or relative) and in a Link header; page numbers, an offset, has_more and totals; an object with no list in it has no rows (the client names it unreadable)', () => {
   expect([
     read([], { links: { next: '/partners/acme/v2/hedges?page=2&limit=100' } }).next?.query,
     read([], { next: 'https://api.example.com/partners/acme/v2/hedges?after=hdg_9' }).next?.query,
@@ -81,15 +77,10 @@ it('paging by detection: next links: in meta (absolute or relative) and in a Lin
     read([{}], { pagination: { page: 3, total_pages: 3 } }).more,
     read([{}, {}], { offset: 10, total: 40 }).next?.query,
   ]).toEqual([{ status: 'filled', page: '2' }, false, { status: 'filled', offset: '12' }]);
-  // has_more, or a marker hedge cannot send back (an object): more exist, no next request.
-  for (const meta of [{ has_more: true }, { next_before: { at: 'x' } }]) {
-    const page = read([{ id: 'a' }], meta);
-    expect([page.more, page.next]).toEqual([true, undefined]);
-  }
+  // has_more: more exist, no next request (a marker hedge cannot send back, an object: wire-tolerance.test.ts, delta).
+  const page = read([{ id: 'a' }], { has_more: true });
+  expect([page.more, page.next]).toEqual([true, undefined]);
   expect(read([{}], { total_count: 47 }).total).toBe(47);
-});
-
-it('paging by detection: an object with no list in it has no rows (the client names it unreadable)', () => {
   expect([findRows({ balance: 1 }).rows, findRows({ data: [1], other: [2] }).rows]).toEqual([undefined, [1]]);
 });
 
@@ -113,7 +104,7 @@ it("the server's own data beside hedge's reading: a numeric string is a number f
     expect(() => hedgeSchema.parse({ ...sent, ...wrong })).toThrow();
 });
 
-it('wire names: set > learned > guessed: environment over the profile over what was learned over the default', () => {
+it('wire names: set > learned > guessed: environment over the profile over what was learned over the default; where learned names are kept: in the profile that gives the base URL; per server for environment credentials; `demo` for the demo; reset forgets', async () => {
   const learned = { notional_field: 'amount_usd', page_size_param: 'per_page' };
   expect(resolveWireSettings({}, {}, learned)).toMatchObject({
     settings: {
@@ -129,8 +120,9 @@ it('wire names: set > learned > guessed: environment over the profile over what 
       cursorParam: 'default',
     },
   });
-  const set = resolveWireSettings({ HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd' }, { page_size_param: 'size' }, learned);
-  expect(set.sources).toMatchObject({ changeNotionalField: 'environment', pageSizeParam: 'profile' });
+  expect(
+    resolveWireSettings({ HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd' }, { page_size_param: 'size' }, learned).sources,
+  ).toMatchObject({ changeNotionalField: 'environment', pageSizeParam: 'profile' });
   // A learned name gone bad is dropped, never an error: nobody typed it.
   const bad = resolveWireSettings({}, {}, { notional_field: 'bad name!' });
   expect([bad.settings.changeNotionalField, bad.sources.changeNotionalField, bad.problem]).toEqual([
@@ -138,9 +130,7 @@ it('wire names: set > learned > guessed: environment over the profile over what 
     'default',
     undefined,
   ]);
-});
 
-it('wire names: set > learned > guessed: where learned names are kept: in the profile that gives the base URL; per server for environment credentials; `demo` for the demo; reset forgets', async () => {
   const dir = tempDir('hedge-learned-');
   onTestFinished(dir.remove);
   const store = new ProfileStore(dir.path);
@@ -186,11 +176,13 @@ it('wire names: set > learned > guessed: where learned names are kept: in the pr
 // from the Date header and the stamps in the data, and an assumption said where nothing bounds it.
 const T = Date.parse('2026-11-22T08:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
-/** A Date header at `serverMs`, on an answer sent at `sentAt` and received at `receivedAt`. */
-const learnDate = (clock: ServerClock, serverMs: number, sentAt = T, receivedAt = T + 200) =>
+/** `clock` (a new one unless given) taught a Date header at `serverMs`, on an answer sent at `sentAt` and received at `receivedAt`. */
+const dated = (serverMs: number, sentAt = T, receivedAt = T + 200, clock = new ServerClock()) => {
   clock.learnDate(new Date(serverMs).toUTCString(), sentAt, receivedAt);
+  return clock;
+};
 
-it("the server clock: knows nothing at first: the server is taken as up to the assumed skew either way; an open's own stamp lies between its send and its answer; a past stamp only bounds it from below", () => {
+it("the server clock: knows nothing at first: the server is taken as up to the assumed skew either way; an open's own stamp lies between its send and its answer; a past stamp only bounds it from below; the best reading (maturities' clock) is ours wherever the answers allow it, else their nearest edge: never an assumed skew", () => {
   expect(new ServerClock().at(T)).toEqual({
     localMs: T,
     earliestMs: T - ASSUMED_SKEW_MS,
@@ -211,17 +203,10 @@ it("the server clock: knows nothing at first: the server is taken as up to the a
     latestMs: T + 45_020 + ASSUMED_SKEW_MS,
     assumed: true,
   });
-});
-
-it("the server clock: the best reading (maturities' clock) is ours wherever the answers allow it, else their nearest edge: never an assumed skew", () => {
   // A Date header to the second that agrees with ours: the offset is within [−200 ms, 1 s], so ours to the ms.
-  const agreeing = new ServerClock();
-  learnDate(agreeing, T);
-  expect(agreeing.at(T + 500).bestMs).toBe(T + 500);
+  expect(dated(T).at(T + 500).bestMs).toBe(T + 500);
   // 45 s ahead by its Date header: the least of what it allows, never past it.
-  const ahead = new ServerClock();
-  learnDate(ahead, T + 45_000);
-  expect(ahead.at(T + 500).bestMs).toBe(T + 500 + 44_800);
+  expect(dated(T + 45_000).at(T + 500).bestMs).toBe(T + 500 + 44_800);
   // 45 s ahead without a Date header, known from below only: the stamps' 45 s, not the assumed 5 min on top.
   const stamped = new ServerClock();
   stamped.learnStamps({ closed_at: iso(T + 45_000) }, T + 40);
@@ -231,28 +216,25 @@ it("the server clock: the best reading (maturities' clock) is ours wherever the 
   });
 });
 
-it("the server clock: a Date header behind a time the server's records have reached is not believed, on any later answer either", () => {
+it("the server clock: a Date header behind a time the server's records have reached is not believed, on any later answer either; answers that agree narrow the range; one that cannot agree is believed, and the gap kept", () => {
   const clock = new ServerClock();
   // A record stamped at T (our clock agrees), then answers whose Date header is 5 minutes behind it.
   clock.learnStamps({ opened_at: iso(T) }, T + 100);
-  for (const at of [T + 200, T + 400]) learnDate(clock, at - 300_000, at, at + 50);
+  for (const at of [T + 200, T + 400]) dated(at - 300_000, at, at + 50, clock);
   expect(clock.reading()).toMatchObject({ lowMs: -100, from: ['stamps'] });
   expect(clock.reading().highMs).toBeUndefined();
   expect(clock.reading().dateBehindMs).toBeGreaterThan(298_000);
   // Maturities stay on ours: the stamps do not move it, and the header moves it neither back nor forth.
   expect(clock.at(T + 500).bestMs).toBe(T + 500);
-});
 
-it('the server clock: answers that agree narrow the range; one that cannot agree is believed, and the gap kept', () => {
-  const clock = new ServerClock();
-  learnDate(clock, T + 45_000);
-  expect(clock.reading()).toEqual({ lowMs: 44_800, highMs: 46_000, from: ['date'] });
-  clock.learnStamps({ opened_at: iso(T + 45_500) }, T + 100, { field: 'opened_at', sentAt: T + 50 });
-  expect(clock.reading()).toEqual({ lowMs: 45_400, highMs: 45_451, from: ['stamps'] });
+  const narrowing = dated(T + 45_000);
+  expect(narrowing.reading()).toEqual({ lowMs: 44_800, highMs: 46_000, from: ['date'] });
+  narrowing.learnStamps({ opened_at: iso(T + 45_500) }, T + 100, { field: 'opened_at', sentAt: T + 50 });
+  expect(narrowing.reading()).toEqual({ lowMs: 45_400, highMs: 45_451, from: ['stamps'] });
   // The server's clock was set 10 minutes on.
-  learnDate(clock, T + 645_000);
-  expect(clock.reading()).toMatchObject({ lowMs: 644_800, highMs: 646_000, from: ['date'] });
-  expect(clock.reading().disagreedMs).toBeGreaterThan(599_000);
+  dated(T + 645_000, T, T + 200, narrowing);
+  expect(narrowing.reading()).toMatchObject({ lowMs: 644_800, highMs: 646_000, from: ['date'] });
+  expect(narrowing.reading().disagreedMs).toBeGreaterThan(599_000);
 });
 
 // Keeping a learned wire name: the save is awaited, so a store that cannot be written is said in
@@ -260,7 +242,7 @@ it('the server clock: answers that agree narrow the range; one that cannot agree
 // command has ended (an in-process run of the whole command found it: the config folder was gone
 // by the time the unawaited save reached it).
 it('WireMemory.keep: a store that cannot be written: the notice says "not kept" and how to keep it; keep() does not reject', async () => {
-  const notices: Notice[] = [];
+  const notices: string[] = [];
   const failing = {
     update: () => Promise.reject(new Error('Cannot write the config store: EROFS.')),
   } as unknown as ProfileStore;
@@ -274,7 +256,7 @@ it('WireMemory.keep: a store that cannot be written: the notice says "not kept" 
     configDir: tmpdir(),
     store: async () => failing,
     log: () => {},
-    notify: (notice) => notices.push(notice),
+    notify: (notice) => notices.push(notice.text),
     hedgeCommand: (...words) => `hedge ${words.join(' ')}`,
   });
   await expect(
@@ -283,45 +265,30 @@ it('WireMemory.keep: a store that cannot be written: the notice says "not kept" 
       { setting: 'pageSizeParam', value: 'per_page', how: 'refused', evidence: 'the server named per_page' },
     ),
   ).resolves.toBeUndefined();
-  expect(notices).toHaveLength(1);
-  expect(notices[0].text).toMatch(
-    /not kept \(Cannot write the config store: EROFS\.\); set HEDGE_\w+=per_page to keep it/,
-  );
+  expect(notices).toEqual([
+    expect.stringMatching(/not kept \(Cannot write the config store: EROFS\.\); set HEDGE_\w+=per_page to keep it/),
+  ]);
 });
 
-/** An answer to GET /markets sent at T, with these headers. */
-const answer = (headers = {}) => ({
-  endpoint: 'GET /markets',
-  status: 200,
-  headers,
-  sentAt: T,
-  receivedAt: T + 100,
-});
-
-it("doctor: clock, rate limits, shapes: the clock line is the interval the server's answers allow, and what taught it", () => {
-  const learned = (teach: (clock: ServerClock) => void) => {
-    const clock = new ServerClock();
-    teach(clock);
-    return clockCheck(clock.reading());
-  };
+it("doctor: clock, rate limits, shapes: the clock line is the interval the server's answers allow, and what taught it; rate-limit headers are named when seen; shapes are described in a few words", () => {
   // Sent at −450 ms, answered at −350 ms: the Date's second is [T, T + 1 s), the offset within [0.35 s, 1.45 s].
-  expect(learned((clock) => learnDate(clock, T, T - 450, T - 350))).toMatchObject({
+  expect(clockCheck(dated(T, T - 450, T - 350).reading())).toMatchObject({
     status: 'ok',
     detail: "the server's clock is within a second of this machine's, give or take 0.6 s (from its Date header)",
   });
-  expect(learned((clock) => learnDate(clock, T - 10_000, T + 450, T + 550))).toMatchObject({
+  expect(clockCheck(dated(T - 10_000, T + 450, T + 550).reading())).toMatchObject({
     status: 'warn',
     detail: "the server's clock is 10 s behind this machine's, give or take 0.6 s (from its Date header)",
   });
   // Far ahead (Date header or stamps only) fails: doctor.test.ts asks a simulator whose clock is.
-  expect(learned(() => undefined)).toMatchObject({ status: 'warn', forWrites: false });
-});
+  expect(clockCheck(new ServerClock().reading())).toMatchObject({ status: 'warn', forWrites: false });
 
-it('doctor: clock, rate limits, shapes: rate-limit headers are named when seen; shapes are described in a few words', () => {
-  expect(rateLimitCheck([answer({ 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '19' })]).detail).toBe(
+  // An answer to GET /markets sent at T, with these headers.
+  const answer = (headers = {}) => [{ endpoint: 'GET /markets', status: 200, headers, sentAt: T, receivedAt: T + 100 }];
+  expect(rateLimitCheck(answer({ 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '19' })).detail).toBe(
     'x-ratelimit-limit: 20, x-ratelimit-remaining: 19',
   );
-  expect(rateLimitCheck([answer()]).detail).toMatch(/^no rate-limit headers seen on 1 answers/);
+  expect(rateLimitCheck(answer()).detail).toMatch(/^no rate-limit headers seen on 1 answers/);
   expect([
     describeShape([{ market: 'X', price: 1 }]),
     describeShape({ USDTNGN: { mid: 1, ts: 'x' } }),
@@ -334,30 +301,30 @@ it('doctor: clock, rate limits, shapes: rate-limit headers are named when seen; 
 });
 
 it('optional checks in a live confirmation: the question names what could not be checked', () => {
-  const unchecked = { items: ['the exposure headroom', 'the duplicate reference'], warn: () => {} };
-  expect(questionWithUnchecked('Open buy 10,000.00 USD on USDTKES for 3 days?', unchecked)).toBe(
-    'Open buy 10,000.00 USD on USDTKES for 3 days — not checked: the exposure headroom, the duplicate reference?',
-  );
-  expect(questionWithUnchecked('Close the sell position on USDTKES?', { items: [], warn: () => {} })).toBe(
+  const unchecked = (...items: string[]) => ({ items, warn: () => {} });
+  expect(
+    questionWithUnchecked(
+      'Open buy 10,000.00 USD on USDTKES for 3 days?',
+      unchecked('the exposure headroom', 'the duplicate reference'),
+    ),
+  ).toBe('Open buy 10,000.00 USD on USDTKES for 3 days — not checked: the exposure headroom, the duplicate reference?');
+  expect(questionWithUnchecked('Close the sell position on USDTKES?', unchecked())).toBe(
     'Close the sell position on USDTKES?',
   );
 });
 
-const hedge = (index: number, extra: Record<string, unknown> = {}) => ({
-  id: `hdg_${index}`,
-  market: 'USDTNGN',
-  side: 'buy',
-  notional_usd: 1000 + index,
-  tenor_days: 3,
-  status: index % 2 ? 'filled' : 'closed',
-  struck_rate: 1500.5,
-  units: 1000,
-  venue_note: 'kept',
-  ...extra,
-});
-
-it('reading records exactly first, tolerantly when needed: reads a list as the tolerant schema does, whether it came as the spec shows it or with decimal strings', () => {
-  const exact = Array.from({ length: 6 }, (_, index) => hedge(index));
+it('reading records exactly first, tolerantly when needed: reads a list as the tolerant schema does, whether it came as the spec shows it or with decimal strings; a record neither reading accepts is named with its place, as the whole list read tolerantly names it; one record: exact, or tolerant, or the tolerant problem', () => {
+  const exact = Array.from({ length: 6 }, (_, index) => ({
+    id: `hdg_${index}`,
+    market: 'USDTNGN',
+    side: 'buy',
+    notional_usd: 1000 + index,
+    tenor_days: 3,
+    status: index % 2 ? 'filled' : 'closed',
+    struck_rate: 1500.5,
+    units: 1000,
+    venue_note: 'kept',
+  }));
   const strings = exact.map((record, index) =>
     index >= 2 ? { ...record, notional_usd: String(record.notional_usd), side: 'BUY', tenor_days: '3' } : record,
   );
@@ -373,16 +340,11 @@ it('reading records exactly first, tolerantly when needed: reads a list as the t
     tenor_days: 3,
     venue_note: 'kept',
   });
-});
+  const wrong = [...exact.slice(0, 2), { ...exact[2], side: 'long' }, { ...exact[3], notional_usd: 'lots' }];
+  const refused = readRows(hedgeSchema, wrong);
+  expect(!refused.success && refused.error.issues[0].path).toEqual([2, 'side']);
+  expect(!refused.success && refused.error.issues).toEqual(z.array(hedgeSchema).safeParse(wrong).error?.issues);
 
-it('reading records exactly first, tolerantly when needed: a record neither reading accepts is named with its place, as the whole list read tolerantly names it', () => {
-  const rows = [hedge(0), hedge(1), hedge(2, { side: 'long' }), hedge(3, { notional_usd: 'lots' })];
-  const read = readRows(hedgeSchema, rows);
-  expect(!read.success && read.error.issues[0].path).toEqual([2, 'side']);
-  expect(!read.success && read.error.issues).toEqual(z.array(hedgeSchema).safeParse(rows).error?.issues);
-});
-
-it('reading records exactly first, tolerantly when needed: one record: exact, or tolerant, or the tolerant problem', () => {
   const market = {
     market: 'USDTNGN',
     status: 'open',
@@ -409,8 +371,7 @@ const fact = (known: string, value: unknown, ...synonyms: string[]) => ({
 });
 
 const at = '2026-03-02T09:00:00.000Z';
-type Row = [string, Record<string, unknown>, Array<ReturnType<typeof fact>>, Record<string, unknown>];
-it.each<Row>([
+it.each([
   [
     'a value read under a synonym moves to the known name; the rest kept in order',
     { a: 1, direction: 'Buy', z: 2 },
@@ -464,11 +425,9 @@ it.each<Row>([
   ],
 ])(
   'showUnderKnownNames: our names for what was read, nothing the server sent lost: %s',
-  (_what, raw, facts, expected) => {
-    const row = showUnderKnownNames(raw, facts);
-    expect(row).toEqual(expected);
-    expect(Object.keys(row)).toEqual(Object.keys(expected));
-  },
+  // Entries: the same fields with the same values, in the same order.
+  (_what, raw, facts, expected) =>
+    expect(Object.entries(showUnderKnownNames(raw, facts))).toEqual(Object.entries(expected)),
 );
 
 it('showUnderKnownNames: our names for what was read, nothing the server sent lost: sameFact: a different word, a tenor in words, an object are different values', () => {
@@ -481,7 +440,7 @@ it('showUnderKnownNames: our names for what was read, nothing the server sent lo
   ]).toEqual([false, false, false, true, true]);
 });
 
-it("pricesInOneShape: market, price and timestamp first, every other field of the price as sent: gamma's {rates: [{pair, bid, ask, as_of}]}: the bid and ask the mid is made of are kept, as numbers in --json", () => {
+it("pricesInOneShape: market, price and timestamp first, every other field of the price as sent: gamma's {rates: [{pair, bid, ask, as_of}]}: the bid and ask the mid is made of are kept, as numbers in --json; a beta price without a time has a null timestamp; what the server sent under one of our three names meaning something else is under _wire", () => {
   const quotes = parsePrices(
     {
       rates: [{ pair: 'USDTKES', bid: '130.0', ask: '130.4', as_of: '2026-11-22T08:00:00.000Z', venue: { name: 'x' } }],
@@ -499,18 +458,16 @@ it("pricesInOneShape: market, price and timestamp first, every other field of th
   });
   expect(Object.keys(price).slice(0, 3)).toEqual(['market', 'price', 'timestamp']);
   expect(forScripts(price)).toMatchObject({ bid: 130, ask: 130.4 });
-});
 
-// alpha's {MARKET: {mid, ts}}, the names read not repeated: json-keeps-everything.test.ts ("kept under _wire: alpha").
-it('pricesInOneShape: market, price and timestamp first, every other field of the price as sent: a beta price without a time has a null timestamp; what the server sent under one of our three names meaning something else is under _wire', () => {
+  // alpha's {MARKET: {mid, ts}}, the names read not repeated: json-keeps-everything.test.ts ("kept under _wire: alpha").
   expect(pricesInOneShape(parsePrices([{ symbol: 'USDTNGN', rate: '1512.5' }], ['USDTNGN'])!)).toEqual([
     { market: 'USDTNGN', price: 1512.5, timestamp: null },
   ]);
-  const quotes = parsePrices(
+  const clashing = parsePrices(
     [{ symbol: 'USDTNGN', mid: 1512.5, price: { source: 'twap' }, timestamp: 1763798400 }],
     ['USDTNGN'],
   )!;
-  expect(pricesInOneShape(quotes)).toEqual([
+  expect(pricesInOneShape(clashing)).toEqual([
     {
       market: 'USDTNGN',
       price: 1512.5,
@@ -523,18 +480,15 @@ it('pricesInOneShape: market, price and timestamp first, every other field of th
 // The one reading kit (api/wire/fields.ts): one number reader and one field picker
 // behind every tolerant reader, so that two readers of one payload read one value.
 
-it('readNumber: reads numbers and decimal text; hex, binary, octal, infinities, NaN, separators, units, overflow and non-numbers are no number', () => {
+it('readNumber: reads numbers and decimal text; hex, binary, octal, infinities, NaN, separators, units, overflow and non-numbers are no number; every reader refuses hex the same way: position, history, account, prices; an object with no price in it has no readable price', () => {
   expect([12.5, '12.5', ' -3.10 ', '99889.00', '.5', '1e3', '+7'].map(readNumber)).toEqual([
     12.5, 12.5, -3.1, 99889, 0.5, 1000, 7,
   ]);
   const none = ['0x10', '0b11', '0o7', 'Infinity', '-Infinity', 'NaN', '', '  ', '1,000', '1_000', '12.5 USD', '1e400'];
   for (const value of [...none, Number.NaN, Number.POSITIVE_INFINITY, null, true, {}, [5]])
     expect(readNumber(value), JSON.stringify(value)).toBeUndefined();
-});
-
-// Prices in lists, keyed objects and decimal strings: pricesInOneShape above and every dialect's price in
-// json-keeps-everything.test.ts.
-it('readNumber: every reader refuses hex the same way: position, history, account, prices; an object with no price in it has no readable price', () => {
+  // Prices in lists, keyed objects and decimal strings: pricesInOneShape above and every dialect's price in
+  // json-keeps-everything.test.ts.
   expect([
     readPosition({ side: 'buy', notional_usd: '0x10', size_usd: '16' }).notionalUsd,
     readHistoryRecord({ net_pnl_usd: '5', notional_usd: '0x10' }).notionalUsd,
@@ -544,21 +498,15 @@ it('readNumber: every reader refuses hex the same way: position, history, accoun
   ]).toEqual([16, undefined, '0x10', undefined, undefined]);
 });
 
-it('the field picker: one name whatever its spelling style; the first usable of the list wins', () => {
+it("the field picker: one name whatever its spelling style; the first usable of the list wins; a position read under camelCase names, as history records always were; an open position's unrealized net P&L under its plausible names, never its net margin: {pnl_usd: 5, unrealized_pnl_usd: 7} has one, 5, in either order", () => {
   expect([
     nameKey('Closed-At'),
     pickField({ SizeUsd: 'n/a', notional: '12' }, ['notional_usd', 'size_usd', 'notional'], readNumber),
     firstField({ pnlUsd: 5 }, ['net_pnl_usd', 'pnl_usd'], readNumber),
   ]).toEqual([nameKey('closedAt'), { value: 12, name: 'notional' }, 5]);
-});
-
-it('the field picker: a position read under camelCase names, as history records always were', () => {
   const facts = readPosition({ Side: 'sell', notionalUsd: 2500, netPnlUsd: '-1.25' });
   expect(facts).toMatchObject({ side: 'sell', notionalUsd: 2500, netPnlUsd: -1.25 });
   expect(facts.synonymsUsed).toEqual([]);
-});
-
-it("the field picker: an open position's unrealized net P&L under its plausible names, never its net margin: {pnl_usd: 5, unrealized_pnl_usd: 7} has one, 5, in either order", () => {
   expect(
     [
       { pnl_usd: 5, unrealized_pnl_usd: 7 },

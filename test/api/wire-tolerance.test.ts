@@ -14,8 +14,6 @@ import { apiData, envFor, type Simulator } from '../support/simulator.js';
 import type { SandboxDialect } from '../../src/sandbox/index.js';
 import { exits, journalEntries, lastJson, ok, okJson } from '../support/cli-runs.js';
 
-const KES = 'USDTKES';
-
 /** What the config store keeps as learned per server (undefined when there is no store at all). */
 const learnedIn = (configDir: string) =>
   existsSync(storeFile(configDir)) ? readStore(configDir).learned_wire : undefined;
@@ -47,7 +45,9 @@ const it = (
 const seeded = (simulator: Simulator, count: number) =>
   simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count });
 /** `list` holds exactly the hedges of `ids`, in any order. */
-const sameIds = (list: any[], ids: string[]) => expect(new Set(list.map((hedge) => hedge.id))).toEqual(new Set(ids));
+/** The hedge ids of hedges or history records. */
+const idsOf = (rows: any[]) => rows.map((row) => row.id ?? row.hedge_id);
+const sameIds = (list: any[], ids: string[]) => expect(new Set(idsOf(list))).toEqual(new Set(ids));
 /** `hedges --all --json` lists every one of `ids`; its stderr. */
 const listsAll = async (simulator: Simulator, ids: string[], env?: Record<string, string>) => {
   const result = ok(await simulator.hedge('hedges --all --json', { env }));
@@ -62,9 +62,9 @@ const statusQueries = (simulator: Simulator, path: string) =>
 describe.concurrent('learning the add/reduce amount from the server', () => {
   it('gamma: the first add is refused for its field name and sent again once under a new key; the second add sends one request', async (on) => {
     const simulator = await on('gamma');
-    const hedge = simulator.seedOpen('buy', 10_000, KES);
+    const hedge = simulator.seedOpen('buy', 10_000, 'USDTKES');
 
-    const first = ok(await simulator.hedge(`add ${KES} buy 5000 --json`));
+    const first = ok(await simulator.hedge('add USDTKES buy 5000 --json'));
     const adds = simulator.requests('POST', '/hedges/add');
     expect(adds.map((entry) => [entry.status, entry.errorCode, Object.keys(entry.body as object).sort()])).toEqual([
       [400, 'validation_error', ['market', 'notional_usd', 'side']],
@@ -72,7 +72,7 @@ describe.concurrent('learning the add/reduce amount from the server', () => {
     ]);
     // A new key for the second send: the refused one stands for a request that did nothing.
     expect(adds[0].idempotencyKey).not.toBe(adds[1].idempotencyKey);
-    expect(simulator.hedges().find((entry) => entry.id === hedge.id)!.notionalUsd).toBe(15_000);
+    expect(simulator.hedges()).toMatchObject([{ id: hedge.id, notionalUsd: 15_000 }]);
     expect(first.stderr).toMatch(
       /Learned from the server: the add\/reduce amount goes as `notional_change_usd` \(.*\); kept for /,
     );
@@ -90,7 +90,7 @@ describe.concurrent('learning the add/reduce amount from the server', () => {
       idempotency_key: adds[1].idempotencyKey,
       context: { retry_of: refused.id, learned: { notional_field: 'notional_change_usd' } },
     });
-    expect(retry.request.body).toEqual({ market: KES, side: 'buy', notional_change_usd: 5000 });
+    expect(retry.request.body).toEqual({ market: 'USDTKES', side: 'buy', notional_change_usd: 5000 });
 
     // Kept for this server (credentials from the environment: keyed by base URL).
     expect(learnedIn(simulator.configDir)).toEqual({ [simulator.baseUrl]: { notional_field: 'notional_change_usd' } });
@@ -115,24 +115,23 @@ describe.concurrent('learning the add/reduce amount from the server', () => {
     expect(card).toMatch(/Wire cursorParam +│ from the answer \(next_cursor → cursor\) \(guessed: /);
 
     // The second add: one request, the server's own name at once, nothing said about learning.
-    const second = ok(await simulator.hedge(`add ${KES} buy 1000 --json`));
+    const second = ok(await simulator.hedge('add USDTKES buy 1000 --json'));
     expect(
       simulator
         .requests('POST', '/hedges/add')
         .slice(2)
         .map((entry) => [entry.status, entry.body]),
-    ).toEqual([[200, { market: KES, side: 'buy', notional_change_usd: 1000 }]]);
+    ).toEqual([[200, { market: 'USDTKES', side: 'buy', notional_change_usd: 1000 }]]);
     expect(second.stderr).not.toMatch(/Learned/);
 
     // reset-wire forgets it; a setting you give yourself always wins over what was learned.
-    const reset = okJson(await simulator.hedge('profile reset-wire --json'));
-    expect(reset).toEqual({
+    expect(okJson(await simulator.hedge('profile reset-wire --json'))).toEqual({
       scope: simulator.baseUrl,
       forgotten: [`${simulator.baseUrl}: notional_field=notional_change_usd`],
     });
     expect(learnedIn(simulator.configDir)).toBeUndefined();
     ok(
-      await simulator.hedge(`reduce ${KES} buy 1000 --json`, {
+      await simulator.hedge('reduce USDTKES buy 1000 --json', {
         env: { HEDGE_WIRE_NOTIONAL_FIELD: 'notional_change_usd' },
       }),
     );
@@ -161,7 +160,7 @@ describe.concurrent('learning the add/reduce amount from the server', () => {
       .filter((one) => one.idempotencyKey === entry.idempotency_key);
     expect(sent.at(-1)).toMatchObject({ status: 200, body: { market: 'USDTNGN', side: 'buy', delta_usd: 700 } });
     expect(sent.filter((one) => one.status === 200)).toHaveLength(1);
-    expect(simulator.hedges().find((one) => one.id === hedge.id)!.notionalUsd).toBe(11_700);
+    expect(simulator.hedges()).toMatchObject([{ id: hedge.id, notionalUsd: 11_700 }]);
   });
 
   it('a run resuming a given key is never changed behind the user: the refusal stands, its hint names the setting and hedge doctor', async (on) => {
@@ -189,13 +188,13 @@ describe.concurrent('lists never lose rows', () => {
     const simulator = await on('gamma');
     const ids = seeded(simulator, 47);
     const hedges = ok(await simulator.hedge('hedges --limit 100 --json'));
-    const listed = JSON.parse(hedges.stdout).map((hedge: any) => hedge.id);
+    const listed = JSON.parse(hedges.stdout);
     expect(listed).toHaveLength(47);
-    expect(new Set(listed)).toEqual(new Set(ids));
+    sameIds(listed, ids);
     const pages = queries(simulator, '/hedges');
     // Newest first, as the server orders them, page after page.
-    const server = (await apiData(simulator, 'GET', '/hedges?page_size=100')).map((hedge: any) => hedge.id);
-    expect(listed).toEqual(server);
+    const server = idsOf(await apiData(simulator, 'GET', '/hedges?page_size=100'));
+    expect(idsOf(listed)).toEqual(server);
     // hedge's guess `limit` is ignored; the answer states `page_size`, tried on the next page, honoured: learned.
     expect(pages).toEqual([{ limit: '100' }, { cursor: expect.any(String), page_size: '80' }]);
     expect(hedges.stderr).toMatch(/Learned from the server: the page size goes as `page_size`/);
@@ -210,7 +209,7 @@ describe.concurrent('lists never lose rows', () => {
   it('past the default length: 50 shown and the rest named on stderr; --all reads every one; --limit with --all is exit 2; a filtered list past it: the --all it names keeps the filters, and run as printed lists the rest of that list only', async (on) => {
     const simulator = await on('gamma');
     const ids = seeded(simulator, 60);
-    const open = simulator.seedOpen('buy', 1_000, KES);
+    const open = simulator.seedOpen('buy', 1_000, 'USDTKES');
     const result = ok(await simulator.hedge('hedges --json'));
     expect(JSON.parse(result.stdout)).toHaveLength(50);
     expect(result.stderr).toMatch(
@@ -243,15 +242,12 @@ describe.concurrent('lists never lose rows', () => {
       expect(result.stderr).toMatch(
         new RegExp(`50 ${what} shown \\(the default\\); there are more: \`hedge ${command} --all\` lists every one`),
       );
-      expect(
-        simulator
-          .requests('GET', path)
-          .filter((entry) => entry.status === 200)
-          .map((entry) => entry.query),
-      ).toEqual([{ [sizeName]: '51' }]);
+      expect(statusQueries(simulator, path).filter(([status]) => status === 200)).toEqual([
+        [200, { [sizeName]: '51' }],
+      ]);
       // The 50 shown are the server's newest 50.
       const server = await apiData(simulator, 'GET', `${path}?${sizeName}=50`);
-      expect(shown.map((row: any) => row.id ?? row.hedge_id)).toEqual(server.map((row: any) => row.id ?? row.hedge_id));
+      expect(idsOf(shown)).toEqual(idsOf(server));
     });
 
   // alpha: one page of its own size (50), ignores `limit`, no paging facts.
@@ -284,10 +280,8 @@ describe.concurrent('lists never lose rows', () => {
     async ({ rig }) => {
       const simulator = await rig.start({ preset: 'frozen', dialect: 'alpha', seed: 1 });
       seeded(simulator, 51);
-      const idsAt = async (path: string): Promise<string[]> =>
-        (await apiData(simulator, 'GET', path)).map((hedge: any) => hedge.id);
-      const all = await idsAt('/hedges?page_size=500');
-      const read = await idsAt('/hedges');
+      const all = idsOf(await apiData(simulator, 'GET', '/hedges?page_size=500'));
+      const read = idsOf(await apiData(simulator, 'GET', '/hedges'));
       expect(read).toHaveLength(50);
       const [unread] = all.filter((id) => !read.includes(id));
       const end = unread.slice(-8);
@@ -413,11 +407,9 @@ it('lists paged by time: delta (history pages of at most 40, meta.next_before se
     .reverse()
     .map((record) => record.hedge_id);
   const limited = ok(await simulator.hedge('history --limit 100 --json'));
-  expect(JSON.parse(limited.stdout).map((record: any) => record.hedge_id)).toEqual(newestFirst.slice(0, 100));
-  expect(limited.stderr).toBe('');
+  expect([idsOf(JSON.parse(limited.stdout)), limited.stderr]).toEqual([newestFirst.slice(0, 100), '']);
   // Each next page asked 1 ms past the edge, with room for the one record at it (read already, left out by id).
-  const asked = queries(simulator, '/hedges/history');
-  expect(asked).toEqual([
+  expect(queries(simulator, '/hedges/history')).toEqual([
     { limit: '100' },
     { limit: '61', before: expect.any(String) },
     { limit: '22', before: expect.any(String) },
@@ -468,8 +460,8 @@ it('optional checks never block a write: a warning names what was not checked, a
 
 it('what the spec does not list is shown, not refused: gamma: a hedge `settling` while its close lands is shown as sent, and waited on as not final', async (on) => {
   const simulator = await on('gamma', 60_000);
-  const hedge = simulator.seedOpen('sell', 10_000, KES);
-  ok(await simulator.hedge(`close ${KES} sell --no-wait --json`));
+  const hedge = simulator.seedOpen('sell', 10_000, 'USDTKES');
+  ok(await simulator.hedge('close USDTKES sell --no-wait --json'));
   const shown = ok(await simulator.hedge(`hedges ${hedge.id} --format tsv`));
   expect(shown.stdout).toMatch(/\tsettling\t/);
   expect(okJson(await simulator.hedge('hedges --limit 1 --json'))[0]).toMatchObject({
@@ -492,14 +484,14 @@ describe.concurrent('an answer hedge cannot read is its own exit class (14), nam
     const simulator = await on();
     const hedge = simulator.seedOpen('buy', 10_000);
     const env = await through(startFieldProxy(simulator.sandbox, 'side', 'long'));
-    const result = await simulator.hedge(`hedges ${hedge.id}`, { env });
-    expect([result.code, result.stdout]).toEqual([14, '']);
-    expect(result.stderr).toMatch(
+    const { code, stdout, stderr } = await simulator.hedge(`hedges ${hedge.id}`, { env });
+    expect([code, stdout]).toEqual([14, '']);
+    expect(stderr).toMatch(
       /GET \/hedges\/hdg_\w+ answered HTTP 200 with data hedge cannot read: data\.side is "long" \(text\), where one of "buy", "sell" is expected/,
     );
-    expect(result.stderr).toMatch(/hedge doctor/);
-    expect(result.stderr).not.toMatch(/network/i);
-    expect(result.stderr).not.toMatch(STACK_FRAME);
+    expect(stderr).toMatch(/hedge doctor/);
+    expect(stderr).not.toMatch(/network/i);
+    expect(stderr).not.toMatch(STACK_FRAME);
     expect(lastJson(exits(await simulator.hedge(`hedges ${hedge.id} --json`, { env }), 14).stderr).error).toMatchObject(
       {
         code: 'unreadable',

@@ -10,17 +10,13 @@ const FILL_DELAY_MS = 50;
 
 // Written out by hand (not read from dialects.ts) so a change to the table shows up here; the key
 // lists are in order.
-const keys = (names: string) => names.split(' ');
 const reference = {
-  positionKeys: keys(
+  positionKeys:
     'market side hedge_id notional_usd units entry_price mark_price gross_pnl_usd accrued_carry_usdc net_pnl_usd close_fee_usdc margin_usdc net_margin_usd opened_at maturity_at',
-  ),
-  accountKeys: keys(
+  accountKeys:
     'balance_usdc margin_in_use_usdc open_exposure_usd unrealized_pnl_usd open_positions available_exposure_usd exposure_cap_usd',
-  ),
-  historyKeys: keys(
+  historyKeys:
     'hedge_id market side notional_usd tenor_days opened_at closed_at close_reason entry_price exit_price gross_pnl_usd carry_usdc fees_usdc net_pnl_usd',
-  ),
   // History's name for the hedge id.
   historyHedgeId: 'hedge_id',
   pageSize: 'limit',
@@ -37,15 +33,12 @@ const EXPECTED = {
   delta: reference,
   alpha: {
     ...reference,
-    positionKeys: keys(
+    positionKeys:
       'market direction hedge_id size_usd units entry_rate mark_rate pnl_gross_usd carry_accrued_usdc pnl_usd exit_fee_usdc collateral_usdc net_margin_usd open_time maturity_time',
-    ),
-    accountKeys: keys(
+    accountKeys:
       'balance_usdc used_margin_usdc exposure_usd upnl_usd open_position_count available_exposure_usd exposure_limit_usd',
-    ),
-    historyKeys: keys(
+    historyKeys:
       'hedge market direction size_usd tenor entry_time exit_time exit_reason entry_rate exit_rate pnl_gross_usd carry_paid_usdc fees_paid_usdc net_pnl_usd',
-    ),
     historyHedgeId: 'hedge',
     pageSize: 'page_size',
     notionalField: 'amount_usd',
@@ -53,15 +46,12 @@ const EXPECTED = {
   },
   beta: {
     ...reference,
-    positionKeys: keys(
+    positionKeys:
       'market hedge_id notional qty avg_entry_price current_price price_pnl_usd funding_usdc total_pnl_usd fee_to_close_usdc locked_margin_usdc net_margin_usd created_at expires_at',
-    ),
-    accountKeys: keys(
+    accountKeys:
       'balance_usdc margin_locked_usdc gross_exposure_usd floating_pnl_usd num_positions available_exposure_usd max_exposure_usd',
-    ),
-    historyKeys: keys(
+    historyKeys:
       'id market side notional tenor_days opened closed reason open_price close_price realized_pnl_usd funding_usdc total_fees_usdc net_pnl_usd',
-    ),
     historyHedgeId: 'id',
     pageSize: 'per_page',
     notionalField: 'delta_usd',
@@ -76,31 +66,27 @@ const EXPECTED = {
 };
 /** The meta of a history page that has a next one. */
 const HISTORY_META = {
-  reference: ['next_cursor'],
-  alpha: [],
-  beta: [],
-  gamma: ['page_size', 'next_cursor'],
-  delta: ['next_before'],
+  reference: 'next_cursor',
+  alpha: '',
+  beta: '',
+  gamma: 'page_size next_cursor',
+  delta: 'next_before',
 };
 
-const change = (side: 'buy' | 'sell', field: string, notional: number, market = 'USDTNGN') => ({
-  market,
-  side,
-  [field]: notional,
-});
-const closeBody = (side: 'buy' | 'sell', market = 'USDTNGN') => ({ market, side });
-/** An error answer as [status, code, the field its details name]. */
-const refusal = ({ status, body }: ApiResult) => [status, body.error.code, body.error.details?.field];
-/** A GET refused as a validation_error naming `field`. */
+/** A change of the buy side. */
+const change = (field: string, notional: number, market = 'USDTNGN') => ({ market, side: 'buy', [field]: notional });
+/** An answer refused as a validation_error naming `field`. */
+const refuses = ({ status, body }: ApiResult, field: string) =>
+  expect([status, body.error.code, body.error.details?.field]).toEqual([400, 'validation_error', field]);
 const refusesGet = async (sandbox: ApiTarget, path: string, field: string) =>
-  expect(refusal(await api(sandbox, 'GET', path))).toEqual([400, 'validation_error', field]);
+  refuses(await api(sandbox, 'GET', path), field);
 /** A hedge as the server shows it. */
 const hedgeOn = (sandbox: ApiTarget, id: string) => read(sandbox, `/hedges/${id}`);
 /** The one account a test's key opened. */
 const firstAccount = (sandbox: RunningSandbox) => Object.values(sandbox.engine.state.accounts)[0];
 const idsOf = (list: any[]) => list.map((hedge) => hedge.id);
-/** A money amount as the dialect writes it: a number, or its decimal text to the cent. */
-const amount = (expected: typeof reference, value: number) => (expected.amountsAsText ? value.toFixed(2) : value);
+/** A record's field names in order, as the key lists above write them. */
+const keysOf = (row: object) => Object.keys(row).join(' ');
 /** Real time stands still at T0: sandbox time moves only when a test advances it, so every figure is exact. */
 /** Lets a fill or change land. */
 const fill = (sandbox: RunningSandbox) => sandbox.clock.advance(FILL_DELAY_MS);
@@ -112,7 +98,9 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
   const market = expected.market;
   const open = (side: 'buy' | 'sell', notional: number) => openBody(side, notional, 7, { market });
   /** A change of the buy side, in this dialect's field unless told another. */
-  const changeOf = (notional: number, field = expected.notionalField) => change('buy', field, notional, market);
+  const changeOf = (notional: number, field = expected.notionalField) => change(field, notional, market);
+  /** A money amount as the dialect writes it: a number, or its decimal text to the cent. */
+  const amount = (value: number) => (expected.amountsAsText ? value.toFixed(2) : value);
 
   it('open → fill, add, reduce, full reduce: bodies, positions, account and history in its own names', async () => {
     const sandbox = await startDialect(dialect);
@@ -124,16 +112,12 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     expect((await hedgeOn(sandbox, id)).status).toBe('filled');
 
     // Another dialect's field name alone is refused, naming the field this dialect expects.
-    expect(refusal(await post(sandbox, '/hedges/add', changeOf(50_000, otherNotionalField)))).toEqual([
-      400,
-      'validation_error',
-      expected.notionalField,
-    ]);
+    refuses(await post(sandbox, '/hedges/add', changeOf(50_000, otherNotionalField)), expected.notionalField);
     // Next to its own, the reference and delta let it be; the others refuse it.
     const add = changeOf(50_000);
     let added = await post(sandbox, '/hedges/add', { ...add, [otherNotionalField]: 5 }, 'd-add');
     if (expected.notionalField !== 'notional_usd') {
-      expect(refusal(added)).toEqual([400, 'validation_error', expected.notionalField]);
+      refuses(added, expected.notionalField);
       expect(added.body.error.message).toMatch(/notional_usd/);
       added = await post(sandbox, '/hedges/add', add, 'd-add');
     }
@@ -146,12 +130,12 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     fill(sandbox);
 
     const [position] = await read(sandbox, '/positions');
-    expect(Object.keys(position)).toEqual(expected.positionKeys);
+    expect(keysOf(position)).toBe(expected.positionKeys);
     expect(position.hedge_id).toBe(id);
     expect(position.net_margin_usd).toBeTypeOf(expected.amountsAsText ? 'string' : 'number');
     const account = await read(sandbox, '/account');
-    expect(Object.keys(account)).toEqual(expected.accountKeys);
-    expect(account.available_exposure_usd).toBe(amount(expected, 1_000_000 - 100_000));
+    expect(keysOf(account)).toBe(expected.accountKeys);
+    expect(account.available_exposure_usd).toBe(amount(1_000_000 - 100_000));
 
     expect((await post(sandbox, '/hedges/reduce', changeOf(100_000))).status).toBe(200);
     fill(sandbox);
@@ -163,12 +147,12 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     expect(firstAccount(sandbox).hedges[id].status).toBe('closed');
 
     const [record] = await read(sandbox, '/hedges/history');
-    expect(Object.keys(record)).toEqual(expected.historyKeys);
+    expect(keysOf(record)).toBe(expected.historyKeys);
     expect(record[expected.historyHedgeId]).toBe(id);
     expect(record.net_pnl_usd).toBeTypeOf(expected.amountsAsText ? 'string' : 'number');
     const flat = await read(sandbox, '/account');
-    expect(flat.available_exposure_usd).toBe(amount(expected, 1_000_000));
-    expect(flat[expected.accountKeys[4]]).toBe(0);
+    expect(flat.available_exposure_usd).toBe(amount(1_000_000));
+    expect(flat[expected.accountKeys.split(' ')[4]]).toBe(0);
     const refused = sandbox.requestLog.filter((entry) => entry.errorCode === 'validation_error');
     expect(refused).toHaveLength(expected.notionalField === 'notional_usd' ? 1 : 2);
     expect(new Set(refused.map((entry) => entry.path))).toEqual(new Set(['/hedges/add']));
@@ -198,7 +182,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
       const id = (await postData(sandbox, '/hedges', open(side, 10_000))).id;
       ids.push(id);
       fill(sandbox);
-      const closed = await post(sandbox, '/hedges/close', closeBody(side, market));
+      const closed = await post(sandbox, '/hedges/close', { market, side });
       expect(closed.body.data).toMatchObject({
         hedge_id: id,
         action: 'close',
@@ -218,13 +202,13 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     // Of two records, one a page: only the reference, gamma and delta say how to ask for the next.
     const history = (await api(sandbox, 'GET', `/hedges/history?${expected.pageSize}=1`)).body;
     expect(history.data.map((record: any) => record[expected.historyHedgeId])).toEqual([ids[1]]);
-    expect(Object.keys(history.meta)).toEqual(HISTORY_META[dialect]);
+    expect(keysOf(history.meta)).toBe(HISTORY_META[dialect]);
     await refusesGet(sandbox, `/hedges?${expected.pageSize}=501`, expected.pageSize);
 
     const foreign = expected.pageSize === 'limit' ? 'page_size' : 'limit';
     const withForeign = await api(sandbox, 'GET', `/hedges?${foreign}=1`);
     if (dialect === 'beta') {
-      expect(refusal(withForeign)).toEqual([400, 'validation_error', 'limit']);
+      refuses(withForeign, 'limit');
       await refusesGet(sandbox, '/hedges/history?cursor=abc', 'cursor');
     } else {
       expect(withForeign.body.data).toHaveLength(3);
@@ -269,14 +253,14 @@ it('sandbox dialect alpha: several hedges per side: opens a second hedge on an o
     exposure_usd: 160_000,
   });
 
-  await post(sandbox, '/hedges/add', change('buy', 'amount_usd', 40_000));
+  await post(sandbox, '/hedges/add', change('amount_usd', 40_000));
   fill(sandbox);
   const notionals = async () =>
     Promise.all([first, second].map(async (id) => (await hedgeOn(sandbox, id)).notional_usd));
   expect(await notionals()).toEqual([100_000, 100_000]);
 
   // 130k: all of the newest (which closes it) and 30k of the older one.
-  const reduced = await post(sandbox, '/hedges/reduce', change('buy', 'amount_usd', 130_000));
+  const reduced = await post(sandbox, '/hedges/reduce', change('amount_usd', 130_000));
   expect(reduced.body.data).toMatchObject({ hedge_id: second, action: 'reduce', notional_usd: 130_000 });
   fill(sandbox);
   expect(await notionals()).toEqual([70_000, 100_000]);
@@ -285,7 +269,7 @@ it('sandbox dialect alpha: several hedges per side: opens a second hedge on an o
 
   const third = (await postData(sandbox, '/hedges', openBody('buy', 30_000))).id;
   fill(sandbox);
-  const closed = await post(sandbox, '/hedges/close', closeBody('buy'));
+  const closed = await post(sandbox, '/hedges/close', { market: 'USDTNGN', side: 'buy' });
   expect(closed.body.data).toMatchObject({ hedge_id: third, action: 'close', notional_usd: 100_000 });
   fill(sandbox);
   expect(await read(sandbox, '/positions')).toEqual([]);
@@ -306,7 +290,7 @@ it('sandbox dialect alpha: several hedges per side: closing every hedge of a sid
   const [line] = await read(sandbox, '/positions');
   expect(line.size_usd).toBe(127_345.67);
   const balance = (await read(sandbox, '/account')).balance_usdc;
-  await post(sandbox, '/hedges/close', closeBody('sell'));
+  await post(sandbox, '/hedges/close', { market: 'USDTNGN', side: 'sell' });
   const after = await read(sandbox, '/account');
   expect(after.balance_usdc).toBe(Math.round((balance + line.net_margin_usd) * 100) / 100);
   expect(after.open_position_count).toBe(0);
@@ -327,7 +311,7 @@ it('sandbox dialect gamma: more markets, a closing status, cursor pages, amounts
   ]).toEqual([['USDTNGN', 'USDTKES', 'USDTGHS'], [400, 'market_disabled'], {}]);
   const id = (await postData(sandbox, '/hedges', openBody('sell', 20_000, 3, { market: 'USDTKES' }))).id;
   fill(sandbox);
-  await post(sandbox, '/hedges/close', closeBody('sell', 'USDTKES'));
+  await post(sandbox, '/hedges/close', { market: 'USDTKES', side: 'sell' });
   expect((await hedgeOn(sandbox, id)).status).toBe('settling');
   expect(idsOf(await read(sandbox, '/hedges?status=settling'))).toEqual([id]);
   // Still a position until the close lands.
@@ -376,7 +360,6 @@ it('sandbox dialects: choosing and remembering one: a state file remembers its d
   await expect(startSimulator({ preset: 'plain', stateFile, apiKeys, dialect: 'alpha' })).rejects.toThrow(
     /beta dialect, not alpha/,
   );
-  expect(SANDBOX_DIALECTS).toEqual(['reference', 'alpha', 'beta', 'gamma', 'delta']);
   expect(SERVE_DIALECTS).toBe(SANDBOX_DIALECTS);
   await expect(startSimulator({ preset: 'plain', dialect: 'epsilon' as SandboxDialect })).rejects.toThrow(
     /unknown sandbox dialect "epsilon".*reference, alpha, beta, gamma, delta/,
