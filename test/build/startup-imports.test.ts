@@ -184,22 +184,14 @@ async function loadedInOrder(
   });
 }
 
-/** A dist/ file's static imports of other dist/ files (`import … from "./chunk-X.js"`). */
-function staticImports(file: string) {
-  return [...distText(file).matchAll(/^import\s[^;]*?from\s*"\.\/([\w.-]+\.js)";/gm)].map((match) => match[1]);
-}
-
-/** dist/cli.js and every chunk it loads as it starts: what `hedge --help` runs. */
-function frontFiles() {
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    for (const next of staticImports(file)) visit(next);
-  };
-  visit('cli.js');
-  return seen;
-}
+/** dist/cli.js and every chunk it loads as it starts (its static imports of dist/ files, `import … from "./chunk-X.js"`): what `hedge --help` runs. */
+const front = new Set<string>();
+const visit = (file: string) => {
+  if (front.has(file)) return;
+  front.add(file);
+  for (const [, next] of distText(file).matchAll(/^import\s[^;]*?from\s*"\.\/([\w.-]+\.js)";/gm)) visit(next);
+};
+visit('cli.js');
 
 /** The dist/ chunk that holds a module of src/ (esbuild marks each with `// src/…`). */
 function chunkHolding(source: string) {
@@ -207,8 +199,6 @@ function chunkHolding(source: string) {
   expect(holders, source).toHaveLength(1);
   return holders[0];
 }
-
-const front = frontFiles();
 
 it('the bundle: keeps the front door (cli.js and the chunks it imports as it starts) to commander and Node built-ins, and reaches each command only through a lazy import of a dist/ chunk; loads no package at run time from any dist/ file (the tarball declares none, so each is bundled); bundles the heavy packages into dist/ chunks (so that the recording below can see them)', () => {
   expect(front.size).toBeGreaterThan(0);
@@ -236,17 +226,18 @@ it('the bundle: keeps the front door (cli.js and the chunks it imports as it sta
   // in a package's generated-code strings). pg asks for its optional libpq binding inside a try.
   const neverLoaded = ['pg-native'];
   const loads = /(?:^(?:import|export)\s[^;]*?from\s*|\bimport\(|(?<![\w$'"`.])(?:__)?require\()"([^"]+)"/gm;
-  const strays = distScripts()
-    .flatMap((file) => [...distText(file).matchAll(loads)].map((match) => `${file}: ${match[1]}`))
-    .filter((load) => {
-      const name = load.slice(load.indexOf(': ') + 2);
-      return (
-        !name.startsWith('./') &&
-        !name.startsWith('node:') &&
-        !builtinModules.includes(name) &&
-        !neverLoaded.includes(name)
-      );
-    });
+  const strays = distScripts().flatMap((file) =>
+    [...distText(file).matchAll(loads)]
+      .map((match) => match[1])
+      .filter(
+        (name) =>
+          !name.startsWith('./') &&
+          !name.startsWith('node:') &&
+          !builtinModules.includes(name) &&
+          !neverLoaded.includes(name),
+      )
+      .map((name) => `${file}: ${name}`),
+  );
   expect(strays).toEqual([]);
   // The scan sees the loads it checks: the one optional binding is among them.
   expect(distScripts().some((file) => /__require\("pg-native"\)/.test(distText(file)))).toBe(true);
@@ -322,12 +313,19 @@ async function recordMany() {
 
 it('what a request loads: `markets --json` against a server sends one GET over node:http, without loading undici or the PostgreSQL client; with its key in a stored profile it reads the store without conf or its lock; a write to the store loads both', async () => {
   const { runs, requestSimulator, profileSimulator, storedProfile } = await manyRuns();
+  // The key and URL of the profile's run come from the profile only (no simulator env; baseEnv names neither).
+  for (const [ran, simulator] of [
+    [runs.request, requestSimulator],
+    [runs.profileRead, profileSimulator],
+  ] as const) {
+    expect(ran.code).toBe(0);
+    expect(JSON.parse(ran.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
+    expect(simulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
+  }
   // The first command of its process: all it loaded is what the process loaded.
   const loaded = runs.request;
-  expect(loaded.code).toBe(0);
-  expect(JSON.parse(loaded.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
   // undici is loaded for a request through a proxy only (test/api/tls.test.ts goes through one).
-  expect(has(loaded.packages, 'undici')).toBe(false);
+  expect(loaded.packages.has('undici')).toBe(false);
   expect(loaded.packages.has('pg')).toBe(false);
   // node:http is taken by process.getBuiltinModule, never by an ES import: on Node >= 22 that
   // import loads Node's own undici for node:http's WebSocket export (docs/performance.md).
@@ -335,19 +333,13 @@ it('what a request loads: `markets --json` against a server sends one GET over n
   expect(loaded.builtins).not.toContain('node:http');
   expect(loaded.builtins).not.toContain('node:https');
   // The recording sees what the request did load lazily: the answer's schemas (zod).
-  expect(has(loaded.added.packages, 'zod')).toBe(true);
-  expect(requestSimulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
-  // The key and URL come from the profile only (no simulator env; baseEnv names neither).
-  const read = runs.profileRead;
-  expect(read.code).toBe(0);
-  expect(JSON.parse(read.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
-  expect(profileSimulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
-  for (const name of ['conf', 'ajv', 'proper-lockfile']) expect(has(read.packages, name), name).toBe(false);
+  expect(loaded.added.packages.has('zod')).toBe(true);
+  for (const name of ['conf', 'ajv', 'proper-lockfile']) expect(runs.profileRead.packages.has(name), name).toBe(false);
   // Positive control: a command that writes the store loads conf and the lock, and the write lands.
   const write = runs.profileWrite;
   expect(write.code).toBe(0);
   expect(readStore(storedProfile).current).toBe('spare');
-  for (const name of ['conf', 'proper-lockfile']) expect(has(write.added.packages, name), name).toBe(true);
+  for (const name of ['conf', 'proper-lockfile']) expect(write.added.packages.has(name), name).toBe(true);
 });
 
 it("what the demo loads: `--demo quote` answers over the demo's local socket without loading node:crypto; an open loads it (positive control); it loads zod's English messages only: no other locale and no JSON Schema generator (the agent's)", async () => {
@@ -382,7 +374,6 @@ it.each(['--version', '-V', 'quote --help', 'sandbox serve --help'])(
       : (await manyRuns()).runs[name === 'quote --help' ? 'quoteHelp' : 'serveHelp'];
     expect(loaded.code).toBe(0);
     expect(loaded.stdout).toMatch(/^(\d+\.\d+\.\d+\n|Usage: hedge)/);
-    const front = frontFiles();
     if (launcher) expect(loaded.distFiles).toEqual([]);
     else expect(loaded.distFiles).toContain('cli.js');
     expect(loaded.distFiles.filter((file) => !front.has(file))).toEqual([]);
@@ -417,7 +408,7 @@ it("a real start: the launcher's `hedge --help` (dist/help.txt) loads the front 
   const markets = runs.marketsWithoutKey;
   expect(markets.code).not.toBe(0);
   expect(markets.added.distFiles).toContain(chunkHolding('src/cli/run.ts'));
-  expect(has(markets.added.packages, 'zod')).toBe(true);
+  expect(markets.added.packages.has('zod')).toBe(true);
 });
 
 it('a real start: the OS keyring (its module and native binding) is loaded only for a profile whose key is in it', async () => {
