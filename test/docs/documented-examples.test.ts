@@ -51,6 +51,7 @@
 //   they are all of them, each row shown has the shape of one printed. A card (`│ label │ value │`):
 //   its first line, and its labels in order. Anything else: its first line.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { loginWith } from '../support/config-store.js';
@@ -176,7 +177,7 @@ function blocksOf(doc: string, markdown: string) {
         let command = prompt ? text.slice(2) : text;
         while (command.endsWith('\\') && at + 1 < body.length)
           command = `${command.slice(0, -1)} ${body[++at].text.trim()}`;
-        if (command.trim() !== '') commands.push({ line, text: command.trim(), shown: [] });
+        if (command.trim()) commands.push({ line, text: command.trim(), shown: [] });
       }
     }
     for (const command of commands) while (command.shown.at(-1)?.trim() === '') command.shown.pop();
@@ -189,7 +190,7 @@ function blocksOf(doc: string, markdown: string) {
         if (/(?:^|[\s|;&(])(?:hedge|\.\/bin\/hedge\.js|bin\/hedge\.js)\s/.test(text))
           UNREADABLE.push(`${doc}:${line}: ${(error as Error).message}`);
       }
-      const hedge = shell?.pipelines.some((pipeline) => pipeline.stages.some((stage) => launcher(stage))) ?? false;
+      const hedge = shell?.pipelines.some((pipeline) => pipeline.stages.some(launcher)) ?? false;
       const skip = SKIPPED.find((entry) => entry.match.test(text.replace(/\s+/g, ' ')));
       return { doc, line, text, shown, shell, hedge, skip };
     });
@@ -320,20 +321,13 @@ type RunIn = { cwd: string; env: Env; stdin?: string };
  * (SIGKILL after 20 s; null: killed, or never started); stop() ends it as a person does, by SIGTERM
  * (SIGKILL after 10 s).
  */
-async function spawnHedge(
-  args: string[],
-  { cwd, env, stdin = '' }: RunIn,
-  up?: (stdout: string, stderr: string) => boolean,
-) {
-  const child = spawn(process.execPath, [HEDGE_BIN, ...args], { cwd, env });
+async function spawnHedge(args: string[], { stdin = '', ...where }: RunIn, up?: typeof UP.sandbox) {
+  const child = spawn(process.execPath, [HEDGE_BIN, ...args], where);
   children.add(child);
-  const closed = new Promise<number | null>((resolve) => {
-    child.on('error', () => resolve(null));
-    child.on('close', (code) => {
-      children.delete(child);
-      resolve(code);
-    });
-  });
+  const closed = once(child, 'close').then(
+    ([code]) => code as number | null,
+    () => null,
+  );
   child.stdin.on('error', () => {});
   child.stdin.end(stdin);
   const printed = { stdout: '', stderr: '' };
@@ -352,7 +346,6 @@ async function spawnHedge(
       throw error;
     });
   return {
-    child,
     printed,
     end,
     stop: () => {
@@ -407,7 +400,7 @@ async function run(args: string[], options: RunIn) {
     (command === 'keep' && next !== 'status' && !args.includes('--once') && !args.includes('--dry-run'))
   ) {
     const { printed, stop } = await spawnHedge(args, options, UP[command]);
-    return { code: await stop(), signal: null, ...printed };
+    return { code: await stop(), ...printed };
   }
   const mcp = command === 'mcp';
   if (
@@ -415,26 +408,22 @@ async function run(args: string[], options: RunIn) {
     options.env.TZ !== 'UTC' ||
     Object.keys(options.env).some((name) => /^(NODE_|PG|UV_|SSL_CERT_)/.test(name))
   ) {
-    const { child, printed, end } = await spawnHedge(args, mcp ? { ...options, stdin: `${INITIALIZE}\n` } : options);
+    const { printed, end } = await spawnHedge(args, mcp ? { ...options, stdin: INITIALIZE } : options);
     const code = await end();
     if (mcp && code === 0 && !/"serverInfo":\{"name":"hedge"/.test(printed.stdout))
       throw new Error(`hedge mcp did not answer initialize:\n${printed.stdout}\n${printed.stderr}`);
-    return { code, signal: child.signalCode, ...printed };
+    return { code, ...printed };
   }
   const main = () => runMainInProcess([...args], options.env, options.stdin ?? '');
-  return { ...(await (namesAFile(args) ? inFolder(options.cwd, main) : main())), signal: null };
+  return namesAFile(args) ? inFolder(options.cwd, main) : main();
 }
 
 /** The simulator this file serves for the docs' logins, and the folders every block copies. */
 let server: Simulator | undefined;
-let world: ReturnType<typeof tempDir> | undefined;
-let flat: string;
-let booked: string;
+const world = tempDir('hedge-docs-');
+const [flat, booked] = ['flat', 'booked'].map((name) => join(world.path, name));
 
 beforeAll(async () => {
-  world = tempDir('hedge-docs-');
-  flat = join(world.path, 'flat');
-  booked = join(world.path, 'booked');
   mkdirSync(flat);
   server = await startSimulator({ preset: 'plain' });
   // `desk` first, so that it is the current profile, as after README's own login.
@@ -448,7 +437,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   for (const child of children) child.kill('SIGKILL');
-  world?.remove();
+  world.remove();
 });
 
 /** The command a hedge line runs (`doctor` in `hedge --profile desk doctor`); '' for `hedge --version`. */
@@ -491,12 +480,9 @@ function withServer(state: BlockState, args: string[]) {
 }
 
 /** The newest hedge or journal entry of the block's state (for the ids the docs make up). */
-async function newest(state: BlockState, what: 'hedge' | 'journal') {
+async function newest(state: BlockState, what: string) {
   // `journal` is a local command: withServer() leaves it as it is.
-  const result = await run(
-    withServer(state, [what === 'hedge' ? 'hedges' : 'journal', '--query', '[0].id']),
-    asScript(state),
-  );
+  const result = await run(withServer(state, [what, '--query', '[0].id']), asScript(state));
   const id = JSON.parse(result.stdout || 'null');
   if (typeof id !== 'string')
     throw new Error(`no ${what} in the block's state to stand for the doc's id:\n${result.stderr}`);
@@ -514,7 +500,7 @@ async function expand(state: BlockState, word: string) {
       if (part.substitution.trim() !== 'date -u +%F')
         throw new Error(`no rule for $(${part.substitution}) in "${word}"`);
       text += new Date().toISOString().slice(0, 10);
-    } else if (part.variable === 'ID') text += await newest(state, 'hedge');
+    } else if (part.variable === 'ID') text += await newest(state, 'hedges');
     else if (state.variables[part.variable] !== undefined) text += state.variables[part.variable];
     else throw new Error(`no value for $${part.variable} (startBlock(), or an earlier line of the block, sets one)`);
   }
@@ -529,7 +515,7 @@ async function argument(state: BlockState, word: string) {
   const written = partsOf(word)
     .map((part) => ('literal' in part ? part.literal : ''))
     .join('');
-  if (MADE_UP_HEDGE_ID.test(written)) text = text.replace(MADE_UP_HEDGE_ID, await newest(state, 'hedge'));
+  if (MADE_UP_HEDGE_ID.test(written)) text = text.replace(MADE_UP_HEDGE_ID, await newest(state, 'hedges'));
   if (/^a_[0-9a-z]{6,}$/.test(written)) text = await newest(state, 'journal');
   return text;
 }
@@ -548,7 +534,7 @@ async function runLine(state: BlockState, example: Example) {
   let last;
   let echoStatus = false;
   for (const pipeline of example.shell.pipelines) {
-    const at = pipeline.stages.findIndex((stage) => launcher(stage));
+    const at = pipeline.stages.findIndex(launcher);
     if (at < 0) {
       const words = pipeline.stages.length === 1 ? pipeline.stages[0].words : [];
       const line = words.join(' ');
@@ -565,19 +551,20 @@ async function runLine(state: BlockState, example: Example) {
       // Anything else that is not hedge (echo, jq, set -a, sleep, notify-desk) is dropped.
       continue;
     }
-    if (pipeline.stages.slice(at + 1).some((stage) => launcher(stage))) throw new Error('two hedges in one pipe');
+    if (pipeline.stages.slice(at + 1).some(launcher)) throw new Error('two hedges in one pipe');
     if (at > 1) throw new Error(`no rule for ${at} stages before hedge`);
     const { assignments, args: words } = launcher(pipeline.stages[at])!;
+    const read = (file: string) => readFileSync(join(state.cwd, file), 'utf8');
     let stdin: string | undefined;
     if (at === 1) {
       const [command, ...rest] = await Promise.all(pipeline.stages[0].words.map((word) => expand(state, word)));
       if (command === 'printf' && rest[0] === '%s' && rest.length === 2) stdin = rest[1];
-      else if (command === 'cat' && rest.length === 1) stdin = readFileSync(join(state.cwd, rest[0]), 'utf8');
+      else if (command === 'cat' && rest.length === 1) stdin = read(rest[0]);
       else throw new Error(`no rule for "${pipeline.stages[0].words.join(' ')} |" before hedge`);
     }
     let output: string | undefined;
     for (const { op, target } of pipeline.stages[at].redirects) {
-      if (op === '<') stdin = readFileSync(join(state.cwd, await expand(state, target!)), 'utf8');
+      if (op === '<') stdin = read(await expand(state, target!));
       else if (op === '>' || op === '>>') output = target!.replace(/^\.\//, '');
     }
     const options = { cwd: state.cwd, env: env(state, await assign(state, assignments, {})), stdin };
@@ -609,13 +596,7 @@ const UP = {
 
 /** What an MCP client says first (the test is `hedge mcp`'s client for that, then goes). */
 const INITIALIZE =
-  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"documented-examples","version":"1"}}}';
-
-/** The exit code the doc implies for a line: its `# exit N`, or under `; echo $?` the code its last line shows (blocksOf() drops trailing blank lines). */
-function expectedExit(example: Example, echoStatus: boolean) {
-  const shown = echoStatus ? /^(\d+)\b/.exec(example.shown.at(-1) ?? '')?.[1] : undefined;
-  return Number(/^exit (\d+)\b/.exec(example.shell.comment)?.[1] ?? shown ?? 0);
-}
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"documented-examples","version":"1"}}}\n';
 
 // ---------------------------------------------------------------------------------------------
 // Comparing what a doc shows with what was printed.
@@ -668,10 +649,11 @@ function inOrder(shown: string[], all: string[]) {
  * `--demo` banner); [] when the shapes agree.
  */
 function compare(doc: string[], { stdout, stderr }: { stdout: string; stderr: string }) {
-  const printed = (stdout.trim() !== '' ? stdout : stderr.replace(/^DEMO — .*\n?/gm, ''))
+  const printed = (stdout.trim() ? stdout : stderr.replace(/^DEMO — .*\n?/gm, ''))
     .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
     .split('\n');
-  const first = (lines: string[]) => shape(lines.find((line) => line.trim() !== '') ?? '');
+  const head = printed.slice(0, 5).join('\n');
+  const first = (lines: string[]) => shape(lines.find((line) => line.trim()) ?? '');
   if (/^[[{]/.test(doc[0]?.trim() ?? '')) {
     // Every key of a JSON document, or of NDJSON's lines.
     const have = new Set<string>();
@@ -680,10 +662,10 @@ function compare(doc: string[], { stdout, stderr }: { stdout: string; stderr: st
       try {
         read(printed.join('\n'));
       } catch {
-        printed.filter((line) => line.trim() !== '').forEach(read);
+        printed.filter((line) => line.trim()).forEach(read);
       }
     } catch {
-      return [`the doc shows JSON, the command printed:\n${printed.slice(0, 5).join('\n')}`];
+      return [`the doc shows JSON, the command printed:\n${head}`];
     }
     const missing = new Set([...doc.join('\n').matchAll(/"([^"\\]*)"\s*:/g)].map((match) => match[1]));
     for (const key of have) missing.delete(key);
@@ -692,9 +674,7 @@ function compare(doc: string[], { stdout, stderr }: { stdout: string; stderr: st
   const problems: string[] = [];
   const [docTable, outTable] = [table(doc), table(printed)];
   if (docTable && !outTable)
-    return [
-      `the doc shows a table (${docTable.columns.join(', ')}); the command printed:\n${printed.slice(0, 5).join('\n')}`,
-    ];
+    return [`the doc shows a table (${docTable.columns.join(', ')}); the command printed:\n${head}`];
   if (docTable && outTable) {
     if (!inOrder(docTable.columns, outTable.columns))
       problems.push(`columns shown: ${docTable.columns.join(' | ')}; printed: ${outTable.columns.join(' | ')}`);
@@ -794,27 +774,27 @@ function stepsOf(block: Block) {
 /** Runs one doc line in its block's state; returns what differs from what the doc implies ([] when nothing). */
 async function runStep(state: BlockState, { example, before, after }: Step) {
   for (const line of before) await runLine(state, line);
-  const problems: string[] = [];
+  const problems = [];
   let stop;
   try {
     if (needsKeeper(example)) stop = await startKeeper(state);
     const { last, echoStatus } = await runLine(state, example);
-    const expected = expectedExit(example, echoStatus);
-    const shown = echoStatus ? example.shown.slice(0, -1) : example.shown;
+    // The exit code the doc implies: its `# exit N`, or under `; echo $?` the code its last line shows (blocksOf() drops trailing blank lines).
+    const echoed = echoStatus ? /^(\d+)\b/.exec(example.shown.at(-1) ?? '')?.[1] : undefined;
+    const expected = Number(/^exit (\d+)\b/.exec(example.shell.comment)?.[1] ?? echoed ?? 0);
+    const shown = example.shown.slice(0, echoStatus ? -1 : undefined);
     if (last && last.result.code !== expected)
       problems.push(
-        `ran hedge ${last.args.join(' ')}: exit ${last.result.code ?? last.result.signal}, the doc implies ${expected}\n  ${last.result.stderr.trim().split('\n').slice(-6).join('\n  ')}`,
+        `ran hedge ${last.args.join(' ')}: exit ${last.result.code}, the doc implies ${expected}\n  ${last.result.stderr.trim().split('\n').slice(-6).join('\n  ')}`,
       );
-    else if (last && shown.some((text) => text.trim() !== '') && example.skip?.compare !== false)
+    else if (last && shown.some((text) => text.trim()) && example.skip?.compare !== false)
       problems.push(...compare(shown, last.result));
-  } catch (error) {
-    problems.push((error as Error).message);
   } finally {
     const code = await stop?.();
     if (stop && code !== 0) problems.push(`the keeper started for it stopped with exit ${code}`);
   }
   for (const line of after) await runLine(state, line);
-  return problems.map((problem) => `${example.doc}:${example.line}: ${example.text}\n  ${problem}`);
+  return problems;
 }
 
 /** Stops what a block started in the background: a simulator stopped by SIGTERM says so and exits 0. */
@@ -822,10 +802,7 @@ async function stopBackground(state: BlockState) {
   const problems: string[] = [];
   for (const stop of state.background.splice(0)) {
     const code = await stop();
-    if (code !== 0)
-      problems.push(
-        `${state.block.doc}:${state.block.line}: the simulator started in the background stopped with exit ${code}`,
-      );
+    if (code !== 0) problems.push(`the simulator started in the background stopped with exit ${code}`);
   }
   return problems;
 }
@@ -865,9 +842,7 @@ describe('the documented examples', () => {
   describe.concurrent('each block runs as written', () => {
     for (const block of RUNNABLE) {
       const steps = stepsOf(block);
-      const background = steps.some(({ example, before }) =>
-        [example, ...before].some((line) => line.shell.pipelines.some((pipeline) => pipeline.then === '&')),
-      );
+      const background = block.lines.some((line) => line.shell?.pipelines.some((pipeline) => pipeline.then === '&'));
       describe(`${block.doc}:${block.line}`, () => {
         let state: BlockState;
         beforeAll(() => {
