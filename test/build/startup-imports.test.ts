@@ -66,13 +66,6 @@ process.on('exit', () => {
 `,
 );
 
-/**
- * What a process loaded: the dist/ files (by name); the packages bundled into them plus any loaded
- * from node_modules directly; Node built-ins loaded by an ES import (`node:…`: not those taken by
- * process.getBuiltinModule); Node's own modules loaded by any means (process.moduleLoadList).
- */
-type Loads = ReturnType<typeof loadsOf>;
-
 let runs = 0;
 /** `node --import <recorder> script …args`: its code and output, and the lines of its load log. */
 async function recorded(script: string, args: string[], env: Record<string, string>) {
@@ -91,6 +84,11 @@ async function loadedBy(args: string[], env: Record<string, string> = {}) {
   return { ...run, ...loadsOf(entries) };
 }
 
+/**
+ * What a process loaded: the dist/ files (by name); the packages bundled into them plus any loaded
+ * from node_modules directly; Node built-ins loaded by an ES import (`node:…`: not those taken by
+ * process.getBuiltinModule); Node's own modules loaded by any means (process.moduleLoadList).
+ */
 function loadsOf(entries: readonly string[]) {
   const files = new Set(
     entries.filter(Boolean).map((entry) => (entry.startsWith('file:') ? new URL(entry).pathname : entry)),
@@ -146,33 +144,26 @@ writeFileSync(process.argv[2], JSON.stringify(results));
 );
 
 /**
- * A run of loadedInOrder: `mapped`, whether the shared object asked for was open when it ended
+ * Runs named commands in one recorded process, in order: each run's `env` is main()'s; `processEnv` is
+ * added to the process's own (HEDGE_DRIVER_MAPPED names a shared object to look for after each run).
+ * Each run, by its name: `mapped`, whether the shared object asked for was open when it ended
  * (Linux only); `added`, what it loaded that no run before it in its process had.
  */
-type Recorded = Loads & {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  mapped?: boolean;
-  added: Omit<Loads, 'builtins'>;
-};
-
-/**
- * Runs commands in one recorded process, in order: each run's `env` is main()'s; `processEnv` is
- * added to the process's own (HEDGE_DRIVER_MAPPED names a shared object to look for after each run).
- */
 async function loadedInOrder(
-  commands: Array<{ args: string[]; env: Record<string, string> }>,
+  commands: Record<string, { args: string[]; env: Record<string, string> }>,
   processEnv: Record<string, string> = {},
 ) {
   const spec = join(work.path, `runs-${runs}.json`);
-  writeFileSync(spec, JSON.stringify(commands));
+  const names = Object.keys(commands);
+  writeFileSync(spec, JSON.stringify(Object.values(commands)));
   const { code, stderr, entries } = await recorded(driverFile, [spec], processEnv);
   expect(code, stderr).toBe(0);
-  const results: Recorded[] = JSON.parse(readFileSync(spec, 'utf8'));
+  const results: Array<{ code: number | null; stdout: string; stderr: string; mapped?: boolean }> = JSON.parse(
+    readFileSync(spec, 'utf8'),
+  );
   const marks = entries.flatMap((entry, at) => (entry === '#ran' ? [at] : []));
-  expect(marks).toHaveLength(commands.length);
-  return results.map((result, index) => {
+  expect(marks).toHaveLength(names.length);
+  const named = results.map((result, index) => {
     const before = loadsOf(entries.slice(0, marks[index - 1] ?? 0));
     const upTo = loadsOf(entries.slice(0, marks[index]));
     const added = {
@@ -180,8 +171,9 @@ async function loadedInOrder(
       packages: new Set([...upTo.packages].filter((name) => !before.packages.has(name))),
       natives: upTo.natives.filter((name) => !before.natives.includes(name)),
     };
-    return { ...result, ...upTo, added };
+    return [names[index], { ...result, ...upTo, added }] as const;
   });
+  return Object.fromEntries(named);
 }
 
 /** dist/cli.js and every chunk it loads as it starts (its static imports of dist/ files, `import … from "./chunk-X.js"`): what `hedge --help` runs. */
@@ -245,40 +237,18 @@ it('the bundle: keeps the front door (cli.js and the chunks it imports as it sta
   for (const name of HEAVY) expect(has(all, name), name).toBe(true);
 });
 
-/**
- * Commands recorded in two processes (loadedInOrder), each in an order where every check holds: a
- * package a command must not load is loaded by none before it, and one it must load by none
- * before it either. A simulator for the table's runs, one for the request's and one for the
- * stored profile's (the request log of each is that run's alone).
- */
-const MANY = {
-  quoteHelp: 'quote --help',
-  serveHelp: 'sandbox serve --help',
-  exitCodes: 'help exit-codes',
-  marketsWithoutKey: 'markets --json',
-  demoQuote: '--demo quote USDTNGN buy 10000 --tenor 3 --json',
-  demoOpen: '--demo open USDTNGN buy 10000 --tenor 3 --yes --json --no-wait',
-  localJournal: 'journal --json',
-  json: 'markets --format json',
-  tsv: 'markets --format tsv',
-  csv: 'markets --format csv',
-  ndjson: 'markets --format ndjson',
-  table: 'markets --format table',
-  teamJournal: 'journal --json',
-  // In a process of their own: the write loads node:crypto, which the demo's quote must not have.
-  request: 'markets --json',
-  profileRead: 'markets --json',
-  profileWrite: 'profile use spare',
-} as const;
-type Many = keyof typeof MANY;
-const STORE: readonly Many[] = ['request', 'profileRead', 'profileWrite'];
-
 let many: ReturnType<typeof recordMany> | undefined;
 const simulators: Simulator[] = [];
 afterAll(async () => {
   for (const simulator of simulators) await simulator.close();
 });
 
+/**
+ * Commands recorded in two processes (loadedInOrder), each in an order where every check holds: a
+ * package a command must not load is loaded by none before it, and one it must load by none
+ * before it either. A simulator for the table's runs, one for the request's and one for the
+ * stored profile's (the request log of each is that run's alone).
+ */
 const manyRuns = () => (many ??= recordMany());
 async function recordMany() {
   const [tables, requestSimulator, profileSimulator] = await Promise.all(
@@ -290,25 +260,36 @@ async function recordMany() {
   writeStore(storedProfile, { current: 'desk', profiles: { desk: profile, spare: profile } });
   // The first run makes the demo's state (its random id part, a file written): the recorded one reads it.
   const demo = join(work.path, 'demo');
-  expect((await runHedge(MANY.demoQuote, { configDir: demo })).code).toBe(0);
-  const envOf = (name: Many) => {
-    if (name === 'profileRead' || name === 'profileWrite') return baseEnv(storedProfile);
-    if (name.startsWith('demo')) return baseEnv(demo);
-    if (name === 'teamJournal')
+  const demoQuote = '--demo quote USDTNGN buy 10000 --tenor 3 --json';
+  expect((await runHedge(demoQuote, { configDir: demo })).code).toBe(0);
+  const plain = baseEnv(work.path);
+  const command = (line: string, env = plain) => ({ args: line.split(' '), env });
+  const table = (format: string) => command(`markets --format ${format}`, { ...plain, ...tables.env });
+  const [first, second] = await Promise.all([
+    loadedInOrder({
+      quoteHelp: command('quote --help'),
+      serveHelp: command('sandbox serve --help'),
+      exitCodes: command('help exit-codes'),
+      marketsWithoutKey: command('markets --json'),
+      demoQuote: command(demoQuote, baseEnv(demo)),
+      demoOpen: command('--demo open USDTNGN buy 10000 --tenor 3 --yes --json --no-wait', baseEnv(demo)),
+      localJournal: command('journal --json'),
+      json: table('json'),
+      tsv: table('tsv'),
+      csv: table('csv'),
+      ndjson: table('ndjson'),
+      table: table('table'),
       // Nothing listens on port 9 of loopback: the client is loaded and the store refused.
-      return { ...baseEnv(work.path), HEDGE_JOURNAL_URL: 'postgres://desk@127.0.0.1:9/hedge' };
-    if (['json', 'tsv', 'csv', 'ndjson', 'table'].includes(name)) return { ...baseEnv(work.path), ...tables.env };
-    if (name === 'request') return { ...baseEnv(work.path), ...requestSimulator.env };
-    return baseEnv(work.path);
-  };
-  const groups = [(Object.keys(MANY) as Many[]).filter((name) => !STORE.includes(name)), STORE];
-  const recorded = await Promise.all(
-    groups.map((names) => loadedInOrder(names.map((name) => ({ args: MANY[name].split(' '), env: envOf(name) })))),
-  );
-  const runs = Object.fromEntries(
-    groups.flatMap((names, group) => names.map((name, index) => [name, recorded[group][index]])),
-  ) as Record<Many, Recorded>;
-  return { runs, requestSimulator, profileSimulator, storedProfile, demo };
+      teamJournal: command('journal --json', { ...plain, HEDGE_JOURNAL_URL: 'postgres://desk@127.0.0.1:9/hedge' }),
+    }),
+    // In a process of their own: the write loads node:crypto, which the demo's quote must not have.
+    loadedInOrder({
+      request: command('markets --json', { ...plain, ...requestSimulator.env }),
+      profileRead: command('markets --json', baseEnv(storedProfile)),
+      profileWrite: command('profile use spare', baseEnv(storedProfile)),
+    }),
+  ]);
+  return { runs: { ...first, ...second }, requestSimulator, profileSimulator, storedProfile, demo };
 }
 
 it('what a request loads: `markets --json` against a server sends one GET over node:http, without loading undici or the PostgreSQL client; with its key in a stored profile it reads the store without conf or its lock; a write to the store loads both', async () => {
@@ -428,11 +409,11 @@ it('a real start: the OS keyring (its module and native binding) is loaded only 
   const bus = createServer((socket) => socket.once('data', () => socket.end('REJECTED EXTERNAL\r\n'))).listen(busPath);
   const busEnv = { DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` };
   try {
-    const [file, keyring] = await loadedInOrder(
-      [
-        { args, env: baseEnv(profileIn('key-in-file', { api_key: 'hpk_test_StartupKeyInTheFile000001' })) },
-        { args, env: { ...baseEnv(profileIn('key-in-keyring', { key_keyring: 'd@startup' })), ...busEnv } },
-      ],
+    const { file, keyring } = await loadedInOrder(
+      {
+        file: { args, env: baseEnv(profileIn('key-in-file', { api_key: 'hpk_test_StartupKeyInTheFile000001' })) },
+        keyring: { args, env: { ...baseEnv(profileIn('key-in-keyring', { key_keyring: 'd@startup' })), ...busEnv } },
+      },
       { ...busEnv, HEDGE_DRIVER_MAPPED: 'keyring.' },
     );
     // The command ran (the front and its lazily loaded chunks), with its key from the file.
