@@ -243,18 +243,18 @@ function parseShell(text: string) {
   const pipelines: Pipeline[] = [];
   let stages: Simple[] = [];
   let simple: Simple = { words: [], redirects: [] };
-  let pending: { op: string; target?: string } | undefined;
+  let pending: Simple['redirects'][number] | undefined;
   let comment = '';
   const endPipeline = (then?: string) => {
     if (pending) throw new Error(`"${pending.op}" without a target in: ${text}`);
-    if (simple.words.length > 0 || simple.redirects.length > 0) stages.push(simple);
+    if (simple.words.length || simple.redirects.length) stages.push(simple);
     simple = { words: [], redirects: [] };
-    if (then === undefined || stages.length === 0) return;
+    if (then === undefined || !stages.length) return;
     pipelines.push({ stages, then });
     stages = [];
   };
   for (const { 0: token, 1: unreadable, index } of text.matchAll(TOKEN)) {
-    if (unreadable !== undefined) throw new Error(`cannot read ${text.slice(index)} in: ${text}`);
+    if (unreadable) throw new Error(`cannot read ${text.slice(index)} in: ${text}`);
     if (/^\s/.test(token)) continue;
     if (token.startsWith('#')) comment = token.slice(1).trim();
     else if (token === '|') endPipeline();
@@ -341,7 +341,7 @@ async function spawnHedge(args: string[], { stdin = '', ...where }: RunIn, up?: 
     await until(() => up(printed.stdout, printed.stderr), `hedge ${args.join(' ')} to start`, {
       timeoutMs: 30_000,
       process: closed.then((code) => ({ code, stderr: `${printed.stdout}\n${printed.stderr}` })),
-    }).catch((error: unknown) => {
+    }).catch((error) => {
       child.kill('SIGKILL');
       throw error;
     });
@@ -654,7 +654,7 @@ function compare(doc: string[], { stdout, stderr }: { stdout: string; stderr: st
     .split('\n');
   const head = printed.slice(0, 5).join('\n');
   const first = (lines: string[]) => shape(lines.find((line) => line.trim()) ?? '');
-  if (/^[[{]/.test(doc[0]?.trim() ?? '')) {
+  if (/^\s*[[{]/.test(doc[0])) {
     // Every key of a JSON document, or of NDJSON's lines.
     const have = new Set<string>();
     const read = (json: string) => JSON.parse(json, (key, value: unknown) => (have.add(key), value));
@@ -669,7 +669,7 @@ function compare(doc: string[], { stdout, stderr }: { stdout: string; stderr: st
     }
     const missing = new Set([...doc.join('\n').matchAll(/"([^"\\]*)"\s*:/g)].map((match) => match[1]));
     for (const key of have) missing.delete(key);
-    return missing.size === 0 ? [] : [`keys the doc shows that the output lacks: ${[...missing].join(', ')}`];
+    return missing.size ? [`keys the doc shows that the output lacks: ${[...missing].join(', ')}`] : [];
   }
   const problems: string[] = [];
   const [docTable, outTable] = [table(doc), table(printed)];
@@ -799,12 +799,10 @@ async function runStep(state: BlockState, { example, before, after }: Step) {
 
 /** Stops what a block started in the background: a simulator stopped by SIGTERM says so and exits 0. */
 async function stopBackground(state: BlockState) {
-  const problems: string[] = [];
-  for (const stop of state.background.splice(0)) {
-    const code = await stop();
-    if (code !== 0) problems.push(`the simulator started in the background stopped with exit ${code}`);
-  }
-  return problems;
+  const codes = await Promise.all(state.background.splice(0).map((stop) => stop()));
+  return codes
+    .filter((code) => code !== 0)
+    .map((code) => `the simulator started in the background stopped with exit ${code}`);
 }
 
 describe('the documented examples', () => {
