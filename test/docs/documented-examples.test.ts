@@ -613,8 +613,7 @@ function shape(line: string) {
     .replace(/\b0x[0-9a-f]+\b/g, '0x…')
     .replace(
       /[+-]?(\d[\d,]*)(\.\d+)?/g,
-      (_, whole: string, fraction?: string) =>
-        whole.replace(/\d+/g, '#') + (fraction ? `.${'#'.repeat(fraction.length - 1)}` : ''),
+      (_, whole: string, fraction = '') => whole.replace(/\d+/g, '#') + fraction.replace(/\d/g, '#'),
     )
     .replace(/─+/g, '─')
     .replace(/\s+/g, ' ')
