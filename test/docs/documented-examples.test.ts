@@ -509,8 +509,7 @@ async function expand(state: BlockState, word: string) {
 
 /** A hedge word as the test passes it: /tmp/ into the block's folder, a made-up id as a real one. */
 async function argument(state: BlockState, word: string) {
-  let text = await expand(state, word);
-  if (text.startsWith('/tmp/')) text = join(state.cwd, text.slice('/tmp/'.length));
+  let text = (await expand(state, word)).replace(/^\/tmp\//, `${state.cwd}/`);
   // Only an id written in the doc is made up (`$ID` has a real one already).
   const written = partsOf(word)
     .map((part) => ('literal' in part ? part.literal : ''))
@@ -627,7 +626,7 @@ function table(lines: string[]) {
   if (rule < 0) return undefined;
   const rows: string[] = [];
   for (const line of lines.slice(rule + 1)) {
-    if (line.trim() === '') break;
+    if (!line.trim()) break;
     rows.push(shape(line));
   }
   return { at: rule - 1, columns: lines[rule - 1].trim().split(/\s{2,}/), rows };
@@ -748,54 +747,6 @@ function startBlock(block: Block) {
   return state;
 }
 
-/**
- * A block's lines in order, one step per line run: a step runs the lines before it that are not
- * hedge but may set what it reads (`. ./sandbox.env`, `key=…`), then its own; the last step also
- * those after it.
- */
-type Step = { example: Example; before: Example[]; after: Example[] };
-function stepsOf(block: Block) {
-  const steps: Step[] = [];
-  let others: Example[] = [];
-  for (const line of block.lines) {
-    if (!line.shell) continue;
-    const shelled = line as Example;
-    if (!line.hedge) others.push(shelled);
-    else if (isRun(line)) {
-      steps.push({ example: shelled, before: others, after: [] });
-      others = [];
-    }
-  }
-  steps.at(-1)?.after.push(...others);
-  return steps;
-}
-
-/** Runs one doc line in its block's state; returns what differs from what the doc implies ([] when nothing). */
-async function runStep(state: BlockState, { example, before, after }: Step) {
-  for (const line of before) await runLine(state, line);
-  const problems = [];
-  let stop;
-  try {
-    if (needsKeeper(example)) stop = await startKeeper(state);
-    const { last, echoStatus } = await runLine(state, example);
-    // The exit code the doc implies: its `# exit N`, or under `; echo $?` the code its last line shows (blocksOf() drops trailing blank lines).
-    const echoed = echoStatus ? /^(\d+)\b/.exec(example.shown.at(-1) ?? '')?.[1] : undefined;
-    const expected = Number(/^exit (\d+)\b/.exec(example.shell.comment)?.[1] ?? echoed ?? 0);
-    const shown = example.shown.slice(0, echoStatus ? -1 : undefined);
-    if (last && last.result.code !== expected)
-      problems.push(
-        `ran hedge ${last.args.join(' ')}: exit ${last.result.code}, the doc implies ${expected}\n  ${last.result.stderr.trim().split('\n').slice(-6).join('\n  ')}`,
-      );
-    else if (last && shown.some((text) => text.trim()) && example.skip?.compare !== false)
-      problems.push(...compare(shown, last.result));
-  } finally {
-    const code = await stop?.();
-    if (stop && code !== 0) problems.push(`the keeper started for it stopped with exit ${code}`);
-  }
-  for (const line of after) await runLine(state, line);
-  return problems;
-}
-
 /** Stops what a block started in the background: a simulator stopped by SIGTERM says so and exits 0. */
 async function stopBackground(state: BlockState) {
   const codes = await Promise.all(state.background.splice(0).map((stop) => stop()));
@@ -838,7 +789,21 @@ describe('the documented examples', () => {
   // test's bound is one line's run.
   describe.concurrent('each block runs as written', () => {
     for (const block of RUNNABLE) {
-      const steps = stepsOf(block);
+      // A block's lines in order, a test per line run: it runs the lines before it that are not
+      // hedge but may set what it reads (`. ./sandbox.env`, `key=…`), then its own; the last test
+      // also those after it.
+      const steps: Array<{ example: Example; before: Example[]; after: Example[] }> = [];
+      let others: Example[] = [];
+      for (const line of block.lines) {
+        if (!line.shell) continue;
+        const shelled = line as Example;
+        if (!line.hedge) others.push(shelled);
+        else if (isRun(line)) {
+          steps.push({ example: shelled, before: others, after: [] });
+          others = [];
+        }
+      }
+      steps.at(-1)?.after.push(...others);
       const background = block.lines.some((line) => line.shell?.pipelines.some((pipeline) => pipeline.then === '&'));
       describe(`${block.doc}:${block.line}`, () => {
         let state: BlockState;
@@ -849,9 +814,31 @@ describe('the documented examples', () => {
           await stopBackground(state);
           state.remove();
         });
-        for (const step of steps)
-          it.sequential(`${step.example.line}: ${step.example.text}`, async () => {
-            expect(await runStep(state, step)).toEqual([]);
+        // Each runs its doc line in the block's state; the problems are what differs from what the doc implies.
+        for (const { example, before, after } of steps)
+          it.sequential(`${example.line}: ${example.text}`, async () => {
+            for (const line of before) await runLine(state, line);
+            const problems = [];
+            let stop;
+            try {
+              if (needsKeeper(example)) stop = await startKeeper(state);
+              const { last, echoStatus } = await runLine(state, example);
+              // The exit code the doc implies: its `# exit N`, or under `; echo $?` the code its last line shows (blocksOf() drops trailing blank lines).
+              const echoed = echoStatus ? /^(\d+)\b/.exec(example.shown.at(-1) ?? '')?.[1] : undefined;
+              const expected = Number(/^exit (\d+)\b/.exec(example.shell.comment)?.[1] ?? echoed ?? 0);
+              const shown = example.shown.slice(0, echoStatus ? -1 : undefined);
+              if (last && last.result.code !== expected)
+                problems.push(
+                  `ran hedge ${last.args.join(' ')}: exit ${last.result.code}, the doc implies ${expected}\n  ${last.result.stderr.trim().split('\n').slice(-6).join('\n  ')}`,
+                );
+              else if (last && shown.some((text) => text.trim()) && example.skip?.compare !== false)
+                problems.push(...compare(shown, last.result));
+            } finally {
+              const code = await stop?.();
+              if (stop && code !== 0) problems.push(`the keeper started for it stopped with exit ${code}`);
+            }
+            for (const line of after) await runLine(state, line);
+            expect(problems).toEqual([]);
           });
         if (background)
           it.sequential('stops what it started in the background cleanly', async () => {
