@@ -21,9 +21,9 @@ import { run } from './run-process.js';
 
 const DIST = join(ROOT, 'dist');
 // @inquirer/prompts itself only re-exports, so its code in a bundle is that of @inquirer/*.
-const HEAVY = ['zod', '@inquirer/*', 'ora', 'undici', 'conf'];
-const has = (packages: Set<string>, name: string) =>
-  name.endsWith('/*') ? [...packages].some((found) => found.startsWith(name.slice(0, -1))) : packages.has(name);
+const HEAVY = ['zod', '@inquirer', 'ora', 'undici', 'conf'];
+/** Whether a package (or one of a scope) is among these. */
+const has = (packages: Set<string>, name: string) => [...packages].some((found) => `${found}/`.startsWith(`${name}/`));
 const work = tempDir('hedge-startup-');
 afterAll(() => work.remove());
 
