@@ -181,7 +181,8 @@ function blocksOf(doc: string, markdown: string) {
       }
     }
     for (const command of commands) while (command.shown.at(-1)?.trim() === '') command.shown.pop();
-    const read = commands.map(({ line, text, shown }) => {
+    const read = commands.map((command) => {
+      const { line, text } = command;
       let shell;
       try {
         shell = parseShell(text);
@@ -192,7 +193,7 @@ function blocksOf(doc: string, markdown: string) {
       }
       const hedge = shell?.pipelines.some((pipeline) => pipeline.stages.some(launcher)) ?? false;
       const skip = SKIPPED.find((entry) => entry.match.test(text.replace(/\s+/g, ' ')));
-      return { doc, line, text, shown, shell, hedge, skip };
+      return { doc, ...command, shell, hedge, skip };
     });
     blocks.push({ doc, line: start, prompt, lines: read });
   }
@@ -449,15 +450,6 @@ function commandOf(args: string[]) {
   return '';
 }
 
-/** Whether a block opens a hedge (it then starts from a flat book). */
-function opensAHedge(block: Block) {
-  return block.lines.some((line) =>
-    line.shell?.pipelines.some((pipeline) =>
-      pipeline.stages.some((stage) => commandOf(launcher(stage)?.args ?? []) === 'open'),
-    ),
-  );
-}
-
 type BlockState = ReturnType<typeof startBlock>;
 
 function env(state: BlockState, extra: Env = {}) {
@@ -623,7 +615,7 @@ const RULE = /^[\s─]*─[\s─]*$/;
 
 function table(lines: string[]) {
   const rule = lines.findIndex((line, index) => index > 0 && RULE.test(line));
-  if (rule < 0) return undefined;
+  if (rule < 0) return;
   const rows: string[] = [];
   for (const line of lines.slice(rule + 1)) {
     if (!line.trim()) break;
@@ -646,7 +638,7 @@ function inOrder(shown: string[], all: string[]) {
  * What differs between the output a doc shows and what was printed (stdout, or stderr without the
  * `--demo` banner); [] when the shapes agree.
  */
-function compare(doc: string[], { stdout, stderr }: { stdout: string; stderr: string }) {
+function compare(doc: string[], stdout: string, stderr: string) {
   const printed = (stdout.trim() ? stdout : stderr.replace(/^DEMO — .*\n?/gm, ''))
     .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
     .split('\n');
@@ -742,7 +734,13 @@ function startBlock(block: Block) {
     background: [] as Array<() => Promise<number | null>>,
     remove: folder.remove,
   };
-  cpSync(opensAHedge(block) ? flat : booked, state.config, { recursive: true });
+  // A block that opens a hedge starts from a flat book.
+  const opens = block.lines.some((line) =>
+    line.shell?.pipelines.some((pipeline) =>
+      pipeline.stages.some((stage) => commandOf(launcher(stage)?.args ?? []) === 'open'),
+    ),
+  );
+  cpSync(opens ? flat : booked, state.config, { recursive: true });
   cpSync(join(ROOT, 'docs', 'examples'), join(state.cwd, 'docs', 'examples'), { recursive: true });
   return state;
 }
@@ -832,7 +830,7 @@ describe('the documented examples', () => {
                   `ran hedge ${last.args.join(' ')}: exit ${last.result.code}, the doc implies ${expected}\n  ${last.result.stderr.trim().split('\n').slice(-6).join('\n  ')}`,
                 );
               else if (last && shown.some((text) => text.trim()) && example.skip?.compare !== false)
-                problems.push(...compare(shown, last.result));
+                problems.push(...compare(shown, last.result.stdout, last.result.stderr));
             } finally {
               const code = await stop?.();
               if (stop && code !== 0) problems.push(`the keeper started for it stopped with exit ${code}`);
@@ -877,7 +875,7 @@ describe('the documented examples', () => {
       ],
     ];
     expect(
-      cases.map(([, shown, stdout = table, stderr = '']) => compare(shown.split('\n'), { stdout, stderr }).length),
+      cases.map(([, shown, stdout = table, stderr = '']) => compare(shown.split('\n'), stdout, stderr).length),
     ).toEqual(cases.map(([count]) => count));
   });
 
