@@ -329,8 +329,7 @@ async function spawnHedge(args: string[], { stdin = '', ...where }: RunIn, up?: 
     ([code]) => code as number | null,
     () => null,
   );
-  child.stdin.on('error', () => {});
-  child.stdin.end(stdin);
+  child.stdin.on('error', () => {}).end(stdin);
   const printed = { stdout: '', stderr: '' };
   for (const stream of ['stdout', 'stderr'] as const)
     child[stream].setEncoding('utf8').on('data', (chunk: string) => (printed[stream] += chunk));
@@ -369,19 +368,6 @@ const namesAFile = (args: string[]) =>
  * no file and do not serve a folder go on meanwhile: no path of theirs is relative.
  */
 let folderTurn: Promise<unknown> = Promise.resolve();
-function inFolder<T>(cwd: string, run: () => Promise<T>) {
-  const result = folderTurn.then(async () => {
-    const before = process.cwd();
-    process.chdir(cwd);
-    try {
-      return await run();
-    } finally {
-      process.chdir(before);
-    }
-  });
-  folderTurn = result.catch(() => undefined);
-  return result;
-}
 
 /**
  * Runs a hedge line. One that serves until it is stopped — `sandbox serve`, a keeper without
@@ -391,7 +377,7 @@ function inFolder<T>(cwd: string, run: () => Promise<T>) {
  * client's end of input is the end of a pipe, so it runs as a process of its own in the line's
  * folder, as does a line with a setting Node reads at start. Any other runs in this process — the
  * built front's main(), as bin/hedge.js calls it and as test/support/hedge-cli.ts does — in the
- * line's folder where it names a file (inFolder()).
+ * line's folder where it names a file (in its turn: folderTurn).
  */
 async function run(args: string[], options: RunIn) {
   const command = commandOf(args);
@@ -416,7 +402,18 @@ async function run(args: string[], options: RunIn) {
     return { code, ...printed };
   }
   const main = () => runMainInProcess([...args], options.env, options.stdin ?? '');
-  return namesAFile(args) ? inFolder(options.cwd, main) : main();
+  if (!namesAFile(args)) return main();
+  const result = folderTurn.then(async () => {
+    const before = process.cwd();
+    process.chdir(options.cwd);
+    try {
+      return await main();
+    } finally {
+      process.chdir(before);
+    }
+  });
+  folderTurn = result.catch(() => undefined);
+  return result;
 }
 
 /** The simulator this file serves for the docs' logins, and the folders every block copies. */
@@ -536,7 +533,7 @@ async function runLine(state: BlockState, example: Example) {
         state.served = Object.fromEntries(
           [...file.stdout.matchAll(/^([A-Z_][A-Z0-9_]*)=(.*)$/gm)].map(([, name, value]) => [name, value]),
         );
-      } else if (words.length > 0 && words.every((word) => ASSIGNMENT.test(word)))
+      } else if (words.length && words.every((word) => ASSIGNMENT.test(word)))
         await assign(state, words, state.variables);
       else if (line === 'echo $?') echoStatus = true;
       // Anything else that is not hedge (echo, jq, set -a, sleep, notify-desk) is dropped.
@@ -689,7 +686,7 @@ function compare(doc: string[], stdout: string, stderr: string) {
  * the background until it has written its heartbeat. Returns its stop().
  */
 const needsKeeper = (example: Example) =>
-  example.doc === 'docs/keep.md' && example.text === 'hedge keep status' && example.shown.length > 0;
+  example.doc === 'docs/keep.md' && example.text === 'hedge keep status' && example.shown.length;
 async function startKeeper(state: BlockState) {
   // Its NDJSON says when its first cycle is done; the heartbeat that records it is written a moment
   // later (the one written at start already says "running"), so the wait is for a counted cycle.
@@ -769,7 +766,7 @@ describe('the documented examples', () => {
     );
     expect(
       // blocksOf() drops the blank lines after what a line shows: a line shows output or nothing.
-      EXAMPLES.filter((example) => example.shown.length > 0).length,
+      EXAMPLES.filter((example) => example.shown.length).length,
     ).toBeGreaterThanOrEqual(10);
     // SKIPPED holds only what matches a doc line, each with its reason.
     for (const entry of SKIPPED) {
@@ -886,7 +883,7 @@ describe('the documented examples', () => {
   });
 
   it('no page of the docs doubles a dash', () => {
-    for (const page of ['README.md', ...['keep', 'commands', 'agents', 'output'].map((name) => `docs/${name}.md`)])
+    for (const page of ['README.md', 'docs/keep.md', 'docs/commands.md', 'docs/agents.md', 'docs/output.md'])
       expect(readFileSync(join(ROOT, page), 'utf8'), page).not.toMatch(/—\s*—/);
   });
 });
