@@ -27,16 +27,14 @@ const has = (packages: Set<string>, name: string) => [...packages].some((found) 
 const work = tempDir('hedge-startup-');
 afterAll(() => work.remove());
 
-/** A dist/ file's text, and the .js files of dist/. */
+/** A dist/ file's text, the first group of each match of `pattern` in it, and the .js files of dist/. */
 const distText = (file: string) => readFileSync(join(DIST, file), 'utf8');
+const distMatches = (file: string, pattern: RegExp) => [...distText(file).matchAll(pattern)].map((match) => match[1]);
 const distScripts = () => readdirSync(DIST).filter((file) => file.endsWith('.js'));
 
 /** The packages whose files esbuild bundled into a dist/ file, from its `// …/node_modules/x/…` markers. */
-function bundledPackages(file: string) {
-  return new Set(
-    [...distText(file).matchAll(/^\/\/ .*?node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm)].map((match) => match[1]),
-  );
-}
+const bundledPackages = (file: string) =>
+  new Set(distMatches(file, /^\/\/ .*?node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm));
 
 // Records every module the child loads: ES modules through a resolve hook (Node >= 20.6),
 // CommonJS ones from require.cache when the process exits.
@@ -181,7 +179,7 @@ const front = new Set<string>();
 const visit = (file: string) => {
   if (front.has(file)) return;
   front.add(file);
-  for (const [, next] of distText(file).matchAll(/^import\s[^;]*?from\s*"\.\/([\w.-]+\.js)";/gm)) visit(next);
+  distMatches(file, /^import\s[^;]*?from\s*"\.\/([\w.-]+\.js)";/gm).forEach(visit);
 };
 visit('cli.js');
 
@@ -195,9 +193,7 @@ function chunkHolding(source: string) {
 it('the bundle: keeps the front door (cli.js and the chunks it imports as it starts) to commander and Node built-ins, and reaches each command only through a lazy import of a dist/ chunk; loads no package at run time from any dist/ file (the tarball declares none, so each is bundled); bundles the heavy packages into dist/ chunks (so that the recording below can see them)', () => {
   const packages = new Set([...front].flatMap((file) => [...bundledPackages(file)]));
   expect([...packages]).toEqual(['commander']);
-  const lazy = [...front].flatMap((file) =>
-    [...distText(file).matchAll(/\bimport\("\.\/([\w.-]+\.js)"\)/g)].map((match) => match[1]),
-  );
+  const lazy = [...front].flatMap((file) => distMatches(file, /\bimport\("\.\/([\w.-]+\.js)"\)/g));
   expect(lazy).toContain(chunkHolding('src/cli/run.ts'));
   expect(lazy).toContain(chunkHolding('src/cli/cmd/book/markets.ts'));
   expect(readdirSync(DIST)).toEqual(expect.arrayContaining(lazy));
@@ -207,8 +203,7 @@ it('the bundle: keeps the front door (cli.js and the chunks it imports as it sta
   // built-ins by `node:` only. pg asks for its optional libpq binding inside a try.
   const loads = /(?:^(?:import|export)\s[^;]*?from\s*|\bimport\(|(?<![\w$'"`.])(?:__)?require\()"([^"]+)"/gm;
   const strays = distScripts().flatMap((file) =>
-    [...distText(file).matchAll(loads)]
-      .map((match) => match[1])
+    distMatches(file, loads)
       .filter(
         (name) =>
           !name.startsWith('./') &&
@@ -254,8 +249,8 @@ async function recordMany() {
   const table = (format: string) => command(`markets --format ${format}`, { ...plain, ...tables.env });
   const [first, second] = await Promise.all([
     loadedInOrder({
-      quoteHelp: command('quote --help'),
-      serveHelp: command('sandbox serve --help'),
+      'quote --help': command('quote --help'),
+      'sandbox serve --help': command('sandbox serve --help'),
       exitCodes: command('help exit-codes'),
       marketsWithoutKey: command('markets --json'),
       demoQuote: command(demoQuote, baseEnv(demo)),
@@ -323,9 +318,7 @@ it("what the demo loads: `--demo quote` answers over the demo's local socket wit
   const open = runs.demoOpen;
   expect(open.code, open.stderr).toBe(0);
   expect(open.added.natives).toContain('crypto');
-  const zodFiles = quote.distFiles.flatMap((file) =>
-    [...distText(file).matchAll(/^\/\/ .*?node_modules\/zod\/(\S+)$/gm)].map((match) => match[1]),
-  );
+  const zodFiles = quote.distFiles.flatMap((file) => distMatches(file, /^\/\/ .*?node_modules\/zod\/(\S+)$/gm));
   expect(zodFiles).toContain('v4/locales/en.js');
   expect(zodFiles.filter((file) => /locales\/(?!en\.js)|json-schema-generator/.test(file))).toEqual([]);
 });
@@ -337,9 +330,7 @@ it.each(['--version', '-V', 'quote --help', 'sandbox serve --help'])(
   'a real start: hedge %s loads the front door only',
   async (name) => {
     const launcher = name.startsWith('-');
-    const loaded = launcher
-      ? await loadedBy([name])
-      : (await manyRuns()).runs[name === 'quote --help' ? 'quoteHelp' : 'serveHelp'];
+    const loaded = launcher ? await loadedBy([name]) : (await manyRuns()).runs[name];
     expect(loaded.code).toBe(0);
     expect(loaded.stdout).toMatch(/^(\d+\.\d+\.\d+\n|Usage: hedge)/);
     if (launcher) expect(loaded.distFiles).toEqual([]);
