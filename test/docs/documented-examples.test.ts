@@ -65,61 +65,61 @@ import { startSimulator, type Simulator } from '../support/simulator.js';
 
 // ---------------------------------------------------------------------------------------------
 // What cannot run here, each with why. `match` is tried on the line as written (spaces collapsed);
-// `compare: false` runs the line but does not compare the output it shows (shown from a server
+// `compare` false runs the line but does not compare the output it shows (shown from a server
 // the simulator cannot be). Every entry must match a line of the docs (a stale entry fails).
 // ---------------------------------------------------------------------------------------------
+const skip = (match: RegExp, why: string, compare = true) => ({ match, why, compare });
 const SKIPPED = [
-  {
-    match: /^(?:\.\/bin\/hedge\.js|hedge) login --profile desk --base-url https:\/\/<your partner address>/,
-    why: "a placeholder for your partner's address; asks for the key on a terminal (test/setup/profiles-login-tty.test.ts types one in a pty)",
-  },
-  {
-    match: /^hedge login --profile desk(?: #.*)?$/,
-    why: 'asks for the key, hidden, on a terminal (test/setup/profiles-login-tty.test.ts types one in a pty)',
-  },
-  {
-    match: /^hedge login --profile desk --key-command 'pass show hedge\/desk'/,
-    why: 'needs the `pass` password store with an entry hedge/desk (test/setup/key-command.test.ts runs a helper)',
-  },
-  {
-    match: /^hedge login --profile desk --move-key(?: #.*)?$/,
-    why: 'moves the key into the OS keyring: a test has none (no Secret Service), and must never write a real one (test/setup/keys-keyring.test.ts)',
-  },
-  {
-    match:
-      /login --profile desk --journal-url postgres:|^HEDGE_JOURNAL_URL=postgres:\S+ hedge journal migrate|^hedge journal migrate --profile desk/,
-    why: 'needs a PostgreSQL server (test/journal/team-store.test.ts runs these where one is installed)',
-  },
-  {
-    match: /login --profile desk --base-url https:\/\/api\.example\.com\//,
-    why: 'a made-up server: login checks the key there before saving it',
-  },
-  {
-    match: /^hedge mcp --profile desk --root ~\/books$/,
-    why: "names the reader's own folder of target files, ~/books (a --root that is not a directory is exit 2)",
-  },
-  { match: /^hedge open$/, why: 'the wizard asks on a terminal (test/trade/wizard-open.test.ts answers it in a pty)' },
-  {
-    match: /^hedge resume a_mwrrf5p1$|^hedge journal resolve a_mwrrf5p1 --(?:not-)?landed$/,
-    why: 'needs an action whose outcome is unknown, a write killed in flight (test/journal/journal-commands.test.ts and journal-ambiguous.test.ts make, resolve and resume them)',
-  },
-  {
-    match: /^hedge resume z3f0c1a9b2d41 --yes$/,
-    why: 'needs a journal row forged by hand, with no seal (test/journal/forged-rows.test.ts writes one)',
-  },
-  {
-    match: /^hedge positions --until "sum\(\[\]\.net_pnl_usd\) > \\`500\\`" --timeout 3600$/,
-    why: "waits up to an hour for the book to make 500 USD, which the simulator's book never does in a test",
-  },
-  {
-    match: /^\.\/dist-sea\/hedge --version$/,
-    why: 'the single executable is built by `npm run build:sea` (test/build/single-executable.test.ts builds and runs it)',
-  },
-  {
-    match: /^hedge positions --json # the server sent "notional_usd": "n\/a"/,
-    why: 'the output shown is of a server that sends "n/a" beside size_usd, which no simulator dialect does (test/api/json-keeps-everything.test.ts makes one)',
-    compare: false,
-  },
+  skip(
+    /^(?:\.\/bin\/hedge\.js|hedge) login --profile desk --base-url https:\/\/<your partner address>/,
+    "a placeholder for your partner's address; asks for the key on a terminal (test/setup/profiles-login-tty.test.ts types one in a pty)",
+  ),
+  skip(
+    /^hedge login --profile desk(?: #.*)?$/,
+    'asks for the key, hidden, on a terminal (test/setup/profiles-login-tty.test.ts types one in a pty)',
+  ),
+  skip(
+    /^hedge login --profile desk --key-command 'pass show hedge\/desk'/,
+    'needs the `pass` password store with an entry hedge/desk (test/setup/key-command.test.ts runs a helper)',
+  ),
+  skip(
+    /^hedge login --profile desk --move-key(?: #.*)?$/,
+    'moves the key into the OS keyring: a test has none (no Secret Service), and must never write a real one (test/setup/keys-keyring.test.ts)',
+  ),
+  skip(
+    /login --profile desk --journal-url postgres:|^HEDGE_JOURNAL_URL=postgres:\S+ hedge journal migrate|^hedge journal migrate --profile desk/,
+    'needs a PostgreSQL server (test/journal/team-store.test.ts runs these where one is installed)',
+  ),
+  skip(
+    /login --profile desk --base-url https:\/\/api\.example\.com\//,
+    'a made-up server: login checks the key there before saving it',
+  ),
+  skip(
+    /^hedge mcp --profile desk --root ~\/books$/,
+    "names the reader's own folder of target files, ~/books (a --root that is not a directory is exit 2)",
+  ),
+  skip(/^hedge open$/, 'the wizard asks on a terminal (test/trade/wizard-open.test.ts answers it in a pty)'),
+  skip(
+    /^hedge resume a_mwrrf5p1$|^hedge journal resolve a_mwrrf5p1 --(?:not-)?landed$/,
+    'needs an action whose outcome is unknown, a write killed in flight (test/journal/journal-commands.test.ts and journal-ambiguous.test.ts make, resolve and resume them)',
+  ),
+  skip(
+    /^hedge resume z3f0c1a9b2d41 --yes$/,
+    'needs a journal row forged by hand, with no seal (test/journal/forged-rows.test.ts writes one)',
+  ),
+  skip(
+    /^hedge positions --until "sum\(\[\]\.net_pnl_usd\) > \\`500\\`" --timeout 3600$/,
+    "waits up to an hour for the book to make 500 USD, which the simulator's book never does in a test",
+  ),
+  skip(
+    /^\.\/dist-sea\/hedge --version$/,
+    'the single executable is built by `npm run build:sea` (test/build/single-executable.test.ts builds and runs it)',
+  ),
+  skip(
+    /^hedge positions --json # the server sent "notional_usd": "n\/a"/,
+    'the output shown is of a server that sends "n/a" beside size_usd, which no simulator dialect does (test/api/json-keeps-everything.test.ts makes one)',
+    false,
+  ),
 ];
 
 /** Commands about this machine, not an account ('': `hedge --version`): they run as written, never with `--demo` added. */
@@ -286,7 +286,6 @@ function launcher({ words }: Simple) {
   for (const length of [1, 2])
     if (at >= 0 && LAUNCHERS.has(words.slice(at, at + length).join(' ')))
       return { assignments, args: words.slice(at + length) };
-  return undefined;
 }
 
 type Example = DocLine & { shell: ReturnType<typeof parseShell> };
@@ -348,10 +347,7 @@ async function spawnHedge(args: string[], { stdin = '', ...where }: RunIn, up?: 
   return {
     printed,
     end,
-    stop: () => {
-      child.kill('SIGTERM');
-      return end(10_000);
-    },
+    stop: () => (child.kill('SIGTERM'), end(10_000)),
   };
 }
 
@@ -449,7 +445,7 @@ function commandOf(args: string[]) {
 
 type BlockState = ReturnType<typeof startBlock>;
 
-function env(state: BlockState, extra: Env = {}) {
+function env(state: BlockState, extra?: Env) {
   return {
     ...baseEnv(state.config),
     ...state.served,
@@ -658,8 +654,9 @@ function compare(doc: string[], stdout: string, stderr: string) {
     for (const key of have) missing.delete(key);
     return missing.size ? [`keys the doc shows that the output lacks: ${[...missing].join(', ')}`] : [];
   }
-  const problems: string[] = [];
-  const [docTable, outTable] = [table(doc), table(printed)];
+  const problems = [];
+  const docTable = table(doc);
+  const outTable = table(printed);
   if (docTable && !outTable)
     return [`the doc shows a table (${docTable.columns.join(', ')}); the command printed:\n${head}`];
   if (docTable && outTable) {
@@ -819,7 +816,7 @@ describe('the documented examples', () => {
               if (needsKeeper(example)) stop = await startKeeper(state);
               const { last, echoStatus } = await runLine(state, example);
               // The exit code the doc implies: its `# exit N`, or under `; echo $?` the code its last line shows (blocksOf() drops trailing blank lines).
-              const echoed = echoStatus ? /^(\d+)\b/.exec(example.shown.at(-1) ?? '')?.[1] : undefined;
+              const echoed = echoStatus && /^(\d+)\b/.exec(example.shown.at(-1) ?? '')?.[1];
               const expected = Number(/^exit (\d+)\b/.exec(example.shell.comment)?.[1] ?? echoed ?? 0);
               const shown = example.shown.slice(0, echoStatus ? -1 : undefined);
               if (last && last.result.code !== expected)
