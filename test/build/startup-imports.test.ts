@@ -21,22 +21,20 @@ import { run } from './run-process.js';
 
 const DIST = join(ROOT, 'dist');
 // @inquirer/prompts itself only re-exports, so its code in a bundle is that of @inquirer/*.
-const HEAVY = ['zod', '@inquirer/*', 'ora', 'undici', 'conf'];
-const has = (packages: Set<string>, name: string) =>
-  name.endsWith('/*') ? [...packages].some((found) => found.startsWith(name.slice(0, -1))) : packages.has(name);
+const HEAVY = ['zod', '@inquirer', 'ora', 'undici', 'conf'];
+/** Whether a package (or one of a scope) is among these. */
+const has = (packages: Set<string>, name: string) => [...packages].some((found) => `${found}/`.startsWith(`${name}/`));
 const work = tempDir('hedge-startup-');
 afterAll(() => work.remove());
 
-/** A dist/ file's text, and the .js files of dist/. */
+/** A dist/ file's text, the first group of each match of `pattern` in it, and the .js files of dist/. */
 const distText = (file: string) => readFileSync(join(DIST, file), 'utf8');
+const distMatches = (file: string, pattern: RegExp) => [...distText(file).matchAll(pattern)].map((match) => match[1]);
 const distScripts = () => readdirSync(DIST).filter((file) => file.endsWith('.js'));
 
 /** The packages whose files esbuild bundled into a dist/ file, from its `// …/node_modules/x/…` markers. */
-function bundledPackages(file: string) {
-  return new Set(
-    [...distText(file).matchAll(/^\/\/ .*?node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm)].map((match) => match[1]),
-  );
-}
+const bundledPackages = (file: string) =>
+  new Set(distMatches(file, /^\/\/ .*?node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm));
 
 // Records every module the child loads: ES modules through a resolve hook (Node >= 20.6),
 // CommonJS ones from require.cache when the process exits.
@@ -66,13 +64,6 @@ process.on('exit', () => {
 `,
 );
 
-/**
- * What a process loaded: the dist/ files (by name); the packages bundled into them plus any loaded
- * from node_modules directly; Node built-ins loaded by an ES import (`node:…`: not those taken by
- * process.getBuiltinModule); Node's own modules loaded by any means (process.moduleLoadList).
- */
-type Loads = ReturnType<typeof loadsOf>;
-
 let runs = 0;
 /** `node --import <recorder> script …args`: its code and output, and the lines of its load log. */
 async function recorded(script: string, args: string[], env: Record<string, string>) {
@@ -91,6 +82,11 @@ async function loadedBy(args: string[], env: Record<string, string> = {}) {
   return { ...run, ...loadsOf(entries) };
 }
 
+/**
+ * What a process loaded: the dist/ files (by name); the packages bundled into them plus any loaded
+ * from node_modules directly; Node built-ins loaded by an ES import (`node:…`: not those taken by
+ * process.getBuiltinModule); Node's own modules loaded by any means (process.moduleLoadList).
+ */
 function loadsOf(entries: readonly string[]) {
   const files = new Set(
     entries.filter(Boolean).map((entry) => (entry.startsWith('file:') ? new URL(entry).pathname : entry)),
@@ -146,33 +142,26 @@ writeFileSync(process.argv[2], JSON.stringify(results));
 );
 
 /**
- * A run of loadedInOrder: `mapped`, whether the shared object asked for was open when it ended
+ * Runs named commands in one recorded process, in order: each run's `env` is main()'s; `processEnv` is
+ * added to the process's own (HEDGE_DRIVER_MAPPED names a shared object to look for after each run).
+ * Each run, by its name: `mapped`, whether the shared object asked for was open when it ended
  * (Linux only); `added`, what it loaded that no run before it in its process had.
  */
-type Recorded = Loads & {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  mapped?: boolean;
-  added: Omit<Loads, 'builtins'>;
-};
-
-/**
- * Runs commands in one recorded process, in order: each run's `env` is main()'s; `processEnv` is
- * added to the process's own (HEDGE_DRIVER_MAPPED names a shared object to look for after each run).
- */
 async function loadedInOrder(
-  commands: Array<{ args: string[]; env: Record<string, string> }>,
+  commands: Record<string, { args: string[]; env: Record<string, string> }>,
   processEnv: Record<string, string> = {},
 ) {
   const spec = join(work.path, `runs-${runs}.json`);
-  writeFileSync(spec, JSON.stringify(commands));
+  const names = Object.keys(commands);
+  writeFileSync(spec, JSON.stringify(Object.values(commands)));
   const { code, stderr, entries } = await recorded(driverFile, [spec], processEnv);
   expect(code, stderr).toBe(0);
-  const results: Recorded[] = JSON.parse(readFileSync(spec, 'utf8'));
+  const results: Array<{ code: number | null; stdout: string; stderr: string; mapped?: boolean }> = JSON.parse(
+    readFileSync(spec, 'utf8'),
+  );
   const marks = entries.flatMap((entry, at) => (entry === '#ran' ? [at] : []));
-  expect(marks).toHaveLength(commands.length);
-  return results.map((result, index) => {
+  expect(marks).toHaveLength(names.length);
+  const named = results.map((result, index) => {
     const before = loadsOf(entries.slice(0, marks[index - 1] ?? 0));
     const upTo = loadsOf(entries.slice(0, marks[index]));
     const added = {
@@ -180,26 +169,19 @@ async function loadedInOrder(
       packages: new Set([...upTo.packages].filter((name) => !before.packages.has(name))),
       natives: upTo.natives.filter((name) => !before.natives.includes(name)),
     };
-    return { ...result, ...upTo, added };
+    return [names[index], { ...result, ...upTo, added }] as const;
   });
+  return Object.fromEntries(named);
 }
 
-/** A dist/ file's static imports of other dist/ files (`import … from "./chunk-X.js"`). */
-function staticImports(file: string) {
-  return [...distText(file).matchAll(/^import\s[^;]*?from\s*"\.\/([\w.-]+\.js)";/gm)].map((match) => match[1]);
-}
-
-/** dist/cli.js and every chunk it loads as it starts: what `hedge --help` runs. */
-function frontFiles() {
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    for (const next of staticImports(file)) visit(next);
-  };
-  visit('cli.js');
-  return seen;
-}
+/** dist/cli.js and every chunk it loads as it starts (its static imports of dist/ files, `import … from "./chunk-X.js"`): what `hedge --help` runs. */
+const front = new Set<string>();
+const visit = (file: string) => {
+  if (front.has(file)) return;
+  front.add(file);
+  distMatches(file, /^import\s[^;]*?from\s*"\.\/([\w.-]+\.js)";/gm).forEach(visit);
+};
+visit('cli.js');
 
 /** The dist/ chunk that holds a module of src/ (esbuild marks each with `// src/…`). */
 function chunkHolding(source: string) {
@@ -208,50 +190,39 @@ function chunkHolding(source: string) {
   return holders[0];
 }
 
-const front = frontFiles();
-
 it('the bundle: keeps the front door (cli.js and the chunks it imports as it starts) to commander and Node built-ins, and reaches each command only through a lazy import of a dist/ chunk; loads no package at run time from any dist/ file (the tarball declares none, so each is bundled); bundles the heavy packages into dist/ chunks (so that the recording below can see them)', () => {
-  expect(front.size).toBeGreaterThan(0);
   const packages = new Set([...front].flatMap((file) => [...bundledPackages(file)]));
   expect([...packages]).toEqual(['commander']);
-  // Besides dist/ files, the front imports Node built-ins only.
-  for (const file of front) {
-    const imported = [...distText(file).matchAll(/^import\s[^;]*?from\s*"([^"]+)";/gm)].map((match) => match[1]);
-    expect(
-      imported.filter((name) => !name.startsWith('./') && !name.startsWith('node:')),
-      file,
-    ).toEqual([]);
-  }
-  const lazy = [...front].flatMap((file) =>
-    [...distText(file).matchAll(/\bimport\("\.\/([\w.-]+\.js)"\)/g)].map((match) => match[1]),
-  );
+  const lazy = [...front].flatMap((file) => distMatches(file, /\bimport\("\.\/([\w.-]+\.js)"\)/g));
   expect(lazy).toContain(chunkHolding('src/cli/run.ts'));
   expect(lazy).toContain(chunkHolding('src/cli/cmd/book/markets.ts'));
-  const distFiles = new Set(readdirSync(DIST));
-  for (const file of lazy) {
-    expect(distFiles.has(file), file).toBe(true);
-    expect(front.has(file), `${file} is loaded lazily, not as the front starts`).toBe(false);
-  }
+  expect(readdirSync(DIST)).toEqual(expect.arrayContaining(lazy));
+  for (const file of lazy) expect(front.has(file), `${file} is loaded lazily, not as the front starts`).toBe(false);
   // Static and lazy imports, and the require() calls left in bundled CommonJS (not those quoted
-  // in a package's generated-code strings). pg asks for its optional libpq binding inside a try.
-  const neverLoaded = ['pg-native'];
+  // in a package's generated-code strings): of dist/ files and Node built-ins only, the front's
+  // built-ins by `node:` only. pg asks for its optional libpq binding inside a try.
   const loads = /(?:^(?:import|export)\s[^;]*?from\s*|\bimport\(|(?<![\w$'"`.])(?:__)?require\()"([^"]+)"/gm;
-  const strays = distScripts()
-    .flatMap((file) => [...distText(file).matchAll(loads)].map((match) => `${file}: ${match[1]}`))
-    .filter((load) => {
-      const name = load.slice(load.indexOf(': ') + 2);
-      return (
-        !name.startsWith('./') &&
-        !name.startsWith('node:') &&
-        !builtinModules.includes(name) &&
-        !neverLoaded.includes(name)
-      );
-    });
+  const strays = distScripts().flatMap((file) =>
+    distMatches(file, loads)
+      .filter(
+        (name) =>
+          !name.startsWith('./') &&
+          !name.startsWith('node:') &&
+          (front.has(file) || (!builtinModules.includes(name) && name !== 'pg-native')),
+      )
+      .map((name) => `${file}: ${name}`),
+  );
   expect(strays).toEqual([]);
   // The scan sees the loads it checks: the one optional binding is among them.
   expect(distScripts().some((file) => /__require\("pg-native"\)/.test(distText(file)))).toBe(true);
   const all = new Set(distScripts().flatMap((file) => [...bundledPackages(file)]));
   for (const name of HEAVY) expect(has(all, name), name).toBe(true);
+});
+
+let many: ReturnType<typeof recordMany> | undefined;
+const simulators: Simulator[] = [];
+afterAll(async () => {
+  for (const simulator of simulators) await simulator.close();
 });
 
 /**
@@ -260,34 +231,6 @@ it('the bundle: keeps the front door (cli.js and the chunks it imports as it sta
  * before it either. A simulator for the table's runs, one for the request's and one for the
  * stored profile's (the request log of each is that run's alone).
  */
-const MANY = {
-  quoteHelp: 'quote --help',
-  serveHelp: 'sandbox serve --help',
-  exitCodes: 'help exit-codes',
-  marketsWithoutKey: 'markets --json',
-  demoQuote: '--demo quote USDTNGN buy 10000 --tenor 3 --json',
-  demoOpen: '--demo open USDTNGN buy 10000 --tenor 3 --yes --json --no-wait',
-  localJournal: 'journal --json',
-  json: 'markets --format json',
-  tsv: 'markets --format tsv',
-  csv: 'markets --format csv',
-  ndjson: 'markets --format ndjson',
-  table: 'markets --format table',
-  teamJournal: 'journal --json',
-  // In a process of their own: the write loads node:crypto, which the demo's quote must not have.
-  request: 'markets --json',
-  profileRead: 'markets --json',
-  profileWrite: 'profile use spare',
-} as const;
-type Many = keyof typeof MANY;
-const STORE: readonly Many[] = ['request', 'profileRead', 'profileWrite'];
-
-let many: ReturnType<typeof recordMany> | undefined;
-const simulators: Simulator[] = [];
-afterAll(async () => {
-  for (const simulator of simulators) await simulator.close();
-});
-
 const manyRuns = () => (many ??= recordMany());
 async function recordMany() {
   const [tables, requestSimulator, profileSimulator] = await Promise.all(
@@ -299,35 +242,53 @@ async function recordMany() {
   writeStore(storedProfile, { current: 'desk', profiles: { desk: profile, spare: profile } });
   // The first run makes the demo's state (its random id part, a file written): the recorded one reads it.
   const demo = join(work.path, 'demo');
-  expect((await runHedge(MANY.demoQuote, { configDir: demo })).code).toBe(0);
-  const envOf = (name: Many) => {
-    if (name === 'profileRead' || name === 'profileWrite') return baseEnv(storedProfile);
-    if (name.startsWith('demo')) return baseEnv(demo);
-    if (name === 'teamJournal')
+  const demoQuote = '--demo quote USDTNGN buy 10000 --tenor 3 --json';
+  expect((await runHedge(demoQuote, { configDir: demo })).code).toBe(0);
+  const plain = baseEnv(work.path);
+  const command = (line: string, env = plain) => ({ args: line.split(' '), env });
+  const table = (format: string) => command(`markets --format ${format}`, { ...plain, ...tables.env });
+  const [first, second] = await Promise.all([
+    loadedInOrder({
+      'quote --help': command('quote --help'),
+      'sandbox serve --help': command('sandbox serve --help'),
+      exitCodes: command('help exit-codes'),
+      marketsWithoutKey: command('markets --json'),
+      demoQuote: command(demoQuote, baseEnv(demo)),
+      demoOpen: command('--demo open USDTNGN buy 10000 --tenor 3 --yes --json --no-wait', baseEnv(demo)),
+      localJournal: command('journal --json'),
+      json: table('json'),
+      tsv: table('tsv'),
+      csv: table('csv'),
+      ndjson: table('ndjson'),
+      table: table('table'),
       // Nothing listens on port 9 of loopback: the client is loaded and the store refused.
-      return { ...baseEnv(work.path), HEDGE_JOURNAL_URL: 'postgres://desk@127.0.0.1:9/hedge' };
-    if (['json', 'tsv', 'csv', 'ndjson', 'table'].includes(name)) return { ...baseEnv(work.path), ...tables.env };
-    if (name === 'request') return { ...baseEnv(work.path), ...requestSimulator.env };
-    return baseEnv(work.path);
-  };
-  const groups = [(Object.keys(MANY) as Many[]).filter((name) => !STORE.includes(name)), STORE];
-  const recorded = await Promise.all(
-    groups.map((names) => loadedInOrder(names.map((name) => ({ args: MANY[name].split(' '), env: envOf(name) })))),
-  );
-  const runs = Object.fromEntries(
-    groups.flatMap((names, group) => names.map((name, index) => [name, recorded[group][index]])),
-  ) as Record<Many, Recorded>;
-  return { runs, requestSimulator, profileSimulator, storedProfile, demo };
+      teamJournal: command('journal --json', { ...plain, HEDGE_JOURNAL_URL: 'postgres://desk@127.0.0.1:9/hedge' }),
+    }),
+    // In a process of their own: the write loads node:crypto, which the demo's quote must not have.
+    loadedInOrder({
+      request: command('markets --json', { ...plain, ...requestSimulator.env }),
+      profileRead: command('markets --json', baseEnv(storedProfile)),
+      profileWrite: command('profile use spare', baseEnv(storedProfile)),
+    }),
+  ]);
+  return { runs: { ...first, ...second }, requestSimulator, profileSimulator, storedProfile, demo };
 }
 
 it('what a request loads: `markets --json` against a server sends one GET over node:http, without loading undici or the PostgreSQL client; with its key in a stored profile it reads the store without conf or its lock; a write to the store loads both', async () => {
   const { runs, requestSimulator, profileSimulator, storedProfile } = await manyRuns();
+  // The key and URL of the profile's run come from the profile only (no simulator env; baseEnv names neither).
+  for (const [ran, simulator] of [
+    [runs.request, requestSimulator],
+    [runs.profileRead, profileSimulator],
+  ] as const) {
+    expect(ran.code).toBe(0);
+    expect(JSON.parse(ran.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
+    expect(simulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
+  }
   // The first command of its process: all it loaded is what the process loaded.
   const loaded = runs.request;
-  expect(loaded.code).toBe(0);
-  expect(JSON.parse(loaded.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
   // undici is loaded for a request through a proxy only (test/api/tls.test.ts goes through one).
-  expect(has(loaded.packages, 'undici')).toBe(false);
+  expect(loaded.packages.has('undici')).toBe(false);
   expect(loaded.packages.has('pg')).toBe(false);
   // node:http is taken by process.getBuiltinModule, never by an ES import: on Node >= 22 that
   // import loads Node's own undici for node:http's WebSocket export (docs/performance.md).
@@ -335,19 +296,13 @@ it('what a request loads: `markets --json` against a server sends one GET over n
   expect(loaded.builtins).not.toContain('node:http');
   expect(loaded.builtins).not.toContain('node:https');
   // The recording sees what the request did load lazily: the answer's schemas (zod).
-  expect(has(loaded.added.packages, 'zod')).toBe(true);
-  expect(requestSimulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
-  // The key and URL come from the profile only (no simulator env; baseEnv names neither).
-  const read = runs.profileRead;
-  expect(read.code).toBe(0);
-  expect(JSON.parse(read.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
-  expect(profileSimulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
-  for (const name of ['conf', 'ajv', 'proper-lockfile']) expect(has(read.packages, name), name).toBe(false);
+  expect(loaded.added.packages.has('zod')).toBe(true);
+  for (const name of ['conf', 'ajv', 'proper-lockfile']) expect(runs.profileRead.packages.has(name), name).toBe(false);
   // Positive control: a command that writes the store loads conf and the lock, and the write lands.
   const write = runs.profileWrite;
   expect(write.code).toBe(0);
   expect(readStore(storedProfile).current).toBe('spare');
-  for (const name of ['conf', 'proper-lockfile']) expect(has(write.added.packages, name), name).toBe(true);
+  for (const name of ['conf', 'proper-lockfile']) expect(write.added.packages.has(name), name).toBe(true);
 });
 
 it("what the demo loads: `--demo quote` answers over the demo's local socket without loading node:crypto; an open loads it (positive control); it loads zod's English messages only: no other locale and no JSON Schema generator (the agent's)", async () => {
@@ -363,9 +318,7 @@ it("what the demo loads: `--demo quote` answers over the demo's local socket wit
   const open = runs.demoOpen;
   expect(open.code, open.stderr).toBe(0);
   expect(open.added.natives).toContain('crypto');
-  const zodFiles = quote.distFiles.flatMap((file) =>
-    [...distText(file).matchAll(/^\/\/ .*?node_modules\/zod\/(\S+)$/gm)].map((match) => match[1]),
-  );
+  const zodFiles = quote.distFiles.flatMap((file) => distMatches(file, /^\/\/ .*?node_modules\/zod\/(\S+)$/gm));
   expect(zodFiles).toContain('v4/locales/en.js');
   expect(zodFiles.filter((file) => /locales\/(?!en\.js)|json-schema-generator/.test(file))).toEqual([]);
 });
@@ -377,12 +330,9 @@ it.each(['--version', '-V', 'quote --help', 'sandbox serve --help'])(
   'a real start: hedge %s loads the front door only',
   async (name) => {
     const launcher = name.startsWith('-');
-    const loaded = launcher
-      ? await loadedBy([name])
-      : (await manyRuns()).runs[name === 'quote --help' ? 'quoteHelp' : 'serveHelp'];
+    const loaded = launcher ? await loadedBy([name]) : (await manyRuns()).runs[name];
     expect(loaded.code).toBe(0);
     expect(loaded.stdout).toMatch(/^(\d+\.\d+\.\d+\n|Usage: hedge)/);
-    const front = frontFiles();
     if (launcher) expect(loaded.distFiles).toEqual([]);
     else expect(loaded.distFiles).toContain('cli.js');
     expect(loaded.distFiles.filter((file) => !front.has(file))).toEqual([]);
@@ -417,7 +367,7 @@ it("a real start: the launcher's `hedge --help` (dist/help.txt) loads the front 
   const markets = runs.marketsWithoutKey;
   expect(markets.code).not.toBe(0);
   expect(markets.added.distFiles).toContain(chunkHolding('src/cli/run.ts'));
-  expect(has(markets.added.packages, 'zod')).toBe(true);
+  expect(markets.added.packages.has('zod')).toBe(true);
 });
 
 it('a real start: the OS keyring (its module and native binding) is loaded only for a profile whose key is in it', async () => {
@@ -437,22 +387,21 @@ it('a real start: the OS keyring (its module and native binding) is loaded only 
   const bus = createServer((socket) => socket.once('data', () => socket.end('REJECTED EXTERNAL\r\n'))).listen(busPath);
   const busEnv = { DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` };
   try {
-    const [file, keyring] = await loadedInOrder(
-      [
-        { args, env: baseEnv(profileIn('key-in-file', { api_key: 'hpk_test_StartupKeyInTheFile000001' })) },
-        { args, env: { ...baseEnv(profileIn('key-in-keyring', { key_keyring: 'd@startup' })), ...busEnv } },
-      ],
+    const { file, keyring } = await loadedInOrder(
+      {
+        file: { args, env: baseEnv(profileIn('key-in-file', { api_key: 'hpk_test_StartupKeyInTheFile000001' })) },
+        keyring: { args, env: { ...baseEnv(profileIn('key-in-keyring', { key_keyring: 'd@startup' })), ...busEnv } },
+      },
       { ...busEnv, HEDGE_DRIVER_MAPPED: 'keyring.' },
     );
     // The command ran (the front and its lazily loaded chunks), with its key from the file.
     expect(file.distFiles).toContain('cli.js');
     expect(file.distFiles.length).toBeGreaterThan(1);
     expect(file.distFiles.filter((name) => keyringChunks.includes(name))).toEqual([]);
-    if (process.platform === 'linux') expect(file.mapped).toBe(false);
-    // Positive control: a keyring profile loads both.
+    // Positive control: a keyring profile loads both (the binding seen open on Linux only).
     expect(keyring.code).toBe(4);
     expect(keyring.added.distFiles).toEqual(expect.arrayContaining(keyringChunks));
-    if (process.platform === 'linux') expect(keyring.mapped).toBe(true);
+    if (process.platform === 'linux') expect([file.mapped, keyring.mapped]).toEqual([false, true]);
   } finally {
     bus.close();
   }
@@ -472,7 +421,6 @@ it('the table library (cli-table3): is loaded by a table only: --json, tsv, csv 
   expect(table.added.packages.has('cli-table3')).toBe(true);
   const importers = readdirSync(join(ROOT, 'src'), { recursive: true })
     .map(String)
-    .filter((file) => file.endsWith('.ts'))
-    .filter((file) => /['"]cli-table3['"]/.test(readFileSync(join(ROOT, 'src', file), 'utf8')));
+    .filter((file) => file.endsWith('.ts') && /['"]cli-table3['"]/.test(readFileSync(join(ROOT, 'src', file), 'utf8')));
   expect(importers).toEqual([join('platform', 'terminal', 'table.ts')]);
 });

@@ -51,6 +51,7 @@
 //   they are all of them, each row shown has the shape of one printed. A card (`│ label │ value │`):
 //   its first line, and its labels in order. Anything else: its first line.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { loginWith } from '../support/config-store.js';
@@ -64,61 +65,61 @@ import { startSimulator, type Simulator } from '../support/simulator.js';
 
 // ---------------------------------------------------------------------------------------------
 // What cannot run here, each with why. `match` is tried on the line as written (spaces collapsed);
-// `compare: false` runs the line but does not compare the output it shows (shown from a server
+// `compare` false runs the line but does not compare the output it shows (shown from a server
 // the simulator cannot be). Every entry must match a line of the docs (a stale entry fails).
 // ---------------------------------------------------------------------------------------------
+const skip = (match: RegExp, why: string, compare = true) => ({ match, why, compare });
 const SKIPPED = [
-  {
-    match: /^(?:\.\/bin\/hedge\.js|hedge) login --profile desk --base-url https:\/\/<your partner address>/,
-    why: "a placeholder for your partner's address; asks for the key on a terminal (test/setup/profiles-login-tty.test.ts types one in a pty)",
-  },
-  {
-    match: /^hedge login --profile desk(?: #.*)?$/,
-    why: 'asks for the key, hidden, on a terminal (test/setup/profiles-login-tty.test.ts types one in a pty)',
-  },
-  {
-    match: /^hedge login --profile desk --key-command 'pass show hedge\/desk'/,
-    why: 'needs the `pass` password store with an entry hedge/desk (test/setup/key-command.test.ts runs a helper)',
-  },
-  {
-    match: /^hedge login --profile desk --move-key(?: #.*)?$/,
-    why: 'moves the key into the OS keyring: a test has none (no Secret Service), and must never write a real one (test/setup/keys-keyring.test.ts)',
-  },
-  {
-    match:
-      /login --profile desk --journal-url postgres:|^HEDGE_JOURNAL_URL=postgres:\S+ hedge journal migrate|^hedge journal migrate --profile desk/,
-    why: 'needs a PostgreSQL server (test/journal/team-store.test.ts runs these where one is installed)',
-  },
-  {
-    match: /login --profile desk --base-url https:\/\/api\.example\.com\//,
-    why: 'a made-up server: login checks the key there before saving it',
-  },
-  {
-    match: /^hedge mcp --profile desk --root ~\/books$/,
-    why: "names the reader's own folder of target files, ~/books (a --root that is not a directory is exit 2)",
-  },
-  { match: /^hedge open$/, why: 'the wizard asks on a terminal (test/trade/wizard-open.test.ts answers it in a pty)' },
-  {
-    match: /^hedge resume a_mwrrf5p1$|^hedge journal resolve a_mwrrf5p1 --(?:not-)?landed$/,
-    why: 'needs an action whose outcome is unknown, a write killed in flight (test/journal/journal-commands.test.ts and journal-ambiguous.test.ts make, resolve and resume them)',
-  },
-  {
-    match: /^hedge resume z3f0c1a9b2d41 --yes$/,
-    why: 'needs a journal row forged by hand, with no seal (test/journal/forged-rows.test.ts writes one)',
-  },
-  {
-    match: /^hedge positions --until "sum\(\[\]\.net_pnl_usd\) > \\`500\\`" --timeout 3600$/,
-    why: "waits up to an hour for the book to make 500 USD, which the simulator's book never does in a test",
-  },
-  {
-    match: /^\.\/dist-sea\/hedge --version$/,
-    why: 'the single executable is built by `npm run build:sea` (test/build/single-executable.test.ts builds and runs it)',
-  },
-  {
-    match: /^hedge positions --json # the server sent "notional_usd": "n\/a"/,
-    why: 'the output shown is of a server that sends "n/a" beside size_usd, which no simulator dialect does (test/api/json-keeps-everything.test.ts makes one)',
-    compare: false,
-  },
+  skip(
+    /^(?:\.\/bin\/hedge\.js|hedge) login --profile desk --base-url https:\/\/<your partner address>/,
+    "a placeholder for your partner's address; asks for the key on a terminal (test/setup/profiles-login-tty.test.ts types one in a pty)",
+  ),
+  skip(
+    /^hedge login --profile desk(?: #.*)?$/,
+    'asks for the key, hidden, on a terminal (test/setup/profiles-login-tty.test.ts types one in a pty)',
+  ),
+  skip(
+    /^hedge login --profile desk --key-command 'pass show hedge\/desk'/,
+    'needs the `pass` password store with an entry hedge/desk (test/setup/key-command.test.ts runs a helper)',
+  ),
+  skip(
+    /^hedge login --profile desk --move-key(?: #.*)?$/,
+    'moves the key into the OS keyring: a test has none (no Secret Service), and must never write a real one (test/setup/keys-keyring.test.ts)',
+  ),
+  skip(
+    /login --profile desk --journal-url postgres:|^HEDGE_JOURNAL_URL=postgres:\S+ hedge journal migrate|^hedge journal migrate --profile desk/,
+    'needs a PostgreSQL server (test/journal/team-store.test.ts runs these where one is installed)',
+  ),
+  skip(
+    /login --profile desk --base-url https:\/\/api\.example\.com\//,
+    'a made-up server: login checks the key there before saving it',
+  ),
+  skip(
+    /^hedge mcp --profile desk --root ~\/books$/,
+    "names the reader's own folder of target files, ~/books (a --root that is not a directory is exit 2)",
+  ),
+  skip(/^hedge open$/, 'the wizard asks on a terminal (test/trade/wizard-open.test.ts answers it in a pty)'),
+  skip(
+    /^hedge resume a_mwrrf5p1$|^hedge journal resolve a_mwrrf5p1 --(?:not-)?landed$/,
+    'needs an action whose outcome is unknown, a write killed in flight (test/journal/journal-commands.test.ts and journal-ambiguous.test.ts make, resolve and resume them)',
+  ),
+  skip(
+    /^hedge resume z3f0c1a9b2d41 --yes$/,
+    'needs a journal row forged by hand, with no seal (test/journal/forged-rows.test.ts writes one)',
+  ),
+  skip(
+    /^hedge positions --until "sum\(\[\]\.net_pnl_usd\) > \\`500\\`" --timeout 3600$/,
+    "waits up to an hour for the book to make 500 USD, which the simulator's book never does in a test",
+  ),
+  skip(
+    /^\.\/dist-sea\/hedge --version$/,
+    'the single executable is built by `npm run build:sea` (test/build/single-executable.test.ts builds and runs it)',
+  ),
+  skip(
+    /^hedge positions --json # the server sent "notional_usd": "n\/a"/,
+    'the output shown is of a server that sends "n/a" beside size_usd, which no simulator dialect does (test/api/json-keeps-everything.test.ts makes one)',
+    false,
+  ),
 ];
 
 /** Commands about this machine, not an account ('': `hedge --version`): they run as written, never with `--demo` added. */
@@ -176,11 +177,12 @@ function blocksOf(doc: string, markdown: string) {
         let command = prompt ? text.slice(2) : text;
         while (command.endsWith('\\') && at + 1 < body.length)
           command = `${command.slice(0, -1)} ${body[++at].text.trim()}`;
-        if (command.trim() !== '') commands.push({ line, text: command.trim(), shown: [] });
+        if (command.trim()) commands.push({ line, text: command.trim(), shown: [] });
       }
     }
     for (const command of commands) while (command.shown.at(-1)?.trim() === '') command.shown.pop();
-    const read = commands.map(({ line, text, shown }) => {
+    const read = commands.map((command) => {
+      const { line, text } = command;
       let shell;
       try {
         shell = parseShell(text);
@@ -189,9 +191,9 @@ function blocksOf(doc: string, markdown: string) {
         if (/(?:^|[\s|;&(])(?:hedge|\.\/bin\/hedge\.js|bin\/hedge\.js)\s/.test(text))
           UNREADABLE.push(`${doc}:${line}: ${(error as Error).message}`);
       }
-      const hedge = shell?.pipelines.some((pipeline) => pipeline.stages.some((stage) => launcher(stage))) ?? false;
+      const hedge = shell?.pipelines.some((pipeline) => pipeline.stages.some(launcher)) ?? false;
       const skip = SKIPPED.find((entry) => entry.match.test(text.replace(/\s+/g, ' ')));
-      return { doc, line, text, shown, shell, hedge, skip };
+      return { doc, ...command, shell, hedge, skip };
     });
     blocks.push({ doc, line: start, prompt, lines: read });
   }
@@ -242,18 +244,18 @@ function parseShell(text: string) {
   const pipelines: Pipeline[] = [];
   let stages: Simple[] = [];
   let simple: Simple = { words: [], redirects: [] };
-  let pending: { op: string; target?: string } | undefined;
+  let pending: Simple['redirects'][number] | undefined;
   let comment = '';
   const endPipeline = (then?: string) => {
     if (pending) throw new Error(`"${pending.op}" without a target in: ${text}`);
-    if (simple.words.length > 0 || simple.redirects.length > 0) stages.push(simple);
+    if (simple.words.length || simple.redirects.length) stages.push(simple);
     simple = { words: [], redirects: [] };
-    if (then === undefined || stages.length === 0) return;
+    if (then === undefined || !stages.length) return;
     pipelines.push({ stages, then });
     stages = [];
   };
   for (const { 0: token, 1: unreadable, index } of text.matchAll(TOKEN)) {
-    if (unreadable !== undefined) throw new Error(`cannot read ${text.slice(index)} in: ${text}`);
+    if (unreadable) throw new Error(`cannot read ${text.slice(index)} in: ${text}`);
     if (/^\s/.test(token)) continue;
     if (token.startsWith('#')) comment = token.slice(1).trim();
     else if (token === '|') endPipeline();
@@ -284,7 +286,6 @@ function launcher({ words }: Simple) {
   for (const length of [1, 2])
     if (at >= 0 && LAUNCHERS.has(words.slice(at, at + length).join(' ')))
       return { assignments, args: words.slice(at + length) };
-  return undefined;
 }
 
 type Example = DocLine & { shell: ReturnType<typeof parseShell> };
@@ -320,22 +321,14 @@ type RunIn = { cwd: string; env: Env; stdin?: string };
  * (SIGKILL after 20 s; null: killed, or never started); stop() ends it as a person does, by SIGTERM
  * (SIGKILL after 10 s).
  */
-async function spawnHedge(
-  args: string[],
-  { cwd, env, stdin = '' }: RunIn,
-  up?: (stdout: string, stderr: string) => boolean,
-) {
-  const child = spawn(process.execPath, [HEDGE_BIN, ...args], { cwd, env });
+async function spawnHedge(args: string[], { stdin = '', ...where }: RunIn, up?: typeof UP.sandbox) {
+  const child = spawn(process.execPath, [HEDGE_BIN, ...args], where);
   children.add(child);
-  const closed = new Promise<number | null>((resolve) => {
-    child.on('error', () => resolve(null));
-    child.on('close', (code) => {
-      children.delete(child);
-      resolve(code);
-    });
-  });
-  child.stdin.on('error', () => {});
-  child.stdin.end(stdin);
+  const closed = once(child, 'close').then(
+    ([code]) => code as number | null,
+    () => null,
+  );
+  child.stdin.on('error', () => {}).end(stdin);
   const printed = { stdout: '', stderr: '' };
   for (const stream of ['stdout', 'stderr'] as const)
     child[stream].setEncoding('utf8').on('data', (chunk: string) => (printed[stream] += chunk));
@@ -347,18 +340,14 @@ async function spawnHedge(
     await until(() => up(printed.stdout, printed.stderr), `hedge ${args.join(' ')} to start`, {
       timeoutMs: 30_000,
       process: closed.then((code) => ({ code, stderr: `${printed.stdout}\n${printed.stderr}` })),
-    }).catch((error: unknown) => {
+    }).catch((error) => {
       child.kill('SIGKILL');
       throw error;
     });
   return {
-    child,
     printed,
     end,
-    stop: () => {
-      child.kill('SIGTERM');
-      return end(10_000);
-    },
+    stop: () => (child.kill('SIGTERM'), end(10_000)),
   };
 }
 
@@ -375,19 +364,6 @@ const namesAFile = (args: string[]) =>
  * no file and do not serve a folder go on meanwhile: no path of theirs is relative.
  */
 let folderTurn: Promise<unknown> = Promise.resolve();
-function inFolder<T>(cwd: string, run: () => Promise<T>) {
-  const result = folderTurn.then(async () => {
-    const before = process.cwd();
-    process.chdir(cwd);
-    try {
-      return await run();
-    } finally {
-      process.chdir(before);
-    }
-  });
-  folderTurn = result.catch(() => undefined);
-  return result;
-}
 
 /**
  * Runs a hedge line. One that serves until it is stopped — `sandbox serve`, a keeper without
@@ -397,7 +373,7 @@ function inFolder<T>(cwd: string, run: () => Promise<T>) {
  * client's end of input is the end of a pipe, so it runs as a process of its own in the line's
  * folder, as does a line with a setting Node reads at start. Any other runs in this process — the
  * built front's main(), as bin/hedge.js calls it and as test/support/hedge-cli.ts does — in the
- * line's folder where it names a file (inFolder()).
+ * line's folder where it names a file (in its turn: folderTurn).
  */
 async function run(args: string[], options: RunIn) {
   const command = commandOf(args);
@@ -407,7 +383,7 @@ async function run(args: string[], options: RunIn) {
     (command === 'keep' && next !== 'status' && !args.includes('--once') && !args.includes('--dry-run'))
   ) {
     const { printed, stop } = await spawnHedge(args, options, UP[command]);
-    return { code: await stop(), signal: null, ...printed };
+    return { code: await stop(), ...printed };
   }
   const mcp = command === 'mcp';
   if (
@@ -415,26 +391,33 @@ async function run(args: string[], options: RunIn) {
     options.env.TZ !== 'UTC' ||
     Object.keys(options.env).some((name) => /^(NODE_|PG|UV_|SSL_CERT_)/.test(name))
   ) {
-    const { child, printed, end } = await spawnHedge(args, mcp ? { ...options, stdin: `${INITIALIZE}\n` } : options);
+    const { printed, end } = await spawnHedge(args, mcp ? { ...options, stdin: INITIALIZE } : options);
     const code = await end();
     if (mcp && code === 0 && !/"serverInfo":\{"name":"hedge"/.test(printed.stdout))
       throw new Error(`hedge mcp did not answer initialize:\n${printed.stdout}\n${printed.stderr}`);
-    return { code, signal: child.signalCode, ...printed };
+    return { code, ...printed };
   }
   const main = () => runMainInProcess([...args], options.env, options.stdin ?? '');
-  return { ...(await (namesAFile(args) ? inFolder(options.cwd, main) : main())), signal: null };
+  if (!namesAFile(args)) return main();
+  const result = folderTurn.then(async () => {
+    const before = process.cwd();
+    process.chdir(options.cwd);
+    try {
+      return await main();
+    } finally {
+      process.chdir(before);
+    }
+  });
+  folderTurn = result.catch(() => undefined);
+  return result;
 }
 
 /** The simulator this file serves for the docs' logins, and the folders every block copies. */
 let server: Simulator | undefined;
-let world: ReturnType<typeof tempDir> | undefined;
-let flat: string;
-let booked: string;
+const world = tempDir('hedge-docs-');
+const [flat, booked] = ['flat', 'booked'].map((name) => join(world.path, name));
 
 beforeAll(async () => {
-  world = tempDir('hedge-docs-');
-  flat = join(world.path, 'flat');
-  booked = join(world.path, 'booked');
   mkdirSync(flat);
   server = await startSimulator({ preset: 'plain' });
   // `desk` first, so that it is the current profile, as after README's own login.
@@ -448,7 +431,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   for (const child of children) child.kill('SIGKILL');
-  world?.remove();
+  world.remove();
 });
 
 /** The command a hedge line runs (`doctor` in `hedge --profile desk doctor`); '' for `hedge --version`. */
@@ -460,18 +443,9 @@ function commandOf(args: string[]) {
   return '';
 }
 
-/** Whether a block opens a hedge (it then starts from a flat book). */
-function opensAHedge(block: Block) {
-  return block.lines.some((line) =>
-    line.shell?.pipelines.some((pipeline) =>
-      pipeline.stages.some((stage) => commandOf(launcher(stage)?.args ?? []) === 'open'),
-    ),
-  );
-}
-
 type BlockState = ReturnType<typeof startBlock>;
 
-function env(state: BlockState, extra: Env = {}) {
+function env(state: BlockState, extra?: Env) {
   return {
     ...baseEnv(state.config),
     ...state.served,
@@ -491,12 +465,9 @@ function withServer(state: BlockState, args: string[]) {
 }
 
 /** The newest hedge or journal entry of the block's state (for the ids the docs make up). */
-async function newest(state: BlockState, what: 'hedge' | 'journal') {
+async function newest(state: BlockState, what: string) {
   // `journal` is a local command: withServer() leaves it as it is.
-  const result = await run(
-    withServer(state, [what === 'hedge' ? 'hedges' : 'journal', '--query', '[0].id']),
-    asScript(state),
-  );
+  const result = await run(withServer(state, [what, '--query', '[0].id']), asScript(state));
   const id = JSON.parse(result.stdout || 'null');
   if (typeof id !== 'string')
     throw new Error(`no ${what} in the block's state to stand for the doc's id:\n${result.stderr}`);
@@ -514,7 +485,7 @@ async function expand(state: BlockState, word: string) {
       if (part.substitution.trim() !== 'date -u +%F')
         throw new Error(`no rule for $(${part.substitution}) in "${word}"`);
       text += new Date().toISOString().slice(0, 10);
-    } else if (part.variable === 'ID') text += await newest(state, 'hedge');
+    } else if (part.variable === 'ID') text += await newest(state, 'hedges');
     else if (state.variables[part.variable] !== undefined) text += state.variables[part.variable];
     else throw new Error(`no value for $${part.variable} (startBlock(), or an earlier line of the block, sets one)`);
   }
@@ -523,13 +494,12 @@ async function expand(state: BlockState, word: string) {
 
 /** A hedge word as the test passes it: /tmp/ into the block's folder, a made-up id as a real one. */
 async function argument(state: BlockState, word: string) {
-  let text = await expand(state, word);
-  if (text.startsWith('/tmp/')) text = join(state.cwd, text.slice('/tmp/'.length));
+  let text = (await expand(state, word)).replace(/^\/tmp\//, `${state.cwd}/`);
   // Only an id written in the doc is made up (`$ID` has a real one already).
   const written = partsOf(word)
     .map((part) => ('literal' in part ? part.literal : ''))
     .join('');
-  if (MADE_UP_HEDGE_ID.test(written)) text = text.replace(MADE_UP_HEDGE_ID, await newest(state, 'hedge'));
+  if (MADE_UP_HEDGE_ID.test(written)) text = text.replace(MADE_UP_HEDGE_ID, await newest(state, 'hedges'));
   if (/^a_[0-9a-z]{6,}$/.test(written)) text = await newest(state, 'journal');
   return text;
 }
@@ -548,7 +518,7 @@ async function runLine(state: BlockState, example: Example) {
   let last;
   let echoStatus = false;
   for (const pipeline of example.shell.pipelines) {
-    const at = pipeline.stages.findIndex((stage) => launcher(stage));
+    const at = pipeline.stages.findIndex(launcher);
     if (at < 0) {
       const words = pipeline.stages.length === 1 ? pipeline.stages[0].words : [];
       const line = words.join(' ');
@@ -559,25 +529,26 @@ async function runLine(state: BlockState, example: Example) {
         state.served = Object.fromEntries(
           [...file.stdout.matchAll(/^([A-Z_][A-Z0-9_]*)=(.*)$/gm)].map(([, name, value]) => [name, value]),
         );
-      } else if (words.length > 0 && words.every((word) => ASSIGNMENT.test(word)))
+      } else if (words.length && words.every((word) => ASSIGNMENT.test(word)))
         await assign(state, words, state.variables);
       else if (line === 'echo $?') echoStatus = true;
       // Anything else that is not hedge (echo, jq, set -a, sleep, notify-desk) is dropped.
       continue;
     }
-    if (pipeline.stages.slice(at + 1).some((stage) => launcher(stage))) throw new Error('two hedges in one pipe');
+    if (pipeline.stages.slice(at + 1).some(launcher)) throw new Error('two hedges in one pipe');
     if (at > 1) throw new Error(`no rule for ${at} stages before hedge`);
     const { assignments, args: words } = launcher(pipeline.stages[at])!;
+    const read = (file: string) => readFileSync(join(state.cwd, file), 'utf8');
     let stdin: string | undefined;
     if (at === 1) {
       const [command, ...rest] = await Promise.all(pipeline.stages[0].words.map((word) => expand(state, word)));
       if (command === 'printf' && rest[0] === '%s' && rest.length === 2) stdin = rest[1];
-      else if (command === 'cat' && rest.length === 1) stdin = readFileSync(join(state.cwd, rest[0]), 'utf8');
+      else if (command === 'cat' && rest.length === 1) stdin = read(rest[0]);
       else throw new Error(`no rule for "${pipeline.stages[0].words.join(' ')} |" before hedge`);
     }
     let output: string | undefined;
     for (const { op, target } of pipeline.stages[at].redirects) {
-      if (op === '<') stdin = readFileSync(join(state.cwd, await expand(state, target!)), 'utf8');
+      if (op === '<') stdin = read(await expand(state, target!));
       else if (op === '>' || op === '>>') output = target!.replace(/^\.\//, '');
     }
     const options = { cwd: state.cwd, env: env(state, await assign(state, assignments, {})), stdin };
@@ -609,13 +580,7 @@ const UP = {
 
 /** What an MCP client says first (the test is `hedge mcp`'s client for that, then goes). */
 const INITIALIZE =
-  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"documented-examples","version":"1"}}}';
-
-/** The exit code the doc implies for a line: its `# exit N`, or under `; echo $?` the code its last line shows (blocksOf() drops trailing blank lines). */
-function expectedExit(example: Example, echoStatus: boolean) {
-  const shown = echoStatus ? /^(\d+)\b/.exec(example.shown.at(-1) ?? '')?.[1] : undefined;
-  return Number(/^exit (\d+)\b/.exec(example.shell.comment)?.[1] ?? shown ?? 0);
-}
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"documented-examples","version":"1"}}}\n';
 
 // ---------------------------------------------------------------------------------------------
 // Comparing what a doc shows with what was printed.
@@ -632,8 +597,7 @@ function shape(line: string) {
     .replace(/\b0x[0-9a-f]+\b/g, '0x…')
     .replace(
       /[+-]?(\d[\d,]*)(\.\d+)?/g,
-      (_, whole: string, fraction?: string) =>
-        whole.replace(/\d+/g, '#') + (fraction ? `.${'#'.repeat(fraction.length - 1)}` : ''),
+      (_, whole: string, fraction = '') => whole.replace(/\d+/g, '#') + fraction.replace(/\d/g, '#'),
     )
     .replace(/─+/g, '─')
     .replace(/\s+/g, ' ')
@@ -644,10 +608,10 @@ const RULE = /^[\s─]*─[\s─]*$/;
 
 function table(lines: string[]) {
   const rule = lines.findIndex((line, index) => index > 0 && RULE.test(line));
-  if (rule < 0) return undefined;
+  if (rule < 0) return;
   const rows: string[] = [];
   for (const line of lines.slice(rule + 1)) {
-    if (line.trim() === '') break;
+    if (!line.trim()) break;
     rows.push(shape(line));
   }
   return { at: rule - 1, columns: lines[rule - 1].trim().split(/\s{2,}/), rows };
@@ -667,12 +631,13 @@ function inOrder(shown: string[], all: string[]) {
  * What differs between the output a doc shows and what was printed (stdout, or stderr without the
  * `--demo` banner); [] when the shapes agree.
  */
-function compare(doc: string[], { stdout, stderr }: { stdout: string; stderr: string }) {
-  const printed = (stdout.trim() !== '' ? stdout : stderr.replace(/^DEMO — .*\n?/gm, ''))
+function compare(doc: string[], stdout: string, stderr: string) {
+  const printed = (stdout.trim() ? stdout : stderr.replace(/^DEMO — .*\n?/gm, ''))
     .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
     .split('\n');
-  const first = (lines: string[]) => shape(lines.find((line) => line.trim() !== '') ?? '');
-  if (/^[[{]/.test(doc[0]?.trim() ?? '')) {
+  const head = printed.slice(0, 5).join('\n');
+  const first = (lines: string[]) => shape(lines.find((line) => line.trim()) ?? '');
+  if (/^\s*[[{]/.test(doc[0])) {
     // Every key of a JSON document, or of NDJSON's lines.
     const have = new Set<string>();
     const read = (json: string) => JSON.parse(json, (key, value: unknown) => (have.add(key), value));
@@ -680,21 +645,20 @@ function compare(doc: string[], { stdout, stderr }: { stdout: string; stderr: st
       try {
         read(printed.join('\n'));
       } catch {
-        printed.filter((line) => line.trim() !== '').forEach(read);
+        printed.filter((line) => line.trim()).forEach(read);
       }
     } catch {
-      return [`the doc shows JSON, the command printed:\n${printed.slice(0, 5).join('\n')}`];
+      return [`the doc shows JSON, the command printed:\n${head}`];
     }
     const missing = new Set([...doc.join('\n').matchAll(/"([^"\\]*)"\s*:/g)].map((match) => match[1]));
     for (const key of have) missing.delete(key);
-    return missing.size === 0 ? [] : [`keys the doc shows that the output lacks: ${[...missing].join(', ')}`];
+    return missing.size ? [`keys the doc shows that the output lacks: ${[...missing].join(', ')}`] : [];
   }
-  const problems: string[] = [];
-  const [docTable, outTable] = [table(doc), table(printed)];
+  const problems = [];
+  const docTable = table(doc);
+  const outTable = table(printed);
   if (docTable && !outTable)
-    return [
-      `the doc shows a table (${docTable.columns.join(', ')}); the command printed:\n${printed.slice(0, 5).join('\n')}`,
-    ];
+    return [`the doc shows a table (${docTable.columns.join(', ')}); the command printed:\n${head}`];
   if (docTable && outTable) {
     if (!inOrder(docTable.columns, outTable.columns))
       problems.push(`columns shown: ${docTable.columns.join(' | ')}; printed: ${outTable.columns.join(' | ')}`);
@@ -719,7 +683,7 @@ function compare(doc: string[], { stdout, stderr }: { stdout: string; stderr: st
  * the background until it has written its heartbeat. Returns its stop().
  */
 const needsKeeper = (example: Example) =>
-  example.doc === 'docs/keep.md' && example.text === 'hedge keep status' && example.shown.length > 0;
+  example.doc === 'docs/keep.md' && example.text === 'hedge keep status' && example.shown.length;
 async function startKeeper(state: BlockState) {
   // Its NDJSON says when its first cycle is done; the heartbeat that records it is written a moment
   // later (the one written at start already says "running"), so the wait is for a counted cycle.
@@ -764,70 +728,23 @@ function startBlock(block: Block) {
     background: [] as Array<() => Promise<number | null>>,
     remove: folder.remove,
   };
-  cpSync(opensAHedge(block) ? flat : booked, state.config, { recursive: true });
+  // A block that opens a hedge starts from a flat book.
+  const opens = block.lines.some((line) =>
+    line.shell?.pipelines.some((pipeline) =>
+      pipeline.stages.some((stage) => commandOf(launcher(stage)?.args ?? []) === 'open'),
+    ),
+  );
+  cpSync(opens ? flat : booked, state.config, { recursive: true });
   cpSync(join(ROOT, 'docs', 'examples'), join(state.cwd, 'docs', 'examples'), { recursive: true });
   return state;
 }
 
-/**
- * A block's lines in order, one step per line run: a step runs the lines before it that are not
- * hedge but may set what it reads (`. ./sandbox.env`, `key=…`), then its own; the last step also
- * those after it.
- */
-type Step = { example: Example; before: Example[]; after: Example[] };
-function stepsOf(block: Block) {
-  const steps: Step[] = [];
-  let others: Example[] = [];
-  for (const line of block.lines) {
-    if (!line.shell) continue;
-    const shelled = line as Example;
-    if (!line.hedge) others.push(shelled);
-    else if (isRun(line)) {
-      steps.push({ example: shelled, before: others, after: [] });
-      others = [];
-    }
-  }
-  steps.at(-1)?.after.push(...others);
-  return steps;
-}
-
-/** Runs one doc line in its block's state; returns what differs from what the doc implies ([] when nothing). */
-async function runStep(state: BlockState, { example, before, after }: Step) {
-  for (const line of before) await runLine(state, line);
-  const problems: string[] = [];
-  let stop;
-  try {
-    if (needsKeeper(example)) stop = await startKeeper(state);
-    const { last, echoStatus } = await runLine(state, example);
-    const expected = expectedExit(example, echoStatus);
-    const shown = echoStatus ? example.shown.slice(0, -1) : example.shown;
-    if (last && last.result.code !== expected)
-      problems.push(
-        `ran hedge ${last.args.join(' ')}: exit ${last.result.code ?? last.result.signal}, the doc implies ${expected}\n  ${last.result.stderr.trim().split('\n').slice(-6).join('\n  ')}`,
-      );
-    else if (last && shown.some((text) => text.trim() !== '') && example.skip?.compare !== false)
-      problems.push(...compare(shown, last.result));
-  } catch (error) {
-    problems.push((error as Error).message);
-  } finally {
-    const code = await stop?.();
-    if (stop && code !== 0) problems.push(`the keeper started for it stopped with exit ${code}`);
-  }
-  for (const line of after) await runLine(state, line);
-  return problems.map((problem) => `${example.doc}:${example.line}: ${example.text}\n  ${problem}`);
-}
-
 /** Stops what a block started in the background: a simulator stopped by SIGTERM says so and exits 0. */
 async function stopBackground(state: BlockState) {
-  const problems: string[] = [];
-  for (const stop of state.background.splice(0)) {
-    const code = await stop();
-    if (code !== 0)
-      problems.push(
-        `${state.block.doc}:${state.block.line}: the simulator started in the background stopped with exit ${code}`,
-      );
-  }
-  return problems;
+  const codes = await Promise.all(state.background.splice(0).map((stop) => stop()));
+  return codes
+    .filter((code) => code !== 0)
+    .map((code) => `the simulator started in the background stopped with exit ${code}`);
 }
 
 describe('the documented examples', () => {
@@ -846,7 +763,7 @@ describe('the documented examples', () => {
     );
     expect(
       // blocksOf() drops the blank lines after what a line shows: a line shows output or nothing.
-      EXAMPLES.filter((example) => example.shown.length > 0).length,
+      EXAMPLES.filter((example) => example.shown.length).length,
     ).toBeGreaterThanOrEqual(10);
     // SKIPPED holds only what matches a doc line, each with its reason.
     for (const entry of SKIPPED) {
@@ -864,10 +781,22 @@ describe('the documented examples', () => {
   // test's bound is one line's run.
   describe.concurrent('each block runs as written', () => {
     for (const block of RUNNABLE) {
-      const steps = stepsOf(block);
-      const background = steps.some(({ example, before }) =>
-        [example, ...before].some((line) => line.shell.pipelines.some((pipeline) => pipeline.then === '&')),
-      );
+      // A block's lines in order, a test per line run: it runs the lines before it that are not
+      // hedge but may set what it reads (`. ./sandbox.env`, `key=…`), then its own; the last test
+      // also those after it.
+      const steps: Array<{ example: Example; before: Example[]; after: Example[] }> = [];
+      let others: Example[] = [];
+      for (const line of block.lines) {
+        if (!line.shell) continue;
+        const shelled = line as Example;
+        if (!line.hedge) others.push(shelled);
+        else if (isRun(line)) {
+          steps.push({ example: shelled, before: others, after: [] });
+          others = [];
+        }
+      }
+      steps.at(-1)?.after.push(...others);
+      const background = block.lines.some((line) => line.shell?.pipelines.some((pipeline) => pipeline.then === '&'));
       describe(`${block.doc}:${block.line}`, () => {
         let state: BlockState;
         beforeAll(() => {
@@ -877,9 +806,31 @@ describe('the documented examples', () => {
           await stopBackground(state);
           state.remove();
         });
-        for (const step of steps)
-          it.sequential(`${step.example.line}: ${step.example.text}`, async () => {
-            expect(await runStep(state, step)).toEqual([]);
+        // Each runs its doc line in the block's state; the problems are what differs from what the doc implies.
+        for (const { example, before, after } of steps)
+          it.sequential(`${example.line}: ${example.text}`, async () => {
+            for (const line of before) await runLine(state, line);
+            const problems = [];
+            let stop;
+            try {
+              if (needsKeeper(example)) stop = await startKeeper(state);
+              const { last, echoStatus } = await runLine(state, example);
+              // The exit code the doc implies: its `# exit N`, or under `; echo $?` the code its last line shows (blocksOf() drops trailing blank lines).
+              const echoed = echoStatus && /^(\d+)\b/.exec(example.shown.at(-1) ?? '')?.[1];
+              const expected = Number(/^exit (\d+)\b/.exec(example.shell.comment)?.[1] ?? echoed ?? 0);
+              const shown = example.shown.slice(0, echoStatus ? -1 : undefined);
+              if (last && last.result.code !== expected)
+                problems.push(
+                  `ran hedge ${last.args.join(' ')}: exit ${last.result.code}, the doc implies ${expected}\n  ${last.result.stderr.trim().split('\n').slice(-6).join('\n  ')}`,
+                );
+              else if (last && shown.some((text) => text.trim()) && example.skip?.compare !== false)
+                problems.push(...compare(shown, last.result.stdout, last.result.stderr));
+            } finally {
+              const code = await stop?.();
+              if (stop && code !== 0) problems.push(`the keeper started for it stopped with exit ${code}`);
+            }
+            for (const line of after) await runLine(state, line);
+            expect(problems).toEqual([]);
           });
         if (background)
           it.sequential('stops what it started in the background cleanly', async () => {
@@ -918,7 +869,7 @@ describe('the documented examples', () => {
       ],
     ];
     expect(
-      cases.map(([, shown, stdout = table, stderr = '']) => compare(shown.split('\n'), { stdout, stderr }).length),
+      cases.map(([, shown, stdout = table, stderr = '']) => compare(shown.split('\n'), stdout, stderr).length),
     ).toEqual(cases.map(([count]) => count));
   });
 
@@ -929,7 +880,7 @@ describe('the documented examples', () => {
   });
 
   it('no page of the docs doubles a dash', () => {
-    for (const page of ['README.md', ...['keep', 'commands', 'agents', 'output'].map((name) => `docs/${name}.md`)])
+    for (const page of ['README.md', 'docs/keep.md', 'docs/commands.md', 'docs/agents.md', 'docs/output.md'])
       expect(readFileSync(join(ROOT, page), 'utf8'), page).not.toMatch(/—\s*—/);
   });
 });
