@@ -278,7 +278,7 @@ export async function runHistory(options: HistoryOptions) {
     // change on its side is resolved), until a round resolves nothing or three rounds have run.
     let resumes = 0;
     const unresolvedIds = async () =>
-      (await activeDesk.journal()).filter((entry) => UNRESOLVED.has(entry.outcome)).map((entry) => entry.id as string);
+      (await activeDesk.journal()).filter((entry) => UNRESOLVED.has(entry.outcome)).map((entry) => entry.id);
     for (let round = 0; round < 3; round++) {
       const pending = (await unresolvedIds()).reverse();
       if (pending.length === 0) break;
@@ -354,6 +354,18 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seedId: string
   const fillDelayMs = simulator.sandbox.engine.fillDelayMs;
   const serverUsd = cents(activeNotional(simulator, SIDE));
 
+  const outcomeOf = (act: ServerAct) => byKey.get(act.key)?.outcome;
+  const describeAct = (act: ServerAct) => {
+    const group = byKey.get(act.key)?.group;
+    const what = act.path === '/hedges' ? 'open' : act.path.replace('/hedges/', '');
+    const by = group ? `${String(group).split('-')[0]} ` : '';
+    const amount = act.path === '/hedges/close' ? '' : ` ${amountOf(act.body)}`;
+    return `${by}${what}${amount}${act.path === '/hedges' && act.hedgeId ? ` ${act.hedgeId}` : ''} (${act.key})`;
+  };
+  /** An act in a fold's trace: one the journal left unresolved is taken as the server has it. */
+  const traced = (act: ServerAct) =>
+    `${describeAct(act)}${UNRESOLVED.has(outcomeOf(act)) ? ` [${outcomeOf(act)}; as the server has it]` : ''}`;
+
   /**
    * The engine's rules for one side, run over the acts given and the settlements the server made (so
    * the checker does not trust the journal for what the server does with a write): an open adds a
@@ -361,12 +373,11 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seedId: string
    * close: all; reduce: from the newest, all of them when it is about the whole side) and land
    * `fillDelayMs` later on those still there — one that settled first is left alone; a reduce of about
    * a hedge's whole notional closes it. At one instant, due landings and settlements come before an
-   * act (the engine applies what is due before it handles a request). `ended` is when each hedge of
-   * the side ended on the server, for the parts' record. `seen` holds, per act, the side's hedges when
+   * act (the engine applies what is due before it handles a request). `seen` holds, per act, the side's hedges when
    * the server acted (oldest first) and, for add/reduce/close, the hedges it took part of and whether
    * each was still there when it landed.
    */
-  const runModel = (acts: readonly ServerAct[], describe = (act: ServerAct) => act.key) => {
+  const runModel = (acts: readonly ServerAct[]) => {
     const live = [{ id: seedId, notionalUsd: SEED_USD }];
     let mostHedges = live.length;
     type Part = { id: string; usd: number; applied?: boolean };
@@ -374,10 +385,6 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seedId: string
     const total = () => cents(live.reduce((sum, hedge) => sum + hedge.notionalUsd, 0));
     /** What happened to the side, in order, each with the notional after it (for a person reading a history). */
     const trace: string[] = [];
-    const remove = (id: string) => {
-      const index = live.findIndex((hedge) => hedge.id === id);
-      if (index >= 0) live.splice(index, 1);
-    };
     const actOn = (act: ServerAct) => {
       const usd = amountOf(act.body);
       const record = { act, liveBefore: live.map((hedge) => ({ ...hedge })), parts: [] as Part[] };
@@ -385,7 +392,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seedId: string
       if (act.path === '/hedges') {
         live.push({ id: act.hedgeId ?? act.key, notionalUsd: usd });
         mostHedges = Math.max(mostHedges, live.length);
-        trace.push(`${describe(act)} → ${total()}`);
+        trace.push(`${traced(act)} → ${total()}`);
         return;
       }
       // The engine's own choice of the hedges a change takes part of (an add on a bare side takes none).
@@ -395,31 +402,32 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seedId: string
       events.push({
         atMs: act.atMs + fillDelayMs,
         rank: 1,
-        order: landings++,
+        // Acts landing at one instant land in the order the server acted on them.
+        order: act.order,
         run: () => {
           for (const part of record.parts) {
             const hedge = live.find((candidate) => candidate.id === part.id);
             part.applied = hedge !== undefined;
             if (!hedge) continue;
             if (action === 'add') hedge.notionalUsd = cents(hedge.notionalUsd + part.usd);
-            else if (action === 'close' || reductionClosesFully(hedge.notionalUsd, part.usd)) remove(hedge.id);
+            else if (action === 'close' || reductionClosesFully(hedge.notionalUsd, part.usd))
+              live.splice(live.indexOf(hedge), 1);
             else hedge.notionalUsd = cents(hedge.notionalUsd - part.usd);
           }
           const landed = record.parts.some((part) => part.applied);
-          trace.push(`${describe(act)}${landed ? '' : ' (did not land: its hedge had ended)'} → ${total()}`);
+          trace.push(`${traced(act)}${landed ? '' : ' (did not land: its hedge had ended)'} → ${total()}`);
         },
       });
     };
-    let landings = 0;
     const events = [
       ...settlements.map((settled, order) => ({
         atMs: settled.closedAtMs!,
         rank: 0,
         order,
         run: () => {
-          const held = live.some((hedge) => hedge.id === settled.id);
-          remove(settled.id);
-          trace.push(`${settled.id} settled${held ? '' : ' (not held here)'} → ${total()}`);
+          const index = live.findIndex((hedge) => hedge.id === settled.id);
+          if (index >= 0) live.splice(index, 1);
+          trace.push(`${settled.id} settled${index >= 0 ? '' : ' (not held here)'} → ${total()}`);
         },
       })),
       ...acts.map((act) => ({ atMs: act.atMs, rank: 2, order: act.order, run: () => actOn(act) })),
@@ -428,13 +436,6 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seedId: string
     for (let next; (next = events.sort((a, b) => a.atMs - b.atMs || a.rank - b.rank || a.order - b.order).shift());)
       next.run();
     return { live, seen, trace, totalUsd: total(), mostHedges };
-  };
-
-  const describeAct = (entry: Entry | undefined, act: ServerAct) => {
-    const what = act.path === '/hedges' ? 'open' : act.path.replace('/hedges/', '');
-    const by = entry?.group ? `${String(entry.group).split('-')[0]} ` : '';
-    const amount = act.path === '/hedges/close' ? '' : ` ${amountOf(act.body)}`;
-    return `${by}${what}${amount}${act.path === '/hedges' && act.hedgeId ? ` ${act.hedgeId}` : ''} (${act.key})`;
   };
 
   // The server's own truth: every act it made, by its rules. It must make what the server holds —
@@ -489,13 +490,8 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seedId: string
 
   // (1) the journal's fold: its landed entries (and, for what it left unresolved, the server's
   // answer) by the server's rules, in the server's order, with the server's settlements.
-  const outcomeOf = (act: ServerAct) => byKey.get(act.key)?.outcome;
   const counted = acts.filter((act) => LANDED.has(outcomeOf(act)) || UNRESOLVED.has(outcomeOf(act)));
-  const fold = runModel(
-    counted,
-    (act) =>
-      `${describeAct(byKey.get(act.key), act)}${UNRESOLVED.has(outcomeOf(act)) ? ` [${outcomeOf(act)}; as the server has it]` : ''}`,
-  );
+  const fold = runModel(counted);
   if (fold.totalUsd !== serverUsd)
     violations.push(
       `the server holds ${serverUsd} USD on the side; the journal's landed actions${unresolved.length > 0 ? ' (and its unresolved ones as the server has them)' : ''}, in the server's order and with its settlements, make ${fold.totalUsd}`,
@@ -545,7 +541,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seedId: string
     const held = truth.seen.get(act.key)?.liveBefore ?? [];
     if (held.length === 0) continue;
     violations.push(
-      `a second hedge on the side: ${describeAct(byKey.get(act.key), act)} opened ${act.hedgeId ?? '?'} at ${new Date(act.atMs).toISOString()} while the side held ${held.map((hedge) => `${hedge.id} (${hedge.notionalUsd} USD)`).join(', ')}`,
+      `a second hedge on the side: ${describeAct(act)} opened ${act.hedgeId ?? '?'} at ${new Date(act.atMs).toISOString()} while the side held ${held.map((hedge) => `${hedge.id} (${hedge.notionalUsd} USD)`).join(', ')}`,
     );
   }
 
