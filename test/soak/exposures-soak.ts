@@ -195,7 +195,8 @@ export async function runExposuresSoak(options: SoakOptions) {
       sim.sandbox.engine.advanceTo(serverMs);
       const heldOn = (side: 'buy' | 'sell') =>
         round2(filledActive(sim, side).reduce((total, hedge) => total + hedge.notionalUsd, 0));
-      const held = { buy: heldOn('buy'), sell: heldOn('sell') };
+      const heldBuy = heldOn('buy');
+      const heldSell = heldOn('sell');
       const price = priceAt(serverMs);
       const target = sideTargets(targetBook(exposures, DEFAULT_POLICY, { [MARKET]: price }, serverMs));
       const readMs = cycleServerMs ?? serverMs;
@@ -206,10 +207,7 @@ export async function runExposuresSoak(options: SoakOptions) {
         // a keeper restarted on a fast clock measures that rate before its first cycle).
         // Every keeper here starts with the server's clock minutes from ours (5 server minutes are a
         // few ms of ours), so it measures the rate before its first cycle.
-        const cycleMs = Math.max(
-          intervalMs * options.clockSpeed,
-          lastCycleServerMs === undefined ? 0 : readMs - lastCycleServerMs,
-        );
+        const cycleMs = Math.max(intervalMs * options.clockSpeed, readMs - (lastCycleServerMs ?? readMs));
         lastCycleServerMs = readMs;
         keeper = sideTargets(
           targetRowsAt(
@@ -228,15 +226,15 @@ export async function runExposuresSoak(options: SoakOptions) {
         realMs: Date.now() - wallStart,
         serverMs,
         price,
-        heldBuy: held.buy,
-        heldSell: held.sell,
+        heldBuy,
+        heldSell,
         targetBuy: round2(target.buy),
         targetSell: round2(target.sell),
         keeperReadMs: keeper && readMs,
         keeperBuy: keeper && round2(keeper.buy),
         keeperSell: keeper && round2(keeper.sell),
-        inBand: keeper && withinBandOf(held.buy, keeper.buy) && withinBandOf(held.sell, keeper.sell),
-        aboveUsd: Math.max(aboveBy(held.buy, target.buy), aboveBy(held.sell, target.sell)),
+        inBand: keeper && withinBandOf(heldBuy, keeper.buy) && withinBandOf(heldSell, keeper.sell),
+        aboveUsd: Math.max(aboveBy(heldBuy, target.buy), aboveBy(heldSell, target.sell)),
       };
     };
     const samples: ReturnType<typeof measure>[] = [];
@@ -397,10 +395,10 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
   const coverage: any[] = report.coverage.filter((row: any) => row.market === MARKET);
   // The weeks run to the server's now (its clock is weeks ahead of ours here), not to ours.
   const serverNowMs = sim.sandbox.clock.now();
-  const lastAt = coverage.length === 0 ? undefined : Date.parse(coverage[coverage.length - 1].at);
-  if (lastAt === undefined || lastAt < serverNowMs - DAY_MS)
+  const lastAt = Date.parse(coverage.at(-1)?.at);
+  if (!(lastAt >= serverNowMs - DAY_MS))
     mismatches.push(
-      `the coverage ends at ${lastAt === undefined ? 'nothing' : iso(lastAt)}; the server's time is ${iso(serverNowMs)}`,
+      `the coverage ends at ${Number.isNaN(lastAt) ? 'nothing' : iso(lastAt)}; the server's time is ${iso(serverNowMs)}`,
     );
   for (const week of coverage) {
     const at = Date.parse(week.at);
