@@ -304,7 +304,7 @@ export async function runHistory(options: HistoryOptions) {
       behaviours,
       seeded: drawn.seeded,
       ops,
-      ...(await check(simulator, activeDesk, ops, opened.data.id, seedKey)),
+      ...(await check(simulator, await activeDesk.journal(), ops, opened.data.id, seedKey)),
       resumes,
       ms: Date.now() - started,
     };
@@ -318,8 +318,7 @@ export async function runHistory(options: HistoryOptions) {
 
 const amountOf = (body: Entry) => Number(body.notional_usd ?? body.amount_usd ?? 0);
 
-async function check(simulator: Simulator, desk: Desk, ops: Op[], seedId: string, seedKey: string) {
-  const entries = await desk.journal();
+async function check(simulator: Simulator, entries: Entry[], ops: Op[], seedId: string, seedKey: string) {
   const violations: string[] = [];
   // A key's first entry (check 4 wants no second).
   const byKey = new Map(entries.toReversed().map((entry) => [entry.idempotency_key, entry]));
