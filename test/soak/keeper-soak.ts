@@ -349,9 +349,8 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
           problems.push(
             `twice: ${hedge.id} (${hedge.side}, ${hedge.notionalUsd} USD) was opened at ${iso(hedge.openedAtMs)} while ${other.id} (${other.notionalUsd} USD, ${other.status}) was live on the side`,
           );
-    const opens = sim.requests('POST', '/hedges');
     const created = new Set<string>();
-    for (const entry of opens) {
+    for (const entry of sim.requests('POST', '/hedges')) {
       const body = bodyOf(entry);
       const expected = SIDES.includes(body.side) ? rowOf(body.side).reference : undefined;
       if (body.client_reference !== expected)
