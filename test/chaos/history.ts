@@ -343,7 +343,7 @@ async function check(simulator: Simulator, entries: Entry[], ops: Op[], seedId: 
   type ServerAct = (typeof allActs)[number];
   // The side's acts, in the server's order (the actors trade only it; one elsewhere is still judged by check 3).
   const acts = allActs
-    .filter((act) => act.body.side === SIDE && String(act.body.market).toUpperCase() === MARKET)
+    .filter((act) => act.body.side === SIDE && act.body.market?.toUpperCase() === MARKET)
     .sort((a, b) => a.atMs - b.atMs || a.order - b.order);
   const actedKeys = new Set(allActs.map((act) => act.key));
 
@@ -357,7 +357,7 @@ async function check(simulator: Simulator, entries: Entry[], ops: Op[], seedId: 
   const describeAct = (act: ServerAct) => {
     const group = byKey.get(act.key)?.group;
     const what = act.path === '/hedges' ? 'open' : act.path.replace('/hedges/', '');
-    const by = group ? `${String(group).split('-')[0]} ` : '';
+    const by = group ? `${group.split('-')[0]} ` : '';
     const amount = act.path === '/hedges/close' ? '' : ` ${amountOf(act.body)}`;
     return `${by}${what}${amount}${act.path === '/hedges' && act.hedgeId ? ` ${act.hedgeId}` : ''} (${act.key})`;
   };

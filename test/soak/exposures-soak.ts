@@ -134,7 +134,7 @@ export async function runExposuresSoak(options: SoakOptions) {
   let onCycle: (serverMs: number | undefined, targetUsd: number) => void = () => {};
   const errorCodes: string[] = [];
   const keepers = soakKeepers(sim, options.keeperLogFile, (name, event, number) => {
-    if (name === 'error') errorCodes.push(`${String(event.code)} (${String(event.phase ?? '')})`);
+    if (name === 'error') errorCodes.push(`${event.code} (${event.phase ?? ''})`);
     if (name === 'cycle' && number === keepers.number) {
       const read = Date.parse(String(event.server_time));
       onCycle(
