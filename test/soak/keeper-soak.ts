@@ -116,7 +116,7 @@ const rowOf = (side: Side) => (side === ROWS.roll.side ? ROWS.roll : ROWS.settle
  * a settling side once per day plus the settlement delay, a lag and the re-open (a lag).
  */
 function estimatedRunMs(options: KeeperSoakOptions) {
-  const rollBeforeMs = Number(/^(\d+(?:\.\d+)?)s$/.exec(options.rollBefore)?.[1] ?? 0) * 1000;
+  const rollBeforeMs = parseFloat(options.rollBefore) * 1000;
   const cycleMs = options.intervalS * 1000;
   const rollPeriod = options.dayMs - rollBeforeMs + 2 * options.viewLagMs + 2 * cycleMs;
   const settlePeriod = options.dayMs + options.settlementDelayMs + 2 * options.viewLagMs + 2 * cycleMs;
@@ -148,9 +148,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
   const keepers = soakKeepers(sim, options.keeperLogFile, (name, event) => {
     // An alert started by an error repeats that error's fields (event `error`, `alert`): counted once, as the error.
     if (name === 'error' && event.alert === undefined)
-      errorCodes.push(
-        `${String(event.code)}${event.action ? ` (${String(event.action)})` : event.phase ? ` (${String(event.phase)})` : ''}`,
-      );
+      errorCodes.push(`${event.code}${event.action ? ` (${event.action})` : event.phase ? ` (${event.phase})` : ''}`);
   });
   const samplesOut = outFile(options.samplesFile);
   // The other actor's desk: its own config folder and journal, so it takes none of the keeper's locks.
@@ -355,7 +353,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
       const expected = SIDES.includes(body.side) ? rowOf(body.side).reference : undefined;
       if (body.client_reference !== expected)
         problems.push(
-          `reference: POST /hedges at ${iso(entry.sandboxTimeMs)} (${String(body.side)}) carried client_reference ${JSON.stringify(body.client_reference)}, its row's is ${String(expected)}`,
+          `reference: POST /hedges at ${iso(entry.sandboxTimeMs)} (${body.side}) carried client_reference ${JSON.stringify(body.client_reference)}, its row's is ${expected}`,
         );
       // The hedge its answer named, from the server's idempotency record of its key.
       const record = Object.entries(sim.sandbox.engine.state.idempotency).find(([scope]) =>
@@ -390,7 +388,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
           ? `${last.id} had ${last.closeReason === 'settled' ? 'settled' : `ended (${last.closeReason ?? last.status})`} at ${iso(endOf(last))}`
           : 'it had no hedge yet';
         problems.push(
-          `settled: a close of the ${side} side arrived at ${iso(at)} (${String(entry.status)}${entry.errorCode ? ` ${entry.errorCode}` : ''}) with nothing live on it: ${how}`,
+          `settled: a close of the ${side} side arrived at ${iso(at)} (${entry.status}${entry.errorCode ? ` ${entry.errorCode}` : ''}) with nothing live on it: ${how}`,
         );
         continue;
       }
