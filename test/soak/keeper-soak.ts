@@ -241,7 +241,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
       (a, b) => a - b,
     );
     /** The kills made: each killed right after one of the keeper's own writes reached the server, or at a uniform moment. */
-    const kills: Array<{ targeted: boolean }> = [];
+    const kills: typeof killPlan = [];
     let lastRestartServerMs = Number.NEGATIVE_INFINITY;
 
     const killer = (async () => {
