@@ -123,19 +123,19 @@ type Entry = Record<string, any>;
 function drawBehaviours(seed: number) {
   // A stream per behaviour: changing how one is drawn leaves every other draw of a seed as it was.
   const stream = (name: string) => prng(hashString(`chaos-${name}:${seed}`));
-  const real = (random: () => number, fromMs: number, toMs: number) =>
-    Math.round(fromMs + random() * (toMs - fromMs)) * CLOCK_SPEED;
-  const lag = stream('view-lag');
+  /** On in `share` of the histories: a duration from `fromMs` to `toMs`, in the simulator's ms. */
+  const drawMs = (name: string, share: number, fromMs: number, toMs: number) => {
+    const random = stream(name);
+    return random() < share ? Math.round(fromMs + random() * (toMs - fromMs)) * CLOCK_SPEED : undefined;
+  };
   // Trailing views cost a history the most (each write waits until every view shows it, a poll or
   // three), so they are drawn least often.
-  const viewLagMs = lag() < 0.3 ? real(lag, 1_000, 4_000) : 0;
+  const viewLagMs = drawMs('view-lag', 0.3, 1_000, 4_000) ?? 0;
   const severalPerSide = stream('several-per-side')() < 0.4;
   // A day of 2–6 s: a 1-day hedge matures a few seconds after it opens, a 7-day one within a
   // minute; only then can a settlement delay show (nothing else matures inside a history).
-  const day = stream('day');
-  const dayMs = day() < 0.4 ? real(day, 2_000, 6_000) : undefined;
-  const delay = stream('settlement-delay');
-  const settlementDelayMs = dayMs !== undefined && delay() < 0.5 ? real(delay, 500, 3_000) : 0;
+  const dayMs = drawMs('day', 0.4, 2_000, 6_000);
+  const settlementDelayMs = (dayMs && drawMs('settlement-delay', 0.5, 500, 3_000)) ?? 0;
   const side = stream('seeded');
   const tenorDays = TENORS[Math.floor(side() * TENORS.length)];
   // Most histories' seeded hedge carries a deal reference, which every roll must keep.
@@ -155,12 +155,12 @@ async function openDesk(simulator: Simulator, server?: PostgresServer) {
   return {
     machine: (actor: number) => machines[actor % machines.length],
     journal: async () => {
-      if (!team) return list(simulator.configDir);
+      // On a team store, a record a machine kept locally because the store failed after a send is journal too.
+      const local = (await Promise.all(machines.map((machine) => list(machine.dir)))).flat();
+      if (!team) return local;
       const store = await openTeamJournal({ url: team.url, shown: 'chaos', source: 'chaos', fallbackDir: team.a.dir });
       try {
-        // A record a machine kept locally because the store failed after a send is journal too.
-        const local = await Promise.all(machines.map((machine) => list(machine.dir)));
-        return [...((await store.list()) as unknown as Entry[]), ...local.flat()];
+        return [...((await store.list()) as unknown as Entry[]), ...local];
       } finally {
         await store.close?.();
       }
@@ -183,17 +183,16 @@ function argsOf(desk: Desk, op: Op, index: number) {
     writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},${SIDE},${op.amount},${op.tenorDays}\n`);
     return op.kind === 'apply' ? ['apply', file, '--yes'] : ['keep', file, '--once', '--converge', '--yes'];
   }
-  const trade = `${op.kind} ${MARKET} ${SIDE}`;
   const keyed = `--idempotency-key ${op.key}`;
-  const lines = {
-    open: `${trade} ${op.amount} --tenor ${op.tenorDays}${op.ref ? ` --ref ${op.ref}` : ''} ${keyed} --skip-checks`,
-    add: `${trade} ${op.amount} ${keyed} --skip-checks`,
+  const rest = {
+    open: `${op.amount} --tenor ${op.tenorDays}${op.ref ? ` --ref ${op.ref}` : ''} ${keyed} --skip-checks`,
+    add: `${op.amount} ${keyed} --skip-checks`,
     // reduce has no pre-trade checks to skip.
-    reduce: `${trade} ${op.amount} ${keyed}`,
-    close: `${trade} ${keyed} --yes`,
-    roll: `${trade} --tenor ${op.tenorDays} --yes`,
+    reduce: `${op.amount} ${keyed}`,
+    close: `${keyed} --yes`,
+    roll: `--tenor ${op.tenorDays} --yes`,
   };
-  return lines[op.kind].split(' ');
+  return `${op.kind} ${MARKET} ${SIDE} ${rest[op.kind]}`.split(' ');
 }
 
 /**
@@ -207,12 +206,12 @@ function drawOps(options: HistoryOptions, random: () => number) {
     const actor = Math.floor(at / options.opsPerActor);
     const draw = random();
     const kind = KIND_DRAWS.find(([below]) => draw < below)![1];
-    const amount =
-      kind === 'add' || kind === 'reduce'
-        ? 10 + Math.floor(random() * 190)
-        : kind === 'close' || kind === 'roll'
-          ? 0
-          : 1_000 + 10 * Math.floor(random() * 600);
+    const change = kind === 'add' || kind === 'reduce';
+    const amount = change
+      ? 10 + Math.floor(random() * 190)
+      : kind === 'close' || kind === 'roll'
+        ? 0
+        : 1_000 + 10 * Math.floor(random() * 600);
     const killed = random() < options.killShare;
     const tenorDays = TENORS[Math.floor(extras() * TENORS.length)];
     const key = `chaos-${options.seed}-${actor}-${at % options.opsPerActor}`;
@@ -220,7 +219,7 @@ function drawOps(options: HistoryOptions, random: () => number) {
       actor,
       kind,
       amount,
-      tenorDays: kind === 'add' || kind === 'reduce' || kind === 'close' ? 0 : tenorDays,
+      tenorDays: change || kind === 'close' ? 0 : tenorDays,
       // Half the opens name a deal, which every roll of their hedge must carry on.
       ref: kind === 'open' && extras() < 0.5 ? key.replace('chaos-', 'deal-') : undefined,
       key,
@@ -244,16 +243,15 @@ export async function runHistory(options: HistoryOptions) {
   try {
     const activeDesk = (desk = await openDesk(simulator, options.teamStore));
     // The side's seeded hedge, opened in the engine (not over HTTP) with the drawn tenor and reference, and filled.
-    const seed = { id: '', key: randomUUID() };
+    const seedKey = randomUUID();
     const { tenorDays, ref } = drawn.seeded;
     const opened = call(simulator.sandbox.engine, simulator.sandbox.clock.now(), 'POST', '/hedges', {
       key: simulator.apiKey,
-      idempotencyKey: seed.key,
+      idempotencyKey: seedKey,
       body: openBody(SIDE, SEED_USD, tenorDays, ref ? { client_reference: ref } : {}),
     });
     if (opened.status !== 200) throw new Error(`seed open failed: ${JSON.stringify(opened.body)}`);
     simulator.advance(fillDelayMs + 1);
-    seed.id = opened.data.id as string;
     simulator.sandbox.setFaults({ fault5xx: 0.05, dropAfterCommit: 0.08, latencyMs, match: { method: 'POST' } });
     const ops = drawOps(options, random);
     // Each actor runs its own ops one after another; the actors run at once.
@@ -280,7 +278,7 @@ export async function runHistory(options: HistoryOptions) {
     // change on its side is resolved), until a round resolves nothing or three rounds have run.
     let resumes = 0;
     const unresolvedIds = async () =>
-      (await activeDesk.journal()).filter((entry) => UNRESOLVED.has(entry.outcome)).map((entry) => entry.id as string);
+      (await activeDesk.journal()).filter((entry) => UNRESOLVED.has(entry.outcome)).map((entry) => entry.id);
     for (let round = 0; round < 3; round++) {
       const pending = (await unresolvedIds()).reverse();
       if (pending.length === 0) break;
@@ -306,7 +304,7 @@ export async function runHistory(options: HistoryOptions) {
       behaviours,
       seeded: drawn.seeded,
       ops,
-      ...(await check(simulator, desk, ops, seed)),
+      ...(await check(simulator, await activeDesk.journal(), ops, opened.data.id, seedKey)),
       resumes,
       ms: Date.now() - started,
     };
@@ -318,54 +316,54 @@ export async function runHistory(options: HistoryOptions) {
 
 // ---- the checks, and the server's side as the server's own rules make it -------------------
 
-const amountOf = (body: Record<string, unknown>) => Number(body.notional_usd ?? body.amount_usd ?? 0);
+const amountOf = (body: Entry) => Number(body.notional_usd ?? body.amount_usd ?? 0);
 
-async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: string; key: string }) {
-  const entries = await desk.journal();
+async function check(simulator: Simulator, entries: Entry[], ops: Op[], seedId: string, seedKey: string) {
   const violations: string[] = [];
-  const byKey = new Map<string, Entry>();
-  const perKey = new Map<string, number>();
-  for (const entry of entries) {
-    const key = entry.idempotency_key;
-    if (!byKey.has(key)) byKey.set(key, entry);
-    perKey.set(key, (perKey.get(key) ?? 0) + 1);
-  }
+  // A key's first entry (check 4 wants no second).
+  const byKey = new Map(entries.toReversed().map((entry) => [entry.idempotency_key, entry]));
 
   // What the server acted on: the engine's idempotency records (not the request log's statuses: an
   // answer dropped after the commit is logged `dropped`, though the engine acted), each with its
   // request as the log received it and its place there.
-  const logged = new Map<string, { order: number; path: string; body: Record<string, unknown> }>();
+  const logged = new Map<string, { order: number; path: string; body: Entry }>();
   simulator.writes().forEach(({ idempotencyKey: key, path, body }, order) => {
-    if (key !== null && TRADE_PATHS.has(path) && !logged.has(key))
-      logged.set(key, { order, path, body: (body ?? {}) as Record<string, unknown> });
+    if (key !== null && TRADE_PATHS.has(path) && !logged.has(key)) logged.set(key, { order, path, body: body ?? {} });
   });
   const allActs = Object.entries(simulator.sandbox.engine.state.idempotency).flatMap(([scope, record]) => {
     const key = scope.split(':').slice(2).join(':');
     const request = logged.get(key);
-    if (key === seed.key || !request) return [];
+    if (key === seedKey || !request) return [];
     const data = JSON.parse(record.bodyJson)?.data ?? {};
     // The hedge an open created, or the newest one a change touched (the answer's).
-    const hedgeId: string | undefined = [data.hedge_id, data.id].find((id) => typeof id === 'string') || undefined;
+    const hedgeId = [data.hedge_id, data.id].find((id) => typeof id === 'string') || undefined;
     return [{ key, atMs: record.createdAtMs, ...request, hedgeId }];
   });
   /** A write the server acted on (the engine's own idempotency record: it keeps successes only); `order` is its place in the request log, to order acts of the same ms. */
   type ServerAct = (typeof allActs)[number];
   // The side's acts, in the server's order (the actors trade only it; one elsewhere is still judged by check 3).
   const acts = allActs
-    .filter((act) => act.body.side === SIDE && String(act.body.market).toUpperCase() === MARKET)
+    .filter((act) => act.body.side === SIDE && act.body.market?.toUpperCase() === MARKET)
     .sort((a, b) => a.atMs - b.atMs || a.order - b.order);
   const actedKeys = new Set(allActs.map((act) => act.key));
 
   const sideHedges = simulator.hedges().filter((hedge) => hedge.market === MARKET && hedge.side === SIDE);
   const hedgeById = new Map(sideHedges.map((hedge) => [hedge.id, hedge]));
-  const ended = new Map(
-    sideHedges.filter((hedge) => hedge.closedAtMs !== undefined).map((hedge) => [hedge.id, hedge.closedAtMs!]),
-  );
-  const settlements = [...ended]
-    .filter(([id]) => hedgeById.get(id)!.closeReason === 'settled')
-    .map(([id, atMs]) => ({ id, atMs }));
+  const settlements = sideHedges.filter((hedge) => hedge.closeReason === 'settled');
   const fillDelayMs = simulator.sandbox.engine.fillDelayMs;
   const serverUsd = cents(activeNotional(simulator, SIDE));
+
+  const outcomeOf = (act: ServerAct) => byKey.get(act.key)?.outcome;
+  const describeAct = (act: ServerAct) => {
+    const group = byKey.get(act.key)?.group;
+    const what = act.path === '/hedges' ? 'open' : act.path.replace('/hedges/', '');
+    const by = group ? `${group.split('-')[0]} ` : '';
+    const amount = act.path === '/hedges/close' ? '' : ` ${amountOf(act.body)}`;
+    return `${by}${what}${amount}${act.path === '/hedges' && act.hedgeId ? ` ${act.hedgeId}` : ''} (${act.key})`;
+  };
+  /** An act in a fold's trace: one the journal left unresolved is taken as the server has it. */
+  const traced = (act: ServerAct) =>
+    `${describeAct(act)}${UNRESOLVED.has(outcomeOf(act)) ? ` [${outcomeOf(act)}; as the server has it]` : ''}`;
 
   /**
    * The engine's rules for one side, run over the acts given and the settlements the server made (so
@@ -374,24 +372,18 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
    * close: all; reduce: from the newest, all of them when it is about the whole side) and land
    * `fillDelayMs` later on those still there — one that settled first is left alone; a reduce of about
    * a hedge's whole notional closes it. At one instant, due landings and settlements come before an
-   * act (the engine applies what is due before it handles a request). `ended` is when each hedge of
-   * the side ended on the server, for the parts' record. `seen` holds, per act, the side's hedges when
+   * act (the engine applies what is due before it handles a request). `seen` holds, per act, the side's hedges when
    * the server acted (oldest first) and, for add/reduce/close, the hedges it took part of and whether
    * each was still there when it landed.
    */
-  const runModel = (acts: readonly ServerAct[], describe = (act: ServerAct) => act.key) => {
-    type Hedge = { id: string; notionalUsd: number };
-    const live: Hedge[] = [{ id: seed.id, notionalUsd: SEED_USD }];
+  const runModel = (acts: readonly ServerAct[]) => {
+    const live = [{ id: seedId, notionalUsd: SEED_USD }];
     let mostHedges = live.length;
-    type Part = { id: string; usd: number; applied?: boolean; endedAtMs?: number };
-    const seen = new Map<string, { act: ServerAct; liveBefore: Hedge[]; parts: Part[] }>();
+    type Part = { id: string; usd: number; applied?: boolean };
+    const seen = new Map<string, { act: ServerAct; liveBefore: typeof live; parts: Part[] }>();
     const total = () => cents(live.reduce((sum, hedge) => sum + hedge.notionalUsd, 0));
     /** What happened to the side, in order, each with the notional after it (for a person reading a history). */
     const trace: string[] = [];
-    const remove = (id: string) => {
-      const index = live.findIndex((hedge) => hedge.id === id);
-      if (index >= 0) live.splice(index, 1);
-    };
     const actOn = (act: ServerAct) => {
       const usd = amountOf(act.body);
       const record = { act, liveBefore: live.map((hedge) => ({ ...hedge })), parts: [] as Part[] };
@@ -399,7 +391,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
       if (act.path === '/hedges') {
         live.push({ id: act.hedgeId ?? act.key, notionalUsd: usd });
         mostHedges = Math.max(mostHedges, live.length);
-        trace.push(`${describe(act)} → ${total()}`);
+        trace.push(`${traced(act)} → ${total()}`);
         return;
       }
       // The engine's own choice of the hedges a change takes part of (an add on a bare side takes none).
@@ -409,31 +401,32 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
       events.push({
         atMs: act.atMs + fillDelayMs,
         rank: 1,
-        order: landings++,
+        // Acts landing at one instant land in the order the server acted on them.
+        order: act.order,
         run: () => {
           for (const part of record.parts) {
             const hedge = live.find((candidate) => candidate.id === part.id);
             part.applied = hedge !== undefined;
-            if (!hedge) part.endedAtMs = ended.get(part.id);
-            else if (action === 'add') hedge.notionalUsd = cents(hedge.notionalUsd + part.usd);
-            else if (action === 'close' || reductionClosesFully(hedge.notionalUsd, part.usd)) remove(hedge.id);
+            if (!hedge) continue;
+            if (action === 'add') hedge.notionalUsd = cents(hedge.notionalUsd + part.usd);
+            else if (action === 'close' || reductionClosesFully(hedge.notionalUsd, part.usd))
+              live.splice(live.indexOf(hedge), 1);
             else hedge.notionalUsd = cents(hedge.notionalUsd - part.usd);
           }
           const landed = record.parts.some((part) => part.applied);
-          trace.push(`${describe(act)}${landed ? '' : ' (did not land: its hedge had ended)'} → ${total()}`);
+          trace.push(`${traced(act)}${landed ? '' : ' (did not land: its hedge had ended)'} → ${total()}`);
         },
       });
     };
-    let landings = 0;
     const events = [
       ...settlements.map((settled, order) => ({
-        atMs: settled.atMs,
+        atMs: settled.closedAtMs!,
         rank: 0,
         order,
         run: () => {
-          const held = live.some((hedge) => hedge.id === settled.id);
-          remove(settled.id);
-          trace.push(`${settled.id} settled${held ? '' : ' (not held here)'} → ${total()}`);
+          const index = live.findIndex((hedge) => hedge.id === settled.id);
+          if (index >= 0) live.splice(index, 1);
+          trace.push(`${settled.id} settled${index >= 0 ? '' : ' (not held here)'} → ${total()}`);
         },
       })),
       ...acts.map((act) => ({ atMs: act.atMs, rank: 2, order: act.order, run: () => actOn(act) })),
@@ -442,13 +435,6 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     for (let next; (next = events.sort((a, b) => a.atMs - b.atMs || a.rank - b.rank || a.order - b.order).shift());)
       next.run();
     return { live, seen, trace, totalUsd: total(), mostHedges };
-  };
-
-  const describeAct = (entry: Entry | undefined, act: ServerAct) => {
-    const what = act.path === '/hedges' ? 'open' : act.path.replace('/hedges/', '');
-    const by = entry?.group ? `${String(entry.group).split('-')[0]} ` : '';
-    const amount = act.path === '/hedges/close' ? '' : ` ${amountOf(act.body)}`;
-    return `${by}${what}${amount}${act.path === '/hedges' && act.hedgeId ? ` ${act.hedgeId}` : ''} (${act.key})`;
   };
 
   // The server's own truth: every act it made, by its rules. It must make what the server holds —
@@ -488,10 +474,11 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     const key = entry.idempotency_key;
     const label = `the journal has ${entry.command} ${entry.request.path} (${key}) as ${entry.outcome}, but`;
     const part = truth.seen.get(key)?.parts[0];
+    const endedAtMs = part && hedgeById.get(part.id)?.closedAtMs;
     if (!actedKeys.has(key)) violations.push(`${label} the server never acted on its key`);
     else if (!isApplied(key))
       violations.push(
-        `${label} it never landed: its hedge ${part?.id ?? '?'} ended${part?.endedAtMs !== undefined ? ` at ${new Date(part.endedAtMs).toISOString()}` : ''} before it would have`,
+        `${label} it never landed: its hedge ${part?.id ?? '?'} ended${endedAtMs !== undefined ? ` at ${new Date(endedAtMs).toISOString()}` : ''} before it would have`,
       );
   }
   for (const entry of entries)
@@ -502,13 +489,8 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
 
   // (1) the journal's fold: its landed entries (and, for what it left unresolved, the server's
   // answer) by the server's rules, in the server's order, with the server's settlements.
-  const outcomeOf = (act: ServerAct) => byKey.get(act.key)?.outcome;
   const counted = acts.filter((act) => LANDED.has(outcomeOf(act)) || UNRESOLVED.has(outcomeOf(act)));
-  const fold = runModel(
-    counted,
-    (act) =>
-      `${describeAct(byKey.get(act.key), act)}${UNRESOLVED.has(outcomeOf(act)) ? ` [${outcomeOf(act)}; as the server has it]` : ''}`,
-  );
+  const fold = runModel(counted);
   if (fold.totalUsd !== serverUsd)
     violations.push(
       `the server holds ${serverUsd} USD on the side; the journal's landed actions${unresolved.length > 0 ? ' (and its unresolved ones as the server has them)' : ''}, in the server's order and with its settlements, make ${fold.totalUsd}`,
@@ -531,8 +513,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     if (op.exit !== 0 || !['open', 'add', 'reduce', 'close'].includes(op.kind)) continue;
     const own = byKey.get(op.key);
     const label = `${op.kind} ${op.amount} (${op.key}) exited 0, but`;
-    if (!own || !LANDED.has(own.outcome))
-      violations.push(`${label} its journal entry is ${own ? own.outcome : 'missing'}`);
+    if (!LANDED.has(own?.outcome)) violations.push(`${label} its journal entry is ${own?.outcome ?? 'missing'}`);
     if (!actedKeys.has(op.key)) violations.push(`${label} the server never acted on its key`);
   }
   const rollsExited0 = ops.filter((op) => op.kind === 'roll' && op.exit === 0).length;
@@ -548,7 +529,10 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     violations.push(`${rollsExited0} rolls exited 0, but the journal has only ${rollOpensLanded} landed roll opens`);
 
   // (4) one journal entry per key.
-  for (const [key, count] of perKey) if (count > 1) violations.push(`${count} journal entries share the key ${key}`);
+  for (const key of byKey.keys()) {
+    const count = entries.filter((entry) => entry.idempotency_key === key).length;
+    if (count > 1) violations.push(`${count} journal entries share the key ${key}`);
+  }
 
   // (5) an open that apply, the keeper or a roll decided on never lands on a side that holds a hedge.
   const decided = acts.filter((act) => act.path === '/hedges' && byKey.get(act.key)?.group !== undefined);
@@ -556,16 +540,14 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     const held = truth.seen.get(act.key)?.liveBefore ?? [];
     if (held.length === 0) continue;
     violations.push(
-      `a second hedge on the side: ${describeAct(byKey.get(act.key), act)} opened ${act.hedgeId ?? '?'} at ${new Date(act.atMs).toISOString()} while the side held ${held.map((hedge) => `${hedge.id} (${hedge.notionalUsd} USD)`).join(', ')}`,
+      `a second hedge on the side: ${describeAct(act)} opened ${act.hedgeId ?? '?'} at ${new Date(act.atMs).toISOString()} while the side held ${held.map((hedge) => `${hedge.id} (${hedge.notionalUsd} USD)`).join(', ')}`,
     );
   }
 
   // (6) a roll's new hedge carries the deal reference of the hedge(s) it rolled.
   const referenceOf = (id: string) => hedgeById.get(id)?.clientReference;
   const name = (reference: unknown) => (typeof reference === 'string' ? JSON.stringify(reference) : 'none');
-  const groups = new Set(
-    entries.filter((entry) => String(entry.group ?? '').startsWith('roll-')).map((entry) => entry.group),
-  );
+  const groups = new Set(entries.filter((entry) => `${entry.group}`.startsWith('roll-')).map((entry) => entry.group));
   let rollsChecked = 0;
   let rollsWithReference = 0;
   for (const group of groups) {

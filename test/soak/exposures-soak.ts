@@ -109,7 +109,7 @@ function exposuresCsv(schedule: readonly ScheduledExposure[], startMs: number, d
   return ['id,market,type,amount,currency,due,hedge_ratio', ...rows].join('\n') + '\n';
 }
 
-function sideTargets(rows: { side: string; notionalUsd?: number; target_usd?: number }[]) {
+function sideTargets(rows: Record<string, any>[]) {
   const of = (side: string) =>
     rows.filter((row) => row.side === side).reduce((total, row) => total + (row.notionalUsd ?? row.target_usd ?? 0), 0);
   return { buy: of('buy'), sell: of('sell') };
@@ -134,13 +134,12 @@ export async function runExposuresSoak(options: SoakOptions) {
   let onCycle: (serverMs: number | undefined, targetUsd: number) => void = () => {};
   const errorCodes: string[] = [];
   const keepers = soakKeepers(sim, options.keeperLogFile, (name, event, number) => {
-    if (name === 'error') errorCodes.push(`${String(event.code)} (${String(event.phase ?? '')})`);
+    if (name === 'error') errorCodes.push(`${event.code} (${event.phase ?? ''})`);
     if (name === 'cycle' && number === keepers.number) {
       const read = Date.parse(String(event.server_time));
-      const rows = (event.rows ?? []) as Array<{ target_usd?: number }>;
       onCycle(
         Number.isFinite(read) ? read : undefined,
-        rows.reduce((sum, row) => sum + (row.target_usd ?? 0), 0),
+        ((event.rows ?? []) as any[]).reduce((sum, row) => sum + (row.target_usd ?? 0), 0),
       );
     }
   });
@@ -151,7 +150,7 @@ export async function runExposuresSoak(options: SoakOptions) {
     // The first keeper starts on an exposure without risk (USD: nothing to cover), and the schedule
     // is written from the server's time once it has cycled: its start-up (seconds on a loaded
     // machine, hours of server time) costs none of the schedule.
-    const riskless: ScheduledExposure = { id: 'USD-0', type: 'payable', amount: 1000, currency: 'USD', dueShare: 1 };
+    const riskless = { id: 'USD-0', type: 'payable', amount: 1000, currency: 'USD', dueShare: 1 };
     writeFileSync(file, exposuresCsv([riskless], serverNow(), options.days));
     const startKeeper = () => {
       lastCycleServerMs = undefined;
@@ -196,7 +195,8 @@ export async function runExposuresSoak(options: SoakOptions) {
       sim.sandbox.engine.advanceTo(serverMs);
       const heldOn = (side: 'buy' | 'sell') =>
         round2(filledActive(sim, side).reduce((total, hedge) => total + hedge.notionalUsd, 0));
-      const held = { buy: heldOn('buy'), sell: heldOn('sell') };
+      const heldBuy = heldOn('buy');
+      const heldSell = heldOn('sell');
       const price = priceAt(serverMs);
       const target = sideTargets(targetBook(exposures, DEFAULT_POLICY, { [MARKET]: price }, serverMs));
       const readMs = cycleServerMs ?? serverMs;
@@ -207,10 +207,7 @@ export async function runExposuresSoak(options: SoakOptions) {
         // a keeper restarted on a fast clock measures that rate before its first cycle).
         // Every keeper here starts with the server's clock minutes from ours (5 server minutes are a
         // few ms of ours), so it measures the rate before its first cycle.
-        const cycleMs = Math.max(
-          intervalMs * options.clockSpeed,
-          lastCycleServerMs === undefined ? 0 : readMs - lastCycleServerMs,
-        );
+        const cycleMs = Math.max(intervalMs * options.clockSpeed, readMs - (lastCycleServerMs ?? readMs));
         lastCycleServerMs = readMs;
         keeper = sideTargets(
           targetRowsAt(
@@ -229,15 +226,15 @@ export async function runExposuresSoak(options: SoakOptions) {
         realMs: Date.now() - wallStart,
         serverMs,
         price,
-        heldBuy: held.buy,
-        heldSell: held.sell,
+        heldBuy,
+        heldSell,
         targetBuy: round2(target.buy),
         targetSell: round2(target.sell),
         keeperReadMs: keeper && readMs,
         keeperBuy: keeper && round2(keeper.buy),
         keeperSell: keeper && round2(keeper.sell),
-        inBand: keeper && withinBandOf(held.buy, keeper.buy) && withinBandOf(held.sell, keeper.sell),
-        aboveUsd: Math.max(aboveBy(held.buy, target.buy), aboveBy(held.sell, target.sell)),
+        inBand: keeper && withinBandOf(heldBuy, keeper.buy) && withinBandOf(heldSell, keeper.sell),
+        aboveUsd: Math.max(aboveBy(heldBuy, target.buy), aboveBy(heldSell, target.sell)),
       };
     };
     const samples: ReturnType<typeof measure>[] = [];
@@ -261,18 +258,18 @@ export async function runExposuresSoak(options: SoakOptions) {
       (a, b) => a - b,
     );
     let killed = 0;
-    for (const atMs of killAtRealMs) {
-      const kill = () => {
-        if (keepers.current?.exitCode !== null) return;
-        keepers.current.kill('SIGKILL');
-        killed += 1;
-        console.log(`kill -9 of keeper ${keepers.number} at server ${iso(serverNow())}`);
-        // Started again after a pause of up to a second, as a supervisor would.
-        const restart = () => serverNow() < lastEndMs && startKeeper();
-        timers.push(setTimeout(restart, Math.round(random() * 1000)));
-      };
-      timers.push(setTimeout(kill, atMs));
-    }
+    for (const atMs of killAtRealMs)
+      timers.push(
+        setTimeout(() => {
+          if (keepers.current?.exitCode !== null) return;
+          keepers.current.kill('SIGKILL');
+          killed += 1;
+          console.log(`kill -9 of keeper ${keepers.number} at server ${iso(serverNow())}`);
+          // Started again after a pause of up to a second, as a supervisor would.
+          const restart = () => serverNow() < lastEndMs && startKeeper();
+          timers.push(setTimeout(restart, Math.round(random() * 1000)));
+        }, atMs),
+      );
 
     let nextProgressMs = startMs;
     // A keeper's start-ups can take a good part of a short run on a loaded machine: the run then goes
@@ -353,15 +350,13 @@ export async function runExposuresSoak(options: SoakOptions) {
 async function reconcileReport(sim: Simulator, file: string, exposures: readonly Exposure[]) {
   const result = await sim.hedge(['exposures', file, '--report', '--json'], { timeoutMs: 60_000 });
   const mismatches: string[] = [];
-  /** Each week's hedged_usd, as the report has it. */
-  const weeks: { week: string; at: string; hedgedUsd: number }[] = [];
   if (result.code !== 0)
     return {
       coverageRows: 0,
       carryUsdc: 0,
       feesUsdc: 0,
       closedHedges: 0,
-      weeks,
+      weeks: [],
       mismatches: [`exit ${result.code}: ${result.stderr.trim()}`],
     };
   const report = JSON.parse(result.stdout);
@@ -372,7 +367,7 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
     -history.reduce((total, record) => total + Math.round(record[field] * 100), 0);
   const carryCents = paidCents('carry_usdc');
   const feeCents = paidCents('fees_usdc');
-  const cost = report.cost.find((row: { market: string }) => row.market === MARKET);
+  const cost = report.cost.find((row: any) => row.market === MARKET);
   if (!cost) mismatches.push(`no cost row for ${MARKET}`);
   else {
     const sums = {
@@ -397,13 +392,13 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
       .filter((hedge) => hedge.openedAtMs <= ms)
       .reduce((total, hedge) => total + (hedge.side === 'buy' ? 1 : -1) * hedge.notionalUsd, 0);
   const price = report.prices[MARKET];
-  const coverage = report.coverage.filter((row: { market: string }) => row.market === MARKET);
+  const coverage: any[] = report.coverage.filter((row: any) => row.market === MARKET);
   // The weeks run to the server's now (its clock is weeks ahead of ours here), not to ours.
   const serverNowMs = sim.sandbox.clock.now();
-  const lastAt = coverage.length === 0 ? undefined : Date.parse(coverage[coverage.length - 1].at);
-  if (lastAt === undefined || lastAt < serverNowMs - DAY_MS)
+  const lastAt = Date.parse(coverage.at(-1)?.at);
+  if (!(lastAt >= serverNowMs - DAY_MS))
     mismatches.push(
-      `the coverage ends at ${lastAt === undefined ? 'nothing' : iso(lastAt)}; the server's time is ${iso(serverNowMs)}`,
+      `the coverage ends at ${Number.isNaN(lastAt) ? 'nothing' : iso(lastAt)}; the server's time is ${iso(serverNowMs)}`,
     );
   for (const week of coverage) {
     const at = Date.parse(week.at);
@@ -418,14 +413,14 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
       mismatches.push(
         `week ${week.week}: hedged_usd ${week.hedged_usd}, the server's hedges held ${expected} at ${week.at}`,
       );
-    weeks.push({ week: week.week, at: week.at, hedgedUsd: week.hedged_usd });
   }
   return {
     coverageRows: report.coverage.length,
     carryUsdc: carryCents / 100,
     feesUsdc: feeCents / 100,
     closedHedges: history.length,
-    weeks,
+    // Each week's hedged_usd, as the report has it.
+    weeks: coverage.map((week) => ({ week: week.week, at: week.at, hedgedUsd: week.hedged_usd })),
     mismatches,
   };
 }

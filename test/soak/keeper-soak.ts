@@ -116,7 +116,7 @@ const rowOf = (side: Side) => (side === ROWS.roll.side ? ROWS.roll : ROWS.settle
  * a settling side once per day plus the settlement delay, a lag and the re-open (a lag).
  */
 function estimatedRunMs(options: KeeperSoakOptions) {
-  const rollBeforeMs = Number(/^(\d+(?:\.\d+)?)s$/.exec(options.rollBefore)?.[1] ?? 0) * 1000;
+  const rollBeforeMs = parseFloat(options.rollBefore) * 1000;
   const cycleMs = options.intervalS * 1000;
   const rollPeriod = options.dayMs - rollBeforeMs + 2 * options.viewLagMs + 2 * cycleMs;
   const settlePeriod = options.dayMs + options.settlementDelayMs + 2 * options.viewLagMs + 2 * cycleMs;
@@ -148,9 +148,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
   const keepers = soakKeepers(sim, options.keeperLogFile, (name, event) => {
     // An alert started by an error repeats that error's fields (event `error`, `alert`): counted once, as the error.
     if (name === 'error' && event.alert === undefined)
-      errorCodes.push(
-        `${String(event.code)}${event.action ? ` (${String(event.action)})` : event.phase ? ` (${String(event.phase)})` : ''}`,
-      );
+      errorCodes.push(`${event.code}${event.action ? ` (${event.action})` : event.phase ? ` (${event.phase})` : ''}`);
   });
   const samplesOut = outFile(options.samplesFile);
   // The other actor's desk: its own config folder and journal, so it takes none of the keeper's locks.
@@ -243,7 +241,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
       (a, b) => a - b,
     );
     /** The kills made: each killed right after one of the keeper's own writes reached the server, or at a uniform moment. */
-    const kills: Array<{ targeted: boolean }> = [];
+    const kills: typeof killPlan = [];
     let lastRestartServerMs = Number.NEGATIVE_INFINITY;
 
     const killer = (async () => {
@@ -257,7 +255,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
         if (stopping || !keepers.current) return;
         const serverMs = serverNow();
         await stopKeeper(keepers.current, 'SIGKILL');
-        kills.push({ targeted: plan.targeted });
+        kills.push(plan);
         console.log(
           `kill -9 of keeper ${keepers.number} at server ${iso(serverMs)}${plan.targeted ? ' (after its write)' : ''}; ${maturedHedges().length} maturities so far`,
         );
@@ -269,19 +267,18 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     })();
 
     const addRuns: RunResult[] = [];
-    let addsDone = addPlan.length === 0;
+    let addsDone = false;
     const actor = (async () => {
-      for (const [index, atMs] of addPlan.entries()) {
+      for (const atMs of addPlan) {
         await sleep(atMs - realMs(), stop.signal);
         if (stopping) return;
         // Its exit is only counted: what it did is read from the server (its accepted POST /hedges/add).
         // --again: each add is meant (hedge refuses an identical write within 10 minutes of the last,
         // exit 11). Refused (exit 3: the side is bare in the middle of a roll, or a change of it is
         // landing), the colleague tries again a moment later, a few times.
-        let result: RunResult | undefined;
-        for (let attempt = 0; attempt < 8 && !stopping && (result === undefined || result.code === 3); attempt += 1) {
-          if (result) await sleep(1500, stop.signal);
-          result = await runHedge(['add', MARKET, ROWS.roll.side, String(ADD_USD), '--again', '--json'], {
+        for (let attempt = 0; attempt < 8 && !stopping; attempt += 1) {
+          if (attempt) await sleep(1500, stop.signal);
+          const result = await runHedge(['add', MARKET, ROWS.roll.side, String(ADD_USD), '--again', '--json'], {
             configDir: actorDir,
             env: sim.env,
             timeoutMs: 90_000,
@@ -292,9 +289,10 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
           console.log(
             `other actor: hedge add ${MARKET} ${ROWS.roll.side} ${ADD_USD} exited ${result.code ?? 'on its time bound'}${said.slice(0, 200)}`,
           );
+          if (result.code !== 3) break;
         }
-        addsDone = index === addPlan.length - 1;
       }
+      addsDone = true;
     })();
 
     // ---- the run: a sample every sampleMs until the count is reached ------------------------
@@ -343,26 +341,19 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
           );
     const all = hedges();
     const sideOf = (side: Side) => all.filter((hedge) => hedge.side === side);
-    for (const side of SIDES) {
-      const ofSide = sideOf(side).sort((a, b) => a.openedAtMs - b.openedAtMs);
-      for (const hedge of ofSide) {
-        const overlapping = ofSide.filter(
-          (other) => other !== hedge && other.openedAtMs <= hedge.openedAtMs && liveAt(other, hedge.openedAtMs),
-        );
-        for (const other of overlapping)
+    for (const hedge of all)
+      for (const other of sideOf(hedge.side))
+        if (other !== hedge && other.openedAtMs <= hedge.openedAtMs && liveAt(other, hedge.openedAtMs))
           problems.push(
-            `twice: ${hedge.id} (${side}, ${hedge.notionalUsd} USD) was opened at ${iso(hedge.openedAtMs)} while ${other.id} (${other.notionalUsd} USD, ${other.status}) was live on the side`,
+            `twice: ${hedge.id} (${hedge.side}, ${hedge.notionalUsd} USD) was opened at ${iso(hedge.openedAtMs)} while ${other.id} (${other.notionalUsd} USD, ${other.status}) was live on the side`,
           );
-      }
-    }
-    const opens = sim.requests('POST', '/hedges');
-    const createdBy = new Map<string, string>();
-    for (const entry of opens) {
+    const created = new Set<string>();
+    for (const entry of sim.requests('POST', '/hedges')) {
       const body = bodyOf(entry);
       const expected = SIDES.includes(body.side) ? rowOf(body.side).reference : undefined;
       if (body.client_reference !== expected)
         problems.push(
-          `reference: POST /hedges at ${iso(entry.sandboxTimeMs)} (${String(body.side)}) carried client_reference ${JSON.stringify(body.client_reference)}, its row's is ${String(expected)}`,
+          `reference: POST /hedges at ${iso(entry.sandboxTimeMs)} (${body.side}) carried client_reference ${JSON.stringify(body.client_reference)}, its row's is ${expected}`,
         );
       // The hedge its answer named, from the server's idempotency record of its key.
       const record = Object.entries(sim.sandbox.engine.state.idempotency).find(([scope]) =>
@@ -370,21 +361,21 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
       )?.[1];
       const data = ok(entry) && entry.idempotencyKey && record ? JSON.parse(record.bodyJson)?.data : undefined;
       const id = data?.hedge_id ?? data?.id;
-      if (id) createdBy.set(id, entry.idempotencyKey!);
+      if (id) created.add(id);
     }
     for (const hedge of all) {
       if (hedge.clientReference !== rowOf(hedge.side).reference)
         problems.push(
           `reference: hedge ${hedge.id} (${hedge.side}) carries ${JSON.stringify(hedge.clientReference)}, its row's is ${rowOf(hedge.side).reference}`,
         );
-      if (!createdBy.has(hedge.id))
+      if (!created.has(hedge.id))
         problems.push(
           `reference: hedge ${hedge.id} (${hedge.side}) is not named by the answer of any POST /hedges in the request log`,
         );
     }
-    const answered = new Set<string>();
+    const answered = new Set<string | null>();
     for (const entry of sim.requests('POST', '/hedges/close')) {
-      if (entry.idempotencyKey && answered.has(entry.idempotencyKey)) continue;
+      if (answered.has(entry.idempotencyKey)) continue;
       if (ok(entry) && entry.idempotencyKey) answered.add(entry.idempotencyKey);
       const side: Side = bodyOf(entry).side;
       if (!SIDES.includes(side)) continue;
@@ -397,7 +388,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
           ? `${last.id} had ${last.closeReason === 'settled' ? 'settled' : `ended (${last.closeReason ?? last.status})`} at ${iso(endOf(last))}`
           : 'it had no hedge yet';
         problems.push(
-          `settled: a close of the ${side} side arrived at ${iso(at)} (${String(entry.status)}${entry.errorCode ? ` ${entry.errorCode}` : ''}) with nothing live on it: ${how}`,
+          `settled: a close of the ${side} side arrived at ${iso(at)} (${entry.status}${entry.errorCode ? ` ${entry.errorCode}` : ''}) with nothing live on it: ${how}`,
         );
         continue;
       }
