@@ -7,7 +7,7 @@
 import { keyFingerprint, openJournal } from '../../src/platform/journal/index.js';
 import { exits, journalEntries } from '../support/cli-runs.js';
 import type { Person } from '../support/hedge-in-process.js';
-import { tempDirsInMemory } from '../support/hedge-cli.js';
+import { tempDirsInMemory, type RunResult } from '../support/hedge-cli.js';
 import { HOUR, writeTarget } from '../support/keeper.js';
 import { LIVE_KEY } from '../support/keys.js';
 import { withMcpServer, type McpAnswer } from '../support/mcp.js';
@@ -24,11 +24,7 @@ import {
   type SimulatorOptions,
 } from '../support/simulator.js';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = Pick<RunResult, 'code' | 'stdout' | 'stderr'>;
 
 interface Row {
   /** The POST the action sends first: the one a rule holds, faults or counts. */
@@ -53,8 +49,6 @@ interface Row {
 tempDirsInMemory();
 
 const notionals = (simulator: Simulator) => simulator.active('buy').map((hedge) => hedge.notionalUsd);
-const cli = (line: string) => (simulator: Simulator, flags: string[]) =>
-  simulator.hedge([...line.split(' '), '--json', ...flags]);
 
 const OPEN_BUY = `open ${MARKET} buy`;
 const answered = (answer: McpAnswer) => {
@@ -125,7 +119,7 @@ const heldSide = (simulator: Simulator) => (simulator.seedOpen('buy', 1000), sim
 const command = (path: string, seeded: boolean, line: string, effect: number[], yes = ''): Row => ({
   path,
   seeded,
-  run: cli(line + yes),
+  run: (simulator, flags) => simulator.hedge([...(line + yes).split(' '), '--json', ...flags]),
   confirm: asked(line),
   effect: (s) => expect(notionals(s)).toEqual(effect),
 });
@@ -152,7 +146,7 @@ const apply: Row = {
   run: (simulator, flags) => simulator.hedge(['apply', writeTarget(simulator, [TARGET]), '--yes', '--json', ...flags]),
   confirm: (simulator, meanwhile) =>
     asked(`apply ${writeTarget(simulator, [ADD_TO_HELD])}`)(heldSide(simulator), meanwhile),
-  effect: (s) => expect(notionals(s)).toEqual([1000]),
+  effect: open.effect,
 };
 
 /** An open whose answer never came (exit 5, outcome unknown): the journal entry `resume` finishes. Once its first
@@ -184,10 +178,10 @@ const resume: Row = {
 };
 
 /** An MCP write tool on the buy side: called on a test key, confirmed with a token on a LIVE key. */
-const mcp = (name: string, args: Record<string, unknown>) => ({
-  run: tool(name, { ...BUY, ...args }),
-  confirm: toolConfirmed(name, { ...BUY, ...args }),
-});
+const mcp = (name: string, args: object) => {
+  const call = { ...BUY, ...args };
+  return { run: tool(name, call), confirm: toolConfirmed(name, call) };
+};
 
 const ROWS: Record<string, Row> = {
   open: {
@@ -389,8 +383,8 @@ const RULES = {
   "the side's lock": (row: Row) =>
     cell(row, {}, async (simulator) => {
       const trades = simulator.trades().length;
-      const scope = ['test', new URL(simulator.baseUrl).host, keyFingerprint(simulator.apiKey), 'side', MARKET, 'buy'];
-      const other = await openJournal({ dir: simulator.configDir }).lock(scope.join('|'), { waitMs: 0 });
+      const scope = `test|${new URL(simulator.baseUrl).host}|${keyFingerprint(simulator.apiKey)}|side|${MARKET}|buy`;
+      const other = await openJournal({ dir: simulator.configDir }).lock(scope, { waitMs: 0 });
       if (!other.held) throw new Error('the side was held already');
       const run = await row.run(simulator, ['--timeout', '1']).finally(() => other.hold.release());
       expect([run.code, run.stderr + run.stdout], run.stderr).toEqual([
