@@ -23,7 +23,7 @@ import { killWhen, lastJson, ok } from '../support/cli-runs.js';
 import { startKeeper, writeTarget } from '../support/keeper.js';
 
 /** A real-time source that never moves (nothing fills or lands unless a test steps the clock): a scenario that waits. */
-const STOPPED = { options: { realNow: () => Date.parse('2026-03-02T09:00:00.000Z') }, waits: true };
+const STOPPED = { options: { realNow: () => Date.parse('2026-03-02T09:00:00.000Z'), skipping: true } };
 
 /** What a scenario ran, for the table's checks: the exit code, and the error object `--json` wrote on stderr, when the command failed. */
 type Outcome = { code: number | null; error?: any };
@@ -31,14 +31,14 @@ type Outcome = { code: number | null; error?: any };
 /**
  * One case on a fresh simulator (started with `options`): `run` gives the run the table reads (its
  * stderr's last line under --json is the error object), once it has checked what the server saw.
+ * A case whose time is hedge waiting (out its retries, its --timeout, for a fill) is started `skipping`: run side by side
+ * with the others that wait, on a skipping clock.
  */
 interface Scenario {
   name: string;
   /** The JSON error code expected on stderr; absent for a code that is not an error (0, 9, 10, 15). */
   errorCode?: string;
   options?: SimulatorOptions;
-  /** Its time is hedge waiting (out its retries, its --timeout, for a fill): run side by side with the others that wait, on a skipping clock. */
-  waits?: boolean;
   run(simulator: Simulator): Promise<RunResult | Outcome>;
 }
 
@@ -59,13 +59,11 @@ function oneRun(
   check: (simulator: Simulator, result: RunResult) => void,
   options?: SimulatorOptions,
   before?: (simulator: Simulator) => unknown,
-  waits?: boolean,
 ): Scenario {
   return {
     name,
     errorCode,
     options,
-    waits,
     run: async (simulator) => {
       await before?.(simulator);
       const result = await simulator.hedge(args);
@@ -110,24 +108,15 @@ const stoppedBy = (signal: NodeJS.Signals, name: string, errorCode: string): Sce
 const targetFile = (simulator: Simulator, notional: number) =>
   writeTarget(simulator, [`${MARKET},buy,${notional},3,,`]);
 
-// ---- The spec's error table (section 7), row by row, and one scenario per row -----------------
+// ---- The spec's error table (section 7), row by row: its status, its code and (in the comment) its condition, then the
+// exit code and the scenario that drive it ------------------------------------------------------------------------------
 
 const REUSED_KEY = 'a2f1c7d0-5b8e-4e51-9c3a-000000000001';
 
-// Each row: its status, its code and (in the comment) its condition.
-const SPEC_ERROR_TABLE = [
-  [400, 'exposure_exceeded'], // an open (or add) would exceed the aggregate exposure cap
-  [404, 'no_open_hedge'], // add (or reduce) on a market and side with no open hedge
-  [404, 'hedge_not_found'], // hedge id is not one of the caller's
-  [409, 'idempotency_key_reuse'], // an Idempotency-Key reused with a different body
-  [409, 'idempotency_in_flight'], // a request with the same key is still in progress
-  [429, 'rate_limited'], // per-key rate limit exceeded
-] as const;
-
-type SpecErrorCode = (typeof SPEC_ERROR_TABLE)[number][1];
-
-const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, [number, Scenario]> = {
-  exposure_exceeded: [
+const SPEC_ERROR_TABLE: Array<[number, string, number, Scenario]> = [
+  [
+    400,
+    'exposure_exceeded', // an open (or add) would exceed the aggregate exposure cap
     3,
     oneRun(
       'an open over the exposure cap (checks skipped: the server refuses it)',
@@ -139,7 +128,9 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, [number, Scenario]> = {
       { exposureCapUsd: 50_000 },
     ),
   ],
-  no_open_hedge: [
+  [
+    404,
+    'no_open_hedge', // add (or reduce) on a market and side with no open hedge
     3,
     oneRun(
       'an add to a side with no open hedge',
@@ -148,13 +139,17 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, [number, Scenario]> = {
       (simulator) => expect(answers(simulator, 'POST', '/hedges/add')).toEqual([[404, 'no_open_hedge']]),
     ),
   ],
-  hedge_not_found: [
+  [
+    404,
+    'hedge_not_found', // hedge id is not one of the caller's
     3,
     oneRun('a hedge id that is not one of ours', 'hedge_not_found', 'hedges hdg_doesnotexist --json', (simulator) =>
       expect(answers(simulator, 'GET', '/hedges/hdg_doesnotexist')).toEqual([[404, 'hedge_not_found']]),
     ),
   ],
-  idempotency_key_reuse: [
+  [
+    409,
+    'idempotency_key_reuse', // an Idempotency-Key reused with a different body
     3,
     oneRun(
       'a key another request already used (from another machine: not in this journal)',
@@ -175,14 +170,16 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, [number, Scenario]> = {
         }),
     ),
   ],
-  idempotency_in_flight: [
+  [
+    409,
+    'idempotency_in_flight', // a request with the same key is still in progress
     5,
     {
       // A write whose key is still in flight when the retries run out may yet act: the CLI says
       // "outcome unknown" (exit 5) with the key, never "refused".
       name: 'the same key still in progress on the server, past --timeout (outcome unknown, key printed)',
       errorCode: 'outcome_unknown',
-      waits: true,
+      options: { skipping: true },
       run: async (simulator) => {
         simulator.seedOpen('buy', 5_000);
         const key = 'a2f1c7d0-5b8e-4e51-9c3a-000000000002';
@@ -209,7 +206,9 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, [number, Scenario]> = {
       },
     },
   ],
-  rate_limited: [
+  [
+    429,
+    'rate_limited', // per-key rate limit exceeded
     5,
     oneRun(
       'a 429 that never clears',
@@ -217,12 +216,10 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, [number, Scenario]> = {
       'markets --json',
       // Retried (with Retry-After), and every answer was the 429.
       (simulator) => retriedAll(simulator, 429, 'rate_limited'),
-      { fault429: 1 },
-      undefined,
-      true,
+      { fault429: 1, skipping: true },
     ),
   ],
-};
+];
 
 // ---- Every exit code: add a scenario here when you add a code to EXIT_CODES ------------------
 
@@ -294,9 +291,8 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
       'markets --json',
       // Retried with backoff; every answer was the 502.
       (simulator) => retriedAll(simulator, 502, 'bad_gateway'),
-      undefined,
+      { skipping: true },
       (simulator) => simulator.sandbox.setFaults({ nextError: { count: 1_000, status: 502, code: 'bad_gateway' } }),
-      true,
     ),
   ],
   6: [
@@ -477,9 +473,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
         expect(JSON.parse(result.stderr).error.details).toMatchObject({ until: 'length(@) > `0`' });
         for (const gap of gaps(simulator.requests('GET', '/positions'))) expect(gap).toBeGreaterThanOrEqual(1000);
       },
-      undefined,
-      undefined,
-      true,
+      { skipping: true },
     ),
   ],
   129: [stoppedBy('SIGHUP', '', 'hangup')],
@@ -487,7 +481,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
   143: [stoppedBy('SIGTERM', '', 'terminated')],
 };
 
-it("the exit-code table is covered: every code of EXIT_CODES (hedge help exit-codes) has a scenario here, and no scenario names a code it lacks; every row of the spec's error table has a scenario", () => {
+it('the exit-code table is covered: every code of EXIT_CODES (hedge help exit-codes) has a scenario here, and no scenario names a code it lacks', () => {
   // An object's integer keys come in ascending order.
   expect(Object.keys(EXIT_CODE_SCENARIOS).map(Number)).toEqual(
     EXIT_CODES.map((entry) => entry.code).sort((a, b) => a - b),
@@ -497,7 +491,6 @@ it("the exit-code table is covered: every code of EXIT_CODES (hedge help exit-co
     // A code shown by another file: that file holds the test named.
     else expect(readFileSync(new URL(`../../${scenarios.file}`, import.meta.url), 'utf8')).toContain(scenarios.test);
   }
-  expect(Object.keys(SPEC_ROW_SCENARIOS).sort()).toEqual(SPEC_ERROR_TABLE.map(([, code]) => code).sort());
 });
 
 const nameOf = (code: number) => EXIT_CODES.find((entry) => entry.code === code)!.name;
@@ -513,8 +506,7 @@ const CASES = [
     })),
   ),
   // Where the JSON code is the server's, so is the status; a refusal (exit 3) carries its details and request id too.
-  ...SPEC_ERROR_TABLE.map(([status, code]) => {
-    const [exit, scenario] = SPEC_ROW_SCENARIOS[code];
+  ...SPEC_ERROR_TABLE.map(([status, code, exit, scenario]) => {
     const refused = exit === 3 ? { details: expect.any(Object), request_id: expect.stringMatching(/^req_/) } : {};
     const said = scenario.errorCode === code ? { status, ...refused } : {};
     return { group: `spec error ${status} ${code}`, name: `exit ${exit}`, code: exit, scenario, said };
@@ -526,13 +518,11 @@ const CASES = [
 // wait out a bound run side by side, their in-process runs on a skipping clock the server's log shares
 // (a stopped server clock stays stopped), the others one at a time.
 for (const waits of [true, false])
-  (waits ? describe.concurrent : describe).each(CASES.filter(({ scenario }) => !!scenario.waits === waits))(
+  (waits ? describe.concurrent : describe).each(CASES.filter(({ scenario }) => !!scenario.options?.skipping === waits))(
     '$group',
     ({ name, code, scenario, said }) => {
       it(`${name}: ${scenario.name}`, async () => {
-        const outcome = outcomeOf(
-          await closedAfter(startSimulator({ skipping: waits, ...scenario.options }), scenario.run),
-        );
+        const outcome = outcomeOf(await closedAfter(startSimulator(scenario.options), scenario.run));
         expect(outcome.code, JSON.stringify(outcome)).toBe(code);
         if (scenario.errorCode === undefined) {
           expect(outcome.error).toBeUndefined();
