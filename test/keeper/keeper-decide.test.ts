@@ -534,14 +534,9 @@ it("this keeper's writes and unfinished rows: a roll about to be sent notes the 
     kind: 'rolled',
     view: {
       notional_usd: 2000,
-      tenor_days: 1,
-      journal_group: 'roll-1',
-      rolled_hedge_id: 'hdg_1',
       close: { hedge_id: 'hdg_1' },
       open: { hedge_id: 'hdg_2', journal_id: 'j2' },
     },
-    idempotencyKey: 'k2',
-    covered: true,
     notes: [],
   } as never;
   const landed = wrote(noted, roll, { kind: 'rolled', outcome }, NOW);
