@@ -393,11 +393,10 @@ describeKeepers('hedge keep as a service', 3, () => {
       expect(simulator.active('sell')).toHaveLength(0);
 
       const viaCommand = alertsIn(hook.log);
-      expect(hook.posts).toHaveLength(1);
-      expect(viaCommand).toHaveLength(1);
+      expect([hook.posts.length, viaCommand.length]).toEqual([1, 1]);
       const escaped =
         '&lt;!channel&gt; &lt;https://evil.example/login|Your key expired: re-authenticate here&gt; \\x1b]52;c;ZXZpbA==\\x07';
-      for (const alert of [hook.posts[0], viaCommand[0]]) {
+      for (const alert of [...hook.posts, ...viaCommand]) {
         expect(alert).toMatchObject({
           alert: 'started',
           cause: 'refused',
