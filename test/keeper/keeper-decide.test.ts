@@ -2,10 +2,7 @@
 // it starts, what it says, each row's status; a step's writes planned under the side's lock; how a
 // step's end and a write's outcome change what it remembers. No server, no clock, no I/O.
 import { hostname } from 'node:os';
-import type { KeepRow } from '../../src/core/keep-rules.js';
-import type { Hedge } from '../../src/platform/api/schemas.js';
 import type { JournalEntry } from '../../src/platform/journal/index.js';
-import type { RollOutcome } from '../../src/platform/results/roll-outcome-types.js';
 import { reconcileSide, type HedgeRecord } from '../../src/features/book/book.js';
 import {
   decide,
@@ -19,16 +16,14 @@ import {
   wrote,
   type BookObservation,
   type KeeperState,
-  type KeeperStep,
   type SideObservation,
-  type WriteDone,
 } from '../../src/features/keeper/keeper-decide.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const NOW = Date.parse('2026-03-02T09:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString();
-const ROW: KeepRow = { market: 'USDTNGN', side: 'sell', notionalUsd: 2000, tenorDays: 1 };
+const ROW = { market: 'USDTNGN', side: 'sell', notionalUsd: 2000, tenorDays: 1 } as const;
 const KEY = 'USDTNGN sell';
 const LIVE = { dryRun: false, converge: false, intervalMs: MINUTE, toleranceUsd: 0 };
 
@@ -59,7 +54,7 @@ const closedEarly = {
     status: 'closed',
     maturity_at: iso(NOW + 24 * HOUR),
     closed_at: iso(NOW - HOUR),
-  } as unknown as Hedge,
+  } as never,
 };
 
 /** …which the journal shows no roll closed: a colleague's close. */
@@ -84,15 +79,18 @@ const remembered = (changes: Partial<KeeperState>) => ({
   ...changes,
 });
 
-/** A dry run's add of 500 to a side 500 short of its target: checked as an open, said with "would". */
-const WOULD_ADD_500 = expect.objectContaining({
-  check: { notionalUsd: 500, freedUsd: 0 },
-  say: expect.objectContaining({
+/** A dry run's write: checked as an open (after a close that frees `freedUsd`), said with "would". */
+const would = (notionalUsd: number, freedUsd: number, say: object) =>
+  expect.objectContaining({ check: { notionalUsd, freedUsd }, say: expect.objectContaining(say) });
+/** The add of 500 to a side 500 short of its target; the roll of the target's notional. */
+const [WOULD_ADD_500, WOULD_ROLL_2000] = [
+  would(500, 0, {
     event: 'converge',
     action: 'add',
     message: 'would add 500.00 USD to reach the target of 2,000.00 USD',
   }),
-});
+  would(2000, 2000, { message: 'would roll: close hdg_1, then open 2,000.00 USD for 1 days' }),
+];
 
 const DECIDE = [
   {
@@ -168,12 +166,7 @@ const DECIDE = [
     actions: [
       {
         kind: 'roll',
-        writes: [
-          expect.objectContaining({
-            check: { notionalUsd: 2000, freedUsd: 2000 },
-            say: expect.objectContaining({ message: 'would roll: close hdg_1, then open 2,000.00 USD for 1 days' }),
-          }),
-        ],
+        writes: [WOULD_ROLL_2000],
       },
     ],
     status: 'roll in flight',
@@ -258,13 +251,7 @@ const DECIDE = [
     actions: [
       {
         kind: 'drift',
-        writes: [
-          WOULD_ADD_500,
-          expect.objectContaining({
-            check: { notionalUsd: 2000, freedUsd: 2000 },
-            say: expect.objectContaining({ message: 'would roll: close hdg_1, then open 2,000.00 USD for 1 days' }),
-          }),
-        ],
+        writes: [WOULD_ADD_500, WOULD_ROLL_2000],
       },
     ],
     said: ['drift: --converge would add 500.00 USD to reach the target'],
@@ -458,27 +445,22 @@ const PLAN = [
     book: colleagueClosed.book,
     writes: [],
   },
+  {
+    name: 'a roll due beside a drift left alone gets, near until, the shortest tenor that reaches it, as any roll does',
+    side: DRIFTED_DUE,
+    row: { tenorDays: 7 as const, untilMs: NOW + 2 * 24 * HOUR },
+    writes: [{ kind: 'roll', hedgeId: 'hdg_1', tenorDays: 3 }],
+  },
 ];
 
 it.each(PLAN)(
   'plan (a live step, again under the side lock on a fresh read): $name',
-  ({ side: observed, settings, book, writes }) => {
-    expect(plan(initialKeeperState(), bookOf(observed, book), ROW, { ...LIVE, ...settings }).writes).toEqual(
-      writes.map((write) => expect.objectContaining(write)),
-    );
+  ({ side: observed, settings, book, row, writes }) => {
+    expect(
+      plan(initialKeeperState(), bookOf(observed, book), { ...ROW, ...row }, { ...LIVE, ...settings }).writes,
+    ).toEqual(writes.map((write) => expect.objectContaining(write)));
   },
 );
-
-it('plan (a live step, again under the side lock on a fresh read): a roll due beside a drift left alone gets, near until, the shortest tenor that reaches it, as any roll does', () => {
-  const weekly: KeepRow = { ...ROW, tenorDays: 7, untilMs: NOW + 2 * 24 * HOUR };
-  expect(plan(initialKeeperState(), bookOf(DRIFTED_DUE), weekly, LIVE).writes).toEqual([
-    expect.objectContaining({ kind: 'roll', hedgeId: 'hdg_1', tenorDays: 3 }),
-  ]);
-});
-
-/** A step of the row (its status, which stepEnded does not read, left out). */
-const step = (kind: KeeperStep['kind']) =>
-  ({ key: KEY, row: ROW, kind, hedgeIds: ['hdg_1'], serverOffsetMs: 0 }) as KeeperStep;
 
 // [name, step, failures before, failed, dry run, failures after, retried in, the row's status]
 it.each([
@@ -504,7 +486,8 @@ it.each([
   const state = remembered({ rows: new Map([[KEY, { failures: before, retryAtMs: 0 }]]) });
   const ended = stepEnded(
     state,
-    step(kind),
+    // A step of the row (its status, which stepEnded does not read, left out).
+    { key: KEY, row: ROW, kind, hedgeIds: ['hdg_1'], serverOffsetMs: 0 } as never,
     NOW,
     { ...LIVE, dryRun },
     failed ? { error: new Error('capacity') } : undefined,
@@ -551,16 +534,11 @@ it("this keeper's writes and unfinished rows: a roll about to be sent notes the 
     kind: 'rolled',
     view: {
       notional_usd: 2000,
-      tenor_days: 1,
-      journal_group: 'roll-1',
-      rolled_hedge_id: 'hdg_1',
       close: { hedge_id: 'hdg_1' },
       open: { hedge_id: 'hdg_2', journal_id: 'j2' },
     },
-    idempotencyKey: 'k2',
-    covered: true,
     notes: [],
-  } as unknown as RollOutcome;
+  } as never;
   const landed = wrote(noted, roll, { kind: 'rolled', outcome }, NOW);
   expect(landed.state.expectations.get(KEY)).toEqual({
     what: 'roll',
@@ -576,7 +554,7 @@ it("this keeper's writes and unfinished rows: a roll about to be sent notes the 
 
 const reopen = { kind: 'open' as const, row: ROW, notionalUsd: 2000, tenorDays: 1 as const };
 /** The write flow's answer: sent, with `result`. */
-const sent = (result: object) => ({ kind: 'sent', group: 'keep-1', result }) as unknown as WriteDone;
+const sent = (result: object) => ({ kind: 'sent', group: 'keep-1', result }) as never;
 /** …resolved: the re-opened hedge hdg_3 in `status`. */
 const resolved = (status: string) =>
   sent({ kind: 'resolved', result: { id: 'hdg_3', status }, entry: entry({ hedge_id: 'hdg_3' }) });
@@ -605,9 +583,12 @@ it.each([
   ],
 ] as const)("this keeper's writes and unfinished rows: %s", (_name, write, done, failure, expected) => {
   const landed = wrote(initialKeeperState(), write, done, NOW);
-  expect(landed.failure?.message).toBe(failure);
-  expect(landed.state.expectations.size).toBe(expected);
-  expect(landed.events.length).toBe(expected);
+  // The failure raised; the side's expectations and events, one each for a landed write.
+  expect([landed.failure?.message, landed.state.expectations.size, landed.events.length]).toEqual([
+    failure,
+    expected,
+    expected,
+  ]);
 });
 
 it.each(['amount_usd', 'delta_usd'])(
@@ -624,7 +605,6 @@ it.each(['amount_usd', 'delta_usd'])(
 );
 
 it("this keeper's writes and unfinished rows: finishes only its own rows of the target's idle sides, one per group, a roll by its roll", () => {
-  const rows = [ROW];
   expect(
     toResume(
       [
@@ -641,10 +621,10 @@ it("this keeper's writes and unfinished rows: finishes only its own rows of the 
         entry({ id: 'j0', group: 'keep-1' }),
       ],
       new Set(),
-      rows,
+      [ROW],
     ).map(({ entry: row, how }) => `${row.id} ${how}`),
   ).toEqual(['j0 write', 'j4 roll']);
-  expect(toResume([entry({ id: 'j0' })], new Set([KEY]), rows)).toEqual([]);
+  expect(toResume([entry({ id: 'j0' })], new Set([KEY]), [ROW])).toEqual([]);
   expect(heldReason(entry({ id: 'j0' }), { pid: 42, host: 'desk-2' } as never)).toBe(
     'open in progress by another process (pid 42 on desk-2, journal j0): left alone until it resolves',
   );

@@ -17,7 +17,6 @@ import {
   eventAfter,
   eventsOf,
   hedgeOf,
-  keeperTest,
   keepOnce,
   lines,
   stopKeeper,
@@ -90,11 +89,11 @@ describeKeepers('hedge keep as a service', 3, () => {
     },
   );
 
-  keeperTest(
+  keeperCase(
     'two failing rows: each refused again and again over many cycles and alerted once, to --alert-cmd and --alert-url; once the target read again (SIGHUP) is within the cap and both are at target, one "recovered" each',
-    async ({ rig }) => {
+    { exposureCapUsd: 50_000 },
+    async (simulator, rig) => {
       // Two rows the server refuses (each above its exposure cap), alerted to a receiver and to `cat >> alerts.ndjson`.
-      const simulator = await rig.start({ exposureCapUsd: 50_000 });
       const hook = await receiver(rig, simulator);
       const file = writeTarget(simulator, ['USDTNGN,sell,900000,1,,', 'USDTNGN,buy,900000,3,,']);
       const keeper = rig.keep(simulator, file, hook.args);
@@ -113,8 +112,7 @@ describeKeepers('hedge keep as a service', 3, () => {
         expect(JSON.stringify(post)).not.toContain(simulator.apiKey);
       }
       // Nothing was opened on either side while refused.
-      expect(simulator.active('sell')).toHaveLength(0);
-      expect(simulator.active('buy')).toHaveLength(0);
+      expect([...simulator.active('sell'), ...simulator.active('buy')]).toEqual([]);
 
       // The target comes within the cap: both rows open, and each alert clears once.
       writeTarget(simulator, ['USDTNGN,sell,1000,1,,', 'USDTNGN,buy,2000,3,,']);
@@ -149,10 +147,10 @@ describeKeepers('hedge keep as a service', 3, () => {
     async (simulator, rig) => {
       const home = tempDir('hedge-home-');
       const other = tempDir('hedge-other-');
-      rig.later(() => home.remove());
-      rig.later(() => other.remove());
+      for (const dir of [home, other]) rig.later(() => dir.remove());
+      const inHome = { env: { HOME: home.path } };
       const file = writeTarget(simulator, ['USDTNGN,sell,1500,3,,'], 'desk target.csv');
-      const keeper = rig.keep(simulator, file, [], { env: { HOME: home.path } });
+      const keeper = rig.keep(simulator, file, [], inHome);
       // Three cycles (a cycle's heartbeat is written after its event, so the second's is written once
       // the third is printed), the last with the re-open landed in every view and its step ended (the
       // step waits for the positions list too, so on a loaded machine a cycle may still find it in
@@ -193,7 +191,7 @@ describeKeepers('hedge keep as a service', 3, () => {
       // see what it would do, its file quoted as the shell reads it back, and send nothing.
       for (const configDir of [simulator.configDir, other.path]) {
         const refused = exits(
-          await simulator.hedge(['keep', file, '--once'], { configDir, env: { HOME: home.path } }),
+          await simulator.hedge(['keep', file, '--once'], { configDir, ...inHome }),
           11,
           `pid ${keeper.child().pid}`,
           `config folder ${simulator.configDir}`,
@@ -210,7 +208,7 @@ describeKeepers('hedge keep as a service', 3, () => {
       keeper.child().kill('SIGKILL');
       await keeper.done;
       expect(JSON.parse(exits(await status(), 15).stdout).state).toBe('dead');
-      exits(await simulator.hedge(['keep', file, '--once'], { configDir: other.path, env: { HOME: home.path } }), 0);
+      exits(await simulator.hedge(['keep', file, '--once'], { configDir: other.path, ...inHome }), 0);
       expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
       holds(simulator, 1500);
       // No keeper ever ran for this account in another home: exit 15, said as such.
@@ -237,9 +235,9 @@ describeKeepers('hedge keep as a service', 3, () => {
       }
       writeFileSync(heartbeat, wrong({ alerts: [null, 'x'] }));
       const target = writeTarget(simulator, ['USDTNGN,sell,1500,3,,', 'USDTNGN,buy,1000,3,,']);
-      expect(
-        exits(await simulator.hedge(['keep', target, '--once'], { env: { HOME: home.path } }), 0).stderr,
-      ).toContain(`Keeper heartbeat skipped: ${heartbeat} (alerts.0: Invalid input: expected object, received null).`);
+      expect(exits(await simulator.hedge(['keep', target, '--once'], inHome), 0).stderr).toContain(
+        `Keeper heartbeat skipped: ${heartbeat} (alerts.0: Invalid input: expected object, received null).`,
+      );
       expect(simulator.requests('POST', '/hedges')).toHaveLength(2);
     },
   );
@@ -346,15 +344,16 @@ describeKeepers('hedge keep as a service', 3, () => {
     { exposureCapUsd: 50_000 },
     async (simulator, rig) => {
       const file = writeTarget(simulator, ['USDTNGN,buy,1000,3,,']);
-      for (const [args, named] of [
-        [['--alert-url', 'http://chat.example/hook'], '--alert-url'],
-        [['--alert-url', `https://chat.example/hook?k=${simulator.apiKey}`], '--alert-url'],
-        [['--alert-url', 'https://user:pw@chat.example/hook'], '--alert-url'],
-        [['--metrics', 'localhost:99999'], '--metrics'],
-        [['--alert-headroom', '-5'], '--alert-headroom'],
-        [['--interval', '0.5'], '--interval: "0.5" is not allowed'],
-      ] as const) {
-        const result = exits(await simulator.hedge(['keep', file, '--once', ...args]), 2);
+      // Each named in its one line (the option, or what it says of it).
+      for (const [option, value, named = option] of [
+        ['--alert-url', 'http://chat.example/hook'],
+        ['--alert-url', `https://chat.example/hook?k=${simulator.apiKey}`],
+        ['--alert-url', 'https://user:pw@chat.example/hook'],
+        ['--metrics', 'localhost:99999'],
+        ['--alert-headroom', '-5'],
+        ['--interval', '0.5', '--interval: "0.5" is not allowed'],
+      ]) {
+        const result = exits(await simulator.hedge(['keep', file, '--once', option, value]), 2);
         expect(result.stderr.trim().split('\n')).toHaveLength(1);
         expect(result.stderr).toContain(named);
         expect(result.stderr).not.toContain(simulator.apiKey);
@@ -394,11 +393,10 @@ describeKeepers('hedge keep as a service', 3, () => {
       expect(simulator.active('sell')).toHaveLength(0);
 
       const viaCommand = alertsIn(hook.log);
-      expect(hook.posts).toHaveLength(1);
-      expect(viaCommand).toHaveLength(1);
+      expect([hook.posts.length, viaCommand.length]).toEqual([1, 1]);
       const escaped =
         '&lt;!channel&gt; &lt;https://evil.example/login|Your key expired: re-authenticate here&gt; \\x1b]52;c;ZXZpbA==\\x07';
-      for (const alert of [hook.posts[0], viaCommand[0]]) {
+      for (const alert of [...hook.posts, ...viaCommand]) {
         expect(alert).toMatchObject({
           alert: 'started',
           cause: 'refused',
