@@ -18,7 +18,6 @@ import {
   type Simulator,
   useSimulators,
 } from '../support/simulator.js';
-import { okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 /** Proxies in front of a simulator, closed after each test. */
@@ -237,9 +236,9 @@ for (const dialect of SANDBOX_DIALECTS) {
         for (const name of NUMBERS[what].split(' '))
           expect(typeof row[name], `${dialect} ${what}.${name}`).toBe('number');
     // A live view's NDJSON lines are the same shape.
-    const watched = await simulator.hedge('positions --watch 1 --count 1 --json', { env: envFor(proxy) });
+    const watched = await printed('positions', '--watch', '1', '--count', '1');
     const line = (shown: Json) => [shown.market, shown.side, shown.notional_usd];
-    expect(JSON.parse(watched.stdout.trim().split('\n')[0]).data.map(line)).toEqual(positions.map(line));
+    expect(watched.data.map(line)).toEqual(positions.map(line));
 
     // A write's --json keeps the server object it embeds, in the one shape: close's realized, and a roll's
     // close.realized (beta: the record's id is `id`), each the closed hedge's history record.
@@ -277,9 +276,7 @@ it('a server field under one of our names that means something else is kept unde
   // Our name holds what hedge read (alpha's size_usd, not repeated); the server's own value is not lost.
   expect(line).toMatchObject({ notional_usd: sentLine.size_usd, side: 'buy', _wire: { notional_usd: 'n/a' } });
   expect(line).not.toHaveProperty('size_usd');
-  expect([line.net_pnl_usd, okJson(await simulator.hedge('report --json', { env: envFor(proxy) })).unrealized]).toEqual(
-    [5, { positions: 1, net_pnl_usd: 5 }],
-  );
+  expect([line.net_pnl_usd, (await printed('report')).unrealized]).toEqual([5, { positions: 1, net_pnl_usd: 5 }]);
   const sentAccount = await apiData(proxy, 'GET', '/account');
   const account = await printed('account');
   expect(account).toMatchObject({
@@ -296,5 +293,5 @@ it('a server field under one of our names that means something else is kept unde
     _wire: { price: { source: 'twap', window_s: 300 } },
   });
   // --raw is the server's data as sent, its names and its text.
-  expect(okJson(await simulator.hedge('positions --json --raw', { env: envFor(proxy) }))[0]).toEqual(sentLine);
+  expect((await printed('positions', '--raw'))[0]).toEqual(sentLine);
 });
