@@ -176,13 +176,17 @@ for (const dialect of SANDBOX_DIALECTS) {
     // What the server sent, read directly as another client would (any error answer throws).
     const sent = (method: 'GET' | 'POST', path: string, body?: unknown) => apiData(proxy, method, path, body);
     const printed = printedVia(simulator, proxy);
-    const everyRecord = (what: string, sentRows: Json[], printedRows: Json[], names: Record<string, string> = {}) => {
-      expect(printedRows.length, `${dialect} ${what}: rows`).toBe(sentRows.length);
-      sentRows.forEach((row, index) => expectEveryLeaf(`${dialect} ${what}[${index}]`, row, printedRows[index], names));
+    /** `hedge ARGS --json` beside GET PATH read directly: as many records, each with every value sent; what was printed. */
+    const kept = async (path: string, names: Record<string, string>, ...args: string[]) => {
+      const shown = await printed(...args);
+      const [sentRows, printedRows] = [[await sent('GET', path)].flat(), [shown].flat()];
+      const what = `${dialect} ${args.join(' ')}`;
+      expect(printedRows.length, `${what}: rows`).toBe(sentRows.length);
+      sentRows.forEach((row, index) => expectEveryLeaf(`${what}[${index}]`, row, printedRows[index], names));
+      return shown;
     };
 
-    const markets = await sent('GET', '/markets');
-    everyRecord('markets', markets, await printed('markets'));
+    const markets = await kept('/markets', {}, 'markets');
 
     const listed = markets.map((entry: any) => String(entry.market));
     for (const [args, symbols] of [
@@ -214,19 +218,16 @@ for (const dialect of SANDBOX_DIALECTS) {
       await printed('quote', market, 'buy', '10000', '--tenor', '3'),
     );
 
-    everyRecord('hedges', await sent('GET', '/hedges'), await printed('hedges'));
-    expectEveryLeaf(`${dialect} hedges ID`, await sent('GET', `/hedges/${buyId}`), await printed('hedges', buyId));
-    const history = await printed('history');
-    everyRecord('history', await sent('GET', '/hedges/history'), history, renames.history);
-    const positions = await printed('positions');
-    everyRecord('positions', await sent('GET', '/positions'), positions, renames.positions);
+    await kept('/hedges', {}, 'hedges');
+    await kept(`/hedges/${buyId}`, {}, 'hedges', buyId);
+    const history = await kept('/hedges/history', renames.history, 'history');
+    const positions = await kept('/positions', renames.positions, 'positions');
     // The one shape: every line carries our side and notional, whatever the dialect calls them (beta: from the hedge).
     expect(positions.map((line: any) => [line.side, line.notional_usd]).sort()).toEqual([
       ['buy', 20_000],
       ['sell', 7_500],
     ]);
-    const account = await printed('account');
-    expectEveryLeaf(`${dialect} account`, await sent('GET', '/account'), account, renames.account);
+    const account = await kept('/account', renames.account, 'account');
     for (const [what, rows] of [
       ['account', [account]],
       ['positions', positions],
