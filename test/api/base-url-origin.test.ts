@@ -34,12 +34,13 @@ it.each([
   ['the same host with a user and password', `${BARE}@127.0.0.1:4030/x`, 'a URL carrying a user and password'],
   ['not a URL at all', 'http://[::1', 'something that is not a URL'],
 ])('atBaseOrigin: the one origin check: refuses %s (OffOriginError, exit 2, code off_origin)', (_, target, where) => {
-  let thrown: unknown;
-  try {
-    atBaseOrigin(BARE, target, 'POST @127.0.0.2:4044/steal');
-  } catch (error) {
-    thrown = error;
-  }
+  const thrown = (() => {
+    try {
+      atBaseOrigin(BARE, target, 'POST @127.0.0.2:4044/steal');
+    } catch (error) {
+      return error;
+    }
+  })();
   expect(thrown).toBeInstanceOf(OffOriginError);
   expect((thrown as Error).message).toBe(
     `POST @127.0.0.2:4044/steal would leave the base URL's origin (http://127.0.0.1:4030) for ${where}; refused, it was not sent.`,
@@ -48,40 +49,28 @@ it.each([
 });
 
 it('atBaseOrigin: the one origin check: is what a next-page link passes: another origin is OffOriginError, another path under the origin a usage error', () => {
-  const answer = (next: string) => ({ meta: { next }, headers: {} });
+  const next = (link: string) => () => readPathPage(BASE, '/hedges', { meta: { next: link }, headers: {} });
   for (const link of [
     'https://evil.example/partners/acme/v2/hedges?page=2',
     'http://api.example.com/partners/acme/v2/hedges?page=2',
     'https://api.example.com:8443/partners/acme/v2/hedges',
     'https://u:p@api.example.com/partners/acme/v2/hedges',
   ]) {
-    const next = () => readPathPage(BASE, '/hedges', answer(link));
-    expect(next, link).toThrow(OffOriginError);
-    expect(next, link).toThrow(
+    expect(next(link), link).toThrow(OffOriginError);
+    expect(next(link), link).toThrow(
       /^--paginate: the server's next-page link would leave the base URL's origin \(https:\/\/api\.example\.com\)/,
     );
   }
-  expect(() => readPathPage(BASE, '/hedges', answer('https://api.example.com/other/v2/hedges'))).toThrow(
-    /leads outside the base URL/,
-  );
-  expect(readPathPage(BASE, '/hedges', answer('https://api.example.com/partners/acme/v2/hedges?page=2')).next).toBe(
-    '/hedges?page=2',
-  );
+  expect(next('https://api.example.com/other/v2/hedges')).toThrow(/leads outside the base URL/);
+  expect(next('https://api.example.com/partners/acme/v2/hedges?page=2')().next).toBe('/hedges?page=2');
 });
 
 const { client } = clientFor({ baseUrl: BARE, apiKey: 'hpk_test_OriginUnitTestKey00000000001' } as RunningSandbox);
 const row = (method: string, path: string) =>
   ({
     id: 'j_injected1',
-    created_at: '2026-03-02T09:00:00.000Z',
-    updated_at: '2026-03-02T09:00:00.000Z',
-    environment: 'test',
-    base_url_host: '127.0.0.1:4030',
-    key_id: '0123456789ab',
     command: `api ${method} ${path}`,
     request: { method, path, body: { side: 'buy' } },
-    idempotency_key: 'injected-key-1',
-    outcome: 'pending',
   }) as JournalEntry;
 
 it.each([
@@ -175,9 +164,8 @@ it('plain http:// only to loopback: --alert-url: the same rule; over plain http 
 
 // The pure parts of `hedge api`: the path rule (security/base-url.ts), -f/-F parameters and -H
 // headers (domain/api-params.ts); where the next page is: below.
-/** A -f (string) and a -F (typed) parameter as written. */
-const f = (raw: string) => ({ raw, typed: false });
-const F = (raw: string) => ({ raw, typed: true });
+/** -f (string) and -F (typed) parameters as written on the command line. */
+const flags = (...args: string[]) => args.map((arg) => ({ raw: arg.slice(3), typed: arg.startsWith('-F') }));
 
 it.each([
   ['/hedges', '/hedges'],
@@ -209,20 +197,20 @@ it.each([
 it('-f / -F parameters: -f is a string; -F types literals and numbers, reads @file; keys nest and append', () => {
   const files: Record<string, string> = { 'ref.txt': 'DEAL-9' };
   const params = buildParams(
-    [
-      f('market=USDTNGN'),
-      f('notional_usd=10000'),
-      F('tenor_days=3'),
-      F('rate=-1.5e2'),
-      F('ok=true'),
-      F('none=null'),
-      F('ref=@ref.txt'),
-      F('plain=a=b'),
-      f('leg[side]=buy'),
-      F('leg[size]=5'),
-      f('tags[]=a'),
-      f('tags[]=b'),
-    ],
+    flags(
+      '-f market=USDTNGN',
+      '-f notional_usd=10000',
+      '-F tenor_days=3',
+      '-F rate=-1.5e2',
+      '-F ok=true',
+      '-F none=null',
+      '-F ref=@ref.txt',
+      '-F plain=a=b',
+      '-f leg[side]=buy',
+      '-F leg[size]=5',
+      '-f tags[]=a',
+      '-f tags[]=b',
+    ),
     (file) => files[file],
   );
   expect(params).toEqual({
@@ -241,19 +229,22 @@ it('-f / -F parameters: -f is a string; -F types literals and numbers, reads @fi
 
 it('-f / -F parameters: refuses what is not key=value, a key set twice, and a group in a query string', () => {
   const built =
-    (...params: Array<ReturnType<typeof f>>) =>
+    (...args: string[]) =>
     () =>
-      buildParams(params, () => '');
-  expect(built(f('market'))).toThrow('-f: "market" is not key=value.');
-  expect(built(F('=x'))).toThrow('-F: "=x" is not key=value.');
-  expect(built(f('a=1'), f('a=2'))).toThrow(/sets a a second time/);
-  expect(built(f('a[]x=1'))).toThrow(/no usable key/);
+      buildParams(flags(...args), () => '');
+  expect(built('-f market')).toThrow('-f: "market" is not key=value.');
+  expect(built('-F =x')).toThrow('-F: "=x" is not key=value.');
+  expect(built('-f a=1', '-f a=2')).toThrow(/sets a a second time/);
+  expect(built('-f a[]x=1')).toThrow(/no usable key/);
   expect(queryStringOf({ status: 'filled', limit: 5, tags: ['a', 'b'] })).toBe('status=filled&limit=5&tags=a&tags=b');
   expect(() => queryStringOf({ leg: { side: 'buy' } })).toThrow(/a GET carries its parameters in the query string/);
 });
 
 it('-f / -F parameters: keeps __proto__ and constructor as keys of the body, never reaching the process objects', () => {
-  const params = buildParams([F('__proto__[polluted]=1'), f('constructor[x]=y'), f('__proto__[list][]=a')], () => '');
+  const params = buildParams(
+    flags('-F __proto__[polluted]=1', '-f constructor[x]=y', '-f __proto__[list][]=a'),
+    () => '',
+  );
   expect(JSON.stringify(params)).toBe('{"__proto__":{"polluted":1,"list":["a"]},"constructor":{"x":"y"}}');
   expect([
     ({} as Record<string, unknown>).polluted,
@@ -349,14 +340,7 @@ it('the one pager: a server that hands out a next request already made ends the 
 
 const link = (href: string) => ({ link: `<${href}>; rel="next"` });
 const body = (next_cursor: string | null) => ({ items: [{ id: 1 }], next_cursor });
-type Row = [
-  string,
-  Record<string, unknown>,
-  string | undefined,
-  { data?: unknown; headers?: Record<string, string> }?,
-  string?,
-];
-it.each<Row>([
+it.each<[string, Record<string, unknown>, string?, object?, string?]>([
   // A cursor in meta goes back as cursor=, replacing the last one, encoded; has_more false or none ends it.
   // Page after page by a cursor in meta, in the body, or a Link header: test/scripting/scripting-paginate.test.ts.
   ['/hedges?limit=2&cursor=c2', { next_cursor: 'c4' }, '/hedges?limit=2&cursor=c4'],

@@ -18,7 +18,6 @@ import {
   type Simulator,
   useSimulators,
 } from '../support/simulator.js';
-import { okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 /** Proxies in front of a simulator, closed after each test. */
@@ -177,13 +176,17 @@ for (const dialect of SANDBOX_DIALECTS) {
     // What the server sent, read directly as another client would (any error answer throws).
     const sent = (method: 'GET' | 'POST', path: string, body?: unknown) => apiData(proxy, method, path, body);
     const printed = printedVia(simulator, proxy);
-    const everyRecord = (what: string, sentRows: Json[], printedRows: Json[], names: Record<string, string> = {}) => {
-      expect(printedRows.length, `${dialect} ${what}: rows`).toBe(sentRows.length);
-      sentRows.forEach((row, index) => expectEveryLeaf(`${dialect} ${what}[${index}]`, row, printedRows[index], names));
+    /** `hedge ARGS --json` beside GET PATH read directly: as many records, each with every value sent; what was printed. */
+    const kept = async (path: string, names: Record<string, string>, ...args: string[]) => {
+      const shown = await printed(...args);
+      const [sentRows, printedRows] = [[await sent('GET', path)].flat(), [shown].flat()];
+      const what = `${dialect} ${args.join(' ')}`;
+      expect(printedRows.length, `${what}: rows`).toBe(sentRows.length);
+      sentRows.forEach((row, index) => expectEveryLeaf(`${what}[${index}]`, row, printedRows[index], names));
+      return shown;
     };
 
-    const markets = await sent('GET', '/markets');
-    everyRecord('markets', markets, await printed('markets'));
+    const markets = await kept('/markets', {}, 'markets');
 
     const listed = markets.map((entry: any) => String(entry.market));
     for (const [args, symbols] of [
@@ -215,19 +218,16 @@ for (const dialect of SANDBOX_DIALECTS) {
       await printed('quote', market, 'buy', '10000', '--tenor', '3'),
     );
 
-    everyRecord('hedges', await sent('GET', '/hedges'), await printed('hedges'));
-    expectEveryLeaf(`${dialect} hedges ID`, await sent('GET', `/hedges/${buyId}`), await printed('hedges', buyId));
-    const history = await printed('history');
-    everyRecord('history', await sent('GET', '/hedges/history'), history, renames.history);
-    const positions = await printed('positions');
-    everyRecord('positions', await sent('GET', '/positions'), positions, renames.positions);
+    await kept('/hedges', {}, 'hedges');
+    await kept(`/hedges/${buyId}`, {}, 'hedges', buyId);
+    const history = await kept('/hedges/history', renames.history, 'history');
+    const positions = await kept('/positions', renames.positions, 'positions');
     // The one shape: every line carries our side and notional, whatever the dialect calls them (beta: from the hedge).
     expect(positions.map((line: any) => [line.side, line.notional_usd]).sort()).toEqual([
       ['buy', 20_000],
       ['sell', 7_500],
     ]);
-    const account = await printed('account');
-    expectEveryLeaf(`${dialect} account`, await sent('GET', '/account'), account, renames.account);
+    const account = await kept('/account', renames.account, 'account');
     for (const [what, rows] of [
       ['account', [account]],
       ['positions', positions],
@@ -237,9 +237,9 @@ for (const dialect of SANDBOX_DIALECTS) {
         for (const name of NUMBERS[what].split(' '))
           expect(typeof row[name], `${dialect} ${what}.${name}`).toBe('number');
     // A live view's NDJSON lines are the same shape.
-    const watched = await simulator.hedge('positions --watch 1 --count 1 --json', { env: envFor(proxy) });
+    const watched = await printed('positions', '--watch', '1', '--count', '1');
     const line = (shown: Json) => [shown.market, shown.side, shown.notional_usd];
-    expect(JSON.parse(watched.stdout.trim().split('\n')[0]).data.map(line)).toEqual(positions.map(line));
+    expect(watched.data.map(line)).toEqual(positions.map(line));
 
     // A write's --json keeps the server object it embeds, in the one shape: close's realized, and a roll's
     // close.realized (beta: the record's id is `id`), each the closed hedge's history record.
@@ -277,9 +277,7 @@ it('a server field under one of our names that means something else is kept unde
   // Our name holds what hedge read (alpha's size_usd, not repeated); the server's own value is not lost.
   expect(line).toMatchObject({ notional_usd: sentLine.size_usd, side: 'buy', _wire: { notional_usd: 'n/a' } });
   expect(line).not.toHaveProperty('size_usd');
-  expect([line.net_pnl_usd, okJson(await simulator.hedge('report --json', { env: envFor(proxy) })).unrealized]).toEqual(
-    [5, { positions: 1, net_pnl_usd: 5 }],
-  );
+  expect([line.net_pnl_usd, (await printed('report')).unrealized]).toEqual([5, { positions: 1, net_pnl_usd: 5 }]);
   const sentAccount = await apiData(proxy, 'GET', '/account');
   const account = await printed('account');
   expect(account).toMatchObject({
@@ -296,5 +294,5 @@ it('a server field under one of our names that means something else is kept unde
     _wire: { price: { source: 'twap', window_s: 300 } },
   });
   // --raw is the server's data as sent, its names and its text.
-  expect(okJson(await simulator.hedge('positions --json --raw', { env: envFor(proxy) }))[0]).toEqual(sentLine);
+  expect((await printed('positions', '--raw'))[0]).toEqual(sentLine);
 });

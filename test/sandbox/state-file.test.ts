@@ -14,10 +14,9 @@ import { type StateFileLock, readStateFile } from '../../src/sandbox/state-file.
 import { useChildBundle } from '../support/children/child-bundle.js';
 import { openBody } from '../support/engine.js';
 import { until } from '../support/polling.js';
-import { useSimulators, type Simulator, type SimulatorOptions } from '../support/simulator.js';
-import { read, useStateFiles } from './http-calls.js';
+import { useSimulators, type ApiResult, type Simulator, type SimulatorOptions } from '../support/simulator.js';
+import { read, statusOf, useStateFiles } from './http-calls.js';
 
-const START_MS = Date.parse('2026-03-02T09:00:00.000Z');
 const KEYS = Array.from({ length: 12 }, (_, index) => `hpk_test_SharedStateAccount${String(index).padStart(4, '0')}`);
 const WRITER = fileURLToPath(new URL('../support/children/state-file-writer.cjs', import.meta.url));
 const sandboxBundle = useChildBundle('src/sandbox/index.ts', 'hedge-state-sandbox-');
@@ -25,7 +24,12 @@ const demoBundle = useChildBundle('src/platform/runtime/start-demo.ts', 'hedge-s
 
 // After hooks run last first: the simulators are closed before their folders are removed.
 const stateFileIn = useStateFiles();
-const start = useSimulators({ preset: 'quick', apiKeys: KEYS, stateFileLock: lockDemoState, realNow: () => START_MS });
+const start = useSimulators({
+  preset: 'quick',
+  apiKeys: KEYS,
+  stateFileLock: lockDemoState,
+  realNow: () => Date.parse('2026-03-02T09:00:00.000Z'),
+});
 const simulatorOn = (stateFile: string, options: SimulatorOptions = {}) => start({ stateFile, ...options });
 
 /** Two simulators started on one file before either acts: each holds the state in memory, as parallel runs do. */
@@ -62,7 +66,7 @@ async function mustOpen(...args: Parameters<typeof openOn>) {
 }
 
 /** The answer to a request that found the state file busy: 503, retry in a second. */
-function expectBusy(answer: Awaited<ReturnType<typeof openOn>>) {
+function expectBusy(answer: ApiResult) {
   expect([answer.status, answer.headers.get('retry-after'), answer.body.error.code]).toEqual([
     503,
     '1',
@@ -129,18 +133,18 @@ it("the state file shared by several processes: requests that change nothing wri
   };
   const { a, b, stateFile } = await twoProcesses({ stateFileLock: counting });
   // The account's first request opens it: a change, saved under the lock.
-  expect([(await a.api('GET', '/markets')).status, taken]).toEqual([200, 1]);
+  expect([await statusOf(a.sandbox, '/markets'), taken]).toEqual([200, 1]);
   const saved = readFileSync(stateFile);
   const quote = { market: 'USDTNGN', side: 'buy', notional_usd: 1_000, tenor_days: 3 };
   expect([
     (await a.api('POST', '/quotes', { body: quote })).status,
-    (await a.api('GET', '/positions')).status,
+    await statusOf(a.sandbox, '/positions'),
     taken,
     readFileSync(stateFile).equals(saved),
   ]).toEqual([200, 200, 1, true]);
   const opened = await mustOpen(a, 'buy', 1_000, 'open-a');
   expect(taken).toBe(2);
-  expect((await b.api('GET', `/hedges/${opened.body.data.id}`)).status).toBe(200);
+  expect(await statusOf(b.sandbox, `/hedges/${opened.body.data.id}`)).toBe(200);
   await mustOpen(b, 'sell', 2_000, 'open-b');
   expect(sides(stateFile)).toEqual(['buy 1000', 'sell 2000']);
 
@@ -176,7 +180,7 @@ it('the state file shared by several processes: a write that arrives while this 
       for (let tick = 0; tick < 20; tick++) await new Promise((resolve) => setImmediate(resolve));
     },
   });
-  expect((await a.api('GET', '/markets')).status).toBe(200);
+  expect(await statusOf(a.sandbox, '/markets')).toBe(200);
   simulator = a;
   await mustOpen(a, 'buy', 1_000, 'first');
   expect((await duringSave!).status).toBe(200);
@@ -212,10 +216,11 @@ it('the state file shared by several processes: a save that finds the file moved
 });
 
 it('the state file shared by several processes: a lock that cannot be taken answers 503 with Retry-After and acts on nothing', async () => {
-  const busy: StateFileLock = async () => {
-    throw Object.assign(new Error('Lock file is already being held'), { code: 'ELOCKED' });
-  };
-  const { a, stateFile } = await twoProcesses({ stateFileLock: busy });
+  const { a, stateFile } = await twoProcesses({
+    stateFileLock: async () => {
+      throw Object.assign(new Error('Lock file is already being held'), { code: 'ELOCKED' });
+    },
+  });
   const answer = await openOn(a, 'buy', 1_000, 'busy');
   expectBusy(answer);
   expect([answer.body.error.message, existsSync(stateFile)]).toEqual([expect.stringContaining(stateFile), false]);
@@ -236,7 +241,7 @@ it('ids and formats of the state file: hedge ids are unique across restarts, and
   const [c, d] = await Promise.all([simulatorOn(stateFile), simulatorOn(stateFile)]);
   // A state read from the file knows hedge ids as its own records only.
   for (const id of ['__proto__', 'constructor', 'hasOwnProperty'])
-    expect((await c.api('GET', `/hedges/${id}`)).status).toBe(404);
+    expect(await statusOf(c.sandbox, `/hedges/${id}`)).toBe(404);
   rmSync(stateFile);
   await open(c, 'after-reset-c');
   rmSync(stateFile);
