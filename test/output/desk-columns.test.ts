@@ -155,8 +155,9 @@ function checkTable(name: string, table: ScreenTable, wide: ScreenTable, cols: n
       expect(table.shortened.length, `${where}: ${header} cut, not named`).toBeGreaterThan(0);
   });
   const byHeader = keysByHeader(resource);
-  const shown = table.headers.map((header) => byHeader.get(header) ?? header);
-  const all = wide.headers.map((header) => byHeader.get(header) ?? header);
+  const keyOf = (header: string) => byHeader.get(header) ?? header;
+  const shown = table.headers.map(keyOf);
+  const all = wide.headers.map(keyOf);
   // The names in the note are exactly the keys of the columns left out, each once.
   expect([...table.hidden].sort(), `${where}: the note names ${table.hidden.join(', ') || 'nothing'}`).toEqual(
     all.filter((key) => !shown.includes(key)).sort(),
