@@ -65,8 +65,8 @@ function wideningProblems(seed: number, desk: boolean) {
         key: `c${index}`,
         width,
         minWidth,
-        ...(random() < 0.4 && narrower < minWidth ? { tightWidth: narrower } : {}),
-        ...(random() < 0.2 && narrower < minWidth ? { shortWidth: narrower } : {}),
+        tightWidth: random() < 0.4 && narrower < minWidth ? narrower : undefined,
+        shortWidth: random() < 0.2 && narrower < minWidth ? narrower : undefined,
         money: random() < 0.3,
       };
     });
@@ -233,7 +233,7 @@ describe('the drawing, byte for byte', () => {
     ],
     priority: 'id net side bar ref'.split(' '),
     rowCount: rows,
-    totals: { label: 'Total', cells: ['', '', '', c.bold('+1.00')].map((text) => tableCell(text)) },
+    totals: { label: 'Total', cells: ['', '', '', c.bold('+1.00')].map(tableCell) },
     sections: [
       { before: 0, line: c.bold('Mon 02 Mar 2026 · 2 hedges') },
       {
@@ -270,83 +270,90 @@ describe('the drawing, byte for byte', () => {
     const notes = ['市場 は 閉じて います まで 明日', '👍 ok', c.yellow('settling: views disagree, 東京 desk'), '—'];
     const rows = 7;
     const cells = (texts: string[]) => cellsOf(rows, (row) => texts[row % texts.length]);
-    const wide = {
-      columns: [
-        textColumn('ref', 'Ref 参照', cells(references), { shrink: 'end', minWidth: 8 }),
-        textColumn('side', 'Side', cells([c.green('buy'), c.magenta('sell')])),
-        textColumn('net', 'Net P&L USD', cells([c.red('-1,250.50'), c.green('+980.25'), '0.00']), {
-          align: 'right',
-          money: true,
-        }),
-        textColumn('note', 'Note', cells(notes), { shrink: 'wrap', minWidth: 12 }),
-        textColumn('hash', 'Hash', cells([`0x${'5f12'.repeat(16)}`, `0x${'a9c0'.repeat(16)}`]), {
-          shrink: 'middle',
-        }),
-      ],
-      priority: 'ref side net note hash'.split(' '),
-      rowCount: rows,
-      sections: [
-        { before: 0, line: c.bold('月 02 Mar 2026 · 二 hedges 👩‍💻, a section line longer than the narrowest terminal') },
-      ],
-      width: 80,
-      chalk: c,
-    };
-    await snapshotsAt(wide, [60, 80, 120]);
+    await snapshotsAt(
+      {
+        columns: [
+          textColumn('ref', 'Ref 参照', cells(references), { shrink: 'end', minWidth: 8 }),
+          textColumn('side', 'Side', cells([c.green('buy'), c.magenta('sell')])),
+          textColumn('net', 'Net P&L USD', cells([c.red('-1,250.50'), c.green('+980.25'), '0.00']), {
+            align: 'right',
+            money: true,
+          }),
+          textColumn('note', 'Note', cells(notes), { shrink: 'wrap', minWidth: 12 }),
+          textColumn('hash', 'Hash', cells([`0x${'5f12'.repeat(16)}`, `0x${'a9c0'.repeat(16)}`]), {
+            shrink: 'middle',
+          }),
+        ],
+        priority: 'ref side net note hash'.split(' '),
+        rowCount: rows,
+        sections: [
+          {
+            before: 0,
+            line: c.bold('月 02 Mar 2026 · 二 hedges 👩‍💻, a section line longer than the narrowest terminal'),
+          },
+        ],
+        width: 80,
+        chalk: c,
+      },
+      [60, 80, 120],
+    );
   });
 
   it('a header on two lines (bottom-aligned), compact cells and wrapped text', async () => {
     const rows = 4;
     const reasons = ['INV-1 enters ≤30d', 'FRT-2 due', 'INV-1 due, FRT-2 enters ≤30d', 'AP-4 due'];
-    const narrow = {
-      columns: [
-        // First on the line, last in priority: hidden here, so the totals label goes across the first columns shown.
-        textColumn('id', 'Hedge ID', ids(rows), { shrink: 'middle' }),
-        textColumn(
-          'ref',
-          'Ref',
-          cellsOf(rows, (row) => `DEAL-${row + 1}`),
-        ),
-        textColumn('side', 'Side', sides(rows)),
-        textColumn(
-          'notional',
-          'Notional USD',
-          cellsOf(rows, (row) => `${row + 1}0,000.00`),
-          {
-            align: 'right',
-            money: true,
-          },
-        ),
-        textColumn(
-          'time',
-          'Time UTC',
-          cellsOf(rows, () => `2026-03-02 09:00 ${c.dim('(in 6d 23h)')}`),
-          {
-            compact: cellsOf(rows, () => '2026-03-02 09:00'),
-          },
-        ),
-        textColumn(
-          'why',
-          'Why',
-          cellsOf(rows, (row) => reasons[row]),
-          { shrink: 'wrap', minWidth: 11 },
-        ),
-      ],
-      priority: 'ref side notional time why id'.split(' '),
-      decisive: 5,
-      rowCount: rows,
-      totals: {
-        label: 'Total (4 hedges)',
-        shortLabel: 'Total (4)',
-        cells: ['', '', '', c.bold('100,000.00'), '', ''].map((text) => tableCell(text)),
-      },
-      width: 55,
-      chalk: c,
-    };
     // At 55 columns (its third snapshot: 6 + 4 + 10 + 16 + 11 and four gaps, the id hidden): the header over two
     // lines, its unit under its label; the time without its "(in …)"; a reason wrapped at its spaces onto a second
     // line of its row, never cut inside a word; the totals label across the columns whose totals are empty (its short
     // form: the long one has no room).
-    await snapshotsAt(narrow, [30, 40, 55, 80]);
+    await snapshotsAt(
+      {
+        columns: [
+          // First on the line, last in priority: hidden here, so the totals label goes across the first columns shown.
+          textColumn('id', 'Hedge ID', ids(rows), { shrink: 'middle' }),
+          textColumn(
+            'ref',
+            'Ref',
+            cellsOf(rows, (row) => `DEAL-${row + 1}`),
+          ),
+          textColumn('side', 'Side', sides(rows)),
+          textColumn(
+            'notional',
+            'Notional USD',
+            cellsOf(rows, (row) => `${row + 1}0,000.00`),
+            {
+              align: 'right',
+              money: true,
+            },
+          ),
+          textColumn(
+            'time',
+            'Time UTC',
+            cellsOf(rows, () => `2026-03-02 09:00 ${c.dim('(in 6d 23h)')}`),
+            {
+              compact: cellsOf(rows, () => '2026-03-02 09:00'),
+            },
+          ),
+          textColumn(
+            'why',
+            'Why',
+            cellsOf(rows, (row) => reasons[row]),
+            { shrink: 'wrap', minWidth: 11 },
+          ),
+        ],
+        priority: 'ref side notional time why id'.split(' '),
+        decisive: 5,
+        rowCount: rows,
+        totals: {
+          label: 'Total (4 hedges)',
+          shortLabel: 'Total (4)',
+          cells: ['', '', '', c.bold('100,000.00'), '', ''].map(tableCell),
+        },
+        width: 55,
+        chalk: c,
+      },
+      [30, 40, 55, 80],
+    );
   });
 });
 
@@ -372,7 +379,7 @@ function positionRow(n: number) {
     opened_at: '2026-03-02T09:00:00.000Z',
     maturity_at: '2026-03-09T09:00:00.000Z',
     [JOINED_REFERENCE]: n % 2 ? undefined : 'DEAL-42',
-  } as Record<string, unknown>;
+  };
 }
 
 const LISTS = [
@@ -429,8 +436,9 @@ async function tableAt(list: (typeof LISTS)[number], columns: number) {
 }
 
 describe('every list, as the terminal widens', () => {
-  for (const list of LISTS) {
-    it(`${list.name}: each column shown at ${WIDTHS.join(', ')} columns is shown at every wider one; no line is wider than the terminal`, async () => {
+  it.each(LISTS)(
+    '$name: each column shown at 80, 100, 120 and 160 columns is shown at every wider one; no line is wider than the terminal',
+    async (list) => {
       let narrower: string[] = [];
       for (const columns of WIDTHS) {
         const { text, notes } = await tableAt(list, columns);
@@ -440,8 +448,8 @@ describe('every list, as the terminal widens', () => {
         for (const header of narrower) expect(shown, `${list.name} at ${columns} lost ${header}`).toContain(header);
         narrower = shown;
       }
-    });
-  }
+    },
+  );
 
   // Positions at 80 columns (side, reference, notional, entry, mark, net P&L, net margin, time left): the reviewed
   // positions screen (test/output/screens.test.ts).
