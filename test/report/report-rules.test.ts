@@ -100,12 +100,6 @@ describe('reconciliation to the cent', () => {
   );
 });
 
-const closedAt = (iso: string, netPnlUsd = 1, extra: Partial<HistoryFacts> = {}) => ({
-  netPnlUsd,
-  closedAt: iso,
-  ...extra,
-});
-
 /** The report of closed `records` (no open positions) grouped `by`. */
 const grouped = (records: HistoryFacts[], by: ReportGrouping, since?: Date, until?: Date) =>
   buildReport(records, [], { by, since, until });
@@ -122,7 +116,7 @@ it('the period is in the report as given: since and until, null when not given',
 it('time groups (UTC): ISO weeks: Sunday closes week 47, Monday opens week 48; across the year boundary 2026 has a week 53 that holds 2027-01-01; groups sorted by key, whatever order they came in; days and months are UTC whatever offset the close time was written with', () => {
   const closes = (by: ReportGrouping, ...isos: string[]) =>
     grouped(
-      isos.map((iso) => closedAt(iso)),
+      isos.map((closedAt) => ({ netPnlUsd: 1, closedAt })),
       by,
     );
   const report = closes('week', '2026-11-22T23:59:59.999Z', '2026-11-23T00:00:00.000Z', '2026-11-16T00:00:00.000Z');
@@ -164,7 +158,7 @@ it('time groups (UTC): ISO weeks: Sunday closes week 47, Monday opens week 48; a
 
 it('records without a usable close time are excluded (and counted) when grouping by time or when a period is given, an unparseable close time counting as none; kept otherwise, in the totals but not in the cumulative series', () => {
   const records: HistoryFacts[] = [
-    closedAt('2026-11-02T00:00:00Z', 5, { side: 'buy' }),
+    { netPnlUsd: 5, side: 'buy', closedAt: '2026-11-02T00:00:00Z' },
     { netPnlUsd: 7, side: 'sell' },
   ];
   for (const by of ['day', 'week', 'month'] as const) {
@@ -274,7 +268,7 @@ it('figures a record does not give are unknown, not 0: a group where no record g
 it('unrealized P&L of open positions: is summed to the cent on its own line; 0 with nothing open and null when no position says', () => {
   const report = buildReport([], [{ netPnlUsd: 0.1 }, { netPnlUsd: 0.2 }], { by: 'day' });
   expect([report.unrealized, report.totals.net_pnl_usd]).toEqual([{ positions: 2, net_pnl_usd: 0.3 }, 0]);
-  expect([buildReport([], [], { by: 'day' }).unrealized, buildReport([], [{}], { by: 'day' }).unrealized]).toEqual([
+  expect([[], [{}]].map((open) => buildReport([], open, { by: 'day' }).unrealized)).toEqual([
     { positions: 0, net_pnl_usd: 0 },
     { positions: 1, net_pnl_usd: null },
   ]);
@@ -284,9 +278,9 @@ it('cumulative net P&L: runs in close-time order and merges closes at the same i
   expect(
     grouped(
       [
-        closedAt('2026-11-03T00:00:00Z', 0.2, { hedgeId: 'b' }),
-        closedAt('2026-11-01T00:00:00Z', 0.1),
-        closedAt('2026-11-03T00:00:00Z', -1, { hedgeId: 'a' }),
+        { netPnlUsd: 0.2, hedgeId: 'b', closedAt: '2026-11-03T00:00:00Z' },
+        { netPnlUsd: 0.1, closedAt: '2026-11-01T00:00:00Z' },
+        { netPnlUsd: -1, hedgeId: 'a', closedAt: '2026-11-03T00:00:00Z' },
       ],
       'day',
     ).cumulative,
