@@ -161,10 +161,8 @@ it('records without a usable close time are excluded (and counted) when grouping
     { netPnlUsd: 5, side: 'buy', closedAt: '2026-11-02T00:00:00Z' },
     { netPnlUsd: 7, side: 'sell' },
   ];
-  for (const by of ['day', 'week', 'month'] as const) {
-    const report = grouped(records, by);
-    expect([report.excluded, report.totals.net_pnl_usd]).toEqual([1, 5]);
-  }
+  for (const by of ['day', 'week', 'month'] as const)
+    expect(grouped(records, by), by).toMatchObject({ excluded: 1, totals: { net_pnl_usd: 5 } });
   expect(grouped(records, 'side', new Date('2026-01-01T00:00:00Z'))).toMatchObject({
     excluded: 1,
     totals: { count: 1 },
@@ -266,11 +264,13 @@ it('figures a record does not give are unknown, not 0: a group where no record g
 });
 
 it('unrealized P&L of open positions: is summed to the cent on its own line; 0 with nothing open and null when no position says', () => {
-  const report = buildReport([], [{ netPnlUsd: 0.1 }, { netPnlUsd: 0.2 }], { by: 'day' });
-  expect([report.unrealized, report.totals.net_pnl_usd]).toEqual([{ positions: 2, net_pnl_usd: 0.3 }, 0]);
-  expect([[], [{}]].map((open) => buildReport([], open, { by: 'day' }).unrealized)).toEqual([
-    { positions: 0, net_pnl_usd: 0 },
-    { positions: 1, net_pnl_usd: null },
+  const reports = [[{ netPnlUsd: 0.1 }, { netPnlUsd: 0.2 }], [], [{}]].map((open) =>
+    buildReport([], open, { by: 'day' }),
+  );
+  expect(reports.map((report) => [report.unrealized, report.totals.net_pnl_usd])).toEqual([
+    [{ positions: 2, net_pnl_usd: 0.3 }, 0],
+    [{ positions: 0, net_pnl_usd: 0 }, 0],
+    [{ positions: 1, net_pnl_usd: null }, 0],
   ]);
 });
 
@@ -298,7 +298,7 @@ describe('parseReportDate', () => {
     return result.date.toISOString();
   };
 
-  it('reads a date as midnight UTC and a timestamp as written (UTC when it has no zone); days, weeks and calendar months ago from the injected now', () => {
+  it('reads a date as midnight UTC and a timestamp as written (UTC when it has no zone); days, weeks and calendar months ago from the injected now; refuses a bare m (minutes in hedge journal) naming the month form, and anything else with a message naming the allowed forms', () => {
     for (const [text, iso] of [
       ['2026-11-01', '2026-11-01T00:00:00.000Z'],
       [' 2026-11-01T08:30:00Z ', '2026-11-01T08:30:00.000Z'],
@@ -311,9 +311,6 @@ describe('parseReportDate', () => {
         ' ',
       ),
     );
-  });
-
-  it('refuses a bare m (minutes in hedge journal) naming the month form, and anything else with a message naming the allowed forms', () => {
     for (const [text, count] of [
       ['1m', '1'],
       [' 30M ', '30'],

@@ -87,16 +87,17 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
 
   it("a key refused from HEDGE_API_KEY: a command's hint and whoami (doctor: doctor.test.ts) say to fix it there (a login would not change it), exit 4, whoami --json shows it refused; unset, the profile's key answers; the profile's own key refused: save a new one with `hedge login`", async () => {
     const env = { HEDGE_API_KEY: UNKNOWN_KEY };
-    const refused = exits(
-      await run('account', { env }),
+    expect(
+      exits(await run('account', { env }), 4, 'The key is HEDGE_API_KEY, which comes before any saved profile').stderr,
+    ).not.toContain('hedge login');
+    exits(
+      await run('whoami', { env }),
       4,
-      'The key is HEDGE_API_KEY, which comes before any saved profile',
+      'it is HEDGE_API_KEY, which comes before any saved profile; set the right key there',
     );
-    expect(refused.stderr).not.toContain('hedge login');
-    const fixThere = 'it is HEDGE_API_KEY, which comes before any saved profile; set the right key there';
-    exits(await run('whoami', { env }), 4, fixThere);
-    const json = exits(await run('whoami --json', { env }), 4, 'hedge login');
-    expect(JSON.parse(json.stdout)).toMatchObject({ key_check: { status: 'refused', code: 'unauthorized' } });
+    expect(JSON.parse(exits(await run('whoami --json', { env }), 4, 'hedge login').stdout)).toMatchObject({
+      key_check: { status: 'refused', code: 'unauthorized' },
+    });
     expect(ok(await run('account')).stdout).toContain('balance_usdc');
     expect(simulator.requests().map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
       'GET /account 401',
@@ -116,19 +117,18 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
   });
 
   it('the human card says where each setting came from and marks a live key LIVE', async () => {
-    const plainCard = ok(await run('whoami', { env: { HEDGE_FORCE_TTY: '1', HEDGE_API_KEY: KEY_C } }));
-    for (const text of ['HEDGE_API_KEY', 'the current profile']) expect(plainCard.stdout).toContain(text);
-    expect(plainCard.stdout).toMatch(/Key check.*ok/);
+    const card = ok(await run('whoami', { env: { HEDGE_FORCE_TTY: '1', HEDGE_API_KEY: KEY_C } })).stdout;
+    for (const text of ['HEDGE_API_KEY', 'the current profile']) expect(card).toContain(text);
+    expect(card).toMatch(/Key check.*ok/);
 
     // The live profile points at an address nobody listens on: unreachable, exit 5, still LIVE.
     writeStore(tmp.path, {
       current: 'prod',
       profiles: { prod: { base_url: 'https://127.0.0.1:9/v2', api_key: LIVE_KEY } },
     });
-    const live = await run('whoami', { env: { HEDGE_FORCE_TTY: '1' } });
-    expect(live.stdout).toContain('LIVE');
-    expect(live.stdout).toMatch(/unreachable/);
-    exits(live, 5);
+    const live = exits(await run('whoami', { env: { HEDGE_FORCE_TTY: '1' } }), 5).stdout;
+    expect(live).toContain('LIVE');
+    expect(live).toMatch(/unreachable/);
   });
 });
 
@@ -244,12 +244,8 @@ it('nothing configured: every command that needs a key exits 4 and says how to l
   ok(await run('logout'));
   // A malformed HEDGE_API_KEY: exit 4 before any request, and not echoed whole.
   const bad = 'hpk_prod_SomethingThatIsNotAKey000';
-  const malformed = exits(
-    await run('whoami', { env: { HEDGE_API_KEY: bad, HEDGE_BASE_URL: sandbox.baseUrl } }),
-    4,
-    'malformed',
-  );
-  expect(malformed.stderr).not.toContain(bad);
+  const env = { HEDGE_API_KEY: bad, HEDGE_BASE_URL: sandbox.baseUrl };
+  expect(exits(await run('whoami', { env }), 4, 'malformed').stderr).not.toContain(bad);
   nothingSent();
 });
 
@@ -277,16 +273,18 @@ it.each(CORRUPTIONS)(
       'markets',
       login,
     ]) {
-      const result = await run(command, { input: command === login ? KEY_A : undefined });
-      exits(result, 1, storeFile(tmp.path));
+      const result = exits(
+        await run(command, { input: command === login ? KEY_A : undefined }),
+        1,
+        storeFile(tmp.path),
+      );
       expect(result.stderr, command).toMatch(says);
       expect(result.stderr, command).toMatch(/Fix (the file|that entry) by hand/);
       expect(result.stderr, command).not.toMatch(/\n\s+at /);
       expect(result.stdout, command).toBe('');
       expect(readFileSync(storeFile(tmp.path), 'utf8'), command).toBe(text);
     }
-    const json = exits(await run('profile list --json'), 1);
-    expect(JSON.parse(json.stderr).error.message).toContain(storeFile(tmp.path));
+    expect(JSON.parse(exits(await run('profile list --json'), 1).stderr).error.message).toContain(storeFile(tmp.path));
     nothingSent();
   },
 );
