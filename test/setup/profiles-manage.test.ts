@@ -6,18 +6,14 @@
 // --verbose (and --json) is searched for the full key; the redacted form may appear.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
-import type { HedgeArgs } from '../support/hedge-cli.js';
 import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A, KEY_B, KEY_C, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
-import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
-import type { Simulator } from '../support/simulator.js';
+import { useProfileSuite } from '../support/profile-suite.js';
 import { okJson, ok, exits } from '../support/cli-runs.js';
 
-let simulator: Simulator;
-let sandbox: RunningSandbox;
-let tmp: TempDir;
 const suite = useProfileSuite('hedge-profiles-');
+// The suite's fields as its hooks fill them, read again before each test.
+let { simulator, sandbox, tmp } = suite;
 beforeEach(() => ({ simulator, sandbox, tmp } = suite));
 const { run, nothingSent } = suite;
 
@@ -52,38 +48,34 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
       key_check: { status: 'ok' },
     });
     expect(simulator.requests('GET', '/account')).toHaveLength(1);
-    expect(await whoami({ HEDGE_PROFILE: 'bravo' })).toMatchObject({
-      profile: 'bravo',
-      sources: { profile: 'environment' },
-    });
-    expect(await whoami({ HEDGE_PROFILE: 'bravo' }, ['--profile', 'alpha'])).toMatchObject({
-      profile: 'alpha',
-      api_key: redacted(KEY_A),
-      sources: { profile: 'flag' },
-    });
+    // HEDGE_PROFILE picks another profile and --profile beats it; HEDGE_API_KEY and HEDGE_BASE_URL beat the profile,
+    // each on its own; an explicit --profile takes that profile whole, whatever the environment says.
+    const bravo = { HEDGE_PROFILE: 'bravo' };
+    for (const [env, flags, expected] of [
+      [bravo, [], { profile: 'bravo', sources: { profile: 'environment' } }],
+      [bravo, ['--profile', 'alpha'], { profile: 'alpha', api_key: redacted(KEY_A), sources: { profile: 'flag' } }],
+      [
+        { HEDGE_API_KEY: KEY_C },
+        [],
+        { profile: 'alpha', api_key: redacted(KEY_C), sources: { api_key: 'environment', base_url: 'profile' } },
+      ],
+      [
+        { ...bravo, HEDGE_BASE_URL: sandbox.baseUrl },
+        [],
+        { profile: 'bravo', sources: { api_key: 'profile', base_url: 'environment' } },
+      ],
+      [
+        { HEDGE_API_KEY: KEY_C, HEDGE_BASE_URL: 'https://elsewhere.example/v2' },
+        ['--profile', 'bravo'],
+        { profile: 'bravo', sources: { api_key: 'profile', base_url: 'profile' } },
+      ],
+    ] as const)
+      expect(await whoami(env, [...flags]), JSON.stringify([env, flags])).toMatchObject(expected);
     // A global option after the command counts the same.
     expect(okJson(await run('whoami --json --profile bravo'))).toMatchObject({
       profile: 'bravo',
       sources: { profile: 'flag' },
     });
-
-    // HEDGE_API_KEY and HEDGE_BASE_URL beat the profile, each on its own.
-    const keyOnly = await whoami({ HEDGE_API_KEY: KEY_C });
-    expect(keyOnly).toMatchObject({ profile: 'alpha', sources: { api_key: 'environment', base_url: 'profile' } });
-    expect(keyOnly.api_key).toBe(redacted(KEY_C));
-
-    const prodWithEnvUrl = await whoami({ HEDGE_BASE_URL: sandbox.baseUrl, HEDGE_PROFILE: 'bravo' });
-    expect(prodWithEnvUrl).toMatchObject({
-      profile: 'bravo',
-      sources: { api_key: 'profile', base_url: 'environment' },
-    });
-
-    // An explicit --profile takes that profile whole, whatever the environment says.
-    const explicit = await whoami({ HEDGE_API_KEY: KEY_C, HEDGE_BASE_URL: 'https://elsewhere.example/v2' }, [
-      '--profile',
-      'bravo',
-    ]);
-    expect(explicit).toMatchObject({ profile: 'bravo', sources: { api_key: 'profile', base_url: 'profile' } });
 
     const env = { HEDGE_API_KEY: KEY_C, HEDGE_BASE_URL: sandbox.baseUrl };
     const both = await whoami(env);
@@ -95,16 +87,17 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
 
   it("a key refused from HEDGE_API_KEY: a command's hint and whoami (doctor: doctor.test.ts) say to fix it there (a login would not change it), exit 4, whoami --json shows it refused; unset, the profile's key answers; the profile's own key refused: save a new one with `hedge login`", async () => {
     const env = { HEDGE_API_KEY: UNKNOWN_KEY };
-    const refused = exits(
-      await run('account', { env }),
+    expect(
+      exits(await run('account', { env }), 4, 'The key is HEDGE_API_KEY, which comes before any saved profile').stderr,
+    ).not.toContain('hedge login');
+    exits(
+      await run('whoami', { env }),
       4,
-      'The key is HEDGE_API_KEY, which comes before any saved profile',
+      'it is HEDGE_API_KEY, which comes before any saved profile; set the right key there',
     );
-    expect(refused.stderr).not.toContain('hedge login');
-    const fixThere = 'it is HEDGE_API_KEY, which comes before any saved profile; set the right key there';
-    exits(await run('whoami', { env }), 4, fixThere);
-    const json = exits(await run('whoami --json', { env }), 4, 'hedge login');
-    expect(JSON.parse(json.stdout)).toMatchObject({ key_check: { status: 'refused', code: 'unauthorized' } });
+    expect(JSON.parse(exits(await run('whoami --json', { env }), 4, 'hedge login').stdout)).toMatchObject({
+      key_check: { status: 'refused', code: 'unauthorized' },
+    });
     expect(ok(await run('account')).stdout).toContain('balance_usdc');
     expect(simulator.requests().map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
       'GET /account 401',
@@ -117,35 +110,37 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
       current: 'alpha',
       profiles: { alpha: { base_url: sandbox.baseUrl, api_key: UNKNOWN_KEY } },
     });
-    expect(exits(await run('account'), 4).stderr).toContain('save a new one with `hedge login`');
-    const own = exits(await run('whoami'), 4).stderr;
-    expect(own).toContain('save the right one with `hedge login`');
-    expect(own).not.toContain('HEDGE_API_KEY');
+    exits(await run('account'), 4, 'save a new one with `hedge login`');
+    expect(exits(await run('whoami'), 4, 'save the right one with `hedge login`').stderr).not.toContain(
+      'HEDGE_API_KEY',
+    );
   });
 
   it('the human card says where each setting came from and marks a live key LIVE', async () => {
-    const plainCard = ok(await run('whoami', { env: { HEDGE_FORCE_TTY: '1', HEDGE_API_KEY: KEY_C } }));
-    for (const text of ['HEDGE_API_KEY', 'the current profile']) expect(plainCard.stdout).toContain(text);
-    expect(plainCard.stdout).toMatch(/Key check.*ok/);
+    const card = ok(await run('whoami', { env: { HEDGE_FORCE_TTY: '1', HEDGE_API_KEY: KEY_C } })).stdout;
+    for (const text of ['HEDGE_API_KEY', 'the current profile']) expect(card).toContain(text);
+    expect(card).toMatch(/Key check.*ok/);
 
     // The live profile points at an address nobody listens on: unreachable, exit 5, still LIVE.
     writeStore(tmp.path, {
       current: 'prod',
       profiles: { prod: { base_url: 'https://127.0.0.1:9/v2', api_key: LIVE_KEY } },
     });
-    const live = await run('whoami', { env: { HEDGE_FORCE_TTY: '1' } });
-    expect(live.stdout).toContain('LIVE');
-    expect(live.stdout).toMatch(/unreachable/);
-    exits(live, 5);
+    const live = exits(await run('whoami', { env: { HEDGE_FORCE_TTY: '1' } }), 5).stdout;
+    expect(live).toContain('LIVE');
+    expect(live).toMatch(/unreachable/);
   });
 });
 
 it('without HEDGE_CONFIG_DIR the store is in an absolute $XDG_CONFIG_HOME/hedge, else ~/.config/hedge: a relative XDG_CONFIG_HOME is ignored, never read from the working folder', async () => {
   for (const [dir, name] of [
-    [join(tmp.path, 'xdg', 'hedge'), 'in-xdg'],
-    [join(tmp.path, '.config', 'hedge'), 'in-home'],
+    ['xdg', 'in-xdg'],
+    ['.config', 'in-home'],
   ])
-    writeStore(dir, { current: name, profiles: { [name]: { base_url: sandbox.baseUrl, api_key: KEY_A } } });
+    writeStore(join(tmp.path, dir, 'hedge'), {
+      current: name,
+      profiles: { [name]: { base_url: sandbox.baseUrl, api_key: KEY_A } },
+    });
   const listed = async (XDG_CONFIG_HOME: string) =>
     okJson(await run('profile list --json', { env: { HEDGE_CONFIG_DIR: undefined, XDG_CONFIG_HOME } })).map(
       (profile: { name: string }) => profile.name,
@@ -157,7 +152,7 @@ it('without HEDGE_CONFIG_DIR the store is in an absolute $XDG_CONFIG_HOME/hedge,
 describe('profile list / use / remove', () => {
   beforeEach(seedProfiles);
 
-  it('lists every profile with environment, redacted key and the current one; --json never holds a whole key', async () => {
+  it('lists every profile with environment, redacted key and the current one; --json never holds a whole key; HEDGE_PROFILE naming no profile, or not a name: the refusal names HEDGE_PROFILE, not a --profile never given (exit 2); nothing sent', async () => {
     const json = ok(await run('profile list --json'));
     expect(JSON.parse(json.stdout)).toMatchObject([
       { name: 'alpha', current: true, environment: 'test', base_url: sandbox.baseUrl },
@@ -170,10 +165,8 @@ describe('profile list / use / remove', () => {
     const [header, first] = (await run('profile list')).stdout.split('\n');
     expect(header).toBe('name\tcurrent\tenvironment\tbase_url\tapi_key\tca_file\tjournal_url\tsaved_at\tkey_store');
     expect(first).toMatch(/^alpha\ttrue\ttest\t/);
-    nothingSent();
-  });
 
-  it('HEDGE_PROFILE naming no profile, or not a name: the refusal names HEDGE_PROFILE, not a --profile never given (exit 2, nothing sent)', async () => {
+    // HEDGE_PROFILE naming no profile, or not a name: the refusal names HEDGE_PROFILE, not a --profile never given.
     for (const [value, said] of [
       ['nope', 'HEDGE_PROFILE: no profile named "nope" (profiles: '],
       ['bad name', 'HEDGE_PROFILE: "bad name" is not a profile name'],
@@ -188,87 +181,71 @@ describe('profile list / use / remove', () => {
     nothingSent();
   });
 
-  it('use switches the current profile; an unknown name is exit 2 naming the existing ones', async () => {
+  it('use switches the current profile; an unknown name is exit 2 naming the existing ones; remove deletes a profile; removing the current one leaves none current', async () => {
     ok(await run('profile use bravo'));
     expect([readStore(tmp.path).current, (await whoami()).profile]).toEqual(['bravo', 'bravo']);
 
-    const live = ok(await run('profile use prod'));
-    expect(live.stderr).toContain('LIVE');
+    exits(await run('profile use prod'), 0, 'LIVE');
 
     exits(await run('profile use nope'), 2, 'no profile named "nope"', 'alpha, bravo, gone, prod');
     expect(readStore(tmp.path).current).toBe('prod');
-  });
 
-  it('remove deletes a profile; removing the current one leaves none current', async () => {
     ok(await run('profile remove bravo'));
     expect(Object.keys(readStore(tmp.path).profiles)).toEqual(['alpha', 'prod', 'gone']);
 
-    const current = ok(await run('profile remove alpha'));
-    expect(current.stderr).toContain('hedge profile use');
+    exits(await run('profile remove prod'), 0, 'hedge profile use');
     const store = readStore(tmp.path);
-    expect([store.current, store.profiles.alpha]).toEqual([undefined, undefined]);
+    expect([store.current, store.profiles.prod]).toEqual([undefined, undefined]);
 
-    exits(await run('profile remove alpha'), 2, 'gone, prod');
+    exits(await run('profile remove prod'), 2, 'alpha, gone');
 
     // With no current profile, a command says how to log in (exit 4).
     exits(await run('markets'), 4, 'hedge login');
   });
 });
 
-describe('hedge logout', () => {
-  beforeEach(seedProfiles);
+it('hedge logout: --demo: the demo has no login to end, the store as it was (exit 2); --profile logs out that profile only; an unknown one is exit 2; without it, removes the key of the current profile and keeps its base URL, and the fields the CLI does not know; commands then exit 4', async () => {
+  seedProfiles();
+  const before = readFileSync(storeFile(tmp.path), 'utf8');
+  for (const args of ['--demo logout', '--demo logout --profile bravo'])
+    exits(await run(args), 2, '--demo: the demo has no login to end; leave out --demo');
+  expect(readFileSync(storeFile(tmp.path), 'utf8')).toBe(before);
 
-  it('removes the key of the current profile and keeps its base URL, and the fields the CLI does not know; commands then exit 4', async () => {
-    ok(await run('logout'));
-    const store = readStore(tmp.path);
-    expect([store.profiles.alpha, store.current, store.note, store.profiles.bravo.api_key]).toEqual([
-      { base_url: sandbox.baseUrl, colour: 'blue' },
-      'alpha',
-      'kept',
-      KEY_B,
-    ]);
-
-    exits(await run('markets'), 4, 'no API key', 'hedge login');
-    nothingSent();
-
-    expect(okJson(await run('logout --json'))).toEqual({ profile: 'alpha', logged_out: false, key_store: null });
+  expect(okJson(await run('logout --profile bravo --json'))).toEqual({
+    profile: 'bravo',
+    logged_out: true,
+    key_store: 'file',
   });
+  let store = readStore(tmp.path);
+  expect([store.profiles.bravo.api_key, store.profiles.alpha.api_key]).toEqual([undefined, KEY_A]);
+  exits(await run('logout --profile nope'), 2, 'alpha, bravo');
 
-  it('--profile logs out that profile only; an unknown one is exit 2; --demo: the demo has no login to end, the store as it was (exit 2)', async () => {
-    const before = readFileSync(storeFile(tmp.path), 'utf8');
-    for (const args of ['--demo logout', '--demo logout --profile bravo'])
-      exits(await run(args), 2, '--demo: the demo has no login to end; leave out --demo');
-    expect(readFileSync(storeFile(tmp.path), 'utf8')).toBe(before);
+  ok(await run('logout'));
+  store = readStore(tmp.path);
+  expect([store.profiles.alpha, store.current, store.note, store.profiles.prod.api_key]).toEqual([
+    { base_url: sandbox.baseUrl, colour: 'blue' },
+    'alpha',
+    'kept',
+    LIVE_KEY,
+  ]);
 
-    expect(okJson(await run('logout --profile bravo --json'))).toEqual({
-      profile: 'bravo',
-      logged_out: true,
-      key_store: 'file',
-    });
-    const store = readStore(tmp.path);
-    expect(store.profiles.bravo.api_key).toBeUndefined();
-    expect(store.profiles.alpha.api_key).toBe(KEY_A);
+  exits(await run('markets'), 4, 'no API key', 'hedge login');
+  nothingSent();
 
-    exits(await run('logout --profile nope'), 2, 'alpha, bravo');
-  });
+  expect(okJson(await run('logout --json'))).toEqual({ profile: 'alpha', logged_out: false, key_store: null });
 });
 
 it('nothing configured: every command that needs a key exits 4 and says how to log in or try --demo, sending nothing; a malformed HEDGE_API_KEY is exit 4 too, not echoed whole', async () => {
-  for (const args of [['markets'], ['account', '--json'], ['whoami']]) {
+  for (const args of ['markets', 'account --json', 'whoami']) {
     const result = exits(await run(args), 4, 'hedge login', '--demo');
     expect(result.stderr).not.toMatch(/\n\s+at /);
   }
-  const list = ok(await run('profile list'));
-  expect(list.stderr).toContain('hedge login');
+  exits(await run('profile list'), 0, 'hedge login');
   ok(await run('logout'));
   // A malformed HEDGE_API_KEY: exit 4 before any request, and not echoed whole.
   const bad = 'hpk_prod_SomethingThatIsNotAKey000';
-  const malformed = exits(
-    await run('whoami', { env: { HEDGE_API_KEY: bad, HEDGE_BASE_URL: sandbox.baseUrl } }),
-    4,
-    'malformed',
-  );
-  expect(malformed.stderr).not.toContain(bad);
+  const env = { HEDGE_API_KEY: bad, HEDGE_BASE_URL: sandbox.baseUrl };
+  expect(exits(await run('whoami', { env }), 4, 'malformed').stderr).not.toContain(bad);
   nothingSent();
 });
 
@@ -286,27 +263,28 @@ it.each(CORRUPTIONS)(
   'a store file that is $name: stops every command with exit 1, naming the file and the fix, and leaves it untouched',
   async ({ text, says }) => {
     writeFileSync(storeFile(tmp.path), text, { mode: 0o600 });
-    const runs: Array<[HedgeArgs, string?]> = [
-      ['profile list'],
-      ['profile use desk'],
-      ['profile remove desk'],
-      ['logout'],
-      ['whoami'],
-      ['markets'],
-      [['login', '--profile', 'desk', '--base-url', sandbox.baseUrl], KEY_A],
-    ];
-    for (const [args, input] of runs) {
-      const result = await run(args, { input });
-      const label = String(args);
-      exits(result, 1, storeFile(tmp.path));
-      expect(result.stderr, label).toMatch(says);
-      expect(result.stderr, label).toMatch(/Fix (the file|that entry) by hand/);
-      expect(result.stderr, label).not.toMatch(/\n\s+at /);
-      expect(result.stdout, label).toBe('');
-      expect(readFileSync(storeFile(tmp.path), 'utf8'), label).toBe(text);
+    const login = `login --profile desk --base-url ${sandbox.baseUrl}`;
+    for (const command of [
+      'profile list',
+      'profile use desk',
+      'profile remove desk',
+      'logout',
+      'whoami',
+      'markets',
+      login,
+    ]) {
+      const result = exits(
+        await run(command, { input: command === login ? KEY_A : undefined }),
+        1,
+        storeFile(tmp.path),
+      );
+      expect(result.stderr, command).toMatch(says);
+      expect(result.stderr, command).toMatch(/Fix (the file|that entry) by hand/);
+      expect(result.stderr, command).not.toMatch(/\n\s+at /);
+      expect(result.stdout, command).toBe('');
+      expect(readFileSync(storeFile(tmp.path), 'utf8'), command).toBe(text);
     }
-    const json = exits(await run('profile list --json'), 1);
-    expect(JSON.parse(json.stderr).error.message).toContain(storeFile(tmp.path));
+    expect(JSON.parse(exits(await run('profile list --json'), 1).stderr).error.message).toContain(storeFile(tmp.path));
     nothingSent();
   },
 );
