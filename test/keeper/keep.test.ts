@@ -218,19 +218,12 @@ describeKeepers('hedge keep', 3, () => {
       async (simulator, rig) => {
         const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']);
         const seeded = simulator.seedOpen('sell', 2000);
-        const closesBefore = simulator.requests('POST', '/hedges/close').length;
-        const opensBefore = simulator.requests('POST', '/hedges').length;
+        const path = moment === 'after the close was sent' ? '/hedges/close' : '/hedges';
+        const before = simulator.requests('POST', path).length;
         // The seeded hedge is a 7-day one: 5 h before its maturity, within roll_before.
         simulator.advance(7 * 24 * HOUR - 5 * HOUR);
         const keeper = rig.keep(simulator, file);
-        await until(
-          () =>
-            moment === 'after the close was sent'
-              ? simulator.requests('POST', '/hedges/close').length > closesBefore
-              : simulator.requests('POST', '/hedges').length > opensBefore,
-          moment,
-          { process: keeper.done },
-        );
+        await until(() => simulator.requests('POST', path).length > before, moment, { process: keeper.done });
         keeper.child().kill('SIGKILL');
         await keeper.done;
 
