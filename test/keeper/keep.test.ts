@@ -33,9 +33,9 @@ async function addAnswerLost(rig: KeeperRig) {
   return { simulator, file };
 }
 
-/** Every add key the server has seen. */
-const addKeys = (simulator: Simulator) =>
-  new Set(simulator.requests('POST', '/hedges/add').map((entry) => entry.idempotencyKey));
+/** Every key the server has seen on POST `path` (adds unless told). */
+const keysOf = (simulator: Simulator, path = '/hedges/add') =>
+  new Set(simulator.requests('POST', path).map((entry) => entry.idempotencyKey));
 
 describeKeepers('hedge keep', 3, () => {
   keeperCase(
@@ -53,17 +53,19 @@ describeKeepers('hedge keep', 3, () => {
         simulator.hedges().filter((hedge) => hedge.side === 'sell' && ['filled', 'closed'].includes(hedge.status));
       // Held to its maturity: settled there, or still filled past it.
       const matured = () =>
-        sells().filter((hedge) => hedge.maturityAtMs <= (hedge.closedAtMs ?? simulator.sandbox.clock.now()));
+        sells()
+          .filter((hedge) => hedge.maturityAtMs <= (hedge.closedAtMs ?? simulator.sandbox.clock.now()))
+          .map((hedge) => hedge.id);
       const keeper = rig.keep(simulator, file);
       await until(() => keeper.events.filter(eventIs('roll')).length >= 2 || matured().length > 0, 'two rolls', {
         timeoutMs: 18_000,
         process: keeper.done,
       });
-      expect(matured().map((hedge) => hedge.id)).toEqual([]);
+      expect(matured()).toEqual([]);
       expect(hedgeOf(simulator, held.id).closedAtMs).toBeLessThan(held.maturityAtMs);
       await oneFilled(simulator, 'sell', 'the second roll filled');
       await stopKeeper(keeper);
-      expect(matured().map((hedge) => hedge.id)).toEqual([]);
+      expect(matured()).toEqual([]);
       expect(sells().filter((hedge) => hedge.status === 'closed')).toHaveLength(2);
       expect(simulator.requests('POST', '/hedges/close')).toHaveLength(2);
       expect(JSON.stringify(keeper.events)).not.toContain('past its maturity');
@@ -103,12 +105,12 @@ describeKeepers('hedge keep', 3, () => {
       // Still 1,500 on the book: the keeper finishes the add by its key (still pending) and adds nothing new.
       const held = (await keepOnce(simulator, file, 7, '--converge', '--timeout', '4')).find(eventIs('skip', 'sell'));
       expect(held?.reason).toMatch(/unresolved|left alone/);
-      expect(addKeys(simulator).size).toBe(1);
+      expect(keysOf(simulator).size).toBe(1);
 
       simulator.advance(HOUR + 1);
       const done = await keepOnce(simulator, file, 0, '--converge');
       expect([
-        addKeys(simulator).size,
+        keysOf(simulator).size,
         activeNotional(simulator, 'sell'),
         done.some(eventIs('converge', { resumed: true })),
       ]).toEqual([1, 2000, true]);
@@ -138,7 +140,7 @@ describeKeepers('hedge keep', 3, () => {
         () => filledActive(simulator, 'sell').length > 0 && activeNotional(simulator, 'sell') === 2000,
         'the side at 2,000',
       );
-      expect(addKeys(simulator).size).toBe(1);
+      expect(keysOf(simulator).size).toBe(1);
       expect(
         keeper.events
           .slice(afterLoss)
@@ -168,10 +170,10 @@ describeKeepers('hedge keep', 3, () => {
       const beforeRoll = keeper.events.length;
       simulator.advance(19 * HOUR);
       const rolled = await eventAfter(keeper, beforeRoll, 'roll', 'the roll');
-      await until(
-        () => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0].id !== first.id,
-        'the rolled hedge filled',
-      );
+      /** Waits until the side holds one filled hedge, not the one `id` names. */
+      const filledAfter = (id: string, what: string) =>
+        until(() => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0].id !== id, what);
+      await filledAfter(first.id, 'the rolled hedge filled');
       const second = filledActive(simulator, 'sell')[0];
       expect(rolled.hedge_ids).toEqual([first.id, second.id]);
       expect(rolled.journal_group).toMatch(/^roll-/);
@@ -183,10 +185,7 @@ describeKeepers('hedge keep', 3, () => {
       const beforeSettle = keeper.events.length;
       simulator.advance(30 * HOUR);
       await eventAfter(keeper, beforeSettle, 'reopen', 'the re-open after the settlement');
-      await until(
-        () => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0].id !== second.id,
-        'the re-opened hedge filled',
-      );
+      await filledAfter(second.id, 'the re-opened hedge filled');
       holds(simulator);
       expect(simulator.historyCount()).toBeGreaterThanOrEqual(2);
 
@@ -218,19 +217,12 @@ describeKeepers('hedge keep', 3, () => {
       async (simulator, rig) => {
         const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']);
         const seeded = simulator.seedOpen('sell', 2000);
-        const closesBefore = simulator.requests('POST', '/hedges/close').length;
-        const opensBefore = simulator.requests('POST', '/hedges').length;
+        const path = moment === 'after the close was sent' ? '/hedges/close' : '/hedges';
+        const before = simulator.requests('POST', path).length;
         // The seeded hedge is a 7-day one: 5 h before its maturity, within roll_before.
         simulator.advance(7 * 24 * HOUR - 5 * HOUR);
         const keeper = rig.keep(simulator, file);
-        await until(
-          () =>
-            moment === 'after the close was sent'
-              ? simulator.requests('POST', '/hedges/close').length > closesBefore
-              : simulator.requests('POST', '/hedges').length > opensBefore,
-          moment,
-          { process: keeper.done },
-        );
+        await until(() => simulator.requests('POST', path).length > before, moment, { process: keeper.done });
         keeper.child().kill('SIGKILL');
         await keeper.done;
 
@@ -264,10 +256,7 @@ describeKeepers('hedge keep', 3, () => {
 
       simulator.advance(HOUR + 1);
       await keepOnce(simulator, file);
-      expect([
-        new Set(simulator.requests('POST', '/hedges').map((entry) => entry.idempotencyKey)).size,
-        activeNotional(simulator, 'buy'),
-      ]).toEqual([1, 1000]);
+      expect([keysOf(simulator, '/hedges').size, activeNotional(simulator, 'buy')]).toEqual([1, 1000]);
     },
   );
 
