@@ -41,16 +41,13 @@ it('hedge open: quotes, submits once and waits for the fill: struck rate against
     maturity_at: new Date(hedge.maturityAtMs).toISOString(),
     units: '10000',
   });
-  expect(Number(lines.struck_rate)).toBe(hedge.struckRate);
+  const [struck, quoted] = [hedge.struckRate!, Number(lines.quoted_execution_price)];
+  expect(Number(lines.struck_rate)).toBe(struck);
   // The quote's price, not the fill's: the simulator's market moves with real time between the
   // two, by far less than 0.1% in the seconds of a test.
-  expect(
-    Math.abs(hedge.struckRate! - Number(lines.quoted_execution_price)) / Number(lines.quoted_execution_price),
-  ).toBeLessThan(0.001);
+  expect(Math.abs(struck - quoted) / quoted).toBeLessThan(0.001);
   // On the account's side (docs/output.md "Sign convention"): a buy struck below the quote is positive.
-  const bps =
-    ((Number(lines.quoted_execution_price) - hedge.struckRate!) / Number(lines.quoted_execution_price)) * 10_000;
-  expect(Number(lines.slippage_bps)).toBeCloseTo(bps, 1);
+  expect(Number(lines.slippage_bps)).toBeCloseTo(((quoted - struck) / quoted) * 10_000, 1);
 
   // Quote first, then exactly one POST /hedges carrying an Idempotency-Key; then polls of the hedge.
   const write = trading.writes()[1];
@@ -221,15 +218,15 @@ it('hedge add / reduce / close: open --json prints only the final hedge on stdou
 
 it('hedge add / reduce / close: no_open_hedge is exit 3 with the code, a sentence and what to do next; add and reduce on a side every view shows flat send nothing', async () => {
   const trading = await startTrading();
-  for (const args of [
-    ['add', 'USDTNGN', 'buy', '1000'],
-    ['reduce', 'USDTNGN', 'sell', '1000'],
+  for (const [verb, side] of [
+    ['add', 'buy'],
+    ['reduce', 'sell'],
   ]) {
     expect(
       exits(
-        await trading.hedge(args),
+        await trading.hedge(`${verb} USDTNGN ${side} 1000`),
         3,
-        `There is no ${args[2]} hedge on USDTNGN to ${args[0]}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
+        `There is no ${side} hedge on USDTNGN to ${verb}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
         'hedge positions',
       ).stderr,
     ).not.toMatch(/idempotency key/);
@@ -238,10 +235,7 @@ it('hedge add / reduce / close: no_open_hedge is exit 3 with the code, a sentenc
   expect(trading.requests('GET', '/positions').length).toBeGreaterThanOrEqual(2);
   expect(trading.writes()).toEqual([]);
   // --skip-checks leaves it to the server, which refuses it; so does a close.
-  for (const args of [
-    ['add', 'USDTNGN', 'buy', '1000', '--skip-checks'],
-    ['close', 'USDTNGN', 'buy'],
-  ]) {
+  for (const args of ['add USDTNGN buy 1000 --skip-checks', 'close USDTNGN buy']) {
     expect(
       exits(
         await trading.hedge(args),
@@ -305,11 +299,11 @@ it('live keys without a terminal and without --yes: exit 2, the LIVE banner, and
   const trading = await startTrading();
   const live = { env: { HEDGE_API_KEY: LIVE_KEY } };
   for (const args of [
-    ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3'],
-    ['add', 'USDTNGN', 'buy', '1000'],
-    ['reduce', 'USDTNGN', 'buy', '1000'],
-    ['close', 'USDTNGN', 'buy', '--json'],
-    ['roll', 'USDTNGN', 'buy', '--tenor', '7'],
+    'open USDTNGN buy 1000 --tenor 3',
+    'add USDTNGN buy 1000',
+    'reduce USDTNGN buy 1000',
+    'close USDTNGN buy --json',
+    'roll USDTNGN buy --tenor 7',
   ]) {
     const result = exits(await trading.hedge(args, live), 2, ' LIVE ');
     expect(result.stderr).toMatch(
