@@ -3,17 +3,12 @@
 // 127.0.0.2 (another loopback address, so another origin), and a raw TCP listener on the machine's
 // own network address that counts every byte it is sent.
 import { Agent } from 'node:http';
-import { createServer, connect, type AddressInfo, type LookupFunction, type Socket } from 'node:net';
+import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 import { keyFingerprint } from '../../src/platform/journal/index.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
-import {
-  ConnectionsClosedError,
-  HttpConnections,
-  Transport,
-  type TransportConfig,
-} from '../../src/platform/api/transport.js';
+import { ConnectionsClosedError, HttpConnections, Transport } from '../../src/platform/api/transport.js';
 import { NetworkError, OffOriginError, UsageError } from '../../src/core/errors.js';
 import { clientFor, closeClients, realClock } from '../support/client.js';
 import { startFieldProxy } from '../support/servers/field-proxy.js';
@@ -38,21 +33,21 @@ const networkAddress = Object.values(networkInterfaces())
  * The command's connections, except that every name resolves to `address`: what a hosts file or a
  * resolver that sends `localhost` elsewhere does. The connection is real; only the lookup is not.
  */
-class ResolvingElsewhere extends HttpConnections {
-  readonly agent: Agent;
-  constructor(address: string) {
-    super();
-    const lookup: LookupFunction = (_host, options, callback: any) =>
-      options.all ? callback(null, [{ address, family: 4 }]) : callback(null, address, 4);
-    this.agent = new Agent({ keepAlive: true, lookup });
-  }
-  override agentFor(_url: URL, _config: TransportConfig) {
-    return this.agent;
-  }
-  override async close() {
-    this.agent.destroy();
-    await super.close();
-  }
+function resolvingElsewhere(address: string) {
+  const agent = new Agent({
+    keepAlive: true,
+    lookup: (_host, options, callback: any) =>
+      options.all ? callback(null, [{ address, family: 4 }]) : callback(null, address, 4),
+  });
+  return new (class extends HttpConnections {
+    override agentFor() {
+      return agent;
+    }
+    override async close() {
+      agent.destroy();
+      await super.close();
+    }
+  })();
 }
 
 it.skipIf(networkAddress === undefined)(
@@ -64,7 +59,7 @@ it.skipIf(networkAddress === undefined)(
       apiKey: 'hpk_test_OriginLoopbackCheck000001',
     } as Simulator['sandbox'];
     const { client, sleeps } = clientFor(target, {
-      connections: new ResolvingElsewhere(networkAddress!),
+      connections: resolvingElsewhere(networkAddress!),
       requestTimeoutSeconds: 2,
       retry: { maxAttempts: 1 },
     });
