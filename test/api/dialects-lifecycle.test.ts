@@ -126,6 +126,11 @@ describe.concurrent('the lifecycle against every wire dialect, with no wire sett
         clientReference: reference,
       });
 
+      /** The change landed: the hedge filled at `notionalUsd`, no change pending. */
+      const changed = (notionalUsd: number) => {
+        expect(hedgeState(buyId)).toMatchObject({ status: 'filled', notionalUsd });
+        expect(hedgeState(buyId).pendingChange).toBeUndefined();
+      };
       // add: the body carries the notional under the dialect's name, and nothing under another (a
       // dialect with another name refuses hedge's guess once, the first time: then hedge knows it)
       await hedge('table', 'add', MARKET, 'buy', '5000', '--yes', '--again');
@@ -135,16 +140,14 @@ describe.concurrent('the lifecycle against every wire dialect, with no wire sett
         200,
         wire.changeNotionalField !== 'notional_usd' ? 2 : 1,
       ]);
-      expect(hedgeState(buyId)).toMatchObject({ status: 'filled', notionalUsd: 15_000 });
-      expect(hedgeState(buyId).pendingChange).toBeUndefined();
+      changed(15_000);
 
       // reduce: the learned name from the start, one request
       await hedge('plain', 'reduce', MARKET, 'buy', '3000', '--yes', '--again');
       expect(simulator.requests('POST', '/hedges/reduce').map((entry) => entry.body)).toEqual([
         { market: MARKET, side: 'buy', [wire.changeNotionalField]: 3000 },
       ]);
-      expect(hedgeState(buyId)).toMatchObject({ status: 'filled', notionalUsd: 12_000 });
-      expect(hedgeState(buyId).pendingChange).toBeUndefined();
+      changed(12_000);
 
       // positions and account with a position open
       const positions = await read('positions');
@@ -253,8 +256,7 @@ it('hedge sandbox serve --dialect: prints the wire settings the dialect needs; s
       HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd',
       HEDGE_WIRE_PRICES_PARAM: 'symbols',
     });
-    expect(stderr).toContain('beta wire dialect');
-    expect(stderr).toContain('Injected faults: hostile text.');
+    for (const text of ['beta wire dialect', 'Injected faults: hostile text.']) expect(stderr).toContain(text);
     // beta refuses a page-size parameter it does not know: this only works with the printed setting.
     const json = async (args: string) =>
       okJson(await runHedge(`${args} --json`, { env: settings, configDir: config.path }));
@@ -269,8 +271,9 @@ it('hedge sandbox serve --dialect: prints the wire settings the dialect needs; s
 
 it('hedge sandbox serve --dialect: an unknown dialect is a usage error naming --dialect and the allowed values', async () => {
   const result = await runHedge('sandbox serve --dialect epsilon');
-  expect([result.code, result.stdout]).toEqual([2, '']);
-  expect(result.stderr).toBe(
-    'hedge: --dialect: "epsilon" is not allowed; expected reference, alpha, beta, gamma, delta.\n',
-  );
+  expect(result).toMatchObject({
+    code: 2,
+    stdout: '',
+    stderr: 'hedge: --dialect: "epsilon" is not allowed; expected reference, alpha, beta, gamma, delta.\n',
+  });
 });
