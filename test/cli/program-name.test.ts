@@ -13,6 +13,7 @@ import { baseEnv, HEDGE_BIN, ROOT, runHedge, tempDir, tempFolders, type HedgeArg
 import { runMainInProcess } from '../support/hedge-in-process.js';
 import { run } from '../build/run-process.js';
 import { exits } from '../support/cli-runs.js';
+import { writeStore } from '../support/config-store.js';
 
 const [config, installed, deployed] = ['program', 'installed', 'deployed'].map((name) => tempDir(`hedge-${name}-`));
 const tempFolder = tempFolders('hedge-hints-');
@@ -97,10 +98,7 @@ describe('from a checkout: ./bin/hedge.js', () => {
     // Wrapped at 80 columns on a terminal, the command it suggests is not split: it fits one line.
     const apply = `\`./bin/hedge.js --demo apply ${target}\``;
     expect(apply.length).toBeLessThanOrEqual(80);
-    expect(
-      plan.stderr.split('\n').some((line) => line.includes(apply)),
-      plan.stderr,
-    ).toBe(true);
+    expect(plan.stderr.split('\n')).toContainEqual(expect.stringContaining(apply));
 
     exits(await run('--demo open USDTNGN buy 1000 --tenor 1', env), 0);
     const close = exits(await run('--demo close USDTNGN buy', env), 0);
@@ -111,9 +109,10 @@ describe('from a checkout: ./bin/hedge.js', () => {
     const submitted = exits(await run('--demo open USDTNGN sell 1000 --tenor 1 --no-wait', env), 0);
     expect(submitted.stdout).toMatch(/^`\.\/bin\/hedge\.js --demo hedges hdg_\w+ --wait`$/m);
 
-    const key = 'hpk_test_abcdefghijklmnopqrstuvwx';
-    const store = { current: 'desk', profiles: { desk: { base_url: 'http://127.0.0.1:9/v2', api_key: key } } };
-    writeFileSync(join(own, 'config.json'), JSON.stringify(store), { mode: 0o600 });
+    writeStore(own, {
+      current: 'desk',
+      profiles: { desk: { base_url: 'http://127.0.0.1:9/v2', api_key: 'hpk_test_abcdefghijklmnopqrstuvwx' } },
+    });
     const logout = exits(await run('--profile desk logout', env), 0);
     expect(logout.stderr.replace(/\s+/g, ' ')).toContain('`./bin/hedge.js --profile desk login` asks for a new key');
   });
