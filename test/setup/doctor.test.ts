@@ -35,7 +35,7 @@ async function doctor(simulator: Simulator, env: RunOptions['env'] = {}, configD
 
 /** A check's detail saying to run `command`. */
 const fix = (command: string) => ({ detail: expect.stringContaining(`run \`${command}\``) });
-const byId = (checks: Array<{ check: string }>, id: string): any => checks.find((check) => check.check === id);
+const byId = (checks: any[], id: string) => checks.find((check) => check.check === id);
 /** Nothing state-changing reached the server: its only POST is the indicative quote. */
 const writes = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
 
