@@ -182,8 +182,7 @@ describe('a config folder that cannot be used', () => {
           '`hedge account` with no key: exit 4, "No API key is configured", how to log in; `hedge login`: exit 0, the folder created 0700 and the store 0600',
       },
       async (sandbox, dir, observation) => {
-        const readDir = join(dir, 'missing-for-read', 'hedge');
-        const read = await runHedge(['account'], { configDir: readDir });
+        const read = await runHedge('account', { configDir: join(dir, 'missing-for-read', 'hedge') });
         const loginDir = join(dir, 'missing-for-login', 'hedge');
         const created = await login(loginDir, sandbox, 'desk', KEYS[1]);
         const store = readStore(loginDir);
