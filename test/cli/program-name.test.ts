@@ -13,37 +13,36 @@ import { baseEnv, HEDGE_BIN, ROOT, runHedge, tempDir, tempFolders, type HedgeArg
 import { runMainInProcess } from '../support/hedge-in-process.js';
 import { run } from '../build/run-process.js';
 import { exits } from '../support/cli-runs.js';
+import { writeStore } from '../support/config-store.js';
 
-const config = tempDir('hedge-program-');
-const installed = tempDir('hedge-installed-');
-const deployed = tempDir('hedge-deployed-');
+const [config, installed, deployed] = ['program', 'installed', 'deployed'].map((name) => tempDir(`hedge-${name}-`));
 const tempFolder = tempFolders('hedge-hints-');
-afterAll(() => {
-  config.remove();
-  installed.remove();
-  deployed.remove();
-});
+afterAll(() => [config, installed, deployed].forEach((dir) => dir.remove()));
 
 /** PATH with node and the system's tools, and no `hedge` (unless `first` holds one). */
-function searchPath(first?: string) {
-  return [first, dirname(process.execPath), '/usr/bin', '/bin'].filter(Boolean).join(':');
-}
+const searchPath = (first?: string) => [first, dirname(process.execPath), '/usr/bin', '/bin'].filter(Boolean).join(':');
+/** The environment of a run with PATH `path`, 80 columns wide. */
+const envOf = (path: string, env?: Record<string, string>) => ({
+  ...baseEnv(config.path),
+  PATH: path,
+  COLUMNS: '80',
+  ...env,
+});
 
 /** Runs `command` (a path or a name on PATH) in `cwd` as a shell would, with PATH `path`. */
 const spawned = (command: string, args: string[], cwd: string, path: string, env?: Record<string, string>) =>
-  run(command, args, { cwd, env: { ...baseEnv(config.path), PATH: path, COLUMNS: '80', ...env } });
+  run(command, args, { cwd, env: envOf(path, env) });
 
 /** Runs main() in this process (its working directory is ROOT) as bin/hedge.js does when run as `script`, with PATH `path`. */
-function inProcess(args: HedgeArgs, path: string, env?: Record<string, string>, script = HEDGE_BIN) {
-  return runMainInProcess(
+const inProcess = (args: HedgeArgs, path: string, env?: Record<string, string>, script = HEDGE_BIN) =>
+  runMainInProcess(
     typeof args === 'string' ? args.split(' ') : args,
-    { ...baseEnv(config.path), PATH: path, COLUMNS: '80', ...env },
+    envOf(path, env),
     '',
     undefined,
     undefined,
     script,
   );
-}
 
 /** The words of the first backticked command in `text` that starts with `program`. */
 function quotedCommand(text: string, program: string) {
@@ -99,10 +98,7 @@ describe('from a checkout: ./bin/hedge.js', () => {
     // Wrapped at 80 columns on a terminal, the command it suggests is not split: it fits one line.
     const apply = `\`./bin/hedge.js --demo apply ${target}\``;
     expect(apply.length).toBeLessThanOrEqual(80);
-    expect(
-      plan.stderr.split('\n').some((line) => line.includes(apply)),
-      plan.stderr,
-    ).toBe(true);
+    expect(plan.stderr.split('\n')).toContainEqual(expect.stringContaining(apply));
 
     exits(await run('--demo open USDTNGN buy 1000 --tenor 1', env), 0);
     const close = exits(await run('--demo close USDTNGN buy', env), 0);
@@ -113,9 +109,10 @@ describe('from a checkout: ./bin/hedge.js', () => {
     const submitted = exits(await run('--demo open USDTNGN sell 1000 --tenor 1 --no-wait', env), 0);
     expect(submitted.stdout).toMatch(/^`\.\/bin\/hedge\.js --demo hedges hdg_\w+ --wait`$/m);
 
-    const key = 'hpk_test_abcdefghijklmnopqrstuvwx';
-    const store = { current: 'desk', profiles: { desk: { base_url: 'http://127.0.0.1:9/v2', api_key: key } } };
-    writeFileSync(join(own, 'config.json'), JSON.stringify(store), { mode: 0o600 });
+    writeStore(own, {
+      current: 'desk',
+      profiles: { desk: { base_url: 'http://127.0.0.1:9/v2', api_key: 'hpk_test_abcdefghijklmnopqrstuvwx' } },
+    });
     const logout = exits(await run('--profile desk logout', env), 0);
     expect(logout.stderr.replace(/\s+/g, ' ')).toContain('`./bin/hedge.js --profile desk login` asks for a new key');
   });
@@ -141,35 +138,32 @@ describe('run by a long path, as cron runs it: node /opt/tools/hedge/bin/hedge.j
   symlinkSync(HEDGE_BIN, script);
   const note = `hedge below is ${script}`;
   const launch = (args: string[]) => spawned(process.execPath, [script, ...args], config.path, searchPath());
-  /** The lines of `text` past the note that names the path (as long as the path itself), and those wider than 80 columns. */
-  const fitted = (text: string) => {
-    const lines = text.replace(/\n$/, '').split('\n');
-    expect(lines[0]).toBe(note);
-    return { lines: lines.slice(1), tooWide: lines.slice(1).filter((line) => line.length > 80) };
+  /**
+   * The lines of `text` past the note that names the path (as long as the path itself), which must be
+   * at most 80 columns wide and, with the note, at most `maxLines` lines.
+   */
+  const fitted = (text: string, maxLines: number, label = '') => {
+    const [first, ...lines] = text.replace(/\n$/, '').split('\n');
+    expect([label, first, lines.filter((line) => line.length > 80)]).toEqual([label, note, []]);
+    expect(lines.length + 1, label).toBeLessThanOrEqual(maxLines);
+    return lines;
   };
 
   it('--help names the path once, above the help hedge prints as `hedge`: 80 columns, at most 60 lines; the start screen names the path once and fits 24 lines of 80 columns', async () => {
     const help = exits(await launch(['--help']), 0);
-    const { lines, tooWide } = fitted(help.stdout);
-    expect(tooWide).toEqual([]);
-    expect(lines.length + 1).toBeLessThanOrEqual(60);
-    expect(lines.join('\n')).toBe((await runHedge('--help')).stdout.replace(/\n$/, ''));
-    const start = fitted(exits(await launch([]), 0).stdout);
-    expect(start.tooWide).toEqual([]);
-    expect(start.lines.length + 1).toBeLessThanOrEqual(24);
-    expect(start.lines.join('\n')).toMatch(/^ {2}hedge --demo markets /m);
+    expect(fitted(help.stdout, 60).join('\n')).toBe((await runHedge('--help')).stdout.replace(/\n$/, ''));
+    expect(fitted(exits(await launch([]), 0).stdout, 24).join('\n')).toMatch(/^ {2}hedge --demo markets /m);
   });
 
   it("every command's help: the path once, then at most 44 lines of 80 columns", async () => {
     // Every command path: `quote`, `profile`, `profile list`, …
     for (const { path: words } of commandPaths(COMMANDS)) {
+      const name = words.join(' ');
       const help = await inProcess([...words, '--help'], searchPath(), undefined, script);
-      expect(help.code, words.join(' ')).toBe(0);
-      const { lines, tooWide } = fitted(help.stdout);
-      expect([words.join(' '), tooWide]).toEqual([words.join(' '), []]);
-      expect(lines.length + 1, words.join(' ')).toBeLessThanOrEqual(45);
-      expect(lines[0]).toMatch(new RegExp(`^Usage: hedge ${words.join(' ')}\\b`));
-      expect(lines.join('\n'), words.join(' ')).toContain('Global options');
+      expect(help.code, name).toBe(0);
+      const lines = fitted(help.stdout, 45, name);
+      expect(lines[0]).toMatch(new RegExp(`^Usage: hedge ${name}\\b`));
+      expect(lines.join('\n'), name).toContain('Global options');
     }
   });
 

@@ -23,13 +23,7 @@ const ROUNDS_KILLED = 8;
  * `hedge login`, in this process unless `options` asks for a process of its own (logins racing
  * each other, or killed).
  */
-function login(
-  configDir: string,
-  sandbox: RunningSandbox,
-  profile: string,
-  key: string,
-  options: Pick<RunOptions, 'onSpawn' | 'spawn'> = {},
-) {
+function login(configDir: string, sandbox: RunningSandbox, profile: string, key: string, options: RunOptions = {}) {
   // HEDGE_CONFIG_DIR is the store; no key or base URL in the environment: login reads the key from stdin.
   return runHedge(['login', '--profile', profile, '--base-url', sandbox.baseUrl], {
     configDir,
@@ -48,18 +42,16 @@ function readStore(configDir: string) {
 }
 
 /** The first line of `stderr` that mentions an error. */
-const errorOf = (stderr: string) =>
-  firstLine(
-    stderr
-      .split('\n')
-      .filter((line) => /error/.test(line))
-      .join('\n'),
-  );
+const errorOf = (stderr: string) => firstLine(stderr.match(/^.*error.*$/m)?.[0] ?? '');
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 
 /** Anything in the folder besides the store itself (temp files of a write, a lock left behind). */
-function leftovers(configDir: string) {
-  return readdirSync(configDir).filter((name) => name !== 'config.json');
+const leftovers = (configDir: string) => readdirSync(configDir).filter((name) => name !== 'config.json');
+
+/** A config folder under a regular file in `dir`: creating it fails with ENOTDIR. */
+function underAFile(dir: string) {
+  writeFileSync(join(dir, 'a-file'), 'not a folder\n');
+  return join(dir, 'a-file', 'hedge');
 }
 
 /**
@@ -143,12 +135,8 @@ describe('a config folder that cannot be used', () => {
         expected: 'exit 1; the error names the store path and what to do; no stack trace; stdout empty',
       },
       async (sandbox, dir, observation) => {
-        let configDir: string;
-        if (IS_ROOT) {
-          writeFileSync(join(dir, 'a-file'), 'not a folder\n');
-          configDir = join(dir, 'a-file', 'hedge');
-        } else {
-          configDir = join(dir, 'read-only');
+        const configDir = IS_ROOT ? underAFile(dir) : join(dir, 'read-only');
+        if (!IS_ROOT) {
           mkdirSync(configDir, { mode: 0o700 });
           chmodSync(configDir, 0o500);
         }
@@ -175,8 +163,7 @@ describe('a config folder that cannot be used', () => {
         expected: 'exit 1; one error naming the store path, with what to do; no stack trace',
       },
       async (_sandbox, dir, observation) => {
-        writeFileSync(join(dir, 'a-file'), 'not a folder\n');
-        const configDir = join(dir, 'a-file', 'hedge');
+        const configDir = underAFile(dir);
         const result = await runHedge('profile list', { configDir });
         observation.observed = `exit ${result.code}: "${firstLine(result.stderr)}"`;
         exits(result, 1, join(configDir, 'config.json'));
@@ -195,8 +182,7 @@ describe('a config folder that cannot be used', () => {
           '`hedge account` with no key: exit 4, "No API key is configured", how to log in; `hedge login`: exit 0, the folder created 0700 and the store 0600',
       },
       async (sandbox, dir, observation) => {
-        const readDir = join(dir, 'missing-for-read', 'hedge');
-        const read = await runHedge(['account'], { configDir: readDir });
+        const read = await runHedge('account', { configDir: join(dir, 'missing-for-read', 'hedge') });
         const loginDir = join(dir, 'missing-for-login', 'hedge');
         const created = await login(loginDir, sandbox, 'desk', KEYS[1]);
         const store = readStore(loginDir);
@@ -276,6 +262,6 @@ it('logins killed mid-way: SIGKILL at random moments around the write, 8 times: 
       // The write is a rename: a kill can leave a temp file of its own, never a half-written store.
       expect(remaining.filter((name) => !/^config\.json\.tmp-/.test(name))).toEqual([]);
       // Such a temp file holds keys: it is as private as the store (0600 in a 0700 folder).
-      for (const name of remaining) expect(statSync(join(configDir, name)).mode & 0o077).toBe(0);
+      for (const name of remaining) expect(modeOf(join(configDir, name)) & 0o077).toBe(0);
     },
   ));

@@ -16,7 +16,7 @@ const start = useSimulators({ fillDelayMs: 20 });
 
 /**
  * `doctor --json`'s report, no stack trace; `check(id)`: one of its checks; `failed`: the ids of those that failed;
- * `failsAt(exit, id, fix)`: not ready, exit `exit`, its `id` check failed saying to run `fix`.
+ * `failsAt(exit, id, fields)`: not ready, exit `exit`, its `id` check failed (a write being what it stands for) with `fields`.
  */
 async function doctor(simulator: Simulator, env: RunOptions['env'] = {}, configDir?: string) {
   const { code, stdout, stderr } = await simulator.hedge('doctor --json', { env, configDir });
@@ -24,16 +24,18 @@ async function doctor(simulator: Simulator, env: RunOptions['env'] = {}, configD
   const report = JSON.parse(stdout);
   const failed = report.checks.flatMap((check: any) => (check.status === 'fail' ? [check.check] : []));
   const check = (id: string) => byId(report.checks, id);
-  const failsAt = (exit: number, id: string, fix: string) => {
-    expect([code, report]).toMatchObject([exit, { ready: false, exit_code: exit }]);
-    expect(check(id)).toMatchObject({ status: 'fail', detail: expect.stringContaining(`run \`${fix}\``) });
-  };
+  const failsAt = (exit: number, id: string, fields: object) =>
+    expect([code, report, check(id)]).toMatchObject([
+      exit,
+      { ready: false, exit_code: exit },
+      { status: 'fail', for_writes: true, ...fields },
+    ]);
   return { code, report, stderr, failed, check, failsAt };
 }
 
-/** A check that failed, a write being what it stands for. */
-const failedForWrites = { status: 'fail', for_writes: true };
-const byId = (checks: Array<{ check: string }>, id: string): any => checks.find((check) => check.check === id);
+/** A check's detail saying to run `command`. */
+const fix = (command: string) => ({ detail: expect.stringContaining(`run \`${command}\``) });
+const byId = (checks: any[], id: string) => checks.find((check) => check.check === id);
 /** Nothing state-changing reached the server: its only POST is the indicative quote. */
 const writes = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
 
@@ -94,11 +96,9 @@ describe.concurrent(
 describe('hedge doctor fails with the right line', () => {
   it('a key the server does not know: "Key accepted" fails, exit 4, the reads not asked; a base URL that does not serve the API, or where nothing listens: "Base URL" fails naming the 404 or the refused connection, exit 5; an account hedge cannot read: "Account" fails naming the field and what came, exit 14', async () => {
     const simulator = await start();
-    const { code, report, stderr, check } = await doctor(simulator, { HEDGE_API_KEY: UNKNOWN_KEY });
-    expect([code, report]).toMatchObject([4, { ready: false, exit_code: 4 }]);
+    const { stderr, check, failsAt } = await doctor(simulator, { HEDGE_API_KEY: UNKNOWN_KEY });
     expect(check('key').status).toBe('ok');
-    expect(check('auth')).toMatchObject({
-      ...failedForWrites,
+    failsAt(4, 'auth', {
       detail: expect.stringMatching(/the server refused the key: GET \/markets answered 401 unauthorized/),
       // The key is HEDGE_API_KEY here: a login alone would not replace it.
       next: expect.stringMatching(
@@ -113,38 +113,27 @@ describe('hedge doctor fails with the right line', () => {
 
     // A base URL that does not serve the API, or where nothing listens: "Base URL" fails naming the 404 or the refused connection, exit 5.
     const wrong = simulator.baseUrl.replace(/\/v2$/, '/v9');
-    const notApi = await doctor(simulator, { HEDGE_BASE_URL: wrong });
-    expect([notApi.code, notApi.check('base_url')]).toMatchObject([
-      5,
-      {
-        ...failedForWrites,
-        detail: `${wrong} — GET /markets answered 404 not_found: this address does not serve the API`,
-        next: expect.stringMatching(/ending with the version segment/),
-      },
-    ]);
+    (await doctor(simulator, { HEDGE_BASE_URL: wrong })).failsAt(5, 'base_url', {
+      detail: `${wrong} — GET /markets answered 404 not_found: this address does not serve the API`,
+      next: expect.stringMatching(/ending with the version segment/),
+    });
     expect(simulator.writes()).toEqual([]);
 
     // A port of this machine nothing listens on (discard, 9).
-    const refused = await doctor(simulator, { HEDGE_BASE_URL: 'http://127.0.0.1:9/v2' });
-    expect([refused.code, refused.check('base_url')]).toMatchObject([
-      5,
-      { status: 'fail', detail: expect.stringMatching(/ECONNREFUSED/) },
-    ]);
+    (await doctor(simulator, { HEDGE_BASE_URL: 'http://127.0.0.1:9/v2' })).failsAt(5, 'base_url', {
+      detail: expect.stringMatching(/ECONNREFUSED/),
+    });
 
     // An account hedge cannot read: "Account" fails naming the field and what came, exit 14.
     const proxy = await startFieldProxy(simulator.sandbox, 'balance_usdc', 'n/a');
     try {
       const account = await doctor(simulator, envFor(proxy));
-      expect([account.code, account.check('account')]).toMatchObject([
-        14,
-        {
-          ...failedForWrites,
-          detail: expect.stringMatching(
-            /data\.balance_usdc is "n\/a" \(text\), where a number \(or a numeric string\) is expected/,
-          ),
-          next: expect.stringMatching(/hedge account --verbose/),
-        },
-      ]);
+      account.failsAt(14, 'account', {
+        detail: expect.stringMatching(
+          /data\.balance_usdc is "n\/a" \(text\), where a number \(or a numeric string\) is expected/,
+        ),
+        next: expect.stringMatching(/hedge account --verbose/),
+      });
       expect(account.check('positions').status).toBe('ok');
     } finally {
       await proxy.close();
@@ -153,18 +142,14 @@ describe('hedge doctor fails with the right line', () => {
 
   it('a server whose clock runs 10 minutes ahead: "Clock" fails, exit 5; everything else passes', async () => {
     const simulator = await start({ dateSkewMs: 600_000 });
-    const { code, check, failed } = await doctor(simulator);
+    const { failsAt, failed } = await doctor(simulator);
     // The Date header has whole seconds: 10 min, give or take one.
-    expect([code, check('clock')]).toMatchObject([
-      5,
-      {
-        ...failedForWrites,
-        detail: expect.stringMatching(
-          /^the server's clock is (9 min 59 s|10 min|10 min 1 s) ahead of this machine's, give or take [\d.]+ m?s \(from its Date header\): more than 30 s apart$/,
-        ),
-        next: expect.stringMatching(/NTP/),
-      },
-    ]);
+    failsAt(5, 'clock', {
+      detail: expect.stringMatching(
+        /^the server's clock is (9 min 59 s|10 min|10 min 1 s) ahead of this machine's, give or take [\d.]+ m?s \(from its Date header\): more than 30 s apart$/,
+      ),
+      next: expect.stringMatching(/NTP/),
+    });
     expect(failed).toEqual(['clock']);
   });
 
@@ -203,10 +188,8 @@ describe('hedge doctor fails with the right line', () => {
     const journal = join(simulator.configDir, 'journal.jsonl');
     writeFileSync(journal, '', { mode: 0o600 });
     chmodSync(journal, 0o620);
-    const { code, report, stderr, check } = await doctor(simulator);
-    expect([code, report]).toMatchObject([13, { ready: false, exit_code: 13 }]);
-    expect(check('journal')).toMatchObject({
-      ...failedForWrites,
+    const { stderr, failsAt } = await doctor(simulator);
+    failsAt(13, 'journal', {
       detail: expect.stringContaining(
         `${journal}: other users can change it (mode 0620); run \`chmod go-w ${journal}\``,
       ),
@@ -222,14 +205,18 @@ describe('hedge doctor fails with the right line', () => {
     ok(await simulator.hedge(['login', '--base-url', simulator.baseUrl], { configDir, input: simulator.apiKey }));
     chmodSync(join(configDir, 'config.json'), 0o640);
     const store = { configDir, env: { HEDGE_API_KEY: undefined, HEDGE_BASE_URL: undefined } };
-    (await doctor(simulator, store.env, configDir)).failsAt(1, 'key', `chmod 600 ${join(configDir, 'config.json')}`);
+    (await doctor(simulator, store.env, configDir)).failsAt(
+      1,
+      'key',
+      fix(`chmod 600 ${join(configDir, 'config.json')}`),
+    );
     exits(await simulator.hedge(open, store), 1);
     // The journal's folder (no HEDGE_CONFIG_DIR: the state folder) others may change: "Journal" fails, exit 2.
     const state = join(simulator.configDir, 'state');
     mkdirSync(join(state, 'hedge'), { recursive: true, mode: 0o700 });
     chmodSync(join(state, 'hedge'), 0o777);
     const stateEnv = { env: { HEDGE_CONFIG_DIR: undefined, XDG_STATE_HOME: state } };
-    (await doctor(simulator, stateEnv.env)).failsAt(2, 'journal', `chmod 700 ${join(state, 'hedge')}`);
+    (await doctor(simulator, stateEnv.env)).failsAt(2, 'journal', fix(`chmod 700 ${join(state, 'hedge')}`));
     exits(await simulator.hedge(open, stateEnv), 2);
     expect(simulator.trades()).toEqual([]);
   });
