@@ -22,11 +22,8 @@ function targetFile(rig: Simulator, name: string, rows: string[]) {
 /** Open (filled) notional per side, from the server's own state. */
 function book(rig: Simulator) {
   const sides: Record<string, number> = {};
-  for (const hedge of rig.hedges()) {
-    if (hedge.status !== 'filled') continue;
-    const key = `${hedge.market} ${hedge.side}`;
-    sides[key] = (sides[key] ?? 0) + hedge.notionalUsd;
-  }
+  for (const { status, market, side, notionalUsd } of rig.hedges())
+    if (status === 'filled') sides[`${market} ${side}`] = (sides[`${market} ${side}`] ?? 0) + notionalUsd;
   return sides;
 }
 
