@@ -7,7 +7,7 @@
 import { ok, okJson, exits, journalEntries, lastJson } from '../support/cli-runs.js';
 import { until } from '../support/polling.js';
 import { MARKET, withSimulator, type Simulator } from '../support/simulator.js';
-import { tempDir, tempDirsInMemory } from '../support/hedge-cli.js';
+import { tempDir, tempDirsInMemory, type RunResult } from '../support/hedge-cli.js';
 import { activeNotional, HOUR } from '../support/keeper.js';
 
 tempDirsInMemory();
@@ -50,14 +50,14 @@ const BETA = { HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd' };
 const OLD_KEYS = { HEDGE_KEY_LIFETIME: '0.0001' };
 
 /** A re-run refused as a repeat (exit 16, repeated_action, the side unchanged, with `details`): its error. */
-function repeated(run: { code: number | null; stderr: string }, details = {}) {
+function repeated(run: RunResult, details = {}) {
   const { error } = lastJson(exits(run, 16).stderr);
   expect(error).toMatchObject({ code: 'repeated_action', details: { ...details, side_unchanged: true } });
   return error;
 }
 
 /** An add of 250 to a side of 1,000 that landed on the server while every answer to it was lost: exit 5, journaled pending. */
-async function landedButUnknown(simulator: Simulator, side: 'buy' | 'sell' = 'buy', env?: Record<string, string>) {
+async function landedButUnknown(simulator: Simulator, side: 'buy' | 'sell' = 'buy', env = {}) {
   simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
   const lost = await simulator.hedge(`add USDTNGN ${side} 250 --json`, { env });
   simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
