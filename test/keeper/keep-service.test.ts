@@ -2,7 +2,7 @@
 // colleague's close that stands, a dry run that validates, a roll that checks before it closes, a
 // re-open sized to what is left of the exposure. Real processes against the simulator; every
 // verdict is on the server's own state and request log.
-import { utimesSync, writeFileSync } from 'node:fs';
+import { utimesSync } from 'node:fs';
 import {
   activeNotional,
   describeKeepers,
@@ -84,7 +84,7 @@ describeKeepers('hedge keep as a service', () => {
       expect(simulator.active('sell')).toHaveLength(0);
 
       // The target says so again: the file rewritten, SIGHUP — the side is re-opened.
-      writeFileSync(file, `market,side,notional_usd,tenor_days,until,roll_before\nUSDTNGN,sell,2000,7,,\n`);
+      writeTarget(simulator, ['USDTNGN,sell,2000,7,,']);
       const before = keeper.events.length;
       keeper.child().kill('SIGHUP');
       await eventAfter(keeper, before, eventIs('reopen', 'sell'), 'the re-open after the target changed');
@@ -102,12 +102,10 @@ describeKeepers('hedge keep as a service', () => {
       // Both 7-day hedges 30 min from maturity, within roll_before (6 h): both rolls are due at once.
       nearMaturity(simulator);
       // The sell side's close is never answered (the server holds it without acting).
+      const onSell = ({ body }: { body?: unknown }) => (body as { side?: string } | undefined)?.side === 'sell';
       simulator.sandbox.setFaults({
         stall: 'headers',
-        match: (target) =>
-          target.method === 'POST' &&
-          target.path === '/hedges/close' &&
-          (target.body as { side?: string } | undefined)?.side === 'sell',
+        match: (target) => target.method === 'POST' && target.path === '/hedges/close' && onSell(target),
       });
       // A long request bound, so the hung close stays in flight for the whole test.
       const keeper = rig.keep(
@@ -115,10 +113,7 @@ describeKeepers('hedge keep as a service', () => {
         writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h', 'USDTNGN,buy,1000,1,,6h']),
         ['--request-timeout', '300'],
       );
-      const sellCloses = () =>
-        simulator
-          .requests('POST', '/hedges/close')
-          .filter((entry) => (entry.body as { side?: string }).side === 'sell');
+      const sellCloses = () => simulator.requests('POST', '/hedges/close').filter(onSell);
       await until(() => sellCloses().length > 0, 'the sell close sent');
       // While the sell close is still unanswered, the buy row is rolled: closed and opened anew.
       await until(() => filledActive(simulator, 'buy').some((hedge) => hedge.id !== buy.id), 'the buy side rolled');
@@ -215,22 +210,20 @@ describeKeepers('hedge keep as a service', () => {
     'a dry run says what a cycle would do (the due roll of a drifted side too), refuses what a real run would (an unlisted market, a notional over the cap), marks every event dry_run and sends nothing; a roll_before as long as the tenor is exit 2 naming the line',
     {},
     async (simulator) => {
-      const dry = exits(
-        await simulator.hedge(['keep', writeTarget(simulator, ['USDTNGN,sell,2000,1,,'], 'plain.csv'), '--dry-run']),
-        0,
-      );
-      expect(lines(dry.stdout).find(eventIs('reopen'))).toMatchObject({
+      /** `keep --dry-run` of the one target row, which must exit `exit`: its events. */
+      const dryRun = async (row: string, exit: number, ...flags: string[]) =>
+        lines(
+          exits(await simulator.hedge(['keep', writeTarget(simulator, [row]), '--dry-run', ...flags]), exit).stdout,
+        );
+      expect((await dryRun('USDTNGN,sell,2000,1,,', 0)).find(eventIs('reopen'))).toMatchObject({
         dry_run: true,
         notional_usd: 2000,
       });
-      const unknown = writeTarget(simulator, ['USDTXYZ,sell,2000,1,,'], 'unknown.csv');
-      for (const [file, code, exit, message] of [
-        [unknown, 'usage', 2, /not listed/],
-        [writeTarget(simulator, ['USDTNGN,sell,999999999,1,,'], 'huge.csv'), 'exposure_exceeded', 3, /exposure cap/],
+      for (const [row, code, exit, message] of [
+        ['USDTXYZ,sell,2000,1,,', 'usage', 2, /not listed/],
+        ['USDTNGN,sell,999999999,1,,', 'exposure_exceeded', 3, /exposure cap/],
       ] as const) {
-        const dry = await simulator.hedge(['keep', file, '--dry-run']);
-        expect(dry.code, dry.stdout).toBe(exit);
-        const events = lines(dry.stdout);
+        const events = await dryRun(row, exit);
         expect(events.find(eventIs('error'))).toMatchObject({
           code,
           dry_run: true,
@@ -245,16 +238,7 @@ describeKeepers('hedge keep as a service', () => {
       }
       // --dry-run --converge: what converge would do, not "run with --converge".
       simulator.seedOpen('sell', 1500);
-      const converge = exits(
-        await simulator.hedge([
-          'keep',
-          writeTarget(simulator, ['USDTNGN,sell,2000,7,,'], 'drifted.csv'),
-          '--dry-run',
-          '--converge',
-        ]),
-        0,
-      );
-      const events = lines(converge.stdout);
+      const events = await dryRun('USDTNGN,sell,2000,7,,', 0, '--converge');
       expect(events.find(eventIs('converge'))).toMatchObject({
         action: 'add',
         notional_usd: 500,
@@ -266,13 +250,7 @@ describeKeepers('hedge keep as a service', () => {
       // Drifted with its roll due as well: the roll a real run makes (of what the side holds, without --converge).
       nearMaturity(simulator);
       const [seeded] = simulator.hedges();
-      const due = lines(
-        exits(
-          await simulator.hedge(['keep', writeTarget(simulator, ['USDTNGN,sell,2000,7,,'], 'due.csv'), '--dry-run']),
-          0,
-        ).stdout,
-      );
-      expect(due.find(eventIs('roll'))).toMatchObject({
+      expect((await dryRun('USDTNGN,sell,2000,7,,', 0)).find(eventIs('roll'))).toMatchObject({
         dry_run: true,
         notional_usd: 1500,
         hedge_ids: [seeded.id],

@@ -41,14 +41,19 @@ const SCREENS = [
   'journal',
 ];
 
-/** Drawn in-process as on a terminal; `real`: on a pseudo-terminal. */
-function onTerminal(args: string[], cols: number, configDir = simulator.configDir, real = false) {
-  return drawScreen({ configDir, args, env: { ...simulator.env, ...pinnedClockEnv(simulator) }, cols, rows: 60, real });
-}
-
-/** Every line of the screen fits the terminal. */
-function fits(screen: string, cols: number) {
-  for (const line of screen.split('\n')) expect(stringWidth(line), `${cols}: ${line}`).toBeLessThanOrEqual(cols);
+/** Drawn in-process as on a terminal (`real`: on a pseudo-terminal); it exits 0 and every line fits the terminal. */
+async function onTerminal(args: string[], cols: number, configDir = simulator.configDir, real = false) {
+  const drawn = await drawScreen({
+    configDir,
+    args,
+    env: { ...simulator.env, ...pinnedClockEnv(simulator) },
+    cols,
+    rows: 60,
+    real,
+  });
+  expect(drawn.code, drawn.screen).toBe(0);
+  for (const line of drawn.screen.split('\n')) expect(stringWidth(line), `${cols}: ${line}`).toBeLessThanOrEqual(cols);
+  return drawn;
 }
 
 /** Every word the command can show: its screen with room for everything, and its TSV header (the keys a note names). */
@@ -123,9 +128,7 @@ describe.each(SCREENS)('%s', (line) => {
     const words = await wordsOf(args);
     let refShown = false;
     for (const cols of WIDTHS) {
-      const { screen, code } = await onTerminal(args, cols);
-      expect(code, screen).toBe(0);
-      fits(screen, cols);
+      const { screen } = await onTerminal(args, cols);
       expect(splitWords(screen, cols, words), `${cols} columns:\n${screen}`).toEqual([]);
       if (refShown) expect(hasRef(screen), `Ref shown narrower, hidden at ${cols}:\n${screen}`).toBe(true);
       refShown ||= hasRef(screen);
@@ -141,16 +144,12 @@ describe('a hedge card and the profiles', () => {
   // On a real terminal (its width read from the terminal itself), the card is the screen drawn in-process.
   it(`at ${WIDTHS.join(', ')} columns: a hedge's card and the profile list fit; both read as reviewed`, async () => {
     for (const cols of WIDTHS) {
-      const { screen, code } = await onTerminal(['hedges', buyId], cols);
-      expect(code, screen).toBe(0);
-      fits(screen, cols);
+      const { screen } = await onTerminal(['hedges', buyId], cols);
       expect(screen).toMatchSnapshot(`${cols} columns`);
-      if (cols === 80)
-        expect(await onTerminal(['hedges', buyId], 80, simulator.configDir, true)).toMatchObject({ code: 0, screen });
-      const list = await onTerminal(['profile', 'list'], cols, profiles.path);
-      expect(list.code, list.screen).toBe(0);
-      fits(list.screen, cols);
-      expect(list.screen).toMatchSnapshot(`profile list, ${cols} columns`);
+      if (cols === 80) expect((await onTerminal(['hedges', buyId], 80, simulator.configDir, true)).screen).toBe(screen);
+      expect((await onTerminal(['profile', 'list'], cols, profiles.path)).screen).toMatchSnapshot(
+        `profile list, ${cols} columns`,
+      );
     }
   });
 });
@@ -178,9 +177,7 @@ it('the deal reference: --ref filters every list the same way', async () => {
 describe.each([80, 60])('at %i columns', (cols) => {
   /** Its lines as drawn (none wrapped by the terminal, none wider than it), and the text as read: lines joined, a wrapped line's indent gone. */
   async function read(args: string[], width = cols) {
-    const { code, drawn, screen } = await onTerminal(args, width);
-    expect(code, screen).toBe(0);
-    fits(screen, width);
+    const { drawn } = await onTerminal(args, width);
     expect(drawn.filter((line) => line.wrapped)).toEqual([]);
     const lines = drawn.map((line) => line.text);
     return { lines, text: lines.join('\n').replace(/\s+/g, ' ') };

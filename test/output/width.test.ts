@@ -125,9 +125,8 @@ it.each([
 });
 
 it('truncateEnd and shortenMiddle: keeps the colours around the cut, the … in them', async () => {
-  const out = shortenMiddle(`${RED}${HASH}${FG_OFF}`, 11);
   expect([
-    await painted(out),
+    await painted(shortenMiddle(`${RED}${HASH}${FG_OFF}`, 11)),
     await painted(shortenMiddle(`${HASH.slice(0, 6)}${RED}${HASH.slice(6)}${FG_OFF}`, 11)),
   ]).toEqual([await painted(`${RED}0x5f12…157b${FG_OFF}`), await painted(`0x5f12${RED}…157b${FG_OFF}`)]);
 });
@@ -140,16 +139,14 @@ const PROSE =
 
 describe('wrapWords', () => {
   it('never splits a suggested command in backticks across two lines while it fits a line', () => {
-    const hint =
-      'One hedge in full, with every field and its transaction hashes whole, is: `hedge --profile desk hedges <ID>`.';
-    const lines = wrapWords(hint, 80).split('\n');
-    expect([lines.every((line) => displayWidth(line) <= 80), lines]).toEqual([
-      true,
-      [
-        'One hedge in full, with every field and its transaction hashes whole, is:',
-        '`hedge --profile desk hedges <ID>`.',
-      ],
-    ]);
+    expect(
+      wrapWords(
+        'One hedge in full, with every field and its transaction hashes whole, is: `hedge --profile desk hedges <ID>`.',
+        80,
+      ),
+    ).toBe(
+      'One hedge in full, with every field and its transaction hashes whole, is:\n`hedge --profile desk hedges <ID>`.',
+    );
     // Wider than a whole line: broken at its spaces like any text, never between letters.
     const long = wrapWords(
       'Run `hedge --profile a-very-long-profile-name history --since 2026-01-01 --until 2026-02-01 --all` now.',
@@ -161,11 +158,12 @@ describe('wrapWords', () => {
     ]);
   });
 
-  for (const [width, lineCount] of [
+  it.each([
     [80, 6],
     [40, 11],
-  ] as const) {
-    it(`at ${width} columns keeps every line within the width and every word whole; breaks coloured text where it breaks the same text uncoloured`, () => {
+  ])(
+    'at %i columns keeps every line within the width and every word whole; breaks coloured text where it breaks the same text uncoloured',
+    (width, lineCount) => {
       const lines = wrapWords(PROSE, width).split('\n');
       expect(lines).toHaveLength(lineCount);
       for (const line of lines) {
@@ -189,8 +187,8 @@ describe('wrapWords', () => {
       const colouredLines = wrapWords(coloured, width).split('\n');
       expect(colouredLines.map(plain)).toEqual(lines);
       for (const line of colouredLines) expect(displayWidth(line)).toBeLessThanOrEqual(width);
-    });
-  }
+    },
+  );
 
   it.each([
     // At the last space that fits.
