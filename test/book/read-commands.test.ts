@@ -61,8 +61,7 @@ async function inAllModes(args: string, schema: z.ZodMiniType, wire?: string) {
   ]);
   [json, plain, tty].forEach(succeeded);
   const data = JSON.parse(json.stdout);
-  const check = schema.safeParse(data);
-  expect(check.success, JSON.stringify(check.error?.issues)).toBe(true);
+  schema.parse(data);
   if (wire) expect(data).toEqual(await apiData(simulator, 'GET', wire));
   return { json, plain, tty, data };
 }
@@ -306,25 +305,24 @@ it('records in every output mode: account: a header row of keys and one row, in 
 });
 
 it('refusals: an unknown --fields name is exit 2 naming it and the fields there are; stdout stays empty; a bad --query is exit 2 naming --query, before any request: one line for a person, the JSON error only with --json', async () => {
-  for (const format of ['tsv', 'csv', 'json', 'table']) {
-    const result = await hedge(`hedges --fields id,nope --format ${format}`);
-    expect(result.code, format).toBe(2);
-    expect(result.stdout).toBe('');
-    // Under --format json the error is JSON on stderr too.
-    expect(format === 'json' ? JSON.parse(result.stderr).error.message : result.stderr).toContain(
-      '--fields: "nope" is not a field here; available: id, client_reference, market, side,',
-    );
-  }
+  const formats = ['tsv', 'csv', 'json', 'table'];
+  const unknownField = await Promise.all(formats.map((format) => hedge(`hedges --fields id,nope --format ${format}`)));
   const before = simulator.sandbox.requestLog.length;
   const [syntax, unknownFunction, asJson] = await Promise.all([
     hedge('hedges --query [?status=='),
     hedge('positions --query nosuch(@)'),
     hedge('positions --query nosuch(@) --json'),
   ]);
-  for (const result of [syntax, unknownFunction, asJson]) {
+  for (const result of [syntax, unknownFunction, asJson, ...unknownField]) {
     exits(result, 2);
     expect(result.stdout).toBe('');
   }
+  // Under --format json the --fields error is JSON on stderr too.
+  unknownField.forEach((result, index) =>
+    expect(formats[index] === 'json' ? JSON.parse(result.stderr).error.message : result.stderr).toContain(
+      '--fields: "nope" is not a field here; available: id, client_reference, market, side,',
+    ),
+  );
   // --query makes the data JSON, not the errors: without --json the refusal is one human line.
   expect(syntax.stderr).toMatch(
     /^hedge: --query "\[\?status==": .*; expected a JMESPath expression \(https:\/\/jmespath\.site\)\.\n$/,
