@@ -113,16 +113,21 @@ it('the quote card in that convention: earned carry is "+…, you earn"; a sell 
 
 // Signed the same in TSV: test/trade/trading.test.ts (its open's slippage_bps).
 it('results of open, add, reduce and close: open: slippage against the quote with words on a card', () => {
-  const hedge = {
-    id: 'hdg_1',
-    status: 'filled',
-    market: 'USDTNGN',
-    side: 'buy',
-    notional_usd: 5000,
-    tenor_days: 3,
-    struck_rate: 1530.6749,
-  };
-  const [card] = printed((out) => renderHedge(out, hedge, { title: 'Hedge filled', quote: BUY_QUOTE }));
+  const [card] = printed((out) =>
+    renderHedge(
+      out,
+      {
+        id: 'hdg_1',
+        status: 'filled',
+        market: 'USDTNGN',
+        side: 'buy',
+        notional_usd: 5000,
+        tenor_days: 3,
+        struck_rate: 1530.6749,
+      },
+      { title: 'Hedge filled', quote: BUY_QUOTE },
+    ),
+  );
   expect(card).toMatch(/Slippage vs quote\s+│ -1\.0 bps, worse than quoted/);
 });
 
@@ -223,6 +228,7 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
   // Closed hedges as the server sends them: carry and fees positive when the account pays (carry
   // earned on some), net = gross - carry - fees on the server's side.
   const raw = Array.from({ length: 12 }, (_, index) => {
+    const opened = Date.UTC(2026, 10, 1) + index * 3 * 86_400_000;
     const gross = ((index * 7919) % 4001) - 2000;
     const carry = index % 3 === 0 ? -((index * 31) % 97) - 1 : ((index * 53) % 211) + 1;
     const fees = ((index * 17) % 89) + 1;
@@ -235,8 +241,8 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
       notional_usd: 1000 + index * 250,
       entry_price: 1500 + index,
       exit_price: 1501 + index,
-      opened_at: new Date(Date.UTC(2026, 10, 1) + index * 3 * 86_400_000).toISOString(),
-      closed_at: new Date(Date.UTC(2026, 10, 2) + index * 3 * 86_400_000).toISOString(),
+      opened_at: new Date(opened).toISOString(),
+      closed_at: new Date(opened + 86_400_000).toISOString(),
       gross_pnl_usd: gross / 100,
       carry_usdc: carry / 100,
       fees_usdc: fees / 100,
@@ -318,7 +324,7 @@ it('the roll card in that convention: carry over the new tenor reads "-… USDC,
         tenorDays: 3,
         quote: BUY_QUOTE,
         closing: { netMarginUsd: 501.2, hedgeId: 'hdg_1', maturityAt: '2026-03-02T12:00:00.000Z' },
-      } as Parameters<typeof renderRollPreview>[1],
+      },
       NOW,
     ),
   );
