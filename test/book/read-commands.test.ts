@@ -263,12 +263,12 @@ it('records in every output mode: quote USDTNGN buy 10000 --tenor 3 (the example
     side: 'buy',
     notional_usd: '10000',
     tenor_days: '3',
-    'pricing.market_price': String(quote.pricing.market_price),
-    'pricing.execution_price': String(quote.pricing.execution_price),
-    'pricing.price_impact_usd': String(quote.pricing.price_impact_usd),
-    'carry.daily_usdc': String(quote.carry.daily_usdc),
-    'carry.total_rate_pct': String(quote.carry.total_rate_pct),
-    'upfront.total_upfront_usdc': String(quote.upfront.total_upfront_usdc),
+    // Each figure as the server sent it, under its dotted key.
+    ...Object.fromEntries(
+      'pricing.market_price pricing.execution_price pricing.price_impact_usd carry.daily_usdc carry.total_rate_pct upfront.total_upfront_usdc'
+        .split(' ')
+        .map((key) => [key, String(key.split('.').reduce((value, name) => value[name], quote))]),
+    ),
     maturity: quote.maturity,
   });
   expect(Number(rows.price_impact_bps)).toBeCloseTo((quote.pricing.price_impact_usd / 10_000) * 10_000, 2);
