@@ -157,26 +157,27 @@ const LISTS: Record<string, List> = {
     // One line per open side (the submitted sell is not a position): the server's object untouched, and
     // beside it, under names of hedge's own and first, the side's references and its book: its state and
     // its live hedge as the record shows it.
-    more: async ({ records, tty }) => {
+    more: async ({ records: [position], tty }) => {
+      const { side_book: book, client_reference: one, client_references: all, ...sent } = position;
       expect([
-        records.map(({ side_book: _book, client_reference: _one, client_references: _all, ...sent }) => sent),
-        records.map((record) => [record.market, record.side, record.hedge_id]),
-        records.map((record) => Object.keys(record).slice(0, 2)),
-        records.map(({ client_reference, client_references }) => ({ client_reference, client_references })),
-        records.map((record) => record.side_book),
+        [sent],
+        [sent.market, sent.side, sent.hedge_id],
+        Object.keys(position).slice(0, 2),
+        one,
+        all,
+        book,
       ]).toEqual([
         await apiData(simulator, 'GET', '/positions'),
-        [['USDTNGN', 'buy', buyId]],
-        [['client_reference', 'client_references']],
-        [{ client_reference: 'DEAL-42', client_references: ['DEAL-42'] }],
-        [
-          {
-            state: 'in-step',
-            why: null,
-            records_notional_usd: 25_000,
-            hedges: [await apiData(simulator, 'GET', `/hedges/${buyId}`)],
-          },
-        ],
+        ['USDTNGN', 'buy', buyId],
+        ['client_reference', 'client_references'],
+        'DEAL-42',
+        ['DEAL-42'],
+        {
+          state: 'in-step',
+          why: null,
+          records_notional_usd: 25_000,
+          hedges: [await apiData(simulator, 'GET', `/hedges/${buyId}`)],
+        },
       ]);
       expect(tty.stdout).toContain('DEAL-42');
     },
