@@ -129,11 +129,19 @@ const LISTS: Record<string, List> = {
     wire: '/hedges',
     columns: HEDGE_COLUMNS,
     // Newest first; the filled buy with its hashes whole (on screen shortened, or the column left out at 80).
-    more: ({ records, tty }) => {
-      expect([records.length, records.slice(0, 2).map((record) => record.id)]).toEqual([6, [sellId, buyId]]);
-      const [, buy] = records;
-      expect(buy).toMatchObject({ client_reference: 'DEAL-42', notional_usd: 25_000, tenor_days: 7, status: 'filled' });
-      expect([buy.closed_at, buy.order_tx_hash]).toEqual([undefined, expect.stringMatching(/^0x[0-9a-f]{64}$/)]);
+    more: ({ records: [sell, buy], tty }) => {
+      expect([sell.id, buy.closed_at, buy.order_tx_hash]).toEqual([
+        sellId,
+        undefined,
+        expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      ]);
+      expect(buy).toMatchObject({
+        id: buyId,
+        client_reference: 'DEAL-42',
+        notional_usd: 25_000,
+        tenor_days: 7,
+        status: 'filled',
+      });
       expect(tty.stdout).not.toContain(buy.order_tx_hash);
     },
   },
