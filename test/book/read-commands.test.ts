@@ -41,8 +41,6 @@ const wireHistorySchema = z.extend(historyRecordSchema, {
 let simulator: Simulator;
 let buyId: string;
 let sellId: string;
-/** Each hedge's deal reference (GET /hedges): what a position's `client_reference` column is joined from. */
-let referenceOfHedge: Map<string, unknown>;
 
 /** The command with the CLI's clock pinned to the simulator's (`env` added). */
 const hedge = (args: HedgeArgs, env = {}) => simulator.hedge(args, { env: { ...pinnedClockEnv(simulator), ...env } });
@@ -77,9 +75,6 @@ const cell = (value: unknown) => String(value ?? '');
 function columnValue(record: Record<string, any>, key: string) {
   const side = /^(capacity|carry)_(buy|sell)_/.exec(key);
   if (side) return (side[1] === 'capacity' ? record.available_capacity_usd : record.net_rate_daily_pct)[side[2]];
-  // A position carries no reference of its own (the spec shows none): it is its hedge's.
-  if (key === 'client_reference' && record.client_reference === undefined && typeof record.hedge_id === 'string')
-    return referenceOfHedge.get(record.hedge_id);
   return record[key];
 }
 
@@ -89,9 +84,6 @@ beforeAll(async () => {
   // filled and carried; the sell submitted now stays `submitted` (frozen clock).
   buyId = await seedReadBook(simulator);
   sellId = (await apiData(simulator.sandbox, 'POST', '/hedges', openBody('sell', 10_000, 3))).id;
-  referenceOfHedge = new Map(
-    (await apiData(simulator, 'GET', '/hedges?limit=500')).map((entry: any) => [entry.id, entry.client_reference]),
-  );
 });
 
 afterAll(async () => {
