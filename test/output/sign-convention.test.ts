@@ -55,7 +55,8 @@ const BUY_QUOTE: Quote = {
 };
 
 it('money words: turns the server sign of carry and fees (positive = the account pays) to the account side, and says who pays, now or once realized', () => {
-  expect([toAccountSide(4.19), toAccountSide(-2.79), Object.is(toAccountSide(0), 0)]).toEqual([-4.19, 2.79, true]);
+  // 0 stays 0, never -0 (toEqual tells them apart).
+  expect([4.19, -2.79, 0].map(toAccountSide)).toEqual([-4.19, 2.79, 0]);
   expect([
     payOrEarn(-4.19, { per: '/day' }),
     payOrEarn(2.79),
