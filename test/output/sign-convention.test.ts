@@ -24,10 +24,10 @@ import {
   reportPlainTotals,
 } from '../../src/features/report/report-view.js';
 import { renderRollPreview } from '../../src/platform/results/roll-outcome.js';
-import type { Plan } from '../../src/core/plan.js';
 import { planTotals } from '../../src/features/plan/target-plan.js';
 import { makeChalk } from '../../src/platform/terminal/color.js';
 import { NOW, output } from '../support/output/fake-output.js';
+import type { Output } from '../../src/platform/terminal/output.js';
 import { impactForAccount, renderQuoteCard } from '../../src/platform/results/quote-card.js';
 import {
   renderAdditionQuote,
@@ -36,8 +36,12 @@ import {
   slippageBps,
 } from '../../src/platform/results/write-outcome.js';
 
-/** An Output for people (a table), scripts (TSV) or JSON, 200 columns wide. */
-const capture = (format: 'table' | 'tsv' | 'json') => output(format, { columns: 200 });
+/** What `render` printed on stdout and stderr for people (a table, 200 columns wide) or in JSON. */
+function printed(render: (out: Output) => unknown, format: 'table' | 'json' = 'table') {
+  const { out, stdout, stderr } = output(format, { columns: 200 });
+  render(out);
+  return [stdout(), stderr()];
+}
 
 const BUY_QUOTE: Quote = {
   market: 'USDTNGN',
@@ -51,7 +55,8 @@ const BUY_QUOTE: Quote = {
 };
 
 it('money words: turns the server sign of carry and fees (positive = the account pays) to the account side, and says who pays, now or once realized', () => {
-  expect([toAccountSide(4.19), toAccountSide(-2.79), Object.is(toAccountSide(0), 0)]).toEqual([-4.19, 2.79, true]);
+  // 0 stays 0, never -0 (toEqual tells them apart).
+  expect([4.19, -2.79, 0].map(toAccountSide)).toEqual([-4.19, 2.79, 0]);
   expect([
     payOrEarn(-4.19, { per: '/day' }),
     payOrEarn(2.79),
@@ -87,52 +92,55 @@ it('money words: a price is better for a buy when lower and for a sell when high
 });
 
 it('the quote card in that convention: earned carry is "+…, you earn"; a sell executing above the market price is better; a 1-day tenor reads "1 day"; the direction of impact comes from the two prices, the server sign only breaks a tie', () => {
-  const sell: Quote = {
+  const card = quoteCard({
     ...BUY_QUOTE,
     side: 'sell',
     tenor_days: 1,
     pricing: { market_price: 1529.85, execution_price: 1530.5, price_impact_usd: 1.1 },
     carry: { daily_usdc: -1.2, daily_rate_pct: -0.024, total_usdc: -3.6, total_rate_pct: -0.072 },
-  };
-  const card = quoteCard(sell);
-  expect(card).toContain('+1.10 USD (+2.2 bps), better than the market price');
-  for (const part of ['+1.20 USDC/day (+0.0240%), you earn', 'Carry over 1 day │ +3.60 USDC'])
+  });
+  for (const part of [
+    '+1.10 USD (+2.2 bps), better than the market price',
+    '+1.20 USDC/day (+0.0240%), you earn',
+    'Carry over 1 day │ +3.60 USDC',
+  ])
     expect(card).toContain(part);
   // A server that signs impact the other way round (positive = paid) still reads "worse" for this buy.
-  const flat = { ...BUY_QUOTE, pricing: { market_price: 1500, execution_price: 1500, price_impact_usd: 0.4 } };
   expect(
-    [{ ...BUY_QUOTE, pricing: { ...BUY_QUOTE.pricing, price_impact_usd: 2.2 } }, flat].map(
-      (quote) => impactForAccount(quote).usd,
-    ),
+    [
+      { ...BUY_QUOTE, pricing: { ...BUY_QUOTE.pricing, price_impact_usd: 2.2 } },
+      { ...BUY_QUOTE, pricing: { market_price: 1500, execution_price: 1500, price_impact_usd: 0.4 } },
+    ].map((quote) => impactForAccount(quote).usd),
   ).toEqual([-2.2, 0.4]);
 });
 
 // Signed the same in TSV: test/trade/trading.test.ts (its open's slippage_bps).
 it('results of open, add, reduce and close: open: slippage against the quote with words on a card', () => {
-  const hedge = {
-    id: 'hdg_1',
-    status: 'filled',
-    market: 'USDTNGN',
-    side: 'buy',
-    notional_usd: 5000,
-    tenor_days: 3,
-    struck_rate: 1530.6749,
-  };
-  const human = capture('table');
-  renderHedge(human.out, hedge, { title: 'Hedge filled', quote: BUY_QUOTE });
-  expect(human.stdout()).toMatch(/Slippage vs quote\s+│ -1\.0 bps, worse than quoted/);
+  const [card] = printed((out) =>
+    renderHedge(
+      out,
+      {
+        id: 'hdg_1',
+        status: 'filled',
+        market: 'USDTNGN',
+        side: 'buy',
+        notional_usd: 5000,
+        tenor_days: 3,
+        struck_rate: 1530.6749,
+      },
+      { title: 'Hedge filled', quote: BUY_QUOTE },
+    ),
+  );
+  expect(card).toMatch(/Slippage vs quote\s+│ -1\.0 bps, worse than quoted/);
 });
 
 it('results of open, add, reduce and close: add: the quote for the addition on a card (people) or one line on stderr (scripts), carry per day and to maturity', () => {
-  const human = capture('table');
-  renderAdditionQuote(human.out, BUY_QUOTE, {
-    maturityAt: '2026-03-04T10:00:00.000Z',
-    daysLeft: 2,
-    position: { notionalUsd: 10_000, entryPrice: 1530.1 },
-  });
-  const card = human.stdout();
-  expect(card).toContain('Adding 5,000.00 USD to USDTNGN buy (now 10,000.00 USD)');
+  const context = { maturityAt: '2026-03-04T10:00:00.000Z', daysLeft: 2 };
+  const [card, notes] = printed((out) =>
+    renderAdditionQuote(out, BUY_QUOTE, { ...context, position: { notionalUsd: 10_000, entryPrice: 1530.1 } }),
+  );
   for (const part of [
+    'Adding 5,000.00 USD to USDTNGN buy (now 10,000.00 USD)',
     /Execution price\s+│ 1,530\.52 NGN per USDT \(position entry 1,530\.10\)/,
     /Required margin\s+│ 500\.00 USDC/,
     /Platform fee\s+│ -2\.50 USDC, you pay/,
@@ -140,11 +148,8 @@ it('results of open, add, reduce and close: add: the quote for the addition on a
     /Carry to maturity \(est\.\)\s+│ -4\.20 USDC, you pay \(2 days left\)/,
   ])
     expect(card).toMatch(part);
-  expect(human.stderr()).toBe('');
-
-  const script = capture('json');
-  renderAdditionQuote(script.out, BUY_QUOTE, { maturityAt: '2026-03-04T10:00:00.000Z', daysLeft: 2 });
-  expect([script.stdout(), script.stderr()]).toEqual([
+  expect(notes).toBe('');
+  expect(printed((out) => renderAdditionQuote(out, BUY_QUOTE, context), 'json')).toEqual([
     '',
     'Quote for the addition (indicative): execution 1,530.52 NGN per USDT, margin 500.00 USDC, fee -2.50 USDC, you pay, carry -2.10 USDC/day, you pay.\n',
   ]);
@@ -154,7 +159,6 @@ it('results of open, add, reduce and close: add: the quote for the addition on a
 // figures, and the line scripts get on stderr: test/trade/trading-details.test.ts ("on a terminal-width table …",
 // "a partial reduce …", "quotes the added notional …").
 it('results of open, add, reduce and close: add: the entry before → after, and the price the entries imply against the quote', () => {
-  const human = capture('table');
   const change = {
     action: 'add' as const,
     market: 'USDTNGN',
@@ -164,36 +168,36 @@ it('results of open, add, reduce and close: add: the entry before → after, and
     after: { notionalUsd: 15_000, entryPrice: 1530.2, marginUsdc: 1500, netMarginUsd: 1490.12, hedgeId: 'hdg_1' },
     quotedPrice: 1530.55,
   };
-  renderPositionChange(human.out, change);
+  const [card] = printed((out) => renderPositionChange(out, change));
   // (1530.2 × 15,000 − 1530 × 10,000) / 5,000 = 1530.6: 0.3 bps above the quote, worse for a buy.
   expect(impliedAdditionPrice(change.before, change.after)).toBeCloseTo(1530.6, 9);
   for (const part of [
     /Entry\s+│ 1,530\.00 → 1,530\.20 NGN per USDT/,
     /Added at \(implied\)\s+│ 1,530\.60 NGN per USDT, -0\.3 bps, worse than quoted \(quoted 1,530\.55\)/,
   ])
-    expect(human.stdout()).toMatch(part);
+    expect(card).toMatch(part);
 });
 
 it('results of open, add, reduce and close: reduce: the reduced share of the figures before (proportional): entry unchanged, returned, realized and the carry in it', () => {
-  const human = capture('table');
-  renderPositionChange(human.out, {
-    action: 'reduce',
-    market: 'USDTNGN',
-    side: 'sell',
-    changeUsd: 5_000,
-    before: {
-      notionalUsd: 20_000,
-      entryPrice: 1530,
-      marginUsdc: 2000,
-      netMarginUsd: 2010,
-      netPnlUsd: 16,
-      accruedCarryUsdc: 4,
-    },
-    after: { notionalUsd: 15_000, entryPrice: 1530, marginUsdc: 1500 },
-    balanceBeforeUsdc: 10_000,
-    balanceAfterUsdc: 10_502.49,
-  });
-  const card = human.stdout();
+  const [card] = printed((out) =>
+    renderPositionChange(out, {
+      action: 'reduce',
+      market: 'USDTNGN',
+      side: 'sell',
+      changeUsd: 5_000,
+      before: {
+        notionalUsd: 20_000,
+        entryPrice: 1530,
+        marginUsdc: 2000,
+        netMarginUsd: 2010,
+        netPnlUsd: 16,
+        accruedCarryUsdc: 4,
+      },
+      after: { notionalUsd: 15_000, entryPrice: 1530, marginUsdc: 1500 },
+      balanceBeforeUsdc: 10_000,
+      balanceAfterUsdc: 10_502.49,
+    }),
+  );
   for (const part of [
     /Entry\s+│ 1,530\.00 NGN per USDT \(unchanged\)/,
     /Returned \(est\.\)\s+│ \+502\.50 USD to your balance/,
@@ -227,6 +231,7 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
   // Closed hedges as the server sends them: carry and fees positive when the account pays (carry
   // earned on some), net = gross - carry - fees on the server's side.
   const raw = Array.from({ length: 12 }, (_, index) => {
+    const opened = Date.UTC(2026, 10, 1) + index * 3 * 86_400_000;
     const gross = ((index * 7919) % 4001) - 2000;
     const carry = index % 3 === 0 ? -((index * 31) % 97) - 1 : ((index * 53) % 211) + 1;
     const fees = ((index * 17) % 89) + 1;
@@ -239,8 +244,8 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
       notional_usd: 1000 + index * 250,
       entry_price: 1500 + index,
       exit_price: 1501 + index,
-      opened_at: new Date(Date.UTC(2026, 10, 1) + index * 3 * 86_400_000).toISOString(),
-      closed_at: new Date(Date.UTC(2026, 10, 2) + index * 3 * 86_400_000).toISOString(),
+      opened_at: new Date(opened).toISOString(),
+      closed_at: new Date(opened + 86_400_000).toISOString(),
       gross_pnl_usd: gross / 100,
       carry_usdc: carry / 100,
       fees_usdc: fees / 100,
@@ -249,100 +254,91 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
   });
   /** A row's figures, in the order they add up: gross + carry + fees = net. */
   const FIGURES = 'gross_pnl_usd carry_pnl_usdc fees_pnl_usdc net_pnl_usd'.split(' ');
-  const paidFees = -raw.reduce((sum, record) => sum + Math.round(record.fees_usdc * 100), 0);
+  const figuresOf = (record: any) => FIGURES.map((name) => record[name]);
   const cents = (text: string | number) => Math.round(Number(String(text).replace(/[,+\s]/g, '')) * 100);
-  /** gross + carry + fees = net, to the cent, for one row of one format. */
-  const addsUp = (where: string, [gross, carry, fees, net]: Array<string | number>) =>
-    expect(cents(gross) + cents(carry) + cents(fees), `${where}: ${gross} ${carry} ${fees} ${net}`).toBe(cents(net));
 
-  function columnsOf(lines: readonly string[], where: string, separator: string) {
+  function columnsOf(lines: string[], where: string, separator: string) {
     const [header, ...rows] = lines.map((line) => line.split(separator));
     const at = FIGURES.map((name) => header.indexOf(name));
     expect(at, where).not.toContain(-1);
     return rows.map((row) => at.map((index) => row[index]));
   }
 
-  for (const by of REPORT_GROUPINGS) {
-    it(`--by ${by}: JSON, CSV, TSV, the table and the HTML`, async () => {
-      const facts = raw.map((record) => readHistoryRecord(record));
-      const report = buildReport(facts, [], { by });
-      expect(report.groups.length).toBeGreaterThan(1);
+  it.each(REPORT_GROUPINGS)('--by %s: JSON, CSV, TSV, the table and the HTML', async (by) => {
+    const facts = raw.map(readHistoryRecord);
+    const report = buildReport(facts, [], { by });
+    expect(report.groups.length).toBeGreaterThan(1);
+    // JSON (and NDJSON, which a report prints as JSON) and the TSV's totals line: each group and the totals.
+    const json = JSON.parse(JSON.stringify(report));
+    const totals = Object.fromEntries(
+      reportPlainTotals(report)
+        .split('\t')
+        .slice(1)
+        .map((pair) => pair.split('=')),
+    );
+    expect([json.totals, totals].map((figures) => cents(figures.fees_pnl_usdc))).toEqual(
+      Array(2).fill(-raw.reduce((sum, record) => sum + Math.round(record.fees_usdc * 100), 0)),
+    );
+    const csv = columnsOf(reportCsv(report, csvText).trimEnd().split('\n'), `csv ${by}`, ',');
+    const tsv = columnsOf(reportPlainRows(report), `tsv ${by}`, '\t');
+    expect([csv.length, tsv.length]).toEqual([report.groups.length, report.groups.length]);
 
-      // JSON (and NDJSON, which a report prints as JSON): each group and the totals.
-      const json = JSON.parse(JSON.stringify(report));
-      for (const figures of [...json.groups, json.totals])
-        addsUp(
-          `json ${by}`,
-          FIGURES.map((name) => figures[name]),
-        );
-      expect(cents(json.totals.fees_pnl_usdc)).toBe(paidFees);
+    // The table: each group's line and the totals' end in gross, carry, fees and net (the bar has no digits).
+    const table = await renderReportTable(report, { chalk: makeChalk(false), columns: 250 });
+    const labels = [...report.groups.map((group) => group.label), 'Total'];
+    const lines = table.split('\n').filter((line) => labels.includes(line.split(/\s{2,}/)[0]));
+    expect(lines).toHaveLength(labels.length);
 
-      for (const [format, lines, separator] of [
-        ['csv', reportCsv(report, csvText).trimEnd().split('\n'), ','],
-        ['tsv', reportPlainRows(report), '\t'],
-      ] as const) {
-        const rows = columnsOf(lines, `${format} ${by}`, separator);
-        expect(rows).toHaveLength(report.groups.length);
-        for (const row of rows) addsUp(`${format} ${by}`, row);
-      }
-      const totals = Object.fromEntries(
-        reportPlainTotals(report)
-          .split('\t')
-          .slice(1)
-          .map((pair) => pair.split('=')),
-      );
-      addsUp(
-        `tsv totals ${by}`,
-        FIGURES.map((name) => totals[name]),
-      );
-      expect(cents(totals.fees_pnl_usdc)).toBe(paidFees);
-
-      // The table: each group's line and the totals' end in gross, carry, fees and net (the bar has no digits).
-      const table = await renderReportTable(report, { chalk: makeChalk(false), columns: 250 });
-      const labels = [...report.groups.map((group) => group.label), 'Total'];
-      const lines = table.split('\n').filter((line) => labels.includes(line.split(/\s{2,}/)[0]));
-      expect(lines).toHaveLength(labels.length);
-      for (const line of lines) addsUp(`table ${by}`, line.match(/[+-]?[\d,]+\.\d\d/g)!.slice(-4));
-
-      // The HTML file: every row of figures, each closed hedge's and the totals'.
-      const html = renderReportHtml(report, {
-        account: 'desk',
-        environment: 'test',
-        generatedAt: '2026-12-01T00:00:00.000Z',
-        records: facts,
-      });
-      const rows = [...html.matchAll(/<tr>(.*?)<\/tr>/g)]
-        .map((row) => [...row[1].matchAll(/<t[dh] class="num[^"]*">([^<]*)<\/t[dh]>/g)].map((cell) => cell[1]))
-        .filter((cells) => cells.length >= 5);
-      expect(rows.length).toBeGreaterThan(raw.length);
-      for (const cells of rows) addsUp(`html ${by}`, cells.slice(-4));
+    // The HTML file: every row of figures, each closed hedge's and the totals'.
+    const html = renderReportHtml(report, {
+      account: 'desk',
+      environment: 'test',
+      generatedAt: '2026-12-01T00:00:00.000Z',
+      records: facts,
     });
-  }
+    const cells = [...html.matchAll(/<tr>(.*?)<\/tr>/g)]
+      .map((row) => [...row[1].matchAll(/<t[dh] class="num[^"]*">([^<]*)<\/t[dh]>/g)].map((cell) => cell[1]))
+      .filter((cells) => cells.length >= 5);
+    expect(cells.length).toBeGreaterThan(raw.length);
+
+    for (const [where, rows] of Object.entries({
+      json: [...json.groups, json.totals].map(figuresOf),
+      csv,
+      tsv,
+      'tsv totals': [figuresOf(totals)],
+      table: lines.map((line) => line.match(/[+-]?[\d,]+\.\d\d/g)!.slice(-4)),
+      html: cells.map((row) => row.slice(-4)),
+    }))
+      for (const [gross, carry, fees, net] of rows)
+        expect(cents(gross) + cents(carry) + cents(fees), `${where} ${by}: ${gross} ${carry} ${fees} ${net}`).toBe(
+          cents(net),
+        );
+  });
 });
 
 it('the roll card in that convention: carry over the new tenor reads "-… USDC, you pay" like the quote card', () => {
-  const human = capture('table');
-  renderRollPreview(
-    human.out,
-    {
-      market: 'USDTNGN',
-      side: 'buy',
-      notionalUsd: 5_000,
-      tenorDays: 3,
-      quote: BUY_QUOTE,
-      closing: { netMarginUsd: 501.2, hedgeId: 'hdg_1', maturityAt: '2026-03-02T12:00:00.000Z' },
-    } as Parameters<typeof renderRollPreview>[1],
-    NOW,
+  const [card] = printed((out) =>
+    renderRollPreview(
+      out,
+      {
+        market: 'USDTNGN',
+        side: 'buy',
+        notionalUsd: 5_000,
+        tenorDays: 3,
+        quote: BUY_QUOTE,
+        closing: { netMarginUsd: 501.2, hedgeId: 'hdg_1', maturityAt: '2026-03-02T12:00:00.000Z' },
+      },
+      NOW,
+    ),
   );
-  expect(human.stdout()).toMatch(/Carry over the tenor\s+│ -6\.30 USDC, you pay/);
+  expect(card).toMatch(/Carry over the tenor\s+│ -6\.30 USDC, you pay/);
 });
 
 // Each step's fee and carry, and the plan's carry, on the account's side in CSV and on stderr:
 // test/output/one-name-per-fact.test.ts ("plan: fee_pnl_usdc, carry_pnl_usdc …").
 it("a plan in that convention: the plan's totals: its carry on the account's side; the fee and upfront what is put up", () => {
   // One open of 5,000 USD (planTotals reads each step's change).
-  const plan = { steps: [{ deltaUsd: 5_000 }] } as unknown as Plan;
-  expect(planTotals(plan, [{ quote: BUY_QUOTE }])).toMatchObject({
+  expect(planTotals({ steps: [{ deltaUsd: 5_000 }] } as never, [{ quote: BUY_QUOTE }])).toMatchObject({
     platform_fee_usdc: 2.5,
     total_upfront_usdc: 502.5,
     carry_pnl_usdc: -6.3,
@@ -354,17 +350,16 @@ it("a plan in that convention: the plan's totals: its carry on the account's sid
 /** The quote's card for people (a table) or its row for scripts (TSV), coloured or not. */
 const quoteCard = (quote: Quote, format: 'table' | 'tsv' = 'table', color = false) =>
   renderQuoteCard(output(format, { chalk: makeChalk(color) }).out, quote, NOW);
-const QUOTE: Quote = { ...BUY_QUOTE, notional_usd: 10_000, pricing: { ...BUY_QUOTE.pricing, price_impact_usd: -4.4 } };
 
 // In UTC, no local line: screens.test.ts's reviewed quote screens.
 it('renderQuoteCard maturity: the local time on a line of its own only where the zone reads differently from UTC', () => {
   vi.stubEnv('TZ', 'Africa/Lagos');
   try {
-    const inLagos = quoteCard(QUOTE);
+    const inLagos = quoteCard(BUY_QUOTE);
     expect(inLagos).toContain('Maturity          │ 2026-03-05 10:00:00 UTC');
     expect(inLagos).toMatch(/│\s+│ 2026-03-05 11:00 GMT\+1 local, in 3d 0h/);
     // A maturity that is not a time is shown as sent (made safe), with nothing made up beside it.
-    const unreadable = quoteCard({ ...QUOTE, maturity: 'next week' });
+    const unreadable = quoteCard({ ...BUY_QUOTE, maturity: 'next week' });
     expect(unreadable).toMatch(/Maturity {10}│ next week +│/);
   } finally {
     vi.unstubAllEnvs();
@@ -372,22 +367,20 @@ it('renderQuoteCard maturity: the local time on a line of its own only where the
 });
 
 it('renderQuoteCard what the server sent is escaped where the card is written: the market in the title, a maturity that is not a time, an extra field', () => {
-  const { out: terminal, stdout } = output('table');
   const hostile = {
-    ...QUOTE,
+    ...BUY_QUOTE,
     market: 'USDTNGN\u001b[2J',
     maturity: 'soon\u001b]0;pw\u0007',
     note: 'x\u202ey',
   } as Quote;
-  terminal.write(renderQuoteCard(terminal, hostile, NOW));
-  const written = stdout();
+  const [written] = printed((out) => out.write(renderQuoteCard(out, hostile, NOW)));
   expect(written).not.toMatch(/[\u001b\u0007\u202e]/u);
   expect(written).toContain('Quote USDTNGN\\x1b[2J buy');
   expect(written).toMatch(/Maturity +│ soon\\x1b]0;pw\\x07 +│/);
 });
 
 it("renderQuoteCard shows fields it does not know, at the top level and inside the groups, on the card and plain; plain: a header row of keys, the quote's own first, and one row of the server's values, no card, no note on stdout; colours impact and carry when colour is on", () => {
-  const richer = { ...QUOTE, quote_id: 'q_1', pricing: { ...QUOTE.pricing, spread_bps: 3 } } as Quote;
+  const richer = { ...BUY_QUOTE, quote_id: 'q_1', pricing: { ...BUY_QUOTE.pricing, spread_bps: 3 } } as Quote;
   const card = quoteCard(richer);
   expect(card).toMatch(/Quote ID\s+│ q_1/);
   expect(card).toMatch(/Pricing: Spread bps\s+│ 3/);
@@ -399,7 +392,7 @@ it("renderQuoteCard shows fields it does not know, at the top level and inside t
     'market side notional_usd tenor_days pricing.market_price'.split(' '),
     expect.not.stringMatching(/reserves nothing|│/),
   ]);
-  expect(quoteCard(QUOTE, 'table', true)).toContain(
-    '\u001b[31m-4.40 USD (-4.4 bps), worse than the market price\u001b[39m',
+  expect(quoteCard(BUY_QUOTE, 'table', true)).toContain(
+    '\u001b[31m-2.20 USD (-4.4 bps), worse than the market price\u001b[39m',
   );
 });
