@@ -94,15 +94,11 @@ async function exits(code: number, args: HedgeArgs, ...said: string[]) {
 describe('hedge journal', () => {
   it('--json prints the entries as stored, newest first; --pending only the unresolved ones', async () => {
     writeJournal();
-    const entries = await listed();
-    expect(entries.map((e: any) => e.id)).toEqual(['a_close003', 'a_add00002', 'a_open0001']);
-    expect(entries[2]).toMatchObject({
-      outcome: 'filled',
-      hedge_id: 'hdg_1',
-      profile: 'desk',
-      request: { path: '/hedges' },
-    });
-    expect(entries[1].message).toBe(HOSTILE);
+    expect(await listed()).toMatchObject([
+      { id: 'a_close003' },
+      { id: 'a_add00002', message: HOSTILE },
+      { id: 'a_open0001', outcome: 'filled', hedge_id: 'hdg_1', profile: 'desk', request: { path: '/hedges' } },
+    ]);
 
     expect((await listed('--pending')).map((e: any) => [e.id, e.outcome])).toEqual([
       ['a_close003', 'submitted'],
@@ -168,8 +164,7 @@ describe('hedge journal', () => {
 
   it('show: one entry by a unique prefix: JSON as stored, field lines when piped with text escaped; an unknown id and an ambiguous prefix are exit 2 naming what was typed (and the candidates)', async () => {
     writeJournal();
-    const json = await exits(0, 'journal show a_add --json');
-    expect(JSON.parse(json.stdout)).toMatchObject({
+    expect(JSON.parse((await exits(0, 'journal show a_add --json')).stdout)).toMatchObject({
       id: 'a_add00002',
       outcome: 'unknown',
       idempotency_key: 'key-a_add00002',
@@ -247,14 +242,15 @@ describe('hedge resume refusals (nothing is sent)', () => {
       current: 'desk',
       profiles: { desk: { base_url: BASE_URL, api_key: KEY, saved_at: ago(86_400_000) } },
     });
-    const argv = ['open', 'USDTNGN', 'buy', '100', '--tenor', '1', '--ref', "DEAL 7's"];
-    const sent = entry('a_open0009', ago(60_000), {
-      command: 'open',
-      argv,
-      key_id: keyFingerprint(OTHER_KEY),
-      profile: 'ops',
-    });
-    writeRows({ ...sent, outcome: 'unknown' });
+    writeRows(
+      entry('a_open0009', ago(60_000), {
+        command: 'open',
+        argv: ['open', 'USDTNGN', 'buy', '100', '--tenor', '1', '--ref', "DEAL 7's"],
+        key_id: keyFingerprint(OTHER_KEY),
+        profile: 'ops',
+        outcome: 'unknown',
+      }),
+    );
     const refused = await runHedge('--profile desk resume a_open0009', { configDir: dir });
     expect(refused.code, refused.stderr).toBe(2);
     // A word with a space or a quote in it is quoted.
@@ -272,7 +268,6 @@ describe('hedge resume refusals (nothing is sent)', () => {
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain('Unresolved: finish it with `hedge --profile ops resume a_open0009`');
     expect(shown.stdout).not.toContain('--profile desk');
-    const argvShown = await exits(0, 'journal show a_open0009 --fields argv --no-header');
-    expect(argvShown.stdout).toBe(`hedge ${typed}\n`);
+    expect((await exits(0, 'journal show a_open0009 --fields argv --no-header')).stdout).toBe(`hedge ${typed}\n`);
   });
 });
