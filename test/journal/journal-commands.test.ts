@@ -100,9 +100,9 @@ describe('hedge journal', () => {
       { id: 'a_open0001', outcome: 'filled', hedge_id: 'hdg_1', profile: 'desk', request: { path: '/hedges' } },
     ]);
 
-    expect((await listed('--pending')).map((e: any) => [e.id, e.outcome])).toEqual([
-      ['a_close003', 'submitted'],
-      ['a_add00002', 'unknown'],
+    expect(await listed('--pending')).toMatchObject([
+      { id: 'a_close003', outcome: 'submitted' },
+      { id: 'a_add00002', outcome: 'unknown' },
     ]);
   });
 

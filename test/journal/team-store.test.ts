@@ -16,6 +16,7 @@ const run = (machine: Machine, line: string, options?: RunOptions) => machine.he
 
 /** Sandbox time for a fill or a change to land: the tests move the clock, nothing lands by itself. */
 const LAND_MS = 3_600_000;
+const host = hostname();
 
 /** `hedge journal migrate --json` on `machine`: exit 0, and what it did. */
 const migrate = async (machine: Machine) => okJson(await run(machine, 'journal migrate --json'));
@@ -65,8 +66,8 @@ describeWithPostgres('the team journal store, three machines', (server) => {
 
     const seen = await journalEntries(team.c);
     expect(seen.map((entry) => [entry.command, entry.profile, entry.host, entry.outcome])).toEqual([
-      ['open', 'desk-b', hostname(), 'filled'],
-      ['open', 'desk-a', hostname(), 'filled'],
+      ['open', 'desk-b', host, 'filled'],
+      ['open', 'desk-a', host, 'filled'],
     ]);
     // Each entry carries the key the server saw for it, and the process that began it.
     expect([seen.map((entry) => entry.idempotency_key).sort(), seen.map((entry) => entry.hedge_id).sort()]).toEqual([
@@ -81,7 +82,7 @@ describeWithPostgres('the team journal store, three machines', (server) => {
     ]);
     for (const entry of seen)
       expect(entry.holder).toMatchObject({
-        host: hostname(),
+        host,
         pid: expect.any(Number),
         session: expect.stringMatching(/^[0-9a-f]{16}$/),
       });
@@ -98,13 +99,13 @@ describeWithPostgres('the team journal store, three machines', (server) => {
     // The table and TSV name the machine.
     const [tsvHeader, tsvRow] = (await run(team.c, 'journal')).stdout.split('\n').map((line) => line.split('\t'));
     expect(tsvHeader.slice(-2)).toEqual(['host', 'seal']);
-    expect(tsvRow[tsvHeader.indexOf('host')]).toBe(hostname());
+    expect(tsvRow[tsvHeader.indexOf('host')]).toBe(host);
     const [keys, values] = (await run(team.c, `journal show ${seen[1].id}`)).stdout
       .split('\n')
       .map((line) => line.split('\t'));
-    expect(values[keys.indexOf('host')]).toBe(hostname());
+    expect(values[keys.indexOf('host')]).toBe(host);
     expect(values[keys.indexOf('holder')]).toBe(
-      `pid ${seen[1].holder!.pid} on ${hostname()}, session ${seen[1].holder!.session}`,
+      `pid ${seen[1].holder!.pid} on ${host}, session ${seen[1].holder!.session}`,
     );
 
     // --verbose says which store, its password redacted.
