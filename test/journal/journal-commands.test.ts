@@ -94,19 +94,15 @@ async function exits(code: number, args: HedgeArgs, ...said: string[]) {
 describe('hedge journal', () => {
   it('--json prints the entries as stored, newest first; --pending only the unresolved ones', async () => {
     writeJournal();
-    const entries = await listed();
-    expect(entries.map((e: any) => e.id)).toEqual(['a_close003', 'a_add00002', 'a_open0001']);
-    expect(entries[2]).toMatchObject({
-      outcome: 'filled',
-      hedge_id: 'hdg_1',
-      profile: 'desk',
-      request: { path: '/hedges' },
-    });
-    expect(entries[1].message).toBe(HOSTILE);
+    expect(await listed()).toMatchObject([
+      { id: 'a_close003' },
+      { id: 'a_add00002', message: HOSTILE },
+      { id: 'a_open0001', outcome: 'filled', hedge_id: 'hdg_1', profile: 'desk', request: { path: '/hedges' } },
+    ]);
 
-    expect((await listed('--pending')).map((e: any) => [e.id, e.outcome])).toEqual([
-      ['a_close003', 'submitted'],
-      ['a_add00002', 'unknown'],
+    expect(await listed('--pending')).toMatchObject([
+      { id: 'a_close003', outcome: 'submitted' },
+      { id: 'a_add00002', outcome: 'unknown' },
     ]);
   });
 
@@ -114,18 +110,20 @@ describe('hedge journal', () => {
     writeJournal();
     const newest = ['a_close003', 'a_add00002'];
     const all = [...newest, 'a_open0001'];
-    expect([
-      await ids('--since', '1d'),
-      await ids('--since', '2h'),
-      await ids('--since', '2w'),
-      await ids('--since', ago(3 * 3_600_000 + 1000)),
-      await ids('--since', new Date(now + 2 * 86_400_000).toISOString().slice(0, 10)),
-      await ids('--limit', '1'),
-      await ids('--since', '30m'),
-      await ids('--since', '179m'),
-      await ids('--since', '181m'),
-      await ids('--since', '1mo'),
-    ]).toEqual([newest, ['a_close003'], all, newest, [], ['a_close003'], ['a_close003'], ['a_close003'], newest, all]);
+    const close = ['a_close003'];
+    for (const [since, expected] of Object.entries({
+      '1d': newest,
+      '2h': close,
+      '2w': all,
+      [ago(3 * 3_600_000 + 1000)]: newest,
+      [new Date(now + 2 * 86_400_000).toISOString().slice(0, 10)]: [],
+      '30m': close,
+      '179m': close,
+      '181m': newest,
+      '1mo': all,
+    }))
+      expect(await ids('--since', since), since).toEqual(expected);
+    expect(await ids('--limit', '1')).toEqual(close);
 
     expect((await exits(2, 'journal --since yesterday', '--since', '2h')).stdout).toBe('');
     await exits(2, 'journal --limit 0');
@@ -168,8 +166,7 @@ describe('hedge journal', () => {
 
   it('show: one entry by a unique prefix: JSON as stored, field lines when piped with text escaped; an unknown id and an ambiguous prefix are exit 2 naming what was typed (and the candidates)', async () => {
     writeJournal();
-    const json = await exits(0, 'journal show a_add --json');
-    expect(JSON.parse(json.stdout)).toMatchObject({
+    expect(JSON.parse((await exits(0, 'journal show a_add --json')).stdout)).toMatchObject({
       id: 'a_add00002',
       outcome: 'unknown',
       idempotency_key: 'key-a_add00002',
@@ -247,14 +244,15 @@ describe('hedge resume refusals (nothing is sent)', () => {
       current: 'desk',
       profiles: { desk: { base_url: BASE_URL, api_key: KEY, saved_at: ago(86_400_000) } },
     });
-    const argv = ['open', 'USDTNGN', 'buy', '100', '--tenor', '1', '--ref', "DEAL 7's"];
-    const sent = entry('a_open0009', ago(60_000), {
-      command: 'open',
-      argv,
-      key_id: keyFingerprint(OTHER_KEY),
-      profile: 'ops',
-    });
-    writeRows({ ...sent, outcome: 'unknown' });
+    writeRows(
+      entry('a_open0009', ago(60_000), {
+        command: 'open',
+        argv: ['open', 'USDTNGN', 'buy', '100', '--tenor', '1', '--ref', "DEAL 7's"],
+        key_id: keyFingerprint(OTHER_KEY),
+        profile: 'ops',
+        outcome: 'unknown',
+      }),
+    );
     const refused = await runHedge('--profile desk resume a_open0009', { configDir: dir });
     expect(refused.code, refused.stderr).toBe(2);
     // A word with a space or a quote in it is quoted.
@@ -272,7 +270,6 @@ describe('hedge resume refusals (nothing is sent)', () => {
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain('Unresolved: finish it with `hedge --profile ops resume a_open0009`');
     expect(shown.stdout).not.toContain('--profile desk');
-    const argvShown = await exits(0, 'journal show a_open0009 --fields argv --no-header');
-    expect(argvShown.stdout).toBe(`hedge ${typed}\n`);
+    expect((await exits(0, 'journal show a_open0009 --fields argv --no-header')).stdout).toBe(`hedge ${typed}\n`);
   });
 });

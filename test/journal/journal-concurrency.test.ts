@@ -17,7 +17,7 @@ import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HedgeArgs, RunOptions, RunResult } from '../support/hedge-cli.js';
-import { exits, heldPauses, journalEntries, keysAnswered, killWhen } from '../support/cli-runs.js';
+import { exits, heldPauses, journalEntries, keysAnswered, killWhen, okJson } from '../support/cli-runs.js';
 import { activeNotional } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
@@ -26,6 +26,12 @@ const start = useSimulators();
 const HOUR_MS = 3_600_000;
 
 const adds = (t: Simulator) => t.requests('POST', '/hedges/add');
+
+/** The server acts on each POST `path`, then holds its answer. True once it holds one. */
+function holdAnswers(t: Simulator, path: string) {
+  t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path } });
+  return () => t.requests('POST', path).some((entry) => entry.status === 'stalled');
+}
 
 /**
  * `count` copies of `args` at once, each with a pid of its own (what is tested is between hedge
@@ -89,8 +95,10 @@ describe('identical writes side by side', () => {
     const succeeded = runs.filter((run) => run.code === 0);
     expect(succeeded.length).toBeGreaterThanOrEqual(1);
     // Every add that reported success is on the server once, and nothing else was added.
-    expect(activeNotional(t, 'sell')).toBe(1_000 + 100 * succeeded.length);
-    expect(keysAnswered(t, '/hedges/add')).toHaveLength(succeeded.length);
+    expect([activeNotional(t, 'sell'), keysAnswered(t, '/hedges/add').length]).toEqual([
+      1_000 + 100 * succeeded.length,
+      succeeded.length,
+    ]);
     for (const run of runs.filter((candidate) => candidate.code !== 0)) {
       expect([3, 11, 16], run.stderr).toContain(run.code);
       saysWhy(run);
@@ -102,12 +110,12 @@ describe('identical writes side by side', () => {
     const t = await start({ stepped: true });
     t.seedOpen('sell', 1_000);
     // The server acts on the add, then its answer hangs: the first process is still carrying it.
-    t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges/add' } });
+    const held = holdAnswers(t, '/hedges/add');
     let child: ChildProcess | undefined;
     const first = t.hedge('add USDTNGN sell 100 --request-timeout 120', {
       onSpawn: (spawned) => (child = spawned),
     });
-    await until(() => adds(t).some((entry) => entry.status === 'stalled'), 'the first add was held by the server');
+    await until(held, 'the first add was held by the server');
 
     // The runs that meet it need no process of their own: the test's pid is not the holder's.
     const others = [await t.hedge('add USDTNGN sell 100'), await t.hedge('add USDTNGN sell 100')];
@@ -167,16 +175,14 @@ it('roll under the book lock: 2 `roll USDTNGN buy --tenor 7`, the second under t
 it('resume reconciles before it resends (the CLI clock pinned to the frozen simulator): an open and an add killed while the server held their answers, resumed 30 simulated hours later (the keys forgotten): the add landed, nothing is sent again; the open, which cannot be told (no id, no reference), is never resent: exit 12 with the resolve command; resolved by hand, it stays sent once', async () => {
   const t = await start({ preset: 'frozen', stepped: true });
   const pinned = {
-    hedge: (more: HedgeArgs, options: RunOptions = {}) => t.hedge(more, { ...options, env: pinnedClockEnv(t) }),
+    hedge: (more: HedgeArgs, options?: RunOptions) => t.hedge(more, { ...options, env: pinnedClockEnv(t) }),
   };
   t.seedOpen('sell', 1_000);
   for (const [args, path] of [
     ['open USDTNGN buy 2000 --tenor 1', '/hedges'],
     ['add USDTNGN sell 100', '/hedges/add'],
   ]) {
-    t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path } });
-    const held = () => t.requests('POST', path).some((entry) => entry.status === 'stalled');
-    await killWhen(pinned, args.split(' '), held, 'the write held at its body');
+    await killWhen(pinned, args.split(' '), holdAnswers(t, path), 'the write held at its body');
   }
   t.sandbox.setFaults({ stall: null, match: null });
   // 30 hours on the server, which forgets keys after 24 h.
@@ -211,8 +217,10 @@ it('resume reconciles before it resends (the CLI clock pinned to the frozen simu
   expect(t.requests('POST', '/hedges')).toHaveLength(1);
 
   exits(await pinned.hedge(`journal resolve ${entry.id} --landed`), 0, 'recorded as landed');
-  const shown = JSON.parse((await t.hedge(`journal show ${entry.id} --json`)).stdout);
-  expect(shown).toMatchObject({ outcome: 'done', message: 'resolved by hand: landed' });
+  expect(okJson(await t.hedge(`journal show ${entry.id} --json`))).toMatchObject({
+    outcome: 'done',
+    message: 'resolved by hand: landed',
+  });
   // One open sent; the server holds its hedge beside the seeded one.
   expect([t.requests('POST', '/hedges').length, t.hedges().length]).toEqual([1, 2]);
 });
