@@ -33,10 +33,6 @@ function harness(options: {
 /** `hedge hedges hdg_one --until EXPR` through the one runner, with the real command code. */
 const HEDGES_COMMAND = COMMANDS.find((spec) => spec.name === 'hedges') as Parameters<typeof runCommand>[1];
 
-/** `hedge history` through the one runner, its command code replaced by `run`. */
-const historyRunning = (run: (ctx: CommandContext, input: RawInput) => unknown) =>
-  ({ ...HISTORY, load: async () => ({ run }) }) as unknown as typeof HEDGES_COMMAND;
-
 /**
  * `hedge hedges hdg_one --until EXPR` through the one runner on a hedge whose status follows `statuses`, one per read
  * (the last repeats; an error is thrown): its exit code (or what it threw), the times of the reads, the time taken and the output.
@@ -75,6 +71,24 @@ async function untilOn(
   return { outcome, at, sleeps: clock.sleeps, elapsed: clock.now() - START, stdout: h.stdout(), stderr: h.stderr() };
 }
 
+/**
+ * `hedge history` with these options through the one runner, its command code replaced by `run` (by default a spy):
+ * what the command was given, the outcome, the sleeps and the output.
+ */
+async function historyGiven(
+  options: Record<string, unknown>,
+  format?: DataFormat,
+  run?: (ctx: CommandContext) => void,
+) {
+  const seen: RawInput[] = [];
+  const spy = (_ctx: CommandContext, input: RawInput) => seen.push(input);
+  const spec = { ...HISTORY, load: async () => ({ run: run ?? spy }) } as unknown as typeof HEDGES_COMMAND;
+  const clock = fakeClock();
+  const h = harness({ clock, client: {}, format });
+  const outcome = await runCommand(h.ctx, spec, { args: {}, options }).catch((caught) => caught);
+  return { ...h, seen, outcome, sleeps: clock.sleeps };
+}
+
 // True at once (one read, printed once, exit 0): scripting-until-fields.test.ts ("true at once").
 it('--until: cadence and result: reads at once, then every 1.5 s; prints only the read that met the condition; never sooner than a second after the previous answer (answers taking 0.8 s)', async () => {
   const run = await untilOn(['submitted', 'submitted', 'filled'], { format: 'json' });
@@ -107,14 +121,13 @@ it("--until: cadence and result: --fields and --query shape what is printed, not
   const until = "status=='filled' && notional_usd > `5000`";
   const run = await untilOn(['filled'], { until, format: 'json', globals: { fields: ['id'] } });
   expect([run.outcome, JSON.parse(run.stdout)]).toEqual([0, { id: 'hdg_one' }]);
-  const spec = historyRunning((ctx) => {
+  const h = await historyGiven({ until: '[0].hedge_id' }, 'json', (ctx) => {
     ctx.output.warn('only 500 closed hedges were read');
     ctx.output.success('read');
     ctx.output.json([{ hedge_id: 'hdg_one' }]);
   });
-  const h = harness({ clock: fakeClock(), client: {}, format: 'json' });
-  await runCommand(h.ctx, spec, { args: {}, options: { until: '[0].hedge_id' } });
-  expect([JSON.parse(h.stdout()), h.stderr()]).toEqual([
+  expect([h.outcome, JSON.parse(h.stdout()), h.stderr()]).toEqual([
+    0,
     [{ hedge_id: 'hdg_one' }],
     'only 500 closed hedges were read\nread\n',
   ]);
@@ -162,16 +175,6 @@ it('--until: failures: a read that may pass is said on stderr and tried again no
   expect(outcome).toBeInstanceOf(InterruptedError);
   expect(describeError(outcome).exitCode).toBe(130);
 });
-
-/** `hedge history` with these options through the runner, its command replaced by a spy: what the command was given. */
-async function historyGiven(options: Record<string, unknown>, globals: Partial<GlobalOptions> = {}) {
-  const seen: RawInput[] = [];
-  const spec = historyRunning((_ctx, input) => seen.push(input));
-  const clock = fakeClock();
-  const { ctx } = harness({ clock, client: {}, globals });
-  const outcome = await runCommand(ctx, spec, { args: {}, options }).catch((caught) => caught);
-  return { seen, outcome, sleeps: clock.sleeps };
-}
 
 // A malformed date (it starts with a digit) goes as a date too: the command's own date refusal answers it.
 it('--until on history and report: a date is the close-date bound, anything else a condition: 7d, 2026-11-01, 2026-11-01T12:00:00Z and 2026-13-45 go to the command as its date; a condition polls; the command never sees it; neither a date nor a condition: one line naming both forms', async () => {
