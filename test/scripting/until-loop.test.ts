@@ -39,31 +39,28 @@ const HEDGES_COMMAND = COMMANDS.find((spec) => spec.name === 'hedges') as Parame
  */
 async function untilOn(
   statuses: Array<string | Error>,
-  options: {
-    until?: string;
-    answerMs?: number;
-    format?: DataFormat;
-    globals?: Partial<GlobalOptions>;
-    controller?: AbortController;
-    onSleep?: () => void;
-  } = {},
+  {
+    until = "status=='filled'",
+    answerMs = 0,
+    onSleep,
+    ...options
+  }: Partial<Parameters<typeof harness>[0]> & { until?: string; answerMs?: number; onSleep?: () => void } = {},
   flags: Record<string, unknown> = {},
 ) {
-  const clock = fakeClock(options.onSleep);
+  const clock = fakeClock(onSleep);
   const at: number[] = [];
   const client = {
     // The one hedge's card counts its maturity on the server's clock: here, the test's.
     transport: { serverNow: () => ({ bestMs: clock.now() }) } as unknown as HedgeClient['transport'],
     getHedge: async () => {
       at.push(clock.now() - START);
-      clock.advance(options.answerMs ?? 0);
+      clock.advance(answerMs);
       const status = statuses[Math.min(at.length - 1, statuses.length - 1)];
       if (status instanceof Error) throw status;
       return { id: 'hdg_one', market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3, status } as Hedge;
     },
   };
   const h = harness({ ...options, clock, client });
-  const until = options.until ?? "status=='filled'";
   const outcome = await runCommand(h.ctx, HEDGES_COMMAND, {
     args: { id: 'hdg_one' },
     options: { until, ...flags },
