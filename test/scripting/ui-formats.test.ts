@@ -74,12 +74,8 @@ it('--fields: picks and orders columns in tsv, csv and the table; json: objects 
   const ok = output('tsv', { fields: ['market', 'id'] });
   await ok.out.list([], FIELDS, { empty: 'No hedges yet.' });
   expect([ok.stdout(), ok.stderr()]).toEqual(['market\tid\n', 'No hedges yet.\n']);
-  const json = output('json', { fields: ['notional_usd'] });
-  await json.out.list([], FIELDS, { empty: 'none' });
-  expect(json.stdout()).toBe('[]\n');
-  await expect(output('tsv', { fields: ['nope'] }).out.list([], FIELDS, { empty: 'none' })).rejects.toThrow(
-    /"nope" is not a field here/,
-  );
+  expect((await listed('json', { fields: ['notional_usd'] }, [])).stdout()).toBe('[]\n');
+  await expect(listed('tsv', { fields: ['nope'] }, [])).rejects.toThrow(/"nope" is not a field here/);
 });
 
 // On a card and on a document the command prints directly: scripting-until-fields.test.ts (the quote's card, doctor --json).
@@ -92,9 +88,7 @@ it('ndjson and --query: ndjson: one compact document per element of a list, one 
   const record = output('ndjson');
   record.out.record({ a: 1 }, []);
   expect(record.stdout()).toBe('{"a":1}\n');
-  const empty = output('ndjson');
-  await empty.out.list([], FIELDS, { empty: 'none' });
-  expect(empty.stdout()).toBe('');
+  expect((await listed('ndjson', {}, [])).stdout()).toBe('');
   const { stdout } = await listed('json', {
     query: compileQuery('[?notional_usd > `20000`].id'),
     fields: ['id', 'notional_usd'],
@@ -112,12 +106,9 @@ it('ndjson and --query: ndjson: one compact document per element of a list, one 
     }
   };
   expect([
-    refusal('a | | b'),
-    refusal('foo bar'),
-    refusal("[?status=='open'] | [0].id x"),
-    refusal('[?status==`open`]'),
-    refusal('a # b'),
-    refusal('foo['),
+    ...['a | | b', 'foo bar', "[?status=='open'] | [0].id x", '[?status==`open`]', 'a # b', 'foo['].map((e) =>
+      refusal(e),
+    ),
     refusal('a &&', '--until'),
   ]).toEqual([
     '--query "a | | b": Syntax error at character 5 ("| b"): invalid token (Pipe): "|"',
@@ -252,9 +243,9 @@ it('dotted --fields: JSON keeps the nesting, in the order asked; a record withou
     ['market', 'pricing', 'carry'],
   ]);
 
-  const list = fieldsOut('json', ['market', 'net_rate_daily_pct.sell']);
-  await list.out.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
-  expect(JSON.parse(list.stdout())).toEqual([
+  const markets = (format: DataFormat, fields: string[]) =>
+    listed(format, { fields, columns: 120 }, MARKETS, MARKET_FIELDS);
+  expect(JSON.parse((await markets('json', ['market', 'net_rate_daily_pct.sell'])).stdout())).toEqual([
     { market: 'USDTNGN', net_rate_daily_pct: { sell: -0.0256 } },
     { market: 'USDTKES', net_rate_daily_pct: { sell: null } },
   ]);
@@ -262,32 +253,22 @@ it('dotted --fields: JSON keeps the nesting, in the order asked; a record withou
   const both = fieldsOut('json', ['pricing', 'pricing.market_price']);
   both.out.record(record, []);
   expect([JSON.parse(both.stdout()), record]).toEqual([{ pricing: QUOTE.pricing }, QUOTE]);
-  const tsv = fieldsOut('tsv', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
-  await tsv.out.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
-  expect(tsv.stdout()).toBe(
+  const dotted = ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell'];
+  expect((await markets('tsv', dotted)).stdout()).toBe(
     'market\tavailable_capacity_usd.buy\tnet_rate_daily_pct.sell\nUSDTNGN\t1000000\t-0.0256\nUSDTKES\t5000\t\n',
   );
   // CSV: scripting-until-fields.test.ts ("dotted --fields: quote").
-  const table = fieldsOut('table', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
-  await table.out.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
-  const [header, , first] = table.stdout().split('\n');
+  const [header, , first] = (await markets('table', dotted)).stdout().split('\n');
   expect(header).toMatch(/^Market\s+available_capacity_usd\.buy\s+net_rate_daily_pct\.sell$/);
   expect(first).toMatch(/^USDTNGN\s+1,000,000\.00\s+-0\.0256%$/);
-  expect([
-    kindFromName('available_capacity_usd.buy', 5),
-    kindFromName('pricing.market_price', 5),
-    kindFromName('carry.total_usdc', 5),
-  ]).toEqual(['money', 'rate', 'money']);
+  expect(
+    ['available_capacity_usd.buy', 'pricing.market_price', 'carry.total_usdc'].map((name) => kindFromName(name, 5)),
+  ).toEqual(['money', 'rate', 'money']);
   for (const format of ['json', 'tsv', 'table'] as const) {
     const { out } = fieldsOut(format, ['market', 'pricing.nothing.here', 'nope.x']);
     expect(() => out.record(QUOTE, [])).toThrow(UsageError);
     expect(() => out.record(QUOTE, [])).toThrow(/--fields: "nope\.x" is not a field here/);
   }
-  expect([
-    [valueAtPath(QUOTE, 'pricing.market_price'), valueAtPath(QUOTE, 'legs.0.side')],
-    [valueAtPath(QUOTE, 'legs.x'), valueAtPath(QUOTE, 'market.length'), valueAtPath(QUOTE, 'pricing.toString')],
-  ]).toEqual([
-    [1512.95, 'sell'],
-    [undefined, undefined, undefined],
-  ]);
+  const paths = 'pricing.market_price legs.0.side legs.x market.length pricing.toString'.split(' ');
+  expect(paths.map((path) => valueAtPath(QUOTE, path))).toEqual([1512.95, 'sell', undefined, undefined, undefined]);
 });
