@@ -38,8 +38,11 @@ const tradesSent = (simulator: Simulator) => simulator.writes().filter((entry) =
 /** The notional the server holds open, on both sides. */
 const heldUsd = (simulator: Simulator) => activeNotional(simulator, 'buy') + activeNotional(simulator, 'sell');
 const row = (notional: number, side = 'buy') => ({ market: MARKET, side, notional_usd: notional, tenor_days: 7 });
-/** A refusal under a limit (exit 3) with these details. */
-const overLimit = (details: object, code = 'max_notional_exceeded') => ({ error: { code, details }, exit_code: 3 });
+/** A refusal under a limit (class rejected, exit 3) with these details. */
+const overLimit = (details: object, code = 'max_notional_exceeded') => ({
+  error: { code, class: 'rejected', details },
+  exit_code: 3,
+});
 /** The notionals of the trades the server was sent. */
 const sentUsd = (simulator: Simulator) => tradesSent(simulator).map((entry) => (entry.body as any).notional_usd);
 
@@ -53,7 +56,7 @@ it.each([
   const simulator = await startSimulator();
   const call = await serve(simulator, ['--max-notional', '1000', '--max-daily-notional', '2000'], cwd);
   const answer = await call('apply', { rows });
-  if (sent === 0) expectRefused(answer, { error: { code: 'max_notional_exceeded', class: 'rejected' }, exit_code: 3 });
+  if (sent === 0) expectRefused(answer, overLimit({}));
   else expectDone(answer);
   expect(sentUsd(simulator)).toEqual(sent === 0 ? [] : [sent]);
   expect(heldUsd(simulator)).toBe(sent);
@@ -102,10 +105,9 @@ it("the limits judge the plan that is carried out: odd spellings of an amount ov
   // Nothing is ever taken back: none was sent if none is there after the last.
   expect(tradesSent(simulator)).toEqual([]);
   // What a CLI apply killed before its step was answered leaves: a sealed, unheld row of its group.
-  const at = new Date().toISOString();
   const sealed: SealedFields = {
     id: 'a_killed0001',
-    created_at: at,
+    created_at: new Date().toISOString(),
     environment: 'test',
     base_url_host: new URL(simulator.baseUrl).host,
     key_id: keyFingerprint(simulator.apiKey),
@@ -116,10 +118,9 @@ it("the limits judge the plan that is carried out: odd spellings of an amount ov
     group: 'apply-20261123T000000000Z-abcdef',
     leg: 'step-1',
   };
-  const seal = rowSealer(simulator.apiKey).seal(sealed);
   appendRow(simulator.configDir, {
     ...sealed,
-    seal,
+    seal: rowSealer(simulator.apiKey).seal(sealed),
     argv: ['apply', 'target.csv'],
     outcome: 'pending',
     holder: null,
@@ -186,15 +187,8 @@ it('a close is judged on what the side holds when it is sent, and counted as wha
 
 it('a close is judged on what the side holds when it is sent, and counted as what it closed: --max-notional 10k alone: a close that meets 409 while 9,100 lands is judged again before its retry (18,100), and refused', async () => {
   const { simulator, close } = await closeWhileAdding(9_100, ['--max-notional', '10k'], BUY);
-  expectRefused(close, {
-    error: {
-      code: 'max_notional_exceeded',
-      class: 'rejected',
-      details: { this_call_usd: 18_100, max_notional_usd: 10_000 },
-      message: expect.stringMatching(/it was not sent again\.$/),
-    },
-    exit_code: 3,
-  });
+  expectRefused(close, overLimit({ this_call_usd: 18_100, max_notional_usd: 10_000 }));
+  expect(json(close).error.message).toMatch(/it was not sent again\.$/);
   // One close reached the server, and it did nothing; the side holds all of its 18,100.
   expect(closes(simulator)).toEqual([[409, 'action_pending']]);
   expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([18_100]);
@@ -235,16 +229,11 @@ it('the limits as documented: a bad limit stops the server at once (exit 2, one 
     'Limits set by the operator: at most 5,000.00 USD per call, markets USDTNGN',
   );
 
-  expectRefused(await call('open', { ...BUY, notional: '10k', tenor: 3 }), {
-    error: {
-      code: 'max_notional_exceeded',
-      class: 'rejected',
-      details: { this_call_usd: 10_000, max_notional_usd: 5_000 },
-      message:
-        "open: this call trades 10,000.00 USD, over this agent's cap of 5,000.00 USD per call (hedge mcp --max-notional); nothing was sent.",
-    },
-    exit_code: 3,
-  });
+  const over = await call('open', { ...BUY, notional: '10k', tenor: 3 });
+  expectRefused(over, overLimit({ this_call_usd: 10_000, max_notional_usd: 5_000 }));
+  expect(json(over).error.message).toBe(
+    "open: this call trades 10,000.00 USD, over this agent's cap of 5,000.00 USD per call (hedge mcp --max-notional); nothing was sent.",
+  );
   expect(json(await call('open', { market: 'USDTKES', side: 'buy', notional: 1_000, tenor: 3 }))).toMatchObject({
     error: { code: 'market_not_allowed', details: { market: 'USDTKES', allowed_markets: ['USDTNGN'] } },
     exit_code: 3,
