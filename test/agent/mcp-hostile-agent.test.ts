@@ -28,7 +28,7 @@ const plainDesk = tempDir('hedge-hostile-plain-');
 afterAll(() => [desk, plainDesk].forEach((dir) => dir.remove()));
 // The decoy: a file named `rows` (one small row) where the server starts.
 writeFileSync(join(desk.path, 'rows'), `market,side,notional_usd,tenor_days\n${MARKET},buy,500,7\n`);
-writeFileSync(join(desk.path, 'small.csv'), `market,side,notional_usd,tenor_days\n${MARKET},buy,500,7\n`);
+writeFileSync(join(desk.path, 'target.csv'), `market,side,notional_usd,tenor_days\n${MARKET},buy,5000,7\n`);
 async function serve(simulator: Simulator, args: string[], cwd = plainDesk.path) {
   return (await startServer(simulator, { args, cwd })).call;
 }
@@ -75,17 +75,9 @@ it('the limits judge the plan that is carried out: a close on a server whose pos
   expect(heldUsd(simulator)).toBe(15_000);
 });
 
-it('the limits judge the plan that is carried out: apply of a file under the roots is judged on that file, and its preview (dry run) is not limited', async () => {
+it("the limits judge the plan that is carried out: odd spellings of an amount over the cap: each refused, nothing over it is sent; apply of a file under the roots is judged on that file, and its preview (dry run) is not limited; apply finishing an earlier apply's unfinished step judges that step too: 5,000 left by a killed CLI apply is not sent under a 1,000 cap", async () => {
   const simulator = await startSimulator();
-  const call = await serve(simulator, ['--max-notional', '400'], desk.path);
-  expectRefused(await call('apply', { file: 'small.csv' }), overLimit({ this_call_usd: 500 }));
-  expectDone(await call('apply', { file: 'small.csv', dry_run: true }));
-  expect(tradesSent(simulator)).toEqual([]);
-});
-
-it("the limits judge the plan that is carried out: odd spellings of an amount over the cap: each refused, nothing over it is sent; apply finishing an earlier apply's unfinished step judges that step too: 5,000 left by a killed CLI apply is not sent under a 1,000 cap", async () => {
-  const simulator = await startSimulator();
-  const call = await serve(simulator, ['--max-notional', '1000']);
+  const call = await serve(simulator, ['--max-notional', '1000'], desk.path);
   for (const notional of [
     '50k',
     '5e4',
@@ -102,6 +94,8 @@ it("the limits judge the plan that is carried out: odd spellings of an amount ov
     expect(answer.isError, everything(answer)).toBe(true);
     expect([2, 3]).toContain(json(answer).exit_code);
   }
+  expectRefused(await call('apply', { file: 'target.csv' }), overLimit({ this_call_usd: 5_000 }));
+  expectDone(await call('apply', { file: 'target.csv', dry_run: true }));
   // Nothing is ever taken back: none was sent if none is there after the last.
   expect(tradesSent(simulator)).toEqual([]);
   // What a CLI apply killed before its step was answered leaves: a sealed, unheld row of its group.
