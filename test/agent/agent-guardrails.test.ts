@@ -165,6 +165,7 @@ it('a live key with --allow-live: a bad argument is refused by the command parse
   const first = await call('open', OPEN_ARGS);
   expect(first.isError).toBeUndefined();
   const preview = json(first);
+  const asked = { ...BUY, notional_usd: 10000, tenor_days: 3 };
   expect(preview).toMatchObject({
     sent: false,
     tool: 'open',
@@ -175,10 +176,10 @@ it('a live key with --allow-live: a bad argument is refused by the command parse
         method: 'POST',
         path: '/hedges',
         url: `${simulator.baseUrl}/hedges`,
-        body: { ...BUY, notional_usd: 10000, tenor_days: 3, client_reference: 'DEAL-7' },
+        body: { ...asked, client_reference: 'DEAL-7' },
         headers: { Authorization: 'Bearer hpk_live…0001' },
       },
-      quote: { ...BUY, notional_usd: 10000, tenor_days: 3 },
+      quote: asked,
     },
     confirmation_token: expect.stringMatching(/^hct_[A-Za-z0-9_-]{24}$/),
     expires_in_seconds: 120,
@@ -200,9 +201,9 @@ it('a live key with --allow-live: a bad argument is refused by the command parse
     [[hedge.id, 'filled', 10000, 'DEAL-7']],
   );
   expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
-  expect(
-    (await journal(simulator)).map((entry) => [entry.command, entry.environment, entry.outcome, entry.hedge_id]),
-  ).toEqual([['open', 'live', 'filled', hedge.id]]);
+  expect(await journal(simulator)).toMatchObject([
+    { command: 'open', environment: 'live', outcome: 'filled', hedge_id: hedge.id },
+  ]);
 });
 
 it('a live key with --allow-live: a token confirms the plan it previewed, not the file: apply of a file rewritten since is refused with the new preview, nothing sent', async () => {

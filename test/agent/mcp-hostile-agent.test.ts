@@ -129,7 +129,7 @@ it('calls racing the daily cap: six adds of 1,000 at once under a 3,500 daily ca
   simulator.seedOpen('buy', 10_000);
   const call = await serve(simulator, ['--max-daily-notional', '3500']);
   const answers = await Promise.all(
-    [0, 1, 2, 3, 4, 5].map(() => call('add', { ...BUY, notional: 1_000, again: true })),
+    Array.from({ length: 6 }, () => call('add', { ...BUY, notional: 1_000, again: true })),
   );
   expect(sentUsd(simulator)).toEqual([1_000, 1_000, 1_000]);
   expect(answers.filter((answer) => answer.isError).map((answer) => json(answer).error.code)).toEqual(

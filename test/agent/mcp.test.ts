@@ -51,11 +51,10 @@ it('hedge mcp on a test key: lists every tool, quotes, opens and closes on the s
   expect(quoteTool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
 
   const quote = await call('quote', { ...BUY, notional: '10k', tenor: 3 });
+  const asked = { ...BUY, notional_usd: 10000, tenor_days: 3 };
   expectDone(quote);
-  expect(json(quote)).toMatchObject({ ...BUY, notional_usd: 10000, tenor_days: 3 });
-  expect(simulator.requests('POST', '/quotes').map((entry) => entry.body)).toEqual([
-    { ...BUY, notional_usd: 10000, tenor_days: 3 },
-  ]);
+  expect(json(quote)).toMatchObject(asked);
+  expect(simulator.requests('POST', '/quotes').map((entry) => entry.body)).toEqual([asked]);
 
   const opened = await call('open', { ...BUY, notional: 10000, tenor: 3 });
   expectDone(opened);
@@ -67,17 +66,9 @@ it('hedge mcp on a test key: lists every tool, quotes, opens and closes on the s
   expectDone(closed);
   expect(json(closed)).toMatchObject({ hedge_id: hedge.id, status: 'closed' });
 
-  expect(
-    (await journal(simulator)).map((entry) => [
-      entry.command,
-      entry.environment,
-      entry.outcome,
-      entry.hedge_id,
-      entry.via,
-    ]),
-  ).toEqual([
-    ['close', 'test', 'done', hedge.id, 'agent'],
-    ['open', 'test', 'filled', hedge.id, 'agent'],
+  expect(await journal(simulator)).toMatchObject([
+    { command: 'close', environment: 'test', outcome: 'done', hedge_id: hedge.id, via: 'agent' },
+    { command: 'open', environment: 'test', outcome: 'filled', hedge_id: hedge.id, via: 'agent' },
   ]);
 });
 
