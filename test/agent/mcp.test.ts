@@ -23,11 +23,17 @@ const startSimulator = useSimulators();
 const serve = useMcpServers();
 const startProxy = closedAfterEach(startLiveKeyProxy);
 
+/** A usage refusal (exit 2) with this message (and `more`: the argument it names, a hint). */
+const usage = (message: string, more = {}) => ({
+  error: { code: 'usage', class: 'usage', message, details: {}, status: null, ...more },
+  exit_code: 2,
+});
+
 /**
  * `hedge mcp --allow-live` on a LIVE key, through a proxy that presents the simulator's own key
  * upstream (the simulator refuses live keys): a confirmed write really lands on the simulator.
  */
-async function serveLive(simulator: Simulator, env: Record<string, string> = {}) {
+async function serveLive(simulator: Simulator, env = {}) {
   const proxy = await startProxy(simulator.sandbox);
   return serve(simulator, {
     args: ['--allow-live'],
@@ -103,10 +109,7 @@ it('hedge mcp on a test key: argument errors name the argument (exit code and cl
   for (const [name, args, argument, message, more] of cases) {
     const result = await call(name, args);
     expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
-    expect(json(result)).toEqual({
-      error: { code: 'usage', class: 'usage', message, details: {}, status: null, argument, ...more },
-      exit_code: 2,
-    });
+    expect(json(result)).toEqual(usage(message, { argument, ...more }));
   }
   await expect(client.callTool({ name: 'login', arguments: {} })).rejects.toThrow(/Unknown tool: login/);
   expect(simulator.requests()).toEqual([]);
@@ -119,16 +122,12 @@ it('hedge mcp on a live key: without --allow-live no write tool is listed, and o
     TOOLS.filter((tool) => tool.tier === 'read').map((tool) => tool.name),
   );
   for (const name of ['open', 'close', 'apply']) {
-    expectRefused(await call(name, BUY), {
-      error: {
-        code: 'usage',
-        class: 'usage',
-        message: `${name} is a write tool, and write tools are not offered on a LIVE key unless the server runs with \`hedge mcp --allow-live\`; nothing was sent.`,
-        details: {},
-        status: null,
-      },
-      exit_code: 2,
-    });
+    expectRefused(
+      await call(name, BUY),
+      usage(
+        `${name} is a write tool, and write tools are not offered on a LIVE key unless the server runs with \`hedge mcp --allow-live\`; nothing was sent.`,
+      ),
+    );
   }
   expect(simulator.sandbox.requestLog).toEqual([]);
   const stderr = await close();
