@@ -84,7 +84,7 @@ it('hedge mcp on a test key: lists every tool, quotes, opens and closes on the s
 it('hedge mcp on a test key: argument errors name the argument (exit code and class as --json says them), a bad until as `until`; nothing is sent', async () => {
   const simulator = await startSimulator();
   const { call, client } = await serve(simulator);
-  const cases: Array<[string, Record<string, unknown>, string, string, object?]> = [
+  const cases = [
     [
       'quote',
       { market: MARKET, side: 'hold', notional: 1000, tenor: 3 },
@@ -105,7 +105,7 @@ it('hedge mcp on a test key: argument errors name the argument (exit code and cl
       'until "foo(@)": unknown function foo(); expected a JMESPath expression (https://jmespath.site).',
       { hint: 'JMESPath syntax: https://jmespath.site — e.g. --until "status==\'filled\'"' },
     ],
-  ];
+  ] as const;
   for (const [name, args, argument, message, more] of cases) {
     const result = await call(name, args);
     expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
