@@ -214,8 +214,11 @@ it('a live key with --allow-live: a token confirms the plan it previewed, not th
         join(desk.path, 'target.csv'),
         `market,side,notional_usd,tenor_days\n${MARKET},buy,${notional},7\n`,
       );
-    const files = new FileAccess(await serverRoots([desk.path], desk.path), desk.path);
-    const { simulator, call } = await liveOn(10_000, {}, files);
+    const { simulator, call } = await liveOn(
+      10_000,
+      {},
+      new FileAccess(await serverRoots([desk.path], desk.path), desk.path),
+    );
     const adds = () => simulator.requests('POST', '/hedges/add').map((entry) => (entry.body as any).notional_usd);
     /** Apply of target.csv, with the token a preview gave when there is one. */
     const apply = (preview?: { confirmation_token: string }) =>

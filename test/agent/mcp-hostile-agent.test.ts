@@ -56,9 +56,9 @@ it.each([
   const simulator = await startSimulator();
   const call = await serve(simulator, ['--max-notional', '1000', '--max-daily-notional', '2000'], cwd);
   const answer = await call('apply', { rows });
-  if (sent === 0) expectRefused(answer, overLimit({}));
+  if (!sent) expectRefused(answer, overLimit({}));
   else expectDone(answer);
-  expect(sentUsd(simulator)).toEqual(sent === 0 ? [] : [sent]);
+  expect(sentUsd(simulator)).toEqual(sent ? [sent] : []);
   expect(heldUsd(simulator)).toBe(sent);
 });
 
