@@ -11,6 +11,8 @@ const tools = agentTools(COMMANDS);
 const tool = (name: string) => tools.find((candidate) => candidate.name === name)!;
 
 const words = (text: string) => text.split(' ');
+const buy = { market: 'USDTNGN', side: 'buy' };
+const args = { ...buy, notional: 10000, tenor: 3 };
 const schemaOf = (name: string, access: 'direct' | 'token' = 'direct') =>
   inputSchema(tool(name), access) as { properties: Record<string, object>; required: string[] };
 
@@ -103,20 +105,11 @@ it('safety tiers: the catalogue entry says the tier, whether it is offered, and 
 });
 
 it('arguments → the command input: values as commander hands them over: strings, flags true, `wait` on unless false', () => {
-  expect(
-    rawInputFor(tool('open'), {
-      market: 'USDTNGN',
-      side: 'buy',
-      notional: 10000,
-      tenor: 3,
-      skip_checks: true,
-      dry_run: false,
-    }),
-  ).toEqual({
-    args: { market: 'USDTNGN', side: 'buy', notional: '10000' },
+  expect(rawInputFor(tool('open'), { ...args, skip_checks: true, dry_run: false })).toEqual({
+    args: { ...buy, notional: '10000' },
     options: { tenor: '3', skipChecks: true, wait: true },
   });
-  expect(rawInputFor(tool('close'), { market: 'USDTNGN', side: 'sell', wait: false }).options).toEqual({
+  expect(rawInputFor(tool('close'), { ...buy, side: 'sell', wait: false }).options).toEqual({
     wait: false,
   });
   // A notional given as the CLI's string ('10k') reaches it as given: test/agent/mcp.test.ts (its quote).
@@ -124,7 +117,6 @@ it('arguments → the command input: values as commander hands them over: string
 
 it('arguments → the command input: refusals name the argument: unknown, wrong type, missing, stdin as a file', () => {
   const refused = (name: string, args: Record<string, unknown>) => refusal(() => rawInputFor(tool(name), args));
-  const buy = { market: 'USDTNGN', side: 'buy' };
   expect([
     refused('quote', { ...buy, notional: 1, tenor: 3, size: 5 }),
     refused('quote', { ...buy, notional: true, tenor: 3 }),
@@ -150,13 +142,11 @@ it("arguments → the command input: a command's own refusal that names no argum
   expect(namedArgument(tool('quote'), 'cannot read the file.')).toBeUndefined();
 });
 
-const args = { market: 'USDTNGN', side: 'buy', notional: 10000, tenor: 3 };
-
-function store(ttl = 120) {
+function store() {
   let now = 1_000_000;
   let serial = 0;
   const tokens = new ConfirmationTokens(
-    ttl,
+    120,
     () => now,
     () => `hct_${++serial}`,
   );
@@ -188,11 +178,8 @@ it('confirmation tokens: other arguments or another tool are refused, and the to
 });
 
 it('confirmation tokens: expires when its time is up (not a millisecond later), and says so', () => {
-  const { tokens, advance } = store(120);
-  const [buy, sell] = [
-    { market: 'USDTNGN', side: 'buy' },
-    { market: 'USDTNGN', side: 'sell' },
-  ];
+  const { tokens, advance } = store();
+  const sell = { ...buy, side: 'sell' };
   const early = tokens.issue('close', buy);
   const late = tokens.issue('close', sell);
   advance(119_999);

@@ -29,8 +29,8 @@ const secretsFile = join(elsewhere.path, 'secrets.env');
 writeFileSync(secretsFile, `API_KEY=${SECRET}\nDB_PASSWORD=${SECRET}\n`);
 // A real target file outside the roots too: valid, so only the roots can stop it.
 const targetOutside = join(elsewhere.path, 'target.csv');
-writeFileSync(targetOutside, `market,side,notional_usd,tenor_days\n${MARKET},buy,5000,3\n`);
-writeFileSync(join(desk.path, 'target.csv'), `market,side,notional_usd,tenor_days\n${MARKET},buy,5000,3\n`);
+for (const file of [targetOutside, join(desk.path, 'target.csv')])
+  writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,5000,3\n`);
 writeFileSync(join(desk.path, 'not-a-target.txt'), `# a note\nuser=${SECRET}\n`);
 mkdirSync(join(desk.path, 'sub'));
 symlinkSync(secretsFile, join(desk.path, 'sub', 'innocent.csv'));
@@ -40,8 +40,7 @@ symlinkSync(join(desk.path, 'target.csv'), join(desk.path, 'alias.csv'));
 execFileSync('mkfifo', [join(desk.path, 'pipe.csv')]);
 writeFileSync(join(books.path, 'book.json'), JSON.stringify([{ ...SELL, notional_usd: 2000, tenor_days: 7 }]));
 
-async function serve(simulator: Simulator, options: { args?: string[]; cwd?: string; clientRoots?: string[] } = {}) {
-  const roots = options.clientRoots;
+async function serve(simulator: Simulator, args: string[], roots?: string[]) {
   const client = new Client(
     { name: 'hedge-e2e-roots', version: '1.0.0' },
     roots ? { capabilities: { roots: { listChanged: true } } } : {},
@@ -53,7 +52,7 @@ async function serve(simulator: Simulator, options: { args?: string[]; cwd?: str
       return { roots: roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: dir })) };
     });
   }
-  const { call, close } = await startServer(simulator, { args: options.args, cwd: options.cwd ?? desk.path, client });
+  const { call, close } = await startServer(simulator, { args, cwd: desk.path, client });
   return { call, rootsAsked: () => rootsAsked, stderr: close };
 }
 
@@ -75,7 +74,7 @@ function expectNoSecret(answer: Answer) {
 
 it('hedge mcp: plan and apply read only under the roots: by default the working directory: a file in it plans; any path outside it or link out of it is refused, nothing read', async () => {
   const simulator = await startSimulator();
-  const { call, stderr } = await serve(simulator, { args: ['--max-notional', '1000', '--markets', MARKET] });
+  const { call, stderr } = await serve(simulator, ['--max-notional', '1000', '--markets', MARKET]);
 
   const inside = await call('plan', { file: 'target.csv' });
   expectDone(inside);
@@ -136,7 +135,7 @@ it('hedge mcp: plan and apply read only under the roots: by default the working 
 
 it('hedge mcp: plan and apply read only under the roots: --root replaces the working directory, and is repeatable; a --root that is no directory stops the server (exit 2); the target inline as rows: plan and apply work without any file; bad rows are named by item and column', async () => {
   const simulator = await startSimulator();
-  const { call } = await serve(simulator, { args: ['--root', books.path, '--root', join(desk.path, 'sub')] });
+  const { call } = await serve(simulator, ['--root', books.path, '--root', join(desk.path, 'sub')]);
   const planned = await call('plan', { file: join(books.path, 'book.json') });
   expectDone(planned);
   expect(json(planned).steps).toMatchObject([{ action: 'open', side: 'sell', target_usd: 2000 }]);
@@ -197,10 +196,11 @@ it('hedge mcp: plan and apply read only under the roots: --root replaces the wor
 
 it("hedge mcp: plan and apply read only under the roots: the client's roots are honoured too: a file must be under one of the server's and one of the client's", async () => {
   const simulator = await startSimulator();
-  const { call, rootsAsked } = await serve(simulator, {
-    args: ['--root', desk.path, '--root', books.path],
-    clientRoots: [books.path, elsewhere.path],
-  });
+  const { call, rootsAsked } = await serve(
+    simulator,
+    ['--root', desk.path, '--root', books.path],
+    [books.path, elsewhere.path],
+  );
   expectDone(await call('plan', { file: join(books.path, 'book.json') }));
   // In the server's roots but not the client's.
   expectRefused(await call('plan', { file: 'target.csv' }), /and the client's: .*books/);

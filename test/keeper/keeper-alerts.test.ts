@@ -59,9 +59,9 @@ it('stepAlerts: two rows refused for ten cycles: two alerts, then two recovered 
     ...Array.from({ length: 10 }, (_, index) => ({
       // Backing off, a row is not retried every cycle: no error event on odd cycles.
       events: index % 2 === 0 ? [refused('buy'), refused('sell')] : [],
-      rows: [row('buy', null), row('sell', null)],
+      rows: [...BUY_FLAT, ...SELL_FLAT],
     })),
-    { at: 12, rows: [row('buy', 1000), row('sell', 1000)] },
+    { at: 12, rows: [...BUY_AT_TARGET, ...SELL_AT_TARGET] },
   ]);
   expect(said).toEqual([
     'started refused|USDTNGN buy +0m',
@@ -77,6 +77,7 @@ it('stepAlerts: two rows refused for ten cycles: two alerts, then two recovered 
 const due = [row('sell', 1000, 30)];
 const dueCovered = [row('sell', 1000, 0)];
 const over = [row('buy', 1500)];
+const held1250 = [row('buy', 1250)];
 const unknownBuy = [{ ...row('buy', null), current_unknown: true as const }];
 const dueBuy = { rows: [row('buy', 1000, 30)], server: 29 };
 const storeDown = { events: [event('error', undefined, { phase: 'cycle', code: 'state', message: 'down' })] };
@@ -152,10 +153,10 @@ it.each([
     // roll makes the side settle (current unknown) for a few cycles; none of those may clear the drift.
     'drift is not recovered by a cycle that cannot tell what the side holds (settling on a server whose views trail): only at target',
     [
-      { events: [drift('buy', 1250)], rows: [row('buy', 1250)] },
+      { events: [drift('buy', 1250)], rows: held1250 },
       { rows: BUY_FLAT },
       { events: [event('roll', 'buy')], rows: BUY_FLAT },
-      { rows: [row('buy', 1250)] },
+      { rows: held1250 },
       { rows: BUY_AT_TARGET },
     ],
     ['started drift|USDTNGN buy +0m', 'recovered drift|USDTNGN buy +4m'],
@@ -174,7 +175,7 @@ it.each([
     // positions list had not caught up, so the next cycle could not tell the side (settling); it then
     // held 1,250 and was rolled. That was paged "1000 USD settled instead of being rolled".
     'a side that cannot be told this cycle (settling) is not a missed roll; the last side it was told is judged once it can',
-    [dueBuy, { rows: unknownBuy, server: 31 }, { rows: [row('buy', 1250)], server: 32 }],
+    [dueBuy, { rows: unknownBuy, server: 31 }, { rows: held1250, server: 32 }],
     ['started drift|USDTNGN buy +2m'],
   ],
   [
@@ -203,12 +204,7 @@ it.each([
   ['drift within the tolerance is no drift', [{ rows: [row('buy', 1040)], toleranceUsd: 50 }], []],
   [
     "headroom below the threshold: the exposure cap and a row's capacity, each once; not judged in a cycle that did not read it",
-    [
-      { rows: BUY_AT_TARGET, headroom: low, thresholdUsd: 1000 },
-      { rows: BUY_AT_TARGET, headroom: low, thresholdUsd: 1000 },
-      { rows: BUY_AT_TARGET, thresholdUsd: 1000 },
-      { rows: BUY_AT_TARGET, headroom: fine, thresholdUsd: 1000 },
-    ],
+    [low, low, undefined, fine].map((headroom) => ({ rows: BUY_AT_TARGET, headroom, thresholdUsd: 1000 })),
     [
       'started exposure_headroom_low +0m',
       'started capacity_low|USDTNGN buy +0m',
