@@ -47,14 +47,11 @@ it('tools from the manifest: quote: the CLI names, enums from the manifest, noti
   });
 });
 
-it('tools from the manifest: open: what the wizard would ask is required; long flags with underscores; --no-wait is `wait`, on by default', () => {
+it('tools from the manifest: open and roll: what the wizard would ask is required (roll: the tenor the CLI refuses to go without); long flags with underscores; --no-wait is `wait`, on by default', () => {
   const schema = schemaOf('open');
   expect(schema.required).toEqual(words('market side notional tenor'));
   expect(schema.properties.wait).toMatchObject({ type: 'boolean', default: true });
   expect(schema.properties.dry_run).toMatchObject({ type: 'boolean', default: false });
-});
-
-it('tools from the manifest: roll: the tenor the CLI refuses to go without is required', () => {
   expect(schemaOf('roll').required).toEqual(words('market side tenor'));
 });
 
@@ -91,11 +88,8 @@ it.each([
 
 // Which tools each key is offered (a test key and --demo every tool, a live key reads only, writes through a token
 // with --allow-live, no key reads only): test/agent/tools.test.ts and test/agent/mcp.test.ts, end to end.
-it('safety tiers: a test key with --allow-live still writes at once, without a token', () => {
+it('safety tiers: a test key with --allow-live still writes at once, without a token; the catalogue entry says the tier, whether it is offered, and how a live write is confirmed', () => {
   expect(writeAccess('test', true)).toBe('direct');
-});
-
-it('safety tiers: the catalogue entry says the tier, whether it is offered, and how a live write is confirmed', () => {
   const entry = catalogueEntry(tool('open'), 'token', 120);
   expect(entry).toMatchObject({ name: 'open', command: 'hedge open', tier: 'write', offered: true });
   expect(entry.description).toContain(

@@ -53,7 +53,7 @@ async function serve(simulator: Simulator, args: string[], roots?: string[]) {
     });
   }
   const { call, close } = await startServer(simulator, { args, cwd: desk.path, client });
-  return { call, rootsAsked: () => rootsAsked, stderr: close };
+  return { call, close, rootsAsked: () => rootsAsked };
 }
 
 /** The POSTs that act (a plan's quotes are POSTs too, and act on nothing). */
@@ -74,7 +74,7 @@ function expectNoSecret(answer: Answer) {
 
 it('hedge mcp: plan and apply read only under the roots: by default the working directory: a file in it plans; any path outside it or link out of it is refused, nothing read', async () => {
   const simulator = await startSimulator();
-  const { call, stderr } = await serve(simulator, ['--max-notional', '1000', '--markets', MARKET]);
+  const { call, close } = await serve(simulator, ['--max-notional', '1000', '--markets', MARKET]);
 
   const inside = await call('plan', { file: 'target.csv' });
   expectDone(inside);
@@ -128,7 +128,7 @@ it('hedge mcp: plan and apply read only under the roots: by default the working 
   expect(json(notTarget).error.message).toContain('not-a-target.txt:2: column 1 of the header is not a known column');
   expectNoSecret(notTarget);
 
-  const said = await stderr();
+  const said = await close();
   expect(said).toContain(`plan and apply read target files under ${desk.path}`);
   expect(said).not.toContain(SECRET.slice(9));
 });
