@@ -35,13 +35,10 @@ const screen = (state: WatchState, ms: number, columns = 120, colour = false) =>
     clockTime: clockTimeIn('UTC'),
   });
 
-/** A refresh of `model` that came `ms` after START. */
-const fresh = (state: WatchState, model: WatchModel, ms = 0) => applyFresh(state, model, START + ms, formatter(false));
-
 /** A watch refreshing every `everyMs`, with a refresh of each of `models` in turn, 2 s apart from START. */
 function watching(everyMs: number, ...models: WatchModel[]) {
   const state = emptyWatchState(everyMs);
-  models.forEach((model, index) => fresh(state, model, index * 2000));
+  models.forEach((model, index) => applyFresh(state, model, START + index * 2000, formatter(false)));
   return state;
 }
 
@@ -107,8 +104,7 @@ it('renderWatchScreen: shows a change in inverse video with colour, and nothing 
 it("renderWatchScreen: ticks the countdown with the clock between refreshes; counts down on the server's clock: one 10 min ahead of ours shows 10 min less, and ticks with ours", () => {
   const ahead = emptyWatchState(5000);
   applyFresh(ahead, positionsModel(1530, 10), START, formatter(false), 600_000);
-  const ticks = (state: WatchState) =>
-    [0, 1000, 3000].map((ms) => / \d+d [\d:]+ /.exec(screen(state, ms)[3])![0].trim());
+  const ticks = (state: WatchState) => [0, 1000, 3000].map((ms) => / (\d+d [\d:]+) /.exec(screen(state, ms)[3])![1]);
   expect([ticks(watching(5000, positionsModel(1530, 10))), ticks(ahead)]).toEqual([
     ['2d 01:02:03', '2d 01:02:02', '2d 01:02:00'],
     ['2d 00:52:03', '2d 00:52:02', '2d 00:52:00'],
@@ -141,9 +137,8 @@ it('renderWatchScreen: fits 40 columns by dropping the least important columns, 
 });
 
 it('renderWatchScreen: grows a sparkline over the session', () => {
-  const state = emptyWatchState(1000);
-  for (const [index, mark] of [1500, 1510, 1505, 1520].entries()) fresh(state, positionsModel(mark, 0), index * 1000);
-  expect(screen(state, 3000)[3]).toMatch(/ ▁▅▃█$/);
+  const state = watching(1000, ...[1500, 1510, 1505, 1520].map((mark) => positionsModel(mark, 0)));
+  expect(screen(state, 6000)[3]).toMatch(/ ▁▅▃█$/);
 });
 
 it('renderWatchScreen: says stale since when, why and when the next try is, over the last good data', () => {

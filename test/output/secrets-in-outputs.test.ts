@@ -17,12 +17,12 @@ const startMcp = useMcpServers();
 const rewriting = closedAfterEach(startRewriteProxy);
 const answering = closedAfterEach(startAnswerProxy);
 
-/** Every file under `dir`, read whole: the journal, its segments, the config — whatever hedge wrote. */
-function filesUnder(dir: string): Array<{ path: string; text: string }> {
-  return readdirSync(dir).flatMap((name) => {
+/** No file under `dir`, read whole, holds `key`: the journal, its segments, the config — whatever hedge wrote. */
+function expectNotOnDisk(dir: string, key: string) {
+  for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
     const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [{ path, text: readFileSync(path, 'utf8') }];
-  });
+    if (statSync(path).isFile()) expect(readFileSync(path, 'utf8'), path).not.toContain(key);
+  }
 }
 
 /** A simulator whose buy side holds 1,000 USD, and its API key. */
@@ -93,7 +93,7 @@ it('hedge api: a request that would carry the key: -F x=@/proc/self/environ, a d
     );
   }
   expect(simulator.sandbox.requestLog).toHaveLength(0);
-  for (const file of filesUnder(simulator.configDir)) expect(file.text, file.path).not.toContain(key);
+  expectNotOnDisk(simulator.configDir, key);
   expect(await journalEntries(simulator)).toEqual([]);
 
   simulator.sandbox.setFaults({
@@ -107,7 +107,7 @@ it('hedge api: a request that would carry the key: -F x=@/proc/self/environ, a d
     expect(run.stdout + run.stderr).not.toContain(key);
     expect(run.stdout + run.stderr).toContain(`key ${redactKey(key)} may not add today`);
   }
-  for (const file of filesUnder(simulator.configDir)) expect(file.text, file.path).not.toContain(key);
+  expectNotOnDisk(simulator.configDir, key);
   const rows = await journalEntries(simulator);
   expect(rows.map((row) => [row.command, row.outcome, row.message])).toEqual([
     ['add', 'rejected', `key ${redactKey(key)} may not add today`],
