@@ -120,14 +120,17 @@ describe('waitForHedgeStatus', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(stderr()).toBe(`${label}…\n`);
 
-    const unreadable = { endpoint: 'GET /hedges/{id}', status: 200, field: 'status', received: 'maybe' };
+    const details = { endpoint: 'GET /hedges/{id}', field: 'status', received: 'maybe' };
     const { outcome: failed } = await waitOnHedge(['submitted'], {
       onRead: () => {
-        throw new InvalidResponseError('GET /hedges/hdg_test1 answered a status hedge cannot read.', unreadable);
+        throw new InvalidResponseError('GET /hedges/hdg_test1 answered a status hedge cannot read.', {
+          ...details,
+          status: 200,
+        });
       },
     });
     expect(failed).toBeInstanceOf(InvalidResponseError);
-    expect(failed.facts().details).toEqual({ endpoint: 'GET /hedges/{id}', field: 'status', received: 'maybe' });
+    expect(failed.facts().details).toEqual(details);
     expect(failed.hint).toBe(
       'The action was submitted and stands; only the wait failed. Check it with: hedge hedges hdg_test1 --wait',
     );
