@@ -183,8 +183,15 @@ async function ownChange(
 ): Promise<any> {
   const clock = fakeClock();
   const { ctx } = testContext({ clock, fakeClient: client, globals: { timeout: timeoutSeconds } });
-  const change = { label: action, startedAt: clock.now(), market: 'USDTNGN', side: 'buy' as const };
-  return waitForOwnChange(ctx, { ...change, baselineNotionalUsd, changeUsd, action }).catch((e: unknown) => e);
+  return waitForOwnChange(ctx, {
+    label: action,
+    startedAt: clock.now(),
+    market: 'USDTNGN',
+    side: 'buy',
+    baselineNotionalUsd,
+    changeUsd,
+    action,
+  }).catch((e: unknown) => e);
 }
 
 // The spec confirms a change by the positions list, whatever the hedge's own status says.
@@ -213,7 +220,7 @@ it("waitForOwnChange and waitForSideClosed: an add is landed when the side shows
   expect(pending.resumeCommand).toBe('hedge positions');
 
   const clock = fakeClock();
-  const [buy, sell] = [position(undefined), position(undefined, 'sell')];
+  const [buy, sell] = [position(), position(undefined, 'sell')];
   const answers = [[buy, sell], [buy, sell], [sell]];
   let closes = 0;
   const { ctx } = testContext({ clock, fakeClient: { listPositions: async () => answers[closes++] } });
