@@ -15,13 +15,11 @@ import {
 import { tradeAction, tradeRecord } from '../../src/features/trade/trade-actions.js';
 import { journal } from '../agent/answers.js';
 import { clientFor, closeClients, confirmOnly, realClock, testContext } from '../support/client.js';
-import { LIVE_KEY as LIVE } from '../support/keys.js';
+import { LIVE_KEY } from '../support/keys.js';
 import { activeNotional, writeTarget } from '../support/keeper.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { guardLiveAction, NotConfirmedError } from '../../src/features/write/live-guard.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
-
-const TEST = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
 
 /** A terminal with `key`, --no-input unless `input`; the person, asked, says no. */
 function context(key: string, input = true) {
@@ -38,9 +36,9 @@ function context(key: string, input = true) {
 
 it('live key guard: --no-input on a terminal also needs --yes; a test key needs no confirmation and shows no banner', async () => {
   await expect(
-    guardLiveAction(context(LIVE, false).ctx, { action: 'close a position', dryRun: false }),
+    guardLiveAction(context(LIVE_KEY, false).ctx, { action: 'close a position', dryRun: false }),
   ).rejects.toThrow(/--no-input forbids asking/);
-  const { ctx, questions, stderr } = context(TEST);
+  const { ctx, questions, stderr } = context('hpk_test_AbCdEfGhIjKlMnOpQrStUvWx');
   const guard = await guardLiveAction(ctx, { action: 'open a hedge', dryRun: false });
   await guard.confirm('Open?');
   expect([guard.live, questions]).toEqual([false, []]);
@@ -63,7 +61,7 @@ function liveTerminal(simulator: Simulator, answer: (asked: number) => Promise<b
     clock: realClock,
     prompter: confirmOnly(async ({ message }) => answer(questions.push(message))),
     credentials: {
-      apiKey: LIVE,
+      apiKey: LIVE_KEY,
       baseUrl: simulator.baseUrl,
       environment: 'live',
       sources: { apiKey: 'environment', baseUrl: 'environment' },
