@@ -120,14 +120,17 @@ describe('waitForHedgeStatus', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(stderr()).toBe(`${label}…\n`);
 
-    const unreadable = { endpoint: 'GET /hedges/{id}', status: 200, field: 'status', received: 'maybe' };
+    const details = { endpoint: 'GET /hedges/{id}', field: 'status', received: 'maybe' };
     const { outcome: failed } = await waitOnHedge(['submitted'], {
       onRead: () => {
-        throw new InvalidResponseError('GET /hedges/hdg_test1 answered a status hedge cannot read.', unreadable);
+        throw new InvalidResponseError('GET /hedges/hdg_test1 answered a status hedge cannot read.', {
+          ...details,
+          status: 200,
+        });
       },
     });
     expect(failed).toBeInstanceOf(InvalidResponseError);
-    expect(failed.facts().details).toEqual({ endpoint: 'GET /hedges/{id}', field: 'status', received: 'maybe' });
+    expect(failed.facts().details).toEqual(details);
     expect(failed.hint).toBe(
       'The action was submitted and stands; only the wait failed. Check it with: hedge hedges hdg_test1 --wait',
     );
@@ -180,8 +183,15 @@ async function ownChange(
 ): Promise<any> {
   const clock = fakeClock();
   const { ctx } = testContext({ clock, fakeClient: client, globals: { timeout: timeoutSeconds } });
-  const change = { label: action, startedAt: clock.now(), market: 'USDTNGN', side: 'buy' as const };
-  return waitForOwnChange(ctx, { ...change, baselineNotionalUsd, changeUsd, action }).catch((e: unknown) => e);
+  return waitForOwnChange(ctx, {
+    label: action,
+    startedAt: clock.now(),
+    market: 'USDTNGN',
+    side: 'buy',
+    baselineNotionalUsd,
+    changeUsd,
+    action,
+  }).catch((e: unknown) => e);
 }
 
 // The spec confirms a change by the positions list, whatever the hedge's own status says.
@@ -210,7 +220,7 @@ it("waitForOwnChange and waitForSideClosed: an add is landed when the side shows
   expect(pending.resumeCommand).toBe('hedge positions');
 
   const clock = fakeClock();
-  const [buy, sell] = [position(undefined), position(undefined, 'sell')];
+  const [buy, sell] = [position(), position(undefined, 'sell')];
   const answers = [[buy, sell], [buy, sell], [sell]];
   let closes = 0;
   const { ctx } = testContext({ clock, fakeClient: { listPositions: async () => answers[closes++] } });
