@@ -125,7 +125,7 @@ it('the CA file (HEDGE_CA_FILE, a profile ca_file): one other users may change, 
   const fifo = join(tls.configDir, 'ca.fifo');
   execFileSync('mkfifo', [fifo]);
   exits(
-    await tls.hedge('markets', { env: { HEDGE_CA_FILE: fifo }, onSpawn: () => undefined }),
+    await tls.hedge('markets', { ...caFile(fifo), onSpawn: () => undefined }),
     2,
     `CA file: cannot read ${fifo}: it is a FIFO (named pipe), not a regular file`,
   );
@@ -138,7 +138,9 @@ const ROOT_ONLY = process.getuid?.() !== 0;
 const NOBODY = 65534;
 
 describe('the folders of the store and the journal (HEDGE_CONFIG_DIR, the state folder)', () => {
-  const me = () => userInfo().username;
+  /** The refusal of a folder that user NOBODY owns. */
+  const notMine = (folder: string) =>
+    `hedge: Cannot use the folder ${folder}: it belongs to another user (uid ${NOBODY}), who may change it; run \`chown ${userInfo().username} ${folder}\`.`;
 
   it("a relative one is refused before any request (exit 2, one line): the journal in it would move with the working folder, and a re-run from another would not find its own action; this user's own HEDGE_CONFIG_DIR that others may change is refused with the chmod, left as it is (by --demo too, whose state it would hold)", async () => {
     const desk = await start();
@@ -180,9 +182,7 @@ describe('the folders of the store and the journal (HEDGE_CONFIG_DIR, the state 
       mkdirSync(shared);
       chownSync(shared, NOBODY, NOBODY);
       chmodSync(shared, 0o777);
-      expect(await refusal(desk.hedge('add USDTNGN sell 700', { configDir: shared }), 2)).toBe(
-        `hedge: Cannot use the folder ${shared}: it belongs to another user (uid ${NOBODY}), who may change it; run \`chown ${me()} ${shared}\`.`,
-      );
+      expect(await refusal(desk.hedge('add USDTNGN sell 700', { configDir: shared }), 2)).toBe(notMine(shared));
       expect([desk.writes(), statSync(shared).uid, ...leftAsItWas(shared)]).toEqual([[], NOBODY, 0o777, []]);
     },
   );
@@ -200,12 +200,8 @@ describe('the folders of the store and the journal (HEDGE_CONFIG_DIR, the state 
         XDG_CONFIG_HOME: join(desk.configDir, 'config'),
         XDG_STATE_HOME: state,
       };
-      expect(await refusal(desk.hedge('open USDTNGN buy 1000 --tenor 3', { env }), 2)).toBe(
-        `hedge: Cannot use the folder ${journalFolder}: it belongs to another user (uid ${NOBODY}), who may change it; run \`chown ${me()} ${journalFolder}\`.`,
-      );
-      expect(desk.writes()).toEqual([]);
-      expect(statSync(journalFolder)).toMatchObject({ uid: NOBODY });
-      expect(readdirSync(journalFolder)).toEqual([]);
+      expect(await refusal(desk.hedge('open USDTNGN buy 1000 --tenor 3', { env }), 2)).toBe(notMine(journalFolder));
+      expect([desk.writes(), statSync(journalFolder).uid, readdirSync(journalFolder)]).toEqual([[], NOBODY, []]);
     },
   );
 });

@@ -44,6 +44,11 @@ function everyFileText(dir: string) {
 }
 
 const { run, nothingSent } = suite;
+/** Empties the sandbox's request log. */
+const forget = () => (sandbox.requestLog.length = 0);
+/** `hedge login --profile desk ARGS` with KEY_A on stdin. */
+const loginDesk = (args = '', env?: Record<string, string>) =>
+  loginWith(configDir, sandbox, KEY_A, `--profile desk ${args}`.trim().split(' '), env);
 const loginWithHelper = (command: string) =>
   run(['login', '--base-url', sandbox.baseUrl, '--profile', 'desk', '--key-command', command]);
 
@@ -53,7 +58,7 @@ async function savedHelper(command: string) {
   const store = readStore(configDir);
   store.profiles.desk.key_command = command;
   writeStore(configDir, store);
-  sandbox.requestLog.length = 0;
+  forget();
 }
 
 describe('a credential helper (key_command)', () => {
@@ -81,7 +86,7 @@ describe('a credential helper (key_command)', () => {
     const card = await run('whoami', { env: { HEDGE_FORCE_TTY: '1', COLUMNS: '120' } });
     expect(card.stdout).toMatch(/Key stored in\s+│?\s*credential helper `cat '/);
 
-    sandbox.requestLog.length = 0;
+    forget();
     ok(await run('open USDTNGN buy 1000 --tenor 3 --json'));
     expect(simulator.requests('POST', '/hedges').map((entry) => entry.status)).toEqual([200]);
     // The journal, the config store and everything else hedge wrote under its home: no key in any of it.
@@ -91,7 +96,7 @@ describe('a credential helper (key_command)', () => {
 
     // The helper now gives a key the server does not know: the next command sends that one.
     writeFileSync(keyFile, `${UNKNOWN_KEY}\n`);
-    sandbox.requestLog.length = 0;
+    forget();
     exits(await run('positions'), 4);
     expect(simulator.requests().map((entry) => [entry.path, entry.errorCode])).toEqual([
       ['/positions', 'unauthorized'],
@@ -102,7 +107,7 @@ describe('a credential helper (key_command)', () => {
     expect(JSON.parse(logout)).toEqual({ profile: 'desk', logged_out: true, key_store: 'command' });
     for (const name of ['key_command', 'key_shown'])
       expect(readStore(configDir).profiles.desk).not.toHaveProperty(name);
-    sandbox.requestLog.length = 0;
+    forget();
     exits(await run('positions'), 4, 'logged out');
     nothingSent();
   });
@@ -143,7 +148,7 @@ describe('a credential helper (key_command)', () => {
     const marker = join(configDir, 'ran.txt');
     ok(await loginWithHelper(`touch '${marker}'; cat '${keyFile}'`));
     rmSync(marker);
-    sandbox.requestLog.length = 0;
+    forget();
     ok(await run('positions --json', { env: { HEDGE_API_KEY: KEY_A } }));
     expect(existsSync(marker)).toBe(false);
     // The positions list, then the sides' hedge records (every filled one, the newest page): all with the environment's key.
@@ -157,14 +162,9 @@ describe('a credential helper (key_command)', () => {
 
 describe('no OS keyring: the 0600 file is the fallback', () => {
   it('login keeps the key in the file and says so once; later commands and whoami say nothing of a keyring; --key-store keyring and --move-key refuse and change nothing, --key-store file is taken', async () => {
-    exits(
-      await loginWith(configDir, sandbox, KEY_A, '--profile desk --key-store keyring'.split(' ')),
-      1,
-      '--key-store keyring:',
-      'nothing was saved',
-    );
+    exits(await loginDesk('--key-store keyring'), 1, '--key-store keyring:', 'nothing was saved');
     expect(existsSync(storeFile(configDir))).toBe(false);
-    const login = ok(await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk']));
+    const login = ok(await loginDesk());
     expect(login.stderr).toContain('No OS keyring to keep it in');
     expect(login.stderr).toMatch(/no D-Bus session .*`hedge --profile desk login --move-key`/s);
     expect(readStore(configDir).profiles.desk).toMatchObject({ api_key: KEY_A });
@@ -174,11 +174,11 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
     expect(okJson(await run('whoami --json')).key_store).toEqual({ kind: 'file', location: storeFile(configDir) });
 
     const before = readFileSync(storeFile(configDir), 'utf8');
-    sandbox.requestLog.length = 0;
+    forget();
     exits(await run('login --profile desk --move-key'), 1, 'the key stays where it was');
     expect(readFileSync(storeFile(configDir), 'utf8')).toBe(before);
     nothingSent();
-    ok(await loginWith(configDir, sandbox, KEY_A, '--profile desk --key-store file'.split(' ')));
+    ok(await loginDesk('--key-store file'));
   });
 
   it('a session bus that accepts and never answers is no keyring: login falls back, a keyring profile fails, neither hangs', async () => {
@@ -187,14 +187,14 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
     const bus = createServer((socket) => held.push(socket)).listen(busPath);
     try {
       const env = { DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` };
-      const login = ok(await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk'], env));
+      const login = ok(await loginDesk('', env));
       expect(login.stderr).toContain('No OS keyring to keep it in: the D-Bus session bus did not answer within 3 s.');
       expect(readStore(configDir).profiles.desk.api_key).toBe(KEY_A);
 
       const store = readStore(configDir);
       store.profiles.desk = { base_url: sandbox.baseUrl, key_keyring: `desk@${configDir}` };
       writeStore(configDir, store);
-      sandbox.requestLog.length = 0;
+      forget();
       exits(
         await run('positions', { env }),
         4,

@@ -11,18 +11,17 @@ import { hedgeIn } from '../support/hedge-cli.js';
 import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A, KEY_B, KEY_C, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
-import { withSimulator, type Simulator } from '../support/simulator.js';
+import { withSimulator } from '../support/simulator.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
 import { KEYS, spawnInTerminal, type Terminal } from '../support/servers/pseudo-terminal.js';
 
-let simulator: Simulator;
 let sandbox: RunningSandbox;
 let tmp: TempDir;
 let configDir: string;
 
 const suite = useProfileSuite('hedge-login-');
 beforeEach(() => {
-  ({ simulator, sandbox, tmp } = suite);
+  ({ sandbox, tmp } = suite);
   // A folder that does not exist yet: login must create it, private.
   configDir = join(tmp.path, 'nested', 'hedge');
 });
@@ -30,6 +29,12 @@ beforeEach(() => {
 const { nothingSent } = suite;
 /** `hedge login --base-url <the simulator> ARGS`, the key on stdin, in the folder login must make. */
 const login = (key: string, ...args: string[]) => loginWith(configDir, sandbox, key, args);
+/** The store in `dir` holds KEY_A for the simulator in profile desk, the current one. */
+const deskSaved = (dir: string) =>
+  expect(readStore(dir)).toMatchObject({
+    current: 'desk',
+    profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_A } },
+  });
 
 describe('hedge login (key from stdin)', () => {
   it('refuses a malformed key or empty stdin with exit 4, a missing base URL with exit 2 (reading no key), before any request, and a key the sandbox rejects (401, or a live key) with exit 4, saying so: nothing saved, a stored profile as it was; a good key: checked with one GET /account, the profile saved and made current; the base URL from HEDGE_BASE_URL when --base-url is not given', async () => {
@@ -47,7 +52,7 @@ describe('hedge login (key from stdin)', () => {
     const refused = exits(await login(UNKNOWN_KEY, '--profile', 'desk'), 4, 'refused this key');
     // The hint repeats the flag that chose the profile.
     expect(refused.stderr).toContain('run `hedge --profile desk login` again');
-    expect(simulator.requests('GET', '/account')).toHaveLength(1);
+    expect(suite.simulator.requests('GET', '/account')).toHaveLength(1);
     expect([sandbox.requestLog[0]?.status, existsSync(storeFile(configDir))]).toEqual([401, false]);
     expect(refused.stderr).not.toContain(UNKNOWN_KEY);
 
@@ -58,10 +63,7 @@ describe('hedge login (key from stdin)', () => {
     ]);
     // Its modes (0600 in a 0700 folder made for it): test/reliability/config-stress.test.ts.
     // The trailing newline of `echo` is not part of the key.
-    expect(readStore(configDir)).toMatchObject({
-      current: 'desk',
-      profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_A } },
-    });
+    deskSaved(configDir);
     expect(`${result.stdout}${result.stderr}`).not.toContain(KEY_A);
 
     expect(okJson(await hedgeIn(configDir, 'whoami --json'))).toMatchObject({
@@ -122,6 +124,11 @@ describe('hedge login on a terminal', () => {
     await terminal!.waitFor(text);
     for (const typed of keys) terminal!.write(typed);
   }
+  /** Waits for the saved profile and exit 0. */
+  async function saved() {
+    await after('Saved profile "desk"');
+    expect(await terminal!.exitCode).toBe(0);
+  }
   afterEach(() => {
     terminal?.kill();
     terminal = undefined;
@@ -137,16 +144,12 @@ describe('hedge login on a terminal', () => {
     // No Ctrl-U: the line is empty already.
     terminal.write(`${sandbox.baseUrl}${ENTER}`);
     await after('API key for profile "desk" (hidden)', `${KEY_A}${ENTER}`);
-    await after('Saved profile "desk"');
-    expect(await terminal.exitCode).toBe(0);
+    await saved();
     expect(await drawn()).not.toContain(KEY_B.slice(9));
     const screen = terminal.screen();
     expect(screen).not.toContain(KEY_A);
     expect(screen).toContain('test key');
-    expect(readStore(tmp.path)).toMatchObject({
-      current: 'desk',
-      profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_A } },
-    });
+    deskSaved(tmp.path);
     expect(sandbox.requestLog.filter((entry) => entry.path === '/account')).toHaveLength(1);
   });
 
@@ -157,8 +160,7 @@ describe('hedge login on a terminal', () => {
     await after('API key for profile "desk"', `not-a-key${ENTER}`);
     // Clear the hidden answer, then type the real key.
     await after('Expected <prefix>_live_', '\x7f'.repeat('not-a-key'.length), `${KEY_A}${ENTER}`);
-    await after('Saved profile "desk"');
-    expect(await terminal.exitCode).toBe(0);
+    await saved();
     expect(terminal.screen()).not.toContain(KEY_A);
     expect(readStore(tmp.path).profiles.desk.api_key).toBe(KEY_A);
   });
