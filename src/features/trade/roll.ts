@@ -104,6 +104,8 @@ async function legsOf(ports: WritePorts, group: string, entries?: readonly Journ
     open,
     close,
     closes,
+    // A close not known to have landed is finished (sent again under its key) before the planned open.
+    closeDue: open.outcome === 'planned' && closes && (!close || isUnresolved(close)),
     rolledHedgeId: stringOf(context.rolled_hedge_id),
     // The close's expected return, kept with the open leg for a resumed run's report.
     netMarginUsd: readNumber(context.net_margin_usd),
@@ -119,10 +121,13 @@ function legRecord(leg: 'close' | 'open', group: string, request: OpenRequest) {
   return tradeRecord(leg, request, { argv, group, leg });
 }
 
-/** Carries the roll out through the plan's steps from wherever the journal says they are — the close (while the open
- * is still `planned`: it is sent only after the close), then the open; the first that fails ends the roll with its
- * error — and says what the roll did: both legs with their keys and journal ids, and whether the side is covered
- * now. `resumed` finishes one from the journal (a close never journaled is sent only when the side still shows open). */
+/** What a step of the roll did: its journal row, and what the write flow was answered and read. */
+type StepRun = Awaited<ReturnType<typeof sendStep>>;
+
+/** Carries the roll out through the plan's steps from wherever the journal says they are — the close (while the open is
+ * still `planned`: it is sent only after the close), then the open; the first that fails ends the roll with its error —
+ * and says what the roll did: both legs with their keys and journal ids, and whether the side is covered now.
+ * `resumed` finishes one from the journal (a close never journaled is sent only when the side still shows open). */
 async function carryOut(
   ports: WritePorts,
   client: HedgeClient,
@@ -132,28 +137,28 @@ async function carryOut(
   resumed: boolean,
   quote?: Quote,
 ) {
-  const { group, request, open, close: closeLeg } = legs;
+  const { group, request, open } = legs;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   const abandon = async (message: string) => (await ports.journal()).update(open.id, { outcome: 'abandoned', message });
   const settled = (text: string) => {
     notes.push(text);
-    return { skipped: true };
+    return null;
   };
-  let closeRun: { entry?: JournalEntry; answer?: unknown; result?: unknown; skipped?: boolean } | undefined;
-  if (open.outcome === 'planned' && legs.closes) {
+  const planned = open.outcome === 'planned';
+  // The close step: null when it found nothing to close; undefined when it was not this run's to take (the open was sent).
+  let closeRun: Partial<StepRun> | null | undefined;
+  if (planned && legs.closes) {
+    const leg = legs.close;
     // An earlier run's close refused with no_open_hedge found the side already settled.
-    if (closeLeg && !isUnresolved(closeLeg))
-      closeRun =
-        closeLeg.outcome === 'rejected' && closeLeg.error_code === 'no_open_hedge'
-          ? { skipped: true }
-          : { entry: closeLeg };
+    if (leg && !isUnresolved(leg))
+      closeRun = leg.outcome === 'rejected' && leg.error_code === 'no_open_hedge' ? null : { entry: leg };
     // A resumed roll whose close was never journaled: the side is gone only when every view says so.
-    else if (!closeLeg && resumed && (await readSideInStep(ports, client, market, side)).book.state === 'flat')
+    else if (!leg && resumed && (await readSideInStep(ports, client, market, side)).book.state === 'flat')
       closeRun = settled(
         `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
       );
     else
-      closeRun = await sendStep(ports, legRecord('close', group, request), true, closeLeg?.idempotency_key).catch(
+      closeRun = await sendStep(ports, legRecord('close', group, request), true, leg?.idempotency_key).catch(
         async (error) => {
           if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge')
             return settled(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
@@ -167,8 +172,7 @@ async function carryOut(
         },
       );
   }
-  let openRun: Awaited<ReturnType<typeof sendStep>> = { entry: open };
-  if (open.outcome === 'planned') {
+  if (planned) {
     // The roll opens what it closed: the side's notional read right before its close was sent (under the side's lock).
     const closedUsd = readNumber(closeRun?.entry?.context?.notional_usd);
     if (closedUsd !== undefined && Math.abs(closedUsd - notionalUsd) >= 0.005) {
@@ -201,34 +205,35 @@ async function carryOut(
       );
     }
   }
-  if (isUnresolved(open))
-    openRun = await sendStep(ports, legRecord('open', group, request), wait, open.idempotency_key).catch((error) => {
-      const closed = closeRun?.entry;
-      if (!closed) throw error;
-      if (isRejection(error)) {
-        // Said with the error itself (the one line an operator sees): the side is bare now.
-        error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
-      }
-      // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
-      if (error instanceof StateError)
-        throw new UnresolvedError(
-          `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
-          {
-            details: { journal_group: group, close: closed.id, open: open.id, covered: false },
-            hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
-          },
-        );
-      throw error;
-    });
+  const openRun: StepRun = isUnresolved(open)
+    ? await sendStep(ports, legRecord('open', group, request), wait, open.idempotency_key).catch((error) => {
+        const closed = closeRun?.entry;
+        if (!closed) throw error;
+        if (isRejection(error)) {
+          // Said with the error itself (the one line an operator sees): the side is bare now.
+          error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
+        }
+        // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
+        if (error instanceof StateError)
+          throw new UnresolvedError(
+            `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
+            {
+              details: { journal_group: group, close: closed.id, open: open.id, covered: false },
+              hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
+            },
+          );
+        throw error;
+      })
+    : { entry: open };
   const openEntry = openRun.entry;
   const opened = openRun.result as Hedge | undefined;
   const answer = openRun.answer as OpenedHedge | undefined;
-  const closeEntry = closeRun?.entry ?? closeLeg;
+  const closeEntry = closeRun?.entry ?? legs.close;
   const closed = closeRun?.result as CloseResult | undefined;
   const hedgeId = opened?.id ?? answer?.hedge_id ?? openEntry.hedge_id ?? null;
   const failed = opened?.status === 'failed';
   const close =
-    legs.closes && !closeRun?.skipped
+    legs.closes && closeRun !== null
       ? {
           journal_id: closeEntry?.id ?? null,
           outcome: closeEntry?.outcome ?? 'not sent',
@@ -288,13 +293,11 @@ async function finishRoll(
   for (const leg of [open, close]) if (leg) await requireOwnRow(ports, leg);
   const { market, side, notional_usd: notionalUsd, tenor_days: tenor } = request;
   const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenor)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(legs.group)}: ${legs.described}): each leg is finished with its own key, and the side is not opened twice.`;
-  // A close not known to have landed is finished (sent again under its key) before the open: asked about and counted.
-  const closeToSend = legs.closes && (close === undefined || isUnresolved(close));
   // A leg never sent is a new request: on a live key it is confirmed like one, the "yes" bound to the side as it was
   // asked about; otherwise it is said with the result.
-  const tradedUsd = (closeToSend ? 2 : 1) * notionalUsd;
+  const tradedUsd = (legs.closeDue ? 2 : 1) * notionalUsd;
   if (open.outcome === 'planned' && guard.needsConfirmation) {
-    const question = `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeToSend ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenor)}?`;
+    const question = `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${legs.closeDue ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenor)}?`;
     const trades = async () => {
       const { book } = await readSideInStep(ports, client, market, side);
       return [{ market, notionalUsd: tradedUsd, held: sideAfterOf(book) }];
@@ -484,20 +487,16 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     if (earlier && !req.write.dryRun) return finishRoll(ports, client, earlier, req.write.wait, guard, notes);
     if (earlier) {
       // The dry run of a roll still to finish: the legs left, with the keys the journal holds.
-      const { open, close } = earlier;
+      const { open, close, closeDue } = earlier;
       notes.push(
         `An unfinished roll of ${market} ${side} is in the journal (group ${safeText(earlier.group)}: ${earlier.described}); without --dry-run this command finishes it.`,
       );
       return dryRun(earlier.request, [
-        open.outcome === 'planned' &&
-          earlier.closes &&
-          (!close
-            ? { leg: 'close', note: 'if the side is still open' }
-            : isUnresolved(close) && {
-                leg: 'close',
-                key: close.idempotency_key,
-                note: `resumed, journal ${close.id}`,
-              }),
+        closeDue && {
+          leg: 'close',
+          key: close?.idempotency_key,
+          note: close ? `resumed, journal ${close.id}` : 'if the side is still open',
+        },
         isUnresolved(open) && { leg: 'open', key: open.idempotency_key, note: `journal ${open.id}, ${open.outcome}` },
       ]);
     }
