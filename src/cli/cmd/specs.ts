@@ -2,53 +2,56 @@
 // only, in one module: esbuild splits by file, so a declaration beside its command's code would
 // load that code at every start. cli/manifest.ts ties each to its lazily loaded command.
 import { HEDGE_STATUSES, OUTPUT_FORMATS, SIDES, TENORS } from '../../core/vocabulary.js';
-import { declared, opt, type ArgSpec } from '../runner/command-spec.js';
+import { declared, opt, type ArgSpec, type OptionSpec } from '../runner/command-spec.js';
 
-/** Options given as flags and description, pair after pair: each one as `opt` makes it. */
-type Pairs<T> = T extends readonly [infer F extends string, string, ...infer R]
-  ? [ReturnType<typeof opt<F>>, ...Pairs<R>]
-  : [];
-const opts = <const T extends string[]>(...pairs: T) =>
-  pairs.flatMap((flags, i) => (i % 2 ? [] : [opt(flags, pairs[i + 1])])) as Pairs<T>;
+/**
+ * A list of options: shared ones as they are, each other one as its flags, its description and, where the
+ * values it takes are known, their list. Typed as `opt` types each: the flags give the key and the kind.
+ */
+type Listed<T> = T extends `-${string}` ? ReturnType<typeof opt<T>> : Exclude<T, string | readonly string[]>;
+const options = <const T extends readonly (string | readonly string[] | OptionSpec)[]>(...entries: T) =>
+  entries.flatMap((entry, i) => {
+    if (typeof entry !== 'string') return 'flags' in entry ? [entry] : [];
+    const values = entries[i + 2];
+    return entry.startsWith('-')
+      ? [opt(entry, entries[i + 1] as string, Array.isArray(values) ? values : undefined)]
+      : [];
+  }) as Listed<T[number]>[];
 
 /** The options every command takes (commander's program options). */
-export const GLOBAL_OPTIONS = [
-  ...opts(
-    '--json',
-    'one JSON document on stdout; messages on stderr',
-    '--raw',
-    "with JSON: the server's data, as sent",
-  ),
+export const GLOBAL_OPTIONS = options(
+  '--json',
+  'one JSON document on stdout; messages on stderr',
+  '--raw',
+  "with JSON: the server's data, as sent",
   opt('--profile <name>', 'a stored profile (default: the current one)', 'profile'),
-  ...opts(
-    '--demo',
-    'a local simulator with test funds: no account',
-    '-y, --yes',
-    'confirm writes on a live key without asking',
-    '--no-input',
-    'never prompt; a missing argument is an error',
-    '--no-color',
-    'no colour (also NO_COLOR=1)',
-    '--verbose',
-    'log each HTTP request on stderr (keys redacted)',
-    '--timeout <seconds>',
-    'bound the whole command, waits included',
-    '--request-timeout <seconds>',
-    'bound each HTTP attempt (default 15)',
-  ),
-  opt('--format <format>', 'table, tsv (in a pipe), csv, json or ndjson', OUTPUT_FORMATS),
-  ...opts(
-    '--fields <list>',
-    'only these fields, in this order (a,b,c)',
-    '--query <expr>',
-    'a JMESPath expression on the JSON data',
-    '--no-header',
-    'tsv and csv without their header row',
-  ),
-];
+  '--demo',
+  'a local simulator with test funds: no account',
+  '-y, --yes',
+  'confirm writes on a live key without asking',
+  '--no-input',
+  'never prompt; a missing argument is an error',
+  '--no-color',
+  'no colour (also NO_COLOR=1)',
+  '--verbose',
+  'log each HTTP request on stderr (keys redacted)',
+  '--timeout <seconds>',
+  'bound the whole command, waits included',
+  '--request-timeout <seconds>',
+  'bound each HTTP attempt (default 15)',
+  '--format <format>',
+  'table, tsv (in a pipe), csv, json or ndjson',
+  OUTPUT_FORMATS,
+  '--fields <list>',
+  'only these fields, in this order (a,b,c)',
+  '--query <expr>',
+  'a JMESPath expression on the JSON data',
+  '--no-header',
+  'tsv and csv without their header row',
+);
 
 /** Options of every command that sends a write: how it is waited, resumed or only shown. */
-export const WRITE_OPTIONS = opts(
+export const WRITE_OPTIONS = options(
   '--no-wait',
   'return at `submitted` instead of waiting for the result',
   '--idempotency-key <key>',
@@ -101,24 +104,22 @@ const UNTIL_DATE_OR_CONDITION = opt(
 );
 
 /** Options of the commands that can keep a view live (`--watch`), and `--until`. */
-const WATCH_OPTIONS = [
-  ...opts(
-    '--watch [seconds]',
-    'refresh every few seconds (default 2, at least 1); NDJSON when not a terminal',
-    '--alert-pnl <usd>',
-    'with --watch: alert when net P&L is at or below this many USD (e.g. -500)',
-    '--alert-maturity <duration>',
-    'with --watch: alert when a hedge matures within this long (e.g. 6h, 1d)',
-    '--exit-on-alert',
-    'with --watch: end at the first alert with exit code 10',
-    '--count <n>',
-    'with --watch: stop after this many refreshes (exit 0)',
-  ),
+const WATCH_OPTIONS = options(
+  '--watch [seconds]',
+  'refresh every few seconds (default 2, at least 1); NDJSON when not a terminal',
+  '--alert-pnl <usd>',
+  'with --watch: alert when net P&L is at or below this many USD (e.g. -500)',
+  '--alert-maturity <duration>',
+  'with --watch: alert when a hedge matures within this long (e.g. 6h, 1d)',
+  '--exit-on-alert',
+  'with --watch: end at the first alert with exit code 10',
+  '--count <n>',
+  'with --watch: stop after this many refreshes (exit 0)',
   UNTIL_OPTION,
-];
+);
 
 /** `--limit` and `--all` of the lists that page (`hedges`, `history`): hedge's own default length otherwise. */
-const LIST_LENGTH_OPTIONS = opts(
+const LIST_LENGTH_OPTIONS = options(
   '--limit <n>',
   "at most this many (1 to 500; default 50, across the server's pages)",
   '--all',
@@ -159,17 +160,15 @@ export const QUOTE = trading('quote', 'read', 'Quote a hedge: price, impact, car
 export const OPEN = trading('open', 'write', 'Open a hedge and wait for the fill (a wizard on a terminal)', {
   description: 'Open a hedge and wait for the fill (no arguments on a terminal starts a wizard)',
   args: [optional(MARKET_ARG), optional(SIDE_ARG), optional(notionalArg('size'))],
-  options: [
+  options: options(
     TENOR_OPTION,
-    ...opts(
-      '--ref <client_reference>',
-      'your own deal id, to find the hedge later with `hedge hedges --ref`',
-      '--allow-duplicate-ref',
-      'open even if an active hedge already carries this --ref',
-    ),
+    '--ref <client_reference>',
+    'your own deal id, to find the hedge later with `hedge hedges --ref`',
+    '--allow-duplicate-ref',
+    'open even if an active hedge already carries this --ref',
     SKIP_CHECKS,
     ...WRITE_OPTIONS,
-  ],
+  ),
   examples: [
     'hedge open USDTNGN buy 10000 --tenor 3 --ref DEAL-42',
     'hedge open',
@@ -201,13 +200,16 @@ export const CLOSE = trading('close', 'write', "Close a side's position and show
 export const HEDGES = book('hedges', 'read', 'List hedges, newest first, or show one in full', {
   description: 'List hedges, newest first, or show one hedge in full',
   args: [optional(arg('id', 'a hedge id (hdg_…) to show in full, or a unique part of one (as a table shows it)'))],
-  options: [
-    opt('--status <status>', 'only hedges in this status', HEDGE_STATUSES),
+  options: options(
+    '--status <status>',
+    'only hedges in this status',
+    HEDGE_STATUSES,
     REF_FILTER,
     ...LIST_LENGTH_OPTIONS,
-    opt('--wait', 'with an ID: poll until the hedge is filled, failed or closed'),
+    '--wait',
+    'with an ID: poll until the hedge is filled, failed or closed',
     ...WATCH_OPTIONS,
-  ],
+  ),
   examples: [
     'hedge hedges --status filled --limit 20',
     'hedge hedges hdg_01HX… --wait',
@@ -236,27 +238,21 @@ export const ACCOUNT = book('account', 'read', 'Balance, margin in use, exposure
 
 export const LOGIN = setup('login', 'local', 'Save a profile: base URL and API key', {
   description: 'Save a profile: base URL and API key (asked hidden on a terminal, read from stdin otherwise)',
-  options: [
-    ...opts(
-      '--base-url <url>',
-      'the API base address, https://…/v2 (the partner desk gives it)',
-      '--ca-file <file>',
-      'a PEM CA file to trust for this profile (self-signed sandboxes)',
-      '--journal-url <url>',
-      "the desk's shared journal store, postgres://USER@HOST:PORT/DB (password from ~/.pgpass or PGPASSWORD); `local` for this machine's file",
-      '--key-command <command>',
-      "take the key from a credential helper each time it is needed: a shell command whose output's first line is the key (`op read …`, `pass show …`); hedge stores the command, not the key",
-    ),
-    opt(
-      '--key-store <where>',
-      'where to keep the key: `keyring` (the OS keyring; the default where one answers) or `file` (the 0600 config file; the fallback)',
-      ['keyring', 'file'],
-    ),
-    opt(
-      '--move-key',
-      "move the profile's stored key to the OS keyring (or, with --key-store file, back to the file); asks nothing, sends nothing",
-    ),
-  ],
+  options: options(
+    '--base-url <url>',
+    'the API base address, https://…/v2 (the partner desk gives it)',
+    '--ca-file <file>',
+    'a PEM CA file to trust for this profile (self-signed sandboxes)',
+    '--journal-url <url>',
+    "the desk's shared journal store, postgres://USER@HOST:PORT/DB (password from ~/.pgpass or PGPASSWORD); `local` for this machine's file",
+    '--key-command <command>',
+    "take the key from a credential helper each time it is needed: a shell command whose output's first line is the key (`op read …`, `pass show …`); hedge stores the command, not the key",
+    '--key-store <where>',
+    'where to keep the key: `keyring` (the OS keyring; the default where one answers) or `file` (the 0600 config file; the fallback)',
+    ['keyring', 'file'],
+    '--move-key',
+    "move the profile's stored key to the OS keyring (or, with --key-store file, back to the file); asks nothing, sends nothing",
+  ),
   examples: [
     'hedge login --profile desk',
     "hedge login --profile desk --key-command 'pass show hedge/desk'",
@@ -294,7 +290,7 @@ export const PROFILE_REMOVE = subcommand('remove', 'local', 'Delete a stored pro
 export const PROFILE_RESET_WIRE = subcommand('reset-wire', 'local', 'Forget the wire names learned from the server', {
   description:
     'Forget the wire names hedge learned from the server (page-size parameter, add/reduce amount) for the profile or server in use',
-  options: opts('--all', 'forget them for every profile and server'),
+  options: options('--all', 'forget them for every profile and server'),
   examples: ['hedge profile reset-wire', 'hedge --profile desk profile reset-wire', 'hedge profile reset-wire --all'],
 });
 
@@ -329,55 +325,49 @@ export const DIALECT_VALUES = ['reference', 'alpha', 'beta', 'gamma', 'delta'] a
 export const SANDBOX_SERVE = subcommand('serve', 'local', 'Serve the simulator over HTTP(S) on loopback', {
   prints: "the simulator's address as environment lines",
   description: 'Serve the simulator over HTTP(S) on loopback; prints HEDGE_BASE_URL and HEDGE_API_KEY first',
-  options: [
-    ...opts(
-      '--port <n>',
-      'port (default: any free port)',
-      '--host <host>',
-      'loopback address to listen on (default 127.0.0.1)',
-      '--tls',
-      'serve HTTPS with a fresh CA (printed as NODE_EXTRA_CA_CERTS)',
-      '--fill-delay <ms>',
-      'time from submitted to filled (default 2000)',
-      '--fail-rate <share>',
-      'share of opens that fail on-chain, 0 to 1',
-      '--clock-speed <x>',
-      'clock speed (3600: an hour a second)',
-      '--seed <n>',
-      'seed of the price path and faults',
-      '--fault-5xx <share>',
-      'share of requests answered 500/503, 0 to 1',
-      '--fault-429 <share>',
-      'share of requests answered 429, 0 to 1',
-      '--drop-after-commit <share>',
-      'share of writes whose connection drops after they took effect',
-      '--latency <ms>',
-      'added latency per request',
-      '--rate-limit <n>',
-      'requests per second per key before 429',
-    ),
-    opt(
-      '--dialect <name>',
-      'how the server answers what the spec leaves open: reference, alpha, beta, gamma or delta',
-      DIALECT_VALUES,
-    ),
-    ...opts(
-      '--clock-skew <seconds>',
-      "run the Date header this many seconds off this machine's clock (negative: behind)",
-      '--hostile-text',
-      'seed names, references and messages with terminal escape sequences',
-      '--view-lag <seconds>',
-      'positions, history, account trail the records',
-      '--record-lag <seconds>',
-      'a new hedge reads as 404, unlisted, this long',
-      '--several-per-side',
-      'several hedges per side, in any dialect',
-      '--settlement-delay <seconds>',
-      'hedges settle this many seconds past maturity',
-      '--day <seconds>',
-      "a tenor day's length (default 86400)",
-    ),
-  ],
+  options: options(
+    '--port <n>',
+    'port (default: any free port)',
+    '--host <host>',
+    'loopback address to listen on (default 127.0.0.1)',
+    '--tls',
+    'serve HTTPS with a fresh CA (printed as NODE_EXTRA_CA_CERTS)',
+    '--fill-delay <ms>',
+    'time from submitted to filled (default 2000)',
+    '--fail-rate <share>',
+    'share of opens that fail on-chain, 0 to 1',
+    '--clock-speed <x>',
+    'clock speed (3600: an hour a second)',
+    '--seed <n>',
+    'seed of the price path and faults',
+    '--fault-5xx <share>',
+    'share of requests answered 500/503, 0 to 1',
+    '--fault-429 <share>',
+    'share of requests answered 429, 0 to 1',
+    '--drop-after-commit <share>',
+    'share of writes whose connection drops after they took effect',
+    '--latency <ms>',
+    'added latency per request',
+    '--rate-limit <n>',
+    'requests per second per key before 429',
+    '--dialect <name>',
+    'how the server answers what the spec leaves open: reference, alpha, beta, gamma or delta',
+    DIALECT_VALUES,
+    '--clock-skew <seconds>',
+    "run the Date header this many seconds off this machine's clock (negative: behind)",
+    '--hostile-text',
+    'seed names, references and messages with terminal escape sequences',
+    '--view-lag <seconds>',
+    'positions, history, account trail the records',
+    '--record-lag <seconds>',
+    'a new hedge reads as 404, unlisted, this long',
+    '--several-per-side',
+    'several hedges per side, in any dialect',
+    '--settlement-delay <seconds>',
+    'hedges settle this many seconds past maturity',
+    '--day <seconds>',
+    "a tenor day's length (default 86400)",
+  ),
   examples: [
     'hedge sandbox serve',
     'hedge sandbox serve --port 4010 > sandbox.env & sleep 1; set -a; . ./sandbox.env; set +a',
@@ -389,18 +379,16 @@ export const SANDBOX_SERVE = subcommand('serve', 'local', 'Serve the simulator o
 export const JOURNAL_LIST = subcommand('list', 'read', 'List the journal of actions, newest first', {
   description: 'List the journal of actions, newest first: every write, by which profile, when, with what outcome',
   isDefault: true,
-  options: [
-    ...opts(
-      '--pending',
-      'only actions whose outcome is not known yet (pending, submitted, unknown)',
-      '--since <when>',
-      'only actions from this time: 2026-11-20, an ISO time, or 30m / 2h / 3d / 1w / 1mo ago',
-      '--limit <n>',
-      'at most this many (default 50)',
-    ),
+  options: options(
+    '--pending',
+    'only actions whose outcome is not known yet (pending, submitted, unknown)',
+    '--since <when>',
+    'only actions from this time: 2026-11-20, an ISO time, or 30m / 2h / 3d / 1w / 1mo ago',
+    '--limit <n>',
+    'at most this many (default 50)',
     REF_FILTER,
     UNTIL_OPTION,
-  ],
+  ),
   examples: ['hedge journal', 'hedge journal --pending', 'hedge journal --since 1d --json'],
 });
 
@@ -414,7 +402,7 @@ export const JOURNAL_SHOW = subcommand('show', 'read', 'Show one journal entry i
 export const JOURNAL_RESOLVE = subcommand('resolve', 'local', 'Record by hand whether an action landed', {
   description: 'Record by hand whether an unresolved action landed (when hedge cannot tell); sends nothing',
   args: [JOURNAL_ID],
-  options: opts(
+  options: options(
     '--landed',
     'it happened on the server: record it as done',
     '--not-landed',
@@ -444,7 +432,7 @@ export const RESUME = automation('resume', 'write', 'Finish an unresolved action
       arg('id', 'a journal id (a_…) or a unique part of one; default: the newest unresolved action of this account'),
     ),
   ],
-  options: [opt('--no-wait', 'return once the server answered, without waiting for the result'), RESEND_UNPROVEN],
+  options: options('--no-wait', 'return once the server answered, without waiting for the result', RESEND_UNPROVEN),
   examples: ['hedge resume', 'hedge resume a_mwrrf5p1'],
 });
 
@@ -465,7 +453,7 @@ export const APPLY = automation('apply', 'write', 'Bring the book to a target fi
   description:
     'Bring the book to a target file: plan, confirm once, then each action through the journal; re-running is harmless',
   args: [arg('file', 'the target file, or - for stdin')],
-  options: [TOLERANCE, opt('--dry-run', 'the same as `hedge plan`: show, send nothing')],
+  options: options(TOLERANCE, '--dry-run', 'the same as `hedge plan`: show, send nothing'),
   // A checkout's sample target (docs/examples/): the examples run as written from its root.
   examples: ['hedge apply docs/examples/target.csv', 'hedge apply docs/examples/target.csv --yes --json'],
 });
@@ -477,33 +465,29 @@ export const KEEP_RUN = subcommand('run', 'local', 'Hold a target book through m
   description:
     'Hold the book at a target file through maturities: roll what matures, re-open what settled, report drift',
   args: [arg('file', 'the target file of plan/apply, with optional until and roll_before columns')],
-  options: [
-    ...opts(
-      '--once',
-      'run one cycle and exit (for cron or a systemd timer)',
-      '--interval <seconds>',
-      'seconds between cycles (default 60, at least 2)',
-      '--converge',
-      'bring a drifted side back to its target (add, reduce or close); default: report only',
-    ),
+  options: options(
+    '--once',
+    'run one cycle and exit (for cron or a systemd timer)',
+    '--interval <seconds>',
+    'seconds between cycles (default 60, at least 2)',
+    '--converge',
+    'bring a drifted side back to its target (add, reduce or close); default: report only',
     TOLERANCE,
-    ...opts(
-      '--alert-cmd <command>',
-      'run this shell command with each alert (started, recovered) as JSON on its stdin',
-      '--alert-url <url>',
-      'POST each alert (started, recovered) as JSON with a Slack-compatible text field',
-      '--alert-headroom <usd>',
-      "alert when a row's market capacity or the exposure headroom is below this",
-      '--metrics <addr>',
-      'serve Prometheus /metrics and /healthz on PORT or HOST:PORT (127.0.0.1 by default)',
-      '--dry-run',
-      'print what one cycle would do, and send nothing',
-      '--exposures',
-      'FILE is an exposures file: hold the moving target it implies (docs/exposures.md), converging within the band',
-      '--policy <file>',
-      'with --exposures: the policy file (JSON: ratios, band_pct, sizing, functional, netting)',
-    ),
-  ],
+    '--alert-cmd <command>',
+    'run this shell command with each alert (started, recovered) as JSON on its stdin',
+    '--alert-url <url>',
+    'POST each alert (started, recovered) as JSON with a Slack-compatible text field',
+    '--alert-headroom <usd>',
+    "alert when a row's market capacity or the exposure headroom is below this",
+    '--metrics <addr>',
+    'serve Prometheus /metrics and /healthz on PORT or HOST:PORT (127.0.0.1 by default)',
+    '--dry-run',
+    'print what one cycle would do, and send nothing',
+    '--exposures',
+    'FILE is an exposures file: hold the moving target it implies (docs/exposures.md), converging within the band',
+    '--policy <file>',
+    'with --exposures: the policy file (JSON: ratios, band_pct, sizing, functional, netting)',
+  ),
   // A checkout's sample target (docs/examples/): the examples run as written from its root.
   examples: [
     'hedge keep docs/examples/target.csv',
@@ -539,39 +523,30 @@ export const EXPOSURES = automation(
     args: [
       arg('file', 'the exposures file (CSV or JSON: id,market,type,amount,currency,due[,hedge_ratio]), or - for stdin'),
     ],
-    options: [
-      ...opts(
-        '--policy <file>',
-        'a policy file (JSON: ratios, band_pct, sizing, functional, netting); flags win over it',
-        '--ratios <buckets>',
-        'hedge ratio by days to due, e.g. 30:100,90:75,*:50 (the default)',
-        '--band <pct>',
-        're-size band, percent of the target (default 5)',
-      ),
-      opt('--sizing <how>', "USD sizing: current (today's price, the default) or fixed (the first cover's)", [
-        'current',
-        'fixed',
-      ]),
-      ...opts(
-        '--functional <currency>',
-        "the currency your books are in: USD (default) or the market's quote currency, e.g. NGN",
-        '--no-netting',
-        'cover receivables and payables of a market apart (default: net them)',
-        '--fee-bps <bps>',
-        'the fee per notional traded, in basis points (default: one indicative quote per market)',
-      ),
-      opt(
-        '--show <section>',
-        'one section: book (default in tsv/csv), exposures, schedule, cost, stress, policy; with --report coverage, cost, effectiveness',
-        ['book', 'exposures', 'schedule', 'cost', 'stress', 'policy', 'coverage', 'effectiveness'],
-      ),
-      ...opts(
-        '--report',
-        'how the book has covered them: coverage per week, cost to date, effectiveness (from history)',
-        '--html <file>',
-        'with --report: also write a self-contained HTML report (charts) to this file',
-      ),
-    ],
+    options: options(
+      '--policy <file>',
+      'a policy file (JSON: ratios, band_pct, sizing, functional, netting); flags win over it',
+      '--ratios <buckets>',
+      'hedge ratio by days to due, e.g. 30:100,90:75,*:50 (the default)',
+      '--band <pct>',
+      're-size band, percent of the target (default 5)',
+      '--sizing <how>',
+      "USD sizing: current (today's price, the default) or fixed (the first cover's)",
+      ['current', 'fixed'],
+      '--functional <currency>',
+      "the currency your books are in: USD (default) or the market's quote currency, e.g. NGN",
+      '--no-netting',
+      'cover receivables and payables of a market apart (default: net them)',
+      '--fee-bps <bps>',
+      'the fee per notional traded, in basis points (default: one indicative quote per market)',
+      '--show <section>',
+      'one section: book (default in tsv/csv), exposures, schedule, cost, stress, policy; with --report coverage, cost, effectiveness',
+      ['book', 'exposures', 'schedule', 'cost', 'stress', 'policy', 'coverage', 'effectiveness'],
+      '--report',
+      'how the book has covered them: coverage per week, cost to date, effectiveness (from history)',
+      '--html <file>',
+      'with --report: also write a self-contained HTML report (charts) to this file',
+    ),
     examples: [
       // The sample files of a checkout (docs/examples/): every example runs as written from its root.
       'hedge exposures docs/examples/exposures.csv',
@@ -586,17 +561,16 @@ export const EXPOSURES = automation(
 export const REPORT = book('report', 'read', 'P&L by day, week, month, side, tenor, market or deal; CSV, HTML', {
   description:
     'P&L by day, week, month, side, tenor, market, closed hedge or deal reference from history, with unrealized P&L; CSV; --html FILE',
-  options: [
+  options: options(
     CLOSED_SINCE,
     UNTIL_DATE_OR_CONDITION,
-    opt(
-      '--by <group>',
-      'group by day, week, month, side, tenor, market, hedge (a line per closed hedge) or ref (a line per deal reference, across its rolls); default day',
-      ['day', 'week', 'month', 'side', 'tenor', 'market', 'hedge', 'ref'],
-    ),
+    '--by <group>',
+    'group by day, week, month, side, tenor, market, hedge (a line per closed hedge) or ref (a line per deal reference, across its rolls); default day',
+    ['day', 'week', 'month', 'side', 'tenor', 'market', 'hedge', 'ref'],
     REF_FILTER,
-    opt('--html <file>', 'also write a self-contained HTML report (charts, A4 printable) to this file'),
-  ],
+    '--html <file>',
+    'also write a self-contained HTML report (charts, A4 printable) to this file',
+  ),
   examples: [
     'hedge report --by week',
     'hedge report --by hedge --ref DEAL-7',
@@ -607,23 +581,25 @@ export const REPORT = book('report', 'read', 'P&L by day, week, month, side, ten
 
 export const MATURITIES = book('maturities', 'read', 'What settles when, grouped by day, with countdowns', {
   description: 'Upcoming settlements grouped by day: market, side, notional, maturity and countdown, mark P&L, carry',
-  options: [
-    opt('--within <duration>', 'only hedges maturing within this long: 12h, 3d, 2w (default: all)'),
+  options: options(
+    '--within <duration>',
+    'only hedges maturing within this long: 12h, 3d, 2w (default: all)',
     REF_FILTER,
     UNTIL_OPTION,
-  ],
+  ),
   examples: ['hedge maturities', 'hedge maturities --within 3d --json'],
 });
 
 export const ROLL = trading('roll', 'write', "Close a side's hedge and open it again for a new tenor", {
   description: 'Keep a side covered past its maturity: close the open hedge and open the same notional for a new tenor',
   args: [MARKET_ARG, SIDE_ARG],
-  options: [
+  options: options(
     TENOR_OPTION,
-    opt('--ref <client_reference>', "the new hedge's deal id (default: the rolled hedge's own, kept through the roll)"),
+    '--ref <client_reference>',
+    "the new hedge's deal id (default: the rolled hedge's own, kept through the roll)",
     SKIP_CHECKS,
     ...WRITE_OPTIONS,
-  ],
+  ),
   examples: [
     'hedge roll USDTNGN buy --tenor 7',
     'hedge roll USDTNGN sell --tenor 3 --dry-run',
@@ -634,23 +610,22 @@ export const ROLL = trading('roll', 'write', "Close a side's hedge and open it a
 export const MCP = setup('mcp', 'local', 'Serve the commands as MCP tools over stdio, for an AI agent', {
   prints: 'the MCP protocol (JSON-RPC over stdio)',
   description: 'Serve the commands as Model Context Protocol tools over stdio, for an AI agent',
-  options: [
-    opt('--allow-live', 'offer write tools on a live key too (each write then needs a confirmation token)'),
+  options: options(
+    '--allow-live',
+    'offer write tools on a live key too (each write then needs a confirmation token)',
     opt(
       '--root <dir>',
       'a directory plan and apply may read target files from (repeatable; default the working directory)',
       undefined,
       'repeatable',
     ),
-    ...opts(
-      '--max-notional <usd>',
-      'refuse a write tool call that trades more than this many USD (nothing sent)',
-      '--max-daily-notional <usd>',
-      "refuse a write that would take the agent's trades of the last 24 h (journal, via agent) past this many USD",
-      '--markets <list>',
-      'the only markets write tools may trade, comma-separated: USDTNGN,USDTKES',
-    ),
-  ],
+    '--max-notional <usd>',
+    'refuse a write tool call that trades more than this many USD (nothing sent)',
+    '--max-daily-notional <usd>',
+    "refuse a write that would take the agent's trades of the last 24 h (journal, via agent) past this many USD",
+    '--markets <list>',
+    'the only markets write tools may trade, comma-separated: USDTNGN,USDTKES',
+  ),
   examples: [
     'hedge mcp --demo',
     'hedge mcp --profile desk --max-notional 25k --max-daily-notional 100k --markets USDTNGN',
@@ -661,7 +636,7 @@ export const MCP = setup('mcp', 'local', 'Serve the commands as MCP tools over s
 export const TOOLS = setup('tools', 'local', 'The tools an agent may call: schemas, risk tiers, errors', {
   description:
     'Describe the commands an agent may call: names, argument schemas, risk tiers and the errors each can return',
-  options: opts(
+  options: options(
     '--errors',
     'print the error catalogue instead: every error code, its exit code, whether and how to retry, what to do',
   ),
@@ -673,14 +648,10 @@ export const API = automation('api', 'local', "Call any endpoint with the profil
   description:
     "Call any endpoint with the profile's key, as `gh api` does; prints the whole envelope; writes are journaled",
   args: [arg('path', 'relative to the base URL: /hedges, /hedges?status=filled')],
-  options: [
-    opt('-X, --method <method>', 'GET (default), POST, PUT, PATCH or DELETE; all but GET are journaled writes', [
-      'GET',
-      'POST',
-      'PUT',
-      'PATCH',
-      'DELETE',
-    ]),
+  options: options(
+    '-X, --method <method>',
+    'GET (default), POST, PUT, PATCH or DELETE; all but GET are journaled writes',
+    ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     opt(
       '-f, --raw-field <key=value>',
       'a string parameter: query string of a GET, JSON body otherwise',
@@ -694,17 +665,15 @@ export const API = automation('api', 'local', "Call any endpoint with the profil
       'repeatable',
     ),
     opt('-H, --header <name:value>', 'an extra request header (never Authorization)', undefined, 'repeatable'),
-    ...opts(
-      '--input <file>',
-      'the JSON body from this file (- for stdin); -f/-F then go in the query string',
-      '--paginate',
-      'GET every page of a list and print one envelope of all its rows',
-      '-i, --include',
-      'print the HTTP status line and the response headers before the body',
-    ),
+    '--input <file>',
+    'the JSON body from this file (- for stdin); -f/-F then go in the query string',
+    '--paginate',
+    'GET every page of a list and print one envelope of all its rows',
+    '-i, --include',
+    'print the HTTP status line and the response headers before the body',
     ...WRITE_OPTIONS.slice(1),
     UNTIL_OPTION,
-  ],
+  ),
   examples: [
     'hedge api /markets',
     'hedge api /hedges -f status=filled -F limit=5 --query "data[].id"',

@@ -128,7 +128,7 @@ export function opt<const F extends string, const K extends OptionKind = KindOf<
   description: string,
   values?: OptionSpec['values'],
   kind?: K,
-): { flags: F; key: KeyOf<F>; kind: NoInfer<K>; description: string } & Pick<OptionSpec, 'values'> {
+) {
   const long = /--(?:no-)?([\w-]+)/.exec(flags)![1];
   const key = long.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()) as KeyOf<F>;
   const derived = flags.includes('<')
