@@ -106,15 +106,10 @@ export class HttpSandboxEngine {
       const headers = { ...(replayed && { 'idempotent-replayed': 'true' }), ...rate };
       return { status: 200, headers, body: { data, error: null, meta } };
     } catch (error) {
-      return errorResponse(
-        error instanceof ApiError
-          ? error
-          : new ApiError(
-              500,
-              'internal_error',
-              `sandbox error: ${error instanceof Error ? error.message : String(error)}`,
-            ),
-      );
+      // A refusal goes out as the spec's error; anything else as a 500.
+      if (error instanceof ApiError) return errorResponse(error);
+      const message = error instanceof Error ? error.message : String(error);
+      return errorResponse(new ApiError(500, 'internal_error', `sandbox error: ${message}`));
     }
   }
 
