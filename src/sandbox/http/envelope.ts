@@ -1,6 +1,24 @@
 // The response envelope and the error vocabulary of the sandbox (spec section 7 plus the wire contract's
 // additions).
 
+export interface EngineRequest {
+  method: string;
+  /** Path relative to the base path, e.g. `/hedges/hdg_…`. */
+  path: string;
+  query: Record<string, string>;
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>;
+  /** Parsed JSON, `INVALID_JSON` (validation.ts) when it did not parse, `undefined` when there was none. */
+  body: unknown;
+}
+
+/** An action's data (`replayed`: an idempotent write answered from its record, nothing acted again). */
+export interface Answer {
+  data: unknown;
+  meta: Record<string, unknown>;
+  replayed?: true;
+}
+
 export interface Envelope {
   data: unknown;
   error: { code: string; message: string; details?: Record<string, unknown> } | null;
@@ -26,7 +44,7 @@ export class ApiError extends Error {
   }
 }
 
-export function succeeded(data: unknown, meta: Record<string, unknown> = {}) {
+export function succeeded(data: unknown, meta: Record<string, unknown> = {}): Answer {
   return { data, meta };
 }
 

@@ -1,59 +1,321 @@
-// The engine behind HTTP: a request routed to its action, the engine's result shaped into status, headers and
-// envelope. The server and the engine tests answer requests through this one adapter.
+// The engine behind HTTP: a request authenticated, held to its key's rate and routed to its action, a write to its
+// Idempotency-Key; the answer as status, headers and envelope. The server and the engine tests answer requests through
+// this one class.
 
-import { type EngineRequest, type EngineSuccess, type HandleContext, Refusal, SandboxEngine } from '../engine.js';
-import { ApiError, errorResponse } from './envelope.js';
+import { type Book, createBook } from '../book.js';
+import { createEngineState, type EngineOptions } from '../engine.js';
+import type { AccountState, EngineState } from '../engine-state.js';
+import { parseDialect, wireDialect } from '../dialects.js';
+import { DAY_MS, MARKET_MODEL } from '../market-model.js';
+import { ApiError, type Answer, type EngineRequest, errorResponse, validationError } from './envelope.js';
 import { isWrite, matchRoute } from './routes.js';
 
-/** The statuses of the engine's own refusals. */
-const REFUSAL_STATUS: Record<string, number> = {
-  unauthorized: 401,
-  live_key_refused: 401,
-  rate_limited: 429,
-  idempotency_in_flight: 409,
-  idempotency_key_reuse: 409,
-  validation_error: 400,
-};
+const TEST_KEY = /^[a-z]{2,8}_test_[A-Za-z0-9]{16,64}$/;
+const LIVE_KEY = /^[a-z]{2,8}_live_[A-Za-z0-9]{16,64}$/;
+/** Like common payment APIs: a key can be replayed for a day, then it may be reused freely. */
+const IDEMPOTENCY_TTL_MS = DAY_MS;
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+const DEFAULT_FILL_DELAY_MS = 2000;
+const EXPIRY_COMPACTION_MIN = 1024;
 
-const rateHeaders = (rate: EngineSuccess['rate']) =>
-  rate && { 'x-ratelimit-limit': String(rate.limit), 'x-ratelimit-remaining': String(rate.remaining) };
+export interface IdempotencyLease {
+  readonly scope: string;
+}
 
-export class HttpSandboxEngine extends SandboxEngine {
-  handle(request: EngineRequest, nowMs: number, context: HandleContext = {}) {
+const rateHeaders = (limit: number, remaining: number) => ({
+  'x-ratelimit-limit': String(limit),
+  'x-ratelimit-remaining': String(remaining),
+});
+
+export class HttpSandboxEngine {
+  readonly state: EngineState;
+  readonly dialect;
+  readonly fillDelayMs: number;
+  /** Counts the changes of state since the last save (its host sets it back to 0 when it saves). */
+  revision = 0;
+  private readonly book: Book;
+  private readonly accountIdsByKey = new Map<string, string>();
+  private readonly inFlight = new Set<string>();
+  private readonly buckets = new Map<string, { tokens: number; updatedMs: number }>();
+  private readonly rateLimit: number | undefined;
+  /** The dialect's rules as this sandbox applies them (severalPerSide may override one). */
+  readonly wire;
+  /**
+   * Idempotency records in creation order, which is expiry order since sandbox time never runs backwards: expiring
+   * them costs only the records that expire, not a walk over a day of keys.
+   */
+  private expiryQueue: { scope: string; createdAtMs: number }[] | undefined;
+  private expiryHead = 0;
+
+  constructor(options: EngineOptions, state = createEngineState(options.seed, options.dialect)) {
+    if (state.version !== 1) throw new Error(`unsupported sandbox state version ${String(state.version)}`);
+    if (options.dialect !== undefined && parseDialect(options.dialect) !== state.dialect)
+      throw new Error(
+        `this sandbox state speaks the ${state.dialect} dialect, not ${options.dialect}; start without a dialect to keep it, or from a fresh state for another`,
+      );
+    const several = options.severalPerSide;
+    this.wire = {
+      ...wireDialect(state.dialect),
+      ...(several !== undefined && { hedgesPerSide: several ? ('several' as const) : ('one' as const) }),
+    };
+    for (const key of options.apiKeys) {
+      if (!TEST_KEY.test(key))
+        throw new Error('sandbox API keys must be test keys like hpk_test_<16-64 alphanumerics>');
+      this.accountIdsByKey.set(key, options.knownAccountIds?.[key] ?? accountIdFor(key));
+    }
+    const extra = (options.extraMarkets ?? []).map((market) => ({
+      ...market,
+      backgroundOpenInterestUsd: { buy: 0, sell: 0 },
+    }));
+    this.state = state;
+    this.dialect = state.dialect;
+    this.fillDelayMs = options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS;
+    this.rateLimit = options.rateLimit;
+    this.book = createBook(state, {
+      fillDelayMs: this.fillDelayMs,
+      failRate: options.failRate ?? 0,
+      exposureCapUsd: options.exposureCapUsd ?? MARKET_MODEL.defaultExposureCapUsd,
+      // Copies: a test or a fault may change an account's market, never the model every engine starts from.
+      markets: [...this.wire.markets.filter(({ market }) => !extra.some((e) => e.market === market)), ...extra].map(
+        (definition) => ({ ...definition }),
+      ),
+      dayMs: durationOption('dayMs', options.dayMs, DAY_MS, 1),
+      settlementDelayMs: durationOption('settlementDelayMs', options.settlementDelayMs),
+      viewLagMs: durationOption('viewLagMs', options.viewLagMs),
+      recordLagMs: durationOption('recordLagMs', options.recordLagMs),
+    });
+  }
+
+  /**
+   * One request: its endpoint, who sends it, within its rate, at its time. A write honours Idempotency-Key: its
+   * action runs at most once (a replay runs nothing). `lease`: the key this request holds in flight itself.
+   */
+  handle(
+    request: EngineRequest,
+    nowMs: number,
+    { realTimeMs, lease }: { realTimeMs?: number; lease?: IdempotencyLease } = {},
+  ) {
     try {
       const { handle, idempotent, params } = matchRoute(request.method, request.path);
-      const { data, meta, replayed, rate } = this.run(
-        request,
-        nowMs,
-        idempotent,
-        (acting) => handle({ ...acting, request, params }),
-        context,
-      );
-      const headers = { ...(replayed && { 'idempotent-replayed': 'true' }), ...rateHeaders(rate) };
+      const principal = this.authenticate(request.headers.authorization);
+      const rate = this.enforceRateLimit(principal.apiKey, realTimeMs ?? nowMs);
+      const now = this.advanceTo(nowMs);
+      const account = this.accountOf(principal.accountId);
+      const act = () => handle({ book: this.book, account, nowMs: now, dialect: this.wire, request, params });
+      const { data, meta, replayed } = idempotent ? this.write(request, account, now, act, lease) : act();
+      const headers = { ...(replayed && { 'idempotent-replayed': 'true' }), ...rate };
       return { status: 200, headers, body: { data, error: null, meta } };
     } catch (error) {
-      return errorResponse(apiError(error));
+      // A refusal goes out as the spec's error; anything else as a 500.
+      if (error instanceof ApiError) return errorResponse(error);
+      const message = error instanceof Error ? error.message : String(error);
+      return errorResponse(new ApiError(500, 'internal_error', `sandbox error: ${message}`));
     }
   }
 
-  /** Only a write (an endpoint that honours Idempotency-Key) holds its key. */
-  override acquireIdempotencyKey(request: EngineRequest) {
-    return isWrite(request.method, request.path) ? super.acquireIdempotencyKey(request) : null;
+  /** A write that acts (not a replay, not refused) moves the state, and trailing views show it later. */
+  private write(
+    request: EngineRequest,
+    account: AccountState,
+    now: number,
+    act: () => Answer,
+    lease?: IdempotencyLease,
+  ) {
+    const acted = () => {
+      const result = act();
+      this.revision++;
+      this.book.noteViewChange(account, now);
+      return result;
+    };
+    const key = readIdempotencyKey(request.headers);
+    if (key === undefined) return acted();
+    const scope = idempotencyScope(account.id, key);
+    if (this.inFlight.has(scope) && lease?.scope !== scope)
+      throw new ApiError(409, 'idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
+        idempotency_key: key,
+      });
+    // Same method, path and JSON body (key order ignored) is "the same request". A body that did not parse reads as
+    // no body: neither is a request that acts, so neither is remembered.
+    const digest = sha256(`${request.method} ${request.path} ${canonicalJson(request.body)}`, 'base64url');
+    const existing = this.state.idempotency[scope];
+    if (existing && now - existing.createdAtMs < IDEMPOTENCY_TTL_MS) {
+      if (existing.fingerprintDigest !== digest)
+        throw new ApiError(409, 'idempotency_key_reuse', 'this Idempotency-Key was used with a different request', {
+          idempotency_key: key,
+        });
+      return { ...(JSON.parse(existing.bodyJson) as Answer), replayed: true };
+    }
+    // Only successes are remembered: a refused request did nothing, so retrying it may act.
+    const result = acted();
+    this.state.idempotency[scope] = {
+      fingerprintDigest: digest,
+      createdAtMs: now,
+      // Flattened: JSON.stringify's string is a tree of pieces that would be kept as such for a day.
+      bodyJson: Buffer.from(JSON.stringify(result)).toString(),
+    };
+    // Not built yet: building it later reads this record from the state with the others.
+    this.expiryQueue?.push({ scope, createdAtMs: now });
+    return result;
+  }
+
+  /** Holds a write's Idempotency-Key in flight during injected latency. */
+  acquireIdempotencyKey(request: EngineRequest) {
+    try {
+      if (!isWrite(request.method, request.path)) return null;
+      const principal = this.authenticate(request.headers.authorization);
+      const key = readIdempotencyKey(request.headers);
+      if (key === undefined) return null;
+      const scope = idempotencyScope(principal.accountId, key);
+      if (this.inFlight.has(scope)) return 'in-flight';
+      this.inFlight.add(scope);
+      return { scope };
+    } catch {
+      return null;
+    }
+  }
+
+  releaseIdempotencyKey(lease: IdempotencyLease) {
+    this.inFlight.delete(lease.scope);
+  }
+
+  /** Also expires day-old idempotency records; the time returned never moves backwards. */
+  advanceTo(nowMs: number) {
+    const now = Math.max(nowMs, this.state.nowMs);
+    if (this.book.processDueEvents(now) > 0) this.revision++;
+    if (this.expireIdempotency(now) > 0) this.revision++;
+    this.state.nowMs = now;
+    return now;
+  }
+
+  /** Test and bench helper: `count` past hedges, newest first, one hour apart. */
+  seedHedges(apiKey: string, count: number, status: 'closed' | 'failed', nowMs: number) {
+    const { book } = this;
+    const principal = this.authenticate(`Bearer ${apiKey}`);
+    const now = this.advanceTo(nowMs);
+    const account = this.accountOf(principal.accountId);
+    const { market } = book.markets.find((definition) => definition.status === 'open') ?? book.markets[0];
+    const ids = Array.from({ length: count }, (_, index) => {
+      const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
+      const endMs = now - (index + 1) * 3_600_000;
+      const settled = status === 'closed' && index % 3 !== 2;
+      const request = {
+        market,
+        side: index % 2 === 0 ? ('buy' as const) : ('sell' as const),
+        notionalUsd: 10_000 * (1 + Math.floor(book.random() * 25)),
+        tenorDays,
+        clientReference: `seed-${index + 1}`,
+      };
+      const openedAtMs = endMs - (tenorDays * book.config.dayMs) / (settled ? 1 : 2);
+      const outcome = status === 'failed' ? 'failed' : settled ? 'settled' : endMs;
+      return book.recordPastHedge(account, request, openedAtMs, outcome).id;
+    });
+    book.processDueEvents(now);
+    book.noteViewChange(account, now);
+    this.revision++;
+    return ids;
+  }
+
+  private authenticate(authorization: string | undefined) {
+    const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+    if (!match) throw new ApiError(401, 'unauthorized', 'missing or malformed Authorization: Bearer <API key>');
+    const apiKey = match[1];
+    const accountId = this.accountIdsByKey.get(apiKey);
+    if (accountId) return { apiKey, accountId };
+    if (LIVE_KEY.test(apiKey)) throw new ApiError(401, 'live_key_refused', 'the sandbox accepts test keys only');
+    throw new ApiError(401, 'unauthorized', 'unknown API key');
+  }
+
+  private accountOf(accountId: string) {
+    if (!this.state.accounts[accountId]) this.revision++;
+    return this.book.account(accountId);
+  }
+
+  /** Token bucket: bursts up to one second's worth, then `rateLimit` per second; the rate headers of an answer. */
+  private enforceRateLimit(apiKey: string, realTimeMs: number) {
+    const limit = this.rateLimit;
+    if (limit === undefined || limit <= 0) return;
+    const bucket = this.buckets.get(apiKey) ?? { tokens: limit, updatedMs: realTimeMs };
+    const elapsed = Math.max(0, realTimeMs - bucket.updatedMs);
+    bucket.tokens = Math.min(limit, bucket.tokens + (elapsed * limit) / 1000);
+    bucket.updatedMs = realTimeMs;
+    this.buckets.set(apiKey, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return rateHeaders(limit, Math.floor(bucket.tokens));
+    }
+    // The epsilon keeps float dust (0.6000000001 tokens missing) from adding a millisecond.
+    const retryAfterMs = Math.ceil(((1 - bucket.tokens) * 1000) / limit - 1e-6);
+    throw new ApiError(
+      429,
+      'rate_limited',
+      `more than ${limit} requests per second for this key; retry later`,
+      { retry_after_ms: retryAfterMs },
+      { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))), ...rateHeaders(limit, 0) },
+    );
+  }
+
+  private expireIdempotency(nowMs: number) {
+    if (this.expiryQueue === undefined)
+      this.expiryQueue = Object.entries(this.state.idempotency)
+        .map(([scope, record]) => ({ scope, createdAtMs: record.createdAtMs }))
+        .sort((a, b) => a.createdAtMs - b.createdAtMs);
+    const queue = this.expiryQueue;
+    let expired = 0;
+    while (this.expiryHead < queue.length && nowMs - queue[this.expiryHead].createdAtMs >= IDEMPOTENCY_TTL_MS) {
+      const { scope, createdAtMs } = queue[this.expiryHead++];
+      // A key reused after it expired has a newer record (and a later entry): leave that one.
+      if (this.state.idempotency[scope]?.createdAtMs === createdAtMs) {
+        delete this.state.idempotency[scope];
+        expired++;
+      }
+    }
+    if (this.expiryHead >= EXPIRY_COMPACTION_MIN && this.expiryHead * 2 >= queue.length) {
+      this.expiryQueue = queue.slice(this.expiryHead);
+      this.expiryHead = 0;
+    }
+    return expired;
   }
 }
 
-/** What the client is told: a refusal of the engine's or a route's as the spec's error, anything else as a 500. */
-function apiError(error: unknown) {
-  if (error instanceof ApiError) return error;
-  if (!(error instanceof Refusal))
-    return new ApiError(
-      500,
-      'internal_error',
-      `sandbox error: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  const { code, details, rate } = error;
-  const retryAfter = code === 'rate_limited' && {
-    'retry-after': String(Math.max(1, Math.ceil(Number(details?.retry_after_ms) / 1000))),
-  };
-  return new ApiError(REFUSAL_STATUS[code], code, error.message, details, { ...retryAfter, ...rateHeaders(rate) });
+function durationOption(name: string, value: number | undefined, fallback = 0, min = 0) {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < min)
+    throw new Error(`sandbox option ${name} must be a number of ms, at least ${min}; got ${String(value)}`);
+  return value;
+}
+
+function idempotencyScope(accountId: string, key: string) {
+  // Joined, not a template: the expiry queue keeps this string for a day, and V8 keeps a string made by
+  // concatenation as a tree of its parts (book.ts, hex64).
+  return ['test', accountId, key].join(':');
+}
+
+function accountIdFor(apiKey: string) {
+  return `acct_${sha256(apiKey, 'hex').slice(0, 16)}`;
+}
+
+// node:crypto is loaded by the first hash: a request that hashes nothing (a quote, a list, every request of the
+// demo's key) never loads it.
+function sha256(text: string, encoding: 'hex' | 'base64url') {
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest(encoding);
+}
+
+function readIdempotencyKey(headers: Record<string, string | undefined>) {
+  const key = headers['idempotency-key'];
+  if (key === undefined) return;
+  if (!key.length || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)
+    throw validationError('Idempotency-Key', `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+  return key;
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    const entries = Object.keys(record)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
 }

@@ -10,8 +10,7 @@ import {
   compareHistoryRecords,
   partitionPoint,
 } from '../engine-state.js';
-import type { ActionContext, EngineRequest, EngineSuccess } from '../engine.js';
-import { ApiError, notFoundError, succeeded, validationError } from './envelope.js';
+import { ApiError, type Answer, type EngineRequest, notFoundError, succeeded, validationError } from './envelope.js';
 import {
   type Side,
   marketHeadroomUsd,
@@ -35,7 +34,12 @@ import {
 } from './validation.js';
 import { accountView, hedgeView, marketView, positionViews, quoteView, wireStatus } from '../views.js';
 
-interface RouteContext extends ActionContext {
+/** What an action works on: the book, the caller's account, the sandbox time and the dialect; its request. */
+interface RouteContext {
+  book: Book;
+  account: AccountState;
+  nowMs: number;
+  dialect: WireDialect;
   request: EngineRequest;
   params: string[];
 }
@@ -293,7 +297,7 @@ function changeHedge({ book, account, request, nowMs, dialect, params }: RouteCo
 }
 
 // Literal paths come before the `/hedges/{id}` pattern so `/hedges/history` is not an id.
-const ROUTES: [string | RegExp, Record<string, (context: RouteContext) => EngineSuccess>][] = [
+const ROUTES: [string | RegExp, Record<string, (context: RouteContext) => Answer>][] = [
   [
     '/markets',
     {

@@ -7,11 +7,11 @@ import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 
 import { createClock } from '../clock.js';
-import { DEFAULT_SEED, type EngineOptions, type IdempotencyLease, createEngineState } from '../engine.js';
+import { DEFAULT_SEED, type EngineOptions, createEngineState } from '../engine.js';
 import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
 import { faultInjector, type FaultSettings } from './faults.js';
 import { withHostileText } from './hostile-text.js';
-import { HttpSandboxEngine } from './http-engine.js';
+import { HttpSandboxEngine, type IdempotencyLease } from './http-engine.js';
 import { parseBody, readBody, sendEnvelope, sendMalformed, sendPadded, splitUrl, stallBody } from './http-io.js';
 import {
   sharedStateFile,
