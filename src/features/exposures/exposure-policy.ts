@@ -134,17 +134,6 @@ export function resolvePolicy(file: Partial<ExposurePolicy>, flags: PolicyFlags)
   return policy as unknown as ExposurePolicy;
 }
 
-/** The policy in words, for the command's header and docs: "100% ≤30d, 75% ≤90d, 50% beyond; band ±5%; …". */
-export function describePolicy(policy: ExposurePolicy) {
-  const ratios = policy.buckets
-    .map(
-      (bucket, index) =>
-        `${Math.round(bucket.ratio * 10_000) / 100}% ${bucket.withinDays === undefined ? (index === 0 ? 'at any time' : 'beyond') : `within ${bucket.withinDays}d`}`,
-    )
-    .join(', ');
-  return `hedge ratio ${ratios}; re-size band ±${policy.bandPct}%; USD sized ${policy.sizing === 'current' ? "at today's price" : "at the first cover's price"}; books in ${policy.functional}; ${policy.netting ? 'receivables and payables netted per market' : 'no netting'}`;
-}
-
 /** The policy as data (JSON output, the policy section). */
 export function policyAsData(policy: ExposurePolicy) {
   return {
@@ -157,4 +146,15 @@ export function policyAsData(policy: ExposurePolicy) {
     functional: policy.functional,
     netting: policy.netting,
   };
+}
+
+/** The policy (as data) in words, for the command's header and docs: "100% ≤30d, 75% ≤90d, 50% beyond; band ±5%; …". */
+export function describePolicy(policy: ReturnType<typeof policyAsData>) {
+  const ratios = policy.ratios
+    .map(
+      ({ within_days: days, ratio_pct: pct }, index) =>
+        `${pct}% ${days === null ? (index === 0 ? 'at any time' : 'beyond') : `within ${days}d`}`,
+    )
+    .join(', ');
+  return `hedge ratio ${ratios}; re-size band ±${policy.band_pct}%; USD sized ${policy.sizing === 'current' ? "at today's price" : "at the first cover's price"}; books in ${policy.functional}; ${policy.netting ? 'receivables and payables netted per market' : 'no netting'}`;
 }

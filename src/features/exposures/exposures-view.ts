@@ -2,11 +2,11 @@
 // section's rows (--show, default the book) in TSV, CSV and NDJSON; with --report the same for
 // coverage, cost to date and effectiveness, and a self-contained HTML file with two charts and the
 // tables (--html). Renders only.
-import { describePolicy, policyAsData } from './exposure-policy.js';
+import { describePolicy } from './exposure-policy.js';
 import { EFFECTIVE_BAND_PCT } from './exposures-rules.js';
 import type { ExposureReportView, ExposuresView } from './exposures.js';
 import { fieldTable, type FieldSpec } from '../../platform/fields/fields.js';
-import { formatFixed, formatMoney, formatSignedMoney, formatUpTo } from '../../core/number-format.js';
+import { formatFixed, formatSignedMoney, formatUpTo } from '../../core/number-format.js';
 import { payOrEarn } from '../../core/money.js';
 import type { Output } from '../../platform/terminal/output.js';
 import { CHART, escapeHtml, fixed, svgBar, svgOpen } from '../report/report-html.js';
@@ -123,69 +123,42 @@ const SECTIONS = {
   ),
 };
 
-export type ExposureSection = keyof typeof SECTIONS;
-export const EXPOSURE_SECTIONS = Object.keys(SECTIONS) as ExposureSection[];
+/** `hedge exposures FILE`: every section on a terminal and in JSON, one in the row formats (the book unless --show says). */
+export const PLAN_VIEW = {
+  sections: SECTIONS as Record<string, Section>,
+  all: ['exposures', 'book', 'schedule', 'cost', 'stress'],
+  fallback: 'book',
+  footer: 'Nothing was sent. Carry and fees from your side (- you pay); stress: + a gain, - a loss, in USD.',
+};
 
-/** The command's output: every section on a terminal and in JSON, one in the row formats. */
-export async function renderExposures(output: Output, view: ExposuresView, options: { section?: ExposureSection }) {
-  const { availableExposureUsd: available, heldUsd = 0, fees, asOf, source, policy, prices, ...tables } = view;
-  const target = view.book.reduce((total, row) => total + row.target_usd, 0);
-  // The headroom is net of what is open: reaching the target adds only what it holds beyond that.
-  if (available !== undefined && target - heldUsd > available)
-    output.warn(
-      `The target book (${formatMoney(target)} USD) is above what its markets hold (${formatMoney(heldUsd)} USD) by more than the account's available exposure (${formatMoney(available)} USD): the server would refuse part of it.`,
-    );
-  const bps = Object.entries(fees).map(([market, { rate, from }]) => {
-    if (rate === null)
-      output.warn(
-        `${market}: the fee could not be quoted; the projected cost shows carry only (give it with --fee-bps).`,
-      );
-    return [market, { rate_bps: rate === null ? null : Math.round(rate * 1e6) / 100, from }];
-  });
-  const rest = {
-    fees: Object.fromEntries(bps),
-    ...(available === undefined ? {} : { available_exposure_usd: available }),
-    ...tables,
-  };
-  await renderSections(output, view, SECTIONS, rest, {
-    ...options,
-    all: ['exposures', 'book', 'schedule', 'cost', 'stress'],
-    fallback: 'book',
-    footer: 'Nothing was sent. Carry and fees from your side (- you pay); stress: + a gain, - a loss, in USD.',
-  });
-}
-
-/** A document (its head: the time, file, policy and prices; then `rest`)'s sections: JSON whole (or the member); a table per section on a terminal; one section's rows (asked, or `fallback`) in TSV, CSV and NDJSON. */
-async function renderSections<S extends string>(
+/** A document (its head: the time, file, policy and prices; then its sections' rows)'s sections: JSON whole (or the member); a table per section on a terminal; one section's rows (asked, or the view's fallback) in TSV, CSV and NDJSON. */
+export async function renderExposureSections(
   output: Output,
-  view: Pick<ExposuresView, 'source' | 'asOf' | 'policy' | 'prices'>,
-  sections: Record<S, Section>,
-  rest: JsonObject,
-  options: { section?: S; all: readonly S[]; fallback: S; footer: string },
+  document: ExposuresView | ExposureReportView,
+  view: typeof PLAN_VIEW,
+  section?: string,
 ) {
-  const { section } = options;
-  const policy = policyAsData(view.policy);
-  const document: JsonObject = { as_of: view.asOf, source: view.source, policy, prices: view.prices, ...rest };
+  const { sections } = view;
   // The policy section's rows are its ratio buckets.
-  const list = (shown: Output, name: S, more = {}) =>
-    shown.list((name === 'policy' ? policy.ratios : document[name]) as JsonObject[], sections[name], {
-      empty: sections[name].empty,
-      title: sections[name].title,
-      ...more,
-    });
+  const list = (shown: Output, name: string, more = {}) =>
+    shown.list(
+      (name === 'policy' ? document.policy.ratios : (document as JsonObject)[name]) as JsonObject[],
+      sections[name],
+      { empty: sections[name].empty, title: sections[name].title, ...more },
+    );
   output.tableNote(
-    output.chalk.dim(`${view.source} as of ${utcMinute(view.asOf)} UTC: ${describePolicy(view.policy)}.`),
+    output.chalk.dim(`${document.source} as of ${utcMinute(document.as_of)} UTC: ${describePolicy(document.policy)}.`),
   );
   // A person reads every section; TSV and CSV one (asked, or the fallback); JSON the document (or the asked member).
   await (section !== undefined
-    ? list(output, section, { json: document[section] })
-    : list(output, options.fallback, {
+    ? list(output, section, { json: (document as JsonObject)[section] })
+    : list(output, view.fallback, {
         json: document,
         people: async (shown: Output) => {
-          for (const name of options.all) await list(shown, name);
+          for (const name of view.all) await list(shown, name);
         },
       }));
-  output.tableNote(output.chalk.dim(options.footer));
+  output.tableNote(output.chalk.dim(view.footer));
 }
 
 // ---- --report ------------------------------------------------------------------------------
@@ -233,27 +206,14 @@ const REPORT_SECTION_VIEWS = {
   ),
 };
 
-export type ReportSection = keyof typeof REPORT_SECTION_VIEWS;
-export const REPORT_SECTIONS = Object.keys(REPORT_SECTION_VIEWS) as ReportSection[];
-
-export async function renderExposureReport(
-  output: Output,
-  view: ExposureReportView,
-  options: { section?: ReportSection },
-) {
-  if (!view.historyComplete)
-    output.warn(
-      `GET /hedges/history returned ${view.historyFetched} closed hedges and may hold older ones: the cost to date may be incomplete.`,
-    );
-  const rest = { history_complete: view.historyComplete, effective_band_pct: [...EFFECTIVE_BAND_PCT], ...view.report };
-  await renderSections(output, view, REPORT_SECTION_VIEWS, rest, {
-    ...options,
-    all: REPORT_SECTIONS,
-    fallback: 'coverage',
-    footer:
-      "Exposure in USD at today's price; hedged: what the hedges held then, in the exposure's direction. Nothing was sent.",
-  });
-}
+/** `hedge exposures FILE --report`: as PLAN_VIEW, coverage by default. */
+export const REPORT_VIEW: typeof PLAN_VIEW = {
+  sections: REPORT_SECTION_VIEWS,
+  all: Object.keys(REPORT_SECTION_VIEWS),
+  fallback: 'coverage',
+  footer:
+    "Exposure in USD at today's price; hedged: what the hedges held then, in the exposure's direction. Nothing was sent.",
+};
 // ---- the report's HTML ---------------------------------------------------------------------
 
 const HEIGHT = 260;
@@ -268,7 +228,7 @@ function compact(value: number) {
 
 /** Bars of exposure and hedged per week (one market at a time), the target as a line of dots. */
 function coverageChart(view: ExposureReportView, market: string) {
-  const weeks = view.report.coverage.filter((row) => row.market === market);
+  const weeks = view.coverage.filter((row) => row.market === market);
   if (!weeks.length) return '';
   const top = Math.max(1, ...weeks.flatMap((row) => [row.exposure_usd, row.hedged_usd, row.target_usd])) * 1.1;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
@@ -304,7 +264,7 @@ function coverageChart(view: ExposureReportView, market: string) {
 
 /** Each exposure's dollar-offset ratio as a bar, against the 80–125% band. */
 function effectivenessChart(view: ExposureReportView) {
-  const rows = view.report.effectiveness.filter((row) => row.offset_pct !== null);
+  const rows = view.effectiveness.filter((row) => row.offset_pct !== null);
   if (!rows.length) return '<p class="muted">No exposure has moved since its first cover yet: no ratio to chart.</p>';
   const rowH = 26;
   const height = PAD.top + rows.length * rowH + PAD.bottom;
@@ -327,7 +287,7 @@ function effectivenessChart(view: ExposureReportView) {
 }
 
 /** A report section's table, whole: every row and column. */
-function table(view: ExposureReportView, name: ReportSection) {
+function table(view: ExposureReportView, name: keyof typeof REPORT_SECTION_VIEWS) {
   const { fields } = REPORT_SECTION_VIEWS[name];
   const cell = (value: unknown, field: FieldSpec) => {
     if (value === null || value === undefined) return '<td class="muted">—</td>';
@@ -340,7 +300,7 @@ function table(view: ExposureReportView, name: ReportSection) {
   const head = fields.map(
     ({ label, unit }) => `<th>${escapeHtml(label)}${unit && unit !== 'rate' ? ` (${escapeHtml(unit)})` : ''}</th>`,
   );
-  const body = (view.report[name] as JsonObject[]).map(
+  const body = (view[name] as JsonObject[]).map(
     (row) => `<tr>${fields.map((field) => cell(row[field.key], field)).join('')}</tr>`,
   );
   return `<div class="scroll"><table><thead><tr>${head.join('')}</tr></thead><tbody>${body.join('\n')}</tbody></table></div>`;
@@ -369,19 +329,19 @@ svg.chart .bar.in { fill: var(--in); } svg.chart .bar.out { fill: var(--out); }
 /** The self-contained HTML report (no script, no request: it opens offline and prints on A4). */
 export function exposureReportHtml(view: ExposureReportView, context: { account: string; generatedAt: string }) {
   const markets = Object.keys(view.prices).sort();
-  const total = view.report.cost.reduce((sum, row) => sum + Math.round(row.cost_usdc * 100), 0) / 100;
+  const total = view.cost.reduce((sum, row) => sum + Math.round(row.cost_usdc * 100), 0) / 100;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Exposures report — ${escapeHtml(view.source)}</title><style>${CSS}</style></head>
 <body>
 <h1>Exposures: coverage, cost and effectiveness</h1>
-<p class="muted">${escapeHtml(context.account)} · ${escapeHtml(view.source)} · as of ${escapeHtml(utcMinute(view.asOf))} UTC · generated ${escapeHtml(context.generatedAt)}</p>
+<p class="muted">${escapeHtml(context.account)} · ${escapeHtml(view.source)} · as of ${escapeHtml(utcMinute(view.as_of))} UTC · generated ${escapeHtml(context.generatedAt)}</p>
 <p>${escapeHtml(describePolicy(view.policy))}.</p>
 <h2>Coverage per week</h2>
 ${markets.map((name) => coverageChart(view, name)).join('\n')}
 ${table(view, 'coverage')}
 <h2>Cost to date</h2>
-<p>Carry and fees of the closed hedges of ${escapeHtml(markets.join(', '))}: ${escapeHtml(payOrEarn(total, { realized: true }))}${view.historyComplete ? '' : ' (history may be incomplete)'}.</p>
+<p>Carry and fees of the closed hedges of ${escapeHtml(markets.join(', '))}: ${escapeHtml(payOrEarn(total, { realized: true }))}${view.history_complete ? '' : ' (history may be incomplete)'}.</p>
 ${table(view, 'cost')}
 <h2>Effectiveness (dollar offset)</h2>
 ${effectivenessChart(view)}

@@ -4,7 +4,7 @@ import { inputFileProblems, readInputFile, type InputPorts } from '../write/inpu
 import { type MarketFacts, MAX_PAGE_SIZE } from '../../core/wire.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import { parseExposuresFile, type Exposure } from './exposures-file.js';
-import { parsePolicyFile, resolvePolicy, type PolicyFlags } from './exposure-policy.js';
+import { parsePolicyFile, policyAsData, resolvePolicy, type PolicyFlags } from './exposure-policy.js';
 import { DAY_MS } from '../../core/vocabulary.js';
 import {
   exposureLines,
@@ -17,6 +17,7 @@ import {
   coveragePerWeek,
   costToDate,
   effectiveness,
+  EFFECTIVE_BAND_PCT,
   firstCoverOf,
   hedgesOf,
   type CoverHedge,
@@ -28,7 +29,7 @@ import { DEFAULT_ROLL_BEFORE_MS } from '../../core/keep-rules.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { MovingTarget } from '../keeper/keep.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { formatUsd } from '../../core/number-format.js';
+import { formatMoney, formatUsd } from '../../core/number-format.js';
 
 interface ExposuresInput {
   /** A path, or `-` for stdin. */
@@ -100,7 +101,7 @@ function marketFacts(listed: MarketFacts[], exposures: readonly Exposure[]) {
   return { prices, carryDailyPct };
 }
 
-/** Everything `hedge exposures` shows, from the file, the policy and the server's reads. */
+/** Everything `hedge exposures` shows, as its JSON document, from the file, the policy and the server's reads; what the server would refuse and a fee not known are said as warnings. */
 export async function gatherExposures(ports: ExposuresPorts, input: ExposuresInput) {
   const { exposures, source, policy, client } = await readInputs(ports, input);
   const [list, account, positions] = await Promise.all([
@@ -112,37 +113,52 @@ export async function gatherExposures(ports: ExposuresPorts, input: ExposuresInp
   const { prices, carryDailyPct } = marketFacts(list.markets, exposures);
   const facts = [exposures, policy, prices, nowMs] as const;
   const book = targetBook(...facts);
-  /** Market → the fee as a share of the notional, and where it came from. */
-  const fees: Record<string, { rate: number | null; from: string }> = {};
+  /** Market → the fee as a share of the notional (absent: unknown), and in basis points with where it came from. */
+  const feeRate: Record<string, number | undefined> = {};
+  const fees: Record<string, { rate_bps: number | null; from: string }> = {};
   const { feeBps } = input;
   for (const market of Object.keys(prices)) {
     const rate = feeBps === undefined ? await quotedFeeRate(client, market, book, ports) : feeBps / 10_000;
-    fees[market] = { rate, from: feeBps !== undefined ? '--fee-bps' : rate === null ? 'unknown' : 'quote' };
+    feeRate[market] = rate ?? undefined;
+    fees[market] = {
+      rate_bps: rate === null ? null : Math.round(rate * 1e6) / 100,
+      from: feeBps !== undefined ? '--fee-bps' : rate === null ? 'unknown' : 'quote',
+    };
   }
-  const feeRate = Object.fromEntries(Object.entries(fees).map(([market, fee]) => [market, fee.rate ?? undefined]));
+  const warn = (text: string) => ports.notify({ kind: 'exposures', level: 'warn', text });
   // No account (a read refused): left out.
   const available = account?.available_exposure_usd;
   // What the book's markets hold now (a line without a market is the only one): the headroom is net of it.
-  const held = positions
-    ?.map(readPosition)
-    .filter((line) => line.market === undefined || line.market in prices)
-    .reduce((sum, line) => sum + (line.notionalUsd ?? 0), 0);
+  const held =
+    positions
+      ?.map(readPosition)
+      .filter((line) => line.market === undefined || line.market in prices)
+      .reduce((sum, line) => sum + (line.notionalUsd ?? 0), 0) ?? 0;
+  const target = book.reduce((total, row) => total + row.target_usd, 0);
+  // The headroom is net of what is open: reaching the target adds only what it holds beyond that.
+  if (available !== undefined && target - held > available)
+    warn(
+      `The target book (${formatMoney(target)} USD) is above what its markets hold (${formatMoney(held)} USD) by more than the account's available exposure (${formatMoney(available)} USD): the server would refuse part of it.`,
+    );
+  for (const [market, fee] of Object.entries(fees))
+    if (fee.rate_bps === null)
+      warn(`${market}: the fee could not be quoted; the projected cost shows carry only (give it with --fee-bps).`);
   return {
-    asOf: new Date(nowMs).toISOString(),
+    as_of: new Date(nowMs).toISOString(),
     source,
-    policy,
+    policy: policyAsData(policy),
     prices,
     fees,
+    ...(available === undefined ? {} : { available_exposure_usd: available }),
     exposures: exposureLines(...facts),
     book,
     schedule: scheduleOfChanges(...facts),
     cost: projectedCost(exposures, policy, prices, { carryDailyPct, feeRate }, nowMs),
     stress: stressTable(...facts),
-    ...(available === undefined ? {} : { availableExposureUsd: available, heldUsd: held ?? 0 }),
   };
 }
 
-/** Everything `hedge exposures FILE` shows (renderExposures says it). */
+/** Everything `hedge exposures FILE` shows (renderExposureSections says it). */
 export type ExposuresView = Awaited<ReturnType<typeof gatherExposures>>;
 
 // ---- --report ------------------------------------------------------------------------------
@@ -239,22 +255,26 @@ export async function gatherExposureReport(ports: ExposuresPorts, input: Exposur
   // header is to the second).
   const serverNowMs = client.transport.serverNow().bestMs;
   const nowMs = Math.abs(serverNowMs - ports.clock.now()) > OFFSET_WORTH_MEASURING_MS ? serverNowMs : ports.clock.now();
+  if (!walk.complete)
+    ports.notify({
+      kind: 'history-incomplete',
+      level: 'warn',
+      text: `GET /hedges/history returned ${walk.fetched} closed hedges and may hold older ones: the cost to date may be incomplete.`,
+    });
   return {
-    asOf: new Date(nowMs).toISOString(),
+    as_of: new Date(nowMs).toISOString(),
     source,
-    policy,
+    policy: policyAsData(policy),
     prices,
-    report: {
-      coverage: coveragePerWeek(exposures, policy, prices, hedges, nowMs),
-      cost: costToDate(marketsOf(exposures), hedges),
-      effectiveness: effectiveness(exposures, policy, prices, hedges, nowMs),
-    },
-    historyFetched: walk.fetched,
-    historyComplete: walk.complete,
+    history_complete: walk.complete,
+    effective_band_pct: [...EFFECTIVE_BAND_PCT],
+    coverage: coveragePerWeek(exposures, policy, prices, hedges, nowMs),
+    cost: costToDate(marketsOf(exposures), hedges),
+    effectiveness: effectiveness(exposures, policy, prices, hedges, nowMs),
   };
 }
 
-/** What `hedge exposures FILE --report` shows (renderExposureReport and exposureReportHtml say it). */
+/** What `hedge exposures FILE --report` shows, as its JSON document (renderExposureSections and exposureReportHtml say it). */
 export type ExposureReportView = Awaited<ReturnType<typeof gatherExposureReport>>;
 
 // ---- hedge keep --exposures ------------------------------------------------------------------

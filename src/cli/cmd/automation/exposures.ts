@@ -7,13 +7,10 @@ import { UsageError } from '../../../core/errors.js';
 import { gatherExposureReport, gatherExposures } from '../../../features/exposures/exposures.js';
 import { accountName, htmlTarget } from '../../../features/report/report.js';
 import {
-  EXPOSURE_SECTIONS,
   exposureReportHtml,
-  REPORT_SECTIONS,
-  renderExposureReport,
-  renderExposures,
-  type ExposureSection,
-  type ReportSection,
+  PLAN_VIEW,
+  REPORT_VIEW,
+  renderExposureSections,
 } from '../../../features/exposures/exposures-view.js';
 
 export async function run(ctx: CommandContext, { args, options }: In<'EXPOSURES'>) {
@@ -22,9 +19,10 @@ export async function run(ctx: CommandContext, { args, options }: In<'EXPOSURES'
   const feeBps = options.feeBps === undefined ? undefined : parseDecimal(options.feeBps, bps);
   // --report: coverage, cost to date and effectiveness from history, instead of the plan ahead.
   const report = options.report === true;
+  const view = report ? REPORT_VIEW : PLAN_VIEW;
   let section: string | undefined;
   if (options.show !== undefined) {
-    const allowed: readonly string[] = report ? REPORT_SECTIONS : EXPOSURE_SECTIONS;
+    const allowed = Object.keys(view.sections);
     section = allowed.find((name) => name === options.show!.trim().toLowerCase());
     if (section === undefined)
       throw new UsageError(
@@ -47,7 +45,7 @@ export async function run(ctx: CommandContext, { args, options }: In<'EXPOSURES'
   const opts = { file: args.file, policyFile: options.policy, flags };
   if (report) {
     const reportView = await gatherExposureReport(ctx, opts);
-    await renderExposureReport(ctx.output, reportView, { section: section as ReportSection | undefined });
+    await renderExposureSections(ctx.output, reportView, view, section);
     if (html !== undefined) {
       const credentials = await ctx.credentials();
       writeFileSync(
@@ -61,7 +59,6 @@ export async function run(ctx: CommandContext, { args, options }: In<'EXPOSURES'
     }
     return 0;
   }
-  const view = await gatherExposures(ctx, { ...opts, feeBps });
-  await renderExposures(ctx.output, view, { section: section as ExposureSection | undefined });
+  await renderExposureSections(ctx.output, await gatherExposures(ctx, { ...opts, feeBps }), view, section);
   return 0;
 }
