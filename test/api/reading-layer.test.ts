@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { tmpdir } from 'node:os';
 import { cursorParameterFor, findRows, readPage } from '../../src/platform/api/wire/pages.js';
-import { hedgeSchema, marketSchema, readRecord, readRows } from '../../src/platform/api/schemas.js';
+import { hedgeSchema, marketSchema } from '../../src/platform/api/schemas.js';
 import {
   accountForPeople,
   firstField,
@@ -313,37 +313,21 @@ it('optional checks in a live confirmation: the question names what could not be
   );
 });
 
-it('reading records exactly first, tolerantly when needed: reads a list as the tolerant schema does, whether it came as the spec shows it or with decimal strings; a record neither reading accepts is named with its place, as the whole list read tolerantly names it; one record: exact, or tolerant, or the tolerant problem', () => {
-  const exact = Array.from({ length: 6 }, (_, index) => ({
+it('reading records: a list as the spec shows it or with decimal strings and upper-case sides; a record neither way is named with its place; one record the same', () => {
+  const rows = Array.from({ length: 6 }, (_, index) => ({
     id: `hdg_${index}`,
     market: 'USDTNGN',
-    side: 'buy',
-    notional_usd: 1000 + index,
-    tenor_days: 3,
-    status: index % 2 ? 'filled' : 'closed',
-    struck_rate: 1500.5,
-    units: 1000,
+    side: index >= 2 ? 'BUY' : 'buy',
+    notional_usd: index >= 2 ? String(1000 + index) : 1000 + index,
+    tenor_days: index >= 2 ? '3' : 3,
+    status: 'filled',
     venue_note: 'kept',
   }));
-  const strings = exact.map((record, index) =>
-    index >= 2 ? { ...record, notional_usd: String(record.notional_usd), side: 'BUY', tenor_days: '3' } : record,
-  );
-  for (const rows of [exact, strings]) {
-    const read = readRows(hedgeSchema, rows);
-    expect(read.success).toBe(true);
-    expect(read.success && read.data).toEqual(z.array(hedgeSchema).parse(rows));
-  }
-  const last = readRows(hedgeSchema, strings);
-  expect(last.success && last.data[5]).toMatchObject({
-    notional_usd: 1005,
-    side: 'buy',
-    tenor_days: 3,
-    venue_note: 'kept',
-  });
-  const wrong = [...exact.slice(0, 2), { ...exact[2], side: 'long' }, { ...exact[3], notional_usd: 'lots' }];
-  const refused = readRows(hedgeSchema, wrong);
-  expect(!refused.success && refused.error.issues[0].path).toEqual([2, 'side']);
-  expect(!refused.success && refused.error.issues).toEqual(z.array(hedgeSchema).safeParse(wrong).error?.issues);
+  const read = z.array(hedgeSchema).parse(rows);
+  expect(read[1]).toMatchObject({ notional_usd: 1001, side: 'buy', tenor_days: 3 });
+  expect(read[5]).toMatchObject({ notional_usd: 1005, side: 'buy', tenor_days: 3, venue_note: 'kept' });
+  const wrong = [...rows.slice(0, 2), { ...rows[2], side: 'long' }, { ...rows[3], notional_usd: 'lots' }];
+  expect(z.array(hedgeSchema).safeParse(wrong).error?.issues[0].path).toEqual([2, 'side']);
 
   const market = {
     market: 'USDTNGN',
@@ -352,11 +336,8 @@ it('reading records exactly first, tolerantly when needed: reads a list as the t
     available_capacity_usd: { buy: 1, sell: '2' },
     net_rate_daily_pct: { buy: 0.1, sell: 0.2 },
   };
-  expect(readRecord(marketSchema, market)).toEqual(marketSchema.safeParse(market));
-  const mixed = readRecord(marketSchema, { ...market, price: 1509.5 });
-  expect(mixed.success && mixed.data).toMatchObject({ price: 1509.5, available_capacity_usd: { sell: 2 } });
-  const bad = readRecord(marketSchema, { ...market, price: 'n/a' });
-  expect(!bad.success && bad.error.issues[0].path).toEqual(['price']);
+  expect(marketSchema.parse(market)).toMatchObject({ price: 1509.5, available_capacity_usd: { sell: 2 } });
+  expect(marketSchema.safeParse({ ...market, price: 'n/a' }).error?.issues[0].path).toEqual(['price']);
 });
 
 // hedge's one shape of records whose fields the server names its own way (the human table's view

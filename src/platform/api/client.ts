@@ -20,8 +20,6 @@ import {
   openedHedgeSchema,
   positionSchema,
   quoteSchema,
-  readRecord,
-  readRows,
   submittedActionSchema,
 } from './schemas.js';
 import type { ApiRequest, ApiResponse, SendHooks, Transport } from './transport.js';
@@ -171,7 +169,7 @@ export class HedgeClient {
     { rows, rowsAt }: Pick<PageReading, 'rows' | 'rowsAt'> = findRows(data),
   ) {
     if (!rows) throw unreadable(endpoint, status, 'data', data, 'a list');
-    return this.checked(readRows(schema, rows), rows, status, endpoint, rowsAt);
+    return this.checked(z.array(schema).safeParse(rows), rows, status, endpoint, rowsAt);
   }
 
   private get(path: string, query?: ApiRequest['query']) {
@@ -180,7 +178,7 @@ export class HedgeClient {
 
   private async call<S extends z.ZodMiniType>(schema: S, request: ApiRequest) {
     const { data, status } = await this.transport.send(request);
-    return this.checked(readRecord(schema, data), data, status, `${request.method} ${request.path}`);
+    return this.checked(schema.safeParse(data), data, status, `${request.method} ${request.path}`);
   }
 
   /** A list read page by page until `shown` rows (one page without a limit), learning the page-size name on the way. */
