@@ -2,7 +2,7 @@
 // command to the lazily loaded runner (run.ts). It bundles commander and no other package.
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Help, Option } from 'commander';
-import { flagNames, type CommandSpec, type RawInput } from './runner/command-spec.js';
+import { type CommandSpec, type RawInput } from './runner/command-spec.js';
 import { jsonErrorsAsked, parseGlobals } from './globals.js';
 import { commandHelpEnd, invokedNote, overview, rootHelp } from './help.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
@@ -121,39 +121,8 @@ export async function main(argv: string[], overrides: MainOverrides = {}) {
 
 type Parsed = { invocation: Invocation } | { usageProblem: string } | { exitCode: number };
 
-/**
- * argv parsed by the typed command's branch alone when argv names one plainly (the whole tree of
- * commands costs ~10 M instructions more to build, docs/performance.md); anything else, or any usage
- * problem, by the whole tree, so that every message is the whole tree's. A parse only records a
- * problem, so the whole tree's is the one heard. `wholeTree` skips the branch (test/cli/typed-branch.test.ts).
- */
-export async function parseCommandLine(argv: string[], io: Io, width: number, name: string, wholeTree = false) {
-  const typed = wholeTree ? undefined : typedCommand(argv);
-  const branch = typed && (await parseWith([typed], argv, io, width, name));
-  if (branch && !('usageProblem' in branch)) return branch;
-  return parseWith(COMMANDS, argv, io, width, name);
-}
-
-const TAKES_VALUE = new Set(GLOBAL_OPTIONS.filter((option) => option.kind === 'value').flatMap(flagNames));
-
-/** The command argv names as commander finds it: its first word that is not a global option or that option's value. */
-export function typedCommand(argv: readonly string[]) {
-  for (let at = 0; at < argv.length; at++) {
-    const word = argv[at];
-    if (word === '--') return;
-    if (!word.startsWith('-')) return COMMANDS.find((spec) => spec.name === word);
-    if (TAKES_VALUE.has(word)) at++;
-  }
-}
-
-/** argv parsed by a program holding `specs`: the command chosen, a usage problem, or help printed. */
-async function parseWith(
-  specs: readonly CommandSpec[],
-  argv: string[],
-  io: Io,
-  width: number,
-  name: string,
-): Promise<Parsed> {
+/** argv parsed by the whole tree of commands: the command chosen, a usage problem, or help printed. */
+async function parseCommandLine(argv: string[], io: Io, width: number, name: string): Promise<Parsed> {
   let invocation: Invocation | undefined;
   let usageProblem: string | undefined;
   // Help and usage errors say `hedge`: an error's quoted commands are named as run when reported (asRun).
@@ -220,7 +189,7 @@ async function parseWith(
       };
     });
   };
-  for (const spec of specs) add(program, spec, []);
+  for (const spec of COMMANDS) add(program, spec, []);
   // The program's own help is the grouped list (set after the subcommands, which keep commander's layout).
   program.configureHelp({ helpWidth: width, formatHelp: () => rootHelp(width) });
   const note = invokedNote(name);
