@@ -1,7 +1,7 @@
 // The global options as the front reads them. Bad values are returned as a problem sentence,
 // not thrown: the front holds no error classes (they live once, on the lazily loaded side).
 import { OUTPUT_FORMATS, type OutputFormat } from '../core/vocabulary.js';
-import type { GlobalOptions } from '../platform/runtime/globals.js';
+import type { GlobalOptions } from '../platform/runtime/context.js';
 
 /** Seconds from 0 to 86400, plain decimals only (Number() would also take "0x10" or "1e3"); undefined if not. */
 const seconds = (raw: unknown) =>

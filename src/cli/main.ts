@@ -10,7 +10,7 @@ import { unknownOptionMessage } from './nearest-option.js';
 import { VERSION } from '../core/version.js';
 import { invokedAs } from '../core/program.js';
 import type { Clock } from '../platform/api/transport.js';
-import type { GlobalOptions } from '../platform/runtime/globals.js';
+import type { GlobalOptions } from '../platform/runtime/context.js';
 import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
 
 // The modules the lazily loaded side shares with the front, re-exported so that they exist once.

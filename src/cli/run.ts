@@ -3,8 +3,7 @@
 // command opened. Loaded lazily by main.ts, also to report bad usage.
 import { describeFailure } from '../platform/terminal/exit-codes.js';
 import type { Clock } from '../platform/api/transport.js';
-import { CommandContext } from '../platform/runtime/context.js';
-import type { GlobalOptions } from '../platform/runtime/globals.js';
+import { CommandContext, type GlobalOptions } from '../platform/runtime/context.js';
 import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
 import { InterruptedError, StopSignal, UsageError } from '../core/errors.js';
 import { sleep } from '../core/process/timers.js';

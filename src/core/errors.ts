@@ -3,27 +3,30 @@
 /** What a failure says about itself in its JSON `details`. */
 type Details = Record<string, unknown>;
 
-/** How a failure ends a command: its exit code, the JSON `code` (the exit code's name unless given), details. */
-interface ErrorFacts {
-  exitCode: number;
+/** What a failure is told besides its message: its next step and cause, and what its JSON says where it has them: its own `code` (else its kind's), `details`, the HTTP status. */
+interface Told {
+  hint?: string;
+  cause?: unknown;
   code?: string;
   details?: Details;
   status?: number;
 }
+
+/** How a failure ends a command: its exit code, the JSON `code` (the exit code's name unless given), details. */
+type ErrorFacts = Told & { exitCode: number };
 
 export class HedgeError extends Error {
   readonly hint?: string;
   idempotencyKey?: string;
   /** The journal entry of the write that failed, where one was journaled. */
   journalId?: string;
-  /** What the failure says in its JSON where it has them: its own `code` (else its class's), `details`, the HTTP status. */
-  declare code?: string;
-  declare details?: Details;
-  declare status?: number;
-  constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  code?: string;
+  details?: Details;
+  status?: number;
+  constructor(message: string, { hint, cause, code, details, status }: Told = {}) {
+    super(message, cause === undefined ? undefined : { cause });
     this.name = new.target.name;
-    this.hint = options.hint;
+    Object.assign(this, { hint, code, details, status });
   }
 
   facts(): ErrorFacts {
@@ -54,20 +57,17 @@ export class ConfigError extends failure(1, 'config') {}
 
 /** A pre-trade check refused the action before anything was sent (same exit code as an API 4xx). */
 export class PreTradeCheckError extends failure(3) {
-  constructor(
-    override readonly code: string,
-    message: string,
-    override readonly details: Details,
-    hint?: string,
-  ) {
-    super(message, { hint });
+  declare readonly code: string;
+  declare readonly details: Details;
+  constructor(code: string, message: string, details: Details, hint?: string) {
+    super(message, { hint, code, details });
   }
 }
 
 export class ApiError extends HedgeError {
-  override readonly status: number;
-  override readonly code: string;
-  override readonly details: Details;
+  declare readonly status: number;
+  declare readonly code: string;
+  declare readonly details: Details;
   readonly requestId?: string;
   readonly endpoint: string;
   readonly ambiguous: boolean;
@@ -81,11 +81,8 @@ export class ApiError extends HedgeError {
     hint?: string;
     ambiguous?: boolean;
   }) {
-    super(init.message, init);
+    super(init.message, { ...init, details: init.details ?? {} });
     this.ambiguous = init.ambiguous === true;
-    this.status = init.status;
-    this.code = init.code;
-    this.details = init.details ?? {};
     this.requestId = init.requestId;
     this.endpoint = init.endpoint;
   }
@@ -111,12 +108,9 @@ export class NetworkError extends failure(5, 'network') {
     message: string,
     init: { endpoint: string; attempts: number; status?: number; code?: string; hint?: string; cause?: unknown },
   ) {
-    super(message, init);
+    super(message, { ...init, details: { endpoint: init.endpoint, attempts: init.attempts } });
     this.endpoint = init.endpoint;
     this.attempts = init.attempts;
-    this.status = init.status;
-    this.code = init.code;
-    this.details = { endpoint: init.endpoint, attempts: init.attempts };
   }
 }
 
@@ -129,13 +123,15 @@ export class InvalidResponseError extends failure(14) {
     message: string,
     init: { endpoint: string; status: number; hint?: string; cause?: unknown; field?: string; received?: string },
   ) {
-    super(message, { hint: init.hint ?? UNREADABLE_HINT, cause: init.cause });
-    this.endpoint = init.endpoint;
-    this.status = init.status;
-    this.field = init.field;
-    this.received = init.received;
     const { endpoint, field, received } = init;
-    this.details = { endpoint, ...(field && { field }), ...(received !== undefined && { received }) };
+    super(message, {
+      ...init,
+      hint: init.hint ?? UNREADABLE_HINT,
+      details: { endpoint, ...(field && { field }), ...(received !== undefined && { received }) },
+    });
+    this.endpoint = endpoint;
+    this.field = field;
+    this.received = received;
   }
 }
 
@@ -149,8 +145,7 @@ export class OrderFailedError extends failure(6, 'order_failed') {
     readonly hedgeId: string,
     hint?: string,
   ) {
-    super(message, { hint });
-    this.details = { hedge_id: hedgeId };
+    super(message, { hint, details: { hedge_id: hedgeId } });
   }
 }
 
@@ -161,8 +156,7 @@ export class StillPendingError extends failure(7, 'still_pending') {
     readonly resumeCommand: string,
     readonly record?: unknown,
   ) {
-    super(message, { hint: `Resume the wait with: ${resumeCommand}` });
-    this.details = { resume: resumeCommand };
+    super(message, { hint: `Resume the wait with: ${resumeCommand}`, details: { resume: resumeCommand } });
   }
 }
 
@@ -206,10 +200,8 @@ export class OutcomeUnknownError extends failure(5, 'outcome_unknown') {
     message: string,
     init: { idempotencyKey: string; hint: string; details?: Details; status?: number; cause?: unknown },
   ) {
-    super(message, init);
+    super(message, { ...init, details: init.details ?? {} });
     this.idempotencyKey = init.idempotencyKey;
-    this.details = init.details ?? {};
-    this.status = init.status;
   }
 }
 
@@ -218,8 +210,7 @@ const detailed = (exitCode: number, code?: string) =>
   class extends failure(exitCode, code) {
     declare details: Details;
     constructor(message: string, init: { hint: string; details?: Details }) {
-      super(message, init);
-      this.details = init.details ?? {};
+      super(message, { ...init, details: init.details ?? {} });
     }
   };
 
@@ -233,11 +224,13 @@ export class HeldError extends failure(11) {
       ...init
     }: { holder?: { pid: number; host: string; since: string }; hint?: string; details?: Details } = {},
   ) {
-    super(message, init);
-    this.details = {
-      ...(holder && { holder: { pid: holder.pid, host: holder.host, since: holder.since } }),
-      ...init.details,
-    };
+    super(message, {
+      ...init,
+      details: {
+        ...(holder && { holder: { pid: holder.pid, host: holder.host, since: holder.since } }),
+        ...init.details,
+      },
+    });
   }
 }
 
@@ -254,9 +247,8 @@ export class NotAppliedError extends detailed(3, 'not_applied') {}
 export class StateError extends failure(13) {
   readonly path?: string;
   constructor(message: string, options: { path?: string; hint?: string; cause?: unknown } = {}) {
-    super(message, options);
+    super(message, { ...options, details: options.path ? { path: options.path } : {} });
     this.path = options.path;
-    this.details = options.path ? { path: options.path } : {};
   }
 }
 

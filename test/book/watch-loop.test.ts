@@ -6,7 +6,7 @@ import { ApiError, InvalidResponseError, NetworkError, StopSignal, UsageError } 
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import type { WatchOptionValues, WatchTarget } from '../../src/features/book/watch.js';
 import { watchCommand } from '../../src/cli/cmd/book/watch-outcome.js';
-import type { GlobalOptions } from '../../src/platform/runtime/globals.js';
+import type { GlobalOptions } from '../../src/platform/runtime/context.js';
 import { fakeClock, testContext, type TestContextOptions } from '../support/client.js';
 import { lines } from '../support/keeper.js';
 

@@ -5,7 +5,7 @@
 import { UsageError } from '../../src/core/errors.js';
 import { describeFailure } from '../../src/platform/terminal/exit-codes.js';
 import { testContext } from '../support/client.js';
-import type { GlobalOptions } from '../../src/platform/runtime/globals.js';
+import type { GlobalOptions } from '../../src/platform/runtime/context.js';
 
 function context(globals: Partial<GlobalOptions>, origin: 'cli' | 'agent') {
   return testContext({ globals: { json: true, input: false, ...globals }, origin, output: { format: 'json' } }).ctx;

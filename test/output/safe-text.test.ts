@@ -5,9 +5,9 @@ import {
   safeMultiline,
   safeStyled,
   safeText,
+  slackText,
 } from '../../src/core/security/safe-text.js';
 import { redactKey } from '../../src/core/security/secrets.js';
-import { slackText } from '../../src/core/security/slack-text.js';
 
 it.each([
   ['a window-title OSC, ESC and BEL included', '\u001b]0;pwned\u0007', '\\x1b]0;pwned\\x07'],

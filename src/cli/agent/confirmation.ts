@@ -8,7 +8,7 @@ import type { ApiRequest } from '../../platform/api/transport.js';
 import { canonicalJson } from '../../platform/journal/canonical-json.js';
 import { PreTradeCheckError, UsageError } from '../../core/errors.js';
 import { readDecimal } from '../../core/input.js';
-import type { PlanCheck, Trade } from '../../platform/runtime/agent-limits.js';
+import type { PlanCheck, Trade } from '../../platform/runtime/context.js';
 import { CONFIRMATION_TOKEN } from './catalogue.js';
 import { sumUsd } from './guardrails.js';
 import { hedgesMoved, sameAsShown } from '../../features/write/as-shown.js';

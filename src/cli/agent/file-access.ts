@@ -4,7 +4,7 @@ import { isAbsolute, parse, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { echo } from '../../core/input.js';
 import { UsageError } from '../../core/errors.js';
-import type { TargetFileSource } from '../../platform/runtime/agent-limits.js';
+import type { TargetFileSource } from '../../platform/runtime/context.js';
 import { ReadRefused, describeReadError, readRegularFile } from '../../core/security/bounded-read.js';
 import { INLINE_ROWS } from './catalogue.js';
 import { messageOf } from '../../core/security/safe-text.js';

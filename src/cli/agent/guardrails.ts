@@ -6,7 +6,7 @@ import { formatUsd } from '../../core/number-format.js';
 import { cents } from '../../core/money.js';
 import { PreTradeCheckError, UsageError } from '../../core/errors.js';
 import { keyFingerprint, type JournalEntry } from '../../platform/journal/index.js';
-import type { Readmission, Trade, TradeGate } from '../../platform/runtime/agent-limits.js';
+import type { Readmission, Trade, TradeGate } from '../../platform/runtime/context.js';
 import { tradedUsd } from '../../features/write/send-gate.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { AgentTool } from './catalogue.js';

@@ -4,8 +4,7 @@ import { checkBaseUrl } from '../../core/security/base-url.js';
 import { environmentOfKey } from '../../core/security/secrets.js';
 import type { Source } from '../../platform/config/credentials.js';
 import { readKeyFromStdin } from '../../platform/config/login-profile.js';
-import type { CommandContext } from '../../platform/runtime/context.js';
-import type { GlobalOptions } from '../../platform/runtime/globals.js';
+import type { CommandContext, GlobalOptions } from '../../platform/runtime/context.js';
 import { UsageError } from '../../core/errors.js';
 
 const KEY_SHAPE_HINT =

@@ -1,9 +1,8 @@
 // What a confirmation binds — a person's "yes" on a live key, an agent's token, apply's one yes: the trades it was
 // given on, each with the hedges its side held and their notional (Trade.held), not a number alone. Every kind
 // compares them here, just before the send under the side's lock: when they differ, nothing is sent and it is asked again.
-import type { Trade } from '../../platform/runtime/agent-limits.js';
 import { formatUsd } from '../../core/number-format.js';
-import type { CommandContext } from '../../platform/runtime/context.js';
+import type { CommandContext, Trade } from '../../platform/runtime/context.js';
 import type { SideAfter } from '../../platform/journal/index.js';
 import { sameSide } from '../book/side-book.js';
 import { safeText } from '../../core/security/safe-text.js';

@@ -39,7 +39,7 @@ import { readSideInStep, sideUnchangedSince } from '../book/side-book.js';
 import { HOUR_MS, type Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
-import type { Trade } from '../../platform/runtime/agent-limits.js';
+import type { Trade } from '../../platform/runtime/context.js';
 import { confirmOrStop, guardLiveAction } from './live-guard.js';
 import { confirmSideAsShown, sameAsShown, sayMovedSinceAsked } from './as-shown.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';

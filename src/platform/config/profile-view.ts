@@ -1,4 +1,6 @@
-// A stored profile as data: the same fields for `profile list`, `login` and `whoami`, with the key always redacted.
+// A stored profile as data: the same fields for `profile list`, `login` and `whoami`, with the key always redacted;
+// and its environment as a screen shows it.
+import type { ChalkInstance } from 'chalk';
 import { UsageError } from '../../core/errors.js';
 import { environmentOfKey, redactKey, type Environment } from '../../core/security/secrets.js';
 import { redactStoreUrl } from '../../core/security/store-url.js';
@@ -43,4 +45,11 @@ export function requireProfile(data: StoreData, name: string, argument: string) 
     );
   }
   return profile;
+}
+
+/** LIVE in bold red (real money), test in plain words, a dim dash when there is no key. */
+export function environmentLabel(environment: Environment | null | undefined, chalk: ChalkInstance) {
+  if (environment === 'live') return chalk.bold.red('LIVE');
+  if (environment === 'test') return 'test';
+  return chalk.dim('—');
 }

@@ -16,7 +16,7 @@ import {
   moveProfileKey,
   type LoginFlags,
 } from '../../../features/setup/login-save.js';
-import { environmentLabel } from '../../../features/setup/profile-view.js';
+import { environmentLabel } from '../../../platform/config/profile-view.js';
 import type { CommandContext, In } from '../command-input.js';
 import { UsageError } from '../../../core/errors.js';
 import { safeText } from '../../../core/security/safe-text.js';

@@ -1,6 +1,5 @@
 // hedge profile use NAME — makes a stored profile the current one.
-import { profileRow, requireProfile } from '../../../platform/config/profile-view.js';
-import { environmentLabel } from '../../../features/setup/profile-view.js';
+import { environmentLabel, profileRow, requireProfile } from '../../../platform/config/profile-view.js';
 import type { CommandContext, In } from '../command-input.js';
 
 export async function run(ctx: CommandContext, { args: { name } }: In<'PROFILE_USE'>) {

@@ -3,7 +3,7 @@
 // Exits 0 when the key works, else as the check's error says: 4 refused, 5 unreachable, 14 an answer it cannot read, 3 other answers.
 import { redactKey } from '../../../core/security/secrets.js';
 import { checkKey, refusedKeyNext } from '../../../features/setup/key-check.js';
-import { environmentLabel } from '../../../features/setup/profile-view.js';
+import { environmentLabel } from '../../../platform/config/profile-view.js';
 import {
   resolveWireSettings,
   WIRE_SETTING_SOURCES,
