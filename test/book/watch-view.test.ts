@@ -10,8 +10,8 @@ import {
   emptyWatchState,
   formatCountdown,
   renderWatchScreen,
-  type WatchModel,
 } from '../../src/features/book/watch-view.js';
+import type { WatchModel } from '../../src/features/book/watch-model.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
 import { PassThrough } from 'node:stream';
 
