@@ -10,8 +10,8 @@ import {
   emptyWatchState,
   formatCountdown,
   renderWatchScreen,
-  type WatchModel,
 } from '../../src/features/book/watch-view.js';
+import type { WatchModel } from '../../src/features/book/watch-model.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
 import { PassThrough } from 'node:stream';
 
@@ -20,7 +20,7 @@ const START = Date.parse('2026-03-02T09:00:00.000Z');
 function formatter(colour: boolean) {
   const streams = { stdout: new PassThrough(), stderr: new PassThrough() };
   const output = new Output({ format: 'table', chalk: makeChalk(colour), streams, now: () => START });
-  return (field: { key: string; kind?: any }, value: unknown) => output.humanValue(field, value);
+  return output.humanValue.bind(output);
 }
 
 type WatchState = ReturnType<typeof emptyWatchState>;

@@ -1,30 +1,16 @@
 // `--watch`: read the same thing again at a steady cadence until Ctrl-C, --timeout or --count;
 // passing failures mark the view stale, alerts fire once per condition until it clears.
 import { HedgeClient } from '../../platform/api/client.js';
-import type { Hedge } from '../../platform/api/schemas.js';
-import { readNumber } from '../../core/number-format.js';
 import { Transport } from '../../platform/api/transport.js';
-import { alertConditions, type Alert, type MaturityFact } from '../../core/alerts.js';
-import { cents } from '../../core/money.js';
-import {
-  echo,
-  parseClientReference,
-  parseHedgeId,
-  parseMarket,
-  parseWholeNumber,
-  readDecimal,
-  parseUsdAmount,
-} from '../../core/input.js';
+import { alertConditions, type Alert } from '../../core/alerts.js';
+import { echo, parseWholeNumber, readDecimal, parseUsdAmount } from '../../core/input.js';
 import { parseDuration } from '../../core/duration.js';
-import { findHedge } from './hedge-id.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { OutputFormat } from '../../core/vocabulary.js';
-import { requireListedMarket } from './markets.js';
-import { carriesReference, ownReference, positionForPeople, readBook } from './positions.js';
-import { readPositionSides, sideReferences } from './position-sides.js';
-import { accountForPeople, pricesInOneShape } from '../../platform/api/wire/fields.js';
-import { messageOf } from '../../core/security/safe-text.js';
+import { sourceFor, type WatchSnapshot, type WatchTarget } from './watch-model.js';
+
+export type { WatchTarget };
 
 /** The options every watchable command declares (WATCH_OPTIONS in the manifest). */
 export interface WatchOptionValues {
@@ -38,13 +24,6 @@ export interface WatchOptionValues {
 /** What a watch uses of its command. */
 type WatchPorts = Pick<CommandContext, 'clock' | 'signal' | 'deadline' | 'client' | 'log' | 'notify'>;
 
-/** What is watched: the command's own reading, with its arguments. */
-export type WatchTarget =
-  | { kind: 'positions'; ref?: string }
-  | { kind: 'account' }
-  | { kind: 'price'; market?: string }
-  | { kind: 'hedge'; id?: string; filters: { status?: string; ref?: string; limit?: string; wait?: boolean } };
-
 /** A Retry-After longer than this is not waited out in full: the watch tries again after this long. */
 export const MAX_RETRY_AFTER_MS = 600_000;
 
@@ -56,8 +35,6 @@ const WATCH_RETRY_POLICY = {
   maxTotalMs: 2_000,
   maxRetryAfterMs: 0,
 };
-
-const ACCOUNT_PNL_FIELDS = 'unrealized_pnl_usd upnl_usd floating_pnl_usd unrealized_pnl net_pnl_usd pnl_usd'.split(' ');
 
 /** The first of `keys` given in `values` (a switch given false was not), as its flag: alertPnl is --alert-pnl. */
 const firstGiven = (values: object, keys: string) => {
@@ -136,150 +113,6 @@ export function parseWatchSettings(
     throw new UsageError('--exit-on-alert: needs an alert to wait for (--alert-pnl or --alert-maturity).');
   }
   return { intervalMs, rules, alerting, exitOnAlert: options.exitOnAlert === true, count };
-}
-
-/** What one refresh read: `data` as NDJSON prints it, the facts alerts are about, and the reading the live view's model is made of. */
-type WatchSnapshot = Awaited<ReturnType<ReturnType<typeof sourceFor>>>;
-
-/** What one refresh read, as data (`pnlField`: the account's field that carries its unrealized P&L, when one does; `maturityAt`: set while the hedge can still mature). */
-export type WatchReading = WatchSnapshot['reading'];
-
-function positionsSource(ports: WatchPorts, { settings, live, oneShape }: WatchPlan, ref: string | undefined) {
-  const needMaturity = settings.rules.maturityWithinMs !== undefined;
-  // A maturity the position line does not carry is read once from its hedge (it never changes).
-  const maturityOfHedge = new Map<string, string | undefined>();
-  // Each position's deal references and its side's maturities (its live hedges': a line of several hedges
-  // carries only one of them), joined from the hedges list when a position appears that was not seen yet,
-  // or its notional moves (a hedge of it added, settled or closed).
-  let sideOf = new Map<string, { reference?: string; maturities?: MaturityFact[] }>();
-  return async (client: HedgeClient) => {
-    const book = await readBook({ client, log: ports.log });
-    for (const position of book) {
-      const { hedgeId } = position;
-      if (position.maturityAt !== undefined || !needMaturity || hedgeId === undefined) continue;
-      if (!maturityOfHedge.has(hedgeId))
-        maturityOfHedge.set(hedgeId, (await client.getHedge(hedgeId).catch(() => undefined))?.maturity_at ?? undefined);
-      position.maturityAt = maturityOfHedge.get(hedgeId);
-    }
-    const rows = book.map((position, index) => {
-      const key = position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
-      return { position, key, seen: needMaturity || live ? `${key} ${position.notionalUsd}` : key };
-    });
-    // Asked once per position seen: for the live view's Ref column, for --ref (NDJSON is the data as sent) and --alert-maturity.
-    if ((live || ref !== undefined || needMaturity) && rows.some(({ seen }) => !sideOf.has(seen))) {
-      const { lines, recordsError } = await readPositionSides(client, book, ports.log);
-      if (recordsError !== undefined) {
-        // The column is a help, not the data: without --ref the view goes on without it.
-        if (ref !== undefined) throw recordsError;
-        ports.log(`positions: deal references not read (${messageOf(recordsError)})`);
-      }
-      // Every hedge of the side, as `hedge positions` joins them; only the lines of now are kept (a watch may run for days).
-      sideOf = new Map(
-        rows.map(({ position, seen }, index) => [
-          seen,
-          {
-            reference: ownReference(position) ?? sideReferences(lines[index]),
-            maturities: lines[index]?.hedges.flatMap(hedgeMaturity),
-          },
-        ]),
-      );
-    }
-    const shown = rows.filter(({ seen }) => ref === undefined || carriesReference(sideOf.get(seen)?.reference, ref));
-    const positions = shown.map(({ position }) => position);
-    const rounded = positions.every((position) => position.netPnlUsd !== undefined)
-      ? cents(positions.reduce((sum, position) => sum + position.netPnlUsd!, 0))
-      : undefined;
-    // Each line's maturities: its hedges', else the one the line names.
-    const dated = shown.map(({ position, key, seen }): MaturityFact[] => {
-      const ofHedges = sideOf.get(seen)?.maturities;
-      if (ofHedges?.length) return ofHedges;
-      const { maturityAt, market, side, hedgeId } = position;
-      return maturityAt === undefined ? [] : [{ key, maturityAt, market, side, hedgeId }];
-    });
-    return {
-      // NDJSON in hedge's one shape (our names), like `positions --json`; --raw: as sent.
-      data: positions.map((position) => (oneShape ? positionForPeople(position) : position.raw)),
-      facts: { netPnlUsd: rounded, maturities: dated.flat() },
-      reading: {
-        kind: 'positions' as const,
-        // The live view counts each side down to its soonest maturity, as its alerts do.
-        positions: positions.map((position, index) => ({
-          ...position,
-          maturityAt: dated[index].reduce<string | undefined>(
-            (first, { maturityAt }) =>
-              first === undefined || Date.parse(maturityAt) < Date.parse(first) ? maturityAt : first,
-            undefined,
-          ),
-        })),
-        references: shown.map(({ seen }) => sideOf.get(seen)?.reference),
-        ref,
-        netPnlUsd: rounded,
-      },
-    };
-  };
-}
-
-/** A hedge's maturity while it can still mature, as the facts alerts are about. */
-function hedgeMaturity(hedge: Hedge): MaturityFact[] {
-  return typeof hedge.maturity_at === 'string' && ['submitted', 'filled'].includes(hedge.status)
-    ? [{ key: hedge.id, maturityAt: hedge.maturity_at, market: hedge.market, side: hedge.side, hedgeId: hedge.id }]
-    : [];
-}
-
-function sourceFor(ports: WatchPorts, target: WatchTarget, plan: WatchPlan) {
-  const { oneShape } = plan;
-  switch (target.kind) {
-    case 'positions':
-      return positionsSource(ports, plan, parseClientReference(target.ref));
-    case 'account':
-      return async (client: HedgeClient) => {
-        const sent = await client.getAccount();
-        // Our names, like `account --json` (the card too); --raw: as sent.
-        const account = oneShape ? accountForPeople(sent) : sent;
-        const pnlField = ACCOUNT_PNL_FIELDS.find((name) => readNumber(account[name]) !== undefined);
-        return {
-          data: account,
-          facts: { netPnlUsd: readNumber(pnlField && account[pnlField]), maturities: [] },
-          reading: { kind: 'account' as const, account, pnlField },
-        };
-      };
-    case 'price': {
-      const market = target.market === undefined ? undefined : parseMarket(target.market);
-      // The live list decides whether the market exists (exit 2 when not); asked once.
-      let checked = market === undefined;
-      return async (client: HedgeClient) => {
-        if (!checked) await requireListedMarket(client, market!);
-        checked = true;
-        const markets = market ? [market] : (await client.listMarkets()).markets.map((entry) => entry.market);
-        // Like `price --json`, whatever GET /prices looks like; --raw: as sent. The view reads the prices out of it.
-        const {
-          data,
-          quotes: prices,
-          problem,
-        } = markets.length ? await client.readPrices(markets) : { data: [], quotes: [], problem: undefined };
-        if (problem) throw problem;
-        return {
-          data: oneShape ? pricesInOneShape(prices) : data,
-          facts: { maturities: [] },
-          reading: { kind: 'price' as const, market, prices },
-        };
-      };
-    }
-    case 'hedge': {
-      const typed = parseHedgeId(target.id);
-      let id: string | undefined;
-      return async (client: HedgeClient) => {
-        const hedge = id === undefined ? await findHedge(client, typed) : await client.getHedge(id);
-        id = hedge.id;
-        const maturities = hedgeMaturity(hedge);
-        return {
-          data: hedge,
-          facts: { maturities },
-          reading: { kind: 'hedge' as const, hedge, maturityAt: maturities[0]?.maturityAt },
-        };
-      };
-    }
-  }
 }
 
 /** The record of an alert in NDJSON: snake_case like the API's data. */

@@ -15,7 +15,6 @@ import {
   localTimeBeside,
 } from '../terminal/format.js';
 import type { Output } from '../terminal/output.js';
-import { wrapWords } from '../terminal/width.js';
 import type { JsonObject } from '../../core/objects.js';
 
 export const QUOTE_INDICATIVE_NOTE =
@@ -134,7 +133,7 @@ export function upfrontRows(output: Output, quote: Quote, fee: number): Array<[s
 
 /** A quote's card and, under it, that it is only indicative. */
 export function quoteCard(output: Output, rows: Array<[string, string]>, title: string, note: string) {
-  return `${output.card(rows, title)}\n${output.chalk.dim(wrapWords(note, output.columns))}`;
+  return output.card(rows, title, [output.chalk.dim(note)]);
 }
 
 function renderTable(output: Output, quote: Quote, nowMs: number) {

@@ -154,11 +154,9 @@ export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCom
     output.textNote(`Submitted ${newId}; follow it with: ${safeText(hedgeCommand('hedges', hedgeId, '--wait'))}`);
   }
   // The closed leg's history record is a server object: in the one shape, as `hedge history --json` gives it.
-  const realized = view.close?.realized;
-  const json =
-    output.inOneShape && view.close && realized
-      ? { ...view, close: { ...view.close, realized: historyRecordForPeople(realized) } }
-      : view;
+  const json = output.named(view, ({ close }) =>
+    close?.realized ? { ...view, close: { ...close, realized: historyRecordForPeople(close.realized) } } : view,
+  );
   const title =
     view.open.outcome === 'filled'
       ? `Rolled ${market} ${view.side} to ${formatDays(view.tenor_days)}`

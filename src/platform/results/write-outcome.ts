@@ -11,7 +11,6 @@ import { formatBps, formatDays, formatMoney, formatPercent, formatRate } from '.
 import type { Output } from '../terminal/output.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { priceRows, priceUnit, quoteCard, upfrontRows } from './quote-card.js';
-import { wrapWords } from '../terminal/width.js';
 import type { JsonObject } from '../../core/objects.js';
 
 /** The hedge as opened, its id under `hedge_id` (as positions, close and history name it), with the quote's execution price and the slippage beside the struck rate. */
@@ -286,13 +285,11 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
         balance !== undefined &&
           'Balance change is `balance_usdc` before and after: other activity on the account in between counts too.',
       ];
-      return [
-        output.card(
-          rows.filter((row): row is [string, string] => typeof row[1] === 'string'),
-          `Position after the ${action}: ${change.market} ${change.side}`,
-        ),
-        ...notes.flatMap((line) => (typeof line === 'string' ? [c.dim(wrapWords(line, output.columns))] : [])),
-      ].join('\n');
+      return output.card(
+        rows.filter((row): row is [string, string] => typeof row[1] === 'string'),
+        `Position after the ${action}: ${change.market} ${change.side}`,
+        notes.flatMap((line) => (typeof line === 'string' ? [c.dim(line)] : [])),
+      );
     },
     parts.length ? `Position after the ${action}: ${parts.join('; ')}.` : undefined,
   );

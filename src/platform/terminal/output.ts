@@ -407,17 +407,19 @@ export class Output {
       safeText(fieldLabel(field, 'card', { rateUnit })),
       formatCell(field, valueOf(field, record), record, numberFormatOf(field, [record], rateUnit), context).styled,
     ]);
-    this.write(this.card(rows, options.title));
-    // A footnote's `hedge …` as the user runs hedge, as in a note.
-    for (const line of options.footer ?? []) this.write(wrapWords(asRun(line, this.init.run ?? {}), this.columns));
+    this.write(this.card(rows, options.title, options.footer));
   }
 
   recordText(record: JsonObject, known: FieldSpec[]) {
     return this.rowsText(this.picked(known, [record], true), [record]);
   }
 
-  card(rows: Array<[string, string]>, title?: string) {
-    return drawCard(rows, { columns: this.columns, chalk: this.chalk, title });
+  /** A card and the lines under it, each wrapped at its words, its `hedge …` as the user runs hedge (as in a note). */
+  card(rows: Array<[string, string]>, title?: string, footer: readonly string[] = []) {
+    return [
+      drawCard(rows, { columns: this.columns, chalk: this.chalk, title }),
+      ...footer.map((line) => wrapWords(asRun(line, this.init.run ?? {}), this.columns)),
+    ].join('\n');
   }
 
   humanValue(field: Pick<FieldSpec, 'key' | 'kind'>, value: unknown) {

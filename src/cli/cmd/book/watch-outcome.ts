@@ -57,14 +57,13 @@ export async function watchCommand(ctx: CommandContext, target: WatchTarget, opt
  * `data` is what --json prints for the same command, --fields and --query applied.
  */
 async function ndjsonSink(ctx: CommandContext): Promise<WatchSink> {
-  const { watchKnownFields } = await import('../../../features/book/watch-view.js');
   let lastGood: string | null = null;
   const line = (record: Record<string, unknown>) => ctx.io.stdout.write(`${safeJson(record)}\n`);
   const iso = (at: number) => new Date(at).toISOString();
   return {
     fresh(snapshot, at) {
       lastGood = iso(at);
-      line({ time: lastGood, data: ctx.output.shapeJson(snapshot.data, watchKnownFields(snapshot.reading)) });
+      line({ time: lastGood, data: ctx.output.shapeJson(snapshot.data, snapshot.known) });
     },
     stale(error, at, nextAt) {
       const description = describeError(error);
