@@ -62,7 +62,6 @@ function harness(dryRun = false, serverAheadMs = 0) {
           sides: SIDES,
           time: { localMs: nowMs, earliestMs: serverMs, latestMs: serverMs, bestMs: serverMs, assumed: false },
           clock: { from: ['date'] },
-          closedByRoll: new Map(),
         };
       },
       async carry(step) {

@@ -20,7 +20,7 @@ import {
   forgetDrift,
   heldReason,
   initialKeeperState,
-  journalQuestions,
+  journalQuestion,
   KEEP_GROUP_PREFIX,
   ofKeeper,
   plan,
@@ -30,6 +30,7 @@ import {
   stepEnded,
   toResume,
   unresolvedSides,
+  wouldSay,
   wrote,
   type BookObservation,
   type KeeperSaid,
@@ -159,16 +160,14 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
       const newest = sideViews.hedges.find(
         (hedge) => hedge.market.toUpperCase() === row.market && hedge.side === row.side,
       );
-      const book = await sideViews.book(row.market, row.side);
-      sides.set(rowKey(row), { book, opened: opened(row.market, row.side), ...(newest && { newest }) });
+      const side = { book: await sideViews.book(row.market, row.side), opened: opened(row.market, row.side), newest };
+      const asked = journalQuestion(memory.state, rowKey(row), side, time);
+      sides.set(rowKey(row), asked ? { ...side, closedByRoll: await closedByARoll(ports, asked) } : side);
     }
-    const closedByRoll = new Map<string, boolean>();
-    for (const hedgeId of journalQuestions(memory.state, { sides, time }))
-      closedByRoll.set(hedgeId, await closedByARoll(ports, hedgeId));
-    return { sides, time, clock: client.transport.serverClock.reading(), closedByRoll };
+    return { sides, time, clock: client.transport.serverClock.reading() };
   };
 
-  const carryOut = async (ports: WritePorts, write: Exclude<KeeperWrite, { kind: 'would' }>): Promise<WriteDone> => {
+  const carryOut = async (ports: WritePorts, write: KeeperWrite): Promise<WriteDone> => {
     const { market, side, clientReference } = write.row;
     if (write.kind === 'roll') {
       // The row's deal reference on every hedge it opens (the rolled hedge's own when the row names none).
@@ -203,12 +202,6 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
   const writeAll = async (ports: WritePorts, writes: readonly KeeperWrite[], memory: KeeperMemory) => {
     const client = await ports.client();
     for (const write of writes) {
-      if (write.kind === 'would') {
-        const { row, check } = write;
-        if (check) await checkOpenAfterClose(client, row.market, row.side, check.notionalUsd, check.freedUsd);
-        say.event(write.say);
-        continue;
-      }
       memory.state = sending(memory.state, write);
       const done = await carryOut(ports, write).catch((error: unknown) => {
         memory.state = sending(memory.state, write, true);
@@ -225,7 +218,14 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
 
     async carry(step, memory) {
       const ports = stepContext();
-      if (step.writes) return writeAll(ports, step.writes, memory);
+      // A dry run: each write's pre-trade checks (those a real open passes), then what it would do, said.
+      for (const write of step.writes ?? []) {
+        const { check, say: fields } = wouldSay(write);
+        const { market, side } = write.row;
+        if (check) await checkOpenAfterClose(await ports.client(), market, side, check.notionalUsd, check.freedUsd);
+        say.event(fields);
+      }
+      if (step.writes) return;
       await withSideLock(ports, step.row.market, step.row.side, async () => {
         const fresh = await observe(ports, [step.row], memory);
         await writeAll(ports, memory.take(plan(memory.state, fresh, step.row, settings)).writes, memory);
