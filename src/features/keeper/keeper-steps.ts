@@ -55,7 +55,7 @@ interface Say {
 }
 
 /** What the keeper remembers, in one place: a pure step's result is taken at once (never across an await), and what it said is said. */
-function keeperMemory(say: Say) {
+export function keeperMemory(say: Say) {
   return {
     state: initialKeeperState(),
     take<T extends { state: KeeperState; events: readonly KeeperSaid[] }>(out: T) {
@@ -70,30 +70,21 @@ function keeperMemory(say: Say) {
 }
 type KeeperMemory = ReturnType<typeof keeperMemory>;
 
-/** What the cycles do on the server: keeperIo's, or a test's. */
+/** What the cycles do on the server (keeperIo's, or a test's), and the memory they take what they learn into. */
 export interface KeeperIo {
+  memory: KeeperMemory;
   /** The rows' sides read fresh, with the journal's answers to what the decisions ask of it. */
-  observe(rows: readonly KeepRow[], memory: KeeperMemory): Promise<BookObservation>;
+  observe(rows: readonly KeepRow[]): Promise<BookObservation>;
   /** Carries out one row's step: a live one planned again on a fresh read under its side's lock. */
-  carry(step: KeeperStep, memory: KeeperMemory): Promise<void>;
+  carry(step: KeeperStep): Promise<void>;
 }
 
 /** The cycles: one step in flight per row, each row backing off on its own. */
-export function keeperCycles({
-  settings,
-  clock,
-  say,
-  io,
-}: {
-  settings: KeeperSettings;
-  clock: KeeperClock;
-  say: Say;
-  io: KeeperIo;
-}) {
-  const memory = keeperMemory(say);
+export function keeperCycles({ settings, clock, io }: { settings: KeeperSettings; clock: KeeperClock; io: KeeperIo }) {
+  const { memory } = io;
   const inFlight = new Map<string, { kind: KeeperStep['kind']; sinceMs: number; done: Promise<void> }>();
   const start = (step: KeeperStep) => {
-    const done = io.carry(step, memory).then(
+    const done = io.carry(step).then(
       () => ended(),
       (error: unknown) => ended({ error }),
     );
@@ -109,7 +100,6 @@ export function keeperCycles({
     return done;
   };
   return {
-    memory,
     /** The sides (`MARKET side`) with a step in flight: the journal's unfinished actions of these are theirs. */
     busySides: () => new Set(inFlight.keys()),
 
@@ -120,7 +110,7 @@ export function keeperCycles({
 
     /** What each row would get on a fresh read (the question before a live keeper starts). */
     async preview(rows: readonly KeepRow[]) {
-      return memory.take(preview(memory.state, await io.observe(rows, memory), rows, settings)).lines;
+      return memory.take(preview(memory.state, await io.observe(rows), rows, settings)).lines;
     },
 
     forgetDrift: () => memory.take(forgetDrift(memory.state)),
@@ -130,7 +120,7 @@ export function keeperCycles({
       rows: readonly KeepRow[],
       state: { unresolved: ReadonlyMap<string, string>; isStopping: () => boolean; stepsDueBy?: number },
     ) {
-      const book = await io.observe(rows, memory).catch((error: unknown) => ({ error }));
+      const book = await io.observe(rows).catch((error: unknown) => ({ error }));
       const observation = { rows, book, unresolved: state.unresolved, inFlight, stopping: state.isStopping() };
       const cycle = memory.take(decide(memory.state, observation, clock.now(), settings));
       const started = cycle.actions.map(start);
@@ -150,7 +140,8 @@ const SEND_AND_WAIT = { wait: true, dryRun: false, fresh: false };
 
 /** The keeper's reads and writes on the server, each under `stepContext()` (its notices said to no one, its signal the keeper's). Writes are confirmed by the keeper's own run (its target and --yes), never at a prompt. */
 export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { identity: Identity }, say: Say) {
-  const observe = async (ports: WritePorts, rows: readonly KeepRow[], memory: KeeperMemory) => {
+  const memory = keeperMemory(say);
+  const observe = async (ports: WritePorts, rows: readonly KeepRow[]) => {
     const client = await ports.client();
     const sideViews = await SideViews.read(client, (line) => ports.log(line));
     const opened = await answeredOpens(ports);
@@ -199,7 +190,7 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
     return { kind: 'sent', result: await sendTrade(ports, client, record, SEND_AND_WAIT), group };
   };
 
-  const writeAll = async (ports: WritePorts, writes: readonly KeeperWrite[], memory: KeeperMemory) => {
+  const writeAll = async (ports: WritePorts, writes: readonly KeeperWrite[]) => {
     const client = await ports.client();
     for (const write of writes) {
       memory.state = sending(memory.state, write);
@@ -214,9 +205,10 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
   };
 
   return {
-    observe: (rows, memory) => observe(stepContext(), rows, memory),
+    memory,
+    observe: (rows) => observe(stepContext(), rows),
 
-    async carry(step, memory) {
+    async carry(step) {
       const ports = stepContext();
       // A dry run: each write's pre-trade checks (those a real open passes), then what it would do, said.
       for (const write of step.writes ?? []) {
@@ -227,13 +219,13 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
       }
       if (step.writes) return;
       await withSideLock(ports, step.row.market, step.row.side, async () => {
-        const fresh = await observe(ports, [step.row], memory);
-        await writeAll(ports, memory.take(plan(memory.state, fresh, step.row, settings)).writes, memory);
+        const fresh = await observe(ports, [step.row]);
+        await writeAll(ports, memory.take(plan(memory.state, fresh, step.row, settings)).writes);
       });
     },
 
     /** Finishes this keeper's own unresolved rows with their keys and returns why each other side of the account's unfinished rows is left alone: a new key could double an unresolved action; a person's rows are not the keeper's to finish. */
-    async finishUnfinished(busy: ReadonlySet<string>, rows: readonly KeepRow[], memory: KeeperMemory) {
+    async finishUnfinished(busy: ReadonlySet<string>, rows: readonly KeepRow[]) {
       const ports = stepContext();
       const journal = await ports.journal();
       const ours = async () =>
