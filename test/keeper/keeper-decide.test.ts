@@ -421,14 +421,14 @@ const PLAN = [
     name: 'over target, --converge: the reduce',
     side: covered(2500, 24 * HOUR),
     settings: { converge: true },
-    writes: [{ kind: 'reduce', amountUsd: 500, targetUsd: 2000 }],
+    writes: [{ kind: 'reduce', deltaUsd: 500, targetUsd: 2000 }],
   },
   {
     name: 'drifted and its roll due, --converge: the add, then the roll',
     side: DRIFTED_DUE,
     settings: { converge: true },
     writes: [
-      { kind: 'add', amountUsd: 500 },
+      { kind: 'add', deltaUsd: 500 },
       { kind: 'roll', hedgeId: 'hdg_1', tenorDays: 1 },
     ],
   },
@@ -556,7 +556,7 @@ it("this keeper's writes and unfinished rows: a roll about to be sent notes the 
   ]);
 });
 
-const reopen = { kind: 'open' as const, row: ROW, notionalUsd: 2000, tenorDays: 1 as const };
+const reopen = { kind: 'open' as const, row: ROW, deltaUsd: 2000, targetUsd: 2000 };
 /** The write flow's answer: sent, with `result`. */
 const sent = (result: object) => ({ kind: 'sent', group: 'keep-1', result }) as never;
 /** …resolved: the re-opened hedge hdg_3 in `status`. */
@@ -573,7 +573,7 @@ it.each([
   ],
   [
     'a convergence the write flow did not send is a failure',
-    { kind: 'add', row: ROW, amountUsd: 500, targetUsd: 2000 },
+    { kind: 'add', row: ROW, deltaUsd: 500, targetUsd: 2000 },
     sent({ kind: 'dry-run' }),
     'Nothing was sent for the convergence.',
     0,

@@ -118,11 +118,10 @@ export interface KeeperSettings {
 /** What is to be said: an event, or an error (an `error` event; a one-cycle run ends with its first's exit code). */
 export type KeeperSaid = { say: EventFields } | { error: unknown; fields: Omit<EventFields, 'event'> };
 
-/** One write of a step. An open that restores a colleague's close (`converge`) is said as a convergence by a dry run; a roll's notional and maturity are what a dry run says of it. */
-export type KeeperWrite = { row: KeepRow } & (
-  | { kind: 'open'; notionalUsd: number; tenorDays: KeepRow['tenorDays']; converge?: true }
-  | { kind: 'add' | 'reduce' | 'close'; amountUsd: number; targetUsd: number }
-  | { kind: 'roll'; hedgeId?: string; tenorDays: KeepRow['tenorDays']; notionalUsd: number; maturityAtMs: number }
+/** One write of a step: the side changed by `deltaUsd` toward `targetUsd` (`converge`: a drift brought back), the plan step it is sent as; or a roll, whose notional and maturity are what a dry run says of it. */
+export type KeeperWrite = { row: KeepRow; tenorDays?: KeepRow['tenorDays'] } & (
+  | { kind: 'open' | 'add' | 'reduce' | 'close'; deltaUsd: number; targetUsd: number; converge?: true }
+  | { kind: 'roll'; hedgeId?: string; notionalUsd: number; maturityAtMs: number }
 );
 
 /** A row's step, started by a cycle and left in flight while it runs. A live one is planned (`plan`) again under the side's lock on a fresh read; a dry run's writes are this cycle's. */
@@ -427,15 +426,14 @@ function writesFor(
     const { hedgeId, notionalUsd, maturityAtMs } = decision;
     return [{ kind: 'roll', row, hedgeId, tenorDays, notionalUsd, maturityAtMs }];
   }
-  if (decision.kind === 'reopen') return [{ kind: 'open', row, notionalUsd: decision.notionalUsd, tenorDays }];
+  if (decision.kind === 'reopen') {
+    const { notionalUsd } = decision;
+    return [{ kind: 'open', row, deltaUsd: notionalUsd, targetUsd: notionalUsd, tenorDays }];
+  }
   if (decision.kind !== 'drift') return [];
   const { change, amountUsd, targetUsd } = decision;
   const writes: KeeperWrite[] = settings.converge
-    ? [
-        change === 'open'
-          ? { kind: 'open', row, notionalUsd: targetUsd, tenorDays, converge: true }
-          : { kind: change, row, amountUsd, targetUsd },
-      ]
+    ? [{ kind: change, row, deltaUsd: amountUsd, targetUsd, tenorDays, converge: true }]
     : [];
   // A roll due as well follows: of the notional the side holds once converged (or left alone).
   const maturityAtMs = view.position?.maturityAtMs;
@@ -469,23 +467,25 @@ export function wouldSay(write: KeeperWrite): { check?: { notionalUsd: number; f
       },
     };
   }
-  if (write.kind === 'open' && !write.converge) {
-    const { notionalUsd, tenorDays } = write;
-    const message = `would open ${formatUsd(notionalUsd)} for ${tenorDays} days`;
-    return {
-      check: { notionalUsd, freedUsd: 0 },
-      say: { event: 'reopen', ...base, notional_usd: notionalUsd, tenor_days: tenorDays, message },
-    };
-  }
-  const [change, amountUsd, targetUsd] =
-    write.kind === 'open'
-      ? ['open', write.notionalUsd, write.notionalUsd]
-      : [write.kind, write.amountUsd, write.targetUsd];
-  const message = `would ${change === 'open' ? 're-open' : change} ${formatUsd(amountUsd)} to reach the target of ${formatUsd(targetUsd)}`;
+  const { kind, deltaUsd, targetUsd, tenorDays } = write;
   return {
     // Only an open or add needs room.
-    ...((change === 'open' || change === 'add') && { check: { notionalUsd: amountUsd, freedUsd: 0 } }),
-    say: { event: 'converge', ...base, notional_usd: amountUsd, action: change, message },
+    ...((kind === 'open' || kind === 'add') && { check: { notionalUsd: deltaUsd, freedUsd: 0 } }),
+    say: write.converge
+      ? {
+          event: 'converge',
+          ...base,
+          notional_usd: deltaUsd,
+          action: kind,
+          message: `would ${kind === 'open' ? 're-open' : kind} ${formatUsd(deltaUsd)} to reach the target of ${formatUsd(targetUsd)}`,
+        }
+      : {
+          event: 'reopen',
+          ...base,
+          notional_usd: deltaUsd,
+          tenor_days: tenorDays,
+          message: `would open ${formatUsd(deltaUsd)} for ${tenorDays} days`,
+        },
   };
 }
 
@@ -541,12 +541,12 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
         return {
           failure: new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`),
         };
-      expect({ what: 're-open', notionalUsd: write.notionalUsd, ...(hedgeIds.length && { present: hedgeIds }) });
+      expect({ what: 're-open', notionalUsd: write.targetUsd, ...(hedgeIds.length && { present: hedgeIds }) });
       events.push({
         say: {
           event: 'reopen',
           ...base,
-          notional_usd: write.notionalUsd,
+          notional_usd: write.deltaUsd,
           tenor_days: write.tenorDays,
           hedge_ids: hedgeIds,
           journal_id: entry.id,
@@ -560,7 +560,7 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
         say: {
           event: 'converge',
           ...base,
-          notional_usd: write.amountUsd,
+          notional_usd: write.deltaUsd,
           action: write.kind,
           journal_id: entry.id,
           idempotency_key: entry.idempotency_key,

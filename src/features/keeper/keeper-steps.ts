@@ -176,17 +176,11 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
     // An add, reduce, close or re-open through the write flow, journaled in a keep group.
     const client = await ports.client();
     const group = newGroup(KEEP_GROUP_PREFIX, ports);
-    const step =
-      write.kind === 'open'
-        ? {
-            action: 'open',
-            deltaUsd: write.notionalUsd,
-            tenorDays: write.tenorDays,
-            clientReference: clientReference || undefined,
-          }
-        : { action: write.kind, deltaUsd: write.amountUsd };
-    const leg = write.kind === 'open' ? 'reopen' : 'converge';
-    const record = { ...stepRecord({ market, side, ...step } as PlanStep, group, leg), confirmed: true };
+    const { kind: action, deltaUsd, tenorDays } = write;
+    // Only an open takes its tenor and the row's deal reference.
+    const step = { market, side, action, deltaUsd, tenorDays, clientReference: clientReference || undefined };
+    const leg = action === 'open' ? 'reopen' : 'converge';
+    const record = { ...stepRecord(step as PlanStep, group, leg), confirmed: true };
     return { kind: 'sent', result: await sendTrade(ports, client, record, SEND_AND_WAIT), group };
   };
 
