@@ -2,7 +2,7 @@
 // step that never ends holds only its row), back-offs timed on the injected clock, and the loop's
 // spacing — no server, no real waits. What each cycle decides is keeper-decide.test.ts's.
 import { runCycles } from '../../src/features/keeper/keep.js';
-import { keeperCycles, type KeeperClock } from '../../src/features/keeper/keeper-steps.js';
+import { keeperCycles, keeperMemory, type KeeperClock } from '../../src/features/keeper/keeper-steps.js';
 import { reconcileSide } from '../../src/features/book/book.js';
 
 const START = Date.parse('2026-03-02T09:00:00Z');
@@ -50,11 +50,11 @@ function harness(dryRun = false, serverAheadMs = 0) {
   const scheduler = keeperCycles({
     settings: rules,
     clock,
-    say: {
-      event: () => undefined,
-      noteError: (error, fields) => errors.push({ message: (error as Error).message, ...fields }),
-    },
     io: {
+      memory: keeperMemory({
+        event: () => undefined,
+        noteError: (error, fields) => errors.push({ message: (error as Error).message, ...fields }),
+      }),
       observe: async () => {
         const nowMs = clock.now();
         const serverMs = nowMs + serverAheadMs;
@@ -62,7 +62,6 @@ function harness(dryRun = false, serverAheadMs = 0) {
           sides: SIDES,
           time: { localMs: nowMs, earliestMs: serverMs, latestMs: serverMs, bestMs: serverMs, assumed: false },
           clock: { from: ['date'] },
-          closedByRoll: new Map(),
         };
       },
       async carry(step) {

@@ -13,9 +13,9 @@ import {
   sending,
   stepEnded,
   toResume,
+  wouldSay,
   wrote,
   type BookObservation,
-  type KeeperState,
   type SideObservation,
 } from '../../src/features/keeper/keeper-decide.js';
 
@@ -58,25 +58,24 @@ const closedEarly = {
 };
 
 /** …which the journal shows no roll closed: a colleague's close. */
-const colleagueClosed = { side: closedEarly, book: { closedByRoll: new Map([['hdg_9', false]]) } };
+const colleagueClosed = { ...closedEarly, closedByRoll: false };
 /** Filled on its record, not in the positions list yet. */
 const unlisted = side([{ id: 'hdg_1', status: 'filled', notionalUsd: 2000, maturityAtMs: NOW + 24 * HOUR }]);
 /** This keeper's own re-open, as it waits for it to show. */
 const reopened = (sinceMs: number) =>
-  remembered({ expectations: new Map([[KEY, { what: 're-open', notionalUsd: 2000, present: ['hdg_new'], sinceMs }]]) });
+  remembered({ expected: { what: 're-open', notionalUsd: 2000, present: ['hdg_new'], sinceMs } });
 
 const bookOf = (observed: SideObservation, more: Partial<BookObservation> = {}): BookObservation => ({
   sides: new Map([[KEY, observed]]),
   time: { localMs: NOW, earliestMs: NOW, latestMs: NOW, bestMs: NOW, assumed: false },
   clock: { from: ['date'] },
-  closedByRoll: new Map(),
   ...more,
 });
 
-/** A state as earlier cycles left it. */
-const remembered = (changes: Partial<KeeperState>) => ({
+/** A state as earlier cycles left it: what they remember of the side. */
+const remembered = (side: object) => ({
   ...initialKeeperState(),
-  ...changes,
+  sides: new Map([[KEY, { failures: 0, retryAtMs: 0, said: {}, closedByUs: {}, ...side }]]),
 });
 
 /** A dry run's write: checked as an open (after a close that frees `freedUsd`), said with "would". */
@@ -141,8 +140,6 @@ const DECIDE = [
         kind: 'reopen',
         writes: [
           {
-            kind: 'would',
-            row: ROW,
             check: { notionalUsd: 2000, freedUsd: 0 },
             say: {
               event: 'reopen',
@@ -223,8 +220,6 @@ const DECIDE = [
         kind: 'drift',
         writes: [
           {
-            kind: 'would',
-            row: ROW,
             check: { notionalUsd: 1500, freedUsd: 1500 },
             say: {
               event: 'roll',
@@ -259,7 +254,7 @@ const DECIDE = [
   },
   {
     name: "a colleague's close before maturity (the journal shows no roll closed it): drift, left flat",
-    ...colleagueClosed,
+    side: colleagueClosed,
     said: [
       'drift: closed outside the keeper (hdg_9); left flat: not re-opened until the target file says so again (edit it, then SIGHUP), or run with --converge',
     ],
@@ -267,7 +262,7 @@ const DECIDE = [
   },
   {
     name: '…restored with --converge',
-    ...colleagueClosed,
+    side: colleagueClosed,
     settings: { converge: true },
     actions: [{ kind: 'drift' }],
     said: ['drift: closed outside the keeper (hdg_9); --converge re-open 2,000.00 USD to reach the target'],
@@ -276,7 +271,7 @@ const DECIDE = [
   {
     name: "flat after this keeper's own roll closed its hedge: the keeper's to re-open, not drift",
     side: closedEarly,
-    state: remembered({ closedByKeeper: new Set(['hdg_9']) }),
+    state: remembered({ closedByUs: { hdg_9: true } }),
     actions: [{ kind: 'reopen' }],
     status: 'reopen in flight',
   },
@@ -298,7 +293,7 @@ const DECIDE = [
     name: 'settling past 10 min (server time): cannot tell, said once',
     again: 1,
     side: unlisted,
-    state: remembered({ settlingSince: new Map([[KEY, NOW - 11 * MINUTE]]) }),
+    state: remembered({ settlingSince: NOW - 11 * MINUTE }),
     said: [/^error: The sell side of USDTNGN has been settling for 660 s \(server time\)/],
     status: { current_unknown: true },
   },
@@ -317,21 +312,21 @@ const DECIDE = [
     state: reopened(NOW),
     status:
       "settling: this keeper's own re-open (2,000.00 USD) is not in every view yet; waiting for every view to agree",
-    expectationsLeft: 1,
+    expecting: true,
   },
   {
     name: '…past 10 min after it landed: cannot tell',
     state: reopened(NOW - 11 * MINUTE),
     said: [/^error: this keeper's own re-open \(2,000.00 USD\) is not in every view yet 660 s after it landed/],
     status: { current_unknown: true },
-    expectationsLeft: 1,
+    expecting: true,
   },
   {
     name: '…shown in every view: the expectation dropped, the side decided again',
     side: covered(2000, 24 * HOUR, 'hdg_new'),
     state: reopened(NOW),
     status: 'covered',
-    expectationsLeft: 0,
+    expecting: false,
   },
   {
     name: "no Date header and no open answered: the server's clock unknown, said once",
@@ -387,9 +382,12 @@ it.each(DECIDE)('decide: $name', (row) => {
   };
   let state = row.state ?? initialKeeperState();
   for (let cycle = 0; cycle < (row.earlier ?? 0); cycle++) state = decide(state, observation, NOW, settings).state;
-  const before = JSON.stringify([...state.said]);
+  const before = JSON.stringify([...state.sides]);
   const decided = decide(state, observation, NOW, settings);
-  expect(decided.actions).toEqual((row.actions ?? []).map((action) => expect.objectContaining(action)));
+  // A dry run's writes as it checks and says them.
+  expect(decided.actions.map((action) => ({ ...action, writes: action.writes?.map(wouldSay) }))).toEqual(
+    (row.actions ?? []).map((action) => expect.objectContaining(action)),
+  );
   // A live step is planned again under the side's lock; a dry run's writes are this cycle's.
   for (const action of decided.actions) expect(action.writes !== undefined).toBe(settings.dryRun);
   // What was said, one line each: an event with its code and reason or message, or an error's message.
@@ -403,9 +401,9 @@ it.each(DECIDE)('decide: $name', (row) => {
   // A status given as a string is the row's state.
   const status = typeof row.status === 'string' ? { state: row.status } : row.status;
   expect(decided.rows).toEqual([expect.objectContaining(status)]);
-  if (row.expectationsLeft !== undefined) expect(decided.state.expectations.size).toBe(row.expectationsLeft);
+  if (row.expecting !== undefined) expect(!!decided.state.sides.get(KEY)?.expected).toBe(row.expecting);
   // Pure: what it was handed is as it was.
-  expect(JSON.stringify([...state.said])).toBe(before);
+  expect(JSON.stringify([...state.sides])).toBe(before);
   for (let cycle = 0, after = decided.state; cycle < (row.again ?? 0); cycle++) {
     const repeated = decide(after, observation, NOW, settings);
     expect([repeated.actions, repeated.events, repeated.rows]).toEqual([[], [], [expect.objectContaining(status)]]);
@@ -423,14 +421,14 @@ const PLAN = [
     name: 'over target, --converge: the reduce',
     side: covered(2500, 24 * HOUR),
     settings: { converge: true },
-    writes: [{ kind: 'reduce', amountUsd: 500, targetUsd: 2000 }],
+    writes: [{ kind: 'reduce', deltaUsd: 500, targetUsd: 2000 }],
   },
   {
     name: 'drifted and its roll due, --converge: the add, then the roll',
     side: DRIFTED_DUE,
     settings: { converge: true },
     writes: [
-      { kind: 'add', amountUsd: 500 },
+      { kind: 'add', deltaUsd: 500 },
       { kind: 'roll', hedgeId: 'hdg_1', tenorDays: 1 },
     ],
   },
@@ -441,8 +439,7 @@ const PLAN = [
   },
   {
     name: "a colleague's close, without --converge: nothing",
-    side: closedEarly,
-    book: colleagueClosed.book,
+    side: colleagueClosed,
     writes: [],
   },
   {
@@ -455,10 +452,10 @@ const PLAN = [
 
 it.each(PLAN)(
   'plan (a live step, again under the side lock on a fresh read): $name',
-  ({ side: observed, settings, book, row, writes }) => {
-    expect(
-      plan(initialKeeperState(), bookOf(observed, book), { ...ROW, ...row }, { ...LIVE, ...settings }).writes,
-    ).toEqual(writes.map((write) => expect.objectContaining(write)));
+  ({ side: observed, settings, row, writes }) => {
+    expect(plan(initialKeeperState(), bookOf(observed), { ...ROW, ...row }, { ...LIVE, ...settings }).writes).toEqual(
+      writes.map((write) => expect.objectContaining(write)),
+    );
   },
 );
 
@@ -483,7 +480,7 @@ it.each([
   ["a dry run's refusal", 'reopen', 0, true, true, 1, MINUTE, 'reopen would be refused'],
 ] as const)('stepEnded: %s', (_name, kind, before, failed, dryRun, failures, retryInMs, text) => {
   // After `before` failed steps of the row.
-  const state = remembered({ rows: new Map([[KEY, { failures: before, retryAtMs: 0 }]]) });
+  const state = remembered({ failures: before });
   const ended = stepEnded(
     state,
     // A step of the row (its status, which stepEnded does not read, left out).
@@ -493,7 +490,7 @@ it.each([
     failed ? { error: new Error('capacity') } : undefined,
   );
   expect(ended.statusText).toBe(text);
-  expect(ended.state.rows.get(KEY)).toMatchObject({
+  expect(ended.state.sides.get(KEY)).toMatchObject({
     failures,
     retryAtMs: retryInMs === undefined ? 0 : NOW + retryInMs,
   });
@@ -527,9 +524,16 @@ const entry = (fields: Partial<JournalEntry>) =>
   }) as JournalEntry;
 
 it("this keeper's writes and unfinished rows: a roll about to be sent notes the hedge it closes as its own; once rolled, the side waits for both hedges to show", () => {
-  const roll = { kind: 'roll' as const, row: ROW, hedgeId: 'hdg_1', tenorDays: 1 as const };
+  const roll = {
+    kind: 'roll' as const,
+    row: ROW,
+    hedgeId: 'hdg_1',
+    tenorDays: 1 as const,
+    notionalUsd: 2000,
+    maturityAtMs: NOW,
+  };
   const noted = sending(initialKeeperState(), roll);
-  expect([...noted.closedByKeeper]).toEqual(['hdg_1']);
+  expect(noted.sides.get(KEY)?.closedByUs).toEqual({ hdg_1: true });
   const outcome = {
     kind: 'rolled',
     view: {
@@ -540,7 +544,7 @@ it("this keeper's writes and unfinished rows: a roll about to be sent notes the 
     notes: [],
   } as never;
   const landed = wrote(noted, roll, { kind: 'rolled', outcome }, NOW);
-  expect(landed.state.expectations.get(KEY)).toEqual({
+  expect(landed.state.sides.get(KEY)?.expected).toEqual({
     what: 'roll',
     notionalUsd: 2000,
     present: ['hdg_2'],
@@ -552,7 +556,7 @@ it("this keeper's writes and unfinished rows: a roll about to be sent notes the 
   ]);
 });
 
-const reopen = { kind: 'open' as const, row: ROW, notionalUsd: 2000, tenorDays: 1 as const };
+const reopen = { kind: 'open' as const, row: ROW, deltaUsd: 2000, targetUsd: 2000 };
 /** The write flow's answer: sent, with `result`. */
 const sent = (result: object) => ({ kind: 'sent', group: 'keep-1', result }) as never;
 /** …resolved: the re-opened hedge hdg_3 in `status`. */
@@ -569,7 +573,7 @@ it.each([
   ],
   [
     'a convergence the write flow did not send is a failure',
-    { kind: 'add', row: ROW, amountUsd: 500, targetUsd: 2000 },
+    { kind: 'add', row: ROW, deltaUsd: 500, targetUsd: 2000 },
     sent({ kind: 'dry-run' }),
     'Nothing was sent for the convergence.',
     0,
@@ -584,7 +588,7 @@ it.each([
 ] as const)("this keeper's writes and unfinished rows: %s", (_name, write, done, failure, expected) => {
   const landed = wrote(initialKeeperState(), write, done, NOW);
   // The failure raised; the side's expectations and events, one each for a landed write.
-  expect([landed.failure?.message, landed.state.expectations.size, landed.events.length]).toEqual([
+  expect([landed.failure?.message, landed.state.sides.get(KEY)?.expected ? 1 : 0, landed.events.length]).toEqual([
     failure,
     expected,
     expected,

@@ -126,7 +126,7 @@ export async function runKeep(
       });
     const say = { event, noteError };
     const io = keeperIo(stepContext, { ...options, identity }, say);
-    const cycles = keeperCycles({ settings: options, clock, say, io });
+    const cycles = keeperCycles({ settings: options, clock, io });
 
     try {
       service = await startKeeperService(ports, identity, lockPlace, options, event);
@@ -186,7 +186,7 @@ export async function runKeep(
             }
             const unresolved = options.dryRun
               ? new Map<string, string>()
-              : await io.finishUnfinished(cycles.busySides(), rows, cycles.memory);
+              : await io.finishUnfinished(cycles.busySides(), rows);
             const outcome = await cycles.cycle(rows, {
               unresolved,
               isStopping: () => signals.stopping,

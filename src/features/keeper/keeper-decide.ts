@@ -43,24 +43,23 @@ const FLAT_SIDE_BACKOFF_CAP_MS = 5 * 60_000;
 
 // ---- What goes in and out.
 
-/** What the keeper remembers between cycles (and between a cycle and its steps). */
-export const initialKeeperState = () => ({
-  /** Per row (`MARKET side`): its failures in a row, when it may try again, and what was last said of it (each said once). */
-  rows: new Map<
-    string,
-    { failures: number; retryAtMs: number; lastSkip?: string; lastDrift?: string; lastHeld?: string }
-  >(),
-  /** Notices said once (by code), and sides past their bound said once each (by side and cause). */
-  said: new Set<string>(),
-  /** Hedges this keeper closed itself (a roll's close): a side flat after one of these is not a colleague's. */
-  closedByKeeper: new Set<string>(),
-  /** Hedge id → closed by a roll or keeper action, as the journal said (asked once per hedge). */
-  closedByRoll: new Map<string, boolean>(),
-  /** Per side: what this keeper's own last write must show in every view before the side is decided again. */
-  expectations: new Map<string, SideExpectation & { what: string }>(),
-  /** Per side: since when (server time) its views have disagreed, while they do. */
-  settlingSince: new Map<string, number>(),
-});
+/** What the keeper remembers of one side (`MARKET side`) between cycles, and between a cycle and its steps. */
+interface SideMemory {
+  /** Its steps' failures in a row, and when it may try again. */
+  failures: number;
+  retryAtMs: number;
+  /** What was last said of it (why it is held or skipped, its drift; `past` once its settling or its own write is past the bound): each said once while it stays so. */
+  said: Partial<Record<'held' | 'skip' | 'drift' | 'settling' | 'expected', string>>;
+  /** What this keeper's own last write must show in every view before the side is decided again. */
+  expected?: SideExpectation & { what: string };
+  /** Since when (server time) its views have disagreed, while they do. */
+  settlingSince?: number;
+  /** Its hedges closed before their maturity: by this keeper or a roll (true: the side is the keeper's to cover again), or by someone else (false: drift). The journal is asked once per hedge. */
+  closedByUs: Record<string, boolean>;
+}
+
+/** What the keeper remembers: a record per side, and the notices said once (by code). */
+export const initialKeeperState = () => ({ sides: new Map<string, SideMemory>(), notices: new Set<string>() });
 export type KeeperState = ReturnType<typeof initialKeeperState>;
 
 /** A pure step: `work` changes a copy of the state and says what it says; the state it was handed stays as it was. */
@@ -73,8 +72,12 @@ function evolve<T extends object>(state: KeeperState, work: (next: KeeperState, 
 /** A row's market and side, as its events and status name them first. */
 const marketSide = ({ market, side }: KeepRow) => ({ market, side });
 
-const memoryOf = (next: KeeperState, key: string) =>
-  next.rows.get(key) ?? next.rows.set(key, { failures: 0, retryAtMs: 0 }).get(key)!;
+const sideIn = (state: KeeperState, key: string) =>
+  state.sides.get(key) ?? state.sides.set(key, { failures: 0, retryAtMs: 0, said: {}, closedByUs: {} }).get(key)!;
+
+/** Whether what is said of the side changes to something (and it is remembered): each is said once while it stays so. */
+const renewed = (memory: SideMemory, what: keyof SideMemory['said'], value?: string) =>
+  memory.said[what] !== (memory.said[what] = value) && value !== undefined;
 
 /** One side as a read showed it. */
 export interface SideObservation {
@@ -83,14 +86,15 @@ export interface SideObservation {
   opened: readonly string[];
   /** The side's newest hedge, as the hedges list gives it. */
   newest?: Hedge;
+  /** The journal's answer to `journalQuestion`: whether a roll or keeper action closed the newest hedge. */
+  closedByRoll?: boolean;
 }
 
-/** The book as one read showed it: every row's side, the server's time, and the journal's answers to `journalQuestions`. */
+/** The book as one read showed it: every row's side and the server's time. */
 export interface BookObservation {
   sides: ReadonlyMap<string, SideObservation>;
   time: ServerTime;
   clock: ClockReading;
-  closedByRoll: ReadonlyMap<string, boolean>;
 }
 
 /** What one cycle found: the target, the book (or why it could not be read), and the journal's and the runner's word on each side. */
@@ -114,12 +118,11 @@ export interface KeeperSettings {
 /** What is to be said: an event, or an error (an `error` event; a one-cycle run ends with its first's exit code). */
 export type KeeperSaid = { say: EventFields } | { error: unknown; fields: Omit<EventFields, 'event'> };
 
-/** One write of a step; `would`: a dry run's pre-trade checks (those a real open passes), then what it would do, said. */
-export type KeeperWrite =
-  | { kind: 'open'; row: KeepRow; notionalUsd: number; tenorDays: KeepRow['tenorDays'] }
-  | { kind: 'add' | 'reduce' | 'close'; row: KeepRow; amountUsd: number; targetUsd: number }
-  | { kind: 'roll'; row: KeepRow; hedgeId?: string; tenorDays: KeepRow['tenorDays'] }
-  | { kind: 'would'; row: KeepRow; check?: { notionalUsd: number; freedUsd: number }; say: EventFields };
+/** One write of a step: the side changed by `deltaUsd` toward `targetUsd` (`converge`: a drift brought back), the plan step it is sent as; or a roll, whose notional and maturity are what a dry run says of it. */
+export type KeeperWrite = { row: KeepRow; tenorDays?: KeepRow['tenorDays'] } & (
+  | { kind: 'open' | 'add' | 'reduce' | 'close'; deltaUsd: number; targetUsd: number; converge?: true }
+  | { kind: 'roll'; hedgeId?: string; notionalUsd: number; maturityAtMs: number }
+);
 
 /** A row's step, started by a cycle and left in flight while it runs. A live one is planned (`plan`) again under the side's lock on a fresh read; a dry run's writes are this cycle's. */
 export interface KeeperStep {
@@ -144,35 +147,37 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
     // Nothing is done on a book that could not be read: a side it cannot see is never opened.
     if ('error' in book) events.push({ error: book.error, fields: { phase: 'read' } });
     const read = 'error' in book ? undefined : book;
-    const views = read && viewSides(next, read, rows, events);
+    const sides = read && readSides(next, read, rows, settings, events);
     const serverOffsetMs = read ? read.time.bestMs - read.time.localMs : 0;
     const statuses = rows.map((row) => {
       const key = rowKey(row);
-      const view = views?.get(key);
       // What the side's view alone decides: a row not acted on this cycle (its step in flight, an
       // action of it unresolved) still shows when a covered side's roll falls due, since the alerts
       // judge a side that settles before the next cycle as a missed roll by that time.
-      const decision = view && decideRow(row, view, read!.time.latestMs, settings);
-      const status = rowStatus(row, view, decision?.reason ?? 'unknown (the book could not be read)', decision);
+      const seen = sides?.get(key);
+      const status = rowStatus(
+        row,
+        seen?.view,
+        seen?.decision.reason ?? 'unknown (the book could not be read)',
+        seen?.decision,
+      );
       const step = inFlight.get(key);
       if (step) status.state = `${step.kind} in flight (${Math.round((nowMs - step.sinceMs) / 1000)} s)`;
-      if (step || !decision) return status;
-      const memory = memoryOf(next, key);
-      // Whether what is remembered of the row changes (and it is remembered): each is said once while it stays so.
-      const renewed = (field: 'lastHeld' | 'lastSkip' | 'lastDrift', value?: string) =>
-        memory[field] !== (memory[field] = value);
+      if (step || !seen) return status;
+      const { view, decision } = seen;
+      const memory = sideIn(next, key);
       const base = marketSide(row);
       // An action of this side whose outcome is not known yet: nothing new is sent until it resolves.
       const held = unresolved.get(key);
-      if (renewed('lastHeld', held) && held) events.push({ say: { event: 'skip', ...base, reason: held } });
+      if (renewed(memory, 'held', held)) events.push({ say: { event: 'skip', ...base, reason: held } });
       if (held) return Object.assign(status, { state: held });
       const skip = decision.kind === 'skip' ? decision.reason : undefined;
-      if (renewed('lastSkip', skip) && skip)
+      if (renewed(memory, 'skip', skip))
         events.push({ say: { event: 'skip', ...base, notional_usd: view.position?.notionalUsd, reason: skip } });
       if (decision.kind === 'skip') return status;
       const drift = decision.kind === 'drift' ? decision : undefined;
       const signature = drift && `${drift.change}:${drift.currentUsd}→${drift.targetUsd}`;
-      if ((renewed('lastDrift', signature) || (settings.converge && !settings.dryRun)) && drift) {
+      if ((renewed(memory, 'drift', signature) || (settings.converge && !settings.dryRun)) && drift) {
         const action = `${drift.change === 'open' ? 're-open' : drift.change} ${formatUsd(drift.amountUsd)}`;
         const closedBy = view.closedOutside ? `closed outside the keeper (${view.closedOutside.hedgeId}); ` : '';
         events.push({
@@ -212,7 +217,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
           status,
           hedgeIds: idList(view.position?.hedgeId || undefined),
           serverOffsetMs,
-          ...(settings.dryRun && { writes: wouldDo(row, decision, view, settings, read!.time.latestMs) }),
+          ...(settings.dryRun && { writes: writesFor(row, decision, view, settings, read!.time.latestMs) }),
         });
       }
       return status;
@@ -224,10 +229,11 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
 /** What a live keeper would do to each row on this read: the question before it starts. */
 export function preview(state: KeeperState, book: BookObservation, rows: readonly KeepRow[], settings: KeeperSettings) {
   return evolve(state, (next, events) => {
-    const views = viewSides(next, book, rows, events);
-    const decided = (row: KeepRow) => decideRow(row, views.get(rowKey(row))!, book.time.latestMs, settings);
+    const sides = readSides(next, book, rows, settings, events);
     return {
-      lines: rows.map((row) => `${row.market} ${row.side} ${formatUsd(row.notionalUsd)}: ${decided(row).reason}`),
+      lines: rows.map(
+        (row) => `${row.market} ${row.side} ${formatUsd(row.notionalUsd)}: ${sides.get(rowKey(row))!.decision.reason}`,
+      ),
     };
   });
 }
@@ -235,7 +241,7 @@ export function preview(state: KeeperState, book: BookObservation, rows: readonl
 /** A new target (SIGHUP): what was remembered about drift is the old target's. */
 export const forgetDrift = (state: KeeperState) =>
   evolve(state, (next) => {
-    for (const memory of next.rows.values()) memory.lastDrift = undefined;
+    for (const memory of next.sides.values()) memory.said.drift = undefined;
     return {};
   });
 
@@ -248,7 +254,7 @@ export function stepEnded(
   failure?: { error: unknown },
 ) {
   return evolve(state, (next, events) => {
-    const memory = memoryOf(next, step.key);
+    const memory = sideIn(next, step.key);
     const { kind } = step;
     memory.failures = failure ? memory.failures + 1 : 0;
     const capMs = kind === 'reopen' ? Math.max(settings.intervalMs, FLAT_SIDE_BACKOFF_CAP_MS) : undefined;
@@ -274,105 +280,40 @@ export function stepEnded(
 
 // ---- What the views of each side say: settling, this keeper's own write not shown yet, a colleague's close.
 
-/** The sides (`MARKET side`) whose newest hedge the journal is to be asked about (closed by a roll or keeper action?), once per hedge. */
-export function journalQuestions(state: KeeperState, book: Pick<BookObservation, 'sides' | 'time'>) {
-  return [...book.sides.values()]
-    .map((side) => closedElsewhere(state, side, book.time)?.id)
-    .filter((id): id is string => id !== undefined && !state.closedByRoll.has(id));
-}
-
-/** The side's newest hedge when it was closed before its maturity (on the clock the book judged it by), and not by this keeper as far as it knows. */
-function closedElsewhere(state: KeeperState, { book, newest }: SideObservation, time: ServerTime) {
+/** The side's newest hedge when it was closed before its maturity (on the clock the book judged it by) and the side is flat. */
+function closedEarly({ book, newest }: SideObservation, time: ServerTime) {
   // A server may leave an early-closed hedge `filled` on its record: the book has it ended from the history.
   return book.state === 'flat' &&
     !book.opening[0] &&
     newest !== undefined &&
     (newest.status === 'closed' || (newest.status === 'filled' && book.ended.includes(newest.id))) &&
-    !state.closedByKeeper.has(newest.id) &&
     Date.parse(String(newest.maturity_at)) > time.bestMs
     ? newest
     : undefined;
 }
 
-/** Each row's side as the rules read it; a side whose views disagree or miss this keeper's own last write is settling. Rolls are timed at the latest the server's clock can read. */
-function viewSides(next: KeeperState, book: BookObservation, rows: readonly KeepRow[], events: KeeperSaid[]) {
+/** The hedge the journal is to be asked about (closed by a roll or keeper action?): the side's newest, closed early, once per hedge. */
+export function journalQuestion(state: KeeperState, key: string, side: SideObservation, time: ServerTime) {
+  const closed = closedEarly(side, time);
+  return closed && state.sides.get(key)?.closedByUs[closed.id] === undefined ? closed.id : undefined;
+}
+
+/** Each row's side as the rules read it, and what they decide of it (rolls timed at the latest the server's clock can read); what the read teaches each side's memory, and the notices it calls for. */
+function readSides(
+  next: KeeperState,
+  book: BookObservation,
+  rows: readonly KeepRow[],
+  settings: KeeperSettings,
+  events: KeeperSaid[],
+) {
   const { time, clock } = book;
-  const nowMs = time.latestMs;
-  const once = (key: string) => !next.said.has(key) && !!next.said.add(key);
-  const views = new Map<string, SideView>();
+  const sides = new Map<string, { view: SideView; decision: KeepDecision }>();
   for (const row of rows) {
-    const key = rowKey(row);
-    const observed = book.sides.get(key)!;
-    const side = observed.book;
-    const fields = marketSide(row);
-    /** Said once per side and cause (`what`) past EXPECTATION_BOUND_MS since `sinceMs`: cannot tell (the side still waits after that). */
-    const cannotTell = (what: string, sinceMs: number, said: (waitedS: number) => string | Error) => {
-      if (nowMs - sinceMs <= EXPECTATION_BOUND_MS || !once(what)) return;
-      const error = said(Math.round((nowMs - sinceMs) / 1000));
-      const hint =
-        'Compare `hedge positions` with `hedge hedges`; the keeper acts on the side again once both show the same book.';
-      events.push({ error: typeof error === 'string' ? new UnresolvedError(error, { hint }) : error, fields });
-    };
-    const unseen = side.state === 'settling' ? undefined : unseenIn(side, observed.opened);
-    let settling =
-      side.state === 'settling'
-        ? (side.why ?? 'its views disagree')
-        : unseen === undefined
-          ? undefined
-          : `it does not show hedge ${safeText(unseen)} yet, which the server named in its answer to an open of it`;
-    const expected = next.expectations.get(key);
-    if (settling !== undefined) {
-      const since = next.settlingSince.get(key) ?? nowMs;
-      next.settlingSince.set(key, since);
-      // Records that may be cut stay so however long it waits (a history that may be cut, past the bound): said at
-      // once with what to set, and held; never read as a side short of its target.
-      const cut = side.recordsCut !== undefined || side.historyCut !== undefined;
-      cannotTell(`settling ${key}`, side.recordsCut === undefined ? since : -Infinity, (waited) =>
-        cut
-          ? cutSide(row, side, true)
-          : `The ${row.side} side of ${row.market} has been settling for ${waited} s (server time): ${settling}. What it holds cannot be told, so nothing is sent on it.`,
-      );
-    } else {
-      next.settlingSince.delete(key);
-      next.said.delete(`settling ${key}`);
-      // The side waits for this keeper's own last write to show in every view; once it does, the expectation is dropped.
-      if (expected && expectationMet(side, expected)) {
-        next.expectations.delete(key);
-        next.said.delete(key);
-      } else if (expected) {
-        settling = `this keeper's own ${expected.what} (${formatUsd(expected.notionalUsd)}) is not in every view yet`;
-        cannotTell(
-          key,
-          expected.sinceMs,
-          (waited) =>
-            `${settling} ${waited} s after it landed (server time): cannot tell what the side holds, so nothing more is sent on it.`,
-        );
-      }
-    }
-    // The soonest to mature of the side's hedges decides when the side is rolled.
-    const soonest = side.filled.at(-1);
-    const covered = side.state === 'in-step' && soonest !== undefined;
-    const opening = side.opening[0];
-    // The side's newest hedge closed early by someone else: a colleague's close, which wins — unless the journal shows a roll closed it.
-    const closed = closedElsewhere(next, observed, time);
-    const rolled = closed && (next.closedByRoll.get(closed.id) ?? book.closedByRoll.get(closed.id) ?? false);
-    if (closed) next.closedByRoll.set(closed.id, rolled!);
-    const closedAtLocalMs =
-      (typeof closed?.closed_at === 'string' ? Date.parse(closed.closed_at) : NaN) - time.earliestMs + time.localMs;
-    views.set(key, {
-      position: covered
-        ? { notionalUsd: side.recordsUsd, hedgeId: soonest.id, maturityAtMs: soonest.maturityAtMs }
-        : undefined,
-      opening: opening && !covered ? { hedgeId: opening.id, status: opening.status } : undefined,
-      closedOutside:
-        closed && !rolled
-          ? { hedgeId: closed.id, closedAtLocalMs: Number.isFinite(closedAtLocalMs) ? closedAtLocalMs : undefined }
-          : undefined,
-      settling: settling ? { why: settling } : undefined,
-    });
+    const view = seeSide(sideIn(next, rowKey(row)), row, book.sides.get(rowKey(row))!, time, events);
+    sides.set(rowKey(row), { view, decision: decideRow(row, view, time.latestMs, settings) });
   }
   const notice = (code: string, message: string) =>
-    once(code) && events.push({ say: { event: 'notice', code, message } });
+    !next.notices.has(code) && next.notices.add(code) && events.push({ say: { event: 'notice', code, message } });
   const noDate =
     clock.dateBehindMs === undefined
       ? 'The server sends no Date header'
@@ -390,98 +331,175 @@ function viewSides(next: KeeperState, book: BookObservation, rows: readonly Keep
       'clock_skew',
       `The server's clock is ${formatSpan(Math.abs(offsetMs))} ${offsetMs > 0 ? 'ahead of' : 'behind'} this machine's: maturities are compared with the server's.`,
     );
-  return views;
+  return sides;
 }
 
-// ---- A step's writes, planned again under the side's lock, and what each one's outcome changes and says.
+/** One side as the rules read it: settling while its views disagree or miss this keeper's own last write; past the bound, said once that what it holds cannot be told. */
+function seeSide(memory: SideMemory, row: KeepRow, observed: SideObservation, time: ServerTime, events: KeeperSaid[]) {
+  const nowMs = time.latestMs;
+  const side = observed.book;
+  /** Said once per cause past EXPECTATION_BOUND_MS since `sinceMs`: cannot tell (the side still waits after that). */
+  const cannotTell = (what: 'settling' | 'expected', sinceMs: number, said: (waitedS: number) => string | Error) => {
+    if (nowMs - sinceMs <= EXPECTATION_BOUND_MS || !renewed(memory, what, 'past')) return;
+    const error = said(Math.round((nowMs - sinceMs) / 1000));
+    const hint =
+      'Compare `hedge positions` with `hedge hedges`; the keeper acts on the side again once both show the same book.';
+    events.push({
+      error: typeof error === 'string' ? new UnresolvedError(error, { hint }) : error,
+      fields: marketSide(row),
+    });
+  };
+  const unseen = side.state === 'settling' ? undefined : unseenIn(side, observed.opened);
+  let settling =
+    side.state === 'settling'
+      ? (side.why ?? 'its views disagree')
+      : unseen === undefined
+        ? undefined
+        : `it does not show hedge ${safeText(unseen)} yet, which the server named in its answer to an open of it`;
+  const { expected } = memory;
+  if (settling !== undefined) {
+    const since = (memory.settlingSince ??= nowMs);
+    // Records that may be cut stay so however long it waits (a history that may be cut, past the bound): said at
+    // once with what to set, and held; never read as a side short of its target.
+    const cut = side.recordsCut !== undefined || side.historyCut !== undefined;
+    cannotTell('settling', side.recordsCut === undefined ? since : -Infinity, (waited) =>
+      cut
+        ? cutSide(row, side, true)
+        : `The ${row.side} side of ${row.market} has been settling for ${waited} s (server time): ${settling}. What it holds cannot be told, so nothing is sent on it.`,
+    );
+  } else {
+    memory.settlingSince = memory.said.settling = undefined;
+    // The side waits for this keeper's own last write to show in every view; once it does, the expectation is dropped.
+    if (expected && expectationMet(side, expected)) memory.expected = memory.said.expected = undefined;
+    else if (expected) {
+      settling = `this keeper's own ${expected.what} (${formatUsd(expected.notionalUsd)}) is not in every view yet`;
+      cannotTell(
+        'expected',
+        expected.sinceMs,
+        (waited) =>
+          `${settling} ${waited} s after it landed (server time): cannot tell what the side holds, so nothing more is sent on it.`,
+      );
+    }
+  }
+  // The soonest to mature of the side's hedges decides when the side is rolled.
+  const soonest = side.filled.at(-1);
+  const covered = side.state === 'in-step' && soonest !== undefined;
+  const opening = side.opening[0];
+  // The side's newest hedge closed early: a colleague's close, which wins — unless this keeper or (as the journal shows) a roll closed it.
+  const closed = closedEarly(observed, time);
+  const ours = closed && (memory.closedByUs[closed.id] ??= observed.closedByRoll ?? false);
+  const closedAtLocalMs =
+    (typeof closed?.closed_at === 'string' ? Date.parse(closed.closed_at) : NaN) - time.earliestMs + time.localMs;
+  return {
+    position: covered
+      ? { notionalUsd: side.recordsUsd, hedgeId: soonest.id, maturityAtMs: soonest.maturityAtMs }
+      : undefined,
+    opening: opening && !covered ? { hedgeId: opening.id, status: opening.status } : undefined,
+    closedOutside:
+      closed && !ours
+        ? { hedgeId: closed.id, closedAtLocalMs: Number.isFinite(closedAtLocalMs) ? closedAtLocalMs : undefined }
+        : undefined,
+    settling: settling ? { why: settling } : undefined,
+  };
+}
+
+// ---- A step's writes (planned again under the side's lock), what a dry run says of them, and what each one's outcome changes and says.
 
 /** A live step's writes, decided again on a fresh read of its side under the side's lock: none when the side no longer needs them. */
 export function plan(state: KeeperState, book: BookObservation, row: KeepRow, settings: KeeperSettings) {
   return evolve(state, (next, events) => {
-    const view = viewSides(next, book, [row], events).get(rowKey(row))!;
-    const decision = decideRow(row, view, book.time.latestMs, settings);
-    const writes: KeeperWrite[] = [];
-    const tenorDays = (decision as Partial<Actionable>).tenorDays ?? row.tenorDays;
-    if (decision.kind === 'roll') writes.push({ kind: 'roll', row, hedgeId: decision.hedgeId, tenorDays });
-    if (decision.kind === 'reopen') writes.push({ kind: 'open', row, notionalUsd: decision.notionalUsd, tenorDays });
-    if (decision.kind === 'drift') {
-      const { change, amountUsd, targetUsd } = decision;
-      // A colleague's close is restored (re-opened) only with --converge, as any other drift.
-      if (settings.converge)
-        writes.push(
-          change === 'open'
-            ? { kind: 'open', row, notionalUsd: targetUsd, tenorDays }
-            : { kind: change, row, amountUsd, targetUsd },
-        );
-      if (change !== 'open' && decision.alsoRollDue && view.position?.maturityAtMs !== undefined)
-        writes.push({
-          kind: 'roll',
-          row,
-          hedgeId: view.position.hedgeId,
-          tenorDays: tenorFor(row, book.time.latestMs),
-        });
-    }
-    return { writes };
+    const { view, decision } = readSides(next, book, [row], settings, events).get(rowKey(row))!;
+    return { writes: writesFor(row, decision, view, settings, book.time.latestMs) };
   });
 }
 
-/** --dry-run: what a real run would do, validated as it would be (market, capacity, headroom) and said with "would". */
-function wouldDo(
+/** What a decision sends on the side: a roll, a re-open, or a drift brought back (--converge only, a colleague's close too) with the roll due beside it. */
+function writesFor(
   row: KeepRow,
-  decision: Actionable,
+  decision: KeepDecision,
   view: SideView,
   settings: KeeperSettings,
   nowMs: number,
 ): KeeperWrite[] {
-  const base = { ...marketSide(row), dry_run: true };
-  const tenorDays = decision.tenorDays ?? row.tenorDays;
-  const would = (say: EventFields, notionalUsd?: number, freedUsd = 0): KeeperWrite[] => [
-    { kind: 'would', row, ...(notionalUsd !== undefined && { check: { notionalUsd, freedUsd } }), say },
-  ];
-  if (decision.kind === 'drift') {
-    // A drift a dry run starts a step for is one --converge brings back; only an open or add needs room.
-    const { change, amountUsd } = decision;
-    const message = `would ${change === 'open' ? 're-open' : change} ${formatUsd(amountUsd)} to reach the target of ${formatUsd(decision.targetUsd)}`;
-    const converge = { event: 'converge' as const, ...base, notional_usd: amountUsd, action: change, message };
-    const writes = settings.converge
-      ? would(converge, change === 'open' || change === 'add' ? amountUsd : undefined)
-      : [];
-    // A roll due as well follows, as `plan` makes it: of the notional the side holds once converged (or left alone).
-    const maturityAtMs = view.position?.maturityAtMs;
-    if (change !== 'open' && decision.alsoRollDue && maturityAtMs !== undefined) {
-      const notionalUsd = settings.converge ? decision.targetUsd : decision.currentUsd;
-      const roll = { kind: 'roll' as const, notionalUsd, hedgeId: view.position?.hedgeId, maturityAtMs };
-      writes.push(...wouldDo(row, { ...roll, tenorDays: tenorFor(row, nowMs), reason: '' }, view, settings, nowMs));
-    }
-    return writes;
+  const tenorDays = (decision as Partial<Actionable>).tenorDays ?? row.tenorDays;
+  if (decision.kind === 'roll') {
+    const { hedgeId, notionalUsd, maturityAtMs } = decision;
+    return [{ kind: 'roll', row, hedgeId, tenorDays, notionalUsd, maturityAtMs }];
   }
-  const { notionalUsd } = decision;
   if (decision.kind === 'reopen') {
-    const message = `would open ${formatUsd(notionalUsd)} for ${tenorDays} days`;
-    return would({ event: 'reopen', ...base, notional_usd: notionalUsd, tenor_days: tenorDays, message }, notionalUsd);
+    const { notionalUsd } = decision;
+    return [{ kind: 'open', row, deltaUsd: notionalUsd, targetUsd: notionalUsd, tenorDays }];
   }
-  return would(
-    {
-      event: 'roll',
-      ...base,
-      notional_usd: notionalUsd,
-      hedge_ids: idList(decision.hedgeId || undefined),
-      maturity_at: utcIso(decision.maturityAtMs),
-      tenor_days: tenorDays,
-      message: `would roll: close ${decision.hedgeId ?? 'the position'}, then open ${formatUsd(notionalUsd)} for ${tenorDays} days`,
-    },
-    notionalUsd,
-    notionalUsd,
-  );
+  if (decision.kind !== 'drift') return [];
+  const { change, amountUsd, targetUsd } = decision;
+  const writes: KeeperWrite[] = settings.converge
+    ? [{ kind: change, row, deltaUsd: amountUsd, targetUsd, tenorDays, converge: true }]
+    : [];
+  // A roll due as well follows: of the notional the side holds once converged (or left alone).
+  const maturityAtMs = view.position?.maturityAtMs;
+  if (change !== 'open' && decision.alsoRollDue && maturityAtMs !== undefined)
+    writes.push({
+      kind: 'roll',
+      row,
+      hedgeId: view.position?.hedgeId,
+      tenorDays: tenorFor(row, nowMs),
+      notionalUsd: settings.converge ? targetUsd : decision.currentUsd,
+      maturityAtMs,
+    });
+  return writes;
+}
+
+/** --dry-run: what a write would do, said with "would", and the pre-trade checks a real open passes on it (`check`: an open's or add's room, a roll's open after the close that frees as much). */
+export function wouldSay(write: KeeperWrite): { check?: { notionalUsd: number; freedUsd: number }; say: EventFields } {
+  const base = { ...marketSide(write.row), dry_run: true };
+  if (write.kind === 'roll') {
+    const { notionalUsd, hedgeId, tenorDays } = write;
+    return {
+      check: { notionalUsd, freedUsd: notionalUsd },
+      say: {
+        event: 'roll',
+        ...base,
+        notional_usd: notionalUsd,
+        hedge_ids: idList(hedgeId || undefined),
+        maturity_at: utcIso(write.maturityAtMs),
+        tenor_days: tenorDays,
+        message: `would roll: close ${hedgeId ?? 'the position'}, then open ${formatUsd(notionalUsd)} for ${tenorDays} days`,
+      },
+    };
+  }
+  const { kind, deltaUsd, targetUsd, tenorDays } = write;
+  return {
+    // Only an open or add needs room.
+    ...((kind === 'open' || kind === 'add') && { check: { notionalUsd: deltaUsd, freedUsd: 0 } }),
+    say: write.converge
+      ? {
+          event: 'converge',
+          ...base,
+          notional_usd: deltaUsd,
+          action: kind,
+          message: `would ${kind === 'open' ? 're-open' : kind} ${formatUsd(deltaUsd)} to reach the target of ${formatUsd(targetUsd)}`,
+        }
+      : {
+          event: 'reopen',
+          ...base,
+          notional_usd: deltaUsd,
+          tenor_days: tenorDays,
+          message: `would open ${formatUsd(deltaUsd)} for ${tenorDays} days`,
+        },
+  };
 }
 
 /** A write about to be sent: what a roll is about to close is noted first, since a roll whose open then fails leaves the side flat, and that side is the keeper's to re-open, not a colleague's drift.
  * A roll that `failed`: whether its close landed is the journal's to say (the roll journals its legs before the close), so a colleague's later close of a hedge it never closed is theirs. */
 export function sending(state: KeeperState, write: KeeperWrite, failed = false) {
   if (write.kind !== 'roll' || !write.hedgeId) return state;
-  const next = structuredClone(state);
-  next.closedByKeeper[failed ? 'delete' : 'add'](write.hedgeId);
-  return next;
+  const { hedgeId } = write;
+  return evolve(state, (next) => {
+    const { closedByUs } = sideIn(next, rowKey(write.row));
+    if (failed) delete closedByUs[hedgeId];
+    else closedByUs[hedgeId] = true;
+    return {};
+  }).state;
 }
 
 /** How a write of the keeper came back: the run through the write flow (a re-open or convergence, journaled in its keep group), or the roll's outcome. */
@@ -492,14 +510,15 @@ export type WriteDone =
 export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, serverNowMs: number) {
   return evolve(state, (next, events) => {
     const base = marketSide(write.row);
+    const memory = sideIn(next, rowKey(write.row));
     const expect = (expectation: Omit<SideExpectation, 'sinceMs'> & { what: string }) => {
-      next.expectations.set(rowKey(write.row), { ...expectation, sinceMs: serverNowMs });
-      next.said.delete(rowKey(write.row));
+      memory.expected = { ...expectation, sinceMs: serverNowMs };
+      memory.said.expected = undefined;
     };
     if (done.kind === 'rolled') {
       const { outcome } = done;
       const rolledId = write.kind === 'roll' ? write.hedgeId : undefined;
-      events.push(rollEvent(next, outcome, base, rolledId));
+      events.push(rollEvent(memory, outcome, base, rolledId));
       if (outcome.kind === 'rolled') {
         const { view } = outcome;
         expect({
@@ -522,12 +541,12 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
         return {
           failure: new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`),
         };
-      expect({ what: 're-open', notionalUsd: write.notionalUsd, ...(hedgeIds.length && { present: hedgeIds }) });
+      expect({ what: 're-open', notionalUsd: write.targetUsd, ...(hedgeIds.length && { present: hedgeIds }) });
       events.push({
         say: {
           event: 'reopen',
           ...base,
-          notional_usd: write.notionalUsd,
+          notional_usd: write.deltaUsd,
           tenor_days: write.tenorDays,
           hedge_ids: hedgeIds,
           journal_id: entry.id,
@@ -535,13 +554,13 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
           idempotency_key: entry.idempotency_key,
         },
       });
-    } else if (write.kind !== 'roll' && write.kind !== 'would') {
+    } else if (write.kind !== 'roll') {
       expect({ what: write.kind, notionalUsd: write.targetUsd });
       events.push({
         say: {
           event: 'converge',
           ...base,
-          notional_usd: write.amountUsd,
+          notional_usd: write.deltaUsd,
           action: write.kind,
           journal_id: entry.id,
           idempotency_key: entry.idempotency_key,
@@ -597,7 +616,7 @@ export function resumed(
       if (!(done.error instanceof HeldError))
         events.push({ error: done.error, fields: { ...base, phase: 'resume', journal_id: entry.id } });
     } else if (done.kind === 'rolled') {
-      events.push(rollEvent(next, done.outcome, base));
+      events.push(rollEvent(sideIn(next, sideOf(entry)), done.outcome, base));
     } else if (done.result.kind !== 'dry-run') {
       const { entry: row } = done.result;
       events.push({
@@ -657,14 +676,14 @@ const idList = (...ids: Array<string | null | undefined>) => ids.filter((id): id
 
 /** A roll's event from its outcome: the hedges old → new, the open leg's journal id (resume takes it), its key, the group; the hedge it closed is noted as this keeper's. */
 function rollEvent(
-  next: KeeperState,
+  memory: SideMemory,
   outcome: RollOutcome,
   base: { market: string; side: string; resumed?: boolean },
   oldHedgeId?: string,
 ): KeeperSaid {
   if (outcome.kind !== 'rolled') return { say: { event: 'roll', ...base, dry_run: true } };
   const { view } = outcome;
-  if (view.close?.hedge_id) next.closedByKeeper.add(view.close.hedge_id);
+  if (view.close?.hedge_id) memory.closedByUs[view.close.hedge_id] = true;
   return {
     say: {
       event: 'roll',

@@ -20,7 +20,7 @@ import {
   forgetDrift,
   heldReason,
   initialKeeperState,
-  journalQuestions,
+  journalQuestion,
   KEEP_GROUP_PREFIX,
   ofKeeper,
   plan,
@@ -30,6 +30,7 @@ import {
   stepEnded,
   toResume,
   unresolvedSides,
+  wouldSay,
   wrote,
   type BookObservation,
   type KeeperSaid,
@@ -54,7 +55,7 @@ interface Say {
 }
 
 /** What the keeper remembers, in one place: a pure step's result is taken at once (never across an await), and what it said is said. */
-function keeperMemory(say: Say) {
+export function keeperMemory(say: Say) {
   return {
     state: initialKeeperState(),
     take<T extends { state: KeeperState; events: readonly KeeperSaid[] }>(out: T) {
@@ -69,30 +70,21 @@ function keeperMemory(say: Say) {
 }
 type KeeperMemory = ReturnType<typeof keeperMemory>;
 
-/** What the cycles do on the server: keeperIo's, or a test's. */
+/** What the cycles do on the server (keeperIo's, or a test's), and the memory they take what they learn into. */
 export interface KeeperIo {
+  memory: KeeperMemory;
   /** The rows' sides read fresh, with the journal's answers to what the decisions ask of it. */
-  observe(rows: readonly KeepRow[], memory: KeeperMemory): Promise<BookObservation>;
+  observe(rows: readonly KeepRow[]): Promise<BookObservation>;
   /** Carries out one row's step: a live one planned again on a fresh read under its side's lock. */
-  carry(step: KeeperStep, memory: KeeperMemory): Promise<void>;
+  carry(step: KeeperStep): Promise<void>;
 }
 
 /** The cycles: one step in flight per row, each row backing off on its own. */
-export function keeperCycles({
-  settings,
-  clock,
-  say,
-  io,
-}: {
-  settings: KeeperSettings;
-  clock: KeeperClock;
-  say: Say;
-  io: KeeperIo;
-}) {
-  const memory = keeperMemory(say);
+export function keeperCycles({ settings, clock, io }: { settings: KeeperSettings; clock: KeeperClock; io: KeeperIo }) {
+  const { memory } = io;
   const inFlight = new Map<string, { kind: KeeperStep['kind']; sinceMs: number; done: Promise<void> }>();
   const start = (step: KeeperStep) => {
-    const done = io.carry(step, memory).then(
+    const done = io.carry(step).then(
       () => ended(),
       (error: unknown) => ended({ error }),
     );
@@ -108,7 +100,6 @@ export function keeperCycles({
     return done;
   };
   return {
-    memory,
     /** The sides (`MARKET side`) with a step in flight: the journal's unfinished actions of these are theirs. */
     busySides: () => new Set(inFlight.keys()),
 
@@ -119,7 +110,7 @@ export function keeperCycles({
 
     /** What each row would get on a fresh read (the question before a live keeper starts). */
     async preview(rows: readonly KeepRow[]) {
-      return memory.take(preview(memory.state, await io.observe(rows, memory), rows, settings)).lines;
+      return memory.take(preview(memory.state, await io.observe(rows), rows, settings)).lines;
     },
 
     forgetDrift: () => memory.take(forgetDrift(memory.state)),
@@ -129,7 +120,7 @@ export function keeperCycles({
       rows: readonly KeepRow[],
       state: { unresolved: ReadonlyMap<string, string>; isStopping: () => boolean; stepsDueBy?: number },
     ) {
-      const book = await io.observe(rows, memory).catch((error: unknown) => ({ error }));
+      const book = await io.observe(rows).catch((error: unknown) => ({ error }));
       const observation = { rows, book, unresolved: state.unresolved, inFlight, stopping: state.isStopping() };
       const cycle = memory.take(decide(memory.state, observation, clock.now(), settings));
       const started = cycle.actions.map(start);
@@ -149,7 +140,8 @@ const SEND_AND_WAIT = { wait: true, dryRun: false, fresh: false };
 
 /** The keeper's reads and writes on the server, each under `stepContext()` (its notices said to no one, its signal the keeper's). Writes are confirmed by the keeper's own run (its target and --yes), never at a prompt. */
 export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { identity: Identity }, say: Say) {
-  const observe = async (ports: WritePorts, rows: readonly KeepRow[], memory: KeeperMemory) => {
+  const memory = keeperMemory(say);
+  const observe = async (ports: WritePorts, rows: readonly KeepRow[]) => {
     const client = await ports.client();
     const sideViews = await SideViews.read(client, (line) => ports.log(line));
     const opened = await answeredOpens(ports);
@@ -159,16 +151,14 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
       const newest = sideViews.hedges.find(
         (hedge) => hedge.market.toUpperCase() === row.market && hedge.side === row.side,
       );
-      const book = await sideViews.book(row.market, row.side);
-      sides.set(rowKey(row), { book, opened: opened(row.market, row.side), ...(newest && { newest }) });
+      const side = { book: await sideViews.book(row.market, row.side), opened: opened(row.market, row.side), newest };
+      const asked = journalQuestion(memory.state, rowKey(row), side, time);
+      sides.set(rowKey(row), asked ? { ...side, closedByRoll: await closedByARoll(ports, asked) } : side);
     }
-    const closedByRoll = new Map<string, boolean>();
-    for (const hedgeId of journalQuestions(memory.state, { sides, time }))
-      closedByRoll.set(hedgeId, await closedByARoll(ports, hedgeId));
-    return { sides, time, clock: client.transport.serverClock.reading(), closedByRoll };
+    return { sides, time, clock: client.transport.serverClock.reading() };
   };
 
-  const carryOut = async (ports: WritePorts, write: Exclude<KeeperWrite, { kind: 'would' }>): Promise<WriteDone> => {
+  const carryOut = async (ports: WritePorts, write: KeeperWrite): Promise<WriteDone> => {
     const { market, side, clientReference } = write.row;
     if (write.kind === 'roll') {
       // The row's deal reference on every hedge it opens (the rolled hedge's own when the row names none).
@@ -186,29 +176,17 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
     // An add, reduce, close or re-open through the write flow, journaled in a keep group.
     const client = await ports.client();
     const group = newGroup(KEEP_GROUP_PREFIX, ports);
-    const step =
-      write.kind === 'open'
-        ? {
-            action: 'open',
-            deltaUsd: write.notionalUsd,
-            tenorDays: write.tenorDays,
-            clientReference: clientReference || undefined,
-          }
-        : { action: write.kind, deltaUsd: write.amountUsd };
-    const leg = write.kind === 'open' ? 'reopen' : 'converge';
-    const record = { ...stepRecord({ market, side, ...step } as PlanStep, group, leg), confirmed: true };
+    const { kind: action, deltaUsd, tenorDays } = write;
+    // Only an open takes its tenor and the row's deal reference.
+    const step = { market, side, action, deltaUsd, tenorDays, clientReference: clientReference || undefined };
+    const leg = action === 'open' ? 'reopen' : 'converge';
+    const record = { ...stepRecord(step as PlanStep, group, leg), confirmed: true };
     return { kind: 'sent', result: await sendTrade(ports, client, record, SEND_AND_WAIT), group };
   };
 
-  const writeAll = async (ports: WritePorts, writes: readonly KeeperWrite[], memory: KeeperMemory) => {
+  const writeAll = async (ports: WritePorts, writes: readonly KeeperWrite[]) => {
     const client = await ports.client();
     for (const write of writes) {
-      if (write.kind === 'would') {
-        const { row, check } = write;
-        if (check) await checkOpenAfterClose(client, row.market, row.side, check.notionalUsd, check.freedUsd);
-        say.event(write.say);
-        continue;
-      }
       memory.state = sending(memory.state, write);
       const done = await carryOut(ports, write).catch((error: unknown) => {
         memory.state = sending(memory.state, write, true);
@@ -221,19 +199,27 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
   };
 
   return {
-    observe: (rows, memory) => observe(stepContext(), rows, memory),
+    memory,
+    observe: (rows) => observe(stepContext(), rows),
 
-    async carry(step, memory) {
+    async carry(step) {
       const ports = stepContext();
-      if (step.writes) return writeAll(ports, step.writes, memory);
+      // A dry run: each write's pre-trade checks (those a real open passes), then what it would do, said.
+      for (const write of step.writes ?? []) {
+        const { check, say: fields } = wouldSay(write);
+        const { market, side } = write.row;
+        if (check) await checkOpenAfterClose(await ports.client(), market, side, check.notionalUsd, check.freedUsd);
+        say.event(fields);
+      }
+      if (step.writes) return;
       await withSideLock(ports, step.row.market, step.row.side, async () => {
-        const fresh = await observe(ports, [step.row], memory);
-        await writeAll(ports, memory.take(plan(memory.state, fresh, step.row, settings)).writes, memory);
+        const fresh = await observe(ports, [step.row]);
+        await writeAll(ports, memory.take(plan(memory.state, fresh, step.row, settings)).writes);
       });
     },
 
     /** Finishes this keeper's own unresolved rows with their keys and returns why each other side of the account's unfinished rows is left alone: a new key could double an unresolved action; a person's rows are not the keeper's to finish. */
-    async finishUnfinished(busy: ReadonlySet<string>, rows: readonly KeepRow[], memory: KeeperMemory) {
+    async finishUnfinished(busy: ReadonlySet<string>, rows: readonly KeepRow[]) {
       const ports = stepContext();
       const journal = await ports.journal();
       const ours = async () =>
