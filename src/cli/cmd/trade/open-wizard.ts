@@ -39,11 +39,11 @@ function marketChoice(market: Market, room: number) {
   return { name: `${market.market}  ${formatMoney(market.price)}`, description: sides };
 }
 
-/** True when a typed answer reads, else the refusal of the parser that refused it. */
+/** True when a typed answer reads and passes its check, else the message of the parser or check that refused it. */
 function refusal(read: () => unknown) {
   try {
-    read();
-    return true;
+    const problem = read();
+    return problem instanceof Error ? problem.message : true;
   } catch (error) {
     return error instanceof UsageError ? error.message : String(error);
   }
@@ -154,24 +154,20 @@ export async function runOpenWizard(
     skipChecks || !known
       ? undefined
       : notionalProblem(market, account, { side, notionalUsd, action: adding ? 'add' : 'open' });
-  let notionalUsd = given.notionalUsd;
-  if (notionalUsd === undefined) {
-    // The largest notional the checks allow on this side (both the side capacity and the account headroom).
-    const ceiling = known
-      ? ` (at most ${formatMoney(Math.min(market.available_capacity_usd[side], account.available_exposure_usd))})`
-      : '';
-    const typed = await prompter.input({
-      message: `Notional in USD${ceiling}`,
-      validate: (raw) => {
-        const read = refusal(() => parseNotional(raw));
-        return read === true ? (problem(parseNotional(raw))?.message ?? true) : read;
-      },
-    });
-    notionalUsd = parseNotional(typed);
-  } else {
-    const refused = problem(notionalUsd);
-    if (refused) throw refused;
-  }
+  const refused = given.notionalUsd !== undefined && problem(given.notionalUsd);
+  if (refused) throw refused;
+  // The largest notional the checks allow on this side (both the side capacity and the account headroom).
+  const ceiling = known
+    ? ` (at most ${formatMoney(Math.min(market.available_capacity_usd[side], account.available_exposure_usd))})`
+    : '';
+  const notionalUsd =
+    given.notionalUsd ??
+    parseNotional(
+      await prompter.input({
+        message: `Notional in USD${ceiling}`,
+        validate: (raw) => refusal(() => problem(parseNotional(raw))),
+      }),
+    );
   // An add keeps the hedge's maturity and reference: no tenor, no reference to ask.
   // The side chosen already holds a hedge, and the operator chose to add to it (the add quotes and confirms itself).
   if (adding) return { kind: 'add' as const, market: market.market, side, notionalUsd };
