@@ -182,15 +182,14 @@ export async function runOpenWizard(
         value: tenor,
       })),
     }));
-  // An optional reference: Enter skips it.
-  let clientReference = given.clientReference;
-  if (clientReference === undefined) {
-    const typed = await prompter.input({
+  // An optional reference, given or typed: Enter skips it.
+  const reference =
+    given.clientReference ??
+    (await prompter.input({
       message: 'Client reference (optional, Enter to skip)',
       validate: (raw) => raw.trim() === '' || refusal(() => parseClientReference(raw)),
-    });
-    clientReference = typed.trim() === '' ? undefined : parseClientReference(typed);
-  }
+    }));
+  const clientReference = reference.trim() ? parseClientReference(reference) : undefined;
 
   const quote = await client.createQuote({
     market: market.market,
