@@ -49,16 +49,6 @@ function refusal(read: () => unknown) {
   }
 }
 
-/** What a side holds in every view the wizard read (one read: the records and the positions line, side-book.ts). */
-async function holding(views: SideViews | void, market: string, side: Side) {
-  if (!views) return;
-  const book = await views.book(market, side);
-  if (book.state === 'flat' && !book.opening.length) return;
-  const hedgeId = book.line?.hedgeId ?? book.filled[0]?.id ?? book.opening[0]?.id;
-  const notionalUsd = book.filled.length ? book.recordsUsd : (book.line?.notionalUsd ?? book.opening[0]?.notionalUsd);
-  return { notionalUsd, hedgeId };
-}
-
 export async function runOpenWizard(
   ctx: CommandContext,
   client: HedgeClient,
@@ -107,7 +97,16 @@ export async function runOpenWizard(
     });
   }
   const known = market.available_capacity_usd !== undefined;
-  const held = { buy: await holding(views, market.market, 'buy'), sell: await holding(views, market.market, 'sell') };
+  // What a side holds in every view the wizard read (one read: the records and the positions line, side-book.ts).
+  const holding = async (side: Side) => {
+    if (!views) return;
+    const book = await views.book(market.market, side);
+    if (book.state === 'flat' && !book.opening.length) return;
+    const hedgeId = book.line?.hedgeId ?? book.filled[0]?.id ?? book.opening[0]?.id;
+    const notionalUsd = book.filled.length ? book.recordsUsd : (book.line?.notionalUsd ?? book.opening[0]?.notionalUsd);
+    return { notionalUsd, hedgeId };
+  };
+  const held = { buy: await holding('buy'), sell: await holding('sell') };
 
   // The side given or chosen. A side that is open is offered as "add to it" (or the other side), never
   // as an open the service may refuse; what the side holds is in the question itself, so it is on
