@@ -131,7 +131,7 @@ export async function runOpenWizard(
   let adding = false;
   const open = held[side];
   if (open) {
-    const other: Side = side === 'buy' ? 'sell' : 'buy';
+    const other = side === 'buy' ? 'sell' : 'buy';
     const size = open.notionalUsd === undefined ? '' : ` ${formatUsd(open.notionalUsd)}`;
     const choice = await prompter.select<'add' | 'other' | 'cancel'>({
       message: `The ${side} side of ${market.market} already holds${size}${open.hedgeId ? ` (${safeText(open.hedgeId)})` : ''}. What now?`,
