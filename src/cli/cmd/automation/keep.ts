@@ -14,11 +14,15 @@ import { parseKeeperServiceOptions } from '../../../features/keeper/keeper-servi
 import { redrawsInPlace } from '../../../platform/terminal/terminal.js';
 
 function parseKeepOptions({ args, options }: In<'KEEP_RUN'>) {
-  const seconds = { name: '--interval', unit: 'seconds', min: MIN_INTERVAL_MS / 1000, max: MAX_INTERVAL_MS / 1000 };
+  const seconds = {
+    name: '--interval',
+    unit: 'seconds',
+    min: MIN_INTERVAL_MS / 1000,
+    max: MAX_INTERVAL_MS / 1000,
+    example: '60',
+  };
   const intervalMs =
-    options.interval === undefined
-      ? DEFAULT_INTERVAL_MS
-      : Math.round(parseDecimal(options.interval, { ...seconds, example: '60' }) * 1000);
+    options.interval === undefined ? DEFAULT_INTERVAL_MS : Math.round(parseDecimal(options.interval, seconds) * 1000);
   const alertCommand = options.alertCmd?.trim();
   if (options.alertCmd !== undefined && !alertCommand)
     throw new UsageError('--alert-cmd: empty; expected a shell command, e.g. --alert-cmd "notify-desk".');
@@ -27,10 +31,10 @@ function parseKeepOptions({ args, options }: In<'KEEP_RUN'>) {
   const service = parsed.metrics
     ? { ...parsed, metricsErrorCodes: errorCatalogue().map((entry) => entry.code) }
     : parsed;
-  if (options.policy !== undefined && options.exposures !== true)
-    throw new UsageError('--policy: only with --exposures (the policy turns exposures into a target).');
   // --exposures: the target moves (due dates, buckets, the price), so drift is always brought back, within the band.
   const exposures = options.exposures === true;
+  if (options.policy !== undefined && !exposures)
+    throw new UsageError('--policy: only with --exposures (the policy turns exposures into a target).');
   return {
     movingTarget: exposures
       ? exposuresKeepTarget({ file: args.file, policyFile: options.policy, flags: {} }, intervalMs)

@@ -40,17 +40,16 @@ export async function run(ctx: CommandContext, { args, options }: In<'HEDGES'>) 
       checkCut: !defaultLength,
       lookAhead: defaultLength,
     });
-    const filtered = status !== undefined || clientReference !== undefined;
-    await output.list(list.items, HEDGE_RESOURCE, {
-      empty: filtered ? 'No hedges match these filters.' : 'No hedges yet.',
-      nowMs: client.transport.serverNow().bestMs,
-    });
-    // Never fewer rows without a word: said on stderr in every format.
-    // The rest of this list: its filters kept.
+    // The list's filters, kept in the command for the rest of it.
     const filters = [
       ...(status ? ['--status', status] : []),
       ...(clientReference ? ['--ref', shellWord(clientReference)] : []),
     ];
+    await output.list(list.items, HEDGE_RESOURCE, {
+      empty: filters.length ? 'No hedges match these filters.' : 'No hedges yet.',
+      nowMs: client.transport.serverNow().bestMs,
+    });
+    // Never fewer rows without a word: said on stderr in every format.
     const short = moreNote(list, limit, 'hedges', {
       defaultLength,
       moreCommand: ctx.hedgeCommand('hedges', ...filters, '--all'),

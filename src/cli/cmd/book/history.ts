@@ -184,9 +184,13 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
           if (held === undefined) return [];
           const record = records[index] as Record<PropertyKey, unknown>;
           const ref = record[JOINED_REFERENCE] ?? record.client_reference;
-          const shownUsd = readNumber(record.notional_usd);
           return [
-            { hedgeId: ids[index]!, reference: typeof ref === 'string' ? ref : undefined, shownUsd, sizes: held },
+            {
+              hedgeId: ids[index]!,
+              reference: typeof ref === 'string' ? ref : undefined,
+              shownUsd: readNumber(record.notional_usd),
+              sizes: held,
+            },
           ];
         }),
       );

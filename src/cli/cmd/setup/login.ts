@@ -76,20 +76,15 @@ export async function run(ctx: CommandContext, input: In<'LOGIN'>) {
   if (opts.moveKey) {
     // Said: that the key was already there, or where it went from and to.
     const move = await moveProfileKey(ctx, store, name, opts.keyStore ?? 'keyring');
-    if (!move.moved) {
-      output.document({ profile: name, key_store: move.at.kind, moved: false });
-      output.note(
-        `The key of profile "${name}" is already in the ${describeKeyLocation(move.at, storeFile)}: nothing to move.`,
-      );
-      return 0;
-    }
-    if (move.oldKeyringLeft)
+    if (move.moved && move.oldKeyringLeft)
       output.warn(
         `The key is in the file now, but its keyring entry could not be removed (${move.oldKeyringLeft.error}); delete service "hedge", account "${safeText(move.oldKeyringLeft.account)}" by hand.`,
       );
-    output.document({ profile: name, key_store: move.to.kind, moved: true });
+    output.document({ profile: name, key_store: (move.moved ? move.to : move.at).kind, moved: move.moved });
     output.note(
-      `Moved the key of profile "${name}" from the ${describeKeyLocation(move.from, storeFile)} to the ${describeKeyLocation(move.to, storeFile)}.`,
+      move.moved
+        ? `Moved the key of profile "${name}" from the ${describeKeyLocation(move.from, storeFile)} to the ${describeKeyLocation(move.to, storeFile)}.`
+        : `The key of profile "${name}" is already in the ${describeKeyLocation(move.at, storeFile)}: nothing to move.`,
     );
     return 0;
   }

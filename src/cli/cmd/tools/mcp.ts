@@ -40,13 +40,13 @@ export function withCommands(commands: readonly CommandSpec[]): CommandModule<In
         tokens,
         { allowLive: input.options.allowLive === true, limits, tools },
       );
-      const c = ctx.output.chalk;
+      const live = ctx.output.chalk.red.bold('LIVE');
       const tier =
         toolbox.access === 'direct'
           ? 'read and write tools (test key)'
           : toolbox.access === 'token'
-            ? `${c.red.bold('LIVE')}: read tools, and write tools that each need a confirmation token (valid ${ttlSeconds} s)`
-            : `${c.red.bold('LIVE')}: read tools only (write tools need --allow-live)`;
+            ? `${live}: read tools, and write tools that each need a confirmation token (valid ${ttlSeconds} s)`
+            : `${live}: read tools only (write tools need --allow-live)`;
       ctx.output.note(
         // Counted without their input schemas, which are built when a client lists them.
         `hedge mcp: serving ${tools.filter((tool) => offered(tool, toolbox.access)).length} tools over stdio with key ${redactKey(credentials.apiKey)} — ${tier}.`,

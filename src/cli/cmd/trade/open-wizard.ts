@@ -39,24 +39,14 @@ function marketChoice(market: Market, room: number) {
   return { name: `${market.market}  ${formatMoney(market.price)}`, description: sides };
 }
 
-/** True when a typed answer reads, else the refusal of the parser that refused it. */
+/** True when a typed answer reads and passes its check, else the message of the parser or check that refused it. */
 function refusal(read: () => unknown) {
   try {
-    read();
-    return true;
+    const problem = read();
+    return problem instanceof Error ? problem.message : true;
   } catch (error) {
     return error instanceof UsageError ? error.message : String(error);
   }
-}
-
-/** What a side holds in every view the wizard read (one read: the records and the positions line, side-book.ts). */
-async function holding(views: SideViews | void, market: string, side: Side) {
-  if (!views) return;
-  const book = await views.book(market, side);
-  if (book.state === 'flat' && !book.opening.length) return;
-  const hedgeId = book.line?.hedgeId ?? book.filled[0]?.id ?? book.opening[0]?.id;
-  const notionalUsd = book.filled.length ? book.recordsUsd : (book.line?.notionalUsd ?? book.opening[0]?.notionalUsd);
-  return { notionalUsd, hedgeId };
 }
 
 export async function runOpenWizard(
@@ -107,7 +97,16 @@ export async function runOpenWizard(
     });
   }
   const known = market.available_capacity_usd !== undefined;
-  const held = { buy: await holding(views, market.market, 'buy'), sell: await holding(views, market.market, 'sell') };
+  // What a side holds in every view the wizard read (one read: the records and the positions line, side-book.ts).
+  const holding = async (side: Side) => {
+    if (!views) return;
+    const book = await views.book(market.market, side);
+    if (book.state === 'flat' && !book.opening.length) return;
+    const hedgeId = book.line?.hedgeId ?? book.filled[0]?.id ?? book.opening[0]?.id;
+    const notionalUsd = book.filled.length ? book.recordsUsd : (book.line?.notionalUsd ?? book.opening[0]?.notionalUsd);
+    return { notionalUsd, hedgeId };
+  };
+  const held = { buy: await holding('buy'), sell: await holding('sell') };
 
   // The side given or chosen. A side that is open is offered as "add to it" (or the other side), never
   // as an open the service may refuse; what the side holds is in the question itself, so it is on
@@ -132,7 +131,7 @@ export async function runOpenWizard(
   let adding = false;
   const open = held[side];
   if (open) {
-    const other: Side = side === 'buy' ? 'sell' : 'buy';
+    const other = side === 'buy' ? 'sell' : 'buy';
     const size = open.notionalUsd === undefined ? '' : ` ${formatUsd(open.notionalUsd)}`;
     const choice = await prompter.select<'add' | 'other' | 'cancel'>({
       message: `The ${side} side of ${market.market} already holds${size}${open.hedgeId ? ` (${safeText(open.hedgeId)})` : ''}. What now?`,
@@ -154,24 +153,20 @@ export async function runOpenWizard(
     skipChecks || !known
       ? undefined
       : notionalProblem(market, account, { side, notionalUsd, action: adding ? 'add' : 'open' });
-  let notionalUsd = given.notionalUsd;
-  if (notionalUsd === undefined) {
-    // The largest notional the checks allow on this side (both the side capacity and the account headroom).
-    const ceiling = known
-      ? ` (at most ${formatMoney(Math.min(market.available_capacity_usd[side], account.available_exposure_usd))})`
-      : '';
-    const typed = await prompter.input({
-      message: `Notional in USD${ceiling}`,
-      validate: (raw) => {
-        const read = refusal(() => parseNotional(raw));
-        return read === true ? (problem(parseNotional(raw))?.message ?? true) : read;
-      },
-    });
-    notionalUsd = parseNotional(typed);
-  } else {
-    const refused = problem(notionalUsd);
-    if (refused) throw refused;
-  }
+  const refused = given.notionalUsd !== undefined && problem(given.notionalUsd);
+  if (refused) throw refused;
+  // The largest notional the checks allow on this side (both the side capacity and the account headroom).
+  const ceiling = known
+    ? ` (at most ${formatMoney(Math.min(market.available_capacity_usd[side], account.available_exposure_usd))})`
+    : '';
+  const notionalUsd =
+    given.notionalUsd ??
+    parseNotional(
+      await prompter.input({
+        message: `Notional in USD${ceiling}`,
+        validate: (raw) => refusal(() => problem(parseNotional(raw))),
+      }),
+    );
   // An add keeps the hedge's maturity and reference: no tenor, no reference to ask.
   // The side chosen already holds a hedge, and the operator chose to add to it (the add quotes and confirms itself).
   if (adding) return { kind: 'add' as const, market: market.market, side, notionalUsd };
@@ -186,15 +181,14 @@ export async function runOpenWizard(
         value: tenor,
       })),
     }));
-  // An optional reference: Enter skips it.
-  let clientReference = given.clientReference;
-  if (clientReference === undefined) {
-    const typed = await prompter.input({
+  // An optional reference, given or typed: Enter skips it.
+  const reference =
+    given.clientReference ??
+    (await prompter.input({
       message: 'Client reference (optional, Enter to skip)',
       validate: (raw) => raw.trim() === '' || refusal(() => parseClientReference(raw)),
-    });
-    clientReference = typed.trim() === '' ? undefined : parseClientReference(typed);
-  }
+    }));
+  const clientReference = reference.trim() ? parseClientReference(reference) : undefined;
 
   const quote = await client.createQuote({
     market: market.market,

@@ -1,7 +1,6 @@
 // hedge open MARKET SIDE NOTIONAL --tenor D [--ref REF] — or, on a terminal without them, the
 // wizard. Quote first (the card on a terminal), then the one write flow: journaled, sent with one
 // Idempotency-Key, waited until `filled` (struck rate against the quote) or `failed` (exit 6).
-import type { OpenRequest } from '../../../platform/api/client.js';
 import type { CommandContext, In } from '../command-input.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide, parseTenor } from '../../../core/input.js';
 import { UsageError } from '../../../core/errors.js';
@@ -40,7 +39,7 @@ export async function run(ctx: CommandContext, { args, options }: In<'OPEN'>) {
     );
   }
   const client = await ctx.client();
-  const requestOf = (answers: typeof given): OpenRequest => ({
+  const requestOf = (answers: typeof given) => ({
     market: answers.market!,
     side: answers.side!,
     notional_usd: answers.notionalUsd!,
