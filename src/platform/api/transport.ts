@@ -110,8 +110,7 @@ const MIN_WRITE_BUDGET_MS = 1_000;
 
 function memo<T>(map: Map<string, T>, key: unknown[], make: () => T) {
   const name = JSON.stringify(key);
-  if (!map.has(name)) map.set(name, make());
-  return map.get(name)!;
+  return map.get(name) ?? map.set(name, make()).get(name)!;
 }
 
 /** The keep-alive connections of one command (or of one agent server and its calls), closed once when it ends. */
@@ -192,15 +191,19 @@ function goesThroughProxy({ baseUrl, proxy }: TransportConfig) {
 
 /** The request's headers (the key last: a header given cannot replace it) and its JSON body. */
 function outgoing({ method, headers, body, idempotencyKey }: ApiRequest, config: TransportConfig, signal: AbortSignal) {
-  const sent: HeaderMap = {
-    'user-agent': config.userAgent,
-    accept: 'application/json',
-    ...flatHeaders(headers ?? {}),
-    authorization: `Bearer ${config.apiKey}`,
+  return {
+    method,
+    headers: {
+      'user-agent': config.userAgent,
+      accept: 'application/json',
+      ...flatHeaders(headers ?? {}),
+      authorization: `Bearer ${config.apiKey}`,
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+      ...(idempotencyKey && { 'idempotency-key': idempotencyKey }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
   };
-  if (body !== undefined) sent['content-type'] = 'application/json';
-  if (idempotencyKey) sent['idempotency-key'] = idempotencyKey;
-  return { method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body), signal };
 }
 
 type Outgoing = ReturnType<typeof outgoing>;

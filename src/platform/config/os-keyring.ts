@@ -148,6 +148,5 @@ function wrap(binding: { AsyncEntry: typeof AsyncEntry }) {
 }
 
 export function keyringReason(error: unknown) {
-  const message = messageOf(error);
-  return message.split('\n')[0].slice(0, 300);
+  return messageOf(error).split('\n')[0].slice(0, 300);
 }

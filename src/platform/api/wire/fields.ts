@@ -53,7 +53,7 @@ export function readText(value: unknown) {
   return typeof value === 'number' && Number.isFinite(value) ? String(value) : readString(value);
 }
 
-export interface PriceQuote {
+interface PriceQuote {
   market: string;
   price: number;
   [field: string]: unknown;
