@@ -50,7 +50,7 @@ export interface OpenRequest extends QuoteRequest {
   client_reference?: string;
 }
 
-interface ChangeRequest extends SideRequest {
+export interface ChangeRequest extends SideRequest {
   notional_usd: number;
   /** The amount's name in the journaled body a resume sends again: its key goes with that body, whatever is set now. */
   journaled_as?: string;
