@@ -363,7 +363,7 @@ export class Transport {
       new NetworkError(message, { endpoint, attempts: attempt, ...more });
     const remaining = (config.deadline ?? Infinity) - clock.now();
     // A write sent with no time left to hear the answer would leave its outcome unknown for nothing.
-    if (remaining < (key ? MIN_WRITE_BUDGET_MS : 1)) {
+    if (remaining < (key ? MIN_WRITE_BUDGET_MS : 1))
       throw failed(
         `--timeout ran out before ${endpoint} was ${attempt === 1 ? 'sent; nothing was sent' : 'sent again'}.`,
         {
@@ -371,7 +371,6 @@ export class Transport {
           hint: 'Run it again with a longer --timeout (or none).',
         },
       );
-    }
     const timeoutMs = Math.min(config.requestTimeoutMs, remaining);
     const keyNote = key ? ` idempotency-key=${key}` : '';
     this.log(`→ ${endpoint} attempt ${attempt}${keyNote}`);
@@ -395,7 +394,7 @@ export class Transport {
       if (config.signal?.aborted) throw new InterruptedError(`Interrupted during ${endpoint}.`);
       // A refusal before anything was written (plain http:// that did not connect to loopback): not retried.
       if (error instanceof ConnectionsClosedError || error instanceof UsageError) throw error;
-      if (error instanceof ReadRefused) {
+      if (error instanceof ReadRefused)
         throw this.giveUp(
           failed(`${endpoint} answered with more than ${Math.round(cap / 1024 / 1024)} MiB; reading stopped there.`, {
             code: 'answer_too_large',
@@ -404,17 +403,15 @@ export class Transport {
           request,
           attempt,
         );
-      }
       const code = timeoutSignal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(error);
       const reason = code ?? (error as Error).message;
       this.log(`← ${endpoint} failed after ${clock.now() - sentAt} ms: ${reason}`);
-      if (TLS_TRUST_CODES.includes(code!)) {
+      if (TLS_TRUST_CODES.includes(code!))
         throw failed(`TLS: the certificate of ${host} is not trusted (${code}) on ${endpoint}.`, {
           code,
           hint: 'For a sandbox with its own CA, point HEDGE_CA_FILE (or NODE_EXTRA_CA_CERTS) at the CA file it printed.',
           cause: error,
         });
-      }
       // When --timeout (not --request-timeout) bounds this attempt, the error names --timeout's own value.
       const networkError = failed(
         !TIMEOUT_CODES.includes(code!)

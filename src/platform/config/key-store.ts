@@ -45,12 +45,11 @@ export async function readProfileKey(profileName: string, profile: StoredProfile
   const opening = await openOsKeyring(reading.env);
   const renew = `save the key again with \`hedge login --profile ${profileName}\` (it goes to the file where no keyring answers), or set HEDGE_API_KEY`;
   const hint = `${renew[0].toUpperCase()}${renew.slice(1)}.`;
-  if (!opening.ok) {
+  if (!opening.ok)
     throw new AuthError(
       `The key of profile "${profileName}" is in the OS keyring, but ${opening.reason}; nothing was sent.`,
       { hint },
     );
-  }
   let key: string | null;
   try {
     key = await opening.keyring.get(location.account);
@@ -62,12 +61,11 @@ export async function readProfileKey(profileName: string, profile: StoredProfile
       },
     );
   }
-  if (key === null) {
+  if (key === null)
     throw new AuthError(
       `The key of profile "${profileName}" is no longer in ${opening.keyring.name} (someone removed the entry); nothing was sent.`,
       { hint },
     );
-  }
   return key;
 }
 
