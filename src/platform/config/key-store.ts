@@ -11,7 +11,6 @@ export function keyLocationOf(profile: StoredProfile): KeyLocation | undefined {
   if (profile.key_command) return { kind: 'command', command: profile.key_command };
   if (profile.key_keyring) return { kind: 'keyring', account: profile.key_keyring };
   if (profile.api_key) return { kind: 'file' };
-  return;
 }
 
 /** The keyring account of a profile: its name and config folder, so that two config folders on one machine never share an entry. */

@@ -89,7 +89,6 @@ function socketOf(address: string) {
     if (transport === 'unix' && (path || abstract)) return { path: path || `\0${abstract}` };
     if (transport === 'tcp' && host && port) return { host, port: Number(port) };
   }
-  return;
 }
 
 function open(): KeyringOpening {

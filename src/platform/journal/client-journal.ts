@@ -169,7 +169,6 @@ export class ClientJournal {
             // A store that fails after the request may have left: what the update says is kept locally.
             if (!fallback || !(error instanceof JournalStoreError)) throw error;
             this.failure = error;
-            return;
           })
         : undefined;
     if (this.failure !== undefined) return fallback!.record(this.known.get(id), id, change, this.failure);

@@ -36,7 +36,6 @@ export function pickField<T>(from: JsonObject | Fields, names: readonly string[]
     const value = read(fields.get(nameKey(name)));
     if (value !== undefined) return { value, name };
   }
-  return;
 }
 
 export function firstField<T>(from: JsonObject | Fields, names: readonly string[], read: Reader<T>) {
@@ -119,7 +118,6 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
     }
   }
   if (typeof data === 'number' && only !== undefined) return [{ market: only, price: data }];
-  return;
 }
 
 /** A price in the one shape (docs/output.md): `market`, `price`, `timestamp` first, then what the server sent. */

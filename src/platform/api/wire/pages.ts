@@ -115,7 +115,6 @@ const finder =
         const value = read(source.value[key]);
         if (value !== undefined) return { at: source.at, key, value };
       }
-    return;
   };
 
 const whole = (value: unknown) => {
