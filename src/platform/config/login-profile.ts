@@ -98,8 +98,7 @@ export async function saveLogin(
 ) {
   let previousCurrent: string | undefined;
   const data = await store.update((data) => {
-    const existing = data.profiles[input.name];
-    const profile = { ...existing, base_url: input.baseUrl, saved_at: input.savedAt };
+    const profile = { ...data.profiles[input.name], base_url: input.baseUrl, saved_at: input.savedAt };
     placeKey(profile, input.apiKey, input.keyAt ?? { kind: 'file' });
     if (input.caFile) profile.ca_file = input.caFile;
     if (input.journalUrl === null) delete profile.journal_url;

@@ -126,10 +126,9 @@ function wrap(binding: { AsyncEntry: typeof AsyncEntry }) {
     'the Secret Service';
   // The binding's AbortSignal only cancels work not yet started; the race ends the wait in any case.
   const bounded = <T>(work: (signal: AbortSignal) => Promise<T>) => {
-    const signal = AbortSignal.timeout(KEYRING_BOUND_MS);
     // Started first: the binding may block while it connects, and its time is not the call's.
     return within(
-      work(signal),
+      work(AbortSignal.timeout(KEYRING_BOUND_MS)),
       KEYRING_BOUND_MS,
       () => new Error(`${name} did not answer within ${KEYRING_BOUND_MS / 1000} s`),
     );
