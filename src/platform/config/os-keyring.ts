@@ -124,15 +124,14 @@ function wrap(binding: { AsyncEntry: typeof AsyncEntry }) {
   const name =
     { darwin: 'the macOS Keychain', win32: 'the Windows Credential Manager' }[process.platform as string] ??
     'the Secret Service';
-  // The binding's AbortSignal only cancels work not yet started; the race ends the wait in any case.
-  const bounded = <T>(work: (signal: AbortSignal) => Promise<T>) => {
-    // Started first: the binding may block while it connects, and its time is not the call's.
-    return within(
+  // The binding's AbortSignal only cancels work not yet started; the race ends the wait in any case. The work is
+  // started first: the binding may block while it connects, and its time is not the call's.
+  const bounded = <T>(work: (signal: AbortSignal) => Promise<T>) =>
+    within(
       work(AbortSignal.timeout(KEYRING_BOUND_MS)),
       KEYRING_BOUND_MS,
       () => new Error(`${name} did not answer within ${KEYRING_BOUND_MS / 1000} s`),
     );
-  };
   return {
     name,
     // async: the entry's constructor throws at once when no keyring answers; a rejection either way.

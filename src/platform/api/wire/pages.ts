@@ -8,7 +8,7 @@ function nextOf(value: string) {
   try {
     return LinkHeader.parse(value).rel('next')[0]?.uri;
   } catch {
-    return;
+    // Not a Link header value: no next link in it.
   }
 }
 
