@@ -330,13 +330,12 @@ export class Transport {
 
   /** The error said when the retries stop: a network failure names its attempts, and a write's outcome is unknown. */
   private giveUp(error: Error, { idempotencyKey: key }: ApiRequest, attempts: number) {
-    if (error instanceof ApiError && error.code === 'idempotency_in_flight') {
-      // Our own earlier attempt is still being processed and may yet succeed: not a refusal.
+    // Our own earlier attempt is still being processed and may yet succeed: not a refusal.
+    if (error instanceof ApiError && error.code === 'idempotency_in_flight')
       error = new NetworkError(`${error.endpoint} was still being processed by the server when the retries ran out.`, {
         ...error,
         attempts,
       });
-    }
     if (!(error instanceof NetworkError)) return error;
     const final = new NetworkError(
       attempts > 1 ? `${error.message.replace(/\.$/, '')} (after ${attempts} attempts).` : error.message,
