@@ -210,8 +210,7 @@ export class ClientJournal {
   }
 
   async findUnresolvedMatch(match: SameRequest) {
-    const candidates = this.remember(await this.records.read({ unresolved: true, request: match }));
-    return candidates.find(
+    return this.remember(await this.records.read({ unresolved: true, request: match })).find(
       (entry) =>
         isUnresolved(entry) &&
         // A planned leg is sent by its own multi-leg action (or `hedge resume`), never by a lone command.
