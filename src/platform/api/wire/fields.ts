@@ -236,9 +236,9 @@ function inOneShape(raw: JsonObject, table: FieldTable, facts: JsonObject = read
 const POSITION_FIELDS = fieldTable({
   side: [
     'side direction position_side hedge_side',
-    (value: unknown) => SIDES.find((side) => typeof value === 'string' && side === value.toLowerCase()),
+    (value) => SIDES.find((side) => typeof value === 'string' && side === value.toLowerCase()),
   ],
-  market: ['market symbol pair', (value: unknown) => readString(value)?.toUpperCase()],
+  market: ['market symbol pair', (value) => readString(value)?.toUpperCase()],
   notionalUsd: 'notional_usd size_usd notional amount_usd exposure_usd position_usd',
   hedgeId: ['hedge_id id hedge', readString],
   // Net names first, then a bare `pnl_usd`; "unrealized" last: a venue's is often the price part alone.
