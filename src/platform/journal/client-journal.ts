@@ -155,7 +155,7 @@ export class ClientJournal {
   /** Records what became of an action (its revision goes up by one); a final outcome ends this process's hold. Returns the entry with every change folded in. */
   async update(id: string, patch: JournalPatch) {
     if (patch.outcome !== undefined && !OUTCOMES.includes(patch.outcome))
-      throw new JournalError(`"${String(patch.outcome)}" is not a journal outcome.`);
+      throw new JournalError(`"${patch.outcome}" is not a journal outcome.`);
     const at = new Date(this.now()).toISOString();
     const final = patch.outcome !== undefined && !isUnresolved({ outcome: patch.outcome });
     // What an answer told (a server's message echoing the key) is kept with every secret redacted.
