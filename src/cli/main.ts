@@ -102,7 +102,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}) {
   const words = argv.filter((word) => !word.startsWith('-'));
   if (words[0] === 'help' && words[1] === 'exit-codes') {
     const { renderExitCodes } = await import('../platform/terminal/exit-code-table.js');
-    io.stdout.write(renderExitCodes({ json: argv.includes('--json'), width }));
+    io.stdout.write(renderExitCodes(argv.includes('--json'), width));
     return 0;
   }
   if (!argv.length) {

@@ -53,7 +53,7 @@ export async function runInvocation(
 ) {
   const { io, env } = process_;
   const now = process_.now ?? Date.now;
-  const color = colorEnabled({ flag: globals.color, env, stdoutIsTTY: io.stdoutIsTTY });
+  const color = colorEnabled(globals.color, env, io.stdoutIsTTY);
   const chalk = makeChalk(color);
   // A hint names commands to run next: as the user runs hedge, in the same environment (--demo, --profile).
   const report = (error: unknown, hints: GlobalOptions) =>

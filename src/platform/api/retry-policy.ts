@@ -14,7 +14,7 @@ export const DEFAULT_RETRY_POLICY = {
 export type RetryPolicy = typeof DEFAULT_RETRY_POLICY;
 
 /** Exponential backoff with "equal jitter": half fixed, half random, so clients spread out. */
-export function backoffDelayMs(policy: RetryPolicy, attempt: number, random: () => number = Math.random) {
+export function backoffDelayMs(policy: RetryPolicy, attempt: number, random = Math.random) {
   const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   return Math.round(exponential / 2 + random() * (exponential / 2));
 }

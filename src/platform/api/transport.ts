@@ -110,8 +110,7 @@ const MIN_WRITE_BUDGET_MS = 1_000;
 
 function memo<T>(map: Map<string, T>, key: unknown[], make: () => T) {
   const name = JSON.stringify(key);
-  if (!map.has(name)) map.set(name, make());
-  return map.get(name)!;
+  return map.get(name) ?? map.set(name, make()).get(name)!;
 }
 
 /** The keep-alive connections of one command (or of one agent server and its calls), closed once when it ends. */
@@ -192,15 +191,19 @@ function goesThroughProxy({ baseUrl, proxy }: TransportConfig) {
 
 /** The request's headers (the key last: a header given cannot replace it) and its JSON body. */
 function outgoing({ method, headers, body, idempotencyKey }: ApiRequest, config: TransportConfig, signal: AbortSignal) {
-  const sent: HeaderMap = {
-    'user-agent': config.userAgent,
-    accept: 'application/json',
-    ...flatHeaders(headers ?? {}),
-    authorization: `Bearer ${config.apiKey}`,
+  return {
+    method,
+    headers: {
+      'user-agent': config.userAgent,
+      accept: 'application/json',
+      ...flatHeaders(headers ?? {}),
+      authorization: `Bearer ${config.apiKey}`,
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+      ...(idempotencyKey && { 'idempotency-key': idempotencyKey }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
   };
-  if (body !== undefined) sent['content-type'] = 'application/json';
-  if (idempotencyKey) sent['idempotency-key'] = idempotencyKey;
-  return { method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body), signal };
 }
 
 type Outgoing = ReturnType<typeof outgoing>;
@@ -327,13 +330,12 @@ export class Transport {
 
   /** The error said when the retries stop: a network failure names its attempts, and a write's outcome is unknown. */
   private giveUp(error: Error, { idempotencyKey: key }: ApiRequest, attempts: number) {
-    if (error instanceof ApiError && error.code === 'idempotency_in_flight') {
-      // Our own earlier attempt is still being processed and may yet succeed: not a refusal.
+    // Our own earlier attempt is still being processed and may yet succeed: not a refusal.
+    if (error instanceof ApiError && error.code === 'idempotency_in_flight')
       error = new NetworkError(`${error.endpoint} was still being processed by the server when the retries ran out.`, {
         ...error,
         attempts,
       });
-    }
     if (!(error instanceof NetworkError)) return error;
     const final = new NetworkError(
       attempts > 1 ? `${error.message.replace(/\.$/, '')} (after ${attempts} attempts).` : error.message,
@@ -360,7 +362,7 @@ export class Transport {
       new NetworkError(message, { endpoint, attempts: attempt, ...more });
     const remaining = (config.deadline ?? Infinity) - clock.now();
     // A write sent with no time left to hear the answer would leave its outcome unknown for nothing.
-    if (remaining < (key ? MIN_WRITE_BUDGET_MS : 1)) {
+    if (remaining < (key ? MIN_WRITE_BUDGET_MS : 1))
       throw failed(
         `--timeout ran out before ${endpoint} was ${attempt === 1 ? 'sent; nothing was sent' : 'sent again'}.`,
         {
@@ -368,7 +370,6 @@ export class Transport {
           hint: 'Run it again with a longer --timeout (or none).',
         },
       );
-    }
     const timeoutMs = Math.min(config.requestTimeoutMs, remaining);
     const keyNote = key ? ` idempotency-key=${key}` : '';
     this.log(`→ ${endpoint} attempt ${attempt}${keyNote}`);
@@ -392,7 +393,7 @@ export class Transport {
       if (config.signal?.aborted) throw new InterruptedError(`Interrupted during ${endpoint}.`);
       // A refusal before anything was written (plain http:// that did not connect to loopback): not retried.
       if (error instanceof ConnectionsClosedError || error instanceof UsageError) throw error;
-      if (error instanceof ReadRefused) {
+      if (error instanceof ReadRefused)
         throw this.giveUp(
           failed(`${endpoint} answered with more than ${Math.round(cap / 1024 / 1024)} MiB; reading stopped there.`, {
             code: 'answer_too_large',
@@ -401,17 +402,15 @@ export class Transport {
           request,
           attempt,
         );
-      }
       const code = timeoutSignal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(error);
       const reason = code ?? (error as Error).message;
       this.log(`← ${endpoint} failed after ${clock.now() - sentAt} ms: ${reason}`);
-      if (TLS_TRUST_CODES.includes(code!)) {
+      if (TLS_TRUST_CODES.includes(code!))
         throw failed(`TLS: the certificate of ${host} is not trusted (${code}) on ${endpoint}.`, {
           code,
           hint: 'For a sandbox with its own CA, point HEDGE_CA_FILE (or NODE_EXTRA_CA_CERTS) at the CA file it printed.',
           cause: error,
         });
-      }
       // When --timeout (not --request-timeout) bounds this attempt, the error names --timeout's own value.
       const networkError = failed(
         !TIMEOUT_CODES.includes(code!)

@@ -42,11 +42,10 @@ export function requestedProfile(flag: string | undefined, env: Env) {
       : env.HEDGE_PROFILE
         ? { name: env.HEDGE_PROFILE, source: 'environment' as const }
         : undefined;
-  if (pick && !PROFILE_NAME.test(pick.name)) {
+  if (pick && !PROFILE_NAME.test(pick.name))
     throw new UsageError(
       `${profileArgument(pick)}: "${pick.name}" is not a profile name (letters, digits, ".", "_" and "-", at most 64).`,
     );
-  }
   return pick;
 }
 
@@ -101,21 +100,19 @@ export async function resolveCredentials(input: {
     (profile && profileName ? await readProfileKey(profileName, profile, { ...input.reading, env }) : undefined);
   const rawBaseUrl = envBaseUrl ?? profile?.base_url;
   const stored = `profile "${profileName}"`;
-  if (!apiKey) {
+  if (!apiKey)
     throw new AuthError(
       profileName ? `Profile "${profileName}" has no API key (logged out).` : 'No API key is configured.',
       {
         hint: 'Run `hedge login` (or set HEDGE_API_KEY and HEDGE_BASE_URL), or try it out with `hedge --demo markets`.',
       },
     );
-  }
   registerSecret(apiKey);
   const environment = validateApiKey(apiKey, envKey ? 'HEDGE_API_KEY' : stored);
-  if (!rawBaseUrl) {
+  if (!rawBaseUrl)
     throw new AuthError('No base URL is configured for the API.', {
       hint: 'Run `hedge login --base-url https://…` or set HEDGE_BASE_URL (the partner desk gives the address).',
     });
-  }
   const baseUrl = checkBaseUrl(rawBaseUrl, envBaseUrl ? 'HEDGE_BASE_URL' : stored);
   const caFile = envCaFile ?? (profile?.ca_file || undefined);
   return {

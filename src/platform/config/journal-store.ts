@@ -18,10 +18,9 @@ export async function chooseJournalStore(input: {
   const wanted = requestedProfile(input.profileFlag, input.env);
   const fromEnv = input.env.HEDGE_JOURNAL_URL?.trim();
   if (wanted?.source !== 'flag' && fromEnv) return postgresChoice(fromEnv, 'HEDGE_JOURNAL_URL');
-  // A profile's journal_url counts only when that profile is the one in use.
-  if (!needsProfileStore(input.profileFlag, input.env)) return FILE;
-  // A machine without profiles pays nothing.
-  if (!existsSync(join(input.configDir, 'config.json'))) return FILE;
+  // A profile's journal_url counts only when that profile is the one in use; a machine without profiles pays nothing.
+  if (!needsProfileStore(input.profileFlag, input.env) || !existsSync(join(input.configDir, 'config.json')))
+    return FILE;
   const data = (await input.store()).read();
   const name = wanted?.name ?? currentProfile(data);
   // An unknown --profile is reported by the credentials, with the names there are.

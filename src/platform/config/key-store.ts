@@ -11,7 +11,6 @@ export function keyLocationOf(profile: StoredProfile): KeyLocation | undefined {
   if (profile.key_command) return { kind: 'command', command: profile.key_command };
   if (profile.key_keyring) return { kind: 'keyring', account: profile.key_keyring };
   if (profile.api_key) return { kind: 'file' };
-  return;
 }
 
 /** The keyring account of a profile: its name and config folder, so that two config folders on one machine never share an entry. */
@@ -45,12 +44,11 @@ export async function readProfileKey(profileName: string, profile: StoredProfile
   const opening = await openOsKeyring(reading.env);
   const renew = `save the key again with \`hedge login --profile ${profileName}\` (it goes to the file where no keyring answers), or set HEDGE_API_KEY`;
   const hint = `${renew[0].toUpperCase()}${renew.slice(1)}.`;
-  if (!opening.ok) {
+  if (!opening.ok)
     throw new AuthError(
       `The key of profile "${profileName}" is in the OS keyring, but ${opening.reason}; nothing was sent.`,
       { hint },
     );
-  }
   let key: string | null;
   try {
     key = await opening.keyring.get(location.account);
@@ -62,12 +60,11 @@ export async function readProfileKey(profileName: string, profile: StoredProfile
       },
     );
   }
-  if (key === null) {
+  if (key === null)
     throw new AuthError(
       `The key of profile "${profileName}" is no longer in ${opening.keyring.name} (someone removed the entry); nothing was sent.`,
       { hint },
     );
-  }
   return key;
 }
 

@@ -44,11 +44,10 @@ export function checkJournalUrl(raw: string) {
       "is not allowed; expected postgres://USER@HOST:PORT/DATABASE (or postgresql://…), or `local` for this machine's file",
     write: 'postgres://USER@HOST:PORT/DATABASE',
   });
-  if (storeUrlHasPassword(value)) {
+  if (storeUrlHasPassword(value))
     throw new UsageError(
       `--journal-url: ${shown} carries a password, which a command line shows to \`ps\` and keeps in shell history; nothing was saved. Leave it out and put it in ~/.pgpass or PGPASSWORD (or set HEDGE_JOURNAL_URL in the environment instead).`,
     );
-  }
   return value;
 }
 
@@ -63,11 +62,10 @@ export async function readKeyFromStdin(stdin: NodeJS.ReadableStream, signal: Abo
   try {
     bytes = await readBoundedStream(stdin, { maxBytes: MAX_KEY_INPUT_BYTES, signal });
   } catch (error) {
-    if (error instanceof ReadRefused) {
+    if (error instanceof ReadRefused)
       throw new AuthError(`stdin holds more than ${MAX_KEY_INPUT_BYTES} bytes: that is not an API key.`, {
         hint: 'Pipe in the key alone: printf %s "$KEY" | hedge login --profile NAME --base-url URL',
       });
-    }
     if (!signal.aborted) throw error;
     throw signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError'
       ? new AuthError('No API key arrived on stdin before --timeout ran out; nothing was saved.', {
@@ -76,11 +74,10 @@ export async function readKeyFromStdin(stdin: NodeJS.ReadableStream, signal: Abo
       : new InterruptedError('Interrupted while reading the key from stdin; nothing was saved.');
   }
   const key = trimOneNewline(bytes.toString('utf8'));
-  if (key === '') {
+  if (key === '')
     throw new AuthError('No API key on stdin: login reads the key from stdin when it cannot ask for it.', {
       hint: 'Pipe the key in: printf %s "$KEY" | hedge login --profile NAME --base-url URL (or run it on a terminal to be asked).',
     });
-  }
   return key;
 }
 
@@ -101,8 +98,7 @@ export async function saveLogin(
 ) {
   let previousCurrent: string | undefined;
   const data = await store.update((data) => {
-    const existing = data.profiles[input.name];
-    const profile = { ...existing, base_url: input.baseUrl, saved_at: input.savedAt };
+    const profile = { ...data.profiles[input.name], base_url: input.baseUrl, saved_at: input.savedAt };
     placeKey(profile, input.apiKey, input.keyAt ?? { kind: 'file' });
     if (input.caFile) profile.ca_file = input.caFile;
     if (input.journalUrl === null) delete profile.journal_url;

@@ -89,7 +89,6 @@ function socketOf(address: string) {
     if (transport === 'unix' && (path || abstract)) return { path: path || `\0${abstract}` };
     if (transport === 'tcp' && host && port) return { host, port: Number(port) };
   }
-  return;
 }
 
 function open(): KeyringOpening {
@@ -125,16 +124,14 @@ function wrap(binding: { AsyncEntry: typeof AsyncEntry }) {
   const name =
     { darwin: 'the macOS Keychain', win32: 'the Windows Credential Manager' }[process.platform as string] ??
     'the Secret Service';
-  // The binding's AbortSignal only cancels work not yet started; the race ends the wait in any case.
-  const bounded = <T>(work: (signal: AbortSignal) => Promise<T>) => {
-    const signal = AbortSignal.timeout(KEYRING_BOUND_MS);
-    // Started first: the binding may block while it connects, and its time is not the call's.
-    return within(
-      work(signal),
+  // The binding's AbortSignal only cancels work not yet started; the race ends the wait in any case. The work is
+  // started first: the binding may block while it connects, and its time is not the call's.
+  const bounded = <T>(work: (signal: AbortSignal) => Promise<T>) =>
+    within(
+      work(AbortSignal.timeout(KEYRING_BOUND_MS)),
       KEYRING_BOUND_MS,
       () => new Error(`${name} did not answer within ${KEYRING_BOUND_MS / 1000} s`),
     );
-  };
   return {
     name,
     // async: the entry's constructor throws at once when no keyring answers; a rejection either way.
@@ -148,6 +145,5 @@ function wrap(binding: { AsyncEntry: typeof AsyncEntry }) {
 }
 
 export function keyringReason(error: unknown) {
-  const message = messageOf(error);
-  return message.split('\n')[0].slice(0, 300);
+  return messageOf(error).split('\n')[0].slice(0, 300);
 }

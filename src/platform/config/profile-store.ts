@@ -62,11 +62,10 @@ export class ProfileStore {
       // Taken over while held, nothing is lost.
       release = await lockFile(this.file, { staleMs: LOCK_STALE_MS, waitMs: this.options.lockWaitMs ?? LOCK_WAIT_MS });
     } catch (error) {
-      if (isLockedError(error)) {
+      if (isLockedError(error))
         throw new ConfigError(`The config store is locked by another hedge process (${this.file}.lock).`, {
           hint: 'Wait for it to finish and try again; a lock left by a process that died is taken over by itself within seconds.',
         });
-      }
       throw asConfigError(error, `${this.file}.lock`, 'write');
     }
     try {
@@ -115,11 +114,10 @@ function parseStoreText(text: string, file: string) {
     });
   }
   const result = storeSchema.safeParse(raw);
-  if (!result.success) {
+  if (!result.success)
     throw new ConfigError(`The config store ${file} does not have the expected shape (${issueWords(result.error)}).`, {
       hint: 'Fix that entry by hand, or move the file away and run `hedge login` again.',
     });
-  }
   return result.data;
 }
 

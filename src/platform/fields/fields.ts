@@ -139,14 +139,13 @@ export function withExtraFields(
 ) {
   const covered = new Set([...(options.omit ?? []), ...keysOf(known)]);
   const extras: FieldSpec[] = [];
-  for (const row of rows) {
+  for (const row of rows)
     for (const key in row) {
       // Kind from the first value that says something (a null says nothing).
       if (covered.has(key) || !Object.hasOwn(row, key) || row[key] === undefined) continue;
       covered.add(key);
       extras.push({ key, label: labelFromName(key), kind: kindFromName(key, row[key]) });
     }
-  }
   const present = known.filter(
     (field) =>
       !options.omit?.includes(field.key) &&

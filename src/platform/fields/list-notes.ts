@@ -12,9 +12,8 @@ export function moreNote(
   if (!list.more) return;
   const count = list.items.length;
   const { moreCommand } = how;
-  if (limit === undefined) {
+  if (limit === undefined)
     return `The server has more ${noun} than the ${count} shown (one page); ask for more with \`${moreCommand}\`.`;
-  }
   // hedge's default length, reached: the rest is one flag away (--limit N, or --all).
   if (how.defaultLength && count >= limit)
     return `${count} ${noun} shown (the default); there are more: \`${moreCommand}\` lists every one, --limit N up to 500.`;

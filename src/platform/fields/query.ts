@@ -100,7 +100,7 @@ export function compileQuery(expression: string, option = '--query'): (data: unk
 
 /** JMESPath's own truth (as in a `[?…]` filter): false, null, an empty string, list or object are false; anything else — every number, 0 included — is true. */
 export function isTruthy(value: unknown) {
-  if (value === null || value === undefined || value === false || value === '') return false;
+  if (value == null || value === false || value === '') return false;
   if (Array.isArray(value)) return value.length > 0;
   if (typeof value === 'object') return Object.keys(value).length > 0;
   return true;

@@ -24,8 +24,8 @@ function words(keys: string) {
 /** The priorities for these rows: when they hold more than one market, the market joins the columns the desk decides on, first (a side means nothing without it); with one market, the rates' unit in the headers (`Entry NGN/USDT`) names it and its column is one of the rest. */
 export function rankedFor(resource: Pick<Resource, 'priority' | 'decisive'>, markets: ReadonlyArray<unknown>) {
   const decisive = resource.decisive ?? 0;
-  const at = resource.priority.indexOf('market');
-  if (decisive === 0 || at < decisive || new Set(markets).size <= 1) return { priority: resource.priority, decisive };
+  if (decisive === 0 || resource.priority.indexOf('market') < decisive || new Set(markets).size <= 1)
+    return { priority: resource.priority, decisive };
   return { priority: ['market', ...resource.priority.filter((key) => key !== 'market')], decisive: decisive + 1 };
 }
 

@@ -13,8 +13,7 @@ const PRICE_WORD = /(^|[._])(bid|ask|mid)([._]|$)/i;
 const MAX_DEPTH = 6;
 
 export function forScripts<T>(data: T, known: readonly FieldSpec[] = []) {
-  const fields = new Map(known.map((field) => [field.key, field]));
-  return shape(data, fields, '', 0) as T;
+  return shape(data, new Map(known.map((field) => [field.key, field])), '', 0) as T;
 }
 
 function shape(value: unknown, fields: ReadonlyMap<string, FieldSpec>, path: string, depth: number): unknown {

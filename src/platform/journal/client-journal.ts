@@ -155,7 +155,7 @@ export class ClientJournal {
   /** Records what became of an action (its revision goes up by one); a final outcome ends this process's hold. Returns the entry with every change folded in. */
   async update(id: string, patch: JournalPatch) {
     if (patch.outcome !== undefined && !OUTCOMES.includes(patch.outcome))
-      throw new JournalError(`"${String(patch.outcome)}" is not a journal outcome.`);
+      throw new JournalError(`"${patch.outcome}" is not a journal outcome.`);
     const at = new Date(this.now()).toISOString();
     const final = patch.outcome !== undefined && !isUnresolved({ outcome: patch.outcome });
     // What an answer told (a server's message echoing the key) is kept with every secret redacted.
@@ -169,7 +169,6 @@ export class ClientJournal {
             // A store that fails after the request may have left: what the update says is kept locally.
             if (!fallback || !(error instanceof JournalStoreError)) throw error;
             this.failure = error;
-            return;
           })
         : undefined;
     if (this.failure !== undefined) return fallback!.record(this.known.get(id), id, change, this.failure);
@@ -211,8 +210,7 @@ export class ClientJournal {
   }
 
   async findUnresolvedMatch(match: SameRequest) {
-    const candidates = this.remember(await this.records.read({ unresolved: true, request: match }));
-    return candidates.find(
+    return this.remember(await this.records.read({ unresolved: true, request: match })).find(
       (entry) =>
         isUnresolved(entry) &&
         // A planned leg is sent by its own multi-leg action (or `hedge resume`), never by a lone command.

@@ -209,7 +209,7 @@ export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = 
   for (const { firstLine, events, fields } of folded.values()) {
     fields.revision = events;
     if (ENTRY.safeParse(fields).success) entries.push(fields as unknown as JournalEntry);
-    else onSkip({ line: firstLine, reason: `entry ${String(fields.id)} has no creation event` });
+    else onSkip({ line: firstLine, reason: `entry ${fields.id} has no creation event` });
   }
   return entries;
 }

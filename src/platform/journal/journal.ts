@@ -200,14 +200,13 @@ async function lockedAppend(place: FilePlace, compose: (current: string) => stri
       writeAll(appendFd, added, file);
       if (current === undefined) syncDirectory(dirname(file));
       const after = `${current ?? ''}${added}`;
-      if (fstatSync(appendFd).size > rotateBytes) {
-        // The line is in the page cache, so the rotation carries it; the rotation syncs what it writes.
+      // The line is in the page cache, so the rotation carries it; the rotation syncs what it writes.
+      if (fstatSync(appendFd).size > rotateBytes)
         rotate(file, after, {
           keepResolved: place.keepResolved ?? DEFAULT_KEEP_RESOLVED,
           keepBytes: Math.floor(rotateBytes / 2),
           today: utcDay(place.now()),
         });
-      }
       return { fd: appendFd, text: after };
     } catch (error) {
       closeSync(appendFd);

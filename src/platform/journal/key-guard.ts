@@ -21,7 +21,6 @@ function findKeyShapedString(value: unknown, path = '$'): string | undefined {
     const found = findKeyShapedString(child, Array.isArray(value) ? `${path}[${name}]` : `${path}.${name}`);
     if (found) return found;
   }
-  return;
 }
 
 /** Refuses to `what` (journal an event, write a heartbeat) a value holding anything shaped like an API key. */

@@ -63,7 +63,7 @@ export function readSegment(file: string, onLong: (line: number) => void = () =>
       else kept.push(...line);
       [line, lineBytes] = [[], 0];
     };
-    for (let read; (read = readSync(fd, chunk, 0, CHUNK_BYTES, null)) > 0;) {
+    for (let read; (read = readSync(fd, chunk, 0, CHUNK_BYTES, null)) > 0;)
       for (let from = 0; from < read;) {
         const newline = chunk.subarray(from, read).indexOf(0x0a);
         const end = newline < 0 ? read : from + newline;
@@ -76,7 +76,6 @@ export function readSegment(file: string, onLong: (line: number) => void = () =>
         number += 1;
         from = end + 1;
       }
-    }
     endLine();
     return Buffer.concat(kept).toString('utf8');
   } catch (error) {

@@ -203,9 +203,12 @@ export class CommandContext {
     return this.once('journal', async (): Promise<Journal> => {
       const choice = await this.journalChoice();
       const { openJournal, openTeamJournal, journalDir, sayEachSkipOnce } = await import('../journal/index.js');
-      const onSkip = sayEachSkipOnce((text) => this.output.warn(text));
       const dir = journalDir(this.env);
-      const shared = { now: this.clock.now, sleep: this.clock.sleep, onSkip };
+      const shared = {
+        now: this.clock.now,
+        sleep: this.clock.sleep,
+        onSkip: sayEachSkipOnce((text) => this.output.warn(text)),
+      };
       if (choice.kind === 'file')
         return openJournal({
           dir,

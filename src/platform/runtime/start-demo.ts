@@ -10,7 +10,7 @@ import { makePrivateDir } from '../../core/security/bounded-read.js';
 /** Not a secret: the demo sandbox accepts this one key, on its own local socket only. */
 export const DEMO_API_KEY = 'hpk_test_DemoLocalSimulatorKey0001';
 /** accountIdFor(DEMO_API_KEY), worked out once so a `--demo` command need not load node:crypto to hash a constant. */
-export const DEMO_ACCOUNT_ID = 'acct_1b263bc3f88d3352';
+const DEMO_ACCOUNT_ID = 'acct_1b263bc3f88d3352';
 export const DEMO_STATE_FILE = 'demo-state.json';
 /** Long enough to see `submitted` then `filled`, short enough not to bore anyone. */
 export const DEMO_FILL_DELAY_MS = 1500;

@@ -25,7 +25,7 @@ export function kindOf(field: FieldSpec, rows: readonly JsonObject[]) {
   if (field.kind) return field.kind;
   for (const row of rows) {
     const value = valueOf(field, row);
-    if (value !== undefined && value !== null) return kindFromName(field.key, value);
+    if (value != null) return kindFromName(field.key, value);
   }
   return 'text';
 }
@@ -72,7 +72,7 @@ export function formatCell(
   context: CellContext,
 ) {
   const c = context.chalk;
-  if (value === undefined || value === null || value === '') return tableCell(c.dim('—'));
+  if (value == null || value === '') return tableCell(c.dim('—'));
   const kind = field.kind ?? kindFromName(field.key, value);
   // A server's decimal string ("99889.00"): its own digits, grouped like our numbers; signed and coloured as P&L.
   const numericText = typeof value === 'string' && NUMERIC_KINDS.has(kind) && isNumericText(value);

@@ -2,15 +2,8 @@
 import { Chalk } from 'chalk';
 import type { Env } from '../config/env.js';
 
-export function colorEnabled({
-  flag,
-  env,
-  stdoutIsTTY,
-}: {
-  flag: boolean | undefined;
-  env: Env;
-  stdoutIsTTY: boolean;
-}) {
+/** `flag`: --color or --no-color (undefined: neither). */
+export function colorEnabled(flag: boolean | undefined, env: Env, stdoutIsTTY: boolean) {
   // An empty NO_COLOR asks nothing.
   if (flag === false || env.NO_COLOR) return false;
   const force = env.FORCE_COLOR;

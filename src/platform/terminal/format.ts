@@ -49,7 +49,7 @@ export function formatTimeLeft(iso: string, nowMs: number) {
 const UTC_TIMESTAMP = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?Z$/;
 
 /** "2026-11-25 09:00 (local)" in the machine's time zone. */
-export function formatLocal(iso: string, timeZone?: string) {
+function formatLocal(iso: string, timeZone?: string) {
   return onDate(iso, (date) => {
     const part = Object.fromEntries(
       new Intl.DateTimeFormat('en-CA', {

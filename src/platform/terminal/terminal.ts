@@ -19,9 +19,8 @@ function reportedColumns(stream: NodeJS.WritableStream) {
 export function terminalColumns(stream: NodeJS.WritableStream, isTTY: boolean, env: Env) {
   const own = isTTY ? reportedColumns(stream) : undefined;
   const fromEnv = /^\s*\d+\s*$/.test(env.COLUMNS ?? '') ? Number(env.COLUMNS) : 0;
-  const chosen = own ?? (fromEnv > 0 ? fromEnv : 80);
   // Below 20 nothing readable fits; above 500 a value is more likely garbage than a real terminal.
-  return Math.min(500, Math.max(20, chosen));
+  return Math.min(500, Math.max(20, own ?? (fromEnv > 0 ? fromEnv : 80)));
 }
 
 /**

@@ -36,7 +36,6 @@ export function pickField<T>(from: JsonObject | Fields, names: readonly string[]
     const value = read(fields.get(nameKey(name)));
     if (value !== undefined) return { value, name };
   }
-  return;
 }
 
 export function firstField<T>(from: JsonObject | Fields, names: readonly string[], read: Reader<T>) {
@@ -53,7 +52,7 @@ export function readText(value: unknown) {
   return typeof value === 'number' && Number.isFinite(value) ? String(value) : readString(value);
 }
 
-export interface PriceQuote {
+interface PriceQuote {
   market: string;
   price: number;
   [field: string]: unknown;
@@ -119,7 +118,6 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
     }
   }
   if (typeof data === 'number' && only !== undefined) return [{ market: only, price: data }];
-  return;
 }
 
 /** A price in the one shape (docs/output.md): `market`, `price`, `timestamp` first, then what the server sent. */
@@ -238,9 +236,9 @@ function inOneShape(raw: JsonObject, table: FieldTable, facts: JsonObject = read
 const POSITION_FIELDS = fieldTable({
   side: [
     'side direction position_side hedge_side',
-    (value: unknown) => SIDES.find((side) => typeof value === 'string' && side === value.toLowerCase()),
+    (value) => SIDES.find((side) => typeof value === 'string' && side === value.toLowerCase()),
   ],
-  market: ['market symbol pair', (value: unknown) => readString(value)?.toUpperCase()],
+  market: ['market symbol pair', (value) => readString(value)?.toUpperCase()],
   notionalUsd: 'notional_usd size_usd notional amount_usd exposure_usd position_usd',
   hedgeId: ['hedge_id id hedge', readString],
   // Net names first, then a bare `pnl_usd`; "unrealized" last: a venue's is often the price part alone.

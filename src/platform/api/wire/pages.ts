@@ -8,7 +8,7 @@ function nextOf(value: string) {
   try {
     return LinkHeader.parse(value).rel('next')[0]?.uri;
   } catch {
-    return;
+    // Not a Link header value: no next link in it.
   }
 }
 
@@ -101,9 +101,8 @@ function places(meta: Json, rest: Json) {
     { at: 'meta', value: meta },
     { at: 'data', value: rest },
   ];
-  for (const { at, value } of [...found]) {
+  for (const { at, value } of [...found])
     for (const key of CONTAINERS) if (isObject(value[key])) found.push({ at: `${at}.${key}`, value: value[key] });
-  }
   return found;
 }
 
@@ -111,13 +110,11 @@ function places(meta: Json, rest: Json) {
 const finder =
   (sources: ReturnType<typeof places>) =>
   <T>(keys: readonly string[], read: (value: unknown) => T | undefined) => {
-    for (const source of sources) {
+    for (const source of sources)
       for (const key of keys) {
         const value = read(source.value[key]);
         if (value !== undefined) return { at: source.at, key, value };
       }
-    }
-    return;
   };
 
 const whole = (value: unknown) => {
@@ -323,11 +320,10 @@ function underBase(baseUrl: string, link: string) {
   if (!URL.canParse(link, base.href))
     throw new UsageError(`--paginate: the server's next-page link ${JSON.stringify(link)} is not a URL; stopped.`);
   const target = atBaseOrigin(baseUrl, new URL(link, base).href, "--paginate: the server's next-page link");
-  if (!target.pathname.startsWith(base.pathname)) {
+  if (!target.pathname.startsWith(base.pathname))
     throw new UsageError(
       `--paginate: the server's next-page link leads outside the base URL (${target.origin}${target.pathname}); stopped, nothing more was sent.`,
     );
-  }
   return resolveApiPath(baseUrl, `${target.pathname.slice(base.pathname.length - 1)}${target.search}`);
 }
 

@@ -93,7 +93,6 @@ export function refusedField(error: ApiError) {
     if (typeof value === 'string' && value !== '') return value;
     if (Array.isArray(value) && typeof value.at(-1) === 'string') return value.at(-1) as string;
   }
-  return;
 }
 
 /** Names a refusal's details offer (`allowed: [...]`, `expected: "per_page"`), never its message. */

@@ -372,6 +372,6 @@ function connectTimeoutOf(url: string) {
     const seconds = Number(new URL(url).searchParams.get('connect_timeout'));
     return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
   } catch {
-    return;
+    // Not a URL: the default bound.
   }
 }
