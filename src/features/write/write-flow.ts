@@ -535,13 +535,13 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         details: { journal_id: entry.id },
         cause,
       });
-    // From here on the request has left: a journal write that fails must not hide that, nor the key.
-    const unrecorded = (error: unknown): never => {
-      if (!(error instanceof JournalError)) throw error;
-      throw sentUnknown(`the journal could not record what happened next: ${error.message}`, error);
-    };
     // The journal stamps a final outcome's resolved_at on this run's clock (the resolved record says it before side_after).
-    const record = (patch: JournalPatch) => journal.update(entry.id, patch).catch(unrecorded);
+    // From here on the request has left: a journal write that fails must not hide that, nor the key.
+    const record = (patch: JournalPatch) =>
+      journal.update(entry.id, patch).catch((error: unknown) => {
+        if (!(error instanceof JournalError)) throw error;
+        throw sentUnknown(`the journal could not record what happened next: ${error.message}`, error);
+      });
 
     /** The send (`sentEarlier` given: whether an earlier run sent it) or the wait failed: the entry records what that
      * proves, and the error names its key and how to finish it. A send: a clear refusal is rejected, anything else
