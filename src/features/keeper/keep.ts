@@ -109,12 +109,11 @@ export async function runKeep(
     let firstError: unknown;
     const noteError = (error: unknown, fields: Omit<EventFields, 'event'>) => {
       firstError ??= error;
-      const described = services.errorFields(error);
       // The step's own fields first; the error's description fills what they leave (its journal id).
       event({
         event: 'error',
         ...fields,
-        ...described,
+        ...services.errorFields(error),
         ...(fields.journal_id !== undefined && { journal_id: fields.journal_id }),
       });
     };
@@ -124,8 +123,7 @@ export async function runKeep(
         phase: 'requested',
         message: `${signal}: stopping after the steps in flight (a second ${signal} interrupts them)`,
       });
-    const say = { event, noteError };
-    const io = keeperIo(stepContext, { ...options, identity }, say);
+    const io = keeperIo(stepContext, { ...options, identity }, { event, noteError });
     const cycles = keeperCycles({ settings: options, clock, io });
 
     try {
@@ -140,9 +138,8 @@ export async function runKeep(
         environment: identity.environment,
       });
       if (!confirmed && !signals.stopping) {
-        const lines = await cycles.preview(rows);
         await guard.confirm(
-          `Keep ${rows.length} row${rows.length === 1 ? '' : 's'} at target from now on (${lines.join('; ')})?`,
+          `Keep ${rows.length} row${rows.length === 1 ? '' : 's'} at target from now on (${(await cycles.preview(rows)).join('; ')})?`,
         );
         confirmed = true;
       }
@@ -253,9 +250,8 @@ function toKeepRows(rows: TargetRow[], file: string) {
     const where = `${safeText(file)}:${row.line}`;
     if (row.notionalUsd > 0 && row.tenorDays === undefined)
       throw new UsageError(`${where}: tenor_days is required for a row the keeper holds open.`);
-    const rollBeforeMs = row.rollBeforeMs ?? DEFAULT_ROLL_BEFORE_MS;
     // A roll_before as long as the tenor would roll every new hedge at once, every cycle, paying each time.
-    if (row.tenorDays !== undefined && rollBeforeMs >= row.tenorDays * DAY_MS) {
+    if (row.tenorDays !== undefined && (row.rollBeforeMs ?? DEFAULT_ROLL_BEFORE_MS) >= row.tenorDays * DAY_MS) {
       throw new UsageError(
         `${where}: roll_before must be shorter than the tenor (${days(row.tenorDays)}); a hedge would be rolled as soon as it is opened.`,
       );

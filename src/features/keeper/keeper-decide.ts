@@ -30,7 +30,7 @@ import {
 import { expectationMet, type SideBook, type SideExpectation } from '../book/book.js';
 import { cutSide, unseenIn } from '../book/side-book.js';
 import { begunElsewhere } from '../write/row-trust.js';
-import { ROLL_GROUP_PREFIX, type WriteOutcome } from '../write/write-flow.js';
+import { ROLL_GROUP_PREFIX, sideOf, type WriteOutcome } from '../write/write-flow.js';
 
 /** Every re-open or convergence of a keeper is journaled under a group starting with this. */
 export const KEEP_GROUP_PREFIX = 'keep-';
@@ -450,7 +450,7 @@ function writesFor(
 }
 
 /** --dry-run: what a write would do, said with "would", and the pre-trade checks a real open passes on it (`check`: an open's or add's room, a roll's open after the close that frees as much). */
-export function wouldSay(write: KeeperWrite): { check?: { notionalUsd: number; freedUsd: number }; say: EventFields } {
+export function wouldSay(write: KeeperWrite) {
   const base = { ...marketSide(write.row), dry_run: true };
   if (write.kind === 'roll') {
     const { notionalUsd, hedgeId, tenorDays } = write;
@@ -578,10 +578,6 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
 export const ofKeeper = (group: string | undefined): group is string =>
   group?.startsWith(ROLL_GROUP_PREFIX) === true || group?.startsWith(KEEP_GROUP_PREFIX) === true;
 
-/** The side (`MARKET side`) a journal row acts on. */
-const sideOf = (entry: JournalEntry) =>
-  `${String(bodyOf(entry).market ?? '').toUpperCase()} ${String(bodyOf(entry).side ?? '')}`;
-
 /** Which of this account's unfinished rows (`ours`, oldest last) the keeper finishes: its own (via keeper, begun on this machine) of the target's sides with no step in flight, one per group; a roll by its roll. */
 export function toResume(ours: readonly JournalEntry[], busy: ReadonlySet<string>, rows: readonly KeepRow[]) {
   const groups = new Set<string>();
@@ -656,7 +652,7 @@ export function heldReason(entry: JournalEntry, holder: Holder | undefined) {
 
 // ---- How rows and events read.
 
-export function rowStatus(row: KeepRow, view: SideView | undefined, state: string, decision?: KeepDecision) {
+function rowStatus(row: KeepRow, view: SideView | undefined, state: string, decision?: KeepDecision) {
   const next = decision?.kind === 'hold' ? decision : undefined;
   return {
     ...marketSide(row),

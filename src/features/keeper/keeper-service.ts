@@ -40,7 +40,7 @@ export function parseMetricsAddress(raw: string) {
   if (!match) throw refuse();
   const port = Number(match[2]);
   if (port > 65_535) throw refuse();
-  const host = match[1] === undefined || match[1] === '' ? '127.0.0.1' : match[1].replace(/^\[|\]$/g, '');
+  const host = match[1] ? match[1].replace(/^\[|\]$/g, '') : '127.0.0.1';
   return { host, port };
 }
 

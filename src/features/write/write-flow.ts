@@ -171,6 +171,10 @@ const started = (entry: JournalEntry) => `started ${utcClock(entry.created_at)} 
 
 const landed = (entry: JournalEntry) => entry.outcome === 'done' || entry.outcome === 'filled';
 
+/** The side (`MARKET side`) a journal row acts on. */
+export const sideOf = (entry: JournalEntry) =>
+  `${String(bodyOf(entry).market ?? '').toUpperCase()} ${String(bodyOf(entry).side ?? '')}`;
+
 /** The one write flow, in stages: check → confirm → journaled → send → prove → outcome (CONTRIBUTING.md, the write
  * path). Its steps are the closures below, in that order; each reads the run's state from this scope. */
 export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R>, options: WriteOptions) {
@@ -325,8 +329,6 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
 
   /** The entry's context with its side's baseline moved by every change of the side the journal knows landed since. */
   const attributedContext = async (entry: JournalEntry) => {
-    const sideOf = (candidate: JournalEntry) =>
-      `${String(bodyOf(candidate).market ?? '').toUpperCase()}|${String(bodyOf(candidate).side ?? '')}`;
     // The other changes of the side this account's journal knows began since.
     const others = (await journal.list({ since: Date.parse(entry.created_at) })).filter(
       (other) =>
@@ -533,13 +535,13 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         details: { journal_id: entry.id },
         cause,
       });
-    // From here on the request has left: a journal write that fails must not hide that, nor the key.
-    const unrecorded = (error: unknown): never => {
-      if (!(error instanceof JournalError)) throw error;
-      throw sentUnknown(`the journal could not record what happened next: ${error.message}`, error);
-    };
     // The journal stamps a final outcome's resolved_at on this run's clock (the resolved record says it before side_after).
-    const record = (patch: JournalPatch) => journal.update(entry.id, patch).catch(unrecorded);
+    // From here on the request has left: a journal write that fails must not hide that, nor the key.
+    const record = (patch: JournalPatch) =>
+      journal.update(entry.id, patch).catch((error: unknown) => {
+        if (!(error instanceof JournalError)) throw error;
+        throw sentUnknown(`the journal could not record what happened next: ${error.message}`, error);
+      });
 
     /** The send (`sentEarlier` given: whether an earlier run sent it) or the wait failed: the entry records what that
      * proves, and the error names its key and how to finish it. A send: a clear refusal is rejected, anything else
