@@ -71,9 +71,7 @@ export const SideViews = {
       client.readHedges({ status: 'filled', limit: MAX_PAGE_SIZE }),
       client.listHedges(),
     ]);
-    const byId = new Map<string, Hedge>();
-    for (const hedge of [...filled.items, ...newest]) byId.set(hedge.id, hedge);
-    const hedges = [...byId.values()];
+    const hedges = [...new Map([...filled.items, ...newest].map((hedge) => [hedge.id, hedge])).values()];
     let history: ReturnType<typeof endedHedgeIds> | undefined;
     // Fewer filled hedges than the newest page of all is the whole of them, however the server pages; as many may be
     // one page of more (a server that ignores the page size), asked once, only for a side the records may not hold.

@@ -295,7 +295,6 @@ export async function findClosedRecord(ports: WritePorts, hedgeIds: string | rea
   } catch {
     // Slow or unavailable history is not a failure of the close.
   }
-  return;
 }
 
 /** Several hedges' records as one, in the one shape: the ids, the summed notional and P&L, the last close time. Prices
