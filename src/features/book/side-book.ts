@@ -20,11 +20,13 @@ export function sideAfterOf(book: SideBook) {
   };
 }
 
+/** Whether two reads show a side with the same hedges (undefined: a side not read). */
+export const sameHedges = (a?: SideAfter, b?: SideAfter) =>
+  JSON.stringify(a?.hedge_ids) === JSON.stringify(b?.hedge_ids);
+
 /** Whether two reads show a side alike: the same hedges, the same notional (to the cent). */
 export function sameSide(a: SideAfter, b: SideAfter) {
-  return (
-    JSON.stringify(a.hedge_ids) === JSON.stringify(b.hedge_ids) && Math.abs(a.notional_usd - b.notional_usd) < 0.005
-  );
+  return sameHedges(a, b) && Math.abs(a.notional_usd - b.notional_usd) < 0.005;
 }
 
 /** Whether a book shows the side exactly as an action left it. */

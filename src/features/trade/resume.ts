@@ -94,7 +94,6 @@ export async function chooseEntryToResume(ports: WritePorts, id: string | undefi
       held.holder,
       ' (every unresolved action in the journal is held by a live process)',
     );
-  return;
 }
 
 /** What `hedge resume` must do with an entry, decided (and refused with a usage error) before anything is sent, so
