@@ -99,7 +99,7 @@ const isFinal = (hedge?: Hedge | null) => !!hedge && FINAL_HEDGE_STATUSES.includ
 export async function waitForHedgeStatus(
   ports: WritePorts,
   hedgeId: string,
-  options: { label: string; startedAt?: number; initial?: Hedge },
+  options: { label: string; startedAt: number; initial?: Hedge },
 ) {
   let seen = options.initial;
   if (isFinal(seen)) return seen!;
@@ -107,7 +107,6 @@ export async function waitForHedgeStatus(
   const checkCommand = ports.hedgeCommand('hedges', hedgeId, '--wait');
   return (await pollUntil(ports, {
     ...options,
-    startedAt: options.startedAt ?? ports.clock.now(),
     checkCommand,
     poll: async () => {
       try {
