@@ -298,7 +298,7 @@ export async function findClosedRecord(ports: WritePorts, hedgeIds: string | rea
 
 /** Several hedges' records as one, in the one shape: the ids, the summed notional and P&L, the last close time. Prices
  * differ per hedge, so none is given. */
-function summedRecords(records: HistoryRecord[]): HistoryRecord {
+function summedRecords(records: HistoryRecord[]) {
   const shaped = records.map(historyRecordForPeople);
   const summed = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'].flatMap((key) => {
     const values = shaped.map((record) => record[key]);
