@@ -117,8 +117,8 @@ async function keepLoginKey(
   store: ProfileStore,
   apiKey: string,
   given: LoginGiven,
-): Promise<{ keyAt: KeyLocation; fallbackReason?: string }> {
-  if (given.keyCommand !== undefined) return { keyAt: { kind: 'command', command: given.keyCommand } };
+) {
+  if (given.keyCommand !== undefined) return { keyAt: { kind: 'command' as const, command: given.keyCommand } };
   const keeping = await keepKey(given.keyStore ?? 'auto', keyringAccount(given.name, store.dir), apiKey, ports.env);
   if (!keeping.ok)
     throw new ConfigError(`--key-store keyring: ${keeping.reason}; nothing was saved.`, {
