@@ -136,12 +136,11 @@ export async function buildTargetPlan(
   toleranceUsd: number,
 ) {
   // Every side the target names is planned from its book: its records and positions line in step (side-book.ts).
-  const sides = target.rows.map((row) => ({ market: row.market, side: row.side }));
   // A side with a hedge still being opened (another process's --no-wait open) is waited for: its notional is not known yet.
   const [marketList, account, { positions: book, books }] = await Promise.all([
     client.listMarkets(),
     client.getAccount(),
-    readSidesAsAnswered(ports, client, sides, (side) => side.opening.length === 0),
+    readSidesAsAnswered(ports, client, target.rows, (side) => side.opening.length === 0),
   ]);
   const onlyMarket = marketList.markets.length === 1 ? marketList.markets[0].market.toUpperCase() : undefined;
   const plan = computePlan({
@@ -158,7 +157,9 @@ export async function buildTargetPlan(
     quotes.push(await quoteStep(client, step, target.rows, blocked.has(index)));
   // Each step's side is a target row's, read above.
   const bookOf = (step: PlanStep) =>
-    books[sides.findIndex((one) => one.market.toUpperCase() === step.market.toUpperCase() && one.side === step.side)];
+    books[
+      target.rows.findIndex((row) => row.market.toUpperCase() === step.market.toUpperCase() && row.side === step.side)
+    ];
   const trades = plan.steps.map((step) => ({
     market: step.market.toUpperCase(),
     notionalUsd: Math.abs(step.deltaUsd),
