@@ -102,7 +102,8 @@ export function expectationMet(book: SideBook, expected: SideExpectation) {
   const named = expected.present?.length || expected.gone?.length;
   if (!named && (book.opening.length || Math.abs(book.recordsUsd - expected.notionalUsd) >= SAME_USD)) return false;
   const ids = new Set(book.filled.map((record) => record.id));
-  if (expected.present?.some((id) => !ids.has(id))) return false;
-  if (expected.gone?.some((id) => ids.has(id) || book.line?.hedgeId === id)) return false;
-  return true;
+  return (
+    !expected.present?.some((id) => !ids.has(id)) &&
+    !expected.gone?.some((id) => ids.has(id) || book.line?.hedgeId === id)
+  );
 }

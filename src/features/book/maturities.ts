@@ -106,7 +106,10 @@ export function collectMaturities(
 export function groupByDay(maturities: readonly Maturity[]) {
   return [...new Set(maturities.map((maturity) => maturity.day))].map((day) => {
     const settling = maturities.filter((maturity) => maturity.day === day);
-    const notional = settling.reduce((sum, maturity) => cents(sum + (maturity.notional_usd ?? 0)), 0);
-    return { day, maturities: settling, notional_usd: notional };
+    return {
+      day,
+      maturities: settling,
+      notional_usd: settling.reduce((sum, maturity) => cents(sum + (maturity.notional_usd ?? 0)), 0),
+    };
   });
 }

@@ -20,11 +20,13 @@ export function sideAfterOf(book: SideBook) {
   };
 }
 
+/** Whether two reads show a side with the same hedges (undefined: a side not read). */
+export const sameHedges = (a?: SideAfter, b?: SideAfter) =>
+  JSON.stringify(a?.hedge_ids) === JSON.stringify(b?.hedge_ids);
+
 /** Whether two reads show a side alike: the same hedges, the same notional (to the cent). */
 export function sameSide(a: SideAfter, b: SideAfter) {
-  return (
-    JSON.stringify(a.hedge_ids) === JSON.stringify(b.hedge_ids) && Math.abs(a.notional_usd - b.notional_usd) < 0.005
-  );
+  return sameHedges(a, b) && Math.abs(a.notional_usd - b.notional_usd) < 0.005;
 }
 
 /** Whether a book shows the side exactly as an action left it. */
@@ -71,9 +73,7 @@ export const SideViews = {
       client.readHedges({ status: 'filled', limit: MAX_PAGE_SIZE }),
       client.listHedges(),
     ]);
-    const byId = new Map<string, Hedge>();
-    for (const hedge of [...filled.items, ...newest]) byId.set(hedge.id, hedge);
-    const hedges = [...byId.values()];
+    const hedges = [...new Map([...filled.items, ...newest].map((hedge) => [hedge.id, hedge])).values()];
     let history: ReturnType<typeof endedHedgeIds> | undefined;
     // Fewer filled hedges than the newest page of all is the whole of them, however the server pages; as many may be
     // one page of more (a server that ignores the page size), asked once, only for a side the records may not hold.
@@ -154,9 +154,12 @@ export function readableBook(book: SideBook, market: string, side: Side) {
 const SETTLE_WAIT_MS = 60_000;
 const SETTLE_POLL_MS = 1_500;
 
+/** What reading a side until its views agree uses of a command: its clock, signal, --timeout and log. */
+type SettlePorts = Pick<CommandContext, 'clock' | 'signal' | 'deadline' | 'log'>;
+
 /** The side's book once its views agree, read again while settling up to SETTLE_WAIT_MS (or --timeout); past that "cannot tell" (exit 12), never a decision on one view alone. */
 export async function readSideInStep(
-  ports: Pick<CommandContext, 'clock' | 'signal' | 'deadline' | 'log'>,
+  ports: SettlePorts,
   client: HedgeClient,
   market: string,
   side: Side,
@@ -187,7 +190,7 @@ export function cutSide({ market, side }: { market: string; side: Side }, book: 
 
 /** readSideInStep for several sides at once (a plan's): every one of them in step, or flat, in the same read. */
 export async function readSidesInStep(
-  ports: Pick<CommandContext, 'clock' | 'signal' | 'deadline' | 'log'>,
+  ports: SettlePorts,
   client: HedgeClient,
   /** `opened`: hedges the server named in its answers to this account's opens of a side, which its views must show. */
   sides: ReadonlyArray<{ market: string; side: Side; opened?: readonly string[] }>,

@@ -91,8 +91,6 @@ export async function renderPlan(
   output: Output,
   input: PlanViewInput,
   options: {
-    /** The terminal's width (80 when unknown). */
-    columns: number;
     /** The command that carries the plan out, for the closing hint (`hedge apply target.csv`). */
     applyCommand?: string;
     /** In `apply`, the plan is a preview: in plain mode it goes to stderr, stdout keeps the run's report. */
@@ -105,7 +103,7 @@ export async function renderPlan(
     await output.list(lines, planResourceFor(output), { empty: 'No target rows.' });
     output.write(
       totalsLines(input)
-        .map((line) => wrapWords(line, options.columns, { hangingIndent: 2 }))
+        .map((line) => wrapWords(line, output.columns, { hangingIndent: 2 }))
         .join('\n'),
     );
   } else if (options.preview) {

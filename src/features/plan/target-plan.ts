@@ -79,20 +79,15 @@ function planPositions(book: BookPosition[], onlyMarket: string | undefined, log
   });
 }
 
-/** The tenor an add is quoted at: the open position's when it is a valid one, else the row's. */
-function quoteTenor(step: PlanStep, rows: readonly TargetRow[]) {
-  return (
-    step.tenorDays ??
-    TENORS.find((tenor) => tenor === step.currentTenorDays) ??
-    rows.find((row) => row.line === step.line)?.tenorDays
-  );
-}
-
 async function quoteStep(client: HedgeClient, step: PlanStep, rows: readonly TargetRow[], blocked: boolean) {
   if (step.action !== 'open' && step.action !== 'add') return;
   // A step the checks refuse is not quoted: the server would refuse the quote for the same reason.
   if (blocked) return { error: { code: 'not_quoted', message: 'not quoted: the step fails a check' } };
-  const tenor = quoteTenor(step, rows);
+  // An add is quoted at the open position's tenor when it is a valid one, else the row's.
+  const tenor =
+    step.tenorDays ??
+    TENORS.find((known) => known === step.currentTenorDays) ??
+    rows.find((row) => row.line === step.line)?.tenorDays;
   if (tenor === undefined) return { error: { code: 'no_tenor', message: 'not quoted: no tenor known for this side' } };
   try {
     const quote = await client.createQuote({
@@ -126,9 +121,8 @@ export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefin
     if (priced && !priced.quote) totals.unquoted += 1;
     if (!priced?.quote) return;
     const { upfront, carry } = priced.quote;
-    add('required_margin_usdc', upfront.required_margin_usdc);
-    add('platform_fee_usdc', upfront.platform_fee_usdc);
-    add('total_upfront_usdc', upfront.total_upfront_usdc);
+    for (const key of ['required_margin_usdc', 'platform_fee_usdc', 'total_upfront_usdc'] as const)
+      add(key, upfront[key]);
     add('carry_pnl_usdc', toAccountSide(carry.total_usdc));
   });
   return totals;
@@ -142,12 +136,11 @@ export async function buildTargetPlan(
   toleranceUsd: number,
 ) {
   // Every side the target names is planned from its book: its records and positions line in step (side-book.ts).
-  const sides = target.rows.map((row) => ({ market: row.market, side: row.side }));
   // A side with a hedge still being opened (another process's --no-wait open) is waited for: its notional is not known yet.
   const [marketList, account, { positions: book, books }] = await Promise.all([
     client.listMarkets(),
     client.getAccount(),
-    readSidesAsAnswered(ports, client, sides, (side) => side.opening.length === 0),
+    readSidesAsAnswered(ports, client, target.rows, (side) => side.opening.length === 0),
   ]);
   const onlyMarket = marketList.markets.length === 1 ? marketList.markets[0].market.toUpperCase() : undefined;
   const plan = computePlan({
@@ -164,7 +157,9 @@ export async function buildTargetPlan(
     quotes.push(await quoteStep(client, step, target.rows, blocked.has(index)));
   // Each step's side is a target row's, read above.
   const bookOf = (step: PlanStep) =>
-    books[sides.findIndex((one) => one.market.toUpperCase() === step.market.toUpperCase() && one.side === step.side)];
+    books[
+      target.rows.findIndex((row) => row.market.toUpperCase() === step.market.toUpperCase() && row.side === step.side)
+    ];
   const trades = plan.steps.map((step) => ({
     market: step.market.toUpperCase(),
     notionalUsd: Math.abs(step.deltaUsd),
@@ -202,16 +197,14 @@ export async function planTarget(ports: WritePorts, opts: TargetPlanOptions) {
 
 /** An agent's checks judge the plan whole: the requests its steps send, in order (its PlanCheck of a live write), and what it trades, step by step (its limits: the context's TradeGate). */
 export async function checkPlanRequests(ports: WritePorts, client: HedgeClient, quoted: QuotedPlan) {
-  const {
-    plan: { steps },
-    trades,
-  } = quoted;
   if (ports.planCheck) {
     const { stepRecord, tradeAction } = await import('../trade/trade-actions.js');
     ports.planCheck.check(
-      steps.map((step, index) => tradeAction(ports, client, stepRecord(step, '', `step-${index + 1}`)).plan('')),
-      trades,
+      quoted.plan.steps.map((step, index) =>
+        tradeAction(ports, client, stepRecord(step, '', `step-${index + 1}`)).plan(''),
+      ),
+      quoted.trades,
     );
   }
-  await ports.tradeGate?.admit(trades, 'apply');
+  await ports.tradeGate?.admit(quoted.trades, 'apply');
 }

@@ -91,10 +91,7 @@ async function checkBeforeSaving(
   // Any other answer is one hedge cannot read: its error as it is.
   if (check.status !== 'ok') throw error;
   // The team store is checked like the key: reached, and its schema made, before anything is saved.
-  if (journalUrl) await migrateTeamStore(ports, journalUrl);
-}
-
-async function migrateTeamStore(ports: Pick<CommandContext, 'clock' | 'env' | 'log'>, journalUrl: string) {
+  if (!journalUrl) return;
   const { journalDir, openTeamJournal } = await import('../../platform/journal/index.js');
   const team = await openTeamJournal({
     url: journalUrl,
@@ -106,9 +103,9 @@ async function migrateTeamStore(ports: Pick<CommandContext, 'clock' | 'env' | 'l
   });
   try {
     await team.migrateSchema();
-  } catch (error) {
-    if (error instanceof HedgeError) error.message += ' Nothing was saved.';
-    throw error;
+  } catch (failure) {
+    if (failure instanceof HedgeError) failure.message += ' Nothing was saved.';
+    throw failure;
   } finally {
     await team.close?.();
   }
@@ -120,8 +117,8 @@ async function keepLoginKey(
   store: ProfileStore,
   apiKey: string,
   given: LoginGiven,
-): Promise<{ keyAt: KeyLocation; fallbackReason?: string }> {
-  if (given.keyCommand !== undefined) return { keyAt: { kind: 'command', command: given.keyCommand } };
+) {
+  if (given.keyCommand !== undefined) return { keyAt: { kind: 'command' as const, command: given.keyCommand } };
   const keeping = await keepKey(given.keyStore ?? 'auto', keyringAccount(given.name, store.dir), apiKey, ports.env);
   if (!keeping.ok)
     throw new ConfigError(`--key-store keyring: ${keeping.reason}; nothing was saved.`, {

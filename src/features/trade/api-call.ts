@@ -145,15 +145,14 @@ export function apiActionFromJournal(client: HedgeClient, entry: JournalEntry) {
     );
   }
   const path = journaledPath(client.transport.config.baseUrl, entry.request?.path, row);
-  const call: ApiCall = {
+  return apiAction(client, {
     method,
     path,
     body: entry.request.body ?? undefined,
     // Extra -H headers are not journaled (they may carry anything); the resend goes without them.
     headers: {},
     argv: Array.isArray(entry.argv) ? entry.argv.map(String) : ['api', '-X', method, path],
-  };
-  return apiAction(client, call);
+  });
 }
 
 /** A journaled path as a fresh `hedge api PATH` resolves it, or OffOriginError naming the row (nothing sent). */
@@ -178,7 +177,7 @@ function journaledPath(baseUrl: string, journaled: unknown, row: string) {
 const TOO_LARGE_FOR_A_REQUEST = 'the API takes a few fields per request, not a file of that size';
 
 /** --input FILE (or - for stdin): a JSON body, refused when it is not JSON. */
-export async function readInputBody(ports: InputPorts, file: string): Promise<unknown> {
+export async function readInputBody(ports: InputPorts, file: string) {
   const { text } = await readInputFile(
     ports,
     file,

@@ -90,8 +90,12 @@ export async function sendTrade(ports: WritePorts, client: HedgeClient, record: 
   } catch (error) {
     const planned = first.plan('');
     // Only a clear refusal of this action's own request (nothing happened) says anything of the amount's name.
-    if (record.kind !== 'add' && record.kind !== 'reduce') throw error;
-    if (!isRejection(error) || error.endpoint !== `${planned.method} ${planned.path}`) throw error;
+    if (
+      (record.kind !== 'add' && record.kind !== 'reduce') ||
+      !isRejection(error) ||
+      error.endpoint !== `${planned.method} ${planned.path}`
+    )
+      throw error;
     // Sent again only when that is safe: not a dry run, not a resume of a given key (one request, never changed behind the user's back).
     const field =
       write.dryRun || write.idempotencyKey !== undefined ? undefined : notionalFieldFrom(error, planned.body);

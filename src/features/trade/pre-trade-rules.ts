@@ -14,11 +14,6 @@ export interface PreTradeRequest {
   action: 'open' | 'add';
 }
 
-export interface PreTradeFacts {
-  markets: Market[];
-  account: Account;
-}
-
 const SKIP_HINT = 'Lower the notional, or pass --skip-checks to leave the decision to the server.';
 
 /** Only the market checks (listed, open): used before the notional is known (the wizard). */
@@ -33,7 +28,6 @@ export function marketProblem(markets: Market[], market: string) {
       'Try again later; `hedge markets` shows its status.',
     );
   }
-  return;
 }
 
 /** The notional checks for one side of a listed market. */
@@ -61,13 +55,13 @@ export function notionalProblem(
       SKIP_HINT,
     );
   }
-  return;
 }
 
-export function preTradeProblem(facts: PreTradeFacts, request: PreTradeRequest) {
-  const problem = marketProblem(facts.markets, request.market);
-  if (problem) return problem;
-  return notionalProblem(findMarket(facts.markets, request.market)!, facts.account, request);
+export function preTradeProblem(facts: { markets: Market[]; account: Account }, request: PreTradeRequest) {
+  return (
+    marketProblem(facts.markets, request.market) ??
+    notionalProblem(findMarket(facts.markets, request.market)!, facts.account, request)
+  );
 }
 
 /** Said (not refused) before quoting an open on a side the positions list already shows: the real service may allow several hedges per side, or answer 409; adding keeps one hedge and its maturity. */
@@ -86,10 +80,9 @@ export function sideAlreadyOpenNote(
 
 /** The tenor to quote an addition with. */
 export function additionQuoteTenor(maturityAt: string | undefined, nowMs: number, hedgeTenor?: number) {
-  const maturityMs = maturityAt === undefined ? Number.NaN : Date.parse(maturityAt);
-  if (Number.isNaN(maturityMs))
+  const daysLeft = daysUntil(maturityAt, nowMs);
+  if (daysLeft === undefined)
     return (TENORS as readonly number[]).includes(hedgeTenor ?? 0) ? (hedgeTenor as Tenor) : TENORS[0];
-  const daysLeft = (maturityMs - nowMs) / DAY_MS;
   return TENORS.find((tenor) => tenor >= daysLeft) ?? TENORS[TENORS.length - 1];
 }
 

@@ -51,13 +51,11 @@ export async function finishJournaled(
 /** The entry must be resumed with the key and server it was sent to: another key is another account. */
 async function checkSameCredentials(ports: WritePorts, entry: JournalEntry) {
   const current = await identityOf(ports);
-  const differences: string[] = [];
-  if (entry.environment !== current.environment)
-    differences.push(`environment ${entry.environment} (now ${current.environment})`);
-  if (entry.base_url_host !== current.host)
-    differences.push(`host ${safeText(entry.base_url_host)} (now ${safeText(current.host)})`);
-  if (entry.key_id !== current.keyId)
-    differences.push(`key fingerprint ${safeText(entry.key_id)} (now ${current.keyId})`);
+  const differences = [
+    entry.environment !== current.environment && `environment ${entry.environment} (now ${current.environment})`,
+    entry.base_url_host !== current.host && `host ${safeText(entry.base_url_host)} (now ${safeText(current.host)})`,
+    entry.key_id !== current.keyId && `key fingerprint ${safeText(entry.key_id)} (now ${current.keyId})`,
+  ].filter(Boolean);
   if (!differences.length) return;
   const by = entry.profile ? ` with profile "${safeText(entry.profile)}"` : '';
   // Its words as typed then, unquoted: a quoted `hedge …` would be given this run's environment.
@@ -94,7 +92,6 @@ export async function chooseEntryToResume(ports: WritePorts, id: string | undefi
       held.holder,
       ' (every unresolved action in the journal is held by a live process)',
     );
-  return;
 }
 
 /** What `hedge resume` must do with an entry, decided (and refused with a usage error) before anything is sent, so

@@ -53,11 +53,10 @@ export async function withAccountLock<T>(
       );
     }
   }
-  const hold = answer.hold;
   try {
     return await heldScopes.run(new Set([...(held ?? []), scope]), () => body({ waitedFor }));
   } finally {
-    await hold.release();
+    await answer.hold.release();
   }
 }
 

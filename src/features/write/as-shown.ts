@@ -4,7 +4,7 @@
 import { formatUsd } from '../../core/number-format.js';
 import type { CommandContext, Trade } from '../../platform/runtime/context.js';
 import type { SideAfter } from '../../platform/journal/index.js';
-import { sameSide } from '../book/side-book.js';
+import { sameHedges, sameSide } from '../book/side-book.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { confirmOrStop } from './live-guard.js';
 
@@ -30,8 +30,6 @@ export function sameAsShown(shown: readonly Trade[] | undefined, now: readonly T
 export function hedgesWords(held: SideAfter) {
   return held.hedge_ids.length ? held.hedge_ids.map(safeText).join(', ') : 'no hedge';
 }
-
-const sameHedges = (a?: SideAfter, b?: SideAfter) => JSON.stringify(a?.hedge_ids) === JSON.stringify(b?.hedge_ids);
 
 /** The hedges that differ between what was shown and now, side by side: "hdg_3 then, hdg_4 now" (undefined: none differ). */
 export function hedgesMoved(shown: readonly Trade[], now: readonly Trade[]) {

@@ -99,7 +99,7 @@ const isFinal = (hedge?: Hedge | null) => !!hedge && FINAL_HEDGE_STATUSES.includ
 export async function waitForHedgeStatus(
   ports: WritePorts,
   hedgeId: string,
-  options: { label: string; startedAt?: number; initial?: Hedge },
+  options: { label: string; startedAt: number; initial?: Hedge },
 ) {
   let seen = options.initial;
   if (isFinal(seen)) return seen!;
@@ -107,7 +107,6 @@ export async function waitForHedgeStatus(
   const checkCommand = ports.hedgeCommand('hedges', hedgeId, '--wait');
   return (await pollUntil(ports, {
     ...options,
-    startedAt: options.startedAt ?? ports.clock.now(),
     checkCommand,
     poll: async () => {
       try {
@@ -295,12 +294,11 @@ export async function findClosedRecord(ports: WritePorts, hedgeIds: string | rea
   } catch {
     // Slow or unavailable history is not a failure of the close.
   }
-  return;
 }
 
 /** Several hedges' records as one, in the one shape: the ids, the summed notional and P&L, the last close time. Prices
  * differ per hedge, so none is given. */
-function summedRecords(records: HistoryRecord[]): HistoryRecord {
+function summedRecords(records: HistoryRecord[]) {
   const shaped = records.map(historyRecordForPeople);
   const summed = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'].flatMap((key) => {
     const values = shaped.map((record) => record[key]);

@@ -14,9 +14,7 @@ export async function run(ctx: CommandContext, { args, options }: In<'APPLY'>) {
   // Under --json the plan is not shown: the report (or the problems, as data) is the document.
   const { output } = ctx;
   const outcome = await applyTarget(ctx, opts, {
-    showPlan: output.isJson
-      ? undefined
-      : (quoted) => renderPlan(output, quoted, { columns: output.columns, preview: true }),
+    showPlan: output.isJson ? undefined : (quoted) => renderPlan(output, quoted, { preview: true }),
   });
   const { steps } = outcome.quoted.plan;
   switch (outcome.kind) {

@@ -22,7 +22,6 @@ export async function showPlan(ctx: CommandContext, opts: TargetPlanOptions) {
   const quoted = await planTarget(ctx, opts);
   await output.document(planAsData(quoted), () =>
     renderPlan(output, quoted, {
-      columns: output.columns,
       applyCommand: ctx.hedgeCommand(...applyWords(opts)),
     }),
   );
