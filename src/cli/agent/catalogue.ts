@@ -152,7 +152,7 @@ export function agentTools(commands: readonly CommandSpec[]) {
 export type WriteAccess = 'direct' | 'token' | 'none';
 
 /** The safety tiers: read tools always; write tools at once on a test key (and --demo); on a live key only with `--allow-live`, and then each write needs a confirmation token. */
-export function writeAccess(environment: 'live' | 'test' | undefined, allowLive: boolean) {
+export function writeAccess(environment: 'live' | 'test' | undefined, allowLive: boolean): WriteAccess {
   if (environment === 'test') return 'direct';
   if (environment === 'live' && allowLive) return 'token';
   return 'none';
