@@ -143,12 +143,7 @@ export async function runInvocation(
   });
   try {
     const [{ runCommand }] = await Promise.all([import('./runner/run-command.js'), tablesLoaded]);
-    const code = await runCommand(
-      ctx,
-      spec as CommandSpec & { load: NonNullable<CommandSpec['load']> },
-      input,
-      process_.path,
-    );
+    const code = await runCommand(ctx, spec, input, process_.path);
     return readerGone() ? 0 : code;
   } catch (error) {
     if (readerGone()) return 0;

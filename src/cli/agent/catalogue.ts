@@ -127,7 +127,7 @@ function toolFor(spec: CommandSpec, path: string[]) {
     name,
     command: ['hedge', ...path].join(' '),
     tier: spec.tier,
-    spec: spec as CommandSpec & { load: NonNullable<CommandSpec['load']> },
+    spec,
     arguments: args,
     // Every argument, strict: an argument the tool lacks is refused.
     input: z.strictObject(

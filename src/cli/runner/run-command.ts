@@ -27,11 +27,11 @@ async function untilCondition(spec: CommandSpec, input: RawInput, now: number) {
 /** `words` name the command as typed (`keep run`) in what is said about it. */
 export async function runCommand(
   ctx: CommandContext,
-  spec: CommandSpec & { load: NonNullable<CommandSpec['load']> },
+  spec: CommandSpec,
   input: RawInput,
   words: readonly string[] = [spec.name],
 ) {
-  const module = (await spec.load()) as CommandModule<RawInput>;
+  const module = (await spec.load!()) as CommandModule<RawInput>;
   const declared = spec.prints
     ? { kind: 'none' as const, prints: spec.prints }
     : typeof module.OUTPUT_FIELDS === 'function'
