@@ -40,10 +40,7 @@ export async function runCommand(
   ctx.output.prepare(declared, words.join(' '));
   const found = await untilCondition(spec, input, ctx.clock.now());
   const until = found && { ...found, fields: module.CONDITION_FIELDS, command: spec.name };
-  if (!until) {
-    const result = await module.run(ctx, input);
-    return typeof result === 'number' ? result : 0;
-  }
+  if (!until) return (await module.run(ctx, input)) ?? 0;
   for (const key of NOT_WITH_UNTIL) {
     const value = input.options[key];
     if (value !== undefined && value !== false)
