@@ -3,16 +3,13 @@
 // hedge when it runs.
 import { COMMAND_GROUPS, commandPaths, type CommandSpec } from './runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
-import { groupedCommands, rootHelp } from './help.js';
+import { groupedCommands } from './help.js';
 import { EXIT_CODES } from '../platform/terminal/exit-codes.js';
 import { VERSION } from '../core/version.js';
 
 export { completionScript } from './completion-scripts.js';
-
-/** `hedge --help` at 80 columns, as the front door prints it: bin/hedge.js answers with it (dist/help.txt). */
-export function rootHelpAt80() {
-  return rootHelp(80);
-}
+/** `hedge --help` (at 80 columns, as the front door prints it: bin/hedge.js answers with dist/help.txt). */
+export { rootHelp } from './help.js';
 
 /** The input of scripts/man-page.mjs's renderManPage. */
 export function manPageInput() {
