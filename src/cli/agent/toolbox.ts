@@ -21,7 +21,7 @@ import { previewTradeNumbers, type PreviewStep } from './write-preview.js';
 import { exitCodeMeaning, runInProcess, type AgentSession } from './invoke.js';
 import type { JsonObject } from '../../core/objects.js';
 
-type ToolResult = { [key: string]: unknown; content: ReturnType<typeof content>; isError?: boolean };
+type ToolResult = { content: ReturnType<typeof content>; isError?: boolean };
 
 const text = (value: string) => ({ type: 'text' as const, text: value });
 
@@ -118,7 +118,7 @@ export class AgentToolbox {
           else if (run.messages && !lookUp) messages.push(run.messages);
           return undefined;
         };
-        let failed: ToolResult | undefined;
+        let failed;
         if (tool.arguments.some((argument) => argument.key === 'dryRun')) {
           failed =
             (await step('dry_run', tool.name, { args: input.args, options: { ...input.options, dryRun: true } })) ??
@@ -166,15 +166,15 @@ export class AgentToolbox {
           if ('content' in fresh) return { ...fresh, content: [...fresh.content, text(refusal.message)] };
           return failure(refusal, messages, { new_preview: fresh.answer });
         };
-        let redeemed;
+        let previewed;
         try {
-          redeemed = tokens.redeem(given?.[CONFIRMATION_TOKEN], tool.name, args);
+          previewed = tokens.redeem(given?.[CONFIRMATION_TOKEN], tool.name, args);
         } catch (error) {
           if (error instanceof NotPreviewedError) return await previewInstead(describeError(error), '');
           throw error;
         }
         // The run sends only what the token's preview showed would happen: the requests and what they trade (checked under the side's lock, before the first leaves).
-        const plan = new PlanWatch(redeemed.plan);
+        const plan = new PlanWatch(previewed);
         const run = await runInProcess(session, tool, input, { signal, yes: true, rows, gate, plan });
         if (plan.changed && run.error) return await previewInstead(run.error, run.messages);
         return answer(run);
