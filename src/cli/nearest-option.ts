@@ -6,8 +6,7 @@
  * a swap of two neighbours (`--tneor`) counts as one edit, as a person mistypes.
  */
 export function editDistance(a: string, b: string) {
-  const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) rows.push([i]);
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i]);
   for (let j = 1; j <= b.length; j++) rows[0][j] = j;
   for (let i = 1; i <= a.length; i++)
     for (let j = 1; j <= b.length; j++) {
