@@ -65,8 +65,8 @@ export async function runInvocation(
       columns: stderrColumns(io, env),
     });
   // The one output layer, from the global options; --query is compiled before anything is sent.
-  let output: Output;
-  let tablesLoaded: Promise<unknown> | undefined;
+  let output;
+  let tablesLoaded;
   try {
     const { HEDGE_CONFIG_DIR: dir, HEDGE_FORCE_TTY: tty } = env;
     if (tty && tty !== '0' && tty !== '1')
