@@ -62,7 +62,7 @@ export async function runUntil(
 
   const interrupted = () =>
     new InterruptedError(`--until stopped before ${quoted} held.`, {
-      stoppedBy: ctx.signal.reason,
+      stoppedBy: signal.reason,
     });
   const pauseUntil = async (at: number) => {
     const ms = at - clock.now();
@@ -113,9 +113,9 @@ export async function runUntil(
       const now = clock.now();
       // A read cut by the bound is the bound ending, not a read to try again: nothing to announce.
       if (deadline !== undefined && now >= deadline) return notMet();
-      const retryAfterMs = error instanceof NetworkError ? error.retryAfterMs : undefined;
       nextAt = nextRefreshAt(pollStartedAt, now, intervalMs);
-      if (retryAfterMs !== undefined) nextAt = Math.max(nextAt, now + Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
+      if (error instanceof NetworkError && error.retryAfterMs !== undefined)
+        nextAt = Math.max(nextAt, now + Math.min(error.retryAfterMs, MAX_RETRY_AFTER_MS));
       ctx.output.warn(`--until: this read failed (${messageOf(error)}); trying again in ${seconds(nextAt - now)}.`);
       if (deadline !== undefined && nextAt >= deadline) return notMet();
       continue;
