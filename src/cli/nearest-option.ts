@@ -30,15 +30,15 @@ const SIMILAR = 0.4;
  */
 export function nearestOption(typed: string, candidates: readonly string[]) {
   const name = typed.replace(/^-+/, '').split('=')[0];
-  let best: { flag: string; distance: number; similarity: number } | undefined;
+  let best: { flag: string; distance: number; likely: boolean } | undefined;
   for (const flag of new Set(candidates)) {
     const other = flag.replace(/^-+/, '');
     const distance = editDistance(name, other);
     const length = Math.max(name.length, other.length);
-    const similarity = length === 0 ? 0 : (length - distance) / length;
-    if (!best || distance < best.distance) best = { flag, distance, similarity };
+    if (!best || distance < best.distance)
+      best = { flag, distance, likely: length > 0 && (length - distance) / length > SIMILAR };
   }
-  return best && { flag: best.flag, likely: best.similarity > SIMILAR };
+  return best && { flag: best.flag, likely: best.likely };
 }
 
 /** The one line for an unknown option: what was typed, the closest option, and where every option is listed. */
