@@ -72,8 +72,8 @@ function valueSchema(values: ArgSpec['values'], numeric: boolean, amount: z.ZodN
   if (!Array.isArray(values))
     return numeric ? ['a number or a string', z.union([amount, z.string()])] : ['a string', z.string()];
   if (numeric && values.every((value) => /^\d+$/.test(value)))
-    return ['a number or a string', z.union([integers(values), z.enum(values as [string, ...string[]])])];
-  return ['a string', z.enum(values as [string, ...string[]])];
+    return ['a number or a string', z.union([integers(values), z.enum(values)])];
+  return ['a string', z.enum(values)];
 }
 
 /** A positional argument under its own name; an option under its long flag (`--skip-checks` → skip_checks; `--no-wait` → wait, true unless given false). */
