@@ -20,7 +20,7 @@ const wrapText = (text: string, width: number, hanging = 0) =>
  * A heading, two columns (each term, then its description wrapped beside it: commander's layout), a
  * blank line; when too little room is left beside the widest term, each description goes under it.
  */
-function section(heading: string, items: readonly (readonly [string, string])[], width: number) {
+function section(heading: string, items: [string, string][], width: number) {
   const termWidth = Math.max(0, ...items.map(([term]) => term.length));
   const help = wrapper(width);
   // Below 24 columns beside a term, its description goes on the lines under it instead.
