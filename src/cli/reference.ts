@@ -31,19 +31,15 @@ function usageOf(path: string[], spec: CommandSpec) {
 
 function commandSection(path: string[], spec: CommandSpec) {
   // Compact: a list may interrupt the description, a fence the list and a heading either, as CommonMark allows.
-  const lines = [
+  return [
     `### hedge ${path.join(' ')}`,
     `${cell(spec.description ?? spec.summary)}. Usage: \`${usageOf(path, spec)}\``,
-  ];
-  const rows = [
     ...(spec.args ?? []).map(
       (arg) => `- \`${arg.name}\` (argument${arg.required ? '' : ', optional'}): ${cell(arg.description)}`,
     ),
     ...(spec.options ?? []).map((option) => `- \`${option.flags}\`: ${cell(option.description)}`),
+    ...(spec.examples.length ? ['```sh', ...spec.examples, '```'] : []),
   ];
-  lines.push(...rows);
-  if (spec.examples.length) lines.push('```sh', ...spec.examples, '```');
-  return lines;
 }
 
 /** docs/command-reference.md: every command, argument, option and example, from the specs (scripts/command-reference.mjs writes it; a test compares). */
