@@ -178,21 +178,20 @@ export function inputSchema(tool: AgentTool, access: WriteAccess) {
 }
 
 export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSeconds: number) {
-  const lines = [
-    `${tool.spec.description ?? tool.spec.summary}.`,
-    `The same as \`${tool.command} … --json\`: the result is that JSON; an error is {"error": {code, class, message, hint}}.`,
-  ];
-  if (tool.tier === 'write') {
-    lines.push('State-changing: journaled, and waited until it resolves unless wait is false.');
-    if (access === 'token')
-      lines.push(
-        `LIVE key: a call without ${CONFIRMATION_TOKEN} sends nothing and returns a preview (the quote and the exact request) with a one-time ${CONFIRMATION_TOKEN}; only a second call with the same arguments and that token, within ${tokenTtlSeconds} s, sends it.`,
-      );
-  }
+  const write = tool.tier === 'write';
   // Without its shell comment (`# exit 9: …`): a tool answers JSON, it has no exit code.
   const example = tool.spec.examples[0]?.replace(/\s+#\s.*$/, '');
-  if (example) lines.push(`CLI example: ${example}`);
-  return lines.join(' ');
+  return [
+    `${tool.spec.description ?? tool.spec.summary}.`,
+    `The same as \`${tool.command} … --json\`: the result is that JSON; an error is {"error": {code, class, message, hint}}.`,
+    write && 'State-changing: journaled, and waited until it resolves unless wait is false.',
+    write &&
+      access === 'token' &&
+      `LIVE key: a call without ${CONFIRMATION_TOKEN} sends nothing and returns a preview (the quote and the exact request) with a one-time ${CONFIRMATION_TOKEN}; only a second call with the same arguments and that token, within ${tokenTtlSeconds} s, sends it.`,
+    example && `CLI example: ${example}`,
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** The catalogue entry `hedge tools --json` prints for each tool. */
