@@ -305,22 +305,21 @@ function fishCompletions(node: CommandNode) {
     values === 'profile' ? "-a '(__hedge_profiles)'" : values === 'files' ? '-F' : `-a ${fishQuote(values.join(' '))}`;
   const valueFlags = (values: Values) =>
     values === undefined ? ' -x' : values === 'files' ? ' -r -F' : ` -x ${offer(values)}`;
-  const lines = node.subcommands.map(
-    (sub) => `complete -c hedge -n ${fishQuote(`__hedge_command_at${at}`)} -a ${sub.name} -d ${fishQuote(sub.summary)}`,
-  );
-  for (const option of node.options) {
-    // The program's options hold after any command: no condition.
-    const condition = node.path ? ` -n ${fishQuote(`__hedge_path_is${at}`)}` : '';
-    const names = option.names
-      .map((name) => (name.startsWith('--') ? ` -l ${name.slice(2)}` : ` -s ${name.slice(1)}`))
-      .join('');
-    lines.push(
-      `complete -c hedge${condition}${names}${option.takesValue ? valueFlags(option.values) : ''} -d ${fishQuote(option.description)}`,
-    );
-  }
-  node.args.forEach((values, index) => {
-    if (values)
-      lines.push(`complete -c hedge -n ${fishQuote(`__hedge_arg_at ${index} ${node.path}`)} ${offer(values)}`);
-  });
-  return lines;
+  // The program's options hold after any command: no condition.
+  const condition = node.path ? ` -n ${fishQuote(`__hedge_path_is${at}`)}` : '';
+  return [
+    ...node.subcommands.map(
+      (sub) =>
+        `complete -c hedge -n ${fishQuote(`__hedge_command_at${at}`)} -a ${sub.name} -d ${fishQuote(sub.summary)}`,
+    ),
+    ...node.options.map((option) => {
+      const names = option.names
+        .map((name) => (name.startsWith('--') ? ` -l ${name.slice(2)}` : ` -s ${name.slice(1)}`))
+        .join('');
+      return `complete -c hedge${condition}${names}${option.takesValue ? valueFlags(option.values) : ''} -d ${fishQuote(option.description)}`;
+    }),
+    ...node.args.flatMap((values, index) =>
+      values ? [`complete -c hedge -n ${fishQuote(`__hedge_arg_at ${index} ${node.path}`)} ${offer(values)}`] : [],
+    ),
+  ];
 }

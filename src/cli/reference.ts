@@ -53,14 +53,12 @@ export function commandReference() {
     'give them; [commands.md](commands.md) explains them in depth. Commands are written `hedge …` as',
     'installed; in a checkout, `./bin/hedge.js …`.',
     '',
-  ];
-  for (const { heading, members } of groupedCommands()) {
-    lines.push(`## ${heading}`, '');
-    for (const { spec, path } of commandPaths(members))
-      if (!spec.subcommands) lines.push(...commandSection(path, spec));
-    lines.push('');
-  }
-  lines.push(
+    ...groupedCommands().flatMap(({ heading, members }) => [
+      `## ${heading}`,
+      '',
+      ...commandPaths(members).flatMap(({ spec, path }) => (spec.subcommands ? [] : commandSection(path, spec))),
+      '',
+    ]),
     '## Global options',
     '',
     'Every command takes these.',
@@ -70,6 +68,6 @@ export function commandReference() {
     ...GLOBAL_OPTIONS.map((option) => `| \`${option.flags}\` | ${cell(option.description)} |`),
     '',
     'The exit codes are in [exit-codes.md](exit-codes.md).',
-  );
+  ];
   return `${lines.join('\n')}\n`;
 }
