@@ -116,7 +116,6 @@ export class AgentToolbox {
           preview[key] = run.error ? null : run.document;
           if (run.error) preview[`${key}_error`] = errorAsJson(run.error);
           else if (run.messages && !lookUp) messages.push(run.messages);
-          return undefined;
         };
         let failed;
         if (tool.arguments.some((argument) => argument.key === 'dryRun')) {
