@@ -76,10 +76,10 @@ export class FileAccess {
   /** How one call's command reads its target: the rows given inline, or a file under the roots. */
   sourceFor(rows: unknown, signal: AbortSignal): TargetFileSource {
     return {
-      read: async (file) => {
-        if (rows !== undefined) return { text: JSON.stringify({ targets: rows }), sourceName: INLINE_ROWS };
-        return { text: await this.readUnderRoots(file, signal), sourceName: file };
-      },
+      read: async (file) =>
+        rows !== undefined
+          ? { text: JSON.stringify({ targets: rows }), sourceName: INLINE_ROWS }
+          : { text: await this.readUnderRoots(file, signal), sourceName: file },
     };
   }
 
