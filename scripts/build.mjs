@@ -89,7 +89,7 @@ function dropImportsThatChangeNothing(out) {
 async function writeReference(out) {
   const reference = await import(pathToFileURL(join(out, 'reference.js')).href);
   writeFileSync(join(out, 'hedge.1'), renderManPage(reference.manPageInput()));
-  writeFileSync(join(out, 'help.txt'), reference.rootHelpAt80());
+  writeFileSync(join(out, 'help.txt'), reference.rootHelp(80));
   mkdirSync(join(out, 'completions'));
   for (const shell of SHELLS) {
     const script = reference.completionScript(shell);

@@ -10,11 +10,8 @@ import {
 } from './runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 
-type Shell = 'bash' | 'zsh' | 'fish';
-
 /** How an option's or argument's value completes: fixed words, profile names, file names, or nothing. */
 type Values = readonly string[] | 'profile' | 'files' | undefined;
-type Flag = ReturnType<typeof flagOf>;
 type CommandNode = ReturnType<typeof commandNodes>[number];
 
 // commander adds -h/--help to every command and -V/--version to the program; main.ts answers
@@ -23,7 +20,7 @@ const BUILT_IN_OPTIONS = [opt('-h, --help', 'help for hedge or for a command'), 
 const HELP_COMMAND = { name: 'help', summary: 'Help on a topic: exit-codes' };
 
 /** A placeholder that names a file or folder (`--html <file>`, `--root <dir>`) completes paths. */
-const valuesOf = (values: OptionSpec['values'] | ArgSpec['values'], placeholder = ''): Values =>
+const valuesOf = (values: ArgSpec['values'], placeholder = ''): Values =>
   typeof values === 'object' || values === 'profile'
     ? values
     : /<(file|dir|path)>/.test(placeholder)
@@ -53,7 +50,7 @@ const commandNodes = (commands: readonly CommandSpec[]) => [
   ),
 ];
 
-export function completionScript(shell: Shell, commands: readonly CommandSpec[] = COMMANDS) {
+export function completionScript(shell: 'bash' | 'zsh' | 'fish', commands: readonly CommandSpec[] = COMMANDS) {
   const nodes = commandNodes(commands);
   return shell === 'fish' ? fishScript(nodes) : posixScript(shell, nodes);
 }
@@ -67,8 +64,9 @@ const HEADER = (install: string) => `# ${install}
 /** A word in single quotes, for bash, zsh and fish alike (fish: backslash and quote escaped). */
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 const fishQuote = (text: string) => `'${text.replace(/[\\']/g, '\\$&')}'`;
-const allFlags = (nodes: CommandNode[]) => nodes.flatMap((node) => node.options);
-const uniqueNames = (flags: Flag[]) => [...new Set(flags.flatMap((flag) => flag.names))];
+/** The options whose next word is their value, of every command path. */
+const valuedFlags = (nodes: CommandNode[]) => nodes.flatMap((node) => node.options).filter((flag) => flag.takesValue);
+const uniqueNames = (flags: CommandNode['options']) => [...new Set(flags.flatMap((flag) => flag.names))];
 
 // The profile names of the store file hedge writes (2-space indented JSON).
 const PROFILES_SED = `sed -n '/^  "profiles": {/,/^  }/s/^    "\\([A-Za-z0-9][A-Za-z0-9_.-]*\\)": {.*/\\1/p'`;
@@ -110,7 +108,7 @@ function posixTables(nodes: CommandNode[]) {
         : values === 'files'
           ? 'return 1'
           : `REPLY=${quote(values.join(' '))}`;
-  const valued = allFlags(nodes).filter((flag) => flag.takesValue);
+  const valued = valuedFlags(nodes);
   const optionValueRows = new Map<string, string>();
   for (const flag of valued)
     if (flag.values) for (const name of flag.names) optionValueRows.set(name, valueBody(flag.values));
@@ -212,7 +210,7 @@ function posixCompleter(zsh: boolean, offer: { words: string; files: string }) {
 }
 
 function fishScript(nodes: CommandNode[]) {
-  const valued = uniqueNames(allFlags(nodes).filter((flag) => flag.takesValue));
+  const valued = uniqueNames(valuedFlags(nodes));
   const lines = [
     HEADER('fish completion for hedge. Install: hedge completion fish > ~/.config/fish/completions/hedge.fish'),
     "# Subcommands of a command path ('' is the top level).",
@@ -307,22 +305,21 @@ function fishCompletions(node: CommandNode) {
     values === 'profile' ? "-a '(__hedge_profiles)'" : values === 'files' ? '-F' : `-a ${fishQuote(values.join(' '))}`;
   const valueFlags = (values: Values) =>
     values === undefined ? ' -x' : values === 'files' ? ' -r -F' : ` -x ${offer(values)}`;
-  const lines = node.subcommands.map(
-    (sub) => `complete -c hedge -n ${fishQuote(`__hedge_command_at${at}`)} -a ${sub.name} -d ${fishQuote(sub.summary)}`,
-  );
-  for (const option of node.options) {
-    // The program's options hold after any command: no condition.
-    const condition = node.path ? ` -n ${fishQuote(`__hedge_path_is${at}`)}` : '';
-    const names = option.names
-      .map((name) => (name.startsWith('--') ? ` -l ${name.slice(2)}` : ` -s ${name.slice(1)}`))
-      .join('');
-    lines.push(
-      `complete -c hedge${condition}${names}${option.takesValue ? valueFlags(option.values) : ''} -d ${fishQuote(option.description)}`,
-    );
-  }
-  node.args.forEach((values, index) => {
-    if (values)
-      lines.push(`complete -c hedge -n ${fishQuote(`__hedge_arg_at ${index} ${node.path}`)} ${offer(values)}`);
-  });
-  return lines;
+  // The program's options hold after any command: no condition.
+  const condition = node.path ? ` -n ${fishQuote(`__hedge_path_is${at}`)}` : '';
+  return [
+    ...node.subcommands.map(
+      (sub) =>
+        `complete -c hedge -n ${fishQuote(`__hedge_command_at${at}`)} -a ${sub.name} -d ${fishQuote(sub.summary)}`,
+    ),
+    ...node.options.map((option) => {
+      const names = option.names
+        .map((name) => (name.startsWith('--') ? ` -l ${name.slice(2)}` : ` -s ${name.slice(1)}`))
+        .join('');
+      return `complete -c hedge${condition}${names}${option.takesValue ? valueFlags(option.values) : ''} -d ${fishQuote(option.description)}`;
+    }),
+    ...node.args.flatMap((values, index) =>
+      values ? [`complete -c hedge -n ${fishQuote(`__hedge_arg_at ${index} ${node.path}`)} ${offer(values)}`] : [],
+    ),
+  ];
 }

@@ -24,14 +24,14 @@ export function parseGlobals(all: Record<string, unknown>): { globals: GlobalOpt
   const jsonFormat = format === 'json' || format === 'ndjson';
   // A format that cannot carry JSON, which --query and --raw need.
   const notJson = format !== undefined && !jsonFormat;
-  const badSeconds = (name: string, given: unknown, value?: number) =>
+  const badSeconds = (name: string, given: unknown) =>
     given !== undefined &&
-    value === undefined &&
+    seconds(given) === undefined &&
     `${name}: expected a number of seconds from 0 to 86400 (got "${String(given)}").`;
   // The first problem, in the order the options are checked.
   const problem = [
-    badSeconds('--timeout', all.timeout, timeout),
-    badSeconds('--request-timeout', all.requestTimeout, requestTimeout),
+    badSeconds('--timeout', all.timeout),
+    badSeconds('--request-timeout', all.requestTimeout),
     notJson &&
       !OUTPUT_FORMATS.includes(format) &&
       `--format: "${format}" is not allowed; expected one of ${OUTPUT_FORMATS.join(', ')}.`,

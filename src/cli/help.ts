@@ -20,7 +20,7 @@ const wrapText = (text: string, width: number, hanging = 0) =>
  * A heading, two columns (each term, then its description wrapped beside it: commander's layout), a
  * blank line; when too little room is left beside the widest term, each description goes under it.
  */
-function section(heading: string, items: readonly (readonly [string, string])[], width: number) {
+function section(heading: string, items: [string, string][], width: number) {
   const termWidth = Math.max(0, ...items.map(([term]) => term.length));
   const help = wrapper(width);
   // Below 24 columns beside a term, its description goes on the lines under it instead.
@@ -71,7 +71,7 @@ export function commandHelpEnd(spec: CommandSpec, width: number) {
 }
 
 /** `hedge` alone: what it is, the first commands to run (named as run when they fit the width, else as help names them), and where help is. At most 24 lines. */
-export function overview(width: number, program = 'hedge') {
+export function overview(width: number, program: string) {
   const named = startScreen(width, program);
   const note = invokedNote(program);
   return note === undefined || named.split('\n').every((line) => line.length <= width)
@@ -137,13 +137,13 @@ export function rootHelp(width: number) {
     ...groupedCommands().flatMap(({ heading, members }) =>
       section(
         `${heading}:`,
-        members.map((spec) => [spec.name.padEnd(nameWidth), spec.summary] as const),
+        members.map((spec) => [spec.name.padEnd(nameWidth), spec.summary]),
         width,
       ),
     ),
     ...section(
       'Options for every command:',
-      GLOBAL_OPTIONS.map((option) => [option.flags, option.description] as const),
+      GLOBAL_OPTIONS.map((option) => [option.flags, option.description]),
       width,
     ),
     wrapText('Learn more: hedge COMMAND --help · hedge help exit-codes · man hedge', width),

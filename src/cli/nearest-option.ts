@@ -6,8 +6,7 @@
  * a swap of two neighbours (`--tneor`) counts as one edit, as a person mistypes.
  */
 export function editDistance(a: string, b: string) {
-  const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) rows.push([i]);
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i]);
   for (let j = 1; j <= b.length; j++) rows[0][j] = j;
   for (let i = 1; i <= a.length; i++)
     for (let j = 1; j <= b.length; j++) {
@@ -31,15 +30,15 @@ const SIMILAR = 0.4;
  */
 export function nearestOption(typed: string, candidates: readonly string[]) {
   const name = typed.replace(/^-+/, '').split('=')[0];
-  let best: { flag: string; distance: number; similarity: number } | undefined;
+  let best: { flag: string; distance: number; likely: boolean } | undefined;
   for (const flag of new Set(candidates)) {
     const other = flag.replace(/^-+/, '');
     const distance = editDistance(name, other);
     const length = Math.max(name.length, other.length);
-    const similarity = length === 0 ? 0 : (length - distance) / length;
-    if (!best || distance < best.distance) best = { flag, distance, similarity };
+    if (!best || distance < best.distance)
+      best = { flag, distance, likely: length > 0 && (length - distance) / length > SIMILAR };
   }
-  return best && { flag: best.flag, likely: best.similarity > SIMILAR };
+  return best && { flag: best.flag, likely: best.likely };
 }
 
 /** The one line for an unknown option: what was typed, the closest option, and where every option is listed. */

@@ -3,16 +3,13 @@
 // hedge when it runs.
 import { COMMAND_GROUPS, commandPaths, type CommandSpec } from './runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
-import { groupedCommands, rootHelp } from './help.js';
+import { groupedCommands } from './help.js';
 import { EXIT_CODES } from '../platform/terminal/exit-codes.js';
 import { VERSION } from '../core/version.js';
 
 export { completionScript } from './completion-scripts.js';
-
-/** `hedge --help` at 80 columns, as the front door prints it: bin/hedge.js answers with it (dist/help.txt). */
-export function rootHelpAt80() {
-  return rootHelp(80);
-}
+/** `hedge --help` (at 80 columns, as the front door prints it: bin/hedge.js answers with dist/help.txt). */
+export { rootHelp } from './help.js';
 
 /** The input of scripts/man-page.mjs's renderManPage. */
 export function manPageInput() {
@@ -34,19 +31,15 @@ function usageOf(path: string[], spec: CommandSpec) {
 
 function commandSection(path: string[], spec: CommandSpec) {
   // Compact: a list may interrupt the description, a fence the list and a heading either, as CommonMark allows.
-  const lines = [
+  return [
     `### hedge ${path.join(' ')}`,
     `${cell(spec.description ?? spec.summary)}. Usage: \`${usageOf(path, spec)}\``,
-  ];
-  const rows = [
     ...(spec.args ?? []).map(
       (arg) => `- \`${arg.name}\` (argument${arg.required ? '' : ', optional'}): ${cell(arg.description)}`,
     ),
     ...(spec.options ?? []).map((option) => `- \`${option.flags}\`: ${cell(option.description)}`),
+    ...(spec.examples.length ? ['```sh', ...spec.examples, '```'] : []),
   ];
-  lines.push(...rows);
-  if (spec.examples.length) lines.push('```sh', ...spec.examples, '```');
-  return lines;
 }
 
 /** docs/command-reference.md: every command, argument, option and example, from the specs (scripts/command-reference.mjs writes it; a test compares). */
@@ -60,14 +53,12 @@ export function commandReference() {
     'give them; [commands.md](commands.md) explains them in depth. Commands are written `hedge …` as',
     'installed; in a checkout, `./bin/hedge.js …`.',
     '',
-  ];
-  for (const { heading, members } of groupedCommands()) {
-    lines.push(`## ${heading}`, '');
-    for (const { spec, path } of commandPaths(members))
-      if (!spec.subcommands) lines.push(...commandSection(path, spec));
-    lines.push('');
-  }
-  lines.push(
+    ...groupedCommands().flatMap(({ heading, members }) => [
+      `## ${heading}`,
+      '',
+      ...commandPaths(members).flatMap(({ spec, path }) => (spec.subcommands ? [] : commandSection(path, spec))),
+      '',
+    ]),
     '## Global options',
     '',
     'Every command takes these.',
@@ -77,6 +68,6 @@ export function commandReference() {
     ...GLOBAL_OPTIONS.map((option) => `| \`${option.flags}\` | ${cell(option.description)} |`),
     '',
     'The exit codes are in [exit-codes.md](exit-codes.md).',
-  );
+  ];
   return `${lines.join('\n')}\n`;
 }

@@ -3,6 +3,7 @@
 // command opened. Loaded lazily by main.ts, also to report bad usage.
 import { describeFailure } from '../platform/terminal/exit-codes.js';
 import type { Clock } from '../platform/api/transport.js';
+import type { Env } from '../platform/config/env.js';
 import { CommandContext, type GlobalOptions } from '../platform/runtime/context.js';
 import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
 import { InterruptedError, StopSignal, UsageError } from '../core/errors.js';
@@ -16,10 +17,7 @@ import { loadTableDrawer } from '../platform/terminal/table.js';
 import type { CommandSpec, RawInput } from './runner/command-spec.js';
 
 /** Bad usage found by the parser (main.ts): one line (wrapped on a terminal), or the JSON error under --json; exit 2. */
-export function reportUsageProblem(
-  message: string,
-  out: { io: Io; json: boolean; env: Record<string, string | undefined>; program: string },
-) {
+export function reportUsageProblem(message: string, out: { io: Io; json: boolean; env: Env; program: string }) {
   const error = new UsageError(message.trim());
   return reportError(describeFailure(error, { program: out.program }), error, {
     stderr: out.io.stderr,
@@ -31,7 +29,7 @@ export function reportUsageProblem(
 }
 
 /** The width messages on stderr are wrapped to when stderr is a terminal; undefined in a pipe (one line per message). */
-function stderrColumns(io: Io, env: Record<string, string | undefined>) {
+function stderrColumns(io: Io, env: Env) {
   return io.stderrIsTTY ? terminalColumns(io.stderr, true, env) : undefined;
 }
 
@@ -49,7 +47,7 @@ export async function runInvocation(
   spec: CommandSpec,
   input: RawInput,
   globals: GlobalOptions,
-  process_: { io: Io; env: Record<string, string | undefined>; path?: readonly string[] } & Partial<Clock>,
+  process_: { io: Io; env: Env; path?: readonly string[] } & Partial<Clock>,
 ) {
   const { io, env } = process_;
   const now = process_.now ?? Date.now;
@@ -65,8 +63,8 @@ export async function runInvocation(
       columns: stderrColumns(io, env),
     });
   // The one output layer, from the global options; --query is compiled before anything is sent.
-  let output: Output;
-  let tablesLoaded: Promise<unknown> | undefined;
+  let output;
+  let tablesLoaded;
   try {
     const { HEDGE_CONFIG_DIR: dir, HEDGE_FORCE_TTY: tty } = env;
     if (tty && tty !== '0' && tty !== '1')
@@ -143,12 +141,7 @@ export async function runInvocation(
   });
   try {
     const [{ runCommand }] = await Promise.all([import('./runner/run-command.js'), tablesLoaded]);
-    const code = await runCommand(
-      ctx,
-      spec as CommandSpec & { load: NonNullable<CommandSpec['load']> },
-      input,
-      process_.path,
-    );
+    const code = await runCommand(ctx, spec, input, process_.path);
     return readerGone() ? 0 : code;
   } catch (error) {
     if (readerGone()) return 0;

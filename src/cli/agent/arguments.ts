@@ -90,5 +90,4 @@ export function namedArgument(tool: AgentTool, message: string, given: JsonObjec
   if (argument) return { argument: argument.name, message: `${argument.name}${message.slice(named.length)}` };
   // An argument the tool does not have, or the confirmation token.
   if (named === CONFIRMATION_TOKEN || Object.hasOwn(given, named)) return { argument: named, message };
-  return;
 }

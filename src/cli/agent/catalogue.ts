@@ -72,8 +72,8 @@ function valueSchema(values: ArgSpec['values'], numeric: boolean, amount: z.ZodN
   if (!Array.isArray(values))
     return numeric ? ['a number or a string', z.union([amount, z.string()])] : ['a string', z.string()];
   if (numeric && values.every((value) => /^\d+$/.test(value)))
-    return ['a number or a string', z.union([integers(values), z.enum(values as [string, ...string[]])])];
-  return ['a string', z.enum(values as [string, ...string[]])];
+    return ['a number or a string', z.union([integers(values), z.enum(values)])];
+  return ['a string', z.enum(values)];
 }
 
 /** A positional argument under its own name; an option under its long flag (`--skip-checks` → skip_checks; `--no-wait` → wait, true unless given false). */
@@ -127,7 +127,7 @@ function toolFor(spec: CommandSpec, path: string[]) {
     name,
     command: ['hedge', ...path].join(' '),
     tier: spec.tier,
-    spec: spec as CommandSpec & { load: NonNullable<CommandSpec['load']> },
+    spec,
     arguments: args,
     // Every argument, strict: an argument the tool lacks is refused.
     input: z.strictObject(
@@ -152,7 +152,7 @@ export function agentTools(commands: readonly CommandSpec[]) {
 export type WriteAccess = 'direct' | 'token' | 'none';
 
 /** The safety tiers: read tools always; write tools at once on a test key (and --demo); on a live key only with `--allow-live`, and then each write needs a confirmation token. */
-export function writeAccess(environment: 'live' | 'test' | undefined, allowLive: boolean) {
+export function writeAccess(environment: 'live' | 'test' | undefined, allowLive: boolean): WriteAccess {
   if (environment === 'test') return 'direct';
   if (environment === 'live' && allowLive) return 'token';
   return 'none';
@@ -178,21 +178,20 @@ export function inputSchema(tool: AgentTool, access: WriteAccess) {
 }
 
 export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSeconds: number) {
-  const lines = [
-    `${tool.spec.description ?? tool.spec.summary}.`,
-    `The same as \`${tool.command} … --json\`: the result is that JSON; an error is {"error": {code, class, message, hint}}.`,
-  ];
-  if (tool.tier === 'write') {
-    lines.push('State-changing: journaled, and waited until it resolves unless wait is false.');
-    if (access === 'token')
-      lines.push(
-        `LIVE key: a call without ${CONFIRMATION_TOKEN} sends nothing and returns a preview (the quote and the exact request) with a one-time ${CONFIRMATION_TOKEN}; only a second call with the same arguments and that token, within ${tokenTtlSeconds} s, sends it.`,
-      );
-  }
+  const write = tool.tier === 'write';
   // Without its shell comment (`# exit 9: …`): a tool answers JSON, it has no exit code.
   const example = tool.spec.examples[0]?.replace(/\s+#\s.*$/, '');
-  if (example) lines.push(`CLI example: ${example}`);
-  return lines.join(' ');
+  return [
+    `${tool.spec.description ?? tool.spec.summary}.`,
+    `The same as \`${tool.command} … --json\`: the result is that JSON; an error is {"error": {code, class, message, hint}}.`,
+    write && 'State-changing: journaled, and waited until it resolves unless wait is false.',
+    write &&
+      access === 'token' &&
+      `LIVE key: a call without ${CONFIRMATION_TOKEN} sends nothing and returns a preview (the quote and the exact request) with a one-time ${CONFIRMATION_TOKEN}; only a second call with the same arguments and that token, within ${tokenTtlSeconds} s, sends it.`,
+    example && `CLI example: ${example}`,
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** The catalogue entry `hedge tools --json` prints for each tool. */

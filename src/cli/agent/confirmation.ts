@@ -98,7 +98,7 @@ export class ConfirmationTokens {
     return { token, expiresAt };
   }
 
-  /** Takes the token for this call, or throws (nothing is sent then). */
+  /** Takes the token for this call, giving the plan its preview showed, or throws (nothing is sent then). */
   redeem(token: unknown, tool: string, args: JsonObject) {
     const refused = (why: string, next = `Call ${tool} without ${CONFIRMATION_TOKEN} for a new preview and token`) =>
       new UsageError(`${CONFIRMATION_TOKEN}: ${why}; nothing was sent. ${next}.`);
@@ -124,7 +124,7 @@ export class ConfirmationTokens {
         `${CONFIRMATION_TOKEN}: this token was issued for other arguments; nothing was sent. Send exactly what was previewed; the preview of these arguments is in this answer, with its own token.`,
       );
     this.spend(token, 'used');
-    return { plan: entry.plan };
+    return entry.plan;
   }
 
   /** Forgets an issued token, remembering how it ended (the oldest so remembered first forgotten). */

@@ -76,10 +76,10 @@ export class FileAccess {
   /** How one call's command reads its target: the rows given inline, or a file under the roots. */
   sourceFor(rows: unknown, signal: AbortSignal): TargetFileSource {
     return {
-      read: async (file) => {
-        if (rows !== undefined) return { text: JSON.stringify({ targets: rows }), sourceName: INLINE_ROWS };
-        return { text: await this.readUnderRoots(file, signal), sourceName: file };
-      },
+      read: async (file) =>
+        rows !== undefined
+          ? { text: JSON.stringify({ targets: rows }), sourceName: INLINE_ROWS }
+          : { text: await this.readUnderRoots(file, signal), sourceName: file },
     };
   }
 
@@ -93,6 +93,8 @@ export class FileAccess {
           roots === undefined || roots.some((root) => inside(path, root.real) || (asGiven && inside(path, root.path))),
       );
     const shown = echo(file);
+    const unreadable = (error: unknown) =>
+      new UsageError(`file: ${shown} cannot be read: ${describeReadError(error)}.`);
     const notRegular = `file: ${shown} is not a regular file; expected a target file (CSV or JSON).`;
     const where = this.describeRoots(client);
     const absolute = resolve(this.cwd, file);
@@ -103,12 +105,12 @@ export class FileAccess {
       );
     // A symbolic link that leads out of the roots, or nowhere, gets one answer: whether its target exists outside is not for the agent to learn.
     const outsideByLink = `file: ${shown} leads through a symbolic link to no file under the roots this server reads from (${where}); nothing was read.`;
-    let real: string;
+    let real;
     try {
       real = await realpath(absolute);
     } catch (error) {
       if ((await lstat(absolute).catch(() => undefined))?.isSymbolicLink()) throw new UsageError(outsideByLink);
-      throw new UsageError(`file: ${shown} cannot be read: ${describeReadError(error)}.`);
+      throw unreadable(error);
     }
     if (!allowed(real, false)) throw new UsageError(outsideByLink);
     // The kernel's own files (/proc, /sys, /dev) pose as regular files of size 0 and hold live secrets (a process's environment): never a target file, whatever the roots.
@@ -127,14 +129,14 @@ export class FileAccess {
             `file: ${shown} is larger than ${MAX_TARGET_FILE_BYTES / 1024} KiB; a target file is a few rows.`,
           );
         default:
-          throw new UsageError(`file: ${shown} cannot be read: ${describeReadError(error)}.`);
+          throw unreadable(error);
       }
     }
   }
 
   /** The client's roots, resolved like the server's; undefined when the client declares none. */
   private async listClientRoots(signal: AbortSignal) {
-    let paths: readonly string[] | undefined;
+    let paths;
     try {
       paths = await this.clientRoots(signal);
     } catch (error) {

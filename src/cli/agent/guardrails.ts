@@ -5,7 +5,8 @@ import { parseMarket, parseNotional } from '../../core/input.js';
 import { formatUsd } from '../../core/number-format.js';
 import { cents } from '../../core/money.js';
 import { PreTradeCheckError, UsageError } from '../../core/errors.js';
-import { keyFingerprint, type JournalEntry } from '../../platform/journal/index.js';
+import type { JournalEntry } from '../../platform/journal/index.js';
+import { identityOf, sentBy } from '../../features/write/identity.js';
 import type { Readmission, Trade, TradeGate } from '../../platform/runtime/context.js';
 import { tradedUsd } from '../../features/write/send-gate.js';
 import { safeText } from '../../core/security/safe-text.js';
@@ -164,20 +165,13 @@ export class AgentGuardrails {
 
   /** The agent's entries of this account in the last 24 h that did something. */
   private async countedEntries() {
-    const { credentials } = this.session;
-    const host = credentials.sources.baseUrl === 'demo' ? 'demo' : new URL(credentials.baseUrl).host;
-    const keyId = keyFingerprint(credentials.apiKey);
     const since = this.session.clock.now() - DAY_WINDOW_MS;
-    return withCallContext(this.session, new AbortController().signal, async (ctx) =>
-      (await (await ctx.journal()).list({ since })).filter(
-        (entry) =>
-          entry.via === 'agent' &&
-          entry.environment === credentials.environment &&
-          entry.base_url_host === host &&
-          entry.key_id === keyId &&
-          !DID_NOTHING.has(entry.outcome),
-      ),
-    );
+    return withCallContext(this.session, new AbortController().signal, async (ctx) => {
+      const identity = await identityOf(ctx);
+      return (await (await ctx.journal()).list({ since })).filter(
+        (entry) => entry.via === 'agent' && sentBy(identity, entry) && !DID_NOTHING.has(entry.outcome),
+      );
+    });
   }
 }
 

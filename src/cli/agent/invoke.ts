@@ -2,7 +2,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import type { RawInput } from '../runner/command-spec.js';
 import type { ResolvedCredentials } from '../../platform/config/credentials.js';
-import { describeFailure, EXIT_CODES, type ErrorDescription } from '../../platform/terminal/exit-codes.js';
+import { describeFailure, EXIT_CODES } from '../../platform/terminal/exit-codes.js';
 import { CommandContext, type ContextInit, type PlanCheck, type TradeGate } from '../../platform/runtime/context.js';
 import { makeChalk } from '../../platform/terminal/color.js';
 import { Output } from '../../platform/terminal/output.js';
@@ -93,8 +93,8 @@ export async function runInProcess(
     tradeGate: call.gate,
     planCheck: call.plan,
   });
-  let exitCode: number;
-  let error: ErrorDescription | undefined;
+  let exitCode;
+  let error;
   try {
     // Through the one runner: a tool call's `until` polls as the CLI's --until does.
     const { runCommand } = await import('../runner/run-command.js');

@@ -51,9 +51,9 @@ export async function serveStdio(
   const stdin = streams.stdin as Readable;
   const transport = new StdioServerTransport(stdin, streams.stdout as Writable);
   const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
-    stdin.once('end', () => resolve());
-    stdin.once('close', () => resolve());
+    server.onclose = resolve;
+    stdin.once('end', resolve);
+    stdin.once('close', resolve);
     if (signal.aborted) resolve();
     signal.addEventListener('abort', () => resolve(), { once: true });
   });

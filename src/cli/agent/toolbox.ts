@@ -14,7 +14,6 @@ import {
   toolDescription,
   writeAccess,
   type AgentTool,
-  type WriteAccess,
 } from './catalogue.js';
 import { NotPreviewedError, PlanWatch, type ConfirmationTokens } from './confirmation.js';
 import { AgentGuardrails, describeLimits, hasLimits, type AgentLimits, type CallGate } from './guardrails.js';
@@ -22,7 +21,7 @@ import { previewTradeNumbers, type PreviewStep } from './write-preview.js';
 import { exitCodeMeaning, runInProcess, type AgentSession } from './invoke.js';
 import type { JsonObject } from '../../core/objects.js';
 
-type ToolResult = { [key: string]: unknown; content: ReturnType<typeof content>; isError?: boolean };
+type ToolResult = { content: ReturnType<typeof content>; isError?: boolean };
 
 const text = (value: string) => ({ type: 'text' as const, text: value });
 
@@ -30,10 +29,9 @@ const text = (value: string) => ({ type: 'text' as const, text: value });
 const content = (body: string, said: string) => [text(body), ...(said ? [text(said)] : [])];
 
 export class AgentToolbox {
-  readonly access: WriteAccess;
-  private readonly tools: AgentTool[];
-
-  private readonly guardrails?: AgentGuardrails;
+  readonly access;
+  private readonly tools;
+  private readonly guardrails;
 
   constructor(
     private readonly session: AgentSession,
@@ -42,7 +40,8 @@ export class AgentToolbox {
   ) {
     this.access = writeAccess(session.credentials.environment, options.allowLive);
     this.tools = options.tools;
-    if (options.limits && hasLimits(options.limits)) this.guardrails = new AgentGuardrails(options.limits, session);
+    this.guardrails =
+      options.limits && hasLimits(options.limits) ? new AgentGuardrails(options.limits, session) : undefined;
   }
 
   list() {
@@ -86,7 +85,7 @@ export class AgentToolbox {
       return { content: content(body, said.join('\n')) };
     };
     try {
-      if (tool.tier === 'write' && !offered(tool, this.access))
+      if (!offered(tool, this.access))
         throw new UsageError(
           `${tool.name} is a write tool, and write tools are not offered on a LIVE key unless the server runs with \`hedge mcp --allow-live\`; nothing was sent.`,
         );
@@ -117,9 +116,8 @@ export class AgentToolbox {
           preview[key] = run.error ? null : run.document;
           if (run.error) preview[`${key}_error`] = errorAsJson(run.error);
           else if (run.messages && !lookUp) messages.push(run.messages);
-          return undefined;
         };
-        let failed: ToolResult | undefined;
+        let failed;
         if (tool.arguments.some((argument) => argument.key === 'dryRun')) {
           failed =
             (await step('dry_run', tool.name, { args: input.args, options: { ...input.options, dryRun: true } })) ??
@@ -138,7 +136,6 @@ export class AgentToolbox {
         // What the dry run admitted: the numbers the confirmation is given under.
         if (gate) preview.limits = gate.view;
         const issued = tokens.issue(tool.name, args, plan.seen);
-        const seconds = tokens.ttlSeconds;
         return {
           answer: {
             sent: false,
@@ -147,8 +144,8 @@ export class AgentToolbox {
             preview,
             [CONFIRMATION_TOKEN]: issued.token,
             expires_at: new Date(issued.expiresAt).toISOString(),
-            expires_in_seconds: seconds,
-            next: `Nothing was sent. To send exactly this, call ${tool.name} again with the same arguments plus ${CONFIRMATION_TOKEN} within ${seconds} s; the token works once.`,
+            expires_in_seconds: tokens.ttlSeconds,
+            next: `Nothing was sent. To send exactly this, call ${tool.name} again with the same arguments plus ${CONFIRMATION_TOKEN} within ${tokens.ttlSeconds} s; the token works once.`,
           },
           messages,
         };
@@ -168,15 +165,15 @@ export class AgentToolbox {
           if ('content' in fresh) return { ...fresh, content: [...fresh.content, text(refusal.message)] };
           return failure(refusal, messages, { new_preview: fresh.answer });
         };
-        let redeemed: ReturnType<ConfirmationTokens['redeem']>;
+        let previewed;
         try {
-          redeemed = tokens.redeem(given?.[CONFIRMATION_TOKEN], tool.name, args);
+          previewed = tokens.redeem(given?.[CONFIRMATION_TOKEN], tool.name, args);
         } catch (error) {
           if (error instanceof NotPreviewedError) return await previewInstead(describeError(error), '');
           throw error;
         }
         // The run sends only what the token's preview showed would happen: the requests and what they trade (checked under the side's lock, before the first leaves).
-        const plan = new PlanWatch(redeemed.plan);
+        const plan = new PlanWatch(previewed);
         const run = await runInProcess(session, tool, input, { signal, yes: true, rows, gate, plan });
         if (plan.changed && run.error) return await previewInstead(run.error, run.messages);
         return answer(run);

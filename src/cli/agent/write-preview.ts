@@ -52,5 +52,4 @@ export async function previewTradeNumbers<F>(
       { args: { market, side, notional: String(facts.notionalUsd) }, options: { tenor } },
       true,
     );
-  return;
 }

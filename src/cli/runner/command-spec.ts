@@ -33,7 +33,7 @@ export interface OptionSpec {
 type CommandTier = 'read' | 'write' | 'local';
 
 /** Where `hedge --help` lists a top-level command (gh's grouping: what a person comes to do). */
-export type CommandGroup = (typeof COMMAND_GROUPS)[number]['id'];
+type CommandGroup = (typeof COMMAND_GROUPS)[number]['id'];
 
 export const COMMAND_GROUPS = [
   { id: 'trading', heading: 'Core trading' },

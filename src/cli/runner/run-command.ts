@@ -27,11 +27,11 @@ async function untilCondition(spec: CommandSpec, input: RawInput, now: number) {
 /** `words` name the command as typed (`keep run`) in what is said about it. */
 export async function runCommand(
   ctx: CommandContext,
-  spec: CommandSpec & { load: NonNullable<CommandSpec['load']> },
+  spec: CommandSpec,
   input: RawInput,
   words: readonly string[] = [spec.name],
 ) {
-  const module = (await spec.load()) as CommandModule<RawInput>;
+  const module = (await spec.load!()) as CommandModule<RawInput>;
   const declared = spec.prints
     ? { kind: 'none' as const, prints: spec.prints }
     : typeof module.OUTPUT_FIELDS === 'function'
@@ -40,10 +40,7 @@ export async function runCommand(
   ctx.output.prepare(declared, words.join(' '));
   const found = await untilCondition(spec, input, ctx.clock.now());
   const until = found && { ...found, fields: module.CONDITION_FIELDS, command: spec.name };
-  if (!until) {
-    const result = await module.run(ctx, input);
-    return typeof result === 'number' ? result : 0;
-  }
+  if (!until) return (await module.run(ctx, input)) ?? 0;
   for (const key of NOT_WITH_UNTIL) {
     const value = input.options[key];
     if (value !== undefined && value !== false)

@@ -30,7 +30,7 @@ export async function runUntil(
 ) {
   const quoted = JSON.stringify(safeText(options.expression));
   // The condition as a function, checked before anything is sent (exit 2 for a malformed one).
-  let condition: (data: unknown) => unknown;
+  let condition;
   try {
     condition = compileQuery(options.expression, '--until');
   } catch (error) {
@@ -62,7 +62,7 @@ export async function runUntil(
 
   const interrupted = () =>
     new InterruptedError(`--until stopped before ${quoted} held.`, {
-      stoppedBy: ctx.signal.reason,
+      stoppedBy: signal.reason,
     });
   const pauseUntil = async (at: number) => {
     const ms = at - clock.now();
@@ -77,7 +77,6 @@ export async function runUntil(
   const notMet = async () => {
     if (deadline !== undefined) await pauseUntil(deadline);
     const lastShown = last !== undefined && (await last.playForScripts(ctx.output));
-    const waited = clock.now() - startedAt;
     const bound =
       ctx.globals.timeout === undefined
         ? `the default bound of ${seconds(DEFAULT_WAIT_BOUND_MS)} (--timeout SECONDS changes it)`
@@ -87,7 +86,7 @@ export async function runUntil(
       {
         expression: options.expression,
         polls,
-        waitedMs: waited,
+        waitedMs: clock.now() - startedAt,
         hint: lastShown
           ? 'The last data read is on stdout. Run it again, with a longer --timeout if it should take longer.'
           : 'Run it again with a longer --timeout, or check the condition against --json.',
@@ -104,7 +103,7 @@ export async function runUntil(
       output: recorder,
       globals: { json: true, format: 'json', fields: undefined, query: undefined },
     });
-    let code: number | void;
+    let code;
     try {
       polls += 1;
       code = await runOnce(child);
@@ -114,9 +113,9 @@ export async function runUntil(
       const now = clock.now();
       // A read cut by the bound is the bound ending, not a read to try again: nothing to announce.
       if (deadline !== undefined && now >= deadline) return notMet();
-      const retryAfterMs = error instanceof NetworkError ? error.retryAfterMs : undefined;
       nextAt = nextRefreshAt(pollStartedAt, now, intervalMs);
-      if (retryAfterMs !== undefined) nextAt = Math.max(nextAt, now + Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
+      if (error instanceof NetworkError && error.retryAfterMs !== undefined)
+        nextAt = Math.max(nextAt, now + Math.min(error.retryAfterMs, MAX_RETRY_AFTER_MS));
       ctx.output.warn(`--until: this read failed (${messageOf(error)}); trying again in ${seconds(nextAt - now)}.`);
       if (deadline !== undefined && nextAt >= deadline) return notMet();
       continue;
@@ -127,11 +126,10 @@ export async function runUntil(
     if (isTruthy(condition(recorder.data ?? null))) {
       if (recorder.playableAs(ctx.output)) {
         await recorder.playOnto(ctx.output);
-        return typeof code === 'number' ? code : 0;
+        return code ?? 0;
       }
       // A view drawn from more than the data (a quote card, a report table): drawn by one more run.
-      const shown = await runOnce(ctx);
-      return typeof shown === 'number' ? shown : 0;
+      return (await runOnce(ctx)) ?? 0;
     }
     nextAt = nextRefreshAt(pollStartedAt, clock.now(), intervalMs);
     if (deadline !== undefined && nextAt >= deadline) return notMet();
