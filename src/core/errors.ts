@@ -191,28 +191,28 @@ export class InterruptedError extends HedgeError {
   }
 }
 
-/** A "No" at a confirmation: nothing was sent. */
-export class DeclinedError extends failure(8) {}
-
-/** A write whose answer does not say what happened (the connection dropped after sending, an answer that is both data and error, a 2xx carrying an error, Ctrl-C while it was out): the server may have acted. */
-export class OutcomeUnknownError extends failure(5, 'outcome_unknown') {
-  constructor(
-    message: string,
-    init: { idempotencyKey: string; hint: string; details?: Details; status?: number; cause?: unknown },
-  ) {
-    super(message, { ...init, details: init.details ?? {} });
-    this.idempotencyKey = init.idempotencyKey;
-  }
-}
-
 /** A refusal whose hint is required and whose details go into its JSON. */
 const detailed = (exitCode: number, code?: string) =>
   class extends failure(exitCode, code) {
     declare details: Details;
-    constructor(message: string, init: { hint: string; details?: Details }) {
+    constructor(message: string, init: Told & { hint: string }) {
       super(message, { ...init, details: init.details ?? {} });
     }
   };
+
+/** A "No" at a confirmation: nothing was sent. */
+export class DeclinedError extends failure(8) {}
+
+/** A write whose answer does not say what happened (the connection dropped after sending, an answer that is both data and error, a 2xx carrying an error, Ctrl-C while it was out): the server may have acted. */
+export class OutcomeUnknownError extends detailed(5, 'outcome_unknown') {
+  constructor(
+    message: string,
+    init: { idempotencyKey: string; hint: string; details?: Details; status?: number; cause?: unknown },
+  ) {
+    super(message, init);
+    this.idempotencyKey = init.idempotencyKey;
+  }
+}
 
 /** Another live process holds this action (an in-flight journal entry) or the account lock this command needs, or the run only observed another process's action: this run did not act (exit 11). */
 export class HeldError extends failure(11) {

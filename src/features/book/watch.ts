@@ -53,12 +53,11 @@ export function watchAsked(options: WatchOptionValues) {
 /** --watch's value: `true` alone (the default, 2 s), else seconds from 1 to 3600. Returns ms. */
 export function parseWatchInterval(raw: string | true) {
   if (raw === true) return 2000;
-  if (readDecimal(raw, { min: 0, max: Infinity }) === undefined) {
-    // `hedge price --watch USDTNGN`: the optional value took the argument.
+  // `hedge price --watch USDTNGN`: the optional value took the argument.
+  if (readDecimal(raw, { min: 0, max: Infinity }) === undefined)
     throw new UsageError(
       `--watch: ${echo(raw)} is not a number of seconds from 1 to 3600 (default 2); put --watch after the arguments, or give seconds (--watch 5).`,
     );
-  }
   const seconds = readDecimal(raw, { min: 1, max: 3600 });
   if (seconds === undefined)
     throw new UsageError(
@@ -87,11 +86,10 @@ export function parseWatchSettings(
       ? undefined
       : parseWholeNumber(options.count, '--count', 1, 1_000_000, 'a whole number of refreshes from 1 to 1,000,000');
   const { format } = options;
-  if (format === 'csv' || format === 'tsv') {
+  if (format === 'csv' || format === 'tsv')
     throw new UsageError(
       `--format ${format}: --watch writes a live view on a terminal, or NDJSON (one JSON document per refresh); use --format ndjson or leave --format out.`,
     );
-  }
   if (kind === 'hedge') {
     if (target.id === undefined)
       throw new UsageError(
@@ -109,9 +107,8 @@ export function parseWatchSettings(
   const within = alertMaturity === undefined ? undefined : parseDuration(alertMaturity, '--alert-maturity');
   const rules = { pnlAtOrBelowUsd, maturityWithinMs: within?.ms, maturityWithinText: within?.text };
   const alerting = pnlAtOrBelowUsd !== undefined || within !== undefined;
-  if (options.exitOnAlert && !alerting) {
+  if (options.exitOnAlert && !alerting)
     throw new UsageError('--exit-on-alert: needs an alert to wait for (--alert-pnl or --alert-maturity).');
-  }
   return { intervalMs, rules, alerting, exitOnAlert: options.exitOnAlert === true, count };
 }
 

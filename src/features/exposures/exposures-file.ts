@@ -76,9 +76,8 @@ function checkRow(field: Field<Column>) {
 function parseId(raw: string | undefined) {
   const value = raw?.trim() ?? '';
   // Printable ASCII only: an id is shown in every table, and must not be a way to reach the terminal.
-  if (!/^[\x21-\x7e](?:[\x20-\x7e]{0,62}[\x21-\x7e])?$/.test(value)) {
+  if (!/^[\x21-\x7e](?:[\x20-\x7e]{0,62}[\x21-\x7e])?$/.test(value))
     throw new Error('id: missing or not allowed; expected 1 to 64 printable ASCII characters, such as INV-1042.');
-  }
   return value;
 }
 
@@ -99,18 +98,17 @@ function parseAmount(raw: string | undefined) {
 }
 
 function parseCurrency(raw: string | undefined, market: string | undefined) {
-  const quote = market === undefined ? undefined : quoteCurrencyOf(market);
+  const quote = quoteCurrencyOf(market ?? '');
   const allowed = quote ? `USD or ${quote} (the market's quote currency)` : "USD or the market's quote currency";
   const value = raw?.trim().toUpperCase() ?? '';
   // USDT and USDC settle as USD here: the account's dollar is one dollar.
   const currency = value === 'USDT' || value === 'USDC' ? 'USD' : value;
   if (currency === 'USD') return currency;
   if (quote !== undefined && currency === quote) return currency;
-  if (market !== undefined && quote === undefined && /^[A-Z]{3}$/.test(currency)) {
+  if (market !== undefined && quote === undefined && /^[A-Z]{3}$/.test(currency))
     throw new Error(
       `currency: the market's name does not say its quote currency; expected USD, or a market named USDT followed by its currency.`,
     );
-  }
   throw new Error(`currency: missing or not allowed; expected ${allowed}.`);
 }
 
@@ -120,10 +118,9 @@ function parseHedgeRatio(raw: string | undefined) {
   if (value === '') return;
   const number = readDecimal(value, { min: 0, max: 100, percent: true });
   const ratio = number !== undefined && (value.endsWith('%') || number > 1) ? number / 100 : number;
-  if (ratio === undefined) {
+  if (ratio === undefined)
     throw new Error(
       'hedge_ratio: not allowed; expected a ratio from 0 to 1 (0.75) or a percentage from 0% to 100% (75%).',
     );
-  }
   return ratio;
 }

@@ -357,15 +357,8 @@ export function stressTable(exposures: readonly Exposure[], policy: ExposurePoli
 export const EFFECTIVE_BAND_PCT = [80, 125] as const;
 
 /** What an exposure gained (+) or lost (-) in USD as the price went from `fromPrice` to `toPrice`. */
-export function exposureRevaluationUsd(
-  exposure: Pick<Exposure, 'market' | 'type' | 'currency' | 'amount'>,
-  functional: string,
-  fromPrice: number,
-  toPrice: number,
-) {
-  const side = coverSide(exposure, functional);
-  if (side === undefined) return 0;
-  return -signOf(side) * amountUsd(exposure, fromPrice) * ((toPrice - fromPrice) / toPrice);
+export function exposureRevaluationUsd(exposure: Exposure, functional: string, fromPrice: number, toPrice: number) {
+  return -signedUsd(exposure, functional, fromPrice) * ((toPrice - fromPrice) / toPrice);
 }
 
 /** A hedge's price P&L (USD) from entry to mark: the service's NDF. */

@@ -42,6 +42,8 @@ interface ExposuresInput {
 
 type ExposuresPorts = InputPorts & Pick<CommandContext, 'client' | 'notify'>;
 
+const warn = (ports: ExposuresPorts, kind: string, text: string) => ports.notify({ kind, level: 'warn', text });
+
 /** The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`; and the policy: defaults, the policy file when given, then the flags. */
 async function readInputs(ports: ExposuresPorts, input: ExposuresInput) {
   const { text, sourceName } = await readInputFile(ports, input.file, 'exposures file');
@@ -125,7 +127,6 @@ export async function gatherExposures(ports: ExposuresPorts, input: ExposuresInp
       from: feeBps !== undefined ? '--fee-bps' : rate === null ? 'unknown' : 'quote',
     };
   }
-  const warn = (text: string) => ports.notify({ kind: 'exposures', level: 'warn', text });
   // No account (a read refused): left out.
   const available = account?.available_exposure_usd;
   // What the book's markets hold now (a line without a market is the only one): the headroom is net of it.
@@ -138,11 +139,17 @@ export async function gatherExposures(ports: ExposuresPorts, input: ExposuresInp
   // The headroom is net of what is open: reaching the target adds only what it holds beyond that.
   if (available !== undefined && target - held > available)
     warn(
+      ports,
+      'exposures',
       `The target book (${formatMoney(target)} USD) is above what its markets hold (${formatMoney(held)} USD) by more than the account's available exposure (${formatMoney(available)} USD): the server would refuse part of it.`,
     );
   for (const [market, fee] of Object.entries(fees))
     if (fee.rate_bps === null)
-      warn(`${market}: the fee could not be quoted; the projected cost shows carry only (give it with --fee-bps).`);
+      warn(
+        ports,
+        'exposures',
+        `${market}: the fee could not be quoted; the projected cost shows carry only (give it with --fee-bps).`,
+      );
   return {
     as_of: new Date(nowMs).toISOString(),
     source,
@@ -238,29 +245,29 @@ export async function gatherExposureReport(ports: ExposuresPorts, input: Exposur
   const { exposures, source, policy, client } = await readInputs(ports, input);
   const { list, hedges, walk, skipped, filledCut } = await coverHedges(client);
   if (filledCut !== undefined)
-    ports.notify({
-      kind: 'filled-cut',
-      level: 'warn',
-      text: `GET /hedges?status=filled may hold more than the ${filledCut} filled hedges read (the server gave no next page; it may not read the page size hedge sends): coverage and effectiveness count these only. \`hedge doctor\` shows how it pages; set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter.`,
-    });
+    warn(
+      ports,
+      'filled-cut',
+      `GET /hedges?status=filled may hold more than the ${filledCut} filled hedges read (the server gave no next page; it may not read the page size hedge sends): coverage and effectiveness count these only. \`hedge doctor\` shows how it pages; set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter.`,
+    );
   const { prices } = marketFacts(list.markets, exposures);
   if (skipped > 0)
-    ports.notify({
-      kind: 'history-unreadable',
-      level: 'warn',
-      text: `${skipped} closed hedge${skipped === 1 ? '' : 's'} of history without a readable market, side, notional or close time: left out of the report.`,
-    });
+    warn(
+      ports,
+      'history-unreadable',
+      `${skipped} closed hedge${skipped === 1 ? '' : 's'} of history without a readable market, side, notional or close time: left out of the report.`,
+    );
   // History's times are the server's: when its clock is far from ours (a simulator's running fast,
   // a server's clock off), the weeks run to its now; otherwise to ours (to the ms, where the Date
   // header is to the second).
   const serverNowMs = client.transport.serverNow().bestMs;
   const nowMs = Math.abs(serverNowMs - ports.clock.now()) > OFFSET_WORTH_MEASURING_MS ? serverNowMs : ports.clock.now();
   if (!walk.complete)
-    ports.notify({
-      kind: 'history-incomplete',
-      level: 'warn',
-      text: `GET /hedges/history returned ${walk.fetched} closed hedges and may hold older ones: the cost to date may be incomplete.`,
-    });
+    warn(
+      ports,
+      'history-incomplete',
+      `GET /hedges/history returned ${walk.fetched} closed hedges and may hold older ones: the cost to date may be incomplete.`,
+    );
   return {
     as_of: new Date(nowMs).toISOString(),
     source,

@@ -26,10 +26,7 @@ export function resizedNote(
 ) {
   if (!hedges.length) return;
   const sentences = hedges.map(({ hedgeId, reference, shownUsd, sizes }) => {
-    const name = [reference, hedgeId]
-      .filter((part): part is string => part !== undefined && part !== '')
-      .map(safeText)
-      .join(' ');
+    const name = [reference ?? '', hedgeId].filter(Boolean).map(safeText).join(' ');
     const moves = sizes.changes.map(
       (change) => `${change.action === 'add' ? 'added' : 'reduced by'} ${usd(change.usd)}`,
     );

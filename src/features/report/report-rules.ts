@@ -311,7 +311,6 @@ export function parseReportDate(text: string, now: Date): { ok: true; date: Date
 
 /** A period that can hold nothing is a usage error, said before anything is fetched. */
 export function reportPeriodProblem(since: Date | undefined, until: Date | undefined) {
-  if (since && until && since.getTime() >= until.getTime()) {
+  if (since && until && since.getTime() >= until.getTime())
     return `--since (${since.toISOString()}) must be before --until (${until.toISOString()}); --until is exclusive.`;
-  }
 }

@@ -13,7 +13,7 @@ import type { HedgeReferences } from '../book/deal.js';
 interface HistoryWalk {
   fetched: number;
   complete: boolean;
-  stopped?: 'full-page' | 'repeated-cursor' | 'no-next' | 'page-size';
+  stopped?: keyof typeof INCOMPLETE;
 }
 
 /** Every page of closed hedges, each record handed to `onRecord` (false stops the walk); whole once a record closed

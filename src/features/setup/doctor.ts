@@ -137,7 +137,7 @@ async function checkSetUp(ports: DoctorPorts, checks: DoctorCheck[]) {
         ? "plain HTTP over the demo simulator's own local socket, in this process (no network address)"
         : 'plain HTTP, allowed on loopback only (a local sandbox)';
   const versioned = /\/v\d+$/.test(url.pathname);
-  const baseUrl: DoctorCheck = checkOf(
+  const baseUrl = checkOf(
     'base_url',
     'Base URL',
     versioned ? 'ok' : 'warn',
@@ -439,7 +439,6 @@ function firstRequestFailure(
       error.message,
       "Something answers at this address, but not with the API's JSON envelope: check the base URL (and any proxy in between).",
     );
-  return;
 }
 
 /** The server's clock against this machine's, as its answers told it (domain/server-clock.ts): the interval, and what taught it. */

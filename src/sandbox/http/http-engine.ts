@@ -4,7 +4,7 @@
 
 import { type Book, createBook } from '../book.js';
 import { createEngineState, type EngineOptions } from '../engine.js';
-import type { AccountState, EngineState } from '../engine-state.js';
+import type { AccountState } from '../engine-state.js';
 import { parseDialect, wireDialect } from '../dialects.js';
 import { DAY_MS, MARKET_MODEL } from '../market-model.js';
 import { ApiError, type Answer, type EngineRequest, errorResponse, validationError } from './envelope.js';
@@ -28,7 +28,6 @@ const rateHeaders = (limit: number, remaining: number) => ({
 });
 
 export class HttpSandboxEngine {
-  readonly state: EngineState;
   readonly dialect;
   readonly fillDelayMs: number;
   /** Counts the changes of state since the last save (its host sets it back to 0 when it saves). */
@@ -37,7 +36,6 @@ export class HttpSandboxEngine {
   private readonly accountIdsByKey = new Map<string, string>();
   private readonly inFlight = new Set<string>();
   private readonly buckets = new Map<string, { tokens: number; updatedMs: number }>();
-  private readonly rateLimit: number | undefined;
   /** The dialect's rules as this sandbox applies them (severalPerSide may override one). */
   readonly wire;
   /**
@@ -47,7 +45,10 @@ export class HttpSandboxEngine {
   private expiryQueue: { scope: string; createdAtMs: number }[] | undefined;
   private expiryHead = 0;
 
-  constructor(options: EngineOptions, state = createEngineState(options.seed, options.dialect)) {
+  constructor(
+    private readonly options: EngineOptions,
+    readonly state = createEngineState(options.seed, options.dialect),
+  ) {
     if (state.version !== 1) throw new Error(`unsupported sandbox state version ${String(state.version)}`);
     if (options.dialect !== undefined && parseDialect(options.dialect) !== state.dialect)
       throw new Error(
@@ -67,10 +68,8 @@ export class HttpSandboxEngine {
       ...market,
       backgroundOpenInterestUsd: { buy: 0, sell: 0 },
     }));
-    this.state = state;
     this.dialect = state.dialect;
     this.fillDelayMs = options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS;
-    this.rateLimit = options.rateLimit;
     this.book = createBook(state, {
       fillDelayMs: this.fillDelayMs,
       failRate: options.failRate ?? 0,
@@ -232,7 +231,7 @@ export class HttpSandboxEngine {
 
   /** Token bucket: bursts up to one second's worth, then `rateLimit` per second; the rate headers of an answer. */
   private enforceRateLimit(apiKey: string, realTimeMs: number) {
-    const limit = this.rateLimit;
+    const limit = this.options.rateLimit;
     if (limit === undefined || limit <= 0) return;
     const bucket = this.buckets.get(apiKey) ?? { tokens: limit, updatedMs: realTimeMs };
     const elapsed = Math.max(0, realTimeMs - bucket.updatedMs);

@@ -56,7 +56,7 @@ export async function watchCommand(ctx: CommandContext, target: WatchTarget, opt
  * One JSON document per line on stdout: `{time, data}`, `{time, stale, error}`, `{time, alert}`.
  * `data` is what --json prints for the same command, --fields and --query applied.
  */
-async function ndjsonSink(ctx: CommandContext): Promise<WatchSink> {
+function ndjsonSink(ctx: CommandContext): WatchSink {
   let lastGood: string | null = null;
   const line = (record: Record<string, unknown>) => ctx.io.stdout.write(`${safeJson(record)}\n`);
   const iso = (at: number) => new Date(at).toISOString();
@@ -66,11 +66,11 @@ async function ndjsonSink(ctx: CommandContext): Promise<WatchSink> {
       line({ time: lastGood, data: ctx.output.shapeJson(snapshot.data, snapshot.known) });
     },
     stale(error, at, nextAt) {
-      const description = describeError(error);
+      const { code, message } = describeError(error);
       line({
         time: iso(at),
         stale: true,
-        error: { code: description.code, message: description.message },
+        error: { code, message },
         last_good: lastGood,
         next_at: iso(nextAt),
       });
