@@ -32,7 +32,7 @@ type PlanProblem = Pick<PlanStep, 'line' | 'action' | 'market' | 'side'> & { ste
     | { code: 'market_disabled'; details: { status: string } }
   );
 
-export interface PlanPosition {
+interface PlanPosition {
   market: string;
   side: Side;
   notionalUsd: number;
@@ -40,7 +40,7 @@ export interface PlanPosition {
   hedgeId?: string;
 }
 
-export interface PlanMarket {
+interface PlanMarket {
   market: string;
   status: string;
   available_capacity_usd: { buy: number; sell: number };
@@ -144,17 +144,17 @@ function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], avail
   let headroomUsd = availableExposureUsd;
   const usedCapacityUsd = new Map<string, number>();
   steps.forEach((step, stepIndex) => {
-    const { line, action, side } = step;
-    const base = { stepIndex, line, action, market: step.market, side };
-    if (!addsExposure(step.action)) {
+    const { line, action, market, side } = step;
+    const base = { stepIndex, line, action, market, side };
+    if (!addsExposure(action)) {
       headroomUsd = cents(headroomUsd + step.currentUsd - step.targetUsd);
       return;
     }
-    const market = findMarket(markets, step.market);
+    const listed = findMarket(markets, market);
     const found = problems.length;
-    if (!market) problems.push({ ...base, code: 'market_not_listed', details: {} });
-    else if (market.status !== 'open')
-      problems.push({ ...base, code: 'market_disabled', details: { status: market.status } });
+    if (!listed) problems.push({ ...base, code: 'market_not_listed', details: {} });
+    else if (listed.status !== 'open')
+      problems.push({ ...base, code: 'market_disabled', details: { status: listed.status } });
     const requiredUsd = step.deltaUsd;
     if (requiredUsd > headroomUsd)
       problems.push({
@@ -162,9 +162,9 @@ function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], avail
         code: 'exposure_exceeded',
         details: { requiredUsd, availableExposureUsd: headroomUsd },
       });
-    const key = sideKey(step.market, step.side);
-    if (market) {
-      const availableCapacityUsd = cents(market.available_capacity_usd[step.side] - (usedCapacityUsd.get(key) ?? 0));
+    const key = sideKey(market, side);
+    if (listed) {
+      const availableCapacityUsd = cents(listed.available_capacity_usd[side] - (usedCapacityUsd.get(key) ?? 0));
       if (requiredUsd > availableCapacityUsd)
         problems.push({ ...base, code: 'capacity_exceeded', details: { requiredUsd, availableCapacityUsd } });
     }
