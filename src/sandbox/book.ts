@@ -7,7 +7,6 @@ import {
   type EngineState,
   type EventKind,
   type HedgeState,
-  type HistoryRecord,
   type PendingChange,
   POSITION_BASIS,
   type PositionBasis,
@@ -70,15 +69,14 @@ function positionBasis(hedge: HedgeState) {
 /** Shows every change made at or before `cutoffMs` (the views then stand as the records did at that time). */
 function foldChanges(views: TrailingViews, cutoffMs: number) {
   const { pending } = views;
-  let folded = 0;
-  while (folded < pending.length && pending[folded].atMs <= cutoffMs) {
-    const change = pending[folded++];
+  // Kept in time order (appendChange): the changes due are a prefix.
+  const due = partitionPoint(pending.length, (index) => pending[index].atMs <= cutoffMs);
+  for (const change of pending.splice(0, due)) {
     views.figures = change.figures;
     if (change.hedgeId === undefined || change.position === undefined) continue;
     if (change.position === null) delete views.positions[change.hedgeId];
     else views.positions[change.hedgeId] = change.position;
   }
-  if (folded > 0) pending.splice(0, folded);
 }
 
 /**
@@ -445,7 +443,7 @@ export function createBook(state: EngineState, config: BookConfig) {
     const exitPrice = realize(account, hedge, hedge.notionalUsd, hedge.marginUsdc, fee, timeMs);
     Object.assign(hedge, { accruedCarryUsdc: 0, status: 'closed', closedAtMs: timeMs, closeReason: reason });
     release(account, hedge);
-    const record: HistoryRecord = {
+    const record = {
       hedge_id: hedge.id,
       market: hedge.market,
       side: hedge.side,
