@@ -46,13 +46,15 @@ interface RouteContext {
 
 const ONCHAIN = { source: 'onchain' };
 
+const marketNames = (book: Book) => book.markets.map((listed) => listed.market);
+
 /** A listed market (`open`: and open to new notional), else the spec's refusal. */
 function requireMarket(book: Book, market: string, open = true) {
   const definition = book.findMarket(market);
   if (!definition)
     throw new ApiError(400, 'market_not_available', `market ${market} is not available to this account`, {
       market,
-      allowed_markets: book.markets.map((listed) => listed.market),
+      allowed_markets: marketNames(book),
     });
   if (open && definition.status !== 'open')
     throw new ApiError(400, 'market_disabled', `market ${market} is ${definition.status}`, {
@@ -88,7 +90,7 @@ function requireRoomFor(book: Book, account: AccountState, market: string, side:
 function getPrices({ book, request, nowMs, dialect }: RouteContext) {
   const symbols = request.query.symbols?.split(',').map((symbol) => symbol.trim());
   const timestamp = toIso(nowMs);
-  const prices = (symbols?.filter(Boolean) ?? book.markets.map((definition) => definition.market)).map((market) => ({
+  const prices = (symbols?.filter(Boolean) ?? marketNames(book)).map((market) => ({
     market,
     price: book.midPrice(requireMarket(book, market, false).market, nowMs),
     timestamp,
@@ -304,7 +306,7 @@ const ROUTES: [string | RegExp, Record<string, (context: RouteContext) => Answer
       GET: ({ book, nowMs }) =>
         succeeded(
           book.markets.map((definition) => marketView(book, definition, nowMs)),
-          { ...ONCHAIN, allowed_markets: book.markets.map((definition) => definition.market) },
+          { ...ONCHAIN, allowed_markets: marketNames(book) },
         ),
     },
   ],
