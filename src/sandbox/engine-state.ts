@@ -97,7 +97,7 @@ export const POSITION_BASIS = [
 ] as const;
 export type PositionBasis = Pick<HedgeState, (typeof POSITION_BASIS)[number]>;
 
-export interface AccountFigures {
+interface AccountFigures {
   balanceUsdc: number;
   marginInUseUsdc: number;
   openExposureUsd: number;
