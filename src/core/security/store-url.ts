@@ -67,10 +67,6 @@ export function storeUrlSecrets(raw: string) {
   return [...new Set(secrets)];
 }
 
-export function storeUrlHasPassword(raw: string) {
-  return storeUrlSecrets(raw).length > 0;
-}
-
 /** The URL shown redacted, once it is a store URL the client reads as written; its secrets are registered with the scrubber first. Else exit 2 naming `source`: `notStore` says what is expected, `write` the form to write. */
 export function checkStoreUrl(url: string, source: string, form: { notStore: string; write: string }) {
   for (const secret of storeUrlSecrets(url)) registerSecret(secret, REDACTED);
