@@ -58,9 +58,9 @@ export function computePlan(input: PlanInput) {
   if (!Number.isFinite(input.toleranceUsd) || input.toleranceUsd < 0)
     throw new RangeError(`toleranceUsd must be a finite amount of 0 or more, got ${input.toleranceUsd}`);
   const book = bookBySide(input.positions);
-  const unsorted: PlanStep[] = [];
+  const unsorted = [];
   // A target row that needs no action: shown as current → target with nothing to do.
-  const unchanged: Pick<PlanStep, 'market' | 'side' | 'currentUsd' | 'targetUsd' | 'line'>[] = [];
+  const unchanged = [];
   for (const row of input.targets) {
     const held = book.get(sideKey(row.market, row.side));
     const currentUsd = held?.notionalUsd ?? 0;

@@ -171,7 +171,7 @@ export function openRegularFileSync(path: string, reading: FileReading) {
 export function readRegularFileSync(path: string, reading: FileReading) {
   const fd = openRegularFileSync(path, reading);
   try {
-    const pieces: Buffer[] = [];
+    const pieces = [];
     let total = 0;
     for (;;) {
       // One byte past the bound is enough to tell that the file is over it.
@@ -217,7 +217,7 @@ export function readBoundedStream(stream: NodeJS.ReadableStream, options: { maxB
   const { maxBytes, signal } = options;
   const letGo = () => (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
   const read = async () => {
-    const chunks: Buffer[] = [];
+    const chunks = [];
     let total = 0;
     for await (const chunk of stream) {
       const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;

@@ -69,7 +69,7 @@ export function issueWords(error: z.core.$ZodError) {
 /** Every key that appears more than once in one object of `text`, at most `limit` of them. */
 export function repeatedKeys(text: string, limit = Infinity) {
   const stack: Frame[] = [];
-  const found: { key: string; path: ReadonlyArray<string | number> }[] = [];
+  const found = [];
   let at = 0;
   while (at < text.length && found.length < limit) {
     const code = text.charCodeAt(at);

@@ -53,7 +53,7 @@ export function storeUrlSecrets(raw: string) {
     const password = /^[a-z][a-z0-9+.-]*:\/\/[^:@/]*:(.*)@/i.exec(raw.trim())?.[1];
     return password ? [password] : [];
   }
-  const secrets: string[] = [];
+  const secrets = [];
   if (url.password) {
     secrets.push(url.password);
     try {

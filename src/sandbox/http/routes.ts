@@ -115,7 +115,7 @@ const pageSizeOf = ({ query }: EngineRequest, dialect: WireDialect) =>
 function page<T>(items: readonly T[], request: EngineRequest, dialect: WireDialect, keep = (_item: T) => true) {
   const pageSize = pageSizeOf(request, dialect);
   const skip = dialect.paging === 'cursor' ? decodeCursor(request.query.cursor) : 0;
-  const kept: T[] = [];
+  const kept = [];
   let seen = 0;
   let more = false;
   for (const item of items) {
@@ -240,7 +240,7 @@ export function changeParts<H extends Pick<HedgeState, 'notionalUsd'>>(
   if (action === 'add') return [{ hedge: newestFirst[0], notionalUsd: requestedUsd }];
   const whole = action === 'close' || (hedges.length > 1 && reductionClosesFully(sideNotional(hedges), requestedUsd));
   let left = whole ? Infinity : requestedUsd;
-  const parts: { hedge: H; notionalUsd: number }[] = [];
+  const parts = [];
   for (const hedge of newestFirst) {
     if (left <= 0) break;
     const taken = Math.min(left, hedge.notionalUsd);
