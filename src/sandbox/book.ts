@@ -177,7 +177,7 @@ export function createBook(state: EngineState, config: BookConfig) {
 
   /** For views that trail the records; nothing without a lag. */
   function noteViewChange(account: AccountState, atMs: number, hedge?: HedgeState) {
-    if (!lagged || !account.trailing) return;
+    if (!account.trailing) return;
     const line = hedge && { hedgeId: hedge.id, position: hedge.status === 'filled' ? positionBasis(hedge) : null };
     appendChange(account.trailing, { atMs, figures: accountFigures(account), ...line }, config.viewLagMs);
   }
@@ -185,7 +185,7 @@ export function createBook(state: EngineState, config: BookConfig) {
   /** The positions and figures the views show at `nowMs`: the records', or as they stood a lag before. */
   function shownBook(account: AccountState, nowMs: number) {
     const views = account.trailing;
-    if (!lagged || !views) return { asOfMs: nowMs, figures: accountFigures(account), positions: filledHedges(account) };
+    if (!views) return { asOfMs: nowMs, figures: accountFigures(account), positions: filledHedges(account) };
     const asOfMs = nowMs - config.viewLagMs;
     foldChanges(views, asOfMs);
     const key = (hedge: PositionBasis) => activeHedgeKey(hedge.market, hedge.side);
