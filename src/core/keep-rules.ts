@@ -47,16 +47,15 @@ export function rowKey(row: Pick<KeepRow, 'market' | 'side'>) {
 export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: { toleranceUsd: number }): KeepDecision {
   const rollBeforeMs = row.rollBeforeMs ?? DEFAULT_ROLL_BEFORE_MS;
   const ended = row.untilMs !== undefined && row.untilMs <= nowMs;
-  if (view.settling) return { kind: 'hold', reason: `settling: ${view.settling.why}; waiting for every view to agree` };
-  if (view.opening && !view.position)
-    return { kind: 'hold', reason: `${view.opening.hedgeId} is ${view.opening.status}; waiting for it to resolve` };
-  const position = view.position;
+  const { settling, opening, position, closedOutside: closed } = view;
+  if (settling) return { kind: 'hold', reason: `settling: ${settling.why}; waiting for every view to agree` };
+  if (opening && !position)
+    return { kind: 'hold', reason: `${opening.hedgeId} is ${opening.status}; waiting for it to resolve` };
   if (!position) {
     if (row.notionalUsd === 0) return { kind: 'hold', reason: 'flat, as the target says' };
     if (ended)
       return { kind: 'skip', reason: `the exposure ended (until ${iso(row.untilMs!)}): the side is not re-opened` };
     const tenorDays = tenorFor(row, nowMs);
-    const closed = view.closedOutside;
     if (
       closed &&
       !(row.statedAtMs !== undefined && closed.closedAtLocalMs !== undefined && row.statedAtMs > closed.closedAtLocalMs)
