@@ -45,63 +45,62 @@ export function rowKey(row: Pick<KeepRow, 'market' | 'side'>) {
 }
 
 export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: { toleranceUsd: number }): KeepDecision {
-  const rollBeforeMs = row.rollBeforeMs ?? DEFAULT_ROLL_BEFORE_MS;
-  const ended = row.untilMs !== undefined && row.untilMs <= nowMs;
+  const { notionalUsd: targetUsd, untilMs, statedAtMs, rollBeforeMs = DEFAULT_ROLL_BEFORE_MS } = row;
+  const ended = untilMs !== undefined && untilMs <= nowMs;
   const { settling, opening, position, closedOutside: closed } = view;
   if (settling) return { kind: 'hold', reason: `settling: ${settling.why}; waiting for every view to agree` };
   if (opening && !position)
     return { kind: 'hold', reason: `${opening.hedgeId} is ${opening.status}; waiting for it to resolve` };
   if (!position) {
-    if (row.notionalUsd === 0) return { kind: 'hold', reason: 'flat, as the target says' };
+    if (targetUsd === 0) return { kind: 'hold', reason: 'flat, as the target says' };
     if (ended)
-      return { kind: 'skip', reason: `the exposure ended (until ${iso(row.untilMs!)}): the side is not re-opened` };
+      return { kind: 'skip', reason: `the exposure ended (until ${iso(untilMs!)}): the side is not re-opened` };
     const tenorDays = tenorFor(row, nowMs);
     if (
       closed &&
-      !(row.statedAtMs !== undefined && closed.closedAtLocalMs !== undefined && row.statedAtMs > closed.closedAtLocalMs)
+      !(statedAtMs !== undefined && closed.closedAtLocalMs !== undefined && statedAtMs > closed.closedAtLocalMs)
     )
       return {
         kind: 'drift',
         currentUsd: 0,
-        targetUsd: row.notionalUsd,
+        targetUsd,
         change: 'open',
-        amountUsd: row.notionalUsd,
+        amountUsd: targetUsd,
         alsoRollDue: false,
         ...(tenorDays && { tenorDays }),
         reason: 'flat: closed outside the keeper (drift)',
       };
-    return { kind: 'reopen', notionalUsd: row.notionalUsd, ...(tenorDays && { tenorDays }), reason: 'flat: re-open' };
+    return { kind: 'reopen', notionalUsd: targetUsd, ...(tenorDays && { tenorDays }), reason: 'flat: re-open' };
   }
   const current = position.notionalUsd;
   const maturity = position.maturityAtMs;
   // A side is renewed only while the target holds something and the exposure outlasts this hedge.
-  const untilBlocks = row.untilMs !== undefined && maturity !== undefined && row.untilMs <= maturity;
-  const rollDue = maturity !== undefined && maturity - rollBeforeMs <= nowMs && row.notionalUsd > 0 && !untilBlocks;
-  if (current !== undefined && Math.abs(current - row.notionalUsd) > (row.toleranceUsd ?? rules.toleranceUsd)) {
-    const change = row.notionalUsd === 0 ? 'close' : current < row.notionalUsd ? 'add' : 'reduce';
+  const untilBlocks = untilMs !== undefined && maturity !== undefined && untilMs <= maturity;
+  const rollDue = maturity !== undefined && maturity - rollBeforeMs <= nowMs && targetUsd > 0 && !untilBlocks;
+  if (current !== undefined && Math.abs(current - targetUsd) > (row.toleranceUsd ?? rules.toleranceUsd)) {
+    const change = targetUsd === 0 ? 'close' : current < targetUsd ? 'add' : 'reduce';
     return {
       kind: 'drift',
       currentUsd: current,
-      targetUsd: row.notionalUsd,
+      targetUsd,
       change,
-      amountUsd: Math.abs(row.notionalUsd - current),
+      amountUsd: Math.abs(targetUsd - current),
       alsoRollDue: rollDue,
-      reason: `drifted to ${formatUsd(current)} (target ${formatUsd(row.notionalUsd)})`,
+      reason: `drifted to ${formatUsd(current)} (target ${formatUsd(targetUsd)})`,
     };
   }
   if (maturity === undefined) return { kind: 'hold', reason: 'covered; the server shows no maturity to roll at' };
   if (untilBlocks && maturity - rollBeforeMs <= nowMs)
     return {
       kind: 'skip',
-      reason: `the exposure ends (until ${iso(row.untilMs!)}) by this hedge's maturity (${iso(maturity)}): left to mature, not renewed`,
+      reason: `the exposure ends (until ${iso(untilMs!)}) by this hedge's maturity (${iso(maturity)}): left to mature, not renewed`,
     };
-  if (untilBlocks)
-    return { kind: 'hold', reason: `covered until its maturity; not renewed (until ${iso(row.untilMs!)})` };
+  if (untilBlocks) return { kind: 'hold', reason: `covered until its maturity; not renewed (until ${iso(untilMs!)})` };
   if (!rollDue) return { kind: 'hold', reason: 'covered', nextAction: 'roll', nextActionAtMs: maturity - rollBeforeMs };
   const tenorDays = tenorFor(row, nowMs);
   return {
     kind: 'roll',
-    notionalUsd: current ?? row.notionalUsd,
+    notionalUsd: current ?? targetUsd,
     hedgeId: position.hedgeId,
     maturityAtMs: maturity,
     ...(tenorDays && { tenorDays }),
