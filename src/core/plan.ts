@@ -106,35 +106,30 @@ function bookBySide(positions: readonly PlanPosition[]) {
 }
 
 function stepFor(
-  row: TargetRow,
+  { market, side, notionalUsd: targetUsd, line, tenorDays, clientReference }: TargetRow,
   currentUsd: number,
   heldTenors: readonly number[],
-  market: PlanMarket | undefined,
+  listed: PlanMarket | undefined,
 ): PlanStep {
   const base = {
-    market: row.market,
-    side: row.side,
+    market,
+    side,
     currentUsd,
-    targetUsd: row.notionalUsd,
-    deltaUsd: cents(row.notionalUsd - currentUsd),
-    line: row.line,
+    targetUsd,
+    deltaUsd: cents(targetUsd - currentUsd),
+    line,
     ...(heldTenors.length === 1 && { currentTenorDays: heldTenors[0] }),
   };
   if (currentUsd === 0)
+    return { ...base, action: 'open', ...withoutUndefined({ tenorDays, clientReference }), notes: [] };
+  if (targetUsd < currentUsd)
     return {
       ...base,
-      action: 'open',
-      ...withoutUndefined({ tenorDays: row.tenorDays, clientReference: row.clientReference }),
-      notes: [],
-    };
-  if (row.notionalUsd < currentUsd)
-    return {
-      ...base,
-      action: row.notionalUsd === 0 ? 'close' : 'reduce',
+      action: targetUsd === 0 ? 'close' : 'reduce',
       // Taking exposure off is allowed on any market; the notes say when it is not open.
-      notes: !market ? ['market_not_listed'] : market.status === 'open' ? [] : ['market_disabled'],
+      notes: !listed ? ['market_not_listed'] : listed.status === 'open' ? [] : ['market_disabled'],
     };
-  const tenorDiffers = row.tenorDays !== undefined && heldTenors.some((tenor) => tenor !== row.tenorDays);
+  const tenorDiffers = tenorDays !== undefined && heldTenors.some((tenor) => tenor !== tenorDays);
   return { ...base, action: 'add', notes: tenorDiffers ? ['tenor_differs'] : [] };
 }
 
