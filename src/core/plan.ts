@@ -54,26 +54,27 @@ export interface PlanInput {
   toleranceUsd: number;
 }
 
-export function computePlan(input: PlanInput) {
-  if (!Number.isFinite(input.toleranceUsd) || input.toleranceUsd < 0)
-    throw new RangeError(`toleranceUsd must be a finite amount of 0 or more, got ${input.toleranceUsd}`);
-  const book = bookBySide(input.positions);
+export function computePlan({ targets, positions, markets, availableExposureUsd, toleranceUsd }: PlanInput) {
+  if (!Number.isFinite(toleranceUsd) || toleranceUsd < 0)
+    throw new RangeError(`toleranceUsd must be a finite amount of 0 or more, got ${toleranceUsd}`);
+  const book = bookBySide(positions);
   const unsorted = [];
   // A target row that needs no action: shown as current → target with nothing to do.
   const unchanged = [];
-  for (const row of input.targets) {
-    const held = book.get(sideKey(row.market, row.side));
+  for (const row of targets) {
+    const { market, side, notionalUsd: targetUsd, line } = row;
+    const held = book.get(sideKey(market, side));
     const currentUsd = held?.notionalUsd ?? 0;
-    if (cents(Math.abs(row.notionalUsd - currentUsd)) <= input.toleranceUsd)
-      unchanged.push({ market: row.market, side: row.side, currentUsd, targetUsd: row.notionalUsd, line: row.line });
-    else unsorted.push(stepFor(row, currentUsd, held?.tenors ?? [], findMarket(input.markets, row.market)));
+    if (cents(Math.abs(targetUsd - currentUsd)) <= toleranceUsd)
+      unchanged.push({ market, side, currentUsd, targetUsd, line });
+    else unsorted.push(stepFor(row, currentUsd, held?.tenors ?? [], findMarket(markets, market)));
   }
   const steps = applyOrder(unsorted);
-  const problems = simulateChecks(steps, input.markets, input.availableExposureUsd);
+  const problems = simulateChecks(steps, markets, availableExposureUsd);
 
   // The file describes the sides it names and nothing more: a side it does not mention is left as it is, so a file about one market cannot close the book on another by omission.
-  const named = new Set(input.targets.map((row) => sideKey(row.market, row.side)));
-  const untouched = input.positions.filter(
+  const named = new Set(targets.map((row) => sideKey(row.market, row.side)));
+  const untouched = positions.filter(
     (position) => position.notionalUsd > 0 && !named.has(sideKey(position.market, position.side)),
   );
   return { steps, atTarget: !steps.length, problems, unchanged, untouched };
@@ -172,17 +173,17 @@ function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], avail
 }
 
 /** A plain sentence for a person, a log or an agent; the amounts as a desk reads them (the details keep the numbers). */
-export function describePlanProblem(problem: PlanProblem) {
-  const what = `${problem.action} ${problem.market} ${problem.side}`;
-  switch (problem.code) {
+export function describePlanProblem({ action, market, side, code, details }: PlanProblem) {
+  const what = `${action} ${market} ${side}`;
+  switch (code) {
     case 'exposure_exceeded':
-      return `${what} needs ${formatUsd(problem.details.requiredUsd)} of exposure headroom; ${formatUsd(problem.details.availableExposureUsd)} is left at that point of the plan.`;
+      return `${what} needs ${formatUsd(details.requiredUsd)} of exposure headroom; ${formatUsd(details.availableExposureUsd)} is left at that point of the plan.`;
     case 'capacity_exceeded':
-      return `${what} needs ${formatUsd(problem.details.requiredUsd)} of ${problem.side} capacity; ${formatUsd(problem.details.availableCapacityUsd)} is available.`;
+      return `${what} needs ${formatUsd(details.requiredUsd)} of ${side} capacity; ${formatUsd(details.availableCapacityUsd)} is available.`;
     case 'market_not_listed':
-      return `${what}: market ${problem.market} is not listed for this account.`;
+      return `${what}: market ${market} is not listed for this account.`;
     case 'market_disabled':
-      return `${what}: market ${problem.market} is ${problem.details.status}, not open for new exposure.`;
+      return `${what}: market ${market} is ${details.status}, not open for new exposure.`;
   }
 }
 
