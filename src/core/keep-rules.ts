@@ -44,10 +44,14 @@ export function rowKey(row: Pick<KeepRow, 'market' | 'side'>) {
   return `${row.market} ${row.side}`;
 }
 
-export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: { toleranceUsd: number }): KeepDecision {
+export function decideRow(
+  row: KeepRow,
+  { settling, opening, position, closedOutside: closed }: SideView,
+  nowMs: number,
+  rules: { toleranceUsd: number },
+): KeepDecision {
   const { notionalUsd: targetUsd, untilMs, statedAtMs, rollBeforeMs = DEFAULT_ROLL_BEFORE_MS } = row;
   const ended = untilMs !== undefined && untilMs <= nowMs;
-  const { settling, opening, position, closedOutside: closed } = view;
   if (settling) return { kind: 'hold', reason: `settling: ${settling.why}; waiting for every view to agree` };
   if (opening && !position)
     return { kind: 'hold', reason: `${opening.hedgeId} is ${opening.status}; waiting for it to resolve` };

@@ -296,8 +296,12 @@ export function createBook(state: EngineState, config: BookConfig) {
     return hedge;
   }
 
-  function createHedge(account: AccountState, request: OpenRequest, nowMs: number, willFail: boolean) {
-    const { market, side, notionalUsd, tenorDays, clientReference } = request;
+  function createHedge(
+    account: AccountState,
+    { market, side, notionalUsd, tenorDays, clientReference }: OpenRequest,
+    nowMs: number,
+    willFail: boolean,
+  ) {
     const priced = quote(market, side, notionalUsd, nowMs);
     const hedge: HedgeState = {
       id: newHedgeId(nowMs),

@@ -213,8 +213,10 @@ export async function readRegularFile(path: string, options: FileReading & { sig
 }
 
 /** A stream's bytes up to its end, at most `maxBytes`: past the bound it is refused (ReadRefused) and the stream destroyed, as it is when the signal fires (a pipe held open must not keep the process). */
-export function readBoundedStream(stream: NodeJS.ReadableStream, options: { maxBytes: number; signal?: AbortSignal }) {
-  const { maxBytes, signal } = options;
+export function readBoundedStream(
+  stream: NodeJS.ReadableStream,
+  { maxBytes, signal }: { maxBytes: number; signal?: AbortSignal },
+) {
   const letGo = () => (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
   const read = async () => {
     const chunks = [];
