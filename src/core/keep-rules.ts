@@ -113,11 +113,11 @@ export function decideRow(
 }
 
 /** The tenor a new hedge of the row gets: the row's own, or — when the exposure ends (until) sooner — the shortest supported tenor that still reaches until, so no days past it are paid for. */
-export function tenorFor(row: Pick<KeepRow, 'tenorDays' | 'untilMs'>, nowMs: number) {
-  if (row.tenorDays === undefined || row.untilMs === undefined) return row.tenorDays;
-  const daysLeft = Math.ceil((row.untilMs - nowMs) / DAY_MS);
+export function tenorFor({ tenorDays, untilMs }: Pick<KeepRow, 'tenorDays' | 'untilMs'>, nowMs: number) {
+  if (tenorDays === undefined || untilMs === undefined) return tenorDays;
+  const daysLeft = Math.ceil((untilMs - nowMs) / DAY_MS);
   const enough = TENORS.find((tenor) => tenor >= daysLeft);
-  return enough === undefined || enough > row.tenorDays ? row.tenorDays : enough;
+  return enough === undefined || enough > tenorDays ? tenorDays : enough;
 }
 
 /** How long a row that failed `failures` times in a row waits before the next try: doubling, capped. */

@@ -94,13 +94,12 @@ function addsExposure(action: PlanAction) {
 /** The spec aggregates positions per side; summing also covers a server listing several per side. */
 function bookBySide(positions: readonly PlanPosition[]) {
   const book = new Map<string, { notionalUsd: number; tenors: number[] }>();
-  for (const position of positions) {
-    if (!(position.notionalUsd > 0)) continue;
-    const key = sideKey(position.market, position.side);
+  for (const { market, side, notionalUsd, tenorDays } of positions) {
+    if (!(notionalUsd > 0)) continue;
+    const key = sideKey(market, side);
     const held = book.get(key) ?? { notionalUsd: 0, tenors: [] };
-    held.notionalUsd = cents(held.notionalUsd + position.notionalUsd);
-    if (position.tenorDays !== undefined && !held.tenors.includes(position.tenorDays))
-      held.tenors.push(position.tenorDays);
+    held.notionalUsd = cents(held.notionalUsd + notionalUsd);
+    if (tenorDays !== undefined && !held.tenors.includes(tenorDays)) held.tenors.push(tenorDays);
     book.set(key, held);
   }
   return book;
@@ -187,14 +186,14 @@ export function describePlanProblem({ action, market, side, code, details }: Pla
   }
 }
 
-export function describePlanStepNote(note: PlanStepNote, step: PlanStep) {
+export function describePlanStepNote(note: PlanStepNote, { market, side, currentTenorDays }: PlanStep) {
   switch (note) {
     case 'tenor_differs':
-      return `the open ${step.market} ${step.side} position has ${step.currentTenorDays === undefined ? 'another tenor' : `a different tenor (${step.currentTenorDays} days)`} than the row; add keeps its maturity (roll is not implied).`;
+      return `the open ${market} ${side} position has ${currentTenorDays === undefined ? 'another tenor' : `a different tenor (${currentTenorDays} days)`} than the row; add keeps its maturity (roll is not implied).`;
     case 'market_disabled':
-      return `market ${step.market} is not open; taking exposure off is still attempted.`;
+      return `market ${market} is not open; taking exposure off is still attempted.`;
     case 'market_not_listed':
-      return `market ${step.market} is not listed for this account; taking exposure off is still attempted.`;
+      return `market ${market} is not listed for this account; taking exposure off is still attempted.`;
   }
 }
 
