@@ -27,14 +27,16 @@ export type Alert =
   | { kind: 'pnl'; key: string; netPnlUsd: number; thresholdUsd: number }
   | (MaturityFact & { kind: 'maturity'; secondsLeft: number; within: string });
 
-export function alertConditions(facts: AlertFacts, rules: AlertRules, nowMs: number) {
-  const { netPnlUsd } = facts;
-  const { pnlAtOrBelowUsd: thresholdUsd, maturityWithinMs: withinMs } = rules;
+export function alertConditions(
+  { netPnlUsd, maturities }: AlertFacts,
+  { pnlAtOrBelowUsd: thresholdUsd, maturityWithinMs: withinMs, maturityWithinText }: AlertRules,
+  nowMs: number,
+) {
   const holding: Alert[] =
     thresholdUsd !== undefined && netPnlUsd !== undefined && netPnlUsd <= thresholdUsd
       ? [{ kind: 'pnl', key: 'pnl', netPnlUsd, thresholdUsd }]
       : [];
-  for (const { key, maturityAt, market, side, hedgeId } of withinMs === undefined ? [] : facts.maturities) {
+  for (const { key, maturityAt, market, side, hedgeId } of withinMs === undefined ? [] : maturities) {
     // An unreadable time (NaN) is never within.
     const left = Date.parse(maturityAt) - nowMs;
     if (left <= withinMs!)
@@ -43,7 +45,7 @@ export function alertConditions(facts: AlertFacts, rules: AlertRules, nowMs: num
         key: `maturity:${key}`,
         maturityAt,
         secondsLeft: Math.max(0, Math.floor(left / 1000)),
-        within: rules.maturityWithinText ?? `${Math.round(withinMs! / 1000)}s`,
+        within: maturityWithinText ?? `${Math.round(withinMs! / 1000)}s`,
         ...withoutUndefined({ market, side, hedgeId }),
       });
   }
@@ -130,8 +132,10 @@ function describeDrift(current: unknown, target: unknown) {
 }
 
 /** One step: the conditions this cycle shows, against those active; what starts and what clears. */
-export function stepAlerts(state: AlertState, observation: CycleObservation) {
-  const { rows, nowMs, toleranceUsd, headroom, thresholdUsd } = observation;
+export function stepAlerts(
+  state: AlertState,
+  { events, rows, nowMs, serverNowMs, toleranceUsd, headroom, thresholdUsd }: CycleObservation,
+) {
   // The conditions this cycle shows, by key; the first one seen for a key stands.
   const at = new Date(nowMs).toISOString();
   const holding = new Map<string, ActiveAlert>();
@@ -143,7 +147,7 @@ export function stepAlerts(state: AlertState, observation: CycleObservation) {
   // The keeper's events: what they show, and which rows a step of it changed (succeeded) or tried to roll.
   const succeeded = new Set<string>();
   const rolling = new Set<string>();
-  for (const event of observation.events) {
+  for (const event of events) {
     const { market, side, action, message, code } = event;
     const row =
       typeof market === 'string' && typeof side === 'string' ? { market: market.toUpperCase(), side } : undefined;
@@ -180,13 +184,7 @@ export function stepAlerts(state: AlertState, observation: CycleObservation) {
     const dueAt = before?.next_action === 'roll' ? Date.parse(before.next_action_at ?? '') : NaN;
     const held = before?.current_usd ?? 0;
     // The keeper's own re-open of it in this cycle does not matter: the side settled before it.
-    if (
-      held > 0 &&
-      current === 0 &&
-      dueAt <= (observation.serverNowMs ?? nowMs) &&
-      !state.rolling?.has(key) &&
-      !rolling.has(key)
-    )
+    if (held > 0 && current === 0 && dueAt <= (serverNowMs ?? nowMs) && !state.rolling?.has(key) && !rolling.has(key))
       hold(
         'missed_roll',
         `${formatUsd(held)} settled instead of being rolled (its roll was due ${before!.next_action_at})`,

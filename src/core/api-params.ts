@@ -38,16 +38,15 @@ function typedValue(text: string, readFile: (path: string) => string, refuse: Re
 
 function place(target: Params, path: string[], value: ParamValue, refuse: Refuse) {
   let node: Record<string, ParamValue> | ParamValue[] = target;
-  for (let index = 0; index < path.length; index++) {
-    const segment = path[index];
-    const last = index === path.length - 1;
-    const nextIsList = !last && path[index + 1] === '';
+  for (const [index, segment] of path.entries()) {
+    const next = path[index + 1];
+    const nextIsList = next === '';
     if (Array.isArray(node)) {
       // `key[]` is last by construction: append.
       node.push(value);
       return;
     }
-    if (last) {
+    if (next === undefined) {
       if (Object.hasOwn(node, segment)) throw refuse(` sets ${segment} a second time.`);
       node[segment] = value;
       return;

@@ -7,7 +7,6 @@ import { utcDay } from './utc-text.js';
 import { DAY_MS } from './vocabulary.js';
 
 const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-const DURATION_SHAPE = /^(\d+(\.\d+)?[smhdw])+$/;
 const DURATION_EXAMPLES = ['30m', '6h', '1d', '1d12h', '2w'];
 /** Hedges run for at most 7 days; a year leaves room for anything a desk schedules around them. */
 const MAX_DURATION_MS = 366 * 86_400_000;
@@ -20,8 +19,9 @@ export function parseDuration(raw: string, name: string, units = 'mhdw', maxMs =
     [...example.replace(/\d/g, '')].every((unit) => units.includes(unit)),
   );
   const allowed = `a duration such as ${examples.slice(0, -1).join(', ')} or ${examples.at(-1)} (${units.split('').join(', ')})`;
-  const ok = DURATION_SHAPE.test(value) && [...value.matchAll(/[smhdw]/g)].every(([unit]) => units.includes(unit));
-  if (!ok) throw new UsageError(`${name}: ${echo(raw)} is not allowed; expected ${allowed}.`);
+  // Amounts each with one of the units this option takes.
+  if (!new RegExp(`^(\\d+(\\.\\d+)?[${units}])+$`).test(value))
+    throw new UsageError(`${name}: ${echo(raw)} is not allowed; expected ${allowed}.`);
   let ms = 0;
   for (const [, amount, unit] of value.matchAll(/(\d+(?:\.\d+)?)([smhdw])/g)) ms += Number(amount) * UNIT_MS[unit];
   if (!(ms > 0) || ms > maxMs)

@@ -44,65 +44,67 @@ export function rowKey(row: Pick<KeepRow, 'market' | 'side'>) {
   return `${row.market} ${row.side}`;
 }
 
-export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: { toleranceUsd: number }): KeepDecision {
-  const rollBeforeMs = row.rollBeforeMs ?? DEFAULT_ROLL_BEFORE_MS;
-  const ended = row.untilMs !== undefined && row.untilMs <= nowMs;
-  if (view.settling) return { kind: 'hold', reason: `settling: ${view.settling.why}; waiting for every view to agree` };
-  if (view.opening && !view.position)
-    return { kind: 'hold', reason: `${view.opening.hedgeId} is ${view.opening.status}; waiting for it to resolve` };
-  const position = view.position;
+export function decideRow(
+  row: KeepRow,
+  { settling, opening, position, closedOutside: closed }: SideView,
+  nowMs: number,
+  rules: { toleranceUsd: number },
+): KeepDecision {
+  const { notionalUsd: targetUsd, untilMs, statedAtMs, rollBeforeMs = DEFAULT_ROLL_BEFORE_MS } = row;
+  const ended = untilMs !== undefined && untilMs <= nowMs;
+  if (settling) return { kind: 'hold', reason: `settling: ${settling.why}; waiting for every view to agree` };
+  if (opening && !position)
+    return { kind: 'hold', reason: `${opening.hedgeId} is ${opening.status}; waiting for it to resolve` };
   if (!position) {
-    if (row.notionalUsd === 0) return { kind: 'hold', reason: 'flat, as the target says' };
+    if (targetUsd === 0) return { kind: 'hold', reason: 'flat, as the target says' };
     if (ended)
-      return { kind: 'skip', reason: `the exposure ended (until ${iso(row.untilMs!)}): the side is not re-opened` };
+      return { kind: 'skip', reason: `the exposure ended (until ${iso(untilMs!)}): the side is not re-opened` };
     const tenorDays = tenorFor(row, nowMs);
-    const closed = view.closedOutside;
     if (
       closed &&
-      !(row.statedAtMs !== undefined && closed.closedAtLocalMs !== undefined && row.statedAtMs > closed.closedAtLocalMs)
+      !(statedAtMs !== undefined && closed.closedAtLocalMs !== undefined && statedAtMs > closed.closedAtLocalMs)
     )
       return {
         kind: 'drift',
         currentUsd: 0,
-        targetUsd: row.notionalUsd,
+        targetUsd,
         change: 'open',
-        amountUsd: row.notionalUsd,
+        amountUsd: targetUsd,
         alsoRollDue: false,
         ...(tenorDays && { tenorDays }),
         reason: 'flat: closed outside the keeper (drift)',
       };
-    return { kind: 'reopen', notionalUsd: row.notionalUsd, ...(tenorDays && { tenorDays }), reason: 'flat: re-open' };
+    return { kind: 'reopen', notionalUsd: targetUsd, ...(tenorDays && { tenorDays }), reason: 'flat: re-open' };
   }
   const current = position.notionalUsd;
   const maturity = position.maturityAtMs;
   // A side is renewed only while the target holds something and the exposure outlasts this hedge.
-  const untilBlocks = row.untilMs !== undefined && maturity !== undefined && row.untilMs <= maturity;
-  const rollDue = maturity !== undefined && maturity - rollBeforeMs <= nowMs && row.notionalUsd > 0 && !untilBlocks;
-  if (current !== undefined && Math.abs(current - row.notionalUsd) > (row.toleranceUsd ?? rules.toleranceUsd)) {
-    const change = row.notionalUsd === 0 ? 'close' : current < row.notionalUsd ? 'add' : 'reduce';
+  const untilBlocks = untilMs !== undefined && maturity !== undefined && untilMs <= maturity;
+  const rollDue = maturity !== undefined && maturity - rollBeforeMs <= nowMs && targetUsd > 0 && !untilBlocks;
+  if (current !== undefined && Math.abs(current - targetUsd) > (row.toleranceUsd ?? rules.toleranceUsd)) {
+    const change = targetUsd === 0 ? 'close' : current < targetUsd ? 'add' : 'reduce';
     return {
       kind: 'drift',
       currentUsd: current,
-      targetUsd: row.notionalUsd,
+      targetUsd,
       change,
-      amountUsd: Math.abs(row.notionalUsd - current),
+      amountUsd: Math.abs(targetUsd - current),
       alsoRollDue: rollDue,
-      reason: `drifted to ${formatUsd(current)} (target ${formatUsd(row.notionalUsd)})`,
+      reason: `drifted to ${formatUsd(current)} (target ${formatUsd(targetUsd)})`,
     };
   }
   if (maturity === undefined) return { kind: 'hold', reason: 'covered; the server shows no maturity to roll at' };
   if (untilBlocks && maturity - rollBeforeMs <= nowMs)
     return {
       kind: 'skip',
-      reason: `the exposure ends (until ${iso(row.untilMs!)}) by this hedge's maturity (${iso(maturity)}): left to mature, not renewed`,
+      reason: `the exposure ends (until ${iso(untilMs!)}) by this hedge's maturity (${iso(maturity)}): left to mature, not renewed`,
     };
-  if (untilBlocks)
-    return { kind: 'hold', reason: `covered until its maturity; not renewed (until ${iso(row.untilMs!)})` };
+  if (untilBlocks) return { kind: 'hold', reason: `covered until its maturity; not renewed (until ${iso(untilMs!)})` };
   if (!rollDue) return { kind: 'hold', reason: 'covered', nextAction: 'roll', nextActionAtMs: maturity - rollBeforeMs };
   const tenorDays = tenorFor(row, nowMs);
   return {
     kind: 'roll',
-    notionalUsd: current ?? row.notionalUsd,
+    notionalUsd: current ?? targetUsd,
     hedgeId: position.hedgeId,
     maturityAtMs: maturity,
     ...(tenorDays && { tenorDays }),
@@ -111,11 +113,11 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: { 
 }
 
 /** The tenor a new hedge of the row gets: the row's own, or — when the exposure ends (until) sooner — the shortest supported tenor that still reaches until, so no days past it are paid for. */
-export function tenorFor(row: Pick<KeepRow, 'tenorDays' | 'untilMs'>, nowMs: number) {
-  if (row.tenorDays === undefined || row.untilMs === undefined) return row.tenorDays;
-  const daysLeft = Math.ceil((row.untilMs - nowMs) / DAY_MS);
+export function tenorFor({ tenorDays, untilMs }: Pick<KeepRow, 'tenorDays' | 'untilMs'>, nowMs: number) {
+  if (tenorDays === undefined || untilMs === undefined) return tenorDays;
+  const daysLeft = Math.ceil((untilMs - nowMs) / DAY_MS);
   const enough = TENORS.find((tenor) => tenor >= daysLeft);
-  return enough === undefined || enough > row.tenorDays ? row.tenorDays : enough;
+  return enough === undefined || enough > tenorDays ? tenorDays : enough;
 }
 
 /** How long a row that failed `failures` times in a row waits before the next try: doubling, capped. */

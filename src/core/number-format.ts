@@ -65,7 +65,7 @@ export function formatUsd(value: number) {
 /** "+1,234.56", "-1,234.56", "0.00": signed money, no sign on a figure that rounds to zero. */
 export function formatSignedMoney(value: number) {
   const text = formatMoney(Math.abs(value));
-  if (text === formatMoney(0)) return text;
+  if (text === '0.00') return text;
   return value > 0 ? `+${text}` : `-${text}`;
 }
 

@@ -32,7 +32,7 @@ type PlanProblem = Pick<PlanStep, 'line' | 'action' | 'market' | 'side'> & { ste
     | { code: 'market_disabled'; details: { status: string } }
   );
 
-export interface PlanPosition {
+interface PlanPosition {
   market: string;
   side: Side;
   notionalUsd: number;
@@ -40,7 +40,7 @@ export interface PlanPosition {
   hedgeId?: string;
 }
 
-export interface PlanMarket {
+interface PlanMarket {
   market: string;
   status: string;
   available_capacity_usd: { buy: number; sell: number };
@@ -54,26 +54,27 @@ export interface PlanInput {
   toleranceUsd: number;
 }
 
-export function computePlan(input: PlanInput) {
-  if (!Number.isFinite(input.toleranceUsd) || input.toleranceUsd < 0)
-    throw new RangeError(`toleranceUsd must be a finite amount of 0 or more, got ${input.toleranceUsd}`);
-  const book = bookBySide(input.positions);
-  const unsorted: PlanStep[] = [];
+export function computePlan({ targets, positions, markets, availableExposureUsd, toleranceUsd }: PlanInput) {
+  if (!Number.isFinite(toleranceUsd) || toleranceUsd < 0)
+    throw new RangeError(`toleranceUsd must be a finite amount of 0 or more, got ${toleranceUsd}`);
+  const book = bookBySide(positions);
+  const unsorted = [];
   // A target row that needs no action: shown as current → target with nothing to do.
-  const unchanged: Pick<PlanStep, 'market' | 'side' | 'currentUsd' | 'targetUsd' | 'line'>[] = [];
-  for (const row of input.targets) {
-    const held = book.get(sideKey(row.market, row.side));
+  const unchanged = [];
+  for (const row of targets) {
+    const { market, side, notionalUsd: targetUsd, line } = row;
+    const held = book.get(sideKey(market, side));
     const currentUsd = held?.notionalUsd ?? 0;
-    if (cents(Math.abs(row.notionalUsd - currentUsd)) <= input.toleranceUsd)
-      unchanged.push({ market: row.market, side: row.side, currentUsd, targetUsd: row.notionalUsd, line: row.line });
-    else unsorted.push(stepFor(row, currentUsd, held?.tenors ?? [], findMarket(input.markets, row.market)));
+    if (cents(Math.abs(targetUsd - currentUsd)) <= toleranceUsd)
+      unchanged.push({ market, side, currentUsd, targetUsd, line });
+    else unsorted.push(stepFor(row, currentUsd, held?.tenors ?? [], findMarket(markets, market)));
   }
   const steps = applyOrder(unsorted);
-  const problems = simulateChecks(steps, input.markets, input.availableExposureUsd);
+  const problems = simulateChecks(steps, markets, availableExposureUsd);
 
   // The file describes the sides it names and nothing more: a side it does not mention is left as it is, so a file about one market cannot close the book on another by omission.
-  const named = new Set(input.targets.map((row) => sideKey(row.market, row.side)));
-  const untouched = input.positions.filter(
+  const named = new Set(targets.map((row) => sideKey(row.market, row.side)));
+  const untouched = positions.filter(
     (position) => position.notionalUsd > 0 && !named.has(sideKey(position.market, position.side)),
   );
   return { steps, atTarget: !steps.length, problems, unchanged, untouched };
@@ -93,48 +94,42 @@ function addsExposure(action: PlanAction) {
 /** The spec aggregates positions per side; summing also covers a server listing several per side. */
 function bookBySide(positions: readonly PlanPosition[]) {
   const book = new Map<string, { notionalUsd: number; tenors: number[] }>();
-  for (const position of positions) {
-    if (!(position.notionalUsd > 0)) continue;
-    const key = sideKey(position.market, position.side);
+  for (const { market, side, notionalUsd, tenorDays } of positions) {
+    if (!(notionalUsd > 0)) continue;
+    const key = sideKey(market, side);
     const held = book.get(key) ?? { notionalUsd: 0, tenors: [] };
-    held.notionalUsd = cents(held.notionalUsd + position.notionalUsd);
-    if (position.tenorDays !== undefined && !held.tenors.includes(position.tenorDays))
-      held.tenors.push(position.tenorDays);
+    held.notionalUsd = cents(held.notionalUsd + notionalUsd);
+    if (tenorDays !== undefined && !held.tenors.includes(tenorDays)) held.tenors.push(tenorDays);
     book.set(key, held);
   }
   return book;
 }
 
 function stepFor(
-  row: TargetRow,
+  { market, side, notionalUsd: targetUsd, line, tenorDays, clientReference }: TargetRow,
   currentUsd: number,
   heldTenors: readonly number[],
-  market: PlanMarket | undefined,
+  listed: PlanMarket | undefined,
 ): PlanStep {
   const base = {
-    market: row.market,
-    side: row.side,
+    market,
+    side,
     currentUsd,
-    targetUsd: row.notionalUsd,
-    deltaUsd: cents(row.notionalUsd - currentUsd),
-    line: row.line,
+    targetUsd,
+    deltaUsd: cents(targetUsd - currentUsd),
+    line,
     ...(heldTenors.length === 1 && { currentTenorDays: heldTenors[0] }),
   };
   if (currentUsd === 0)
+    return { ...base, action: 'open', ...withoutUndefined({ tenorDays, clientReference }), notes: [] };
+  if (targetUsd < currentUsd)
     return {
       ...base,
-      action: 'open',
-      ...withoutUndefined({ tenorDays: row.tenorDays, clientReference: row.clientReference }),
-      notes: [],
-    };
-  if (row.notionalUsd < currentUsd)
-    return {
-      ...base,
-      action: row.notionalUsd === 0 ? 'close' : 'reduce',
+      action: targetUsd === 0 ? 'close' : 'reduce',
       // Taking exposure off is allowed on any market; the notes say when it is not open.
-      notes: !market ? ['market_not_listed'] : market.status === 'open' ? [] : ['market_disabled'],
+      notes: !listed ? ['market_not_listed'] : listed.status === 'open' ? [] : ['market_disabled'],
     };
-  const tenorDiffers = row.tenorDays !== undefined && heldTenors.some((tenor) => tenor !== row.tenorDays);
+  const tenorDiffers = tenorDays !== undefined && heldTenors.some((tenor) => tenor !== tenorDays);
   return { ...base, action: 'add', notes: tenorDiffers ? ['tenor_differs'] : [] };
 }
 
@@ -144,17 +139,17 @@ function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], avail
   let headroomUsd = availableExposureUsd;
   const usedCapacityUsd = new Map<string, number>();
   steps.forEach((step, stepIndex) => {
-    const { line, action, side } = step;
-    const base = { stepIndex, line, action, market: step.market, side };
-    if (!addsExposure(step.action)) {
+    const { line, action, market, side } = step;
+    const base = { stepIndex, line, action, market, side };
+    if (!addsExposure(action)) {
       headroomUsd = cents(headroomUsd + step.currentUsd - step.targetUsd);
       return;
     }
-    const market = findMarket(markets, step.market);
+    const listed = findMarket(markets, market);
     const found = problems.length;
-    if (!market) problems.push({ ...base, code: 'market_not_listed', details: {} });
-    else if (market.status !== 'open')
-      problems.push({ ...base, code: 'market_disabled', details: { status: market.status } });
+    if (!listed) problems.push({ ...base, code: 'market_not_listed', details: {} });
+    else if (listed.status !== 'open')
+      problems.push({ ...base, code: 'market_disabled', details: { status: listed.status } });
     const requiredUsd = step.deltaUsd;
     if (requiredUsd > headroomUsd)
       problems.push({
@@ -162,9 +157,9 @@ function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], avail
         code: 'exposure_exceeded',
         details: { requiredUsd, availableExposureUsd: headroomUsd },
       });
-    const key = sideKey(step.market, step.side);
-    if (market) {
-      const availableCapacityUsd = cents(market.available_capacity_usd[step.side] - (usedCapacityUsd.get(key) ?? 0));
+    const key = sideKey(market, side);
+    if (listed) {
+      const availableCapacityUsd = cents(listed.available_capacity_usd[side] - (usedCapacityUsd.get(key) ?? 0));
       if (requiredUsd > availableCapacityUsd)
         problems.push({ ...base, code: 'capacity_exceeded', details: { requiredUsd, availableCapacityUsd } });
     }
@@ -177,28 +172,28 @@ function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], avail
 }
 
 /** A plain sentence for a person, a log or an agent; the amounts as a desk reads them (the details keep the numbers). */
-export function describePlanProblem(problem: PlanProblem) {
-  const what = `${problem.action} ${problem.market} ${problem.side}`;
-  switch (problem.code) {
+export function describePlanProblem({ action, market, side, code, details }: PlanProblem) {
+  const what = `${action} ${market} ${side}`;
+  switch (code) {
     case 'exposure_exceeded':
-      return `${what} needs ${formatUsd(problem.details.requiredUsd)} of exposure headroom; ${formatUsd(problem.details.availableExposureUsd)} is left at that point of the plan.`;
+      return `${what} needs ${formatUsd(details.requiredUsd)} of exposure headroom; ${formatUsd(details.availableExposureUsd)} is left at that point of the plan.`;
     case 'capacity_exceeded':
-      return `${what} needs ${formatUsd(problem.details.requiredUsd)} of ${problem.side} capacity; ${formatUsd(problem.details.availableCapacityUsd)} is available.`;
+      return `${what} needs ${formatUsd(details.requiredUsd)} of ${side} capacity; ${formatUsd(details.availableCapacityUsd)} is available.`;
     case 'market_not_listed':
-      return `${what}: market ${problem.market} is not listed for this account.`;
+      return `${what}: market ${market} is not listed for this account.`;
     case 'market_disabled':
-      return `${what}: market ${problem.market} is ${problem.details.status}, not open for new exposure.`;
+      return `${what}: market ${market} is ${details.status}, not open for new exposure.`;
   }
 }
 
-export function describePlanStepNote(note: PlanStepNote, step: PlanStep) {
+export function describePlanStepNote(note: PlanStepNote, { market, side, currentTenorDays }: PlanStep) {
   switch (note) {
     case 'tenor_differs':
-      return `the open ${step.market} ${step.side} position has ${step.currentTenorDays === undefined ? 'another tenor' : `a different tenor (${step.currentTenorDays} days)`} than the row; add keeps its maturity (roll is not implied).`;
+      return `the open ${market} ${side} position has ${currentTenorDays === undefined ? 'another tenor' : `a different tenor (${currentTenorDays} days)`} than the row; add keeps its maturity (roll is not implied).`;
     case 'market_disabled':
-      return `market ${step.market} is not open; taking exposure off is still attempted.`;
+      return `market ${market} is not open; taking exposure off is still attempted.`;
     case 'market_not_listed':
-      return `market ${step.market} is not listed for this account; taking exposure off is still attempted.`;
+      return `market ${market} is not listed for this account; taking exposure off is still attempted.`;
   }
 }
 

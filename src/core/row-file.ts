@@ -154,7 +154,7 @@ export function readRowFile<C extends string, T>(
 
   const first = content.trimStart()[0];
   const raws = first === '[' || first === '{' ? readJson() : readCsv();
-  const rows: Array<T & { line: number }> = [];
+  const rows = [];
   const firstRowOf = new Map<string, RawRow<C>>();
   for (const raw of raws) {
     const said = (message: string) => refuse(`${raw.label}${message}`, raw.line);

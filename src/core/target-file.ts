@@ -75,8 +75,8 @@ function checkRow(field: Field<Column>) {
 
 /** Required when the side should hold something (an open needs a tenor, and the plan cannot know beforehand whether the side will be open). */
 function parseTargetTenor(raw: string | undefined, notionalUsd: number | undefined) {
-  const value = raw?.trim().replace(/d$/i, '') ?? '';
-  if (value === '') {
+  const value = raw?.trim().replace(/d$/i, '');
+  if (!value) {
     // An unreadable notional is already a problem; whether a tenor is needed is then unknown.
     if (notionalUsd === undefined || notionalUsd === 0) return;
     throw new Error('tenor_days: missing; required when notional_usd is above 0; expected 1, 3 or 7 (days).');
@@ -88,8 +88,8 @@ function parseTargetTenor(raw: string | undefined, notionalUsd: number | undefin
 
 /** Optional per row: a blank cell means none. */
 function parseTargetClientReference(raw: string | undefined) {
-  const value = raw?.trim() ?? '';
-  if (value === '') return;
+  const value = raw?.trim();
+  if (!value) return;
   try {
     return parseClientReference(value);
   } catch (error) {

@@ -7,7 +7,6 @@ import {
   type EngineState,
   type EventKind,
   type HedgeState,
-  type HistoryRecord,
   type PendingChange,
   POSITION_BASIS,
   type PositionBasis,
@@ -70,15 +69,14 @@ function positionBasis(hedge: HedgeState) {
 /** Shows every change made at or before `cutoffMs` (the views then stand as the records did at that time). */
 function foldChanges(views: TrailingViews, cutoffMs: number) {
   const { pending } = views;
-  let folded = 0;
-  while (folded < pending.length && pending[folded].atMs <= cutoffMs) {
-    const change = pending[folded++];
+  // Kept in time order (appendChange): the changes due are a prefix.
+  const due = partitionPoint(pending.length, (index) => pending[index].atMs <= cutoffMs);
+  for (const change of pending.splice(0, due)) {
     views.figures = change.figures;
     if (change.hedgeId === undefined || change.position === undefined) continue;
     if (change.position === null) delete views.positions[change.hedgeId];
     else views.positions[change.hedgeId] = change.position;
   }
-  if (folded > 0) pending.splice(0, folded);
 }
 
 /**
@@ -179,7 +177,7 @@ export function createBook(state: EngineState, config: BookConfig) {
 
   /** For views that trail the records; nothing without a lag. */
   function noteViewChange(account: AccountState, atMs: number, hedge?: HedgeState) {
-    if (!lagged || !account.trailing) return;
+    if (!account.trailing) return;
     const line = hedge && { hedgeId: hedge.id, position: hedge.status === 'filled' ? positionBasis(hedge) : null };
     appendChange(account.trailing, { atMs, figures: accountFigures(account), ...line }, config.viewLagMs);
   }
@@ -187,7 +185,7 @@ export function createBook(state: EngineState, config: BookConfig) {
   /** The positions and figures the views show at `nowMs`: the records', or as they stood a lag before. */
   function shownBook(account: AccountState, nowMs: number) {
     const views = account.trailing;
-    if (!lagged || !views) return { asOfMs: nowMs, figures: accountFigures(account), positions: filledHedges(account) };
+    if (!views) return { asOfMs: nowMs, figures: accountFigures(account), positions: filledHedges(account) };
     const asOfMs = nowMs - config.viewLagMs;
     foldChanges(views, asOfMs);
     const key = (hedge: PositionBasis) => activeHedgeKey(hedge.market, hedge.side);
@@ -298,8 +296,12 @@ export function createBook(state: EngineState, config: BookConfig) {
     return hedge;
   }
 
-  function createHedge(account: AccountState, request: OpenRequest, nowMs: number, willFail: boolean) {
-    const { market, side, notionalUsd, tenorDays, clientReference } = request;
+  function createHedge(
+    account: AccountState,
+    { market, side, notionalUsd, tenorDays, clientReference }: OpenRequest,
+    nowMs: number,
+    willFail: boolean,
+  ) {
     const priced = quote(market, side, notionalUsd, nowMs);
     const hedge: HedgeState = {
       id: newHedgeId(nowMs),
@@ -445,7 +447,7 @@ export function createBook(state: EngineState, config: BookConfig) {
     const exitPrice = realize(account, hedge, hedge.notionalUsd, hedge.marginUsdc, fee, timeMs);
     Object.assign(hedge, { accruedCarryUsdc: 0, status: 'closed', closedAtMs: timeMs, closeReason: reason });
     release(account, hedge);
-    const record: HistoryRecord = {
+    const record = {
       hedge_id: hedge.id,
       market: hedge.market,
       side: hedge.side,

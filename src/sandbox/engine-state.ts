@@ -3,7 +3,7 @@ import type { Side, SideAmounts } from './market-model.js';
 
 /** The spec's five statuses of a hedge. */
 export const HEDGE_STATUSES = ['submitting', 'submitted', 'filled', 'failed', 'closed'] as const;
-export type HedgeStatus = (typeof HEDGE_STATUSES)[number];
+type HedgeStatus = (typeof HEDGE_STATUSES)[number];
 export type ChangeAction = 'add' | 'reduce' | 'close';
 export type CloseReason = 'closed' | 'settled';
 
@@ -97,7 +97,7 @@ export const POSITION_BASIS = [
 ] as const;
 export type PositionBasis = Pick<HedgeState, (typeof POSITION_BASIS)[number]>;
 
-export interface AccountFigures {
+interface AccountFigures {
   balanceUsdc: number;
   marginInUseUsdc: number;
   openExposureUsd: number;

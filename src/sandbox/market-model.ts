@@ -4,10 +4,7 @@ import { hashInts, hashString, unitInterval } from './prng.js';
 
 export type Side = 'buy' | 'sell';
 
-export interface SideAmounts {
-  buy: number;
-  sell: number;
-}
+export type SideAmounts = Record<Side, number>;
 
 export interface MarketDefinition {
   market: string;

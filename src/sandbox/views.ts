@@ -153,15 +153,15 @@ export function marketView(book: Book, { market, status }: MarketDefinition, now
   };
 }
 
-export function quoteView(book: Book, input: OpenRequest, nowMs: number) {
-  const quote = book.quote(input.market, input.side, input.notionalUsd, nowMs);
-  const dailyCarry = (input.notionalUsd * quote.dailyCarryRatePct) / 100;
+export function quoteView(book: Book, { market, side, notionalUsd, tenorDays }: OpenRequest, nowMs: number) {
+  const quote = book.quote(market, side, notionalUsd, nowMs);
+  const dailyCarry = (notionalUsd * quote.dailyCarryRatePct) / 100;
   return {
-    market: input.market,
-    side: input.side,
-    notional_usd: input.notionalUsd,
-    tenor_days: input.tenorDays,
-    maturity: toIso(nowMs + input.tenorDays * book.config.dayMs),
+    market,
+    side,
+    notional_usd: notionalUsd,
+    tenor_days: tenorDays,
+    maturity: toIso(nowMs + tenorDays * book.config.dayMs),
     pricing: {
       market_price: quote.marketPrice,
       execution_price: quote.executionPrice,
@@ -170,8 +170,8 @@ export function quoteView(book: Book, input: OpenRequest, nowMs: number) {
     carry: {
       daily_usdc: roundMoney(dailyCarry),
       daily_rate_pct: quote.dailyCarryRatePct,
-      total_usdc: roundMoney(dailyCarry * input.tenorDays),
-      total_rate_pct: roundRatePct(quote.dailyCarryRatePct * input.tenorDays),
+      total_usdc: roundMoney(dailyCarry * tenorDays),
+      total_rate_pct: roundRatePct(quote.dailyCarryRatePct * tenorDays),
     },
     upfront: {
       required_margin_usdc: quote.requiredMarginUsdc,

@@ -107,13 +107,13 @@ function pidAlive(pid: number) {
 }
 
 /** The one liveness: true while the holding process runs, or cannot be checked (another host). */
-export function isAlive(holder: Pick<RecordedHolder, 'pid' | 'host' | 'start'>) {
-  if (holder.host !== hostname()) return true;
-  if (!pidAlive(holder.pid)) return false;
-  if (holder.start === undefined) return true;
-  const start = processStart(holder.pid);
+export function isAlive({ pid, host, start }: Pick<RecordedHolder, 'pid' | 'host' | 'start'>) {
+  if (host !== hostname()) return true;
+  if (!pidAlive(pid)) return false;
+  if (start === undefined) return true;
+  const running = processStart(pid);
   // No /proc (another system) says nothing either way: the pid exists.
-  return start === undefined || start === holder.start;
+  return running === undefined || running === start;
 }
 
 export const HOLDER = z.looseObject({ pid: z.number(), host: z.string(), since: z.string(), session: z.string() });

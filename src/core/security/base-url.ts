@@ -77,11 +77,12 @@ export function checkBaseUrl(raw: string, source: string) {
   if (!URL.canParse(raw.trim()))
     throw new UsageError(`The base URL from ${source} is not a URL: "${raw}". Expected https://host/path/v2.`);
   const url = new URL(raw.trim());
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new UsageError(`The base URL from ${source} must use https:// (got ${url.protocol}//).`);
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    const why = localhostNameNote(url.hostname) ?? 'the API is HTTPS only; http:// is allowed for loopback hosts alone';
-    throw new UsageError(`Refusing plain http:// to ${url.hostname} (from ${source}): ${why}.`);
+  const { protocol, hostname } = url;
+  if (protocol !== 'https:' && protocol !== 'http:')
+    throw new UsageError(`The base URL from ${source} must use https:// (got ${protocol}//).`);
+  if (protocol === 'http:' && !isLoopbackHost(hostname)) {
+    const why = localhostNameNote(hostname) ?? 'the API is HTTPS only; http:// is allowed for loopback hosts alone';
+    throw new UsageError(`Refusing plain http:// to ${hostname} (from ${source}): ${why}.`);
   }
   if (url.username || url.password) throw new UsageError(`The base URL from ${source} must not carry credentials.`);
   if (url.search || url.hash) throw new UsageError(`The base URL from ${source} must not have a query or fragment.`);

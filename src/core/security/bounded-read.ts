@@ -79,10 +79,10 @@ function refuseKind(stats: Stats) {
 const PIECE_BYTES = 256 * 1024;
 
 /** Throws why this file (judged by path, or already open: the journal to append) may not be read as `reading` asks. */
-export function refuseUnfit(stats: Stats, reading: FileReading, path: string) {
+export function refuseUnfit(stats: Stats, { maxBytes, guard }: FileReading, path: string) {
   refuseKind(stats);
-  if (stats.size > reading.maxBytes) throw tooLarge(reading.maxBytes);
-  if (reading.guard) refuseOthers(stats, reading.guard, path);
+  if (stats.size > maxBytes) throw tooLarge(maxBytes);
+  if (guard) refuseOthers(stats, guard, path);
 }
 
 /** Throws unless only its owner, this user or root, may change it (and, `private`, read it): root too trusts no other user's file or folder. */
@@ -135,14 +135,14 @@ function trustFolder(stats: Stats, path: string) {
 }
 
 /** Makes `dir` (and its parents) 0700 where missing; one that is there is used only when refuseUntrustedFolder trusts it, then tightened to 0700. `inside`: made inside a folder hedge uses, which is judged too, and never through a link. */
-export function makePrivateDir(dir: string, options: { inside?: boolean } = {}) {
+export function makePrivateDir(dir: string, { inside }: { inside?: boolean } = {}) {
   // Judged before anything is made in it.
-  if (options.inside) refuseUntrustedFolder(dirname(dir));
+  if (inside) refuseUntrustedFolder(dirname(dir));
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Windows has no modes, and opens no folder.
   if (process.platform === 'win32') return;
   // (Linux answers a link opened with O_DIRECTORY and O_NOFOLLOW with ENOTDIR, not ELOOP.)
-  const fd = openSync(dir, constants.O_RDONLY | (options.inside ? constants.O_NOFOLLOW : constants.O_DIRECTORY));
+  const fd = openSync(dir, constants.O_RDONLY | (inside ? constants.O_NOFOLLOW : constants.O_DIRECTORY));
   try {
     // Judged before the chmod: another user's folder is refused, never made to look private.
     trustFolder(fstatSync(fd), dir);
@@ -171,7 +171,7 @@ export function openRegularFileSync(path: string, reading: FileReading) {
 export function readRegularFileSync(path: string, reading: FileReading) {
   const fd = openRegularFileSync(path, reading);
   try {
-    const pieces: Buffer[] = [];
+    const pieces = [];
     let total = 0;
     for (;;) {
       // One byte past the bound is enough to tell that the file is over it.
@@ -213,11 +213,13 @@ export async function readRegularFile(path: string, options: FileReading & { sig
 }
 
 /** A stream's bytes up to its end, at most `maxBytes`: past the bound it is refused (ReadRefused) and the stream destroyed, as it is when the signal fires (a pipe held open must not keep the process). */
-export function readBoundedStream(stream: NodeJS.ReadableStream, options: { maxBytes: number; signal?: AbortSignal }) {
-  const { maxBytes, signal } = options;
+export function readBoundedStream(
+  stream: NodeJS.ReadableStream,
+  { maxBytes, signal }: { maxBytes: number; signal?: AbortSignal },
+) {
   const letGo = () => (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
   const read = async () => {
-    const chunks: Buffer[] = [];
+    const chunks = [];
     let total = 0;
     for await (const chunk of stream) {
       const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;

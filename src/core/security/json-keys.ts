@@ -45,9 +45,13 @@ function nestedPast(text: string, maxDepth: number) {
 }
 
 /** The object `text` holds as `schema` reads it, else (a string) why not; `bounds` are checked before JSON.parse, so nothing that walks the value can overflow the stack. */
-export function readBoundedJson<S extends z.ZodMiniType<object>>(text: string, bounds: JsonBounds, schema: S) {
-  if (Buffer.byteLength(text) > bounds.maxBytes) return `over ${sizeInWords(bounds.maxBytes)}`;
-  if (nestedPast(text, bounds.maxDepth)) return `nested deeper than ${bounds.maxDepth} levels`;
+export function readBoundedJson<S extends z.ZodMiniType<object>>(
+  text: string,
+  { maxBytes, maxDepth }: JsonBounds,
+  schema: S,
+) {
+  if (Buffer.byteLength(text) > maxBytes) return `over ${sizeInWords(maxBytes)}`;
+  if (nestedPast(text, maxDepth)) return `nested deeper than ${maxDepth} levels`;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -69,7 +73,7 @@ export function issueWords(error: z.core.$ZodError) {
 /** Every key that appears more than once in one object of `text`, at most `limit` of them. */
 export function repeatedKeys(text: string, limit = Infinity) {
   const stack: Frame[] = [];
-  const found: { key: string; path: ReadonlyArray<string | number> }[] = [];
+  const found = [];
   let at = 0;
   while (at < text.length && found.length < limit) {
     const code = text.charCodeAt(at);

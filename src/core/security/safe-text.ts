@@ -72,18 +72,14 @@ export function safeJson(value: unknown, space?: number) {
 }
 
 /** A copy of a JSON value with every string and every object key passed through `escape` (safeText unless told): the one walker over names and values, for every output. */
-export function safeDeep<T>(value: T, escape: (text: string) => string = safeText) {
-  return sanitiseValue(value, escape) as T;
-}
-
-function sanitiseValue(value: unknown, escape: (text: string) => string): unknown {
-  if (typeof value === 'string') return escape(value);
-  if (Array.isArray(value)) return value.map((item) => sanitiseValue(item, escape));
+export function safeDeep<T>(value: T, escape: (text: string) => string = safeText): T {
+  if (typeof value === 'string') return escape(value) as T;
+  if (Array.isArray(value)) return value.map((item) => safeDeep(item, escape)) as T;
   if (value !== null && typeof value === 'object') {
     // What JSON.stringify would write for it (a Date as its text).
-    if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
-      return sanitiseValue((value as { toJSON: () => unknown }).toJSON(), escape);
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [escape(key), sanitiseValue(item, escape)]));
+    const { toJSON } = value as { toJSON?: unknown };
+    if (typeof toJSON === 'function') return safeDeep(toJSON.call(value), escape) as T;
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [escape(key), safeDeep(item, escape)])) as T;
   }
   return value;
 }
@@ -103,12 +99,10 @@ export function safeStyled(text: string) {
 }
 
 // Text that goes to a Slack channel (the keeper's alerts to --alert-url and --alert-cmd, whose `text` Slack and Slack-compatible chats render).
-const SLACK_CONTROL = /[&<>]/;
-const SLACK_CONTROL_ALL = /[&<>]/g;
+const SLACK_CONTROL = /[&<>]/g;
 const ENTITY: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
 /** safeText, then Slack's three escapes: the string as a Slack message shows it, and nothing more. */
 export function slackText(value: string) {
-  const safe = safeText(value);
-  return SLACK_CONTROL.test(safe) ? safe.replace(SLACK_CONTROL_ALL, (char) => ENTITY[char]) : safe;
+  return safeText(value).replace(SLACK_CONTROL, (char) => ENTITY[char]);
 }

@@ -53,7 +53,7 @@ export function storeUrlSecrets(raw: string) {
     const password = /^[a-z][a-z0-9+.-]*:\/\/[^:@/]*:(.*)@/i.exec(raw.trim())?.[1];
     return password ? [password] : [];
   }
-  const secrets: string[] = [];
+  const secrets = [];
   if (url.password) {
     secrets.push(url.password);
     try {
@@ -65,10 +65,6 @@ export function storeUrlSecrets(raw: string) {
   for (const [name, value] of url.searchParams)
     if (SECRET_PARAMETERS.includes(name.toLowerCase()) && value) secrets.push(value);
   return [...new Set(secrets)];
-}
-
-export function storeUrlHasPassword(raw: string) {
-  return storeUrlSecrets(raw).length > 0;
 }
 
 /** The URL shown redacted, once it is a store URL the client reads as written; its secrets are registered with the scrubber first. Else exit 2 naming `source`: `notStore` says what is expected, `write` the form to write. */

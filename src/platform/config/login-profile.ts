@@ -8,7 +8,7 @@ import type { StoreData, StoredProfile } from './store-schema.js';
 import { environmentOfKey, redactKey } from '../../core/security/secrets.js';
 import type { KeyLocation } from './key-store.js';
 import { currentProfile } from './credentials.js';
-import { checkStoreUrl, storeUrlHasPassword } from '../../core/security/store-url.js';
+import { checkStoreUrl, storeUrlSecrets } from '../../core/security/store-url.js';
 import { ReadRefused, readBoundedStream, readCaFile } from '../../core/security/bounded-read.js';
 
 /** Profile `hedge login` (and `logout`) acts on when neither --profile nor HEDGE_PROFILE names one and none is current. */
@@ -44,7 +44,7 @@ export function checkJournalUrl(raw: string) {
       "is not allowed; expected postgres://USER@HOST:PORT/DATABASE (or postgresql://…), or `local` for this machine's file",
     write: 'postgres://USER@HOST:PORT/DATABASE',
   });
-  if (storeUrlHasPassword(value))
+  if (storeUrlSecrets(value).length)
     throw new UsageError(
       `--journal-url: ${shown} carries a password, which a command line shows to \`ps\` and keeps in shell history; nothing was saved. Leave it out and put it in ~/.pgpass or PGPASSWORD (or set HEDGE_JOURNAL_URL in the environment instead).`,
     );

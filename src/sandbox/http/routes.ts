@@ -46,13 +46,15 @@ interface RouteContext {
 
 const ONCHAIN = { source: 'onchain' };
 
+const marketNames = (book: Book) => book.markets.map((listed) => listed.market);
+
 /** A listed market (`open`: and open to new notional), else the spec's refusal. */
 function requireMarket(book: Book, market: string, open = true) {
   const definition = book.findMarket(market);
   if (!definition)
     throw new ApiError(400, 'market_not_available', `market ${market} is not available to this account`, {
       market,
-      allowed_markets: book.markets.map((listed) => listed.market),
+      allowed_markets: marketNames(book),
     });
   if (open && definition.status !== 'open')
     throw new ApiError(400, 'market_disabled', `market ${market} is ${definition.status}`, {
@@ -88,7 +90,7 @@ function requireRoomFor(book: Book, account: AccountState, market: string, side:
 function getPrices({ book, request, nowMs, dialect }: RouteContext) {
   const symbols = request.query.symbols?.split(',').map((symbol) => symbol.trim());
   const timestamp = toIso(nowMs);
-  const prices = (symbols?.filter(Boolean) ?? book.markets.map((definition) => definition.market)).map((market) => ({
+  const prices = (symbols?.filter(Boolean) ?? marketNames(book)).map((market) => ({
     market,
     price: book.midPrice(requireMarket(book, market, false).market, nowMs),
     timestamp,
@@ -113,7 +115,7 @@ const pageSizeOf = ({ query }: EngineRequest, dialect: WireDialect) =>
 function page<T>(items: readonly T[], request: EngineRequest, dialect: WireDialect, keep = (_item: T) => true) {
   const pageSize = pageSizeOf(request, dialect);
   const skip = dialect.paging === 'cursor' ? decodeCursor(request.query.cursor) : 0;
-  const kept: T[] = [];
+  const kept = [];
   let seen = 0;
   let more = false;
   for (const item of items) {
@@ -238,7 +240,7 @@ export function changeParts<H extends Pick<HedgeState, 'notionalUsd'>>(
   if (action === 'add') return [{ hedge: newestFirst[0], notionalUsd: requestedUsd }];
   const whole = action === 'close' || (hedges.length > 1 && reductionClosesFully(sideNotional(hedges), requestedUsd));
   let left = whole ? Infinity : requestedUsd;
-  const parts: { hedge: H; notionalUsd: number }[] = [];
+  const parts = [];
   for (const hedge of newestFirst) {
     if (left <= 0) break;
     const taken = Math.min(left, hedge.notionalUsd);
@@ -304,7 +306,7 @@ const ROUTES: [string | RegExp, Record<string, (context: RouteContext) => Answer
       GET: ({ book, nowMs }) =>
         succeeded(
           book.markets.map((definition) => marketView(book, definition, nowMs)),
-          { ...ONCHAIN, allowed_markets: book.markets.map((definition) => definition.market) },
+          { ...ONCHAIN, allowed_markets: marketNames(book) },
         ),
     },
   ],

@@ -30,12 +30,25 @@ export async function serveSandbox(options: SandboxOptions, io: ServeIo) {
   ];
   io.stdout.write(lines(exports));
 
-  const { dateSkewMs, viewLagMs, recordLagMs, settlementDelayMs, dayMs } = options;
+  const {
+    fault5xx,
+    fault429,
+    dropAfterCommit,
+    latencyMs,
+    dateSkewMs,
+    seed,
+    rateLimit,
+    stateFile,
+    viewLagMs,
+    recordLagMs,
+    settlementDelayMs,
+    dayMs,
+  } = options;
   const faults = [
-    options.fault5xx && `5xx ${options.fault5xx}`,
-    options.fault429 && `429 ${options.fault429}`,
-    options.dropAfterCommit && `drop-after-commit ${options.dropAfterCommit}`,
-    options.latencyMs && `latency ${options.latencyMs} ms`,
+    fault5xx && `5xx ${fault5xx}`,
+    fault429 && `429 ${fault429}`,
+    dropAfterCommit && `drop-after-commit ${dropAfterCommit}`,
+    latencyMs && `latency ${latencyMs} ms`,
     options.hostileText && 'hostile text',
     dateSkewMs && `Date header ${dateSkewMs > 0 ? '+' : ''}${dateSkewMs / 1000} s off`,
   ].filter(Boolean);
@@ -55,8 +68,8 @@ export async function serveSandbox(options: SandboxOptions, io: ServeIo) {
   ].filter(Boolean);
   io.stderr.write(
     lines([
-      `Hedge sandbox listening on ${sandbox.baseUrl} (test keys only, state in ${options.stateFile ? `memory and ${options.stateFile}` : 'memory'}).`,
-      `Fill delay ${fillDelayMs} ms, fail rate ${options.failRate ?? 0}, clock speed ${options.clockSpeed ?? 1}x${options.seed !== undefined ? `, seed ${options.seed}` : ''}${options.rateLimit ? `, rate limit ${options.rateLimit}/s per key` : ''}, ${wire.name} wire dialect.`,
+      `Hedge sandbox listening on ${sandbox.baseUrl} (test keys only, state in ${stateFile ? `memory and ${stateFile}` : 'memory'}).`,
+      `Fill delay ${fillDelayMs} ms, fail rate ${options.failRate ?? 0}, clock speed ${options.clockSpeed ?? 1}x${seed !== undefined ? `, seed ${seed}` : ''}${rateLimit ? `, rate limit ${rateLimit}/s per key` : ''}, ${wire.name} wire dialect.`,
       `Injected faults: ${faults.length ? faults.join(', ') : 'none'}.`,
       timing.length && `Timing: ${timing.join(', ')}.`,
       options.tls && 'HTTPS with a local CA: clients must trust the NODE_EXTRA_CA_CERTS file printed on stdout.',

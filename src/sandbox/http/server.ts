@@ -65,18 +65,11 @@ function generateTestKey() {
   return `hpk_test_${rest}`;
 }
 
-function requestId() {
-  const half = () =>
-    Math.floor(Math.random() * 0x1_0000_0000)
-      .toString(16)
-      .padStart(8, '0');
-  return `req_${half()}${half()}`;
-}
-
 export async function startSandbox(options: SandboxOptions = {}) {
   const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [generateTestKey()];
   const host = hostEngine(options, apiKeys);
   const faults = faultInjector(options, String(options.seed ?? DEFAULT_SEED));
+  const { socketPath } = options;
   // tls.ts (openssl through child_process, os, fs/promises) is loaded only to serve HTTPS.
   const certificates = options.tls ? await (await import('./tls.js')).generateCertificates() : undefined;
   const requestLog: RequestLogEntry[] = [];
@@ -102,23 +95,21 @@ export async function startSandbox(options: SandboxOptions = {}) {
     socket.once('close', () => sockets.delete(socket));
   });
   const bindHost = options.host ?? '127.0.0.1';
-  server.listen(
-    options.socketPath !== undefined ? { path: options.socketPath } : { host: bindHost, port: options.port ?? 0 },
-  );
+  server.listen(socketPath !== undefined ? { path: socketPath } : { host: bindHost, port: options.port ?? 0 });
   await once(server, 'listening');
   const address = server.address();
   // 0 on a local socket.
   const port = typeof address === 'object' && address ? address.port : 0;
   // On a local socket the URL names no port: `localhost` is only what the Host header says.
   const authority =
-    options.socketPath !== undefined ? 'localhost' : `${bindHost.includes(':') ? `[${bindHost}]` : bindHost}:${port}`;
+    socketPath !== undefined ? 'localhost' : `${bindHost.includes(':') ? `[${bindHost}]` : bindHost}:${port}`;
 
   return {
     baseUrl: `${certificates ? 'https' : 'http'}://${authority}${SANDBOX_BASE_PATH}`,
     apiKey: apiKeys[0],
     apiKeys,
     ...(certificates && { caFile: certificates.caFile }),
-    ...(options.socketPath !== undefined && { socketPath: options.socketPath }),
+    ...(socketPath !== undefined && { socketPath }),
     port,
     startedAfresh: host.startedAfresh,
     requestLog,
@@ -146,7 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
 
   /** One request: read, logged (pending), then answered as the faults plan it. */
   async function onRequest(req: IncomingMessage, res: ServerResponse) {
-    res.setHeader('x-request-id', requestId());
+    res.setHeader('x-request-id', `req_${process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex')}`);
     const realTimeMs = host.realNow();
     const sandboxTimeMs = host.clock.now();
     // The server's own time, as a real server's Date header gives it: with a fast or advanced clock it is the

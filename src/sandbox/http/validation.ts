@@ -72,8 +72,7 @@ export function readChangeNotional(body: JsonObject, field: string, refusedField
 }
 
 export function readClientReference(body: JsonObject) {
-  const reference = body.client_reference;
-  if (reference === undefined || reference === null) return;
+  if (body.client_reference == null) return;
   return readShortText(body, 'client_reference', MAX_CLIENT_REFERENCE_LENGTH);
 }
 
