@@ -65,6 +65,15 @@ function generateTestKey() {
   return `hpk_test_${rest}`;
 }
 
+// Math.random, not node:crypto: a demo quote runs without loading crypto (test/build/startup-imports.test.ts).
+function requestId() {
+  const half = () =>
+    Math.floor(Math.random() * 0x1_0000_0000)
+      .toString(16)
+      .padStart(8, '0');
+  return `req_${half()}${half()}`;
+}
+
 export async function startSandbox(options: SandboxOptions = {}) {
   const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [generateTestKey()];
   const host = hostEngine(options, apiKeys);
@@ -137,7 +146,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
 
   /** One request: read, logged (pending), then answered as the faults plan it. */
   async function onRequest(req: IncomingMessage, res: ServerResponse) {
-    res.setHeader('x-request-id', `req_${process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex')}`);
+    res.setHeader('x-request-id', requestId());
     const realTimeMs = host.realNow();
     const sandboxTimeMs = host.clock.now();
     // The server's own time, as a real server's Date header gives it: with a fast or advanced clock it is the
