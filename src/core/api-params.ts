@@ -1,6 +1,6 @@
 // `hedge api` parameters, as `gh api` takes them: `-f key=value` is a string, `-F key=value` is typed (true, false, null and numbers become JSON literals; `@file` is the file's text, `@-` stdin's); `key[sub]=…` nests an object and `key[]=…` appends to a list.
 import { UsageError } from './errors.js';
-import { echo } from './input.js';
+import { echo, notAllowed } from './input.js';
 
 type ParamValue = string | number | boolean | null | ParamValue[] | { [key: string]: ParamValue };
 type Params = Record<string, ParamValue>;
@@ -130,5 +130,5 @@ export function parseApiMethod(raw: string | undefined) {
   if (raw === undefined) return 'GET';
   const upper = raw.trim().toUpperCase();
   if ((API_METHODS as readonly string[]).includes(upper)) return upper as ApiMethod;
-  throw new UsageError(`-X: ${echo(raw)} is not allowed; expected ${API_METHODS.join(', ')}.`);
+  throw notAllowed('-X', raw, API_METHODS.join(', '));
 }

@@ -1,8 +1,7 @@
 // Durations as a person types them: `30m`, `6h`, `1d`, `1d12h`, `2w`; and a point in time as `--since`/`--until`
 // take it, read one way by every command: a date (midnight UTC), an ISO time (UTC when no zone is given), or a time
 // ago whose calendar months are `mo`, as `m` is minutes.
-import { UsageError } from './errors.js';
-import { echo } from './input.js';
+import { notAllowed } from './input.js';
 import { utcDay } from './utc-text.js';
 import { DAY_MS } from './vocabulary.js';
 
@@ -20,14 +19,11 @@ export function parseDuration(raw: string, name: string, units = 'mhdw', maxMs =
   );
   const allowed = `a duration such as ${examples.slice(0, -1).join(', ')} or ${examples.at(-1)} (${units.split('').join(', ')})`;
   // Amounts each with one of the units this option takes.
-  if (!new RegExp(`^(\\d+(\\.\\d+)?[${units}])+$`).test(value))
-    throw new UsageError(`${name}: ${echo(raw)} is not allowed; expected ${allowed}.`);
+  if (!new RegExp(`^(\\d+(\\.\\d+)?[${units}])+$`).test(value)) throw notAllowed(name, raw, allowed);
   let ms = 0;
   for (const [, amount, unit] of value.matchAll(/(\d+(?:\.\d+)?)([smhdw])/g)) ms += Number(amount) * UNIT_MS[unit];
   if (!(ms > 0) || ms > maxMs)
-    throw new UsageError(
-      `${name}: ${echo(raw)} is not allowed; expected ${allowed}, more than 0${maxMs === MAX_DURATION_MS ? ' and at most 366d' : ''}.`,
-    );
+    throw notAllowed(name, raw, `${allowed}, more than 0${maxMs === MAX_DURATION_MS ? ' and at most 366d' : ''}`);
   return { ms: Math.round(ms), text: value };
 }
 

@@ -18,6 +18,11 @@ export function echo(raw: string) {
   return JSON.stringify(shown);
 }
 
+/** The refusal of a value typed for `name`, saying what `name` takes. */
+export function notAllowed(name: string, raw: unknown, allowed: string) {
+  return new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected ${allowed}.`);
+}
+
 /** What echo() produced: a JSON string literal. */
 const ECHOED = /"(?:[^"\\]|\\.)*"/g;
 
@@ -55,8 +60,7 @@ export function parseMarket(raw: string | undefined) {
 
 export function parseSide(raw: string | undefined): Side {
   const value = required('side', raw, 'buy or sell').toLowerCase();
-  if (value !== 'buy' && value !== 'sell')
-    throw new UsageError(`side: ${echo(raw!)} is not allowed; expected buy or sell.`);
+  if (value !== 'buy' && value !== 'sell') throw notAllowed('side', raw, 'buy or sell');
   return value;
 }
 
@@ -111,7 +115,7 @@ export function parseTenor(raw: string | undefined) {
   const value = required('--tenor', raw, '1, 3 or 7 (days)').replace(/d$/i, '');
   if (value === '1' || value === '3' || value === '7') return Number(value) as 1 | 3 | 7;
   const unit = /^[\d.]+\s*[a-z]/i.test(value) ? '; d is the only unit (3d is 3 days)' : '';
-  throw new UsageError(`--tenor: ${echo(raw!)} is not allowed; expected 1, 3 or 7 (days)${unit}.`);
+  throw notAllowed('--tenor', raw, `1, 3 or 7 (days)${unit}`);
 }
 
 /** How many rows `hedges` and `history` list without --limit or --all: hedge's own length, the same on every server (read across pages of whatever size the server uses), never the server's page. */
@@ -139,7 +143,7 @@ export function parseWholeNumber(
   allowed = `a whole number from ${min} to ${max}`,
 ) {
   const value = readDecimal(raw, { min, max, decimals: 0 });
-  if (value === undefined) throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected ${allowed}.`);
+  if (value === undefined) throw notAllowed(name, raw, allowed);
   return value;
 }
 
@@ -172,7 +176,7 @@ export function parseDecimal(raw: unknown, range: DecimalRange & { name: string;
   if (value !== undefined) return value;
   const { name, unit, min, max, example } = range;
   const bounds = range.aboveMin ? `above ${min} and at most ${max}` : `from ${min} to ${max}`;
-  throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected ${unit} ${bounds}, e.g. ${example}.`);
+  throw notAllowed(name, raw, `${unit} ${bounds}, e.g. ${example}`);
 }
 
 /** How long after an identical write ended a re-run is refused without --again: HEDGE_REPEAT_WINDOW minutes (10; 0 turns it off). */
@@ -205,10 +209,7 @@ export function parseStatus(raw: unknown) {
   if (raw === undefined) return;
   const value = String(raw).trim().toLowerCase();
   const found = HEDGE_STATUSES.find((status) => status === value);
-  if (!found)
-    throw new UsageError(
-      `--status: ${echo(String(raw))} is not allowed; expected one of ${HEDGE_STATUSES.join(', ')}.`,
-    );
+  if (!found) throw notAllowed('--status', raw, `one of ${HEDGE_STATUSES.join(', ')}`);
   return found;
 }
 
@@ -249,8 +250,10 @@ export function parseClientReference(raw: unknown) {
   const value = String(raw);
   // The spec shows no constraint; refuse only what cannot be a sensible deal id.
   if (!value.trim() || value.length > 128 || hasUnsafeText(value))
-    throw new UsageError(
-      `--ref: ${echo(value)} is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).`,
+    throw notAllowed(
+      '--ref',
+      value,
+      '1 to 128 printable characters (no control, bidirectional or zero-width characters)',
     );
   // A reference is stored on the server, in the journal and in every listing: it must never be a key.
   if (containsKeyShape(value))
