@@ -53,8 +53,9 @@ export function errorResponse({ status, headers, code, message, details }: ApiEr
   return { status, headers: { ...headers }, body: { data: null, error, meta: {} } };
 }
 
-export function validationError(field: string, reason: string) {
-  return new ApiError(400, 'validation_error', `${field} ${reason}`, { field, reason });
+/** A 400 naming the field and why; `more` details follow those two. */
+export function validationError(field: string, reason: string, more?: Record<string, unknown>) {
+  return new ApiError(400, 'validation_error', `${field} ${reason}`, { field, reason, ...more });
 }
 
 export function notFoundError(path: string) {

@@ -89,14 +89,10 @@ export function readPageSize(query: Record<string, string>, parameter: string, d
 /** A strict server's answer to a query parameter it does not know: 400 naming it. */
 export function refuseUnknownQuery(query: Record<string, string>, known: readonly string[]) {
   const unknown = Object.keys(query).find((name) => !known.includes(name));
-  if (unknown !== undefined) {
-    const reason = `is not a query parameter of this endpoint (known: ${known.join(', ')})`;
-    throw new ApiError(400, 'validation_error', `${unknown} ${reason}`, {
-      field: unknown,
-      reason,
+  if (unknown !== undefined)
+    throw validationError(unknown, `is not a query parameter of this endpoint (known: ${known.join(', ')})`, {
       allowed: [...known],
     });
-  }
 }
 
 /** The status filter: the spec's five, and the dialect's own extra statuses. */
