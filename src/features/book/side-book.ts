@@ -29,11 +29,6 @@ export function sameSide(a: SideAfter, b: SideAfter) {
   return sameHedges(a, b) && Math.abs(a.notional_usd - b.notional_usd) < 0.005;
 }
 
-/** Whether a book shows the side exactly as an action left it. */
-export function sideUnchangedSince(book: SideBook, after: SideAfter) {
-  return sameSide(sideAfterOf(book), after);
-}
-
 function hedgeRecord(hedge: Hedge) {
   const maturity = Date.parse(hedge.maturity_at ?? '');
   return {

@@ -9,7 +9,7 @@ import { withSideLock } from '../write/account-lock.js';
 import { ownRowTest } from '../write/row-trust.js';
 import { sentBy, type Identity } from '../write/identity.js';
 import { answeredOpens } from '../write/wait.js';
-import { checkOpenAfterClose } from '../trade/pre-trade.js';
+import { runPreTradeChecks } from '../trade/pre-trade.js';
 import { finishJournaled } from '../trade/resume.js';
 import { newGroup, resumeRollOutcome, runRoll } from '../trade/roll.js';
 import { stepRecord } from '../trade/trade-actions.js';
@@ -208,7 +208,13 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
       for (const write of step.writes ?? []) {
         const { check, say: fields } = wouldSay(write);
         const { market, side } = write.row;
-        if (check) await checkOpenAfterClose(await ports.client(), market, side, check.notionalUsd, check.freedUsd);
+        if (check)
+          await runPreTradeChecks(
+            await ports.client(),
+            { market, side, notionalUsd: check.notionalUsd, action: 'open' },
+            undefined,
+            check.freedUsd,
+          );
         say.event(fields);
       }
       if (step.writes) return;

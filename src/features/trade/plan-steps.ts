@@ -20,9 +20,12 @@ export function underPlanLocks<T>(
 /** One step sent and waited for (`wait`), with the key journaled for it earlier (a resumed step) or a new one: the
  * plan's one confirmation covered it, with its checks, and an agent's limits admitted the whole plan. */
 export async function sendStep(ports: WritePorts, record: TradeRecord, wait: boolean, idempotencyKey?: string) {
-  const confirmed = { ...record, confirmed: true, checked: true };
-  const options = { wait, dryRun: false, fresh: false, idempotencyKey };
-  return (await sendTrade(ports, await ports.client(), confirmed, options)) as {
+  return (await sendTrade(
+    ports,
+    await ports.client(),
+    { ...record, confirmed: true, checked: true },
+    { wait, dryRun: false, fresh: false, idempotencyKey },
+  )) as {
     entry: JournalEntry;
     answer?: unknown;
     result?: unknown;

@@ -5,7 +5,7 @@ import type { Account, Market } from '../../platform/api/schemas.js';
 import { formatUsd } from '../../core/number-format.js';
 import { preTradeProblem, type PreTradeRequest } from './pre-trade-rules.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
-import { HEDGE_STATUSES, type Side } from '../../core/vocabulary.js';
+import { HEDGE_STATUSES } from '../../core/vocabulary.js';
 import {
   ApiError,
   AuthError,
@@ -19,17 +19,6 @@ import { endedHedgeIds } from '../book/side-book.js';
 import { messageOf, safeText } from '../../core/security/safe-text.js';
 import { sameReference } from '../../core/input.js';
 import { shellWord } from '../../core/program.js';
-
-/** The checks of an open counted as after a close that freed `freedUsd` of the side (a roll's): that notional is back in the side's capacity and the account's headroom; a fact not read stops it. */
-export function checkOpenAfterClose(
-  client: HedgeClient,
-  market: string,
-  side: Side,
-  notionalUsd: number,
-  freedUsd: number,
-) {
-  return runPreTradeChecks(client, { market, side, notionalUsd, action: 'open' }, undefined, freedUsd);
-}
 
 /** What the checks before a trade use: they read the book and say what they saw. */
 type PreTradePorts = Pick<CommandContext, 'notify' | 'hedgeCommand'>;

@@ -27,7 +27,7 @@ import { guardLiveAction } from '../write/live-guard.js';
 import { findSide } from '../book/positions.js';
 import { readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
-import { checkOpenAfterClose } from './pre-trade.js';
+import { runPreTradeChecks } from './pre-trade.js';
 import { days, stringOf, tradeAction, tradeRecord, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
 import { identityOf, sentBy } from '../write/identity.js';
@@ -503,7 +503,14 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
 
     const plan = await planRoll();
     const { notionalUsd, closing, trades } = plan;
-    if (!req.skipChecks) await checkOpenAfterClose(client, market, side, notionalUsd, closing ? notionalUsd : 0);
+    // The close's notional is back in the side's capacity and the account's headroom when the open is checked.
+    if (!req.skipChecks)
+      await runPreTradeChecks(
+        client,
+        { market, side, notionalUsd, action: 'open' },
+        undefined,
+        closing ? notionalUsd : 0,
+      );
     // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
     const reference = req.clientReference ?? plan.reference;
     const several = (plan.hedges?.length ?? 0) > 1 ? plan.hedges : undefined;

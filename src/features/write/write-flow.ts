@@ -35,7 +35,7 @@ import {
   type JournalPatch,
   type SideAfter,
 } from '../../platform/journal/index.js';
-import { readSideInStep, sideUnchangedSince } from '../book/side-book.js';
+import { readSideInStep, sameSide, sideAfterOf } from '../book/side-book.js';
 import { HOUR_MS, type Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
@@ -297,8 +297,8 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     const moved = action.side;
     const unchanged =
       recent.side_after && moved
-        ? sideUnchangedSince(
-            (await readSideInStep(ports, await ports.client(), moved.market, moved.side as Side)).book,
+        ? sameSide(
+            sideAfterOf((await readSideInStep(ports, await ports.client(), moved.market, moved.side as Side)).book),
             recent.side_after,
           )
         : undefined;
