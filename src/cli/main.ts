@@ -60,24 +60,24 @@ class HedgeCommand extends Command {
   override error(message: string, errorOptions?: { code?: string; exitCode?: number }): never {
     if (errorOptions?.code !== 'commander.missingArgument' && errorOptions?.code !== 'commander.optionMissingArgument')
       return super.error(message, errorOptions);
-    const words = lineage(this).map((command) => command.name());
     const example = this.example === undefined ? '' : `, e.g. \`${this.example}\``;
-    return super.error(`${message}; usage: \`${words.reverse().join(' ')} ${this.usage()}\`${example}.`, errorOptions);
+    return super.error(
+      `${message}; usage: \`${commandWords(this).join(' ')} ${this.usage()}\`${example}.`,
+      errorOptions,
+    );
   }
 
   /** Called by commander's parser (not in its typings) for an option no command on the path declares. */
   unknownOption(flag: string) {
-    const path = lineage(this);
-    const words = path
-      .slice(0, -1)
-      .map((command) => command.name())
-      .reverse();
     // This command's options first (they win a tie), then each parent's: the global ones last.
-    const candidates = path.flatMap((command) =>
+    const candidates = lineage(this).flatMap((command) =>
       command.options.flatMap((option) => (option.long ? [option.long] : [])),
     );
     candidates.push('--help');
-    return this.error(unknownOptionMessage(flag, candidates, words), { code: 'commander.unknownOption', exitCode: 2 });
+    return this.error(unknownOptionMessage(flag, candidates, commandWords(this).slice(1)), {
+      code: 'commander.unknownOption',
+      exitCode: 2,
+    });
   }
 }
 
@@ -85,6 +85,12 @@ class HedgeCommand extends Command {
 function lineage(command: Command | null): Command[] {
   return command ? [command, ...lineage(command.parent)] : [];
 }
+
+/** The names from the program down to `command` (`hedge keep run`). */
+const commandWords = (command: Command) =>
+  lineage(command)
+    .map((each) => each.name())
+    .reverse();
 
 /** Commander puts its suggestion on a second line; bad input is always exactly one line on stderr. */
 function oneLine(text: string) {

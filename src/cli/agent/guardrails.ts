@@ -166,7 +166,7 @@ export class AgentGuardrails {
   /** The agent's entries of this account in the last 24 h that did something. */
   private async countedEntries() {
     const since = this.session.clock.now() - DAY_WINDOW_MS;
-    return withCallContext(this.session, new AbortController().signal, async (ctx) => {
+    return withCallContext(this.session, async (ctx) => {
       const identity = await identityOf(ctx);
       return (await (await ctx.journal()).list({ since })).filter(
         (entry) => entry.via === 'agent' && sentBy(identity, entry) && !DID_NOTHING.has(entry.outcome),

@@ -69,12 +69,8 @@ function callContext(session: AgentSession, signal: AbortSignal, yes: boolean, m
 }
 
 /** Runs `work` with a context like a tool call's, for what the agent interface reads itself (the agent's limits: the book, a plan, the journal). */
-export async function withCallContext<T>(
-  session: AgentSession,
-  signal: AbortSignal,
-  work: (ctx: CommandContext) => Promise<T>,
-) {
-  const { ctx } = callContext(session, signal, false);
+export async function withCallContext<T>(session: AgentSession, work: (ctx: CommandContext) => Promise<T>) {
+  const { ctx } = callContext(session, new AbortController().signal, false);
   try {
     return await work(ctx);
   } finally {

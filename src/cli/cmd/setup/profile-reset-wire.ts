@@ -1,17 +1,12 @@
 // hedge profile reset-wire: forgets the wire names learned from the server; the next command learns anew, and what
 // you set yourself (HEDGE_WIRE_*, a profile's `wire`) stays.
 import type { CommandContext, In } from '../command-input.js';
-import {
-  describeScope,
-  learnedScopeOf,
-  resetLearned,
-  type LearnedScope,
-} from '../../../platform/runtime/wire-memory.js';
+import { describeScope, learnedScopeOf, resetLearned } from '../../../platform/runtime/wire-memory.js';
 import { AuthError } from '../../../core/errors.js';
 
 /** The scope in use, without starting the demo just to name it. */
-async function scopeInUse(ctx: CommandContext): Promise<LearnedScope> {
-  if (ctx.globals.demo) return { kind: 'server', key: 'demo' };
+async function scopeInUse(ctx: CommandContext) {
+  if (ctx.globals.demo) return { kind: 'server', key: 'demo' } as const;
   try {
     return learnedScopeOf(await ctx.credentials());
   } catch (error) {
