@@ -69,8 +69,8 @@ export function incompleteWarning(fetched: number, stopped: HistoryWalk['stopped
 export async function gatherReport(
   client: HedgeClient,
   options: ReportOptions,
-  onCovered?: (record: HistoryFacts) => void,
-  { points = true, references }: { points?: boolean; references?: HedgeReferences } = {},
+  onCovered: ((record: HistoryFacts) => void) | undefined,
+  { points, references }: { points: boolean; references?: HedgeReferences },
 ) {
   // Both requests in flight together.
   const positions = client.listPositions();
