@@ -17,7 +17,7 @@ export function parseWithin(raw: string | undefined) {
 export type MaturityPosition = Omit<PositionFacts, 'synonymsUsed'>;
 
 /** A hedge of the hedges list: what maturities need of the spec's Hedge. */
-export type MaturityHedge = Pick<
+type MaturityHedge = Pick<
   Hedge,
   'id' | 'market' | 'side' | 'notional_usd' | 'tenor_days' | 'status' | 'maturity_at' | 'client_reference'
 >;

@@ -10,7 +10,7 @@ import { SideViews } from './side-book.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
 /** A side as every view shows it (`lineHedge`: the hedge its positions line names, when not one of the side's own). */
-export type PositionSide = ReturnType<typeof toSide> & { lineHedge?: Hedge };
+type PositionSide = ReturnType<typeof toSide> & { lineHedge?: Hedge };
 
 interface PositionSides {
   lines: Array<PositionSide | undefined>;

@@ -29,14 +29,19 @@ export function sameSide(a: SideAfter, b: SideAfter) {
   return sameHedges(a, b) && Math.abs(a.notional_usd - b.notional_usd) < 0.005;
 }
 
+/** A maturity as the book keeps it, in ms; none when it cannot be read. */
+function maturityOf(iso: string | null | undefined) {
+  const ms = Date.parse(iso ?? '');
+  return Number.isFinite(ms) && { maturityAtMs: ms };
+}
+
 function hedgeRecord(hedge: Hedge) {
-  const maturity = Date.parse(hedge.maturity_at ?? '');
   return {
     id: hedge.id,
     status: hedge.status,
     // Read leniently by the hedge's schema, as every amount the spec types is (a decimal string is a number).
     notionalUsd: hedge.notional_usd,
-    ...(Number.isFinite(maturity) && { maturityAtMs: maturity }),
+    ...maturityOf(hedge.maturity_at),
     ...(hedge.client_reference && { clientReference: hedge.client_reference }),
   };
 }
@@ -86,12 +91,11 @@ export const SideViews = {
           .filter((hedge) => hedge.market.toUpperCase() === market.toUpperCase() && hedge.side === side)
           .map(hedgeRecord);
         const found = findSide(listed, market, side);
-        const maturity = Date.parse(found?.maturityAt ?? '');
         const line = found
           ? {
               ...(found.notionalUsd !== undefined && !found.notionalFromHedge && { notionalUsd: found.notionalUsd }),
               ...(found.hedgeId && { hedgeId: found.hedgeId }),
-              ...(Number.isFinite(maturity) && { maturityAtMs: maturity }),
+              ...maturityOf(found.maturityAt),
             }
           : undefined;
         const book = reconcileSide(mine, line, nowMs);

@@ -247,10 +247,7 @@ function coverageChart(view: ExposureReportView, market: string) {
       svgBar(
         kind,
         `Week of ${row.week}: ${kind} ${formatFixed(usd, 0)} USD${more}`,
-        fixed(left),
-        fixed(y(usd)),
-        fixed(bar),
-        fixed(PAD.top + plotH - y(usd)),
+        ...[left, y(usd), bar, PAD.top + plotH - y(usd)].map(fixed),
       );
     body += column('exposure', x - bar, row.exposure_usd);
     body += column('hedged', x, row.hedged_usd, ` (${row.coverage_pct ?? '—'}%)`);

@@ -321,9 +321,8 @@ export function exposuresKeepTarget(input: ExposuresInput, intervalMs: number): 
       const laterMs = client.transport.serverNow().latestMs;
       rate = rateBetween(nowMs, laterMs, clock.now() - firstReadAtMs);
       nowMs = laterMs;
-    } else if (last !== undefined && clock.now() - last.ownMs >= RATE_PROBE_MS) {
+    } else if (last !== undefined && clock.now() - last.ownMs >= RATE_PROBE_MS)
       rate = rateBetween(last.serverMs, nowMs, clock.now() - last.ownMs);
-    }
     // Two cycles ahead: an exposure is let go at the last cycle before its due date, even when one
     // cycle is missed (a restart), so the book is never above its cover once the money has moved.
     // A cycle is our interval at the server's rate, or the server time the last one took if longer.

@@ -62,11 +62,10 @@ export async function runKeep(
   // steps in flight; a second one is left to the runner (it aborts their waits); SIGHUP re-reads.
   const signals = installSignals(ports, clock);
   try {
-    if (options.file === '-' && !options.once && !options.dryRun) {
+    if (options.file === '-' && !options.once && !options.dryRun)
       throw new UsageError(
         'FILE: a keeper re-reads its target file (on SIGHUP), so it cannot be - (stdin); name the file, or use --once.',
       );
-    }
     const readRows = async () =>
       options.movingTarget
         ? options.movingTarget(ports)

@@ -309,8 +309,9 @@ function readSides(
   const { time, clock } = book;
   const sides = new Map<string, { view: SideView; decision: KeepDecision }>();
   for (const row of rows) {
-    const view = seeSide(sideIn(next, rowKey(row)), row, book.sides.get(rowKey(row))!, time, events);
-    sides.set(rowKey(row), { view, decision: decideRow(row, view, time.latestMs, settings) });
+    const key = rowKey(row);
+    const view = seeSide(sideIn(next, key), row, book.sides.get(key)!, time, events);
+    sides.set(key, { view, decision: decideRow(row, view, time.latestMs, settings) });
   }
   const notice = (code: string, message: string) =>
     !next.notices.has(code) && next.notices.add(code) && events.push({ say: { event: 'notice', code, message } });

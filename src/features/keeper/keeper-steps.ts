@@ -71,7 +71,7 @@ export function keeperMemory(say: Say) {
 type KeeperMemory = ReturnType<typeof keeperMemory>;
 
 /** What the cycles do on the server (keeperIo's, or a test's), and the memory they take what they learn into. */
-export interface KeeperIo {
+interface KeeperIo {
   memory: KeeperMemory;
   /** The rows' sides read fresh, with the journal's answers to what the decisions ask of it. */
   observe(rows: readonly KeepRow[]): Promise<BookObservation>;

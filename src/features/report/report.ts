@@ -8,6 +8,7 @@ import { historyCloseTime, readHistoryRecord, readPosition } from '../../platfor
 import type { HistoryRecord } from '../../platform/api/schemas.js';
 import { closedHedgeTime, compareListed, outsidePeriod, ReportBuilder, type ReportOptions } from './report-rules.js';
 import type { HedgeReferences } from '../book/deal.js';
+import { UsageError } from '../../core/errors.js';
 
 /** What a walk through the history pages found. */
 interface HistoryWalk {
@@ -68,8 +69,8 @@ export function incompleteWarning(fetched: number, stopped: HistoryWalk['stopped
 export async function gatherReport(
   client: HedgeClient,
   options: ReportOptions,
-  onCovered?: (record: HistoryFacts) => void,
-  { points = true, references }: { points?: boolean; references?: HedgeReferences } = {},
+  onCovered: ((record: HistoryFacts) => void) | undefined,
+  { points, references }: { points: boolean; references?: HedgeReferences },
 ) {
   // Both requests in flight together.
   const positions = client.listPositions();
@@ -176,21 +177,23 @@ export function inPeriod(record: HistoryRecord, filter: { since?: Date; until?: 
   return outsidePeriod(ms, filter) ? 'out' : 'in';
 }
 
-/** The absolute path of an --html target, or why it cannot be written (said before anything is sent). */
+/** The absolute path of an --html target; a UsageError says why it cannot be written (before anything is sent). */
 export function htmlTarget(path: string) {
-  if (path.trim() === '') return { problem: 'expected a file path.' };
+  if (path.trim() === '') throw new UsageError('--html: expected a file path.');
   // `-` reads as stdout to a script author; the HTML is only ever written to a file.
-  if (path === '-') return { problem: '"-" is not written to stdout; expected a file path (./- for a file named -).' };
+  if (path === '-')
+    throw new UsageError('--html: "-" is not written to stdout; expected a file path (./- for a file named -).');
   const absolute = resolve(path);
-  try {
-    if (statSync(absolute, { throwIfNoEntry: false })?.isDirectory())
-      return { problem: `${absolute} is a folder; expected a file path.` };
-    if (!statSync(dirname(absolute), { throwIfNoEntry: false })?.isDirectory())
-      return { problem: `the folder ${dirname(absolute)} does not exist.` };
-  } catch (error) {
-    return { problem: `${absolute} cannot be used (${(error as Error).message}).` };
-  }
-  return { path: absolute };
+  const isFolder = (at: string) => {
+    try {
+      return statSync(at, { throwIfNoEntry: false })?.isDirectory();
+    } catch (error) {
+      throw new UsageError(`--html: ${absolute} cannot be used (${(error as Error).message}).`);
+    }
+  };
+  if (isFolder(absolute)) throw new UsageError(`--html: ${absolute} is a folder; expected a file path.`);
+  if (!isFolder(dirname(absolute))) throw new UsageError(`--html: the folder ${dirname(absolute)} does not exist.`);
+  return absolute;
 }
 
 /** Whose report it is, for its header; a loopback host is named as a simulator, not an account. */

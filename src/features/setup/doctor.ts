@@ -479,9 +479,8 @@ export function clockCheck(reading: ClockReading) {
 export function rateLimitCheck(answers: readonly ObservedAnswer[]) {
   const names = new Map<string, string>();
   for (const answer of answers)
-    for (const [name, value] of Object.entries(answer.headers)) {
+    for (const [name, value] of Object.entries(answer.headers))
       if (/^(x-)?ratelimit|^retry-after$/i.test(name)) names.set(name, value);
-    }
   return info(
     'rate_limits',
     'Rate limits',

@@ -35,9 +35,7 @@ export async function run(ctx: CommandContext, { args, options }: In<'EXPOSURES'
       throw new UsageError(
         '--html: only with --report (the HTML file is the report of coverage, cost and effectiveness).',
       );
-    const target = htmlTarget(options.html);
-    if ('problem' in target) throw new UsageError(`--html: ${target.problem}`);
-    html = target.path;
+    html = htmlTarget(options.html);
   }
   // The option names are the policy flags' names; the flags alone are checked now, before any file is read.
   const flags: PolicyFlags = options;

@@ -47,9 +47,7 @@ export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>)
         : asked === 'tsv' || !ctx.io.stdoutIsTTY
           ? 'plain'
           : 'table';
-  const target = given.html === undefined ? undefined : htmlTarget(given.html);
-  if (target && 'problem' in target) throw new UsageError(`--html: ${target.problem}`);
-  const html = target?.path;
+  const html = given.html === undefined ? undefined : htmlTarget(given.html);
   // --fields for tsv and csv: the report's own columns, in the order given.
   const columns = format === 'csv' || format === 'plain' ? ctx.globals.fields : undefined;
   const allowed = reportColumns(by) as readonly string[];
