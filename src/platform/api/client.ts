@@ -251,11 +251,10 @@ export class HedgeClient {
     }
     let more = reading.more === true || items.length < (reading.total ?? 0);
     if (shown !== undefined && items.length > shown) {
-      if (pages === 1 && items.length > limit! && this.wire.pageSizeParam !== NO_PAGE_SIZE) {
+      if (pages === 1 && items.length > limit! && this.wire.pageSizeParam !== NO_PAGE_SIZE)
         this.options.warn?.(
           `${path} answered ${items.length} records where ${limit} were asked: the server may not know the page-size parameter \`${this.wire.pageSizeParam}\`; showing the first ${shown}. ${wireHint('pageSizeParam')}`,
         );
-      }
       items.length = shown;
       more = true;
     }
