@@ -50,7 +50,7 @@ export interface OpenRequest extends QuoteRequest {
   client_reference?: string;
 }
 
-export interface ChangeRequest extends SideRequest {
+interface ChangeRequest extends SideRequest {
   notional_usd: number;
   /** The amount's name in the journaled body a resume sends again: its key goes with that body, whatever is set now. */
   journaled_as?: string;
@@ -93,13 +93,13 @@ export interface ClientOptions {
   log?: (line: string) => void;
 }
 
-/** The four writes, each with how its answer is read: POST /hedges for an open (stamped with its `opened_at`), else
- * POST /hedges/<kind>. */
+/** The four writes, each with the schema its answer is read by: POST /hedges for an open (stamped with its
+ * `opened_at`), else POST /hedges/<kind>. */
 const WRITES = {
-  open: { schema: openedHedgeSchema },
-  add: { schema: submittedActionSchema },
-  reduce: { schema: submittedActionSchema },
-  close: { schema: submittedActionSchema },
+  open: openedHedgeSchema,
+  add: submittedActionSchema,
+  reduce: submittedActionSchema,
+  close: submittedActionSchema,
 };
 
 type Write = keyof typeof WRITES;
@@ -251,11 +251,10 @@ export class HedgeClient {
     }
     let more = reading.more === true || items.length < (reading.total ?? 0);
     if (shown !== undefined && items.length > shown) {
-      if (pages === 1 && items.length > limit! && this.wire.pageSizeParam !== NO_PAGE_SIZE) {
+      if (pages === 1 && items.length > limit! && this.wire.pageSizeParam !== NO_PAGE_SIZE)
         this.options.warn?.(
           `${path} answered ${items.length} records where ${limit} were asked: the server may not know the page-size parameter \`${this.wire.pageSizeParam}\`; showing the first ${shown}. ${wireHint('pageSizeParam')}`,
         );
-      }
       items.length = shown;
       more = true;
     }
@@ -373,13 +372,8 @@ export class HedgeClient {
   }
 
   /** POST /hedges returns at `submitted` (poll getHedge for the fill); add, reduce and close at `submitted` too. */
-  send<K extends Write>(
-    kind: K,
-    body: OpenRequest | ChangeRequest | SideRequest,
-    idempotencyKey: string,
-    hooks?: SendHooks,
-  ) {
-    return this.call(WRITES[kind].schema, {
+  send(kind: Write, body: OpenRequest | ChangeRequest | SideRequest, idempotencyKey: string, hooks?: SendHooks) {
+    return this.call(WRITES[kind], {
       ...this.plan(kind, body, idempotencyKey),
       ...hooks,
       stampedBy: kind === 'open' ? 'opened_at' : undefined,

@@ -3,7 +3,10 @@ import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 
 export type { Dispatcher };
 
-export function proxyAgent(settings: {
+export function proxyAgent({
+  tls,
+  ...proxy
+}: {
   httpsProxy?: string;
   httpProxy?: string;
   noProxy?: string;
@@ -11,8 +14,7 @@ export function proxyAgent(settings: {
   tls: { timeout: number; ca?: string[] };
 }) {
   // undici's own reading: a setting left undefined falls back on the environment, an empty one is none.
-  const { httpsProxy, httpProxy, noProxy, tls } = settings;
-  return new EnvHttpProxyAgent({ httpsProxy, httpProxy, noProxy, connect: tls, requestTls: tls });
+  return new EnvHttpProxyAgent({ ...proxy, connect: tls, requestTls: tls });
 }
 
 export { request as requestThroughProxy };

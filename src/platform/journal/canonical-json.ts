@@ -9,8 +9,8 @@ export function canonicalJson(value: unknown) {
 function sortKeys(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   // The same conversions JSON.stringify makes (a Date becomes its ISO text).
-  const plain =
-    typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON(): unknown }).toJSON() : value;
+  const { toJSON } = value as { toJSON?: unknown };
+  const plain: unknown = typeof toJSON === 'function' ? toJSON.call(value) : value;
   if (typeof plain !== 'object' || plain === null) return plain;
   if (Array.isArray(plain)) return plain.map(sortKeys);
   const sorted: JsonObject = {};

@@ -7,7 +7,7 @@ import { JournalError, JournalStoreError } from './journal-error.js';
 import { refuseKeyShaped } from './key-guard.js';
 import { safeDeep } from '../../core/security/safe-text.js';
 import { idMatches } from '../../core/input.js';
-import { utcSecond } from '../../core/utc-text.js';
+import { utcIso, utcSecond } from '../../core/utc-text.js';
 import { scrubSecrets } from '../../core/security/secrets.js';
 
 const MAX_CANDIDATES_NAMED = 10;
@@ -130,7 +130,7 @@ export class ClientJournal {
     );
     for (let attempt = 0; attempt < ID_TRIES; attempt++) {
       const time = this.now();
-      const at = new Date(time).toISOString();
+      const at = utcIso(time);
       const holder = this.locker.holderAt(time);
       const stamp = { id: newEntryId(time), created_at: at, updated_at: at };
       // Stamped again after the fields, so that nothing in them can replace the id or times.
@@ -156,7 +156,7 @@ export class ClientJournal {
   async update(id: string, patch: JournalPatch) {
     if (patch.outcome !== undefined && !OUTCOMES.includes(patch.outcome))
       throw new JournalError(`"${patch.outcome}" is not a journal outcome.`);
-    const at = new Date(this.now()).toISOString();
+    const at = utcIso(this.now());
     const final = patch.outcome !== undefined && !isUnresolved({ outcome: patch.outcome });
     // What an answer told (a server's message echoing the key) is kept with every secret redacted.
     const change = plainJson(

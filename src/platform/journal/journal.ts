@@ -1,7 +1,7 @@
 // The action journal on a local file, the embedded default backend: its records under its one append lock, its holds as holds.ts takes every one.
 import { closeSync, fstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { utcDay } from '../../core/utc-text.js';
+import { utcDay, utcIso } from '../../core/utc-text.js';
 import { syncDirectory } from '../../core/files/durable-write.js';
 import { refuseUntrustedFolder } from '../../core/security/bounded-read.js';
 import {
@@ -225,8 +225,7 @@ async function lockedAppend(place: FilePlace, compose: (current: string) => stri
 function fileLocker(place: FilePlace): LockerClient {
   const { now, notice } = place;
   const session = newSession();
-  const event = (id: string, holder: RecordedHolder | null) =>
-    JSON.stringify({ id, at: new Date(now()).toISOString(), holder });
+  const event = (id: string, holder: RecordedHolder | null) => JSON.stringify({ id, at: utcIso(now()), holder });
   /** The entry in the active segment, or in `text` (its contents under its lock). */
   const entryOf = (id: string, text?: string) =>
     (text === undefined ? activeEntries(place) : foldJournal(text)).find((entry) => entry.id === id);

@@ -14,8 +14,8 @@ export const keyFingerprint = (apiKey: string) => sha256Hex(apiKey, 12);
 /** Where in the value (a property path) a key-shaped string sits, property names included. */
 function findKeyShapedString(value: unknown, path = '$'): string | undefined {
   if (typeof value === 'string') return containsKeyShape(value) ? path : undefined;
-  if (typeof value !== 'object' || value === null) return;
-  for (const [name, child] of Object.entries(value)) {
+  // A number, a boolean or null has no entries.
+  for (const [name, child] of Object.entries(value ?? {})) {
     // The name goes into the path only when it is safe to show.
     if (containsKeyShape(name)) return `${path} (a property name)`;
     const found = findKeyShapedString(child, Array.isArray(value) ? `${path}[${name}]` : `${path}.${name}`);

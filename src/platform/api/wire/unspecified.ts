@@ -78,8 +78,14 @@ const AMOUNT_NAME = /(usd|usdc|amount|notional|size|delta|qty|quantity|value|cha
 /** The server's own name for the add/reduce amount, when a refusal that did nothing names one hedge did not send. */
 export function notionalFieldFrom(error: unknown, sentBody: unknown) {
   // Not a clear 4xx refusal of the body: a 401, 403, 404, 409 or 429 says nothing about names.
-  if (!(error instanceof ApiError) || error.ambiguous || error.status < 400 || error.status >= 500) return;
-  if ([401, 403, 404, 409, 429].includes(error.status)) return;
+  if (
+    !(error instanceof ApiError) ||
+    error.ambiguous ||
+    error.status < 400 ||
+    error.status >= 500 ||
+    [401, 403, 404, 409, 429].includes(error.status)
+  )
+    return;
   const body = sentBody !== null && typeof sentBody === 'object' ? (sentBody as JsonObject) : {};
   const field = refusedField(error);
   const named = field !== undefined && WIRE_NAME.test(field) && !CHANGE_BODY_FIELDS.has(field) && !(field in body);

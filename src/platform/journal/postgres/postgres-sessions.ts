@@ -8,6 +8,7 @@ import { holdOf, type HoldResult, type HoldScope, type LockerClient } from '../c
 import { JournalError, JournalStoreError } from '../journal-error.js';
 import { LATEST_VERSION, migrateSchema, SchemaTooNewError } from './postgres-schema.js';
 import { sleep, within } from '../../../core/process/timers.js';
+import { utcIso } from '../../../core/utc-text.js';
 
 /** Bounds, in ms: connecting (unless the URL's connect_timeout says otherwise), and each statement (a lock wait gets its own wait on top). */
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
@@ -84,7 +85,7 @@ export class PostgresSessions implements LockerClient {
   }
 
   holderAt(time: number) {
-    return { pid: process.pid, host: this.host, since: new Date(time).toISOString(), session: PROCESS_SESSION };
+    return { pid: process.pid, host: this.host, since: utcIso(time), session: PROCESS_SESSION };
   }
 
   /** Who holds the scope: its row, live only while its advisory lock is granted. Takes nothing. */
@@ -246,7 +247,7 @@ export class PostgresSessions implements LockerClient {
       await (this.options.sleep ?? sleep)(HOLDER_RETRY_MS);
       got = await this.tryAdvisory(scope);
     }
-    const since = new Date(this.now()).toISOString();
+    const since = utcIso(this.now());
     if (!got)
       return { held: false, holder: { pid: 0, host: 'unknown (another session of the store)', since, session: '' } };
     this.holds.set(scope, (this.holds.get(scope) ?? 0) + 1);

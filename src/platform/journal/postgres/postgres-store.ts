@@ -144,9 +144,7 @@ export class PostgresJournal extends ClientJournal {
       const found = await run<StoredRow>(`SELECT id, entry FROM hedge.entries WHERE id = $1 FOR UPDATE`, [target]);
       const existing = this.records.entries(found.rows)[0];
       let outcome: ImportOutcome = 'present';
-      // A row under this id that cannot be read is another action's as far as anyone can tell: left alone.
-      if (found.rows.length && !existing) outcome = 'conflict';
-      else if (!existing) {
+      if (!found.rows.length) {
         // Its place and revision are the store's (a local seq counts another journal).
         const { fallback_for: _fallback, seq: _seq, revision: _revision, ...fields } = local;
         const entry = plainJson({ ...fields, id: target, host: fields.host ?? this.locker.host }) as JournalEntry;
@@ -156,7 +154,8 @@ export class PostgresJournal extends ClientJournal {
         );
         // Another migrate added it a moment ago: that one's row stands.
         if (inserted.rows[0]?.seq != null) outcome = 'added';
-      } else if (existing.idempotency_key !== local.idempotency_key) {
+      } else if (!existing || existing.idempotency_key !== local.idempotency_key) {
+        // Another action's row (another key, or one that cannot be read: as far as anyone can tell): left alone.
         outcome = 'conflict';
       } else if (knowsMore(local, existing)) {
         await run(CHANGE_SQL, [
