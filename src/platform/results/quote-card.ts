@@ -28,7 +28,7 @@ const KNOWN_GROUPS: Record<string, string[]> = {
 };
 
 /** Signed price impact in basis points of the notional (same sign as `price_impact_usd`). */
-export function impactBps(quote: Quote) {
+function impactBps(quote: Quote) {
   if (!(quote.notional_usd > 0)) return;
   return (quote.pricing.price_impact_usd / quote.notional_usd) * 10_000;
 }

@@ -91,16 +91,25 @@ export function describeError(error: unknown) {
 }
 
 /** The JSON a script reads on stderr under --json (and an agent as a tool error). */
-export function errorAsJson(description: ErrorDescription) {
+export function errorAsJson({
+  code,
+  kind,
+  message,
+  details,
+  status,
+  requestId,
+  idempotencyKey,
+  hint,
+}: ErrorDescription) {
   return {
-    code: description.code,
-    class: description.kind,
-    message: description.message,
-    details: description.details,
-    status: description.status,
-    ...(description.requestId && { request_id: description.requestId }),
-    ...(description.idempotencyKey && { idempotency_key: description.idempotencyKey }),
-    ...(description.hint && { hint: description.hint }),
+    code,
+    class: kind,
+    message,
+    details,
+    status,
+    ...(requestId && { request_id: requestId }),
+    ...(idempotencyKey && { idempotency_key: idempotencyKey }),
+    ...(hint && { hint }),
   };
 }
 
