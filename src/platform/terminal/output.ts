@@ -424,13 +424,7 @@ export class Output {
 
   humanValue(field: Pick<FieldSpec, 'key' | 'kind'>, value: unknown) {
     const spec = field as FieldSpec;
-    return formatCell(
-      spec,
-      value,
-      {},
-      numberFormatOf(spec, [{ [field.key]: value }], undefined),
-      this.cellContext('card'),
-    ).styled;
+    return formatCell(spec, value, {}, numberFormatOf(spec, [{ [field.key]: value }]), this.cellContext('card')).styled;
   }
 
   private cellContext(where: 'table' | 'card', nowMs = this.init.now()) {
