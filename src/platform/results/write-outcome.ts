@@ -160,7 +160,7 @@ function renderClosed(
   });
 }
 
-export type PositionFigures = Partial<PositionFacts>;
+type PositionFigures = Partial<PositionFacts>;
 
 /** An add keeps the hedge's maturity, so its quote's carry is per day and, when the maturity is known, to it. */
 export function renderAdditionQuote(
