@@ -14,9 +14,7 @@ export function profileRow(name: string, profile: StoredProfile, current: boolea
   const environment =
     location?.kind === 'file'
       ? environmentOfKey(profile.api_key!)
-      : location
-        ? (profile.key_environment as Environment | undefined)
-        : undefined;
+      : location && (profile.key_environment as Environment | undefined);
   return {
     name,
     current,

@@ -128,8 +128,10 @@ export function kindFromName(name: string, value: unknown): FieldKind {
   return KINDS_BY_NAME[typeof value]?.find(([pattern]) => pattern.test(name))![1] ?? 'text';
 }
 
+export const fieldsByKey = (fields: readonly FieldSpec[]) => new Map(fields.map((field) => [field.key, field]));
+
 /** The keys fields show: each its own and those it covers. */
-const keysOf = (fields: readonly FieldSpec[]) => fields.flatMap((field) => [field.key, ...(field.covers ?? [])]);
+export const keysOf = (fields: readonly FieldSpec[]) => fields.flatMap((field) => [field.key, ...(field.covers ?? [])]);
 
 /** Known fields first, in the order given, then every other field the server sent, sorted by name (a stable column order whatever order the server writes its keys in). */
 export function withExtraFields(
@@ -180,7 +182,7 @@ export function pickFields(
   records: readonly unknown[],
   accepted: ReadonlySet<string> | undefined,
 ): { fields: FieldSpec[] } | { problem: string } {
-  const byKey = new Map(available.map((field) => [field.key, field]));
+  const byKey = fieldsByKey(available);
   const keys = new Set(keysOf(available));
   const picked: FieldSpec[] = [];
   const aliased = new Map(

@@ -1,7 +1,7 @@
 // The one shape `--json` gives a script, whatever the server's dialect: records under the names of docs/output.md (api/wire/fields.ts), and every figure a number — a decimal string for a known numeric field, or for a field whose name says amount, percentage, price or rate.
 import { isNumericText } from '../../core/number-format.js';
 import { mapChildren } from '../../core/objects.js';
-import { kindFromName, NUMERIC_KINDS, type FieldKind, type FieldSpec } from './fields.js';
+import { fieldsByKey, kindFromName, NUMERIC_KINDS, type FieldKind, type FieldSpec } from './fields.js';
 
 /** Kinds a field's name alone makes numeric (`_usd`, `_usdc`, `_pct`, `pnl`, `price`, `rate`); `count` is only a fallback there. */
 const NAMED_NUMERIC: ReadonlySet<FieldKind> = new Set(['money', 'pnl', 'percent', 'rate']);
@@ -13,7 +13,7 @@ const PRICE_WORD = /(^|[._])(bid|ask|mid)([._]|$)/i;
 const MAX_DEPTH = 6;
 
 export function forScripts<T>(data: T, known: readonly FieldSpec[] = []) {
-  return shape(data, new Map(known.map((field) => [field.key, field])), '', 0) as T;
+  return shape(data, fieldsByKey(known), '', 0) as T;
 }
 
 function shape(value: unknown, fields: ReadonlyMap<string, FieldSpec>, path: string, depth: number): unknown {

@@ -4,10 +4,10 @@ import type { RollPreview } from './roll-outcome-types.js';
 import type { Output } from '../terminal/output.js';
 import { renderQuoteCard } from './quote-card.js';
 import { renderRollPreview } from './roll-outcome.js';
-import { renderAdditionQuote, type PositionFigures } from './write-outcome.js';
+import { renderAdditionQuote } from './write-outcome.js';
 
 type NoticeCard =
-  | { card: 'addition-quote'; quote: Quote; maturityAt?: string; daysLeft?: number; position?: PositionFigures }
+  | ({ card: 'addition-quote'; quote: Quote } & Parameters<typeof renderAdditionQuote>[2])
   /** The quote before an open is confirmed: a card on a terminal, nothing otherwise. */
   | { card: 'open-quote'; quote: Quote; nowMs: number }
   /** Both legs of a roll before it is confirmed: a card on a terminal, one line otherwise. */

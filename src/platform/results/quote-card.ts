@@ -28,7 +28,7 @@ const KNOWN_GROUPS: Record<string, string[]> = {
 };
 
 /** Signed price impact in basis points of the notional (same sign as `price_impact_usd`). */
-export function impactBps(quote: Quote) {
+function impactBps(quote: Quote) {
   if (!(quote.notional_usd > 0)) return;
   return (quote.pricing.price_impact_usd / quote.notional_usd) * 10_000;
 }
@@ -131,11 +131,6 @@ export function upfrontRows(output: Output, quote: Quote, fee: number): Array<[s
   ];
 }
 
-/** A quote's card and, under it, that it is only indicative. */
-export function quoteCard(output: Output, rows: Array<[string, string]>, title: string, note: string) {
-  return output.card(rows, title, [output.chalk.dim(note)]);
-}
-
 function renderTable(output: Output, quote: Quote, nowMs: number) {
   const c = output.chalk;
   const days = formatDays(quote.tenor_days);
@@ -156,7 +151,7 @@ function renderTable(output: Output, quote: Quote, nowMs: number) {
   }
   const side = quote.side === 'buy' ? c.green('buy') : c.magenta('sell');
   const title = `Quote ${quote.market} ${side} ${formatMoney(quote.notional_usd)} USD, ${days}`;
-  return quoteCard(output, rows, title, QUOTE_INDICATIVE_NOTE);
+  return output.card(rows, title, [c.dim(QUOTE_INDICATIVE_NOTE)]);
 }
 
 /** The quote as text for the output's mode (JSON prints the quote itself); `nowMs` is when "time from now" is measured from. */

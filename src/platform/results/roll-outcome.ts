@@ -94,27 +94,27 @@ export const ROLL_FIELDS = fieldTable(`
   order_tx_hash           Order tx                hash
   journal_group           Journal group`);
 
-function flat(view: RollView) {
-  const hedge = view.open.hedge ?? {};
-  const realizedNet = view.close?.realized?.net_pnl_usd;
+function flat({ close, open, market, side, notional_usd, rolled_hedge_id, tenor_days, journal_group }: RollView) {
+  const hedge = open.hedge ?? {};
+  const realizedNet = close?.realized?.net_pnl_usd;
   return {
-    market: view.market,
-    side: view.side,
-    notional_usd: view.notional_usd,
-    rolled_hedge_id: view.rolled_hedge_id,
-    close_outcome: view.close ? view.close.outcome : 'nothing to close (settled)',
-    close_tx_hash: view.close?.order_tx_hash ?? null,
-    returned_usd: view.close?.net_margin_usd ?? null,
+    market,
+    side,
+    notional_usd,
+    rolled_hedge_id,
+    close_outcome: close ? close.outcome : 'nothing to close (settled)',
+    close_tx_hash: close?.order_tx_hash ?? null,
+    returned_usd: close?.net_margin_usd ?? null,
     realized_net_pnl_usd: typeof realizedNet === 'number' ? realizedNet : null,
-    hedge_id: view.open.hedge_id,
-    status: typeof hedge.status === 'string' ? hedge.status : view.open.outcome,
-    tenor_days: view.tenor_days,
+    hedge_id: open.hedge_id,
+    status: typeof hedge.status === 'string' ? hedge.status : open.outcome,
+    tenor_days,
     struck_rate: hedge.struck_rate ?? null,
-    quoted_execution_price: view.open.quote?.pricing.execution_price ?? null,
-    upfront_usdc: view.open.quote?.upfront.total_upfront_usdc ?? null,
+    quoted_execution_price: open.quote?.pricing.execution_price ?? null,
+    upfront_usdc: open.quote?.upfront.total_upfront_usdc ?? null,
     maturity_at: hedge.maturity_at ?? null,
     order_tx_hash: hedge.order_tx_hash ?? null,
-    journal_group: view.journal_group,
+    journal_group,
   };
 }
 

@@ -10,7 +10,7 @@ import { HEDGE_FIELDS, POSITION_FIELDS, REALIZED_FIELDS } from '../fields/resour
 import { formatBps, formatDays, formatMoney, formatPercent, formatRate } from '../terminal/format.js';
 import type { Output } from '../terminal/output.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { priceRows, priceUnit, quoteCard, upfrontRows } from './quote-card.js';
+import { priceRows, priceUnit, upfrontRows } from './quote-card.js';
 import type { JsonObject } from '../../core/objects.js';
 
 /** The hedge as opened, its id under `hedge_id` (as positions, close and history name it), with the quote's execution price and the slippage beside the struck rate. */
@@ -160,7 +160,7 @@ function renderClosed(
   });
 }
 
-export type PositionFigures = Partial<PositionFacts>;
+type PositionFigures = Partial<PositionFacts>;
 
 /** An add keeps the hedge's maturity, so its quote's carry is per day and, when the maturity is known, to it. */
 export function renderAdditionQuote(
@@ -185,12 +185,9 @@ export function renderAdditionQuote(
       if (maturityAt)
         rows.push(['Maturity (unchanged)', output.humanValue({ key: 'maturity_at', kind: 'time' }, maturityAt)]);
       const now = position.notionalUsd === undefined ? '' : ` (now ${formatMoney(position.notionalUsd)} USD)`;
-      return quoteCard(
-        output,
-        rows,
-        `Adding ${formatMoney(quote.notional_usd)} USD to ${quote.market} ${quote.side}${now}`,
-        'Indicative only: the addition executes at the price when it lands.',
-      );
+      return output.card(rows, `Adding ${formatMoney(quote.notional_usd)} USD to ${quote.market} ${quote.side}${now}`, [
+        c.dim('Indicative only: the addition executes at the price when it lands.'),
+      ]);
     },
     `Quote for the addition (indicative): execution ${formatRate(quote.pricing.execution_price)}${priceUnit(quote.market)}, margin ${formatMoney(quote.upfront.required_margin_usdc)} USDC, ` +
       `fee ${payOrEarn(fee)}, carry ${payOrEarn(carry, { per: '/day' })}.`,

@@ -42,7 +42,7 @@ export function rateUnitOf(rows: readonly JsonObject[]) {
 }
 
 /** One number of decimals for the whole column: money 2, percentages 4, rates what their smallest value needs, other numbers as many as the most precise value has (at most 6). */
-export function numberFormatOf(field: FieldSpec, rows: readonly JsonObject[], unit: string | undefined) {
+export function numberFormatOf(field: FieldSpec, rows: readonly JsonObject[], unit?: string) {
   const kind = kindOf(field, rows);
   const rateUnit = field.unit === 'rate' ? unit : undefined;
   if (field.decimals !== undefined) return { decimals: field.decimals, unit: rateUnit };

@@ -68,10 +68,10 @@ export function exitCodeNamed(name: (typeof EXIT_CODES)[number]['name']) {
 export type ErrorDescription = ReturnType<typeof describeError>;
 
 export function describeError(error: unknown) {
-  const facts = error instanceof HedgeError ? error.facts() : { exitCode: 1, code: 'unexpected' };
+  const hedge = error instanceof HedgeError ? error : undefined;
+  const facts = hedge?.facts() ?? { exitCode: 1, code: 'unexpected' };
   const exitCode = facts.exitCode as ExitCode;
   const guide = error instanceof ApiError ? guideFor(error.code, error.status) : undefined;
-  const hedge = error instanceof HedgeError ? error : undefined;
   const kind = EXIT_CODES.find((entry) => entry.code === exitCode)!.name;
   return {
     exitCode,
@@ -91,30 +91,39 @@ export function describeError(error: unknown) {
 }
 
 /** The JSON a script reads on stderr under --json (and an agent as a tool error). */
-export function errorAsJson(description: ErrorDescription) {
+export function errorAsJson({
+  code,
+  kind,
+  message,
+  details,
+  status,
+  requestId,
+  idempotencyKey,
+  hint,
+}: ErrorDescription) {
   return {
-    code: description.code,
-    class: description.kind,
-    message: description.message,
-    details: description.details,
-    status: description.status,
-    ...(description.requestId && { request_id: description.requestId }),
-    ...(description.idempotencyKey && { idempotency_key: description.idempotencyKey }),
-    ...(description.hint && { hint: description.hint }),
+    code,
+    class: kind,
+    message,
+    details,
+    status,
+    ...(requestId && { request_id: requestId }),
+    ...(idempotencyKey && { idempotency_key: idempotencyKey }),
+    ...(hint && { hint }),
   };
 }
 
 /** A failure as one event's fields (a keeper's `error` event), described as every command describes it: its code, the exit code a command would end with, the sentence, what to do next, and the journal entry it names. */
 export function errorAsEventFields(error: unknown) {
-  const described = describeError(error);
-  const journalId = described.journalId ?? described.details.journal_id;
+  const { code, exitCode, message, hint, idempotencyKey, journalId, details } = describeError(error);
+  const journal = journalId ?? details.journal_id;
   return {
-    code: described.code,
-    exit_code: described.exitCode,
-    message: described.message,
-    ...(described.hint && { hint: described.hint }),
-    ...(described.idempotencyKey && { idempotency_key: described.idempotencyKey }),
-    ...(typeof journalId === 'string' && { journal_id: journalId }),
+    code,
+    exit_code: exitCode,
+    message,
+    ...(hint && { hint }),
+    ...(idempotencyKey && { idempotency_key: idempotencyKey }),
+    ...(typeof journal === 'string' && { journal_id: journal }),
   };
 }
 

@@ -8,6 +8,8 @@ import { formatCell, kindOf, numberFormatOf, rateUnitOf, valueOf } from './cells
 import {
   dottedNameExists,
   fieldLabel,
+  fieldsByKey,
+  keysOf,
   onScreen,
   pickFields,
   unknownFieldProblem,
@@ -424,13 +426,7 @@ export class Output {
 
   humanValue(field: Pick<FieldSpec, 'key' | 'kind'>, value: unknown) {
     const spec = field as FieldSpec;
-    return formatCell(
-      spec,
-      value,
-      {},
-      numberFormatOf(spec, [{ [field.key]: value }], undefined),
-      this.cellContext('card'),
-    ).styled;
+    return formatCell(spec, value, {}, numberFormatOf(spec, [{ [field.key]: value }]), this.cellContext('card')).styled;
   }
 
   private cellContext(where: 'table' | 'card', nowMs = this.init.now()) {
@@ -481,7 +477,7 @@ function projectFields(
   if (!records.every((record) => record !== null && typeof record === 'object' && !Array.isArray(record))) {
     throw new UsageError('--fields: this output is not a record or a list of records; use --query to shape it.');
   }
-  const computed = new Map(known.filter((field) => !field.screenOnly).map((field) => [field.key, field]));
+  const computed = fieldsByKey(known.filter((field) => !field.screenOnly));
   const available = new Set([...computed.keys(), ...records.flatMap(Object.keys)]);
   for (const name of wanted) {
     // A name checked before the run (a write's documented field) that this answer lacks is null.
@@ -521,8 +517,6 @@ function projectFields(
 function tableFields(resource: Resource, rows: JsonObject[], omit: readonly string[] = []) {
   const order = resource.table ?? resource.fields.map((field) => field.key);
   const shown = order.flatMap((key) => resource.fields.filter((field) => field.key === key));
-  const left = resource.fields
-    .filter((field) => !order.includes(field.key))
-    .flatMap((field) => [field.key, ...(field.covers ?? [])]);
+  const left = keysOf(resource.fields.filter((field) => !order.includes(field.key)));
   return withExtraFields(shown, rows, { omit: [...left, ...omit] });
 }

@@ -1,8 +1,7 @@
 // An output that holds what a command prints instead of printing it: the JSON data it hands to the output layer (what `--json` would print, before --fields and --query) and every call, so that the calls can be played onto the real output later — or dropped.
 import { Writable } from 'node:stream';
-import type { ChalkInstance } from 'chalk';
 import type { FieldSpec } from '../fields/fields.js';
-import { Output, type ListOptions, type RecordOptions } from './output.js';
+import { Output, type ListOptions, type OutputInit, type RecordOptions } from './output.js';
 import type { Resource } from '../fields/resource-fields.js';
 import { forScripts } from '../fields/script-shape.js';
 import type { JsonObject } from '../../core/objects.js';
@@ -17,15 +16,9 @@ export class RecordingOutput extends Output {
   private readonly calls: Array<{ text?: boolean; play: (output: Output) => void | Promise<void> }> = [];
   private captured: { data: unknown } | undefined;
 
-  constructor(init: { chalk: ChalkInstance; columns: number; now: () => number }) {
+  constructor(init: Pick<OutputInit, 'chalk' | 'columns' | 'now'>) {
     // JSON: the command takes its --json branch, so the data is exactly what --json would print.
-    super({
-      format: 'json',
-      chalk: init.chalk,
-      streams: { stdout: discard(), stderr: discard() },
-      now: init.now,
-      columns: init.columns,
-    });
+    super({ ...init, format: 'json', streams: { stdout: discard(), stderr: discard() } });
   }
 
   /** The last data the command handed over (`undefined`: it printed none). */
