@@ -127,18 +127,38 @@ type StepRun = Awaited<ReturnType<typeof sendStep>>;
 /** Carries the roll out through the plan's steps from wherever the journal says they are — the close (while the open is
  * still `planned`: it is sent only after the close), then the open; the first that fails ends the roll with its error —
  * and says what the roll did: both legs with their keys and journal ids, and whether the side is covered now.
- * `resumed` finishes one from the journal (a close never journaled is sent only when the side still shows open). */
+ * `resumed` (with its live guard) finishes one from the journal, the same roll again or `hedge resume` (a close never
+ * journaled is sent only when the side still shows open); a new roll carries its `quote`. */
 async function carryOut(
   ports: WritePorts,
   client: HedgeClient,
   legs: RollLegs,
   wait: boolean,
   notes: string[],
-  resumed: boolean,
+  resumed?: { needsConfirmation: boolean },
   quote?: Quote,
 ) {
   const { group, request, open } = legs;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
+  if (resumed) {
+    // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
+    for (const leg of [open, legs.close]) if (leg) await requireOwnRow(ports, leg);
+    const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenorDays)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(group)}: ${legs.described}): each leg is finished with its own key, and the side is not opened twice.`;
+    // A leg never sent is a new request: on a live key it is confirmed like one, the "yes" bound to the side as it was
+    // asked about; otherwise it is said with the result.
+    const tradedUsd = (legs.closeDue ? 2 : 1) * notionalUsd;
+    if (open.outcome === 'planned' && resumed.needsConfirmation) {
+      const question = `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${legs.closeDue ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}?`;
+      const trades = async () => {
+        const { book } = await readSideInStep(ports, client, market, side);
+        return [{ market, notionalUsd: tradedUsd, held: sideAfterOf(book) }];
+      };
+      await confirmSideAsShown(ports, request, true, await trades(), () => question, trades);
+    } else notes.push(resuming);
+    // An agent finishing a roll it did not journal itself trades what is left of it.
+    if (ports.tradeGate && open.via !== 'agent' && open.outcome === 'planned')
+      await ports.tradeGate.admit([{ market, notionalUsd: tradedUsd }], 'roll');
+  }
   const abandon = async (message: string) => (await ports.journal()).update(open.id, { outcome: 'abandoned', message });
   const settled = (text: string) => {
     notes.push(text);
@@ -279,37 +299,6 @@ async function carryOut(
   };
 }
 
-/** Finishes an unfinished roll from the journal (the same roll again, or `hedge resume`). */
-async function finishRoll(
-  ports: WritePorts,
-  client: HedgeClient,
-  legs: RollLegs,
-  wait: boolean,
-  guard: { needsConfirmation: boolean },
-  notes: string[],
-) {
-  // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
-  const { open, close, request } = legs;
-  for (const leg of [open, close]) if (leg) await requireOwnRow(ports, leg);
-  const { market, side, notional_usd: notionalUsd, tenor_days: tenor } = request;
-  const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenor)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(legs.group)}: ${legs.described}): each leg is finished with its own key, and the side is not opened twice.`;
-  // A leg never sent is a new request: on a live key it is confirmed like one, the "yes" bound to the side as it was
-  // asked about; otherwise it is said with the result.
-  const tradedUsd = (legs.closeDue ? 2 : 1) * notionalUsd;
-  if (open.outcome === 'planned' && guard.needsConfirmation) {
-    const question = `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${legs.closeDue ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenor)}?`;
-    const trades = async () => {
-      const { book } = await readSideInStep(ports, client, market, side);
-      return [{ market, notionalUsd: tradedUsd, held: sideAfterOf(book) }];
-    };
-    await confirmSideAsShown(ports, request, true, await trades(), () => question, trades);
-  } else notes.push(resuming);
-  // An agent finishing a roll it did not journal itself trades what is left of it.
-  if (ports.tradeGate && open.via !== 'agent' && open.outcome === 'planned')
-    await ports.tradeGate.admit([{ market, notionalUsd: tradedUsd }], 'roll');
-  return carryOut(ports, client, legs, wait, notes, true);
-}
-
 /** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls). */
 export async function resumeRollOutcome(ports: WritePorts, entry: JournalEntry, options: { wait: boolean }) {
   const legs = await legsOf(ports, entry.group!);
@@ -329,7 +318,7 @@ export async function resumeRollOutcome(ports: WritePorts, entry: JournalEntry, 
           hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open.id)}\`.`,
         },
       );
-    return finishRoll(ports, client, now, options.wait, guard, []);
+    return carryOut(ports, client, now, options.wait, [], guard);
   });
 }
 
@@ -484,7 +473,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       ),
     });
     const earlier = await earlierRoll(notes);
-    if (earlier && !req.write.dryRun) return finishRoll(ports, client, earlier, req.write.wait, guard, notes);
+    if (earlier && !req.write.dryRun) return carryOut(ports, client, earlier, req.write.wait, notes, guard);
     if (earlier) {
       // The dry run of a roll still to finish: the legs left, with the keys the journal holds.
       const { open, close, closeDue } = earlier;
@@ -611,7 +600,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         ...(closing?.netMarginUsd !== undefined && { net_margin_usd: closing.netMarginUsd }),
       },
     );
-    return carryOut(ports, client, await legsOf(ports, group, [openEntry]), req.write.wait, notes, false, quote);
+    return carryOut(ports, client, await legsOf(ports, group, [openEntry]), req.write.wait, notes, undefined, quote);
   };
   if (req.write.dryRun) return roll();
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
