@@ -11,7 +11,7 @@ import {
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { shellWord } from '../../core/program.js';
-import { API_COMMAND_PREFIX } from './api-call.js';
+import { API_COMMAND_PREFIX, apiActionFromJournal } from './api-call.js';
 import { confirmRowFromElsewhere, findJournalEntry, requireOwnRow } from '../write/row-trust.js';
 import { resumeRollOutcome } from './roll.js';
 import { recordFromJournal, tradeAction } from './trade-actions.js';
@@ -117,10 +117,8 @@ export async function planResume(ports: WritePorts, entry: JournalEntry) {
   await confirmRowFromElsewhere(ports, entry, 'resume it');
   // A `hedge api` write: its method, path and body as journaled, resolved again as a fresh one is
   // (refused here, before anything is said or sent, when it would not be), sent again with its key.
-  if (entry.command.startsWith(API_COMMAND_PREFIX)) {
-    const { apiActionFromJournal } = await import('./api-call.js');
+  if (entry.command.startsWith(API_COMMAND_PREFIX))
     return { kind: 'api' as const, entry, action: apiActionFromJournal(await ports.client(), entry) };
-  }
   const body = entry.request?.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new UsageError(`Journal ${entry.id} has no request body to send again; it cannot be resumed.`);

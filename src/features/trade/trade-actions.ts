@@ -61,6 +61,12 @@ function sentLine(what: string, hash: unknown, sentEarlier: boolean | undefined,
   return `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${what}${typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : ''}, waiting for ${waiting}`;
 }
 
+/** What a question says of the quote it was shown with: its price and what it costs upfront. */
+const atAbout = (quote?: Quote) =>
+  quote
+    ? ` at about ${formatRate(quote.pricing.execution_price)}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront`
+    : '';
+
 export function days(tenor: number) {
   return tenor === 1 ? '1 day' : `${tenor} days`;
 }
@@ -190,10 +196,7 @@ export function tradeAction(
           }
         : undefined,
       question: () =>
-        `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(tenorDays)}` +
-        (record.quote
-          ? ` at about ${formatRate(record.quote.pricing.execution_price)}, ${formatMoney(record.quote.upfront.total_upfront_usdc)} USDC upfront?`
-          : '?'),
+        `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(tenorDays)}${atAbout(record.quote)}?`,
       // A confirmation (a person's yes, an agent's token) binds the side as shown, not one opened meanwhile; an agent's
       // limits alone judge the notional, and refuse with nothing read.
       ...(ports.tradeGate && !ports.planCheck && { trades: async () => [{ market, notionalUsd: usd }] }),
@@ -384,7 +387,7 @@ export function tradeAction(
       question: () => {
         const hedge = `the ${side} hedge on ${market}${held?.hedge_ids.length ? ` (${hedgesWords(held)})` : ''}`;
         return action === 'add'
-          ? `Add ${formatUsd(usd)} to ${hedge}${quote ? ` at about ${formatRate(quote.pricing.execution_price)}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront` : ''}?`
+          ? `Add ${formatUsd(usd)} to ${hedge}${atAbout(quote)}?`
           : `Remove ${formatUsd(usd)} from ${hedge}?`;
       },
       // The side's notional now, against the one recorded before the send.
@@ -702,12 +705,12 @@ export function stepRecord(step: PlanStep, group: string, leg: string) {
   const { action, market, side, tenorDays, clientReference } = step;
   if (action === 'open' && tenorDays === undefined)
     throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
-  const open = action === 'open' && {
-    tenor_days: tenorDays,
-    ...(clientReference !== undefined && { client_reference: clientReference }),
-  };
-  const request =
-    action === 'close' ? { market, side } : { market, side, notional_usd: Math.abs(step.deltaUsd), ...open };
+  const request = withoutUndefined({
+    market,
+    side,
+    notional_usd: action === 'close' ? undefined : Math.abs(step.deltaUsd),
+    ...(action === 'open' && { tenor_days: tenorDays, client_reference: clientReference }),
+  });
   return tradeRecord(action, request, { group, leg });
 }
 
