@@ -175,33 +175,27 @@ export function drawLoadedTable(input: TableInput) {
     return { index, column, width, narrow, cells: (narrow && column.compact) || column.cells };
   });
   const rule = kept.map(({ width }) => c.dim('─'.repeat(width)));
-  const lines: string[] = [];
-  let rows: Row[] = [];
-  const flush = () => {
-    if (!rows.length) return;
-    // Columns joined by a space of padding and a blank border: a cell spanning columns gets their gaps too.
-    const table = new Table({
-      chars: NO_BORDERS,
-      style: { head: [], border: [], 'padding-left': 0, 'padding-right': COLUMN_GAP - 1, compact: true },
-      colWidths: kept.map(({ width }) => width + COLUMN_GAP - 1),
-      colAligns: kept.map(({ column }) => column.align),
-      wordWrap: false,
-    });
-    table.push(...rows);
-    lines.push(...table.toString().split('\n'));
-    rows = [];
+  // Columns joined by a space of padding and a blank border: a cell spanning columns gets their gaps too.
+  const options = {
+    chars: NO_BORDERS,
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': COLUMN_GAP - 1, compact: true },
+    colWidths: kept.map(({ width }) => width + COLUMN_GAP - 1),
+    colAligns: kept.map(({ column }) => column.align),
+    wordWrap: false,
   };
-  const add = (...more: Row[]) => {
-    // cli-table3 lays each cell out against every cell drawn before it in the same table: rows go to it 50 at a
-    // time (each a table of its own, the same lines), so a long list costs in proportion to its rows.
-    for (const row of more) if (rows.push(row) === 50) flush();
+  const lines: string[] = [];
+  // cli-table3 lays each cell out against every cell drawn before it in the same table: each row is a table of its
+  // own (the same lines), so a long list costs in proportion to its rows.
+  const add = (...rows: Row[]) => {
+    for (const row of rows) {
+      const table = new Table(options);
+      table.push(row);
+      lines.push(...table.toString().split('\n'));
+    }
   };
   const sections = [...(input.sections ?? [])].sort((a, b) => a.before - b.before);
   const sectionsUpTo = (index: number) => {
-    while (sections.length && sections[0].before <= index) {
-      flush();
-      lines.push(truncateEnd(sections.shift()!.line, input.width));
-    }
+    while (sections.length && sections[0].before <= index) lines.push(truncateEnd(sections.shift()!.line, input.width));
   };
   // The headers, each on as many lines as its width needs, at the bottom of the header row (a unit under its label).
   if (!input.headless)
@@ -240,7 +234,6 @@ export function drawLoadedTable(input: TableInput) {
     add(rule, [{ content: c.bold(label), colSpan: span, hAlign: 'left' }, ...cells.slice(span)]);
   }
   sectionsUpTo(Infinity);
-  flush();
   const hidden = fit.hidden.map((index) => input.columns[index].key);
   // An id or hash drawn narrower than its widest value: shortened on screen.
   const shortened = kept
