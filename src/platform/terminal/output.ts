@@ -416,10 +416,13 @@ export class Output {
     return this.rowsText(this.picked(known, [record], true), [record]);
   }
 
-  /** A card and the lines under it, each wrapped at its words, its `hedge …` as the user runs hedge (as in a note). */
-  card(rows: Array<[string, string]>, title?: string, footer: readonly string[] = []) {
+  /** A card and the lines under it, each wrapped at its words, its `hedge …` as the user runs hedge (as in a note); a row without a text (a fact not known) is left out. */
+  card(rows: ReadonlyArray<readonly [string, unknown]>, title?: string, footer: readonly string[] = []) {
     return [
-      drawCard(rows, { columns: this.columns, chalk: this.chalk, title }),
+      drawCard(
+        rows.filter((row): row is [string, string] => typeof row[1] === 'string'),
+        { columns: this.columns, chalk: this.chalk, title },
+      ),
       ...footer.map((line) => wrapWords(asRun(line, this.init.run ?? {}), this.columns)),
     ].join('\n');
   }
