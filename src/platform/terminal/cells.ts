@@ -42,10 +42,9 @@ export function rateUnitOf(rows: readonly JsonObject[]) {
 }
 
 /** One number of decimals for the whole column: money 2, percentages 4, rates what their smallest value needs, other numbers as many as the most precise value has (at most 6). */
-export function numberFormatOf(field: FieldSpec, rows: readonly JsonObject[], unit?: string) {
+export function numberFormatOf(field: FieldSpec, rows: readonly JsonObject[]) {
   const kind = kindOf(field, rows);
-  const rateUnit = field.unit === 'rate' ? unit : undefined;
-  if (field.decimals !== undefined) return { decimals: field.decimals, unit: rateUnit };
+  if (field.decimals !== undefined) return { decimals: field.decimals };
   if (kind === 'money' || kind === 'pnl' || kind === 'charge') return { decimals: 2 };
   if (kind === 'percent') return { decimals: 4 };
   if (kind !== 'rate' && kind !== 'count') return {};
@@ -53,7 +52,7 @@ export function numberFormatOf(field: FieldSpec, rows: readonly JsonObject[], un
     const value = valueOf(field, row);
     return typeof value === 'number' ? Math.max(most, (kind === 'rate' ? rateDecimals : fractionDigits)(value)) : most;
   }, 0);
-  return { decimals, unit: rateUnit };
+  return { decimals };
 }
 
 export interface CellContext {

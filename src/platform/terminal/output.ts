@@ -342,11 +342,11 @@ export class Output {
     // A title is wrapped at its words like every other line a person reads (never wider than the terminal).
     if (options.title) this.write(this.chalk.bold(wrapWords(options.title, this.columns)));
     const context = this.cellContext('table', options.nowMs);
-    const unit = rateUnitOf(rows);
+    const rateUnit = rateUnitOf(rows);
     const columns = fields.map((field) => {
       // The totals count in the column's decimals (a sum can be more precise than any row).
       const kind = kindOf(field, rows);
-      const format = numberFormatOf(field, totals ? [...rows, totals.row] : rows, unit);
+      const format = numberFormatOf(field, totals ? [...rows, totals.row] : rows);
       const total = totals?.row[field.key];
       const cell = (row: JsonObject, value: unknown, absoluteOnly = false) =>
         formatCell(field, value, row, format, { ...context, absoluteOnly });
@@ -355,7 +355,7 @@ export class Output {
       let compact: TableCell[] | undefined;
       return {
         key: field.key,
-        header: safeText(fieldLabel(field, 'header', { kind, rateUnit: format.unit })),
+        header: safeText(fieldLabel(field, 'header', { kind, rateUnit })),
         ...kindColumn(kind, field.wrap),
         total: total === undefined ? EMPTY_CELL : cell(totals!.row, total),
         get cells() {
@@ -407,7 +407,7 @@ export class Output {
     const context = this.cellContext('card', options.nowMs);
     const rows = fields.map((field): [string, string] => [
       safeText(fieldLabel(field, 'card', { rateUnit })),
-      formatCell(field, valueOf(field, record), record, numberFormatOf(field, [record], rateUnit), context).styled,
+      formatCell(field, valueOf(field, record), record, numberFormatOf(field, [record]), context).styled,
     ]);
     this.write(this.card(rows, options.title, options.footer));
   }
