@@ -4,7 +4,7 @@ import type { OutputFormat } from '../../core/vocabulary.js';
 import { UsageError } from '../../core/errors.js';
 import { safeJson, safeStyled, safeText } from '../../core/security/safe-text.js';
 import { spreadsheetSafe } from './spreadsheet-cell.js';
-import { formatCell, kindOf, numberFormatOf, rateUnitOf, valueOf } from './cells.js';
+import { decimalsOf, formatCell, kindOf, rateUnitOf, valueOf } from './cells.js';
 import {
   dottedNameExists,
   fieldLabel,
@@ -346,10 +346,10 @@ export class Output {
     const columns = fields.map((field) => {
       // The totals count in the column's decimals (a sum can be more precise than any row).
       const kind = kindOf(field, rows);
-      const format = numberFormatOf(field, totals ? [...rows, totals.row] : rows);
+      const decimals = decimalsOf(field, totals ? [...rows, totals.row] : rows);
       const total = totals?.row[field.key];
       const cell = (row: JsonObject, value: unknown, absoluteOnly = false) =>
-        formatCell(field, value, row, format, { ...context, absoluteOnly });
+        formatCell(field, value, row, decimals, { ...context, absoluteOnly });
       // Made when the table first needs them: a column that does not fit the width is never formatted.
       let cells: TableCell[] | undefined;
       let compact: TableCell[] | undefined;
@@ -407,7 +407,7 @@ export class Output {
     const context = this.cellContext('card', options.nowMs);
     const rows = fields.map((field): [string, string] => [
       safeText(fieldLabel(field, 'card', { rateUnit })),
-      formatCell(field, valueOf(field, record), record, numberFormatOf(field, [record]), context).styled,
+      formatCell(field, valueOf(field, record), record, decimalsOf(field, [record]), context).styled,
     ]);
     this.write(this.card(rows, options.title, options.footer));
   }
@@ -429,7 +429,7 @@ export class Output {
 
   humanValue(field: Pick<FieldSpec, 'key' | 'kind'>, value: unknown) {
     const spec = field as FieldSpec;
-    return formatCell(spec, value, {}, numberFormatOf(spec, [{ [field.key]: value }]), this.cellContext('card')).styled;
+    return formatCell(spec, value, {}, decimalsOf(spec, [{ [field.key]: value }]), this.cellContext('card')).styled;
   }
 
   private cellContext(where: 'table' | 'card', nowMs = this.init.now()) {
