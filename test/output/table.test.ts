@@ -65,8 +65,7 @@ function wideningProblems(seed: number, desk: boolean) {
         key: `c${index}`,
         width,
         minWidth,
-        tightWidth: random() < 0.4 && narrower < minWidth ? narrower : undefined,
-        shortWidth: random() < 0.2 && narrower < minWidth ? narrower : undefined,
+        tightWidth: random() < 0.5 && narrower < minWidth ? narrower : undefined,
         money: random() < 0.3,
       };
     });
@@ -77,7 +76,7 @@ function wideningProblems(seed: number, desk: boolean) {
     const decisive = desk ? Math.floor(random() * count) : 0;
     let before = new Set<number>();
     for (let width = 20; width <= 400; width++) {
-      const fit = fitColumns(needs, priority, width, 2, decisive);
+      const fit = fitColumns(needs, priority, width, decisive);
       const kept = new Set(fit.kept.map((column) => column.index));
       for (const index of before)
         if (!kept.has(index))
@@ -102,7 +101,7 @@ const need = (key: string, width: number, minWidth = width, more?: Partial<Colum
 
 /** fitColumns with the table's gap of 2: the kept as `index:width`, then ` | ` and the hidden (`0:28 2:7 | 1`). */
 function fitted(needs: ColumnNeed[], priority: string[], width: number, decisive?: number) {
-  const { kept, hidden } = fitColumns(needs, priority, width, 2, decisive);
+  const { kept, hidden } = fitColumns(needs, priority, width, decisive);
   return `${kept.map((column) => `${column.index}:${column.width}`).join(' ')}${hidden.length ? ` | ${hidden.join(' ')}` : ''}`;
 }
 
@@ -127,7 +126,7 @@ it('fitColumns stops at the first column that does not fit, even when a later, n
 
 it("fitColumns narrows headers and shortens ids to keep the desk's columns and the amounts, never to take a column of the rest", () => {
   const needs = [
-    need('id', 28, 28, { shortWidth: 12 }),
+    need('id', 28, 28, { tightWidth: 12 }),
     need('side', 4),
     need('entry', 14, 14, { tightWidth: 8 }),
     need('net', 11, 11, { tightWidth: 7, money: true }),

@@ -249,15 +249,13 @@ function groupColumns(report: Report, context: CellContext) {
     const field = REPORT_FIELDS.find((known) => known.key === key)!;
     const values = groups.map((group) => (key === 'group' ? group.label : valueOf(key, group)));
     // Rates: one number of decimals for the whole column (what the smallest needs).
-    const format = {
-      decimals:
-        field.kind === 'rate'
-          ? Math.max(2, ...values.map((value) => (typeof value === 'number' ? rateDecimals(value) : 0)))
-          : field.kind === 'count'
-            ? 0
-            : 2,
-    };
-    const cell = (value: unknown) => formatCell(field, value, {}, format, context);
+    const decimals =
+      field.kind === 'rate'
+        ? Math.max(2, ...values.map((value) => (typeof value === 'number' ? rateDecimals(value) : 0)))
+        : field.kind === 'count'
+          ? 0
+          : 2;
+    const cell = (value: unknown) => formatCell(field, value, {}, decimals, context);
     // The totals line: the sums of the CSV's columns; the amount locked when in one currency (several: each on its own line under the table).
     const total =
       key === 'quote_amount_locked'

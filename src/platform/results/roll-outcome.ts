@@ -33,7 +33,7 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
   output.cardOrNote(() => {
     const c = output.chalk;
     const matures = (iso: string) => `${formatUtc(iso)} ${c.dim(`(${formatRelative(iso, nowMs)})`)}`;
-    const rows: Array<[string, string]> = closing
+    const rows: Array<[string, unknown]> = closing
       ? [
           [
             '1. Close',
@@ -46,7 +46,7 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
               `   ${safeText(hedge.id)}`,
               `${hedge.notionalUsd === undefined ? '' : `${formatMoney(hedge.notionalUsd)} USD, `}${hedge.maturityAtMs === undefined ? 'maturity unknown' : `matures ${formatUtc(new Date(hedge.maturityAtMs).toISOString())}`}`,
             ]),
-          ...(!several && closing.maturityAt ? [['   Matures', matures(closing.maturityAt)] as [string, string]] : []),
+          ['   Matures', !several && closing.maturityAt ? matures(closing.maturityAt) : undefined],
           [
             '   Returns (est.)',
             returns === undefined ? c.dim('unknown (no net margin in the positions list)') : `${returns} USD`,

@@ -175,15 +175,19 @@ export function renderAdditionQuote(
     () => {
       const c = output.chalk;
       const entry = position.entryPrice;
-      const rows: Array<[string, string]> = [
+      const rows = [
         ...priceRows(output, quote, entry === undefined ? '' : c.dim(` (position entry ${formatRate(entry)})`)),
         ...upfrontRows(output, quote, fee),
         ['Carry per day', payOrEarn(carry, { per: '/day' })],
-      ];
-      if (days !== undefined)
-        rows.push(['Carry to maturity (est.)', `${payOrEarn(carry * days)} ${c.dim(`(${formatDays(days)} left)`)}`]);
-      if (maturityAt)
-        rows.push(['Maturity (unchanged)', output.humanValue({ key: 'maturity_at', kind: 'time' }, maturityAt)]);
+        [
+          'Carry to maturity (est.)',
+          days !== undefined && `${payOrEarn(carry * days)} ${c.dim(`(${formatDays(days)} left)`)}`,
+        ],
+        [
+          'Maturity (unchanged)',
+          maturityAt ? output.humanValue({ key: 'maturity_at', kind: 'time' }, maturityAt) : undefined,
+        ],
+      ] as const;
       const now = position.notionalUsd === undefined ? '' : ` (now ${formatMoney(position.notionalUsd)} USD)`;
       return output.card(rows, `Adding ${formatMoney(quote.notional_usd)} USD to ${quote.market} ${quote.side}${now}`, [
         c.dim('Indicative only: the addition executes at the price when it lands.'),
@@ -273,7 +277,7 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
           `${action === 'add' ? 'Add' : 'Reduce'} tx`,
           change.orderTxHash !== undefined && shown('hash', change.orderTxHash),
         ],
-      ];
+      ] as const;
       const notes = [
         ...footer,
         share !== undefined &&
@@ -283,7 +287,7 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
           'Balance change is `balance_usdc` before and after: other activity on the account in between counts too.',
       ];
       return output.card(
-        rows.filter((row): row is [string, string] => typeof row[1] === 'string'),
+        rows,
         `Position after the ${action}: ${change.market} ${change.side}`,
         notes.flatMap((line) => (typeof line === 'string' ? [c.dim(line)] : [])),
       );

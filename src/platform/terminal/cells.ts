@@ -41,19 +41,17 @@ export function rateUnitOf(rows: readonly JsonObject[]) {
   return currency === undefined ? undefined : `${currency}/USDT`;
 }
 
-/** One number of decimals for the whole column: money 2, percentages 4, rates what their smallest value needs, other numbers as many as the most precise value has (at most 6). */
-export function numberFormatOf(field: FieldSpec, rows: readonly JsonObject[], unit?: string) {
+/** One number of decimals for the whole column: money 2, percentages 4, rates what their smallest value needs, other numbers as many as the most precise value has (at most 6); undefined for other kinds. */
+export function decimalsOf(field: FieldSpec, rows: readonly JsonObject[]) {
   const kind = kindOf(field, rows);
-  const rateUnit = field.unit === 'rate' ? unit : undefined;
-  if (field.decimals !== undefined) return { decimals: field.decimals, unit: rateUnit };
-  if (kind === 'money' || kind === 'pnl' || kind === 'charge') return { decimals: 2 };
-  if (kind === 'percent') return { decimals: 4 };
-  if (kind !== 'rate' && kind !== 'count') return {};
-  const decimals = rows.reduce((most, row) => {
+  if (field.decimals !== undefined) return field.decimals;
+  if (kind === 'money' || kind === 'pnl' || kind === 'charge') return 2;
+  if (kind === 'percent') return 4;
+  if (kind !== 'rate' && kind !== 'count') return;
+  return rows.reduce((most, row) => {
     const value = valueOf(field, row);
     return typeof value === 'number' ? Math.max(most, (kind === 'rate' ? rateDecimals : fractionDigits)(value)) : most;
   }, 0);
-  return { decimals, unit: rateUnit };
 }
 
 export interface CellContext {
@@ -67,8 +65,8 @@ export function formatCell(
   field: FieldSpec,
   value: unknown,
   row: JsonObject,
-  /** How one column shows its numbers, decided once from all of its values. */
-  format: ReturnType<typeof numberFormatOf>,
+  /** How many decimals one column shows its numbers with, decided once from all of its values (decimalsOf). */
+  decimals: number | undefined,
   context: CellContext,
 ) {
   const c = context.chalk;
@@ -81,19 +79,16 @@ export function formatCell(
   if ((kind === 'pnl' || kind === 'charge') && (numericText || typeof value === 'number')) {
     // A charge: the server's positive is paid by the account, shown as money out of it.
     const amount = kind === 'charge' ? toAccountSide(Number(value)) : Number(value);
-    text = formatFixed(
-      Math.abs(amount),
-      numericText ? (value.trim().split('.')[1] ?? '').length : (format.decimals ?? 2),
-    );
+    text = formatFixed(Math.abs(amount), numericText ? (value.trim().split('.')[1] ?? '').length : (decimals ?? 2));
     // A figure that rounds to zero carries no sign (core/number-format.ts formatSignedMoney); green when positive, red when negative.
     if (amount && !/^[0.,]*$/.test(text))
       styled = c[amount > 0 ? 'green' : 'red']((text = `${amount > 0 ? '+' : '-'}${text}`));
   } else if (typeof value === 'number')
     text =
       kind === 'percent'
-        ? formatPercent(value, format.decimals ?? 4)
+        ? formatPercent(value, decimals ?? 4)
         : NUMERIC_KINDS.has(kind)
-          ? formatFixed(value, format.decimals ?? 2)
+          ? formatFixed(value, decimals ?? 2)
           : String(value);
   // `-1234567.50` → `-1,234,567.50`, the digits as sent; exponent form has no digits of its own to keep: shown as the number it is.
   else if (numericText)

@@ -4,7 +4,7 @@ import type { OutputFormat } from '../../core/vocabulary.js';
 import { UsageError } from '../../core/errors.js';
 import { safeJson, safeStyled, safeText } from '../../core/security/safe-text.js';
 import { spreadsheetSafe } from './spreadsheet-cell.js';
-import { formatCell, kindOf, numberFormatOf, rateUnitOf, valueOf } from './cells.js';
+import { decimalsOf, formatCell, kindOf, rateUnitOf, valueOf } from './cells.js';
 import {
   dottedNameExists,
   fieldLabel,
@@ -342,20 +342,20 @@ export class Output {
     // A title is wrapped at its words like every other line a person reads (never wider than the terminal).
     if (options.title) this.write(this.chalk.bold(wrapWords(options.title, this.columns)));
     const context = this.cellContext('table', options.nowMs);
-    const unit = rateUnitOf(rows);
+    const rateUnit = rateUnitOf(rows);
     const columns = fields.map((field) => {
       // The totals count in the column's decimals (a sum can be more precise than any row).
       const kind = kindOf(field, rows);
-      const format = numberFormatOf(field, totals ? [...rows, totals.row] : rows, unit);
+      const decimals = decimalsOf(field, totals ? [...rows, totals.row] : rows);
       const total = totals?.row[field.key];
       const cell = (row: JsonObject, value: unknown, absoluteOnly = false) =>
-        formatCell(field, value, row, format, { ...context, absoluteOnly });
+        formatCell(field, value, row, decimals, { ...context, absoluteOnly });
       // Made when the table first needs them: a column that does not fit the width is never formatted.
       let cells: TableCell[] | undefined;
       let compact: TableCell[] | undefined;
       return {
         key: field.key,
-        header: safeText(fieldLabel(field, 'header', { kind, rateUnit: format.unit })),
+        header: safeText(fieldLabel(field, 'header', { kind, rateUnit })),
         ...kindColumn(kind, field.wrap),
         total: total === undefined ? EMPTY_CELL : cell(totals!.row, total),
         get cells() {
@@ -407,7 +407,7 @@ export class Output {
     const context = this.cellContext('card', options.nowMs);
     const rows = fields.map((field): [string, string] => [
       safeText(fieldLabel(field, 'card', { rateUnit })),
-      formatCell(field, valueOf(field, record), record, numberFormatOf(field, [record], rateUnit), context).styled,
+      formatCell(field, valueOf(field, record), record, decimalsOf(field, [record]), context).styled,
     ]);
     this.write(this.card(rows, options.title, options.footer));
   }
@@ -416,17 +416,20 @@ export class Output {
     return this.rowsText(this.picked(known, [record], true), [record]);
   }
 
-  /** A card and the lines under it, each wrapped at its words, its `hedge …` as the user runs hedge (as in a note). */
-  card(rows: Array<[string, string]>, title?: string, footer: readonly string[] = []) {
+  /** A card and the lines under it, each wrapped at its words, its `hedge …` as the user runs hedge (as in a note); a row without a text (a fact not known) is left out. */
+  card(rows: ReadonlyArray<readonly [string, unknown]>, title?: string, footer: readonly string[] = []) {
     return [
-      drawCard(rows, { columns: this.columns, chalk: this.chalk, title }),
+      drawCard(
+        rows.filter((row): row is [string, string] => typeof row[1] === 'string'),
+        { columns: this.columns, chalk: this.chalk, title },
+      ),
       ...footer.map((line) => wrapWords(asRun(line, this.init.run ?? {}), this.columns)),
     ].join('\n');
   }
 
   humanValue(field: Pick<FieldSpec, 'key' | 'kind'>, value: unknown) {
     const spec = field as FieldSpec;
-    return formatCell(spec, value, {}, numberFormatOf(spec, [{ [field.key]: value }]), this.cellContext('card')).styled;
+    return formatCell(spec, value, {}, decimalsOf(spec, [{ [field.key]: value }]), this.cellContext('card')).styled;
   }
 
   private cellContext(where: 'table' | 'card', nowMs = this.init.now()) {

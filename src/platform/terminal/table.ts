@@ -67,8 +67,8 @@ export interface ColumnNeed {
   key: string;
   width: number;
   minWidth: number;
+  /** The narrowest it reads whole, kept for the desk's columns and amounts: a header on two lines, compact cells, an id shortened in the middle. */
   tightWidth?: number;
-  shortWidth?: number;
   money?: boolean;
   /** Whether it gains from any column more (text cut with … shows more of itself), rather than only from its whole width (an id shortened in the middle, a header on two lines, compact cells); by default, when it shrinks (`minWidth` below `width`) and is no id. */
   growsPartly?: boolean;
@@ -77,13 +77,7 @@ export interface ColumnNeed {
 }
 
 /** Which columns fit in `available` columns, and how wide each gets. */
-export function fitColumns(
-  needs: readonly ColumnNeed[],
-  priority: readonly string[],
-  available: number,
-  gap = COLUMN_GAP,
-  decisive = 0,
-) {
+export function fitColumns(needs: readonly ColumnNeed[], priority: readonly string[], available: number, decisive = 0) {
   // Column indexes, most important first: those `priority` names in its order, then the others left to right.
   const named = priority.map((key) => needs.findLastIndex((need) => need.key === key)).filter((index) => index >= 0);
   const order = [...new Set([...named, ...needs.keys()])];
@@ -94,13 +88,13 @@ export function fitColumns(
   const chosen = new Map<number, number>();
   /** The narrowest column `index` may be while the column at place `stage` of `order` is being taken: narrower widths hold while the desk's columns, or an amount, are being taken — never for another column of the rest. */
   const floor = (index: number, stage: number) => {
-    const { width, minWidth, tightWidth = width, shortWidth = width } = needs[index];
+    const { width, minWidth, tightWidth = width } = needs[index];
     const narrows = stage <= lastDecisive || needs[order[stage]].money === true;
-    return chosen.get(index) ?? Math.min(width, minWidth, ...(narrows ? [tightWidth, shortWidth] : []));
+    return chosen.get(index) ?? Math.min(width, minWidth, narrows ? tightWidth : width);
   };
   /** The sum of the first `count` columns' floors and their gaps, at the stage of the last of them. */
   const used = (count: number) =>
-    order.slice(0, count).reduce((sum, index) => sum + floor(index, count - 1), gap * (count - 1));
+    order.slice(0, count).reduce((sum, index) => sum + floor(index, count - 1), COLUMN_GAP * (count - 1));
   /** How many columns of `order` are kept: the first whatever the width, then each while all fit. */
   const admitted = () => {
     let count = Math.min(1, order.length);
@@ -131,16 +125,12 @@ export function fitColumns(
   // The first column alone, wider than the terminal: cut to it.
   if (count === 1 && widths.get(order[0])! > available) widths.set(order[0], Math.max(1, available));
   // Room left goes first to text cut with … (any column more shows more of it), then — only whole: a little wider, they gain nothing — to an id shortened in the middle, a header on two lines, compact cells; what is left, to a drawn column (a bar).
-  let spare = available - [...widths.values()].reduce((sum, width) => sum + width, gap * (count - 1));
+  let spare = available - [...widths.values()].reduce((sum, width) => sum + width, COLUMN_GAP * (count - 1));
   for (const pass of ['cut text', 'whole', 'drawn'])
     for (const [index, width] of widths) {
       const need = needs[index];
       const short = need.width - width;
-      const kind = need.fills
-        ? 'drawn'
-        : (need.growsPartly ?? (need.minWidth < need.width && need.shortWidth === undefined))
-          ? 'cut text'
-          : 'whole';
+      const kind = need.fills ? 'drawn' : (need.growsPartly ?? need.minWidth < need.width) ? 'cut text' : 'whole';
       if (short <= 0 || kind !== pass || spare <= 0) continue;
       const grow = short <= spare ? short : kind === 'whole' ? 0 : spare;
       widths.set(index, width + grow);
@@ -167,7 +157,7 @@ export function drawLoadedTable(input: TableInput) {
   const Table = loaded();
   const c = input.chalk;
   const needs = columnNeeds(input);
-  const fit = fitColumns(needs, input.priority, input.width, COLUMN_GAP, input.decisive);
+  const fit = fitColumns(needs, input.priority, input.width, input.decisive);
   const kept = fit.kept.map(({ index, width }) => {
     const column = input.columns[index];
     // A column narrower than its whole width shows its compact cells, where it has them.
@@ -175,33 +165,27 @@ export function drawLoadedTable(input: TableInput) {
     return { index, column, width, narrow, cells: (narrow && column.compact) || column.cells };
   });
   const rule = kept.map(({ width }) => c.dim('─'.repeat(width)));
-  const lines: string[] = [];
-  let rows: Row[] = [];
-  const flush = () => {
-    if (!rows.length) return;
-    // Columns joined by a space of padding and a blank border: a cell spanning columns gets their gaps too.
-    const table = new Table({
-      chars: NO_BORDERS,
-      style: { head: [], border: [], 'padding-left': 0, 'padding-right': COLUMN_GAP - 1, compact: true },
-      colWidths: kept.map(({ width }) => width + COLUMN_GAP - 1),
-      colAligns: kept.map(({ column }) => column.align),
-      wordWrap: false,
-    });
-    table.push(...rows);
-    lines.push(...table.toString().split('\n'));
-    rows = [];
+  // Columns joined by a space of padding and a blank border: a cell spanning columns gets their gaps too.
+  const options = {
+    chars: NO_BORDERS,
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': COLUMN_GAP - 1, compact: true },
+    colWidths: kept.map(({ width }) => width + COLUMN_GAP - 1),
+    colAligns: kept.map(({ column }) => column.align),
+    wordWrap: false,
   };
-  const add = (...more: Row[]) => {
-    // cli-table3 lays each cell out against every cell drawn before it in the same table: rows go to it 50 at a
-    // time (each a table of its own, the same lines), so a long list costs in proportion to its rows.
-    for (const row of more) if (rows.push(row) === 50) flush();
+  const lines: string[] = [];
+  // cli-table3 lays each cell out against every cell drawn before it in the same table: each row is a table of its
+  // own (the same lines), so a long list costs in proportion to its rows.
+  const add = (...rows: Row[]) => {
+    for (const row of rows) {
+      const table = new Table(options);
+      table.push(row);
+      lines.push(...table.toString().split('\n'));
+    }
   };
   const sections = [...(input.sections ?? [])].sort((a, b) => a.before - b.before);
   const sectionsUpTo = (index: number) => {
-    while (sections.length && sections[0].before <= index) {
-      flush();
-      lines.push(truncateEnd(sections.shift()!.line, input.width));
-    }
+    while (sections.length && sections[0].before <= index) lines.push(truncateEnd(sections.shift()!.line, input.width));
   };
   // The headers, each on as many lines as its width needs, at the bottom of the header row (a unit under its label).
   if (!input.headless)
@@ -240,7 +224,6 @@ export function drawLoadedTable(input: TableInput) {
     add(rule, [{ content: c.bold(label), colSpan: span, hAlign: 'left' }, ...cells.slice(span)]);
   }
   sectionsUpTo(Infinity);
-  flush();
   const hidden = fit.hidden.map((index) => input.columns[index].key);
   // An id or hash drawn narrower than its widest value: shortened on screen.
   const shortened = kept
@@ -273,7 +256,7 @@ function columnNeeds(input: TableInput) {
       money: column.money,
       fills: column.drawn !== undefined,
     };
-    for (const name of ['width', 'minWidth', 'tightWidth', 'shortWidth', 'growsPartly'] as const)
+    for (const name of ['width', 'minWidth', 'tightWidth', 'growsPartly'] as const)
       Object.defineProperty(need, name, { get: () => (measured ??= measureColumn(input, column, index))[name] });
     return need as ColumnNeed;
   });
@@ -306,15 +289,16 @@ function measureColumn(input: TableInput, column: TableColumn, index: number) {
     least ?? cellsWidth,
     column.compact ? widest(column.compact, totalsWidth) : width,
   );
-  const below = (narrower: number) => (narrower < minWidth ? narrower : undefined);
-  // The header on at most 2 lines (the label over its unit: `Notional` over `USD`).
-  const tightWidth = below(Math.max(widthOnTwoLines(column.header), content));
+  // The header on at most 2 lines (the label over its unit: `Notional` over `USD`); an id shortened in the middle: never below its header on one line, nor 12 columns (`hdg_0mw…f1qp`: the prefix people type and the end that tells ids made the same minute apart).
+  const tight = Math.min(
+    Math.max(widthOnTwoLines(column.header), content),
+    column.shrink === 'middle' ? Math.max(headerWidth, Math.min(cellsWidth, 12)) : Infinity,
+  );
+  const tightWidth = tight < minWidth ? tight : undefined;
   return {
     width,
     minWidth,
     tightWidth,
-    // An id shortened in the middle: never below its header on one line, nor 12 columns (`hdg_0mw…f1qp`: the prefix people type and the end that tells ids made the same minute apart).
-    shortWidth: column.shrink === 'middle' ? below(Math.max(headerWidth, Math.min(cellsWidth, 12))) : undefined,
     // Text shows more with any column more; an id shortened in the middle, a header or compact cells only once whole; a drawn column takes what is left.
     growsPartly: (column.shrink === 'end' || column.shrink === 'wrap') && (tightWidth ?? minWidth) < cellsWidth,
   };
