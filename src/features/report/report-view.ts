@@ -1,12 +1,12 @@
 // `hedge report` on a terminal, in a pipe and as CSV; the table drops the least needed columns
 // (REPORT_PRIORITY) to fit the width.
 import type { ChalkInstance } from 'chalk';
-import { formatFixed, formatSignedMoney, rateDecimals } from '../../core/number-format.js';
+import { formatFixed, formatSignedMoney } from '../../core/number-format.js';
 import { quoteCurrencyOf } from '../../core/markets.js';
 import type { Report, ReportGrouping } from './report-rules.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { spreadsheetSafe } from '../../platform/terminal/spreadsheet-cell.js';
-import { formatCell, type CellContext } from '../../platform/terminal/cells.js';
+import { formatCell, numberFormatOf, type CellContext } from '../../platform/terminal/cells.js';
 import { fieldTable } from '../../platform/fields/fields.js';
 import {
   drawTable,
@@ -248,15 +248,11 @@ function groupColumns(report: Report, context: CellContext) {
       ];
     const field = REPORT_FIELDS.find((known) => known.key === key)!;
     const values = groups.map((group) => (key === 'group' ? group.label : valueOf(key, group)));
-    // Rates: one number of decimals for the whole column (what the smallest needs).
-    const format = {
-      decimals:
-        field.kind === 'rate'
-          ? Math.max(2, ...values.map((value) => (typeof value === 'number' ? rateDecimals(value) : 0)))
-          : field.kind === 'count'
-            ? 0
-            : 2,
-    };
+    // One number of decimals for the whole column, as in every list (a rate's: what the smallest needs).
+    const format = numberFormatOf(
+      field,
+      values.map((value) => ({ [key]: value })),
+    );
     const cell = (value: unknown) => formatCell(field, value, {}, format, context);
     // The totals line: the sums of the CSV's columns; the amount locked when in one currency (several: each on its own line under the table).
     const total =
