@@ -85,9 +85,8 @@ export async function gatherReport(
       facts.clientReference = references?.referenceOf(facts.hedgeId);
     if (builder.add(facts)) onCovered?.(facts);
   });
-  const open = (await positions).map((position) => ({ netPnlUsd: readPosition(position).netPnlUsd }));
   return {
-    report: builder.finish(open, { points }),
+    report: builder.finish((await positions).map(readPosition), { points }),
     cumulative: builder.cumulative(),
     ...walk,
   };
