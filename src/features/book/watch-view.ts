@@ -166,16 +166,13 @@ const trendLine = (c: ChalkInstance, points: number[], width: number) =>
 const countdownOf = (row: WatchRow, now: number) =>
   row.maturityAt === undefined ? undefined : formatCountdown(Date.parse(row.maturityAt) - now);
 
-/** A value as shown, marked when both the data and what is shown changed since the refresh before. */
+/** A value as shown, marked when what is shown changed since the refresh before (data moving below the shown precision is no change). */
 function shownValue(state: WatchState, row: WatchRow, field: WatchField, options: RenderOptions) {
   const c = options.chalk;
   const value = row.values[field.key];
   const text = options.format(field, value);
   const before = state.previous?.rows.findLast((other) => other.key === row.key)?.values;
-  const changed =
-    before !== undefined &&
-    JSON.stringify(before[field.key]) !== JSON.stringify(value) &&
-    options.format(field, before[field.key]) !== text;
+  const changed = before !== undefined && options.format(field, before[field.key]) !== text;
   if (c.level === 0) return `${text}${changed ? '*' : ' '}`;
   return changed ? c.inverse(text) : text;
 }
