@@ -85,20 +85,16 @@ interface ReportColumns {
   header?: boolean;
 }
 
-function table(report: Report, options: ReportColumns) {
+/** The rows of cells, a header row of the column names first (unless --no-header): CSV and TSV alike, each through its encoder (platform/terminal/csv.ts defuses cells a spreadsheet would run as formulas). */
+export function reportTable(report: Report, options: ReportColumns = {}) {
   const columns = options.columns ?? reportColumns(report.by);
   const rows = report.groups.map((group) => columns.map((column) => csvCell(column, group)));
   return options.header === false ? rows : [[...columns], ...rows];
 }
 
-/** RFC 4180 CSV through `encode` (ui/csv.ts: cells a spreadsheet would run as formulas are defused). */
-export function reportCsv(report: Report, encode: (rows: string[][]) => string, options: ReportColumns = {}) {
-  return encode(table(report, options));
-}
-
 /** Off a terminal, or --format tsv: a header row of the column names, then the rows tab-separated (like every list). */
 export function reportPlainRows(report: Report, options: ReportColumns = {}) {
-  return table(report, options).map((cells) => cells.map(spreadsheetSafe).join('\t'));
+  return reportTable(report, options).map((cells) => cells.map(spreadsheetSafe).join('\t'));
 }
 
 /** The totals, for stderr next to the plain rows. */

@@ -16,10 +16,10 @@ import { closedHedgeRow, reportHtmlAround } from '../../../features/report/repor
 import {
   renderReportTable,
   reportColumns,
-  reportCsv,
   reportNotes,
   reportPlainRows,
   reportPlainTotals,
+  reportTable,
 } from '../../../features/report/report-view.js';
 import { dealReferences, readDeal, readHedgeReferences } from '../../../features/book/deal.js';
 import { closePeriod, noteShortRecords, noteStillHeld } from './history.js';
@@ -105,7 +105,7 @@ export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>)
       break;
     case 'csv':
       output.write(
-        reportCsv(report, (await import('../../../platform/terminal/csv.js')).csvText, shape).replace(/\n$/, ''),
+        (await import('../../../platform/terminal/csv.js')).csvText(reportTable(report, shape)).replace(/\n$/, ''),
       );
       break;
     case 'plain':
