@@ -70,7 +70,7 @@ function positionsModel(mark: number, pnl: number): WatchModel {
       },
     ],
     empty: 'No open positions.',
-    countdown: { label: 'Matures in' },
+    countdown: 'Matures in',
     trend: { label: 'Mark trend', key: 'mark_price' },
     total: { label: 'Net P&L', value: pnl },
   };

@@ -36,7 +36,8 @@ export interface WatchModel {
   decisive?: number;
   rows: WatchRow[];
   empty: string;
-  countdown?: { label: string };
+  /** The countdown column's label. */
+  countdown?: string;
   /** A sparkline of one of `fields` over the session. */
   trend?: { label: string; key: string };
   total?: { label: string; value: number | undefined };
@@ -183,7 +184,7 @@ function positionsSource(ports: SourcePorts, { settings, live, oneShape }: Sourc
           ),
         })),
         empty: ref === undefined ? 'No open positions.' : `No open position carries the reference ${ref}.`,
-        countdown: { label: 'Left' },
+        countdown: 'Left',
         trend: { label: 'P&L trend', key: 'net_pnl_usd' },
         total: { label: 'Net P&L', value: rounded },
       } satisfies WatchModel,
@@ -283,7 +284,7 @@ export function sourceFor(ports: SourcePorts, target: WatchTarget, plan: SourceP
             // Counted down while the hedge can still mature.
             rows: [{ key: hedge.id, values: hedge, maturityAt: maturities[0]?.maturityAt }],
             empty: 'No hedge data.',
-            countdown: { label: 'Matures in' },
+            countdown: 'Matures in',
           } satisfies WatchModel,
         };
       };

@@ -191,7 +191,7 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
   if (countdown)
     columns.push({
       key: COUNTDOWN_KEY,
-      header: countdown.label,
+      header: countdown,
       align: 'right',
       cells: rows.map((row) => tableCell(countdownOf(row, options.now) ?? c.dim('—'))),
     });
@@ -227,7 +227,7 @@ function renderCard(state: WatchState, model: WatchModel, options: RenderOptions
   const entries: Array<[string, string]> = model.fields
     .filter((field) => row.values[field.key] !== undefined)
     .map((field) => [field.label, shownValue(state, row, field, options)]);
-  if (model.countdown && left !== undefined) entries.push([model.countdown.label, left]);
+  if (model.countdown && left !== undefined) entries.push([model.countdown, left]);
   const labelWidth = Math.max(0, ...[...entries.map(([label]) => label), model.trend?.label ?? ''].map(displayWidth));
   // Two spaces between a label and its value.
   const valueWidth = Math.max(1, options.columns - labelWidth - 2);
