@@ -2,12 +2,11 @@
 // (REPORT_PRIORITY) to fit the width.
 import type { ChalkInstance } from 'chalk';
 import { formatFixed, formatSignedMoney } from '../../core/number-format.js';
-import { quoteCurrencyOf } from '../../core/markets.js';
 import type { Report, ReportGrouping } from './report-rules.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { spreadsheetSafe } from '../../platform/terminal/spreadsheet-cell.js';
-import { formatCell, numberFormatOf, type CellContext } from '../../platform/terminal/cells.js';
-import { fieldTable } from '../../platform/fields/fields.js';
+import { formatCell, numberFormatOf, rateUnitOf, type CellContext } from '../../platform/terminal/cells.js';
+import { fieldLabel, fieldTable } from '../../platform/fields/fields.js';
 import {
   drawTable,
   EMPTY_CELL,
@@ -28,8 +27,8 @@ const REPORT_FIELDS = fieldTable(`
   side                 Side        side
   closed_at            Closed      utc
   count                Hedges      count
-  entry_price          Entry       rate
-  exit_price           Exit        rate
+  entry_price          Entry       rate   rate
+  exit_price           Exit        rate   rate
   notional_usd         Notional    money
   quote_currency       Quote
   quote_amount_locked  Locked      money
@@ -214,10 +213,9 @@ async function groupTable(report: Report, options: ReportViewOptions) {
 function groupColumns(report: Report, context: CellContext) {
   const c = context.chalk;
   const { groups } = report;
-  const only = (values: Array<string | null>) => (new Set(values).size === 1 ? values[0] : null);
-  const market = only(groups.map((group) => group.deal?.market ?? null));
-  const currency = quoteCurrencyOf(market ?? '');
-  const lockedIn = only(groups.map((group) => group.deal?.quote_currency ?? null));
+  // The rates' unit, and the currency the amounts locked are in, when every deal shown has one.
+  const rateUnit = rateUnitOf(groups.map((group) => group.deal ?? {}));
+  const [lockedIn, ...otherCurrencies] = new Set(groups.map((group) => group.deal?.quote_currency ?? null));
   const maxAbs = groups.reduce((max, group) => Math.max(max, Math.abs(group.net_pnl_usd)), 0);
 
   const keys = reportColumns(report.by).filter((key) => !/^(market|closed_at|quote_currency)$/.test(key));
@@ -265,11 +263,9 @@ function groupColumns(report: Report, context: CellContext) {
         header:
           key === 'group'
             ? GROUP_WORDS[report.by].title
-            : field.kind === 'rate' && currency
-              ? `${field.label} ${currency}/USDT`
-              : key === 'quote_amount_locked' && lockedIn
-                ? `${field.label} ${lockedIn}`
-                : field.label,
+            : key === 'quote_amount_locked' && lockedIn && !otherCurrencies.length
+              ? `${field.label} ${lockedIn}`
+              : fieldLabel(field, 'header', { rateUnit }),
         // As the lists: a group's name or a reference may be cut at the end (a reference to 8); a hedge id is kept whole (cut in the middle only when it is all that fits).
         ...kindColumn(field.kind),
         ...(key === 'group' && report.by === 'hedge' && { shrink: 'middle', minWidth: undefined }),
