@@ -70,8 +70,8 @@ function positionsModel(mark: number, pnl: number): WatchModel {
       },
     ],
     empty: 'No open positions.',
-    countdown: { label: 'Matures in' },
-    trend: { label: 'Mark trend', field: { key: 'mark_price', label: 'Mark', kind: 'rate' } },
+    countdown: 'Matures in',
+    trend: { label: 'Mark trend', key: 'mark_price' },
     total: { label: 'Net P&L', value: pnl },
   };
 }
@@ -185,7 +185,7 @@ it('renderWatchScreen: shows a card (account, one hedge) with its trend line, an
     priority: ['balance_usdc', 'unrealized_pnl_usd'],
     rows: [{ key: 'account', values: { balance_usdc: 1000, unrealized_pnl_usd: pnl } }],
     empty: '',
-    trend: { label: 'P&L trend', field: { key: 'unrealized_pnl_usd', label: 'Unrealized P&L (USD)', kind: 'pnl' } },
+    trend: { label: 'P&L trend', key: 'unrealized_pnl_usd' },
   });
   expect(screen(watching(2000, card(5), card(-5)), 2000, 80).slice(1)).toEqual([
     'Balance (USDC)        1,000.00 ',

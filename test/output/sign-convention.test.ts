@@ -19,8 +19,8 @@ import { buildReport, renderReportHtml } from '../support/report.js';
 import { csvText } from '../../src/platform/terminal/csv.js';
 import {
   renderReportTable,
-  reportCsv,
   reportPlainRows,
+  reportTable,
   reportPlainTotals,
 } from '../../src/features/report/report-view.js';
 import { renderRollPreview } from '../../src/platform/results/roll-outcome.js';
@@ -279,7 +279,7 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
     expect([json.totals, totals].map((figures) => cents(figures.fees_pnl_usdc))).toEqual(
       Array(2).fill(-raw.reduce((sum, record) => sum + Math.round(record.fees_usdc * 100), 0)),
     );
-    const csv = columnsOf(reportCsv(report, csvText).trimEnd().split('\n'), `csv ${by}`, ',');
+    const csv = columnsOf(csvText(reportTable(report)).trimEnd().split('\n'), `csv ${by}`, ',');
     const tsv = columnsOf(reportPlainRows(report), `tsv ${by}`, '\t');
     expect([csv.length, tsv.length]).toEqual([report.groups.length, report.groups.length]);
 

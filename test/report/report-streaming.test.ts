@@ -1,12 +1,12 @@
 // The report read page by page: ReportBuilder tallies records one at a time, saying which it
-// covers, and ClosedHedgeListing writes the HTML listing from
+// covers, and closedHedgeListing writes the HTML listing from
 // a file in the order renderReportHtml sorts it into (close time, ties in arrival order, records
 // without a close time last): byte for byte the same page, for more rows than one block holds.
 import { readFileSync, readdirSync } from 'node:fs';
 import type { HistoryFacts } from '../../src/core/wire.js';
 import { join } from 'node:path';
 import { ReportBuilder, cumulativePoint, cumulativePoints } from '../../src/features/report/report-rules.js';
-import { ClosedHedgeListing } from '../../src/features/report/report.js';
+import { closedHedgeListing } from '../../src/features/report/report.js';
 import { output } from '../support/output/fake-output.js';
 import { closedHedgeRow, reportHtmlAround, type ReportHtmlMeta } from '../../src/features/report/report-html.js';
 import { buildReport, renderReportHtml } from '../support/report.js';
@@ -46,11 +46,11 @@ it.each(['day', 'week', 'month', 'side', 'tenor', 'market'] as const)(
 
 describe('the HTML listing through a file', () => {
   const META = { account: 'desk', environment: 'test' as const, generatedAt: '2026-02-01T00:00:00.000Z' };
-  /** The page ClosedHedgeListing writes to NAME in the work folder, `records` added one by one, and the page renderReportHtml writes. */
+  /** The page closedHedgeListing writes to NAME in the work folder, `records` added one by one, and the page renderReportHtml writes. */
   function listed(name: string, records: HistoryFacts[], by: 'day' | 'side', meta: ReportHtmlMeta = META) {
     const report = buildReport(records, [], { by });
     const target = join(work.path, name);
-    const listing = new ClosedHedgeListing(target, closedHedgeRow);
+    const listing = closedHedgeListing(target, closedHedgeRow);
     for (const record of records) listing.add(record);
     const [before, after] = reportHtmlAround(report, meta, listing.size);
     listing.writeReport(target, before, after);
@@ -82,7 +82,7 @@ describe('the HTML listing through a file', () => {
     const [written, rendered] = listed('empty.html', [], 'side', { ...META, environment: 'live' });
     expect(written).toBe(rendered);
 
-    const abandoned = new ClosedHedgeListing(join(work.path, 'never.html'), closedHedgeRow);
+    const abandoned = closedHedgeListing(join(work.path, 'never.html'), closedHedgeRow);
     abandoned.add(facts(1)[0]);
     abandoned.discard();
     expect(readdirSync(work.path).sort()).toEqual(['empty.html', 'report.html']);

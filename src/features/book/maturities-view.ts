@@ -6,16 +6,12 @@ import type { Output } from '../../platform/terminal/output.js';
 import { MATURITY_RESOURCE } from '../../platform/fields/resource-fields.js';
 
 function dayLine(day: ReturnType<typeof groupByDay>[number]) {
-  const date = new Date(`${day.day}T00:00:00Z`);
-  const weekday = date.toLocaleDateString('en-GB', { weekday: 'short', timeZone: 'UTC' });
-  const dayMonthYear = date.toLocaleDateString('en-GB', {
-    day: '2-digit',
-    month: 'short',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
+  // "Mon 02 Mar 2026": en-GB's date with its weekday, without the comma after it.
+  const date = new Date(`${day.day}T00:00:00Z`)
+    .toLocaleDateString('en-GB', { weekday: 'short', day: '2-digit', month: 'short', year: 'numeric', timeZone: 'UTC' })
+    .replace(',', '');
   const count = day.maturities.length;
-  return `${weekday} ${dayMonthYear} · ${count} hedge${count === 1 ? '' : 's'} · ${formatMoney(day.notional_usd)} USD`;
+  return `${date} · ${count} hedge${count === 1 ? '' : 's'} · ${formatMoney(day.notional_usd)} USD`;
 }
 
 /** The settlements (soonest first) on stdout: grouped by UTC day on a terminal, the flat list otherwise. */

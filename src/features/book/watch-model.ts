@@ -36,8 +36,10 @@ export interface WatchModel {
   decisive?: number;
   rows: WatchRow[];
   empty: string;
-  countdown?: { label: string };
-  trend?: { label: string; field: WatchField };
+  /** The countdown column's label. */
+  countdown?: string;
+  /** A sparkline of one of `fields` over the session. */
+  trend?: { label: string; key: string };
   total?: { label: string; value: number | undefined };
 }
 
@@ -182,8 +184,8 @@ function positionsSource(ports: SourcePorts, { settings, live, oneShape }: Sourc
           ),
         })),
         empty: ref === undefined ? 'No open positions.' : `No open position carries the reference ${ref}.`,
-        countdown: { label: 'Left' },
-        trend: { label: 'P&L trend', field: fields.find((field) => field.key === 'net_pnl_usd')! },
+        countdown: 'Left',
+        trend: { label: 'P&L trend', key: 'net_pnl_usd' },
         total: { label: 'Net P&L', value: rounded },
       } satisfies WatchModel,
     };
@@ -219,9 +221,7 @@ export function sourceFor(ports: SourcePorts, target: WatchTarget, plan: SourceP
             fields: named(Object.entries(account)),
             rows: [{ key: 'account', values: account }],
             empty: 'No account data.',
-            trend: pnlField
-              ? { label: 'P&L trend', field: { key: pnlField, label: labelFromName(pnlField), kind: 'pnl' } }
-              : undefined,
+            trend: pnlField ? { label: 'P&L trend', key: pnlField } : undefined,
           } satisfies WatchModel,
         };
       };
@@ -257,7 +257,7 @@ export function sourceFor(ports: SourcePorts, target: WatchTarget, plan: SourceP
             ...PRICES_RANKED,
             rows: prices.map((price) => ({ key: price.market, values: price })),
             empty: 'No markets are available to this account.',
-            trend: { label: 'Price trend', field: fields.find((field) => field.key === 'price')! },
+            trend: { label: 'Price trend', key: 'price' },
           } satisfies WatchModel,
         };
       };
@@ -284,7 +284,7 @@ export function sourceFor(ports: SourcePorts, target: WatchTarget, plan: SourceP
             // Counted down while the hedge can still mature.
             rows: [{ key: hedge.id, values: hedge, maturityAt: maturities[0]?.maturityAt }],
             empty: 'No hedge data.',
-            countdown: { label: 'Matures in' },
+            countdown: 'Matures in',
           } satisfies WatchModel,
         };
       };

@@ -20,7 +20,6 @@ import { sparkline } from '../../platform/results/text-charts.js';
 import { stripVTControlCharacters } from 'node:util';
 import { liveScreen } from '../../platform/terminal/live-screen.js';
 import { displayWidth, truncateEnd, wrapParts, wrapWords } from '../../platform/terminal/width.js';
-import type { JsonObject } from '../../core/objects.js';
 
 /** Everything on screen, as the flow last said it. */
 interface WatchState {
@@ -32,7 +31,8 @@ interface WatchState {
   stale?: { since: number; reason: string; nextAt: number };
   alerts: Array<{ alert: Alert; at: number }>;
   series: Map<string, number[]>;
-  previous: Map<string, JsonObject>;
+  /** The model of the refresh before, whose values a change is marked against. */
+  previous?: WatchModel;
 }
 
 interface RenderOptions {
@@ -50,7 +50,7 @@ const TREND_MIN_WIDTH = 8;
 const TREND_MAX_WIDTH = 24;
 
 export function emptyWatchState(intervalMs: number): WatchState {
-  return { intervalMs, alerts: [], series: new Map(), previous: new Map() };
+  return { intervalMs, alerts: [], series: new Map() };
 }
 
 /** A refresh that succeeded; sparkline points are values as shown, so the line moves only when the screen does. */
@@ -64,7 +64,7 @@ export function applyFresh(
   const push = (key: string, value: unknown) =>
     Number.isFinite(value) &&
     state.series.set(key, [...(state.series.get(key) ?? []), value as number].slice(-SERIES_LIMIT));
-  const trend = model.trend?.field;
+  const trend = model.fields.find((field) => field.key === model.trend?.key);
   for (const { key, values } of trend ? model.rows : []) {
     const value = values[trend!.key];
     const shown = Number.isFinite(value)
@@ -74,7 +74,7 @@ export function applyFresh(
   }
   if (model.total) push(TOTAL_SERIES, model.total.value);
   Object.assign(state, {
-    previous: new Map((state.model?.rows ?? []).map((row) => [row.key, row.values])),
+    previous: state.model,
     model,
     lastGoodAt: at,
     offsetMs,
@@ -166,16 +166,13 @@ const trendLine = (c: ChalkInstance, points: number[], width: number) =>
 const countdownOf = (row: WatchRow, now: number) =>
   row.maturityAt === undefined ? undefined : formatCountdown(Date.parse(row.maturityAt) - now);
 
-/** A value as shown, marked when both the data and what is shown changed since the refresh before. */
+/** A value as shown, marked when what is shown changed since the refresh before (data moving below the shown precision is no change). */
 function shownValue(state: WatchState, row: WatchRow, field: WatchField, options: RenderOptions) {
   const c = options.chalk;
   const value = row.values[field.key];
   const text = options.format(field, value);
-  const before = state.previous.get(row.key);
-  const changed =
-    before !== undefined &&
-    JSON.stringify(before[field.key]) !== JSON.stringify(value) &&
-    options.format(field, before[field.key]) !== text;
+  const before = state.previous?.rows.findLast((other) => other.key === row.key)?.values;
+  const changed = before !== undefined && options.format(field, before[field.key]) !== text;
   if (c.level === 0) return `${text}${changed ? '*' : ' '}`;
   return changed ? c.inverse(text) : text;
 }
@@ -194,7 +191,7 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
   if (countdown)
     columns.push({
       key: COUNTDOWN_KEY,
-      header: countdown.label,
+      header: countdown,
       align: 'right',
       cells: rows.map((row) => tableCell(countdownOf(row, options.now) ?? c.dim('—'))),
     });
@@ -230,7 +227,7 @@ function renderCard(state: WatchState, model: WatchModel, options: RenderOptions
   const entries: Array<[string, string]> = model.fields
     .filter((field) => row.values[field.key] !== undefined)
     .map((field) => [field.label, shownValue(state, row, field, options)]);
-  if (model.countdown && left !== undefined) entries.push([model.countdown.label, left]);
+  if (model.countdown && left !== undefined) entries.push([model.countdown, left]);
   const labelWidth = Math.max(0, ...[...entries.map(([label]) => label), model.trend?.label ?? ''].map(displayWidth));
   // Two spaces between a label and its value.
   const valueWidth = Math.max(1, options.columns - labelWidth - 2);
@@ -249,7 +246,7 @@ export async function openLiveView(
   const state = emptyWatchState(intervalMs);
   const options = {
     chalk: output.chalk,
-    format: (field: Omit<WatchField, 'label'>, value: unknown) => output.humanValue(field, value),
+    format: output.humanValue.bind(output),
     // The environment's TZ as the command was given it (the process's own zone otherwise).
     clockTime: clockTimeIn(ctx.env.TZ),
   };

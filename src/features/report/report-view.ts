@@ -1,13 +1,12 @@
 // `hedge report` on a terminal, in a pipe and as CSV; the table drops the least needed columns
 // (REPORT_PRIORITY) to fit the width.
 import type { ChalkInstance } from 'chalk';
-import { formatFixed, formatSignedMoney, rateDecimals } from '../../core/number-format.js';
-import { quoteCurrencyOf } from '../../core/markets.js';
+import { formatFixed, formatSignedMoney } from '../../core/number-format.js';
 import type { Report, ReportGrouping } from './report-rules.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { spreadsheetSafe } from '../../platform/terminal/spreadsheet-cell.js';
-import { formatCell, type CellContext } from '../../platform/terminal/cells.js';
-import { fieldTable } from '../../platform/fields/fields.js';
+import { decimalsOf, formatCell, rateUnitOf, type CellContext } from '../../platform/terminal/cells.js';
+import { fieldLabel, fieldTable } from '../../platform/fields/fields.js';
 import {
   drawTable,
   EMPTY_CELL,
@@ -28,8 +27,8 @@ const REPORT_FIELDS = fieldTable(`
   side                 Side        side
   closed_at            Closed      utc
   count                Hedges      count
-  entry_price          Entry       rate
-  exit_price           Exit        rate
+  entry_price          Entry       rate   rate
+  exit_price           Exit        rate   rate
   notional_usd         Notional    money
   quote_currency       Quote
   quote_amount_locked  Locked      money
@@ -85,20 +84,16 @@ interface ReportColumns {
   header?: boolean;
 }
 
-function table(report: Report, options: ReportColumns) {
+/** The rows of cells, a header row of the column names first (unless --no-header): CSV and TSV alike, each through its encoder (platform/terminal/csv.ts defuses cells a spreadsheet would run as formulas). */
+export function reportTable(report: Report, options: ReportColumns = {}) {
   const columns = options.columns ?? reportColumns(report.by);
   const rows = report.groups.map((group) => columns.map((column) => csvCell(column, group)));
   return options.header === false ? rows : [[...columns], ...rows];
 }
 
-/** RFC 4180 CSV through `encode` (ui/csv.ts: cells a spreadsheet would run as formulas are defused). */
-export function reportCsv(report: Report, encode: (rows: string[][]) => string, options: ReportColumns = {}) {
-  return encode(table(report, options));
-}
-
 /** Off a terminal, or --format tsv: a header row of the column names, then the rows tab-separated (like every list). */
 export function reportPlainRows(report: Report, options: ReportColumns = {}) {
-  return table(report, options).map((cells) => cells.map(spreadsheetSafe).join('\t'));
+  return reportTable(report, options).map((cells) => cells.map(spreadsheetSafe).join('\t'));
 }
 
 /** The totals, for stderr next to the plain rows. */
@@ -218,10 +213,9 @@ async function groupTable(report: Report, options: ReportViewOptions) {
 function groupColumns(report: Report, context: CellContext) {
   const c = context.chalk;
   const { groups } = report;
-  const only = (values: Array<string | null>) => (new Set(values).size === 1 ? values[0] : null);
-  const market = only(groups.map((group) => group.deal?.market ?? null));
-  const currency = quoteCurrencyOf(market ?? '');
-  const lockedIn = only(groups.map((group) => group.deal?.quote_currency ?? null));
+  // The rates' unit, and the currency the amounts locked are in, when every deal shown has one.
+  const rateUnit = rateUnitOf(groups.map((group) => group.deal ?? {}));
+  const [lockedIn, ...otherCurrencies] = new Set(groups.map((group) => group.deal?.quote_currency ?? null));
   const maxAbs = groups.reduce((max, group) => Math.max(max, Math.abs(group.net_pnl_usd)), 0);
 
   const keys = reportColumns(report.by).filter((key) => !/^(market|closed_at|quote_currency)$/.test(key));
@@ -248,13 +242,11 @@ function groupColumns(report: Report, context: CellContext) {
       ];
     const field = REPORT_FIELDS.find((known) => known.key === key)!;
     const values = groups.map((group) => (key === 'group' ? group.label : valueOf(key, group)));
-    // Rates: one number of decimals for the whole column (what the smallest needs).
-    const decimals =
-      field.kind === 'rate'
-        ? Math.max(2, ...values.map((value) => (typeof value === 'number' ? rateDecimals(value) : 0)))
-        : field.kind === 'count'
-          ? 0
-          : 2;
+    // One number of decimals for the whole column, as in every list (a rate's: what the smallest needs).
+    const decimals = decimalsOf(
+      field,
+      values.map((value) => ({ [key]: value })),
+    );
     const cell = (value: unknown) => formatCell(field, value, {}, decimals, context);
     // The totals line: the sums of the CSV's columns; the amount locked when in one currency (several: each on its own line under the table).
     const total =
@@ -271,11 +263,9 @@ function groupColumns(report: Report, context: CellContext) {
         header:
           key === 'group'
             ? GROUP_WORDS[report.by].title
-            : field.kind === 'rate' && currency
-              ? `${field.label} ${currency}/USDT`
-              : key === 'quote_amount_locked' && lockedIn
-                ? `${field.label} ${lockedIn}`
-                : field.label,
+            : key === 'quote_amount_locked' && lockedIn && !otherCurrencies.length
+              ? `${field.label} ${lockedIn}`
+              : fieldLabel(field, 'header', { rateUnit }),
         // As the lists: a group's name or a reference may be cut at the end (a reference to 8); a hedge id is kept whole (cut in the middle only when it is all that fits).
         ...kindColumn(field.kind),
         ...(key === 'group' && report.by === 'hedge' && { shrink: 'middle', minWidth: undefined }),

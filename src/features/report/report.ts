@@ -85,9 +85,8 @@ export async function gatherReport(
       facts.clientReference = references?.referenceOf(facts.hedgeId);
     if (builder.add(facts)) onCovered?.(facts);
   });
-  const open = (await positions).map((position) => ({ netPnlUsd: readPosition(position).netPnlUsd }));
   return {
-    report: builder.finish(open, { points }),
+    report: builder.finish((await positions).map(readPosition), { points }),
     cumulative: builder.cumulative(),
     ...walk,
   };
@@ -95,79 +94,68 @@ export async function gatherReport(
 
 const FLUSH_BYTES = 1 << 20;
 
-/** The closed hedges' rows of an HTML report, kept in a file beside the target instead of memory and written in the listing's order at the end; memory holds only each row's sort key and place. */
-export class ClosedHedgeListing {
-  private readonly path: string;
-  private readonly fd: number;
-  private pending = '';
+/** The closed hedges' rows of an HTML report, kept in a file beside `target` (the report's file) instead of memory and written in the listing's order at the end; memory holds only each row's sort key and place. */
+export function closedHedgeListing(target: string, rowOf: (record: HistoryFacts) => string) {
+  const path = join(dirname(target), `.${process.pid}-${Date.now()}.hedge-report-rows`);
+  const fd = openSync(path, 'wx+', 0o600);
+  let pending = '';
   /** The bytes of every row added, written or pending. */
-  private end = 0;
-  private readonly times: number[] = [];
+  let end = 0;
+  const times: number[] = [];
   /** Where each row starts; it ends where the next starts (the last at `end`). */
-  private readonly offsets: number[] = [];
-
-  /** `target`: the report's file; the rows are kept beside it until written. */
-  constructor(
-    target: string,
-    private readonly row: (record: HistoryFacts) => string,
-  ) {
-    this.path = join(dirname(target), `.${process.pid}-${Date.now()}.hedge-report-rows`);
-    this.fd = openSync(this.path, 'wx+', 0o600);
-  }
-
-  get size() {
-    return this.times.length;
-  }
-
-  add(record: HistoryFacts) {
-    const row = this.row(record);
-    this.times.push(closedHedgeTime(record));
-    this.offsets.push(this.end);
-    this.end += Buffer.byteLength(row);
-    this.pending += row;
-    if (this.pending.length >= FLUSH_BYTES) this.flush();
-  }
-
-  /** Writes `before`, every row in the listing's order, then `after`, to `target`; removes the rows' file. */
-  writeReport(target: string, before: string, after: string) {
-    this.flush();
-    const order = Uint32Array.from(this.times.keys()).sort((a, b) => compareListed(this.times[a], a, this.times[b], b));
-    const out = openSync(target, 'w');
-    try {
-      writeSync(out, before);
-      let chunk = '';
-      for (const index of order) {
-        // Read back one row at a time: memory holds no more than a chunk of the page.
-        const row = Buffer.alloc((this.offsets[index + 1] ?? this.end) - this.offsets[index]);
-        readSync(this.fd, row, 0, row.length, this.offsets[index]);
-        chunk += row.toString('utf8');
-        if (chunk.length >= FLUSH_BYTES) {
-          writeSync(out, chunk);
-          chunk = '';
-        }
-      }
-      writeSync(out, chunk + after);
-    } finally {
-      closeSync(out);
-      this.discard();
-    }
-  }
-
+  const offsets: number[] = [];
+  /** Appends the pending rows: the reads back name their place, so the file's own position is the end. */
+  const flush = () => {
+    writeSync(fd, pending);
+    pending = '';
+  };
   /** Removes the rows' file (also when the report is not written). */
-  discard() {
+  const discard = () => {
     try {
-      closeSync(this.fd);
+      closeSync(fd);
     } catch {
       // Closed already.
     }
-    rmSync(this.path, { force: true });
-  }
-
-  /** Appends the pending rows: the reads back name their place, so the file's own position is the end. */
-  private flush() {
-    writeSync(this.fd, this.pending);
-    this.pending = '';
-  }
+    rmSync(path, { force: true });
+  };
+  return {
+    get size() {
+      return times.length;
+    },
+    add(record: HistoryFacts) {
+      const row = rowOf(record);
+      times.push(closedHedgeTime(record));
+      offsets.push(end);
+      end += Buffer.byteLength(row);
+      pending += row;
+      if (pending.length >= FLUSH_BYTES) flush();
+    },
+    /** Writes `before`, every row in the listing's order, then `after`, to `to`; removes the rows' file. */
+    writeReport(to: string, before: string, after: string) {
+      flush();
+      const order = Uint32Array.from(times.keys()).sort((a, b) => compareListed(times[a], a, times[b], b));
+      const out = openSync(to, 'w');
+      try {
+        writeSync(out, before);
+        let chunk = '';
+        for (const index of order) {
+          // Read back one row at a time: memory holds no more than a chunk of the page.
+          const row = Buffer.alloc((offsets[index + 1] ?? end) - offsets[index]);
+          readSync(fd, row, 0, row.length, offsets[index]);
+          chunk += row.toString('utf8');
+          if (chunk.length >= FLUSH_BYTES) {
+            writeSync(out, chunk);
+            chunk = '';
+          }
+        }
+        writeSync(out, chunk + after);
+      } finally {
+        closeSync(out);
+        discard();
+      }
+    },
+    discard,
+  };
 }
 
 /** Whether a record closed in [since, until); one with no readable close time is 'unreadable'. */

@@ -7,7 +7,7 @@ import { REPORT_GROUPINGS, cumulativePoint } from '../../../features/report/repo
 import { UsageError } from '../../../core/errors.js';
 import {
   accountName,
-  ClosedHedgeListing,
+  closedHedgeListing,
   gatherReport,
   htmlTarget,
   incompleteWarning,
@@ -16,10 +16,10 @@ import { closedHedgeRow, reportHtmlAround } from '../../../features/report/repor
 import {
   renderReportTable,
   reportColumns,
-  reportCsv,
   reportNotes,
   reportPlainRows,
   reportPlainTotals,
+  reportTable,
 } from '../../../features/report/report-view.js';
 import { dealReferences, readDeal, readHedgeReferences } from '../../../features/book/deal.js';
 import { closePeriod, noteShortRecords, noteStillHeld } from './history.js';
@@ -74,7 +74,7 @@ export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>)
     );
   noteShortRecords(ctx, references?.read);
   // The HTML listing's rows wait in a file beside the target while the history is read.
-  const listing = html === undefined ? undefined : new ClosedHedgeListing(html, closedHedgeRow);
+  const listing = html === undefined ? undefined : closedHedgeListing(html, closedHedgeRow);
   // JSON and the HTML file take the cumulative line compact (a point per close time: 100,000 of
   // them for a long history); the terminal's and the plain formats' line reads the points.
   const gathered = await gatherReport(
@@ -105,7 +105,7 @@ export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>)
       break;
     case 'csv':
       output.write(
-        reportCsv(report, (await import('../../../platform/terminal/csv.js')).csvText, shape).replace(/\n$/, ''),
+        (await import('../../../platform/terminal/csv.js')).csvText(reportTable(report, shape)).replace(/\n$/, ''),
       );
       break;
     case 'plain':
