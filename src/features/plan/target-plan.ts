@@ -169,7 +169,7 @@ export async function buildTargetPlan(
 }
 
 /** Thrown AFTER the plan is shown: every problem, in execution order (exit 3, nothing sent). */
-export function planCheckError(ports: Pick<CommandContext, 'hedgeCommand'>, quoted: QuotedPlan) {
+export function planCheckError(ports: CommandContext, quoted: QuotedPlan) {
   const { problems } = quoted.plan;
   const source = safeText(quoted.source);
   const lines = problems.map(
