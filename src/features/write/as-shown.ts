@@ -92,11 +92,12 @@ export async function confirmSideAsShown(
   trades: () => Promise<readonly Trade[] | undefined>,
   reread?: () => Promise<void>,
 ) {
-  const moved = (now: readonly Trade[]) => {
+  for (;;) {
+    await confirmOrStop(ports, question(), { live });
+    const now = (await trades()) ?? shown;
+    if (sameAsShown(shown, now)) return shown;
     sayMovedSinceAsked(ports, side, shown, now);
     shown = now;
-  };
-  while (!(await confirmAsShown(ports, question(), { live, shown, now: async () => (await trades()) ?? shown, moved })))
     await reread?.();
-  return shown;
+  }
 }
