@@ -50,9 +50,8 @@ export function sayMovedSinceAsked(
 ) {
   const [then, later] = [shown[0], now[0]];
   const named = !sameHedges(then?.held, later?.held);
-  const usdOf = (trade: Trade | undefined) => trade?.held?.notional_usd ?? trade?.notionalUsd ?? 0;
   const holds = (trade: Trade | undefined) => {
-    const usd = formatUsd(usdOf(trade));
+    const usd = formatUsd(trade?.held?.notional_usd ?? trade?.notionalUsd ?? 0);
     return named && trade?.held?.hedge_ids.length ? `${usd} in ${hedgesWords(trade.held)}` : usd;
   };
   ports.notify({
