@@ -6,7 +6,7 @@ import { DEFAULT_WAIT_BOUND_MS, waitDeadline } from '../../platform/config/wait-
 import { RecordingOutput } from '../../platform/terminal/recording-output.js';
 import { compileQuery, fieldNames, isTruthy } from '../../platform/fields/query.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
-import { POLL_CADENCE } from '../../features/write/wait.js';
+import { pauseUntil, POLL_CADENCE } from '../../features/write/wait.js';
 import { isPassingFailure, MAX_RETRY_AFTER_MS, nextRefreshAt } from '../../features/book/watch.js';
 
 interface UntilOptions {
@@ -64,18 +64,8 @@ export async function runUntil(
     new InterruptedError(`--until stopped before ${quoted} held.`, {
       stoppedBy: signal.reason,
     });
-  const pauseUntil = async (at: number) => {
-    const ms = at - clock.now();
-    if (signal.aborted) throw interrupted();
-    if (ms <= 0) return;
-    try {
-      await clock.sleep(ms, signal);
-    } catch {
-      throw interrupted();
-    }
-  };
   const notMet = async () => {
-    if (deadline !== undefined) await pauseUntil(deadline);
+    if (deadline !== undefined) await pauseUntil(ctx, deadline, interrupted);
     const lastShown = last !== undefined && (await last.playForScripts(ctx.output));
     const bound =
       ctx.globals.timeout === undefined
@@ -95,7 +85,7 @@ export async function runUntil(
   };
 
   for (;;) {
-    await pauseUntil(nextAt);
+    await pauseUntil(ctx, nextAt, interrupted);
     const pollStartedAt = clock.now();
     const recorder = new RecordingOutput({ chalk: ctx.output.chalk, columns: ctx.output.columns, now: clock.now });
     // What the condition sees is what --json prints: the command's data, before --fields and --query.

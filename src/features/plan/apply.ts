@@ -47,18 +47,6 @@ function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?
   };
 }
 
-type ApplyOutcome = { quoted: QuotedPlan } &
-  /** The plan fails pre-trade checks: nothing was sent. */
-  (
-    | { kind: 'fails-checks' }
-    /** The book was at the target: nothing to do, nothing sent. */
-    | { kind: 'at-target' }
-    /** Every step carried out; `rows` one per step. */
-    | { kind: 'applied'; rows: ApplyReportRow[] }
-    /** Step `stoppedAt` (from 0) ended in `error`; `rows` has every step, the later ones `not_run`. */
-    | { kind: 'stopped'; rows: ApplyReportRow[]; stoppedAt: number; error: unknown }
-  );
-
 /** Finishes an earlier apply's unresolved actions of this account, oldest first, each with its own key (or says why
  * apply cannot: `hedge resume` can); returns how many there were. */
 async function resumeUnfinishedApplies(ports: WritePorts, client: HedgeClient) {
@@ -107,13 +95,14 @@ export async function applyTarget(
   const guard = await guardLiveAction(ports, { action: 'apply a target book', dryRun: false });
   const client = await ports.client();
   const plan = () => buildTargetPlan(ports, client, target, opts.toleranceUsd);
-  return underPlanLocks(ports, target.rows, async (waitedFor): Promise<ApplyOutcome> => {
+  return underPlanLocks(ports, target.rows, async (waitedFor) => {
     const resumed = await resumeUnfinishedApplies(ports, client);
     let quoted = await plan();
     for (;;) {
       const { steps } = quoted.plan;
       await hooks.showPlan?.(quoted);
-      if (quoted.plan.problems.length) return { kind: 'fails-checks', quoted };
+      // The plan fails pre-trade checks: nothing was sent.
+      if (quoted.plan.problems.length) return { kind: 'fails-checks' as const, quoted };
       // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
       await checkPlanRequests(ports, client, quoted);
       if (!steps.length) {
@@ -127,7 +116,8 @@ export async function applyTarget(
             },
           );
         }
-        return { kind: 'at-target', quoted };
+        // The book was at the target: nothing to do, nothing sent.
+        return { kind: 'at-target' as const, quoted };
       }
       // One confirmation for the whole run (the guard already required --yes for a live key without a terminal).
       if (!ports.interactive || ports.confirmedAhead) break;
@@ -201,9 +191,11 @@ async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPl
         );
       }
       for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest));
+      // Step `stoppedAt` (from 0) ended in `error`; `rows` has every step, the later ones `not_run`.
       return { kind: 'stopped' as const, rows, stoppedAt: index, error };
     }
   }
+  // Every step carried out; `rows` one per step.
   return { kind: 'applied' as const, rows };
 }
 

@@ -155,21 +155,17 @@ export async function buildTargetPlan(
   // One at a time: a plan is a handful of rows, and a burst of quotes could meet a rate limit.
   for (const [index, step] of plan.steps.entries())
     quotes.push(await quoteStep(client, step, target.rows, blocked.has(index)));
-  // Each step's side is a target row's, read above.
-  const bookOf = (step: PlanStep) =>
-    books[
-      target.rows.findIndex((row) => row.market.toUpperCase() === step.market.toUpperCase() && row.side === step.side)
-    ];
   const trades = plan.steps.map((step) => ({
     market: step.market.toUpperCase(),
     notionalUsd: Math.abs(step.deltaUsd),
-    held: sideAfterOf(bookOf(step)),
+    // Each step's side is its target row's, read above.
+    held: sideAfterOf(books[target.rows.findIndex((row) => row.line === step.line)]),
   }));
   return { plan, quotes, totals: planTotals(plan, quotes), source: target.sourceName, trades };
 }
 
 /** Thrown AFTER the plan is shown: every problem, in execution order (exit 3, nothing sent). */
-export function planCheckError(ports: Pick<CommandContext, 'hedgeCommand'>, quoted: QuotedPlan) {
+export function planCheckError(ports: CommandContext, quoted: QuotedPlan) {
   const { problems } = quoted.plan;
   const source = safeText(quoted.source);
   const lines = problems.map(

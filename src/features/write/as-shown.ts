@@ -43,16 +43,15 @@ export function hedgesMoved(shown: readonly Trade[], now: readonly Trade[]) {
 
 /** A person's answer came after the side moved: nothing was sent (the question comes again, naming what it holds now). */
 export function sayMovedSinceAsked(
-  ports: Pick<CommandContext, 'notify'>,
+  ports: CommandContext,
   { market, side }: { market: string; side: string },
   shown: readonly Trade[],
   now: readonly Trade[],
 ) {
   const [then, later] = [shown[0], now[0]];
   const named = !sameHedges(then?.held, later?.held);
-  const usdOf = (trade: Trade | undefined) => trade?.held?.notional_usd ?? trade?.notionalUsd ?? 0;
   const holds = (trade: Trade | undefined) => {
-    const usd = formatUsd(usdOf(trade));
+    const usd = formatUsd(trade?.held?.notional_usd ?? trade?.notionalUsd ?? 0);
     return named && trade?.held?.hedge_ids.length ? `${usd} in ${hedgesWords(trade.held)}` : usd;
   };
   ports.notify({
@@ -64,7 +63,7 @@ export function sayMovedSinceAsked(
 
 /** Asks once; a "yes" holds for the trades shown: read again after the answer, a book that moved sends nothing (false: show it anew). */
 export async function confirmAsShown(
-  ports: Pick<CommandContext, 'confirm'>,
+  ports: CommandContext,
   question: string,
   bound: {
     live: boolean;
@@ -84,7 +83,7 @@ export async function confirmAsShown(
  * moved, that is said, `reread` runs and the question (which names what it holds now) is asked anew. Returns what the
  * "yes" holds for. */
 export async function confirmSideAsShown(
-  ports: Pick<CommandContext, 'confirm' | 'notify'>,
+  ports: CommandContext,
   side: { market: string; side: string },
   live: boolean,
   shown: readonly Trade[],
@@ -92,11 +91,12 @@ export async function confirmSideAsShown(
   trades: () => Promise<readonly Trade[] | undefined>,
   reread?: () => Promise<void>,
 ) {
-  const moved = (now: readonly Trade[]) => {
+  for (;;) {
+    await confirmOrStop(ports, question(), { live });
+    const now = (await trades()) ?? shown;
+    if (sameAsShown(shown, now)) return shown;
     sayMovedSinceAsked(ports, side, shown, now);
     shown = now;
-  };
-  while (!(await confirmAsShown(ports, question(), { live, shown, now: async () => (await trades()) ?? shown, moved })))
     await reread?.();
-  return shown;
+  }
 }

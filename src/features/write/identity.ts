@@ -43,7 +43,7 @@ export function sentBy(
 const sealers = new WeakMap<object, RowSealer>();
 
 /** The sealer of the current API key. */
-export async function rowSealerOf(ports: Pick<CommandContext, 'credentials'>) {
+export async function rowSealerOf(ports: CommandContext) {
   const credentials = await ports.credentials();
   if (!sealers.has(credentials))
     sealers.set(credentials, (await import('../../platform/journal/row-seal.js')).rowSealer(credentials.apiKey));

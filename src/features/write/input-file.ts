@@ -48,10 +48,10 @@ export async function readInputFile(
   if (stdin) ports.log(`reading the ${what} from stdin (at most ${sizeInWords(MAX_INPUT_FILE_BYTES)})`);
   // Only stdin waits on the command's signal (and --timeout's deadline, on the command's clock): a keeper stopped
   // while it starts still reads its target.
-  const timer = new AbortController();
+  // Aborted with ReadTimedOut at the deadline, or plainly once the read is over (which ends the sleep).
   const timedOut = new AbortController();
   if (stdin && ports.deadline !== undefined)
-    ports.clock.sleep(Math.max(0, ports.deadline - ports.clock.now()), timer.signal).then(
+    ports.clock.sleep(Math.max(0, ports.deadline - ports.clock.now()), timedOut.signal).then(
       () => timedOut.abort(new ReadTimedOut()),
       () => undefined,
     );
@@ -81,7 +81,7 @@ export async function readInputFile(
           : '';
     throw new UsageError(`cannot read the ${what} ${shown}: ${describeReadError(error)}${instead}.`);
   } finally {
-    timer.abort();
+    timedOut.abort();
   }
 }
 

@@ -14,10 +14,7 @@ export class NotConfirmedError extends DeclinedError {
 /** `action` completes "this will …" and "--yes is required to …": "open a hedge", "close a position". The guard says
  * whether a confirmation prompt must come before the write (live key, terminal, no --yes), and asks (default No) when
  * needed: a "No" ends the command with nothing sent. */
-export async function guardLiveAction(
-  ports: Pick<CommandContext, 'credentials' | 'notify' | 'confirmedAhead' | 'interactive' | 'globals' | 'confirm'>,
-  input: { action: string; dryRun: boolean },
-) {
+export async function guardLiveAction(ports: CommandContext, input: { action: string; dryRun: boolean }) {
   const credentials = await ports.credentials();
   const live = credentials.environment === 'live';
   if (live) {
@@ -43,11 +40,7 @@ export async function guardLiveAction(
 }
 
 /** A yes/no question defaulting to No (`live`: marked LIVE); anything but Yes stops the command before it sends. */
-export async function confirmOrStop(
-  ports: Pick<CommandContext, 'confirm'>,
-  question: string,
-  options: { live?: boolean } = {},
-) {
+export async function confirmOrStop(ports: CommandContext, question: string, options: { live?: boolean } = {}) {
   const yes = await ports.confirm({ message: question, default: false, live: options.live });
   if (!yes) throw new NotConfirmedError();
 }

@@ -1,28 +1,4 @@
 import type { CommandContext } from '../../platform/runtime/context.js';
 
 /** What the write path and the trades on it use of a command's context (which fits, as a keeper's step does). */
-export type WritePorts = Pick<
-  CommandContext,
-  | 'env'
-  | 'clock'
-  | 'signal'
-  | 'deadline'
-  | 'origin'
-  | 'confirmedAhead'
-  | 'tradeGate'
-  | 'planCheck'
-  | 'notify'
-  | 'log'
-  | 'hedgeCommand'
-  | 'client'
-  | 'journal'
-  | 'credentials'
-  | 'prompter'
-  | 'interactive'
-  | 'globals'
-  | 'io'
-  | 'forPeople'
-  | 'waitDeadline'
-  | 'startProgress'
-  | 'confirm'
->;
+export type WritePorts = CommandContext;

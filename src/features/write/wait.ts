@@ -30,6 +30,12 @@ const FINAL_HEDGE_STATUSES: readonly string[] = ['filled', 'failed', 'closed'] s
 /** Money compares to the cent: notionals are rounded to cents on the wire. */
 export const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
 
+/** Sleeps on the command's clock until `at`; a stop (Ctrl-C), before or during the sleep, throws `interrupted()`. */
+export async function pauseUntil({ clock, signal }: WritePorts, at: number, interrupted: () => Error) {
+  if (signal.aborted) throw interrupted();
+  if (at > clock.now()) await clock.sleep(at - clock.now(), signal).catch(() => Promise.reject(interrupted()));
+}
+
 /** Polls until `isDone`, within ports.deadline, with a spinner on a terminal. */
 export async function pollUntil<T>(
   ports: WritePorts,
@@ -58,16 +64,14 @@ export async function pollUntil<T>(
       hint: `Check it with: ${checkCommand}`,
       stoppedBy: signal.reason,
     });
-  const pause = async (ms: number) => ms > 0 && clock.sleep(ms, signal).catch(() => Promise.reject(interrupted()));
   try {
     for (;;) {
-      if (signal.aborted) throw interrupted();
       if (dueAt >= deadline) {
         // No further poll fits before the deadline: wait it out, then report the action as pending.
-        await pause(deadline - clock.now());
+        await pauseUntil(ports, deadline, interrupted);
         throw timedOut();
       }
-      await pause(dueAt - clock.now());
+      await pauseUntil(ports, dueAt, interrupted);
       dueAt = clock.now() + POLL_CADENCE.intervalMs;
       try {
         last = await options.poll();
