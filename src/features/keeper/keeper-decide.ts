@@ -386,7 +386,7 @@ function seeSide(memory: SideMemory, row: KeepRow, observed: SideObservation, ti
   const soonest = side.filled.at(-1);
   const covered = side.state === 'in-step' && soonest !== undefined;
   const opening = side.opening[0];
-  // The side's newest hedge closed early: a colleague's close, which wins — unless this keeper or (as the journal shows) a roll closed it.
+  // The side's newest hedge closed early: a colleague's close, which wins — unless, as the journal shows, this keeper or a roll closed it.
   const closed = closedEarly(observed, time);
   const ours = closed && (memory.closedByUs[closed.id] ??= observed.closedByRoll ?? false);
   const closedAtLocalMs =
@@ -490,19 +490,6 @@ export function wouldSay(write: KeeperWrite) {
   };
 }
 
-/** A write about to be sent: what a roll is about to close is noted first, since a roll whose open then fails leaves the side flat, and that side is the keeper's to re-open, not a colleague's drift.
- * A roll that `failed`: whether its close landed is the journal's to say (the roll journals its legs before the close), so a colleague's later close of a hedge it never closed is theirs. */
-export function sending(state: KeeperState, write: KeeperWrite, failed = false) {
-  if (write.kind !== 'roll' || !write.hedgeId) return state;
-  const { hedgeId } = write;
-  return evolve(state, (next) => {
-    const { closedByUs } = sideIn(next, rowKey(write.row));
-    if (failed) delete closedByUs[hedgeId];
-    else closedByUs[hedgeId] = true;
-    return {};
-  }).state;
-}
-
 /** How a write of the keeper came back: the run through the write flow (a re-open or convergence, journaled in its keep group), or the roll's outcome. */
 export type WriteDone =
   { kind: 'sent'; result: WriteOutcome<unknown, unknown>; group: string } | { kind: 'rolled'; outcome: RollOutcome };
@@ -519,7 +506,7 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
     if (done.kind === 'rolled') {
       const { outcome } = done;
       const rolledId = write.kind === 'roll' ? write.hedgeId : undefined;
-      events.push(rollEvent(memory, outcome, base, rolledId));
+      events.push(rollEvent(outcome, base, rolledId));
       if (outcome.kind === 'rolled') {
         const { view } = outcome;
         expect({
@@ -606,14 +593,14 @@ export function resumed(
   { entry, group }: { entry: JournalEntry; group: string },
   done: WriteDone | { kind: 'failed'; error: unknown },
 ) {
-  return evolve(state, (next, events) => {
+  return evolve(state, (_next, events) => {
     const body = bodyOf(entry);
     const base = { market: String(body.market ?? ''), side: String(body.side ?? ''), resumed: true };
     if (done.kind === 'failed') {
       if (!(done.error instanceof HeldError))
         events.push({ error: done.error, fields: { ...base, phase: 'resume', journal_id: entry.id } });
     } else if (done.kind === 'rolled') {
-      events.push(rollEvent(sideIn(next, sideOf(entry)), done.outcome, base));
+      events.push(rollEvent(done.outcome, base));
     } else if (done.result.kind !== 'dry-run') {
       const { entry: row } = done.result;
       events.push({
@@ -671,16 +658,14 @@ function rowStatus(row: KeepRow, view: SideView | undefined, state: string, deci
 
 const idList = (...ids: Array<string | null | undefined>) => ids.filter((id): id is string => typeof id === 'string');
 
-/** A roll's event from its outcome: the hedges old → new, the open leg's journal id (resume takes it), its key, the group; the hedge it closed is noted as this keeper's. */
+/** A roll's event from its outcome: the hedges old → new, the open leg's journal id (resume takes it), its key, the group. */
 function rollEvent(
-  memory: SideMemory,
   outcome: RollOutcome,
   base: { market: string; side: string; resumed?: boolean },
   oldHedgeId?: string,
 ): KeeperSaid {
   if (outcome.kind !== 'rolled') return { say: { event: 'roll', ...base, dry_run: true } };
   const { view } = outcome;
-  if (view.close?.hedge_id) memory.closedByUs[view.close.hedge_id] = true;
   return {
     say: {
       event: 'roll',

@@ -26,13 +26,11 @@ import {
   plan,
   preview,
   resumed,
-  sending,
   stepEnded,
   toResume,
   unresolvedSides,
   wouldSay,
   wrote,
-  type BookObservation,
   type KeeperSaid,
   type KeeperSettings,
   type KeeperState,
@@ -68,19 +66,17 @@ export function keeperMemory(say: Say) {
     },
   };
 }
-type KeeperMemory = ReturnType<typeof keeperMemory>;
-
-/** What the cycles do on the server (keeperIo's, or a test's), and the memory they take what they learn into. */
-interface KeeperIo {
-  memory: KeeperMemory;
-  /** The rows' sides read fresh, with the journal's answers to what the decisions ask of it. */
-  observe(rows: readonly KeepRow[]): Promise<BookObservation>;
-  /** Carries out one row's step: a live one planned again on a fresh read under its side's lock. */
-  carry(step: KeeperStep): Promise<void>;
-}
-
 /** The cycles: one step in flight per row, each row backing off on its own. */
-export function keeperCycles({ settings, clock, io }: { settings: KeeperSettings; clock: KeeperClock; io: KeeperIo }) {
+export function keeperCycles({
+  settings,
+  clock,
+  io,
+}: {
+  settings: KeeperSettings;
+  clock: KeeperClock;
+  /** What the cycles do on the server (keeperIo's, or a test's), and the memory they take what they learn into. */
+  io: Pick<ReturnType<typeof keeperIo>, 'memory' | 'observe' | 'carry'>;
+}) {
   const { memory } = io;
   const inFlight = new Map<string, { kind: KeeperStep['kind']; sinceMs: number; done: Promise<void> }>();
   const start = (step: KeeperStep) => {
@@ -187,11 +183,7 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
   const writeAll = async (ports: WritePorts, writes: readonly KeeperWrite[]) => {
     const client = await ports.client();
     for (const write of writes) {
-      memory.state = sending(memory.state, write);
-      const done = await carryOut(ports, write).catch((error: unknown) => {
-        memory.state = sending(memory.state, write, true);
-        throw error;
-      });
+      const done = await carryOut(ports, write);
       // Counted from the server's time when the write landed (the bound is the server's, like maturities).
       const { failure } = memory.take(wrote(memory.state, write, done, client.transport.serverNow().latestMs));
       if (failure) throw failure;
@@ -200,9 +192,11 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
 
   return {
     memory,
-    observe: (rows) => observe(stepContext(), rows),
+    /** The rows' sides read fresh, with the journal's answers to what the decisions ask of it. */
+    observe: (rows: readonly KeepRow[]) => observe(stepContext(), rows),
 
-    async carry(step) {
+    /** Carries out one row's step: a live one planned again on a fresh read under its side's lock. */
+    async carry(step: KeeperStep) {
       const ports = stepContext();
       // A dry run: each write's pre-trade checks (those a real open passes), then what it would do, said.
       for (const write of step.writes ?? []) {
@@ -252,7 +246,7 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
         still.set(key, heldReason(entry, await journal.holderOf(entry.id)));
       return still;
     },
-  } satisfies KeeperIo & Record<string, unknown>;
+  };
 }
 
 /** Whether the journal shows this hedge closed by a roll or a keeper's action (this keeper before a restart, or a `hedge roll` whose open then failed): that side is to be covered again, not drift. */
