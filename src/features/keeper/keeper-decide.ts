@@ -3,7 +3,6 @@
 // here reads, writes or waits: keeper-steps.ts does, and decides nothing.
 import type { Hedge } from '../../platform/api/schemas.js';
 import {
-  backoffMs,
   decideRow,
   rowKey,
   tenorFor,
@@ -38,7 +37,9 @@ export const KEEP_GROUP_PREFIX = 'keep-';
 const SKEW_WORTH_SAYING_MS = 5 * 60_000;
 /** How long (server time) the keeper's own landed write may take to show in every view before it says it cannot tell (exit 12 for --once). */
 const EXPECTATION_BOUND_MS = 10 * 60_000;
-/** A flat side's re-open backs off at most this long (or one interval, when longer): the side is bare meanwhile, and a refused re-open costs only the pre-trade reads. */
+/** A failed step's side waits one interval, then twice as long after each failure in a row, at most this long… */
+const BACKOFF_CAP_MS = 3_600_000;
+/** …and a flat side's re-open at most this long (or one interval, when longer): the side is bare meanwhile, and a refused re-open costs only the pre-trade reads. */
 const FLAT_SIDE_BACKOFF_CAP_MS = 5 * 60_000;
 
 // ---- What goes in and out.
@@ -257,8 +258,8 @@ export function stepEnded(
     const memory = sideIn(next, step.key);
     const { kind } = step;
     memory.failures = failure ? memory.failures + 1 : 0;
-    const capMs = kind === 'reopen' ? Math.max(settings.intervalMs, FLAT_SIDE_BACKOFF_CAP_MS) : undefined;
-    memory.retryAtMs = failure ? nowMs + backoffMs(memory.failures, settings.intervalMs, capMs) : 0;
+    const capMs = kind === 'reopen' ? Math.max(settings.intervalMs, FLAT_SIDE_BACKOFF_CAP_MS) : BACKOFF_CAP_MS;
+    memory.retryAtMs = failure ? nowMs + Math.min(capMs, settings.intervalMs * 2 ** (memory.failures - 1)) : 0;
     if (failure)
       events.push({
         error: failure.error,

@@ -66,6 +66,7 @@ export function keeperMemory(say: Say) {
     },
   };
 }
+
 /** The cycles: one step in flight per row, each row backing off on its own. */
 export function keeperCycles({
   settings,
@@ -114,10 +115,10 @@ export function keeperCycles({
     /** One cycle: every row's status (the live screen, the `cycle` event); its steps are awaited until `stepsDueBy` (always in a dry run), then left in flight. */
     async cycle(
       rows: readonly KeepRow[],
-      state: { unresolved: ReadonlyMap<string, string>; isStopping: () => boolean; stepsDueBy?: number },
+      state: { unresolved: ReadonlyMap<string, string>; stopping: boolean; stepsDueBy?: number },
     ) {
       const book = await io.observe(rows).catch((error: unknown) => ({ error }));
-      const observation = { rows, book, unresolved: state.unresolved, inFlight, stopping: state.isStopping() };
+      const observation = { ...state, rows, book, inFlight };
       const cycle = memory.take(decide(memory.state, observation, clock.now(), settings));
       const started = cycle.actions.map(start);
       const dueBy = settings.dryRun ? undefined : state.stepsDueBy;
