@@ -181,16 +181,6 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
     return { kind: 'sent', result: await sendTrade(ports, client, record, SEND_AND_WAIT), group };
   };
 
-  const writeAll = async (ports: WritePorts, writes: readonly KeeperWrite[]) => {
-    const client = await ports.client();
-    for (const write of writes) {
-      const done = await carryOut(ports, write);
-      // Counted from the server's time when the write landed (the bound is the server's, like maturities).
-      const { failure } = memory.take(wrote(memory.state, write, done, client.transport.serverNow().latestMs));
-      if (failure) throw failure;
-    }
-  };
-
   return {
     memory,
     /** The rows' sides read fresh, with the journal's answers to what the decisions ask of it. */
@@ -215,7 +205,13 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
       if (step.writes) return;
       await withSideLock(ports, step.row.market, step.row.side, async () => {
         const fresh = await observe(ports, [step.row]);
-        await writeAll(ports, memory.take(plan(memory.state, fresh, step.row, settings)).writes);
+        const client = await ports.client();
+        for (const write of memory.take(plan(memory.state, fresh, step.row, settings)).writes) {
+          const done = await carryOut(ports, write);
+          // Counted from the server's time when the write landed (the bound is the server's, like maturities).
+          const { failure } = memory.take(wrote(memory.state, write, done, client.transport.serverNow().latestMs));
+          if (failure) throw failure;
+        }
       });
     },
 
