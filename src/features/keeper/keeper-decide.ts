@@ -588,36 +588,31 @@ export function toResume(ours: readonly JournalEntry[], busy: ReadonlySet<string
     });
 }
 
-/** What a finished row says (and a roll's close noted as this keeper's); a failure is said unless another live process holds the row: the side just waits for it. */
+/** What a finished row says; a failure is said unless another live process holds the row: the side just waits for it. */
 export function resumed(
-  state: KeeperState,
   { entry, group }: { entry: JournalEntry; group: string },
   done: WriteDone | { kind: 'failed'; error: unknown },
-) {
-  return evolve(state, (_next, events) => {
-    const body = bodyOf(entry);
-    const base = { market: String(body.market ?? ''), side: String(body.side ?? ''), resumed: true };
-    if (done.kind === 'failed') {
-      if (!(done.error instanceof HeldError))
-        events.push({ error: done.error, fields: { ...base, phase: 'resume', journal_id: entry.id } });
-    } else if (done.kind === 'rolled') {
-      events.push(rollEvent(done.outcome, base));
-    } else if (done.result.kind !== 'dry-run') {
-      const { entry: row } = done.result;
-      events.push({
-        say: {
-          event: entry.leg === 'reopen' ? 'reopen' : 'converge',
-          ...base,
-          notional_usd: recordedUsd(body),
-          journal_id: row.id,
-          journal_group: group,
-          idempotency_key: row.idempotency_key,
-          hedge_ids: idList(row.hedge_id || undefined),
-        },
-      });
-    }
-    return {};
-  });
+): KeeperSaid | undefined {
+  const body = bodyOf(entry);
+  const base = { market: String(body.market ?? ''), side: String(body.side ?? ''), resumed: true };
+  if (done.kind === 'failed')
+    return done.error instanceof HeldError
+      ? undefined
+      : { error: done.error, fields: { ...base, phase: 'resume', journal_id: entry.id } };
+  if (done.kind === 'rolled') return rollEvent(done.outcome, base);
+  if (done.result.kind === 'dry-run') return;
+  const { entry: row } = done.result;
+  return {
+    say: {
+      event: entry.leg === 'reopen' ? 'reopen' : 'converge',
+      ...base,
+      notional_usd: recordedUsd(body),
+      journal_id: row.id,
+      journal_group: group,
+      idempotency_key: row.idempotency_key,
+      hedge_ids: idList(row.hedge_id || undefined),
+    },
+  };
 }
 
 /** The first of this account's unfinished rows on each side with no step in flight: the side is left alone until it resolves (a new key could double it). */

@@ -54,14 +54,13 @@ interface Say {
 
 /** What the keeper remembers, in one place: a pure step's result is taken at once (never across an await), and what it said is said. */
 export function keeperMemory(say: Say) {
+  const tell = (one: KeeperSaid) => ('say' in one ? say.event(one.say) : say.noteError(one.error, one.fields));
   return {
     state: initialKeeperState(),
+    tell,
     take<T extends { state: KeeperState; events: readonly KeeperSaid[] }>(out: T) {
       this.state = out.state;
-      for (const one of out.events) {
-        if ('say' in one) say.event(one.say);
-        else say.noteError(one.error, one.fields);
-      }
+      out.events.forEach(tell);
       return out;
     },
   };
@@ -236,7 +235,8 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
         } catch (error) {
           done = { kind: 'failed', error };
         }
-        if (done) memory.take(resumed(memory.state, resume, done));
+        const said = done && resumed(resume, done);
+        if (said) memory.tell(said);
       }
       const still = new Map<string, string>();
       for (const [key, entry] of unresolvedSides(await ours(), busy))
