@@ -79,7 +79,7 @@ function harness(dryRun = false, serverAheadMs = 0) {
       ],
       {
         unresolved: new Map(),
-        stopping: false,
+        isStopping: () => false,
         stepsDueBy: clock.now() + rules.intervalMs,
       },
     );

@@ -182,7 +182,7 @@ export async function runKeep(
             : await io.finishUnfinished(cycles.busySides(), rows);
           const outcome = await cycles.cycle(rows, {
             unresolved,
-            stopping: signals.stopping,
+            isStopping: () => signals.stopping,
             stepsDueBy: startedAt + options.intervalMs,
           });
           // --once: the cycle's steps finish before it is reported (a cron run's one look at the book).

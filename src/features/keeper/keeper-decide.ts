@@ -260,6 +260,8 @@ export function stepEnded(
     memory.failures = failure ? memory.failures + 1 : 0;
     const capMs = kind === 'reopen' ? Math.max(settings.intervalMs, FLAT_SIDE_BACKOFF_CAP_MS) : BACKOFF_CAP_MS;
     memory.retryAtMs = failure ? nowMs + Math.min(capMs, settings.intervalMs * 2 ** (memory.failures - 1)) : 0;
+    // A roll that failed may have closed nothing (its close refused): whose close it was is the journal's to say again.
+    if (failure) memory.closedByUs = {};
     if (failure)
       events.push({
         error: failure.error,

@@ -114,10 +114,11 @@ export function keeperCycles({
     /** One cycle: every row's status (the live screen, the `cycle` event); its steps are awaited until `stepsDueBy` (always in a dry run), then left in flight. */
     async cycle(
       rows: readonly KeepRow[],
-      state: { unresolved: ReadonlyMap<string, string>; stopping: boolean; stepsDueBy?: number },
+      state: { unresolved: ReadonlyMap<string, string>; isStopping: () => boolean; stepsDueBy?: number },
     ) {
       const book = await io.observe(rows).catch((error: unknown) => ({ error }));
-      const observation = { ...state, rows, book, inFlight };
+      // Whether a stop came is asked after the read: a stop that came during it starts nothing.
+      const observation = { rows, book, unresolved: state.unresolved, inFlight, stopping: state.isStopping() };
       const cycle = memory.take(decide(memory.state, observation, clock.now(), settings));
       const started = cycle.actions.map(start);
       const dueBy = settings.dryRun ? undefined : state.stepsDueBy;
@@ -204,8 +205,9 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
       if (step.writes) return;
       await withSideLock(ports, step.row.market, step.row.side, async () => {
         const fresh = await observe(ports, [step.row]);
+        const { writes } = memory.take(plan(memory.state, fresh, step.row, settings));
         const client = await ports.client();
-        for (const write of memory.take(plan(memory.state, fresh, step.row, settings)).writes) {
+        for (const write of writes) {
           const done = await carryOut(ports, write);
           // Counted from the server's time when the write landed (the bound is the server's, like maturities).
           const { failure } = memory.take(wrote(memory.state, write, done, client.transport.serverNow().latestMs));
