@@ -120,12 +120,6 @@ export function tenorFor({ tenorDays, untilMs }: Pick<KeepRow, 'tenorDays' | 'un
   return enough === undefined || enough > tenorDays ? tenorDays : enough;
 }
 
-/** How long a row that failed `failures` times in a row waits before the next try: doubling, capped. */
-export function backoffMs(failures: number, intervalMs: number, capMs = 3_600_000) {
-  if (failures <= 0) return 0;
-  return Math.min(capMs, intervalMs * 2 ** (failures - 1));
-}
-
 function iso(ms: number) {
   return `${utcMinute(ms)} UTC`;
 }
@@ -172,28 +166,3 @@ export interface KeepReporter {
 
 export type EventFields = Omit<KeepEvent, 'at'>;
 export type Actionable = Exclude<KeepDecision, { kind: 'hold' | 'skip' }>;
-
-export interface Heartbeat {
-  version: number;
-  pid: number;
-  host: string;
-  since: string;
-  config_dir: string;
-  journal: string;
-  file: string;
-  account: { environment: string; host: string; key_id: string };
-  interval_s: number;
-  updated_at: string;
-  cycles: number;
-  last_cycle_at: string | null;
-  last_good_cycle_at: string | null;
-  next_cycle_at: string | null;
-  errors: number;
-  last_error: { at: string; code: string; message: string } | null;
-  actions: Record<string, number>;
-  rolls: { count: number; carry_usd: number | null; fees_usd: number | null };
-  rows: KeepRowStatus[];
-  /** The alerts active at this heartbeat (without the events that started them): the next keeper of the account — cron's next --once, a restart — carries them on, so a condition is not alerted again at every run and its recovery is still sent. */
-  alerts?: Array<{ key: string; cause: string; market?: string; side?: string; message: string; since: string }>;
-  stopped_at?: string;
-}

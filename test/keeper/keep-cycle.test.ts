@@ -139,7 +139,7 @@ async function looped({ once = false, stopAt = 0, workMs = 0, wakeEarly = false 
   const starts: number[] = [];
   const sleeps: number[] = [];
   await runCycles(
-    { once, intervalMs: 60_000, minIntervalMs: 2_000, clock },
+    { once, intervalMs: 60_000, clock },
     {
       get stopping() {
         return stopping;

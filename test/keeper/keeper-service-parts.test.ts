@@ -1,9 +1,9 @@
 // The keeper service's small rules: where its folder is, what a heartbeat says about its keeper at
 // a given time (injected clock and pid check), the --metrics and --alert-url parsing, the alert's JSON.
 import { hostname } from 'node:os';
-import type { Heartbeat } from '../../src/core/keep-rules.js';
 import {
   keeperStateDir,
+  type Heartbeat,
   livenessByStoreLock,
   livenessOf,
   staleAfterMs,

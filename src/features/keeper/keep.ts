@@ -144,81 +144,77 @@ export async function runKeep(
       }
 
       const once = options.once || options.dryRun;
-      await runCycles(
-        { ...options, once, minIntervalMs: MIN_INTERVAL_MS, clock },
-        signals,
-        async (number, startedAt) => {
-          // The exposures are read again every cycle, so a SIGHUP needs nothing more there.
-          const moving = options.movingTarget;
-          if (moving || signals.reload) {
-            signals.reload = false;
-            try {
-              rows = moving ? await moving(stepContext()) : await readRows();
-              if (!moving) {
-                cycles.forgetDrift();
-                event({ event: 'start', file: options.file, rows: rows.length, reloaded: true });
-              }
-            } catch (error) {
-              noteError(
-                error,
-                moving
-                  ? {
-                      phase: 'target',
-                      message: 'the target could not be recomputed from the exposures; the previous target stays',
-                    }
-                  : { phase: 'reload', message: 'the target file could not be re-read; the previous target stays' },
-              );
-            }
-          }
+      await runCycles({ ...options, once, clock }, signals, async (number, startedAt) => {
+        // The exposures are read again every cycle, so a SIGHUP needs nothing more there.
+        const moving = options.movingTarget;
+        if (moving || signals.reload) {
+          signals.reload = false;
           try {
-            if (keeperHold?.lost()) {
-              event({
-                event: 'notice',
-                code: 'keeper_lock_lost',
-                message:
-                  "the team store ended the session holding this keeper's lock; taking it again before anything is done",
-              });
-              keeperHold = await takeLock();
+            rows = moving ? await moving(stepContext()) : await readRows();
+            if (!moving) {
+              cycles.forgetDrift();
+              event({ event: 'start', file: options.file, rows: rows.length, reloaded: true });
             }
-            const unresolved = options.dryRun
-              ? new Map<string, string>()
-              : await io.finishUnfinished(cycles.busySides(), rows);
-            const outcome = await cycles.cycle(rows, {
-              unresolved,
-              isStopping: () => signals.stopping,
-              stepsDueBy: startedAt + options.intervalMs,
-            });
-            // --once: the cycle's steps finish before it is reported (a cron run's one look at the book).
-            if (once) await cycles.settle();
-            const nextAt = once || signals.stopping ? undefined : utcIso(startedAt + options.intervalMs);
-            reporter.status({
-              file: options.file,
-              rows: outcome.rows,
-              last_cycle_at: utcIso(clock.now()),
-              next_cycle_at: nextAt,
-              stopping: signals.stopping,
-              dry_run: options.dryRun,
-            });
-            event({
-              event: 'cycle',
-              cycle: number,
-              server_time: outcome.serverTime,
-              rows: outcome.rows,
-              next_cycle_at: nextAt,
-            });
           } catch (error) {
-            // The journal or team store unreachable: said (an error event, so --alert-cmd runs) and tried
-            // again next cycle; every step takes its locks afresh, so nothing acts without them.
-            if (!(error instanceof StateError) || once) throw error;
-            noteError(error, {
-              phase: 'cycle',
-              message: `the journal cannot be used (${error.message}); nothing is done until it answers again, retried every cycle`,
-            });
+            noteError(
+              error,
+              moving
+                ? {
+                    phase: 'target',
+                    message: 'the target could not be recomputed from the exposures; the previous target stays',
+                  }
+                : { phase: 'reload', message: 'the target file could not be re-read; the previous target stays' },
+            );
           }
-          // Alerts (once on, once recovered), heartbeat and metrics, after every cycle, finished or failed.
-          await service?.endCycle(stepContext());
-        },
-      );
+        }
+        try {
+          if (keeperHold?.lost()) {
+            event({
+              event: 'notice',
+              code: 'keeper_lock_lost',
+              message:
+                "the team store ended the session holding this keeper's lock; taking it again before anything is done",
+            });
+            keeperHold = await takeLock();
+          }
+          const unresolved = options.dryRun
+            ? new Map<string, string>()
+            : await io.finishUnfinished(cycles.busySides(), rows);
+          const outcome = await cycles.cycle(rows, {
+            unresolved,
+            isStopping: () => signals.stopping,
+            stepsDueBy: startedAt + options.intervalMs,
+          });
+          // --once: the cycle's steps finish before it is reported (a cron run's one look at the book).
+          if (once) await cycles.settle();
+          const nextAt = once || signals.stopping ? undefined : utcIso(startedAt + options.intervalMs);
+          reporter.status({
+            file: options.file,
+            rows: outcome.rows,
+            last_cycle_at: utcIso(clock.now()),
+            next_cycle_at: nextAt,
+            stopping: signals.stopping,
+            dry_run: options.dryRun,
+          });
+          event({
+            event: 'cycle',
+            cycle: number,
+            server_time: outcome.serverTime,
+            rows: outcome.rows,
+            next_cycle_at: nextAt,
+          });
+        } catch (error) {
+          // The journal or team store unreachable: said (an error event, so --alert-cmd runs) and tried
+          // again next cycle; every step takes its locks afresh, so nothing acts without them.
+          if (!(error instanceof StateError) || once) throw error;
+          noteError(error, {
+            phase: 'cycle',
+            message: `the journal cannot be used (${error.message}); nothing is done until it answers again, retried every cycle`,
+          });
+        }
+        // Alerts (once on, once recovered), heartbeat and metrics, after every cycle, finished or failed.
+        await service?.endCycle(stepContext());
+      });
       // The steps still in flight finish before the keeper stops (a second signal interrupts their waits).
       await cycles.settle();
       if (signals.stepSignal.aborted) {
@@ -270,9 +266,9 @@ function statedAt(file: string) {
 
 // ---- The loop, and the signals (on the injected clock: unit tests move it themselves).
 
-/** The keeper's loop: a cycle, then a sleep until the interval is up (woken early by a SIGHUP, but cycles stay at least `minIntervalMs` apart), until a stop. Timing only, on the injected clock. */
+/** The keeper's loop: a cycle, then a sleep until the interval is up (woken early by a SIGHUP, but cycles stay at least MIN_INTERVAL_MS apart), until a stop. Timing only, on the injected clock. */
 export async function runCycles(
-  loop: { once: boolean; intervalMs: number; minIntervalMs: number; clock: KeeperClock },
+  loop: { once: boolean; intervalMs: number; clock: KeeperClock },
   signals: { readonly stopping: boolean; sleep(ms: number): Promise<void> },
   cycle: (number: number, startedAtMs: number) => Promise<void>,
 ) {
@@ -284,8 +280,8 @@ export async function runCycles(
     do {
       await signals.sleep(Math.max(0, until - loop.clock.now()));
       // Woken early (a SIGHUP): the next cycle comes as soon as the minimum spacing allows, not an interval later.
-      until = startedAt + loop.minIntervalMs;
-    } while (!signals.stopping && loop.clock.now() - startedAt < loop.minIntervalMs);
+      until = startedAt + MIN_INTERVAL_MS;
+    } while (!signals.stopping && loop.clock.now() - startedAt < MIN_INTERVAL_MS);
   }
 }
 

@@ -3,7 +3,6 @@
 // here reads, writes or waits: keeper-steps.ts does, and decides nothing.
 import type { Hedge } from '../../platform/api/schemas.js';
 import {
-  backoffMs,
   decideRow,
   rowKey,
   tenorFor,
@@ -38,7 +37,9 @@ export const KEEP_GROUP_PREFIX = 'keep-';
 const SKEW_WORTH_SAYING_MS = 5 * 60_000;
 /** How long (server time) the keeper's own landed write may take to show in every view before it says it cannot tell (exit 12 for --once). */
 const EXPECTATION_BOUND_MS = 10 * 60_000;
-/** A flat side's re-open backs off at most this long (or one interval, when longer): the side is bare meanwhile, and a refused re-open costs only the pre-trade reads. */
+/** A failed step's side waits one interval, then twice as long after each failure in a row, at most this long… */
+const BACKOFF_CAP_MS = 3_600_000;
+/** …and a flat side's re-open at most this long (or one interval, when longer): the side is bare meanwhile, and a refused re-open costs only the pre-trade reads. */
 const FLAT_SIDE_BACKOFF_CAP_MS = 5 * 60_000;
 
 // ---- What goes in and out.
@@ -257,8 +258,10 @@ export function stepEnded(
     const memory = sideIn(next, step.key);
     const { kind } = step;
     memory.failures = failure ? memory.failures + 1 : 0;
-    const capMs = kind === 'reopen' ? Math.max(settings.intervalMs, FLAT_SIDE_BACKOFF_CAP_MS) : undefined;
-    memory.retryAtMs = failure ? nowMs + backoffMs(memory.failures, settings.intervalMs, capMs) : 0;
+    const capMs = kind === 'reopen' ? Math.max(settings.intervalMs, FLAT_SIDE_BACKOFF_CAP_MS) : BACKOFF_CAP_MS;
+    memory.retryAtMs = failure ? nowMs + Math.min(capMs, settings.intervalMs * 2 ** (memory.failures - 1)) : 0;
+    // A roll that failed may have closed nothing (its close refused): whose close it was is the journal's to say again.
+    if (failure) memory.closedByUs = {};
     if (failure)
       events.push({
         error: failure.error,
@@ -386,7 +389,7 @@ function seeSide(memory: SideMemory, row: KeepRow, observed: SideObservation, ti
   const soonest = side.filled.at(-1);
   const covered = side.state === 'in-step' && soonest !== undefined;
   const opening = side.opening[0];
-  // The side's newest hedge closed early: a colleague's close, which wins — unless this keeper or (as the journal shows) a roll closed it.
+  // The side's newest hedge closed early: a colleague's close, which wins — unless, as the journal shows, this keeper or a roll closed it.
   const closed = closedEarly(observed, time);
   const ours = closed && (memory.closedByUs[closed.id] ??= observed.closedByRoll ?? false);
   const closedAtLocalMs =
@@ -490,19 +493,6 @@ export function wouldSay(write: KeeperWrite) {
   };
 }
 
-/** A write about to be sent: what a roll is about to close is noted first, since a roll whose open then fails leaves the side flat, and that side is the keeper's to re-open, not a colleague's drift.
- * A roll that `failed`: whether its close landed is the journal's to say (the roll journals its legs before the close), so a colleague's later close of a hedge it never closed is theirs. */
-export function sending(state: KeeperState, write: KeeperWrite, failed = false) {
-  if (write.kind !== 'roll' || !write.hedgeId) return state;
-  const { hedgeId } = write;
-  return evolve(state, (next) => {
-    const { closedByUs } = sideIn(next, rowKey(write.row));
-    if (failed) delete closedByUs[hedgeId];
-    else closedByUs[hedgeId] = true;
-    return {};
-  }).state;
-}
-
 /** How a write of the keeper came back: the run through the write flow (a re-open or convergence, journaled in its keep group), or the roll's outcome. */
 export type WriteDone =
   { kind: 'sent'; result: WriteOutcome<unknown, unknown>; group: string } | { kind: 'rolled'; outcome: RollOutcome };
@@ -519,7 +509,7 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
     if (done.kind === 'rolled') {
       const { outcome } = done;
       const rolledId = write.kind === 'roll' ? write.hedgeId : undefined;
-      events.push(rollEvent(memory, outcome, base, rolledId));
+      events.push(rollEvent(outcome, base, rolledId));
       if (outcome.kind === 'rolled') {
         const { view } = outcome;
         expect({
@@ -600,36 +590,31 @@ export function toResume(ours: readonly JournalEntry[], busy: ReadonlySet<string
     });
 }
 
-/** What a finished row says (and a roll's close noted as this keeper's); a failure is said unless another live process holds the row: the side just waits for it. */
+/** What a finished row says; a failure is said unless another live process holds the row: the side just waits for it. */
 export function resumed(
-  state: KeeperState,
   { entry, group }: { entry: JournalEntry; group: string },
   done: WriteDone | { kind: 'failed'; error: unknown },
-) {
-  return evolve(state, (next, events) => {
-    const body = bodyOf(entry);
-    const base = { market: String(body.market ?? ''), side: String(body.side ?? ''), resumed: true };
-    if (done.kind === 'failed') {
-      if (!(done.error instanceof HeldError))
-        events.push({ error: done.error, fields: { ...base, phase: 'resume', journal_id: entry.id } });
-    } else if (done.kind === 'rolled') {
-      events.push(rollEvent(sideIn(next, sideOf(entry)), done.outcome, base));
-    } else if (done.result.kind !== 'dry-run') {
-      const { entry: row } = done.result;
-      events.push({
-        say: {
-          event: entry.leg === 'reopen' ? 'reopen' : 'converge',
-          ...base,
-          notional_usd: recordedUsd(body),
-          journal_id: row.id,
-          journal_group: group,
-          idempotency_key: row.idempotency_key,
-          hedge_ids: idList(row.hedge_id || undefined),
-        },
-      });
-    }
-    return {};
-  });
+): KeeperSaid | undefined {
+  const body = bodyOf(entry);
+  const base = { market: String(body.market ?? ''), side: String(body.side ?? ''), resumed: true };
+  if (done.kind === 'failed')
+    return done.error instanceof HeldError
+      ? undefined
+      : { error: done.error, fields: { ...base, phase: 'resume', journal_id: entry.id } };
+  if (done.kind === 'rolled') return rollEvent(done.outcome, base);
+  if (done.result.kind === 'dry-run') return;
+  const { entry: row } = done.result;
+  return {
+    say: {
+      event: entry.leg === 'reopen' ? 'reopen' : 'converge',
+      ...base,
+      notional_usd: recordedUsd(body),
+      journal_id: row.id,
+      journal_group: group,
+      idempotency_key: row.idempotency_key,
+      hedge_ids: idList(row.hedge_id || undefined),
+    },
+  };
 }
 
 /** The first of this account's unfinished rows on each side with no step in flight: the side is left alone until it resolves (a new key could double it). */
@@ -671,16 +656,14 @@ function rowStatus(row: KeepRow, view: SideView | undefined, state: string, deci
 
 const idList = (...ids: Array<string | null | undefined>) => ids.filter((id): id is string => typeof id === 'string');
 
-/** A roll's event from its outcome: the hedges old → new, the open leg's journal id (resume takes it), its key, the group; the hedge it closed is noted as this keeper's. */
+/** A roll's event from its outcome: the hedges old → new, the open leg's journal id (resume takes it), its key, the group. */
 function rollEvent(
-  memory: SideMemory,
   outcome: RollOutcome,
   base: { market: string; side: string; resumed?: boolean },
   oldHedgeId?: string,
 ): KeeperSaid {
   if (outcome.kind !== 'rolled') return { say: { event: 'roll', ...base, dry_run: true } };
   const { view } = outcome;
-  if (view.close?.hedge_id) memory.closedByUs[view.close.hedge_id] = true;
   return {
     say: {
       event: 'roll',

@@ -2,11 +2,13 @@
 // folder (and the team store), named by a hash of the account scope, never the key.
 import { homedir, hostname } from 'node:os';
 import * as z from 'zod/mini';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { isAlive, newSession } from '../../core/files/file-lock.js';
 import { heartbeatFile, readHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
-import type { Heartbeat } from '../../core/keep-rules.js';
+import type { KeepRowStatus } from '../../core/keep-rules.js';
+import { utcIso } from '../../core/utc-text.js';
+import { configDir } from '../../platform/config/credentials.js';
 import { identityOf, type Identity } from '../write/identity.js';
 import { HeldError } from '../../core/errors.js';
 import { ensureDir, isTeamJournal } from '../../platform/journal/index.js';
@@ -18,7 +20,7 @@ import type { Env } from '../../platform/config/env.js';
 import { stateDir } from '../../platform/journal/location.js';
 import { within } from '../../core/process/timers.js';
 
-export const HEARTBEAT_VERSION = 1;
+const HEARTBEAT_VERSION = 1;
 
 /** The per-user keepers folder, shared by every HEDGE_CONFIG_DIR: two config folders with one key must meet here. */
 export function keeperStateDir(env: Env, home: string) {
@@ -38,6 +40,43 @@ const skippedAt = (ports: Partial<Pick<CommandContext, 'notify'>>, where: string
   });
 
 const text = z.optional(z.nullable(z.string()));
+
+/** A keeper's first heartbeat, which it writes again after every cycle (`updated_at` and what the cycles changed) and at
+ * its end (`stopped_at`): `hedge keep status` and the account's next keeper read it. */
+export async function firstHeartbeat(
+  ports: Pick<CommandContext, 'env' | 'journal'>,
+  identity: Identity,
+  { file, intervalMs }: { file: string; intervalMs: number },
+  nowMs: number,
+) {
+  return {
+    version: HEARTBEAT_VERSION,
+    pid: process.pid,
+    host: hostname(),
+    since: utcIso(nowMs),
+    config_dir: configDir(ports.env),
+    journal: (await ports.journal()).location,
+    // Absolute: status is read from other folders.
+    file: file === '-' ? '-' : resolve(file),
+    account: accountOf(identity),
+    interval_s: intervalMs / 1000,
+    updated_at: utcIso(nowMs),
+    cycles: 0,
+    last_cycle_at: null as string | null,
+    last_good_cycle_at: null as string | null,
+    next_cycle_at: null as string | null,
+    errors: 0,
+    last_error: null as { at: string; code: string; message: string } | null,
+    actions: {} as Record<string, number>,
+    rolls: { count: 0, carry_usd: null as number | null, fees_usd: null as number | null },
+    rows: [] as KeepRowStatus[],
+  };
+}
+export type Heartbeat = Awaited<ReturnType<typeof firstHeartbeat>> & {
+  /** The alerts active at this heartbeat (without the events that started them): the next keeper of the account — cron's next --once, a restart — carries them on, so a condition is not alerted again at every run and its recovery is still sent. */
+  alerts?: z.infer<typeof HEARTBEAT>['alerts'];
+  stopped_at?: string;
+};
 
 /** Lenient (another hedge's version may add fields) but strict on what status and the next keeper rely on; the lists default to empty. */
 const HEARTBEAT = z.looseObject({
@@ -146,9 +185,9 @@ export async function readKeeperStatus(
 /** What `hedge keep status` says: the keeper's state, and the heartbeat it is judged by. */
 export type KeeperStatus = Awaited<ReturnType<typeof readKeeperStatus>>;
 
-/** The account a keeper holds, as its heartbeat names it. */
-export const accountOf = (identity: Identity): Heartbeat['account'] => ({
-  environment: identity.environment,
+/** The account a keeper holds, as its heartbeat names it (read back from a file, any environment's name). */
+export const accountOf = (identity: Identity) => ({
+  environment: identity.environment as string,
   host: identity.host,
   key_id: identity.keyId,
 });

@@ -2,8 +2,6 @@
 // it at a few marked places): the heartbeat `hedge keep status` reads, the alerts (domain/alerts.ts's
 // rules) and where they go, the `--metrics` server and the headroom read for `--alert-headroom`. It
 // watches the keeper's events and is told when a cycle ends; nothing here decides or sends a trade.
-import { hostname } from 'node:os';
-import { resolve } from 'node:path';
 import { Agent, request } from 'undici';
 import {
   NO_ALERTS,
@@ -14,15 +12,14 @@ import {
   type AlertNotice,
 } from '../../core/alerts.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
-import { configDir } from '../../platform/config/credentials.js';
-import type { EventFields, Heartbeat, KeepEvent, KeepRowStatus } from '../../core/keep-rules.js';
+import type { EventFields, KeepEvent, KeepRowStatus } from '../../core/keep-rules.js';
 import { isLoopbackHost, localhostNameNote, loopbackOnlyLookup } from '../../core/security/base-url.js';
 import { spawnBounded } from '../../core/process/bounded-child.js';
 import { safeDeep, safeJson, safeText, slackText } from '../../core/security/safe-text.js';
 import { containsKeyShape } from '../../core/security/secrets.js';
 import { cents } from '../../core/money.js';
 import { utcIso } from '../../core/utc-text.js';
-import { accountOf, bounded, HEARTBEAT_VERSION, staleAfterMs, type KeeperLockPlace } from './keeper-heartbeat.js';
+import { bounded, firstHeartbeat, staleAfterMs, type Heartbeat, type KeeperLockPlace } from './keeper-heartbeat.js';
 import { writeHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
 import { UsageError } from '../../core/errors.js';
 import { parseUsdAmount } from '../../core/input.js';
@@ -83,7 +80,6 @@ export async function startKeeperService(
   emit: (fields: EventFields) => void,
 ) {
   const startedAtMs = ports.clock.now();
-  const journal = await ports.journal();
   const metrics =
     options.metrics &&
     (await (
@@ -112,28 +108,8 @@ export async function startKeeperService(
   let alerts = place ? carriedAlerts(await place.lastHeartbeat()) : NO_ALERTS;
   let pending: KeepEvent[] = [];
   const rollsToPrice: string[] = [];
-  const heartbeat: Heartbeat = {
-    version: HEARTBEAT_VERSION,
-    pid: process.pid,
-    host: hostname(),
-    since: utcIso(startedAtMs),
-    config_dir: configDir(ports.env),
-    journal: journal.location,
-    // Absolute: status is read from other folders.
-    file: options.file === '-' ? '-' : resolve(options.file),
-    account: accountOf(identity),
-    interval_s: options.intervalMs / 1000,
-    updated_at: utcIso(startedAtMs),
-    cycles: 0,
-    last_cycle_at: null,
-    last_good_cycle_at: null,
-    next_cycle_at: null,
-    errors: 0,
-    last_error: null,
-    actions: {},
-    rolls: { count: 0, carry_usd: null, fees_usd: null },
-    rows: [],
-  };
+  const heartbeat: Heartbeat = await firstHeartbeat(ports, identity, options, startedAtMs);
+
   // Never fatal: the keeper goes on without it; `hedge keep status` calls it hung (other machines see
   // the store's heartbeat age until a write lands), which is the truth seen from outside.
   const write = async (work: () => unknown, where: string, seen: string) => {

@@ -26,13 +26,11 @@ import {
   plan,
   preview,
   resumed,
-  sending,
   stepEnded,
   toResume,
   unresolvedSides,
   wouldSay,
   wrote,
-  type BookObservation,
   type KeeperSaid,
   type KeeperSettings,
   type KeeperState,
@@ -56,31 +54,29 @@ interface Say {
 
 /** What the keeper remembers, in one place: a pure step's result is taken at once (never across an await), and what it said is said. */
 export function keeperMemory(say: Say) {
+  const tell = (one: KeeperSaid) => ('say' in one ? say.event(one.say) : say.noteError(one.error, one.fields));
   return {
     state: initialKeeperState(),
+    tell,
     take<T extends { state: KeeperState; events: readonly KeeperSaid[] }>(out: T) {
       this.state = out.state;
-      for (const one of out.events) {
-        if ('say' in one) say.event(one.say);
-        else say.noteError(one.error, one.fields);
-      }
+      out.events.forEach(tell);
       return out;
     },
   };
 }
-type KeeperMemory = ReturnType<typeof keeperMemory>;
-
-/** What the cycles do on the server (keeperIo's, or a test's), and the memory they take what they learn into. */
-interface KeeperIo {
-  memory: KeeperMemory;
-  /** The rows' sides read fresh, with the journal's answers to what the decisions ask of it. */
-  observe(rows: readonly KeepRow[]): Promise<BookObservation>;
-  /** Carries out one row's step: a live one planned again on a fresh read under its side's lock. */
-  carry(step: KeeperStep): Promise<void>;
-}
 
 /** The cycles: one step in flight per row, each row backing off on its own. */
-export function keeperCycles({ settings, clock, io }: { settings: KeeperSettings; clock: KeeperClock; io: KeeperIo }) {
+export function keeperCycles({
+  settings,
+  clock,
+  io,
+}: {
+  settings: KeeperSettings;
+  clock: KeeperClock;
+  /** What the cycles do on the server (keeperIo's, or a test's), and the memory they take what they learn into. */
+  io: Pick<ReturnType<typeof keeperIo>, 'memory' | 'observe' | 'carry'>;
+}) {
   const { memory } = io;
   const inFlight = new Map<string, { kind: KeeperStep['kind']; sinceMs: number; done: Promise<void> }>();
   const start = (step: KeeperStep) => {
@@ -121,6 +117,7 @@ export function keeperCycles({ settings, clock, io }: { settings: KeeperSettings
       state: { unresolved: ReadonlyMap<string, string>; isStopping: () => boolean; stepsDueBy?: number },
     ) {
       const book = await io.observe(rows).catch((error: unknown) => ({ error }));
+      // Whether a stop came is asked after the read: a stop that came during it starts nothing.
       const observation = { rows, book, unresolved: state.unresolved, inFlight, stopping: state.isStopping() };
       const cycle = memory.take(decide(memory.state, observation, clock.now(), settings));
       const started = cycle.actions.map(start);
@@ -184,25 +181,13 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
     return { kind: 'sent', result: await sendTrade(ports, client, record, SEND_AND_WAIT), group };
   };
 
-  const writeAll = async (ports: WritePorts, writes: readonly KeeperWrite[]) => {
-    const client = await ports.client();
-    for (const write of writes) {
-      memory.state = sending(memory.state, write);
-      const done = await carryOut(ports, write).catch((error: unknown) => {
-        memory.state = sending(memory.state, write, true);
-        throw error;
-      });
-      // Counted from the server's time when the write landed (the bound is the server's, like maturities).
-      const { failure } = memory.take(wrote(memory.state, write, done, client.transport.serverNow().latestMs));
-      if (failure) throw failure;
-    }
-  };
-
   return {
     memory,
-    observe: (rows) => observe(stepContext(), rows),
+    /** The rows' sides read fresh, with the journal's answers to what the decisions ask of it. */
+    observe: (rows: readonly KeepRow[]) => observe(stepContext(), rows),
 
-    async carry(step) {
+    /** Carries out one row's step: a live one planned again on a fresh read under its side's lock. */
+    async carry(step: KeeperStep) {
       const ports = stepContext();
       // A dry run: each write's pre-trade checks (those a real open passes), then what it would do, said.
       for (const write of step.writes ?? []) {
@@ -220,7 +205,14 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
       if (step.writes) return;
       await withSideLock(ports, step.row.market, step.row.side, async () => {
         const fresh = await observe(ports, [step.row]);
-        await writeAll(ports, memory.take(plan(memory.state, fresh, step.row, settings)).writes);
+        const { writes } = memory.take(plan(memory.state, fresh, step.row, settings));
+        const client = await ports.client();
+        for (const write of writes) {
+          const done = await carryOut(ports, write);
+          // Counted from the server's time when the write landed (the bound is the server's, like maturities).
+          const { failure } = memory.take(wrote(memory.state, write, done, client.transport.serverNow().latestMs));
+          if (failure) throw failure;
+        }
       });
     },
 
@@ -245,14 +237,15 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
         } catch (error) {
           done = { kind: 'failed', error };
         }
-        if (done) memory.take(resumed(memory.state, resume, done));
+        const said = done && resumed(resume, done);
+        if (said) memory.tell(said);
       }
       const still = new Map<string, string>();
       for (const [key, entry] of unresolvedSides(await ours(), busy))
         still.set(key, heldReason(entry, await journal.holderOf(entry.id)));
       return still;
     },
-  } satisfies KeeperIo & Record<string, unknown>;
+  };
 }
 
 /** Whether the journal shows this hedge closed by a roll or a keeper's action (this keeper before a restart, or a `hedge roll` whose open then failed): that side is to be covered again, not drift. */
