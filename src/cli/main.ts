@@ -155,7 +155,7 @@ async function parseCommandLine(argv: string[], io: Io, width: number, name: str
       },
     });
   for (const option of GLOBAL_OPTIONS) program.addOption(new Option(option.flags, option.description));
-  const add = (parent: Command, spec: CommandSpec, path: string[]) => {
+  const add = (parent: Command, spec: CommandSpec) => {
     const command = (parent as HedgeCommand)
       .command(spec.name, { isDefault: spec.isDefault === true })
       .summary(spec.summary)
@@ -173,12 +173,11 @@ async function parseCommandLine(argv: string[], io: Io, width: number, name: str
     // Made when help is shown, not for every command at every start.
     command.addHelpText('after', () => commandHelpEnd(spec, width));
     if (spec.subcommands) {
-      for (const sub of spec.subcommands) add(command, sub, [...path, spec.name]);
+      for (const sub of spec.subcommands) add(command, sub);
       return;
     }
     command.action((...actionArgs: unknown[]) => {
       const self = actionArgs.at(-1) as Command;
-      const values = actionArgs.slice(0, args.length) as Array<string | undefined>;
       // A command option named like a global one (`hedge api --input FILE` beside `--no-input`)
       // shadows it in optsWithGlobals: the program's own values win for the globals.
       const parsed = parseGlobals({ ...self.optsWithGlobals(), ...program.opts() });
@@ -189,13 +188,16 @@ async function parseCommandLine(argv: string[], io: Io, width: number, name: str
       }
       invocation = {
         spec,
-        path: [...path, spec.name],
-        input: { args: Object.fromEntries(args.map((arg, index) => [arg.name, values[index]])), options: self.opts() },
+        path: commandWords(self).slice(1),
+        input: {
+          args: Object.fromEntries(args.map((arg, index) => [arg.name, actionArgs[index] as string])),
+          options: self.opts(),
+        },
         globals: parsed.globals,
       };
     });
   };
-  for (const spec of COMMANDS) add(program, spec, []);
+  for (const spec of COMMANDS) add(program, spec);
   // The program's own help is the grouped list (set after the subcommands, which keep commander's layout).
   program.configureHelp({ helpWidth: width, formatHelp: () => rootHelp(width) });
   const note = invokedNote(name);
