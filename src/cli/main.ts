@@ -61,10 +61,7 @@ class HedgeCommand extends Command {
     if (errorOptions?.code !== 'commander.missingArgument' && errorOptions?.code !== 'commander.optionMissingArgument')
       return super.error(message, errorOptions);
     const example = this.example === undefined ? '' : `, e.g. \`${this.example}\``;
-    return super.error(
-      `${message}; usage: \`${commandWords(this).join(' ')} ${this.usage()}\`${example}.`,
-      errorOptions,
-    );
+    return super.error(`${message}; usage: \`${this.createHelp().commandUsage(this)}\`${example}.`, errorOptions);
   }
 
   /** Called by commander's parser (not in its typings) for an option no command on the path declares. */
