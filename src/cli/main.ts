@@ -139,8 +139,7 @@ async function parseCommandLine(argv: string[], io: Io, width: number, name: str
       formatHelp: (command, helper) => Help.prototype.formatHelp.call(helper, command, helper).replace('\n\n', '\n'),
     })
     .description('Quote, open and manage FX hedges through the Hedging Partner API.')
-    .version(VERSION, '-V, --version')
-    .showSuggestionAfterError(true)
+    .version(VERSION)
     // Also copied by the subcommands: no usage problem exits past our streams.
     .exitOverride()
     .configureOutput({
@@ -154,7 +153,7 @@ async function parseCommandLine(argv: string[], io: Io, width: number, name: str
   for (const option of GLOBAL_OPTIONS) program.addOption(new Option(option.flags, option.description));
   const add = (parent: Command, spec: CommandSpec) => {
     const command = (parent as HedgeCommand)
-      .command(spec.name, { isDefault: spec.isDefault === true })
+      .command(spec.name, { isDefault: spec.isDefault })
       .summary(spec.summary)
       .description(spec.description ?? spec.summary);
     command.example = spec.examples[0];
