@@ -131,11 +131,11 @@ async function parseCommandLine(argv: string[], io: Io, width: number, name: str
   // Help and usage errors say `hedge`: an error's quoted commands are named as run when reported (asRun).
   const program = new HedgeCommand('hedge')
     // Set before the subcommands are made: they copy it. A command's help names the global options
-    // only, and its description follows the usage line without a blank one, so that it fits one screen.
+    // only (commander leaves them out; commandHelpEnd names them), and its description follows the
+    // usage line without a blank one, so that it fits one screen.
     .configureHelp({
       helpWidth: width,
       minWidthToWrap: 20,
-      showGlobalOptions: false,
       formatHelp: (command, helper) => Help.prototype.formatHelp.call(helper, command, helper).replace('\n\n', '\n'),
     })
     .description('Quote, open and manage FX hedges through the Hedging Partner API.')
