@@ -195,7 +195,7 @@ async function parseCommandLine(argv: string[], io: Io, width: number, name: str
   };
   for (const spec of COMMANDS) add(program, spec);
   // The program's own help is the grouped list (set after the subcommands, which keep commander's layout).
-  program.configureHelp({ helpWidth: width, formatHelp: () => rootHelp(width) });
+  program.configureHelp({ formatHelp: () => rootHelp(width) });
   const note = invokedNote(name);
   if (note !== undefined) program.addHelpText('beforeAll', note);
   try {
