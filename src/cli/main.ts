@@ -61,10 +61,7 @@ class HedgeCommand extends Command {
     if (errorOptions?.code !== 'commander.missingArgument' && errorOptions?.code !== 'commander.optionMissingArgument')
       return super.error(message, errorOptions);
     const example = this.example === undefined ? '' : `, e.g. \`${this.example}\``;
-    return super.error(
-      `${message}; usage: \`${commandWords(this).join(' ')} ${this.usage()}\`${example}.`,
-      errorOptions,
-    );
+    return super.error(`${message}; usage: \`${this.createHelp().commandUsage(this)}\`${example}.`, errorOptions);
   }
 
   /** Called by commander's parser (not in its typings) for an option no command on the path declares. */
@@ -134,16 +131,15 @@ async function parseCommandLine(argv: string[], io: Io, width: number, name: str
   // Help and usage errors say `hedge`: an error's quoted commands are named as run when reported (asRun).
   const program = new HedgeCommand('hedge')
     // Set before the subcommands are made: they copy it. A command's help names the global options
-    // only, and its description follows the usage line without a blank one, so that it fits one screen.
+    // only (commander leaves them out; commandHelpEnd names them), and its description follows the
+    // usage line without a blank one, so that it fits one screen.
     .configureHelp({
       helpWidth: width,
       minWidthToWrap: 20,
-      showGlobalOptions: false,
       formatHelp: (command, helper) => Help.prototype.formatHelp.call(helper, command, helper).replace('\n\n', '\n'),
     })
     .description('Quote, open and manage FX hedges through the Hedging Partner API.')
-    .version(VERSION, '-V, --version')
-    .showSuggestionAfterError(true)
+    .version(VERSION)
     // Also copied by the subcommands: no usage problem exits past our streams.
     .exitOverride()
     .configureOutput({
@@ -155,9 +151,9 @@ async function parseCommandLine(argv: string[], io: Io, width: number, name: str
       },
     });
   for (const option of GLOBAL_OPTIONS) program.addOption(new Option(option.flags, option.description));
-  const add = (parent: Command, spec: CommandSpec, path: string[]) => {
+  const add = (parent: Command, spec: CommandSpec) => {
     const command = (parent as HedgeCommand)
-      .command(spec.name, { isDefault: spec.isDefault === true })
+      .command(spec.name, { isDefault: spec.isDefault })
       .summary(spec.summary)
       .description(spec.description ?? spec.summary);
     command.example = spec.examples[0];
@@ -173,12 +169,11 @@ async function parseCommandLine(argv: string[], io: Io, width: number, name: str
     // Made when help is shown, not for every command at every start.
     command.addHelpText('after', () => commandHelpEnd(spec, width));
     if (spec.subcommands) {
-      for (const sub of spec.subcommands) add(command, sub, [...path, spec.name]);
+      for (const sub of spec.subcommands) add(command, sub);
       return;
     }
     command.action((...actionArgs: unknown[]) => {
       const self = actionArgs.at(-1) as Command;
-      const values = actionArgs.slice(0, args.length) as Array<string | undefined>;
       // A command option named like a global one (`hedge api --input FILE` beside `--no-input`)
       // shadows it in optsWithGlobals: the program's own values win for the globals.
       const parsed = parseGlobals({ ...self.optsWithGlobals(), ...program.opts() });
@@ -189,15 +184,18 @@ async function parseCommandLine(argv: string[], io: Io, width: number, name: str
       }
       invocation = {
         spec,
-        path: [...path, spec.name],
-        input: { args: Object.fromEntries(args.map((arg, index) => [arg.name, values[index]])), options: self.opts() },
+        path: commandWords(self).slice(1),
+        input: {
+          args: Object.fromEntries(args.map((arg, index) => [arg.name, actionArgs[index] as string])),
+          options: self.opts(),
+        },
         globals: parsed.globals,
       };
     });
   };
-  for (const spec of COMMANDS) add(program, spec, []);
+  for (const spec of COMMANDS) add(program, spec);
   // The program's own help is the grouped list (set after the subcommands, which keep commander's layout).
-  program.configureHelp({ helpWidth: width, formatHelp: () => rootHelp(width) });
+  program.configureHelp({ formatHelp: () => rootHelp(width) });
   const note = invokedNote(name);
   if (note !== undefined) program.addHelpText('beforeAll', note);
   try {

@@ -8,7 +8,7 @@ import { CommandContext, type GlobalOptions } from '../platform/runtime/context.
 import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
 import { InterruptedError, StopSignal, UsageError } from '../core/errors.js';
 import { sleep } from '../core/process/timers.js';
-import { echo, keyLifetimeMs, repeatWindowMs } from '../core/input.js';
+import { echo, keyLifetimeMs, notAllowed, repeatWindowMs } from '../core/input.js';
 import { isAbsolute, resolve } from 'node:path';
 import { colorEnabled, makeChalk } from '../platform/terminal/color.js';
 import { Output } from '../platform/terminal/output.js';
@@ -68,9 +68,7 @@ export async function runInvocation(
   try {
     const { HEDGE_CONFIG_DIR: dir, HEDGE_FORCE_TTY: tty } = env;
     if (tty && tty !== '0' && tty !== '1')
-      throw new UsageError(
-        `HEDGE_FORCE_TTY: ${echo(tty)} is not allowed; expected 1 (the table output even in a pipe) or 0 (plain).`,
-      );
+      throw notAllowed('HEDGE_FORCE_TTY', tty, '1 (the table output even in a pipe) or 0 (plain)');
     // The journal lives there: a relative folder moves with the working folder, and a re-run from another would not find its own action.
     if (dir && !isAbsolute(dir))
       throw new UsageError(

@@ -57,7 +57,7 @@ export function rawInputFor(tool: AgentTool, call: JsonObject) {
     const value = given[argument.name];
     if (value === undefined) {
       if (argument.required)
-        throw new UsageError(`${argument.name}: missing; expected ${argument.schema.description ?? argument.expects}.`);
+        throw new UsageError(`${argument.name}: missing; expected ${argument.schema.description}.`);
       // Commander's defaults: a `--no-…` option is on, anything else absent.
       if (argument.kind === 'negatable') input.options[argument.key] = true;
       continue;

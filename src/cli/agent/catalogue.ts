@@ -114,12 +114,11 @@ function toolFor(spec: CommandSpec, path: string[]) {
     // A target `file` is read only under the server's roots, or given inline as `rows`: one of the two.
     // The exposures file is not a target file: read under the roots only, never given as target rows.
     const rootsOnly = name === 'exposures';
-    const file = {
-      ...argumentOf({ ...arg, required: rootsOnly }),
-      schema: z
-        .string()
-        .describe(`${arg.description}, under the roots the server reads from${rootsOnly ? '' : '; or give rows'}`),
-    };
+    const file = argumentOf({
+      ...arg,
+      required: rootsOnly,
+      description: `${arg.description}, under the roots the server reads from${rootsOnly ? '' : '; or give rows'}`,
+    });
     return rootsOnly ? [file] : [file, INLINE_ROWS_ARGUMENT];
   });
   for (const option of spec.options ?? []) if (!LEFT_OUT_OPTIONS.has(option.key)) args.push(argumentOf(option, needed));
@@ -149,7 +148,7 @@ export function agentTools(commands: readonly CommandSpec[]) {
 }
 
 /** Whether a write tool on this key sends at once, needs a confirmation token, or is not offered. */
-export type WriteAccess = 'direct' | 'token' | 'none';
+type WriteAccess = 'direct' | 'token' | 'none';
 
 /** The safety tiers: read tools always; write tools at once on a test key (and --demo); on a live key only with `--allow-live`, and then each write needs a confirmation token. */
 export function writeAccess(environment: 'live' | 'test' | undefined, allowLive: boolean): WriteAccess {

@@ -17,7 +17,7 @@ export async function serveStdio(
   toolbox: AgentToolbox,
   streams: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream },
   signal: AbortSignal,
-  files?: FileAccess,
+  files: FileAccess,
 ) {
   const stopping = new AbortController();
   const running = new Set<Promise<unknown>>();
@@ -42,7 +42,7 @@ export async function serveStdio(
   });
   // A client that declares roots has them honoured too: asked on each file read (so a change the client makes applies at once), and a file must be under one of them as well as the server's.
   server.oninitialized = () => {
-    if (!files || !server.getClientCapabilities()?.roots) return;
+    if (!server.getClientCapabilities()?.roots) return;
     files.useClientRoots(async (callSignal) => {
       const listed = await server.listRoots(undefined, { signal: callSignal, timeout: LIST_ROOTS_TIMEOUT_MS });
       return clientRootPaths(listed.roots.map((root) => root.uri));

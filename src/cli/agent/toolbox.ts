@@ -96,9 +96,14 @@ export class AgentToolbox {
       /**
        * A write on a live key, first call: the command's own --dry-run (the exact request; for apply the plan), the
        * quote for an open, and a token bound to this tool, these arguments and the requests the dry run would send
-       * (confirmation.ts). As a value, or the failure that is the call's answer instead.
+       * (confirmation.ts); or the failure that is the call's answer instead. After a `refusal` of a call with a token, that
+       * refusal is the answer, with the new preview beside it (or said after the failure that left none).
        */
-      const previewAnswer = async (gate?: CallGate) => {
+      const previewAnswer = async (
+        gate?: CallGate,
+        refusal?: ErrorDescription,
+        refusalMessages = '',
+      ): Promise<ToolResult> => {
         const preview: JsonObject = {};
         const messages: string[] = [];
         // What the dry run would send: the token is bound to it.
@@ -112,7 +117,10 @@ export class AgentToolbox {
             yes: false,
             ...(!lookUp && { rows, gate, plan }),
           });
-          if (run.error && !lookUp) return failure(run.error, run.messages);
+          if (run.error && !lookUp) {
+            const failed = failure(run.error, run.messages);
+            return refusal ? { ...failed, content: [...failed.content, text(refusal.message)] } : failed;
+          }
           preview[key] = run.error ? null : run.document;
           if (run.error) preview[`${key}_error`] = errorAsJson(run.error);
           else if (run.messages && !lookUp) messages.push(run.messages);
@@ -136,46 +144,37 @@ export class AgentToolbox {
         // What the dry run admitted: the numbers the confirmation is given under.
         if (gate) preview.limits = gate.view;
         const issued = tokens.issue(tool.name, args, plan.seen);
-        return {
-          answer: {
-            sent: false,
-            tool: tool.name,
-            arguments: args,
-            preview,
-            [CONFIRMATION_TOKEN]: issued.token,
-            expires_at: new Date(issued.expiresAt).toISOString(),
-            expires_in_seconds: tokens.ttlSeconds,
-            next: `Nothing was sent. To send exactly this, call ${tool.name} again with the same arguments plus ${CONFIRMATION_TOKEN} within ${tokens.ttlSeconds} s; the token works once.`,
-          },
-          messages,
+        const shown = {
+          sent: false,
+          tool: tool.name,
+          arguments: args,
+          preview,
+          [CONFIRMATION_TOKEN]: issued.token,
+          expires_at: new Date(issued.expiresAt).toISOString(),
+          expires_in_seconds: tokens.ttlSeconds,
+          next: `Nothing was sent. To send exactly this, call ${tool.name} again with the same arguments plus ${CONFIRMATION_TOKEN} within ${tokens.ttlSeconds} s; the token works once.`,
         };
+        return refusal
+          ? failure(refusal, refusalMessages, { new_preview: shown })
+          : { content: content(safeJson(shown, 2), messages.join('\n')) };
       };
       const send = async (gate?: CallGate): Promise<ToolResult> => {
         if (!needsToken || input.options.dryRun === true)
           return answer(await runInProcess(session, tool, input, { signal, yes: false, rows, gate }));
-        if (!Object.hasOwn(given ?? {}, CONFIRMATION_TOKEN)) {
-          const shown = await previewAnswer(gate);
-          return 'content' in shown
-            ? shown
-            : { content: content(safeJson(shown.answer, 2), shown.messages.join('\n')) };
-        }
+        if (!Object.hasOwn(given ?? {}, CONFIRMATION_TOKEN)) return await previewAnswer(gate);
         // Refused with what would be sent now: a new preview, and its own token (or why there is none).
-        const previewInstead = async (refusal: ErrorDescription, messages: string) => {
-          const fresh = await previewAnswer(guardrails?.gateFor(tool));
-          if ('content' in fresh) return { ...fresh, content: [...fresh.content, text(refusal.message)] };
-          return failure(refusal, messages, { new_preview: fresh.answer });
-        };
         let previewed;
         try {
           previewed = tokens.redeem(given?.[CONFIRMATION_TOKEN], tool.name, args);
         } catch (error) {
-          if (error instanceof NotPreviewedError) return await previewInstead(describeError(error), '');
+          if (error instanceof NotPreviewedError)
+            return await previewAnswer(guardrails?.gateFor(tool), describeError(error));
           throw error;
         }
         // The run sends only what the token's preview showed would happen: the requests and what they trade (checked under the side's lock, before the first leaves).
         const plan = new PlanWatch(previewed);
         const run = await runInProcess(session, tool, input, { signal, yes: true, rows, gate, plan });
-        if (plan.changed && run.error) return await previewInstead(run.error, run.messages);
+        if (plan.changed && run.error) return await previewAnswer(guardrails?.gateFor(tool), run.error, run.messages);
         return answer(run);
       };
       // The operator's limits: the command's own run asks the call's gate with the plan it is about to send (a preview's dry run included); an explicit dry run sends nothing and is not limited.

@@ -1,5 +1,6 @@
 // The command contract: a command declares its arguments and options once, as data, and its code
 // receives an object typed from that declaration, so a misnamed option fails the typecheck.
+import { Option } from 'commander';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { OutputFields } from '../../platform/fields/output-fields.js';
 
@@ -122,21 +123,15 @@ type KindOf<F extends string> = F extends `${string}<${string}`
       ? 'negatable'
       : 'flag';
 
-/** An option whose key (commander's camelCase) and kind are read off its flags. */
+/** An option whose key and kind are read off its flags, by commander as it will parse them. */
 export function opt<const F extends string, const K extends OptionKind = KindOf<F>>(
   flags: F,
   description: string,
   values?: OptionSpec['values'],
   kind?: K,
 ) {
-  const long = /--(?:no-)?([\w-]+)/.exec(flags)![1];
-  const key = long.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()) as KeyOf<F>;
-  const derived = flags.includes('<')
-    ? 'value'
-    : flags.includes('[')
-      ? 'optional-value'
-      : flags.includes('--no-')
-        ? 'negatable'
-        : 'flag';
+  const parsed = new Option(flags);
+  const derived = parsed.required ? 'value' : parsed.optional ? 'optional-value' : parsed.negate ? 'negatable' : 'flag';
+  const key = parsed.attributeName() as KeyOf<F>;
   return { flags, key, kind: kind ?? (derived as K), description, ...(values && { values }) };
 }

@@ -2,7 +2,7 @@
 // the open positions' unrealized P&L on its own line; a table (bars, sparkline) on a terminal,
 // tab-separated rows in a pipe, --format csv, --json / --format json, and --html FILE.
 import type { CommandContext, In } from '../command-input.js';
-import { echo, parseClientReference } from '../../../core/input.js';
+import { echo, notAllowed, parseClientReference } from '../../../core/input.js';
 import { REPORT_GROUPINGS, cumulativePoint } from '../../../features/report/report-rules.js';
 import { UsageError } from '../../../core/errors.js';
 import {
@@ -34,8 +34,7 @@ export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>)
   const { output } = ctx;
   // Every option checked before anything is sent: a bad one is a UsageError (exit 2) naming it.
   const by = given.by === undefined ? 'day' : REPORT_GROUPINGS.find((name) => name === given.by!.trim().toLowerCase());
-  if (by === undefined)
-    throw new UsageError(`--by: ${echo(given.by!)} is not allowed; expected one of ${REPORT_GROUPINGS.join(', ')}.`);
+  if (by === undefined) throw notAllowed('--by', given.by, `one of ${REPORT_GROUPINGS.join(', ')}`);
   const period = closePeriod(ctx, given);
   // The global --format: a report is a table, CSV, JSON, or (tsv, and in a pipe) plain lines.
   const asked = ctx.globals.format;

@@ -2,8 +2,7 @@
 // store, every machine of the desk), by which profile and host, when, and with what outcome. Filters: --pending (unresolved only), --since, --limit.
 import type { CommandContext, In } from '../command-input.js';
 import { parseDuration, readDateTime, readMonthsAgo } from '../../../core/duration.js';
-import { echo, parseClientReference, parseWholeNumber, sameReference } from '../../../core/input.js';
-import { UsageError } from '../../../core/errors.js';
+import { notAllowed, parseClientReference, parseWholeNumber, sameReference } from '../../../core/input.js';
 import { journalReference, renderJournalList } from '../../../platform/results/journal-fields.js';
 import { checkUnresolvedRows } from '../../../features/write/row-trust.js';
 import { safeText } from '../../../core/security/safe-text.js';
@@ -27,7 +26,7 @@ export function parseSince(raw: string | undefined, nowMs: number) {
   }
   const time = readDateTime(value);
   if (time) return time.getTime();
-  throw new UsageError(`--since: ${echo(raw)} is not allowed; expected ${SINCE_FORMS}.`);
+  throw notAllowed('--since', raw, SINCE_FORMS);
 }
 
 export async function run(ctx: CommandContext, { options: given }: In<'JOURNAL_LIST'>) {

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { isLoopbackHost } from '../../../core/security/base-url.js';
-import { echo, parseDecimal, parseWholeNumber } from '../../../core/input.js';
+import { notAllowed, parseDecimal, parseWholeNumber } from '../../../core/input.js';
 import { StopSignal, UsageError } from '../../../core/errors.js';
 import type { CommandContext, In } from '../command-input.js';
 import { DIALECT_VALUES } from '../specs.js';
@@ -29,8 +29,7 @@ function seconds(
 function dialect(raw: unknown) {
   if (raw === undefined) return;
   const named = DIALECT_VALUES.find((name) => name === String(raw).trim());
-  if (named === undefined)
-    throw new UsageError(`--dialect: ${echo(String(raw))} is not allowed; expected ${DIALECT_VALUES.join(', ')}.`);
+  if (named === undefined) throw notAllowed('--dialect', raw, DIALECT_VALUES.join(', '));
   return named;
 }
 
@@ -40,9 +39,7 @@ export function parseSandboxServeOptions(input: In<'SANDBOX_SERVE'>) {
   // The simulator holds test keys and has no access control of its own: it never leaves this machine.
   // Named as listen() takes it: localhost or an address (a URL's [::1], or 127.0.0.256, is none).
   if (!isLoopbackHost(host) || (isIP(host) === 0 && host.toLowerCase() !== 'localhost'))
-    throw new UsageError(
-      `--host: ${echo(host)} is not allowed; expected a loopback address (127.0.0.1, ::1, localhost).`,
-    );
+    throw notAllowed('--host', host, 'a loopback address (127.0.0.1, ::1, localhost)');
   return {
     host,
     port: wholeNumber('--port', o.port, 0, 65535),
