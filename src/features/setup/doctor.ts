@@ -4,7 +4,7 @@ import type { HedgeClient, LearnedWire } from '../../platform/api/client.js';
 import { readPage, type PageReading } from '../../platform/api/wire/pages.js';
 import { POSITION_FIELD_SYNONYMS, readPosition } from '../../platform/api/wire/fields.js';
 import type { ObservedAnswer } from '../../platform/api/transport.js';
-import { NO_PAGE_SIZE, WIRE_SETTING_SOURCES, resolveWireSettings } from '../../platform/api/wire/unspecified.js';
+import { NO_PAGE_SIZE, WIRE_SETTING_SOURCES } from '../../platform/api/wire/unspecified.js';
 import type { ResolvedCredentials } from '../../platform/config/credentials.js';
 import { asSent } from '../../core/as-sent.js';
 import { formatMoney, formatRate, isNumericText } from '../../core/number-format.js';
@@ -46,8 +46,7 @@ type DoctorCheck = ReturnType<typeof checkOf>;
 const info = (id: string, title: string, detail: string) => checkOf(id, title, 'info', detail);
 
 /** What the doctor uses of its command. */
-type DoctorPorts = CheckPorts &
-  Pick<CommandContext, 'credentials' | 'wireMemory' | 'onDispose' | 'hedgeCommand' | 'journal'>;
+type DoctorPorts = CheckPorts & Pick<CommandContext, 'credentials' | 'wire' | 'hedgeCommand' | 'journal'>;
 
 export async function runDoctor(ports: DoctorPorts) {
   const checks: DoctorCheck[] = [];
@@ -176,16 +175,13 @@ async function observingClient(ports: DoctorPorts, credentials: ResolvedCredenti
   const answers: ObservedAnswer[] = [];
   const notes: string[] = [];
   const learned: LearnedWire[] = [];
-  const memory = await ports.wireMemory();
-  const known = await memory.read();
-  const wire = resolveWireSettings(ports.env, credentials.profileWire, known.names);
+  const wire = await ports.wire();
   const client = await checkClient(ports, credentials, {
     wire: wire.problem ? undefined : wire.settings,
     warn: (text) => notes.push(text),
     learn: (found) => {
       learned.push(found);
-      const keeping = memory.keep(known.scope, found);
-      ports.onDispose(() => keeping);
+      wire.learn(found);
     },
     observe: (answer) => answers.push(answer),
   });

@@ -281,19 +281,14 @@ export class CommandContext {
         if (fromEnv.problem) throw new UsageError(fromEnv.problem);
         maxAnswerBytes(this.env);
         const credentials = await this.credentials();
-        const memory = await this.wireMemory();
-        const learned = await memory.read();
-        const wire = resolveWireSettings(this.env, credentials.profileWire, learned.names);
+        const wire = await this.wire();
         if (wire.problem) throw new UsageError(wire.problem);
         const { globals } = this;
         return createClient({
           connections: await this.connections(),
           wire: wire.settings,
           pageSizeLearned: wire.sources.pageSizeParam === 'learned',
-          learn: (found) => {
-            const keeping = memory.keep(learned.scope, found);
-            this.onDispose(() => keeping);
-          },
+          learn: wire.learn,
           warn: (text) => this.notify({ kind: 'wire-warning', level: 'warn', text }),
           credentials,
           env: this.env,
@@ -309,16 +304,10 @@ export class CommandContext {
     );
   }
 
-  async wireMemory() {
-    const [credentials, { WireMemory }] = await Promise.all([this.credentials(), import('./wire-memory.js')]);
-    return new WireMemory({
-      credentials,
-      configDir: configDir(this.env),
-      store: this.store,
-      log: this.log,
-      notify: this.notify,
-      hedgeCommand: this.hedgeCommand,
-    });
+  /** The wire names in use, and where a name the client learns is kept. */
+  async wire() {
+    const [credentials, { wireInUse }] = await Promise.all([this.credentials(), import('./wire-memory.js')]);
+    return wireInUse(credentials, this);
   }
 
   /** Built when no caller gave its own (the agent server's, never closed here). */
