@@ -36,8 +36,8 @@ import { questionWithUnchecked } from '../../src/features/trade/pre-trade.js';
 import { tempDir } from '../support/hedge-cli.js';
 
 const LIST_URL = 'https://api.example.com/partners/acme/v2/hedges?limit=100';
-const read = (data: unknown, meta: Record<string, unknown> = {}, linkHeader?: string) =>
-  readPage({ data, meta, linkHeader }, { query: { status: 'filled' }, listUrl: LIST_URL });
+const read = (data: unknown, meta: Record<string, unknown> = {}, link?: string) =>
+  readPage({ data, meta, headers: { link } }, { query: { status: 'filled' }, listUrl: LIST_URL });
 
 // A bare array with nothing said, one page and no word on more: every reference list of wire-tolerance.test.ts.
 it('paging by detection: meta.next_cursor: sent back as `cursor` with the filters kept; null says it was the last page; a list inside data with a page token beside it; a configured cursor name wins', () => {

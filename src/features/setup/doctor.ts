@@ -517,12 +517,12 @@ function describePositionFields(positions: Array<Record<string, unknown>>) {
 /** The page-size parameter: one hedge asked for; an ignored name makes a stated `meta.page_size` name tried and learned, and a refusal teaches the client its name. */
 async function pageSizeChecks(client: HedgeClient, name: string, hedgesRead = 0) {
   const probe = async (parameter: string) => {
-    const { data, meta, headers, url } = await client.transport.send({
+    const answer = await client.transport.send({
       method: 'GET',
       path: '/hedges',
       query: parameter === NO_PAGE_SIZE ? {} : { [parameter]: 1 },
     });
-    return readPage({ data, meta, linkHeader: headers.link }, { query: {}, listUrl: url });
+    return readPage(answer, { query: {}, listUrl: answer.url });
   };
   /** The page-size check, and how the list pages when an answer showed it. */
   const say = (status: CheckStatus, detail: string, reading?: PageReading, next?: string) => [
