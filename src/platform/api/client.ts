@@ -315,14 +315,7 @@ export class HedgeClient {
   }
 
   async listMarkets() {
-    const response = await this.get('/markets');
-    const { allowed_markets: allowed, source } = response.meta;
-    return {
-      markets: this.rows(marketSchema, response, 'GET /markets'),
-      allowedMarkets: Array.isArray(allowed) ? allowed.filter((m): m is string => typeof m === 'string') : undefined,
-      source: typeof source === 'string' ? source : undefined,
-      meta: response.meta,
-    };
+    return { markets: this.rows(marketSchema, await this.get('/markets'), 'GET /markets') };
   }
 
   /** GET /prices?symbols=… (its shape is not shown; see unspecified.ts): `data` as the server sent it (for --json) and the prices read from it (for people). */
