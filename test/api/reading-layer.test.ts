@@ -245,12 +245,7 @@ it('wireInUse.learn: a store that cannot be written: the notice says "not kept" 
   const notices: string[] = [];
   let saved;
   const wire = await wireInUse(
-    {
-      apiKey: 'hpk_test_WireMemoryUnitKey000000001',
-      baseUrl: 'http://127.0.0.1:9/partners/p/v2',
-      environment: 'test',
-      sources: { apiKey: 'environment', baseUrl: 'environment' },
-    },
+    { baseUrl: 'http://127.0.0.1:9/partners/p/v2', sources: { baseUrl: 'environment' } } as never,
     {
       env: { HEDGE_CONFIG_DIR: tmpdir() },
       store: async () =>
@@ -259,7 +254,7 @@ it('wireInUse.learn: a store that cannot be written: the notice says "not kept" 
         }) as unknown as ProfileStore,
       log: () => {},
       notify: (notice) => notices.push(notice.text),
-      hedgeCommand: (...words) => `hedge ${words.join(' ')}`,
+      hedgeCommand: String,
       onDispose: (save) => void (saved = save()),
     },
   );
