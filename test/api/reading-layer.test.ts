@@ -258,7 +258,7 @@ it('wireInUse.learn: a store that cannot be written: the notice says "not kept" 
       onDispose: (save) => void (saved = save()),
     },
   );
-  wire.learn({ setting: 'pageSizeParam', value: 'per_page', how: 'refused', evidence: 'the server named per_page' });
+  wire.learn({ setting: 'pageSizeParam', value: 'per_page', evidence: 'the server named per_page' });
   await expect(saved).resolves.toBeUndefined();
   expect(notices).toEqual([
     expect.stringMatching(/not kept \(Cannot write the config store: EROFS\.\); set HEDGE_\w+=per_page to keep it/),

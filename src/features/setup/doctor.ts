@@ -582,7 +582,6 @@ async function pageSizeChecks(client: HedgeClient, name: string, hedgesRead = 0)
       client.learnWire({
         setting: 'pageSizeParam',
         value: stated,
-        how: 'detected',
         evidence: `GET /hedges ignores \`${name}\` and states its page size as \`${stated}\`, which it honoured`,
       });
       return say(

@@ -77,8 +77,6 @@ export type HistoryPage = HedgeClient['historyPages'] extends () => AsyncGenerat
 export interface LearnedWire {
   setting: keyof WireSettings;
   value: string;
-  /** refused: a 4xx named the server's own name; detected: its answers showed it and a request confirmed it. */
-  how: 'refused' | 'detected';
   evidence: string;
 }
 
@@ -191,8 +189,8 @@ export class HedgeClient {
     const endpoint = `GET ${path}`;
     const limit = lookAhead && shown !== undefined ? shown + 1 : shown;
     const items: Array<z.infer<S>> = [];
-    const learn = (value: string, how: LearnedWire['how'], evidence: string) =>
-      this.learnWire({ setting: 'pageSizeParam', value, how, evidence: `${endpoint} ${evidence}` });
+    const learn = (value: string, evidence: string) =>
+      this.learnWire({ setting: 'pageSizeParam', value, evidence: `${endpoint} ${evidence}` });
     let pages = 0;
     let reading!: PageReading;
     let ended: HistoryPage['next'] = 'none';
@@ -220,7 +218,7 @@ export class HedgeClient {
             `${endpoint} refused ${name} and names ${offered ? `${offered}: asking again with it` : 'no other page-size parameter: asking again without one'}`,
           );
           if (offered) this.wire = { ...this.wire, pageSizeParam: offered };
-          else learn(NO_PAGE_SIZE, 'refused', `refused the page-size parameter \`${name}\` and named no other`);
+          else learn(NO_PAGE_SIZE, `refused the page-size parameter \`${name}\` and named no other`);
         }
       }
     };
@@ -235,11 +233,11 @@ export class HedgeClient {
       const { pageSizeParam } = this.wire;
       // The name the refusal gave worked: keep it.
       if (refused && pages === 1 && pageSizeParam !== NO_PAGE_SIZE)
-        learn(pageSizeParam, 'refused', `refused the page-size parameter hedge sent and named \`${pageSizeParam}\``);
+        learn(pageSizeParam, `refused the page-size parameter hedge sent and named \`${pageSizeParam}\``);
       // A page-size name an answer states (`meta.page_size: 20`) other than ours is tried on the next page.
       const stated = reading.statedPageSize;
       if (stated && candidate === stated.name && String(sent[candidate]) === String(stated.value)) {
-        learn(candidate, 'detected', `states its page size as \`${candidate}\` and honoured it`);
+        learn(candidate, `states its page size as \`${candidate}\` and honoured it`);
         candidate = undefined;
       } else if (stated && !candidate && stated.name !== pageSizeParam) {
         this.options.log?.(
