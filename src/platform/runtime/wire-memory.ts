@@ -41,11 +41,11 @@ export async function saveLearned(store: ProfileStore, scope: LearnedScope, key:
 /** Forgets what was learned for the scope (or everywhere); returns the names forgotten, as `where: key=value`. */
 export async function resetLearned(store: ProfileStore, scope: LearnedScope | 'all') {
   const forgotten: string[] = [];
-  const nameOf = (of: LearnedScope) => (of.kind === 'profile' ? of.name : of.key);
-  // Whether `each` is forgotten; its names are noted when it is.
+  // Whether `each` is forgotten (a scope's description names it alone); its names are noted when it is.
   const forget = (each: LearnedScope, names: Record<string, string> | undefined) => {
-    if (scope !== 'all' && (scope.kind !== each.kind || nameOf(scope) !== nameOf(each))) return false;
-    for (const [key, value] of Object.entries(names ?? {})) forgotten.push(`${describeScope(each)}: ${key}=${value}`);
+    const where = describeScope(each);
+    if (scope !== 'all' && describeScope(scope) !== where) return false;
+    for (const [key, value] of Object.entries(names ?? {})) forgotten.push(`${where}: ${key}=${value}`);
     return true;
   };
   await store.update((data) => {
