@@ -306,9 +306,9 @@ export function followPaths<A extends PageAnswer>(
   baseUrl: string,
   path: string,
   fetchPath: (path: string) => Promise<A>,
-  options: Pick<FollowOptions, 'cursorParam'> = {},
+  cursorParam?: string,
 ) {
-  return walkPages(path, fetchPath, (answer, asked) => readPathPage(baseUrl, asked, answer, options.cursorParam));
+  return walkPages(path, fetchPath, (answer, asked) => readPathPage(baseUrl, asked, answer, cursorParam));
 }
 
 /** A server's link as a path under the base URL; refused when it leads to another origin or out of that path. */
