@@ -88,7 +88,6 @@ export interface ClientOptions {
   learn?: (learned: LearnedWire) => void;
   /** The page-size name was learned from this server: it reads it, so a short last page under it is the whole list. */
   pageSizeLearned?: boolean;
-  log?: (line: string) => void;
 }
 
 /** The four writes, each with the schema its answer is read by: POST /hedges for an open (stamped with its
@@ -214,7 +213,7 @@ export class HedgeClient {
             );
           refused = true;
           const offered = namesIn(error.details).find((other) => other !== name && PAGE_SIZE_NAMES.includes(other));
-          this.options.log?.(
+          this.transport.log(
             `${endpoint} refused ${name} and names ${offered ? `${offered}: asking again with it` : 'no other page-size parameter: asking again without one'}`,
           );
           if (offered) this.wire = { ...this.wire, pageSizeParam: offered };
@@ -240,7 +239,7 @@ export class HedgeClient {
         learn(candidate, `states its page size as \`${candidate}\` and honoured it`);
         candidate = undefined;
       } else if (stated && !candidate && stated.name !== pageSizeParam) {
-        this.options.log?.(
+        this.transport.log(
           `${endpoint}: the answer states its page size as ${stated.name}=${stated.value}; trying ${stated.name} for the next page`,
         );
         this.wire = { ...this.wire, pageSizeParam: (candidate = stated.name) };

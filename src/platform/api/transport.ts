@@ -283,7 +283,8 @@ export class Transport {
     this.serverClock = config.connections.serverClock(config.baseUrl);
   }
 
-  private log(line: string) {
+  /** A --verbose line, free of secrets. */
+  log(line: string) {
     this.config.log?.(scrubSecrets(line));
   }
 
