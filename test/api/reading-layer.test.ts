@@ -26,7 +26,7 @@ import {
   readLearned,
   resetLearned,
   saveLearned,
-  WireMemory,
+  wireInUse,
 } from '../../src/platform/runtime/wire-memory.js';
 import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { asSent, rememberSent } from '../../src/core/as-sent.js';
@@ -36,8 +36,8 @@ import { questionWithUnchecked } from '../../src/features/trade/pre-trade.js';
 import { tempDir } from '../support/hedge-cli.js';
 
 const LIST_URL = 'https://api.example.com/partners/acme/v2/hedges?limit=100';
-const read = (data: unknown, meta: Record<string, unknown> = {}, linkHeader?: string) =>
-  readPage({ data, meta, linkHeader }, { query: { status: 'filled' }, listUrl: LIST_URL });
+const read = (data: unknown, meta: Record<string, unknown> = {}, link?: string) =>
+  readPage({ data, meta, headers: { link } }, { query: { status: 'filled' }, listUrl: LIST_URL });
 
 // A bare array with nothing said, one page and no word on more: every reference list of wire-tolerance.test.ts.
 it('paging by detection: meta.next_cursor: sent back as `cursor` with the filters kept; null says it was the last page; a list inside data with a page token beside it; a configured cursor name wins', () => {
@@ -241,30 +241,25 @@ it("the server clock: a Date header behind a time the server's records have reac
 // the notice ("not kept", saved: false) and never left behind as an unhandled rejection after the
 // command has ended (an in-process run of the whole command found it: the config folder was gone
 // by the time the unawaited save reached it).
-it('WireMemory.keep: a store that cannot be written: the notice says "not kept" and how to keep it; keep() does not reject', async () => {
+it('wireInUse.learn: a store that cannot be written: the notice says "not kept" and how to keep it; the save does not reject', async () => {
   const notices: string[] = [];
-  const failing = {
-    update: () => Promise.reject(new Error('Cannot write the config store: EROFS.')),
-  } as unknown as ProfileStore;
-  const memory = new WireMemory({
-    credentials: {
-      apiKey: 'hpk_test_WireMemoryUnitKey000000001',
-      baseUrl: 'http://127.0.0.1:9/partners/p/v2',
-      environment: 'test',
-      sources: { apiKey: 'environment', baseUrl: 'environment' },
+  let saved;
+  const wire = await wireInUse(
+    { baseUrl: 'http://127.0.0.1:9/partners/p/v2', sources: { baseUrl: 'environment' } } as never,
+    {
+      env: { HEDGE_CONFIG_DIR: tmpdir() },
+      store: async () =>
+        ({
+          update: () => Promise.reject(new Error('Cannot write the config store: EROFS.')),
+        }) as unknown as ProfileStore,
+      log: () => {},
+      notify: (notice) => notices.push(notice.text),
+      hedgeCommand: String,
+      onDispose: (save) => void (saved = save()),
     },
-    configDir: tmpdir(),
-    store: async () => failing,
-    log: () => {},
-    notify: (notice) => notices.push(notice.text),
-    hedgeCommand: (...words) => `hedge ${words.join(' ')}`,
-  });
-  await expect(
-    memory.keep(
-      { kind: 'server', key: 'http://127.0.0.1:9/partners/p/v2' },
-      { setting: 'pageSizeParam', value: 'per_page', how: 'refused', evidence: 'the server named per_page' },
-    ),
-  ).resolves.toBeUndefined();
+  );
+  wire.learn({ setting: 'pageSizeParam', value: 'per_page', evidence: 'the server named per_page' });
+  await expect(saved).resolves.toBeUndefined();
   expect(notices).toEqual([
     expect.stringMatching(/not kept \(Cannot write the config store: EROFS\.\); set HEDGE_\w+=per_page to keep it/),
   ]);

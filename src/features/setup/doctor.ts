@@ -4,7 +4,7 @@ import type { HedgeClient, LearnedWire } from '../../platform/api/client.js';
 import { readPage, type PageReading } from '../../platform/api/wire/pages.js';
 import { POSITION_FIELD_SYNONYMS, readPosition } from '../../platform/api/wire/fields.js';
 import type { ObservedAnswer } from '../../platform/api/transport.js';
-import { NO_PAGE_SIZE, WIRE_SETTING_SOURCES, resolveWireSettings } from '../../platform/api/wire/unspecified.js';
+import { NO_PAGE_SIZE, WIRE_SETTING_SOURCES } from '../../platform/api/wire/unspecified.js';
 import type { ResolvedCredentials } from '../../platform/config/credentials.js';
 import { asSent } from '../../core/as-sent.js';
 import { formatMoney, formatRate, isNumericText } from '../../core/number-format.js';
@@ -46,8 +46,7 @@ type DoctorCheck = ReturnType<typeof checkOf>;
 const info = (id: string, title: string, detail: string) => checkOf(id, title, 'info', detail);
 
 /** What the doctor uses of its command. */
-type DoctorPorts = CheckPorts &
-  Pick<CommandContext, 'credentials' | 'wireMemory' | 'onDispose' | 'hedgeCommand' | 'journal'>;
+type DoctorPorts = CheckPorts & Pick<CommandContext, 'credentials' | 'wire' | 'hedgeCommand' | 'journal'>;
 
 export async function runDoctor(ports: DoctorPorts) {
   const checks: DoctorCheck[] = [];
@@ -176,16 +175,13 @@ async function observingClient(ports: DoctorPorts, credentials: ResolvedCredenti
   const answers: ObservedAnswer[] = [];
   const notes: string[] = [];
   const learned: LearnedWire[] = [];
-  const memory = await ports.wireMemory();
-  const known = await memory.read();
-  const wire = resolveWireSettings(ports.env, credentials.profileWire, known.names);
+  const wire = await ports.wire();
   const client = await checkClient(ports, credentials, {
     wire: wire.problem ? undefined : wire.settings,
     warn: (text) => notes.push(text),
     learn: (found) => {
       learned.push(found);
-      const keeping = memory.keep(known.scope, found);
-      ports.onDispose(() => keeping);
+      wire.learn(found);
     },
     observe: (answer) => answers.push(answer),
   });
@@ -521,12 +517,12 @@ function describePositionFields(positions: Array<Record<string, unknown>>) {
 /** The page-size parameter: one hedge asked for; an ignored name makes a stated `meta.page_size` name tried and learned, and a refusal teaches the client its name. */
 async function pageSizeChecks(client: HedgeClient, name: string, hedgesRead = 0) {
   const probe = async (parameter: string) => {
-    const { data, meta, headers, url } = await client.transport.send({
+    const answer = await client.transport.send({
       method: 'GET',
       path: '/hedges',
       query: parameter === NO_PAGE_SIZE ? {} : { [parameter]: 1 },
     });
-    return readPage({ data, meta, linkHeader: headers.link }, { query: {}, listUrl: url });
+    return readPage(answer, { query: {}, listUrl: answer.url });
   };
   /** The page-size check, and how the list pages when an answer showed it. */
   const say = (status: CheckStatus, detail: string, reading?: PageReading, next?: string) => [
@@ -586,7 +582,6 @@ async function pageSizeChecks(client: HedgeClient, name: string, hedgesRead = 0)
       client.learnWire({
         setting: 'pageSizeParam',
         value: stated,
-        how: 'detected',
         evidence: `GET /hedges ignores \`${name}\` and states its page size as \`${stated}\`, which it honoured`,
       });
       return say(

@@ -2,8 +2,7 @@
 // `hedge login` before it saves anything and by `hedge whoami`. The answer is one of four words a
 // script can branch on; the error behind it is kept so that login can report it in full.
 import type { Account } from '../../platform/api/schemas.js';
-import type { createClient } from '../../platform/api/create-client.js';
-import type { CommandContext } from '../../platform/runtime/context.js';
+import type { ClientSettings, CommandContext } from '../../platform/runtime/context.js';
 import { ApiError, InvalidResponseError, NetworkError } from '../../core/errors.js';
 import type { ResolvedCredentials } from '../../platform/config/credentials.js';
 
@@ -23,30 +22,12 @@ interface KeyCheck {
 const CHECK_RETRY = { maxAttempts: 2, maxTotalMs: 5_000 };
 
 /** What a key check uses of its command. */
-export type CheckPorts = Pick<
-  CommandContext,
-  'env' | 'clock' | 'deadline' | 'signal' | 'log' | 'connections' | 'globals'
->;
+export type CheckPorts = Pick<CommandContext, 'env' | 'clock' | 'signal' | 'log' | 'clientFor'>;
 
-/** A check's client (login, whoami, doctor): the command's clock, deadline, signal, connections and request timeout, a check's retry budget, requests logged under --verbose; `more`: what else the doctor watches. */
-export async function checkClient(
-  ports: CheckPorts,
-  credentials: ResolvedCredentials,
-  more?: Partial<Parameters<typeof createClient>[0]>,
-) {
-  return (await import('../../platform/api/create-client.js')).createClient({
-    credentials,
-    env: ports.env,
-    clock: ports.clock,
-    deadline: ports.deadline,
-    signal: ports.signal,
-    requestTimeoutSeconds: ports.globals.requestTimeout,
-    retry: CHECK_RETRY,
-    log: ports.globals.verbose ? (line: string) => ports.log(line) : undefined,
-    connections: await ports.connections(),
-    ...more,
-  });
-}
+/** A check's client (login, whoami, doctor): the command's own but for a check's retry budget; `more`: what else the doctor watches. */
+export const checkClient = (ports: CheckPorts, credentials: ResolvedCredentials, more?: ClientSettings) =>
+  // A check names no --timeout in its errors.
+  ports.clientFor(credentials, { timeoutSeconds: undefined, retry: CHECK_RETRY, ...more });
 
 /** A refused key: 401 or 403. */
 export const isRefusal = (error: unknown): error is ApiError =>

@@ -88,9 +88,7 @@ export async function readApi(
   }
   const { baseUrl } = await ports.credentials();
   let pages = 0;
-  for await (const page of followPaths(baseUrl, call.path, fetchPath, {
-    cursorParam: client.wire.cursorParam || undefined,
-  })) {
+  for await (const page of followPaths(baseUrl, call.path, fetchPath, client.wire.cursorParam || undefined)) {
     pages += 1;
     if (page.next === 'repeated')
       throw new UsageError(

@@ -111,7 +111,6 @@ export async function sendTrade(ports: WritePorts, client: HedgeClient, record: 
     client.learnWire({
       setting: 'changeNotionalField',
       value: field,
-      how: 'refused',
       evidence: `${error.endpoint} refused \`${client.wire.changeNotionalField}\` with ${error.code} naming \`${field}\``,
     });
     const journal = await ports.journal();

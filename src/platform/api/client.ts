@@ -77,8 +77,6 @@ export type HistoryPage = HedgeClient['historyPages'] extends () => AsyncGenerat
 export interface LearnedWire {
   setting: keyof WireSettings;
   value: string;
-  /** refused: a 4xx named the server's own name; detected: its answers showed it and a request confirmed it. */
-  how: 'refused' | 'detected';
   evidence: string;
 }
 
@@ -90,7 +88,6 @@ export interface ClientOptions {
   learn?: (learned: LearnedWire) => void;
   /** The page-size name was learned from this server: it reads it, so a short last page under it is the whole list. */
   pageSizeLearned?: boolean;
-  log?: (line: string) => void;
 }
 
 /** The four writes, each with the schema its answer is read by: POST /hedges for an open (stamped with its
@@ -191,8 +188,8 @@ export class HedgeClient {
     const endpoint = `GET ${path}`;
     const limit = lookAhead && shown !== undefined ? shown + 1 : shown;
     const items: Array<z.infer<S>> = [];
-    const learn = (value: string, how: LearnedWire['how'], evidence: string) =>
-      this.learnWire({ setting: 'pageSizeParam', value, how, evidence: `${endpoint} ${evidence}` });
+    const learn = (value: string, evidence: string) =>
+      this.learnWire({ setting: 'pageSizeParam', value, evidence: `${endpoint} ${evidence}` });
     let pages = 0;
     let reading!: PageReading;
     let ended: HistoryPage['next'] = 'none';
@@ -216,11 +213,11 @@ export class HedgeClient {
             );
           refused = true;
           const offered = namesIn(error.details).find((other) => other !== name && PAGE_SIZE_NAMES.includes(other));
-          this.options.log?.(
+          this.transport.log(
             `${endpoint} refused ${name} and names ${offered ? `${offered}: asking again with it` : 'no other page-size parameter: asking again without one'}`,
           );
           if (offered) this.wire = { ...this.wire, pageSizeParam: offered };
-          else learn(NO_PAGE_SIZE, 'refused', `refused the page-size parameter \`${name}\` and named no other`);
+          else learn(NO_PAGE_SIZE, `refused the page-size parameter \`${name}\` and named no other`);
         }
       }
     };
@@ -235,14 +232,14 @@ export class HedgeClient {
       const { pageSizeParam } = this.wire;
       // The name the refusal gave worked: keep it.
       if (refused && pages === 1 && pageSizeParam !== NO_PAGE_SIZE)
-        learn(pageSizeParam, 'refused', `refused the page-size parameter hedge sent and named \`${pageSizeParam}\``);
+        learn(pageSizeParam, `refused the page-size parameter hedge sent and named \`${pageSizeParam}\``);
       // A page-size name an answer states (`meta.page_size: 20`) other than ours is tried on the next page.
       const stated = reading.statedPageSize;
       if (stated && candidate === stated.name && String(sent[candidate]) === String(stated.value)) {
-        learn(candidate, 'detected', `states its page size as \`${candidate}\` and honoured it`);
+        learn(candidate, `states its page size as \`${candidate}\` and honoured it`);
         candidate = undefined;
       } else if (stated && !candidate && stated.name !== pageSizeParam) {
-        this.options.log?.(
+        this.transport.log(
           `${endpoint}: the answer states its page size as ${stated.name}=${stated.value}; trying ${stated.name} for the next page`,
         );
         this.wire = { ...this.wire, pageSizeParam: (candidate = stated.name) };
@@ -315,14 +312,7 @@ export class HedgeClient {
   }
 
   async listMarkets() {
-    const response = await this.get('/markets');
-    const { allowed_markets: allowed, source } = response.meta;
-    return {
-      markets: this.rows(marketSchema, response, 'GET /markets'),
-      allowedMarkets: Array.isArray(allowed) ? allowed.filter((m): m is string => typeof m === 'string') : undefined,
-      source: typeof source === 'string' ? source : undefined,
-      meta: response.meta,
-    };
+    return { markets: this.rows(marketSchema, await this.get('/markets'), 'GET /markets') };
   }
 
   /** GET /prices?symbols=… (its shape is not shown; see unspecified.ts): `data` as the server sent it (for --json) and the prices read from it (for people). */

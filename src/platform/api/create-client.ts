@@ -21,7 +21,7 @@ export function createClient({
   pageSizeLearned,
   ...transport
 }: ClientOptions &
-  Pick<TransportConfig, 'connections' | 'clock' | 'deadline' | 'signal' | 'observe'> & {
+  Pick<TransportConfig, 'connections' | 'clock' | 'deadline' | 'signal' | 'observe' | 'log'> & {
     credentials: ResolvedCredentials;
     env: Env;
     /** The --timeout the deadline comes from, in seconds (named in timeout errors). */
@@ -48,7 +48,7 @@ export function createClient({
       deadlineTotalMs: timeoutSeconds !== undefined ? timeoutSeconds * 1000 : undefined,
       maxAnswerBytes: maxAnswerBytes(env),
     }),
-    { wire, warn, learn, pageSizeLearned, log: transport.log },
+    { wire, warn, learn, pageSizeLearned },
   );
 }
 

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 
-import { isNumericText } from '../../core/number-format.js';
+import { readNumber } from '../../core/number-format.js';
 import { SIDES } from '../../core/vocabulary.js';
 import type { AccountFacts, MarketFacts } from '../../core/wire.js';
 import { asUtc, isObject } from './wire/fields.js';
@@ -12,7 +12,7 @@ z.config(en());
 export type { Side, Tenor } from '../../core/vocabulary.js';
 
 /** A numeric string read as its number; anything else is left for the schema to judge. */
-const numericText = (value: unknown) => (typeof value === 'string' && isNumericText(value) ? Number(value) : value);
+const numericText = (value: unknown) => readNumber(value) ?? value;
 
 const money = z.pipe(z.transform(numericText), z.number());
 const integer = z.pipe(z.transform(numericText), z.int());

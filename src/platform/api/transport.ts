@@ -283,7 +283,8 @@ export class Transport {
     this.serverClock = config.connections.serverClock(config.baseUrl);
   }
 
-  private log(line: string) {
+  /** A --verbose line, free of secrets. */
+  log(line: string) {
     this.config.log?.(scrubSecrets(line));
   }
 
@@ -329,16 +330,15 @@ export class Transport {
   }
 
   /** The error said when the retries stop: a network failure names its attempts, and a write's outcome is unknown. */
-  private giveUp(error: Error, { idempotencyKey: key }: ApiRequest, attempts: number) {
+  private giveUp(error: ApiError | NetworkError, { idempotencyKey: key }: ApiRequest, attempts: number) {
     // Our own earlier attempt is still being processed and may yet succeed: not a refusal.
-    if (error instanceof ApiError && error.code === 'idempotency_in_flight')
-      error = new NetworkError(`${error.endpoint} was still being processed by the server when the retries ran out.`, {
-        ...error,
-        attempts,
-      });
-    if (!(error instanceof NetworkError)) return error;
+    const inFlight = error instanceof ApiError && error.code === 'idempotency_in_flight';
+    if (error instanceof ApiError && !inFlight) return error;
+    const message = inFlight
+      ? `${error.endpoint} was still being processed by the server when the retries ran out.`
+      : error.message;
     const final = new NetworkError(
-      attempts > 1 ? `${error.message.replace(/\.$/, '')} (after ${attempts} attempts).` : error.message,
+      attempts > 1 ? `${message.replace(/\.$/, '')} (after ${attempts} attempts).` : message,
       {
         ...error,
         attempts,

@@ -5,6 +5,7 @@ import { hedgeCommandLine } from '../../core/program.js';
 import type { OutputFormat } from '../../core/vocabulary.js';
 import { commandDeadline, waitDeadline } from '../config/wait-bound.js';
 import type { HedgeClient } from '../api/client.js';
+import type { createClient } from '../api/create-client.js';
 import type { Env } from '../config/env.js';
 import type { ApiRequest, Clock, HttpConnections } from '../api/transport.js';
 import { configDir, resolveCredentials, type ResolvedCredentials } from '../config/credentials.js';
@@ -70,6 +71,9 @@ export interface Readmission {
 export interface PlanCheck {
   check(requests: readonly ApiRequest[], trades: readonly Trade[] | undefined): void;
 }
+
+/** What a client of the command may be built with besides its credentials. */
+export type ClientSettings = Partial<Parameters<typeof createClient>[0]>;
 
 export interface ContextInit {
   io: Io;
@@ -270,7 +274,7 @@ export class CommandContext {
     return this.once(
       'client',
       async () => {
-        const [{ createClient, maxAnswerBytes }, { resolveWireSettings }, { UsageError }] = await Promise.all([
+        const [{ maxAnswerBytes }, { resolveWireSettings }, { UsageError }] = await Promise.all([
           import('../api/create-client.js'),
           import('../api/wire/unspecified.js'),
           import('../../core/errors.js'),
@@ -280,45 +284,42 @@ export class CommandContext {
         const fromEnv = resolveWireSettings(this.env);
         if (fromEnv.problem) throw new UsageError(fromEnv.problem);
         maxAnswerBytes(this.env);
-        const credentials = await this.credentials();
-        const memory = await this.wireMemory();
-        const learned = await memory.read();
-        const wire = resolveWireSettings(this.env, credentials.profileWire, learned.names);
+        const wire = await this.wire();
         if (wire.problem) throw new UsageError(wire.problem);
-        const { globals } = this;
-        return createClient({
-          connections: await this.connections(),
+        return this.clientFor(await this.credentials(), {
           wire: wire.settings,
           pageSizeLearned: wire.sources.pageSizeParam === 'learned',
-          learn: (found) => {
-            const keeping = memory.keep(learned.scope, found);
-            this.onDispose(() => keeping);
-          },
+          learn: wire.learn,
           warn: (text) => this.notify({ kind: 'wire-warning', level: 'warn', text }),
-          credentials,
-          env: this.env,
-          clock: this.clock,
-          deadline: this.deadline,
-          timeoutSeconds: globals.timeout,
-          signal: this.signal,
-          requestTimeoutSeconds: globals.requestTimeout,
-          log: globals.verbose ? this.log : undefined,
         });
       },
       !this.ownClient,
     );
   }
 
-  async wireMemory() {
-    const [credentials, { WireMemory }] = await Promise.all([this.credentials(), import('./wire-memory.js')]);
-    return new WireMemory({
+  /** A client for these credentials on this command's connections, clock, deadline, signal and timeouts, requests
+   * logged under --verbose. */
+  async clientFor(credentials: ResolvedCredentials, more?: ClientSettings) {
+    const { createClient } = await import('../api/create-client.js');
+    const { globals } = this;
+    return createClient({
+      connections: await this.connections(),
       credentials,
-      configDir: configDir(this.env),
-      store: this.store,
-      log: this.log,
-      notify: this.notify,
-      hedgeCommand: this.hedgeCommand,
+      env: this.env,
+      clock: this.clock,
+      deadline: this.deadline,
+      timeoutSeconds: globals.timeout,
+      signal: this.signal,
+      requestTimeoutSeconds: globals.requestTimeout,
+      log: globals.verbose ? this.log : undefined,
+      ...more,
     });
+  }
+
+  /** The wire names in use, and where a name the client learns is kept. */
+  async wire() {
+    const [credentials, { wireInUse }] = await Promise.all([this.credentials(), import('./wire-memory.js')]);
+    return wireInUse(credentials, this);
   }
 
   /** Built when no caller gave its own (the agent server's, never closed here). */

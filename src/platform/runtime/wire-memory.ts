@@ -2,8 +2,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LearnedWire } from '../api/client.js';
-import { WIRE_SETTING_SOURCES } from '../api/wire/unspecified.js';
-import type { ResolvedCredentials } from '../config/credentials.js';
+import { resolveWireSettings, WIRE_SETTING_SOURCES } from '../api/wire/unspecified.js';
+import { configDir, type ResolvedCredentials } from '../config/credentials.js';
+import type { Env } from '../config/env.js';
 import type { ProfileStore } from '../config/profile-store.js';
 import type { StoreData } from '../config/store-schema.js';
 import type { Notice } from '../results/notices.js';
@@ -40,11 +41,11 @@ export async function saveLearned(store: ProfileStore, scope: LearnedScope, key:
 /** Forgets what was learned for the scope (or everywhere); returns the names forgotten, as `where: key=value`. */
 export async function resetLearned(store: ProfileStore, scope: LearnedScope | 'all') {
   const forgotten: string[] = [];
-  const nameOf = (of: LearnedScope) => (of.kind === 'profile' ? of.name : of.key);
-  // Whether `each` is forgotten; its names are noted when it is.
+  // Whether `each` is forgotten (a scope's description names it alone); its names are noted when it is.
   const forget = (each: LearnedScope, names: Record<string, string> | undefined) => {
-    if (scope !== 'all' && (scope.kind !== each.kind || nameOf(scope) !== nameOf(each))) return false;
-    for (const [key, value] of Object.entries(names ?? {})) forgotten.push(`${describeScope(each)}: ${key}=${value}`);
+    const where = describeScope(each);
+    if (scope !== 'all' && describeScope(scope) !== where) return false;
+    for (const [key, value] of Object.entries(names ?? {})) forgotten.push(`${where}: ${key}=${value}`);
     return true;
   };
   await store.update((data) => {
@@ -57,34 +58,30 @@ export async function resetLearned(store: ProfileStore, scope: LearnedScope | 'a
   return forgotten;
 }
 
-export class WireMemory {
-  constructor(
-    private readonly deps: {
-      credentials: ResolvedCredentials;
-      configDir: string;
-      store(): Promise<ProfileStore>;
-      log(line: string): void;
-      notify(notice: Notice): void;
-      hedgeCommand(...words: string[]): string;
-    },
-  ) {}
-
-  /** What was learned before for these credentials, and where it is kept. A store that cannot be read teaches nothing. */
-  async read() {
-    const scope = learnedScopeOf(this.deps.credentials);
-    let names: ReturnType<typeof readLearned> = {};
-    try {
-      if (existsSync(join(this.deps.configDir, 'config.json')))
-        names = readLearned((await this.deps.store()).read(), scope);
-    } catch (error) {
-      this.deps.log(`learned wire names not read: ${messageOf(error)}`);
-    }
-    return { scope, names };
+/** The wire names in use for these credentials (environment over profile over what was learned before: a store that
+ * cannot be read teaches nothing), and `learn`: keeps a name the client learned and says so once (the next run starts
+ * with it), the command's end awaiting the save. */
+export async function wireInUse(
+  credentials: ResolvedCredentials,
+  ports: {
+    env: Env;
+    store(): Promise<ProfileStore>;
+    log(line: string): void;
+    notify(notice: Notice): void;
+    hedgeCommand(...words: string[]): string;
+    onDispose(dispose: () => Promise<void>): void;
+  },
+) {
+  const { env, store, hedgeCommand } = ports;
+  const scope = learnedScopeOf(credentials);
+  let names: ReturnType<typeof readLearned> = {};
+  try {
+    if (existsSync(join(configDir(env), 'config.json'))) names = readLearned((await store()).read(), scope);
+  } catch (error) {
+    ports.log(`learned wire names not read: ${messageOf(error)}`);
   }
-
-  /** Keeps a wire name the client learned, and says so once (the next run starts with it). */
-  async keep(scope: LearnedScope, learned: LearnedWire) {
-    const { env, profileKey } = WIRE_SETTING_SOURCES[learned.setting];
+  const keep = async (learned: LearnedWire) => {
+    const { env: variable, profileKey } = WIRE_SETTING_SOURCES[learned.setting];
     const what =
       learned.setting === 'pageSizeParam'
         ? learned.value === 'none'
@@ -93,15 +90,22 @@ export class WireMemory {
         : `the add/reduce amount goes as \`${learned.value}\``;
     let kept = `kept for ${describeScope(scope)}`;
     try {
-      await saveLearned(await this.deps.store(), scope, profileKey, learned.value);
+      await saveLearned(await store(), scope, profileKey, learned.value);
     } catch (error) {
-      kept = `not kept (${messageOf(error)}); set ${env}=${learned.value} to keep it`;
+      kept = `not kept (${messageOf(error)}); set ${variable}=${learned.value} to keep it`;
     }
-    const { hedgeCommand } = this.deps;
-    this.deps.notify({
+    ports.notify({
       kind: 'learned-wire',
       level: 'info',
-      text: `Learned from the server: ${what} (${learned.evidence}); ${kept}. \`${hedgeCommand('whoami')}\` lists it, \`${hedgeCommand('profile', 'reset-wire')}\` forgets it, ${env} overrides it.`,
+      text: `Learned from the server: ${what} (${learned.evidence}); ${kept}. \`${hedgeCommand('whoami')}\` lists it, \`${hedgeCommand('profile', 'reset-wire')}\` forgets it, ${variable} overrides it.`,
     });
-  }
+  };
+  return {
+    ...resolveWireSettings(env, credentials.profileWire, names),
+    scope,
+    learn(learned: LearnedWire) {
+      const keeping = keep(learned);
+      ports.onDispose(() => keeping);
+    },
+  };
 }

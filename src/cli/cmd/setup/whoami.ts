@@ -4,11 +4,7 @@
 import { redactKey } from '../../../core/security/secrets.js';
 import { checkKey, refusedKeyNext } from '../../../features/setup/key-check.js';
 import { environmentLabel } from '../../../platform/config/profile-view.js';
-import {
-  resolveWireSettings,
-  WIRE_SETTING_SOURCES,
-  type WireSettings,
-} from '../../../platform/api/wire/unspecified.js';
+import { WIRE_SETTING_SOURCES, type WireSettings } from '../../../platform/api/wire/unspecified.js';
 import type { CommandContext } from '../command-input.js';
 import { journalDir } from '../../../platform/journal/location.js';
 import { describeKeyLocation } from '../../../platform/config/key-store.js';
@@ -36,10 +32,9 @@ export async function run(ctx: CommandContext) {
   };
   // The answers to the spec's "not shown" request names in use, and where each came from: our
   // guess (default), learned from the server (kept for this profile or server), or set by you.
-  const learned = await (await ctx.wireMemory()).read();
+  const wire = await ctx.wire();
   const { describeScope } = await import('../../../platform/runtime/wire-memory.js');
-  const learnedFor = describeScope(learned.scope);
-  const wire = resolveWireSettings(ctx.env, credentials.profileWire, learned.names);
+  const learnedFor = describeScope(wire.scope);
   const wireRows = (Object.keys(WIRE_SETTING_SOURCES) as Array<keyof WireSettings>).map((setting) => ({
     setting,
     value: wire.settings[setting],

@@ -136,7 +136,7 @@ export function cursorParameterFor(key: string) {
 
 /** One answer of a list: `query` as asked (filters kept), `listUrl` to resolve a relative link, `cursorParam` as set. */
 export function readPage(
-  answer: { data: unknown; meta: Json; linkHeader?: string | readonly string[] },
+  answer: Omit<PageAnswer, 'url'>,
   request: { query: Query; listUrl: string; cursorParam?: string },
 ) {
   const { rest, ...reading }: PageReading & { rest: Json } = findRows(answer.data);
@@ -161,7 +161,7 @@ export function readPage(
 
   // 1. A next link: the server's own word for the next request.
   const link = firstOf(NEXT_LINK_KEYS, readString);
-  const header = nextLink(answer.linkHeader);
+  const header = nextLink(answer.headers?.link);
   const given =
     link && looksLikeLink(link.value)
       ? { value: link.value, how: `${link.at}.${link.key} (a next link)` }
@@ -223,10 +223,10 @@ function markersIn(sources: ReturnType<typeof places>) {
 }
 
 export interface PageAnswer {
-  data: unknown;
+  data?: unknown;
   meta: Json;
   /** Names in lower case; `link` may carry the next page. */
-  headers: Record<string, string | string[] | undefined>;
+  headers?: Record<string, string | string[] | undefined>;
   /** The URL asked (a relative next link is resolved against it). */
   url: string;
 }
@@ -286,10 +286,7 @@ export function followPages<A extends PageAnswer>(
         Object.values(query).some(atEdge) ? seen.size : 0,
       ),
     (answer, query) => {
-      const reading = readPage(
-        { data: answer.data, meta: answer.meta, linkHeader: answer.headers.link },
-        { query, listUrl: answer.url, cursorParam },
-      );
+      const reading = readPage(answer, { query, listUrl: answer.url, cursorParam });
       if (rowKey && reading.rows?.length) {
         const keys = reading.rows.map(rowKey);
         const fresh = reading.rows.filter((_, index) => !seen.has(keys[index].id!));
@@ -309,9 +306,9 @@ export function followPaths<A extends PageAnswer>(
   baseUrl: string,
   path: string,
   fetchPath: (path: string) => Promise<A>,
-  options: Pick<FollowOptions, 'cursorParam'> = {},
+  cursorParam?: string,
 ) {
-  return walkPages(path, fetchPath, (answer, asked) => readPathPage(baseUrl, asked, answer, options.cursorParam));
+  return walkPages(path, fetchPath, (answer, asked) => readPathPage(baseUrl, asked, answer, cursorParam));
 }
 
 /** A server's link as a path under the base URL; refused when it leads to another origin or out of that path. */
@@ -328,19 +325,11 @@ function underBase(baseUrl: string, link: string) {
 }
 
 /** One answer of `path` read as a page, and the path of the page after it (none when it was the last). */
-export function readPathPage(
-  baseUrl: string,
-  path: string,
-  answer: { data?: unknown; meta: Json; headers: PageAnswer['headers'] },
-  cursorParam?: string,
-) {
+export function readPathPage(baseUrl: string, path: string, answer: Omit<PageAnswer, 'url'>, cursorParam?: string) {
   const listUrl = `${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
   const question = path.indexOf('?');
   const query = Object.fromEntries(new URLSearchParams(question < 0 ? '' : path.slice(question + 1)));
-  const reading = readPage(
-    { data: answer.data, meta: answer.meta, linkHeader: answer.headers.link },
-    { query, listUrl, cursorParam },
-  );
+  const reading = readPage(answer, { query, listUrl, cursorParam });
   if (reading.nextLink !== undefined) return { reading, next: underBase(baseUrl, reading.nextLink) };
   if (reading.more === false || reading.next === undefined) return { reading };
   const search = new URLSearchParams(reading.next.query).toString();
