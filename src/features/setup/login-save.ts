@@ -129,8 +129,8 @@ async function keepLoginKey(
 
 /** A keyring entry the key left that could not be removed: the person deletes it by hand. */
 async function dropKeyringEntry(ports: Pick<CommandContext, 'env'>, account: string) {
-  const removal = await removeFromKeyring(account, ports.env);
-  return 'error' in removal ? { account, error: removal.error } : undefined;
+  const error = await removeFromKeyring(account, ports.env);
+  return error === undefined ? undefined : { account, error };
 }
 
 /** Checks the key (and the team store), keeps the key, saves the profile: nothing is saved unless all held. What it did is data: commands/login.ts renders it. */
