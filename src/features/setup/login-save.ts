@@ -15,7 +15,7 @@ import { placeKey, saveLogin } from '../../platform/config/login-profile.js';
 import { requireProfile } from '../../platform/config/profile-view.js';
 import type { ProfileStore } from '../../platform/config/profile-store.js';
 import type { StoredProfile } from '../../platform/config/store-schema.js';
-import { checkKey, type CheckPorts } from './key-check.js';
+import { checkClient, isRefusal, type CheckPorts } from './key-check.js';
 import type { LoginAnswers } from './login.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { ApiError, AuthError, ConfigError, HedgeError, NetworkError, UsageError } from '../../core/errors.js';
@@ -68,28 +68,28 @@ async function checkBeforeSaving(
   credentials: ResolvedCredentials,
   journalUrl: string | null | undefined,
 ) {
-  const check = await checkKey(ports, credentials);
-  if (check.status === 'refused')
-    throw new AuthError(
-      `The server refused this key (${check.code}, ${redactKey(credentials.apiKey)}): nothing was saved.`,
-      {
-        hint: 'Check the key (copy it again from the partner desk) and that it belongs to this base URL — a test key for the sandbox, a live key for production — then run `hedge login` again.',
-      },
-    );
-  // The key check's own error, saying that nothing was saved and what to check.
-  const { error } = check;
-  if (error instanceof ApiError || error instanceof NetworkError) {
-    error.message += ' Nothing was saved.';
-    Object.assign(error, {
-      hint:
-        error instanceof ApiError
-          ? 'Check the base URL: it is the API address the partner desk gives, ending in its version segment (…/v2).'
-          : (error.hint ?? 'Check the base URL and the network, then run `hedge login` again.'),
-    });
+  try {
+    await (await checkClient(ports, credentials)).getAccount();
+  } catch (error) {
+    if (isRefusal(error))
+      throw new AuthError(
+        `The server refused this key (${error.code}, ${redactKey(credentials.apiKey)}): nothing was saved.`,
+        {
+          hint: 'Check the key (copy it again from the partner desk) and that it belongs to this base URL — a test key for the sandbox, a live key for production — then run `hedge login` again.',
+        },
+      );
+    // Another answer, or none: its own error, saying that nothing was saved and what to check; one hedge cannot read, as it is.
+    if (error instanceof ApiError || error instanceof NetworkError) {
+      error.message += ' Nothing was saved.';
+      Object.assign(error, {
+        hint:
+          error instanceof ApiError
+            ? 'Check the base URL: it is the API address the partner desk gives, ending in its version segment (…/v2).'
+            : (error.hint ?? 'Check the base URL and the network, then run `hedge login` again.'),
+      });
+    }
     throw error;
   }
-  // Any other answer is one hedge cannot read: its error as it is.
-  if (check.status !== 'ok') throw error;
   // The team store is checked like the key: reached, and its schema made, before anything is saved.
   if (!journalUrl) return;
   const { journalDir, openTeamJournal } = await import('../../platform/journal/index.js');
