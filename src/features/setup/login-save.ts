@@ -16,7 +16,7 @@ import { requireProfile } from '../../platform/config/profile-view.js';
 import type { ProfileStore } from '../../platform/config/profile-store.js';
 import type { StoredProfile } from '../../platform/config/store-schema.js';
 import { checkClient, isRefusal, type CheckPorts } from './key-check.js';
-import type { LoginAnswers } from './login.js';
+import type { askLogin } from './login.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { ApiError, AuthError, ConfigError, HedgeError, NetworkError, UsageError } from '../../core/errors.js';
 import { redactStoreUrl } from '../../core/security/store-url.js';
@@ -43,7 +43,7 @@ interface LoginGiven extends LoginFlags {
 /** The answers as credentials to check; the key is registered as a secret and its shape checked first. */
 export function loginCredentials(
   ports: Pick<CommandContext, 'env'> & { io: Pick<CommandContext['io'], 'stdinIsTTY'> },
-  answers: LoginAnswers,
+  answers: Awaited<ReturnType<typeof askLogin>>,
   given: LoginGiven,
 ): ResolvedCredentials {
   const { baseUrl, baseUrlSource, apiKey } = answers;
@@ -158,7 +158,6 @@ export async function checkAndSaveLogin(
       ? await dropKeyringEntry(ports, before.account)
       : undefined;
   return {
-    profile: given.name,
     environment: credentials.environment,
     baseUrl,
     /** The key as it may be shown (redactKey): the key itself is never part of what login says. */
