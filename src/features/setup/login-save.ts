@@ -15,8 +15,8 @@ import { placeKey, saveLogin } from '../../platform/config/login-profile.js';
 import { requireProfile } from '../../platform/config/profile-view.js';
 import type { ProfileStore } from '../../platform/config/profile-store.js';
 import type { StoredProfile } from '../../platform/config/store-schema.js';
-import { checkKey, type CheckPorts } from './key-check.js';
-import type { LoginAnswers } from './login.js';
+import { checkClient, isRefusal, type CheckPorts } from './key-check.js';
+import type { askLogin } from './login.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { ApiError, AuthError, ConfigError, HedgeError, NetworkError, UsageError } from '../../core/errors.js';
 import { redactStoreUrl } from '../../core/security/store-url.js';
@@ -43,7 +43,7 @@ interface LoginGiven extends LoginFlags {
 /** The answers as credentials to check; the key is registered as a secret and its shape checked first. */
 export function loginCredentials(
   ports: Pick<CommandContext, 'env'> & { io: Pick<CommandContext['io'], 'stdinIsTTY'> },
-  answers: LoginAnswers,
+  answers: Awaited<ReturnType<typeof askLogin>>,
   given: LoginGiven,
 ): ResolvedCredentials {
   const { baseUrl, baseUrlSource, apiKey } = answers;
@@ -68,28 +68,28 @@ async function checkBeforeSaving(
   credentials: ResolvedCredentials,
   journalUrl: string | null | undefined,
 ) {
-  const check = await checkKey(ports, credentials);
-  if (check.status === 'refused')
-    throw new AuthError(
-      `The server refused this key (${check.code}, ${redactKey(credentials.apiKey)}): nothing was saved.`,
-      {
-        hint: 'Check the key (copy it again from the partner desk) and that it belongs to this base URL — a test key for the sandbox, a live key for production — then run `hedge login` again.',
-      },
-    );
-  // The key check's own error, saying that nothing was saved and what to check.
-  const { error } = check;
-  if (error instanceof ApiError || error instanceof NetworkError) {
-    error.message += ' Nothing was saved.';
-    Object.assign(error, {
-      hint:
-        error instanceof ApiError
-          ? 'Check the base URL: it is the API address the partner desk gives, ending in its version segment (…/v2).'
-          : (error.hint ?? 'Check the base URL and the network, then run `hedge login` again.'),
-    });
+  try {
+    await (await checkClient(ports, credentials)).getAccount();
+  } catch (error) {
+    if (isRefusal(error))
+      throw new AuthError(
+        `The server refused this key (${error.code}, ${redactKey(credentials.apiKey)}): nothing was saved.`,
+        {
+          hint: 'Check the key (copy it again from the partner desk) and that it belongs to this base URL — a test key for the sandbox, a live key for production — then run `hedge login` again.',
+        },
+      );
+    // Another answer, or none: its own error, saying that nothing was saved and what to check; one hedge cannot read, as it is.
+    if (error instanceof ApiError || error instanceof NetworkError) {
+      error.message += ' Nothing was saved.';
+      Object.assign(error, {
+        hint:
+          error instanceof ApiError
+            ? 'Check the base URL: it is the API address the partner desk gives, ending in its version segment (…/v2).'
+            : (error.hint ?? 'Check the base URL and the network, then run `hedge login` again.'),
+      });
+    }
     throw error;
   }
-  // Any other answer is one hedge cannot read: its error as it is.
-  if (check.status !== 'ok') throw error;
   // The team store is checked like the key: reached, and its schema made, before anything is saved.
   if (!journalUrl) return;
   const { journalDir, openTeamJournal } = await import('../../platform/journal/index.js');
@@ -129,8 +129,8 @@ async function keepLoginKey(
 
 /** A keyring entry the key left that could not be removed: the person deletes it by hand. */
 async function dropKeyringEntry(ports: Pick<CommandContext, 'env'>, account: string) {
-  const removal = await removeFromKeyring(account, ports.env);
-  return 'error' in removal ? { account, error: removal.error } : undefined;
+  const error = await removeFromKeyring(account, ports.env);
+  return error === undefined ? undefined : { account, error };
 }
 
 /** Checks the key (and the team store), keeps the key, saves the profile: nothing is saved unless all held. What it did is data: commands/login.ts renders it. */
@@ -158,7 +158,6 @@ export async function checkAndSaveLogin(
       ? await dropKeyringEntry(ports, before.account)
       : undefined;
   return {
-    profile: given.name,
     environment: credentials.environment,
     baseUrl,
     /** The key as it may be shown (redactKey): the key itself is never part of what login says. */

@@ -28,12 +28,6 @@ export function keyFromCommand(
     });
 }
 
-export interface LoginAnswers {
-  baseUrl: string;
-  baseUrlSource: Source;
-  apiKey: string;
-}
-
 /** The base URL (the flag's, or asked with the one offered as default) and the key: asked on a terminal, read from stdin otherwise (bounded by --timeout). Refuses to ask with --no-input. */
 export async function askLogin(
   ports: Pick<CommandContext, 'clock' | 'signal' | 'deadline' | 'env' | 'prompter'> & {
@@ -47,7 +41,7 @@ export async function askLogin(
     /** Where the key comes from instead of the prompt or stdin (a credential helper, `--key-command`). */
     fetchKey?: () => Promise<string>;
   },
-): Promise<LoginAnswers> {
+) {
   const { name, flagBaseUrl, offeredBaseUrl, fetchKey } = given;
   if (ports.globals.input && ports.io.stdinIsTTY) {
     const prompter = await ports.prompter();
@@ -81,7 +75,7 @@ export async function askLogin(
             validate: (value) => (environmentOfKey(value.trim()) ? true : KEY_SHAPE_HINT),
           })
         ).trim();
-    return { baseUrl, baseUrlSource: flagBaseUrl !== undefined ? 'flag' : 'profile', apiKey };
+    return { baseUrl, baseUrlSource: (flagBaseUrl !== undefined ? 'flag' : 'profile') as Source, apiKey };
   }
   if (ports.io.stdinIsTTY && !fetchKey)
     throw new UsageError(

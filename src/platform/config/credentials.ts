@@ -59,33 +59,38 @@ export function currentProfile(data: StoreData) {
   return data.current && data.profiles[data.current] ? data.current : undefined;
 }
 
-/** With key and base URL both in the environment and no profile asked for, the store is not even opened. */
-export function needsProfileStore(profileFlag: string | undefined, env: Env) {
-  return (
-    profileFlag !== undefined || Boolean(env.HEDGE_PROFILE) || !env.HEDGE_API_KEY?.trim() || !env.HEDGE_BASE_URL?.trim()
-  );
-}
-
-export async function resolveCredentials(input: {
+/** The profile in use: --profile, then HEDGE_PROFILE, then the store's current one. With key and base URL both in the
+ * environment and no profile asked for, the store is not even opened (`data` undefined). */
+export async function profileInUse({
+  profileFlag,
+  env,
+  store,
+}: {
   profileFlag?: string;
   env: Env;
   /** Opened only when the store is read. */
   store: () => ProfileStore | Promise<ProfileStore>;
-  /** Bounds and cancels reading a key from a helper or the keyring. */
-  reading?: Omit<KeyReading, 'env'>;
-}): Promise<ResolvedCredentials> {
+}) {
+  const wanted = requestedProfile(profileFlag, env);
+  const needed = wanted || !env.HEDGE_API_KEY?.trim() || !env.HEDGE_BASE_URL?.trim();
+  const data = needed ? (await store()).read() : undefined;
+  const name = wanted?.name ?? (data && currentProfile(data));
+  return { wanted, data, name, profile: name === undefined ? undefined : data?.profiles[name] };
+}
+
+export async function resolveCredentials(
+  input: Parameters<typeof profileInUse>[0] & {
+    /** Bounds and cancels reading a key from a helper or the keyring. */
+    reading?: Omit<KeyReading, 'env'>;
+  },
+): Promise<ResolvedCredentials> {
   const { env } = input;
-  const wanted = requestedProfile(input.profileFlag, env);
+  const { wanted, data, name: profileName, profile } = await profileInUse(input);
   // `--profile NAME` on the command line is the strongest word there is.
   const explicit = wanted?.source === 'flag';
   const envKey = explicit ? undefined : env.HEDGE_API_KEY?.trim() || undefined;
   const envBaseUrl = explicit ? undefined : env.HEDGE_BASE_URL?.trim() || undefined;
   const envCaFile = explicit ? undefined : env.HEDGE_CA_FILE || undefined;
-
-  // `wanted` is set only where the store is needed (needsProfileStore).
-  const data = needsProfileStore(input.profileFlag, env) ? (await input.store()).read() : undefined;
-  const profileName = wanted?.name ?? (data && currentProfile(data));
-  const profile = profileName === undefined ? undefined : data?.profiles[profileName];
   if (wanted && !profile) {
     const known = Object.keys(data!.profiles);
     throw new UsageError(

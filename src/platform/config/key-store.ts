@@ -40,8 +40,7 @@ export async function readProfileKey(profileName: string, profile: StoredProfile
       owner: `profile "${profileName}"`,
     });
   }
-  const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
-  const opening = await openOsKeyring(reading.env);
+  const { opening, keyringReason } = await osKeyring(reading.env);
   const renew = `save the key again with \`hedge login --profile ${profileName}\` (it goes to the file where no keyring answers), or set HEDGE_API_KEY`;
   const hint = `${renew[0].toUpperCase()}${renew.slice(1)}.`;
   if (!opening.ok)
@@ -78,32 +77,18 @@ export function describeKeyLocation(location: KeyLocation, storeFile: string) {
   );
 }
 
-type KeyKeeping =
-  | {
-      ok: true;
-      at: KeyLocation;
-      keyringName?: string;
-      /** Why the file was used where the keyring was wanted by default. */ fallbackReason?: string;
-    }
-  | { ok: false; reason: string };
-
-/** `choice` is `--key-store`: where login keeps a key; `auto` is the keyring where one answers, else the file. */
-export async function keepKey(
-  choice: 'auto' | 'keyring' | 'file',
-  account: string,
-  apiKey: string,
-  env: Env,
-): Promise<KeyKeeping> {
-  if (choice === 'file') return { ok: true, at: { kind: 'file' } };
-  const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
-  const opening = await openOsKeyring(env);
+/** `choice` is `--key-store`: where login keeps a key; `auto` is the keyring where one answers, else the file (`fallbackReason`: why). */
+export async function keepKey(choice: 'auto' | 'keyring' | 'file', account: string, apiKey: string, env: Env) {
+  const file: KeyLocation = { kind: 'file' };
+  if (choice === 'file') return { ok: true as const, at: file };
+  const { opening, keyringReason } = await osKeyring(env);
   let reason: string;
   if (opening.ok) {
     try {
       await opening.keyring.set(account, apiKey);
       // Read back: a keyring that accepts and drops the entry (a locked collection, a stub) is no keyring.
       if ((await opening.keyring.get(account)) === apiKey)
-        return { ok: true, at: { kind: 'keyring', account }, keyringName: opening.keyring.name };
+        return { ok: true as const, at: { kind: 'keyring', account } as KeyLocation };
       reason = `${opening.keyring.name} did not keep the entry`;
     } catch (error) {
       reason = `${opening.keyring.name} refused it, ${keyringReason(error)}`;
@@ -111,21 +96,24 @@ export async function keepKey(
   } else {
     reason = opening.reason;
   }
-  if (choice === 'keyring') return { ok: false, reason };
-  return { ok: true, at: { kind: 'file' }, fallbackReason: reason };
+  return choice === 'keyring'
+    ? { ok: false as const, reason }
+    : { ok: true as const, at: file, fallbackReason: reason };
 }
 
-/** Deletes the profile's entry from the keyring (logout, or a key that moved elsewhere). */
-export async function removeFromKeyring(
-  account: string,
-  env: Env,
-): Promise<{ removed: boolean; keyringName: string } | { error: string }> {
-  const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
-  const opening = await openOsKeyring(env);
-  if (!opening.ok) return { error: opening.reason };
+/** Deletes the profile's entry from the keyring (logout, or a key that moved elsewhere): why it could not, else nothing. */
+export async function removeFromKeyring(account: string, env: Env) {
+  const { opening, keyringReason } = await osKeyring(env);
+  if (!opening.ok) return opening.reason;
   try {
-    return { removed: await opening.keyring.delete(account), keyringName: opening.keyring.name };
+    await opening.keyring.delete(account);
   } catch (error) {
-    return { error: `${opening.keyring.name} did not answer (${keyringReason(error)})` };
+    return `${opening.keyring.name} did not answer (${keyringReason(error)})`;
   }
+}
+
+/** The OS keyring, its module loaded only when a key lives there. */
+async function osKeyring(env: Env) {
+  const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
+  return { opening: await openOsKeyring(env), keyringReason };
 }

@@ -107,7 +107,7 @@ export async function saveLogin(
     if (!currentProfile(data)) data.current = input.name;
     else if (data.current !== input.name) previousCurrent = data.current;
   });
-  return { name: input.name, current: data.current === input.name, previousCurrent, data };
+  return { current: data.current === input.name, previousCurrent, data };
 }
 
 /** Records where the key is, and forgets where it was: a profile's key lives in exactly one place. */

@@ -42,9 +42,9 @@ export async function run(ctx: CommandContext) {
   const where = had ? describeKeyLocation(had, store.file) : undefined;
   if (had?.kind === 'keyring') {
     const removal = await removeFromKeyring(had.account, ctx.env);
-    if ('error' in removal)
+    if (removal !== undefined)
       throw new ConfigError(
-        `Profile "${name}" forgot its key, but the OS keyring entry could not be deleted (${safeText(removal.error)}): the key is still there.`,
+        `Profile "${name}" forgot its key, but the OS keyring entry could not be deleted (${safeText(removal)}): the key is still there.`,
         {
           hint: `Delete it by hand: service "hedge", account "${safeText(had.account)}" (on Linux: secret-tool clear service hedge username '…').`,
         },

@@ -26,9 +26,9 @@ export async function run(ctx: CommandContext, { args: { name } }: In<'PROFILE_R
   const location = keyAt;
   if (location?.kind === 'keyring') {
     const removal = await removeFromKeyring(location.account, ctx.env);
-    if ('error' in removal)
+    if (removal !== undefined)
       output.warn(
-        `Its key stays in the OS keyring (${removal.error}): delete service "hedge", account "${safeText(location.account)}" by hand.`,
+        `Its key stays in the OS keyring (${removal}): delete service "hedge", account "${safeText(location.account)}" by hand.`,
       );
   } else if (location?.kind === 'command')
     output.note("Its key stays in its credential helper's store: remove it there if it should go too.");
