@@ -2,7 +2,7 @@
 // the same notional for the new tenor (or, when the side has already settled, open it anew with the notional of
 // the hedge that ended). A plan of two steps, carried out (and finished from the journal) by the plan executor.
 import { randomBytes } from 'node:crypto';
-import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
+import type { OpenRequest } from '../../platform/api/client.js';
 import { formatMoney, formatRate, formatUsd, readNumber } from '../../core/number-format.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import { sameReference } from '../../core/input.js';
@@ -131,7 +131,6 @@ type StepRun = Awaited<ReturnType<typeof sendStep>>;
  * journaled is sent only when the side still shows open); a new roll carries its `quote`. */
 async function carryOut(
   ports: WritePorts,
-  client: HedgeClient,
   legs: RollLegs,
   wait: boolean,
   notes: string[],
@@ -140,6 +139,7 @@ async function carryOut(
 ) {
   const { group, request, open } = legs;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
+  const client = await ports.client();
   if (resumed) {
     // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
     for (const leg of [open, legs.close]) if (leg) await requireOwnRow(ports, leg);
@@ -307,7 +307,6 @@ export async function resumeRollOutcome(ports: WritePorts, entry: JournalEntry, 
       `Journal ${entry.id} is a leg of the roll ${safeText(legs.group)}, which is already finished (${legs.described}); see \`${ports.hedgeCommand('journal', 'show', legs.open.id)}\`.`,
     );
   const guard = await guardLiveAction(ports, { action: 'finish a roll', dryRun: false });
-  const client = await ports.client();
   return underPlanLocks(ports, [legs.request], async () => {
     const now = await legsOf(ports, legs.group);
     if (!now.unfinished)
@@ -318,7 +317,7 @@ export async function resumeRollOutcome(ports: WritePorts, entry: JournalEntry, 
           hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open.id)}\`.`,
         },
       );
-    return carryOut(ports, client, now, options.wait, [], guard);
+    return carryOut(ports, now, options.wait, [], guard);
   });
 }
 
@@ -473,7 +472,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       ),
     });
     const earlier = await earlierRoll(notes);
-    if (earlier && !req.write.dryRun) return carryOut(ports, client, earlier, req.write.wait, notes, guard);
+    if (earlier && !req.write.dryRun) return carryOut(ports, earlier, req.write.wait, notes, guard);
     if (earlier) {
       // The dry run of a roll still to finish: the legs left, with the keys the journal holds.
       const { open, close, closeDue } = earlier;
@@ -600,12 +599,12 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         ...(closing?.netMarginUsd !== undefined && { net_margin_usd: closing.netMarginUsd }),
       },
     );
-    return carryOut(ports, client, await legsOf(ports, group, [openEntry]), req.write.wait, notes, undefined, quote);
+    return carryOut(ports, await legsOf(ports, group, [openEntry]), req.write.wait, notes, undefined, quote);
   };
   if (req.write.dryRun) return roll();
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
   // The keeper decided under the side's lock on a fresh read: the side's lock (re-entered) is enough.
-  if (req.bookLock === false) return withSideLock(ports, req.market, req.side, roll);
+  if (req.bookLock === false) return withSideLock(ports, market, side, roll);
   const waitingSince = ports.clock.now();
   return underPlanLocks(ports, [req], async (holder) => {
     // After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11).
@@ -620,7 +619,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     if (!rolled) return roll();
     const tenor = readNumber(bodyOf(rolled).tenor_days);
     throw new HeldError(
-      `The ${req.side} side of ${req.market} was rolled${tenor === undefined ? '' : ` to ${days(tenor)}`} by another hedge process while this run waited for it (${safeText(describeHolder(holder))}): journal group ${safeText(rolled.group!)}, new hedge ${safeText(rolled.hedge_id ?? '?')}. This run sent nothing.`,
+      `The ${side} side of ${market} was rolled${tenor === undefined ? '' : ` to ${days(tenor)}`} by another hedge process while this run waited for it (${safeText(describeHolder(holder))}): journal group ${safeText(rolled.group!)}, new hedge ${safeText(rolled.hedge_id ?? '?')}. This run sent nothing.`,
       {
         holder,
         details: { journal_group: rolled.group, hedge_id: rolled.hedge_id ?? null },
