@@ -3,7 +3,7 @@ import { canonicalJson } from './canonical-json.js';
 import { randomInt } from 'node:crypto';
 import { isUnresolved, OUTCOMES, type BeginFields, type JournalEntry, type JournalPatch } from './entry.js';
 import { isRecordedHolder, publicHolder, type Holder } from '../../core/files/file-lock.js';
-import { JournalError, JournalStoreError } from './journal-error.js';
+import { JournalError } from './journal-error.js';
 import { refuseKeyShaped } from './key-guard.js';
 import { safeDeep } from '../../core/security/safe-text.js';
 import { idMatches } from '../../core/input.js';
@@ -97,22 +97,11 @@ export class ClientJournal {
   readonly location: string;
   readonly keeperHeartbeats?: KeeperHeartbeats;
   private readonly now: () => number;
-  /** Entries this process has read or written: what a fallback record starts from (kept only with a fallback). */
-  private readonly known = new Map<string, JournalEntry>();
-  /** Set once the store failed on an update: later updates of this run go to the fallback at once. */
-  private failure?: unknown;
 
   constructor(
     protected readonly records: RecordsClient,
     protected readonly locker: LockerClient,
-    private readonly options: {
-      now?: () => number;
-      /** Where an update goes when the store fails after a send (the team store's local file); absent: the error is thrown as it is. */
-      fallback?: {
-        record(base: JournalEntry | undefined, id: string, change: JournalPatch, failure: unknown): Promise<never>;
-      };
-      log?: (line: string) => void;
-    } = {},
+    private readonly options: { now?: () => number; log?: (line: string) => void } = {},
   ) {
     this.location = records.location;
     this.now = options.now ?? Date.now;
@@ -146,7 +135,7 @@ export class ClientJournal {
         this.options.log?.(
           `journal: ${recorded.id} recorded in ${this.location} (held by pid ${holder.pid} on ${holder.host})`,
         );
-        return this.remember([recorded])[0];
+        return recorded;
       }
     }
     throw new JournalError(`Could not find a free journal id in ${ID_TRIES} tries; nothing was recorded.`);
@@ -162,18 +151,8 @@ export class ClientJournal {
     const change = plainJson(
       safeDeep({ ...patch, ...(final && patch.resolved_at === undefined && { resolved_at: at }) }, scrubSecrets),
     ) as JournalPatch;
-    const { fallback } = this.options;
-    const entry =
-      this.failure === undefined
-        ? await this.records.change(id, change, at).catch((error: unknown) => {
-            // A store that fails after the request may have left: what the update says is kept locally.
-            if (!fallback || !(error instanceof JournalStoreError)) throw error;
-            this.failure = error;
-          })
-        : undefined;
-    if (this.failure !== undefined) return fallback!.record(this.known.get(id), id, change, this.failure);
+    const entry = await this.records.change(id, change, at);
     if (!entry) throw new JournalError(`No journal entry ${id} to update.`);
-    this.remember([entry]);
     // A final outcome ends the entry's hold.
     if (final) await this.locker.letGo?.({ entry: id });
     return entry;
@@ -182,9 +161,7 @@ export class ClientJournal {
   /** Newest first: by `seq`, the order the journal took them in (never by a machine's clock). */
   async list({ pending, limit, ...filter }: ListOptions = {}) {
     // A negative limit lists nothing.
-    return this.remember(
-      await this.records.read({ ...filter, unresolved: pending === true, limit: limit && Math.max(0, limit) }),
-    );
+    return this.records.read({ ...filter, unresolved: pending === true, limit: limit && Math.max(0, limit) });
   }
 
   /** By full id, or a unique part of one (its start, its end, or both around `…`); an ambiguous part throws, naming the candidates. */
@@ -200,7 +177,7 @@ export class ClientJournal {
     const found = new Map<string, JournalEntry>();
     for (const filter of reads)
       for (const entry of await this.records.read(filter)) if (idMatches(wanted, entry.id)) found.set(entry.id, entry);
-    const candidates = this.remember([...found.values()]);
+    const candidates = [...found.values()];
     if (candidates.length <= 1) return candidates[0];
     const named = candidates.slice(0, MAX_CANDIDATES_NAMED).map((entry) => entry.id);
     const more = candidates.length > named.length ? ` and ${candidates.length - named.length} more` : '';
@@ -210,7 +187,7 @@ export class ClientJournal {
   }
 
   async findUnresolvedMatch(match: SameRequest) {
-    return this.remember(await this.records.read({ unresolved: true, request: match })).find(
+    return (await this.records.read({ unresolved: true, request: match })).find(
       (entry) =>
         isUnresolved(entry) &&
         // A planned leg is sent by its own multi-leg action (or `hedge resume`), never by a lone command.
@@ -252,12 +229,7 @@ export class ClientJournal {
   }
 
   private async entry(id: string) {
-    return this.remember(await this.records.read({ id }))[0];
-  }
-
-  private remember(entries: JournalEntry[]) {
-    if (this.options.fallback) for (const entry of entries) this.known.set(entry.id, entry);
-    return entries;
+    return (await this.records.read({ id }))[0];
   }
 }
 

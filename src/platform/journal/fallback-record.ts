@@ -9,6 +9,10 @@ export class FallbackRecords {
   private local?: ReturnType<typeof openJournal>;
   /** Team entry id → the id of its local fallback record. */
   private readonly ids = new Map<string, string>();
+  /** Entries this process has read or written: what a fallback record starts from. */
+  readonly known = new Map<string, JournalEntry>();
+  /** Set once the store failed on an update: later updates of this run go to the fallback at once. */
+  private failure?: unknown;
 
   /** `store`: the store as shown (password redacted); `openLocal`: the local file journal, opened on the first fallback. */
   constructor(
@@ -16,19 +20,30 @@ export class FallbackRecords {
     private readonly openLocal: () => ReturnType<typeof openJournal>,
   ) {}
 
-  /** Keeps what `change` says of the team entry `id` (last known as `base`) in the local journal. */
-  async record(base: JournalEntry | undefined, id: string, change: JournalPatch, failure: unknown): Promise<never> {
-    const { message, hint } = failure as JournalStoreError;
+  /** The store's change of the entry `id`; a store that fails after the request may have left: what `change` says is then kept in the local journal, and the failure thrown. */
+  async change(id: string, change: JournalPatch, store: () => Promise<JournalEntry | undefined>) {
+    if (this.failure === undefined)
+      try {
+        return await store();
+      } catch (error) {
+        if (!(error instanceof JournalStoreError)) throw error;
+        this.failure = error;
+      }
+    const { message, hint } = this.failure as JournalStoreError;
     let kept;
     try {
       this.local ??= this.openLocal();
-      const localId = this.ids.get(id) ?? (await this.start(base, id));
+      const localId = this.ids.get(id) ?? (await this.start(this.known.get(id), id));
       await this.local.update(localId, outcomeFields(change));
       kept = `; what happened to ${id} is kept in the local journal ${this.local.file} (fallback record ${localId}): \`hedge journal migrate\` merges it into the team store once the store is back`;
     } catch (error) {
       kept = `, and the local fallback record could not be written either (${(error as Error).message})`;
     }
-    throw new JournalStoreError(`${message.replace(/\.$/, '')}${kept}.`, { store: this.store, hint, cause: failure });
+    throw new JournalStoreError(`${message.replace(/\.$/, '')}${kept}.`, {
+      store: this.store,
+      hint,
+      cause: this.failure,
+    });
   }
 
   /** The fallback record of `id`: what it would send, then what the store had learnt before it failed. */

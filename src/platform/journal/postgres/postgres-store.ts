@@ -16,7 +16,6 @@ import {
   UNRESOLVED_OUTCOMES,
   type JournalEntry,
   type JournalPatch,
-  type Skipped,
 } from '../entry.js';
 import { HEARTBEAT_BOUNDS } from '../heartbeat-file.js';
 import { FallbackRecords, importedRevision, knowsMore, outcomeFields } from '../fallback-record.js';
@@ -111,13 +110,7 @@ export class PostgresJournal extends ClientJournal {
 
   constructor(options: TeamJournalOptions) {
     const sessions = new PostgresSessions(options);
-    super(new PostgresRecords(sessions, options.onSkip), sessions, {
-      now: options.now,
-      log: options.log,
-      fallback: new FallbackRecords(options.shown, () =>
-        openJournal({ dir: options.fallbackDir, now: options.now, onSkip: options.onSkip }),
-      ),
-    });
+    super(new PostgresRecords(sessions, options), sessions, options);
   }
 
   /** Brings the schema up to date (also done on first use); the versions applied. */
@@ -185,21 +178,28 @@ interface StoredRow {
 /** The records client: rows of hedge.entries on the data session. */
 class PostgresRecords implements RecordsClient {
   readonly location: string;
+  /** Where an update goes when the store fails after a send: the local file journal. */
+  private readonly fallback: FallbackRecords;
 
   constructor(
     private readonly sessions: PostgresSessions,
-    private readonly onSkip: (skip: Skipped) => void = () => {},
+    private readonly options: TeamJournalOptions,
   ) {
-    this.location = sessions.location;
+    const { shown, fallbackDir, now, onSkip } = options;
+    this.location = shown;
+    this.fallback = new FallbackRecords(shown, () => openJournal({ dir: fallbackDir, now, onSkip }));
   }
 
-  /** The rows that read as entries; any other is skipped and told, naming it. */
+  /** The rows that read as entries (each kept as known: what a fallback record starts from); any other is skipped and told, naming it. */
   entries(rows: StoredRow[]) {
     return rows.flatMap((row) => {
       const entry = readRow(row.entry, ENTRY);
-      if (typeof entry !== 'string') return [entry as unknown as JournalEntry];
-      this.onSkip({ store: this.location, row: row.id, reason: entry });
-      return [];
+      if (typeof entry === 'string') {
+        this.options.onSkip?.({ store: this.location, row: row.id, reason: entry });
+        return [];
+      }
+      this.fallback.known.set(entry.id, entry as unknown as JournalEntry);
+      return [entry as unknown as JournalEntry];
     });
   }
 
@@ -222,14 +222,21 @@ class PostgresRecords implements RecordsClient {
       throw this.sessions.storeError(error, 'recording the action');
     }
     if (seq == null) return void (await this.sessions.dropNew(scope));
-    return { ...entry, seq: Number(seq), revision: 1 };
+    const recorded = { ...entry, seq: Number(seq), revision: 1 };
+    this.fallback.known.set(recorded.id, recorded);
+    return recorded;
   }
 
-  async change(id: string, patch: JournalPatch, at: string) {
+  change(id: string, patch: JournalPatch, at: string) {
     const values = [id, JSON.stringify({ ...patch, updated_at: at }), patch.outcome, at, 0];
-    return this.entries(
-      (await this.sessions.query<StoredRow>({ text: CHANGE_SQL, values }, 'recording what happened')).rows,
-    )[0];
+    return this.fallback.change(
+      id,
+      patch,
+      async () =>
+        this.entries(
+          (await this.sessions.query<StoredRow>({ text: CHANGE_SQL, values }, 'recording what happened')).rows,
+        )[0],
+    );
   }
 
   async read({ request, ...filter }: RowFilter) {
