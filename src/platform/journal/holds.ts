@@ -14,6 +14,7 @@ import {
   isLockedError,
   lockFile,
   publicHolder,
+  type Holder,
   type RecordedHolder,
 } from '../../core/files/file-lock.js';
 import { holdOf, type HoldResult } from './client-journal.js';
@@ -77,7 +78,7 @@ export function holderReader(notice: HoldsOptions['notice'] = () => {}) {
   };
   return {
     skipped,
-    /** The live holder `recorded` names (absent or null: nobody). */
+    /** The live holder `recorded` names, as others are told of it (absent or null: nobody). */
     live(recorded: unknown, where: string) {
       if (recorded == null) return;
       const read = HOLDER.safeParse(recorded);
@@ -85,16 +86,16 @@ export function holderReader(notice: HoldsOptions['notice'] = () => {}) {
         skipped(where, issueWords(read.error));
         return;
       }
-      return isAlive(recorded as RecordedHolder) ? (recorded as RecordedHolder) : undefined;
+      return isAlive(recorded as RecordedHolder) ? publicHolder(read.data) : undefined;
     },
   };
 }
 
 /** Under the record's file lock: whether `me` may write itself in, or the live other that holds it (`again`: this session's own hold is taken again without a write). */
-export function claim(holder: RecordedHolder | undefined, me: RecordedHolder, again: boolean) {
+export function claim(holder: Holder | undefined, me: Holder, again: boolean) {
   if (!holder) return { held: true, write: true } as const;
   if (again && holder.session === me.session) return { held: true, write: false } as const;
-  return { held: false, holder: publicHolder(holder) } as const;
+  return { held: false, holder } as const;
 }
 
 /** Named holds (an account, a side, a keeper): a record `locks/<hash of the name>.json` each, under its own file lock. */
@@ -167,8 +168,7 @@ export function namedHolds(options: HoldsOptions) {
     take,
     async holderOf(name: string) {
       const path = pathOf(name);
-      const holder = holders.live(recorded(path), path);
-      return holder && publicHolder(holder);
+      return holders.live(recorded(path), path);
     },
   };
 }

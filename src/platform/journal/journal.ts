@@ -4,14 +4,7 @@ import { dirname, join } from 'node:path';
 import { utcDay, utcIso } from '../../core/utc-text.js';
 import { syncDirectory } from '../../core/files/durable-write.js';
 import { refuseUntrustedFolder } from '../../core/security/bounded-read.js';
-import {
-  currentHolder,
-  isRecordedHolder,
-  newSession,
-  publicHolder,
-  type Holder,
-  type RecordedHolder,
-} from '../../core/files/file-lock.js';
+import { currentHolder, newSession, type Holder, type RecordedHolder } from '../../core/files/file-lock.js';
 import {
   ClientJournal,
   holdOf,
@@ -229,20 +222,16 @@ function fileLocker(place: FilePlace): LockerClient {
   /** The entry in the active segment, or in `text` (its contents under its lock). */
   const entryOf = (id: string, text?: string) =>
     (text === undefined ? activeEntries(place) : foldJournal(text)).find((entry) => entry.id === id);
-  const ours = (entry: JournalEntry) => isRecordedHolder(entry.holder) && entry.holder.session === session;
+  const ours = (entry: JournalEntry) => entry.holder?.session === session;
   const holders = holderReader(notice);
-  const named = namedHolds({ ...place, session, notice });
+  const named = namedHolds({ ...place, session });
   /** An unresolved entry's live holder, as its record names it. */
   const liveHolderIn = (entry: JournalEntry | undefined) =>
     entry && isUnresolved(entry) ? holders.live(entry.holder, `${place.file} entry ${entry.id}`) : undefined;
   return {
     holderAt: (time) => currentHolder(time, session),
     take: (scope, waitMs) => ('entry' in scope ? holdEntry(scope.entry) : named.take(scope.lock, waitMs)),
-    async holderOf(scope) {
-      if (!('entry' in scope)) return named.holderOf(scope.lock);
-      const holder = liveHolderIn(entryOf(scope.entry));
-      return holder && publicHolder(holder);
-    },
+    holderOf: async (scope) => ('entry' in scope ? liveHolderIn(entryOf(scope.entry)) : named.holderOf(scope.lock)),
   };
 
   /** Records this process as the entry's holder, unless a live other holds it or it is finished. */

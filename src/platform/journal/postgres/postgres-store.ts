@@ -22,7 +22,6 @@ import { FallbackRecords, importedRevision, knowsMore, outcomeFields } from '../
 import { openJournal } from '../journal.js';
 import { refuseKeyShaped } from '../key-guard.js';
 import { migrateSchema } from './postgres-schema.js';
-import type { QueryResultRow } from 'pg';
 import { PostgresSessions, scopeText, type TeamJournalOptions } from './postgres-sessions.js';
 
 /** The unresolved outcomes as SQL, from the one list (entry.ts). */
@@ -129,19 +128,19 @@ export class PostgresJournal extends ClientJournal {
    * fallback-record.ts), or left (idempotent: importing it again changes nothing). */
   async importEntry(local: JournalEntry) {
     const data = await this.locker.data();
-    const run = <R extends QueryResultRow>(text: string, values?: unknown[]) =>
-      this.locker.run<R>(data, { text, values });
     const target = local.fallback_for?.id ?? local.id;
     try {
-      await run('BEGIN');
-      const found = await run<StoredRow>(`SELECT id, entry FROM hedge.entries WHERE id = $1 FOR UPDATE`, [target]);
+      await data.query('BEGIN');
+      const found = await data.query<StoredRow>(`SELECT id, entry FROM hedge.entries WHERE id = $1 FOR UPDATE`, [
+        target,
+      ]);
       const existing = this.records.entries(found.rows)[0];
       let outcome: ImportOutcome = 'present';
       if (!found.rows.length) {
         // Its place and revision are the store's (a local seq counts another journal).
         const { fallback_for: _fallback, seq: _seq, revision: _revision, ...fields } = local;
         const entry = plainJson({ ...fields, id: target, host: fields.host ?? this.locker.host }) as JournalEntry;
-        const inserted = await run<{ seq: string | null }>(
+        const inserted = await data.query<{ seq: string | null }>(
           INSERT_SQL,
           insertValues(entry, 'migrated', importedRevision(local)),
         );
@@ -151,7 +150,7 @@ export class PostgresJournal extends ClientJournal {
         // Another action's row (another key, or one that cannot be read: as far as anyone can tell): left alone.
         outcome = 'conflict';
       } else if (knowsMore(local, existing)) {
-        await run(CHANGE_SQL, [
+        await data.query(CHANGE_SQL, [
           target,
           JSON.stringify({ ...outcomeFields(local), updated_at: local.updated_at }),
           local.outcome,
@@ -160,10 +159,10 @@ export class PostgresJournal extends ClientJournal {
         ]);
         outcome = 'merged';
       }
-      await run('COMMIT');
+      await data.query('COMMIT');
       return { outcome, id: target };
     } catch (error) {
-      await run('ROLLBACK').catch(() => undefined);
+      await data.query('ROLLBACK').catch(() => undefined);
       throw this.locker.storeError(error, 'moving the local journal in');
     }
   }
