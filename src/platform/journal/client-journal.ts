@@ -30,23 +30,6 @@ type SameRequest = Pick<JournalEntry, 'environment' | 'base_url_host' | 'key_id'
 /** A hold on an entry or a lock on an account scope, taken by this process (holdOf). */
 export type HoldResult = { held: true; hold: ReturnType<typeof holdOf> } | { held: false; holder: Holder };
 
-/** The optional part of a backend for `hedge keep`. */
-export interface KeeperHeartbeats {
-  /** Replaces the scope's heartbeat; resolves with its new revision once durable. */
-  write(scope: string, body: object): Promise<{ revision: number }>;
-  /** The scope's heartbeat, or undefined when none was ever written (or it cannot be read as one). */
-  read(scope: string): Promise<
-    | {
-        body: unknown;
-        /** How many times it was written (1 at the first write); 0 for a heartbeat file an older hedge wrote. */
-        revision: number;
-        /** Its age by the backend's own clock (the team store's: now() minus the time of its write). */
-        ageMs?: number;
-      }
-    | undefined
-  >;
-}
-
 /** Which rows a read wants; a client applies every field but `request`, which only narrows. */
 export interface RowFilter {
   id?: string;
@@ -70,8 +53,6 @@ export interface RecordsClient {
   /** Folds `patch` into the row (later fields win, updated_at = at, revision + 1); undefined when there is no such row. */
   change(id: string, patch: JournalPatch, at: string): Promise<JournalEntry | undefined>;
   read(filter: RowFilter): Promise<JournalEntry[]>;
-  /** The keeper's heartbeats, stored as given (the journal refuses a key before). */
-  readonly heartbeats?: KeeperHeartbeats;
   close?(): Promise<void>;
 }
 
@@ -95,7 +76,6 @@ export type Journal = Pick<ClientJournal, keyof ClientJournal>;
 export class ClientJournal {
   /** For messages: the file path, or the store URL with any password redacted. */
   readonly location: string;
-  readonly keeperHeartbeats?: KeeperHeartbeats;
   private readonly now: () => number;
 
   constructor(
@@ -105,8 +85,6 @@ export class ClientJournal {
   ) {
     this.location = records.location;
     this.now = options.now ?? Date.now;
-    // Each backend refuses a key-shaped heartbeat itself.
-    this.keeperHeartbeats = records.heartbeats;
   }
 
   /** Records a new action (outcome pending, or planned when asked), held by this process. */

@@ -22,7 +22,6 @@ import {
   type JournalPatch,
   type SkippedLine,
 } from './entry.js';
-import { fileKeeperHeartbeats } from './heartbeat-file.js';
 import { claim, exclusively, holderReader, namedHolds, type HoldsOptions } from './holds.js';
 import { JournalError } from './journal-error.js';
 import { JOURNAL_FILE_NAME } from './location.js';
@@ -61,7 +60,6 @@ export function openJournal(options: OpenJournalOptions) {
       // The records: events appended to the active segment under its lock, folded into entries when read.
       {
         location: file,
-        heartbeats: fileKeeperHeartbeats(dir),
         append: (entry, seal) => appendEntry(place, entry, seal),
         change: (id, patch, at) => changeEntry(place, id, patch, at),
         read: async (filter) => readEntries(place, filter),

@@ -1,13 +1,6 @@
 // The journal on PostgreSQL: one store shared by every machine of a desk.
 import { canonicalJson } from '../canonical-json.js';
-import {
-  ClientJournal,
-  plainJson,
-  type KeeperHeartbeats,
-  type RecordsClient,
-  type RowFilter,
-  type RowSeal,
-} from '../client-journal.js';
+import { ClientJournal, plainJson, type RecordsClient, type RowFilter, type RowSeal } from '../client-journal.js';
 import {
   ANY_ROW,
   ENTRY,
@@ -101,8 +94,6 @@ type ImportOutcome =
 /** The journal on the team store, and what only it does (isTeamJournal tells it from the file journal). */
 export class PostgresJournal extends ClientJournal {
   readonly kind = 'postgres' as const;
-  /** The store always keeps heartbeats (set by ClientJournal from the records client). */
-  declare readonly keeperHeartbeats: KeeperHeartbeats;
   declare protected readonly records: PostgresRecords;
   /** The store's two sessions, which hold its locks too. */
   declare protected readonly locker: PostgresSessions;
@@ -111,6 +102,29 @@ export class PostgresJournal extends ClientJournal {
     const sessions = new PostgresSessions(options);
     super(new PostgresRecords(sessions, options), sessions, options);
   }
+
+  /** The keeper's heartbeats, which every machine of the desk reads: stored as given once a key is refused. */
+  readonly keeperHeartbeats = {
+    write: async (scope: string, body: object) => {
+      refuseKeyShaped(body, 'write a keeper heartbeat');
+      const { rows } = await this.locker.query<{ revision: string }>(
+        { text: WRITE_HEARTBEAT_SQL, values: [scope, JSON.stringify(body)], query_timeout: HEARTBEAT_QUERY_TIMEOUT_MS },
+        "writing the keeper's heartbeat",
+      );
+      return { revision: Number(rows[0].revision) };
+    },
+    read: async (scope: string) => {
+      const [row] = (
+        await this.locker.query<{ body: string; revision: string; age_ms: number }>(
+          { text: READ_HEARTBEAT_SQL, values: [scope] },
+          "reading the keeper's heartbeat",
+        )
+      ).rows;
+      const body = row && readRow(row.body, ANY_ROW, HEARTBEAT_BOUNDS);
+      if (!body || typeof body === 'string') return;
+      return { body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
+    },
+  };
 
   /** Brings the schema up to date (also done on first use); the versions applied. */
   async migrateSchema() {
@@ -258,28 +272,6 @@ class PostgresRecords implements RecordsClient {
     ];
     return this.entries((await this.sessions.query<StoredRow>({ text: READ_SQL, values }, 'reading the journal')).rows);
   }
-
-  readonly heartbeats: KeeperHeartbeats = {
-    write: async (scope, body) => {
-      refuseKeyShaped(body, 'write a keeper heartbeat');
-      const { rows } = await this.sessions.query<{ revision: string }>(
-        { text: WRITE_HEARTBEAT_SQL, values: [scope, JSON.stringify(body)], query_timeout: HEARTBEAT_QUERY_TIMEOUT_MS },
-        "writing the keeper's heartbeat",
-      );
-      return { revision: Number(rows[0].revision) };
-    },
-    read: async (scope) => {
-      const [row] = (
-        await this.sessions.query<{ body: string; revision: string; age_ms: number }>(
-          { text: READ_HEARTBEAT_SQL, values: [scope] },
-          "reading the keeper's heartbeat",
-        )
-      ).rows;
-      const body = row && readRow(row.body, ANY_ROW, HEARTBEAT_BOUNDS);
-      if (!body || typeof body === 'string') return;
-      return { body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
-    },
-  };
 
   close() {
     return this.sessions.close();
