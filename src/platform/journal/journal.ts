@@ -50,11 +50,11 @@ type OpenJournalOptions = Omit<HoldsOptions, 'session' | 'now'> & {
 };
 
 export function openJournal(options: OpenJournalOptions) {
-  const { dir, now = Date.now, onSkip } = options;
+  const { dir, now = Date.now } = options;
   // Whoever may change the folder may move a row away, and a resume would not know its action.
   refuseUntrustedFolder(dir);
   const file = join(dir, JOURNAL_FILE_NAME);
-  const place: FilePlace = { ...options, file, now, skipIn: (path) => (skip) => onSkip?.({ ...skip, file: path }) };
+  const place: FilePlace = { ...options, file, now };
   return Object.assign(
     new ClientJournal(
       // The records: events appended to the active segment under its lock, folded into entries when read.
@@ -79,9 +79,7 @@ async function appendEntry(place: FilePlace, entry: JournalEntry, seal?: RowSeal
     if (current.includes(`{${idField(id)}`)) return '';
     const highest = [...current.matchAll(BEGIN_SEQ)].reduce((seq, match) => Math.max(seq, Number(match[1])), 0);
     const stamp = { id, at, seq: highest + 1 };
-    // Stamped again after the fields, so that nothing in them can replace the id, time or seq.
-    const sealed = seal ? { seal: seal({ ...entry, seq: stamp.seq }) } : {};
-    event = JSON.stringify(Object.assign({ ...stamp }, fields, sealed, stamp));
+    event = eventLine(stamp, fields, seal ? { seal: seal({ ...entry, seq: stamp.seq }) } : {});
     return event;
   });
   return event === '' ? undefined : foldJournal(event)[0];
@@ -89,24 +87,18 @@ async function appendEntry(place: FilePlace, entry: JournalEntry, seal?: RowSeal
 
 /** An update event `{"id":…,"at":…, …patch}`, appended only when the active segment has the entry. */
 async function changeEntry(place: FilePlace, id: string, patch: JournalPatch, at: string) {
-  let found = false;
-  const text = await lockedAppend(place, (current) => {
-    found = current.includes(`{${idField(id)}`) || foldJournal(current).some((entry) => entry.id === id);
-    if (!found) return '';
-    const stamp = { id, at };
-    return JSON.stringify(Object.assign({ ...stamp }, patch, stamp));
-  });
-  // A row spelled otherwise by hand (`\u0061_…`) is not among its marked lines: then it is read whole.
   const byId = (events: string) => foldJournal(events).find((entry) => entry.id === id);
-  return found
-    ? (byId(
-        text
-          .split('\n')
-          .filter((line) => line.includes(idField(id)))
-          .join('\n'),
-      ) ?? byId(text))
-    : undefined;
+  const text = await lockedAppend(place, (current) =>
+    current.includes(`{${idField(id)}`) || byId(current) ? eventLine({ id, at }, patch) : '',
+  );
+  // A row spelled otherwise by hand (`\u0061_…`) is not among its marked lines: then it is read whole.
+  const marked = text.split('\n').filter((line) => line.includes(idField(id)));
+  return byId(marked.join('\n')) ?? byId(text);
 }
+
+/** An event's line: stamped again after its fields, so that nothing in them can replace its stamp. */
+const eventLine = (stamp: { id: string; at: string; seq?: number }, ...fields: object[]) =>
+  JSON.stringify(Object.assign({ ...stamp }, ...fields, stamp));
 
 /** The entries the filter picks, newest first. Unresolved entries never leave the active segment; an id is looked for there first. */
 function readEntries(place: FilePlace, filter: RowFilter) {
@@ -135,8 +127,7 @@ function readEntries(place: FilePlace, filter: RowFilter) {
       if (cut !== undefined && utcDay(cut.created_at) > archive.day) break;
     }
     // The active segment's copy is the newer one (it may hold events added after a crash mid-rotation).
-    for (const entry of entriesIn(archive.path, place.skipIn(archive.path)))
-      if (!byId.has(entry.id)) byId.set(entry.id, entry);
+    for (const entry of entriesIn(archive.path, place.onSkip)) if (!byId.has(entry.id)) byId.set(entry.id, entry);
   }
   return newestFirst([...byId.values()])
     .filter(chosen)
@@ -162,15 +153,11 @@ function newestFirst(entries: JournalEntry[]) {
 const BEGIN_SEQ = /^\{"id":"[^"\\]+","at":"[^"\\]+","seq":(\d+)[,}]/gm;
 
 /** Where a file journal lives and how it appends: what its records client and its locker share. */
-type FilePlace = OpenJournalOptions & {
-  file: string;
-  now: () => number;
-  skipIn: (path: string) => (skip: SkippedLine) => void;
-};
+type FilePlace = OpenJournalOptions & { file: string; now: () => number };
 
 /** The active segment's entries, in creation order (every unresolved entry is there). */
 function activeEntries(place: FilePlace) {
-  return entriesIn(place.file, place.skipIn(place.file));
+  return entriesIn(place.file, place.onSkip);
 }
 
 /** The only writer of the active segment: `compose` turns it into one line ('' adds nothing). */
@@ -216,7 +203,7 @@ async function lockedAppend(place: FilePlace, compose: (current: string) => stri
 function fileLocker(place: FilePlace): LockerClient {
   const { now, notice } = place;
   const session = newSession();
-  const event = (id: string, holder: RecordedHolder | null) => JSON.stringify({ id, at: utcIso(now()), holder });
+  const event = (id: string, holder: RecordedHolder | null) => eventLine({ id, at: utcIso(now()) }, { holder });
   /** The entry in the active segment, or in `text` (its contents under its lock). */
   const entryOf = (id: string, text?: string) =>
     (text === undefined ? activeEntries(place) : foldJournal(text)).find((entry) => entry.id === id);

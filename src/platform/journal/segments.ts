@@ -85,11 +85,12 @@ export function readSegment(file: string, onLong: (line: number) => void = () =>
   }
 }
 
-/** The entries of a journal file; a line that is too long or is not an event is skipped and told. */
-export function entriesIn(file: string, onSkip: (skip: SkippedLine) => void) {
+/** The entries of a journal file; a line that is too long or is not an event is skipped and told, naming the file. */
+export function entriesIn(file: string, onSkip: (skip: SkippedLine & { file: string }) => void = () => {}) {
+  const skipped = (skip: SkippedLine) => onSkip({ ...skip, file });
   const tooLong = (line: number) =>
-    onSkip({ line, reason: `longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB: not read` });
-  return foldJournal(readSegment(file, tooLong) ?? '', onSkip);
+    skipped({ line, reason: `longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB: not read` });
+  return foldJournal(readSegment(file, tooLong) ?? '', skipped);
 }
 
 /** The journal's folder, or (`inside`) one it makes inside it: files/durable-write.ts. */
