@@ -63,7 +63,8 @@ export class FallbackRecords {
     const begun = await this.local!.begin({
       ...fields,
       outcome: outcome === 'planned' ? 'planned' : 'pending',
-      fallback_for: { id, store: this.store, ...(revision === undefined ? {} : { revision }) },
+      // An unknown revision is left out (begin keeps what JSON keeps).
+      fallback_for: { id, store: this.store, revision },
     });
     this.ids.set(id, begun.id);
     const had = outcomeFields(base);

@@ -160,7 +160,7 @@ function activeEntries(place: FilePlace) {
   return entriesIn(place.file, place.onSkip);
 }
 
-/** The only writer of the active segment: `compose` turns it into one line ('' adds nothing). */
+/** The only writer of the active segment: `compose` turns it into one line, JSON as eventLine writes it ('' adds nothing). */
 async function lockedAppend(place: FilePlace, compose: (current: string) => string) {
   const { file, rotateBytes = DEFAULT_ROTATE_BYTES } = place;
   ensureDir(dirname(file));
@@ -169,7 +169,6 @@ async function lockedAppend(place: FilePlace, compose: (current: string) => stri
     const current = readSegment(file);
     const line = compose(current ?? '');
     if (line === '') return { text: current ?? '' };
-    if (line.includes('\n')) throw new JournalError('A journal event must be a single line.');
     refuseUnreadable(line);
     // After a crash mid-write the last line may lack its newline: only that torn line is lost.
     const added = `${current && !current.endsWith('\n') ? '\n' : ''}${line}\n`;

@@ -163,13 +163,12 @@ export function rotate(
     entries.filter((entry) => isUnresolved(entry) || openGroups.has(entry.group!)).map((entry) => entry.id),
   );
   // The newest resolved entries stay (the journal's default listing reads only the active segment).
-  let [resolvedKept, keptBytes] = [0, 0];
-  for (const entry of entries.filter((candidate) => !isUnresolved(candidate)).reverse()) {
-    const size = (linesOf.get(entry.id) ?? []).reduce((sum, line) => sum + line.length + 1, 0);
-    if (resolvedKept >= options.keepResolved || keptBytes + size > options.keepBytes) break;
+  const resolved = entries.filter((candidate) => !isUnresolved(candidate)).reverse();
+  let keptBytes = 0;
+  for (const entry of resolved.slice(0, options.keepResolved)) {
+    keptBytes += (linesOf.get(entry.id) ?? []).reduce((sum, line) => sum + line.length + 1, 0);
+    if (keptBytes > options.keepBytes) break;
     keep.add(entry.id);
-    resolvedKept += 1;
-    keptBytes += size;
   }
   // The entry with the journal's highest seq stays, so that the next begin counts on from it.
   const highest = entries.filter((entry) => entry.seq !== undefined).sort((a, b) => b.seq! - a.seq!)[0];
