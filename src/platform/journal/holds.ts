@@ -14,7 +14,6 @@ import {
   isLockedError,
   lockFile,
   publicHolder,
-  type Holder,
   type RecordedHolder,
 } from '../../core/files/file-lock.js';
 import { holdOf, type HoldResult } from './client-journal.js';
@@ -91,13 +90,6 @@ export function holderReader(notice: HoldsOptions['notice'] = () => {}) {
   };
 }
 
-/** Under the record's file lock: whether `me` may write itself in, or the live other that holds it (`again`: this session's own hold is taken again without a write). */
-export function claim(holder: Holder | undefined, me: Holder, again: boolean) {
-  if (!holder) return { held: true, write: true } as const;
-  if (again && holder.session === me.session) return { held: true, write: false } as const;
-  return { held: false, holder } as const;
-}
-
 /** Named holds (an account, a side, a keeper): a record `locks/<hash of the name>.json` each, under its own file lock. */
 export function namedHolds(options: HoldsOptions) {
   const { dir, session } = options;
@@ -121,9 +113,11 @@ export function namedHolds(options: HoldsOptions) {
     const answer = await poll(
       () =>
         exclusively(path, options, () => {
-          const verdict = claim(holders.live(recorded(path), path), me, false);
-          if (verdict.held) replaceFileDurably(path, JSON.stringify({ scope: name, holder: me }));
-          return verdict.held ? ({ held: true } as const) : verdict;
+          // Under the record's file lock: the live holder it names, else this process, written in.
+          const holder = holders.live(recorded(path), path);
+          if (holder) return { held: false, holder } as const;
+          replaceFileDurably(path, JSON.stringify({ scope: name, holder: me }));
+          return { held: true } as const;
         }),
       (verdict) => verdict.held,
       { waitMs, capMs: LOOK_CAP_MS, sleep: options.sleep },

@@ -22,7 +22,7 @@ import {
   type JournalPatch,
   type SkippedLine,
 } from './entry.js';
-import { claim, exclusively, holderReader, namedHolds, type HoldsOptions } from './holds.js';
+import { exclusively, holderReader, namedHolds, type HoldsOptions } from './holds.js';
 import { JournalError } from './journal-error.js';
 import { JOURNAL_FILE_NAME } from './location.js';
 import {
@@ -229,11 +229,10 @@ function fileLocker(place: FilePlace): LockerClient {
         heldBy = lastHolderOf(entry);
         return '';
       }
+      const holder = liveHolderIn(entry);
       // Held by this session already (the run that began it): not a line per hold.
-      const me = currentHolder(now(), session);
-      const verdict = claim(liveHolderIn(entry), me, true);
-      if (!verdict.held) heldBy = verdict.holder;
-      return verdict.held && verdict.write ? event(id, me) : '';
+      if (holder?.session !== session) heldBy = holder;
+      return holder ? '' : event(id, currentHolder(now(), session));
     });
     if (heldBy) return { held: false, holder: heldBy };
     const release = () =>
