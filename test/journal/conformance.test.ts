@@ -81,7 +81,6 @@ async function eventually(answered: () => boolean | Promise<boolean>, what: stri
   throw new Error(`never: ${what}`);
 }
 
-/** The suite against the backend `fresh` opens; `fresh` is given back for the cases only one backend has. */
 function conformance(fresh: () => Promise<Place>) {
   it('records: begin, update, list (newest first, pending, limit), get by id or a part of one, the same request found; each change one revision', async () => {
     const place = await fresh();
@@ -339,7 +338,6 @@ function conformance(fresh: () => Promise<Place>) {
       [first.id, 'filled'],
     ]);
   });
-  return fresh;
 }
 
 describe('the local file journal', () => {
@@ -363,7 +361,7 @@ describe('the local file journal', () => {
 });
 
 describeWithPostgres('the PostgreSQL team store', (server) => {
-  const fresh = conformance(async () => {
+  conformance(async () => {
     const url = await server().createDatabase();
     const database = new URL(url).pathname.slice(1);
     const fallbackDir = join(built.scratch, `fallback-${(counter += 1)}`);
@@ -386,28 +384,5 @@ describeWithPostgres('the PostgreSQL team store', (server) => {
         return { store: shown, row: String(row.id) };
       },
     };
-  });
-
-  it('keeper heartbeats: written whole per scope, each write one revision, read by another instance; a key is refused', async () => {
-    const place = await fresh();
-    // Written by one instance, read by another.
-    const heartbeats = (place.open() as PostgresJournal).keeperHeartbeats;
-    const reader = (place.open() as PostgresJournal).keeperHeartbeats;
-    const scope = `${SCOPE}keep`;
-    const read = (of = scope) => reader.read(of);
-    expect([
-      await read(),
-      await heartbeats.write(scope, { pid: 4242, cycles: 1, rows: [{ market: 'USDTNGN', side: 'sell' }] }),
-      await heartbeats.write(scope, { pid: 4242, cycles: 2, rows: [] }),
-    ]).toEqual([undefined, { revision: 1 }, { revision: 2 }]);
-    const beat = await read();
-    // Whole: nothing of the first body is left.
-    expect([beat!.revision, beat!.body]).toEqual([2, { pid: 4242, cycles: 2, rows: [] }]);
-    expect(beat!.ageMs).toBeGreaterThanOrEqual(0);
-    expect(await read(`${scope}-other`)).toBeUndefined();
-    await expect(heartbeats.write(scope, { pid: 4242, note: 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx' })).rejects.toThrow(
-      JournalError,
-    );
-    expect((await read())?.revision).toBe(2);
   });
 });

@@ -224,12 +224,8 @@ function fileLocker(place: FilePlace): LockerClient {
     await lockedAppend(place, (current) => {
       const entry = entryOf(id, current);
       if (!entry) throw new JournalError(`No journal entry ${id} to hold.`);
-      // Finished meanwhile: its last holder is who finished it.
-      if (!isUnresolved(entry)) {
-        heldBy = lastHolderOf(entry);
-        return '';
-      }
-      const holder = liveHolderIn(entry);
+      // Finished meanwhile: its last holder is who finished it (and the journal says so, whoever it was).
+      const holder = isUnresolved(entry) ? liveHolderIn(entry) : lastHolderOf(entry);
       // Held by this session already (the run that began it): not a line per hold.
       if (holder?.session !== session) heldBy = holder;
       return holder ? '' : event(id, currentHolder(now(), session));
