@@ -124,12 +124,12 @@ export function namedHolds(options: HoldsOptions) {
     );
     if (!answer.held) return answer;
     // Records this process holds are removed when it exits normally (after a crash, liveness frees them).
-    heldHere.set(path, () => drop(path));
+    heldHere.set(path, drop);
     if (!exitHook)
       process.once('exit', () => {
-        for (const dropOne of heldHere.values()) {
+        for (const [held, dropOne] of heldHere) {
           try {
-            dropOne();
+            dropOne(held);
           } catch {
             // Best effort: a record left behind names a dead process, which the next taker replaces.
           }
@@ -139,17 +139,16 @@ export function namedHolds(options: HoldsOptions) {
     return {
       held: true,
       hold: holdOf(
-        () => exclusively(path, options, () => drop(path, session)).catch(() => undefined),
+        () => exclusively(path, options, () => drop(path)).catch(() => undefined),
         // Its record removed (by hand) or replaced by another holder's.
         () => recorded(path)?.session === session,
       ),
     };
   }
 
-  /** Removes the record when this process (`session`: this instance) holds it. */
-  function drop(path: string, mine?: string) {
-    const holder = recorded(path);
-    if (holder?.pid !== process.pid || (mine !== undefined && holder.session !== mine)) return;
+  /** Removes the record when this instance (its session, which no other process has) holds it. */
+  function drop(path: string) {
+    if (recorded(path)?.session !== session) return;
     try {
       unlinkSync(path);
     } catch {
@@ -167,5 +166,5 @@ export function namedHolds(options: HoldsOptions) {
   };
 }
 
-const heldHere = new Map<string, () => void>();
+const heldHere = new Map<string, (path: string) => void>();
 let exitHook = false;
