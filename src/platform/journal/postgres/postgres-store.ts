@@ -11,7 +11,7 @@ import {
   type JournalPatch,
 } from '../entry.js';
 import { HEARTBEAT_BOUNDS } from '../heartbeat-file.js';
-import { FallbackRecords, importedRevision, knowsMore, outcomeFields } from '../fallback-record.js';
+import { fallbackRecords, importedRevision, knowsMore, outcomeFields } from '../fallback-record.js';
 import { openJournal } from '../journal.js';
 import { refuseKeyShaped } from '../key-guard.js';
 import { migrateSchema } from './postgres-schema.js';
@@ -192,7 +192,7 @@ interface StoredRow {
 class PostgresRecords implements RecordsClient {
   readonly location: string;
   /** Where an update goes when the store fails after a send: the local file journal. */
-  private readonly fallback: FallbackRecords;
+  private readonly fallback: ReturnType<typeof fallbackRecords>;
 
   constructor(
     private readonly sessions: PostgresSessions,
@@ -200,7 +200,7 @@ class PostgresRecords implements RecordsClient {
   ) {
     const { shown, fallbackDir, now, onSkip } = options;
     this.location = shown;
-    this.fallback = new FallbackRecords(shown, () => openJournal({ dir: fallbackDir, now, onSkip }));
+    this.fallback = fallbackRecords(shown, () => openJournal({ dir: fallbackDir, now, onSkip }));
   }
 
   /** The rows that read as entries (each kept as known: what a fallback record starts from); any other is skipped and told, naming it. */
