@@ -53,7 +53,6 @@ export interface RecordsClient {
   /** Folds `patch` into the row (later fields win, updated_at = at, revision + 1); undefined when there is no such row. */
   change(id: string, patch: JournalPatch, at: string): Promise<JournalEntry | undefined>;
   read(filter: RowFilter): Promise<JournalEntry[]>;
-  close?(): Promise<void>;
 }
 
 /** What a hold is on: an entry being carried out, or a per-account lock's scope. */
@@ -68,6 +67,8 @@ export interface LockerClient {
   holderOf(scope: HoldScope): Promise<Holder | undefined>;
   /** Lets go of every hold this process has on the scope: an entry's, once its outcome is final (absent where the outcome itself ends it). */
   letGo?(scope: HoldScope): Promise<void>;
+  /** Ends the backend's sessions (the team store's, which its rows are read on too), and every hold with them. */
+  close?(): Promise<void>;
 }
 
 /** The journal as its callers use it. */
@@ -203,7 +204,7 @@ export class ClientJournal {
   }
 
   async close() {
-    await this.records.close?.();
+    await this.locker.close?.();
   }
 
   private async entry(id: string) {

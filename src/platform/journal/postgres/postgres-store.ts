@@ -128,7 +128,7 @@ export class PostgresJournal extends ClientJournal {
 
   /** Brings the schema up to date (also done on first use); the versions applied. */
   async migrateSchema() {
-    const data = await this.locker.connect('data', () => {});
+    const data = await this.locker.connect('data');
     try {
       return await migrateSchema(data, `${this.locker.host} pid ${process.pid}`);
     } catch (error) {
@@ -206,13 +206,13 @@ class PostgresRecords implements RecordsClient {
   /** The rows that read as entries (each kept as known: what a fallback record starts from); any other is skipped and told, naming it. */
   entries(rows: StoredRow[]) {
     return rows.flatMap((row) => {
-      const entry = readRow(row.entry, ENTRY);
+      const entry = readRow(row.entry, ENTRY) as JournalEntry | string;
       if (typeof entry === 'string') {
         this.options.onSkip?.({ store: this.location, row: row.id, reason: entry });
         return [];
       }
-      this.fallback.known.set(entry.id, entry as unknown as JournalEntry);
-      return [entry as unknown as JournalEntry];
+      this.fallback.known.set(entry.id, entry);
+      return [entry];
     });
   }
 
@@ -271,10 +271,6 @@ class PostgresRecords implements RecordsClient {
       filter.idSuffix,
     ];
     return this.entries((await this.sessions.query<StoredRow>({ text: READ_SQL, values }, 'reading the journal')).rows);
-  }
-
-  close() {
-    return this.sessions.close();
   }
 }
 
