@@ -3,7 +3,6 @@
 // lives (file-lock.ts, isAlive). A wait looks again on the injected sleep. The team store's holds are
 // its PostgreSQL advisory locks (postgres/postgres-sessions.ts).
 import * as z from 'zod/mini';
-import { unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { poll } from '../../core/process/timers.js';
 import { issueWords } from '../../core/security/json-keys.js';
@@ -21,6 +20,7 @@ import { readRow } from './entry.js';
 import { JournalError } from './journal-error.js';
 import { sha256Hex } from './key-guard.js';
 import { asJournalError, ensureDir, readSegment, replaceFileDurably } from './segments.js';
+import { unlinkQuietly } from '../../core/files/durable-write.js';
 
 export interface HoldsOptions {
   /** The folder whose `locks/` keeps the records (the journal's, or the keepers'). */
@@ -149,11 +149,7 @@ export function namedHolds(options: HoldsOptions) {
   /** Removes the record when this instance (its session, which no other process has) holds it. */
   function drop(path: string) {
     if (recorded(path)?.session !== session) return;
-    try {
-      unlinkSync(path);
-    } catch {
-      // Gone already.
-    }
+    unlinkQuietly(path);
     heldHere.delete(path);
   }
 
