@@ -338,29 +338,6 @@ function conformance(fresh: () => Promise<Place>) {
       [first.id, 'filled'],
     ]);
   });
-
-  it('keeper heartbeats: written whole per scope, each write one revision, read by another instance; a key is refused', async () => {
-    const place = await fresh();
-    // Written by one instance, read by another.
-    const heartbeats = place.open().keeperHeartbeats!;
-    const reader = place.open().keeperHeartbeats!;
-    const scope = `${SCOPE}keep`;
-    const read = (of = scope) => reader.read(of);
-    expect([
-      await read(),
-      await heartbeats.write(scope, { pid: 4242, cycles: 1, rows: [{ market: 'USDTNGN', side: 'sell' }] }),
-      await heartbeats.write(scope, { pid: 4242, cycles: 2, rows: [] }),
-    ]).toEqual([undefined, { revision: 1 }, { revision: 2 }]);
-    const beat = await read();
-    // Whole: nothing of the first body is left.
-    expect([beat!.revision, beat!.body]).toEqual([2, { pid: 4242, cycles: 2, rows: [] }]);
-    if (beat!.ageMs !== undefined) expect(beat!.ageMs).toBeGreaterThanOrEqual(0);
-    expect(await read(`${scope}-other`)).toBeUndefined();
-    await expect(heartbeats.write(scope, { pid: 4242, note: 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx' })).rejects.toThrow(
-      JournalError,
-    );
-    expect((await read())?.revision).toBe(2);
-  });
 }
 
 describe('the local file journal', () => {

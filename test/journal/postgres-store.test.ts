@@ -1,6 +1,6 @@
 // The PostgreSQL journal at the interface level, against a real server (test/support/servers/postgres.ts),
 // beyond what the backends' conformance suite (conformance.test.ts) asks of it: the schema made on
-// first use (once, however many start at the same moment) and migrated, local entries imported, and
+// first use (once, however many start at the same moment) and migrated, keeper heartbeats, local entries imported, and
 // the fallback record when the store fails after a send (a store that cannot be reached at all:
 // team-store.test.ts).
 import { hostname } from 'node:os';
@@ -9,7 +9,7 @@ import { useChildBundle } from '../support/children/child-bundle.js';
 import { openJournal, type BeginFields } from '../../src/platform/journal/index.js';
 import { LATEST_VERSION, MIGRATIONS } from '../../src/platform/journal/postgres/postgres-schema.js';
 import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
-import { JournalStoreError } from '../../src/platform/journal/journal-error.js';
+import { JournalError, JournalStoreError } from '../../src/platform/journal/journal-error.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { openFields } from './local-journal.js';
 
@@ -40,6 +40,29 @@ describeWithPostgres('the PostgreSQL journal', (server) => {
   /** A statement on the database `url` names. */
   const sql = (url: string, text: string, values?: unknown[]) =>
     server().query(new URL(url).pathname.slice(1), text, values);
+  it('keeper heartbeats: written whole per scope, each write one revision, read by another instance; a key is refused', async () => {
+    const url = await server().createDatabase();
+    // Written by one instance, read by another.
+    const heartbeats = journalAt(url).keeperHeartbeats;
+    const reader = journalAt(url).keeperHeartbeats;
+    const scope = 'test|127.0.0.1:9|0123456789ab|keep';
+    const read = (of = scope) => reader.read(of);
+    expect([
+      await read(),
+      await heartbeats.write(scope, { pid: 4242, cycles: 1, rows: [{ market: 'USDTNGN', side: 'sell' }] }),
+      await heartbeats.write(scope, { pid: 4242, cycles: 2, rows: [] }),
+    ]).toEqual([undefined, { revision: 1 }, { revision: 2 }]);
+    const beat = await read();
+    // Whole: nothing of the first body is left.
+    expect([beat!.revision, beat!.body]).toEqual([2, { pid: 4242, cycles: 2, rows: [] }]);
+    expect(beat!.ageMs).toBeGreaterThanOrEqual(0);
+    expect(await read(`${scope}-other`)).toBeUndefined();
+    await expect(heartbeats.write(scope, { pid: 4242, note: 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx' })).rejects.toThrow(
+      JournalError,
+    );
+    expect((await read())?.revision).toBe(2);
+  });
+
   it('creates its schema on first use, once, however many processes start on a fresh database at the same moment; imports a local entry: added once, present the second time, a conflict when another action has its id; a final outcome is never taken back', async () => {
     const url = await server().createDatabase();
     const firsts = Array.from({ length: 6 }, () => journalAt(url));

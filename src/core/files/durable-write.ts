@@ -65,7 +65,8 @@ export function syncDirectory(dir: string) {
   }
 }
 
-function unlinkQuietly(path: string) {
+/** Removes a file that may be gone already. */
+export function unlinkQuietly(path: string) {
   try {
     unlinkSync(path);
   } catch {

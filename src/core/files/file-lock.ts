@@ -118,10 +118,6 @@ export function isAlive({ pid, host, start }: Pick<RecordedHolder, 'pid' | 'host
 
 export const HOLDER = z.looseObject({ pid: z.number(), host: z.string(), since: z.string(), session: z.string() });
 
-export function isRecordedHolder(value: unknown): value is RecordedHolder {
-  return HOLDER.safeParse(value).success;
-}
-
 export function publicHolder({ pid, host, since, session }: RecordedHolder) {
   return { pid, host, since, session };
 }

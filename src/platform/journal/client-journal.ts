@@ -2,8 +2,8 @@
 import { canonicalJson } from './canonical-json.js';
 import { randomInt } from 'node:crypto';
 import { isUnresolved, OUTCOMES, type BeginFields, type JournalEntry, type JournalPatch } from './entry.js';
-import { isRecordedHolder, publicHolder, type Holder } from '../../core/files/file-lock.js';
-import { JournalError, JournalStoreError } from './journal-error.js';
+import { HOLDER, publicHolder, type Holder } from '../../core/files/file-lock.js';
+import { JournalError } from './journal-error.js';
 import { refuseKeyShaped } from './key-guard.js';
 import { safeDeep } from '../../core/security/safe-text.js';
 import { idMatches } from '../../core/input.js';
@@ -30,23 +30,6 @@ type SameRequest = Pick<JournalEntry, 'environment' | 'base_url_host' | 'key_id'
 /** A hold on an entry or a lock on an account scope, taken by this process (holdOf). */
 export type HoldResult = { held: true; hold: ReturnType<typeof holdOf> } | { held: false; holder: Holder };
 
-/** The optional part of a backend for `hedge keep`. */
-export interface KeeperHeartbeats {
-  /** Replaces the scope's heartbeat; resolves with its new revision once durable. */
-  write(scope: string, body: object): Promise<{ revision: number }>;
-  /** The scope's heartbeat, or undefined when none was ever written (or it cannot be read as one). */
-  read(scope: string): Promise<
-    | {
-        body: unknown;
-        /** How many times it was written (1 at the first write); 0 for a heartbeat file an older hedge wrote. */
-        revision: number;
-        /** Its age by the backend's own clock (the team store's: now() minus the time of its write). */
-        ageMs?: number;
-      }
-    | undefined
-  >;
-}
-
 /** Which rows a read wants; a client applies every field but `request`, which only narrows. */
 export interface RowFilter {
   id?: string;
@@ -70,9 +53,6 @@ export interface RecordsClient {
   /** Folds `patch` into the row (later fields win, updated_at = at, revision + 1); undefined when there is no such row. */
   change(id: string, patch: JournalPatch, at: string): Promise<JournalEntry | undefined>;
   read(filter: RowFilter): Promise<JournalEntry[]>;
-  /** The keeper's heartbeats, stored as given (the journal refuses a key before). */
-  readonly heartbeats?: KeeperHeartbeats;
-  close?(): Promise<void>;
 }
 
 /** What a hold is on: an entry being carried out, or a per-account lock's scope. */
@@ -87,6 +67,8 @@ export interface LockerClient {
   holderOf(scope: HoldScope): Promise<Holder | undefined>;
   /** Lets go of every hold this process has on the scope: an entry's, once its outcome is final (absent where the outcome itself ends it). */
   letGo?(scope: HoldScope): Promise<void>;
+  /** Ends the backend's sessions (the team store's, which its rows are read on too), and every hold with them. */
+  close?(): Promise<void>;
 }
 
 /** The journal as its callers use it. */
@@ -95,29 +77,15 @@ export type Journal = Pick<ClientJournal, keyof ClientJournal>;
 export class ClientJournal {
   /** For messages: the file path, or the store URL with any password redacted. */
   readonly location: string;
-  readonly keeperHeartbeats?: KeeperHeartbeats;
   private readonly now: () => number;
-  /** Entries this process has read or written: what a fallback record starts from (kept only with a fallback). */
-  private readonly known = new Map<string, JournalEntry>();
-  /** Set once the store failed on an update: later updates of this run go to the fallback at once. */
-  private failure?: unknown;
 
   constructor(
     protected readonly records: RecordsClient,
     protected readonly locker: LockerClient,
-    private readonly options: {
-      now?: () => number;
-      /** Where an update goes when the store fails after a send (the team store's local file); absent: the error is thrown as it is. */
-      fallback?: {
-        record(base: JournalEntry | undefined, id: string, change: JournalPatch, failure: unknown): Promise<never>;
-      };
-      log?: (line: string) => void;
-    } = {},
+    private readonly options: { now?: () => number; log?: (line: string) => void } = {},
   ) {
     this.location = records.location;
     this.now = options.now ?? Date.now;
-    // Each backend refuses a key-shaped heartbeat itself.
-    this.keeperHeartbeats = records.heartbeats;
   }
 
   /** Records a new action (outcome pending, or planned when asked), held by this process. */
@@ -146,7 +114,7 @@ export class ClientJournal {
         this.options.log?.(
           `journal: ${recorded.id} recorded in ${this.location} (held by pid ${holder.pid} on ${holder.host})`,
         );
-        return this.remember([recorded])[0];
+        return recorded;
       }
     }
     throw new JournalError(`Could not find a free journal id in ${ID_TRIES} tries; nothing was recorded.`);
@@ -162,18 +130,8 @@ export class ClientJournal {
     const change = plainJson(
       safeDeep({ ...patch, ...(final && patch.resolved_at === undefined && { resolved_at: at }) }, scrubSecrets),
     ) as JournalPatch;
-    const { fallback } = this.options;
-    const entry =
-      this.failure === undefined
-        ? await this.records.change(id, change, at).catch((error: unknown) => {
-            // A store that fails after the request may have left: what the update says is kept locally.
-            if (!fallback || !(error instanceof JournalStoreError)) throw error;
-            this.failure = error;
-          })
-        : undefined;
-    if (this.failure !== undefined) return fallback!.record(this.known.get(id), id, change, this.failure);
+    const entry = await this.records.change(id, change, at);
     if (!entry) throw new JournalError(`No journal entry ${id} to update.`);
-    this.remember([entry]);
     // A final outcome ends the entry's hold.
     if (final) await this.locker.letGo?.({ entry: id });
     return entry;
@@ -182,9 +140,7 @@ export class ClientJournal {
   /** Newest first: by `seq`, the order the journal took them in (never by a machine's clock). */
   async list({ pending, limit, ...filter }: ListOptions = {}) {
     // A negative limit lists nothing.
-    return this.remember(
-      await this.records.read({ ...filter, unresolved: pending === true, limit: limit && Math.max(0, limit) }),
-    );
+    return this.records.read({ ...filter, unresolved: pending === true, limit: limit && Math.max(0, limit) });
   }
 
   /** By full id, or a unique part of one (its start, its end, or both around `…`); an ambiguous part throws, naming the candidates. */
@@ -200,7 +156,7 @@ export class ClientJournal {
     const found = new Map<string, JournalEntry>();
     for (const filter of reads)
       for (const entry of await this.records.read(filter)) if (idMatches(wanted, entry.id)) found.set(entry.id, entry);
-    const candidates = this.remember([...found.values()]);
+    const candidates = [...found.values()];
     if (candidates.length <= 1) return candidates[0];
     const named = candidates.slice(0, MAX_CANDIDATES_NAMED).map((entry) => entry.id);
     const more = candidates.length > named.length ? ` and ${candidates.length - named.length} more` : '';
@@ -210,7 +166,7 @@ export class ClientJournal {
   }
 
   async findUnresolvedMatch(match: SameRequest) {
-    return this.remember(await this.records.read({ unresolved: true, request: match })).find(
+    return (await this.records.read({ unresolved: true, request: match })).find(
       (entry) =>
         isUnresolved(entry) &&
         // A planned leg is sent by its own multi-leg action (or `hedge resume`), never by a lone command.
@@ -248,16 +204,11 @@ export class ClientJournal {
   }
 
   async close() {
-    await this.records.close?.();
+    await this.locker.close?.();
   }
 
   private async entry(id: string) {
-    return this.remember(await this.records.read({ id }))[0];
-  }
-
-  private remember(entries: JournalEntry[]) {
-    if (this.options.fallback) for (const entry of entries) this.known.set(entry.id, entry);
-    return entries;
+    return (await this.records.read({ id }))[0];
   }
 }
 
@@ -272,8 +223,9 @@ export function describeHolder(holder: Holder) {
 
 /** Who last held an entry, as its record names them (for a finished one: who finished it); or nobody known. */
 export function lastHolderOf(entry: { holder?: Holder | null; updated_at: string }) {
-  return isRecordedHolder(entry.holder)
-    ? publicHolder(entry.holder)
+  const recorded = HOLDER.safeParse(entry.holder);
+  return recorded.success
+    ? publicHolder(recorded.data)
     : { pid: 0, host: 'unknown', since: entry.updated_at, session: '' };
 }
 

@@ -5,34 +5,19 @@ import { isUnresolved, PATCH_FIELDS, type JournalEntry, type JournalPatch } from
 import { JournalError, JournalStoreError } from './journal-error.js';
 import type { JsonObject } from '../../core/objects.js';
 
-export class FallbackRecords {
-  private local?: ReturnType<typeof openJournal>;
+/** `store`: the store as shown (password redacted); `openLocal`: the local file journal, opened on the first fallback. */
+export function fallbackRecords(store: string, openLocal: () => ReturnType<typeof openJournal>) {
+  let local: ReturnType<typeof openJournal> | undefined;
   /** Team entry id → the id of its local fallback record. */
-  private readonly ids = new Map<string, string>();
-
-  /** `store`: the store as shown (password redacted); `openLocal`: the local file journal, opened on the first fallback. */
-  constructor(
-    private readonly store: string,
-    private readonly openLocal: () => ReturnType<typeof openJournal>,
-  ) {}
-
-  /** Keeps what `change` says of the team entry `id` (last known as `base`) in the local journal. */
-  async record(base: JournalEntry | undefined, id: string, change: JournalPatch, failure: unknown): Promise<never> {
-    const { message, hint } = failure as JournalStoreError;
-    let kept;
-    try {
-      this.local ??= this.openLocal();
-      const localId = this.ids.get(id) ?? (await this.start(base, id));
-      await this.local.update(localId, outcomeFields(change));
-      kept = `; what happened to ${id} is kept in the local journal ${this.local.file} (fallback record ${localId}): \`hedge journal migrate\` merges it into the team store once the store is back`;
-    } catch (error) {
-      kept = `, and the local fallback record could not be written either (${(error as Error).message})`;
-    }
-    throw new JournalStoreError(`${message.replace(/\.$/, '')}${kept}.`, { store: this.store, hint, cause: failure });
-  }
+  const ids = new Map<string, string>();
+  /** Entries this process has read or written: what a fallback record starts from. */
+  const known = new Map<string, JournalEntry>();
+  /** Set once the store failed on an update: later updates of this run go to the fallback at once. */
+  let failure: JournalStoreError | undefined;
 
   /** The fallback record of `id`: what it would send, then what the store had learnt before it failed. */
-  private async start(base: JournalEntry | undefined, id: string) {
+  async function start(journal: ReturnType<typeof openJournal>, id: string) {
+    const base = known.get(id);
     if (!base) throw new JournalError(`this run never read entry ${id}`);
     const {
       id: _id,
@@ -45,16 +30,42 @@ export class FallbackRecords {
       ...fields
     } = base;
     for (const field of PATCH_FIELDS) delete (fields as JsonObject)[field];
-    const begun = await this.local!.begin({
+    const begun = await journal.begin({
       ...fields,
       outcome: outcome === 'planned' ? 'planned' : 'pending',
-      fallback_for: { id, store: this.store, ...(revision === undefined ? {} : { revision }) },
+      // An unknown revision is left out (begin keeps what JSON keeps).
+      fallback_for: { id, store, revision },
     });
-    this.ids.set(id, begun.id);
+    ids.set(id, begun.id);
     const had = outcomeFields(base);
-    if (Object.keys(had).length) await this.local!.update(begun.id, had);
+    if (Object.keys(had).length) await journal.update(begun.id, had);
     return begun.id;
   }
+
+  return {
+    known,
+    /** The store's change of the entry `id`; a store that fails after the request may have left: what `change` says is then kept in the local journal, and the failure thrown. */
+    async change(id: string, change: JournalPatch, inStore: () => Promise<JournalEntry | undefined>) {
+      if (!failure)
+        try {
+          return await inStore();
+        } catch (error) {
+          if (!(error instanceof JournalStoreError)) throw error;
+          failure = error;
+        }
+      let kept;
+      try {
+        local ??= openLocal();
+        const localId = ids.get(id) ?? (await start(local, id));
+        await local.update(localId, outcomeFields(change));
+        kept = `; what happened to ${id} is kept in the local journal ${local.file} (fallback record ${localId}): \`hedge journal migrate\` merges it into the team store once the store is back`;
+      } catch (error) {
+        kept = `, and the local fallback record could not be written either (${(error as Error).message})`;
+      }
+      const { message, hint } = failure;
+      throw new JournalStoreError(`${message.replace(/\.$/, '')}${kept}.`, { store, hint, cause: failure });
+    },
+  };
 }
 
 export function outcomeFields(record: Partial<JournalEntry>) {

@@ -1,7 +1,6 @@
-// The file backend's keeper heartbeats (client-journal.ts, KeeperHeartbeats).
+// A keeper's heartbeat file, in its per-user keeper folder (the team store keeps its own: postgres-store.ts).
 import { dirname, join } from 'node:path';
 import { writeFileDurably } from '../../core/files/durable-write.js';
-import type { KeeperHeartbeats } from './client-journal.js';
 import { refuseKeyShaped, sha256Hex } from './key-guard.js';
 import { ensureDir } from './segments.js';
 import { MAX_INPUT_FILE_BYTES, readRegularFileSync } from '../../core/security/bounded-read.js';
@@ -45,8 +44,3 @@ export function writeHeartbeatFile(path: string, body: object) {
   writeFileDurably(path, `${JSON.stringify({ ...body, [REVISION_FIELD]: revision })}\n`);
   return { revision };
 }
-
-export const fileKeeperHeartbeats = (dir: string): KeeperHeartbeats => ({
-  write: async (scope, body) => writeHeartbeatFile(heartbeatFile(dir, scope), body),
-  read: async (scope) => readHeartbeatFile(heartbeatFile(dir, scope)),
-});

@@ -3,7 +3,6 @@
 // lives (file-lock.ts, isAlive). A wait looks again on the injected sleep. The team store's holds are
 // its PostgreSQL advisory locks (postgres/postgres-sessions.ts).
 import * as z from 'zod/mini';
-import { unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { poll } from '../../core/process/timers.js';
 import { issueWords } from '../../core/security/json-keys.js';
@@ -21,6 +20,7 @@ import { readRow } from './entry.js';
 import { JournalError } from './journal-error.js';
 import { sha256Hex } from './key-guard.js';
 import { asJournalError, ensureDir, readSegment, replaceFileDurably } from './segments.js';
+import { unlinkQuietly } from '../../core/files/durable-write.js';
 
 export interface HoldsOptions {
   /** The folder whose `locks/` keeps the records (the journal's, or the keepers'). */
@@ -77,7 +77,7 @@ export function holderReader(notice: HoldsOptions['notice'] = () => {}) {
   };
   return {
     skipped,
-    /** The live holder `recorded` names (absent or null: nobody). */
+    /** The live holder `recorded` names, as others are told of it (absent or null: nobody). */
     live(recorded: unknown, where: string) {
       if (recorded == null) return;
       const read = HOLDER.safeParse(recorded);
@@ -85,16 +85,9 @@ export function holderReader(notice: HoldsOptions['notice'] = () => {}) {
         skipped(where, issueWords(read.error));
         return;
       }
-      return isAlive(recorded as RecordedHolder) ? (recorded as RecordedHolder) : undefined;
+      return isAlive(recorded as RecordedHolder) ? publicHolder(read.data) : undefined;
     },
   };
-}
-
-/** Under the record's file lock: whether `me` may write itself in, or the live other that holds it (`again`: this session's own hold is taken again without a write). */
-export function claim(holder: RecordedHolder | undefined, me: RecordedHolder, again: boolean) {
-  if (!holder) return { held: true, write: true } as const;
-  if (again && holder.session === me.session) return { held: true, write: false } as const;
-  return { held: false, holder: publicHolder(holder) } as const;
 }
 
 /** Named holds (an account, a side, a keeper): a record `locks/<hash of the name>.json` each, under its own file lock. */
@@ -120,21 +113,23 @@ export function namedHolds(options: HoldsOptions) {
     const answer = await poll(
       () =>
         exclusively(path, options, () => {
-          const verdict = claim(holders.live(recorded(path), path), me, false);
-          if (verdict.held) replaceFileDurably(path, JSON.stringify({ scope: name, holder: me }));
-          return verdict.held ? ({ held: true } as const) : verdict;
+          // Under the record's file lock: the live holder it names, else this process, written in.
+          const holder = holders.live(recorded(path), path);
+          if (holder) return { held: false, holder } as const;
+          replaceFileDurably(path, JSON.stringify({ scope: name, holder: me }));
+          return { held: true } as const;
         }),
       (verdict) => verdict.held,
       { waitMs, capMs: LOOK_CAP_MS, sleep: options.sleep },
     );
     if (!answer.held) return answer;
     // Records this process holds are removed when it exits normally (after a crash, liveness frees them).
-    heldHere.set(path, () => drop(path));
+    heldHere.set(path, drop);
     if (!exitHook)
       process.once('exit', () => {
-        for (const dropOne of heldHere.values()) {
+        for (const [held, dropOne] of heldHere) {
           try {
-            dropOne();
+            dropOne(held);
           } catch {
             // Best effort: a record left behind names a dead process, which the next taker replaces.
           }
@@ -144,22 +139,17 @@ export function namedHolds(options: HoldsOptions) {
     return {
       held: true,
       hold: holdOf(
-        () => exclusively(path, options, () => drop(path, session)).catch(() => undefined),
+        () => exclusively(path, options, () => drop(path)).catch(() => undefined),
         // Its record removed (by hand) or replaced by another holder's.
         () => recorded(path)?.session === session,
       ),
     };
   }
 
-  /** Removes the record when this process (`session`: this instance) holds it. */
-  function drop(path: string, mine?: string) {
-    const holder = recorded(path);
-    if (holder?.pid !== process.pid || (mine !== undefined && holder.session !== mine)) return;
-    try {
-      unlinkSync(path);
-    } catch {
-      // Gone already.
-    }
+  /** Removes the record when this instance (its session, which no other process has) holds it. */
+  function drop(path: string) {
+    if (recorded(path)?.session !== session) return;
+    unlinkQuietly(path);
     heldHere.delete(path);
   }
 
@@ -167,11 +157,10 @@ export function namedHolds(options: HoldsOptions) {
     take,
     async holderOf(name: string) {
       const path = pathOf(name);
-      const holder = holders.live(recorded(path), path);
-      return holder && publicHolder(holder);
+      return holders.live(recorded(path), path);
     },
   };
 }
 
-const heldHere = new Map<string, () => void>();
+const heldHere = new Map<string, (path: string) => void>();
 let exitHook = false;

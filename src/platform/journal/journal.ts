@@ -4,14 +4,7 @@ import { dirname, join } from 'node:path';
 import { utcDay, utcIso } from '../../core/utc-text.js';
 import { syncDirectory } from '../../core/files/durable-write.js';
 import { refuseUntrustedFolder } from '../../core/security/bounded-read.js';
-import {
-  currentHolder,
-  isRecordedHolder,
-  newSession,
-  publicHolder,
-  type Holder,
-  type RecordedHolder,
-} from '../../core/files/file-lock.js';
+import { currentHolder, newSession, type Holder, type RecordedHolder } from '../../core/files/file-lock.js';
 import {
   ClientJournal,
   holdOf,
@@ -29,8 +22,7 @@ import {
   type JournalPatch,
   type SkippedLine,
 } from './entry.js';
-import { fileKeeperHeartbeats } from './heartbeat-file.js';
-import { claim, exclusively, holderReader, namedHolds, type HoldsOptions } from './holds.js';
+import { exclusively, holderReader, namedHolds, type HoldsOptions } from './holds.js';
 import { JournalError } from './journal-error.js';
 import { JOURNAL_FILE_NAME } from './location.js';
 import {
@@ -58,17 +50,16 @@ type OpenJournalOptions = Omit<HoldsOptions, 'session' | 'now'> & {
 };
 
 export function openJournal(options: OpenJournalOptions) {
-  const { dir, now = Date.now, onSkip } = options;
+  const { dir, now = Date.now } = options;
   // Whoever may change the folder may move a row away, and a resume would not know its action.
   refuseUntrustedFolder(dir);
   const file = join(dir, JOURNAL_FILE_NAME);
-  const place: FilePlace = { ...options, file, now, skipIn: (path) => (skip) => onSkip?.({ ...skip, file: path }) };
+  const place: FilePlace = { ...options, file, now };
   return Object.assign(
     new ClientJournal(
       // The records: events appended to the active segment under its lock, folded into entries when read.
       {
         location: file,
-        heartbeats: fileKeeperHeartbeats(dir),
         append: (entry, seal) => appendEntry(place, entry, seal),
         change: (id, patch, at) => changeEntry(place, id, patch, at),
         read: async (filter) => readEntries(place, filter),
@@ -88,9 +79,7 @@ async function appendEntry(place: FilePlace, entry: JournalEntry, seal?: RowSeal
     if (current.includes(`{${idField(id)}`)) return '';
     const highest = [...current.matchAll(BEGIN_SEQ)].reduce((seq, match) => Math.max(seq, Number(match[1])), 0);
     const stamp = { id, at, seq: highest + 1 };
-    // Stamped again after the fields, so that nothing in them can replace the id, time or seq.
-    const sealed = seal ? { seal: seal({ ...entry, seq: stamp.seq }) } : {};
-    event = JSON.stringify(Object.assign({ ...stamp }, fields, sealed, stamp));
+    event = eventLine(stamp, fields, seal ? { seal: seal({ ...entry, seq: stamp.seq }) } : {});
     return event;
   });
   return event === '' ? undefined : foldJournal(event)[0];
@@ -98,24 +87,18 @@ async function appendEntry(place: FilePlace, entry: JournalEntry, seal?: RowSeal
 
 /** An update event `{"id":…,"at":…, …patch}`, appended only when the active segment has the entry. */
 async function changeEntry(place: FilePlace, id: string, patch: JournalPatch, at: string) {
-  let found = false;
-  const text = await lockedAppend(place, (current) => {
-    found = current.includes(`{${idField(id)}`) || foldJournal(current).some((entry) => entry.id === id);
-    if (!found) return '';
-    const stamp = { id, at };
-    return JSON.stringify(Object.assign({ ...stamp }, patch, stamp));
-  });
-  // A row spelled otherwise by hand (`\u0061_…`) is not among its marked lines: then it is read whole.
   const byId = (events: string) => foldJournal(events).find((entry) => entry.id === id);
-  return found
-    ? (byId(
-        text
-          .split('\n')
-          .filter((line) => line.includes(idField(id)))
-          .join('\n'),
-      ) ?? byId(text))
-    : undefined;
+  const text = await lockedAppend(place, (current) =>
+    current.includes(`{${idField(id)}`) || byId(current) ? eventLine({ id, at }, patch) : '',
+  );
+  // A row spelled otherwise by hand (`\u0061_…`) is not among its marked lines: then it is read whole.
+  const marked = text.split('\n').filter((line) => line.includes(idField(id)));
+  return byId(marked.join('\n')) ?? byId(text);
 }
+
+/** An event's line: stamped again after its fields, so that nothing in them can replace its stamp. */
+const eventLine = (stamp: { id: string; at: string; seq?: number }, ...fields: object[]) =>
+  JSON.stringify(Object.assign({ ...stamp }, ...fields, stamp));
 
 /** The entries the filter picks, newest first. Unresolved entries never leave the active segment; an id is looked for there first. */
 function readEntries(place: FilePlace, filter: RowFilter) {
@@ -144,8 +127,7 @@ function readEntries(place: FilePlace, filter: RowFilter) {
       if (cut !== undefined && utcDay(cut.created_at) > archive.day) break;
     }
     // The active segment's copy is the newer one (it may hold events added after a crash mid-rotation).
-    for (const entry of entriesIn(archive.path, place.skipIn(archive.path)))
-      if (!byId.has(entry.id)) byId.set(entry.id, entry);
+    for (const entry of entriesIn(archive.path, place.onSkip)) if (!byId.has(entry.id)) byId.set(entry.id, entry);
   }
   return newestFirst([...byId.values()])
     .filter(chosen)
@@ -171,18 +153,14 @@ function newestFirst(entries: JournalEntry[]) {
 const BEGIN_SEQ = /^\{"id":"[^"\\]+","at":"[^"\\]+","seq":(\d+)[,}]/gm;
 
 /** Where a file journal lives and how it appends: what its records client and its locker share. */
-type FilePlace = OpenJournalOptions & {
-  file: string;
-  now: () => number;
-  skipIn: (path: string) => (skip: SkippedLine) => void;
-};
+type FilePlace = OpenJournalOptions & { file: string; now: () => number };
 
 /** The active segment's entries, in creation order (every unresolved entry is there). */
 function activeEntries(place: FilePlace) {
-  return entriesIn(place.file, place.skipIn(place.file));
+  return entriesIn(place.file, place.onSkip);
 }
 
-/** The only writer of the active segment: `compose` turns it into one line ('' adds nothing). */
+/** The only writer of the active segment: `compose` turns it into one line, JSON as eventLine writes it ('' adds nothing). */
 async function lockedAppend(place: FilePlace, compose: (current: string) => string) {
   const { file, rotateBytes = DEFAULT_ROTATE_BYTES } = place;
   ensureDir(dirname(file));
@@ -191,7 +169,6 @@ async function lockedAppend(place: FilePlace, compose: (current: string) => stri
     const current = readSegment(file);
     const line = compose(current ?? '');
     if (line === '') return { text: current ?? '' };
-    if (line.includes('\n')) throw new JournalError('A journal event must be a single line.');
     refuseUnreadable(line);
     // After a crash mid-write the last line may lack its newline: only that torn line is lost.
     const added = `${current && !current.endsWith('\n') ? '\n' : ''}${line}\n`;
@@ -225,24 +202,20 @@ async function lockedAppend(place: FilePlace, compose: (current: string) => stri
 function fileLocker(place: FilePlace): LockerClient {
   const { now, notice } = place;
   const session = newSession();
-  const event = (id: string, holder: RecordedHolder | null) => JSON.stringify({ id, at: utcIso(now()), holder });
+  const event = (id: string, holder: RecordedHolder | null) => eventLine({ id, at: utcIso(now()) }, { holder });
   /** The entry in the active segment, or in `text` (its contents under its lock). */
   const entryOf = (id: string, text?: string) =>
     (text === undefined ? activeEntries(place) : foldJournal(text)).find((entry) => entry.id === id);
-  const ours = (entry: JournalEntry) => isRecordedHolder(entry.holder) && entry.holder.session === session;
+  const ours = (entry: JournalEntry) => entry.holder?.session === session;
   const holders = holderReader(notice);
-  const named = namedHolds({ ...place, session, notice });
+  const named = namedHolds({ ...place, session });
   /** An unresolved entry's live holder, as its record names it. */
   const liveHolderIn = (entry: JournalEntry | undefined) =>
     entry && isUnresolved(entry) ? holders.live(entry.holder, `${place.file} entry ${entry.id}`) : undefined;
   return {
     holderAt: (time) => currentHolder(time, session),
     take: (scope, waitMs) => ('entry' in scope ? holdEntry(scope.entry) : named.take(scope.lock, waitMs)),
-    async holderOf(scope) {
-      if (!('entry' in scope)) return named.holderOf(scope.lock);
-      const holder = liveHolderIn(entryOf(scope.entry));
-      return holder && publicHolder(holder);
-    },
+    holderOf: async (scope) => ('entry' in scope ? liveHolderIn(entryOf(scope.entry)) : named.holderOf(scope.lock)),
   };
 
   /** Records this process as the entry's holder, unless a live other holds it or it is finished. */
@@ -251,16 +224,11 @@ function fileLocker(place: FilePlace): LockerClient {
     await lockedAppend(place, (current) => {
       const entry = entryOf(id, current);
       if (!entry) throw new JournalError(`No journal entry ${id} to hold.`);
-      // Finished meanwhile: its last holder is who finished it.
-      if (!isUnresolved(entry)) {
-        heldBy = lastHolderOf(entry);
-        return '';
-      }
+      // Finished meanwhile: its last holder is who finished it (and the journal says so, whoever it was).
+      const holder = isUnresolved(entry) ? liveHolderIn(entry) : lastHolderOf(entry);
       // Held by this session already (the run that began it): not a line per hold.
-      const me = currentHolder(now(), session);
-      const verdict = claim(liveHolderIn(entry), me, true);
-      if (!verdict.held) heldBy = verdict.holder;
-      return verdict.held && verdict.write ? event(id, me) : '';
+      if (holder?.session !== session) heldBy = holder;
+      return holder ? '' : event(id, currentHolder(now(), session));
     });
     if (heldBy) return { held: false, holder: heldBy };
     const release = () =>

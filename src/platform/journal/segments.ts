@@ -85,11 +85,12 @@ export function readSegment(file: string, onLong: (line: number) => void = () =>
   }
 }
 
-/** The entries of a journal file; a line that is too long or is not an event is skipped and told. */
-export function entriesIn(file: string, onSkip: (skip: SkippedLine) => void) {
+/** The entries of a journal file; a line that is too long or is not an event is skipped and told, naming the file. */
+export function entriesIn(file: string, onSkip: (skip: SkippedLine & { file: string }) => void = () => {}) {
+  const skipped = (skip: SkippedLine) => onSkip({ ...skip, file });
   const tooLong = (line: number) =>
-    onSkip({ line, reason: `longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB: not read` });
-  return foldJournal(readSegment(file, tooLong) ?? '', onSkip);
+    skipped({ line, reason: `longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB: not read` });
+  return foldJournal(readSegment(file, tooLong) ?? '', skipped);
 }
 
 /** The journal's folder, or (`inside`) one it makes inside it: files/durable-write.ts. */
@@ -162,13 +163,12 @@ export function rotate(
     entries.filter((entry) => isUnresolved(entry) || openGroups.has(entry.group!)).map((entry) => entry.id),
   );
   // The newest resolved entries stay (the journal's default listing reads only the active segment).
-  let [resolvedKept, keptBytes] = [0, 0];
-  for (const entry of entries.filter((candidate) => !isUnresolved(candidate)).reverse()) {
-    const size = (linesOf.get(entry.id) ?? []).reduce((sum, line) => sum + line.length + 1, 0);
-    if (resolvedKept >= options.keepResolved || keptBytes + size > options.keepBytes) break;
+  const resolved = entries.filter((candidate) => !isUnresolved(candidate)).reverse();
+  let keptBytes = 0;
+  for (const entry of resolved.slice(0, options.keepResolved)) {
+    keptBytes += (linesOf.get(entry.id) ?? []).reduce((sum, line) => sum + line.length + 1, 0);
+    if (keptBytes > options.keepBytes) break;
     keep.add(entry.id);
-    resolvedKept += 1;
-    keptBytes += size;
   }
   // The entry with the journal's highest seq stays, so that the next begin counts on from it.
   const highest = entries.filter((entry) => entry.seq !== undefined).sort((a, b) => b.seq! - a.seq!)[0];

@@ -192,7 +192,7 @@ export class PostgresSessions implements LockerClient {
     return session;
   }
 
-  async connect(purpose: 'data' | 'locks', onLost: () => void) {
+  async connect(purpose: 'data' | 'locks', onLost = () => {}) {
     if (this.closed) throw new JournalError('The journal store was closed.');
     const client = new pg.Client({
       connectionString: this.options.url,

@@ -1,13 +1,6 @@
 // The journal on PostgreSQL: one store shared by every machine of a desk.
 import { canonicalJson } from '../canonical-json.js';
-import {
-  ClientJournal,
-  plainJson,
-  type KeeperHeartbeats,
-  type RecordsClient,
-  type RowFilter,
-  type RowSeal,
-} from '../client-journal.js';
+import { ClientJournal, plainJson, type RecordsClient, type RowFilter, type RowSeal } from '../client-journal.js';
 import {
   ANY_ROW,
   ENTRY,
@@ -16,14 +9,12 @@ import {
   UNRESOLVED_OUTCOMES,
   type JournalEntry,
   type JournalPatch,
-  type Skipped,
 } from '../entry.js';
 import { HEARTBEAT_BOUNDS } from '../heartbeat-file.js';
-import { FallbackRecords, importedRevision, knowsMore, outcomeFields } from '../fallback-record.js';
+import { fallbackRecords, importedRevision, knowsMore, outcomeFields } from '../fallback-record.js';
 import { openJournal } from '../journal.js';
 import { refuseKeyShaped } from '../key-guard.js';
 import { migrateSchema } from './postgres-schema.js';
-import type { QueryResultRow } from 'pg';
 import { PostgresSessions, scopeText, type TeamJournalOptions } from './postgres-sessions.js';
 
 /** The unresolved outcomes as SQL, from the one list (entry.ts). */
@@ -103,26 +94,41 @@ type ImportOutcome =
 /** The journal on the team store, and what only it does (isTeamJournal tells it from the file journal). */
 export class PostgresJournal extends ClientJournal {
   readonly kind = 'postgres' as const;
-  /** The store always keeps heartbeats (set by ClientJournal from the records client). */
-  declare readonly keeperHeartbeats: KeeperHeartbeats;
   declare protected readonly records: PostgresRecords;
   /** The store's two sessions, which hold its locks too. */
   declare protected readonly locker: PostgresSessions;
 
   constructor(options: TeamJournalOptions) {
     const sessions = new PostgresSessions(options);
-    super(new PostgresRecords(sessions, options.onSkip), sessions, {
-      now: options.now,
-      log: options.log,
-      fallback: new FallbackRecords(options.shown, () =>
-        openJournal({ dir: options.fallbackDir, now: options.now, onSkip: options.onSkip }),
-      ),
-    });
+    super(new PostgresRecords(sessions, options), sessions, options);
   }
+
+  /** The keeper's heartbeats, which every machine of the desk reads: stored as given once a key is refused. */
+  readonly keeperHeartbeats = {
+    write: async (scope: string, body: object) => {
+      refuseKeyShaped(body, 'write a keeper heartbeat');
+      const { rows } = await this.locker.query<{ revision: string }>(
+        { text: WRITE_HEARTBEAT_SQL, values: [scope, JSON.stringify(body)], query_timeout: HEARTBEAT_QUERY_TIMEOUT_MS },
+        "writing the keeper's heartbeat",
+      );
+      return { revision: Number(rows[0].revision) };
+    },
+    read: async (scope: string) => {
+      const [row] = (
+        await this.locker.query<{ body: string; revision: string; age_ms: number }>(
+          { text: READ_HEARTBEAT_SQL, values: [scope] },
+          "reading the keeper's heartbeat",
+        )
+      ).rows;
+      const body = row && readRow(row.body, ANY_ROW, HEARTBEAT_BOUNDS);
+      if (!body || typeof body === 'string') return;
+      return { body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
+    },
+  };
 
   /** Brings the schema up to date (also done on first use); the versions applied. */
   async migrateSchema() {
-    const data = await this.locker.connect('data', () => {});
+    const data = await this.locker.connect('data');
     try {
       return await migrateSchema(data, `${this.locker.host} pid ${process.pid}`);
     } catch (error) {
@@ -136,19 +142,19 @@ export class PostgresJournal extends ClientJournal {
    * fallback-record.ts), or left (idempotent: importing it again changes nothing). */
   async importEntry(local: JournalEntry) {
     const data = await this.locker.data();
-    const run = <R extends QueryResultRow>(text: string, values?: unknown[]) =>
-      this.locker.run<R>(data, { text, values });
     const target = local.fallback_for?.id ?? local.id;
     try {
-      await run('BEGIN');
-      const found = await run<StoredRow>(`SELECT id, entry FROM hedge.entries WHERE id = $1 FOR UPDATE`, [target]);
+      await data.query('BEGIN');
+      const found = await data.query<StoredRow>(`SELECT id, entry FROM hedge.entries WHERE id = $1 FOR UPDATE`, [
+        target,
+      ]);
       const existing = this.records.entries(found.rows)[0];
       let outcome: ImportOutcome = 'present';
       if (!found.rows.length) {
         // Its place and revision are the store's (a local seq counts another journal).
         const { fallback_for: _fallback, seq: _seq, revision: _revision, ...fields } = local;
         const entry = plainJson({ ...fields, id: target, host: fields.host ?? this.locker.host }) as JournalEntry;
-        const inserted = await run<{ seq: string | null }>(
+        const inserted = await data.query<{ seq: string | null }>(
           INSERT_SQL,
           insertValues(entry, 'migrated', importedRevision(local)),
         );
@@ -158,7 +164,7 @@ export class PostgresJournal extends ClientJournal {
         // Another action's row (another key, or one that cannot be read: as far as anyone can tell): left alone.
         outcome = 'conflict';
       } else if (knowsMore(local, existing)) {
-        await run(CHANGE_SQL, [
+        await data.query(CHANGE_SQL, [
           target,
           JSON.stringify({ ...outcomeFields(local), updated_at: local.updated_at }),
           local.outcome,
@@ -167,10 +173,10 @@ export class PostgresJournal extends ClientJournal {
         ]);
         outcome = 'merged';
       }
-      await run('COMMIT');
+      await data.query('COMMIT');
       return { outcome, id: target };
     } catch (error) {
-      await run('ROLLBACK').catch(() => undefined);
+      await data.query('ROLLBACK').catch(() => undefined);
       throw this.locker.storeError(error, 'moving the local journal in');
     }
   }
@@ -185,21 +191,28 @@ interface StoredRow {
 /** The records client: rows of hedge.entries on the data session. */
 class PostgresRecords implements RecordsClient {
   readonly location: string;
+  /** Where an update goes when the store fails after a send: the local file journal. */
+  private readonly fallback: ReturnType<typeof fallbackRecords>;
 
   constructor(
     private readonly sessions: PostgresSessions,
-    private readonly onSkip: (skip: Skipped) => void = () => {},
+    private readonly options: TeamJournalOptions,
   ) {
-    this.location = sessions.location;
+    const { shown, fallbackDir, now, onSkip } = options;
+    this.location = shown;
+    this.fallback = fallbackRecords(shown, () => openJournal({ dir: fallbackDir, now, onSkip }));
   }
 
-  /** The rows that read as entries; any other is skipped and told, naming it. */
+  /** The rows that read as entries (each kept as known: what a fallback record starts from); any other is skipped and told, naming it. */
   entries(rows: StoredRow[]) {
     return rows.flatMap((row) => {
-      const entry = readRow(row.entry, ENTRY);
-      if (typeof entry !== 'string') return [entry as unknown as JournalEntry];
-      this.onSkip({ store: this.location, row: row.id, reason: entry });
-      return [];
+      const entry = readRow(row.entry, ENTRY) as JournalEntry | string;
+      if (typeof entry === 'string') {
+        this.options.onSkip?.({ store: this.location, row: row.id, reason: entry });
+        return [];
+      }
+      this.fallback.known.set(entry.id, entry);
+      return [entry];
     });
   }
 
@@ -222,14 +235,21 @@ class PostgresRecords implements RecordsClient {
       throw this.sessions.storeError(error, 'recording the action');
     }
     if (seq == null) return void (await this.sessions.dropNew(scope));
-    return { ...entry, seq: Number(seq), revision: 1 };
+    const recorded = { ...entry, seq: Number(seq), revision: 1 };
+    this.fallback.known.set(recorded.id, recorded);
+    return recorded;
   }
 
-  async change(id: string, patch: JournalPatch, at: string) {
+  change(id: string, patch: JournalPatch, at: string) {
     const values = [id, JSON.stringify({ ...patch, updated_at: at }), patch.outcome, at, 0];
-    return this.entries(
-      (await this.sessions.query<StoredRow>({ text: CHANGE_SQL, values }, 'recording what happened')).rows,
-    )[0];
+    return this.fallback.change(
+      id,
+      patch,
+      async () =>
+        this.entries(
+          (await this.sessions.query<StoredRow>({ text: CHANGE_SQL, values }, 'recording what happened')).rows,
+        )[0],
+    );
   }
 
   async read({ request, ...filter }: RowFilter) {
@@ -251,32 +271,6 @@ class PostgresRecords implements RecordsClient {
       filter.idSuffix,
     ];
     return this.entries((await this.sessions.query<StoredRow>({ text: READ_SQL, values }, 'reading the journal')).rows);
-  }
-
-  readonly heartbeats: KeeperHeartbeats = {
-    write: async (scope, body) => {
-      refuseKeyShaped(body, 'write a keeper heartbeat');
-      const { rows } = await this.sessions.query<{ revision: string }>(
-        { text: WRITE_HEARTBEAT_SQL, values: [scope, JSON.stringify(body)], query_timeout: HEARTBEAT_QUERY_TIMEOUT_MS },
-        "writing the keeper's heartbeat",
-      );
-      return { revision: Number(rows[0].revision) };
-    },
-    read: async (scope) => {
-      const [row] = (
-        await this.sessions.query<{ body: string; revision: string; age_ms: number }>(
-          { text: READ_HEARTBEAT_SQL, values: [scope] },
-          "reading the keeper's heartbeat",
-        )
-      ).rows;
-      const body = row && readRow(row.body, ANY_ROW, HEARTBEAT_BOUNDS);
-      if (!body || typeof body === 'string') return;
-      return { body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
-    },
-  };
-
-  close() {
-    return this.sessions.close();
   }
 }
 
