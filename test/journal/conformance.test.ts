@@ -14,6 +14,7 @@ import { openJournal, type BeginFields, type Journal, type ListOptions } from '.
 import type { HoldResult } from '../../src/platform/journal/client-journal.js';
 import type { Skipped } from '../../src/platform/journal/entry.js';
 import { JournalError } from '../../src/platform/journal/journal-error.js';
+import { heartbeatFile, readHeartbeatFile, writeHeartbeatFile } from '../../src/platform/journal/heartbeat-file.js';
 import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
 import { useChildBundle } from '../support/children/child-bundle.js';
 import { drivePeer } from '../support/children/peer-process.js';
@@ -357,6 +358,19 @@ describe('the local file journal', () => {
         return { file, line: readFileSync(file, 'utf8').trimEnd().split('\n').length };
       },
     };
+  });
+
+  it("a keeper's heartbeat file: written whole, each write one revision; a key is refused", () => {
+    const file = heartbeatFile(join(built.scratch, `beats-${(counter += 1)}`), `${SCOPE}keep`);
+    expect([
+      readHeartbeatFile(file),
+      writeHeartbeatFile(file, { pid: 4242, cycles: 1, rows: [{ market: 'USDTNGN', side: 'sell' }] }),
+      writeHeartbeatFile(file, { pid: 4242, cycles: 2, rows: [] }),
+    ]).toEqual([undefined, { revision: 1 }, { revision: 2 }]);
+    expect(() => writeHeartbeatFile(file, { pid: 4242, note: 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx' })).toThrow(
+      JournalError,
+    );
+    expect(readHeartbeatFile(file)).toEqual({ body: { pid: 4242, cycles: 2, rows: [] }, revision: 2 });
   });
 });
 
