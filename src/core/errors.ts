@@ -140,11 +140,7 @@ const UNREADABLE_HINT =
 
 /** The on-chain order did not land (`failed`): nothing was opened. */
 export class OrderFailedError extends failure(6, 'order_failed') {
-  constructor(
-    message: string,
-    readonly hedgeId: string,
-    hint?: string,
-  ) {
+  constructor(message: string, hedgeId: string, hint?: string) {
     super(message, { hint, details: { hedge_id: hedgeId } });
   }
 }
@@ -255,11 +251,12 @@ export class StateError extends failure(13) {
 /** A journal row that would be sent again does not verify as this account's own (no seal, or a seal that does not match what it would send), or its key already has a finished row (a duplicate): it is not sent (exit 13, `unverified_row`). */
 export class UnverifiedRowError extends StateError {
   override code = 'unverified_row';
-  readonly trust: 'unsealed' | 'forged' | 'duplicate';
-  constructor(message: string, options: { journalId: string; trust: UnverifiedRowError['trust']; hint?: string }) {
+  constructor(
+    message: string,
+    options: { journalId: string; trust: 'unsealed' | 'forged' | 'duplicate'; hint?: string },
+  ) {
     super(message, options);
     this.journalId = options.journalId;
-    this.trust = options.trust;
     this.details = { journal_id: options.journalId, seal: options.trust };
   }
 }
