@@ -23,34 +23,35 @@ export interface MaturityFact {
   hedgeId?: string;
 }
 
-export type Alert =
-  | { kind: 'pnl'; key: string; netPnlUsd: number; thresholdUsd: number }
-  | (MaturityFact & { kind: 'maturity'; secondsLeft: number; within: string });
-
 export function alertConditions(
   { netPnlUsd, maturities }: AlertFacts,
   { pnlAtOrBelowUsd: thresholdUsd, maturityWithinMs: withinMs, maturityWithinText }: AlertRules,
   nowMs: number,
 ) {
-  const holding: Alert[] =
+  const pnl =
     thresholdUsd !== undefined && netPnlUsd !== undefined && netPnlUsd <= thresholdUsd
-      ? [{ kind: 'pnl', key: 'pnl', netPnlUsd, thresholdUsd }]
+      ? [{ kind: 'pnl' as const, key: 'pnl', netPnlUsd, thresholdUsd }]
       : [];
-  for (const { key, maturityAt, market, side, hedgeId } of withinMs === undefined ? [] : maturities) {
+  const due = (withinMs === undefined ? [] : maturities).flatMap(({ key, maturityAt, ...about }) => {
     // An unreadable time (NaN) is never within.
     const left = Date.parse(maturityAt) - nowMs;
-    if (left <= withinMs!)
-      holding.push({
-        kind: 'maturity',
-        key: `maturity:${key}`,
-        maturityAt,
-        secondsLeft: Math.max(0, Math.floor(left / 1000)),
-        within: maturityWithinText ?? `${Math.round(withinMs! / 1000)}s`,
-        ...withoutUndefined({ market, side, hedgeId }),
-      });
-  }
-  return holding;
+    return left <= withinMs!
+      ? [
+          {
+            kind: 'maturity' as const,
+            key: `maturity:${key}`,
+            maturityAt,
+            secondsLeft: Math.max(0, Math.floor(left / 1000)),
+            within: maturityWithinText ?? `${Math.round(withinMs! / 1000)}s`,
+            ...withoutUndefined(about),
+          },
+        ]
+      : [];
+  });
+  return [...pnl, ...due];
 }
+
+export type Alert = ReturnType<typeof alertConditions>[number];
 
 /** Fire once, clear once: the alerts that start now (holding, not active before), those that cleared (active before, no longer holding), and the active ones to pass as `before` next time (one already active keeps its first record, its start time with it). */
 export function alertEdges<A extends { key: string }>(before: ReadonlyMap<string, A>, holding: readonly A[]) {

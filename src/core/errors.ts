@@ -71,16 +71,16 @@ export class ApiError extends HedgeError {
   readonly requestId?: string;
   readonly endpoint: string;
   readonly ambiguous: boolean;
-  constructor(init: {
-    status: number;
-    code: string;
-    message: string;
-    details?: Details;
-    requestId?: string;
-    endpoint: string;
-    hint?: string;
-    ambiguous?: boolean;
-  }) {
+  constructor(
+    init: Told & {
+      status: number;
+      code: string;
+      message: string;
+      requestId?: string;
+      endpoint: string;
+      ambiguous?: boolean;
+    },
+  ) {
     super(init.message, { ...init, details: init.details ?? {} });
     this.ambiguous = init.ambiguous === true;
     this.requestId = init.requestId;
@@ -104,10 +104,7 @@ export class NetworkError extends failure(5, 'network') {
   readonly endpoint: string;
   readonly attempts: number;
   retryAfterMs?: number;
-  constructor(
-    message: string,
-    init: { endpoint: string; attempts: number; status?: number; code?: string; hint?: string; cause?: unknown },
-  ) {
+  constructor(message: string, init: Told & { endpoint: string; attempts: number }) {
     super(message, { ...init, details: { endpoint: init.endpoint, attempts: init.attempts } });
     this.endpoint = init.endpoint;
     this.attempts = init.attempts;
@@ -119,10 +116,7 @@ export class InvalidResponseError extends failure(14) {
   readonly endpoint: string;
   readonly field?: string;
   readonly received?: string;
-  constructor(
-    message: string,
-    init: { endpoint: string; status: number; hint?: string; cause?: unknown; field?: string; received?: string },
-  ) {
+  constructor(message: string, init: Told & { endpoint: string; status: number; field?: string; received?: string }) {
     const { endpoint, field, received } = init;
     super(message, {
       ...init,
@@ -140,11 +134,7 @@ const UNREADABLE_HINT =
 
 /** The on-chain order did not land (`failed`): nothing was opened. */
 export class OrderFailedError extends failure(6, 'order_failed') {
-  constructor(
-    message: string,
-    readonly hedgeId: string,
-    hint?: string,
-  ) {
+  constructor(message: string, hedgeId: string, hint?: string) {
     super(message, { hint, details: { hedge_id: hedgeId } });
   }
 }
@@ -181,7 +171,7 @@ export class InterruptedError extends HedgeError {
   /** Set again by the runner, which knows the signal, where the interrupted part (a prompt, a request) saw only its abort. */
   exitCode: 129 | 130 | 143;
   /** `stoppedBy`: the abort reason of the signal that stopped the command (a flow hands it over as it is); its exit code (129, 130, 143) is chosen here, with the other errors' codes, not by the flow. */
-  constructor(message: string, options: { hint?: string; cause?: unknown; stoppedBy?: unknown } = {}) {
+  constructor(message: string, options: Told & { stoppedBy?: unknown } = {}) {
     super(message, options);
     this.exitCode = stopExitCode(options.stoppedBy);
   }
@@ -205,10 +195,7 @@ export class DeclinedError extends failure(8) {}
 
 /** A write whose answer does not say what happened (the connection dropped after sending, an answer that is both data and error, a 2xx carrying an error, Ctrl-C while it was out): the server may have acted. */
 export class OutcomeUnknownError extends detailed(5, 'outcome_unknown') {
-  constructor(
-    message: string,
-    init: { idempotencyKey: string; hint: string; details?: Details; status?: number; cause?: unknown },
-  ) {
+  constructor(message: string, init: Told & { idempotencyKey: string; hint: string }) {
     super(message, init);
     this.idempotencyKey = init.idempotencyKey;
   }
@@ -219,10 +206,7 @@ export class HeldError extends failure(11) {
   /** `holder`: the journal's Holder, of which its pid, host and since are said (errors import nothing). */
   constructor(
     message: string,
-    {
-      holder,
-      ...init
-    }: { holder?: { pid: number; host: string; since: string }; hint?: string; details?: Details } = {},
+    { holder, ...init }: Told & { holder?: { pid: number; host: string; since: string } } = {},
   ) {
     super(message, {
       ...init,
@@ -246,7 +230,7 @@ export class NotAppliedError extends detailed(3, 'not_applied') {}
 /** Local state cannot be used — the journal (or another local store) is unwritable, unreadable, a symbolic link, or corrupt beyond use (exit 13). */
 export class StateError extends failure(13) {
   readonly path?: string;
-  constructor(message: string, options: { path?: string; hint?: string; cause?: unknown } = {}) {
+  constructor(message: string, options: Told & { path?: string } = {}) {
     super(message, { ...options, details: options.path ? { path: options.path } : {} });
     this.path = options.path;
   }
@@ -255,11 +239,12 @@ export class StateError extends failure(13) {
 /** A journal row that would be sent again does not verify as this account's own (no seal, or a seal that does not match what it would send), or its key already has a finished row (a duplicate): it is not sent (exit 13, `unverified_row`). */
 export class UnverifiedRowError extends StateError {
   override code = 'unverified_row';
-  readonly trust: 'unsealed' | 'forged' | 'duplicate';
-  constructor(message: string, options: { journalId: string; trust: UnverifiedRowError['trust']; hint?: string }) {
+  constructor(
+    message: string,
+    options: { journalId: string; trust: 'unsealed' | 'forged' | 'duplicate'; hint?: string },
+  ) {
     super(message, options);
     this.journalId = options.journalId;
-    this.trust = options.trust;
     this.details = { journal_id: options.journalId, seal: options.trust };
   }
 }

@@ -3,7 +3,7 @@ import { cents } from './money.js';
 import { formatUsd } from './number-format.js';
 import { findMarket, sideKey } from './markets.js';
 import { withoutUndefined } from './objects.js';
-import type { Side, Tenor } from './vocabulary.js';
+import type { Side } from './vocabulary.js';
 import type { TargetRow } from './target-file.js';
 
 type PlanAction = 'open' | 'add' | 'reduce' | 'close';
@@ -11,17 +11,12 @@ type PlanAction = 'open' | 'add' | 'reduce' | 'close';
 /** Facts about a step that do not stop it: - tenor_differs: an add keeps the open position's maturity, whatever tenor the row names (roll is not implied); - market_disabled / market_not_listed: a reduce or close on a market that is not open for new exposure; taking risk off is still allowed. */
 type PlanStepNote = 'tenor_differs' | 'market_disabled' | 'market_not_listed';
 
-export interface PlanStep {
+export interface PlanStep extends Pick<TargetRow, 'market' | 'side' | 'tenorDays' | 'clientReference' | 'line'> {
   action: PlanAction;
-  market: string;
-  side: Side;
   currentUsd: number;
   targetUsd: number;
   deltaUsd: number;
-  tenorDays?: Tenor;
-  clientReference?: string;
   currentTenorDays?: number;
-  line: number;
   notes: PlanStepNote[];
 }
 

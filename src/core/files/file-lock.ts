@@ -40,12 +40,9 @@ export function isLockedError(error: unknown) {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'ELOCKED';
 }
 
-export interface Holder {
-  pid: number;
-  host: string;
-  since: string;
-  session: string;
-}
+export const HOLDER = z.looseObject({ pid: z.number(), host: z.string(), since: z.string(), session: z.string() });
+
+export type Holder = z.infer<typeof HOLDER>;
 
 /** A Holder as the local files record it: with `<boot id>:<start ticks>`, which tells a reused pid apart. */
 export interface RecordedHolder extends Holder {
@@ -115,8 +112,6 @@ export function isAlive({ pid, host, start }: Pick<RecordedHolder, 'pid' | 'host
   // No /proc (another system) says nothing either way: the pid exists.
   return running === undefined || running === start;
 }
-
-export const HOLDER = z.looseObject({ pid: z.number(), host: z.string(), since: z.string(), session: z.string() });
 
 export function publicHolder({ pid, host, since, session }: RecordedHolder) {
   return { pid, host, since, session };
