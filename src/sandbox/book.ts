@@ -16,7 +16,9 @@ import {
   compareEvents,
   compareHistoryRecords,
   compareText,
+  historyRecord,
   partitionPoint,
+  toIso,
 } from './engine-state.js';
 import {
   MARKET_MODEL,
@@ -43,8 +45,6 @@ type BookConfig = Record<
 export type OpenRequest = Pick<HedgeState, 'market' | 'side' | 'notionalUsd' | 'tenorDays' | 'clientReference'>;
 
 const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
-
-export const toIso = (timeMs: number) => new Date(timeMs).toISOString();
 
 /** The list order of hedges, oldest first: by opened_at, ties by id (ids grow with creation). */
 const compareOpened = (a: PositionBasis, b: PositionBasis) => a.openedAtMs - b.openedAtMs || compareText(a.id, b.id);
@@ -145,14 +145,20 @@ export function createBook(state: EngineState, config: BookConfig) {
    */
   function withViews(account: AccountState) {
     if (!lagged) delete account.trailing;
-    else
-      account.trailing ??= {
-        figures: accountFigures(account),
-        positions: Object.fromEntries(filledHedges(account).map((hedge) => [hedge.id, positionBasis(hedge)])),
-        pending: [],
-      };
+    else account.trailing ??= recordViews(account);
     return account;
   }
+
+  /** The views as the records stand now. */
+  const recordViews = (account: AccountState): TrailingViews => ({
+    figures: accountFigures(account),
+    positions: Object.fromEntries(
+      activeHedges(account)
+        .filter((hedge) => hedge.status === 'filled')
+        .map((hedge) => [hedge.id, positionBasis(hedge)]),
+    ),
+    pending: [],
+  });
 
   /** Margin and notional of the open and pending hedges plus what pending adds reserved, to the cent. */
   function accountFigures(account: AccountState) {
@@ -173,8 +179,6 @@ export function createBook(state: EngineState, config: BookConfig) {
     };
   }
 
-  const filledHedges = (account: AccountState) => activeHedges(account).filter((hedge) => hedge.status === 'filled');
-
   /** For views that trail the records; nothing without a lag. */
   function noteViewChange(account: AccountState, atMs: number, hedge?: HedgeState) {
     if (!account.trailing) return;
@@ -184,8 +188,7 @@ export function createBook(state: EngineState, config: BookConfig) {
 
   /** The positions and figures the views show at `nowMs`: the records', or as they stood a lag before. */
   function shownBook(account: AccountState, nowMs: number) {
-    const views = account.trailing;
-    if (!views) return { asOfMs: nowMs, figures: accountFigures(account), positions: filledHedges(account) };
+    const views = account.trailing ?? recordViews(account);
     const asOfMs = nowMs - config.viewLagMs;
     foldChanges(views, asOfMs);
     const key = (hedge: PositionBasis) => activeHedgeKey(hedge.market, hedge.side);
@@ -447,25 +450,8 @@ export function createBook(state: EngineState, config: BookConfig) {
     const exitPrice = realize(account, hedge, hedge.notionalUsd, hedge.marginUsdc, fee, timeMs);
     Object.assign(hedge, { accruedCarryUsdc: 0, status: 'closed', closedAtMs: timeMs, closeReason: reason });
     release(account, hedge);
-    const record = {
-      hedge_id: hedge.id,
-      market: hedge.market,
-      side: hedge.side,
-      notional_usd: roundMoney(hedge.notionalUsd),
-      tenor_days: hedge.tenorDays,
-      ...(hedge.clientReference !== undefined && { client_reference: hedge.clientReference }),
-      opened_at: toIso(hedge.openedAtMs),
-      closed_at: toIso(timeMs),
-      close_reason: reason,
-      entry_price: hedge.entryPrice!,
-      exit_price: exitPrice,
-      gross_pnl_usd: hedge.realizedGrossUsd,
-      carry_usdc: hedge.realizedCarryUsdc,
-      fees_usdc: hedge.feesPaidUsdc,
-      net_pnl_usd: roundMoney(hedge.realizedGrossUsd - hedge.realizedCarryUsdc - hedge.feesPaidUsdc),
-    };
     // Closes come in time order, so this is nearly always the end; fixtures in the past land by search.
-    insertSorted(account.history, record, compareHistoryRecords);
+    insertSorted(account.history, historyRecord(hedge, exitPrice), compareHistoryRecords);
   }
 
   function release(account: AccountState, hedge: HedgeState) {

@@ -1,7 +1,7 @@
 // One engine's requests at a given sandbox time, shorter: a GET's data (a hedge's by its id), a POST, an open (with an
 // Idempotency-Key when given one), and an add, reduce or close of one USDTNGN side (a close has no notional).
 // Given options rather than an engine, a new engine of makeEngine()'s.
-import type { EngineOptions } from '../../src/sandbox/engine.js';
+import type { EngineOptions } from '../../src/sandbox/engine-state.js';
 import { HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
 import { call, makeEngine, openBody, openFilled, T0, type CallOptions } from '../support/engine.js';
 

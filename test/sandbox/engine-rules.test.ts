@@ -1,5 +1,4 @@
-import { createEngineState } from '../../src/sandbox/engine.js';
-import { compareEvents } from '../../src/sandbox/engine-state.js';
+import { compareEvents, createEngineState } from '../../src/sandbox/engine-state.js';
 import { growHedges } from './growth.js';
 import { HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
 import { INVALID_JSON } from '../../src/sandbox/http/validation.js';

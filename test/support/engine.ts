@@ -1,6 +1,6 @@
 // Calls the engine the way the server does, with an explicit sandbox time, so engine tests read
 // like HTTP exchanges without any socket or clock.
-import type { EngineOptions } from '../../src/sandbox/engine.js';
+import type { EngineOptions } from '../../src/sandbox/engine-state.js';
 import { HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
 import type { Envelope, EngineResponse } from '../../src/sandbox/http/envelope.js';
 

@@ -3,8 +3,7 @@
 // this one class.
 
 import { type Book, createBook } from '../book.js';
-import { createEngineState, type EngineOptions } from '../engine.js';
-import type { AccountState } from '../engine-state.js';
+import { type AccountState, createEngineState, type EngineOptions } from '../engine-state.js';
 import { parseDialect, wireDialect } from '../dialects.js';
 import { DAY_MS, MARKET_MODEL } from '../market-model.js';
 import { ApiError, type Answer, type EngineRequest, errorResponse, validationError } from './envelope.js';

@@ -1,6 +1,6 @@
 // The twelve endpoints: each reads and checks its input, asks the book to act, renders the result.
 
-import { type Book, toIso } from '../book.js';
+import type { Book } from '../book.js';
 import { type WireDialect, keptReference, renderPrices, wireRecord } from '../dialects.js';
 import {
   type AccountState,
@@ -9,6 +9,7 @@ import {
   type HistoryRecord,
   compareHistoryRecords,
   partitionPoint,
+  toIso,
 } from '../engine-state.js';
 import { ApiError, type Answer, type EngineRequest, notFoundError, succeeded, validationError } from './envelope.js';
 import {

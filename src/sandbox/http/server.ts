@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 
 import { createClock } from '../clock.js';
-import { DEFAULT_SEED, type EngineOptions, createEngineState } from '../engine.js';
+import { DEFAULT_SEED, type EngineOptions, createEngineState } from '../engine-state.js';
 import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
 import { faultInjector, type FaultSettings } from './faults.js';
 import { withHostileText } from './hostile-text.js';
