@@ -3,6 +3,7 @@
 import {
   type AccountState,
   type ChangeAction,
+  type EngineOptions,
   type CloseReason,
   type EngineState,
   type EventKind,
@@ -21,6 +22,7 @@ import {
   toIso,
 } from './engine-state.js';
 import {
+  DAY_MS,
   MARKET_MODEL,
   type MarketDefinition,
   type Side,
@@ -36,11 +38,6 @@ import {
   seedHash,
 } from './market-model.js';
 import { nextRandom } from './prng.js';
-
-type BookConfig = Record<
-  'fillDelayMs' | 'failRate' | 'exposureCapUsd' | 'dayMs' | 'settlementDelayMs' | 'viewLagMs' | 'recordLagMs',
-  number
-> & { markets: readonly MarketDefinition[] };
 
 export type OpenRequest = Pick<HedgeState, 'market' | 'side' | 'notionalUsd' | 'tenorDays' | 'clientReference'>;
 
@@ -91,9 +88,29 @@ function appendChange(views: TrailingViews, change: ViewChange, lagMs: number) {
 
 export type Book = ReturnType<typeof createBook>;
 
-export function createBook(state: EngineState, config: BookConfig) {
+const DEFAULT_FILL_DELAY_MS = 2000;
+
+/** The book of an engine's state, under its options; `listed`: the dialect's markets. */
+export function createBook(state: EngineState, options: EngineOptions, listed: readonly MarketDefinition[]) {
+  const extra = (options.extraMarkets ?? []).map((market) => ({
+    ...market,
+    backgroundOpenInterestUsd: { buy: 0, sell: 0 },
+  }));
+  const config = {
+    fillDelayMs: options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS,
+    failRate: options.failRate ?? 0,
+    exposureCapUsd: options.exposureCapUsd ?? MARKET_MODEL.defaultExposureCapUsd,
+    dayMs: durationOption('dayMs', options.dayMs, DAY_MS, 1),
+    settlementDelayMs: durationOption('settlementDelayMs', options.settlementDelayMs),
+    viewLagMs: durationOption('viewLagMs', options.viewLagMs),
+    recordLagMs: durationOption('recordLagMs', options.recordLagMs),
+  };
+  // Copies: a test or a fault may change an account's market, never the model every engine starts from.
+  const markets = [...listed.filter(({ market }) => !extra.some((e) => e.market === market)), ...extra].map(
+    (definition) => ({ ...definition }),
+  );
   const priceSeed = seedHash(state.seed);
-  const marketsByName = new Map(config.markets.map((definition) => [definition.market, definition]));
+  const marketsByName = new Map(markets.map((definition) => [definition.market, definition]));
   // A state saved in another order (a heap) is put in order once.
   state.events.sort(compareEvents);
   const lagged = config.viewLagMs > 0;
@@ -283,20 +300,32 @@ export function createBook(state: EngineState, config: BookConfig) {
   }
 
   /**
-   * Bench and test fixtures: a past hedge goes through the live arithmetic, so its record and balance agree. It ends
-   * failed, settled, or closed early at the time given.
+   * Bench and test fixtures: `count` past hedges, newest first, one hour apart, each through the live arithmetic so
+   * its record and the balance agree; `closed`: two of three settled, the third closed early at half its tenor.
    */
-  function recordPastHedge(
-    account: AccountState,
-    request: OpenRequest,
-    openedAtMs: number,
-    outcome: 'failed' | 'settled' | number,
-  ) {
-    const hedge = createHedge(account, request, openedAtMs, outcome === 'failed');
-    resolveOpen(account, hedge, openedAtMs + config.fillDelayMs);
-    if (typeof outcome === 'number') closeAt(account, hedge, 'closed', outcome);
-    // A 'settled' hedge's maturity is already due: the next processDueEvents settles it.
-    return hedge;
+  function seedPastHedges(account: AccountState, count: number, status: 'closed' | 'failed', nowMs: number) {
+    const { market } = markets.find((definition) => definition.status === 'open') ?? markets[0];
+    const ids = Array.from({ length: count }, (_, index) => {
+      const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
+      const endMs = nowMs - (index + 1) * 3_600_000;
+      const settled = status === 'closed' && index % 3 !== 2;
+      const request = {
+        market,
+        side: index % 2 === 0 ? ('buy' as const) : ('sell' as const),
+        notionalUsd: 10_000 * (1 + Math.floor(random() * 25)),
+        tenorDays,
+        clientReference: `seed-${index + 1}`,
+      };
+      const openedAtMs = endMs - (tenorDays * config.dayMs) / (settled ? 1 : 2);
+      const hedge = createHedge(account, request, openedAtMs, status === 'failed');
+      resolveOpen(account, hedge, openedAtMs + config.fillDelayMs);
+      if (status === 'closed' && !settled) closeAt(account, hedge, 'closed', endMs);
+      // A settled hedge's maturity is already due: processDueEvents below settles it.
+      return hedge.id;
+    });
+    processDueEvents(nowMs);
+    noteViewChange(account, nowMs);
+    return ids;
   }
 
   function createHedge(
@@ -483,7 +512,7 @@ export function createBook(state: EngineState, config: BookConfig) {
   Object.values(state.accounts).forEach(withViews);
   return {
     config,
-    markets: config.markets,
+    markets,
     findMarket,
     midPrice,
     quote,
@@ -502,8 +531,15 @@ export function createBook(state: EngineState, config: BookConfig) {
     random,
     processDueEvents,
     submitOpen,
-    recordPastHedge,
+    seedPastHedges,
     submitChange,
     accruedCarryAt,
   };
+}
+
+function durationOption(name: string, value: number | undefined, fallback = 0, min = 0) {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < min)
+    throw new Error(`sandbox option ${name} must be a number of ms, at least ${min}; got ${String(value)}`);
+  return value;
 }

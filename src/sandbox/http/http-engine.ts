@@ -5,7 +5,7 @@
 import { createBook } from '../book.js';
 import { type AccountState, createEngineState, type EngineOptions } from '../engine-state.js';
 import { parseDialect, wireDialect } from '../dialects.js';
-import { DAY_MS, MARKET_MODEL } from '../market-model.js';
+import { DAY_MS } from '../market-model.js';
 import { ApiError, type Answer, type EngineRequest, errorResponse, validationError } from './envelope.js';
 import { isWrite, matchRoute } from './routes.js';
 
@@ -14,7 +14,6 @@ const LIVE_KEY = /^[a-z]{2,8}_live_[A-Za-z0-9]{16,64}$/;
 /** Like common payment APIs: a key can be replayed for a day, then it may be reused freely. */
 const IDEMPOTENCY_TTL_MS = DAY_MS;
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-const DEFAULT_FILL_DELAY_MS = 2000;
 const EXPIRY_COMPACTION_MIN = 1024;
 
 export interface IdempotencyLease {
@@ -53,24 +52,7 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
     if (!TEST_KEY.test(key)) throw new Error('sandbox API keys must be test keys like hpk_test_<16-64 alphanumerics>');
     accountIdsByKey.set(key, options.knownAccountIds?.[key] ?? accountIdFor(key));
   }
-  const extra = (options.extraMarkets ?? []).map((market) => ({
-    ...market,
-    backgroundOpenInterestUsd: { buy: 0, sell: 0 },
-  }));
-  const fillDelayMs = options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS;
-  const book = createBook(state, {
-    fillDelayMs,
-    failRate: options.failRate ?? 0,
-    exposureCapUsd: options.exposureCapUsd ?? MARKET_MODEL.defaultExposureCapUsd,
-    // Copies: a test or a fault may change an account's market, never the model every engine starts from.
-    markets: [...wire.markets.filter(({ market }) => !extra.some((e) => e.market === market)), ...extra].map(
-      (definition) => ({ ...definition }),
-    ),
-    dayMs: durationOption('dayMs', options.dayMs, DAY_MS, 1),
-    settlementDelayMs: durationOption('settlementDelayMs', options.settlementDelayMs),
-    viewLagMs: durationOption('viewLagMs', options.viewLagMs),
-    recordLagMs: durationOption('recordLagMs', options.recordLagMs),
-  });
+  const book = createBook(state, options, wire.markets);
 
   /**
    * One request: its endpoint, who sends it, within its rate, at its time. A write honours Idempotency-Key: its
@@ -169,29 +151,11 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
     return now;
   }
 
-  /** Test and bench helper: `count` past hedges, newest first, one hour apart. */
+  /** Test and bench helper: `count` past hedges of the key's account (book.seedPastHedges). */
   function seedHedges(apiKey: string, count: number, status: 'closed' | 'failed', nowMs: number) {
-    const principal = authenticate(`Bearer ${apiKey}`);
+    const { accountId } = authenticate(`Bearer ${apiKey}`);
     const now = advanceTo(nowMs);
-    const account = accountOf(principal.accountId);
-    const { market } = book.markets.find((definition) => definition.status === 'open') ?? book.markets[0];
-    const ids = Array.from({ length: count }, (_, index) => {
-      const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
-      const endMs = now - (index + 1) * 3_600_000;
-      const settled = status === 'closed' && index % 3 !== 2;
-      const request = {
-        market,
-        side: index % 2 === 0 ? ('buy' as const) : ('sell' as const),
-        notionalUsd: 10_000 * (1 + Math.floor(book.random() * 25)),
-        tenorDays,
-        clientReference: `seed-${index + 1}`,
-      };
-      const openedAtMs = endMs - (tenorDays * book.config.dayMs) / (settled ? 1 : 2);
-      const outcome = status === 'failed' ? 'failed' : settled ? 'settled' : endMs;
-      return book.recordPastHedge(account, request, openedAtMs, outcome).id;
-    });
-    book.processDueEvents(now);
-    book.noteViewChange(account, now);
+    const ids = book.seedPastHedges(accountOf(accountId), count, status, now);
     engine.revision++;
     return ids;
   }
@@ -258,7 +222,7 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
   const engine = {
     state,
     dialect: state.dialect,
-    fillDelayMs,
+    fillDelayMs: book.config.fillDelayMs,
     wire,
     book,
     /** Counts the changes of state since the last save (its host sets it back to 0 when it saves). */
@@ -270,13 +234,6 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
     seedHedges,
   };
   return engine;
-}
-
-function durationOption(name: string, value: number | undefined, fallback = 0, min = 0) {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < min)
-    throw new Error(`sandbox option ${name} must be a number of ms, at least ${min}; got ${String(value)}`);
-  return value;
 }
 
 function idempotencyScope(accountId: string, key: string) {
