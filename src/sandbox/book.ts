@@ -12,7 +12,6 @@ import {
   POSITION_BASIS,
   type PositionBasis,
   type TrailingViews,
-  type ViewChange,
   activeHedgeKey,
   compareEvents,
   compareHistoryRecords,
@@ -66,7 +65,7 @@ function positionBasis(hedge: HedgeState) {
 /** Shows every change made at or before `cutoffMs` (the views then stand as the records did at that time). */
 function foldChanges(views: TrailingViews, cutoffMs: number) {
   const { pending } = views;
-  // Kept in time order (appendChange): the changes due are a prefix.
+  // Kept in time order (noteViewChange): the changes due are a prefix.
   const due = partitionPoint(pending.length, (index) => pending[index].atMs <= cutoffMs);
   for (const change of pending.splice(0, due)) {
     views.figures = change.figures;
@@ -74,16 +73,6 @@ function foldChanges(views: TrailingViews, cutoffMs: number) {
     if (change.position === null) delete views.positions[change.hedgeId];
     else views.positions[change.hedgeId] = change.position;
   }
-}
-
-/**
- * Appends a change, first folding in those already a lag old (so an account that is written and never read keeps a
- * lag's worth, not its whole past).
- */
-function appendChange(views: TrailingViews, change: ViewChange, lagMs: number) {
-  foldChanges(views, change.atMs - lagMs);
-  const last = views.pending.at(-1);
-  views.pending.push(last !== undefined && change.atMs < last.atMs ? { ...change, atMs: last.atMs } : change);
 }
 
 export type Book = ReturnType<typeof createBook>;
@@ -198,9 +187,14 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
 
   /** For views that trail the records; nothing without a lag. */
   function noteViewChange(account: AccountState, atMs: number, hedge?: HedgeState) {
-    if (!account.trailing) return;
+    const views = account.trailing;
+    if (!views) return;
+    // Those already a lag old are folded in first: an account written and never read keeps a lag's worth of changes.
+    foldChanges(views, atMs - config.viewLagMs);
     const line = hedge && { hedgeId: hedge.id, position: hedge.status === 'filled' ? positionBasis(hedge) : null };
-    appendChange(account.trailing, { atMs, figures: accountFigures(account), ...line }, config.viewLagMs);
+    // Kept in time order.
+    const last = views.pending.at(-1)?.atMs ?? atMs;
+    views.pending.push({ atMs: Math.max(atMs, last), figures: accountFigures(account), ...line });
   }
 
   /** The positions and figures the views show at `nowMs`: the records', or as they stood a lag before. */
@@ -528,7 +522,6 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
     /** Whether reads of the records show the hedge at `nowMs`: with a record lag, only once its open is that old. */
     recordShown: (hedge: HedgeState, nowMs: number) => hedge.openedAtMs <= nowMs - config.recordLagMs,
     exposureLeftUsd: (openExposureUsd: number) => roundMoney(Math.max(0, config.exposureCapUsd - openExposureUsd)),
-    random,
     processDueEvents,
     submitOpen,
     seedPastHedges,
