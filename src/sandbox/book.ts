@@ -3,6 +3,7 @@
 import {
   type AccountState,
   type ChangeAction,
+  type EngineOptions,
   type CloseReason,
   type EngineState,
   type EventKind,
@@ -11,14 +12,16 @@ import {
   POSITION_BASIS,
   type PositionBasis,
   type TrailingViews,
-  type ViewChange,
   activeHedgeKey,
   compareEvents,
   compareHistoryRecords,
   compareText,
+  historyRecord,
   partitionPoint,
+  toIso,
 } from './engine-state.js';
 import {
+  DAY_MS,
   MARKET_MODEL,
   type MarketDefinition,
   type Side,
@@ -35,16 +38,9 @@ import {
 } from './market-model.js';
 import { nextRandom } from './prng.js';
 
-type BookConfig = Record<
-  'fillDelayMs' | 'failRate' | 'exposureCapUsd' | 'dayMs' | 'settlementDelayMs' | 'viewLagMs' | 'recordLagMs',
-  number
-> & { markets: readonly MarketDefinition[] };
-
 export type OpenRequest = Pick<HedgeState, 'market' | 'side' | 'notionalUsd' | 'tenorDays' | 'clientReference'>;
 
 const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
-
-export const toIso = (timeMs: number) => new Date(timeMs).toISOString();
 
 /** The list order of hedges, oldest first: by opened_at, ties by id (ids grow with creation). */
 const compareOpened = (a: PositionBasis, b: PositionBasis) => a.openedAtMs - b.openedAtMs || compareText(a.id, b.id);
@@ -69,7 +65,7 @@ function positionBasis(hedge: HedgeState) {
 /** Shows every change made at or before `cutoffMs` (the views then stand as the records did at that time). */
 function foldChanges(views: TrailingViews, cutoffMs: number) {
   const { pending } = views;
-  // Kept in time order (appendChange): the changes due are a prefix.
+  // Kept in time order (noteViewChange): the changes due are a prefix.
   const due = partitionPoint(pending.length, (index) => pending[index].atMs <= cutoffMs);
   for (const change of pending.splice(0, due)) {
     views.figures = change.figures;
@@ -79,21 +75,31 @@ function foldChanges(views: TrailingViews, cutoffMs: number) {
   }
 }
 
-/**
- * Appends a change, first folding in those already a lag old (so an account that is written and never read keeps a
- * lag's worth, not its whole past).
- */
-function appendChange(views: TrailingViews, change: ViewChange, lagMs: number) {
-  foldChanges(views, change.atMs - lagMs);
-  const last = views.pending.at(-1);
-  views.pending.push(last !== undefined && change.atMs < last.atMs ? { ...change, atMs: last.atMs } : change);
-}
-
 export type Book = ReturnType<typeof createBook>;
 
-export function createBook(state: EngineState, config: BookConfig) {
+const DEFAULT_FILL_DELAY_MS = 2000;
+
+/** The book of an engine's state, under its options; `listed`: the dialect's markets. */
+export function createBook(state: EngineState, options: EngineOptions, listed: readonly MarketDefinition[]) {
+  const extra = (options.extraMarkets ?? []).map((market) => ({
+    ...market,
+    backgroundOpenInterestUsd: { buy: 0, sell: 0 },
+  }));
+  const config = {
+    fillDelayMs: options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS,
+    failRate: options.failRate ?? 0,
+    exposureCapUsd: options.exposureCapUsd ?? MARKET_MODEL.defaultExposureCapUsd,
+    dayMs: durationOption('dayMs', options.dayMs, DAY_MS, 1),
+    settlementDelayMs: durationOption('settlementDelayMs', options.settlementDelayMs),
+    viewLagMs: durationOption('viewLagMs', options.viewLagMs),
+    recordLagMs: durationOption('recordLagMs', options.recordLagMs),
+  };
+  // Copies: a test or a fault may change an account's market, never the model every engine starts from.
+  const markets = [...listed.filter(({ market }) => !extra.some((e) => e.market === market)), ...extra].map(
+    (definition) => ({ ...definition }),
+  );
   const priceSeed = seedHash(state.seed);
-  const marketsByName = new Map(config.markets.map((definition) => [definition.market, definition]));
+  const marketsByName = new Map(markets.map((definition) => [definition.market, definition]));
   // A state saved in another order (a heap) is put in order once.
   state.events.sort(compareEvents);
   const lagged = config.viewLagMs > 0;
@@ -145,14 +151,20 @@ export function createBook(state: EngineState, config: BookConfig) {
    */
   function withViews(account: AccountState) {
     if (!lagged) delete account.trailing;
-    else
-      account.trailing ??= {
-        figures: accountFigures(account),
-        positions: Object.fromEntries(filledHedges(account).map((hedge) => [hedge.id, positionBasis(hedge)])),
-        pending: [],
-      };
+    else account.trailing ??= recordViews(account);
     return account;
   }
+
+  /** The views as the records stand now. */
+  const recordViews = (account: AccountState): TrailingViews => ({
+    figures: accountFigures(account),
+    positions: Object.fromEntries(
+      activeHedges(account)
+        .filter((hedge) => hedge.status === 'filled')
+        .map((hedge) => [hedge.id, positionBasis(hedge)]),
+    ),
+    pending: [],
+  });
 
   /** Margin and notional of the open and pending hedges plus what pending adds reserved, to the cent. */
   function accountFigures(account: AccountState) {
@@ -173,19 +185,21 @@ export function createBook(state: EngineState, config: BookConfig) {
     };
   }
 
-  const filledHedges = (account: AccountState) => activeHedges(account).filter((hedge) => hedge.status === 'filled');
-
   /** For views that trail the records; nothing without a lag. */
   function noteViewChange(account: AccountState, atMs: number, hedge?: HedgeState) {
-    if (!account.trailing) return;
+    const views = account.trailing;
+    if (!views) return;
+    // Those already a lag old are folded in first: an account written and never read keeps a lag's worth of changes.
+    foldChanges(views, atMs - config.viewLagMs);
     const line = hedge && { hedgeId: hedge.id, position: hedge.status === 'filled' ? positionBasis(hedge) : null };
-    appendChange(account.trailing, { atMs, figures: accountFigures(account), ...line }, config.viewLagMs);
+    // Kept in time order.
+    const last = views.pending.at(-1)?.atMs ?? atMs;
+    views.pending.push({ atMs: Math.max(atMs, last), figures: accountFigures(account), ...line });
   }
 
   /** The positions and figures the views show at `nowMs`: the records', or as they stood a lag before. */
   function shownBook(account: AccountState, nowMs: number) {
-    const views = account.trailing;
-    if (!views) return { asOfMs: nowMs, figures: accountFigures(account), positions: filledHedges(account) };
+    const views = account.trailing ?? recordViews(account);
     const asOfMs = nowMs - config.viewLagMs;
     foldChanges(views, asOfMs);
     const key = (hedge: PositionBasis) => activeHedgeKey(hedge.market, hedge.side);
@@ -280,20 +294,32 @@ export function createBook(state: EngineState, config: BookConfig) {
   }
 
   /**
-   * Bench and test fixtures: a past hedge goes through the live arithmetic, so its record and balance agree. It ends
-   * failed, settled, or closed early at the time given.
+   * Bench and test fixtures: `count` past hedges, newest first, one hour apart, each through the live arithmetic so
+   * its record and the balance agree; `closed`: two of three settled, the third closed early at half its tenor.
    */
-  function recordPastHedge(
-    account: AccountState,
-    request: OpenRequest,
-    openedAtMs: number,
-    outcome: 'failed' | 'settled' | number,
-  ) {
-    const hedge = createHedge(account, request, openedAtMs, outcome === 'failed');
-    resolveOpen(account, hedge, openedAtMs + config.fillDelayMs);
-    if (typeof outcome === 'number') closeAt(account, hedge, 'closed', outcome);
-    // A 'settled' hedge's maturity is already due: the next processDueEvents settles it.
-    return hedge;
+  function seedPastHedges(account: AccountState, count: number, status: 'closed' | 'failed', nowMs: number) {
+    const { market } = markets.find((definition) => definition.status === 'open') ?? markets[0];
+    const ids = Array.from({ length: count }, (_, index) => {
+      const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
+      const endMs = nowMs - (index + 1) * 3_600_000;
+      const settled = status === 'closed' && index % 3 !== 2;
+      const request = {
+        market,
+        side: index % 2 === 0 ? ('buy' as const) : ('sell' as const),
+        notionalUsd: 10_000 * (1 + Math.floor(random() * 25)),
+        tenorDays,
+        clientReference: `seed-${index + 1}`,
+      };
+      const openedAtMs = endMs - (tenorDays * config.dayMs) / (settled ? 1 : 2);
+      const hedge = createHedge(account, request, openedAtMs, status === 'failed');
+      resolveOpen(account, hedge, openedAtMs + config.fillDelayMs);
+      if (status === 'closed' && !settled) closeAt(account, hedge, 'closed', endMs);
+      // A settled hedge's maturity is already due: processDueEvents below settles it.
+      return hedge.id;
+    });
+    processDueEvents(nowMs);
+    noteViewChange(account, nowMs);
+    return ids;
   }
 
   function createHedge(
@@ -447,25 +473,8 @@ export function createBook(state: EngineState, config: BookConfig) {
     const exitPrice = realize(account, hedge, hedge.notionalUsd, hedge.marginUsdc, fee, timeMs);
     Object.assign(hedge, { accruedCarryUsdc: 0, status: 'closed', closedAtMs: timeMs, closeReason: reason });
     release(account, hedge);
-    const record = {
-      hedge_id: hedge.id,
-      market: hedge.market,
-      side: hedge.side,
-      notional_usd: roundMoney(hedge.notionalUsd),
-      tenor_days: hedge.tenorDays,
-      ...(hedge.clientReference !== undefined && { client_reference: hedge.clientReference }),
-      opened_at: toIso(hedge.openedAtMs),
-      closed_at: toIso(timeMs),
-      close_reason: reason,
-      entry_price: hedge.entryPrice!,
-      exit_price: exitPrice,
-      gross_pnl_usd: hedge.realizedGrossUsd,
-      carry_usdc: hedge.realizedCarryUsdc,
-      fees_usdc: hedge.feesPaidUsdc,
-      net_pnl_usd: roundMoney(hedge.realizedGrossUsd - hedge.realizedCarryUsdc - hedge.feesPaidUsdc),
-    };
     // Closes come in time order, so this is nearly always the end; fixtures in the past land by search.
-    insertSorted(account.history, record, compareHistoryRecords);
+    insertSorted(account.history, historyRecord(hedge, exitPrice), compareHistoryRecords);
   }
 
   function release(account: AccountState, hedge: HedgeState) {
@@ -497,7 +506,7 @@ export function createBook(state: EngineState, config: BookConfig) {
   Object.values(state.accounts).forEach(withViews);
   return {
     config,
-    markets: config.markets,
+    markets,
     findMarket,
     midPrice,
     quote,
@@ -513,11 +522,17 @@ export function createBook(state: EngineState, config: BookConfig) {
     /** Whether reads of the records show the hedge at `nowMs`: with a record lag, only once its open is that old. */
     recordShown: (hedge: HedgeState, nowMs: number) => hedge.openedAtMs <= nowMs - config.recordLagMs,
     exposureLeftUsd: (openExposureUsd: number) => roundMoney(Math.max(0, config.exposureCapUsd - openExposureUsd)),
-    random,
     processDueEvents,
     submitOpen,
-    recordPastHedge,
+    seedPastHedges,
     submitChange,
     accruedCarryAt,
   };
+}
+
+function durationOption(name: string, value: number | undefined, fallback = 0, min = 0) {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < min)
+    throw new Error(`sandbox option ${name} must be a number of ms, at least ${min}; got ${String(value)}`);
+  return value;
 }

@@ -1,5 +1,9 @@
-import type { SandboxDialect } from './dialect-names.js';
-import type { Side, SideAmounts } from './market-model.js';
+// The sandbox engine's state and options: one JSON document the book (book.ts) acts on, saved whole (the HTTP layer,
+// http/, answers requests with them).
+
+import { DEFAULT_DIALECT, type SandboxDialect } from './dialect-names.js';
+import { type MarketDefinition, roundMoney, type Side, type SideAmounts } from './market-model.js';
+import { hashString } from './prng.js';
 
 /** The spec's five statuses of a hedge. */
 export const HEDGE_STATUSES = ['submitting', 'submitted', 'filled', 'failed', 'closed'] as const;
@@ -51,23 +55,29 @@ export interface HedgeState {
   pendingChange?: PendingChange;
 }
 
-export interface HistoryRecord {
-  hedge_id: string;
-  market: string;
-  side: Side;
-  notional_usd: number;
-  tenor_days: number;
-  client_reference?: string;
-  opened_at: string;
-  closed_at: string;
-  close_reason: CloseReason;
-  entry_price: number;
-  exit_price: number;
-  gross_pnl_usd: number;
-  carry_usdc: number;
-  fees_usdc: number;
-  net_pnl_usd: number;
+export const toIso = (timeMs: number) => new Date(timeMs).toISOString();
+
+/** The history record of a hedge just closed: its whole life's realized P&L. */
+export function historyRecord(hedge: HedgeState, exitPrice: number) {
+  return {
+    hedge_id: hedge.id,
+    market: hedge.market,
+    side: hedge.side,
+    notional_usd: roundMoney(hedge.notionalUsd),
+    tenor_days: hedge.tenorDays,
+    ...(hedge.clientReference !== undefined && { client_reference: hedge.clientReference }),
+    opened_at: toIso(hedge.openedAtMs),
+    closed_at: toIso(hedge.closedAtMs!),
+    close_reason: hedge.closeReason!,
+    entry_price: hedge.entryPrice!,
+    exit_price: exitPrice,
+    gross_pnl_usd: hedge.realizedGrossUsd,
+    carry_usdc: hedge.realizedCarryUsdc,
+    fees_usdc: hedge.feesPaidUsdc,
+    net_pnl_usd: roundMoney(hedge.realizedGrossUsd - hedge.realizedCarryUsdc - hedge.feesPaidUsdc),
+  };
 }
+export type HistoryRecord = ReturnType<typeof historyRecord>;
 
 export interface AccountState {
   id: string;
@@ -133,20 +143,53 @@ interface IdempotencyRecord {
   bodyJson: string;
 }
 
-export interface EngineState {
-  version: 1;
-  seed: string;
-  prngState: number;
-  idState: number;
-  sequence: number;
-  /** Wire dialect the sandbox speaks; a state keeps it, as hedges opened under one may not suit another. */
-  dialect: SandboxDialect;
-  nowMs: number;
-  accounts: Record<string, AccountState>;
-  openInterestUsd: Record<string, SideAmounts>;
-  events: ScheduledEvent[];
-  idempotency: Record<string, IdempotencyRecord>;
+export interface EngineOptions {
+  apiKeys: readonly string[];
+  /**
+   * Account ids already worked out for some of apiKeys (accountIdFor's result): the demo's one built-in key has a
+   * constant id, so a `--demo` command never loads node:crypto to hash it.
+   */
+  knownAccountIds?: Readonly<Record<string, string>>;
+  seed?: string | number;
+  fillDelayMs?: number;
+  failRate?: number;
+  exposureCapUsd?: number;
+  /** Markets listed besides (or instead of) the dialect's, none of their open interest held elsewhere. */
+  extraMarkets?: readonly Omit<MarketDefinition, 'backgroundOpenInterestUsd'>[];
+  rateLimit?: number;
+  dialect?: SandboxDialect;
+  severalPerSide?: boolean;
+  viewLagMs?: number;
+  recordLagMs?: number;
+  settlementDelayMs?: number;
+  dayMs?: number;
 }
+
+export const DEFAULT_SEED = 'hedge-sandbox';
+
+/** The engine's state: one JSON document the book (book.ts) acts on, saved whole. */
+export function createEngineState(
+  seed: string | number = DEFAULT_SEED,
+  /** Wire dialect the sandbox speaks; a state keeps it, as hedges opened under one may not suit another. */
+  dialect: SandboxDialect = DEFAULT_DIALECT,
+  idSeed = hashString(`ids:${seed}`),
+) {
+  return {
+    version: 1 as const,
+    seed: String(seed),
+    prngState: hashString(`prng:${seed}`),
+    idState: idSeed >>> 0,
+    sequence: 0,
+    dialect,
+    nowMs: 0,
+    accounts: {} as Record<string, AccountState>,
+    openInterestUsd: {} as Record<string, SideAmounts>,
+    events: [] as ScheduledEvent[],
+    idempotency: {} as Record<string, IdempotencyRecord>,
+  };
+}
+
+export type EngineState = ReturnType<typeof createEngineState>;
 
 export function activeHedgeKey(market: string, side: Side) {
   return `${market}:${side}`;

@@ -1,8 +1,8 @@
 // Wire shapes of the resources (spec section 2 and src/platform/api/wire-contract.md).
 
-import { type Book, type OpenRequest, toIso } from './book.js';
+import type { Book, OpenRequest } from './book.js';
 import type { WireDialect } from './dialects.js';
-import type { AccountState, HedgeState, PositionBasis } from './engine-state.js';
+import { type AccountState, type HedgeState, type PositionBasis, toIso } from './engine-state.js';
 import {
   type MarketDefinition,
   dailyCarryRatePct,

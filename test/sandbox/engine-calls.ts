@@ -1,12 +1,12 @@
 // One engine's requests at a given sandbox time, shorter: a GET's data (a hedge's by its id), a POST, an open (with an
 // Idempotency-Key when given one), and an add, reduce or close of one USDTNGN side (a close has no notional).
 // Given options rather than an engine, a new engine of makeEngine()'s.
-import type { EngineOptions } from '../../src/sandbox/engine.js';
-import { HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
+import type { EngineOptions } from '../../src/sandbox/engine-state.js';
+import type { HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
 import { call, makeEngine, openBody, openFilled, T0, type CallOptions } from '../support/engine.js';
 
 export function on(from: HttpSandboxEngine | Partial<EngineOptions> = {}) {
-  const engine = from instanceof HttpSandboxEngine ? from : makeEngine(from);
+  const engine = 'handle' in from ? from : makeEngine(from);
   const post = (t: number, path: string, body: unknown, options: CallOptions = {}) =>
     call(engine, t, 'POST', path, { body, ...options });
   return {

@@ -1,7 +1,6 @@
-import { createEngineState } from '../../src/sandbox/engine.js';
-import { compareEvents } from '../../src/sandbox/engine-state.js';
+import { compareEvents, createEngineState } from '../../src/sandbox/engine-state.js';
 import { growHedges } from './growth.js';
-import { HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
+import { createHttpEngine, type HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
 import { INVALID_JSON } from '../../src/sandbox/http/validation.js';
 import { MARKET_MODEL, grossPnlUsd, midPrice, priceImpactUsd, seedHash } from '../../src/sandbox/market-model.js';
 import { createClock } from '../../src/sandbox/clock.js';
@@ -296,7 +295,7 @@ const USDTNGN = MARKET_MODEL.markets[0];
 const round2 = (value: number) => Math.round(value * 100) / 100;
 /** An engine on the engine's state as saved to JSON and read back. */
 const reload = (engine: HttpSandboxEngine) =>
-  new HttpSandboxEngine({ apiKeys: [KEY_A], fillDelayMs: 1000 }, JSON.parse(JSON.stringify(engine.state)));
+  createHttpEngine({ apiKeys: [KEY_A], fillDelayMs: 1000 }, JSON.parse(JSON.stringify(engine.state)));
 
 it('engine: hedge state machine: opens as submitted with hashes, units and maturity, reserving margin and fee; submitted → filled after the fill delay, with fill hash and a struck rate near the quote; filled → closed at maturity: settles against the reference rate and credits the balance; settles the same lazily from a state reloaded before the fill, hours later; refuses a state of another version', () => {
   const { engine, get, open, quoteFor, hedgeAt } = on({ seed: 'settle' });
@@ -387,7 +386,7 @@ it('engine: hedge state machine: opens as submitted with hashes, units and matur
   });
   expect(reloaded.get(later, '/hedges/history')).toEqual([record]);
   const state = { ...createEngineState(), version: 2 as 1 };
-  expect(() => new HttpSandboxEngine({ apiKeys: [KEY_A] }, state)).toThrow(/version/);
+  expect(() => createHttpEngine({ apiKeys: [KEY_A] }, state)).toThrow(/version/);
 });
 
 it('engine: hedge state machine: submitted → failed releases the reserved collateral and fee and frees the side; fails a seeded share of opens, the same ones for the same seed', () => {

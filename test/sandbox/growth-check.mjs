@@ -31,7 +31,7 @@ try {
   await build({
     stdin: {
       contents:
-        "export * from './src/sandbox/index.ts'; export { HttpSandboxEngine } from './src/sandbox/http/http-engine.ts'; export { growHedges } from './test/sandbox/growth.ts';",
+        "export * from './src/sandbox/index.ts'; export { createHttpEngine } from './src/sandbox/http/http-engine.ts'; export { growHedges } from './test/sandbox/growth.ts';",
       resolveDir: ROOT,
       loader: 'ts',
     },
@@ -42,9 +42,9 @@ try {
     outfile,
     logLevel: 'error',
   });
-  const { HttpSandboxEngine, growHedges, wireDialect } = await import(pathToFileURL(outfile).href);
+  const { createHttpEngine, growHedges, wireDialect } = await import(pathToFileURL(outfile).href);
   const pageSize = wireDialect(dialect).pageSizeParameter;
-  const fresh = () => new HttpSandboxEngine({ apiKeys: [KEY], fillDelayMs: 1000, seed: 'growth-check', dialect });
+  const fresh = () => createHttpEngine({ apiKeys: [KEY], fillDelayMs: 1000, seed: 'growth-check', dialect });
 
   /** One engine grown to `hedges`, then timed: writes/s and one-item pages/s at that size. */
   function measureAt(hedges) {

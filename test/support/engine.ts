@@ -1,7 +1,7 @@
 // Calls the engine the way the server does, with an explicit sandbox time, so engine tests read
 // like HTTP exchanges without any socket or clock.
-import type { EngineOptions } from '../../src/sandbox/engine.js';
-import { HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
+import type { EngineOptions } from '../../src/sandbox/engine-state.js';
+import { createHttpEngine, type HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
 import type { Envelope, EngineResponse } from '../../src/sandbox/http/envelope.js';
 
 export const KEY_A = 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA';
@@ -11,7 +11,7 @@ export const DAY = 24 * 3_600_000;
 export const T0 = Date.UTC(2026, 10, 22, 8);
 
 export function makeEngine(options: Partial<EngineOptions> = {}) {
-  return new HttpSandboxEngine({ apiKeys: [KEY_A, KEY_B], fillDelayMs: 1000, seed: 'engine-tests', ...options });
+  return createHttpEngine({ apiKeys: [KEY_A, KEY_B], fillDelayMs: 1000, seed: 'engine-tests', ...options });
 }
 
 /** A request's headers: `key` as its bearer (null: none) and its idempotency key, if any. */

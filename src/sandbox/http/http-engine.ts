@@ -2,11 +2,10 @@
 // Idempotency-Key; the answer as status, headers and envelope. The server and the engine tests answer requests through
 // this one class.
 
-import { type Book, createBook } from '../book.js';
-import { createEngineState, type EngineOptions } from '../engine.js';
-import type { AccountState } from '../engine-state.js';
+import { createBook } from '../book.js';
+import { type AccountState, createEngineState, type EngineOptions } from '../engine-state.js';
 import { parseDialect, wireDialect } from '../dialects.js';
-import { DAY_MS, MARKET_MODEL } from '../market-model.js';
+import { DAY_MS } from '../market-model.js';
 import { ApiError, type Answer, type EngineRequest, errorResponse, validationError } from './envelope.js';
 import { isWrite, matchRoute } from './routes.js';
 
@@ -15,7 +14,6 @@ const LIVE_KEY = /^[a-z]{2,8}_live_[A-Za-z0-9]{16,64}$/;
 /** Like common payment APIs: a key can be replayed for a day, then it may be reused freely. */
 const IDEMPOTENCY_TTL_MS = DAY_MS;
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-const DEFAULT_FILL_DELAY_MS = 2000;
 const EXPIRY_COMPACTION_MIN = 1024;
 
 export interface IdempotencyLease {
@@ -27,81 +25,52 @@ const rateHeaders = (limit: number, remaining: number) => ({
   'x-ratelimit-remaining': String(remaining),
 });
 
-export class HttpSandboxEngine {
-  readonly dialect;
-  readonly fillDelayMs: number;
-  /** Counts the changes of state since the last save (its host sets it back to 0 when it saves). */
-  revision = 0;
-  private readonly book: Book;
-  private readonly accountIdsByKey = new Map<string, string>();
-  private readonly inFlight = new Set<string>();
-  private readonly buckets = new Map<string, { tokens: number; updatedMs: number }>();
-  /** The dialect's rules as this sandbox applies them (severalPerSide may override one). */
-  readonly wire;
+export type HttpSandboxEngine = ReturnType<typeof createHttpEngine>;
+
+export function createHttpEngine(options: EngineOptions, state = createEngineState(options.seed, options.dialect)) {
+  if (state.version !== 1) throw new Error(`unsupported sandbox state version ${String(state.version)}`);
+  if (options.dialect !== undefined && parseDialect(options.dialect) !== state.dialect)
+    throw new Error(
+      `this sandbox state speaks the ${state.dialect} dialect, not ${options.dialect}; start without a dialect to keep it, or from a fresh state for another`,
+    );
+  const accountIdsByKey = new Map<string, string>();
+  const inFlight = new Set<string>();
+  const buckets = new Map<string, { tokens: number; updatedMs: number }>();
   /**
    * Idempotency records in creation order, which is expiry order since sandbox time never runs backwards: expiring
    * them costs only the records that expire, not a walk over a day of keys.
    */
-  private expiryQueue: { scope: string; createdAtMs: number }[] | undefined;
-  private expiryHead = 0;
-
-  constructor(
-    private readonly options: EngineOptions,
-    readonly state = createEngineState(options.seed, options.dialect),
-  ) {
-    if (state.version !== 1) throw new Error(`unsupported sandbox state version ${String(state.version)}`);
-    if (options.dialect !== undefined && parseDialect(options.dialect) !== state.dialect)
-      throw new Error(
-        `this sandbox state speaks the ${state.dialect} dialect, not ${options.dialect}; start without a dialect to keep it, or from a fresh state for another`,
-      );
-    const several = options.severalPerSide;
-    this.wire = {
-      ...wireDialect(state.dialect),
-      ...(several !== undefined && { hedgesPerSide: several ? ('several' as const) : ('one' as const) }),
-    };
-    for (const key of options.apiKeys) {
-      if (!TEST_KEY.test(key))
-        throw new Error('sandbox API keys must be test keys like hpk_test_<16-64 alphanumerics>');
-      this.accountIdsByKey.set(key, options.knownAccountIds?.[key] ?? accountIdFor(key));
-    }
-    const extra = (options.extraMarkets ?? []).map((market) => ({
-      ...market,
-      backgroundOpenInterestUsd: { buy: 0, sell: 0 },
-    }));
-    this.dialect = state.dialect;
-    this.fillDelayMs = options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS;
-    this.book = createBook(state, {
-      fillDelayMs: this.fillDelayMs,
-      failRate: options.failRate ?? 0,
-      exposureCapUsd: options.exposureCapUsd ?? MARKET_MODEL.defaultExposureCapUsd,
-      // Copies: a test or a fault may change an account's market, never the model every engine starts from.
-      markets: [...this.wire.markets.filter(({ market }) => !extra.some((e) => e.market === market)), ...extra].map(
-        (definition) => ({ ...definition }),
-      ),
-      dayMs: durationOption('dayMs', options.dayMs, DAY_MS, 1),
-      settlementDelayMs: durationOption('settlementDelayMs', options.settlementDelayMs),
-      viewLagMs: durationOption('viewLagMs', options.viewLagMs),
-      recordLagMs: durationOption('recordLagMs', options.recordLagMs),
-    });
+  let expiryQueue: { scope: string; createdAtMs: number }[] | undefined;
+  let expiryHead = 0;
+  const several = options.severalPerSide;
+  /** The dialect's rules as this sandbox applies them (severalPerSide may override one). */
+  const wire = {
+    ...wireDialect(state.dialect),
+    ...(several !== undefined && { hedgesPerSide: several ? ('several' as const) : ('one' as const) }),
+  };
+  for (const key of options.apiKeys) {
+    if (!TEST_KEY.test(key)) throw new Error('sandbox API keys must be test keys like hpk_test_<16-64 alphanumerics>');
+    accountIdsByKey.set(key, options.knownAccountIds?.[key] ?? accountIdFor(key));
   }
+  const book = createBook(state, options, wire.markets);
 
   /**
    * One request: its endpoint, who sends it, within its rate, at its time. A write honours Idempotency-Key: its
    * action runs at most once (a replay runs nothing). `lease`: the key this request holds in flight itself.
    */
-  handle(
+  function handle(
     request: EngineRequest,
     nowMs: number,
     { realTimeMs, lease }: { realTimeMs?: number; lease?: IdempotencyLease } = {},
   ) {
     try {
       const { handle, idempotent, params } = matchRoute(request.method, request.path);
-      const principal = this.authenticate(request.headers.authorization);
-      const rate = this.enforceRateLimit(principal.apiKey, realTimeMs ?? nowMs);
-      const now = this.advanceTo(nowMs);
-      const account = this.accountOf(principal.accountId);
-      const act = () => handle({ book: this.book, account, nowMs: now, dialect: this.wire, request, params });
-      const { data, meta, replayed } = idempotent ? this.write(request, account, now, act, lease) : act();
+      const principal = authenticate(request.headers.authorization);
+      const rate = enforceRateLimit(principal.apiKey, realTimeMs ?? nowMs);
+      const now = advanceTo(nowMs);
+      const account = accountOf(principal.accountId);
+      const act = () => handle({ book, account, nowMs: now, dialect: wire, request, params });
+      const { data, meta, replayed } = idempotent ? write(request, account, now, act, lease) : act();
       const headers = { ...(replayed && { 'idempotent-replayed': 'true' }), ...rate };
       return { status: 200, headers, body: { data, error: null, meta } };
     } catch (error) {
@@ -113,7 +82,7 @@ export class HttpSandboxEngine {
   }
 
   /** A write that acts (not a replay, not refused) moves the state, and trailing views show it later. */
-  private write(
+  function write(
     request: EngineRequest,
     account: AccountState,
     now: number,
@@ -122,21 +91,21 @@ export class HttpSandboxEngine {
   ) {
     const acted = () => {
       const result = act();
-      this.revision++;
-      this.book.noteViewChange(account, now);
+      engine.revision++;
+      book.noteViewChange(account, now);
       return result;
     };
     const key = readIdempotencyKey(request.headers);
     if (key === undefined) return acted();
     const scope = idempotencyScope(account.id, key);
-    if (this.inFlight.has(scope) && lease?.scope !== scope)
+    if (inFlight.has(scope) && lease?.scope !== scope)
       throw new ApiError(409, 'idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
         idempotency_key: key,
       });
     // Same method, path and JSON body (key order ignored) is "the same request". A body that did not parse reads as
     // no body: neither is a request that acts, so neither is remembered.
     const digest = sha256(`${request.method} ${request.path} ${canonicalJson(request.body)}`, 'base64url');
-    const existing = this.state.idempotency[scope];
+    const existing = state.idempotency[scope];
     if (existing && now - existing.createdAtMs < IDEMPOTENCY_TTL_MS) {
       if (existing.fingerprintDigest !== digest)
         throw new ApiError(409, 'idempotency_key_reuse', 'this Idempotency-Key was used with a different request', {
@@ -146,98 +115,75 @@ export class HttpSandboxEngine {
     }
     // Only successes are remembered: a refused request did nothing, so retrying it may act.
     const result = acted();
-    this.state.idempotency[scope] = {
+    state.idempotency[scope] = {
       fingerprintDigest: digest,
       createdAtMs: now,
       // Flattened: JSON.stringify's string is a tree of pieces that would be kept as such for a day.
       bodyJson: Buffer.from(JSON.stringify(result)).toString(),
     };
     // Not built yet: building it later reads this record from the state with the others.
-    this.expiryQueue?.push({ scope, createdAtMs: now });
+    expiryQueue?.push({ scope, createdAtMs: now });
     return result;
   }
 
   /** Holds a write's Idempotency-Key in flight during injected latency. */
-  acquireIdempotencyKey(request: EngineRequest) {
+  function acquireIdempotencyKey(request: EngineRequest) {
     try {
       if (!isWrite(request.method, request.path)) return null;
-      const principal = this.authenticate(request.headers.authorization);
+      const principal = authenticate(request.headers.authorization);
       const key = readIdempotencyKey(request.headers);
       if (key === undefined) return null;
       const scope = idempotencyScope(principal.accountId, key);
-      if (this.inFlight.has(scope)) return 'in-flight';
-      this.inFlight.add(scope);
+      if (inFlight.has(scope)) return 'in-flight';
+      inFlight.add(scope);
       return { scope };
     } catch {
       return null;
     }
   }
 
-  releaseIdempotencyKey(lease: IdempotencyLease) {
-    this.inFlight.delete(lease.scope);
-  }
-
   /** Also expires day-old idempotency records; the time returned never moves backwards. */
-  advanceTo(nowMs: number) {
-    const now = Math.max(nowMs, this.state.nowMs);
-    if (this.book.processDueEvents(now) > 0) this.revision++;
-    if (this.expireIdempotency(now) > 0) this.revision++;
-    this.state.nowMs = now;
+  function advanceTo(nowMs: number) {
+    const now = Math.max(nowMs, state.nowMs);
+    if (book.processDueEvents(now) > 0) engine.revision++;
+    if (expireIdempotency(now) > 0) engine.revision++;
+    state.nowMs = now;
     return now;
   }
 
-  /** Test and bench helper: `count` past hedges, newest first, one hour apart. */
-  seedHedges(apiKey: string, count: number, status: 'closed' | 'failed', nowMs: number) {
-    const { book } = this;
-    const principal = this.authenticate(`Bearer ${apiKey}`);
-    const now = this.advanceTo(nowMs);
-    const account = this.accountOf(principal.accountId);
-    const { market } = book.markets.find((definition) => definition.status === 'open') ?? book.markets[0];
-    const ids = Array.from({ length: count }, (_, index) => {
-      const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
-      const endMs = now - (index + 1) * 3_600_000;
-      const settled = status === 'closed' && index % 3 !== 2;
-      const request = {
-        market,
-        side: index % 2 === 0 ? ('buy' as const) : ('sell' as const),
-        notionalUsd: 10_000 * (1 + Math.floor(book.random() * 25)),
-        tenorDays,
-        clientReference: `seed-${index + 1}`,
-      };
-      const openedAtMs = endMs - (tenorDays * book.config.dayMs) / (settled ? 1 : 2);
-      const outcome = status === 'failed' ? 'failed' : settled ? 'settled' : endMs;
-      return book.recordPastHedge(account, request, openedAtMs, outcome).id;
-    });
-    book.processDueEvents(now);
-    book.noteViewChange(account, now);
-    this.revision++;
+  /** Test and bench helper: `count` past hedges of the key's account (book.seedPastHedges). */
+  function seedHedges(apiKey: string, count: number, status: 'closed' | 'failed', nowMs: number) {
+    const { accountId } = authenticate(`Bearer ${apiKey}`);
+    const now = advanceTo(nowMs);
+    const ids = book.seedPastHedges(accountOf(accountId), count, status, now);
+    engine.revision++;
     return ids;
   }
 
-  private authenticate(authorization: string | undefined) {
+  function authenticate(authorization: string | undefined) {
     const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
     if (!match) throw new ApiError(401, 'unauthorized', 'missing or malformed Authorization: Bearer <API key>');
     const apiKey = match[1];
-    const accountId = this.accountIdsByKey.get(apiKey);
+    const accountId = accountIdsByKey.get(apiKey);
     if (accountId) return { apiKey, accountId };
     if (LIVE_KEY.test(apiKey)) throw new ApiError(401, 'live_key_refused', 'the sandbox accepts test keys only');
     throw new ApiError(401, 'unauthorized', 'unknown API key');
   }
 
-  private accountOf(accountId: string) {
-    if (!this.state.accounts[accountId]) this.revision++;
-    return this.book.account(accountId);
+  function accountOf(accountId: string) {
+    if (!state.accounts[accountId]) engine.revision++;
+    return book.account(accountId);
   }
 
   /** Token bucket: bursts up to one second's worth, then `rateLimit` per second; the rate headers of an answer. */
-  private enforceRateLimit(apiKey: string, realTimeMs: number) {
-    const limit = this.options.rateLimit;
+  function enforceRateLimit(apiKey: string, realTimeMs: number) {
+    const limit = options.rateLimit;
     if (limit === undefined || limit <= 0) return;
-    const bucket = this.buckets.get(apiKey) ?? { tokens: limit, updatedMs: realTimeMs };
+    const bucket = buckets.get(apiKey) ?? { tokens: limit, updatedMs: realTimeMs };
     const elapsed = Math.max(0, realTimeMs - bucket.updatedMs);
     bucket.tokens = Math.min(limit, bucket.tokens + (elapsed * limit) / 1000);
     bucket.updatedMs = realTimeMs;
-    this.buckets.set(apiKey, bucket);
+    buckets.set(apiKey, bucket);
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
       return rateHeaders(limit, Math.floor(bucket.tokens));
@@ -253,34 +199,41 @@ export class HttpSandboxEngine {
     );
   }
 
-  private expireIdempotency(nowMs: number) {
-    if (this.expiryQueue === undefined)
-      this.expiryQueue = Object.entries(this.state.idempotency)
-        .map(([scope, record]) => ({ scope, createdAtMs: record.createdAtMs }))
-        .sort((a, b) => a.createdAtMs - b.createdAtMs);
-    const queue = this.expiryQueue;
+  function expireIdempotency(nowMs: number) {
+    const queue = (expiryQueue ??= Object.entries(state.idempotency)
+      .map(([scope, record]) => ({ scope, createdAtMs: record.createdAtMs }))
+      .sort((a, b) => a.createdAtMs - b.createdAtMs));
     let expired = 0;
-    while (this.expiryHead < queue.length && nowMs - queue[this.expiryHead].createdAtMs >= IDEMPOTENCY_TTL_MS) {
-      const { scope, createdAtMs } = queue[this.expiryHead++];
+    while (expiryHead < queue.length && nowMs - queue[expiryHead].createdAtMs >= IDEMPOTENCY_TTL_MS) {
+      const { scope, createdAtMs } = queue[expiryHead++];
       // A key reused after it expired has a newer record (and a later entry): leave that one.
-      if (this.state.idempotency[scope]?.createdAtMs === createdAtMs) {
-        delete this.state.idempotency[scope];
+      if (state.idempotency[scope]?.createdAtMs === createdAtMs) {
+        delete state.idempotency[scope];
         expired++;
       }
     }
-    if (this.expiryHead >= EXPIRY_COMPACTION_MIN && this.expiryHead * 2 >= queue.length) {
-      this.expiryQueue = queue.slice(this.expiryHead);
-      this.expiryHead = 0;
+    if (expiryHead >= EXPIRY_COMPACTION_MIN && expiryHead * 2 >= queue.length) {
+      expiryQueue = queue.slice(expiryHead);
+      expiryHead = 0;
     }
     return expired;
   }
-}
 
-function durationOption(name: string, value: number | undefined, fallback = 0, min = 0) {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < min)
-    throw new Error(`sandbox option ${name} must be a number of ms, at least ${min}; got ${String(value)}`);
-  return value;
+  const engine = {
+    state,
+    dialect: state.dialect,
+    fillDelayMs: book.config.fillDelayMs,
+    wire,
+    book,
+    /** Counts the changes of state since the last save (its host sets it back to 0 when it saves). */
+    revision: 0,
+    handle,
+    acquireIdempotencyKey,
+    releaseIdempotencyKey: (lease: IdempotencyLease) => inFlight.delete(lease.scope),
+    advanceTo,
+    seedHedges,
+  };
+  return engine;
 }
 
 function idempotencyScope(accountId: string, key: string) {

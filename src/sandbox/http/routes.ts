@@ -1,6 +1,6 @@
 // The twelve endpoints: each reads and checks its input, asks the book to act, renders the result.
 
-import { type Book, toIso } from '../book.js';
+import type { Book } from '../book.js';
 import { type WireDialect, keptReference, renderPrices, wireRecord } from '../dialects.js';
 import {
   type AccountState,
@@ -9,6 +9,7 @@ import {
   type HistoryRecord,
   compareHistoryRecords,
   partitionPoint,
+  toIso,
 } from '../engine-state.js';
 import { ApiError, type Answer, type EngineRequest, notFoundError, succeeded, validationError } from './envelope.js';
 import {
@@ -20,6 +21,7 @@ import {
   roundMoney,
 } from '../market-model.js';
 import {
+  checkListQuery,
   decodeCursor,
   encodeCursor,
   readChangeNotional,
@@ -29,7 +31,6 @@ import {
   readPageSize,
   readSide,
   readStatusFilter,
-  refuseUnknownQuery,
   requireJsonObject,
 } from './validation.js';
 import { accountView, hedgeView, marketView, positionViews, quoteView, wireStatus } from '../views.js';
@@ -98,22 +99,9 @@ function getPrices({ book, request, nowMs, dialect }: RouteContext) {
   return succeeded(renderPrices[dialect.pricesShape](prices), ONCHAIN);
 }
 
-/** A strict dialect refuses a query parameter it does not know; the others ignore it. */
-function checkListQuery({ query }: EngineRequest, dialect: WireDialect, known: readonly string[]) {
-  if (dialect.unknownListQuery === 'refused')
-    refuseUnknownQuery(query, [
-      ...known,
-      dialect.pageSizeParameter,
-      ...(dialect.paging === 'cursor' ? ['cursor'] : []),
-    ]);
-}
-
-const pageSizeOf = ({ query }: EngineRequest, dialect: WireDialect) =>
-  readPageSize(query, dialect.pageSizeParameter, dialect.defaultPageSize);
-
 /** Newest first, the items `keep` keeps; the scan stops at the first item past the page (a next page exists). */
 function page<T>(items: readonly T[], request: EngineRequest, dialect: WireDialect, keep = (_item: T) => true) {
-  const pageSize = pageSizeOf(request, dialect);
+  const pageSize = readPageSize(request.query, dialect);
   const skip = dialect.paging === 'cursor' ? decodeCursor(request.query.cursor) : 0;
   const kept = [];
   let seen = 0;
@@ -128,7 +116,7 @@ function page<T>(items: readonly T[], request: EngineRequest, dialect: WireDiale
 }
 
 function listHedges({ book, account, request, nowMs, dialect }: RouteContext) {
-  checkListQuery(request, dialect, ['status', 'client_reference']);
+  checkListQuery(request.query, dialect, 'status', 'client_reference');
   const status = readStatusFilter(request.query, dialect.closingStatus === null ? [] : [dialect.closingStatus]);
   const clientReference = keptReference(request.query.client_reference, dialect);
   const { page: hedges, meta } = page(
@@ -162,14 +150,14 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   const wire = (record: HistoryRecord) => wireRecord(record, dialect.historyFields, dialect);
   if (pages === null) {
     // A dialect that pages every list its own way (gamma), or that sends history in one page.
-    checkListQuery(request, dialect, []);
+    checkListQuery(request.query, dialect);
     const { page: records, meta } = page(history.slice(0, shown).reverse(), request, dialect);
     return succeeded(records.map(wire), meta);
   }
   const byTime = pages === 'time';
   const parameter = byTime ? 'before' : 'cursor';
-  checkListQuery(request, dialect, [parameter]);
-  const pageSize = Math.min(pageSizeOf(request, dialect), byTime ? TIME_PAGE : Infinity);
+  checkListQuery(request.query, dialect, parameter);
+  const pageSize = Math.min(readPageSize(request.query, dialect), byTime ? TIME_PAGE : Infinity);
   const raw = request.query[parameter];
   const below = raw === undefined ? undefined : byTime ? readBefore(raw) : readHistoryCursor(raw);
   // The records before `below` are a prefix.
@@ -256,10 +244,7 @@ function changeHedge({ book, account, request, nowMs, dialect, params }: RouteCo
   const body = requireJsonObject(request.body);
   const market = readMarket(body);
   const side = readSide(body);
-  const requested =
-    action === 'close'
-      ? undefined
-      : readChangeNotional(body, dialect.changeNotionalField, dialect.refusedNotionalFields);
+  const requested = action === 'close' ? undefined : readChangeNotional(body, dialect);
   // Leaving a position must stay possible on a disabled market; growing one must not.
   requireMarket(book, market, action === 'add');
   const hedges = book.sideHedges(account, market, side);

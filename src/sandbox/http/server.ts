@@ -7,11 +7,11 @@ import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 
 import { createClock } from '../clock.js';
-import { DEFAULT_SEED, type EngineOptions, createEngineState } from '../engine.js';
+import { DEFAULT_SEED, type EngineOptions, createEngineState } from '../engine-state.js';
 import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
 import { faultInjector, type FaultSettings } from './faults.js';
 import { withHostileText } from './hostile-text.js';
-import { HttpSandboxEngine, type IdempotencyLease } from './http-engine.js';
+import { createHttpEngine, type IdempotencyLease } from './http-engine.js';
 import { parseBody, readBody, sendEnvelope, sendMalformed, sendPadded, splitUrl, stallBody } from './http-io.js';
 import {
   sharedStateFile,
@@ -262,7 +262,7 @@ function hostEngine(options: SandboxOptions, apiKeys: string[]) {
     originMs: read?.contents && realNow() + read.contents.clockOffsetMs,
   });
   const engineOf = (contents?: StateFileContents) =>
-    new HttpSandboxEngine(
+    createHttpEngine(
       { ...options, apiKeys, seed },
       contents?.engine ??
         // Unseeded, a fresh state's ids get a random part of their own: two simulators, or one demo and the next

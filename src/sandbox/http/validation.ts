@@ -1,11 +1,13 @@
 import { ApiError, validationError } from './envelope.js';
 import { HEDGE_STATUSES } from '../engine-state.js';
 import { MARKET_MODEL, type Side } from '../market-model.js';
+import type { WireDialect } from '../dialects.js';
 
 /** Marks a request body that arrived but was not valid JSON (the server parses, the engine judges). */
 export const INVALID_JSON = Symbol('invalid-json');
 
 type JsonObject = Record<string, unknown>;
+type Query = Record<string, string>;
 
 const MAX_CLIENT_REFERENCE_LENGTH = 128;
 const MAX_MARKET_LENGTH = 32;
@@ -64,8 +66,9 @@ export function readHedgeTerms(body: JsonObject) {
 }
 
 /** The notional of an add or reduce under the dialect's field name. */
-export function readChangeNotional(body: JsonObject, field: string, refusedFields: readonly string[]) {
-  const foreign = refusedFields.find((name) => body[name] !== undefined);
+export function readChangeNotional(body: JsonObject, dialect: WireDialect) {
+  const field = dialect.changeNotionalField;
+  const foreign = dialect.refusedNotionalFields.find((name) => body[name] !== undefined);
   if (foreign !== undefined)
     throw validationError(field, `carries the notional on this server; ${foreign} is not accepted`);
   return readPositiveAmount(body, field);
@@ -77,26 +80,29 @@ export function readClientReference(body: JsonObject) {
 }
 
 /** The page size under the dialect's parameter name (`limit` in the reference dialect). */
-export function readPageSize(query: Record<string, string>, parameter: string, defaultSize: number) {
+export function readPageSize(query: Query, dialect: WireDialect) {
+  const parameter = dialect.pageSizeParameter;
   const raw = query[parameter];
-  if (raw === undefined) return defaultSize;
+  if (raw === undefined) return dialect.defaultPageSize;
   const size = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(size >= 1 && size <= MAX_PAGE_SIZE))
     throw validationError(parameter, `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
   return size;
 }
 
-/** A strict server's answer to a query parameter it does not know: 400 naming it. */
-export function refuseUnknownQuery(query: Record<string, string>, known: readonly string[]) {
+/** A strict dialect refuses a list's query parameter it does not know (400 naming it); the others ignore it. */
+export function checkListQuery(query: Query, dialect: WireDialect, ...known: string[]) {
+  if (dialect.unknownListQuery !== 'refused') return;
+  known.push(dialect.pageSizeParameter, ...(dialect.paging === 'cursor' ? ['cursor'] : []));
   const unknown = Object.keys(query).find((name) => !known.includes(name));
   if (unknown !== undefined)
     throw validationError(unknown, `is not a query parameter of this endpoint (known: ${known.join(', ')})`, {
-      allowed: [...known],
+      allowed: known,
     });
 }
 
 /** The status filter: the spec's five, and the dialect's own extra statuses. */
-export function readStatusFilter(query: Record<string, string>, extra: readonly string[]) {
+export function readStatusFilter(query: Query, extra: readonly string[]) {
   const status = query.status;
   if (status === undefined) return;
   const allowed = [...HEDGE_STATUSES, ...extra];
