@@ -83,3 +83,6 @@ export function formatRate(value: number, decimals = rateDecimals(value)) {
 export function shortHash(hash: string) {
   return hash.length > 14 ? `${hash.slice(0, 6)}…${hash.slice(-4)}` : hash;
 }
+
+/** A count with its noun: `1 hedge`, `2 hedges`. */
+export const plural = (count: number, one: string) => `${count} ${count === 1 ? one : `${one}s`}`;

@@ -1,7 +1,7 @@
 // How `hedge maturities` reads: a table with a line per UTC day on a terminal, the flat list in a
 // pipe or under --json. Renders only.
 import { groupByDay, type Maturity } from './maturities.js';
-import { formatMoney } from '../../core/number-format.js';
+import { formatMoney, plural } from '../../core/number-format.js';
 import type { Output } from '../../platform/terminal/output.js';
 import { MATURITY_RESOURCE } from '../../platform/fields/resource-fields.js';
 
@@ -11,7 +11,7 @@ function dayLine(day: ReturnType<typeof groupByDay>[number]) {
     .toLocaleDateString('en-GB', { weekday: 'short', day: '2-digit', month: 'short', year: 'numeric', timeZone: 'UTC' })
     .replace(',', '');
   const count = day.maturities.length;
-  return `${date} · ${count} hedge${count === 1 ? '' : 's'} · ${formatMoney(day.notional_usd)} USD`;
+  return `${date} · ${plural(count, 'hedge')} · ${formatMoney(day.notional_usd)} USD`;
 }
 
 /** The settlements (soonest first) on stdout: grouped by UTC day on a terminal, the flat list otherwise. */
@@ -47,7 +47,7 @@ export async function renderMaturities(
   });
   if (options.undated > 0) {
     output.warn(
-      `${options.undated} open position${options.undated === 1 ? '' : 's'} without a readable maturity (not listed); see \`hedge positions\`.`,
+      `${plural(options.undated, 'open position')} without a readable maturity (not listed); see \`hedge positions\`.`,
     );
   }
 }

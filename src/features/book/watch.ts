@@ -3,7 +3,7 @@
 import { HedgeClient } from '../../platform/api/client.js';
 import { Transport } from '../../platform/api/transport.js';
 import { alertConditions, type Alert } from '../../core/alerts.js';
-import { echo, parseWholeNumber, readDecimal, parseUsdAmount } from '../../core/input.js';
+import { echo, notAllowed, parseWholeNumber, readDecimal, parseUsdAmount } from '../../core/input.js';
 import { parseDuration } from '../../core/duration.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
@@ -59,10 +59,7 @@ export function parseWatchInterval(raw: string | true) {
       `--watch: ${echo(raw)} is not a number of seconds from 1 to 3600 (default 2); put --watch after the arguments, or give seconds (--watch 5).`,
     );
   const seconds = readDecimal(raw, { min: 1, max: 3600 });
-  if (seconds === undefined)
-    throw new UsageError(
-      `--watch: ${echo(raw)} is not allowed; expected a number of seconds from 1 to 3600 (default 2).`,
-    );
+  if (seconds === undefined) throw notAllowed('--watch', raw, 'a number of seconds from 1 to 3600 (default 2)');
   return Math.round(seconds * 1000);
 }
 

@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { UsageError } from '../../core/errors.js';
 import { repeatedKeys } from '../../core/security/json-keys.js';
 import { DEFAULT_POLICY, type ExposurePolicy } from './exposures-rules.js';
-import { echo, parseDecimal } from '../../core/input.js';
+import { echo, notAllowed, parseDecimal } from '../../core/input.js';
 
 export interface PolicyFlags {
   ratios?: string;
@@ -50,17 +50,17 @@ const parseBand = (raw: string, where: string) =>
 function parseSizing(raw: string, where: string) {
   const value = raw.trim().toLowerCase();
   if (value === 'current' || value === 'fixed') return value;
-  throw new UsageError(
-    `${where}: ${echo(raw)} is not allowed; expected current (USD at today's price, re-sized past the band) or fixed (at the first cover's price).`,
+  throw notAllowed(
+    where,
+    raw,
+    "current (USD at today's price, re-sized past the band) or fixed (at the first cover's price)",
   );
 }
 
 function parseFunctional(raw: string, where: string) {
   const value = raw.trim().toUpperCase();
   if (!/^[A-Z]{3}$/.test(value))
-    throw new UsageError(
-      `${where}: ${echo(raw)} is not allowed; expected a currency code: USD (default) or a market's quote currency such as NGN.`,
-    );
+    throw notAllowed(where, raw, "a currency code: USD (default) or a market's quote currency such as NGN");
   return value === 'USDT' || value === 'USDC' ? 'USD' : value;
 }
 

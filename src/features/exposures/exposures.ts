@@ -29,7 +29,7 @@ import { DEFAULT_ROLL_BEFORE_MS } from '../../core/keep-rules.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { MovingTarget } from '../keeper/keep.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { formatMoney, formatUsd } from '../../core/number-format.js';
+import { formatMoney, formatUsd, plural } from '../../core/number-format.js';
 
 interface ExposuresInput {
   /** A path, or `-` for stdin. */
@@ -255,7 +255,7 @@ export async function gatherExposureReport(ports: ExposuresPorts, input: Exposur
     warn(
       ports,
       'history-unreadable',
-      `${skipped} closed hedge${skipped === 1 ? '' : 's'} of history without a readable market, side, notional or close time: left out of the report.`,
+      `${plural(skipped, 'closed hedge')} of history without a readable market, side, notional or close time: left out of the report.`,
     );
   // History's times are the server's: when its clock is far from ours (a simulator's running fast,
   // a server's clock off), the weeks run to its now; otherwise to ours (to the ms, where the Date

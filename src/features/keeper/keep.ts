@@ -23,6 +23,7 @@ import { keeperLockPlace, takeKeeperLock } from './keeper-heartbeat.js';
 import { startKeeperService, type KeeperService, type KeeperServiceOptions } from './keeper-service.js';
 import { keeperCycles, keeperIo, type KeeperClock } from './keeper-steps.js';
 import type { JsonObject } from '../../core/objects.js';
+import { plural } from '../../core/number-format.js';
 
 /** The spec advises polling no faster than every one to two seconds: a cycle is at least this apart. */
 export const MIN_INTERVAL_MS = 2_000;
@@ -138,7 +139,7 @@ export async function runKeep(
       });
       if (!confirmed && !signals.stopping) {
         await guard.confirm(
-          `Keep ${rows.length} row${rows.length === 1 ? '' : 's'} at target from now on (${(await cycles.preview(rows)).join('; ')})?`,
+          `Keep ${plural(rows.length, 'row')} at target from now on (${(await cycles.preview(rows)).join('; ')})?`,
         );
         confirmed = true;
       }

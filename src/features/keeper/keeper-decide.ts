@@ -18,7 +18,7 @@ import { bodyOf, isUnresolved, recordedUsd, type Holder, type JournalEntry } fro
 import type { RollOutcome } from '../../platform/results/roll-outcome-types.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { utcIso } from '../../core/utc-text.js';
-import { formatUsd } from '../../core/number-format.js';
+import { formatUsd, plural } from '../../core/number-format.js';
 import {
   ASSUMED_SKEW_MS,
   describeServerClock,
@@ -205,7 +205,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
       else if (observation.stopping) status.state = 'stopping: not started';
       else if (nowMs < memory.retryAtMs)
         Object.assign(status, {
-          state: `backing off after ${memory.failures} failure${memory.failures === 1 ? '' : 's'}`,
+          state: `backing off after ${plural(memory.failures, 'failure')}`,
           next_action: decision.kind,
           next_action_at: utcIso(memory.retryAtMs + serverOffsetMs),
         });

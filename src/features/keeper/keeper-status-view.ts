@@ -6,7 +6,7 @@ import { safeText } from '../../core/security/safe-text.js';
 import { drawCard } from '../../platform/terminal/table.js';
 import { utcSecond } from '../../core/utc-text.js';
 import { payOrEarn } from '../../core/money.js';
-import { formatUpTo } from '../../core/number-format.js';
+import { formatUpTo, plural } from '../../core/number-format.js';
 import { isKeeperUp, type KeeperStatus } from './keeper-heartbeat.js';
 
 const STATE_WORDS = {
@@ -36,9 +36,7 @@ export function renderKeeperStatus(status: KeeperStatus, options: { columns: num
       ['Target file', safeText(beat.file)],
       [
         'Last cycle',
-        beat.last_cycle_at
-          ? `${utc(beat.last_cycle_at)} (${beat.cycles} cycle${beat.cycles === 1 ? '' : 's'})`
-          : '— (none yet)',
+        beat.last_cycle_at ? `${utc(beat.last_cycle_at)} (${plural(beat.cycles, 'cycle')})` : '— (none yet)',
       ],
     );
     if (beat.last_good_cycle_at !== beat.last_cycle_at)

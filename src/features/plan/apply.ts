@@ -2,7 +2,7 @@
 // plan built from the live book, confirmed once and carried out step by step under the locks.
 import type { HedgeClient } from '../../platform/api/client.js';
 import type { PlanStep } from '../../core/plan.js';
-import { formatUsd } from '../../core/number-format.js';
+import { formatUsd, plural } from '../../core/number-format.js';
 import { utcStamp } from '../../core/utc-text.js';
 import { HeldError, OrderFailedError, UnresolvedError } from '../../core/errors.js';
 import { describeHolder, type JournalEntry, type SideAfter, bodyOf } from '../../platform/journal/index.js';
@@ -123,7 +123,7 @@ export async function applyTarget(
       if (!ports.interactive || ports.confirmedAhead) break;
       // A colleague elsewhere may have moved a side while the question was open.
       let now = quoted;
-      const asShown = await confirmAsShown(ports, `Apply ${steps.length} action${steps.length === 1 ? '' : 's'}?`, {
+      const asShown = await confirmAsShown(ports, `Apply ${plural(steps.length, 'action')}?`, {
         live: guard.live,
         shown: quoted.trades,
         now: async () => (now = await plan()).trades,

@@ -1,6 +1,6 @@
 // How a plan and an apply run read: a table that fits the terminal, TSV when piped, JSON under --json.
 import { describePlanStepNote, problemAsData } from '../../core/plan.js';
-import { formatMoney, formatSignedMoney, formatUsd } from '../../core/number-format.js';
+import { formatMoney, formatSignedMoney, formatUsd, plural } from '../../core/number-format.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { payOrEarn, toAccountSide } from '../../core/money.js';
 import type { ApplyReportRow } from './apply.js';
@@ -140,7 +140,7 @@ export async function renderPlan(
   else if (!plan.problems.length) {
     // Quoted: a command is wrapped as one word, never split while it fits a line.
     const next = options.applyCommand ? ` Apply them with: \`${options.applyCommand}\`` : '';
-    output.note(`${totals.actions} action${totals.actions === 1 ? '' : 's'} needed to reach the target.${next}`);
+    output.note(`${plural(totals.actions, 'action')} needed to reach the target.${next}`);
   }
 }
 
@@ -152,7 +152,7 @@ function totalsLines(input: PlanViewInput) {
   if (totals.actions > 0 && totals.added_usd > 0) {
     lines.push(
       `Upfront: margin ${formatMoney(totals.required_margin_usdc)} + fee ${formatMoney(totals.platform_fee_usdc)} = ${formatMoney(totals.total_upfront_usdc)} USDC · carry over the tenor ${payOrEarn(totals.carry_pnl_usdc)} (indicative)` +
-        (totals.unquoted > 0 ? ` · ${totals.unquoted} step${totals.unquoted === 1 ? '' : 's'} not quoted` : ''),
+        (totals.unquoted > 0 ? ` · ${plural(totals.unquoted, 'step')} not quoted` : ''),
     );
   }
   return lines;

@@ -1,7 +1,7 @@
 // `hedge plan` and the planning half of `hedge apply`: the target file checked whole, the live book
 // read, the plan computed (domain/plan.ts) and each open and add quoted.
 import type { HedgeClient } from '../../platform/api/client.js';
-import { readNumber } from '../../core/number-format.js';
+import { readNumber, plural } from '../../core/number-format.js';
 import { shellWord } from '../../core/program.js';
 import { computePlan, describePlanProblem, problemAsData, type Plan, type PlanStep } from '../../core/plan.js';
 import { parseTargetFile, type TargetRow } from '../../core/target-file.js';
@@ -173,7 +173,7 @@ export function planCheckError(ports: CommandContext, quoted: QuotedPlan) {
   );
   return new PreTradeCheckError(
     'plan_check_failed',
-    `The plan fails ${problems.length} pre-trade check${problems.length === 1 ? '' : 's'}; nothing was sent.\n${listedProblems(lines).join('\n')}`,
+    `The plan fails ${plural(problems.length, 'pre-trade check')}; nothing was sent.\n${listedProblems(lines).join('\n')}`,
     // The problems as data for a script; text output says them as the lines of the message.
     { problems: problems.map(problemAsData) },
     `Lower the targets named above (see \`${ports.hedgeCommand('account')}\` and \`${ports.hedgeCommand('markets')}\` for headroom and capacity), then plan again.`,

@@ -1,7 +1,7 @@
 // `hedge report --html FILE`: one self-contained page, nothing fetched, printable on A4. Every
 // outside string passes safeText and is HTML-escaped; only this module's own markup is raw.
 import { payWords } from '../../core/money.js';
-import { formatFixed, formatMoney, formatRate, formatSignedMoney } from '../../core/number-format.js';
+import { formatFixed, formatMoney, formatRate, formatSignedMoney, plural } from '../../core/number-format.js';
 import type { HistoryFacts } from '../../core/wire.js';
 import {
   lockedCents,
@@ -12,7 +12,7 @@ import {
   type ReportFigures,
 } from './report-rules.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { COLUMN_WORDS, GROUP_WORDS, periodText, plural } from './report-view.js';
+import { COLUMN_WORDS, GROUP_WORDS, periodText } from './report-view.js';
 import { shortenMiddle, truncateEnd } from '../../platform/terminal/width.js';
 import { utcClockMillis, utcDay, utcDayMinute, utcDaySecond, utcMinute as utcMinuteText } from '../../core/utc-text.js';
 

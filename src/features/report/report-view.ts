@@ -1,7 +1,7 @@
 // `hedge report` on a terminal, in a pipe and as CSV; the table drops the least needed columns
 // (REPORT_PRIORITY) to fit the width.
 import type { ChalkInstance } from 'chalk';
-import { formatFixed, formatSignedMoney } from '../../core/number-format.js';
+import { formatFixed, formatSignedMoney, plural } from '../../core/number-format.js';
 import type { Report, ReportGrouping } from './report-rules.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { spreadsheetSafe } from '../../platform/terminal/spreadsheet-cell.js';
@@ -300,8 +300,6 @@ function cumulativeLine(report: Report, c: ChalkInstance, width: number) {
   );
   return `${label}${c.cyan(line)}${tone(c, last, end)}`;
 }
-
-export const plural = (count: number, one: string) => `${count} ${count === 1 ? one : `${one}s`}`;
 
 /** What the reader of the figures should know about the data behind them (stderr, every mode). */
 export function reportNotes(report: Report) {

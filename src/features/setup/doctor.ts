@@ -7,7 +7,7 @@ import type { ObservedAnswer } from '../../platform/api/transport.js';
 import { NO_PAGE_SIZE, WIRE_SETTING_SOURCES } from '../../platform/api/wire/unspecified.js';
 import type { ResolvedCredentials } from '../../platform/config/credentials.js';
 import { asSent } from '../../core/as-sent.js';
-import { formatMoney, formatRate, isNumericText } from '../../core/number-format.js';
+import { formatMoney, formatRate, isNumericText, plural } from '../../core/number-format.js';
 import { HEDGE_STATUSES, TENORS } from '../../core/vocabulary.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
@@ -161,7 +161,7 @@ async function journalCheck(ports: DoctorPorts) {
       'journal',
       'Journal',
       'ok',
-      `${journal.location}${unresolved ? `: ${unresolved} unresolved action${unresolved === 1 ? '' : 's'} (\`${ports.hedgeCommand('journal')}\`)` : ''}`,
+      `${journal.location}${unresolved ? `: ${plural(unresolved, 'unresolved action')} (\`${ports.hedgeCommand('journal')}\`)` : ''}`,
       true,
     );
   } catch (error) {
@@ -262,7 +262,7 @@ const READS: EndpointCheck[] = [
     async (client, seen) => {
       const positions = await client.listPositions();
       if (positions.length) seen.positionFields = describePositionFields(positions);
-      return `${positions.length} open line${positions.length === 1 ? '' : 's'} (GET /positions: what add, reduce and close wait on)`;
+      return `${plural(positions.length, 'open line')} (GET /positions: what add, reduce and close wait on)`;
     },
   ],
   [

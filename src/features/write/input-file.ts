@@ -11,6 +11,7 @@ import {
   sizeInWords,
 } from '../../core/security/bounded-read.js';
 import { safeText } from '../../core/security/safe-text.js';
+import { plural } from '../../core/number-format.js';
 
 /** What reading an input file uses: the command's clock, signal and --timeout, and where files come from. */
 export type InputPorts = Pick<
@@ -85,8 +86,6 @@ export async function readInputFile(
   }
 }
 
-const counted = (count: number, what: string) => `${count} ${what}${count === 1 ? '' : 's'}`;
-
 /** Every problem of an input file in one UsageError (exit 2), the first MAX_PROBLEM_LINES of them listed. */
 export function inputFileProblems(
   sourceName: string,
@@ -98,7 +97,7 @@ export function inputFileProblems(
     (problem) => `${shown}${problem.line > 0 ? `:${problem.line}` : ''}: ${safeText(problem.message)}`,
   );
   return new UsageError(
-    `${shown}: ${counted(lines.length, 'problem')}; nothing was read or sent.\n${listedProblems(lines).join('\n')}`,
+    `${shown}: ${plural(lines.length, 'problem')}; nothing was read or sent.\n${listedProblems(lines).join('\n')}`,
     { hint },
   );
 }
@@ -106,5 +105,5 @@ export function inputFileProblems(
 /** At most MAX_PROBLEM_LINES lines, then `… and N more problems`. */
 export function listedProblems(lines: readonly string[]) {
   if (lines.length <= MAX_PROBLEM_LINES) return [...lines];
-  return [...lines.slice(0, MAX_PROBLEM_LINES), `… and ${counted(lines.length - MAX_PROBLEM_LINES, 'more problem')}`];
+  return [...lines.slice(0, MAX_PROBLEM_LINES), `… and ${plural(lines.length - MAX_PROBLEM_LINES, 'more problem')}`];
 }

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiRequest, SendHooks } from '../../platform/api/transport.js';
 import { redactKey } from '../../core/security/secrets.js';
-import { echo, keyLifetimeMs, repeatWindowMs } from '../../core/input.js';
+import { notAllowed, keyLifetimeMs, repeatWindowMs } from '../../core/input.js';
 import {
   ApiError,
   DeclinedError,
@@ -775,8 +775,10 @@ export function parseIdempotencyKey(raw: unknown) {
   if (raw === undefined) return;
   const value = String(raw).trim();
   if (/^[\x21-\x7e]{1,255}$/.test(value)) return value;
-  throw new UsageError(
-    `--idempotency-key: ${echo(String(raw))} is not allowed; expected 1 to 255 visible ASCII characters without spaces (the key an earlier run printed).`,
+  throw notAllowed(
+    '--idempotency-key',
+    raw,
+    '1 to 255 visible ASCII characters without spaces (the key an earlier run printed)',
   );
 }
 

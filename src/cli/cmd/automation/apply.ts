@@ -7,6 +7,7 @@ import { showPlan } from './plan.js';
 import { applyTarget, stepLabel } from '../../../features/plan/apply.js';
 import { safeText } from '../../../core/security/safe-text.js';
 import { renderApplyReport, renderPlan } from '../../../features/plan/plan-view.js';
+import { plural } from '../../../core/number-format.js';
 
 export async function run(ctx: CommandContext, { args, options }: In<'APPLY'>) {
   const opts = { file: args.file, toleranceUsd: parseTolerance(options.tolerance) };
@@ -34,14 +35,14 @@ export async function run(ctx: CommandContext, { args, options }: In<'APPLY'>) {
       await renderApplyReport(output, rows);
       const left = steps.length - index - 1;
       output.warn(
-        `Apply stopped at step ${index + 1} of ${steps.length}; ${left} step${left === 1 ? '' : 's'} not run. Running \`${ctx.hedgeCommand(...applyWords(opts))}\` again finishes what is unresolved and plans anew.`,
+        `Apply stopped at step ${index + 1} of ${steps.length}; ${plural(left, 'step')} not run. Running \`${ctx.hedgeCommand(...applyWords(opts))}\` again finishes what is unresolved and plans anew.`,
       );
       throw error;
     }
     case 'applied':
       await renderApplyReport(output, outcome.rows);
       output.success(
-        `Applied ${steps.length} action${steps.length === 1 ? '' : 's'}: the book is at the target of ${safeText(outcome.quoted.source)}.`,
+        `Applied ${plural(steps.length, 'action')}: the book is at the target of ${safeText(outcome.quoted.source)}.`,
       );
       return exitCodeNamed('ok');
   }

@@ -4,6 +4,7 @@
 import type { CommandContext } from '../command-input.js';
 import { wrapWords } from '../../../platform/terminal/width.js';
 import { describeError, exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
+import { plural } from '../../../core/number-format.js';
 
 export async function run(ctx: CommandContext) {
   const checks = await import('../../../features/setup/doctor.js');
@@ -53,7 +54,7 @@ export async function run(ctx: CommandContext) {
   const failed = report.checks.filter((check) => check.status === 'fail');
   const sentence = report.ready
     ? failed.length
-      ? `Ready for writes; ${failed.length} other check${failed.length === 1 ? '' : 's'} failed (see above).`
+      ? `Ready for writes; ${plural(failed.length, 'other check')} failed (see above).`
       : 'Ready: everything a write needs works.'
     : // A check is named by what it checks ("Key accepted"): said as the check that failed, never as a statement.
       `Not ready: a write would fail (✗ ${failed
