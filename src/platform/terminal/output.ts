@@ -449,11 +449,14 @@ export class Output {
   }
 
   private rowsText(fields: FieldSpec[], rows: JsonObject[]) {
-    // Names and values alike are escaped cell by cell (spreadsheetSafe), by the CSV encoder too.
-    const table = [
+    return this.cellsText([
       ...(this.init.header === false ? [] : [fields.map((field) => field.key)]),
       ...rows.map((row) => fields.map((field) => plainValue(valueOf(field, row)))),
-    ];
+    ]);
+  }
+
+  /** Rows of cells as CSV or TSV text, as this output's format says; names and values alike are escaped cell by cell (spreadsheetSafe), by the CSV encoder too. */
+  cellsText(table: string[][]) {
     if (!table.length) return '';
     if (this.format === 'csv') {
       if (!this.init.csv) throw new Error('CSV output needs its encoder (ui/csv.ts).');
