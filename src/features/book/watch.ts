@@ -3,7 +3,7 @@
 import { HedgeClient } from '../../platform/api/client.js';
 import { Transport } from '../../platform/api/transport.js';
 import { alertConditions, type Alert } from '../../core/alerts.js';
-import { echo, parseWholeNumber, readDecimal, parseUsdAmount } from '../../core/input.js';
+import { echo, firstGiven, parseWholeNumber, readDecimal, parseUsdAmount } from '../../core/input.js';
 import { parseDuration } from '../../core/duration.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
@@ -34,12 +34,6 @@ const WATCH_RETRY_POLICY = {
   maxDelayMs: 1_000,
   maxTotalMs: 2_000,
   maxRetryAfterMs: 0,
-};
-
-/** The first of `keys` given in `values` (a switch given false was not), as its flag: alertPnl is --alert-pnl. */
-const firstGiven = (values: object, keys: string) => {
-  const key = keys.split(' ').find((name) => ((values as Record<string, unknown>)[name] ?? false) !== false);
-  return key && `--${key.replace(/[A-Z]/g, '-$&').toLowerCase()}`;
 };
 
 /** The first option given that needs --watch. */
