@@ -70,7 +70,7 @@ export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>)
   const gathered = await gatherReport(
     client,
     Object.assign(period, { by, ref }),
-    listing && ((record) => listing.add(record)),
+    listing?.add,
     {
       points: format !== 'json',
       ...(references !== undefined && { references }),
