@@ -205,6 +205,12 @@ export function keyLifetimeMs(env: Env) {
   );
 }
 
+/** The first of `keys` given in `values` (a switch given false was not), as its flag: alertPnl is --alert-pnl. */
+export function firstGiven(values: object, keys: string) {
+  const key = keys.split(' ').find((name) => ((values as Record<string, unknown>)[name] ?? false) !== false);
+  return key && `--${key.replace(/[A-Z]/g, '-$&').toLowerCase()}`;
+}
+
 export function parseStatus(raw: unknown) {
   if (raw === undefined) return;
   const value = String(raw).trim().toLowerCase();

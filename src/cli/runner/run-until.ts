@@ -1,13 +1,13 @@
 // `--until EXPR`: run a read again and again until a JMESPath condition over its JSON data holds,
 // then print that data as the command would; exit 124 at the time bound. Polls print nothing.
-import { InterruptedError, NetworkError, UntilNotMetError, UsageError } from '../../core/errors.js';
+import { InterruptedError, UntilNotMetError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { DEFAULT_WAIT_BOUND_MS, waitDeadline } from '../../platform/config/wait-bound.js';
 import { RecordingOutput } from '../../platform/terminal/recording-output.js';
 import { compileQuery, fieldNames, isTruthy } from '../../platform/fields/query.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import { pauseUntil, POLL_CADENCE } from '../../features/write/wait.js';
-import { isPassingFailure, MAX_RETRY_AFTER_MS, nextRefreshAt } from '../../features/book/watch.js';
+import { isPassingFailure, nextRefreshAt } from '../../features/book/watch.js';
 
 interface UntilOptions {
   expression: string;
@@ -103,9 +103,7 @@ export async function runUntil(
       const now = clock.now();
       // A read cut by the bound is the bound ending, not a read to try again: nothing to announce.
       if (deadline !== undefined && now >= deadline) return notMet();
-      nextAt = nextRefreshAt(pollStartedAt, now, intervalMs);
-      if (error instanceof NetworkError && error.retryAfterMs !== undefined)
-        nextAt = Math.max(nextAt, now + Math.min(error.retryAfterMs, MAX_RETRY_AFTER_MS));
+      nextAt = nextRefreshAt(pollStartedAt, now, intervalMs, error);
       ctx.output.warn(`--until: this read failed (${messageOf(error)}); trying again in ${seconds(nextAt - now)}.`);
       if (deadline !== undefined && nextAt >= deadline) return notMet();
       continue;

@@ -3,7 +3,7 @@
 import { HedgeClient } from '../../platform/api/client.js';
 import { Transport } from '../../platform/api/transport.js';
 import { alertConditions, type Alert } from '../../core/alerts.js';
-import { echo, notAllowed, parseWholeNumber, readDecimal, parseUsdAmount } from '../../core/input.js';
+import { echo, firstGiven, notAllowed, parseWholeNumber, readDecimal, parseUsdAmount } from '../../core/input.js';
 import { parseDuration } from '../../core/duration.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
@@ -25,7 +25,7 @@ export interface WatchOptionValues {
 type WatchPorts = Pick<CommandContext, 'clock' | 'signal' | 'deadline' | 'client' | 'log' | 'notify'>;
 
 /** A Retry-After longer than this is not waited out in full: the watch tries again after this long. */
-export const MAX_RETRY_AFTER_MS = 600_000;
+const MAX_RETRY_AFTER_MS = 600_000;
 
 /** One retry inside a refresh, quickly; a Retry-After is never waited out inside it (the loop delays its next refresh instead). The transport's other settings (timeouts, --timeout) stay. */
 const WATCH_RETRY_POLICY = {
@@ -34,12 +34,6 @@ const WATCH_RETRY_POLICY = {
   maxDelayMs: 1_000,
   maxTotalMs: 2_000,
   maxRetryAfterMs: 0,
-};
-
-/** The first of `keys` given in `values` (a switch given false was not), as its flag: alertPnl is --alert-pnl. */
-const firstGiven = (values: object, keys: string) => {
-  const key = keys.split(' ').find((name) => ((values as Record<string, unknown>)[name] ?? false) !== false);
-  return key && `--${key.replace(/[A-Z]/g, '-$&').toLowerCase()}`;
 };
 
 /** The first option given that needs --watch. */
@@ -145,9 +139,13 @@ export function isPassingFailure(error: unknown) {
   );
 }
 
-/** Start to start at the interval, and never sooner than a second (the shortest interval) after the answer. */
-export function nextRefreshAt(startedAt: number, answeredAt: number, intervalMs: number) {
-  return Math.max(startedAt + intervalMs, answeredAt + 1000);
+/** Start to start at the interval, and never sooner than a second (the shortest interval) after the answer; after a
+ * failure whose answer said Retry-After, not before it either (up to MAX_RETRY_AFTER_MS). */
+export function nextRefreshAt(startedAt: number, answeredAt: number, intervalMs: number, failure?: unknown) {
+  const next = Math.max(startedAt + intervalMs, answeredAt + 1000);
+  return failure instanceof NetworkError && failure.retryAfterMs !== undefined
+    ? Math.max(next, answeredAt + Math.min(failure.retryAfterMs, MAX_RETRY_AFTER_MS))
+    : next;
 }
 
 /** The watch's settings, and whether it is shown live (a terminal, without --json: redrawn every second). */
@@ -204,12 +202,10 @@ export async function runWatch(
       try {
         snapshot = await source(client);
       } catch (error) {
-        nextAt = nextRefreshAt(startedAt, clock.now(), settings.intervalMs);
         if (signal.aborted || error instanceof InterruptedError) return stopped;
         if (!isPassingFailure(error)) throw error;
         if (clock.now() >= deadline) return { ended: 'deadline' } as const;
-        if (error instanceof NetworkError && error.retryAfterMs !== undefined)
-          nextAt = Math.max(nextAt, clock.now() + Math.min(error.retryAfterMs, MAX_RETRY_AFTER_MS));
+        nextAt = nextRefreshAt(startedAt, clock.now(), settings.intervalMs, error);
         sink.stale(error, clock.now(), nextAt);
         continue;
       }

@@ -326,13 +326,9 @@ export class Output {
     }
     if (options.people) return this.shown(await options.people(this));
     if (!rows.length) return this.write(this.chalk.dim(wrapWords(options.empty, this.columns)));
-    const onScreenFields = onScreen(resource.fields);
+    const fields = this.screenFields(resource.fields, rows, resource.table, options.omit);
     const wanted = this.init.fields;
-    // --fields names any column there is (one left out of the table by default included), and its order is the priority.
-    const fields = wanted
-      ? this.picked(onScreenFields, rows)
-      : tableFields({ ...resource, fields: onScreenFields }, rows, options.omit);
-    // Columns --fields names are all asked for: each is kept as the desk's are (headers on two lines first).
+    // Columns --fields names are all asked for, in its order: each is kept as the desk's are (headers on two lines first).
     const { priority, decisive } = wanted
       ? { priority: wanted, decisive: wanted.length }
       : rankedFor(
@@ -401,8 +397,7 @@ export class Output {
     record = asSent(record);
     if (this.mode === 'plain') return this.write(this.recordText(record, known));
     if (options.people) return this.shown(options.people(this));
-    const shown = onScreen(known);
-    const fields = this.init.fields ? this.picked(shown, [record]) : withExtraFields(shown, [record]);
+    const fields = this.screenFields(known, [record]);
     const rateUnit = rateUnitOf([record]);
     const context = this.cellContext('card', options.nowMs);
     const rows = fields.map((field): [string, string] => [
@@ -436,6 +431,23 @@ export class Output {
     return { chalk: this.chalk, nowMs, where };
   }
 
+  /** What a person sees: --fields names any field there is (one left out of the table by default included); without it, the fields in their `table` order, then what the server sent that nobody named (sorted). */
+  private screenFields(
+    known: FieldSpec[],
+    rows: JsonObject[],
+    table?: readonly string[],
+    omit: readonly string[] = [],
+  ) {
+    const shown = onScreen(known);
+    if (this.init.fields) return this.picked(shown, rows);
+    const order = table ?? keysOf(shown);
+    return withExtraFields(
+      order.flatMap((key) => shown.filter((field) => field.key === key)),
+      rows,
+      { omit: [...keysOf(shown.filter((field) => !order.includes(field.key))), ...omit] },
+    );
+  }
+
   /** --fields applied to every field there is (one left out of the table by default included); `plain`: but those only people see (TSV and CSV's columns). An unknown name is bad usage (exit 2). */
   private picked(known: FieldSpec[], rows: JsonObject[], plain = false) {
     const all = withExtraFields(known, rows, { keepAbsentKnown: true });
@@ -449,11 +461,14 @@ export class Output {
   }
 
   private rowsText(fields: FieldSpec[], rows: JsonObject[]) {
-    // Names and values alike are escaped cell by cell (spreadsheetSafe), by the CSV encoder too.
-    const table = [
+    return this.cellsText([
       ...(this.init.header === false ? [] : [fields.map((field) => field.key)]),
       ...rows.map((row) => fields.map((field) => plainValue(valueOf(field, row)))),
-    ];
+    ]);
+  }
+
+  /** Rows of cells as CSV or TSV text, as this output's format says; names and values alike are escaped cell by cell (spreadsheetSafe), by the CSV encoder too. */
+  cellsText(table: string[][]) {
     if (!table.length) return '';
     if (this.format === 'csv') {
       if (!this.init.csv) throw new Error('CSV output needs its encoder (ui/csv.ts).');
@@ -514,12 +529,4 @@ function projectFields(
     return out;
   };
   return Array.isArray(data) ? data.map(project) : project(data as JsonObject);
-}
-
-/** The fields a table shows without --fields: the resource's, in its table order, then what the server sent that nobody named (sorted). */
-function tableFields(resource: Resource, rows: JsonObject[], omit: readonly string[] = []) {
-  const order = resource.table ?? resource.fields.map((field) => field.key);
-  const shown = order.flatMap((key) => resource.fields.filter((field) => field.key === key));
-  const left = keysOf(resource.fields.filter((field) => !order.includes(field.key)));
-  return withExtraFields(shown, rows, { omit: [...left, ...omit] });
 }

@@ -2,7 +2,7 @@
 // (every field, tx hashes whole), optionally waiting for it to reach a final state.
 import { watchAsked } from '../../../features/book/watch.js';
 import { watchCommand } from './watch-outcome.js';
-import { parseClientReference, parseHedgeId, parseListLength, parseStatus } from '../../../core/input.js';
+import { firstGiven, parseClientReference, parseHedgeId, parseListLength, parseStatus } from '../../../core/input.js';
 import { OrderFailedError, StillPendingError, UsageError } from '../../../core/errors.js';
 import { HEDGE_FIELDS, HEDGE_RESOURCE } from '../../../platform/fields/resource-fields.js';
 import type { CommandContext, In } from '../command-input.js';
@@ -21,16 +21,9 @@ export async function run(ctx: CommandContext, { args, options }: In<'HEDGES'>) 
   const wait = options.wait === true;
   if (id === undefined && wait)
     throw new UsageError('--wait: needs a hedge ID to wait for, e.g. `hedge hedges hdg_… --wait`.');
-  const filter = (
-    [
-      [status, '--status'],
-      [clientReference, '--ref'],
-      [options.limit, '--limit'],
-      [options.all, '--all'],
-    ] as const
-  ).find(([value]) => value !== undefined);
+  const filter = firstGiven(options, 'status ref limit all');
   if (id !== undefined && filter)
-    throw new UsageError(`${filter[1]}: filters the list; it cannot be combined with a hedge ID.`);
+    throw new UsageError(`${filter}: filters the list; it cannot be combined with a hedge ID.`);
   const client = await ctx.client();
   if (id === undefined) {
     const list = await client.readHedges({

@@ -16,7 +16,6 @@ import { dealStillHeld } from '../../../features/book/deal-view.js';
 import { shellWord } from '../../../core/program.js';
 import { readResizedHedges } from '../../../features/trade/hedge-sizes.js';
 import { markResized, resizedNote } from '../../../features/report/history-view.js';
-import type { ListOptions } from '../../../platform/terminal/output.js';
 
 /** What a --until condition may read: the fields of a closed hedge as --json prints them. */
 export const CONDITION_FIELDS = HISTORY_RESOURCE.fields.filter((field) => !field.screenOnly).map((field) => field.key);
@@ -149,7 +148,7 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
       records.reduce((sum, record) => sum + toCents(readNumber(record[key])!), 0) / 100,
     ]),
   );
-  const options = (notes: ListOptions['columnNotes'] = []) => ({
+  const options = {
     empty:
       reference !== undefined
         ? `No closed hedge carries the reference ${reference}.`
@@ -167,11 +166,10 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
         columns: ['gross_pnl_usd', 'carry_usdc', 'fees_usdc'],
         text: 'Net P&L = gross P&L + carry + fees, each from your side: - you paid, + you earned.',
       },
-      ...notes,
     ],
-  });
+  };
   await output.list(records, HISTORY_RESOURCE, {
-    ...options(),
+    ...options,
     // A person's table marks the hedges this journal resized, and says what they held: a record's
     // P&L is its hedge's whole life (TSV, CSV and JSON: as sent).
     people: async (shown) => {
@@ -195,8 +193,8 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
         }),
       );
       const notes =
-        resized === undefined ? undefined : [{ columns: ['notional_usd', 'net_pnl_usd'], text: resized, alone: true }];
-      await shown.list(records, HISTORY_RESOURCE, options(notes));
+        resized === undefined ? [] : [{ columns: ['notional_usd', 'net_pnl_usd'], text: resized, alone: true }];
+      await shown.list(records, HISTORY_RESOURCE, { ...options, columnNotes: [...options.columnNotes, ...notes] });
     },
   });
   noteStillHeld(ctx, deal);

@@ -17,7 +17,6 @@ import {
   renderReportTable,
   reportColumns,
   reportNotes,
-  reportPlainRows,
   reportPlainTotals,
   reportTable,
 } from '../../../features/report/report-view.js';
@@ -36,19 +35,11 @@ export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>)
   const by = given.by === undefined ? 'day' : REPORT_GROUPINGS.find((name) => name === given.by!.trim().toLowerCase());
   if (by === undefined) throw notAllowed('--by', given.by, `one of ${REPORT_GROUPINGS.join(', ')}`);
   const period = closePeriod(ctx, given);
-  // The global --format: a report is a table, CSV, JSON, or (tsv, and in a pipe) plain lines.
-  const asked = ctx.globals.format;
-  const format =
-    asked === 'json' || asked === 'ndjson'
-      ? 'json'
-      : asked === 'csv' || asked === 'table'
-        ? asked
-        : asked === 'tsv' || !ctx.io.stdoutIsTTY
-          ? 'plain'
-          : 'table';
+  // A report is a table, CSV, JSON, or (tsv, and in a pipe) plain lines.
+  const format = output.format === 'csv' ? 'csv' : output.mode;
   const html = given.html === undefined ? undefined : htmlTarget(given.html);
   // --fields for tsv and csv: the report's own columns, in the order given.
-  const columns = format === 'csv' || format === 'plain' ? ctx.globals.fields : undefined;
+  const columns = output.mode === 'plain' ? ctx.globals.fields : undefined;
   const allowed = reportColumns(by) as readonly string[];
   const unknown = columns?.filter((field) => !allowed.includes(field));
   if (unknown?.length)
@@ -79,7 +70,7 @@ export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>)
   const gathered = await gatherReport(
     client,
     Object.assign(period, { by, ref }),
-    listing && ((record) => listing.add(record)),
+    listing?.add,
     {
       points: format !== 'json',
       ...(references !== undefined && { references }),
@@ -103,15 +94,15 @@ export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>)
       );
       break;
     case 'csv':
-      output.write(
-        (await import('../../../platform/terminal/csv.js')).csvText(reportTable(report, shape)).replace(/\n$/, ''),
-      );
+      output.write(output.cellsText(reportTable(report, shape)));
       break;
-    case 'plain':
+    case 'plain': {
       if (!report.groups.length) output.note('No closed hedges in this period.');
-      for (const row of reportPlainRows(report, shape)) output.write(row);
+      const rows = output.cellsText(reportTable(report, shape));
+      if (rows) output.write(rows);
       output.note(reportPlainTotals(report));
       break;
+    }
     case 'table':
       output.write(
         await renderReportTable(report, { chalk: output.chalk, columns: output.columns, nowMs: ctx.clock.now() }),

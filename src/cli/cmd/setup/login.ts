@@ -19,6 +19,7 @@ import {
 import { environmentLabel } from '../../../platform/config/profile-view.js';
 import type { CommandContext, In } from '../command-input.js';
 import { UsageError } from '../../../core/errors.js';
+import { firstGiven } from '../../../core/input.js';
 import { safeText } from '../../../core/security/safe-text.js';
 
 function parseLoginOptions({ options }: In<'LOGIN'>) {
@@ -40,17 +41,10 @@ function parseLoginOptions({ options }: In<'LOGIN'>) {
   const moveKey = options.moveKey === true;
   if (keyCommand !== undefined && keyStore !== undefined)
     throw new UsageError('--key-store: a key from --key-command is not stored by hedge; give one of the two.');
-  const other = (
-    [
-      ['baseUrl', '--base-url'],
-      ['caFile', '--ca-file'],
-      ['journalUrl', '--journal-url'],
-      ['keyCommand', '--key-command'],
-    ] as const
-  ).find(([key]) => options[key] !== undefined);
+  const other = firstGiven(options, 'baseUrl caFile journalUrl keyCommand');
   if (moveKey && other)
     throw new UsageError(
-      `--move-key: moves the stored key only (with --key-store keyring or file); leave out ${other[1]}.`,
+      `--move-key: moves the stored key only (with --key-store keyring or file); leave out ${other}.`,
     );
   return {
     baseUrl: options.baseUrl,
