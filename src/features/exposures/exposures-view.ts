@@ -127,13 +127,12 @@ export async function renderExposureSections(
   view: typeof PLAN_VIEW,
   section?: string,
 ) {
-  const { sections } = view;
-  // The policy section's rows are its ratio buckets.
+  // The policy section's rows are its ratio buckets; a section's title and empty text are its list's.
   const list = (shown: Output, name: string, more = {}) =>
     shown.list(
       (name === 'policy' ? document.policy.ratios : (document as JsonObject)[name]) as JsonObject[],
-      sections[name],
-      { empty: sections[name].empty, title: sections[name].title, ...more },
+      view.sections[name],
+      { ...view.sections[name], ...more },
     );
   output.tableNote(
     output.chalk.dim(`${document.source} as of ${utcMinute(document.as_of)} UTC: ${describePolicy(document.policy)}.`),
