@@ -248,10 +248,10 @@ export function projectedCost(
   exposures: readonly Exposure[],
   policy: ExposurePolicy,
   prices: Prices,
+  nowMs: number,
   // Market → the daily carry per side in percent, signed as the server signs it (positive: the account pays);
   // market → the platform fee as a share of the notional traded (a quote's fee / its notional), absent: unknown.
   rates: { carryDailyPct: Record<string, Record<Side, number>>; feeRate: Record<string, number | undefined> },
-  nowMs: number,
 ) {
   const times = changeTimes(exposures, policy, nowMs);
   return marketsOf(exposures).flatMap((market) => {

@@ -162,7 +162,7 @@ export async function gatherExposures(ports: ExposuresPorts, input: ExposuresInp
     exposures: exposureLines(...facts),
     book,
     schedule: scheduleOfChanges(...facts),
-    cost: projectedCost(exposures, policy, prices, { carryDailyPct, feeRate }, nowMs),
+    cost: projectedCost(...facts, { carryDailyPct, feeRate }),
     stress: stressTable(...facts),
   };
 }
