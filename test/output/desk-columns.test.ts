@@ -13,13 +13,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
 import { fieldLabel } from '../../src/platform/fields/fields.js';
-import {
-  BOOK_RESOURCE,
-  COST_RESOURCE,
-  EXPOSURE_LINE_RESOURCE,
-  SCHEDULE_RESOURCE,
-  STRESS_RESOURCE,
-} from '../../src/features/exposures/exposures-view.js';
+import { PLAN_VIEW } from '../../src/features/exposures/exposures-view.js';
 import {
   HEDGE_RESOURCE,
   HISTORY_RESOURCE,
@@ -303,8 +297,7 @@ it('a reference is never cut where the terminal has room: positions and history 
 it('exposures: its five tables at 60, 80 and 120 columns: each fits, names what it leaves out and keeps the first of its priorities; the reason wraps at its words, never cut', async () => {
   const args = ['exposures', `${ROOT}/docs/examples/exposures.csv`];
   const { wide, at } = await screens(args);
-  const resources = [EXPOSURE_LINE_RESOURCE, BOOK_RESOURCE, SCHEDULE_RESOURCE, COST_RESOURCE, STRESS_RESOURCE];
-  const names = 'exposures book schedule cost stress'.split(' ');
+  const names = PLAN_VIEW.all;
   const wideTables = tablesOf(wide);
   expect(wideTables).toHaveLength(5);
   const reasons = (await run([...args, '--show', 'schedule', '--format', 'tsv']))
@@ -317,7 +310,7 @@ it('exposures: its five tables at 60, 80 and 120 columns: each fits, names what 
     const tables = tablesOf(lines);
     expect(tables, said(cols, lines)).toHaveLength(5);
     tables.forEach((table, index) =>
-      checkTable(`exposures ${names[index]}`, table, wideTables[index], cols, resources[index]),
+      checkTable(`exposures ${names[index]}`, table, wideTables[index], cols, PLAN_VIEW.sections[names[index]]),
     );
     // The schedule's reasons, read down the Why column (a wrapped reason's lines joined): whole, word for word.
     const schedule = tables[2];

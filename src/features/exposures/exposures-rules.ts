@@ -248,10 +248,10 @@ export function projectedCost(
   exposures: readonly Exposure[],
   policy: ExposurePolicy,
   prices: Prices,
+  nowMs: number,
   // Market → the daily carry per side in percent, signed as the server signs it (positive: the account pays);
   // market → the platform fee as a share of the notional traded (a quote's fee / its notional), absent: unknown.
   rates: { carryDailyPct: Record<string, Record<Side, number>>; feeRate: Record<string, number | undefined> },
-  nowMs: number,
 ) {
   const times = changeTimes(exposures, policy, nowMs);
   return marketsOf(exposures).flatMap((market) => {
@@ -268,22 +268,18 @@ export function projectedCost(
       for (const row of targetBook(exposures, policy, prices, now).filter((row) => row.market === market)) {
         const held = state[row.side];
         const target = row.target_usd;
-        // Matured: rolled into the target (a fee on both legs), or let go.
+        // Matured: rolled into the target (a fee on both legs), or let go (the target is 0 then).
         const matured = held.maturityMs <= now;
         const roll = matured && target > 0;
         const traded = matured ? (roll ? held.notional + target : 0) : Math.abs(target - held.notional);
         if (!matured && !(traded >= 0.005)) continue;
         feesTotal += traded * (feeRate ?? 0);
         rolls += Number(roll);
-        const notional = matured && !roll ? 0 : target;
+        // A side holding anything holds a tenor.
         state[row.side] = {
-          notional,
+          notional: target,
           maturityMs:
-            notional === 0
-              ? Infinity
-              : roll || held.notional === 0
-                ? now + (row.tenor_days ?? 1) * DAY_MS
-                : held.maturityMs,
+            target === 0 ? Infinity : roll || held.notional === 0 ? now + row.tenor_days! * DAY_MS : held.maturityMs,
         };
       }
     };

@@ -27,10 +27,31 @@ const section = (
 type Section = ReturnType<typeof section>;
 const WRAP = { wrap: true };
 
-export const EXPOSURE_LINE_RESOURCE = section(
-  'Exposures as the policy sees them now',
-  'No exposures.',
-  `
+/** `hedge exposures FILE`: every section on a terminal and in JSON, one in the row formats (the book unless --show says). */
+export const PLAN_VIEW = {
+  // In the order --show lists them. Lists of ids and reasons wrap at their spaces in a narrow table, never cut inside an id or a word.
+  sections: {
+    book: section(
+      'Target book now (hold each side within its band)',
+      'Nothing to hold.',
+      `
+  market         Market
+  side           Side       side
+  target_usd     Target     money  USD
+  band_low_usd   Band low   money  USD
+  band_high_usd  Band high  money  USD
+  tenor_days     Tenor      count  days
+  until          Until      utc
+  exposures      Covers     text`,
+      'side target_usd market band_low_usd band_high_usd tenor_days until exposures',
+      {
+        exposures: { ...WRAP, get: (row) => (Array.isArray(row.exposures) ? row.exposures.join(' ') : row.exposures) },
+      },
+    ),
+    exposures: section(
+      'Exposures as the policy sees them now',
+      'No exposures.',
+      `
   id            ID        text
   market        Market
   type          Type
@@ -44,30 +65,12 @@ export const EXPOSURE_LINE_RESOURCE = section(
   exposure_usd  Exposure  money  USD
   hedge_usd     Hedge     money  USD
   sizing_price  Sized at  rate   rate`,
-  'id cover_side hedge_usd due amount currency type bucket ratio exposure_usd market days_to_due sizing_price',
-);
-
-// Lists of ids and reasons wrap at their spaces in a narrow table, never cut inside an id or a word.
-export const BOOK_RESOURCE = section(
-  'Target book now (hold each side within its band)',
-  'Nothing to hold.',
-  `
-  market         Market
-  side           Side       side
-  target_usd     Target     money  USD
-  band_low_usd   Band low   money  USD
-  band_high_usd  Band high  money  USD
-  tenor_days     Tenor      count  days
-  until          Until      utc
-  exposures      Covers     text`,
-  'side target_usd market band_low_usd band_high_usd tenor_days until exposures',
-  { exposures: { ...WRAP, get: (row) => (Array.isArray(row.exposures) ? row.exposures.join(' ') : row.exposures) } },
-);
-
-export const SCHEDULE_RESOURCE = section(
-  "Schedule of changes (at today's price)",
-  'No change ahead: every exposure is due.',
-  `
+      'id cover_side hedge_usd due amount currency type bucket ratio exposure_usd market days_to_due sizing_price',
+    ),
+    schedule: section(
+      "Schedule of changes (at today's price)",
+      'No change ahead: every exposure is due.',
+      `
   at          At      utc
   market      Market
   side        Side    side
@@ -75,14 +78,13 @@ export const SCHEDULE_RESOURCE = section(
   to_usd      To      money  USD
   change_usd  Change  pnl    USD
   reason      Why     text`,
-  'at side to_usd change_usd reason from_usd market',
-  { reason: WRAP },
-);
-
-export const COST_RESOURCE = section(
-  "Projected cost to each due date (today's carry and fees, rolls included)",
-  'Nothing to hold, so no cost.',
-  `
+      'at side to_usd change_usd reason from_usd market',
+      { reason: WRAP },
+    ),
+    cost: section(
+      "Projected cost to each due date (today's carry and fees, rolls included)",
+      'Nothing to hold, so no cost.',
+      `
   due             Due       utc
   market          Market
   exposures       Due then  text
@@ -90,42 +92,29 @@ export const COST_RESOURCE = section(
   fees_pnl_usdc   Fees      pnl    USDC
   rolls           Rolls     count
   cost_usdc       Cost      pnl    USDC`,
-  'due cost_usdc exposures carry_pnl_usdc fees_pnl_usdc rolls market',
-  { exposures: WRAP },
-);
-
-export const STRESS_RESOURCE = section(
-  'Stress: the price moves now by …',
-  'No price to stress.',
-  `
+      'due cost_usdc exposures carry_pnl_usdc fees_pnl_usdc rolls market',
+      { exposures: WRAP },
+    ),
+    stress: section(
+      'Stress: the price moves now by …',
+      'No price to stress.',
+      `
   market               Market
   shock_pct            Shock %    count
   price                Price      rate   rate
   exposure_change_usd  Exposure   pnl    USD
   cover_pnl_usd        Cover P&L  pnl    USD
   net_usd              Net        pnl    USD`,
-  'shock_pct net_usd exposure_change_usd cover_pnl_usd price market',
-);
-
-// In the order --show lists them.
-const SECTIONS = {
-  book: BOOK_RESOURCE,
-  exposures: EXPOSURE_LINE_RESOURCE,
-  schedule: SCHEDULE_RESOURCE,
-  cost: COST_RESOURCE,
-  stress: STRESS_RESOURCE,
-  policy: section(
-    'Hedge ratio by time to due',
-    'No ratio buckets.',
-    `
+      'shock_pct net_usd exposure_change_usd cover_pnl_usd price market',
+    ),
+    policy: section(
+      'Hedge ratio by time to due',
+      'No ratio buckets.',
+      `
     within_days  Within days  count
     ratio_pct    Ratio %      count`,
-  ),
-};
-
-/** `hedge exposures FILE`: every section on a terminal and in JSON, one in the row formats (the book unless --show says). */
-export const PLAN_VIEW = {
-  sections: SECTIONS as Record<string, Section>,
+    ),
+  } as Record<string, Section>,
   all: ['exposures', 'book', 'schedule', 'cost', 'stress'],
   fallback: 'book',
   footer: 'Nothing was sent. Carry and fees from your side (- you pay); stress: + a gain, - a loss, in USD.',
@@ -138,13 +127,12 @@ export async function renderExposureSections(
   view: typeof PLAN_VIEW,
   section?: string,
 ) {
-  const { sections } = view;
-  // The policy section's rows are its ratio buckets.
+  // The policy section's rows are its ratio buckets; a section's title and empty text are its list's.
   const list = (shown: Output, name: string, more = {}) =>
     shown.list(
       (name === 'policy' ? document.policy.ratios : (document as JsonObject)[name]) as JsonObject[],
-      sections[name],
-      { empty: sections[name].empty, title: sections[name].title, ...more },
+      view.sections[name],
+      { ...view.sections[name], ...more },
     );
   output.tableNote(
     output.chalk.dim(`${document.source} as of ${utcMinute(document.as_of)} UTC: ${describePolicy(document.policy)}.`),

@@ -80,14 +80,14 @@ async function quotedFeeRate(
         tenor_days: held?.tenor_days ?? 7,
       });
       const quoted = quote.notional_usd || notional;
-      return quoted > 0 ? quote.upfront.platform_fee_usdc / quoted : null;
+      return quoted > 0 ? quote.upfront.platform_fee_usdc / quoted : undefined;
     } catch (error) {
       ports.log(
         `${market}: no quote for ${formatUsd(notional)} (${error instanceof Error ? safeText(error.message) : 'unknown'})`,
       );
     }
   }
-  return null;
+  return undefined;
 }
 
 /** Each market of the exposures: its price and its daily carry per side, from the server's list; an unlisted one is an error. */
@@ -115,18 +115,11 @@ export async function gatherExposures(ports: ExposuresPorts, input: ExposuresInp
   const { prices, carryDailyPct } = marketFacts(list.markets, exposures);
   const facts = [exposures, policy, prices, nowMs] as const;
   const book = targetBook(...facts);
-  /** Market → the fee as a share of the notional (absent: unknown), and in basis points with where it came from. */
+  /** Market → the fee as a share of the notional (undefined: unknown). */
   const feeRate: Record<string, number | undefined> = {};
-  const fees: Record<string, { rate_bps: number | null; from: string }> = {};
   const { feeBps } = input;
-  for (const market of Object.keys(prices)) {
-    const rate = feeBps === undefined ? await quotedFeeRate(client, market, book, ports) : feeBps / 10_000;
-    feeRate[market] = rate ?? undefined;
-    fees[market] = {
-      rate_bps: rate === null ? null : Math.round(rate * 1e6) / 100,
-      from: feeBps !== undefined ? '--fee-bps' : rate === null ? 'unknown' : 'quote',
-    };
-  }
+  for (const market of Object.keys(prices))
+    feeRate[market] = feeBps === undefined ? await quotedFeeRate(client, market, book, ports) : feeBps / 10_000;
   // No account (a read refused): left out.
   const available = account?.available_exposure_usd;
   // What the book's markets hold now (a line without a market is the only one): the headroom is net of it.
@@ -143,8 +136,8 @@ export async function gatherExposures(ports: ExposuresPorts, input: ExposuresInp
       'exposures',
       `The target book (${formatMoney(target)} USD) is above what its markets hold (${formatMoney(held)} USD) by more than the account's available exposure (${formatMoney(available)} USD): the server would refuse part of it.`,
     );
-  for (const [market, fee] of Object.entries(fees))
-    if (fee.rate_bps === null)
+  for (const [market, rate] of Object.entries(feeRate))
+    if (rate === undefined)
       warn(
         ports,
         'exposures',
@@ -155,12 +148,21 @@ export async function gatherExposures(ports: ExposuresPorts, input: ExposuresInp
     source,
     policy: policyAsData(policy),
     prices,
-    fees,
+    // The fee in basis points, and where it came from.
+    fees: Object.fromEntries(
+      Object.entries(feeRate).map(([market, rate]) => [
+        market,
+        {
+          rate_bps: rate === undefined ? null : Math.round(rate * 1e6) / 100,
+          from: feeBps !== undefined ? '--fee-bps' : rate === undefined ? 'unknown' : 'quote',
+        },
+      ]),
+    ),
     ...(available === undefined ? {} : { available_exposure_usd: available }),
     exposures: exposureLines(...facts),
     book,
     schedule: scheduleOfChanges(...facts),
-    cost: projectedCost(exposures, policy, prices, { carryDailyPct, feeRate }, nowMs),
+    cost: projectedCost(...facts, { carryDailyPct, feeRate }),
     stress: stressTable(...facts),
   };
 }
