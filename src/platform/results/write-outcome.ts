@@ -6,7 +6,7 @@ import type { LandedChange, TradeView } from './trade-outcome-types.js';
 import { betterOrWorse, impliedAdditionPrice, payOrEarn, priceFavourBps, toAccountSide } from '../../core/money.js';
 import { formatSignedMoney, formatUsd } from '../../core/number-format.js';
 import { fieldTable } from '../fields/fields.js';
-import { HEDGE_FIELDS, POSITION_FIELDS, REALIZED_FIELDS } from '../fields/resource-fields.js';
+import { HEDGE_FIELDS, POSITION_FIELDS, REALIZED } from '../fields/resource-fields.js';
 import { formatBps, formatDays, formatMoney, formatPercent, formatRate } from '../terminal/format.js';
 import type { Output } from '../terminal/output.js';
 import { safeText } from '../../core/security/safe-text.js';
@@ -82,25 +82,22 @@ export function renderHedge(output: Output, hedge: JsonObject, options: { title:
   });
 }
 
-export const CLOSE_FIELDS = [
-  ...fieldTable(`
-    hedge_id          Hedge ID
-    client_reference  Client reference
-    status            Status                status
-    market            Market
-    side              Side                  side
-    notional_usd      Notional (USD)        money
-    tenor_days        Tenor (days)          count
-    order_tx_hash     Close tx              hash
-    net_margin_usd    Returned (est., USD)  money`),
-  ...REALIZED_FIELDS,
-  ...fieldTable(`
-    close_reason  Close reason
-    opened_at     Opened           time
-    submitted_at  Close submitted  time
-    closed_at     Closed           time
-    action        Action`),
-];
+export const CLOSE_FIELDS = fieldTable(`
+  hedge_id          Hedge ID
+  client_reference  Client reference
+  status            Status                status
+  market            Market
+  side              Side                  side
+  notional_usd      Notional (USD)        money
+  tenor_days        Tenor (days)          count
+  order_tx_hash     Close tx              hash
+  net_margin_usd    Returned (est., USD)  money
+  ${REALIZED}
+  close_reason      Close reason
+  opened_at         Opened                time
+  submitted_at      Close submitted       time
+  closed_at         Closed                time
+  action            Action`);
 
 /** The close of a side as the close card shows it: the server's answer and what the side showed before it. */
 function renderClosed(
