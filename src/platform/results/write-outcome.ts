@@ -168,6 +168,7 @@ export function renderAdditionQuote(
   const { maturityAt, daysLeft: days, position = {} } = context;
   const carry = toAccountSide(quote.carry.daily_usdc);
   const fee = toAccountSide(quote.upfront.platform_fee_usdc);
+  const perDay = payOrEarn(carry, { per: '/day' });
   output.cardOrNote(
     () => {
       const c = output.chalk;
@@ -175,7 +176,7 @@ export function renderAdditionQuote(
       const rows = [
         ...priceRows(output, quote, entry === undefined ? '' : c.dim(` (position entry ${formatRate(entry)})`)),
         ...upfrontRows(output, quote, fee),
-        ['Carry per day', payOrEarn(carry, { per: '/day' })],
+        ['Carry per day', perDay],
         [
           'Carry to maturity (est.)',
           days !== undefined && `${payOrEarn(carry * days)} ${c.dim(`(${formatDays(days)} left)`)}`,
@@ -191,7 +192,7 @@ export function renderAdditionQuote(
       ]);
     },
     `Quote for the addition (indicative): execution ${formatRate(quote.pricing.execution_price)}${priceUnit(quote.market)}, margin ${formatMoney(quote.upfront.required_margin_usdc)} USDC, ` +
-      `fee ${payOrEarn(fee)}, carry ${payOrEarn(carry, { per: '/day' })}.`,
+      `fee ${payOrEarn(fee)}, carry ${perDay}.`,
   );
 }
 
