@@ -163,14 +163,14 @@ it('results of open, add, reduce and close: add: the entry before → after, and
     action: 'add' as const,
     market: 'USDTNGN',
     side: 'buy' as const,
-    changeUsd: 5_000,
+    notionalUsd: 5_000,
     before: { notionalUsd: 10_000, entryPrice: 1530, marginUsdc: 1000, hedgeId: 'hdg_1' },
-    after: { notionalUsd: 15_000, entryPrice: 1530.2, marginUsdc: 1500, netMarginUsd: 1490.12, hedgeId: 'hdg_1' },
+    position: { notionalUsd: 15_000, entryPrice: 1530.2, marginUsdc: 1500, netMarginUsd: 1490.12, hedgeId: 'hdg_1' },
     quotedPrice: 1530.55,
   };
   const [card] = printed((out) => renderPositionChange(out, change));
   // (1530.2 × 15,000 − 1530 × 10,000) / 5,000 = 1530.6: 0.3 bps above the quote, worse for a buy.
-  expect(impliedAdditionPrice(change.before, change.after)).toBeCloseTo(1530.6, 9);
+  expect(impliedAdditionPrice(change.before, change.position)).toBeCloseTo(1530.6, 9);
   for (const part of [
     /Entry\s+│ 1,530\.00 → 1,530\.20 NGN per USDT/,
     /Added at \(implied\)\s+│ 1,530\.60 NGN per USDT, -0\.3 bps, worse than quoted \(quoted 1,530\.55\)/,
@@ -184,7 +184,7 @@ it('results of open, add, reduce and close: reduce: the reduced share of the fig
       action: 'reduce',
       market: 'USDTNGN',
       side: 'sell',
-      changeUsd: 5_000,
+      notionalUsd: 5_000,
       before: {
         notionalUsd: 20_000,
         entryPrice: 1530,
@@ -193,7 +193,7 @@ it('results of open, add, reduce and close: reduce: the reduced share of the fig
         netPnlUsd: 16,
         accruedCarryUsdc: 4,
       },
-      after: { notionalUsd: 15_000, entryPrice: 1530, marginUsdc: 1500 },
+      position: { notionalUsd: 15_000, entryPrice: 1530, marginUsdc: 1500 },
       balanceBeforeUsdc: 10_000,
       balanceAfterUsdc: 10_502.49,
     }),

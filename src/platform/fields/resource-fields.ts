@@ -109,14 +109,13 @@ export const POSITION_RESOURCE: Resource = {
 };
 
 /** What a closed hedge realized; the spec names only `net_pnl_usd`. */
-const REALIZED = `
+export const REALIZED = `
   entry_price    Entry      rate    rate
   exit_price     Exit       rate    rate
   gross_pnl_usd  Gross P&L  pnl     USD
   carry_usdc     Carry      charge  USDC
   fees_usdc      Fees       charge  USDC
   net_pnl_usd    Net P&L    pnl     USD`;
-export const REALIZED_FIELDS = fieldTable(REALIZED);
 
 /** A footnote mark hedge puts after a closed hedge's notional on screen (ui/history-view.ts): this journal resized the hedge while it was open, so its P&L (the whole life's) is on more than the notional shown. */
 export const NOTIONAL_MARK = Symbol('notional_mark');

@@ -107,7 +107,9 @@ export function renderJournalEntry(
   const request = entry.request ?? { method: '', path: '', body: null };
   // Who carries it while unresolved (a live holder is carrying it now; `hedge resume` says which), else who began it.
   const held = entry.holder && isUnresolved(entry);
-  const own: Record<string, unknown> = {
+  // The entry's own values, but where the card says one otherwise.
+  const shown: Record<string, unknown> = {
+    ...entry,
     client_reference: journalReference(entry),
     argv: Array.isArray(entry.argv)
       ? ['hedge', ...entry.argv.map((word) => shellWord(String(word)))].join(' ')
@@ -122,9 +124,7 @@ export function renderJournalEntry(
     request: `${request.method} ${request.path}`,
     body: request.body,
   };
-  const record = Object.fromEntries(
-    DETAIL_FIELDS.map(({ key }) => [key, text(key in own ? own[key] : entry[key as keyof JournalEntry])]),
-  );
+  const record = Object.fromEntries(DETAIL_FIELDS.map(({ key }) => [key, text(shown[key])]));
   const fields = held
     ? DETAIL_FIELDS.map((field) => (field.key === 'holder' ? { ...field, label: 'Held by' } : field))
     : DETAIL_FIELDS;

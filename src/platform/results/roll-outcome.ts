@@ -33,34 +33,27 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
   output.cardOrNote(() => {
     const c = output.chalk;
     const matures = (iso: string) => `${formatUtc(iso)} ${c.dim(`(${formatRelative(iso, nowMs)})`)}`;
-    const rows: Array<[string, unknown]> = closing
-      ? [
-          [
-            '1. Close',
-            `${side} ${market}${several ? ` · all ${several.length} hedges of the side` : one ? ` · ${one}` : ''}`,
-          ],
-          // Each hedge the close ends, soonest to mature first: the later ones end before their maturity.
-          ...[...(several ?? [])]
-            .sort((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity))
-            .map((hedge): [string, string] => [
-              `   ${safeText(hedge.id)}`,
-              `${hedge.notionalUsd === undefined ? '' : `${formatMoney(hedge.notionalUsd)} USD, `}${hedge.maturityAtMs === undefined ? 'maturity unknown' : `matures ${formatUtc(new Date(hedge.maturityAtMs).toISOString())}`}`,
-            ]),
-          ['   Matures', !several && closing.maturityAt ? matures(closing.maturityAt) : undefined],
-          [
-            '   Returns (est.)',
-            returns === undefined ? c.dim('unknown (no net margin in the positions list)') : `${returns} USD`,
-          ],
-        ]
-      : [
-          [
-            '1. Close',
-            c.dim(
+    const rows = [
+      [
+        '1. Close',
+        closing
+          ? `${side} ${market}${several ? ` · all ${several.length} hedges of the side` : one ? ` · ${one}` : ''}`
+          : c.dim(
               `nothing open${ended ? `: ${endedText}${ended.maturity_at ? ` (matured ${formatUtc(ended.maturity_at)})` : ''}` : ''}`,
             ),
-          ],
-        ];
-    rows.push(
+      ],
+      // Each hedge the close ends, soonest to mature first: the later ones end before their maturity.
+      ...[...(several ?? [])]
+        .sort((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity))
+        .map((hedge): [string, string] => [
+          `   ${safeText(hedge.id)}`,
+          `${hedge.notionalUsd === undefined ? '' : `${formatMoney(hedge.notionalUsd)} USD, `}${hedge.maturityAtMs === undefined ? 'maturity unknown' : `matures ${formatUtc(new Date(hedge.maturityAtMs).toISOString())}`}`,
+        ]),
+      ['   Matures', !several && closing?.maturityAt ? matures(closing.maturityAt) : undefined],
+      [
+        '   Returns (est.)',
+        closing && (returns === undefined ? c.dim('unknown (no net margin in the positions list)') : `${returns} USD`),
+      ],
       ['2. Open', opens],
       ['   Matures', matures(quote.maturity)],
       ['   Price (indicative)', formatRate(quote.pricing.execution_price)],
@@ -69,7 +62,7 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
         `${upfront} USDC ${c.dim(`(margin ${formatMoney(quote.upfront.required_margin_usdc)} + fee ${formatMoney(quote.upfront.platform_fee_usdc)})`)}`,
       ],
       ['   Carry over the tenor', payOrEarn(toAccountSide(quote.carry.total_usdc))],
-    );
+    ] as const;
     return output.card(rows, `Roll ${market} ${side} to ${days}`);
   }, `Roll: ${closeText}; then open ${opens}, about ${upfront} USDC upfront.`);
 }

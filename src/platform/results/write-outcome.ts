@@ -6,7 +6,7 @@ import type { LandedChange, TradeView } from './trade-outcome-types.js';
 import { betterOrWorse, impliedAdditionPrice, payOrEarn, priceFavourBps, toAccountSide } from '../../core/money.js';
 import { formatSignedMoney, formatUsd } from '../../core/number-format.js';
 import { fieldTable } from '../fields/fields.js';
-import { HEDGE_FIELDS, POSITION_FIELDS, REALIZED_FIELDS } from '../fields/resource-fields.js';
+import { HEDGE_FIELDS, POSITION_FIELDS, REALIZED } from '../fields/resource-fields.js';
 import { formatBps, formatDays, formatMoney, formatPercent, formatRate } from '../terminal/format.js';
 import type { Output } from '../terminal/output.js';
 import { safeText } from '../../core/security/safe-text.js';
@@ -82,25 +82,22 @@ export function renderHedge(output: Output, hedge: JsonObject, options: { title:
   });
 }
 
-export const CLOSE_FIELDS = [
-  ...fieldTable(`
-    hedge_id          Hedge ID
-    client_reference  Client reference
-    status            Status                status
-    market            Market
-    side              Side                  side
-    notional_usd      Notional (USD)        money
-    tenor_days        Tenor (days)          count
-    order_tx_hash     Close tx              hash
-    net_margin_usd    Returned (est., USD)  money`),
-  ...REALIZED_FIELDS,
-  ...fieldTable(`
-    close_reason  Close reason
-    opened_at     Opened           time
-    submitted_at  Close submitted  time
-    closed_at     Closed           time
-    action        Action`),
-];
+export const CLOSE_FIELDS = fieldTable(`
+  hedge_id          Hedge ID
+  client_reference  Client reference
+  status            Status                status
+  market            Market
+  side              Side                  side
+  notional_usd      Notional (USD)        money
+  tenor_days        Tenor (days)          count
+  order_tx_hash     Close tx              hash
+  net_margin_usd    Returned (est., USD)  money
+  ${REALIZED}
+  close_reason      Close reason
+  opened_at         Opened                time
+  submitted_at      Close submitted       time
+  closed_at         Closed                time
+  action            Action`);
 
 /** The close of a side as the close card shows it: the server's answer and what the side showed before it. */
 function renderClosed(
@@ -171,6 +168,7 @@ export function renderAdditionQuote(
   const { maturityAt, daysLeft: days, position = {} } = context;
   const carry = toAccountSide(quote.carry.daily_usdc);
   const fee = toAccountSide(quote.upfront.platform_fee_usdc);
+  const perDay = payOrEarn(carry, { per: '/day' });
   output.cardOrNote(
     () => {
       const c = output.chalk;
@@ -178,7 +176,7 @@ export function renderAdditionQuote(
       const rows = [
         ...priceRows(output, quote, entry === undefined ? '' : c.dim(` (position entry ${formatRate(entry)})`)),
         ...upfrontRows(output, quote, fee),
-        ['Carry per day', payOrEarn(carry, { per: '/day' })],
+        ['Carry per day', perDay],
         [
           'Carry to maturity (est.)',
           days !== undefined && `${payOrEarn(carry * days)} ${c.dim(`(${formatDays(days)} left)`)}`,
@@ -194,23 +192,31 @@ export function renderAdditionQuote(
       ]);
     },
     `Quote for the addition (indicative): execution ${formatRate(quote.pricing.execution_price)}${priceUnit(quote.market)}, margin ${formatMoney(quote.upfront.required_margin_usdc)} USDC, ` +
-      `fee ${payOrEarn(fee)}, carry ${payOrEarn(carry, { per: '/day' })}.`,
+      `fee ${payOrEarn(fee)}, carry ${perDay}.`,
   );
 }
 
 /** What an add or reduce did, from the positions list before and after (and the account's balance for a reduce). */
 type PositionChange = Pick<
   LandedChange,
-  'action' | 'market' | 'side' | 'quotedPrice' | 'balanceBeforeUsdc' | 'balanceAfterUsdc'
-> & { changeUsd: number; before?: PositionFigures; after?: PositionFigures; orderTxHash?: string };
+  'action' | 'market' | 'side' | 'notionalUsd' | 'quotedPrice' | 'balanceBeforeUsdc' | 'balanceAfterUsdc'
+> & { before?: PositionFigures; position?: PositionFigures; orderTxHash?: string };
 
 /** After an add or a partial reduce landed: the position before → after (notional, entry, margin); an add, the price it is implied to have executed at; a reduce, the share of the position it closed, that share of what the position showed, and the balance's change. */
 export function renderPositionChange(output: Output, change: PositionChange, footer: string[] = []) {
-  const { action, before = {}, after, changeUsd, quotedPrice, balanceBeforeUsdc: from, balanceAfterUsdc: to } = change;
+  const {
+    action,
+    before = {},
+    position,
+    notionalUsd,
+    quotedPrice,
+    balanceBeforeUsdc: from,
+    balanceAfterUsdc: to,
+  } = change;
   const c = output.chalk;
   const unit = priceUnit(change.market);
   const shift = (key: 'notionalUsd' | 'entryPrice' | 'marginUsdc', format: (value: number) => string, unit: string) => {
-    const [was, now] = [before[key], after?.[key]].map((value) => (value === undefined ? undefined : format(value)));
+    const [was, now] = [before[key], position?.[key]].map((value) => (value === undefined ? undefined : format(value)));
     if (was === undefined) return now && `${now} ${unit}`;
     if (now === undefined) return `${was} ${unit} → —`;
     return was === now ? `${now} ${unit} (unchanged)` : `${was} → ${now} ${unit}`;
@@ -220,15 +226,16 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
   const margin = shift('marginUsdc', formatMoney, 'USDC');
   // NaN where a figure of either side is missing.
   const implied =
-    action === 'add' &&
-    impliedAdditionPrice(before as Required<PositionFigures>, (after ?? {}) as Required<PositionFigures>);
-  const addedAt = Number.isFinite(implied) ? (implied as number) : undefined;
+    action === 'add'
+      ? impliedAdditionPrice(before as Required<PositionFigures>, { ...position } as Required<PositionFigures>)
+      : NaN;
+  const addedAt = Number.isFinite(implied) ? implied : undefined;
   const share =
-    action === 'reduce' && (before.notionalUsd ?? 0) > 0 ? Math.min(1, changeUsd / before.notionalUsd!) : undefined;
-  const part = (value?: number) => (share === undefined || value === undefined ? undefined : value * share);
-  const returned = part(before.netMarginUsd);
-  const realizedNet = part(before.netPnlUsd);
-  const carry = part(before.accruedCarryUsdc);
+    action === 'reduce' && (before.notionalUsd ?? 0) > 0 ? Math.min(1, notionalUsd / before.notionalUsd!) : undefined;
+  // What the reduced share of the position showed just before: returned, realized net P&L and the carry in it.
+  const [returned, realizedNet, carry] = [before.netMarginUsd, before.netPnlUsd, before.accruedCarryUsdc].map(
+    (value) => (share === undefined || value === undefined ? undefined : value * share),
+  );
   const carryText = carry === undefined ? undefined : payOrEarn(toAccountSide(carry), { realized: true });
   const balance = action === 'reduce' && from !== undefined && to !== undefined ? to - from : undefined;
   const slippage =
@@ -248,7 +255,7 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
   output.cardOrNote(
     () => {
       const shown = (kind: 'pnl' | 'time' | 'hash', value: unknown) => output.humanValue({ key: kind, kind }, value);
-      const hedge = after ?? before;
+      const hedge = position ?? before;
       const rows = [
         ['Hedge ID', hedge.hedgeId],
         ['Notional', notional],
@@ -269,8 +276,8 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
         ],
         [
           'Net margin now',
-          after?.netMarginUsd !== undefined &&
-            `${formatMoney(after.netMarginUsd)} USD ${c.dim('(what closing now returns)')}`,
+          position?.netMarginUsd !== undefined &&
+            `${formatMoney(position.netMarginUsd)} USD ${c.dim('(what closing now returns)')}`,
         ],
         ['Maturity (unchanged)', hedge.maturityAt !== undefined && shown('time', hedge.maturityAt)],
         [
@@ -282,7 +289,7 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
         ...footer,
         share !== undefined &&
           (returned !== undefined || realizedNet !== undefined) &&
-          `(est.) is ${formatPercent(share * 100, 1).replace(/^\+/, '')} (${formatMoney(changeUsd)} of ${formatMoney(before.notionalUsd!)} USD) of what the position showed just before the reduce; a reduction is proportional.`,
+          `(est.) is ${formatPercent(share * 100, 1).replace(/^\+/, '')} (${formatMoney(notionalUsd)} of ${formatMoney(before.notionalUsd!)} USD) of what the position showed just before the reduce; a reduction is proportional.`,
         balance !== undefined &&
           'Balance change is `balance_usdc` before and after: other activity on the account in between counts too.',
       ];
@@ -348,7 +355,7 @@ export function renderTrade(
         const shownId = (position ?? before)?.hedgeId ?? hedgeId;
         renderPositionChange(
           output,
-          { ...change, changeUsd: notionalUsd, after: position, orderTxHash: answer.order_tx_hash ?? undefined },
+          { ...change, orderTxHash: answer.order_tx_hash ?? undefined },
           shownId ? [`The hedge in full: ${hedgeCommand('hedges', shownId)}`] : [],
         );
       }
