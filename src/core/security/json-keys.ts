@@ -5,16 +5,18 @@ import { sizeInWords } from './bounded-read.js';
 
 z.config(en());
 
-type Frame = { keys?: Set<string>; key?: string; index: number };
+type Frame = { kind: 'object'; keys: Set<string>; key?: string; expectKey: boolean } | { kind: 'array'; index: number };
 
-/** Where the string opening at `start` ends (past its closing quote). */
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
 function stringEnd(text: string, start: number) {
   let at = start + 1;
   for (;;) {
     const quote = text.indexOf('"', at);
     if (quote < 0) return text.length;
     let backslashes = 0;
-    while (text[quote - 1 - backslashes] === '\\') backslashes += 1;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes += 1;
     if (backslashes % 2 === 0) return quote + 1;
     at = quote + 1;
   }
@@ -26,40 +28,20 @@ export interface JsonBounds {
   maxDepth: number;
 }
 
-const STRUCTURE = /["[\]{},]/g;
+const NESTING = /["[\]{}]/g;
 
-/** The arrays and objects of `text`, walked on the text without recursion: whether they nest deeper than `maxDepth` (where the walk stops), and every key that appears more than once in one object, with the keys and indexes leading to it. */
-function walkJson(text: string, maxDepth = Infinity) {
-  const stack: Frame[] = [];
-  const repeated = [];
-  // Counted apart from the stack: a closer with nothing open takes a level off, as the text says.
+/** More than `maxDepth` arrays or objects open at once somewhere in `text`: counted on the text, without recursion. */
+function nestedPast(text: string, maxDepth: number) {
   let depth = 0;
-  STRUCTURE.lastIndex = 0;
-  for (let match; (match = STRUCTURE.exec(text));) {
+  NESTING.lastIndex = 0;
+  for (let match; (match = NESTING.exec(text));) {
     const char = match[0];
-    const top = stack.at(-1);
-    if (char === '"') {
-      STRUCTURE.lastIndex = stringEnd(text, match.index);
-      // A string is a key where it opens an object or follows one of its commas.
-      if (top?.keys && top.key === undefined) {
-        const key = JSON.parse(text.slice(match.index, STRUCTURE.lastIndex)) as string;
-        if (top.keys.has(key))
-          repeated.push({ key, path: stack.slice(0, -1).map((frame) => frame.key ?? frame.index) });
-        top.keys.add(key);
-        top.key = key;
-      }
-    } else if (char === ',') {
-      if (top?.keys) top.key = undefined;
-      else if (top) top.index += 1;
-    } else if (char === '{' || char === '[') {
-      if ((depth += 1) > maxDepth) return { deeper: true, repeated };
-      stack.push({ keys: char === '{' ? new Set() : undefined, index: 0 });
-    } else {
-      depth -= 1;
-      stack.pop();
-    }
+    if (char === '"') NESTING.lastIndex = stringEnd(text, match.index);
+    else if (char === '[' || char === '{') {
+      if ((depth += 1) > maxDepth) return true;
+    } else depth -= 1;
   }
-  return { deeper: false, repeated };
+  return false;
 }
 
 /** The object `text` holds as `schema` reads it, else (a string) why not; `bounds` are checked before JSON.parse, so nothing that walks the value can overflow the stack. */
@@ -69,7 +51,7 @@ export function readBoundedJson<S extends z.ZodMiniType<object>>(
   schema: S,
 ) {
   if (Buffer.byteLength(text) > maxBytes) return `over ${sizeInWords(maxBytes)}`;
-  if (walkJson(text, maxDepth).deeper) return `nested deeper than ${maxDepth} levels`;
+  if (nestedPast(text, maxDepth)) return `nested deeper than ${maxDepth} levels`;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -88,9 +70,40 @@ export function issueWords(error: z.core.$ZodError) {
   return `${issue.path.join('.')}: ${issue.message}`;
 }
 
-/** Every key that appears more than once in one object of `text`. */
-export function repeatedKeys(text: string) {
-  return walkJson(text).repeated;
+/** Every key that appears more than once in one object of `text`, at most `limit` of them. */
+export function repeatedKeys(text: string, limit = Infinity) {
+  const stack: Frame[] = [];
+  const found = [];
+  let at = 0;
+  while (at < text.length && found.length < limit) {
+    const code = text.charCodeAt(at);
+    const top = stack.at(-1);
+    if (code === QUOTE) {
+      const end = stringEnd(text, at);
+      if (top?.kind === 'object' && top.expectKey) {
+        const key = JSON.parse(text.slice(at, end)) as string;
+        if (top.keys.has(key))
+          found.push({
+            key,
+            path: stack.slice(0, -1).map((frame) => (frame.kind === 'object' ? (frame.key ?? '') : frame.index)),
+          });
+        top.keys.add(key);
+        top.key = key;
+        top.expectKey = false;
+      }
+      at = end;
+      continue;
+    }
+    if (code === 0x7b) stack.push({ kind: 'object', keys: new Set(), expectKey: true });
+    else if (code === 0x5b) stack.push({ kind: 'array', index: 0 });
+    else if (code === 0x7d || code === 0x5d) stack.pop();
+    else if (code === 0x2c && top) {
+      if (top.kind === 'object') top.expectKey = true;
+      else top.index += 1;
+    }
+    at += 1;
+  }
+  return found;
 }
 
 /** A row file's repeated keys as its problems (target and exposures files: an array of rows, or an object holding it under `listKey`): `item 3: the key notional_usd appears more than once; …`. */

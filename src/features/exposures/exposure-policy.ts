@@ -102,7 +102,7 @@ export function parsePolicyFile(text: string, source: string): Partial<ExposureP
       `--policy: ${source} is not one JSON object; expected one such as {"ratios": "30:100,90:75,*:50", "band_pct": 5, "sizing": "current", "functional": "USD", "netting": true}, each key optional.`,
     );
   // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
-  const [repeated] = repeatedKeys(text);
+  const [repeated] = repeatedKeys(text, 1);
   if (repeated) {
     const named = Object.hasOwn(POLICY_KEYS, repeated.key) ? `the key ${repeated.key}` : 'a key';
     throw new UsageError(
