@@ -1,9 +1,7 @@
 // `hedge exposures FILE`: the target book a treasury's receivables and payables imply under a policy; no write.
 import { writeFileSync } from 'node:fs';
-import type { CommandContext, In } from '../command-input.js';
-import { echo, parseDecimal } from '../../../core/input.js';
+import { type CommandContext, type In, echo, parseDecimal, UsageError } from '../command-input.js';
 import { resolvePolicy, type PolicyFlags } from '../../../features/exposures/exposure-policy.js';
-import { UsageError } from '../../../core/errors.js';
 import { gatherExposureReport, gatherExposures } from '../../../features/exposures/exposures.js';
 import { accountName, htmlTarget } from '../../../features/report/report.js';
 import {

@@ -1,8 +1,6 @@
 // Shared by the commands with --watch (price, positions, hedges, account; not a command): the
 // watch's sinks — a live view on a terminal, NDJSON otherwise — which the flow (flows/watch.ts)
 // writes each refresh to, and how the watch ended said and turned into the exit code.
-import { stopExitCode } from '../../../core/errors.js';
-import { describeError, exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
 import {
   alertRecord,
   parseWatchSettings,
@@ -11,8 +9,7 @@ import {
   type WatchSink,
   type WatchTarget,
 } from '../../../features/book/watch.js';
-import type { CommandContext } from '../command-input.js';
-import { safeJson } from '../../../core/security/safe-text.js';
+import { type CommandContext, stopExitCode, describeError, exitCodeNamed, safeJson } from '../command-input.js';
 import { redrawsInPlace } from '../../../platform/terminal/terminal.js';
 
 /** `hedge … --watch`: checks the options (exit 2 before anything is read), runs the watch, says how it ended. */

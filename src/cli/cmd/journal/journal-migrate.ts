@@ -1,9 +1,7 @@
 // `hedge journal migrate`: the local journal into the team store, fallback records included. Every entry keeps its
 // id, so running it again adds nothing; the local file is left as it is.
-import { UsageError } from '../../../core/errors.js';
 import { isTeamJournal, journalDir, JournalStoreError, openJournal } from '../../../platform/journal/index.js';
-import type { CommandContext } from '../command-input.js';
-import { safeText } from '../../../core/security/safe-text.js';
+import { type CommandContext, UsageError, safeText } from '../command-input.js';
 
 export async function run(ctx: CommandContext) {
   const { output } = ctx;

@@ -8,11 +8,9 @@ import {
   type KeyLocation,
 } from '../../../platform/config/key-store.js';
 import { placeKey } from '../../../platform/config/login-profile.js';
-import { ConfigError, UsageError } from '../../../core/errors.js';
 import { shellWord } from '../../../core/program.js';
-import { safeText } from '../../../core/security/safe-text.js';
 import { requireProfile } from '../../../platform/config/profile-view.js';
-import type { CommandContext } from '../command-input.js';
+import { type CommandContext, ConfigError, UsageError, safeText } from '../command-input.js';
 
 export async function run(ctx: CommandContext) {
   // The demo is the profile in use: the current one's key is not this command's to remove.

@@ -3,8 +3,7 @@
 // in the OS keyring goes with it (the keyring module is loaded only then).
 import { requireProfile } from '../../../platform/config/profile-view.js';
 import { keyLocationOf, removeFromKeyring, type KeyLocation } from '../../../platform/config/key-store.js';
-import { safeText } from '../../../core/security/safe-text.js';
-import type { CommandContext, In } from '../command-input.js';
+import { type CommandContext, type In, safeText } from '../command-input.js';
 
 export async function run(ctx: CommandContext, { args: { name } }: In<'PROFILE_REMOVE'>) {
   // Whether it exists only the store can say.

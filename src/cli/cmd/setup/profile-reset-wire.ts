@@ -1,8 +1,7 @@
 // hedge profile reset-wire: forgets the wire names learned from the server; the next command learns anew, and what
 // you set yourself (HEDGE_WIRE_*, a profile's `wire`) stays.
-import type { CommandContext, In } from '../command-input.js';
+import { type CommandContext, type In, AuthError } from '../command-input.js';
 import { describeScope, learnedScopeOf, resetLearned } from '../../../platform/runtime/wire-memory.js';
-import { AuthError } from '../../../core/errors.js';
 
 /** The scope in use, without starting the demo just to name it. */
 async function scopeInUse(ctx: CommandContext) {

@@ -1,10 +1,9 @@
 // `hedge api PATH`: any endpoint with the profile's key, as `gh api` does; the path must stay under the base URL.
 // Any method but GET is a write of the one write flow: its Idempotency-Key journaled before it leaves, resumable.
 // Unlike `gh api`, parameters never turn a GET into a POST: a write is always asked for with -X.
-import type { CommandContext, In } from '../command-input.js';
+import { type CommandContext, type In, UsageError } from '../command-input.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf, type ParamInput } from '../../../core/api-params.js';
-import { UsageError } from '../../../core/errors.js';
 import {
   AnswerLog,
   apiAction,

@@ -1,8 +1,14 @@
 import { isIP } from 'node:net';
 import { isLoopbackHost } from '../../../core/security/base-url.js';
-import { notAllowed, parseDecimal, parseWholeNumber } from '../../../core/input.js';
-import { StopSignal, UsageError } from '../../../core/errors.js';
-import type { CommandContext, In } from '../command-input.js';
+import {
+  type CommandContext,
+  type In,
+  notAllowed,
+  parseDecimal,
+  parseWholeNumber,
+  StopSignal,
+  UsageError,
+} from '../command-input.js';
 import { DIALECT_VALUES } from '../specs.js';
 
 /** A decimal flag's value (parseDecimal), or undefined when the flag is absent. */

@@ -1,9 +1,16 @@
 // hedge open MARKET SIDE NOTIONAL --tenor D [--ref REF] — or, on a terminal without them, the
 // wizard. Quote first (the card on a terminal), then the one write flow: journaled, sent with one
 // Idempotency-Key, waited until `filled` (struck rate against the quote) or `failed` (exit 6).
-import type { CommandContext, In } from '../command-input.js';
-import { parseClientReference, parseMarket, parseNotional, parseSide, parseTenor } from '../../../core/input.js';
-import { UsageError } from '../../../core/errors.js';
+import {
+  type CommandContext,
+  type In,
+  parseClientReference,
+  parseMarket,
+  parseNotional,
+  parseSide,
+  parseTenor,
+  UsageError,
+} from '../command-input.js';
 import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { openHedge, runChange } from '../../../features/trade/change.js';
 import { showTrade, tradeFields } from './trade-outcome.js';
