@@ -1,9 +1,8 @@
 // hedge doctor: exit 0 only when everything a write needs works; otherwise the class of the first failed check a
 // write needs (4 key, 5 network, server or clock, 14 an unreadable answer, 2 a setting; a config store or journal that
 // cannot be used, the code a write would end with). It sends no write.
-import { type CommandContext, describeError, exitCodeNamed } from '../command-input.js';
+import { type CommandContext, describeError, exitCodeNamed, plural } from '../command-input.js';
 import { wrapWords } from '../../../platform/terminal/width.js';
-import { plural } from '../../../core/number-format.js';
 
 export async function run(ctx: CommandContext) {
   const checks = await import('../../../features/setup/doctor.js');
