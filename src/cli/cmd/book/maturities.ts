@@ -40,5 +40,4 @@ export async function run(ctx: CommandContext, input: In<'MATURITIES'>) {
         ? `No open hedge carries the reference ${ref}${within === undefined ? '' : ` and matures within ${within}`}.`
         : `Nothing matures within ${within}.`;
   await renderMaturities(ctx.output, maturities, { empty, undated: collected.undated, nowMs });
-  return 0;
 }

@@ -47,5 +47,4 @@ export async function run(ctx: CommandContext) {
         hint: `See both with \`${ctx.hedgeCommand('journal', 'show', summary.conflicts[0])}\` and the local file ${local.file}; the rest was moved.`,
       },
     );
-  return 0;
 }

@@ -101,7 +101,6 @@ export async function run(ctx: CommandContext, input: In<'API'>) {
     if (log.last && log.last.status >= 400) printAnswers(ctx.output, [log.last], { include, failed: true });
     throw error;
   }
-  return 0;
 }
 
 /**

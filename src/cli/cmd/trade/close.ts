@@ -24,7 +24,6 @@ export async function run(ctx: CommandContext, { args, options }: In<'CLOSE'>) {
       },
     );
   }
-  return 0;
 }
 
 export const OUTPUT_FIELDS = tradeFields('close');
