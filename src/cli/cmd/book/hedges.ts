@@ -29,16 +29,14 @@ export async function run(ctx: CommandContext, { args, options }: In<'HEDGES'>) 
   const wait = options.wait === true;
   if (id === undefined && wait)
     throw new UsageError('--wait: needs a hedge ID to wait for, e.g. `hedge hedges hdg_… --wait`.');
-  const filter = (
-    [
-      [status, '--status'],
-      [clientReference, '--ref'],
-      [options.limit, '--limit'],
-      [options.all, '--all'],
-    ] as const
-  ).find(([value]) => value !== undefined);
+  const filter = Object.entries({
+    '--status': status,
+    '--ref': clientReference,
+    '--limit': options.limit,
+    '--all': options.all,
+  }).find(([, value]) => value !== undefined);
   if (id !== undefined && filter)
-    throw new UsageError(`${filter[1]}: filters the list; it cannot be combined with a hedge ID.`);
+    throw new UsageError(`${filter[0]}: filters the list; it cannot be combined with a hedge ID.`);
   const client = await ctx.client();
   if (id === undefined) {
     const list = await client.readHedges({

@@ -25,14 +25,12 @@ export async function run(ctx: CommandContext, { args, options }: In<'OPEN'>) {
   };
   const skipChecks = options.skipChecks === true;
   const write = writeOptionsFrom(options);
-  const missing = (
-    [
-      ['MARKET', given.market],
-      ['SIDE', given.side],
-      ['NOTIONAL', given.notionalUsd],
-      ['--tenor', given.tenorDays],
-    ] as const
-  )
+  const missing = Object.entries({
+    MARKET: given.market,
+    SIDE: given.side,
+    NOTIONAL: given.notionalUsd,
+    '--tenor': given.tenorDays,
+  })
     .filter(([, value]) => value === undefined)
     .map(([name]) => name);
   if (missing.length && (!ctx.interactive || write.dryRun)) {
