@@ -2,7 +2,7 @@
 // Any method but GET is a write of the one write flow: its Idempotency-Key journaled before it leaves, resumable.
 // Unlike `gh api`, parameters never turn a GET into a POST: a write is always asked for with -X.
 import { type CommandContext, type In, UsageError } from '../command-input.js';
-import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
+import { writeFields } from '../trade/trade-outcome.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf, type ParamInput } from '../../../core/api-params.js';
 import {
   AnswerLog,
@@ -107,7 +107,5 @@ export async function run(ctx: CommandContext, input: In<'API'>) {
  * What `hedge api` prints: for a method that writes, the server's envelope (its names checked
  * before anything is sent, ui/result-fields.ts); a GET is a read, checked on what came.
  */
-export const OUTPUT_FIELDS = (input: In<'API'>) => {
-  if (!isWriteMethod(parseApiMethod(input.options.method))) return;
-  return input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.api);
-};
+export const OUTPUT_FIELDS = (input: In<'API'>) =>
+  isWriteMethod(parseApiMethod(input.options.method)) ? writeFields('api')(input) : undefined;

@@ -4,7 +4,7 @@
 import { type CommandContext, type In, parseMarket, parseSide, UnresolvedError, formatUsd } from '../command-input.js';
 import { tradeAction, tradeRecord, type CloseResult } from '../../../features/trade/trade-actions.js';
 import { runWrite, writeOptionsFrom } from '../../../features/write/write-flow.js';
-import { showTrade, tradeFields } from './trade-outcome.js';
+import { showTrade, writeFields } from './trade-outcome.js';
 import { hedgesWords } from '../../../features/write/as-shown.js';
 
 export async function run(ctx: CommandContext, { args, options }: In<'CLOSE'>) {
@@ -26,4 +26,4 @@ export async function run(ctx: CommandContext, { args, options }: In<'CLOSE'>) {
   }
 }
 
-export const OUTPUT_FIELDS = tradeFields('close');
+export const OUTPUT_FIELDS = writeFields('close');

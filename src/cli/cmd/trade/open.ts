@@ -13,7 +13,7 @@ import {
 } from '../command-input.js';
 import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { openHedge, runChange } from '../../../features/trade/change.js';
-import { showTrade, tradeFields } from './trade-outcome.js';
+import { showTrade, writeFields } from './trade-outcome.js';
 
 export async function run(ctx: CommandContext, { args, options }: In<'OPEN'>) {
   const given = {
@@ -74,4 +74,4 @@ export async function run(ctx: CommandContext, { args, options }: In<'OPEN'>) {
   return showTrade(ctx, outcome, quote);
 }
 
-export const OUTPUT_FIELDS = tradeFields('open');
+export const OUTPUT_FIELDS = writeFields('open');

@@ -9,7 +9,7 @@ import {
   parseTenor,
 } from '../command-input.js';
 import { ROLL_DRY_RUN_FIELDS } from '../../../platform/results/result-fields.js';
-import { tradeFields } from './trade-outcome.js';
+import { writeFields } from './trade-outcome.js';
 import { runRoll } from '../../../features/trade/roll.js';
 import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { renderRollOutcome } from '../../../platform/results/roll-outcome.js';
@@ -26,4 +26,4 @@ export async function run(ctx: CommandContext, { args, options }: In<'ROLL'>) {
   return renderRollOutcome(ctx.output, outcome, ctx.hedgeCommand);
 }
 
-export const OUTPUT_FIELDS = tradeFields('roll', ROLL_DRY_RUN_FIELDS);
+export const OUTPUT_FIELDS = writeFields('roll', ROLL_DRY_RUN_FIELDS);

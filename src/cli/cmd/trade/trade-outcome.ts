@@ -9,8 +9,8 @@ import { renderDryRun } from '../../../platform/results/dry-run-view.js';
 import { renderTrade } from '../../../platform/results/write-outcome.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 
-/** What a trade command prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */
-export const tradeFields =
+/** What a write command prints (a trade's, or `api`'s envelope), so that --fields is checked before anything is sent (ui/result-fields.ts). */
+export const writeFields =
   (name: keyof typeof RESULT_FIELDS, dryRunNames?: readonly string[]) => (input: { options: { dryRun?: boolean } }) =>
     input.options.dryRun ? dryRunResult(dryRunNames) : writeResult(RESULT_FIELDS[name]);
 
