@@ -84,5 +84,5 @@ export function shortHash(hash: string) {
   return hash.length > 14 ? `${hash.slice(0, 6)}…${hash.slice(-4)}` : hash;
 }
 
-/** A count with its noun: `1 hedge`, `2 hedges`. */
-export const plural = (count: number, one: string) => `${count} ${count === 1 ? one : `${one}s`}`;
+/** A count with its noun: `1 hedge`, `2 hedges` (`many` where the plural is not the noun and an s). */
+export const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;

@@ -3,6 +3,7 @@
 // load that code at every start. cli/manifest.ts ties each to its lazily loaded command.
 import { HEDGE_STATUSES, OUTPUT_FORMATS, SIDES, TENORS } from '../../core/vocabulary.js';
 import { declared, opt, type ArgSpec, type OptionSpec } from '../runner/command-spec.js';
+import { SANDBOX_DIALECTS } from '../../sandbox/dialect-names.js';
 
 /**
  * A list of options: shared ones as they are, each other one as its flags, its description and, where the
@@ -320,8 +321,6 @@ export const COMPLETION = setup('completion', 'local', 'Print the shell completi
   ],
 });
 
-export const DIALECT_VALUES = ['reference', 'alpha', 'beta', 'gamma', 'delta'] as const;
-
 export const SANDBOX_SERVE = subcommand('serve', 'local', 'Serve the simulator over HTTP(S) on loopback', {
   prints: "the simulator's address as environment lines",
   description: 'Serve the simulator over HTTP(S) on loopback; prints HEDGE_BASE_URL and HEDGE_API_KEY first',
@@ -352,7 +351,7 @@ export const SANDBOX_SERVE = subcommand('serve', 'local', 'Serve the simulator o
     'requests per second per key before 429',
     '--dialect <name>',
     'how the server answers what the spec leaves open: reference, alpha, beta, gamma or delta',
-    DIALECT_VALUES,
+    SANDBOX_DIALECTS,
     '--clock-skew <seconds>',
     "run the Date header this many seconds off this machine's clock (negative: behind)",
     '--hostile-text',

@@ -1,13 +1,10 @@
 // `hedge apply FILE`: the run is the flow (flows/apply.ts); this shows the plan before the question, and the outcome.
-import type { CommandContext, In } from '../command-input.js';
+import { type CommandContext, type In, describeError, exitCodeNamed, safeText, plural } from '../command-input.js';
 import { RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
-import { describeError, exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
 import { applyWords, parseTolerance, planCheckError } from '../../../features/plan/target-plan.js';
 import { showPlan } from './plan.js';
 import { applyTarget, stepLabel } from '../../../features/plan/apply.js';
-import { safeText } from '../../../core/security/safe-text.js';
 import { renderApplyReport, renderPlan } from '../../../features/plan/plan-view.js';
-import { plural } from '../../../core/number-format.js';
 
 export async function run(ctx: CommandContext, { args, options }: In<'APPLY'>) {
   const opts = { file: args.file, toleranceUsd: parseTolerance(options.tolerance) };

@@ -1,9 +1,7 @@
 // `hedge exposures FILE`: the target book a treasury's receivables and payables imply under a policy; no write.
 import { writeFileSync } from 'node:fs';
-import type { CommandContext, In } from '../command-input.js';
-import { echo, parseDecimal } from '../../../core/input.js';
+import { type CommandContext, type In, echo, parseDecimal, UsageError } from '../command-input.js';
 import { resolvePolicy, type PolicyFlags } from '../../../features/exposures/exposure-policy.js';
-import { UsageError } from '../../../core/errors.js';
 import { gatherExposureReport, gatherExposures } from '../../../features/exposures/exposures.js';
 import { accountName, htmlTarget } from '../../../features/report/report.js';
 import {
@@ -29,34 +27,26 @@ export async function run(ctx: CommandContext, { args, options }: In<'EXPOSURES'
         `--show: ${echo(options.show)} is not allowed${report ? ' with --report' : ''}; expected one of ${allowed.join(', ')}.`,
       );
   }
-  let html: string | undefined;
-  if (options.html !== undefined) {
-    if (!report)
-      throw new UsageError(
-        '--html: only with --report (the HTML file is the report of coverage, cost and effectiveness).',
-      );
-    html = htmlTarget(options.html);
-  }
+  if (options.html !== undefined && !report)
+    throw new UsageError(
+      '--html: only with --report (the HTML file is the report of coverage, cost and effectiveness).',
+    );
+  const html = options.html === undefined ? undefined : htmlTarget(options.html);
   // The option names are the policy flags' names; the flags alone are checked now, before any file is read.
   const flags: PolicyFlags = options;
   resolvePolicy({}, flags);
   const opts = { file: args.file, policyFile: options.policy, flags };
-  if (report) {
-    const reportView = await gatherExposureReport(ctx, opts);
-    await renderExposureSections(ctx.output, reportView, view, section);
-    if (html !== undefined) {
-      const credentials = await ctx.credentials();
-      writeFileSync(
-        html,
-        exposureReportHtml(reportView, {
-          account: accountName(credentials),
-          generatedAt: new Date(ctx.clock.now()).toISOString(),
-        }),
-      );
-      ctx.output.note(`HTML report written to ${html}`);
-    }
-    return 0;
-  }
-  await renderExposureSections(ctx.output, await gatherExposures(ctx, { ...opts, feeBps }), view, section);
-  return 0;
+  if (!report)
+    return renderExposureSections(ctx.output, await gatherExposures(ctx, { ...opts, feeBps }), view, section);
+  const reportView = await gatherExposureReport(ctx, opts);
+  await renderExposureSections(ctx.output, reportView, view, section);
+  if (html === undefined) return;
+  writeFileSync(
+    html,
+    exposureReportHtml(reportView, {
+      account: accountName(await ctx.credentials()),
+      generatedAt: new Date(ctx.clock.now()).toISOString(),
+    }),
+  );
+  ctx.output.note(`HTML report written to ${html}`);
 }

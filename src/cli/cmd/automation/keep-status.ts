@@ -2,10 +2,9 @@
 // exit 0 while one runs, 15 (keeper-down) when it is dead, hung, stopped or was never started, so a
 // monitoring script can page on it.
 import { isKeeperUp, readKeeperStatus } from '../../../features/keeper/keeper-heartbeat.js';
-import type { CommandContext } from '../command-input.js';
+import { type CommandContext, exitCodeNamed } from '../command-input.js';
 import { loadTableDrawer } from '../../../platform/terminal/table.js';
 import { renderKeeperStatus } from '../../../features/keeper/keeper-status-view.js';
-import { exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
 
 export async function run(ctx: CommandContext) {
   const { output } = ctx;

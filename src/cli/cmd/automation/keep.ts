@@ -1,15 +1,20 @@
 // hedge keep FILE — a long-running keeper that holds the book at a target file through
 // maturities (flows/keep.ts): rolls what matures within roll_before, re-opens a side that settled,
 // reports drift (and with --converge brings it back), leaves a row past its `until` to mature.
-import type { CommandContext, In } from '../command-input.js';
+import {
+  type CommandContext,
+  type In,
+  stopExitCode,
+  UsageError,
+  describeError,
+  errorAsEventFields,
+  parseDecimal,
+} from '../command-input.js';
 import { errorCatalogue } from '../../agent/error-catalogue.js';
-import { stopExitCode, UsageError } from '../../../core/errors.js';
-import { describeError, errorAsEventFields } from '../../../platform/terminal/exit-codes.js';
 import { DEFAULT_INTERVAL_MS, MAX_INTERVAL_MS, MIN_INTERVAL_MS, runKeep } from '../../../features/keeper/keep.js';
 import { liveReporter, ndjsonReporter } from '../../../features/keeper/keep-view.js';
 import { parseTolerance } from '../../../features/plan/target-plan.js';
 import { exposuresKeepTarget } from '../../../features/exposures/exposures.js';
-import { parseDecimal } from '../../../core/input.js';
 import { parseKeeperServiceOptions } from '../../../features/keeper/keeper-service.js';
 import { redrawsInPlace } from '../../../platform/terminal/terminal.js';
 

@@ -1,8 +1,7 @@
 // `hedge plan FILE`: the actions that reach a target file, in execution order, with the checks simulated; no write.
 // Its plan is also `apply --dry-run`'s: quoted, shown and turned into the exit code — 0 at target, `changes` (10)
 // when it would trade, the failed pre-trade checks raised (exit 3) after it.
-import type { CommandContext, In } from '../command-input.js';
-import { exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
+import { type CommandContext, type In, exitCodeNamed } from '../command-input.js';
 import {
   applyWords,
   parseTolerance,

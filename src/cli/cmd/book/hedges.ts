@@ -2,12 +2,21 @@
 // (every field, tx hashes whole), optionally waiting for it to reach a final state.
 import { watchAsked } from '../../../features/book/watch.js';
 import { watchCommand } from './watch-outcome.js';
-import { firstGiven, parseClientReference, parseHedgeId, parseListLength, parseStatus } from '../../../core/input.js';
-import { OrderFailedError, StillPendingError, UsageError } from '../../../core/errors.js';
 import { HEDGE_FIELDS, HEDGE_RESOURCE } from '../../../platform/fields/resource-fields.js';
-import type { CommandContext, In } from '../command-input.js';
+import {
+  type CommandContext,
+  type In,
+  firstGiven,
+  parseClientReference,
+  parseHedgeId,
+  parseListLength,
+  parseStatus,
+  OrderFailedError,
+  StillPendingError,
+  UsageError,
+  safeText,
+} from '../command-input.js';
 import { moreNote } from '../../../platform/fields/list-notes.js';
-import { safeText } from '../../../core/security/safe-text.js';
 import { findHedge } from '../../../features/book/hedge-id.js';
 import { shellWord } from '../../../core/program.js';
 

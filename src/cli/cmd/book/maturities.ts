@@ -1,7 +1,6 @@
 // `hedge maturities`: the positions list and each hedge's record reconciled side by side, so a side holding
 // several hedges is a row per hedge.
-import type { CommandContext, In } from '../command-input.js';
-import { parseClientReference, sameReference } from '../../../core/input.js';
+import { type CommandContext, type In, parseClientReference, sameReference } from '../command-input.js';
 import { collectMaturities, parseWithin } from '../../../features/book/maturities.js';
 import { readSides } from './positions.js';
 import { settlingSentence } from '../../../features/book/positions-view.js';
@@ -41,5 +40,4 @@ export async function run(ctx: CommandContext, input: In<'MATURITIES'>) {
         ? `No open hedge carries the reference ${ref}${within === undefined ? '' : ` and matures within ${within}`}.`
         : `Nothing matures within ${within}.`;
   await renderMaturities(ctx.output, maturities, { empty, undated: collected.undated, nowMs });
-  return 0;
 }

@@ -1,8 +1,6 @@
 // Shared by the commands with --watch (price, positions, hedges, account; not a command): the
 // watch's sinks — a live view on a terminal, NDJSON otherwise — which the flow (flows/watch.ts)
 // writes each refresh to, and how the watch ended said and turned into the exit code.
-import { stopExitCode } from '../../../core/errors.js';
-import { describeError, exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
 import {
   alertRecord,
   parseWatchSettings,
@@ -11,8 +9,7 @@ import {
   type WatchSink,
   type WatchTarget,
 } from '../../../features/book/watch.js';
-import type { CommandContext } from '../command-input.js';
-import { safeJson } from '../../../core/security/safe-text.js';
+import { type CommandContext, stopExitCode, describeError, exitCodeNamed, safeJson, plural } from '../command-input.js';
 import { redrawsInPlace } from '../../../platform/terminal/terminal.js';
 
 /** `hedge … --watch`: checks the options (exit 2 before anything is read), runs the watch, says how it ended. */
@@ -43,7 +40,7 @@ export async function watchCommand(ctx: CommandContext, target: WatchTarget, opt
       ctx.output.note(c.dim(`Watch ended: --timeout ${ctx.globals.timeout}s reached.`));
       return 0;
     case 'count':
-      ctx.output.note(c.dim(`Watch ended: --count ${outcome.count} refresh${outcome.count === 1 ? '' : 'es'} made.`));
+      ctx.output.note(c.dim(`Watch ended: --count ${plural(outcome.count, 'refresh', 'refreshes')} made.`));
       return 0;
     case 'stopped': {
       const stopped = stopExitCode(ctx.signal.reason);

@@ -1,11 +1,17 @@
 // `hedge journal`: the action journal, newest first — every write this machine sent (or, with a team
 // store, every machine of the desk), by which profile and host, when, and with what outcome. Filters: --pending (unresolved only), --since, --limit.
-import type { CommandContext, In } from '../command-input.js';
+import {
+  type CommandContext,
+  type In,
+  notAllowed,
+  parseClientReference,
+  parseWholeNumber,
+  sameReference,
+  safeText,
+} from '../command-input.js';
 import { parseDuration, readDateTime, readMonthsAgo } from '../../../core/duration.js';
-import { notAllowed, parseClientReference, parseWholeNumber, sameReference } from '../../../core/input.js';
 import { journalReference, renderJournalList } from '../../../platform/results/journal-fields.js';
 import { checkUnresolvedRows } from '../../../features/write/row-trust.js';
-import { safeText } from '../../../core/security/safe-text.js';
 
 /** A journal is kept for years: a time ago may reach back that far (core/duration.ts's grammar). */
 const MAX_AGO_MS = 100 * 366 * 86_400_000;

@@ -1,9 +1,7 @@
 // `hedge journal migrate`: the local journal into the team store, fallback records included. Every entry keeps its
 // id, so running it again adds nothing; the local file is left as it is.
-import { UsageError } from '../../../core/errors.js';
 import { isTeamJournal, journalDir, JournalStoreError, openJournal } from '../../../platform/journal/index.js';
-import type { CommandContext } from '../command-input.js';
-import { safeText } from '../../../core/security/safe-text.js';
+import { type CommandContext, UsageError, safeText, plural } from '../command-input.js';
 
 export async function run(ctx: CommandContext) {
   const { output } = ctx;
@@ -36,18 +34,17 @@ export async function run(ctx: CommandContext) {
   output.document(summary);
   const c = output.chalk;
   output.textNote(
-    `${entries.length ? `Moved the local journal ${safeText(local.file)} (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'})` : 'The local journal is empty'} into the team store ${safeText(choice.shown)}: ${summary.added.length} added, ${summary.merged.length} merged (a later outcome or a fallback record), ${summary.present.length} already there.`,
+    `${entries.length ? `Moved the local journal ${safeText(local.file)} (${plural(entries.length, 'entry', 'entries')})` : 'The local journal is empty'} into the team store ${safeText(choice.shown)}: ${summary.added.length} added, ${summary.merged.length} merged (a later outcome or a fallback record), ${summary.present.length} already there.`,
   );
   if (summary.schema_applied.length)
     output.textNote(c.dim(`Created the store's schema (version ${summary.schema_applied.join(', ')}).`));
   if (entries.length) output.textNote(c.dim(`The local file is left as it was; running this again adds nothing.`));
   if (summary.conflicts.length)
     throw new JournalStoreError(
-      `${summary.conflicts.length} local ${summary.conflicts.length === 1 ? 'entry was' : 'entries were'} not moved: the team store ${choice.shown} holds another action under the same id (${summary.conflicts.join(', ')}).`,
+      `${plural(summary.conflicts.length, 'local entry was', 'local entries were')} not moved: the team store ${choice.shown} holds another action under the same id (${summary.conflicts.join(', ')}).`,
       {
         store: choice.shown,
         hint: `See both with \`${ctx.hedgeCommand('journal', 'show', summary.conflicts[0])}\` and the local file ${local.file}; the rest was moved.`,
       },
     );
-  return 0;
 }

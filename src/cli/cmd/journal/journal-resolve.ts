@@ -1,11 +1,9 @@
 // `hedge journal resolve`: the operator's word on an action whose outcome hedge cannot tell; it sends nothing.
 // --not-landed sets it aside, so a re-run is a new action with a new key; a live process's action is left alone.
-import type { CommandContext, In } from '../command-input.js';
-import { UsageError } from '../../../core/errors.js';
+import { type CommandContext, type In, UsageError, safeText } from '../command-input.js';
 import { heldError } from '../../../features/write/write-flow.js';
 import { isUnresolved } from '../../../platform/journal/index.js';
 import { checkUnresolvedRows, findJournalEntry } from '../../../features/write/row-trust.js';
-import { safeText } from '../../../core/security/safe-text.js';
 import { renderJournalEntry } from '../../../platform/results/journal-fields.js';
 
 export async function run(ctx: CommandContext, { args, options: { landed, notLanded } }: In<'JOURNAL_RESOLVE'>) {
@@ -50,5 +48,5 @@ export async function run(ctx: CommandContext, { args, options: { landed, notLan
   ctx.output.done(
     `Journal ${entry.id} (${safeText(entry.command)}) recorded as ${landed ? 'landed: outcome done. Nothing was sent.' : 'not landed: outcome abandoned. Nothing was sent; run the command again for a new action with a new key.'}`,
   );
-  renderJournalEntry(ctx.output, resolved, { footer: [] });
+  renderJournalEntry(ctx.output, resolved, {});
 }

@@ -8,15 +8,15 @@ export async function run(ctx: CommandContext, { args }: In<'JOURNAL_SHOW'>) {
   const entry = await findJournalEntry(ctx, await ctx.journal(), args.id);
   const check = (await checkUnresolvedRows(ctx, [entry]))?.get(entry.id);
   const unverified = check === 'unsealed' || check === 'forged';
-  const footer = !isUnresolved(entry)
-    ? []
-    : [
+  const footer = isUnresolved(entry)
+    ? [
         ctx.output.chalk.yellow(
           unverified
             ? `Unresolved and unverified: hedge will not send it again. Look at the book, then \`${ctx.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\` (or --landed).`
             : // Under the profile it was sent with: another profile's key is another account, and is refused.
               `Unresolved: finish it with ${entry.profile ? resumeWithItsCredentials(entry) : `\`${ctx.hedgeCommand('resume', entry.id)}\``} (same key, acts at most once).`,
         ),
-      ];
-  renderJournalEntry(ctx.output, entry, { footer, ...(check && { check }) });
+      ]
+    : undefined;
+  renderJournalEntry(ctx.output, entry, { footer, check });
 }

@@ -1,9 +1,8 @@
 // `hedge resume [ID]`: finishes an unresolved action with its own idempotency key, so the server answers it with
 // the original result, or acts once if the first request never arrived.
-import type { CommandContext, In } from '../command-input.js';
+import { type CommandContext, type In, safeText } from '../command-input.js';
 import { RESUMED_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 import { chooseEntryToResume, planResume, resumeEntry } from '../../../features/trade/resume.js';
-import { safeText } from '../../../core/security/safe-text.js';
 import { printAnswers } from '../../../platform/results/api-answer.js';
 import { renderRollOutcome } from '../../../platform/results/roll-outcome.js';
 import { showTrade } from '../trade/trade-outcome.js';

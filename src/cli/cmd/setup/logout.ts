@@ -8,11 +8,9 @@ import {
   type KeyLocation,
 } from '../../../platform/config/key-store.js';
 import { placeKey } from '../../../platform/config/login-profile.js';
-import { ConfigError, UsageError } from '../../../core/errors.js';
 import { shellWord } from '../../../core/program.js';
-import { safeText } from '../../../core/security/safe-text.js';
 import { requireProfile } from '../../../platform/config/profile-view.js';
-import type { CommandContext } from '../command-input.js';
+import { type CommandContext, ConfigError, UsageError, safeText } from '../command-input.js';
 
 export async function run(ctx: CommandContext) {
   // The demo is the profile in use: the current one's key is not this command's to remove.
@@ -27,7 +25,7 @@ export async function run(ctx: CommandContext) {
     // Logging out of nothing is already the wanted state: say so, and succeed (scripts may repeat it).
     output.document({ profile: null, logged_out: false });
     output.note('No profile is current: nothing to log out of.');
-    return 0;
+    return;
   }
   requireProfile(data, name, requested ? profileArgument(requested) : '--profile');
   let had: KeyLocation | undefined;
@@ -60,5 +58,4 @@ export async function run(ctx: CommandContext) {
     );
   else output.note(`Removed the API key of profile "${name}" from the ${where} (${renew}).`);
   if (ctx.env.HEDGE_API_KEY) output.warn('HEDGE_API_KEY is still set in this environment, and commands keep using it.');
-  return 0;
 }

@@ -3,8 +3,7 @@
 // in the OS keyring goes with it (the keyring module is loaded only then).
 import { requireProfile } from '../../../platform/config/profile-view.js';
 import { keyLocationOf, removeFromKeyring, type KeyLocation } from '../../../platform/config/key-store.js';
-import { safeText } from '../../../core/security/safe-text.js';
-import type { CommandContext, In } from '../command-input.js';
+import { type CommandContext, type In, safeText } from '../command-input.js';
 
 export async function run(ctx: CommandContext, { args: { name } }: In<'PROFILE_REMOVE'>) {
   // Whether it exists only the store can say.
@@ -23,14 +22,13 @@ export async function run(ctx: CommandContext, { args: { name } }: In<'PROFILE_R
   });
   output.document({ removed: name, current: data.current ?? null });
   output.note(`Removed profile "${name}".`);
-  const location = keyAt;
-  if (location?.kind === 'keyring') {
-    const removal = await removeFromKeyring(location.account, ctx.env);
+  if (keyAt?.kind === 'keyring') {
+    const removal = await removeFromKeyring(keyAt.account, ctx.env);
     if (removal !== undefined)
       output.warn(
-        `Its key stays in the OS keyring (${removal}): delete service "hedge", account "${safeText(location.account)}" by hand.`,
+        `Its key stays in the OS keyring (${removal}): delete service "hedge", account "${safeText(keyAt.account)}" by hand.`,
       );
-  } else if (location?.kind === 'command')
+  } else if (keyAt?.kind === 'command')
     output.note("Its key stays in its credential helper's store: remove it there if it should go too.");
   const others = Object.keys(data.profiles).sort();
   if (wasCurrent)

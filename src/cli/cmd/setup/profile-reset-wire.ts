@@ -1,8 +1,7 @@
 // hedge profile reset-wire: forgets the wire names learned from the server; the next command learns anew, and what
 // you set yourself (HEDGE_WIRE_*, a profile's `wire`) stays.
-import type { CommandContext, In } from '../command-input.js';
+import { type CommandContext, type In, AuthError, plural } from '../command-input.js';
 import { describeScope, learnedScopeOf, resetLearned } from '../../../platform/runtime/wire-memory.js';
-import { AuthError } from '../../../core/errors.js';
 
 /** The scope in use, without starting the demo just to name it. */
 async function scopeInUse(ctx: CommandContext) {
@@ -32,7 +31,7 @@ export async function run(ctx: CommandContext, input: In<'PROFILE_RESET_WIRE'>) 
     output.note(`Nothing learned to forget for ${where}.`);
     return;
   }
-  output.note(`Forgot ${forgotten.length} learned wire ${forgotten.length === 1 ? 'name' : 'names'} for ${where}:`);
+  output.note(`Forgot ${plural(forgotten.length, 'learned wire name')} for ${where}:`);
   for (const line of forgotten) output.tableNote(`  ${line}`);
   output.note(
     `The next command starts from hedge's guesses and learns again; \`${ctx.hedgeCommand('whoami')}\` shows the names in use.`,

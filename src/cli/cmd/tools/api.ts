@@ -1,10 +1,9 @@
 // `hedge api PATH`: any endpoint with the profile's key, as `gh api` does; the path must stay under the base URL.
 // Any method but GET is a write of the one write flow: its Idempotency-Key journaled before it leaves, resumable.
 // Unlike `gh api`, parameters never turn a GET into a POST: a write is always asked for with -X.
-import type { CommandContext, In } from '../command-input.js';
-import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
+import { type CommandContext, type In, UsageError } from '../command-input.js';
+import { writeFields } from '../trade/trade-outcome.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf, type ParamInput } from '../../../core/api-params.js';
-import { UsageError } from '../../../core/errors.js';
 import {
   AnswerLog,
   apiAction,
@@ -102,14 +101,11 @@ export async function run(ctx: CommandContext, input: In<'API'>) {
     if (log.last && log.last.status >= 400) printAnswers(ctx.output, [log.last], { include, failed: true });
     throw error;
   }
-  return 0;
 }
 
 /**
  * What `hedge api` prints: for a method that writes, the server's envelope (its names checked
  * before anything is sent, ui/result-fields.ts); a GET is a read, checked on what came.
  */
-export const OUTPUT_FIELDS = (input: In<'API'>) => {
-  if (!isWriteMethod(parseApiMethod(input.options.method))) return;
-  return input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.api);
-};
+export const OUTPUT_FIELDS = (input: In<'API'>) =>
+  isWriteMethod(parseApiMethod(input.options.method)) ? writeFields('api')(input) : undefined;

@@ -2,8 +2,7 @@
 // Read, not generated here: the generator needs the manifest, which loads this command (an import cycle).
 import { readFile } from 'node:fs/promises';
 import { getAsset, isSea } from 'node:sea';
-import { ConfigError, UsageError } from '../../../core/errors.js';
-import type { CommandContext, In } from '../command-input.js';
+import { type CommandContext, type In, ConfigError, UsageError } from '../command-input.js';
 import { SHELL_VALUES } from '../specs.js';
 
 export async function run(ctx: CommandContext, input: In<'COMPLETION'>) {

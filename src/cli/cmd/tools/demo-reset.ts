@@ -17,5 +17,4 @@ export async function run(ctx: CommandContext) {
       ? `The demo starts afresh: ${file} removed (test funds only).`
       : `The demo starts afresh: it had no state yet (${file}).`,
   );
-  return 0;
 }

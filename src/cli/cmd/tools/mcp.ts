@@ -2,10 +2,9 @@
 // agent. The global options and HEDGE_* are read once, here, like any command: the key (and so the
 // safety tier) is resolved before the first message, and --demo's simulator starts once and serves
 // every call. stdout carries the protocol only; messages go to stderr.
-import { stopExitCode } from '../../../core/errors.js';
 import type { CommandModule, CommandSpec } from '../../runner/command-spec.js';
 import { agentTools, offered } from '../../agent/catalogue.js';
-import type { In } from '../command-input.js';
+import { type In, stopExitCode } from '../command-input.js';
 import { ConfirmationTokens, tokenTtlSeconds } from '../../agent/confirmation.js';
 import { resolve } from 'node:path';
 import { FileAccess, serverRoots } from '../../agent/file-access.js';

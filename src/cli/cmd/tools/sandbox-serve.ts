@@ -1,9 +1,15 @@
 import { isIP } from 'node:net';
 import { isLoopbackHost } from '../../../core/security/base-url.js';
-import { notAllowed, parseDecimal, parseWholeNumber } from '../../../core/input.js';
-import { StopSignal, UsageError } from '../../../core/errors.js';
-import type { CommandContext, In } from '../command-input.js';
-import { DIALECT_VALUES } from '../specs.js';
+import {
+  type CommandContext,
+  type In,
+  notAllowed,
+  parseDecimal,
+  parseWholeNumber,
+  StopSignal,
+  UsageError,
+} from '../command-input.js';
+import { SANDBOX_DIALECTS } from '../../../sandbox/dialect-names.js';
 
 /** A decimal flag's value (parseDecimal), or undefined when the flag is absent. */
 const decimal = (name: string, raw: unknown, range: Omit<Parameters<typeof parseDecimal>[1], 'name'>) =>
@@ -28,8 +34,8 @@ function seconds(
 /** The names the sandbox accepts; the manifest lists the same ones for help and completion. */
 function dialect(raw: unknown) {
   if (raw === undefined) return;
-  const named = DIALECT_VALUES.find((name) => name === String(raw).trim());
-  if (named === undefined) throw notAllowed('--dialect', raw, DIALECT_VALUES.join(', '));
+  const named = SANDBOX_DIALECTS.find((name) => name === String(raw).trim());
+  if (named === undefined) throw notAllowed('--dialect', raw, SANDBOX_DIALECTS.join(', '));
   return named;
 }
 

@@ -1,11 +1,10 @@
 // hedge tools: the catalogue `hedge mcp` serves, for agents that call the CLI directly. Sends nothing; with --demo
 // the simulator is not even started (its key is a test key).
 import type { CommandModule, CommandSpec } from '../../runner/command-spec.js';
-import type { CommandContext, In } from '../command-input.js';
+import { type CommandContext, type In, HedgeError } from '../command-input.js';
 import { agentTools, catalogueEntry, writeAccess } from '../../agent/catalogue.js';
 import { tokenTtlSeconds } from '../../agent/confirmation.js';
 import { errorCatalogue } from '../../agent/error-catalogue.js';
-import { HedgeError } from '../../../core/errors.js';
 import { TOOL_RESOURCE } from '../../../platform/fields/resource-fields.js';
 import { fieldTable } from '../../../platform/fields/fields.js';
 

@@ -3,7 +3,7 @@
 import type { CommandModule } from '../../runner/command-spec.js';
 import type { In } from '../command-input.js';
 import { parseChangeOptions, runChange } from '../../../features/trade/change.js';
-import { showTrade, tradeFields } from './trade-outcome.js';
+import { showTrade, writeFields } from './trade-outcome.js';
 
 /** Typed by reduce's input: add's is the same and --skip-checks. */
 function changeCommand(action: 'add' | 'reduce'): CommandModule<In<'REDUCE'>> {
@@ -12,7 +12,7 @@ function changeCommand(action: 'add' | 'reduce'): CommandModule<In<'REDUCE'>> {
       const { outcome } = await runChange(ctx, action, parseChangeOptions(input.args, input.options));
       return showTrade(ctx, outcome);
     },
-    OUTPUT_FIELDS: tradeFields(action),
+    OUTPUT_FIELDS: writeFields(action),
   };
 }
 

@@ -1,14 +1,11 @@
 // hedge close MARKET SIDE — closes the position on that side, waits until the side leaves
 // GET /positions (the spec's confirmation), then shows what closing returned (the position's
 // net_margin_usd just before the close) and, when the record appears in time, the realized figures.
-import type { CommandContext, In } from '../command-input.js';
-import { parseMarket, parseSide } from '../../../core/input.js';
+import { type CommandContext, type In, parseMarket, parseSide, UnresolvedError, formatUsd } from '../command-input.js';
 import { tradeAction, tradeRecord, type CloseResult } from '../../../features/trade/trade-actions.js';
 import { runWrite, writeOptionsFrom } from '../../../features/write/write-flow.js';
-import { showTrade, tradeFields } from './trade-outcome.js';
+import { showTrade, writeFields } from './trade-outcome.js';
 import { hedgesWords } from '../../../features/write/as-shown.js';
-import { UnresolvedError } from '../../../core/errors.js';
-import { formatUsd } from '../../../core/number-format.js';
 
 export async function run(ctx: CommandContext, { args, options }: In<'CLOSE'>) {
   const request = { market: parseMarket(args.market), side: parseSide(args.side) };
@@ -27,7 +24,6 @@ export async function run(ctx: CommandContext, { args, options }: In<'CLOSE'>) {
       },
     );
   }
-  return 0;
 }
 
-export const OUTPUT_FIELDS = tradeFields('close');
+export const OUTPUT_FIELDS = writeFields('close');

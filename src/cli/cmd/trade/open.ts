@@ -1,12 +1,19 @@
 // hedge open MARKET SIDE NOTIONAL --tenor D [--ref REF] — or, on a terminal without them, the
 // wizard. Quote first (the card on a terminal), then the one write flow: journaled, sent with one
 // Idempotency-Key, waited until `filled` (struck rate against the quote) or `failed` (exit 6).
-import type { CommandContext, In } from '../command-input.js';
-import { parseClientReference, parseMarket, parseNotional, parseSide, parseTenor } from '../../../core/input.js';
-import { UsageError } from '../../../core/errors.js';
+import {
+  type CommandContext,
+  type In,
+  parseClientReference,
+  parseMarket,
+  parseNotional,
+  parseSide,
+  parseTenor,
+  UsageError,
+} from '../command-input.js';
 import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { openHedge, runChange } from '../../../features/trade/change.js';
-import { showTrade, tradeFields } from './trade-outcome.js';
+import { showTrade, writeFields } from './trade-outcome.js';
 
 export async function run(ctx: CommandContext, { args, options }: In<'OPEN'>) {
   const given = {
@@ -18,14 +25,12 @@ export async function run(ctx: CommandContext, { args, options }: In<'OPEN'>) {
   };
   const skipChecks = options.skipChecks === true;
   const write = writeOptionsFrom(options);
-  const missing = (
-    [
-      ['MARKET', given.market],
-      ['SIDE', given.side],
-      ['NOTIONAL', given.notionalUsd],
-      ['--tenor', given.tenorDays],
-    ] as const
-  )
+  const missing = Object.entries({
+    MARKET: given.market,
+    SIDE: given.side,
+    NOTIONAL: given.notionalUsd,
+    '--tenor': given.tenorDays,
+  })
     .filter(([, value]) => value === undefined)
     .map(([name]) => name);
   if (missing.length && (!ctx.interactive || write.dryRun)) {
@@ -69,4 +74,4 @@ export async function run(ctx: CommandContext, { args, options }: In<'OPEN'>) {
   return showTrade(ctx, outcome, quote);
 }
 
-export const OUTPUT_FIELDS = tradeFields('open');
+export const OUTPUT_FIELDS = writeFields('open');

@@ -2,9 +2,8 @@
 // hedge executes at — that comes from `hedge quote`.
 import { watchAsked } from '../../../features/book/watch.js';
 import { watchCommand } from '../book/watch-outcome.js';
-import { parseMarket } from '../../../core/input.js';
 import { requireListedMarket } from '../../../features/book/markets.js';
-import type { CommandContext, In } from '../command-input.js';
+import { type CommandContext, type In, parseMarket } from '../command-input.js';
 
 import { PRICE_RESOURCE } from '../../../platform/fields/resource-fields.js';
 import { pricesInOneShape } from '../../../platform/api/wire/fields.js';

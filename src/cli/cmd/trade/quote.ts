@@ -1,10 +1,9 @@
 // `hedge quote`: only the server knows whether the market is listed, so a refusal is explained from the live list.
 // A size an open would be refused for (capacity, headroom) is said on stderr, and the quote is still printed.
-import { parseMarket, parseNotional, parseSide, parseTenor } from '../../../core/input.js';
 import { explainMarketRefusal } from '../../../features/book/markets.js';
 import { quotedSizeProblem } from '../../../features/trade/pre-trade.js';
 import { QUOTE_INDICATIVE_NOTE, renderQuoteCard } from '../../../platform/results/quote-card.js';
-import type { CommandContext, In } from '../command-input.js';
+import { type CommandContext, type In, parseMarket, parseNotional, parseSide, parseTenor } from '../command-input.js';
 
 export async function run(ctx: CommandContext, { args, options }: In<'QUOTE'>) {
   const { output } = ctx;

@@ -1,9 +1,15 @@
 // hedge roll: closes the open hedge and opens the same notional for the new tenor, both legs journaled as one
 // action, so an interrupted roll is finished by `hedge resume` or by the same command again.
-import type { CommandContext, In } from '../command-input.js';
+import {
+  type CommandContext,
+  type In,
+  parseClientReference,
+  parseMarket,
+  parseSide,
+  parseTenor,
+} from '../command-input.js';
 import { ROLL_DRY_RUN_FIELDS } from '../../../platform/results/result-fields.js';
-import { tradeFields } from './trade-outcome.js';
-import { parseClientReference, parseMarket, parseSide, parseTenor } from '../../../core/input.js';
+import { writeFields } from './trade-outcome.js';
 import { runRoll } from '../../../features/trade/roll.js';
 import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { renderRollOutcome } from '../../../platform/results/roll-outcome.js';
@@ -20,4 +26,4 @@ export async function run(ctx: CommandContext, { args, options }: In<'ROLL'>) {
   return renderRollOutcome(ctx.output, outcome, ctx.hedgeCommand);
 }
 
-export const OUTPUT_FIELDS = tradeFields('roll', ROLL_DRY_RUN_FIELDS);
+export const OUTPUT_FIELDS = writeFields('roll', ROLL_DRY_RUN_FIELDS);

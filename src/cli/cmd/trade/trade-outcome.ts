@@ -3,15 +3,14 @@
 // on-chain is raised as its error (exit code from errors.ts), anything else ends with 0.
 import type { Quote } from '../../../platform/api/schemas.js';
 import { tradeView } from '../../../features/trade/trade-actions.js';
-import { OrderFailedError } from '../../../core/errors.js';
 import type { WriteOutcome } from '../../../features/write/write-flow.js';
-import type { CommandContext } from '../command-input.js';
+import { type CommandContext, OrderFailedError } from '../command-input.js';
 import { renderDryRun } from '../../../platform/results/dry-run-view.js';
 import { renderTrade } from '../../../platform/results/write-outcome.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 
-/** What a trade command prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */
-export const tradeFields =
+/** What a write command prints (a trade's, or `api`'s envelope), so that --fields is checked before anything is sent (ui/result-fields.ts). */
+export const writeFields =
   (name: keyof typeof RESULT_FIELDS, dryRunNames?: readonly string[]) => (input: { options: { dryRun?: boolean } }) =>
     input.options.dryRun ? dryRunResult(dryRunNames) : writeResult(RESULT_FIELDS[name]);
 
