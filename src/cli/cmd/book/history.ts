@@ -115,8 +115,7 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
       if (verdict !== 'in') return true;
       if (reference !== undefined) {
         const { clientReference, hedgeId } = idsOf(raw);
-        const joined =
-          clientReference ?? (hedgeId !== undefined && deal?.ids.has(hedgeId) ? deal.reference : undefined);
+        const joined = clientReference ?? (hedgeId === undefined ? undefined : deal?.referenceOf(hedgeId));
         if (!sameReference(joined, reference)) return true;
       }
       if (streamed) streamed.add(output.named(raw, historyRecordForPeople));
