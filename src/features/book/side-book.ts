@@ -95,7 +95,6 @@ export const SideViews = {
           ? {
               ...(found.notionalUsd !== undefined && !found.notionalFromHedge && { notionalUsd: found.notionalUsd }),
               ...(found.hedgeId && { hedgeId: found.hedgeId }),
-              ...maturityOf(found.maturityAt),
             }
           : undefined;
         const book = reconcileSide(mine, line, nowMs);
