@@ -152,12 +152,9 @@ export function readableBook(book: SideBook, market: string, side: Side) {
 const SETTLE_WAIT_MS = 60_000;
 const SETTLE_POLL_MS = 1_500;
 
-/** What reading a side until its views agree uses of a command: its clock, signal, --timeout and log. */
-type SettlePorts = Pick<CommandContext, 'clock' | 'signal' | 'deadline' | 'log'>;
-
 /** The side's book once its views agree, read again while settling up to SETTLE_WAIT_MS (or --timeout); past that "cannot tell" (exit 12), never a decision on one view alone. */
 export async function readSideInStep(
-  ports: SettlePorts,
+  ports: CommandContext,
   client: HedgeClient,
   market: string,
   side: Side,
@@ -188,7 +185,7 @@ export function cutSide({ market, side }: { market: string; side: Side }, book: 
 
 /** readSideInStep for several sides at once (a plan's): every one of them in step, or flat, in the same read. */
 export async function readSidesInStep(
-  ports: SettlePorts,
+  ports: CommandContext,
   client: HedgeClient,
   /** `opened`: hedges the server named in its answers to this account's opens of a side, which its views must show. */
   sides: ReadonlyArray<{ market: string; side: Side; opened?: readonly string[] }>,
