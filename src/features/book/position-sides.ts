@@ -5,7 +5,7 @@ import type { Hedge } from '../../platform/api/schemas.js';
 import { FINAL, type SideBook } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { sideKey } from '../../core/markets.js';
-import { referencesOf, type BookPosition } from './positions.js';
+import type { BookPosition } from './positions.js';
 import { SideViews } from './side-book.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
@@ -70,7 +70,9 @@ function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<st
   const hedges = [...soonest, ...book.opening].flatMap((record) => byId.get(record.id) ?? []);
   const named = byId.get(lineHedgeId!);
   // The references of the filled hedges, else of those being opened, else of the line's own hedge.
-  const behind = [hedges.filter((hedge) => hedge.status === 'filled'), hedges, named ? [named] : []];
+  const behind = [hedges.filter((hedge) => hedge.status === 'filled'), hedges, named ? [named] : []].find(
+    (list) => list.length,
+  );
   return {
     market,
     side,
@@ -78,7 +80,7 @@ function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<st
     why: book.why,
     hedges,
     recordsUsd: book.recordsUsd,
-    references: referencesOf(behind.find((list) => list.length) ?? []),
+    references: [...new Set(behind?.flatMap((hedge) => hedge.client_reference || []))],
   };
 }
 
