@@ -29,19 +29,15 @@ export function sameSide(a: SideAfter, b: SideAfter) {
   return sameHedges(a, b) && Math.abs(a.notional_usd - b.notional_usd) < 0.005;
 }
 
-/** A maturity as the book keeps it, in ms; none when it cannot be read. */
-function maturityOf(iso: string | null | undefined) {
-  const ms = Date.parse(iso ?? '');
-  return Number.isFinite(ms) && { maturityAtMs: ms };
-}
-
 function hedgeRecord(hedge: Hedge) {
+  // A maturity as the book keeps it, in ms; none when it cannot be read.
+  const maturityAtMs = Date.parse(hedge.maturity_at ?? '');
   return {
     id: hedge.id,
     status: hedge.status,
     // Read leniently by the hedge's schema, as every amount the spec types is (a decimal string is a number).
     notionalUsd: hedge.notional_usd,
-    ...maturityOf(hedge.maturity_at),
+    ...(Number.isFinite(maturityAtMs) && { maturityAtMs }),
     ...(hedge.client_reference && { clientReference: hedge.client_reference }),
   };
 }
