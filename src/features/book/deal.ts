@@ -17,9 +17,6 @@ async function readRecords(client: HedgeClient, limit: number, clientReference?:
   }
 }
 
-/** A list read as far as `limit`, and whether it may hold less than the server has. */
-export type ShortRead = NonNullable<DealHedges['read']>;
-
 /** A deal's hedges (`live`: those not ended), and `nowMs`: the server's time when read, which its maturities are shown against. */
 export type DealHedges = Awaited<ReturnType<typeof readDeal>>;
 
