@@ -32,7 +32,7 @@ const SIDES = new Map([
     {
       book: reconcileSide(
         [{ id: 'hdg_1000', status: 'filled', notionalUsd: 1000, maturityAtMs }],
-        { notionalUsd: 1000, hedgeId: 'hdg_1000', maturityAtMs },
+        { notionalUsd: 1000, hedgeId: 'hdg_1000' },
         START,
       ),
       opened: [],

@@ -16,7 +16,6 @@ export interface HedgeRecord {
 interface PositionLine {
   notionalUsd?: number;
   hedgeId?: string;
-  maturityAtMs?: number;
 }
 
 export interface SideBook {

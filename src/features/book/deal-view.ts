@@ -6,7 +6,7 @@ import { formatTimeLeft, formatUtcMinutes } from '../../platform/terminal/format
 import type { DealHedges } from './deal.js';
 
 /** One sentence naming the deal's live hedges (as their records show them), so that the deal is followed through its last roll: */
-export function dealStillHeld(deal: Pick<DealHedges, 'reference' | 'live' | 'nowMs'>, hedgesCommand: string) {
+export function dealStillHeld(deal: DealHedges, hedgesCommand: string) {
   if (!deal.live.length) return;
   const described = deal.live.map((hedge) => {
     const parts = [

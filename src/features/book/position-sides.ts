@@ -5,12 +5,12 @@ import type { Hedge } from '../../platform/api/schemas.js';
 import { FINAL, type SideBook } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { sideKey } from '../../core/markets.js';
-import { referencesOf, type BookPosition } from './positions.js';
+import type { BookPosition } from './positions.js';
 import { SideViews } from './side-book.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
-/** A side as every view shows it (`lineHedge`: the hedge its positions line names, when not one of the side's own). */
-type PositionSide = ReturnType<typeof toSide> & { lineHedge?: Hedge };
+/** A side as every view shows it, with the deal references of its hedges. */
+type PositionSide = ReturnType<typeof toSide>;
 
 interface PositionSides {
   lines: Array<PositionSide | undefined>;
@@ -25,32 +25,26 @@ export async function readPositionSides(
   positions: BookPosition[],
   log?: (line: string) => void,
 ): Promise<PositionSides> {
-  const nothing = (recordsProblem: string, recordsError?: unknown): PositionSides => ({
-    lines: positions.map(() => undefined),
-    unlisted: [],
-    recordsProblem,
-    recordsError,
-  });
+  const nothing = { lines: positions.map(() => undefined), unlisted: [] };
   let views: SideViews;
   try {
     views = await SideViews.read(client, log, positions);
   } catch (error) {
-    return nothing(`GET /hedges failed (${messageOf(error)})`, error);
+    return { ...nothing, recordsProblem: `GET /hedges failed (${messageOf(error)})`, recordsError: error };
   }
   // Every open line stands for hedges on their records, which lead the positions list: none at all is a
   // server that does not list them (or not to this key), not a book to judge every side settling on.
-  if (!views.hedges.length && positions.length) return nothing('GET /hedges returned no hedge records');
+  if (!views.hedges.length && positions.length)
+    return { ...nothing, recordsProblem: 'GET /hedges returned no hedge records' };
   const byId = new Map(views.hedges.map((hedge) => [hedge.id, hedge]));
-  const sideOf = async (market: string, side: Side) => toSide(market, side, await views.book(market, side), byId);
+  const sideOf = async (market: string, side: Side, lineHedgeId?: string) =>
+    toSide(market, side, await views.book(market, side), byId, lineHedgeId);
 
   const lines = await Promise.all(
     // A line without a market is the account's only market (flows/positions.ts findSide): its hedges say which.
-    positions.map(async ({ side, market = soleMarket(views.hedges, side), hedgeId }) => {
-      if (side === undefined || market === undefined) return;
-      const found = await sideOf(market, side);
-      const named = byId.get(hedgeId!);
-      return named && !found.hedges.includes(named) ? { ...found, lineHedge: named } : found;
-    }),
+    positions.map(async ({ side, market = soleMarket(views.hedges, side), hedgeId }) =>
+      side === undefined || market === undefined ? undefined : sideOf(market, side, hedgeId),
+    ),
   );
   // The sides the lines show, and those looked at since.
   const seen = new Set(lines.map((line) => line && sideKey(line.market, line.side)));
@@ -70,15 +64,23 @@ export async function readPositionSides(
   return { lines, unlisted };
 }
 
-function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<string, Hedge>) {
+/** `lineHedgeId`: the hedge the side's positions line names. */
+function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<string, Hedge>, lineHedgeId?: string) {
   const soonest = [...book.filled].sort((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity));
+  const hedges = [...soonest, ...book.opening].flatMap((record) => byId.get(record.id) ?? []);
+  const named = byId.get(lineHedgeId!);
+  // The references of the filled hedges, else of those being opened, else of the line's own hedge.
+  const behind = [hedges.filter((hedge) => hedge.status === 'filled'), hedges, named ? [named] : []].find(
+    (list) => list.length,
+  );
   return {
     market,
     side,
     state: book.state,
-    ...(book.why !== undefined && { why: book.why }),
-    hedges: [...soonest, ...book.opening].flatMap((record) => byId.get(record.id) ?? []),
+    why: book.why,
+    hedges,
     recordsUsd: book.recordsUsd,
+    references: [...new Set(behind?.flatMap((hedge) => hedge.client_reference || []))],
   };
 }
 
@@ -87,15 +89,7 @@ function soleMarket(hedges: readonly Hedge[], side: Side | undefined) {
   return markets.size === 1 ? [...markets][0] : undefined;
 }
 
-/** The distinct deal references of a side's hedges: the filled ones, else those being opened, else the line's own hedge. */
-export function sideReferenceList(side: PositionSide | undefined) {
-  if (!side) return [];
-  const { hedges, lineHedge } = side;
-  const behind = [hedges.filter((hedge) => hedge.status === 'filled'), hedges, lineHedge ? [lineHedge] : []];
-  return referencesOf(behind.find((list) => list.length) ?? []);
-}
-
-/** Those references as a table cell shows them ("A, B"); undefined when none. */
+/** A side's references as a table cell shows them ("A, B"); undefined when none. */
 export function sideReferences(side: PositionSide | undefined) {
-  return sideReferenceList(side).join(', ') || undefined;
+  return side?.references.join(', ') || undefined;
 }

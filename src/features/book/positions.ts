@@ -3,7 +3,7 @@
 // hedge it belongs to (GET /hedges/{id}); the raw records stay untouched for display and --json.
 import type { HedgeClient } from '../../platform/api/client.js';
 import { positionInOneShape, readPosition, type PositionFacts } from '../../platform/api/wire/fields.js';
-import type { Hedge, Position } from '../../platform/api/schemas.js';
+import type { Position } from '../../platform/api/schemas.js';
 import type { Side } from '../../core/vocabulary.js';
 import { sameReference } from '../../core/input.js';
 
@@ -67,11 +67,6 @@ export function positionForPeople(position: BookPosition) {
 /** The deal reference a position itself sends, should a server send one: it wins over its hedges'. */
 export const ownReference = ({ raw }: BookPosition) =>
   typeof raw.client_reference === 'string' && raw.client_reference !== '' ? raw.client_reference : undefined;
-
-/** The distinct deal references of these hedges, in their order. */
-export function referencesOf(hedges: readonly Hedge[]) {
-  return [...new Set(hedges.flatMap((hedge) => (hedge.client_reference ? [hedge.client_reference] : [])))];
-}
 
 /** Whether a side's references, joined "A, B", carry `reference` (sameReference: case and space aside). */
 export function carriesReference(joined: string | undefined, reference: string) {

@@ -29,19 +29,15 @@ export function sameSide(a: SideAfter, b: SideAfter) {
   return sameHedges(a, b) && Math.abs(a.notional_usd - b.notional_usd) < 0.005;
 }
 
-/** A maturity as the book keeps it, in ms; none when it cannot be read. */
-function maturityOf(iso: string | null | undefined) {
-  const ms = Date.parse(iso ?? '');
-  return Number.isFinite(ms) && { maturityAtMs: ms };
-}
-
 function hedgeRecord(hedge: Hedge) {
+  // A maturity as the book keeps it, in ms; none when it cannot be read.
+  const maturityAtMs = Date.parse(hedge.maturity_at ?? '');
   return {
     id: hedge.id,
     status: hedge.status,
     // Read leniently by the hedge's schema, as every amount the spec types is (a decimal string is a number).
     notionalUsd: hedge.notional_usd,
-    ...maturityOf(hedge.maturity_at),
+    ...(Number.isFinite(maturityAtMs) && { maturityAtMs }),
     ...(hedge.client_reference && { clientReference: hedge.client_reference }),
   };
 }
@@ -95,7 +91,6 @@ export const SideViews = {
           ? {
               ...(found.notionalUsd !== undefined && !found.notionalFromHedge && { notionalUsd: found.notionalUsd }),
               ...(found.hedgeId && { hedgeId: found.hedgeId }),
-              ...maturityOf(found.maturityAt),
             }
           : undefined;
         const book = reconcileSide(mine, line, nowMs);
@@ -153,12 +148,9 @@ export function readableBook(book: SideBook, market: string, side: Side) {
 const SETTLE_WAIT_MS = 60_000;
 const SETTLE_POLL_MS = 1_500;
 
-/** What reading a side until its views agree uses of a command: its clock, signal, --timeout and log. */
-type SettlePorts = Pick<CommandContext, 'clock' | 'signal' | 'deadline' | 'log'>;
-
 /** The side's book once its views agree, read again while settling up to SETTLE_WAIT_MS (or --timeout); past that "cannot tell" (exit 12), never a decision on one view alone. */
 export async function readSideInStep(
-  ports: SettlePorts,
+  ports: CommandContext,
   client: HedgeClient,
   market: string,
   side: Side,
@@ -189,7 +181,7 @@ export function cutSide({ market, side }: { market: string; side: Side }, book: 
 
 /** readSideInStep for several sides at once (a plan's): every one of them in step, or flat, in the same read. */
 export async function readSidesInStep(
-  ports: SettlePorts,
+  ports: CommandContext,
   client: HedgeClient,
   /** `opened`: hedges the server named in its answers to this account's opens of a side, which its views must show. */
   sides: ReadonlyArray<{ market: string; side: Side; opened?: readonly string[] }>,

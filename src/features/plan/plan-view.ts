@@ -10,9 +10,6 @@ import { APPLY_RESOURCE, PLAN_RESOURCE } from '../../platform/fields/resource-fi
 import { wrapWords } from '../../platform/terminal/width.js';
 import { withoutUndefined } from '../../core/objects.js';
 
-/** What the views show of a plan (what its steps trade is the confirmation's, not shown). */
-type PlanViewInput = Omit<QuotedPlan, 'trades'>;
-
 /** A row's side and its notional now and at target, as every view of the plan names them. */
 const sideOf = (row: { market: string; side: string; currentUsd: number; targetUsd: number }) => ({
   market: row.market,
@@ -21,7 +18,7 @@ const sideOf = (row: { market: string; side: string; currentUsd: number; targetU
   target_usd: row.targetUsd,
 });
 
-function linesOf(input: PlanViewInput) {
+function linesOf(input: QuotedPlan) {
   const steps = input.plan.steps.map((step, index) => {
     const quote = input.quotes[index]?.quote;
     return {
@@ -49,7 +46,7 @@ function linesOf(input: PlanViewInput) {
 }
 
 /** `--json`: the plan as data. */
-export function planAsData(input: PlanViewInput) {
+export function planAsData(input: QuotedPlan) {
   const { plan } = input;
   return {
     source: input.source,
@@ -89,7 +86,7 @@ export function planAsData(input: PlanViewInput) {
 /** The plan on stdout (table or TSV), with checks, notes and totals as messages. */
 export async function renderPlan(
   output: Output,
-  input: PlanViewInput,
+  input: QuotedPlan,
   options: {
     /** The command that carries the plan out, for the closing hint (`hedge apply target.csv`). */
     applyCommand?: string;
@@ -144,7 +141,7 @@ export async function renderPlan(
   }
 }
 
-function totalsLines(input: PlanViewInput) {
+function totalsLines(input: QuotedPlan) {
   const { totals } = input;
   const lines = [
     `Actions: ${totals.actions} · adds ${formatUsd(totals.added_usd)} · takes off ${formatUsd(totals.removed_usd)}`,

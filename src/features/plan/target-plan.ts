@@ -32,10 +32,6 @@ export function applyWords(opts: TargetPlanOptions) {
 /** The file's rows, and how problems and messages name it: the path as given, or `stdin`. */
 type TargetFile = Awaited<ReturnType<typeof readTargetFile>>;
 
-/** The cost of an open or add, from POST /quotes (indicative); `error` when the quote could not be had (the step itself
- * may still be fine). */
-type StepQuote = NonNullable<Awaited<ReturnType<typeof quoteStep>>>;
-
 /** What `hedge plan` computes and `hedge apply` carries out, as data: `quotes` and `trades` parallel to plan.steps (a quote
  * for each open and add; what each step trades, with the hedges its side held: an agent's checks and apply's one yes bind them). */
 export type QuotedPlan = Awaited<ReturnType<typeof buildTargetPlan>>;
@@ -103,7 +99,9 @@ async function quoteStep(client: HedgeClient, step: PlanStep, rows: readonly Tar
   }
 }
 
-export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefined>) {
+/** `quotes`: the cost of each open or add, from POST /quotes (indicative); `error` when the quote could not be had (the
+ * step itself may still be fine). */
+export function planTotals(plan: Plan, quotes: ReadonlyArray<Awaited<ReturnType<typeof quoteStep>>>) {
   const totals = {
     actions: plan.steps.length,
     added_usd: 0,
@@ -151,7 +149,7 @@ export async function buildTargetPlan(
     toleranceUsd,
   });
   const blocked = new Set(plan.problems.map((problem) => problem.stepIndex));
-  const quotes: Array<StepQuote | undefined> = [];
+  const quotes = [];
   // One at a time: a plan is a handful of rows, and a burst of quotes could meet a rate limit.
   for (const [index, step] of plan.steps.entries())
     quotes.push(await quoteStep(client, step, target.rows, blocked.has(index)));

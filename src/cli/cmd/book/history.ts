@@ -11,7 +11,7 @@ import { inPeriod, incompleteWarning, walkHistory } from '../../../features/repo
 import { readNumber } from '../../../core/number-format.js';
 import { historyRecordForPeople, readHistoryRecord } from '../../../platform/api/wire/fields.js';
 import { moreNote } from '../../../platform/fields/list-notes.js';
-import { readDeal, type DealHedges, type ShortRead } from '../../../features/book/deal.js';
+import { readDeal, type DealHedges } from '../../../features/book/deal.js';
 import { dealStillHeld } from '../../../features/book/deal-view.js';
 import { shellWord } from '../../../core/program.js';
 import { readResizedHedges } from '../../../features/trade/hedge-sizes.js';
@@ -64,7 +64,7 @@ export function noteStillHeld(ctx: CommandContext, deal: DealHedges | undefined)
 }
 
 /** Hedge records deal references are joined from, read short of what the server may hold: said, with what it means. */
-export function noteShortRecords(ctx: CommandContext, read: ShortRead | undefined) {
+export function noteShortRecords(ctx: CommandContext, read: DealHedges['read']) {
   const short = read && moreNote(read, read.limit, 'hedge records', { moreCommand: '' });
   if (short)
     ctx.output.warn(
@@ -114,8 +114,7 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
       if (verdict !== 'in') return true;
       if (reference !== undefined) {
         const { clientReference, hedgeId } = idsOf(raw);
-        const joined =
-          clientReference ?? (hedgeId !== undefined && deal?.ids.has(hedgeId) ? deal.reference : undefined);
+        const joined = clientReference ?? (hedgeId === undefined ? undefined : deal?.referenceOf(hedgeId));
         if (!sameReference(joined, reference)) return true;
       }
       if (streamed) streamed.add(output.named(raw, historyRecordForPeople));

@@ -8,7 +8,7 @@ import { watchAsked } from '../../../features/book/watch.js';
 import { watchCommand } from './watch-outcome.js';
 import { JOINED_REFERENCE, POSITION_RESOURCE } from '../../../platform/fields/resource-fields.js';
 import { carriesReference, ownReference, positionForPeople, readBook } from '../../../features/book/positions.js';
-import { readPositionSides, sideReferenceList, sideReferences } from '../../../features/book/position-sides.js';
+import { readPositionSides, sideReferences } from '../../../features/book/position-sides.js';
 import { settlingSentence, sideLines } from '../../../features/book/positions-view.js';
 
 export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
@@ -24,7 +24,7 @@ export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
   const listed = book.flatMap((position, index) => {
     const side = sides.lines[index];
     const own = ownReference(position);
-    const references = own !== undefined ? [own] : sideReferenceList(side);
+    const references = own !== undefined ? [own] : (side?.references ?? []);
     const reference = references.join(', ') || undefined;
     if (!carries(reference)) return [];
     // The side and notional under the known names (or from the hedge) where the output shows them so.

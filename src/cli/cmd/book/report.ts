@@ -20,7 +20,7 @@ import {
   reportPlainTotals,
   reportTable,
 } from '../../../features/report/report-view.js';
-import { dealReferences, readDeal, readHedgeReferences } from '../../../features/book/deal.js';
+import { readDeal, readHedgeReferences } from '../../../features/book/deal.js';
 import { closePeriod, noteShortRecords, noteStillHeld } from './history.js';
 
 /** What a --until condition may read: every name of the report's JSON (a test checks it against a report). */
@@ -52,12 +52,7 @@ export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>)
   // deal followed with --ref is every hedge carrying it; a report by hedge or by reference labels
   // its rows from the newest hedge records. The others need none.
   const deal = ref === undefined ? undefined : await readDeal(client, ref);
-  const references =
-    deal !== undefined
-      ? dealReferences(deal)
-      : by === 'hedge' || by === 'ref'
-        ? await readHedgeReferences(client)
-        : undefined;
+  const references = deal ?? (by === 'hedge' || by === 'ref' ? await readHedgeReferences(client) : undefined);
   if (references?.problem !== undefined)
     output.warn(
       `Deal references not joined from the hedge records: ${references.problem}; closed hedges count under their own reference alone.`,
