@@ -1,7 +1,7 @@
 // Alerts as pure rules, for `--watch` and for the keeper: which conditions hold, and which start and clear now.
 import { formatUsd } from './number-format.js';
 import { withoutUndefined } from './objects.js';
-import type { KeepEvent, KeepRowStatus } from './keep-rules.js';
+import { rowKey, type KeepEvent, type KeepRowStatus } from './keep-rules.js';
 
 interface AlertRules {
   pnlAtOrBelowUsd?: number;
@@ -124,8 +124,6 @@ export const NO_ALERTS: AlertState = { active: new Map(), rows: new Map() };
 const ROW_CAUSES: readonly string[] = ['missed_roll', 'drift', 'refused'];
 const SUCCESS_EVENTS: readonly string[] = ['roll', 'reopen', 'converge'];
 
-export const rowKeyOf = (market: string, side: string) => `${market.toUpperCase()} ${side}`;
-
 /** "holds 1,000.00 USD, target 2,000.00 USD" */
 function describeDrift(current: unknown, target: unknown) {
   const usd = (value: unknown) => (typeof value === 'number' ? formatUsd(value) : `${String(value ?? '?')} USD`);
@@ -141,7 +139,7 @@ export function stepAlerts(
   const at = new Date(nowMs).toISOString();
   const holding = new Map<string, ActiveAlert>();
   const hold = (cause: AlertCause, message: string, row?: { market: string; side: string }, trigger?: KeepEvent) => {
-    const key = row ? `${cause}|${rowKeyOf(row.market, row.side)}` : cause;
+    const key = row ? `${cause}|${rowKey(row)}` : cause;
     if (!holding.has(key)) holding.set(key, { key, cause, ...row, message, ...(trigger && { trigger }), since: at });
   };
 
@@ -152,7 +150,7 @@ export function stepAlerts(
     const { market, side, action, message, code } = event;
     const row =
       typeof market === 'string' && typeof side === 'string' ? { market: market.toUpperCase(), side } : undefined;
-    const key = row && rowKeyOf(row.market, row.side);
+    const key = row && rowKey(row);
     const kind = event.event;
     if (key && SUCCESS_EVENTS.includes(kind) && event.dry_run !== true) succeeded.add(key);
     if (key && (kind === 'roll' || (kind === 'error' && action === 'roll'))) rolling.add(key);
@@ -173,7 +171,7 @@ export function stepAlerts(
   }
 
   // The drifts and missed rolls this cycle's rows show, against the previous cycle's.
-  const rowsNow = new Map((rows ?? []).map((row) => [rowKeyOf(row.market, row.side), row]));
+  const rowsNow = new Map((rows ?? []).map((row) => [rowKey(row), row]));
   for (const [key, row] of rowsNow) {
     // A side that cannot be told this cycle starts nothing; it is judged once it can, against the last cycle that could tell it (kept below).
     if (row.current_unknown === true) continue;
@@ -212,7 +210,7 @@ export function stepAlerts(
     if (cause === 'exposure_headroom_low' || cause === 'capacity_low') return !headroom;
     if (!ROW_CAUSES.includes(cause) || market === undefined || side === undefined) return false;
     if (!rows) return true;
-    const key = rowKeyOf(market, side);
+    const key = rowKey({ market, side });
     const row = rowsNow.get(key);
     // A refusal, a missed roll or a drift clears when the row is back at target (or a step of it succeeded and it is) — never because a cycle did not see it: a side whose views disagree (settling, its own roll landing) shows no notional, which says nothing about the drift. A row no longer in the target has nothing left to alert about.
     if (!row) return false;

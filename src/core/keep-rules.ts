@@ -40,9 +40,8 @@ export type KeepDecision = { reason: string } & (
   | { kind: 'skip' }
 );
 
-export function rowKey(row: Pick<KeepRow, 'market' | 'side'>) {
-  return `${row.market} ${row.side}`;
-}
+/** A side's key (`USDTNGN buy`): the keeper's memory, its alerts and the heartbeat's alerts name a side by it. */
+export const rowKey = ({ market, side }: { market: string; side: string }) => `${market.toUpperCase()} ${side}`;
 
 export function decideRow(
   row: KeepRow,

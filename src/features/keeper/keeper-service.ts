@@ -3,16 +3,9 @@
 // rules) and where they go, the `--metrics` server and the headroom read for `--alert-headroom`. It
 // watches the keeper's events and is told when a cycle ends; nothing here decides or sends a trade.
 import { Agent, request } from 'undici';
-import {
-  NO_ALERTS,
-  rowKeyOf,
-  stepAlerts,
-  type ActiveAlert,
-  type AlertCause,
-  type AlertNotice,
-} from '../../core/alerts.js';
+import { NO_ALERTS, stepAlerts, type ActiveAlert, type AlertCause, type AlertNotice } from '../../core/alerts.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
-import type { EventFields, KeepEvent, KeepRowStatus } from '../../core/keep-rules.js';
+import { rowKey, type EventFields, type KeepEvent, type KeepRowStatus } from '../../core/keep-rules.js';
 import { isLoopbackHost, localhostNameNote, loopbackOnlyLookup } from '../../core/security/base-url.js';
 import { spawnBounded } from '../../core/process/bounded-child.js';
 import { safeDeep, safeJson, safeText, slackText } from '../../core/security/safe-text.js';
@@ -223,7 +216,7 @@ function carriedAlerts(previous: Heartbeat | undefined) {
   if (!previous?.alerts?.length) return NO_ALERTS;
   const active = new Map<string, ActiveAlert>();
   for (const alert of previous.alerts) active.set(alert.key, { ...alert, cause: alert.cause as AlertCause });
-  return { active, rows: new Map(previous.rows.map((row) => [rowKeyOf(row.market, row.side), row])) };
+  return { active, rows: new Map(previous.rows.map((row) => [rowKey(row), row])) };
 }
 
 /** GET /account and GET /markets: the exposure headroom and each row's capacity on its side. */
@@ -235,7 +228,7 @@ async function readHeadroom(ports: Pick<CommandContext, 'client'>, rows: readonl
     if (row.target_usd <= 0) continue;
     const market = markets.markets.find((candidate) => candidate.market.toUpperCase() === row.market.toUpperCase());
     const figure = market?.available_capacity_usd?.[row.side as 'buy' | 'sell'];
-    if (typeof figure === 'number' && Number.isFinite(figure)) capacityUsd.set(rowKeyOf(row.market, row.side), figure);
+    if (typeof figure === 'number' && Number.isFinite(figure)) capacityUsd.set(rowKey(row), figure);
   }
   const exposure = account.available_exposure_usd;
   return { exposureHeadroomUsd: Number.isFinite(exposure) ? exposure : undefined, capacityUsd };
