@@ -3,7 +3,7 @@
 // rules) and where they go, the `--metrics` server and the headroom read for `--alert-headroom`. It
 // watches the keeper's events and is told when a cycle ends; nothing here decides or sends a trade.
 import { Agent, request } from 'undici';
-import { NO_ALERTS, stepAlerts, type ActiveAlert, type AlertCause, type AlertNotice } from '../../core/alerts.js';
+import { NO_ALERTS, stepAlerts, type ActiveAlert, type AlertNotice } from '../../core/alerts.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { rowKey, type EventFields, type KeepEvent, type KeepRowStatus } from '../../core/keep-rules.js';
 import { isLoopbackHost, localhostNameNote, loopbackOnlyLookup } from '../../core/security/base-url.js';
@@ -11,6 +11,7 @@ import { spawnBounded } from '../../core/process/bounded-child.js';
 import { safeDeep, safeJson, safeText, slackText } from '../../core/security/safe-text.js';
 import { containsKeyShape } from '../../core/security/secrets.js';
 import { cents } from '../../core/money.js';
+import { findMarket } from '../../core/markets.js';
 import { utcIso } from '../../core/utc-text.js';
 import { bounded, firstHeartbeat, staleAfterMs, type Heartbeat, type KeeperLockPlace } from './keeper-heartbeat.js';
 import { writeHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
@@ -214,9 +215,11 @@ export async function startKeeperService(
 
 function carriedAlerts(previous: Heartbeat | undefined) {
   if (!previous?.alerts?.length) return NO_ALERTS;
-  const active = new Map<string, ActiveAlert>();
-  for (const alert of previous.alerts) active.set(alert.key, { ...alert, cause: alert.cause as AlertCause });
-  return { active, rows: new Map(previous.rows.map((row) => [rowKey(row), row])) };
+  // Its causes are ones a keeper wrote.
+  return {
+    active: new Map(previous.alerts.map((alert) => [alert.key, alert as ActiveAlert])),
+    rows: new Map(previous.rows.map((row) => [rowKey(row), row])),
+  };
 }
 
 /** GET /account and GET /markets: the exposure headroom and each row's capacity on its side. */
@@ -226,7 +229,7 @@ async function readHeadroom(ports: Pick<CommandContext, 'client'>, rows: readonl
   const capacityUsd = new Map<string, number>();
   for (const row of rows) {
     if (row.target_usd <= 0) continue;
-    const market = markets.markets.find((candidate) => candidate.market.toUpperCase() === row.market.toUpperCase());
+    const market = findMarket(markets.markets, row.market);
     const figure = market?.available_capacity_usd?.[row.side as 'buy' | 'sell'];
     if (typeof figure === 'number' && Number.isFinite(figure)) capacityUsd.set(rowKey(row), figure);
   }
