@@ -145,9 +145,7 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
     const time = client.transport.serverNow();
     const sides = new Map<string, SideObservation>();
     for (const row of rows) {
-      const newest = sideViews.hedges.find(
-        (hedge) => hedge.market.toUpperCase() === row.market && hedge.side === row.side,
-      );
+      const newest = sideViews.hedges.find((hedge) => rowKey(hedge) === rowKey(row));
       const side = { book: await sideViews.book(row.market, row.side), opened: opened(row.market, row.side), newest };
       const asked = journalQuestion(memory.state, rowKey(row), side, time);
       sides.set(rowKey(row), asked ? { ...side, closedByRoll: await closedByARoll(ports, asked) } : side);
