@@ -148,8 +148,9 @@ export async function startKeeperService(
         metrics?.action(event.event);
         if (event.event === 'roll') {
           heartbeat.rolls.count += 1;
-          const ids = event.hedge_ids;
-          if (Array.isArray(ids) && ids.length >= 2 && typeof ids[0] === 'string') rollsToPrice.push(ids[0]);
+          // Its hedges old → new: the one rolled out is priced once its history entry appears.
+          const [rolledOut, opened] = event.hedge_ids ?? [];
+          if (opened !== undefined) rollsToPrice.push(rolledOut);
         }
       }
     },
