@@ -12,7 +12,7 @@ export function underPlanLocks<T>(
   sides: ReadonlyArray<{ market: string; side: string }>,
   body: (waitedFor: Holder | undefined) => Promise<T>,
 ) {
-  return withAccountLock(ports, 'the book of this account', ['book'], ({ waitedFor }) =>
+  return withAccountLock(ports, 'the book of this account', ['book'], (waitedFor) =>
     withSideLocks(ports, sides, () => body(waitedFor)),
   );
 }

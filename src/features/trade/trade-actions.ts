@@ -17,7 +17,7 @@ import {
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from '../write/ports.js';
 import { tradedUsd } from '../write/send-gate.js';
-import { formatMoney, formatRate, formatUsd, readNumber, shortHash } from '../../core/number-format.js';
+import { formatMoney, formatRate, formatUsd, plural, readNumber, shortHash } from '../../core/number-format.js';
 import type { LandedChange, TradeView } from '../../platform/results/trade-outcome-types.js';
 import { readableBook, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
@@ -67,9 +67,7 @@ const atAbout = (quote?: Quote) =>
     ? ` at about ${formatRate(quote.pricing.execution_price)}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront`
     : '';
 
-export function days(tenor: number) {
-  return tenor === 1 ? '1 day' : `${tenor} days`;
-}
+export const days = (tenor: number) => plural(tenor, 'day');
 
 type TradeKind = keyof typeof KINDS;
 
@@ -171,7 +169,7 @@ export function tradeAction(
         ? async () => {
             let open;
             try {
-              open = findSide(await readBook({ client, log: (line) => ports.log(line) }), market, side);
+              open = findSide(await readBook({ client, log: ports.log }), market, side);
             } catch (error) {
               if (ports.signal.aborted) throw error;
               ports.log(`positions: not read before the open (${messageOf(error)}); no "already open" note`);
@@ -519,7 +517,7 @@ export function tradeAction(
     return {
       // What closing is expected to return: the position's net margin right before the close.
       before: async () => {
-        const views = await SideViews.read(client, (line) => ports.log(line));
+        const views = await SideViews.read(client, ports.log);
         const book = readableBook(await views.book(market, side), market, side);
         const position = findSide(views.positions, market, side);
         estimate = position?.netMarginUsd;

@@ -8,26 +8,22 @@ import { describeHolder, type Holder } from '../../platform/journal/index.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { identityOf } from './identity.js';
 
-interface LockedRun {
-  /** Set when another process held the lock first: this run waited for it, so the book may have changed under it. */
-  waitedFor?: Holder;
-}
-
 /** The scopes this async chain holds: an inner check-and-act runs under its outer hold instead of waiting for itself; two agent calls in one `hedge mcp` process still exclude each other. */
 const heldScopes = new AsyncLocalStorage<ReadonlySet<string>>();
 
-/** Runs `body` holding the account lock `parts` names; `what` says in messages what is guarded ("the book of this account"). */
+/** Runs `body` holding the account lock `parts` names; `what` says in messages what is guarded ("the book of this
+ * account"). `body` is told who held the lock first, when this run waited for it: the book may have changed under it. */
 export async function withAccountLock<T>(
   ports: WritePorts,
   what: string,
   parts: string[],
-  body: (run: LockedRun) => Promise<T>,
+  body: (waitedFor?: Holder) => Promise<T>,
 ) {
   const journal = await ports.journal();
   const { environment, host, keyId } = await identityOf(ports);
   const scope = [environment, host, keyId, ...parts].join('|');
   const held = heldScopes.getStore();
-  if (held?.has(scope)) return body({});
+  if (held?.has(scope)) return body();
   let answer = await journal.lock(scope, { waitMs: 0 });
   let waitedFor: Holder | undefined;
   if (!answer.held) {
@@ -54,14 +50,14 @@ export async function withAccountLock<T>(
     }
   }
   try {
-    return await heldScopes.run(new Set([...(held ?? []), scope]), () => body({ waitedFor }));
+    return await heldScopes.run(new Set([...(held ?? []), scope]), () => body(waitedFor));
   } finally {
     await answer.hold.release();
   }
 }
 
 /** One change in flight per side: a move of a side nobody holding its lock made is an actor outside hedge. */
-export function withSideLock<T>(ports: WritePorts, market: string, side: string, body: (run: LockedRun) => Promise<T>) {
+export function withSideLock<T>(ports: WritePorts, market: string, side: string, body: () => Promise<T>) {
   return withAccountLock(
     ports,
     `the ${side} side of ${market.toUpperCase()}`,

@@ -14,10 +14,7 @@ import { safeText } from '../../core/security/safe-text.js';
 import { plural } from '../../core/number-format.js';
 
 /** What reading an input file uses: the command's clock, signal and --timeout, and where files come from. */
-export type InputPorts = Pick<
-  CommandContext,
-  'clock' | 'signal' | 'deadline' | 'log' | 'origin' | 'targetFiles' | 'io' | 'globals'
->;
+export type InputPorts = CommandContext;
 
 /** How many of a file's problems are listed; the rest are counted (a million lines help nobody). */
 export const MAX_PROBLEM_LINES = 20;

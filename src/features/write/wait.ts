@@ -207,7 +207,7 @@ export async function waitForOwnChange(
 ) {
   const { market, side, action, changeUsd, baselineNotionalUsd: before } = options;
   const client = await ports.client();
-  const log = (line: string) => ports.log(line);
+  const { log } = ports;
   const checkCommand = ports.hedgeCommand('positions');
   const expected = expectedAfterChange(action, before, changeUsd).notionalUsd;
   const position = await pollUntil(ports, {
@@ -258,7 +258,7 @@ export async function waitForSideClosed(
     ...options,
     checkCommand,
     poll: async () => {
-      lastRead = await readBook({ client, log: (line) => ports.log(line) });
+      lastRead = await readBook({ client, log: ports.log });
       const position = findSide(lastRead, market, side);
       // Another hedge on the side (a new open) is not this one: its own status says whether it closed.
       return (
