@@ -2,7 +2,7 @@
 import { canonicalJson } from './canonical-json.js';
 import { randomInt } from 'node:crypto';
 import { isUnresolved, OUTCOMES, type BeginFields, type JournalEntry, type JournalPatch } from './entry.js';
-import { HOLDER, publicHolder, type Holder } from '../../core/files/file-lock.js';
+import { HOLDER, type Holder } from '../../core/files/file-lock.js';
 import { JournalError } from './journal-error.js';
 import { refuseKeyShaped } from './key-guard.js';
 import { safeDeep } from '../../core/security/safe-text.js';
@@ -224,9 +224,7 @@ export function describeHolder(holder: Holder) {
 /** Who last held an entry, as its record names them (for a finished one: who finished it); or nobody known. */
 export function lastHolderOf(entry: { holder?: Holder | null; updated_at: string }) {
   const recorded = HOLDER.safeParse(entry.holder);
-  return recorded.success
-    ? publicHolder(recorded.data)
-    : { pid: 0, host: 'unknown', since: entry.updated_at, session: '' };
+  return recorded.success ? recorded.data : { pid: 0, host: 'unknown', since: entry.updated_at, session: '' };
 }
 
 /** A hold that is lost once `stillHeld` says so, unless released first. */
