@@ -12,11 +12,8 @@ export function prepareDurableWrite(target: string, data: string | Uint8Array) {
   const mode = 0o600;
   const dir = dirname(target);
   const temporary = join(dir, `.${basename(target)}.${process.pid}.tmp`);
-  try {
-    unlinkSync(temporary);
-  } catch {
-    // Not there: the usual case (one is left only by a process of this pid that died mid-write).
-  }
+  // Usually not there: one is left only by a process of this pid that died mid-write.
+  unlinkQuietly(temporary);
   const fd = openSync(
     temporary,
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,

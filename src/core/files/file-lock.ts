@@ -40,7 +40,8 @@ export function isLockedError(error: unknown) {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'ELOCKED';
 }
 
-export const HOLDER = z.looseObject({ pid: z.number(), host: z.string(), since: z.string(), session: z.string() });
+/** A holder as others are told of it: parsing one drops what its record keeps besides (file records' `start`). */
+export const HOLDER = z.object({ pid: z.number(), host: z.string(), since: z.string(), session: z.string() });
 
 export type Holder = z.infer<typeof HOLDER>;
 
@@ -111,8 +112,4 @@ export function isAlive({ pid, host, start }: Pick<RecordedHolder, 'pid' | 'host
   const running = processStart(pid);
   // No /proc (another system) says nothing either way: the pid exists.
   return running === undefined || running === start;
-}
-
-export function publicHolder({ pid, host, since, session }: RecordedHolder) {
-  return { pid, host, since, session };
 }

@@ -2,7 +2,7 @@
 import { canonicalJson } from './canonical-json.js';
 import { randomInt } from 'node:crypto';
 import { isUnresolved, OUTCOMES, type BeginFields, type JournalEntry, type JournalPatch } from './entry.js';
-import { HOLDER, publicHolder, type Holder } from '../../core/files/file-lock.js';
+import { HOLDER, type Holder } from '../../core/files/file-lock.js';
 import { JournalError } from './journal-error.js';
 import { refuseKeyShaped } from './key-guard.js';
 import { safeDeep } from '../../core/security/safe-text.js';
@@ -18,8 +18,7 @@ const ID_RANDOM_CHARS = 4;
 /** Signs a new row as it is stored: its `seal`. */
 export type RowSeal = (entry: JournalEntry) => string;
 
-/** `pending`: only entries still unresolved (planned, pending, submitted, unknown). */
-export type ListOptions = Pick<RowFilter, 'idempotencyKey' | 'since' | 'until' | 'limit'> & { pending?: boolean };
+export type ListOptions = Pick<RowFilter, 'pending' | 'idempotencyKey' | 'since' | 'until' | 'limit'>;
 
 /** The "same request" rule: what must agree for an earlier unresolved entry to be resumed. */
 type SameRequest = Pick<JournalEntry, 'environment' | 'base_url_host' | 'key_id' | 'command' | 'group' | 'leg'> & {
@@ -35,8 +34,8 @@ export interface RowFilter {
   id?: string;
   idPrefix?: string;
   idSuffix?: string;
-  /** Only rows whose outcome is unresolved (entry.ts's UNRESOLVED_OUTCOMES, the one list). */
-  unresolved?: boolean;
+  /** Only rows still unresolved (planned, pending, submitted, unknown: entry.ts's UNRESOLVED_OUTCOMES, the one list). */
+  pending?: boolean;
   idempotencyKey?: string;
   /** Only rows created at or after / before these times (ms since the epoch; the row's own created_at). */
   since?: number;
@@ -138,9 +137,9 @@ export class ClientJournal {
   }
 
   /** Newest first: by `seq`, the order the journal took them in (never by a machine's clock). */
-  async list({ pending, limit, ...filter }: ListOptions = {}) {
+  async list({ limit, ...filter }: ListOptions = {}) {
     // A negative limit lists nothing.
-    return this.records.read({ ...filter, unresolved: pending === true, limit: limit && Math.max(0, limit) });
+    return this.records.read({ ...filter, limit: limit && Math.max(0, limit) });
   }
 
   /** By full id, or a unique part of one (its start, its end, or both around `…`); an ambiguous part throws, naming the candidates. */
@@ -166,7 +165,7 @@ export class ClientJournal {
   }
 
   async findUnresolvedMatch(match: SameRequest) {
-    return (await this.records.read({ unresolved: true, request: match })).find(
+    return (await this.records.read({ pending: true, request: match })).find(
       (entry) =>
         isUnresolved(entry) &&
         // A planned leg is sent by its own multi-leg action (or `hedge resume`), never by a lone command.
@@ -224,9 +223,7 @@ export function describeHolder(holder: Holder) {
 /** Who last held an entry, as its record names them (for a finished one: who finished it); or nobody known. */
 export function lastHolderOf(entry: { holder?: Holder | null; updated_at: string }) {
   const recorded = HOLDER.safeParse(entry.holder);
-  return recorded.success
-    ? publicHolder(recorded.data)
-    : { pid: 0, host: 'unknown', since: entry.updated_at, session: '' };
+  return recorded.success ? recorded.data : { pid: 0, host: 'unknown', since: entry.updated_at, session: '' };
 }
 
 /** A hold that is lost once `stillHeld` says so, unless released first. */

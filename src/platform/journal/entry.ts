@@ -24,7 +24,6 @@ export type Outcome = (typeof OUTCOMES)[number];
 
 /** The outcomes of an action not finished yet: the one list (a backend's query is built from it, never re-declared). */
 export const UNRESOLVED_OUTCOMES: readonly Outcome[] = ['planned', 'pending', 'submitted', 'unknown'];
-const UNRESOLVED = new Set(UNRESOLVED_OUTCOMES);
 
 export interface JournalEntry {
   id: string;
@@ -119,7 +118,7 @@ export interface SideAfter {
 export const NOT_WAITED_MESSAGE = 'submitted; not waited (--no-wait)';
 
 export function isUnresolved(entry: Pick<JournalEntry, 'outcome'>) {
-  return UNRESOLVED.has(entry.outcome);
+  return UNRESOLVED_OUTCOMES.includes(entry.outcome);
 }
 
 /** The resume of an entry under the credentials it was sent with: its own profile (or the demo), quoted; else the key and server to set. */

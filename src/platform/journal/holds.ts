@@ -12,7 +12,6 @@ import {
   isAlive,
   isLockedError,
   lockFile,
-  publicHolder,
   type RecordedHolder,
 } from '../../core/files/file-lock.js';
 import { holdOf, type HoldResult } from './client-journal.js';
@@ -40,7 +39,8 @@ const LOCKS_DIR_NAME = 'locks';
 /** The longest sleep of a wait for a held lock between two looks (each takes the record's file lock briefly). */
 const LOOK_CAP_MS = 100;
 
-const RECORD = z.looseObject({ scope: z.string(), holder: HOLDER });
+// The holder as recorded, `start` and all: its liveness is judged by it.
+const RECORD = z.looseObject({ scope: z.string(), holder: z.looseObject(HOLDER.shape) });
 
 /** Runs `body` under the file lock of `file`; still locked past its bound is exit 13, naming the file. */
 export async function exclusively<T>(
@@ -85,7 +85,7 @@ export function holderReader(notice: HoldsOptions['notice'] = () => {}) {
         skipped(where, issueWords(read.error));
         return;
       }
-      return isAlive(recorded as RecordedHolder) ? publicHolder(read.data) : undefined;
+      return isAlive(recorded as RecordedHolder) ? read.data : undefined;
     },
   };
 }

@@ -102,19 +102,19 @@ const eventLine = (stamp: { id: string; at: string; seq?: number }, ...fields: o
 
 /** The entries the filter picks, newest first. Unresolved entries never leave the active segment; an id is looked for there first. */
 function readEntries(place: FilePlace, filter: RowFilter) {
-  const { id, idPrefix = '', idSuffix = '', unresolved, idempotencyKey, since, until, limit } = filter;
+  const { id, idPrefix = '', idSuffix = '', pending, idempotencyKey, since, until, limit } = filter;
   const chosen = (entry: JournalEntry) =>
     (id === undefined || entry.id === id) &&
     entry.id.startsWith(idPrefix) &&
     entry.id.endsWith(idSuffix) &&
     (idempotencyKey === undefined || entry.idempotency_key === idempotencyKey) &&
-    (!unresolved || isUnresolved(entry)) &&
+    (!pending || isUnresolved(entry)) &&
     // The record's own created_at, at or after `since` and before `until`.
     (since === undefined || Date.parse(entry.created_at) >= since) &&
     (until === undefined || Date.parse(entry.created_at) < until);
   const segment = activeEntries(place);
   const active = newestFirst(segment).filter(chosen);
-  if (unresolved || (id !== undefined && active.length)) return active.slice(0, limit);
+  if (pending || (id !== undefined && active.length)) return active.slice(0, limit);
   // Then the archives the filter may want (an entry caught mid-rotation is in both: the active copy wins).
   const byId = new Map(segment.map((entry) => [entry.id, entry]));
   const archives = archiveFiles(place.dir)

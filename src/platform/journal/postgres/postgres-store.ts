@@ -262,7 +262,7 @@ class PostgresRecords implements RecordsClient {
     const values = [
       filter.id,
       filter.idPrefix,
-      filter.unresolved === true,
+      filter.pending === true,
       iso(filter.since),
       iso(filter.until),
       ...sameRequest,
