@@ -126,18 +126,18 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
     return result;
   }
 
-  /** Holds a write's Idempotency-Key in flight during injected latency. */
+  /** Holds a write's Idempotency-Key in flight during injected latency (undefined: nothing to hold). */
   function acquireIdempotencyKey(request: EngineRequest) {
     try {
-      if (!isWrite(request.method, request.path)) return null;
+      if (!isWrite(request.method, request.path)) return;
       const principal = authenticate(request.headers.authorization);
       const scope = idempotencyKey(request.headers, principal.accountId)?.scope;
-      if (scope === undefined) return null;
+      if (scope === undefined) return;
       if (inFlight.has(scope)) return 'in-flight';
       inFlight.add(scope);
       return { scope };
     } catch {
-      return null;
+      // Refused later by handle(), with nothing held.
     }
   }
 
