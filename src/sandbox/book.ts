@@ -228,11 +228,7 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
     (account.balanceUsdc = roundMoney(account.balanceUsdc + amountUsdc));
 
   /** The next draw of the main generator (`idState`: of the ids' own). */
-  function random(generator: 'prngState' | 'idState' = 'prngState') {
-    const next = nextRandom(state[generator]);
-    state[generator] = next.state;
-    return next.value;
-  }
+  const random = (generator: 'prngState' | 'idState' = 'prngState') => nextRandom(state, generator);
 
   /** 0x + 64 hex digits, the shape of an on-chain transaction hash or order key. */
   function hex64() {

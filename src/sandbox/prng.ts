@@ -36,12 +36,10 @@ export function unitInterval(uint32: number) {
   return uint32 / 0x1_0000_0000;
 }
 
-/** Mulberry32 step: returns the next state and a uniform value in [0, 1). */
-export function nextRandom(state: number) {
-  const nextState = (state + 0x6d2b79f5) >>> 0;
-  let t = nextState;
+/** Mulberry32 step of the generator whose state is `holder[key]`: moves that state on, returns a value in [0, 1). */
+export function nextRandom<K extends string>(holder: Record<K, number>, key: K) {
+  let t = (holder[key] = (holder[key] + 0x6d2b79f5) >>> 0);
   t = Math.imul(t ^ (t >>> 15), t | 1);
   t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  const value = ((t ^ (t >>> 14)) >>> 0) / 0x1_0000_0000;
-  return { state: nextState, value };
+  return ((t ^ (t >>> 14)) >>> 0) / 0x1_0000_0000;
 }

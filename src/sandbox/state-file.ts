@@ -75,12 +75,8 @@ export function saveStateFile(path: string, contents: StateFileContents) {
 
 /** The lock could not be taken within its bound, or every save found the file moved on: nothing was done. */
 export class StateFileBusyError extends Error {
-  constructor(
-    readonly path: string,
-    cause?: unknown,
-  ) {
+  constructor(path: string, cause?: unknown) {
     super(`sandbox state file ${path} stayed locked by another process`, { cause });
-    this.name = 'StateFileBusyError';
   }
 }
 

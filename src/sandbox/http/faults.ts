@@ -82,7 +82,8 @@ function matches(match: FaultMatch | null, target: RequestTarget) {
 /** `initial`: the sandbox's options, of which the settings here are taken. */
 export function faultInjector(initial: Partial<FaultSettings>, seed: string) {
   let current = { ...NO_FAULTS };
-  let prngState = hashString(`faults:${seed}`);
+  const prng = { state: hashString(`faults:${seed}`) };
+  const random = () => nextRandom(prng, 'state');
 
   /** Settings not given (or undefined) stay as they are. */
   function update(partial: Partial<FaultSettings>) {
@@ -168,12 +169,6 @@ export function faultInjector(initial: Partial<FaultSettings>, seed: string) {
     return random() < 0.5
       ? answer('5xx', 500, 'internal_error', 'internal error (injected)')
       : answer('5xx', 503, 'service_unavailable', 'service unavailable (injected)');
-  }
-
-  function random() {
-    const { state, value } = nextRandom(prngState);
-    prngState = state;
-    return value;
   }
 
   update(initial);

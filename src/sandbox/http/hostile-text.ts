@@ -18,13 +18,10 @@ export const HOSTILE_FIELD_VALUE = `sandbox note ${HOSTILE_TEXT}end`;
 
 export function withHostileText(response: EngineResponse, path: string) {
   const { data, error, meta } = response.body;
+  // The engine's markets list holds market objects only.
   const markets =
     path === '/markets' && Array.isArray(data)
-      ? data.map((market: unknown) =>
-          market !== null && typeof market === 'object'
-            ? { ...market, [HOSTILE_FIELD_NAME]: HOSTILE_FIELD_VALUE }
-            : market,
-        )
+      ? data.map((market: object) => ({ ...market, [HOSTILE_FIELD_NAME]: HOSTILE_FIELD_VALUE }))
       : data;
   return {
     ...response,

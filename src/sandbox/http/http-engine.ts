@@ -95,9 +95,9 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
       book.noteViewChange(account, now);
       return result;
     };
-    const key = readIdempotencyKey(request.headers);
-    if (key === undefined) return acted();
-    const scope = idempotencyScope(account.id, key);
+    const idempotency = idempotencyKey(request.headers, account.id);
+    if (!idempotency) return acted();
+    const { key, scope } = idempotency;
     if (inFlight.has(scope) && lease?.scope !== scope)
       throw new ApiError(409, 'idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
         idempotency_key: key,
@@ -126,19 +126,18 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
     return result;
   }
 
-  /** Holds a write's Idempotency-Key in flight during injected latency. */
+  /** Holds a write's Idempotency-Key in flight during injected latency (undefined: nothing to hold). */
   function acquireIdempotencyKey(request: EngineRequest) {
     try {
-      if (!isWrite(request.method, request.path)) return null;
+      if (!isWrite(request.method, request.path)) return;
       const principal = authenticate(request.headers.authorization);
-      const key = readIdempotencyKey(request.headers);
-      if (key === undefined) return null;
-      const scope = idempotencyScope(principal.accountId, key);
+      const scope = idempotencyKey(request.headers, principal.accountId)?.scope;
+      if (scope === undefined) return;
       if (inFlight.has(scope)) return 'in-flight';
       inFlight.add(scope);
       return { scope };
     } catch {
-      return null;
+      // Refused later by handle(), with nothing held.
     }
   }
 
@@ -236,12 +235,6 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
   return engine;
 }
 
-function idempotencyScope(accountId: string, key: string) {
-  // Joined, not a template: the expiry queue keeps this string for a day, and V8 keeps a string made by
-  // concatenation as a tree of its parts (book.ts, hex64).
-  return ['test', accountId, key].join(':');
-}
-
 function accountIdFor(apiKey: string) {
   return `acct_${sha256(apiKey, 'hex').slice(0, 16)}`;
 }
@@ -252,12 +245,15 @@ function sha256(text: string, encoding: 'hex' | 'base64url') {
   return process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest(encoding);
 }
 
-function readIdempotencyKey(headers: Record<string, string | undefined>) {
+/** The request's Idempotency-Key, if it sends one, and its scope: the account's record of that key. */
+function idempotencyKey(headers: Record<string, string | undefined>, accountId: string) {
   const key = headers['idempotency-key'];
   if (key === undefined) return;
   if (!key.length || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)
     throw validationError('Idempotency-Key', `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
-  return key;
+  // Joined, not a template: the expiry queue keeps this string for a day, and V8 keeps a string made by
+  // concatenation as a tree of its parts (book.ts, hex64).
+  return { key, scope: ['test', accountId, key].join(':') };
 }
 
 function canonicalJson(value: unknown): string {

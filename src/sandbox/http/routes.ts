@@ -99,8 +99,17 @@ function getPrices({ book, request, nowMs, dialect }: RouteContext) {
   return succeeded(renderPrices[dialect.pricesShape](prices), ONCHAIN);
 }
 
-/** Newest first, the items `keep` keeps; the scan stops at the first item past the page (a next page exists). */
-function page<T>(items: readonly T[], request: EngineRequest, dialect: WireDialect, keep = (_item: T) => true) {
+/**
+ * The answer of a list: a page of the items `keep` keeps, newest first, each as `show` renders it; the scan stops at
+ * the first item past the page (a next page exists).
+ */
+function page<T>(
+  items: readonly T[],
+  request: EngineRequest,
+  dialect: WireDialect,
+  show: (item: T) => unknown,
+  keep = (_item: T) => true,
+) {
   const pageSize = readPageSize(request.query, dialect);
   const skip = dialect.paging === 'cursor' ? decodeCursor(request.query.cursor) : 0;
   const kept = [];
@@ -112,25 +121,22 @@ function page<T>(items: readonly T[], request: EngineRequest, dialect: WireDiale
     kept.push(item);
   }
   const meta = { page_size: pageSize, next_cursor: more ? encodeCursor(skip + kept.length) : null };
-  return { page: kept, meta: dialect.paging === 'cursor' ? meta : {} };
+  return succeeded(kept.map(show), dialect.paging === 'cursor' ? meta : {});
 }
 
 function listHedges({ book, account, request, nowMs, dialect }: RouteContext) {
   checkListQuery(request.query, dialect, 'status', 'client_reference');
   const status = readStatusFilter(request.query, dialect.closingStatus === null ? [] : [dialect.closingStatus]);
   const clientReference = keptReference(request.query.client_reference, dialect);
-  const { page: hedges, meta } = page(
+  return page(
     book.hedgesNewestFirst(account),
     request,
     dialect,
+    (hedge) => hedgeView(hedge, dialect),
     (hedge) =>
       book.recordShown(hedge, nowMs) &&
       (status === undefined || wireStatus(hedge, dialect) === status) &&
       (clientReference === undefined || hedge.clientReference === clientReference),
-  );
-  return succeeded(
-    hedges.map((hedge) => hedgeView(hedge, dialect)),
-    meta,
   );
 }
 
@@ -151,8 +157,7 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   if (pages === null) {
     // A dialect that pages every list its own way (gamma), or that sends history in one page.
     checkListQuery(request.query, dialect);
-    const { page: records, meta } = page(history.slice(0, shown).reverse(), request, dialect);
-    return succeeded(records.map(wire), meta);
+    return page(history.slice(0, shown).reverse(), request, dialect, wire);
   }
   const byTime = pages === 'time';
   const parameter = byTime ? 'before' : 'cursor';

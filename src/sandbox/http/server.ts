@@ -202,7 +202,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
       const acquired = engine.acquireIdempotencyKey(request);
       // A same-key request already held elsewhere is answered now: handle() yields the 409.
       if (acquired !== 'in-flight') {
-        lease = acquired ?? undefined;
+        lease = acquired;
         await delay(plan.latencyMs, undefined, { signal: holds.signal }).catch(() => undefined);
       }
     }
