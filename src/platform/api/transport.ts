@@ -143,8 +143,12 @@ export class HttpConnections {
     const { caFile, nodeExtraCaCerts, connectTimeoutMs, proxy } = config;
     return memo(this.proxies, [caFile, nodeExtraCaCerts, connectTimeoutMs, proxy], () => {
       const ca = trustedCertificates(config);
-      return import('./transport-proxy.js').then(({ proxyAgent }) =>
-        proxyAgent({ ...proxy, tls: { timeout: connectTimeoutMs, ...(ca && { ca }) } }),
+      // TLS to the proxy, and to the API inside the tunnel: the connect timeout and the CA list.
+      const tls = { timeout: connectTimeoutMs, ...(ca && { ca }) };
+      // EnvHttpProxyAgent (CONNECT tunnels, NO_PROXY) reads a setting left undefined from the environment, an empty
+      // one as none.
+      return import('./transport-proxy.js').then(
+        ({ EnvHttpProxyAgent }) => new EnvHttpProxyAgent({ ...proxy, connect: tls, requestTls: tls }),
       );
     });
   }
