@@ -108,7 +108,8 @@ const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 /** Less than this left before --timeout, and a write is not started. */
 const MIN_WRITE_BUDGET_MS = 1_000;
 
-function memo<T>(map: Map<string, T>, key: unknown[], make: () => T) {
+/** What `make` made for this key, made on the first ask (keys compared as JSON). */
+export function memo<T>(map: Map<string, T>, key: unknown[], make: () => T) {
   const name = JSON.stringify(key);
   return map.get(name) ?? map.set(name, make()).get(name)!;
 }
