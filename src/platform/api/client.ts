@@ -22,7 +22,7 @@ import {
   quoteSchema,
   submittedActionSchema,
 } from './schemas.js';
-import type { ApiRequest, ApiResponse, SendHooks, Transport } from './transport.js';
+import { memo, type ApiRequest, type ApiResponse, type SendHooks, type Transport } from './transport.js';
 import {
   CHANGE_BODY_FIELDS,
   DEFAULT_WIRE_SETTINGS,
@@ -274,9 +274,7 @@ export class HedgeClient {
     // Asked once a command: whether the server reads the page size does not change between its reads. Whether a list
     // answers one row when one is asked under `name` (as `hedge doctor` checks): a refused, unreadable or unreachable
     // answer cannot tell, and the list already read is still given, with the warning that it may be cut.
-    const key = JSON.stringify([path, filters, name]);
-    const honours =
-      this.honours.get(key) ??
+    const honours = memo(this.honours, [path, filters, name], () =>
       this.get(path, { ...filters, [name]: 1 }).then(
         ({ data }) => (findRows(data).rows?.length ?? 0) <= 1,
         (error) => {
@@ -284,8 +282,8 @@ export class HedgeClient {
             return false;
           throw error;
         },
-      );
-    this.honours.set(key, honours);
+      ),
+    );
     return !(await honours);
   }
 

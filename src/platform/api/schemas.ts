@@ -9,8 +9,6 @@ import { asUtc, isObject } from './wire/fields.js';
 // zod/mini: the same checks as classic zod, with less of zod loaded and run by every request command.
 z.config(en());
 
-export type { Side, Tenor } from '../../core/vocabulary.js';
-
 /** A numeric string read as its number; anything else is left for the schema to judge. */
 const numericText = (value: unknown) => readNumber(value) ?? value;
 

@@ -108,7 +108,8 @@ const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 /** Less than this left before --timeout, and a write is not started. */
 const MIN_WRITE_BUDGET_MS = 1_000;
 
-function memo<T>(map: Map<string, T>, key: unknown[], make: () => T) {
+/** What `make` made for this key, made on the first ask (keys compared as JSON). */
+export function memo<T>(map: Map<string, T>, key: unknown[], make: () => T) {
   const name = JSON.stringify(key);
   return map.get(name) ?? map.set(name, make()).get(name)!;
 }
@@ -143,8 +144,12 @@ export class HttpConnections {
     const { caFile, nodeExtraCaCerts, connectTimeoutMs, proxy } = config;
     return memo(this.proxies, [caFile, nodeExtraCaCerts, connectTimeoutMs, proxy], () => {
       const ca = trustedCertificates(config);
-      return import('./transport-proxy.js').then(({ proxyAgent }) =>
-        proxyAgent({ ...proxy, tls: { timeout: connectTimeoutMs, ...(ca && { ca }) } }),
+      // TLS to the proxy, and to the API inside the tunnel: the connect timeout and the CA list.
+      const tls = { timeout: connectTimeoutMs, ...(ca && { ca }) };
+      // EnvHttpProxyAgent (CONNECT tunnels, NO_PROXY) reads a setting left undefined from the environment, an empty
+      // one as none.
+      return import('./transport-proxy.js').then(
+        ({ EnvHttpProxyAgent }) => new EnvHttpProxyAgent({ ...proxy, connect: tls, requestTls: tls }),
       );
     });
   }

@@ -1,8 +1,8 @@
 // `hedge open` on a terminal without all its arguments: each choice shown with the numbers it depends on, answers
 // given on the command line not asked again; Ctrl-C ends with exit 130, a No with exit 8, nothing sent.
 import type { HedgeClient } from '../../../platform/api/client.js';
-import type { Market, Side, Tenor } from '../../../platform/api/schemas.js';
-import { DAY_MS, TENORS } from '../../../core/vocabulary.js';
+import type { Market } from '../../../platform/api/schemas.js';
+import { DAY_MS, TENORS, type Side, type Tenor } from '../../../core/vocabulary.js';
 import type { CommandContext } from '../command-input.js';
 import { parseClientReference, parseNotional } from '../../../core/input.js';
 import { findMarket } from '../../../core/markets.js';

@@ -38,10 +38,6 @@ export function pickField<T>(from: JsonObject | Fields, names: readonly string[]
   }
 }
 
-export function firstField<T>(from: JsonObject | Fields, names: readonly string[], read: Reader<T>) {
-  return pickField(from, names, read)?.value;
-}
-
 /** Text that is not blank (a time, a market: a number there is not read as one). */
 export function readString(value: unknown) {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
@@ -75,13 +71,13 @@ function priceOf(value: unknown): number | undefined {
   const ask = readNumber(value.ask);
   // Only a two-sided price: its mid, rounded to 12 significant digits ((15.2832 + 15.2908) / 2 is not 15.286999999999999).
   return (
-    firstField(value, ...PRICE_FIELDS.price) ??
+    pickField(value, ...PRICE_FIELDS.price)?.value ??
     (bid !== undefined && ask !== undefined ? Number(((bid + ask) / 2).toPrecision(12)) : undefined)
   );
 }
 
-const marketOf = (value: JsonObject) => firstField(value, ...PRICE_FIELDS.market);
-const timeOf = (value: JsonObject) => firstField(value, ...PRICE_FIELDS.timestamp);
+const marketOf = (value: JsonObject) => pickField(value, ...PRICE_FIELDS.market)?.value;
+const timeOf = (value: JsonObject) => pickField(value, ...PRICE_FIELDS.timestamp)?.value;
 
 /** GET /prices, whose shape is not shown. */
 export function parsePrices(data: unknown, requested: readonly string[], depth = 0): PriceQuote[] | undefined {
@@ -381,10 +377,10 @@ export function readHistoryRecord(raw: JsonObject) {
   return facts as HistoryFacts;
 }
 
-export const historyHedgeId = (raw: JsonObject) => firstField(raw, ...HISTORY_FIELDS.hedgeId);
+export const historyHedgeId = (raw: JsonObject) => pickField(raw, ...HISTORY_FIELDS.hedgeId)?.value;
 
 /** A closed-hedge record's close time, read even when the record gives no net P&L. */
-export const historyCloseTime = (raw: JsonObject) => firstField(raw, ...HISTORY_FIELDS.closedAt);
+export const historyCloseTime = (raw: JsonObject) => pickField(raw, ...HISTORY_FIELDS.closedAt)?.value;
 
 /** A closed-hedge record's id and close time, where it carries them (to page the history by). */
 export function historyRowKey(raw: unknown) {
