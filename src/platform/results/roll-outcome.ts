@@ -1,6 +1,6 @@
 // How `hedge roll` reads: both legs before the confirmation, the dry run's two requests, and the outcome; a new
 // hedge that failed on-chain is thrown after the card is shown.
-import type { Quote } from '../api/schemas.js';
+import type { Hedge, Quote } from '../api/schemas.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { fieldTable } from '../fields/fields.js';
 import { formatDays, formatMoney, formatRate, formatRelative, formatUtc } from '../terminal/format.js';
@@ -19,7 +19,7 @@ export interface RollPreview {
     maturityAt?: string;
     hedges?: ReadonlyArray<{ id: string; notionalUsd?: number; maturityAtMs?: number }>;
   };
-  ended?: { id: string; maturity_at?: string | null; status: string };
+  ended?: Hedge;
   quote: Quote;
 }
 
