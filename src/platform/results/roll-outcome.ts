@@ -1,5 +1,5 @@
-// How `hedge roll` reads: both legs before the confirmation, the dry run's two requests, and the outcome; a new
-// hedge that failed on-chain is thrown after the card is shown.
+// How `hedge roll` reads: both legs before the confirmation, and the result's fields (the dry run and the outcome
+// are shown by cli/cmd/trade/roll.ts, where the outcome's type is).
 import type { Hedge, Quote } from '../api/schemas.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { fieldTable } from '../fields/fields.js';

@@ -1,5 +1,6 @@
 // hedge roll: closes the open hedge and opens the same notional for the new tenor, both legs journaled as one
-// action, so an interrupted roll is finished by `hedge resume` or by the same command again.
+// action, so an interrupted roll is finished by `hedge resume` or by the same command again. Its outcome is shown
+// here (the dry run's two requests, or the result; a new hedge that failed on-chain is thrown after the card).
 import {
   type CommandContext,
   type In,
