@@ -15,7 +15,7 @@ import {
 } from '../../core/keep-rules.js';
 import { HedgeError, HeldError, UnresolvedError } from '../../core/errors.js';
 import { bodyOf, isUnresolved, recordedUsd, type Holder, type JournalEntry } from '../../platform/journal/index.js';
-import type { RollOutcome } from '../../platform/results/roll-outcome-types.js';
+import type { RollOutcome } from '../trade/roll.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { utcIso } from '../../core/utc-text.js';
 import { formatUsd, plural } from '../../core/number-format.js';

@@ -28,16 +28,9 @@ export interface ApiCall {
   argv: string[];
 }
 
-/** One answer as it came: what `--include` prints, and the body read as JSON when it is JSON. */
-export interface ApiAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  /** The parsed body (the envelope); undefined when the body is not JSON. */
-  body: unknown;
-  text: string;
-  /** The path this answer is for. */
-  path: string;
-}
+/** One answer as it came (what `--include` prints), with the body read as JSON (the envelope; undefined when the body is
+ * not JSON) and the path it is for. */
+export type ApiAnswer = RawAnswer & { body: unknown; path: string };
 
 export function isWriteMethod(method: string) {
   return method !== 'GET';

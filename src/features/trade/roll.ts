@@ -2,7 +2,7 @@
 // the same notional for the new tenor (or, when the side has already settled, open it anew with the notional of
 // the hedge that ended). A plan of two steps, carried out (and finished from the journal) by the plan executor.
 import { randomBytes } from 'node:crypto';
-import type { OpenRequest } from '../../platform/api/client.js';
+import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
 import { formatMoney, formatRate, formatUsd, readNumber } from '../../core/number-format.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import { sameReference } from '../../core/input.js';
@@ -22,7 +22,6 @@ import { withSideLock } from '../write/account-lock.js';
 import { sendStep, underPlanLocks } from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
-import type { RollOutcome } from '../../platform/results/roll-outcome-types.js';
 import { guardLiveAction } from '../write/live-guard.js';
 import { findSide } from '../book/positions.js';
 import { readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
@@ -299,6 +298,32 @@ async function carryOut(
   };
 }
 
+/** A dry run: each leg's request with the key it would carry (the one its journal entry holds, else a new one). */
+async function rollDryRun(
+  ports: WritePorts,
+  client: HedgeClient,
+  notes: string[],
+  request: OpenRequest,
+  legs: ReadonlyArray<{ leg: 'close' | 'open'; key?: string; note?: string } | false>,
+) {
+  return {
+    kind: 'dry-run' as const,
+    notes,
+    legs: await Promise.all(
+      legs
+        .filter((leg) => leg !== false)
+        .map(async ({ leg, key, note }) => ({
+          leg,
+          request: await planDryRun(ports, client.plan(leg, request, key ?? makeIdempotencyKey())),
+          note,
+        })),
+    ),
+  };
+}
+
+/** What a roll did (or, a dry run, would send), as `hedge roll` and the keeper show it. */
+export type RollOutcome = Awaited<ReturnType<typeof carryOut | typeof rollDryRun>>;
+
 /** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls). */
 export async function resumeRollOutcome(ports: WritePorts, entry: JournalEntry, options: { wait: boolean }) {
   const legs = await legsOf(ports, entry.group!);
@@ -454,23 +479,6 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
   // while a person was asked).
   const roll = async (): Promise<RollOutcome> => {
     const notes: string[] = [];
-    /** A dry run: each leg's request with the key it would carry (the one its journal entry holds, else a new one). */
-    const dryRun = async (
-      request: OpenRequest,
-      legs: ReadonlyArray<{ leg: 'close' | 'open'; key?: string; note?: string } | false>,
-    ) => ({
-      kind: 'dry-run' as const,
-      notes,
-      legs: await Promise.all(
-        legs
-          .filter((leg) => leg !== false)
-          .map(async ({ leg, key, note }) => ({
-            leg,
-            request: await planDryRun(ports, client.plan(leg, request, key ?? makeIdempotencyKey())),
-            note,
-          })),
-      ),
-    });
     const earlier = await earlierRoll(notes);
     if (earlier && !req.write.dryRun) return carryOut(ports, earlier, req.write.wait, notes, guard);
     if (earlier) {
@@ -479,7 +487,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       notes.push(
         `An unfinished roll of ${market} ${side} is in the journal (group ${safeText(earlier.group)}: ${earlier.described}); without --dry-run this command finishes it.`,
       );
-      return dryRun(earlier.request, [
+      return rollDryRun(ports, client, notes, earlier.request, [
         closeDue && {
           leg: 'close',
           key: close?.idempotency_key,
@@ -542,7 +550,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     );
     await ports.tradeGate?.admit(trades, 'roll');
     if (req.write.dryRun)
-      return dryRun(request, [
+      return rollDryRun(ports, client, notes, request, [
         !!closing && { leg: 'close' },
         {
           leg: 'open',

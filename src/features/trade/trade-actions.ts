@@ -2,7 +2,7 @@
 // planned, sent, waited for and shown.
 import type { HedgeClient, OpenRequest, SideRequest } from '../../platform/api/client.js';
 import type { SideBook } from '../book/book.js';
-import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
+import type { Hedge, HistoryRecord, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import { cents } from '../../core/money.js';
 import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from './pre-trade-rules.js';
 import { NotAppliedError, PreTradeCheckError, UnresolvedError, UsageError } from '../../core/errors.js';
@@ -18,7 +18,6 @@ import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from '../write/ports.js';
 import { tradedUsd } from '../write/send-gate.js';
 import { formatMoney, formatRate, formatUsd, plural, readNumber, shortHash } from '../../core/number-format.js';
-import type { LandedChange, TradeView } from '../../platform/results/trade-outcome-types.js';
 import { readableBook, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import {
@@ -32,7 +31,7 @@ import {
   ownRecentOf,
   sizedByRecords,
 } from '../write/wait.js';
-import type { WriteAction, WriteKind, WriteOutcome, WriteRecord } from '../write/write-flow.js';
+import type { WriteAction, WriteKind, WriteRecord } from '../write/write-flow.js';
 import { questionWithUnchecked, refuseDuplicateReference, runPreTradeChecks, uncheckedList } from './pre-trade.js';
 import { hedgesWords } from '../write/as-shown.js';
 import { sameReference } from '../../core/input.js';
@@ -695,7 +694,15 @@ function sideContext(book: SideBook | undefined) {
 }
 
 /** What a close waited for: what it is expected to return, the hedge it closed and what that realized. */
-export type CloseResult = Extract<TradeView, { kind: 'close-landed' }>['closed'];
+export interface CloseResult {
+  market: string;
+  side: string;
+  estimate?: number;
+  hedgeId?: string;
+  realized?: HistoryRecord;
+  /** The side's hedges once the close was seen, when it is not flat (opened by another since). */
+  openNow?: SideAfter;
+}
 
 /** One step of a plan (an apply's, the keeper's) as the record of the write that carries it out (and whose request a
  * live confirmation is bound to). */
@@ -724,29 +731,6 @@ export function recordFromJournal(client: HedgeClient, entry: JournalEntry) {
     command === 'add' || command === 'reduce' ? client.changeRequestFromBody(body) : (body as unknown as SideRequest),
     { argv: Array.isArray(entry.argv) ? entry.argv.map(String) : [command], group, leg },
   );
-}
-
-/** What a trade's outcome shows; undefined for a dry run or an action recorded without sending. What a change sent
- * comes from its own result, never from a body (a journaled one names the amount as the server does). */
-export function tradeView(outcome: WriteOutcome<unknown, unknown>): TradeView | undefined {
-  if (outcome.kind === 'dry-run' || outcome.kind === 'recorded') return;
-  const { command } = outcome.entry;
-  const answer = outcome.answer as OpenedHedge;
-  // A wait always resolves to a result: none is an answer not waited for.
-  const result = outcome.kind === 'resolved' && outcome.result;
-  if (command === 'open')
-    return result ? { kind: 'open-resolved', hedge: result as Hedge } : { kind: 'open-submitted', answer };
-  if (command === 'close')
-    return result
-      ? { kind: 'close-landed', closed: result as CloseResult, answer }
-      : { kind: 'close-submitted', answer };
-  if (command !== 'add' && command !== 'reduce') return;
-  if (!result) return { kind: 'change-submitted', action: command, answer };
-  return {
-    kind: 'change-landed',
-    change: { ...(result as LandedChange), baselineUsd: readNumber(outcome.entry.context?.baseline_notional_usd) },
-    answer,
-  };
 }
 
 // Before an earlier action is sent again, the book is compared with what its journal entry recorded before it

@@ -1,9 +1,8 @@
 // What a flow says while it works, as data: callers that run flows as steps take notices as events, not stderr.
 import type { Quote } from '../api/schemas.js';
-import type { RollPreview } from './roll-outcome-types.js';
 import type { Output } from '../terminal/output.js';
 import { renderQuoteCard } from './quote-card.js';
-import { renderRollPreview } from './roll-outcome.js';
+import { renderRollPreview, type RollPreview } from './roll-outcome.js';
 import { renderAdditionQuote } from './write-outcome.js';
 
 type NoticeCard =

@@ -3,14 +3,14 @@ import type { FieldSpec } from '../fields/fields.js';
 import { fieldNames, type OutputFields } from '../fields/output-fields.js';
 import { APPLY_RESOURCE, HISTORY_FIELDS, PLAN_RESOURCE } from '../fields/resource-fields.js';
 import type { DryRunView } from './dry-run-view.js';
-import type { RollView } from './roll-outcome-types.js';
 import { ROLL_FIELDS } from './roll-outcome.js';
 import { CHANGED_SIDE_FIELDS, CLOSE_FIELDS, OPENED_FIELDS, SUBMITTED_FIELDS } from './write-outcome.js';
 
 const keys = (fields: readonly FieldSpec[]) => fields.filter((field) => !field.screenOnly).map((field) => field.key);
 
-// One entry per key of each JSON document's type below: a key added to the type fails the typecheck until listed.
-const ROLL_VIEW: Record<keyof RollView, true> = {
+// One entry per key of each JSON document's type (the roll's is checked where its type is, cmd/trade/roll.ts): a key
+// added to the type fails the typecheck until listed.
+export const ROLL_VIEW = {
   market: true,
   side: true,
   notional_usd: true,

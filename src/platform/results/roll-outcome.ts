@@ -1,20 +1,27 @@
-// How `hedge roll` reads: both legs before the confirmation, the dry run's two requests, and the outcome; a new
-// hedge that failed on-chain is thrown after the card is shown.
-import type { RollOutcome, RollPreview, RollView } from './roll-outcome-types.js';
-import { historyRecordForPeople } from '../api/wire/fields.js';
+// How `hedge roll` reads: both legs before the confirmation, and the result's fields (the dry run and the outcome
+// are shown by cli/cmd/trade/roll.ts, where the outcome's type is).
+import type { Hedge, Quote } from '../api/schemas.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { fieldTable } from '../fields/fields.js';
-import {
-  formatDays,
-  formatMoney,
-  formatRate,
-  formatRelative,
-  formatUtc,
-  formatUtcMinutes,
-} from '../terminal/format.js';
-import { requestText } from './dry-run-view.js';
+import { formatDays, formatMoney, formatRate, formatRelative, formatUtc } from '../terminal/format.js';
 import { payOrEarn, toAccountSide } from '../../core/money.js';
 import type { Output } from '../terminal/output.js';
+
+export interface RollPreview {
+  market: string;
+  side: string;
+  notionalUsd: number;
+  tenorDays: number;
+  /** `hedges`: the side's hedges when it holds several (a close closes them all). */
+  closing?: {
+    hedgeId?: string;
+    netMarginUsd?: number;
+    maturityAt?: string;
+    hedges?: ReadonlyArray<{ id: string; notionalUsd?: number; maturityAtMs?: number }>;
+  };
+  ended?: Hedge;
+  quote: Quote;
+}
 
 /** On a terminal: a card of both legs, as a person reads them before confirming. Otherwise one line on stderr. */
 export function renderRollPreview(output: Output, preview: RollPreview, nowMs: number) {
@@ -86,75 +93,3 @@ export const ROLL_FIELDS = fieldTable(`
   maturity_at             Maturity                time
   order_tx_hash           Order tx                hash
   journal_group           Journal group`);
-
-function flat({ close, open, market, side, notional_usd, rolled_hedge_id, tenor_days, journal_group }: RollView) {
-  const hedge = open.hedge ?? {};
-  const realizedNet = close?.realized?.net_pnl_usd;
-  return {
-    market,
-    side,
-    notional_usd,
-    rolled_hedge_id,
-    close_outcome: close ? close.outcome : 'nothing to close (settled)',
-    close_tx_hash: close?.order_tx_hash ?? null,
-    returned_usd: close?.net_margin_usd ?? null,
-    realized_net_pnl_usd: typeof realizedNet === 'number' ? realizedNet : null,
-    hedge_id: open.hedge_id,
-    status: typeof hedge.status === 'string' ? hedge.status : open.outcome,
-    tenor_days,
-    struck_rate: hedge.struck_rate ?? null,
-    quoted_execution_price: open.quote?.pricing.execution_price ?? null,
-    upfront_usdc: open.quote?.upfront.total_upfront_usdc ?? null,
-    maturity_at: hedge.maturity_at ?? null,
-    order_tx_hash: hedge.order_tx_hash ?? null,
-    journal_group,
-  };
-}
-
-export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCommand: (...argv: string[]) => string) {
-  // A note and a warning read alike here.
-  for (const note of outcome.notes) output.warn(note);
-  // `--dry-run`: both requests, in the order they would be sent; one JSON document under --json.
-  if (outcome.kind === 'dry-run') {
-    output.warn(
-      'Dry run: these requests were NOT sent. Run the same command without --dry-run to roll (each leg with its own key).',
-    );
-    const { legs } = outcome;
-    output.document(
-      { dry_run: true, legs: legs.map(({ leg, request, note }) => ({ leg, ...request, ...(note && { note }) })) },
-      () =>
-        legs
-          .map(
-            ({ leg, request, note }, index) =>
-              `# ${index + 1}. ${leg}${note ? ` (${note})` : ''}\n${requestText(request)}`,
-          )
-          .join('\n\n'),
-    );
-    return 0;
-  }
-  const { view } = outcome;
-  const market = safeText(view.market);
-  const hedgeId = view.open.hedge_id;
-  const newId = hedgeId ? safeText(hedgeId) : 'the new hedge';
-  // Said beside text output only: the JSON document carries the same facts; a failed roll shows its card, then throws.
-  if (!outcome.failure && outcome.landed) {
-    const maturity = view.open.hedge?.maturity_at;
-    const until = typeof maturity === 'string' ? ` until ${formatUtcMinutes(maturity)} UTC` : '';
-    output.done(
-      `Rolled: the ${view.side} side of ${market} is covered by ${newId} (${formatDays(view.tenor_days)})${until}.`,
-    );
-  } else if (!outcome.failure && hedgeId) {
-    output.textNote(`Submitted ${newId}; follow it with: ${safeText(hedgeCommand('hedges', hedgeId, '--wait'))}`);
-  }
-  // The closed leg's history record is a server object: in the one shape, as `hedge history --json` gives it.
-  const json = output.named(view, ({ close }) =>
-    close?.realized ? { ...view, close: { ...close, realized: historyRecordForPeople(close.realized) } } : view,
-  );
-  const title =
-    view.open.outcome === 'filled'
-      ? `Rolled ${market} ${view.side} to ${formatDays(view.tenor_days)}`
-      : `Roll of ${market} ${view.side}`;
-  output.record(flat(view), ROLL_FIELDS, { title, json });
-  if (outcome.failure) throw outcome.failure;
-  return 0;
-}

@@ -1,10 +1,9 @@
 // How the outcome of one write is shown: a card on a terminal, `field<TAB>value` lines in plain mode, one document
 // under --json. Hints name commands through `hedgeCommand`, so that they carry the flags that chose the environment.
-import { type PositionFacts, historyRecordForPeople, positionInOneShape } from '../api/wire/fields.js';
-import type { HistoryRecord, Quote, SubmittedAction } from '../api/schemas.js';
-import type { LandedChange, TradeView } from './trade-outcome-types.js';
+import { type PositionFacts, historyRecordForPeople } from '../api/wire/fields.js';
+import type { Hedge, HistoryRecord, Position, Quote, SubmittedAction } from '../api/schemas.js';
 import { betterOrWorse, impliedAdditionPrice, payOrEarn, priceFavourBps, toAccountSide } from '../../core/money.js';
-import { formatSignedMoney, formatUsd } from '../../core/number-format.js';
+import { formatSignedMoney } from '../../core/number-format.js';
 import { fieldTable } from '../fields/fields.js';
 import { HEDGE_FIELDS, POSITION_FIELDS, REALIZED } from '../fields/resource-fields.js';
 import { formatBps, formatDays, formatMoney, formatPercent, formatRate } from '../terminal/format.js';
@@ -100,7 +99,7 @@ export const CLOSE_FIELDS = fieldTable(`
   action            Action`);
 
 /** The close of a side as the close card shows it: the server's answer and what the side showed before it. */
-function renderClosed(
+export function renderClosed(
   output: Output,
   answer: SubmittedAction,
   hedgeId: string | undefined,
@@ -194,6 +193,25 @@ export function renderAdditionQuote(
     `Quote for the addition (indicative): execution ${formatRate(quote.pricing.execution_price)}${priceUnit(quote.market)}, margin ${formatMoney(quote.upfront.required_margin_usdc)} USDC, ` +
       `fee ${payOrEarn(fee)}, carry ${perDay}.`,
   );
+}
+
+type BookPositionShape = PositionFacts & { raw: Position };
+
+/** What an add or reduce learned once it landed, as the trade's wait returns it (features/trade/trade-actions.ts). */
+export interface LandedChange {
+  action: 'add' | 'reduce';
+  market: string;
+  side: 'buy' | 'sell';
+  notionalUsd: number;
+  closed: boolean;
+  afterNotionalUsd?: number;
+  position?: BookPositionShape;
+  before?: BookPositionShape;
+  hedge?: Hedge;
+  realized?: HistoryRecord;
+  quotedPrice?: number;
+  balanceBeforeUsdc?: number;
+  balanceAfterUsdc?: number;
 }
 
 /** What an add or reduce did, from the positions list before and after (and the account's balance for a reduce). */
@@ -301,85 +319,4 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
     },
     parts.length ? `Position after the ${action}: ${parts.join('; ')}.` : undefined,
   );
-}
-
-/** Shows one trade's outcome; `quote` is the quote shown before an open (its price is compared with the fill). */
-export function renderTrade(
-  output: Output,
-  view: TradeView,
-  hedgeCommand: (...words: string[]) => string,
-  quote?: Quote,
-) {
-  /** `--no-wait`: the record the write returned, status `submitted`. */
-  const submitted = (answer: JsonObject, title: string, footer = `Check it with: \`${hedgeCommand('positions')}\``) =>
-    output.record(
-      answer,
-      SUBMITTED_FIELDS.filter((field) => field.key !== 'id' || !('hedge_id' in answer)),
-      // Quoted: a command is wrapped as one word, never split while it fits a line.
-      { title, footer: [footer] },
-    );
-  switch (view.kind) {
-    case 'open-submitted': {
-      const follow = hedgeCommand('hedges', view.answer.hedge_id, '--wait');
-      submitted(view.answer, 'Hedge submitted', `Follow it with: \`${follow}\``);
-      return output.plainNote(`Submitted ${view.answer.hedge_id}; follow it with: ${follow}`);
-    }
-    case 'open-resolved': {
-      const { hedge } = view;
-      if (hedge.status === 'closed')
-        output.warn(`Hedge ${hedge.id} was already closed when it was read (it filled and then closed or settled).`);
-      else if (hedge.status !== 'failed') output.done(`Filled: hedge ${hedge.id}.`);
-      const title =
-        hedge.status === 'failed' ? 'Order failed' : hedge.status === 'closed' ? 'Hedge (closed)' : 'Hedge filled';
-      return renderHedge(output, hedge, { title, quote });
-    }
-    case 'change-submitted':
-      return submitted(view.answer, `${view.action === 'add' ? 'Add' : 'Reduce'} submitted`);
-    case 'close-submitted':
-      return submitted(view.answer, 'Close submitted');
-    case 'change-landed': {
-      const { change, answer } = view;
-      const { action, market, side, notionalUsd, before, position } = change;
-      const now = change.closed
-        ? 'is now closed'
-        : change.afterNotionalUsd !== undefined
-          ? `is now ${formatUsd(change.afterNotionalUsd)}${change.baselineUsd !== undefined ? ` (was ${formatUsd(change.baselineUsd)})` : ''}`
-          : 'has changed';
-      output.done(
-        `${action === 'add' ? 'Added' : 'Reduced by'} ${formatUsd(notionalUsd)}: the ${side} hedge on ${market} ${now}.`,
-      );
-      const hedgeId = change.hedge?.id ?? answer.hedge_id ?? before?.hedgeId;
-      // People get the position before → after; other modes the same figures in a line on stderr. The command names the
-      // hedge the card's Hedge ID row does: on a side of several, the one the answer named may be one the reduce closed.
-      if (!change.closed) {
-        const shownId = (position ?? before)?.hedgeId ?? hedgeId;
-        renderPositionChange(
-          output,
-          { ...change, orderTxHash: answer.order_tx_hash ?? undefined },
-          shownId ? [`The hedge in full: ${hedgeCommand('hedges', shownId)}`] : [],
-        );
-      }
-      // Scripts get the side after the change, however the server books it, with the server's answer beside it.
-      const after = position
-        ? output.named(position.raw, (raw) => positionInOneShape(raw, position))
-        : { market, side, notional_usd: change.closed ? 0 : (change.afterNotionalUsd ?? null) };
-      return output.record({ ...after, hedge: change.hedge ?? null, answer }, CHANGED_SIDE_FIELDS, {
-        // A reduce of about the whole position closes it: shown to people as a close; a change, by the card above.
-        people: (shown) => {
-          if (change.closed) renderClosed(shown, answer, hedgeId, before?.netMarginUsd, change.realized);
-        },
-      });
-    }
-    case 'close-landed': {
-      const { closed } = view;
-      const open = closed.openNow;
-      if (open) {
-        const ids = open.hedge_ids.map(safeText).join(', ');
-        output.warn(
-          `Closed${closed.hedgeId ? ` ${safeText(closed.hedgeId)}` : ''}, but the ${closed.side} side of ${closed.market} is open now: ${ids} (${formatUsd(open.notional_usd)}), which this close did not close.`,
-        );
-      } else output.done(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
-      return renderClosed(output, view.answer, closed.hedgeId, closed.estimate, closed.realized);
-    }
-  }
 }

@@ -4,7 +4,7 @@ import { type CommandContext, type In, safeText } from '../command-input.js';
 import { RESUMED_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 import { chooseEntryToResume, planResume, resumeEntry } from '../../../features/trade/resume.js';
 import { printAnswers } from '../../../platform/results/api-answer.js';
-import { renderRollOutcome } from '../../../platform/results/roll-outcome.js';
+import { renderRollOutcome } from '../trade/roll.js';
 import { showTrade } from '../trade/trade-outcome.js';
 import { utcClock } from '../../../core/utc-text.js';
 

@@ -1,12 +1,20 @@
 // Shared by open, close, add, reduce and resume (not a command): the one place a trade's outcome,
 // returned by the write flow, is shown and turned into the command's ending — an open that failed
 // on-chain is raised as its error (exit code from errors.ts), anything else ends with 0.
-import type { Quote } from '../../../platform/api/schemas.js';
-import { tradeView } from '../../../features/trade/trade-actions.js';
+import type { Hedge, OpenedHedge, Quote } from '../../../platform/api/schemas.js';
+import type { CloseResult } from '../../../features/trade/trade-actions.js';
 import type { WriteOutcome } from '../../../features/write/write-flow.js';
-import { type CommandContext, OrderFailedError } from '../command-input.js';
+import { type CommandContext, formatUsd, OrderFailedError, readNumber, safeText } from '../command-input.js';
 import { renderDryRun } from '../../../platform/results/dry-run-view.js';
-import { renderTrade } from '../../../platform/results/write-outcome.js';
+import {
+  CHANGED_SIDE_FIELDS,
+  type LandedChange,
+  renderClosed,
+  renderHedge,
+  renderPositionChange,
+  SUBMITTED_FIELDS,
+} from '../../../platform/results/write-outcome.js';
+import { positionInOneShape } from '../../../platform/api/wire/fields.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 
 /** What a write command prints (a trade's, or `api`'s envelope), so that --fields is checked before anything is sent (ui/result-fields.ts). */
@@ -14,20 +22,92 @@ export const writeFields =
   (name: keyof typeof RESULT_FIELDS, dryRunNames?: readonly string[]) => (input: { options: { dryRun?: boolean } }) =>
     input.options.dryRun ? dryRunResult(dryRunNames) : writeResult(RESULT_FIELDS[name]);
 
-/** `quote`: the one shown before an open. */
+/** `quote`: the one shown before an open (its price is compared with the fill). An action recorded without sending
+ * shows nothing. What a change sent comes from its own result, never from a body (a journaled one names the amount
+ * as the server does). */
 export function showTrade(ctx: CommandContext, outcome: WriteOutcome<unknown, unknown>, quote?: Quote) {
-  if (outcome.kind === 'dry-run') {
-    renderDryRun(ctx.output, outcome.planned);
-    return 0;
-  }
-  const view = tradeView(outcome);
-  if (view) renderTrade(ctx.output, view, ctx.hedgeCommand, quote);
-  // An open that failed on-chain is an error once shown (exit code from errors.ts, as any failure).
-  if (view?.kind === 'open-resolved' && view.hedge.status === 'failed')
-    throw new OrderFailedError(
-      `The order for hedge ${view.hedge.id} failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
-      view.hedge.id,
-      `Check the market with \`${ctx.hedgeCommand('markets')}\`, then open again (a new run uses a new idempotency key).`,
+  const { output, hedgeCommand } = ctx;
+  if (outcome.kind === 'dry-run') renderDryRun(output, outcome.planned);
+  if (outcome.kind === 'dry-run' || outcome.kind === 'recorded') return 0;
+  const { command } = outcome.entry;
+  const answer = outcome.answer as OpenedHedge;
+  // A wait always resolves to a result: none is an answer not waited for.
+  const result = outcome.kind === 'resolved' && outcome.result;
+  /** `--no-wait`: the record the write returned, status `submitted`. */
+  const submitted = (title: string, footer = `Check it with: \`${hedgeCommand('positions')}\``) =>
+    output.record(
+      answer,
+      SUBMITTED_FIELDS.filter((field) => field.key !== 'id' || !('hedge_id' in answer)),
+      // Quoted: a command is wrapped as one word, never split while it fits a line.
+      { title, footer: [footer] },
     );
+  if (command === 'open' && !result) {
+    const follow = hedgeCommand('hedges', answer.hedge_id, '--wait');
+    submitted('Hedge submitted', `Follow it with: \`${follow}\``);
+    output.plainNote(`Submitted ${answer.hedge_id}; follow it with: ${follow}`);
+  } else if (command === 'open') {
+    const hedge = result as Hedge;
+    if (hedge.status === 'closed')
+      output.warn(`Hedge ${hedge.id} was already closed when it was read (it filled and then closed or settled).`);
+    else if (hedge.status !== 'failed') output.done(`Filled: hedge ${hedge.id}.`);
+    const title =
+      hedge.status === 'failed' ? 'Order failed' : hedge.status === 'closed' ? 'Hedge (closed)' : 'Hedge filled';
+    renderHedge(output, hedge, { title, quote });
+    // An open that failed on-chain is an error once shown (exit code from errors.ts, as any failure).
+    if (hedge.status === 'failed')
+      throw new OrderFailedError(
+        `The order for hedge ${hedge.id} failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
+        hedge.id,
+        `Check the market with \`${hedgeCommand('markets')}\`, then open again (a new run uses a new idempotency key).`,
+      );
+  } else if (command === 'close' && !result) submitted('Close submitted');
+  else if (command === 'close') {
+    const closed = result as CloseResult;
+    const open = closed.openNow;
+    if (open) {
+      const ids = open.hedge_ids.map(safeText).join(', ');
+      output.warn(
+        `Closed${closed.hedgeId ? ` ${safeText(closed.hedgeId)}` : ''}, but the ${closed.side} side of ${closed.market} is open now: ${ids} (${formatUsd(open.notional_usd)}), which this close did not close.`,
+      );
+    } else output.done(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
+    renderClosed(output, answer, closed.hedgeId, closed.estimate, closed.realized);
+  } else if ((command === 'add' || command === 'reduce') && !result)
+    submitted(`${command === 'add' ? 'Add' : 'Reduce'} submitted`);
+  else if (command === 'add' || command === 'reduce') {
+    const change = {
+      ...(result as LandedChange),
+      baselineUsd: readNumber(outcome.entry.context?.baseline_notional_usd),
+    };
+    const { action, market, side, notionalUsd, before, position } = change;
+    const now = change.closed
+      ? 'is now closed'
+      : change.afterNotionalUsd !== undefined
+        ? `is now ${formatUsd(change.afterNotionalUsd)}${change.baselineUsd !== undefined ? ` (was ${formatUsd(change.baselineUsd)})` : ''}`
+        : 'has changed';
+    output.done(
+      `${action === 'add' ? 'Added' : 'Reduced by'} ${formatUsd(notionalUsd)}: the ${side} hedge on ${market} ${now}.`,
+    );
+    const hedgeId = change.hedge?.id ?? answer.hedge_id ?? before?.hedgeId;
+    // People get the position before → after; other modes the same figures in a line on stderr. The command names the
+    // hedge the card's Hedge ID row does: on a side of several, the one the answer named may be one the reduce closed.
+    if (!change.closed) {
+      const shownId = (position ?? before)?.hedgeId ?? hedgeId;
+      renderPositionChange(
+        output,
+        { ...change, orderTxHash: answer.order_tx_hash ?? undefined },
+        shownId ? [`The hedge in full: ${hedgeCommand('hedges', shownId)}`] : [],
+      );
+    }
+    // Scripts get the side after the change, however the server books it, with the server's answer beside it.
+    const after = position
+      ? output.named(position.raw, (raw) => positionInOneShape(raw, position))
+      : { market, side, notional_usd: change.closed ? 0 : (change.afterNotionalUsd ?? null) };
+    output.record({ ...after, hedge: change.hedge ?? null, answer }, CHANGED_SIDE_FIELDS, {
+      // A reduce of about the whole position closes it: shown to people as a close; a change, by the card above.
+      people: (shown) => {
+        if (change.closed) renderClosed(shown, answer, hedgeId, before?.netMarginUsd, change.realized);
+      },
+    });
+  }
   return 0;
 }
