@@ -265,7 +265,6 @@ export function sourceFor(ports: SourcePorts, target: WatchTarget, plan: SourceP
     case 'hedge': {
       const typed = parseHedgeId(target.id);
       let id: string | undefined;
-      const hedgeFields = HEDGE_FIELDS.map(({ key, label, kind }) => ({ key, label, kind }));
       return async (client: HedgeClient) => {
         const hedge = id === undefined ? await findHedge(client, typed) : await client.getHedge(id);
         id = hedge.id;
@@ -278,8 +277,8 @@ export function sourceFor(ports: SourcePorts, target: WatchTarget, plan: SourceP
             title: `Hedge ${hedge.id}`,
             layout: 'card',
             fields: [
-              ...hedgeFields,
-              ...named(Object.entries(hedge).filter(([key]) => !hedgeFields.some((field) => field.key === key))),
+              ...HEDGE_FIELDS,
+              ...named(Object.entries(hedge).filter(([key]) => !HEDGE_FIELDS.some((field) => field.key === key))),
             ],
             // Counted down while the hedge can still mature.
             rows: [{ key: hedge.id, values: hedge, maturityAt: maturities[0]?.maturityAt }],
