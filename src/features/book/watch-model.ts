@@ -46,8 +46,8 @@ export interface WatchModel {
 /** What a source uses of its command. */
 type SourcePorts = Pick<CommandContext, 'log'>;
 
-/** How the watch reads: shown live (the Ref column and countdowns), in hedge's one shape, alerting on maturities. */
-interface SourcePlan {
+/** How the watch reads: shown live (a terminal without --json, redrawn every second: the Ref column and countdowns), in hedge's one shape, alerting on maturities (its settings, of which a source reads the rules). */
+export interface SourcePlan {
   settings: { rules: { maturityWithinMs?: number } };
   live: boolean;
   oneShape: boolean;

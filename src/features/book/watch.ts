@@ -8,7 +8,7 @@ import { parseDuration } from '../../core/duration.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { OutputFormat } from '../../core/vocabulary.js';
-import { sourceFor, type WatchSnapshot, type WatchTarget } from './watch-model.js';
+import { sourceFor, type SourcePlan, type WatchSnapshot, type WatchTarget } from './watch-model.js';
 
 export type { WatchTarget };
 
@@ -148,18 +148,11 @@ export function nextRefreshAt(startedAt: number, answeredAt: number, intervalMs:
     : next;
 }
 
-/** The watch's settings, and whether it is shown live (a terminal, without --json: redrawn every second). */
-interface WatchPlan {
-  settings: ReturnType<typeof parseWatchSettings>;
-  live: boolean;
-  oneShape: boolean;
-}
-
 /** Runs the watch until Ctrl-C, --timeout, --count, the first alert with --exit-on-alert, or an error that is not passing (thrown); what it read goes to the sink `openSink` opens. It returns how the watch ended (the command says it and picks the exit code: commands/watch-outcome.ts); `stopped`: Ctrl-C (how a watch is meant to end), SIGTERM or SIGHUP. */
 export async function runWatch(
   ports: WatchPorts,
   target: WatchTarget,
-  plan: WatchPlan,
+  plan: SourcePlan & { settings: ReturnType<typeof parseWatchSettings> },
   openSink: () => Promise<WatchSink>,
 ) {
   const { settings, live } = plan;
