@@ -10,11 +10,11 @@ import { closedHedgeTime, compareListed, outsidePeriod, ReportBuilder, type Repo
 import type { HedgeReferences } from '../book/deal.js';
 import { UsageError } from '../../core/errors.js';
 
-/** What a walk through the history pages found. */
+/** What a walk through the history pages found; `warning`: why the figures may be incomplete, for stderr. */
 interface HistoryWalk {
   fetched: number;
   complete: boolean;
-  stopped?: keyof typeof INCOMPLETE;
+  warning?: string;
 }
 
 /** Every page of closed hedges, each record handed to `onRecord` (false stops the walk); whole once a record closed
@@ -27,6 +27,11 @@ export async function walkHistory(
   let fetched = 0;
   let last: HistoryPage | undefined;
   let passed = false;
+  const incomplete = (stopped: keyof typeof INCOMPLETE) => ({
+    fetched,
+    complete: false,
+    warning: `GET /hedges/history returned ${fetched} closed hedges${INCOMPLETE[stopped]}`,
+  });
   for await (const page of client.historyPages()) {
     last = page;
     for (const raw of page.records) {
@@ -37,13 +42,13 @@ export async function walkHistory(
   }
   // A record closed before the period: every older page is outside it too.
   if (!passed) {
-    if (last?.next === 'repeated') return { fetched, complete: false, stopped: 'repeated-cursor' };
-    if (last?.more === true && last.records.length) return { fetched, complete: false, stopped: 'no-next' };
+    if (last?.next === 'repeated') return incomplete('repeated-cursor');
+    if (last?.more === true && last.records.length) return incomplete('no-next');
     // A last page without a cursor to the next may hide older closed hedges when it is full, or when the server does not
     // read the page size (as lists are checked): the report then says `"complete": false` and the CLI warns.
     if (last !== undefined && !last.paged) {
-      if (last.records.length >= MAX_PAGE_SIZE) return { fetched, complete: false, stopped: 'full-page' };
-      if (await last.mayBeCut()) return { fetched, complete: false, stopped: 'page-size' };
+      if (last.records.length >= MAX_PAGE_SIZE) return incomplete('full-page');
+      if (await last.mayBeCut()) return incomplete('page-size');
     }
   }
   return { fetched, complete: true };
@@ -60,10 +65,6 @@ const INCOMPLETE = {
   'full-page':
     ', the most one page holds, and the API shows no way to ask for older ones: closed hedges older than these are missing, so the figures may be incomplete.',
 };
-
-export function incompleteWarning(fetched: number, stopped: HistoryWalk['stopped'] = 'full-page') {
-  return `GET /hedges/history returned ${fetched} closed hedges${INCOMPLETE[stopped]}`;
-}
 
 /** Reads the history page by page into the report; `onCovered` gets each closed hedge it covers. */
 export async function gatherReport(

@@ -7,7 +7,7 @@ import { HISTORY_RESOURCE, JOINED_REFERENCE } from '../../../platform/fields/res
 import type { CommandContext, In } from '../command-input.js';
 import { parseReportDate, reportPeriodProblem, toCents } from '../../../features/report/report-rules.js';
 import { UsageError } from '../../../core/errors.js';
-import { inPeriod, incompleteWarning, walkHistory } from '../../../features/report/report.js';
+import { inPeriod, walkHistory } from '../../../features/report/report.js';
 import { readNumber } from '../../../core/number-format.js';
 import { historyRecordForPeople, readHistoryRecord } from '../../../platform/api/wire/fields.js';
 import { moreNote } from '../../../platform/fields/list-notes.js';
@@ -121,7 +121,7 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
       else original.push(raw);
       return ++count < keptAtMost;
     });
-    if (!walk.complete) output.warn(incompleteWarning(walk.fetched, walk.stopped));
+    if (walk.warning) output.warn(walk.warning);
     if (unreadable > 0)
       output.warn(
         `${unreadable} closed ${unreadable === 1 ? 'hedge' : 'hedges'} left out: no readable close time to filter on.`,

@@ -5,13 +5,7 @@ import type { CommandContext, In } from '../command-input.js';
 import { echo, notAllowed, parseClientReference } from '../../../core/input.js';
 import { REPORT_GROUPINGS, cumulativePoint } from '../../../features/report/report-rules.js';
 import { UsageError } from '../../../core/errors.js';
-import {
-  accountName,
-  closedHedgeListing,
-  gatherReport,
-  htmlTarget,
-  incompleteWarning,
-} from '../../../features/report/report.js';
+import { accountName, closedHedgeListing, gatherReport, htmlTarget } from '../../../features/report/report.js';
 import { closedHedgeRow, reportHtmlAround } from '../../../features/report/report-html.js';
 import {
   renderReportTable,
@@ -72,7 +66,7 @@ export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>)
   const { report, complete, cumulative } = gathered;
   const shape = { columns, header: ctx.globals.header };
 
-  if (!complete) output.warn(incompleteWarning(gathered.fetched, gathered.stopped));
+  if (gathered.warning) output.warn(gathered.warning);
   for (const note of reportNotes(report)) output.note(output.chalk.dim(note));
   // The report counts what the deal closed; what it still holds after its rolls is said beside it.
   noteStillHeld(ctx, deal);
