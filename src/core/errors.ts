@@ -114,8 +114,6 @@ export class NetworkError extends failure(5, 'network') {
 /** The server answered in a way hedge could not read (exit 14 `unreadable`, never "network failure"): not JSON, not the envelope, or a field hedge needs to act safely that is missing or of another kind. */
 export class InvalidResponseError extends failure(14) {
   readonly endpoint: string;
-  readonly field?: string;
-  readonly received?: string;
   constructor(message: string, init: Told & { endpoint: string; status: number; field?: string; received?: string }) {
     const { endpoint, field, received } = init;
     super(message, {
@@ -124,8 +122,6 @@ export class InvalidResponseError extends failure(14) {
       details: { endpoint, ...(field && { field }), ...(received !== undefined && { received }) },
     });
     this.endpoint = endpoint;
-    this.field = field;
-    this.received = received;
   }
 }
 

@@ -339,7 +339,7 @@ async function checkReads(
       checks.push(
         checkOf(id, title, 'fail', '', forWrites, {
           next: unreadable
-            ? `hedge cannot read this answer (${error.field || 'data'}: ${error.received ?? '?'}); report it with the output of \`${ports.hedgeCommand(...command.split(' '), '--verbose')}\`.`
+            ? `hedge cannot read this answer (${error.details?.field || 'data'}: ${error.details?.received ?? '?'}); report it with the output of \`${ports.hedgeCommand(...command.split(' '), '--verbose')}\`.`
             : undefined,
           failure: unreadable ? 'unreadable' : isRefusal(error) ? 'auth' : 'network',
           error,
@@ -429,7 +429,7 @@ function firstRequestFailure(
     );
   // Refused before it was sent (a CA file others may change): so would a write be, with the same exit code.
   if (error instanceof UsageError) return Object.assign(baseUrl, { status: 'fail', detail: '', error });
-  if (error instanceof InvalidResponseError && error.field === undefined)
+  if (error instanceof InvalidResponseError && error.details?.field === undefined)
     return failed(
       'unreadable',
       error.message,

@@ -1,22 +1,12 @@
 // "Does this key work against this base URL?" — one authenticated read (GET /account), used by
 // `hedge login` before it saves anything and by `hedge whoami`. The answer is one of four words a
 // script can branch on; the error behind it is kept so that login can report it in full.
-import type { Account } from '../../platform/api/schemas.js';
 import type { ClientSettings, CommandContext } from '../../platform/runtime/context.js';
 import { ApiError, InvalidResponseError, NetworkError } from '../../core/errors.js';
 import type { ResolvedCredentials } from '../../platform/config/credentials.js';
 
 /** ok: accepted; refused: 401/403; unreachable: no answer (connection, TLS, timeout, 5xx after retries); error: answered, but not as the API would (e.g. a 404 from a wrong base URL). */
 type KeyStatus = 'ok' | 'refused' | 'unreachable' | 'error';
-
-interface KeyCheck {
-  status: KeyStatus;
-  /** The API's error.code, or the network error code, when not ok. */
-  code?: string;
-  message?: string;
-  account?: Account;
-  error?: Error;
-}
 
 /** A check answers a person who is waiting: one retry for a blip, not the full trading budget. */
 const CHECK_RETRY = { maxAttempts: 2, maxTotalMs: 5_000 };
@@ -33,18 +23,17 @@ export const checkClient = (ports: CheckPorts, credentials: ResolvedCredentials,
 export const isRefusal = (error: unknown): error is ApiError =>
   error instanceof ApiError && (error.status === 401 || error.status === 403);
 
-export async function checkKey(ports: CheckPorts, credentials: ResolvedCredentials): Promise<KeyCheck> {
+/** The key's status, and when not ok the API's error.code (or the network error's code), its message and the error itself. */
+export async function checkKey(ports: CheckPorts, credentials: ResolvedCredentials) {
   const client = await checkClient(ports, credentials);
   try {
-    return { status: 'ok', account: await client.getAccount() };
+    return { status: 'ok' as KeyStatus, account: await client.getAccount() };
   } catch (error) {
-    if (error instanceof ApiError)
-      return { status: isRefusal(error) ? 'refused' : 'error', code: error.code, message: error.message, error };
-    if (error instanceof NetworkError)
-      return { status: 'unreachable', code: error.code, message: error.message, error };
-    if (error instanceof InvalidResponseError)
-      return { status: 'error', code: 'invalid_response', message: error.message, error };
-    throw error;
+    if (!(error instanceof ApiError || error instanceof NetworkError || error instanceof InvalidResponseError))
+      throw error;
+    const status: KeyStatus = isRefusal(error) ? 'refused' : error instanceof NetworkError ? 'unreachable' : 'error';
+    const code = error instanceof InvalidResponseError ? 'invalid_response' : error.code;
+    return { status, code, message: error.message, error };
   }
 }
 

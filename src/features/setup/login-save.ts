@@ -1,7 +1,7 @@
 // The checking and saving half of `hedge login`: nothing is saved unless the key check, the team
 // store and keeping the key all held.
 import { redactKey, registerSecret, validateApiKey } from '../../core/security/secrets.js';
-import type { Source, ResolvedCredentials } from '../../platform/config/credentials.js';
+import { currentProfile, type Source, type ResolvedCredentials } from '../../platform/config/credentials.js';
 import {
   keepKey,
   keyLocationOf,
@@ -11,7 +11,7 @@ import {
   describeKeyLocation,
   type KeyLocation,
 } from '../../platform/config/key-store.js';
-import { placeKey, saveLogin } from '../../platform/config/login-profile.js';
+import { placeKey } from '../../platform/config/login-profile.js';
 import { requireProfile } from '../../platform/config/profile-view.js';
 import type { ProfileStore } from '../../platform/config/profile-store.js';
 import type { StoredProfile } from '../../platform/config/store-schema.js';
@@ -144,14 +144,23 @@ export async function checkAndSaveLogin(
   await checkBeforeSaving(ports, credentials, given.journalUrl);
   const { keyAt, fallbackReason } = await keepLoginKey(ports, store, apiKey, given);
   const before = given.existing && keyLocationOf(given.existing);
-  const saved = await saveLogin(store, {
-    ...given,
-    baseUrl,
-    apiKey,
-    keyAt,
-    savedAt: new Date(ports.clock.now()).toISOString(),
+  // The profile is written under the store's lock; it becomes the current one when none is.
+  let previousCurrent: string | undefined;
+  const saved = await store.update((data) => {
+    const profile = {
+      ...data.profiles[given.name],
+      base_url: baseUrl,
+      saved_at: new Date(ports.clock.now()).toISOString(),
+    };
+    placeKey(profile, apiKey, keyAt);
+    if (given.caFile) profile.ca_file = given.caFile;
+    if (given.journalUrl === null) delete profile.journal_url;
+    else if (given.journalUrl !== undefined) profile.journal_url = given.journalUrl;
+    data.profiles[given.name] = profile;
+    if (!currentProfile(data)) data.current = given.name;
+    else if (data.current !== given.name) previousCurrent = data.current;
   });
-  const profile = saved.data.profiles[given.name];
+  const profile = saved.profiles[given.name];
   // The key now lives in one place: an older keyring entry of this profile goes.
   const oldKeyringLeft =
     before?.kind === 'keyring' && !(keyAt.kind === 'keyring' && keyAt.account === before.account)
@@ -169,9 +178,9 @@ export async function checkAndSaveLogin(
     /** The profile's team store as it may be shown (password hidden); null: the local file. */
     journalShown: profile.journal_url ? redactStoreUrl(profile.journal_url) : null,
     /** The profile is the current one after saving. */
-    current: saved.current,
+    current: saved.current === given.name,
     /** Another profile was current and stays so. */
-    previousCurrent: saved.previousCurrent,
+    previousCurrent,
     /** The profile's older keyring entry, when it could not be removed. */
     oldKeyringLeft,
   };

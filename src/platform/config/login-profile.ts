@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import type { Env } from './env.js';
 import { resolve } from 'node:path';
 import { AuthError, InterruptedError, UsageError } from '../../core/errors.js';
-import type { ProfileStore } from './profile-store.js';
 import type { StoreData, StoredProfile } from './store-schema.js';
 import { environmentOfKey, redactKey } from '../../core/security/secrets.js';
 import type { KeyLocation } from './key-store.js';
@@ -79,35 +78,6 @@ export async function readKeyFromStdin(stdin: NodeJS.ReadableStream, signal: Abo
       hint: 'Pipe the key in: printf %s "$KEY" | hedge login --profile NAME --base-url URL (or run it on a terminal to be asked).',
     });
   return key;
-}
-
-/** Writes the profile under the store's lock: whether it is the current one after, and the one that stays current otherwise. */
-export async function saveLogin(
-  store: ProfileStore,
-  input: {
-    name: string;
-    baseUrl: string;
-    apiKey: string;
-    /** Where the key is kept (config/key-store.ts); the file when not said. */
-    keyAt?: KeyLocation;
-    caFile?: string;
-    savedAt: string;
-    /** A team store to use; null: back to the local file. */
-    journalUrl?: string | null;
-  },
-) {
-  let previousCurrent: string | undefined;
-  const data = await store.update((data) => {
-    const profile = { ...data.profiles[input.name], base_url: input.baseUrl, saved_at: input.savedAt };
-    placeKey(profile, input.apiKey, input.keyAt ?? { kind: 'file' });
-    if (input.caFile) profile.ca_file = input.caFile;
-    if (input.journalUrl === null) delete profile.journal_url;
-    else if (input.journalUrl !== undefined) profile.journal_url = input.journalUrl;
-    data.profiles[input.name] = profile;
-    if (!currentProfile(data)) data.current = input.name;
-    else if (data.current !== input.name) previousCurrent = data.current;
-  });
-  return { current: data.current === input.name, previousCurrent, data };
 }
 
 /** Records where the key is, and forgets where it was: a profile's key lives in exactly one place. */
