@@ -72,15 +72,13 @@ export function showTrade(ctx: CommandContext, outcome: WriteOutcome<unknown, un
     } else output.done(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
     renderClosed(output, answer, closed.hedgeId, closed.estimate, closed.realized);
   } else {
-    const change = {
-      ...(result as LandedChange),
-      baselineUsd: readNumber(outcome.entry.context?.baseline_notional_usd),
-    };
+    const change = result as LandedChange;
+    const baselineUsd = readNumber(outcome.entry.context?.baseline_notional_usd);
     const { action, market, side, notionalUsd, before, position } = change;
     const now = change.closed
       ? 'is now closed'
       : change.afterNotionalUsd !== undefined
-        ? `is now ${formatUsd(change.afterNotionalUsd)}${change.baselineUsd !== undefined ? ` (was ${formatUsd(change.baselineUsd)})` : ''}`
+        ? `is now ${formatUsd(change.afterNotionalUsd)}${baselineUsd !== undefined ? ` (was ${formatUsd(baselineUsd)})` : ''}`
         : 'has changed';
     output.done(
       `${action === 'add' ? 'Added' : 'Reduced by'} ${formatUsd(notionalUsd)}: the ${side} hedge on ${market} ${now}.`,
