@@ -77,7 +77,7 @@ export async function runChange(
     serverDecides: opts.skipChecks,
     checks: { preTrade: action === 'add' && !opts.skipChecks },
   });
-  return { outcome: await sendTrade(ports, await ports.client(), record, opts.write) };
+  return sendTrade(ports, await ports.client(), record, opts.write);
 }
 
 /** A trade through the write flow (a command's, an apply's step, a keeper's). An add or reduce refused only for the

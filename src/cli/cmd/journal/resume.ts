@@ -32,7 +32,7 @@ export async function run(ctx: CommandContext, { args, options }: In<'RESUME'>) 
   // Shown as its own command would have shown it; the exit code follows from it.
   switch (resumed.kind) {
     case 'roll':
-      return renderRollOutcome(ctx.output, resumed.rolled, ctx.hedgeCommand);
+      return renderRollOutcome(ctx, resumed.rolled);
     case 'api':
       if (resumed.outcome.kind === 'submitted' || resumed.outcome.kind === 'resolved')
         printAnswers(ctx.output, [resumed.outcome.answer], { include: false, failed: false });

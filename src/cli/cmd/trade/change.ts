@@ -9,8 +9,7 @@ import { showTrade, writeFields } from './trade-outcome.js';
 function changeCommand(action: 'add' | 'reduce'): CommandModule<In<'REDUCE'>> {
   return {
     async run(ctx, input) {
-      const { outcome } = await runChange(ctx, action, parseChangeOptions(input.args, input.options));
-      return showTrade(ctx, outcome);
+      return showTrade(ctx, await runChange(ctx, action, parseChangeOptions(input.args, input.options)));
     },
     OUTPUT_FIELDS: writeFields(action),
   };

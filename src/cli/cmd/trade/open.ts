@@ -59,8 +59,7 @@ export async function run(ctx: CommandContext, { args, options }: In<'OPEN'>) {
     const answers = await runOpenWizard(ctx, client, given, skipChecks);
     if (answers.kind === 'add') {
       // The side chosen is open, and the operator chose to add to it: the add quotes, and asks as the wizard's open does.
-      const { outcome } = await runChange(ctx, 'add', { ...answers, skipChecks, write, ask: true });
-      return showTrade(ctx, outcome);
+      return showTrade(ctx, await runChange(ctx, 'add', { ...answers, skipChecks, write, ask: true }));
     }
     request = requestOf(answers);
     asked = { quote: answers.quote, question: answers.question };

@@ -18,7 +18,6 @@ import { historyRecordForPeople } from '../../../platform/api/wire/fields.js';
 import { safeText } from '../../../core/security/safe-text.js';
 import { formatDays, formatUtcMinutes } from '../../../platform/terminal/format.js';
 import { requestText } from '../../../platform/results/dry-run-view.js';
-import type { Output } from '../../../platform/terminal/output.js';
 import type { JsonObject } from '../../../core/objects.js';
 
 export async function run(ctx: CommandContext, { args, options }: In<'ROLL'>) {
@@ -30,7 +29,7 @@ export async function run(ctx: CommandContext, { args, options }: In<'ROLL'>) {
     write: writeOptionsFrom(options),
     clientReference: parseClientReference(options.ref),
   });
-  return renderRollOutcome(ctx.output, outcome, ctx.hedgeCommand);
+  return renderRollOutcome(ctx, outcome);
 }
 
 export const OUTPUT_FIELDS = writeFields('roll', ROLL_DRY_RUN_FIELDS);
@@ -63,7 +62,7 @@ function flat({ close, open, market, side, notional_usd, rolled_hedge_id, tenor_
   };
 }
 
-export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCommand: (...argv: string[]) => string) {
+export function renderRollOutcome({ output, hedgeCommand }: CommandContext, outcome: RollOutcome) {
   // A note and a warning read alike here.
   for (const note of outcome.notes) output.warn(note);
   // `--dry-run`: both requests, in the order they would be sent; one JSON document under --json.

@@ -41,11 +41,12 @@ export function showTrade(ctx: CommandContext, outcome: WriteOutcome<unknown, un
       // Quoted: a command is wrapped as one word, never split while it fits a line.
       { title, footer: [footer] },
     );
-  if (command === 'open' && !result) {
+  if (!result && command === 'open') {
     const follow = hedgeCommand('hedges', answer.hedge_id, '--wait');
     submitted('Hedge submitted', `Follow it with: \`${follow}\``);
     output.plainNote(`Submitted ${answer.hedge_id}; follow it with: ${follow}`);
-  } else if (command === 'open') {
+  } else if (!result) submitted(`${{ close: 'Close', add: 'Add', reduce: 'Reduce' }[command]} submitted`);
+  else if (command === 'open') {
     const hedge = result as Hedge;
     if (hedge.status === 'closed')
       output.warn(`Hedge ${hedge.id} was already closed when it was read (it filled and then closed or settled).`);
@@ -60,8 +61,7 @@ export function showTrade(ctx: CommandContext, outcome: WriteOutcome<unknown, un
         hedge.id,
         `Check the market with \`${hedgeCommand('markets')}\`, then open again (a new run uses a new idempotency key).`,
       );
-  } else if (command === 'close' && !result) submitted('Close submitted');
-  else if (command === 'close') {
+  } else if (command === 'close') {
     const closed = result as CloseResult;
     const open = closed.openNow;
     if (open) {
@@ -71,18 +71,14 @@ export function showTrade(ctx: CommandContext, outcome: WriteOutcome<unknown, un
       );
     } else output.done(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
     renderClosed(output, answer, closed.hedgeId, closed.estimate, closed.realized);
-  } else if ((command === 'add' || command === 'reduce') && !result)
-    submitted(`${command === 'add' ? 'Add' : 'Reduce'} submitted`);
-  else if (command === 'add' || command === 'reduce') {
-    const change = {
-      ...(result as LandedChange),
-      baselineUsd: readNumber(outcome.entry.context?.baseline_notional_usd),
-    };
+  } else {
+    const change = result as LandedChange;
+    const baselineUsd = readNumber(outcome.entry.context?.baseline_notional_usd);
     const { action, market, side, notionalUsd, before, position } = change;
     const now = change.closed
       ? 'is now closed'
       : change.afterNotionalUsd !== undefined
-        ? `is now ${formatUsd(change.afterNotionalUsd)}${change.baselineUsd !== undefined ? ` (was ${formatUsd(change.baselineUsd)})` : ''}`
+        ? `is now ${formatUsd(change.afterNotionalUsd)}${baselineUsd !== undefined ? ` (was ${formatUsd(baselineUsd)})` : ''}`
         : 'has changed';
     output.done(
       `${action === 'add' ? 'Added' : 'Reduced by'} ${formatUsd(notionalUsd)}: the ${side} hedge on ${market} ${now}.`,
