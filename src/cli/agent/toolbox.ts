@@ -5,7 +5,7 @@
 import { UsageError } from '../../core/errors.js';
 import { describeError, errorAsJson, type ErrorDescription } from '../../platform/terminal/exit-codes.js';
 import { safeJson } from '../../core/security/safe-text.js';
-import { callArguments, namedArgument, rawInputFor } from './arguments.js';
+import { namedArgument, rawInputFor } from './arguments.js';
 import {
   CONFIRMATION_TOKEN,
   INLINE_ROWS,
@@ -67,7 +67,8 @@ export class AgentToolbox {
   async call(name: string, given: JsonObject | undefined, signal: AbortSignal): Promise<ToolResult | undefined> {
     const tool = this.tools.find((candidate) => candidate.name === name);
     if (!tool) return;
-    const args = callArguments(given);
+    // The arguments a call gave, without the confirmation token (what a token is bound to).
+    const { [CONFIRMATION_TOKEN]: _token, ...args } = given ?? {};
     const { session, tokens, guardrails } = this;
     /** `more`: fields beside the error (a refused confirmation's new preview). */
     const failure = (description: ErrorDescription, messages: string, more: JsonObject = {}) => {
