@@ -26,12 +26,6 @@ function wrongType(issue: z.core.$ZodIssue, argument: AgentArgument, value: unkn
   );
 }
 
-/** The arguments a call gave, without the confirmation token (what a token is bound to). */
-export function callArguments(given: JsonObject | undefined) {
-  const { [CONFIRMATION_TOKEN]: _token, ...rest } = given ?? {};
-  return rest;
-}
-
 export function rawInputFor(tool: AgentTool, call: JsonObject) {
   // A null is an argument not given, as in most clients' JSON.
   const given = Object.fromEntries(Object.entries(call).filter(([, value]) => value !== null));

@@ -47,6 +47,9 @@ function planOf(requests: readonly ApiRequest[], trades?: readonly Trade[]) {
   return { hash: createHash('sha256').update(canonicalJson(shown)).digest('hex'), trades };
 }
 
+/** How a spent token ended, as a refusal of it says. */
+type Ending = 'has been used already (each token sends once)' | 'has expired';
+
 /** A token brought back with other arguments: nothing was sent, and the call answers with the preview of these. */
 export class NotPreviewedError extends UsageError {}
 
@@ -80,8 +83,8 @@ export class PlanWatch implements PlanCheck {
 
 export class ConfirmationTokens {
   private readonly issued = new Map<string, { tool: string; bound: string; plan: Plan; expiresAt: number }>();
-  /** Redeemed or expired tokens, to say so instead of "unknown". */
-  private readonly spent = new Map<string, 'used' | 'expired'>();
+  /** Redeemed or expired tokens, with how they ended, to say so instead of "unknown". */
+  private readonly spent = new Map<string, Ending>();
 
   constructor(
     readonly ttlSeconds: number,
@@ -104,14 +107,9 @@ export class ConfirmationTokens {
       new UsageError(`${CONFIRMATION_TOKEN}: ${why}; nothing was sent. ${next}.`);
     if (typeof token !== 'string' || token === '') throw refused('expected the string a preview returned');
     const entry = this.issued.get(token);
-    if (!entry) {
-      const spent = this.spent.get(token);
-      throw refused(
-        `this token ${spent === 'used' ? 'has been used already (each token sends once)' : spent === 'expired' ? 'has expired' : 'is not one this server issued'}`,
-      );
-    }
+    if (!entry) throw refused(`this token ${this.spent.get(token) ?? 'is not one this server issued'}`);
     if (this.now() >= entry.expiresAt) {
-      this.spend(token, 'expired');
+      this.spend(token, 'has expired');
       throw refused(`this token has expired (a token lasts ${this.ttlSeconds} s)`);
     }
     if (entry.tool !== tool)
@@ -123,12 +121,12 @@ export class ConfirmationTokens {
       throw new NotPreviewedError(
         `${CONFIRMATION_TOKEN}: this token was issued for other arguments; nothing was sent. Send exactly what was previewed; the preview of these arguments is in this answer, with its own token.`,
       );
-    this.spend(token, 'used');
+    this.spend(token, 'has been used already (each token sends once)');
     return entry.plan;
   }
 
   /** Forgets an issued token, remembering how it ended (the oldest so remembered first forgotten). */
-  private spend(token: string, how: 'used' | 'expired') {
+  private spend(token: string, how: Ending) {
     this.issued.delete(token);
     this.spent.set(token, how);
     if (this.spent.size > REMEMBERED_SPENT) this.spent.delete(this.spent.keys().next().value!);
@@ -136,6 +134,6 @@ export class ConfirmationTokens {
 
   private forgetExpired() {
     const now = this.now();
-    for (const [token, entry] of this.issued) if (now >= entry.expiresAt) this.spend(token, 'expired');
+    for (const [token, entry] of this.issued) if (now >= entry.expiresAt) this.spend(token, 'has expired');
   }
 }

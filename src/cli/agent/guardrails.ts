@@ -41,7 +41,7 @@ export function parseAgentLimits({
   };
 }
 
-/** `at most 25,000.00 USD per call, 100,000.00 USD per 24 h, markets USDTNGN`. */
+/** `at most 25,000.00 USD per call, 100,000.00 USD per 24 h, markets USDTNGN`; empty when no limit is set. */
 export function describeLimits({ maxNotionalUsd: call, maxDailyNotionalUsd: day, markets }: AgentLimits) {
   return [
     call !== undefined && `at most ${formatUsd(call)} per call`,
@@ -50,10 +50,6 @@ export function describeLimits({ maxNotionalUsd: call, maxDailyNotionalUsd: day,
   ]
     .filter(Boolean)
     .join(', ');
-}
-
-export function hasLimits(limits: AgentLimits) {
-  return Object.values(limits).some((limit) => limit !== undefined);
 }
 
 /** One call's gate: every trade the call's command is about to journal and send is admitted here first, from the plan the command will carry out (an apply's steps, a roll's legs, an open's request, a close's side as the book shows it under the command's lock). */

@@ -5,7 +5,7 @@
 import { UsageError } from '../../core/errors.js';
 import { describeError, errorAsJson, type ErrorDescription } from '../../platform/terminal/exit-codes.js';
 import { safeJson } from '../../core/security/safe-text.js';
-import { callArguments, namedArgument, rawInputFor } from './arguments.js';
+import { namedArgument, rawInputFor } from './arguments.js';
 import {
   CONFIRMATION_TOKEN,
   INLINE_ROWS,
@@ -16,7 +16,7 @@ import {
   type AgentTool,
 } from './catalogue.js';
 import { NotPreviewedError, PlanWatch, type ConfirmationTokens } from './confirmation.js';
-import { AgentGuardrails, describeLimits, hasLimits, type AgentLimits, type CallGate } from './guardrails.js';
+import { AgentGuardrails, describeLimits, type AgentLimits, type CallGate } from './guardrails.js';
 import { previewTradeNumbers, type PreviewStep } from './write-preview.js';
 import { exitCodeMeaning, runInProcess, type AgentSession } from './invoke.js';
 import type { JsonObject } from '../../core/objects.js';
@@ -41,7 +41,7 @@ export class AgentToolbox {
     this.access = writeAccess(session.credentials.environment, options.allowLive);
     this.tools = options.tools;
     this.guardrails =
-      options.limits && hasLimits(options.limits) ? new AgentGuardrails(options.limits, session) : undefined;
+      options.limits && describeLimits(options.limits) ? new AgentGuardrails(options.limits, session) : undefined;
   }
 
   list() {
@@ -67,7 +67,8 @@ export class AgentToolbox {
   async call(name: string, given: JsonObject | undefined, signal: AbortSignal): Promise<ToolResult | undefined> {
     const tool = this.tools.find((candidate) => candidate.name === name);
     if (!tool) return;
-    const args = callArguments(given);
+    // The arguments a call gave, without the confirmation token (what a token is bound to).
+    const { [CONFIRMATION_TOKEN]: _token, ...args } = given ?? {};
     const { session, tokens, guardrails } = this;
     /** `more`: fields beside the error (a refused confirmation's new preview). */
     const failure = (description: ErrorDescription, messages: string, more: JsonObject = {}) => {
@@ -99,11 +100,7 @@ export class AgentToolbox {
        * (confirmation.ts); or the failure that is the call's answer instead. After a `refusal` of a call with a token, that
        * refusal is the answer, with the new preview beside it (or said after the failure that left none).
        */
-      const previewAnswer = async (
-        gate?: CallGate,
-        refusal?: ErrorDescription,
-        refusalMessages = '',
-      ): Promise<ToolResult> => {
+      const previewAnswer = async (gate?: CallGate, refusal?: ErrorDescription, refusalMessages = '') => {
         const preview: JsonObject = {};
         const messages: string[] = [];
         // What the dry run would send: the token is bound to it.
@@ -158,24 +155,23 @@ export class AgentToolbox {
           ? failure(refusal, refusalMessages, { new_preview: shown })
           : { content: content(safeJson(shown, 2), messages.join('\n')) };
       };
-      const send = async (gate?: CallGate): Promise<ToolResult> => {
+      const send = async (gate?: CallGate) => {
         if (!needsToken || input.options.dryRun === true)
           return answer(await runInProcess(session, tool, input, { signal, yes: false, rows, gate }));
         if (!Object.hasOwn(given ?? {}, CONFIRMATION_TOKEN)) return await previewAnswer(gate);
-        // Refused with what would be sent now: a new preview, and its own token (or why there is none).
-        let previewed;
+        let refused: [ErrorDescription, string];
         try {
-          previewed = tokens.redeem(given?.[CONFIRMATION_TOKEN], tool.name, args);
+          // The run sends only what the token's preview showed would happen: the requests and what they trade (checked under the side's lock, before the first leaves).
+          const plan = new PlanWatch(tokens.redeem(given?.[CONFIRMATION_TOKEN], tool.name, args));
+          const run = await runInProcess(session, tool, input, { signal, yes: true, rows, gate, plan });
+          if (!plan.changed || !run.error) return answer(run);
+          refused = [run.error, run.messages];
         } catch (error) {
-          if (error instanceof NotPreviewedError)
-            return await previewAnswer(guardrails?.gateFor(tool), describeError(error));
-          throw error;
+          if (!(error instanceof NotPreviewedError)) throw error;
+          refused = [describeError(error), ''];
         }
-        // The run sends only what the token's preview showed would happen: the requests and what they trade (checked under the side's lock, before the first leaves).
-        const plan = new PlanWatch(previewed);
-        const run = await runInProcess(session, tool, input, { signal, yes: true, rows, gate, plan });
-        if (plan.changed && run.error) return await previewAnswer(guardrails?.gateFor(tool), run.error, run.messages);
-        return answer(run);
+        // Refused with what would be sent now: a new preview, and its own token (or why there is none).
+        return await previewAnswer(guardrails?.gateFor(tool), ...refused);
       };
       // The operator's limits: the command's own run asks the call's gate with the plan it is about to send (a preview's dry run included); an explicit dry run sends nothing and is not limited.
       if (tool.tier === 'write' && guardrails && input.options.dryRun !== true)

@@ -18,11 +18,11 @@ export async function previewTradeNumbers<F>(
   { args: { market, side, notional }, options: { tenor } }: RawInput,
   { now, step, preview }: { now: () => number; step: PreviewStep<F>; preview: JsonObject },
 ) {
-  if (tool === 'open')
-    return market && side && notional && typeof tenor === 'string'
-      ? step('quote', 'quote', { args: { market, side, notional }, options: { tenor } })
-      : undefined;
-  if (!['add', 'reduce', 'close', 'roll'].includes(tool) || !market || !side) return;
+  if (!market || !side) return;
+  const quote = (amount: string, days: string, lookUp?: boolean) =>
+    step('quote', 'quote', { args: { market, side, notional: amount }, options: { tenor: days } }, lookUp);
+  if (tool === 'open') return notional && typeof tenor === 'string' ? quote(notional, tenor) : undefined;
+  if (!['add', 'reduce', 'close', 'roll'].includes(tool)) return;
   await step('position', 'positions', { args: {}, options: {} }, true);
   const wanted = parseMarket(market);
   const rows = Array.isArray(preview.position) ? (preview.position as JsonObject[]) : [];
@@ -43,13 +43,8 @@ export async function previewTradeNumbers<F>(
       now(),
       typeof row?.tenor_days === 'number' ? row.tenor_days : undefined,
     );
-    return step('quote', 'quote', { args: { market, side, notional }, options: { tenor: String(covering) } }, true);
+    return quote(notional, String(covering), true);
   }
   if (tool === 'roll' && facts?.notionalUsd && typeof tenor === 'string')
-    return step(
-      'quote',
-      'quote',
-      { args: { market, side, notional: String(facts.notionalUsd) }, options: { tenor } },
-      true,
-    );
+    return quote(String(facts.notionalUsd), tenor, true);
 }

@@ -9,7 +9,7 @@ import { ConfirmationTokens, tokenTtlSeconds } from '../../agent/confirmation.js
 import { resolve } from 'node:path';
 import { FileAccess, serverRoots } from '../../agent/file-access.js';
 import { AgentToolbox } from '../../agent/toolbox.js';
-import { describeLimits, hasLimits, parseAgentLimits } from '../../agent/guardrails.js';
+import { describeLimits, parseAgentLimits } from '../../agent/guardrails.js';
 import { redactKey } from '../../../core/security/secrets.js';
 
 /** The command, given the tree it serves as tools (by the manifest, which loads it). */
@@ -55,7 +55,8 @@ export function withCommands(commands: readonly CommandSpec[]): CommandModule<In
           ? `hedge mcp: plan and apply read target files under ${files.roots.map((root) => root.path).join(', ')} (and the client's roots, where it sends them), or take rows inline.`
           : 'hedge mcp: no root to read target files from (started in the file system root; use --root DIR): plan and apply take rows inline only.',
       );
-      if (hasLimits(limits)) ctx.output.note(`hedge mcp: write limits — ${describeLimits(limits)}.`);
+      const described = describeLimits(limits);
+      if (described) ctx.output.note(`hedge mcp: write limits — ${described}.`);
       // The calls share the server's connections (ctx.connections()); they are closed once, when it ends.
       const { serveStdio } = await import('../../agent/mcp-server.js');
       await serveStdio(toolbox, ctx.io, ctx.signal, files);
