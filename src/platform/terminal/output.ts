@@ -113,11 +113,10 @@ export class Output {
 
   /** After a send, the exit code says what was sent (docs/exit-codes.md): a --fields or --query that cannot shape the data (a JMESPath function given the wrong type, found only on the data) is said on stderr and the data is printed unshaped, instead of turning the outcome into exit 2. */
   private shapedOrWhole<T>(shape: () => T, whole: T) {
-    if (!this.afterSend) return shape();
     try {
       return shape();
     } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
+      if (!this.afterSend || !(error instanceof UsageError)) throw error;
       this.warn(
         `${error.message.replace(/\.$/, '')}; the result is printed whole instead — the write was sent, and the exit code says how it ended.`,
       );
