@@ -207,7 +207,7 @@ export class Output {
   }
 
   /** A list written as its items come (history read page by page, never held whole): byte for byte what json() writes for the whole array, in json and ndjson. */
-  jsonListWriter(known: readonly FieldSpec[] = []) {
+  jsonListWriter(known: readonly FieldSpec[]) {
     return this.isJson ? this.streamed('', '  ', '\n', (item) => this.forJson(item, known)) : undefined;
   }
 
@@ -232,7 +232,7 @@ export class Output {
   }
 
   /** The data shaped as json() shapes it (--fields, then --query), for a caller that wraps it (`--watch` records). */
-  shapeJson(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}) {
+  shapeJson(data: unknown, known: readonly FieldSpec[], how: { asSent?: boolean } = {}) {
     // One shape whatever the server (numbers as numbers), or with --raw the server's own data.
     const sent = how.asSent ? asSent(data) : this.forJson(data, known);
     const { fields, query } = this.init;
