@@ -58,8 +58,6 @@ export const EXIT_CODES = (
   ] as const
 ).map(([code, name, meaning]) => ({ code, name, meaning }));
 
-type ExitCode = (typeof EXIT_CODES)[number]['code'];
-
 /** The exit code of a name in EXIT_CODES (`changes` for a plan that is not at target). */
 export function exitCodeNamed(name: (typeof EXIT_CODES)[number]['name']) {
   return EXIT_CODES.find((entry) => entry.name === name)!.code;
@@ -70,7 +68,7 @@ export type ErrorDescription = ReturnType<typeof describeError>;
 export function describeError(error: unknown) {
   const hedge = error instanceof HedgeError ? error : undefined;
   const facts = hedge?.facts() ?? { exitCode: 1, code: 'unexpected' };
-  const exitCode = facts.exitCode as ExitCode;
+  const exitCode = facts.exitCode;
   const guide = error instanceof ApiError ? guideFor(error.code, error.status) : undefined;
   const kind = EXIT_CODES.find((entry) => entry.code === exitCode)!.name;
   return {

@@ -113,11 +113,10 @@ export class Output {
 
   /** After a send, the exit code says what was sent (docs/exit-codes.md): a --fields or --query that cannot shape the data (a JMESPath function given the wrong type, found only on the data) is said on stderr and the data is printed unshaped, instead of turning the outcome into exit 2. */
   private shapedOrWhole<T>(shape: () => T, whole: T) {
-    if (!this.afterSend) return shape();
     try {
       return shape();
     } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
+      if (!this.afterSend || !(error instanceof UsageError)) throw error;
       this.warn(
         `${error.message.replace(/\.$/, '')}; the result is printed whole instead — the write was sent, and the exit code says how it ended.`,
       );
@@ -208,7 +207,7 @@ export class Output {
   }
 
   /** A list written as its items come (history read page by page, never held whole): byte for byte what json() writes for the whole array, in json and ndjson. */
-  jsonListWriter(known: readonly FieldSpec[] = []) {
+  jsonListWriter(known: readonly FieldSpec[]) {
     return this.isJson ? this.streamed('', '  ', '\n', (item) => this.forJson(item, known)) : undefined;
   }
 
@@ -233,7 +232,7 @@ export class Output {
   }
 
   /** The data shaped as json() shapes it (--fields, then --query), for a caller that wraps it (`--watch` records). */
-  shapeJson(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}) {
+  shapeJson(data: unknown, known: readonly FieldSpec[], how: { asSent?: boolean } = {}) {
     // One shape whatever the server (numbers as numbers), or with --raw the server's own data.
     const sent = how.asSent ? asSent(data) : this.forJson(data, known);
     const { fields, query } = this.init;

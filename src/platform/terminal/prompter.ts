@@ -35,18 +35,8 @@ const LEAD = 2;
 /** Columns kept free at the end of a question for a short typed value (a confirm keeps 7: " (y/N) " and the answer). */
 const INPUT_TAIL = 16;
 
-interface FitOptions {
-  lead?: number;
-  tail?: number;
-  hangingIndent?: number;
-}
-
 /** The text wrapped at spaces so that, with `lead` columns before it and `tail` after it, no line reaches the terminal's last column. */
-export function fitToTerminal(
-  text: string,
-  columns: number,
-  { lead = 0, tail = 0, hangingIndent = 0 }: FitOptions = {},
-) {
+export function fitToTerminal(text: string, columns: number, { lead = 0, tail = 0, hangingIndent = 0 } = {}) {
   // The lead and the tail are glued to the first and last word, so they move with them.
   return wrapWords(HELD.repeat(lead) + text + HELD.repeat(tail), Math.max(10, columns - 1), {
     hangingIndent,
@@ -55,7 +45,7 @@ export function fitToTerminal(
 
 export function createInquirerPrompter(io: Io, signal: AbortSignal, env: Env): Prompter {
   const context = { input: io.stdin, output: io.stderr, signal };
-  const fitPrompt = (text: string, options: FitOptions) =>
+  const fitPrompt = (text: string, options: Parameters<typeof fitToTerminal>[2]) =>
     fitToTerminal(text, terminalColumns(io.stderr, io.stderrIsTTY, env), { hangingIndent: LEAD, ...options });
   const fitError = (result: true | string) => (result === true ? true : fitPrompt(result, { lead: LEAD }));
   /** One @inquirer prompt, its message fitted with `tail` columns kept after it. */

@@ -1,10 +1,7 @@
 // An output that holds what a command prints instead of printing it: the JSON data it hands to the output layer (what `--json` would print, before --fields and --query) and every call, so that the calls can be played onto the real output later — or dropped.
 import { Writable } from 'node:stream';
-import type { FieldSpec } from '../fields/fields.js';
-import { Output, type ListOptions, type OutputInit, type RecordOptions } from './output.js';
-import type { Resource } from '../fields/resource-fields.js';
+import { Output, type OutputInit } from './output.js';
 import { forScripts } from '../fields/script-shape.js';
-import type { JsonObject } from '../../core/objects.js';
 
 /** A stream that keeps nothing: a recording output never writes itself. */
 function discard() {
@@ -42,22 +39,23 @@ export class RecordingOutput extends Output {
     return true;
   }
 
-  override async list(rows: JsonObject[], known: Resource | readonly FieldSpec[], options: ListOptions) {
+  override async list(...call: Parameters<Output['list']>) {
+    const [rows, known, options] = call;
     // What a condition reads is what --json prints: hedge's one shape (numbers as numbers).
-    this.captured = {
-      data: forScripts(options.json ?? rows, 'fields' in known ? known.fields : known),
-    };
-    this.calls.push({ play: (output) => output.list(rows, known, options) });
+    this.captured = { data: forScripts(options.json ?? rows, 'fields' in known ? known.fields : known) };
+    this.calls.push({ play: (output) => output.list(...call) });
   }
 
-  override record(record: JsonObject, known: FieldSpec[], options: RecordOptions = {}) {
-    this.captured = { data: forScripts(options.json ?? record, known) };
-    this.calls.push({ play: (output) => output.record(record, known, options) });
+  override record(...call: Parameters<Output['record']>) {
+    const [record, known, options] = call;
+    this.captured = { data: forScripts(options?.json ?? record, known) };
+    this.calls.push({ play: (output) => output.record(...call) });
   }
 
-  override json(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}) {
-    this.captured = { data: how.asSent ? data : forScripts(data, known) };
-    this.calls.push({ text: true, play: (output) => output.json(data, known, how) });
+  override json(...call: Parameters<Output['json']>) {
+    const [data, known, how] = call;
+    this.captured = { data: how?.asSent ? data : forScripts(data, known) };
+    this.calls.push({ text: true, play: (output) => output.json(...call) });
   }
 
   override write(text: string) {

@@ -22,7 +22,8 @@ function sliceAnsi(text: string, start: number, end?: number): string {
   return end === undefined || end <= start || displayWidth(cut) <= end - start ? cut : sliceAnsi(text, start, end - 1);
 }
 
-const wrapAnsi = (text: string, columns: number) => loaded().wrapAnsi(text, columns);
+/** Text on lines of `width` columns by wrap-ansi, each word wider than a line cut first (cutLongWords). */
+const wrapAt = (text: string, width: number) => loaded().wrapAnsi(cutLongWords(text, width), width).split('\n');
 
 export const displayWidth = (text: string) => loaded().stringWidth(text);
 
@@ -101,10 +102,9 @@ function wrapLine(line: string, first: number, rest: number) {
   const lead = /^ */.exec(held)![0].length;
   const firstWord = displayWidth(held.slice(lead).split(' ')[0]);
   held = (firstWord <= first - lead ? HELD_SPACE.repeat(lead) : '') + held.slice(lead);
-  const [head, ...tail] = wrapAnsi(cutLongWords(held, first), first).split('\n');
+  const [head, ...tail] = wrapAt(held, first);
   const after = sliceAnsi(held, displayWidth(head)).replace(/^((?:\u001b\[[0-9;]*m)*) +/, '$1');
-  const rows =
-    first === rest || !tail.length ? [head, ...tail] : [head, ...wrapAnsi(cutLongWords(after, rest), rest).split('\n')];
+  const rows = first === rest || !tail.length ? [head, ...tail] : [head, ...wrapAt(after, rest)];
   return rows.map((row) => row.replaceAll(HELD_SPACE, ' '));
 }
 
