@@ -12,8 +12,6 @@ export function findMarket<M extends { market: string }>(markets: readonly M[], 
   return markets.find((entry) => entry.market.toUpperCase() === market.toUpperCase());
 }
 
-export const sideKey = (market: string, side: string) => `${market.toUpperCase()}:${side}`;
-
 /** The live list decides what is tradable. */
 export function unlistedMarketError(markets: MarketFacts[], market: string) {
   const listed = markets.map((entry) => entry.market);

@@ -1,7 +1,8 @@
 // The plan of `hedge plan` / `hedge apply`: from a target file and the live book (positions, markets, account headroom) to the actions that reach the target, in the order they will be sent, with the pre-trade checks simulated over the whole sequence.
 import { cents } from './money.js';
 import { formatUsd } from './number-format.js';
-import { findMarket, sideKey } from './markets.js';
+import { findMarket } from './markets.js';
+import { rowKey } from './keep-rules.js';
 import { withoutUndefined } from './objects.js';
 import type { Side } from './vocabulary.js';
 import type { TargetRow } from './target-file.js';
@@ -58,7 +59,7 @@ export function computePlan({ targets, positions, markets, availableExposureUsd,
   const unchanged = [];
   for (const row of targets) {
     const { market, side, notionalUsd: targetUsd, line } = row;
-    const held = book.get(sideKey(market, side));
+    const held = book.get(rowKey(row));
     const currentUsd = held?.notionalUsd ?? 0;
     if (cents(Math.abs(targetUsd - currentUsd)) <= toleranceUsd)
       unchanged.push({ market, side, currentUsd, targetUsd, line });
@@ -68,10 +69,8 @@ export function computePlan({ targets, positions, markets, availableExposureUsd,
   const problems = simulateChecks(steps, markets, availableExposureUsd);
 
   // The file describes the sides it names and nothing more: a side it does not mention is left as it is, so a file about one market cannot close the book on another by omission.
-  const named = new Set(targets.map((row) => sideKey(row.market, row.side)));
-  const untouched = positions.filter(
-    (position) => position.notionalUsd > 0 && !named.has(sideKey(position.market, position.side)),
-  );
+  const named = new Set(targets.map(rowKey));
+  const untouched = positions.filter((position) => position.notionalUsd > 0 && !named.has(rowKey(position)));
   return { steps, atTarget: !steps.length, problems, unchanged, untouched };
 }
 
@@ -91,7 +90,7 @@ function bookBySide(positions: readonly PlanPosition[]) {
   const book = new Map<string, { notionalUsd: number; tenors: number[] }>();
   for (const { market, side, notionalUsd, tenorDays } of positions) {
     if (!(notionalUsd > 0)) continue;
-    const key = sideKey(market, side);
+    const key = rowKey({ market, side });
     const held = book.get(key) ?? { notionalUsd: 0, tenors: [] };
     held.notionalUsd = cents(held.notionalUsd + notionalUsd);
     if (tenorDays !== undefined && !held.tenors.includes(tenorDays)) held.tenors.push(tenorDays);
@@ -152,7 +151,7 @@ function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], avail
         code: 'exposure_exceeded',
         details: { requiredUsd, availableExposureUsd: headroomUsd },
       });
-    const key = sideKey(market, side);
+    const key = rowKey(step);
     if (listed) {
       const availableCapacityUsd = cents(listed.available_capacity_usd[side] - (usedCapacityUsd.get(key) ?? 0));
       if (requiredUsd > availableCapacityUsd)

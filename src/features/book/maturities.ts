@@ -3,7 +3,7 @@
 // server and hands the facts in, with the time.
 import { parseDuration } from '../../core/duration.js';
 import { utcDay, utcIso } from '../../core/utc-text.js';
-import { sideKey } from '../../core/markets.js';
+import { rowKey } from '../../core/keep-rules.js';
 import { cents } from '../../core/money.js';
 import type { PositionFacts } from '../../platform/api/wire/fields.js';
 import type { Hedge } from '../../platform/api/schemas.js';
@@ -63,8 +63,7 @@ export function collectMaturities(
   });
   for (const hedge of active) {
     const position = positions.find((candidate) => onSide(candidate, hedge))!;
-    const alone =
-      active.filter((other) => sideKey(other.market, other.side) === sideKey(hedge.market, hedge.side)).length === 1;
+    const alone = active.filter((other) => rowKey(other) === rowKey(hedge)).length === 1;
     settle(
       validTime(hedge.maturity_at) ?? (alone ? validTime(position.maturityAt) : undefined),
       ofHedge(hedge, position, alone ? position : undefined),

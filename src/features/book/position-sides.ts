@@ -4,7 +4,7 @@ import type { HedgeClient } from '../../platform/api/client.js';
 import type { Hedge } from '../../platform/api/schemas.js';
 import { FINAL, type SideBook } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
-import { sideKey } from '../../core/markets.js';
+import { rowKey } from '../../core/keep-rules.js';
 import type { BookPosition } from './positions.js';
 import { SideViews } from './side-book.js';
 import { messageOf } from '../../core/security/safe-text.js';
@@ -47,10 +47,10 @@ export async function readPositionSides(
     ),
   );
   // The sides the lines show, and those looked at since.
-  const seen = new Set(lines.map((line) => line && sideKey(line.market, line.side)));
+  const seen = new Set(lines.map((line) => line && rowKey(line)));
   const unlisted: PositionSide[] = [];
   for (const hedge of views.hedges) {
-    const key = sideKey(hedge.market, hedge.side);
+    const key = rowKey(hedge);
     if (seen.has(key) || FINAL.has(hedge.status)) continue;
     seen.add(key);
     // A line without a market stands for this side when the hedge's market is the only one there.
