@@ -113,17 +113,11 @@ interface AccountFigures {
   openExposureUsd: number;
 }
 
-export interface ViewChange {
-  atMs: number;
-  figures: AccountFigures;
-  hedgeId?: string;
-  position?: PositionBasis | null;
-}
-
 export interface TrailingViews {
   figures: AccountFigures;
   positions: Record<string, PositionBasis>;
-  pending: ViewChange[];
+  /** Changes not shown yet, in time order: the account's figures after each, and the positions line it set or cleared. */
+  pending: { atMs: number; figures: AccountFigures; hedgeId?: string; position?: PositionBasis | null }[];
 }
 
 export type EventKind = 'fill' | 'change' | 'maturity';
