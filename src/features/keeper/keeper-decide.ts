@@ -653,11 +653,7 @@ function rowStatus(row: KeepRow, seen?: { view: SideView; decision: KeepDecision
 const idList = (...ids: Array<string | null | undefined>) => ids.filter((id): id is string => typeof id === 'string');
 
 /** A roll's event from its outcome: the hedges old → new, the open leg's journal id (resume takes it), its key, the group. */
-function rollEvent(
-  outcome: RollOutcome,
-  base: { market: string; side: string; resumed?: boolean },
-  oldHedgeId?: string,
-): KeeperSaid {
+function rollEvent(outcome: RollOutcome, base: Omit<EventFields, 'event'>, oldHedgeId?: string): KeeperSaid {
   if (outcome.kind !== 'rolled') return { say: { event: 'roll', ...base, dry_run: true } };
   const { view } = outcome;
   return {
