@@ -306,12 +306,13 @@ function readSides(
   events: KeeperSaid[],
 ) {
   const { time, clock } = book;
-  const sides = new Map<string, { view: SideView; decision: KeepDecision }>();
-  for (const row of rows) {
-    const key = rowKey(row);
-    const view = seeSide(sideIn(next, key), row, book.sides.get(key)!, time, events);
-    sides.set(key, { view, decision: decideRow(row, view, time.latestMs, settings) });
-  }
+  const sides = new Map(
+    rows.map((row) => {
+      const key = rowKey(row);
+      const view = seeSide(sideIn(next, key), row, book.sides.get(key)!, time, events);
+      return [key, { view, decision: decideRow(row, view, time.latestMs, settings) }] as const;
+    }),
+  );
   const notice = (code: string, message: string) =>
     !next.notices.has(code) && next.notices.add(code) && events.push({ say: { event: 'notice', code, message } });
   const noDate =
