@@ -156,12 +156,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
       // action of it unresolved) still shows when a covered side's roll falls due, since the alerts
       // judge a side that settles before the next cycle as a missed roll by that time.
       const seen = sides?.get(key);
-      const status = rowStatus(
-        row,
-        seen?.view,
-        seen?.decision.reason ?? 'unknown (the book could not be read)',
-        seen?.decision,
-      );
+      const status = rowStatus(row, seen);
       const step = inFlight.get(key);
       if (step) status.state = `${step.kind} in flight (${Math.round((nowMs - step.sinceMs) / 1000)} s)`;
       if (step || !seen) return status;
@@ -261,8 +256,8 @@ export function stepEnded(
     const capMs = kind === 'reopen' ? Math.max(settings.intervalMs, FLAT_SIDE_BACKOFF_CAP_MS) : BACKOFF_CAP_MS;
     memory.retryAtMs = failure ? nowMs + Math.min(capMs, settings.intervalMs * 2 ** (memory.failures - 1)) : 0;
     // A roll that failed may have closed nothing (its close refused): whose close it was is the journal's to say again.
-    if (failure) memory.closedByUs = {};
-    if (failure)
+    if (failure) {
+      memory.closedByUs = {};
       events.push({
         error: failure.error,
         fields: {
@@ -274,6 +269,7 @@ export function stepEnded(
           retry_at: utcIso(memory.retryAtMs + step.serverOffsetMs),
         },
       });
+    }
     const texts = settings.dryRun
       ? [`would ${kind}`, `${kind} would be refused`]
       : [`${kind} done`, `${kind} failed; retrying`];
@@ -310,12 +306,13 @@ function readSides(
   events: KeeperSaid[],
 ) {
   const { time, clock } = book;
-  const sides = new Map<string, { view: SideView; decision: KeepDecision }>();
-  for (const row of rows) {
-    const key = rowKey(row);
-    const view = seeSide(sideIn(next, key), row, book.sides.get(key)!, time, events);
-    sides.set(key, { view, decision: decideRow(row, view, time.latestMs, settings) });
-  }
+  const sides = new Map(
+    rows.map((row) => {
+      const key = rowKey(row);
+      const view = seeSide(sideIn(next, key), row, book.sides.get(key)!, time, events);
+      return [key, { view, decision: decideRow(row, view, time.latestMs, settings) }] as const;
+    }),
+  );
   const notice = (code: string, message: string) =>
     !next.notices.has(code) && next.notices.add(code) && events.push({ say: { event: 'notice', code, message } });
   const noDate =
@@ -638,17 +635,17 @@ export function heldReason(entry: JournalEntry, holder: Holder | undefined) {
 
 // ---- How rows and events read.
 
-function rowStatus(row: KeepRow, view: SideView | undefined, state: string, decision?: KeepDecision) {
-  const next = decision?.kind === 'hold' ? decision : undefined;
+function rowStatus(row: KeepRow, seen?: { view: SideView; decision: KeepDecision }) {
+  const next = seen?.decision.kind === 'hold' ? seen.decision : undefined;
   return {
     ...marketSide(row),
     ...(row.clientReference && { client_reference: row.clientReference }),
     target_usd: row.notionalUsd,
-    current_usd: view?.position?.notionalUsd ?? null,
+    current_usd: seen?.view.position?.notionalUsd ?? null,
     // Null above is flat only when the side could be told: the alert rules must not read a settling
     // side, or a book that could not be read, as one that settled.
-    ...((!view || view.settling) && { current_unknown: true as const }),
-    state,
+    ...((!seen || seen.view.settling) && { current_unknown: true as const }),
+    state: seen?.decision.reason ?? 'unknown (the book could not be read)',
     next_action: next?.nextAction ?? null,
     next_action_at: next?.nextActionAtMs !== undefined ? utcIso(next.nextActionAtMs) : null,
   };
@@ -657,11 +654,7 @@ function rowStatus(row: KeepRow, view: SideView | undefined, state: string, deci
 const idList = (...ids: Array<string | null | undefined>) => ids.filter((id): id is string => typeof id === 'string');
 
 /** A roll's event from its outcome: the hedges old → new, the open leg's journal id (resume takes it), its key, the group. */
-function rollEvent(
-  outcome: RollOutcome,
-  base: { market: string; side: string; resumed?: boolean },
-  oldHedgeId?: string,
-): KeeperSaid {
+function rollEvent(outcome: RollOutcome, base: Omit<EventFields, 'event'>, oldHedgeId?: string): KeeperSaid {
   if (outcome.kind !== 'rolled') return { say: { event: 'roll', ...base, dry_run: true } };
   const { view } = outcome;
   return {
