@@ -94,7 +94,8 @@ export async function runOpenWizard(
     if (book.state === 'flat' && !book.opening.length) return;
     const hedgeId = book.line?.hedgeId ?? book.filled[0]?.id ?? book.opening[0]?.id;
     const notionalUsd = book.filled.length ? book.recordsUsd : (book.line?.notionalUsd ?? book.opening[0]?.notionalUsd);
-    return { notionalUsd, hedgeId };
+    // What it holds as the questions say it ('' when no view gave a notional).
+    return { size: notionalUsd === undefined ? '' : formatUsd(notionalUsd), hedgeId };
   };
   const held = { buy: await holding('buy'), sell: await holding('sell') };
 
@@ -107,9 +108,7 @@ export async function runOpenWizard(
       message: 'Side',
       choices: (['buy', 'sell'] as const).map((value) => {
         const open = held[value];
-        const mark = open
-          ? ` — already open${open.notionalUsd === undefined ? '' : `: ${formatUsd(open.notionalUsd)}`}`
-          : '';
+        const mark = open ? ` — already open${open.size && `: ${open.size}`}` : '';
         // The prompter wraps a line too long for the terminal at its spaces (nothing is cut off).
         return {
           name: `${known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value}${mark}`,
@@ -122,9 +121,8 @@ export async function runOpenWizard(
   const open = held[side];
   if (open) {
     const other = side === 'buy' ? 'sell' : 'buy';
-    const size = open.notionalUsd === undefined ? '' : ` ${formatUsd(open.notionalUsd)}`;
     const choice = await prompter.select<'add' | 'other' | 'cancel'>({
-      message: `The ${side} side of ${market.market} already holds${size}${open.hedgeId ? ` (${safeText(open.hedgeId)})` : ''}. What now?`,
+      message: `The ${side} side of ${market.market} already holds${open.size && ` ${open.size}`}${open.hedgeId ? ` (${safeText(open.hedgeId)})` : ''}. What now?`,
       choices: [
         { name: `Add to it (same maturity as the hedge it holds)`, short: 'add to it', value: 'add' },
         ...(held[other] || given.side
