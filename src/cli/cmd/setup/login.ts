@@ -116,9 +116,7 @@ export async function run(ctx: CommandContext, input: In<'LOGIN'>) {
   output.note(
     keyAt.kind === 'file'
       ? `Saved profile "${name}" (${baseUrl}, key ${shownKey}) in ${storeFile}, the key with it in plain text (0600).`
-      : keyAt.kind === 'keyring'
-        ? `Saved profile "${name}" (${baseUrl}) in ${storeFile}; its key ${shownKey} is in the ${where}.`
-        : `Saved profile "${name}" (${baseUrl}) in ${storeFile}; its key ${shownKey} comes from the ${where} each time it is needed (hedge keeps no copy).`,
+      : `Saved profile "${name}" (${baseUrl}) in ${storeFile}; its key ${shownKey} ${keyAt.kind === 'keyring' ? `is in the ${where}` : `comes from the ${where} each time it is needed (hedge keeps no copy)`}.`,
   );
   if (saved.keyringFallback) {
     // Said once, at login: later commands read the file without a word.

@@ -156,9 +156,7 @@ export async function run(ctx: CommandContext) {
               }),
             [
               'Journal',
-              journal.store === 'file'
-                ? `${safeText(journal.location)} ${d.dim('(this machine)')}`
-                : `team store ${safeText(journal.location)} ${d.dim(`(${journal.source})`)}`,
+              `${journal.store === 'file' ? '' : 'team store '}${safeText(journal.location)} ${d.dim(`(${journal.source ?? 'this machine'})`)}`,
             ],
             [
               'Key check',

@@ -8,7 +8,7 @@ import { parseClientReference, parseNotional } from '../../../core/input.js';
 import { findMarket } from '../../../core/markets.js';
 import { marketProblem, notionalProblem } from '../../../features/trade/pre-trade-rules.js';
 import { days } from '../../../features/trade/trade-actions.js';
-import { DeclinedError, PreTradeCheckError, UsageError } from '../../../core/errors.js';
+import { DeclinedError, PreTradeCheckError } from '../../../core/errors.js';
 import { formatMoney, formatPercent, formatUsd, formatUtc } from '../../../platform/terminal/format.js';
 import { payWords, toAccountSide } from '../../../core/money.js';
 import { SideViews } from '../../../features/book/side-book.js';
@@ -37,16 +37,6 @@ function marketChoice(market: Market, room: number) {
     .map((side) => wrapWords(`${side}: ${sideSummary(market, side)}`, room, { hangingIndent: 2 }))
     .join('\n');
   return { name: `${market.market}  ${formatMoney(market.price)}`, description: sides };
-}
-
-/** True when a typed answer reads and passes its check, else the message of the parser or check that refused it. */
-function refusal(read: () => unknown) {
-  try {
-    const problem = read();
-    return problem instanceof Error ? problem.message : true;
-  } catch (error) {
-    return error instanceof UsageError ? error.message : String(error);
-  }
 }
 
 export async function runOpenWizard(
@@ -104,7 +94,8 @@ export async function runOpenWizard(
     if (book.state === 'flat' && !book.opening.length) return;
     const hedgeId = book.line?.hedgeId ?? book.filled[0]?.id ?? book.opening[0]?.id;
     const notionalUsd = book.filled.length ? book.recordsUsd : (book.line?.notionalUsd ?? book.opening[0]?.notionalUsd);
-    return { notionalUsd, hedgeId };
+    // What it holds as the questions say it ('' when no view gave a notional).
+    return { size: notionalUsd === undefined ? '' : formatUsd(notionalUsd), hedgeId };
   };
   const held = { buy: await holding('buy'), sell: await holding('sell') };
 
@@ -117,9 +108,7 @@ export async function runOpenWizard(
       message: 'Side',
       choices: (['buy', 'sell'] as const).map((value) => {
         const open = held[value];
-        const mark = open
-          ? ` — already open${open.notionalUsd === undefined ? '' : `: ${formatUsd(open.notionalUsd)}`}`
-          : '';
+        const mark = open ? ` — already open${open.size && `: ${open.size}`}` : '';
         // The prompter wraps a line too long for the terminal at its spaces (nothing is cut off).
         return {
           name: `${known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value}${mark}`,
@@ -132,9 +121,8 @@ export async function runOpenWizard(
   const open = held[side];
   if (open) {
     const other = side === 'buy' ? 'sell' : 'buy';
-    const size = open.notionalUsd === undefined ? '' : ` ${formatUsd(open.notionalUsd)}`;
     const choice = await prompter.select<'add' | 'other' | 'cancel'>({
-      message: `The ${side} side of ${market.market} already holds${size}${open.hedgeId ? ` (${safeText(open.hedgeId)})` : ''}. What now?`,
+      message: `The ${side} side of ${market.market} already holds${open.size && ` ${open.size}`}${open.hedgeId ? ` (${safeText(open.hedgeId)})` : ''}. What now?`,
       choices: [
         { name: `Add to it (same maturity as the hedge it holds)`, short: 'add to it', value: 'add' },
         ...(held[other] || given.side
@@ -149,24 +137,34 @@ export async function runOpenWizard(
   }
 
   // The notional given (checked against the side's capacity and the account's headroom), else asked and checked as it is typed.
-  const problem = (notionalUsd: number) =>
-    skipChecks || !known
-      ? undefined
-      : notionalProblem(market, account, { side, notionalUsd, action: adding ? 'add' : 'open' });
-  const refused = given.notionalUsd !== undefined && problem(given.notionalUsd);
-  if (refused) throw refused;
+  const checked = (notionalUsd: number) => {
+    const refused =
+      !skipChecks && known && notionalProblem(market, account, { side, notionalUsd, action: adding ? 'add' : 'open' });
+    if (refused) throw refused;
+    return notionalUsd;
+  };
+  if (given.notionalUsd !== undefined) checked(given.notionalUsd);
   // The largest notional the checks allow on this side (both the side capacity and the account headroom).
   const ceiling = known
     ? ` (at most ${formatMoney(Math.min(market.available_capacity_usd[side], account.available_exposure_usd))})`
     : '';
-  const notionalUsd =
-    given.notionalUsd ??
-    parseNotional(
+  // A typed answer is read as the command line's would be; the prompt shows why one is refused and asks again.
+  const ask = async <T>(message: string, read: (raw: string) => T) =>
+    read(
       await prompter.input({
-        message: `Notional in USD${ceiling}`,
-        validate: (raw) => refusal(() => problem(parseNotional(raw))),
+        message,
+        validate: (raw) => {
+          try {
+            read(raw);
+            return true;
+          } catch (error) {
+            return messageOf(error);
+          }
+        },
       }),
     );
+  const notionalUsd =
+    given.notionalUsd ?? (await ask(`Notional in USD${ceiling}`, (raw) => checked(parseNotional(raw))));
   // An add keeps the hedge's maturity and reference: no tenor, no reference to ask.
   // The side chosen already holds a hedge, and the operator chose to add to it (the add quotes and confirms itself).
   if (adding) return { kind: 'add' as const, market: market.market, side, notionalUsd };
@@ -182,13 +180,11 @@ export async function runOpenWizard(
       })),
     }));
   // An optional reference, given or typed: Enter skips it.
-  const reference =
+  const clientReference =
     given.clientReference ??
-    (await prompter.input({
-      message: 'Client reference (optional, Enter to skip)',
-      validate: (raw) => raw.trim() === '' || refusal(() => parseClientReference(raw)),
-    }));
-  const clientReference = reference.trim() ? parseClientReference(reference) : undefined;
+    (await ask('Client reference (optional, Enter to skip)', (raw) =>
+      raw.trim() ? parseClientReference(raw) : undefined,
+    ));
 
   const quote = await client.createQuote({
     market: market.market,
