@@ -156,7 +156,8 @@ export function rotate(
     else add(linesOf, id, [line]);
   }
   const entries = foldJournal(text);
-  const byId = new Map(entries.map((entry) => [entry.id, entry]));
+  /** Each entry's creation day: its archive's. */
+  const dayOf = new Map(entries.map((entry) => [entry.id, utcDay(entry.created_at)]));
   // The groups of unresolved entries; an ungrouped entry's undefined group is in none of them.
   const openGroups = new Set(entries.filter(isUnresolved).flatMap((entry) => entry.group ?? []));
   const keep = new Set(
@@ -176,10 +177,9 @@ export function rotate(
 
   const kept: string[] = [];
   for (const [id, idLines] of linesOf) {
-    const entry = byId.get(id);
-    if (entry && keep.has(id)) kept.push(...idLines);
+    if (keep.has(id)) kept.push(...idLines);
     // An entry without a creation event (its lines damaged) goes with the stray lines of today.
-    else add(archived, entry ? utcDay(entry.created_at) : options.today, idLines);
+    else add(archived, dayOf.get(id) ?? options.today, idLines);
   }
   if (stray.length) add(archived, options.today, stray);
   if (archived.size === 0) return;

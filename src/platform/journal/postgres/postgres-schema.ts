@@ -77,16 +77,17 @@ CREATE TABLE hedge.keeper_heartbeats (
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)!.version;
 
-/** The schema's version as the database has it; 0 when hedge never ran there. */
+/** The schema's version as the database has it (0 when hedge never ran there); one newer than this hedge knows is refused. */
 async function schemaVersion(client: ClientBase) {
   const present = await client.query<{ present: boolean }>(
     `SELECT to_regclass('hedge.schema_migrations') IS NOT NULL AS present`,
   );
-  if (!present.rows[0]?.present) return 0;
-  const result = await client.query<{ version: number | null }>(
-    `SELECT max(version) AS version FROM hedge.schema_migrations`,
-  );
-  return result.rows[0]?.version ?? 0;
+  const version = present.rows[0]?.present
+    ? ((await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM hedge.schema_migrations`))
+        .rows[0]?.version ?? 0)
+    : 0;
+  if (version > LATEST_VERSION) throw new SchemaTooNewError(version);
+  return version;
 }
 
 export class SchemaTooNewError extends Error {
@@ -97,9 +98,7 @@ export class SchemaTooNewError extends Error {
 
 /** Brings the schema to LATEST_VERSION; returns the versions it applied (none when it was current). */
 export async function migrateSchema(client: ClientBase, appliedBy: string) {
-  const before = await schemaVersion(client);
-  if (before > LATEST_VERSION) throw new SchemaTooNewError(before);
-  if (before === LATEST_VERSION) return [];
+  if ((await schemaVersion(client)) === LATEST_VERSION) return [];
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [MIGRATION_LOCK]);
@@ -113,7 +112,6 @@ export async function migrateSchema(client: ClientBase, appliedBy: string) {
        )`,
     );
     const current = await schemaVersion(client);
-    if (current > LATEST_VERSION) throw new SchemaTooNewError(current);
     const applied: number[] = [];
     for (const migration of MIGRATIONS) {
       if (migration.version <= current) continue;

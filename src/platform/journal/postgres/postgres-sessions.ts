@@ -72,7 +72,7 @@ export class PostgresSessions implements LockerClient {
   readonly host = hostname();
   private readonly now: () => number;
   /** Each session: its client, and (the lock session's) pg_backend_pid(), what pg_locks names the holder by. */
-  private readonly sessions = new Map<'data' | 'locks', Promise<{ client: pg.Client; backendPid: number }>>();
+  private readonly sessions = new Map<'data' | 'locks', ReturnType<PostgresSessions['connect']>>();
   /** Counts lock sessions: a hold taken on an earlier one than the current is lost. */
   private lockGeneration = 0;
   /** Scopes this process holds, and how many times (advisory locks are counted per session). */
@@ -146,7 +146,6 @@ export class PostgresSessions implements LockerClient {
       this.options.log?.(
         `journal: team store ${this.location} (from ${this.options.source}), schema version ${LATEST_VERSION}, ready in ${this.now() - started} ms`,
       );
-      return 0;
     };
     // Lost (the server restarted, the network dropped): the next statement connects anew.
     return (await this.session('data', 'checking its schema', ready)).client;
@@ -167,7 +166,7 @@ export class PostgresSessions implements LockerClient {
   private session(
     purpose: 'data' | 'locks',
     doing: string,
-    ready: (client: pg.Client, started: number) => Promise<number>,
+    ready: Parameters<PostgresSessions['connect']>[3],
     lost = () => {},
   ) {
     let session = this.sessions.get(purpose);
@@ -177,23 +176,21 @@ export class PostgresSessions implements LockerClient {
       this.sessions.delete(purpose);
       lost();
     };
-    session = (async () => {
-      const started = this.now();
-      const client = await this.connect(purpose, forget);
-      try {
-        return { client, backendPid: await ready(client, started) };
-      } catch (error) {
-        await client.end().catch(() => undefined);
-        throw this.storeError(error, doing);
-      }
-    })();
+    session = this.connect(purpose, forget, doing, ready);
     this.sessions.set(purpose, session);
     session.catch(forget);
     return session;
   }
 
-  async connect(purpose: 'data' | 'locks', onLost = () => {}) {
+  /** A new session, connected, then readied (`readying`: what a failure there says was being done). */
+  async connect(
+    purpose: 'data' | 'locks',
+    onLost = () => {},
+    readying = '',
+    ready?: (client: pg.Client, started: number) => Promise<number | void>,
+  ) {
     if (this.closed) throw new JournalError('The journal store was closed.');
+    const started = this.now();
     const client = new pg.Client({
       connectionString: this.options.url,
       connectionTimeoutMillis: connectTimeoutOf(this.options.url) ?? DEFAULT_CONNECT_TIMEOUT_MS,
@@ -209,15 +206,17 @@ export class PostgresSessions implements LockerClient {
       onLost();
     });
     client.on('end', onLost);
+    let doing = 'connecting';
     try {
       await client.connect();
       // begin's answer means "on disk" even where the server's default says otherwise.
       await client.query(`SELECT set_config('synchronous_commit', 'on', false)`);
+      doing = readying;
+      return { client, backendPid: await ready?.(client, started) };
     } catch (error) {
       await client.end().catch(() => undefined);
-      throw this.storeError(error, 'connecting');
+      throw this.storeError(error, doing);
     }
-    return client;
   }
 
   /** A statement with its own bound (query_timeout), which pg takes beyond its typings; given `doing`, a failure is a store error saying so. */

@@ -128,7 +128,7 @@ export class PostgresJournal extends ClientJournal {
 
   /** Brings the schema up to date (also done on first use); the versions applied. */
   async migrateSchema() {
-    const data = await this.locker.connect('data');
+    const { client: data } = await this.locker.connect('data');
     try {
       return await migrateSchema(data, `${this.locker.host} pid ${process.pid}`);
     } catch (error) {
