@@ -275,6 +275,12 @@ const DECIDE = [
     status: 'reopen in flight',
   },
   {
+    name: "…and as the journal shows it (the roll's rows name the hedge): the keeper's to re-open, not drift",
+    side: { ...closedEarly, closedByRoll: true },
+    actions: [{ kind: 'reopen' }],
+    status: 'reopen in flight',
+  },
+  {
     name: 'a stop asked for: nothing new started',
     observation: { stopping: true },
     status: 'stopping: not started',
