@@ -195,30 +195,28 @@ export function renderAdditionQuote(
   );
 }
 
-type BookPositionShape = PositionFacts & { raw: Position };
-
-/** What an add or reduce learned once it landed, as the trade's wait returns it (features/trade/trade-actions.ts). */
-export interface LandedChange {
+/** What an add or reduce did, from the positions list before and after (and the account's balance for a reduce). */
+interface PositionChange<Figures = PositionFigures> {
   action: 'add' | 'reduce';
   market: string;
   side: 'buy' | 'sell';
   notionalUsd: number;
-  closed: boolean;
-  afterNotionalUsd?: number;
-  position?: BookPositionShape;
-  before?: BookPositionShape;
-  hedge?: Hedge;
-  realized?: HistoryRecord;
+  before?: Figures;
+  position?: Figures;
   quotedPrice?: number;
   balanceBeforeUsdc?: number;
   balanceAfterUsdc?: number;
+  orderTxHash?: string;
 }
 
-/** What an add or reduce did, from the positions list before and after (and the account's balance for a reduce). */
-type PositionChange = Pick<
-  LandedChange,
-  'action' | 'market' | 'side' | 'notionalUsd' | 'quotedPrice' | 'balanceBeforeUsdc' | 'balanceAfterUsdc'
-> & { before?: PositionFigures; position?: PositionFigures; orderTxHash?: string };
+/** What an add or reduce learned once it landed, as the trade's wait returns it (features/trade/trade-actions.ts): the
+ * positions as the book read them. */
+export interface LandedChange extends PositionChange<PositionFacts & { raw: Position }> {
+  closed: boolean;
+  afterNotionalUsd?: number;
+  hedge?: Hedge;
+  realized?: HistoryRecord;
+}
 
 /** After an add or a partial reduce landed: the position before → after (notional, entry, margin); an add, the price it is implied to have executed at; a reduce, the share of the position it closed, that share of what the position showed, and the balance's change. */
 export function renderPositionChange(output: Output, change: PositionChange, footer: string[] = []) {
