@@ -15,7 +15,7 @@ import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { utcIso } from '../../core/utc-text.js';
 import { DAY_MS } from '../../core/vocabulary.js';
-import { guardLiveAction } from '../write/live-guard.js';
+import { confirmOrStop, guardLiveAction } from '../write/live-guard.js';
 import { identityOf } from '../write/identity.js';
 import { readTargetFile } from '../plan/target-plan.js';
 import { days } from '../trade/trade-actions.js';
@@ -138,8 +138,10 @@ export async function runKeep(
         environment: identity.environment,
       });
       if (!confirmed && !signals.stopping) {
-        await guard.confirm(
+        await confirmOrStop(
+          ports,
           `Keep ${plural(rows.length, 'row')} at target from now on (${(await cycles.preview(rows)).join('; ')})?`,
+          { live: true },
         );
         confirmed = true;
       }

@@ -29,14 +29,7 @@ export async function guardLiveAction(ports: CommandContext, input: { action: st
     const why = ports.globals.input ? 'there is no terminal to confirm on' : '--no-input forbids asking';
     throw new UsageError(`--yes is required to ${input.action} with a LIVE key (${why}); nothing was sent.`);
   }
-  return {
-    live,
-    needsConfirmation,
-    async confirm(question: string) {
-      if (!needsConfirmation) return;
-      await confirmOrStop(ports, question, { live: true });
-    },
-  };
+  return { live, needsConfirmation };
 }
 
 /** A yes/no question defaulting to No (`live`: marked LIVE); anything but Yes stops the command before it sends. */
