@@ -1,6 +1,6 @@
 // `hedge exposures FILE`: the target book, its schedule, the projected cost and the stress table,
 // from the exposures, the policy and the server's reads (a quote for each fee unless --fee-bps). No write.
-import { inputFileProblems, readInputFile, type InputPorts } from '../write/input-file.js';
+import { inputFileProblems, readInputFile } from '../write/input-file.js';
 import { type MarketFacts, MAX_PAGE_SIZE } from '../../core/wire.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import { parseExposuresFile, type Exposure } from './exposures-file.js';
@@ -40,7 +40,7 @@ interface ExposuresInput {
   feeBps?: number;
 }
 
-type ExposuresPorts = InputPorts & Pick<CommandContext, 'client' | 'notify'>;
+type ExposuresPorts = CommandContext;
 
 const warn = (ports: ExposuresPorts, kind: string, text: string) => ports.notify({ kind, level: 'warn', text });
 

@@ -13,9 +13,6 @@ import {
 import { safeText } from '../../core/security/safe-text.js';
 import { plural } from '../../core/number-format.js';
 
-/** What reading an input file uses: the command's clock, signal and --timeout, and where files come from. */
-export type InputPorts = CommandContext;
-
 /** How many of a file's problems are listed; the rest are counted (a million lines help nobody). */
 export const MAX_PROBLEM_LINES = 20;
 
@@ -24,7 +21,7 @@ class ReadTimedOut extends Error {}
 
 /** `what` names the file in messages; `pipeExample` shows how to pipe it in; `whenTooLarge` what to do over the bound. */
 export async function readInputFile(
-  ports: InputPorts,
+  ports: CommandContext,
   file: string,
   what: string,
   pipeExample?: string,
