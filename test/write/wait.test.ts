@@ -233,13 +233,13 @@ it('findClosedRecord: looks a few times at the cadence and gives up quietly when
   let calls = 0;
   const slow = testContext({ clock, fakeClient: { listHistory: async () => (calls++, []) } });
   const start = clock.now();
-  expect(await findClosedRecord(slow.ctx, 'hdg_test1')).toBeUndefined();
+  expect(await findClosedRecord(slow.ctx, ['hdg_test1'])).toBeUndefined();
   expect([calls, clock.now() - start]).toEqual([3, 3000]);
 
   const record = { hedge_id: 'hdg_test1', net_pnl_usd: -3.5 } as HistoryRecord;
   calls = 0;
   const { ctx } = testContext({ clock, fakeClient: { listHistory: async () => (++calls === 2 ? [record] : []) } });
-  expect(await findClosedRecord(ctx, 'hdg_test1')).toEqual(record);
+  expect(await findClosedRecord(ctx, ['hdg_test1'])).toEqual(record);
   const failing = testContext({ clock, fakeClient: { listHistory: () => Promise.reject(new Error('boom')) } });
-  expect(await findClosedRecord(failing.ctx, 'hdg_test1')).toBeUndefined();
+  expect(await findClosedRecord(failing.ctx, ['hdg_test1'])).toBeUndefined();
 });

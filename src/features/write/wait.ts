@@ -282,9 +282,8 @@ export async function waitForSideClosed(
 
 /** Best effort: looks for the history records of the hedges a close ended a few times at the polling cadence; the
  * records of several read as one, their figures summed and every hedge named, never one hedge's figures for the side. */
-export async function findClosedRecord(ports: WritePorts, hedgeIds: string | readonly string[]) {
+export async function findClosedRecord(ports: WritePorts, ids: readonly string[]) {
   const { clock, signal, deadline = Infinity } = ports;
-  const ids = [hedgeIds].flat();
   try {
     const client = await ports.client();
     for (let attempt = 1; !signal.aborted; attempt += 1) {
