@@ -21,8 +21,7 @@ const SINCE_FORMS = 'a date (2026-11-20), an ISO time (2026-11-20T08:00:00Z) or 
 export function parseSince(raw: string | undefined, nowMs: number) {
   if (raw === undefined) return;
   const value = raw.trim();
-  const months = readMonthsAgo(value, new Date(nowMs));
-  if (months) return months.getTime();
+  // A time ago in months (`3mo`) is no duration: parseDuration refuses it, and it is read below.
   if (/^\d+(\.\d+)?\s*[a-z]/i.test(value)) {
     try {
       return nowMs - parseDuration(value, '--since', 'mhdw', MAX_AGO_MS).ms;
@@ -30,7 +29,7 @@ export function parseSince(raw: string | undefined, nowMs: number) {
       // Said below with every form --since takes.
     }
   }
-  const time = readDateTime(value);
+  const time = readMonthsAgo(value, new Date(nowMs)) ?? readDateTime(value);
   if (time) return time.getTime();
   throw notAllowed('--since', raw, SINCE_FORMS);
 }
