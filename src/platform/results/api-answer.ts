@@ -28,7 +28,8 @@ function mergedEnvelope(pages: readonly PrintableAnswer[]) {
 export function printAnswers(
   output: Output,
   pages: readonly PrintableAnswer[],
-  options: { include: boolean; failed: boolean },
+  /** `include`: the status line and headers first; `failed`: the last answer alone, as it came. */
+  options: { include?: boolean; failed?: boolean } = {},
 ) {
   if (options.include) for (const page of pages) output.write(statusAndHeaders(page));
   const printable = pages.filter((page) => page.body !== undefined);

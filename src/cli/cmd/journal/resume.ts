@@ -35,7 +35,7 @@ export async function run(ctx: CommandContext, { args, options }: In<'RESUME'>) 
       return renderRollOutcome(ctx, resumed.rolled);
     case 'api':
       if (resumed.outcome.kind === 'submitted' || resumed.outcome.kind === 'resolved')
-        printAnswers(ctx.output, [resumed.outcome.answer], { include: false, failed: false });
+        printAnswers(ctx.output, [resumed.outcome.answer]);
       return 0;
     case 'trade':
       return showTrade(ctx, resumed.outcome);
