@@ -205,7 +205,7 @@ export const bounded = <T>(work: Promise<T>) =>
 /** One keeper per account (its scope `${environment}|${host}|${keyId}|keep`): its lock in the team store, else in the keeper folder every config folder shares. */
 export async function keeperLockPlace(
   ports: Pick<CommandContext, 'journal' | 'env'> & Partial<Pick<CommandContext, 'clock' | 'notify'>>,
-  identity: Identity,
+  identity: Pick<Identity, 'environment' | 'host' | 'keyId'>,
 ) {
   const scope = `${identity.environment}|${identity.host}|${identity.keyId}|keep`;
   const dir = keeperStateDir(ports.env, homedir());

@@ -4,15 +4,6 @@ import type { JournalEntry } from '../../platform/journal/index.js';
 import type { RowSealer } from '../../platform/journal/row-seal.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 
-export interface Identity {
-  profile?: string;
-  environment: 'live' | 'test';
-  host: string;
-  keyId: string;
-  /** Set when the write came through `hedge mcp` (agent) or a keeper's step (keeper). */
-  via?: 'agent' | 'keeper';
-}
-
 /** Where the current credentials send, in the journal's own terms. */
 export async function identityOf(ports: Pick<CommandContext, 'credentials' | 'origin'>) {
   const credentials = await ports.credentials();
@@ -23,9 +14,12 @@ export async function identityOf(ports: Pick<CommandContext, 'credentials' | 'or
     // The demo's port changes every run; its journal entries must still match across runs.
     host: credentials.sources.baseUrl === 'demo' ? 'demo' : new URL(credentials.baseUrl).host,
     keyId: keyFingerprint(credentials.apiKey),
+    /** Set when the write came through `hedge mcp` (agent) or a keeper's step (keeper). */
     via: ports.origin === 'cli' ? undefined : ports.origin,
   };
 }
+
+export type Identity = Awaited<ReturnType<typeof identityOf>>;
 
 /** Whether an entry was sent with the credentials now in use (another key is another account). */
 export function sentBy(
