@@ -7,10 +7,13 @@ import { checkUnresolvedRows, findJournalEntry } from '../../../features/write/r
 import { renderJournalEntry } from '../../../platform/results/journal-fields.js';
 
 export async function run(ctx: CommandContext, { args, options: { landed, notLanded } }: In<'JOURNAL_RESOLVE'>) {
-  if (landed === true && notLanded === true)
-    throw new UsageError('--landed and --not-landed: give one of them, not both.');
-  if (landed !== true && notLanded !== true)
-    throw new UsageError('give --landed (it happened on the server) or --not-landed (it did not).');
+  // Exactly one of the two flags (each is set or absent).
+  if (landed === notLanded)
+    throw new UsageError(
+      landed
+        ? '--landed and --not-landed: give one of them, not both.'
+        : 'give --landed (it happened on the server) or --not-landed (it did not).',
+    );
   const journal = await ctx.journal();
   const entry = await findJournalEntry(ctx, journal, args.id);
   if (!isUnresolved(entry))
