@@ -74,7 +74,6 @@ export const MARKET_MODEL = {
     fastWave: { amplitude: 0.004, periodMs: 26 * HOUR_MS },
     noise: { amplitude: 0.0005, bucketMs: 60_000 },
   },
-  markets: CATALOGUE.slice(0, 1),
   catalogue: CATALOGUE,
 } as const;
 

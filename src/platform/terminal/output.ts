@@ -468,7 +468,6 @@ export class Output {
 
   /** Rows of cells as CSV or TSV text, as this output's format says; names and values alike are escaped cell by cell (spreadsheetSafe), by the CSV encoder too. */
   cellsText(table: string[][]) {
-    if (!table.length) return '';
     if (this.format === 'csv') {
       if (!this.init.csv) throw new Error('CSV output needs its encoder (ui/csv.ts).');
       return this.init.csv(table).replace(/\n$/, '');
