@@ -114,10 +114,16 @@ export function formatCell(
     else if (kind === 'hash') text = shortHash(text);
     else if (kind === 'side') styled = value === 'buy' ? c.green(text) : value === 'sell' ? c.magenta(text) : text;
     else if (kind === 'status') styled = colorStatus(c, text);
-  } else text = safeText(typeof value === 'object' ? JSON.stringify(value) : String(value));
+  } else text = safeText(plainValue(value));
   // A style may mark the value (`* name`): what it shows is what is measured.
   styled = field.style ? field.style(styled ?? text, row) : styled;
   return tableCell(styled ?? text);
+}
+
+/** TSV and CSV cells: raw values, an object as its JSON; escaped to one line by spreadsheetSafe. */
+export function plainValue(value: unknown) {
+  if (value == null) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 const STATUS_COLOURS = Object.fromEntries(

@@ -4,7 +4,7 @@ import type { OutputFormat } from '../../core/vocabulary.js';
 import { UsageError } from '../../core/errors.js';
 import { safeJson, safeStyled, safeText } from '../../core/security/safe-text.js';
 import { spreadsheetSafe } from './spreadsheet-cell.js';
-import { decimalsOf, formatCell, kindOf, rateUnitOf, valueOf } from './cells.js';
+import { decimalsOf, formatCell, kindOf, plainValue, rateUnitOf, valueOf } from './cells.js';
 import {
   dottedNameExists,
   fieldLabel,
@@ -65,7 +65,7 @@ export interface ListOptions {
   people?: (output: Output) => string | Promise<void>;
 }
 
-export interface RecordOptions {
+interface RecordOptions {
   title?: string;
   /** Lines under a person's card. */
   footer?: string[];
@@ -474,12 +474,6 @@ export class Output {
     }
     return table.map((cells) => cells.map(spreadsheetSafe).join('\t')).join('\n');
   }
-}
-
-/** TSV and CSV cells: raw values, an object as its JSON; escaped to one line by spreadsheetSafe. */
-function plainValue(value: unknown) {
-  if (value === undefined || value === null) return '';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 /** --fields on JSON data: each record keeps only the named keys, in that order (a key a record lacks is null). */
