@@ -37,8 +37,8 @@ export function rateUnitOf(rows: readonly JsonObject[]) {
     if (market === undefined) market = row.market;
     else if (row.market !== market) return;
   }
-  const currency = typeof market === 'string' ? quoteCurrencyOf(market) : undefined;
-  return currency === undefined ? undefined : `${currency}/USDT`;
+  const currency = typeof market === 'string' && quoteCurrencyOf(market);
+  return currency ? `${currency}/USDT` : undefined;
 }
 
 /** One number of decimals for the whole column: money 2, percentages 4, rates what their smallest value needs, other numbers as many as the most precise value has (at most 6); undefined for other kinds. */

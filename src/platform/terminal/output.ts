@@ -176,7 +176,7 @@ export class Output {
             .map((document) => `${safeJson(document ?? null)}\n`)
             .join('')
         : `${safeJson(shaped, 2)}\n`;
-    if (text !== '') this.init.streams.stdout.write(text);
+    if (text) this.init.streams.stdout.write(text);
   }
 
   /** Items written as they come, as the elements of a list `indent` deep in a JSON text (between `head` and `tail`), a chunk at a time — never held whole; ndjson: a line each. Undefined when --fields, --query or a caller's documents need the data whole. */
@@ -186,7 +186,7 @@ export class Output {
     let text = '';
     let count = 0;
     const flush = () => {
-      if (text !== '') this.init.streams.stdout.write(text);
+      if (text) this.init.streams.stdout.write(text);
       text = '';
     };
     return {
@@ -310,7 +310,7 @@ export class Output {
       const fields = this.picked(resource.fields, rows, true);
       // A list of zero rows keeps its header: the columns a script expects, like `[]` in JSON.
       const text = this.rowsText(fields, rows);
-      if (text !== '') this.write(text);
+      if (text) this.write(text);
       if (!rows.length) this.note(options.empty);
       if (totals && this.format === 'tsv' && rows.length)
         this.note(
