@@ -65,7 +65,9 @@ export async function runUntil(
     });
   const notMet = async () => {
     if (deadline !== undefined) await pauseUntil(ctx, deadline, interrupted);
-    const lastShown = last !== undefined && (await last.playForScripts(ctx.output));
+    // A script reads the last data read; a person reads the message.
+    const lastShown = last !== undefined && ctx.output.isJson;
+    if (lastShown) await last!.playOnto(ctx.output);
     const bound =
       ctx.globals.timeout === undefined
         ? `the default bound of ${seconds(DEFAULT_WAIT_BOUND_MS)} (--timeout SECONDS changes it)`

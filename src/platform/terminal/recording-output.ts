@@ -29,13 +29,6 @@ export class RecordingOutput extends Output {
     for (const call of this.calls) await call.play(output);
   }
 
-  /** Played onto a JSON output only (a wait that ends unmet leaves a script the last data read); whether it was. */
-  async playForScripts(output: Output) {
-    if (output.mode !== 'json') return false;
-    await this.playOnto(output);
-    return true;
-  }
-
   override async list(...call: Parameters<Output['list']>) {
     const [rows, known, options] = call;
     // What a condition reads is what --json prints: hedge's one shape (numbers as numbers).
