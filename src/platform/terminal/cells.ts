@@ -116,8 +116,7 @@ export function formatCell(
     else if (kind === 'status') styled = colorStatus(c, text);
   } else text = safeText(plainValue(value));
   // A style may mark the value (`* name`): what it shows is what is measured.
-  styled = field.style ? field.style(styled ?? text, row) : styled;
-  return tableCell(styled ?? text);
+  return tableCell(field.style?.(styled ?? text, row) ?? styled ?? text);
 }
 
 /** TSV and CSV cells: raw values, an object as its JSON; escaped to one line by spreadsheetSafe. */
