@@ -121,7 +121,7 @@ function posixTables(nodes: CommandNode[]) {
 ${table(
   '_hedge_subcommands',
   nodes
-    .filter((node) => node.subcommands.length > 0)
+    .filter((node) => node.subcommands.length)
     .map((node) => [quote(node.path), `REPLY=${quote(node.subcommands.map(({ name }) => name).join(' '))}`]),
 )}
 
@@ -129,7 +129,7 @@ ${table(
 ${table(
   '_hedge_options',
   nodes
-    .filter((node) => node.options.length > 0)
+    .filter((node) => node.options.length)
     .map((node) => [quote(node.path), `REPLY=${quote(uniqueNames(node.options).join(' '))}`]),
 )}
 
@@ -217,7 +217,7 @@ function fishScript(nodes: CommandNode[]) {
     'function __hedge_subcommands',
     '    switch "$argv"',
     ...nodes
-      .filter((node) => node.subcommands.length > 0)
+      .filter((node) => node.subcommands.length)
       .flatMap((node) => [
         `        case ${fishQuote(node.path)}`,
         `            echo ${node.subcommands.map(({ name }) => name).join(' ')}`,

@@ -10,7 +10,8 @@ const seconds = (raw: unknown) =>
 export function parseGlobals(all: Record<string, unknown>): { globals: GlobalOptions } | { problem: string } {
   const timeout = seconds(all.timeout);
   const requestTimeout = seconds(all.requestTimeout);
-  const format = all.format === undefined ? undefined : (String(all.format) as OutputFormat);
+  // Commander's values of the program's own options: a string each, or undefined when not given.
+  const format = all.format as OutputFormat | undefined;
   const fields =
     typeof all.fields === 'string'
       ? all.fields
@@ -18,7 +19,7 @@ export function parseGlobals(all: Record<string, unknown>): { globals: GlobalOpt
           .map((field) => field.trim())
           .filter(Boolean)
       : undefined;
-  const query = typeof all.query === 'string' ? all.query : undefined;
+  const query = all.query as string | undefined;
   const raw = all.raw === true;
   const json = all.json === true;
   const jsonFormat = format === 'json' || format === 'ndjson';
@@ -60,7 +61,7 @@ export function parseGlobals(all: Record<string, unknown>): { globals: GlobalOpt
       fields,
       query,
       header: all.header !== false,
-      profile: typeof all.profile === 'string' ? all.profile : undefined,
+      profile: all.profile as string | undefined,
       demo: all.demo === true,
       yes: all.yes === true,
       input: all.input !== false,

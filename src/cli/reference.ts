@@ -26,7 +26,7 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function usageOf(path: string[], spec: CommandSpec) {
   const args = (spec.args ?? []).map((arg) => (arg.required ? `<${arg.name}>` : `[${arg.name}]`));
-  return ['hedge', ...path, ...args, ...((spec.options ?? []).length ? ['[options]'] : [])].join(' ');
+  return ['hedge', ...path, ...args, ...(spec.options?.length ? ['[options]'] : [])].join(' ');
 }
 
 function commandSection(path: string[], spec: CommandSpec) {

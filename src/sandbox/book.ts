@@ -529,6 +529,6 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
 function durationOption(name: string, value: number | undefined, fallback = 0, min = 0) {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < min)
-    throw new Error(`sandbox option ${name} must be a number of ms, at least ${min}; got ${String(value)}`);
+    throw new Error(`sandbox option ${name} must be a number of ms, at least ${min}; got ${value}`);
   return value;
 }

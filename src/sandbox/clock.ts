@@ -1,19 +1,14 @@
 // Sandbox time: origin + real elapsed × speed + manual offset.
 
-interface SandboxClockOptions {
-  realNow?: () => number;
-  /** Sandbox milliseconds per real millisecond (default 1). */
-  speed?: number;
-  /** Sandbox time at start (default the real time at start). */
-  originMs?: number;
-}
-
-export function createClock(options: SandboxClockOptions = {}) {
-  const realNow = options.realNow ?? Date.now;
-  const speed = options.speed ?? 1;
+/** `speed`: sandbox milliseconds per real millisecond; `originMs`: sandbox time at start (default the real time at start). */
+export function createClock({
+  realNow = Date.now,
+  speed = 1,
+  originMs,
+}: { realNow?: () => number; speed?: number; originMs?: number } = {}) {
   if (!(speed > 0) || !Number.isFinite(speed)) throw new Error('clock speed must be a positive number');
   const realStart = realNow();
-  const origin = options.originMs ?? realStart;
+  const origin = originMs ?? realStart;
   let offset = 0;
   return {
     now: () => Math.floor(origin + (realNow() - realStart) * speed + offset),

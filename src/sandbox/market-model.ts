@@ -74,7 +74,6 @@ export const MARKET_MODEL = {
     fastWave: { amplitude: 0.004, periodMs: 26 * HOUR_MS },
     noise: { amplitude: 0.0005, bucketMs: 60_000 },
   },
-  markets: CATALOGUE.slice(0, 1),
   catalogue: CATALOGUE,
 } as const;
 
@@ -131,10 +130,12 @@ export function dailyCarryRatePct(openInterest: SideAmounts, side: Side) {
   const borrow = (borrowDailyPctAtFullUse * own) / MARKET_MODEL.marketCapacityPerSideUsd;
   if (total <= 0) return roundRatePct(borrow);
 
+  // A balanced book pays no funding: the heavier side's share is then 0.
   const fundingPaidByHeavier = (fundingDailyPctAtFullImbalance * Math.abs(own - other)) / total;
-  let funding = 0;
-  if (own > other) funding = fundingPaidByHeavier;
-  else if (own < other) funding = -fundingPaidByHeavier * Math.min(other / Math.max(own, 1), maxEarningMultiple);
+  const funding =
+    own >= other
+      ? fundingPaidByHeavier
+      : -fundingPaidByHeavier * Math.min(other / Math.max(own, 1), maxEarningMultiple);
   return roundRatePct(borrow + funding);
 }
 

@@ -110,20 +110,16 @@ function money(gross: number, carry: number, closeFee: number, margin: number) {
  */
 function aggregateSide(lines: PositionLine[]) {
   if (lines.length === 1) return lines[0];
-  const total = (pick: (line: PositionLine) => number) => roundMoney(lines.reduce((sum, line) => sum + pick(line), 0));
-  const notional = total((line) => line.notional_usd);
+  const total = (key: keyof ReturnType<typeof money> | 'notional_usd' | 'units') =>
+    roundMoney(lines.reduce((sum, line) => sum + line[key], 0));
+  const notional = total('notional_usd');
   const weightedEntry = lines.reduce((sum, line) => sum + line.entry_price * line.notional_usd, 0) / notional;
   return {
     ...lines[lines.length - 1],
     notional_usd: notional,
-    units: total((line) => line.units),
+    units: total('units'),
     entry_price: roundExecutionPrice(weightedEntry),
-    ...money(
-      total((line) => line.gross_pnl_usd),
-      total((line) => line.accrued_carry_usdc),
-      total((line) => line.close_fee_usdc),
-      total((line) => line.margin_usdc),
-    ),
+    ...money(total('gross_pnl_usd'), total('accrued_carry_usdc'), total('close_fee_usdc'), total('margin_usdc')),
   };
 }
 

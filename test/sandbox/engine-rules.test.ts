@@ -291,7 +291,7 @@ it('engine: lists: seedHedges writes past hedges whose history adds up to the ba
 });
 
 const HEX_64 = /^0x[0-9a-f]{64}$/;
-const USDTNGN = MARKET_MODEL.markets[0];
+const USDTNGN = MARKET_MODEL.catalogue[0];
 const round2 = (value: number) => Math.round(value * 100) / 100;
 /** An engine on the engine's state as saved to JSON and read back. */
 const reload = (engine: HttpSandboxEngine) =>

@@ -177,7 +177,7 @@ export async function runExposuresSoak(options: SoakOptions) {
     const endMs = lastDueMs + Math.max(DAY_MS / 4, 2 * options.intervalS * 1000 * options.clockSpeed);
     // How far a short run may go on past its end on a loaded machine (the loop below says why).
     const lastEndMs = endMs + (endMs - startMs);
-    const market = MARKET_MODEL.markets.find((definition) => definition.market === MARKET)!;
+    const market = MARKET_MODEL.catalogue.find((definition) => definition.market === MARKET)!;
     const priceAt = (ms: number) => midPrice(seedHash(options.seed), market, ms);
     const intervalMs = options.intervalS * 1000;
 

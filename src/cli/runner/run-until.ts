@@ -42,8 +42,7 @@ export async function runUntil(
     throw error;
   }
   if (options.fields) {
-    const known = new Set(options.fields);
-    const unknown = fieldNames(options.expression).filter((name) => !known.has(name));
+    const unknown = fieldNames(options.expression).filter((name) => !options.fields!.includes(name));
     if (unknown.length) {
       throw new UsageError(
         `--until: ${quoted} is neither a date (${DATE_FORMS}) nor a condition on ${options.command}'s data: ${unknown.map(safeText).join(', ')} ${unknown.length === 1 ? 'is not one of its fields' : 'are not among its fields'} (${options.fields.join(', ')}).`,
@@ -66,7 +65,9 @@ export async function runUntil(
     });
   const notMet = async () => {
     if (deadline !== undefined) await pauseUntil(ctx, deadline, interrupted);
-    const lastShown = last !== undefined && (await last.playForScripts(ctx.output));
+    // A script reads the last data read; a person reads the message.
+    const lastShown = last !== undefined && ctx.output.isJson;
+    if (lastShown) await last!.playOnto(ctx.output);
     const bound =
       ctx.globals.timeout === undefined
         ? `the default bound of ${seconds(DEFAULT_WAIT_BOUND_MS)} (--timeout SECONDS changes it)`

@@ -37,8 +37,8 @@ export function rateUnitOf(rows: readonly JsonObject[]) {
     if (market === undefined) market = row.market;
     else if (row.market !== market) return;
   }
-  const currency = typeof market === 'string' ? quoteCurrencyOf(market) : undefined;
-  return currency === undefined ? undefined : `${currency}/USDT`;
+  const currency = typeof market === 'string' && quoteCurrencyOf(market);
+  return currency ? `${currency}/USDT` : undefined;
 }
 
 /** One number of decimals for the whole column: money 2, percentages 4, rates what their smallest value needs, other numbers as many as the most precise value has (at most 6); undefined for other kinds. */
@@ -114,10 +114,15 @@ export function formatCell(
     else if (kind === 'hash') text = shortHash(text);
     else if (kind === 'side') styled = value === 'buy' ? c.green(text) : value === 'sell' ? c.magenta(text) : text;
     else if (kind === 'status') styled = colorStatus(c, text);
-  } else text = safeText(typeof value === 'object' ? JSON.stringify(value) : String(value));
+  } else text = safeText(plainValue(value));
   // A style may mark the value (`* name`): what it shows is what is measured.
-  styled = field.style ? field.style(styled ?? text, row) : styled;
-  return tableCell(styled ?? text);
+  return tableCell(field.style?.(styled ?? text, row) ?? styled ?? text);
+}
+
+/** TSV and CSV cells: raw values, an object as its JSON; escaped to one line by spreadsheetSafe. */
+export function plainValue(value: unknown) {
+  if (value == null) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 const STATUS_COLOURS = Object.fromEntries(

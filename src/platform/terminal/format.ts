@@ -41,16 +41,16 @@ export function formatUtcMinutes(iso: string) {
 
 /** Time left until `iso`: "2d 23h", "5h 10m", "4m"; "due" once it has passed; '' when unreadable. */
 export function formatTimeLeft(iso: string, nowMs: number) {
-  const target = Date.parse(iso);
-  return Number.isNaN(target) ? '' : target <= nowMs ? 'due' : formatRelative(iso, nowMs).replace(/^in /, '');
+  // An unreadable time is never <= now, and formatRelative gives it ''.
+  return Date.parse(iso) <= nowMs ? 'due' : formatRelative(iso, nowMs).replace(/^in /, '');
 }
 
 /** `YYYY-MM-DDTHH:MM`, seconds and a fraction optional, `Z`: month, day, hour and minute in range. */
 const UTC_TIMESTAMP = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?Z$/;
 
-/** "2026-11-25 09:00 (local)" in the machine's time zone. */
-function formatLocal(iso: string, timeZone?: string) {
-  return onDate(iso, (date) => {
+/** The local time to show beside a UTC one ("2026-11-25 09:00 GMT+1"), or '' when the machine's zone reads the same clock then (TZ=UTC, London in winter): a second line saying the same is noise. */
+export function localTimeBeside(iso: string, timeZone?: string) {
+  const local = onDate(iso, (date) => {
     const part = Object.fromEntries(
       new Intl.DateTimeFormat('en-CA', {
         timeZone,
@@ -67,11 +67,6 @@ function formatLocal(iso: string, timeZone?: string) {
     );
     return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute} ${part.timeZoneName}`;
   });
-}
-
-/** The local time to show beside a UTC one ("2026-11-25 09:00 GMT+1"), or '' when the machine's zone reads the same clock then (TZ=UTC, London in winter): a second line saying the same is noise. */
-export function localTimeBeside(iso: string, timeZone?: string) {
-  const local = formatLocal(iso, timeZone);
   return local.startsWith(formatUtcMinutes(iso)) ? '' : local;
 }
 

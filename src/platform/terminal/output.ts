@@ -4,7 +4,7 @@ import type { OutputFormat } from '../../core/vocabulary.js';
 import { UsageError } from '../../core/errors.js';
 import { safeJson, safeStyled, safeText } from '../../core/security/safe-text.js';
 import { spreadsheetSafe } from './spreadsheet-cell.js';
-import { decimalsOf, formatCell, kindOf, rateUnitOf, valueOf } from './cells.js';
+import { decimalsOf, formatCell, kindOf, plainValue, rateUnitOf, valueOf } from './cells.js';
 import {
   dottedNameExists,
   fieldLabel,
@@ -44,7 +44,7 @@ export interface OutputInit {
   /** Rows of cells to CSV text (ui/csv.ts, loaded only when --format csv asks for it). */
   csv?: (rows: string[][]) => string;
   stderrColumns?: number;
-  /** Where JSON documents go as values instead of text on stdout: an agent's tool call takes the command's document as it was made, so nothing parses hedge's own --json text back. */
+  /** With a JSON format: where its documents go as values instead of text on stdout: an agent's tool call takes the command's document as it was made, so nothing parses hedge's own --json text back. */
   documents?: unknown[];
   run?: Invocation;
 }
@@ -65,7 +65,7 @@ export interface ListOptions {
   people?: (output: Output) => string | Promise<void>;
 }
 
-export interface RecordOptions {
+interface RecordOptions {
   title?: string;
   /** Lines under a person's card. */
   footer?: string[];
@@ -82,9 +82,6 @@ export class Output {
   readonly chalk: ChalkInstance;
   readonly columns: number;
   readonly raw: boolean;
-  /** Where notes wrap (a person reads them); undefined: one line each, for a script. */
-  private readonly wrapAt?: number;
-  private readonly documents?: unknown[];
   /** The --fields names checked before the command ran against what it prints (a write's documented fields, ui/output-fields.ts): never refused afterwards; one the data lacks is an empty cell or null. */
   private accepted?: ReadonlySet<string>;
   /** The command is a write, whose data is printed once it has sent: a --fields or --query problem is then a warning, never exit 2 (before the send every name was already checked). */
@@ -96,8 +93,6 @@ export class Output {
     this.chalk = init.chalk;
     this.columns = init.columns ?? 80;
     this.raw = init.raw === true;
-    this.wrapAt = init.stderrColumns ?? (this.format === 'table' ? this.columns : undefined);
-    if (this.mode === 'json') this.documents = init.documents;
   }
 
   /** Before the command runs (runner/run-command.ts): --fields and --query checked against what the command prints, so that a mistake is exit 2 with nothing sent. */
@@ -164,8 +159,8 @@ export class Output {
   /** The data as it came, as valid JSON whose invisible or control characters are written as escapes; --fields keeps only the named keys of each record (in that order), then --query reshapes it. */
   json(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}) {
     const shaped = this.shapeJson(data, known, how) ?? null;
-    if (this.documents) {
-      this.documents.push(shaped);
+    if (this.init.documents) {
+      this.init.documents.push(shaped);
       return;
     }
     // ndjson: a line per document of a list (none for an empty one).
@@ -176,17 +171,17 @@ export class Output {
             .map((document) => `${safeJson(document ?? null)}\n`)
             .join('')
         : `${safeJson(shaped, 2)}\n`;
-    if (text !== '') this.init.streams.stdout.write(text);
+    if (text) this.init.streams.stdout.write(text);
   }
 
   /** Items written as they come, as the elements of a list `indent` deep in a JSON text (between `head` and `tail`), a chunk at a time — never held whole; ndjson: a line each. Undefined when --fields, --query or a caller's documents need the data whole. */
   private streamed(head: string, indent: string, tail: string, shape: (item: unknown) => unknown) {
-    if (this.init.fields || this.init.query || this.documents) return;
+    if (this.init.fields || this.init.query || this.init.documents) return;
     const ndjson = this.format === 'ndjson';
     let text = '';
     let count = 0;
     const flush = () => {
-      if (text !== '') this.init.streams.stdout.write(text);
+      if (text) this.init.streams.stdout.write(text);
       text = '';
     };
     return {
@@ -288,9 +283,9 @@ export class Output {
   noteIn(modes: readonly OutputMode[] | undefined, text: string) {
     if (modes && !modes.includes(this.mode)) return;
     const named = asRun(text, this.init.run ?? {});
-    this.init.streams.stderr.write(
-      `${safeStyled(this.wrapAt === undefined ? named : wrapWords(named, this.wrapAt))}\n`,
-    );
+    // Wrapped where a person reads it; undefined: one line each, for a script.
+    const wrapAt = this.init.stderrColumns ?? (this.isHuman ? this.columns : undefined);
+    this.init.streams.stderr.write(`${safeStyled(wrapAt === undefined ? named : wrapWords(named, wrapAt))}\n`);
   }
 
   /** A list of records: a table fitted to the width, TSV/CSV rows under a header of keys, or the array itself. */
@@ -310,7 +305,7 @@ export class Output {
       const fields = this.picked(resource.fields, rows, true);
       // A list of zero rows keeps its header: the columns a script expects, like `[]` in JSON.
       const text = this.rowsText(fields, rows);
-      if (text !== '') this.write(text);
+      if (text) this.write(text);
       if (!rows.length) this.note(options.empty);
       if (totals && this.format === 'tsv' && rows.length)
         this.note(
@@ -468,19 +463,12 @@ export class Output {
 
   /** Rows of cells as CSV or TSV text, as this output's format says; names and values alike are escaped cell by cell (spreadsheetSafe), by the CSV encoder too. */
   cellsText(table: string[][]) {
-    if (!table.length) return '';
     if (this.format === 'csv') {
       if (!this.init.csv) throw new Error('CSV output needs its encoder (ui/csv.ts).');
       return this.init.csv(table).replace(/\n$/, '');
     }
     return table.map((cells) => cells.map(spreadsheetSafe).join('\t')).join('\n');
   }
-}
-
-/** TSV and CSV cells: raw values, an object as its JSON; escaped to one line by spreadsheetSafe. */
-function plainValue(value: unknown) {
-  if (value === undefined || value === null) return '';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 /** --fields on JSON data: each record keeps only the named keys, in that order (a key a record lacks is null). */

@@ -11,7 +11,6 @@ function discard() {
 export class RecordingOutput extends Output {
   /** Each call, played in order; `text`: a bare JSON document or text, which only a JSON output can take. */
   private readonly calls: Array<{ text?: boolean; play: (output: Output) => void | Promise<void> }> = [];
-  private captured: { data: unknown } | undefined;
 
   constructor(init: Pick<OutputInit, 'chalk' | 'columns' | 'now'>) {
     // JSON: the command takes its --json branch, so the data is exactly what --json would print.
@@ -19,9 +18,7 @@ export class RecordingOutput extends Output {
   }
 
   /** The last data the command handed over (`undefined`: it printed none). */
-  get data() {
-    return this.captured?.data;
-  }
+  data: unknown;
 
   /** Whether the calls can be played onto an output of another format: records and lists can (the output layer draws them in any format); a bare JSON document or text cannot. */
   playableAs(output: Output) {
@@ -32,29 +29,22 @@ export class RecordingOutput extends Output {
     for (const call of this.calls) await call.play(output);
   }
 
-  /** Played onto a JSON output only (a wait that ends unmet leaves a script the last data read); whether it was. */
-  async playForScripts(output: Output) {
-    if (output.mode !== 'json') return false;
-    await this.playOnto(output);
-    return true;
-  }
-
   override async list(...call: Parameters<Output['list']>) {
     const [rows, known, options] = call;
     // What a condition reads is what --json prints: hedge's one shape (numbers as numbers).
-    this.captured = { data: forScripts(options.json ?? rows, 'fields' in known ? known.fields : known) };
+    this.data = forScripts(options.json ?? rows, 'fields' in known ? known.fields : known);
     this.calls.push({ play: (output) => output.list(...call) });
   }
 
   override record(...call: Parameters<Output['record']>) {
     const [record, known, options] = call;
-    this.captured = { data: forScripts(options?.json ?? record, known) };
+    this.data = forScripts(options?.json ?? record, known);
     this.calls.push({ play: (output) => output.record(...call) });
   }
 
   override json(...call: Parameters<Output['json']>) {
     const [data, known, how] = call;
-    this.captured = { data: how?.asSent ? data : forScripts(data, known) };
+    this.data = how?.asSent ? data : forScripts(data, known);
     this.calls.push({ text: true, play: (output) => output.json(...call) });
   }
 

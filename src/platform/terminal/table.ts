@@ -124,8 +124,8 @@ export function fitColumns(needs: readonly ColumnNeed[], priority: readonly stri
   const widths = new Map(order.slice(0, count).map((index) => [index, floor(index, count - 1)]));
   // The first column alone, wider than the terminal: cut to it.
   if (count === 1 && widths.get(order[0])! > available) widths.set(order[0], Math.max(1, available));
-  // Room left goes first to text cut with … (any column more shows more of it), then — only whole: a little wider, they gain nothing — to an id shortened in the middle, a header on two lines, compact cells; what is left, to a drawn column (a bar).
-  let spare = available - [...widths.values()].reduce((sum, width) => sum + width, COLUMN_GAP * (count - 1));
+  // Room left (none when the first column was cut to the terminal: its floor is wider) goes first to text cut with … (any column more shows more of it), then — only whole: a little wider, they gain nothing — to an id shortened in the middle, a header on two lines, compact cells; what is left, to a drawn column (a bar).
+  let spare = available - used(count);
   for (const pass of ['cut text', 'whole', 'drawn'])
     for (const [index, width] of widths) {
       const need = needs[index];

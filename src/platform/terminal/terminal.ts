@@ -20,7 +20,7 @@ export function terminalColumns(stream: NodeJS.WritableStream, isTTY: boolean, e
   const own = isTTY ? reportedColumns(stream) : undefined;
   const fromEnv = /^\s*\d+\s*$/.test(env.COLUMNS ?? '') ? Number(env.COLUMNS) : 0;
   // Below 20 nothing readable fits; above 500 a value is more likely garbage than a real terminal.
-  return Math.min(500, Math.max(20, own ?? (fromEnv > 0 ? fromEnv : 80)));
+  return Math.min(500, Math.max(20, own ?? (fromEnv || 80)));
 }
 
 /**

@@ -17,9 +17,8 @@ export function splitUrl(url: string) {
   const questionMark = url.indexOf('?');
   if (questionMark < 0) return { rawPath: url, query: {} };
   const query: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(url.slice(questionMark + 1))) {
-    if (!(name in query)) query[name] = value;
-  }
+  // The first of a repeated parameter counts.
+  for (const [name, value] of new URLSearchParams(url.slice(questionMark + 1))) query[name] ??= value;
   return { rawPath: url.slice(0, questionMark), query };
 }
 

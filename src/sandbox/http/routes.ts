@@ -165,13 +165,8 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   const pageSize = Math.min(readPageSize(request.query, dialect), byTime ? TIME_PAGE : Infinity);
   const raw = request.query[parameter];
   const below = raw === undefined ? undefined : byTime ? readBefore(raw) : readHistoryCursor(raw);
-  // The records before `below` are a prefix.
-  let next = below
-    ? Math.min(
-        shown,
-        partitionPoint(history.length, (index) => compareHistoryRecords(history[index], below) < 0),
-      )
-    : shown;
+  // The records before `below` are a prefix (of those shown, too).
+  let next = below ? partitionPoint(shown, (index) => compareHistoryRecords(history[index], below) < 0) : shown;
   const served = [];
   while (next > 0 && served.length < pageSize) served.push(wire(history[--next]));
   const more = next > 0 && served.length > 0;

@@ -116,7 +116,6 @@ export async function startSandbox(options: SandboxOptions = {}) {
   return {
     baseUrl: `${certificates ? 'https' : 'http'}://${authority}${SANDBOX_BASE_PATH}`,
     apiKey: apiKeys[0],
-    apiKeys,
     ...(certificates && { caFile: certificates.caFile }),
     ...(socketPath !== undefined && { socketPath }),
     port,
