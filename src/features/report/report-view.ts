@@ -4,7 +4,6 @@ import type { ChalkInstance } from 'chalk';
 import { formatFixed, formatSignedMoney, plural } from '../../core/number-format.js';
 import type { Report, ReportGrouping } from './report-rules.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { spreadsheetSafe } from '../../platform/terminal/spreadsheet-cell.js';
 import { decimalsOf, formatCell, rateUnitOf, type CellContext } from '../../platform/terminal/cells.js';
 import { fieldLabel, fieldTable } from '../../platform/fields/fields.js';
 import {
@@ -89,11 +88,6 @@ export function reportTable(report: Report, options: ReportColumns = {}) {
   const columns = options.columns ?? reportColumns(report.by);
   const rows = report.groups.map((group) => columns.map((column) => csvCell(column, group)));
   return options.header === false ? rows : [[...columns], ...rows];
-}
-
-/** Off a terminal, or --format tsv: a header row of the column names, then the rows tab-separated (like every list). */
-export function reportPlainRows(report: Report, options: ReportColumns = {}) {
-  return reportTable(report, options).map((cells) => cells.map(spreadsheetSafe).join('\t'));
 }
 
 /** The totals, for stderr next to the plain rows. */
