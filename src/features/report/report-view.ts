@@ -77,14 +77,8 @@ function csvCell(column: string, figures: Figures) {
   return value === null || value === undefined ? '' : isMoney(column) ? (value as number).toFixed(2) : String(value);
 }
 
-/** Which columns, in which order, tsv and csv print: --fields, or all of the grouping's. */
-interface ReportColumns {
-  columns?: readonly string[];
-  header?: boolean;
-}
-
-/** The rows of cells, a header row of the column names first (unless --no-header): CSV and TSV alike, each through its encoder (platform/terminal/csv.ts defuses cells a spreadsheet would run as formulas). */
-export function reportTable(report: Report, options: ReportColumns = {}) {
+/** The rows of cells in `columns` (--fields, or all of the grouping's), a header row of the column names first (unless --no-header): CSV and TSV alike, each through its encoder (platform/terminal/csv.ts defuses cells a spreadsheet would run as formulas). */
+export function reportTable(report: Report, options: { columns?: readonly string[]; header?: boolean } = {}) {
   const columns = options.columns ?? reportColumns(report.by);
   const rows = report.groups.map((group) => columns.map((column) => csvCell(column, group)));
   return options.header === false ? rows : [[...columns], ...rows];
