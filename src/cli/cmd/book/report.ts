@@ -105,7 +105,7 @@ export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>)
       },
       listing.size,
     );
-    listing.writeReport(html!, before, after);
+    listing.writeReport(before, after);
     output.note(`HTML report written to ${html}`);
   }
 }
