@@ -1,6 +1,6 @@
 // `hedge exposures FILE`: the target book, its schedule, the projected cost and the stress table,
 // from the exposures, the policy and the server's reads (a quote for each fee unless --fee-bps). No write.
-import { inputFileProblems, readInputFile } from '../write/input-file.js';
+import { inputFileProblems, readInputFile, type InputPorts } from '../write/input-file.js';
 import { type MarketFacts, MAX_PAGE_SIZE } from '../../core/wire.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import { parseExposuresFile, type Exposure } from './exposures-file.js';
@@ -40,10 +40,12 @@ interface ExposuresInput {
   feeBps?: number;
 }
 
-const warn = (ports: CommandContext, kind: string, text: string) => ports.notify({ kind, level: 'warn', text });
+type ExposuresPorts = InputPorts & Pick<CommandContext, 'client' | 'notify'>;
+
+const warn = (ports: ExposuresPorts, kind: string, text: string) => ports.notify({ kind, level: 'warn', text });
 
 /** The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`; and the policy: defaults, the policy file when given, then the flags. */
-async function readInputs(ports: CommandContext, input: ExposuresInput) {
+async function readInputs(ports: ExposuresPorts, input: ExposuresInput) {
   const { text, sourceName } = await readInputFile(ports, input.file, 'exposures file');
   const parsed = parseExposuresFile(text, { sourceName });
   if ('problems' in parsed)
@@ -102,7 +104,7 @@ function marketFacts(listed: MarketFacts[], exposures: readonly Exposure[]) {
 }
 
 /** Everything `hedge exposures` shows, as its JSON document, from the file, the policy and the server's reads; what the server would refuse and a fee not known are said as warnings. */
-export async function gatherExposures(ports: CommandContext, input: ExposuresInput) {
+export async function gatherExposures(ports: ExposuresPorts, input: ExposuresInput) {
   const { exposures, source, policy, client } = await readInputs(ports, input);
   const [list, account, positions] = await Promise.all([
     client.listMarkets(),
@@ -241,7 +243,7 @@ async function firstCoverPrices(client: HedgeClient, exposures: readonly Exposur
 }
 
 /** The report: the exposures and policy, the markets' prices, every closed hedge and the open ones. */
-export async function gatherExposureReport(ports: CommandContext, input: ExposuresInput) {
+export async function gatherExposureReport(ports: ExposuresPorts, input: ExposuresInput) {
   const { exposures, source, policy, client } = await readInputs(ports, input);
   const { list, hedges, walk, skipped, filledCut } = await coverHedges(client);
   if (filledCut !== undefined)
