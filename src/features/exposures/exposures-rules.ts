@@ -72,8 +72,8 @@ export function ratioAt(exposure: Pick<Exposure, 'dueMs' | 'hedgeRatio'>, { buck
   const days = (exposure.dueMs - nowMs) / DAY_MS;
   if (days <= 0) return { ratio: 0, bucket: 'due' };
   if (exposure.hedgeRatio !== undefined) return { ratio: exposure.hedgeRatio, bucket: 'file' };
+  // The last bucket has no bound (a policy's ratios always end with one): some bucket holds every time.
   const index = buckets.findIndex(({ withinDays }) => withinDays === undefined || days <= withinDays);
-  if (index < 0) return { ratio: 0, bucket: 'none' };
   const { ratio, withinDays } = buckets[index];
   const before = buckets[index - 1]?.withinDays;
   return { ratio, bucket: withinDays !== undefined ? `≤${withinDays}d` : before === undefined ? 'any' : `>${before}d` };
