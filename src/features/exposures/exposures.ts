@@ -331,7 +331,7 @@ export function exposuresKeepTarget(input: ExposuresInput, intervalMs: number): 
     last = { serverMs: nowMs, ownMs: clock.now() };
     const { prices } = marketFacts(list.markets, exposures);
     const dueLeadMs = 2 * cycleMs;
-    return targetRowsAt(exposures, policy, prices, nowMs, firstCover, { dueLeadMs }).map(
+    return targetRowsAt(exposures, policy, prices, nowMs, firstCover, dueLeadMs).map(
       ({ market, side, notionalUsd, tenorDays, untilMs }) => ({
         market,
         side,
