@@ -17,12 +17,7 @@ import { readHistoryRecord } from '../../src/platform/api/wire/fields.js';
 import { REPORT_GROUPINGS } from '../../src/features/report/report-rules.js';
 import { buildReport, renderReportHtml } from '../support/report.js';
 import { csvText } from '../../src/platform/terminal/csv.js';
-import {
-  renderReportTable,
-  reportPlainRows,
-  reportTable,
-  reportPlainTotals,
-} from '../../src/features/report/report-view.js';
+import { renderReportTable, reportTable, reportPlainTotals } from '../../src/features/report/report-view.js';
 import { renderRollPreview } from '../../src/platform/results/roll-outcome.js';
 import { planTotals } from '../../src/features/plan/target-plan.js';
 import { makeChalk } from '../../src/platform/terminal/color.js';
@@ -280,7 +275,7 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
       Array(2).fill(-raw.reduce((sum, record) => sum + Math.round(record.fees_usdc * 100), 0)),
     );
     const csv = columnsOf(csvText(reportTable(report)).trimEnd().split('\n'), `csv ${by}`, ',');
-    const tsv = columnsOf(reportPlainRows(report), `tsv ${by}`, '\t');
+    const tsv = columnsOf(output('tsv').out.cellsText(reportTable(report)).split('\n'), `tsv ${by}`, '\t');
     expect([csv.length, tsv.length]).toEqual([report.groups.length, report.groups.length]);
 
     // The table: each group's line and the totals' end in gross, carry, fees and net (the bar has no digits).

@@ -337,7 +337,7 @@ it.each([
   (_name, exposures, cases, expected) => {
     // The buy row the keeper targets `days` from now, what is due within `lead` counted as due.
     const buyTarget = ([lead, days = 0]: number[]) =>
-      targetRowsAt(exposures, DEFAULT_POLICY, PRICES, NOW + days * DAY_MS, {}, { dueLeadMs: lead })[0].notionalUsd;
+      targetRowsAt(exposures, DEFAULT_POLICY, PRICES, NOW + days * DAY_MS, {}, lead)[0].notionalUsd;
     expect(cases.map(buyTarget)).toEqual(expected);
   },
 );

@@ -53,7 +53,7 @@ describe('the HTML listing through a file', () => {
     const listing = closedHedgeListing(target, closedHedgeRow);
     for (const record of records) listing.add(record);
     const [before, after] = reportHtmlAround(report, meta, listing.size);
-    listing.writeReport(target, before, after);
+    listing.writeReport(before, after);
     return [readFileSync(target, 'utf8'), renderReportHtml(report, { ...meta, records })];
   }
 

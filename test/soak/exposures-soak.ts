@@ -210,14 +210,7 @@ export async function runExposuresSoak(options: SoakOptions) {
         const cycleMs = Math.max(intervalMs * options.clockSpeed, readMs - (lastCycleServerMs ?? readMs));
         lastCycleServerMs = readMs;
         keeper = sideTargets(
-          targetRowsAt(
-            exposures,
-            DEFAULT_POLICY,
-            { [MARKET]: priceAt(readMs) },
-            readMs,
-            {},
-            { dueLeadMs: 2 * cycleMs },
-          ),
+          targetRowsAt(exposures, DEFAULT_POLICY, { [MARKET]: priceAt(readMs) }, readMs, {}, 2 * cycleMs),
         );
       }
       return {

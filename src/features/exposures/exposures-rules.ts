@@ -72,8 +72,8 @@ export function ratioAt(exposure: Pick<Exposure, 'dueMs' | 'hedgeRatio'>, { buck
   const days = (exposure.dueMs - nowMs) / DAY_MS;
   if (days <= 0) return { ratio: 0, bucket: 'due' };
   if (exposure.hedgeRatio !== undefined) return { ratio: exposure.hedgeRatio, bucket: 'file' };
+  // The last bucket has no bound (a policy's ratios always end with one): some bucket holds every time.
   const index = buckets.findIndex(({ withinDays }) => withinDays === undefined || days <= withinDays);
-  if (index < 0) return { ratio: 0, bucket: 'none' };
   const { ratio, withinDays } = buckets[index];
   const before = buckets[index - 1]?.withinDays;
   return { ratio, bucket: withinDays !== undefined ? `≤${withinDays}d` : before === undefined ? 'any' : `>${before}d` };
@@ -120,14 +120,14 @@ export function tenorFor(untilMs: number, nowMs: number) {
   return TENORS.findLast((tenor) => tenor <= days) ?? TENORS[0];
 }
 
-/** The target book at `nowMs`: a row for each side of each market with an exposure (0 = flat). */
+/** The target book at `nowMs`: a row for each side of each market with an exposure (0 = flat); an exposure due within `dueLeadMs` counts as due. */
 export function targetBook(
   exposures: readonly Exposure[],
   policy: ExposurePolicy,
   prices: Prices,
   nowMs: number,
   firstCover: Prices = {},
-  { dueLeadMs = 0 }: { dueLeadMs?: number } = {},
+  dueLeadMs = 0,
 ) {
   const lines = exposureLines(exposures, policy, prices, nowMs, firstCover).map((line, index) => ({
     ...line,
@@ -167,7 +167,7 @@ export function targetBook(
 
 /** The keeper's target rows at `nowMs`, every side a row (0 = flat). `dueLeadMs`: an exposure due within that long counts as due, so a keeper reduces the last cycle before a due date, never after (the book never above the cover). */
 export function targetRowsAt(...args: Parameters<typeof targetBook>) {
-  const [exposures, policy, prices, nowMs, firstCover = {}, { dueLeadMs = 0 } = {}] = args;
+  const [exposures, policy, prices, nowMs, firstCover = {}, dueLeadMs = 0] = args;
   // Within the lead each side holds the smallest target of any moment of it: nothing pushes a side up
   // before its time (a netted payable let go early would raise it above today's cover).
   const ahead = targetBook(...args);

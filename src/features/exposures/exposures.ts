@@ -63,7 +63,7 @@ async function readInputs(ports: ExposuresPorts, input: ExposuresInput) {
   return { exposures: parsed.exposures, source: sourceName, policy, client: await ports.client() };
 }
 
-/** A market's fee rate from one quote of the side and tenor it will hold; refused at that size, once more at 1,000 USD (the fee is a share of the notional either way). */
+/** A market's fee rate from one quote of the side and tenor it will hold; refused at that size, once more at 1,000 USD (the fee is a share of the notional either way); undefined when neither is quoted. */
 async function quotedFeeRate(
   client: HedgeClient,
   market: string,
@@ -87,7 +87,6 @@ async function quotedFeeRate(
       );
     }
   }
-  return undefined;
 }
 
 /** Each market of the exposures: its price and its daily carry per side, from the server's list; an unlisted one is an error. */
@@ -332,7 +331,7 @@ export function exposuresKeepTarget(input: ExposuresInput, intervalMs: number): 
     last = { serverMs: nowMs, ownMs: clock.now() };
     const { prices } = marketFacts(list.markets, exposures);
     const dueLeadMs = 2 * cycleMs;
-    return targetRowsAt(exposures, policy, prices, nowMs, firstCover, { dueLeadMs }).map(
+    return targetRowsAt(exposures, policy, prices, nowMs, firstCover, dueLeadMs).map(
       ({ market, side, notionalUsd, tenorDays, untilMs }) => ({
         market,
         side,

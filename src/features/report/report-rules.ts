@@ -258,12 +258,7 @@ export class ReportBuilder {
       by,
       since: since?.toISOString() ?? null,
       until: until?.toISOString() ?? null,
-      groups: sorted.map(({ identity, tally, deal }) => ({
-        key: identity.key,
-        label: identity.label,
-        ...figures(tally),
-        ...(deal ? { deal } : {}),
-      })),
+      groups: sorted.map(({ identity, tally, deal }) => ({ ...identity, ...figures(tally), ...(deal && { deal }) })),
       totals: figures(this.totals),
       unrealized: {
         positions: openPositions.length,

@@ -4,7 +4,6 @@ import type { ChalkInstance } from 'chalk';
 import { formatFixed, formatSignedMoney, plural } from '../../core/number-format.js';
 import type { Report, ReportGrouping } from './report-rules.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { spreadsheetSafe } from '../../platform/terminal/spreadsheet-cell.js';
 import { decimalsOf, formatCell, rateUnitOf, type CellContext } from '../../platform/terminal/cells.js';
 import { fieldLabel, fieldTable } from '../../platform/fields/fields.js';
 import {
@@ -78,22 +77,11 @@ function csvCell(column: string, figures: Figures) {
   return value === null || value === undefined ? '' : isMoney(column) ? (value as number).toFixed(2) : String(value);
 }
 
-/** Which columns, in which order, tsv and csv print: --fields, or all of the grouping's. */
-interface ReportColumns {
-  columns?: readonly string[];
-  header?: boolean;
-}
-
-/** The rows of cells, a header row of the column names first (unless --no-header): CSV and TSV alike, each through its encoder (platform/terminal/csv.ts defuses cells a spreadsheet would run as formulas). */
-export function reportTable(report: Report, options: ReportColumns = {}) {
+/** The rows of cells in `columns` (--fields, or all of the grouping's), a header row of the column names first (unless --no-header): CSV and TSV alike, each through its encoder (platform/terminal/csv.ts defuses cells a spreadsheet would run as formulas). */
+export function reportTable(report: Report, options: { columns?: readonly string[]; header?: boolean } = {}) {
   const columns = options.columns ?? reportColumns(report.by);
   const rows = report.groups.map((group) => columns.map((column) => csvCell(column, group)));
   return options.header === false ? rows : [[...columns], ...rows];
-}
-
-/** Off a terminal, or --format tsv: a header row of the column names, then the rows tab-separated (like every list). */
-export function reportPlainRows(report: Report, options: ReportColumns = {}) {
-  return reportTable(report, options).map((cells) => cells.map(spreadsheetSafe).join('\t'));
 }
 
 /** The totals, for stderr next to the plain rows. */

@@ -131,11 +131,11 @@ export function closedHedgeListing(target: string, rowOf: (record: HistoryFacts)
       pending += row;
       if (pending.length >= FLUSH_BYTES) flush();
     },
-    /** Writes `before`, every row in the listing's order, then `after`, to `to`; removes the rows' file. */
-    writeReport(to: string, before: string, after: string) {
+    /** Writes `before`, every row in the listing's order, then `after`, to `target`; removes the rows' file. */
+    writeReport(before: string, after: string) {
       flush();
       const order = Uint32Array.from(times.keys()).sort((a, b) => compareListed(times[a], a, times[b], b));
-      const out = openSync(to, 'w');
+      const out = openSync(target, 'w');
       try {
         writeSync(out, before);
         let chunk = '';

@@ -502,14 +502,14 @@ export function describeShape(data: unknown, depth = 0): string {
 function describePositionFields(positions: Array<Record<string, unknown>>) {
   const raw = positions[0];
   const facts = readPosition(raw);
-  const named = (fact: string, value: unknown, names: readonly string[]) => {
-    if (value === undefined) return `${fact}: not on the line (taken from its hedge)`;
-    const found = names.find((name) => raw[name] !== undefined);
+  const named = (fact: string, key: 'side' | 'notionalUsd') => {
+    if (facts[key] === undefined) return `${fact}: not on the line (taken from its hedge)`;
+    const found = POSITION_FIELD_SYNONYMS[key].find((name) => raw[name] !== undefined);
     return `${fact} from \`${found ?? '?'}\``;
   };
   return [
-    named('side', facts.side, POSITION_FIELD_SYNONYMS.side),
-    named('notional', facts.notionalUsd, POSITION_FIELD_SYNONYMS.notionalUsd),
+    named('side', 'side'),
+    named('notional', 'notionalUsd'),
     `net margin from \`net_margin_usd\`${typeof raw.net_margin_usd === 'string' ? ' (a decimal string)' : ''}`,
   ].join(', ');
 }

@@ -5,9 +5,6 @@ import type { ClientSettings, CommandContext } from '../../platform/runtime/cont
 import { ApiError, InvalidResponseError, NetworkError } from '../../core/errors.js';
 import type { ResolvedCredentials } from '../../platform/config/credentials.js';
 
-/** ok: accepted; refused: 401/403; unreachable: no answer (connection, TLS, timeout, 5xx after retries); error: answered, but not as the API would (e.g. a 404 from a wrong base URL). */
-type KeyStatus = 'ok' | 'refused' | 'unreachable' | 'error';
-
 /** A check answers a person who is waiting: one retry for a blip, not the full trading budget. */
 const CHECK_RETRY = { maxAttempts: 2, maxTotalMs: 5_000 };
 
@@ -23,15 +20,15 @@ export const checkClient = (ports: CheckPorts, credentials: ResolvedCredentials,
 export const isRefusal = (error: unknown): error is ApiError =>
   error instanceof ApiError && (error.status === 401 || error.status === 403);
 
-/** The key's status, and when not ok the API's error.code (or the network error's code), its message and the error itself. */
+/** The key's status (ok: accepted; refused: 401/403; unreachable: no answer (connection, TLS, timeout, 5xx after retries); error: answered, but not as the API would, e.g. a 404 from a wrong base URL), and when not ok the API's error.code (or the network error's code), its message and the error itself. */
 export async function checkKey(ports: CheckPorts, credentials: ResolvedCredentials) {
   const client = await checkClient(ports, credentials);
   try {
-    return { status: 'ok' as KeyStatus, account: await client.getAccount() };
+    return { status: 'ok' as const, account: await client.getAccount() };
   } catch (error) {
     if (!(error instanceof ApiError || error instanceof NetworkError || error instanceof InvalidResponseError))
       throw error;
-    const status: KeyStatus = isRefusal(error) ? 'refused' : error instanceof NetworkError ? 'unreachable' : 'error';
+    const status = isRefusal(error) ? 'refused' : error instanceof NetworkError ? 'unreachable' : 'error';
     const code = error instanceof InvalidResponseError ? 'invalid_response' : error.code;
     return { status, code, message: error.message, error };
   }

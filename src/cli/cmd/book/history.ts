@@ -8,7 +8,7 @@ import type { CommandContext, In } from '../command-input.js';
 import { parseReportDate, reportPeriodProblem, toCents } from '../../../features/report/report-rules.js';
 import { UsageError } from '../../../core/errors.js';
 import { inPeriod, walkHistory } from '../../../features/report/report.js';
-import { readNumber } from '../../../core/number-format.js';
+import { plural, readNumber } from '../../../core/number-format.js';
 import { historyRecordForPeople, readHistoryRecord } from '../../../platform/api/wire/fields.js';
 import { moreNote } from '../../../platform/fields/list-notes.js';
 import { readDeal, type DealHedges } from '../../../features/book/deal.js';
@@ -123,9 +123,7 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
     });
     if (walk.warning) output.warn(walk.warning);
     if (unreadable > 0)
-      output.warn(
-        `${unreadable} closed ${unreadable === 1 ? 'hedge' : 'hedges'} left out: no readable close time to filter on.`,
-      );
+      output.warn(`${plural(unreadable, 'closed hedge')} left out: no readable close time to filter on.`);
     if (streamed) {
       streamed.end();
       return noteStillHeld(ctx, deal);
@@ -155,7 +153,7 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
           ? 'No closed hedges in this period.'
           : 'No closed hedges yet.',
     totals: {
-      label: `Total (${count} ${count === 1 ? 'hedge' : 'hedges'})`,
+      label: `Total (${plural(count, 'hedge')})`,
       shortLabel: `Total (${count})`,
       row: totals,
     },

@@ -34,7 +34,7 @@ export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>)
   const html = given.html === undefined ? undefined : htmlTarget(given.html);
   // --fields for tsv and csv: the report's own columns, in the order given.
   const columns = output.mode === 'plain' ? ctx.globals.fields : undefined;
-  const allowed = reportColumns(by) as readonly string[];
+  const allowed = reportColumns(by);
   const unknown = columns?.filter((field) => !allowed.includes(field));
   if (unknown?.length)
     throw new UsageError(
@@ -105,7 +105,7 @@ export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>)
       },
       listing.size,
     );
-    listing.writeReport(html!, before, after);
+    listing.writeReport(before, after);
     output.note(`HTML report written to ${html}`);
   }
 }

@@ -17,12 +17,6 @@ export async function run(ctx: CommandContext) {
   const credentials = await ctx.credentials();
   const check = await checkKey(ctx, credentials);
   const { profileName, environment, baseUrl, caFile, keyLocation } = credentials;
-  const values = {
-    profile: profileName ?? null,
-    base_url: baseUrl,
-    api_key: redactKey(credentials.apiKey),
-    ca_file: caFile ?? null,
-  };
   // JSON names where each setting came from; `current` is the store's current profile.
   const sources = {
     profile: credentials.sources.profile === 'profile' ? 'current' : (credentials.sources.profile ?? null),
@@ -61,9 +55,18 @@ export async function run(ctx: CommandContext) {
               : storeFile,
       }
     : { kind: demo ? 'demo' : 'environment', location: demo ? null : 'HEDGE_API_KEY' };
+  // What the JSON says first; the record gives the key's place in two columns.
+  const values = {
+    profile: profileName ?? null,
+    environment,
+    base_url: baseUrl,
+    api_key: redactKey(credentials.apiKey),
+    key_store: keyStore,
+    ca_file: caFile ?? null,
+  };
 
   // One record (a row of TSV/CSV, each setting's source in the column after it), the document JSON gives, and a person's card.
-  const pair = (key: keyof typeof values) => ({ [key]: values[key], [`${key}_source`]: sources[key] });
+  const pair = (key: keyof typeof sources) => ({ [key]: values[key], [`${key}_source`]: sources[key] });
   const record = {
     ...pair('profile'),
     environment,
@@ -88,12 +91,7 @@ export async function run(ctx: CommandContext) {
     Object.keys(record).map((key) => ({ key, label: key })),
     {
       json: {
-        profile: values.profile,
-        environment,
-        base_url: baseUrl,
-        api_key: values.api_key,
-        key_store: keyStore,
-        ca_file: values.ca_file,
+        ...values,
         sources,
         wire: Object.fromEntries(
           wireRows.map(({ setting, ...row }) => [
@@ -111,7 +109,7 @@ export async function run(ctx: CommandContext) {
       people: (shown) => {
         const d = shown.chalk;
         // A setting (by its JSON name, card label and environment variable) and, dimmed, where it came from.
-        const from = (key: keyof typeof values, label: string, variable: string): [string, string] => {
+        const from = (key: keyof typeof sources, label: string, variable: string): [string, string] => {
           const source =
             sources[key] &&
             {
