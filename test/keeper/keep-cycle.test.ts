@@ -23,22 +23,19 @@ function fakeClock(): KeeperClock & { advance(ms: number): void } {
   };
 }
 
-/** The book every cycle reads: the sell side flat, the buy side covered by one filled hedge of 1,000 due to roll. */
+/** The book every cycle reads, in the rows' order: the sell side flat, the buy side covered by one filled hedge of 1,000 due to roll. */
 const maturityAtMs = START + 1_800_000;
-const SIDES = new Map([
-  ['USDTNGN sell', { book: reconcileSide([], undefined, START), opened: [] }],
-  [
-    'USDTNGN buy',
-    {
-      book: reconcileSide(
-        [{ id: 'hdg_1000', status: 'filled', notionalUsd: 1000, maturityAtMs }],
-        { notionalUsd: 1000, hedgeId: 'hdg_1000' },
-        START,
-      ),
-      opened: [],
-    },
-  ],
-]);
+const SIDES = [
+  { book: reconcileSide([], undefined, START), opened: [] },
+  {
+    book: reconcileSide(
+      [{ id: 'hdg_1000', status: 'filled', notionalUsd: 1000, maturityAtMs }],
+      { notionalUsd: 1000, hedgeId: 'hdg_1000' },
+      START,
+    ),
+    opened: [],
+  },
+];
 
 /** The keeper's cycles over SIDES, read on a server clock `serverAheadMs` ahead of ours. */
 function harness(dryRun = false, serverAheadMs = 0) {

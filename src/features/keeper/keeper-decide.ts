@@ -91,9 +91,9 @@ export interface SideObservation {
   closedByRoll?: boolean;
 }
 
-/** The book as one read showed it: every row's side and the server's time. */
+/** The book as one read showed it: every row's side (in the rows' order; a target names each side once) and the server's time. */
 export interface BookObservation {
-  sides: ReadonlyMap<string, SideObservation>;
+  sides: readonly SideObservation[];
   time: ServerTime;
   clock: ClockReading;
 }
@@ -150,12 +150,12 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
     const read = 'error' in book ? undefined : book;
     const sides = read && readSides(next, read, rows, settings, events);
     const serverOffsetMs = read ? read.time.bestMs - read.time.localMs : 0;
-    const statuses = rows.map((row) => {
+    const statuses = rows.map((row, index) => {
       const key = rowKey(row);
       // What the side's view alone decides: a row not acted on this cycle (its step in flight, an
       // action of it unresolved) still shows when a covered side's roll falls due, since the alerts
       // judge a side that settles before the next cycle as a missed roll by that time.
-      const seen = sides?.get(key);
+      const seen = sides?.[index];
       const status = rowStatus(row, seen);
       const step = inFlight.get(key);
       if (step) status.state = `${step.kind} in flight (${Math.round((nowMs - step.sinceMs) / 1000)} s)`;
@@ -228,7 +228,7 @@ export function preview(state: KeeperState, book: BookObservation, rows: readonl
     const sides = readSides(next, book, rows, settings, events);
     return {
       lines: rows.map(
-        (row) => `${row.market} ${row.side} ${formatUsd(row.notionalUsd)}: ${sides.get(rowKey(row))!.decision.reason}`,
+        (row, index) => `${row.market} ${row.side} ${formatUsd(row.notionalUsd)}: ${sides[index].decision.reason}`,
       ),
     };
   });
@@ -306,13 +306,10 @@ function readSides(
   events: KeeperSaid[],
 ) {
   const { time, clock } = book;
-  const sides = new Map(
-    rows.map((row) => {
-      const key = rowKey(row);
-      const view = seeSide(sideIn(next, key), row, book.sides.get(key)!, time, events);
-      return [key, { view, decision: decideRow(row, view, time.latestMs, settings) }] as const;
-    }),
-  );
+  const sides = rows.map((row, index) => {
+    const view = seeSide(sideIn(next, rowKey(row)), row, book.sides[index], time, events);
+    return { view, decision: decideRow(row, view, time.latestMs, settings) };
+  });
   const notice = (code: string, message: string) =>
     !next.notices.has(code) && next.notices.add(code) && events.push({ say: { event: 'notice', code, message } });
   const noDate =
@@ -409,7 +406,7 @@ function seeSide(memory: SideMemory, row: KeepRow, observed: SideObservation, ti
 /** A live step's writes, decided again on a fresh read of its side under the side's lock: none when the side no longer needs them. */
 export function plan(state: KeeperState, book: BookObservation, row: KeepRow, settings: KeeperSettings) {
   return evolve(state, (next, events) => {
-    const { view, decision } = readSides(next, book, [row], settings, events).get(rowKey(row))!;
+    const [{ view, decision }] = readSides(next, book, [row], settings, events);
     return { writes: writesFor(row, decision, view, settings, book.time.latestMs) };
   });
 }

@@ -143,12 +143,13 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
     const sideViews = await SideViews.read(client, (line) => ports.log(line));
     const opened = await answeredOpens(ports);
     const time = client.transport.serverNow();
-    const sides = new Map<string, SideObservation>();
+    // One side after the other, in the rows' order.
+    const sides: SideObservation[] = [];
     for (const row of rows) {
       const newest = sideViews.hedges.find((hedge) => rowKey(hedge) === rowKey(row));
       const side = { book: await sideViews.book(row.market, row.side), opened: opened(row.market, row.side), newest };
       const asked = journalQuestion(memory.state, rowKey(row), side, time);
-      sides.set(rowKey(row), asked ? { ...side, closedByRoll: await closedByARoll(ports, asked) } : side);
+      sides.push(asked ? { ...side, closedByRoll: await closedByARoll(ports, asked) } : side);
     }
     return { sides, time, clock: client.transport.serverClock.reading() };
   };
