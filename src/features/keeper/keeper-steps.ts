@@ -128,7 +128,7 @@ export function keeperCycles({
           Promise.all(started),
           ...(dueBy === undefined ? [] : [clock.sleep(Math.max(0, dueBy - clock.now()), timer.signal)]),
         ]).finally(() => timer.abort());
-      return { rows: cycle.rows, serverTime: cycle.serverTime };
+      return cycle;
     },
   };
 }
@@ -175,9 +175,12 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
     const { kind: action, deltaUsd, tenorDays } = write;
     // Only an open takes its tenor and the row's deal reference.
     const step = { market, side, action, deltaUsd, tenorDays, clientReference: clientReference || undefined };
-    const leg = action === 'open' ? 'reopen' : 'converge';
-    const record = { ...stepRecord(step as PlanStep, group, leg), confirmed: true };
-    return { kind: 'sent', result: await sendTrade(ports, client, record, SEND_AND_WAIT), group };
+    const record = stepRecord(step as PlanStep, group, action === 'open' ? 'reopen' : 'converge');
+    return {
+      kind: 'sent',
+      result: await sendTrade(ports, client, { ...record, confirmed: true }, SEND_AND_WAIT),
+      group,
+    };
   };
 
   return {
