@@ -419,7 +419,8 @@ function writesFor(
   settings: KeeperSettings,
   nowMs: number,
 ): KeeperWrite[] {
-  const tenorDays = (decision as Partial<Actionable>).tenorDays ?? row.tenorDays;
+  // The tenor a new hedge of the row gets, as the decision took it (an add, reduce or close sends none).
+  const tenorDays = tenorFor(row, nowMs);
   if (decision.kind === 'roll') {
     const { hedgeId, notionalUsd, maturityAtMs } = decision;
     return [{ kind: 'roll', row, hedgeId, tenorDays, notionalUsd, maturityAtMs }];
@@ -440,7 +441,7 @@ function writesFor(
       kind: 'roll',
       row,
       hedgeId: view.position?.hedgeId,
-      tenorDays: tenorFor(row, nowMs),
+      tenorDays,
       notionalUsd: settings.converge ? targetUsd : decision.currentUsd,
       maturityAtMs,
     });
