@@ -224,12 +224,12 @@ export async function runKeep(
           message:
             'stopped by a second signal: the steps in progress were interrupted; their journal entries stay unresolved and the next start finishes them',
         });
-        return { kind: 'stopped', interrupted: true } as const;
+        return { interrupted: true };
       }
       if (signals.stopping)
         event({ event: 'stop', message: 'stopped by a signal after finishing the steps in flight' });
-      // How it ended: stopped by a signal (`interrupted` when a second cut its steps short), or one cycle run with the first error for the exit code.
-      return once ? ({ kind: 'one-cycle', firstError } as const) : ({ kind: 'stopped', interrupted: false } as const);
+      // How it ended: `interrupted` when a second signal cut its steps short; a one-cycle run's first error gives the exit code.
+      return { interrupted: false, firstError: once ? firstError : undefined };
     } finally {
       await service?.stop();
       reporter.close();

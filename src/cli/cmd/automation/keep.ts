@@ -60,9 +60,8 @@ export async function run(ctx: CommandContext, input: In<'KEEP_RUN'>) {
     redrawsInPlace(ctx.io.stdout, ctx.io.stdoutIsTTY) && ctx.output.isHuman
       ? await liveReporter(ctx.io.stdout, () => ctx.output.columns, ctx.output.chalk)
       : ndjsonReporter(ctx.io.stdout);
-  const outcome = await runKeep(ctx, options, { reporter, errorFields: errorAsEventFields });
-  if (outcome.kind === 'one-cycle')
-    return outcome.firstError === undefined ? 0 : describeError(outcome.firstError).exitCode;
+  const { interrupted, firstError } = await runKeep(ctx, options, { reporter, errorFields: errorAsEventFields });
   // A second signal cut the steps short: the signal's own code (143, 130); a clean stop is 0.
-  return outcome.interrupted ? stopExitCode(ctx.signal.reason) : 0;
+  if (interrupted) return stopExitCode(ctx.signal.reason);
+  return firstError === undefined ? 0 : describeError(firstError).exitCode;
 }
