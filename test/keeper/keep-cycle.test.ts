@@ -44,27 +44,23 @@ function harness(dryRun = false, serverAheadMs = 0) {
   const errors: Array<Record<string, unknown>> = [];
   const acted: Array<{ row: string; kind: string }> = [];
   const behaviour = new Map<string, () => Promise<void>>();
-  const scheduler = keeperCycles({
-    settings: rules,
-    clock,
-    io: {
-      memory: keeperMemory({
-        event: () => undefined,
-        noteError: (error, fields) => errors.push({ message: (error as Error).message, ...fields }),
-      }),
-      observe: async () => {
-        const nowMs = clock.now();
-        const serverMs = nowMs + serverAheadMs;
-        return {
-          sides: SIDES,
-          time: { localMs: nowMs, earliestMs: serverMs, latestMs: serverMs, bestMs: serverMs, assumed: false },
-          clock: { from: ['date'] },
-        };
-      },
-      async carry(step) {
-        acted.push({ row: step.key, kind: step.kind });
-        await (behaviour.get(step.key) ?? (async () => {}))();
-      },
+  const scheduler = keeperCycles(rules, clock, {
+    memory: keeperMemory({
+      event: () => undefined,
+      noteError: (error, fields) => errors.push({ message: (error as Error).message, ...fields }),
+    }),
+    observe: async () => {
+      const nowMs = clock.now();
+      const serverMs = nowMs + serverAheadMs;
+      return {
+        sides: SIDES,
+        time: { localMs: nowMs, earliestMs: serverMs, latestMs: serverMs, bestMs: serverMs, assumed: false },
+        clock: { from: ['date'] },
+      };
+    },
+    async carry(step) {
+      acted.push({ row: step.key, kind: step.kind });
+      await (behaviour.get(step.key) ?? (async () => {}))();
     },
   });
   // Each cycle waits for its steps at most until the next cycle is due.

@@ -124,7 +124,7 @@ export async function runKeep(
         message: `${signal}: stopping after the steps in flight (a second ${signal} interrupts them)`,
       });
     const io = keeperIo(stepContext, { ...options, identity }, { event, noteError });
-    const cycles = keeperCycles({ settings: options, clock, io });
+    const cycles = keeperCycles(options, clock, io);
 
     try {
       service = await startKeeperService(ports, identity, lockPlace, options, event);

@@ -66,17 +66,12 @@ export function keeperMemory(say: Say) {
   };
 }
 
-/** The cycles: one step in flight per row, each row backing off on its own. */
-export function keeperCycles({
-  settings,
-  clock,
-  io,
-}: {
-  settings: KeeperSettings;
-  clock: KeeperClock;
-  /** What the cycles do on the server (keeperIo's, or a test's), and the memory they take what they learn into. */
-  io: Pick<ReturnType<typeof keeperIo>, 'memory' | 'observe' | 'carry'>;
-}) {
+/** The cycles: one step in flight per row, each row backing off on its own. `io` is what they do on the server (keeperIo's, or a test's), and the memory they take what they learn into. */
+export function keeperCycles(
+  settings: KeeperSettings,
+  clock: KeeperClock,
+  io: Pick<ReturnType<typeof keeperIo>, 'memory' | 'observe' | 'carry'>,
+) {
   const { memory } = io;
   const inFlight = new Map<string, { kind: KeeperStep['kind']; sinceMs: number; done: Promise<void> }>();
   const start = (step: KeeperStep) => {
