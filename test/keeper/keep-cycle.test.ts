@@ -70,11 +70,9 @@ function harness(dryRun = false, serverAheadMs = 0) {
         { market: 'USDTNGN', side: 'sell', notionalUsd: 2000, tenorDays: 1 },
         { market: 'USDTNGN', side: 'buy', notionalUsd: 1000, tenorDays: 3 },
       ],
-      {
-        unresolved: new Map(),
-        isStopping: () => false,
-        stepsDueBy: clock.now() + rules.intervalMs,
-      },
+      new Map(),
+      () => false,
+      clock.now() + rules.intervalMs,
     );
   return { clock, errors, acted, behaviour, scheduler, cycle };
 }

@@ -181,11 +181,7 @@ export async function runKeep(
           const unresolved = options.dryRun
             ? new Map<string, string>()
             : await io.finishUnfinished(cycles.busySides(), rows);
-          const outcome = await cycles.cycle(rows, {
-            unresolved,
-            isStopping: () => signals.stopping,
-            stepsDueBy: startedAt + options.intervalMs,
-          });
+          const outcome = await cycles.cycle(rows, unresolved, () => signals.stopping, startedAt + options.intervalMs);
           // --once: the cycle's steps finish before it is reported (a cron run's one look at the book).
           if (once) await cycles.settle();
           const nextAt = once || signals.stopping ? undefined : utcIso(startedAt + options.intervalMs);

@@ -109,14 +109,16 @@ export function keeperCycles(
     /** One cycle: every row's status (the live screen, the `cycle` event); its steps are awaited until `stepsDueBy` (always in a dry run), then left in flight. */
     async cycle(
       rows: readonly KeepRow[],
-      state: { unresolved: ReadonlyMap<string, string>; isStopping: () => boolean; stepsDueBy?: number },
+      unresolved: ReadonlyMap<string, string>,
+      isStopping: () => boolean,
+      stepsDueBy: number,
     ) {
       const book = await io.observe(rows).catch((error: unknown) => ({ error }));
       // Whether a stop came is asked after the read: a stop that came during it starts nothing.
-      const observation = { rows, book, unresolved: state.unresolved, inFlight, stopping: state.isStopping() };
+      const observation = { rows, book, unresolved, inFlight, stopping: isStopping() };
       const cycle = memory.take(decide(memory.state, observation, clock.now(), settings));
       const started = cycle.actions.map(start);
-      const dueBy = settings.dryRun ? undefined : state.stepsDueBy;
+      const dueBy = settings.dryRun ? undefined : stepsDueBy;
       const timer = new AbortController();
       if (started.length)
         await Promise.race([
