@@ -31,7 +31,7 @@ export function parseMetricsAddress(raw: string) {
   if (!match) throw refuse();
   const port = Number(match[2]);
   if (port > 65_535) throw refuse();
-  const host = match[1] ? match[1].replace(/^\[|\]$/g, '') : '127.0.0.1';
+  const host = match[1]?.replace(/^\[|\]$/g, '') || '127.0.0.1';
   return { host, port };
 }
 
@@ -230,8 +230,7 @@ async function readHeadroom(ports: Pick<CommandContext, 'client'>, rows: readonl
   const capacityUsd = new Map<string, number>();
   for (const row of rows) {
     if (row.target_usd <= 0) continue;
-    const market = findMarket(markets.markets, row.market);
-    const figure = market?.available_capacity_usd?.[row.side as 'buy' | 'sell'];
+    const figure = findMarket(markets.markets, row.market)?.available_capacity_usd?.[row.side as 'buy' | 'sell'];
     if (typeof figure === 'number' && Number.isFinite(figure)) capacityUsd.set(rowKey(row), figure);
   }
   const exposure = account.available_exposure_usd;
