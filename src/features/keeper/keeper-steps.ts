@@ -155,16 +155,18 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
     const { market, side, clientReference } = write.row;
     if (write.kind === 'roll') {
       // The row's deal reference on every hedge it opens (the rolled hedge's own when the row names none).
-      const outcome = await runRoll(ports, {
-        market,
-        side,
-        tenorDays: write.tenorDays!,
-        skipChecks: false,
-        write: SEND_AND_WAIT,
-        bookLock: false,
-        ...(clientReference && { clientReference }),
-      });
-      return { kind: 'rolled', outcome };
+      return {
+        kind: 'rolled',
+        outcome: await runRoll(ports, {
+          market,
+          side,
+          tenorDays: write.tenorDays!,
+          skipChecks: false,
+          write: SEND_AND_WAIT,
+          bookLock: false,
+          ...(clientReference && { clientReference }),
+        }),
+      };
     }
     // An add, reduce, close or re-open through the write flow, journaled in a keep group.
     const client = await ports.client();
