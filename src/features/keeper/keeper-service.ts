@@ -160,7 +160,8 @@ export async function startKeeperService(
       pending = [];
       const cycle = events.findLast((event) => event.event === 'cycle');
       const nowMs = ports.clock.now();
-      const rows = Array.isArray(cycle?.rows) ? (cycle.rows as KeepRowStatus[]) : undefined;
+      // The keeper's own `cycle` event: its rows and next cycle as it reported them.
+      const rows = cycle?.rows as KeepRowStatus[] | undefined;
       heartbeat.cycles += 1;
       heartbeat.last_cycle_at = utcIso(nowMs);
       const good =
@@ -168,7 +169,7 @@ export async function startKeeperService(
         !events.some((event) => event.event === 'error' && (event.phase === 'read' || event.phase === 'cycle'));
       if (good) heartbeat.last_good_cycle_at = heartbeat.last_cycle_at;
       if (rows) heartbeat.rows = rows;
-      heartbeat.next_cycle_at = typeof cycle?.next_cycle_at === 'string' ? cycle.next_cycle_at : null;
+      heartbeat.next_cycle_at = (cycle?.next_cycle_at as string | undefined) ?? null;
       metrics?.cycle(good, nowMs);
       if (rows) metrics?.rows(rows);
       const headroom =
