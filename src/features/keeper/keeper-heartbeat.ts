@@ -161,9 +161,7 @@ export async function readKeeperStatus(
   const nowMs = ports.clock.now();
   // The team store: who holds the keeper lock (alive, on whatever machine) and the heartbeat it
   // writes there. A keeper of an older hedge writes none to the store: this machine's file then.
-  const [holder, stored] = team
-    ? await Promise.all([team.lockHolder(scope), team.keeperHeartbeats?.read(scope)])
-    : [undefined, undefined];
+  const [holder, stored] = team ? await Promise.all([team.lockHolder(scope), team.keeperHeartbeats?.read(scope)]) : [];
   const fromStore = heartbeatOf(stored?.body, team && skippedAt(ports, team.location));
   const heartbeat = fromStore ?? readHeartbeat(file, skippedAt(ports, file));
   const ageMs =
