@@ -141,9 +141,13 @@ export interface KeeperStep {
 // ---- The cycle.
 
 /** One cycle: each row's status, the steps to start, what to say. */
-export function decide(state: KeeperState, observation: KeeperObservation, nowMs: number, settings: KeeperSettings) {
+export function decide(
+  state: KeeperState,
+  { rows, book, inFlight, unresolved, stopping }: KeeperObservation,
+  nowMs: number,
+  settings: KeeperSettings,
+) {
   return evolve(state, (next, events) => {
-    const { rows, book, inFlight, unresolved } = observation;
     const actions: KeeperStep[] = [];
     // Nothing is done on a book that could not be read: a side it cannot see is never opened.
     if ('error' in book) events.push({ error: book.error, fields: { phase: 'read' } });
@@ -197,7 +201,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
       // the row says so, so that nobody reads the drift as being brought back.
       if (drift && !settings.converge && !drift.alsoRollDue)
         status.state += ': reported only (run with --converge to bring it back)';
-      else if (observation.stopping) status.state = 'stopping: not started';
+      else if (stopping) status.state = 'stopping: not started';
       else if (nowMs < memory.retryAtMs)
         Object.assign(status, {
           state: `backing off after ${plural(memory.failures, 'failure')}`,

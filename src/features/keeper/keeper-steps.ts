@@ -143,8 +143,11 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
     // One side after the other, in the rows' order.
     const sides: SideObservation[] = [];
     for (const row of rows) {
-      const newest = sideViews.hedges.find((hedge) => rowKey(hedge) === rowKey(row));
-      const side = { book: await sideViews.book(row.market, row.side), opened: opened(row.market, row.side), newest };
+      const side = {
+        newest: sideViews.hedges.find((hedge) => rowKey(hedge) === rowKey(row)),
+        book: await sideViews.book(row.market, row.side),
+        opened: opened(row.market, row.side),
+      };
       const asked = journalQuestion(memory.state, rowKey(row), side, time);
       sides.push(asked ? { ...side, closedByRoll: await closedByARoll(ports, asked) } : side);
     }
