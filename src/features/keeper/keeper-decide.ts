@@ -670,7 +670,7 @@ function rollEvent(outcome: RollOutcome, base: Omit<EventFields, 'event'>, oldHe
       journal_group: view.journal_group,
       idempotency_key: outcome.idempotencyKey ?? undefined,
       covered: outcome.covered,
-      ...(outcome.notes.length && { messages: outcome.notes.map((note) => safeText(note)) }),
+      ...(outcome.notes.length && { messages: outcome.notes.map(safeText) }),
     },
   };
 }

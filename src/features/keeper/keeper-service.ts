@@ -242,7 +242,7 @@ async function readHeadroom(ports: Pick<CommandContext, 'client'>, rows: readonl
 async function priceRolls(ports: Pick<CommandContext, 'client'>, hedgeIds: string[], heartbeat: Heartbeat) {
   const client = await ports.client();
   const { readHistoryRecord } = await import('../../platform/api/wire/fields.js');
-  const records = (await client.listHistory({ limit: 50 })).map((record) => readHistoryRecord(record));
+  const records = (await client.listHistory({ limit: 50 })).map(readHistoryRecord);
   for (const id of [...hedgeIds]) {
     const record = records.find((candidate) => candidate.hedgeId === id);
     if (!record) continue;
