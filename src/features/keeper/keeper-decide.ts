@@ -425,10 +425,11 @@ function writesFor(
 ): KeeperWrite[] {
   // The tenor a new hedge of the row gets, as the decision took it (an add, reduce or close sends none).
   const tenorDays = tenorFor(row, nowMs);
-  if (decision.kind === 'roll') {
-    const { hedgeId, notionalUsd, maturityAtMs } = decision;
-    return [{ kind: 'roll', row, hedgeId, tenorDays, notionalUsd, maturityAtMs }];
-  }
+  // A roll of the side's soonest hedge at its maturity: the one due, or one due beside a drift (never a flat side's).
+  const { hedgeId, maturityAtMs } = view.position ?? {};
+  const roll = (notionalUsd: number): KeeperWrite[] =>
+    maturityAtMs === undefined ? [] : [{ kind: 'roll', row, hedgeId, tenorDays, notionalUsd, maturityAtMs }];
+  if (decision.kind === 'roll') return roll(decision.notionalUsd);
   if (decision.kind === 'reopen') {
     const { notionalUsd } = decision;
     return [{ kind: 'open', row, deltaUsd: notionalUsd, targetUsd: notionalUsd, tenorDays }];
@@ -439,17 +440,7 @@ function writesFor(
     ? [{ kind: change, row, deltaUsd: amountUsd, targetUsd, tenorDays, converge: true }]
     : [];
   // A roll due as well follows: of the notional the side holds once converged (or left alone).
-  const maturityAtMs = view.position?.maturityAtMs;
-  if (change !== 'open' && decision.alsoRollDue && maturityAtMs !== undefined)
-    writes.push({
-      kind: 'roll',
-      row,
-      hedgeId: view.position?.hedgeId,
-      tenorDays,
-      notionalUsd: settings.converge ? targetUsd : decision.currentUsd,
-      maturityAtMs,
-    });
-  return writes;
+  return decision.alsoRollDue ? [...writes, ...roll(settings.converge ? targetUsd : decision.currentUsd)] : writes;
 }
 
 /** --dry-run: what a write would do, said with "would", and the pre-trade checks a real open passes on it (`check`: an open's or add's room, a roll's open after the close that frees as much). */
