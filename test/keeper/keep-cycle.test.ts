@@ -23,22 +23,19 @@ function fakeClock(): KeeperClock & { advance(ms: number): void } {
   };
 }
 
-/** The book every cycle reads: the sell side flat, the buy side covered by one filled hedge of 1,000 due to roll. */
+/** The book every cycle reads, in the rows' order: the sell side flat, the buy side covered by one filled hedge of 1,000 due to roll. */
 const maturityAtMs = START + 1_800_000;
-const SIDES = new Map([
-  ['USDTNGN sell', { book: reconcileSide([], undefined, START), opened: [] }],
-  [
-    'USDTNGN buy',
-    {
-      book: reconcileSide(
-        [{ id: 'hdg_1000', status: 'filled', notionalUsd: 1000, maturityAtMs }],
-        { notionalUsd: 1000, hedgeId: 'hdg_1000' },
-        START,
-      ),
-      opened: [],
-    },
-  ],
-]);
+const SIDES = [
+  { book: reconcileSide([], undefined, START), opened: [] },
+  {
+    book: reconcileSide(
+      [{ id: 'hdg_1000', status: 'filled', notionalUsd: 1000, maturityAtMs }],
+      { notionalUsd: 1000, hedgeId: 'hdg_1000' },
+      START,
+    ),
+    opened: [],
+  },
+];
 
 /** The keeper's cycles over SIDES, read on a server clock `serverAheadMs` ahead of ours. */
 function harness(dryRun = false, serverAheadMs = 0) {
@@ -47,27 +44,23 @@ function harness(dryRun = false, serverAheadMs = 0) {
   const errors: Array<Record<string, unknown>> = [];
   const acted: Array<{ row: string; kind: string }> = [];
   const behaviour = new Map<string, () => Promise<void>>();
-  const scheduler = keeperCycles({
-    settings: rules,
-    clock,
-    io: {
-      memory: keeperMemory({
-        event: () => undefined,
-        noteError: (error, fields) => errors.push({ message: (error as Error).message, ...fields }),
-      }),
-      observe: async () => {
-        const nowMs = clock.now();
-        const serverMs = nowMs + serverAheadMs;
-        return {
-          sides: SIDES,
-          time: { localMs: nowMs, earliestMs: serverMs, latestMs: serverMs, bestMs: serverMs, assumed: false },
-          clock: { from: ['date'] },
-        };
-      },
-      async carry(step) {
-        acted.push({ row: step.key, kind: step.kind });
-        await (behaviour.get(step.key) ?? (async () => {}))();
-      },
+  const scheduler = keeperCycles(rules, clock, {
+    memory: keeperMemory({
+      event: () => undefined,
+      noteError: (error, fields) => errors.push({ message: (error as Error).message, ...fields }),
+    }),
+    observe: async () => {
+      const nowMs = clock.now();
+      const serverMs = nowMs + serverAheadMs;
+      return {
+        sides: SIDES,
+        time: { localMs: nowMs, earliestMs: serverMs, latestMs: serverMs, bestMs: serverMs, assumed: false },
+        clock: { from: ['date'] },
+      };
+    },
+    async carry(step) {
+      acted.push({ row: step.key, kind: step.kind });
+      await (behaviour.get(step.key) ?? (async () => {}))();
     },
   });
   // Each cycle waits for its steps at most until the next cycle is due.
@@ -77,11 +70,9 @@ function harness(dryRun = false, serverAheadMs = 0) {
         { market: 'USDTNGN', side: 'sell', notionalUsd: 2000, tenorDays: 1 },
         { market: 'USDTNGN', side: 'buy', notionalUsd: 1000, tenorDays: 3 },
       ],
-      {
-        unresolved: new Map(),
-        isStopping: () => false,
-        stepsDueBy: clock.now() + rules.intervalMs,
-      },
+      new Map(),
+      () => false,
+      clock.now() + rules.intervalMs,
     );
   return { clock, errors, acted, behaviour, scheduler, cycle };
 }

@@ -65,7 +65,7 @@ const reopened = (sinceMs: number) =>
   remembered({ expected: { what: 're-open', notionalUsd: 2000, present: ['hdg_new'], sinceMs } });
 
 const bookOf = (observed: SideObservation, more: Partial<BookObservation> = {}): BookObservation => ({
-  sides: new Map([[KEY, observed]]),
+  sides: [observed],
   time: { localMs: NOW, earliestMs: NOW, latestMs: NOW, bestMs: NOW, assumed: false },
   clock: { from: ['date'] },
   ...more,

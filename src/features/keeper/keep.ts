@@ -124,7 +124,7 @@ export async function runKeep(
         message: `${signal}: stopping after the steps in flight (a second ${signal} interrupts them)`,
       });
     const io = keeperIo(stepContext, { ...options, identity }, { event, noteError });
-    const cycles = keeperCycles({ settings: options, clock, io });
+    const cycles = keeperCycles(options, clock, io);
 
     try {
       service = await startKeeperService(ports, identity, lockPlace, options, event);
@@ -183,11 +183,7 @@ export async function runKeep(
           const unresolved = options.dryRun
             ? new Map<string, string>()
             : await io.finishUnfinished(cycles.busySides(), rows);
-          const outcome = await cycles.cycle(rows, {
-            unresolved,
-            isStopping: () => signals.stopping,
-            stepsDueBy: startedAt + options.intervalMs,
-          });
+          const outcome = await cycles.cycle(rows, unresolved, () => signals.stopping, startedAt + options.intervalMs);
           // --once: the cycle's steps finish before it is reported (a cron run's one look at the book).
           if (once) await cycles.settle();
           const nextAt = once || signals.stopping ? undefined : utcIso(startedAt + options.intervalMs);
@@ -226,12 +222,12 @@ export async function runKeep(
           message:
             'stopped by a second signal: the steps in progress were interrupted; their journal entries stay unresolved and the next start finishes them',
         });
-        return { kind: 'stopped', interrupted: true } as const;
+        return { interrupted: true };
       }
       if (signals.stopping)
         event({ event: 'stop', message: 'stopped by a signal after finishing the steps in flight' });
-      // How it ended: stopped by a signal (`interrupted` when a second cut its steps short), or one cycle run with the first error for the exit code.
-      return once ? ({ kind: 'one-cycle', firstError } as const) : ({ kind: 'stopped', interrupted: false } as const);
+      // How it ended: `interrupted` when a second signal cut its steps short; a one-cycle run's first error gives the exit code.
+      return { interrupted: false, firstError: once ? firstError : undefined };
     } finally {
       await service?.stop();
       reporter.close();

@@ -91,9 +91,9 @@ export interface SideObservation {
   closedByRoll?: boolean;
 }
 
-/** The book as one read showed it: every row's side and the server's time. */
+/** The book as one read showed it: every row's side (in the rows' order; a target names each side once) and the server's time. */
 export interface BookObservation {
-  sides: ReadonlyMap<string, SideObservation>;
+  sides: readonly SideObservation[];
   time: ServerTime;
   clock: ClockReading;
 }
@@ -141,21 +141,25 @@ export interface KeeperStep {
 // ---- The cycle.
 
 /** One cycle: each row's status, the steps to start, what to say. */
-export function decide(state: KeeperState, observation: KeeperObservation, nowMs: number, settings: KeeperSettings) {
+export function decide(
+  state: KeeperState,
+  { rows, book, inFlight, unresolved, stopping }: KeeperObservation,
+  nowMs: number,
+  settings: KeeperSettings,
+) {
   return evolve(state, (next, events) => {
-    const { rows, book, inFlight, unresolved } = observation;
     const actions: KeeperStep[] = [];
     // Nothing is done on a book that could not be read: a side it cannot see is never opened.
     if ('error' in book) events.push({ error: book.error, fields: { phase: 'read' } });
     const read = 'error' in book ? undefined : book;
     const sides = read && readSides(next, read, rows, settings, events);
     const serverOffsetMs = read ? read.time.bestMs - read.time.localMs : 0;
-    const statuses = rows.map((row) => {
+    const statuses = rows.map((row, index) => {
       const key = rowKey(row);
       // What the side's view alone decides: a row not acted on this cycle (its step in flight, an
       // action of it unresolved) still shows when a covered side's roll falls due, since the alerts
       // judge a side that settles before the next cycle as a missed roll by that time.
-      const seen = sides?.get(key);
+      const seen = sides?.[index];
       const status = rowStatus(row, seen);
       const step = inFlight.get(key);
       if (step) status.state = `${step.kind} in flight (${Math.round((nowMs - step.sinceMs) / 1000)} s)`;
@@ -197,7 +201,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
       // the row says so, so that nobody reads the drift as being brought back.
       if (drift && !settings.converge && !drift.alsoRollDue)
         status.state += ': reported only (run with --converge to bring it back)';
-      else if (observation.stopping) status.state = 'stopping: not started';
+      else if (stopping) status.state = 'stopping: not started';
       else if (nowMs < memory.retryAtMs)
         Object.assign(status, {
           state: `backing off after ${plural(memory.failures, 'failure')}`,
@@ -228,7 +232,7 @@ export function preview(state: KeeperState, book: BookObservation, rows: readonl
     const sides = readSides(next, book, rows, settings, events);
     return {
       lines: rows.map(
-        (row) => `${row.market} ${row.side} ${formatUsd(row.notionalUsd)}: ${sides.get(rowKey(row))!.decision.reason}`,
+        (row, index) => `${row.market} ${row.side} ${formatUsd(row.notionalUsd)}: ${sides[index].decision.reason}`,
       ),
     };
   });
@@ -306,13 +310,10 @@ function readSides(
   events: KeeperSaid[],
 ) {
   const { time, clock } = book;
-  const sides = new Map(
-    rows.map((row) => {
-      const key = rowKey(row);
-      const view = seeSide(sideIn(next, key), row, book.sides.get(key)!, time, events);
-      return [key, { view, decision: decideRow(row, view, time.latestMs, settings) }] as const;
-    }),
-  );
+  const sides = rows.map((row, index) => {
+    const view = seeSide(sideIn(next, rowKey(row)), row, book.sides[index], time, events);
+    return { view, decision: decideRow(row, view, time.latestMs, settings) };
+  });
   const notice = (code: string, message: string) =>
     !next.notices.has(code) && next.notices.add(code) && events.push({ say: { event: 'notice', code, message } });
   const noDate =
@@ -409,7 +410,7 @@ function seeSide(memory: SideMemory, row: KeepRow, observed: SideObservation, ti
 /** A live step's writes, decided again on a fresh read of its side under the side's lock: none when the side no longer needs them. */
 export function plan(state: KeeperState, book: BookObservation, row: KeepRow, settings: KeeperSettings) {
   return evolve(state, (next, events) => {
-    const { view, decision } = readSides(next, book, [row], settings, events).get(rowKey(row))!;
+    const [{ view, decision }] = readSides(next, book, [row], settings, events);
     return { writes: writesFor(row, decision, view, settings, book.time.latestMs) };
   });
 }
@@ -422,11 +423,13 @@ function writesFor(
   settings: KeeperSettings,
   nowMs: number,
 ): KeeperWrite[] {
-  const tenorDays = (decision as Partial<Actionable>).tenorDays ?? row.tenorDays;
-  if (decision.kind === 'roll') {
-    const { hedgeId, notionalUsd, maturityAtMs } = decision;
-    return [{ kind: 'roll', row, hedgeId, tenorDays, notionalUsd, maturityAtMs }];
-  }
+  // The tenor a new hedge of the row gets, as the decision took it (an add, reduce or close sends none).
+  const tenorDays = tenorFor(row, nowMs);
+  // A roll of the side's soonest hedge at its maturity: the one due, or one due beside a drift (never a flat side's).
+  const { hedgeId, maturityAtMs } = view.position ?? {};
+  const roll = (notionalUsd: number): KeeperWrite[] =>
+    maturityAtMs === undefined ? [] : [{ kind: 'roll', row, hedgeId, tenorDays, notionalUsd, maturityAtMs }];
+  if (decision.kind === 'roll') return roll(decision.notionalUsd);
   if (decision.kind === 'reopen') {
     const { notionalUsd } = decision;
     return [{ kind: 'open', row, deltaUsd: notionalUsd, targetUsd: notionalUsd, tenorDays }];
@@ -437,17 +440,7 @@ function writesFor(
     ? [{ kind: change, row, deltaUsd: amountUsd, targetUsd, tenorDays, converge: true }]
     : [];
   // A roll due as well follows: of the notional the side holds once converged (or left alone).
-  const maturityAtMs = view.position?.maturityAtMs;
-  if (change !== 'open' && decision.alsoRollDue && maturityAtMs !== undefined)
-    writes.push({
-      kind: 'roll',
-      row,
-      hedgeId: view.position?.hedgeId,
-      tenorDays: tenorFor(row, nowMs),
-      notionalUsd: settings.converge ? targetUsd : decision.currentUsd,
-      maturityAtMs,
-    });
-  return writes;
+  return decision.alsoRollDue ? [...writes, ...roll(settings.converge ? targetUsd : decision.currentUsd)] : writes;
 }
 
 /** --dry-run: what a write would do, said with "would", and the pre-trade checks a real open passes on it (`check`: an open's or add's room, a roll's open after the close that frees as much). */
@@ -668,7 +661,7 @@ function rollEvent(outcome: RollOutcome, base: Omit<EventFields, 'event'>, oldHe
       journal_group: view.journal_group,
       idempotency_key: outcome.idempotencyKey ?? undefined,
       covered: outcome.covered,
-      ...(outcome.notes.length && { messages: outcome.notes.map((note) => safeText(note)) }),
+      ...(outcome.notes.length && { messages: outcome.notes.map(safeText) }),
     },
   };
 }

@@ -148,7 +148,7 @@ export function livenessByStoreLock(
 ) {
   if (!holder) return !heartbeat ? 'none' : heartbeat.stopped_at ? 'stopped' : 'dead';
   // A live keeper whose heartbeat is not in the store (an older hedge, or its first not written yet).
-  if (!heartbeat || heartbeat.pid !== holder.pid || heartbeat.host !== holder.host) return 'elsewhere';
+  if (heartbeat?.pid !== holder.pid || heartbeat.host !== holder.host) return 'elsewhere';
   if (heartbeat.stopped_at) return 'stopped';
   return (ageMs ?? Infinity) > staleAfterMs(heartbeat.interval_s) ? 'hung' : 'running';
 }
@@ -161,9 +161,7 @@ export async function readKeeperStatus(
   const nowMs = ports.clock.now();
   // The team store: who holds the keeper lock (alive, on whatever machine) and the heartbeat it
   // writes there. A keeper of an older hedge writes none to the store: this machine's file then.
-  const [holder, stored] = team
-    ? await Promise.all([team.lockHolder(scope), team.keeperHeartbeats?.read(scope)])
-    : [undefined, undefined];
+  const [holder, stored] = team ? await Promise.all([team.lockHolder(scope), team.keeperHeartbeats?.read(scope)]) : [];
   const fromStore = heartbeatOf(stored?.body, team && skippedAt(ports, team.location));
   const heartbeat = fromStore ?? readHeartbeat(file, skippedAt(ports, file));
   const ageMs =
@@ -254,8 +252,7 @@ export async function takeKeeperLock(
   // The holder may run on another machine of the team store: its heartbeat there names its folder.
   const heartbeat = await place.lastHeartbeat();
   // The heartbeat names the config folder only when it is that keeper's own (same pid and host).
-  const folder =
-    heartbeat && heartbeat.pid === holder.pid && heartbeat.host === holder.host ? heartbeat.config_dir : undefined;
+  const folder = heartbeat?.pid === holder.pid && heartbeat.host === holder.host ? heartbeat.config_dir : undefined;
   throw new HeldError(
     `Another keeper already holds this account (pid ${holder.pid} on ${safeText(holder.host)}, since ${safeText(holder.since)}${folder ? `, config folder ${safeText(folder)}` : ''}); this one did not start.`,
     {

@@ -31,7 +31,7 @@ export function parseMetricsAddress(raw: string) {
   if (!match) throw refuse();
   const port = Number(match[2]);
   if (port > 65_535) throw refuse();
-  const host = match[1] ? match[1].replace(/^\[|\]$/g, '') : '127.0.0.1';
+  const host = match[1]?.replace(/^\[|\]$/g, '') || '127.0.0.1';
   return { host, port };
 }
 
@@ -160,7 +160,8 @@ export async function startKeeperService(
       pending = [];
       const cycle = events.findLast((event) => event.event === 'cycle');
       const nowMs = ports.clock.now();
-      const rows = Array.isArray(cycle?.rows) ? (cycle.rows as KeepRowStatus[]) : undefined;
+      // The keeper's own `cycle` event: its rows and next cycle as it reported them.
+      const rows = cycle?.rows as KeepRowStatus[] | undefined;
       heartbeat.cycles += 1;
       heartbeat.last_cycle_at = utcIso(nowMs);
       const good =
@@ -168,7 +169,7 @@ export async function startKeeperService(
         !events.some((event) => event.event === 'error' && (event.phase === 'read' || event.phase === 'cycle'));
       if (good) heartbeat.last_good_cycle_at = heartbeat.last_cycle_at;
       if (rows) heartbeat.rows = rows;
-      heartbeat.next_cycle_at = typeof cycle?.next_cycle_at === 'string' ? cycle.next_cycle_at : null;
+      heartbeat.next_cycle_at = (cycle?.next_cycle_at as string | undefined) ?? null;
       metrics?.cycle(good, nowMs);
       if (rows) metrics?.rows(rows);
       const headroom =
@@ -230,8 +231,7 @@ async function readHeadroom(ports: Pick<CommandContext, 'client'>, rows: readonl
   const capacityUsd = new Map<string, number>();
   for (const row of rows) {
     if (row.target_usd <= 0) continue;
-    const market = findMarket(markets.markets, row.market);
-    const figure = market?.available_capacity_usd?.[row.side as 'buy' | 'sell'];
+    const figure = findMarket(markets.markets, row.market)?.available_capacity_usd?.[row.side as 'buy' | 'sell'];
     if (typeof figure === 'number' && Number.isFinite(figure)) capacityUsd.set(rowKey(row), figure);
   }
   const exposure = account.available_exposure_usd;
@@ -242,7 +242,7 @@ async function readHeadroom(ports: Pick<CommandContext, 'client'>, rows: readonl
 async function priceRolls(ports: Pick<CommandContext, 'client'>, hedgeIds: string[], heartbeat: Heartbeat) {
   const client = await ports.client();
   const { readHistoryRecord } = await import('../../platform/api/wire/fields.js');
-  const records = (await client.listHistory({ limit: 50 })).map((record) => readHistoryRecord(record));
+  const records = (await client.listHistory({ limit: 50 })).map(readHistoryRecord);
   for (const id of [...hedgeIds]) {
     const record = records.find((candidate) => candidate.hedgeId === id);
     if (!record) continue;

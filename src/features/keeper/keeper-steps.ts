@@ -66,17 +66,12 @@ export function keeperMemory(say: Say) {
   };
 }
 
-/** The cycles: one step in flight per row, each row backing off on its own. */
-export function keeperCycles({
-  settings,
-  clock,
-  io,
-}: {
-  settings: KeeperSettings;
-  clock: KeeperClock;
-  /** What the cycles do on the server (keeperIo's, or a test's), and the memory they take what they learn into. */
-  io: Pick<ReturnType<typeof keeperIo>, 'memory' | 'observe' | 'carry'>;
-}) {
+/** The cycles: one step in flight per row, each row backing off on its own. `io` is what they do on the server (keeperIo's, or a test's), and the memory they take what they learn into. */
+export function keeperCycles(
+  settings: KeeperSettings,
+  clock: KeeperClock,
+  io: Pick<ReturnType<typeof keeperIo>, 'memory' | 'observe' | 'carry'>,
+) {
   const { memory } = io;
   const inFlight = new Map<string, { kind: KeeperStep['kind']; sinceMs: number; done: Promise<void> }>();
   const start = (step: KeeperStep) => {
@@ -114,21 +109,23 @@ export function keeperCycles({
     /** One cycle: every row's status (the live screen, the `cycle` event); its steps are awaited until `stepsDueBy` (always in a dry run), then left in flight. */
     async cycle(
       rows: readonly KeepRow[],
-      state: { unresolved: ReadonlyMap<string, string>; isStopping: () => boolean; stepsDueBy?: number },
+      unresolved: ReadonlyMap<string, string>,
+      isStopping: () => boolean,
+      stepsDueBy: number,
     ) {
       const book = await io.observe(rows).catch((error: unknown) => ({ error }));
       // Whether a stop came is asked after the read: a stop that came during it starts nothing.
-      const observation = { rows, book, unresolved: state.unresolved, inFlight, stopping: state.isStopping() };
+      const observation = { rows, book, unresolved, inFlight, stopping: isStopping() };
       const cycle = memory.take(decide(memory.state, observation, clock.now(), settings));
       const started = cycle.actions.map(start);
-      const dueBy = settings.dryRun ? undefined : state.stepsDueBy;
+      const dueBy = settings.dryRun ? undefined : stepsDueBy;
       const timer = new AbortController();
       if (started.length)
         await Promise.race([
           Promise.all(started),
           ...(dueBy === undefined ? [] : [clock.sleep(Math.max(0, dueBy - clock.now()), timer.signal)]),
         ]).finally(() => timer.abort());
-      return { rows: cycle.rows, serverTime: cycle.serverTime };
+      return cycle;
     },
   };
 }
@@ -143,12 +140,16 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
     const sideViews = await SideViews.read(client, (line) => ports.log(line));
     const opened = await answeredOpens(ports);
     const time = client.transport.serverNow();
-    const sides = new Map<string, SideObservation>();
+    // One side after the other, in the rows' order.
+    const sides: SideObservation[] = [];
     for (const row of rows) {
-      const newest = sideViews.hedges.find((hedge) => rowKey(hedge) === rowKey(row));
-      const side = { book: await sideViews.book(row.market, row.side), opened: opened(row.market, row.side), newest };
+      const side = {
+        newest: sideViews.hedges.find((hedge) => rowKey(hedge) === rowKey(row)),
+        book: await sideViews.book(row.market, row.side),
+        opened: opened(row.market, row.side),
+      };
       const asked = journalQuestion(memory.state, rowKey(row), side, time);
-      sides.set(rowKey(row), asked ? { ...side, closedByRoll: await closedByARoll(ports, asked) } : side);
+      sides.push(asked ? { ...side, closedByRoll: await closedByARoll(ports, asked) } : side);
     }
     return { sides, time, clock: client.transport.serverClock.reading() };
   };
@@ -157,16 +158,18 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
     const { market, side, clientReference } = write.row;
     if (write.kind === 'roll') {
       // The row's deal reference on every hedge it opens (the rolled hedge's own when the row names none).
-      const outcome = await runRoll(ports, {
-        market,
-        side,
-        tenorDays: write.tenorDays!,
-        skipChecks: false,
-        write: SEND_AND_WAIT,
-        bookLock: false,
-        ...(clientReference && { clientReference }),
-      });
-      return { kind: 'rolled', outcome };
+      return {
+        kind: 'rolled',
+        outcome: await runRoll(ports, {
+          market,
+          side,
+          tenorDays: write.tenorDays!,
+          skipChecks: false,
+          write: SEND_AND_WAIT,
+          bookLock: false,
+          ...(clientReference && { clientReference }),
+        }),
+      };
     }
     // An add, reduce, close or re-open through the write flow, journaled in a keep group.
     const client = await ports.client();
@@ -174,9 +177,12 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
     const { kind: action, deltaUsd, tenorDays } = write;
     // Only an open takes its tenor and the row's deal reference.
     const step = { market, side, action, deltaUsd, tenorDays, clientReference: clientReference || undefined };
-    const leg = action === 'open' ? 'reopen' : 'converge';
-    const record = { ...stepRecord(step as PlanStep, group, leg), confirmed: true };
-    return { kind: 'sent', result: await sendTrade(ports, client, record, SEND_AND_WAIT), group };
+    const record = stepRecord(step as PlanStep, group, action === 'open' ? 'reopen' : 'converge');
+    return {
+      kind: 'sent',
+      result: await sendTrade(ports, client, { ...record, confirmed: true }, SEND_AND_WAIT),
+      group,
+    };
   };
 
   return {

@@ -13,8 +13,16 @@ import {
 
 export async function run(ctx: CommandContext, { args, options }: In<'EXPOSURES'>) {
   // Every option checked before anything is read: a bad one is a UsageError (exit 2) naming it.
-  const bps = { name: '--fee-bps', unit: 'basis points of the notional traded', min: 0, max: 1000, example: '5' };
-  const feeBps = options.feeBps === undefined ? undefined : parseDecimal(options.feeBps, bps);
+  const feeBps =
+    options.feeBps === undefined
+      ? undefined
+      : parseDecimal(options.feeBps, {
+          name: '--fee-bps',
+          unit: 'basis points of the notional traded',
+          min: 0,
+          max: 1000,
+          example: '5',
+        });
   // --report: coverage, cost to date and effectiveness from history, instead of the plan ahead.
   const report = options.report === true;
   const view = report ? REPORT_VIEW : PLAN_VIEW;

@@ -31,11 +31,7 @@ function parseKeepOptions({ args, options }: In<'KEEP_RUN'>) {
   const alertCommand = options.alertCmd?.trim();
   if (options.alertCmd !== undefined && !alertCommand)
     throw new UsageError('--alert-cmd: empty; expected a shell command, e.g. --alert-cmd "notify-desk".');
-  const parsed = parseKeeperServiceOptions(options);
-  // --metrics names an error by its code only when the code is one hedge knows (the catalogue's).
-  const service = parsed.metrics
-    ? { ...parsed, metricsErrorCodes: errorCatalogue().map((entry) => entry.code) }
-    : parsed;
+  const service = parseKeeperServiceOptions(options);
   // --exposures: the target moves (due dates, buckets, the price), so drift is always brought back, within the band.
   const exposures = options.exposures === true;
   if (options.policy !== undefined && !exposures)
@@ -52,6 +48,8 @@ function parseKeepOptions({ args, options }: In<'KEEP_RUN'>) {
     toleranceUsd: parseTolerance(options.tolerance),
     alertCommand,
     ...service,
+    // --metrics names an error by its code only when the code is one hedge knows (the catalogue's).
+    metricsErrorCodes: service.metrics && errorCatalogue().map((entry) => entry.code),
   };
 }
 
@@ -62,9 +60,8 @@ export async function run(ctx: CommandContext, input: In<'KEEP_RUN'>) {
     redrawsInPlace(ctx.io.stdout, ctx.io.stdoutIsTTY) && ctx.output.isHuman
       ? await liveReporter(ctx.io.stdout, () => ctx.output.columns, ctx.output.chalk)
       : ndjsonReporter(ctx.io.stdout);
-  const outcome = await runKeep(ctx, options, { reporter, errorFields: errorAsEventFields });
-  if (outcome.kind === 'one-cycle')
-    return outcome.firstError === undefined ? 0 : describeError(outcome.firstError).exitCode;
+  const { interrupted, firstError } = await runKeep(ctx, options, { reporter, errorFields: errorAsEventFields });
   // A second signal cut the steps short: the signal's own code (143, 130); a clean stop is 0.
-  return outcome.interrupted ? stopExitCode(ctx.signal.reason) : 0;
+  if (interrupted) return stopExitCode(ctx.signal.reason);
+  return firstError === undefined ? 0 : describeError(firstError).exitCode;
 }
