@@ -5,6 +5,7 @@ import { parseDuration } from '../../core/duration.js';
 import { utcDay, utcIso } from '../../core/utc-text.js';
 import { rowKey } from '../../core/keep-rules.js';
 import { cents } from '../../core/money.js';
+import { onSide } from './positions.js';
 import type { PositionFacts } from '../../platform/api/wire/fields.js';
 import type { Hedge } from '../../platform/api/schemas.js';
 
@@ -37,9 +38,7 @@ export function collectMaturities(
   withinMs?: number,
   unlisted: readonly MaturityHedge[] = [],
 ) {
-  // A position without a market is the account's only market (as flows/positions.ts reads it).
-  const onSide = (position: MaturityPosition, hedge: MaturityHedge) =>
-    position.side === hedge.side && (position.market === undefined || position.market === hedge.market.toUpperCase());
+  // A position without a market is the account's only market (as positions.ts reads it).
   const active = hedges.filter(
     (hedge) => hedge.status === 'filled' && positions.some((position) => onSide(position, hedge)),
   );
