@@ -68,7 +68,7 @@ export class AgentToolbox {
     const tool = this.tools.find((candidate) => candidate.name === name);
     if (!tool) return;
     // The arguments a call gave, without the confirmation token (what a token is bound to).
-    const { [CONFIRMATION_TOKEN]: _token, ...args } = given ?? {};
+    const { [CONFIRMATION_TOKEN]: token, ...args } = given ?? {};
     const { session, tokens, guardrails } = this;
     /** `more`: fields beside the error (a refused confirmation's new preview). */
     const failure = (description: ErrorDescription, messages: string, more: JsonObject = {}) => {
@@ -158,11 +158,11 @@ export class AgentToolbox {
       const send = async (gate?: CallGate) => {
         if (!needsToken || input.options.dryRun === true)
           return answer(await runInProcess(session, tool, input, { signal, yes: false, rows, gate }));
-        if (!Object.hasOwn(given ?? {}, CONFIRMATION_TOKEN)) return await previewAnswer(gate);
+        if (token === undefined) return await previewAnswer(gate);
         let refused: [ErrorDescription, string];
         try {
           // The run sends only what the token's preview showed would happen: the requests and what they trade (checked under the side's lock, before the first leaves).
-          const plan = new PlanWatch(tokens.redeem(given?.[CONFIRMATION_TOKEN], tool.name, args));
+          const plan = new PlanWatch(tokens.redeem(token, tool.name, args));
           const run = await runInProcess(session, tool, input, { signal, yes: true, rows, gate, plan });
           if (!plan.changed || !run.error) return answer(run);
           refused = [run.error, run.messages];
