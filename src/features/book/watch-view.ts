@@ -39,8 +39,8 @@ interface RenderOptions {
   columns: number;
   chalk: ChalkInstance;
   now: number;
-  /** How a value is shown to people (Output.humanValue): the view formats nothing itself but time. */
-  format: (field: Omit<WatchField, 'label'>, value: unknown) => string;
+  /** How a value is shown to people: the view formats nothing itself but time. */
+  format: CommandContext['output']['humanValue'];
   clockTime: (ms: number) => string;
 }
 
