@@ -37,7 +37,7 @@ export function parseAgentLimits({
   return {
     maxNotionalUsd,
     maxDailyNotionalUsd,
-    markets: names && [...new Set(names.map((name) => parseMarket(name)))],
+    markets: names && [...new Set(names.map(parseMarket))],
   };
 }
 
