@@ -55,7 +55,7 @@ export async function readPositionSides(client: HedgeClient, positions: BookPosi
 
 /** `lineHedgeId`: the hedge the side's positions line names. */
 function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<string, Hedge>, lineHedgeId?: string) {
-  const soonest = [...book.filled].sort((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity));
+  const soonest = book.filled.toSorted((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity));
   const hedges = [...soonest, ...book.opening].flatMap((record) => byId.get(record.id) ?? []);
   const named = byId.get(lineHedgeId!);
   // The references of the filled hedges, else of those being opened, else of the line's own hedge.
