@@ -31,7 +31,7 @@ export async function run(ctx: CommandContext, input: In<'MATURITIES'>) {
       side?.state === 'settling' &&
       (ref === undefined || maturities.some((item) => item.market === side.market && item.side === side.side))
     )
-      ctx.output.warn(settlingSentence(side.market, side.side, side.why));
+      ctx.output.warn(settlingSentence(side));
   const empty =
     !book.length && !unlisted.length
       ? 'No open hedges: nothing to settle.'

@@ -57,8 +57,7 @@ export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
     }),
   ];
   // A side's market is its line's, or the one its hedges give a line without one.
-  for (const { side } of shown)
-    if (side?.state === 'settling') output.scriptWarn(settlingSentence(side.market, side.side, side.why));
+  for (const { side } of shown) if (side?.state === 'settling') output.scriptWarn(settlingSentence(side));
   const records = sides.recordsProblem === undefined;
   const empty = unlisted.length
     ? 'The positions list shows no line yet.'
