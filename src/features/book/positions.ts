@@ -49,7 +49,7 @@ export async function readBook({ client, log }: { client: HedgeClient; log?: (li
 /** Whether a positions line is of a market and side; a line without a market is taken as the account's only market. */
 export const onSide = (
   position: Pick<PositionFacts, 'market' | 'side'>,
-  { market, side }: { market: string; side?: string },
+  { market, side }: { market: string; side: string },
 ) => position.side === side && (position.market === undefined || position.market === market.toUpperCase());
 
 /** The position on a market and side (onSide). */
