@@ -48,22 +48,21 @@ export function rawInputFor(tool: AgentTool, call: JsonObject) {
       );
   }
   for (const argument of tool.arguments) {
-    const value = given[argument.name];
+    const { name, kind, key } = argument;
+    const value = given[name];
     if (value === undefined) {
-      if (argument.required)
-        throw new UsageError(`${argument.name}: missing; expected ${argument.schema.description}.`);
+      if (argument.required) throw new UsageError(`${name}: missing; expected ${argument.schema.description}.`);
       // Commander's defaults: a `--no-…` option is on, anything else absent.
-      if (argument.kind === 'negatable') input.options[argument.key] = true;
+      if (kind === 'negatable') input.options[key] = true;
       continue;
     }
-    if (issues.some((issue) => issue.path[0] === argument.name && wrongType(issue, argument, value)))
-      throw new UsageError(`${argument.name}: expected ${argument.expects}, got ${shown(value)}.`);
-    const { kind, key } = argument;
+    if (issues.some((issue) => issue.path[0] === name && wrongType(issue, argument, value)))
+      throw new UsageError(`${name}: expected ${argument.expects}, got ${shown(value)}.`);
     if (kind === 'inline-rows') {
       // The command reads its `file` through the call's TargetFileSource, which serves the rows under this name.
       input.args.file = INLINE_ROWS;
     } else if (kind === 'positional') {
-      if (argument.name === 'file' && value === '-')
+      if (name === 'file' && value === '-')
         throw new UsageError('file: - (stdin) is not available to a tool call; give the path of the file.');
       input.args[key] = String(value);
     } else if (value !== false || kind === 'negatable') {

@@ -145,7 +145,7 @@ export class FileAccess {
         `file: the MCP client did not list its roots (${messageOf(error)}); nothing was read. Give the target inline as rows.`,
       );
     }
-    return paths === undefined ? undefined : Promise.all(paths.map((path) => realRoot(path)));
+    return paths === undefined ? undefined : Promise.all(paths.map(realRoot));
   }
 
   private describeRoots(client: readonly Root[] | undefined) {

@@ -37,7 +37,7 @@ export function parseAgentLimits({
   return {
     maxNotionalUsd,
     maxDailyNotionalUsd,
-    markets: names && [...new Set(names.map((name) => parseMarket(name)))],
+    markets: names && [...new Set(names.map(parseMarket))],
   };
 }
 
@@ -180,8 +180,8 @@ export function sumUsd(trades: readonly Trade[]) {
 function freedAt(counted: readonly JournalEntry[], fresh: number, cap: number) {
   if (fresh > cap) return;
   let used = counted.reduce((sum, entry) => sum + tradedUsd(entry), 0);
-  const freeing = [...counted]
-    .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))
+  const freeing = counted
+    .toSorted((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))
     .find((entry) => (used -= tradedUsd(entry)) + fresh <= cap);
   return freeing && Date.parse(freeing.created_at) + DAY_WINDOW_MS;
 }

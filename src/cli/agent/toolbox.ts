@@ -68,7 +68,7 @@ export class AgentToolbox {
     const tool = this.tools.find((candidate) => candidate.name === name);
     if (!tool) return;
     // The arguments a call gave, without the confirmation token (what a token is bound to).
-    const { [CONFIRMATION_TOKEN]: _token, ...args } = given ?? {};
+    const { [CONFIRMATION_TOKEN]: token, ...args } = given ?? {};
     const { session, tokens, guardrails } = this;
     /** `more`: fields beside the error (a refused confirmation's new preview). */
     const failure = (description: ErrorDescription, messages: string, more: JsonObject = {}) => {
@@ -88,7 +88,7 @@ export class AgentToolbox {
     try {
       if (!offered(tool, this.access))
         throw new UsageError(
-          `${tool.name} is a write tool, and write tools are not offered on a LIVE key unless the server runs with \`hedge mcp --allow-live\`; nothing was sent.`,
+          `${name} is a write tool, and write tools are not offered on a LIVE key unless the server runs with \`hedge mcp --allow-live\`; nothing was sent.`,
         );
       const needsToken = tool.tier === 'write' && this.access === 'token';
       // Only a write on a live key takes a token: anywhere else it is an argument the tool lacks.
@@ -107,8 +107,8 @@ export class AgentToolbox {
         const plan = new PlanWatch();
         // The dry run goes through the call's gate: a preview over a limit is refused like the call. A number only
         // looked up (`lookUp`) that cannot be read is shown as such (null, and its error beside it).
-        const step: PreviewStep<ToolResult> = async (key, name, stepInput, lookUp) => {
-          const stepTool = this.tools.find((candidate) => candidate.name === name)!;
+        const step: PreviewStep<ToolResult> = async (key, stepName, stepInput, lookUp) => {
+          const stepTool = this.tools.find((candidate) => candidate.name === stepName)!;
           const run = await runInProcess(session, stepTool, stepInput, {
             signal,
             yes: false,
@@ -125,10 +125,10 @@ export class AgentToolbox {
         let failed;
         if (tool.arguments.some((argument) => argument.key === 'dryRun')) {
           failed =
-            (await step('dry_run', tool.name, { args: input.args, options: { ...input.options, dryRun: true } })) ??
+            (await step('dry_run', name, { args: input.args, options: { ...input.options, dryRun: true } })) ??
             // The numbers a person sees before confirming: the quote, the position (agent/write-preview.ts).
-            (await previewTradeNumbers(tool.name, input, { now: session.clock.now, step, preview }));
-        } else if (tool.name === 'resume') {
+            (await previewTradeNumbers(name, input, { now: session.clock.now, step, preview }));
+        } else if (name === 'resume') {
           // `resume` has no dry run: the preview is the journal entry it would finish.
           const id = input.args.id;
           if (!id)
@@ -140,16 +140,16 @@ export class AgentToolbox {
         if (failed) return failed;
         // What the dry run admitted: the numbers the confirmation is given under.
         if (gate) preview.limits = gate.view;
-        const issued = tokens.issue(tool.name, args, plan.seen);
+        const issued = tokens.issue(name, args, plan.seen);
         const shown = {
           sent: false,
-          tool: tool.name,
+          tool: name,
           arguments: args,
           preview,
           [CONFIRMATION_TOKEN]: issued.token,
           expires_at: new Date(issued.expiresAt).toISOString(),
           expires_in_seconds: tokens.ttlSeconds,
-          next: `Nothing was sent. To send exactly this, call ${tool.name} again with the same arguments plus ${CONFIRMATION_TOKEN} within ${tokens.ttlSeconds} s; the token works once.`,
+          next: `Nothing was sent. To send exactly this, call ${name} again with the same arguments plus ${CONFIRMATION_TOKEN} within ${tokens.ttlSeconds} s; the token works once.`,
         };
         return refusal
           ? failure(refusal, refusalMessages, { new_preview: shown })
@@ -158,11 +158,11 @@ export class AgentToolbox {
       const send = async (gate?: CallGate) => {
         if (!needsToken || input.options.dryRun === true)
           return answer(await runInProcess(session, tool, input, { signal, yes: false, rows, gate }));
-        if (!Object.hasOwn(given ?? {}, CONFIRMATION_TOKEN)) return await previewAnswer(gate);
+        if (token === undefined) return await previewAnswer(gate);
         let refused: [ErrorDescription, string];
         try {
           // The run sends only what the token's preview showed would happen: the requests and what they trade (checked under the side's lock, before the first leaves).
-          const plan = new PlanWatch(tokens.redeem(given?.[CONFIRMATION_TOKEN], tool.name, args));
+          const plan = new PlanWatch(tokens.redeem(token, name, args));
           const run = await runInProcess(session, tool, input, { signal, yes: true, rows, gate, plan });
           if (!plan.changed || !run.error) return answer(run);
           refused = [run.error, run.messages];

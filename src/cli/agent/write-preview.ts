@@ -8,6 +8,7 @@ import type { RawInput } from '../runner/command-spec.js';
 import { additionQuoteTenor } from '../../features/trade/pre-trade-rules.js';
 import { parseMarket, parseNotional } from '../../core/input.js';
 import type { JsonObject } from '../../core/objects.js';
+import { onSide } from '../../features/book/positions.js';
 
 /** Runs a read tool (by name) and keeps its JSON under `key` in the preview; a failure is the call's answer, unless it is only looked up (`lookUp`: its error is kept beside it). */
 export type PreviewStep<F> = (key: string, tool: string, input: RawInput, lookUp?: boolean) => Promise<F | undefined>;
@@ -26,10 +27,7 @@ export async function previewTradeNumbers<F>(
   await step('position', 'positions', { args: {}, options: {} }, true);
   const wanted = parseMarket(market);
   const rows = Array.isArray(preview.position) ? (preview.position as JsonObject[]) : [];
-  const row = rows.find((candidate) => {
-    const facts = readPosition(candidate);
-    return facts.side === side && (facts.market === undefined || facts.market.toUpperCase() === wanted);
-  });
+  const row = rows.find((candidate) => onSide(readPosition(candidate), { market: wanted, side }));
   if (preview.position_error === undefined) preview.position = row ?? null;
   const facts = row && readPosition(row);
   if (tool === 'reduce' && facts?.notionalUsd && notional)

@@ -10,8 +10,7 @@ function dayLine(day: ReturnType<typeof groupByDay>[number]) {
   const date = new Date(`${day.day}T00:00:00Z`)
     .toLocaleDateString('en-GB', { weekday: 'short', day: '2-digit', month: 'short', year: 'numeric', timeZone: 'UTC' })
     .replace(',', '');
-  const count = day.maturities.length;
-  return `${date} · ${plural(count, 'hedge')} · ${formatMoney(day.notional_usd)} USD`;
+  return `${date} · ${plural(day.maturities.length, 'hedge')} · ${formatMoney(day.notional_usd)} USD`;
 }
 
 /** The settlements (soonest first) on stdout: grouped by UTC day on a terminal, the flat list otherwise. */

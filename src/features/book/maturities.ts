@@ -5,6 +5,7 @@ import { parseDuration } from '../../core/duration.js';
 import { utcDay, utcIso } from '../../core/utc-text.js';
 import { rowKey } from '../../core/keep-rules.js';
 import { cents } from '../../core/money.js';
+import { onSide } from './positions.js';
 import type { PositionFacts } from '../../platform/api/wire/fields.js';
 import type { Hedge } from '../../platform/api/schemas.js';
 
@@ -37,9 +38,7 @@ export function collectMaturities(
   withinMs?: number,
   unlisted: readonly MaturityHedge[] = [],
 ) {
-  // A position without a market is the account's only market (as flows/positions.ts reads it).
-  const onSide = (position: MaturityPosition, hedge: MaturityHedge) =>
-    position.side === hedge.side && (position.market === undefined || position.market === hedge.market.toUpperCase());
+  // A position without a market is the account's only market (as positions.ts reads it).
   const active = hedges.filter(
     (hedge) => hedge.status === 'filled' && positions.some((position) => onSide(position, hedge)),
   );
@@ -63,17 +62,15 @@ export function collectMaturities(
   });
   for (const hedge of active) {
     const position = positions.find((candidate) => onSide(candidate, hedge))!;
-    const alone = active.filter((other) => rowKey(other) === rowKey(hedge)).length === 1;
-    settle(
-      validTime(hedge.maturity_at) ?? (alone ? validTime(position.maturityAt) : undefined),
-      ofHedge(hedge, position, alone ? position : undefined),
-    );
+    // A hedge alone on its side is the whole line.
+    const whole = active.filter((other) => rowKey(other) === rowKey(hedge)).length === 1 ? position : undefined;
+    settle(validTime(hedge.maturity_at) ?? validTime(whole?.maturityAt), ofHedge(hedge, position, whole));
   }
   for (const hedge of unlisted) if (hedge.status === 'filled') settle(validTime(hedge.maturity_at), ofHedge(hedge));
   // The lines no filled hedge record stands for: settled by their own maturity, with what their hedge's record says (a close landing).
   for (const position of positions) {
     const { side, market } = position;
-    if (side !== undefined && active.some((hedge) => onSide(position, hedge))) continue;
+    if (active.some((hedge) => onSide(position, hedge))) continue;
     const record = hedges.find((hedge) => hedge.id === position.hedgeId);
     if (side === undefined || market === undefined) undated += 1;
     else

@@ -12,20 +12,9 @@ import { messageOf } from '../../core/security/safe-text.js';
 /** A side as every view shows it, with the deal references of its hedges. */
 type PositionSide = ReturnType<typeof toSide>;
 
-interface PositionSides {
-  lines: Array<PositionSide | undefined>;
-  unlisted: PositionSide[];
-  recordsProblem?: string;
-  recordsError?: unknown;
-}
-
 /** The positions just read with their sides' hedge records. */
-export async function readPositionSides(
-  client: HedgeClient,
-  positions: BookPosition[],
-  log?: (line: string) => void,
-): Promise<PositionSides> {
-  const nothing = { lines: positions.map(() => undefined), unlisted: [] };
+export async function readPositionSides(client: HedgeClient, positions: BookPosition[], log?: (line: string) => void) {
+  const nothing = { lines: positions.map((): PositionSide | undefined => undefined), unlisted: [] as PositionSide[] };
   let views: SideViews;
   try {
     views = await SideViews.read(client, log, positions);
@@ -35,7 +24,7 @@ export async function readPositionSides(
   // Every open line stands for hedges on their records, which lead the positions list: none at all is a
   // server that does not list them (or not to this key), not a book to judge every side settling on.
   if (!views.hedges.length && positions.length)
-    return { ...nothing, recordsProblem: 'GET /hedges returned no hedge records' };
+    return { ...nothing, recordsProblem: 'GET /hedges returned no hedge records', recordsError: undefined };
   const byId = new Map(views.hedges.map((hedge) => [hedge.id, hedge]));
   const sideOf = async (market: string, side: Side, lineHedgeId?: string) =>
     toSide(market, side, await views.book(market, side), byId, lineHedgeId);
@@ -61,12 +50,12 @@ export async function readPositionSides(
     // close a server leaves `filled`, which the history shows ended) holds nothing at all.
     if (side.state === 'settling') unlisted.push(side);
   }
-  return { lines, unlisted };
+  return { lines, unlisted, recordsProblem: undefined, recordsError: undefined };
 }
 
 /** `lineHedgeId`: the hedge the side's positions line names. */
 function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<string, Hedge>, lineHedgeId?: string) {
-  const soonest = [...book.filled].sort((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity));
+  const soonest = book.filled.toSorted((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity));
   const hedges = [...soonest, ...book.opening].flatMap((record) => byId.get(record.id) ?? []);
   const named = byId.get(lineHedgeId!);
   // The references of the filled hedges, else of those being opened, else of the line's own hedge.

@@ -81,6 +81,6 @@ export function sideLines(
 }
 
 /** The sentence a script reads on stderr for a side whose views disagree. */
-export function settlingSentence(market: string, side: string, why: string | undefined) {
+export function settlingSentence({ market, side, why }: { market: string; side: string; why?: string }) {
   return `The ${safeText(side)} side of ${safeText(market)} is settling: ${safeText(why ?? 'its views disagree')}.`;
 }

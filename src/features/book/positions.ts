@@ -46,11 +46,15 @@ export async function readBook({ client, log }: { client: HedgeClient; log?: (li
   );
 }
 
-/** The position on a market and side; a line without a market is taken as the account's only market. */
+/** Whether a positions line is of a market and side; a line without a market is taken as the account's only market. */
+export const onSide = (
+  position: Pick<PositionFacts, 'market' | 'side'>,
+  { market, side }: { market: string; side: string },
+) => position.side === side && (position.market === undefined || position.market === market.toUpperCase());
+
+/** The position on a market and side (onSide). */
 export function findSide(book: BookPosition[], market: string, side: Side) {
-  const lines = book.filter(
-    (position) => position.side === side && (position.market === undefined || position.market === market.toUpperCase()),
-  );
+  const lines = book.filter((position) => onSide(position, { market, side }));
   if (lines.length <= 1) return lines[0];
   // Positions are "aggregated per side"; should a server still list several lines, they add up.
   const notional = lines.every((line) => line.notionalUsd !== undefined)

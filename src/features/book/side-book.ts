@@ -163,7 +163,7 @@ export async function readSideInStep(
 
 /** The first of `ids` the book does not show at all (neither filled, opening nor ended): a read that trails the write. */
 export function unseenIn(book: SideBook, ids: readonly string[] = []) {
-  const shown = new Set([...book.filled, ...book.opening].map((record) => record.id).concat(book.ended));
+  const shown = new Set([...sideAfterOf(book).hedge_ids, ...book.ended]);
   return ids.find((id) => !shown.has(id));
 }
 

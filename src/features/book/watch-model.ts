@@ -140,7 +140,7 @@ function positionsSource(ports: SourcePorts, { settings, live, oneShape }: Sourc
       ? cents(positions.reduce((sum, position) => sum + position.netPnlUsd!, 0))
       : undefined;
     // Each line's maturities: its hedges', else the one the line names.
-    const dated = shown.map(({ position, key, seen }): MaturityFact[] => {
+    const dated = shown.map(({ position, key, seen }) => {
       const ofHedges = sideOf.get(seen)?.maturities;
       if (ofHedges?.length) return ofHedges;
       const { maturityAt, market, side, hedgeId } = position;
@@ -193,7 +193,7 @@ function positionsSource(ports: SourcePorts, { settings, live, oneShape }: Sourc
 }
 
 /** A hedge's maturity while it can still mature, as the facts alerts are about. */
-function hedgeMaturity(hedge: Hedge): MaturityFact[] {
+function hedgeMaturity(hedge: Hedge) {
   return typeof hedge.maturity_at === 'string' && ['submitted', 'filled'].includes(hedge.status)
     ? [{ key: hedge.id, maturityAt: hedge.maturity_at, market: hedge.market, side: hedge.side, hedgeId: hedge.id }]
     : [];

@@ -39,8 +39,8 @@ interface RenderOptions {
   columns: number;
   chalk: ChalkInstance;
   now: number;
-  /** How a value is shown to people (Output.humanValue): the view formats nothing itself but time. */
-  format: (field: Omit<WatchField, 'label'>, value: unknown) => string;
+  /** How a value is shown to people: the view formats nothing itself but time. */
+  format: CommandContext['output']['humanValue'];
   clockTime: (ms: number) => string;
 }
 
@@ -217,7 +217,7 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
     seeAlso: '--json, or a wider terminal',
   });
   // What the width left out is named on the screen itself, wrapped, never cut.
-  return [text, ...(leftOut === undefined ? [] : [wrapWords(c.dim(leftOut), options.columns)])].join('\n').split('\n');
+  return (leftOut === undefined ? text : `${text}\n${wrapWords(c.dim(leftOut), options.columns)}`).split('\n');
 }
 
 function renderCard(state: WatchState, model: WatchModel, options: RenderOptions) {

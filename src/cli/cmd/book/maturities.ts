@@ -23,16 +23,15 @@ export async function run(ctx: CommandContext, input: In<'MATURITIES'>) {
   const hedges = sides.lines.flatMap((side) => side?.hedges ?? []);
   const unlisted = sides.unlisted.flatMap((side) => side.hedges);
   const collected = collectMaturities(book, hedges, nowMs, withinMs, unlisted);
-  const maturities =
-    ref === undefined
-      ? collected.maturities
-      : collected.maturities.filter((item) => sameReference(item.client_reference, ref));
-  for (const side of [...sides.lines, ...sides.unlisted]) {
-    if (side?.state !== 'settling') continue;
-    if (ref !== undefined && !maturities.some((item) => item.market === side.market && item.side === side.side))
-      continue;
-    ctx.output.warn(settlingSentence(side.market, side.side, side.why));
-  }
+  const maturities = collected.maturities.filter(
+    (item) => ref === undefined || sameReference(item.client_reference, ref),
+  );
+  for (const side of [...sides.lines, ...sides.unlisted])
+    if (
+      side?.state === 'settling' &&
+      (ref === undefined || maturities.some((item) => item.market === side.market && item.side === side.side))
+    )
+      ctx.output.warn(settlingSentence(side));
   const empty =
     !book.length && !unlisted.length
       ? 'No open hedges: nothing to settle.'

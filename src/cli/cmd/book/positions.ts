@@ -30,7 +30,7 @@ export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
     // The side and notional under the known names (or from the hedge) where the output shows them so.
     const row = output.named(position.raw, () => positionForPeople(position));
     if (reference !== undefined) (row as Record<PropertyKey, unknown>)[JOINED_REFERENCE] = reference;
-    return [{ row, side, references, market: position.market ?? side?.market }];
+    return [{ row, side, references }];
   });
   const unlisted = sides.unlisted.filter((side) => carries(sideReferences(side)));
 
@@ -53,13 +53,11 @@ export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
           ...(reference !== undefined && { [JOINED_REFERENCE]: reference }),
         },
         side,
-        market: side.market,
       };
     }),
   ];
-  for (const { side, market } of shown)
-    if (side?.state === 'settling' && market !== undefined)
-      output.scriptWarn(settlingSentence(market, side.side, side.why));
+  // A side's market is its line's, or the one its hedges give a line without one.
+  for (const { side } of shown) if (side?.state === 'settling') output.scriptWarn(settlingSentence(side));
   const records = sides.recordsProblem === undefined;
   const empty = unlisted.length
     ? 'The positions list shows no line yet.'
