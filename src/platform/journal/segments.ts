@@ -1,4 +1,4 @@
-import { closeSync, constants, fsyncSync, openSync, readdirSync, readSync, fstatSync, fchmodSync } from 'node:fs';
+import { closeSync, fsyncSync, readdirSync, readSync, fstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { utcDay } from '../../core/utc-text.js';
 import { syncDirectory, writeAllSync, writeFileDurably } from '../../core/files/durable-write.js';
@@ -7,7 +7,6 @@ import {
   makePrivateDir,
   openRegularFileSync,
   ReadRefused,
-  refuseUnfit,
   type FileReading,
 } from '../../core/security/bounded-read.js';
 import { EVENT, foldJournal, isUnresolved, readRow, ROW_BOUNDS, type SkippedLine } from './entry.js';
@@ -100,22 +99,8 @@ export function ensureDir(dir: string, options: { inside?: boolean } = {}) {
 
 /** Opens a journal file to append (created 0600), never through a symbolic link. */
 export function openForAppend(file: string) {
-  return journalIo(file, 'write', () => {
-    // Read access too: a rotation checks an archive's last byte through the same descriptor.
-    const fd = openSync(
-      file,
-      constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-      0o600,
-    );
-    try {
-      refuseUnfit(fstatSync(fd), JOURNAL_FILE, file);
-      fchmodSync(fd, 0o600);
-    } catch (error) {
-      closeSync(fd);
-      throw error;
-    }
-    return fd;
-  })!;
+  // Read access too: a rotation checks an archive's last byte through the same descriptor.
+  return journalIo(file, 'write', () => openRegularFileSync(file, JOURNAL_FILE, true))!;
 }
 
 /** Writes all of `text` as UTF-8 (durable-write.ts), in the journal's terms when it fails. */
