@@ -16,7 +16,8 @@ export function fallbackRecords(store: string, openLocal: () => ReturnType<typeo
   let failure: JournalStoreError | undefined;
 
   /** The fallback record of `id`: what it would send, then what the store had learnt before it failed. */
-  async function start(journal: ReturnType<typeof openJournal>, id: string) {
+  async function start(id: string) {
+    const journal = local!;
     const base = known.get(id);
     if (!base) throw new JournalError(`this run never read entry ${id}`);
     const {
@@ -56,7 +57,7 @@ export function fallbackRecords(store: string, openLocal: () => ReturnType<typeo
       let kept;
       try {
         local ??= openLocal();
-        const localId = ids.get(id) ?? (await start(local, id));
+        const localId = ids.get(id) ?? (await start(id));
         await local.update(localId, outcomeFields(change));
         kept = `; what happened to ${id} is kept in the local journal ${local.file} (fallback record ${localId}): \`hedge journal migrate\` merges it into the team store once the store is back`;
       } catch (error) {

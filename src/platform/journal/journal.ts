@@ -112,7 +112,8 @@ function readEntries(place: FilePlace, filter: RowFilter) {
     // The record's own created_at, at or after `since` and before `until`.
     (since === undefined || Date.parse(entry.created_at) >= since) &&
     (until === undefined || Date.parse(entry.created_at) < until);
-  const segment = activeEntries(place);
+  // The active segment's entries, in creation order (every unresolved entry is there).
+  const segment = entriesIn(place.file, place.onSkip);
   const active = newestFirst(segment).filter(chosen);
   if (pending || (id !== undefined && active.length)) return active.slice(0, limit);
   // Then the archives the filter may want (an entry caught mid-rotation is in both: the active copy wins).
@@ -155,11 +156,6 @@ const BEGIN_SEQ = /^\{"id":"[^"\\]+","at":"[^"\\]+","seq":(\d+)[,}]/gm;
 /** Where a file journal lives and how it appends: what its records client and its locker share. */
 type FilePlace = OpenJournalOptions & { file: string; now: () => number };
 
-/** The active segment's entries, in creation order (every unresolved entry is there). */
-function activeEntries(place: FilePlace) {
-  return entriesIn(place.file, place.onSkip);
-}
-
 /** The only writer of the active segment: `compose` turns it into one line, JSON as eventLine writes it ('' adds nothing). */
 async function lockedAppend(place: FilePlace, compose: (current: string) => string) {
   const { file, rotateBytes = DEFAULT_ROTATE_BYTES } = place;
@@ -200,18 +196,18 @@ async function lockedAppend(place: FilePlace, compose: (current: string) => stri
 }
 
 function fileLocker(place: FilePlace): LockerClient {
-  const { now, notice } = place;
+  const { now, notice, file } = place;
   const session = newSession();
   const event = (id: string, holder: RecordedHolder | null) => eventLine({ id, at: utcIso(now()) }, { holder });
   /** The entry in the active segment, or in `text` (its contents under its lock). */
   const entryOf = (id: string, text?: string) =>
-    (text === undefined ? activeEntries(place) : foldJournal(text)).find((entry) => entry.id === id);
+    (text === undefined ? entriesIn(file, place.onSkip) : foldJournal(text)).find((entry) => entry.id === id);
   const ours = (entry: JournalEntry) => entry.holder?.session === session;
   const holders = holderReader(notice);
   const named = namedHolds({ ...place, session });
   /** An unresolved entry's live holder, as its record names it. */
   const liveHolderIn = (entry: JournalEntry | undefined) =>
-    entry && isUnresolved(entry) ? holders.live(entry.holder, `${place.file} entry ${entry.id}`) : undefined;
+    entry && isUnresolved(entry) ? holders.live(entry.holder, `${file} entry ${entry.id}`) : undefined;
   return {
     holderAt: (time) => currentHolder(time, session),
     take: (scope, waitMs) => ('entry' in scope ? holdEntry(scope.entry) : named.take(scope.lock, waitMs)),
