@@ -186,12 +186,12 @@ async function lockedAppend(place: FilePlace, compose: (current: string) => stri
       throw error;
     }
   });
-  if (fd === undefined) return text;
-  try {
-    syncFile(fd, file);
-  } finally {
-    closeSync(fd);
-  }
+  if (fd !== undefined)
+    try {
+      syncFile(fd, file);
+    } finally {
+      closeSync(fd);
+    }
   return text;
 }
 
