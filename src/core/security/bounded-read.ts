@@ -62,25 +62,22 @@ export interface FileReading {
   guard?: 'trusted' | 'private';
 }
 
-function refuseKind(stats: Stats) {
-  if (stats.isFile()) return;
-  const found = stats.isFIFO()
-    ? 'is a FIFO (named pipe), not'
-    : stats.isCharacterDevice() || stats.isBlockDevice()
-      ? 'is a device, not'
-      : stats.isDirectory()
-        ? 'is a directory, not'
-        : stats.isSocket()
-          ? 'is a socket, not'
-          : 'is not';
-  throw new ReadRefused('not-regular', `it ${found} a regular file`);
-}
-
 const PIECE_BYTES = 256 * 1024;
 
 /** Throws why this file (judged by path, or already open: the journal to append) may not be read as `reading` asks. */
 function refuseUnfit(stats: Stats, { maxBytes, guard }: FileReading, path: string) {
-  refuseKind(stats);
+  if (!stats.isFile()) {
+    const found = stats.isFIFO()
+      ? 'is a FIFO (named pipe), not'
+      : stats.isCharacterDevice() || stats.isBlockDevice()
+        ? 'is a device, not'
+        : stats.isDirectory()
+          ? 'is a directory, not'
+          : stats.isSocket()
+            ? 'is a socket, not'
+            : 'is not';
+    throw new ReadRefused('not-regular', `it ${found} a regular file`);
+  }
   if (stats.size > maxBytes) throw tooLarge(maxBytes);
   if (guard) refuseOthers(stats, guard, path);
 }

@@ -82,7 +82,8 @@ async function appendEntry(place: FilePlace, entry: JournalEntry, seal?: RowSeal
     event = eventLine(stamp, fields, seal ? { seal: seal({ ...entry, seq: stamp.seq }) } : {});
     return event;
   });
-  return event === '' ? undefined : foldJournal(event)[0];
+  // Nothing written ('' folds to no entry): undefined.
+  return foldJournal(event)[0];
 }
 
 /** An update event `{"id":…,"at":…, …patch}`, appended only when the active segment has the entry. */
