@@ -131,7 +131,7 @@ export function readRowFile<C extends string, T>(
       }),
     );
     const schema = z.strictObject(Object.fromEntries(known.map((key) => [key, cell])));
-    return items.flatMap((item: Record<string, unknown>, index): RawRow<C>[] => {
+    return items.flatMap((item: Record<string, unknown>, index) => {
       const line = index + 1;
       const label = `item ${line}: `;
       const issues = schema.safeParse(item).error?.issues ?? [];

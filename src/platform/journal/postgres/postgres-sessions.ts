@@ -296,11 +296,12 @@ export class PostgresSessions implements LockerClient {
   private async release(scope: string) {
     const count = this.holds.get(scope) ?? 0;
     if (count === 0 || this.closed) return;
-    if (count === 1) this.holds.delete(scope);
-    else this.holds.set(scope, count - 1);
     try {
-      if (count > 1) await this.advisory('pg_advisory_unlock', scope);
-      else {
+      if (count > 1) {
+        this.holds.set(scope, count - 1);
+        await this.advisory('pg_advisory_unlock', scope);
+      } else {
+        this.holds.delete(scope);
         // The last hold: the row goes in the same round trip as the lock.
         const { client } = await this.locks();
         await client.query(
