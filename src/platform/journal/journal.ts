@@ -73,7 +73,7 @@ export function openJournal(options: OpenJournalOptions) {
 
 /** A begin event: `{"id":…,"at":…,"seq":N, …}`, its seq the next of this journal, given under its lock (its clock plays no part). */
 async function appendEntry(place: FilePlace, entry: JournalEntry, seal?: RowSeal) {
-  const { id, created_at: at, updated_at: _updated, ...fields } = entry;
+  const { id, created_at: at, updated_at, ...fields } = entry;
   let event = '';
   await lockedAppend(place, (current) => {
     if (current.includes(`{${idField(id)}`)) return '';
