@@ -16,8 +16,7 @@ export function fallbackRecords(store: string, openLocal: () => ReturnType<typeo
   let failure: JournalStoreError | undefined;
 
   /** The fallback record of `id`: what it would send, then what the store had learnt before it failed. */
-  async function start(id: string) {
-    const journal = local!;
+  async function start(journal: ReturnType<typeof openJournal>, id: string) {
     const base = known.get(id);
     if (!base) throw new JournalError(`this run never read entry ${id}`);
     const { id: _id, created_at, updated_at, holder, outcome, seq, revision, ...fields } = base;
@@ -48,7 +47,7 @@ export function fallbackRecords(store: string, openLocal: () => ReturnType<typeo
       let kept;
       try {
         local ??= openLocal();
-        const localId = ids.get(id) ?? (await start(id));
+        const localId = ids.get(id) ?? (await start(local, id));
         await local.update(localId, outcomeFields(change));
         kept = `; what happened to ${id} is kept in the local journal ${local.file} (fallback record ${localId}): \`hedge journal migrate\` merges it into the team store once the store is back`;
       } catch (error) {

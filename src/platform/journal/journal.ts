@@ -54,7 +54,7 @@ export function openJournal(options: OpenJournalOptions) {
   // Whoever may change the folder may move a row away, and a resume would not know its action.
   refuseUntrustedFolder(dir);
   const file = join(dir, JOURNAL_FILE_NAME);
-  const place: FilePlace = { ...options, file, now };
+  const place = { ...options, file, now };
   return Object.assign(
     new ClientJournal(
       // The records: events appended to the active segment under its lock, folded into entries when read.
