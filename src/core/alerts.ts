@@ -81,7 +81,7 @@ const CAUSE_WORDS = {
   exposure_headroom_low: 'exposure headroom low',
 };
 
-export type AlertCause = keyof typeof CAUSE_WORDS;
+type AlertCause = keyof typeof CAUSE_WORDS;
 
 export interface ActiveAlert {
   key: string;

@@ -89,10 +89,9 @@ export function queryStringOf(params: Params) {
       );
     return value === null ? '' : String(value);
   };
-  for (const [key, value] of Object.entries(params)) {
-    if (Array.isArray(value)) for (const item of value) search.append(key, scalar(key, item));
-    else search.append(key, scalar(key, value));
-  }
+  // A list is its items, each under the key.
+  for (const [key, value] of Object.entries(params))
+    for (const item of [value].flat()) search.append(key, scalar(key, item));
   return search.toString();
 }
 

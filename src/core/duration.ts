@@ -17,7 +17,7 @@ export function parseDuration(raw: string, name: string, units = 'mhdw', maxMs =
   const examples = DURATION_EXAMPLES.filter((example) =>
     [...example.replace(/\d/g, '')].every((unit) => units.includes(unit)),
   );
-  const allowed = `a duration such as ${examples.slice(0, -1).join(', ')} or ${examples.at(-1)} (${units.split('').join(', ')})`;
+  const allowed = `a duration such as ${examples.slice(0, -1).join(', ')} or ${examples.at(-1)} (${[...units].join(', ')})`;
   // Amounts each with one of the units this option takes.
   if (!new RegExp(`^(\\d+(\\.\\d+)?[${units}])+$`).test(value)) throw notAllowed(name, raw, allowed);
   let ms = 0;

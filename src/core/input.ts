@@ -83,7 +83,7 @@ export function readAmount(text: string, sign: AmountSign, max: number) {
   if (!match || (match[1] !== '' && sign !== 'signed')) return 'shape';
   const amount =
     Number(match[2].replace(/[_,]/g, '')) * AMOUNT_SCALE[(match[4] ?? '').toLowerCase()] * (match[1] === '-' ? -1 : 1);
-  if (!Number.isFinite(amount) || (sign === 'positive' ? amount <= 0 : sign === 'zero-or-more' ? amount < 0 : false))
+  if (!Number.isFinite(amount) || (sign === 'positive' ? amount <= 0 : sign === 'zero-or-more' && amount < 0))
     return 'shape';
   if (Math.abs(amount) > max) return 'too-big';
   if (Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6) return 'cents';

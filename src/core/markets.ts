@@ -4,8 +4,7 @@ import { echo } from './input.js';
 
 /** The quote currency of a market: a pair quoted against USDT (`USDTNGN` → `NGN`, naira per USDT). */
 export function quoteCurrencyOf(market: string) {
-  const match = /^USDT([A-Z]{3})$/.exec(market.toUpperCase());
-  return match ? match[1] : undefined;
+  return /^USDT([A-Z]{3})$/.exec(market.toUpperCase())?.[1];
 }
 
 export function findMarket<M extends { market: string }>(markets: readonly M[], market: string) {

@@ -65,8 +65,7 @@ export function formatUsd(value: number) {
 /** "+1,234.56", "-1,234.56", "0.00": signed money, no sign on a figure that rounds to zero. */
 export function formatSignedMoney(value: number) {
   const text = formatMoney(Math.abs(value));
-  if (text === '0.00') return text;
-  return value > 0 ? `+${text}` : `-${text}`;
+  return text === '0.00' ? text : `${value > 0 ? '+' : '-'}${text}`;
 }
 
 /** NGN per USDT (~1,500) wants 2 decimals; a rate near 1 wants 4; small ones more. */

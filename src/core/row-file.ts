@@ -131,7 +131,7 @@ export function readRowFile<C extends string, T>(
       }),
     );
     const schema = z.strictObject(Object.fromEntries(known.map((key) => [key, cell])));
-    return items.flatMap((item: Record<string, unknown>, index): RawRow<C>[] => {
+    return items.flatMap((item: Record<string, unknown>, index) => {
       const line = index + 1;
       const label = `item ${line}: `;
       const issues = schema.safeParse(item).error?.issues ?? [];
@@ -155,7 +155,8 @@ export function readRowFile<C extends string, T>(
   const first = content.trimStart()[0];
   const raws = first === '[' || first === '{' ? readJson() : readCsv();
   const rows = [];
-  const firstRowOf = new Map<string, RawRow<C>>();
+  // No row is ever kept under an undefined key.
+  const firstRowOf = new Map<string | undefined, RawRow<C>>();
   for (const raw of raws) {
     const said = (message: string) => refuse(`${raw.label}${message}`, raw.line);
     const { key, value } = check((column, parse) => {
@@ -166,7 +167,7 @@ export function readRowFile<C extends string, T>(
         said(withoutEcho(messageOf(error)));
       }
     });
-    const earlier = key === undefined ? undefined : firstRowOf.get(key);
+    const earlier = firstRowOf.get(key);
     if (earlier) said(repeated(earlier));
     else if (key !== undefined) firstRowOf.set(key, raw);
     rows.push({ ...value, line: raw.line });

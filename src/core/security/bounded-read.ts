@@ -62,25 +62,22 @@ export interface FileReading {
   guard?: 'trusted' | 'private';
 }
 
-function refuseKind(stats: Stats) {
-  if (stats.isFile()) return;
-  const found = stats.isFIFO()
-    ? 'is a FIFO (named pipe), not'
-    : stats.isCharacterDevice() || stats.isBlockDevice()
-      ? 'is a device, not'
-      : stats.isDirectory()
-        ? 'is a directory, not'
-        : stats.isSocket()
-          ? 'is a socket, not'
-          : 'is not';
-  throw new ReadRefused('not-regular', `it ${found} a regular file`);
-}
-
 const PIECE_BYTES = 256 * 1024;
 
 /** Throws why this file (judged by path, or already open: the journal to append) may not be read as `reading` asks. */
-export function refuseUnfit(stats: Stats, { maxBytes, guard }: FileReading, path: string) {
-  refuseKind(stats);
+function refuseUnfit(stats: Stats, { maxBytes, guard }: FileReading, path: string) {
+  if (!stats.isFile()) {
+    const found = stats.isFIFO()
+      ? 'is a FIFO (named pipe), not'
+      : stats.isCharacterDevice() || stats.isBlockDevice()
+        ? 'is a device, not'
+        : stats.isDirectory()
+          ? 'is a directory, not'
+          : stats.isSocket()
+            ? 'is a socket, not'
+            : 'is not';
+    throw new ReadRefused('not-regular', `it ${found} a regular file`);
+  }
   if (stats.size > maxBytes) throw tooLarge(maxBytes);
   if (guard) refuseOthers(stats, guard, path);
 }
@@ -152,14 +149,23 @@ export function makePrivateDir(dir: string, { inside }: { inside?: boolean } = {
   }
 }
 
-/** A regular file at `path`, judged before and after it is opened, open for reading: nothing it opens can block. */
-export function openRegularFileSync(path: string, reading: FileReading) {
-  const before = (reading.noFollow ? lstatSync : statSync)(path);
-  // A link not to be followed is refused by the open itself (ELOOP).
-  if (!before.isSymbolicLink()) refuseUnfit(before, reading, path);
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (reading.noFollow ? constants.O_NOFOLLOW : 0));
+/** A regular file at `path`, judged before and after it is opened, open for reading: nothing it opens can block. `append`: open to append and read (the journal), created 0600 when missing, so judged only once open, then made 0600. */
+export function openRegularFileSync(path: string, reading: FileReading, append?: boolean) {
+  if (!append) {
+    const before = (reading.noFollow ? lstatSync : statSync)(path);
+    // A link not to be followed is refused by the open itself (ELOOP).
+    if (!before.isSymbolicLink()) refuseUnfit(before, reading, path);
+  }
+  const fd = openSync(
+    path,
+    (append ? constants.O_RDWR | constants.O_APPEND | constants.O_CREAT : constants.O_RDONLY) |
+      constants.O_NONBLOCK |
+      (reading.noFollow ? constants.O_NOFOLLOW : 0),
+    0o600,
+  );
   try {
     refuseUnfit(fstatSync(fd), reading, path);
+    if (append) fchmodSync(fd, 0o600);
   } catch (error) {
     closeSync(fd);
     throw error;

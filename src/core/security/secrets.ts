@@ -65,6 +65,5 @@ export function scrubSecrets(text: string) {
 
 /** Whether the text holds a secret met so far (a key, a password) or anything shaped like a key. */
 export function holdsSecret(text: string) {
-  for (const [secret] of knownSecrets) if (text.includes(secret)) return true;
-  return containsKeyShape(text);
+  return knownSecrets.some(([secret]) => text.includes(secret)) || containsKeyShape(text);
 }

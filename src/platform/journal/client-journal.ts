@@ -121,10 +121,11 @@ export class ClientJournal {
 
   /** Records what became of an action (its revision goes up by one); a final outcome ends this process's hold. Returns the entry with every change folded in. */
   async update(id: string, patch: JournalPatch) {
-    if (patch.outcome !== undefined && !OUTCOMES.includes(patch.outcome))
-      throw new JournalError(`"${patch.outcome}" is not a journal outcome.`);
+    const { outcome } = patch;
+    if (outcome !== undefined && !OUTCOMES.includes(outcome))
+      throw new JournalError(`"${outcome}" is not a journal outcome.`);
     const at = utcIso(this.now());
-    const final = patch.outcome !== undefined && !isUnresolved({ outcome: patch.outcome });
+    const final = outcome !== undefined && !isUnresolved({ outcome });
     // What an answer told (a server's message echoing the key) is kept with every secret redacted.
     const change = plainJson(
       safeDeep({ ...patch, ...(final && patch.resolved_at === undefined && { resolved_at: at }) }, scrubSecrets),

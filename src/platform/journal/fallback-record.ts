@@ -3,7 +3,7 @@
 import type { openJournal } from './journal.js';
 import { isUnresolved, PATCH_FIELDS, type JournalEntry, type JournalPatch } from './entry.js';
 import { JournalError, JournalStoreError } from './journal-error.js';
-import type { JsonObject } from '../../core/objects.js';
+import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 
 /** `store`: the store as shown (password redacted); `openLocal`: the local file journal, opened on the first fallback. */
 export function fallbackRecords(store: string, openLocal: () => ReturnType<typeof openJournal>) {
@@ -19,16 +19,7 @@ export function fallbackRecords(store: string, openLocal: () => ReturnType<typeo
   async function start(journal: ReturnType<typeof openJournal>, id: string) {
     const base = known.get(id);
     if (!base) throw new JournalError(`this run never read entry ${id}`);
-    const {
-      id: _id,
-      created_at: _created,
-      updated_at: _updated,
-      holder: _holder,
-      outcome,
-      seq: _seq,
-      revision,
-      ...fields
-    } = base;
+    const { id: _id, created_at, updated_at, holder, outcome, seq, revision, ...fields } = base;
     for (const field of PATCH_FIELDS) delete (fields as JsonObject)[field];
     const begun = await journal.begin({
       ...fields,
@@ -69,9 +60,7 @@ export function fallbackRecords(store: string, openLocal: () => ReturnType<typeo
 }
 
 export function outcomeFields(record: Partial<JournalEntry>) {
-  const patch: JsonObject = {};
-  for (const field of PATCH_FIELDS) if (record[field] !== undefined) patch[field] = record[field];
-  return patch;
+  return withoutUndefined(Object.fromEntries(PATCH_FIELDS.map((field) => [field, record[field]])));
 }
 
 export function knowsMore(local: JournalEntry, stored: JournalEntry) {

@@ -9,7 +9,7 @@ import { ANY_ROW, readRow, ROW_BOUNDS } from './entry.js';
 const REVISION_FIELD = 'heartbeat_revision';
 
 /** A heartbeat names each row a keeper keeps, so it may be larger than a journal row, never deeper. */
-export const HEARTBEAT_BOUNDS = { maxBytes: MAX_INPUT_FILE_BYTES, maxDepth: ROW_BOUNDS.maxDepth };
+export const HEARTBEAT_BOUNDS = { ...ROW_BOUNDS, maxBytes: MAX_INPUT_FILE_BYTES };
 
 export function heartbeatFile(dir: string, scope: string) {
   return join(dir, `${sha256Hex(scope, 24)}.heartbeat.json`);

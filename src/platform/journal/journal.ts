@@ -54,7 +54,7 @@ export function openJournal(options: OpenJournalOptions) {
   // Whoever may change the folder may move a row away, and a resume would not know its action.
   refuseUntrustedFolder(dir);
   const file = join(dir, JOURNAL_FILE_NAME);
-  const place: FilePlace = { ...options, file, now };
+  const place = { ...options, file, now };
   return Object.assign(
     new ClientJournal(
       // The records: events appended to the active segment under its lock, folded into entries when read.
@@ -73,7 +73,7 @@ export function openJournal(options: OpenJournalOptions) {
 
 /** A begin event: `{"id":…,"at":…,"seq":N, …}`, its seq the next of this journal, given under its lock (its clock plays no part). */
 async function appendEntry(place: FilePlace, entry: JournalEntry, seal?: RowSeal) {
-  const { id, created_at: at, updated_at: _updated, ...fields } = entry;
+  const { id, created_at: at, updated_at, ...fields } = entry;
   let event = '';
   await lockedAppend(place, (current) => {
     if (current.includes(`{${idField(id)}`)) return '';
@@ -82,7 +82,8 @@ async function appendEntry(place: FilePlace, entry: JournalEntry, seal?: RowSeal
     event = eventLine(stamp, fields, seal ? { seal: seal({ ...entry, seq: stamp.seq }) } : {});
     return event;
   });
-  return event === '' ? undefined : foldJournal(event)[0];
+  // Nothing written ('' folds to no entry): undefined.
+  return foldJournal(event)[0];
 }
 
 /** An update event `{"id":…,"at":…, …patch}`, appended only when the active segment has the entry. */
@@ -112,7 +113,8 @@ function readEntries(place: FilePlace, filter: RowFilter) {
     // The record's own created_at, at or after `since` and before `until`.
     (since === undefined || Date.parse(entry.created_at) >= since) &&
     (until === undefined || Date.parse(entry.created_at) < until);
-  const segment = activeEntries(place);
+  // The active segment's entries, in creation order (every unresolved entry is there).
+  const segment = entriesIn(place.file, place.onSkip);
   const active = newestFirst(segment).filter(chosen);
   if (pending || (id !== undefined && active.length)) return active.slice(0, limit);
   // Then the archives the filter may want (an entry caught mid-rotation is in both: the active copy wins).
@@ -155,11 +157,6 @@ const BEGIN_SEQ = /^\{"id":"[^"\\]+","at":"[^"\\]+","seq":(\d+)[,}]/gm;
 /** Where a file journal lives and how it appends: what its records client and its locker share. */
 type FilePlace = OpenJournalOptions & { file: string; now: () => number };
 
-/** The active segment's entries, in creation order (every unresolved entry is there). */
-function activeEntries(place: FilePlace) {
-  return entriesIn(place.file, place.onSkip);
-}
-
 /** The only writer of the active segment: `compose` turns it into one line, JSON as eventLine writes it ('' adds nothing). */
 async function lockedAppend(place: FilePlace, compose: (current: string) => string) {
   const { file, rotateBytes = DEFAULT_ROTATE_BYTES } = place;
@@ -190,28 +187,28 @@ async function lockedAppend(place: FilePlace, compose: (current: string) => stri
       throw error;
     }
   });
-  if (fd === undefined) return text;
-  try {
-    syncFile(fd, file);
-  } finally {
-    closeSync(fd);
-  }
+  if (fd !== undefined)
+    try {
+      syncFile(fd, file);
+    } finally {
+      closeSync(fd);
+    }
   return text;
 }
 
 function fileLocker(place: FilePlace): LockerClient {
-  const { now, notice } = place;
+  const { now, notice, file } = place;
   const session = newSession();
   const event = (id: string, holder: RecordedHolder | null) => eventLine({ id, at: utcIso(now()) }, { holder });
   /** The entry in the active segment, or in `text` (its contents under its lock). */
   const entryOf = (id: string, text?: string) =>
-    (text === undefined ? activeEntries(place) : foldJournal(text)).find((entry) => entry.id === id);
+    (text === undefined ? entriesIn(file, place.onSkip) : foldJournal(text)).find((entry) => entry.id === id);
   const ours = (entry: JournalEntry) => entry.holder?.session === session;
   const holders = holderReader(notice);
   const named = namedHolds({ ...place, session });
   /** An unresolved entry's live holder, as its record names it. */
   const liveHolderIn = (entry: JournalEntry | undefined) =>
-    entry && isUnresolved(entry) ? holders.live(entry.holder, `${place.file} entry ${entry.id}`) : undefined;
+    entry && isUnresolved(entry) ? holders.live(entry.holder, `${file} entry ${entry.id}`) : undefined;
   return {
     holderAt: (time) => currentHolder(time, session),
     take: (scope, waitMs) => ('entry' in scope ? holdEntry(scope.entry) : named.take(scope.lock, waitMs)),

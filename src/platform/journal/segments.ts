@@ -1,4 +1,4 @@
-import { closeSync, constants, fsyncSync, openSync, readdirSync, readSync, fstatSync, fchmodSync } from 'node:fs';
+import { closeSync, fsyncSync, readdirSync, readSync, fstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { utcDay } from '../../core/utc-text.js';
 import { syncDirectory, writeAllSync, writeFileDurably } from '../../core/files/durable-write.js';
@@ -7,7 +7,6 @@ import {
   makePrivateDir,
   openRegularFileSync,
   ReadRefused,
-  refuseUnfit,
   type FileReading,
 } from '../../core/security/bounded-read.js';
 import { EVENT, foldJournal, isUnresolved, readRow, ROW_BOUNDS, type SkippedLine } from './entry.js';
@@ -100,22 +99,8 @@ export function ensureDir(dir: string, options: { inside?: boolean } = {}) {
 
 /** Opens a journal file to append (created 0600), never through a symbolic link. */
 export function openForAppend(file: string) {
-  return journalIo(file, 'write', () => {
-    // Read access too: a rotation checks an archive's last byte through the same descriptor.
-    const fd = openSync(
-      file,
-      constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-      0o600,
-    );
-    try {
-      refuseUnfit(fstatSync(fd), JOURNAL_FILE, file);
-      fchmodSync(fd, 0o600);
-    } catch (error) {
-      closeSync(fd);
-      throw error;
-    }
-    return fd;
-  })!;
+  // Read access too: a rotation checks an archive's last byte through the same descriptor.
+  return journalIo(file, 'write', () => openRegularFileSync(file, JOURNAL_FILE, true))!;
 }
 
 /** Writes all of `text` as UTF-8 (durable-write.ts), in the journal's terms when it fails. */
@@ -136,7 +121,11 @@ export function replaceFileDurably(target: string, text: string) {
 export function rotate(
   file: string,
   text: string,
-  options: {
+  {
+    keepResolved,
+    keepBytes,
+    today,
+  }: {
     keepResolved: number;
     /** The resolved entries kept take at most this many bytes (so a rotation always leaves room to grow). */
     keepBytes: number;
@@ -166,9 +155,9 @@ export function rotate(
   // The newest resolved entries stay (the journal's default listing reads only the active segment).
   const resolved = entries.filter((candidate) => !isUnresolved(candidate)).reverse();
   let keptBytes = 0;
-  for (const entry of resolved.slice(0, options.keepResolved)) {
+  for (const entry of resolved.slice(0, keepResolved)) {
     keptBytes += (linesOf.get(entry.id) ?? []).reduce((sum, line) => sum + line.length + 1, 0);
-    if (keptBytes > options.keepBytes) break;
+    if (keptBytes > keepBytes) break;
     keep.add(entry.id);
   }
   // The entry with the journal's highest seq stays, so that the next begin counts on from it.
@@ -179,15 +168,15 @@ export function rotate(
   for (const [id, idLines] of linesOf) {
     if (keep.has(id)) kept.push(...idLines);
     // An entry without a creation event (its lines damaged) goes with the stray lines of today.
-    else add(archived, dayOf.get(id) ?? options.today, idLines);
+    else add(archived, dayOf.get(id) ?? today, idLines);
   }
-  if (stray.length) add(archived, options.today, stray);
+  if (stray.length) add(archived, today, stray);
   if (archived.size === 0) return;
 
   const folder = join(dirname(file), ARCHIVE_DIR_NAME);
   ensureDir(folder, { inside: true });
   for (const [day, dayLines] of archived) {
-    const path = join(folder, `journal-${/^\d{4}-\d{2}-\d{2}$/.test(day) ? day : options.today}.jsonl`);
+    const path = join(folder, `journal-${/^\d{4}-\d{2}-\d{2}$/.test(day) ? day : today}.jsonl`);
     const fd = openForAppend(path);
     try {
       const size = fstatSync(fd).size;

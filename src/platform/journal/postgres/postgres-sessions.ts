@@ -139,27 +139,31 @@ export class PostgresSessions implements LockerClient {
 
   /** The connection for entries, with the schema made current on first use. */
   async data() {
-    const ready = async (client: pg.Client, started: number) => {
-      const applied = await migrateSchema(client, `${this.host} pid ${process.pid}`);
-      if (applied.length)
-        this.options.log?.(`journal: created the team store's schema (version ${applied.join(', ')})`);
-      this.options.log?.(
-        `journal: team store ${this.location} (from ${this.options.source}), schema version ${LATEST_VERSION}, ready in ${this.now() - started} ms`,
-      );
-    };
     // Lost (the server restarted, the network dropped): the next statement connects anew.
-    return (await this.session('data', 'checking its schema', ready)).client;
+    return (
+      await this.session('data', 'checking its schema', async (client, started) => {
+        const applied = await migrateSchema(client, `${this.host} pid ${process.pid}`);
+        if (applied.length)
+          this.options.log?.(`journal: created the team store's schema (version ${applied.join(', ')})`);
+        this.options.log?.(
+          `journal: team store ${this.location} (from ${this.options.source}), schema version ${LATEST_VERSION}, ready in ${this.now() - started} ms`,
+        );
+      })
+    ).client;
   }
 
   /** The connection that holds this process's advisory locks, and only them. */
   locks() {
-    const ready = async (client: pg.Client) =>
-      (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
-    return this.session('locks', 'opening its lock session', ready, () => {
-      // The session that held this process's advisory locks is gone, and every lock with it.
-      this.lockGeneration += 1;
-      this.holds.clear();
-    });
+    return this.session(
+      'locks',
+      'opening its lock session',
+      async (client) => (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid,
+      () => {
+        // The session that held this process's advisory locks is gone, and every lock with it.
+        this.lockGeneration += 1;
+        this.holds.clear();
+      },
+    );
   }
 
   /** The `purpose` session, connected and readied on first use; one lost, or never made, is made anew by the next call. */
@@ -292,11 +296,12 @@ export class PostgresSessions implements LockerClient {
   private async release(scope: string) {
     const count = this.holds.get(scope) ?? 0;
     if (count === 0 || this.closed) return;
-    if (count === 1) this.holds.delete(scope);
-    else this.holds.set(scope, count - 1);
     try {
-      if (count > 1) await this.advisory('pg_advisory_unlock', scope);
-      else {
+      if (count > 1) {
+        this.holds.set(scope, count - 1);
+        await this.advisory('pg_advisory_unlock', scope);
+      } else {
+        this.holds.delete(scope);
         // The last hold: the row goes in the same round trip as the lock.
         const { client } = await this.locks();
         await client.query(

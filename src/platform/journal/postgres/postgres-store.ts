@@ -152,7 +152,7 @@ export class PostgresJournal extends ClientJournal {
       let outcome: ImportOutcome = 'present';
       if (!found.rows.length) {
         // Its place and revision are the store's (a local seq counts another journal).
-        const { fallback_for: _fallback, seq: _seq, revision: _revision, ...fields } = local;
+        const { fallback_for, seq, revision, ...fields } = local;
         const entry = plainJson({ ...fields, id: target, host: fields.host ?? this.locker.host }) as JournalEntry;
         const inserted = await data.query<{ seq: string | null }>(
           INSERT_SQL,
@@ -227,7 +227,7 @@ class PostgresRecords implements RecordsClient {
     try {
       // A sealed row's seq is taken first: the seal covers it.
       const taken = seal ? (await this.sessions.query<{ seq: string }>({ text: NEXT_SEQ_SQL })).rows[0].seq : null;
-      if (taken !== null) entry = { ...entry, seal: seal!({ ...entry, seq: Number(taken) }) };
+      if (seal) entry = { ...entry, seal: seal({ ...entry, seq: Number(taken) }) };
       const values = insertValues(entry, 'store', 1, taken, [scope, pid, host, session, since, backendPid]);
       seq = (await this.sessions.query<{ seq: string | null }>({ text: INSERT_SQL, values })).rows[0]?.seq;
     } catch (error) {
