@@ -9,7 +9,7 @@ import { describeHolder, type JournalEntry, type SideAfter, bodyOf } from '../..
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction } from '../write/live-guard.js';
-import { finishJournaled, unfinishedOfThisAccount } from '../trade/resume.js';
+import { finishJournaled } from '../trade/resume.js';
 import { confirmRowFromElsewhere } from '../write/row-trust.js';
 import {
   applyWords,
@@ -20,7 +20,7 @@ import {
   type TargetPlanOptions,
 } from './target-plan.js';
 import { days, recordFromJournal, stepRecord } from '../trade/trade-actions.js';
-import { sendStep, underPlanLocks } from '../trade/plan-steps.js';
+import { ownGroupEntries, sendStep, underPlanLocks } from '../trade/plan-steps.js';
 import { confirmAsShown, hedgesWords } from '../write/as-shown.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { sameSide, sideAfterOf } from '../book/side-book.js';
@@ -50,7 +50,8 @@ function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?
 /** Finishes an earlier apply's unresolved actions of this account, oldest first, each with its own key (or says why
  * apply cannot: `hedge resume` can); returns how many there were. */
 async function resumeUnfinishedApplies(ports: WritePorts, client: HedgeClient) {
-  const unresolved = await unfinishedOfThisAccount(ports, APPLY_GROUP_PREFIX);
+  // Oldest first.
+  const unresolved = (await ownGroupEntries(ports, APPLY_GROUP_PREFIX, { pending: true })).reverse();
   for (const entry of unresolved) {
     const body = bodyOf(entry);
     const what = `${entry.command} ${safeText(String(body.market ?? ''))} ${safeText(String(body.side ?? ''))}`.trim();

@@ -18,14 +18,6 @@ import { recordFromJournal, tradeAction } from './trade-actions.js';
 import { identityOf, sentBy } from '../write/identity.js';
 import { heldError, ROLL_GROUP_PREFIX, runWrite } from '../write/write-flow.js';
 
-/** The unresolved entries of this account whose group starts with `groupPrefix`, oldest first. */
-export async function unfinishedOfThisAccount(ports: WritePorts, groupPrefix: string) {
-  const [journal, identity] = await Promise.all([ports.journal(), identityOf(ports)]);
-  return (await journal.list({ pending: true }))
-    .filter((entry) => sentBy(identity, entry) && entry.group?.startsWith(groupPrefix))
-    .reverse();
-}
-
 /** Sends a journaled trade action again with its own key and waits as asked, and returns what it did (its caller shows it, or not). */
 export async function finishJournaled(
   ports: WritePorts,

@@ -17,9 +17,15 @@ import {
   UnresolvedError,
   UsageError,
 } from '../../core/errors.js';
-import { bodyOf, describeHolder, isUnresolved, type JournalEntry } from '../../platform/journal/index.js';
+import {
+  bodyOf,
+  describeHolder,
+  isUnresolved,
+  type JournalEntry,
+  type ListOptions,
+} from '../../platform/journal/index.js';
 import { withSideLock } from '../write/account-lock.js';
-import { sendStep, underPlanLocks } from './plan-steps.js';
+import { ownGroupEntries, sendStep, underPlanLocks } from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction } from '../write/live-guard.js';
@@ -29,7 +35,6 @@ import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
 import { days, stringOf, tradeAction, tradeRecord, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
-import { identityOf, sentBy } from '../write/identity.js';
 import {
   isRejection,
   journalAhead,
@@ -136,26 +141,26 @@ async function carryOut(
   resumed?: { needsConfirmation: boolean },
   quote?: Quote,
 ) {
-  const { group, request, open } = legs;
+  const { group, request, open, closeDue, closes, rolledHedgeId } = legs;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   const client = await ports.client();
+  const planned = open.outcome === 'planned';
   if (resumed) {
     // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
     for (const leg of [open, legs.close]) if (leg) await requireOwnRow(ports, leg);
     const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenorDays)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(group)}: ${legs.described}): each leg is finished with its own key, and the side is not opened twice.`;
     // A leg never sent is a new request: on a live key it is confirmed like one, the "yes" bound to the side as it was
     // asked about; otherwise it is said with the result.
-    const tradedUsd = (legs.closeDue ? 2 : 1) * notionalUsd;
-    if (open.outcome === 'planned' && resumed.needsConfirmation) {
-      const question = `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${legs.closeDue ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}?`;
-      const trades = async () => {
-        const { book } = await readSideInStep(ports, client, market, side);
-        return [{ market, notionalUsd: tradedUsd, held: sideAfterOf(book) }];
-      };
+    const tradedUsd = (closeDue ? 2 : 1) * notionalUsd;
+    if (planned && resumed.needsConfirmation) {
+      const question = `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeDue ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}?`;
+      const trades = async () => [
+        { market, notionalUsd: tradedUsd, held: sideAfterOf((await readSideInStep(ports, client, market, side)).book) },
+      ];
       await confirmSideAsShown(ports, request, true, await trades(), () => question, trades);
     } else notes.push(resuming);
     // An agent finishing a roll it did not journal itself trades what is left of it.
-    if (ports.tradeGate && open.via !== 'agent' && open.outcome === 'planned')
+    if (ports.tradeGate && open.via !== 'agent' && planned)
       await ports.tradeGate.admit([{ market, notionalUsd: tradedUsd }], 'roll');
   }
   const abandon = async (message: string) => (await ports.journal()).update(open.id, { outcome: 'abandoned', message });
@@ -163,10 +168,9 @@ async function carryOut(
     notes.push(text);
     return null;
   };
-  const planned = open.outcome === 'planned';
   // The close step: null when it found nothing to close; undefined when it was not this run's to take (the open was sent).
   let closeRun: Partial<StepRun> | null | undefined;
-  if (planned && legs.closes) {
+  if (planned && closes) {
     const leg = legs.close;
     // An earlier run's close refused with no_open_hedge found the side already settled.
     if (leg && !isUnresolved(leg))
@@ -205,7 +209,7 @@ async function carryOut(
       );
     }
     // What already covers the side in any of its views (one read): any one is enough not to open a second time.
-    const book = await (await SideViews.read(client, (line) => ports.log(line))).book(market, side);
+    const book = await (await SideViews.read(client, ports.log)).book(market, side);
     const [filled] = book.filled;
     const [opening] = book.opening;
     const cover = filled
@@ -252,11 +256,11 @@ async function carryOut(
   const hedgeId = opened?.id ?? answer?.hedge_id ?? openEntry.hedge_id ?? null;
   const failed = opened?.status === 'failed';
   const close =
-    legs.closes && closeRun !== null
+    closes && closeRun !== null
       ? {
           journal_id: closeEntry?.id ?? null,
           outcome: closeEntry?.outcome ?? 'not sent',
-          hedge_id: closed?.hedgeId ?? closeEntry?.hedge_id ?? legs.rolledHedgeId ?? null,
+          hedge_id: closed?.hedgeId ?? closeEntry?.hedge_id ?? rolledHedgeId ?? null,
           order_tx_hash:
             (closeRun?.answer as SubmittedAction | undefined)?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
           net_margin_usd:
@@ -271,7 +275,7 @@ async function carryOut(
       side,
       notional_usd: notionalUsd,
       tenor_days: tenorDays,
-      rolled_hedge_id: legs.rolledHedgeId ?? null,
+      rolled_hedge_id: rolledHedgeId ?? null,
       journal_group: group,
       close,
       open: {
@@ -355,16 +359,10 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
   const client = await ports.client();
   const { market, side, tenorDays } = req;
   /** The legs of rolls of this market and side sent with the current credentials (newest first). */
-  const rollLegsOf = async (query: { pending?: true; limit?: number }) => {
-    const self = await identityOf(ports);
-    return (await (await ports.journal()).list(query)).filter(
-      (entry) =>
-        entry.group?.startsWith(ROLL_GROUP_PREFIX) === true &&
-        sentBy(self, entry) &&
-        bodyOf(entry).market === market &&
-        bodyOf(entry).side === side,
+  const rollLegsOf = async (query: ListOptions) =>
+    (await ownGroupEntries(ports, ROLL_GROUP_PREFIX, query)).filter(
+      (entry) => bodyOf(entry).market === market && bodyOf(entry).side === side,
     );
-  };
 
   /** An earlier roll of the side to finish instead: the one --idempotency-key names, or the newest unfinished one. */
   const earlierRoll = async (notes: string[]) => {
@@ -512,8 +510,8 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     const several = (plan.hedges?.length ?? 0) > 1 ? plan.hedges : undefined;
     // A side of several hedges is rolled whole (a close takes a market and side): the note says so before the question.
     if (several) {
-      const listed = [...several]
-        .reverse()
+      const listed = several
+        .toReversed()
         .map(
           (record) =>
             `${safeText(record.id)} ${record.notionalUsd === undefined ? '' : `${formatUsd(record.notionalUsd)} `}matures ${record.maturityAtMs === undefined ? 'unknown' : utcMinute(record.maturityAtMs)}`,

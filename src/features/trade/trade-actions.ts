@@ -274,7 +274,7 @@ export function tradeAction(
 
   /** After a write's own view confirmed it, the other views are waited for too (side-book.ts): the side as they show it. */
   async function alsoInEveryView(confirmed: string, until: (book: SideBook) => boolean, polled?: BookPosition[]) {
-    return (after = await readSideInStep(ports, client, market, side, until, polled).then(
+    after = await readSideInStep(ports, client, market, side, until, polled).then(
       ({ book }) => sideAfterOf(book),
       (error: unknown) => {
         if (error instanceof UnresolvedError || ports.signal.aborted) throw error;
@@ -285,7 +285,7 @@ export function tradeAction(
         });
         return undefined;
       },
-    ));
+    );
   }
 
   /** Add or reduce: one shape; an add is quoted before its question, a reduce reads what it released from the balance. */
