@@ -9,6 +9,7 @@ import {
   type JournalEntry,
 } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
+import { isObject } from '../../platform/api/wire/fields.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { shellWord } from '../../core/program.js';
 import { API_COMMAND_PREFIX, apiActionFromJournal } from './api-call.js';
@@ -112,7 +113,7 @@ export async function planResume(ports: WritePorts, entry: JournalEntry) {
   if (entry.command.startsWith(API_COMMAND_PREFIX))
     return { kind: 'api' as const, entry, action: apiActionFromJournal(await ports.client(), entry) };
   const body = entry.request?.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+  if (!isObject(body)) {
     throw new UsageError(`Journal ${entry.id} has no request body to send again; it cannot be resumed.`);
   }
   const client = await ports.client();
