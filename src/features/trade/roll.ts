@@ -45,6 +45,7 @@ import {
 } from '../write/write-flow.js';
 import { confirmAsShown, confirmSideAsShown, sayMovedSinceAsked } from '../write/as-shown.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
+import { withoutUndefined } from '../../core/objects.js';
 
 /** With nothing open, a side is rolled (opened anew) when its newest ended hedge matured at most this long ago. */
 const ROLL_RECENT_MS = 7 * 24 * 3_600_000;
@@ -593,17 +594,16 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       return roll();
 
     const group = newGroup(ROLL_GROUP_PREFIX, ports);
-    const rolledHedgeId = closing?.hedgeId ?? plan.ended?.id;
     // Before anything is sent: from here on the journal holds the whole roll.
     const openEntry = await journalAhead(
       ports,
       tradeAction(ports, client, legRecord('open', group, request)),
       makeIdempotencyKey(),
-      {
+      withoutUndefined({
         roll_closes: closing !== undefined,
-        ...(rolledHedgeId && { rolled_hedge_id: rolledHedgeId }),
-        ...(closing?.netMarginUsd !== undefined && { net_margin_usd: closing.netMarginUsd }),
-      },
+        rolled_hedge_id: (closing?.hedgeId ?? plan.ended?.id) || undefined,
+        net_margin_usd: closing?.netMarginUsd,
+      }),
     );
     return carryOut(ports, await legsOf(ports, group, [openEntry]), req.write.wait, notes, undefined, quote);
   };

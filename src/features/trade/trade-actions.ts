@@ -374,12 +374,12 @@ export function tradeAction(
           action === 'reduce' ? readBalance() : undefined,
         ]);
         if (positionBefore?.notionalUsd === undefined) return;
-        return {
+        return withoutUndefined({
           baseline_notional_usd: positionBefore.notionalUsd,
-          ...(positionBefore.hedgeId && { hedge_id: positionBefore.hedgeId }),
+          hedge_id: positionBefore.hedgeId || undefined,
           // The deal it changes, for the journal's Ref (a change's request names none), and the side's hedges.
           ...sideContext(book),
-        };
+        });
       },
       question: () => {
         const hedge = `the ${side} hedge on ${market}${held?.hedge_ids.length ? ` (${hedgesWords(held)})` : ''}`;
