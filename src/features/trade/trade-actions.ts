@@ -220,7 +220,7 @@ export function tradeAction(
         const time = client.transport.serverNow();
         const from = Math.min(Date.parse(entry.created_at) + time.earliestMs - time.localMs, sentAt) - CLOCK_SKEW_MS;
         const reference = stringOf(body.client_reference) || undefined;
-        const opened = (await client.listHedges(reference ? { clientReference: reference } : {})).filter(
+        const opened = (await client.listHedges({ clientReference: reference })).filter(
           (hedge) =>
             hedge.market.toUpperCase() === onMarket &&
             hedge.side === onSide &&

@@ -143,7 +143,6 @@ export async function runOpenWizard(
     if (refused) throw refused;
     return notionalUsd;
   };
-  if (given.notionalUsd !== undefined) checked(given.notionalUsd);
   // The largest notional the checks allow on this side (both the side capacity and the account headroom).
   const ceiling = known
     ? ` (at most ${formatMoney(Math.min(market.available_capacity_usd[side], account.available_exposure_usd))})`
@@ -163,8 +162,9 @@ export async function runOpenWizard(
         },
       }),
     );
-  const notionalUsd =
-    given.notionalUsd ?? (await ask(`Notional in USD${ceiling}`, (raw) => checked(parseNotional(raw))));
+  const notionalUsd = checked(
+    given.notionalUsd ?? (await ask(`Notional in USD${ceiling}`, (raw) => checked(parseNotional(raw)))),
+  );
   // An add keeps the hedge's maturity and reference: no tenor, no reference to ask.
   // The side chosen already holds a hedge, and the operator chose to add to it (the add quotes and confirms itself).
   if (adding) return { kind: 'add' as const, market: market.market, side, notionalUsd };
