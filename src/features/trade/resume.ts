@@ -112,12 +112,10 @@ export async function planResume(ports: WritePorts, entry: JournalEntry) {
   // (refused here, before anything is said or sent, when it would not be), sent again with its key.
   if (entry.command.startsWith(API_COMMAND_PREFIX))
     return { kind: 'api' as const, entry, action: apiActionFromJournal(await ports.client(), entry) };
-  const body = entry.request?.body;
-  if (!isObject(body)) {
+  if (!isObject(entry.request?.body)) {
     throw new UsageError(`Journal ${entry.id} has no request body to send again; it cannot be resumed.`);
   }
-  const client = await ports.client();
-  if (!recordFromJournal(client, entry)) {
+  if (!recordFromJournal(await ports.client(), entry)) {
     throw new UsageError(
       `Journal ${entry.id} is a ${safeText(entry.command)}, which \`hedge resume\` cannot send again.`,
       {

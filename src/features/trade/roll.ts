@@ -353,12 +353,10 @@ export async function resumeRollOutcome(ports: WritePorts, entry: JournalEntry, 
 
 /** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
 export async function runRoll(ports: WritePorts, req: RollRequest) {
-  const guard = await guardLiveAction(ports, {
-    action: 'roll a hedge (close it, then open a new one)',
-    dryRun: req.write.dryRun,
-  });
+  const { market, side, tenorDays, write } = req;
+  const { dryRun } = write;
+  const guard = await guardLiveAction(ports, { action: 'roll a hedge (close it, then open a new one)', dryRun });
   const client = await ports.client();
-  const { market, side, tenorDays } = req;
   /** The legs of rolls of this market and side sent with the current credentials (newest first). */
   const rollLegsOf = async (query: ListOptions) =>
     (await ownGroupEntries(ports, ROLL_GROUP_PREFIX, query)).filter(
@@ -368,7 +366,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
   /** An earlier roll of the side to finish instead: the one --idempotency-key names, or the newest unfinished one. */
   const earlierRoll = async (notes: string[]) => {
     const journal = await ports.journal();
-    const key = req.write.idempotencyKey;
+    const key = write.idempotencyKey;
     if (key !== undefined) {
       const [entry] = await journal.list({ idempotencyKey: key });
       if (!entry?.group?.startsWith(ROLL_GROUP_PREFIX))
@@ -391,14 +389,14 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     if (!group) return;
     const legs = await legsOf(ports, group);
     const to = `${market} ${side} to ${days(legs.request.tenor_days)}`;
-    if (req.write.fresh) {
+    if (write.fresh) {
       const unfinished = `the unfinished roll of ${to} (journal group ${safeText(group)}: ${legs.described})`;
       notes.push(
-        req.write.dryRun
+        dryRun
           ? `--new would set aside ${unfinished}; this dry run leaves it as it is.`
           : `--new: ${unfinished} is set aside; this run is a new roll with new keys.`,
       );
-      if (!req.write.dryRun)
+      if (!dryRun)
         for (const leg of [legs.close, legs.open])
           if (leg && isUnresolved(leg))
             await journal.update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
@@ -479,7 +477,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
   const roll = async (): Promise<RollOutcome> => {
     const notes: string[] = [];
     const earlier = await earlierRoll(notes);
-    if (earlier && !req.write.dryRun) return carryOut(ports, earlier, req.write.wait, notes, guard);
+    if (earlier && !dryRun) return carryOut(ports, earlier, write.wait, notes, guard);
     if (earlier) {
       // The dry run of a roll still to finish: the legs left, with the keys the journal holds.
       const { open, close, closeDue } = earlier;
@@ -548,7 +546,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       trades,
     );
     await ports.tradeGate?.admit(trades, 'roll');
-    if (req.write.dryRun)
+    if (dryRun)
       return rollDryRun(ports, client, notes, request, [
         !!closing && { leg: 'close' },
         {
@@ -605,9 +603,9 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         net_margin_usd: closing?.netMarginUsd,
       }),
     );
-    return carryOut(ports, await legsOf(ports, group, [openEntry]), req.write.wait, notes, undefined, quote);
+    return carryOut(ports, await legsOf(ports, group, [openEntry]), write.wait, notes, undefined, quote);
   };
-  if (req.write.dryRun) return roll();
+  if (dryRun) return roll();
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
   // The keeper decided under the side's lock on a fresh read: the side's lock (re-entered) is enough.
   if (req.bookLock === false) return withSideLock(ports, market, side, roll);
