@@ -143,6 +143,7 @@ async function carryOut(
   quote?: Quote,
 ) {
   const { group, request, open, closeDue, closes, rolledHedgeId } = legs;
+  const { hedgeCommand } = ports;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   const client = await ports.client();
   const planned = open.outcome === 'planned';
@@ -190,7 +191,7 @@ async function carryOut(
           if (isRejection(error)) await abandon(`not sent: the close was rejected (${error.code})`);
           else if (error instanceof Error) {
             // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
-            error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
+            error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${hedgeCommand('positions')}\` shows which).`;
           }
           throw error;
         },
@@ -205,7 +206,7 @@ async function carryOut(
         `The roll planned to close and re-open ${formatUsd(notionalUsd)} on the ${side} side of ${market}, but the side held ${formatUsd(closedUsd)} when its close was sent: something outside hedge changed it since the plan. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
         {
           details: { journal_group: group, planned_usd: notionalUsd, closed_usd: closedUsd, covered: false },
-          hint: `Cover the side with what it should hold: \`${ports.hedgeCommand('open', market, side, String(closedUsd), '--tenor', String(tenorDays))}\`.`,
+          hint: `Cover the side with what it should hold: \`${hedgeCommand('open', market, side, String(closedUsd), '--tenor', String(tenorDays))}\`.`,
         },
       );
     }
@@ -225,7 +226,7 @@ async function carryOut(
         'side_already_open',
         `The ${side} side of ${market} is already covered${by} (${cover.status}${cover.notionalUsd === undefined ? '' : `, ${formatUsd(cover.notionalUsd)}`}): the roll's new hedge was not opened, so the side is not opened twice.`,
         { market, side, hedge_id: cover.hedgeId ?? null, status: cover.status, journal_id: open.id },
-        `See it with \`${ports.hedgeCommand('positions')}\`.`,
+        `See it with \`${hedgeCommand('positions')}\`.`,
       );
     }
   }
@@ -243,7 +244,7 @@ async function carryOut(
             `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
             {
               details: { journal_group: group, close: closed.id, open: open.id, covered: false },
-              hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
+              hint: `Once the journal is usable again, finish the roll with \`${hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
             },
           );
         throw error;
@@ -297,7 +298,7 @@ async function carryOut(
       failure: new OrderFailedError(
         `The new ${days(tenorDays)} hedge ${hedgeId ? safeText(hedgeId) : 'the new hedge'} failed on-chain: nothing was opened${close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
         opened.id,
-        `Open it again with \`${ports.hedgeCommand('open', market, side, String(notionalUsd), '--tenor', String(tenorDays))}\` (a new key).`,
+        `Open it again with \`${hedgeCommand('open', market, side, String(notionalUsd), '--tenor', String(tenorDays))}\` (a new key).`,
       ),
     }),
   };
@@ -354,6 +355,7 @@ export async function resumeRollOutcome(ports: WritePorts, entry: JournalEntry, 
 /** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
 export async function runRoll(ports: WritePorts, req: RollRequest) {
   const { market, side, tenorDays, write } = req;
+  const { hedgeCommand } = ports;
   const { dryRun } = write;
   const guard = await guardLiveAction(ports, { action: 'roll a hedge (close it, then open a new one)', dryRun });
   const client = await ports.client();
@@ -371,7 +373,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       const [entry] = await journal.list({ idempotencyKey: key });
       if (!entry?.group?.startsWith(ROLL_GROUP_PREFIX))
         throw new UsageError(
-          `--idempotency-key: ${key} is not the key of a roll leg in this machine's journal; a roll is finished from the journal that recorded it (\`${ports.hedgeCommand('journal', '--pending')}\` lists what is unfinished).`,
+          `--idempotency-key: ${key} is not the key of a roll leg in this machine's journal; a roll is finished from the journal that recorded it (\`${hedgeCommand('journal', '--pending')}\` lists what is unfinished).`,
         );
       const legs = await legsOf(ports, entry.group);
       if (legs.request.market !== market || legs.request.side !== side)
@@ -380,7 +382,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         );
       if (!legs.unfinished)
         throw new UsageError(
-          `--idempotency-key: the roll with key ${key} (journal group ${safeText(legs.group)}) is already finished; see \`${ports.hedgeCommand('journal', 'show', entry.id)}\`.`,
+          `--idempotency-key: the roll with key ${key} (journal group ${safeText(legs.group)}) is already finished; see \`${hedgeCommand('journal', 'show', entry.id)}\`.`,
         );
       return legs;
     }
@@ -404,7 +406,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     }
     if (legs.request.tenor_days !== tenorDays)
       throw new UsageError(
-        `An unfinished roll of ${to} is in the journal (group ${safeText(group)}: ${legs.described}); finish it with \`${ports.hedgeCommand('resume', legs.open.id)}\`, or pass --new to set it aside. Nothing was sent.`,
+        `An unfinished roll of ${to} is in the journal (group ${safeText(group)}: ${legs.described}); finish it with \`${hedgeCommand('resume', legs.open.id)}\`, or pass --new to set it aside. Nothing was sent.`,
       );
     return legs;
   };
@@ -447,7 +449,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         'hedge_not_filled',
         `The ${side} hedge ${safeText(opening.id)} on ${market} is still ${opening.status}: there is no filled hedge to roll yet. Nothing was sent.`,
         { market, side, hedge_id: opening.id, status: opening.status },
-        `Wait for its fill with \`${ports.hedgeCommand('hedges', opening.id, '--wait')}\`, then roll.`,
+        `Wait for its fill with \`${hedgeCommand('hedges', opening.id, '--wait')}\`, then roll.`,
       );
     // Newest first: the side's latest hedge that has ended (settled, closed, or left the positions list).
     const since = ports.clock.now() - ROLL_RECENT_MS;
@@ -462,7 +464,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         'nothing_to_roll',
         `Nothing to roll: no ${side} hedge is open on ${market}, and none matured in the last 7 days. Nothing was sent.`,
         { market, side },
-        `Open one with \`${ports.hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`,
+        `Open one with \`${hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`,
       );
     const notionalUsd = ended.notional_usd;
     return {
@@ -627,7 +629,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       {
         holder,
         details: { journal_group: rolled.group, hedge_id: rolled.hedge_id ?? null },
-        hint: `See it with \`${ports.hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
+        hint: `See it with \`${hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
       },
     );
   });
