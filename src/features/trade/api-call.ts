@@ -59,7 +59,7 @@ export class AnswerLog {
       } catch {
         // Not JSON: only its text is shown.
       }
-      this.last = { status: raw.status, headers: raw.headers, body, text: raw.text, path };
+      this.last = { ...raw, body, path };
     };
   }
 }
