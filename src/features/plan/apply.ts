@@ -50,7 +50,6 @@ function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?
 /** Finishes an earlier apply's unresolved actions of this account, oldest first, each with its own key (or says why
  * apply cannot: `hedge resume` can); returns how many there were. */
 async function resumeUnfinishedApplies(ports: WritePorts, client: HedgeClient) {
-  // Oldest first.
   const unresolved = (await ownGroupEntries(ports, APPLY_GROUP_PREFIX, { pending: true })).reverse();
   for (const entry of unresolved) {
     const body = bodyOf(entry);
