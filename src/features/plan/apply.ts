@@ -41,7 +41,7 @@ function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?
     market: step.market,
     side: step.side,
     delta_usd: step.deltaUsd,
-    outcome: outcome ?? entry?.outcome ?? 'not_run',
+    outcome: entry?.outcome ?? outcome ?? 'not_run',
     hedge_id: entry?.hedge_id ?? null,
     journal_id: entry?.id ?? null,
   };
@@ -186,9 +186,7 @@ async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPl
               entries.find((candidate) => candidate.group === group && candidate.leg === `step-${index + 1}`),
             () => null,
           );
-        rows.push(
-          reportRow(index, step, entry ?? undefined, entry === null ? 'unknown' : entry ? undefined : 'not_sent'),
-        );
+        rows.push(reportRow(index, step, entry ?? undefined, entry === null ? 'unknown' : 'not_sent'));
       }
       for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest));
       // Step `stoppedAt` (from 0) ended in `error`; `rows` has every step, the later ones `not_run`.
