@@ -9,7 +9,7 @@ import { describeHolder, type JournalEntry, type SideAfter, bodyOf } from '../..
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction } from '../write/live-guard.js';
-import { finishJournaled, unfinishedOfThisAccount } from '../trade/resume.js';
+import { finishJournaled } from '../trade/resume.js';
 import { confirmRowFromElsewhere } from '../write/row-trust.js';
 import {
   applyWords,
@@ -20,7 +20,7 @@ import {
   type TargetPlanOptions,
 } from './target-plan.js';
 import { days, recordFromJournal, stepRecord } from '../trade/trade-actions.js';
-import { sendStep, underPlanLocks } from '../trade/plan-steps.js';
+import { ownGroupEntries, sendStep, underPlanLocks } from '../trade/plan-steps.js';
 import { confirmAsShown, hedgesWords } from '../write/as-shown.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { sameSide, sideAfterOf } from '../book/side-book.js';
@@ -41,7 +41,7 @@ function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?
     market: step.market,
     side: step.side,
     delta_usd: step.deltaUsd,
-    outcome: outcome ?? entry?.outcome ?? 'not_run',
+    outcome: entry?.outcome ?? outcome ?? 'not_run',
     hedge_id: entry?.hedge_id ?? null,
     journal_id: entry?.id ?? null,
   };
@@ -50,7 +50,7 @@ function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?
 /** Finishes an earlier apply's unresolved actions of this account, oldest first, each with its own key (or says why
  * apply cannot: `hedge resume` can); returns how many there were. */
 async function resumeUnfinishedApplies(ports: WritePorts, client: HedgeClient) {
-  const unresolved = await unfinishedOfThisAccount(ports, APPLY_GROUP_PREFIX);
+  const unresolved = (await ownGroupEntries(ports, APPLY_GROUP_PREFIX, { pending: true })).reverse();
   for (const entry of unresolved) {
     const body = bodyOf(entry);
     const what = `${entry.command} ${safeText(String(body.market ?? ''))} ${safeText(String(body.side ?? ''))}`.trim();
@@ -186,9 +186,7 @@ async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPl
               entries.find((candidate) => candidate.group === group && candidate.leg === `step-${index + 1}`),
             () => null,
           );
-        rows.push(
-          reportRow(index, step, entry ?? undefined, entry === null ? 'unknown' : entry ? undefined : 'not_sent'),
-        );
+        rows.push(reportRow(index, step, entry ?? undefined, entry === null ? 'unknown' : 'not_sent'));
       }
       for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest));
       // Step `stoppedAt` (from 0) ended in `error`; `rows` has every step, the later ones `not_run`.

@@ -143,7 +143,7 @@ export async function buildTargetPlan(
   const onlyMarket = marketList.markets.length === 1 ? marketList.markets[0].market.toUpperCase() : undefined;
   const plan = computePlan({
     targets: target.rows,
-    positions: planPositions(book, onlyMarket, (line) => ports.log(line)),
+    positions: planPositions(book, onlyMarket, ports.log),
     markets: marketList.markets,
     availableExposureUsd: account.available_exposure_usd,
     toleranceUsd,

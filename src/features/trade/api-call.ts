@@ -1,6 +1,7 @@
 // `hedge api`: any endpoint with the profile's key.
 import type { HedgeClient } from '../../platform/api/client.js';
 import { followPaths } from '../../platform/api/wire/pages.js';
+import { isObject } from '../../platform/api/wire/fields.js';
 import type { RawAnswer } from '../../platform/api/transport.js';
 import { API_METHODS, type ApiMethod } from '../../core/api-params.js';
 import { OffOriginError, UsageError } from '../../core/errors.js';
@@ -58,7 +59,7 @@ export class AnswerLog {
       } catch {
         // Not JSON: only its text is shown.
       }
-      this.last = { status: raw.status, headers: raw.headers, body, text: raw.text, path };
+      this.last = { ...raw, body, path };
     };
   }
 }
@@ -95,8 +96,8 @@ export async function readApi(
 /** Journal fields of a write's answer: the hedge it names, when it names one. */
 function idsOf(answer: ApiAnswer) {
   const data = (answer.body as { data?: unknown } | undefined)?.data;
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return {};
-  const { hedge_id: named, id, order_tx_hash: hash } = data as Record<string, unknown>;
+  if (!isObject(data)) return {};
+  const { hedge_id: named, id, order_tx_hash: hash } = data;
   const hedgeId = typeof named === 'string' ? named : typeof id === 'string' && id.startsWith('hdg_') ? id : undefined;
   return { ...(hedgeId && { hedge_id: hedgeId }), ...(typeof hash === 'string' && { order_tx_hash: hash }) };
 }

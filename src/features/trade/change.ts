@@ -115,7 +115,6 @@ export async function sendTrade(ports: WritePorts, client: HedgeClient, record: 
     });
     const journal = await ports.journal();
     const [entry] = error.idempotencyKey ? await journal.list({ idempotencyKey: error.idempotencyKey }) : [];
-    const context = { retry_of: entry?.id ?? null, learned: { notional_field: field } };
     ports.notify({
       kind: 'sending-again',
       level: 'note',
@@ -129,7 +128,7 @@ export async function sendTrade(ports: WritePorts, client: HedgeClient, record: 
         confirmed: record.confirmed || first.confirmedOn === undefined,
         confirmedOn: first.confirmedOn,
         checked: true,
-        context,
+        context: { retry_of: entry?.id ?? null, learned: { notional_field: field } },
       }),
       { ...write, idempotencyKey: undefined, fresh: false },
     );

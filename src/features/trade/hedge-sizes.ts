@@ -25,7 +25,7 @@ const WRITE_PATH = /\/hedges(?:\/(add|reduce))?\/*$/;
 /** The hedges of `ids` that this journal's adds or reduces changed, with what it knows of their size; a hedge only opened from here (never resized) is not in the map. */
 export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet<string>) {
   const found = new Map<string, HedgeSizes>();
-  const oldestFirst = [...entries].sort((a, b) =>
+  const oldestFirst = entries.toSorted((a, b) =>
     a.seq !== undefined && b.seq !== undefined
       ? a.seq - b.seq
       : Number(a.created_at > b.created_at) - Number(a.created_at < b.created_at),

@@ -2,7 +2,7 @@
 // open, and the notional fits both the side's capacity and the account's exposure headroom.
 import type { AccountFacts as Account, MarketFacts as Market } from '../../core/wire.js';
 import { formatUsd } from '../../core/number-format.js';
-import { DAY_MS, TENORS, type Side, type Tenor } from '../../core/vocabulary.js';
+import { DAY_MS, TENORS, type Side } from '../../core/vocabulary.js';
 import { PreTradeCheckError } from '../../core/errors.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
 
@@ -81,8 +81,7 @@ export function sideAlreadyOpenNote(
 /** The tenor to quote an addition with. */
 export function additionQuoteTenor(maturityAt: string | undefined, nowMs: number, hedgeTenor?: number) {
   const daysLeft = daysUntil(maturityAt, nowMs);
-  if (daysLeft === undefined)
-    return (TENORS as readonly number[]).includes(hedgeTenor ?? 0) ? (hedgeTenor as Tenor) : TENORS[0];
+  if (daysLeft === undefined) return TENORS.find((tenor) => tenor === hedgeTenor) ?? TENORS[0];
   return TENORS.find((tenor) => tenor >= daysLeft) ?? TENORS[TENORS.length - 1];
 }
 

@@ -9,6 +9,7 @@ import {
   type JournalEntry,
 } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
+import { isObject } from '../../platform/api/wire/fields.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { shellWord } from '../../core/program.js';
 import { API_COMMAND_PREFIX, apiActionFromJournal } from './api-call.js';
@@ -17,14 +18,6 @@ import { resumeRollOutcome } from './roll.js';
 import { recordFromJournal, tradeAction } from './trade-actions.js';
 import { identityOf, sentBy } from '../write/identity.js';
 import { heldError, ROLL_GROUP_PREFIX, runWrite } from '../write/write-flow.js';
-
-/** The unresolved entries of this account whose group starts with `groupPrefix`, oldest first. */
-export async function unfinishedOfThisAccount(ports: WritePorts, groupPrefix: string) {
-  const [journal, identity] = await Promise.all([ports.journal(), identityOf(ports)]);
-  return (await journal.list({ pending: true }))
-    .filter((entry) => sentBy(identity, entry) && entry.group?.startsWith(groupPrefix))
-    .reverse();
-}
 
 /** Sends a journaled trade action again with its own key and waits as asked, and returns what it did (its caller shows it, or not). */
 export async function finishJournaled(
@@ -119,12 +112,10 @@ export async function planResume(ports: WritePorts, entry: JournalEntry) {
   // (refused here, before anything is said or sent, when it would not be), sent again with its key.
   if (entry.command.startsWith(API_COMMAND_PREFIX))
     return { kind: 'api' as const, entry, action: apiActionFromJournal(await ports.client(), entry) };
-  const body = entry.request?.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+  if (!isObject(entry.request?.body)) {
     throw new UsageError(`Journal ${entry.id} has no request body to send again; it cannot be resumed.`);
   }
-  const client = await ports.client();
-  if (!recordFromJournal(client, entry)) {
+  if (!recordFromJournal(await ports.client(), entry)) {
     throw new UsageError(
       `Journal ${entry.id} is a ${safeText(entry.command)}, which \`hedge resume\` cannot send again.`,
       {

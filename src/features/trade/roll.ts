@@ -17,9 +17,15 @@ import {
   UnresolvedError,
   UsageError,
 } from '../../core/errors.js';
-import { bodyOf, describeHolder, isUnresolved, type JournalEntry } from '../../platform/journal/index.js';
+import {
+  bodyOf,
+  describeHolder,
+  isUnresolved,
+  type JournalEntry,
+  type ListOptions,
+} from '../../platform/journal/index.js';
 import { withSideLock } from '../write/account-lock.js';
-import { sendStep, underPlanLocks } from './plan-steps.js';
+import { ownGroupEntries, sendStep, underPlanLocks } from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction } from '../write/live-guard.js';
@@ -29,7 +35,6 @@ import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
 import { days, stringOf, tradeAction, tradeRecord, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
-import { identityOf, sentBy } from '../write/identity.js';
 import {
   isRejection,
   journalAhead,
@@ -40,6 +45,7 @@ import {
 } from '../write/write-flow.js';
 import { confirmAsShown, confirmSideAsShown, sayMovedSinceAsked } from '../write/as-shown.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
+import { withoutUndefined } from '../../core/objects.js';
 
 /** With nothing open, a side is rolled (opened anew) when its newest ended hedge matured at most this long ago. */
 const ROLL_RECENT_MS = 7 * 24 * 3_600_000;
@@ -136,26 +142,27 @@ async function carryOut(
   resumed?: { needsConfirmation: boolean },
   quote?: Quote,
 ) {
-  const { group, request, open } = legs;
+  const { group, request, open, closeDue, closes, rolledHedgeId } = legs;
+  const { hedgeCommand } = ports;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   const client = await ports.client();
+  const planned = open.outcome === 'planned';
   if (resumed) {
     // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
     for (const leg of [open, legs.close]) if (leg) await requireOwnRow(ports, leg);
     const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenorDays)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(group)}: ${legs.described}): each leg is finished with its own key, and the side is not opened twice.`;
     // A leg never sent is a new request: on a live key it is confirmed like one, the "yes" bound to the side as it was
     // asked about; otherwise it is said with the result.
-    const tradedUsd = (legs.closeDue ? 2 : 1) * notionalUsd;
-    if (open.outcome === 'planned' && resumed.needsConfirmation) {
-      const question = `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${legs.closeDue ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}?`;
-      const trades = async () => {
-        const { book } = await readSideInStep(ports, client, market, side);
-        return [{ market, notionalUsd: tradedUsd, held: sideAfterOf(book) }];
-      };
+    const tradedUsd = (closeDue ? 2 : 1) * notionalUsd;
+    if (planned && resumed.needsConfirmation) {
+      const question = `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeDue ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}?`;
+      const trades = async () => [
+        { market, notionalUsd: tradedUsd, held: sideAfterOf((await readSideInStep(ports, client, market, side)).book) },
+      ];
       await confirmSideAsShown(ports, request, true, await trades(), () => question, trades);
     } else notes.push(resuming);
     // An agent finishing a roll it did not journal itself trades what is left of it.
-    if (ports.tradeGate && open.via !== 'agent' && open.outcome === 'planned')
+    if (ports.tradeGate && open.via !== 'agent' && planned)
       await ports.tradeGate.admit([{ market, notionalUsd: tradedUsd }], 'roll');
   }
   const abandon = async (message: string) => (await ports.journal()).update(open.id, { outcome: 'abandoned', message });
@@ -163,10 +170,9 @@ async function carryOut(
     notes.push(text);
     return null;
   };
-  const planned = open.outcome === 'planned';
   // The close step: null when it found nothing to close; undefined when it was not this run's to take (the open was sent).
   let closeRun: Partial<StepRun> | null | undefined;
-  if (planned && legs.closes) {
+  if (planned && closes) {
     const leg = legs.close;
     // An earlier run's close refused with no_open_hedge found the side already settled.
     if (leg && !isUnresolved(leg))
@@ -185,7 +191,7 @@ async function carryOut(
           if (isRejection(error)) await abandon(`not sent: the close was rejected (${error.code})`);
           else if (error instanceof Error) {
             // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
-            error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
+            error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${hedgeCommand('positions')}\` shows which).`;
           }
           throw error;
         },
@@ -200,12 +206,12 @@ async function carryOut(
         `The roll planned to close and re-open ${formatUsd(notionalUsd)} on the ${side} side of ${market}, but the side held ${formatUsd(closedUsd)} when its close was sent: something outside hedge changed it since the plan. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
         {
           details: { journal_group: group, planned_usd: notionalUsd, closed_usd: closedUsd, covered: false },
-          hint: `Cover the side with what it should hold: \`${ports.hedgeCommand('open', market, side, String(closedUsd), '--tenor', String(tenorDays))}\`.`,
+          hint: `Cover the side with what it should hold: \`${hedgeCommand('open', market, side, String(closedUsd), '--tenor', String(tenorDays))}\`.`,
         },
       );
     }
     // What already covers the side in any of its views (one read): any one is enough not to open a second time.
-    const book = await (await SideViews.read(client, (line) => ports.log(line))).book(market, side);
+    const book = await (await SideViews.read(client, ports.log)).book(market, side);
     const [filled] = book.filled;
     const [opening] = book.opening;
     const cover = filled
@@ -220,7 +226,7 @@ async function carryOut(
         'side_already_open',
         `The ${side} side of ${market} is already covered${by} (${cover.status}${cover.notionalUsd === undefined ? '' : `, ${formatUsd(cover.notionalUsd)}`}): the roll's new hedge was not opened, so the side is not opened twice.`,
         { market, side, hedge_id: cover.hedgeId ?? null, status: cover.status, journal_id: open.id },
-        `See it with \`${ports.hedgeCommand('positions')}\`.`,
+        `See it with \`${hedgeCommand('positions')}\`.`,
       );
     }
   }
@@ -238,7 +244,7 @@ async function carryOut(
             `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
             {
               details: { journal_group: group, close: closed.id, open: open.id, covered: false },
-              hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
+              hint: `Once the journal is usable again, finish the roll with \`${hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
             },
           );
         throw error;
@@ -252,11 +258,11 @@ async function carryOut(
   const hedgeId = opened?.id ?? answer?.hedge_id ?? openEntry.hedge_id ?? null;
   const failed = opened?.status === 'failed';
   const close =
-    legs.closes && closeRun !== null
+    closes && closeRun !== null
       ? {
           journal_id: closeEntry?.id ?? null,
           outcome: closeEntry?.outcome ?? 'not sent',
-          hedge_id: closed?.hedgeId ?? closeEntry?.hedge_id ?? legs.rolledHedgeId ?? null,
+          hedge_id: closed?.hedgeId ?? closeEntry?.hedge_id ?? rolledHedgeId ?? null,
           order_tx_hash:
             (closeRun?.answer as SubmittedAction | undefined)?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
           net_margin_usd:
@@ -271,7 +277,7 @@ async function carryOut(
       side,
       notional_usd: notionalUsd,
       tenor_days: tenorDays,
-      rolled_hedge_id: legs.rolledHedgeId ?? null,
+      rolled_hedge_id: rolledHedgeId ?? null,
       journal_group: group,
       close,
       open: {
@@ -292,7 +298,7 @@ async function carryOut(
       failure: new OrderFailedError(
         `The new ${days(tenorDays)} hedge ${hedgeId ? safeText(hedgeId) : 'the new hedge'} failed on-chain: nothing was opened${close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
         opened.id,
-        `Open it again with \`${ports.hedgeCommand('open', market, side, String(notionalUsd), '--tenor', String(tenorDays))}\` (a new key).`,
+        `Open it again with \`${hedgeCommand('open', market, side, String(notionalUsd), '--tenor', String(tenorDays))}\` (a new key).`,
       ),
     }),
   };
@@ -348,33 +354,26 @@ export async function resumeRollOutcome(ports: WritePorts, entry: JournalEntry, 
 
 /** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
 export async function runRoll(ports: WritePorts, req: RollRequest) {
-  const guard = await guardLiveAction(ports, {
-    action: 'roll a hedge (close it, then open a new one)',
-    dryRun: req.write.dryRun,
-  });
+  const { market, side, tenorDays, write } = req;
+  const { hedgeCommand } = ports;
+  const { dryRun } = write;
+  const guard = await guardLiveAction(ports, { action: 'roll a hedge (close it, then open a new one)', dryRun });
   const client = await ports.client();
-  const { market, side, tenorDays } = req;
   /** The legs of rolls of this market and side sent with the current credentials (newest first). */
-  const rollLegsOf = async (query: { pending?: true; limit?: number }) => {
-    const self = await identityOf(ports);
-    return (await (await ports.journal()).list(query)).filter(
-      (entry) =>
-        entry.group?.startsWith(ROLL_GROUP_PREFIX) === true &&
-        sentBy(self, entry) &&
-        bodyOf(entry).market === market &&
-        bodyOf(entry).side === side,
+  const rollLegsOf = async (query: ListOptions) =>
+    (await ownGroupEntries(ports, ROLL_GROUP_PREFIX, query)).filter(
+      (entry) => bodyOf(entry).market === market && bodyOf(entry).side === side,
     );
-  };
 
   /** An earlier roll of the side to finish instead: the one --idempotency-key names, or the newest unfinished one. */
   const earlierRoll = async (notes: string[]) => {
     const journal = await ports.journal();
-    const key = req.write.idempotencyKey;
+    const key = write.idempotencyKey;
     if (key !== undefined) {
       const [entry] = await journal.list({ idempotencyKey: key });
       if (!entry?.group?.startsWith(ROLL_GROUP_PREFIX))
         throw new UsageError(
-          `--idempotency-key: ${key} is not the key of a roll leg in this machine's journal; a roll is finished from the journal that recorded it (\`${ports.hedgeCommand('journal', '--pending')}\` lists what is unfinished).`,
+          `--idempotency-key: ${key} is not the key of a roll leg in this machine's journal; a roll is finished from the journal that recorded it (\`${hedgeCommand('journal', '--pending')}\` lists what is unfinished).`,
         );
       const legs = await legsOf(ports, entry.group);
       if (legs.request.market !== market || legs.request.side !== side)
@@ -383,7 +382,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         );
       if (!legs.unfinished)
         throw new UsageError(
-          `--idempotency-key: the roll with key ${key} (journal group ${safeText(legs.group)}) is already finished; see \`${ports.hedgeCommand('journal', 'show', entry.id)}\`.`,
+          `--idempotency-key: the roll with key ${key} (journal group ${safeText(legs.group)}) is already finished; see \`${hedgeCommand('journal', 'show', entry.id)}\`.`,
         );
       return legs;
     }
@@ -392,14 +391,14 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     if (!group) return;
     const legs = await legsOf(ports, group);
     const to = `${market} ${side} to ${days(legs.request.tenor_days)}`;
-    if (req.write.fresh) {
+    if (write.fresh) {
       const unfinished = `the unfinished roll of ${to} (journal group ${safeText(group)}: ${legs.described})`;
       notes.push(
-        req.write.dryRun
+        dryRun
           ? `--new would set aside ${unfinished}; this dry run leaves it as it is.`
           : `--new: ${unfinished} is set aside; this run is a new roll with new keys.`,
       );
-      if (!req.write.dryRun)
+      if (!dryRun)
         for (const leg of [legs.close, legs.open])
           if (leg && isUnresolved(leg))
             await journal.update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
@@ -407,7 +406,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     }
     if (legs.request.tenor_days !== tenorDays)
       throw new UsageError(
-        `An unfinished roll of ${to} is in the journal (group ${safeText(group)}: ${legs.described}); finish it with \`${ports.hedgeCommand('resume', legs.open.id)}\`, or pass --new to set it aside. Nothing was sent.`,
+        `An unfinished roll of ${to} is in the journal (group ${safeText(group)}: ${legs.described}); finish it with \`${hedgeCommand('resume', legs.open.id)}\`, or pass --new to set it aside. Nothing was sent.`,
       );
     return legs;
   };
@@ -450,7 +449,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         'hedge_not_filled',
         `The ${side} hedge ${safeText(opening.id)} on ${market} is still ${opening.status}: there is no filled hedge to roll yet. Nothing was sent.`,
         { market, side, hedge_id: opening.id, status: opening.status },
-        `Wait for its fill with \`${ports.hedgeCommand('hedges', opening.id, '--wait')}\`, then roll.`,
+        `Wait for its fill with \`${hedgeCommand('hedges', opening.id, '--wait')}\`, then roll.`,
       );
     // Newest first: the side's latest hedge that has ended (settled, closed, or left the positions list).
     const since = ports.clock.now() - ROLL_RECENT_MS;
@@ -465,7 +464,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         'nothing_to_roll',
         `Nothing to roll: no ${side} hedge is open on ${market}, and none matured in the last 7 days. Nothing was sent.`,
         { market, side },
-        `Open one with \`${ports.hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`,
+        `Open one with \`${hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`,
       );
     const notionalUsd = ended.notional_usd;
     return {
@@ -480,7 +479,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
   const roll = async (): Promise<RollOutcome> => {
     const notes: string[] = [];
     const earlier = await earlierRoll(notes);
-    if (earlier && !req.write.dryRun) return carryOut(ports, earlier, req.write.wait, notes, guard);
+    if (earlier && !dryRun) return carryOut(ports, earlier, write.wait, notes, guard);
     if (earlier) {
       // The dry run of a roll still to finish: the legs left, with the keys the journal holds.
       const { open, close, closeDue } = earlier;
@@ -512,8 +511,8 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     const several = (plan.hedges?.length ?? 0) > 1 ? plan.hedges : undefined;
     // A side of several hedges is rolled whole (a close takes a market and side): the note says so before the question.
     if (several) {
-      const listed = [...several]
-        .reverse()
+      const listed = several
+        .toReversed()
         .map(
           (record) =>
             `${safeText(record.id)} ${record.notionalUsd === undefined ? '' : `${formatUsd(record.notionalUsd)} `}matures ${record.maturityAtMs === undefined ? 'unknown' : utcMinute(record.maturityAtMs)}`,
@@ -549,7 +548,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       trades,
     );
     await ports.tradeGate?.admit(trades, 'roll');
-    if (req.write.dryRun)
+    if (dryRun)
       return rollDryRun(ports, client, notes, request, [
         !!closing && { leg: 'close' },
         {
@@ -595,21 +594,20 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       return roll();
 
     const group = newGroup(ROLL_GROUP_PREFIX, ports);
-    const rolledHedgeId = closing?.hedgeId ?? plan.ended?.id;
     // Before anything is sent: from here on the journal holds the whole roll.
     const openEntry = await journalAhead(
       ports,
       tradeAction(ports, client, legRecord('open', group, request)),
       makeIdempotencyKey(),
-      {
+      withoutUndefined({
         roll_closes: closing !== undefined,
-        ...(rolledHedgeId && { rolled_hedge_id: rolledHedgeId }),
-        ...(closing?.netMarginUsd !== undefined && { net_margin_usd: closing.netMarginUsd }),
-      },
+        rolled_hedge_id: (closing?.hedgeId ?? plan.ended?.id) || undefined,
+        net_margin_usd: closing?.netMarginUsd,
+      }),
     );
-    return carryOut(ports, await legsOf(ports, group, [openEntry]), req.write.wait, notes, undefined, quote);
+    return carryOut(ports, await legsOf(ports, group, [openEntry]), write.wait, notes, undefined, quote);
   };
-  if (req.write.dryRun) return roll();
+  if (dryRun) return roll();
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
   // The keeper decided under the side's lock on a fresh read: the side's lock (re-entered) is enough.
   if (req.bookLock === false) return withSideLock(ports, market, side, roll);
@@ -631,7 +629,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       {
         holder,
         details: { journal_group: rolled.group, hedge_id: rolled.hedge_id ?? null },
-        hint: `See it with \`${ports.hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
+        hint: `See it with \`${hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
       },
     );
   });

@@ -115,6 +115,7 @@ export function tradeAction(
   record: TradeRecord,
 ): WriteAction<SubmittedAction, unknown> {
   const { kind, request, checks } = record;
+  const { hedgeCommand, notify, signal } = ports;
   const {
     market,
     side,
@@ -170,20 +171,20 @@ export function tradeAction(
             try {
               open = findSide(await readBook({ client, log: ports.log }), market, side);
             } catch (error) {
-              if (ports.signal.aborted) throw error;
+              if (signal.aborted) throw error;
               ports.log(`positions: not read before the open (${messageOf(error)}); no "already open" note`);
             }
             if (open)
-              ports.notify({
+              notify({
                 kind: 'side-already-open',
                 level: 'warn',
                 text: sideAlreadyOpenNote(
                   { ...open, market: market.toUpperCase(), side },
-                  ports.hedgeCommand('add', market, side, String(usd)),
+                  hedgeCommand('add', market, side, String(usd)),
                 ),
               });
             const quote = await client.createQuote({ market, side, notional_usd: usd, tenor_days: tenorDays });
-            ports.notify({
+            notify({
               kind: 'open-quote',
               level: 'note',
               text: `The open of ${formatUsd(usd)} ${side} on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
@@ -220,7 +221,7 @@ export function tradeAction(
         const time = client.transport.serverNow();
         const from = Math.min(Date.parse(entry.created_at) + time.earliestMs - time.localMs, sentAt) - CLOCK_SKEW_MS;
         const reference = stringOf(body.client_reference) || undefined;
-        const opened = (await client.listHedges(reference ? { clientReference: reference } : {})).filter(
+        const opened = (await client.listHedges({ clientReference: reference })).filter(
           (hedge) =>
             hedge.market.toUpperCase() === onMarket &&
             hedge.side === onSide &&
@@ -274,18 +275,18 @@ export function tradeAction(
 
   /** After a write's own view confirmed it, the other views are waited for too (side-book.ts): the side as they show it. */
   async function alsoInEveryView(confirmed: string, until: (book: SideBook) => boolean, polled?: BookPosition[]) {
-    return (after = await readSideInStep(ports, client, market, side, until, polled).then(
+    after = await readSideInStep(ports, client, market, side, until, polled).then(
       ({ book }) => sideAfterOf(book),
       (error: unknown) => {
-        if (error instanceof UnresolvedError || ports.signal.aborted) throw error;
-        ports.notify({
+        if (error instanceof UnresolvedError || signal.aborted) throw error;
+        notify({
           kind: 'not-seen-everywhere',
           level: 'warn',
           text: `${confirmed}; whether every other view shows it could not be read (${safeText(messageOf(error))}).`,
         });
         return undefined;
       },
-    ));
+    );
   }
 
   /** Add or reduce: one shape; an add is quoted before its question, a reduce reads what it released from the balance. */
@@ -298,12 +299,12 @@ export function tradeAction(
     let positionBefore: BookPosition | undefined;
     let balanceBeforeUsdc: number | undefined;
     let quote: Quote | undefined;
-    const seePositions = `\`${ports.hedgeCommand('positions')}\``;
+    const seePositions = `\`${hedgeCommand('positions')}\``;
     const readBalance = () =>
       client.getAccount().then(
         (account) => account.balance_usdc,
         (error: unknown) => {
-          if (ports.signal.aborted) throw error;
+          if (signal.aborted) throw error;
           return undefined;
         },
       );
@@ -325,7 +326,7 @@ export function tradeAction(
           'no_open_hedge',
           `There is no ${side} hedge on ${market} to ${action}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
           { market, side },
-          `Check ${seePositions}; open one with \`${ports.hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\`.`,
+          `Check ${seePositions}; open one with \`${hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\`.`,
         );
       },
       // An add is quoted for its cost before it is confirmed, at the hedge's own maturity (and the quote shown).
@@ -334,7 +335,7 @@ export function tradeAction(
           ? async () => {
               const line = await readPosition();
               if (!line) {
-                ports.notify({
+                notify({
                   kind: 'addition-not-quoted',
                   level: 'note',
                   text: `No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (${seePositions}).`,
@@ -352,7 +353,7 @@ export function tradeAction(
                 notional_usd: usd,
                 tenor_days: additionQuoteTenor(maturityAt, now, hedge?.tenor_days),
               });
-              ports.notify({
+              notify({
                 kind: 'addition-quote',
                 level: 'note',
                 text: `The addition of ${formatUsd(usd)} to the ${side} hedge on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
@@ -374,12 +375,12 @@ export function tradeAction(
           action === 'reduce' ? readBalance() : undefined,
         ]);
         if (positionBefore?.notionalUsd === undefined) return;
-        return {
+        return withoutUndefined({
           baseline_notional_usd: positionBefore.notionalUsd,
-          ...(positionBefore.hedgeId && { hedge_id: positionBefore.hedgeId }),
+          hedge_id: positionBefore.hedgeId || undefined,
           // The deal it changes, for the journal's Ref (a change's request names none), and the side's hedges.
           ...sideContext(book),
-        };
+        });
       },
       question: () => {
         const hedge = `the ${side} hedge on ${market}${held?.hedge_ids.length ? ` (${hedgesWords(held)})` : ''}`;
@@ -421,7 +422,7 @@ export function tradeAction(
           throw new UnresolvedError(
             `The ${side} side of ${market} showed no notional hedge could read before the ${action}, so whether the ${action} landed cannot be told.`,
             {
-              hint: `Look at ${seePositions} and \`${ports.hedgeCommand('hedges')}\`, then record what happened:`,
+              hint: `Look at ${seePositions} and \`${hedgeCommand('hedges')}\`, then record what happened:`,
               details: { market, side },
             },
           );
@@ -443,7 +444,7 @@ export function tradeAction(
           const ended = await readHedge(hedgeId);
           const notional = ended?.notional_usd;
           if (notional !== undefined && near(notional, expected.notionalUsd))
-            ports.notify({
+            notify({
               kind: 'change-then-settled',
               level: 'note',
               text: `The ${side} hedge on ${market} ${safeText(ended!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).`,
@@ -467,7 +468,7 @@ export function tradeAction(
             }
             throw new UnresolvedError(
               `The ${side} side of ${market} left the positions list during the ${action}, and ${ended ? `its hedge shows ${notional === undefined ? 'no readable notional' : formatUsd(notional)}` : 'its hedge cannot be read'}: whether the ${action} happened before it settled or closed cannot be told.`,
-              { hint: `See \`${ports.hedgeCommand('history')}\`, then record what happened.`, details },
+              { hint: `See \`${hedgeCommand('history')}\`, then record what happened.`, details },
             );
           }
         }
@@ -665,7 +666,7 @@ export function tradeAction(
           : undefined;
       return { position, moved, filled: book.filled.map((record) => record.id) };
     } catch (error) {
-      if (!wasAnswered(entry) || !(error instanceof UnresolvedError) || ports.signal.aborted) throw error;
+      if (!wasAnswered(entry) || !(error instanceof UnresolvedError) || signal.aborted) throw error;
       const why = safeText(String(error.details.why ?? 'its views disagree'));
       const settling = `the server accepted this ${safeText(entry.command)}, and the ${side} side of ${market} is settling (${why})`;
       return { filled: [], settled: found('landed', settling, submittedAnswer(entry)) };

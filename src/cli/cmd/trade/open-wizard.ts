@@ -2,7 +2,7 @@
 // given on the command line not asked again; Ctrl-C ends with exit 130, a No with exit 8, nothing sent.
 import type { HedgeClient } from '../../../platform/api/client.js';
 import type { Market } from '../../../platform/api/schemas.js';
-import { DAY_MS, TENORS, type Side, type Tenor } from '../../../core/vocabulary.js';
+import { DAY_MS, SIDES, TENORS, type Side, type Tenor } from '../../../core/vocabulary.js';
 import type { CommandContext } from '../command-input.js';
 import { parseClientReference, parseNotional } from '../../../core/input.js';
 import { findMarket } from '../../../core/markets.js';
@@ -33,9 +33,9 @@ function sideSummary(market: Market, side: Side) {
 function marketChoice(market: Market, room: number) {
   const full = `${market.market}  ${formatMoney(market.price)}  │ buy: ${sideSummary(market, 'buy')} │ sell: ${sideSummary(market, 'sell')}`;
   if (displayWidth(full) <= room) return { name: full };
-  const sides = (['buy', 'sell'] as const)
-    .map((side) => wrapWords(`${side}: ${sideSummary(market, side)}`, room, { hangingIndent: 2 }))
-    .join('\n');
+  const sides = SIDES.map((side) =>
+    wrapWords(`${side}: ${sideSummary(market, side)}`, room, { hangingIndent: 2 }),
+  ).join('\n');
   return { name: `${market.market}  ${formatMoney(market.price)}`, description: sides };
 }
 
@@ -106,7 +106,7 @@ export async function runOpenWizard(
     given.side ??
     (await prompter.select({
       message: 'Side',
-      choices: (['buy', 'sell'] as const).map((value) => {
+      choices: SIDES.map((value) => {
         const open = held[value];
         const mark = open ? ` — already open${open.size && `: ${open.size}`}` : '';
         // The prompter wraps a line too long for the terminal at its spaces (nothing is cut off).
@@ -143,7 +143,6 @@ export async function runOpenWizard(
     if (refused) throw refused;
     return notionalUsd;
   };
-  if (given.notionalUsd !== undefined) checked(given.notionalUsd);
   // The largest notional the checks allow on this side (both the side capacity and the account headroom).
   const ceiling = known
     ? ` (at most ${formatMoney(Math.min(market.available_capacity_usd[side], account.available_exposure_usd))})`
@@ -163,8 +162,9 @@ export async function runOpenWizard(
         },
       }),
     );
-  const notionalUsd =
-    given.notionalUsd ?? (await ask(`Notional in USD${ceiling}`, (raw) => checked(parseNotional(raw))));
+  const notionalUsd = checked(
+    given.notionalUsd ?? (await ask(`Notional in USD${ceiling}`, (raw) => checked(parseNotional(raw)))),
+  );
   // An add keeps the hedge's maturity and reference: no tenor, no reference to ask.
   // The side chosen already holds a hedge, and the operator chose to add to it (the add quotes and confirms itself).
   if (adding) return { kind: 'add' as const, market: market.market, side, notionalUsd };
@@ -193,16 +193,17 @@ export async function runOpenWizard(
     tenor_days: tenorDays,
   });
   // The card is for the person at the prompt: under --json it goes to stderr, stdout stays JSON only.
-  if (ctx.output.isJson) await loadTableDrawer();
-  const cardOutput = ctx.output.isJson
-    ? new Output({
-        format: 'table',
-        chalk: ctx.output.chalk,
-        streams: { stdout: ctx.io.stderr, stderr: ctx.io.stderr },
-        now: ctx.clock.now,
-        columns: terminalColumns(ctx.io.stderr, ctx.io.stderrIsTTY, ctx.env),
-      })
-    : ctx.output;
+  let cardOutput = ctx.output;
+  if (cardOutput.isJson) {
+    await loadTableDrawer();
+    cardOutput = new Output({
+      format: 'table',
+      chalk: cardOutput.chalk,
+      streams: { stdout: ctx.io.stderr, stderr: ctx.io.stderr },
+      now: ctx.clock.now,
+      columns: terminalColumns(ctx.io.stderr, ctx.io.stderrIsTTY, ctx.env),
+    });
+  }
   cardOutput.write(renderQuoteCard(cardOutput, quote, ctx.clock.now()));
 
   // Asked by the write flow, under the side's lock: a yes holds for the side as the wizard showed it.

@@ -6,7 +6,7 @@ import { requireListedMarket } from '../../../features/book/markets.js';
 import { type CommandContext, type In, parseMarket } from '../command-input.js';
 
 import { PRICE_RESOURCE } from '../../../platform/fields/resource-fields.js';
-import { pricesInOneShape } from '../../../platform/api/wire/fields.js';
+import { isObject, pricesInOneShape } from '../../../platform/api/wire/fields.js';
 
 export async function run(ctx: CommandContext, { args, options }: In<'PRICE'>) {
   const { output } = ctx;
@@ -26,9 +26,7 @@ export async function run(ctx: CommandContext, { args, options }: In<'PRICE'>) {
   if (problem) {
     // A prices shape hedge cannot read is shown as it came (an unknown shape is shown, not refused), then reported:
     // no price could be read from it (exit 14).
-    const shown =
-      data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : { data };
-    output.record(shown, [], { title: 'GET /prices, as the server sent it' });
+    output.record(isObject(data) ? data : { data }, [], { title: 'GET /prices, as the server sent it' });
     throw problem;
   }
   const json = pricesInOneShape(quotes);
