@@ -9,6 +9,7 @@ import { useChildBundle } from '../support/children/child-bundle.js';
 import { openJournal, type BeginFields } from '../../src/platform/journal/index.js';
 import { LATEST_VERSION, MIGRATIONS } from '../../src/platform/journal/postgres/postgres-schema.js';
 import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
+import { PostgresSessions } from '../../src/platform/journal/postgres/postgres-sessions.js';
 import { JournalError, JournalStoreError } from '../../src/platform/journal/journal-error.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { openFields } from './local-journal.js';
@@ -61,6 +62,21 @@ describeWithPostgres('the PostgreSQL journal', (server) => {
       JournalError,
     );
     expect((await read())?.revision).toBe(2);
+  });
+
+  it('a final outcome recorded as the store closes ends: letting go of a hold after the close takes no time', async () => {
+    const sessions = new PostgresSessions({
+      url: await server().createDatabase(),
+      shown: 'postgres://hedge:***@127.0.0.1/test',
+      source: 'HEDGE_JOURNAL_URL',
+      fallbackDir: join(built.scratch, 'fallback-unused'),
+    });
+    expect(await sessions.holdNew('entry:j_1')).toBe(true);
+    const closing = sessions.close();
+    // The close under way, its sessions not ended yet: a final outcome's let-go comes in.
+    await new Promise((resolve) => setImmediate(resolve));
+    await sessions.letGo({ entry: 'j_1' });
+    await closing;
   });
 
   it('creates its schema on first use, once, however many processes start on a fresh database at the same moment; imports a local entry: added once, present the second time, a conflict when another action has its id; a final outcome is never taken back', async () => {

@@ -96,7 +96,8 @@ export class PostgresSessions implements LockerClient {
 
   async letGo(scope: HoldScope) {
     const text = scopeText(scope);
-    while ((this.holds.get(text) ?? 0) > 0) await this.release(text);
+    // Once closed, the sessions took every hold with them (and a release would not count one down).
+    while (!this.closed && (this.holds.get(text) ?? 0) > 0) await this.release(text);
   }
 
   /** A new entry's hold, taken before its row is written (no other process can see it unheld): false when another has it. */
