@@ -62,6 +62,13 @@ it('a row without a seal is unsealed; a changed field, another key or another fo
     { request: { ...row.request, method: 'PUT' } },
     { request: { ...row.request, path: '@127.0.0.2:4044/steal' } },
     { request: { ...row.request, body: { ...(row.request.body as object), notional_usd: 66_666 } } },
+    // A key named __proto__ as a row read from JSON has it: a field like any other.
+    {
+      request: {
+        ...row.request,
+        body: JSON.parse(`{"__proto__":{"tenor_days":3},${JSON.stringify(row.request.body).slice(1)}`),
+      },
+    },
     { idempotency_key: 'k-2' },
     { group: 'keep-2' },
     { leg: 'reopen' },

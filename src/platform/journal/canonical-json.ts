@@ -13,7 +13,10 @@ function sortKeys(value: unknown): unknown {
   const plain: unknown = typeof toJSON === 'function' ? toJSON.call(value) : value;
   if (typeof plain !== 'object' || plain === null) return plain;
   if (Array.isArray(plain)) return plain.map(sortKeys);
-  const sorted: JsonObject = {};
-  for (const name of Object.keys(plain).sort()) sorted[name] = sortKeys((plain as JsonObject)[name]);
-  return sorted;
+  // Defined, not assigned: a key named __proto__ stays a key (assigned, it would set the prototype and vanish).
+  return Object.fromEntries(
+    Object.keys(plain)
+      .sort()
+      .map((name) => [name, sortKeys((plain as JsonObject)[name])]),
+  );
 }
