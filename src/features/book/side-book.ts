@@ -63,7 +63,7 @@ export async function endedHedgeIds(client: HedgeClient) {
 export const SideViews = {
   /** `positions`: the positions list as a poll just read it (not read again: the spec's cadence). */
   async read(client: HedgeClient, log?: (line: string) => void, positions?: BookPosition[]) {
-    const listed = positions ?? (await readBook({ client, log }));
+    const listed = positions ?? (await readBook(client, log));
     // Every filled hedge however old, and the newest page whatever their status; the filter is a hint.
     const [filled, newest] = await Promise.all([
       client.readHedges({ status: 'filled', limit: MAX_PAGE_SIZE }),

@@ -103,7 +103,7 @@ function positionsSource(ports: SourcePorts, { settings, live, oneShape }: Sourc
   // or its notional moves (a hedge of it added, settled or closed).
   let sideOf = new Map<string, { reference?: string; maturities?: MaturityFact[] }>();
   return async (client: HedgeClient) => {
-    const book = await readBook({ client, log: ports.log });
+    const book = await readBook(client, ports.log);
     for (const position of book) {
       const { hedgeId } = position;
       if (position.maturityAt !== undefined || !needMaturity || hedgeId === undefined) continue;

@@ -123,7 +123,7 @@ export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
  */
 export async function readSides(ctx: CommandContext, ref: string | undefined, without: (problem: string) => string) {
   const client = await ctx.client();
-  const book = await readBook({ client, log: ctx.log });
+  const book = await readBook(client, ctx.log);
   const sides = await readPositionSides(client, book, ctx.log);
   if (sides.recordsProblem !== undefined) {
     if (ref !== undefined && sides.recordsError !== undefined) throw sides.recordsError;
