@@ -127,7 +127,7 @@ export class AgentToolbox {
           failed =
             (await step('dry_run', name, { args: input.args, options: { ...input.options, dryRun: true } })) ??
             // The numbers a person sees before confirming: the quote, the position (agent/write-preview.ts).
-            (await previewTradeNumbers(name, input, { now: session.clock.now, step, preview }));
+            (await previewTradeNumbers(name, input, step, preview, session.clock.now));
         } else if (name === 'resume') {
           // `resume` has no dry run: the preview is the journal entry it would finish.
           const id = input.args.id;
