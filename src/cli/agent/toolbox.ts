@@ -175,7 +175,7 @@ export class AgentToolbox {
       };
       // The operator's limits: the command's own run asks the call's gate with the plan it is about to send (a preview's dry run included); an explicit dry run sends nothing and is not limited.
       if (tool.tier === 'write' && guardrails && input.options.dryRun !== true)
-        return await guardrails.exclusive(async () => send(guardrails.gateFor(tool)));
+        return await guardrails.exclusive(() => send(guardrails.gateFor(tool)));
       return await send();
     } catch (error) {
       return failure(describeError(error), '');
