@@ -4,7 +4,6 @@
 import type { HedgeClient } from '../../platform/api/client.js';
 import type { Hedge } from '../../platform/api/schemas.js';
 import { readNumber } from '../../core/number-format.js';
-import type { MaturityFact } from '../../core/alerts.js';
 import { cents } from '../../core/money.js';
 import { parseClientReference, parseHedgeId, parseMarket } from '../../core/input.js';
 import { findHedge } from './hedge-id.js';
@@ -101,7 +100,7 @@ function positionsSource(
   // Each position's deal references and its side's maturities (its live hedges': a line of several hedges
   // carries only one of them), joined from the hedges list when a position appears that was not seen yet,
   // or its notional moves (a hedge of it added, settled or closed).
-  let sideOf = new Map<string, { reference?: string; maturities?: MaturityFact[] }>();
+  let sideOf = new Map<string, { reference?: string; maturities?: ReturnType<typeof hedgeMaturity> }>();
   return async (client: HedgeClient) => {
     const book = await readBook(client, log);
     for (const position of book) {
