@@ -105,7 +105,7 @@ export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
               },
               // Said under the table only about what it shows: the net margin when its column is
               // there, the parts of the lines under each side that the width kept.
-              ...(shown.some(({ side }) => side !== undefined)
+              ...(shown.some(({ side }) => side)
                 ? [{ text: `Under each side: its hedges as their records show them (${parts.join(', ')}).` }]
                 : []),
             ],
