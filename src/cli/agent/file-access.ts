@@ -114,7 +114,7 @@ export class FileAccess {
     }
     if (!allowed(real, false)) throw new UsageError(outsideByLink);
     // The kernel's own files (/proc, /sys, /dev) pose as regular files of size 0 and hold live secrets (a process's environment): never a target file, whatever the roots.
-    if (PSEUDO_FILE_SYSTEMS.some((top) => real === top || real.startsWith(`${top}/`))) throw new UsageError(notRegular);
+    if (PSEUDO_FILE_SYSTEMS.some((top) => inside(real, top))) throw new UsageError(notRegular);
     try {
       // Only a regular file (a FIFO would block the open, a device would never end), opened without following a link at the last step, and at most the bound.
       const bytes = await readRegularFile(real, { maxBytes: MAX_TARGET_FILE_BYTES, signal, noFollow: true });

@@ -127,7 +127,7 @@ export class AgentToolbox {
           failed =
             (await step('dry_run', name, { args: input.args, options: { ...input.options, dryRun: true } })) ??
             // The numbers a person sees before confirming: the quote, the position (agent/write-preview.ts).
-            (await previewTradeNumbers(name, input, { now: session.clock.now, step, preview }));
+            (await previewTradeNumbers(name, input, step, preview, session.clock.now));
         } else if (name === 'resume') {
           // `resume` has no dry run: the preview is the journal entry it would finish.
           const id = input.args.id;
@@ -175,7 +175,7 @@ export class AgentToolbox {
       };
       // The operator's limits: the command's own run asks the call's gate with the plan it is about to send (a preview's dry run included); an explicit dry run sends nothing and is not limited.
       if (tool.tier === 'write' && guardrails && input.options.dryRun !== true)
-        return await guardrails.exclusive(async () => send(guardrails.gateFor(tool)));
+        return await guardrails.exclusive(() => send(guardrails.gateFor(tool)));
       return await send();
     } catch (error) {
       return failure(describeError(error), '');

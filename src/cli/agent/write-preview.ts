@@ -17,7 +17,9 @@ export type PreviewStep<F> = (key: string, tool: string, input: RawInput, lookUp
 export async function previewTradeNumbers<F>(
   tool: string,
   { args: { market, side, notional }, options: { tenor } }: RawInput,
-  { now, step, preview }: { now: () => number; step: PreviewStep<F>; preview: JsonObject },
+  step: PreviewStep<F>,
+  preview: JsonObject,
+  now: () => number,
 ) {
   if (!market || !side) return;
   const quote = (amount: string, days: string, lookUp?: boolean) =>

@@ -17,7 +17,9 @@ function dayLine(day: ReturnType<typeof groupByDay>[number]) {
 export async function renderMaturities(
   output: Output,
   maturities: Maturity[],
-  options: { empty: string; undated: number; nowMs: number },
+  empty: string,
+  undated: number,
+  nowMs: number,
 ) {
   // A day's line goes before its first settlement's row.
   const sections = groupByDay(maturities).map((day) => ({
@@ -26,9 +28,9 @@ export async function renderMaturities(
   }));
   const shared = maturities.some((item) => item.net_pnl_usd === null && item.hedge_id !== null);
   await output.list(maturities, MATURITY_RESOURCE, {
-    empty: options.empty,
+    empty,
     sections,
-    nowMs: options.nowMs,
+    nowMs,
     // Each part said only under a table that shows its column.
     columnNotes: [
       { text: 'Times in UTC.' },
@@ -44,9 +46,8 @@ export async function renderMaturities(
         : []),
     ],
   });
-  if (options.undated > 0) {
+  if (undated > 0)
     output.warn(
-      `${plural(options.undated, 'open position')} without a readable maturity (not listed); see \`hedge positions\`.`,
+      `${plural(undated, 'open position')} without a readable maturity (not listed); see \`hedge positions\`.`,
     );
-  }
 }

@@ -9,7 +9,7 @@ import type { BookPosition } from './positions.js';
 import { SideViews } from './side-book.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
-/** A side as every view shows it, with the deal references of its hedges. */
+/** A side as every view shows it: its book, with its hedges' records and their deal references. */
 type PositionSide = ReturnType<typeof toSide>;
 
 /** The positions just read with their sides' hedge records. */
@@ -63,12 +63,10 @@ function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<st
     (list) => list.length,
   );
   return {
+    ...book,
     market,
     side,
-    state: book.state,
-    why: book.why,
     hedges,
-    recordsUsd: book.recordsUsd,
     references: [...new Set(behind?.flatMap((hedge) => hedge.client_reference || []))],
   };
 }

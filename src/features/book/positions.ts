@@ -15,7 +15,7 @@ export interface BookPosition extends PositionFacts {
 const noted = new Set<string>();
 
 /** GET /positions, each line completed from its hedge where the line itself is silent; each note logged once. */
-export async function readBook({ client, log }: { client: HedgeClient; log?: (line: string) => void }) {
+export async function readBook(client: HedgeClient, log?: (line: string) => void) {
   const noteOnce = (line: string) => {
     if (!noted.has(line)) log?.(line);
     noted.add(line);

@@ -63,7 +63,7 @@ export async function endedHedgeIds(client: HedgeClient) {
 export const SideViews = {
   /** `positions`: the positions list as a poll just read it (not read again: the spec's cadence). */
   async read(client: HedgeClient, log?: (line: string) => void, positions?: BookPosition[]) {
-    const listed = positions ?? (await readBook({ client, log }));
+    const listed = positions ?? (await readBook(client, log));
     // Every filled hedge however old, and the newest page whatever their status; the filter is a hint.
     const [filled, newest] = await Promise.all([
       client.readHedges({ status: 'filled', limit: MAX_PAGE_SIZE }),
@@ -191,7 +191,7 @@ export async function readSidesInStep(
   beforeSend = until === undefined,
 ) {
   const started = ports.clock.now();
-  const bound = Math.min(SETTLE_WAIT_MS, ports.deadline === undefined ? Infinity : ports.deadline - started);
+  const bound = Math.min(SETTLE_WAIT_MS, (ports.deadline ?? Infinity) - started);
   for (let read = 0; ; read += 1) {
     const views = await SideViews.read(client, ports.log, read === 0 ? justPolled : undefined);
     const books = await Promise.all(
@@ -219,7 +219,7 @@ export async function readSidesInStep(
       throw new UnresolvedError(
         `The ${side} side of ${market} ${why}; still so after ${Math.round(waited / 1000)} s, so what it holds cannot be told${beforeSend ? '. Nothing was sent' : ''}.`,
         {
-          details: { market, side, why: book.why ?? null, ...(unseen === undefined ? {} : { hedge_id: unseen }) },
+          details: { market, side, why: book.why ?? null, ...(unseen !== undefined && { hedge_id: unseen }) },
           hint: 'Compare `hedge positions` with `hedge hedges`, and run the command again once both show the same book.',
         },
       );

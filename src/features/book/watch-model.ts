@@ -4,11 +4,9 @@
 import type { HedgeClient } from '../../platform/api/client.js';
 import type { Hedge } from '../../platform/api/schemas.js';
 import { readNumber } from '../../core/number-format.js';
-import type { MaturityFact } from '../../core/alerts.js';
 import { cents } from '../../core/money.js';
 import { parseClientReference, parseHedgeId, parseMarket } from '../../core/input.js';
 import { findHedge } from './hedge-id.js';
-import type { CommandContext } from '../../platform/runtime/context.js';
 import { requireListedMarket } from './markets.js';
 import { carriesReference, ownReference, positionForPeople, readBook } from './positions.js';
 import { readPositionSides, sideReferences } from './position-sides.js';
@@ -42,9 +40,6 @@ export interface WatchModel {
   trend?: { label: string; key: string };
   total?: { label: string; value: number | undefined };
 }
-
-/** What a source uses of its command. */
-type SourcePorts = Pick<CommandContext, 'log'>;
 
 /** How the watch reads: shown live (a terminal without --json, redrawn every second: the Ref column and countdowns), in hedge's one shape, alerting on maturities (its settings, of which a source reads the rules). */
 export interface SourcePlan {
@@ -94,16 +89,20 @@ function watchFields(fields: readonly FieldSpec[], keys: string, markets: Readon
 const named = (entries: Array<[string, unknown]>) =>
   entries.map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
 
-function positionsSource(ports: SourcePorts, { settings, live, oneShape }: SourcePlan, ref: string | undefined) {
+function positionsSource(
+  log: (line: string) => void,
+  { settings, live, oneShape }: SourcePlan,
+  ref: string | undefined,
+) {
   const needMaturity = settings.rules.maturityWithinMs !== undefined;
   // A maturity the position line does not carry is read once from its hedge (it never changes).
   const maturityOfHedge = new Map<string, string | undefined>();
   // Each position's deal references and its side's maturities (its live hedges': a line of several hedges
   // carries only one of them), joined from the hedges list when a position appears that was not seen yet,
   // or its notional moves (a hedge of it added, settled or closed).
-  let sideOf = new Map<string, { reference?: string; maturities?: MaturityFact[] }>();
+  let sideOf = new Map<string, { reference?: string; maturities?: ReturnType<typeof hedgeMaturity> }>();
   return async (client: HedgeClient) => {
-    const book = await readBook({ client, log: ports.log });
+    const book = await readBook(client, log);
     for (const position of book) {
       const { hedgeId } = position;
       if (position.maturityAt !== undefined || !needMaturity || hedgeId === undefined) continue;
@@ -117,11 +116,11 @@ function positionsSource(ports: SourcePorts, { settings, live, oneShape }: Sourc
     });
     // Asked once per position seen: for the live view's Ref column, for --ref (NDJSON is the data as sent) and --alert-maturity.
     if ((live || ref !== undefined || needMaturity) && rows.some(({ seen }) => !sideOf.has(seen))) {
-      const { lines, recordsError } = await readPositionSides(client, book, ports.log);
+      const { lines, recordsError } = await readPositionSides(client, book, log);
       if (recordsError !== undefined) {
         // The column is a help, not the data: without --ref the view goes on without it.
         if (ref !== undefined) throw recordsError;
-        ports.log(`positions: deal references not read (${messageOf(recordsError)})`);
+        log(`positions: deal references not read (${messageOf(recordsError)})`);
       }
       // Every hedge of the side, as `hedge positions` joins them; only the lines of now are kept (a watch may run for days).
       sideOf = new Map(
@@ -199,11 +198,12 @@ function hedgeMaturity(hedge: Hedge) {
     : [];
 }
 
-export function sourceFor(ports: SourcePorts, target: WatchTarget, plan: SourcePlan) {
+/** `log`: the command's, for what a source says on stderr. */
+export function sourceFor(log: (line: string) => void, target: WatchTarget, plan: SourcePlan) {
   const { oneShape } = plan;
   switch (target.kind) {
     case 'positions':
-      return positionsSource(ports, plan, parseClientReference(target.ref));
+      return positionsSource(log, plan, parseClientReference(target.ref));
     case 'account':
       return async (client: HedgeClient) => {
         const sent = await client.getAccount();

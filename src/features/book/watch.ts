@@ -156,7 +156,7 @@ export async function runWatch(
   openSink: () => Promise<WatchSink>,
 ) {
   const { settings, live } = plan;
-  const source = sourceFor(ports, target, plan);
+  const source = sourceFor(ports.log, target, plan);
   // --timeout bounds the watch; without it (or with --timeout 0) it runs until stopped, unlike a wait.
   const { clock, signal, deadline = Infinity } = ports;
   let client = await ports.client();

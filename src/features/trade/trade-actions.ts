@@ -169,7 +169,7 @@ export function tradeAction(
         ? async () => {
             let open;
             try {
-              open = findSide(await readBook({ client, log: ports.log }), market, side);
+              open = findSide(await readBook(client, ports.log), market, side);
             } catch (error) {
               if (signal.aborted) throw error;
               ports.log(`positions: not read before the open (${messageOf(error)}); no "already open" note`);

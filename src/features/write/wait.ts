@@ -215,7 +215,7 @@ export async function waitForOwnChange(
     checkCommand,
     // The side's line after the change (undefined: gone).
     poll: async () => {
-      const positions = await readBook({ client, log });
+      const positions = await readBook(client, log);
       // A line without a notional is sized from all of the side's hedge records (a line may aggregate several).
       const position = findSide(positions, market, side);
       if (!position || (position.notionalUsd !== undefined && !position.notionalFromHedge)) return position;
@@ -258,7 +258,7 @@ export async function waitForSideClosed(
     ...options,
     checkCommand,
     poll: async () => {
-      lastRead = await readBook({ client, log: ports.log });
+      lastRead = await readBook(client, ports.log);
       const position = findSide(lastRead, market, side);
       // Another hedge on the side (a new open) is not this one: its own status says whether it closed.
       return (

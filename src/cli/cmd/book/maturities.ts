@@ -38,5 +38,5 @@ export async function run(ctx: CommandContext, input: In<'MATURITIES'>) {
       : ref !== undefined
         ? `No open hedge carries the reference ${ref}${within === undefined ? '' : ` and matures within ${within}`}.`
         : `Nothing matures within ${within}.`;
-  await renderMaturities(ctx.output, maturities, { empty, undated: collected.undated, nowMs });
+  await renderMaturities(ctx.output, maturities, empty, collected.undated, nowMs);
 }

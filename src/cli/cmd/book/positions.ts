@@ -58,7 +58,6 @@ export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
   ];
   // A side's market is its line's, or the one its hedges give a line without one.
   for (const { side } of shown) if (side?.state === 'settling') output.scriptWarn(settlingSentence(side));
-  const records = sides.recordsProblem === undefined;
   const empty = unlisted.length
     ? 'The positions list shows no line yet.'
     : ref === undefined
@@ -77,10 +76,10 @@ export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
           client_reference: references.length === 1 ? references[0] : null,
           client_references: references,
           ...row,
-          side_book:
-            records && side
-              ? { state: side.state, why: side.why ?? null, records_notional_usd: side.recordsUsd, hedges: side.hedges }
-              : null,
+          // A line has a side only when the records were read: null otherwise.
+          side_book: side
+            ? { state: side.state, why: side.why ?? null, records_notional_usd: side.recordsUsd, hedges: side.hedges }
+            : null,
         })),
         jsonFields: [
           { key: 'client_references', label: 'Refs', kind: 'json' as const },
@@ -106,7 +105,7 @@ export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
               },
               // Said under the table only about what it shows: the net margin when its column is
               // there, the parts of the lines under each side that the width kept.
-              ...(records && shown.some(({ side }) => side !== undefined)
+              ...(shown.some(({ side }) => side)
                 ? [{ text: `Under each side: its hedges as their records show them (${parts.join(', ')}).` }]
                 : []),
             ],
@@ -124,7 +123,7 @@ export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
  */
 export async function readSides(ctx: CommandContext, ref: string | undefined, without: (problem: string) => string) {
   const client = await ctx.client();
-  const book = await readBook({ client, log: ctx.log });
+  const book = await readBook(client, ctx.log);
   const sides = await readPositionSides(client, book, ctx.log);
   if (sides.recordsProblem !== undefined) {
     if (ref !== undefined && sides.recordsError !== undefined) throw sides.recordsError;
