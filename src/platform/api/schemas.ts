@@ -59,7 +59,7 @@ export const marketSchema = z.looseObject({
 
 export const quoteSchema = z.looseObject({
   market: z.string(),
-  side: side,
+  side,
   notional_usd: money,
   tenor_days: integer,
   maturity: timestamp,
@@ -85,7 +85,7 @@ export const hedgeSchema = z.looseObject({
   id: z.string(),
   client_reference: z.nullish(z.string()),
   market: z.string(),
-  side: side,
+  side,
   notional_usd: money,
   tenor_days: integer,
   status,

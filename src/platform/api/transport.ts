@@ -189,11 +189,6 @@ function trustedCertificates({ caFile, nodeExtraCaCerts }: TransportConfig) {
     return [...process.getBuiltinModule('node:tls').rootCertificates, readCaFile(caFile, 'CA file'), ...extra];
 }
 
-function goesThroughProxy({ baseUrl, proxy }: TransportConfig) {
-  // The key crosses a proxy only inside TLS to a remote host (src/core/security/base-url.ts).
-  return !connectsDirectly(baseUrl) && Boolean(proxy.httpsProxy || proxy.httpProxy);
-}
-
 /** The request's headers (the key last: a header given cannot replace it) and its JSON body. */
 function outgoing({ method, headers, body, idempotencyKey }: ApiRequest, config: TransportConfig, signal: AbortSignal) {
   return {
@@ -385,7 +380,9 @@ export class Transport {
     const signal = config.signal ? AbortSignal.any([config.signal, timeoutSignal]) : timeoutSignal;
     const cap = config.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
     try {
-      answer = await (goesThroughProxy(config) ? sendThroughProxy : sendDirect)(
+      // The key crosses a proxy only inside TLS to a remote host (src/core/security/base-url.ts).
+      const viaProxy = !connectsDirectly(config.baseUrl) && (config.proxy.httpsProxy || config.proxy.httpProxy);
+      answer = await (viaProxy ? sendThroughProxy : sendDirect)(
         url,
         outgoing(request, config, signal),
         config,
@@ -511,7 +508,7 @@ export type ApiResponse = Awaited<ReturnType<Transport['send']>>;
 function flatHeaders(headers: Headers) {
   const flat: HeaderMap = {};
   for (const [name, value] of Object.entries(headers))
-    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    if (value !== undefined) flat[name.toLowerCase()] = [value].flat().join(', ');
   return flat;
 }
 

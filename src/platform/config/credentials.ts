@@ -133,6 +133,6 @@ export async function resolveCredentials(
       profile: wanted?.source ?? (profile && 'profile'),
       caFile: envCaFile ? 'environment' : profile?.ca_file ? 'profile' : undefined,
     },
-    ...(keyLocation ? { keyLocation } : {}),
+    ...(keyLocation && { keyLocation }),
   };
 }

@@ -75,7 +75,7 @@ export function parseSandboxServeOptions(input: In<'SANDBOX_SERVE'>) {
     viewLagMs: seconds('--view-lag', o.viewLag, 0),
     recordLagMs: seconds('--record-lag', o.recordLag, 0),
     // Only ever turns it on: without the flag the dialect decides (alpha: several, the others: one).
-    severalPerSide: o.severalPerSide === true ? true : undefined,
+    severalPerSide: o.severalPerSide === true || undefined,
     settlementDelayMs: seconds('--settlement-delay', o.settlementDelay, 0),
     dayMs: seconds('--day', o.day, 0.001),
   };

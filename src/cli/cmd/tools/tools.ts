@@ -29,7 +29,7 @@ export function withCommands(commands: readonly CommandSpec[]): CommandModule<In
         return ctx.output.list(
           entries.map((entry) => ({
             ...entry,
-            applies_to: Array.isArray(entry.applies_to) ? entry.applies_to.join(' ') : entry.applies_to,
+            applies_to: [entry.applies_to].flat().join(' '),
             retryable: entry.retryable ? 'yes' : 'no',
           })),
           fieldTable(`
