@@ -45,7 +45,7 @@ export function createClient({
         noProxy: env.NO_PROXY ?? env.no_proxy ?? '',
       },
       retry: { ...DEFAULT_RETRY_POLICY, ...retry },
-      deadlineTotalMs: timeoutSeconds !== undefined ? timeoutSeconds * 1000 : undefined,
+      deadlineTotalMs: timeoutSeconds && timeoutSeconds * 1000,
       maxAnswerBytes: maxAnswerBytes(env),
     }),
     { wire, warn, learn, pageSizeLearned },
