@@ -21,6 +21,8 @@ const side = z.pipe(
 );
 
 const timestamp = z.pipe(z.string(), z.transform(asUtc));
+/** Text, missing or null. */
+const optionalText = z.nullish(z.string());
 /** The spec lists five statuses; a server may have more (a transient one while a close settles). */
 const status = z.string().check(z.minLength(1));
 const perSide = z.looseObject({ buy: money, sell: money });
@@ -83,17 +85,17 @@ export const quoteSchema = z.looseObject({
 
 export const hedgeSchema = z.looseObject({
   id: z.string(),
-  client_reference: z.nullish(z.string()),
+  client_reference: optionalText,
   market: z.string(),
   side,
   notional_usd: money,
   tenor_days: integer,
   status,
-  order_tx_hash: z.nullish(z.string()),
-  fill_tx_hash: z.nullish(z.string()),
+  order_tx_hash: optionalText,
+  fill_tx_hash: optionalText,
   struck_rate: z.nullish(money),
   units: z.nullish(money),
-  order_key: z.nullish(z.string()),
+  order_key: optionalText,
   opened_at: z.nullish(timestamp),
   filled_at: z.nullish(timestamp),
   maturity_at: z.nullish(timestamp),
@@ -103,14 +105,14 @@ export const hedgeSchema = z.looseObject({
 export const openedHedgeSchema = z.looseObject({
   hedge_id: z.string(),
   status: z.string(),
-  order_tx_hash: z.nullish(z.string()),
+  order_tx_hash: optionalText,
 });
 
 /** POST /hedges/add|reduce|close: `submitted` with a transaction hash. */
 export const submittedActionSchema = z.looseObject({
   status: z.string(),
-  order_tx_hash: z.nullish(z.string()),
-  hedge_id: z.nullish(z.string()),
+  order_tx_hash: optionalText,
+  hedge_id: optionalText,
 });
 
 // Positions, account and history: the spec names only these fields.

@@ -266,7 +266,7 @@ export class CommandContext {
         // The store module (conf) is loaded only when resolving reads it.
         store: this.store,
         // A key helper or keyring that hangs ends with --timeout (or its own bound) and with Ctrl-C.
-        reading: { signal: this.signal, deadline: this.deadline, now: () => this.clock.now() },
+        reading: { signal: this.signal, deadline: this.deadline, now: this.clock.now },
       });
     });
   }
