@@ -130,8 +130,7 @@ export class HttpConnections {
   /** The node:http(s) agent for these settings (one per protocol and CA list). */
   agentFor(url: URL, config: TransportConfig) {
     this.refuseWhenClosed();
-    const { caFile, nodeExtraCaCerts, localSocket } = config;
-    return memo(this.agents, [url.protocol, caFile, nodeExtraCaCerts, localSocket], () =>
+    return memo(this.agents, [url.protocol, config.caFile, config.nodeExtraCaCerts, config.localSocket], () =>
       url.protocol === 'https:'
         ? new (https().Agent)({ keepAlive: true, ca: trustedCertificates(config) })
         : new http.Agent({ keepAlive: true }),

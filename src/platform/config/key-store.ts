@@ -34,8 +34,7 @@ export async function readProfileKey(profileName: string, profile: StoredProfile
   if (location.kind === 'command') {
     const { runKeyCommand } = await import('./key-command.js');
     return runKeyCommand(location.command, {
-      env: reading.env,
-      signal: reading.signal,
+      ...reading,
       timeoutMs: reading.deadline === undefined || !reading.now ? undefined : reading.deadline - reading.now(),
       owner: `profile "${profileName}"`,
     });

@@ -74,7 +74,7 @@ export async function wireInUse(
 ) {
   const { env, store, hedgeCommand } = ports;
   const scope = learnedScopeOf(credentials);
-  let names: ReturnType<typeof readLearned> = {};
+  let names = {};
   try {
     if (existsSync(join(configDir(env), 'config.json'))) names = readLearned((await store()).read(), scope);
   } catch (error) {

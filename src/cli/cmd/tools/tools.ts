@@ -47,13 +47,13 @@ export function withCommands(commands: readonly CommandSpec[]): CommandModule<In
       const { output } = ctx;
       const access = writeAccess(await environment(ctx), false);
       const entries = agentTools(commands).map((tool) => catalogueEntry(tool, access, tokenTtlSeconds(ctx.env)));
-      const rows = entries.map((entry) => {
-        const required = entry.input_schema.required ?? [];
-        const optional = Object.keys(entry.input_schema.properties ?? {}).length - required.length;
+      const rows = entries.map(({ name, tier, offered, input_schema: schema }) => {
+        const required = schema.required ?? [];
+        const optional = Object.keys(schema.properties ?? {}).length - required.length;
         return {
-          name: entry.name,
-          tier: entry.tier,
-          offered: entry.offered ? 'yes' : 'no',
+          name,
+          tier,
+          offered: offered ? 'yes' : 'no',
           arguments: [...required, ...(optional > 0 ? [`(+${optional} optional)`] : [])].join(' '),
         };
       });
