@@ -88,8 +88,14 @@ export function notionalFieldFrom(error: unknown, sentBody: unknown) {
     return;
   const body = sentBody !== null && typeof sentBody === 'object' ? (sentBody as JsonObject) : {};
   const field = refusedField(error);
-  const named = field !== undefined && WIRE_NAME.test(field) && !CHANGE_BODY_FIELDS.has(field) && !(field in body);
-  return named && AMOUNT_NAME.test(field) ? field : undefined;
+  if (
+    field !== undefined &&
+    WIRE_NAME.test(field) &&
+    !CHANGE_BODY_FIELDS.has(field) &&
+    !(field in body) &&
+    AMOUNT_NAME.test(field)
+  )
+    return field;
 }
 
 /** The field a validation refusal names: `details.field` (or `param`, `parameter`, `name`). */
