@@ -129,7 +129,8 @@ export class HttpConnections {
 
   /** The node:http(s) agent for these settings (one per protocol and CA list). */
   agentFor(url: URL, config: TransportConfig) {
-    this.refuseWhenClosed();
+    // A request after the end would open connections nothing closes.
+    if (this.closed) throw new ConnectionsClosedError();
     return memo(this.agents, [url.protocol, config.caFile, config.nodeExtraCaCerts, config.localSocket], () =>
       url.protocol === 'https:'
         ? new (https().Agent)({ keepAlive: true, ca: trustedCertificates(config) })
@@ -139,7 +140,7 @@ export class HttpConnections {
 
   /** undici's proxy agent for these settings, loaded on first use. */
   proxyFor(config: TransportConfig) {
-    this.refuseWhenClosed();
+    if (this.closed) throw new ConnectionsClosedError();
     const { caFile, nodeExtraCaCerts, connectTimeoutMs, proxy } = config;
     return memo(this.proxies, [caFile, nodeExtraCaCerts, connectTimeoutMs, proxy], () => {
       const ca = trustedCertificates(config);
@@ -165,11 +166,6 @@ export class HttpConnections {
         ),
       ),
     );
-  }
-
-  private refuseWhenClosed() {
-    // A request after the end would open connections nothing closes.
-    if (this.closed) throw new ConnectionsClosedError();
   }
 }
 

@@ -1,9 +1,7 @@
 // The one store of wire names learned from a server, so that the next run sends the server's own name at once.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { LearnedWire } from '../api/client.js';
 import { resolveWireSettings, WIRE_SETTING_SOURCES } from '../api/wire/unspecified.js';
-import { configDir, type ResolvedCredentials } from '../config/credentials.js';
+import { configDir, hasStoreFile, type ResolvedCredentials } from '../config/credentials.js';
 import type { Env } from '../config/env.js';
 import type { ProfileStore } from '../config/profile-store.js';
 import type { StoreData } from '../config/store-schema.js';
@@ -76,7 +74,7 @@ export async function wireInUse(
   const scope = learnedScopeOf(credentials);
   let names = {};
   try {
-    if (existsSync(join(configDir(env), 'config.json'))) names = readLearned((await store()).read(), scope);
+    if (hasStoreFile(configDir(env))) names = readLearned((await store()).read(), scope);
   } catch (error) {
     ports.log(`learned wire names not read: ${messageOf(error)}`);
   }
