@@ -34,9 +34,7 @@ const errorBodySchema = z.looseObject({
   details: z.optional(
     z.pipe(
       z.unknown(),
-      z.transform((details) =>
-        details === null || details === undefined ? {} : isObject(details) ? details : { value: details },
-      ),
+      z.transform((details) => (details == null ? {} : isObject(details) ? details : { value: details })),
     ),
   ),
 });

@@ -327,11 +327,12 @@ function underBase(baseUrl: string, link: string) {
 /** One answer of `path` read as a page, and the path of the page after it (none when it was the last). */
 export function readPathPage(baseUrl: string, path: string, answer: Omit<PageAnswer, 'url'>, cursorParam?: string) {
   const listUrl = `${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
-  const question = path.indexOf('?');
-  const query = Object.fromEntries(new URLSearchParams(question < 0 ? '' : path.slice(question + 1)));
+  // The path and its query (all after the first `?`).
+  const [bare, asked = ''] = path.split(/\?(.*)/s, 2);
+  const query = Object.fromEntries(new URLSearchParams(asked));
   const reading = readPage(answer, { query, listUrl, cursorParam });
   if (reading.nextLink !== undefined) return { reading, next: underBase(baseUrl, reading.nextLink) };
   if (reading.more === false || reading.next === undefined) return { reading };
   const search = new URLSearchParams(reading.next.query).toString();
-  return { reading, next: `${question < 0 ? path : path.slice(0, question)}${search === '' ? '' : `?${search}`}` };
+  return { reading, next: `${bare}${search === '' ? '' : `?${search}`}` };
 }
