@@ -1,5 +1,5 @@
 import { AuthError } from '../../core/errors.js';
-import { safeText } from '../../core/security/safe-text.js';
+import { messageOf, safeText } from '../../core/security/safe-text.js';
 import type { Env } from './env.js';
 import type { StoredProfile } from './store-schema.js';
 
@@ -39,7 +39,7 @@ export async function readProfileKey(profileName: string, profile: StoredProfile
       owner: `profile "${profileName}"`,
     });
   }
-  const { opening, keyringReason } = await osKeyring(reading.env);
+  const opening = await osKeyring(reading.env);
   const renew = `save the key again with \`hedge login --profile ${profileName}\` (it goes to the file where no keyring answers), or set HEDGE_API_KEY`;
   const hint = `${renew[0].toUpperCase()}${renew.slice(1)}.`;
   if (!opening.ok)
@@ -80,7 +80,7 @@ export function describeKeyLocation(location: KeyLocation, storeFile: string) {
 export async function keepKey(choice: 'auto' | 'keyring' | 'file', account: string, apiKey: string, env: Env) {
   const file: KeyLocation = { kind: 'file' };
   if (choice === 'file') return { ok: true as const, at: file };
-  const { opening, keyringReason } = await osKeyring(env);
+  const opening = await osKeyring(env);
   let reason: string;
   if (opening.ok) {
     try {
@@ -102,7 +102,7 @@ export async function keepKey(choice: 'auto' | 'keyring' | 'file', account: stri
 
 /** Deletes the profile's entry from the keyring (logout, or a key that moved elsewhere): why it could not, else nothing. */
 export async function removeFromKeyring(account: string, env: Env) {
-  const { opening, keyringReason } = await osKeyring(env);
+  const opening = await osKeyring(env);
   if (!opening.ok) return opening.reason;
   try {
     await opening.keyring.delete(account);
@@ -113,6 +113,10 @@ export async function removeFromKeyring(account: string, env: Env) {
 
 /** The OS keyring, its module loaded only when a key lives there. */
 async function osKeyring(env: Env) {
-  const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
-  return { opening: await openOsKeyring(env), keyringReason };
+  return (await import('./os-keyring.js')).openOsKeyring(env);
+}
+
+/** What a keyring's failure says, in a line. */
+function keyringReason(error: unknown) {
+  return messageOf(error).split('\n')[0].slice(0, 300);
 }

@@ -5,7 +5,6 @@ import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { within } from '../../core/process/timers.js';
-import { messageOf } from '../../core/security/safe-text.js';
 import type { Env } from './env.js';
 
 /** Every entry hedge makes is under this service name; the account names the profile and config folder. */
@@ -58,7 +57,7 @@ async function busDoesNotAnswer(address: string) {
       resolve(`the D-Bus session bus cannot be reached (${error.code ?? error.message})`),
     );
     socket.on('connect', () => {
-      const uid = typeof process.getuid === 'function' ? String(process.getuid()) : '0';
+      const uid = String(process.getuid?.() ?? 0);
       socket.write(`\0AUTH EXTERNAL ${Buffer.from(uid).toString('hex')}\r\n`);
     });
     let heard = '';
@@ -142,8 +141,4 @@ function wrap(binding: { AsyncEntry: typeof AsyncEntry }) {
       return bounded((signal) => (item.deleteCredential ?? item.deletePassword).call(item, signal));
     },
   };
-}
-
-export function keyringReason(error: unknown) {
-  return messageOf(error).split('\n')[0].slice(0, 300);
 }
