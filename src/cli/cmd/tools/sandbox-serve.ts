@@ -28,7 +28,7 @@ function seconds(
   range = { unit: 'seconds', decimals: 3, example: '3 or 0.5' },
 ) {
   const value = decimal(name, raw, { ...range, min, max: 86_400 });
-  return value === undefined ? undefined : Math.round(value * 1000);
+  return value && Math.round(value * 1000);
 }
 
 /** The names the sandbox accepts; the manifest lists the same ones for help and completion. */

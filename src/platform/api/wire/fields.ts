@@ -109,7 +109,7 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
     if (single) return [single];
     // A wrapper: `{rates: [...]}`, `{data: {USDTKES: …}}` — looked into once.
     for (const key of depth === 0 ? PRICE_LIST_KEYS : []) {
-      const inner = typeof data[key] === 'object' ? parsePrices(data[key], requested, 1) : undefined;
+      const inner = typeof data[key] === 'object' && parsePrices(data[key], requested, 1);
       if (inner) return inner;
     }
   }
