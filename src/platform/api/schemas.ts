@@ -21,8 +21,9 @@ const side = z.pipe(
 );
 
 const timestamp = z.pipe(z.string(), z.transform(asUtc));
-/** Text, missing or null. */
+/** Text or a time, missing or null. */
 const optionalText = z.nullish(z.string());
+const optionalTime = z.nullish(timestamp);
 /** The spec lists five statuses; a server may have more (a transient one while a close settles). */
 const status = z.string().check(z.minLength(1));
 const perSide = z.looseObject({ buy: money, sell: money });
@@ -94,9 +95,9 @@ export const hedgeSchema = z.looseObject({
   struck_rate: z.nullish(money),
   units: z.nullish(money),
   order_key: optionalText,
-  opened_at: z.nullish(timestamp),
-  filled_at: z.nullish(timestamp),
-  maturity_at: z.nullish(timestamp),
+  opened_at: optionalTime,
+  filled_at: optionalTime,
+  maturity_at: optionalTime,
 });
 
 /** POST /hedges: `status`, `order_tx_hash` and `hedge_id` are all the spec promises. */

@@ -47,17 +47,12 @@ export async function readProfileKey(profileName: string, profile: StoredProfile
       `The key of profile "${profileName}" is in the OS keyring, but ${opening.reason}; nothing was sent.`,
       { hint },
     );
-  let key: string | null;
-  try {
-    key = await opening.keyring.get(location.account);
-  } catch (error) {
+  const key = await opening.keyring.get(location.account).catch((error) => {
     throw new AuthError(
       `The key of profile "${profileName}" is in ${opening.keyring.name}, which did not answer (${keyringReason(error)}); nothing was sent.`,
-      {
-        hint: `Unlock the keyring (or start its service) and try again; or ${renew}.`,
-      },
+      { hint: `Unlock the keyring (or start its service) and try again; or ${renew}.` },
     );
-  }
+  });
   if (key === null)
     throw new AuthError(
       `The key of profile "${profileName}" is no longer in ${opening.keyring.name} (someone removed the entry); nothing was sent.`,

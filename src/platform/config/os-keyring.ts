@@ -32,15 +32,12 @@ const BUS_PROBE_MS = 3_000;
 /** Loads the binding once; never throws (a missing or broken binding is a reason, and the file is the fallback). */
 export async function openOsKeyring(env: Env): Promise<KeyringOpening> {
   if (process.platform === 'linux') {
-    // The Secret Service is reached over the D-Bus session bus.
+    // The Secret Service is reached over the D-Bus session bus, which the binding connects to synchronously, with no
+    // bound: a bus that is not there or does not answer is said first.
     const address = env.DBUS_SESSION_BUS_ADDRESS;
-    if (!address)
-      return {
-        ok: false,
-        reason: 'no D-Bus session to reach a Secret Service on, DBUS_SESSION_BUS_ADDRESS is not set',
-      };
-    // The binding connects to the bus synchronously, with no bound.
-    const silent = await busDoesNotAnswer(address);
+    const silent = address
+      ? await busDoesNotAnswer(address)
+      : 'no D-Bus session to reach a Secret Service on, DBUS_SESSION_BUS_ADDRESS is not set';
     if (silent) return { ok: false, reason: silent };
   }
   opened ??= open();

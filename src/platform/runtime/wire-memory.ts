@@ -8,7 +8,7 @@ import type { StoreData } from '../config/store-schema.js';
 import type { Notice } from '../results/notices.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
-export type LearnedScope = { kind: 'profile'; name: string } | { kind: 'server'; key: string };
+type LearnedScope = { kind: 'profile'; name: string } | { kind: 'server'; key: string };
 
 export function learnedScopeOf(
   credentials: Pick<ResolvedCredentials, 'sources' | 'profileName' | 'baseUrl'>,
