@@ -182,7 +182,7 @@ export function pickFields(
 ): { fields: FieldSpec[] } | { problem: string } {
   const byKey = fieldsByKey(available);
   const keys = new Set(keysOf(available));
-  const picked: FieldSpec[] = [];
+  const picked = new Set<FieldSpec>();
   const aliased = new Map(
     available.flatMap((field) => (field.aliases ?? []).map((alias) => [alias, { ...field, key: alias }] as const)),
   );
@@ -198,9 +198,9 @@ export function pickFields(
           available.map((candidate) => candidate.key),
         ),
       };
-    if (!picked.includes(field)) picked.push(field);
+    picked.add(field);
   }
-  return { fields: picked };
+  return { fields: [...picked] };
 }
 
 export function unknownFieldProblem(name: string, available: readonly string[]) {

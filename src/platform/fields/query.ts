@@ -86,9 +86,8 @@ export function compileQuery(expression: string, option = '--query') {
     throw problem(expression, syntaxProblem(expression, error), option, true);
   }
   const known = new Set(getRegisteredFunctions());
-  for (const name of namesOf(ast, 'Function')) {
+  for (const name of namesOf(ast, 'Function'))
     if (!known.has(name)) throw problem(expression, new Error(`unknown function ${name}()`), option, true);
-  }
   return (data: unknown) => {
     try {
       return TreeInterpreter.search(ast, data as JSONValue);

@@ -15,7 +15,6 @@ async function environment(ctx: CommandContext) {
   } catch (error) {
     if (!(error instanceof HedgeError)) throw error;
     ctx.output.warn(`No usable API key: ${error.message} Write tools are shown as not offered.`);
-    return;
   }
 }
 
