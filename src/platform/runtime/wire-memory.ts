@@ -26,7 +26,7 @@ export function describeScope(scope: LearnedScope) {
 
 export function readLearned(data: StoreData, scope: LearnedScope) {
   const found = scope.kind === 'profile' ? data.profiles[scope.name]?.wire_learned : data.learned_wire?.[scope.key];
-  return { ...(found ?? {}) };
+  return { ...found };
 }
 
 export async function saveLearned(store: ProfileStore, scope: LearnedScope, key: string, value: string) {
