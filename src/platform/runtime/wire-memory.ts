@@ -10,18 +10,18 @@ import { messageOf } from '../../core/security/safe-text.js';
 
 type LearnedScope = { kind: 'profile'; name: string } | { kind: 'server'; key: string };
 
-export function learnedScopeOf(
-  credentials: Pick<ResolvedCredentials, 'sources' | 'profileName' | 'baseUrl'>,
-): LearnedScope {
-  if (credentials.sources.baseUrl === 'demo') return { kind: 'server', key: 'demo' };
-  if (credentials.sources.baseUrl === 'profile' && credentials.profileName)
-    return { kind: 'profile', name: credentials.profileName };
-  return { kind: 'server', key: credentials.baseUrl.replace(/\/+$/, '') };
+export function learnedScopeOf({
+  sources,
+  profileName,
+  baseUrl,
+}: Pick<ResolvedCredentials, 'sources' | 'profileName' | 'baseUrl'>): LearnedScope {
+  if (sources.baseUrl === 'demo') return { kind: 'server', key: 'demo' };
+  if (sources.baseUrl === 'profile' && profileName) return { kind: 'profile', name: profileName };
+  return { kind: 'server', key: baseUrl.replace(/\/+$/, '') };
 }
 
 export function describeScope(scope: LearnedScope) {
-  if (scope.kind === 'profile') return `profile "${scope.name}"`;
-  return scope.key === 'demo' ? 'the demo' : scope.key;
+  return scope.kind === 'profile' ? `profile "${scope.name}"` : scope.key === 'demo' ? 'the demo' : scope.key;
 }
 
 export function readLearned(data: StoreData, scope: LearnedScope) {
