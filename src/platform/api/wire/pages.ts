@@ -106,17 +106,6 @@ function places(meta: Json, rest: Json) {
   return found;
 }
 
-/** In `sources`: the first of `keys` whose value `read` accepts, where it was and under which key. */
-const finder =
-  (sources: ReturnType<typeof places>) =>
-  <T>(keys: readonly string[], read: (value: unknown) => T | undefined) => {
-    for (const source of sources)
-      for (const key of keys) {
-        const value = read(source.value[key]);
-        if (value !== undefined) return { at: source.at, key, value };
-      }
-  };
-
 const whole = (value: unknown) => {
   const number =
     typeof value === 'number' || (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) ? Number(value) : NaN;
@@ -142,7 +131,14 @@ export function readPage(
   const { rest, ...reading }: PageReading & { rest: Json } = findRows(answer.data);
   const { rows } = reading;
   const sources = places(answer.meta, rest);
-  const firstOf = finder(sources);
+  /** The first of `keys` whose value `read` accepts, where it was and under which key. */
+  const firstOf = <T>(keys: readonly string[], read: (value: unknown) => T | undefined) => {
+    for (const source of sources)
+      for (const key of keys) {
+        const value = read(source.value[key]);
+        if (value !== undefined) return { at: source.at, key, value };
+      }
+  };
 
   const stated = firstOf(
     PAGE_SIZE_NAMES.filter((name) => name !== 'count'),
