@@ -282,8 +282,8 @@ export class CommandContext {
         ]);
         // What the environment alone sets is checked before the credentials are read: a bad value is the one
         // line said, before a demo starts its simulator.
-        const fromEnv = resolveWireSettings(this.env);
-        if (fromEnv.problem) throw new UsageError(fromEnv.problem);
+        const { problem } = resolveWireSettings(this.env);
+        if (problem) throw new UsageError(problem);
         maxAnswerBytes(this.env);
         const wire = await this.wire();
         if (wire.problem) throw new UsageError(wire.problem);
