@@ -45,7 +45,7 @@ export function createClient({
         noProxy: env.NO_PROXY ?? env.no_proxy ?? '',
       },
       retry: { ...DEFAULT_RETRY_POLICY, ...retry },
-      deadlineTotalMs: timeoutSeconds !== undefined ? timeoutSeconds * 1000 : undefined,
+      deadlineTotalMs: timeoutSeconds && timeoutSeconds * 1000,
       maxAnswerBytes: maxAnswerBytes(env),
     }),
     { wire, warn, learn, pageSizeLearned },
@@ -56,6 +56,9 @@ export function createClient({
 export function maxAnswerBytes(env: Env) {
   const raw = env.HEDGE_MAX_ANSWER_MB;
   if (!raw?.trim()) return;
-  const range = { name: 'HEDGE_MAX_ANSWER_MB', unit: 'MiB', min: 0, aboveMin: true, max: 4096, example: '64' };
-  return parseDecimal(raw, range) * 1024 * 1024;
+  return (
+    parseDecimal(raw, { name: 'HEDGE_MAX_ANSWER_MB', unit: 'MiB', min: 0, aboveMin: true, max: 4096, example: '64' }) *
+    1024 *
+    1024
+  );
 }

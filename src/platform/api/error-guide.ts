@@ -74,9 +74,12 @@ Fix the field named in the details and try again.`
 export const GUIDED_CODES: readonly string[] = Object.keys(GUIDES);
 
 export function guideFor(code: string, status: number) {
-  const known = GUIDES[code];
-  if (known) return known;
-  if (status === 401 || status === 403) return GUIDES.unauthorized;
-  if (status >= 500) return { sentence: 'The service failed to handle the request.', next: 'Try again in a moment.' };
-  return { sentence: 'The API rejected the request.', next: 'Check the arguments against `hedge <command> --help`.' };
+  return (
+    GUIDES[code] ??
+    (status === 401 || status === 403
+      ? GUIDES.unauthorized
+      : status >= 500
+        ? { sentence: 'The service failed to handle the request.', next: 'Try again in a moment.' }
+        : { sentence: 'The API rejected the request.', next: 'Check the arguments against `hedge <command> --help`.' })
+  );
 }

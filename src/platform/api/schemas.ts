@@ -21,6 +21,9 @@ const side = z.pipe(
 );
 
 const timestamp = z.pipe(z.string(), z.transform(asUtc));
+/** Text or a time, missing or null. */
+const optionalText = z.nullish(z.string());
+const optionalTime = z.nullish(timestamp);
 /** The spec lists five statuses; a server may have more (a transient one while a close settles). */
 const status = z.string().check(z.minLength(1));
 const perSide = z.looseObject({ buy: money, sell: money });
@@ -32,9 +35,7 @@ const errorBodySchema = z.looseObject({
   details: z.optional(
     z.pipe(
       z.unknown(),
-      z.transform((details) =>
-        details === null || details === undefined ? {} : isObject(details) ? details : { value: details },
-      ),
+      z.transform((details) => (details == null ? {} : isObject(details) ? details : { value: details })),
     ),
   ),
 });
@@ -59,7 +60,7 @@ export const marketSchema = z.looseObject({
 
 export const quoteSchema = z.looseObject({
   market: z.string(),
-  side: side,
+  side,
   notional_usd: money,
   tenor_days: integer,
   maturity: timestamp,
@@ -83,34 +84,34 @@ export const quoteSchema = z.looseObject({
 
 export const hedgeSchema = z.looseObject({
   id: z.string(),
-  client_reference: z.nullish(z.string()),
+  client_reference: optionalText,
   market: z.string(),
-  side: side,
+  side,
   notional_usd: money,
   tenor_days: integer,
   status,
-  order_tx_hash: z.nullish(z.string()),
-  fill_tx_hash: z.nullish(z.string()),
+  order_tx_hash: optionalText,
+  fill_tx_hash: optionalText,
   struck_rate: z.nullish(money),
   units: z.nullish(money),
-  order_key: z.nullish(z.string()),
-  opened_at: z.nullish(timestamp),
-  filled_at: z.nullish(timestamp),
-  maturity_at: z.nullish(timestamp),
+  order_key: optionalText,
+  opened_at: optionalTime,
+  filled_at: optionalTime,
+  maturity_at: optionalTime,
 });
 
 /** POST /hedges: `status`, `order_tx_hash` and `hedge_id` are all the spec promises. */
 export const openedHedgeSchema = z.looseObject({
   hedge_id: z.string(),
   status: z.string(),
-  order_tx_hash: z.nullish(z.string()),
+  order_tx_hash: optionalText,
 });
 
 /** POST /hedges/add|reduce|close: `submitted` with a transaction hash. */
 export const submittedActionSchema = z.looseObject({
   status: z.string(),
-  order_tx_hash: z.nullish(z.string()),
-  hedge_id: z.nullish(z.string()),
+  order_tx_hash: optionalText,
+  hedge_id: optionalText,
 });
 
 // Positions, account and history: the spec names only these fields.

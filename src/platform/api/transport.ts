@@ -129,9 +129,9 @@ export class HttpConnections {
 
   /** The node:http(s) agent for these settings (one per protocol and CA list). */
   agentFor(url: URL, config: TransportConfig) {
-    this.refuseWhenClosed();
-    const { caFile, nodeExtraCaCerts, localSocket } = config;
-    return memo(this.agents, [url.protocol, caFile, nodeExtraCaCerts, localSocket], () =>
+    // A request after the end would open connections nothing closes.
+    if (this.closed) throw new ConnectionsClosedError();
+    return memo(this.agents, [url.protocol, config.caFile, config.nodeExtraCaCerts, config.localSocket], () =>
       url.protocol === 'https:'
         ? new (https().Agent)({ keepAlive: true, ca: trustedCertificates(config) })
         : new http.Agent({ keepAlive: true }),
@@ -140,7 +140,7 @@ export class HttpConnections {
 
   /** undici's proxy agent for these settings, loaded on first use. */
   proxyFor(config: TransportConfig) {
-    this.refuseWhenClosed();
+    if (this.closed) throw new ConnectionsClosedError();
     const { caFile, nodeExtraCaCerts, connectTimeoutMs, proxy } = config;
     return memo(this.proxies, [caFile, nodeExtraCaCerts, connectTimeoutMs, proxy], () => {
       const ca = trustedCertificates(config);
@@ -167,11 +167,6 @@ export class HttpConnections {
       ),
     );
   }
-
-  private refuseWhenClosed() {
-    // A request after the end would open connections nothing closes.
-    if (this.closed) throw new ConnectionsClosedError();
-  }
 }
 
 /** A request on connections already closed: a bug of the caller, thrown as it is (nothing was sent, nothing retried). */
@@ -187,11 +182,6 @@ function trustedCertificates({ caFile, nodeExtraCaCerts }: TransportConfig) {
   const extra = nodeExtraCaCerts ? [readCaFile(nodeExtraCaCerts, 'NODE_EXTRA_CA_CERTS')] : [];
   if (caFile)
     return [...process.getBuiltinModule('node:tls').rootCertificates, readCaFile(caFile, 'CA file'), ...extra];
-}
-
-function goesThroughProxy({ baseUrl, proxy }: TransportConfig) {
-  // The key crosses a proxy only inside TLS to a remote host (src/core/security/base-url.ts).
-  return !connectsDirectly(baseUrl) && Boolean(proxy.httpsProxy || proxy.httpProxy);
 }
 
 /** The request's headers (the key last: a header given cannot replace it) and its JSON body. */
@@ -385,7 +375,9 @@ export class Transport {
     const signal = config.signal ? AbortSignal.any([config.signal, timeoutSignal]) : timeoutSignal;
     const cap = config.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
     try {
-      answer = await (goesThroughProxy(config) ? sendThroughProxy : sendDirect)(
+      // The key crosses a proxy only inside TLS to a remote host (src/core/security/base-url.ts).
+      const viaProxy = !connectsDirectly(config.baseUrl) && (config.proxy.httpsProxy || config.proxy.httpProxy);
+      answer = await (viaProxy ? sendThroughProxy : sendDirect)(
         url,
         outgoing(request, config, signal),
         config,
@@ -511,7 +503,7 @@ export type ApiResponse = Awaited<ReturnType<Transport['send']>>;
 function flatHeaders(headers: Headers) {
   const flat: HeaderMap = {};
   for (const [name, value] of Object.entries(headers))
-    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    if (value !== undefined) flat[name.toLowerCase()] = [value].flat().join(', ');
   return flat;
 }
 

@@ -1,4 +1,5 @@
 // Where the key, base URL and profile come from: flag > environment > stored profile.
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { checkBaseUrl } from '../../core/security/base-url.js';
@@ -33,6 +34,9 @@ export function configDir(env: Env) {
   const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : undefined;
   return env.HEDGE_CONFIG_DIR || join(xdg ?? join(env.HOME || homedir(), '.config'), 'hedge');
 }
+
+/** Whether the profile store in `dir` has its file yet: a machine without profiles reads (and loads) nothing. */
+export const hasStoreFile = (dir: string) => existsSync(join(dir, 'config.json'));
 
 /** --profile, then HEDGE_PROFILE; the store's current profile is looked up only when neither is set. */
 export function requestedProfile(flag: string | undefined, env: Env) {
@@ -133,6 +137,6 @@ export async function resolveCredentials(
       profile: wanted?.source ?? (profile && 'profile'),
       caFile: envCaFile ? 'environment' : profile?.ca_file ? 'profile' : undefined,
     },
-    ...(keyLocation ? { keyLocation } : {}),
+    ...(keyLocation && { keyLocation }),
   };
 }

@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { checkStoreUrl } from '../../core/security/store-url.js';
-import { profileInUse, requestedProfile } from './credentials.js';
+import { hasStoreFile, profileInUse, requestedProfile } from './credentials.js';
 
 const FILE = { kind: 'file' } as const;
 
@@ -13,7 +11,7 @@ export async function chooseJournalStore(
   const fromEnv = input.env.HEDGE_JOURNAL_URL?.trim();
   if (wanted?.source !== 'flag' && fromEnv) return postgresChoice(fromEnv, 'HEDGE_JOURNAL_URL');
   // A profile's journal_url counts only when that profile is the one in use; a machine without profiles pays nothing.
-  if (!existsSync(join(input.configDir, 'config.json'))) return FILE;
+  if (!hasStoreFile(input.configDir)) return FILE;
   const { name, profile } = await profileInUse(input);
   // An unknown --profile is reported by the credentials, with the names there are.
   const url = profile?.journal_url?.trim();

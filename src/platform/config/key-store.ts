@@ -1,5 +1,5 @@
 import { AuthError } from '../../core/errors.js';
-import { safeText } from '../../core/security/safe-text.js';
+import { messageOf, safeText } from '../../core/security/safe-text.js';
 import type { Env } from './env.js';
 import type { StoredProfile } from './store-schema.js';
 
@@ -34,13 +34,12 @@ export async function readProfileKey(profileName: string, profile: StoredProfile
   if (location.kind === 'command') {
     const { runKeyCommand } = await import('./key-command.js');
     return runKeyCommand(location.command, {
-      env: reading.env,
-      signal: reading.signal,
+      ...reading,
       timeoutMs: reading.deadline === undefined || !reading.now ? undefined : reading.deadline - reading.now(),
       owner: `profile "${profileName}"`,
     });
   }
-  const { opening, keyringReason } = await osKeyring(reading.env);
+  const opening = await osKeyring(reading.env);
   const renew = `save the key again with \`hedge login --profile ${profileName}\` (it goes to the file where no keyring answers), or set HEDGE_API_KEY`;
   const hint = `${renew[0].toUpperCase()}${renew.slice(1)}.`;
   if (!opening.ok)
@@ -48,17 +47,12 @@ export async function readProfileKey(profileName: string, profile: StoredProfile
       `The key of profile "${profileName}" is in the OS keyring, but ${opening.reason}; nothing was sent.`,
       { hint },
     );
-  let key: string | null;
-  try {
-    key = await opening.keyring.get(location.account);
-  } catch (error) {
+  const key = await opening.keyring.get(location.account).catch((error) => {
     throw new AuthError(
       `The key of profile "${profileName}" is in ${opening.keyring.name}, which did not answer (${keyringReason(error)}); nothing was sent.`,
-      {
-        hint: `Unlock the keyring (or start its service) and try again; or ${renew}.`,
-      },
+      { hint: `Unlock the keyring (or start its service) and try again; or ${renew}.` },
     );
-  }
+  });
   if (key === null)
     throw new AuthError(
       `The key of profile "${profileName}" is no longer in ${opening.keyring.name} (someone removed the entry); nothing was sent.`,
@@ -81,7 +75,7 @@ export function describeKeyLocation(location: KeyLocation, storeFile: string) {
 export async function keepKey(choice: 'auto' | 'keyring' | 'file', account: string, apiKey: string, env: Env) {
   const file: KeyLocation = { kind: 'file' };
   if (choice === 'file') return { ok: true as const, at: file };
-  const { opening, keyringReason } = await osKeyring(env);
+  const opening = await osKeyring(env);
   let reason: string;
   if (opening.ok) {
     try {
@@ -103,7 +97,7 @@ export async function keepKey(choice: 'auto' | 'keyring' | 'file', account: stri
 
 /** Deletes the profile's entry from the keyring (logout, or a key that moved elsewhere): why it could not, else nothing. */
 export async function removeFromKeyring(account: string, env: Env) {
-  const { opening, keyringReason } = await osKeyring(env);
+  const opening = await osKeyring(env);
   if (!opening.ok) return opening.reason;
   try {
     await opening.keyring.delete(account);
@@ -114,6 +108,10 @@ export async function removeFromKeyring(account: string, env: Env) {
 
 /** The OS keyring, its module loaded only when a key lives there. */
 async function osKeyring(env: Env) {
-  const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
-  return { opening: await openOsKeyring(env), keyringReason };
+  return (await import('./os-keyring.js')).openOsKeyring(env);
+}
+
+/** What a keyring's failure says, in a line. */
+function keyringReason(error: unknown) {
+  return messageOf(error).split('\n')[0].slice(0, 300);
 }

@@ -5,7 +5,6 @@ import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { within } from '../../core/process/timers.js';
-import { messageOf } from '../../core/security/safe-text.js';
 import type { Env } from './env.js';
 
 /** Every entry hedge makes is under this service name; the account names the profile and config folder. */
@@ -33,15 +32,12 @@ const BUS_PROBE_MS = 3_000;
 /** Loads the binding once; never throws (a missing or broken binding is a reason, and the file is the fallback). */
 export async function openOsKeyring(env: Env): Promise<KeyringOpening> {
   if (process.platform === 'linux') {
-    // The Secret Service is reached over the D-Bus session bus.
+    // The Secret Service is reached over the D-Bus session bus, which the binding connects to synchronously, with no
+    // bound: a bus that is not there or does not answer is said first.
     const address = env.DBUS_SESSION_BUS_ADDRESS;
-    if (!address)
-      return {
-        ok: false,
-        reason: 'no D-Bus session to reach a Secret Service on, DBUS_SESSION_BUS_ADDRESS is not set',
-      };
-    // The binding connects to the bus synchronously, with no bound.
-    const silent = await busDoesNotAnswer(address);
+    const silent = address
+      ? await busDoesNotAnswer(address)
+      : 'no D-Bus session to reach a Secret Service on, DBUS_SESSION_BUS_ADDRESS is not set';
     if (silent) return { ok: false, reason: silent };
   }
   opened ??= open();
@@ -58,7 +54,7 @@ async function busDoesNotAnswer(address: string) {
       resolve(`the D-Bus session bus cannot be reached (${error.code ?? error.message})`),
     );
     socket.on('connect', () => {
-      const uid = typeof process.getuid === 'function' ? String(process.getuid()) : '0';
+      const uid = String(process.getuid?.() ?? 0);
       socket.write(`\0AUTH EXTERNAL ${Buffer.from(uid).toString('hex')}\r\n`);
     });
     let heard = '';
@@ -142,8 +138,4 @@ function wrap(binding: { AsyncEntry: typeof AsyncEntry }) {
       return bounded((signal) => (item.deleteCredential ?? item.deletePassword).call(item, signal));
     },
   };
-}
-
-export function keyringReason(error: unknown) {
-  return messageOf(error).split('\n')[0].slice(0, 300);
 }

@@ -47,7 +47,5 @@ export function requireProfile(data: StoreData, name: string, argument: string) 
 
 /** LIVE in bold red (real money), test in plain words, a dim dash when there is no key. */
 export function environmentLabel(environment: Environment | null | undefined, chalk: ChalkInstance) {
-  if (environment === 'live') return chalk.bold.red('LIVE');
-  if (environment === 'test') return 'test';
-  return chalk.dim('—');
+  return environment === 'live' ? chalk.bold.red('LIVE') : environment === 'test' ? 'test' : chalk.dim('—');
 }

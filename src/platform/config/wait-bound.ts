@@ -10,8 +10,3 @@ export function waitDeadline(
   if (timeoutSeconds === 0) return;
   return commandDeadline ?? startedAt + DEFAULT_WAIT_BOUND_MS;
 }
-
-/** The whole command's deadline from `--timeout SECONDS` (none when absent or 0). */
-export function commandDeadline(timeoutSeconds: number | undefined, now: number) {
-  return timeoutSeconds === undefined || timeoutSeconds === 0 ? undefined : now + timeoutSeconds * 1000;
-}

@@ -101,14 +101,12 @@ const KINDS_BY_NAME: Record<string, Array<[RegExp, FieldKind]>> = {
     [/^id$|_id$/i, 'id'],
     [/^side$/i, 'side'],
     [/^status$/i, 'status'],
-    [/(?:)/, 'text'],
   ],
   number: [
     [/pnl/i, 'pnl'],
     [/_usdc?$/i, 'money'],
     [/_pct$/i, 'percent'],
     [/price|rate/i, 'rate'],
-    [/(?:)/, 'count'],
   ],
 };
 
@@ -124,8 +122,8 @@ export function kindFromName(name: string, value: unknown): FieldKind {
         .find((kind) => kind !== plain) ?? plain
     );
   if (value !== null && typeof value === 'object') return 'json';
-  // Only strings and numbers have patterns; each list ends with one that matches any name.
-  return KINDS_BY_NAME[typeof value]?.find(([pattern]) => pattern.test(name))![1] ?? 'text';
+  // Only strings and numbers have patterns; a name that matches none is plain.
+  return KINDS_BY_NAME[typeof value]?.find(([pattern]) => pattern.test(name))?.[1] ?? plain;
 }
 
 export const fieldsByKey = (fields: readonly FieldSpec[]) => new Map(fields.map((field) => [field.key, field]));
@@ -184,7 +182,7 @@ export function pickFields(
 ): { fields: FieldSpec[] } | { problem: string } {
   const byKey = fieldsByKey(available);
   const keys = new Set(keysOf(available));
-  const picked: FieldSpec[] = [];
+  const picked = new Set<FieldSpec>();
   const aliased = new Map(
     available.flatMap((field) => (field.aliases ?? []).map((alias) => [alias, { ...field, key: alias }] as const)),
   );
@@ -200,9 +198,9 @@ export function pickFields(
           available.map((candidate) => candidate.key),
         ),
       };
-    if (!picked.includes(field)) picked.push(field);
+    picked.add(field);
   }
-  return { fields: picked };
+  return { fields: [...picked] };
 }
 
 export function unknownFieldProblem(name: string, available: readonly string[]) {

@@ -78,7 +78,7 @@ function syntaxProblem(expression: string, error: unknown) {
 }
 
 /** The expression as a function of the data; throws UsageError when it cannot be run, naming `option` (--query, or --until for a condition). */
-export function compileQuery(expression: string, option = '--query'): (data: unknown) => unknown {
+export function compileQuery(expression: string, option = '--query') {
   let ast: ReturnType<typeof compile>;
   try {
     ast = compile(expression);
@@ -86,10 +86,9 @@ export function compileQuery(expression: string, option = '--query'): (data: unk
     throw problem(expression, syntaxProblem(expression, error), option, true);
   }
   const known = new Set(getRegisteredFunctions());
-  for (const name of namesOf(ast, 'Function')) {
+  for (const name of namesOf(ast, 'Function'))
     if (!known.has(name)) throw problem(expression, new Error(`unknown function ${name}()`), option, true);
-  }
-  return (data) => {
+  return (data: unknown) => {
     try {
       return TreeInterpreter.search(ast, data as JSONValue);
     } catch (error) {

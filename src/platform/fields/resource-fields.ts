@@ -30,8 +30,8 @@ export function rankedFor(resource: Pick<Resource, 'priority' | 'decisive'>, mar
 }
 
 /** Hedges still able to mature: the others show no countdown. */
-const STILL_RUNNING = new Set(['submitted', 'filled']);
-const runningHedge = (row: JsonObject) => typeof row.status !== 'string' || STILL_RUNNING.has(row.status);
+const runningHedge = (row: JsonObject) =>
+  typeof row.status !== 'string' || ['submitted', 'filled'].includes(row.status);
 
 /** A hedge, in the one column order of `hedge hedges` (list and ID; TSV, CSV and table alike): what identifies it and what it is, then times, then the on-chain details (hashes whole in TSV, CSV and JSON; shortened on screen). */
 export const HEDGE_FIELDS = fieldTable(

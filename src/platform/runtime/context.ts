@@ -3,7 +3,7 @@ import type { Output } from '../terminal/output.js';
 import { sayNotice, type Notice } from '../results/notices.js';
 import { hedgeCommandLine } from '../../core/program.js';
 import type { OutputFormat } from '../../core/vocabulary.js';
-import { commandDeadline, waitDeadline } from '../config/wait-bound.js';
+import { waitDeadline } from '../config/wait-bound.js';
 import type { HedgeClient } from '../api/client.js';
 import type { createClient } from '../api/create-client.js';
 import type { Env } from '../config/env.js';
@@ -108,7 +108,8 @@ const fields = ({ prompter, client, credentials, journal, connections, notify, .
     ...init,
     origin: init.origin ?? 'cli',
     confirmedAhead: init.confirmedAhead ?? globals.yes,
-    deadline: init.deadline ?? commandDeadline(globals.timeout, clock.now()),
+    // --timeout bounds the whole command (none when absent or 0).
+    deadline: init.deadline ?? (globals.timeout ? clock.now() + globals.timeout * 1000 : undefined),
     interactive: globals.input && io.stdinIsTTY && io.stdoutIsTTY,
     /** A person reads the output: a human mode, and no caller takes the notices. */
     forPeople: output.isHuman && notify === undefined,
@@ -265,7 +266,7 @@ export class CommandContext {
         // The store module (conf) is loaded only when resolving reads it.
         store: this.store,
         // A key helper or keyring that hangs ends with --timeout (or its own bound) and with Ctrl-C.
-        reading: { signal: this.signal, deadline: this.deadline, now: () => this.clock.now() },
+        reading: { signal: this.signal, deadline: this.deadline, now: this.clock.now },
       });
     });
   }
@@ -281,8 +282,8 @@ export class CommandContext {
         ]);
         // What the environment alone sets is checked before the credentials are read: a bad value is the one
         // line said, before a demo starts its simulator.
-        const fromEnv = resolveWireSettings(this.env);
-        if (fromEnv.problem) throw new UsageError(fromEnv.problem);
+        const { problem } = resolveWireSettings(this.env);
+        if (problem) throw new UsageError(problem);
         maxAnswerBytes(this.env);
         const wire = await this.wire();
         if (wire.problem) throw new UsageError(wire.problem);

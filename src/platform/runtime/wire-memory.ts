@@ -1,34 +1,32 @@
 // The one store of wire names learned from a server, so that the next run sends the server's own name at once.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { LearnedWire } from '../api/client.js';
 import { resolveWireSettings, WIRE_SETTING_SOURCES } from '../api/wire/unspecified.js';
-import { configDir, type ResolvedCredentials } from '../config/credentials.js';
+import { configDir, hasStoreFile, type ResolvedCredentials } from '../config/credentials.js';
 import type { Env } from '../config/env.js';
 import type { ProfileStore } from '../config/profile-store.js';
 import type { StoreData } from '../config/store-schema.js';
 import type { Notice } from '../results/notices.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
-export type LearnedScope = { kind: 'profile'; name: string } | { kind: 'server'; key: string };
+type LearnedScope = { kind: 'profile'; name: string } | { kind: 'server'; key: string };
 
-export function learnedScopeOf(
-  credentials: Pick<ResolvedCredentials, 'sources' | 'profileName' | 'baseUrl'>,
-): LearnedScope {
-  if (credentials.sources.baseUrl === 'demo') return { kind: 'server', key: 'demo' };
-  if (credentials.sources.baseUrl === 'profile' && credentials.profileName)
-    return { kind: 'profile', name: credentials.profileName };
-  return { kind: 'server', key: credentials.baseUrl.replace(/\/+$/, '') };
+export function learnedScopeOf({
+  sources,
+  profileName,
+  baseUrl,
+}: Pick<ResolvedCredentials, 'sources' | 'profileName' | 'baseUrl'>): LearnedScope {
+  if (sources.baseUrl === 'demo') return { kind: 'server', key: 'demo' };
+  if (sources.baseUrl === 'profile' && profileName) return { kind: 'profile', name: profileName };
+  return { kind: 'server', key: baseUrl.replace(/\/+$/, '') };
 }
 
 export function describeScope(scope: LearnedScope) {
-  if (scope.kind === 'profile') return `profile "${scope.name}"`;
-  return scope.key === 'demo' ? 'the demo' : scope.key;
+  return scope.kind === 'profile' ? `profile "${scope.name}"` : scope.key === 'demo' ? 'the demo' : scope.key;
 }
 
 export function readLearned(data: StoreData, scope: LearnedScope) {
   const found = scope.kind === 'profile' ? data.profiles[scope.name]?.wire_learned : data.learned_wire?.[scope.key];
-  return { ...(found ?? {}) };
+  return { ...found };
 }
 
 export async function saveLearned(store: ProfileStore, scope: LearnedScope, key: string, value: string) {
@@ -74,9 +72,9 @@ export async function wireInUse(
 ) {
   const { env, store, hedgeCommand } = ports;
   const scope = learnedScopeOf(credentials);
-  let names: ReturnType<typeof readLearned> = {};
+  let names = {};
   try {
-    if (existsSync(join(configDir(env), 'config.json'))) names = readLearned((await store()).read(), scope);
+    if (hasStoreFile(configDir(env))) names = readLearned((await store()).read(), scope);
   } catch (error) {
     ports.log(`learned wire names not read: ${messageOf(error)}`);
   }

@@ -56,13 +56,13 @@ async function planCall(ctx: CommandContext, { args, options }: In<'API'>) {
   for (const file of inputs.map(fileOf))
     if (file !== undefined && !files.has(file)) files.set(file, await readParamFile(ctx, file));
   const params = buildParams(inputs, (file) => files.get(file)!);
-  const credentials = await ctx.credentials();
-  let path = resolveApiPath(credentials.baseUrl, args.path);
+  let path = resolveApiPath((await ctx.credentials()).baseUrl, args.path);
   let body = options.input === undefined ? undefined : await readInputBody(ctx, options.input);
-  const hasParams = Object.keys(params).length > 0;
-  if (hasParams && (!write || options.input !== undefined))
-    path = `${path}${path.includes('?') ? '&' : '?'}${queryStringOf(params)}`;
-  else if (hasParams) body = params;
+  if (Object.keys(params).length) {
+    if (!write || options.input !== undefined)
+      path = `${path}${path.includes('?') ? '&' : '?'}${queryStringOf(params)}`;
+    else body = params;
+  }
   // hedge's own key is never data the API needs: a request holding it (a file read whole, such as
   // /proc/self/environ) is refused before anything is sent or journaled, a dry run's included.
   if (containsKeyShape(`${path} ${JSON.stringify(body) ?? ''}`))

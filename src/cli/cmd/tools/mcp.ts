@@ -21,7 +21,6 @@ export function withCommands(commands: readonly CommandSpec[]): CommandModule<In
       // The operator's limits are checked before the key is even resolved: a typo is exit 2 at once.
       const limits = parseAgentLimits(input.options);
       const credentials = await ctx.credentials();
-      const tokens = new ConfirmationTokens(ttlSeconds, ctx.clock.now);
       // Relative --root values and file paths start from the directory the server was started in.
       const cwd = resolve('.');
       const files = new FileAccess(await serverRoots(input.options.root, cwd), cwd);
@@ -36,7 +35,7 @@ export function withCommands(commands: readonly CommandSpec[]): CommandModule<In
           files,
           connections: await ctx.connections(),
         },
-        tokens,
+        new ConfirmationTokens(ttlSeconds, ctx.clock.now),
         { allowLive: input.options.allowLive === true, limits, tools },
       );
       const live = ctx.output.chalk.red.bold('LIVE');

@@ -28,7 +28,7 @@ function seconds(
   range = { unit: 'seconds', decimals: 3, example: '3 or 0.5' },
 ) {
   const value = decimal(name, raw, { ...range, min, max: 86_400 });
-  return value === undefined ? undefined : Math.round(value * 1000);
+  return value && Math.round(value * 1000);
 }
 
 /** The names the sandbox accepts; the manifest lists the same ones for help and completion. */
@@ -75,7 +75,7 @@ export function parseSandboxServeOptions(input: In<'SANDBOX_SERVE'>) {
     viewLagMs: seconds('--view-lag', o.viewLag, 0),
     recordLagMs: seconds('--record-lag', o.recordLag, 0),
     // Only ever turns it on: without the flag the dialect decides (alpha: several, the others: one).
-    severalPerSide: o.severalPerSide === true ? true : undefined,
+    severalPerSide: o.severalPerSide === true || undefined,
     settlementDelayMs: seconds('--settlement-delay', o.settlementDelay, 0),
     dayMs: seconds('--day', o.day, 0.001),
   };

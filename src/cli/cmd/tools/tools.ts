@@ -15,7 +15,6 @@ async function environment(ctx: CommandContext) {
   } catch (error) {
     if (!(error instanceof HedgeError)) throw error;
     ctx.output.warn(`No usable API key: ${error.message} Write tools are shown as not offered.`);
-    return;
   }
 }
 
@@ -29,7 +28,7 @@ export function withCommands(commands: readonly CommandSpec[]): CommandModule<In
         return ctx.output.list(
           entries.map((entry) => ({
             ...entry,
-            applies_to: Array.isArray(entry.applies_to) ? entry.applies_to.join(' ') : entry.applies_to,
+            applies_to: [entry.applies_to].flat().join(' '),
             retryable: entry.retryable ? 'yes' : 'no',
           })),
           fieldTable(`
@@ -47,13 +46,13 @@ export function withCommands(commands: readonly CommandSpec[]): CommandModule<In
       const { output } = ctx;
       const access = writeAccess(await environment(ctx), false);
       const entries = agentTools(commands).map((tool) => catalogueEntry(tool, access, tokenTtlSeconds(ctx.env)));
-      const rows = entries.map((entry) => {
-        const required = entry.input_schema.required ?? [];
-        const optional = Object.keys(entry.input_schema.properties ?? {}).length - required.length;
+      const rows = entries.map(({ name, tier, offered, input_schema: schema }) => {
+        const required = schema.required ?? [];
+        const optional = Object.keys(schema.properties ?? {}).length - required.length;
         return {
-          name: entry.name,
-          tier: entry.tier,
-          offered: entry.offered ? 'yes' : 'no',
+          name,
+          tier,
+          offered: offered ? 'yes' : 'no',
           arguments: [...required, ...(optional > 0 ? [`(+${optional} optional)`] : [])].join(' '),
         };
       });

@@ -109,7 +109,7 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
     if (single) return [single];
     // A wrapper: `{rates: [...]}`, `{data: {USDTKES: …}}` — looked into once.
     for (const key of depth === 0 ? PRICE_LIST_KEYS : []) {
-      const inner = typeof data[key] === 'object' ? parsePrices(data[key], requested, 1) : undefined;
+      const inner = typeof data[key] === 'object' && parsePrices(data[key], requested, 1);
       if (inner) return inner;
     }
   }
@@ -274,6 +274,9 @@ export function positionInOneShape(raw: JsonObject, facts: Omit<PositionFacts, '
   return inOneShape(raw, POSITION_FIELDS, facts);
 }
 
+// `long`/`short` are read as buy/sell: buying USDT against the quote currency is the long side.
+const SIDE_WORDS: Record<string, 'buy' | 'sell'> = { buy: 'buy', long: 'buy', sell: 'sell', short: 'sell' };
+
 /** Names a closed-hedge record may give each fact, most likely first (the first: what our simulator serves). */
 const HISTORY_FIELDS = fieldTable({
   netPnlUsd: 'net_pnl_usd net_pnl_usdc net_pnl net_realized_pnl_usd realized_net_pnl_usd pnl_net_usd net_profit_usd',
@@ -283,10 +286,14 @@ const HISTORY_FIELDS = fieldTable({
     'carry_usdc carry_paid_usdc carry_usd carry_paid_usd total_carry_usdc accrued_carry_usdc carry funding_usdc funding_usd',
   feesUsd: 'fees_usdc fees_usd fee_usd fee_usdc total_fees_usdc total_fees_usd fees_paid_usdc fees fee',
   notionalUsd: 'notional_usd notional_usdc notional size_usd size_usdc amount_usd size',
-  side: ['side direction position_side', readSide],
+  side: [
+    'side direction position_side',
+    (value) => (typeof value === 'string' ? SIDE_WORDS[value.trim().toLowerCase()] : undefined),
+  ],
   tenorDays: ['tenor_days tenor tenor_d duration_days', readTenor],
   market: ['market symbol pair instrument', readText],
-  hedgeId: ['hedge_id id hedge position_id', readId],
+  // A nested `{id: …}` (e.g. `hedge: {id}`) is read as its id.
+  hedgeId: ['hedge_id id hedge position_id', (value) => readText(isObject(value) ? value.id : value)],
   clientReference: ['client_reference client_ref reference clientReference', readText],
   entryPrice: 'entry_price entry_rate open_price struck_rate avg_entry_price',
   exitPrice: 'exit_price exit_rate close_price settlement_price settlement_rate',
@@ -299,18 +306,6 @@ const HISTORY_FOR_PEOPLE = {
   ...HISTORY_FIELDS,
   ...fieldTable({ closeReason: ['close_reason exit_reason reason closed_reason closure_reason', readText] }),
 };
-
-/** A nested `{id: …}` (e.g. `hedge: {id}`) is read as its id. */
-function readId(value: unknown) {
-  return readText(isObject(value) ? value.id : value);
-}
-
-// `long`/`short` are read as buy/sell: buying USDT against the quote currency is the long side.
-const SIDE_WORDS: Record<string, 'buy' | 'sell'> = { buy: 'buy', long: 'buy', sell: 'sell', short: 'sell' };
-
-function readSide(value: unknown) {
-  return typeof value === 'string' ? SIDE_WORDS[value.trim().toLowerCase()] : undefined;
-}
 
 /** `7`, `"7"`, `"7d"`, `"7 days"`. */
 function readTenor(value: unknown) {

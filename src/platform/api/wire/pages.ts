@@ -106,17 +106,6 @@ function places(meta: Json, rest: Json) {
   return found;
 }
 
-/** In `sources`: the first of `keys` whose value `read` accepts, where it was and under which key. */
-const finder =
-  (sources: ReturnType<typeof places>) =>
-  <T>(keys: readonly string[], read: (value: unknown) => T | undefined) => {
-    for (const source of sources)
-      for (const key of keys) {
-        const value = read(source.value[key]);
-        if (value !== undefined) return { at: source.at, key, value };
-      }
-  };
-
 const whole = (value: unknown) => {
   const number =
     typeof value === 'number' || (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) ? Number(value) : NaN;
@@ -142,7 +131,14 @@ export function readPage(
   const { rest, ...reading }: PageReading & { rest: Json } = findRows(answer.data);
   const { rows } = reading;
   const sources = places(answer.meta, rest);
-  const firstOf = finder(sources);
+  /** The first of `keys` whose value `read` accepts, where it was and under which key. */
+  const firstOf = <T>(keys: readonly string[], read: (value: unknown) => T | undefined) => {
+    for (const source of sources)
+      for (const key of keys) {
+        const value = read(source.value[key]);
+        if (value !== undefined) return { at: source.at, key, value };
+      }
+  };
 
   const stated = firstOf(
     PAGE_SIZE_NAMES.filter((name) => name !== 'count'),
@@ -327,11 +323,12 @@ function underBase(baseUrl: string, link: string) {
 /** One answer of `path` read as a page, and the path of the page after it (none when it was the last). */
 export function readPathPage(baseUrl: string, path: string, answer: Omit<PageAnswer, 'url'>, cursorParam?: string) {
   const listUrl = `${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
-  const question = path.indexOf('?');
-  const query = Object.fromEntries(new URLSearchParams(question < 0 ? '' : path.slice(question + 1)));
+  // The path and its query (all after the first `?`).
+  const [bare, asked = ''] = path.split(/\?(.*)/s, 2);
+  const query = Object.fromEntries(new URLSearchParams(asked));
   const reading = readPage(answer, { query, listUrl, cursorParam });
   if (reading.nextLink !== undefined) return { reading, next: underBase(baseUrl, reading.nextLink) };
   if (reading.more === false || reading.next === undefined) return { reading };
   const search = new URLSearchParams(reading.next.query).toString();
-  return { reading, next: `${question < 0 ? path : path.slice(0, question)}${search === '' ? '' : `?${search}`}` };
+  return { reading, next: `${bare}${search === '' ? '' : `?${search}`}` };
 }

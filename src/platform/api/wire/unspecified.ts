@@ -88,8 +88,14 @@ export function notionalFieldFrom(error: unknown, sentBody: unknown) {
     return;
   const body = sentBody !== null && typeof sentBody === 'object' ? (sentBody as JsonObject) : {};
   const field = refusedField(error);
-  const named = field !== undefined && WIRE_NAME.test(field) && !CHANGE_BODY_FIELDS.has(field) && !(field in body);
-  return named && AMOUNT_NAME.test(field) ? field : undefined;
+  if (
+    field !== undefined &&
+    WIRE_NAME.test(field) &&
+    !CHANGE_BODY_FIELDS.has(field) &&
+    !(field in body) &&
+    AMOUNT_NAME.test(field)
+  )
+    return field;
 }
 
 /** The field a validation refusal names: `details.field` (or `param`, `parameter`, `name`). */
@@ -103,13 +109,10 @@ export function refusedField(error: ApiError) {
 
 /** Names a refusal's details offer (`allowed: [...]`, `expected: "per_page"`), never its message. */
 export function namesIn(details: JsonObject) {
-  const names: string[] = [];
-  for (const [key, value] of Object.entries(details)) {
-    if (key === 'field') continue;
-    for (const item of [value].flat()) if (typeof item === 'string' && WIRE_NAME.test(item)) names.push(item);
-    // A reason like "… (known: status, per_page)" lists the names in its own words.
-    if (typeof value === 'string')
-      for (const word of value.split(/[^A-Za-z0-9_.-]+/)) if (WIRE_NAME.test(word)) names.push(word);
-  }
-  return names;
+  // A list gives its items; a reason like "… (known: status, per_page)" itself, then the names in its own words.
+  return Object.entries(details)
+    .flatMap(([key, value]) =>
+      key === 'field' ? [] : typeof value === 'string' ? [value, ...value.split(/[^A-Za-z0-9_.-]+/)] : value,
+    )
+    .filter((name): name is string => typeof name === 'string' && WIRE_NAME.test(name));
 }
