@@ -88,9 +88,10 @@ const commandWords = (command: Command) =>
     .reverse()
     .slice(1);
 
-/** Commander puts its suggestion on a second line; bad input is always exactly one line on stderr. */
+/** Commander's message without its `error: `; commander puts its suggestion on a second line; bad input is always exactly one line on stderr. */
 function oneLine(text: string) {
   return `${text
+    .replace(/^error: /, '')
     .trim()
     .replace(/\s*\n\s*\(Did you mean (.+?)\?\)/, ' (did you mean $1?)')
     .replace(/\s*\n\s*/g, ' ')}\n`;
@@ -146,7 +147,7 @@ async function parseCommandLine(argv: string[], io: Io, width: number, name: str
       writeErr: (text) => io.stderr.write(text),
       // Reported by the runner's one error reporter (it redacts a key typed as an option).
       outputError: (text) => {
-        usageProblem = oneLine(text.replace(/^error: /, ''));
+        usageProblem = oneLine(text);
       },
     });
   for (const option of GLOBAL_OPTIONS) program.addOption(new Option(option.flags, option.description));
@@ -204,7 +205,7 @@ async function parseCommandLine(argv: string[], io: Io, width: number, name: str
       // Commander's ways of saying "help (or the version) was printed": each a success.
       if (['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code))
         return { exitCode: 0 };
-      usageProblem ??= oneLine(error.message.replace(/^error: /, ''));
+      usageProblem ??= oneLine(error.message);
     } else throw error;
   }
   if (usageProblem !== undefined) return { usageProblem };
