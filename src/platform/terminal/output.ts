@@ -50,7 +50,7 @@ export interface OutputInit {
   run?: Invocation;
 }
 
-export interface ListOptions {
+interface ListOptions {
   empty: string;
   title?: string;
   omit?: readonly string[];
