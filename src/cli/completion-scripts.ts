@@ -91,15 +91,11 @@ ${zsh ? '# Loaded from fpath (autoload) it completes at once; sourced, it regist
 
 /** The lookup functions the completer asks: subcommands, options and values per command path, and the profile names. */
 function posixTables(nodes: CommandNode[]) {
-  const table = (name: string, rows: Array<[string, string]>, fallback = "REPLY=''") =>
-    [
-      `${name}() {`,
-      '  case "$1" in',
-      ...rows.map(([label, body]) => `    ${label}) ${body} ;;`),
-      `    *) ${fallback} ;;`,
-      '  esac',
-      '}',
-    ].join('\n');
+  const table = (name: string, rows: Array<[string, string]>, fallback = "REPLY=''") => `${name}() {
+  case "$1" in
+${rows.map(([label, body]) => `    ${label}) ${body} ;;\n`).join('')}    *) ${fallback} ;;
+  esac
+}`;
   const valueBody = (values: Values) =>
     values === undefined
       ? "REPLY=''"
@@ -210,34 +206,31 @@ function posixCompleter(zsh: boolean, offer: { words: string; files: string }) {
 }
 
 function fishScript(nodes: CommandNode[]) {
-  const valued = uniqueNames(valuedFlags(nodes));
-  const lines = [
-    HEADER('fish completion for hedge. Install: hedge completion fish > ~/.config/fish/completions/hedge.fish'),
-    "# Subcommands of a command path ('' is the top level).",
-    'function __hedge_subcommands',
-    '    switch "$argv"',
-    ...nodes
-      .filter((node) => node.subcommands.length)
-      .flatMap((node) => [
-        `        case ${fishQuote(node.path)}`,
-        `            echo ${node.subcommands.map(({ name }) => name).join(' ')}`,
-      ]),
-    '    end',
-    'end',
-    '',
-    '# Options whose next word is their value.',
-    'function __hedge_takes_value',
-    `    contains -- $argv[1] ${valued.join(' ')}`,
-    'end',
-    '',
-    FISH_HELPERS,
-    '',
-    'complete -c hedge -e',
-    '# No file names unless an option or argument asks for one.',
-    'complete -c hedge -f',
-    ...nodes.flatMap(fishCompletions),
-  ];
-  return `${lines.join('\n')}\n`;
+  const cases = nodes
+    .filter((node) => node.subcommands.length)
+    .map(
+      (node) =>
+        `        case ${fishQuote(node.path)}\n            echo ${node.subcommands.map(({ name }) => name).join(' ')}\n`,
+    );
+  return `${HEADER('fish completion for hedge. Install: hedge completion fish > ~/.config/fish/completions/hedge.fish')}
+# Subcommands of a command path ('' is the top level).
+function __hedge_subcommands
+    switch "$argv"
+${cases.join('')}    end
+end
+
+# Options whose next word is their value.
+function __hedge_takes_value
+    contains -- $argv[1] ${uniqueNames(valuedFlags(nodes)).join(' ')}
+end
+
+${FISH_HELPERS}
+
+complete -c hedge -e
+# No file names unless an option or argument asks for one.
+complete -c hedge -f
+${nodes.flatMap(fishCompletions).join('\n')}
+`;
 }
 
 // The fish functions the completions' conditions call: where the words typed stand, and the profile names.

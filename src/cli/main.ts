@@ -66,12 +66,10 @@ class HedgeCommand extends Command {
 
   /** Called by commander's parser (not in its typings) for an option no command on the path declares. */
   unknownOption(flag: string) {
-    // This command's options first (they win a tie), then each parent's: the global ones last.
-    const candidates = lineage(this).flatMap((command) =>
-      command.options.flatMap((option) => (option.long ? [option.long] : [])),
-    );
-    candidates.push('--help');
-    return this.error(unknownOptionMessage(flag, candidates, commandWords(this).slice(1)), {
+    // This command's options first (they win a tie), then each parent's: the global ones last. Every option
+    // hedge declares has a long flag.
+    const candidates = lineage(this).flatMap((command) => command.options.map((option) => option.long!));
+    return this.error(unknownOptionMessage(flag, [...candidates, '--help'], commandWords(this)), {
       code: 'commander.unknownOption',
       exitCode: 2,
     });
@@ -83,15 +81,17 @@ function lineage(command: Command | null): Command[] {
   return command ? [command, ...lineage(command.parent)] : [];
 }
 
-/** The names from the program down to `command` (`hedge keep run`). */
+/** The names below the program down to `command` (`keep run`). */
 const commandWords = (command: Command) =>
   lineage(command)
     .map((each) => each.name())
-    .reverse();
+    .reverse()
+    .slice(1);
 
-/** Commander puts its suggestion on a second line; bad input is always exactly one line on stderr. */
+/** Commander's message without its `error: `; commander puts its suggestion on a second line; bad input is always exactly one line on stderr. */
 function oneLine(text: string) {
   return `${text
+    .replace(/^error: /, '')
     .trim()
     .replace(/\s*\n\s*\(Did you mean (.+?)\?\)/, ' (did you mean $1?)')
     .replace(/\s*\n\s*/g, ' ')}\n`;
@@ -147,7 +147,7 @@ async function parseCommandLine(argv: string[], io: Io, width: number, name: str
       writeErr: (text) => io.stderr.write(text),
       // Reported by the runner's one error reporter (it redacts a key typed as an option).
       outputError: (text) => {
-        usageProblem = oneLine(text.replace(/^error: /, ''));
+        usageProblem = oneLine(text);
       },
     });
   for (const option of GLOBAL_OPTIONS) program.addOption(new Option(option.flags, option.description));
@@ -184,7 +184,7 @@ async function parseCommandLine(argv: string[], io: Io, width: number, name: str
       }
       invocation = {
         spec,
-        path: commandWords(self).slice(1),
+        path: commandWords(self),
         input: {
           args: Object.fromEntries(args.map((arg, index) => [arg.name, actionArgs[index] as string])),
           options: self.opts(),
@@ -205,7 +205,7 @@ async function parseCommandLine(argv: string[], io: Io, width: number, name: str
       // Commander's ways of saying "help (or the version) was printed": each a success.
       if (['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code))
         return { exitCode: 0 };
-      usageProblem ??= oneLine(error.message.replace(/^error: /, ''));
+      usageProblem ??= oneLine(error.message);
     } else throw error;
   }
   if (usageProblem !== undefined) return { usageProblem };

@@ -44,30 +44,28 @@ function commandSection(path: string[], spec: CommandSpec) {
 
 /** docs/command-reference.md: every command, argument, option and example, from the specs (scripts/command-reference.mjs writes it; a test compares). */
 export function commandReference() {
-  const lines = [
-    '# Command reference',
+  const groups = groupedCommands().flatMap(({ heading, members }) => [
+    `## ${heading}`,
     '',
-    '<!-- Generated from the command specs by `node scripts/command-reference.mjs` (after `npm run build`); do not edit. -->',
+    ...commandPaths(members).flatMap(({ spec, path }) => (spec.subcommands ? [] : commandSection(path, spec))),
     '',
-    'Every command with its arguments, options and examples, as `hedge COMMAND --help` and the manual page',
-    'give them; [commands.md](commands.md) explains them in depth. Commands are written `hedge …` as',
-    'installed; in a checkout, `./bin/hedge.js …`.',
-    '',
-    ...groupedCommands().flatMap(({ heading, members }) => [
-      `## ${heading}`,
-      '',
-      ...commandPaths(members).flatMap(({ spec, path }) => (spec.subcommands ? [] : commandSection(path, spec))),
-      '',
-    ]),
-    '## Global options',
-    '',
-    'Every command takes these.',
-    '',
-    '| option | meaning |',
-    '|---|---|',
-    ...GLOBAL_OPTIONS.map((option) => `| \`${option.flags}\` | ${cell(option.description)} |`),
-    '',
-    'The exit codes are in [exit-codes.md](exit-codes.md).',
-  ];
-  return `${lines.join('\n')}\n`;
+  ]);
+  return `# Command reference
+
+<!-- Generated from the command specs by \`node scripts/command-reference.mjs\` (after \`npm run build\`); do not edit. -->
+
+Every command with its arguments, options and examples, as \`hedge COMMAND --help\` and the manual page
+give them; [commands.md](commands.md) explains them in depth. Commands are written \`hedge …\` as
+installed; in a checkout, \`./bin/hedge.js …\`.
+
+${groups.join('\n')}
+## Global options
+
+Every command takes these.
+
+| option | meaning |
+|---|---|
+${GLOBAL_OPTIONS.map((option) => `| \`${option.flags}\` | ${cell(option.description)} |\n`).join('')}
+The exit codes are in [exit-codes.md](exit-codes.md).
+`;
 }

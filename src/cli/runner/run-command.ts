@@ -38,8 +38,7 @@ export async function runCommand(
       ? module.OUTPUT_FIELDS(input)
       : module.OUTPUT_FIELDS;
   ctx.output.prepare(declared, words.join(' '));
-  const found = await untilCondition(spec, input, ctx.clock.now());
-  const until = found && { ...found, fields: module.CONDITION_FIELDS, command: spec.name };
+  const until = await untilCondition(spec, input, ctx.clock.now());
   if (!until) return (await module.run(ctx, input)) ?? 0;
   for (const key of NOT_WITH_UNTIL) {
     const value = input.options[key];
@@ -52,5 +51,7 @@ export async function runCommand(
   const { until: _condition, ...options } = input.options;
   const own = until.dateToo ? { args: input.args, options } : input;
   const { runUntil } = await import('./run-until.js');
-  return runUntil(ctx, until, (context) => module.run(context, own));
+  return runUntil(ctx, { ...until, fields: module.CONDITION_FIELDS, command: spec.name }, (context) =>
+    module.run(context, own),
+  );
 }

@@ -32,10 +32,10 @@ export async function liveScreen(
   const eraseShown = () => {
     if (shown === undefined) return;
     const width = columns();
-    let rows = 1;
+    let rows = 0;
     for (const line of shown.text.split('\n')) rows += Math.max(1, Math.ceil(displayWidth(line) / width));
     // log-update's erase: the rows up from the cursor's, the cursor left at the start of the top one.
-    stream.write(`${'\u001b[2K\u001b[1A'.repeat(rows - 1)}\u001b[2K\u001b[G`);
+    stream.write(`${'\u001b[2K\u001b[1A'.repeat(rows)}\u001b[2K\u001b[G`);
     draw = createLogUpdate(target, options);
   };
   const render = () => {

@@ -25,6 +25,7 @@ import { rankedFor, type Resource } from '../fields/resource-fields.js';
 import { drawCard, drawTable, EMPTY_CELL, kindColumn, type TableCell } from './table.js';
 import { wrapWords } from './width.js';
 import type { JsonObject } from '../../core/objects.js';
+import { isObject } from '../api/wire/fields.js';
 
 /** Coarse modes for callers that only care whether output is for people, for scripts as text, or JSON. */
 type OutputMode = 'table' | 'plain' | 'json';
@@ -49,7 +50,7 @@ export interface OutputInit {
   run?: Invocation;
 }
 
-export interface ListOptions {
+interface ListOptions {
   empty: string;
   title?: string;
   omit?: readonly string[];
@@ -479,7 +480,7 @@ function projectFields(
   accepted?: ReadonlySet<string>,
 ) {
   const records = [data].flat() as JsonObject[];
-  if (!records.every((record) => record !== null && typeof record === 'object' && !Array.isArray(record))) {
+  if (!records.every(isObject)) {
     throw new UsageError('--fields: this output is not a record or a list of records; use --query to shape it.');
   }
   const computed = fieldsByKey(known.filter((field) => !field.screenOnly));
@@ -507,8 +508,7 @@ function projectFields(
         for (const segment of path) {
           const next = node[segment];
           // A copy: an object taken whole from the record (`--fields pricing,pricing.x`) is the server's own.
-          node = node[segment] =
-            next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...(next as JsonObject) } : {};
+          node = node[segment] = isObject(next) ? { ...next } : {};
         }
         node[last] = valueAtPath(record, name) ?? null;
       }
