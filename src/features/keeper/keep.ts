@@ -41,18 +41,13 @@ interface KeepOptions extends KeeperServiceOptions {
   movingTarget?: MovingTarget;
 }
 
-/** What the keeper is given besides its options: where its events and status go, and how a failure reads. */
-interface KeepServices {
-  /** The live screen or NDJSON (cli/cmd/automation/keep.ts chooses). */
-  reporter: KeepReporter;
-  /** A failure as an `error` event's fields (code, exit code, message, hint): the command's description. */
-  errorFields: (error: unknown) => JsonObject;
-}
-
+/** Besides its options the keeper is given where its events and status go (`reporter`: the live screen or NDJSON, as
+ * cli/cmd/automation/keep.ts chooses), and how a failure reads as an `error` event's fields (code, exit code, message, hint). */
 export async function runKeep(
   ports: WritePorts & Pick<CommandContext, 'keeperStep' | 'interceptSignals'>,
   options: KeepOptions,
-  services: KeepServices,
+  reporter: KeepReporter,
+  errorFields: (error: unknown) => JsonObject,
 ) {
   // The context's clock; a wake-up ends a sleep early (no timer outlives the keeper).
   const clock: KeeperClock = {
@@ -80,7 +75,6 @@ export async function runKeep(
     });
     await ports.journal();
     const identity = await identityOf(ports);
-    const { reporter } = services;
     // The service parts (heartbeat, alerts to --alert-cmd/--alert-url, metrics): started once the lock is held.
     let service: KeeperService | undefined;
     const event = (fields: EventFields) => {
@@ -113,7 +107,7 @@ export async function runKeep(
       event({
         event: 'error',
         ...fields,
-        ...services.errorFields(error),
+        ...errorFields(error),
         ...(fields.journal_id !== undefined && { journal_id: fields.journal_id }),
       });
     };
