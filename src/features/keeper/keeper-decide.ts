@@ -274,10 +274,15 @@ export function stepEnded(
         },
       });
     }
-    const texts = settings.dryRun
-      ? [`would ${kind}`, `${kind} would be refused`]
-      : [`${kind} done`, `${kind} failed; retrying`];
-    return { statusText: texts[failure ? 1 : 0] };
+    return {
+      statusText: settings.dryRun
+        ? failure
+          ? `${kind} would be refused`
+          : `would ${kind}`
+        : failure
+          ? `${kind} failed; retrying`
+          : `${kind} done`,
+    };
   });
 }
 

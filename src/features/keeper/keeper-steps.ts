@@ -118,12 +118,11 @@ export function keeperCycles(
       const observation = { rows, book, unresolved, inFlight, stopping: isStopping() };
       const cycle = memory.take(decide(memory.state, observation, clock.now(), settings));
       const started = cycle.actions.map(start);
-      const dueBy = settings.dryRun ? undefined : stepsDueBy;
       const timer = new AbortController();
       if (started.length)
         await Promise.race([
           Promise.all(started),
-          ...(dueBy === undefined ? [] : [clock.sleep(Math.max(0, dueBy - clock.now()), timer.signal)]),
+          ...(settings.dryRun ? [] : [clock.sleep(Math.max(0, stepsDueBy - clock.now()), timer.signal)]),
         ]).finally(() => timer.abort());
       return cycle;
     },
