@@ -239,11 +239,10 @@ function toKeepRows(rows: TargetRow[], file: string) {
     if (row.notionalUsd > 0 && row.tenorDays === undefined)
       throw new UsageError(`${where}: tenor_days is required for a row the keeper holds open.`);
     // A roll_before as long as the tenor would roll every new hedge at once, every cycle, paying each time.
-    if (row.tenorDays !== undefined && (row.rollBeforeMs ?? DEFAULT_ROLL_BEFORE_MS) >= row.tenorDays * DAY_MS) {
+    if (row.tenorDays !== undefined && (row.rollBeforeMs ?? DEFAULT_ROLL_BEFORE_MS) >= row.tenorDays * DAY_MS)
       throw new UsageError(
         `${where}: roll_before must be shorter than the tenor (${days(row.tenorDays)}); a hedge would be rolled as soon as it is opened.`,
       );
-    }
     return { ...row, statedAtMs };
   });
 }

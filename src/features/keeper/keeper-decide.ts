@@ -519,41 +519,43 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
     const { result, group } = done;
     if (result.kind === 'dry-run')
       return write.kind === 'open' ? {} : { failure: new HedgeError('Nothing was sent for the convergence.') };
+    // A roll comes back rolled, never sent.
+    if (write.kind === 'roll') return {};
     const hedge = result.kind === 'resolved' ? (result.result as Hedge | undefined) : undefined;
     const { entry } = result;
     const hedgeIds = idList(entry.hedge_id || undefined);
-    if (write.kind === 'open') {
-      if (hedge?.status === 'failed')
-        return {
-          failure: new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`),
-        };
-      expect({ what: 're-open', notionalUsd: write.targetUsd, ...(hedgeIds.length && { present: hedgeIds }) });
-      events.push({
-        say: {
-          event: 'reopen',
-          ...base,
-          notional_usd: write.deltaUsd,
-          tenor_days: write.tenorDays,
-          hedge_ids: hedgeIds,
-          journal_id: entry.id,
-          journal_group: group,
-          idempotency_key: entry.idempotency_key,
-        },
-      });
-    } else if (write.kind !== 'roll') {
-      expect({ what: write.kind, notionalUsd: write.targetUsd });
-      events.push({
-        say: {
-          event: 'converge',
-          ...base,
-          notional_usd: write.deltaUsd,
-          action: write.kind,
-          journal_id: entry.id,
-          idempotency_key: entry.idempotency_key,
-          hedge_ids: hedgeIds,
-        },
-      });
-    }
+    const reopen = write.kind === 'open';
+    if (reopen && hedge?.status === 'failed')
+      return {
+        failure: new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`),
+      };
+    expect({
+      what: reopen ? 're-open' : write.kind,
+      notionalUsd: write.targetUsd,
+      ...(reopen && hedgeIds.length && { present: hedgeIds }),
+    });
+    events.push({
+      say: reopen
+        ? {
+            event: 'reopen',
+            ...base,
+            notional_usd: write.deltaUsd,
+            tenor_days: write.tenorDays,
+            hedge_ids: hedgeIds,
+            journal_id: entry.id,
+            journal_group: group,
+            idempotency_key: entry.idempotency_key,
+          }
+        : {
+            event: 'converge',
+            ...base,
+            notional_usd: write.deltaUsd,
+            action: write.kind,
+            journal_id: entry.id,
+            idempotency_key: entry.idempotency_key,
+            hedge_ids: hedgeIds,
+          },
+    });
     return {};
   });
 }
