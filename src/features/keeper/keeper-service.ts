@@ -188,7 +188,19 @@ export async function startKeeperService(
         thresholdUsd: options.alertHeadroomUsd,
       });
       alerts = step.state;
-      for (const notice of step.notices) announce(notice);
+      for (const notice of step.notices) {
+        // The alert is an event of its own too (the log shows what was sent), then goes to the sinks.
+        emit({
+          event: 'alert',
+          alert: notice.alert,
+          cause: notice.cause,
+          ...(notice.market !== undefined && { market: notice.market, side: notice.side }),
+          message: notice.text,
+          since: notice.since,
+          ...(options.dryRun && hooks.length && { would_send: hooks }),
+        });
+        sinks?.send(notice);
+      }
       await beat();
     },
     /** At the keeper's end: the heartbeat says it stopped; deliveries still running are awaited (bounded). */
@@ -199,20 +211,6 @@ export async function startKeeperService(
       await metrics?.close();
     },
   };
-
-  function announce(notice: AlertNotice) {
-    // The alert is an event of its own too (the log shows what was sent), then goes to the sinks.
-    emit({
-      event: 'alert',
-      alert: notice.alert,
-      cause: notice.cause,
-      ...(notice.market !== undefined && { market: notice.market, side: notice.side }),
-      message: notice.text,
-      since: notice.since,
-      ...(options.dryRun && hooks.length && { would_send: hooks }),
-    });
-    sinks?.send(notice);
-  }
 }
 
 function carriedAlerts(previous: Heartbeat | undefined) {
@@ -341,9 +339,7 @@ function alertSinks(
       if (alertUrl) start('url', postAlert, alertUrl, line);
     },
     /** Waits for the deliveries still running (each bounded). */
-    async settle() {
-      await Promise.all(running);
-    },
+    settle: () => Promise.all(running),
   };
 }
 
