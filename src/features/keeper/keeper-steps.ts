@@ -155,8 +155,8 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
 
   const carryOut = async (ports: WritePorts, write: KeeperWrite): Promise<WriteDone> => {
     const { market, side, clientReference } = write.row;
-    if (write.kind === 'roll') {
-      // The row's deal reference on every hedge it opens (the rolled hedge's own when the row names none).
+    // The row's deal reference on every hedge it opens (the rolled hedge's own when the row names none).
+    if (write.kind === 'roll')
       return {
         kind: 'rolled',
         outcome: await runRoll(ports, {
@@ -169,7 +169,6 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
           ...(clientReference && { clientReference }),
         }),
       };
-    }
     // An add, reduce, close or re-open through the write flow, journaled in a keep group.
     const client = await ports.client();
     const group = newGroup(KEEP_GROUP_PREFIX, ports);
