@@ -261,7 +261,7 @@ function statedAt(file: string) {
 /** The keeper's loop: a cycle, then a sleep until the interval is up (woken early by a SIGHUP, but cycles stay at least MIN_INTERVAL_MS apart), until a stop. Timing only, on the injected clock. */
 export async function runCycles(
   loop: { once: boolean; intervalMs: number; clock: KeeperClock },
-  signals: { readonly stopping: boolean; sleep(ms: number): Promise<void> },
+  signals: Pick<ReturnType<typeof installSignals>, 'stopping' | 'sleep'>,
   cycle: (number: number, startedAtMs: number) => Promise<void>,
 ) {
   for (let number = 1; !signals.stopping; number += 1) {

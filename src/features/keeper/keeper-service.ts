@@ -28,11 +28,8 @@ export function parseMetricsAddress(raw: string) {
       `--metrics: ${JSON.stringify(safeText(text))} is not allowed; expected PORT or HOST:PORT (e.g. 9464, 127.0.0.1:9464, [::1]:9464), port 0 to 65535.`,
     );
   const match = /^(?:(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]*):)?(\d{1,5})$/.exec(text);
-  if (!match) throw refuse();
-  const port = Number(match[2]);
-  if (port > 65_535) throw refuse();
-  const host = match[1]?.replace(/^\[|\]$/g, '') || '127.0.0.1';
-  return { host, port };
+  if (!match || Number(match[2]) > 65_535) throw refuse();
+  return { host: match[1]?.replace(/^\[|\]$/g, '') || '127.0.0.1', port: Number(match[2]) };
 }
 
 /** The service's options of `hedge keep` as typed (exit 2 on a bad one, before anything is read). */
@@ -262,25 +259,27 @@ const ALERTS_AT_ONCE = 4;
 /** The JSON an alert is sent as, every string escaped for Slack (part of it is the server's word). */
 export function alertPayload(notice: AlertNotice) {
   const trigger: JsonObject = notice.alert === 'started' ? (notice.trigger ?? {}) : {};
-  const payload: JsonObject = {
-    ...trigger,
-    at: notice.at,
-    event:
-      notice.alert === 'recovered'
-        ? 'recovered'
-        : typeof notice.trigger?.event === 'string'
-          ? notice.trigger.event
-          : 'alert',
-    alert: notice.alert,
-    cause: notice.cause,
-    key: notice.key,
-    ...(notice.market !== undefined && { market: notice.market, side: notice.side }),
-    message: typeof trigger.message === 'string' ? trigger.message : notice.message,
-    since: notice.since,
-    ...(notice.duration_s !== undefined && { duration_s: notice.duration_s }),
-    text: notice.text,
-  };
-  return safeDeep(payload, slackText);
+  return safeDeep<JsonObject>(
+    {
+      ...trigger,
+      at: notice.at,
+      event:
+        notice.alert === 'recovered'
+          ? 'recovered'
+          : typeof notice.trigger?.event === 'string'
+            ? notice.trigger.event
+            : 'alert',
+      alert: notice.alert,
+      cause: notice.cause,
+      key: notice.key,
+      ...(notice.market !== undefined && { market: notice.market, side: notice.side }),
+      message: typeof trigger.message === 'string' ? trigger.message : notice.message,
+      since: notice.since,
+      ...(notice.duration_s !== undefined && { duration_s: notice.duration_s }),
+      text: notice.text,
+    },
+    slackText,
+  );
 }
 
 /** --alert-url: https anywhere, plain http only to this machine; no user or password in it, and nothing shaped like an API key (a webhook must never carry the account's key). Exit 2 otherwise. */
