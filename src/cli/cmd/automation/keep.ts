@@ -32,7 +32,7 @@ function parseKeepOptions({ args, options }: In<'KEEP_RUN'>) {
           }) * 1000,
         );
   const alertCommand = options.alertCmd?.trim();
-  if (options.alertCmd !== undefined && !alertCommand)
+  if (alertCommand === '')
     throw new UsageError('--alert-cmd: empty; expected a shell command, e.g. --alert-cmd "notify-desk".');
   const service = parseKeeperServiceOptions(options);
   // --exposures: the target moves (due dates, buckets, the price), so drift is always brought back, within the band.
