@@ -293,7 +293,7 @@ function closedEarly({ book, newest }: SideObservation, time: ServerTime) {
   // A server may leave an early-closed hedge `filled` on its record: the book has it ended from the history.
   return book.state === 'flat' &&
     !book.opening[0] &&
-    newest !== undefined &&
+    newest &&
     (newest.status === 'closed' || (newest.status === 'filled' && book.ended.includes(newest.id))) &&
     Date.parse(String(newest.maturity_at)) > time.bestMs
     ? newest

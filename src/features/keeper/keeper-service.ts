@@ -320,10 +320,8 @@ function alertSinks(
   const byKind = { cmd: 0, url: 0 };
   const start = (kind: 'cmd' | 'url', deliver: typeof postAlert, target: string, line: string) => {
     const problem = (message: string) => onProblem(`alert_${kind}`, message);
-    if (byKind[kind] >= ALERTS_AT_ONCE) {
-      problem(`--alert-${kind}: ${ALERTS_AT_ONCE} deliveries are still running; this alert was not sent to it.`);
-      return;
-    }
+    if (byKind[kind] >= ALERTS_AT_ONCE)
+      return problem(`--alert-${kind}: ${ALERTS_AT_ONCE} deliveries are still running; this alert was not sent to it.`);
     byKind[kind] += 1;
     const delivery = deliver(target, line, problem).finally(() => {
       byKind[kind] -= 1;
