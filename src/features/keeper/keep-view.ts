@@ -12,9 +12,7 @@ import { wrapParts } from '../../platform/terminal/width.js';
 /** NDJSON on a stream: every event, nothing else (the status is in the `cycle` events); control and bidi characters escaped. */
 export function ndjsonReporter(stdout: NodeJS.WritableStream): KeepReporter {
   return {
-    event: (event) => {
-      stdout.write(`${safeJson(event)}\n`);
-    },
+    event: (event) => stdout.write(`${safeJson(event)}\n`),
     status: () => {},
     close: () => {},
   };
@@ -94,6 +92,4 @@ export function describeEvent(event: KeepEvent) {
   return `${clock(event.at)} ${kind}${where}${amount}${ids}${message}`;
 }
 
-function clock(iso: string) {
-  return `${utcDaySecond(iso)} UTC`;
-}
+const clock = (iso: string) => `${utcDaySecond(iso)} UTC`;

@@ -41,18 +41,13 @@ interface KeepOptions extends KeeperServiceOptions {
   movingTarget?: MovingTarget;
 }
 
-/** What the keeper is given besides its options: where its events and status go, and how a failure reads. */
-interface KeepServices {
-  /** The live screen or NDJSON (cli/cmd/automation/keep.ts chooses). */
-  reporter: KeepReporter;
-  /** A failure as an `error` event's fields (code, exit code, message, hint): the command's description. */
-  errorFields: (error: unknown) => JsonObject;
-}
-
+/** Besides its options the keeper is given where its events and status go (`reporter`: the live screen or NDJSON, as
+ * cli/cmd/automation/keep.ts chooses), and how a failure reads as an `error` event's fields (code, exit code, message, hint). */
 export async function runKeep(
   ports: WritePorts & Pick<CommandContext, 'keeperStep' | 'interceptSignals'>,
   options: KeepOptions,
-  services: KeepServices,
+  reporter: KeepReporter,
+  errorFields: (error: unknown) => JsonObject,
 ) {
   // The context's clock; a wake-up ends a sleep early (no timer outlives the keeper).
   const clock: KeeperClock = {
@@ -80,7 +75,6 @@ export async function runKeep(
     });
     await ports.journal();
     const identity = await identityOf(ports);
-    const { reporter } = services;
     // The service parts (heartbeat, alerts to --alert-cmd/--alert-url, metrics): started once the lock is held.
     let service: KeeperService | undefined;
     const event = (fields: EventFields) => {
@@ -113,7 +107,7 @@ export async function runKeep(
       event({
         event: 'error',
         ...fields,
-        ...services.errorFields(error),
+        ...errorFields(error),
         ...(fields.journal_id !== undefined && { journal_id: fields.journal_id }),
       });
     };
@@ -245,11 +239,10 @@ function toKeepRows(rows: TargetRow[], file: string) {
     if (row.notionalUsd > 0 && row.tenorDays === undefined)
       throw new UsageError(`${where}: tenor_days is required for a row the keeper holds open.`);
     // A roll_before as long as the tenor would roll every new hedge at once, every cycle, paying each time.
-    if (row.tenorDays !== undefined && (row.rollBeforeMs ?? DEFAULT_ROLL_BEFORE_MS) >= row.tenorDays * DAY_MS) {
+    if (row.tenorDays !== undefined && (row.rollBeforeMs ?? DEFAULT_ROLL_BEFORE_MS) >= row.tenorDays * DAY_MS)
       throw new UsageError(
         `${where}: roll_before must be shorter than the tenor (${days(row.tenorDays)}); a hedge would be rolled as soon as it is opened.`,
       );
-    }
     return { ...row, statedAtMs };
   });
 }
@@ -268,7 +261,7 @@ function statedAt(file: string) {
 /** The keeper's loop: a cycle, then a sleep until the interval is up (woken early by a SIGHUP, but cycles stay at least MIN_INTERVAL_MS apart), until a stop. Timing only, on the injected clock. */
 export async function runCycles(
   loop: { once: boolean; intervalMs: number; clock: KeeperClock },
-  signals: { readonly stopping: boolean; sleep(ms: number): Promise<void> },
+  signals: Pick<ReturnType<typeof installSignals>, 'stopping' | 'sleep'>,
   cycle: (number: number, startedAtMs: number) => Promise<void>,
 ) {
   for (let number = 1; !signals.stopping; number += 1) {

@@ -274,10 +274,15 @@ export function stepEnded(
         },
       });
     }
-    const texts = settings.dryRun
-      ? [`would ${kind}`, `${kind} would be refused`]
-      : [`${kind} done`, `${kind} failed; retrying`];
-    return { statusText: texts[failure ? 1 : 0] };
+    return {
+      statusText: settings.dryRun
+        ? failure
+          ? `${kind} would be refused`
+          : `would ${kind}`
+        : failure
+          ? `${kind} failed; retrying`
+          : `${kind} done`,
+    };
   });
 }
 
@@ -288,7 +293,7 @@ function closedEarly({ book, newest }: SideObservation, time: ServerTime) {
   // A server may leave an early-closed hedge `filled` on its record: the book has it ended from the history.
   return book.state === 'flat' &&
     !book.opening[0] &&
-    newest !== undefined &&
+    newest &&
     (newest.status === 'closed' || (newest.status === 'filled' && book.ended.includes(newest.id))) &&
     Date.parse(String(newest.maturity_at)) > time.bestMs
     ? newest
@@ -514,41 +519,43 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
     const { result, group } = done;
     if (result.kind === 'dry-run')
       return write.kind === 'open' ? {} : { failure: new HedgeError('Nothing was sent for the convergence.') };
+    // A roll comes back rolled, never sent.
+    if (write.kind === 'roll') return {};
     const hedge = result.kind === 'resolved' ? (result.result as Hedge | undefined) : undefined;
     const { entry } = result;
     const hedgeIds = idList(entry.hedge_id || undefined);
-    if (write.kind === 'open') {
-      if (hedge?.status === 'failed')
-        return {
-          failure: new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`),
-        };
-      expect({ what: 're-open', notionalUsd: write.targetUsd, ...(hedgeIds.length && { present: hedgeIds }) });
-      events.push({
-        say: {
-          event: 'reopen',
-          ...base,
-          notional_usd: write.deltaUsd,
-          tenor_days: write.tenorDays,
-          hedge_ids: hedgeIds,
-          journal_id: entry.id,
-          journal_group: group,
-          idempotency_key: entry.idempotency_key,
-        },
-      });
-    } else if (write.kind !== 'roll') {
-      expect({ what: write.kind, notionalUsd: write.targetUsd });
-      events.push({
-        say: {
-          event: 'converge',
-          ...base,
-          notional_usd: write.deltaUsd,
-          action: write.kind,
-          journal_id: entry.id,
-          idempotency_key: entry.idempotency_key,
-          hedge_ids: hedgeIds,
-        },
-      });
-    }
+    const reopen = write.kind === 'open';
+    if (reopen && hedge?.status === 'failed')
+      return {
+        failure: new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`),
+      };
+    expect({
+      what: reopen ? 're-open' : write.kind,
+      notionalUsd: write.targetUsd,
+      ...(reopen && hedgeIds.length && { present: hedgeIds }),
+    });
+    events.push({
+      say: reopen
+        ? {
+            event: 'reopen',
+            ...base,
+            notional_usd: write.deltaUsd,
+            tenor_days: write.tenorDays,
+            hedge_ids: hedgeIds,
+            journal_id: entry.id,
+            journal_group: group,
+            idempotency_key: entry.idempotency_key,
+          }
+        : {
+            event: 'converge',
+            ...base,
+            notional_usd: write.deltaUsd,
+            action: write.kind,
+            journal_id: entry.id,
+            idempotency_key: entry.idempotency_key,
+            hedge_ids: hedgeIds,
+          },
+    });
     return {};
   });
 }

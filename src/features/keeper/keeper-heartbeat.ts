@@ -184,7 +184,7 @@ export async function readKeeperStatus(
 export type KeeperStatus = Awaited<ReturnType<typeof readKeeperStatus>>;
 
 /** The account a keeper holds, as its heartbeat names it (read back from a file, any environment's name). */
-export const accountOf = (identity: Identity) => ({
+const accountOf = (identity: Identity) => ({
   environment: identity.environment as string,
   host: identity.host,
   key_id: identity.keyId,

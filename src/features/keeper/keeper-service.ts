@@ -28,11 +28,8 @@ export function parseMetricsAddress(raw: string) {
       `--metrics: ${JSON.stringify(safeText(text))} is not allowed; expected PORT or HOST:PORT (e.g. 9464, 127.0.0.1:9464, [::1]:9464), port 0 to 65535.`,
     );
   const match = /^(?:(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]*):)?(\d{1,5})$/.exec(text);
-  if (!match) throw refuse();
-  const port = Number(match[2]);
-  if (port > 65_535) throw refuse();
-  const host = match[1]?.replace(/^\[|\]$/g, '') || '127.0.0.1';
-  return { host, port };
+  if (!match || Number(match[2]) > 65_535) throw refuse();
+  return { host: match[1]?.replace(/^\[|\]$/g, '') || '127.0.0.1', port: Number(match[2]) };
 }
 
 /** The service's options of `hedge keep` as typed (exit 2 on a bad one, before anything is read). */
@@ -188,7 +185,19 @@ export async function startKeeperService(
         thresholdUsd: options.alertHeadroomUsd,
       });
       alerts = step.state;
-      for (const notice of step.notices) announce(notice);
+      for (const notice of step.notices) {
+        // The alert is an event of its own too (the log shows what was sent), then goes to the sinks.
+        emit({
+          event: 'alert',
+          alert: notice.alert,
+          cause: notice.cause,
+          ...(notice.market !== undefined && { market: notice.market, side: notice.side }),
+          message: notice.text,
+          since: notice.since,
+          ...(options.dryRun && hooks.length && { would_send: hooks }),
+        });
+        sinks?.send(notice);
+      }
       await beat();
     },
     /** At the keeper's end: the heartbeat says it stopped; deliveries still running are awaited (bounded). */
@@ -199,20 +208,6 @@ export async function startKeeperService(
       await metrics?.close();
     },
   };
-
-  function announce(notice: AlertNotice) {
-    // The alert is an event of its own too (the log shows what was sent), then goes to the sinks.
-    emit({
-      event: 'alert',
-      alert: notice.alert,
-      cause: notice.cause,
-      ...(notice.market !== undefined && { market: notice.market, side: notice.side }),
-      message: notice.text,
-      since: notice.since,
-      ...(options.dryRun && hooks.length && { would_send: hooks }),
-    });
-    sinks?.send(notice);
-  }
 }
 
 function carriedAlerts(previous: Heartbeat | undefined) {
@@ -264,25 +259,27 @@ const ALERTS_AT_ONCE = 4;
 /** The JSON an alert is sent as, every string escaped for Slack (part of it is the server's word). */
 export function alertPayload(notice: AlertNotice) {
   const trigger: JsonObject = notice.alert === 'started' ? (notice.trigger ?? {}) : {};
-  const payload: JsonObject = {
-    ...trigger,
-    at: notice.at,
-    event:
-      notice.alert === 'recovered'
-        ? 'recovered'
-        : typeof notice.trigger?.event === 'string'
-          ? notice.trigger.event
-          : 'alert',
-    alert: notice.alert,
-    cause: notice.cause,
-    key: notice.key,
-    ...(notice.market !== undefined && { market: notice.market, side: notice.side }),
-    message: typeof trigger.message === 'string' ? trigger.message : notice.message,
-    since: notice.since,
-    ...(notice.duration_s !== undefined && { duration_s: notice.duration_s }),
-    text: notice.text,
-  };
-  return safeDeep(payload, slackText);
+  return safeDeep<JsonObject>(
+    {
+      ...trigger,
+      at: notice.at,
+      event:
+        notice.alert === 'recovered'
+          ? 'recovered'
+          : typeof notice.trigger?.event === 'string'
+            ? notice.trigger.event
+            : 'alert',
+      alert: notice.alert,
+      cause: notice.cause,
+      key: notice.key,
+      ...(notice.market !== undefined && { market: notice.market, side: notice.side }),
+      message: typeof trigger.message === 'string' ? trigger.message : notice.message,
+      since: notice.since,
+      ...(notice.duration_s !== undefined && { duration_s: notice.duration_s }),
+      text: notice.text,
+    },
+    slackText,
+  );
 }
 
 /** --alert-url: https anywhere, plain http only to this machine; no user or password in it, and nothing shaped like an API key (a webhook must never carry the account's key). Exit 2 otherwise. */
@@ -323,10 +320,8 @@ function alertSinks(
   const byKind = { cmd: 0, url: 0 };
   const start = (kind: 'cmd' | 'url', deliver: typeof postAlert, target: string, line: string) => {
     const problem = (message: string) => onProblem(`alert_${kind}`, message);
-    if (byKind[kind] >= ALERTS_AT_ONCE) {
-      problem(`--alert-${kind}: ${ALERTS_AT_ONCE} deliveries are still running; this alert was not sent to it.`);
-      return;
-    }
+    if (byKind[kind] >= ALERTS_AT_ONCE)
+      return problem(`--alert-${kind}: ${ALERTS_AT_ONCE} deliveries are still running; this alert was not sent to it.`);
     byKind[kind] += 1;
     const delivery = deliver(target, line, problem).finally(() => {
       byKind[kind] -= 1;
@@ -341,9 +336,7 @@ function alertSinks(
       if (alertUrl) start('url', postAlert, alertUrl, line);
     },
     /** Waits for the deliveries still running (each bounded). */
-    async settle() {
-      await Promise.all(running);
-    },
+    settle: () => Promise.all(running),
   };
 }
 

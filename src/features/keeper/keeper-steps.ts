@@ -118,12 +118,11 @@ export function keeperCycles(
       const observation = { rows, book, unresolved, inFlight, stopping: isStopping() };
       const cycle = memory.take(decide(memory.state, observation, clock.now(), settings));
       const started = cycle.actions.map(start);
-      const dueBy = settings.dryRun ? undefined : stepsDueBy;
       const timer = new AbortController();
       if (started.length)
         await Promise.race([
           Promise.all(started),
-          ...(dueBy === undefined ? [] : [clock.sleep(Math.max(0, dueBy - clock.now()), timer.signal)]),
+          ...(settings.dryRun ? [] : [clock.sleep(Math.max(0, stepsDueBy - clock.now()), timer.signal)]),
         ]).finally(() => timer.abort());
       return cycle;
     },
@@ -156,8 +155,8 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
 
   const carryOut = async (ports: WritePorts, write: KeeperWrite): Promise<WriteDone> => {
     const { market, side, clientReference } = write.row;
-    if (write.kind === 'roll') {
-      // The row's deal reference on every hedge it opens (the rolled hedge's own when the row names none).
+    // The row's deal reference on every hedge it opens (the rolled hedge's own when the row names none).
+    if (write.kind === 'roll')
       return {
         kind: 'rolled',
         outcome: await runRoll(ports, {
@@ -170,7 +169,6 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
           ...(clientReference && { clientReference }),
         }),
       };
-    }
     // An add, reduce, close or re-open through the write flow, journaled in a keep group.
     const client = await ports.client();
     const group = newGroup(KEEP_GROUP_PREFIX, ports);

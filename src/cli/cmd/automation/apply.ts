@@ -30,9 +30,8 @@ export async function run(ctx: CommandContext, { args, options }: In<'APPLY'>) {
         ),
       );
       await renderApplyReport(output, rows);
-      const left = steps.length - index - 1;
       output.warn(
-        `Apply stopped at step ${index + 1} of ${steps.length}; ${plural(left, 'step')} not run. Running \`${ctx.hedgeCommand(...applyWords(opts))}\` again finishes what is unresolved and plans anew.`,
+        `Apply stopped at step ${index + 1} of ${steps.length}; ${plural(steps.length - index - 1, 'step')} not run. Running \`${ctx.hedgeCommand(...applyWords(opts))}\` again finishes what is unresolved and plans anew.`,
       );
       throw error;
     }

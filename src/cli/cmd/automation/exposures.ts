@@ -26,15 +26,12 @@ export async function run(ctx: CommandContext, { args, options }: In<'EXPOSURES'
   // --report: coverage, cost to date and effectiveness from history, instead of the plan ahead.
   const report = options.report === true;
   const view = report ? REPORT_VIEW : PLAN_VIEW;
-  let section: string | undefined;
-  if (options.show !== undefined) {
-    const allowed = Object.keys(view.sections);
-    section = allowed.find((name) => name === options.show!.trim().toLowerCase());
-    if (section === undefined)
-      throw new UsageError(
-        `--show: ${echo(options.show)} is not allowed${report ? ' with --report' : ''}; expected one of ${allowed.join(', ')}.`,
-      );
-  }
+  const allowed = Object.keys(view.sections);
+  const section = options.show?.trim().toLowerCase();
+  if (section !== undefined && !allowed.includes(section))
+    throw new UsageError(
+      `--show: ${echo(options.show!)} is not allowed${report ? ' with --report' : ''}; expected one of ${allowed.join(', ')}.`,
+    );
   if (options.html !== undefined && !report)
     throw new UsageError(
       '--html: only with --report (the HTML file is the report of coverage, cost and effectiveness).',

@@ -19,17 +19,20 @@ import { parseKeeperServiceOptions } from '../../../features/keeper/keeper-servi
 import { redrawsInPlace } from '../../../platform/terminal/terminal.js';
 
 function parseKeepOptions({ args, options }: In<'KEEP_RUN'>) {
-  const seconds = {
-    name: '--interval',
-    unit: 'seconds',
-    min: MIN_INTERVAL_MS / 1000,
-    max: MAX_INTERVAL_MS / 1000,
-    example: '60',
-  };
   const intervalMs =
-    options.interval === undefined ? DEFAULT_INTERVAL_MS : Math.round(parseDecimal(options.interval, seconds) * 1000);
+    options.interval === undefined
+      ? DEFAULT_INTERVAL_MS
+      : Math.round(
+          parseDecimal(options.interval, {
+            name: '--interval',
+            unit: 'seconds',
+            min: MIN_INTERVAL_MS / 1000,
+            max: MAX_INTERVAL_MS / 1000,
+            example: '60',
+          }) * 1000,
+        );
   const alertCommand = options.alertCmd?.trim();
-  if (options.alertCmd !== undefined && !alertCommand)
+  if (alertCommand === '')
     throw new UsageError('--alert-cmd: empty; expected a shell command, e.g. --alert-cmd "notify-desk".');
   const service = parseKeeperServiceOptions(options);
   // --exposures: the target moves (due dates, buckets, the price), so drift is always brought back, within the band.
@@ -60,7 +63,7 @@ export async function run(ctx: CommandContext, input: In<'KEEP_RUN'>) {
     redrawsInPlace(ctx.io.stdout, ctx.io.stdoutIsTTY) && ctx.output.isHuman
       ? await liveReporter(ctx.io.stdout, () => ctx.output.columns, ctx.output.chalk)
       : ndjsonReporter(ctx.io.stdout);
-  const { interrupted, firstError } = await runKeep(ctx, options, { reporter, errorFields: errorAsEventFields });
+  const { interrupted, firstError } = await runKeep(ctx, options, reporter, errorAsEventFields);
   // A second signal cut the steps short: the signal's own code (143, 130); a clean stop is 0.
   if (interrupted) return stopExitCode(ctx.signal.reason);
   return firstError === undefined ? 0 : describeError(firstError).exitCode;
