@@ -59,10 +59,8 @@ export interface RequestLogEntry {
 export type RunningSandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 function generateTestKey() {
-  let rest = '';
   const { randomInt } = process.getBuiltinModule('node:crypto');
-  for (let i = 0; i < 24; i++) rest += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
-  return `hpk_test_${rest}`;
+  return `hpk_test_${Array.from({ length: 24 }, () => KEY_ALPHABET[randomInt(KEY_ALPHABET.length)]).join('')}`;
 }
 
 // Math.random, not node:crypto: a demo quote runs without loading crypto (test/build/startup-imports.test.ts).
