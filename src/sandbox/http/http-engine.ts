@@ -78,7 +78,7 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
           book.noteViewChange(account, now);
           return result;
         };
-        const idempotency = idempotencyKey(request.headers, account.id);
+        const idempotency = idempotencyKey(request, account.id);
         if (!idempotency) return acted();
         const { key, scope } = idempotency;
         if (inFlight.has(scope) && lease?.scope !== scope)
@@ -124,7 +124,7 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
     try {
       if (!isWrite(request.method, request.path)) return;
       const principal = authenticate(request.headers.authorization);
-      const scope = idempotencyKey(request.headers, principal.accountId)?.scope;
+      const scope = idempotencyKey(request, principal.accountId)?.scope;
       if (scope === undefined) return;
       if (inFlight.has(scope)) return 'in-flight';
       inFlight.add(scope);
@@ -239,7 +239,7 @@ function sha256(text: string, encoding: 'hex' | 'base64url') {
 }
 
 /** The request's Idempotency-Key, if it sends one, and its scope: the account's record of that key. */
-function idempotencyKey(headers: Record<string, string | undefined>, accountId: string) {
+function idempotencyKey({ headers }: EngineRequest, accountId: string) {
   const key = headers['idempotency-key'];
   if (key === undefined) return;
   if (!key.length || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)
