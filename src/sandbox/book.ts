@@ -155,7 +155,7 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
   }
 
   /** The views as the records stand now. */
-  const recordViews = (account: AccountState): TrailingViews => ({
+  const recordViews = (account: AccountState) => ({
     figures: accountFigures(account),
     positions: Object.fromEntries(
       activeHedges(account)
