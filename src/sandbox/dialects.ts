@@ -134,9 +134,7 @@ function buildDialect(name: SandboxDialect) {
   };
 }
 
-const DIALECTS = Object.fromEntries(SANDBOX_DIALECTS.map((name) => [name, buildDialect(name)])) as Readonly<
-  Record<SandboxDialect, WireDialect>
->;
+const DIALECTS = Object.fromEntries(SANDBOX_DIALECTS.map((name) => [name, buildDialect(name)]));
 
 /** Checks a dialect name that came from outside the type system (options, a state file). */
 export function parseDialect(name: unknown) {
