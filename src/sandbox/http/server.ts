@@ -8,7 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 
 import { createClock } from '../clock.js';
 import { DEFAULT_SEED, type EngineOptions, createEngineState } from '../engine-state.js';
-import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
+import { ApiError, type EngineRequest, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
 import { faultInjector, type FaultSettings } from './faults.js';
 import { withHostileText } from './hostile-text.js';
 import { createHttpEngine, type IdempotencyLease } from './http-engine.js';
@@ -43,14 +43,11 @@ export interface SandboxOptions extends Partial<EngineOptions>, Partial<FaultSet
   noDateHeader?: boolean;
 }
 
-export interface RequestLogEntry {
+/** A request as the engine was given it (`body`: null without one, its text when it did not parse), and its fate. */
+export interface RequestLogEntry extends Pick<EngineRequest, 'method' | 'path' | 'query' | 'body'> {
   realTimeMs: number;
   sandboxTimeMs: number;
-  method: string;
-  path: string;
-  query: Record<string, string>;
   idempotencyKey: string | null;
-  body: unknown;
   status: number | 'dropped' | 'stalled' | 'pending';
   errorCode: string | null;
   fault: string | null;
