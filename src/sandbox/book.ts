@@ -8,7 +8,6 @@ import {
   type EngineState,
   type EventKind,
   type HedgeState,
-  type PendingChange,
   POSITION_BASIS,
   type PositionBasis,
   type TrailingViews,
@@ -156,7 +155,7 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
   }
 
   /** The views as the records stand now. */
-  const recordViews = (account: AccountState): TrailingViews => ({
+  const recordViews = (account: AccountState) => ({
     figures: accountFigures(account),
     positions: Object.fromEntries(
       activeHedges(account)
@@ -413,8 +412,18 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
       return;
     }
     accrueCarry(hedge, timeMs);
-    if (change.action === 'add') landAdd(hedge, change, timeMs);
-    else if (change.action === 'close' || reductionClosesFully(hedge.notionalUsd, change.notionalUsd))
+    if (change.action === 'add') {
+      const added = change.notionalUsd;
+      const fill = quote(hedge.market, hedge.side, added, timeMs, added);
+      const combined = hedge.notionalUsd + added;
+      // Weighting by notional keeps N×(M−E)/M additive across the open and the add.
+      const weighted = (held: number, more: number) => (held * hedge.notionalUsd + more * added) / combined;
+      hedge.entryPrice = roundExecutionPrice(weighted(hedge.entryPrice!, fill.executionPrice));
+      hedge.dailyCarryRatePct = weighted(hedge.dailyCarryRatePct, change.dailyCarryRatePct);
+      hedge.notionalUsd = combined;
+      hedge.marginUsdc = roundMoney(hedge.marginUsdc + change.reservedMarginUsdc);
+      hedge.feesPaidUsdc = roundMoney(hedge.feesPaidUsdc + change.reservedFeeUsdc);
+    } else if (change.action === 'close' || reductionClosesFully(hedge.notionalUsd, change.notionalUsd))
       closeAt(account, hedge, 'closed', timeMs);
     else {
       const reduced = change.notionalUsd;
@@ -424,19 +433,6 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
       hedge.notionalUsd -= reduced;
       moveOpenInterest(hedge, -reduced);
     }
-  }
-
-  function landAdd(hedge: HedgeState, change: PendingChange, timeMs: number) {
-    const added = change.notionalUsd;
-    const fill = quote(hedge.market, hedge.side, added, timeMs, added);
-    const combined = hedge.notionalUsd + added;
-    // Weighting by notional keeps N×(M−E)/M additive across the open and the add.
-    const weighted = (held: number, more: number) => (held * hedge.notionalUsd + more * added) / combined;
-    hedge.entryPrice = roundExecutionPrice(weighted(hedge.entryPrice!, fill.executionPrice));
-    hedge.dailyCarryRatePct = weighted(hedge.dailyCarryRatePct, change.dailyCarryRatePct);
-    hedge.notionalUsd = combined;
-    hedge.marginUsdc = roundMoney(hedge.marginUsdc + change.reservedMarginUsdc);
-    hedge.feesPaidUsdc = roundMoney(hedge.feesPaidUsdc + change.reservedFeeUsdc);
   }
 
   /**

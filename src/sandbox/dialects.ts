@@ -134,9 +134,7 @@ function buildDialect(name: SandboxDialect) {
   };
 }
 
-const DIALECTS = Object.fromEntries(SANDBOX_DIALECTS.map((name) => [name, buildDialect(name)])) as Readonly<
-  Record<SandboxDialect, WireDialect>
->;
+const DIALECTS = Object.fromEntries(SANDBOX_DIALECTS.map((name) => [name, buildDialect(name)]));
 
 /** Checks a dialect name that came from outside the type system (options, a state file). */
 export function parseDialect(name: unknown) {
@@ -150,7 +148,7 @@ export function wireDialect(name: SandboxDialect) {
 }
 
 /** A `client_reference` as the dialect keeps it, and compares a filter with it: as sent, or trimmed in upper case. */
-export function keptReference<T extends string | undefined>(reference: T, dialect: Pick<DialectRules, 'references'>) {
+export function keptReference<T extends string | undefined>(reference: T, dialect: WireDialect) {
   return (dialect.references === 'upper-case' ? reference?.trim().toUpperCase() : reference) as T;
 }
 
@@ -185,7 +183,7 @@ const COUNT_FIELDS = new Set(['open_positions', 'open_position_count', 'num_posi
  * dialect writes them: unchanged, or (amountsAsText) each number but a count as a decimal string — money (`_usd`,
  * `_usdc`) to the cent ("99889.00"), prices and units as they are ("1532.418").
  */
-export function wireRecord(record: object, names: FieldNames, dialect: Pick<DialectRules, 'amountsAsText'>) {
+export function wireRecord(record: object, names: FieldNames, dialect: WireDialect) {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
     // A field the table does not know goes out under its own name rather than vanishing.

@@ -1,6 +1,6 @@
 // The sandbox's market: a GMX-v2-like synthetic perpetual turned into fixed-tenor hedges.
 
-import { hashInts, hashString, unitInterval } from './prng.js';
+import { hashInts, hashString } from './prng.js';
 
 export type Side = 'buy' | 'sell';
 
@@ -97,7 +97,7 @@ export function seedHash(seed: string | number) {
 export function midPrice(seed: number, definition: MarketDefinition, timeMs: number) {
   const { slowWave, fastWave, noise } = MARKET_MODEL.pricePath;
   const marketHash = hashString(definition.market);
-  const phase = (salt: number) => unitInterval(hashInts(seed, marketHash, salt)) * 2 * Math.PI;
+  const phase = (salt: number) => (hashInts(seed, marketHash, salt) / 0x1_0000_0000) * 2 * Math.PI;
   const wave = (spec: { amplitude: number; periodMs: number }, salt: number) =>
     spec.amplitude * Math.sin((2 * Math.PI * timeMs) / spec.periodMs + phase(salt));
 
@@ -105,7 +105,7 @@ export function midPrice(seed: number, definition: MarketDefinition, timeMs: num
   // milliseconds apart moves by a hair, not by a whole noise step.
   const bucket = Math.floor(timeMs / noise.bucketMs);
   const progress = timeMs / noise.bucketMs - bucket;
-  const anchor = (index: number) => unitInterval(hashInts(seed, marketHash, 3, index)) * 2 - 1;
+  const anchor = (index: number) => (hashInts(seed, marketHash, 3, index) / 0x1_0000_0000) * 2 - 1;
   const smooth = progress * progress * (3 - 2 * progress);
   const noiseShare = noise.amplitude * (anchor(bucket) + (anchor(bucket + 1) - anchor(bucket)) * smooth);
 

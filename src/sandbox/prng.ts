@@ -32,10 +32,6 @@ export function hashInts(...values: number[]) {
   return hash;
 }
 
-export function unitInterval(uint32: number) {
-  return uint32 / 0x1_0000_0000;
-}
-
 /** Mulberry32 step of the generator whose state is `holder[key]`: moves that state on, returns a value in [0, 1). */
 export function nextRandom<K extends string>(holder: Record<K, number>, key: K) {
   let t = (holder[key] = (holder[key] + 0x6d2b79f5) >>> 0);

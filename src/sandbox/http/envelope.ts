@@ -44,7 +44,7 @@ export class ApiError extends Error {
   }
 }
 
-export function succeeded(data: unknown, meta: Record<string, unknown> = {}): Answer {
+export function succeeded(data: unknown, meta: Record<string, unknown> = {}) {
   return { data, meta };
 }
 

@@ -3,7 +3,7 @@
 // this one class.
 
 import { createBook } from '../book.js';
-import { type AccountState, createEngineState, type EngineOptions } from '../engine-state.js';
+import { createEngineState, type EngineOptions } from '../engine-state.js';
 import { parseDialect, wireDialect } from '../dialects.js';
 import { DAY_MS } from '../market-model.js';
 import { ApiError, type Answer, type EngineRequest, errorResponse, validationError } from './envelope.js';
@@ -70,7 +70,45 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
       const now = advanceTo(nowMs);
       const account = accountOf(principal.accountId);
       const act = () => handle({ book, account, nowMs: now, dialect: wire, request, params });
-      const { data, meta, replayed } = idempotent ? write(request, account, now, act, lease) : act();
+      /** A write that acts (not a replay, not refused) moves the state, and trailing views show it later. */
+      function write() {
+        const acted = () => {
+          const result = act();
+          engine.revision++;
+          book.noteViewChange(account, now);
+          return result;
+        };
+        const idempotency = idempotencyKey(request, account.id);
+        if (!idempotency) return acted();
+        const { key, scope } = idempotency;
+        if (inFlight.has(scope) && lease?.scope !== scope)
+          throw new ApiError(409, 'idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
+            idempotency_key: key,
+          });
+        // Same method, path and JSON body (key order ignored) is "the same request". A body that did not parse reads as
+        // no body: neither is a request that acts, so neither is remembered.
+        const digest = sha256(`${request.method} ${request.path} ${canonicalJson(request.body)}`, 'base64url');
+        const existing = state.idempotency[scope];
+        if (existing && now - existing.createdAtMs < IDEMPOTENCY_TTL_MS) {
+          if (existing.fingerprintDigest !== digest)
+            throw new ApiError(409, 'idempotency_key_reuse', 'this Idempotency-Key was used with a different request', {
+              idempotency_key: key,
+            });
+          return { ...(JSON.parse(existing.bodyJson) as Answer), replayed: true };
+        }
+        // Only successes are remembered: a refused request did nothing, so retrying it may act.
+        const result = acted();
+        state.idempotency[scope] = {
+          fingerprintDigest: digest,
+          createdAtMs: now,
+          // Flattened: JSON.stringify's string is a tree of pieces that would be kept as such for a day.
+          bodyJson: Buffer.from(JSON.stringify(result)).toString(),
+        };
+        // Not built yet: building it later reads this record from the state with the others.
+        expiryQueue?.push({ scope, createdAtMs: now });
+        return result;
+      }
+      const { data, meta, replayed } = idempotent ? write() : act();
       const headers = { ...(replayed && { 'idempotent-replayed': 'true' }), ...rate };
       return { status: 200, headers, body: { data, error: null, meta } };
     } catch (error) {
@@ -81,57 +119,12 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
     }
   }
 
-  /** A write that acts (not a replay, not refused) moves the state, and trailing views show it later. */
-  function write(
-    request: EngineRequest,
-    account: AccountState,
-    now: number,
-    act: () => Answer,
-    lease?: IdempotencyLease,
-  ) {
-    const acted = () => {
-      const result = act();
-      engine.revision++;
-      book.noteViewChange(account, now);
-      return result;
-    };
-    const idempotency = idempotencyKey(request.headers, account.id);
-    if (!idempotency) return acted();
-    const { key, scope } = idempotency;
-    if (inFlight.has(scope) && lease?.scope !== scope)
-      throw new ApiError(409, 'idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
-        idempotency_key: key,
-      });
-    // Same method, path and JSON body (key order ignored) is "the same request". A body that did not parse reads as
-    // no body: neither is a request that acts, so neither is remembered.
-    const digest = sha256(`${request.method} ${request.path} ${canonicalJson(request.body)}`, 'base64url');
-    const existing = state.idempotency[scope];
-    if (existing && now - existing.createdAtMs < IDEMPOTENCY_TTL_MS) {
-      if (existing.fingerprintDigest !== digest)
-        throw new ApiError(409, 'idempotency_key_reuse', 'this Idempotency-Key was used with a different request', {
-          idempotency_key: key,
-        });
-      return { ...(JSON.parse(existing.bodyJson) as Answer), replayed: true };
-    }
-    // Only successes are remembered: a refused request did nothing, so retrying it may act.
-    const result = acted();
-    state.idempotency[scope] = {
-      fingerprintDigest: digest,
-      createdAtMs: now,
-      // Flattened: JSON.stringify's string is a tree of pieces that would be kept as such for a day.
-      bodyJson: Buffer.from(JSON.stringify(result)).toString(),
-    };
-    // Not built yet: building it later reads this record from the state with the others.
-    expiryQueue?.push({ scope, createdAtMs: now });
-    return result;
-  }
-
   /** Holds a write's Idempotency-Key in flight during injected latency (undefined: nothing to hold). */
   function acquireIdempotencyKey(request: EngineRequest) {
     try {
       if (!isWrite(request.method, request.path)) return;
       const principal = authenticate(request.headers.authorization);
-      const scope = idempotencyKey(request.headers, principal.accountId)?.scope;
+      const scope = idempotencyKey(request, principal.accountId)?.scope;
       if (scope === undefined) return;
       if (inFlight.has(scope)) return 'in-flight';
       inFlight.add(scope);
@@ -246,7 +239,7 @@ function sha256(text: string, encoding: 'hex' | 'base64url') {
 }
 
 /** The request's Idempotency-Key, if it sends one, and its scope: the account's record of that key. */
-function idempotencyKey(headers: Record<string, string | undefined>, accountId: string) {
+function idempotencyKey({ headers }: EngineRequest, accountId: string) {
   const key = headers['idempotency-key'];
   if (key === undefined) return;
   if (!key.length || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)

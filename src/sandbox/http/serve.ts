@@ -2,9 +2,6 @@
 
 import { startSandbox, type SandboxOptions } from './server.js';
 
-/** The names `hedge sandbox serve --dialect` accepts (re-exported so the command loads one module). */
-export { SANDBOX_DIALECTS } from '../dialect-names.js';
-
 interface ServeIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;

@@ -8,7 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 
 import { createClock } from '../clock.js';
 import { DEFAULT_SEED, type EngineOptions, createEngineState } from '../engine-state.js';
-import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
+import { ApiError, type EngineRequest, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
 import { faultInjector, type FaultSettings } from './faults.js';
 import { withHostileText } from './hostile-text.js';
 import { createHttpEngine, type IdempotencyLease } from './http-engine.js';
@@ -43,14 +43,11 @@ export interface SandboxOptions extends Partial<EngineOptions>, Partial<FaultSet
   noDateHeader?: boolean;
 }
 
-export interface RequestLogEntry {
+/** A request as the engine was given it (`body`: null without one, its text when it did not parse), and its fate. */
+export interface RequestLogEntry extends Pick<EngineRequest, 'method' | 'path' | 'query' | 'body'> {
   realTimeMs: number;
   sandboxTimeMs: number;
-  method: string;
-  path: string;
-  query: Record<string, string>;
   idempotencyKey: string | null;
-  body: unknown;
   status: number | 'dropped' | 'stalled' | 'pending';
   errorCode: string | null;
   fault: string | null;
@@ -59,10 +56,8 @@ export interface RequestLogEntry {
 export type RunningSandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 function generateTestKey() {
-  let rest = '';
   const { randomInt } = process.getBuiltinModule('node:crypto');
-  for (let i = 0; i < 24; i++) rest += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
-  return `hpk_test_${rest}`;
+  return `hpk_test_${Array.from({ length: 24 }, () => KEY_ALPHABET[randomInt(KEY_ALPHABET.length)]).join('')}`;
 }
 
 // Math.random, not node:crypto: a demo quote runs without loading crypto (test/build/startup-imports.test.ts).
