@@ -737,11 +737,7 @@ function describeAge(ms: number) {
 function entryFields(identity: Identity, action: WriteAction<unknown, unknown>, key: string, context?: JsonObject) {
   const { method, path, body = null } = action.plan(key);
   return {
-    profile: identity.profile,
-    environment: identity.environment,
-    base_url_host: identity.host,
-    key_id: identity.keyId,
-    via: identity.via,
+    ...identity,
     command: action.command,
     request: { method, path, body },
     idempotency_key: key,
