@@ -83,7 +83,7 @@ export interface WriteRecord {
   verb: string;
   argv: string[];
   /** The side this action moves: its lock is held from the key's choice until the action resolved (account-lock.ts). */
-  side?: { market: string; side: string };
+  side?: { market: string; side: Side };
   /** A group id and leg name when this action is one leg of several (roll, apply, the keeper). */
   group?: string;
   leg?: string;
@@ -298,7 +298,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     const unchanged =
       recent.side_after && moved
         ? sameSide(
-            sideAfterOf((await readSideInStep(ports, await ports.client(), moved.market, moved.side as Side)).book),
+            sideAfterOf((await readSideInStep(ports, await ports.client(), moved.market, moved.side)).book),
             recent.side_after,
           )
         : undefined;
@@ -767,9 +767,9 @@ export const makeIdempotencyKey = (): string => randomUUID();
 
 /** Checks a key typed with --idempotency-key (exit 2 before anything is sent). The spec asks for "any unique string";
  * a header value must be visible ASCII, and we bound its length. */
-export function parseIdempotencyKey(raw: unknown) {
+export function parseIdempotencyKey(raw?: string) {
   if (raw === undefined) return;
-  const value = String(raw).trim();
+  const value = raw.trim();
   if (/^[\x21-\x7e]{1,255}$/.test(value)) return value;
   throw notAllowed(
     '--idempotency-key',
