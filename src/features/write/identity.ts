@@ -23,8 +23,8 @@ export type Identity = Awaited<ReturnType<typeof identityOf>>;
 
 /** Whether an entry was sent with the credentials now in use (another key is another account). */
 export function sentBy(
-  identity: Pick<Identity, 'environment' | 'base_url_host' | 'key_id'>,
-  entry: Pick<JournalEntry, 'environment' | 'base_url_host' | 'key_id'>,
+  identity: Pick<JournalEntry, 'environment' | 'base_url_host' | 'key_id'>,
+  entry: typeof identity,
 ) {
   return (
     entry.environment === identity.environment &&

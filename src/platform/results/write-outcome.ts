@@ -162,9 +162,8 @@ type PositionFigures = Partial<PositionFacts>;
 export function renderAdditionQuote(
   output: Output,
   quote: Quote,
-  context: { maturityAt?: string; daysLeft?: number; position?: PositionFigures },
+  { maturityAt, daysLeft: days, position = {} }: { maturityAt?: string; daysLeft?: number; position?: PositionFigures },
 ) {
-  const { maturityAt, daysLeft: days, position = {} } = context;
   const carry = toAccountSide(quote.carry.daily_usdc);
   const fee = toAccountSide(quote.upfront.platform_fee_usdc);
   const perDay = payOrEarn(carry, { per: '/day' });
