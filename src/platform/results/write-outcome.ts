@@ -72,8 +72,13 @@ export function renderHedge(output: Output, hedge: JsonObject, options: { title:
   const struck = hedge.struck_rate;
   const quoted = options.quote?.pricing.execution_price;
   if (typeof quoted === 'number') record.quoted_execution_price = quoted;
-  if (typeof struck === 'number' && typeof quoted === 'number' && quoted > 0 && /^(buy|sell)$/.test(`${hedge.side}`))
-    record.slippage_bps = slippageBps(hedge.side as 'buy' | 'sell', struck, quoted);
+  if (
+    typeof struck === 'number' &&
+    typeof quoted === 'number' &&
+    quoted > 0 &&
+    (hedge.side === 'buy' || hedge.side === 'sell')
+  )
+    record.slippage_bps = slippageBps(hedge.side, struck, quoted);
   // JSON: the server's record of the hedge (its `id` kept), its id first under hedge's name for it; --raw: as sent.
   output.record(record, OPENED_FIELDS, {
     ...options,
@@ -131,12 +136,11 @@ export function renderClosed(
         delete record.hedge_ids;
       }
       // A card fits 24 rows at 80 columns: rows that only repeat its title (market and side) go.
-      const named = typeof record.market === 'string' && typeof record.side === 'string';
+      const { market, side } = record;
+      const named = typeof market === 'string' && typeof side === 'string';
       const repeats = ['action', ...(named ? ['market', 'side'] : [])];
       if (record.close_reason === record.status) repeats.push('close_reason');
-      const title = named
-        ? `Position closed: ${safeText(record.market as string)} ${safeText(record.side as string)}`
-        : 'Position closed';
+      const title = named ? `Position closed: ${safeText(market)} ${safeText(side)}` : 'Position closed';
       for (const key of repeats) delete record[key];
       const fields = CLOSE_FIELDS.flatMap((field) => {
         if (repeats.includes(field.key)) return [];
