@@ -222,18 +222,24 @@ export interface LandedChange extends PositionChange<PositionFacts & { raw: Posi
 }
 
 /** After an add or a partial reduce landed: the position before → after (notional, entry, margin); an add, the price it is implied to have executed at; a reduce, the share of the position it closed, that share of what the position showed, and the balance's change. */
-export function renderPositionChange(output: Output, change: PositionChange, footer: string[] = []) {
-  const {
+export function renderPositionChange(
+  output: Output,
+  {
     action,
+    market,
+    side,
     before = {},
     position,
     notionalUsd,
     quotedPrice,
     balanceBeforeUsdc: from,
     balanceAfterUsdc: to,
-  } = change;
+    orderTxHash,
+  }: PositionChange,
+  footer: string[] = [],
+) {
   const c = output.chalk;
-  const unit = priceUnit(change.market);
+  const unit = priceUnit(market);
   const shift = (key: 'notionalUsd' | 'entryPrice' | 'marginUsdc', format: (value: number) => string, unit: string) => {
     const [was, now] = [before[key], position?.[key]].map((value) => (value === undefined ? undefined : format(value)));
     if (was === undefined) return now && `${now} ${unit}`;
@@ -258,9 +264,7 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
   const carryText = carry === undefined ? undefined : payOrEarn(toAccountSide(carry), { realized: true });
   const balance = action === 'reduce' && from !== undefined && to !== undefined ? to - from : undefined;
   const slippage =
-    addedAt !== undefined && quotedPrice !== undefined
-      ? slippageText(slippageBps(change.side, addedAt, quotedPrice))
-      : '';
+    addedAt !== undefined && quotedPrice !== undefined ? slippageText(slippageBps(side, addedAt, quotedPrice)) : '';
   const parts = [
     notional && `notional ${notional}`,
     entry && `entry ${entry}`,
@@ -299,10 +303,7 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
             `${formatMoney(position.netMarginUsd)} USD ${c.dim('(what closing now returns)')}`,
         ],
         ['Maturity (unchanged)', hedge.maturityAt !== undefined && shown('time', hedge.maturityAt)],
-        [
-          `${action === 'add' ? 'Add' : 'Reduce'} tx`,
-          change.orderTxHash !== undefined && shown('hash', change.orderTxHash),
-        ],
+        [`${action === 'add' ? 'Add' : 'Reduce'} tx`, orderTxHash !== undefined && shown('hash', orderTxHash)],
       ] as const;
       const notes = [
         ...footer,
@@ -314,7 +315,7 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
       ];
       return output.card(
         rows,
-        `Position after the ${action}: ${change.market} ${change.side}`,
+        `Position after the ${action}: ${market} ${side}`,
         notes.flatMap((line) => (typeof line === 'string' ? [c.dim(line)] : [])),
       );
     },
