@@ -61,9 +61,7 @@ function renderPlain(output: Output, quote: Quote) {
       const group = quote[key] as JsonObject;
       if (!KNOWN_GROUPS[key]) return [[key, group]];
       const leaves = KNOWN_GROUPS[key].map((leaf): [string, unknown] => [`${key}.${leaf}`, group[leaf]]);
-      return key === 'pricing'
-        ? [...leaves, ['price_impact_bps', bps === undefined ? undefined : Math.round(bps * 100) / 100]]
-        : leaves;
+      return key === 'pricing' ? [...leaves, ['price_impact_bps', bps && Math.round(bps * 100) / 100]] : leaves;
     }),
     ...extraLeaves(quote),
   ];
