@@ -296,12 +296,12 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     // Judged by the side: only while it still shows what that action left is this run likely the same intent again.
     const moved = action.side;
     const unchanged =
-      recent.side_after && moved
-        ? sameSide(
-            sideAfterOf((await readSideInStep(ports, await ports.client(), moved.market, moved.side)).book),
-            recent.side_after,
-          )
-        : undefined;
+      recent.side_after &&
+      moved &&
+      sameSide(
+        sideAfterOf((await readSideInStep(ports, await ports.client(), moved.market, moved.side)).book),
+        recent.side_after,
+      );
     if (unchanged === false) return;
     // A refusal with a reason of its own (an open --ref whose deal is active: exit 3) comes before "repeated".
     if (!action.checked) await action.check?.();
