@@ -42,14 +42,12 @@ export function priceUnit(market: string) {
 function extraLeaves(quote: Quote) {
   return [
     ...Object.entries(quote).filter(([key]) => !KNOWN_TOP.includes(key)),
-    ...Object.entries(KNOWN_GROUPS).flatMap(([group, known]) => {
-      const fields = (quote as JsonObject)[group];
-      return fields && typeof fields === 'object'
-        ? Object.entries(fields)
-            .filter(([key]) => !known.includes(key))
-            .map(([key, value]): [string, unknown] => [`${group}.${key}`, value])
-        : [];
-    }),
+    // The groups are objects the quote's schema requires.
+    ...Object.entries(KNOWN_GROUPS).flatMap(([group, known]) =>
+      Object.entries(quote[group] as JsonObject)
+        .filter(([key]) => !known.includes(key))
+        .map(([key, value]): [string, unknown] => [`${group}.${key}`, value]),
+    ),
   ];
 }
 
