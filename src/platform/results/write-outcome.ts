@@ -71,9 +71,10 @@ export function renderHedge(output: Output, hedge: Hedge, options: { title: stri
   const record: JsonObject = { hedge_id: hedge.id, ...hedge };
   const struck = hedge.struck_rate;
   const quoted = options.quote?.pricing.execution_price;
-  if (typeof quoted === 'number') record.quoted_execution_price = quoted;
-  if (typeof struck === 'number' && typeof quoted === 'number' && quoted > 0)
-    record.slippage_bps = slippageBps(hedge.side, struck, quoted);
+  if (quoted !== undefined) {
+    record.quoted_execution_price = quoted;
+    if (typeof struck === 'number' && quoted > 0) record.slippage_bps = slippageBps(hedge.side, struck, quoted);
+  }
   // JSON: the server's record of the hedge (its `id` kept), its id first under hedge's name for it; --raw: as sent.
   output.record(record, OPENED_FIELDS, {
     ...options,
