@@ -683,12 +683,16 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         action.wait(answer, { startedAt, before, sentEarlier: reconciled?.kind === 'landed' }),
       );
       // Outcome: filled, done or failed, with the side as every view showed it.
-      const resolved = await record({
-        outcome: action.outcome?.(result) ?? 'done',
-        resolved_at: utcIso(ports.clock.now()),
-        side_after: action.sideAfter?.(),
-      });
-      return { kind: 'resolved', answer, result, entry: resolved } as const;
+      return {
+        kind: 'resolved',
+        answer,
+        result,
+        entry: await record({
+          outcome: action.outcome?.(result) ?? 'done',
+          resolved_at: utcIso(ports.clock.now()),
+          side_after: action.sideAfter?.(),
+        }),
+      } as const;
     } catch (error) {
       if (begun) begunHere.set(begun.id, begunAt);
       // A run that ends unresolved lets go of its hold at once, so a long-lived process never blocks a resume (a run
