@@ -209,7 +209,7 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
   /** What taking a keeper's lock with $XDG_STATE_HOME at `folder` fails with. */
   const keeperLockIn = (folder: string) => {
     const ports = { env: { XDG_STATE_HOME: folder }, journal: async () => openJournal({ dir: join(folder, 'own') }) };
-    const place = keeperLockPlace(ports, { environment: 'test', host: 'partner.example', keyId: KEY_ID });
+    const place = keeperLockPlace(ports, { environment: 'test', base_url_host: 'partner.example', key_id: KEY_ID });
     return caught(place.then((taking) => taking.take()));
   };
 

@@ -186,8 +186,8 @@ export type KeeperStatus = Awaited<ReturnType<typeof readKeeperStatus>>;
 /** The account a keeper holds, as its heartbeat names it (read back from a file, any environment's name). */
 const accountOf = (identity: Identity) => ({
   environment: identity.environment as string,
-  host: identity.host,
-  key_id: identity.keyId,
+  host: identity.base_url_host,
+  key_id: identity.key_id,
 });
 
 // ---- one keeper per account ------------------------------------------------------------------
@@ -200,12 +200,12 @@ const STORE_HEARTBEAT_BOUND_MS = 10_000;
 export const bounded = <T>(work: Promise<T>) =>
   within(work, STORE_HEARTBEAT_BOUND_MS, () => new Error(`no answer within ${STORE_HEARTBEAT_BOUND_MS / 1000} s`));
 
-/** One keeper per account (its scope `${environment}|${host}|${keyId}|keep`): its lock in the team store, else in the keeper folder every config folder shares. */
+/** One keeper per account (its scope `${environment}|${base_url_host}|${key_id}|keep`): its lock in the team store, else in the keeper folder every config folder shares. */
 export async function keeperLockPlace(
   ports: Pick<CommandContext, 'journal' | 'env'> & Partial<Pick<CommandContext, 'clock' | 'notify'>>,
-  identity: Pick<Identity, 'environment' | 'host' | 'keyId'>,
+  identity: Pick<Identity, 'environment' | 'base_url_host' | 'key_id'>,
 ) {
-  const scope = `${identity.environment}|${identity.host}|${identity.keyId}|keep`;
+  const scope = `${identity.environment}|${identity.base_url_host}|${identity.key_id}|keep`;
   const dir = keeperStateDir(ports.env, homedir());
   const journal = await ports.journal();
   const team = isTeamJournal(journal) ? journal : undefined;

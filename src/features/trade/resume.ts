@@ -46,8 +46,9 @@ async function checkSameCredentials(ports: WritePorts, entry: JournalEntry) {
   const current = await identityOf(ports);
   const differences = [
     entry.environment !== current.environment && `environment ${entry.environment} (now ${current.environment})`,
-    entry.base_url_host !== current.host && `host ${safeText(entry.base_url_host)} (now ${safeText(current.host)})`,
-    entry.key_id !== current.keyId && `key fingerprint ${safeText(entry.key_id)} (now ${current.keyId})`,
+    entry.base_url_host !== current.base_url_host &&
+      `host ${safeText(entry.base_url_host)} (now ${safeText(current.base_url_host)})`,
+    entry.key_id !== current.key_id && `key fingerprint ${safeText(entry.key_id)} (now ${current.key_id})`,
   ].filter(Boolean);
   if (!differences.length) return;
   const by = entry.profile ? ` with profile "${safeText(entry.profile)}"` : '';

@@ -20,8 +20,8 @@ export async function withAccountLock<T>(
   body: (waitedFor?: Holder) => Promise<T>,
 ) {
   const journal = await ports.journal();
-  const { environment, host, keyId } = await identityOf(ports);
-  const scope = [environment, host, keyId, ...parts].join('|');
+  const { environment, base_url_host, key_id } = await identityOf(ports);
+  const scope = [environment, base_url_host, key_id, ...parts].join('|');
   const held = heldScopes.getStore();
   if (held?.has(scope)) return body();
   let answer = await journal.lock(scope, { waitMs: 0 });

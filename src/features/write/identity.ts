@@ -12,8 +12,8 @@ export async function identityOf(ports: Pick<CommandContext, 'credentials' | 'or
     profile: credentials.profileName,
     environment: credentials.environment,
     // The demo's port changes every run; its journal entries must still match across runs.
-    host: credentials.sources.baseUrl === 'demo' ? 'demo' : new URL(credentials.baseUrl).host,
-    keyId: keyFingerprint(credentials.apiKey),
+    base_url_host: credentials.sources.baseUrl === 'demo' ? 'demo' : new URL(credentials.baseUrl).host,
+    key_id: keyFingerprint(credentials.apiKey),
     /** Set when the write came through `hedge mcp` (agent) or a keeper's step (keeper). */
     via: ports.origin === 'cli' ? undefined : ports.origin,
   };
@@ -23,13 +23,13 @@ export type Identity = Awaited<ReturnType<typeof identityOf>>;
 
 /** Whether an entry was sent with the credentials now in use (another key is another account). */
 export function sentBy(
-  identity: Pick<Identity, 'environment' | 'host' | 'keyId'>,
-  entry: Pick<JournalEntry, 'environment' | 'base_url_host' | 'key_id'>,
+  identity: Pick<JournalEntry, 'environment' | 'base_url_host' | 'key_id'>,
+  entry: typeof identity,
 ) {
   return (
     entry.environment === identity.environment &&
-    entry.base_url_host === identity.host &&
-    entry.key_id === identity.keyId
+    entry.base_url_host === identity.base_url_host &&
+    entry.key_id === identity.key_id
   );
 }
 

@@ -98,6 +98,6 @@ export function inputFileProblems(
 
 /** At most MAX_PROBLEM_LINES lines, then `… and N more problems`. */
 export function listedProblems(lines: readonly string[]) {
-  if (lines.length <= MAX_PROBLEM_LINES) return [...lines];
+  if (lines.length <= MAX_PROBLEM_LINES) return lines;
   return [...lines.slice(0, MAX_PROBLEM_LINES), `… and ${plural(lines.length - MAX_PROBLEM_LINES, 'more problem')}`];
 }

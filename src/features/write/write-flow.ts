@@ -83,7 +83,7 @@ export interface WriteRecord {
   verb: string;
   argv: string[];
   /** The side this action moves: its lock is held from the key's choice until the action resolved (account-lock.ts). */
-  side?: { market: string; side: string };
+  side?: { market: string; side: Side };
   /** A group id and leg name when this action is one leg of several (roll, apply, the keeper). */
   group?: string;
   leg?: string;
@@ -296,12 +296,12 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     // Judged by the side: only while it still shows what that action left is this run likely the same intent again.
     const moved = action.side;
     const unchanged =
-      recent.side_after && moved
-        ? sameSide(
-            sideAfterOf((await readSideInStep(ports, await ports.client(), moved.market, moved.side as Side)).book),
-            recent.side_after,
-          )
-        : undefined;
+      recent.side_after &&
+      moved &&
+      sameSide(
+        sideAfterOf((await readSideInStep(ports, await ports.client(), moved.market, moved.side)).book),
+        recent.side_after,
+      );
     if (unchanged === false) return;
     // A refusal with a reason of its own (an open --ref whose deal is active: exit 3) comes before "repeated".
     if (!action.checked) await action.check?.();
@@ -314,7 +314,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     throw new RepeatedActionError(
       flat
         ? `The ${safeText(which)} is already flat: the same close closed it at ${utcClock(ended)} UTC (journal ${recent.id}${hedge}); nothing was sent.`
-        : `The same ${safeText(recent.command)} (journal ${recent.id}, ${safeText(recent.outcome)} at ${utcClock(ended)} UTC${hedge}) ended ${describeAge(ports.clock.now() - Date.parse(ended))} ago${unchanged ? ' and the side still shows exactly what it left' : ''}; this run sent nothing, so a re-run of a finished command does not act twice.`,
+        : `The same ${safeText(recent.command)} (journal ${recent.id}, ${safeText(recent.outcome)} at ${utcClock(ended)} UTC${hedge}) ended ${describeAge(ports.clock.now() - endedAt(recent))} ago${unchanged ? ' and the side still shows exactly what it left' : ''}; this run sent nothing, so a re-run of a finished command does not act twice.`,
       {
         details: {
           journal_id: recent.id,
@@ -683,12 +683,16 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         action.wait(answer, { startedAt, before, sentEarlier: reconciled?.kind === 'landed' }),
       );
       // Outcome: filled, done or failed, with the side as every view showed it.
-      const resolved = await record({
-        outcome: action.outcome?.(result) ?? 'done',
-        resolved_at: utcIso(ports.clock.now()),
-        side_after: action.sideAfter?.(),
-      });
-      return { kind: 'resolved', answer, result, entry: resolved } as const;
+      return {
+        kind: 'resolved',
+        answer,
+        result,
+        entry: await record({
+          outcome: action.outcome?.(result) ?? 'done',
+          resolved_at: utcIso(ports.clock.now()),
+          side_after: action.sideAfter?.(),
+        }),
+      } as const;
     } catch (error) {
       if (begun) begunHere.set(begun.id, begunAt);
       // A run that ends unresolved lets go of its hold at once, so a long-lived process never blocks a resume (a run
@@ -737,11 +741,7 @@ function describeAge(ms: number) {
 function entryFields(identity: Identity, action: WriteAction<unknown, unknown>, key: string, context?: JsonObject) {
   const { method, path, body = null } = action.plan(key);
   return {
-    profile: identity.profile,
-    environment: identity.environment,
-    base_url_host: identity.host,
-    key_id: identity.keyId,
-    via: identity.via,
+    ...identity,
     command: action.command,
     request: { method, path, body },
     idempotency_key: key,
@@ -771,9 +771,9 @@ export const makeIdempotencyKey = (): string => randomUUID();
 
 /** Checks a key typed with --idempotency-key (exit 2 before anything is sent). The spec asks for "any unique string";
  * a header value must be visible ASCII, and we bound its length. */
-export function parseIdempotencyKey(raw: unknown) {
+export function parseIdempotencyKey(raw?: string) {
   if (raw === undefined) return;
-  const value = String(raw).trim();
+  const value = raw.trim();
   if (/^[\x21-\x7e]{1,255}$/.test(value)) return value;
   throw notAllowed(
     '--idempotency-key',

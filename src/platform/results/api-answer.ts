@@ -19,9 +19,9 @@ function statusAndHeaders(answer: PrintableAnswer) {
 }
 
 function mergedEnvelope(pages: readonly PrintableAnswer[]) {
-  const bodies = pages.map((page) => page.body as { data?: unknown; error?: unknown; meta?: unknown } | undefined);
-  if (bodies.length === 1 || !bodies.every((body) => body && Array.isArray(body.data)))
-    return bodies.length === 1 ? bodies[0] : bodies;
+  const bodies = pages.map((page) => page.body as { data?: unknown; meta?: unknown } | undefined);
+  if (bodies.length === 1) return bodies[0];
+  if (!bodies.every((body) => body && Array.isArray(body.data))) return bodies;
   return { data: bodies.flatMap((body) => body!.data as unknown[]), error: null, meta: bodies.at(-1)!.meta ?? {} };
 }
 

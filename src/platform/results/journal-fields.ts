@@ -39,15 +39,14 @@ function listRow(entry: JournalEntry, check: RowCheck | undefined) {
 export async function renderJournalList(
   output: Output,
   entries: JournalEntry[],
-  options: { empty: string; team?: boolean; checks?: ReadonlyMap<string, RowCheck> },
+  { empty, team, checks }: { empty: string; team?: boolean; checks?: ReadonlyMap<string, RowCheck> },
 ) {
-  const { checks } = options;
   const rows = entries.map((entry) => listRow(entry, checks?.get(entry.id)));
   // On one machine's journal every entry's host is this machine: the table shows the column for a
   // team store only (TSV, CSV and JSON always carry it); the seal column only when a row is unverified.
-  const omit = [...(options.team ? [] : ['host']), ...(rows.some((row) => row.seal === 'unverified') ? [] : ['seal'])];
+  const omit = [...(team ? [] : ['host']), ...(rows.some((row) => row.seal === 'unverified') ? [] : ['seal'])];
   await output.list(rows, JOURNAL_RESOURCE, {
-    empty: options.empty,
+    empty,
     omit,
     // JSON: as stored, plus hedge's verdict on each unresolved row's seal (`seal_check`).
     json: entries.map((entry) => (checks?.has(entry.id) ? { ...entry, seal_check: checks.get(entry.id) } : entry)),
@@ -102,7 +101,7 @@ const DETAIL_FIELDS = fieldTable(`
 export function renderJournalEntry(
   output: Output,
   entry: JournalEntry,
-  options: { footer?: string[]; check?: RowCheck },
+  { footer, check }: { footer?: string[]; check?: RowCheck },
 ) {
   const request = entry.request ?? { method: '', path: '', body: null };
   // Who carries it while unresolved (a live holder is carrying it now; `hedge resume` says which), else who began it.
@@ -115,7 +114,7 @@ export function renderJournalEntry(
       ? ['hedge', ...entry.argv.map((word) => shellWord(String(word)))].join(' ')
       : undefined,
     via: entry.via === 'agent' ? 'an agent (hedge mcp)' : entry.via === 'keeper' ? 'a keeper (hedge keep)' : undefined,
-    seal: options.check && SEAL_SAYS[options.check],
+    seal: check && SEAL_SAYS[check],
     holder:
       entry.holder &&
       (held
@@ -130,7 +129,7 @@ export function renderJournalEntry(
     : DETAIL_FIELDS;
   output.record(record, fields, {
     title: `Journal ${safeText(entry.id)}`,
-    footer: options.footer,
-    json: options.check === undefined ? entry : { ...entry, seal_check: options.check },
+    footer,
+    json: check === undefined ? entry : { ...entry, seal_check: check },
   });
 }

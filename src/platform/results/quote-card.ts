@@ -42,14 +42,12 @@ export function priceUnit(market: string) {
 function extraLeaves(quote: Quote) {
   return [
     ...Object.entries(quote).filter(([key]) => !KNOWN_TOP.includes(key)),
-    ...Object.entries(KNOWN_GROUPS).flatMap(([group, known]) => {
-      const fields = (quote as JsonObject)[group];
-      return fields && typeof fields === 'object'
-        ? Object.entries(fields)
-            .filter(([key]) => !known.includes(key))
-            .map(([key, value]): [string, unknown] => [`${group}.${key}`, value])
-        : [];
-    }),
+    // The groups are objects the quote's schema requires.
+    ...Object.entries(KNOWN_GROUPS).flatMap(([group, known]) =>
+      Object.entries(quote[group] as JsonObject)
+        .filter(([key]) => !known.includes(key))
+        .map(([key, value]): [string, unknown] => [`${group}.${key}`, value]),
+    ),
   ];
 }
 
@@ -61,9 +59,7 @@ function renderPlain(output: Output, quote: Quote) {
       const group = quote[key] as JsonObject;
       if (!KNOWN_GROUPS[key]) return [[key, group]];
       const leaves = KNOWN_GROUPS[key].map((leaf): [string, unknown] => [`${key}.${leaf}`, group[leaf]]);
-      return key === 'pricing'
-        ? [...leaves, ['price_impact_bps', bps === undefined ? undefined : Math.round(bps * 100) / 100]]
-        : leaves;
+      return key === 'pricing' ? [...leaves, ['price_impact_bps', bps && Math.round(bps * 100) / 100]] : leaves;
     }),
     ...extraLeaves(quote),
   ];

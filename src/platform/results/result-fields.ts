@@ -24,7 +24,6 @@ const DRY_RUN: Record<keyof DryRunView, true> = { method: true, url: true, heade
 
 const CLOSED = fieldNames(keys(CLOSE_FIELDS), keys(HISTORY_FIELDS), ['realized']);
 const CHANGED = fieldNames(keys(CHANGED_SIDE_FIELDS), keys(SUBMITTED_FIELDS));
-const ENVELOPE = ['data', 'error', 'meta'];
 
 /** Per command: every field its result may carry, in the order a refusal lists them. */
 export const RESULT_FIELDS = {
@@ -37,7 +36,7 @@ export const RESULT_FIELDS = {
   roll: fieldNames(keys(ROLL_FIELDS), Object.keys(ROLL_VIEW)),
   // The plan is shown first (in tsv and on a terminal), then the report of what was done.
   apply: fieldNames(keys(APPLY_RESOURCE.fields), keys(PLAN_RESOURCE.fields)),
-  api: ENVELOPE,
+  api: ['data', 'error', 'meta'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** `hedge resume` finishes any of them, and prints what that command would have. */

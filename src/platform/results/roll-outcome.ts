@@ -50,8 +50,8 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
             ),
       ],
       // Each hedge the close ends, soonest to mature first: the later ones end before their maturity.
-      ...[...(several ?? [])]
-        .sort((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity))
+      ...(several ?? [])
+        .toSorted((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity))
         .map((hedge): [string, string] => [
           `   ${safeText(hedge.id)}`,
           `${hedge.notionalUsd === undefined ? '' : `${formatMoney(hedge.notionalUsd)} USD, `}${hedge.maturityAtMs === undefined ? 'maturity unknown' : `matures ${formatUtc(new Date(hedge.maturityAtMs).toISOString())}`}`,

@@ -67,13 +67,14 @@ function slippageText(bps: number) {
   return `${formatBps(rounded)}, ${betterOrWorse(rounded, 'quoted', 'as quoted')}`;
 }
 
-export function renderHedge(output: Output, hedge: JsonObject, options: { title: string; quote?: Quote }) {
+export function renderHedge(output: Output, hedge: Hedge, options: { title: string; quote?: Quote }) {
   const record: JsonObject = { hedge_id: hedge.id, ...hedge };
   const struck = hedge.struck_rate;
   const quoted = options.quote?.pricing.execution_price;
-  if (typeof quoted === 'number') record.quoted_execution_price = quoted;
-  if (typeof struck === 'number' && typeof quoted === 'number' && quoted > 0 && /^(buy|sell)$/.test(`${hedge.side}`))
-    record.slippage_bps = slippageBps(hedge.side as 'buy' | 'sell', struck, quoted);
+  if (quoted !== undefined) {
+    record.quoted_execution_price = quoted;
+    if (typeof struck === 'number' && quoted > 0) record.slippage_bps = slippageBps(hedge.side, struck, quoted);
+  }
   // JSON: the server's record of the hedge (its `id` kept), its id first under hedge's name for it; --raw: as sent.
   output.record(record, OPENED_FIELDS, {
     ...options,
@@ -131,12 +132,11 @@ export function renderClosed(
         delete record.hedge_ids;
       }
       // A card fits 24 rows at 80 columns: rows that only repeat its title (market and side) go.
-      const named = typeof record.market === 'string' && typeof record.side === 'string';
+      const { market, side } = record;
+      const named = typeof market === 'string' && typeof side === 'string';
       const repeats = ['action', ...(named ? ['market', 'side'] : [])];
       if (record.close_reason === record.status) repeats.push('close_reason');
-      const title = named
-        ? `Position closed: ${safeText(record.market as string)} ${safeText(record.side as string)}`
-        : 'Position closed';
+      const title = named ? `Position closed: ${safeText(market)} ${safeText(side)}` : 'Position closed';
       for (const key of repeats) delete record[key];
       const fields = CLOSE_FIELDS.flatMap((field) => {
         if (repeats.includes(field.key)) return [];
@@ -162,9 +162,8 @@ type PositionFigures = Partial<PositionFacts>;
 export function renderAdditionQuote(
   output: Output,
   quote: Quote,
-  context: { maturityAt?: string; daysLeft?: number; position?: PositionFigures },
+  { maturityAt, daysLeft: days, position = {} }: { maturityAt?: string; daysLeft?: number; position?: PositionFigures },
 ) {
-  const { maturityAt, daysLeft: days, position = {} } = context;
   const carry = toAccountSide(quote.carry.daily_usdc);
   const fee = toAccountSide(quote.upfront.platform_fee_usdc);
   const perDay = payOrEarn(carry, { per: '/day' });
@@ -219,18 +218,24 @@ export interface LandedChange extends PositionChange<PositionFacts & { raw: Posi
 }
 
 /** After an add or a partial reduce landed: the position before → after (notional, entry, margin); an add, the price it is implied to have executed at; a reduce, the share of the position it closed, that share of what the position showed, and the balance's change. */
-export function renderPositionChange(output: Output, change: PositionChange, footer: string[] = []) {
-  const {
+export function renderPositionChange(
+  output: Output,
+  {
     action,
+    market,
+    side,
     before = {},
     position,
     notionalUsd,
     quotedPrice,
     balanceBeforeUsdc: from,
     balanceAfterUsdc: to,
-  } = change;
+    orderTxHash,
+  }: PositionChange,
+  footer: string[] = [],
+) {
   const c = output.chalk;
-  const unit = priceUnit(change.market);
+  const unit = priceUnit(market);
   const shift = (key: 'notionalUsd' | 'entryPrice' | 'marginUsdc', format: (value: number) => string, unit: string) => {
     const [was, now] = [before[key], position?.[key]].map((value) => (value === undefined ? undefined : format(value)));
     if (was === undefined) return now && `${now} ${unit}`;
@@ -255,9 +260,7 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
   const carryText = carry === undefined ? undefined : payOrEarn(toAccountSide(carry), { realized: true });
   const balance = action === 'reduce' && from !== undefined && to !== undefined ? to - from : undefined;
   const slippage =
-    addedAt !== undefined && quotedPrice !== undefined
-      ? slippageText(slippageBps(change.side, addedAt, quotedPrice))
-      : '';
+    addedAt !== undefined && quotedPrice !== undefined ? slippageText(slippageBps(side, addedAt, quotedPrice)) : '';
   const parts = [
     notional && `notional ${notional}`,
     entry && `entry ${entry}`,
@@ -296,10 +299,7 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
             `${formatMoney(position.netMarginUsd)} USD ${c.dim('(what closing now returns)')}`,
         ],
         ['Maturity (unchanged)', hedge.maturityAt !== undefined && shown('time', hedge.maturityAt)],
-        [
-          `${action === 'add' ? 'Add' : 'Reduce'} tx`,
-          change.orderTxHash !== undefined && shown('hash', change.orderTxHash),
-        ],
+        [`${action === 'add' ? 'Add' : 'Reduce'} tx`, orderTxHash !== undefined && shown('hash', orderTxHash)],
       ] as const;
       const notes = [
         ...footer,
@@ -311,7 +311,7 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
       ];
       return output.card(
         rows,
-        `Position after the ${action}: ${change.market} ${change.side}`,
+        `Position after the ${action}: ${market} ${side}`,
         notes.flatMap((line) => (typeof line === 'string' ? [c.dim(line)] : [])),
       );
     },
