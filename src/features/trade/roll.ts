@@ -2,6 +2,13 @@
 // the same notional for the new tenor (or, when the side has already settled, open it anew with the notional of
 // the hedge that ended). A plan of two steps, carried out (and finished from the journal) by the plan executor.
 import { randomBytes } from 'node:crypto';
+import {
+  bodyOf,
+  describeHolder,
+  isUnresolved,
+  type JournalEntry,
+  type ListOptions,
+} from '../../platform/journal/index.js';
 import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
 import { formatMoney, formatRate, formatUsd, readNumber } from '../../core/number-format.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
@@ -17,13 +24,6 @@ import {
   UnresolvedError,
   UsageError,
 } from '../../core/errors.js';
-import {
-  bodyOf,
-  describeHolder,
-  isUnresolved,
-  type JournalEntry,
-  type ListOptions,
-} from '../../platform/journal/index.js';
 import { withSideLock } from '../write/account-lock.js';
 import { ownGroupEntries, sendStep, underPlanLocks } from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
