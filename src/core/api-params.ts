@@ -1,5 +1,6 @@
 // `hedge api` parameters, as `gh api` takes them: `-f key=value` is a string, `-F key=value` is typed (true, false, null and numbers become JSON literals; `@file` is the file's text, `@-` stdin's); `key[sub]=…` nests an object and `key[]=…` appends to a list.
 import { UsageError } from './errors.js';
+import { isObject } from './objects.js';
 import { echo, notAllowed } from './input.js';
 
 type ParamValue = string | number | boolean | null | ParamValue[] | { [key: string]: ParamValue };
@@ -53,11 +54,7 @@ function place(target: Params, path: string[], value: ParamValue, refuse: Refuse
     }
     const existing = node[segment];
     if (existing === undefined) node[segment] = nextIsList ? [] : group();
-    else if (
-      nextIsList
-        ? !Array.isArray(existing)
-        : existing === null || typeof existing !== 'object' || Array.isArray(existing)
-    )
+    else if (nextIsList ? !Array.isArray(existing) : !isObject(existing))
       throw refuse(` mixes a ${nextIsList ? 'list' : 'group'} with another value under ${segment}.`);
     node = node[segment] as Record<string, ParamValue> | ParamValue[];
   }

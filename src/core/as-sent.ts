@@ -1,5 +1,5 @@
 // What the server sent, beside what hedge read from it.
-import { mapChildren, type JsonObject } from './objects.js';
+import { isObject, mapChildren } from './objects.js';
 
 const sent = new WeakMap<object, unknown>();
 /** The originals themselves: shown as they are, without a walk through them (a list is shown twice over). */
@@ -27,8 +27,8 @@ export function asSent<T>(value: T, depth = 0): T {
 /** What hedge added to a read record under a symbol (a position's deal reference joined from its hedge) is not the server's data, and is never printed as such: it stays on the record shown, so the output layer can still draw it as a column. */
 function withAnnotations(read: object, original: unknown) {
   const symbols = Object.getOwnPropertySymbols(read);
-  if (!symbols.length || original === null || typeof original !== 'object' || Array.isArray(original)) return original;
-  const copy: Record<PropertyKey, unknown> = { ...(original as JsonObject) };
+  if (!symbols.length || !isObject(original)) return original;
+  const copy: Record<PropertyKey, unknown> = { ...original };
   for (const symbol of symbols) copy[symbol] = (read as Record<PropertyKey, unknown>)[symbol];
   return copy;
 }

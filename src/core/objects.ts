@@ -3,6 +3,10 @@
 /** A JSON object as read or written: names to values of any kind. */
 export type JsonObject = Record<string, unknown>;
 
+/** An object that is not a list (a JSON object). */
+export const isObject = (value: unknown): value is JsonObject =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
 /** `value` with `each` applied to its elements or its own fields (by name), copied only where one changed; the same object when none did (a copy keeps its symbol-keyed fields). */
 export function mapChildren(value: object, each: (child: unknown, key: string) => unknown) {
   if (Array.isArray(value)) {

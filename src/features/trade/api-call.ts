@@ -1,7 +1,7 @@
 // `hedge api`: any endpoint with the profile's key.
 import type { HedgeClient } from '../../platform/api/client.js';
 import { followPaths } from '../../platform/api/wire/pages.js';
-import { isObject } from '../../platform/api/wire/fields.js';
+import { isObject } from '../../core/objects.js';
 import type { RawAnswer } from '../../platform/api/transport.js';
 import { API_METHODS, type ApiMethod } from '../../core/api-params.js';
 import { OffOriginError, UsageError } from '../../core/errors.js';

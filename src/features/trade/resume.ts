@@ -9,7 +9,7 @@ import {
   type JournalEntry,
 } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
-import { isObject } from '../../platform/api/wire/fields.js';
+import { isObject } from '../../core/objects.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { shellWord } from '../../core/program.js';
 import { API_COMMAND_PREFIX, apiActionFromJournal } from './api-call.js';

@@ -4,7 +4,8 @@ import { en } from 'zod/locales';
 import { readNumber } from '../../core/number-format.js';
 import { SIDES } from '../../core/vocabulary.js';
 import type { AccountFacts, MarketFacts } from '../../core/wire.js';
-import { asUtc, isObject } from './wire/fields.js';
+import { asUtc } from './wire/fields.js';
+import { isObject } from '../../core/objects.js';
 
 // zod/mini: the same checks as classic zod, with less of zod loaded and run by every request command.
 z.config(en());

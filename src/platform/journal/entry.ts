@@ -1,6 +1,6 @@
 // What a journal entry is, and how the file's events fold into entries. Pure: no file access.
 import type { Holder } from '../../core/files/file-lock.js';
-import type { JsonObject } from '../../core/objects.js';
+import { isObject, type JsonObject } from '../../core/objects.js';
 import * as z from 'zod/mini';
 import { readBoundedJson, type JsonBounds } from '../../core/security/json-keys.js';
 import { JournalError } from './journal-error.js';
@@ -133,7 +133,7 @@ export function resumeWithItsCredentials(entry: JournalEntry) {
 /** The request body an entry recorded, as fields; empty when it recorded none (or not an object). */
 export function bodyOf(entry: Pick<JournalEntry, 'request'>) {
   const body = entry.request?.body;
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as JsonObject) : {};
+  return isObject(body) ? body : {};
 }
 
 /** The USD amount a recorded body names: its notional, else its one number other than the tenor. */

@@ -24,8 +24,7 @@ import { asRun, type Invocation } from '../../core/program.js';
 import { rankedFor, type Resource } from '../fields/resource-fields.js';
 import { drawCard, drawTable, EMPTY_CELL, kindColumn, type TableCell } from './table.js';
 import { wrapWords } from './width.js';
-import type { JsonObject } from '../../core/objects.js';
-import { isObject } from '../api/wire/fields.js';
+import { isObject, type JsonObject } from '../../core/objects.js';
 
 /** Coarse modes for callers that only care whether output is for people, for scripts as text, or JSON. */
 type OutputMode = 'table' | 'plain' | 'json';

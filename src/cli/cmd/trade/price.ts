@@ -6,7 +6,8 @@ import { requireListedMarket } from '../../../features/book/markets.js';
 import { type CommandContext, type In, parseMarket } from '../command-input.js';
 
 import { PRICE_RESOURCE } from '../../../platform/fields/resource-fields.js';
-import { isObject, pricesInOneShape } from '../../../platform/api/wire/fields.js';
+import { pricesInOneShape } from '../../../platform/api/wire/fields.js';
+import { isObject } from '../../../core/objects.js';
 
 export async function run(ctx: CommandContext, { args, options }: In<'PRICE'>) {
   const { output } = ctx;

@@ -4,7 +4,7 @@ import { toAccountSide } from '../../../core/money.js';
 import { readNumber } from '../../../core/number-format.js';
 import { SIDES } from '../../../core/vocabulary.js';
 import type { HistoryFacts } from '../../../core/wire.js';
-import type { JsonObject } from '../../../core/objects.js';
+import { isObject, type JsonObject } from '../../../core/objects.js';
 
 /** `closed_at`, `closedAt` and `Closed-At` are one name. */
 export function nameKey(name: string) {
@@ -24,10 +24,6 @@ function fieldsOf(raw: JsonObject) {
 }
 
 type Reader<T> = (value: unknown) => T | undefined;
-
-/** An object that is not a list (a JSON object). */
-export const isObject = (value: unknown): value is JsonObject =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The first of `names` (in order of preference) whose value `read` accepts, and that name. */
 export function pickField<T>(from: JsonObject | Fields, names: readonly string[], read: Reader<T>) {

@@ -1,7 +1,8 @@
 import LinkHeader from 'http-link-header';
 import { UsageError } from '../../../core/errors.js';
 import { atBaseOrigin, resolveApiPath } from '../../../core/security/base-url.js';
-import { isObject, readString, readText } from './fields.js';
+import { readString, readText } from './fields.js';
+import { isObject } from '../../../core/objects.js';
 
 /** The `rel="next"` link of a header value: its target (undefined: none; empty: one without a target). */
 function nextOf(value: string) {
