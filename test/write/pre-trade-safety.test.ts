@@ -38,9 +38,9 @@ it('live key guard: --no-input on a terminal also needs --yes; a test key needs 
   await expect(
     guardLiveAction(context(LIVE_KEY, false).ctx, { action: 'close a position', dryRun: false }),
   ).rejects.toThrow(/--no-input forbids asking/);
-  const { ctx, stderr } = context('hpk_test_AbCdEfGhIjKlMnOpQrStUvWx');
+  const { ctx, questions, stderr } = context('hpk_test_AbCdEfGhIjKlMnOpQrStUvWx');
   const guard = await guardLiveAction(ctx, { action: 'open a hedge', dryRun: false });
-  expect([guard.live, guard.needsConfirmation]).toEqual([false, false]);
+  expect([guard.live, guard.needsConfirmation, questions]).toEqual([false, false, []]);
   await new Promise((resolve) => setImmediate(resolve));
   expect(stderr()).toBe('');
 });
