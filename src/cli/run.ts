@@ -8,7 +8,7 @@ import { CommandContext, type GlobalOptions } from '../platform/runtime/context.
 import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
 import { InterruptedError, StopSignal, UsageError } from '../core/errors.js';
 import { sleep } from '../core/process/timers.js';
-import { echo, keyLifetimeMs, notAllowed, repeatWindowMs } from '../core/input.js';
+import { keyLifetimeMs, notAllowed, quotePath, repeatWindowMs } from '../core/input.js';
 import { isAbsolute, resolve } from 'node:path';
 import { colorEnabled, makeChalk } from '../platform/terminal/color.js';
 import { Output } from '../platform/terminal/output.js';
@@ -72,7 +72,7 @@ export async function runInvocation(
     // The journal lives there: a relative folder moves with the working folder, and a re-run from another would not find its own action.
     if (dir && !isAbsolute(dir))
       throw new UsageError(
-        `HEDGE_CONFIG_DIR: ${echo(dir)} is not an absolute path; the journal and profiles in it would move with the working folder. Give the whole path, e.g. ${echo(resolve(dir))}.`,
+        `HEDGE_CONFIG_DIR: ${quotePath(dir)} is not an absolute path; the journal and profiles in it would move with the working folder. Give the whole path, e.g. ${quotePath(resolve(dir))}.`,
       );
     // A write's settings, refused before any command sends: a roll or a plan must not stop between its steps.
     repeatWindowMs(env);

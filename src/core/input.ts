@@ -11,11 +11,18 @@ const MARKET_SHAPE = /^[A-Z0-9]{3,20}$/;
 const HEDGE_ID_SHAPE = /^hdg_[A-Za-z0-9_-]{1,100}$/;
 const MAX_NOTIONAL_USD = 1e12;
 const MAX_ECHO = 40;
+/** Linux's PATH_MAX: no file or folder a person could act on has a longer name. */
+const MAX_PATH = 4096;
 
 /** Quotes what was typed, shortened so that a 10 kB argument does not flood the terminal. */
 export function echo(raw: string) {
   const shown = raw.length > MAX_ECHO ? `${raw.slice(0, MAX_ECHO)}… (${raw.length} characters)` : raw;
   return JSON.stringify(shown);
+}
+
+/** Quotes a file or folder named in a message a person acts on: whole, as it must be typed or fixed (only a table cell shortens a path). */
+export function quotePath(path: string) {
+  return path.length > MAX_PATH ? echo(path) : JSON.stringify(path);
 }
 
 /** The refusal of a value typed for `name`, saying what `name` takes. */

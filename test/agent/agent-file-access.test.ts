@@ -33,6 +33,11 @@ it('roots: none when the working directory is the file system root; each --root 
   expect(await refusal(serverRoots(['plain.txt'], work.path))).toBe(
     '--root: "plain.txt" is not a directory; expected a directory plan and apply may read target files from.',
   );
+  // A path the operator must fix is named whole, however deep.
+  const deep = join(work.path, 'a folder deep enough to pass any shortening', 'plain.txt');
+  expect(await refusal(serverRoots([deep], work.path))).toBe(
+    `--root: ${JSON.stringify(deep)} is not a directory; expected a directory plan and apply may read target files from.`,
+  );
 });
 
 it("roots: the client's roots: file:// URIs become paths, other schemes are dropped", () => {

@@ -144,7 +144,8 @@ describe('the folders of the store and the journal (HEDGE_CONFIG_DIR, the state 
 
   it("a relative one is refused before any request (exit 2, one line): the journal in it would move with the working folder, and a re-run from another would not find its own action; this user's own HEDGE_CONFIG_DIR that others may change is refused with the chmod, left as it is (by --demo too, whose state it would hold)", async () => {
     const desk = await start();
-    const moved = join(desk.configDir, 'moved');
+    // Longer than any shortened echo, wherever the checkout is: the message gives both paths whole.
+    const moved = join(desk.configDir, 'moved-with-the-working-folder');
     const given = relative(ROOT, moved);
     const run = exits(
       await desk.hedge('open USDTNGN buy 1000 --tenor 3 --json', {

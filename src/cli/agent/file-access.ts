@@ -2,7 +2,7 @@
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, parse, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { echo } from '../../core/input.js';
+import { quotePath } from '../../core/input.js';
 import { UsageError } from '../../core/errors.js';
 import type { TargetFileSource } from '../../platform/runtime/context.js';
 import { ReadRefused, describeReadError, readRegularFile } from '../../core/security/bounded-read.js';
@@ -39,7 +39,7 @@ export async function serverRoots(dirs: readonly string[] | undefined, cwd: stri
   for (const dir of dirs)
     if (!(await stat(resolve(cwd, dir)).catch(() => undefined))?.isDirectory())
       throw new UsageError(
-        `--root: ${echo(dir)} is not a directory; expected a directory plan and apply may read target files from.`,
+        `--root: ${quotePath(dir)} is not a directory; expected a directory plan and apply may read target files from.`,
       );
   return Promise.all(dirs.map((dir) => realRoot(resolve(cwd, dir))));
 }
@@ -92,7 +92,7 @@ export class FileAccess {
         (roots) =>
           roots === undefined || roots.some((root) => inside(path, root.real) || (asGiven && inside(path, root.path))),
       );
-    const shown = echo(file);
+    const shown = quotePath(file);
     const unreadable = (error: unknown) =>
       new UsageError(`file: ${shown} cannot be read: ${describeReadError(error)}.`);
     const notRegular = `file: ${shown} is not a regular file; expected a target file (CSV or JSON).`;
