@@ -65,12 +65,10 @@ describeWithPostgres(
         await server().start();
         await eventAfter(keeper, keeper.events.length, 'cycle', 'a good cycle after the store returned');
         // The store's heartbeat goes on after the outage, and says what the outage was (counted, not timed).
-        let errorsAfter = 0;
-        for (let attempt = 0; attempt < 40 && errorsAfter === 0; attempt++) {
-          errorsAfter = await storedErrors();
-          if (errorsAfter === 0) await new Promise((resolve) => setTimeout(resolve, 250));
-        }
-        expect(errorsAfter).toBeGreaterThanOrEqual(1);
+        await until(async () => (await storedErrors()) >= 1, "the store's heartbeat counting the outage's errors", {
+          process: keeper.done,
+        });
+        expect(await storedErrors()).toBeGreaterThanOrEqual(1);
         // Its lock was taken again: a second keeper on machine B is still refused.
         exits(await team.b.hedge(['keep', join(team.a.dir, 'target.csv'), '--once']), 11);
         expect(JSON.stringify(keeper.events)).toContain('keeper_lock_lost');

@@ -12,6 +12,7 @@ import { describeWithPostgres } from '../support/servers/postgres.js';
 import { teamOf } from '../support/team.js';
 import { MARKET } from '../support/simulator.js';
 import { eventAfter, keeperTest, writeTarget } from '../support/keeper.js';
+import { until } from '../support/polling.js';
 import { exits } from '../support/cli-runs.js';
 import { holds } from './filled.js';
 
@@ -33,18 +34,14 @@ describeWithPostgres('hedge keep status from another machine of the team store',
       );
       const pid = keeper.child().pid!;
 
-      // The heartbeat lands in the store just after the cycle's event: asked a counted number of
-      // times until it shows a cycle that saw the side covered.
+      // The heartbeat lands in the store just after the cycle's event: awaited there, as the store holds it.
+      const heartbeats = () => server().query(team.database, 'SELECT body::text AS body FROM hedge.keeper_heartbeats');
+      await until(
+        async () => (await heartbeats()).rows.some((row) => JSON.parse(row.body).rows?.[0]?.current_usd === 1000),
+        "the store's heartbeat of a cycle that saw the side covered",
+      );
       const status = () => team.c.hedge(['keep', 'status', '--json']);
-      let asked = await status();
-      for (
-        let attempt = 0;
-        attempt < 40 && JSON.parse(asked.stdout).heartbeat?.rows?.[0]?.current_usd !== 1000;
-        attempt++
-      ) {
-        await delay(100);
-        asked = await status();
-      }
+      const asked = await status();
       expect(asked.code, asked.stderr).toBe(0);
       const shown = JSON.parse(asked.stdout);
       expect(shown).toMatchObject({ state: 'running', heartbeat_source: 'store', store_holder: { pid } });
@@ -115,10 +112,12 @@ describeWithPostgres('hedge keep status from another machine of the team store',
         return Promise.allSettled([poller, sampler]);
       });
 
-      // Keepers start one after another, four at least, for as long as B has not asked three times.
+      // Keepers start one after another, four at least, for as long as B has not asked three times; each round ends
+      // with a status of B's that ended after it began, so that the two overlap on any machine.
       for (let round = 0; round < 4 || polls < 3; round++) {
+        const before = polls;
         exits(await team.c.hedge(['keep', file, '--once', '--json']), 0);
-        await delay(100);
+        await until(() => polls > before, "B's next status");
       }
       polling = false;
       await Promise.all([poller, sampler]);

@@ -4,11 +4,11 @@
 // what a test asserts on.
 
 /**
- * Resolves once `condition` holds; rejects naming `what` after the bound (`timeoutMs`, default 15 s: within a
+ * Resolves once `condition` holds (a promise of it: asked again once it settled, e.g. a query of a store); rejects naming `what` after the bound (`timeoutMs`, default 15 s: within a
  * test's 20 s, so a hang fails naming what it waited for), or when the run it waits on (`process`) ended first.
  */
 export async function until(
-  condition: () => boolean,
+  condition: () => boolean | Promise<boolean>,
   what = 'the condition',
   options: number | { timeoutMs?: number; process?: Promise<{ code: number | null; stderr: string }> } = {},
 ) {
@@ -16,7 +16,7 @@ export async function until(
   let ended: Awaited<typeof process>;
   void process?.then((result) => (ended = result)).catch(() => undefined);
   const started = Date.now();
-  while (!condition()) {
+  while (!(await condition())) {
     if (ended) throw new Error(`the process ended before ${what} (exit ${ended.code}):\n${ended.stderr}`);
     if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));

@@ -256,6 +256,13 @@ async function cell(row: Row, options: SimulatorOptions, body: (simulator: Simul
   });
 }
 
+/**
+ * The front's --timeout for the cells that meet it: as long as the test's own bound (vitest.config.ts), as the run
+ * starts after the test does and a loaded machine's real time before a send can never use it up first; the waits
+ * under it pass on the stepped clock, each pause in a twentieth of its length.
+ */
+const TIMEOUT = ['--timeout', '20'];
+
 /** The keys the server received on `path`, one per attempt. */
 const keysOn = (simulator: Simulator, path: string) =>
   simulator.requests('POST', path).map((entry) => entry.idempotencyKey);
@@ -302,11 +309,11 @@ const RULES = {
       actedOnce(simulator, row, run);
     }),
 
-  // Fills and landings an hour away (hedge's own pauses never reach them): the command ends by itself, exit 7 or 5, with
-  // the key (the keeper's events are on stdout); the bound itself is the test's.
+  // Fills and landings an hour away (hedge's own pauses never reach them): the command ends by itself at its bound on
+  // the stepped clock, exit 7 or 5, with the key (the keeper's events are on stdout).
   'bounded wait': (row: Row) =>
     cell(row, { fillDelayMs: HOUR }, async (simulator) => {
-      const run = await row.run(simulator, ['--timeout', '6']);
+      const run = await row.run(simulator, TIMEOUT);
       expect([5, 7], run.stderr + run.stdout).toContain(run.code);
       const [key] = keysOn(simulator, row.path);
       expect(run.stderr + run.stdout).toContain(key);
@@ -318,7 +325,7 @@ const RULES = {
     cell(
       row,
       { noDateHeader: true, dayMs: 20_000 },
-      async (simulator) => actedOnce(simulator, row, await row.run(simulator, ['--timeout', '8'])),
+      async (simulator) => actedOnce(simulator, row, await row.run(simulator, TIMEOUT)),
       45_000,
     ),
 
@@ -328,7 +335,7 @@ const RULES = {
     withSimulator({ recordLagMs: HOUR, viewLagMs: HOUR, stepped: true }, async (simulator) => {
       exits(await simulator.hedge(`${OPEN_BUY} 1000 --tenor ${row.seeded ? 7 : 3} --no-wait`), 0);
       const opens = simulator.requests('POST', '/hedges').length;
-      const run = await row.run(simulator, ['--timeout', '4']);
+      const run = await row.run(simulator, TIMEOUT);
       expect([0, 12], run.stderr + run.stdout).toContain(run.code);
       expect(run.stderr).not.toContain('no_open_hedge');
       if (!row.seeded) {
@@ -381,7 +388,7 @@ const RULES = {
       const scope = `test|${new URL(simulator.baseUrl).host}|${keyFingerprint(simulator.apiKey)}|side|${MARKET}|buy`;
       const other = await openJournal({ dir: simulator.configDir }).lock(scope, { waitMs: 0 });
       if (!other.held) throw new Error('the side was held already');
-      const run = await row.run(simulator, ['--timeout', '1']).finally(() => other.hold.release());
+      const run = await row.run(simulator, TIMEOUT).finally(() => other.hold.release());
       expect([run.code, run.stderr + run.stdout], run.stderr).toEqual([
         11,
         expect.stringContaining('still held by another hedge process'),
