@@ -44,10 +44,12 @@ export default defineConfig({
     // The second one gives the reliability suite a results folder and, after the run, summarises
     // it; its report goes to .tmp/reliability/.
     globalSetup: ['test/support/global-setup.ts', 'test/reliability/report-setup.ts'],
-    // A bound on a hang, not a margin: a test that needs longer waits in real time for what a
-    // clock the test advances (the simulator's) or a shorter lag would show as well.
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // A bound on a hang, not a margin: tests wait for events and move the simulator's clock, never
+    // a duration. It is what the tests of many processes (spawned runs, keepers, npm, PostgreSQL,
+    // a keyring) take on two cores that another suite shares, with room; a test that needs longer
+    // waits in real time for what a clock the test advances would show as well.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
     // A worker runs file after file without reloading what they share (the built CLI, vitest
     // itself); test/support/per-file.ts ends what a file leaves running.

@@ -14,7 +14,7 @@ import { until } from '../support/polling.js';
 const CHILD = fileURLToPath(new URL('../support/children/journal-writer.cjs', import.meta.url));
 /** Short, so that a lock left by a killed writer is taken over quickly (the minimum the lock allows). */
 const LOCK_STALE_MS = 2_000;
-/** Writers racing on one journal, and entries each: every writer meets the others' appends, and the race fits the suite's 20 s on two cores. */
+/** Writers racing on one journal, and entries each: every writer meets the others' appends, and the race fits a test's bound on two cores. */
 const WRITERS = 10;
 const ENTRIES = 25;
 /** An active segment small enough to be rotated several times during the race. */

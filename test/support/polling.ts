@@ -4,15 +4,15 @@
 // what a test asserts on.
 
 /**
- * Resolves once `condition` holds (a promise of it: asked again once it settled, e.g. a query of a store); rejects naming `what` after the bound (`timeoutMs`, default 15 s: within a
- * test's 20 s, so a hang fails naming what it waited for), or when the run it waits on (`process`) ended first.
+ * Resolves once `condition` holds (a promise of it: asked again once it settled, e.g. a query of a store); rejects naming `what` after the bound (`timeoutMs`, default 45 s: within a
+ * test's 60 s, so a hang fails naming what it waited for), or when the run it waits on (`process`) ended first.
  */
 export async function until(
   condition: () => boolean | Promise<boolean>,
   what = 'the condition',
   options: number | { timeoutMs?: number; process?: Promise<{ code: number | null; stderr: string }> } = {},
 ) {
-  const { timeoutMs = 15_000, process } = typeof options === 'number' ? { timeoutMs: options } : options;
+  const { timeoutMs = 45_000, process } = typeof options === 'number' ? { timeoutMs: options } : options;
   let ended: Awaited<typeof process>;
   void process?.then((result) => (ended = result)).catch(() => undefined);
   const started = Date.now();

@@ -257,9 +257,8 @@ async function cell(row: Row, options: SimulatorOptions, body: (simulator: Simul
 }
 
 /**
- * The front's --timeout for the cells that meet it: as long as the test's own bound (vitest.config.ts), as the run
- * starts after the test does and a loaded machine's real time before a send can never use it up first; the waits
- * under it pass on the stepped clock, each pause in a twentieth of its length.
+ * The front's --timeout for the cells that meet it: generous, as it counts the real time a run takes to its send too
+ * (a loaded machine's), while the waits under it pass on the stepped clock, each pause in a twentieth of its length.
  */
 const TIMEOUT = ['--timeout', '20'];
 
