@@ -17,6 +17,7 @@ import { JournalError } from '../../src/platform/journal/journal-error.js';
 import { heartbeatFile, readHeartbeatFile, writeHeartbeatFile } from '../../src/platform/journal/heartbeat-file.js';
 import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
 import { useChildBundle } from '../support/children/child-bundle.js';
+import { until } from '../support/polling.js';
 import { drivePeer } from '../support/children/peer-process.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { insertRow, NESTED_HERE, nestedJson } from '../support/journal-rows.js';
@@ -72,15 +73,6 @@ async function mustHold(taking: Promise<HoldResult>) {
   return result.hold;
 }
 const [NO_WAIT, WAIT] = [{ waitMs: 0 }, { waitMs: 20_000 }];
-
-/** Asks until `answered` (another party acts on its own time: a server ending a session, a process dying); counted, not timed. */
-async function eventually(answered: () => boolean | Promise<boolean>, what: string) {
-  for (let attempt = 0; attempt < 400; attempt++) {
-    if (await answered()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`never: ${what}`);
-}
 
 function conformance(fresh: () => Promise<Place>) {
   it('records: begin, update, list (newest first, pending, limit), get by id or a part of one, the same request found; each change one revision', async () => {
@@ -247,7 +239,7 @@ function conformance(fresh: () => Promise<Place>) {
     const taken = await mustHold(mine.lock(kept, NO_WAIT));
     expect(taken.lost()).toBe(false);
     await place.loseLock(kept);
-    await eventually(() => taken.lost(), 'the hold is reported lost');
+    await until(() => taken.lost(), 'the hold is reported lost');
     expect((await place.open().lock(kept, WAIT)).held).toBe(true);
   });
 
@@ -289,7 +281,7 @@ function conformance(fresh: () => Promise<Place>) {
 
     other.child.kill('SIGKILL');
     await other.exited;
-    await eventually(
+    await until(
       async () => (await mine.holderOf(id)) === undefined && (await mine.lockHolder(scope)) === undefined,
       'the killed holder is let go',
     );
