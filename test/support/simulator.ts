@@ -45,6 +45,12 @@ export interface SimulatorOptions extends SandboxOptions {
   preset?: SimulatorPreset;
   /** hedge's in-process runs on a stepped clock (steppedClock): its waits and backoffs end at once. */
   stepped?: boolean;
+  /**
+   * With `stepped`: hedge's clock moves by its pauses alone, never with this machine's, so that a bound (--timeout)
+   * counts simulated time only, whatever the real time a loaded machine spends before it; for runs no other party acts
+   * beside (its rows would be in hedge's future).
+   */
+  untimed?: boolean;
   /** hedge's in-process runs and the server's real time (its request log) on one skipping clock (skippingClock). */
   skipping?: boolean;
 }
@@ -57,9 +63,9 @@ const LONGEST_PAUSE_MS = 5_000;
  * ends at once on it, after a twentieth of the pause in real time for what runs beside it, and moves the simulator's
  * clock with it. It is never behind this machine's clock: a row another party wrote now is never in hedge's future. A longer sleep passes in real time: stepped, it would end before the work it bounds.
  */
-function steppedClock(advance: (ms: number) => void) {
+function steppedClock(advance: (ms: number) => void, untimed = false) {
   let stepped = Date.now();
-  const now = () => (stepped = Math.max(stepped, Date.now()));
+  const now = () => (untimed ? stepped : (stepped = Math.max(stepped, Date.now())));
   return {
     now,
     sleep: async (ms: number, signal?: AbortSignal) => {
@@ -192,7 +198,7 @@ export function pinnedClockEnv(simulator: { sandbox: RunningSandbox }) {
 }
 
 export async function startSimulator(options: SimulatorOptions = {}) {
-  const { preset = 'trading', stepped, skipping, ...overrides } = options;
+  const { preset = 'trading', stepped, untimed, skipping, ...overrides } = options;
   const skipped = skipping ? skippingClock() : undefined;
   const sandboxOptions = { realNow: skipped?.now, ...SIMULATOR_PRESETS[preset], ...overrides };
   const sandbox = await startSandbox(sandboxOptions);
@@ -210,7 +216,7 @@ export async function startSimulator(options: SimulatorOptions = {}) {
         (method === undefined || entry.method === method) &&
         (path === undefined || (typeof path === 'string' ? entry.path === path : path.test(entry.path))),
     );
-  const clock = stepped ? steppedClock(advance) : skipped;
+  const clock = stepped ? steppedClock(advance, untimed) : skipped;
   return {
     sandbox,
     baseUrl: sandbox.baseUrl,

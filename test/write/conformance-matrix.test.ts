@@ -3,7 +3,8 @@
 // entry point is a row; a new rule of the write path is a column. What is asserted is the
 // simulator's own state and request log (and the journal as `hedge journal` lists it), never the
 // command's word alone. Every cell starts a simulator of its own, so the cells run side by side, hedge on its
-// stepped clock (waits and backoffs move it instead of passing).
+// stepped clock (waits and backoffs move it instead of passing). A cell that gives --timeout has that clock untimed:
+// the bound counts the run's pauses alone, never the real time a loaded machine spends on its reads and sends.
 import { keyFingerprint, openJournal } from '../../src/platform/journal/index.js';
 import { exits, journalEntries } from '../support/cli-runs.js';
 import type { Person } from '../support/hedge-in-process.js';
@@ -256,12 +257,6 @@ async function cell(row: Row, options: SimulatorOptions, body: (simulator: Simul
   });
 }
 
-/**
- * The front's --timeout for the cells that meet it: generous, as it counts the real time a run takes to its send too
- * (a loaded machine's), while the waits under it pass on the stepped clock, each pause in a twentieth of its length.
- */
-const TIMEOUT = ['--timeout', '20'];
-
 /** The keys the server received on `path`, one per attempt. */
 const keysOn = (simulator: Simulator, path: string) =>
   simulator.requests('POST', path).map((entry) => entry.idempotencyKey);
@@ -311,8 +306,8 @@ const RULES = {
   // Fills and landings an hour away (hedge's own pauses never reach them): the command ends by itself at its bound on
   // the stepped clock, exit 7 or 5, with the key (the keeper's events are on stdout).
   'bounded wait': (row: Row) =>
-    cell(row, { fillDelayMs: HOUR }, async (simulator) => {
-      const run = await row.run(simulator, TIMEOUT);
+    cell(row, { fillDelayMs: HOUR, untimed: true }, async (simulator) => {
+      const run = await row.run(simulator, ['--timeout', '6']);
       expect([5, 7], run.stderr + run.stdout).toContain(run.code);
       const [key] = keysOn(simulator, row.path);
       expect(run.stderr + run.stdout).toContain(key);
@@ -323,18 +318,18 @@ const RULES = {
   'clock ahead': (row: Row) =>
     cell(
       row,
-      { noDateHeader: true, dayMs: 20_000 },
-      async (simulator) => actedOnce(simulator, row, await row.run(simulator, TIMEOUT)),
+      { noDateHeader: true, dayMs: 20_000, untimed: true },
+      async (simulator) => actedOnce(simulator, row, await row.run(simulator, ['--timeout', '8'])),
       45_000,
     ),
 
   // Right after an open --no-wait on a server whose reads trail by an hour (never caught up here): acted on once,
   // or "cannot tell" (exit 12) with nothing sent — never a refusal that claims the side is not open.
   'lagging reads': (row: Row) =>
-    withSimulator({ recordLagMs: HOUR, viewLagMs: HOUR, stepped: true }, async (simulator) => {
+    withSimulator({ recordLagMs: HOUR, viewLagMs: HOUR, stepped: true, untimed: true }, async (simulator) => {
       exits(await simulator.hedge(`${OPEN_BUY} 1000 --tenor ${row.seeded ? 7 : 3} --no-wait`), 0);
       const opens = simulator.requests('POST', '/hedges').length;
-      const run = await row.run(simulator, TIMEOUT);
+      const run = await row.run(simulator, ['--timeout', '4']);
       expect([0, 12], run.stderr + run.stdout).toContain(run.code);
       expect(run.stderr).not.toContain('no_open_hedge');
       if (!row.seeded) {
@@ -380,14 +375,15 @@ const RULES = {
     }),
 
   // Another hedge process holds the side's lock all along (a journal of the test's own takes it, as hedge does): the
-  // run waits its bound (--timeout), sends nothing and says so (exit 11, held).
+  // run waits its bound (--timeout: the lock's looks, never the reads before them), sends nothing and says so (exit 11,
+  // held).
   "the side's lock": (row: Row) =>
-    cell(row, {}, async (simulator) => {
+    cell(row, { untimed: true }, async (simulator) => {
       const trades = simulator.trades().length;
       const scope = `test|${new URL(simulator.baseUrl).host}|${keyFingerprint(simulator.apiKey)}|side|${MARKET}|buy`;
       const other = await openJournal({ dir: simulator.configDir }).lock(scope, { waitMs: 0 });
       if (!other.held) throw new Error('the side was held already');
-      const run = await row.run(simulator, TIMEOUT).finally(() => other.hold.release());
+      const run = await row.run(simulator, ['--timeout', '3']).finally(() => other.hold.release());
       expect([run.code, run.stderr + run.stdout], run.stderr).toEqual([
         11,
         expect.stringContaining('still held by another hedge process'),
