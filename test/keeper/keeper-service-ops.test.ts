@@ -53,17 +53,16 @@ describeKeepers('hedge keep as a service', 3, () => {
     "a side that settled instead of rolling is alerted (missed_roll), and recovered once the keeper has it covered again; seen covered while the keeper's own re-open was still in flight, it is a missed roll too",
     {},
     async (simulator, rig) => {
-      // The re-open's first look at its hedge is held 3 s: its step is still in flight at the next
-      // cycle (2 s), which finds the side covered and does not decide it.
-      simulator.sandbox.setFaults({
-        nextLatency: { count: 1, ms: 3_000 },
-        match: { method: 'GET', path: /^\/hedges\/[^/]+$/ },
-      });
+      // The re-open's looks at its hedge are held unanswered until a cycle has found the side covered with the step
+      // still in flight (and did not decide it); each held look ends at its --request-timeout, and is sent again.
+      simulator.sandbox.setFaults({ stall: 'headers', match: { method: 'GET', path: /^\/hedges\/[^/]+$/ } });
       // A keeper of a 2,000 sell whose hedges live one day, rolled 6 h before maturity, posting its alerts.
       const hook = await receiver(rig, simulator);
       const keeper = rig.keep(simulator, writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']), [
         '--alert-url',
         hook.url,
+        '--request-timeout',
+        '4',
       ]);
       const seenInFlight = await eventAfter(
         keeper,
@@ -72,6 +71,7 @@ describeKeepers('hedge keep as a service', 3, () => {
           event.event === 'cycle' && event.rows?.[0]?.current_usd === 2000 && /in flight/.test(event.rows[0].state),
         'a cycle that saw the side covered with the re-open in flight',
       );
+      simulator.sandbox.setFaults({ stall: null, match: null });
       // That cycle's status says when the side's roll is due, though the keeper did not decide it.
       expect(seenInFlight.rows[0]).toMatchObject({ next_action: 'roll', next_action_at: expect.any(String) });
       expect(Date.parse(seenInFlight.rows[0].next_action_at)).toBeLessThan(simulator.active('sell')[0].maturityAtMs);

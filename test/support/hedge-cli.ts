@@ -171,7 +171,8 @@ export function runHedge(line: HedgeArgs, options: RunOptions = {}): Promise<Run
   if (options.person) options = { screen: { columns: 100, rows: 40 }, ...options };
   if (options.screen) Object.assign(env, { HEDGE_FORCE_TTY: '1', COLUMNS: String(options.screen.columns) });
   const started = Date.now();
-  const timeoutMs = options.timeoutMs ?? 20_000;
+  // A bound on a hang, within a test's (vitest.config.ts), so that the test fails naming the run.
+  const timeoutMs = options.timeoutMs ?? 45_000;
   const late = (what = '') => new Error(`hedge ${args.join(' ')} did not finish within ${timeoutMs} ms${what}`);
   if (runsInProcess(env, options))
     return within(runInProcess(args, env, options, started), timeoutMs, () => late(' (in-process)')).finally(() =>

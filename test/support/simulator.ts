@@ -46,9 +46,9 @@ export interface SimulatorOptions extends SandboxOptions {
   /** hedge's in-process runs on a stepped clock (steppedClock): its waits and backoffs end at once. */
   stepped?: boolean;
   /**
-   * With `stepped`: hedge's clock moves by its pauses alone, never with this machine's, so that a bound (--timeout)
-   * counts simulated time only, whatever the real time a loaded machine spends before it; for runs no other party acts
-   * beside (its rows would be in hedge's future).
+   * With `stepped` or `skipping`: hedge's clock (and a skipping server's) moves by its pauses alone, never with this
+   * machine's, so that a bound (--timeout) counts simulated time only, whatever the real time a loaded machine spends
+   * before it; for runs no other party acts beside (its rows would be in hedge's future).
    */
   untimed?: boolean;
   /** hedge's in-process runs and the server's real time (its request log) on one skipping clock (skippingClock). */
@@ -84,10 +84,11 @@ function steppedClock(advance: (ms: number) => void, untimed = false) {
  * full between two entries of the request log and in the rate limit's refill. For a rule checked on the log's times
  * (a backoff, Retry-After, a watch's cadence) in-process; a spawned run keeps its own clock.
  */
-export function skippingClock() {
+export function skippingClock(untimed = false) {
+  const start = Date.now();
   let skipped = 0;
   return {
-    now: () => Date.now() + skipped,
+    now: () => (untimed ? start : Date.now()) + skipped,
     sleep: async (ms: number, signal?: AbortSignal) => {
       signal?.throwIfAborted();
       skipped += ms;
@@ -199,7 +200,7 @@ export function pinnedClockEnv(simulator: { sandbox: RunningSandbox }) {
 
 export async function startSimulator(options: SimulatorOptions = {}) {
   const { preset = 'trading', stepped, untimed, skipping, ...overrides } = options;
-  const skipped = skipping ? skippingClock() : undefined;
+  const skipped = skipping ? skippingClock(untimed) : undefined;
   const sandboxOptions = { realNow: skipped?.now, ...SIMULATOR_PRESETS[preset], ...overrides };
   const sandbox = await startSandbox(sandboxOptions);
   const dir = tempDir('hedge-sim-');

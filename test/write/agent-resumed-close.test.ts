@@ -18,7 +18,8 @@ const OVER_CAP = {
 };
 
 it("a close of 4,000 resumed once it landed still counts 4,000 toward the agent's daily cap of 5,000", async () => {
-  const simulator = await startSimulator({ fillDelayMs: HOUR });
+  // --timeout on a clock hedge's pauses alone move: the wait runs it out, never the reads before the send.
+  const simulator = await startSimulator({ fillDelayMs: HOUR, stepped: true, untimed: true });
   simulator.seedOpen('buy', 4_000);
   const { call } = await startMcp(simulator, { args: ['--max-daily-notional', '5000', '--timeout', '2'] });
   const rows = async () => (await journal(simulator)).map((row) => [row.outcome, row.traded_usd]);

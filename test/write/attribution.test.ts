@@ -90,13 +90,14 @@ describe.concurrent('one change in flight per side', () => {
     }));
 
   it('an add whose hedge settled first did not happen: the side settles while the add is in flight, exit 3 not_applied, the server holds nothing of it', () =>
-    withSimulator({ fillDelayMs: 20_000, stepped: true }, async (simulator) => {
+    withSimulator({ fillDelayMs: 2 * 60_000, stepped: true }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --no-wait'));
-      simulator.advance(24 * HOUR - 5_000);
+      // The server's clock runs in real time too: the minute left is the add's to be sent in, on any machine.
+      simulator.advance(24 * HOUR - 60_000);
       expect(simulator.hedges()[0].status).toBe('filled');
       const add = await inFlight(simulator, 'add USDTNGN buy 100 --json', '/hedges/add');
-      // The hedge matures 5 s later; the add would have filled after 20 s.
-      simulator.advance(30_000);
+      // The hedge matures a minute after the add was sent at the latest; the add would have filled after two.
+      simulator.advance(3 * 60_000);
       const result = exits(await add, 3);
       expect(lastJson(result.stderr).error).toMatchObject({ code: 'not_applied' });
       expect([simulator.active('buy'), simulator.hedges()[0].notionalUsd]).toEqual([[], 1_000]);
