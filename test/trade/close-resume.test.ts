@@ -37,7 +37,8 @@ it.each([
     [400],
   ],
 ])('%s', async (_name, command, amount, refused) => {
-  const simulator = await startSimulator({ dialect: 'gamma', fillDelayMs: HOUR });
+  // --timeout 2 on a clock hedge's pauses alone move: its waits run it out, never the reads before the send.
+  const simulator = await startSimulator({ dialect: 'gamma', fillDelayMs: HOUR, untimed: true });
   const hedge = simulator.seedOpen('sell', 1_000, KES);
   const first = exits(
     await simulator.hedge([command, KES, 'sell', ...amount, '--yes', '--timeout', '2']),

@@ -254,7 +254,8 @@ it.each([
 ])(
   'hedge reduce: what it realized: alpha: a %s of a side of two hedges resumed after it landed names both hedges and their summed figures',
   async (command, amount, path) => {
-    const simulator = await start({ dialect: 'alpha', fillDelayMs: HOUR });
+    // --timeout 2 on a clock hedge's pauses alone move: its wait runs it out, never the reads before the send.
+    const simulator = await start({ dialect: 'alpha', fillDelayMs: HOUR, untimed: true });
     const ids = [simulator.seedOpen('buy', 1_000).id, simulator.seedOpen('buy', 500).id];
     exits(await simulator.hedge([command, MARKET, 'buy', ...amount, '--yes', '--timeout', '2']), 7, 'accepted');
     const entry = (await journalEntries(simulator)).find((row) => row.outcome === 'submitted')!;
