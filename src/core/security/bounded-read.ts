@@ -9,6 +9,7 @@ import {
   mkdirSync,
   openSync,
   readSync,
+  realpathSync,
   statSync,
   type Stats,
 } from 'node:fs';
@@ -58,8 +59,8 @@ export function describeReadError(error: unknown) {
 export interface FileReading {
   maxBytes: number;
   noFollow?: boolean;
-  /** `trusted`: the file steers hedge (a CA file, the journal), so only its owner, this user or root, may change it; `private`: it may hold a secret (the config store), so only its owner may read it. */
-  guard?: 'trusted' | 'private';
+  /** `trusted`: the file steers hedge (a CA file, the journal), so only its owner, this user or root, may change it; `private`: it may hold a secret (the config store), so only its owner may read it; `steering`: it steers trades (a target, exposures or policy file, an `--input`), so it is trusted only as the journal is: this user's or root's, no other user may change it, and none its folder. */
+  guard?: 'trusted' | 'private' | 'steering';
 }
 
 const PIECE_BYTES = 256 * 1024;
@@ -82,8 +83,8 @@ function refuseUnfit(stats: Stats, { maxBytes, guard }: FileReading, path: strin
   if (guard) refuseOthers(stats, guard, path);
 }
 
-/** Throws unless only its owner, this user or root, may change it (and, `private`, read it): root too trusts no other user's file or folder. */
-function refuseOthers(stats: Stats, guard: NonNullable<FileReading['guard']> | 'folder', path: string) {
+/** Throws unless only its owner, this user or root, may change it (and, `private`, read it): root too trusts no other user's file or folder. `what`: how messages name it. */
+function refuseOthers(stats: Stats, guard: NonNullable<FileReading['guard']> | 'folder', path: string, what = 'it') {
   const uid = process.geteuid?.();
   // Windows has neither owners nor modes here.
   if (uid === undefined) return;
@@ -91,14 +92,33 @@ function refuseOthers(stats: Stats, guard: NonNullable<FileReading['guard']> | '
   if (stats.uid !== uid && stats.uid !== 0)
     throw new ReadRefused(
       'not-yours',
-      `it belongs to another user (uid ${stats.uid}), who may change it; ${folder ? `run \`chown ${userName(uid)} ${path}\`` : "hedge trusts only files of yours or root's"}`,
+      `${what} belongs to another user (uid ${stats.uid}), who may change it; ${folder || guard === 'steering' ? `run \`chown ${userName(uid)} ${path}\`` : "hedge trusts only files of yours or root's"}`,
     );
   const secret = guard === 'private';
-  if (stats.mode & (secret ? 0o077 : 0o022))
-    throw new ReadRefused(
-      'open-to-others',
-      `other users can ${secret ? 'read or change' : 'change'} it (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); run \`chmod ${secret ? '600' : folder ? '700' : 'go-w'} ${path}\``,
-    );
+  if (!(stats.mode & (secret ? 0o077 : 0o022))) return;
+  const mode = `mode ${(stats.mode & 0o7777).toString(8).padStart(4, '0')}`;
+  // A shared folder such as /tmp (sticky) stays open to all: the fix is another folder, not its mode.
+  const fix =
+    stats.isDirectory() && stats.mode & 0o1000
+      ? 'use a folder only you can change'
+      : `run \`chmod ${secret ? '600' : folder ? '700' : 'go-w'} ${path}\``;
+  throw new ReadRefused(
+    'open-to-others',
+    `other users can ${secret ? 'read or change' : 'change'} ${what} (${mode}); ${fix}`,
+  );
+}
+
+/** Throws (ReadRefused) unless the folder `path` is in is one a steering file may be read from or hedge may write a
+ * file into: this user's or root's, and no other user may change it (whoever may could swap the file). A path through a
+ * link is judged at both folders. */
+export function refuseOpenFolderOf(path: string) {
+  const folders = new Set([dirname(path)]);
+  try {
+    folders.add(dirname(realpathSync(path)));
+  } catch {
+    // Not there yet (a file to be written): its folder as named is the one.
+  }
+  for (const folder of folders) refuseOthers(statSync(folder), 'steering', folder, `its folder ${folder}`);
 }
 
 function userName(uid: number) {
@@ -165,6 +185,7 @@ export function openRegularFileSync(path: string, reading: FileReading, append?:
   );
   try {
     refuseUnfit(fstatSync(fd), reading, path);
+    if (reading.guard === 'steering') refuseOpenFolderOf(path);
     if (append) fchmodSync(fd, 0o600);
   } catch (error) {
     closeSync(fd);
