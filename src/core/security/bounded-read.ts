@@ -1,4 +1,4 @@
-// How hedge reads a file: what it is handed to read (a target, exposures or policy file, stdin for `-`, an agent's target file, a key piped to `login`) and what it keeps or trusts (the config store, a CA file, the journal, the folders they live in): the one place that decides what may be read and how much of it.
+// How hedge reads a file, and where it writes one a person named (an `--html` report): what it is handed to read (a target, exposures or policy file, stdin for `-`, an agent's target file, a key piped to `login`) and what it keeps or trusts (the config store, a CA file, the journal, the folders they live in): the one place that decides what may be read and how much of it.
 import { UsageError } from '../errors.js';
 import {
   closeSync,
@@ -15,6 +15,7 @@ import {
 } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname } from 'node:path';
+import { writeFileDurably, type FileContent } from '../files/durable-write.js';
 
 /** The most an input file of the CLI (target, exposures, policy; stdin for `-`), the config store or a CA file may hold: a target book of a few thousand rows is a few hundred KB; 4 MiB is some 180,000 target rows or 75,000 exposures, and still reads and checks in a few seconds. */
 export const MAX_INPUT_FILE_BYTES = 4 * 1024 * 1024;
@@ -109,16 +110,33 @@ function refuseOthers(stats: Stats, guard: NonNullable<FileReading['guard']> | '
 }
 
 /** Throws (ReadRefused) unless the folder `path` is in is one a steering file may be read from or hedge may write a
- * file into: this user's or root's, and no other user may change it (whoever may could swap the file). A path through a
- * link is judged at both folders. */
-export function refuseOpenFolderOf(path: string) {
+ * file into: this user's or root's, and no other user may change it (whoever may could swap the file). A file read
+ * through a link is judged at both folders; a write replaces a link, so only its own folder counts. */
+export function refuseOpenFolderOf(path: string, { followed = true } = {}) {
   const folders = new Set([dirname(path)]);
   try {
-    folders.add(dirname(realpathSync(path)));
+    if (followed) folders.add(dirname(realpathSync(path)));
   } catch {
-    // Not there yet (a file to be written): its folder as named is the one.
+    // Its folder as named is the one.
   }
   for (const folder of folders) refuseOthers(statSync(folder), 'steering', folder, `its folder ${folder}`);
+}
+
+/** Refuses (exit 2, naming `what`, the file and the fix) a file a person asked hedge to write (an `--html` report)
+ * into a folder another user owns or may change: they could plant a link there, or swap the file once written. */
+export function refuseToWriteAt(path: string, what: string) {
+  try {
+    refuseOpenFolderOf(path, { followed: false });
+  } catch (error) {
+    throw new UsageError(`${what}: cannot write ${path}: ${describeReadError(error)}; nothing was written.`);
+  }
+}
+
+/** Writes a file a person named: judged as refuseToWriteAt does, then the one durable write (a temporary file beside
+ * it, renamed over it), so a link at the path is replaced, never followed. */
+export function writeNamedFile(path: string, content: FileContent, what: string) {
+  refuseToWriteAt(path, what);
+  writeFileDurably(path, content);
 }
 
 function userName(uid: number) {
