@@ -53,6 +53,8 @@ const scenarios = {
       expect(error.hint).toContain(`journal resolve ${entry.id} --landed`);
       // The same change, however its market and side are spelled.
       exits(await hedge(desk, 'add usdtngn BUY 700'), 12);
+      // And another `hedge api` add of another amount is stopped by it as well.
+      exits(await hedge(desk, 'api -X POST /hedges/add -f market=usdtngn -f side=buy -F notional_usd=900'), 12);
       expect([adds(t).length, held(t)]).toEqual([sent, 1500]);
 
       ok(await hedge(desk, `journal resolve ${entry.id} --landed`));
