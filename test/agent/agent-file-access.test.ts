@@ -1,7 +1,7 @@
 // The agent's file access as data and small cases (the end-to-end ones are in
 // test/agent/mcp-roots.test.ts): which roots a server has, the `rows` argument of plan and apply,
 // and reads that stop before anything is opened (a file over the size bound).
-import { writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rawInputFor } from '../../src/cli/agent/arguments.js';
 import { agentTools, inputSchema } from '../../src/cli/agent/catalogue.js';
@@ -65,6 +65,27 @@ it('roots: a file over the bound is refused (a FIFO: mcp-roots.test.ts)', async 
   expect(await refusal(access.sourceFor(undefined, signal).read('big.csv'))).toBe(
     'file: "big.csv" is larger than 1024 KiB; a target file is a few rows.',
   );
+});
+
+it('roots: a target file under the roots that other users may change, or in a folder they may change, is refused with the chmod; made private, it is read', async () => {
+  const access = new FileAccess(await serverRoots([work.path], work.path), work.path);
+  const file = join(work.path, 'open.csv');
+  writeFileSync(file, 'market,side,notional_usd,tenor_days\nUSDTNGN,buy,1000,3\n');
+  chmodSync(file, 0o666);
+  const read = () => access.sourceFor(undefined, signal).read('open.csv');
+  expect(await refusal(read())).toBe(
+    `file: "open.csv" cannot be read: other users can change it (mode 0666); run \`chmod go-w ${file}\`.`,
+  );
+  chmodSync(file, 0o644);
+  chmodSync(work.path, 0o777);
+  try {
+    expect(await refusal(read())).toBe(
+      `file: "open.csv" cannot be read: other users can change its folder ${work.path} (mode 0777); run \`chmod go-w ${work.path}\`.`,
+    );
+  } finally {
+    chmodSync(work.path, 0o700);
+  }
+  expect((await read()).sourceName).toBe('open.csv');
 });
 
 it('roots: a client that declares roots but cannot list them grants nothing', async () => {

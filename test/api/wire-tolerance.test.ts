@@ -6,7 +6,9 @@
 // the server is made on its own state and request log.
 import { keeperTest } from '../support/keeper.js';
 import { existsSync } from 'node:fs';
-import { readStore, storeFile } from '../support/config-store.js';
+import { readStore, storeFile, writeStore } from '../support/config-store.js';
+import { ApiError } from '../../src/core/errors.js';
+import { notionalFieldFrom } from '../../src/platform/api/wire/unspecified.js';
 import { startAnswerProxy, startFieldProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import { until } from '../support/polling.js';
 import { STACK_FRAME } from '../support/output/text.js';
@@ -161,6 +163,96 @@ describe.concurrent('learning the add/reduce amount from the server', () => {
     expect(sent.at(-1)).toMatchObject({ status: 200, body: { market: 'USDTNGN', side: 'buy', delta_usd: 700 } });
     expect(sent.filter((one) => one.status === 200)).toHaveLength(1);
     expect(simulator.hedges()).toMatchObject([{ id: hedge.id, notionalUsd: 11_700 }]);
+  });
+
+  it('a server naming its amount in another unit or scale (notional_kusd, amount_ngn, notional_cents, amountEur): the add is not sent again under it, the refusal names the field (exit 3), nothing is kept; a learned name in another unit found in the store is not used', async (on, through) => {
+    const simulator = await on('beta');
+    const hedge = simulator.seedOpen('buy', 10_000);
+    for (const asked of ['notional_kusd', 'amount_ngn', 'notional_cents', 'amountEur']) {
+      // Beta's refusal names `delta_usd`; this server names its own field in another unit.
+      const env = await through(
+        startAnswerProxy(simulator.sandbox, (_request, envelope) => {
+          const error = envelope.error as { message: string; details: Record<string, unknown> } | undefined;
+          if (error?.details?.field !== 'delta_usd') return;
+          error.details.field = asked;
+          error.message = error.message.replace('delta_usd', asked);
+        }),
+      );
+      const before = simulator.requests('POST', '/hedges/add').length;
+      const run = exits(await simulator.hedge('add USDTNGN buy 100 --json', { env }), 3);
+      expect(
+        simulator
+          .requests('POST', '/hedges/add')
+          .slice(before)
+          .map((entry) => [entry.status, entry.body]),
+      ).toEqual([[400, { market: 'USDTNGN', side: 'buy', notional_usd: 100 }]]);
+      expect(lastJson(run.stderr).error).toMatchObject({
+        code: 'validation_error',
+        details: { field: asked },
+        hint: expect.stringContaining(`as \`${asked}\`, a name that counts it in another unit or scale than USD`),
+      });
+      expect(run.stderr).not.toMatch(/Learned from the server: the add\/reduce amount|Sending the add again/);
+      expect(
+        Object.values(learnedIn(simulator.configDir) ?? {}).filter((names) => 'notional_field' in (names as object)),
+      ).toEqual([]);
+    }
+    expect(simulator.hedges()).toMatchObject([{ id: hedge.id, notionalUsd: 10_000 }]);
+    // A name in another unit kept by an earlier hedge: not sent; the default goes, refused and learned anew in USD.
+    writeStore(simulator.configDir, { learned_wire: { [simulator.baseUrl]: { notional_field: 'notional_kusd' } } });
+    ok(await simulator.hedge('add USDTNGN buy 100 --json'));
+    expect(
+      simulator
+        .requests('POST', '/hedges/add')
+        .slice(-2)
+        .map((entry) => [entry.status, entry.body]),
+    ).toEqual([
+      [400, { market: 'USDTNGN', side: 'buy', notional_usd: 100 }],
+      [200, { market: 'USDTNGN', side: 'buy', delta_usd: 100 }],
+    ]);
+    expect(simulator.hedges()).toMatchObject([{ id: hedge.id, notionalUsd: 10_100 }]);
+  });
+
+  test('which amount names keep the number in USD: USD, USDC and USDT, or no unit named; any other word is another unit or scale', () => {
+    const refusal = (field: string) =>
+      new ApiError({
+        status: 400,
+        code: 'validation_error',
+        message: `${field} is required`,
+        endpoint: 'POST /hedges/add',
+        details: { field },
+      });
+    const sent = { market: 'USDTNGN', side: 'buy', notional_usd: 100 };
+    const unitOf = (field: string) => notionalFieldFrom(refusal(field), sent)?.unit;
+    for (const field of [
+      'amount_usd',
+      'usd_notional',
+      'notional',
+      'amount',
+      'delta_usd',
+      'notional_change_usd',
+      'sizeUsd',
+      'amount_usdc',
+      'notional_usdt',
+      'quantity',
+    ])
+      expect([field, unitOf(field)]).toEqual([field, 'usd']);
+    for (const field of [
+      'notional_kusd',
+      'amount_ngn',
+      'notional_cents',
+      'notionalKUSD',
+      'amount_usd_k',
+      'usd_minor',
+      'amount_eur',
+      'notional_musd',
+      'value_bps',
+      'notional_usd_e6',
+      'amount_in_thousands',
+    ])
+      expect([field, unitOf(field)]).toEqual([field, 'other']);
+    // Not an amount's name at all, or the name hedge sent: nothing learned.
+    for (const field of ['market', 'side', 'tenor_days', 'notional_usd'])
+      expect([field, unitOf(field)]).toEqual([field, undefined]);
   });
 
   it('a run resuming a given key is never changed behind the user: the refusal stands, its hint names the setting and hedge doctor', async (on) => {

@@ -117,7 +117,12 @@ export class FileAccess {
     if (PSEUDO_FILE_SYSTEMS.some((top) => inside(real, top))) throw new UsageError(notRegular);
     try {
       // Only a regular file (a FIFO would block the open, a device would never end), opened without following a link at the last step, and at most the bound.
-      const bytes = await readRegularFile(real, { maxBytes: MAX_TARGET_FILE_BYTES, signal, noFollow: true });
+      const bytes = await readRegularFile(real, {
+        maxBytes: MAX_TARGET_FILE_BYTES,
+        signal,
+        noFollow: true,
+        guard: 'steering',
+      });
       return bytes.toString('utf8');
     } catch (error) {
       if (signal.aborted && !(error instanceof ReadRefused)) throw error;

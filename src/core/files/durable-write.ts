@@ -2,12 +2,15 @@
 import { closeSync, constants, fchmodSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
-export function writeFileDurably(target: string, data: string | Uint8Array) {
+/** A file's content: whole, or written piece by piece by a function handed `write` (a report too large to hold). */
+export type FileContent = string | Uint8Array | ((write: (piece: string | Uint8Array) => void) => void);
+
+export function writeFileDurably(target: string, data: FileContent) {
   prepareDurableWrite(target, data).commit();
 }
 
 /** writeFileDurably in two steps, for a caller that checks something between the write and the rename. */
-export function prepareDurableWrite(target: string, data: string | Uint8Array) {
+export function prepareDurableWrite(target: string, data: FileContent) {
   // 0600: what hedge writes is private.
   const mode = 0o600;
   const dir = dirname(target);
@@ -22,7 +25,10 @@ export function prepareDurableWrite(target: string, data: string | Uint8Array) {
   try {
     // The mode given to open is reduced by the umask; fchmod is not.
     fchmodSync(fd, mode);
-    writeAllSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+    const write = (piece: string | Uint8Array) =>
+      writeAllSync(fd, typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece);
+    if (typeof data === 'function') data(write);
+    else write(data);
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);

@@ -1,4 +1,4 @@
-// How hedge reads a file: what it is handed to read (a target, exposures or policy file, stdin for `-`, an agent's target file, a key piped to `login`) and what it keeps or trusts (the config store, a CA file, the journal, the folders they live in): the one place that decides what may be read and how much of it.
+// How hedge reads a file, and where it writes one a person named (an `--html` report): what it is handed to read (a target, exposures or policy file, stdin for `-`, an agent's target file, a key piped to `login`) and what it keeps or trusts (the config store, a CA file, the journal, the folders they live in): the one place that decides what may be read and how much of it.
 import { UsageError } from '../errors.js';
 import {
   closeSync,
@@ -9,11 +9,13 @@ import {
   mkdirSync,
   openSync,
   readSync,
+  realpathSync,
   statSync,
   type Stats,
 } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname } from 'node:path';
+import { writeFileDurably, type FileContent } from '../files/durable-write.js';
 
 /** The most an input file of the CLI (target, exposures, policy; stdin for `-`), the config store or a CA file may hold: a target book of a few thousand rows is a few hundred KB; 4 MiB is some 180,000 target rows or 75,000 exposures, and still reads and checks in a few seconds. */
 export const MAX_INPUT_FILE_BYTES = 4 * 1024 * 1024;
@@ -58,8 +60,8 @@ export function describeReadError(error: unknown) {
 export interface FileReading {
   maxBytes: number;
   noFollow?: boolean;
-  /** `trusted`: the file steers hedge (a CA file, the journal), so only its owner, this user or root, may change it; `private`: it may hold a secret (the config store), so only its owner may read it. */
-  guard?: 'trusted' | 'private';
+  /** `trusted`: the file steers hedge (a CA file, the journal), so only its owner, this user or root, may change it; `private`: it may hold a secret (the config store), so only its owner may read it; `steering`: it steers trades (a target, exposures or policy file, an `--input`), so it is trusted only as the journal is: this user's or root's, no other user may change it, and none its folder. */
+  guard?: 'trusted' | 'private' | 'steering';
 }
 
 const PIECE_BYTES = 256 * 1024;
@@ -82,8 +84,8 @@ function refuseUnfit(stats: Stats, { maxBytes, guard }: FileReading, path: strin
   if (guard) refuseOthers(stats, guard, path);
 }
 
-/** Throws unless only its owner, this user or root, may change it (and, `private`, read it): root too trusts no other user's file or folder. */
-function refuseOthers(stats: Stats, guard: NonNullable<FileReading['guard']> | 'folder', path: string) {
+/** Throws unless only its owner, this user or root, may change it (and, `private`, read it): root too trusts no other user's file or folder. `what`: how messages name it. */
+function refuseOthers(stats: Stats, guard: NonNullable<FileReading['guard']> | 'folder', path: string, what = 'it') {
   const uid = process.geteuid?.();
   // Windows has neither owners nor modes here.
   if (uid === undefined) return;
@@ -91,14 +93,50 @@ function refuseOthers(stats: Stats, guard: NonNullable<FileReading['guard']> | '
   if (stats.uid !== uid && stats.uid !== 0)
     throw new ReadRefused(
       'not-yours',
-      `it belongs to another user (uid ${stats.uid}), who may change it; ${folder ? `run \`chown ${userName(uid)} ${path}\`` : "hedge trusts only files of yours or root's"}`,
+      `${what} belongs to another user (uid ${stats.uid}), who may change it; ${folder || guard === 'steering' ? `run \`chown ${userName(uid)} ${path}\`` : "hedge trusts only files of yours or root's"}`,
     );
   const secret = guard === 'private';
-  if (stats.mode & (secret ? 0o077 : 0o022))
-    throw new ReadRefused(
-      'open-to-others',
-      `other users can ${secret ? 'read or change' : 'change'} it (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); run \`chmod ${secret ? '600' : folder ? '700' : 'go-w'} ${path}\``,
-    );
+  if (!(stats.mode & (secret ? 0o077 : 0o022))) return;
+  const mode = `mode ${(stats.mode & 0o7777).toString(8).padStart(4, '0')}`;
+  // A shared folder such as /tmp (sticky) stays open to all: the fix is another folder, not its mode.
+  const fix =
+    stats.isDirectory() && stats.mode & 0o1000
+      ? 'use a folder only you can change'
+      : `run \`chmod ${secret ? '600' : folder ? '700' : 'go-w'} ${path}\``;
+  throw new ReadRefused(
+    'open-to-others',
+    `other users can ${secret ? 'read or change' : 'change'} ${what} (${mode}); ${fix}`,
+  );
+}
+
+/** Throws (ReadRefused) unless the folder `path` is in is one a steering file may be read from or hedge may write a
+ * file into: this user's or root's, and no other user may change it (whoever may could swap the file). A file read
+ * through a link is judged at both folders; a write replaces a link, so only its own folder counts. */
+export function refuseOpenFolderOf(path: string, { followed = true } = {}) {
+  const folders = new Set([dirname(path)]);
+  try {
+    if (followed) folders.add(dirname(realpathSync(path)));
+  } catch {
+    // Its folder as named is the one.
+  }
+  for (const folder of folders) refuseOthers(statSync(folder), 'steering', folder, `its folder ${folder}`);
+}
+
+/** Refuses (exit 2, naming `what`, the file and the fix) a file a person asked hedge to write (an `--html` report)
+ * into a folder another user owns or may change: they could plant a link there, or swap the file once written. */
+export function refuseToWriteAt(path: string, what: string) {
+  try {
+    refuseOpenFolderOf(path, { followed: false });
+  } catch (error) {
+    throw new UsageError(`${what}: cannot write ${path}: ${describeReadError(error)}; nothing was written.`);
+  }
+}
+
+/** Writes a file a person named: judged as refuseToWriteAt does, then the one durable write (a temporary file beside
+ * it, renamed over it), so a link at the path is replaced, never followed. */
+export function writeNamedFile(path: string, content: FileContent, what: string) {
+  refuseToWriteAt(path, what);
+  writeFileDurably(path, content);
 }
 
 function userName(uid: number) {
@@ -165,6 +203,7 @@ export function openRegularFileSync(path: string, reading: FileReading, append?:
   );
   try {
     refuseUnfit(fstatSync(fd), reading, path);
+    if (reading.guard === 'steering') refuseOpenFolderOf(path);
     if (append) fchmodSync(fd, 0o600);
   } catch (error) {
     closeSync(fd);

@@ -7,7 +7,7 @@ import type { WritePorts } from '../write/ports.js';
 import type { PlanStep } from '../../core/plan.js';
 import { withSideLock } from '../write/account-lock.js';
 import { ownRowTest } from '../write/row-trust.js';
-import { sentBy, type Identity } from '../write/identity.js';
+import { sameAccount, sentBy, type Identity } from '../write/identity.js';
 import { answeredOpens } from '../write/wait.js';
 import { runPreTradeChecks } from '../trade/pre-trade.js';
 import { finishJournaled } from '../trade/resume.js';
@@ -243,7 +243,9 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
         if (said) memory.tell(said);
       }
       const still = new Map<string, string>();
-      for (const [key, entry] of unresolvedSides(await ours(), busy))
+      // Any unfinished row of the account holds its side, through whichever host name it was sent.
+      const account = (await journal.list({ pending: true })).filter((entry) => sameAccount(settings.identity, entry));
+      for (const [key, entry] of unresolvedSides(account, busy))
         still.set(key, heldReason(entry, await journal.holderOf(entry.id)));
       return still;
     },

@@ -9,6 +9,7 @@ import type { HistoryRecord } from '../../platform/api/schemas.js';
 import { closedHedgeTime, compareListed, outsidePeriod, ReportBuilder, type ReportOptions } from './report-rules.js';
 import type { HedgeReferences } from '../book/deal.js';
 import { UsageError } from '../../core/errors.js';
+import { refuseToWriteAt, writeNamedFile } from '../../core/security/bounded-read.js';
 
 /** What a walk through the history pages found; `warning`: why the figures may be incomplete, for stderr. */
 interface HistoryWalk {
@@ -135,23 +136,27 @@ export function closedHedgeListing(target: string, rowOf: (record: HistoryFacts)
     writeReport(before: string, after: string) {
       flush();
       const order = Uint32Array.from(times.keys()).sort((a, b) => compareListed(times[a], a, times[b], b));
-      const out = openSync(target, 'w');
       try {
-        writeSync(out, before);
-        let chunk = '';
-        for (const index of order) {
-          // Read back one row at a time: memory holds no more than a chunk of the page.
-          const row = Buffer.alloc((offsets[index + 1] ?? end) - offsets[index]);
-          readSync(fd, row, 0, row.length, offsets[index]);
-          chunk += row.toString('utf8');
-          if (chunk.length >= FLUSH_BYTES) {
-            writeSync(out, chunk);
-            chunk = '';
-          }
-        }
-        writeSync(out, chunk + after);
+        writeNamedFile(
+          target,
+          (write) => {
+            write(before);
+            let chunk = '';
+            for (const index of order) {
+              // Read back one row at a time: memory holds no more than a chunk of the page.
+              const row = Buffer.alloc((offsets[index + 1] ?? end) - offsets[index]);
+              readSync(fd, row, 0, row.length, offsets[index]);
+              chunk += row.toString('utf8');
+              if (chunk.length >= FLUSH_BYTES) {
+                write(chunk);
+                chunk = '';
+              }
+            }
+            write(chunk + after);
+          },
+          '--html',
+        );
       } finally {
-        closeSync(out);
         discard();
       }
     },
@@ -182,6 +187,8 @@ export function htmlTarget(path: string) {
   };
   if (isFolder(absolute)) throw new UsageError(`--html: ${absolute} is a folder; expected a file path.`);
   if (!isFolder(dirname(absolute))) throw new UsageError(`--html: the folder ${dirname(absolute)} does not exist.`);
+  // Said before anything is read; judged again when written.
+  refuseToWriteAt(absolute, '--html');
   return absolute;
 }
 

@@ -5,7 +5,7 @@ import { isObject } from '../../core/objects.js';
 import type { RawAnswer } from '../../platform/api/transport.js';
 import { API_METHODS, type ApiMethod } from '../../core/api-params.js';
 import { OffOriginError, UsageError } from '../../core/errors.js';
-import type { JournalEntry } from '../../platform/journal/index.js';
+import { changeOf, type JournalEntry } from '../../platform/journal/index.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { resolveApiPath } from '../../core/security/base-url.js';
 import { messageOf, safeText } from '../../core/security/safe-text.js';
@@ -112,10 +112,13 @@ export function apiAction(
 ): WriteAction<ApiAnswer, ApiAnswer> {
   const body = call.body === undefined ? '' : ` ${JSON.stringify(call.body)}`;
   const plan = (key: string) => request(call, call.path, key, answers.record(call.path));
+  // A trade sent by hand is the side's change as any other: under its lock, and found by the next write on that side.
+  const change = changeOf({ request: { method: call.method, path: call.path, body: call.body } });
   return {
     command: `${API_COMMAND_PREFIX}${call.method} ${call.path}`,
     verb: `send ${call.method} ${call.path}`,
     argv: call.argv,
+    side: change && { market: change.market, side: change.side },
     plan,
     question: () => `Send ${call.method} ${call.path}${body.length > 200 ? ` ${body.slice(0, 200)}…` : body}?`,
     send: async (key) => {

@@ -10,7 +10,12 @@ import { parseMarket, parseNotional, parseSide } from '../../core/input.js';
 import { withAccountLock } from '../write/account-lock.js';
 import { tradeAction, tradeRecord, type TradeRecord } from './trade-actions.js';
 import { isRejection, runWrite, writeOptionsFrom, type WriteOptions } from '../write/write-flow.js';
-import { notionalFieldFrom, refusedField, wireHint } from '../../platform/api/wire/unspecified.js';
+import {
+  notionalFieldFrom,
+  refusedField,
+  wireHint,
+  WIRE_SETTING_SOURCES,
+} from '../../platform/api/wire/unspecified.js';
 
 /** The open's outcome and the quote it was decided on (for the struck rate against it). */
 export async function openHedge(
@@ -97,8 +102,14 @@ export async function sendTrade(ports: WritePorts, client: HedgeClient, record: 
     )
       throw error;
     // Sent again only when that is safe: not a dry run, not a resume of a given key (one request, never changed behind the user's back).
-    const field =
+    const named =
       write.dryRun || write.idempotencyKey !== undefined ? undefined : notionalFieldFrom(error, planned.body);
+    // A name in another unit or scale would make the same figure mean another amount: said, never sent or kept.
+    if (named?.unit === 'other')
+      throw error.withHint(
+        `The server asks for the add/reduce amount as \`${named.field}\`, a name that counts it in another unit or scale than USD; hedge sends its amounts in USD, so nothing more was sent and the name is not kept. Only if the server's documentation says it takes USD: ${WIRE_SETTING_SOURCES.changeNotionalField.env}=${named.field}.`,
+      );
+    const field = named?.field;
     if (field === undefined || field === client.wire.changeNotionalField) {
       // A refusal at a field other than market and side is about the amount's name (the one guess in that body).
       const at = refusedField(error);

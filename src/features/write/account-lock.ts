@@ -20,8 +20,9 @@ export async function withAccountLock<T>(
   body: (waitedFor?: Holder) => Promise<T>,
 ) {
   const journal = await ports.journal();
-  const { environment, base_url_host, key_id } = await identityOf(ports);
-  const scope = [environment, base_url_host, key_id, ...parts].join('|');
+  // The account's: its key in its environment, whichever host name of the base URL a run goes through.
+  const { environment, key_id } = await identityOf(ports);
+  const scope = [environment, key_id, ...parts].join('|');
   const held = heldScopes.getStore();
   if (held?.has(scope)) return body();
   let answer = await journal.lock(scope, { waitMs: 0 });

@@ -21,16 +21,19 @@ export async function identityOf(ports: Pick<CommandContext, 'credentials' | 'or
 
 export type Identity = Awaited<ReturnType<typeof identityOf>>;
 
-/** Whether an entry was sent with the credentials now in use (another key is another account). */
+/** Whether an entry acts on the account now in use: the same key in the same environment, through whichever host name
+ * of the base URL (`127.0.0.1` and `localhost` reach one service). */
+export function sameAccount(identity: Pick<JournalEntry, 'environment' | 'key_id'>, entry: typeof identity) {
+  return entry.environment === identity.environment && entry.key_id === identity.key_id;
+}
+
+/** Whether an entry was sent with the credentials now in use (another key is another account; another host is where
+ * a resend would go). */
 export function sentBy(
   identity: Pick<JournalEntry, 'environment' | 'base_url_host' | 'key_id'>,
   entry: typeof identity,
 ) {
-  return (
-    entry.environment === identity.environment &&
-    entry.base_url_host === identity.base_url_host &&
-    entry.key_id === identity.key_id
-  );
+  return sameAccount(identity, entry) && entry.base_url_host === identity.base_url_host;
 }
 
 /** One sealer per resolved credentials (deriving one is an HKDF): dropped with them. */

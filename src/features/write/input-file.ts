@@ -1,5 +1,5 @@
 // Where a command's input file is read from: for an agent's call only through its file gate, never the disk;
-// at the CLI, the path as given, or stdin for `-`.
+// at the CLI, the path as given (trusted as the journal is: it steers trades), or stdin for `-`.
 import { InterruptedError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import {
@@ -54,7 +54,7 @@ export async function readInputFile(
   try {
     const bytes = stdin
       ? await readBoundedStream(ports.io.stdin, { maxBytes: MAX_INPUT_FILE_BYTES, signal })
-      : await readRegularFile(file, { maxBytes: MAX_INPUT_FILE_BYTES });
+      : await readRegularFile(file, { maxBytes: MAX_INPUT_FILE_BYTES, guard: 'steering' });
     return { text: bytes.toString('utf8'), sourceName: stdin ? 'stdin' : file };
   } catch (error) {
     if (error instanceof ReadTimedOut) {

@@ -24,12 +24,14 @@ import { identityOf, rowSealerOf, sentBy, type Identity } from './identity.js';
 import { confirmRowFromElsewhere, ownRowTest, requireOwnRow } from './row-trust.js';
 import {
   bodyOf,
+  changeOf,
   describeHolder,
   isUnresolved,
   JournalError,
   matchesRequest,
   NOT_WAITED_MESSAGE,
   recordedUsd,
+  resumeWithItsCredentials,
   type Holder,
   type JournalEntry,
   type JournalPatch,
@@ -257,6 +259,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       );
       return { key: pending.idempotency_key, resumed: true, entry: pending, hold };
     }
+    await refuseUnresolvedChange(pending?.id);
     if (pending) {
       const holder = await journal.holderOf(pending.id);
       const same = `--new: journal ${pending.id} (the same ${pending.command}, ${started(pending)}`;
@@ -271,6 +274,34 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     }
     if (!options.again && match.group === undefined) await refuseRecentRepeat();
     return { key: makeIdempotencyKey(), resumed: false };
+  };
+
+  /** An unresolved write of this account making the same change on the same side (another command's, `hedge api`'s,
+   * one sent through another host name of the base URL), that verifies as this key's: a new write could act beside
+   * it, so nothing is sent (exit 12; 11 while its process lives) until it is finished or resolved; --new goes on. */
+  const refuseUnresolvedChange = async (exceptId?: string) => {
+    const change = changeOf(probe);
+    if (!change) return;
+    const own = await ownRowTest(ports);
+    const [earlier] = (await journal.findUnresolvedChanges(identity, change)).filter(
+      (entry) => entry.id !== exceptId && (match.group === undefined || entry.group !== match.group) && own(entry),
+    );
+    if (!earlier) return;
+    const holder = await journal.holderOf(earlier.id);
+    const what = `${safeText(earlier.command)} (journal ${earlier.id}, ${started(earlier)} through ${safeText(earlier.base_url_host)}, outcome ${safeText(earlier.outcome)})`;
+    if (options.fresh) {
+      say('set-aside', 'warn', `--new: the unresolved ${what} is left as it is; this run is a separate action.`);
+      return;
+    }
+    if (holder) throw heldError(ports, earlier, holder);
+    const resume = sentBy(identity, earlier) ? `\`${resumeCommand(earlier)}\`` : resumeWithItsCredentials(earlier);
+    throw new UnresolvedError(
+      `An earlier ${change.kind} on the ${change.side} side of ${safeText(change.market)} has no known outcome: ${what}. Another ${change.kind} now could act beside it, so nothing was sent.`,
+      {
+        details: { journal_id: earlier.id, command: earlier.command, base_url_host: earlier.base_url_host },
+        hint: `Finish it first: ${resume} reads the book and sends it again only under its own key; or look at the book and record what happened: ${resolveCommands(earlier)}; then run this command again. --new sends this one anyway, as a separate action.`,
+      },
+    );
   };
 
   /** A re-run of a lone write that ended within the repeat window is refused (exit 11) without --again. */

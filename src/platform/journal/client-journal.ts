@@ -1,7 +1,15 @@
 // The journal's semantics, written once over a backend's two small clients (RecordsClient, LockerClient below).
 import { canonicalJson } from './canonical-json.js';
 import { randomInt } from 'node:crypto';
-import { isUnresolved, OUTCOMES, type BeginFields, type JournalEntry, type JournalPatch } from './entry.js';
+import {
+  changeOf,
+  isUnresolved,
+  OUTCOMES,
+  type BeginFields,
+  type Change,
+  type JournalEntry,
+  type JournalPatch,
+} from './entry.js';
 import { HOLDER, type Holder } from '../../core/files/file-lock.js';
 import { JournalError } from './journal-error.js';
 import { refuseKeyShaped } from './key-guard.js';
@@ -173,6 +181,17 @@ export class ClientJournal {
         (entry.outcome !== 'planned' || match.group !== undefined) &&
         matchesRequest(entry, match),
     );
+  }
+
+  /** The unresolved rows of this account (its environment and key, through any host name of its base URL) that make
+   * `change` (the same kind on the same market's side), whichever command wrote them; a planned leg never left. */
+  async findUnresolvedChanges(account: Pick<JournalEntry, 'environment' | 'key_id'>, change: Change) {
+    return (await this.records.read({ pending: true })).filter((entry) => {
+      if (!isUnresolved(entry) || entry.outcome === 'planned') return false;
+      if (entry.environment !== account.environment || entry.key_id !== account.key_id) return false;
+      const made = changeOf(entry);
+      return made?.kind === change.kind && made.market === change.market && made.side === change.side;
+    });
   }
 
   /** Takes hold of an existing unresolved entry (to resume it); an entry finished already, or meanwhile, is not taken: its last holder is named. */

@@ -6,6 +6,7 @@ import { readBoundedJson, type JsonBounds } from '../../core/security/json-keys.
 import { JournalError } from './journal-error.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { shellWord } from '../../core/program.js';
+import { SIDES, type Side } from '../../core/vocabulary.js';
 
 export const OUTCOMES = [
   'planned',
@@ -135,6 +136,36 @@ export function bodyOf(entry: Pick<JournalEntry, 'request'>) {
   const body = entry.request?.body;
   return isObject(body) ? body : {};
 }
+
+/** The endpoints of the four writes, by their path under the base URL. */
+const WRITE_KINDS: Readonly<Record<string, string>> = {
+  '/hedges': 'open',
+  '/hedges/add': 'add',
+  '/hedges/reduce': 'reduce',
+  '/hedges/close': 'close',
+};
+
+/** The change a write row makes: its kind (by its endpoint, whichever command sent it: `add` or `hedge api -X POST
+ * /hedges/add`) on a market's side (from its body); undefined for a request that changes no side hedge can name. */
+export function changeOf(entry: Pick<JournalEntry, 'request'>) {
+  const { method, path } = entry.request ?? {};
+  if (String(method).toUpperCase() !== 'POST') return;
+  let endpoint = String(path).split(/[?#]/)[0];
+  try {
+    // A server reads `/hedges/%61dd` as `/hedges/add`.
+    endpoint = decodeURIComponent(endpoint);
+  } catch {
+    // Not percent-encoded text: taken as written.
+  }
+  const kind = WRITE_KINDS[endpoint.replace(/\/+$/, '').toLowerCase()];
+  const { market, side } = bodyOf(entry);
+  if (kind === undefined || typeof market !== 'string' || typeof side !== 'string') return;
+  const named = side.trim().toLowerCase();
+  if (!(SIDES as readonly string[]).includes(named)) return;
+  return { kind, market: market.trim().toUpperCase(), side: named as Side };
+}
+
+export type Change = NonNullable<ReturnType<typeof changeOf>>;
 
 /** The USD amount a recorded body names: its notional, else its one number other than the tenor. */
 export function recordedUsd(body: JsonObject) {

@@ -4,6 +4,7 @@ import type { PostgresJournal } from './postgres/postgres-store.js';
 export { canonicalJson } from './canonical-json.js';
 export {
   bodyOf,
+  changeOf,
   isUnresolved,
   NOT_WAITED_MESSAGE,
   OUTCOMES,
@@ -11,6 +12,7 @@ export {
   resumeWithItsCredentials,
   sayEachSkipOnce,
   type BeginFields,
+  type Change,
   type JournalEntry,
   type JournalPatch,
   type SideAfter,

@@ -1,9 +1,9 @@
 // `hedge exposures FILE`: the target book a treasury's receivables and payables imply under a policy; no write.
-import { writeFileSync } from 'node:fs';
 import { type CommandContext, type In, echo, parseDecimal, UsageError } from '../command-input.js';
 import { resolvePolicy, type PolicyFlags } from '../../../features/exposures/exposure-policy.js';
 import { gatherExposureReport, gatherExposures } from '../../../features/exposures/exposures.js';
 import { accountName, htmlTarget } from '../../../features/report/report.js';
+import { writeNamedFile } from '../../../core/security/bounded-read.js';
 import {
   exposureReportHtml,
   PLAN_VIEW,
@@ -46,12 +46,13 @@ export async function run(ctx: CommandContext, { args, options }: In<'EXPOSURES'
   const reportView = await gatherExposureReport(ctx, opts);
   await renderExposureSections(ctx.output, reportView, view, section);
   if (html === undefined) return;
-  writeFileSync(
+  writeNamedFile(
     html,
     exposureReportHtml(reportView, {
       account: accountName(await ctx.credentials()),
       generatedAt: new Date(ctx.clock.now()).toISOString(),
     }),
+    '--html',
   );
   ctx.output.note(`HTML report written to ${html}`);
 }

@@ -64,6 +64,8 @@ export function resolveWireSettings(
         problem: `${where}: ${JSON.stringify(value)} is not a field or parameter name (letters, digits, "_", "." and "-", at most 64).`,
       };
     }
+    // Nor is a learned amount's name in another unit used: hedge's number is USD.
+    if (source === 'learned' && key === 'changeNotionalField' && !amountInUsd(value)) continue;
     settings[key as keyof WireSettings] = value;
     sources[key] = source;
   }
@@ -72,11 +74,30 @@ export function resolveWireSettings(
 
 /** Body fields of add/reduce that are not the amount. */
 export const CHANGE_BODY_FIELDS = new Set(['market', 'side']);
-/** A field name that can carry an amount of USD (what an add or reduce sends besides market and side). */
-const AMOUNT_NAME = /(usd|usdc|amount|notional|size|delta|qty|quantity|value|change)/i;
+/** A field name that can carry the amount (what an add or reduce sends besides market and side). */
+const AMOUNT_NAME = /(usd|amount|notional|size|delta|qty|quantity|value|change)/i;
+/** Words that name an amount without a unit: a name holding one is the add/reduce amount's. */
+const AMOUNT_WORDS = new Set(['amount', 'notional', 'size', 'delta', 'qty', 'quantity', 'value', 'change']);
+/** The units hedge's amount is in: USD, and the dollar stablecoins the spec counts at par (its amounts are USDC unless
+ * a name says otherwise, its markets quoted per USDT). Any other word (a currency code, `k`, `cents`, `minor`, `e6`)
+ * could change what the number means. */
+const USD_WORDS = new Set(['usd', 'usdc', 'usdt']);
 
-/** The server's own name for the add/reduce amount, when a refusal that did nothing names one hedge did not send. */
-export function notionalFieldFrom(error: unknown, sentBody: unknown) {
+/** A name's words: split at `_`, `-`, `.`, digits kept with their word, and camelCase (`notionalUsd`). */
+const wordsOf = (name: string) =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+
+/** The server's own name for the add/reduce amount, named by a refusal that did nothing and not sent by hedge:
+ * `usd` when the name cannot change what hedge's number means (an amount in USD, or no unit named), `other` when it
+ * names another unit or scale (`notional_kusd`, `amount_ngn`, `notional_cents`): that name is never sent or kept. */
+export function notionalFieldFrom(
+  error: unknown,
+  sentBody: unknown,
+): { field: string; unit: 'usd' | 'other' } | undefined {
   // Not a clear 4xx refusal of the body: a 401, 403, 404, 409 or 429 says nothing about names.
   if (
     !(error instanceof ApiError) ||
@@ -88,14 +109,14 @@ export function notionalFieldFrom(error: unknown, sentBody: unknown) {
     return;
   const body = sentBody !== null && typeof sentBody === 'object' ? (sentBody as JsonObject) : {};
   const field = refusedField(error);
-  if (
-    field !== undefined &&
-    WIRE_NAME.test(field) &&
-    !CHANGE_BODY_FIELDS.has(field) &&
-    !(field in body) &&
-    AMOUNT_NAME.test(field)
-  )
-    return field;
+  if (field === undefined || !WIRE_NAME.test(field) || CHANGE_BODY_FIELDS.has(field) || field in body) return;
+  if (!AMOUNT_NAME.test(field)) return;
+  return { field, unit: amountInUsd(field) ? 'usd' : 'other' };
+}
+
+/** Whether an add/reduce amount's name keeps hedge's number in USD: every word an amount word or a USD one. */
+export function amountInUsd(name: string) {
+  return wordsOf(name).every((word) => AMOUNT_WORDS.has(word) || USD_WORDS.has(word));
 }
 
 /** The field a validation refusal names: `details.field` (or `param`, `parameter`, `name`). */
