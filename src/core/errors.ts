@@ -103,11 +103,17 @@ export class ApiError extends HedgeError {
 export class NetworkError extends failure(5, 'network') {
   readonly endpoint: string;
   readonly attempts: number;
+  /** No attempt left this machine (every connection refused, a TLS handshake that failed): the server saw nothing. */
+  readonly notSent: boolean;
   retryAfterMs?: number;
-  constructor(message: string, init: Told & { endpoint: string; attempts: number }) {
-    super(message, { ...init, details: { endpoint: init.endpoint, attempts: init.attempts } });
+  constructor(message: string, init: Told & { endpoint: string; attempts: number; notSent?: boolean }) {
+    super(message, {
+      ...init,
+      details: { endpoint: init.endpoint, attempts: init.attempts, ...(init.notSent && { not_sent: true }) },
+    });
     this.endpoint = init.endpoint;
     this.attempts = init.attempts;
+    this.notSent = init.notSent === true;
   }
 }
 
@@ -246,6 +252,13 @@ export class UnverifiedRowError extends StateError {
 }
 
 /** `--until EXPR` never held within the time bound: the reads were fine, the condition was not met. */
+/** `--until EXPR` on data that can no longer change (a hedge closed or failed) where the condition is false: it can never hold. */
+export class UntilNeverError extends detailed(17, 'until_never') {
+  constructor(message: string, init: { expression: string; polls: number; hint: string }) {
+    super(message, { hint: init.hint, details: { until: init.expression, polls: init.polls } });
+  }
+}
+
 export class UntilNotMetError extends detailed(124, 'until_not_met') {
   constructor(message: string, init: { expression: string; polls: number; waitedMs: number; hint: string }) {
     super(message, {

@@ -1,6 +1,7 @@
-// `hedge quote` is POST /quotes, with the open's pre-trade reads (GET /markets, GET /account) beside
-// it: a size an open would be refused for is said on stderr, the quote still printed (exit 0). After a
-// refusal the markets list says whether the market is why. Counted on the simulator's own log.
+// `hedge quote` is GET /markets, then POST /quotes with GET /account beside it: a market the list does not
+// show is refused before the quote is sent (exit 2); a size an open would be refused for is said on stderr,
+// the quote still printed (exit 0). After a refusal the markets list says whether the market is why.
+// Counted on the simulator's own log.
 import { apiData, startSimulator, withSimulator, type Simulator } from '../support/simulator.js';
 import { ok, exits } from '../support/cli-runs.js';
 import { openBody } from '../support/engine.js';
@@ -47,31 +48,41 @@ it('a tenor with a unit: 3d is 3 days; any other unit is refused in one line nam
   expect(simulator.requests().length).toBe(before);
 });
 
-it.each([
-  [
-    'an unlisted market: the refusal, then the list to name the listed ones; exit 2 as bad input',
-    'quote EURNGN buy 10000 --tenor 3',
-    2,
-    'hedge: market: "EURNGN" is not listed for this account; listed: USDTNGN, USDTGHS.\n',
-  ],
-  [
-    'a listed market that is not open: the API refusal (exit 3), its hint naming the status and the open markets',
-    'quote USDTGHS sell 10000 --tenor 7 --json',
-    3,
-    {
-      code: 'market_disabled',
+it('an unlisted market: refused from the markets list before anything else is sent, exit 2', async () => {
+  const before = simulator.requests().length;
+  const result = exits(await simulator.hedge('quote EURNGN buy 10000 --tenor 3'), 2);
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toBe('hedge: market: "EURNGN" is not listed for this account; listed: USDTNGN, USDTGHS.\n');
+  expect(sent(before)).toEqual(['GET /markets 200']);
+});
+
+it('a listed market that is not open: the API refusal (exit 3), its hint naming the status and the open markets', async () => {
+  const before = simulator.requests().length;
+  const result = exits(await simulator.hedge('quote USDTGHS sell 10000 --tenor 7 --json'), 3);
+  expect(result.stdout).toBe('');
+  expect(JSON.parse(result.stderr).error).toMatchObject({
+    code: 'market_disabled',
+    class: 'rejected',
+    status: 400,
+    hint: 'USDTGHS is disabled on the markets list; open now: USDTNGN.',
+  });
+  expect(sent(before)).toEqual(['GET /account 200', 'GET /markets 200', 'GET /markets 200', 'POST /quotes 400']);
+});
+
+it("a markets list that cannot be read: the quote is sent and the server's refusal stands (exit 3, not 2)", async () => {
+  await withSimulator({ preset: 'frozen' }, async (unread) => {
+    unread.sandbox.setFaults({
+      nextError: { count: 1, status: 404, code: 'not_found' },
+      match: { method: 'GET', path: '/markets' },
+    });
+    const result = exits(await unread.hedge('quote EURNGN buy 10000 --tenor 3 --json'), 3);
+    expect(JSON.parse(result.stderr).error).toMatchObject({
       class: 'rejected',
       status: 400,
-      hint: 'USDTGHS is disabled on the markets list; open now: USDTNGN.',
-    },
-  ],
-])('%s', async (_name, args, code, said) => {
-  const before = simulator.requests().length;
-  const result = exits(await simulator.hedge(args), code);
-  expect(result.stdout).toBe('');
-  if (typeof said === 'string') expect(result.stderr).toBe(said);
-  else expect(JSON.parse(result.stderr).error).toMatchObject(said);
-  expect(sent(before)).toEqual(['GET /account 200', 'GET /markets 200', 'GET /markets 200', 'POST /quotes 400']);
+      hint: 'EURNGN is not on the markets list; listed: USDTNGN.',
+    });
+    expect(unread.requests('POST', '/quotes').map((entry) => entry.status)).toEqual([400]);
+  });
 });
 
 it("a size over the account's headroom: the quote printed, exit 0, and on stderr what an open would be refused for", async () => {

@@ -92,12 +92,13 @@ const setup = declared('setup');
 const subcommand = declared();
 
 /**
- * `--until EXPR` on every read command (runner/run-until.ts). On `history` and `report`, where
- * `--until` is also the close-date bound, a date is that bound and anything else a condition.
+ * `--until EXPR` on the reads whose data can change (runner/run-until.ts): not on `quote`, a new quote
+ * each time. On `history` and `report`, where `--until` is also the close-date bound, a date is that
+ * bound and anything else a condition.
  */
 export const UNTIL_OPTION = opt(
   '--until <expr>',
-  'poll until this JMESPath condition over the --json data holds, e.g. "status==\'filled\'" (exit 124 at --timeout, default 120 s)',
+  'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout, default 120 s; 17 once it can never hold)',
 );
 const UNTIL_DATE_OR_CONDITION = opt(
   '--until <date|expr>',
@@ -154,7 +155,7 @@ export const PRICE = trading('price', 'read', 'The indicative mid price of a mar
 export const QUOTE = trading('quote', 'read', 'Quote a hedge: price, impact, carry, margin and fee', {
   description: 'Quote a hedge: execution price, impact, carry, margin, fee and maturity (reserves nothing)',
   args: [MARKET_ARG, SIDE_ARG, notionalArg('size')],
-  options: [TENOR_OPTION, UNTIL_OPTION],
+  options: [TENOR_OPTION],
   examples: ['hedge quote USDTNGN buy 10000 --tenor 3', 'hedge quote USDTNGN sell 1.5m --tenor 7 --json'],
 });
 
@@ -315,9 +316,10 @@ export const COMPLETION = setup('completion', 'local', 'Print the shell completi
   description: 'Print the shell completion script for bash, zsh or fish',
   args: [arg('shell', 'bash, zsh or fish', SHELL_VALUES)],
   examples: [
-    'hedge completion bash > ~/.local/share/bash-completion/completions/hedge',
-    'hedge completion zsh > "${fpath[1]}/_hedge"',
-    'hedge completion fish > ~/.config/fish/completions/hedge.fish',
+    // Each makes its folder first: a fresh home has none of them.
+    'mkdir -p ~/.local/share/bash-completion/completions && hedge completion bash > ~/.local/share/bash-completion/completions/hedge',
+    'mkdir -p ~/.zfunc && hedge completion zsh > ~/.zfunc/_hedge',
+    'mkdir -p ~/.config/fish/completions && hedge completion fish > ~/.config/fish/completions/hedge.fish',
   ],
 });
 

@@ -14,7 +14,9 @@ const NOT_ABOUT_THE_MARKET =
     ' ',
   );
 
-/** A refused request naming `market`: bad input and the market not listed → the UsageError a pre-check gives (exit 2); listed but not open → the API's error with a hint; else the refusal as it was. Returns the error to throw. */
+/** A refused request naming `market`, explained from the markets list: not listed or not open → the API's error (it was
+ * sent: the server's answer stands) with a hint naming the markets that are; else the refusal as it was. Returns the
+ * error to throw. */
 export async function explainMarketRefusal(client: HedgeClient, market: string, error: unknown) {
   if (
     !(error instanceof ApiError) ||
@@ -28,7 +30,10 @@ export async function explainMarketRefusal(client: HedgeClient, market: string, 
   const list = await client.listMarkets().catch(() => undefined);
   if (!list) return error;
   const found = findMarket(list.markets, market);
-  if (!found) return unlistedMarketError(list.markets, market);
+  if (!found)
+    return error.withHint(
+      `${market} is not on the markets list; listed: ${list.markets.map((entry) => entry.market).join(', ') || 'none'}.`,
+    );
   if (found.status === 'open') return error;
   const open = list.markets.filter((entry) => entry.status === 'open').map((entry) => entry.market);
   return error.withHint(

@@ -4,6 +4,7 @@ import type { HedgeClient } from '../../platform/api/client.js';
 import type { Account, Market } from '../../platform/api/schemas.js';
 import { formatUsd } from '../../core/number-format.js';
 import { preTradeProblem, type PreTradeRequest } from './pre-trade-rules.js';
+import { findMarket, unlistedMarketError } from '../../core/markets.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import { HEDGE_STATUSES } from '../../core/vocabulary.js';
 import {
@@ -58,9 +59,13 @@ export async function runPreTradeChecks(
   request: PreTradeRequest,
   unchecked?: Unchecked,
   freedUsd = 0,
+  listed?: Market[],
 ) {
   const { market, side } = request;
-  const [listRead, accountRead] = await Promise.allSettled([client.listMarkets(), client.getAccount()]);
+  const [listRead, accountRead] = await Promise.allSettled([
+    listed ? { markets: listed } : client.listMarkets(),
+    client.getAccount(),
+  ]);
   const unread = [
     [listRead, ['the market status', 'the side capacity'], `the market's status and ${side} capacity`, '/markets'],
     [accountRead, ['the exposure headroom'], "the account's exposure headroom", '/account'],
@@ -100,10 +105,27 @@ export async function runPreTradeChecks(
   if (problem) throw problem;
 }
 
-/** An open's checks on a size that is only quoted (run beside the quote request): the problem an open of it would be refused for, to be said, never to refuse the quote. */
-export async function quotedSizeProblem(client: HedgeClient, request: Omit<PreTradeRequest, 'action'>) {
+/** The markets list before a request that names a market: one it does not show is refused (exit 2) before anything else is
+ * sent; a list that cannot be read (undefined) leaves the decision to the server, unless the key was refused or the run stopped. */
+export async function readListedMarkets(client: HedgeClient, market: string) {
+  const listed = await client.listMarkets().then(
+    ({ markets }) => markets,
+    (error: unknown): undefined => {
+      if (mustStop(error)) throw error;
+    },
+  );
+  if (listed && !findMarket(listed, market)) throw unlistedMarketError(listed, market);
+  return listed;
+}
+
+/** An open's checks on a size that is only quoted (run beside the quote request, on the markets list read before it): the problem an open of it would be refused for, to be said, never to refuse the quote. */
+export async function quotedSizeProblem(
+  client: HedgeClient,
+  request: Omit<PreTradeRequest, 'action'>,
+  listed?: Market[],
+) {
   try {
-    await runPreTradeChecks(client, { ...request, action: 'open' }, { items: [], warn: () => undefined });
+    await runPreTradeChecks(client, { ...request, action: 'open' }, { items: [], warn: () => undefined }, 0, listed);
   } catch (error) {
     return error instanceof PreTradeCheckError ? error : undefined;
   }

@@ -1,7 +1,8 @@
-// `hedge quote`: only the server knows whether the market is listed, so a refusal is explained from the live list.
-// A size an open would be refused for (capacity, headroom) is said on stderr, and the quote is still printed.
+// `hedge quote`: the live markets list is read first, and a market it does not show is refused before the quote is
+// sent; a refusal is explained from the list. A size an open would be refused for (capacity, headroom) is said on
+// stderr, and the quote is still printed.
 import { explainMarketRefusal } from '../../../features/book/markets.js';
-import { quotedSizeProblem } from '../../../features/trade/pre-trade.js';
+import { quotedSizeProblem, readListedMarkets } from '../../../features/trade/pre-trade.js';
 import { QUOTE_INDICATIVE_NOTE, renderQuoteCard } from '../../../platform/results/quote-card.js';
 import { type CommandContext, type In, parseMarket, parseNotional, parseSide, parseTenor } from '../command-input.js';
 
@@ -12,7 +13,8 @@ export async function run(ctx: CommandContext, { args, options }: In<'QUOTE'>) {
   const notionalUsd = parseNotional(args.notional);
   const tenorDays = parseTenor(options.tenor);
   const client = await ctx.client();
-  const sizeProblem = quotedSizeProblem(client, { market, side, notionalUsd });
+  const listed = await readListedMarkets(client, market);
+  const sizeProblem = quotedSizeProblem(client, { market, side, notionalUsd }, listed);
   const quote = await client
     .createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays })
     .catch(async (error: unknown) => {
