@@ -416,9 +416,11 @@ export class Output {
     ].join('\n');
   }
 
-  humanValue(field: Pick<FieldSpec, 'key' | 'kind'>, value: unknown) {
+  /** `nowMs`: when a time's "(in 2d 3h)" is measured from (this output's clock unless given). */
+  humanValue(field: Pick<FieldSpec, 'key' | 'kind'>, value: unknown, nowMs?: number) {
     const spec = field as FieldSpec;
-    return formatCell(spec, value, {}, decimalsOf(spec, [{ [field.key]: value }]), this.cellContext('card')).styled;
+    return formatCell(spec, value, {}, decimalsOf(spec, [{ [field.key]: value }]), this.cellContext('card', nowMs))
+      .styled;
   }
 
   private cellContext(where: 'table' | 'card', nowMs = this.init.now()) {
