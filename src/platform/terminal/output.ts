@@ -346,7 +346,7 @@ export class Output {
       return {
         key: field.key,
         header: safeText(fieldLabel(field, 'header', { kind, rateUnit })),
-        ...kindColumn(kind, field.wrap),
+        ...kindColumn(kind, field.wrap ? 'wrap' : field.whole ? 'whole' : undefined),
         total: total === undefined ? EMPTY_CELL : cell(totals!.row, total),
         get cells() {
           return (cells ??= rows.map((row) => cell(row, valueOf(field, row))));
@@ -372,7 +372,7 @@ export class Output {
       sections: options.sections,
       width: this.columns,
       chalk: this.chalk,
-      seeAlso: '--format tsv or --fields',
+      seeAlso: '--fields or --json',
     });
     this.write(text);
     if (leftOut !== undefined) this.note(this.chalk.dim(leftOut));
