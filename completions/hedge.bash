@@ -1,7 +1,8 @@
 # bash completion for hedge. Install: hedge completion bash > ~/.local/share/bash-completion/completions/hedge
 #
 # Generated from hedge's command specs (src/cli/completion-scripts.ts); do not edit.
-# Profile names are read from the store file at completion time.
+# Profile names are read from the store file at completion time; markets and hedge ids from
+# what hedge last read (completion-words.json in its state folder), never from the server.
 
 # Subcommands of a command path ('' is the top level).
 _hedge_subcommands() {
@@ -72,6 +73,17 @@ _hedge_profiles() {
   REPLY=$(sed -n '/^  "profiles": {/,/^  }/s/^    "\([A-Za-z0-9][A-Za-z0-9_.-]*\)": {.*/\1/p' "$file" 2>/dev/null)
 }
 
+# The markets or hedge ids ($1) hedge last read, from its state folder (as hedge finds it).
+_hedge_words() {
+  # As hedge reads it: a relative XDG_STATE_HOME is ignored (the XDG spec).
+  local xdg=$XDG_STATE_HOME
+  [[ $xdg == /* ]] || xdg=$HOME/.local/state
+  local file="${HEDGE_CONFIG_DIR:-$xdg/hedge}/completion-words.json"
+  REPLY=''
+  [[ -f $file && ! -L $file && -O $file ]] || return 0
+  REPLY=$(head -c 65536 "$file" | sed -n '/^  "'"$1"'": \[/,/^  \]/s/^    "\([A-Za-z0-9][A-Za-z0-9_.:-]*\)",\{0,1\}$/\1/p' 2>/dev/null)
+}
+
 # Values of an option; returns 1 when the value is a file name.
 _hedge_option_values() {
   case "$1" in
@@ -99,11 +111,19 @@ _hedge_option_values() {
 # Values of the Nth positional argument (0-based) of a command path.
 _hedge_arg_values() {
   case "$1:$2" in
+    'price:0') _hedge_words markets ;;
+    'quote:0') _hedge_words markets ;;
     'quote:1') REPLY='buy sell' ;;
+    'open:0') _hedge_words markets ;;
     'open:1') REPLY='buy sell' ;;
+    'add:0') _hedge_words markets ;;
     'add:1') REPLY='buy sell' ;;
+    'reduce:0') _hedge_words markets ;;
     'reduce:1') REPLY='buy sell' ;;
+    'close:0') _hedge_words markets ;;
     'close:1') REPLY='buy sell' ;;
+    'hedges:0') _hedge_words hedges ;;
+    'roll:0') _hedge_words markets ;;
     'roll:1') REPLY='buy sell' ;;
     'profile use:0') _hedge_profiles ;;
     'profile remove:0') _hedge_profiles ;;

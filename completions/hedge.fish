@@ -1,7 +1,8 @@
 # fish completion for hedge. Install: hedge completion fish > ~/.config/fish/completions/hedge.fish
 #
 # Generated from hedge's command specs (src/cli/completion-scripts.ts); do not edit.
-# Profile names are read from the store file at completion time.
+# Profile names are read from the store file at completion time; markets and hedge ids from
+# what hedge last read (completion-words.json in its state folder), never from the server.
 
 # Subcommands of a command path ('' is the top level).
 function __hedge_subcommands
@@ -85,6 +86,21 @@ function __hedge_profiles
     command sed -n '/^  "profiles": {/,/^  }/s/^    "\([A-Za-z0-9][A-Za-z0-9_.-]*\)": {.*/\1/p' $dir/config.json 2>/dev/null
 end
 
+# The markets or hedge ids ($argv[1]) hedge last read, from its state folder (as hedge finds it).
+function __hedge_words
+    set -l dir $HEDGE_CONFIG_DIR
+    if test -z "$dir"
+        if string match -q -- '/*' "$XDG_STATE_HOME"
+            set dir $XDG_STATE_HOME/hedge
+        else
+            set dir $HOME/.local/state/hedge
+        end
+    end
+    set -l file $dir/completion-words.json
+    test -f $file; and not test -L $file; and test -O $file; or return 0
+    command head -c 65536 "$file" | command sed -n '/^  "'$argv[1]'": \[/,/^  \]/s/^    "\([A-Za-z0-9][A-Za-z0-9_.:-]*\)",\{0,1\}$/\1/p' 2>/dev/null
+end
+
 complete -c hedge -e
 # No file names unless an option or argument asks for one.
 complete -c hedge -f
@@ -144,7 +160,9 @@ complete -c hedge -n '__hedge_path_is price' -l alert-maturity -x -d 'with --wat
 complete -c hedge -n '__hedge_path_is price' -l exit-on-alert -d 'with --watch: end at the first alert with exit code 10'
 complete -c hedge -n '__hedge_path_is price' -l count -x -d 'with --watch: stop after this many refreshes (exit 0)'
 complete -c hedge -n '__hedge_path_is price' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout, default 120 s; 17 once it can never hold)'
+complete -c hedge -n '__hedge_arg_at 0 price' -a '(__hedge_words markets)'
 complete -c hedge -n '__hedge_path_is quote' -s t -l tenor -x -a '1 3 7' -d 'tenor in days: 1, 3 or 7'
+complete -c hedge -n '__hedge_arg_at 0 quote' -a '(__hedge_words markets)'
 complete -c hedge -n '__hedge_arg_at 1 quote' -a 'buy sell'
 complete -c hedge -n '__hedge_path_is open' -s t -l tenor -x -a '1 3 7' -d 'tenor in days: 1, 3 or 7'
 complete -c hedge -n '__hedge_path_is open' -l ref -x -d 'your own deal id, to find the hedge later with `hedge hedges --ref`'
@@ -155,6 +173,7 @@ complete -c hedge -n '__hedge_path_is open' -l idempotency-key -x -d 'resume an 
 complete -c hedge -n '__hedge_path_is open' -l new -d 'start a fresh action even if the same one is unresolved in the journal'
 complete -c hedge -n '__hedge_path_is open' -l dry-run -d 'print the exact request that would be sent, and send nothing'
 complete -c hedge -n '__hedge_path_is open' -l again -d 'send it even if the same write ended minutes ago'
+complete -c hedge -n '__hedge_arg_at 0 open' -a '(__hedge_words markets)'
 complete -c hedge -n '__hedge_arg_at 1 open' -a 'buy sell'
 complete -c hedge -n '__hedge_path_is add' -l skip-checks -d 'skip the pre-trade checks and let the server decide'
 complete -c hedge -n '__hedge_path_is add' -l no-wait -d 'return at `submitted` instead of waiting for the result'
@@ -162,18 +181,21 @@ complete -c hedge -n '__hedge_path_is add' -l idempotency-key -x -d 'resume an e
 complete -c hedge -n '__hedge_path_is add' -l new -d 'start a fresh action even if the same one is unresolved in the journal'
 complete -c hedge -n '__hedge_path_is add' -l dry-run -d 'print the exact request that would be sent, and send nothing'
 complete -c hedge -n '__hedge_path_is add' -l again -d 'send it even if the same write ended minutes ago'
+complete -c hedge -n '__hedge_arg_at 0 add' -a '(__hedge_words markets)'
 complete -c hedge -n '__hedge_arg_at 1 add' -a 'buy sell'
 complete -c hedge -n '__hedge_path_is reduce' -l no-wait -d 'return at `submitted` instead of waiting for the result'
 complete -c hedge -n '__hedge_path_is reduce' -l idempotency-key -x -d 'resume an earlier run whose outcome is unknown (reuses its key)'
 complete -c hedge -n '__hedge_path_is reduce' -l new -d 'start a fresh action even if the same one is unresolved in the journal'
 complete -c hedge -n '__hedge_path_is reduce' -l dry-run -d 'print the exact request that would be sent, and send nothing'
 complete -c hedge -n '__hedge_path_is reduce' -l again -d 'send it even if the same write ended minutes ago'
+complete -c hedge -n '__hedge_arg_at 0 reduce' -a '(__hedge_words markets)'
 complete -c hedge -n '__hedge_arg_at 1 reduce' -a 'buy sell'
 complete -c hedge -n '__hedge_path_is close' -l no-wait -d 'return at `submitted` instead of waiting for the result'
 complete -c hedge -n '__hedge_path_is close' -l idempotency-key -x -d 'resume an earlier run whose outcome is unknown (reuses its key)'
 complete -c hedge -n '__hedge_path_is close' -l new -d 'start a fresh action even if the same one is unresolved in the journal'
 complete -c hedge -n '__hedge_path_is close' -l dry-run -d 'print the exact request that would be sent, and send nothing'
 complete -c hedge -n '__hedge_path_is close' -l again -d 'send it even if the same write ended minutes ago'
+complete -c hedge -n '__hedge_arg_at 0 close' -a '(__hedge_words markets)'
 complete -c hedge -n '__hedge_arg_at 1 close' -a 'buy sell'
 complete -c hedge -n '__hedge_path_is hedges' -l status -x -a 'submitting submitted filled failed closed' -d 'only hedges in this status'
 complete -c hedge -n '__hedge_path_is hedges' -l ref -x -d 'only what carries this client reference (your deal id)'
@@ -186,6 +208,7 @@ complete -c hedge -n '__hedge_path_is hedges' -l alert-maturity -x -d 'with --wa
 complete -c hedge -n '__hedge_path_is hedges' -l exit-on-alert -d 'with --watch: end at the first alert with exit code 10'
 complete -c hedge -n '__hedge_path_is hedges' -l count -x -d 'with --watch: stop after this many refreshes (exit 0)'
 complete -c hedge -n '__hedge_path_is hedges' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout, default 120 s; 17 once it can never hold)'
+complete -c hedge -n '__hedge_arg_at 0 hedges' -a '(__hedge_words hedges)'
 complete -c hedge -n '__hedge_path_is history' -l limit -x -d 'at most this many (1 to 500; default 50, across the server\'s pages)'
 complete -c hedge -n '__hedge_path_is history' -l all -d 'every one there is, page after page'
 complete -c hedge -n '__hedge_path_is history' -l since -x -d 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1mo ago'
@@ -215,6 +238,7 @@ complete -c hedge -n '__hedge_path_is roll' -l idempotency-key -x -d 'resume an 
 complete -c hedge -n '__hedge_path_is roll' -l new -d 'start a fresh action even if the same one is unresolved in the journal'
 complete -c hedge -n '__hedge_path_is roll' -l dry-run -d 'print the exact request that would be sent, and send nothing'
 complete -c hedge -n '__hedge_path_is roll' -l again -d 'send it even if the same write ended minutes ago'
+complete -c hedge -n '__hedge_arg_at 0 roll' -a '(__hedge_words markets)'
 complete -c hedge -n '__hedge_arg_at 1 roll' -a 'buy sell'
 complete -c hedge -n '__hedge_path_is login' -l base-url -x -d 'the API base address, https://…/v2 (the partner desk gives it)'
 complete -c hedge -n '__hedge_path_is login' -l ca-file -r -F -d 'a PEM CA file to trust for this profile (self-signed sandboxes)'

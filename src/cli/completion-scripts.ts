@@ -1,5 +1,7 @@
 // The bash, zsh and fish completion scripts, generated from the specs at build time. Profile names
-// are read from the store file by the shell itself, so that completing starts no node process.
+// are read from the store file, markets and hedge ids from what hedge last read (its state folder:
+// platform/journal/completion-words.ts), by the shell itself, so that completing starts no node
+// process and sends no request.
 import {
   commandPaths,
   flagNames,
@@ -10,8 +12,8 @@ import {
 } from './runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 
-/** How an option's or argument's value completes: fixed words, profile names, file names, or nothing. */
-type Values = readonly string[] | 'profile' | 'files' | undefined;
+/** How an option's or argument's value completes: fixed words, profile names, the markets or hedge ids hedge last read, file names, or nothing. */
+type Values = readonly string[] | 'profile' | 'market' | 'hedge' | 'files' | undefined;
 type CommandNode = ReturnType<typeof commandNodes>[number];
 
 // commander adds -h/--help to every command and -V/--version to the program; main.ts answers
@@ -21,7 +23,7 @@ const HELP_COMMAND = { name: 'help', summary: 'Help on a topic: exit-codes' };
 
 /** A placeholder that names a file or folder (`--html <file>`, `--root <dir>`) completes paths. */
 const valuesOf = (values: ArgSpec['values'], placeholder = ''): Values =>
-  typeof values === 'object' || values === 'profile'
+  typeof values === 'object' || values === 'profile' || values === 'market' || values === 'hedge'
     ? values
     : /<(file|dir|path)>/.test(placeholder)
       ? 'files'
@@ -58,7 +60,8 @@ export function completionScript(shell: 'bash' | 'zsh' | 'fish', commands: reado
 const HEADER = (install: string) => `# ${install}
 #
 # Generated from hedge's command specs (src/cli/completion-scripts.ts); do not edit.
-# Profile names are read from the store file at completion time.
+# Profile names are read from the store file at completion time; markets and hedge ids from
+# what hedge last read (completion-words.json in its state folder), never from the server.
 `;
 
 /** A word in single quotes, for bash, zsh and fish alike (fish: backslash and quote escaped). */
@@ -70,6 +73,34 @@ const uniqueNames = (flags: CommandNode['options']) => [...new Set(flags.flatMap
 
 // The profile names of the store file hedge writes (2-space indented JSON).
 const PROFILES_SED = `sed -n '/^  "profiles": {/,/^  }/s/^    "\\([A-Za-z0-9][A-Za-z0-9_.-]*\\)": {.*/\\1/p'`;
+
+/** The words of one list of completion-words.json (2-space JSON, a word a line), `key` the shell's own text naming
+ * it; at most its first 64 KiB read, and only a regular file of this user's (not a link). */
+const wordsSed = (key: string) =>
+  `head -c 65536 "$file" | sed -n '/^  "'${key}'": \\[/,/^  \\]/s/^    "\\([A-Za-z0-9][A-Za-z0-9_.:-]*\\)",\\{0,1\\}$/\\1/p' 2>/dev/null`;
+const WORD_KINDS = { market: 'markets', hedge: 'hedges' } as const;
+
+/** A file of hedge's folder as hedge finds it (HEDGE_CONFIG_DIR, else the XDG folder when absolute, else under
+ * HOME) in `$file`, `REPLY` emptied: bash and zsh. */
+const posixFile = (
+  xdg: string,
+  fallback: string,
+  name: string,
+) => `  # As hedge reads it: a relative ${xdg} is ignored (the XDG spec).
+  local xdg=$${xdg}
+  [[ $xdg == /* ]] || xdg=$HOME/${fallback}
+  local file="\${HEDGE_CONFIG_DIR:-$xdg/hedge}/${name}"
+  REPLY=''`;
+
+/** The same folder in `$dir`: fish. */
+const fishFolder = (xdg: string, fallback: string) => `    set -l dir $HEDGE_CONFIG_DIR
+    if test -z "$dir"
+        if string match -q -- '/*' "$${xdg}"
+            set dir $${xdg}/hedge
+        else
+            set dir $HOME/${fallback}/hedge
+        end
+    end`;
 
 /** bash and zsh share the tables and the walk over the words typed; they differ in how candidates are offered. */
 function posixScript(shell: 'bash' | 'zsh', nodes: CommandNode[]) {
@@ -101,9 +132,11 @@ ${rows.map(([label, body]) => `    ${label}) ${body} ;;\n`).join('')}    *) ${fa
       ? "REPLY=''"
       : values === 'profile'
         ? '_hedge_profiles'
-        : values === 'files'
-          ? 'return 1'
-          : `REPLY=${quote(values.join(' '))}`;
+        : values === 'market' || values === 'hedge'
+          ? `_hedge_words ${WORD_KINDS[values]}`
+          : values === 'files'
+            ? 'return 1'
+            : `REPLY=${quote(values.join(' '))}`;
   const valued = valuedFlags(nodes);
   const optionValueRows = new Map<string, string>();
   for (const flag of valued)
@@ -133,13 +166,16 @@ ${table(
 ${table('_hedge_takes_value', [[uniqueNames(valued).join(' | '), 'return 0']], 'return 1')}
 
 _hedge_profiles() {
-  # As hedge reads it: a relative XDG_CONFIG_HOME is ignored (the XDG spec).
-  local xdg=$XDG_CONFIG_HOME
-  [[ $xdg == /* ]] || xdg=$HOME/.config
-  local file="\${HEDGE_CONFIG_DIR:-$xdg/hedge}/config.json"
-  REPLY=''
+${posixFile('XDG_CONFIG_HOME', '.config', 'config.json')}
   [[ -r $file ]] || return 0
   REPLY=$(${PROFILES_SED} "$file" 2>/dev/null)
+}
+
+# The markets or hedge ids ($1) hedge last read, from its state folder (as hedge finds it).
+_hedge_words() {
+${posixFile('XDG_STATE_HOME', '.local/state', 'completion-words.json')}
+  [[ -f $file && ! -L $file && -O $file ]] || return 0
+  REPLY=$(${wordsSed('"$1"')})
 }
 
 # Values of an option; returns 1 when the value is a file name.
@@ -279,23 +315,30 @@ function __hedge_arg_at
 end
 
 function __hedge_profiles
-    set -l dir $HEDGE_CONFIG_DIR
-    if test -z "$dir"
-        if string match -q -- '/*' "$XDG_CONFIG_HOME"
-            set dir $XDG_CONFIG_HOME/hedge
-        else
-            set dir $HOME/.config/hedge
-        end
-    end
+${fishFolder('XDG_CONFIG_HOME', '.config')}
     test -r $dir/config.json; or return 0
     command ${PROFILES_SED} $dir/config.json 2>/dev/null
+end
+
+# The markets or hedge ids ($argv[1]) hedge last read, from its state folder (as hedge finds it).
+function __hedge_words
+${fishFolder('XDG_STATE_HOME', '.local/state')}
+    set -l file $dir/completion-words.json
+    test -f $file; and not test -L $file; and test -O $file; or return 0
+    ${wordsSed('$argv[1]').replace('head -c', 'command head -c').replace('| sed', '| command sed')}
 end`;
 
 /** The `complete` lines of one command path: its subcommands, its options, its positional arguments. */
 function fishCompletions(node: CommandNode) {
   const at = node.path ? ` ${node.path}` : '';
   const offer = (values: NonNullable<Values>) =>
-    values === 'profile' ? "-a '(__hedge_profiles)'" : values === 'files' ? '-F' : `-a ${fishQuote(values.join(' '))}`;
+    values === 'profile'
+      ? "-a '(__hedge_profiles)'"
+      : values === 'market' || values === 'hedge'
+        ? `-a '(__hedge_words ${WORD_KINDS[values]})'`
+        : values === 'files'
+          ? '-F'
+          : `-a ${fishQuote(values.join(' '))}`;
   const valueFlags = (values: Values) =>
     values === undefined ? ' -x' : values === 'files' ? ' -r -F' : ` -x ${offer(values)}`;
   // The program's options hold after any command: no condition.

@@ -7,6 +7,24 @@ export function quoteCurrencyOf(market: string) {
   return /^USDT([A-Z]{3})$/.exec(market.toUpperCase())?.[1];
 }
 
+/** A market's two currencies: as its entry in the markets list names them (`base`/`quote`, or `base_currency`/`quote_currency`: the spec shows neither), else read from its id (`USDTNGN`: USDT and NGN); undefined when neither says. */
+export function pairOf(market: string, listed?: Readonly<Record<string, unknown>>) {
+  const code = (value: unknown) =>
+    typeof value === 'string' && /^[A-Z]{2,6}$/i.test(value) ? value.toUpperCase() : undefined;
+  const base = code(listed?.base_currency ?? listed?.base);
+  const quote = code(listed?.quote_currency ?? listed?.quote);
+  if (base && quote) return { base, quote };
+  const fromId = quoteCurrencyOf(market);
+  return fromId ? { base: 'USDT', quote: fromId } : undefined;
+}
+
+/** What a side protects against, from the pair (docs/exposures.md "Direction by economics"): the price is quote currency per base, so `buy` gains as it rises (the quote currency weakens), `sell` as it falls. */
+export function sideGains(side: 'buy' | 'sell', { base, quote }: { base: string; quote: string }) {
+  return side === 'buy'
+    ? `buy gains as ${quote} weakens (more ${quote} per ${base})`
+    : `sell gains as ${quote} strengthens (fewer ${quote} per ${base})`;
+}
+
 export function findMarket<M extends { market: string }>(markets: readonly M[], market: string) {
   return markets.find((entry) => entry.market.toUpperCase() === market.toUpperCase());
 }

@@ -15,6 +15,12 @@ export function readNumber(value: unknown) {
   return Number.isFinite(number) ? number : undefined;
 }
 
+/** A number hedge computed for output (a sum of cents in binary floating point: -3.5599999999999996) as the decimal it
+ * stands for (-3.56): 15 significant digits, as many as a double holds exactly. */
+export function computedDecimal(value: number) {
+  return Number.isFinite(value) ? Number(value.toPrecision(15)) : value;
+}
+
 const fixedFormatters = new Map<number, Intl.NumberFormat>();
 const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 const THOUSANDS = /\B(?=(\d{3})+$)/g;

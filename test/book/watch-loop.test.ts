@@ -312,13 +312,12 @@ it('--watch on a terminal: redraws in place: each frame erases exactly the lines
   const last = frames.at(-1)!;
   expect(last).toContain('Positions · every 2s · last good refresh 09:00:02 · * changed · Ctrl-C to stop');
   // The columns and priorities of `hedge positions` (at 80 columns: side, reference,
-  // notional, entry (— where the line has none), mark, net P&L, time left, then the side's P&L
-  // trend); the amounts of the rest wait for a wider terminal, and the screen says so. The mark and the net
-  // P&L changed since the refresh before: marked `*`, without colour.
-  expect(last).toMatch(/^buy +— +10,000\.00 +— +1,512\.00\* +\+12\.00\* +6d 23:59:56 +▁█$/m);
-  expect(last.replace(/\s+/g, ' ')).toMatch(
-    /Hidden at 80 columns: [a-z_, ]*\bnet_margin_usd — see --json, or a wider terminal\./,
-  );
+  // notional, entry (— where the line has none), mark, net P&L, time left (to the hour, where net margin takes the
+  // room of its seconds), then the side's P&L trend; then net margin, the first amount of the rest); the other
+  // amounts wait for a wider terminal, and the screen says so on one line. The mark and the net P&L changed since
+  // the refresh before: marked `*`, without colour.
+  expect(last).toMatch(/^buy +— +10,000\.00 +— +1,512\.00\* +\+12\.00\* +512\.50 +6d 23h +▁█$/m);
+  expect(last).toMatch(/^Hidden: accrued_carry_usdc, market — see --json, or a wider terminal\.$/m);
   expect(last).toMatch(/^Net P&L {2}\+12\.00 {2}▁█$/m);
   for (const line of last.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
   // Nothing but the view on stdout: no NDJSON.

@@ -80,14 +80,15 @@ it('renderWatchScreen: marks the values that changed since the previous refresh 
   const state = watching(2000, positionsModel(1530, 10), positionsModel(1531, 10));
   expect(screen(state, 2000)).toEqual([
     'Positions · every 2s · last good refresh 09:00:02 · * changed · Ctrl-C to stop',
-    'Market    Side    Notional       Mark  Net P&L  Carry   Matures in  Mark trend',
-    '────────  ────  ──────────  ─────────  ───────  ─────  ───────────  ──────────',
-    'USDTNGN   buy   10,000.00   1,531.00*  +10.00   1.25   2d 01:02:01  ▁█',
+    // Only the mark changed: only its column makes room for the `*` (the others' values stay as they are).
+    'Market   Side   Notional       Mark  Net P&L  Carry   Matures in  Mark trend',
+    '───────  ────  ─────────  ─────────  ───────  ─────  ───────────  ──────────',
+    'USDTNGN  buy   10,000.00  1,531.00*   +10.00   1.25  2d 01:02:01  ▁█',
     'Net P&L  +10.00  ▄▄',
   ]);
   // Not a move below the shown precision: the trend is drawn from the marks as shown (1,530.00 twice): level, not a rise.
   expect(screen(watching(2000, positionsModel(1530.001, 10), positionsModel(1530.004, 10)), 2000)[3]).toBe(
-    'USDTNGN   buy   10,000.00   1,530.00   +10.00   1.25   2d 01:02:01  ▄▄',
+    'USDTNGN  buy   10,000.00  1,530.00   +10.00   1.25  2d 01:02:01  ▄▄',
   );
 });
 
@@ -111,29 +112,42 @@ it("renderWatchScreen: ticks the countdown with the clock between refreshes; cou
   ]);
 });
 
-it('renderWatchScreen: fits 40 columns by dropping the least important columns, never the market, side or P&L, and names on the screen what it left out: a dim note under the table, wrapped, never cut', () => {
+it('renderWatchScreen: fits 40 and 60 columns by dropping the least important columns, never the market, side or P&L, and says on the screen what it left out: a dim note under the table, on one line, never cut', () => {
   const state = watching(2000, positionsModel(1530, 10));
-  const lines = screen(state, 0, 40);
-  for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
-  // The title wraps between its parts at 40 columns: the table starts after its last line.
-  const title = lines.findIndex((line) => line.endsWith('Ctrl-C to stop'));
-  expect(title).toBeGreaterThan(0);
-  const shown = lines[title + 1];
-  expect(shown).toMatch(/^Market +Side +.*Net P&L/);
-  expect(lines[title + 3]).toMatch(/^USDTNGN +buy .*\+10\.00/);
-  const note = lines.slice(title + 4).join(' ');
-  expect(note).toMatch(/^Hidden at 40 columns: .* — see --json, or a wider terminal\. Net P&L/);
-  // Every column of the model not in the header is named: the fields, the countdown, the trend.
-  const hidden = /Hidden at 40 columns: (.*) — see/.exec(note)![1].split(', ');
-  for (const [key, label] of [
-    ...positionsModel(1530, 10).fields.map(({ key, label }) => [key, label]),
+  const model = positionsModel(1530, 10);
+  const columns = [
+    ...model.fields.map(({ key, label }) => [key, label]),
     ['matures_in', 'Matures in'],
     ['trend', 'Mark trend'],
-  ])
-    expect(shown.includes(label) || hidden.includes(key), `${key} neither shown nor named`).toBe(true);
-  expect(hidden).toContain('accrued_carry_usdc');
+  ];
+  for (const width of [40, 60]) {
+    const lines = screen(state, 0, width);
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+    // The title wraps between its parts: the table starts after its last line.
+    const title = lines.findIndex((line) => line.endsWith('Ctrl-C to stop'));
+    expect(title).toBeGreaterThan(0);
+    const shown = lines[title + 1];
+    expect(shown).toMatch(/^Market +Side +.*Net P&L/);
+    expect(lines[title + 3]).toMatch(/^USDTNGN +buy .*\+10\.00/);
+    const missing = columns.filter(([, label]) => !shown.includes(label)).map(([key]) => key);
+    expect(missing).toContain('accrued_carry_usdc');
+    // One line, then the total: every column of the model not in the header named, or counted.
+    const note = lines[title + 4];
+    expect(lines[title + 5]).toMatch(/^Net P&L/);
+    const named = /^Hidden(?: at \d+ columns)?: (.*?)(?:, \+(\d+) more)? — see --json, or a wider terminal\.$/.exec(
+      note,
+    );
+    if (width === 40) expect(note).toBe(`Hidden: ${missing.length} columns — see --json.`);
+    else {
+      const names = named![1].split(', ');
+      expect([names.every((key) => missing.includes(key)), names.length + Number(named![2] ?? 0)]).toEqual([
+        true,
+        missing.length,
+      ]);
+    }
+  }
   // Wide enough: nothing to say.
-  expect(screen(state, 0, 200).join('\n')).not.toContain('Hidden at');
+  expect(screen(state, 0, 200).join('\n')).not.toContain('Hidden');
 });
 
 it('renderWatchScreen: grows a sparkline over the session', () => {

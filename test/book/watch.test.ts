@@ -199,7 +199,8 @@ it('hedge positions --watch on a terminal that changes: a resize redraws the vie
   const { drawn, screen } = await watching('1', 100, async (term) => {
     await term.waitFor('Hidden at 100 columns');
     term.resize(60, 40);
-    await term.waitFor('Hidden at 60 columns');
+    // At 60 the note names the most important of what it left out, and how many more.
+    await term.waitFor('Hidden: trend, +3 more');
     // One refresh more at the new width: whatever the old frame left would be above it.
     await term.waitFor('Net P&L  ');
   });
@@ -209,7 +210,7 @@ it('hedge positions --watch on a terminal that changes: a resize redraws the vie
 
 // How each frame erases the one before is the in-process view's (watch-loop.test.ts); on a real terminal, what stays.
 it('hedge positions --watch on a terminal that changes: Ctrl-C ends it with exit 0, one final view drawn whole over the echoed ^C, and the cursor shown again', async () => {
-  // Every 5 s at 60 columns: between refreshes the view does not change (no countdown column).
+  // Every 5 s at 60 columns: between refreshes the view does not change (its countdown is to the hour).
   const { drawn, screen, raw } = await watching('5', 60, async (term) => {
     await term.waitFor('Net P&L  ');
     term.write(KEYS.CTRL_C);

@@ -5,12 +5,13 @@
 // function run; fish asked with `complete -C`. `hedge completion SHELL` prints the very files, and
 // another shell is a usage error. A shell that is not installed is reported skipped.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chownSync, copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { runHedge, tempDir, tempFolders } from '../support/hedge-cli.js';
 import { bashComplete, fishComplete, hasShell, scriptFile } from './shell-completion.js';
 import { ok } from '../support/cli-runs.js';
+import { MARKET, withSimulator } from '../support/simulator.js';
 
 const NO_FISH = !hasShell('fish');
 const store = tempDir('hedge-completion-');
@@ -173,4 +174,63 @@ describe.skipIf(NO_FISH)('fish completion (a real fish; skipped: fish is not ins
       ),
     );
   });
+});
+
+/** What zsh's `_hedge` hands compadd after each line (words split at spaces; a trailing space: an empty current word). */
+function zshComplete(lines: string[], env: Record<string, string>) {
+  const program = [
+    'compdef() { :; }',
+    'source "$1"; shift',
+    'compadd() { [[ $1 == -- ]] && shift; print -r -- "$*" }',
+    '_files() { print -r -- FILES }',
+    'for line in "$@"; do words=(${=line}); [[ $line == *" " ]] && words+=(""); CURRENT=$#words; out=$(_hedge); print -r -- "${out:-}"; done',
+  ].join('\n');
+  return execFileSync('zsh', ['-f', '-c', program, 'zsh', scriptFile('zsh'), ...lines], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+  })
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((line) => line.split(' ').filter(Boolean));
+}
+
+const SHELLS = [
+  ['bash', bashComplete, false],
+  ['zsh', zshComplete, !hasShell('zsh')],
+  ['fish', fishComplete, NO_FISH],
+] as const;
+
+describe.each(SHELLS)('%s completion of markets and hedge ids', (name, completeIn, missing) => {
+  it.skipIf(missing)(
+    `${name} (a real one; skipped when not installed): markets and hedge ids complete from what hedge last read, kept in its state folder: no request at Tab; nothing from a file that is not this user's or is a link, nor before hedge read any`,
+    () =>
+      withSimulator({}, async (simulator) => {
+        const env = { HOME: simulator.configDir, HEDGE_CONFIG_DIR: simulator.configDir };
+        const lines = ['hedge quote ', 'hedge --demo open U', 'hedge hedges ', 'hedge hedges hdg_', 'hedge roll '];
+        const sorted = (offered: string[][]) => offered.map((words) => [...words].sort());
+        // Nothing read yet: nothing offered, and no error.
+        expect(sorted(completeIn(lines, env))).toEqual([[], [], [], [], []]);
+        const seeded = [simulator.seedOpen('buy', 1000), simulator.seedOpen('sell', 2000)];
+        ok(await simulator.hedge('markets'));
+        ok(await simulator.hedge('hedges'));
+        const ids = seeded.map((hedge) => hedge.id).sort();
+        const asked = simulator.requests().length;
+        expect(sorted(completeIn(lines, env))).toEqual([[MARKET], [MARKET], ids, ids, [MARKET]]);
+        expect(simulator.requests()).toHaveLength(asked);
+        // Another user's file, or a link to one of this user's: nothing is offered from it.
+        const file = join(simulator.configDir, 'completion-words.json');
+        const words = readFileSync(file, 'utf8');
+        const elsewhere = join(tempFolder(), 'words.json');
+        writeFileSync(elsewhere, words);
+        rmSync(file);
+        symlinkSync(elsewhere, file);
+        expect(sorted(completeIn(lines, env))).toEqual([[], [], [], [], []]);
+        if (process.getuid?.() === 0) {
+          rmSync(file);
+          writeFileSync(file, words);
+          chownSync(file, 65534, 65534);
+          expect(sorted(completeIn(lines, env))).toEqual([[], [], [], [], []]);
+        }
+      }),
+  );
 });

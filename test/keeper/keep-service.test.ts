@@ -94,6 +94,31 @@ describeKeepers('hedge keep as a service', () => {
   );
 
   keeperCase(
+    "a target file that cannot be re-read (SIGHUP): the error event keeps the step's sentence as `message` and the file's problem under `error`, and the previous target stays",
+    { stepped: true },
+    async (simulator, rig) => {
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,7,,']);
+      const keeper = rig.keep(simulator, file);
+      await eventAfter(keeper, 0, 'reopen', 'the first open');
+      await oneFilled(simulator, 'sell', 'the fill');
+      writeTarget(simulator, ['USDTNGN,sideways,2000,7,,']);
+      const before = keeper.events.length;
+      keeper.child().kill('SIGHUP');
+      const error = await eventAfter(keeper, before, eventIs('error', { phase: 'reload' }), 'the reload error');
+      expect(error).toMatchObject({
+        message: 'the target file could not be re-read; the previous target stays',
+        code: 'usage',
+        error: { code: 'usage', message: expect.stringMatching(/:2: side: the value is not allowed/) },
+      });
+      // The previous target stays: a cycle after it, the side still held as it was, nothing more sent.
+      const opens = simulator.requests('POST', '/hedges').length;
+      await eventAfter(keeper, keeper.events.length, 'cycle', 'a cycle after the reload');
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
+      holds(simulator);
+    },
+  );
+
+  keeperCase(
     "one row's close that never answers does not hold another row's roll: it lands before that hedge matures",
     {},
     async (simulator, rig) => {

@@ -64,6 +64,19 @@ it('the keeper status screen: a dry run says so in the header, and its actions r
   ]).toEqual(['03-02 09:00:00 UTC would reopen USDTNGN sell 2,000 USD', '03-02 09:00:00 UTC error: refused']);
 });
 
+it("the keeper status screen: an error event shows the step's sentence, then the error's own words where they differ", () => {
+  const reload = 'the target file could not be re-read; the previous target stays';
+  expect([
+    describeEvent({ event: 'error', at: AT, message: reload, error: { code: 'usage', message: 'target.csv:2: side' } }),
+    describeEvent({
+      event: 'error',
+      at: AT,
+      message: 'refused',
+      error: { code: 'exposure_exceeded', message: 'refused' },
+    }),
+  ]).toEqual([`03-02 09:00:00 UTC error: ${reload} (target.csv:2: side)`, '03-02 09:00:00 UTC error: refused']);
+});
+
 /** `hedge keep status` of a running keeper whose last cycle showed `rows`. */
 function statusCard(rows: KeepRowStatus[]) {
   const account = { environment: 'test', host: 'api.example.com', key_id: 'k1' };

@@ -143,27 +143,34 @@ type ScreenTable = ReturnType<typeof tablesOf>[number];
 function checkTable(name: string, table: ScreenTable, wide: ScreenTable, cols: number, resource: Resource) {
   const where = `${name} at ${cols}`;
   expect(wide.hidden, `${name}: the wide table hides nothing`).toEqual([]);
-  // An id cut in the middle is named as shortened.
+  // An id cut in the middle is named as shortened where the note's one line has room: always when no column is hidden.
   table.headers.forEach((header, column) => {
-    if (table.cells(column).some((cell) => /^(hdg_|a_|0x)\S*…\S*$/.test(cell)))
+    if (table.cells(column).some((cell) => /^(hdg_|a_|0x)\S*…\S*$/.test(cell)) && !table.hidden.length)
       expect(table.shortened.length, `${where}: ${header} cut, not named`).toBeGreaterThan(0);
   });
+  const note = table.after.indexOf('Hidden') >= 0 ? table.after.slice(table.after.indexOf('Hidden')) : '';
+  // The note is one line of the screen.
+  if (note) expect(note.split(' — see ')[0].length + 2, `${where}: ${note}`).toBeLessThanOrEqual(cols);
   const byHeader = keysByHeader(resource);
   const keyOf = (header: string) => byHeader.get(header) ?? header;
   const shown = table.headers.map(keyOf);
   const all = wide.headers.map(keyOf);
-  // The names in the note are exactly the keys of the columns left out, each once.
-  expect([...table.hidden].sort(), `${where}: the note names ${table.hidden.join(', ') || 'nothing'}`).toEqual(
-    all.filter((key) => !shown.includes(key)).sort(),
-  );
   const rank = (key: string) =>
     resource.priority.includes(key) ? resource.priority.indexOf(key) : resource.priority.length;
+  // The note names the keys of the columns left out, each once, the most important first: all of them, or as many as
+  // its one line holds and how many more.
+  const missing = all.filter((key) => !shown.includes(key));
+  const byRank = [...missing].sort((a, b) => rank(a) - rank(b) || all.indexOf(a) - all.indexOf(b));
+  expect([table.hidden, table.more], `${where}: the note names ${table.hidden.join(', ') || 'nothing'}`).toEqual([
+    byRank.slice(0, missing.length - table.more),
+    missing.length - table.hidden.length,
+  ]);
   const lastShown = Math.max(...shown.map(rank));
-  const firstHidden = Math.min(...table.hidden.map(rank));
-  expect(lastShown, `${where}: ${table.hidden.join(', ')} hidden before ${shown.join(', ')}`).toBeLessThan(firstHidden);
+  const firstHidden = Math.min(...missing.map(rank));
+  expect(lastShown, `${where}: ${missing.join(', ')} hidden before ${shown.join(', ')}`).toBeLessThan(firstHidden);
   // Ids and hashes are shortened before any money column goes: none is shown whole while one is hidden.
   const kindOfKey = new Map(resource.fields.map((field) => [field.key, field.kind]));
-  const hiddenMoney = table.hidden.filter((key) => ['money', 'pnl', 'charge'].includes(kindOfKey.get(key) ?? ''));
+  const hiddenMoney = missing.filter((key) => ['money', 'pnl', 'charge'].includes(kindOfKey.get(key) ?? ''));
   const wholeIds = shown.filter(
     (key, column) =>
       ['id', 'hash'].includes(kindOfKey.get(key) ?? '') && !table.cells(column).some((cell) => cell.includes('…')),
@@ -198,7 +205,11 @@ const LISTS: Array<[string, Resource, Record<number, string>]> = [
   [
     'markets',
     marketsResource(),
-    { 80: 'market status price capacity_buy_usd capacity_sell_usd carry_buy_daily_pct carry_sell_daily_pct' },
+    {
+      // Both sides' carry (with its word) before capacity.
+      60: 'market status price carry_buy_daily_pct carry_sell_daily_pct',
+      80: 'market status price capacity_buy_usd capacity_sell_usd carry_buy_daily_pct carry_sell_daily_pct',
+    },
   ],
   [
     'positions',
@@ -236,7 +247,8 @@ it.each(LISTS)(
       for (const key of must.split(' ').filter(Boolean))
         expect(shown, `${name} at ${cols} keeps ${key}:\n${lines.join('\n')}`).toContain(key);
       // At 60 columns net P&L is never the one left out.
-      expect(table.hidden, `${name} at ${cols}`).not.toContain('net_pnl_usd');
+      if (wideTable.headers.includes('Net P&L USD'))
+        expect(table.headers, `${name} at ${cols}`).toContain('Net P&L USD');
     }
   },
 );
@@ -269,12 +281,13 @@ it('notes under a table are about what it shows: positions: the note on net marg
     const parts = ['Gross P&L USD', 'Carry USDC', 'Fees USDC'].some((header) => table.headers.includes(header));
     expect(text.includes('Net P&L = gross P&L + carry + fees'), `${cols}`).toBe(parts);
   }
-  for (const cols of [40, 80]) {
+  for (const cols of [30, 40, 80]) {
     const lines = await screenOf(['markets'], cols);
     const [table] = tablesOf(lines);
     const carry = table.headers.some((header) => header.startsWith('Carry/day'));
-    // At 40 columns both carry columns wait (the capacities come first): the note waits with them.
-    expect(carry, `${cols}`).toBe(cols === 80);
+    // At 30 columns both carry columns wait (the price comes first): the note waits with them; at 40 the buy side's
+    // carry is kept before the capacities.
+    expect(carry, `${cols}`).toBe(cols >= 40);
     expect(lines.join(' ').includes('Carry per day of the notional'), said(cols, lines)).toBe(carry);
   }
 });
@@ -368,8 +381,12 @@ it('--watch views, one frame at 60, 80 and 120 columns: positions --watch: fits,
     const missing = wideTable.headers
       .filter((header) => !table.headers.includes(header))
       .map((header) => byHeader.get(header) ?? header);
-    expect([...table.hidden].sort(), said(cols, lines)).toEqual(missing.sort());
-    expect(table.after).toMatch(missing.length > 0 ? /see --json, or a wider terminal/ : /^(?!.*Hidden at)/);
+    // Named, or counted among the more.
+    expect([[...table.hidden].sort(), table.more], said(cols, lines)).toEqual([
+      missing.filter((key) => table.hidden.includes(key)).sort(),
+      missing.length - table.hidden.length,
+    ]);
+    expect(table.after).toMatch(missing.length > 0 ? /see --json, or a wider terminal/ : /^(?!.*Hidden)/);
     if (cols >= 80)
       expect(table.headers, `${cols}`).toEqual(
         expect.arrayContaining('Side,Ref,Notional USD,Entry NGN/USDT,Mark NGN/USDT,Net P&L USD,Left'.split(',')),

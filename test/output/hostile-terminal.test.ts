@@ -151,10 +151,11 @@ it('colour codes from the server: a position field so named is shown escaped in 
       if (path === '/positions') item['\u001b[8mconcealed\u001b[0m\u001b[41m'] = 'x';
       if (path === '/hedges/history') item.client_reference = '\u001b[8mHIDDEN\u001b[0m';
     });
+    // Wide enough that the note's one line names every column it leaves out, this one (nobody declared it: the last) too.
     const hedge = (args: string) =>
       runHedge(args, {
         configDir: server.configDir,
-        env: { ...envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }), COLUMNS: '80' },
+        env: { ...envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }), COLUMNS: '160' },
       });
     try {
       const [table, csv, tsv] = [
@@ -167,7 +168,7 @@ it('colour codes from the server: a position field so named is shown escaped in 
         expect([unsafeIn(run.stdout), unsafeIn(run.stderr)]).toEqual([undefined, undefined]);
       }
       expect(table.stderr.replace(/\s+/g, ' ')).toMatch(
-        /Hidden at 80 columns: [^—]*, \\x1b\[8mconcealed\\x1b\[0m\\x1b\[41m — /,
+        /Hidden at 160 columns: [^—]*, \\x1b\[8mconcealed\\x1b\[0m\\x1b\[41m — /,
       );
       for (const run of [csv, tsv]) expect(run.stdout).toContain('\\x1b[8mHIDDEN\\x1b[0m');
       expect(server.requests('GET', '/hedges/history').length).toBeGreaterThanOrEqual(2);

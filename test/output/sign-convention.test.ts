@@ -130,7 +130,7 @@ it('results of open, add, reduce and close: open: slippage against the quote wit
 });
 
 it('results of open, add, reduce and close: add: the quote for the addition on a card (people) or one line on stderr (scripts), carry per day and to maturity', () => {
-  const context = { maturityAt: '2026-03-04T10:00:00.000Z', daysLeft: 2 };
+  const context = { maturityAt: '2026-03-04T10:00:00.000Z', daysLeft: 2, nowMs: Date.parse('2026-03-02T10:00:00Z') };
   const [card, notes] = printed((out) =>
     renderAdditionQuote(out, BUY_QUOTE, { ...context, position: { notionalUsd: 10_000, entryPrice: 1530.1 } }),
   );
@@ -140,7 +140,8 @@ it('results of open, add, reduce and close: add: the quote for the addition on a
     /Required margin\s+│ 500\.00 USDC/,
     /Platform fee\s+│ -2\.50 USDC, you pay/,
     /Carry per day\s+│ -2\.10 USDC\/day, you pay/,
-    /Carry to maturity \(est\.\)\s+│ -4\.20 USDC, you pay \(2 days left\)/,
+    /Carry to maturity \(est\.\)\s+│ -4\.20 USDC, you pay \(2d 0h left\)/,
+    /Maturity \(unchanged\)\s+│ 2026-03-04 10:00:00 UTC \(in 2d 0h\)/,
   ])
     expect(card).toMatch(part);
   expect(notes).toBe('');

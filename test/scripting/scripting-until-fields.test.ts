@@ -195,3 +195,20 @@ it('dotted --fields: markets: a nested side in every format; --json --fields: a 
   expect(message(doctor)).toBe('--fields: "check" is not a field here; available: ready, exit_code, checks.');
   expect(okJson(await t.hedge('doctor --json --fields ready'))).toEqual({ ready: expect.any(Boolean) });
 });
+
+it("--query: a number the query computes (a sum of the server's figures, a product) is printed as the decimal it stands for, never as binary floating point; the server's own numbers stay as sent", async () => {
+  // A stopped clock: the positions the test reads are the ones hedge reads.
+  const t = await start({ preset: 'frozen' });
+  t.seedOpen('buy', 10_000);
+  t.seedOpen('sell', 7_000);
+  const sent = ((await apiData(t, 'GET', '/positions')) as Array<{ net_pnl_usd: number }>).map(
+    (line) => line.net_pnl_usd,
+  );
+  expect(okJson(await t.hedge(['positions', '--query', '[].net_pnl_usd']))).toEqual(sent);
+  // Figures in cents: their sum is in cents too.
+  const sum = ok(await t.hedge(['positions', '--query', 'sum([].net_pnl_usd)'])).stdout;
+  expect(sum).toBe(`${JSON.stringify(Number((sent[0] + sent[1]).toFixed(2)))}\n`);
+  // 10,000 × 1.1 is 11000.000000000002 in binary floating point.
+  const product = ok(await t.hedge(['positions', '--query', "[?side=='buy'] | [0].notional_usd * `1.1`"])).stdout;
+  expect(product).toBe('11000\n');
+});

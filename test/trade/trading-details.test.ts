@@ -10,6 +10,7 @@ import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { exits, journalEntries, ok, okJson } from '../support/cli-runs.js';
 import { IDEMPOTENCY_KEY } from '../support/output/text.js';
 import { openBody } from '../support/engine.js';
+import { displayWidth } from '../../src/platform/terminal/width.js';
 import { activeSizes, hedgeOf as hedge, HOUR } from '../support/keeper.js';
 
 const start = useSimulators({ stepped: true });
@@ -101,6 +102,37 @@ it("hedge add: the quote for the addition, then the position before → after: q
   ok(await simulator.hedge(`add ${MARKET} buy 500 --yes`));
   expect(simulator.requests('POST', '/quotes').map((entry) => (entry.body as any).tenor_days)).toEqual([7, 3]);
   expect(activeSizes(simulator, 'buy')).toEqual([[seeded.id, 15_500]]);
+});
+
+/** The value of a boxed card's row whose label starts with `label` (a label may wrap onto the next line, a value too). */
+function cardValue(screen: string, label: string) {
+  const lines = screen.split('\n').map((line) => /^│ (.*?) +│ (.*?) *│$/.exec(line));
+  const at = lines.findIndex((cells) => cells?.[1].startsWith(label));
+  const values = [lines[at]![2]];
+  // The lines after it that carry more of its value, under a label of its own wrapped or none.
+  for (const cells of lines.slice(at + 1)) {
+    if (!cells || (cells[1] && !/^\(/.test(cells[1])) || !cells[2]) break;
+    values.push(cells[2]);
+  }
+  return values.join(' ');
+}
+
+it('hedge add: the quote card says the time left one way: the carry to maturity and the maturity count it from the same instant, in the same days and hours, at 80 columns and at 60, no line wider than the screen', async () => {
+  const simulator = await start();
+  simulator.seedOpen('buy', 10_000);
+  for (const [columns, usd] of [
+    [80, 1000],
+    [60, 2000],
+  ]) {
+    const screen = ok(
+      await simulator.hedge(`add ${MARKET} buy ${usd} --yes`, { screen: { columns, rows: 60 } }),
+    ).stdout;
+    const card = screen.slice(0, screen.indexOf('Indicative only'));
+    const left = /\((\d+d \d+h) left\)$/.exec(cardValue(card, 'Carry to maturity'))?.[1];
+    expect(left, screen).toMatch(/^6d \d+h$/);
+    expect(cardValue(card, 'Maturity'), screen).toMatch(new RegExp(`\\(in ${left}\\)$`));
+    for (const line of screen.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(columns);
+  }
 });
 
 it.each([

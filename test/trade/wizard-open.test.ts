@@ -15,6 +15,8 @@ import {
 import { displayWidth } from '../../src/platform/terminal/width.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 import { activeNotional } from '../support/keeper.js';
+import { pairOf, sideGains } from '../../src/core/markets.js';
+import { SIDES } from '../../src/core/vocabulary.js';
 
 const { DOWN, ENTER, CTRL_C, BACKSPACE } = KEYS;
 
@@ -201,4 +203,48 @@ it('Ctrl-C while waiting for the fill stops the wait only: exit 130, the order s
   expect(text).toContain(`hedge hedges ${hedge.id} --wait`);
   expect(drawn.filter((line) => displayWidth(line.text) > 80)).toEqual([]);
   expect(wordsSplitAtLineEnd(drawn)).toEqual([]);
+});
+
+it("at 60 columns: the side step says under the highlighted side which way it gains, and the quote card says it for the side chosen, from the market's own pair (USDTKES: KES per USDT), each line drawn whole", async () => {
+  const trading = await startTrading({ extraMarkets: [{ market: 'USDTKES', status: 'open', basePrice: 129.4 }] });
+  terminal = spawnInTerminal(trading, ['open', 'USDTKES'], { cols: 60 });
+  const screens: DrawnLine[][] = [];
+  const shot = async () => {
+    screens.push(await terminal!.drawn());
+    return readAsText(screens.at(-1)!);
+  };
+  await see('? Side', 'buy gains as KES weakens (more KES per USDT)');
+  expect(await shot()).not.toContain('sell gains');
+  terminal.write(DOWN);
+  await see('sell gains as KES strengthens (fewer KES per USDT)');
+  expect(await shot()).not.toContain('buy gains');
+  terminal.write(ENTER);
+  await see('? Notional in USD');
+  terminal.write(`2000${ENTER}`);
+  await see('? Tenor');
+  terminal.write(ENTER);
+  await see('? Client reference');
+  terminal.write(ENTER);
+  await see('Quote USDTKES sell 2,000.00 USD, 1 day', '(y/N)');
+  expect(await shot()).toMatch(/┘ sell gains as KES strengthens \(fewer KES per USDT\)\. Indicative only/);
+  terminal.write(`n${ENTER}`);
+  expect(await terminal.exitCode).toBe(8);
+  expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
+  for (const screen of screens) {
+    expect(screen.filter((line) => displayWidth(line.text) > 60)).toEqual([]);
+    expect(wordsSplitAtLineEnd(screen)).toEqual([]);
+  }
+});
+
+it("which way a side gains: from the pair the markets list names (base and quote, under either name), else from the market's id; none for an id that names no pair", () => {
+  expect(pairOf('USDTNGN')).toEqual({ base: 'USDT', quote: 'NGN' });
+  expect(pairOf('XAUEUR', { base: 'xau', quote: 'eur' })).toEqual({ base: 'XAU', quote: 'EUR' });
+  expect(pairOf('USDTNGN', { base_currency: 'USDC', quote_currency: 'NGN' })).toEqual({ base: 'USDC', quote: 'NGN' });
+  // Not a currency code: the id decides.
+  expect(pairOf('USDTGHS', { base: '\u001b[31m', quote: 'GHS' })).toEqual({ base: 'USDT', quote: 'GHS' });
+  expect(pairOf('BTCPERP')).toBeUndefined();
+  expect(SIDES.map((side) => sideGains(side, { base: 'USDC', quote: 'EUR' }))).toEqual([
+    'buy gains as EUR weakens (more EUR per USDC)',
+    'sell gains as EUR strengthens (fewer EUR per USDC)',
+  ]);
 });

@@ -201,7 +201,9 @@ export const CLOSE = trading('close', 'write', "Close a side's position and show
 
 export const HEDGES = book('hedges', 'read', 'List hedges, newest first, or show one in full', {
   description: 'List hedges, newest first, or show one hedge in full',
-  args: [optional(arg('id', 'a hedge id (hdg_…) to show in full, or a unique part of one (as a table shows it)'))],
+  args: [
+    optional(arg('id', 'a hedge id (hdg_…) to show in full, or a unique part of one (as a table shows it)', 'hedge')),
+  ],
   options: options(
     '--status <status>',
     'only hedges in this status',

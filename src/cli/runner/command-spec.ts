@@ -8,7 +8,8 @@ export interface ArgSpec {
   readonly name: string;
   readonly required: boolean;
   readonly description: string;
-  readonly values?: readonly string[] | 'profile' | 'market';
+  /** Fixed words, or what completes it: a stored profile, a market or a hedge id hedge last read. */
+  readonly values?: readonly string[] | 'profile' | 'market' | 'hedge';
 }
 
 /** What a command receives for an option of each kind. `negatable`: `--no-wait` gives `wait: false`; `optional-value`: `--watch` or `--watch 5`. */

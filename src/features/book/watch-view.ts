@@ -9,6 +9,7 @@ import { COUNTDOWN_KEY, TREND_KEY, type WatchField, type WatchModel, type WatchR
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { describeError } from '../../platform/terminal/exit-codes.js';
 import { terminalColumns } from '../../platform/terminal/terminal.js';
+import { formatTimeLeft } from '../../platform/terminal/format.js';
 import {
   drawLoadedTable,
   kindColumn,
@@ -166,14 +167,21 @@ const trendLine = (c: ChalkInstance, points: number[], width: number) =>
 const countdownOf = (row: WatchRow, now: number) =>
   row.maturityAt === undefined ? undefined : formatCountdown(Date.parse(row.maturityAt) - now);
 
-/** A value as shown, marked when what is shown changed since the refresh before (data moving below the shown precision is no change). */
-function shownValue(state: WatchState, row: WatchRow, field: WatchField, options: RenderOptions) {
-  const c = options.chalk;
-  const value = row.values[field.key];
-  const text = options.format(field, value);
+/** Whether what a row shows of a field changed since the refresh before (data moving below the shown precision is no change). */
+function changedSince(state: WatchState, row: WatchRow, field: WatchField, options: RenderOptions) {
   const before = state.previous?.rows.findLast((other) => other.key === row.key)?.values;
-  const changed = before !== undefined && options.format(field, before[field.key]) !== text;
-  if (c.level === 0) return `${text}${changed ? '*' : ' '}`;
+  return (
+    before !== undefined && options.format(field, before[field.key]) !== options.format(field, row.values[field.key])
+  );
+}
+
+/** A value as shown, marked when it changed since the refresh before: inverse, or without colour a `*` after it (the
+ * column's other values then padded by a space, so that they stay aligned: `marked`, whether any of them changed). */
+function shownValue(state: WatchState, row: WatchRow, field: WatchField, options: RenderOptions, marked = true) {
+  const c = options.chalk;
+  const text = options.format(field, row.values[field.key]);
+  const changed = changedSince(state, row, field, options);
+  if (c.level === 0) return marked ? `${text}${changed ? '*' : ' '}` : text;
   return changed ? c.inverse(text) : text;
 }
 
@@ -181,19 +189,27 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
   const c = options.chalk;
   const { rows, countdown, trend } = model;
   const series = (index: number) => state.series.get(rows[index].key) ?? [];
-  const columns: TableColumn[] = model.fields.map((field) => ({
-    key: field.key,
-    header: field.label,
-    // As the lists: text (a reference) may be cut with …, an id in the middle, an amount is kept before an id whole.
-    ...kindColumn(field.kind),
-    cells: rows.map((row) => tableCell(shownValue(state, row, field, options))),
-  }));
+  const columns: TableColumn[] = model.fields.map((field) => {
+    // A column none of whose values changed takes no room for a mark.
+    const marked = rows.some((row) => changedSince(state, row, field, options));
+    return {
+      key: field.key,
+      header: field.label,
+      // As the lists: text (a reference) may be cut with …, an id in the middle, an amount is kept before an id whole.
+      ...kindColumn(field.kind),
+      cells: rows.map((row) => tableCell(shownValue(state, row, field, options, marked))),
+    };
+  });
   if (countdown)
     columns.push({
       key: COUNTDOWN_KEY,
       header: countdown,
       align: 'right',
       cells: rows.map((row) => tableCell(countdownOf(row, options.now) ?? c.dim('—'))),
+      // A narrow screen: to the hour, as the positions list counts it ("6d 23h"), before the column is left out.
+      compact: rows.map((row) =>
+        tableCell(row.maturityAt === undefined ? c.dim('—') : formatTimeLeft(row.maturityAt, options.now)),
+      ),
     });
   if (trend)
     columns.push({

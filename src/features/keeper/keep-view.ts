@@ -83,7 +83,10 @@ export function describeEvent(event: KeepEvent) {
     Array.isArray(event.hedge_ids) && event.hedge_ids.length
       ? ` ${event.hedge_ids.map((id) => safeText(String(id))).join(' → ')}`
       : '';
-  const message = typeof event.message === 'string' ? `: ${safeText(event.message)}` : '';
+  // An error event's own words beside the step's sentence, where they differ.
+  const cause = (event.error as { message?: unknown } | undefined)?.message;
+  const because = typeof cause === 'string' && cause !== event.message ? ` (${safeText(cause)})` : '';
+  const message = typeof event.message === 'string' ? `: ${safeText(event.message)}${because}` : '';
   // A dry run did none of it: its actions read "would roll", "would reopen".
   const kind =
     event.dry_run === true && ['roll', 'reopen', 'converge'].includes(event.event)

@@ -103,12 +103,16 @@ export async function runKeep(
     let firstError: unknown;
     const noteError = (error: unknown, fields: Omit<EventFields, 'event'>) => {
       firstError ??= error;
-      // The step's own fields first; the error's description fills what they leave (its journal id).
+      const described = errorFields(error);
+      // The error's description fills what the step's fields leave; the step's own sentence stays `message`, the
+      // error's words are under `error` (every error event has them there).
       event({
         event: 'error',
         ...fields,
-        ...errorFields(error),
+        ...described,
+        ...(fields.message !== undefined && { message: fields.message }),
         ...(fields.journal_id !== undefined && { journal_id: fields.journal_id }),
+        error: { code: described.code, message: described.message },
       });
     };
     signals.onStopRequested = (signal) =>

@@ -362,6 +362,7 @@ export function tradeAction(
                   quote,
                   maturityAt,
                   daysLeft: daysUntil(maturityAt, now),
+                  nowMs: now,
                   position: line,
                 },
               });

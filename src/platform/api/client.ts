@@ -88,6 +88,8 @@ export interface ClientOptions {
   learn?: (learned: LearnedWire) => void;
   /** The page-size name was learned from this server: it reads it, so a short last page under it is the whole list. */
   pageSizeLearned?: boolean;
+  /** Markets and hedge ids a read saw (`marketsList`: the markets list itself), for shell completion. */
+  seen?: (words: { marketsList?: string[]; markets?: string[]; hedges?: string[] }) => void;
 }
 
 /** The four writes, each with the schema its answer is read by: POST /hedges for an open (stamped with its
@@ -310,7 +312,9 @@ export class HedgeClient {
   }
 
   async listMarkets() {
-    return { markets: this.rows(marketSchema, await this.get('/markets'), 'GET /markets') };
+    const markets = this.rows(marketSchema, await this.get('/markets'), 'GET /markets');
+    this.options.seen?.({ marketsList: markets.map((market) => market.market) });
+    return { markets };
   }
 
   /** GET /prices?symbols=… (its shape is not shown; see unspecified.ts): `data` as the server sent it (for --json) and the prices read from it (for people). */
@@ -373,12 +377,29 @@ export class HedgeClient {
     return (await this.readHedges(query)).items;
   }
 
-  readHedges(query: ListHedgesQuery = {}) {
-    return this.list(hedgeSchema, '/hedges', { status: query.status, client_reference: query.clientReference }, query);
+  async readHedges(query: ListHedgesQuery = {}) {
+    const read = await this.list(
+      hedgeSchema,
+      '/hedges',
+      { status: query.status, client_reference: query.clientReference },
+      query,
+    );
+    this.sawHedges(read.items);
+    return read;
   }
 
-  getHedge(id: string) {
-    return this.call(hedgeSchema, { method: 'GET', path: `/hedges/${encodeURIComponent(id)}` });
+  async getHedge(id: string) {
+    const hedge = await this.call(hedgeSchema, { method: 'GET', path: `/hedges/${encodeURIComponent(id)}` });
+    this.sawHedges([hedge]);
+    return hedge;
+  }
+
+  private sawHedges(hedges: ReadonlyArray<{ id?: unknown; market?: unknown }>) {
+    const texts = (values: unknown[]) => values.filter((value): value is string => typeof value === 'string');
+    this.options.seen?.({
+      hedges: texts(hedges.map((hedge) => hedge.id)),
+      markets: texts(hedges.map((hedge) => hedge.market)),
+    });
   }
 
   /** GET /hedges/history — newest first, up to `limit` (across pages). */
@@ -419,7 +440,9 @@ export class HedgeClient {
 
   /** GET /positions — at most one line per market and side; empty when flat. */
   async listPositions() {
-    return this.rows(positionSchema, await this.get('/positions'), 'GET /positions');
+    const positions = this.rows(positionSchema, await this.get('/positions'), 'GET /positions');
+    this.sawHedges(positions.map((position) => ({ id: position.hedge_id, market: position.market })));
+    return positions;
   }
 
   getAccount() {

@@ -19,6 +19,7 @@ export function createClient({
   warn,
   learn,
   pageSizeLearned,
+  seen,
   ...transport
 }: ClientOptions &
   Pick<TransportConfig, 'connections' | 'clock' | 'deadline' | 'signal' | 'observe' | 'log'> & {
@@ -48,7 +49,7 @@ export function createClient({
       deadlineTotalMs: timeoutSeconds && timeoutSeconds * 1000,
       maxAnswerBytes: maxAnswerBytes(env),
     }),
-    { wire, warn, learn, pageSizeLearned },
+    { wire, warn, learn, pageSizeLearned, seen },
   );
 }
 

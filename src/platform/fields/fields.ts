@@ -36,13 +36,15 @@ export interface FieldSpec {
   /** Dotted names of the server's data this column shows (`net_rate_daily_pct.sell`): --fields asking for one gets this column under that name, so it reads the same as without --fields. */
   aliases?: string[];
   wrap?: boolean;
-  /** The value a narrow table shows instead, where the column has no room for the whole one (the carry's rate without its word; a time's compact form is made by kind): shown alike in every row. */
+  /** Text a desk reads whole (a carry with its word): never cut with … for another column; the column waits for a wider terminal instead. */
+  whole?: boolean;
+  /** The value a narrow table shows instead, where the column has no room for the whole one (a time's compact form is made by kind): shown alike in every row. */
   compact?: (row: JsonObject) => unknown;
   screenOnly?: boolean;
   relativeWhen?: (row: JsonObject) => boolean;
   style?: (text: string, row: JsonObject) => string;
   /** How a person's table or card shows the field where it differs from what scripts read (the carry in words, a key it stands for). */
-  onScreen?: Partial<Pick<FieldSpec, 'kind' | 'get' | 'compact' | 'covers'>>;
+  onScreen?: Partial<Pick<FieldSpec, 'kind' | 'get' | 'compact' | 'covers' | 'whole'>>;
 }
 
 /** The fields as a person's table or card shows them. */

@@ -7,6 +7,7 @@ import {
   type JSONValue,
 } from '@jmespath-community/jmespath';
 import { UsageError } from '../../core/errors.js';
+import { computedDecimal } from '../../core/number-format.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 
 /** The name of every node of `type` in a syntax tree, in order: `Function`, what it calls; `Field`, what it reads. */
@@ -90,11 +91,27 @@ export function compileQuery(expression: string, option = '--query') {
     if (!known.has(name)) throw problem(expression, new Error(`unknown function ${name}()`), option, true);
   return (data: unknown) => {
     try {
-      return TreeInterpreter.search(ast, data as JSONValue);
+      return asDecimals(TreeInterpreter.search(ast, data as JSONValue), numbersIn(data));
     } catch (error) {
       throw problem(expression, error, option);
     }
   };
+}
+
+/** Every number in `value`. */
+function numbersIn(value: unknown, found = new Set<number>()) {
+  if (typeof value === 'number') found.add(value);
+  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) numbersIn(item, found);
+  return found;
+}
+
+/** A query's result with the numbers the query computed (a sum, a product: none of the data's own) as decimals; the data's own numbers stay as they came. */
+function asDecimals(value: unknown, given: ReadonlySet<number>): unknown {
+  if (typeof value === 'number') return given.has(value) ? value : computedDecimal(value);
+  if (Array.isArray(value)) return value.map((item) => asDecimals(item, given));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, asDecimals(item, given)]));
+  return value;
 }
 
 /** JMESPath's own truth (as in a `[?…]` filter): false, null, an empty string, list or object are false; anything else — every number, 0 included — is true. */

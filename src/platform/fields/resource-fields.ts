@@ -206,7 +206,7 @@ export const PRICE_RESOURCE = {
 type PerSide = { buy: number; sell: number };
 
 /** `hedge markets`: capacity and carry per side come nested (`available_capacity_usd.buy`) and are shown as a column per side. */
-export function marketsResource(carryText?: (ratePerDay: number, compact?: boolean) => string) {
+export function marketsResource(carryText?: (ratePerDay: number) => string) {
   const capacity = (which: keyof PerSide): FieldSpec => ({
     key: `capacity_${which}_usd`,
     label: `Capacity ${which}`,
@@ -219,9 +219,9 @@ export function marketsResource(carryText?: (ratePerDay: number, compact?: boole
   });
   const carry = (which: keyof PerSide): FieldSpec => {
     const rate = (row: JsonObject) => (row.net_rate_daily_pct as PerSide | undefined)?.[which];
-    const inWords = (compact: boolean) => (row: JsonObject) => {
+    const inWords = (row: JsonObject) => {
       const value = rate(row);
-      return typeof value === 'number' ? carryText!(value, compact) : value;
+      return typeof value === 'number' ? carryText!(value) : value;
     };
     return {
       key: `carry_${which}_daily_pct`,
@@ -231,8 +231,8 @@ export function marketsResource(carryText?: (ratePerDay: number, compact?: boole
       // The same words whether the column is asked for as carry_sell_daily_pct or net_rate_daily_pct.sell.
       aliases: [`net_rate_daily_pct.${which}`],
       get: rate,
-      // A narrow table: the signed rate alone (the note under the table says what the sign means).
-      onScreen: carryText && { kind: 'text', get: inWords(false), compact: inWords(true) },
+      // With its word at any width ("-0.0384% pay"): a sign alone is not a decision.
+      onScreen: carryText && { kind: 'text', get: inWords, whole: true },
     };
   };
   return {
@@ -246,8 +246,9 @@ export function marketsResource(carryText?: (ratePerDay: number, compact?: boole
       carry('buy'),
       carry('sell'),
     ],
-    // Every column is one the desk decides on: whether the market trades, at what price, how much each side can take and what it costs to hold; at 80 columns all are kept.
-    ...ranked('market status price capacity_buy_usd capacity_sell_usd carry_buy_daily_pct carry_sell_daily_pct'),
+    // Every column is one the desk decides on: whether the market trades, at what price, what each side costs to hold
+    // (both sides, with their words) and how much each can take; at 80 columns all are kept, at 60 the capacities wait.
+    ...ranked('market status price carry_buy_daily_pct carry_sell_daily_pct capacity_buy_usd capacity_sell_usd'),
   };
 }
 

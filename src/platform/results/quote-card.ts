@@ -1,7 +1,7 @@
 // The quote as a desk reads it before deciding; shared by `hedge quote` and `hedge open`'s confirmation.
 import type { Quote } from '../api/schemas.js';
 import { kindFromName, labelFromName } from '../fields/fields.js';
-import { quoteCurrencyOf } from '../../core/markets.js';
+import { pairOf, quoteCurrencyOf, sideGains } from '../../core/markets.js';
 import { betterOrWorse, payOrEarn, payWords, priceFavourBps, toAccountSide } from '../../core/money.js';
 import { formatSignedMoney } from '../../core/number-format.js';
 import {
@@ -147,7 +147,10 @@ function renderTable(output: Output, quote: Quote, nowMs: number) {
   }
   const side = quote.side === 'buy' ? c.green('buy') : c.magenta('sell');
   const title = `Quote ${quote.market} ${side} ${formatMoney(quote.notional_usd)} USD, ${days}`;
-  return output.card(rows, title, [c.dim(QUOTE_INDICATIVE_NOTE)]);
+  // What the side protects against, from the market's own pair (none when its id names no pair).
+  const pair = pairOf(quote.market);
+  const gains = pair && (quote.side === 'buy' || quote.side === 'sell') ? [`${sideGains(quote.side, pair)}.`] : [];
+  return output.card(rows, title, [...gains, c.dim(QUOTE_INDICATIVE_NOTE)]);
 }
 
 /** The quote as text for the output's mode (JSON prints the quote itself); `nowMs` is when "time from now" is measured from. */

@@ -6,7 +6,7 @@ import { betterOrWorse, impliedAdditionPrice, payOrEarn, priceFavourBps, toAccou
 import { formatSignedMoney } from '../../core/number-format.js';
 import { fieldTable } from '../fields/fields.js';
 import { HEDGE_FIELDS, POSITION_FIELDS, REALIZED } from '../fields/resource-fields.js';
-import { formatBps, formatDays, formatMoney, formatPercent, formatRate } from '../terminal/format.js';
+import { formatBps, formatMoney, formatPercent, formatRate, formatTimeLeft } from '../terminal/format.js';
 import type { Output } from '../terminal/output.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { priceRows, priceUnit, upfrontRows } from './quote-card.js';
@@ -162,7 +162,12 @@ type PositionFigures = Partial<PositionFacts>;
 export function renderAdditionQuote(
   output: Output,
   quote: Quote,
-  { maturityAt, daysLeft: days, position = {} }: { maturityAt?: string; daysLeft?: number; position?: PositionFigures },
+  {
+    maturityAt,
+    daysLeft: days,
+    nowMs,
+    position = {},
+  }: { maturityAt?: string; daysLeft?: number; nowMs?: number; position?: PositionFigures },
 ) {
   const carry = toAccountSide(quote.carry.daily_usdc);
   const fee = toAccountSide(quote.upfront.platform_fee_usdc);
@@ -175,13 +180,15 @@ export function renderAdditionQuote(
         ...priceRows(output, quote, entry === undefined ? '' : c.dim(` (position entry ${formatRate(entry)})`)),
         ...upfrontRows(output, quote, fee),
         ['Carry per day', perDay],
+        // The time left in one measure on both rows: from the same instant, by the same formatter.
         [
           'Carry to maturity (est.)',
-          days !== undefined && `${payOrEarn(carry * days)} ${c.dim(`(${formatDays(days)} left)`)}`,
+          days !== undefined &&
+            `${payOrEarn(carry * days)}${maturityAt && nowMs !== undefined ? ` ${c.dim(`(${formatTimeLeft(maturityAt, nowMs)} left)`)}` : ''}`,
         ],
         [
           'Maturity (unchanged)',
-          maturityAt ? output.humanValue({ key: 'maturity_at', kind: 'time' }, maturityAt) : undefined,
+          maturityAt ? output.humanValue({ key: 'maturity_at', kind: 'time' }, maturityAt, nowMs) : undefined,
         ],
       ] as const;
       const now = position.notionalUsd === undefined ? '' : ` (now ${formatMoney(position.notionalUsd)} USD)`;

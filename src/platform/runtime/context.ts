@@ -127,6 +127,7 @@ export class CommandContext {
   /** A derived context with a signal of its own builds its own client (requests stop with that signal). */
   private ownClient = false;
   private signals: { take?: (signal: string) => boolean } = {};
+  private completionWords?: { marketsList?: string[]; markets: string[]; hedges: string[] };
 
   constructor(readonly init: ContextInit) {
     Object.assign(this, fields(init));
@@ -292,11 +293,34 @@ export class CommandContext {
           pageSizeLearned: wire.sources.pageSizeParam === 'learned',
           learn: wire.learn,
           warn: (text) => this.notify({ kind: 'wire-warning', level: 'warn', text }),
+          seen: this.rememberForCompletion,
         });
       },
       !this.ownClient,
     );
   }
+
+  /** The markets and hedge ids this command read, kept for shell completion once it ends (never its outcome's
+   * concern: a folder or file that cannot be written is passed over). */
+  readonly rememberForCompletion = (words: { marketsList?: string[]; markets?: string[]; hedges?: string[] }): void => {
+    if (this.parent) return this.parent.rememberForCompletion(words);
+    if (!this.completionWords) {
+      const kept = (this.completionWords = { markets: [] as string[], hedges: [] as string[] });
+      this.onDispose(async () => {
+        const [{ rememberCompletionWords }, { journalDir }] = await Promise.all([
+          import('../journal/completion-words.js'),
+          import('../journal/location.js'),
+        ]);
+        rememberCompletionWords(journalDir(this.env), kept);
+      });
+    }
+    const kept = this.completionWords;
+    // The latest read first, each word once: a watch or a keeper reads the same ones again and again.
+    const latest = (now: string[] = [], before: string[]) => [...new Set([...now, ...before])].slice(0, 500);
+    if (words.marketsList) kept.marketsList = latest(words.marketsList, []);
+    kept.markets = latest(words.markets, kept.markets);
+    kept.hedges = latest(words.hedges, kept.hedges);
+  };
 
   /** A client for these credentials on this command's connections, clock, deadline, signal and timeouts, requests
    * logged under --verbose. */

@@ -346,7 +346,7 @@ export class Output {
       return {
         key: field.key,
         header: safeText(fieldLabel(field, 'header', { kind, rateUnit })),
-        ...kindColumn(kind, field.wrap),
+        ...kindColumn(kind, field.wrap ? 'wrap' : field.whole ? 'whole' : undefined),
         total: total === undefined ? EMPTY_CELL : cell(totals!.row, total),
         get cells() {
           return (cells ??= rows.map((row) => cell(row, valueOf(field, row))));
@@ -372,7 +372,7 @@ export class Output {
       sections: options.sections,
       width: this.columns,
       chalk: this.chalk,
-      seeAlso: '--format tsv or --fields',
+      seeAlso: '--fields or --json',
     });
     this.write(text);
     if (leftOut !== undefined) this.note(this.chalk.dim(leftOut));
@@ -416,9 +416,11 @@ export class Output {
     ].join('\n');
   }
 
-  humanValue(field: Pick<FieldSpec, 'key' | 'kind'>, value: unknown) {
+  /** `nowMs`: when a time's "(in 2d 3h)" is measured from (this output's clock unless given). */
+  humanValue(field: Pick<FieldSpec, 'key' | 'kind'>, value: unknown, nowMs?: number) {
     const spec = field as FieldSpec;
-    return formatCell(spec, value, {}, decimalsOf(spec, [{ [field.key]: value }]), this.cellContext('card')).styled;
+    return formatCell(spec, value, {}, decimalsOf(spec, [{ [field.key]: value }]), this.cellContext('card', nowMs))
+      .styled;
   }
 
   private cellContext(where: 'table' | 'card', nowMs = this.init.now()) {

@@ -1,6 +1,7 @@
 // The one Table every terminal table goes through (lists, maturities, plan, report, watch).
 import type { ChalkInstance } from 'chalk';
 import { safeText } from '../../core/security/safe-text.js';
+import { plural } from '../../core/number-format.js';
 import { NUMERIC_KINDS, type FieldKind } from '../fields/fields.js';
 import { displayWidth, shortenLongWords, shortenMiddle, truncateEnd, wrapWords } from './width.js';
 
@@ -43,15 +44,16 @@ export interface TableInput {
   headless?: boolean;
 }
 
-/** How a field's column aligns, shortens and counts, in every list and on the watch screen alike: an id or hash shortened in the middle, text cut with …, free text (`wrap`) broken at its spaces, an amount kept before an id whole. */
-export function kindColumn(kind: FieldKind | undefined, wrap?: boolean) {
-  const shrink = wrap
-    ? 'wrap'
-    : kind === 'id' || kind === 'hash'
-      ? 'middle'
-      : kind === 'text' || kind === 'json'
-        ? 'end'
-        : undefined;
+/** How a field's column aligns, shortens and counts, in every list and on the watch screen alike: an id or hash shortened in the middle, text cut with … (unless read `whole`), free text (`wrap`) broken at its spaces, an amount kept before an id whole. */
+export function kindColumn(kind: FieldKind | undefined, how?: 'wrap' | 'whole') {
+  const shrink =
+    how === 'wrap'
+      ? 'wrap'
+      : kind === 'id' || kind === 'hash'
+        ? 'middle'
+        : (kind === 'text' || kind === 'json') && how !== 'whole'
+          ? 'end'
+          : undefined;
   return {
     align: kind !== undefined && NUMERIC_KINDS.has(kind) ? 'right' : 'left',
     shrink,
@@ -229,20 +231,51 @@ export function drawLoadedTable(input: TableInput) {
   const shortened = kept
     .filter(({ column, narrow }) => column.shrink === 'middle' && narrow)
     .map(({ column }) => column.key);
-  // What the table left out, named (the README's promise); field names may be the server's: shown escaped, as its values are.
-  const names = (keys: readonly string[]) => keys.map(safeText).join(', ');
-  const leftOut = [
-    hidden.length && `Hidden at ${input.width} columns: ${names(hidden)}`,
-    shortened.length && `${hidden.length ? 'shortened' : `Shortened at ${input.width} columns`}: ${names(shortened)}`,
-  ].filter(Boolean);
+  // The hidden columns most important first, as the width would bring them back.
+  const rank = (key: string) => (input.priority.includes(key) ? input.priority.indexOf(key) : input.priority.length);
+  const byRank = hidden.map((key, at) => ({ key, at })).sort((a, b) => rank(a.key) - rank(b.key) || a.at - b.at);
   return {
     text: kept.length ? lines.map((line) => line.trimEnd()).join('\n') : '',
     hidden,
     shortened,
-    ...(input.seeAlso === undefined || !leftOut.length
+    ...(input.seeAlso === undefined || (!hidden.length && !shortened.length)
       ? {}
-      : { leftOut: `${leftOut.join('; ')} — see ${input.seeAlso}.` }),
+      : {
+          leftOut: leftOutLine(
+            byRank.map(({ key }) => key),
+            shortened,
+            input.width,
+            input.seeAlso,
+          ),
+        }),
   };
+}
+
+/** What the table left out, named on one line of at most `width` (the README's promise): every name where they fit,
+ * else the most important and how many more, and where to see them; field names may be the server's: shown escaped,
+ * as its values are. */
+function leftOutLine(hidden: readonly string[], shortened: readonly string[], width: number, seeAlso: string) {
+  const names = (keys: readonly string[]) => keys.map(safeText).join(', ');
+  const see = ` — see ${seeAlso}.`;
+  const whole = [
+    hidden.length && `Hidden at ${width} columns: ${names(hidden)}`,
+    shortened.length && `${hidden.length ? 'shortened' : `Shortened at ${width} columns`}: ${names(shortened)}`,
+  ].filter(Boolean);
+  const candidates = [`${whole.join('; ')}${see}`];
+  // Too long: the hidden columns alone (an id shortened in the middle shows its … on screen), as many as fit.
+  for (let count = hidden.length; count >= 1; count--)
+    for (const head of [`Hidden at ${width} columns: `, 'Hidden: '])
+      candidates.push(
+        `${head}${names(hidden.slice(0, count))}${count < hidden.length ? `, +${hidden.length - count} more` : ''}${see}`,
+      );
+  // Narrower still: how many, and where to see them (the first place alone, last).
+  const first = seeAlso.split(/,? or /)[0];
+  if (hidden.length)
+    candidates.push(
+      `Hidden: ${plural(hidden.length, 'column')}${see}`,
+      `Hidden: ${plural(hidden.length, 'column')} — see ${first}.`,
+    );
+  return candidates.find((line) => displayWidth(line) <= width) ?? truncateEnd(candidates.at(-1)!, width);
 }
 
 /** Each column's need, measured when fitColumns first reads a width: a column past the first that does not fit is never measured. */

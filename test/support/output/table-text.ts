@@ -41,16 +41,21 @@ export function tableHeaders(text: string) {
   return printedTable(text)?.headers ?? [];
 }
 
-/** The names a table's note says it left out: `Hidden at N columns: a, b; shortened: c — …`. */
+/** The names a table's note says it left out, on its one line: `Hidden at N columns: a, b; shortened: c — …`, or the most
+ * important and how many more (`Hidden: a, +3 more — …`), or how many (`Hidden: 4 columns — …`): `more` counts those not
+ * named. */
 export function leftOut(notes: string) {
   const text = notes.replace(/\s+/g, ' ');
   const list = (pattern: RegExp) =>
     (pattern.exec(text)?.[1] ?? '')
       .split(',')
       .map((name) => name.trim())
-      .filter((name) => name !== '');
+      .filter((name) => name !== '' && !/^\+\d+ more$/.test(name));
+  // Only how many (`Hidden: 4 columns — …`), where no name fits.
+  const counted = /Hidden: (\d+) columns? —/.exec(text)?.[1];
   return {
-    hidden: list(/Hidden at \d+ columns: ([^;—]*)/),
+    hidden: counted ? [] : list(/Hidden(?: at \d+ columns)?: ([^;—]*)/),
+    more: Number(counted ?? /Hidden[^—]*, \+(\d+) more —/.exec(text)?.[1] ?? 0),
     shortened: list(/[Ss]hortened(?: at \d+ columns)?: ([^;—]*)/),
   };
 }

@@ -7,12 +7,11 @@ import { formatPercent } from '../../../platform/terminal/format.js';
 /**
  * Carry on the account's side (docs/output.md "Sign convention"): the server's positive rate is
  * paid by the account, so it reads "-0.0405% pay"; a rate the account earns reads "+0.0279% earn".
- * Compact (a narrow table): the signed rate alone.
  */
-function carryText(rate: number, compact = false) {
+function carryText(rate: number) {
   const forAccount = toAccountSide(rate);
   const text = formatPercent(forAccount);
-  return compact || forAccount === 0 ? text : `${text} ${forAccount < 0 ? 'pay' : 'earn'}`;
+  return forAccount === 0 ? text : `${text} ${forAccount < 0 ? 'pay' : 'earn'}`;
 }
 
 export async function run(ctx: CommandContext) {

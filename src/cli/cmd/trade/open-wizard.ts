@@ -5,7 +5,7 @@ import type { Market } from '../../../platform/api/schemas.js';
 import { DAY_MS, SIDES, TENORS, type Side, type Tenor } from '../../../core/vocabulary.js';
 import type { CommandContext } from '../command-input.js';
 import { parseClientReference, parseNotional } from '../../../core/input.js';
-import { findMarket } from '../../../core/markets.js';
+import { findMarket, pairOf, sideGains } from '../../../core/markets.js';
 import { marketProblem, notionalProblem } from '../../../features/trade/pre-trade-rules.js';
 import { days } from '../../../features/trade/trade-actions.js';
 import { DeclinedError, PreTradeCheckError } from '../../../core/errors.js';
@@ -102,6 +102,8 @@ export async function runOpenWizard(
   // The side given or chosen. A side that is open is offered as "add to it" (or the other side), never
   // as an open the service may refuse; what the side holds is in the question itself, so it is on
   // screen when answered.
+  // Under the highlighted side: which way it gains, from the market's own pair.
+  const pair = pairOf(market.market, market);
   let side =
     given.side ??
     (await prompter.select({
@@ -114,6 +116,7 @@ export async function runOpenWizard(
           name: `${known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value}${mark}`,
           short: value,
           value,
+          ...(pair && { description: sideGains(value, pair) }),
         };
       }),
     }));

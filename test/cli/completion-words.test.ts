@@ -1,0 +1,48 @@
+// The words shell completion reads (test/cli/completion-shells.test.ts runs them in real shells): what a read keeps,
+// within its bounds, written only when it changes, and nothing taken from a file hedge would not trust.
+import { chmodSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  COMPLETION_WORDS_FILE,
+  readCompletionWords,
+  rememberCompletionWords,
+} from '../../src/platform/journal/completion-words.js';
+import { tempFolders } from '../support/hedge-cli.js';
+
+const folder = tempFolders('hedge-completion-words-');
+
+it('keeps the latest hedge ids first (200 at most) and the markets the markets list named (others add theirs); a word a shell could read as more than one, or as code, is never kept', () => {
+  const dir = join(folder(), 'state');
+  rememberCompletionWords(dir, { marketsList: ['USDTNGN', 'USDTKES'], markets: [], hedges: ['hdg_a'] });
+  const many = Array.from({ length: 250 }, (_, index) => `hdg_${index}`);
+  rememberCompletionWords(dir, { markets: ['USDTGHS', 'USD TNGN', '$(reboot)'], hedges: [...many, 'a b', "x'y"] });
+  const words = readCompletionWords(dir)!;
+  expect(words.markets).toEqual(['USDTGHS', 'USDTNGN', 'USDTKES']);
+  expect(words.hedges).toEqual(many.slice(0, 200));
+  // A markets list read again replaces the markets.
+  rememberCompletionWords(dir, { marketsList: ['USDTNGN'], markets: [], hedges: [] });
+  expect(readCompletionWords(dir)!.markets).toEqual(['USDTNGN']);
+  // Private, like everything hedge writes.
+  expect(statSync(join(dir, COMPLETION_WORDS_FILE)).mode & 0o777).toBe(0o600);
+});
+
+it('rewrites the file only when what it keeps changes; a file others may change, too large or of another shape is not read (and is replaced whole by the next read)', () => {
+  const dir = folder();
+  const file = join(dir, COMPLETION_WORDS_FILE);
+  rememberCompletionWords(dir, { marketsList: ['USDTNGN'], markets: [], hedges: ['hdg_1'] });
+  // The durable write renames a new file over it: a rewrite would be another inode.
+  const inode = statSync(file).ino;
+  rememberCompletionWords(dir, { markets: ['USDTNGN'], hedges: ['hdg_1'] });
+  expect(statSync(file).ino).toBe(inode);
+  rememberCompletionWords(dir, { markets: [], hedges: ['hdg_0'] });
+  expect(statSync(file).ino).not.toBe(inode);
+  chmodSync(file, 0o666);
+  expect(readCompletionWords(dir)).toBeUndefined();
+  chmodSync(file, 0o600);
+  writeFileSync(file, JSON.stringify({ markets: 'USDTNGN', hedges: [] }));
+  expect(readCompletionWords(dir)).toBeUndefined();
+  writeFileSync(file, `{"markets": [], "hedges": [${'"hdg_x",'.repeat(10_000)}"hdg_y"]}`);
+  expect(readCompletionWords(dir)).toBeUndefined();
+  rememberCompletionWords(dir, { markets: [], hedges: ['hdg_2'] });
+  expect(readCompletionWords(dir)).toEqual({ markets: [], hedges: ['hdg_2'] });
+});
