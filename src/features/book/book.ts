@@ -132,7 +132,7 @@ export interface SideViewsRead {
 }
 
 /** What the model needs read before it can say (a further read, asked only when it decides): the judgement otherwise. */
-export type SideJudgement = SideBook | { asks: 'records-cut' | 'history' | 'history-cut' };
+type SideJudgement = SideBook | { asks: 'records-cut' | 'history' | 'history-cut' };
 
 /** The side from its views: reconciled, then — only where they disagree — whether the records read may be cut, and the
  * history (a server may leave an early-closed hedge `filled`). A filled hedge on a side listed in step is held without
@@ -176,7 +176,7 @@ export function judgeSide(views: SideViewsRead): SideJudgement {
 
 /** What a side holds, in the model's words: flat; held (ids, notional); settling (why: wait); cannot tell (why: a read
  * that will not tell more, or an amount that cannot be). */
-export type SideHolds =
+type SideHolds =
   | { holds: 'flat' }
   | { holds: 'held'; ids: string[]; notionalUsd: number }
   | { holds: 'settling'; why: string }
@@ -218,7 +218,7 @@ export function expectedAfterChange(action: 'add' | 'reduce', baselineUsd: numbe
 }
 
 /** What the side should hold once the change landed (0: flat). */
-export function expectedNotional({ kind, before, changeUsd = 0 }: ExpectedChange) {
+function expectedNotional({ kind, before, changeUsd = 0 }: ExpectedChange) {
   if (kind === 'close') return 0;
   if (kind === 'open') return before + changeUsd;
   const { notionalUsd, closes } = expectedAfterChange(kind, before, changeUsd);

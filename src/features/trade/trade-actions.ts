@@ -1,7 +1,7 @@
 // The four state-changing actions of the API as data for the one write flow (write-flow.ts): how each is
 // planned, sent, waited for and shown.
 import type { HedgeClient, OpenRequest, SideRequest } from '../../platform/api/client.js';
-import { changeVerdict, expectedAfterChange, type SideBook } from '../book/book.js';
+import { changeVerdict, expectedAfterChange, sideHolds, type SideBook } from '../book/book.js';
 import type { Hedge, HistoryRecord, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import { cents } from '../../core/money.js';
 import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from './pre-trade-rules.js';
@@ -632,9 +632,14 @@ export function tradeAction(
         // The positions list confirms a close (the spec); exit 0 once the records (or the history) show it too.
         await alsoInEveryView(
           `The ${side} side of ${market} has left the positions list`,
-          (book) =>
-            book.state === 'flat' ||
-            (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'),
+          (book) => {
+            // Flat, or held only by hedges other than the one it closed (book.ts).
+            const holds = sideHolds(book);
+            return (
+              holds.holds === 'flat' ||
+              (holds.holds === 'held' && hedgeId !== undefined && !holds.ids.includes(hedgeId))
+            );
+          },
           polled,
         );
         return {
