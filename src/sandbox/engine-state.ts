@@ -155,6 +155,10 @@ export interface EngineOptions {
   severalPerSide?: boolean;
   viewLagMs?: number;
   recordLagMs?: number;
+  /** After an early close (or a full reduce), the hedge shows `settling` with a notional of 0 for this long, then `closed`. */
+  closedSettlingMs?: number;
+  /** History paged by time (delta) with no `meta.next_before`: older records only by a `before` the client works out. */
+  unmarkedHistoryPages?: boolean;
   settlementDelayMs?: number;
   dayMs?: number;
 }

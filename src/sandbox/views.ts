@@ -16,8 +16,9 @@ import {
 } from './market-model.js';
 
 /** The status a client sees: in some dialects an early close leaves the hedge `filled`. */
-export function wireStatus(hedge: HedgeState, dialect: WireDialect) {
-  if (hedge.closeReason === 'closed') return dialect.statusAfterEarlyClose;
+export function wireStatus(hedge: HedgeState, dialect: WireDialect, nowMs: number) {
+  if (hedge.closeReason === 'closed')
+    return nowMs - hedge.closedAtMs! < dialect.closedSettlingMs ? 'settling' : dialect.statusAfterEarlyClose;
   const change = hedge.pendingChange;
   // Closing: a close, or a reduce of about the whole notional, has been accepted and has not landed yet.
   if (
@@ -31,14 +32,15 @@ export function wireStatus(hedge: HedgeState, dialect: WireDialect) {
   return hedge.status;
 }
 
-export function hedgeView(hedge: HedgeState, dialect: WireDialect) {
-  const status = wireStatus(hedge, dialect);
+export function hedgeView(hedge: HedgeState, dialect: WireDialect, nowMs: number) {
+  const status = wireStatus(hedge, dialect, nowMs);
   return {
     id: hedge.id,
     ...(hedge.clientReference !== undefined && { client_reference: hedge.clientReference }),
     market: hedge.market,
     side: hedge.side,
-    notional_usd: roundMoney(hedge.notionalUsd),
+    // Settling after an early close (closedSettlingMs): its notional already gone.
+    notional_usd: status === 'settling' && hedge.closeReason === 'closed' ? 0 : roundMoney(hedge.notionalUsd),
     tenor_days: hedge.tenorDays,
     status,
     order_tx_hash: hedge.orderTxHash,

@@ -44,14 +44,25 @@ it('reconcileSide: settling: a notional that differs (an add on the record, not 
   });
 });
 
-it('reconcileSide: a hedge being opened, or in a status the spec does not name, is listed apart and never final', () => {
+it('reconcileSide: a hedge being opened, or in a status the spec does not name, is listed apart and never final; one in a status hedge does not know makes the side settling, never open nor flat', () => {
+  const opening = reconcileSide(
+    [{ id: 'hdg_o', status: 'submitted' }, filled('hdg_a', 1000)],
+    { notionalUsd: 1000 },
+    NOW,
+  );
+  expect([opening.state, opening.opening.map((record) => record.id)]).toEqual(['in-step', ['hdg_o']]);
   const book = reconcileSide(
     [{ id: 'hdg_o', status: 'submitted' }, { id: 'hdg_s', status: 'settling' }, filled('hdg_a', 1000)],
     { notionalUsd: 1000 },
     NOW,
   );
-  expect(book.state).toBe('in-step');
+  expect([book.state, book.why]).toEqual([
+    'settling',
+    'hedge hdg_s shows status "settling", which hedge does not know (neither open nor ended)',
+  ]);
   expect(book.opening.map((record) => record.id)).toEqual(['hdg_o', 'hdg_s']);
+  // Closed early and shown so at notional 0, with the side gone from the list: settling too, never flat or held.
+  expect(reconcileSide([{ id: 'hdg_s', status: 'settling', notionalUsd: 0 }], undefined, NOW).state).toBe('settling');
   // A line that still names a closed hedge of the side is in step while the notionals agree.
   expect(
     reconcileSide(

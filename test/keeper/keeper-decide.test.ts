@@ -309,8 +309,14 @@ const DECIDE = [
   },
   {
     name: 'a hedge of the side still opening: held until it resolves',
+    side: side([{ id: 'hdg_2', status: 'submitted' }]),
+    status: 'hdg_2 is submitted; waiting for it to resolve',
+  },
+  {
+    name: 'a hedge of the side in a status hedge does not know: settling, nothing sent',
     side: side([{ id: 'hdg_2', status: 'pending' }]),
-    status: 'hdg_2 is pending; waiting for it to resolve',
+    status:
+      'settling: hedge hdg_2 shows status "pending", which hedge does not know (neither open nor ended); waiting for every view to agree',
   },
   {
     name: "this keeper's own re-open not in every view yet: settling, nothing sent",

@@ -340,6 +340,26 @@ it('sandbox dialect delta: references in upper case, history pages by time: keep
   await refusesGet(sandbox, '/hedges/history?before=yesterday', 'before');
 });
 
+it("sandbox options beside the dialects: closedSettlingMs shows an early-closed hedge `settling` at notional 0 for that long (the side already gone from the positions list, its history record there), then `closed`; unmarkedHistoryPages gives delta's history 40 a page whatever size is asked, with no next page named", async () => {
+  const sandbox = await start({ closedSettlingMs: 3_000, fillDelayMs: FILL_DELAY_MS, realNow: () => T0 });
+  const { id } = await postData(sandbox, '/hedges', openBody('sell', 20_000));
+  fill(sandbox);
+  await post(sandbox, '/hedges/close', { market: 'USDTNGN', side: 'sell' });
+  fill(sandbox);
+  expect(await hedgeOn(sandbox, id)).toMatchObject({ status: 'settling', notional_usd: 0 });
+  expect(idsOf(await read(sandbox, '/hedges?status=settling'))).toEqual([id]);
+  expect([await read(sandbox, '/positions'), (await read(sandbox, '/hedges/history')).length]).toEqual([[], 1]);
+  sandbox.clock.advance(3_000);
+  expect(await hedgeOn(sandbox, id)).toMatchObject({ status: 'closed', notional_usd: 20_000 });
+
+  const delta = await start({ dialect: 'delta', unmarkedHistoryPages: true, realNow: () => T0 });
+  delta.seedHedges({ apiKey: delta.apiKey, count: 45 });
+  for (const asked of ['', '?limit=1', '?limit=100']) {
+    const { data, meta } = (await api(delta, 'GET', `/hedges/history${asked}`)).body;
+    expect([data.length, meta]).toEqual([40, {}]);
+  }
+});
+
 const stateFileIn = useStateFiles();
 
 it('sandbox dialects: choosing and remembering one: a state file remembers its dialect and refuses another; an unknown dialect is refused, listing the names', async () => {

@@ -144,6 +144,25 @@ describe("a person's yes holds for the side the question showed", () => {
     expect(await journal(simulator)).toMatchObject([{ command: 'close', outcome: 'done', traded_usd: 50_000 }]);
   });
 
+  it('close --no-wait: the question says what the close returns about, as a waited one does; a No sends nothing', async () => {
+    const simulator = await startSimulator();
+    simulator.seedOpen('buy', 100);
+    const { ctx, questions } = liveTerminal(simulator, async () => false);
+    const error = await refused(ctx, () =>
+      runClose(ctx, {
+        args: { market: MARKET, side: 'buy' },
+        options: { wait: false, idempotencyKey: undefined, new: undefined, dryRun: undefined, again: undefined },
+      }),
+    );
+    expect(describeError(error).exitCode).toBe(8);
+    expect(questions).toEqual([
+      expect.stringMatching(
+        /^LIVE Close the buy position on USDTNGN of 100\.00 USD \(returns about [\d,.]+ USD; hedge /,
+      ),
+    ]);
+    expect([simulator.requests('POST', '/hedges/close'), simulator.active('buy').length]).toEqual([[], 1]);
+  });
+
   it('roll: the side grown while the card was open, nothing is sent; asked again, a No ends it (exit 8)', async () => {
     const { simulator, ctx, questions, refusedWhenAskedAgain } = await grownWhileAsked();
     const error = await refused(ctx, () => rollBuy(ctx));

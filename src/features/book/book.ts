@@ -1,7 +1,9 @@
-// One book from every view: a side reconciled from its hedge records and the positions list,
-// which need not move in step, so no decision reads one of them alone. Nothing acts on a settling side.
+// The one model of a side (no I/O, no clock of its own): its hedge records, the positions line, the history (read to
+// its end or not) and the server's time, which need not agree, judged together — what the side holds, and whether an
+// expected change landed. No decision reads one view alone; nothing acts on a settling side.
 import { cents } from '../../core/money.js';
 import { formatUsd } from '../../core/number-format.js';
+import { HEDGE_STATUSES } from '../../core/vocabulary.js';
 
 /** A hedge as its record shows it, in the book's terms. */
 export interface HedgeRecord {
@@ -13,7 +15,7 @@ export interface HedgeRecord {
 }
 
 /** The positions list's line for the side, in the book's terms. */
-interface PositionLine {
+export interface PositionLine {
   notionalUsd?: number;
   hedgeId?: string;
 }
@@ -24,6 +26,8 @@ export interface SideBook {
   filled: HedgeRecord[];
   opening: HedgeRecord[];
   ended: string[];
+  /** Of `ended`, those that failed (never held anything). */
+  failed: string[];
   recordsUsd: number;
   line?: PositionLine;
   unreadable?: { endpoint: 'GET /positions' | 'GET /hedges'; notionalUsd: number };
@@ -36,7 +40,9 @@ export interface SideBook {
 
 /** The statuses a hedge ends in: it holds nothing any more. */
 export const FINAL = new Set(['failed', 'closed']);
+const KNOWN = new Set<string>(HEDGE_STATUSES);
 const SAME_USD = 0.005;
+const near = (a: number, b: number) => Math.abs(a - b) < SAME_USD;
 
 /** The side's book from its hedges' records (any order; other sides' are ignored by the caller) and its positions line. */
 export function reconcileSide(
@@ -54,7 +60,8 @@ export function reconcileSide(
       ? line.notionalUsd
       : cents(filled.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
   const ended = records.flatMap((record) => (FINAL.has(record.status) ? [record.id] : []));
-  const book = { filled, opening, ended, recordsUsd, ...(line && { line }) };
+  const failed = records.flatMap((record) => (record.status === 'failed' ? [record.id] : []));
+  const book = { filled, opening, ended, failed, recordsUsd, ...(line && { line }) };
   const one = filled.length === 1;
   // (An amount or a time not given compares false.)
   const bad = filled.find((record) => record.notionalUsd! <= 0);
@@ -63,21 +70,25 @@ export function reconcileSide(
     line?.notionalUsd !== undefined && line.notionalUsd <= 0
       ? { endpoint: 'GET /positions' as const, notionalUsd: line.notionalUsd }
       : bad && { endpoint: 'GET /hedges' as const, notionalUsd: bad.notionalUsd! };
+  // A status hedge does not know (`settling`, a server's own word) holds neither open nor ended: waited on.
+  const unknown = opening.find((record) => !KNOWN.has(record.status));
   const why = unreadable
     ? unreadable.endpoint === 'GET /positions'
       ? `the positions list gives the open side a notional of ${formatUsd(unreadable.notionalUsd)}, which cannot be`
       : `hedge ${bad!.id} is filled with a notional of ${formatUsd(unreadable.notionalUsd)} on its record, which cannot be`
-    : matured
-      ? `hedge ${matured.id} is past its maturity and not settled yet`
-      : !line
-        ? filled.length
-          ? `${one ? 'hedge' : 'hedges'} ${filled.map((record) => record.id).join(', ')} ${one ? 'is filled on its record' : 'are filled on their records'}, not in the positions list yet`
-          : undefined
-        : filled.length
-          ? line.notionalUsd !== undefined && Math.abs(line.notionalUsd - recordsUsd) >= SAME_USD
-            ? `the positions list shows ${formatUsd(line.notionalUsd)}, the hedge records ${formatUsd(recordsUsd)}`
+    : unknown
+      ? `hedge ${unknown.id} shows status "${unknown.status}", which hedge does not know (neither open nor ended)`
+      : matured
+        ? `hedge ${matured.id} is past its maturity and not settled yet`
+        : !line
+          ? filled.length
+            ? `${one ? 'hedge' : 'hedges'} ${filled.map((record) => record.id).join(', ')} ${one ? 'is filled on its record' : 'are filled on their records'}, not in the positions list yet`
             : undefined
-          : 'the positions list still shows the side, whose hedges are not filled on their records';
+          : filled.length
+            ? line.notionalUsd !== undefined && Math.abs(line.notionalUsd - recordsUsd) >= SAME_USD
+              ? `the positions list shows ${formatUsd(line.notionalUsd)}, the hedge records ${formatUsd(recordsUsd)}`
+              : undefined
+            : 'the positions list still shows the side, whose hedges are not filled on their records';
   // Settling while any view says something the others do not; flat or in step when they agree.
   return why === undefined
     ? { ...book, state: line ? 'in-step' : 'flat' }
@@ -105,4 +116,145 @@ export function expectationMet(book: SideBook, expected: SideExpectation) {
     !expected.present?.some((id) => !ids.has(id)) &&
     !expected.gone?.some((id) => ids.has(id) || book.line?.hedgeId === id)
   );
+}
+
+/** The views of one side as read: its records, its positions line, and what a further read told (asked by judgeSide). */
+export interface SideViewsRead {
+  records: readonly HedgeRecord[];
+  line?: PositionLine;
+  /** The server's time (core/server-clock.ts), its uncertainty beside it: maturities are judged on `bestMs`. */
+  serverNow: { bestMs: number; earliestMs?: number; latestMs?: number };
+  /** Whether the filled records read may be cut short of the side's: the count read, or 0 when they are whole. */
+  recordsCut?: number;
+  /** The hedges the history lists ended; `cutAt`: the records read, when more may follow that hedge cannot read (null:
+   * none may; undefined: not asked yet). */
+  history?: { ended: ReadonlySet<string>; cutAt?: number | null };
+}
+
+/** What the model needs read before it can say (a further read, asked only when it decides): the judgement otherwise. */
+type SideJudgement = SideBook | { asks: 'records-cut' | 'history' | 'history-cut' };
+
+/** The side from its views: reconciled, then — only where they disagree — whether the records read may be cut, and the
+ * history (a server may leave an early-closed hedge `filled`). A filled hedge on a side listed in step is held without
+ * the history. */
+export function judgeSide(views: SideViewsRead): SideJudgement {
+  const { records, line, serverNow, recordsCut, history } = views;
+  const book = reconcileSide(records, line, serverNow.bestMs);
+  // A line the records read fall short of (or cannot be checked against) may hold hedges past a cut read.
+  const short =
+    line !== undefined &&
+    (line.notionalUsd === undefined ||
+      line.notionalUsd - book.recordsUsd >= SAME_USD ||
+      (line.hedgeId !== undefined && !records.some((record) => record.id === line.hedgeId)));
+  if (short && recordsCut === undefined) return { asks: 'records-cut' };
+  if (short && recordsCut)
+    return {
+      ...book,
+      state: 'settling',
+      why: `the hedge records may be cut at ${recordsCut} filled hedges (the server gave no next page; it may not read the page size hedge sends)${book.why ? `, and ${book.why}` : ''}`,
+      recordsCut,
+    };
+  if (book.state !== 'settling' || !book.filled.length || book.unreadable) return book;
+  if (!history) return { asks: 'history' };
+  const reconciled = reconcileSide(
+    records.map((record) =>
+      record.status === 'filled' && history.ended.has(record.id) ? { ...record, status: 'closed' } : record,
+    ),
+    line,
+    serverNow.bestMs,
+  );
+  // A filled hedge the history may list ended past what was read: said, and waited on (a trailing view may still bring
+  // the side into step); past the bound, cannot tell.
+  if (reconciled.state !== 'settling' || !reconciled.filled.length || history.cutAt === null) return reconciled;
+  if (history.cutAt === undefined) return { asks: 'history-cut' };
+  return {
+    ...reconciled,
+    why: `the history may be cut at ${history.cutAt} records (the server gave no next page; it may not read the page size hedge sends), so whether ${reconciled.filled.map((record) => record.id).join(', ')} ended cannot be read, and ${reconciled.why}`,
+    historyCut: history.cutAt,
+  };
+}
+
+/** What a side holds, in the model's words: flat; held (ids, notional); settling (why: wait); cannot tell (why: a read
+ * that will not tell more, or an amount that cannot be). */
+type SideHolds =
+  | { holds: 'flat' }
+  | { holds: 'held'; ids: string[]; notionalUsd: number }
+  | { holds: 'settling'; why: string }
+  | { holds: 'cannot-tell'; why: string };
+
+export function sideHolds(book: SideBook): SideHolds {
+  if (book.unreadable || book.recordsCut !== undefined || book.historyCut !== undefined)
+    return { holds: 'cannot-tell', why: book.why! };
+  if (book.state === 'settling') return { holds: 'settling', why: book.why! };
+  // Opening hedges (submitted, not filled) are the side's too: neither flat nor settled yet.
+  if (book.opening.length)
+    return { holds: 'settling', why: `hedge ${book.opening.map((record) => record.id).join(', ')} is not filled yet` };
+  if (book.state === 'flat') return { holds: 'flat' };
+  return { holds: 'held', ids: book.filled.map((record) => record.id).sort(), notionalUsd: book.recordsUsd };
+}
+
+/** Whether the side's views show hedge `id` held: filled on its record, on a side listed in step. */
+export const holdsHedge = (book: SideBook, id: string) => {
+  const holds = sideHolds(book);
+  return holds.holds === 'held' && holds.ids.includes(id);
+};
+
+/** A change one actor expects of a side: open 0 → N, add +N, reduce −N (about the whole side closes it), close → 0;
+ * `before`: the side's notional when it was sent; `hedgeId`: the hedge the server named in its answer. */
+export interface ExpectedChange {
+  kind: 'open' | 'add' | 'reduce' | 'close';
+  before: number;
+  changeUsd?: number;
+  hedgeId?: string;
+}
+
+/** A reduction covering roughly the whole position closes it fully (spec section 3): within 1 %. */
+const WHOLE_REDUCE_SHARE = 0.01;
+
+/** What an add or reduce leaves on the side: its notional, and whether it closes it (a reduce of about the whole). */
+export function expectedAfterChange(action: 'add' | 'reduce', baselineUsd: number, changeUsd: number) {
+  const notionalUsd = action === 'add' ? baselineUsd + changeUsd : baselineUsd - changeUsd;
+  return { notionalUsd, closes: action === 'reduce' && notionalUsd <= baselineUsd * WHOLE_REDUCE_SHARE };
+}
+
+/** What the side should hold once the change landed (0: flat). */
+function expectedNotional({ kind, before, changeUsd = 0 }: ExpectedChange) {
+  if (kind === 'close') return 0;
+  if (kind === 'open') return before + changeUsd;
+  const { notionalUsd, closes } = expectedAfterChange(kind, before, changeUsd);
+  return closes ? 0 : notionalUsd;
+}
+
+export type ChangeVerdict = {
+  verdict: 'landed' | 'not-yet' | 'moved' | 'cannot-tell';
+  evidence: string;
+};
+
+/** Whether an expected change shows in the side's views: landed (the side holds what it should), not yet (as it was
+ * before), moved by another actor (neither), or cannot be told (views that disagree past what a read tells). */
+export function changeVerdict(book: SideBook, expected: ExpectedChange): ChangeVerdict {
+  const holds = sideHolds(book);
+  if (holds.holds === 'cannot-tell') return { verdict: 'cannot-tell', evidence: holds.why };
+  if (holds.holds === 'settling') return { verdict: 'not-yet', evidence: `the side is settling: ${holds.why}` };
+  const now = holds.holds === 'flat' ? 0 : holds.notionalUsd;
+  const after = expectedNotional(expected);
+  const shown = holds.holds === 'flat' ? 'flat' : `at ${formatUsd(now)}`;
+  const named = expected.hedgeId;
+  // An open is seen by its own hedge: held, or ended since (filled, then closed by someone: it landed).
+  if (expected.kind === 'open' && named !== undefined) {
+    const ended = book.ended.includes(named) && !book.failed.includes(named);
+    if (ended || (holds.holds === 'held' && holds.ids.includes(named)))
+      return { verdict: 'landed', evidence: `hedge ${named} is ${ended ? 'ended' : 'held'}` };
+    return near(now, expected.before)
+      ? { verdict: 'not-yet', evidence: `hedge ${named} is not held yet; the side is ${shown}` }
+      : { verdict: 'moved', evidence: `hedge ${named} is not held, and the side is ${shown}` };
+  }
+  const words = `the side is ${shown}; it was ${formatUsd(expected.before)} before the ${expected.kind} and would be ${after > 0 ? formatUsd(after) : 'flat'} after it`;
+  if (near(now, after)) return { verdict: 'landed', evidence: words };
+  if (near(now, expected.before)) return { verdict: 'not-yet', evidence: words };
+  // Part of the way, in the change's direction: landing in parts (past the wait's bound, its caller cannot tell); a
+  // close lands whole.
+  if (expected.kind !== 'close' && (now - expected.before) * (after - now) > 0)
+    return { verdict: 'not-yet', evidence: `${words}: part of it shows` };
+  return { verdict: 'moved', evidence: `${words}: something outside this action moved it` };
 }

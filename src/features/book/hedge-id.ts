@@ -7,7 +7,8 @@ import { safeText } from '../../core/security/safe-text.js';
 
 const NAMED = 5;
 
-/** GET /hedges/{id} for a whole id; a part of one (or a whole one the server does not know) is looked up in the list first. */
+/** GET /hedges/{id} for a whole id (its 404 stands unless the list holds it in another case); a part of one is looked
+ * up in the list first. */
 export async function findHedge(client: HedgeClient, typed: string) {
   let unknown: ApiError | undefined;
   if (isWholeHedgeId(typed)) {
@@ -27,6 +28,8 @@ export async function findHedge(client: HedgeClient, typed: string) {
       { hint: 'Type more of the id.' },
     );
   }
+  // The server's 404 for a whole id is its answer (a list read whole may still find the id in another case).
+  if (unknown && !ids.length) throw unknown;
   // A list that may be cut cannot tell: the hedge meant may be past what was read, beside or instead of a match.
   if (list.more || list.cutAt !== undefined) {
     const seen = ids.length ? ` (of those, ${safeText(ids[0])} matches)` : '';
@@ -35,7 +38,6 @@ export async function findHedge(client: HedgeClient, typed: string) {
     );
   }
   if (ids.length === 1) return client.getHedge(ids[0]);
-  if (unknown) throw unknown;
   throw new UsageError(`id: no hedge of this account matches ${echo(typed)}.`, {
     hint: 'List your hedges with `hedge hedges` and copy the id from there.',
   });

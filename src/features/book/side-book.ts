@@ -4,7 +4,7 @@ import type { HedgeClient, HistoryPage } from '../../platform/api/client.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import type { Hedge } from '../../platform/api/schemas.js';
 import { historyHedgeId } from '../../platform/api/wire/fields.js';
-import { reconcileSide, type SideBook } from './book.js';
+import { judgeSide, type SideBook, type SideViewsRead } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { InvalidResponseError, UnresolvedError } from '../../core/errors.js';
 import type { SideAfter } from '../../platform/journal/index.js';
@@ -45,7 +45,7 @@ function hedgeRecord(hedge: Hedge) {
 /** The hedges the history's newest page lists as ended (none when it cannot be read), asked at MAX_PAGE_SIZE: a server
  * may leave an early-closed hedge `filled`. `cutAt`: the records read, when more may follow (a next page, or a page
  * that may be one of more: asked only of a hedge it does not list). */
-export async function endedHedgeIds(client: HedgeClient) {
+async function endedHedgeIds(client: HedgeClient) {
   let page: HistoryPage | undefined;
   try {
     for await (page of client.historyPages()) break;
@@ -80,53 +80,27 @@ export const SideViews = {
     return {
       hedges,
       positions: listed,
-      /** The side's book now, its maturities judged on the server's time (core/server-clock.ts `bestMs`). */
+      /** The side's book now (book.ts judgeSide), its maturities judged on the server's time; the reads it asks for
+       * made only when it asks. */
       async book(market: string, side: Side): Promise<SideBook> {
-        const nowMs = client.transport.serverNow().bestMs;
-        const mine = hedges
+        const records = hedges
           .filter((hedge) => hedge.market.toUpperCase() === market.toUpperCase() && hedge.side === side)
           .map(hedgeRecord);
         const found = findSide(listed, market, side);
-        const line = found
-          ? {
-              ...(found.notionalUsd !== undefined && !found.notionalFromHedge && { notionalUsd: found.notionalUsd }),
-              ...(found.hedgeId && { hedgeId: found.hedgeId }),
-            }
-          : undefined;
-        const book = reconcileSide(mine, line, nowMs);
-        // A line the records read fall short of (or cannot be checked against) may hold hedges past a cut read.
-        const short =
-          line !== undefined &&
-          (line.notionalUsd === undefined ||
-            line.notionalUsd - book.recordsUsd >= 0.005 ||
-            (line.hedgeId !== undefined && !mine.some((record) => record.id === line.hedgeId)));
-        if (short && (await filledMayBeCut())) {
-          const count = filled.items.length;
-          return {
-            ...book,
-            state: 'settling',
-            why: `the hedge records may be cut at ${count} filled hedges (the server gave no next page; it may not read the page size hedge sends)${book.why ? `, and ${book.why}` : ''}`,
-            recordsCut: count,
-          };
-        }
-        if (book.state !== 'settling' || !book.filled.length) return book;
-        const { ids: ended, cutAt } = await (history ??= endedHedgeIds(client));
-        const reconciled = reconcileSide(
-          mine.map((record) =>
-            record.status === 'filled' && ended.has(record.id) ? { ...record, status: 'closed' } : record,
-          ),
-          line,
-          nowMs,
-        );
-        // A filled hedge the history may list ended past what was read: said, and waited on (a trailing view may still
-        // bring the side into step); past the bound, cannot tell (readSidesInStep).
-        const count = reconciled.state === 'settling' && reconciled.filled.length ? await cutAt() : undefined;
-        if (count === undefined) return reconciled;
-        return {
-          ...reconciled,
-          why: `the history may be cut at ${count} records (the server gave no next page; it may not read the page size hedge sends), so whether ${reconciled.filled.map((record) => record.id).join(', ')} ended cannot be read, and ${reconciled.why}`,
-          historyCut: count,
+        const line = found && {
+          ...(found.notionalUsd !== undefined && !found.notionalFromHedge && { notionalUsd: found.notionalUsd }),
+          ...(found.hedgeId && { hedgeId: found.hedgeId }),
         };
+        const views: SideViewsRead = { records, line, serverNow: client.transport.serverNow() };
+        for (;;) {
+          const judged = judgeSide(views);
+          if (!('asks' in judged)) return judged;
+          if (judged.asks === 'records-cut') views.recordsCut = (await filledMayBeCut()) ? filled.items.length : 0;
+          else {
+            const { ids: ended, cutAt } = await (history ??= endedHedgeIds(client));
+            views.history = { ended, cutAt: judged.asks === 'history-cut' ? ((await cutAt()) ?? null) : undefined };
+          }
+        }
       },
     };
   },

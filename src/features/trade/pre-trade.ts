@@ -1,7 +1,7 @@
 // The pre-trade checks against live facts: reads the markets list and the account (in parallel) and throws the
 // first problem the pure rules (domain/pre-trade.ts) find.
 import type { HedgeClient } from '../../platform/api/client.js';
-import type { Account, Market } from '../../platform/api/schemas.js';
+import type { Account, Hedge, Market } from '../../platform/api/schemas.js';
 import { formatUsd } from '../../core/number-format.js';
 import { preTradeProblem, type PreTradeRequest } from './pre-trade-rules.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
@@ -16,7 +16,8 @@ import {
   UsageError,
 } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
-import { endedHedgeIds } from '../book/side-book.js';
+import { SideViews } from '../book/side-book.js';
+import { holdsHedge, type SideBook } from '../book/book.js';
 import { messageOf, safeText } from '../../core/security/safe-text.js';
 import { sameReference } from '../../core/input.js';
 import { shellWord } from '../../core/program.js';
@@ -163,12 +164,19 @@ export async function refuseDuplicateReference(
     });
   }
   let active = carrying.filter((hedge) => ACTIVE.has(hedge.status));
-  // A `filled` hedge the history lists has ended: a server may leave an early-closed hedge so.
-  if (active.some((hedge) => hedge.status === 'filled')) {
-    const { ids: ended, cutAt } = await endedHedgeIds(client);
-    active = active.filter((hedge) => hedge.status !== 'filled' || !ended.has(hedge.id));
+  // A filled hedge is as its side's views show it (book.ts): held on a side in step (the history unread), ended (a
+  // server may leave an early-closed hedge `filled`, which the history lists), or neither when the history may be cut.
+  const filled = active.filter((hedge) => hedge.status === 'filled');
+  const books = filled.length ? await sideBooksOf(client, filled) : [];
+  const bookOf = (hedge: Hedge) => books[filled.indexOf(hedge)] as SideBook | undefined;
+  const held = filled.filter((hedge) => bookOf(hedge) && holdsHedge(bookOf(hedge)!, hedge.id));
+  if (held.length) active = held;
+  else {
+    active = active.filter((hedge) => !bookOf(hedge)?.ended.includes(hedge.id));
     // Only filled ones left, and a history that may list them past what was read: neither in use nor free.
-    const count = active.every((hedge) => hedge.status === 'filled') ? await cutAt() : undefined;
+    const count = active.every((hedge) => hedge.status === 'filled')
+      ? active.map((hedge) => bookOf(hedge)?.historyCut).find((cut) => cut !== undefined)
+      : undefined;
     if (active.length && count !== undefined)
       throw new UnresolvedError(
         `Whether hedge ${safeText(active[0].id)}, which carries client reference ${JSON.stringify(reference)}, has ended cannot be told: it is filled on its record, and the history read may be cut at ${count} records (the server gave no next page; it may not read the page size hedge sends). Nothing was sent.`,
@@ -186,4 +194,15 @@ export async function refuseDuplicateReference(
     { client_reference: reference, hedge_ids: active.map((hedge) => hedge.id) },
     `Look at it with \`${ports.hedgeCommand('hedges', '--ref', shellWord(reference))}\`; to open another one anyway, add --allow-duplicate-ref.`,
   );
+}
+
+/** The book of each hedge's side, as one read of its views shows it; none when they cannot be read. */
+async function sideBooksOf(client: HedgeClient, filled: readonly Hedge[]) {
+  try {
+    const views = await SideViews.read(client);
+    return await Promise.all(filled.map((hedge) => views.book(hedge.market, hedge.side)));
+  } catch (error) {
+    if (mustStop(error)) throw error;
+    return [];
+  }
 }

@@ -1,7 +1,7 @@
 // The four state-changing actions of the API as data for the one write flow (write-flow.ts): how each is
 // planned, sent, waited for and shown.
 import type { HedgeClient, OpenRequest, SideRequest } from '../../platform/api/client.js';
-import type { SideBook } from '../book/book.js';
+import { changeVerdict, expectedAfterChange, sideHolds, type SideBook } from '../book/book.js';
 import type { Hedge, HistoryRecord, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import { cents } from '../../core/money.js';
 import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from './pre-trade-rules.js';
@@ -21,7 +21,6 @@ import { formatMoney, formatRate, formatUsd, plural, readNumber, shortHash } fro
 import { readableBook, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import {
-  expectedAfterChange,
   findClosedRecord,
   near,
   waitForHedgeStatus,
@@ -393,7 +392,7 @@ export function tradeAction(
       reconcile: async (entry) => {
         const baseline = entry.context?.baseline_notional_usd;
         // The side once its records and positions line agree: a list lagging a landed change is never taken as not landed.
-        const { position, settled, moved } = await sideInStep(entry);
+        const { position, settled, moved, book } = await sideInStep(entry);
         if (settled) return settled;
         const now = position?.notionalUsd;
         const shown =
@@ -410,8 +409,9 @@ export function tradeAction(
         if (moved) return found('unknown', `${shown} now, under ${moved(`before the ${action}`)}`);
         const expected = expectedAfterChange(action, baseline, usd);
         const evidence = `${shown} now; it was ${formatUsd(baseline)} before the ${action} was sent, and would be ${expected.notionalUsd > 0.005 ? formatUsd(expected.notionalUsd) : 'closed'} after it`;
-        // The notional it had before is no proof: a change outside the journal may have moved it back.
-        return (now !== undefined && near(now, expected.notionalUsd)) || (position === undefined && expected.closes)
+        // Landed as the model sees it (book.ts); the notional it had before is no proof: a change outside the journal
+        // may have moved it back.
+        return changeVerdict(book, { kind: action, before: baseline, changeUsd: usd }).verdict === 'landed'
           ? found('landed', evidence, submittedAnswer(entry))
           : found('unknown', evidence);
       },
@@ -482,9 +482,7 @@ export function tradeAction(
           readHedge(hedgeId),
           balanceBeforeUsdc !== undefined ? readBalance() : undefined,
           // A reduce of about the whole position closed it: its record says what it realized.
-          outcome.closed && hedgeId && ports.forPeople
-            ? findClosedRecord(ports, endedHedges(hedgeId, before))
-            : undefined,
+          outcome.closed && hedgeId ? findClosedRecord(ports, endedHedges(hedgeId, before)) : undefined,
         ]);
         return {
           ...outcome,
@@ -559,10 +557,12 @@ export function tradeAction(
       },
       // A close trades what the side holds when sent, with every add still landing (read before each send).
       trades: async () => {
-        const [{ book }, { since, of }] = await Promise.all([
+        const [{ book, positions }, { since, of }] = await Promise.all([
           readSideInStep(ports, client, market, side),
           ownRecentOf(ports, 'add'),
         ]);
+        // What it returns, as the question says it (the side as read here, the wait's facts or not).
+        estimate = findSide(positions, market, side)?.netMarginUsd;
         // Adds the journal knows and the book may not show yet: unresolved ones, and --no-wait ones within a wait's bound.
         const landing = of(market, side).filter(
           (entry) =>
@@ -647,9 +647,14 @@ export function tradeAction(
         // The positions list confirms a close (the spec); exit 0 once the records (or the history) show it too.
         await alsoInEveryView(
           `The ${side} side of ${market} has left the positions list`,
-          (book) =>
-            book.state === 'flat' ||
-            (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'),
+          (book) => {
+            // Flat, or held only by hedges other than the one it closed (book.ts).
+            const holds = sideHolds(book);
+            return (
+              holds.holds === 'flat' ||
+              (holds.holds === 'held' && hedgeId !== undefined && !holds.ids.includes(hedgeId))
+            );
+          },
           polled,
         );
         return {
@@ -671,7 +676,7 @@ export function tradeAction(
   async function sideInStep(entry: JournalEntry) {
     try {
       const { book, positions } = await readSideInStep(ports, client, market, side);
-      if (book.state !== 'in-step') return { filled: [] };
+      if (book.state !== 'in-step') return { filled: [], book };
       const position = findSide(positions, market, side);
       const before = entry.context?.hedge_id;
       const now = position?.hedgeId;
@@ -679,7 +684,7 @@ export function tradeAction(
         typeof before === 'string' && now !== undefined && now !== before
           ? (than: string) => `another hedge (${safeText(now)}) than ${than} (${safeText(before)})`
           : undefined;
-      return { position, moved, filled: book.filled.map((record) => record.id) };
+      return { position, moved, book, filled: book.filled.map((record) => record.id) };
     } catch (error) {
       if (!wasAnswered(entry) || !(error instanceof UnresolvedError) || signal.aborted) throw error;
       const why = safeText(String(error.details.why ?? 'its views disagree'));

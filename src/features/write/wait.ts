@@ -1,6 +1,6 @@
 // Waiting for an asynchronous action to resolve (design.md "Asynchronous actions").
 import type { Hedge, HistoryRecord } from '../../platform/api/schemas.js';
-import type { SideBook } from '../book/book.js';
+import { expectedAfterChange, type SideBook } from '../book/book.js';
 import type { HedgeStatus, Side } from '../../core/vocabulary.js';
 import { formatUsd } from '../../core/number-format.js';
 import type { WritePorts } from './ports.js';
@@ -167,15 +167,6 @@ export async function readSidesAsAnswered(
   const opened = await answeredOpens(ports);
   const read = sides.map((one) => ({ ...one, opened: opened(one.market, one.side) }));
   return readSidesInStep(ports, client, read, until, undefined, true);
-}
-
-/** A reduction covering roughly the whole position closes it fully (spec section 3): within 1 %. */
-const WHOLE_REDUCE_SHARE = 0.01;
-
-/** What the side should show once this change landed: a notional, or gone (a whole reduce). */
-export function expectedAfterChange(action: 'add' | 'reduce', baselineUsd: number, changeUsd: number) {
-  const notionalUsd = action === 'add' ? baselineUsd + changeUsd : baselineUsd - changeUsd;
-  return { notionalUsd, closes: action === 'reduce' && notionalUsd <= baselineUsd * WHOLE_REDUCE_SHARE };
 }
 
 /** A positions line without a notional hedge can read is sized by the side's records (book.ts), when every filled one

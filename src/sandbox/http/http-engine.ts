@@ -47,6 +47,8 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
   const wire = {
     ...wireDialect(state.dialect),
     ...(several !== undefined && { hedgesPerSide: several ? ('several' as const) : ('one' as const) }),
+    closedSettlingMs: options.closedSettlingMs ?? 0,
+    historyMarkers: !options.unmarkedHistoryPages,
   };
   for (const key of options.apiKeys) {
     if (!TEST_KEY.test(key)) throw new Error('sandbox API keys must be test keys like hpk_test_<16-64 alphanumerics>');

@@ -126,16 +126,19 @@ function page<T>(
 
 function listHedges({ book, account, request, nowMs, dialect }: RouteContext) {
   checkListQuery(request.query, dialect, 'status', 'client_reference');
-  const status = readStatusFilter(request.query, dialect.closingStatus === null ? [] : [dialect.closingStatus]);
+  const extra = [dialect.closingStatus, dialect.closedSettlingMs > 0 && 'settling'].filter(
+    (one) => typeof one === 'string',
+  );
+  const status = readStatusFilter(request.query, [...new Set(extra)]);
   const clientReference = keptReference(request.query.client_reference, dialect);
   return page(
     book.hedgesNewestFirst(account),
     request,
     dialect,
-    (hedge) => hedgeView(hedge, dialect),
+    (hedge) => hedgeView(hedge, dialect, nowMs),
     (hedge) =>
       book.recordShown(hedge, nowMs) &&
-      (status === undefined || wireStatus(hedge, dialect) === status) &&
+      (status === undefined || wireStatus(hedge, dialect, nowMs) === status) &&
       (clientReference === undefined || hedge.clientReference === clientReference),
   );
 }
@@ -145,7 +148,7 @@ function getHedge({ book, account, params: [id], nowMs, dialect }: RouteContext)
   const hedge = Object.hasOwn(account.hedges, id) ? account.hedges[id] : undefined;
   if (!hedge || !book.recordShown(hedge, nowMs))
     throw new ApiError(404, 'hedge_not_found', `hedge ${id} is not one of yours`, { hedge_id: id });
-  return succeeded(hedgeView(hedge, dialect));
+  return succeeded(hedgeView(hedge, dialect, nowMs));
 }
 
 /** The history is kept oldest first (compareHistoryRecords), so the newest page is its tail, read backwards. */
@@ -162,7 +165,11 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   const byTime = pages === 'time';
   const parameter = byTime ? 'before' : 'cursor';
   checkListQuery(request.query, dialect, parameter);
-  const pageSize = Math.min(readPageSize(request.query, dialect), byTime ? TIME_PAGE : Infinity);
+  // Unmarked, the page size asked is not read either: nothing in an answer says more may follow.
+  const pageSize =
+    !dialect.historyMarkers && byTime
+      ? TIME_PAGE
+      : Math.min(readPageSize(request.query, dialect), byTime ? TIME_PAGE : Infinity);
   const raw = request.query[parameter];
   const below = raw === undefined ? undefined : byTime ? readBefore(raw) : readHistoryCursor(raw);
   // The records before `below` are a prefix (of those shown, too).
@@ -170,7 +177,8 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   const served = [];
   while (next > 0 && served.length < pageSize) served.push(wire(history[--next]));
   const more = next > 0 && served.length > 0;
-  if (byTime) return succeeded(served, { next_before: more ? history[next].closed_at : null });
+  if (byTime)
+    return succeeded(served, dialect.historyMarkers ? { next_before: more ? history[next].closed_at : null } : {});
   return succeeded(served, more ? { next_cursor: historyCursor(history[next]) } : {});
 }
 
@@ -212,7 +220,7 @@ function openHedge({ book, account, request, nowMs, dialect }: RouteContext) {
     });
   requireRoomFor(book, account, market, side, notionalUsd);
   const hedge = book.submitOpen(account, { ...terms, clientReference }, nowMs);
-  return succeeded({ ...hedgeView(hedge, dialect), hedge_id: hedge.id });
+  return succeeded({ ...hedgeView(hedge, dialect, nowMs), hedge_id: hedge.id });
 }
 
 const sideNotional = (hedges: readonly Pick<HedgeState, 'notionalUsd'>[]) =>

@@ -14,7 +14,7 @@ import {
   renderPositionChange,
   SUBMITTED_FIELDS,
 } from '../../../platform/results/write-outcome.js';
-import { positionInOneShape } from '../../../platform/api/wire/fields.js';
+import { historyRecordForPeople, positionInOneShape } from '../../../platform/api/wire/fields.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 
 /** What a write command prints (a trade's, or `api`'s envelope), so that --fields is checked before anything is sent (ui/result-fields.ts). */
@@ -98,7 +98,11 @@ export function showTrade(ctx: CommandContext, outcome: WriteOutcome<unknown, un
     const after = position
       ? output.named(position.raw, (raw) => positionInOneShape(raw, position))
       : { market, side, notional_usd: change.closed ? 0 : (change.afterNotionalUsd ?? null) };
-    output.record({ ...after, hedge: change.hedge ?? null, answer }, CHANGED_SIDE_FIELDS, {
+    // A change that closed the side says what it realized, as a close does (in the one shape, as `hedge history`).
+    const realized = change.closed && {
+      realized: change.realized ? output.named(change.realized, historyRecordForPeople) : null,
+    };
+    output.record({ ...after, hedge: change.hedge ?? null, answer, ...realized }, CHANGED_SIDE_FIELDS, {
       // A reduce of about the whole position closes it: shown to people as a close; a change, by the card above.
       people: (shown) => {
         if (change.closed) renderClosed(shown, answer, hedgeId, before?.netMarginUsd, change.realized);

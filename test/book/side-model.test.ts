@@ -1,0 +1,251 @@
+// The side model as a table (pure: no server, no clock): each simulator dialect × each kind of change × each way a
+// side's views can disagree, rendered as that dialect shows it, → the verdict the model gives. The same rows end to end
+// on the simulator: side-outcomes.test.ts.
+import { SANDBOX_DIALECTS, type SandboxDialect } from '../../src/sandbox/index.js';
+import {
+  changeVerdict,
+  judgeSide,
+  sideHolds,
+  type ChangeVerdict,
+  type ExpectedChange,
+  type HedgeRecord,
+  type SideBook,
+  type SideViewsRead,
+} from '../../src/features/book/book.js';
+
+const KINDS = ['open', 'add', 'reduce', 'close'] as const;
+type Kind = (typeof KINDS)[number];
+
+const NOW = Date.parse('2026-03-02T09:00:00Z');
+const MATURITY = NOW + 3 * 86_400_000;
+const BEFORE = 1_000;
+const CHANGE = 400;
+
+/** The side's hedges, its positions line and the history as the server holds them (each view in step). */
+interface Truth {
+  records: HedgeRecord[];
+  line?: { notionalUsd?: number; hedgeId?: string };
+  ended: string[];
+}
+
+const filled = (id: string, notionalUsd: number): HedgeRecord => ({
+  id,
+  status: 'filled',
+  notionalUsd,
+  maturityAtMs: MATURITY,
+});
+
+/** The side before the change: open starts flat, the others from hedge `a` at BEFORE. */
+function before(kind: Kind): Truth {
+  return kind === 'open'
+    ? { records: [], ended: [] }
+    : { records: [filled('a', BEFORE)], line: { notionalUsd: BEFORE, hedgeId: 'a' }, ended: [] };
+}
+
+/** The side once the change landed, as `dialect` shows it: alpha leaves an early-closed hedge `filled`. */
+function after(kind: Kind, dialect: SandboxDialect): Truth {
+  if (kind === 'open')
+    return { records: [filled('b', BEFORE)], line: { notionalUsd: BEFORE, hedgeId: 'b' }, ended: [] };
+  if (kind === 'close')
+    return {
+      records: [{ ...filled('a', BEFORE), status: dialect === 'alpha' ? 'filled' : 'closed' }],
+      ended: ['a'],
+    };
+  const usd = kind === 'add' ? BEFORE + CHANGE : BEFORE - CHANGE;
+  return { records: [filled('a', usd)], line: { notionalUsd: usd, hedgeId: 'a' }, ended: [] };
+}
+
+const expectedOf = (kind: Kind): ExpectedChange =>
+  kind === 'open'
+    ? { kind, before: 0, changeUsd: BEFORE, hedgeId: 'b' }
+    : { kind, before: BEFORE, ...(kind !== 'close' && { changeUsd: CHANGE }) };
+
+/** The views as read: `truth` with the history complete, on the server's time NOW. */
+const views = (truth: Truth, more: Partial<SideViewsRead> = {}): SideViewsRead => ({
+  records: truth.records,
+  line: truth.line,
+  serverNow: { bestMs: NOW },
+  recordsCut: 0,
+  history: { ended: new Set(truth.ended), cutAt: null },
+  ...more,
+});
+
+/** The model's book once every read it asks for is given (a test of what it asks for: below). */
+function judged(read: SideViewsRead): SideBook {
+  const judgement = judgeSide(read);
+  if ('asks' in judgement) throw new Error(`the model asks for ${judgement.asks}`);
+  return judgement;
+}
+
+type Verdict = ChangeVerdict['verdict'];
+
+/**
+ * Each way the views can disagree: the views of a landed change (`read`), and the verdict (`kind`, `dialect` → verdict).
+ */
+const DISAGREEMENTS: Record<
+  string,
+  {
+    read(kind: Kind, dialect: SandboxDialect): SideViewsRead;
+    verdict(kind: Kind, dialect: SandboxDialect): Verdict;
+    expected?(kind: Kind): ExpectedChange;
+  }
+> = {
+  'every view in step': {
+    read: (kind, dialect) => views(after(kind, dialect)),
+    verdict: () => 'landed',
+  },
+  'the records behind (they show the side as before)': {
+    read: (kind, dialect) => views({ ...after(kind, dialect), records: before(kind).records }),
+    // A close's record still `filled` (as alpha leaves it anyway): the history lists it ended, which proves the close.
+    verdict: (kind) => (kind === 'close' ? 'landed' : 'not-yet'),
+  },
+  'the positions line behind': {
+    read: (kind, dialect) => views({ ...after(kind, dialect), line: before(kind).line }),
+    verdict: () => 'not-yet',
+  },
+  'the history behind': {
+    read: (kind, dialect) => views({ ...after(kind, dialect), ended: [] }),
+    // Only alpha's close needs it (its hedge left `filled`): settling, not yet.
+    verdict: (kind, dialect) => (kind === 'close' && dialect === 'alpha' ? 'not-yet' : 'landed'),
+  },
+  'a 404 for the hedge the server just named (its record not visible yet)': {
+    read: (kind, dialect) => {
+      const truth = after(kind, dialect);
+      return views({ ...truth, records: truth.records.filter((record) => record.id !== 'b') });
+    },
+    verdict: (kind) => (kind === 'open' ? 'not-yet' : 'landed'),
+  },
+  "the server's clock ahead (no Date header; its stamps put it past the maturity)": {
+    read: (kind, dialect) => views(after(kind, dialect), { serverNow: { bestMs: MATURITY + 1 } }),
+    // A hedge past its maturity, not settled yet: settling; a flat side holds none.
+    verdict: (kind, dialect) =>
+      kind === 'close' && dialect !== 'alpha' ? 'landed' : kind === 'close' ? 'landed' : 'not-yet',
+  },
+  "the server's clock behind (no Date header; this machine's clock past the maturity, the server's not)": {
+    read: (kind, dialect) => views(after(kind, dialect), { serverNow: { bestMs: MATURITY - 60_000 } }),
+    verdict: () => 'landed',
+  },
+  'a status hedge does not know (`settling`, notional 0)': {
+    read: (kind, dialect) => {
+      const truth = after(kind, dialect);
+      const id = kind === 'open' ? 'b' : 'a';
+      return views({
+        ...truth,
+        records: [{ id, status: 'settling', notionalUsd: 0, maturityAtMs: MATURITY }],
+        ended: [],
+      });
+    },
+    verdict: () => 'not-yet',
+  },
+  'several hedges on the side (an older one, `c`, held throughout)': {
+    read: (kind, dialect) => {
+      const truth = after(kind, dialect);
+      const older = filled('c', 500);
+      const closed = kind === 'close';
+      return views({
+        records: [...truth.records, closed ? { ...older, status: dialect === 'alpha' ? 'filled' : 'closed' } : older],
+        line: truth.line && { notionalUsd: truth.line.notionalUsd! + 500, hedgeId: truth.line.hedgeId },
+        ended: closed ? ['a', 'c'] : [],
+      });
+    },
+    verdict: () => 'landed',
+    // The side held `c` before the change too.
+    expected: (kind) => ({ ...expectedOf(kind), before: expectedOf(kind).before + 500 }),
+  },
+  'fills in parts (half of the change shows in every view)': {
+    read: (kind, dialect) => {
+      if (kind === 'close') return views(after(kind, dialect));
+      const truth = after(kind, dialect);
+      const half = kind === 'open' ? BEFORE / 2 : kind === 'add' ? BEFORE + CHANGE / 2 : BEFORE - CHANGE / 2;
+      const id = kind === 'open' ? 'b' : 'a';
+      // An open's hedge stays `submitted` until it has filled whole.
+      const status = kind === 'open' ? 'submitted' : 'filled';
+      return views({ ...truth, records: [{ ...filled(id, half), status }], line: { notionalUsd: half, hedgeId: id } });
+    },
+    verdict: (kind) => (kind === 'close' ? 'landed' : 'not-yet'),
+  },
+  'moved by another actor (a colleague added 1,000 besides; opened another hedge instead)': {
+    read: (kind, dialect) => {
+      const truth = after(kind, dialect);
+      if (kind === 'open')
+        return views({ records: [filled('c', 700)], line: { notionalUsd: 700, hedgeId: 'c' }, ended: [] });
+      if (kind === 'close')
+        return views({
+          records: [...truth.records, filled('c', 250)],
+          line: { notionalUsd: 250, hedgeId: 'c' },
+          ended: ['a'],
+        });
+      const usd = truth.line!.notionalUsd! + 1_000;
+      return views({ ...truth, records: [filled('a', usd)], line: { notionalUsd: usd, hedgeId: 'a' } });
+    },
+    verdict: () => 'moved',
+  },
+  'a history that cannot be paged to its end (cut at 40)': {
+    read: (kind, dialect) =>
+      views({ ...after(kind, dialect), ended: [] }, { history: { ended: new Set(), cutAt: 40 } }),
+    verdict: (kind, dialect) => (kind === 'close' && dialect === 'alpha' ? 'cannot-tell' : 'landed'),
+  },
+  'a hedge list that cannot be paged to its end (the line holds more than the records read)': {
+    read: (kind, dialect) => {
+      const truth = after(kind, dialect);
+      return views(
+        { ...truth, line: truth.line && { notionalUsd: truth.line.notionalUsd! + 300, hedgeId: truth.line.hedgeId } },
+        { recordsCut: 50 },
+      );
+    },
+    verdict: (kind) => (kind === 'close' ? 'landed' : 'cannot-tell'),
+  },
+};
+
+describe.each(SANDBOX_DIALECTS)('the side model on %s', (dialect) => {
+  describe.each(KINDS)('%s', (kind) => {
+    it.each(Object.keys(DISAGREEMENTS))('%s', (name) => {
+      const { read, verdict, expected = expectedOf } = DISAGREEMENTS[name];
+      expect(changeVerdict(judged(read(kind, dialect)), expected(kind)).verdict).toBe(verdict(kind, dialect));
+    });
+  });
+});
+
+describe('what the side holds', () => {
+  it('flat; held (ids and notional); settling, and why; cannot tell, and why', () => {
+    expect(sideHolds(judged(views({ records: [], ended: [] })))).toEqual({ holds: 'flat' });
+    expect(
+      sideHolds(
+        judged(
+          views({
+            records: [filled('b', 300), filled('a', 700)],
+            line: { notionalUsd: 1_000, hedgeId: 'b' },
+            ended: [],
+          }),
+        ),
+      ),
+    ).toEqual({ holds: 'held', ids: ['a', 'b'], notionalUsd: 1_000 });
+    expect(sideHolds(judged(views({ records: [{ id: 'a', status: 'settling', notionalUsd: 0 }], ended: [] })))).toEqual(
+      {
+        holds: 'settling',
+        why: 'hedge a shows status "settling", which hedge does not know (neither open nor ended)',
+      },
+    );
+    expect(
+      sideHolds(
+        judged(views({ records: [filled('a', 700)], line: { notionalUsd: 1_000 }, ended: [] }, { recordsCut: 50 })),
+      ),
+    ).toMatchObject({ holds: 'cannot-tell', why: expect.stringContaining('may be cut at 50 filled hedges') });
+    expect(
+      sideHolds(judged(views({ records: [filled('a', 700)], line: { notionalUsd: -5 }, ended: [] }))),
+    ).toMatchObject({ holds: 'cannot-tell', why: expect.stringContaining('which cannot be') });
+  });
+
+  it('a filled hedge on a side listed in step is held without the history; the history is asked for only where the views disagree, whether the records may be cut only where the line holds more, whether the history may be cut only when it decides', () => {
+    const held = { records: [filled('a', 700)], line: { notionalUsd: 700, hedgeId: 'a' }, ended: [] };
+    expect(judgeSide({ records: held.records, line: held.line, serverNow: { bestMs: NOW } })).toMatchObject({
+      state: 'in-step',
+    });
+    const unlisted = { records: [filled('a', 700)], serverNow: { bestMs: NOW } };
+    expect(judgeSide(unlisted)).toEqual({ asks: 'history' });
+    expect(judgeSide({ ...unlisted, history: { ended: new Set(['a']) } })).toMatchObject({ state: 'flat' });
+    expect(judgeSide({ ...unlisted, history: { ended: new Set() } })).toEqual({ asks: 'history-cut' });
+    const short = { records: [filled('a', 700)], line: { notionalUsd: 900 }, serverNow: { bestMs: NOW } };
+    expect(judgeSide(short)).toEqual({ asks: 'records-cut' });
+  });
+});
