@@ -315,6 +315,7 @@ export const ROLES = [
   'undesignated_derivative',
   'fees',
   'reclassification',
+  'basis_adjustment',
 ] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -331,7 +332,11 @@ export interface JournalLine {
 const c = (value: number): Cents => BigInt(Math.round(value * 100));
 
 /** The period's entries, each balanced: the instrument's remeasurement, fees, amortisation, reclassification. */
-export function periodEntries(relationshipId: string, result: PeriodResult): JournalLine[] {
+export function periodEntries(
+  relationshipId: string,
+  result: PeriodResult,
+  reclassifiedTo: 'reclassification' | 'basis_adjustment' = 'reclassification',
+): JournalLine[] {
   const [effective, ineffective, undesignated, excluded, feesMove] = [
     c(result.effective),
     c(result.ineffective),
@@ -373,7 +378,7 @@ export function periodEntries(relationshipId: string, result: PeriodResult): Jou
       [
         ['cash_flow_hedge_reserve', c(result.reclassified)],
         ['cost_of_hedging_reserve', c(result.cost_of_hedging_reclassified)],
-        ['reclassification', -(c(result.reclassified) + c(result.cost_of_hedging_reclassified))],
+        [reclassifiedTo, -(c(result.reclassified) + c(result.cost_of_hedging_reclassified))],
       ],
     ],
   ];
