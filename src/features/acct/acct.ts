@@ -328,20 +328,25 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
   return { hedges, marks };
 }
 
-/** The relationship's periods up to `until`, valued from the rates (and the desk's hedges where they are its instrument). */
+/** The relationship's periods up to `until` (today when not given: the server's, for the desk's hedges), valued from
+ * the rates (and the desk's hedges where they are its instrument). */
 export async function compute(
   ctx: CommandContext,
   designation: Designation,
   rates: Map<string, MarketRates>,
-  until: string,
+  until: string | undefined,
   option: string,
 ): Promise<Computed> {
   const rel = designation.relationship;
   const market = rates.get(rel.market);
-  const ends = periodEnds(designation, lastEnd(designation, until), market?.rows.keys() ?? []);
   const start = rateOn(market, rel.market, rel.designated_at, option);
   const quote = quoteFor(rel, market!.quote);
-  const used = new Map(ends.map((end) => [end, rateOn(market, rel.market, end, option)]));
+  const used = new Map<string, RateRow>();
+  const endsUntil = (last: string) => {
+    const ends = periodEnds(designation, lastEnd(designation, last), market?.rows.keys() ?? []);
+    for (const end of ends) used.set(end, rateOn(market, rel.market, end, option));
+    return ends;
+  };
   const amount = exact(rel.hedged_item.amount)!;
   const { instrument } = rel;
   let results: PeriodResult[];
@@ -354,6 +359,7 @@ export async function compute(
         contractRate: exact(instrument.contract_rate)!,
         designation: rel.designation,
       };
+      const ends = endsUntil(until ?? todayOf(ctx.clock.now()));
       const periods = ends.map((end) => ({ end, ...forwardValues(terms, quote, start, used.get(end)!), fees: 0n }));
       // The forward points of a time-period related item (a recognised one) are spread over the forward's life.
       const spread =
@@ -367,8 +373,9 @@ export async function compute(
       const client = await ctx.client();
       const desk = await deskHedges(client, instrument.references);
       hedgeIds = desk.hedges.map((hedge) => hedge.id);
+      // Read after the hedges: the server's day, from its answers.
       const today = todayOf(client.transport.serverNow().bestMs);
-      const periods = ends.map((end) => {
+      const periods = endsUntil(until ?? today).map((end) => {
         const values = deskValues(desk.hedges, end, end >= today ? desk.marks : new Map());
         if (values.unknown.length)
           throw new UsageError(

@@ -45,7 +45,9 @@ export async function computeAll(
         hedgeIds: [],
         currency: quoted ? functionalCurrency(designation!.relationship, quoted) : 'functional',
       });
-    } else computed.push(await compute(ctx, designation!, state.rates, end, until === undefined ? 'today' : '--as-of'));
+    } else {
+      computed.push(await compute(ctx, designation!, state.rates, until, until === undefined ? 'today' : '--as-of'));
+    }
   }
   return computed;
 }
