@@ -89,6 +89,10 @@ describe('hedge acct rates: a gap, a date twice or another market is refused', (
     ok(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR']));
     const again = okJson(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR', '--json']));
     expect(again.recorded).toBe(0);
+    // 1.210 is the rate 1.21 already recorded: nothing to add, nothing refused.
+    const padded = file('padded.csv', readFileSync(RATES, 'utf8').replace('2018-12-31,1.21', '2018-12-31,1.210'));
+    const same = okJson(await run(['acct', 'rates', padded, '--market', 'EURUSD', '--quote', 'USD per EUR', '--json']));
+    expect(same.recorded).toBe(0);
     const changed = file('changed.csv', readFileSync(RATES, 'utf8').replace('2018-12-31,1.21', '2018-12-31,1.22'));
     exits(
       await run(['acct', 'rates', changed, '--market', 'EURUSD', '--quote', 'USD per EUR']),

@@ -130,7 +130,7 @@ export function parseRatesFile(source: string, sourceName: string, market: strin
     { sourceName },
     RATES,
     (field: Field<RateColumn>) => {
-      const other = field('market', (raw) => {
+      field('market', (raw) => {
         const value = raw?.trim().toUpperCase() ?? '';
         if (value !== '' && value !== market)
           throw new Error(`market: another market's rate; this file holds ${market}'s alone (--market).`);
@@ -148,7 +148,6 @@ export function parseRatesFile(source: string, sourceName: string, market: strin
           return value;
         }),
       };
-      void other;
       return { key: line.date, value: line as RateLine };
     },
     (earlier) => `date: the same date as ${earlier.label.replace(/: $/, '')}; one rate a date.`,

@@ -192,7 +192,7 @@ export async function recordRates(
     const fresh = rows.filter((row) => {
       const earlier = existing?.rows.get(row.date);
       if (!earlier) return true;
-      if (JSON.stringify(rateText(earlier)) !== JSON.stringify(rateText(rateRow(row))))
+      if (!sameRates(earlier, rateRow(row)))
         throw new UsageError(
           `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed.`,
         );
@@ -204,7 +204,12 @@ export async function recordRates(
   return added;
 }
 
-const rateText = (row: RateRow) => [row.spot, row.forward, row.discountFactor].map((value) => value?.join('/'));
+/** Whether two rows give the same figures (1.2 and 1.20 are one rate). */
+function sameRates(a: RateRow, b: RateRow) {
+  const same = (x: Exact | undefined, y: Exact | undefined) =>
+    x === undefined || y === undefined ? x === y : x[0] * y[1] === y[0] * x[1];
+  return same(a.spot, b.spot) && same(a.forward, b.forward) && same(a.discountFactor, b.discountFactor);
+}
 
 // ---- Periods ----
 

@@ -1,7 +1,7 @@
 // `hedge acct designate FILE`: a relationship checked, recorded append-only with its hash, and its memo printed.
 import { writeFileSync } from 'node:fs';
 import type { CommandContext, In } from '../command-input.js';
-import { UsageError } from '../command-input.js';
+import { sameReference, UsageError } from '../command-input.js';
 import { readInputFile } from '../../../features/write/input-file.js';
 import { parseRelationship } from '../../../features/acct/acct-files.js';
 import { designate } from '../../../features/acct/acct.js';
@@ -21,7 +21,10 @@ export async function run(ctx: CommandContext, { args, options }: In<'ACCT_DESIG
     const client = await ctx.client();
     const deal = await readDeal(client, reference);
     const all = await client.readHedges({ clientReference: reference, limit: Infinity });
-    return { live: deal.live.length, all: all.items.filter((hedge) => hedge.client_reference === reference).length };
+    return {
+      live: deal.live.length,
+      all: all.items.filter((hedge) => sameReference(hedge.client_reference, reference)).length,
+    };
   };
   const designation = await designate(ctx, relationship, late, lookup);
   const { output } = ctx;
