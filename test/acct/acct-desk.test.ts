@@ -26,7 +26,6 @@ it('keep rolls a deal three times; acct designate, test and journal agree with h
   const serverDay = () => new Date(simulator.sandbox.clock.now()).toISOString().slice(0, 10);
   const designatedAt = serverDay();
 
-  const writesBefore = simulator.writes().length;
   ok(await simulator.hedge(['acct', 'rates', '--record', '--market', MARKET]));
   const relationship = {
     id: 'NGN-RECEIVABLE-1',
@@ -54,7 +53,23 @@ it('keep rolls a deal three times; acct designate, test and journal agree with h
   const file = join(simulator.configDir, 'relationship.json');
   writeFileSync(file, JSON.stringify({ ...relationship, instrument: { references: ['NO-SUCH-DEAL'] } }));
   exits(await simulator.hedge(['acct', 'designate', file]), 2, 'instrument.references: no hedge carries NO-SUCH-DEAL');
+  // A deal whose hedges are all closed names no hedge still held: refused unless recorded late.
+  const closed = await simulator.api('POST', '/hedges', {
+    body: { market: MARKET, side: 'sell', notional_usd: 1000, tenor_days: 1, client_reference: 'DEAL-CLOSED' },
+  });
+  expect(closed.status).toBe(200);
+  simulator.advance(1_000);
+  expect((await simulator.api('POST', '/hedges/close', { body: { market: MARKET, side: 'sell' } })).status).toBe(200);
+  simulator.advance(60_000);
+  expect(simulator.hedges().find((hedge) => hedge.id === closed.body.data.id)?.status).toBe('closed');
+  writeFileSync(file, JSON.stringify({ ...relationship, instrument: { references: ['DEAL-CLOSED'] } }));
+  exits(
+    await simulator.hedge(['acct', 'designate', file]),
+    2,
+    'instrument.references: every hedge carrying DEAL-CLOSED is already closed',
+  );
   writeFileSync(file, JSON.stringify(relationship));
+  const writesBefore = simulator.writes().length;
   ok(await simulator.hedge(['acct', 'designate', file]));
   expect(simulator.writes()).toHaveLength(writesBefore);
 
