@@ -8,11 +8,12 @@
 # Subcommands of a command path ('' is the top level).
 _hedge_subcommands() {
   case "$1" in
-    '') REPLY='markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami doctor plan apply keep exposures report journal resume demo mcp tools api completion sandbox help' ;;
+    '') REPLY='markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami doctor plan apply keep exposures report journal resume acct demo mcp tools api completion sandbox help' ;;
     'help') REPLY='exit-codes' ;;
     'profile') REPLY='list use remove reset-wire' ;;
     'keep') REPLY='run status' ;;
     'journal') REPLY='list show resolve migrate' ;;
+    'acct') REPLY='designate rates test event reserve journal' ;;
     'demo') REPLY='reset' ;;
     'sandbox') REPLY='serve' ;;
     *) REPLY='' ;;
@@ -48,6 +49,12 @@ _hedge_options() {
     'journal show') REPLY='--until' ;;
     'journal resolve') REPLY='--landed --not-landed' ;;
     'resume') REPLY='--no-wait --resend-unproven' ;;
+    'acct designate') REPLY='--recorded-late --markdown --html' ;;
+    'acct rates') REPLY='--market --quote --record' ;;
+    'acct test') REPLY='--as-of --values --until' ;;
+    'acct event') REPLY='--occurred --de-designate --reason --not-expected' ;;
+    'acct reserve') REPLY='--period --values --until' ;;
+    'acct journal') REPLY='--period --accounts --values --until' ;;
     'mcp') REPLY='--allow-live --root --max-notional --max-daily-notional --markets' ;;
     'tools') REPLY='--errors' ;;
     'api') REPLY='-X --method -f --raw-field -F --field -H --header --input --paginate -i --include --idempotency-key --new --dry-run --again --until' ;;
@@ -59,7 +66,7 @@ _hedge_options() {
 # Options whose next word is their value.
 _hedge_takes_value() {
   case "$1" in
-    --profile | --timeout | --request-timeout | --format | --fields | --query | --until | --watch | --alert-pnl | --alert-maturity | --count | -t | --tenor | --ref | --idempotency-key | --status | --limit | --since | --within | --base-url | --ca-file | --journal-url | --key-command | --key-store | --tolerance | --interval | --alert-cmd | --alert-url | --alert-headroom | --metrics | --policy | --ratios | --band | --sizing | --functional | --fee-bps | --show | --html | --by | --root | --max-notional | --max-daily-notional | --markets | -X | --method | -f | --raw-field | -F | --field | -H | --header | --input | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --clock-skew | --view-lag | --record-lag | --settlement-delay | --day) return 0 ;;
+    --profile | --timeout | --request-timeout | --format | --fields | --query | --until | --watch | --alert-pnl | --alert-maturity | --count | -t | --tenor | --ref | --idempotency-key | --status | --limit | --since | --within | --base-url | --ca-file | --journal-url | --key-command | --key-store | --tolerance | --interval | --alert-cmd | --alert-url | --alert-headroom | --metrics | --policy | --ratios | --band | --sizing | --functional | --fee-bps | --show | --html | --by | --recorded-late | --market | --quote | --as-of | --values | --occurred | --de-designate | --reason | --period | --accounts | --root | --max-notional | --max-daily-notional | --markets | -X | --method | -f | --raw-field | -F | --field | -H | --header | --input | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --clock-skew | --view-lag | --record-lag | --settlement-delay | --day) return 0 ;;
     *) return 1 ;;
   esac
 }
@@ -100,6 +107,8 @@ _hedge_option_values() {
     --show) REPLY='book exposures schedule cost stress policy coverage effectiveness' ;;
     --html) return 1 ;;
     --by) REPLY='day week month side tenor market hedge ref' ;;
+    --values) return 1 ;;
+    --accounts) return 1 ;;
     --root) return 1 ;;
     -X) REPLY='GET POST PUT PATCH DELETE' ;;
     --method) REPLY='GET POST PUT PATCH DELETE' ;;

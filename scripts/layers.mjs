@@ -15,6 +15,7 @@ export const LAYERS = [
   { name: 'commands', paths: ['cli/cmd/'] },
   { name: 'agent', paths: ['cli/agent/'] },
   { name: 'runner', paths: ['cli/runner/'] },
+  { name: 'acct', paths: ['features/acct/'] },
   { name: 'exposures', paths: ['features/exposures/'] },
   { name: 'keeper', paths: ['features/keeper/'] },
   { name: 'plan', paths: ['features/plan/'] },

@@ -131,9 +131,9 @@ export function groupedCommands() {
 export function rootHelp(width: number) {
   const nameWidth = Math.max(...COMMANDS.map((spec) => spec.name.length));
   return [
+    // The first section follows the description at once: the list, the options and the banner of a run by path fit 60 lines.
     'Usage: hedge <command> [arguments] [options]',
     wrapText('Quote, open and manage FX hedges through the Hedging Partner API.', width),
-    '',
     ...groupedCommands().flatMap(({ heading, members }) =>
       section(
         `${heading}:`,

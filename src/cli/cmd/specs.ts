@@ -725,3 +725,123 @@ export const DEMO = setup('demo', 'local', 'The --demo simulator: start it afres
 export const SANDBOX = setup('sandbox', 'local', 'Run the simulator of the API as a local server', {
   examples: ['hedge sandbox serve --port 4010'],
 });
+
+const RELATIONSHIP_ID = arg('id', 'a relationship id, as designated');
+const ACCT_ONE = optional(arg('id', 'a relationship id (default: every relationship)'));
+const ACCT_VALUES = opt(
+  '--values <file>',
+  'with an ID: cumulative fair values since designation from this CSV (date,instrument_value,hedged_item_value[,excluded_value]) instead of rates',
+);
+const ACCT_PERIOD = opt('--period <period>', 'a month (2026-11), a quarter (2026-Q4) or a year (2026)');
+
+export const ACCT_DESIGNATE = subcommand(
+  'designate',
+  'local',
+  'Record a hedging relationship (append-only, hashed) and print its memo',
+  {
+    prints: 'the designation memo',
+    description:
+      'Record a cash-flow hedging relationship from a JSON file (append-only, hashed, in the state folder) and print its designation memo; a designation dated before today or naming closed hedges needs --recorded-late',
+    args: [arg('file', 'the relationship file (JSON; its fields: docs/accounting.md)')],
+    options: options(
+      '--recorded-late <reason>',
+      'record a designation dated before today (a relationship brought over from elsewhere): the memo says so on its first line',
+      '--markdown',
+      'print the memo in Markdown',
+      '--html <file>',
+      'also write the memo as a self-contained HTML page (no script, A4 printable)',
+    ),
+    examples: [
+      'hedge acct designate docs/examples/relationship.json --recorded-late "brought over from the 2018 spreadsheet"',
+    ],
+  },
+);
+
+export const ACCT_RATES = subcommand('rates', 'local', "Import a market's dated rates, or record today's mid", {
+  description:
+    "Import a market's dated rates (CSV date,spot,forward,discount_factor,source; no gap, no date twice, no other market) or, with --record, today's mid price from the API with its source (a read)",
+  args: [optional(arg('file', 'the rates file (CSV), or - for stdin'))],
+  options: options(
+    '--market <market>',
+    'the market the rates are of, e.g. EURUSD or USDTNGN',
+    '--quote <direction>',
+    'how the rates read, once: "USD per EUR", "NGN per USDT"',
+    '--record',
+    "record today's mid price of --market from the API instead of a file",
+  ),
+  examples: ['hedge acct rates docs/examples/rates-eurusd.csv --market EURUSD --quote "USD per EUR"'],
+});
+
+export const ACCT_TEST = subcommand(
+  'test',
+  'read',
+  'Effectiveness per relationship and period: changes, ratio, lower of, reserve',
+  {
+    description:
+      "Test each relationship's effectiveness per period up to --as-of: the instrument's and the hedged item's cumulative changes, the offset ratio (or regression), the IFRS 9 6.5.11 lower of, the effective part to the reserve and the rest to P&L, the excluded part; hedge never concludes that hedge accounting applies",
+    args: [ACCT_ONE],
+    options: options('--as-of <date>', 'the last period end (default today, UTC)', ACCT_VALUES, UNTIL_OPTION),
+    examples: ['hedge acct test --as-of 2019-02-01 --json', 'hedge acct test EUR-SALE-1 --values values.csv'],
+  },
+);
+
+export const ACCT_EVENT = subcommand(
+  'event',
+  'local',
+  'Record that the hedged transaction happened, or a de-designation',
+  {
+    description:
+      'Record that the hedged transaction happened (the reserves are reclassified) or a de-designation (prospective: the reserve stays until the transaction, or goes to P&L when it is no longer expected)',
+    args: [RELATIONSHIP_ID],
+    options: options(
+      '--occurred <date>',
+      'the hedged transaction happened on this date',
+      '--de-designate <date>',
+      'end the relationship on this date (needs --reason)',
+      '--reason <text>',
+      'why it is de-designated',
+      '--not-expected',
+      'with --de-designate: the transaction is no longer expected, so the reserve goes to P&L',
+    ),
+    examples: [
+      'hedge acct event EUR-SALE-1 --de-designate 2019-01-15 --reason "the order was cancelled" --not-expected',
+    ],
+  },
+);
+
+export const ACCT_RESERVE = subcommand('reserve', 'read', "The cash-flow hedge reserve's roll-forward per period", {
+  description:
+    "The reserve's roll-forward per relationship and period: open, effective, reclassified, cost-of-hedging movement, close (open + effective − reclassified = close on every row)",
+  args: [ACCT_ONE],
+  options: [ACCT_PERIOD, ACCT_VALUES, UNTIL_OPTION],
+  examples: ['hedge acct reserve --period 2019-Q1', 'hedge acct reserve --period 2019 --json'],
+});
+
+export const ACCT_JOURNAL = subcommand('journal', 'read', 'Balanced journal entries per period: table, JSON, CSV', {
+  description:
+    'Balanced journal entries per relationship and period (entry, relationship, hedges, date, role, GL account, debit, credit, currency, rate and its source), for an ERP import with --format csv',
+  args: [ACCT_ONE],
+  options: options(
+    ACCT_PERIOD,
+    '--accounts <file>',
+    'a JSON map of each role to its GL account, e.g. {"cash_flow_hedge_reserve": "3510"}',
+    ACCT_VALUES,
+    UNTIL_OPTION,
+  ),
+  examples: [
+    'hedge acct journal --period 2019-02 --accounts gl-accounts.json',
+    'hedge acct journal --format csv > entries.csv',
+  ],
+});
+
+export const ACCT = book('acct', 'local', 'Hedge accounting: designation, effectiveness, reserve, entries', {
+  description:
+    'Hedge accounting for cash-flow hedges (IFRS 9, IAS 39, ASC 815): designate a relationship, import rates, test effectiveness, roll the reserve forward and post balanced entries; reads only, never sends a write',
+  examples: [
+    'hedge acct rates docs/examples/rates-eurusd.csv --market EURUSD --quote "USD per EUR"',
+    'hedge acct designate docs/examples/relationship.json --recorded-late "brought over from the 2018 spreadsheet"',
+    'hedge acct test EUR-SALE-1 --as-of 2019-02-01',
+    'hedge acct event EUR-SALE-1 --occurred 2019-02-01',
+    'hedge acct journal --period 2019-02',
+  ],
+});

@@ -373,7 +373,7 @@ function closedHedgesFoot(report: Report) {
 }
 
 // System fonts only: nothing is fetched, and a printed copy looks like the screen.
-const STYLE = `
+export const REPORT_STYLE = `
 :root { --pos: #17663a; --neg: #b3261e; --ink: #1b1f24; --muted: #5b6470; --rule: #d7dce2; --soft: #f4f6f8; }
 * { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; }
@@ -456,7 +456,7 @@ export function reportHtmlAround(report: Report, meta: ReportHtmlMeta, count: nu
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(`P&L report, ${meta.account}`)}</title>
-<style>${STYLE}</style>
+<style>${REPORT_STYLE}</style>
 </head>
 <body>
 <header><div>

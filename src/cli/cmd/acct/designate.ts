@@ -1,0 +1,44 @@
+// `hedge acct designate FILE`: a relationship checked, recorded append-only with its hash, and its memo printed.
+import { writeFileSync } from 'node:fs';
+import type { CommandContext, In } from '../command-input.js';
+import { sameReference, UsageError } from '../command-input.js';
+import { readInputFile } from '../../../features/write/input-file.js';
+import { parseRelationship } from '../../../features/acct/acct-files.js';
+import { designate } from '../../../features/acct/acct.js';
+import { memoHtml, memoMarkdown, memoText } from '../../../features/acct/acct-view.js';
+import { htmlTarget } from '../../../features/report/report.js';
+import { readDeal } from '../../../features/book/deal.js';
+
+export async function run(ctx: CommandContext, { args, options }: In<'ACCT_DESIGNATE'>) {
+  const html = options.html === undefined ? undefined : htmlTarget(options.html);
+  const late = options.recordedLate?.trim();
+  if (late === '') throw new UsageError('--recorded-late: expected the reason the designation is recorded late.');
+  const { text, sourceName } = await readInputFile(ctx, args.file, 'relationship file');
+  const relationship = parseRelationship(text);
+  if (typeof relationship === 'string') throw new UsageError(`${sourceName}: ${relationship}`);
+  // The references are checked against the hedge records (a read) before anything is recorded.
+  const lookup = async (reference: string) => {
+    const client = await ctx.client();
+    const deal = await readDeal(client, reference);
+    const all = await client.readHedges({ clientReference: reference, limit: Infinity });
+    return {
+      live: deal.live.length,
+      all: all.items.filter((hedge) => sameReference(hedge.client_reference, reference)).length,
+    };
+  };
+  const designation = await designate(ctx, relationship, late, lookup);
+  const { output } = ctx;
+  if (html !== undefined) {
+    writeFileSync(html, memoHtml(designation), { mode: 0o600 });
+    output.note(`Designation memo written to ${html}`);
+  }
+  output.document(
+    {
+      ...designation.relationship,
+      recorded_at: designation.recordedAt,
+      hash: designation.hash,
+      recorded_late: late ?? null,
+    },
+    () => (options.markdown ? memoMarkdown(designation) : memoText(designation, output.columns)),
+  );
+}

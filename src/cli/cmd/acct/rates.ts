@@ -1,0 +1,65 @@
+// `hedge acct rates FILE --market M --quote "Q per B"`: a market's dated rates imported; `--record`: today's mid price
+// read from the API (GET /prices, a read) and recorded with its source.
+import type { CommandContext, In } from '../command-input.js';
+import { parseMarket, UsageError } from '../command-input.js';
+import { readInputFile, MAX_PROBLEM_LINES } from '../../../features/write/input-file.js';
+import { parseRatesFile } from '../../../features/acct/acct-files.js';
+import { parseQuote, recordRates, todayOf } from '../../../features/acct/acct.js';
+import { requireListedMarket } from '../../../features/book/markets.js';
+
+export async function run(ctx: CommandContext, { args, options }: In<'ACCT_RATES'>) {
+  const market = parseMarket(options.market);
+  if (options.record && args.file !== undefined)
+    throw new UsageError("--record: reads today's rate from the API; give it without a FILE.");
+  if (!options.record && args.file === undefined)
+    throw new UsageError('file: expected the rates file (CSV date,spot,forward,discount_factor,source), or --record.');
+  let rows: Array<Record<string, string>>;
+  let quote: string;
+  if (options.record) {
+    quote = parseQuote(options.quote ?? defaultQuote(market));
+    const client = await ctx.client();
+    await requireListedMarket(client, market);
+    const { quotes, problem } = await client.readPrices([market]);
+    if (problem) throw problem;
+    const at = client.transport.serverNow().bestMs;
+    const credentials = await ctx.credentials();
+    rows = [
+      {
+        date: todayOf(at),
+        spot: String(quotes[0].price),
+        forward: '',
+        discount_factor: '',
+        source: `mid price, GET /prices at ${credentials.baseUrl} (${new Date(at).toISOString()})`,
+      },
+    ];
+  } else {
+    quote = parseQuote(options.quote);
+    const { text, sourceName } = await readInputFile(ctx, args.file!, 'rates file');
+    const read = parseRatesFile(text, sourceName, market);
+    if ('problems' in read) {
+      const shown = read.problems
+        .slice(0, MAX_PROBLEM_LINES)
+        .map((p) => (p.line ? `line ${p.line}: ${p.message}` : p.message));
+      throw new UsageError(`${sourceName}: ${shown.join('\n')}`);
+    }
+    rows = read.rates.map((row) => ({
+      date: row.date,
+      spot: row.spot,
+      forward: row.forward ?? '',
+      discount_factor: row.discount_factor ?? '',
+      source: row.source,
+    }));
+  }
+  const added = await recordRates(ctx, market, quote, rows);
+  ctx.output.document({ market, quote, recorded: added, rates: rows }, () =>
+    ctx.output.note(
+      `${market} (${quote}): ${added} rate${added === 1 ? '' : 's'} recorded${added < rows.length ? `, ${rows.length - added} already there` : ''}.`,
+    ),
+  );
+}
+
+/** A market named BASEQUOTE (USDTNGN) reads as QUOTE per BASE. */
+function defaultQuote(market: string) {
+  const found = /^(USDT|USDC|USD|[A-Z]{3})([A-Z]{3,5})$/.exec(market);
+  return found ? `${found[2]} per ${found[1]}` : undefined;
+}

@@ -1,0 +1,196 @@
+// What the accounts read from files: a hedging relationship (JSON), dated rates and fair values (CSV or JSON rows).
+// A problem names the field and what is allowed, never the value given.
+import * as z from 'zod/mini';
+import { readRowFile, type Field, type RowFileLayout } from '../../core/row-file.js';
+import { readBoundedJson } from '../../core/security/json-keys.js';
+import { MAX_INPUT_FILE_BYTES } from '../../core/security/bounded-read.js';
+import { FRAMEWORKS, METHODS } from './acct-rules.js';
+import { exact } from './acct-money.js';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+export const isDate = (text: string) => DATE.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
+
+const date = (what: string) =>
+  z.string().check(z.refine(isDate, `${what}: expected a date such as 2026-11-30 (YYYY-MM-DD)`));
+const text = z.string().check(z.minLength(1, 'expected some text'));
+const decimalText = (what: string, positive = false) =>
+  z
+    .pipe(
+      z.union([z.string(), z.number()]),
+      z.transform((value) => String(value)),
+    )
+    .check(
+      z.refine(
+        (value) => {
+          const read = exact(value);
+          return read !== undefined && (!positive || read[0] > 0n);
+        },
+        `${what}: expected ${positive ? 'a positive' : 'a'} decimal number such as 770000 or -20000.50`,
+      ),
+    );
+
+const REFERENCE = z
+  .string()
+  .check(z.regex(/^[\x21-\x7e](?:[\x20-\x7e]{0,62}[\x21-\x7e])?$/, 'expected a client reference'));
+
+export const RELATIONSHIP = z.strictObject({
+  id: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'expected 1 to 64 letters, digits, ., _ or -')),
+  framework: z.enum(FRAMEWORKS),
+  type: z.literal('cash_flow'),
+  designated_at: date('designated_at'),
+  objective: text,
+  market: z.string().check(z.regex(/^[A-Z0-9]{4,16}$/, 'expected the market whose rates apply, e.g. USDTNGN')),
+  hedged_item: z.strictObject({
+    description: text,
+    currency: z.string().check(z.regex(/^[A-Z]{3,5}$/, 'expected a currency code such as NGN')),
+    amount: decimalText('hedged_item.amount (positive to receive, negative to pay)'),
+    expected_date: date('hedged_item.expected_date'),
+    kind: z.enum(['forecast', 'firm', 'recognised']),
+    probability_evidence: text,
+  }),
+  instrument: z.union([
+    z.strictObject({ references: z.array(REFERENCE).check(z.minLength(1, 'expected at least one reference')) }),
+    z.strictObject({
+      notional: decimalText('instrument.notional', true),
+      currency: z.string().check(z.regex(/^[A-Z]{3,5}$/, 'expected a currency code')),
+      contract_rate: decimalText('instrument.contract_rate', true),
+      maturity: date('instrument.maturity'),
+      rate_quote: text,
+    }),
+  ]),
+  ratio: decimalText('ratio (instrument quantity over hedged item quantity)', true),
+  designation: z.enum(['spot', 'forward']),
+  excluded: z.enum(['pnl', 'cost_of_hedging_reserve']),
+  method: z.enum(METHODS),
+  sources_of_ineffectiveness: text,
+  approved_by: text,
+  /** Where the reserve goes when the transaction happens: the hedged item's line, or the asset's cost. */
+  on_occurrence: z.optional(z.enum(['reclassify', 'basis_adjustment'])),
+});
+export type Relationship = z.infer<typeof RELATIONSHIP>;
+
+export const REQUIRED_FIELDS = Object.keys(RELATIONSHIP.shape).filter((key) => key !== 'on_occurrence');
+
+/** The relationship a file holds, or the one line that says what is wrong with it. */
+export function parseRelationship(source: string): Relationship | string {
+  const read = readBoundedJson(source, { maxBytes: MAX_INPUT_FILE_BYTES, maxDepth: 8 }, RELATIONSHIP);
+  // The checked value with its amounts as decimal text (a JSON number is read as the text it is written as).
+  if (typeof read !== 'string') return RELATIONSHIP.parse(read);
+  // A field left out reads better as what it is than as zod's "expected string, received undefined".
+  const missing = /^([a-z_.]+): Invalid input: expected \w+, received undefined$/.exec(read);
+  return missing ? `${missing[1]}: missing; the file needs ${REQUIRED_FIELDS.join(', ')}` : read;
+}
+
+// ---- Rows: rates and values ----
+
+const header = {
+  unknown: (column: number, expected: string) =>
+    `header: column ${column} is not a known column; the columns are ${expected}.`,
+  repeated: (name: string) => `header: column ${name} appears more than once.`,
+  lacks: (missing: string, expected: string) => `header: lacks ${missing}; it must name ${expected}, in any order.`,
+};
+
+const decimalCell = (column: string, optional: boolean) => (raw: string | undefined) => {
+  const value = raw?.trim() ?? '';
+  if (value === '' && optional) return undefined;
+  if (value === '')
+    throw new Error(`${column}: missing, a gap in the rates; expected a decimal number such as 1.0929.`);
+  if (exact(value) === undefined) throw new Error(`${column}: not allowed; expected a decimal number such as 1.0929.`);
+  return value;
+};
+const dateCell = (raw: string | undefined) => {
+  const value = raw?.trim() ?? '';
+  if (!isDate(value)) throw new Error('date: missing or not allowed; expected a date such as 2026-11-30 (YYYY-MM-DD).');
+  return value;
+};
+
+type RateColumn = 'date' | 'spot' | 'forward' | 'discount_factor' | 'source' | 'market';
+const RATES: RowFileLayout<RateColumn> = {
+  required: ['date', 'spot', 'forward', 'discount_factor', 'source'],
+  optional: ['market'],
+  listKey: 'rates',
+  rowIs: 'date',
+  rowsAre: 'rates',
+  csvLabel: (index) => `row ${index + 1}: `,
+  header,
+};
+
+export interface RateLine {
+  date: string;
+  spot: string;
+  forward?: string;
+  discount_factor?: string;
+  source: string;
+}
+
+/** A market's rates: one row a date, each with its spot (a date without one is a gap), no other market's rows. */
+export function parseRatesFile(source: string, sourceName: string, market: string) {
+  const read = readRowFile(
+    source,
+    { sourceName },
+    RATES,
+    (field: Field<RateColumn>) => {
+      field('market', (raw) => {
+        const value = raw?.trim().toUpperCase() ?? '';
+        if (value !== '' && value !== market)
+          throw new Error(`market: another market's rate; this file holds ${market}'s alone (--market).`);
+        return value;
+      });
+      const line = {
+        date: field('date', dateCell),
+        spot: field('spot', decimalCell('spot', false)),
+        forward: field('forward', decimalCell('forward', true)),
+        discount_factor: field('discount_factor', decimalCell('discount_factor', true)),
+        source: field('source', (raw) => {
+          const value = raw?.trim() ?? '';
+          if (!/^[\x20-\x7e]{1,200}$/.test(value))
+            throw new Error('source: missing or not allowed; expected where the rate comes from, in printable ASCII.');
+          return value;
+        }),
+      };
+      return { key: line.date, value: line as RateLine };
+    },
+    (earlier) => `date: the same date as ${earlier.label.replace(/: $/, '')}; one rate a date.`,
+  );
+  if ('problems' in read) return read;
+  const rows = read.rows.toSorted((a, b) => a.date.localeCompare(b.date));
+  return { rates: rows };
+}
+
+type ValueColumn = 'date' | 'instrument_value' | 'hedged_item_value' | 'excluded_value';
+const VALUES: RowFileLayout<ValueColumn> = {
+  required: ['date', 'instrument_value', 'hedged_item_value'],
+  optional: ['excluded_value'],
+  listKey: 'values',
+  rowIs: 'date',
+  rowsAre: 'values',
+  csvLabel: (index) => `row ${index + 1}: `,
+  header,
+};
+
+export interface ValueLine {
+  date: string;
+  instrument_value: string;
+  hedged_item_value: string;
+  excluded_value?: string;
+}
+
+/** Cumulative fair values since designation, one row a date, in date order. */
+export function parseValuesFile(source: string, sourceName: string) {
+  const read = readRowFile(
+    source,
+    { sourceName },
+    VALUES,
+    (field: Field<ValueColumn>) => {
+      const line = {
+        date: field('date', dateCell),
+        instrument_value: field('instrument_value', decimalCell('instrument_value', false)),
+        hedged_item_value: field('hedged_item_value', decimalCell('hedged_item_value', false)),
+        excluded_value: field('excluded_value', decimalCell('excluded_value', true)),
+      };
+      return { key: line.date, value: line as ValueLine };
+    },
+    (earlier) => `date: the same date as ${earlier.label.replace(/: $/, '')}; one row a date.`,
+  );
+  return 'problems' in read ? read : { values: read.rows.toSorted((a, b) => a.date.localeCompare(b.date)) };
+}

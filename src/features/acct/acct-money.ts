@@ -1,0 +1,55 @@
+// Exact decimal arithmetic for the accounts: a value is a fraction of two bigints, rounded to the cent only
+// where an amount is booked, so that products of amounts, rates and discount factors never drift.
+
+export type Exact = readonly [numerator: bigint, denominator: bigint];
+
+const DECIMAL = /^([+-]?)(\d+)(?:\.(\d+))?$/;
+
+/** `"1.0929"` → 10929/10000; undefined for anything that is not a plain decimal. */
+export function exact(text: string): Exact | undefined {
+  const parts = DECIMAL.exec(text.trim());
+  if (!parts) return;
+  const fraction = parts[3] ?? '';
+  const numerator = BigInt(parts[2] + fraction);
+  return [parts[1] === '-' ? -numerator : numerator, 10n ** BigInt(fraction.length)];
+}
+
+export const whole = (value: bigint): Exact => [value, 1n];
+export const ZERO = whole(0n);
+export const ONE = whole(1n);
+
+export const add = (a: Exact, b: Exact): Exact => [a[0] * b[1] + b[0] * a[1], a[1] * b[1]];
+export const sub = (a: Exact, b: Exact): Exact => [a[0] * b[1] - b[0] * a[1], a[1] * b[1]];
+export const mul = (a: Exact, b: Exact): Exact => [a[0] * b[0], a[1] * b[1]];
+export const div = (a: Exact, b: Exact): Exact =>
+  b[0] < 0n ? [-a[0] * b[1], a[1] * -b[0]] : [a[0] * b[1], a[1] * b[0]];
+
+/** Half away from zero, as a ledger rounds. */
+export function roundDiv(numerator: bigint, denominator: bigint) {
+  const negative = numerator < 0n !== denominator < 0n;
+  const [n, d] = [numerator < 0n ? -numerator : numerator, denominator < 0n ? -denominator : denominator];
+  const rounded = (2n * n + d) / (2n * d);
+  return negative ? -rounded : rounded;
+}
+
+/** An amount in cents (a bigint). */
+export type Cents = bigint;
+
+export const toCents = ([n, d]: Exact): Cents => roundDiv(n * 100n, d);
+export const fromCents = (cents: Cents): Exact => [cents, 100n];
+
+/** `-1234.5` → "-1234.50": the text a CSV or JSON reader takes exactly. */
+export function centsText(cents: Cents) {
+  const negative = cents < 0n;
+  const digits = (negative ? -cents : cents).toString().padStart(3, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}
+
+/** The amount as a JSON number (exact to the cent as JSON writes it). */
+export const centsNumber = (cents: Cents) => Number(centsText(cents));
+
+export const absCents = (cents: Cents) => (cents < 0n ? -cents : cents);
+export const signOf = (cents: Cents) => (cents > 0n ? 1n : cents < 0n ? -1n : 0n);
+
+/** A ratio of two amounts as a number (for diagnostics, never booked). */
+export const ratioOf = (a: Cents, b: Cents) => (b === 0n ? null : Number(a) / Number(b));

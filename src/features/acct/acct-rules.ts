@@ -1,0 +1,440 @@
+// Hedge accounting as pure functions: a relationship's cumulative values per period in, its effectiveness, the
+// cash-flow hedge reserve's roll-forward, the excluded part and balanced journal entries out. No I/O, no clock.
+// Signs: a gain is positive; a reserve's balance is positive when it is a credit (a deferred gain).
+import {
+  absCents,
+  centsNumber,
+  div,
+  mul,
+  ratioOf,
+  roundDiv,
+  signOf,
+  sub,
+  toCents,
+  type Cents,
+  type Exact,
+} from './acct-money.js';
+
+export const FRAMEWORKS = ['ifrs9', 'ias39', 'asc815'] as const;
+export type Framework = (typeof FRAMEWORKS)[number];
+export const METHODS = ['dollar_offset_cumulative', 'dollar_offset_period', 'regression', 'critical_terms'] as const;
+export type Method = (typeof METHODS)[number];
+export type Excluded = 'pnl' | 'cost_of_hedging_reserve';
+export type ItemKind = 'forecast' | 'firm' | 'recognised';
+
+/** What the figures of one period end are: cumulative since designation, in the functional currency's cents. */
+export interface PeriodValues {
+  end: string;
+  /** The designated part of the instrument (a gain positive). */
+  instrument: Cents;
+  /** The hedged item's change in value for the hedged risk (present value), a gain positive. */
+  hedgedItem: Cents;
+  /** The part not designated (forward points, or the desk hedges' carry). */
+  excluded: Cents;
+  /** Fees paid (negative) or earned: always profit or loss. */
+  fees: Cents;
+}
+
+export interface RelationshipRules {
+  framework: Framework;
+  method: Method;
+  excluded: Excluded;
+  kind: ItemKind;
+  designatedAt: string;
+  /** The excluded part known at inception, spread straight-line to profit or loss from the cost-of-hedging reserve (a time-period related item). */
+  amortisation?: { total: Cents; from: string; to: string };
+  /** The hedged transaction happened: both reserves are reclassified. */
+  occurred?: string;
+  deDesignated?: { date: string; stillExpected: boolean };
+}
+
+export interface PeriodResult {
+  period_end: string;
+  status: 'designated' | 'occurred' | 'de-designated' | 'ended';
+  instrument_change: number;
+  hedged_item_change: number;
+  /** The offset ratio the method reads: -instrument / hedged item (1 is a perfect offset). */
+  ratio: number | null;
+  ratio_cumulative: number | null;
+  ratio_period: number | null;
+  regression: Regression | null;
+  /** IFRS 9 6.5.11(a): the lower, in absolute amounts, of the instrument's and the hedged item's cumulative change. */
+  lower_of: number;
+  effective: number;
+  ineffective: number;
+  /** Changes of an instrument no longer designated (after an occurrence or a de-designation): profit or loss. */
+  undesignated: number;
+  excluded: number;
+  /** Where the period's excluded part went: the cost-of-hedging reserve (less what is amortised) or profit or loss. */
+  excluded_to: 'cost_of_hedging_reserve' | 'pnl';
+  excluded_to_pnl: number;
+  cost_of_hedging_open: number;
+  cost_of_hedging_movement: number;
+  cost_of_hedging_reclassified: number;
+  cost_of_hedging_close: number;
+  fees: number;
+  reserve_open: number;
+  reserve_close: number;
+  reclassified: number;
+  /** The pass line of the framework whose line it is; under IFRS 9 the ratio is a diagnostic. */
+  line: string;
+}
+
+export interface Regression {
+  n: number;
+  slope: number;
+  intercept: number;
+  r2: number;
+  t: number | null;
+}
+
+/** Least squares of the instrument's period changes on the hedged item's (at least two points that vary). */
+export function regression(points: ReadonlyArray<readonly [x: number, y: number]>): Regression | null {
+  const n = points.length;
+  if (n < 2) return null;
+  const mean = (pick: (p: readonly [number, number]) => number) => points.reduce((s, p) => s + pick(p), 0) / n;
+  const [mx, my] = [mean((p) => p[0]), mean((p) => p[1])];
+  let [sxx, sxy, syy] = [0, 0, 0];
+  for (const [x, y] of points) {
+    sxx += (x - mx) ** 2;
+    sxy += (x - mx) * (y - my);
+    syy += (y - my) ** 2;
+  }
+  if (sxx === 0) return null;
+  const slope = sxy / sxx;
+  const intercept = my - slope * mx;
+  const r2 = syy === 0 ? 1 : (sxy * sxy) / (sxx * syy);
+  const residual = Math.max(0, syy - slope * sxy);
+  // The slope's t statistic: its standard error needs n - 2 degrees of freedom and some scatter.
+  const t = n > 2 && residual > 0 ? slope / Math.sqrt(residual / (n - 2) / sxx) : null;
+  return { n, slope, intercept, r2, t };
+}
+
+/** The pass line a framework draws, or the word that IFRS 9 draws none. */
+export function passLine(framework: Framework, ratio: number | null) {
+  if (framework === 'ifrs9')
+    return 'IFRS 9: no pass line; the ratio is a diagnostic of the economic relationship (6.4.1(c)).';
+  const name = framework === 'asc815' ? 'ASC 815' : 'IAS 39';
+  if (ratio === null) return `${name} 80–125 %: not measurable (no change in the hedged item).`;
+  const inside = ratio >= 0.8 && ratio <= 1.25;
+  return `${name} 80–125 %: ${(ratio * 100).toFixed(1)} % is ${inside ? 'inside' : 'outside'} the line.`;
+}
+
+/** The reserve's target: what of the instrument's cumulative change is deferred. IFRS 9 and IAS 39 defer the lower
+ * of the two changes (in absolute amounts) where they offset; ASC 815 the whole designated change. */
+export function lowerOf(instrument: Cents, hedgedItem: Cents) {
+  if (signOf(instrument) === signOf(hedgedItem) || instrument === 0n) return 0n;
+  return (
+    signOf(instrument) * (absCents(instrument) < absCents(hedgedItem) ? absCents(instrument) : absCents(hedgedItem))
+  );
+}
+
+export const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
+
+function amortised(rules: RelationshipRules, end: string): Cents {
+  const plan = rules.amortisation;
+  if (!plan) return 0n;
+  const span = daysBetween(plan.from, plan.to);
+  const elapsed = Math.min(Math.max(daysBetween(plan.from, end), 0), span);
+  return span <= 0 ? plan.total : roundDiv(plan.total * BigInt(elapsed), BigInt(span));
+}
+
+/** Each period's effectiveness, reserves and excluded part, from cumulative values in date order. */
+export function rollForward(periods: readonly PeriodValues[], rules: RelationshipRules): PeriodResult[] {
+  let previous: PeriodValues = { end: rules.designatedAt, instrument: 0n, hedgedItem: 0n, excluded: 0n, fees: 0n };
+  let deferred = 0n;
+  let reserve = 0n;
+  let costReserve = 0n;
+  let amortisedSoFar = 0n;
+  let ended = false;
+  const changes: Array<[number, number]> = [];
+  return periods.map((values) => {
+    const endsHere = (date: string | undefined) => date !== undefined && date <= values.end && !ended;
+    const occurs = endsHere(rules.occurred);
+    const deDesignates = endsHere(rules.deDesignated?.date);
+    const designated = !ended;
+    const instrumentMove = values.instrument - previous.instrument;
+    const excludedMove = values.excluded - previous.excluded;
+    const feesMove = values.fees - previous.fees;
+    const itemMove = values.hedgedItem - previous.hedgedItem;
+    const lower = lowerOf(values.instrument, values.hedgedItem);
+    const target = rules.framework === 'asc815' ? values.instrument : lower;
+    const effective = designated ? target - deferred : 0n;
+    deferred += effective;
+    const ineffective = designated ? instrumentMove - effective : 0n;
+    const undesignated = designated ? 0n : instrumentMove;
+    // The excluded part: to the cost-of-hedging reserve while designated (what is amortised leaves it for profit
+    // or loss), else straight to profit or loss.
+    const toReserve = designated && rules.excluded === 'cost_of_hedging_reserve';
+    const amortisedNow = toReserve ? amortised(rules, values.end) : amortisedSoFar;
+    const amortisation = amortisedNow - amortisedSoFar;
+    amortisedSoFar = amortisedNow;
+    const costMovement = toReserve ? excludedMove - amortisation : 0n;
+    const excludedToPnl = toReserve ? amortisation : excludedMove;
+    const reserveOpen = reserve;
+    const costOpen = costReserve;
+    reserve += effective;
+    costReserve += costMovement;
+    // A recognised item is remeasured in profit or loss each period: the reserve releases the offset as it does.
+    let reclassified = designated && rules.kind === 'recognised' && !occurs ? -itemMove : 0n;
+    let costReclassified = 0n;
+    const release = occurs || (deDesignates && !rules.deDesignated!.stillExpected);
+    if (release) {
+      reclassified = reserve;
+      costReclassified = costReserve;
+    }
+    reserve -= reclassified;
+    costReserve -= costReclassified;
+    if (occurs || deDesignates) ended = true;
+    const cumulativeRatio = ratioOf(-values.instrument, values.hedgedItem);
+    const periodRatio = ratioOf(-instrumentMove, itemMove);
+    if (designated) changes.push([Number(itemMove), Number(instrumentMove)]);
+    const fit = rules.method === 'regression' ? regression(changes) : null;
+    const ratio = !designated
+      ? null
+      : rules.method === 'dollar_offset_period'
+        ? periodRatio
+        : fit
+          ? -fit.slope
+          : cumulativeRatio;
+    previous = values;
+    return {
+      period_end: values.end,
+      status: occurs ? 'occurred' : deDesignates ? 'de-designated' : designated ? 'designated' : 'ended',
+      instrument_change: centsNumber(values.instrument),
+      hedged_item_change: centsNumber(values.hedgedItem),
+      ratio,
+      ratio_cumulative: cumulativeRatio,
+      ratio_period: periodRatio,
+      regression: fit,
+      lower_of: centsNumber(lower),
+      effective: centsNumber(effective),
+      ineffective: centsNumber(ineffective),
+      undesignated: centsNumber(undesignated),
+      excluded: centsNumber(excludedMove),
+      excluded_to: toReserve ? 'cost_of_hedging_reserve' : 'pnl',
+      excluded_to_pnl: centsNumber(excludedToPnl),
+      cost_of_hedging_open: centsNumber(costOpen),
+      cost_of_hedging_movement: centsNumber(costMovement),
+      cost_of_hedging_reclassified: centsNumber(costReclassified),
+      cost_of_hedging_close: centsNumber(costReserve),
+      fees: centsNumber(feesMove),
+      reserve_open: centsNumber(reserveOpen),
+      reserve_close: centsNumber(reserve),
+      reclassified: centsNumber(reclassified),
+      line: designated ? passLine(rules.framework, ratio) : 'Not designated in this period: no test.',
+    };
+  });
+}
+
+// ---- Valuation from rates: a forward held elsewhere, and the hedged item, by spot or by forward ----
+
+export interface RateRow {
+  date: string;
+  spot: Exact;
+  forward?: Exact;
+  discountFactor?: Exact;
+  source: string;
+}
+
+/** How a rate converts: `functionalPerForeign` (USD per EUR for a USD company's EUR) multiplies; the other way divides. */
+export interface Quote {
+  functionalPerForeign: boolean;
+}
+
+export const inFunctional = (amount: Exact, rate: Exact, quote: Quote) =>
+  quote.functionalPerForeign ? mul(amount, rate) : div(amount, rate);
+
+export interface ForwardTerms {
+  /** The foreign currency amount, signed as the hedged item's: positive to receive (a sale), negative to pay. */
+  hedgedAmount: Exact;
+  notional: Exact;
+  contractRate: Exact;
+  designation: 'spot' | 'forward';
+}
+
+/** The cumulative values of an external forward and its hedged item from the rates at designation and at `at`. */
+export function forwardValues(terms: ForwardTerms, quote: Quote, start: RateRow, at: RateRow) {
+  const { hedgedAmount, notional, contractRate, designation } = terms;
+  // The forward sells what the item receives (and buys what it pays).
+  const side: Exact = hedgedAmount[0] > 0n ? [-1n, 1n] : [1n, 1n];
+  const value = (amount: Exact, rate: Exact) => inFunctional(amount, rate, quote);
+  const need = (row: RateRow, what: 'forward' | 'discountFactor') => {
+    const found = row[what];
+    if (found === undefined) throw new MissingRate(row.date, what === 'forward' ? 'forward' : 'discount_factor');
+    return found;
+  };
+  const discount = need(at, 'discountFactor');
+  const whole = mul(mul(side, sub(value(notional, need(at, 'forward')), value(notional, contractRate))), discount);
+  if (designation === 'forward') {
+    const item = mul(
+      sub(value(hedgedAmount, need(at, 'forward')), value(hedgedAmount, need(start, 'forward'))),
+      discount,
+    );
+    return { instrument: toCents(whole), hedgedItem: toCents(item), excluded: 0n };
+  }
+  const spotPart = mul(side, sub(value(notional, at.spot), value(notional, start.spot)));
+  const item = sub(value(hedgedAmount, at.spot), value(hedgedAmount, start.spot));
+  const instrument = toCents(spotPart);
+  return { instrument, hedgedItem: toCents(item), excluded: toCents(whole) - instrument };
+}
+
+/** The forward points at inception (what the excluded part comes to by maturity), for their amortisation. */
+export function forwardPoints(terms: ForwardTerms, quote: Quote, start: RateRow) {
+  const side: Exact = terms.hedgedAmount[0] > 0n ? [-1n, 1n] : [1n, 1n];
+  return toCents(
+    mul(
+      side,
+      sub(inFunctional(terms.notional, start.spot, quote), inFunctional(terms.notional, terms.contractRate, quote)),
+    ),
+  );
+}
+
+/** The hedged item's change alone (a relationship whose instrument is the desk's hedges): by spot. */
+export function hedgedItemBySpot(amount: Exact, quote: Quote, start: RateRow, at: RateRow) {
+  return toCents(sub(inFunctional(amount, at.spot, quote), inFunctional(amount, start.spot, quote)));
+}
+
+export class MissingRate extends Error {
+  constructor(
+    readonly date: string,
+    readonly column: string,
+  ) {
+    super(`no ${column} rate for ${date}`);
+  }
+}
+
+// ---- Journal entries ----
+
+export const ROLES = [
+  'hedging_instrument',
+  'cash_flow_hedge_reserve',
+  'cost_of_hedging_reserve',
+  'hedge_ineffectiveness',
+  'excluded_component',
+  'undesignated_derivative',
+  'fees',
+  'reclassification',
+  'basis_adjustment',
+] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface JournalLine {
+  entry_id: string;
+  relationship_id: string;
+  date: string;
+  role: Role;
+  /** Positive: a debit; negative: a credit (cents). */
+  amount: Cents;
+  description: string;
+}
+
+const c = (value: number): Cents => BigInt(Math.round(value * 100));
+
+/** The period's entries, each balanced: the instrument's remeasurement, fees, amortisation, reclassification. */
+export function periodEntries(
+  relationshipId: string,
+  result: PeriodResult,
+  reclassifiedTo: 'reclassification' | 'basis_adjustment' = 'reclassification',
+): JournalLine[] {
+  const [effective, ineffective, undesignated, excluded, feesMove] = [
+    c(result.effective),
+    c(result.ineffective),
+    c(result.undesignated),
+    c(result.excluded),
+    c(result.fees),
+  ];
+  const amortisedToPnl = c(result.excluded_to_pnl);
+  const toReserve = result.excluded_to === 'cost_of_hedging_reserve';
+  const entries: Array<[string, Array<[Role, Cents]>]> = [
+    [
+      'remeasurement of the hedging instrument',
+      [
+        ['hedging_instrument', effective + ineffective + undesignated + excluded],
+        ['cash_flow_hedge_reserve', -effective],
+        ['hedge_ineffectiveness', -ineffective],
+        ['undesignated_derivative', -undesignated],
+        [toReserve ? 'cost_of_hedging_reserve' : 'excluded_component', -excluded],
+      ],
+    ],
+    [
+      'amortisation of the excluded part',
+      toReserve
+        ? [
+            ['excluded_component', -amortisedToPnl],
+            ['cost_of_hedging_reserve', amortisedToPnl],
+          ]
+        : [],
+    ],
+    [
+      'fees',
+      [
+        ['fees', -feesMove],
+        ['hedging_instrument', feesMove],
+      ],
+    ],
+    [
+      'reclassification of the reserves',
+      [
+        ['cash_flow_hedge_reserve', c(result.reclassified)],
+        ['cost_of_hedging_reserve', c(result.cost_of_hedging_reclassified)],
+        [reclassifiedTo, -(c(result.reclassified) + c(result.cost_of_hedging_reclassified))],
+      ],
+    ],
+  ];
+  let n = 0;
+  return entries.flatMap(([description, lines]) => {
+    const kept = lines.filter(([, amount]) => amount !== 0n);
+    if (!kept.length) return [];
+    const entry_id = `${relationshipId}/${result.period_end}/${++n}`;
+    return kept.map(([role, amount]) => ({
+      entry_id,
+      relationship_id: relationshipId,
+      date: result.period_end,
+      role,
+      amount,
+      description,
+    }));
+  });
+}
+
+/** Whether every entry's debits equal its credits. */
+export function balanced(lines: readonly JournalLine[]) {
+  const sums = new Map<string, Cents>();
+  for (const line of lines) sums.set(line.entry_id, (sums.get(line.entry_id) ?? 0n) + line.amount);
+  return [...sums.values()].every((sum) => sum === 0n);
+}
+
+// ---- The desk's own hedges as the instrument ----
+
+/** One hedge carrying a relationship's references: what `history` says of a closed one, `positions` of an open one. */
+export interface DeskHedge {
+  id: string;
+  /** UTC days (YYYY-MM-DD). */
+  opened: string;
+  closed?: string;
+  /** Gross price P&L (realized, or the open mark), carry and fees, on the account's side, in cents. */
+  gross: Cents;
+  carry: Cents;
+  fees: Cents;
+}
+
+/** The instrument's cumulative values at the end of `end`: every hedge closed by then, plus the marks of those still
+ * open, which are known only where given (the positions read now); a hedge open then whose mark is not known is
+ * named, so the period is refused rather than guessed. */
+export function deskValues(hedges: readonly DeskHedge[], end: string, marks: ReadonlyMap<string, DeskHedge>) {
+  let [instrument, excluded, fees] = [0n, 0n, 0n];
+  const unknown: string[] = [];
+  for (const hedge of hedges) {
+    if (hedge.opened > end) continue;
+    const shown = hedge.closed !== undefined && hedge.closed <= end ? hedge : marks.get(hedge.id);
+    if (!shown) {
+      unknown.push(hedge.id);
+      continue;
+    }
+    instrument += shown.gross;
+    excluded += shown.carry;
+    fees += shown.fees;
+  }
+  return { instrument, excluded, fees, unknown };
+}

@@ -1,0 +1,174 @@
+// The designation memo (terminal text, Markdown, a self-contained HTML page) and the accounts' tables.
+import { fieldTable } from '../../platform/fields/fields.js';
+import { wrapWords } from '../../platform/terminal/width.js';
+import { escapeHtml, REPORT_STYLE } from '../report/report-html.js';
+import type { Designation } from './acct.js';
+
+const JUDGEMENT =
+  'hedge prints the figures and the documentation; whether hedge accounting applies, and whether this relationship qualifies, is your judgement and your auditors’. 80–125 % is ASC 815’s and IAS 39’s line; under IFRS 9 the offset ratio is a diagnostic of the economic relationship.';
+
+const FRAMEWORK_NAMES = { ifrs9: 'IFRS 9', ias39: 'IAS 39', asc815: 'ASC 815' } as const;
+
+/** The memo's facts in order, as label and text. */
+export function memoRows(designation: Designation): Array<[string, string]> {
+  const { relationship: rel } = designation;
+  const item = rel.hedged_item;
+  const instrument =
+    'references' in rel.instrument
+      ? `the desk's own hedges carrying ${rel.instrument.references.join(', ')}, through every roll (gross price P&L designated; carry excluded; fees to P&L)`
+      : `a forward held elsewhere: ${rel.instrument.notional} ${rel.instrument.currency} at ${rel.instrument.contract_rate} (${rel.instrument.rate_quote}), maturing ${rel.instrument.maturity}`;
+  return [
+    ['Relationship', rel.id],
+    ['Framework', `${FRAMEWORK_NAMES[rel.framework]}, cash-flow hedge`],
+    ['Designated', rel.designated_at],
+    ['Recorded', designation.recordedAt],
+    ['Record hash', designation.hash],
+    ['Objective and strategy', rel.objective],
+    [
+      'Hedged item',
+      `${item.description}: ${item.amount} ${item.currency} (${item.kind}), expected ${item.expected_date}`,
+    ],
+    ['Evidence of probability', item.probability_evidence],
+    ['Rates', rel.market],
+    ['Hedging instrument', instrument],
+    ['Hedge ratio', rel.ratio],
+    [
+      'Designated risk',
+      rel.designation === 'spot'
+        ? 'the spot element; the forward points (or the carry) are excluded'
+        : 'the forward element whole (forward rate)',
+    ],
+    [
+      'Excluded part',
+      rel.excluded === 'pnl'
+        ? 'to profit or loss as it changes'
+        : 'to the cost-of-hedging reserve (IFRS 9 6.5.15–16), released with the hedged item',
+    ],
+    ['Effectiveness', rel.method.replaceAll('_', ' ')],
+    ['Sources of ineffectiveness', rel.sources_of_ineffectiveness],
+    ['Approved by', rel.approved_by],
+    ...designation.events.map((event): [string, string] => [
+      event.type === 'occurred' ? 'Occurred' : 'De-designated',
+      `${event.date}${event.reason ? `: ${event.reason}` : ''}${event.still_expected === false ? ' (no longer expected)' : ''}`,
+    ]),
+  ];
+}
+
+const lateLine = (designation: Designation) =>
+  designation.recordedLate === undefined
+    ? []
+    : [
+        `RECORDED LATE: ${designation.recordedLate} (designated ${designation.relationship.designated_at}, recorded ${designation.recordedAt.slice(0, 10)})`,
+      ];
+
+/** The memo for a terminal: a line a fact, wrapped at the width. */
+export function memoText(designation: Designation, columns: number) {
+  const width = Math.max(...memoRows(designation).map(([label]) => label.length)) + 2;
+  return [
+    ...lateLine(designation),
+    `Hedge designation memo: ${designation.relationship.id}`,
+    '',
+    ...memoRows(designation).map(([label, text]) =>
+      wrapWords(`${`${label}:`.padEnd(width)}${text}`, columns, { hangingIndent: width }),
+    ),
+    '',
+    wrapWords(JUDGEMENT, columns),
+  ].join('\n');
+}
+
+const markdownCell = (text: string) =>
+  text
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/\s*\n\s*/g, ' ');
+
+export function memoMarkdown(designation: Designation) {
+  return [
+    ...lateLine(designation).map((line) => `**${markdownCell(line)}**\n`),
+    `# Hedge designation memo: ${markdownCell(designation.relationship.id)}`,
+    '',
+    '| | |',
+    '|---|---|',
+    ...memoRows(designation).map(([label, text]) => `| ${label} | ${markdownCell(text)} |`),
+    '',
+    `> ${JUDGEMENT}`,
+    '',
+  ].join('\n');
+}
+
+/** A self-contained page (the report's styles, no script), printable on A4. */
+export function memoHtml(designation: Designation) {
+  const late = lateLine(designation);
+  const title = `Hedge designation memo: ${designation.relationship.id}`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${REPORT_STYLE}
+@page { size: A4 portrait; margin: 16mm 14mm; }
+.late { border: 2px solid var(--neg); color: var(--neg); font-weight: 700; padding: 8px 12px; border-radius: 4px; }
+table.memo th { width: 28%; color: var(--muted); font-weight: 600; }
+table.memo td { overflow-wrap: anywhere; }
+.judgement { color: var(--muted); margin-top: 18px; }
+</style>
+</head>
+<body>
+${late.map((line) => `<p class="late">${escapeHtml(line)}</p>`).join('\n')}
+<header><div><h1>${escapeHtml(title)}</h1><p class="subtitle">Cash-flow hedge documentation, as recorded by hedge</p></div></header>
+<main>
+<table class="memo"><tbody>
+${memoRows(designation)
+  .map(([label, text]) => `<tr><th scope="row">${escapeHtml(label)}</th><td>${escapeHtml(text)}</td></tr>`)
+  .join('\n')}
+</tbody></table>
+<p class="judgement">${escapeHtml(JUDGEMENT)}</p>
+</main>
+</body>
+</html>
+`;
+}
+
+/** The columns of `hedge acct test` and `hedge acct reserve` (their JSON has more: every field of a period). */
+export const PERIOD_FIELDS = fieldTable(`
+  relationship_id  Relationship  id
+  period_end  Period end  text
+  instrument_change  Instrument (cum.)  pnl
+  hedged_item_change  Hedged item (cum.)  pnl
+  ratio  Offset ratio  text
+  effective  Effective  pnl
+  ineffective  Ineffective  pnl
+  excluded  Excluded  pnl
+  reserve_open  Reserve open  money
+  reclassified  Reclassified  money
+  reserve_close  Reserve close  money
+  cost_of_hedging_close  Cost of hedging  money
+  line  Pass line  text
+`);
+
+export const RESERVE_FIELDS = PERIOD_FIELDS.filter((field) =>
+  [
+    'relationship_id',
+    'period_end',
+    'reserve_open',
+    'effective',
+    'reclassified',
+    'reserve_close',
+    'cost_of_hedging_close',
+  ].includes(field.key),
+).concat(fieldTable('cost_of_hedging_movement  Cost of hedging moved  pnl'));
+
+export const JOURNAL_FIELDS = fieldTable(`
+  entry_id  Entry  id
+  relationship_id  Relationship  id
+  hedge_ids  Hedges  text
+  date  Date  text
+  role  Role  text
+  account  Account  text
+  debit  Debit  money
+  credit  Credit  money
+  currency  Currency  text
+  rate  Rate  text
+  rate_source  Rate source  text
+`);

@@ -1,0 +1,441 @@
+// The accounts' flows: what is recorded (relationships, their events, rates), and each relationship's periods computed
+// from the rates, the desk's own hedges (history and positions) or fair values given in a file. Reads only: the
+// server is never sent a write.
+import { UsageError } from '../../core/errors.js';
+import { readNumber } from '../../core/number-format.js';
+import { sameReference } from '../../core/input.js';
+import { toAccountSide } from '../../core/money.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
+import type { HedgeClient } from '../../platform/api/client.js';
+import { readHistoryRecord } from '../../platform/api/wire/fields.js';
+import { readDeal } from '../book/deal.js';
+import { readBook } from '../book/positions.js';
+import { walkHistory } from '../report/report.js';
+import { appendRecords, type AcctRecord } from './acct-store.js';
+import type { Relationship, ValueLine } from './acct-files.js';
+import { exact, toCents, type Cents, type Exact } from './acct-money.js';
+import {
+  deskValues,
+  forwardPoints,
+  forwardValues,
+  hedgedItemBySpot,
+  MissingRate,
+  rollForward,
+  type DeskHedge,
+  type PeriodResult,
+  type PeriodValues,
+  type Quote,
+  type RateRow,
+  type RelationshipRules,
+} from './acct-rules.js';
+
+export interface AcctEvent {
+  relationship_id: string;
+  type: 'occurred' | 'de-designated';
+  date: string;
+  reason?: string;
+  still_expected?: boolean;
+}
+
+export interface Designation {
+  relationship: Relationship;
+  recordedAt: string;
+  recordedLate?: string;
+  hash: string;
+  events: AcctEvent[];
+}
+
+export interface MarketRates {
+  quote: string;
+  rows: Map<string, RateRow>;
+}
+
+/** What the records say: each relationship with its events, and each market's rates. */
+export function recorded(records: readonly AcctRecord[]) {
+  const relationships = new Map<string, Designation>();
+  const rates = new Map<string, MarketRates>();
+  for (const record of records) {
+    const body = record.body as Record<string, never>;
+    if (record.kind === 'designation')
+      relationships.set(body.relationship['id'], {
+        relationship: body.relationship,
+        recordedAt: record.recorded_at,
+        recordedLate: body.recorded_late,
+        hash: record.hash,
+        events: [],
+      });
+    else if (record.kind === 'event') relationships.get(body.relationship_id)?.events.push(record.body as never);
+    else {
+      const market = rates.get(body.market) ?? { quote: body.quote, rows: new Map() };
+      for (const row of body.rows as Array<Record<string, string>>) market.rows.set(row.date, rateRow(row));
+      rates.set(body.market, market);
+    }
+  }
+  return { relationships, rates };
+}
+
+function rateRow(row: Record<string, string>): RateRow {
+  const read = (text: string | undefined) => (text === undefined || text === '' ? undefined : exact(text));
+  return {
+    date: row.date,
+    spot: exact(row.spot)!,
+    forward: read(row.forward),
+    discountFactor: read(row.discount_factor),
+    source: row.source,
+  };
+}
+
+export const todayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+const QUOTE = /^([A-Z]{3,5}) per ([A-Z]{3,5})$/;
+
+/** `"NGN per USDT"`: how a market's rates read (the first currency's units for one of the second). */
+export function parseQuote(raw: string | undefined) {
+  const value = raw?.trim().replace(/\s+/g, ' ').toUpperCase().replace(' PER ', ' per ');
+  if (!value || !QUOTE.test(value))
+    throw new UsageError('--quote: missing or not allowed; expected the quote direction once, such as "NGN per USDT".');
+  return value;
+}
+
+/** How the market's rates turn the hedged item's currency into the functional currency. */
+export function quoteFor(relationship: Relationship, quote: string): Quote {
+  const [, units, per] = QUOTE.exec(quote)!;
+  const currency = relationship.hedged_item.currency;
+  if (currency !== units && currency !== per)
+    throw new UsageError(
+      `hedged_item.currency: ${currency} is not a currency of ${relationship.market}'s rates (${quote}); expected ${per} or ${units}.`,
+    );
+  return { functionalPerForeign: currency === per };
+}
+
+// ---- Designation and events ----
+
+/** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash. */
+export async function designate(
+  ctx: CommandContext,
+  relationship: Relationship,
+  recordedLate: string | undefined,
+  lookup?: (reference: string) => Promise<{ live: number; all: number }>,
+) {
+  const today = todayOf(ctx.clock.now());
+  const at = relationship.designated_at;
+  if (at > today)
+    throw new UsageError(
+      `designated_at: ${at} is in the future; a designation is dated the day it is recorded (${today}).`,
+    );
+  if (at < today && recordedLate === undefined)
+    throw new UsageError(
+      `designated_at: ${at} is before today (${today}), the day it is recorded; documentation is contemporaneous: date it ${today}, or give --recorded-late REASON for a relationship brought over from elsewhere.`,
+    );
+  if (relationship.hedged_item.expected_date < at)
+    throw new UsageError(`hedged_item.expected_date: before designated_at; expected a date on or after ${at}.`);
+  const { instrument } = relationship;
+  if ('notional' in instrument && instrument.currency !== relationship.hedged_item.currency)
+    throw new UsageError(
+      `instrument.currency: ${instrument.currency} is not the hedged item's currency (${relationship.hedged_item.currency}); expected the currency the forward delivers.`,
+    );
+  if ('references' in instrument && lookup)
+    for (const reference of instrument.references) {
+      const found = await lookup(reference);
+      if (found.all === 0)
+        throw new UsageError(
+          `instrument.references: no hedge carries ${reference}; expected references your hedges carry (see hedge hedges --ref ${reference}).`,
+        );
+      if (found.live === 0 && recordedLate === undefined)
+        throw new UsageError(
+          `instrument.references: every hedge carrying ${reference} is already closed; a designation names hedges still held, or give --recorded-late REASON.`,
+        );
+    }
+  const [record] = await appendRecords(ctx, 'designation', (records) => {
+    if (recorded(records).relationships.has(relationship.id))
+      throw new UsageError(
+        `id: ${relationship.id} is already designated; a relationship is never edited: de-designate it (hedge acct event ${relationship.id} --de-designate DATE --reason …) and designate a new one under another id.`,
+      );
+    return [{ relationship, ...(recordedLate !== undefined && { recorded_late: recordedLate }) }];
+  });
+  return { relationship, recordedAt: record.recorded_at, recordedLate, hash: record.hash, events: [] } as Designation;
+}
+
+/** Records that the hedged transaction happened, or a de-designation. */
+export async function recordEvent(ctx: CommandContext, event: AcctEvent) {
+  await appendRecords(ctx, 'event', (records) => {
+    const found = recorded(records).relationships.get(event.relationship_id);
+    if (!found)
+      throw new UsageError(`id: no relationship ${event.relationship_id} is designated (hedge acct test lists them).`);
+    if (event.date < found.relationship.designated_at)
+      throw new UsageError(
+        `${event.type === 'occurred' ? '--occurred' : '--de-designate'}: before the designation (${found.relationship.designated_at}).`,
+      );
+    const ended = found.events.find((one) => one.type === 'occurred' || one.type === 'de-designated');
+    if (ended)
+      throw new UsageError(
+        `id: ${event.relationship_id} already ended (${ended.type} ${ended.date}); a relationship is never edited.`,
+      );
+    return [{ ...event }];
+  });
+}
+
+/** Appends a market's rates; a date already recorded with other figures is refused (recorded rates never change). */
+export async function recordRates(
+  ctx: CommandContext,
+  market: string,
+  quote: string,
+  rows: Array<Record<string, string>>,
+) {
+  let added = 0;
+  await appendRecords(ctx, 'rates', (records) => {
+    const existing = recorded(records).rates.get(market);
+    if (existing && existing.quote !== quote)
+      throw new UsageError(
+        `--quote: ${market}'s rates are recorded as ${existing.quote}; expected the same direction.`,
+      );
+    const fresh = rows.filter((row) => {
+      const earlier = existing?.rows.get(row.date);
+      if (!earlier) return true;
+      if (!sameRates(earlier, rateRow(row)))
+        throw new UsageError(
+          `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed.`,
+        );
+      return false;
+    });
+    added = fresh.length;
+    return fresh.length ? [{ market, quote, rows: fresh }] : [];
+  });
+  return added;
+}
+
+/** Whether two rows give the same figures (1.2 and 1.20 are one rate). */
+function sameRates(a: RateRow, b: RateRow) {
+  const same = (x: Exact | undefined, y: Exact | undefined) =>
+    x === undefined || y === undefined ? x === y : x[0] * y[1] === y[0] * x[1];
+  return same(a.spot, b.spot) && same(a.forward, b.forward) && same(a.discountFactor, b.discountFactor);
+}
+
+// ---- Periods ----
+
+/** The period ends up to `until`: every date a rate is recorded for after the designation (the dates the books are
+ * valued at), the events' dates and `until` itself, in order. */
+export function periodEnds(designation: Designation, until: string, rateDates: Iterable<string>) {
+  const start = designation.relationship.designated_at;
+  const ends = new Set<string>([until]);
+  for (const date of rateDates) if (date > start && date <= until) ends.add(date);
+  for (const event of designation.events) if (event.date <= until && event.date > start) ends.add(event.date);
+  return [...ends].sort();
+}
+
+/** Where a relationship's periods stop: `until`, or the day it ended, if earlier. */
+export function lastEnd(designation: Designation, until: string) {
+  const ended = designation.events.find((event) => event.type === 'occurred' || event.type === 'de-designated');
+  return ended && ended.date < until ? ended.date : until;
+}
+
+export function rulesOf(designation: Designation, amortisation?: RelationshipRules['amortisation']): RelationshipRules {
+  const { relationship: rel, events } = designation;
+  const occurred = events.find((event) => event.type === 'occurred');
+  const ended = events.find((event) => event.type === 'de-designated');
+  return {
+    framework: rel.framework,
+    method: rel.method,
+    excluded: rel.excluded,
+    kind: rel.hedged_item.kind,
+    designatedAt: rel.designated_at,
+    ...(amortisation && { amortisation }),
+    ...(occurred && { occurred: occurred.date }),
+    ...(ended && { deDesignated: { date: ended.date, stillExpected: ended.still_expected !== false } }),
+  };
+}
+
+const cents = (text: string | undefined) => (text === undefined ? 0n : toCents(exact(text)!));
+
+/** The relationship's periods from a values file: one a date of the file. */
+export function fromValues(designation: Designation, lines: readonly ValueLine[]) {
+  const periods: PeriodValues[] = lines.map((line) => ({
+    end: line.date,
+    instrument: cents(line.instrument_value),
+    hedgedItem: cents(line.hedged_item_value),
+    excluded: cents(line.excluded_value),
+    fees: 0n,
+  }));
+  const early = lines.find((line) => line.date <= designation.relationship.designated_at);
+  if (early)
+    throw new UsageError(
+      `--values: ${early.date} is not after the designation (${designation.relationship.designated_at}); values are cumulative since then.`,
+    );
+  return rollForward(periods, rulesOf(designation));
+}
+
+export interface Computed {
+  designation: Designation;
+  results: PeriodResult[];
+  /** The rate each period end was valued at, with its source (none for values from a file). */
+  rates: Map<string, RateRow>;
+  hedgeIds: string[];
+  currency: string;
+}
+
+/** A rate of `market` for `date`, or a refusal naming the date. */
+function rateOn(rates: MarketRates | undefined, market: string, date: string, option: string) {
+  const row = rates?.rows.get(date);
+  if (!row)
+    throw new UsageError(
+      `${option}: no rate of ${market} for ${date}; import it (hedge acct rates FILE --market ${market} --quote "…") or, for today, record it (hedge acct rates --record --market ${market}).`,
+    );
+  return row;
+}
+
+/** The desk's hedges carrying the relationship's references: closed ones from history, open ones from positions. */
+export async function deskHedges(client: HedgeClient, references: readonly string[]) {
+  const hedges: DeskHedge[] = [];
+  const marks = new Map<string, DeskHedge>();
+  const byId = new Map<string, { reference: string; opened?: string; live: boolean }>();
+  for (const reference of references) {
+    const deal = await readDeal(client, reference);
+    if (deal.problem)
+      throw new UsageError(`instrument.references: the hedges of ${reference} were not read: ${deal.problem}.`);
+    const all = await client.readHedges({ clientReference: reference, limit: Infinity });
+    for (const hedge of all.items.filter((one) => sameReference(one.client_reference, reference)))
+      byId.set(hedge.id, {
+        reference,
+        opened: typeof hedge.created_at === 'string' ? hedge.created_at : undefined,
+        live: deal.live.some((live) => live.id === hedge.id),
+      });
+  }
+  const toCentsOf = (value: number | undefined) => BigInt(Math.round((value ?? 0) * 100));
+  await walkHistory(client, {}, (raw) => {
+    const facts = readHistoryRecord(raw);
+    const known = facts.hedgeId === undefined ? undefined : byId.get(facts.hedgeId);
+    const carries = known ?? references.some((reference) => sameReference(facts.clientReference, reference));
+    if (!carries || !facts.closedAt) return;
+    hedges.push({
+      id: facts.hedgeId ?? `closed ${facts.closedAt}`,
+      opened: (facts.openedAt ?? facts.closedAt).slice(0, 10),
+      closed: facts.closedAt.slice(0, 10),
+      gross: toCentsOf(facts.grossPnlUsd),
+      carry: toCentsOf(facts.carryUsd),
+      fees: toCentsOf(facts.feesUsd),
+    });
+  });
+  const closed = new Set(hedges.map((hedge) => hedge.id));
+  const book = await readBook(client);
+  for (const [id, known] of byId) {
+    if (!known.live || closed.has(id)) continue;
+    const position = book.find((line) => line.hedgeId === id);
+    const open: DeskHedge = {
+      id,
+      opened: (position?.openedAt ?? known.opened ?? '0000-00-00').slice(0, 10),
+      gross: toCentsOf(readNumber(position?.grossPnlUsd)),
+      carry: toCentsOf(position?.accruedCarryUsdc === undefined ? 0 : toAccountSide(position.accruedCarryUsdc)),
+      fees: 0n,
+    };
+    hedges.push(open);
+    if (position) marks.set(id, open);
+  }
+  return { hedges, marks };
+}
+
+/** The relationship's periods up to `until` (today when not given: the server's, for the desk's hedges), valued from
+ * the rates (and the desk's hedges where they are its instrument). */
+export async function compute(
+  ctx: CommandContext,
+  designation: Designation,
+  rates: Map<string, MarketRates>,
+  until: string | undefined,
+  option: string,
+): Promise<Computed> {
+  const rel = designation.relationship;
+  const market = rates.get(rel.market);
+  const start = rateOn(market, rel.market, rel.designated_at, option);
+  const quote = quoteFor(rel, market!.quote);
+  const used = new Map<string, RateRow>();
+  const endsUntil = (last: string) => {
+    const ends = periodEnds(designation, lastEnd(designation, last), market?.rows.keys() ?? []);
+    for (const end of ends) used.set(end, rateOn(market, rel.market, end, option));
+    return ends;
+  };
+  const amount = exact(rel.hedged_item.amount)!;
+  const { instrument } = rel;
+  let results: PeriodResult[];
+  let hedgeIds: string[] = [];
+  try {
+    if ('notional' in instrument) {
+      const terms = {
+        hedgedAmount: amount,
+        notional: exact(instrument.notional)!,
+        contractRate: exact(instrument.contract_rate)!,
+        designation: rel.designation,
+      };
+      const ends = endsUntil(until ?? todayOf(ctx.clock.now()));
+      const periods = ends.map((end) => ({ end, ...forwardValues(terms, quote, start, used.get(end)!), fees: 0n }));
+      // The forward points of a time-period related item (a recognised one) are spread over the forward's life.
+      const spread =
+        rel.designation === 'spot' &&
+        rel.excluded === 'cost_of_hedging_reserve' &&
+        rel.hedged_item.kind === 'recognised'
+          ? { total: forwardPoints(terms, quote, start), from: rel.designated_at, to: instrument.maturity }
+          : undefined;
+      results = rollForward(periods, rulesOf(designation, spread));
+    } else {
+      const client = await ctx.client();
+      const desk = await deskHedges(client, instrument.references);
+      hedgeIds = desk.hedges.map((hedge) => hedge.id);
+      // Read after the hedges: the server's day, from its answers.
+      const today = todayOf(client.transport.serverNow().bestMs);
+      const periods = endsUntil(until ?? today).map((end) => {
+        const values = deskValues(desk.hedges, end, end >= today ? desk.marks : new Map());
+        if (values.unknown.length)
+          throw new UsageError(
+            `${option}: ${values.unknown.join(', ')} was open at the end of ${end}, and its mark then is not known (positions give today's alone); test as of today, or a day when none of the relationship's hedges was open, or give --values.`,
+          );
+        return { end, ...values, hedgedItem: itemChange(rel, quote, amount, start, used.get(end)!) };
+      });
+      results = rollForward(periods, rulesOf(designation));
+    }
+  } catch (error) {
+    if (error instanceof MissingRate)
+      throw new UsageError(
+        `${option}: ${rel.market}'s rate for ${error.date} has no ${error.column}; the ${rel.designation} designation needs it.`,
+      );
+    throw error;
+  }
+  return { designation, results, rates: used, hedgeIds, currency: functionalCurrency(rel, market!.quote) };
+}
+
+function itemChange(rel: Relationship, quote: Quote, amount: Exact, start: RateRow, at: RateRow): Cents {
+  if (rel.designation === 'spot') return hedgedItemBySpot(amount, quote, start, at);
+  const forward = { ...at, spot: at.forward ?? missing(at, 'forward') };
+  const discounted = hedgedItemBySpot(
+    amount,
+    quote,
+    { ...start, spot: start.forward ?? missing(start, 'forward') },
+    forward,
+  );
+  const factor = at.discountFactor ?? missing(at, 'discount_factor');
+  return toCents([discounted * factor[0], 100n * factor[1]]);
+}
+
+const missing = (row: RateRow, column: string): never => {
+  throw new MissingRate(row.date, column);
+};
+
+export function functionalCurrency(rel: Relationship, quote: string) {
+  const [, units, per] = QUOTE.exec(quote)!;
+  return rel.hedged_item.currency === per ? units : per;
+}
+
+/** `2026-11`, `2026-Q4` or `2026`: the first and last day of the period. */
+export function parsePeriod(raw: string | undefined) {
+  const value = raw?.trim() ?? '';
+  const month = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(value);
+  const quarter = /^(\d{4})-Q([1-4])$/i.exec(value);
+  const year = /^(\d{4})$/.exec(value);
+  const span = (y: number, firstMonth: number, months: number) => ({
+    from: new Date(Date.UTC(y, firstMonth, 1)).toISOString().slice(0, 10),
+    to: new Date(Date.UTC(y, firstMonth + months, 0)).toISOString().slice(0, 10),
+  });
+  if (month) return span(Number(month[1]), Number(month[2]) - 1, 1);
+  if (quarter) return span(Number(quarter[1]), (Number(quarter[2]) - 1) * 3, 3);
+  if (year) return span(Number(year[1]), 0, 12);
+  throw new UsageError(
+    '--period: missing or not allowed; expected a month (2026-11), a quarter (2026-Q4) or a year (2026).',
+  );
+}

@@ -1,0 +1,184 @@
+// `hedge acct` from the command line, with a forward held elsewhere (no server involved): what is refused (one line
+// naming the field, exit 2, nothing recorded), the append-only hashed records, and the figures of a period.
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { hedgeIn, tempFolders, ROOT } from '../support/hedge-cli.js';
+import { exits, ok, okJson } from '../support/cli-runs.js';
+
+const folder = tempFolders('hedge-acct-');
+/** 2026-03-02, noon UTC: "today" for every run of this file. */
+const TODAY = '2026-03-02';
+const clock = { now: () => Date.parse(`${TODAY}T12:00:00Z`), sleep: async () => {} };
+const EXAMPLE = JSON.parse(readFileSync(join(ROOT, 'docs', 'examples', 'relationship.json'), 'utf8'));
+const RATES = join(ROOT, 'docs', 'examples', 'rates-eurusd.csv');
+
+function setUp() {
+  const dir = folder();
+  const run = (args: string[]) => hedgeIn(dir, args, { clock });
+  const file = (name: string, content: unknown) => {
+    const path = join(dir, name);
+    writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+    return path;
+  };
+  const store = join(dir, 'acct', 'records.json');
+  return { dir, run, file, store };
+}
+
+describe('hedge acct designate: refusals name the field and record nothing', () => {
+  const today = {
+    ...EXAMPLE,
+    designated_at: TODAY,
+    hedged_item: { ...EXAMPLE.hedged_item, expected_date: '2026-06-30' },
+  };
+  const cases: Array<[string, Record<string, unknown>, string]> = [
+    [
+      'an unknown framework',
+      { ...today, framework: 'gaap' },
+      'framework: Invalid option: expected one of "ifrs9"|"ias39"|"asc815"',
+    ],
+    [
+      'a missing field',
+      (({ approved_by: _, ...rest }) => rest)(today),
+      'approved_by: missing; the file needs id, framework',
+    ],
+    [
+      'a ratio of 0',
+      { ...today, ratio: 0 },
+      'ratio (instrument quantity over hedged item quantity): expected a positive decimal',
+    ],
+    ['a date in the future', { ...today, designated_at: '2026-03-03' }, 'designated_at: 2026-03-03 is in the future'],
+    [
+      'a date in the past',
+      { ...today, designated_at: '2026-03-01' },
+      'designated_at: 2026-03-01 is before today (2026-03-02)',
+    ],
+  ];
+  for (const [what, relationship, said] of cases)
+    it(`${what}: exit 2, nothing recorded`, async () => {
+      const { run, file, store } = setUp();
+      const result = exits(await run(['acct', 'designate', file('r.json', relationship)]), 2, said);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(existsSync(store)).toBe(false);
+    });
+});
+
+describe('hedge acct rates: a gap, a date twice or another market is refused', () => {
+  const header = 'date,spot,forward,discount_factor,source';
+  const cases: Array<[string, string, string]> = [
+    ['a gap', `${header}\n2026-03-02,,1.1,1,bank\n`, 'spot: missing, a gap in the rates'],
+    [
+      'a date twice',
+      `${header}\n2026-03-02,1.1,1.1,1,bank\n2026-03-02,1.2,1.2,1,bank\n`,
+      'date: the same date as row 1',
+    ],
+    ['another market', `${header},market\n2026-03-02,1.1,1.1,1,bank,USDTNGN\n`, "market: another market's rate"],
+  ];
+  for (const [what, csv, said] of cases)
+    it(`${what}: exit 2, nothing recorded`, async () => {
+      const { run, file, store } = setUp();
+      exits(
+        await run(['acct', 'rates', file('rates.csv', csv), '--market', 'EURUSD', '--quote', 'USD per EUR']),
+        2,
+        said,
+      );
+      expect(existsSync(store)).toBe(false);
+    });
+
+  it('a date recorded already with other figures is refused; the same figures again add nothing', async () => {
+    const { run, file } = setUp();
+    ok(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR']));
+    const again = okJson(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR', '--json']));
+    expect(again.recorded).toBe(0);
+    // 1.210 is the rate 1.21 already recorded: nothing to add, nothing refused.
+    const padded = file('padded.csv', readFileSync(RATES, 'utf8').replace('2018-12-31,1.21', '2018-12-31,1.210'));
+    const same = okJson(await run(['acct', 'rates', padded, '--market', 'EURUSD', '--quote', 'USD per EUR', '--json']));
+    expect(same.recorded).toBe(0);
+    const changed = file('changed.csv', readFileSync(RATES, 'utf8').replace('2018-12-31,1.21', '2018-12-31,1.22'));
+    exits(
+      await run(['acct', 'rates', changed, '--market', 'EURUSD', '--quote', 'USD per EUR']),
+      2,
+      'date: 2018-12-31 is recorded already',
+    );
+  });
+});
+
+describe('the worked example, recorded late: memo, test, event, reserve and balanced entries', () => {
+  it('reproduces the textbook figures, keeps the records chained, and refuses an edit made outside hedge', async () => {
+    const { run, file, store } = setUp();
+    ok(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR']));
+    const example = join(ROOT, 'docs', 'examples', 'relationship.json');
+    const memo = ok(await run(['acct', 'designate', example, '--recorded-late', 'from the 2018 spreadsheet']));
+    expect(memo.stdout.split('\n')[0]).toBe(
+      'RECORDED LATE: from the 2018 spreadsheet (designated 2018-10-15, recorded 2026-03-02)',
+    );
+    expect(memo.stdout.replace(/\s+/g, ' ')).toContain('is your judgement and your auditors’');
+    exits(
+      await run(['acct', 'designate', example, '--recorded-late', 'twice']),
+      2,
+      'id: EUR-SALE-1 is already designated',
+    );
+
+    const tested = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json']));
+    expect(
+      tested.map((row: Record<string, unknown>) => [
+        row.period_end,
+        row.instrument_change,
+        row.hedged_item_change,
+        row.effective,
+        row.reserve_close,
+      ]),
+    ).toEqual([
+      ['2018-12-31', 23100, -23100, 23100, 23100],
+      ['2019-02-01', 30800, -30800, 7700, 30800],
+    ]);
+    ok(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01']));
+    const reserve = okJson(await run(['acct', 'reserve', '--period', '2019-02', '--json']));
+    expect(reserve).toEqual([
+      expect.objectContaining({
+        period_end: '2019-02-01',
+        reserve_open: 23100,
+        effective: 7700,
+        reclassified: 30800,
+        reserve_close: 0,
+      }),
+    ]);
+    const accounts = file('gl.json', {
+      cash_flow_hedge_reserve: '3510',
+      hedging_instrument: '1450',
+      reclassification: '4000',
+    });
+    const csv = ok(await run(['acct', 'journal', '--accounts', accounts, '--format', 'csv']))
+      .stdout.trim()
+      .split('\n');
+    expect(csv[0]).toBe(
+      'entry_id,relationship_id,hedge_ids,date,role,account,debit,credit,currency,rate,rate_source,description',
+    );
+    const lines = csv.slice(1).map((line) => line.split(','));
+    const byEntry = new Map<string, number>();
+    for (const line of lines) byEntry.set(line[0], (byEntry.get(line[0]) ?? 0) + Number(line[6]) - Number(line[7]));
+    expect([...byEntry.values()].every((sum) => Math.abs(sum) < 1e-9)).toBe(true);
+    expect(lines.filter((line) => line[5] === '4000').map((line) => line[7])).toEqual(['30800']);
+
+    // The chain: a record changed by hand is found on the next read.
+    const records = JSON.parse(readFileSync(store, 'utf8'));
+    expect(records.records.map((record: { kind: string }) => record.kind)).toEqual(['rates', 'designation', 'event']);
+    records.records[1].body.relationship.ratio = '2';
+    writeFileSync(store, JSON.stringify(records));
+    exits(await run(['acct', 'test', '--as-of', '2019-02-01']), 2, "record 2's hash does not follow");
+  });
+
+  it('--values: the same test from fair values given in a file, one period a date; IFRS 9 defers the lower of', async () => {
+    const { run, file } = setUp();
+    const example = file('ifrs9.json', { ...EXAMPLE, framework: 'ifrs9' });
+    ok(await run(['acct', 'designate', example, '--recorded-late', 'from the 2018 spreadsheet']));
+    const values = file(
+      'values.csv',
+      'date,instrument_value,hedged_item_value\n2018-12-31,50000,-49000\n2019-01-31,140,-150\n',
+    );
+    const rows = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--values', values, '--json']));
+    expect(rows.map((row: Record<string, number>) => [row.effective, row.ineffective, row.reserve_close])).toEqual([
+      [49000, 1000, 49000],
+      [-48860, -1000, 140],
+    ]);
+  });
+});

@@ -1,0 +1,117 @@
+// End to end on the simulator: the keeper rolls a deal's hedges through several maturities (the server's clock moved
+// by advance()), the deal is designated as the instrument of a cash-flow hedge, and `acct test` and `acct journal`
+// read it: the instrument's change is what `history` and `positions` say of those hedges, to the cent, every entry
+// balances, and no acct command sends a write.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { exits, ok, okJson } from '../support/cli-runs.js';
+import { HOUR, keepOnce } from '../support/keeper.js';
+import { MARKET, useSimulators } from '../support/simulator.js';
+
+const start = useSimulators();
+const REFERENCE = 'DEAL-ACCT-7';
+const cents = (value: unknown) => Math.round(Number(value) * 100);
+
+it('keep rolls a deal three times; acct designate, test and journal agree with history and positions to the cent', async () => {
+  // The server's clock stopped where this machine's is (moved only by advance() and hedge's pauses): the open hedge's
+  // mark and accrued carry are the same for acct as for positions, and the designation's day is this machine's too.
+  const stoppedAt = Date.now();
+  const simulator = await start({ stepped: true, realNow: () => stoppedAt });
+  const target = join(simulator.configDir, 'target.csv');
+  writeFileSync(
+    target,
+    `market,side,notional_usd,tenor_days,client_reference,roll_before\n${MARKET},buy,2000,1,${REFERENCE},6h\n`,
+  );
+  await keepOnce(simulator, target);
+  const serverDay = () => new Date(simulator.sandbox.clock.now()).toISOString().slice(0, 10);
+  const designatedAt = serverDay();
+
+  ok(await simulator.hedge(['acct', 'rates', '--record', '--market', MARKET]));
+  const relationship = {
+    id: 'NGN-RECEIVABLE-1',
+    framework: 'ifrs9',
+    type: 'cash_flow',
+    designated_at: designatedAt,
+    objective: 'Fix the dollar value of a naira receivable by buying USDT forward, rolled daily until it is paid.',
+    market: MARKET,
+    hedged_item: {
+      description: 'Invoice 1042 to a Lagos distributor',
+      currency: 'NGN',
+      amount: '3000000',
+      expected_date: '2026-12-31',
+      kind: 'forecast',
+      probability_evidence: 'Signed order; the customer has paid every invoice this year',
+    },
+    instrument: { references: [REFERENCE] },
+    ratio: '1',
+    designation: 'spot',
+    excluded: 'cost_of_hedging_reserve',
+    method: 'dollar_offset_cumulative',
+    sources_of_ineffectiveness: 'Daily rolls at other prices than the mid; the payment date',
+    approved_by: 'Treasurer',
+  };
+  const file = join(simulator.configDir, 'relationship.json');
+  writeFileSync(file, JSON.stringify({ ...relationship, instrument: { references: ['NO-SUCH-DEAL'] } }));
+  exits(await simulator.hedge(['acct', 'designate', file]), 2, 'instrument.references: no hedge carries NO-SUCH-DEAL');
+  // A deal whose hedges are all closed names no hedge still held: refused unless recorded late.
+  const closed = await simulator.api('POST', '/hedges', {
+    body: { market: MARKET, side: 'sell', notional_usd: 1000, tenor_days: 1, client_reference: 'DEAL-CLOSED' },
+  });
+  expect(closed.status).toBe(200);
+  simulator.advance(1_000);
+  expect((await simulator.api('POST', '/hedges/close', { body: { market: MARKET, side: 'sell' } })).status).toBe(200);
+  simulator.advance(60_000);
+  expect(simulator.hedges().find((hedge) => hedge.id === closed.body.data.id)?.status).toBe('closed');
+  writeFileSync(file, JSON.stringify({ ...relationship, instrument: { references: ['DEAL-CLOSED'] } }));
+  exits(
+    await simulator.hedge(['acct', 'designate', file]),
+    2,
+    'instrument.references: every hedge carrying DEAL-CLOSED is already closed',
+  );
+  writeFileSync(file, JSON.stringify(relationship));
+  const writesBefore = simulator.writes().length;
+  ok(await simulator.hedge(['acct', 'designate', file]));
+  expect(simulator.writes()).toHaveLength(writesBefore);
+
+  // Three maturities: 19 h on, each 1-day hedge is within roll_before (6 h) and the keeper rolls it.
+  for (let roll = 0; roll < 3; roll += 1) {
+    simulator.advance(19 * HOUR);
+    await keepOnce(simulator, target);
+  }
+  const deal = simulator.hedges().filter((hedge) => hedge.clientReference === REFERENCE);
+  expect(deal.length).toBeGreaterThanOrEqual(4);
+  const asOf = serverDay();
+  expect(asOf > designatedAt).toBe(true);
+
+  const writesAfterKeep = simulator.writes().length;
+  ok(await simulator.hedge(['acct', 'rates', '--record', '--market', MARKET]));
+  const [period] = okJson(await simulator.hedge(['acct', 'test', relationship.id, '--as-of', asOf, '--json']));
+  const history = okJson(await simulator.hedge(['history', '--ref', REFERENCE, '--json']));
+  const positions = okJson(await simulator.hedge(['positions', '--json']));
+  const live = deal.filter((hedge) => hedge.status === 'filled').map((hedge) => hedge.id);
+  const open = positions.filter((line: Record<string, unknown>) => live.includes(String(line.hedge_id)));
+  expect(history.length).toBe(deal.length - 1);
+  expect(open).toHaveLength(1);
+
+  const sum = (rows: Array<Record<string, unknown>>, key: string) =>
+    rows.reduce((total, row) => total + cents(row[key]), 0);
+  // The instrument: gross price P&L of every closed hedge of the deal plus the open one's mark; the carry excluded.
+  expect(cents(period.instrument_change)).toBe(sum(history, 'gross_pnl_usd') + sum(open, 'gross_pnl_usd'));
+  expect(cents(period.excluded)).toBe(-(sum(history, 'carry_usdc') + sum(open, 'accrued_carry_usdc')));
+  expect(period).toMatchObject({ relationship_id: relationship.id, period_end: asOf });
+  expect(cents(period.reserve_open) + cents(period.effective) - cents(period.reclassified)).toBe(
+    cents(period.reserve_close),
+  );
+
+  const journal = okJson(await simulator.hedge(['acct', 'journal', '--json']));
+  expect(journal.length).toBeGreaterThan(0);
+  const byEntry = new Map<string, number>();
+  for (const line of journal)
+    byEntry.set(line.entry_id, (byEntry.get(line.entry_id) ?? 0) + cents(line.debit) - cents(line.credit));
+  expect([...byEntry.values()]).toEqual([...byEntry.values()].map(() => 0));
+  expect(new Set(journal.flatMap((line: { hedge_ids: string }) => line.hedge_ids.split(' ')))).toEqual(
+    new Set(deal.map((hedge) => hedge.id)),
+  );
+  // acct reads: the only requests it sent were GETs.
+  expect(simulator.writes()).toHaveLength(writesAfterKeep);
+});

@@ -1,0 +1,214 @@
+// The accounting rules against worked examples from the literature, to the cent: each case's source, inputs and
+// published figures are in published-examples.json beside this file.
+import { readFileSync } from 'node:fs';
+import {
+  balanced,
+  deskValues,
+  forwardPoints,
+  forwardValues,
+  hedgedItemBySpot,
+  inFunctional,
+  periodEntries,
+  rollForward,
+  type DeskHedge,
+  type PeriodValues,
+  type RateRow,
+  type RelationshipRules,
+} from '../../src/features/acct/acct-rules.js';
+import { centsNumber, exact, toCents, type Exact } from '../../src/features/acct/acct-money.js';
+
+const examples = JSON.parse(readFileSync(new URL('published-examples.json', import.meta.url), 'utf8'));
+
+const x = (text: string): Exact => exact(text)!;
+const rateRows = (rows: Array<Record<string, string>>): RateRow[] =>
+  rows.map((row) => ({
+    date: row.date,
+    spot: x(row.spot),
+    forward: row.forward === undefined ? undefined : x(row.forward),
+    discountFactor: row.discount_factor === undefined ? undefined : x(row.discount_factor),
+    source: 'published example',
+  }));
+const USD_PER_FOREIGN = { functionalPerForeign: true };
+
+/** A period's journal lines as the debits and credits of each role. */
+function lines(id: string, result: Parameters<typeof periodEntries>[1]) {
+  const entries = periodEntries(id, result);
+  expect(balanced(entries)).toBe(true);
+  return entries.map((line) => [line.role, centsNumber(line.amount)]);
+}
+
+/** The rules a fixture's relationship states (the method: cumulative dollar offset). */
+const rulesOf = (rel: Record<string, never>): RelationshipRules => ({
+  framework: rel.framework,
+  method: 'dollar_offset_cumulative',
+  excluded: rel.excluded,
+  kind: rel.kind,
+  designatedAt: rel.designated_at,
+  occurred: rel.occurred,
+});
+
+/** A forward held elsewhere: its terms, and its and the hedged item's values at each date after designation. */
+function externalForward(example: { relationship: Record<string, string>; rates: Array<Record<string, string>> }) {
+  const rel = example.relationship;
+  const rates = rateRows(example.rates);
+  const terms = {
+    hedgedAmount: x(rel.hedged_amount),
+    notional: x(rel.notional),
+    contractRate: x(rel.contract_rate),
+    designation: rel.designation as 'spot' | 'forward',
+  };
+  const periods: PeriodValues[] = rates.slice(1).map((at) => ({
+    end: at.date,
+    ...forwardValues(terms, USD_PER_FOREIGN, rates[0], at),
+    fees: 0n,
+  }));
+  return { rel: rel as Record<string, never>, rates, periods, terms };
+}
+
+describe('a forecast sale hedged with a forward designated whole (textbook exercise, ASC 815)', () => {
+  const example = examples.forward_whole_forecast_sale;
+  const { rel, rates, periods } = externalForward(example);
+  const results = rollForward(periods, rulesOf(rel));
+
+  it("reproduces the published fair values and changes of the forward, and the sale at the day's spot", () => {
+    expect(Object.fromEntries(results.map((r) => [r.period_end, r.instrument_change]))).toEqual(
+      example.published.forward_fair_value,
+    );
+    expect(Object.fromEntries(results.map((r) => [r.period_end, r.effective]))).toEqual(
+      example.published.forward_change_in_fair_value,
+    );
+    const sale = toCents(inFunctional(x(rel.hedged_amount), rates[2].spot, USD_PER_FOREIGN));
+    expect({ '2019-02-01': centsNumber(sale) }).toEqual(example.published.forecast_sale_at_spot);
+  });
+
+  it('defers every change to the reserve, then reclassifies the whole of it when the sale happens', () => {
+    expect(results.map((r) => [r.reserve_open, r.effective, r.reclassified, r.reserve_close, r.ineffective])).toEqual([
+      [0, 23100, 0, 23100, 0],
+      [23100, 7700, 30800, 0, 0],
+    ]);
+    expect(results.map((r) => r.ratio)).toEqual([1, 1]);
+    expect(results[0].line).toBe('ASC 815 80–125 %: 100.0 % is inside the line.');
+    expect(lines('T1', results[1])).toEqual([
+      ['hedging_instrument', 7700],
+      ['cash_flow_hedge_reserve', -7700],
+      ['cash_flow_hedge_reserve', 30800],
+      ['reclassification', -30800],
+    ]);
+  });
+});
+
+describe('a payable hedged on the spot element, forward points amortised from a reserve (Forex World example)', () => {
+  const example = examples.spot_only_points_excluded;
+  const { rel, rates, periods, terms } = externalForward(example);
+  const points = forwardPoints(terms, USD_PER_FOREIGN, rates[0]);
+  const results = rollForward(periods, {
+    ...rulesOf(rel),
+    amortisation: { total: points, from: rel.designated_at, to: rel.maturity },
+  });
+  const byDate = (pick: (r: (typeof results)[number]) => number) =>
+    Object.fromEntries(results.map((r) => [r.period_end, pick(r)]));
+
+  it('reproduces the exchange loss, the reserve released to the gain on the forward and the premium expensed', () => {
+    expect(centsNumber(points)).toBe(-800);
+    // The payable's exchange loss of each period: the hedged item's period change, a loss.
+    const losses = results.map((r, i) => -(r.hedged_item_change - (results[i - 1]?.hedged_item_change ?? 0)));
+    expect(losses).toEqual(Object.values(example.published.payable_exchange_loss));
+    expect(byDate((r) => r.reclassified)).toEqual(example.published.reserve_to_gain_on_forward);
+    expect(byDate((r) => -r.excluded_to_pnl)).toEqual(example.published.premium_expense);
+  });
+
+  it("remeasures the forward by the published amounts, each period's entries balanced and both reserves back to nil", () => {
+    const remeasured = results.map((r) => lines('P1', r).find(([role]) => role === 'hedging_instrument')![1]);
+    expect(remeasured).toEqual(Object.values(example.published.forward_remeasurement));
+    expect(results.map((r) => [r.reserve_close, r.cost_of_hedging_close])).toEqual([
+      [0, 443.03],
+      [0, 0],
+    ]);
+    expect(lines('P1', results[0])).toEqual([
+      ['hedging_instrument', 1176.36],
+      ['cash_flow_hedge_reserve', -1000],
+      ['cost_of_hedging_reserve', -176.36],
+      ['excluded_component', 266.67],
+      ['cost_of_hedging_reserve', -266.67],
+      ['cash_flow_hedge_reserve', 1000],
+      ['reclassification', -1000],
+    ]);
+  });
+});
+
+describe('the IFRS 9 6.5.11 lower of, binding each way', () => {
+  for (const example of examples.lower_of.cases) {
+    it(`${example.name}: ${example.source.title}`, () => {
+      const { date, instrument_value, hedged_item_value } = example.values;
+      const [result] = rollForward(
+        [
+          {
+            end: date,
+            instrument: toCents(x(instrument_value)),
+            hedgedItem: toCents(x(hedged_item_value)),
+            excluded: 0n,
+            fees: 0n,
+          },
+        ],
+        {
+          framework: 'ifrs9',
+          method: 'dollar_offset_cumulative',
+          excluded: 'pnl',
+          kind: 'forecast',
+          designatedAt: example.designated_at,
+        },
+      );
+      if ('reserve' in example.published) expect(result.reserve_close).toBe(example.published.reserve);
+      expect(result.ineffective).toBe(example.published.profit_or_loss);
+      expect(result.reserve_open + result.effective - result.reclassified).toBe(result.reserve_close);
+      // The lower of the two in absolute amounts, with the instrument's sign.
+      const lower = Math.min(Math.abs(Number(instrument_value)), Math.abs(Number(hedged_item_value)));
+      expect(result.effective).toBe(Math.sign(Number(instrument_value)) * lower);
+      if (example.published.derivative_debit !== undefined)
+        expect(lines('L', result)[0]).toEqual(['hedging_instrument', example.published.derivative_debit]);
+      expect(result.line).toMatch(/^IFRS 9: no pass line/);
+    });
+  }
+});
+
+describe('a rolled hedge whose carry is excluded (built from the textbook exercise)', () => {
+  const example = examples.rolled_carry_excluded;
+  const rel = example.relationship;
+  const rates = rateRows(example.rates);
+  const hedges: DeskHedge[] = example.hedges.map((h: Record<string, string>) => ({
+    id: h.id,
+    opened: h.opened,
+    closed: h.closed,
+    gross: toCents(x(h.gross)),
+    carry: toCents(x(h.carry)),
+    fees: toCents(x(h.fees)),
+  }));
+  // Leg 2 opens at the 2018-12-31 rates: its mark there is nil.
+  const opening = new Map([['leg-2', { ...hedges[1], gross: 0n, carry: 0n }]]);
+  const periods: PeriodValues[] = rates.slice(1).map((at) => {
+    const desk = deskValues(hedges, at.date, at.date === '2018-12-31' ? opening : new Map());
+    expect(desk.unknown).toEqual([]);
+    return { end: at.date, ...desk, hedgedItem: hedgedItemBySpot(x(rel.hedged_amount), USD_PER_FOREIGN, rates[0], at) };
+  });
+  const results = rollForward(periods, rulesOf(rel));
+
+  it("each period's gross P&L plus carry is the published change of the whole forward; the reserves reclassify its total", () => {
+    expect(Object.fromEntries(results.map((r) => [r.period_end, r.effective + r.ineffective + r.excluded]))).toEqual(
+      example.published.forward_change_in_fair_value,
+    );
+    const last = results.at(-1)!;
+    expect(last.reclassified + last.cost_of_hedging_reclassified).toBe(example.published.reclassified_in_total);
+  });
+
+  it('defers the spot change whole, keeps the carry in the cost-of-hedging reserve until the sale, and balances', () => {
+    expect(results.map((r) => [r.effective, r.ineffective, r.cost_of_hedging_close, r.reserve_close])).toEqual([
+      [38500, 0, -15400, 38500],
+      [15400, 0, 0, 0],
+    ]);
+    expect(results.map((r) => [r.reclassified, r.cost_of_hedging_reclassified])).toEqual([
+      [0, 0],
+      [53900, -23100],
+    ]);
+    for (const result of results) lines('R1', result);
+  });
+});
