@@ -1,11 +1,11 @@
-// Every file hedge writes where a person named it (`report --html`, `exposures --report --html`) goes through the one
+// Every file hedge writes where a person named it (`report --html`, `exposures --report --html`, `acct designate --html`) goes through the one
 // durable write — a temporary file beside it, renamed over it — so a link at that path is replaced, never followed,
 // and never into a folder another user may change, where they could plant one. Another user (nobody, so this needs
 // root) plants a link to the journal: the journal is left as it was, byte for byte.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir } from '../support/hedge-cli.js';
+import { ROOT, tempDir } from '../support/hedge-cli.js';
 import { exits, ok } from '../support/cli-runs.js';
 import { useSimulators } from '../support/simulator.js';
 
@@ -44,6 +44,10 @@ it.skipIf(NOT_ROOT)(
     expect(exits(await simulator.hedge(`exposures ${exposures} --report --html ${page}`), 2).stderr).toBe(
       refused(page),
     );
+    const memo = join(shared, 'memo.html');
+    plantLink(journal, memo);
+    const designate = `acct designate ${join(ROOT, 'docs', 'examples', 'relationship.json')} --recorded-late moved`;
+    expect(exits(await simulator.hedge(`${designate} --html ${memo}`), 2).stderr).toBe(refused(memo));
     expect([simulator.requests('GET').length, readFileSync(journal), readlinkSync(report)]).toEqual([
       reads,
       before,
@@ -54,8 +58,10 @@ it.skipIf(NOT_ROOT)(
     chmodSync(shared, 0o755);
     ok(await simulator.hedge(`report --html ${report}`));
     ok(await simulator.hedge(`exposures ${exposures} --report --html ${page}`));
+    // Refused above before anything was recorded: the same designation is recorded now, not "already designated".
+    ok(await simulator.hedge(`${designate} --html ${memo}`));
     expect(readFileSync(journal)).toEqual(before);
-    for (const written of [report, page]) {
+    for (const written of [report, page, memo]) {
       const stats = lstatSync(written);
       expect([stats.isFile(), stats.mode & 0o777, readFileSync(written, 'utf8').slice(0, 15)]).toEqual([
         true,
@@ -66,6 +72,7 @@ it.skipIf(NOT_ROOT)(
     // Nothing is left beside them: no temporary file, no spill of the report's rows.
     expect(execFileSync('ls', ['-A', shared], { encoding: 'utf8' }).split('\n').filter(Boolean).sort()).toEqual([
       'exposures.html',
+      'memo.html',
       'report.html',
     ]);
   },

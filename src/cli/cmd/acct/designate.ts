@@ -1,8 +1,8 @@
 // `hedge acct designate FILE`: a relationship checked, recorded append-only with its hash, and its memo printed.
-import { writeFileSync } from 'node:fs';
 import type { CommandContext, In } from '../command-input.js';
 import { sameReference, UsageError } from '../command-input.js';
 import { readInputFile } from '../../../features/write/input-file.js';
+import { refuseToWriteAt, writeNamedFile } from '../../../core/security/bounded-read.js';
 import { parseRelationship } from '../../../features/acct/acct-files.js';
 import { designate } from '../../../features/acct/acct.js';
 import { memoHtml, memoMarkdown, memoText } from '../../../features/acct/acct-view.js';
@@ -11,6 +11,8 @@ import { readDeal } from '../../../features/book/deal.js';
 
 export async function run(ctx: CommandContext, { args, options }: In<'ACCT_DESIGNATE'>) {
   const html = options.html === undefined ? undefined : htmlTarget(options.html);
+  // Judged before the relationship is recorded: a folder others can change refuses with nothing recorded.
+  if (html !== undefined) refuseToWriteAt(html, '--html');
   const late = options.recordedLate?.trim();
   if (late === '') throw new UsageError('--recorded-late: expected the reason the designation is recorded late.');
   const { text, sourceName } = await readInputFile(ctx, args.file, 'relationship file');
@@ -29,7 +31,7 @@ export async function run(ctx: CommandContext, { args, options }: In<'ACCT_DESIG
   const designation = await designate(ctx, relationship, late, lookup);
   const { output } = ctx;
   if (html !== undefined) {
-    writeFileSync(html, memoHtml(designation), { mode: 0o600 });
+    writeNamedFile(html, memoHtml(designation), '--html');
     output.note(`Designation memo written to ${html}`);
   }
   output.document(
