@@ -315,9 +315,10 @@ export const COMPLETION = setup('completion', 'local', 'Print the shell completi
   description: 'Print the shell completion script for bash, zsh or fish',
   args: [arg('shell', 'bash, zsh or fish', SHELL_VALUES)],
   examples: [
-    'hedge completion bash > ~/.local/share/bash-completion/completions/hedge',
-    'hedge completion zsh > "${fpath[1]}/_hedge"',
-    'hedge completion fish > ~/.config/fish/completions/hedge.fish',
+    // Each makes its folder first: a fresh home has none of them.
+    'mkdir -p ~/.local/share/bash-completion/completions && hedge completion bash > ~/.local/share/bash-completion/completions/hedge',
+    'mkdir -p ~/.zfunc && hedge completion zsh > ~/.zfunc/_hedge',
+    'mkdir -p ~/.config/fish/completions && hedge completion fish > ~/.config/fish/completions/hedge.fish',
   ],
 });
 
