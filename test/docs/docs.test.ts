@@ -1,6 +1,7 @@
 // The documentation holds together: README.md is a front door of at most 200 lines whose set-up
 // commands are exactly what CI runs (.ci/run); every relative link in README.md and docs/ points at
-// a file that exists and, with a #fragment, at a heading of it; every top-level command is
+// a file that exists and, with a #fragment, at a heading of it; every install script `npm ci` would
+// run is allowed in package.json (no warning); every top-level command is
 // documented in docs/commands.md; docs/exit-codes.md is the table of src/platform/terminal/exit-codes.ts; and
 // docs/command-reference.md is what the specs generate.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -76,6 +77,18 @@ describe('README.md', () => {
       .filter(([, entry]) => !semver.satisfies(semver.minVersion(manifest.engines.node)!, entry.engines.node))
       .map(([name, entry]) => `${name} needs node ${entry.engines.node}`);
     expect(unmet).toEqual([]);
+  });
+
+  it("allows every locked package's install script in package.json's allowScripts, so `npm ci` warns of none", () => {
+    const { allowScripts = {} } = JSON.parse(read(join(ROOT, 'package.json')));
+    const allowed = (name: string, version: string) =>
+      allowScripts[name] === true || allowScripts[`${name}@${version}`] === true;
+    const uncovered = Object.entries<any>(JSON.parse(read(join(ROOT, 'package-lock.json'))).packages)
+      .filter(([, entry]) => entry.hasInstallScript)
+      .map(([path, entry]) => [path.replace(/^.*node_modules\//, ''), entry.version] as const)
+      .filter(([name, version]) => !allowed(name, version))
+      .map(([name, version]) => `${name}@${version}`);
+    expect(uncovered).toEqual([]);
   });
 
   it('leaves the tarball of its `npm pack` out of git', async () => {
