@@ -2,6 +2,8 @@
 // not thrown: the front holds no error classes (they live once, on the lazily loaded side).
 import { OUTPUT_FORMATS, type OutputFormat } from '../core/vocabulary.js';
 import type { GlobalOptions } from '../platform/runtime/context.js';
+import { flagNames, type OptionSpec } from './runner/command-spec.js';
+import { shellWord } from '../core/program.js';
 
 /** Seconds from 0 to 86400, plain decimals only (Number() would also take "0x10" or "1e3"); undefined if not. */
 const seconds = (raw: unknown) =>
@@ -83,4 +85,18 @@ export function jsonErrorsAsked(argv: readonly string[]) {
     (word, index) =>
       /^--(json|format=(nd)?json)$/.test(word) || (word === '--format' && /^(nd)?json$/.test(argv[index + 1] ?? '')),
   );
+}
+
+/** The global options typed on `argv` (`--demo`, `--profile desk`, `--query '[].id'`), as the shell reads them back: kept in every command line a usage hint suggests. */
+export function typedGlobalWords(argv: readonly string[], globals: readonly OptionSpec[]) {
+  const words: string[] = [];
+  for (let index = 0; index < argv.length && argv[index] !== '--'; index += 1) {
+    const option = globals.find((each) => flagNames(each).includes(argv[index].split('=')[0]));
+    if (!option) continue;
+    // A value given apart (`--profile desk`) is the next word.
+    const apart = option.flags.includes('<') && !argv[index].includes('=');
+    words.push(...argv.slice(index, apart ? index + 2 : index + 1));
+    if (apart) index += 1;
+  }
+  return words.map(shellWord);
 }

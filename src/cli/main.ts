@@ -3,10 +3,10 @@
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Help, Option } from 'commander';
 import { type CommandSpec, type RawInput } from './runner/command-spec.js';
-import { jsonErrorsAsked, parseGlobals } from './globals.js';
+import { jsonErrorsAsked, parseGlobals, typedGlobalWords } from './globals.js';
 import { commandHelpEnd, invokedNote, overview, rootHelp } from './help.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
-import { unknownOptionMessage } from './nearest-option.js';
+import { commandHabitMessage, meantForExtraArguments, suggestedLine, unknownOptionMessage } from './nearest-option.js';
 import { VERSION } from '../core/version.js';
 import { invokedAs } from '../core/program.js';
 import type { Clock } from '../platform/api/transport.js';
@@ -51,17 +51,39 @@ function processIo(env: Record<string, string | undefined>) {
 class HedgeCommand extends Command {
   /** The command's first example, given with its usage when an argument is missing. */
   example?: string;
+  /** On the program: the command line as typed, and the global options in it (kept in every line a hint suggests). */
+  typed?: { argv: readonly string[]; globals: readonly string[] };
 
   override createCommand(name?: string) {
     return new HedgeCommand(name);
   }
 
-  /** Every commander error; a missing argument or option value also says the command's usage and an example. */
+  /** The command line as typed, from the program at the top. */
+  private get line() {
+    return (lineage(this).at(-1) as HedgeCommand).typed ?? { argv: [], globals: [] };
+  }
+
+  /** Every commander error; a missing argument or option value, or one too many, also says the command's usage and an example. */
   override error(message: string, errorOptions?: { code?: string; exitCode?: number }): never {
-    if (errorOptions?.code !== 'commander.missingArgument' && errorOptions?.code !== 'commander.optionMissingArgument')
+    const code = errorOptions?.code;
+    if (code === 'commander.excessArguments') {
+      const meant = meantForExtraArguments(
+        this.line.argv,
+        {
+          name: this.name(),
+          takesTenor: this.options.some((option) => option.long === '--tenor'),
+          expected: this.registeredArguments.length,
+        },
+        this.args,
+      );
+      if (meant) return super.error(`${message.replace(/\.$/, '')}; did you mean \`${meant}\`?`, errorOptions);
+    } else if (code !== 'commander.missingArgument' && code !== 'commander.optionMissingArgument')
       return super.error(message, errorOptions);
-    const example = this.example === undefined ? '' : `, e.g. \`${this.example}\``;
-    return super.error(`${message}; usage: \`${this.createHelp().commandUsage(this)}\`${example}.`, errorOptions);
+    // Named with the global options the user typed (`hedge --demo quote …`), as every suggested line.
+    const named = (line: string) => line.replace(/^hedge\b/, suggestedLine(this.line.globals, []));
+    const example = this.example === undefined ? '' : `, e.g. \`${named(this.example)}\``;
+    const usage = named(this.createHelp().commandUsage(this));
+    return super.error(`${message.replace(/\.$/, '')}; usage: \`${usage}\`${example}.`, errorOptions);
   }
 
   /** Called by commander's parser (not in its typings) for an option no command on the path declares. */
@@ -69,10 +91,17 @@ class HedgeCommand extends Command {
     // This command's options first (they win a tie), then each parent's: the global ones last. Every option
     // hedge declares has a long flag.
     const candidates = lineage(this).flatMap((command) => command.options.map((option) => option.long!));
-    return this.error(unknownOptionMessage(flag, [...candidates, '--help'], commandWords(this)), {
+    return this.error(unknownOptionMessage(flag, [...candidates, '--help'], commandWords(this), this.line.globals), {
       code: 'commander.unknownOption',
       exitCode: 2,
     });
+  }
+
+  /** Called by commander's parser (not in its typings) for a word that names no command here: another CLI's habit is named with hedge's own. */
+  unknownCommand() {
+    const habit = this.parent ? undefined : commandHabitMessage(this.line.argv, this.args);
+    if (habit) return this.error(habit, { code: 'commander.unknownCommand', exitCode: 2 });
+    return (Command.prototype as unknown as { unknownCommand(this: Command): never }).unknownCommand.call(this);
   }
 }
 
@@ -150,6 +179,7 @@ async function parseCommandLine(argv: string[], io: Io, width: number, name: str
         usageProblem = oneLine(text);
       },
     });
+  program.typed = { argv, globals: typedGlobalWords(argv, GLOBAL_OPTIONS) };
   for (const option of GLOBAL_OPTIONS) program.addOption(new Option(option.flags, option.description));
   const add = (parent: Command, spec: CommandSpec) => {
     const command = (parent as HedgeCommand)
