@@ -524,6 +524,20 @@ export function tradeAction(
         hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
         // A side read flat holds 0: journaled, a resume tells it from a side that was not read.
         const flat = !position && book.state === 'flat' && !book.opening.length;
+        // Asked to close a side every view shows flat, this account's fresh opens of it included (a fill still unlisted
+        // is no flat side): refused before anything is journaled, as add and reduce are. Read here, after a dry run and
+        // the repeat guard, which say more; a plan's step is its caller's to decide.
+        const nothingToClose = async () =>
+          readSidesAsAnswered(ports, client, [{ market, side }]).then(
+            ({ books: [read] }) => read.state === 'flat' && !read.opening.length,
+          );
+        if (flat && !record.checked && (await nothingToClose()))
+          throw new PreTradeCheckError(
+            'no_open_hedge',
+            `There is no ${side} hedge on ${market} to close: its hedge records and the positions list both show the side flat. Nothing was sent.`,
+            { market, side },
+            `Check \`${hedgeCommand('positions')}\`.`,
+          );
         const notional = book.filled.length ? book.recordsUsd : flat ? 0 : position?.notionalUsd;
         inBook ??= notional;
         return withoutUndefined({
