@@ -24,7 +24,7 @@ _hedge_options() {
     '') REPLY='--json --raw --profile --demo -y --yes --no-input --no-color --verbose --timeout --request-timeout --format --fields --query --no-header -h --help -V --version' ;;
     'markets') REPLY='--until' ;;
     'price') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert --count --until' ;;
-    'quote') REPLY='-t --tenor --until' ;;
+    'quote') REPLY='-t --tenor' ;;
     'open') REPLY='-t --tenor --ref --allow-duplicate-ref --skip-checks --no-wait --idempotency-key --new --dry-run --again' ;;
     'add') REPLY='--skip-checks --no-wait --idempotency-key --new --dry-run --again' ;;
     'reduce') REPLY='--no-wait --idempotency-key --new --dry-run --again' ;;

@@ -246,6 +246,13 @@ export class UnverifiedRowError extends StateError {
 }
 
 /** `--until EXPR` never held within the time bound: the reads were fine, the condition was not met. */
+/** `--until EXPR` on data that can no longer change (a hedge closed or failed) where the condition is false: it can never hold. */
+export class UntilNeverError extends detailed(17, 'until_never') {
+  constructor(message: string, init: { expression: string; polls: number; hint: string }) {
+    super(message, { hint: init.hint, details: { until: init.expression, polls: init.polls } });
+  }
+}
+
 export class UntilNotMetError extends detailed(124, 'until_not_met') {
   constructor(message: string, init: { expression: string; polls: number; waitedMs: number; hint: string }) {
     super(message, {

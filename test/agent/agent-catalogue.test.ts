@@ -4,7 +4,7 @@
 import { namedArgument, rawInputFor } from '../../src/cli/agent/arguments.js';
 import { agentTools, catalogueEntry, inputSchema, writeAccess } from '../../src/cli/agent/catalogue.js';
 import { ConfirmationTokens } from '../../src/cli/agent/confirmation.js';
-import { UNTIL_OPTION, COMMANDS } from '../../src/cli/manifest.js';
+import { COMMANDS } from '../../src/cli/manifest.js';
 import { usageRefusal as refusal } from '../support/output/refusal.js';
 
 const tools = agentTools(COMMANDS);
@@ -40,7 +40,6 @@ it('tools from the manifest: quote: the CLI names, enums from the manifest, noti
           { type: 'string', enum: ['1', '3', '7'] },
         ],
       },
-      until: { type: 'string', description: UNTIL_OPTION.description },
     },
     required: ['market', 'side', 'notional', 'tenor'],
     additionalProperties: false,
@@ -80,7 +79,7 @@ it.each([
   ['hedges', 'direct', 'id status ref limit all wait until'],
   ['close', 'token', 'market side wait idempotency_key new dry_run again confirmation_token'],
   ['close', 'direct', 'market side wait idempotency_key new dry_run again'],
-  ['quote', 'token', 'market side notional tenor until'],
+  ['quote', 'token', 'market side notional tenor'],
 ] as const)(
   'tools from the manifest: the arguments of %s (%s): --watch views and --html files left out, hedges keeps its bounded --wait, reads take --ref and a bounded until, a token only where a write needs one',
   (name, access, properties) => expect(Object.keys(schemaOf(name, access).properties)).toEqual(words(properties)),
@@ -120,7 +119,7 @@ it('arguments → the command input: refusals name the argument: unknown, wrong 
     refused('plan', { file: '-' }),
     refused('markets', { market: 'USDTNGN' }),
   ]).toEqual([
-    'size: not an argument of quote; expected market, side, notional, tenor, until.',
+    'size: not an argument of quote; expected market, side, notional, tenor.',
     'notional: expected a number or a string, got true.',
     'side: expected a string, got an array.',
     'tenor: missing; expected tenor in days: 1, 3 or 7.',

@@ -56,7 +56,7 @@ it('hedge tools: --json on a test key: every tool with its schema, tier and offe
 
   // Without --json a short table: tool, tier, offered, required arguments.
   const lines = ok(await simulator.hedge(['tools'], { env: { HEDGE_API_KEY: LIVE_KEY } })).stdout.split('\n');
-  expect(lines).toContain('quote\tread\tyes\tmarket side notional tenor (+1 optional)');
+  expect(lines).toContain('quote\tread\tyes\tmarket side notional tenor');
   expect(lines).toContain('open\twrite\tno\tmarket side notional tenor (+8 optional)');
   expect(lines).toContain('markets\tread\tyes\t(+1 optional)');
 });

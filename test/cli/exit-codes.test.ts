@@ -463,6 +463,10 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
       },
     ),
   ],
+  17: {
+    file: 'test/scripting/scripting-until-fields.test.ts',
+    test: '--until on a hedge that can no longer change: closed and the condition false, it stops after one read with exit 17',
+  },
   124: [
     oneRun(
       '--until over positions that never holds within --timeout: the last data on stdout, reads a second apart',

@@ -4,7 +4,7 @@
 // cadence and bound are pinned on a fake clock in scripting/until-loop.test.ts.
 import type { ChildProcess } from 'node:child_process';
 import { until } from '../support/polling.js';
-import { apiData, MARKET, pinnedClockEnv, useSimulators } from '../support/simulator.js';
+import { apiData, colleagueCloses, MARKET, pinnedClockEnv, useSimulators } from '../support/simulator.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
 
 const start = useSimulators();
@@ -33,6 +33,37 @@ it('--until: hedges ID --until "status==\'filled\'": polls while submitted, prin
   expect(result.stdout.trim().split('\n')[0]).toBe('{');
   expect(result.stdout.match(/"status"/g)).toHaveLength(1);
   expect(t.requests('GET', `/hedges/${id}`).length).toBeGreaterThanOrEqual(2);
+});
+
+it('--until on a hedge that can no longer change: closed and the condition false, it stops after one read with exit 17 and one line (the hedge under --json); a condition true on it is met as ever', async () => {
+  const t = await start({ preset: 'frozen' });
+  const { id } = t.seedOpen('buy', 10_000);
+  await colleagueCloses(t, 'buy');
+  expect(t.hedges()[0].status).toBe('closed');
+  const reads = t.requests('GET', `/hedges/${id}`).length;
+  const stopped = exits(await t.hedge(['hedges', id, '--until', "status=='filled'", '--json']), 17);
+  expect(JSON.parse(stopped.stdout)).toMatchObject({ id, status: 'closed' });
+  expect(JSON.parse(stopped.stderr).error).toMatchObject({
+    code: 'until_never',
+    class: 'until-never',
+    message: `--until "status=='filled'" can never hold: hedge ${id} is closed, which is final, and the condition is false on it.`,
+    details: { until: "status=='filled'", polls: 1 },
+  });
+  expect(t.requests('GET', `/hedges/${id}`).length - reads).toBe(1);
+  // For a person: the one line and its hint, nothing on stdout.
+  const said = exits(await t.hedge(['hedges', id, '--until', "status=='filled'"]), 17);
+  expect([said.stdout, said.stderr.split('\n')[0]]).toEqual([
+    '',
+    `hedge: --until "status=='filled'" can never hold: hedge ${id} is closed, which is final, and the condition is false on it.`,
+  ]);
+  ok(await t.hedge(['hedges', id, '--until', "status=='closed'", '--json']));
+});
+
+it('--until is not offered on quote (a new quote each time: nothing to wait for): exit 2, nothing sent', async () => {
+  const t = await start({ preset: 'frozen' });
+  const run = exits(await t.hedge(['quote', MARKET, 'buy', '10000', '--tenor', '3', '--until', "status=='filled'"]), 2);
+  expect(run.stderr).toMatch(/^hedge: unknown option '--until'/);
+  expect(t.requests()).toEqual([]);
 });
 
 it('--until: on a terminal, a condition met at once shows what the command shows without it, from that one read', async () => {

@@ -86,6 +86,8 @@ alert alert no
   Not an error: a --watch alert fired (--exit-on-alert). Watches are not tools.
 keeper_down keeper-down no
   Not an error of a call: \`hedge keep status\` found no keeper running for the account (dead, hung, stopped or never started). The operator restarts it. The keeper is not a tool.
+until_never until-never no hedges
+  The \`until\` condition can never hold: the data read can no longer change (a hedge closed or failed) and the condition is false on it. Do not call again with it; check the condition against the data.
 until_not_met until same_call read
   The \`until\` condition never held within the time bound; the reads themselves worked. Call again (a longer --timeout), or check the condition against the data.
   after: when the condition may hold; give a longer timeout

@@ -92,12 +92,13 @@ const setup = declared('setup');
 const subcommand = declared();
 
 /**
- * `--until EXPR` on every read command (runner/run-until.ts). On `history` and `report`, where
- * `--until` is also the close-date bound, a date is that bound and anything else a condition.
+ * `--until EXPR` on the reads whose data can change (runner/run-until.ts): not on `quote`, a new quote
+ * each time. On `history` and `report`, where `--until` is also the close-date bound, a date is that
+ * bound and anything else a condition.
  */
 export const UNTIL_OPTION = opt(
   '--until <expr>',
-  'poll until this JMESPath condition over the --json data holds, e.g. "status==\'filled\'" (exit 124 at --timeout, default 120 s)',
+  'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout, default 120 s; 17 once it can never hold)',
 );
 const UNTIL_DATE_OR_CONDITION = opt(
   '--until <date|expr>',
@@ -154,7 +155,7 @@ export const PRICE = trading('price', 'read', 'The indicative mid price of a mar
 export const QUOTE = trading('quote', 'read', 'Quote a hedge: price, impact, carry, margin and fee', {
   description: 'Quote a hedge: execution price, impact, carry, margin, fee and maturity (reserves nothing)',
   args: [MARKET_ARG, SIDE_ARG, notionalArg('size')],
-  options: [TENOR_OPTION, UNTIL_OPTION],
+  options: [TENOR_OPTION],
   examples: ['hedge quote USDTNGN buy 10000 --tenor 3', 'hedge quote USDTNGN sell 1.5m --tenor 7 --json'],
 });
 

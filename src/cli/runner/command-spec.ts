@@ -75,6 +75,8 @@ export interface CommandModule<I> {
   run(ctx: CommandContext, input: I): Promise<number | void>;
   /** Where --until also takes a date: the names a condition may use (anything else is exit 2). */
   CONDITION_FIELDS?: readonly string[];
+  /** Why the command's --json data can no longer change (a hedge closed), or undefined while it can: --until stops there. */
+  FINAL_DATA?: (data: unknown) => string | undefined;
   /** What the command prints, so that --fields and --query are checked before it runs; undeclared: a read. */
   OUTPUT_FIELDS?: OutputFields | ((input: I) => OutputFields | undefined);
 }

@@ -51,7 +51,9 @@ export async function runCommand(
   const { until: _condition, ...options } = input.options;
   const own = until.dateToo ? { args: input.args, options } : input;
   const { runUntil } = await import('./run-until.js');
-  return runUntil(ctx, { ...until, fields: module.CONDITION_FIELDS, command: spec.name }, (context) =>
-    module.run(context, own),
+  return runUntil(
+    ctx,
+    { ...until, fields: module.CONDITION_FIELDS, final: module.FINAL_DATA, command: spec.name },
+    (context) => module.run(context, own),
   );
 }

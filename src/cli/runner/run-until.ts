@@ -1,6 +1,7 @@
 // `--until EXPR`: run a read again and again until a JMESPath condition over its JSON data holds,
-// then print that data as the command would; exit 124 at the time bound. Polls print nothing.
-import { InterruptedError, UntilNotMetError, UsageError } from '../../core/errors.js';
+// then print that data as the command would; exit 124 at the time bound, 17 at once when the data read can no
+// longer change and the condition is false on it. Polls print nothing.
+import { InterruptedError, UntilNeverError, UntilNotMetError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { DEFAULT_WAIT_BOUND_MS, waitDeadline } from '../../platform/config/wait-bound.js';
 import { RecordingOutput } from '../../platform/terminal/recording-output.js';
@@ -15,6 +16,8 @@ interface UntilOptions {
   dateToo?: boolean;
   /** Where --until also takes a date: the names its data has; a condition on any other is exit 2, never polled. */
   fields?: readonly string[];
+  /** Why the data read can no longer change, or undefined while it can (the command's FINAL_DATA). */
+  final?: (data: unknown) => string | undefined;
   command: string;
 }
 
@@ -119,6 +122,16 @@ export async function runUntil(
       }
       // A view drawn from more than the data (a quote card, a report table): drawn by one more run.
       return (await runOnce(ctx)) ?? 0;
+    }
+    // Data that can no longer change keeps the condition false: said at once, never polled to the bound.
+    const final = options.final?.(recorder.data ?? null);
+    if (final !== undefined) {
+      if (ctx.output.isJson) await recorder.playOnto(ctx.output);
+      throw new UntilNeverError(`--until ${quoted} can never hold: ${final}, and the condition is false on it.`, {
+        expression: options.expression,
+        polls,
+        hint: 'Check the condition against the data (run it with --json), or wait for something that can still change.',
+      });
     }
     nextAt = nextRefreshAt(pollStartedAt, clock.now(), intervalMs);
     if (deadline !== undefined && nextAt >= deadline) return notMet();

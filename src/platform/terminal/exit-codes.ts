@@ -48,6 +48,11 @@ export const EXIT_CODES = (
       'the same write (same request, same account) finished within the repeat window and the side still shows exactly what it left: likely a re-run of a command killed after its action; nothing was sent (`--again` sends another); a refusal of its own comes first (an `open --ref` of an active deal: 3)',
     ],
     [
+      17,
+      'until-never',
+      '`--until EXPR`: what was read can no longer change (a hedge closed or failed) and the condition is false on it, so it can never hold; stopped at once; under --json that data is on stdout',
+    ],
+    [
       124,
       'until',
       '`--until EXPR`: the condition never became true within the time bound (--timeout, default 120 s); under --json the last data is on stdout',
