@@ -103,11 +103,17 @@ export class ApiError extends HedgeError {
 export class NetworkError extends failure(5, 'network') {
   readonly endpoint: string;
   readonly attempts: number;
+  /** No attempt left this machine (every connection refused, a TLS handshake that failed): the server saw nothing. */
+  readonly notSent: boolean;
   retryAfterMs?: number;
-  constructor(message: string, init: Told & { endpoint: string; attempts: number }) {
-    super(message, { ...init, details: { endpoint: init.endpoint, attempts: init.attempts } });
+  constructor(message: string, init: Told & { endpoint: string; attempts: number; notSent?: boolean }) {
+    super(message, {
+      ...init,
+      details: { endpoint: init.endpoint, attempts: init.attempts, ...(init.notSent && { not_sent: true }) },
+    });
     this.endpoint = init.endpoint;
     this.attempts = init.attempts;
+    this.notSent = init.notSent === true;
   }
 }
 

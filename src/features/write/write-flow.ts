@@ -593,8 +593,9 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         }
         // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
         if (sentEarlier && error_code === 'idempotency_key_reuse') return settle({ error_code, message });
-        // Refused before anything left the machine (no time left under --timeout): this run did nothing.
-        if (error instanceof NetworkError && error.attempts === 0)
+        // Refused before anything left the machine (no time left under --timeout, every connection refused, no TLS):
+        // this run did nothing.
+        if (error instanceof NetworkError && (error.attempts === 0 || error.notSent))
           return settle(sentEarlier ? undefined : { outcome: 'abandoned', message: `not sent: ${message}` });
         // Also an agent's limits refusing a retry after the server refused the last attempt: nothing happened.
         if (isRejection(error) || error instanceof PreTradeCheckError) return settle(rejected);

@@ -2,7 +2,7 @@ import type { Agent as HttpAgent, IncomingHttpHeaders as Headers } from 'node:ht
 import type { Dispatcher } from './transport-proxy.js';
 import { scrubSecrets } from '../../core/security/secrets.js';
 import { readBoundedStream, readCaFile, ReadRefused } from '../../core/security/bounded-read.js';
-import { atBaseOrigin, connectsDirectly, isLoopbackAddress } from '../../core/security/base-url.js';
+import { atBaseOrigin, connectsDirectly, isLoopbackAddress, isLoopbackHost } from '../../core/security/base-url.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, type RetryReason } from './retry-policy.js';
 import { envelopeSchema } from './schemas.js';
@@ -98,6 +98,10 @@ const RETRYABLE_NETWORK_CODES = [
   ),
   ...TIMEOUT_CODES,
 ];
+/** Failures that come before a connection exists (through a proxy too): nothing of the request can have left. */
+const NOT_CONNECTED_CODES = 'ECONNREFUSED ENOTFOUND EAI_AGAIN'.split(' ');
+/** Set on a direct request's error when its socket never connected (or never finished its TLS handshake). */
+const BEFORE_CONNECTED = Symbol('before connected');
 const TLS_TRUST_CODES =
   'SELF_SIGNED_CERT_IN_CHAIN DEPTH_ZERO_SELF_SIGNED_CERT UNABLE_TO_VERIFY_LEAF_SIGNATURE UNABLE_TO_GET_ISSUER_CERT_LOCALLY CERT_HAS_EXPIRED ERR_TLS_CERT_ALTNAME_INVALID'.split(
     ' ',
@@ -120,6 +124,8 @@ export class HttpConnections {
   private readonly agents = new Map<string, HttpAgent>();
   private readonly proxies = new Map<string, Promise<Dispatcher>>();
   private readonly clocks = new Map<string, ServerClock>();
+  /** Origins that refused every attempt of a request of this command, and when: a request there soon after is tried once. */
+  readonly refused = new Map<string, number>();
   private closed = false;
 
   /** What this command learned of a server's clock: one per base URL, whichever client's answers taught it. */
@@ -217,8 +223,12 @@ function sendDirect(url: URL, { method, headers, body, signal }: Outgoing, confi
     const request = (secure ? https().request : http.request)(url, options, (response) =>
       resolve({ status: response.statusCode ?? 0, headers: response.headers, body: response }),
     );
-    request.on('error', reject);
+    // Until the socket is connected (and its TLS set up) nothing of the request can have left: a failure then is tagged.
+    let connected = false;
+    request.on('error', (error) => reject(connected ? error : Object.assign(error, { [BEFORE_CONNECTED]: true })));
     request.once('socket', (socket) => {
+      if (socket.connecting) socket.once(secure ? 'secureConnect' : 'connect', () => (connected = true));
+      else connected = true;
       // Plain http:// goes to this machine alone.
       const check = () => {
         if (!isLoopbackAddress(socket.remoteAddress))
@@ -296,20 +306,32 @@ export class Transport {
     const url = atBaseOrigin(baseUrl, baseUrl + request.path, endpoint);
     for (const [name, value] of Object.entries(request.query ?? {}))
       if (value !== undefined) url.searchParams.set(name, String(value));
+    // A server that refused every attempt of a request of this command moments ago is not waited for again (a long-lived
+    // command, a keeper or a watch, retries in full once the retries' own time has gone by).
+    const { refused } = this.config.connections;
+    const refusedAt = refused.get(url.origin);
+    const maxAttempts = refusedAt !== undefined && started - refusedAt < policy.maxTotalMs ? 1 : policy.maxAttempts;
+    // Whether every attempt so far failed before the request could leave this machine (a refused connection).
+    let notSent = true;
     for (let attempt = 1; ; attempt += 1) {
-      const outcome = await this.attempt(request, url, endpoint, attempt, started);
-      if (!outcome.reason) return outcome;
+      const outcome = await this.attempt(request, url, endpoint, attempt, started, notSent);
+      if (!outcome.reason) {
+        refused.delete(url.origin);
+        return outcome;
+      }
       const { reason, error, retryAfterMs } = outcome;
+      notSent &&= error instanceof NetworkError && error.notSent;
       const delay = retryAfterMs ?? backoffDelayMs(policy, attempt);
       const now = clock.now();
       // An in-flight idempotency key is the server still working on our own earlier attempt.
       if (
-        (reason !== 'in-flight' && reason !== 'conflict' && attempt >= policy.maxAttempts) ||
+        (reason !== 'in-flight' && reason !== 'conflict' && attempt >= maxAttempts) ||
         (retryAfterMs ?? 0) > policy.maxRetryAfterMs ||
         now + delay >= (deadline ?? Infinity) ||
         now - started + delay > (reason === 'conflict' ? policy.maxConflictWaitMs : policy.maxTotalMs)
       ) {
-        const final = this.giveUp(error, request, attempt);
+        const final = this.giveUp(error, request, attempt, notSent);
+        if (notSent) refused.set(url.origin, now);
         // Kept for a caller that retries on its own schedule (the --watch loop delays its next tick).
         if (final instanceof NetworkError && retryAfterMs !== undefined) final.retryAfterMs = retryAfterMs;
         throw final;
@@ -324,31 +346,45 @@ export class Transport {
     }
   }
 
-  /** The error said when the retries stop: a network failure names its attempts, and a write's outcome is unknown. */
-  private giveUp(error: ApiError | NetworkError, { idempotencyKey: key }: ApiRequest, attempts: number) {
+  /** The error said when the retries stop: a network failure names its attempts, and a write's outcome is unknown
+   * unless no attempt left this machine (`notSent`: every one refused, or no TLS): then nothing was sent. */
+  private giveUp(
+    error: ApiError | NetworkError,
+    { idempotencyKey: key }: ApiRequest,
+    attempts: number,
+    notSent = false,
+  ) {
     // Our own earlier attempt is still being processed and may yet succeed: not a refusal.
     const inFlight = error instanceof ApiError && error.code === 'idempotency_in_flight';
     if (error instanceof ApiError && !inFlight) return error;
     const message = inFlight
       ? `${error.endpoint} was still being processed by the server when the retries ran out.`
       : error.message;
-    const final = new NetworkError(
-      attempts > 1 ? `${message.replace(/\.$/, '')} (after ${attempts} attempts).` : message,
-      {
-        ...error,
-        attempts,
-        hint: key
+    const counted = attempts > 1 ? `${message.replace(/\.$/, '')} (after ${attempts} attempts).` : message;
+    const final = new NetworkError(notSent ? `${counted.replace(/\.$/, '')}; nothing was sent.` : counted, {
+      ...error,
+      attempts,
+      notSent,
+      hint:
+        key && !notSent
           ? `The outcome is unknown: the server may have acted. Run the same command again with --idempotency-key ${key} to resume safely; it cannot act twice.`
           : (error.hint ?? 'Check the network and the base URL, then try again.'),
-        cause: error.cause,
-      },
-    );
+      cause: error.cause,
+    });
     final.idempotencyKey = key;
     return final;
   }
 
   /** One attempt: its answer read as the envelope, or why to try again; what ends the request is thrown. `firstSentAt`: when this send() began, the earliest an answer's own stamp can be. */
-  private async attempt(request: ApiRequest, url: URL, endpoint: string, attempt: number, firstSentAt: number) {
+  private async attempt(
+    request: ApiRequest,
+    url: URL,
+    endpoint: string,
+    attempt: number,
+    firstSentAt: number,
+    /** No earlier attempt of this request left this machine. */
+    notSentBefore: boolean,
+  ) {
     const { config } = this;
     const { host } = url;
     const { clock } = config;
@@ -402,23 +438,43 @@ export class Transport {
       const code = timeoutSignal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(error);
       const reason = code ?? (error as Error).message;
       this.log(`← ${endpoint} failed after ${clock.now() - sentAt} ms: ${reason}`);
+      // The handshake failed before the request could be written: nothing of it reached the server.
       if (TLS_TRUST_CODES.includes(code!))
-        throw failed(`TLS: the certificate of ${host} is not trusted (${code}) on ${endpoint}.`, {
-          code,
-          hint: 'For a sandbox with its own CA, point HEDGE_CA_FILE (or NODE_EXTRA_CA_CERTS) at the CA file it printed.',
-          cause: error,
-        });
+        throw this.giveUp(
+          failed(`TLS: the certificate of ${host} is not trusted (${code}) on ${endpoint}.`, {
+            code,
+            hint: 'For a sandbox with its own CA, point HEDGE_CA_FILE (or NODE_EXTRA_CA_CERTS) at the CA file it printed.',
+            cause: error,
+          }),
+          request,
+          attempt,
+          notSentBefore,
+        );
+      const notSent =
+        NOT_CONNECTED_CODES.includes(code!) || (error as { [BEFORE_CONNECTED]?: boolean })[BEFORE_CONNECTED] === true;
       // When --timeout (not --request-timeout) bounds this attempt, the error names --timeout's own value.
       const networkError = failed(
-        !TIMEOUT_CODES.includes(code!)
-          ? `Could not reach ${host} on ${endpoint}: ${reason}.`
-          : remaining < config.requestTimeoutMs && timeoutSignal.aborted
-            ? `No answer from ${host} on ${endpoint} before --timeout ran out${config.deadlineTotalMs !== undefined ? ` (${formatSeconds(config.deadlineTotalMs)})` : ''}.`
-            : `No answer from ${host} within ${formatSeconds(timeoutMs)} on ${endpoint}.`,
-        { code, cause: error },
+        code === 'ECONNREFUSED'
+          ? `Could not connect to ${host} on ${endpoint}: the connection was refused (ECONNREFUSED: nothing listens there)`
+          : code === 'EPROTO'
+            ? `${host} did not answer in TLS on ${endpoint} (EPROTO${tlsReason(error)}): it may speak plain HTTP on that port`
+            : !TIMEOUT_CODES.includes(code!)
+              ? `Could not reach ${host} on ${endpoint}: ${reason}.`
+              : remaining < config.requestTimeoutMs && timeoutSignal.aborted
+                ? `No answer from ${host} on ${endpoint} before --timeout ran out${config.deadlineTotalMs !== undefined ? ` (${formatSeconds(config.deadlineTotalMs)})` : ''}.`
+                : `No answer from ${host} within ${formatSeconds(timeoutMs)} on ${endpoint}.`,
+        {
+          code,
+          notSent,
+          cause: error,
+          ...(code === 'EPROTO' && { hint: plainHttpHint(config.baseUrl) }),
+          ...(code === 'ECONNREFUSED' && {
+            hint: 'Check that the server runs and that the base URL is right (`hedge whoami` shows it and where it comes from).',
+          }),
+        },
       );
       if (code !== undefined && !RETRYABLE_NETWORK_CODES.includes(code))
-        throw this.giveUp(networkError, request, attempt);
+        throw this.giveUp(networkError, request, attempt, notSentBefore && notSent);
       return { reason: 'network' as const, error: networkError };
     }
     const { status, headers } = answer;
@@ -508,3 +564,17 @@ function flatHeaders(headers: Headers) {
 }
 
 const formatSeconds = (ms: number) => `${Number((ms / 1000).toFixed(3))}s`;
+
+/** OpenSSL's reason for a failed handshake (`wrong version number`), where the error gives one. */
+function tlsReason(error: unknown) {
+  const reason = /:([a-z][a-z ]+):[^:]*:\d+:?\s*$/.exec(String((error as Error)?.message ?? ''))?.[1];
+  return reason ? `: ${reason}` : '';
+}
+
+/** What to do when an https:// base URL meets a server that does not speak TLS: http:// is allowed to loopback only. */
+function plainHttpHint(baseUrl: string) {
+  const url = new URL(baseUrl);
+  return isLoopbackHost(url.hostname)
+    ? `If the server speaks plain HTTP (as \`hedge sandbox serve\` does without --tls), use ${baseUrl.replace(/^https:/i, 'http:')} as the base URL: plain http:// is allowed to loopback addresses.`
+    : `hedge speaks only https:// to ${url.hostname} (plain http:// goes to loopback addresses only): check the base URL's host and port.`;
+}
