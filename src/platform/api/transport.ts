@@ -98,8 +98,10 @@ const RETRYABLE_NETWORK_CODES = [
   ),
   ...TIMEOUT_CODES,
 ];
-/** Failures before the request could leave this machine: no connection, or no TLS to carry it. */
-const NOT_SENT_CODES = 'ECONNREFUSED ENOTFOUND EAI_AGAIN ENETUNREACH EHOSTUNREACH EPROTO'.split(' ');
+/** Failures that come before a connection exists (through a proxy too): nothing of the request can have left. */
+const NOT_CONNECTED_CODES = 'ECONNREFUSED ENOTFOUND EAI_AGAIN'.split(' ');
+/** Set on a direct request's error when its socket never connected (or never finished its TLS handshake). */
+const BEFORE_CONNECTED = Symbol('before connected');
 const TLS_TRUST_CODES =
   'SELF_SIGNED_CERT_IN_CHAIN DEPTH_ZERO_SELF_SIGNED_CERT UNABLE_TO_VERIFY_LEAF_SIGNATURE UNABLE_TO_GET_ISSUER_CERT_LOCALLY CERT_HAS_EXPIRED ERR_TLS_CERT_ALTNAME_INVALID'.split(
     ' ',
@@ -221,8 +223,12 @@ function sendDirect(url: URL, { method, headers, body, signal }: Outgoing, confi
     const request = (secure ? https().request : http.request)(url, options, (response) =>
       resolve({ status: response.statusCode ?? 0, headers: response.headers, body: response }),
     );
-    request.on('error', reject);
+    // Until the socket is connected (and its TLS set up) nothing of the request can have left: a failure then is tagged.
+    let connected = false;
+    request.on('error', (error) => reject(connected ? error : Object.assign(error, { [BEFORE_CONNECTED]: true })));
     request.once('socket', (socket) => {
+      if (socket.connecting) socket.once(secure ? 'secureConnect' : 'connect', () => (connected = true));
+      else connected = true;
       // Plain http:// goes to this machine alone.
       const check = () => {
         if (!isLoopbackAddress(socket.remoteAddress))
@@ -444,7 +450,8 @@ export class Transport {
           attempt,
           notSentBefore,
         );
-      const notSent = NOT_SENT_CODES.includes(code!);
+      const notSent =
+        NOT_CONNECTED_CODES.includes(code!) || (error as { [BEFORE_CONNECTED]?: boolean })[BEFORE_CONNECTED] === true;
       // When --timeout (not --request-timeout) bounds this attempt, the error names --timeout's own value.
       const networkError = failed(
         code === 'ECONNREFUSED'
