@@ -3,7 +3,10 @@
 import { chmodSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startConnectProxy } from '../support/servers/connect-proxy.js';
-import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { hedgeIn, runHedge, tempDir } from '../support/hedge-cli.js';
+import { writeStore } from '../support/config-store.js';
+import { LIVE_KEY } from '../support/keys.js';
+import { startLiveKeyProxy } from '../support/servers/field-proxy.js';
 import { apiData, closedAfterEach, type Simulator, startSimulator, useSimulators } from '../support/simulator.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 
@@ -83,6 +86,28 @@ it('plain http:// (the sandbox on loopback) and a proxy in the environment: the 
   }
   expect(proxy.tunnels).toEqual([]);
   expect(simulator.requests('GET', '/account')).toHaveLength(4);
+});
+
+it('a live key goes only over https://: plain http:// to loopback (HEDGE_BASE_URL or a profile) is refused in one line before any request, exit 2; a test key keeps plain http:// to loopback, and the live key goes over https://', async () => {
+  const simulator = await start({ preset: 'plain' });
+  const live = { ...simulator.env, HEDGE_API_KEY: LIVE_KEY };
+  const refused = exits(await runHedge('markets', { env: live }), 2);
+  expect(refused.stderr).toBe(
+    'hedge: Refusing plain http:// to 127.0.0.1 (from HEDGE_BASE_URL) with a live key: a live key goes only over https:// (plain http:// to this machine is for test keys and the simulator); nothing was sent.\n',
+  );
+  const dir = tempDir();
+  onTestFinished(dir.remove);
+  writeStore(dir.path, { current: 'prod', profiles: { prod: { base_url: simulator.baseUrl, api_key: LIVE_KEY } } });
+  exits(await hedgeIn(dir.path, 'account'), 2, '(from profile "prod") with a live key');
+  expect(simulator.requests()).toEqual([]);
+  ok(await runHedge('markets --json', { env: simulator.env }));
+  const https = await startLiveKeyProxy(simulator.sandbox, { served: false });
+  onTestFinished(https.close);
+  exits(await runHedge('markets --json', { env: https.env }), 4, 'live_key_refused');
+  expect(simulator.requests().map((entry) => [entry.path, entry.status])).toEqual([
+    ['/markets', 200],
+    ['/markets', 401],
+  ]);
 });
 
 // Server faults through the real binary: a 503 with Retry-After as an HTTP-date is waited out before
