@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { startConnectProxy } from '../support/servers/connect-proxy.js';
 import { hedgeIn, runHedge, tempDir } from '../support/hedge-cli.js';
 import { writeStore } from '../support/config-store.js';
+import { parseRetryAfterMs } from '../../src/platform/api/retry-policy.js';
 import { LIVE_KEY } from '../support/keys.js';
 import { startLiveKeyProxy } from '../support/servers/field-proxy.js';
 import { apiData, closedAfterEach, type Simulator, startSimulator, useSimulators } from '../support/simulator.js';
@@ -108,6 +109,25 @@ it('a live key goes only over https://: plain http:// to loopback (HEDGE_BASE_UR
     ['/markets', 200],
     ['/markets', 401],
   ]);
+});
+
+it('a Retry-After that is neither seconds nor an HTTP-date (-5, -0.5, soon, 1e3) is taken as absent: the retries keep the usual backoff (300 ms doubling, half of it jitter), never at once', async () => {
+  expect(['-5', '-0.5', 'soon', '1e3', '+5'].map((value) => parseRetryAfterMs(value, Date.UTC(2026, 2, 2)))).toEqual([
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+  ]);
+  expect(parseRetryAfterMs('Mon, 02 Mar 2026 00:00:02 GMT', Date.UTC(2026, 2, 2))).toBe(2_000);
+  const simulator = await start({ skipping: true });
+  simulator.sandbox.setFaults({ next503RetryAfter: { count: 3, retryAfter: '-5' } });
+  ok(await simulator.hedge('account --json'));
+  const times = simulator.requests('GET', '/account').map((entry) => entry.realTimeMs);
+  expect(simulator.requests('GET', '/account').map((entry) => entry.status)).toEqual([503, 503, 503, 200]);
+  const gaps = times.slice(1).map((time, at) => time - times[at]);
+  // Equal jitter: at least half of 300, 600 and 1,200 ms.
+  gaps.forEach((gap, at) => expect(gap, `gap ${at + 1}`).toBeGreaterThanOrEqual(150 * 2 ** at));
 });
 
 // Server faults through the real binary: a 503 with Retry-After as an HTTP-date is waited out before
