@@ -67,12 +67,12 @@ function printHelpAt80() {
 // `hedge … | head` (the launcher's own --help included) closes the pipe early: the reader has what
 // it wanted, so leave quietly instead of crashing with a stack trace, as Unix tools do. Once a
 // command runs, its runner (src/cli/run.ts) decides: a read ends with 0, a write goes on to its outcome.
+// A stdout that takes nothing (a full disk) before then: one line and exit 1, never a stack trace.
 process.stdout.on('error', (error) => {
-  if (error.code === 'EPIPE') {
-    if (process.stdout.listenerCount('error') > 1) return;
-    process.exit(0);
-  }
-  throw error;
+  if (process.stdout.listenerCount('error') > 1) return;
+  if (error.code === 'EPIPE') process.exit(0);
+  process.stderr.write(`hedge: stdout could not be written (${error.code || error.message}).\n`);
+  process.exit(1);
 });
 // A closed stderr (`2>&1 | head`, `2>&-`) never changes the exit code: messages are lost, not the outcome.
 process.stderr.on('error', () => {});

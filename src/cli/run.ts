@@ -8,6 +8,7 @@ import { CommandContext, type GlobalOptions } from '../platform/runtime/context.
 import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
 import { InterruptedError, StopSignal, UsageError } from '../core/errors.js';
 import { sleep } from '../core/process/timers.js';
+import { describeReadError } from '../core/security/bounded-read.js';
 import { keyLifetimeMs, notAllowed, quotePath, repeatWindowMs } from '../core/input.js';
 import { isAbsolute, resolve } from 'node:path';
 import { colorEnabled, makeChalk } from '../platform/terminal/color.js';
@@ -112,13 +113,14 @@ export async function runInvocation(
     signal: controller.signal,
     output,
   });
-  // A reader that went away (`| head -1`, EPIPE): from then on what is written to stdout is dropped
-  // (no second error, no stack trace); a read stops with exit 0, a write goes on to its outcome.
-  let stdoutClosed = false;
+  // A reader that went away (`| head -1`, EPIPE) or a stdout that takes no more (a full disk, ENOSPC; EIO): from then
+  // on what is written to stdout is dropped (no second error, no stack trace). A write goes on to its outcome, which its
+  // exit code and journal row say; a read stops: 0 when its reader left, else 1, the output lost.
+  let stdoutLost: NodeJS.ErrnoException | undefined;
   // The listener stays while the process lives: a late write's error must not crash it.
   io.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE' || stdoutClosed) return;
-    stdoutClosed = true;
+    if (stdoutLost) return;
+    stdoutLost = error;
     (io.stdout as { write: unknown }).write = (_chunk: unknown, ...rest: unknown[]) => {
       const done = rest.find((item) => typeof item === 'function') as (() => void) | undefined;
       done?.();
@@ -126,7 +128,17 @@ export async function runInvocation(
     };
     if (spec.tier !== 'write') controller.abort(new Error('stdout was closed by its reader'));
   });
-  const readerGone = () => stdoutClosed && spec.tier !== 'write';
+  const readerGone = () => stdoutLost !== undefined && spec.tier !== 'write';
+  /** The exit code once stdout was lost: a read's 0 (its reader left) or 1 (its output lost, said); a write's own. */
+  const afterLoss = async (code: number) => {
+    // A file's failed write (a full disk) is said on the next turn of the event loop, after the command returned.
+    if (stdoutLost === undefined) await new Promise((resolve) => setImmediate(resolve));
+    if (stdoutLost === undefined || stdoutLost.code === 'EPIPE') return readerGone() ? 0 : code;
+    io.stderr.write(
+      `hedge: stdout could not be written (${stdoutLost.code ?? 'error'}: ${describeReadError(stdoutLost)}); ${spec.tier === 'write' ? 'what the command did is its exit code and its journal row (hedge journal)' : 'the output was lost'}.\n`,
+    );
+    return spec.tier === 'write' ? code : 1;
+  };
   let stops = 0;
   const handlers = STOP_SIGNALS.map(([signal, exitCode]) => {
     const handler = () => {
@@ -140,13 +152,13 @@ export async function runInvocation(
   try {
     const [{ runCommand }] = await Promise.all([import('./runner/run-command.js'), tablesLoaded]);
     const code = await runCommand(ctx, spec, input, process_.path);
-    return readerGone() ? 0 : code;
+    return afterLoss(code);
   } catch (error) {
-    if (readerGone()) return 0;
+    if (readerGone()) return afterLoss(0);
     // A prompt or a request saw only its abort: the signal that stopped the command gives the code.
     const stop = controller.signal.reason;
     if (error instanceof InterruptedError && stop instanceof StopSignal) error.exitCode = stop.exitCode;
-    return report(error, ctx.globals);
+    return afterLoss(report(error, ctx.globals));
   } finally {
     for (const [signal, handler] of handlers) process.off(signal, handler);
     // The command is over and only clean-up is left: a Ctrl-C now ends the process at once, with

@@ -18,11 +18,10 @@ startupSnapshot.setDeserializeMainFunction(() => {
   // As bin/hedge.js: `hedge … | head` leaves quietly once the reader has what it wanted, and a
   // closed stderr never changes the outcome.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') {
-      if (process.stdout.listenerCount('error') > 1) return;
-      process.exit(0);
-    }
-    throw error;
+    if (process.stdout.listenerCount('error') > 1) return;
+    if (error.code === 'EPIPE') process.exit(0);
+    process.stderr.write(`hedge: stdout could not be written (${error.code ?? error.message}).\n`);
+    process.exit(1);
   });
   process.stderr.on('error', () => {});
   main(process.argv.slice(2), { script: process.argv[1] }).then(

@@ -71,6 +71,8 @@ export class ApiError extends HedgeError {
   readonly requestId?: string;
   readonly endpoint: string;
   readonly ambiguous: boolean;
+  /** The server's own words (its error.message), kept apart: the message may be added to by hedge. */
+  readonly serverMessage: string;
   constructor(
     init: Told & {
       status: number;
@@ -83,6 +85,7 @@ export class ApiError extends HedgeError {
   ) {
     super(init.message, { ...init, details: init.details ?? {} });
     this.ambiguous = init.ambiguous === true;
+    this.serverMessage = init.message;
     this.requestId = init.requestId;
     this.endpoint = init.endpoint;
   }

@@ -2,7 +2,7 @@
 // server, every problem collected so that one edit fixes them all.
 import { parse as parseCsv } from 'csv-parse/sync';
 import * as z from 'zod/mini';
-import { repeatedKeyProblems } from './security/json-keys.js';
+import { parseBoundedJson, repeatedKeyProblems } from './security/json-keys.js';
 import { withoutEcho } from './input.js';
 import { messageOf } from './security/safe-text.js';
 
@@ -111,12 +111,14 @@ export function readRowFile<C extends string, T>(
 
   function readJson() {
     if (!content.trim()) return refuse(empty);
-    let document: unknown;
-    try {
-      document = JSON.parse(content);
-    } catch (error) {
-      return refuse(`${sourceName} is not valid JSON: ${jsonErrorReason(error, content)}`);
-    }
+    const parsed = parseBoundedJson(content);
+    if (parsed.problem !== undefined)
+      return refuse(
+        parsed.syntax === undefined
+          ? `${sourceName} is JSON ${parsed.problem}; a row file is a list of rows of a few fields.`
+          : `${sourceName} is not valid JSON: ${jsonErrorReason(parsed.syntax, content)}`,
+      );
+    const document = parsed.value;
     const { listKey } = layout;
     const items = Array.isArray(document) ? document : (document as Record<string, unknown> | null)?.[listKey];
     if (!Array.isArray(items))
@@ -198,8 +200,7 @@ const CSV_REASONS: Record<string, string> = {
 };
 
 /** V8's reason, where it is in its own words with a position (`Unterminated string in JSON at position 5`); its "Unexpected token" quotes the input, so only where it stopped is said. */
-function jsonErrorReason(error: unknown, content: string) {
-  const message = messageOf(error);
+function jsonErrorReason(message: string, content: string) {
   if (/^Unexpected end of JSON input/.test(message)) return 'it ends before the JSON is complete.';
   const positioned = /^(.*?) in JSON at position (\d+)/.exec(message);
   if (positioned && !/["'`]/.test(positioned[1].replace(/'[}\]:,]'/g, ''))) {

@@ -45,8 +45,9 @@ it('hedge tools: --json on a test key: every tool with its schema, tier and offe
   );
   expect(simulator.sandbox.requestLog).toEqual([]);
 
-  // On a live key the write tools are not offered (as `hedge mcp` without --allow-live).
-  const result = ok(await simulator.hedge(['tools', '--json'], { env: { HEDGE_API_KEY: LIVE_KEY } }));
+  // On a live key the write tools are not offered (as `hedge mcp` without --allow-live); a live key goes over https only.
+  const liveEnv = { env: { HEDGE_API_KEY: LIVE_KEY, HEDGE_BASE_URL: simulator.baseUrl.replace('http:', 'https:') } };
+  const result = ok(await simulator.hedge(['tools', '--json'], liveEnv));
   const live: any[] = JSON.parse(result.stdout);
   expect(live.filter((entry) => entry.offered).map((entry) => entry.name)).toEqual(
     tools.filter((tool) => tool.tier === 'read').map((tool) => tool.name),
@@ -55,7 +56,7 @@ it('hedge tools: --json on a test key: every tool with its schema, tier and offe
   expect(simulator.sandbox.requestLog).toEqual([]);
 
   // Without --json a short table: tool, tier, offered, required arguments.
-  const lines = ok(await simulator.hedge(['tools'], { env: { HEDGE_API_KEY: LIVE_KEY } })).stdout.split('\n');
+  const lines = ok(await simulator.hedge(['tools'], liveEnv)).stdout.split('\n');
   expect(lines).toContain('quote\tread\tyes\tmarket side notional tenor');
   expect(lines).toContain('open\twrite\tno\tmarket side notional tenor (+8 optional)');
   expect(lines).toContain('markets\tread\tyes\t(+1 optional)');

@@ -3,7 +3,11 @@
 import { chmodSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startConnectProxy } from '../support/servers/connect-proxy.js';
-import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { hedgeIn, runHedge, tempDir } from '../support/hedge-cli.js';
+import { writeStore } from '../support/config-store.js';
+import { parseRetryAfterMs } from '../../src/platform/api/retry-policy.js';
+import { LIVE_KEY } from '../support/keys.js';
+import { startLiveKeyProxy } from '../support/servers/field-proxy.js';
 import { apiData, closedAfterEach, type Simulator, startSimulator, useSimulators } from '../support/simulator.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 
@@ -83,6 +87,47 @@ it('plain http:// (the sandbox on loopback) and a proxy in the environment: the 
   }
   expect(proxy.tunnels).toEqual([]);
   expect(simulator.requests('GET', '/account')).toHaveLength(4);
+});
+
+it('a live key goes only over https://: plain http:// to loopback (HEDGE_BASE_URL or a profile) is refused in one line before any request, exit 2; a test key keeps plain http:// to loopback, and the live key goes over https://', async () => {
+  const simulator = await start({ preset: 'plain' });
+  const live = { ...simulator.env, HEDGE_API_KEY: LIVE_KEY };
+  const refused = exits(await runHedge('markets', { env: live }), 2);
+  expect(refused.stderr).toBe(
+    'hedge: Refusing plain http:// to 127.0.0.1 (from HEDGE_BASE_URL) with a live key: a live key goes only over https:// (plain http:// to this machine is for test keys and the simulator); nothing was sent.\n',
+  );
+  const dir = tempDir();
+  onTestFinished(dir.remove);
+  writeStore(dir.path, { current: 'prod', profiles: { prod: { base_url: simulator.baseUrl, api_key: LIVE_KEY } } });
+  exits(await hedgeIn(dir.path, 'account'), 2, '(from profile "prod") with a live key');
+  expect(simulator.requests()).toEqual([]);
+  ok(await runHedge('markets --json', { env: simulator.env }));
+  const https = await startLiveKeyProxy(simulator.sandbox, { served: false });
+  onTestFinished(https.close);
+  exits(await runHedge('markets --json', { env: https.env }), 4, 'live_key_refused');
+  expect(simulator.requests().map((entry) => [entry.path, entry.status])).toEqual([
+    ['/markets', 200],
+    ['/markets', 401],
+  ]);
+});
+
+it('a Retry-After that is neither seconds nor an HTTP-date (-5, -0.5, soon, 1e3) is taken as absent: the retries keep the usual backoff (300 ms doubling, half of it jitter), never at once', async () => {
+  expect(['-5', '-0.5', 'soon', '1e3', '+5'].map((value) => parseRetryAfterMs(value, Date.UTC(2026, 2, 2)))).toEqual([
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+  ]);
+  expect(parseRetryAfterMs('Mon, 02 Mar 2026 00:00:02 GMT', Date.UTC(2026, 2, 2))).toBe(2_000);
+  const simulator = await start({ skipping: true });
+  simulator.sandbox.setFaults({ next503RetryAfter: { count: 3, retryAfter: '-5' } });
+  ok(await simulator.hedge('account --json'));
+  const times = simulator.requests('GET', '/account').map((entry) => entry.realTimeMs);
+  expect(simulator.requests('GET', '/account').map((entry) => entry.status)).toEqual([503, 503, 503, 200]);
+  const gaps = times.slice(1).map((time, at) => time - times[at]);
+  // Equal jitter: at least half of 300, 600 and 1,200 ms.
+  gaps.forEach((gap, at) => expect(gap, `gap ${at + 1}`).toBeGreaterThanOrEqual(150 * 2 ** at));
 });
 
 // Server faults through the real binary: a 503 with Retry-After as an HTTP-date is waited out before

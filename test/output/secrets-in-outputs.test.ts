@@ -159,3 +159,48 @@ it('hedge api: a request that would carry the key: -F x=@/proc/self/environ, a d
   expect(await mcp.close()).not.toContain(key);
   expect(simulator.requests('GET', '/positions').length).toBeGreaterThanOrEqual(6);
 });
+
+it('hedge api: the key in a header (-H X-Note), in the path or query percent-encoded (once or twice), or in a body escaped so: refused in one line naming where (exit 2), dry run or not, nothing sent or journaled; a header without a secret is shown by --dry-run and recorded in the journal', async () => {
+  const { simulator, key } = await holdingBuy();
+  const escaped = (text: string) => text.replace(/_/g, '%5F');
+  const refusals: Array<[string[], string]> = [
+    [['api', '-X', 'POST', '/hedges/close', '-H', `X-Note: ${key}`], '-H X-Note'],
+    [['api', '/markets', '-H', `X-Note: see ${escaped(key)}`], '-H X-Note'],
+    [['api', `/hedges/${escaped(key)}`], 'PATH, -f, -F and --input'],
+    [['api', `/hedges?note=${escaped(escaped(key)).replace(/%/g, '%25')}`], 'PATH, -f, -F and --input'],
+    [['api', '-X', 'POST', '/hedges/add', '-f', `note=${escaped(key)}`], 'PATH, -f, -F and --input'],
+  ];
+  for (const [args, where] of refusals)
+    for (const dry of [['--dry-run'], []]) {
+      if (dry.length && args[1] !== '-X') continue;
+      const run = exits(await simulator.hedge([...args, ...dry]), 2);
+      expect(run.stderr, args.join(' ')).toBe(
+        `hedge: ${where}: the request would carry an API key (or text shaped like one, escaped or not), which hedge never sends as data; nothing was sent.\n`,
+      );
+      expect(run.stdout).toBe('');
+    }
+  expect(simulator.sandbox.requestLog).toHaveLength(0);
+  expect(await journalEntries(simulator)).toEqual([]);
+  expectNotOnDisk(simulator.configDir, key);
+
+  const close = [
+    'api',
+    '-X',
+    'POST',
+    '/hedges/close',
+    '-f',
+    `market=${MARKET}`,
+    '-f',
+    'side=buy',
+    '-H',
+    'X-Desk: blue',
+  ];
+  const dry = await simulator.hedge([...close, '--dry-run']);
+  expect(exits(dry, 0).stdout).toContain('X-Desk: blue');
+  expect(simulator.sandbox.requestLog).toHaveLength(0);
+  exits(await simulator.hedge(close), 0);
+  expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
+  expect(await journalEntries(simulator)).toMatchObject([
+    { command: 'api POST /hedges/close', request: { headers: { 'X-Desk': 'blue' } } },
+  ]);
+});

@@ -1,5 +1,6 @@
 // `hedge … | head`: the reader closing the pipe early is not an error.
 import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { exits, journalEntries } from '../support/cli-runs.js';
 import { baseEnv, HEDGE_BIN } from '../support/hedge-cli.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
@@ -56,3 +57,42 @@ it('exits 0 without a stack trace when stdout is closed early (--help); a closed
   expect(simulator.hedges().find((entry) => entry.id === hedge.id)!.status).toBe('closed');
   expect((await journalEntries(simulator)).find((entry) => entry.command === 'close')?.outcome).toBe('done');
 });
+
+/** Runs the real binary against a simulator with stdout a full disk (/dev/full: every write fails with ENOSPC). */
+async function runIntoFullDisk(args: string[], { env, configDir }: Simulator) {
+  const full = openSync('/dev/full', 'w');
+  onTestFinished(() => closeSync(full));
+  const child = spawn(process.execPath, [HEDGE_BIN, ...args], {
+    env: { ...baseEnv(configDir), ...env },
+    stdio: ['ignore', full, 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, stderr };
+}
+
+it.runIf(existsSync('/dev/full'))(
+  'stdout a full disk (> /dev/full, ENOSPC): a landed add keeps its outcome (exit 0, journaled done) and says in one line that its output was lost; a read says so and exits 1; never a stack trace',
+  async () => {
+    const simulator = await start();
+    simulator.seedOpen('buy', 10_000);
+    for (const args of [
+      ['add', 'USDTNGN', 'buy', '500'],
+      ['add', 'USDTNGN', 'buy', '700', '--json'],
+    ]) {
+      const result = await runIntoFullDisk(args, simulator);
+      expect(result.stderr, args.join(' ')).not.toMatch(/\n\s+at |unexpected failure/);
+      expect(result.stderr).toContain(
+        'hedge: stdout could not be written (ENOSPC: no space left on the disk); what the command did is its exit code',
+      );
+      exits(result, 0);
+    }
+    expect(simulator.requests('POST', '/hedges/add').map((entry) => entry.status)).toEqual([200, 200]);
+    expect((await journalEntries(simulator)).map((entry) => entry.outcome)).toEqual(['done', 'done']);
+    const read = await runIntoFullDisk(['markets', '--json'], simulator);
+    expect(read.stderr).not.toMatch(/\n\s+at |unexpected failure/);
+    expect(read.stderr).toContain('hedge: stdout could not be written (ENOSPC: no space left on the disk)');
+    exits(read, 1);
+  },
+);

@@ -187,8 +187,10 @@ it('hedge api: writes go through the journal: --input and -F @file read as every
 
 it('hedge api: writes go through the journal: on a LIVE key without a terminal a write needs --yes: refused, nothing sent; a refused write is exit 3, journaled as rejected; --dry-run sends nothing', async () => {
   const t = await start();
+  // The live key over https (plain http:// is for test keys): refused before any request all the same.
+  const live = { HEDGE_API_KEY: LIVE_KEY, HEDGE_BASE_URL: t.baseUrl.replace('http:', 'https:') };
   exits(
-    await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy', { env: { HEDGE_API_KEY: LIVE_KEY } }),
+    await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy', { env: live }),
     2,
     '--yes is required to send POST /hedges/close with a LIVE key',
   );

@@ -2,13 +2,15 @@
 // (and sends no write), and fails with the right line and exit code against a wrong key (4), a
 // wrong base URL (5), a server whose clock is off (5), an answer it cannot read (14), and a config
 // store or journal a write could not use (the code the write ends with; a CA file: guarded-files.test.ts).
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SANDBOX_DIALECTS, wireDialect } from '../../src/sandbox/index.js';
 import { startFieldProxy } from '../support/servers/field-proxy.js';
 import { UNKNOWN_KEY } from '../support/keys.js';
 import { STACK_FRAME } from '../support/output/text.js';
-import { runHedge, type RunOptions } from '../support/hedge-cli.js';
+import { runHedge, tempDir, type RunOptions } from '../support/hedge-cli.js';
 import { envFor, useSimulators, withSimulator, type Simulator } from '../support/simulator.js';
 import { ok, exits, okJson } from '../support/cli-runs.js';
 
@@ -236,4 +238,31 @@ it('hedge --demo doctor: says the demo is reached over its own local socket, not
     },
     'ok',
   ]);
+});
+
+it('NODE_EXTRA_CA_CERTS naming a FIFO (Node waits on it as it starts, before hedge runs: here a writer lets it go on): the node_ca check fails naming the FIFO and the fix, without opening it to block, exit 2; a regular CA file there passes', async () => {
+  const simulator = await start();
+  const dir = tempDir();
+  onTestFinished(dir.remove);
+  const fifo = join(dir.path, 'ca.pem');
+  execFileSync('mkfifo', [fifo]);
+  // Node opens the FIFO for reading as it starts: a writer that opens and closes it gives Node an end of file.
+  const letNodeStart = () => void open(fifo, 'w').then((handle) => handle.close());
+  const { code, stdout, stderr } = await simulator.hedge('doctor --json', {
+    env: { NODE_EXTRA_CA_CERTS: fifo },
+    onSpawn: letNodeStart,
+  });
+  expect(stderr).not.toMatch(STACK_FRAME);
+  const report = JSON.parse(stdout);
+  expect([code, report.ready]).toEqual([2, false]);
+  expect(byId(report.checks, 'node_ca')).toMatchObject({
+    status: 'fail',
+    for_writes: true,
+    detail: `NODE_EXTRA_CA_CERTS: cannot read ${fifo}: it is a FIFO (named pipe), not a regular file.`,
+    next: expect.stringContaining('`unset NODE_EXTRA_CA_CERTS`'),
+  });
+  const ca = join(dir.path, 'real-ca.pem');
+  writeFileSync(ca, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n', { mode: 0o600 });
+  const passing = await simulator.hedge('doctor --json', { env: { NODE_EXTRA_CA_CERTS: ca } });
+  expect(byId(JSON.parse(passing.stdout).checks, 'node_ca')).toMatchObject({ status: 'ok' });
 });

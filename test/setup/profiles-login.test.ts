@@ -14,6 +14,7 @@ import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
 import { withSimulator } from '../support/simulator.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
 import { KEYS, spawnInTerminal, type Terminal } from '../support/servers/pseudo-terminal.js';
+import { startLiveKeyProxy } from '../support/servers/field-proxy.js';
 
 let sandbox: RunningSandbox;
 let tmp: TempDir;
@@ -73,8 +74,19 @@ describe('hedge login (key from stdin)', () => {
     });
     ok(await hedgeIn(configDir, 'login --profile env', { input: KEY_A, env: { HEDGE_BASE_URL: sandbox.baseUrl } }));
     expect(readStore(configDir).profiles.env.base_url).toBe(sandbox.baseUrl);
-    // A live key refused by the sandbox is exit 4 too, and the stored profile stays as it was.
-    exits(await login(LIVE_KEY, '--profile', 'desk'), 4, 'live_key_refused');
+    // A live key to a plain http:// base URL is refused before its check is sent (exit 2); over https, refused by the
+    // sandbox, exit 4: the stored profile stays as it was either way.
+    const sent = sandbox.requestLog.length;
+    exits(
+      await login(LIVE_KEY, '--profile', 'desk'),
+      2,
+      `Refusing plain http:// to 127.0.0.1 (from --base-url) with a live key: a live key goes only over https://`,
+    );
+    expect(sandbox.requestLog).toHaveLength(sent);
+    const https = await startLiveKeyProxy(sandbox, { served: false });
+    onTestFinished(https.close);
+    exits(await loginWith(configDir, https, LIVE_KEY, ['--profile', 'desk'], https.env), 4, 'live_key_refused');
+    expect(sandbox.requestLog.map((entry) => [entry.path, entry.status]).slice(sent)).toEqual([['/account', 401]]);
     expect(readStore(configDir).profiles.desk.api_key).toBe(KEY_A);
   });
 

@@ -5,12 +5,15 @@
 // pre-trade checks that stop a write before it is sent (the server's own refusal with --skip-checks),
 // live keys refused without a terminal or --yes before any request at all.
 import { LIVE_KEY } from '../support/keys.js';
-import { openFilledThroughCli, useSimulators } from '../support/simulator.js';
+import { closedAfterEach, openFilledThroughCli, useSimulators } from '../support/simulator.js';
+import { startLiveKeyProxy } from '../support/servers/field-proxy.js';
 import { IDEMPOTENCY_KEY } from '../support/output/text.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
 import { openBody } from '../support/engine.js';
 
 const startTrading = useSimulators({ stepped: true });
+/** https in front of the simulator, the live key passed on as it came (the simulator refuses it). */
+const liveProxy = closedAfterEach(startLiveKeyProxy);
 
 /** A record in TSV: a header row of keys and one row of values. */
 function tsvRecord(stdout: string) {
@@ -295,7 +298,7 @@ it('pre-trade checks: a market that is not listed is refused before sending (exi
 
 it('live keys without a terminal and without --yes: exit 2, the LIVE banner, and no request at all (not even a read); --dry-run needs no --yes and sends nothing; with --yes the command goes ahead (and the sandbox, which accepts test keys only, refuses it: exit 4)', async () => {
   const trading = await startTrading();
-  const live = { env: { HEDGE_API_KEY: LIVE_KEY } };
+  const live = { env: (await liveProxy(trading.sandbox, { served: false })).env };
   for (const args of [
     'open USDTNGN buy 1000 --tenor 3',
     'add USDTNGN buy 1000',

@@ -8,7 +8,6 @@ import { useToolboxes } from '../agent/toolbox-on.js';
 import { BUY, expectDone, journal, json } from '../agent/answers.js';
 import type { McpAnswer } from '../support/mcp.js';
 import { call as callEngine } from '../support/engine.js';
-import { LIVE_KEY } from '../support/keys.js';
 import { startLiveKeyProxy } from '../support/servers/field-proxy.js';
 import { FILL_DELAY_MS, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { activeSizes } from '../support/keeper.js';
@@ -104,7 +103,7 @@ async function addLive(simulator: Simulator) {
   const proxy = await startLiveKeyProxy(simulator.sandbox);
   return simulator
     .hedge('add USDTNGN buy 500', {
-      env: { HEDGE_API_KEY: LIVE_KEY, HEDGE_BASE_URL: proxy.baseUrl },
+      env: proxy.env,
       person: async (person) => {
         for (const answer of ['y\r', 'n\r']) if (await person.asked('(y/N)')) person.type(answer);
       },

@@ -10,7 +10,6 @@ import { exits, journalEntries } from '../support/cli-runs.js';
 import type { Person } from '../support/hedge-in-process.js';
 import { tempDirsInMemory, type RunResult } from '../support/hedge-cli.js';
 import { HOUR, writeTarget } from '../support/keeper.js';
-import { LIVE_KEY } from '../support/keys.js';
 import { withMcpServer, type McpAnswer } from '../support/mcp.js';
 import { BUY, journal } from '../agent/answers.js';
 import { until } from '../support/polling.js';
@@ -64,9 +63,7 @@ const tool = (name: string, args: Record<string, unknown>) => (simulator: Simula
 
 /** The simulator's account behind a LIVE key (a proxy that presents the simulator's own key upstream). */
 const live = <T>(simulator: Simulator, body: (env: Record<string, string>) => Promise<T>) =>
-  closedAfter(startLiveKeyProxy(simulator.sandbox), (proxy) =>
-    body({ HEDGE_API_KEY: LIVE_KEY, HEDGE_BASE_URL: proxy.baseUrl }),
-  );
+  closedAfter(startLiveKeyProxy(simulator.sandbox), (proxy) => body(proxy.env));
 
 /** The tool on a LIVE key (`--allow-live`): previewed, `meanwhile`, then called again with the preview's token. */
 const toolConfirmed =

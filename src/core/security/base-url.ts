@@ -73,7 +73,8 @@ export function connectsDirectly(baseUrl: string) {
   return url.protocol === 'http:' || isLoopbackHost(url.hostname);
 }
 
-export function checkBaseUrl(raw: string, source: string) {
+/** The base URL as the client will use it, or a UsageError saying why not; a live key (its `environment`, once known) goes over https:// only, plain http:// to loopback being for test keys and the simulator: another local user may listen on a loopback port. */
+export function checkBaseUrl(raw: string, source: string, environment?: 'live' | 'test') {
   if (!URL.canParse(raw.trim()))
     throw new UsageError(`The base URL from ${source} is not a URL: "${raw}". Expected https://host/path/v2.`);
   const url = new URL(raw.trim());
@@ -84,6 +85,10 @@ export function checkBaseUrl(raw: string, source: string) {
     const why = localhostNameNote(hostname) ?? 'the API is HTTPS only; http:// is allowed for loopback hosts alone';
     throw new UsageError(`Refusing plain http:// to ${hostname} (from ${source}): ${why}.`);
   }
+  if (protocol === 'http:' && environment === 'live')
+    throw new UsageError(
+      `Refusing plain http:// to ${hostname} (from ${source}) with a live key: a live key goes only over https:// (plain http:// to this machine is for test keys and the simulator); nothing was sent.`,
+    );
   if (url.username || url.password) throw new UsageError(`The base URL from ${source} must not carry credentials.`);
   if (url.search || url.hash) throw new UsageError(`The base URL from ${source} must not have a query or fragment.`);
   return url.toString().replace(/\/+$/, '');

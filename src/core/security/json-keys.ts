@@ -44,20 +44,31 @@ function nestedPast(text: string, maxDepth: number) {
   return false;
 }
 
-/** The object `text` holds as `schema` reads it, else (a string) why not; `bounds` are checked before JSON.parse, so nothing that walks the value can overflow the stack. */
-export function readBoundedJson<S extends z.ZodMiniType<object>>(
+/** Deeper than any document hedge reads or writes (an answer, a file, a row: a few levels), shallow enough for every walk of it (a copy, a scrub, a print, a zod check). */
+export const MAX_JSON_DEPTH = 64;
+
+/** What JSON from outside (a server's answer, an input file, a row) may be: its size and nesting. */
+export const JSON_BOUNDS: JsonBounds = { maxBytes: Infinity, maxDepth: MAX_JSON_DEPTH };
+
+/** The value `text` holds, or why not (`problem`: over the size, nested too deep, not JSON); `bounds` are checked on the text before JSON.parse, so nothing that walks the value can overflow the stack. Every JSON door of hedge reads through it. */
+export function parseBoundedJson(
   text: string,
-  { maxBytes, maxDepth }: JsonBounds,
-  schema: S,
-) {
-  if (Buffer.byteLength(text) > maxBytes) return `over ${sizeInWords(maxBytes)}`;
-  if (nestedPast(text, maxDepth)) return `nested deeper than ${maxDepth} levels`;
-  let value: unknown;
+  { maxBytes, maxDepth }: JsonBounds = JSON_BOUNDS,
+): { value: unknown; problem?: undefined } | { problem: string; syntax?: string } {
+  if (maxBytes !== Infinity && Buffer.byteLength(text) > maxBytes) return { problem: `over ${sizeInWords(maxBytes)}` };
+  if (nestedPast(text, maxDepth)) return { problem: `nested deeper than ${maxDepth} levels` };
   try {
-    value = JSON.parse(text);
-  } catch {
-    return 'not valid JSON';
+    return { value: JSON.parse(text) };
+  } catch (error) {
+    return { problem: 'not valid JSON', syntax: (error as Error).message };
   }
+}
+
+/** The object `text` holds as `schema` reads it, else (a string) why not (parseBoundedJson, then zod). */
+export function readBoundedJson<S extends z.ZodMiniType<object>>(text: string, bounds: JsonBounds, schema: S) {
+  const parsed = parseBoundedJson(text, bounds);
+  if (parsed.problem !== undefined) return parsed.problem;
+  const { value } = parsed;
   const checked = schema.safeParse(value);
   // As written, keys in their order: the schema checks, never rewrites.
   return checked.success ? (value as z.infer<S>) : issueWords(checked.error);

@@ -9,6 +9,16 @@ export function containsKeyShape(text: string) {
   return KEY_MIDDLE.test(text) && /[A-Za-z][A-Za-z0-9]{1,15}_(live|test)_[A-Za-z0-9_-]{8,}/.test(text);
 }
 
+/** Whether text holds anything shaped like a key once its percent-escapes are read, as a server reads a path or a query (escaped twice or more too). */
+export function carriesKeyShape(text: string) {
+  for (let read = text, before = ''; read !== before;) {
+    if (containsKeyShape(read)) return true;
+    before = read;
+    read = read.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  }
+  return false;
+}
+
 /** A quick test before the key-shape regex: every string that leaves passes (security/safe-text.ts), and most hold neither. */
 const KEY_MIDDLE = /_(?:live|test)_/;
 

@@ -2,7 +2,7 @@
 // Each problem is one UsageError line naming the option (or the file's key) and what is allowed.
 import * as z from 'zod/mini';
 import { UsageError } from '../../core/errors.js';
-import { repeatedKeys } from '../../core/security/json-keys.js';
+import { parseBoundedJson, repeatedKeys } from '../../core/security/json-keys.js';
 import { DEFAULT_POLICY, type ExposurePolicy } from './exposures-rules.js';
 import { echo, notAllowed, parseDecimal } from '../../core/input.js';
 
@@ -89,12 +89,11 @@ const POLICY_KEYS: Record<
 
 /** The policy file's text (JSON) over the defaults; `source` names the file in problems. */
 export function parsePolicyFile(text: string, source: string): Partial<ExposurePolicy> {
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch {
-    // Said as a document that is not an object.
-  }
+  const parsed = parseBoundedJson(text);
+  if (parsed.problem !== undefined && parsed.syntax === undefined)
+    throw new UsageError(`--policy: ${source} is JSON ${parsed.problem}; a policy is one object of a few keys.`);
+  // Not JSON: said as a document that is not an object.
+  const document = parsed.problem === undefined ? parsed.value : undefined;
   const read = policySchema.safeParse(document);
   const [issue] = read.error?.issues ?? [];
   if (issue?.code === 'invalid_type' && !issue.path.length)

@@ -14,6 +14,7 @@ import type { CommandContext } from '../../platform/runtime/context.js';
 import { checkClient, isRefusal, refusedKeyNext, type CheckPorts } from './key-check.js';
 import { ASSUMED_SKEW_MS, describeServerClock, formatSpan, type ClockReading } from '../../core/server-clock.js';
 import { redactKey } from '../../core/security/secrets.js';
+import { readCaFile } from '../../core/security/bounded-read.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
 type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip' | 'info';
@@ -26,7 +27,7 @@ const CLOCK_FAIL_MS = 30_000;
 const QUOTE_PROBE_USD = 1_000;
 
 /**
- * A check: its stable id a script can route on (key, base_url, journal, auth, clock, markets, prices, quote, account,
+ * A check: its stable id a script can route on (node_ca, key, base_url, journal, auth, clock, markets, prices, quote, account,
  * positions, hedges, hedge, history, wire.*, rate_limits), what it is, how it went, and whether a write needs it
  * (`doctor` exits 0 only when all of those pass). `failure`, absent: the error's own class, as the write it stands for
  * would end (a config store or journal that cannot be used); `error`: the command says its message (the detail) and
@@ -50,6 +51,8 @@ type DoctorPorts = CheckPorts & Pick<CommandContext, 'credentials' | 'wire' | 'h
 
 export async function runDoctor(ports: DoctorPorts) {
   const checks: DoctorCheck[] = [];
+  const nodeCa = nodeCaCheck(ports.env.NODE_EXTRA_CA_CERTS);
+  if (nodeCa) checks.push(nodeCa);
   const setUp = await checkSetUp(ports, checks);
   if (!setUp) return report(checks);
   const { credentials, baseUrl } = setUp;
@@ -100,6 +103,23 @@ type MarketList = Awaited<ReturnType<HedgeClient['listMarkets']>>;
 function report(checks: DoctorCheck[]) {
   const failed = checks.find((check) => check.forWrites && check.status === 'fail');
   return { checks, ready: !failed, failed };
+}
+
+/** NODE_EXTRA_CA_CERTS, when set: Node itself reads it as it starts, before hedge runs, and waits for ever on a FIFO that
+ * no one writes (every command, `--version` too, hangs), which hedge cannot prevent; judged here as a CA file is, by a
+ * look at the path that opens nothing that could block. */
+function nodeCaCheck(path: string | undefined) {
+  if (!path) return;
+  const title = 'NODE_EXTRA_CA_CERTS';
+  try {
+    readCaFile(path, title);
+    return checkOf('node_ca', title, 'ok', `${path}: a PEM file Node trusts beside the system roots`, true);
+  } catch (error) {
+    return checkOf('node_ca', title, 'fail', (error as Error).message.replace(/; nothing was sent\.$/, '.'), true, {
+      failure: 'usage',
+      next: `Node reads NODE_EXTRA_CA_CERTS before hedge starts, and a FIFO or device there can hang every command: point it at a regular PEM file only you can change, or \`unset NODE_EXTRA_CA_CERTS\` (HEDGE_CA_FILE is read by hedge itself, bounded, never waited on).`,
+    });
+  }
 }
 
 /** Key, environment, base URL (nothing sent); undefined without a usable key and base URL, else the credentials and the base URL's check (the first request may still fail it). */

@@ -1,6 +1,7 @@
 // The checking and saving half of `hedge login`: nothing is saved unless the key check, the team
 // store and keeping the key all held.
 import { redactKey, registerSecret, validateApiKey } from '../../core/security/secrets.js';
+import { checkBaseUrl } from '../../core/security/base-url.js';
 import { currentProfile, type Source, type ResolvedCredentials } from '../../platform/config/credentials.js';
 import {
   keepKey,
@@ -52,9 +53,11 @@ export function loginCredentials(
     apiKey,
     given.keyCommand !== undefined ? '--key-command' : ports.io.stdinIsTTY ? 'the prompt' : 'stdin',
   );
+  const from =
+    { flag: '--base-url', environment: 'HEDGE_BASE_URL' }[baseUrlSource as string] ?? `profile "${given.name}"`;
   return {
     apiKey,
-    baseUrl,
+    baseUrl: checkBaseUrl(baseUrl, from, environment),
     caFile: given.caFile ?? (ports.env.HEDGE_CA_FILE || given.existing?.ca_file || undefined),
     environment,
     profileName: given.name,

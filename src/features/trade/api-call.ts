@@ -8,7 +8,8 @@ import { OffOriginError, UsageError } from '../../core/errors.js';
 import { changeOf, type JournalEntry } from '../../platform/journal/index.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { resolveApiPath } from '../../core/security/base-url.js';
-import { messageOf, safeText } from '../../core/security/safe-text.js';
+import { safeText } from '../../core/security/safe-text.js';
+import { parseBoundedJson } from '../../core/security/json-keys.js';
 import { readInputFile } from '../write/input-file.js';
 import type { WriteAction } from '../write/write-flow.js';
 
@@ -53,13 +54,9 @@ export class AnswerLog {
   last?: ApiAnswer;
   record(path: string) {
     return (raw: RawAnswer) => {
-      let body: unknown;
-      try {
-        body = JSON.parse(raw.text);
-      } catch {
-        // Not JSON: only its text is shown.
-      }
-      this.last = { ...raw, body, path };
+      // Not JSON, or too deep to walk: only its text is shown.
+      const parsed = parseBoundedJson(raw.text);
+      this.last = { ...raw, body: parsed.problem === undefined ? parsed.value : undefined, path };
     };
   }
 }
@@ -181,12 +178,12 @@ export async function readInputBody(ports: CommandContext, file: string) {
     TOO_LARGE_FOR_A_REQUEST,
   );
   const name = file === '-' ? 'stdin' : safeText(file);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`--input: ${name} is not JSON (${messageOf(error)}); the API takes JSON bodies only.`);
-  }
+  const parsed = parseBoundedJson(text);
+  if (parsed.problem !== undefined)
+    throw new UsageError(
+      `--input: ${name} is ${parsed.syntax ? `not JSON (${parsed.syntax})` : `JSON ${parsed.problem}`}; the API takes JSON bodies only (a few fields, a few levels deep).`,
+    );
+  const body = parsed.value;
   // The journal keeps "no body" as null: a null body would be resumed as a request without one.
   if (body === null)
     throw new UsageError(`--input: ${name} is JSON null, not a body; leave out --input to send a request without one.`);

@@ -2,7 +2,7 @@
 // the request leaves, so a killed run leaves a key the next run reuses, and the action happens once.
 import { randomUUID } from 'node:crypto';
 import type { ApiRequest, SendHooks } from '../../platform/api/transport.js';
-import { redactKey } from '../../core/security/secrets.js';
+import { redactKey, scrubSecrets } from '../../core/security/secrets.js';
 import { notAllowed, keyLifetimeMs, repeatWindowMs } from '../../core/input.js';
 import {
   ApiError,
@@ -769,13 +769,20 @@ function describeAge(ms: number) {
   return ms < 60_000 ? 'under a minute' : `${Math.round(ms / 60_000)} min`;
 }
 
-/** What the journal records of an action before it is sent (never the API key: only its fingerprint). */
+/** A request's extra headers (`hedge api -H`) as a dry run shows them and the journal records them: scrubbed of secrets. */
+function shownHeaders(headers: ApiRequest['headers'] = {}) {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [scrubSecrets(name), scrubSecrets(value)]));
+}
+
+/** What the journal records of an action before it is sent (never the API key: only its fingerprint); its extra
+ * headers are recorded, not sealed: a resume sends the request without them. */
 function entryFields(identity: Identity, action: WriteAction<unknown, unknown>, key: string, context?: JsonObject) {
-  const { method, path, body = null } = action.plan(key);
+  const { method, path, body = null, headers } = action.plan(key);
+  const extra = shownHeaders(headers);
   return {
     ...identity,
     command: action.command,
-    request: { method, path, body },
+    request: { method, path, body, ...(Object.keys(extra).length > 0 && { headers: extra }) },
     idempotency_key: key,
     group: action.group,
     leg: action.leg,
@@ -817,7 +824,7 @@ export function parseIdempotencyKey(raw?: string) {
 // --dry-run: the exact request a write would send (method, URL, headers, JSON body), described and not sent
 // (the command prints it).
 /** The planned request as a dry run shows it: its URL and headers, the key redacted (the command prints it: ui/dry-run-view.ts). */
-export async function planDryRun(ports: WritePorts, { method, path, body, idempotencyKey }: ApiRequest) {
+export async function planDryRun(ports: WritePorts, { method, path, body, idempotencyKey, headers }: ApiRequest) {
   const { baseUrl, apiKey } = await ports.credentials();
   return {
     dry_run: true as const,
@@ -828,6 +835,7 @@ export async function planDryRun(ports: WritePorts, { method, path, body, idempo
       Authorization: `Bearer ${redactKey(apiKey)}`,
       ...(body !== undefined && { 'Content-Type': 'application/json' }),
       ...(idempotencyKey && { 'Idempotency-Key': idempotencyKey }),
+      ...shownHeaders(headers),
     },
     body: body ?? null,
     idempotency_key: idempotencyKey,

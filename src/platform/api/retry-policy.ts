@@ -19,11 +19,14 @@ export function backoffDelayMs(policy: RetryPolicy, attempt: number, random = Ma
   return Math.round(exponential / 2 + random() * (exponential / 2));
 }
 
-/** Retry-After is delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
+/** Retry-After is delta-seconds or an HTTP date (RFC 9110 §10.2.3); anything else (`-5`, `soon`) is taken as absent, so the
+ * usual backoff applies: a date names its month (`Sun, 06 Nov 1994 08:49:37 GMT`), where Date.parse would read `-5` as a
+ * year long gone and retry at once. */
 export function parseRetryAfterMs(header: string | undefined, nowMs: number) {
   if (!header) return;
   const trimmed = header.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  if (!/\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i.test(trimmed)) return;
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }

@@ -1,3 +1,4 @@
+import { parseBoundedJson } from '../../core/security/json-keys.js';
 import type { Agent as HttpAgent, IncomingHttpHeaders as Headers } from 'node:http';
 import type { Dispatcher } from './transport-proxy.js';
 import { scrubSecrets } from '../../core/security/secrets.js';
@@ -494,14 +495,10 @@ export class Transport {
       retryAfterMs: retryAfterMs(),
       error: failed(message, { status, code, hint }),
     });
-    let envelope;
-    try {
-      envelope = envelopeSchema.safeParse(JSON.parse(text));
-    } catch {
-      // Not JSON: said below.
-    }
+    const parsed = parseBoundedJson(text);
+    const envelope = parsed.problem === undefined ? envelopeSchema.safeParse(parsed.value) : undefined;
     if (!envelope?.success) {
-      const message = `${endpoint} answered HTTP ${status} with ${envelope ? 'JSON that is not the {data, error, meta} envelope' : text.trim() === '' ? 'an empty body' : 'a body that is not JSON'}.`;
+      const message = `${endpoint} answered HTTP ${status} with ${envelope ? 'JSON that is not the {data, error, meta} envelope' : text.trim() === '' ? 'an empty body' : parsed.problem === 'not valid JSON' ? 'a body that is not JSON' : `JSON ${parsed.problem}`}.`;
       if (status >= 500) return retry('server-error', message);
       throw new InvalidResponseError(message, {
         endpoint,

@@ -122,7 +122,7 @@ export async function resolveCredentials(
     throw new AuthError('No base URL is configured for the API.', {
       hint: 'Run `hedge login --base-url https://…` or set HEDGE_BASE_URL (the partner desk gives the address).',
     });
-  const baseUrl = checkBaseUrl(rawBaseUrl, envBaseUrl ? 'HEDGE_BASE_URL' : stored);
+  const baseUrl = checkBaseUrl(rawBaseUrl, envBaseUrl ? 'HEDGE_BASE_URL' : stored, environment);
   const caFile = envCaFile ?? (profile?.ca_file || undefined);
   return {
     apiKey,

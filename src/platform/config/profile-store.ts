@@ -14,7 +14,7 @@ import {
   refuseUntrustedFolder,
 } from '../../core/security/bounded-read.js';
 import { storeSchema, type StoreData } from './store-schema.js';
-import { issueWords } from '../../core/security/json-keys.js';
+import { issueWords, parseBoundedJson } from '../../core/security/json-keys.js';
 
 /** A holder that stopped refreshing its lock this long ago is dead (kill -9) and is taken over. */
 const LOCK_STALE_MS = 3_000;
@@ -105,15 +105,15 @@ export class ProfileStore {
 }
 
 function parseStoreText(text: string, file: string) {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw new ConfigError(`The config store ${file} is not valid JSON.`, {
-      hint: `Fix the file by hand, or move it away and run \`hedge login\` again (profiles in it would be lost).`,
-    });
-  }
-  const result = storeSchema.safeParse(raw);
+  const parsed = parseBoundedJson(text);
+  if (parsed.problem !== undefined)
+    throw new ConfigError(
+      `The config store ${file} is ${parsed.syntax ? 'not valid JSON' : `JSON ${parsed.problem}`}.`,
+      {
+        hint: `Fix the file by hand, or move it away and run \`hedge login\` again (profiles in it would be lost).`,
+      },
+    );
+  const result = storeSchema.safeParse(parsed.value);
   if (!result.success)
     throw new ConfigError(`The config store ${file} does not have the expected shape (${issueWords(result.error)}).`, {
       hint: 'Fix that entry by hand, or move the file away and run `hedge login` again.',

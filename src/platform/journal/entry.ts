@@ -49,6 +49,8 @@ export interface JournalEntry {
     path: string;
     /** The normalised body, as sent. */
     body: unknown;
+    /** Extra headers (`hedge api -H`), scrubbed: recorded, never sent again. */
+    headers?: Record<string, string>;
   };
   idempotency_key: string;
   /** The row's seal (row-seal.ts): an HMAC over what it would send and as whom. */

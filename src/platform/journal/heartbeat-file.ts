@@ -3,7 +3,14 @@ import { dirname, join } from 'node:path';
 import { writeFileDurably } from '../../core/files/durable-write.js';
 import { refuseKeyShaped, sha256Hex } from './key-guard.js';
 import { ensureDir } from './segments.js';
-import { MAX_INPUT_FILE_BYTES, readRegularFileSync } from '../../core/security/bounded-read.js';
+import {
+  describeReadError,
+  MAX_INPUT_FILE_BYTES,
+  ReadRefused,
+  readRegularFileSync,
+  refuseUntrustedFolder,
+} from '../../core/security/bounded-read.js';
+import { UsageError } from '../../core/errors.js';
 import { ANY_ROW, readRow, ROW_BOUNDS } from './entry.js';
 
 const REVISION_FIELD = 'heartbeat_revision';
@@ -17,10 +24,18 @@ export function heartbeatFile(dir: string, scope: string) {
 
 /** The file's body (without the revision field) and revision, or undefined when absent or unreadable (`skipped` is told why a file there is not JSON). */
 export function readHeartbeatFile(path: string, skipped?: (problem: string) => void) {
+  // Read as the journal is: its folder and the file only when this user's (or root's) and no other may change them.
+  refuseUntrustedFolder(dirname(path));
   let text;
   try {
-    text = readRegularFileSync(path, { maxBytes: HEARTBEAT_BOUNDS.maxBytes, noFollow: true }).toString('utf8');
-  } catch {
+    text = readRegularFileSync(path, {
+      maxBytes: HEARTBEAT_BOUNDS.maxBytes,
+      noFollow: true,
+      guard: 'trusted',
+    }).toString('utf8');
+  } catch (error) {
+    if (error instanceof ReadRefused && (error.kind === 'not-yours' || error.kind === 'open-to-others'))
+      throw new UsageError(`Cannot use the keeper heartbeat ${path}: ${describeReadError(error)}.`);
     return;
   }
   const value = readRow(text, ANY_ROW, HEARTBEAT_BOUNDS);

@@ -226,6 +226,8 @@ export class CommandContext {
         fallbackDir: dir,
         ...shared,
         log: this.log,
+        signal: this.signal,
+        deadline: this.deadline,
       });
       this.onDispose(() => team.close?.());
       return team;

@@ -90,6 +90,7 @@ export function describeError(error: unknown) {
     idempotencyKey: hedge?.idempotencyKey,
     journalId: hedge?.journalId,
     ...(guide && { requestId: (error as ApiError).requestId, sentence: guide.sentence }),
+    ...(error instanceof ApiError && { server: { words: error.serverMessage, endpoint: error.endpoint } }),
   };
 }
 

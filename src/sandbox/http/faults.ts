@@ -5,7 +5,15 @@ import { ApiError, type EngineResponse, errorResponse } from './envelope.js';
 import { isWrite } from './routes.js';
 
 /** html: a proxy's 502 page; truncated: half the JSON, status 200; wrong-types: numbers and strings swapped. */
-export type MalformedKind = 'html' | 'truncated' | 'wrong-types' | 'error-in-200' | 'data-and-error' | 'data-in-400';
+export type MalformedKind =
+  | 'html'
+  | 'truncated'
+  | 'wrong-types'
+  | 'error-in-200'
+  | 'data-and-error'
+  | 'data-in-400'
+  /** The envelope with `data` nested 100,000 arrays deep: a walk of it by recursion overflows the stack. */
+  | 'deep';
 type StallMode = 'headers' | 'body';
 
 interface RequestTarget {

@@ -110,11 +110,13 @@ export function sendMalformed(res: ServerResponse, kind: MalformedKind, response
       ? [200, text.slice(0, Math.max(1, Math.floor(text.length / 2)))]
       : kind === 'wrong-types'
         ? [status, JSON.stringify({ data: swapTypes(data), error: swapTypes(error), meta: [] })]
-        : kind === 'error-in-200'
-          ? [200, envelope(null, contradicted), headers]
-          : kind === 'data-and-error'
-            ? [status, envelope(data, contradicted), headers]
-            : [400, envelope(data, null), headers];
+        : kind === 'deep'
+          ? [status, `{"data":${'['.repeat(100_000)}${']'.repeat(100_000)},"error":null,"meta":{}}`]
+          : kind === 'error-in-200'
+            ? [200, envelope(null, contradicted), headers]
+            : kind === 'data-and-error'
+              ? [status, envelope(data, contradicted), headers]
+              : [400, envelope(data, null), headers];
   sendText(res, sent, JSON_TYPE, answer, answerHeaders);
   return sent;
 }

@@ -1,10 +1,13 @@
 // A real HTTP server in front of a sandbox that adds a field to every answer, or rewrites the
 // answers otherwise: how a test sees a service richer (or poorer) than the contract without mocking
 // anything.
-import { createServer } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { buffer } from 'node:stream/consumers';
 import { SANDBOX_BASE_PATH, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { generateCertificates } from '../../../src/sandbox/http/tls.js';
 import { forward, listening } from './loopback.js';
+import { LIVE_KEY } from '../keys.js';
 
 export type FieldProxy = Awaited<ReturnType<typeof startAnswerProxy>>;
 
@@ -41,11 +44,16 @@ interface ProxiedRequest {
 }
 
 /**
- * The same server passing every answer on as it came, with the sandbox's own key upstream in place
- * of the client's: a LIVE key (which the sandbox refuses) served by the sandbox's test account.
+ * The same server over https (a live key goes over nothing else) passing every answer on as it came, with the
+ * sandbox's own key upstream in place of the client's: a LIVE key (which the sandbox refuses) served by the sandbox's
+ * test account. `env` points hedge at it: its base URL, the live key and its CA.
  */
-export function startLiveKeyProxy(sandbox: RunningSandbox) {
-  return startAnswerProxy(sandbox, () => {}, `Bearer ${sandbox.apiKey}`);
+export async function startLiveKeyProxy(sandbox: RunningSandbox, { served = true } = {}) {
+  // served: false passes the live key upstream, where the sandbox refuses it (401 live_key_refused).
+  const proxy = await startAnswerProxy(sandbox, () => {}, served ? `Bearer ${sandbox.apiKey}` : undefined, {
+    tls: true,
+  });
+  return { ...proxy, env: { HEDGE_API_KEY: LIVE_KEY, HEDGE_BASE_URL: proxy.baseUrl, HEDGE_CA_FILE: proxy.caFile! } };
 }
 
 /**
@@ -58,9 +66,15 @@ export async function startAnswerProxy(
   sandbox: RunningSandbox,
   rewrite: (request: ProxiedRequest, envelope: { data: unknown; [key: string]: unknown }) => void,
   authorization?: string,
+  { tls = false } = {},
 ) {
   const target = new URL(sandbox.baseUrl);
-  const server = createServer((req, res) => {
+  const certificates = tls ? await generateCertificates() : undefined;
+  const serve = (listener: RequestListener): Server =>
+    certificates
+      ? (createTlsServer({ key: certificates.key, cert: certificates.cert }, listener) as unknown as Server)
+      : createServer(listener);
+  const server = serve((req, res) => {
     void (async () => {
       const answer = await forward(target, req, req.url ?? '/', await buffer(req), authorization);
       const envelope = JSON.parse(answer.text);
@@ -78,5 +92,10 @@ export async function startAnswerProxy(
     })().catch(() => res.destroy());
   });
   const { port, close } = await listening(server);
-  return { baseUrl: `http://127.0.0.1:${port}${SANDBOX_BASE_PATH}`, apiKey: sandbox.apiKey, close };
+  return {
+    baseUrl: `${certificates ? 'https' : 'http'}://127.0.0.1:${port}${SANDBOX_BASE_PATH}`,
+    apiKey: sandbox.apiKey,
+    caFile: certificates?.caFile,
+    close: () => close().finally(() => certificates?.cleanup()),
+  };
 }

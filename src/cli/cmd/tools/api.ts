@@ -15,7 +15,7 @@ import {
 } from '../../../features/trade/api-call.js';
 import { runWrite, writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { resolveApiPath } from '../../../core/security/base-url.js';
-import { containsKeyShape } from '../../../core/security/secrets.js';
+import { carriesKeyShape } from '../../../core/security/secrets.js';
 import { printAnswers } from '../../../platform/results/api-answer.js';
 import { renderDryRun } from '../../../platform/results/dry-run-view.js';
 
@@ -64,10 +64,18 @@ async function planCall(ctx: CommandContext, { args, options }: In<'API'>) {
     else body = params;
   }
   // hedge's own key is never data the API needs: a request holding it (a file read whole, such as
-  // /proc/self/environ) is refused before anything is sent or journaled, a dry run's included.
-  if (containsKeyShape(`${path} ${JSON.stringify(body) ?? ''}`))
+  // /proc/self/environ; a header; a path or query escaping it) is refused before anything is sent or journaled, a dry
+  // run's included.
+  const carrier = [
+    ['PATH, -f, -F and --input', `${path} ${JSON.stringify(body) ?? ''}`],
+    ...Object.entries(headers).map(([name, value]) => [
+      `-H ${carriesKeyShape(name) ? '' : name}`.trim(),
+      `${name}: ${value}`,
+    ]),
+  ].find(([, text]) => carriesKeyShape(text!));
+  if (carrier)
     throw new UsageError(
-      'PATH, -f, -F and --input: the request would carry an API key (or text shaped like one), which hedge never sends as data; nothing was sent.',
+      `${carrier[0]}: the request would carry an API key (or text shaped like one, escaped or not), which hedge never sends as data; nothing was sent.`,
     );
   const argv = [
     'api',

@@ -6,6 +6,7 @@ import type { Skipped } from '../entry.js';
 import type { Holder } from '../../../core/files/file-lock.js';
 import { holdOf, type HoldResult, type HoldScope, type LockerClient } from '../client-journal.js';
 import { JournalError, JournalStoreError } from '../journal-error.js';
+import { InterruptedError } from '../../../core/errors.js';
 import { LATEST_VERSION, migrateSchema, SchemaTooNewError } from './postgres-schema.js';
 import { sleep, within } from '../../../core/process/timers.js';
 import { utcIso } from '../../../core/utc-text.js';
@@ -33,6 +34,9 @@ export interface TeamJournalOptions {
   log?: (line: string) => void;
   /** Told about every row a read had to skip (one that cannot be read as an entry), and every line of the local file's. */
   onSkip?: (skip: Skipped) => void;
+  /** The command's stop (a signal) and its deadline (--timeout, on `now`'s clock): every statement ends by them. */
+  signal?: AbortSignal;
+  deadline?: number;
 }
 
 /** One id per process: a holder's pid alone is reused, and names nothing on another machine. */
@@ -224,12 +228,67 @@ export class PostgresSessions implements LockerClient {
     }
   }
 
-  /** A statement with its own bound (query_timeout), which pg takes beyond its typings; given `doing`, a failure is a store error saying so. */
-  async run<R extends pg.QueryResultRow>(client: pg.ClientBase, query: Query, doing?: string) {
+  /** When the command's deadline or its signal (the first seen) ends a statement: a moment after it, in which what
+   * happened is recorded (a stalled store's statement is what it ends; every one after is ended at once). */
+  private stopsAt(by: 'deadline' | 'signal') {
+    if (by === 'deadline')
+      return this.options.deadline === undefined ? undefined : this.options.deadline + CLOSE_BOUND_MS;
+    this.signalledAt ??= this.now();
+    return this.signalledAt + CLOSE_BOUND_MS;
+  }
+
+  private signalledAt?: number;
+
+  /** A statement with its own bound (query_timeout), which pg takes beyond its typings; given `doing`, a failure is a store error saying so.
+   * The command's deadline and signal end it sooner: the server is asked to cancel it (pg's own timeout leaves it
+   * running, and a lock that frees later would let it commit unseen), and what it then says is taken (done after all,
+   * or cancelled: the deadline's store error, the signal's interruption). */
+  async run<R extends pg.QueryResultRow>(client: pg.Client, query: Query, doing?: string) {
+    const { signal } = this.options;
+    const stopped = new AbortController();
+    const timers: NodeJS.Timeout[] = [];
+    const stopBy = (why: 'deadline' | 'signal', at: number) =>
+      timers.push(setTimeout(() => stopped.abort(why), Math.max(0, at - this.now())));
+    const onSignal = () => stopBy('signal', this.stopsAt('signal')!);
+    if (signal?.aborted) onSignal();
+    else signal?.addEventListener('abort', onSignal, { once: true });
+    const { deadline } = this.options;
+    if (deadline !== undefined) stopBy('deadline', this.stopsAt('deadline')!);
+    const statement = client.query<R>(query);
     try {
-      return await client.query<R>(query);
+      return await Promise.race([
+        statement,
+        new Promise<never>((_, reject) =>
+          stopped.signal.addEventListener('abort', () => reject(stopped.signal), { once: true }),
+        ),
+      ]);
     } catch (error) {
-      throw doing === undefined ? error : this.storeError(error, doing);
+      if (error !== stopped.signal) throw doing === undefined ? error : this.storeError(error, doing);
+      const active = (client as pg.Client & { activeQuery?: unknown }).activeQuery;
+      // pg's cancel (a CancelRequest on a connection of its own) is beyond its typings.
+      const canceller = new pg.Client({ connectionString: this.options.url }) as unknown as {
+        cancel(client: pg.Client, query: unknown): void;
+      };
+      if (active) canceller.cancel(client, active);
+      // Within a bound: a server that takes no cancel has its connection closed, which ends the statement too.
+      const settled = await within(statement, CLOSE_BOUND_MS, () => new Error('no answer to the cancel')).catch(
+        (failure: unknown) => {
+          if ((failure as Error).message === 'no answer to the cancel') client.connection.stream.destroy();
+          return undefined;
+        },
+      );
+      if (settled) return settled;
+      if (stopped.signal.reason === 'signal')
+        throw new InterruptedError(
+          `Stopped while the team journal store ${this.location} was ${doing ?? 'answering'}.`,
+          {
+            stoppedBy: signal?.reason,
+          },
+        );
+      throw this.storeError(new Error('timeout: --timeout ran out'), doing ?? 'answering');
+    } finally {
+      for (const timer of timers) clearTimeout(timer);
+      signal?.removeEventListener('abort', onSignal);
     }
   }
 
