@@ -89,6 +89,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
       front.main(argv, { script: process.argv[1] }).then(
         (code) => {
           process.exitCode = code;
+          // What is left for a terminal that stopped reading (Ctrl-S) does not keep the finished command: its output
+          // has a moment to drain, then the process ends with the command's code.
+          setTimeout(() => process.exit(code), 2000).unref();
         },
         // main() reports every failure itself; this is the last net, without the stack and the key.
         (error) => {

@@ -34,7 +34,16 @@ interface Invocation {
   globals: GlobalOptions;
 }
 
+/** A terminal's writes queue instead of blocking: Node writes to a terminal synchronously, so one that stops reading
+ * (Ctrl-S, a full pty) would stop the event loop there, and with it every signal, timer and wait of the command. */
+function writeWithoutBlocking(stream: NodeJS.WriteStream) {
+  if (stream.isTTY)
+    (stream as { _handle?: { setBlocking?: (blocking: boolean) => void } })._handle?.setBlocking?.(false);
+}
+
 function processIo(env: Record<string, string | undefined>) {
+  writeWithoutBlocking(process.stdout);
+  writeWithoutBlocking(process.stderr);
   // HEDGE_FORCE_TTY=1 makes the human table output testable (and usable through `less -R`).
   const forced = env.HEDGE_FORCE_TTY === '1' ? true : env.HEDGE_FORCE_TTY === '0' ? false : undefined;
   return {

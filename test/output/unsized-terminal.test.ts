@@ -133,3 +133,42 @@ describe.concurrent('a terminal of 0 columns', () => {
     await addRow(t, 'done');
   });
 });
+
+// Ctrl-S (XOFF): the terminal stops taking output, and Node writes to a terminal synchronously, so a spinner's next
+// frame would stop the event loop and every signal, timer and wait with it. Writes to a terminal queue instead.
+describe.concurrent('a terminal that stops reading (Ctrl-S)', () => {
+  const CTRL_S = '\x13';
+
+  it('SIGTERM while the add waits behind Ctrl-S ends it with 143, its row submitted with its key', async () => {
+    const t = await startSimulator({ fillDelayMs: LAND_MS });
+    await onTerminal(t, ADD, 80, async (terminal) => {
+      await waitingOn(t, terminal);
+      terminal.write(CTRL_S);
+      terminal.signal('SIGTERM');
+      expect(await terminal.exitWithin(EXIT_BOUND_MS, 'the add after Ctrl-S and SIGTERM')).toBe(143);
+    });
+    await addRow(t, 'submitted');
+  });
+
+  it('--timeout 5 ends the wait behind Ctrl-S with 7', async () => {
+    const t = await startSimulator({ fillDelayMs: LAND_MS });
+    await onTerminal(t, [...ADD, '--timeout', '5'], 80, async (terminal) => {
+      await waitingOn(t, terminal);
+      terminal.write(CTRL_S);
+      expect(await terminal.exitWithin(EXIT_BOUND_MS, 'the add under --timeout 5 after Ctrl-S')).toBe(7);
+    });
+    await addRow(t, 'submitted');
+  });
+
+  it('the add lands while the terminal is stopped: it ends with 0 and its row is done', async () => {
+    const t = await startSimulator({ fillDelayMs: LAND_MS });
+    await onTerminal(t, ADD, 80, async (terminal) => {
+      await waitingOn(t, terminal);
+      terminal.write(CTRL_S);
+      t.sandbox.clock.advance(LAND_MS);
+      expect(await terminal.exitWithin(EXIT_BOUND_MS, 'the add landing after Ctrl-S')).toBe(0);
+    });
+    landedOnce(t);
+    await addRow(t, 'done');
+  });
+});

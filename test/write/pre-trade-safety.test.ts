@@ -26,7 +26,7 @@ function context(key: string, input = true) {
   const questions: unknown[] = [];
   const { ctx, stderr } = testContext({
     tty: true,
-    env: { HEDGE_API_KEY: key, HEDGE_BASE_URL: 'http://127.0.0.1:9/partners/sandbox/v2' },
+    env: { HEDGE_API_KEY: key, HEDGE_BASE_URL: 'https://127.0.0.1:9/partners/sandbox/v2' },
     globals: { input },
     output: { now: () => 0 },
     prompter: confirmOnly(async (question) => (questions.push(question), false)),
