@@ -182,3 +182,49 @@ describe('the worked example, recorded late: memo, test, event, reserve and bala
     ]);
   });
 });
+
+describe('hedge acct test, critical terms: each term matched or not, the figures by cumulative dollar offset', () => {
+  it('the textbook forward matches every term; one maturing a month early at a ratio of 0.9 does not', async () => {
+    const { dir, run, file } = setUp();
+    ok(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR']));
+    const terms = { ...EXAMPLE, method: 'critical_terms' };
+    ok(await run(['acct', 'designate', file('terms.json', terms), '--recorded-late', 'from the 2018 spreadsheet']));
+    const early = {
+      ...terms,
+      id: 'EUR-SALE-2',
+      ratio: '0.9',
+      instrument: { ...EXAMPLE.instrument, maturity: '2019-01-02' },
+    };
+    ok(await run(['acct', 'designate', file('early.json', early), '--recorded-late', 'from the 2018 spreadsheet']));
+
+    const [first, second] = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json']));
+    // The same figures as the dollar-offset test of the same relationship.
+    expect([first.instrument_change, first.effective, second.effective, second.reserve_close]).toEqual([
+      23100, 23100, 7700, 30800,
+    ]);
+    expect(second.critical_terms).toEqual({
+      amount: { instrument: '770000.00', hedged_item: '770000.00', matched: true },
+      currency: { instrument: 'EUR', hedged_item: 'EUR', matched: true },
+      maturity: { instrument: '2019-02-01', hedged_item: '2019-02-01', days_apart: 0, matched: true },
+      underlying: { instrument: 'EURUSD', hedged_item: 'EURUSD', matched: true },
+      matched: true,
+    });
+    const [mismatched] = okJson(await run(['acct', 'test', 'EUR-SALE-2', '--as-of', '2018-12-31', '--json']));
+    expect(mismatched.critical_terms).toMatchObject({
+      amount: { instrument: '693000.00', hedged_item: '770000.00', matched: false },
+      currency: { matched: true },
+      maturity: { days_apart: -30, matched: false },
+      underlying: { matched: true },
+      matched: false,
+    });
+    const text = ok(
+      await hedgeIn(dir, ['acct', 'test', 'EUR-SALE-2', '--as-of', '2018-12-31'], {
+        clock,
+        screen: { columns: 200, rows: 50 },
+      }),
+    );
+    expect(text.stdout.replace(/\s+/g, ' ')).toContain(
+      'EUR-SALE-2 critical terms (figures by cumulative dollar offset): amount (notional × ratio) 693000.00 vs 770000.00 not matched; currency EUR vs EUR matched; maturity 2019-01-02 vs 2019-02-01 (30 days apart) not matched; underlying EURUSD vs EURUSD matched.',
+    );
+  });
+});

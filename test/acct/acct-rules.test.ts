@@ -1,5 +1,11 @@
 // The accounting rules beyond the published examples: regression statistics, de-designation, exact money.
-import { regression, rollForward, type PeriodValues } from '../../src/features/acct/acct-rules.js';
+import {
+  criticalTerms,
+  criticalTermsLine,
+  regression,
+  rollForward,
+  type PeriodValues,
+} from '../../src/features/acct/acct-rules.js';
 import { centsText, exact, mul, toCents } from '../../src/features/acct/acct-money.js';
 
 it('regression: slope, intercept, R² and t of the instrument on the hedged item, worked by hand', () => {
@@ -55,4 +61,48 @@ describe('de-designation: prospective, the reserve kept while the transaction is
       [0, 0],
     ]);
   });
+});
+
+it('critical terms: each term of the instrument against the hedged item, matched or not, with the days apart', () => {
+  const item = { amount: exact('-1000000')!, currency: 'EUR', expectedDate: '2027-03-31', market: 'EURUSD' };
+  // A forward selling 2,000,000 EUR at a ratio of 0.5 on the day the payment is expected: every term matches.
+  const matched = criticalTerms({
+    instrument: { amount: exact('2000000')!, currency: 'EUR', maturity: '2027-03-31', market: 'EURUSD' },
+    ratio: exact('0.5')!,
+    item,
+  });
+  expect(matched).toEqual({
+    amount: { instrument: '1000000.00', hedged_item: '1000000.00', matched: true },
+    currency: { instrument: 'EUR', hedged_item: 'EUR', matched: true },
+    maturity: { instrument: '2027-03-31', hedged_item: '2027-03-31', days_apart: 0, matched: true },
+    underlying: { instrument: 'EURUSD', hedged_item: 'EURUSD', matched: true },
+    matched: true,
+  });
+  // One cent short, in another currency, maturing 10 days before the payment, on another market: none matches.
+  const mismatched = criticalTerms({
+    instrument: { amount: exact('999999.99')!, currency: 'USD', maturity: '2027-03-21', market: 'USDTNGN' },
+    ratio: exact('1')!,
+    item,
+  });
+  expect(mismatched).toMatchObject({
+    amount: { instrument: '999999.99', matched: false },
+    currency: { instrument: 'USD', matched: false },
+    maturity: { days_apart: -10, matched: false },
+    underlying: { instrument: 'USDTNGN', matched: false },
+    matched: false,
+  });
+  expect(criticalTermsLine(mismatched)).toBe(
+    'amount (notional × ratio) 999999.99 vs 1000000.00 not matched; currency USD vs EUR not matched; maturity 2027-03-21 vs 2027-03-31 (10 days apart) not matched; underlying USDTNGN vs EURUSD not matched',
+  );
+  // An instrument whose terms are unknown (no hedge open) matches nothing.
+  const unknown = criticalTerms({
+    instrument: { amount: null, currency: 'EUR', maturity: null, market: null },
+    ratio: exact('1')!,
+    item,
+  });
+  expect([unknown.amount.matched, unknown.maturity.days_apart, unknown.underlying.matched]).toEqual([
+    false,
+    null,
+    false,
+  ]);
 });

@@ -4,6 +4,7 @@
 import {
   absCents,
   centsNumber,
+  centsText,
   div,
   mul,
   ratioOf,
@@ -437,4 +438,74 @@ export function deskValues(hedges: readonly DeskHedge[], end: string, marks: Rea
     fees += shown.fees;
   }
   return { instrument, excluded, fees, unknown };
+}
+
+// ---- Critical terms: the instrument's terms against the hedged item's, each matched or not ----
+
+/** The terms compared; the instrument's amount is in the hedged item's currency (converted at the designation's rate
+ * by the caller when the instrument is in another currency), its maturity a UTC day. */
+export interface CriticalTermsInput {
+  instrument: { amount: Exact | null; currency: string | null; maturity: string | null; market: string | null };
+  ratio: Exact;
+  item: { amount: Exact; currency: string; expectedDate: string; market: string };
+}
+
+export interface CriticalTerm {
+  instrument: string | null;
+  hedged_item: string;
+  /** The maturity's: the instrument's days after the expected date (negative before). */
+  days_apart?: number | null;
+  matched: boolean;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Each critical term matched or not (hedge says which; whether they are enough is the user's judgement): the
+ * notional × ratio against the item's amount to the cent, the currencies, the maturity against the expected date
+ * (with the days apart: the instrument's later is positive) and the underlying market. */
+export function criticalTerms({ instrument, ratio, item }: CriticalTermsInput) {
+  const itemCents = absCents(toCents(item.amount));
+  const covered = instrument.amount === null ? null : absCents(toCents(mul(instrument.amount, ratio)));
+  const daysApart =
+    instrument.maturity === null
+      ? null
+      : Math.round((Date.parse(instrument.maturity) - Date.parse(item.expectedDate)) / DAY_MS);
+  const terms = {
+    amount: {
+      instrument: covered === null ? null : centsText(covered),
+      hedged_item: centsText(itemCents),
+      matched: covered === itemCents,
+    },
+    currency: {
+      instrument: instrument.currency,
+      hedged_item: item.currency,
+      matched: instrument.currency === item.currency,
+    },
+    maturity: {
+      instrument: instrument.maturity,
+      hedged_item: item.expectedDate,
+      days_apart: daysApart,
+      matched: daysApart === 0,
+    },
+    underlying: {
+      instrument: instrument.market,
+      hedged_item: item.market,
+      matched: instrument.market === item.market,
+    },
+  } satisfies Record<string, CriticalTerm>;
+  return { ...terms, matched: Object.values(terms).every((term) => term.matched) };
+}
+export type CriticalTerms = ReturnType<typeof criticalTerms>;
+
+/** One line of the terms for a terminal: each term, both sides and whether it matched. */
+export function criticalTermsLine(terms: CriticalTerms) {
+  const said = (name: string, term: CriticalTerm, extra = '') =>
+    `${name} ${term.instrument ?? 'unknown'} vs ${term.hedged_item}${extra} ${term.matched ? 'matched' : 'not matched'}`;
+  const apart = terms.maturity.days_apart;
+  return [
+    said('amount (notional × ratio)', terms.amount),
+    said('currency', terms.currency),
+    said('maturity', terms.maturity, apart === null ? '' : ` (${Math.abs(apart)} days apart)`),
+    said('underlying', terms.underlying),
+  ].join('; ');
 }

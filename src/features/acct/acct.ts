@@ -15,12 +15,16 @@ import { appendRecords, type AcctRecord } from './acct-store.js';
 import type { Relationship, ValueLine } from './acct-files.js';
 import { exact, toCents, type Cents, type Exact } from './acct-money.js';
 import {
+  criticalTerms,
   deskValues,
   forwardPoints,
   forwardValues,
   hedgedItemBySpot,
+  inFunctional,
   MissingRate,
   rollForward,
+  type CriticalTerms,
+  type CriticalTermsInput,
   type DeskHedge,
   type PeriodResult,
   type PeriodValues,
@@ -271,6 +275,8 @@ export interface Computed {
   rates: Map<string, RateRow>;
   hedgeIds: string[];
   currency: string;
+  /** The relationship's critical terms, where that is its method. */
+  criticalTerms?: CriticalTerms;
 }
 
 /** A rate of `market` for `date`, or a refusal naming the date. */
@@ -288,17 +294,26 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
   const hedges: DeskHedge[] = [];
   const marks = new Map<string, DeskHedge>();
   const byId = new Map<string, { reference: string; opened?: string; live: boolean }>();
+  // The live hedges' terms, for a critical-terms comparison: their notional, last maturity and markets.
+  const live = { notionalUsd: 0, maturity: null as string | null, markets: new Set<string>() };
   for (const reference of references) {
     const deal = await readDeal(client, reference);
     if (deal.problem)
       throw new UsageError(`instrument.references: the hedges of ${reference} were not read: ${deal.problem}.`);
     const all = await client.readHedges({ clientReference: reference, limit: Infinity });
-    for (const hedge of all.items.filter((one) => sameReference(one.client_reference, reference)))
+    for (const hedge of all.items.filter((one) => sameReference(one.client_reference, reference))) {
+      const isLive = deal.live.some((one) => one.id === hedge.id);
       byId.set(hedge.id, {
         reference,
         opened: typeof hedge.created_at === 'string' ? hedge.created_at : undefined,
-        live: deal.live.some((live) => live.id === hedge.id),
+        live: isLive,
       });
+      if (!isLive) continue;
+      live.notionalUsd += readNumber(hedge.notional_usd) ?? 0;
+      live.markets.add(hedge.market);
+      const maturity = typeof hedge.maturity_at === 'string' ? hedge.maturity_at.slice(0, 10) : null;
+      if (maturity !== null && (live.maturity === null || maturity > live.maturity)) live.maturity = maturity;
+    }
   }
   const toCentsOf = (value: number | undefined) => BigInt(Math.round((value ?? 0) * 100));
   await walkHistory(client, {}, (raw) => {
@@ -330,7 +345,7 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
     hedges.push(open);
     if (position) marks.set(id, open);
   }
-  return { hedges, marks };
+  return { hedges, marks, live };
 }
 
 /** The relationship's periods up to `until` (today when not given: the server's, for the desk's hedges), valued from
@@ -356,6 +371,12 @@ export async function compute(
   const { instrument } = rel;
   let results: PeriodResult[];
   let hedgeIds: string[] = [];
+  let instrumentTerms: CriticalTermsInput['instrument'];
+  // The instrument's amount in the hedged item's currency: converted at the designation's spot when it is in another.
+  const inItemCurrency = (notional: Exact, currency: string) =>
+    currency === rel.hedged_item.currency
+      ? notional
+      : inFunctional(notional, start.spot, { functionalPerForeign: !quote.functionalPerForeign });
   try {
     if ('notional' in instrument) {
       const terms = {
@@ -374,6 +395,12 @@ export async function compute(
           ? { total: forwardPoints(terms, quote, start), from: rel.designated_at, to: instrument.maturity }
           : undefined;
       results = rollForward(periods, rulesOf(designation, spread));
+      instrumentTerms = {
+        amount: inItemCurrency(terms.notional, instrument.currency),
+        currency: instrument.currency,
+        maturity: instrument.maturity,
+        market: rel.market,
+      };
     } else {
       const client = await ctx.client();
       const desk = await deskHedges(client, instrument.references);
@@ -389,6 +416,13 @@ export async function compute(
         return { end, ...values, hedgedItem: itemChange(rel, quote, amount, start, used.get(end)!) };
       });
       results = rollForward(periods, rulesOf(designation));
+      const markets = [...desk.live.markets];
+      instrumentTerms = {
+        amount: inItemCurrency(exact(String(desk.live.notionalUsd))!, 'USD'),
+        currency: 'USD',
+        maturity: desk.live.maturity,
+        market: markets.length ? markets.join(' ') : null,
+      };
     }
   } catch (error) {
     if (error instanceof MissingRate)
@@ -397,7 +431,21 @@ export async function compute(
       );
     throw error;
   }
-  return { designation, results, rates: used, hedgeIds, currency: functionalCurrency(rel, market!.quote) };
+  const item = { amount, currency: rel.hedged_item.currency, expectedDate: rel.hedged_item.expected_date };
+  return {
+    designation,
+    results,
+    rates: used,
+    hedgeIds,
+    currency: functionalCurrency(rel, market!.quote),
+    ...(rel.method === 'critical_terms' && {
+      criticalTerms: criticalTerms({
+        instrument: instrumentTerms,
+        ratio: exact(rel.ratio)!,
+        item: { ...item, market: rel.market },
+      }),
+    }),
+  };
 }
 
 function itemChange(rel: Relationship, quote: Quote, amount: Exact, start: RateRow, at: RateRow): Cents {

@@ -54,7 +54,7 @@ export async function computeAll(
 
 /** One row a relationship and period, in the names first. */
 export function periodRows(computed: readonly Computed[], keep: (end: string) => boolean = () => true) {
-  return computed.flatMap(({ designation, results, rates, currency }) =>
+  return computed.flatMap(({ designation, results, rates, currency, criticalTerms }) =>
     results
       .filter((result) => keep(result.period_end))
       .map((result) => ({
@@ -63,6 +63,7 @@ export function periodRows(computed: readonly Computed[], keep: (end: string) =>
         currency,
         rate: rates.has(result.period_end) ? rateText(rates.get(result.period_end)!.spot) : null,
         rate_source: rates.get(result.period_end)?.source ?? null,
+        ...(criticalTerms && { critical_terms: criticalTerms }),
       })),
   );
 }

@@ -1,8 +1,10 @@
 // `hedge acct test [ID] --as-of DATE [--values FILE]`: each relationship's effectiveness per period.
 import type { CommandContext, In } from '../command-input.js';
 import { UsageError } from '../command-input.js';
+import { safeText } from '../../../core/security/safe-text.js';
 import { isDate } from '../../../features/acct/acct-files.js';
 import { PERIOD_FIELDS } from '../../../features/acct/acct-view.js';
+import { criticalTermsLine } from '../../../features/acct/acct-rules.js';
 import { computeAll, periodRows } from './periods.js';
 
 export async function run(ctx: CommandContext, { args, options }: In<'ACCT_TEST'>) {
@@ -16,6 +18,20 @@ export async function run(ctx: CommandContext, { args, options }: In<'ACCT_TEST'
       {
         text: 'A gain is positive; a reserve is positive when it is a credit (a deferred gain). The offset ratio is -instrument / hedged item. hedge prints figures: whether hedge accounting applies is your judgement.',
       },
+      // The critical terms are the relationship's, not a period's: one line each, the amounts still by dollar offset.
+      ...computed.flatMap(({ designation, criticalTerms }) =>
+        criticalTerms
+          ? [
+              {
+                // The markets are the server's text.
+                text: safeText(
+                  `${designation.relationship.id} critical terms (figures by cumulative dollar offset): ${criticalTermsLine(criticalTerms)}.`,
+                ),
+                alone: true,
+              },
+            ]
+          : [],
+      ),
     ],
   });
 }
