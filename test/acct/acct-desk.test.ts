@@ -1,7 +1,8 @@
-// End to end on the simulator: the keeper rolls a deal's hedges through several maturities (the server's clock moved
-// by advance()), the deal is designated as the instrument of a cash-flow hedge, and `acct test` and `acct journal`
-// read it: the instrument's change is what `history` and `positions` say of those hedges, to the cent, every entry
-// balances, and no acct command sends a write.
+// End to end on the simulator: from an exposures file, `keep --exposures` holds a receivable's cover and rolls it
+// through several maturities (the server's clock moved by advance()); the keeper's reference for that cover is
+// designated as the instrument of a cash-flow hedge, and `acct test` and `acct journal` read it: the instrument's
+// change is what `history` and `positions` say of those hedges, to the cent, every entry balances, and no acct command
+// sends a write.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exits, ok, okJson } from '../support/cli-runs.js';
@@ -9,20 +10,25 @@ import { HOUR, keepOnce } from '../support/keeper.js';
 import { MARKET, useSimulators } from '../support/simulator.js';
 
 const start = useSimulators();
-const REFERENCE = 'DEAL-ACCT-7';
 const cents = (value: unknown) => Math.round(Number(value) * 100);
+/** The reference the exposures keeper gives every hedge of a market's buy side, through its rolls. */
+const REFERENCE = `EXPOSURES-${MARKET}-BUY`;
 
-it('keep rolls a deal three times; acct designate, test and journal agree with history and positions to the cent', async () => {
+it("keep --exposures rolls a receivable's cover three times; acct designate, test and journal agree with history and positions to the cent", async () => {
   // The server's clock stopped where this machine's is (moved only by advance() and hedge's pauses): the open hedge's
   // mark and accrued carry are the same for acct as for positions, and the designation's day is this machine's too.
   const stoppedAt = Date.now();
   const simulator = await start({ stepped: true, realNow: () => stoppedAt });
-  const target = join(simulator.configDir, 'target.csv');
-  writeFileSync(
-    target,
-    `market,side,notional_usd,tenor_days,client_reference,roll_before\n${MARKET},buy,2000,1,${REFERENCE},6h\n`,
-  );
-  await keepOnce(simulator, target);
+  const t0 = simulator.sandbox.clock.now();
+  // An NGN receivable due in 9 days, covered at 100 % (within 30 days): a 7-day hedge, then 1-day ones as it nears.
+  const due = new Date(t0 + 9 * 24 * HOUR).toISOString();
+  const exposures = join(simulator.configDir, 'exposures.csv');
+  writeFileSync(exposures, `id,market,type,amount,currency,due\nINV-1042,${MARKET},receivable,3000000,NGN,${due}\n`);
+  const policy = join(simulator.configDir, 'policy.json');
+  writeFileSync(policy, JSON.stringify({ ratios: '30:100,90:75,*:50', band_pct: 5, sizing: 'current', netting: true }));
+  const keep = () => keepOnce(simulator, exposures, 0, '--exposures', '--policy', policy);
+  await keep();
+  expect(simulator.active('buy').map((hedge) => hedge.clientReference)).toEqual([REFERENCE]);
   const serverDay = () => new Date(simulator.sandbox.clock.now()).toISOString().slice(0, 10);
   const designatedAt = serverDay();
 
@@ -32,13 +38,13 @@ it('keep rolls a deal three times; acct designate, test and journal agree with h
     framework: 'ifrs9',
     type: 'cash_flow',
     designated_at: designatedAt,
-    objective: 'Fix the dollar value of a naira receivable by buying USDT forward, rolled daily until it is paid.',
+    objective: 'Fix the dollar value of a naira receivable by buying USDT forward, rolled until it is paid.',
     market: MARKET,
     hedged_item: {
-      description: 'Invoice 1042 to a Lagos distributor',
+      description: 'Invoice 1042 to a Lagos distributor (INV-1042 in the exposures file)',
       currency: 'NGN',
       amount: '3000000',
-      expected_date: '2026-12-31',
+      expected_date: due.slice(0, 10),
       kind: 'forecast',
       probability_evidence: 'Signed order; the customer has paid every invoice this year',
     },
@@ -47,7 +53,7 @@ it('keep rolls a deal three times; acct designate, test and journal agree with h
     designation: 'spot',
     excluded: 'cost_of_hedging_reserve',
     method: 'dollar_offset_cumulative',
-    sources_of_ineffectiveness: 'Daily rolls at other prices than the mid; the payment date',
+    sources_of_ineffectiveness: "Rolls at other prices than the mid; the keeper's band; the payment date",
     approved_by: 'Treasurer',
   };
   const file = join(simulator.configDir, 'relationship.json');
@@ -73,10 +79,11 @@ it('keep rolls a deal three times; acct designate, test and journal agree with h
   ok(await simulator.hedge(['acct', 'designate', file]));
   expect(simulator.writes()).toHaveLength(writesBefore);
 
-  // Three maturities: 19 h on, each 1-day hedge is within roll_before (6 h) and the keeper rolls it.
+  // Three maturities: half an hour before each, within the keeper's last cycle before it, the keeper rolls it.
   for (let roll = 0; roll < 3; roll += 1) {
-    simulator.advance(19 * HOUR);
-    await keepOnce(simulator, target);
+    const [held] = simulator.active('buy');
+    simulator.advance(held.maturityAtMs! - 30 * 60_000 - simulator.sandbox.clock.now());
+    await keep();
   }
   const deal = simulator.hedges().filter((hedge) => hedge.clientReference === REFERENCE);
   expect(deal.length).toBeGreaterThanOrEqual(4);
@@ -85,7 +92,9 @@ it('keep rolls a deal three times; acct designate, test and journal agree with h
 
   const writesAfterKeep = simulator.writes().length;
   ok(await simulator.hedge(['acct', 'rates', '--record', '--market', MARKET]));
-  const [period] = okJson(await simulator.hedge(['acct', 'test', relationship.id, '--as-of', asOf, '--json']));
+  const [period] = okJson(await simulator.hedge(['acct', 'test', relationship.id, '--as-of', asOf, '--json'])).slice(
+    -1,
+  );
   const history = okJson(await simulator.hedge(['history', '--ref', REFERENCE, '--json']));
   const positions = okJson(await simulator.hedge(['positions', '--json']));
   const live = deal.filter((hedge) => hedge.status === 'filled').map((hedge) => hedge.id);

@@ -297,6 +297,9 @@ export function rateBetween(serverFromMs: number, serverToMs: number, ownMs: num
   return Math.max(1, (serverToMs - serverFromMs - 1000) / Math.max(1, ownMs));
 }
 
+/** The client reference the exposures keeper gives a side's hedges: `EXPOSURES-USDTNGN-BUY`. */
+export const exposuresReference = (market: string, side: string) => `EXPOSURES-${market}-${side}`.toUpperCase();
+
 /** The keeper's moving target (`hedge keep FILE --exposures`): the rows at each cycle, each side's band as its tolerance; an exposure due or a hedge maturing within two cycles is acted on now. */
 export function exposuresKeepTarget(input: ExposuresInput, intervalMs: number): MovingTarget {
   // The server's time and ours at the last cycle: how far its clock moves per cycle, and how fast
@@ -336,6 +339,8 @@ export function exposuresKeepTarget(input: ExposuresInput, intervalMs: number): 
         market,
         side,
         notionalUsd,
+        // Every hedge of a side, through its rolls, carries one reference: its deal (history --ref, acct designate).
+        clientReference: exposuresReference(market, side),
         tenorDays,
         // The side ends when its last exposure is let go: a hedge maturing after that is not renewed.
         untilMs: untilMs === undefined ? undefined : untilMs - dueLeadMs,
