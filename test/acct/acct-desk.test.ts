@@ -77,6 +77,10 @@ it("keep --exposures rolls a receivable's cover three times; acct designate, tes
   writeFileSync(file, JSON.stringify(relationship));
   const writesBefore = simulator.writes().length;
   ok(await simulator.hedge(['acct', 'designate', file]));
+  // The same cover by critical terms: its terms against the receivable's, read from the desk's open hedge.
+  const byTerms = { ...relationship, id: 'NGN-RECEIVABLE-TERMS', method: 'critical_terms' };
+  writeFileSync(file, JSON.stringify(byTerms));
+  ok(await simulator.hedge(['acct', 'designate', file]));
   expect(simulator.writes()).toHaveLength(writesBefore);
 
   // Three maturities: half an hour before each, within the keeper's last cycle before it, the keeper rolls it.
@@ -121,6 +125,25 @@ it("keep --exposures rolls a receivable's cover three times; acct designate, tes
   expect(new Set(journal.flatMap((line: { hedge_ids: string }) => line.hedge_ids.split(' ')))).toEqual(
     new Set(deal.map((hedge) => hedge.id)),
   );
+  // Critical terms: the desk's open hedge (in USD, on the market, maturing before the due date) against the receivable.
+  const [terms] = okJson(await simulator.hedge(['acct', 'test', byTerms.id, '--as-of', asOf, '--json'])).slice(-1);
+  const maturity = new Date(simulator.active('buy')[0].maturityAtMs!).toISOString().slice(0, 10);
+  expect(terms.critical_terms).toMatchObject({
+    currency: { instrument: 'USD', hedged_item: 'NGN', matched: false },
+    maturity: {
+      instrument: maturity,
+      hedged_item: due.slice(0, 10),
+      days_apart: (Date.parse(maturity) - Date.parse(due.slice(0, 10))) / (24 * HOUR),
+    },
+    underlying: { instrument: MARKET, hedged_item: MARKET, matched: true },
+    matched: false,
+  });
+  // Its figures are the dollar-offset ones of the same hedges.
+  expect([terms.instrument_change, terms.effective, terms.reserve_close]).toEqual([
+    period.instrument_change,
+    period.effective,
+    period.reserve_close,
+  ]);
   // acct reads: the only requests it sent were GETs.
   expect(simulator.writes()).toHaveLength(writesAfterKeep);
 });
