@@ -528,7 +528,7 @@ export function tradeAction(
         // the repeat guard, which say more; a plan's step is its caller's to decide.
         const nothingToClose = async () =>
           readSidesAsAnswered(ports, client, [{ market, side }]).then(
-            ({ books: [read] }) => read.state === 'flat' && !read.opening.length,
+            ({ books: [read] }) => sideHolds(read).holds === 'flat',
           );
         if (flat && !record.checked && (await nothingToClose()))
           throw new PreTradeCheckError(
