@@ -178,7 +178,7 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
     const record = stepRecord(step as PlanStep, group, action === 'open' ? 'reopen' : 'converge');
     return {
       kind: 'sent',
-      result: await sendTrade(ports, client, { ...record, confirmed: true }, SEND_AND_WAIT),
+      result: await sendTrade(ports, client, { ...record, approved: { by: 'run' } }, SEND_AND_WAIT),
       group,
     };
   };
@@ -232,7 +232,7 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
           } else {
             const result = await finishJournaled(ports, await ports.client(), resume.entry, {
               wait: true,
-              confirmed: true,
+              approved: { by: 'run' },
             });
             done = result && { kind: 'sent', result, group: resume.group };
           }

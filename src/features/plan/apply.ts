@@ -70,7 +70,7 @@ async function resumeUnfinishedApplies(ports: WritePorts, client: HedgeClient) {
       text: `Finishing the ${what} of an earlier apply (journal ${entry.id}, ${safeText(entry.leg ?? '')}) with its own key ${entry.idempotency_key} …`,
     });
     // Not admitted with a plan: an agent's limits judge each step it finishes here (write-flow.ts).
-    const result = await finishJournaled(ports, client, entry, { wait: true, confirmed: true });
+    const result = await finishJournaled(ports, client, entry, { wait: true, approved: { by: 'run' } });
     const outcome = !result || result.kind === 'dry-run' ? 'unknown' : result.entry.outcome;
     ports.notify({
       kind: 'resumed-step',

@@ -9,7 +9,7 @@ import { safeText } from '../../core/security/safe-text.js';
 import { parseMarket, parseNotional, parseSide } from '../../core/input.js';
 import { withAccountLock } from '../write/account-lock.js';
 import { tradeAction, tradeRecord, type TradeRecord } from './trade-actions.js';
-import { isRejection, runWrite, writeOptionsFrom, type WriteOptions } from '../write/write-flow.js';
+import { approvalOf, isRejection, runWrite, writeOptionsFrom, type WriteOptions } from '../write/write-flow.js';
 import {
   notionalFieldFrom,
   refusedField,
@@ -135,10 +135,8 @@ export async function sendTrade(ports: WritePorts, client: HedgeClient, record: 
       ports,
       tradeAction(ports, client, {
         ...record,
-        // Its confirmation (a person's "yes", an agent's token) goes with it, for the side as it was then.
-        confirmed: record.confirmed || first.confirmedOn === undefined,
-        confirmedOn: first.confirmedOn,
-        checked: true,
+        // Checked on its first attempt; its confirmation (a person's "yes", an agent's token) goes with it, for the side as it was then.
+        approved: { by: 'retry', trades: approvalOf(error) },
         context: { retry_of: entry?.id ?? null, learned: { notional_field: field } },
       }),
       { ...write, idempotencyKey: undefined, fresh: false },

@@ -30,7 +30,7 @@ export async function sendStep(ports: WritePorts, record: TradeRecord, wait: boo
   return (await sendTrade(
     ports,
     await ports.client(),
-    { ...record, confirmed: true, checked: true },
+    { ...record, approved: { by: 'plan' } },
     { wait, dryRun: false, fresh: false, idempotencyKey },
   )) as {
     entry: JournalEntry;

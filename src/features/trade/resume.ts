@@ -17,7 +17,7 @@ import { confirmRowFromElsewhere, findJournalEntry, requireOwnRow } from '../wri
 import { resumeRollOutcome } from './roll.js';
 import { recordFromJournal, tradeAction } from './trade-actions.js';
 import { identityOf, sentBy } from '../write/identity.js';
-import { heldError, ROLL_GROUP_PREFIX, runWrite } from '../write/write-flow.js';
+import { heldError, ROLL_GROUP_PREFIX, runWrite, type Approval } from '../write/write-flow.js';
 
 /** Sends a journaled trade action again with its own key and waits as asked, and returns what it did (its caller shows it, or not). */
 export async function finishJournaled(
@@ -27,14 +27,15 @@ export async function finishJournaled(
   options: {
     wait: boolean;
     resendUnproven?: boolean;
-    /** Its caller asked already (an apply's run, the keeper). */
-    confirmed?: boolean;
+    /** What its caller approved (an apply's run, the keeper's). */
+    approved?: Approval;
   },
 ) {
   const record = recordFromJournal(client, entry);
   if (!record) return;
-  return runWrite(ports, tradeAction(ports, client, { ...record, confirmed: options.confirmed }), {
-    ...options,
+  const { approved, ...write } = options;
+  return runWrite(ports, tradeAction(ports, client, { ...record, approved }), {
+    ...write,
     dryRun: false,
     idempotencyKey: entry.idempotency_key,
     fresh: false,

@@ -30,7 +30,7 @@ import {
   ownRecentOf,
   sizedByRecords,
 } from '../write/wait.js';
-import type { WriteAction, WriteKind, WriteRecord } from '../write/write-flow.js';
+import { checkedAhead, type WriteAction, type WriteKind, type WriteRecord } from '../write/write-flow.js';
 import { questionWithUnchecked, refuseDuplicateReference, runPreTradeChecks, uncheckedList } from './pre-trade.js';
 import { hedgesWords } from '../write/as-shown.js';
 import { sameReference } from '../../core/input.js';
@@ -530,7 +530,7 @@ export function tradeAction(
           readSidesAsAnswered(ports, client, [{ market, side }]).then(
             ({ books: [read] }) => sideHolds(read).holds === 'flat',
           );
-        if (flat && !record.checked && (await nothingToClose()))
+        if (flat && !checkedAhead(record) && (await nothingToClose()))
           throw new PreTradeCheckError(
             'no_open_hedge',
             `There is no ${side} hedge on ${market} to close: its hedge records and the positions list both show the side flat. Nothing was sent.`,

@@ -89,19 +89,29 @@ export interface WriteRecord {
   /** A group id and leg name when this action is one leg of several (roll, apply, the keeper). */
   group?: string;
   leg?: string;
-  /** The caller already asked (the open wizard, a plan's one confirmation, the keeper). */
-  confirmed?: boolean;
-  /** The trades a person's "yes" or an agent's token was given on (a retry under the server's field name carries it):
-   * sent on it only while the side is as they show. */
-  confirmedOn?: readonly Trade[];
   /** Asked on any key, not only a live one (the open wizard asks before every write it makes). */
   ask?: boolean;
-  /** Its checks and preview ran already, and an agent's limits admitted it, with the whole of its plan (an apply's
-   * steps, a roll's legs, a retry under the server's field name): not run again. */
-  checked?: boolean;
+  /** What was approved before this write reached the flow, as data its confirm stage decides from (unset: nothing). */
+  approved?: Approval;
   /** Journaled beside the facts read before the send (a retry: the refused entry it retries). */
   context?: JsonObject;
 }
+
+/** What a caller approved ahead of the write: `plan`, a plan's one confirmation (apply's, a roll's), whose checks and
+ * agent's limits ran over the whole plan; `run`, the command's own run (apply's or the keeper's start, their --yes and
+ * target), its checks and limits still the write's; `retry`, an earlier attempt of this same action refused for the
+ * amount's name only, checked then. `trades`: what a person's "yes" or an agent's token was given on (sent on it only
+ * while the side is as they show; moved, asked again where a person can be asked, else refused). */
+export interface Approval {
+  by: 'plan' | 'run' | 'retry';
+  trades?: readonly Trade[];
+}
+
+/** What a write's confirmation was given on, carried by the error that ended it (a retry under the server's field
+ * name goes on it). */
+const approvedOnError = new WeakMap<object, readonly Trade[]>();
+export const approvalOf = (error: unknown): readonly Trade[] | undefined =>
+  typeof error === 'object' && error !== null ? approvedOnError.get(error) : undefined;
 
 /** What a kind does with its record, stage by stage. `S` is the submit answer, `R` the resolution. */
 export interface WriteKind<S, R> {
@@ -177,9 +187,14 @@ const landed = (entry: JournalEntry) => entry.outcome === 'done' || entry.outcom
 export const sideOf = (entry: JournalEntry) =>
   `${String(bodyOf(entry).market ?? '').toUpperCase()} ${String(bodyOf(entry).side ?? '')}`;
 
+/** Its checks (and an agent's limits) ran before it reached the flow: with its plan, or on the attempt it retries. */
+export const checkedAhead = (record: WriteRecord) => record.approved?.by === 'plan' || record.approved?.by === 'retry';
+
 /** The one write flow, in stages: check → confirm → journaled → send → prove → outcome (CONTRIBUTING.md, the write
  * path). Its steps are the closures below, in that order; each reads the run's state from this scope. */
 export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R>, options: WriteOptions) {
+  const { approved } = action;
+  const checked = checkedAhead(action);
   const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun });
   const journal = await ports.journal();
   const identity = await identityOf(ports);
@@ -335,7 +350,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       );
     if (unchanged === false) return;
     // A refusal with a reason of its own (an open --ref whose deal is active: exit 3) comes before "repeated".
-    if (!action.checked) await action.check?.();
+    if (!checked) await action.check?.();
     const ended = recent.resolved_at ?? recent.created_at;
     const hedge = recent.hedge_id ? `, hedge ${safeText(recent.hedge_id)}` : '';
     // A close re-run on the side it left flat: that is the whole news.
@@ -490,24 +505,26 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
    * for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry. */
   const gateTheSend = async (run: Awaited<ReturnType<typeof chooseKey>>) => {
     // A plan's leg was checked with the plan by its caller; a journaled action finished again is no new plan.
-    const fresh = !action.checked && !run.resumed;
+    const fresh = !checked && !run.resumed;
     const { planCheck, tradeGate: gate } = ports;
-    const bound = planCheck && action.confirmedOn;
+    const bound = planCheck && approved?.trades;
     // What it trades as the side is now (a close: what it holds), under the side's lock.
     let judged = (fresh && planCheck) || gate || bound ? await action.trades?.() : undefined;
     // A token holds for the trades it was checked on: a retry under the server's field name goes only while they hold.
     if (fresh ? planCheck : bound && !sameAsShown(bound, judged)) planCheck!.check([action.plan(run.key)], judged);
-    if (fresh && planCheck) action.confirmedOn ??= judged;
-    if (!gate) return {};
+    // An agent's token is its confirmation: it holds for the trades it was checked on.
+    const approvedOn = approved?.trades ?? (fresh && planCheck ? judged : undefined);
+    if (!gate) return { approvedOn };
     // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
-    if (!action.checked)
+    if (!checked)
       await gate.admit(
         judged,
         action.command,
         run.resumed && run.entry?.via === 'agent' ? { finishing: run.entry.id } : undefined,
       );
-    if (judged === undefined) return {};
+    if (judged === undefined) return { approvedOn };
     return {
+      approvedOn,
       judgedUsd: cents(judged.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0)),
       sendHooks: {
         beforeRetry: async (reason) => {
@@ -524,19 +541,27 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     };
   };
 
-  /** A person's "yes" holds for what the question showed: its trades, with the side's hedges and their notional (as-shown.ts). */
-  const confirmWhatIsShown = async (reread: () => Promise<void>) => {
-    if (!guard.needsConfirmation && !action.ask) return;
-    const { side, confirmedOn: held } = action;
-    let shown = side && (held ?? (await action.trades?.()));
-    if (!side || !shown) return confirmOrStop(ports, action.question(), { live: guard.live });
-    if (held) {
-      const now = (await action.trades?.()) ?? held;
-      if (sameAsShown(held, now)) return;
-      sayMovedSinceAsked(ports, side, held, now);
+  /** Confirm, decided here from what was approved (`approvedOn`: the trades a "yes" or a token was given on): a plan's
+   * or a run's approval goes; an earlier attempt's "yes" goes while its side is as shown, else a live key (or the
+   * wizard) asks, and a moved side is asked about again. A "yes" holds for what the question showed: its trades, with
+   * the side's hedges and their notional (as-shown.ts). Returns what the confirmation holds for. */
+  const confirm = async (approvedOn: readonly Trade[] | undefined, reread: () => Promise<void>) => {
+    const by = approved?.by;
+    if (by === 'plan' || by === 'run' || (by === 'retry' && !approvedOn)) return approvedOn;
+    if (!guard.needsConfirmation && !action.ask) return approvedOn;
+    const { side } = action;
+    let shown = side && (approvedOn ?? (await action.trades?.()));
+    if (!side || !shown) {
+      await confirmOrStop(ports, action.question(), { live: guard.live });
+      return approvedOn;
+    }
+    if (approvedOn) {
+      const now = (await action.trades?.()) ?? approvedOn;
+      if (sameAsShown(approvedOn, now)) return approvedOn;
+      sayMovedSinceAsked(ports, side, approvedOn, now);
       shown = now;
     }
-    action.confirmedOn = await confirmSideAsShown(
+    return confirmSideAsShown(
       ports,
       side,
       guard.live,
@@ -550,6 +575,8 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
   const carryOut = async (run: Parameters<typeof gateTheSend>[0]) => {
     let begun: JournalEntry | undefined;
     let begunAt = 0;
+    /** What this run's confirmation holds for, once decided (carried by an error that ends the run). */
+    let approvedOn: readonly Trade[] | undefined;
     /** This run's entry, from the moment it is on disk. */
     let entry: JournalEntry;
     /** The hint on every unresolved write: the way to finish it with its own key (a roll's leg: its whole roll). */
@@ -645,8 +672,10 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       // Check: an agent's limits and the plan its token was issued for (asked again before every retry), then the
       // pre-trade checks; a resumed action skips them and reads what the book shows of its earlier send (landed:
       // followed, not sent again).
-      const { sendHooks, judgedUsd } = await gateTheSend(run);
-      if (!run.resumed && !action.checked) await action.check?.();
+      const gated = await gateTheSend(run);
+      const { sendHooks, judgedUsd } = gated;
+      approvedOn = gated.approvedOn;
+      if (!run.resumed && !checked) await action.check?.();
       else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
       const earlier = run.entry;
       const reconciled = earlier && (await reconcileEarlier(earlier, run.finished));
@@ -662,11 +691,10 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       let before = await readBefore();
       // A new action, or a key this journal does not know: nothing says it was confirmed here.
       if (!run.resumed || !earlier) {
-        if (!action.checked) await action.preview?.();
-        if (!action.confirmed)
-          await confirmWhatIsShown(async () => {
-            before = await readBefore();
-          });
+        if (!checked) await action.preview?.();
+        approvedOn = await confirm(approvedOn, async () => {
+          before = await readBefore();
+        });
       }
       // Journaled: the entry on disk before the request may leave, a new one or the resumed one set pending.
       if (earlier) entry = earlier;
@@ -726,6 +754,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         }),
       } as const;
     } catch (error) {
+      if (approvedOn && typeof error === 'object' && error !== null) approvedOnError.set(error, approvedOn);
       if (begun) begunHere.set(begun.id, begunAt);
       // A run that ends unresolved lets go of its hold at once, so a long-lived process never blocks a resume (a run
       // that began its entry holds none of an earlier one).
