@@ -123,7 +123,7 @@ export function apiAction(
       return answers.last!;
     },
     submitted: idsOf,
-    wait: async (answer) => answer,
+    wait: async (answer) => ({ result: answer }),
   };
 }
 

@@ -122,8 +122,6 @@ export function tradeAction(
     tenor_days: tenorDays,
     client_reference: reference,
   } = request as OpenRequest;
-  /** The side as every view showed it once the action was seen to land (journaled: a later identical run is judged by it). */
-  let after: SideAfter | undefined;
   /** The side's hedges as last read for what it trades (the confirmation question names them). */
   let held: SideAfter | undefined;
   const unchecked = uncheckedList(ports);
@@ -156,7 +154,6 @@ export function tradeAction(
     question: () => questionWithUnchecked(record.question ?? own.question(), unchecked),
     plan: (key) => client.plan(kind, request, key),
     send: (key, sendHooks) => client.send(kind, request, key, sendHooks),
-    sideAfter: () => after,
   };
 
   /** An open: quoted before its question, found again by its hedge's id or reference, waited for until it fills. */
@@ -261,20 +258,23 @@ export function tradeAction(
           startedAt,
         });
         // Waited for in every view, or until its record shows it ended since (the side has moved on).
-        if (hedge.status === 'filled')
-          await alsoInEveryView(
-            `Hedge ${safeText(hedge.id)} is filled on its record`,
-            (book) => book.filled.some((record) => record.id === hedge.id) || book.ended.includes(hedge.id),
-          );
-        return hedge;
+        const sideAfter =
+          hedge.status === 'filled'
+            ? await alsoInEveryView(
+                `Hedge ${safeText(hedge.id)} is filled on its record`,
+                (book) => book.filled.some((record) => record.id === hedge.id) || book.ended.includes(hedge.id),
+              )
+            : undefined;
+        return { result: hedge, sideAfter };
       },
       outcome: (hedge) => ((hedge as Hedge).status === 'failed' ? 'failed' : 'filled'),
     };
   }
 
-  /** After a write's own view confirmed it, the other views are waited for too (side-book.ts): the side as they show it. */
-  async function alsoInEveryView(confirmed: string, until: (book: SideBook) => boolean, polled?: BookPosition[]) {
-    after = await readSideInStep(ports, client, market, side, until, polled).then(
+  /** After a write's own view confirmed it, the other views are waited for too (side-book.ts): the side as they show it
+   * (undefined: not read). */
+  function alsoInEveryView(confirmed: string, until: (book: SideBook) => boolean, polled?: BookPosition[]) {
+    return readSideInStep(ports, client, market, side, until, polled).then(
       ({ book }) => sideAfterOf(book),
       (error: unknown) => {
         if (error instanceof UnresolvedError || signal.aborted) throw error;
@@ -440,6 +440,7 @@ export function tradeAction(
         // Confirmed by the positions list; the hedge itself is read once more to show it whole.
         const hedgeId = answer.hedge_id ?? outcome.position?.hedgeId ?? stringOf(before?.hedge_id);
         const expected = expectedAfterChange(action, baseline, usd);
+        let sideAfter: SideAfter | undefined;
         if (outcome.closed && !expected.closes) {
           // The side left the positions list although this change would not close it: settled or closed.
           const ended = await readHedge(hedgeId);
@@ -475,7 +476,7 @@ export function tradeAction(
         }
         // ... and then on the hedge records: exit 0 once every view shows the change (domain/book.ts).
         else
-          await alsoInEveryView(`The positions list shows the ${action}`, (seen) =>
+          sideAfter = await alsoInEveryView(`The positions list shows the ${action}`, (seen) =>
             outcome.closed ? seen.state === 'flat' : near(seen.recordsUsd, expected.notionalUsd),
           );
         const [hedge, balanceAfterUsdc, realized] = await Promise.all([
@@ -484,7 +485,7 @@ export function tradeAction(
           // A reduce of about the whole position closed it: its record says what it realized.
           outcome.closed && hedgeId ? findClosedRecord(ports, endedHedges(hedgeId, before)) : undefined,
         ]);
-        return {
+        const result = {
           ...outcome,
           // What it sent, as its request holds it (under whatever name the server gives the amount), and the side after.
           action,
@@ -499,6 +500,7 @@ export function tradeAction(
           quotedPrice: quote?.pricing.execution_price,
           balanceBeforeUsdc,
         };
+        return { result, sideAfter };
       },
     };
   }
@@ -645,7 +647,7 @@ export function tradeAction(
           hedgeId,
         });
         // The positions list confirms a close (the spec); exit 0 once the records (or the history) show it too.
-        await alsoInEveryView(
+        const after = await alsoInEveryView(
           `The ${side} side of ${market} has left the positions list`,
           (book) => {
             // Flat, or held only by hedges other than the one it closed (book.ts).
@@ -657,7 +659,7 @@ export function tradeAction(
           },
           polled,
         );
-        return {
+        const result = {
           market,
           side,
           estimate: readNumber(before.net_margin_usd),
@@ -665,6 +667,7 @@ export function tradeAction(
           realized: hedgeId ? await findClosedRecord(ports, endedHedges(hedgeId, before, after)) : undefined,
           ...(after?.hedge_ids.length && { openNow: after }),
         };
+        return { result, sideAfter: after };
       },
     };
   }

@@ -128,13 +128,15 @@ export interface WriteKind<S, R> {
   send(key: string, hooks?: SendHooks): Promise<S>;
   /** Journal fields from the submit answer (a close: also what it closed). */
   submitted(answer: S): Pick<JournalPatch, 'hedge_id' | 'order_tx_hash' | 'traded_usd'>;
-  /** Waits until the action resolved: what proves it landed. `context`: when the request left, the facts read before
-   * it (`before`), and whether a resume found the earlier send landed and follows it (`sentEarlier`). */
-  wait(answer: S, context: { startedAt: number; before?: JsonObject; sentEarlier?: boolean }): Promise<R>;
+  /** Waits until the action resolved: what proves it landed, and the side as every view showed it then (journaled: a
+   * later identical run is judged by it). `context`: when the request left, the facts read before it (`before`), and
+   * whether a resume found the earlier send landed and follows it (`sentEarlier`). */
+  wait(
+    answer: S,
+    context: { startedAt: number; before?: JsonObject; sentEarlier?: boolean },
+  ): Promise<{ result: R; sideAfter?: SideAfter }>;
   /** What the journal records once it resolved (unset: done). */
   outcome?(result: R): 'filled' | 'done' | 'failed';
-  /** The side as every view showed it once the action was seen to land (journaled: a later identical run is judged by it). */
-  sideAfter?(): SideAfter | undefined;
   /** What this action trades, for an agent's limits (the context's TradeGate): read when it is about to be sent. */
   trades?(): Promise<Trade[] | undefined>;
   /** What the book shows about an earlier send of this action, against what its entry recorded before it (compared
@@ -739,7 +741,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
           entry: await record({ outcome: 'done', message: NOT_WAITED_MESSAGE }),
         } as const;
       // Prove: a bounded wait until it is seen to land.
-      const result = await proving(() =>
+      const { result, sideAfter } = await proving(() =>
         action.wait(answer, { startedAt, before, sentEarlier: reconciled?.kind === 'landed' }),
       );
       // Outcome: filled, done or failed, with the side as every view showed it.
@@ -750,7 +752,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         entry: await record({
           outcome: action.outcome?.(result) ?? 'done',
           resolved_at: utcIso(ports.clock.now()),
-          side_after: action.sideAfter?.(),
+          side_after: sideAfter,
         }),
       } as const;
     } catch (error) {
