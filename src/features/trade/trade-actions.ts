@@ -122,8 +122,6 @@ export function tradeAction(
     tenor_days: tenorDays,
     client_reference: reference,
   } = request as OpenRequest;
-  /** The side's hedges as last read for what it trades (the confirmation question names them). */
-  let held: SideAfter | undefined;
   const unchecked = uncheckedList(ports);
   /** A hedge's record; undefined when it has no id or cannot be read. */
   const readHedge = (id: string | null | undefined) => (id ? client.getHedge(id).catch(() => undefined) : undefined);
@@ -136,10 +134,9 @@ export function tradeAction(
       order_tx_hash: answer.order_tx_hash ?? undefined,
     }),
     // The amount is the request's; the side's hedges are read (a confirmation binds them).
-    trades: async () => {
-      held = sideAfterOf((await readSideInStep(ports, client, market, side)).book);
-      return [{ market, notionalUsd: usd, held }];
-    },
+    trades: async () => [
+      { market, notionalUsd: usd, held: sideAfterOf((await readSideInStep(ports, client, market, side)).book) },
+    ],
     ...own,
     check: async () => {
       if (reference && checks?.duplicateReference) await refuseDuplicateReference(ports, client, reference, unchecked);
@@ -151,7 +148,7 @@ export function tradeAction(
         );
       await own.check?.();
     },
-    question: () => questionWithUnchecked(record.question ?? own.question(), unchecked),
+    question: (shown) => questionWithUnchecked(record.question ?? own.question(shown), unchecked),
     plan: (key) => client.plan(kind, request, key),
     send: (key, sendHooks) => client.send(kind, request, key, sendHooks),
   };
@@ -382,7 +379,8 @@ export function tradeAction(
           ...sideContext(book),
         });
       },
-      question: () => {
+      question: (shown) => {
+        const held = shown?.[0]?.held;
         const hedge = `the ${side} hedge on ${market}${held?.hedge_ids.length ? ` (${hedgesWords(held)})` : ''}`;
         return action === 'add'
           ? `Add ${formatUsd(usd)} to ${hedge}${atAbout(quote)}?`
@@ -507,12 +505,9 @@ export function tradeAction(
 
   /** A close: asked with what it returns, trading what the side holds when sent, waited for until the side is flat. */
   function closeHooks(): KindHooks {
-    let estimate: number | undefined;
     let hedgeBefore: string | undefined;
     /** The side's notional in the book when last read before a send (by an agent's limits, or the wait's read). */
     let inBook: number | undefined;
-    /** What it trades, as last read (the confirmation question shows it). */
-    let traded: number | undefined;
     /** What a resumed close's entry recorded it trades: a side already closed by it reads 0 in the book. */
     let tradedBefore: number | undefined;
     return {
@@ -521,7 +516,6 @@ export function tradeAction(
         const views = await SideViews.read(client, ports.log);
         const book = readableBook(await views.book(market, side), market, side);
         const position = findSide(views.positions, market, side);
-        estimate = position?.netMarginUsd;
         hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
         // A side read flat holds 0: journaled, a resume tells it from a side that was not read.
         const flat = !position && book.state === 'flat' && !book.opening.length;
@@ -542,14 +536,19 @@ export function tradeAction(
         const notional = book.filled.length ? book.recordsUsd : flat ? 0 : position?.notionalUsd;
         inBook ??= notional;
         return withoutUndefined({
-          net_margin_usd: estimate,
+          net_margin_usd: position?.netMarginUsd,
           hedge_id: hedgeBefore || undefined,
           notional_usd: notional,
           // The deal it closes, for the journal's Ref (a close's request names none), and the side's hedges.
           ...sideContext(book),
         });
       },
-      question: () => {
+      // What it trades and returns, as the side was read for it (the shown trade).
+      question: (shown) => {
+        const [trade] = shown ?? [];
+        const held = trade?.held;
+        const traded = trade?.notionalUsd;
+        const estimate = trade && 'returnsUsd' in trade ? readNumber(trade.returnsUsd) : undefined;
         const ids = held?.hedge_ids.length;
         const notes = [
           ...(estimate === undefined ? [] : [`returns about ${formatMoney(estimate)} USD`]),
@@ -563,8 +562,6 @@ export function tradeAction(
           readSideInStep(ports, client, market, side),
           ownRecentOf(ports, 'add'),
         ]);
-        // What it returns, as the question says it (the side as read here, the wait's facts or not).
-        estimate = findSide(positions, market, side)?.netMarginUsd;
         // Adds the journal knows and the book may not show yet: unresolved ones, and --no-wait ones within a wait's bound.
         const landing = of(market, side).filter(
           (entry) =>
@@ -574,9 +571,10 @@ export function tradeAction(
               Date.parse(entry.resolved_at ?? entry.created_at) >= since),
         );
         inBook = cents(book.recordsUsd + book.opening.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
-        traded = cents(inBook + landing.reduce((sum, entry) => sum + tradedUsd(entry), 0));
-        held = sideAfterOf(book);
-        return [{ market, notionalUsd: traded, held }];
+        const traded = cents(inBook + landing.reduce((sum, entry) => sum + tradedUsd(entry), 0));
+        // What it returns, as the question says it: the side's net margin as read here.
+        const returnsUsd = findSide(positions, market, side)?.netMarginUsd;
+        return [{ market, notionalUsd: traded, held: sideAfterOf(book), returnsUsd }];
       },
       // The side's presence in the positions list.
       reconcile: async (entry) => {

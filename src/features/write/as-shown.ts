@@ -87,12 +87,12 @@ export async function confirmSideAsShown(
   side: { market: string; side: string },
   live: boolean,
   shown: readonly Trade[],
-  question: () => string,
+  question: (shown: readonly Trade[]) => string,
   trades: () => Promise<readonly Trade[] | undefined>,
   reread?: () => Promise<void>,
 ) {
   for (;;) {
-    await confirmOrStop(ports, question(), { live });
+    await confirmOrStop(ports, question(shown), { live });
     const now = (await trades()) ?? shown;
     if (sameAsShown(shown, now)) return shown;
     sayMovedSinceAsked(ports, side, shown, now);

@@ -122,8 +122,8 @@ export interface WriteKind<S, R> {
   /** Facts read before the send that the wait needs (e.g. the notional before an add); journaled. */
   before?(): Promise<JsonObject | undefined>;
   preview?(): Promise<void>;
-  /** The confirmation question on a live key (the guard adds the LIVE marker). */
-  question(): string;
+  /** The confirmation question on a live key (the guard adds the LIVE marker), of the trades as shown (read by `trades`). */
+  question(shown?: readonly Trade[]): string;
   /** `hooks`: what the request carries besides its plan (an agent's limits asked again before a retry). */
   send(key: string, hooks?: SendHooks): Promise<S>;
   /** Journal fields from the submit answer (a close: also what it closed). */
@@ -554,7 +554,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     const { side } = action;
     let shown = side && (approvedOn ?? (await action.trades?.()));
     if (!side || !shown) {
-      await confirmOrStop(ports, action.question(), { live: guard.live });
+      await confirmOrStop(ports, action.question(shown), { live: guard.live });
       return approvedOn;
     }
     if (approvedOn) {
@@ -568,7 +568,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       side,
       guard.live,
       shown,
-      () => action.question(),
+      (asked) => action.question(asked),
       () => action.trades!(),
       reread,
     );
