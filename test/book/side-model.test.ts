@@ -4,6 +4,7 @@
 import { SANDBOX_DIALECTS, type SandboxDialect } from '../../src/sandbox/index.js';
 import {
   changeVerdict,
+  hedgeStatus,
   judgeSide,
   sideHolds,
   type ChangeVerdict,
@@ -247,5 +248,19 @@ describe('what the side holds', () => {
     expect(judgeSide({ ...unlisted, history: { ended: new Set() } })).toEqual({ asks: 'history-cut' });
     const short = { records: [filled('a', 700)], line: { notionalUsd: 900 }, serverNow: { bestMs: NOW } };
     expect(judgeSide(short)).toEqual({ asks: 'records-cut' });
+  });
+});
+
+describe('what a hedge status says', () => {
+  it.each([
+    ['submitting', 'opening'],
+    ['submitted', 'opening'],
+    ['filled', 'filled'],
+    ['failed', 'ended'],
+    ['closed', 'ended'],
+    ['settling', 'settling'],
+    ['', 'settling'],
+  ])('%j is %s: an active reference, a final wait and the book all read it so', (status, says) => {
+    expect(hedgeStatus(status)).toBe(says);
   });
 });

@@ -41,6 +41,14 @@ export interface SideBook {
 /** The statuses a hedge ends in: it holds nothing any more. */
 export const FINAL = new Set(['failed', 'closed']);
 const KNOWN = new Set<string>(HEDGE_STATUSES);
+
+/** What a hedge's own status says, in the model's words: opening (not filled yet), filled, ended (it holds nothing any
+ * more), or settling (a status hedge does not know: neither open nor ended, waited on). Only `opening` changes by
+ * itself into another of these, and `settling` until the server says more. */
+export function hedgeStatus(status: string): 'opening' | 'filled' | 'ended' | 'settling' {
+  if (!KNOWN.has(status)) return 'settling';
+  return status === 'filled' ? 'filled' : FINAL.has(status) ? 'ended' : 'opening';
+}
 const SAME_USD = 0.005;
 const near = (a: number, b: number) => Math.abs(a - b) < SAME_USD;
 
@@ -51,15 +59,15 @@ export function reconcileSide(
   nowMs: number,
 ): SideBook {
   const filled = records
-    .filter((record) => record.status === 'filled')
+    .filter((record) => hedgeStatus(record.status) === 'filled')
     .sort((a, b) => (b.maturityAtMs ?? 0) - (a.maturityAtMs ?? 0));
-  const opening = records.filter((record) => record.status !== 'filled' && !FINAL.has(record.status));
+  const opening = records.filter((record) => ['opening', 'settling'].includes(hedgeStatus(record.status)));
   // A record without a notional hedge can read says nothing about the side's size: the line's then stands for it.
   const recordsUsd =
     filled.some((record) => record.notionalUsd === undefined) && line?.notionalUsd !== undefined
       ? line.notionalUsd
       : cents(filled.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
-  const ended = records.flatMap((record) => (FINAL.has(record.status) ? [record.id] : []));
+  const ended = records.flatMap((record) => (hedgeStatus(record.status) === 'ended' ? [record.id] : []));
   const failed = records.flatMap((record) => (record.status === 'failed' ? [record.id] : []));
   const book = { filled, opening, ended, failed, recordsUsd, ...(line && { line }) };
   const one = filled.length === 1;
@@ -71,7 +79,7 @@ export function reconcileSide(
       ? { endpoint: 'GET /positions' as const, notionalUsd: line.notionalUsd }
       : bad && { endpoint: 'GET /hedges' as const, notionalUsd: bad.notionalUsd! };
   // A status hedge does not know (`settling`, a server's own word) holds neither open nor ended: waited on.
-  const unknown = opening.find((record) => !KNOWN.has(record.status));
+  const unknown = opening.find((record) => hedgeStatus(record.status) === 'settling');
   const why = unreadable
     ? unreadable.endpoint === 'GET /positions'
       ? `the positions list gives the open side a notional of ${formatUsd(unreadable.notionalUsd)}, which cannot be`

@@ -6,7 +6,6 @@ import { formatUsd } from '../../core/number-format.js';
 import { preTradeProblem, type PreTradeRequest } from './pre-trade-rules.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
-import { HEDGE_STATUSES } from '../../core/vocabulary.js';
 import {
   ApiError,
   AuthError,
@@ -17,7 +16,7 @@ import {
 } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { SideViews } from '../book/side-book.js';
-import { holdsHedge, type SideBook } from '../book/book.js';
+import { hedgeStatus, holdsHedge, type SideBook } from '../book/book.js';
 import { messageOf, safeText } from '../../core/security/safe-text.js';
 import { sameReference } from '../../core/input.js';
 import { shellWord } from '../../core/program.js';
@@ -132,9 +131,6 @@ export async function quotedSizeProblem(
   }
 }
 
-const ACTIVE = new Set(['submitting', 'submitted', 'filled']);
-const KNOWN = new Set<string>(HEDGE_STATUSES);
-
 /** `open --ref REF`: a client reference names one deal; an active hedge carrying it already refuses the open. */
 export async function refuseDuplicateReference(
   ports: PreTradePorts,
@@ -155,7 +151,8 @@ export async function refuseDuplicateReference(
     return;
   }
   const carrying = hedges.filter((hedge) => sameReference(hedge.client_reference, reference));
-  const unknown = carrying.filter((hedge) => !KNOWN.has(hedge.status));
+  // What each status says is the side model's (book.ts): opening and filled are active, a status it does not know is not.
+  const unknown = carrying.filter((hedge) => hedgeStatus(hedge.status) === 'settling');
   if (unknown.length) {
     ports.notify({
       kind: 'reference-unknown-status',
@@ -163,10 +160,10 @@ export async function refuseDuplicateReference(
       text: `Note: ${unknown.map((hedge) => `${hedge.id} (${hedge.status})`).join(', ')} carries this reference with a status hedge does not know; not counted as active.`,
     });
   }
-  let active = carrying.filter((hedge) => ACTIVE.has(hedge.status));
+  let active = carrying.filter((hedge) => ['opening', 'filled'].includes(hedgeStatus(hedge.status)));
   // A filled hedge is as its side's views show it (book.ts): held on a side in step (the history unread), ended (a
   // server may leave an early-closed hedge `filled`, which the history lists), or neither when the history may be cut.
-  const filled = active.filter((hedge) => hedge.status === 'filled');
+  const filled = active.filter((hedge) => hedgeStatus(hedge.status) === 'filled');
   const books = filled.length ? await sideBooksOf(client, filled) : [];
   const bookOf = (hedge: Hedge) => books[filled.indexOf(hedge)] as SideBook | undefined;
   const held = filled.filter((hedge) => bookOf(hedge) && holdsHedge(bookOf(hedge)!, hedge.id));
@@ -174,7 +171,7 @@ export async function refuseDuplicateReference(
   else {
     active = active.filter((hedge) => !bookOf(hedge)?.ended.includes(hedge.id));
     // Only filled ones left, and a history that may list them past what was read: neither in use nor free.
-    const count = active.every((hedge) => hedge.status === 'filled')
+    const count = active.every((hedge) => hedgeStatus(hedge.status) === 'filled')
       ? active.map((hedge) => bookOf(hedge)?.historyCut).find((cut) => cut !== undefined)
       : undefined;
     if (active.length && count !== undefined)

@@ -1,7 +1,7 @@
 // Waiting for an asynchronous action to resolve (design.md "Asynchronous actions").
 import type { Hedge, HistoryRecord } from '../../platform/api/schemas.js';
-import { expectedAfterChange, type SideBook } from '../book/book.js';
-import type { HedgeStatus, Side } from '../../core/vocabulary.js';
+import { expectedAfterChange, hedgeStatus, type SideBook } from '../book/book.js';
+import type { Side } from '../../core/vocabulary.js';
 import { formatUsd } from '../../core/number-format.js';
 import type { WritePorts } from './ports.js';
 import { historyHedgeId, historyRecordForPeople } from '../../platform/api/wire/fields.js';
@@ -23,9 +23,6 @@ import { identityOf, sentBy } from './identity.js';
 
 /** Never below 1 000 ms: the spec advises polling no faster than every one to two seconds. */
 export const POLL_CADENCE = { firstDelayMs: 1_000, intervalMs: 1_500 };
-
-/** A hedge in one of these states will not change by itself any more (closed: nor by settlement). */
-const FINAL_HEDGE_STATUSES: readonly string[] = ['filled', 'failed', 'closed'] satisfies readonly HedgeStatus[];
 
 /** Money compares to the cent: notionals are rounded to cents on the wire. */
 export const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
@@ -94,7 +91,8 @@ export async function pollUntil<T>(
   }
 }
 
-const isFinal = (hedge?: Hedge | null) => !!hedge && FINAL_HEDGE_STATUSES.includes(hedge.status);
+/** A hedge filled or ended will not change by itself any more (book.ts): an opening one, or one settling, is waited on. */
+const isFinal = (hedge?: Hedge | null) => !!hedge && ['filled', 'ended'].includes(hedgeStatus(hedge.status));
 
 /**
  * Polls GET /hedges/{id} until the hedge is final; a failed hedge is returned, not thrown. The id came from the server
@@ -257,7 +255,7 @@ export async function waitForSideClosed(
         (hedgeId !== undefined &&
           position.hedgeId !== undefined &&
           position.hedgeId !== hedgeId &&
-          (await client.getHedge(hedgeId)).status === 'closed')
+          hedgeStatus((await client.getHedge(hedgeId)).status) === 'ended')
       );
     },
     isDone: (closed) => closed,
