@@ -53,7 +53,8 @@ export async function openHedge(
           ['ref', reference],
           send,
         );
-  return { outcome, quote: record.quote };
+  // The quote it was decided on: the wizard's, else the one its preview showed.
+  return { outcome, quote: record.quote ?? ('kept' in outcome ? outcome.kept?.quote : undefined) };
 }
 
 export function parseChangeOptions(

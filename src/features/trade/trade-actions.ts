@@ -43,7 +43,7 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 export interface TradeRecord extends WriteRecord {
   kind: TradeKind;
   request: SideRequest;
-  /** The quote shown before an open (the wizard's, else the one its preview read): its price is compared with the struck rate. */
+  /** The quote the caller showed before an open (the wizard's; else its preview reads one): its price is compared with the struck rate. */
   quote?: Quote;
   /** What its caller asks for before the kind's own check and preview: the optional pre-trade checks, the duplicate
    * reference check, an open's quote said before the question. What a check could not read is named in the question. */
@@ -69,9 +69,22 @@ export const days = (tenor: number) => plural(tenor, 'day');
 
 type TradeKind = keyof typeof KINDS;
 
+/** What a trade read before its send, kept for its later stages (write-flow.ts passes it from stage to stage). */
+interface TradeKept {
+  /** The quote its preview showed (an open's, an add's): its question and its card say it. */
+  quote?: Quote;
+  /** An add's or reduce's side as read once before it: its positions line (sized by its records) and its book. */
+  position?: { line?: BookPosition; book: SideBook };
+  /** A reduce's balance before it: what it released is the difference after. */
+  balanceBeforeUsdc?: number;
+  /** A close's hedge and the side's notional in the book, as read before it. */
+  hedgeBefore?: string;
+  inBookUsd?: number;
+}
+
 /** What a kind declares beyond its words and endpoints: the hooks that ask, wait for and reconcile it. */
-type KindHooks = Partial<WriteKind<SubmittedAction, unknown>> &
-  Pick<WriteKind<SubmittedAction, unknown>, 'question' | 'wait'>;
+type KindHooks = Partial<WriteKind<SubmittedAction, unknown, TradeKept>> &
+  Pick<WriteKind<SubmittedAction, unknown, TradeKept>, 'question' | 'wait'>;
 
 /** Each kind once, in words; tradeAction binds a record to its kind's hooks.
  * (`hedge api`'s writes are bound by api-call.ts apiAction: the request is the call, proven by the answer alone.) */
@@ -112,7 +125,7 @@ export function tradeAction(
   ports: WritePorts,
   client: HedgeClient,
   record: TradeRecord,
-): WriteAction<SubmittedAction, unknown> {
+): WriteAction<SubmittedAction, unknown, TradeKept> {
   const { kind, request, checks } = record;
   const { hedgeCommand, notify, signal } = ports;
   const {
@@ -146,9 +159,9 @@ export function tradeAction(
           { market, side, notionalUsd: usd, action: kind === 'add' ? 'add' : 'open' },
           unchecked,
         );
-      await own.check?.();
+      return own.check?.();
     },
-    question: (shown) => questionWithUnchecked(record.question ?? own.question(shown), unchecked),
+    question: (shown, kept) => questionWithUnchecked(record.question ?? own.question(shown, kept), unchecked),
     plan: (key) => client.plan(kind, request, key),
     send: (key, sendHooks) => client.send(kind, request, key, sendHooks),
   };
@@ -159,7 +172,7 @@ export function tradeAction(
       // The quote is said (a card on a terminal) before the question, unless the caller quoted already; before it, the
       // side already in the positions list is said, pointing to `hedge add` (a note on stderr, never a refusal).
       preview: checks?.quote
-        ? async () => {
+        ? async (kept) => {
             let open;
             try {
               open = findSide(await readBook(client, ports.log), market, side);
@@ -183,11 +196,11 @@ export function tradeAction(
               text: `The open of ${formatUsd(usd)} ${side} on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
               show: { card: 'open-quote', quote, nowMs: client.transport.serverNow().bestMs },
             });
-            record.quote = quote;
+            return { ...kept, quote };
           }
         : undefined,
-      question: () =>
-        `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(tenorDays)}${atAbout(record.quote)}?`,
+      question: (_shown, kept) =>
+        `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(tenorDays)}${atAbout(kept?.quote ?? record.quote)}?`,
       // A confirmation (a person's yes, an agent's token) binds the side as shown, not one opened meanwhile; an agent's
       // limits alone judge the notional, and refuse with nothing read.
       ...(ports.tradeGate && !ports.planCheck && { trades: async () => [{ market, notionalUsd: usd }] }),
@@ -288,13 +301,6 @@ export function tradeAction(
   /** Add or reduce: one shape; an add is quoted before its question, a reduce reads what it released from the balance. */
   function changeHooks(): KindHooks {
     const action = kind as 'add' | 'reduce';
-    // What it learns before it is sent, kept for its wait and its rendering: the side's position (read once by
-    // whichever needs it first, the wait's baseline or the quote), its book, and a reduce's balance.
-    let position: Promise<BookPosition | undefined> | undefined;
-    let book: SideBook | undefined;
-    let positionBefore: BookPosition | undefined;
-    let balanceBeforeUsdc: number | undefined;
-    let quote: Quote | undefined;
     const seePositions = `\`${hedgeCommand('positions')}\``;
     const readBalance = () =>
       client.getAccount().then(
@@ -304,20 +310,21 @@ export function tradeAction(
           return undefined;
         },
       );
-    // The side's positions line before the change, read once its views agree and show this account's fresh opens of it
-    // (a fresh fill is not a missing side).
-    const readPosition = () =>
-      (position ??= readSidesAsAnswered(ports, client, [{ market, side }]).then(({ books: [read], positions }) => {
-        book = read;
-        const line = read.state === 'in-step' ? findSide(positions, market, side) : undefined;
-        return line && sizedByRecords(line, read);
-      }));
+    // The side's positions line before the change, read once (by whichever stage needs it first) once its views agree
+    // and show this account's fresh opens of it (a fresh fill is not a missing side).
+    const readPosition = async (kept?: TradeKept): Promise<NonNullable<TradeKept['position']>> => {
+      if (kept?.position) return kept.position;
+      const { books, positions } = await readSidesAsAnswered(ports, client, [{ market, side }]);
+      const line = books[0].state === 'in-step' ? findSide(positions, market, side) : undefined;
+      return { line: line && sizedByRecords(line, books[0]), book: books[0] };
+    };
     return {
       check: async () => {
         if (record.serverDecides) return;
         // A hedge to change is needed: refused before anything is journaled when every view shows the side flat.
-        await readPosition();
-        if (book?.state !== 'flat' || book.opening.length) return;
+        const position = await readPosition();
+        const { book } = position;
+        if (book.state !== 'flat' || book.opening.length) return { position };
         throw new PreTradeCheckError(
           'no_open_hedge',
           `There is no ${side} hedge on ${market} to ${action}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
@@ -328,22 +335,23 @@ export function tradeAction(
       // An add is quoted for its cost before it is confirmed, at the hedge's own maturity (and the quote shown).
       preview:
         action === 'add'
-          ? async () => {
-              const line = await readPosition();
+          ? async (kept) => {
+              const position = await readPosition(kept);
+              const { line } = position;
               if (!line) {
                 notify({
                   kind: 'addition-not-quoted',
                   level: 'note',
                   text: `No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (${seePositions}).`,
                 });
-                return;
+                return { ...kept, position };
               }
               // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
               const hedge = line.maturityAt === undefined ? await readHedge(line.hedgeId) : undefined;
               const maturityAt = line.maturityAt ?? hedge?.maturity_at ?? undefined;
               // Its days left on the server's clock, which its maturity is on.
               const now = client.transport.serverNow().bestMs;
-              quote = await client.createQuote({
+              const quote = await client.createQuote({
                 market,
                 side,
                 notional_usd: usd,
@@ -362,28 +370,32 @@ export function tradeAction(
                   position: line,
                 },
               });
+              return { ...kept, position, quote };
             }
           : undefined,
       // The notional before the change, journaled: the wait (and a resumed one) ends when the list shows another.
-      before: async () => {
+      before: async (kept) => {
         // A reduce: what it released, from the balance before and after.
-        [positionBefore, balanceBeforeUsdc] = await Promise.all([
-          readPosition(),
+        const [position, balanceBeforeUsdc] = await Promise.all([
+          readPosition(kept),
           action === 'reduce' ? readBalance() : undefined,
         ]);
-        if (positionBefore?.notionalUsd === undefined) return;
-        return withoutUndefined({
-          baseline_notional_usd: positionBefore.notionalUsd,
-          hedge_id: positionBefore.hedgeId || undefined,
+        const { line } = position;
+        const read = { kept: { ...kept, position, balanceBeforeUsdc } };
+        if (line?.notionalUsd === undefined) return read;
+        const journaled = withoutUndefined({
+          baseline_notional_usd: line.notionalUsd,
+          hedge_id: line.hedgeId || undefined,
           // The deal it changes, for the journal's Ref (a change's request names none), and the side's hedges.
-          ...sideContext(book),
+          ...sideContext(position.book),
         });
+        return { ...read, journaled };
       },
-      question: (shown) => {
+      question: (shown, kept) => {
         const held = shown?.[0]?.held;
         const hedge = `the ${side} hedge on ${market}${held?.hedge_ids.length ? ` (${hedgesWords(held)})` : ''}`;
         return action === 'add'
-          ? `Add ${formatUsd(usd)} to ${hedge}${atAbout(quote)}?`
+          ? `Add ${formatUsd(usd)} to ${hedge}${atAbout(kept?.quote)}?`
           : `Remove ${formatUsd(usd)} from ${hedge}?`;
       },
       // The side's notional now, against the one recorded before the send.
@@ -414,7 +426,8 @@ export function tradeAction(
           : found('unknown', evidence);
       },
       // Until the positions list shows the change, then the hedge is read (and a reduce's balance and record).
-      wait: async (answer, { startedAt, before, sentEarlier }) => {
+      wait: async (answer, { startedAt, before, kept = {}, sentEarlier }) => {
+        const { balanceBeforeUsdc, quote } = kept;
         const baseline = before?.baseline_notional_usd;
         if (typeof baseline !== 'number') {
           // Exit 0 rests on the change's own effect on the side: with no notional before it, there is none to see.
@@ -494,7 +507,7 @@ export function tradeAction(
           hedge,
           balanceAfterUsdc,
           realized,
-          before: positionBefore,
+          before: kept.position?.line,
           quotedPrice: quote?.pricing.execution_price,
           balanceBeforeUsdc,
         };
@@ -505,18 +518,13 @@ export function tradeAction(
 
   /** A close: asked with what it returns, trading what the side holds when sent, waited for until the side is flat. */
   function closeHooks(): KindHooks {
-    let hedgeBefore: string | undefined;
-    /** The side's notional in the book when last read before a send (by an agent's limits, or the wait's read). */
-    let inBook: number | undefined;
-    /** What a resumed close's entry recorded it trades: a side already closed by it reads 0 in the book. */
-    let tradedBefore: number | undefined;
     return {
       // What closing is expected to return: the position's net margin right before the close.
-      before: async () => {
+      before: async (kept) => {
         const views = await SideViews.read(client, ports.log);
         const book = readableBook(await views.book(market, side), market, side);
         const position = findSide(views.positions, market, side);
-        hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
+        const hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
         // A side read flat holds 0: journaled, a resume tells it from a side that was not read.
         const flat = !position && book.state === 'flat' && !book.opening.length;
         // Asked to close a side every view shows flat, this account's fresh opens of it included (a fill still unlisted
@@ -534,14 +542,14 @@ export function tradeAction(
             `Check \`${hedgeCommand('positions')}\`.`,
           );
         const notional = book.filled.length ? book.recordsUsd : flat ? 0 : position?.notionalUsd;
-        inBook ??= notional;
-        return withoutUndefined({
+        const journaled = withoutUndefined({
           net_margin_usd: position?.netMarginUsd,
           hedge_id: hedgeBefore || undefined,
           notional_usd: notional,
           // The deal it closes, for the journal's Ref (a close's request names none), and the side's hedges.
           ...sideContext(book),
         });
+        return { journaled, kept: { ...kept, hedgeBefore, inBookUsd: notional } };
       },
       // What it trades and returns, as the side was read for it (the shown trade).
       question: (shown) => {
@@ -570,15 +578,16 @@ export function tradeAction(
               entry.message === NOT_WAITED_MESSAGE &&
               Date.parse(entry.resolved_at ?? entry.created_at) >= since),
         );
-        inBook = cents(book.recordsUsd + book.opening.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
-        const traded = cents(inBook + landing.reduce((sum, entry) => sum + tradedUsd(entry), 0));
+        const inBookUsd = cents(
+          book.recordsUsd + book.opening.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0),
+        );
+        const traded = cents(inBookUsd + landing.reduce((sum, entry) => sum + tradedUsd(entry), 0));
         // What it returns, as the question says it: the side's net margin as read here.
         const returnsUsd = findSide(positions, market, side)?.netMarginUsd;
-        return [{ market, notionalUsd: traded, held: sideAfterOf(book), returnsUsd }];
+        return [{ market, notionalUsd: traded, held: sideAfterOf(book), returnsUsd, inBookUsd }];
       },
       // The side's presence in the positions list.
       reconcile: async (entry) => {
-        tradedBefore = entry.traded_usd;
         const { position, filled, settled, moved } = await sideInStep(entry);
         if (settled) return settled;
         const neverAnswered = !wasAnswered(entry);
@@ -625,12 +634,15 @@ export function tradeAction(
           ? found('not-landed', `${evidence}, and its hedge ${safeText(before)} is still filled`)
           : found('unknown', evidence);
       },
-      // What it closed, for an agent's daily cap: the largest of the server's word, the book's figure and what a resumed
-      // entry recorded.
-      submitted: (answer) => {
-        const figures = [readNumber(answer.notional_usd), inBook, tradedBefore].filter((usd) => usd !== undefined);
+      // What it closed, for an agent's daily cap: the largest of the server's word, the book's figure when last read
+      // before the send and what a resumed entry recorded (a side already closed by it reads 0 in the book).
+      submitted: (answer, { kept, shown: [trade] = [], earlier }) => {
+        const inBook = trade && 'inBookUsd' in trade ? readNumber(trade.inBookUsd) : kept?.inBookUsd;
+        const figures = [readNumber(answer.notional_usd), inBook, earlier?.traded_usd].filter(
+          (usd) => usd !== undefined,
+        );
         return {
-          hedge_id: answer.hedge_id ?? hedgeBefore,
+          hedge_id: answer.hedge_id ?? kept?.hedgeBefore,
           order_tx_hash: answer.order_tx_hash ?? undefined,
           ...(figures.length && { traded_usd: Math.max(...figures.map(Math.abs)) }),
         };

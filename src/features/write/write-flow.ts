@@ -113,27 +113,35 @@ const approvedOnError = new WeakMap<object, readonly Trade[]>();
 export const approvalOf = (error: unknown): readonly Trade[] | undefined =>
   typeof error === 'object' && error !== null ? approvedOnError.get(error) : undefined;
 
-/** What a kind does with its record, stage by stage. `S` is the submit answer, `R` the resolution. */
-export interface WriteKind<S, R> {
+/** What a kind does with its record, stage by stage. `S` is the submit answer, `R` the resolution, `K` what this run
+ * read before the send and keeps for its later stages: each stage is given it and returns what it adds (a resume has
+ * none: what it needs was journaled). */
+export interface WriteKind<S, R, K = unknown> {
   /** The request, planned with the key (the dry run prints it; the journal records it). */
   plan(key: string): ApiRequest;
   /** Pre-trade checks; not run when resuming (the first run's own effect may now fill the headroom). */
-  check?(): Promise<void>;
-  /** Facts read before the send that the wait needs (e.g. the notional before an add); journaled. */
-  before?(): Promise<JsonObject | undefined>;
-  preview?(): Promise<void>;
+  check?(): Promise<K | undefined>;
+  /** Facts read before the send: `journaled` with the entry (the wait, and a resumed one, read them: e.g. the notional
+   * before an add), `kept` for this run's later stages. */
+  before?(kept?: K): Promise<{ journaled?: JsonObject; kept?: K }>;
+  /** Says what the action will do (a quote), before its question. */
+  preview?(kept?: K): Promise<K | undefined>;
   /** The confirmation question on a live key (the guard adds the LIVE marker), of the trades as shown (read by `trades`). */
-  question(shown?: readonly Trade[]): string;
+  question(shown?: readonly Trade[], kept?: K): string;
   /** `hooks`: what the request carries besides its plan (an agent's limits asked again before a retry). */
   send(key: string, hooks?: SendHooks): Promise<S>;
-  /** Journal fields from the submit answer (a close: also what it closed). */
-  submitted(answer: S): Pick<JournalPatch, 'hedge_id' | 'order_tx_hash' | 'traded_usd'>;
+  /** Journal fields from the submit answer (a close: also what it closed), given what was read before: `shown`, the
+   * trades as last read before the send; `earlier`, the entry a resume sends again. */
+  submitted(
+    answer: S,
+    read: { kept?: K; shown?: readonly Trade[]; earlier?: JournalEntry },
+  ): Pick<JournalPatch, 'hedge_id' | 'order_tx_hash' | 'traded_usd'>;
   /** Waits until the action resolved: what proves it landed, and the side as every view showed it then (journaled: a
-   * later identical run is judged by it). `context`: when the request left, the facts read before it (`before`), and
-   * whether a resume found the earlier send landed and follows it (`sentEarlier`). */
+   * later identical run is judged by it). `context`: when the request left, the facts read before it (`before`, as
+   * journaled; `kept`), and whether a resume found the earlier send landed and follows it (`sentEarlier`). */
   wait(
     answer: S,
-    context: { startedAt: number; before?: JsonObject; sentEarlier?: boolean },
+    context: { startedAt: number; before?: JsonObject; kept?: K; sentEarlier?: boolean },
   ): Promise<{ result: R; sideAfter?: SideAfter }>;
   /** What the journal records once it resolved (unset: done). */
   outcome?(result: R): 'filled' | 'done' | 'failed';
@@ -151,10 +159,10 @@ export interface WriteKind<S, R> {
 }
 
 /** A record with its kind's behaviour bound to it: what `runWrite` carries out. */
-export type WriteAction<S, R> = WriteRecord & WriteKind<S, R>;
+export type WriteAction<S, R, K = unknown> = WriteRecord & WriteKind<S, R, K>;
 
 /** What one write did — the flow prints none of it: the command (or keeper, roll, apply, agent) shows it. */
-export type WriteOutcome<S, R> = Awaited<ReturnType<typeof runWrite<S, R>>>;
+export type WriteOutcome<S, R, K = unknown> = Awaited<ReturnType<typeof runWrite<S, R, K>>>;
 
 /** The refusal of a run that found its action carried out by another live process: it sends nothing (exit 11). */
 export function heldError(ports: WritePorts, entry: JournalEntry, holder: Holder, more = '') {
@@ -194,7 +202,11 @@ export const checkedAhead = (record: WriteRecord) => record.approved?.by === 'pl
 
 /** The one write flow, in stages: check → confirm → journaled → send → prove → outcome (CONTRIBUTING.md, the write
  * path). Its steps are the closures below, in that order; each reads the run's state from this scope. */
-export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R>, options: WriteOptions) {
+export async function runWrite<S, R, K = unknown>(
+  ports: WritePorts,
+  action: WriteAction<S, R, K>,
+  options: WriteOptions,
+) {
   const { approved } = action;
   const checked = checkedAhead(action);
   const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun });
@@ -516,7 +528,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     if (fresh ? planCheck : bound && !sameAsShown(bound, judged)) planCheck!.check([action.plan(run.key)], judged);
     // An agent's token is its confirmation: it holds for the trades it was checked on.
     const approvedOn = approved?.trades ?? (fresh && planCheck ? judged : undefined);
-    if (!gate) return { approvedOn };
+    if (!gate) return { approvedOn, judged };
     // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
     if (!checked)
       await gate.admit(
@@ -524,9 +536,13 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         action.command,
         run.resumed && run.entry?.via === 'agent' ? { finishing: run.entry.id } : undefined,
       );
-    if (judged === undefined) return { approvedOn };
+    if (judged === undefined) return { approvedOn, judged };
+    /** What it trades as read again before a retry of the send (the last read before the send). */
+    let retried: Trade[] | undefined;
     return {
       approvedOn,
+      judged,
+      retried: () => retried,
       judgedUsd: cents(judged.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0)),
       sendHooks: {
         beforeRetry: async (reason) => {
@@ -537,7 +553,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
               ? error
               : new Error(error.message, { cause: error });
           });
-          judged = now;
+          judged = retried = now;
         },
       } satisfies SendHooks,
     };
@@ -547,14 +563,18 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
    * or a run's approval goes; an earlier attempt's "yes" goes while its side is as shown, else a live key (or the
    * wizard) asks, and a moved side is asked about again. A "yes" holds for what the question showed: its trades, with
    * the side's hedges and their notional (as-shown.ts). Returns what the confirmation holds for. */
-  const confirm = async (approvedOn: readonly Trade[] | undefined, reread: () => Promise<void>) => {
+  const confirm = async (
+    approvedOn: readonly Trade[] | undefined,
+    kept: K | undefined,
+    reread: () => Promise<void>,
+  ) => {
     const by = approved?.by;
     if (by === 'plan' || by === 'run' || (by === 'retry' && !approvedOn)) return approvedOn;
     if (!guard.needsConfirmation && !action.ask) return approvedOn;
     const { side } = action;
     let shown = side && (approvedOn ?? (await action.trades?.()));
     if (!side || !shown) {
-      await confirmOrStop(ports, action.question(shown), { live: guard.live });
+      await confirmOrStop(ports, action.question(shown, kept), { live: guard.live });
       return approvedOn;
     }
     if (approvedOn) {
@@ -568,7 +588,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       side,
       guard.live,
       shown,
-      (asked) => action.question(asked),
+      (asked) => action.question(asked, kept),
       () => action.trades!(),
       reread,
     );
@@ -677,7 +697,9 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       const gated = await gateTheSend(run);
       const { sendHooks, judgedUsd } = gated;
       approvedOn = gated.approvedOn;
-      if (!run.resumed && !checked) await action.check?.();
+      /** What this run read before the send, kept for its later stages (the kind's). */
+      let kept: K | undefined;
+      if (!run.resumed && !checked) kept = await action.check?.();
       else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
       const earlier = run.entry;
       const reconciled = earlier && (await reconcileEarlier(earlier, run.finished));
@@ -686,15 +708,16 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       // Confirm: the facts the wait needs, read before the send; a new action shows its preview and asks (as-shown.ts).
       const readBefore = async () => {
         if (earlier) return (await attributedContext(earlier)).context;
-        if (!options.wait) return;
-        const read = await action.before?.();
-        return action.context ? { ...read, ...action.context } : read;
+        if (!options.wait || !action.before) return;
+        const read = await action.before(kept);
+        kept = read.kept ?? kept;
+        return action.context ? { ...read.journaled, ...action.context } : read.journaled;
       };
       let before = await readBefore();
       // A new action, or a key this journal does not know: nothing says it was confirmed here.
       if (!run.resumed || !earlier) {
-        if (!checked) await action.preview?.();
-        approvedOn = await confirm(approvedOn, async () => {
+        if (!checked) kept = (await action.preview?.(kept)) ?? kept;
+        approvedOn = await confirm(approvedOn, kept, async () => {
           before = await readBefore();
         });
       }
@@ -733,22 +756,26 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
               earlier !== undefined && earlier.outcome !== 'planned',
             );
       const startedAt = ports.clock.now();
-      await record({ outcome: 'submitted', ...action.submitted(answer) });
+      // What it trades as last read before the send: again before a retry, at the confirmation, or by the check.
+      const shown = gated.retried?.() ?? approvedOn ?? gated.judged;
+      await record({ outcome: 'submitted', ...action.submitted(answer, { kept, shown, earlier }) });
       if (!options.wait)
         return {
           kind: 'submitted',
           answer,
+          kept,
           entry: await record({ outcome: 'done', message: NOT_WAITED_MESSAGE }),
         } as const;
       // Prove: a bounded wait until it is seen to land.
       const { result, sideAfter } = await proving(() =>
-        action.wait(answer, { startedAt, before, sentEarlier: reconciled?.kind === 'landed' }),
+        action.wait(answer, { startedAt, before, kept, sentEarlier: reconciled?.kind === 'landed' }),
       );
       // Outcome: filled, done or failed, with the side as every view showed it.
       return {
         kind: 'resolved',
         answer,
         result,
+        kept,
         entry: await record({
           outcome: action.outcome?.(result) ?? 'done',
           resolved_at: utcIso(ports.clock.now()),
