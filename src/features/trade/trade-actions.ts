@@ -89,10 +89,10 @@ type KindHooks = Partial<WriteKind<SubmittedAction, unknown, TradeKept>> &
 /** Each kind once, in words; tradeAction binds a record to its kind's hooks.
  * (`hedge api`'s writes are bound by api-call.ts apiAction: the request is the call, proven by the answer alone.) */
 const KINDS = {
-  open: 'open a hedge',
-  add: 'add to a hedge',
-  reduce: 'reduce a hedge',
-  close: 'close a position',
+  open: { verb: 'open a hedge', hooks: openHooks },
+  add: { verb: 'add to a hedge', hooks: changeHooks },
+  reduce: { verb: 'reduce a hedge', hooks: changeHooks },
+  close: { verb: 'close a position', hooks: closeHooks },
 };
 
 /** What the book shows about an earlier send, as a reconcile returns it (the answer followed when it landed). */
@@ -113,7 +113,7 @@ export function tradeRecord(kind: TradeKind, request: SideRequest, fields: Parti
     kind,
     request,
     command: kind,
-    verb: KINDS[kind],
+    verb: KINDS[kind].verb,
     argv: fields.argv ?? argv.map(String),
     side: { market, side },
   };
@@ -126,20 +126,11 @@ export function tradeAction(
   client: HedgeClient,
   record: TradeRecord,
 ): WriteAction<SubmittedAction, unknown, TradeKept> {
-  const { kind, request, checks } = record;
-  const { hedgeCommand, notify, signal } = ports;
-  const {
-    market,
-    side,
-    notional_usd: usd,
-    tenor_days: tenorDays,
-    client_reference: reference,
-  } = request as OpenRequest;
+  const t = scopeOf(ports, client, record);
+  const { kind, request, checks, market, side, usd, reference } = t;
   const unchecked = uncheckedList(ports);
-  /** A hedge's record; undefined when it has no id or cannot be read. */
-  const readHedge = (id: string | null | undefined) => (id ? client.getHedge(id).catch(() => undefined) : undefined);
   // The kind's own hooks (below), over the side and amount this action trades.
-  const own = { open: openHooks, add: changeHooks, reduce: changeHooks, close: closeHooks }[kind]();
+  const own = KINDS[kind].hooks(t);
   return {
     ...record,
     submitted: (answer) => ({
@@ -165,545 +156,579 @@ export function tradeAction(
     plan: (key) => client.plan(kind, request, key),
     send: (key, sendHooks) => client.send(kind, request, key, sendHooks),
   };
+}
 
-  /** An open: quoted before its question, found again by its hedge's id or reference, waited for until it fills. */
-  function openHooks(): KindHooks {
-    return {
-      // The quote is said (a card on a terminal) before the question, unless the caller quoted already; before it, the
-      // side already in the positions list is said, pointing to `hedge add` (a note on stderr, never a refusal).
-      preview: checks?.quote
-        ? async (kept) => {
-            let open;
-            try {
-              open = findSide(await readBook(client, ports.log), market, side);
-            } catch (error) {
-              if (signal.aborted) throw error;
-              ports.log(`positions: not read before the open (${messageOf(error)}); no "already open" note`);
-            }
-            if (open)
-              notify({
-                kind: 'side-already-open',
-                level: 'warn',
-                text: sideAlreadyOpenNote(
-                  { ...open, market: market.toUpperCase(), side },
-                  hedgeCommand('add', market, side, String(usd)),
-                ),
-              });
-            const quote = await client.createQuote({ market, side, notional_usd: usd, tenor_days: tenorDays });
-            notify({
-              kind: 'open-quote',
-              level: 'note',
-              text: `The open of ${formatUsd(usd)} ${side} on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
-              show: { card: 'open-quote', quote, nowMs: client.transport.serverNow().bestMs },
-            });
-            return { ...kept, quote };
+/** What a kind's hooks act on: the record, its request's fields, and the reads every kind shares. */
+function scopeOf(ports: WritePorts, client: HedgeClient, record: TradeRecord) {
+  const { market, side, notional_usd, tenor_days, client_reference } = record.request as OpenRequest;
+  return {
+    ports,
+    client,
+    record,
+    kind: record.kind,
+    request: record.request,
+    checks: record.checks,
+    market,
+    side,
+    usd: notional_usd,
+    tenorDays: tenor_days,
+    reference: client_reference,
+    hedgeCommand: ports.hedgeCommand,
+    notify: ports.notify,
+    signal: ports.signal,
+    /** A hedge's record; undefined when it has no id or cannot be read. */
+    readHedge: (id: string | null | undefined) => (id ? client.getHedge(id).catch(() => undefined) : undefined),
+  };
+}
+
+type TradeScope = ReturnType<typeof scopeOf>;
+
+/** An open: quoted before its question, found again by its hedge's id or reference, waited for until it fills. */
+function openHooks(t: TradeScope): KindHooks {
+  const { ports, client, record, checks, market, side, usd, tenorDays, hedgeCommand, notify, signal, readHedge } = t;
+  return {
+    // The quote is said (a card on a terminal) before the question, unless the caller quoted already; before it, the
+    // side already in the positions list is said, pointing to `hedge add` (a note on stderr, never a refusal).
+    preview: checks?.quote
+      ? async (kept) => {
+          let open;
+          try {
+            open = findSide(await readBook(client, ports.log), market, side);
+          } catch (error) {
+            if (signal.aborted) throw error;
+            ports.log(`positions: not read before the open (${messageOf(error)}); no "already open" note`);
           }
-        : undefined,
-      question: (_shown, kept) =>
-        `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(tenorDays)}${atAbout(kept?.quote ?? record.quote)}?`,
-      // A confirmation (a person's yes, an agent's token) binds the side as shown, not one opened meanwhile; an agent's
-      // limits alone judge the notional, and refuse with nothing read.
-      ...(ports.tradeGate && !ports.planCheck && { trades: async () => [{ market, notionalUsd: usd }] }),
-      // The hedge by its id (when the answer gave one), else by its client reference.
-      reconcile: async (entry) => {
-        const landed = (hedge: Hedge, evidence: string, txHash?: string) =>
-          found('landed', evidence, {
-            hedge_id: hedge.id,
-            order_tx_hash: hedge.order_tx_hash ?? txHash,
-            status: hedge.status,
+          if (open)
+            notify({
+              kind: 'side-already-open',
+              level: 'warn',
+              text: sideAlreadyOpenNote(
+                { ...open, market: market.toUpperCase(), side },
+                hedgeCommand('add', market, side, String(usd)),
+              ),
+            });
+          const quote = await client.createQuote({ market, side, notional_usd: usd, tenor_days: tenorDays });
+          notify({
+            kind: 'open-quote',
+            level: 'note',
+            text: `The open of ${formatUsd(usd)} ${side} on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
+            show: { card: 'open-quote', quote, nowMs: client.transport.serverNow().bestMs },
           });
-        if (entry.hedge_id) {
-          const hedge = await readHedge(entry.hedge_id);
-          return hedge
-            ? landed(hedge, `hedge ${safeText(hedge.id)} is ${safeText(hedge.status)}`, entry.order_tx_hash)
-            : found('unknown', `hedge ${safeText(entry.hedge_id)}, named by the server's answer, cannot be read`);
+          return { ...kept, quote };
         }
-        const body = bodyOf(entry);
-        const onMarket = String(body.market ?? '').toUpperCase();
-        const onSide = body.side;
-        // From the earlier of the entry's creation and the server's sealed time at its first send (a rewritten creation
-        // time cannot hide the hedge).
-        const sentAt = readNumber(entry.context?.server_time_ms) ?? Infinity;
-        const time = client.transport.serverNow();
-        const from = Math.min(Date.parse(entry.created_at) + time.earliestMs - time.localMs, sentAt) - CLOCK_SKEW_MS;
-        const reference = stringOf(body.client_reference) || undefined;
-        const opened = (await client.listHedges({ clientReference: reference })).filter(
+      : undefined,
+    question: (_shown, kept) =>
+      `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(tenorDays)}${atAbout(kept?.quote ?? record.quote)}?`,
+    // A confirmation (a person's yes, an agent's token) binds the side as shown, not one opened meanwhile; an agent's
+    // limits alone judge the notional, and refuse with nothing read.
+    ...(ports.tradeGate && !ports.planCheck && { trades: async () => [{ market, notionalUsd: usd }] }),
+    // The hedge by its id (when the answer gave one), else by its client reference.
+    reconcile: async (entry) => {
+      const landed = (hedge: Hedge, evidence: string, txHash?: string) =>
+        found('landed', evidence, {
+          hedge_id: hedge.id,
+          order_tx_hash: hedge.order_tx_hash ?? txHash,
+          status: hedge.status,
+        });
+      if (entry.hedge_id) {
+        const hedge = await readHedge(entry.hedge_id);
+        return hedge
+          ? landed(hedge, `hedge ${safeText(hedge.id)} is ${safeText(hedge.status)}`, entry.order_tx_hash)
+          : found('unknown', `hedge ${safeText(entry.hedge_id)}, named by the server's answer, cannot be read`);
+      }
+      const body = bodyOf(entry);
+      const onMarket = String(body.market ?? '').toUpperCase();
+      const onSide = body.side;
+      // From the earlier of the entry's creation and the server's sealed time at its first send (a rewritten creation
+      // time cannot hide the hedge).
+      const sentAt = readNumber(entry.context?.server_time_ms) ?? Infinity;
+      const time = client.transport.serverNow();
+      const from = Math.min(Date.parse(entry.created_at) + time.earliestMs - time.localMs, sentAt) - CLOCK_SKEW_MS;
+      const reference = stringOf(body.client_reference) || undefined;
+      const opened = (await client.listHedges({ clientReference: reference })).filter(
+        (hedge) =>
+          hedge.market.toUpperCase() === onMarket &&
+          hedge.side === onSide &&
+          Date.parse(String(hedge.opened_at)) >= from &&
+          (!reference || sameReference(hedge.client_reference, reference)),
+      );
+      const [hedge] = opened;
+      // An accepted open is listed at once (submitted, then filled or failed), so none carrying its reference means none was made.
+      if (reference)
+        return hedge
+          ? landed(
+              hedge,
+              `hedge ${safeText(hedge.id)} carries reference ${safeText(reference)} (${safeText(hedge.status)}, opened ${safeText(String(hedge.opened_at))})`,
+            )
+          : found(
+              'not-landed',
+              `no hedge carrying reference ${safeText(reference)} was opened since the entry was made`,
+            );
+      const named = opened
+        .slice(0, 3)
+        .map(
           (hedge) =>
-            hedge.market.toUpperCase() === onMarket &&
-            hedge.side === onSide &&
-            Date.parse(String(hedge.opened_at)) >= from &&
-            (!reference || sameReference(hedge.client_reference, reference)),
-        );
-        const [hedge] = opened;
-        // An accepted open is listed at once (submitted, then filled or failed), so none carrying its reference means none was made.
-        if (reference)
-          return hedge
-            ? landed(
-                hedge,
-                `hedge ${safeText(hedge.id)} carries reference ${safeText(reference)} (${safeText(hedge.status)}, opened ${safeText(String(hedge.opened_at))})`,
-              )
-            : found(
-                'not-landed',
-                `no hedge carrying reference ${safeText(reference)} was opened since the entry was made`,
-              );
-        const named = opened
-          .slice(0, 3)
-          .map(
-            (hedge) =>
-              `${safeText(hedge.id)} (${formatUsd(hedge.notional_usd)}, opened ${safeText(String(hedge.opened_at))})`,
-          )
-          .join(', ');
-        const onThe = `${safeText(String(onSide))} hedge`;
-        return found(
-          'unknown',
-          opened.length
-            ? `${opened.length} ${onThe}${opened.length === 1 ? ' was' : 's were'} opened on ${safeText(onMarket)} since the entry was made: ${named}; any of them may be this one`
-            : `no ${onThe} on ${safeText(onMarket)} was opened since the entry was made, but without a hedge id or a reference that does not prove the open never arrived`,
-        );
-      },
-      // The fill shows on the hedge's record first; exit 0 once the positions list shows the side with it too.
-      wait: async (answer, { startedAt, sentEarlier }) => {
-        const hedge = await waitForHedgeStatus(ports, answer.hedge_id!, {
-          label: sentLine(answer.hedge_id!, answer.order_tx_hash, sentEarlier, 'the fill'),
-          startedAt,
-        });
-        // Waited for in every view, or until its record shows it ended since (the side has moved on).
-        const sideAfter =
-          hedge.status === 'filled'
-            ? await alsoInEveryView(
-                `Hedge ${safeText(hedge.id)} is filled on its record`,
-                (book) => book.filled.some((record) => record.id === hedge.id) || book.ended.includes(hedge.id),
-              )
-            : undefined;
-        return { result: hedge, sideAfter };
-      },
-      outcome: (hedge) => ((hedge as Hedge).status === 'failed' ? 'failed' : 'filled'),
-    };
-  }
+            `${safeText(hedge.id)} (${formatUsd(hedge.notional_usd)}, opened ${safeText(String(hedge.opened_at))})`,
+        )
+        .join(', ');
+      const onThe = `${safeText(String(onSide))} hedge`;
+      return found(
+        'unknown',
+        opened.length
+          ? `${opened.length} ${onThe}${opened.length === 1 ? ' was' : 's were'} opened on ${safeText(onMarket)} since the entry was made: ${named}; any of them may be this one`
+          : `no ${onThe} on ${safeText(onMarket)} was opened since the entry was made, but without a hedge id or a reference that does not prove the open never arrived`,
+      );
+    },
+    // The fill shows on the hedge's record first; exit 0 once the positions list shows the side with it too.
+    wait: async (answer, { startedAt, sentEarlier }) => {
+      const hedge = await waitForHedgeStatus(ports, answer.hedge_id!, {
+        label: sentLine(answer.hedge_id!, answer.order_tx_hash, sentEarlier, 'the fill'),
+        startedAt,
+      });
+      // Waited for in every view, or until its record shows it ended since (the side has moved on).
+      const sideAfter =
+        hedge.status === 'filled'
+          ? await alsoInEveryView(
+              t,
+              `Hedge ${safeText(hedge.id)} is filled on its record`,
+              (book) => book.filled.some((record) => record.id === hedge.id) || book.ended.includes(hedge.id),
+            )
+          : undefined;
+      return { result: hedge, sideAfter };
+    },
+    outcome: (hedge) => ((hedge as Hedge).status === 'failed' ? 'failed' : 'filled'),
+  };
+}
 
-  /** After a write's own view confirmed it, the other views are waited for too (side-book.ts): the side as they show it
-   * (undefined: not read). */
-  function alsoInEveryView(confirmed: string, until: (book: SideBook) => boolean, polled?: BookPosition[]) {
-    return readSideInStep(ports, client, market, side, until, polled).then(
-      ({ book }) => sideAfterOf(book),
+/** After a write's own view confirmed it, the other views are waited for too (side-book.ts): the side as they show it
+ * (undefined: not read). */
+function alsoInEveryView(
+  t: TradeScope,
+  confirmed: string,
+  until: (book: SideBook) => boolean,
+  polled?: BookPosition[],
+) {
+  const { ports, client, market, side, notify, signal } = t;
+  return readSideInStep(ports, client, market, side, until, polled).then(
+    ({ book }) => sideAfterOf(book),
+    (error: unknown) => {
+      if (error instanceof UnresolvedError || signal.aborted) throw error;
+      notify({
+        kind: 'not-seen-everywhere',
+        level: 'warn',
+        text: `${confirmed}; whether every other view shows it could not be read (${safeText(messageOf(error))}).`,
+      });
+      return undefined;
+    },
+  );
+}
+
+/** Add or reduce: one shape; an add is quoted before its question, a reduce reads what it released from the balance. */
+function changeHooks(t: TradeScope): KindHooks {
+  const { ports, client, record, market, side, usd, hedgeCommand, notify, signal, readHedge } = t;
+  const action = t.kind as 'add' | 'reduce';
+  const seePositions = `\`${hedgeCommand('positions')}\``;
+  const readBalance = () =>
+    client.getAccount().then(
+      (account) => account.balance_usdc,
       (error: unknown) => {
-        if (error instanceof UnresolvedError || signal.aborted) throw error;
-        notify({
-          kind: 'not-seen-everywhere',
-          level: 'warn',
-          text: `${confirmed}; whether every other view shows it could not be read (${safeText(messageOf(error))}).`,
-        });
+        if (signal.aborted) throw error;
         return undefined;
       },
     );
-  }
-
-  /** Add or reduce: one shape; an add is quoted before its question, a reduce reads what it released from the balance. */
-  function changeHooks(): KindHooks {
-    const action = kind as 'add' | 'reduce';
-    const seePositions = `\`${hedgeCommand('positions')}\``;
-    const readBalance = () =>
-      client.getAccount().then(
-        (account) => account.balance_usdc,
-        (error: unknown) => {
-          if (signal.aborted) throw error;
-          return undefined;
-        },
+  // The side's positions line before the change, read once (by whichever stage needs it first) once its views agree
+  // and show this account's fresh opens of it (a fresh fill is not a missing side).
+  const readPosition = async (kept?: TradeKept): Promise<NonNullable<TradeKept['position']>> => {
+    if (kept?.position) return kept.position;
+    const { books, positions } = await readSidesAsAnswered(ports, client, [{ market, side }]);
+    const line = books[0].state === 'in-step' ? findSide(positions, market, side) : undefined;
+    return { line: line && sizedByRecords(line, books[0]), book: books[0] };
+  };
+  return {
+    check: async () => {
+      if (record.serverDecides) return;
+      // A hedge to change is needed: refused before anything is journaled when every view shows the side flat.
+      const position = await readPosition();
+      const { book } = position;
+      if (book.state !== 'flat' || book.opening.length) return { position };
+      throw new PreTradeCheckError(
+        'no_open_hedge',
+        `There is no ${side} hedge on ${market} to ${action}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
+        { market, side },
+        `Check ${seePositions}; open one with \`${hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\`.`,
       );
-    // The side's positions line before the change, read once (by whichever stage needs it first) once its views agree
-    // and show this account's fresh opens of it (a fresh fill is not a missing side).
-    const readPosition = async (kept?: TradeKept): Promise<NonNullable<TradeKept['position']>> => {
-      if (kept?.position) return kept.position;
-      const { books, positions } = await readSidesAsAnswered(ports, client, [{ market, side }]);
-      const line = books[0].state === 'in-step' ? findSide(positions, market, side) : undefined;
-      return { line: line && sizedByRecords(line, books[0]), book: books[0] };
-    };
-    return {
-      check: async () => {
-        if (record.serverDecides) return;
-        // A hedge to change is needed: refused before anything is journaled when every view shows the side flat.
-        const position = await readPosition();
-        const { book } = position;
-        if (book.state !== 'flat' || book.opening.length) return { position };
-        throw new PreTradeCheckError(
-          'no_open_hedge',
-          `There is no ${side} hedge on ${market} to ${action}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
-          { market, side },
-          `Check ${seePositions}; open one with \`${hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\`.`,
-        );
-      },
-      // An add is quoted for its cost before it is confirmed, at the hedge's own maturity (and the quote shown).
-      preview:
-        action === 'add'
-          ? async (kept) => {
-              const position = await readPosition(kept);
-              const { line } = position;
-              if (!line) {
-                notify({
-                  kind: 'addition-not-quoted',
-                  level: 'note',
-                  text: `No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (${seePositions}).`,
-                });
-                return { ...kept, position };
-              }
-              // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
-              const hedge = line.maturityAt === undefined ? await readHedge(line.hedgeId) : undefined;
-              const maturityAt = line.maturityAt ?? hedge?.maturity_at ?? undefined;
-              // Its days left on the server's clock, which its maturity is on.
-              const now = client.transport.serverNow().bestMs;
-              const quote = await client.createQuote({
-                market,
-                side,
-                notional_usd: usd,
-                tenor_days: additionQuoteTenor(maturityAt, now, hedge?.tenor_days),
-              });
+    },
+    // An add is quoted for its cost before it is confirmed, at the hedge's own maturity (and the quote shown).
+    preview:
+      action === 'add'
+        ? async (kept) => {
+            const position = await readPosition(kept);
+            const { line } = position;
+            if (!line) {
               notify({
-                kind: 'addition-quote',
+                kind: 'addition-not-quoted',
                 level: 'note',
-                text: `The addition of ${formatUsd(usd)} to the ${side} hedge on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
-                show: {
-                  card: 'addition-quote',
-                  quote,
-                  maturityAt,
-                  daysLeft: daysUntil(maturityAt, now),
-                  nowMs: now,
-                  position: line,
-                },
+                text: `No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (${seePositions}).`,
               });
-              return { ...kept, position, quote };
+              return { ...kept, position };
             }
-          : undefined,
-      // The notional before the change, journaled: the wait (and a resumed one) ends when the list shows another.
-      before: async (kept) => {
-        // A reduce: what it released, from the balance before and after.
-        const [position, balanceBeforeUsdc] = await Promise.all([
-          readPosition(kept),
-          action === 'reduce' ? readBalance() : undefined,
-        ]);
-        const { line } = position;
-        const read = { kept: { ...kept, position, balanceBeforeUsdc } };
-        if (line?.notionalUsd === undefined) return read;
-        const journaled = withoutUndefined({
-          baseline_notional_usd: line.notionalUsd,
-          hedge_id: line.hedgeId || undefined,
-          // The deal it changes, for the journal's Ref (a change's request names none), and the side's hedges.
-          ...sideContext(position.book),
-        });
-        return { ...read, journaled };
-      },
-      question: (shown, kept) => {
-        const held = shown?.[0]?.held;
-        const hedge = `the ${side} hedge on ${market}${held?.hedge_ids.length ? ` (${hedgesWords(held)})` : ''}`;
-        return action === 'add'
-          ? `Add ${formatUsd(usd)} to ${hedge}${atAbout(kept?.quote)}?`
-          : `Remove ${formatUsd(usd)} from ${hedge}?`;
-      },
-      // The side's notional now, against the one recorded before the send.
-      reconcile: async (entry) => {
-        const baseline = entry.context?.baseline_notional_usd;
-        // The side once its records and positions line agree: a list lagging a landed change is never taken as not landed.
-        const { position, settled, moved, book } = await sideInStep(entry);
-        if (settled) return settled;
-        const now = position?.notionalUsd;
-        const shown =
-          position === undefined
-            ? `no ${side} position on ${market}`
-            : now === undefined
-              ? `a ${side} position without a readable notional`
-              : `the ${side} side is ${formatUsd(now)}`;
-        if (typeof baseline !== 'number')
-          return found(
-            'unknown',
-            `${shown} now, and the side was not in the positions list before the ${action} was sent, so there is nothing to compare with`,
-          );
-        if (moved) return found('unknown', `${shown} now, under ${moved(`before the ${action}`)}`);
-        const expected = expectedAfterChange(action, baseline, usd);
-        const evidence = `${shown} now; it was ${formatUsd(baseline)} before the ${action} was sent, and would be ${expected.notionalUsd > 0.005 ? formatUsd(expected.notionalUsd) : 'closed'} after it`;
-        // Landed as the model sees it (book.ts); the notional it had before is no proof: a change outside the journal
-        // may have moved it back.
-        return changeVerdict(book, { kind: action, before: baseline, changeUsd: usd }).verdict === 'landed'
-          ? found('landed', evidence, submittedAnswer(entry))
-          : found('unknown', evidence);
-      },
-      // Until the positions list shows the change, then the hedge is read (and a reduce's balance and record).
-      wait: async (answer, { startedAt, before, kept = {}, sentEarlier }) => {
-        const { balanceBeforeUsdc, quote } = kept;
-        const baseline = before?.baseline_notional_usd;
-        if (typeof baseline !== 'number') {
-          // Exit 0 rests on the change's own effect on the side: with no notional before it, there is none to see.
-          throw new UnresolvedError(
-            `The ${side} side of ${market} showed no notional hedge could read before the ${action}, so whether the ${action} landed cannot be told.`,
-            {
-              hint: `Look at ${seePositions} and \`${hedgeCommand('hedges')}\`, then record what happened:`,
-              details: { market, side },
-            },
-          );
-        }
-        const outcome = await waitForOwnChange(ports, {
-          label: sentLine(action, answer.order_tx_hash, sentEarlier, 'it to land'),
-          startedAt,
-          market,
-          side,
-          baselineNotionalUsd: baseline,
-          changeUsd: usd,
-          action,
-        });
-        // Confirmed by the positions list; the hedge itself is read once more to show it whole.
-        const hedgeId = answer.hedge_id ?? outcome.position?.hedgeId ?? stringOf(before?.hedge_id);
-        const expected = expectedAfterChange(action, baseline, usd);
-        let sideAfter: SideAfter | undefined;
-        if (outcome.closed && !expected.closes) {
-          // The side left the positions list although this change would not close it: settled or closed.
-          const ended = await readHedge(hedgeId);
-          const notional = ended?.notional_usd;
-          if (notional !== undefined && near(notional, expected.notionalUsd))
-            notify({
-              kind: 'change-then-settled',
-              level: 'note',
-              text: `The ${side} hedge on ${market} ${safeText(ended!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).`,
-            });
-          else {
-            const details = {
+            // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
+            const hedge = line.maturityAt === undefined ? await readHedge(line.hedgeId) : undefined;
+            const maturityAt = line.maturityAt ?? hedge?.maturity_at ?? undefined;
+            // Its days left on the server's clock, which its maturity is on.
+            const now = client.transport.serverNow().bestMs;
+            const quote = await client.createQuote({
               market,
               side,
-              hedge_id: hedgeId ?? null,
-              before_usd: baseline,
-              ...(notional !== undefined && { hedge_notional_usd: notional }),
-            };
-            if (notional !== undefined && near(notional, baseline)) {
-              throw new NotAppliedError(
-                `The ${action} of ${formatUsd(usd)} did not happen: the ${side} hedge on ${market} (${safeText(hedgeId!)}) settled or was closed at ${formatUsd(baseline)} before the ${action} reached it; its margin is back in the balance.`,
-                {
-                  hint: `The side is flat now: see ${seePositions}; open a new hedge if it should be covered.`,
-                  details,
-                },
-              );
-            }
-            throw new UnresolvedError(
-              `The ${side} side of ${market} left the positions list during the ${action}, and ${ended ? `its hedge shows ${notional === undefined ? 'no readable notional' : formatUsd(notional)}` : 'its hedge cannot be read'}: whether the ${action} happened before it settled or closed cannot be told.`,
-              { hint: `See \`${hedgeCommand('history')}\`, then record what happened.`, details },
-            );
+              notional_usd: usd,
+              tenor_days: additionQuoteTenor(maturityAt, now, hedge?.tenor_days),
+            });
+            notify({
+              kind: 'addition-quote',
+              level: 'note',
+              text: `The addition of ${formatUsd(usd)} to the ${side} hedge on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
+              show: {
+                card: 'addition-quote',
+                quote,
+                maturityAt,
+                daysLeft: daysUntil(maturityAt, now),
+                nowMs: now,
+                position: line,
+              },
+            });
+            return { ...kept, position, quote };
           }
-        }
-        // ... and then on the hedge records: exit 0 once every view shows the change (domain/book.ts).
-        else
-          sideAfter = await alsoInEveryView(`The positions list shows the ${action}`, (seen) =>
-            outcome.closed ? seen.state === 'flat' : near(seen.recordsUsd, expected.notionalUsd),
-          );
-        const [hedge, balanceAfterUsdc, realized] = await Promise.all([
-          readHedge(hedgeId),
-          balanceBeforeUsdc !== undefined ? readBalance() : undefined,
-          // A reduce of about the whole position closed it: its record says what it realized.
-          outcome.closed && hedgeId ? findClosedRecord(ports, endedHedges(hedgeId, before)) : undefined,
-        ]);
-        const result = {
-          ...outcome,
-          // What it sent, as its request holds it (under whatever name the server gives the amount), and the side after.
-          action,
-          market,
-          side,
-          notionalUsd: usd,
-          afterNotionalUsd: outcome.notionalUsd,
-          hedge,
-          balanceAfterUsdc,
-          realized,
-          before: kept.position?.line,
-          quotedPrice: quote?.pricing.execution_price,
-          balanceBeforeUsdc,
-        };
-        return { result, sideAfter };
-      },
-    };
-  }
-
-  /** A close: asked with what it returns, trading what the side holds when sent, waited for until the side is flat. */
-  function closeHooks(): KindHooks {
-    return {
-      // What closing is expected to return: the position's net margin right before the close.
-      before: async (kept) => {
-        const views = await SideViews.read(client, ports.log);
-        const book = readableBook(await views.book(market, side), market, side);
-        const position = findSide(views.positions, market, side);
-        const hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
-        // A side read flat holds 0: journaled, a resume tells it from a side that was not read.
-        const flat = !position && book.state === 'flat' && !book.opening.length;
-        // Asked to close a side every view shows flat, this account's fresh opens of it included (a fill still unlisted
-        // is no flat side): refused before anything is journaled, as add and reduce are. Read here, after a dry run and
-        // the repeat guard, which say more; a plan's step is its caller's to decide.
-        const nothingToClose = async () =>
-          readSidesAsAnswered(ports, client, [{ market, side }]).then(
-            ({ books: [read] }) => sideHolds(read).holds === 'flat',
-          );
-        if (flat && !checkedAhead(record) && (await nothingToClose()))
-          throw new PreTradeCheckError(
-            'no_open_hedge',
-            `There is no ${side} hedge on ${market} to close: its hedge records and the positions list both show the side flat. Nothing was sent.`,
-            { market, side },
-            `Check \`${hedgeCommand('positions')}\`.`,
-          );
-        const notional = book.filled.length ? book.recordsUsd : flat ? 0 : position?.notionalUsd;
-        const journaled = withoutUndefined({
-          net_margin_usd: position?.netMarginUsd,
-          hedge_id: hedgeBefore || undefined,
-          notional_usd: notional,
-          // The deal it closes, for the journal's Ref (a close's request names none), and the side's hedges.
-          ...sideContext(book),
-        });
-        return { journaled, kept: { ...kept, hedgeBefore, inBookUsd: notional } };
-      },
-      // What it trades and returns, as the side was read for it (the shown trade).
-      question: (shown) => {
-        const [trade] = shown ?? [];
-        const held = trade?.held;
-        const traded = trade?.notionalUsd;
-        const estimate = trade && 'returnsUsd' in trade ? readNumber(trade.returnsUsd) : undefined;
-        const ids = held?.hedge_ids.length;
-        const notes = [
-          ...(estimate === undefined ? [] : [`returns about ${formatMoney(estimate)} USD`]),
-          ...(ids ? [`hedge${ids === 1 ? '' : 's'} ${hedgesWords(held!)}`] : []),
-        ];
-        return `Close the ${side} position on ${market}${traded === undefined ? '' : ` of ${formatUsd(traded)}`}${notes.length ? ` (${notes.join('; ')})` : ''}?`;
-      },
-      // A close trades what the side holds when sent, with every add still landing (read before each send).
-      trades: async () => {
-        const [{ book, positions }, { since, of }] = await Promise.all([
-          readSideInStep(ports, client, market, side),
-          ownRecentOf(ports, 'add'),
-        ]);
-        // Adds the journal knows and the book may not show yet: unresolved ones, and --no-wait ones within a wait's bound.
-        const landing = of(market, side).filter(
-          (entry) =>
-            (isUnresolved(entry) && entry.outcome !== 'planned') ||
-            (entry.outcome === 'done' &&
-              entry.message === NOT_WAITED_MESSAGE &&
-              Date.parse(entry.resolved_at ?? entry.created_at) >= since),
+        : undefined,
+    // The notional before the change, journaled: the wait (and a resumed one) ends when the list shows another.
+    before: async (kept) => {
+      // A reduce: what it released, from the balance before and after.
+      const [position, balanceBeforeUsdc] = await Promise.all([
+        readPosition(kept),
+        action === 'reduce' ? readBalance() : undefined,
+      ]);
+      const { line } = position;
+      const read = { kept: { ...kept, position, balanceBeforeUsdc } };
+      if (line?.notionalUsd === undefined) return read;
+      const journaled = withoutUndefined({
+        baseline_notional_usd: line.notionalUsd,
+        hedge_id: line.hedgeId || undefined,
+        // The deal it changes, for the journal's Ref (a change's request names none), and the side's hedges.
+        ...sideContext(position.book),
+      });
+      return { ...read, journaled };
+    },
+    question: (shown, kept) => {
+      const held = shown?.[0]?.held;
+      const hedge = `the ${side} hedge on ${market}${held?.hedge_ids.length ? ` (${hedgesWords(held)})` : ''}`;
+      return action === 'add'
+        ? `Add ${formatUsd(usd)} to ${hedge}${atAbout(kept?.quote)}?`
+        : `Remove ${formatUsd(usd)} from ${hedge}?`;
+    },
+    // The side's notional now, against the one recorded before the send.
+    reconcile: async (entry) => {
+      const baseline = entry.context?.baseline_notional_usd;
+      // The side once its records and positions line agree: a list lagging a landed change is never taken as not landed.
+      const { position, settled, moved, book } = await sideInStep(t, entry);
+      if (settled) return settled;
+      const now = position?.notionalUsd;
+      const shown =
+        position === undefined
+          ? `no ${side} position on ${market}`
+          : now === undefined
+            ? `a ${side} position without a readable notional`
+            : `the ${side} side is ${formatUsd(now)}`;
+      if (typeof baseline !== 'number')
+        return found(
+          'unknown',
+          `${shown} now, and the side was not in the positions list before the ${action} was sent, so there is nothing to compare with`,
         );
-        const inBookUsd = cents(
-          book.recordsUsd + book.opening.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0),
-        );
-        const traded = cents(inBookUsd + landing.reduce((sum, entry) => sum + tradedUsd(entry), 0));
-        // What it returns, as the question says it: the side's net margin as read here.
-        const returnsUsd = findSide(positions, market, side)?.netMarginUsd;
-        return [{ market, notionalUsd: traded, held: sideAfterOf(book), returnsUsd, inBookUsd }];
-      },
-      // The side's presence in the positions list.
-      reconcile: async (entry) => {
-        const { position, filled, settled, moved } = await sideInStep(entry);
-        if (settled) return settled;
-        const neverAnswered = !wasAnswered(entry);
-        // What the side held at the send, as read before it (journaled with the entry).
-        const before = stringOf(entry.context?.hedge_id);
-        const heldUsd = entry.context?.notional_usd;
-        if (!position) {
-          const gone = `the ${side} side of ${market} is no longer in the positions list`;
-          // Not read (a run that did not wait), its absence proves nothing; read empty, a gone side is not this close's doing.
-          if (before === undefined && typeof heldUsd !== 'number')
-            return found('unknown', `${gone}, and what it held when the close was sent was not read`);
-          if (before === undefined && heldUsd === 0)
-            return found(
-              neverAnswered ? 'not-landed' : 'unknown',
-              `${gone}, and it was not open when the close was about to be sent`,
-            );
-          // The journal's own reduces since emptied the side: its absence is theirs, not necessarily this close's.
-          if (typeof heldUsd === 'number' && heldUsd <= 0.005)
-            return found(
-              'unknown',
-              `${gone}, but the changes the journal knows landed since this close began had already emptied it`,
-            );
-          // A hedge past its maturity leaves the list by settling: its absence says nothing of this close.
-          if (before !== undefined) {
-            const hedge = await readHedge(before);
-            const maturity = Date.parse(String(hedge?.maturity_at || ''));
-            // The latest the server's clock can read: a hedge that may have matured may have settled.
-            if (!hedge || !(maturity > client.transport.serverNow().latestMs)) {
-              const why = !hedge
-                ? 'cannot be read'
-                : Number.isNaN(maturity)
-                  ? 'shows no maturity'
-                  : `reached its maturity (${safeText(String(hedge.maturity_at))}) and may have settled`;
-              return found('unknown', `${gone}, but its hedge ${safeText(before)} ${why}`);
-            }
-          }
-          return found('landed', gone, submittedAnswer(entry));
-        }
-        if (moved)
-          return found('unknown', `the ${side} side of ${market} is open under ${moved('the one it was to close')}`);
-        const evidence = `the ${side} side of ${market} is still open${position.notionalUsd === undefined ? '' : ` (${formatUsd(position.notionalUsd)})`}`;
-        // A close ends every hedge of the side: the one it was to close still filled is proof it did not land.
-        return neverAnswered && before !== undefined && filled.includes(before)
-          ? found('not-landed', `${evidence}, and its hedge ${safeText(before)} is still filled`)
-          : found('unknown', evidence);
-      },
-      // What it closed, for an agent's daily cap: the largest of the server's word, the book's figure when last read
-      // before the send and what a resumed entry recorded (a side already closed by it reads 0 in the book).
-      submitted: (answer, { kept, shown: [trade] = [], earlier }) => {
-        const inBook = trade && 'inBookUsd' in trade ? readNumber(trade.inBookUsd) : kept?.inBookUsd;
-        const figures = [readNumber(answer.notional_usd), inBook, earlier?.traded_usd].filter(
-          (usd) => usd !== undefined,
-        );
-        return {
-          hedge_id: answer.hedge_id ?? kept?.hedgeBefore,
-          order_tx_hash: answer.order_tx_hash ?? undefined,
-          ...(figures.length && { traded_usd: Math.max(...figures.map(Math.abs)) }),
-        };
-      },
-      wait: async (answer, { startedAt, before = {}, sentEarlier }) => {
-        const hedgeId = answer.hedge_id ?? stringOf(before.hedge_id);
-        const polled = await waitForSideClosed(ports, {
-          label: sentLine('close', answer.order_tx_hash, sentEarlier, `the ${side} position to close`),
-          startedAt,
-          market,
-          side,
-          hedgeId,
-        });
-        // The positions list confirms a close (the spec); exit 0 once the records (or the history) show it too.
-        const after = await alsoInEveryView(
-          `The ${side} side of ${market} has left the positions list`,
-          (book) => {
-            // Flat, or held only by hedges other than the one it closed (book.ts).
-            const holds = sideHolds(book);
-            return (
-              holds.holds === 'flat' ||
-              (holds.holds === 'held' && hedgeId !== undefined && !holds.ids.includes(hedgeId))
-            );
+      if (moved) return found('unknown', `${shown} now, under ${moved(`before the ${action}`)}`);
+      const expected = expectedAfterChange(action, baseline, usd);
+      const evidence = `${shown} now; it was ${formatUsd(baseline)} before the ${action} was sent, and would be ${expected.notionalUsd > 0.005 ? formatUsd(expected.notionalUsd) : 'closed'} after it`;
+      // Landed as the model sees it (book.ts); the notional it had before is no proof: a change outside the journal
+      // may have moved it back.
+      return changeVerdict(book, { kind: action, before: baseline, changeUsd: usd }).verdict === 'landed'
+        ? found('landed', evidence, submittedAnswer(entry))
+        : found('unknown', evidence);
+    },
+    // Until the positions list shows the change, then the hedge is read (and a reduce's balance and record).
+    wait: async (answer, { startedAt, before, kept = {}, sentEarlier }) => {
+      const { balanceBeforeUsdc, quote } = kept;
+      const baseline = before?.baseline_notional_usd;
+      if (typeof baseline !== 'number') {
+        // Exit 0 rests on the change's own effect on the side: with no notional before it, there is none to see.
+        throw new UnresolvedError(
+          `The ${side} side of ${market} showed no notional hedge could read before the ${action}, so whether the ${action} landed cannot be told.`,
+          {
+            hint: `Look at ${seePositions} and \`${hedgeCommand('hedges')}\`, then record what happened:`,
+            details: { market, side },
           },
-          polled,
         );
-        const result = {
-          market,
-          side,
-          estimate: readNumber(before.net_margin_usd),
-          hedgeId,
-          realized: hedgeId ? await findClosedRecord(ports, endedHedges(hedgeId, before, after)) : undefined,
-          ...(after?.hedge_ids.length && { openNow: after }),
-        };
-        return { result, sideAfter: after };
-      },
-    };
-  }
+      }
+      const outcome = await waitForOwnChange(ports, {
+        label: sentLine(action, answer.order_tx_hash, sentEarlier, 'it to land'),
+        startedAt,
+        market,
+        side,
+        baselineNotionalUsd: baseline,
+        changeUsd: usd,
+        action,
+      });
+      // Confirmed by the positions list; the hedge itself is read once more to show it whole.
+      const hedgeId = answer.hedge_id ?? outcome.position?.hedgeId ?? stringOf(before?.hedge_id);
+      const expected = expectedAfterChange(action, baseline, usd);
+      let sideAfter: SideAfter | undefined;
+      if (outcome.closed && !expected.closes) {
+        // The side left the positions list although this change would not close it: settled or closed.
+        const ended = await readHedge(hedgeId);
+        const notional = ended?.notional_usd;
+        if (notional !== undefined && near(notional, expected.notionalUsd))
+          notify({
+            kind: 'change-then-settled',
+            level: 'note',
+            text: `The ${side} hedge on ${market} ${safeText(ended!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).`,
+          });
+        else {
+          const details = {
+            market,
+            side,
+            hedge_id: hedgeId ?? null,
+            before_usd: baseline,
+            ...(notional !== undefined && { hedge_notional_usd: notional }),
+          };
+          if (notional !== undefined && near(notional, baseline)) {
+            throw new NotAppliedError(
+              `The ${action} of ${formatUsd(usd)} did not happen: the ${side} hedge on ${market} (${safeText(hedgeId!)}) settled or was closed at ${formatUsd(baseline)} before the ${action} reached it; its margin is back in the balance.`,
+              {
+                hint: `The side is flat now: see ${seePositions}; open a new hedge if it should be covered.`,
+                details,
+              },
+            );
+          }
+          throw new UnresolvedError(
+            `The ${side} side of ${market} left the positions list during the ${action}, and ${ended ? `its hedge shows ${notional === undefined ? 'no readable notional' : formatUsd(notional)}` : 'its hedge cannot be read'}: whether the ${action} happened before it settled or closed cannot be told.`,
+            { hint: `See \`${hedgeCommand('history')}\`, then record what happened.`, details },
+          );
+        }
+      }
+      // ... and then on the hedge records: exit 0 once every view shows the change (domain/book.ts).
+      else
+        sideAfter = await alsoInEveryView(t, `The positions list shows the ${action}`, (seen) =>
+          outcome.closed ? seen.state === 'flat' : near(seen.recordsUsd, expected.notionalUsd),
+        );
+      const [hedge, balanceAfterUsdc, realized] = await Promise.all([
+        readHedge(hedgeId),
+        balanceBeforeUsdc !== undefined ? readBalance() : undefined,
+        // A reduce of about the whole position closed it: its record says what it realized.
+        outcome.closed && hedgeId ? findClosedRecord(ports, endedHedges(hedgeId, before)) : undefined,
+      ]);
+      const result = {
+        ...outcome,
+        // What it sent, as its request holds it (under whatever name the server gives the amount), and the side after.
+        action,
+        market,
+        side,
+        notionalUsd: usd,
+        afterNotionalUsd: outcome.notionalUsd,
+        hedge,
+        balanceAfterUsdc,
+        realized,
+        before: kept.position?.line,
+        quotedPrice: quote?.pricing.execution_price,
+        balanceBeforeUsdc,
+      };
+      return { result, sideAfter };
+    },
+  };
+}
 
-  /** The side once its views agree, for a resume's reconcile: in step, its positions line and the ids of its filled
-   * hedges, and `moved` (in words) when the line names another hedge than the one the entry recorded before the send;
-   * flat, none. Still settling at the read's bound, an entry the server answered is that action landing
-   * (`settled` says so: followed, never sent again); an unanswered one, "cannot tell" (exit 12). */
-  async function sideInStep(entry: JournalEntry) {
-    try {
-      const { book, positions } = await readSideInStep(ports, client, market, side);
-      if (book.state !== 'in-step') return { filled: [], book };
-      const position = findSide(positions, market, side);
-      const before = entry.context?.hedge_id;
-      const now = position?.hedgeId;
-      const moved =
-        typeof before === 'string' && now !== undefined && now !== before
-          ? (than: string) => `another hedge (${safeText(now)}) than ${than} (${safeText(before)})`
-          : undefined;
-      return { position, moved, book, filled: book.filled.map((record) => record.id) };
-    } catch (error) {
-      if (!wasAnswered(entry) || !(error instanceof UnresolvedError) || signal.aborted) throw error;
-      const why = safeText(String(error.details.why ?? 'its views disagree'));
-      const settling = `the server accepted this ${safeText(entry.command)}, and the ${side} side of ${market} is settling (${why})`;
-      return { filled: [], settled: found('landed', settling, submittedAnswer(entry)) };
-    }
+/** A close: asked with what it returns, trading what the side holds when sent, waited for until the side is flat. */
+function closeHooks(t: TradeScope): KindHooks {
+  const { ports, client, record, market, side, hedgeCommand, readHedge } = t;
+  return {
+    // What closing is expected to return: the position's net margin right before the close.
+    before: async (kept) => {
+      const views = await SideViews.read(client, ports.log);
+      const book = readableBook(await views.book(market, side), market, side);
+      const position = findSide(views.positions, market, side);
+      const hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
+      // A side read flat holds 0: journaled, a resume tells it from a side that was not read.
+      const flat = !position && book.state === 'flat' && !book.opening.length;
+      // Asked to close a side every view shows flat, this account's fresh opens of it included (a fill still unlisted
+      // is no flat side): refused before anything is journaled, as add and reduce are. Read here, after a dry run and
+      // the repeat guard, which say more; a plan's step is its caller's to decide.
+      const nothingToClose = async () =>
+        readSidesAsAnswered(ports, client, [{ market, side }]).then(
+          ({ books: [read] }) => sideHolds(read).holds === 'flat',
+        );
+      if (flat && !checkedAhead(record) && (await nothingToClose()))
+        throw new PreTradeCheckError(
+          'no_open_hedge',
+          `There is no ${side} hedge on ${market} to close: its hedge records and the positions list both show the side flat. Nothing was sent.`,
+          { market, side },
+          `Check \`${hedgeCommand('positions')}\`.`,
+        );
+      const notional = book.filled.length ? book.recordsUsd : flat ? 0 : position?.notionalUsd;
+      const journaled = withoutUndefined({
+        net_margin_usd: position?.netMarginUsd,
+        hedge_id: hedgeBefore || undefined,
+        notional_usd: notional,
+        // The deal it closes, for the journal's Ref (a close's request names none), and the side's hedges.
+        ...sideContext(book),
+      });
+      return { journaled, kept: { ...kept, hedgeBefore, inBookUsd: notional } };
+    },
+    // What it trades and returns, as the side was read for it (the shown trade).
+    question: (shown) => {
+      const [trade] = shown ?? [];
+      const held = trade?.held;
+      const traded = trade?.notionalUsd;
+      const estimate = trade && 'returnsUsd' in trade ? readNumber(trade.returnsUsd) : undefined;
+      const ids = held?.hedge_ids.length;
+      const notes = [
+        ...(estimate === undefined ? [] : [`returns about ${formatMoney(estimate)} USD`]),
+        ...(ids ? [`hedge${ids === 1 ? '' : 's'} ${hedgesWords(held!)}`] : []),
+      ];
+      return `Close the ${side} position on ${market}${traded === undefined ? '' : ` of ${formatUsd(traded)}`}${notes.length ? ` (${notes.join('; ')})` : ''}?`;
+    },
+    // A close trades what the side holds when sent, with every add still landing (read before each send).
+    trades: async () => {
+      const [{ book, positions }, { since, of }] = await Promise.all([
+        readSideInStep(ports, client, market, side),
+        ownRecentOf(ports, 'add'),
+      ]);
+      // Adds the journal knows and the book may not show yet: unresolved ones, and --no-wait ones within a wait's bound.
+      const landing = of(market, side).filter(
+        (entry) =>
+          (isUnresolved(entry) && entry.outcome !== 'planned') ||
+          (entry.outcome === 'done' &&
+            entry.message === NOT_WAITED_MESSAGE &&
+            Date.parse(entry.resolved_at ?? entry.created_at) >= since),
+      );
+      const inBookUsd = cents(
+        book.recordsUsd + book.opening.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0),
+      );
+      const traded = cents(inBookUsd + landing.reduce((sum, entry) => sum + tradedUsd(entry), 0));
+      // What it returns, as the question says it: the side's net margin as read here.
+      const returnsUsd = findSide(positions, market, side)?.netMarginUsd;
+      return [{ market, notionalUsd: traded, held: sideAfterOf(book), returnsUsd, inBookUsd }];
+    },
+    // The side's presence in the positions list.
+    reconcile: async (entry) => {
+      const { position, filled, settled, moved } = await sideInStep(t, entry);
+      if (settled) return settled;
+      const neverAnswered = !wasAnswered(entry);
+      // What the side held at the send, as read before it (journaled with the entry).
+      const before = stringOf(entry.context?.hedge_id);
+      const heldUsd = entry.context?.notional_usd;
+      if (!position) {
+        const gone = `the ${side} side of ${market} is no longer in the positions list`;
+        // Not read (a run that did not wait), its absence proves nothing; read empty, a gone side is not this close's doing.
+        if (before === undefined && typeof heldUsd !== 'number')
+          return found('unknown', `${gone}, and what it held when the close was sent was not read`);
+        if (before === undefined && heldUsd === 0)
+          return found(
+            neverAnswered ? 'not-landed' : 'unknown',
+            `${gone}, and it was not open when the close was about to be sent`,
+          );
+        // The journal's own reduces since emptied the side: its absence is theirs, not necessarily this close's.
+        if (typeof heldUsd === 'number' && heldUsd <= 0.005)
+          return found(
+            'unknown',
+            `${gone}, but the changes the journal knows landed since this close began had already emptied it`,
+          );
+        // A hedge past its maturity leaves the list by settling: its absence says nothing of this close.
+        if (before !== undefined) {
+          const hedge = await readHedge(before);
+          const maturity = Date.parse(String(hedge?.maturity_at || ''));
+          // The latest the server's clock can read: a hedge that may have matured may have settled.
+          if (!hedge || !(maturity > client.transport.serverNow().latestMs)) {
+            const why = !hedge
+              ? 'cannot be read'
+              : Number.isNaN(maturity)
+                ? 'shows no maturity'
+                : `reached its maturity (${safeText(String(hedge.maturity_at))}) and may have settled`;
+            return found('unknown', `${gone}, but its hedge ${safeText(before)} ${why}`);
+          }
+        }
+        return found('landed', gone, submittedAnswer(entry));
+      }
+      if (moved)
+        return found('unknown', `the ${side} side of ${market} is open under ${moved('the one it was to close')}`);
+      const evidence = `the ${side} side of ${market} is still open${position.notionalUsd === undefined ? '' : ` (${formatUsd(position.notionalUsd)})`}`;
+      // A close ends every hedge of the side: the one it was to close still filled is proof it did not land.
+      return neverAnswered && before !== undefined && filled.includes(before)
+        ? found('not-landed', `${evidence}, and its hedge ${safeText(before)} is still filled`)
+        : found('unknown', evidence);
+    },
+    // What it closed, for an agent's daily cap: the largest of the server's word, the book's figure when last read
+    // before the send and what a resumed entry recorded (a side already closed by it reads 0 in the book).
+    submitted: (answer, { kept, shown: [trade] = [], earlier }) => {
+      const inBook = trade && 'inBookUsd' in trade ? readNumber(trade.inBookUsd) : kept?.inBookUsd;
+      const figures = [readNumber(answer.notional_usd), inBook, earlier?.traded_usd].filter((usd) => usd !== undefined);
+      return {
+        hedge_id: answer.hedge_id ?? kept?.hedgeBefore,
+        order_tx_hash: answer.order_tx_hash ?? undefined,
+        ...(figures.length && { traded_usd: Math.max(...figures.map(Math.abs)) }),
+      };
+    },
+    wait: async (answer, { startedAt, before = {}, sentEarlier }) => {
+      const hedgeId = answer.hedge_id ?? stringOf(before.hedge_id);
+      const polled = await waitForSideClosed(ports, {
+        label: sentLine('close', answer.order_tx_hash, sentEarlier, `the ${side} position to close`),
+        startedAt,
+        market,
+        side,
+        hedgeId,
+      });
+      // The positions list confirms a close (the spec); exit 0 once the records (or the history) show it too.
+      const after = await alsoInEveryView(
+        t,
+        `The ${side} side of ${market} has left the positions list`,
+        (book) => {
+          // Flat, or held only by hedges other than the one it closed (book.ts).
+          const holds = sideHolds(book);
+          return (
+            holds.holds === 'flat' || (holds.holds === 'held' && hedgeId !== undefined && !holds.ids.includes(hedgeId))
+          );
+        },
+        polled,
+      );
+      const result = {
+        market,
+        side,
+        estimate: readNumber(before.net_margin_usd),
+        hedgeId,
+        realized: hedgeId ? await findClosedRecord(ports, endedHedges(hedgeId, before, after)) : undefined,
+        ...(after?.hedge_ids.length && { openNow: after }),
+      };
+      return { result, sideAfter: after };
+    },
+  };
+}
+
+/** The side once its views agree, for a resume's reconcile: in step, its positions line and the ids of its filled
+ * hedges, and `moved` (in words) when the line names another hedge than the one the entry recorded before the send;
+ * flat, none. Still settling at the read's bound, an entry the server answered is that action landing
+ * (`settled` says so: followed, never sent again); an unanswered one, "cannot tell" (exit 12). */
+async function sideInStep(t: TradeScope, entry: JournalEntry) {
+  const { ports, client, market, side, signal } = t;
+  try {
+    const { book, positions } = await readSideInStep(ports, client, market, side);
+    if (book.state !== 'in-step') return { filled: [], book };
+    const position = findSide(positions, market, side);
+    const before = entry.context?.hedge_id;
+    const now = position?.hedgeId;
+    const moved =
+      typeof before === 'string' && now !== undefined && now !== before
+        ? (than: string) => `another hedge (${safeText(now)}) than ${than} (${safeText(before)})`
+        : undefined;
+    return { position, moved, book, filled: book.filled.map((record) => record.id) };
+  } catch (error) {
+    if (!wasAnswered(entry) || !(error instanceof UnresolvedError) || signal.aborted) throw error;
+    const why = safeText(String(error.details.why ?? 'its views disagree'));
+    const settling = `the server accepted this ${safeText(entry.command)}, and the ${side} side of ${market} is settling (${why})`;
+    return { filled: [], settled: found('landed', settling, submittedAnswer(entry)) };
   }
 }
 
