@@ -6,6 +6,7 @@ import {
   changeVerdict,
   hedgeStatus,
   judgeSide,
+  notionalVerdict,
   sideHolds,
   type ChangeVerdict,
   type ExpectedChange,
@@ -262,5 +263,18 @@ describe('what a hedge status says', () => {
     ['', 'settling'],
   ])('%j is %s: an active reference, a final wait and the book all read it so', (status, says) => {
     expect(hedgeStatus(status)).toBe(says);
+  });
+});
+
+describe("where one view's notional stands against a change", () => {
+  it.each([
+    [BEFORE + CHANGE, 'landed'],
+    [BEFORE + CHANGE + 0.004, 'landed'],
+    [BEFORE, 'not-yet'],
+    [BEFORE + CHANGE / 2, 'moved'],
+    [BEFORE + 2 * CHANGE, 'moved'],
+    [undefined, 'cannot-tell'],
+  ])('an add to %s: %s (the waits, a change that settled meanwhile and changeVerdict read it so)', (now, says) => {
+    expect(notionalVerdict(now, BEFORE, BEFORE + CHANGE)).toBe(says);
   });
 });

@@ -233,6 +233,13 @@ function expectedNotional({ kind, before, changeUsd = 0 }: ExpectedChange) {
   return closes ? 0 : notionalUsd;
 }
 
+/** Where one view's notional of a side stands against an actor's change of it, to the cent: landed (what the side
+ * should hold after it), not yet (what it held before), moved by another actor (neither), or cannot tell (not read). */
+export function notionalVerdict(nowUsd: number | undefined, beforeUsd: number, afterUsd: number) {
+  if (nowUsd === undefined) return 'cannot-tell';
+  return near(nowUsd, afterUsd) ? 'landed' : near(nowUsd, beforeUsd) ? 'not-yet' : 'moved';
+}
+
 export type ChangeVerdict = {
   verdict: 'landed' | 'not-yet' | 'moved' | 'cannot-tell';
   evidence: string;
@@ -258,8 +265,8 @@ export function changeVerdict(book: SideBook, expected: ExpectedChange): ChangeV
       : { verdict: 'moved', evidence: `hedge ${named} is not held, and the side is ${shown}` };
   }
   const words = `the side is ${shown}; it was ${formatUsd(expected.before)} before the ${expected.kind} and would be ${after > 0 ? formatUsd(after) : 'flat'} after it`;
-  if (near(now, after)) return { verdict: 'landed', evidence: words };
-  if (near(now, expected.before)) return { verdict: 'not-yet', evidence: words };
+  const seen = notionalVerdict(now, expected.before, after);
+  if (seen !== 'moved') return { verdict: seen, evidence: words };
   // Part of the way, in the change's direction: landing in parts (past the wait's bound, its caller cannot tell); a
   // close lands whole.
   if (expected.kind !== 'close' && (now - expected.before) * (after - now) > 0)

@@ -1,7 +1,7 @@
 // The four state-changing actions of the API as data for the one write flow (write-flow.ts): how each is
 // planned, sent, waited for and shown.
 import type { HedgeClient, OpenRequest, SideRequest } from '../../platform/api/client.js';
-import { changeVerdict, expectedAfterChange, sideHolds, type SideBook } from '../book/book.js';
+import { changeVerdict, expectedAfterChange, notionalVerdict, sideHolds, type SideBook } from '../book/book.js';
 import type { Hedge, HistoryRecord, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import { cents } from '../../core/money.js';
 import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from './pre-trade-rules.js';
@@ -22,7 +22,6 @@ import { readableBook, readSideInStep, sideAfterOf, SideViews } from '../book/si
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import {
   findClosedRecord,
-  near,
   waitForHedgeStatus,
   waitForOwnChange,
   waitForSideClosed,
@@ -482,7 +481,9 @@ function changeHooks(t: TradeScope): KindHooks {
         // The side left the positions list although this change would not close it: settled or closed.
         const ended = await readHedge(hedgeId);
         const notional = ended?.notional_usd;
-        if (notional !== undefined && near(notional, expected.notionalUsd))
+        // The hedge's own notional, as the side model reads it against this change.
+        const seen = notionalVerdict(notional, baseline, expected.notionalUsd);
+        if (seen === 'landed' && notional !== undefined)
           notify({
             kind: 'change-then-settled',
             level: 'note',
@@ -496,7 +497,7 @@ function changeHooks(t: TradeScope): KindHooks {
             before_usd: baseline,
             ...(notional !== undefined && { hedge_notional_usd: notional }),
           };
-          if (notional !== undefined && near(notional, baseline)) {
+          if (seen === 'not-yet') {
             throw new NotAppliedError(
               `The ${action} of ${formatUsd(usd)} did not happen: the ${side} hedge on ${market} (${safeText(hedgeId!)}) settled or was closed at ${formatUsd(baseline)} before the ${action} reached it; its margin is back in the balance.`,
               {
@@ -514,7 +515,9 @@ function changeHooks(t: TradeScope): KindHooks {
       // ... and then on the hedge records: exit 0 once every view shows the change (domain/book.ts).
       else
         sideAfter = await alsoInEveryView(t, `The positions list shows the ${action}`, (seen) =>
-          outcome.closed ? seen.state === 'flat' : near(seen.recordsUsd, expected.notionalUsd),
+          outcome.closed
+            ? seen.state === 'flat'
+            : notionalVerdict(seen.recordsUsd, baseline, expected.notionalUsd) === 'landed',
         );
       const [hedge, balanceAfterUsdc, realized] = await Promise.all([
         readHedge(hedgeId),

@@ -1,6 +1,6 @@
 // Waiting for an asynchronous action to resolve (design.md "Asynchronous actions").
 import type { Hedge, HistoryRecord } from '../../platform/api/schemas.js';
-import { expectedAfterChange, hedgeStatus, type SideBook } from '../book/book.js';
+import { expectedAfterChange, hedgeStatus, notionalVerdict, type SideBook } from '../book/book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { formatUsd } from '../../core/number-format.js';
 import type { WritePorts } from './ports.js';
@@ -23,9 +23,6 @@ import { identityOf, sentBy } from './identity.js';
 
 /** Never below 1 000 ms: the spec advises polling no faster than every one to two seconds. */
 export const POLL_CADENCE = { firstDelayMs: 1_000, intervalMs: 1_500 };
-
-/** Money compares to the cent: notionals are rounded to cents on the wire. */
-export const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
 
 /** Sleeps on the command's clock until `at`; a stop (Ctrl-C), before or during the sleep, throws `interrupted()`. */
 export async function pauseUntil({ clock, signal }: WritePorts, at: number, interrupted: () => Error) {
@@ -213,10 +210,11 @@ export async function waitForOwnChange(
       if (book.recordsCut !== undefined) throw cutSide({ market, side }, book, false);
       return sizedByRecords(position, book);
     },
-    isDone: (line) => !line || (line.notionalUsd !== undefined && near(line.notionalUsd, expected)),
+    // Gone, or showing this change (book.ts); at the bound, a side at neither figure was moved by another actor.
+    isDone: (line) => !line || notionalVerdict(line.notionalUsd, before, expected) === 'landed',
     timedOut: (last, waited) => {
       const seen = last?.notionalUsd;
-      return seen !== undefined && !near(seen, before)
+      return seen !== undefined && notionalVerdict(seen, before, expected) === 'moved'
         ? new UnresolvedError(
             `The ${action} of ${formatUsd(changeUsd)} on the ${side} hedge of ${market} was accepted, but after ${waited} the side shows ${formatUsd(seen)} — neither ${formatUsd(before)} (before it) nor ${formatUsd(expected)} (with it): something outside this run moved the side, so whether this ${action} is in it cannot be told.`,
             {
