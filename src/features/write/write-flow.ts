@@ -624,70 +624,25 @@ export async function runWrite<S, R, K = unknown>(
       });
 
     /** The send (`sentEarlier` given: whether an earlier run sent it) or the wait failed: the entry records what that
-     * proves, and the error names its key and how to finish it. A send: a clear refusal is rejected, anything else
-     * unknown. A wait: the action stands, unresolved. */
+     * proves (`failureProves`), and the error names its key and how to finish it. */
     const proving = async <T>(work: () => Promise<T>, sentEarlier?: boolean) => {
       try {
         return await work();
       } catch (error) {
-        const message = messageOf(error);
-        const error_code = error instanceof ApiError || error instanceof PreTradeCheckError ? error.code : undefined;
-        const rejected = { outcome: 'rejected', error_code, message } as const;
-        /** The entry records `patch`; the run throws `said` (unset: the error as it is) with the key. */
-        const settle = async (patch?: JournalPatch, said: unknown = error) => {
-          if (patch) await record(patch);
-          if (said instanceof HedgeError) {
-            said.idempotencyKey ??= entry.idempotency_key;
-            said.journalId ??= entry.id;
-          }
-          throw said;
-        };
-        if (sentEarlier === undefined) {
-          if (error instanceof StillPendingError)
-            return settle(
-              { message },
-              new StillPendingError(
-                `${message} (journal ${entry.id}: \`${resumeCommand(entry)}\` also finishes it)`,
-                error.resumeCommand,
-                error.record,
-              ),
-            );
-          if (error instanceof InterruptedError)
-            return settle(
-              undefined,
-              new InterruptedError(message, {
-                hint: `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${resumeCommand(entry)}`,
-                stoppedBy: ports.signal.reason,
-              }),
-            );
-          // Sent, and its effect cannot be told apart from another's: never exit 0, never resent blindly.
-          if (error instanceof UnresolvedError)
-            return settle(
-              { outcome: 'unknown', message },
-              new UnresolvedError(message, {
-                hint: `${error.hint} ${resolveCommands(entry)}.`,
-                details: { ...error.details, journal_id: entry.id },
-              }),
-            );
-          return settle(error instanceof NotAppliedError ? rejected : undefined);
+        const { patch, said } = failureProves(error, sentEarlier, {
+          entry,
+          resume: resumeCommand(entry),
+          resolve: resolveCommands(entry),
+          hint,
+          sentUnknown,
+          stoppedBy: ports.signal.reason,
+        });
+        if (patch) await record(patch);
+        if (said instanceof HedgeError) {
+          said.idempotencyKey ??= entry.idempotency_key;
+          said.journalId ??= entry.id;
         }
-        // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
-        if (sentEarlier && error_code === 'idempotency_key_reuse') return settle({ error_code, message });
-        // Refused before anything left the machine (no time left under --timeout, every connection refused, no TLS):
-        // this run did nothing.
-        if (error instanceof NetworkError && (error.attempts === 0 || error.notSent))
-          return settle(sentEarlier ? undefined : { outcome: 'abandoned', message: `not sent: ${message}` });
-        // Also an agent's limits refusing a retry after the server refused the last attempt: nothing happened.
-        if (isRejection(error) || error instanceof PreTradeCheckError) return settle(rejected);
-        return settle(
-          { outcome: 'unknown', error_code, message },
-          error instanceof InterruptedError || error instanceof DeclinedError
-            ? new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, {
-                hint: hint(),
-                stoppedBy: ports.signal.reason,
-              })
-            : sentUnknown(`its outcome is unknown: ${message}`, error),
-        );
+        throw said;
       }
     };
     try {
@@ -808,6 +763,73 @@ export async function runWrite<S, R, K = unknown>(
   const side = action.side;
   const decide = async () => carryOut(await chooseKey());
   return side ? withSideLock(ports, side.market, side.side, decide) : decide();
+}
+
+/** What a failed send or wait proves, as one table: what the journal records of it (`patch`; unset: nothing) and the
+ * error the run ends with (`said`). A send (`sentEarlier`: whether an earlier run sent it): a clear refusal is
+ * rejected, a request that never left abandoned, anything else unknown. A wait (`sentEarlier` unset): the action
+ * stands, unresolved. `run`: the entry, how to resume and resolve it, and how to finish it. */
+function failureProves(
+  error: unknown,
+  sentEarlier: boolean | undefined,
+  run: {
+    entry: JournalEntry;
+    resume: string;
+    resolve: string;
+    hint: () => string;
+    sentUnknown: (what: string, cause: unknown) => Error;
+    stoppedBy: unknown;
+  },
+): { patch?: JournalPatch; said: unknown } {
+  const message = messageOf(error);
+  const error_code = error instanceof ApiError || error instanceof PreTradeCheckError ? error.code : undefined;
+  const rejected = { outcome: 'rejected', error_code, message } as const;
+  if (sentEarlier === undefined) {
+    if (error instanceof StillPendingError)
+      return {
+        patch: { message },
+        said: new StillPendingError(
+          `${message} (journal ${run.entry.id}: \`${run.resume}\` also finishes it)`,
+          error.resumeCommand,
+          error.record,
+        ),
+      };
+    if (error instanceof InterruptedError)
+      return {
+        said: new InterruptedError(message, {
+          hint: `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${run.resume}`,
+          stoppedBy: run.stoppedBy,
+        }),
+      };
+    // Sent, and its effect cannot be told apart from another's: never exit 0, never resent blindly.
+    if (error instanceof UnresolvedError)
+      return {
+        patch: { outcome: 'unknown', message },
+        said: new UnresolvedError(message, {
+          hint: `${error.hint} ${run.resolve}.`,
+          details: { ...error.details, journal_id: run.entry.id },
+        }),
+      };
+    return { patch: error instanceof NotAppliedError ? rejected : undefined, said: error };
+  }
+  // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
+  if (sentEarlier && error_code === 'idempotency_key_reuse') return { patch: { error_code, message }, said: error };
+  // Refused before anything left the machine (no time left under --timeout, every connection refused, no TLS): this
+  // run did nothing.
+  if (error instanceof NetworkError && (error.attempts === 0 || error.notSent))
+    return { patch: sentEarlier ? undefined : { outcome: 'abandoned', message: `not sent: ${message}` }, said: error };
+  // Also an agent's limits refusing a retry after the server refused the last attempt: nothing happened.
+  if (isRejection(error) || error instanceof PreTradeCheckError) return { patch: rejected, said: error };
+  return {
+    patch: { outcome: 'unknown', error_code, message },
+    said:
+      error instanceof InterruptedError || error instanceof DeclinedError
+        ? new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, {
+            hint: run.hint(),
+            stoppedBy: run.stoppedBy,
+          })
+        : run.sentUnknown(`its outcome is unknown: ${message}`, error),
+  };
 }
 
 /** When each entry this process began and left unresolved was begun, on the monotonic clock: its age in this process never follows the wall clock back. */
