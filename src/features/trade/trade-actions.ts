@@ -349,7 +349,7 @@ function changeHooks(t: TradeScope): KindHooks {
       // A hedge to change is needed: refused before anything is journaled when every view shows the side flat.
       const position = await readPosition();
       const { book } = position;
-      if (book.state !== 'flat' || book.opening.length) return { position };
+      if (sideHolds(book).holds !== 'flat') return { position };
       throw new PreTradeCheckError(
         'no_open_hedge',
         `There is no ${side} hedge on ${market} to ${action}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
@@ -556,7 +556,7 @@ function closeHooks(t: TradeScope): KindHooks {
       const position = findSide(views.positions, market, side);
       const hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
       // A side read flat holds 0: journaled, a resume tells it from a side that was not read.
-      const flat = !position && book.state === 'flat' && !book.opening.length;
+      const flat = !position && sideHolds(book).holds === 'flat';
       // Asked to close a side every view shows flat, this account's fresh opens of it included (a fill still unlisted
       // is no flat side): refused before anything is journaled, as add and reduce are. Read here, after a dry run and
       // the repeat guard, which say more; a plan's step is its caller's to decide.
