@@ -10,7 +10,7 @@ const JUDGEMENT =
 const FRAMEWORK_NAMES = { ifrs9: 'IFRS 9', ias39: 'IAS 39', asc815: 'ASC 815' } as const;
 
 /** The memo's facts in order, as label and text. */
-export function memoRows(designation: Designation): Array<[string, string]> {
+function memoRows(designation: Designation): Array<[string, string]> {
   const { relationship: rel } = designation;
   const item = rel.hedged_item;
   const instrument =

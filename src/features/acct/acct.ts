@@ -13,7 +13,7 @@ import { readBook } from '../book/positions.js';
 import { walkHistory } from '../report/report.js';
 import { appendRecords, type AcctRecord } from './acct-store.js';
 import type { Relationship, ValueLine } from './acct-files.js';
-import { exact, toCents, type Cents, type Exact } from './acct-money.js';
+import { exact, numberCents, toCents, type Cents, type Exact } from './acct-money.js';
 import {
   criticalTerms,
   deskValues,
@@ -22,6 +22,7 @@ import {
   hedgedItemBySpot,
   inFunctional,
   MissingRate,
+  need,
   rollForward,
   type CriticalTerms,
   type CriticalTermsInput,
@@ -170,7 +171,8 @@ export async function recordEvent(ctx: CommandContext, event: AcctEvent) {
       throw new UsageError(
         `${event.type === 'occurred' ? '--occurred' : '--de-designate'}: before the designation (${found.relationship.designated_at}).`,
       );
-    const ended = found.events.find((one) => one.type === 'occurred' || one.type === 'de-designated');
+    // An event ends a relationship: it has one at most.
+    const [ended] = found.events;
     if (ended)
       throw new UsageError(
         `id: ${event.relationship_id} already ended (${ended.type} ${ended.date}); a relationship is never edited.`,
@@ -217,20 +219,12 @@ function sameRates(a: RateRow, b: RateRow) {
 
 // ---- Periods ----
 
-/** The period ends up to `until`: every date a rate is recorded for after the designation (the dates the books are
- * valued at), the events' dates and `until` itself, in order. */
-export function periodEnds(designation: Designation, until: string, rateDates: Iterable<string>) {
-  const start = designation.relationship.designated_at;
-  const ends = new Set<string>([until]);
-  for (const date of rateDates) if (date > start && date <= until) ends.add(date);
-  for (const event of designation.events) if (event.date <= until && event.date > start) ends.add(event.date);
-  return [...ends].sort();
-}
-
-/** Where a relationship's periods stop: `until`, or the day it ended, if earlier. */
-export function lastEnd(designation: Designation, until: string) {
-  const ended = designation.events.find((event) => event.type === 'occurred' || event.type === 'de-designated');
-  return ended && ended.date < until ? ended.date : until;
+/** The period ends: the last (`until`, or the day the relationship ended, if earlier) and every date before it a rate
+ * is recorded for after the designation (the dates the books are valued at), in order. */
+function periodEnds({ relationship, events: [ended] }: Designation, until: string, rateDates: Iterable<string>) {
+  const last = ended && ended.date < until ? ended.date : until;
+  const valued = [...rateDates].filter((date) => date > relationship.designated_at && date < last);
+  return [...new Set(valued), last].sort();
 }
 
 export function rulesOf(designation: Designation, amortisation?: RelationshipRules['amortisation']): RelationshipRules {
@@ -293,7 +287,7 @@ function rateOn(rates: MarketRates | undefined, market: string, date: string, op
 export async function deskHedges(client: HedgeClient, references: readonly string[]) {
   const hedges: DeskHedge[] = [];
   const marks = new Map<string, DeskHedge>();
-  const byId = new Map<string, { reference: string; opened?: string; live: boolean }>();
+  const byId = new Map<string, { opened?: string; live: boolean }>();
   // The live hedges' terms, for a critical-terms comparison: their notional, last maturity and markets.
   const live = { notionalUsd: 0, maturity: null as string | null, markets: new Set<string>() };
   for (const reference of references) {
@@ -304,7 +298,6 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
     for (const hedge of all.items.filter((one) => sameReference(one.client_reference, reference))) {
       const isLive = deal.live.some((one) => one.id === hedge.id);
       byId.set(hedge.id, {
-        reference,
         opened: typeof hedge.created_at === 'string' ? hedge.created_at : undefined,
         live: isLive,
       });
@@ -315,7 +308,7 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
       if (maturity !== null && (live.maturity === null || maturity > live.maturity)) live.maturity = maturity;
     }
   }
-  const toCentsOf = (value: number | undefined) => BigInt(Math.round((value ?? 0) * 100));
+  const toCentsOf = (value: number | undefined) => numberCents(value ?? 0);
   await walkHistory(client, {}, (raw) => {
     const facts = readHistoryRecord(raw);
     const known = facts.hedgeId === undefined ? undefined : byId.get(facts.hedgeId);
@@ -363,7 +356,7 @@ export async function compute(
   const quote = quoteFor(rel, market!.quote);
   const used = new Map<string, RateRow>();
   const endsUntil = (last: string) => {
-    const ends = periodEnds(designation, lastEnd(designation, last), market?.rows.keys() ?? []);
+    const ends = periodEnds(designation, last, market?.rows.keys() ?? []);
     for (const end of ends) used.set(end, rateOn(market, rel.market, end, option));
     return ends;
   };
@@ -431,7 +424,6 @@ export async function compute(
       );
     throw error;
   }
-  const item = { amount, currency: rel.hedged_item.currency, expectedDate: rel.hedged_item.expected_date };
   return {
     designation,
     results,
@@ -442,7 +434,12 @@ export async function compute(
       criticalTerms: criticalTerms({
         instrument: instrumentTerms,
         ratio: exact(rel.ratio)!,
-        item: { ...item, market: rel.market },
+        item: {
+          amount,
+          currency: rel.hedged_item.currency,
+          expectedDate: rel.hedged_item.expected_date,
+          market: rel.market,
+        },
       }),
     }),
   };
@@ -450,20 +447,12 @@ export async function compute(
 
 function itemChange(rel: Relationship, quote: Quote, amount: Exact, start: RateRow, at: RateRow): Cents {
   if (rel.designation === 'spot') return hedgedItemBySpot(amount, quote, start, at);
-  const forward = { ...at, spot: at.forward ?? missing(at, 'forward') };
-  const discounted = hedgedItemBySpot(
-    amount,
-    quote,
-    { ...start, spot: start.forward ?? missing(start, 'forward') },
-    forward,
-  );
-  const factor = at.discountFactor ?? missing(at, 'discount_factor');
+  const byForward = (row: RateRow) => ({ ...row, spot: need(row, 'forward') });
+  const forward = byForward(at);
+  const discounted = hedgedItemBySpot(amount, quote, byForward(start), forward);
+  const factor = need(at, 'discountFactor');
   return toCents([discounted * factor[0], 100n * factor[1]]);
 }
-
-const missing = (row: RateRow, column: string): never => {
-  throw new MissingRate(row.date, column);
-};
 
 export function functionalCurrency(rel: Relationship, quote: string) {
   const [, units, per] = QUOTE.exec(quote)!;
