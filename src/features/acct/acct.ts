@@ -355,14 +355,16 @@ export async function compute(
   const start = rateOn(market, rel.market, rel.designated_at, option);
   const quote = quoteFor(rel, market!.quote);
   const used = new Map<string, RateRow>();
-  const endsUntil = (last: string) => {
-    const ends = periodEnds(designation, last, market?.rows.keys() ?? []);
-    for (const end of ends) used.set(end, rateOn(market, rel.market, end, option));
-    return ends;
-  };
+  // Each period end up to `last` with the rate it is valued at (every one read before any is valued).
+  const valued = (last: string) =>
+    periodEnds(designation, last, market?.rows.keys() ?? []).map((end) => {
+      used.set(end, rateOn(market, rel.market, end, option));
+      return [end, used.get(end)!] as const;
+    });
   const amount = exact(rel.hedged_item.amount)!;
   const { instrument } = rel;
-  let results: PeriodResult[];
+  let periods: PeriodValues[];
+  let spread: RelationshipRules['amortisation'];
   let hedgeIds: string[] = [];
   let instrumentTerms: CriticalTermsInput['instrument'];
   // The instrument's amount in the hedged item's currency: converted at the designation's spot when it is in another.
@@ -378,16 +380,18 @@ export async function compute(
         contractRate: exact(instrument.contract_rate)!,
         designation: rel.designation,
       };
-      const ends = endsUntil(until ?? todayOf(ctx.clock.now()));
-      const periods = ends.map((end) => ({ end, ...forwardValues(terms, quote, start, used.get(end)!), fees: 0n }));
+      periods = valued(until ?? todayOf(ctx.clock.now())).map(([end, at]) => ({
+        end,
+        ...forwardValues(terms, quote, start, at),
+        fees: 0n,
+      }));
       // The forward points of a time-period related item (a recognised one) are spread over the forward's life.
-      const spread =
+      if (
         rel.designation === 'spot' &&
         rel.excluded === 'cost_of_hedging_reserve' &&
         rel.hedged_item.kind === 'recognised'
-          ? { total: forwardPoints(terms, quote, start), from: rel.designated_at, to: instrument.maturity }
-          : undefined;
-      results = rollForward(periods, rulesOf(designation, spread));
+      )
+        spread = { total: forwardPoints(terms, quote, start), from: rel.designated_at, to: instrument.maturity };
       instrumentTerms = {
         amount: inItemCurrency(terms.notional, instrument.currency),
         currency: instrument.currency,
@@ -400,15 +404,14 @@ export async function compute(
       hedgeIds = desk.hedges.map((hedge) => hedge.id);
       // Read after the hedges: the server's day, from its answers.
       const today = todayOf(client.transport.serverNow().bestMs);
-      const periods = endsUntil(until ?? today).map((end) => {
+      periods = valued(until ?? today).map(([end, at]) => {
         const values = deskValues(desk.hedges, end, end >= today ? desk.marks : new Map());
         if (values.unknown.length)
           throw new UsageError(
             `${option}: ${values.unknown.join(', ')} was open at the end of ${end}, and its mark then is not known (positions give today's alone); test as of today, or a day when none of the relationship's hedges was open, or give --values.`,
           );
-        return { end, ...values, hedgedItem: itemChange(rel, quote, amount, start, used.get(end)!) };
+        return { end, ...values, hedgedItem: itemChange(rel, quote, amount, start, at) };
       });
-      results = rollForward(periods, rulesOf(designation));
       const markets = [...desk.live.markets];
       instrumentTerms = {
         amount: inItemCurrency(exact(String(desk.live.notionalUsd))!, 'USD'),
@@ -426,7 +429,7 @@ export async function compute(
   }
   return {
     designation,
-    results,
+    results: rollForward(periods, rulesOf(designation, spread)),
     rates: used,
     hedgeIds,
     currency: functionalCurrency(rel, market!.quote),
