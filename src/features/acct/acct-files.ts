@@ -6,6 +6,7 @@ import { readBoundedJson } from '../../core/security/json-keys.js';
 import { MAX_INPUT_FILE_BYTES } from '../../core/security/bounded-read.js';
 import { FRAMEWORKS, METHODS } from './acct-rules.js';
 import { exact } from './acct-money.js';
+import { NUMBERED_ROWS } from '../exposures/exposures-file.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const isDate = (text: string) => DATE.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
@@ -83,13 +84,6 @@ export function parseRelationship(source: string): Relationship | string {
 
 // ---- Rows: rates and values ----
 
-const header = {
-  unknown: (column: number, expected: string) =>
-    `header: column ${column} is not a known column; the columns are ${expected}.`,
-  repeated: (name: string) => `header: column ${name} appears more than once.`,
-  lacks: (missing: string, expected: string) => `header: lacks ${missing}; it must name ${expected}, in any order.`,
-};
-
 const decimalCell = (column: string, optional: boolean) => (raw: string | undefined) => {
   const value = raw?.trim() ?? '';
   if (value === '' && optional) return undefined;
@@ -113,11 +107,10 @@ function readDated<C extends string, T extends { date: string }>(
   optional: C[],
   check: (field: Field<C>) => T,
 ) {
-  const layout = { required, optional, listKey: name, rowIs: 'date', rowsAre: name, header };
   const read = readRowFile(
     source,
     { sourceName },
-    { ...layout, csvLabel: (index) => `row ${index + 1}: ` },
+    { required, optional, listKey: name, rowIs: 'date', rowsAre: name, ...NUMBERED_ROWS },
     (field) => {
       const line = check(field);
       return { key: line.date, value: line };
