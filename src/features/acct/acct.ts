@@ -8,7 +8,7 @@ import { toAccountSide } from '../../core/money.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import { readHistoryRecord } from '../../platform/api/wire/fields.js';
-import { readDeal } from '../book/deal.js';
+import { readDeal, type DealHedges } from '../book/deal.js';
 import { readBook } from '../book/positions.js';
 import { walkHistory } from '../report/report.js';
 import { appendRecords, type AcctRecord } from './acct-store.js';
@@ -287,21 +287,15 @@ function rateOn(rates: MarketRates | undefined, market: string, date: string, op
 export async function deskHedges(client: HedgeClient, references: readonly string[]) {
   const hedges: DeskHedge[] = [];
   const marks = new Map<string, DeskHedge>();
-  const byId = new Map<string, { opened?: string; live: boolean }>();
+  const deals: DealHedges[] = [];
   // The live hedges' terms, for a critical-terms comparison: their notional, last maturity and markets.
   const live = { notionalUsd: 0, maturity: null as string | null, markets: new Set<string>() };
   for (const reference of references) {
     const deal = await readDeal(client, reference);
     if (deal.problem)
       throw new UsageError(`instrument.references: the hedges of ${reference} were not read: ${deal.problem}.`);
-    const all = await client.readHedges({ clientReference: reference, limit: Infinity });
-    for (const hedge of all.items.filter((one) => sameReference(one.client_reference, reference))) {
-      const isLive = deal.live.some((one) => one.id === hedge.id);
-      byId.set(hedge.id, {
-        opened: typeof hedge.created_at === 'string' ? hedge.created_at : undefined,
-        live: isLive,
-      });
-      if (!isLive) continue;
+    deals.push(deal);
+    for (const hedge of deal.live) {
       live.notionalUsd += readNumber(hedge.notional_usd) ?? 0;
       live.markets.add(hedge.market);
       const maturity = typeof hedge.maturity_at === 'string' ? hedge.maturity_at.slice(0, 10) : null;
@@ -311,8 +305,11 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
   const toCentsOf = (value: number | undefined) => numberCents(value ?? 0);
   await walkHistory(client, {}, (raw) => {
     const facts = readHistoryRecord(raw);
-    const known = facts.hedgeId === undefined ? undefined : byId.get(facts.hedgeId);
-    const carries = known ?? references.some((reference) => sameReference(facts.clientReference, reference));
+    const { hedgeId, clientReference } = facts;
+    // A record carries a reference itself, or is of a hedge that does.
+    const carries = deals.some(
+      (deal) => (hedgeId !== undefined && deal.referenceOf(hedgeId)) || sameReference(clientReference, deal.reference),
+    );
     if (!carries || !facts.closedAt) return;
     hedges.push({
       id: facts.hedgeId ?? `closed ${facts.closedAt}`,
@@ -325,12 +322,14 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
   });
   const closed = new Set(hedges.map((hedge) => hedge.id));
   const book = await readBook(client);
-  for (const [id, known] of byId) {
-    if (!known.live || closed.has(id)) continue;
+  // Each live hedge once, in the order its deal lists it.
+  const held = new Map(deals.flatMap((deal) => deal.live.map((hedge) => [hedge.id, hedge.created_at] as const)));
+  for (const [id, opened] of held) {
+    if (closed.has(id)) continue;
     const position = book.find((line) => line.hedgeId === id);
     const open: DeskHedge = {
       id,
-      opened: (position?.openedAt ?? known.opened ?? '0000-00-00').slice(0, 10),
+      opened: (position?.openedAt ?? (typeof opened === 'string' ? opened : '0000-00-00')).slice(0, 10),
       gross: toCentsOf(readNumber(position?.grossPnlUsd)),
       carry: toCentsOf(position?.accruedCarryUsdc === undefined ? 0 : toAccountSide(position.accruedCarryUsdc)),
       fees: 0n,
