@@ -2,6 +2,7 @@
 // from the rates, the desk's own hedges (history and positions) or fair values given in a file. Reads only: the
 // server is never sent a write.
 import { UsageError } from '../../core/errors.js';
+import { utcDay } from '../../core/utc-text.js';
 import { readNumber } from '../../core/number-format.js';
 import { sameReference } from '../../core/input.js';
 import { toAccountSide } from '../../core/money.js';
@@ -90,7 +91,7 @@ function rateRow(row: Record<string, string>): RateRow {
   };
 }
 
-export const todayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+export const todayOf = utcDay;
 
 const QUOTE = /^([A-Z]{3,5}) per ([A-Z]{3,5})$/;
 
@@ -298,7 +299,7 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
     for (const hedge of deal.live) {
       live.notionalUsd += readNumber(hedge.notional_usd) ?? 0;
       live.markets.add(hedge.market);
-      const maturity = typeof hedge.maturity_at === 'string' ? hedge.maturity_at.slice(0, 10) : null;
+      const maturity = typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null;
       if (maturity !== null && (live.maturity === null || maturity > live.maturity)) live.maturity = maturity;
     }
   }
@@ -313,8 +314,8 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
     if (!carries || !facts.closedAt) return;
     hedges.push({
       id: facts.hedgeId ?? `closed ${facts.closedAt}`,
-      opened: (facts.openedAt ?? facts.closedAt).slice(0, 10),
-      closed: facts.closedAt.slice(0, 10),
+      opened: utcDay(facts.openedAt ?? facts.closedAt),
+      closed: utcDay(facts.closedAt),
       gross: toCentsOf(facts.grossPnlUsd),
       carry: toCentsOf(facts.carryUsd),
       fees: toCentsOf(facts.feesUsd),
@@ -329,7 +330,7 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
     const position = book.find((line) => line.hedgeId === id);
     const open: DeskHedge = {
       id,
-      opened: (position?.openedAt ?? (typeof opened === 'string' ? opened : '0000-00-00')).slice(0, 10),
+      opened: utcDay(position?.openedAt ?? (typeof opened === 'string' ? opened : '0000-00-00')),
       gross: toCentsOf(readNumber(position?.grossPnlUsd)),
       carry: toCentsOf(position?.accruedCarryUsdc === undefined ? 0 : toAccountSide(position.accruedCarryUsdc)),
       fees: 0n,
@@ -468,8 +469,8 @@ export function parsePeriod(raw: string | undefined) {
   const quarter = /^(\d{4})-Q([1-4])$/i.exec(value);
   const year = /^(\d{4})$/.exec(value);
   const span = (y: number, firstMonth: number, months: number) => ({
-    from: new Date(Date.UTC(y, firstMonth, 1)).toISOString().slice(0, 10),
-    to: new Date(Date.UTC(y, firstMonth + months, 0)).toISOString().slice(0, 10),
+    from: utcDay(Date.UTC(y, firstMonth, 1)),
+    to: utcDay(Date.UTC(y, firstMonth + months, 0)),
   });
   if (month) return span(Number(month[1]), Number(month[2]) - 1, 1);
   if (quarter) return span(Number(quarter[1]), (Number(quarter[2]) - 1) * 3, 3);
