@@ -19,7 +19,7 @@ import {
   type QuotedPlan,
   type TargetPlanOptions,
 } from './target-plan.js';
-import { days, recordFromJournal, stepRecord } from '../trade/trade-actions.js';
+import { days, recordFromJournal, stepRecord, type TradeRecord } from '../trade/trade-actions.js';
 import { ownGroupEntries, sendStep, underPlanLocks } from '../trade/plan-steps.js';
 import { confirmAsShown, hedgesWords } from '../write/as-shown.js';
 import { readSidesAsAnswered } from '../write/wait.js';
@@ -141,28 +141,81 @@ export async function applyTarget(
   });
 }
 
+/** What a step of a plan did: its journal row, and what the write flow was answered and read (null: not due, nothing sent). */
+export type StepDone = Awaited<ReturnType<typeof sendStep>> | null;
+
+/** A step of a plan as the executor carries it out: its record (the plan's group, its leg) and the key journaled for it
+ * earlier (a resumed step), else a new one. */
+export interface PlanRunStep {
+  record: TradeRecord;
+  key?: string;
+  /** false: sent, not waited for (--no-wait). */
+  wait?: boolean;
+  /** Under the plan's locks right before the send, given what the steps before it did: throws when the plan no longer
+   * holds for it; a value (not undefined) stands for the step, and nothing is sent. */
+  before?: (done: readonly StepDone[]) => Promise<StepDone | undefined>;
+  /** A send that failed: throws (said for the plan), or what stands for the step. */
+  failed?: (error: unknown, done: readonly StepDone[]) => Promise<StepDone>;
+}
+
+/** The executor of every plan of steps (an apply's, a roll's close then open): each step in turn through the one write
+ * flow, the first that fails stopping the plan (`stoppedAt`, from 0, with its error); `each` hears every step done and
+ * may stop the plan there. The plan's one confirmation covered every step, and an agent's limits admitted it whole. */
+export async function runPlanSteps(
+  ports: WritePorts,
+  steps: readonly PlanRunStep[],
+  each?: (index: number, done: StepDone) => void,
+) {
+  const done: StepDone[] = [];
+  for (const [index, step] of steps.entries()) {
+    try {
+      const instead = await step.before?.(done);
+      const result =
+        instead !== undefined
+          ? instead
+          : await sendStep(ports, step.record, step.wait ?? true, step.key).catch(async (error: unknown) => {
+              if (!step.failed) throw error;
+              return step.failed(error, done);
+            });
+      done.push(result);
+      each?.(index, result);
+    } catch (error) {
+      return { done, stoppedAt: index, error };
+    }
+  }
+  return { done };
+}
+
 /** Each step sent and waited for in turn; the first that fails stops the run. */
 async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPlan, run: TargetPlanOptions) {
   const { steps } = quoted.plan;
   const group = `${APPLY_GROUP_PREFIX}${utcStamp(ports.clock.now())}`;
   const rows: ApplyReportRow[] = [];
   const rerun = () => `run \`${ports.hedgeCommand(...applyWords(run))}\` again: it plans anew from the book as it is.`;
-  for (const [index, step] of steps.entries()) {
-    try {
-      // The plan holds for each side as it was read: one moved by an actor outside hedge meanwhile is not acted on.
-      const held = quoted.trades[index].held;
-      const { books } = await readSidesAsAnswered(ports, client, [step], (side) => side.opening.length === 0);
-      const now = sideAfterOf(books[0]);
-      if (!sameSide(now, held))
-        throw new UnresolvedError(
-          `The ${step.side} side of ${safeText(step.market)} moved since the plan was made: it holds ${holds(now)} now, not the ${holds(held)} planned on; something outside hedge changed it. Step ${index + 1} was not sent.`,
-          {
-            details: { market: step.market, side: step.side, planned: held, now },
-            hint: `See the side with \`${ports.hedgeCommand('positions')}\`, then ${rerun()}`,
-          },
-        );
-      // The run's one confirmation covered every step, and an agent's limits admitted the whole plan.
-      const { entry } = await sendStep(ports, stepRecord(step, group, `step-${index + 1}`), true);
+  // The plan holds for each side as it was read: one moved by an actor outside hedge meanwhile is not acted on.
+  const unmoved = (step: PlanStep, index: number) => async () => {
+    const held = quoted.trades[index].held;
+    const { books } = await readSidesAsAnswered(ports, client, [step], (side) => side.opening.length === 0);
+    const now = sideAfterOf(books[0]);
+    if (!sameSide(now, held))
+      throw new UnresolvedError(
+        `The ${step.side} side of ${safeText(step.market)} moved since the plan was made: it holds ${holds(now)} now, not the ${holds(held)} planned on; something outside hedge changed it. Step ${index + 1} was not sent.`,
+        {
+          details: { market: step.market, side: step.side, planned: held, now },
+          hint: `See the side with \`${ports.hedgeCommand('positions')}\`, then ${rerun()}`,
+        },
+      );
+    return undefined;
+  };
+  const ran = await runPlanSteps(
+    ports,
+    steps.map((step, index) => ({
+      record: stepRecord(step, group, `step-${index + 1}`),
+      before: unmoved(step, index),
+    })),
+    (index, done) => {
+      const step = steps[index];
+      const { entry } = done!;
       rows.push(reportRow(index, step, entry));
       if (entry.outcome === 'failed')
         throw new OrderFailedError(
@@ -175,26 +228,25 @@ async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPl
         level: 'note',
         text: `${stepLabel(index, steps)} … ${entry.outcome}${entry.hedge_id ? ` (${safeText(entry.hedge_id)})` : ''}`,
       });
-    } catch (error) {
-      if (rows.length === index) {
-        // Reading the journal for the report never replaces the step's own outcome.
-        const entry = await ports
-          .journal()
-          .then((journal) => journal.list())
-          .then(
-            (entries) =>
-              entries.find((candidate) => candidate.group === group && candidate.leg === `step-${index + 1}`),
-            () => null,
-          );
-        rows.push(reportRow(index, step, entry ?? undefined, entry === null ? 'unknown' : 'not_sent'));
-      }
-      for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest));
-      // Step `stoppedAt` (from 0) ended in `error`; `rows` has every step, the later ones `not_run`.
-      return { kind: 'stopped' as const, rows, stoppedAt: index, error };
-    }
-  }
+    },
+  );
   // Every step carried out; `rows` one per step.
-  return { kind: 'applied' as const, rows };
+  if (ran.stoppedAt === undefined) return { kind: 'applied' as const, rows };
+  const index = ran.stoppedAt;
+  if (rows.length === index) {
+    // Reading the journal for the report never replaces the step's own outcome.
+    const entry = await ports
+      .journal()
+      .then((journal) => journal.list())
+      .then(
+        (entries) => entries.find((candidate) => candidate.group === group && candidate.leg === `step-${index + 1}`),
+        () => null,
+      );
+    rows.push(reportRow(index, steps[index], entry ?? undefined, entry === null ? 'unknown' : 'not_sent'));
+  }
+  for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest));
+  // Step `stoppedAt` (from 0) ended in `error`; `rows` has every step, the later ones `not_run`.
+  return { kind: 'stopped' as const, rows, stoppedAt: index, error: ran.error };
 }
 
 /** What a side holds, in words: "4,000.00 USD in hdg_1", or "no hedge". */
