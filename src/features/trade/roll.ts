@@ -25,7 +25,7 @@ import {
   UsageError,
 } from '../../core/errors.js';
 import { withSideLock } from '../write/account-lock.js';
-import { ownGroupEntries, sendStep, underPlanLocks } from './plan-steps.js';
+import { ownGroupEntries, runPlanSteps, underPlanLocks, type PlanRunStep } from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction } from '../write/live-guard.js';
@@ -126,9 +126,6 @@ function legRecord(leg: 'close' | 'open', group: string, request: OpenRequest) {
   return tradeRecord(leg, request, { argv, group, leg });
 }
 
-/** What a step of the roll did: its journal row, and what the write flow was answered and read. */
-type StepRun = Awaited<ReturnType<typeof sendStep>>;
-
 /** Carries the roll out through the plan's steps from wherever the journal says they are — the close (while the open is
  * still `planned`: it is sent only after the close), then the open; the first that fails ends the roll with its error —
  * and says what the roll did: both legs with their keys and journal ids, and whether the side is covered now.
@@ -170,36 +167,64 @@ async function carryOut(
     notes.push(text);
     return null;
   };
-  // The close step: null when it found nothing to close; undefined when it was not this run's to take (the open was sent).
-  let closeRun: Partial<StepRun> | null | undefined;
-  if (planned && closes) {
-    const leg = legs.close;
-    // An earlier run's close refused with no_open_hedge found the side already settled.
-    if (leg && !isUnresolved(leg))
-      closeRun = leg.outcome === 'rejected' && leg.error_code === 'no_open_hedge' ? null : { entry: leg };
-    // A resumed roll whose close was never journaled: the side is gone only when every view says so.
-    else if (!leg && resumed && (await readSideInStep(ports, client, market, side)).book.state === 'flat')
-      closeRun = settled(
-        `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
-      );
-    else
-      closeRun = await sendStep(ports, legRecord('close', group, request), true, leg?.idempotency_key).catch(
-        async (error) => {
-          if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge')
-            return settled(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
-          // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
-          if (isRejection(error)) await abandon(`not sent: the close was rejected (${error.code})`);
-          else if (error instanceof Error) {
-            // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
-            error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${hedgeCommand('positions')}\` shows which).`;
-          }
-          throw error;
-        },
-      );
-  }
-  if (planned) {
-    // The roll opens what it closed: the side's notional read right before its close was sent (under the side's lock).
-    const closedUsd = readNumber(closeRun?.entry?.context?.notional_usd);
+  // The close, while the open is still `planned` (it is sent only after the close): null when it found nothing to close.
+  const closeStep: PlanRunStep = {
+    record: legRecord('close', group, request),
+    key: legs.close?.idempotency_key,
+    before: async () => {
+      const leg = legs.close;
+      // An earlier run's close refused with no_open_hedge found the side already settled.
+      if (leg && !isUnresolved(leg))
+        return leg.outcome === 'rejected' && leg.error_code === 'no_open_hedge' ? null : { entry: leg };
+      // A resumed roll whose close was never journaled: the side is gone only when every view says so.
+      if (!leg && resumed && (await readSideInStep(ports, client, market, side)).book.state === 'flat')
+        return settled(
+          `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
+        );
+    },
+    failed: async (error) => {
+      if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge')
+        return settled(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
+      // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
+      if (isRejection(error)) await abandon(`not sent: the close was rejected (${error.code})`);
+      else if (error instanceof Error) {
+        // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
+        error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${hedgeCommand('positions')}\` shows which).`;
+      }
+      throw error;
+    },
+  };
+  const openStep: PlanRunStep = {
+    record: legRecord('open', group, request),
+    key: open.idempotency_key,
+    wait,
+    before: async ([closeRun]) => {
+      if (planned) await stillToOpen(closeRun?.entry);
+      return isUnresolved(open) ? undefined : { entry: open };
+    },
+    failed: async (error, [closeRun]) => {
+      const closed = closeRun?.entry;
+      if (!closed) throw error;
+      if (isRejection(error)) {
+        // Said with the error itself (the one line an operator sees): the side is bare now.
+        error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
+      }
+      // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
+      if (error instanceof StateError)
+        throw new UnresolvedError(
+          `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
+          {
+            details: { journal_group: group, close: closed.id, open: open.id, covered: false },
+            hint: `Once the journal is usable again, finish the roll with \`${hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
+          },
+        );
+      throw error;
+    },
+  };
+  /** Right before the open: the roll opens what it closed, and only on a side nothing covers. */
+  const stillToOpen = async (closedLeg: JournalEntry | undefined) => {
+    // The side's notional read right before its close was sent (under the side's lock).
+    const closedUsd = readNumber(closedLeg?.context?.notional_usd);
     if (closedUsd !== undefined && Math.abs(closedUsd - notionalUsd) >= 0.005) {
       await abandon(`not sent: the close closed ${formatUsd(closedUsd)}, the roll planned ${formatUsd(notionalUsd)}`);
       throw new UnresolvedError(
@@ -229,27 +254,13 @@ async function carryOut(
         `See it with \`${hedgeCommand('positions')}\`.`,
       );
     }
-  }
-  const openRun: StepRun = isUnresolved(open)
-    ? await sendStep(ports, legRecord('open', group, request), wait, open.idempotency_key).catch((error) => {
-        const closed = closeRun?.entry;
-        if (!closed) throw error;
-        if (isRejection(error)) {
-          // Said with the error itself (the one line an operator sees): the side is bare now.
-          error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
-        }
-        // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
-        if (error instanceof StateError)
-          throw new UnresolvedError(
-            `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
-            {
-              details: { journal_group: group, close: closed.id, open: open.id, covered: false },
-              hint: `Once the journal is usable again, finish the roll with \`${hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
-            },
-          );
-        throw error;
-      })
-    : { entry: open };
+  };
+  // The close is this run's to take only while the open is still planned (not sent).
+  const closing = planned && closes;
+  const ran = await runPlanSteps(ports, closing ? [closeStep, openStep] : [openStep]);
+  if (ran.stoppedAt !== undefined) throw ran.error;
+  const closeRun = closing ? ran.done[0] : undefined;
+  const openRun = ran.done.at(-1)!;
   const openEntry = openRun.entry;
   const opened = openRun.result as Hedge | undefined;
   const answer = openRun.answer as OpenedHedge | undefined;
