@@ -315,20 +315,39 @@ async function carryOut(
   };
 }
 
-/** A dry run: each leg's request with the key it would carry (the one its journal entry holds, else a new one). */
-async function rollDryRun(
-  ports: WritePorts,
-  client: HedgeClient,
-  notes: string[],
-  request: OpenRequest,
-  legs: ReadonlyArray<{ leg: 'close' | 'open'; key?: string; note?: string } | false>,
-) {
+/** A roll as a plan of two steps: the open it sends (`request`), whether it closes the side first and, once journaled,
+ * its rows (`open` planned before anything is sent, `close` journaled right before the close is sent); `ended`: the
+ * hedge that ended already, when there is nothing to close. */
+type RollPlan = Pick<RollLegs, 'request' | 'closes'> & Partial<Pick<RollLegs, 'open' | 'close'>> & { ended?: Hedge };
+
+/** The dry run is the plan rendered: each step still to take, with the key it would carry (its journal row's, else a
+ * new one). */
+async function rollDryRun(ports: WritePorts, client: HedgeClient, notes: string[], plan: RollPlan) {
+  const { request, closes, open, close, ended } = plan;
+  const steps = [
+    closes &&
+      (!open || open.outcome === 'planned') &&
+      (!close || isUnresolved(close)) && {
+        leg: 'close' as const,
+        key: close?.idempotency_key,
+        note: close ? `resumed, journal ${close.id}` : open && 'if the side is still open',
+      },
+    (!open || isUnresolved(open)) && {
+      leg: 'open' as const,
+      key: open?.idempotency_key,
+      note: open
+        ? `journal ${open.id}, ${open.outcome}`
+        : ended
+          ? `nothing to close: ${safeText(ended.id)} is ${safeText(ended.status)}`
+          : 'sent once the close has landed',
+    },
+  ];
   return {
     kind: 'dry-run' as const,
     notes,
     legs: await Promise.all(
-      legs
-        .filter((leg) => leg !== false)
+      steps
+        .filter((step) => step !== false)
         .map(async ({ leg, key, note }) => ({
           leg,
           request: await planDryRun(ports, client.plan(leg, request, key ?? makeIdempotencyKey())),
@@ -492,19 +511,10 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     const earlier = await earlierRoll(notes);
     if (earlier && !dryRun) return carryOut(ports, earlier, write.wait, notes, guard);
     if (earlier) {
-      // The dry run of a roll still to finish: the legs left, with the keys the journal holds.
-      const { open, close, closeDue } = earlier;
       notes.push(
         `An unfinished roll of ${market} ${side} is in the journal (group ${safeText(earlier.group)}: ${earlier.described}); without --dry-run this command finishes it.`,
       );
-      return rollDryRun(ports, client, notes, earlier.request, [
-        closeDue && {
-          leg: 'close',
-          key: close?.idempotency_key,
-          note: close ? `resumed, journal ${close.id}` : 'if the side is still open',
-        },
-        isUnresolved(open) && { leg: 'open', key: open.idempotency_key, note: `journal ${open.id}, ${open.outcome}` },
-      ]);
+      return rollDryRun(ports, client, notes, earlier);
     }
 
     const plan = await planRoll();
@@ -559,16 +569,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       trades,
     );
     await ports.tradeGate?.admit(trades, 'roll');
-    if (dryRun)
-      return rollDryRun(ports, client, notes, request, [
-        !!closing && { leg: 'close' },
-        {
-          leg: 'open',
-          note: closing
-            ? 'sent once the close has landed'
-            : `nothing to close: ${safeText(plan.ended.id)} is ${safeText(plan.ended.status)}`,
-        },
-      ]);
+    if (dryRun) return rollDryRun(ports, client, notes, { request, closes: !!closing, ended: plan.ended });
 
     const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
     // Both legs before the confirmation: a card the command's output shows (the keeper's steps say nothing).
