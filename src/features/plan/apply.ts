@@ -20,8 +20,8 @@ import {
   type TargetPlanOptions,
 } from './target-plan.js';
 import { days, recordFromJournal, stepRecord } from '../trade/trade-actions.js';
-import { ownGroupEntries, runPlanSteps, underPlanLocks } from '../trade/plan-steps.js';
-import { confirmAsShown, hedgesWords } from '../write/as-shown.js';
+import { confirmedPlan, ownGroupEntries, runPlanSteps, underPlanLocks } from '../trade/plan-steps.js';
+import { hedgesWords } from '../write/as-shown.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { sameSide, sideAfterOf } from '../book/side-book.js';
 
@@ -97,45 +97,47 @@ export async function applyTarget(
   const plan = () => buildTargetPlan(ports, client, target, opts.toleranceUsd);
   return underPlanLocks(ports, target.rows, async (waitedFor) => {
     const resumed = await resumeUnfinishedApplies(ports, client);
-    let quoted = await plan();
-    for (;;) {
-      const { steps } = quoted.plan;
-      await hooks.showPlan?.(quoted);
-      // The plan fails pre-trade checks: nothing was sent.
-      if (quoted.plan.problems.length) return { kind: 'fails-checks' as const, quoted };
-      // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
-      await checkPlanRequests(ports, client, quoted);
-      if (!steps.length) {
-        if (waitedFor && !resumed) {
-          // Exit 0 of a write means this command's action happened: here another process's did.
-          throw new HeldError(
-            `The book reached the target of ${safeText(target.sourceName)} while this run waited for another hedge process (${safeText(describeHolder(waitedFor))}): there was nothing left to do, and this run sent nothing.`,
-            {
-              holder: waitedFor,
-              hint: `See what it did with \`${ports.hedgeCommand('journal')}\`; the book is at the target.`,
-            },
-          );
-        }
-        // The book was at the target: nothing to do, nothing sent.
-        return { kind: 'at-target' as const, quoted };
-      }
-      // One confirmation for the whole run (the guard already required --yes for a live key without a terminal).
-      if (!ports.interactive || ports.confirmedAhead) break;
-      // A colleague elsewhere may have moved a side while the question was open.
-      let now = quoted;
-      const asShown = await confirmAsShown(ports, `Apply ${plural(steps.length, 'action')}?`, {
+    // One confirmation for the whole run (the guard already required --yes for a live key without a terminal).
+    const { plan: quoted } = await confirmedPlan(
+      ports,
+      plan,
+      async (shown) => {
+        await hooks.showPlan?.(shown);
+        if (shown.plan.problems.length) return {};
+        // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
+        await checkPlanRequests(ports, client, shown);
+        const { length } = shown.plan.steps;
+        return {
+          question:
+            length && ports.interactive && !ports.confirmedAhead ? `Apply ${plural(length, 'action')}?` : undefined,
+        };
+      },
+      {
         live: guard.live,
-        shown: quoted.trades,
-        now: async () => (now = await plan()).trades,
+        // A colleague elsewhere may have moved a side while the question was open.
         moved: () =>
           ports.notify({
             kind: 'moved-since-asked',
             level: 'warn',
             text: 'The book moved while you were asked: the plan is no longer the one shown. Nothing was sent; here is the plan as the book is now.',
           }),
-      });
-      if (asShown) break;
-      quoted = now;
+      },
+    );
+    // The plan fails pre-trade checks: nothing was sent.
+    if (quoted.plan.problems.length) return { kind: 'fails-checks' as const, quoted };
+    if (!quoted.plan.steps.length) {
+      if (waitedFor && !resumed) {
+        // Exit 0 of a write means this command's action happened: here another process's did.
+        throw new HeldError(
+          `The book reached the target of ${safeText(target.sourceName)} while this run waited for another hedge process (${safeText(describeHolder(waitedFor))}): there was nothing left to do, and this run sent nothing.`,
+          {
+            holder: waitedFor,
+            hint: `See what it did with \`${ports.hedgeCommand('journal')}\`; the book is at the target.`,
+          },
+        );
+      }
+      // The book was at the target: nothing to do, nothing sent.
+      return { kind: 'at-target' as const, quoted };
     }
     return { ...(await carryOut(ports, client, quoted, opts)), quoted };
   });

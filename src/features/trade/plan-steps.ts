@@ -6,6 +6,8 @@ import { withAccountLock, withSideLocks } from '../write/account-lock.js';
 import type { TradeRecord } from './trade-actions.js';
 import { sendTrade } from './change.js';
 import { identityOf, sentBy } from '../write/identity.js';
+import { confirmAsShown } from '../write/as-shown.js';
+import type { Trade } from '../../platform/runtime/context.js';
 
 /** This account's entries of the groups whose id starts with `groupPrefix`, as `query` lists them (newest first). */
 export async function ownGroupEntries(ports: WritePorts, groupPrefix: string, query: ListOptions) {
@@ -37,6 +39,30 @@ export async function sendStep(ports: WritePorts, record: TradeRecord, wait: boo
     answer?: unknown;
     result?: unknown;
   };
+}
+
+/** A plan shown and confirmed once: `show` presents it and says what it showed, with the question to ask (none: the plan
+ * stands as shown). A "yes" holds for the trades shown: a book that moved under the question sends nothing, is said
+ * (`moved`), and the plan is built and shown anew. */
+export async function confirmedPlan<P extends { trades: readonly Trade[] }, S extends { question?: string }>(
+  ports: WritePorts,
+  build: () => Promise<P>,
+  show: (plan: P) => Promise<S>,
+  bound: { live: boolean; moved: (shown: P, now: P) => void },
+) {
+  for (let plan = await build(); ;) {
+    const shown = await show(plan);
+    if (shown.question === undefined) return { plan, shown };
+    let now = plan;
+    const asShown = await confirmAsShown(ports, shown.question, {
+      live: bound.live,
+      shown: plan.trades,
+      now: async () => (now = await build()).trades,
+      moved: () => bound.moved(plan, now),
+    });
+    if (asShown) return { plan, shown };
+    plan = now;
+  }
 }
 
 /** What a step of a plan did: its journal row, and what the write flow was answered and read (null: not due, nothing sent). */
