@@ -25,11 +25,12 @@ import {
   UsageError,
 } from '../../core/errors.js';
 import { withSideLock } from '../write/account-lock.js';
-import { ownGroupEntries, runPlanSteps, underPlanLocks, type PlanRunStep } from './plan-steps.js';
+import { confirmedPlan, ownGroupEntries, runPlanSteps, underPlanLocks, type PlanRunStep } from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction } from '../write/live-guard.js';
 import { findSide } from '../book/positions.js';
+import type { HedgeRecord } from '../book/book.js';
 import { readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
@@ -43,7 +44,7 @@ import {
   ROLL_GROUP_PREFIX,
   type WriteOptions,
 } from '../write/write-flow.js';
-import { confirmAsShown, confirmSideAsShown, sayMovedSinceAsked } from '../write/as-shown.js';
+import { confirmSideAsShown, sayMovedSinceAsked } from '../write/as-shown.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
 import { withoutUndefined } from '../../core/objects.js';
 
@@ -443,7 +444,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
   /** What the roll closes (and the side's filled hedges, soonest to mature last) or the hedge that already ended, and the
    * notional and deal reference to open again, with what a confirmation binds: both legs, and the hedges the side held;
    * read once the side's views agree. */
-  const planRoll = async () => {
+  const readSide = async () => {
     const {
       books: [book],
       positions,
@@ -504,6 +505,46 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       trades: [{ market, notionalUsd, held }],
     };
   };
+  /** The roll as a plan of two steps: the side as read, with the open it sends and what is said before the question. */
+  const planRoll = async () => {
+    const read = await readSide();
+    const { notionalUsd } = read;
+    // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
+    const reference = req.clientReference ?? read.reference;
+    const several = (read.hedges?.length ?? 0) > 1 ? read.hedges : undefined;
+    const request: OpenRequest = {
+      market,
+      side,
+      notional_usd: notionalUsd,
+      tenor_days: tenorDays,
+      ...(reference && { client_reference: reference }),
+    };
+    return { ...read, request, several, notes: several ? [severalNote(several, reference, notionalUsd)] : [] };
+  };
+  /** A side of several hedges is rolled whole (a close takes a market and side): said before the question. */
+  const severalNote = (several: readonly HedgeRecord[], reference: string | undefined, notionalUsd: number) => {
+    const listed = several
+      .toReversed()
+      .map(
+        (record) =>
+          `${safeText(record.id)} ${record.notionalUsd === undefined ? '' : `${formatUsd(record.notionalUsd)} `}matures ${record.maturityAtMs === undefined ? 'unknown' : utcMinute(record.maturityAtMs)}`,
+      )
+      .join('; ');
+    const others = [
+      ...new Set(
+        several.flatMap(({ clientReference: ref }) =>
+          ref !== undefined && !sameReference(ref, reference) ? [ref] : [],
+        ),
+      ),
+    ];
+    const notCarried = `${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on`;
+    const refs = reference
+      ? ` The new hedge carries the reference ${safeText(reference)}${others.length ? `; ${notCarried}` : ''}.`
+      : others.length
+        ? ` The new hedge carries no reference; ${notCarried}.`
+        : '';
+    return `The ${side} side of ${market} holds ${several.length} hedges (${listed}). A close closes the whole side, so the roll closes all ${several.length} (the later ones before their maturity) and opens one hedge of ${formatUsd(notionalUsd)} for ${days(tenorDays)}.${refs}`;
+  };
   // Finish an earlier roll of the side, or plan, check, confirm and carry out a new one (anew when the side moved
   // while a person was asked).
   const roll = async (): Promise<RollOutcome> => {
@@ -517,93 +558,56 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       return rollDryRun(ports, client, notes, earlier);
     }
 
-    const plan = await planRoll();
-    const { notionalUsd, closing, trades } = plan;
-    // The close's notional is back in the side's capacity and the account's headroom when the open is checked.
-    if (!req.skipChecks)
-      await runPreTradeChecks(
-        client,
-        { market, side, notionalUsd, action: 'open' },
-        undefined,
-        closing ? notionalUsd : 0,
-      );
-    // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
-    const reference = req.clientReference ?? plan.reference;
-    const several = (plan.hedges?.length ?? 0) > 1 ? plan.hedges : undefined;
-    // A side of several hedges is rolled whole (a close takes a market and side): the note says so before the question.
-    if (several) {
-      const listed = several
-        .toReversed()
-        .map(
-          (record) =>
-            `${safeText(record.id)} ${record.notionalUsd === undefined ? '' : `${formatUsd(record.notionalUsd)} `}matures ${record.maturityAtMs === undefined ? 'unknown' : utcMinute(record.maturityAtMs)}`,
-        )
-        .join('; ');
-      const others = [
-        ...new Set(
-          several.flatMap(({ clientReference: ref }) =>
-            ref !== undefined && !sameReference(ref, reference) ? [ref] : [],
-          ),
-        ),
-      ];
-      const notCarried = `${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on`;
-      const refs = reference
-        ? ` The new hedge carries the reference ${safeText(reference)}${others.length ? `; ${notCarried}` : ''}.`
-        : others.length
-          ? ` The new hedge carries no reference; ${notCarried}.`
-          : '';
-      notes.push(
-        `The ${side} side of ${market} holds ${several.length} hedges (${listed}). A close closes the whole side, so the roll closes all ${several.length} (the later ones before their maturity) and opens one hedge of ${formatUsd(notionalUsd)} for ${days(tenorDays)}.${refs}`,
-      );
-    }
-    const request: OpenRequest = {
-      market,
-      side,
-      notional_usd: notionalUsd,
-      tenor_days: tenorDays,
-      ...(reference && { client_reference: reference }),
-    };
-    // An agent's checks judge the roll whole: its confirmation token's legs, and its limits on both legs.
-    ports.planCheck?.check(
-      [...(closing ? [client.plan('close', request, '')] : []), client.plan('open', request, '')],
-      trades,
-    );
-    await ports.tradeGate?.admit(trades, 'roll');
-    if (dryRun) return rollDryRun(ports, client, notes, { request, closes: !!closing, ended: plan.ended });
-
-    const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
-    // Both legs before the confirmation: a card the command's output shows (the keeper's steps say nothing).
-    ports.notify({
-      kind: 'roll-preview',
-      level: 'note',
-      text: `Roll ${side} ${market} to ${days(tenorDays)}, the new hedge quoted at ${formatRate(quote.pricing.execution_price)}.`,
-      show: {
-        card: 'roll-preview',
-        preview: {
-          market,
-          side,
-          notionalUsd,
-          tenorDays,
-          closing: closing && { ...closing, hedges: several },
-          ended: plan.ended,
-          quote,
-        },
-        nowMs: client.transport.serverNow().bestMs,
+    const { plan, shown } = await confirmedPlan(
+      ports,
+      planRoll,
+      async ({ notionalUsd, closing, trades, request, several, ended }) => {
+        // The close's notional is back in the side's capacity and the account's headroom when the open is checked.
+        if (!req.skipChecks)
+          await runPreTradeChecks(
+            client,
+            { market, side, notionalUsd, action: 'open' },
+            undefined,
+            closing ? notionalUsd : 0,
+          );
+        // An agent's checks judge the roll whole: its confirmation token's legs, and its limits on both legs.
+        ports.planCheck?.check(
+          [...(closing ? [client.plan('close', request, '')] : []), client.plan('open', request, '')],
+          trades,
+        );
+        await ports.tradeGate?.admit(trades, 'roll');
+        if (dryRun) return {};
+        const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
+        // Both legs before the confirmation: a card the command's output shows (the keeper's steps say nothing).
+        ports.notify({
+          kind: 'roll-preview',
+          level: 'note',
+          text: `Roll ${side} ${market} to ${days(tenorDays)}, the new hedge quoted at ${formatRate(quote.pricing.execution_price)}.`,
+          show: {
+            card: 'roll-preview',
+            preview: {
+              market,
+              side,
+              notionalUsd,
+              tenorDays,
+              closing: closing && { ...closing, hedges: several },
+              ended,
+              quote,
+            },
+            nowMs: client.transport.serverNow().bestMs,
+          },
+        });
+        const returns =
+          closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;
+        // A person's "yes" holds for the card they saw: when the side moved since, nothing is sent and it is asked again.
+        const question = `Roll ${side} ${market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
+        return { quote, question: guard.needsConfirmation ? question : undefined };
       },
-    });
-    const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;
-    const question = `Roll ${side} ${market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
-    // A person's "yes" holds for the card they saw: when the side moved since, nothing is sent and it is asked again.
-    if (
-      guard.needsConfirmation &&
-      !(await confirmAsShown(ports, question, {
-        live: true,
-        shown: trades,
-        now: async () => (await planRoll()).trades,
-        moved: (now) => sayMovedSinceAsked(ports, req, trades, now),
-      }))
-    )
-      return roll();
+      { live: true, moved: (then, now) => sayMovedSinceAsked(ports, req, then.trades, now.trades) },
+    );
+    const { request, closing } = plan;
+    notes.push(...plan.notes);
+    if (dryRun) return rollDryRun(ports, client, notes, { request, closes: !!closing, ended: plan.ended });
 
     const group = newGroup(ROLL_GROUP_PREFIX, ports);
     // Before anything is sent: from here on the journal holds the whole roll.
@@ -617,7 +621,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         net_margin_usd: closing?.netMarginUsd,
       }),
     );
-    return carryOut(ports, await legsOf(ports, group, [openEntry]), write.wait, notes, undefined, quote);
+    return carryOut(ports, await legsOf(ports, group, [openEntry]), write.wait, notes, undefined, shown.quote);
   };
   if (dryRun) return roll();
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
