@@ -44,7 +44,7 @@ import {
   ROLL_GROUP_PREFIX,
   type WriteOptions,
 } from '../write/write-flow.js';
-import { confirmSideAsShown, sayMovedSinceAsked } from '../write/as-shown.js';
+import { sayMovedSinceAsked } from '../write/as-shown.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
 import { withoutUndefined } from '../../core/objects.js';
 
@@ -154,10 +154,13 @@ async function carryOut(
     const tradedUsd = (closeDue ? 2 : 1) * notionalUsd;
     if (planned && resumed.needsConfirmation) {
       const question = `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeDue ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}?`;
-      const trades = async () => [
-        { market, notionalUsd: tradedUsd, held: sideAfterOf((await readSideInStep(ports, client, market, side)).book) },
-      ];
-      await confirmSideAsShown(ports, request, true, await trades(), () => question, trades);
+      const held = async () => sideAfterOf((await readSideInStep(ports, client, market, side)).book);
+      await confirmedPlan(
+        ports,
+        async () => ({ trades: [{ market, notionalUsd: tradedUsd, held: await held() }] }),
+        async () => ({ question }),
+        { live: true, moved: (then, now) => sayMovedSinceAsked(ports, request, then.trades, now.trades) },
+      );
     } else notes.push(resuming);
     // An agent finishing a roll it did not journal itself trades what is left of it.
     if (ports.tradeGate && open.via !== 'agent' && planned)
