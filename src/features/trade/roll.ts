@@ -25,7 +25,14 @@ import {
   UsageError,
 } from '../../core/errors.js';
 import { withSideLock } from '../write/account-lock.js';
-import { confirmedPlan, ownGroupEntries, runPlanSteps, underPlanLocks, type PlanRunStep } from './plan-steps.js';
+import {
+  confirmedPlan,
+  ownGroupEntries,
+  runPlanSteps,
+  underPlanLocks,
+  type PlanRunStep,
+  type StepDone,
+} from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction } from '../write/live-guard.js';
@@ -171,17 +178,22 @@ async function carryOut(
     notes.push(text);
     return null;
   };
+  // An earlier run's close, the open still planned: it stands for the close step (null: refused with no_open_hedge, it
+  // found the side already settled).
+  const leg = legs.close;
+  const closedBefore: StepDone | undefined =
+    planned && closes && leg && !isUnresolved(leg)
+      ? leg.outcome === 'rejected' && leg.error_code === 'no_open_hedge'
+        ? null
+        : { entry: leg }
+      : undefined;
   // The close, while the open is still `planned` (it is sent only after the close): null when it found nothing to close.
   const closeStep: PlanRunStep = {
     record: legRecord('close', group, request),
     key: legs.close?.idempotency_key,
     before: async () => {
-      const leg = legs.close;
-      // An earlier run's close refused with no_open_hedge found the side already settled.
-      if (leg && !isUnresolved(leg))
-        return leg.outcome === 'rejected' && leg.error_code === 'no_open_hedge' ? null : { entry: leg };
       // A resumed roll whose close was never journaled: the side is gone only when every view says so.
-      if (!leg && resumed && (await readSideInStep(ports, client, market, side)).book.state === 'flat')
+      if (!legs.close && resumed && (await readSideInStep(ports, client, market, side)).book.state === 'flat')
         return settled(
           `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
         );
@@ -202,11 +214,11 @@ async function carryOut(
     record: legRecord('open', group, request),
     key: open.idempotency_key,
     wait,
-    before: async ([closeRun]) => {
+    before: async ([closeRun = closedBefore]) => {
       if (planned) await stillToOpen(closeRun?.entry);
-      return isUnresolved(open) ? undefined : { entry: open };
+      return undefined;
     },
-    failed: async (error, [closeRun]) => {
+    failed: async (error, [closeRun = closedBefore]) => {
       const closed = closeRun?.entry;
       if (!closed) throw error;
       if (isRejection(error)) {
@@ -259,12 +271,13 @@ async function carryOut(
       );
     }
   };
-  // The close is this run's to take only while the open is still planned (not sent).
-  const closing = planned && closes;
-  const ran = await runPlanSteps(ports, closing ? [closeStep, openStep] : [openStep]);
+  const ran = await runPlanSteps(
+    ports,
+    stepsLeft(legs).map(({ leg }) => (leg === 'close' ? closeStep : openStep)),
+  );
   if (ran.stoppedAt !== undefined) throw ran.error;
-  const closeRun = closing ? ran.done[0] : undefined;
-  const openRun = ran.done.at(-1)!;
+  const closeRun = legs.closeDue ? ran.done[0] : closedBefore;
+  const openRun: NonNullable<StepDone> = isUnresolved(open) ? ran.done.at(-1)! : { entry: open };
   const openEntry = openRun.entry;
   const opened = openRun.result as Hedge | undefined;
   const answer = openRun.answer as OpenedHedge | undefined;
@@ -324,10 +337,10 @@ async function carryOut(
  * hedge that ended already, when there is nothing to close. */
 type RollPlan = Pick<RollLegs, 'request' | 'closes'> & Partial<Pick<RollLegs, 'open' | 'close'>> & { ended?: Hedge };
 
-/** The dry run is the plan rendered: each step still to take, with the key it would carry (its journal row's, else a
- * new one). */
-async function rollDryRun(ports: WritePorts, client: HedgeClient, notes: string[], plan: RollPlan) {
-  const { request, closes, open, close, ended } = plan;
+/** The steps of the roll still to take, in order, each with the key it carries (its journal row's, else a new one) and
+ * what its dry run says of it: the close while the open is planned and the close not known to have landed, then the
+ * open until it is resolved. */
+function stepsLeft({ closes, open, close, ended }: RollPlan) {
   const steps = [
     closes &&
       (!open || open.outcome === 'planned') &&
@@ -346,17 +359,20 @@ async function rollDryRun(ports: WritePorts, client: HedgeClient, notes: string[
           : 'sent once the close has landed',
     },
   ];
+  return steps.filter((step) => step !== false);
+}
+
+/** The dry run is the plan rendered: each step still to take, with the request it would send. */
+async function rollDryRun(ports: WritePorts, client: HedgeClient, notes: string[], plan: RollPlan) {
   return {
     kind: 'dry-run' as const,
     notes,
     legs: await Promise.all(
-      steps
-        .filter((step) => step !== false)
-        .map(async ({ leg, key, note }) => ({
-          leg,
-          request: await planDryRun(ports, client.plan(leg, request, key ?? makeIdempotencyKey())),
-          note,
-        })),
+      stepsLeft(plan).map(async ({ leg, key, note }) => ({
+        leg,
+        request: await planDryRun(ports, client.plan(leg, plan.request, key ?? makeIdempotencyKey())),
+        note,
+      })),
     ),
   };
 }
