@@ -7,6 +7,7 @@ import {
   hedgeStatus,
   judgeSide,
   notionalVerdict,
+  sameSide,
   sideHolds,
   type ChangeVerdict,
   type ExpectedChange,
@@ -276,5 +277,17 @@ describe("where one view's notional stands against a change", () => {
     [undefined, 'cannot-tell'],
   ])('an add to %s: %s (the waits, a change that settled meanwhile and changeVerdict read it so)', (now, says) => {
     expect(notionalVerdict(now, BEFORE, BEFORE + CHANGE)).toBe(says);
+  });
+});
+
+describe('a side as it was shown', () => {
+  const shown = { hedge_ids: ['a', 'b'], notional_usd: BEFORE };
+  it.each([
+    [{ hedge_ids: ['a', 'b'], notional_usd: BEFORE + 0.004 }, true],
+    [{ hedge_ids: ['a', 'b'], notional_usd: BEFORE + 0.01 }, false],
+    [{ hedge_ids: ['a', 'c'], notional_usd: BEFORE }, false],
+    [{ hedge_ids: ['a'], notional_usd: BEFORE }, false],
+  ])('%j is the same side: %s (the same hedges, the same notional to the cent)', (now, same) => {
+    expect(sameSide(shown, now)).toBe(same);
   });
 });

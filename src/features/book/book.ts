@@ -207,6 +207,20 @@ export const holdsHedge = (book: SideBook, id: string) => {
   return holds.holds === 'held' && holds.ids.includes(id);
 };
 
+/** A side as it was shown or kept (a confirmation's, the journal's side_after): its hedges not final, and their sum. */
+interface SideShown {
+  hedge_ids: readonly string[];
+  notional_usd: number;
+}
+
+/** Whether two reads show a side with the same hedges (undefined: a side not read). */
+export const sameHedges = (a?: SideShown, b?: SideShown) =>
+  JSON.stringify(a?.hedge_ids) === JSON.stringify(b?.hedge_ids);
+
+/** Whether two reads show a side alike: the same hedges, the same notional (to the cent). A confirmation holds, a repeat
+ * is judged and a plan's step goes only while the side is as it was shown. */
+export const sameSide = (a: SideShown, b: SideShown) => sameHedges(a, b) && near(a.notional_usd, b.notional_usd);
+
 /** A change one actor expects of a side: open 0 → N, add +N, reduce −N (about the whole side closes it), close → 0;
  * `before`: the side's notional when it was sent; `hedgeId`: the hedge the server named in its answer. */
 export interface ExpectedChange {

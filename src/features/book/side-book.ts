@@ -7,7 +7,6 @@ import { historyHedgeId } from '../../platform/api/wire/fields.js';
 import { judgeSide, type SideBook, type SideViewsRead } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { InvalidResponseError, UnresolvedError } from '../../core/errors.js';
-import type { SideAfter } from '../../platform/journal/index.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
@@ -20,14 +19,7 @@ export function sideAfterOf(book: SideBook) {
   };
 }
 
-/** Whether two reads show a side with the same hedges (undefined: a side not read). */
-export const sameHedges = (a?: SideAfter, b?: SideAfter) =>
-  JSON.stringify(a?.hedge_ids) === JSON.stringify(b?.hedge_ids);
-
-/** Whether two reads show a side alike: the same hedges, the same notional (to the cent). */
-export function sameSide(a: SideAfter, b: SideAfter) {
-  return sameHedges(a, b) && Math.abs(a.notional_usd - b.notional_usd) < 0.005;
-}
+export { sameHedges, sameSide } from './book.js';
 
 function hedgeRecord(hedge: Hedge) {
   // A maturity as the book keeps it, in ms; none when it cannot be read.
