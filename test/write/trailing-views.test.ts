@@ -37,8 +37,8 @@ describe.concurrent('a keeper on a server whose positions list and history trail
     await until(() => cycles() >= before + count, `${count} more cycles`);
   }
 
-  /** Runs the keeper on DEAL-7's row (1,000 buy, 1-day, rolled 6 h before maturity) while the side's notional is sampled on
-   * the server every 50 ms: the largest seen. */
+  /** Runs the keeper on DEAL-7's row (1,000 buy, 1-day, rolled 6 h before maturity) while the side's notional is read on
+   * the server as each request reaches it (so every state the last one left is seen) and at the end: the largest. */
   async function withKeeper(simulator: Simulator, body: (keeper: KeeperRun) => Promise<void>) {
     const file = join(simulator.configDir, 'target.csv');
     writeFileSync(
@@ -47,13 +47,15 @@ describe.concurrent('a keeper on a server whose positions list and history trail
     );
     let largest = activeNotional(simulator, 'buy');
     const sample = () => (largest = Math.max(largest, activeNotional(simulator, 'buy')));
-    const timer = setInterval(sample, 50);
+    // The server changes its state only as it handles a request: read before each is logged, none is missed.
+    const log = simulator.sandbox.requestLog;
+    log.push = (...entries) => (sample(), Array.prototype.push.apply(log, entries));
     const keeper = startKeeper(simulator, file);
     try {
       await body(keeper);
       return sample();
     } finally {
-      clearInterval(timer);
+      Reflect.deleteProperty(log, 'push');
       keeper.child().kill('SIGTERM');
       await keeper.done;
     }
