@@ -45,8 +45,9 @@ function sideBySide(t: Simulator, args: HedgeArgs, count: number) {
  * Runs `args` twice on a simulator whose actions land only when its clock is moved: first in this
  * process, until it has sent `path` (it holds the book lock and waits for the landing); then as a
  * process of its own, until that one says it is waiting for the lock. Then the clock is moved at each
- * pause of the first until it has ended. So the second surely meets the lock held — whatever the machine's load — and is
- * let go only after: the first acts (exit 0), the second says why it stopped (exit 11). The second's run.
+ * pause of the first until it has ended. So the second surely meets the lock held — whatever the
+ * machine's load — and is let go only after: the first acts (exit 0), the second says why it stopped
+ * (exit 11). The second's run.
  */
 async function secondUnderLock(t: Simulator, args: HedgeArgs, path: string) {
   let firstEnded = false;
