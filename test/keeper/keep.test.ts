@@ -26,7 +26,8 @@ import { exits, journalEntries } from '../support/cli-runs.js';
  * (until then the book still shows 1,500), and whose answers to them are lost.
  */
 async function addAnswerLost(rig: KeeperRig) {
-  const simulator = await rig.start({ stepped: true, fillDelayMs: HOUR });
+  // untimed: an in-process run's --timeout counts its pauses alone, none of a loaded machine's start-up and reads.
+  const simulator = await rig.start({ stepped: true, untimed: true, fillDelayMs: HOUR });
   simulator.seedOpen('sell', 1500);
   const file = writeTarget(simulator, ['USDTNGN,sell,2000,7,,']);
   simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
