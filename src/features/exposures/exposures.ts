@@ -27,6 +27,7 @@ import { walkHistory } from '../report/report.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
 import { DEFAULT_ROLL_BEFORE_MS } from '../../core/keep-rules.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
+import type { WritePorts } from '../write/ports.js';
 import type { MovingTarget } from '../keeper/keep.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { formatMoney, formatUsd, plural } from '../../core/number-format.js';
@@ -40,7 +41,7 @@ interface ExposuresInput {
   feeBps?: number;
 }
 
-type ExposuresPorts = CommandContext;
+type ExposuresPorts = WritePorts;
 
 const warn = (ports: ExposuresPorts, kind: string, text: string) => ports.notify({ kind, level: 'warn', text });
 
