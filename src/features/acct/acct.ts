@@ -33,6 +33,9 @@ import {
   type RelationshipRules,
 } from './acct-rules.js';
 
+/** What the accounting flows use of a command's context. */
+type AcctPorts = Pick<CommandContext, 'client' | 'clock' | 'env'>;
+
 export interface AcctEvent {
   relationship_id: string;
   type: 'occurred' | 'de-designated';
@@ -116,7 +119,7 @@ export function quoteFor(relationship: Relationship, quote: string): Quote {
 
 /** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash. */
 export async function designate(
-  ctx: CommandContext,
+  ctx: AcctPorts,
   relationship: Relationship,
   recordedLate: string | undefined,
   lookup?: (reference: string) => Promise<{ live: number; all: number }>,
@@ -161,7 +164,7 @@ export async function designate(
 }
 
 /** Records that the hedged transaction happened, or a de-designation. */
-export async function recordEvent(ctx: CommandContext, event: AcctEvent) {
+export async function recordEvent(ctx: AcctPorts, event: AcctEvent) {
   await appendRecords(ctx, 'event', (records) => {
     const found = recorded(records).relationships.get(event.relationship_id);
     if (!found)
@@ -180,12 +183,7 @@ export async function recordEvent(ctx: CommandContext, event: AcctEvent) {
 }
 
 /** Appends a market's rates; a date already recorded with other figures is refused (recorded rates never change). */
-export async function recordRates(
-  ctx: CommandContext,
-  market: string,
-  quote: string,
-  rows: Array<Record<string, string>>,
-) {
+export async function recordRates(ctx: AcctPorts, market: string, quote: string, rows: Array<Record<string, string>>) {
   let added = 0;
   await appendRecords(ctx, 'rates', (records) => {
     const existing = recorded(records).rates.get(market);
@@ -351,7 +349,7 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
 /** The relationship's periods up to `until` (today when not given: the server's, for the desk's hedges), valued from
  * the rates (and the desk's hedges where they are its instrument). */
 export async function compute(
-  ctx: CommandContext,
+  ctx: AcctPorts,
   designation: Designation,
   rates: Map<string, MarketRates>,
   until: string | undefined,

@@ -44,7 +44,7 @@ export function hedgesMoved(shown: readonly Trade[], now: readonly Trade[]) {
 
 /** A person's answer came after the side moved: nothing was sent (the question comes again, naming what it holds now). */
 export function sayMovedSinceAsked(
-  ports: WritePorts,
+  ports: Pick<WritePorts, 'notify'>,
   { market, side }: { market: string; side: string },
   shown: readonly Trade[],
   now: readonly Trade[],
@@ -64,7 +64,7 @@ export function sayMovedSinceAsked(
 
 /** Asks once; a "yes" holds for the trades shown: read again after the answer, a book that moved sends nothing (false: show it anew). */
 export async function confirmAsShown(
-  ports: WritePorts,
+  ports: Pick<WritePorts, 'confirm'>,
   question: string,
   bound: {
     live: boolean;
@@ -84,7 +84,7 @@ export async function confirmAsShown(
  * moved, that is said, `reread` runs and the question (which names what it holds now) is asked anew. Returns what the
  * "yes" holds for. */
 export async function confirmSideAsShown(
-  ports: WritePorts,
+  ports: Pick<WritePorts, 'confirm' | 'notify'>,
   side: { market: string; side: string },
   live: boolean,
   shown: readonly Trade[],

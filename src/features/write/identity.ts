@@ -3,7 +3,6 @@
 import type { JournalEntry } from '../../platform/journal/index.js';
 import type { RowSealer } from '../../platform/journal/row-seal.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
-import type { WritePorts } from './ports.js';
 
 /** Where the current credentials send, in the journal's own terms. */
 export async function identityOf(ports: Pick<CommandContext, 'credentials' | 'origin'>) {
@@ -41,7 +40,7 @@ export function sentBy(
 const sealers = new WeakMap<object, RowSealer>();
 
 /** The sealer of the current API key. */
-export async function rowSealerOf(ports: WritePorts) {
+export async function rowSealerOf(ports: Pick<CommandContext, 'credentials'>) {
   const credentials = await ports.credentials();
   if (!sealers.has(credentials))
     sealers.set(credentials, (await import('../../platform/journal/row-seal.js')).rowSealer(credentials.apiKey));

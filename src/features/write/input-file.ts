@@ -16,12 +16,18 @@ import type { CommandContext } from '../../platform/runtime/context.js';
 /** How many of a file's problems are listed; the rest are counted (a million lines help nobody). */
 export const MAX_PROBLEM_LINES = 20;
 
+/** What reading a file or stdin uses of a command's context. */
+export type InputPorts = Pick<
+  CommandContext,
+  'targetFiles' | 'origin' | 'io' | 'log' | 'deadline' | 'clock' | 'signal' | 'globals'
+>;
+
 /** The abort reason when --timeout ran out during the read (a stop signal has its own). */
 class ReadTimedOut extends Error {}
 
 /** `what` names the file in messages; `pipeExample` shows how to pipe it in; `whenTooLarge` what to do over the bound. */
 export async function readInputFile(
-  ports: Pick<CommandContext, 'targetFiles' | 'origin' | 'io' | 'log' | 'deadline' | 'clock' | 'signal' | 'globals'>,
+  ports: InputPorts,
   file: string,
   what: string,
   pipeExample?: string,

@@ -14,7 +14,10 @@ export class NotConfirmedError extends DeclinedError {
 /** `action` completes "this will …" and "--yes is required to …": "open a hedge", "close a position". The guard says
  * whether a confirmation prompt must come before the write (live key, terminal, no --yes), and asks (default No) when
  * needed: a "No" ends the command with nothing sent. */
-export async function guardLiveAction(ports: WritePorts, input: { action: string; dryRun: boolean }) {
+export async function guardLiveAction(
+  ports: Pick<WritePorts, 'credentials' | 'notify' | 'confirmedAhead' | 'interactive' | 'globals'>,
+  input: { action: string; dryRun: boolean },
+) {
   const credentials = await ports.credentials();
   const live = credentials.environment === 'live';
   if (live) {
@@ -33,7 +36,11 @@ export async function guardLiveAction(ports: WritePorts, input: { action: string
 }
 
 /** A yes/no question defaulting to No (`live`: marked LIVE); anything but Yes stops the command before it sends. */
-export async function confirmOrStop(ports: WritePorts, question: string, options: { live?: boolean } = {}) {
+export async function confirmOrStop(
+  ports: Pick<WritePorts, 'confirm'>,
+  question: string,
+  options: { live?: boolean } = {},
+) {
   const yes = await ports.confirm({ message: question, default: false, live: options.live });
   if (!yes) throw new NotConfirmedError();
 }

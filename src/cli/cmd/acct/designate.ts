@@ -9,7 +9,13 @@ import { memoHtml, memoMarkdown, memoText } from '../../../features/acct/acct-vi
 import { htmlTarget } from '../../../features/report/report.js';
 import { readDeal } from '../../../features/book/deal.js';
 
-export async function run(ctx: CommandContext, { args, options }: In<'ACCT_DESIGNATE'>) {
+/** What this command uses of its context. */
+export type Options = Pick<
+  CommandContext,
+  'client' | 'clock' | 'deadline' | 'env' | 'globals' | 'io' | 'log' | 'origin' | 'output' | 'signal'
+>;
+
+export async function run(ctx: Options, { args, options }: In<'ACCT_DESIGNATE'>) {
   const html = options.html === undefined ? undefined : htmlTarget(options.html);
   // Judged before the relationship is recorded: a folder others can change refuses with nothing recorded.
   if (html !== undefined) refuseToWriteAt(html, '--html');

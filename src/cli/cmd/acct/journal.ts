@@ -12,12 +12,18 @@ import { centsNumber } from '../../../features/acct/acct-money.js';
 import { JOURNAL_FIELDS } from '../../../features/acct/acct-view.js';
 import { computeAll, rateText } from './periods.js';
 
+/** What this command uses of its context. */
+export type Options = Pick<
+  CommandContext,
+  'client' | 'clock' | 'deadline' | 'env' | 'globals' | 'io' | 'log' | 'origin' | 'output' | 'signal'
+>;
+
 const ACCOUNTS = z.partialRecord(
   z.enum(ROLES),
   z.string().check(z.regex(/^[\x20-\x7e]{1,64}$/, 'expected a GL account')),
 );
 
-export async function run(ctx: CommandContext, { args, options }: In<'ACCT_JOURNAL'>) {
+export async function run(ctx: Options, { args, options }: In<'ACCT_JOURNAL'>) {
   const period = options.period === undefined ? undefined : parsePeriod(options.period);
   let accounts: Partial<Record<Role, string>> = {};
   if (options.accounts !== undefined) {

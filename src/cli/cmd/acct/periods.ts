@@ -14,8 +14,14 @@ import {
 } from '../../../features/acct/acct.js';
 import { readRecords } from '../../../features/acct/acct-store.js';
 
+/** What this command uses of its context. */
+export type Options = Pick<
+  CommandContext,
+  'client' | 'clock' | 'deadline' | 'env' | 'globals' | 'io' | 'log' | 'origin' | 'signal'
+>;
+
 export async function computeAll(
-  ctx: CommandContext,
+  ctx: Options,
   id: string | undefined,
   until: string | undefined,
   valuesFile: string | undefined,

@@ -7,7 +7,13 @@ import { parseRatesFile } from '../../../features/acct/acct-files.js';
 import { parseQuote, recordRates, todayOf } from '../../../features/acct/acct.js';
 import { requireListedMarket } from '../../../features/book/markets.js';
 
-export async function run(ctx: CommandContext, { args, options }: In<'ACCT_RATES'>) {
+/** What this command uses of its context. */
+export type Options = Pick<
+  CommandContext,
+  'client' | 'clock' | 'credentials' | 'deadline' | 'env' | 'globals' | 'io' | 'log' | 'origin' | 'output' | 'signal'
+>;
+
+export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
   const market = parseMarket(options.market);
   if (options.record && args.file !== undefined)
     throw new UsageError("--record: reads today's rate from the API; give it without a FILE.");

@@ -4,7 +4,13 @@ import { parsePeriod } from '../../../features/acct/acct.js';
 import { RESERVE_FIELDS } from '../../../features/acct/acct-view.js';
 import { computeAll, periodRows } from './periods.js';
 
-export async function run(ctx: CommandContext, { args, options }: In<'ACCT_RESERVE'>) {
+/** What this command uses of its context. */
+export type Options = Pick<
+  CommandContext,
+  'client' | 'clock' | 'deadline' | 'env' | 'globals' | 'io' | 'log' | 'origin' | 'output' | 'signal'
+>;
+
+export async function run(ctx: Options, { args, options }: In<'ACCT_RESERVE'>) {
   const period = options.period === undefined ? undefined : parsePeriod(options.period);
   const computed = await computeAll(ctx, args.id, period?.to, options.values);
   const keys = [

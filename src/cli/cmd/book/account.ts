@@ -7,7 +7,25 @@ import { watchCommand } from './watch-outcome.js';
 import { ACCOUNT_FIELDS } from '../../../platform/fields/resource-fields.js';
 import { accountForPeople } from '../../../platform/api/wire/fields.js';
 
-export async function run(ctx: CommandContext, input: In<'ACCOUNT'>) {
+/** What this command uses of its context. */
+export type Options = Pick<
+  CommandContext,
+  | 'client'
+  | 'clock'
+  | 'credentials'
+  | 'deadline'
+  | 'env'
+  | 'globals'
+  | 'hedgeCommand'
+  | 'io'
+  | 'log'
+  | 'notify'
+  | 'onDispose'
+  | 'output'
+  | 'signal'
+>;
+
+export async function run(ctx: Options, input: In<'ACCOUNT'>) {
   if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'account' }, input.options);
   const account = await (await ctx.client()).getAccount();
   const title =

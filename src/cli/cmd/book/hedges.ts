@@ -21,8 +21,12 @@ import { findHedge } from '../../../features/book/hedge-id.js';
 import { shellWord } from '../../../core/program.js';
 import { isObject } from '../../../core/objects.js';
 import { FINAL } from '../../../features/book/book.js';
+import type { WritePorts } from '../../../features/write/ports.js';
 
-export async function run(ctx: CommandContext, { args, options }: In<'HEDGES'>) {
+/** What this command uses of its context. */
+export type Options = WritePorts & Pick<CommandContext, 'onDispose' | 'output'>;
+
+export async function run(ctx: Options, { args, options }: In<'HEDGES'>) {
   const { output } = ctx;
   if (watchAsked(options)) return watchCommand(ctx, { kind: 'hedge', id: args.id, filters: options }, options);
   const id = args.id === undefined ? undefined : parseHedgeId(args.id);

@@ -11,7 +11,24 @@ import { carriesReference, ownReference, positionForPeople, readBook } from '../
 import { readPositionSides, sideReferences } from '../../../features/book/position-sides.js';
 import { settlingSentence, sideLines } from '../../../features/book/positions-view.js';
 
-export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
+/** What this command uses of its context. */
+export type Options = Pick<
+  CommandContext,
+  | 'client'
+  | 'clock'
+  | 'deadline'
+  | 'env'
+  | 'globals'
+  | 'hedgeCommand'
+  | 'io'
+  | 'log'
+  | 'notify'
+  | 'onDispose'
+  | 'output'
+  | 'signal'
+>;
+
+export async function run(ctx: Options, { options }: In<'POSITIONS'>) {
   const { output } = ctx;
   if (watchAsked(options)) return watchCommand(ctx, { kind: 'positions', ref: options.ref }, options);
   const ref = parseClientReference(options.ref);
@@ -121,7 +138,7 @@ export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
  * their records. --ref filters on the records' references: without them it cannot say which
  * positions carry it; otherwise a side is shown from its line alone, as `without` says.
  */
-export async function readSides(ctx: CommandContext, ref: string | undefined, without: (problem: string) => string) {
+export async function readSides(ctx: Options, ref: string | undefined, without: (problem: string) => string) {
   const client = await ctx.client();
   const book = await readBook(client, ctx.log);
   const sides = await readPositionSides(client, book, ctx.log);

@@ -8,7 +8,10 @@ import { errorCatalogue } from '../../agent/error-catalogue.js';
 import { TOOL_RESOURCE } from '../../../platform/fields/resource-fields.js';
 import { fieldTable } from '../../../platform/fields/fields.js';
 
-async function environment(ctx: CommandContext) {
+/** What this command uses of its context. */
+export type Options = Pick<CommandContext, 'credentials' | 'globals' | 'output'>;
+
+async function environment(ctx: Options) {
   if (ctx.globals.demo) return 'test';
   try {
     return (await ctx.credentials()).environment;

@@ -9,7 +9,24 @@ import { PRICE_RESOURCE } from '../../../platform/fields/resource-fields.js';
 import { pricesInOneShape } from '../../../platform/api/wire/fields.js';
 import { isObject } from '../../../core/objects.js';
 
-export async function run(ctx: CommandContext, { args, options }: In<'PRICE'>) {
+/** What this command uses of its context. */
+export type Options = Pick<
+  CommandContext,
+  | 'client'
+  | 'clock'
+  | 'deadline'
+  | 'env'
+  | 'globals'
+  | 'hedgeCommand'
+  | 'io'
+  | 'log'
+  | 'notify'
+  | 'onDispose'
+  | 'output'
+  | 'signal'
+>;
+
+export async function run(ctx: Options, { args, options }: In<'PRICE'>) {
   const { output } = ctx;
   if (watchAsked(options)) return watchCommand(ctx, { kind: 'price', market: args.market }, options);
   // One market; absent: every listed market.
