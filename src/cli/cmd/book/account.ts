@@ -3,27 +3,12 @@
 // other field the server sends is shown after them.
 import type { CommandContext, In } from '../command-input.js';
 import { watchAsked } from '../../../features/book/watch.js';
-import { watchCommand } from './watch-outcome.js';
+import { watchCommand, type Watching } from './watch-outcome.js';
 import { ACCOUNT_FIELDS } from '../../../platform/fields/resource-fields.js';
 import { accountForPeople } from '../../../platform/api/wire/fields.js';
 
 /** What this command uses of its context. */
-export type Options = Pick<
-  CommandContext,
-  | 'client'
-  | 'clock'
-  | 'credentials'
-  | 'deadline'
-  | 'env'
-  | 'globals'
-  | 'hedgeCommand'
-  | 'io'
-  | 'log'
-  | 'notify'
-  | 'onDispose'
-  | 'output'
-  | 'signal'
->;
+export type Options = Watching & Pick<CommandContext, 'credentials'>;
 
 export async function run(ctx: Options, input: In<'ACCOUNT'>) {
   if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'account' }, input.options);

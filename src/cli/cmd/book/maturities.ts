@@ -7,21 +7,7 @@ import { settlingSentence } from '../../../features/book/positions-view.js';
 import { renderMaturities } from '../../../features/book/maturities-view.js';
 
 /** What this command uses of its context. */
-export type Options = Pick<
-  CommandContext,
-  | 'client'
-  | 'clock'
-  | 'deadline'
-  | 'env'
-  | 'globals'
-  | 'hedgeCommand'
-  | 'io'
-  | 'log'
-  | 'notify'
-  | 'onDispose'
-  | 'output'
-  | 'signal'
->;
+export type Options = Pick<CommandContext, 'client' | 'log' | 'output'>;
 
 export async function run(ctx: Options, input: In<'MATURITIES'>) {
   // withinMs undefined: every open hedge; within, as typed, for the "nothing within" sentence.

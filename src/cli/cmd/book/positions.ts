@@ -5,28 +5,14 @@
 import type { CommandContext, In } from '../command-input.js';
 import { parseClientReference } from '../../../core/input.js';
 import { watchAsked } from '../../../features/book/watch.js';
-import { watchCommand } from './watch-outcome.js';
+import { watchCommand, type Watching } from './watch-outcome.js';
 import { JOINED_REFERENCE, POSITION_RESOURCE } from '../../../platform/fields/resource-fields.js';
 import { carriesReference, ownReference, positionForPeople, readBook } from '../../../features/book/positions.js';
 import { readPositionSides, sideReferences } from '../../../features/book/position-sides.js';
 import { settlingSentence, sideLines } from '../../../features/book/positions-view.js';
 
 /** What this command uses of its context. */
-export type Options = Pick<
-  CommandContext,
-  | 'client'
-  | 'clock'
-  | 'deadline'
-  | 'env'
-  | 'globals'
-  | 'hedgeCommand'
-  | 'io'
-  | 'log'
-  | 'notify'
-  | 'onDispose'
-  | 'output'
-  | 'signal'
->;
+export type Options = Watching;
 
 export async function run(ctx: Options, { options }: In<'POSITIONS'>) {
   const { output } = ctx;
@@ -138,7 +124,11 @@ export async function run(ctx: Options, { options }: In<'POSITIONS'>) {
  * their records. --ref filters on the records' references: without them it cannot say which
  * positions carry it; otherwise a side is shown from its line alone, as `without` says.
  */
-export async function readSides(ctx: Options, ref: string | undefined, without: (problem: string) => string) {
+export async function readSides(
+  ctx: Pick<CommandContext, 'client' | 'log' | 'output'>,
+  ref: string | undefined,
+  without: (problem: string) => string,
+) {
   const client = await ctx.client();
   const book = await readBook(client, ctx.log);
   const sides = await readPositionSides(client, book, ctx.log);
