@@ -1,7 +1,7 @@
 // `hedge acct designate FILE`: a relationship checked, recorded append-only with its hash, and its memo printed.
 import type { CommandContext, In } from '../command-input.js';
 import { sameReference, UsageError } from '../command-input.js';
-import { readInputFile } from '../../../features/write/input-file.js';
+import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
 import { refuseToWriteAt, writeNamedFile } from '../../../core/security/bounded-read.js';
 import { parseRelationship } from '../../../features/acct/acct-files.js';
 import { designate } from '../../../features/acct/acct.js';
@@ -10,10 +10,7 @@ import { htmlTarget } from '../../../features/report/report.js';
 import { readDeal } from '../../../features/book/deal.js';
 
 /** What this command uses of its context. */
-export type Options = Pick<
-  CommandContext,
-  'client' | 'clock' | 'deadline' | 'env' | 'globals' | 'io' | 'log' | 'origin' | 'output' | 'signal'
->;
+export type Options = InputPorts & Pick<CommandContext, 'client' | 'env' | 'output'>;
 
 export async function run(ctx: Options, { args, options }: In<'ACCT_DESIGNATE'>) {
   const html = options.html === undefined ? undefined : htmlTarget(options.html);

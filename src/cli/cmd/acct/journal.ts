@@ -3,7 +3,7 @@
 import * as z from 'zod/mini';
 import type { CommandContext, In } from '../command-input.js';
 import { UsageError } from '../command-input.js';
-import { readInputFile } from '../../../features/write/input-file.js';
+import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
 import { readBoundedJson } from '../../../core/security/json-keys.js';
 import { MAX_INPUT_FILE_BYTES } from '../../../core/security/bounded-read.js';
 import { parsePeriod } from '../../../features/acct/acct.js';
@@ -13,10 +13,7 @@ import { JOURNAL_FIELDS } from '../../../features/acct/acct-view.js';
 import { computeAll, rateText } from './periods.js';
 
 /** What this command uses of its context. */
-export type Options = Pick<
-  CommandContext,
-  'client' | 'clock' | 'deadline' | 'env' | 'globals' | 'io' | 'log' | 'origin' | 'output' | 'signal'
->;
+export type Options = InputPorts & Pick<CommandContext, 'client' | 'env' | 'output'>;
 
 const ACCOUNTS = z.partialRecord(
   z.enum(ROLES),

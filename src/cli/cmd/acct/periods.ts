@@ -2,7 +2,7 @@
 // from the rates and the desk's hedges or from a values file.
 import type { CommandContext } from '../command-input.js';
 import { UsageError } from '../command-input.js';
-import { readInputFile } from '../../../features/write/input-file.js';
+import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
 import { parseValuesFile } from '../../../features/acct/acct-files.js';
 import {
   compute,
@@ -15,10 +15,7 @@ import {
 import { readRecords } from '../../../features/acct/acct-store.js';
 
 /** What this command uses of its context. */
-export type Options = Pick<
-  CommandContext,
-  'client' | 'clock' | 'deadline' | 'env' | 'globals' | 'io' | 'log' | 'origin' | 'signal'
->;
+export type Options = InputPorts & Pick<CommandContext, 'client' | 'env'>;
 
 export async function computeAll(
   ctx: Options,

@@ -2,16 +2,13 @@
 // read from the API (GET /prices, a read) and recorded with its source.
 import type { CommandContext, In } from '../command-input.js';
 import { parseMarket, UsageError } from '../command-input.js';
-import { readInputFile, MAX_PROBLEM_LINES } from '../../../features/write/input-file.js';
+import { readInputFile, MAX_PROBLEM_LINES, type InputPorts } from '../../../features/write/input-file.js';
 import { parseRatesFile } from '../../../features/acct/acct-files.js';
 import { parseQuote, recordRates, todayOf } from '../../../features/acct/acct.js';
 import { requireListedMarket } from '../../../features/book/markets.js';
 
 /** What this command uses of its context. */
-export type Options = Pick<
-  CommandContext,
-  'client' | 'clock' | 'credentials' | 'deadline' | 'env' | 'globals' | 'io' | 'log' | 'origin' | 'output' | 'signal'
->;
+export type Options = InputPorts & Pick<CommandContext, 'client' | 'credentials' | 'env' | 'output'>;
 
 export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
   const market = parseMarket(options.market);

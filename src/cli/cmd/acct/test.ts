@@ -6,12 +6,10 @@ import { isDate } from '../../../features/acct/acct-files.js';
 import { PERIOD_FIELDS } from '../../../features/acct/acct-view.js';
 import { criticalTermsLine } from '../../../features/acct/acct-rules.js';
 import { computeAll, periodRows } from './periods.js';
+import type { InputPorts } from '../../../features/write/input-file.js';
 
 /** What this command uses of its context. */
-export type Options = Pick<
-  CommandContext,
-  'client' | 'clock' | 'deadline' | 'env' | 'globals' | 'io' | 'log' | 'origin' | 'output' | 'signal'
->;
+export type Options = InputPorts & Pick<CommandContext, 'client' | 'env' | 'output'>;
 
 export async function run(ctx: Options, { args, options }: In<'ACCT_TEST'>) {
   if (options.asOf !== undefined && !isDate(options.asOf))
