@@ -9,7 +9,7 @@ import { TOOL_RESOURCE } from '../../../platform/fields/resource-fields.js';
 import { fieldTable } from '../../../platform/fields/fields.js';
 
 /** What this command uses of its context. */
-export type Options = Pick<CommandContext, 'credentials' | 'globals' | 'output'>;
+export type Options = Pick<CommandContext, 'credentials' | 'env' | 'globals' | 'hedgeCommand' | 'output'>;
 
 async function environment(ctx: Options) {
   if (ctx.globals.demo) return 'test';
@@ -24,7 +24,7 @@ async function environment(ctx: Options) {
 /** The command, given the tree it lists as tools (by the manifest, which loads it). */
 export function withCommands(commands: readonly CommandSpec[]): CommandModule<In<'TOOLS'>> {
   return {
-    async run(ctx, input) {
+    async run(ctx: Options, input) {
       // `--errors`: the error catalogue (agent/error-catalogue.ts), whole.
       if (input.options.errors === true) {
         const entries = errorCatalogue();
