@@ -9,7 +9,7 @@ export type * from './settings.js';
 
 // The context's read-only fields: its settings, and what it works out from them once (assigned in the constructor).
 const fields = ({ prompter, client, credentials, journal, connections, notify, ...init }: ContextInit) => {
-  const { io, globals, clock, output } = init;
+  const { io, globals, clock } = init;
   return {
     ...init,
     origin: init.origin ?? 'cli',
@@ -17,8 +17,6 @@ const fields = ({ prompter, client, credentials, journal, connections, notify, .
     // --timeout bounds the whole command (none when absent or 0).
     deadline: init.deadline ?? (globals.timeout ? clock.now() + globals.timeout * 1000 : undefined),
     interactive: globals.input && io.stdinIsTTY && io.stdoutIsTTY,
-    /** A person reads the output: a human mode, and no caller takes the notices. */
-    forPeople: output.isHuman && notify === undefined,
   };
 };
 
