@@ -254,19 +254,17 @@ export class UnverifiedRowError extends StateError {
   }
 }
 
-/** `--until EXPR` never held within the time bound: the reads were fine, the condition was not met. */
-/** `--until EXPR` on data that can no longer change (a hedge closed or failed) where the condition is false: it can never hold. */
-export class UntilNeverError extends detailed(17, 'until_never') {
-  constructor(message: string, init: { expression: string; polls: number; hint: string }) {
-    super(message, { hint: init.hint, details: { until: init.expression, polls: init.polls } });
-  }
-}
+/** An `--until EXPR` that did not hold: `waitedMs` says how long it was waited for. */
+const untilFailure = (exitCode: number, code: string) =>
+  class extends detailed(exitCode, code) {
+    constructor(message: string, init: { expression: string; polls: number; waitedMs?: number; hint: string }) {
+      const { expression: until, polls, waitedMs, hint } = init;
+      super(message, { hint, details: { until, polls, ...(waitedMs !== undefined && { waited_ms: waitedMs }) } });
+    }
+  };
 
-export class UntilNotMetError extends detailed(124, 'until_not_met') {
-  constructor(message: string, init: { expression: string; polls: number; waitedMs: number; hint: string }) {
-    super(message, {
-      hint: init.hint,
-      details: { until: init.expression, polls: init.polls, waited_ms: init.waitedMs },
-    });
-  }
-}
+/** `--until EXPR` on data that can no longer change (a hedge closed or failed) where the condition is false: it can never hold. */
+export class UntilNeverError extends untilFailure(17, 'until_never') {}
+
+/** `--until EXPR` never held within the time bound: the reads were fine, the condition was not met. */
+export class UntilNotMetError extends untilFailure(124, 'until_not_met') {}

@@ -98,12 +98,11 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
     (definition) => ({ ...definition }),
   );
   const priceSeed = seedHash(state.seed);
-  const marketsByName = new Map(markets.map((definition) => [definition.market, definition]));
   // A state saved in another order (a heap) is put in order once.
   state.events.sort(compareEvents);
   const lagged = config.viewLagMs > 0;
 
-  const findMarket = (market: string) => marketsByName.get(market);
+  const findMarket = (market: string) => markets.find((definition) => definition.market === market);
 
   /** The mid of a market: what a position is marked, closed early and settled at. */
   const midPrice = (market: string, timeMs: number) => modelMidPrice(priceSeed, findMarket(market)!, timeMs);

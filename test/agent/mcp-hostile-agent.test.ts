@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { keyFingerprint } from '../../src/platform/journal/index.js';
-import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
+import { rowSealer, type SealedFields } from '../../src/platform/journal/row-integrity.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { useMcpServers } from '../support/mcp.js';
 import { until } from '../support/polling.js';

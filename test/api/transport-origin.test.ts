@@ -6,7 +6,7 @@ import { Agent } from 'node:http';
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 import { keyFingerprint } from '../../src/platform/journal/index.js';
-import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
+import { rowSealer, type SealedFields } from '../../src/platform/journal/row-integrity.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
 import { ConnectionsClosedError, HttpConnections, Transport } from '../../src/platform/api/transport.js';
 import { NetworkError, OffOriginError, UsageError } from '../../src/core/errors.js';

@@ -11,7 +11,8 @@ import { openByApi } from './open-by-api.js';
 const startSimulator = useSimulators();
 
 it('an add whose wait reads the side cut (a colleague opened 49 hedges meanwhile): cannot tell at the first read, never "something outside this run moved the side" after the whole wait', async () => {
-  const simulator = await startSimulator({ dialect: 'alpha' });
+  // --timeout 5 on a clock the run's pauses alone move: a loaded machine's start-up and reads take none of it.
+  const simulator = await startSimulator({ dialect: 'alpha', stepped: true, untimed: true });
   const older = simulator.seedOpen('buy', 1_000);
   simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 1, status: 'closed' });
   const newer = simulator.seedOpen('buy', 2_000);

@@ -39,7 +39,8 @@ describe('installing from the packed tarball', () => {
   beforeAll(async () => {
     statusBefore = await workTreeStatus();
     pack = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir.path, '--json'], { cwd: ROOT });
-  });
+    // Real work (npm starts, reads and gzips dist/), which a loaded machine stretches: run()'s own 90 s bound, and room.
+  }, 120_000);
   afterAll(() => dir.remove());
 
   it('npm pack writes the tarball in the temp folder, with bin/, dist/ (man page, completions) and no sources or source maps', () => {
@@ -92,7 +93,8 @@ describe('installing from the packed tarball', () => {
     const configDir = join(dir.path, 'config');
     mkdirSync(configDir);
     env = { ...baseEnv(configDir), PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}` };
-  });
+    // As npm pack: real work, which a loaded machine stretches; run()'s own 90 s bound, and room.
+  }, 120_000);
 
   it("the installed `hedge --version` and `hedge --demo markets --json` work; the team store's client (bundled, loaded on first use) runs from the installed copy: a store nobody listens on is exit 13, not a missing module", async () => {
     const version = await run('hedge', ['--version'], { cwd: dir.path, env });

@@ -59,7 +59,6 @@ import { ok } from '../support/cli-runs.js';
 import { baseEnv, HEDGE_BIN, hedgeIn, ROOT, tempDir } from '../support/hedge-cli.js';
 import { runMainInProcess } from '../support/hedge-in-process.js';
 import { until } from '../support/polling.js';
-import { sleep } from '../../src/core/process/timers.js';
 import { SANDBOX_DIALECTS } from '../../src/sandbox/dialect-names.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
 
@@ -690,16 +689,35 @@ const needsKeeper = (example: Example) =>
   example.doc === 'docs/keep.md' && example.text === 'hedge keep status' && example.shown.length;
 async function startKeeper(state: BlockState) {
   // Its NDJSON says when its first cycle is done; the heartbeat that records it is written a moment
-  // later (the one written at start already says "running"), so the wait is for a counted cycle.
+  // later (the one written at start already says "running"), so the wait is for a counted cycle: the
+  // status is asked again each time the heartbeat file it names is written.
   const keeper = await spawnHedge(withServer(state, ['keep', 'docs/examples/target.csv']), asScript(state), UP.keep);
-  for (const deadline = Date.now() + 60_000; ; await sleep(500)) {
-    const status = await run(withServer(state, ['keep', 'status', '--json']), asScript(state));
-    const seen = status.code === 0 ? JSON.parse(status.stdout) : undefined;
-    if (seen?.state === 'running' && seen.heartbeat?.cycles >= 1) return keeper.stop;
-    if (Date.now() > deadline) {
-      await keeper.stop();
-      throw new Error(`the keeper did not come up:\n${status.stdout}\n${status.stderr}`);
+  const status = () => run(withServer(state, ['keep', 'status', '--json']), asScript(state));
+  const seenIn = (asked: { code: number | null; stdout: string }) =>
+    asked.code === 0 ? JSON.parse(asked.stdout) : undefined;
+  const contents = (file: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return '';
     }
+  };
+  let asked = await status();
+  try {
+    const file = seenIn(asked)?.heartbeat_file;
+    if (typeof file !== 'string') throw new Error('the status names no heartbeat file');
+    for (;;) {
+      const before = contents(file);
+      asked = await status();
+      const seen = seenIn(asked);
+      if (seen?.state === 'running' && seen.heartbeat?.cycles >= 1) return keeper.stop;
+      await until(() => contents(file) !== before, `the keeper's heartbeat ${file} written again`);
+    }
+  } catch (error) {
+    await keeper.stop();
+    throw new Error(`the keeper did not come up (${(error as Error).message}):\n${asked.stdout}\n${asked.stderr}`, {
+      cause: error,
+    });
   }
 }
 

@@ -6,8 +6,7 @@
 // and every command goes on. Asserted on the simulator's request log and state, and on the store's rows.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { keyFingerprint } from '../../src/platform/journal/key-guard.js';
-import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
+import { keyFingerprint, rowSealer, type SealedFields } from '../../src/platform/journal/row-integrity.js';
 import { exits, journalEntries, lastJson, markTrades as mark, ok, okJson } from '../support/cli-runs.js';
 import { appendRow, insertRow, NESTED_HERE, nestedJson } from '../support/journal-rows.js';
 import { activeNotional, lines, writeTarget } from '../support/keeper.js';

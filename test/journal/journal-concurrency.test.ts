@@ -44,29 +44,30 @@ function sideBySide(t: Simulator, args: HedgeArgs, count: number) {
 /**
  * Runs `args` twice on a simulator whose actions land only when its clock is moved: first in this
  * process, until it has sent `path` (it holds the book lock and waits for the landing); then as a
- * process of its own, until that one says it is waiting for the lock. Then the clock is moved until
- * both have ended. So the second surely meets the lock held — whatever the machine's load — and is
- * let go only after: the first acts (exit 0), the second says why it stopped (exit 11). The second's run.
+ * process of its own, until that one says it is waiting for the lock. Then the clock is moved at each
+ * pause of the first until it has ended. So the second surely meets the lock held — whatever the
+ * machine's load — and is let go only after: the first acts (exit 0), the second says why it stopped
+ * (exit 11). The second's run.
  */
 async function secondUnderLock(t: Simulator, args: HedgeArgs, path: string) {
-  let finished = 0;
+  let firstEnded = false;
   const sent = () => t.writes().some((entry) => entry.path === path);
   // Once it has sent `path`, each of its pauses lasts until the test moves the clock.
   const pauses = heldPauses(sent);
-  const first = t.hedge(args, { clock: pauses.clock }).finally(() => (finished += 1));
+  const first = t.hedge(args, { clock: pauses.clock }).finally(() => (firstEnded = true));
   await until(sent, `the first run sending ${path}`, { process: first });
   let waiting = false;
-  const second = t
-    .hedge(args, {
-      onSpawn: (child) =>
-        child.stderr!.on('data', (chunk) => String(chunk).includes('Waiting for the book') && (waiting = true)),
-    })
-    .finally(() => (finished += 1));
+  const second = t.hedge(args, {
+    onSpawn: (child) =>
+      child.stderr!.on('data', (chunk) => String(chunk).includes('Waiting for the book') && (waiting = true)),
+  });
   await until(() => waiting, 'the second run waiting for the book', { process: second });
-  while (finished < 2) {
+  // Each pause of the first, once held, ends with the clock moved past the landing, until the first has ended.
+  for (let woken = 0; ; woken = pauses.held()) {
+    await until(() => firstEnded || pauses.held() > woken, "the first run's next pause, or its end");
+    if (firstEnded) break;
     t.advance(HOUR_MS);
     pauses.wake();
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
   // The first acts; the second waits for it, then stops (exit 11) saying why.
   const [acted, waited] = await Promise.all([first, second]);

@@ -8,7 +8,7 @@
 //   is "cannot tell" past its key's lifetime (exit 12): not resent by resume, the keeper or apply;
 //   `resume ID --resend-unproven` is a person's word.
 // Asserted on the simulator's request log and state.
-import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
+import { rowSealer, type SealedFields } from '../../src/platform/journal/row-integrity.js';
 import { exits, journalEntries, lastJson, markTrades as mark, ok } from '../support/cli-runs.js';
 import { runHedge, type RunResult } from '../support/hedge-cli.js';
 import { appendRow, nextSeq, replayOf } from '../support/journal-rows.js';

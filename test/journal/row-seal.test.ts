@@ -2,7 +2,7 @@
 // decided and built from: a change to any of those fields, a seal made under another key, or a seal
 // in another form is `forged`; no seal, or an older hedge's (v1, which did not cover the row's
 // identity), is `unsealed`.
-import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
+import { rowSealer, type SealedFields } from '../../src/platform/journal/row-integrity.js';
 
 const KEY = 'sk_test_row_seal_unit_000000000000';
 

@@ -54,10 +54,7 @@ describeWithPostgres('a stalled team store', (server) => {
         timeoutMs: 12_000,
         onSpawn: (spawned) => (child = spawned),
       });
-      // until() asks a condition it can read at once: the count is read from the store beside it.
-      let waiting = 0;
-      const reading = setInterval(() => void lock.waiting().then((count) => (waiting = count)), 50);
-      await until(() => waiting > 0, 'the add waits on the locked table').finally(() => clearInterval(reading));
+      await until(async () => (await lock.waiting()) > 0, 'the add waits on the locked table', { process: stopped });
       child!.kill('SIGTERM');
       exits(await stopped, 143);
       expect(await lock.waiting()).toBe(0);

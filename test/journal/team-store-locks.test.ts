@@ -8,11 +8,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeWithPostgres } from '../support/servers/postgres.js';
-import { activeNotional, eventAfter, followKeeper } from '../support/keeper.js';
+import { activeNotional, eventAfter, followKeeper, HOUR } from '../support/keeper.js';
 import { until } from '../support/polling.js';
-import { useDesks, type Machine } from '../support/team.js';
-import { exits, waitingAfter } from '../support/cli-runs.js';
-import type { RunResult } from '../support/hedge-cli.js';
+import { useDesks, type Machine, type Team } from '../support/team.js';
+import type { Simulator } from '../support/simulator.js';
+import { exits, heldPauses, waitingAfter } from '../support/cli-runs.js';
 
 /** A target file of one row in the machine's folder. */
 function target(machine: Machine, row: string) {
@@ -83,11 +83,23 @@ describeWithPostgres(
       }
     });
 
-    /** `run` until `sent` holds, then the store stopped under it (started again once it ended): its result. */
-    async function storeLostAfter(run: Promise<RunResult>, sent: () => boolean, what: string) {
-      await until(sent, what, { process: run });
+    /**
+     * `args` on machine A until `sent` holds; its next pause then lasts until the store is stopped (started again once
+     * the run ended), and each one after it until the server's clock is moved past the landing: the store surely goes
+     * while the run waits, whatever the machine's load. Its result.
+     */
+    async function storeLostAfter(t: Simulator, team: Team, args: string[], sent: () => boolean, what: string) {
+      let ended = false;
+      const pauses = heldPauses(sent);
+      const run = team.a.hedge(args, { clock: pauses.clock }).finally(() => (ended = true));
+      await until(() => pauses.held() > 0, what, { process: run });
       await server().stop();
       try {
+        for (let woken = pauses.held(); !ended; woken = pauses.held()) {
+          t.advance(HOUR);
+          pauses.wake();
+          await until(() => ended || pauses.held() > woken, "the run's next pause, or its end");
+        }
         return await run;
       } finally {
         await server().start();
@@ -95,10 +107,12 @@ describeWithPostgres(
     }
 
     it("apply's step sent, then the store lost while it waits: the exit says what was sent (5), never 13 'nothing was sent'", async () => {
-      const { t, team } = await desk({ fillDelayMs: 3_000 });
+      const { t, team } = await desk({ fillDelayMs: HOUR });
       t.seedOpen('sell', 1_000);
       const result = await storeLostAfter(
-        team.a.hedge(['apply', target(team.a, 'USDTNGN,sell,1500,3'), '--json']),
+        t,
+        team,
+        ['apply', target(team.a, 'USDTNGN,sell,1500,3'), '--json'],
         () => t.writes().some((entry) => entry.path === '/hedges/add'),
         'the add of the apply was sent',
       );
@@ -111,10 +125,12 @@ describeWithPostgres(
     // The store lost between a roll's close and its open: the side is then closed and unhedged. It is stopped while
     // the roll waits for its close to land, so the failure comes as the close's outcome is recorded.
     it("a roll's close sent, then the store lost: the exit says what was sent (5, 7 or 12) with the close's key and the resume; never 13 'nothing was sent'; no open sent", async () => {
-      const { t, team } = await desk({ fillDelayMs: 3_000 });
+      const { t, team } = await desk({ fillDelayMs: HOUR });
       t.seedOpen('sell', 1_000);
       const result = await storeLostAfter(
-        team.a.hedge(['roll', 'USDTNGN', 'sell', '--tenor', '7', '--yes']),
+        t,
+        team,
+        ['roll', 'USDTNGN', 'sell', '--tenor', '7', '--yes'],
         waitingAfter(t, '/hedges/close'),
         "the roll's close was answered and its wait began",
       );

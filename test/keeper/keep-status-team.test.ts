@@ -7,7 +7,6 @@
 // the server's state, the store's rows and sessions.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { teamOf } from '../support/team.js';
 import { MARKET } from '../support/simulator.js';
@@ -95,21 +94,12 @@ describeWithPostgres('hedge keep status from another machine of the team store',
           expect([0, 15], status.stderr).toContain(status.code);
         }
       })();
-      // This database's sessions, sampled: which processes opened a lock session (application_name says whose).
-      const lockSessions = new Set<string>();
-      const sampler = (async () => {
-        while (polling) {
-          const sessions = await server().query(
-            team.database,
-            `SELECT application_name FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'hedge locks %'`,
-          );
-          for (const row of sessions.rows) lockSessions.add(row.application_name);
-          await delay(10);
-        }
-      })();
+      // Every session opened on this database from here on, as the server logs it: which processes opened a lock
+      // session (application_name says whose).
+      const mark = server().logMark();
       rig.later(() => {
         polling = false;
-        return Promise.allSettled([poller, sampler]);
+        return Promise.allSettled([poller]);
       });
 
       // Keepers start one after another, four at least, for as long as B has not asked three times; each round ends
@@ -120,9 +110,12 @@ describeWithPostgres('hedge keep status from another machine of the team store',
         await until(() => polls > before, "B's next status");
       }
       polling = false;
-      await Promise.all([poller, sampler]);
-      // Every lock session seen was a keeper's, none a status's.
-      const owners = [...lockSessions].map((name) => Number(/ pid (\d+)$/.exec(name)?.[1]));
+      await poller;
+      // Every lock session opened was a keeper's, none a status's.
+      const lockSessions = server()
+        .sessionsOpened(team.database, mark)
+        .filter((name) => name.startsWith('hedge locks '));
+      const owners = [...new Set(lockSessions)].map((name) => Number(/ pid (\d+)$/.exec(name)?.[1]));
       expect(owners.length).toBeGreaterThan(0);
       for (const owner of owners) {
         expect(statusPids.has(owner), `a status (pid ${owner}) opened a lock session`).toBe(false);

@@ -26,7 +26,8 @@ import { exits, journalEntries } from '../support/cli-runs.js';
  * (until then the book still shows 1,500), and whose answers to them are lost.
  */
 async function addAnswerLost(rig: KeeperRig) {
-  const simulator = await rig.start({ stepped: true, fillDelayMs: HOUR });
+  // untimed: an in-process run's --timeout counts its pauses alone, none of a loaded machine's start-up and reads.
+  const simulator = await rig.start({ stepped: true, untimed: true, fillDelayMs: HOUR });
   simulator.seedOpen('sell', 1500);
   const file = writeTarget(simulator, ['USDTNGN,sell,2000,7,,']);
   simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
@@ -39,16 +40,18 @@ const keysOf = (simulator: Simulator, path = '/hedges/add') =>
 
 describeKeepers('hedge keep', 3, () => {
   keeperCase(
-    "with no Date header, the server's clock comes from the stamps on its answers: 45 s ahead on a short day, a colleague's hedge 8 s from its maturity is rolled before it with no open of the keeper's own answered yet (never taken as settling), and so is the hedge that roll opened: none settles",
-    { noDateHeader: true, dayMs: 8_000 },
+    "with no Date header, the server's clock comes from the stamps on its answers: 45 s ahead on a short day, a colleague's hedge 20 s from its maturity is rolled before it with no open of the keeper's own answered yet (never taken as settling), and so is the hedge that roll opened: none settles",
+    // The keeper is a process of its own on the server's real-time clock: a day long enough that its rolls (within
+    // roll_before, 15 s) and this test's stop (before the next roll, 5 s) hold on a loaded machine, short of the skew.
+    { noDateHeader: true, dayMs: 20_000 },
     async (simulator, rig) => {
-      // A tenor day lasts 8 s; the server's clock runs 45 s ahead of this machine's; roll_before 6 s,
-      // three cycles of the keeper. Nothing this keeper sent dates the server's clock before its first
+      // A tenor day lasts 20 s; the server's clock runs 45 s ahead of this machine's; roll_before 15 s,
+      // over seven cycles of the keeper. Nothing this keeper sent dates the server's clock before its first
       // roll: it knows it from below only (the stamps it reads).
       simulator.advance(45_000);
       await colleagueOpens(simulator, 'sell', 2000, 1);
       const [held] = simulator.active('sell');
-      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6s']);
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,15s']);
       const sells = () =>
         simulator.hedges().filter((hedge) => hedge.side === 'sell' && ['filled', 'closed'].includes(hedge.status));
       // Held to its maturity: settled there, or still filled past it.
@@ -58,7 +61,6 @@ describeKeepers('hedge keep', 3, () => {
           .map((hedge) => hedge.id);
       const keeper = rig.keep(simulator, file);
       await until(() => keeper.events.filter(eventIs('roll')).length >= 2 || matured().length > 0, 'two rolls', {
-        timeoutMs: 18_000,
         process: keeper.done,
       });
       expect(matured()).toEqual([]);

@@ -122,6 +122,7 @@ describe('Ctrl-C during a wait', () => {
         let secondSent = false;
         const result = await sim.hedge('open USDTNGN sell 1000 --tenor 1', {
           onSpawn: interruptAfterPolls(sim, '/hedges', /^\/hedges\/hdg_/, 1, (child) => {
+            // The fault itself is two presses 5 ms apart (real: a person's); either outcome below is asserted.
             setTimeout(() => {
               secondSent = child.kill('SIGINT');
             }, 5);

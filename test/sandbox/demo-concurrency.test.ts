@@ -14,6 +14,7 @@ import {
 } from '../../src/platform/runtime/start-demo.js';
 import { readStateFile } from '../../src/sandbox/state-file.js';
 import { runHedge, tempFolders, type RunOptions } from '../support/hedge-cli.js';
+import { until } from '../support/polling.js';
 import { apiData, closedAfter, startSimulator } from '../support/simulator.js';
 
 /** A `--demo` run on that config dir: in-process, or `{ spawn: true }` for a change that is a process of its own. */
@@ -55,15 +56,17 @@ async function landingWhile<T>(dir: string, runs: Array<Promise<T>>) {
   let ended = false;
   const all = Promise.all(runs).finally(() => (ended = true));
   const stateFile = join(dir, DEMO_STATE_FILE);
+  const pending = () => {
+    const accounts = Object.values(readStateFile(stateFile).contents?.engine.accounts ?? {});
+    const hedges = accounts.flatMap((account) => Object.values(account.hedges));
+    return hedges.some((hedge) => hedge.status === 'submitted' || hedge.pendingChange);
+  };
   try {
-    while (!ended) {
-      const accounts = Object.values(readStateFile(stateFile).contents?.engine.accounts ?? {});
-      const hedges = accounts.flatMap((account) => Object.values(account.hedges));
-      if (hedges.some((hedge) => hedge.status === 'submitted' || hedge.pendingChange)) {
-        lander.sandbox.clock.advance(DEMO_FILL_DELAY_MS + 1);
-        expect((await lander.api('GET', '/positions')).status).toBe(200);
-      }
-      await Promise.race([all, new Promise((resolve) => setTimeout(resolve, 50))]);
+    for (;;) {
+      await until(() => ended || pending(), 'a change accepted and not landed, or every run ended');
+      if (ended) break;
+      lander.sandbox.clock.advance(DEMO_FILL_DELAY_MS + 1);
+      expect((await lander.api('GET', '/positions')).status).toBe(200);
     }
     return await all;
   } finally {

@@ -127,6 +127,7 @@ describe('ProfileStore', () => {
   });
 
   it('waits for a live holder without blocking the process, says the store is locked after its bound, and writes once it is let go', async () => {
+    // The store's lock wait is real time (the store has no clock of hedge's): 300 ms, in which the event loop must run.
     const store = new ProfileStore(tmp, { lockWaitMs: 300 });
     mkdirSync(tmp, { recursive: true });
     // A live holder: proper-lockfile refreshes its lock while it holds it.

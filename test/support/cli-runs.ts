@@ -68,9 +68,11 @@ export function waitingAfter(t: Simulator, path: string, poll = (polled: string)
  */
 export function heldPauses(from: () => boolean) {
   let held: (() => void) | undefined;
-  const sleep = () => (from() ? new Promise<void>((resolve) => (held = resolve)) : Promise.resolve());
-  // `paused`: since the first held pause; waking one already ended does nothing.
-  return { clock: { now: Date.now, sleep }, paused: () => held !== undefined, wake: () => held?.() };
+  let count = 0;
+  const sleep = () => (from() ? new Promise<void>((resolve) => ((held = resolve), (count += 1))) : Promise.resolve());
+  // `paused`: since the first held pause; `held`: how many were held so far (to await the next); waking one already
+  // ended does nothing.
+  return { clock: { now: Date.now, sleep }, paused: () => held !== undefined, held: () => count, wake: () => held?.() };
 }
 
 /** The trade log marked now; the mark's check: nothing was sent since. */

@@ -1,11 +1,12 @@
 // What the accounts read from files: a hedging relationship (JSON), dated rates and fair values (CSV or JSON rows).
 // A problem names the field and what is allowed, never the value given.
 import * as z from 'zod/mini';
-import { readRowFile, type Field, type RowFileLayout } from '../../core/row-file.js';
+import { readRowFile, type Field } from '../../core/row-file.js';
 import { readBoundedJson } from '../../core/security/json-keys.js';
 import { MAX_INPUT_FILE_BYTES } from '../../core/security/bounded-read.js';
 import { FRAMEWORKS, METHODS } from './acct-rules.js';
 import { exact } from './acct-money.js';
+import { NUMBERED_ROWS } from '../exposures/exposures-file.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const isDate = (text: string) => DATE.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
@@ -83,13 +84,6 @@ export function parseRelationship(source: string): Relationship | string {
 
 // ---- Rows: rates and values ----
 
-const header = {
-  unknown: (column: number, expected: string) =>
-    `header: column ${column} is not a known column; the columns are ${expected}.`,
-  repeated: (name: string) => `header: column ${name} appears more than once.`,
-  lacks: (missing: string, expected: string) => `header: lacks ${missing}; it must name ${expected}, in any order.`,
-};
-
 const decimalCell = (column: string, optional: boolean) => (raw: string | undefined) => {
   const value = raw?.trim() ?? '';
   if (value === '' && optional) return undefined;
@@ -104,16 +98,27 @@ const dateCell = (raw: string | undefined) => {
   return value;
 };
 
-type RateColumn = 'date' | 'spot' | 'forward' | 'discount_factor' | 'source' | 'market';
-const RATES: RowFileLayout<RateColumn> = {
-  required: ['date', 'spot', 'forward', 'discount_factor', 'source'],
-  optional: ['market'],
-  listKey: 'rates',
-  rowIs: 'date',
-  rowsAre: 'rates',
-  csvLabel: (index) => `row ${index + 1}: `,
-  header,
-};
+/** A file of dated rows (`name`: the list's key, `row`: what one is), one a date, in date order; or its problems. */
+function readDated<C extends string, T extends { date: string }>(
+  source: string,
+  sourceName: string,
+  [name, row]: [string, string],
+  required: C[],
+  optional: C[],
+  check: (field: Field<C>) => T,
+) {
+  const read = readRowFile(
+    source,
+    { sourceName },
+    { required, optional, listKey: name, rowIs: 'date', rowsAre: name, ...NUMBERED_ROWS },
+    (field) => {
+      const line = check(field);
+      return { key: line.date, value: line };
+    },
+    (earlier) => `date: the same date as ${earlier.label.replace(/: $/, '')}; one ${row} a date.`,
+  );
+  return 'problems' in read ? read : { rows: read.rows.toSorted((a, b) => a.date.localeCompare(b.date)) };
+}
 
 export interface RateLine {
   date: string;
@@ -125,20 +130,22 @@ export interface RateLine {
 
 /** A market's rates: one row a date, each with its spot (a date without one is a gap), no other market's rows. */
 export function parseRatesFile(source: string, sourceName: string, market: string) {
-  const read = readRowFile(
+  const read = readDated(
     source,
-    { sourceName },
-    RATES,
-    (field: Field<RateColumn>) => {
+    sourceName,
+    ['rates', 'rate'],
+    ['date', 'spot', 'forward', 'discount_factor', 'source'],
+    ['market'],
+    (field): RateLine => {
       field('market', (raw) => {
         const value = raw?.trim().toUpperCase() ?? '';
         if (value !== '' && value !== market)
           throw new Error(`market: another market's rate; this file holds ${market}'s alone (--market).`);
         return value;
       });
-      const line = {
-        date: field('date', dateCell),
-        spot: field('spot', decimalCell('spot', false)),
+      return {
+        date: field('date', dateCell)!,
+        spot: field('spot', decimalCell('spot', false))!,
         forward: field('forward', decimalCell('forward', true)),
         discount_factor: field('discount_factor', decimalCell('discount_factor', true)),
         source: field('source', (raw) => {
@@ -146,27 +153,12 @@ export function parseRatesFile(source: string, sourceName: string, market: strin
           if (!/^[\x20-\x7e]{1,200}$/.test(value))
             throw new Error('source: missing or not allowed; expected where the rate comes from, in printable ASCII.');
           return value;
-        }),
+        })!,
       };
-      return { key: line.date, value: line as RateLine };
     },
-    (earlier) => `date: the same date as ${earlier.label.replace(/: $/, '')}; one rate a date.`,
   );
-  if ('problems' in read) return read;
-  const rows = read.rows.toSorted((a, b) => a.date.localeCompare(b.date));
-  return { rates: rows };
+  return 'problems' in read ? read : { rates: read.rows };
 }
-
-type ValueColumn = 'date' | 'instrument_value' | 'hedged_item_value' | 'excluded_value';
-const VALUES: RowFileLayout<ValueColumn> = {
-  required: ['date', 'instrument_value', 'hedged_item_value'],
-  optional: ['excluded_value'],
-  listKey: 'values',
-  rowIs: 'date',
-  rowsAre: 'values',
-  csvLabel: (index) => `row ${index + 1}: `,
-  header,
-};
 
 export interface ValueLine {
   date: string;
@@ -177,20 +169,18 @@ export interface ValueLine {
 
 /** Cumulative fair values since designation, one row a date, in date order. */
 export function parseValuesFile(source: string, sourceName: string) {
-  const read = readRowFile(
+  const read = readDated(
     source,
-    { sourceName },
-    VALUES,
-    (field: Field<ValueColumn>) => {
-      const line = {
-        date: field('date', dateCell),
-        instrument_value: field('instrument_value', decimalCell('instrument_value', false)),
-        hedged_item_value: field('hedged_item_value', decimalCell('hedged_item_value', false)),
-        excluded_value: field('excluded_value', decimalCell('excluded_value', true)),
-      };
-      return { key: line.date, value: line as ValueLine };
-    },
-    (earlier) => `date: the same date as ${earlier.label.replace(/: $/, '')}; one row a date.`,
+    sourceName,
+    ['values', 'row'],
+    ['date', 'instrument_value', 'hedged_item_value'],
+    ['excluded_value'],
+    (field): ValueLine => ({
+      date: field('date', dateCell)!,
+      instrument_value: field('instrument_value', decimalCell('instrument_value', false))!,
+      hedged_item_value: field('hedged_item_value', decimalCell('hedged_item_value', false))!,
+      excluded_value: field('excluded_value', decimalCell('excluded_value', true)),
+    }),
   );
-  return 'problems' in read ? read : { values: read.rows.toSorted((a, b) => a.date.localeCompare(b.date)) };
+  return 'problems' in read ? read : { values: read.rows };
 }

@@ -14,11 +14,6 @@ export function exact(text: string): Exact | undefined {
   return [parts[1] === '-' ? -numerator : numerator, 10n ** BigInt(fraction.length)];
 }
 
-export const whole = (value: bigint): Exact => [value, 1n];
-export const ZERO = whole(0n);
-export const ONE = whole(1n);
-
-export const add = (a: Exact, b: Exact): Exact => [a[0] * b[1] + b[0] * a[1], a[1] * b[1]];
 export const sub = (a: Exact, b: Exact): Exact => [a[0] * b[1] - b[0] * a[1], a[1] * b[1]];
 export const mul = (a: Exact, b: Exact): Exact => [a[0] * b[0], a[1] * b[1]];
 export const div = (a: Exact, b: Exact): Exact =>
@@ -36,7 +31,8 @@ export function roundDiv(numerator: bigint, denominator: bigint) {
 export type Cents = bigint;
 
 export const toCents = ([n, d]: Exact): Cents => roundDiv(n * 100n, d);
-export const fromCents = (cents: Cents): Exact => [cents, 100n];
+/** A figure the server sent as a number, in cents. */
+export const numberCents = (value: number): Cents => BigInt(Math.round(value * 100));
 
 /** `-1234.5` → "-1234.50": the text a CSV or JSON reader takes exactly. */
 export function centsText(cents: Cents) {

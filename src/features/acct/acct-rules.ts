@@ -7,6 +7,7 @@ import {
   centsText,
   div,
   mul,
+  numberCents,
   ratioOf,
   roundDiv,
   signOf,
@@ -112,7 +113,7 @@ export function regression(points: ReadonlyArray<readonly [x: number, y: number]
 }
 
 /** The pass line a framework draws, or the word that IFRS 9 draws none. */
-export function passLine(framework: Framework, ratio: number | null) {
+function passLine(framework: Framework, ratio: number | null) {
   if (framework === 'ifrs9')
     return 'IFRS 9: no pass line; the ratio is a diagnostic of the economic relationship (6.4.1(c)).';
   const name = framework === 'asc815' ? 'ASC 815' : 'IAS 39';
@@ -123,7 +124,7 @@ export function passLine(framework: Framework, ratio: number | null) {
 
 /** The reserve's target: what of the instrument's cumulative change is deferred. IFRS 9 and IAS 39 defer the lower
  * of the two changes (in absolute amounts) where they offset; ASC 815 the whole designated change. */
-export function lowerOf(instrument: Cents, hedgedItem: Cents) {
+function lowerOf(instrument: Cents, hedgedItem: Cents) {
   if (signOf(instrument) === signOf(hedgedItem) || instrument === 0n) return 0n;
   return (
     signOf(instrument) * (absCents(instrument) < absCents(hedgedItem) ? absCents(instrument) : absCents(hedgedItem))
@@ -254,17 +255,21 @@ export interface ForwardTerms {
   designation: 'spot' | 'forward';
 }
 
+/** A row's forward or discount factor, or a refusal naming the date and the column. */
+export function need(row: RateRow, what: 'forward' | 'discountFactor') {
+  const found = row[what];
+  if (found === undefined) throw new MissingRate(row.date, what === 'forward' ? 'forward' : 'discount_factor');
+  return found;
+}
+
+// The forward sells what the item receives (and buys what it pays).
+const forwardSide = ({ hedgedAmount }: ForwardTerms): Exact => (hedgedAmount[0] > 0n ? [-1n, 1n] : [1n, 1n]);
+
 /** The cumulative values of an external forward and its hedged item from the rates at designation and at `at`. */
 export function forwardValues(terms: ForwardTerms, quote: Quote, start: RateRow, at: RateRow) {
   const { hedgedAmount, notional, contractRate, designation } = terms;
-  // The forward sells what the item receives (and buys what it pays).
-  const side: Exact = hedgedAmount[0] > 0n ? [-1n, 1n] : [1n, 1n];
+  const side = forwardSide(terms);
   const value = (amount: Exact, rate: Exact) => inFunctional(amount, rate, quote);
-  const need = (row: RateRow, what: 'forward' | 'discountFactor') => {
-    const found = row[what];
-    if (found === undefined) throw new MissingRate(row.date, what === 'forward' ? 'forward' : 'discount_factor');
-    return found;
-  };
   const discount = need(at, 'discountFactor');
   const whole = mul(mul(side, sub(value(notional, need(at, 'forward')), value(notional, contractRate))), discount);
   if (designation === 'forward') {
@@ -282,10 +287,9 @@ export function forwardValues(terms: ForwardTerms, quote: Quote, start: RateRow,
 
 /** The forward points at inception (what the excluded part comes to by maturity), for their amortisation. */
 export function forwardPoints(terms: ForwardTerms, quote: Quote, start: RateRow) {
-  const side: Exact = terms.hedgedAmount[0] > 0n ? [-1n, 1n] : [1n, 1n];
   return toCents(
     mul(
-      side,
+      forwardSide(terms),
       sub(inFunctional(terms.notional, start.spot, quote), inFunctional(terms.notional, terms.contractRate, quote)),
     ),
   );
@@ -330,8 +334,6 @@ export interface JournalLine {
   description: string;
 }
 
-const c = (value: number): Cents => BigInt(Math.round(value * 100));
-
 /** The period's entries, each balanced: the instrument's remeasurement, fees, amortisation, reclassification. */
 export function periodEntries(
   relationshipId: string,
@@ -339,13 +341,13 @@ export function periodEntries(
   reclassifiedTo: 'reclassification' | 'basis_adjustment' = 'reclassification',
 ): JournalLine[] {
   const [effective, ineffective, undesignated, excluded, feesMove] = [
-    c(result.effective),
-    c(result.ineffective),
-    c(result.undesignated),
-    c(result.excluded),
-    c(result.fees),
-  ];
-  const amortisedToPnl = c(result.excluded_to_pnl);
+    result.effective,
+    result.ineffective,
+    result.undesignated,
+    result.excluded,
+    result.fees,
+  ].map(numberCents);
+  const amortisedToPnl = numberCents(result.excluded_to_pnl);
   const toReserve = result.excluded_to === 'cost_of_hedging_reserve';
   const entries: Array<[string, Array<[Role, Cents]>]> = [
     [
@@ -377,9 +379,9 @@ export function periodEntries(
     [
       'reclassification of the reserves',
       [
-        ['cash_flow_hedge_reserve', c(result.reclassified)],
-        ['cost_of_hedging_reserve', c(result.cost_of_hedging_reclassified)],
-        [reclassifiedTo, -(c(result.reclassified) + c(result.cost_of_hedging_reclassified))],
+        ['cash_flow_hedge_reserve', numberCents(result.reclassified)],
+        ['cost_of_hedging_reserve', numberCents(result.cost_of_hedging_reclassified)],
+        [reclassifiedTo, -(numberCents(result.reclassified) + numberCents(result.cost_of_hedging_reclassified))],
       ],
     ],
   ];
@@ -458,18 +460,13 @@ export interface CriticalTerm {
   matched: boolean;
 }
 
-const DAY_MS = 86_400_000;
-
 /** Each critical term matched or not (hedge says which; whether they are enough is the user's judgement): the
  * notional × ratio against the item's amount to the cent, the currencies, the maturity against the expected date
  * (with the days apart: the instrument's later is positive) and the underlying market. */
 export function criticalTerms({ instrument, ratio, item }: CriticalTermsInput) {
   const itemCents = absCents(toCents(item.amount));
   const covered = instrument.amount === null ? null : absCents(toCents(mul(instrument.amount, ratio)));
-  const daysApart =
-    instrument.maturity === null
-      ? null
-      : Math.round((Date.parse(instrument.maturity) - Date.parse(item.expectedDate)) / DAY_MS);
+  const daysApart = instrument.maturity === null ? null : daysBetween(item.expectedDate, instrument.maturity);
   const terms = {
     amount: {
       instrument: covered === null ? null : centsText(covered),

@@ -3,6 +3,7 @@ import { fieldTable } from '../../platform/fields/fields.js';
 import { wrapWords } from '../../platform/terminal/width.js';
 import { escapeHtml, REPORT_STYLE } from '../report/report-html.js';
 import type { Designation } from './acct.js';
+import { utcDay } from '../../core/utc-text.js';
 
 const JUDGEMENT =
   'hedge prints the figures and the documentation; whether hedge accounting applies, and whether this relationship qualifies, is your judgement and your auditors’. 80–125 % is ASC 815’s and IAS 39’s line; under IFRS 9 the offset ratio is a diagnostic of the economic relationship.';
@@ -10,7 +11,7 @@ const JUDGEMENT =
 const FRAMEWORK_NAMES = { ifrs9: 'IFRS 9', ias39: 'IAS 39', asc815: 'ASC 815' } as const;
 
 /** The memo's facts in order, as label and text. */
-export function memoRows(designation: Designation): Array<[string, string]> {
+function memoRows(designation: Designation): Array<[string, string]> {
   const { relationship: rel } = designation;
   const item = rel.hedged_item;
   const instrument =
@@ -58,7 +59,7 @@ const lateLine = (designation: Designation) =>
   designation.recordedLate === undefined
     ? []
     : [
-        `RECORDED LATE: ${designation.recordedLate} (designated ${designation.relationship.designated_at}, recorded ${designation.recordedAt.slice(0, 10)})`,
+        `RECORDED LATE: ${designation.recordedLate} (designated ${designation.relationship.designated_at}, recorded ${utcDay(designation.recordedAt)})`,
       ];
 
 /** The memo for a terminal: a line a fact, wrapped at the width. */

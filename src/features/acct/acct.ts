@@ -2,18 +2,19 @@
 // from the rates, the desk's own hedges (history and positions) or fair values given in a file. Reads only: the
 // server is never sent a write.
 import { UsageError } from '../../core/errors.js';
+import { utcDay } from '../../core/utc-text.js';
 import { readNumber } from '../../core/number-format.js';
 import { sameReference } from '../../core/input.js';
 import { toAccountSide } from '../../core/money.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import { readHistoryRecord } from '../../platform/api/wire/fields.js';
-import { readDeal } from '../book/deal.js';
+import { readDeal, type DealHedges } from '../book/deal.js';
 import { readBook } from '../book/positions.js';
 import { walkHistory } from '../report/report.js';
 import { appendRecords, type AcctRecord } from './acct-store.js';
 import type { Relationship, ValueLine } from './acct-files.js';
-import { exact, toCents, type Cents, type Exact } from './acct-money.js';
+import { exact, numberCents, toCents, type Cents, type Exact } from './acct-money.js';
 import {
   criticalTerms,
   deskValues,
@@ -22,6 +23,7 @@ import {
   hedgedItemBySpot,
   inFunctional,
   MissingRate,
+  need,
   rollForward,
   type CriticalTerms,
   type CriticalTermsInput,
@@ -92,7 +94,7 @@ function rateRow(row: Record<string, string>): RateRow {
   };
 }
 
-export const todayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+export const todayOf = utcDay;
 
 const QUOTE = /^([A-Z]{3,5}) per ([A-Z]{3,5})$/;
 
@@ -173,7 +175,8 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent) {
       throw new UsageError(
         `${event.type === 'occurred' ? '--occurred' : '--de-designate'}: before the designation (${found.relationship.designated_at}).`,
       );
-    const ended = found.events.find((one) => one.type === 'occurred' || one.type === 'de-designated');
+    // An event ends a relationship: it has one at most.
+    const [ended] = found.events;
     if (ended)
       throw new UsageError(
         `id: ${event.relationship_id} already ended (${ended.type} ${ended.date}); a relationship is never edited.`,
@@ -215,20 +218,12 @@ function sameRates(a: RateRow, b: RateRow) {
 
 // ---- Periods ----
 
-/** The period ends up to `until`: every date a rate is recorded for after the designation (the dates the books are
- * valued at), the events' dates and `until` itself, in order. */
-export function periodEnds(designation: Designation, until: string, rateDates: Iterable<string>) {
-  const start = designation.relationship.designated_at;
-  const ends = new Set<string>([until]);
-  for (const date of rateDates) if (date > start && date <= until) ends.add(date);
-  for (const event of designation.events) if (event.date <= until && event.date > start) ends.add(event.date);
-  return [...ends].sort();
-}
-
-/** Where a relationship's periods stop: `until`, or the day it ended, if earlier. */
-export function lastEnd(designation: Designation, until: string) {
-  const ended = designation.events.find((event) => event.type === 'occurred' || event.type === 'de-designated');
-  return ended && ended.date < until ? ended.date : until;
+/** The period ends: the last (`until`, or the day the relationship ended, if earlier) and every date before it a rate
+ * is recorded for after the designation (the dates the books are valued at), in order. */
+function periodEnds({ relationship, events: [ended] }: Designation, until: string, rateDates: Iterable<string>) {
+  const last = ended && ended.date < until ? ended.date : until;
+  const valued = [...rateDates].filter((date) => date > relationship.designated_at && date < last);
+  return [...new Set(valued), last].sort();
 }
 
 export function rulesOf(designation: Designation, amortisation?: RelationshipRules['amortisation']): RelationshipRules {
@@ -291,38 +286,34 @@ function rateOn(rates: MarketRates | undefined, market: string, date: string, op
 export async function deskHedges(client: HedgeClient, references: readonly string[]) {
   const hedges: DeskHedge[] = [];
   const marks = new Map<string, DeskHedge>();
-  const byId = new Map<string, { reference: string; opened?: string; live: boolean }>();
+  const deals: DealHedges[] = [];
   // The live hedges' terms, for a critical-terms comparison: their notional, last maturity and markets.
   const live = { notionalUsd: 0, maturity: null as string | null, markets: new Set<string>() };
   for (const reference of references) {
     const deal = await readDeal(client, reference);
     if (deal.problem)
       throw new UsageError(`instrument.references: the hedges of ${reference} were not read: ${deal.problem}.`);
-    const all = await client.readHedges({ clientReference: reference, limit: Infinity });
-    for (const hedge of all.items.filter((one) => sameReference(one.client_reference, reference))) {
-      const isLive = deal.live.some((one) => one.id === hedge.id);
-      byId.set(hedge.id, {
-        reference,
-        opened: typeof hedge.created_at === 'string' ? hedge.created_at : undefined,
-        live: isLive,
-      });
-      if (!isLive) continue;
+    deals.push(deal);
+    for (const hedge of deal.live) {
       live.notionalUsd += readNumber(hedge.notional_usd) ?? 0;
       live.markets.add(hedge.market);
-      const maturity = typeof hedge.maturity_at === 'string' ? hedge.maturity_at.slice(0, 10) : null;
+      const maturity = typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null;
       if (maturity !== null && (live.maturity === null || maturity > live.maturity)) live.maturity = maturity;
     }
   }
-  const toCentsOf = (value: number | undefined) => BigInt(Math.round((value ?? 0) * 100));
+  const toCentsOf = (value: number | undefined) => numberCents(value ?? 0);
   await walkHistory(client, {}, (raw) => {
     const facts = readHistoryRecord(raw);
-    const known = facts.hedgeId === undefined ? undefined : byId.get(facts.hedgeId);
-    const carries = known ?? references.some((reference) => sameReference(facts.clientReference, reference));
+    const { hedgeId, clientReference } = facts;
+    // A record carries a reference itself, or is of a hedge that does.
+    const carries = deals.some(
+      (deal) => (hedgeId !== undefined && deal.referenceOf(hedgeId)) || sameReference(clientReference, deal.reference),
+    );
     if (!carries || !facts.closedAt) return;
     hedges.push({
       id: facts.hedgeId ?? `closed ${facts.closedAt}`,
-      opened: (facts.openedAt ?? facts.closedAt).slice(0, 10),
-      closed: facts.closedAt.slice(0, 10),
+      opened: utcDay(facts.openedAt ?? facts.closedAt),
+      closed: utcDay(facts.closedAt),
       gross: toCentsOf(facts.grossPnlUsd),
       carry: toCentsOf(facts.carryUsd),
       fees: toCentsOf(facts.feesUsd),
@@ -330,12 +321,14 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
   });
   const closed = new Set(hedges.map((hedge) => hedge.id));
   const book = await readBook(client);
-  for (const [id, known] of byId) {
-    if (!known.live || closed.has(id)) continue;
+  // Each live hedge once, in the order its deal lists it.
+  const held = new Map(deals.flatMap((deal) => deal.live.map((hedge) => [hedge.id, hedge.created_at] as const)));
+  for (const [id, opened] of held) {
+    if (closed.has(id)) continue;
     const position = book.find((line) => line.hedgeId === id);
     const open: DeskHedge = {
       id,
-      opened: (position?.openedAt ?? known.opened ?? '0000-00-00').slice(0, 10),
+      opened: utcDay(position?.openedAt ?? (typeof opened === 'string' ? opened : '0000-00-00')),
       gross: toCentsOf(readNumber(position?.grossPnlUsd)),
       carry: toCentsOf(position?.accruedCarryUsdc === undefined ? 0 : toAccountSide(position.accruedCarryUsdc)),
       fees: 0n,
@@ -360,14 +353,16 @@ export async function compute(
   const start = rateOn(market, rel.market, rel.designated_at, option);
   const quote = quoteFor(rel, market!.quote);
   const used = new Map<string, RateRow>();
-  const endsUntil = (last: string) => {
-    const ends = periodEnds(designation, lastEnd(designation, last), market?.rows.keys() ?? []);
-    for (const end of ends) used.set(end, rateOn(market, rel.market, end, option));
-    return ends;
-  };
+  // Each period end up to `last` with the rate it is valued at (every one read before any is valued).
+  const valued = (last: string) =>
+    periodEnds(designation, last, market?.rows.keys() ?? []).map((end) => {
+      used.set(end, rateOn(market, rel.market, end, option));
+      return [end, used.get(end)!] as const;
+    });
   const amount = exact(rel.hedged_item.amount)!;
   const { instrument } = rel;
-  let results: PeriodResult[];
+  let periods: PeriodValues[];
+  let spread: RelationshipRules['amortisation'];
   let hedgeIds: string[] = [];
   let instrumentTerms: CriticalTermsInput['instrument'];
   // The instrument's amount in the hedged item's currency: converted at the designation's spot when it is in another.
@@ -383,16 +378,18 @@ export async function compute(
         contractRate: exact(instrument.contract_rate)!,
         designation: rel.designation,
       };
-      const ends = endsUntil(until ?? todayOf(ctx.clock.now()));
-      const periods = ends.map((end) => ({ end, ...forwardValues(terms, quote, start, used.get(end)!), fees: 0n }));
+      periods = valued(until ?? todayOf(ctx.clock.now())).map(([end, at]) => ({
+        end,
+        ...forwardValues(terms, quote, start, at),
+        fees: 0n,
+      }));
       // The forward points of a time-period related item (a recognised one) are spread over the forward's life.
-      const spread =
+      if (
         rel.designation === 'spot' &&
         rel.excluded === 'cost_of_hedging_reserve' &&
         rel.hedged_item.kind === 'recognised'
-          ? { total: forwardPoints(terms, quote, start), from: rel.designated_at, to: instrument.maturity }
-          : undefined;
-      results = rollForward(periods, rulesOf(designation, spread));
+      )
+        spread = { total: forwardPoints(terms, quote, start), from: rel.designated_at, to: instrument.maturity };
       instrumentTerms = {
         amount: inItemCurrency(terms.notional, instrument.currency),
         currency: instrument.currency,
@@ -405,15 +402,14 @@ export async function compute(
       hedgeIds = desk.hedges.map((hedge) => hedge.id);
       // Read after the hedges: the server's day, from its answers.
       const today = todayOf(client.transport.serverNow().bestMs);
-      const periods = endsUntil(until ?? today).map((end) => {
+      periods = valued(until ?? today).map(([end, at]) => {
         const values = deskValues(desk.hedges, end, end >= today ? desk.marks : new Map());
         if (values.unknown.length)
           throw new UsageError(
             `${option}: ${values.unknown.join(', ')} was open at the end of ${end}, and its mark then is not known (positions give today's alone); test as of today, or a day when none of the relationship's hedges was open, or give --values.`,
           );
-        return { end, ...values, hedgedItem: itemChange(rel, quote, amount, start, used.get(end)!) };
+        return { end, ...values, hedgedItem: itemChange(rel, quote, amount, start, at) };
       });
-      results = rollForward(periods, rulesOf(designation));
       const markets = [...desk.live.markets];
       instrumentTerms = {
         amount: inItemCurrency(exact(String(desk.live.notionalUsd))!, 'USD'),
@@ -429,10 +425,9 @@ export async function compute(
       );
     throw error;
   }
-  const item = { amount, currency: rel.hedged_item.currency, expectedDate: rel.hedged_item.expected_date };
   return {
     designation,
-    results,
+    results: rollForward(periods, rulesOf(designation, spread)),
     rates: used,
     hedgeIds,
     currency: functionalCurrency(rel, market!.quote),
@@ -440,7 +435,12 @@ export async function compute(
       criticalTerms: criticalTerms({
         instrument: instrumentTerms,
         ratio: exact(rel.ratio)!,
-        item: { ...item, market: rel.market },
+        item: {
+          amount,
+          currency: rel.hedged_item.currency,
+          expectedDate: rel.hedged_item.expected_date,
+          market: rel.market,
+        },
       }),
     }),
   };
@@ -448,20 +448,12 @@ export async function compute(
 
 function itemChange(rel: Relationship, quote: Quote, amount: Exact, start: RateRow, at: RateRow): Cents {
   if (rel.designation === 'spot') return hedgedItemBySpot(amount, quote, start, at);
-  const forward = { ...at, spot: at.forward ?? missing(at, 'forward') };
-  const discounted = hedgedItemBySpot(
-    amount,
-    quote,
-    { ...start, spot: start.forward ?? missing(start, 'forward') },
-    forward,
-  );
-  const factor = at.discountFactor ?? missing(at, 'discount_factor');
+  const byForward = (row: RateRow) => ({ ...row, spot: need(row, 'forward') });
+  const forward = byForward(at);
+  const discounted = hedgedItemBySpot(amount, quote, byForward(start), forward);
+  const factor = need(at, 'discountFactor');
   return toCents([discounted * factor[0], 100n * factor[1]]);
 }
-
-const missing = (row: RateRow, column: string): never => {
-  throw new MissingRate(row.date, column);
-};
 
 export function functionalCurrency(rel: Relationship, quote: string) {
   const [, units, per] = QUOTE.exec(quote)!;
@@ -475,8 +467,8 @@ export function parsePeriod(raw: string | undefined) {
   const quarter = /^(\d{4})-Q([1-4])$/i.exec(value);
   const year = /^(\d{4})$/.exec(value);
   const span = (y: number, firstMonth: number, months: number) => ({
-    from: new Date(Date.UTC(y, firstMonth, 1)).toISOString().slice(0, 10),
-    to: new Date(Date.UTC(y, firstMonth + months, 0)).toISOString().slice(0, 10),
+    from: utcDay(Date.UTC(y, firstMonth, 1)),
+    to: utcDay(Date.UTC(y, firstMonth + months, 0)),
   });
   if (month) return span(Number(month[1]), Number(month[2]) - 1, 1);
   if (quarter) return span(Number(quarter[1]), (Number(quarter[2]) - 1) * 3, 3);

@@ -25,18 +25,23 @@ export interface Exposure {
 
 type Column = 'id' | 'market' | 'type' | 'amount' | 'currency' | 'due' | 'hedge_ratio';
 
-const LAYOUT: RowFileLayout<Column> = {
-  required: ['id', 'market', 'type', 'amount', 'currency', 'due'],
-  optional: ['hedge_ratio'],
-  listKey: 'exposures',
-  rowIs: 'receivable or payable',
-  rowsAre: 'exposures',
+/** How a feature's row files (exposures, accounting rates and values) name a row and a header's problem. */
+export const NUMBERED_ROWS: Pick<RowFileLayout<string>, 'csvLabel' | 'header'> = {
   csvLabel: (index) => `row ${index + 1}: `,
   header: {
     unknown: (column, expected) => `header: column ${column} is not a known column; the columns are ${expected}.`,
     repeated: (name) => `header: column ${name} appears more than once.`,
     lacks: (missing, expected) => `header: lacks ${missing}; it must name ${expected}, in any order.`,
   },
+};
+
+const LAYOUT: RowFileLayout<Column> = {
+  required: ['id', 'market', 'type', 'amount', 'currency', 'due'],
+  optional: ['hedge_ratio'],
+  listKey: 'exposures',
+  rowIs: 'receivable or payable',
+  rowsAre: 'exposures',
+  ...NUMBERED_ROWS,
 };
 /** An amount in any currency: NGN 450 million is 4.5e8; a thousand times more is still refused as a typo. */
 const MAX_AMOUNT = 1e15;

@@ -6,6 +6,7 @@ import type { HedgeClient } from '../../platform/api/client.js';
 import { parseExposuresFile, type Exposure } from './exposures-file.js';
 import { parsePolicyFile, policyAsData, resolvePolicy, type PolicyFlags } from './exposure-policy.js';
 import { DAY_MS } from '../../core/vocabulary.js';
+import { utcIso } from '../../core/utc-text.js';
 import {
   exposureLines,
   marketsOf,
@@ -144,7 +145,7 @@ export async function gatherExposures(ports: ExposuresPorts, input: ExposuresInp
         `${market}: the fee could not be quoted; the projected cost shows carry only (give it with --fee-bps).`,
       );
   return {
-    as_of: new Date(nowMs).toISOString(),
+    as_of: utcIso(nowMs),
     source,
     policy: policyAsData(policy),
     prices,
@@ -271,7 +272,7 @@ export async function gatherExposureReport(ports: ExposuresPorts, input: Exposur
       `GET /hedges/history returned ${walk.fetched} closed hedges and may hold older ones: the cost to date may be incomplete.`,
     );
   return {
-    as_of: new Date(nowMs).toISOString(),
+    as_of: utcIso(nowMs),
     source,
     policy: policyAsData(policy),
     prices,

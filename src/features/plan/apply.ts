@@ -20,8 +20,8 @@ import {
   type TargetPlanOptions,
 } from './target-plan.js';
 import { days, recordFromJournal, stepRecord } from '../trade/trade-actions.js';
-import { ownGroupEntries, sendStep, underPlanLocks } from '../trade/plan-steps.js';
-import { confirmAsShown, hedgesWords } from '../write/as-shown.js';
+import { confirmedPlan, ownGroupEntries, runPlanSteps, underPlanLocks } from '../trade/plan-steps.js';
+import { hedgesWords } from '../write/as-shown.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { sameSide, sideAfterOf } from '../book/side-book.js';
 
@@ -97,45 +97,47 @@ export async function applyTarget(
   const plan = () => buildTargetPlan(ports, client, target, opts.toleranceUsd);
   return underPlanLocks(ports, target.rows, async (waitedFor) => {
     const resumed = await resumeUnfinishedApplies(ports, client);
-    let quoted = await plan();
-    for (;;) {
-      const { steps } = quoted.plan;
-      await hooks.showPlan?.(quoted);
-      // The plan fails pre-trade checks: nothing was sent.
-      if (quoted.plan.problems.length) return { kind: 'fails-checks' as const, quoted };
-      // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
-      await checkPlanRequests(ports, client, quoted);
-      if (!steps.length) {
-        if (waitedFor && !resumed) {
-          // Exit 0 of a write means this command's action happened: here another process's did.
-          throw new HeldError(
-            `The book reached the target of ${safeText(target.sourceName)} while this run waited for another hedge process (${safeText(describeHolder(waitedFor))}): there was nothing left to do, and this run sent nothing.`,
-            {
-              holder: waitedFor,
-              hint: `See what it did with \`${ports.hedgeCommand('journal')}\`; the book is at the target.`,
-            },
-          );
-        }
-        // The book was at the target: nothing to do, nothing sent.
-        return { kind: 'at-target' as const, quoted };
-      }
-      // One confirmation for the whole run (the guard already required --yes for a live key without a terminal).
-      if (!ports.interactive || ports.confirmedAhead) break;
-      // A colleague elsewhere may have moved a side while the question was open.
-      let now = quoted;
-      const asShown = await confirmAsShown(ports, `Apply ${plural(steps.length, 'action')}?`, {
+    // One confirmation for the whole run (the guard already required --yes for a live key without a terminal).
+    const { plan: quoted } = await confirmedPlan(
+      ports,
+      plan,
+      async (shown) => {
+        await hooks.showPlan?.(shown);
+        if (shown.plan.problems.length) return {};
+        // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
+        await checkPlanRequests(ports, client, shown);
+        const { length } = shown.plan.steps;
+        return {
+          question:
+            length && ports.interactive && !ports.confirmedAhead ? `Apply ${plural(length, 'action')}?` : undefined,
+        };
+      },
+      {
         live: guard.live,
-        shown: quoted.trades,
-        now: async () => (now = await plan()).trades,
+        // A colleague elsewhere may have moved a side while the question was open.
         moved: () =>
           ports.notify({
             kind: 'moved-since-asked',
             level: 'warn',
             text: 'The book moved while you were asked: the plan is no longer the one shown. Nothing was sent; here is the plan as the book is now.',
           }),
-      });
-      if (asShown) break;
-      quoted = now;
+      },
+    );
+    // The plan fails pre-trade checks: nothing was sent.
+    if (quoted.plan.problems.length) return { kind: 'fails-checks' as const, quoted };
+    if (!quoted.plan.steps.length) {
+      if (waitedFor && !resumed) {
+        // Exit 0 of a write means this command's action happened: here another process's did.
+        throw new HeldError(
+          `The book reached the target of ${safeText(target.sourceName)} while this run waited for another hedge process (${safeText(describeHolder(waitedFor))}): there was nothing left to do, and this run sent nothing.`,
+          {
+            holder: waitedFor,
+            hint: `See what it did with \`${ports.hedgeCommand('journal')}\`; the book is at the target.`,
+          },
+        );
+      }
+      // The book was at the target: nothing to do, nothing sent.
+      return { kind: 'at-target' as const, quoted };
     }
     return { ...(await carryOut(ports, client, quoted, opts)), quoted };
   });
@@ -147,22 +149,30 @@ async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPl
   const group = `${APPLY_GROUP_PREFIX}${utcStamp(ports.clock.now())}`;
   const rows: ApplyReportRow[] = [];
   const rerun = () => `run \`${ports.hedgeCommand(...applyWords(run))}\` again: it plans anew from the book as it is.`;
-  for (const [index, step] of steps.entries()) {
-    try {
-      // The plan holds for each side as it was read: one moved by an actor outside hedge meanwhile is not acted on.
-      const held = quoted.trades[index].held;
-      const { books } = await readSidesAsAnswered(ports, client, [step], (side) => side.opening.length === 0);
-      const now = sideAfterOf(books[0]);
-      if (!sameSide(now, held))
-        throw new UnresolvedError(
-          `The ${step.side} side of ${safeText(step.market)} moved since the plan was made: it holds ${holds(now)} now, not the ${holds(held)} planned on; something outside hedge changed it. Step ${index + 1} was not sent.`,
-          {
-            details: { market: step.market, side: step.side, planned: held, now },
-            hint: `See the side with \`${ports.hedgeCommand('positions')}\`, then ${rerun()}`,
-          },
-        );
-      // The run's one confirmation covered every step, and an agent's limits admitted the whole plan.
-      const { entry } = await sendStep(ports, stepRecord(step, group, `step-${index + 1}`), true);
+  // The plan holds for each side as it was read: one moved by an actor outside hedge meanwhile is not acted on.
+  const unmoved = (step: PlanStep, index: number) => async () => {
+    const held = quoted.trades[index].held;
+    const { books } = await readSidesAsAnswered(ports, client, [step], (side) => side.opening.length === 0);
+    const now = sideAfterOf(books[0]);
+    if (!sameSide(now, held))
+      throw new UnresolvedError(
+        `The ${step.side} side of ${safeText(step.market)} moved since the plan was made: it holds ${holds(now)} now, not the ${holds(held)} planned on; something outside hedge changed it. Step ${index + 1} was not sent.`,
+        {
+          details: { market: step.market, side: step.side, planned: held, now },
+          hint: `See the side with \`${ports.hedgeCommand('positions')}\`, then ${rerun()}`,
+        },
+      );
+    return undefined;
+  };
+  const ran = await runPlanSteps(
+    ports,
+    steps.map((step, index) => ({
+      record: stepRecord(step, group, `step-${index + 1}`),
+      before: unmoved(step, index),
+    })),
+    (index, done) => {
+      const step = steps[index];
+      const { entry } = done!;
       rows.push(reportRow(index, step, entry));
       if (entry.outcome === 'failed')
         throw new OrderFailedError(
@@ -175,26 +185,25 @@ async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPl
         level: 'note',
         text: `${stepLabel(index, steps)} … ${entry.outcome}${entry.hedge_id ? ` (${safeText(entry.hedge_id)})` : ''}`,
       });
-    } catch (error) {
-      if (rows.length === index) {
-        // Reading the journal for the report never replaces the step's own outcome.
-        const entry = await ports
-          .journal()
-          .then((journal) => journal.list())
-          .then(
-            (entries) =>
-              entries.find((candidate) => candidate.group === group && candidate.leg === `step-${index + 1}`),
-            () => null,
-          );
-        rows.push(reportRow(index, step, entry ?? undefined, entry === null ? 'unknown' : 'not_sent'));
-      }
-      for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest));
-      // Step `stoppedAt` (from 0) ended in `error`; `rows` has every step, the later ones `not_run`.
-      return { kind: 'stopped' as const, rows, stoppedAt: index, error };
-    }
-  }
+    },
+  );
   // Every step carried out; `rows` one per step.
-  return { kind: 'applied' as const, rows };
+  if (ran.stoppedAt === undefined) return { kind: 'applied' as const, rows };
+  const index = ran.stoppedAt;
+  if (rows.length === index) {
+    // Reading the journal for the report never replaces the step's own outcome.
+    const entry = await ports
+      .journal()
+      .then((journal) => journal.list())
+      .then(
+        (entries) => entries.find((candidate) => candidate.group === group && candidate.leg === `step-${index + 1}`),
+        () => null,
+      );
+    rows.push(reportRow(index, steps[index], entry ?? undefined, entry === null ? 'unknown' : 'not_sent'));
+  }
+  for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest));
+  // Step `stoppedAt` (from 0) ended in `error`; `rows` has every step, the later ones `not_run`.
+  return { kind: 'stopped' as const, rows, stoppedAt: index, error: ran.error };
 }
 
 /** What a side holds, in words: "4,000.00 USD in hdg_1", or "no hedge". */

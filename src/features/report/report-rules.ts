@@ -2,7 +2,7 @@
 // Every figure is on the account's side: net = gross + carry + fees.
 import type { HistoryFacts } from '../../core/wire.js';
 import { quoteCurrencyOf } from '../../core/markets.js';
-import { utcDay, utcMonth } from '../../core/utc-text.js';
+import { utcDay, utcIso, utcMonth } from '../../core/utc-text.js';
 import { readDateTime, readMonthsAgo } from '../../core/duration.js';
 import { sameReference } from '../../core/input.js';
 import { DAY_MS } from '../../core/vocabulary.js';
@@ -164,7 +164,7 @@ export type CumulativeSeries = ReturnType<typeof cumulativeSeries>;
 
 /** One point of the line, as Report.cumulative holds it. */
 export function cumulativePoint(series: CumulativeSeries, index: number) {
-  return { at: new Date(series.timesMs[index]).toISOString(), net_pnl_usd: series.netUsd[index] };
+  return { at: utcIso(series.timesMs[index]), net_pnl_usd: series.netUsd[index] };
 }
 
 export function cumulativePoints(series: CumulativeSeries) {

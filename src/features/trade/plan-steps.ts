@@ -6,6 +6,8 @@ import { withAccountLock, withSideLocks } from '../write/account-lock.js';
 import type { TradeRecord } from './trade-actions.js';
 import { sendTrade } from './change.js';
 import { identityOf, sentBy } from '../write/identity.js';
+import { confirmAsShown } from '../write/as-shown.js';
+import type { Trade } from '../../platform/runtime/context.js';
 
 /** This account's entries of the groups whose id starts with `groupPrefix`, as `query` lists them (newest first). */
 export async function ownGroupEntries(ports: WritePorts, groupPrefix: string, query: ListOptions) {
@@ -37,4 +39,73 @@ export async function sendStep(ports: WritePorts, record: TradeRecord, wait: boo
     answer?: unknown;
     result?: unknown;
   };
+}
+
+/** A plan shown and confirmed once: `show` presents it and says what it showed, with the question to ask (none: the plan
+ * stands as shown). A "yes" holds for the trades shown: a book that moved under the question sends nothing, is said
+ * (`moved`), and the plan is built and shown anew. */
+export async function confirmedPlan<P extends { trades: readonly Trade[] }, S extends { question?: string }>(
+  ports: WritePorts,
+  build: () => Promise<P>,
+  show: (plan: P) => Promise<S>,
+  bound: { live: boolean; moved: (shown: P, now: P) => void },
+) {
+  for (let plan = await build(); ;) {
+    const shown = await show(plan);
+    if (shown.question === undefined) return { plan, shown };
+    let now = plan;
+    const asShown = await confirmAsShown(ports, shown.question, {
+      live: bound.live,
+      shown: plan.trades,
+      now: async () => (now = await build()).trades,
+      moved: () => bound.moved(plan, now),
+    });
+    if (asShown) return { plan, shown };
+    plan = now;
+  }
+}
+
+/** What a step of a plan did: its journal row, and what the write flow was answered and read (null: not due, nothing sent). */
+export type StepDone = Awaited<ReturnType<typeof sendStep>> | null;
+
+/** A step of a plan as the executor carries it out: its record (the plan's group, its leg) and the key journaled for it
+ * earlier (a resumed step), else a new one. */
+export interface PlanRunStep {
+  record: TradeRecord;
+  key?: string;
+  /** false: sent, not waited for (--no-wait). */
+  wait?: boolean;
+  /** Under the plan's locks right before the send, given what the steps before it did: throws when the plan no longer
+   * holds for it; a value (not undefined) stands for the step, and nothing is sent. */
+  before?: (done: readonly StepDone[]) => Promise<StepDone | undefined>;
+  /** A send that failed: throws (said for the plan), or what stands for the step. */
+  failed?: (error: unknown, done: readonly StepDone[]) => Promise<StepDone>;
+}
+
+/** The executor of every plan of steps (an apply's, a roll's close then open): each step in turn through the one write
+ * flow, the first that fails stopping the plan (`stoppedAt`, from 0, with its error); `each` hears every step done and
+ * may stop the plan there. The plan's one confirmation covered every step, and an agent's limits admitted it whole. */
+export async function runPlanSteps(
+  ports: WritePorts,
+  steps: readonly PlanRunStep[],
+  each?: (index: number, done: StepDone) => void,
+) {
+  const done: StepDone[] = [];
+  for (const [index, step] of steps.entries()) {
+    try {
+      const instead = await step.before?.(done);
+      const result =
+        instead !== undefined
+          ? instead
+          : await sendStep(ports, step.record, step.wait ?? true, step.key).catch(async (error: unknown) => {
+              if (!step.failed) throw error;
+              return step.failed(error, done);
+            });
+      done.push(result);
+      each?.(index, result);
+    } catch (error) {
+      return { done, stoppedAt: index, error };
+    }
+  }
+  return { done };
 }

@@ -25,11 +25,19 @@ import {
   UsageError,
 } from '../../core/errors.js';
 import { withSideLock } from '../write/account-lock.js';
-import { ownGroupEntries, sendStep, underPlanLocks } from './plan-steps.js';
+import {
+  confirmedPlan,
+  ownGroupEntries,
+  runPlanSteps,
+  underPlanLocks,
+  type PlanRunStep,
+  type StepDone,
+} from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction } from '../write/live-guard.js';
 import { findSide } from '../book/positions.js';
+import type { HedgeRecord } from '../book/book.js';
 import { readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
@@ -43,7 +51,7 @@ import {
   ROLL_GROUP_PREFIX,
   type WriteOptions,
 } from '../write/write-flow.js';
-import { confirmAsShown, confirmSideAsShown, sayMovedSinceAsked } from '../write/as-shown.js';
+import { sayMovedSinceAsked } from '../write/as-shown.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
 import { withoutUndefined } from '../../core/objects.js';
 
@@ -126,9 +134,6 @@ function legRecord(leg: 'close' | 'open', group: string, request: OpenRequest) {
   return tradeRecord(leg, request, { argv, group, leg });
 }
 
-/** What a step of the roll did: its journal row, and what the write flow was answered and read. */
-type StepRun = Awaited<ReturnType<typeof sendStep>>;
-
 /** Carries the roll out through the plan's steps from wherever the journal says they are — the close (while the open is
  * still `planned`: it is sent only after the close), then the open; the first that fails ends the roll with its error —
  * and says what the roll did: both legs with their keys and journal ids, and whether the side is covered now.
@@ -156,10 +161,13 @@ async function carryOut(
     const tradedUsd = (closeDue ? 2 : 1) * notionalUsd;
     if (planned && resumed.needsConfirmation) {
       const question = `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeDue ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}?`;
-      const trades = async () => [
-        { market, notionalUsd: tradedUsd, held: sideAfterOf((await readSideInStep(ports, client, market, side)).book) },
-      ];
-      await confirmSideAsShown(ports, request, true, await trades(), () => question, trades);
+      const held = async () => sideAfterOf((await readSideInStep(ports, client, market, side)).book);
+      await confirmedPlan(
+        ports,
+        async () => ({ trades: [{ market, notionalUsd: tradedUsd, held: await held() }] }),
+        async () => ({ question }),
+        { live: true, moved: (then, now) => sayMovedSinceAsked(ports, request, then.trades, now.trades) },
+      );
     } else notes.push(resuming);
     // An agent finishing a roll it did not journal itself trades what is left of it.
     if (ports.tradeGate && open.via !== 'agent' && planned)
@@ -170,36 +178,69 @@ async function carryOut(
     notes.push(text);
     return null;
   };
-  // The close step: null when it found nothing to close; undefined when it was not this run's to take (the open was sent).
-  let closeRun: Partial<StepRun> | null | undefined;
-  if (planned && closes) {
-    const leg = legs.close;
-    // An earlier run's close refused with no_open_hedge found the side already settled.
-    if (leg && !isUnresolved(leg))
-      closeRun = leg.outcome === 'rejected' && leg.error_code === 'no_open_hedge' ? null : { entry: leg };
-    // A resumed roll whose close was never journaled: the side is gone only when every view says so.
-    else if (!leg && resumed && (await readSideInStep(ports, client, market, side)).book.state === 'flat')
-      closeRun = settled(
-        `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
-      );
-    else
-      closeRun = await sendStep(ports, legRecord('close', group, request), true, leg?.idempotency_key).catch(
-        async (error) => {
-          if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge')
-            return settled(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
-          // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
-          if (isRejection(error)) await abandon(`not sent: the close was rejected (${error.code})`);
-          else if (error instanceof Error) {
-            // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
-            error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${hedgeCommand('positions')}\` shows which).`;
-          }
-          throw error;
-        },
-      );
-  }
-  if (planned) {
-    // The roll opens what it closed: the side's notional read right before its close was sent (under the side's lock).
-    const closedUsd = readNumber(closeRun?.entry?.context?.notional_usd);
+  // An earlier run's close, the open still planned: it stands for the close step (null: refused with no_open_hedge, it
+  // found the side already settled).
+  const leg = legs.close;
+  const closedBefore: StepDone | undefined =
+    planned && closes && leg && !isUnresolved(leg)
+      ? leg.outcome === 'rejected' && leg.error_code === 'no_open_hedge'
+        ? null
+        : { entry: leg }
+      : undefined;
+  // The close, while the open is still `planned` (it is sent only after the close): null when it found nothing to close.
+  const closeStep: PlanRunStep = {
+    record: legRecord('close', group, request),
+    key: legs.close?.idempotency_key,
+    before: async () => {
+      // A resumed roll whose close was never journaled: the side is gone only when every view says so.
+      if (!legs.close && resumed && (await readSideInStep(ports, client, market, side)).book.state === 'flat')
+        return settled(
+          `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
+        );
+    },
+    failed: async (error) => {
+      if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge')
+        return settled(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
+      // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
+      if (isRejection(error)) await abandon(`not sent: the close was rejected (${error.code})`);
+      else if (error instanceof Error) {
+        // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
+        error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${hedgeCommand('positions')}\` shows which).`;
+      }
+      throw error;
+    },
+  };
+  const openStep: PlanRunStep = {
+    record: legRecord('open', group, request),
+    key: open.idempotency_key,
+    wait,
+    before: async ([closeRun = closedBefore]) => {
+      if (planned) await stillToOpen(closeRun?.entry);
+      return undefined;
+    },
+    failed: async (error, [closeRun = closedBefore]) => {
+      const closed = closeRun?.entry;
+      if (!closed) throw error;
+      if (isRejection(error)) {
+        // Said with the error itself (the one line an operator sees): the side is bare now.
+        error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
+      }
+      // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
+      if (error instanceof StateError)
+        throw new UnresolvedError(
+          `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
+          {
+            details: { journal_group: group, close: closed.id, open: open.id, covered: false },
+            hint: `Once the journal is usable again, finish the roll with \`${hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
+          },
+        );
+      throw error;
+    },
+  };
+  /** Right before the open: the roll opens what it closed, and only on a side nothing covers. */
+  const stillToOpen = async (closedLeg: JournalEntry | undefined) => {
+    // The side's notional read right before its close was sent (under the side's lock).
+    const closedUsd = readNumber(closedLeg?.context?.notional_usd);
     if (closedUsd !== undefined && Math.abs(closedUsd - notionalUsd) >= 0.005) {
       await abandon(`not sent: the close closed ${formatUsd(closedUsd)}, the roll planned ${formatUsd(notionalUsd)}`);
       throw new UnresolvedError(
@@ -229,27 +270,14 @@ async function carryOut(
         `See it with \`${hedgeCommand('positions')}\`.`,
       );
     }
-  }
-  const openRun: StepRun = isUnresolved(open)
-    ? await sendStep(ports, legRecord('open', group, request), wait, open.idempotency_key).catch((error) => {
-        const closed = closeRun?.entry;
-        if (!closed) throw error;
-        if (isRejection(error)) {
-          // Said with the error itself (the one line an operator sees): the side is bare now.
-          error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
-        }
-        // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
-        if (error instanceof StateError)
-          throw new UnresolvedError(
-            `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
-            {
-              details: { journal_group: group, close: closed.id, open: open.id, covered: false },
-              hint: `Once the journal is usable again, finish the roll with \`${hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
-            },
-          );
-        throw error;
-      })
-    : { entry: open };
+  };
+  const ran = await runPlanSteps(
+    ports,
+    stepsLeft(legs).map(({ leg }) => (leg === 'close' ? closeStep : openStep)),
+  );
+  if (ran.stoppedAt !== undefined) throw ran.error;
+  const closeRun = legs.closeDue ? ran.done[0] : closedBefore;
+  const openRun: NonNullable<StepDone> = isUnresolved(open) ? ran.done.at(-1)! : { entry: open };
   const openEntry = openRun.entry;
   const opened = openRun.result as Hedge | undefined;
   const answer = openRun.answer as OpenedHedge | undefined;
@@ -304,25 +332,47 @@ async function carryOut(
   };
 }
 
-/** A dry run: each leg's request with the key it would carry (the one its journal entry holds, else a new one). */
-async function rollDryRun(
-  ports: WritePorts,
-  client: HedgeClient,
-  notes: string[],
-  request: OpenRequest,
-  legs: ReadonlyArray<{ leg: 'close' | 'open'; key?: string; note?: string } | false>,
-) {
+/** A roll as a plan of two steps: the open it sends (`request`), whether it closes the side first and, once journaled,
+ * its rows (`open` planned before anything is sent, `close` journaled right before the close is sent); `ended`: the
+ * hedge that ended already, when there is nothing to close. */
+type RollPlan = Pick<RollLegs, 'request' | 'closes'> & Partial<Pick<RollLegs, 'open' | 'close'>> & { ended?: Hedge };
+
+/** The steps of the roll still to take, in order, each with the key it carries (its journal row's, else a new one) and
+ * what its dry run says of it: the close while the open is planned and the close not known to have landed, then the
+ * open until it is resolved. */
+function stepsLeft({ closes, open, close, ended }: RollPlan) {
+  const steps = [
+    closes &&
+      (!open || open.outcome === 'planned') &&
+      (!close || isUnresolved(close)) && {
+        leg: 'close' as const,
+        key: close?.idempotency_key,
+        note: close ? `resumed, journal ${close.id}` : open && 'if the side is still open',
+      },
+    (!open || isUnresolved(open)) && {
+      leg: 'open' as const,
+      key: open?.idempotency_key,
+      note: open
+        ? `journal ${open.id}, ${open.outcome}`
+        : ended
+          ? `nothing to close: ${safeText(ended.id)} is ${safeText(ended.status)}`
+          : 'sent once the close has landed',
+    },
+  ];
+  return steps.filter((step) => step !== false);
+}
+
+/** The dry run is the plan rendered: each step still to take, with the request it would send. */
+async function rollDryRun(ports: WritePorts, client: HedgeClient, notes: string[], plan: RollPlan) {
   return {
     kind: 'dry-run' as const,
     notes,
     legs: await Promise.all(
-      legs
-        .filter((leg) => leg !== false)
-        .map(async ({ leg, key, note }) => ({
-          leg,
-          request: await planDryRun(ports, client.plan(leg, request, key ?? makeIdempotencyKey())),
-          note,
-        })),
+      stepsLeft(plan).map(async ({ leg, key, note }) => ({
+        leg,
+        request: await planDryRun(ports, client.plan(leg, plan.request, key ?? makeIdempotencyKey())),
+        note,
+      })),
     ),
   };
 }
@@ -413,7 +463,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
   /** What the roll closes (and the side's filled hedges, soonest to mature last) or the hedge that already ended, and the
    * notional and deal reference to open again, with what a confirmation binds: both legs, and the hedges the side held;
    * read once the side's views agree. */
-  const planRoll = async () => {
+  const readSide = async () => {
     const {
       books: [book],
       positions,
@@ -474,67 +524,13 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       trades: [{ market, notionalUsd, held }],
     };
   };
-  // Finish an earlier roll of the side, or plan, check, confirm and carry out a new one (anew when the side moved
-  // while a person was asked).
-  const roll = async (): Promise<RollOutcome> => {
-    const notes: string[] = [];
-    const earlier = await earlierRoll(notes);
-    if (earlier && !dryRun) return carryOut(ports, earlier, write.wait, notes, guard);
-    if (earlier) {
-      // The dry run of a roll still to finish: the legs left, with the keys the journal holds.
-      const { open, close, closeDue } = earlier;
-      notes.push(
-        `An unfinished roll of ${market} ${side} is in the journal (group ${safeText(earlier.group)}: ${earlier.described}); without --dry-run this command finishes it.`,
-      );
-      return rollDryRun(ports, client, notes, earlier.request, [
-        closeDue && {
-          leg: 'close',
-          key: close?.idempotency_key,
-          note: close ? `resumed, journal ${close.id}` : 'if the side is still open',
-        },
-        isUnresolved(open) && { leg: 'open', key: open.idempotency_key, note: `journal ${open.id}, ${open.outcome}` },
-      ]);
-    }
-
-    const plan = await planRoll();
-    const { notionalUsd, closing, trades } = plan;
-    // The close's notional is back in the side's capacity and the account's headroom when the open is checked.
-    if (!req.skipChecks)
-      await runPreTradeChecks(
-        client,
-        { market, side, notionalUsd, action: 'open' },
-        undefined,
-        closing ? notionalUsd : 0,
-      );
+  /** The roll as a plan of two steps: the side as read, with the open it sends and what is said before the question. */
+  const planRoll = async () => {
+    const read = await readSide();
+    const { notionalUsd } = read;
     // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
-    const reference = req.clientReference ?? plan.reference;
-    const several = (plan.hedges?.length ?? 0) > 1 ? plan.hedges : undefined;
-    // A side of several hedges is rolled whole (a close takes a market and side): the note says so before the question.
-    if (several) {
-      const listed = several
-        .toReversed()
-        .map(
-          (record) =>
-            `${safeText(record.id)} ${record.notionalUsd === undefined ? '' : `${formatUsd(record.notionalUsd)} `}matures ${record.maturityAtMs === undefined ? 'unknown' : utcMinute(record.maturityAtMs)}`,
-        )
-        .join('; ');
-      const others = [
-        ...new Set(
-          several.flatMap(({ clientReference: ref }) =>
-            ref !== undefined && !sameReference(ref, reference) ? [ref] : [],
-          ),
-        ),
-      ];
-      const notCarried = `${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on`;
-      const refs = reference
-        ? ` The new hedge carries the reference ${safeText(reference)}${others.length ? `; ${notCarried}` : ''}.`
-        : others.length
-          ? ` The new hedge carries no reference; ${notCarried}.`
-          : '';
-      notes.push(
-        `The ${side} side of ${market} holds ${several.length} hedges (${listed}). A close closes the whole side, so the roll closes all ${several.length} (the later ones before their maturity) and opens one hedge of ${formatUsd(notionalUsd)} for ${days(tenorDays)}.${refs}`,
-      );
-    }
+    const reference = req.clientReference ?? read.reference;
+    const several = (read.hedges?.length ?? 0) > 1 ? read.hedges : undefined;
     const request: OpenRequest = {
       market,
       side,
@@ -542,56 +538,95 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       tenor_days: tenorDays,
       ...(reference && { client_reference: reference }),
     };
-    // An agent's checks judge the roll whole: its confirmation token's legs, and its limits on both legs.
-    ports.planCheck?.check(
-      [...(closing ? [client.plan('close', request, '')] : []), client.plan('open', request, '')],
-      trades,
-    );
-    await ports.tradeGate?.admit(trades, 'roll');
-    if (dryRun)
-      return rollDryRun(ports, client, notes, request, [
-        !!closing && { leg: 'close' },
-        {
-          leg: 'open',
-          note: closing
-            ? 'sent once the close has landed'
-            : `nothing to close: ${safeText(plan.ended.id)} is ${safeText(plan.ended.status)}`,
-        },
-      ]);
+    return { ...read, request, several, notes: several ? [severalNote(several, reference, notionalUsd)] : [] };
+  };
+  /** A side of several hedges is rolled whole (a close takes a market and side): said before the question. */
+  const severalNote = (several: readonly HedgeRecord[], reference: string | undefined, notionalUsd: number) => {
+    const listed = several
+      .toReversed()
+      .map(
+        (record) =>
+          `${safeText(record.id)} ${record.notionalUsd === undefined ? '' : `${formatUsd(record.notionalUsd)} `}matures ${record.maturityAtMs === undefined ? 'unknown' : utcMinute(record.maturityAtMs)}`,
+      )
+      .join('; ');
+    const others = [
+      ...new Set(
+        several.flatMap(({ clientReference: ref }) =>
+          ref !== undefined && !sameReference(ref, reference) ? [ref] : [],
+        ),
+      ),
+    ];
+    const notCarried = `${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on`;
+    const refs = reference
+      ? ` The new hedge carries the reference ${safeText(reference)}${others.length ? `; ${notCarried}` : ''}.`
+      : others.length
+        ? ` The new hedge carries no reference; ${notCarried}.`
+        : '';
+    return `The ${side} side of ${market} holds ${several.length} hedges (${listed}). A close closes the whole side, so the roll closes all ${several.length} (the later ones before their maturity) and opens one hedge of ${formatUsd(notionalUsd)} for ${days(tenorDays)}.${refs}`;
+  };
+  // Finish an earlier roll of the side, or plan, check, confirm and carry out a new one (anew when the side moved
+  // while a person was asked).
+  const roll = async (): Promise<RollOutcome> => {
+    const notes: string[] = [];
+    const earlier = await earlierRoll(notes);
+    if (earlier && !dryRun) return carryOut(ports, earlier, write.wait, notes, guard);
+    if (earlier) {
+      notes.push(
+        `An unfinished roll of ${market} ${side} is in the journal (group ${safeText(earlier.group)}: ${earlier.described}); without --dry-run this command finishes it.`,
+      );
+      return rollDryRun(ports, client, notes, earlier);
+    }
 
-    const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
-    // Both legs before the confirmation: a card the command's output shows (the keeper's steps say nothing).
-    ports.notify({
-      kind: 'roll-preview',
-      level: 'note',
-      text: `Roll ${side} ${market} to ${days(tenorDays)}, the new hedge quoted at ${formatRate(quote.pricing.execution_price)}.`,
-      show: {
-        card: 'roll-preview',
-        preview: {
-          market,
-          side,
-          notionalUsd,
-          tenorDays,
-          closing: closing && { ...closing, hedges: several },
-          ended: plan.ended,
-          quote,
-        },
-        nowMs: client.transport.serverNow().bestMs,
+    const { plan, shown } = await confirmedPlan(
+      ports,
+      planRoll,
+      async ({ notionalUsd, closing, trades, request, several, ended }) => {
+        // The close's notional is back in the side's capacity and the account's headroom when the open is checked.
+        if (!req.skipChecks)
+          await runPreTradeChecks(
+            client,
+            { market, side, notionalUsd, action: 'open' },
+            undefined,
+            closing ? notionalUsd : 0,
+          );
+        // An agent's checks judge the roll whole: its confirmation token's legs, and its limits on both legs.
+        ports.planCheck?.check(
+          [...(closing ? [client.plan('close', request, '')] : []), client.plan('open', request, '')],
+          trades,
+        );
+        await ports.tradeGate?.admit(trades, 'roll');
+        if (dryRun) return {};
+        const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
+        // Both legs before the confirmation: a card the command's output shows (the keeper's steps say nothing).
+        ports.notify({
+          kind: 'roll-preview',
+          level: 'note',
+          text: `Roll ${side} ${market} to ${days(tenorDays)}, the new hedge quoted at ${formatRate(quote.pricing.execution_price)}.`,
+          show: {
+            card: 'roll-preview',
+            preview: {
+              market,
+              side,
+              notionalUsd,
+              tenorDays,
+              closing: closing && { ...closing, hedges: several },
+              ended,
+              quote,
+            },
+            nowMs: client.transport.serverNow().bestMs,
+          },
+        });
+        const returns =
+          closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;
+        // A person's "yes" holds for the card they saw: when the side moved since, nothing is sent and it is asked again.
+        const question = `Roll ${side} ${market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
+        return { quote, question: guard.needsConfirmation ? question : undefined };
       },
-    });
-    const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;
-    const question = `Roll ${side} ${market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
-    // A person's "yes" holds for the card they saw: when the side moved since, nothing is sent and it is asked again.
-    if (
-      guard.needsConfirmation &&
-      !(await confirmAsShown(ports, question, {
-        live: true,
-        shown: trades,
-        now: async () => (await planRoll()).trades,
-        moved: (now) => sayMovedSinceAsked(ports, req, trades, now),
-      }))
-    )
-      return roll();
+      { live: true, moved: (then, now) => sayMovedSinceAsked(ports, req, then.trades, now.trades) },
+    );
+    const { request, closing } = plan;
+    notes.push(...plan.notes);
+    if (dryRun) return rollDryRun(ports, client, notes, { request, closes: !!closing, ended: plan.ended });
 
     const group = newGroup(ROLL_GROUP_PREFIX, ports);
     // Before anything is sent: from here on the journal holds the whole roll.
@@ -605,7 +640,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         net_margin_usd: closing?.netMarginUsd,
       }),
     );
-    return carryOut(ports, await legsOf(ports, group, [openEntry]), write.wait, notes, undefined, quote);
+    return carryOut(ports, await legsOf(ports, group, [openEntry]), write.wait, notes, undefined, shown.quote);
   };
   if (dryRun) return roll();
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.

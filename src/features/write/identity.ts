@@ -1,7 +1,7 @@
 // Who a write is made as, in the journal's own terms: the account (environment, host, key fingerprint), the
 // profile, and who asked (an agent, a keeper).
 import type { JournalEntry } from '../../platform/journal/index.js';
-import type { RowSealer } from '../../platform/journal/row-seal.js';
+import type { RowSealer } from '../../platform/journal/row-integrity.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 
 /** Where the current credentials send, in the journal's own terms. */
@@ -43,6 +43,6 @@ const sealers = new WeakMap<object, RowSealer>();
 export async function rowSealerOf(ports: Pick<CommandContext, 'credentials'>) {
   const credentials = await ports.credentials();
   if (!sealers.has(credentials))
-    sealers.set(credentials, (await import('../../platform/journal/row-seal.js')).rowSealer(credentials.apiKey));
+    sealers.set(credentials, (await import('../../platform/journal/row-integrity.js')).rowSealer(credentials.apiKey));
   return sealers.get(credentials)!;
 }

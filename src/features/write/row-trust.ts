@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { echo } from '../../core/input.js';
 import { UnverifiedRowError, UsageError } from '../../core/errors.js';
 import { isUnresolved, JournalError, type Journal, type JournalEntry } from '../../platform/journal/index.js';
-import type { RowCheck } from '../../platform/journal/row-seal.js';
+import type { RowCheck } from '../../platform/journal/row-integrity.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { identityOf, rowSealerOf, sentBy } from './identity.js';
 import { confirmOrStop } from './live-guard.js';

@@ -12,7 +12,7 @@ import {
 } from './entry.js';
 import { HOLDER, type Holder } from '../../core/files/file-lock.js';
 import { JournalError } from './journal-error.js';
-import { refuseKeyShaped } from './key-guard.js';
+import { refuseKeyShaped } from './row-integrity.js';
 import { safeDeep } from '../../core/security/safe-text.js';
 import { idMatches } from '../../core/input.js';
 import { utcIso, utcSecond } from '../../core/utc-text.js';

@@ -53,7 +53,7 @@ export interface JournalEntry {
     headers?: Record<string, string>;
   };
   idempotency_key: string;
-  /** The row's seal (row-seal.ts): an HMAC over what it would send and as whom. */
+  /** The row's seal (row-integrity.ts): an HMAC over what it would send and as whom. */
   seal?: string;
   /** The id of the parent action when one action has several legs (roll, apply). */
   group?: string;

@@ -1,7 +1,7 @@
 // A keeper's heartbeat file, in its per-user keeper folder (the team store keeps its own: postgres-store.ts).
 import { dirname, join } from 'node:path';
 import { writeFileDurably } from '../../core/files/durable-write.js';
-import { refuseKeyShaped, sha256Hex } from './key-guard.js';
+import { refuseKeyShaped, sha256Hex } from './row-integrity.js';
 import { ensureDir } from './segments.js';
 import {
   describeReadError,

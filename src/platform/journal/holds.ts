@@ -17,7 +17,7 @@ import {
 import { holdOf, type HoldResult } from './client-journal.js';
 import { readRow } from './entry.js';
 import { JournalError } from './journal-error.js';
-import { sha256Hex } from './key-guard.js';
+import { sha256Hex } from './row-integrity.js';
 import { asJournalError, ensureDir, readSegment, replaceFileDurably } from './segments.js';
 import { unlinkQuietly } from '../../core/files/durable-write.js';
 

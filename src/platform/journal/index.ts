@@ -23,7 +23,7 @@ export type { Journal, ListOptions } from './client-journal.js';
 export { describeHolder, matchesRequest } from './client-journal.js';
 export { openJournal } from './journal.js';
 export { JournalError, JournalStoreError } from './journal-error.js';
-export { keyFingerprint } from './key-guard.js';
+export { keyFingerprint } from './row-integrity.js';
 export { journalDir } from './location.js';
 export { ARCHIVE_DIR_NAME, ensureDir } from './segments.js';
 

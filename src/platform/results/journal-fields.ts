@@ -1,6 +1,6 @@
 // Journal entries as shown: the file holds server text and can be edited by hand, so every string passes safeText.
 import type { JournalEntry } from '../journal/index.js';
-import type { RowCheck } from '../journal/row-seal.js';
+import type { RowCheck } from '../journal/row-integrity.js';
 import { bodyOf, isUnresolved, recordedUsd } from '../journal/entry.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { shellWord } from '../../core/program.js';

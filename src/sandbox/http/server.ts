@@ -87,7 +87,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
     });
   };
   const server = certificates
-    ? process.getBuiltinModule('node:https').createServer({ key: certificates.key, cert: certificates.cert }, handler)
+    ? process.getBuiltinModule('node:https').createServer(certificates, handler)
     : // Not an ES import: on Node >= 22 that loads Node's undici for node:http's WebSocket export (api/transport.ts).
       process.getBuiltinModule('node:http').createServer(handler);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;

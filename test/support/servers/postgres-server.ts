@@ -18,13 +18,14 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { until } from '../polling.js';
 
 const DEBIAN_ROOT = '/usr/lib/postgresql';
 /** The superuser of the throwaway cluster (not `postgres`: the tests log in by password as it). */
@@ -103,7 +104,9 @@ function pgCtl(root: string, account: Account) {
         '-l',
         log,
         '-o',
-        `-p ${port} -h 127.0.0.1 -k ${root} -c fsync=off -c full_page_writes=off -c max_connections=500`,
+        // log_connections: the log names each session opened (its database and application_name), for tests that
+        // must know every one, not a sample of pg_stat_activity.
+        `-p ${port} -h 127.0.0.1 -k ${root} -c fsync=off -c full_page_writes=off -c max_connections=500 -c log_connections=on`,
       ]).catch((error) => {
         throw new Error(`${error.message}\n${existsSync(log) ? readFileSync(log, 'utf8') : ''}`);
       }),
@@ -145,7 +148,7 @@ async function startCluster(parent: string) {
     );
     try {
       await pgCtl(root, account).launch(port);
-      return { port, password };
+      return { port, password, log: join(root, 'log') };
     } catch (error) {
       if (attempt >= 3 || !/could not (bind|create listen)/i.test((error as Error).message)) throw error;
     }
@@ -186,7 +189,7 @@ export function sharedClusterFolder() {
   };
 }
 
-let shared: Promise<{ port: number; password: string }> | undefined;
+let shared: Promise<{ port: number; password: string; log: string }> | undefined;
 
 /** The run's cluster: started by the first test process that asks (a claim folder says which), waited for by the others. */
 function sharedCluster(dir: string) {
@@ -196,11 +199,12 @@ function sharedCluster(dir: string) {
     try {
       mkdirSync(join(dir, 'claim'));
     } catch {
-      for (;;) {
-        if (existsSync(info)) return JSON.parse(readFileSync(info, 'utf8'));
-        if (existsSync(failed)) throw new Error(readFileSync(failed, 'utf8'));
-        await sleep(50);
-      }
+      // Another test process claimed it: its server.json (or its failure) says when it is up. Within the set-up's bound.
+      await until(() => existsSync(info) || existsSync(failed), "the run's cluster, started by another test process", {
+        timeoutMs: 110_000,
+      });
+      if (existsSync(info)) return JSON.parse(readFileSync(info, 'utf8'));
+      throw new Error(readFileSync(failed, 'utf8'));
     }
     try {
       const started = await startCluster(dir);
@@ -247,7 +251,8 @@ export async function sharedPostgres() {
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE client_port = ANY($1)`,
       [[...pairs].map(([, upstream]) => upstream.localPort)],
     );
-    for (let waited = 0; pairs.size > 0 && waited < 5_000; waited += 20) await sleep(20);
+    // The server ends each session it was asked to; one it has not ended within 5 s is cut here, as a shutdown would.
+    await until(() => pairs.size === 0, 'the sessions ended by the server', 5_000).catch(() => undefined);
     for (const [client] of pairs) client.destroy();
     await closed;
   };
@@ -259,6 +264,14 @@ export async function sharedPostgres() {
       databases.push(name);
       await queryAt(url('postgres'), `CREATE DATABASE ${name}`);
       return url(name);
+    },
+    /** Where the server's log ends now: a mark for `sessionsOpened`. */
+    logMark: () => statSync(cluster.log).size,
+    /** The application_name of each session opened on `database` since `mark`, as the server logged it. */
+    sessionsOpened(database: string, mark = 0) {
+      const logged = readFileSync(cluster.log).subarray(mark).toString('utf8');
+      const opened = new RegExp(`connection authorized: user=\\S+ database=${database} application_name=(.*)$`, 'gm');
+      return [...logged.matchAll(opened)].map((match) => match[1]);
     },
     stop,
     start: () => (proxy.listening ? Promise.resolve() : listen(port)),

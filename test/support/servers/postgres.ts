@@ -20,7 +20,8 @@ export function describeWithPostgres(name: string, body: (server: () => Postgres
     let server: PostgresServer | undefined;
     beforeAll(async () => {
       server = await sharedPostgres();
-    });
+      // The first file to ask starts the run's cluster (initdb, then the server): real work a loaded machine stretches.
+    }, 120_000);
     afterAll(async () => {
       await server?.close();
     });

@@ -7,7 +7,8 @@
 import { execFileSync } from 'node:child_process';
 import pty from '@lydell/node-pty';
 import xterm from '@xterm/headless';
-import { sleep, within } from '../../../src/core/process/timers.js';
+import { within } from '../../../src/core/process/timers.js';
+import { until } from '../polling.js';
 import { baseEnv, HEDGE_BIN, ROOT, runHedge, SPAWN_EVERY_RUN } from '../hedge-cli.js';
 
 export const KEYS = { ENTER: '\r', DOWN: '\x1b[B', CTRL_C: '\x03', BACKSPACE: '\x7f' } as const;
@@ -129,24 +130,20 @@ export function spawnInTerminal(options: TerminalRun) {
       if (!exited) term.kill('SIGKILL');
       emulator.dispose();
     },
-    /** Resolves once `text` appears on the screen after everything already waited for. */
-    async waitFor(text: string | RegExp, timeoutMs = 15_000) {
-      const started = Date.now();
-      for (;;) {
-        const screen = stripAnsi(raw);
-        const rest = screen.slice(consumed);
-        const index = typeof text === 'string' ? rest.indexOf(text) : rest.search(text);
-        if (index >= 0) {
-          consumed += index + 1;
-          return;
-        }
-        if (exited || Date.now() - started > timeoutMs) {
-          throw new Error(
-            `did not see ${String(text)} on the terminal${exited ? ' (process exited)' : ''}:\n${screen}`,
-          );
-        }
-        await sleep(25);
-      }
+    /** Resolves once `text` appears on the screen after everything already waited for (a hang fails at `timeoutMs`). */
+    async waitFor(text: string | RegExp, timeoutMs = 45_000) {
+      let index = -1;
+      const seen = () => {
+        const rest = stripAnsi(raw).slice(consumed);
+        index = typeof text === 'string' ? rest.indexOf(text) : rest.search(text);
+        return index >= 0;
+      };
+      await until(() => seen() || exited, `${String(text)} on the terminal`, timeoutMs).catch(() => undefined);
+      if (index < 0)
+        throw new Error(
+          `did not see ${String(text)} on the terminal${exited ? ' (process exited)' : ''}:\n${stripAnsi(raw)}`,
+        );
+      consumed += index + 1;
     },
   };
 }

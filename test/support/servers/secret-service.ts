@@ -63,7 +63,8 @@ export async function startSecretService() {
       const result = spawnSync('secret-tool', ['lookup', 'service', 'hedge', 'username', account], {
         env: { ...base, DBUS_SESSION_BUS_ADDRESS: address },
         encoding: 'utf8',
-        timeout: 10_000,
+        // A real bound (secret-tool asks the daemon over D-Bus), far past its answer on a loaded machine.
+        timeout: 30_000,
       });
       return result.status === 0 ? result.stdout : null;
     },

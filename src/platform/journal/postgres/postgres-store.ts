@@ -13,7 +13,7 @@ import {
 import { HEARTBEAT_BOUNDS } from '../heartbeat-file.js';
 import { fallbackRecords, importedRevision, knowsMore, outcomeFields } from '../fallback-record.js';
 import { openJournal } from '../journal.js';
-import { refuseKeyShaped } from '../key-guard.js';
+import { refuseKeyShaped } from '../row-integrity.js';
 import { migrateSchema } from './postgres-schema.js';
 import { PostgresSessions, scopeText, type TeamJournalOptions } from './postgres-sessions.js';
 
