@@ -258,3 +258,22 @@ export function changeVerdict(book: SideBook, expected: ExpectedChange): ChangeV
     return { verdict: 'not-yet', evidence: `${words}: part of it shows` };
   return { verdict: 'moved', evidence: `${words}: something outside this action moved it` };
 }
+
+/** The hedge a held side is renewed by: the soonest to mature of its filled hedges (none unless the side is held). */
+export function soonestHeld(book: SideBook) {
+  return sideHolds(book).holds === 'held' ? book.filled.at(-1) : undefined;
+}
+
+/** The side's newest hedge when it ended before its maturity (judged at `nowMs`, the server's) and left the side flat:
+ * closed early, by whoever. A server may leave such a hedge `filled` on its record: the book has it ended. */
+export function closedEarly(book: SideBook, newest: HedgeRecord | undefined, nowMs: number) {
+  const ended = newest?.status === 'closed' || (newest?.status === 'filled' && book.ended.includes(newest.id));
+  return ended && sideHolds(book).holds === 'flat' && newest!.maturityAtMs! > nowMs ? newest : undefined;
+}
+
+/** A read of the side that may be cut short (reading again tells no more): `waits` when a view that trails may still
+ * bring the side into step (the history), so a caller says it only past its bound; the records, at once. */
+export function cutRead(book: SideBook) {
+  if (book.recordsCut !== undefined) return { read: book.recordsCut, waits: false };
+  if (book.historyCut !== undefined) return { read: book.historyCut, waits: true };
+}
