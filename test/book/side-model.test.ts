@@ -283,14 +283,11 @@ describe('what a keeper reads of a side: the hedge it rolls, a close before matu
     });
   });
 
-  it('a hedge list that may be cut is said at once; a history that may be cut is waited on first; whole reads are no cut', () => {
+  it('a read that may be cut: the hedge records, or the history; whole reads are none', () => {
     const short = { records: [filled('a', 700)], line: { notionalUsd: 1_000 }, ended: [] };
-    expect(cutRead(judged(views(short, { recordsCut: 50 })))).toEqual({ read: 50, waits: false });
+    expect(cutRead(judged(views(short, { recordsCut: 50 })))).toBe('records');
     const unlisted = { records: [filled('a', 700)], ended: [] };
-    expect(cutRead(judged(views(unlisted, { history: { ended: new Set(), cutAt: 40 } })))).toEqual({
-      read: 40,
-      waits: true,
-    });
+    expect(cutRead(judged(views(unlisted, { history: { ended: new Set(), cutAt: 40 } })))).toBe('history');
     expect(cutRead(judged(views(twoHeld)))).toBeUndefined();
   });
 });

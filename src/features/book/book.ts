@@ -271,9 +271,6 @@ export function closedEarly(book: SideBook, newest: HedgeRecord | undefined, now
   return ended && sideHolds(book).holds === 'flat' && newest!.maturityAtMs! > nowMs ? newest : undefined;
 }
 
-/** A read of the side that may be cut short (reading again tells no more): `waits` when a view that trails may still
- * bring the side into step (the history), so a caller says it only past its bound; the records, at once. */
-export function cutRead(book: SideBook) {
-  if (book.recordsCut !== undefined) return { read: book.recordsCut, waits: false };
-  if (book.historyCut !== undefined) return { read: book.historyCut, waits: true };
-}
+/** Which read of the side may be cut short (reading again tells no more): its hedge records, or its history. */
+export const cutRead = (book: SideBook) =>
+  book.recordsCut !== undefined ? 'records' : book.historyCut !== undefined ? 'history' : undefined;

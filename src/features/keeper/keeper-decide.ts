@@ -365,10 +365,11 @@ function seeSide(memory: SideMemory, row: KeepRow, observed: SideObservation, ti
   const { expected } = memory;
   if (settling !== undefined) {
     const since = (memory.settlingSince ??= nowMs);
-    // Records that may be cut stay so however long it waits (a history that may be cut, past the bound): said at
-    // once with what to set, and held; never read as a side short of its target.
+    // Records that may be cut stay so however long it waits (a history that may be cut, past the bound: a view that
+    // trails may still bring the side into step): said at once with what to set, and held; never read as a side short
+    // of its target.
     const cut = cutRead(side);
-    cannotTell('settling', cut?.waits === false ? -Infinity : since, (waited) =>
+    cannotTell('settling', cut === 'records' ? -Infinity : since, (waited) =>
       cut
         ? cutSide(row, side, true)
         : `The ${row.side} side of ${row.market} has been settling for ${waited} s (server time): ${settling}. What it holds cannot be told, so nothing is sent on it.`,
