@@ -4,7 +4,10 @@
 import { SANDBOX_DIALECTS, type SandboxDialect } from '../../src/sandbox/index.js';
 import {
   changeVerdict,
+  closedEarly,
+  cutRead,
   judgeSide,
+  soonestHeld,
   sideHolds,
   type ChangeVerdict,
   type ExpectedChange,
@@ -247,5 +250,44 @@ describe('what the side holds', () => {
     expect(judgeSide({ ...unlisted, history: { ended: new Set() } })).toEqual({ asks: 'history-cut' });
     const short = { records: [filled('a', 700)], line: { notionalUsd: 900 }, serverNow: { bestMs: NOW } };
     expect(judgeSide(short)).toEqual({ asks: 'records-cut' });
+  });
+});
+
+describe('what a keeper reads of a side: the hedge it rolls, a close before maturity, a read that may be cut', () => {
+  const sooner = { ...filled('a', 700), maturityAtMs: MATURITY - 86_400_000 };
+  const twoHeld = { records: [filled('b', 300), sooner], line: { notionalUsd: 1_000, hedgeId: 'b' }, ended: [] };
+  const opening = { id: 'c', status: 'submitted' };
+
+  it('the hedge rolled is the soonest to mature of a held side; none while a hedge of it is still opening, or it is settling or flat', () => {
+    expect(soonestHeld(judged(views(twoHeld)))).toEqual(sooner);
+    expect(soonestHeld(judged(views({ ...twoHeld, records: [...twoHeld.records, opening] })))).toBeUndefined();
+    expect(soonestHeld(judged(views({ ...twoHeld, line: undefined })))).toBeUndefined();
+    expect(soonestHeld(judged(views({ records: [], ended: [] })))).toBeUndefined();
+  });
+
+  describe.each(SANDBOX_DIALECTS)('on %s', (dialect) => {
+    // The side after a close of hedge `a` (alpha leaves its record `filled`: the history has it ended).
+    const closed = after('close', dialect);
+    const newest = closed.records[0];
+    it('a flat side whose newest hedge ended before its maturity was closed early; not once it matured, not while another hedge opens or a status hedge does not know shows', () => {
+      expect(closedEarly(judged(views(closed)), newest, NOW)).toEqual(newest);
+      expect(closedEarly(judged(views(closed)), newest, MATURITY)).toBeUndefined();
+      expect(
+        closedEarly(judged(views({ ...closed, records: [...closed.records, opening] })), newest, NOW),
+      ).toBeUndefined();
+      const unknown = { id: 'c', status: 'settling', notionalUsd: 0 };
+      expect(
+        closedEarly(judged(views({ ...closed, records: [...closed.records, unknown] })), newest, NOW),
+      ).toBeUndefined();
+      expect(closedEarly(judged(views(before('close'))), filled('a', BEFORE), NOW)).toBeUndefined();
+    });
+  });
+
+  it('a read that may be cut: the hedge records, or the history; whole reads are none', () => {
+    const short = { records: [filled('a', 700)], line: { notionalUsd: 1_000 }, ended: [] };
+    expect(cutRead(judged(views(short, { recordsCut: 50 })))).toBe('records');
+    const unlisted = { records: [filled('a', 700)], ended: [] };
+    expect(cutRead(judged(views(unlisted, { history: { ended: new Set(), cutAt: 40 } })))).toBe('history');
+    expect(cutRead(judged(views(twoHeld)))).toBeUndefined();
   });
 });

@@ -258,3 +258,19 @@ export function changeVerdict(book: SideBook, expected: ExpectedChange): ChangeV
     return { verdict: 'not-yet', evidence: `${words}: part of it shows` };
   return { verdict: 'moved', evidence: `${words}: something outside this action moved it` };
 }
+
+/** The hedge a held side is renewed by: the soonest to mature of its filled hedges (none unless the side is held). */
+export function soonestHeld(book: SideBook) {
+  return sideHolds(book).holds === 'held' ? book.filled.at(-1) : undefined;
+}
+
+/** The side's newest hedge when it ended before its maturity (judged at `nowMs`, the server's) and left the side flat:
+ * closed early, by whoever. A server may leave such a hedge `filled` on its record: the book has it ended. */
+export function closedEarly(book: SideBook, newest: HedgeRecord | undefined, nowMs: number) {
+  const ended = newest?.status === 'closed' || (newest?.status === 'filled' && book.ended.includes(newest.id));
+  return ended && sideHolds(book).holds === 'flat' && newest!.maturityAtMs! > nowMs ? newest : undefined;
+}
+
+/** Which read of the side may be cut short (reading again tells no more): its hedge records, or its history. */
+export const cutRead = (book: SideBook) =>
+  book.recordsCut !== undefined ? 'records' : book.historyCut !== undefined ? 'history' : undefined;

@@ -29,7 +29,7 @@ export function sameSide(a: SideAfter, b: SideAfter) {
   return sameHedges(a, b) && Math.abs(a.notional_usd - b.notional_usd) < 0.005;
 }
 
-function hedgeRecord(hedge: Hedge) {
+export function hedgeRecord(hedge: Hedge) {
   // A maturity as the book keeps it, in ms; none when it cannot be read.
   const maturityAtMs = Date.parse(hedge.maturity_at ?? '');
   return {
