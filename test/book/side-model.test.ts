@@ -5,7 +5,9 @@ import { SANDBOX_DIALECTS, type SandboxDialect } from '../../src/sandbox/index.j
 import {
   changeVerdict,
   judgeSide,
+  recordStanding,
   sideHolds,
+  stillLive,
   type ChangeVerdict,
   type ExpectedChange,
   type HedgeRecord,
@@ -247,5 +249,29 @@ describe('what the side holds', () => {
     expect(judgeSide({ ...unlisted, history: { ended: new Set() } })).toEqual({ asks: 'history-cut' });
     const short = { records: [filled('a', 700)], line: { notionalUsd: 900 }, serverNow: { bestMs: NOW } };
     expect(judgeSide(short)).toEqual({ asks: 'records-cut' });
+  });
+});
+
+describe("what one hedge's record says alone (a deal's live hedges, a countdown, --until's final state, watch's mark)", () => {
+  it.each([
+    ['submitting', 'opening', true],
+    ['submitted', 'opening', true],
+    ['filled', 'filled', true],
+    ['closed', 'ended', false],
+    ['failed', 'ended', false],
+    // A status hedge does not know (an early close landing, shown at notional 0): neither live nor ended.
+    ['settling', 'settling', false],
+    ['pending_settlement', 'settling', false],
+  ])('a hedge %s on its record: %s (live: %s)', (status, standing, live) => {
+    const record = { id: 'a', status };
+    expect([recordStanding(record).standing, stillLive(record)]).toEqual([standing, live]);
+  });
+
+  it("settling is said in the side model's words, as the side of that one hedge says it", () => {
+    const record = { id: 'a', status: 'settling', notionalUsd: 0 };
+    expect(recordStanding(record)).toEqual({
+      standing: 'settling',
+      why: (sideHolds(judged(views({ records: [record], ended: [] }))) as { why: string }).why,
+    });
   });
 });

@@ -258,3 +258,19 @@ export function changeVerdict(book: SideBook, expected: ExpectedChange): ChangeV
     return { verdict: 'not-yet', evidence: `${words}: part of it shows` };
   return { verdict: 'moved', evidence: `${words}: something outside this action moved it` };
 }
+
+/** What one hedge's record says of it alone: being opened, filled (whether it holds its side is the side's to say:
+ * sideHolds), ended, or settling — a status hedge does not know, neither open nor ended, in the side model's words. */
+export type RecordStanding = { standing: 'opening' | 'filled' | 'ended' } | { standing: 'settling'; why: string };
+
+export function recordStanding(record: Pick<HedgeRecord, 'id' | 'status'>): RecordStanding {
+  if (FINAL.has(record.status)) return { standing: 'ended' };
+  if (record.status === 'filled') return { standing: 'filled' };
+  if (KNOWN.has(record.status)) return { standing: 'opening' };
+  return { standing: 'settling', why: reconcileSide([record], undefined, 0).why! };
+}
+
+/** Whether a hedge's record shows it still held or being opened (neither ended nor settling): a deal's live hedge, one
+ * that can still mature. */
+export const stillLive = (record: Pick<HedgeRecord, 'id' | 'status'>) =>
+  ['opening', 'filled'].includes(recordStanding(record).standing);

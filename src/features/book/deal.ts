@@ -4,7 +4,7 @@ import type { HedgeClient } from '../../platform/api/client.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import { sameReference } from '../../core/input.js';
 import { messageOf } from '../../core/security/safe-text.js';
-import { FINAL } from './book.js';
+import { stillLive } from './book.js';
 
 /** GET /hedges as far as `limit` (filtered by `clientReference` on the server); a failed read is a problem to say, not a
  * failure; `read`: the records read, which may be short of what the server holds (lists' `more` and `cutAt`). */
@@ -17,7 +17,7 @@ async function readRecords(client: HedgeClient, limit: number, clientReference?:
   }
 }
 
-/** A deal's hedges (`live`: those not ended), and `nowMs`: the server's time when read, which its maturities are shown against. */
+/** A deal's hedges (`live`: those the side model holds live: neither ended nor settling), and `nowMs`: the server's time when read, which its maturities are shown against. */
 export type DealHedges = Awaited<ReturnType<typeof readDeal>>;
 
 /** How history records that carry no reference are joined to one: the reference of a hedge by its id. */
@@ -34,7 +34,7 @@ export async function readDeal(client: HedgeClient, reference: string) {
     problem,
     read,
     referenceOf: (hedgeId: string) => (ids.has(hedgeId) ? reference : undefined),
-    live: hedges.filter((hedge) => !FINAL.has(hedge.status)),
+    live: hedges.filter(stillLive),
     nowMs: client.transport.serverNow().bestMs,
   };
 }

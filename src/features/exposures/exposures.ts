@@ -25,6 +25,7 @@ import {
 } from './exposures-rules.js';
 import { readHistoryRecord, readPosition } from '../../platform/api/wire/fields.js';
 import { walkHistory } from '../report/report.js';
+import { recordStanding } from '../book/book.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
 import { DEFAULT_ROLL_BEFORE_MS } from '../../core/keep-rules.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
@@ -215,7 +216,7 @@ async function coverHedges(client: HedgeClient) {
   } of filled.items) {
     // A filled hedge history does not list as closed: still held (a server may leave an early-closed hedge `filled`).
     const openedAtMs = Date.parse(opened_at || filled_at || '');
-    if (status !== 'filled' || ended.has(id) || !Number.isFinite(openedAtMs)) continue;
+    if (recordStanding({ id, status }).standing !== 'filled' || ended.has(id) || !Number.isFinite(openedAtMs)) continue;
     hedges.push({ market: market.toUpperCase(), side, notionalUsd, openedAtMs, entryPrice: struck_rate ?? undefined });
   }
   return {
