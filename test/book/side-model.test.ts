@@ -267,6 +267,16 @@ describe("what one hedge's record says alone (a deal's live hedges, a countdown,
     expect([recordStanding(record).standing, stillLive(record)]).toEqual([standing, live]);
   });
 
+  it('a filled record the history lists ended is ended (a server may leave an early-closed hedge `filled`); a history that lists others leaves it filled', () => {
+    const record = { id: 'a', status: 'filled' };
+    expect([
+      recordStanding(record, new Set(['a'])).standing,
+      stillLive(record, new Set(['a'])),
+      recordStanding(record, new Set(['b'])).standing,
+      recordStanding({ id: 'a', status: 'submitted' }, new Set(['a'])).standing,
+    ]).toEqual(['ended', false, 'filled', 'opening']);
+  });
+
   it("settling is said in the side model's words, as the side of that one hedge says it", () => {
     const record = { id: 'a', status: 'settling', notionalUsd: 0 };
     expect(recordStanding(record)).toEqual({

@@ -98,3 +98,18 @@ it("a deal's hedge closed early, shown `settling` at notional 0 on a server that
   // Read only: nothing sent by hedge.
   expect(simulator.trades().map((entry) => entry.path)).toEqual(['/hedges', '/hedges/close']);
 });
+
+it("a deal's hedge closed early on a server that leaves it `filled` (alpha): history --ref and report --ref count its close and name no hedge still held, as the side model reads a filled hedge the history lists ended", async () => {
+  const simulator = await startSimulator({ dialect: 'alpha' });
+  await colleagueOpens(simulator, 'sell', 1_000, 7, 'deal-13');
+  const [held] = simulator.active('sell');
+  await colleagueCloses(simulator, 'sell');
+  expect((await apiData(simulator, 'GET', `/hedges/${held.id}`)).status).toBe('filled');
+
+  const history = ok(await simulator.hedge('history --ref deal-13 --json'));
+  expect(JSON.parse(history.stdout).map((record: any) => record.hedge_id)).toEqual([held.id]);
+  const report = ok(await simulator.hedge('report --ref deal-13 --json'));
+  expect(JSON.parse(report.stdout).totals.count).toBe(1);
+  for (const { stderr } of [history, report]) expect(stderr).not.toMatch(/still held/);
+  expect(simulator.trades().map((entry) => entry.path)).toEqual(['/hedges', '/hedges/close']);
+});

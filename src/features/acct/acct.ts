@@ -296,12 +296,6 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
     if (deal.problem)
       throw new UsageError(`instrument.references: the hedges of ${reference} were not read: ${deal.problem}.`);
     deals.push(deal);
-    for (const hedge of deal.live) {
-      live.notionalUsd += readNumber(hedge.notional_usd) ?? 0;
-      live.markets.add(hedge.market);
-      const maturity = typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null;
-      if (maturity !== null && (live.maturity === null || maturity > live.maturity)) live.maturity = maturity;
-    }
   }
   const toCentsOf = (value: number | undefined) => numberCents(value ?? 0);
   await walkHistory(client, {}, (raw) => {
@@ -323,10 +317,15 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
   });
   const closed = new Set(hedges.map((hedge) => hedge.id));
   const book = await readBook(client);
-  // Each live hedge once, in the order its deal lists it.
-  const held = new Map(deals.flatMap((deal) => deal.live.map((hedge) => [hedge.id, hedge.created_at] as const)));
-  for (const [id, opened] of held) {
-    if (closed.has(id)) continue;
+  // Each live hedge once, in the order its deal lists it: the side model's, with the history just read (a server may
+  // leave an early-closed hedge `filled`).
+  const held = new Map(deals.flatMap((deal) => deal.live(closed).map((hedge) => [hedge.id, hedge] as const)));
+  for (const [id, hedge] of held) {
+    live.notionalUsd += readNumber(hedge.notional_usd) ?? 0;
+    live.markets.add(hedge.market);
+    const maturity = typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null;
+    if (maturity !== null && (live.maturity === null || maturity > live.maturity)) live.maturity = maturity;
+    const opened = hedge.created_at;
     const position = book.find((line) => line.hedgeId === id);
     const open: DeskHedge = {
       id,

@@ -259,12 +259,18 @@ export function changeVerdict(book: SideBook, expected: ExpectedChange): ChangeV
   return { verdict: 'moved', evidence: `${words}: something outside this action moved it` };
 }
 
-/** What one hedge's record says of it alone: being opened, filled (whether it holds its side is the side's to say:
- * sideHolds), ended, or settling — a status hedge does not know, neither open nor ended, in the side model's words. */
+/** What one hedge's record says of it: being opened, filled (whether it holds its side is the side's to say:
+ * sideHolds), ended, or settling — a status hedge does not know, neither open nor ended, in the side model's words.
+ * `historyEnded`: the hedges a history read lists ended; a filled one among them ended (a server may leave an
+ * early-closed hedge `filled`), as judgeSide reads them. */
 export type RecordStanding = { standing: 'opening' | 'filled' | 'ended' } | { standing: 'settling'; why: string };
 
-export function recordStanding(record: Pick<HedgeRecord, 'id' | 'status'>): RecordStanding {
-  if (FINAL.has(record.status)) return { standing: 'ended' };
+export function recordStanding(
+  record: Pick<HedgeRecord, 'id' | 'status'>,
+  historyEnded?: ReadonlySet<string>,
+): RecordStanding {
+  if (FINAL.has(record.status) || (record.status === 'filled' && historyEnded?.has(record.id)))
+    return { standing: 'ended' };
   if (record.status === 'filled') return { standing: 'filled' };
   if (KNOWN.has(record.status)) return { standing: 'opening' };
   return { standing: 'settling', why: reconcileSide([record], undefined, 0).why! };
@@ -272,5 +278,5 @@ export function recordStanding(record: Pick<HedgeRecord, 'id' | 'status'>): Reco
 
 /** Whether a hedge's record shows it still held or being opened (neither ended nor settling): a deal's live hedge, one
  * that can still mature. */
-export const stillLive = (record: Pick<HedgeRecord, 'id' | 'status'>) =>
-  ['opening', 'filled'].includes(recordStanding(record).standing);
+export const stillLive = (record: Pick<HedgeRecord, 'id' | 'status'>, historyEnded?: ReadonlySet<string>) =>
+  ['opening', 'filled'].includes(recordStanding(record, historyEnded).standing);

@@ -17,7 +17,8 @@ async function readRecords(client: HedgeClient, limit: number, clientReference?:
   }
 }
 
-/** A deal's hedges (`live`: those the side model holds live: neither ended nor settling), and `nowMs`: the server's time when read, which its maturities are shown against. */
+/** A deal's hedges (`live`: those the side model holds live, neither ended nor settling; `ended`: the hedges a history
+ * read lists closed, which a server may leave `filled` on their records), and `nowMs`: the server's time when read, which its maturities are shown against. */
 export type DealHedges = Awaited<ReturnType<typeof readDeal>>;
 
 /** How history records that carry no reference are joined to one: the reference of a hedge by its id. */
@@ -34,7 +35,7 @@ export async function readDeal(client: HedgeClient, reference: string) {
     problem,
     read,
     referenceOf: (hedgeId: string) => (ids.has(hedgeId) ? reference : undefined),
-    live: hedges.filter(stillLive),
+    live: (ended?: ReadonlySet<string>) => hedges.filter((hedge) => stillLive(hedge, ended)),
     nowMs: client.transport.serverNow().bestMs,
   };
 }

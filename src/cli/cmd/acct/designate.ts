@@ -24,7 +24,7 @@ export async function run(ctx: CommandContext, { args, options }: In<'ACCT_DESIG
     const deal = await readDeal(client, reference);
     const all = await client.readHedges({ clientReference: reference, limit: Infinity });
     return {
-      live: deal.live.length,
+      live: deal.live().length,
       all: all.items.filter((hedge) => sameReference(hedge.client_reference, reference)).length,
     };
   };
