@@ -10,6 +10,7 @@ import type { CommandContext } from '../../platform/runtime/context.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import { readHistoryRecord } from '../../platform/api/wire/fields.js';
 import { readDeal, type DealHedges } from '../book/deal.js';
+import { recordStanding } from '../book/book.js';
 import { readBook } from '../book/positions.js';
 import { walkHistory } from '../report/report.js';
 import { appendRecords, type AcctRecord } from './acct-store.js';
@@ -115,6 +116,28 @@ export function quoteFor(relationship: Relationship, quote: string): Quote {
 }
 
 // ---- Designation and events ----
+
+/** The hedges carrying `reference` (`all`), and of them those the side model holds live (`live`): a filled one the
+ * history lists closed is not (a server may leave an early-closed hedge `filled`), the history read only then, up to
+ * the last of them. */
+export async function referenceHedges(client: HedgeClient, reference: string) {
+  const deal = await readDeal(client, reference);
+  const all = await client.readHedges({ clientReference: reference, limit: Infinity });
+  const filled = new Set(
+    deal.live().flatMap((hedge) => (recordStanding(hedge).standing === 'filled' ? [hedge.id] : [])),
+  );
+  const ended = new Set<string>();
+  if (filled.size)
+    await walkHistory(client, {}, (raw) => {
+      const id = readHistoryRecord(raw).hedgeId;
+      if (id !== undefined && filled.has(id)) ended.add(id);
+      return ended.size < filled.size;
+    });
+  return {
+    live: deal.live(ended).length,
+    all: all.items.filter((hedge) => sameReference(hedge.client_reference, reference)).length,
+  };
+}
 
 /** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash. */
 export async function designate(
