@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { HOUR, keepOnce } from '../support/keeper.js';
-import { apiData, MARKET, useSimulators } from '../support/simulator.js';
+import { apiData, colleagueCloses, colleagueOpens, MARKET, useSimulators } from '../support/simulator.js';
 
 const start = useSimulators();
 const cents = (value: unknown) => Math.round(Number(value) * 100);
@@ -150,15 +150,11 @@ it("keep --exposures rolls a receivable's cover three times; acct designate, tes
 
 it('acct designate on a server that leaves an early-closed hedge `filled` (alpha): a deal whose one hedge the history lists closed names no hedge still held, refused unless recorded late, as the side model reads it', async () => {
   const simulator = await start({ dialect: 'alpha', stepped: true });
-  const opened = await simulator.api('POST', '/hedges', {
-    body: { market: MARKET, side: 'sell', notional_usd: 1000, tenor_days: 7, client_reference: 'DEAL-EARLY' },
-  });
-  expect(opened.status).toBe(200);
-  simulator.advance(1_000);
-  expect((await simulator.api('POST', '/hedges/close', { body: { market: MARKET, side: 'sell' } })).status).toBe(200);
-  simulator.advance(1_000);
+  await colleagueOpens(simulator, 'sell', 1000, 7, 'DEAL-EARLY');
+  const [opened] = simulator.active('sell');
+  await colleagueCloses(simulator, 'sell');
   // Closed, and in the history; its record still says `filled`.
-  expect((await apiData(simulator, 'GET', `/hedges/${opened.body.data.id}`)).status).toBe('filled');
+  expect((await apiData(simulator, 'GET', `/hedges/${opened.id}`)).status).toBe('filled');
   expect(await apiData(simulator, 'GET', '/hedges/history')).toHaveLength(1);
   const today = new Date(Date.now()).toISOString().slice(0, 10);
   const file = join(simulator.configDir, 'relationship.json');
