@@ -122,7 +122,7 @@ export function quoteFor(relationship: Relationship, quote: string): Quote {
  * the last of them. */
 export async function referenceHedges(client: HedgeClient, reference: string) {
   const deal = await readDeal(client, reference);
-  const all = await client.readHedges({ clientReference: reference, limit: Infinity });
+  if (deal.error !== undefined) throw deal.error;
   const filled = new Set(
     deal.live().flatMap((hedge) => (recordStanding(hedge).standing === 'filled' ? [hedge.id] : [])),
   );
@@ -133,10 +133,7 @@ export async function referenceHedges(client: HedgeClient, reference: string) {
       if (id !== undefined && filled.has(id)) ended.add(id);
       return ended.size < filled.size;
     });
-  return {
-    live: deal.live(ended).length,
-    all: all.items.filter((hedge) => sameReference(hedge.client_reference, reference)).length,
-  };
+  return { live: deal.live(ended).length, all: deal.hedges.length };
 }
 
 /** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash. */
