@@ -7,8 +7,10 @@ import {
   closedEarly,
   cutRead,
   judgeSide,
+  recordStanding,
   soonestHeld,
   sideHolds,
+  stillLive,
   type ChangeVerdict,
   type ExpectedChange,
   type HedgeRecord,
@@ -289,5 +291,39 @@ describe('what a keeper reads of a side: the hedge it rolls, a close before matu
     const unlisted = { records: [filled('a', 700)], ended: [] };
     expect(cutRead(judged(views(unlisted, { history: { ended: new Set(), cutAt: 40 } })))).toBe('history');
     expect(cutRead(judged(views(twoHeld)))).toBeUndefined();
+  });
+});
+
+describe("what one hedge's record says alone (a deal's live hedges, a countdown, --until's final state, watch's mark)", () => {
+  it.each([
+    ['submitting', 'opening', true],
+    ['submitted', 'opening', true],
+    ['filled', 'filled', true],
+    ['closed', 'ended', false],
+    ['failed', 'ended', false],
+    // A status hedge does not know (an early close landing, shown at notional 0): neither live nor ended.
+    ['settling', 'settling', false],
+    ['pending_settlement', 'settling', false],
+  ])('a hedge %s on its record: %s (live: %s)', (status, standing, live) => {
+    const record = { id: 'a', status };
+    expect([recordStanding(record).standing, stillLive(record)]).toEqual([standing, live]);
+  });
+
+  it('a filled record the history lists ended is ended (a server may leave an early-closed hedge `filled`); a history that lists others leaves it filled', () => {
+    const record = { id: 'a', status: 'filled' };
+    expect([
+      recordStanding(record, new Set(['a'])).standing,
+      stillLive(record, new Set(['a'])),
+      recordStanding(record, new Set(['b'])).standing,
+      recordStanding({ id: 'a', status: 'submitted' }, new Set(['a'])).standing,
+    ]).toEqual(['ended', false, 'filled', 'opening']);
+  });
+
+  it("settling is said in the side model's words, as the side of that one hedge says it", () => {
+    const record = { id: 'a', status: 'settling', notionalUsd: 0 };
+    expect(recordStanding(record)).toEqual({
+      standing: 'settling',
+      why: (sideHolds(judged(views({ records: [record], ended: [] }))) as { why: string }).why,
+    });
   });
 });

@@ -10,6 +10,7 @@ import type { CommandContext } from '../../platform/runtime/context.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import { readHistoryRecord } from '../../platform/api/wire/fields.js';
 import { readDeal, type DealHedges } from '../book/deal.js';
+import { recordStanding } from '../book/book.js';
 import { readBook } from '../book/positions.js';
 import { walkHistory } from '../report/report.js';
 import { appendRecords, type AcctRecord } from './acct-store.js';
@@ -118,6 +119,25 @@ export function quoteFor(relationship: Relationship, quote: string): Quote {
 }
 
 // ---- Designation and events ----
+
+/** The hedges carrying `reference` (`all`), and of them those the side model holds live (`live`): a filled one the
+ * history lists closed is not (a server may leave an early-closed hedge `filled`), the history read only then, up to
+ * the last of them. */
+export async function referenceHedges(client: HedgeClient, reference: string) {
+  const deal = await readDeal(client, reference);
+  if (deal.error !== undefined) throw deal.error;
+  const filled = new Set(
+    deal.live().flatMap((hedge) => (recordStanding(hedge).standing === 'filled' ? [hedge.id] : [])),
+  );
+  const ended = new Set<string>();
+  if (filled.size)
+    await walkHistory(client, {}, (raw) => {
+      const id = readHistoryRecord(raw).hedgeId;
+      if (id !== undefined && filled.has(id)) ended.add(id);
+      return ended.size < filled.size;
+    });
+  return { live: deal.live(ended).length, all: deal.hedges.length };
+}
 
 /** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash. */
 export async function designate(
@@ -294,12 +314,6 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
     if (deal.problem)
       throw new UsageError(`instrument.references: the hedges of ${reference} were not read: ${deal.problem}.`);
     deals.push(deal);
-    for (const hedge of deal.live) {
-      live.notionalUsd += readNumber(hedge.notional_usd) ?? 0;
-      live.markets.add(hedge.market);
-      const maturity = typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null;
-      if (maturity !== null && (live.maturity === null || maturity > live.maturity)) live.maturity = maturity;
-    }
   }
   const toCentsOf = (value: number | undefined) => numberCents(value ?? 0);
   await walkHistory(client, {}, (raw) => {
@@ -321,10 +335,15 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
   });
   const closed = new Set(hedges.map((hedge) => hedge.id));
   const book = await readBook(client);
-  // Each live hedge once, in the order its deal lists it.
-  const held = new Map(deals.flatMap((deal) => deal.live.map((hedge) => [hedge.id, hedge.created_at] as const)));
-  for (const [id, opened] of held) {
-    if (closed.has(id)) continue;
+  // Each live hedge once, in the order its deal lists it: the side model's, with the history just read (a server may
+  // leave an early-closed hedge `filled`).
+  const held = new Map(deals.flatMap((deal) => deal.live(closed).map((hedge) => [hedge.id, hedge] as const)));
+  for (const [id, hedge] of held) {
+    live.notionalUsd += readNumber(hedge.notional_usd) ?? 0;
+    live.markets.add(hedge.market);
+    const maturity = typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null;
+    if (maturity !== null && (live.maturity === null || maturity > live.maturity)) live.maturity = maturity;
+    const opened = hedge.created_at;
     const position = book.find((line) => line.hedgeId === id);
     const open: DeskHedge = {
       id,

@@ -274,3 +274,25 @@ export function closedEarly(book: SideBook, newest: HedgeRecord | undefined, now
 /** Which read of the side may be cut short (reading again tells no more): its hedge records, or its history. */
 export const cutRead = (book: SideBook) =>
   book.recordsCut !== undefined ? 'records' : book.historyCut !== undefined ? 'history' : undefined;
+
+/** What one hedge's record says of it: being opened, filled (whether it holds its side is the side's to say:
+ * sideHolds), ended, or settling — a status hedge does not know, neither open nor ended, in the side model's words.
+ * `historyEnded`: the hedges a history read lists ended; a filled one among them ended (a server may leave an
+ * early-closed hedge `filled`), as judgeSide reads them. */
+export type RecordStanding = { standing: 'opening' | 'filled' | 'ended' } | { standing: 'settling'; why: string };
+
+export function recordStanding(
+  record: Pick<HedgeRecord, 'id' | 'status'>,
+  historyEnded?: ReadonlySet<string>,
+): RecordStanding {
+  if (FINAL.has(record.status) || (record.status === 'filled' && historyEnded?.has(record.id)))
+    return { standing: 'ended' };
+  if (record.status === 'filled') return { standing: 'filled' };
+  if (KNOWN.has(record.status)) return { standing: 'opening' };
+  return { standing: 'settling', why: reconcileSide([record], undefined, 0).why! };
+}
+
+/** Whether a hedge's record shows it still held or being opened (neither ended nor settling): a deal's live hedge, one
+ * that can still mature. */
+export const stillLive = (record: Pick<HedgeRecord, 'id' | 'status'>, historyEnded?: ReadonlySet<string>) =>
+  ['opening', 'filled'].includes(recordStanding(record, historyEnded).standing);

@@ -60,9 +60,10 @@ export function closePeriod(ctx: Options, options: { since?: string; until?: str
   };
 }
 
-/** What a deal still holds after its last roll, said beside what it closed (in every format). */
-export function noteStillHeld(ctx: Options, deal: DealHedges | undefined) {
-  const held = deal && dealStillHeld(deal, ctx.hedgeCommand('hedges', '--ref', shellWord(deal.reference)));
+/** What a deal still holds after its last roll, said beside what it closed (in every format); `ended`: the hedges the
+ * history read lists closed. */
+export function noteStillHeld(ctx: Options, deal: DealHedges | undefined, ended?: ReadonlySet<string>) {
+  const held = deal && dealStillHeld(deal, ctx.hedgeCommand('hedges', '--ref', shellWord(deal.reference)), ended);
   if (held !== undefined) ctx.output.note(held);
 }
 
@@ -92,6 +93,8 @@ export async function run(ctx: Options, input: In<'HISTORY'>) {
     );
   noteShortRecords(ctx, deal?.read);
   let original: HistoryRecord[] = [];
+  // The deal's hedges the history read lists closed: not still held, whatever their records say.
+  const ended = new Set<string>();
   if (!filtering) {
     const list = await client.readHistory({ limit, checkCut: !defaultLength, lookAhead: defaultLength });
     original = list.items;
@@ -112,6 +115,8 @@ export async function run(ctx: Options, input: In<'HISTORY'>) {
     let unreadable = 0;
     let count = 0;
     const walk = await walkHistory(client, period, (raw) => {
+      const closed = idsOf(raw).hedgeId;
+      if (closed !== undefined && deal?.referenceOf(closed) !== undefined) ended.add(closed);
       const verdict = inPeriod(raw, period);
       if (verdict === 'unreadable') unreadable += 1;
       if (verdict !== 'in') return true;
@@ -129,7 +134,7 @@ export async function run(ctx: Options, input: In<'HISTORY'>) {
       output.warn(`${plural(unreadable, 'closed hedge')} left out: no readable close time to filter on.`);
     if (streamed) {
       streamed.end();
-      return noteStillHeld(ctx, deal);
+      return noteStillHeld(ctx, deal, ended);
     }
   }
   const count = original.length;
@@ -197,7 +202,7 @@ export async function run(ctx: Options, input: In<'HISTORY'>) {
       await shown.list(records, HISTORY_RESOURCE, { ...options, columnNotes: [...options.columnNotes, ...notes] });
     },
   });
-  noteStillHeld(ctx, deal);
+  noteStillHeld(ctx, deal, ended);
 }
 
 /**

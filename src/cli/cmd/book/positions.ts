@@ -43,7 +43,7 @@ export async function run(ctx: Options, { options }: In<'POSITIONS'>) {
   const shown = [
     ...listed,
     ...unlisted.map((side) => {
-      const filled = side.hedges.filter((hedge) => hedge.status === 'filled');
+      const filled = side.hedges.filter((hedge) => side.filled.some((record) => record.id === hedge.id));
       const soonest = filled.find((hedge) => typeof hedge.maturity_at === 'string');
       const reference = sideReferences(side);
       return {

@@ -75,7 +75,7 @@ export async function run(ctx: Options, { options: given }: In<'REPORT'>) {
   if (gathered.warning) output.warn(gathered.warning);
   for (const note of reportNotes(report)) output.note(output.chalk.dim(note));
   // The report counts what the deal closed; what it still holds after its rolls is said beside it.
-  noteStillHeld(ctx, deal);
+  noteStillHeld(ctx, deal, gathered.ended);
 
   switch (format) {
     case 'json':
