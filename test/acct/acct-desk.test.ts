@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { HOUR, keepOnce } from '../support/keeper.js';
-import { MARKET, useSimulators } from '../support/simulator.js';
+import { apiData, colleagueCloses, colleagueOpens, MARKET, useSimulators } from '../support/simulator.js';
 
 const start = useSimulators();
 const cents = (value: unknown) => Math.round(Number(value) * 100);
@@ -146,4 +146,49 @@ it("keep --exposures rolls a receivable's cover three times; acct designate, tes
   ]);
   // acct reads: the only requests it sent were GETs.
   expect(simulator.writes()).toHaveLength(writesAfterKeep);
+});
+
+it('acct designate on a server that leaves an early-closed hedge `filled` (alpha): a deal whose one hedge the history lists closed names no hedge still held, refused unless recorded late, as the side model reads it', async () => {
+  const simulator = await start({ dialect: 'alpha', stepped: true });
+  await colleagueOpens(simulator, 'sell', 1000, 7, 'DEAL-EARLY');
+  const [opened] = simulator.active('sell');
+  await colleagueCloses(simulator, 'sell');
+  // Closed, and in the history; its record still says `filled`.
+  expect((await apiData(simulator, 'GET', `/hedges/${opened.id}`)).status).toBe('filled');
+  expect(await apiData(simulator, 'GET', '/hedges/history')).toHaveLength(1);
+  const today = new Date(Date.now()).toISOString().slice(0, 10);
+  const file = join(simulator.configDir, 'relationship.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      id: 'NGN-PAYABLE-1',
+      framework: 'ifrs9',
+      type: 'cash_flow',
+      designated_at: today,
+      objective: 'Fix the dollar cost of a naira payable.',
+      market: MARKET,
+      hedged_item: {
+        description: 'A payable',
+        currency: 'NGN',
+        amount: '1000000',
+        expected_date: today,
+        kind: 'forecast',
+        probability_evidence: 'Signed order',
+      },
+      instrument: { references: ['DEAL-EARLY'] },
+      ratio: '1',
+      designation: 'spot',
+      excluded: 'cost_of_hedging_reserve',
+      method: 'dollar_offset_cumulative',
+      sources_of_ineffectiveness: 'Rolls',
+      approved_by: 'Treasurer',
+    }),
+  );
+  exits(
+    await simulator.hedge(['acct', 'designate', file]),
+    2,
+    'instrument.references: every hedge carrying DEAL-EARLY is already closed',
+  );
+  ok(await simulator.hedge(['acct', 'designate', file, '--recorded-late', 'Brought over from the old books']));
+  expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges', '/hedges/close']);
 });

@@ -4,11 +4,15 @@
 import { SANDBOX_DIALECTS, type SandboxDialect } from '../../src/sandbox/index.js';
 import {
   changeVerdict,
-  hedgeStatus,
+  closedEarly,
+  cutRead,
   judgeSide,
   notionalVerdict,
+  recordStanding,
   sameSide,
+  soonestHeld,
   sideHolds,
+  stillLive,
   type ChangeVerdict,
   type ExpectedChange,
   type HedgeRecord,
@@ -253,17 +257,76 @@ describe('what the side holds', () => {
   });
 });
 
-describe('what a hedge status says', () => {
+describe('what a keeper reads of a side: the hedge it rolls, a close before maturity, a read that may be cut', () => {
+  const sooner = { ...filled('a', 700), maturityAtMs: MATURITY - 86_400_000 };
+  const twoHeld = { records: [filled('b', 300), sooner], line: { notionalUsd: 1_000, hedgeId: 'b' }, ended: [] };
+  const opening = { id: 'c', status: 'submitted' };
+
+  it('the hedge rolled is the soonest to mature of a held side; none while a hedge of it is still opening, or it is settling or flat', () => {
+    expect(soonestHeld(judged(views(twoHeld)))).toEqual(sooner);
+    expect(soonestHeld(judged(views({ ...twoHeld, records: [...twoHeld.records, opening] })))).toBeUndefined();
+    expect(soonestHeld(judged(views({ ...twoHeld, line: undefined })))).toBeUndefined();
+    expect(soonestHeld(judged(views({ records: [], ended: [] })))).toBeUndefined();
+  });
+
+  describe.each(SANDBOX_DIALECTS)('on %s', (dialect) => {
+    // The side after a close of hedge `a` (alpha leaves its record `filled`: the history has it ended).
+    const closed = after('close', dialect);
+    const newest = closed.records[0];
+    it('a flat side whose newest hedge ended before its maturity was closed early; not once it matured, not while another hedge opens or a status hedge does not know shows', () => {
+      expect(closedEarly(judged(views(closed)), newest, NOW)).toEqual(newest);
+      expect(closedEarly(judged(views(closed)), newest, MATURITY)).toBeUndefined();
+      expect(
+        closedEarly(judged(views({ ...closed, records: [...closed.records, opening] })), newest, NOW),
+      ).toBeUndefined();
+      const unknown = { id: 'c', status: 'settling', notionalUsd: 0 };
+      expect(
+        closedEarly(judged(views({ ...closed, records: [...closed.records, unknown] })), newest, NOW),
+      ).toBeUndefined();
+      expect(closedEarly(judged(views(before('close'))), filled('a', BEFORE), NOW)).toBeUndefined();
+    });
+  });
+
+  it('a read that may be cut: the hedge records, or the history; whole reads are none', () => {
+    const short = { records: [filled('a', 700)], line: { notionalUsd: 1_000 }, ended: [] };
+    expect(cutRead(judged(views(short, { recordsCut: 50 })))).toBe('records');
+    const unlisted = { records: [filled('a', 700)], ended: [] };
+    expect(cutRead(judged(views(unlisted, { history: { ended: new Set(), cutAt: 40 } })))).toBe('history');
+    expect(cutRead(judged(views(twoHeld)))).toBeUndefined();
+  });
+});
+
+describe("what one hedge's record says alone (a deal's live hedges, a countdown, --until's final state, watch's mark)", () => {
   it.each([
-    ['submitting', 'opening'],
-    ['submitted', 'opening'],
-    ['filled', 'filled'],
-    ['failed', 'ended'],
-    ['closed', 'ended'],
-    ['settling', 'settling'],
-    ['', 'settling'],
-  ])('%j is %s: an active reference, a final wait and the book all read it so', (status, says) => {
-    expect(hedgeStatus(status)).toBe(says);
+    ['submitting', 'opening', true],
+    ['submitted', 'opening', true],
+    ['filled', 'filled', true],
+    ['closed', 'ended', false],
+    ['failed', 'ended', false],
+    // A status hedge does not know (an early close landing, shown at notional 0): neither live nor ended.
+    ['settling', 'settling', false],
+    ['pending_settlement', 'settling', false],
+  ])('a hedge %s on its record: %s (live: %s)', (status, standing, live) => {
+    const record = { id: 'a', status };
+    expect([recordStanding(record).standing, stillLive(record)]).toEqual([standing, live]);
+  });
+
+  it('a filled record the history lists ended is ended (a server may leave an early-closed hedge `filled`); a history that lists others leaves it filled', () => {
+    const record = { id: 'a', status: 'filled' };
+    expect([
+      recordStanding(record, new Set(['a'])).standing,
+      stillLive(record, new Set(['a'])),
+      recordStanding(record, new Set(['b'])).standing,
+      recordStanding({ id: 'a', status: 'submitted' }, new Set(['a'])).standing,
+    ]).toEqual(['ended', false, 'filled', 'opening']);
+  });
+
+  it("settling is said in the side model's words, as the side of that one hedge says it", () => {
+    const record = { id: 'a', status: 'settling', notionalUsd: 0 };
+    expect(recordStanding(record)).toEqual({
+      standing: 'settling',
+      why: (sideHolds(judged(views({ records: [record], ended: [] }))) as { why: string }).why,
+    });
   });
 });
 

@@ -4,7 +4,14 @@
 // Asserted on the simulator's state and request log.
 import { exits, lastJson, ok } from '../support/cli-runs.js';
 import { activeSizes, hedgeOf } from '../support/keeper.js';
-import { apiData, colleagueOpens, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import {
+  apiData,
+  colleagueCloses,
+  colleagueOpens,
+  MARKET,
+  useSimulators,
+  type Simulator,
+} from '../support/simulator.js';
 
 const startSimulator = useSimulators({ stepped: true });
 
@@ -68,4 +75,41 @@ it('a reduce of the whole side: --json says what it realized, as the close it is
     ['/hedges/reduce'],
     'closed',
   ]);
+});
+
+it("a deal's hedge closed early, shown `settling` at notional 0 on a server that shows that status before `closed`: history --ref lists its close and names no hedge still held; `hedges ID --watch` marks it settling in the side model's words and counts nothing down", async () => {
+  const simulator = await startSimulator({ closedSettlingMs: 60_000 });
+  await colleagueOpens(simulator, 'sell', 1_000, 7, 'deal-12');
+  const [held] = simulator.active('sell');
+  await colleagueCloses(simulator, 'sell');
+  expect(await apiData(simulator, 'GET', `/hedges/${held.id}`)).toMatchObject({ status: 'settling', notional_usd: 0 });
+
+  const history = ok(await simulator.hedge('history --ref deal-12 --json'));
+  expect(JSON.parse(history.stdout).map((record: any) => record.hedge_id)).toEqual([held.id]);
+  expect(history.stderr).not.toMatch(/still held/);
+
+  const watched = ok(
+    await simulator.hedge(`hedges ${held.id} --watch 1 --count 1`, { screen: { columns: 120, rows: 30 } }),
+  ).stdout;
+  expect(watched).toContain(
+    `settling: hedge ${held.id} shows status "settling", which hedge does not know (neither open nor ended)`,
+  );
+  expect(watched).not.toMatch(/Matures in/);
+  // Read only: nothing sent by hedge.
+  expect(simulator.trades().map((entry) => entry.path)).toEqual(['/hedges', '/hedges/close']);
+});
+
+it("a deal's hedge closed early on a server that leaves it `filled` (alpha): history --ref and report --ref count its close and name no hedge still held, as the side model reads a filled hedge the history lists ended", async () => {
+  const simulator = await startSimulator({ dialect: 'alpha' });
+  await colleagueOpens(simulator, 'sell', 1_000, 7, 'deal-13');
+  const [held] = simulator.active('sell');
+  await colleagueCloses(simulator, 'sell');
+  expect((await apiData(simulator, 'GET', `/hedges/${held.id}`)).status).toBe('filled');
+
+  const history = ok(await simulator.hedge('history --ref deal-13 --json'));
+  expect(JSON.parse(history.stdout).map((record: any) => record.hedge_id)).toEqual([held.id]);
+  const report = ok(await simulator.hedge('report --ref deal-13 --json'));
+  expect(JSON.parse(report.stdout).totals.count).toBe(1);
+  for (const { stderr } of [history, report]) expect(stderr).not.toMatch(/still held/);
+  expect(simulator.trades().map((entry) => entry.path)).toEqual(['/hedges', '/hedges/close']);
 });

@@ -234,3 +234,21 @@ it('clockTimeIn: shows the time of day in the given zone, and falls back to the 
   expect([clockTimeIn('UTC')(START), clockTimeIn('Africa/Lagos')(START)]).toEqual(['09:00:00', '10:00:00']);
   expect(clockTimeIn('Not/AZone')(START)).toBe(new Date(START).toTimeString().slice(0, 8));
 });
+
+it("renderWatchScreen: a model settling is marked under its rows in the side model's words, wrapped to the width, never cut", () => {
+  const why = 'hedge hdg_a shows status "settling", which hedge does not know (neither open nor ended)';
+  const lines = screen(watching(2000, { ...positionsModel(1530, 10), settling: why }), 0, 60);
+  const at = lines.findIndex((line) => line.startsWith('settling: '));
+  expect(at).toBeGreaterThan(3);
+  expect(
+    lines
+      .slice(
+        at,
+        lines.findIndex((line) => line.startsWith('Net P&L')),
+      )
+      .join(' ')
+      .replace(/\s+/g, ' '),
+  ).toBe(`settling: ${why}`);
+  for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(60);
+  expect(screen(watching(2000, positionsModel(1530, 10)), 0).some((line) => line.startsWith('settling'))).toBe(false);
+});

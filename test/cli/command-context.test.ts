@@ -39,16 +39,21 @@ it('CommandContext closes last opened first, and a failing close does not stop t
   expect(closed).toEqual(['third', 'first']);
 });
 
-it("CommandContext a keeper's step is confirmed by the keeper's start, not read by people, and its notices go to the keeper", () => {
-  const ctx = context();
-  expect([ctx.forPeople, ctx.confirmedAhead]).toEqual([true, false]);
+it("CommandContext a keeper's step is confirmed by the keeper's start, draws no progress for people, and its notices go to the keeper", async () => {
+  const { ctx, stderr } = testContext({ output: { format: 'table' } });
+  expect(ctx.confirmedAhead).toBe(false);
   const heard: Notice[] = [];
   const step = ctx.keeperStep({
     signal: new AbortController().signal,
     confirmed: true,
     notify: (notice) => heard.push(notice),
   });
-  expect([step.origin, step.confirmedAhead, step.forPeople]).toEqual(['keeper', true, false]);
+  expect([step.origin, step.confirmedAhead]).toEqual(['keeper', true]);
+  await ctx.startProgress('the command waits', 0);
+  await step.startProgress('the step waits', 0);
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(stderr()).toContain('the command waits');
+  expect(stderr()).not.toContain('the step waits');
   const notice: Notice = { kind: 'wire-warning', level: 'warn', text: 'x' };
   step.notify(notice);
   expect(heard).toEqual([notice]);

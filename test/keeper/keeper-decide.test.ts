@@ -310,7 +310,18 @@ const DECIDE = [
   {
     name: 'a hedge of the side still opening: held until it resolves',
     side: side([{ id: 'hdg_2', status: 'submitted' }]),
-    status: 'hdg_2 is submitted; waiting for it to resolve',
+    status: { state: 'hdg_2 is submitted; waiting for it to resolve', current_usd: null, current_unknown: true },
+  },
+  {
+    name: 'covered, its roll due, but another hedge of the side still opening: held until it resolves, never rolled meanwhile',
+    side: side(
+      [
+        { id: 'hdg_1', status: 'filled', notionalUsd: 2000, maturityAtMs: NOW + 30 * MINUTE },
+        { id: 'hdg_2', status: 'submitted' },
+      ],
+      { notionalUsd: 2000, hedgeId: 'hdg_1', maturityAtMs: NOW + 30 * MINUTE },
+    ),
+    status: { state: 'hdg_2 is submitted; waiting for it to resolve', current_usd: null, current_unknown: true },
   },
   {
     name: 'a hedge of the side in a status hedge does not know: settling, nothing sent',

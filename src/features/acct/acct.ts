@@ -10,6 +10,7 @@ import type { CommandContext } from '../../platform/runtime/context.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import { readHistoryRecord } from '../../platform/api/wire/fields.js';
 import { readDeal, type DealHedges } from '../book/deal.js';
+import { recordStanding } from '../book/book.js';
 import { readBook } from '../book/positions.js';
 import { walkHistory } from '../report/report.js';
 import { appendRecords, type AcctRecord } from './acct-store.js';
@@ -34,6 +35,9 @@ import {
   type RateRow,
   type RelationshipRules,
 } from './acct-rules.js';
+
+/** What the accounting flows use of a command's context. */
+type AcctPorts = Pick<CommandContext, 'client' | 'clock' | 'env'>;
 
 export interface AcctEvent {
   relationship_id: string;
@@ -116,9 +120,28 @@ export function quoteFor(relationship: Relationship, quote: string): Quote {
 
 // ---- Designation and events ----
 
+/** The hedges carrying `reference` (`all`), and of them those the side model holds live (`live`): a filled one the
+ * history lists closed is not (a server may leave an early-closed hedge `filled`), the history read only then, up to
+ * the last of them. */
+export async function referenceHedges(client: HedgeClient, reference: string) {
+  const deal = await readDeal(client, reference);
+  if (deal.error !== undefined) throw deal.error;
+  const filled = new Set(
+    deal.live().flatMap((hedge) => (recordStanding(hedge).standing === 'filled' ? [hedge.id] : [])),
+  );
+  const ended = new Set<string>();
+  if (filled.size)
+    await walkHistory(client, {}, (raw) => {
+      const id = readHistoryRecord(raw).hedgeId;
+      if (id !== undefined && filled.has(id)) ended.add(id);
+      return ended.size < filled.size;
+    });
+  return { live: deal.live(ended).length, all: deal.hedges.length };
+}
+
 /** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash. */
 export async function designate(
-  ctx: CommandContext,
+  ctx: AcctPorts,
   relationship: Relationship,
   recordedLate: string | undefined,
   lookup?: (reference: string) => Promise<{ live: number; all: number }>,
@@ -163,7 +186,7 @@ export async function designate(
 }
 
 /** Records that the hedged transaction happened, or a de-designation. */
-export async function recordEvent(ctx: CommandContext, event: AcctEvent) {
+export async function recordEvent(ctx: AcctPorts, event: AcctEvent) {
   await appendRecords(ctx, 'event', (records) => {
     const found = recorded(records).relationships.get(event.relationship_id);
     if (!found)
@@ -183,12 +206,7 @@ export async function recordEvent(ctx: CommandContext, event: AcctEvent) {
 }
 
 /** Appends a market's rates; a date already recorded with other figures is refused (recorded rates never change). */
-export async function recordRates(
-  ctx: CommandContext,
-  market: string,
-  quote: string,
-  rows: Array<Record<string, string>>,
-) {
+export async function recordRates(ctx: AcctPorts, market: string, quote: string, rows: Array<Record<string, string>>) {
   let added = 0;
   await appendRecords(ctx, 'rates', (records) => {
     const existing = recorded(records).rates.get(market);
@@ -296,12 +314,6 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
     if (deal.problem)
       throw new UsageError(`instrument.references: the hedges of ${reference} were not read: ${deal.problem}.`);
     deals.push(deal);
-    for (const hedge of deal.live) {
-      live.notionalUsd += readNumber(hedge.notional_usd) ?? 0;
-      live.markets.add(hedge.market);
-      const maturity = typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null;
-      if (maturity !== null && (live.maturity === null || maturity > live.maturity)) live.maturity = maturity;
-    }
   }
   const toCentsOf = (value: number | undefined) => numberCents(value ?? 0);
   await walkHistory(client, {}, (raw) => {
@@ -323,10 +335,15 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
   });
   const closed = new Set(hedges.map((hedge) => hedge.id));
   const book = await readBook(client);
-  // Each live hedge once, in the order its deal lists it.
-  const held = new Map(deals.flatMap((deal) => deal.live.map((hedge) => [hedge.id, hedge.created_at] as const)));
-  for (const [id, opened] of held) {
-    if (closed.has(id)) continue;
+  // Each live hedge once, in the order its deal lists it: the side model's, with the history just read (a server may
+  // leave an early-closed hedge `filled`).
+  const held = new Map(deals.flatMap((deal) => deal.live(closed).map((hedge) => [hedge.id, hedge] as const)));
+  for (const [id, hedge] of held) {
+    live.notionalUsd += readNumber(hedge.notional_usd) ?? 0;
+    live.markets.add(hedge.market);
+    const maturity = typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null;
+    if (maturity !== null && (live.maturity === null || maturity > live.maturity)) live.maturity = maturity;
+    const opened = hedge.created_at;
     const position = book.find((line) => line.hedgeId === id);
     const open: DeskHedge = {
       id,
@@ -344,7 +361,7 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
 /** The relationship's periods up to `until` (today when not given: the server's, for the desk's hedges), valued from
  * the rates (and the desk's hedges where they are its instrument). */
 export async function compute(
-  ctx: CommandContext,
+  ctx: AcctPorts,
   designation: Designation,
   rates: Map<string, MarketRates>,
   until: string | undefined,

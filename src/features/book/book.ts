@@ -42,13 +42,6 @@ export interface SideBook {
 export const FINAL = new Set(['failed', 'closed']);
 const KNOWN = new Set<string>(HEDGE_STATUSES);
 
-/** What a hedge's own status says, in the model's words: opening (not filled yet), filled, ended (it holds nothing any
- * more), or settling (a status hedge does not know: neither open nor ended, waited on). Only `opening` changes by
- * itself into another of these, and `settling` until the server says more. */
-export function hedgeStatus(status: string): 'opening' | 'filled' | 'ended' | 'settling' {
-  if (!KNOWN.has(status)) return 'settling';
-  return status === 'filled' ? 'filled' : FINAL.has(status) ? 'ended' : 'opening';
-}
 const SAME_USD = 0.005;
 const near = (a: number, b: number) => Math.abs(a - b) < SAME_USD;
 
@@ -59,15 +52,15 @@ export function reconcileSide(
   nowMs: number,
 ): SideBook {
   const filled = records
-    .filter((record) => hedgeStatus(record.status) === 'filled')
+    .filter((record) => record.status === 'filled')
     .sort((a, b) => (b.maturityAtMs ?? 0) - (a.maturityAtMs ?? 0));
-  const opening = records.filter((record) => ['opening', 'settling'].includes(hedgeStatus(record.status)));
+  const opening = records.filter((record) => record.status !== 'filled' && !FINAL.has(record.status));
   // A record without a notional hedge can read says nothing about the side's size: the line's then stands for it.
   const recordsUsd =
     filled.some((record) => record.notionalUsd === undefined) && line?.notionalUsd !== undefined
       ? line.notionalUsd
       : cents(filled.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
-  const ended = records.flatMap((record) => (hedgeStatus(record.status) === 'ended' ? [record.id] : []));
+  const ended = records.flatMap((record) => (FINAL.has(record.status) ? [record.id] : []));
   const failed = records.flatMap((record) => (record.status === 'failed' ? [record.id] : []));
   const book = { filled, opening, ended, failed, recordsUsd, ...(line && { line }) };
   const one = filled.length === 1;
@@ -79,7 +72,7 @@ export function reconcileSide(
       ? { endpoint: 'GET /positions' as const, notionalUsd: line.notionalUsd }
       : bad && { endpoint: 'GET /hedges' as const, notionalUsd: bad.notionalUsd! };
   // A status hedge does not know (`settling`, a server's own word) holds neither open nor ended: waited on.
-  const unknown = opening.find((record) => hedgeStatus(record.status) === 'settling');
+  const unknown = opening.find((record) => !KNOWN.has(record.status));
   const why = unreadable
     ? unreadable.endpoint === 'GET /positions'
       ? `the positions list gives the open side a notional of ${formatUsd(unreadable.notionalUsd)}, which cannot be`
@@ -287,3 +280,41 @@ export function changeVerdict(book: SideBook, expected: ExpectedChange): ChangeV
     return { verdict: 'not-yet', evidence: `${words}: part of it shows` };
   return { verdict: 'moved', evidence: `${words}: something outside this action moved it` };
 }
+
+/** The hedge a held side is renewed by: the soonest to mature of its filled hedges (none unless the side is held). */
+export function soonestHeld(book: SideBook) {
+  return sideHolds(book).holds === 'held' ? book.filled.at(-1) : undefined;
+}
+
+/** The side's newest hedge when it ended before its maturity (judged at `nowMs`, the server's) and left the side flat:
+ * closed early, by whoever. A server may leave such a hedge `filled` on its record: the book has it ended. */
+export function closedEarly(book: SideBook, newest: HedgeRecord | undefined, nowMs: number) {
+  const ended = newest?.status === 'closed' || (newest?.status === 'filled' && book.ended.includes(newest.id));
+  return ended && sideHolds(book).holds === 'flat' && newest!.maturityAtMs! > nowMs ? newest : undefined;
+}
+
+/** Which read of the side may be cut short (reading again tells no more): its hedge records, or its history. */
+export const cutRead = (book: SideBook) =>
+  book.recordsCut !== undefined ? 'records' : book.historyCut !== undefined ? 'history' : undefined;
+
+/** What one hedge's record says of it: being opened, filled (whether it holds its side is the side's to say:
+ * sideHolds), ended, or settling — a status hedge does not know, neither open nor ended, in the side model's words.
+ * `historyEnded`: the hedges a history read lists ended; a filled one among them ended (a server may leave an
+ * early-closed hedge `filled`), as judgeSide reads them. */
+export type RecordStanding = { standing: 'opening' | 'filled' | 'ended' } | { standing: 'settling'; why: string };
+
+export function recordStanding(
+  record: Pick<HedgeRecord, 'id' | 'status'>,
+  historyEnded?: ReadonlySet<string>,
+): RecordStanding {
+  if (FINAL.has(record.status) || (record.status === 'filled' && historyEnded?.has(record.id)))
+    return { standing: 'ended' };
+  if (record.status === 'filled') return { standing: 'filled' };
+  if (KNOWN.has(record.status)) return { standing: 'opening' };
+  return { standing: 'settling', why: reconcileSide([record], undefined, 0).why! };
+}
+
+/** Whether a hedge's record shows it still held or being opened (neither ended nor settling): a deal's live hedge, one
+ * that can still mature. */
+export const stillLive = (record: Pick<HedgeRecord, 'id' | 'status'>, historyEnded?: ReadonlySet<string>) =>
+  ['opening', 'filled'].includes(recordStanding(record, historyEnded).standing);

@@ -6,9 +6,10 @@ import { formatTimeLeft, formatUtcMinutes } from '../../platform/terminal/format
 import type { DealHedges } from './deal.js';
 
 /** One sentence naming the deal's live hedges (as their records show them), so that the deal is followed through its last roll: */
-export function dealStillHeld(deal: DealHedges, hedgesCommand: string) {
-  if (!deal.live.length) return;
-  const described = deal.live.map((hedge) => {
+export function dealStillHeld(deal: DealHedges, hedgesCommand: string, ended?: ReadonlySet<string>) {
+  const live = deal.live(ended);
+  if (!live.length) return;
+  const described = live.map((hedge) => {
     const parts = [
       `${formatMoney(hedge.notional_usd)} USD`,
       safeText(hedge.status),

@@ -4,20 +4,22 @@ import type { HedgeClient } from '../../platform/api/client.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import { sameReference } from '../../core/input.js';
 import { messageOf } from '../../core/security/safe-text.js';
-import { FINAL } from './book.js';
+import { stillLive } from './book.js';
 
-/** GET /hedges as far as `limit` (filtered by `clientReference` on the server); a failed read is a problem to say, not a
- * failure; `read`: the records read, which may be short of what the server holds (lists' `more` and `cutAt`). */
+/** GET /hedges as far as `limit` (filtered by `clientReference` on the server); a failed read is a problem to say (its
+ * `error` for a caller it fails), not a failure; `read`: the records read, which may be short of what the server holds
+ * (lists' `more` and `cutAt`). */
 async function readRecords(client: HedgeClient, limit: number, clientReference?: string) {
   try {
     const list = await client.readHedges({ clientReference, limit, checkCut: true });
     return { items: list.items, read: { ...list, limit } };
   } catch (error) {
-    return { items: [], problem: `GET /hedges failed (${messageOf(error)})` };
+    return { items: [], problem: `GET /hedges failed (${messageOf(error)})`, error };
   }
 }
 
-/** A deal's hedges (`live`: those not ended), and `nowMs`: the server's time when read, which its maturities are shown against. */
+/** A deal's hedges (`live`: those the side model holds live, neither ended nor settling, given the hedges a history
+ * read lists closed), and `nowMs`: the server's time when read, which its maturities are shown against. */
 export type DealHedges = Awaited<ReturnType<typeof readDeal>>;
 
 /** How history records that carry no reference are joined to one: the reference of a hedge by its id. */
@@ -26,15 +28,17 @@ export type HedgeReferences = Pick<DealHedges, 'referenceOf'>;
 /** The deal's hedges: GET /hedges filtered by `client_reference` on the server and again here (a server may not honour
  * it); as a join, its own reference for each of its hedges. */
 export async function readDeal(client: HedgeClient, reference: string) {
-  const { items, problem, read } = await readRecords(client, Infinity, reference);
+  const { items, problem, error, read } = await readRecords(client, Infinity, reference);
   const hedges = items.filter((hedge) => sameReference(hedge.client_reference, reference));
   const ids = new Set(hedges.map((hedge) => hedge.id));
   return {
     reference,
     problem,
+    error,
     read,
+    hedges,
     referenceOf: (hedgeId: string) => (ids.has(hedgeId) ? reference : undefined),
-    live: hedges.filter((hedge) => !FINAL.has(hedge.status)),
+    live: (ended?: ReadonlySet<string>) => hedges.filter((hedge) => stillLive(hedge, ended)),
     nowMs: client.transport.serverNow().bestMs,
   };
 }

@@ -6,6 +6,7 @@ import { utcDay, utcIso } from '../../core/utc-text.js';
 import { rowKey } from '../../core/keep-rules.js';
 import { cents } from '../../core/money.js';
 import { onSide } from './positions.js';
+import { recordStanding } from './book.js';
 import type { PositionFacts } from '../../platform/api/wire/fields.js';
 import type { Hedge } from '../../platform/api/schemas.js';
 
@@ -38,10 +39,10 @@ export function collectMaturities(
   withinMs?: number,
   unlisted: readonly MaturityHedge[] = [],
 ) {
-  // A position without a market is the account's only market (as positions.ts reads it).
-  const active = hedges.filter(
-    (hedge) => hedge.status === 'filled' && positions.some((position) => onSide(position, hedge)),
-  );
+  // A filled hedge on a listed side is active (the side model's word for its record); a position without a market is
+  // the account's only market (as positions.ts reads it).
+  const filled = (hedge: MaturityHedge) => recordStanding(hedge).standing === 'filled';
+  const active = hedges.filter((hedge) => filled(hedge) && positions.some((position) => onSide(position, hedge)));
   const found: Array<[string, ReturnType<typeof ofHedge>]> = [];
   let undated = 0;
   const settle = (maturity: string | undefined, item: ReturnType<typeof ofHedge>) => {
@@ -66,7 +67,7 @@ export function collectMaturities(
     const whole = active.filter((other) => rowKey(other) === rowKey(hedge)).length === 1 ? position : undefined;
     settle(validTime(hedge.maturity_at) ?? validTime(whole?.maturityAt), ofHedge(hedge, position, whole));
   }
-  for (const hedge of unlisted) if (hedge.status === 'filled') settle(validTime(hedge.maturity_at), ofHedge(hedge));
+  for (const hedge of unlisted) if (filled(hedge)) settle(validTime(hedge.maturity_at), ofHedge(hedge));
   // The lines no filled hedge record stands for: settled by their own maturity, with what their hedge's record says (a close landing).
   for (const position of positions) {
     const { side, market } = position;

@@ -2,7 +2,7 @@
 // the records alone; unreadable records leave the positions as they are, with the reason.
 import type { HedgeClient } from '../../platform/api/client.js';
 import type { Hedge } from '../../platform/api/schemas.js';
-import { FINAL, type SideBook } from './book.js';
+import { recordStanding, type SideBook } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { rowKey } from '../../core/keep-rules.js';
 import type { BookPosition } from './positions.js';
@@ -40,7 +40,7 @@ export async function readPositionSides(client: HedgeClient, positions: BookPosi
   const unlisted: PositionSide[] = [];
   for (const hedge of views.hedges) {
     const key = rowKey(hedge);
-    if (seen.has(key) || FINAL.has(hedge.status)) continue;
+    if (seen.has(key) || recordStanding(hedge).standing === 'ended') continue;
     seen.add(key);
     // A line without a market stands for this side when the hedge's market is the only one there.
     if (positions.some((position) => position.side === hedge.side && position.market === undefined)) continue;
@@ -56,12 +56,12 @@ export async function readPositionSides(client: HedgeClient, positions: BookPosi
 /** `lineHedgeId`: the hedge the side's positions line names. */
 function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<string, Hedge>, lineHedgeId?: string) {
   const soonest = book.filled.toSorted((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity));
-  const hedges = [...soonest, ...book.opening].flatMap((record) => byId.get(record.id) ?? []);
+  const records = (list: typeof soonest) => list.flatMap((record) => byId.get(record.id) ?? []);
+  const held = records(soonest);
+  const hedges = [...held, ...records(book.opening)];
   const named = byId.get(lineHedgeId!);
   // The references of the filled hedges, else of those being opened, else of the line's own hedge.
-  const behind = [hedges.filter((hedge) => hedge.status === 'filled'), hedges, named ? [named] : []].find(
-    (list) => list.length,
-  );
+  const behind = [held, hedges, named ? [named] : []].find((list) => list.length);
   return {
     ...book,
     market,

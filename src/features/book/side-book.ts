@@ -21,7 +21,7 @@ export function sideAfterOf(book: SideBook) {
 
 export { sameHedges, sameSide } from './book.js';
 
-function hedgeRecord(hedge: Hedge) {
+export function hedgeRecord(hedge: Hedge) {
   // A maturity as the book keeps it, in ms; none when it cannot be read.
   const maturityAtMs = Date.parse(hedge.maturity_at ?? '');
   return {
@@ -111,12 +111,15 @@ export function readableBook(book: SideBook, market: string, side: Side) {
   });
 }
 
+/** What reading a side in step uses of the command: its clock, deadline, log and signal. */
+type BookPorts = Pick<CommandContext, 'clock' | 'deadline' | 'log' | 'signal'>;
+
 const SETTLE_WAIT_MS = 60_000;
 const SETTLE_POLL_MS = 1_500;
 
 /** The side's book once its views agree, read again while settling up to SETTLE_WAIT_MS (or --timeout); past that "cannot tell" (exit 12), never a decision on one view alone. */
 export async function readSideInStep(
-  ports: CommandContext,
+  ports: BookPorts,
   client: HedgeClient,
   market: string,
   side: Side,
@@ -147,7 +150,7 @@ export function cutSide({ market, side }: { market: string; side: Side }, book: 
 
 /** readSideInStep for several sides at once (a plan's): every one of them in step, or flat, in the same read. */
 export async function readSidesInStep(
-  ports: CommandContext,
+  ports: BookPorts,
   client: HedgeClient,
   /** `opened`: hedges the server named in its answers to this account's opens of a side, which its views must show. */
   sides: ReadonlyArray<{ market: string; side: Side; opened?: readonly string[] }>,

@@ -7,6 +7,7 @@ import { readNumber } from '../../core/number-format.js';
 import { cents } from '../../core/money.js';
 import { parseClientReference, parseHedgeId, parseMarket } from '../../core/input.js';
 import { findHedge } from './hedge-id.js';
+import { recordStanding, stillLive } from './book.js';
 import { requireListedMarket } from './markets.js';
 import { carriesReference, ownReference, positionForPeople, readBook } from './positions.js';
 import { readPositionSides, sideReferences } from './position-sides.js';
@@ -39,6 +40,8 @@ export interface WatchModel {
   /** A sparkline of one of `fields` over the session. */
   trend?: { label: string; key: string };
   total?: { label: string; value: number | undefined };
+  /** Why what is watched is settling, as the side model says it (a hedge in a status hedge does not know). */
+  settling?: string;
 }
 
 /** How the watch reads: shown live (a terminal without --json, redrawn every second: the Ref column and countdowns), in hedge's one shape, alerting on maturities (its settings, of which a source reads the rules). */
@@ -193,7 +196,7 @@ function positionsSource(
 
 /** A hedge's maturity while it can still mature, as the facts alerts are about. */
 function hedgeMaturity(hedge: Hedge) {
-  return typeof hedge.maturity_at === 'string' && ['submitted', 'filled'].includes(hedge.status)
+  return typeof hedge.maturity_at === 'string' && stillLive(hedge)
     ? [{ key: hedge.id, maturityAt: hedge.maturity_at, market: hedge.market, side: hedge.side, hedgeId: hedge.id }]
     : [];
 }
@@ -269,6 +272,7 @@ export function sourceFor(log: (line: string) => void, target: WatchTarget, plan
         const hedge = id === undefined ? await findHedge(client, typed) : await client.getHedge(id);
         id = hedge.id;
         const maturities = hedgeMaturity(hedge);
+        const standing = recordStanding(hedge);
         return {
           data: hedge,
           known: HEDGE_FIELDS,
@@ -284,6 +288,7 @@ export function sourceFor(log: (line: string) => void, target: WatchTarget, plan
             rows: [{ key: hedge.id, values: hedge, maturityAt: maturities[0]?.maturityAt }],
             empty: 'No hedge data.',
             countdown: 'Matures in',
+            ...(standing.standing === 'settling' && { settling: standing.why }),
           } satisfies WatchModel,
         };
       };

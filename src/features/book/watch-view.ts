@@ -142,6 +142,11 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
         ? (model.layout === 'card' ? renderCard : renderTable)(state, model, onServer)
         : [c.dim(model.empty)]),
   );
+  // Marked under what it is about: neither open nor ended, so neither counted down nor final.
+  if (model?.settling !== undefined)
+    lines.push(
+      ...wrapWords(`${c.yellow('settling:')} ${safeText(model.settling)}`, columns, { hangingIndent: 2 }).split('\n'),
+    );
   if (model?.total) {
     const { label, value } = model.total;
     const shown = value === undefined ? c.dim('—') : options.format({ key: 'total', kind: 'pnl' }, value);

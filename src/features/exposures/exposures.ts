@@ -25,9 +25,11 @@ import {
 } from './exposures-rules.js';
 import { readHistoryRecord, readPosition } from '../../platform/api/wire/fields.js';
 import { walkHistory } from '../report/report.js';
+import { recordStanding } from '../book/book.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
 import { DEFAULT_ROLL_BEFORE_MS } from '../../core/keep-rules.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
+import type { WritePorts } from '../write/ports.js';
 import type { MovingTarget } from '../keeper/keep.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { formatMoney, formatUsd, plural } from '../../core/number-format.js';
@@ -41,7 +43,7 @@ interface ExposuresInput {
   feeBps?: number;
 }
 
-type ExposuresPorts = CommandContext;
+type ExposuresPorts = WritePorts;
 
 const warn = (ports: ExposuresPorts, kind: string, text: string) => ports.notify({ kind, level: 'warn', text });
 
@@ -181,12 +183,12 @@ async function coverHedges(client: HedgeClient) {
   const onlyMarket = list.markets.length === 1 ? list.markets[0].market : undefined;
   const hedges: CoverHedge[] = [];
   let skipped = 0;
-  const ended = new Set<string | undefined>();
+  const ended = new Set<string>();
   const walk = await walkHistory(client, {}, (raw) => {
     const facts = readHistoryRecord(raw);
     const { side, notionalUsd, openedAt, closedAt, hedgeId } = facts;
     const market = facts.market ?? onlyMarket;
-    ended.add(hedgeId);
+    if (hedgeId !== undefined) ended.add(hedgeId);
     // A closed hedge that says too little (no side, size or time) is left out, and counted.
     if (market === undefined || side === undefined || notionalUsd === undefined || closedAt === undefined) {
       skipped += 1;
@@ -213,9 +215,9 @@ async function coverHedges(client: HedgeClient) {
     opened_at,
     filled_at,
   } of filled.items) {
-    // A filled hedge history does not list as closed: still held (a server may leave an early-closed hedge `filled`).
+    // Filled as the side model reads its record with the history (a server may leave an early-closed hedge `filled`).
     const openedAtMs = Date.parse(opened_at || filled_at || '');
-    if (status !== 'filled' || ended.has(id) || !Number.isFinite(openedAtMs)) continue;
+    if (recordStanding({ id, status }, ended).standing !== 'filled' || !Number.isFinite(openedAtMs)) continue;
     hedges.push({ market: market.toUpperCase(), side, notionalUsd, openedAtMs, entryPrice: struck_rate ?? undefined });
   }
   return {

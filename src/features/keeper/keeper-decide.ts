@@ -26,8 +26,15 @@ import {
   type ClockReading,
   type ServerTime,
 } from '../../core/server-clock.js';
-import { expectationMet, type SideBook, type SideExpectation } from '../book/book.js';
-import { cutSide, unseenIn } from '../book/side-book.js';
+import {
+  closedEarly,
+  cutRead,
+  expectationMet,
+  soonestHeld,
+  type SideBook,
+  type SideExpectation,
+} from '../book/book.js';
+import { cutSide, hedgeRecord, unseenIn } from '../book/side-book.js';
 import { begunElsewhere } from '../write/row-trust.js';
 import { ROLL_GROUP_PREFIX, sideOf, type WriteOutcome } from '../write/write-flow.js';
 
@@ -288,21 +295,13 @@ export function stepEnded(
 
 // ---- What the views of each side say: settling, this keeper's own write not shown yet, a colleague's close.
 
-/** The side's newest hedge when it was closed before its maturity (on the clock the book judged it by) and the side is flat. */
-function closedEarly({ book, newest }: SideObservation, time: ServerTime) {
-  // A server may leave an early-closed hedge `filled` on its record: the book has it ended from the history.
-  return book.state === 'flat' &&
-    !book.opening[0] &&
-    newest &&
-    (newest.status === 'closed' || (newest.status === 'filled' && book.ended.includes(newest.id))) &&
-    Date.parse(String(newest.maturity_at)) > time.bestMs
-    ? newest
-    : undefined;
-}
+/** The side's newest hedge, as the hedges list gives it, when the side model has it closed before its maturity. */
+const closedEarlyOf = ({ book, newest }: SideObservation, time: ServerTime) =>
+  newest && closedEarly(book, hedgeRecord(newest), time.bestMs) && newest;
 
 /** The hedge the journal is to be asked about (closed by a roll or keeper action?): the side's newest, closed early, once per hedge. */
 export function journalQuestion(state: KeeperState, key: string, side: SideObservation, time: ServerTime) {
-  const closed = closedEarly(side, time);
+  const closed = closedEarlyOf(side, time);
   return closed && state.sides.get(key)?.closedByUs[closed.id] === undefined ? closed.id : undefined;
 }
 
@@ -366,10 +365,11 @@ function seeSide(memory: SideMemory, row: KeepRow, observed: SideObservation, ti
   const { expected } = memory;
   if (settling !== undefined) {
     const since = (memory.settlingSince ??= nowMs);
-    // Records that may be cut stay so however long it waits (a history that may be cut, past the bound): said at
-    // once with what to set, and held; never read as a side short of its target.
-    const cut = side.recordsCut !== undefined || side.historyCut !== undefined;
-    cannotTell('settling', side.recordsCut === undefined ? since : -Infinity, (waited) =>
+    // Records that may be cut stay so however long it waits (a history that may be cut, past the bound: a view that
+    // trails may still bring the side into step): said at once with what to set, and held; never read as a side short
+    // of its target.
+    const cut = cutRead(side);
+    cannotTell('settling', cut === 'records' ? -Infinity : since, (waited) =>
       cut
         ? cutSide(row, side, true)
         : `The ${row.side} side of ${row.market} has been settling for ${waited} s (server time): ${settling}. What it holds cannot be told, so nothing is sent on it.`,
@@ -389,19 +389,16 @@ function seeSide(memory: SideMemory, row: KeepRow, observed: SideObservation, ti
     }
   }
   // The soonest to mature of the side's hedges decides when the side is rolled.
-  const soonest = side.filled.at(-1);
-  const covered = side.state === 'in-step' && soonest !== undefined;
+  const soonest = soonestHeld(side);
   const opening = side.opening[0];
   // The side's newest hedge closed early: a colleague's close, which wins — unless, as the journal shows, this keeper or a roll closed it.
-  const closed = closedEarly(observed, time);
+  const closed = closedEarlyOf(observed, time);
   const ours = closed && (memory.closedByUs[closed.id] ??= observed.closedByRoll ?? false);
   const closedAtLocalMs =
     (typeof closed?.closed_at === 'string' ? Date.parse(closed.closed_at) : NaN) - time.earliestMs + time.localMs;
   return {
-    position: covered
-      ? { notionalUsd: side.recordsUsd, hedgeId: soonest.id, maturityAtMs: soonest.maturityAtMs }
-      : undefined,
-    opening: opening && !covered ? { hedgeId: opening.id, status: opening.status } : undefined,
+    position: soonest && { notionalUsd: side.recordsUsd, hedgeId: soonest.id, maturityAtMs: soonest.maturityAtMs },
+    opening: opening && !soonest ? { hedgeId: opening.id, status: opening.status } : undefined,
     closedOutside:
       closed && !ours
         ? { hedgeId: closed.id, closedAtLocalMs: Number.isFinite(closedAtLocalMs) ? closedAtLocalMs : undefined }
@@ -643,8 +640,8 @@ function rowStatus(row: KeepRow, seen?: { view: SideView; decision: KeepDecision
     target_usd: row.notionalUsd,
     current_usd: seen?.view.position?.notionalUsd ?? null,
     // Null above is flat only when the side could be told: the alert rules must not read a settling
-    // side, or a book that could not be read, as one that settled.
-    ...((!seen || seen.view.settling) && { current_unknown: true as const }),
+    // side, one with a hedge still opening, or a book that could not be read, as one that settled.
+    ...((!seen || seen.view.settling || seen.view.opening) && { current_unknown: true as const }),
     state: seen?.decision.reason ?? 'unknown (the book could not be read)',
     next_action: next?.nextAction ?? null,
     next_action_at: next?.nextActionAtMs !== undefined ? utcIso(next.nextActionAtMs) : null,

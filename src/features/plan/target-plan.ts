@@ -9,10 +9,9 @@ import { parseUsdAmount } from '../../core/input.js';
 import { cents, toAccountSide } from '../../core/money.js';
 import { TENORS } from '../../core/vocabulary.js';
 import { ApiError, PreTradeCheckError } from '../../core/errors.js';
-import type { CommandContext } from '../../platform/runtime/context.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { inputFileProblems, listedProblems, readInputFile } from '../write/input-file.js';
+import { inputFileProblems, listedProblems, readInputFile, type InputPorts } from '../write/input-file.js';
 import type { BookPosition } from '../book/positions.js';
 import { sideAfterOf } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
@@ -42,7 +41,7 @@ export function parseTolerance(raw: string | undefined) {
 }
 
 /** Reads and checks the target file: every problem as `file:LINE: message` in one UsageError (exit 2). */
-export async function readTargetFile(ports: CommandContext, file: string) {
+export async function readTargetFile(ports: InputPorts, file: string) {
   const { text, sourceName } = await readInputFile(ports, file, 'target file', 'cat target.csv | hedge plan -');
   const parsed = parseTargetFile(text, { sourceName });
   if ('problems' in parsed) {
@@ -163,7 +162,7 @@ export async function buildTargetPlan(
 }
 
 /** Thrown AFTER the plan is shown: every problem, in execution order (exit 3, nothing sent). */
-export function planCheckError(ports: CommandContext, quoted: QuotedPlan) {
+export function planCheckError(ports: Pick<WritePorts, 'hedgeCommand'>, quoted: QuotedPlan) {
   const { problems } = quoted.plan;
   const source = safeText(quoted.source);
   const lines = problems.map(

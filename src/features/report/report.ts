@@ -80,8 +80,12 @@ export async function gatherReport(
     // Reported below, once the history is read (or by the history's own failure first).
   });
   const builder = new ReportBuilder(options);
+  // The hedges of the records' references the history lists closed, in the period or not (a deal's: not still held);
+  // only theirs, so that a long history is never held whole.
+  const ended = new Set<string>();
   const walk = await walkHistory(client, options, (raw) => {
     const facts = readHistoryRecord(raw);
+    if (facts.hedgeId !== undefined && references?.referenceOf(facts.hedgeId) !== undefined) ended.add(facts.hedgeId);
     // A record that carries no reference is its hedge's deal, as the hedge records say.
     if (facts.clientReference === undefined && facts.hedgeId !== undefined)
       facts.clientReference = references?.referenceOf(facts.hedgeId);
@@ -90,6 +94,7 @@ export async function gatherReport(
   return {
     report: builder.finish((await positions).map(readPosition), { points }),
     cumulative: builder.cumulative(),
+    ended,
     ...walk,
   };
 }

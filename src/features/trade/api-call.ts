@@ -10,7 +10,7 @@ import type { CommandContext } from '../../platform/runtime/context.js';
 import { resolveApiPath } from '../../core/security/base-url.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { parseBoundedJson } from '../../core/security/json-keys.js';
-import { readInputFile } from '../write/input-file.js';
+import { readInputFile, type InputPorts } from '../write/input-file.js';
 import type { WriteAction } from '../write/write-flow.js';
 
 /** Journal commands of `hedge api` writes: `api POST /hedges/close`. */
@@ -169,7 +169,7 @@ function journaledPath(baseUrl: string, journaled: unknown, row: string) {
 const TOO_LARGE_FOR_A_REQUEST = 'the API takes a few fields per request, not a file of that size';
 
 /** --input FILE (or - for stdin): a JSON body, refused when it is not JSON. */
-export async function readInputBody(ports: CommandContext, file: string) {
+export async function readInputBody(ports: InputPorts, file: string) {
   const { text } = await readInputFile(
     ports,
     file,
@@ -191,7 +191,7 @@ export async function readInputBody(ports: CommandContext, file: string) {
 }
 
 /** A file's text for `-F key=@file` (or @- for stdin). */
-export async function readParamFile(ports: CommandContext, file: string) {
+export async function readParamFile(ports: InputPorts, file: string) {
   return (
     await readInputFile(ports, file, '-F file', 'hedge api -X POST PATH -F note=@- < note.txt', TOO_LARGE_FOR_A_REQUEST)
   ).text;

@@ -16,7 +16,7 @@ import {
 } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { SideViews } from '../book/side-book.js';
-import { hedgeStatus, holdsHedge, type SideBook } from '../book/book.js';
+import { holdsHedge, recordStanding, stillLive, type SideBook } from '../book/book.js';
 import { messageOf, safeText } from '../../core/security/safe-text.js';
 import { sameReference } from '../../core/input.js';
 import { shellWord } from '../../core/program.js';
@@ -152,7 +152,7 @@ export async function refuseDuplicateReference(
   }
   const carrying = hedges.filter((hedge) => sameReference(hedge.client_reference, reference));
   // What each status says is the side model's (book.ts): opening and filled are active, a status it does not know is not.
-  const unknown = carrying.filter((hedge) => hedgeStatus(hedge.status) === 'settling');
+  const unknown = carrying.filter((hedge) => recordStanding(hedge).standing === 'settling');
   if (unknown.length) {
     ports.notify({
       kind: 'reference-unknown-status',
@@ -160,10 +160,10 @@ export async function refuseDuplicateReference(
       text: `Note: ${unknown.map((hedge) => `${hedge.id} (${hedge.status})`).join(', ')} carries this reference with a status hedge does not know; not counted as active.`,
     });
   }
-  let active = carrying.filter((hedge) => ['opening', 'filled'].includes(hedgeStatus(hedge.status)));
+  let active = carrying.filter((hedge) => stillLive(hedge));
   // A filled hedge is as its side's views show it (book.ts): held on a side in step (the history unread), ended (a
   // server may leave an early-closed hedge `filled`, which the history lists), or neither when the history may be cut.
-  const filled = active.filter((hedge) => hedgeStatus(hedge.status) === 'filled');
+  const filled = active.filter((hedge) => recordStanding(hedge).standing === 'filled');
   const books = filled.length ? await sideBooksOf(client, filled) : [];
   const bookOf = (hedge: Hedge) => books[filled.indexOf(hedge)] as SideBook | undefined;
   const held = filled.filter((hedge) => bookOf(hedge) && holdsHedge(bookOf(hedge)!, hedge.id));
@@ -171,7 +171,7 @@ export async function refuseDuplicateReference(
   else {
     active = active.filter((hedge) => !bookOf(hedge)?.ended.includes(hedge.id));
     // Only filled ones left, and a history that may list them past what was read: neither in use nor free.
-    const count = active.every((hedge) => hedgeStatus(hedge.status) === 'filled')
+    const count = active.every((hedge) => recordStanding(hedge).standing === 'filled')
       ? active.map((hedge) => bookOf(hedge)?.historyCut).find((cut) => cut !== undefined)
       : undefined;
     if (active.length && count !== undefined)

@@ -2,11 +2,12 @@
 // given on, each with the hedges its side held and their notional (Trade.held), not a number alone. Every kind
 // compares them here, just before the send under the side's lock: when they differ, nothing is sent and it is asked again.
 import { formatUsd } from '../../core/number-format.js';
-import type { CommandContext, Trade } from '../../platform/runtime/context.js';
+import type { Trade } from '../../platform/runtime/context.js';
 import type { SideAfter } from '../../platform/journal/index.js';
 import { sameHedges, sameSide } from '../book/side-book.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { confirmOrStop } from './live-guard.js';
+import type { WritePorts } from './ports.js';
 
 const inCents = (usd: number) => Math.round(usd * 100);
 
@@ -43,7 +44,7 @@ export function hedgesMoved(shown: readonly Trade[], now: readonly Trade[]) {
 
 /** A person's answer came after the side moved: nothing was sent (the question comes again, naming what it holds now). */
 export function sayMovedSinceAsked(
-  ports: CommandContext,
+  ports: Pick<WritePorts, 'notify'>,
   { market, side }: { market: string; side: string },
   shown: readonly Trade[],
   now: readonly Trade[],
@@ -63,7 +64,7 @@ export function sayMovedSinceAsked(
 
 /** Asks once; a "yes" holds for the trades shown: read again after the answer, a book that moved sends nothing (false: show it anew). */
 export async function confirmAsShown(
-  ports: CommandContext,
+  ports: Pick<WritePorts, 'confirm'>,
   question: string,
   bound: {
     live: boolean;
@@ -83,7 +84,7 @@ export async function confirmAsShown(
  * moved, that is said, `reread` runs and the question (which names what it holds now) is asked anew. Returns what the
  * "yes" holds for. */
 export async function confirmSideAsShown(
-  ports: CommandContext,
+  ports: Pick<WritePorts, 'confirm' | 'notify'>,
   side: { market: string; side: string },
   live: boolean,
   shown: readonly Trade[],

@@ -40,7 +40,7 @@ export function sentBy(
 const sealers = new WeakMap<object, RowSealer>();
 
 /** The sealer of the current API key. */
-export async function rowSealerOf(ports: CommandContext) {
+export async function rowSealerOf(ports: Pick<CommandContext, 'credentials'>) {
   const credentials = await ports.credentials();
   if (!sealers.has(credentials))
     sealers.set(credentials, (await import('../../platform/journal/row-integrity.js')).rowSealer(credentials.apiKey));

@@ -1,7 +1,6 @@
 // Where a command's input file is read from: for an agent's call only through its file gate, never the disk;
 // at the CLI, the path as given (trusted as the journal is: it steers trades), or stdin for `-`.
 import { InterruptedError, UsageError } from '../../core/errors.js';
-import type { CommandContext } from '../../platform/runtime/context.js';
 import {
   MAX_INPUT_FILE_BYTES,
   ReadRefused,
@@ -12,16 +11,23 @@ import {
 } from '../../core/security/bounded-read.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { plural } from '../../core/number-format.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
 
 /** How many of a file's problems are listed; the rest are counted (a million lines help nobody). */
 export const MAX_PROBLEM_LINES = 20;
+
+/** What reading a file or stdin uses of a command's context. */
+export type InputPorts = Pick<
+  CommandContext,
+  'targetFiles' | 'origin' | 'io' | 'log' | 'deadline' | 'clock' | 'signal' | 'globals'
+>;
 
 /** The abort reason when --timeout ran out during the read (a stop signal has its own). */
 class ReadTimedOut extends Error {}
 
 /** `what` names the file in messages; `pipeExample` shows how to pipe it in; `whenTooLarge` what to do over the bound. */
 export async function readInputFile(
-  ports: CommandContext,
+  ports: InputPorts,
   file: string,
   what: string,
   pipeExample?: string,

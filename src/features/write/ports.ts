@@ -1,4 +1,32 @@
 import type { CommandContext } from '../../platform/runtime/context.js';
 
-/** What the write path and the trades on it use of a command's context (which fits, as a keeper's step does). */
-export type WritePorts = CommandContext;
+/** What the write path and the trades on it use of a command's context (a keeper's step gives the same). */
+export type WritePorts = Pick<
+  CommandContext,
+  // Settings, the process's streams, and who asked
+  | 'clock'
+  | 'signal'
+  | 'deadline'
+  | 'env'
+  | 'globals'
+  | 'io'
+  | 'origin'
+  | 'interactive'
+  | 'confirmedAhead'
+  // An agent's call: its limits, its token's plan, its files
+  | 'tradeGate'
+  | 'planCheck'
+  | 'targetFiles'
+  // Services
+  | 'client'
+  | 'credentials'
+  | 'journal'
+  | 'prompter'
+  | 'confirm'
+  | 'startProgress'
+  | 'waitDeadline'
+  // What it says
+  | 'notify'
+  | 'log'
+  | 'hedgeCommand'
+>;

@@ -4,13 +4,13 @@ import { echo } from '../../core/input.js';
 import { UnverifiedRowError, UsageError } from '../../core/errors.js';
 import { isUnresolved, JournalError, type Journal, type JournalEntry } from '../../platform/journal/index.js';
 import type { RowCheck } from '../../platform/journal/row-integrity.js';
-import type { CommandContext } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { identityOf, rowSealerOf, sentBy } from './identity.js';
 import { confirmOrStop } from './live-guard.js';
+import type { WritePorts } from './ports.js';
 
 /** The entry for an id or a unique part of one (`journal show`, `journal resolve`, `resume`). */
-export async function findJournalEntry(ports: CommandContext, journal: Journal, id: string) {
+export async function findJournalEntry(ports: Pick<WritePorts, 'hedgeCommand'>, journal: Journal, id: string) {
   if (id.trim() === '') throw new UsageError('id: a journal id (a_…) or a unique part of one is required.');
   const entry = await journal.get(id).catch((error: unknown) => {
     // Only the ambiguity is the caller's: a journal that cannot be read stays a JournalError.
@@ -27,13 +27,16 @@ export async function findJournalEntry(ports: CommandContext, journal: Journal, 
 }
 
 /** Which rows a decision may count: only those that verify under this key. */
-export async function ownRowTest(ports: CommandContext) {
+export async function ownRowTest(ports: Pick<WritePorts, 'credentials'>) {
   const sealer = await rowSealerOf(ports);
   return (entry: JournalEntry) => sealer.trust(entry) === 'verified';
 }
 
 /** Refuses (exit 13, nothing sent) a row not this account's own, or an unresolved one whose key already has a finished row: a row is valid once. */
-export async function requireOwnRow(ports: CommandContext, entry: JournalEntry) {
+export async function requireOwnRow(
+  ports: Pick<WritePorts, 'credentials' | 'journal' | 'hedgeCommand'>,
+  entry: JournalEntry,
+) {
   // Whether the row verifies under the current key (journal rows shown by `hedge journal` say it too).
   const trust = (await rowSealerOf(ports)).trust(entry);
   const twins = (await (await ports.journal()).list({ idempotencyKey: entry.idempotency_key })).filter(
@@ -64,7 +67,11 @@ export function begunElsewhere(entry: Pick<JournalEntry, 'host'>) {
 }
 
 /** A row begun on another machine is resumed here only on a person's word (--yes, or a yes at a prompt; else exit 2). */
-export async function confirmRowFromElsewhere(ports: CommandContext, entry: JournalEntry, what: string) {
+export async function confirmRowFromElsewhere(
+  ports: Pick<WritePorts, 'confirmedAhead' | 'interactive' | 'confirm'>,
+  entry: JournalEntry,
+  what: string,
+) {
   if (!begunElsewhere(entry) || ports.confirmedAhead) return;
   const from = `Journal ${safeText(entry.id)} (${safeText(String(entry.command))}) was begun on ${safeText(String(entry.host))}, not on this machine`;
   if (!ports.interactive) {
@@ -76,7 +83,10 @@ export async function confirmRowFromElsewhere(ports: CommandContext, entry: Jour
 }
 
 /** The seal verdict of each unresolved row, for `hedge journal`; undefined when there is none or no key. */
-export async function checkUnresolvedRows(ports: CommandContext, entries: readonly JournalEntry[]) {
+export async function checkUnresolvedRows(
+  ports: Pick<WritePorts, 'credentials' | 'origin'>,
+  entries: readonly JournalEntry[],
+) {
   const unresolved = entries.filter(isUnresolved);
   if (!unresolved.length) return;
   const identity = await identityOf(ports).catch(() => undefined);

@@ -1,6 +1,6 @@
 // Waiting for an asynchronous action to resolve (design.md "Asynchronous actions").
 import type { Hedge, HistoryRecord } from '../../platform/api/schemas.js';
-import { expectedAfterChange, hedgeStatus, notionalVerdict, type SideBook } from '../book/book.js';
+import { expectedAfterChange, notionalVerdict, recordStanding, type SideBook } from '../book/book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { formatUsd } from '../../core/number-format.js';
 import type { WritePorts } from './ports.js';
@@ -89,7 +89,7 @@ export async function pollUntil<T>(
 }
 
 /** A hedge filled or ended will not change by itself any more (book.ts): an opening one, or one settling, is waited on. */
-const isFinal = (hedge?: Hedge | null) => !!hedge && ['filled', 'ended'].includes(hedgeStatus(hedge.status));
+const isFinal = (hedge?: Hedge | null) => !!hedge && ['filled', 'ended'].includes(recordStanding(hedge).standing);
 
 /**
  * Polls GET /hedges/{id} until the hedge is final; a failed hedge is returned, not thrown. The id came from the server
@@ -253,7 +253,7 @@ export async function waitForSideClosed(
         (hedgeId !== undefined &&
           position.hedgeId !== undefined &&
           position.hedgeId !== hedgeId &&
-          hedgeStatus((await client.getHedge(hedgeId)).status) === 'ended')
+          recordStanding(await client.getHedge(hedgeId)).standing === 'ended')
       );
     },
     isDone: (closed) => closed,

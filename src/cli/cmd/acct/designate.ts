@@ -1,15 +1,17 @@
 // `hedge acct designate FILE`: a relationship checked, recorded append-only with its hash, and its memo printed.
 import type { CommandContext, In } from '../command-input.js';
-import { sameReference, UsageError } from '../command-input.js';
-import { readInputFile } from '../../../features/write/input-file.js';
+import { UsageError } from '../command-input.js';
+import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
 import { refuseToWriteAt, writeNamedFile } from '../../../core/security/bounded-read.js';
 import { parseRelationship } from '../../../features/acct/acct-files.js';
-import { designate } from '../../../features/acct/acct.js';
+import { designate, referenceHedges } from '../../../features/acct/acct.js';
 import { memoHtml, memoMarkdown, memoText } from '../../../features/acct/acct-view.js';
 import { htmlTarget } from '../../../features/report/report.js';
-import { readDeal } from '../../../features/book/deal.js';
 
-export async function run(ctx: CommandContext, { args, options }: In<'ACCT_DESIGNATE'>) {
+/** What this command uses of its context. */
+export type Options = InputPorts & Pick<CommandContext, 'client' | 'env' | 'output'>;
+
+export async function run(ctx: Options, { args, options }: In<'ACCT_DESIGNATE'>) {
   const html = options.html === undefined ? undefined : htmlTarget(options.html);
   // Judged before the relationship is recorded: a folder others can change refuses with nothing recorded.
   if (html !== undefined) refuseToWriteAt(html, '--html');
@@ -19,15 +21,7 @@ export async function run(ctx: CommandContext, { args, options }: In<'ACCT_DESIG
   const relationship = parseRelationship(text);
   if (typeof relationship === 'string') throw new UsageError(`${sourceName}: ${relationship}`);
   // The references are checked against the hedge records (a read) before anything is recorded.
-  const lookup = async (reference: string) => {
-    const client = await ctx.client();
-    const deal = await readDeal(client, reference);
-    const all = await client.readHedges({ clientReference: reference, limit: Infinity });
-    return {
-      live: deal.live.length,
-      all: all.items.filter((hedge) => sameReference(hedge.client_reference, reference)).length,
-    };
-  };
+  const lookup = async (reference: string) => referenceHedges(await ctx.client(), reference);
   const designation = await designate(ctx, relationship, late, lookup);
   const { output } = ctx;
   if (html !== undefined) {

@@ -4,7 +4,10 @@ import { UsageError } from '../command-input.js';
 import { isDate } from '../../../features/acct/acct-files.js';
 import { recordEvent, type AcctEvent } from '../../../features/acct/acct.js';
 
-export async function run(ctx: CommandContext, { args, options }: In<'ACCT_EVENT'>) {
+/** What this command uses of its context. */
+export type Options = Pick<CommandContext, 'client' | 'clock' | 'env' | 'output'>;
+
+export async function run(ctx: Options, { args, options }: In<'ACCT_EVENT'>) {
   const { occurred, deDesignate, reason, notExpected } = options;
   if ((occurred === undefined) === (deDesignate === undefined))
     throw new UsageError('--occurred or --de-designate: expected one of them, with a date such as 2026-11-30.');

@@ -3,7 +3,7 @@
 import * as z from 'zod/mini';
 import type { CommandContext, In } from '../command-input.js';
 import { UsageError } from '../command-input.js';
-import { readInputFile } from '../../../features/write/input-file.js';
+import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
 import { readBoundedJson } from '../../../core/security/json-keys.js';
 import { MAX_INPUT_FILE_BYTES } from '../../../core/security/bounded-read.js';
 import { parsePeriod } from '../../../features/acct/acct.js';
@@ -12,12 +12,15 @@ import { centsNumber } from '../../../features/acct/acct-money.js';
 import { JOURNAL_FIELDS } from '../../../features/acct/acct-view.js';
 import { computeAll, rateText } from './periods.js';
 
+/** What this command uses of its context. */
+export type Options = InputPorts & Pick<CommandContext, 'client' | 'env' | 'output'>;
+
 const ACCOUNTS = z.partialRecord(
   z.enum(ROLES),
   z.string().check(z.regex(/^[\x20-\x7e]{1,64}$/, 'expected a GL account')),
 );
 
-export async function run(ctx: CommandContext, { args, options }: In<'ACCT_JOURNAL'>) {
+export async function run(ctx: Options, { args, options }: In<'ACCT_JOURNAL'>) {
   const period = options.period === undefined ? undefined : parsePeriod(options.period);
   let accounts: Partial<Record<Role, string>> = {};
   if (options.accounts !== undefined) {

@@ -2,7 +2,7 @@
 // from the rates and the desk's hedges or from a values file.
 import type { CommandContext } from '../command-input.js';
 import { UsageError } from '../command-input.js';
-import { readInputFile } from '../../../features/write/input-file.js';
+import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
 import { parseValuesFile } from '../../../features/acct/acct-files.js';
 import {
   compute,
@@ -14,8 +14,11 @@ import {
 } from '../../../features/acct/acct.js';
 import { readRecords } from '../../../features/acct/acct-store.js';
 
+/** What this command uses of its context. */
+export type Options = InputPorts & Pick<CommandContext, 'client' | 'env'>;
+
 export async function computeAll(
-  ctx: CommandContext,
+  ctx: Options,
   id: string | undefined,
   until: string | undefined,
   valuesFile: string | undefined,

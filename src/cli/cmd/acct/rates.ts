@@ -2,12 +2,15 @@
 // read from the API (GET /prices, a read) and recorded with its source.
 import type { CommandContext, In } from '../command-input.js';
 import { parseMarket, UsageError } from '../command-input.js';
-import { readInputFile, MAX_PROBLEM_LINES } from '../../../features/write/input-file.js';
+import { readInputFile, MAX_PROBLEM_LINES, type InputPorts } from '../../../features/write/input-file.js';
 import { parseRatesFile } from '../../../features/acct/acct-files.js';
 import { parseQuote, recordRates, todayOf } from '../../../features/acct/acct.js';
 import { requireListedMarket } from '../../../features/book/markets.js';
 
-export async function run(ctx: CommandContext, { args, options }: In<'ACCT_RATES'>) {
+/** What this command uses of its context. */
+export type Options = InputPorts & Pick<CommandContext, 'client' | 'credentials' | 'env' | 'output'>;
+
+export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
   const market = parseMarket(options.market);
   if (options.record && args.file !== undefined)
     throw new UsageError("--record: reads today's rate from the API; give it without a FILE.");

@@ -3,8 +3,12 @@ import type { CommandContext, In } from '../command-input.js';
 import { parsePeriod } from '../../../features/acct/acct.js';
 import { RESERVE_FIELDS } from '../../../features/acct/acct-view.js';
 import { computeAll, periodRows } from './periods.js';
+import type { InputPorts } from '../../../features/write/input-file.js';
 
-export async function run(ctx: CommandContext, { args, options }: In<'ACCT_RESERVE'>) {
+/** What this command uses of its context. */
+export type Options = InputPorts & Pick<CommandContext, 'client' | 'env' | 'output'>;
+
+export async function run(ctx: Options, { args, options }: In<'ACCT_RESERVE'>) {
   const period = options.period === undefined ? undefined : parsePeriod(options.period);
   const computed = await computeAll(ctx, args.id, period?.to, options.values);
   const keys = [

@@ -6,8 +6,12 @@ import { isDate } from '../../../features/acct/acct-files.js';
 import { PERIOD_FIELDS } from '../../../features/acct/acct-view.js';
 import { criticalTermsLine } from '../../../features/acct/acct-rules.js';
 import { computeAll, periodRows } from './periods.js';
+import type { InputPorts } from '../../../features/write/input-file.js';
 
-export async function run(ctx: CommandContext, { args, options }: In<'ACCT_TEST'>) {
+/** What this command uses of its context. */
+export type Options = InputPorts & Pick<CommandContext, 'client' | 'env' | 'output'>;
+
+export async function run(ctx: Options, { args, options }: In<'ACCT_TEST'>) {
   if (options.asOf !== undefined && !isDate(options.asOf))
     throw new UsageError('--as-of: expected a date such as 2026-11-30 (YYYY-MM-DD).');
   const computed = await computeAll(ctx, args.id, options.asOf, options.values);

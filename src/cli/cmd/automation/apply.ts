@@ -5,8 +5,12 @@ import { applyWords, parseTolerance, planCheckError } from '../../../features/pl
 import { showPlan } from './plan.js';
 import { applyTarget, stepLabel } from '../../../features/plan/apply.js';
 import { renderApplyReport, renderPlan } from '../../../features/plan/plan-view.js';
+import type { WritePorts } from '../../../features/write/ports.js';
 
-export async function run(ctx: CommandContext, { args, options }: In<'APPLY'>) {
+/** What this command uses of its context. */
+export type Options = WritePorts & Pick<CommandContext, 'output'>;
+
+export async function run(ctx: Options, { args, options }: In<'APPLY'>) {
   const opts = { file: args.file, toleranceUsd: parseTolerance(options.tolerance) };
   if (options.dryRun) return showPlan(ctx, opts);
   // Under --json the plan is not shown: the report (or the problems, as data) is the document.

@@ -10,8 +10,12 @@ import {
   REPORT_VIEW,
   renderExposureSections,
 } from '../../../features/exposures/exposures-view.js';
+import type { WritePorts } from '../../../features/write/ports.js';
 
-export async function run(ctx: CommandContext, { args, options }: In<'EXPOSURES'>) {
+/** What this command uses of its context. */
+export type Options = WritePorts & Pick<CommandContext, 'output'>;
+
+export async function run(ctx: Options, { args, options }: In<'EXPOSURES'>) {
   // Every option checked before anything is read: a bad one is a UsageError (exit 2) naming it.
   const feeBps =
     options.feeBps === undefined

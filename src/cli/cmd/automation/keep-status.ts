@@ -6,7 +6,13 @@ import { type CommandContext, exitCodeNamed } from '../command-input.js';
 import { loadTableDrawer } from '../../../platform/terminal/table.js';
 import { renderKeeperStatus } from '../../../features/keeper/keeper-status-view.js';
 
-export async function run(ctx: CommandContext) {
+/** What this command uses of its context. */
+export type Options = Pick<
+  CommandContext,
+  'clock' | 'credentials' | 'env' | 'journal' | 'notify' | 'origin' | 'output'
+>;
+
+export async function run(ctx: Options) {
   const { output } = ctx;
   const status = await readKeeperStatus(ctx);
   // A card in TSV too, drawn by cli-table3 (loaded already for a screen); JSON, which monitors poll, loads none.

@@ -17,6 +17,10 @@ import { parseTolerance } from '../../../features/plan/target-plan.js';
 import { exposuresKeepTarget } from '../../../features/exposures/exposures.js';
 import { parseKeeperServiceOptions } from '../../../features/keeper/keeper-service.js';
 import { redrawsInPlace } from '../../../platform/terminal/terminal.js';
+import type { WritePorts } from '../../../features/write/ports.js';
+
+/** What this command uses of its context. */
+export type Options = WritePorts & Pick<CommandContext, 'interceptSignals' | 'keeperStep' | 'output'>;
 
 function parseKeepOptions({ args, options }: In<'KEEP_RUN'>) {
   const intervalMs =
@@ -56,7 +60,7 @@ function parseKeepOptions({ args, options }: In<'KEEP_RUN'>) {
   };
 }
 
-export async function run(ctx: CommandContext, input: In<'KEEP_RUN'>) {
+export async function run(ctx: Options, input: In<'KEEP_RUN'>) {
   const options = parseKeepOptions(input);
   // On a terminal that can be redrawn (and not --json), the live status; otherwise NDJSON, one event a line.
   const reporter =

@@ -10,13 +10,17 @@ import {
   type TargetPlanOptions,
 } from '../../../features/plan/target-plan.js';
 import { planAsData, renderPlan } from '../../../features/plan/plan-view.js';
+import type { WritePorts } from '../../../features/write/ports.js';
 
-export async function run(ctx: CommandContext, input: In<'PLAN'>) {
+/** What this command uses of its context. */
+export type Options = WritePorts & Pick<CommandContext, 'output'>;
+
+export async function run(ctx: Options, input: In<'PLAN'>) {
   return showPlan(ctx, { file: input.args.file, toleranceUsd: parseTolerance(input.options.tolerance) });
 }
 
 /** The plan as `hedge plan` (and `apply --dry-run`) shows it; `applyWords` name the command that carries it out. */
-export async function showPlan(ctx: CommandContext, opts: TargetPlanOptions) {
+export async function showPlan(ctx: Options, opts: TargetPlanOptions) {
   const { output } = ctx;
   const quoted = await planTarget(ctx, opts);
   await output.document(planAsData(quoted), () =>

@@ -3,11 +3,14 @@
 // other field the server sends is shown after them.
 import type { CommandContext, In } from '../command-input.js';
 import { watchAsked } from '../../../features/book/watch.js';
-import { watchCommand } from './watch-outcome.js';
+import { watchCommand, type Watching } from './watch-outcome.js';
 import { ACCOUNT_FIELDS } from '../../../platform/fields/resource-fields.js';
 import { accountForPeople } from '../../../platform/api/wire/fields.js';
 
-export async function run(ctx: CommandContext, input: In<'ACCOUNT'>) {
+/** What this command uses of its context. */
+export type Options = Watching & Pick<CommandContext, 'credentials'>;
+
+export async function run(ctx: Options, input: In<'ACCOUNT'>) {
   if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'account' }, input.options);
   const account = await (await ctx.client()).getAccount();
   const title =

@@ -20,9 +20,13 @@ import { moreNote } from '../../../platform/fields/list-notes.js';
 import { findHedge } from '../../../features/book/hedge-id.js';
 import { shellWord } from '../../../core/program.js';
 import { isObject } from '../../../core/objects.js';
-import { FINAL } from '../../../features/book/book.js';
+import { recordStanding } from '../../../features/book/book.js';
+import type { WritePorts } from '../../../features/write/ports.js';
 
-export async function run(ctx: CommandContext, { args, options }: In<'HEDGES'>) {
+/** What this command uses of its context. */
+export type Options = WritePorts & Pick<CommandContext, 'onDispose' | 'output'>;
+
+export async function run(ctx: Options, { args, options }: In<'HEDGES'>) {
   const { output } = ctx;
   if (watchAsked(options)) return watchCommand(ctx, { kind: 'hedge', id: args.id, filters: options }, options);
   const id = args.id === undefined ? undefined : parseHedgeId(args.id);
@@ -96,6 +100,8 @@ export async function run(ctx: CommandContext, { args, options }: In<'HEDGES'>) 
 
 /** One hedge closed or failed can no longer change: `--until` stops at once when its condition is false on it. */
 export const FINAL_DATA = (data: unknown) =>
-  isObject(data) && typeof data.status === 'string' && FINAL.has(data.status)
+  isObject(data) &&
+  typeof data.status === 'string' &&
+  recordStanding({ id: String(data.id), status: data.status }).standing === 'ended'
     ? `hedge ${safeText(String(data.id))} is ${data.status}, which is final`
     : undefined;

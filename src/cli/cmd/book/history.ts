@@ -17,6 +17,9 @@ import { shellWord } from '../../../core/program.js';
 import { readResizedHedges } from '../../../features/trade/hedge-sizes.js';
 import { markResized, resizedNote } from '../../../features/report/history-view.js';
 
+/** What this command uses of its context. */
+export type Options = Pick<CommandContext, 'client' | 'clock' | 'hedgeCommand' | 'journal' | 'log' | 'output'>;
+
 /** What a --until condition may read: the fields of a closed hedge as --json prints them. */
 export const CONDITION_FIELDS = HISTORY_RESOURCE.fields.filter((field) => !field.screenOnly).map((field) => field.key);
 
@@ -26,7 +29,7 @@ const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net
  * now as it is when the period is first read: this machine's clock until `client()` has opened the client, then the
  * server's, as the close times compared with it are the server's. Both are checked at once (on this machine's
  * clock), before anything is sent. */
-export function closePeriod(ctx: CommandContext, options: { since?: string; until?: string }) {
+export function closePeriod(ctx: Options, options: { since?: string; until?: string }) {
   let now = () => ctx.clock.now();
   const at = (ms: number) => {
     const [since, until] = (['since', 'until'] as const).map((name) => {
@@ -57,14 +60,15 @@ export function closePeriod(ctx: CommandContext, options: { since?: string; unti
   };
 }
 
-/** What a deal still holds after its last roll, said beside what it closed (in every format). */
-export function noteStillHeld(ctx: CommandContext, deal: DealHedges | undefined) {
-  const held = deal && dealStillHeld(deal, ctx.hedgeCommand('hedges', '--ref', shellWord(deal.reference)));
+/** What a deal still holds after its last roll, said beside what it closed (in every format); `ended`: the hedges the
+ * history read lists closed. */
+export function noteStillHeld(ctx: Options, deal: DealHedges | undefined, ended?: ReadonlySet<string>) {
+  const held = deal && dealStillHeld(deal, ctx.hedgeCommand('hedges', '--ref', shellWord(deal.reference)), ended);
   if (held !== undefined) ctx.output.note(held);
 }
 
 /** Hedge records deal references are joined from, read short of what the server may hold: said, with what it means. */
-export function noteShortRecords(ctx: CommandContext, read: DealHedges['read']) {
+export function noteShortRecords(ctx: Options, read: DealHedges['read']) {
   const short = read && moreNote(read, read.limit, 'hedge records', { moreCommand: '' });
   if (short)
     ctx.output.warn(
@@ -72,7 +76,7 @@ export function noteShortRecords(ctx: CommandContext, read: DealHedges['read']) 
     );
 }
 
-export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
+export async function run(ctx: Options, input: In<'HISTORY'>) {
   const { output } = ctx;
   const { limit, defaulted: defaultLength } = parseListLength(input.options.limit, input.options.all);
   const period = closePeriod(ctx, input.options);
@@ -89,6 +93,8 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
     );
   noteShortRecords(ctx, deal?.read);
   let original: HistoryRecord[] = [];
+  // The deal's hedges the history read lists closed: not still held, whatever their records say.
+  const ended = new Set<string>();
   if (!filtering) {
     const list = await client.readHistory({ limit, checkCut: !defaultLength, lookAhead: defaultLength });
     original = list.items;
@@ -109,6 +115,8 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
     let unreadable = 0;
     let count = 0;
     const walk = await walkHistory(client, period, (raw) => {
+      const closed = idsOf(raw).hedgeId;
+      if (closed !== undefined && deal?.referenceOf(closed) !== undefined) ended.add(closed);
       const verdict = inPeriod(raw, period);
       if (verdict === 'unreadable') unreadable += 1;
       if (verdict !== 'in') return true;
@@ -126,7 +134,7 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
       output.warn(`${plural(unreadable, 'closed hedge')} left out: no readable close time to filter on.`);
     if (streamed) {
       streamed.end();
-      return noteStillHeld(ctx, deal);
+      return noteStillHeld(ctx, deal, ended);
     }
   }
   const count = original.length;
@@ -194,7 +202,7 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
       await shown.list(records, HISTORY_RESOURCE, { ...options, columnNotes: [...options.columnNotes, ...notes] });
     },
   });
-  noteStillHeld(ctx, deal);
+  noteStillHeld(ctx, deal, ended);
 }
 
 /**

@@ -4,6 +4,9 @@ import { toAccountSide } from '../../../core/money.js';
 import { marketsResource } from '../../../platform/fields/resource-fields.js';
 import { formatPercent } from '../../../platform/terminal/format.js';
 
+/** What this command uses of its context. */
+export type Options = Pick<CommandContext, 'client' | 'output'>;
+
 /**
  * Carry on the account's side (docs/output.md "Sign convention"): the server's positive rate is
  * paid by the account, so it reads "-0.0405% pay"; a rate the account earns reads "+0.0279% earn".
@@ -14,7 +17,7 @@ function carryText(rate: number) {
   return forAccount === 0 ? text : `${text} ${forAccount < 0 ? 'pay' : 'earn'}`;
 }
 
-export async function run(ctx: CommandContext) {
+export async function run(ctx: Options) {
   const { markets } = await (await ctx.client()).listMarkets();
   await ctx.output.list(markets, marketsResource(carryText), {
     empty: 'No markets are available to this account.',

@@ -6,7 +6,10 @@ import { readSides } from './positions.js';
 import { settlingSentence } from '../../../features/book/positions-view.js';
 import { renderMaturities } from '../../../features/book/maturities-view.js';
 
-export async function run(ctx: CommandContext, input: In<'MATURITIES'>) {
+/** What this command uses of its context. */
+export type Options = Pick<CommandContext, 'client' | 'log' | 'output'>;
+
+export async function run(ctx: Options, input: In<'MATURITIES'>) {
   // withinMs undefined: every open hedge; within, as typed, for the "nothing within" sentence.
   const raw = input.options.within;
   const withinMs = parseWithin(raw);

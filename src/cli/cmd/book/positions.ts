@@ -5,13 +5,16 @@
 import type { CommandContext, In } from '../command-input.js';
 import { parseClientReference } from '../../../core/input.js';
 import { watchAsked } from '../../../features/book/watch.js';
-import { watchCommand } from './watch-outcome.js';
+import { watchCommand, type Watching } from './watch-outcome.js';
 import { JOINED_REFERENCE, POSITION_RESOURCE } from '../../../platform/fields/resource-fields.js';
 import { carriesReference, ownReference, positionForPeople, readBook } from '../../../features/book/positions.js';
 import { readPositionSides, sideReferences } from '../../../features/book/position-sides.js';
 import { settlingSentence, sideLines } from '../../../features/book/positions-view.js';
 
-export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
+/** What this command uses of its context. */
+export type Options = Watching;
+
+export async function run(ctx: Options, { options }: In<'POSITIONS'>) {
   const { output } = ctx;
   if (watchAsked(options)) return watchCommand(ctx, { kind: 'positions', ref: options.ref }, options);
   const ref = parseClientReference(options.ref);
@@ -40,7 +43,7 @@ export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
   const shown = [
     ...listed,
     ...unlisted.map((side) => {
-      const filled = side.hedges.filter((hedge) => hedge.status === 'filled');
+      const filled = side.hedges.filter((hedge) => side.filled.some((record) => record.id === hedge.id));
       const soonest = filled.find((hedge) => typeof hedge.maturity_at === 'string');
       const reference = sideReferences(side);
       return {
@@ -121,7 +124,11 @@ export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
  * their records. --ref filters on the records' references: without them it cannot say which
  * positions carry it; otherwise a side is shown from its line alone, as `without` says.
  */
-export async function readSides(ctx: CommandContext, ref: string | undefined, without: (problem: string) => string) {
+export async function readSides(
+  ctx: Pick<CommandContext, 'client' | 'log' | 'output'>,
+  ref: string | undefined,
+  without: (problem: string) => string,
+) {
   const client = await ctx.client();
   const book = await readBook(client, ctx.log);
   const sides = await readPositionSides(client, book, ctx.log);

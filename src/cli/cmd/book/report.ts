@@ -17,13 +17,19 @@ import {
 import { readDeal, readHedgeReferences } from '../../../features/book/deal.js';
 import { closePeriod, noteShortRecords, noteStillHeld } from './history.js';
 
+/** What this command uses of its context. */
+export type Options = Pick<
+  CommandContext,
+  'client' | 'clock' | 'credentials' | 'globals' | 'hedgeCommand' | 'journal' | 'log' | 'output'
+>;
+
 /** What a --until condition may read: every name of the report's JSON (a test checks it against a report). */
 export const CONDITION_FIELDS =
   'by since until groups totals unrealized cumulative missing locked complete key label count notional_usd gross_pnl_usd carry_pnl_usdc fees_pnl_usdc net_pnl_usd deal positions at excluded undated amount client_reference market side tenor_days closed_at entry_price exit_price quote_currency quote_amount_locked hedge_id'.split(
     ' ',
   );
 
-export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>) {
+export async function run(ctx: Options, { options: given }: In<'REPORT'>) {
   const { output } = ctx;
   // Every option checked before anything is sent: a bad one is a UsageError (exit 2) naming it.
   const by = given.by === undefined ? 'day' : REPORT_GROUPINGS.find((name) => name === given.by!.trim().toLowerCase());
@@ -69,7 +75,7 @@ export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>)
   if (gathered.warning) output.warn(gathered.warning);
   for (const note of reportNotes(report)) output.note(output.chalk.dim(note));
   // The report counts what the deal closed; what it still holds after its rolls is said beside it.
-  noteStillHeld(ctx, deal);
+  noteStillHeld(ctx, deal, gathered.ended);
 
   switch (format) {
     case 'json':

@@ -12,8 +12,25 @@ import {
 import { type CommandContext, stopExitCode, describeError, exitCodeNamed, safeJson, plural } from '../command-input.js';
 import { redrawsInPlace } from '../../../platform/terminal/terminal.js';
 
+/** What a live view (--watch) uses of its context. */
+export type Watching = Pick<
+  CommandContext,
+  | 'client'
+  | 'clock'
+  | 'deadline'
+  | 'env'
+  | 'globals'
+  | 'hedgeCommand'
+  | 'io'
+  | 'log'
+  | 'notify'
+  | 'onDispose'
+  | 'output'
+  | 'signal'
+>;
+
 /** `hedge … --watch`: checks the options (exit 2 before anything is read), runs the watch, says how it ended. */
-export async function watchCommand(ctx: CommandContext, target: WatchTarget, options: WatchOptionValues) {
+export async function watchCommand(ctx: Watching, target: WatchTarget, options: WatchOptionValues) {
   const settings = parseWatchSettings(ctx, target, { ...options, format: ctx.globals.format });
   const live = redrawsInPlace(ctx.io.stdout, ctx.io.stdoutIsTTY) && ctx.output.isHuman;
   const openSink = async () =>
@@ -53,7 +70,7 @@ export async function watchCommand(ctx: CommandContext, target: WatchTarget, opt
  * One JSON document per line on stdout: `{time, data}`, `{time, stale, error}`, `{time, alert}`.
  * `data` is what --json prints for the same command, --fields and --query applied.
  */
-function ndjsonSink(ctx: CommandContext): WatchSink {
+function ndjsonSink(ctx: Watching): WatchSink {
   let lastGood: string | null = null;
   const line = (record: Record<string, unknown>) => ctx.io.stdout.write(`${safeJson(record)}\n`);
   const iso = (at: number) => new Date(at).toISOString();

@@ -13,6 +13,12 @@ import { parseDuration, readDateTime, readMonthsAgo } from '../../../core/durati
 import { journalReference, renderJournalList } from '../../../platform/results/journal-fields.js';
 import { checkUnresolvedRows } from '../../../features/write/row-trust.js';
 
+/** What this command uses of its context. */
+export type Options = Pick<
+  CommandContext,
+  'clock' | 'credentials' | 'hedgeCommand' | 'journal' | 'journalChoice' | 'origin' | 'output'
+>;
+
 /** A journal is kept for years: a time ago may reach back that far (core/duration.ts's grammar). */
 const MAX_AGO_MS = 100 * 366 * 86_400_000;
 const SINCE_FORMS = 'a date (2026-11-20), an ISO time (2026-11-20T08:00:00Z) or a time ago (30m, 2h, 3d, 1w, 1mo)';
@@ -34,7 +40,7 @@ export function parseSince(raw: string | undefined, nowMs: number) {
   throw notAllowed('--since', raw, SINCE_FORMS);
 }
 
-export async function run(ctx: CommandContext, { options: given }: In<'JOURNAL_LIST'>) {
+export async function run(ctx: Options, { options: given }: In<'JOURNAL_LIST'>) {
   const { output } = ctx;
   const pending = given.pending === true;
   const since = parseSince(given.since, ctx.clock.now());

@@ -3,7 +3,13 @@
 import { isTeamJournal, journalDir, JournalStoreError, openJournal } from '../../../platform/journal/index.js';
 import { type CommandContext, UsageError, safeText, plural } from '../command-input.js';
 
-export async function run(ctx: CommandContext) {
+/** What this command uses of its context. */
+export type Options = Pick<
+  CommandContext,
+  'clock' | 'env' | 'globals' | 'hedgeCommand' | 'journal' | 'journalChoice' | 'output'
+>;
+
+export async function run(ctx: Options) {
   const { output } = ctx;
   const choice = await ctx.journalChoice();
   if (choice.kind === 'file')

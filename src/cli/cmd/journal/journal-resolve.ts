@@ -5,8 +5,12 @@ import { heldError } from '../../../features/write/write-flow.js';
 import { isUnresolved } from '../../../platform/journal/index.js';
 import { checkUnresolvedRows, findJournalEntry } from '../../../features/write/row-trust.js';
 import { renderJournalEntry } from '../../../platform/results/journal-fields.js';
+import type { WritePorts } from '../../../features/write/ports.js';
 
-export async function run(ctx: CommandContext, { args, options: { landed, notLanded } }: In<'JOURNAL_RESOLVE'>) {
+/** What this command uses of its context. */
+export type Options = WritePorts & Pick<CommandContext, 'output'>;
+
+export async function run(ctx: Options, { args, options: { landed, notLanded } }: In<'JOURNAL_RESOLVE'>) {
   // Exactly one of the two flags (each is set or absent).
   if (landed === notLanded)
     throw new UsageError(

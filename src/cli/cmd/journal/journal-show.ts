@@ -4,7 +4,10 @@ import { checkUnresolvedRows, findJournalEntry } from '../../../features/write/r
 import { isUnresolved, resumeWithItsCredentials } from '../../../platform/journal/index.js';
 import { renderJournalEntry } from '../../../platform/results/journal-fields.js';
 
-export async function run(ctx: CommandContext, { args }: In<'JOURNAL_SHOW'>) {
+/** What this command uses of its context. */
+export type Options = Pick<CommandContext, 'credentials' | 'hedgeCommand' | 'journal' | 'origin' | 'output'>;
+
+export async function run(ctx: Options, { args }: In<'JOURNAL_SHOW'>) {
   const entry = await findJournalEntry(ctx, await ctx.journal(), args.id);
   const check = (await checkUnresolvedRows(ctx, [entry]))?.get(entry.id);
   const unverified = check === 'unsealed' || check === 'forged';

@@ -7,8 +7,12 @@ import { printAnswers } from '../../../platform/results/api-answer.js';
 import { renderRollOutcome } from '../trade/roll.js';
 import { showTrade } from '../trade/trade-outcome.js';
 import { utcClock } from '../../../core/utc-text.js';
+import type { WritePorts } from '../../../features/write/ports.js';
 
-export async function run(ctx: CommandContext, { args, options }: In<'RESUME'>) {
+/** What this command uses of its context. */
+export type Options = WritePorts & Pick<CommandContext, 'output'>;
+
+export async function run(ctx: Options, { args, options }: In<'RESUME'>) {
   // A journal id or a unique part of one; none: this account's newest unresolved entry.
   const entry = await chooseEntryToResume(ctx, args.id?.trim() || undefined);
   if (!entry) {

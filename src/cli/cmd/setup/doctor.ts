@@ -4,7 +4,13 @@
 import { type CommandContext, describeError, exitCodeNamed, plural } from '../command-input.js';
 import { wrapWords } from '../../../platform/terminal/width.js';
 
-export async function run(ctx: CommandContext) {
+/** What this command uses of its context. */
+export type Options = Pick<
+  CommandContext,
+  'clientFor' | 'clock' | 'credentials' | 'env' | 'hedgeCommand' | 'journal' | 'log' | 'output' | 'signal' | 'wire'
+>;
+
+export async function run(ctx: Options) {
   const checks = await import('../../../features/setup/doctor.js');
   const report = await checks.runDoctor(ctx);
   const { output } = ctx;

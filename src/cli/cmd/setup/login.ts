@@ -22,6 +22,23 @@ import { UsageError } from '../../../core/errors.js';
 import { firstGiven } from '../../../core/input.js';
 import { safeText } from '../../../core/security/safe-text.js';
 
+/** What this command uses of its context. */
+export type Options = Pick<
+  CommandContext,
+  | 'clientFor'
+  | 'clock'
+  | 'deadline'
+  | 'env'
+  | 'globals'
+  | 'hedgeCommand'
+  | 'io'
+  | 'log'
+  | 'output'
+  | 'prompter'
+  | 'signal'
+  | 'store'
+>;
+
 function parseLoginOptions({ options }: In<'LOGIN'>) {
   const keyStore = options.keyStore?.trim();
   if (keyStore !== undefined && !['keyring', 'file'].includes(keyStore))
@@ -56,7 +73,7 @@ function parseLoginOptions({ options }: In<'LOGIN'>) {
   };
 }
 
-export async function run(ctx: CommandContext, input: In<'LOGIN'>) {
+export async function run(ctx: Options, input: In<'LOGIN'>) {
   // The demo has no account to log in to; said before any flag is read.
   if (ctx.globals.demo) throw new UsageError('--demo: the demo needs no login; run `hedge --demo <command>` directly.');
   const { output } = ctx;

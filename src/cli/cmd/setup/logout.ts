@@ -12,7 +12,10 @@ import { shellWord } from '../../../core/program.js';
 import { requireProfile } from '../../../platform/config/profile-view.js';
 import { type CommandContext, ConfigError, UsageError, safeText } from '../command-input.js';
 
-export async function run(ctx: CommandContext) {
+/** What this command uses of its context. */
+export type Options = Pick<CommandContext, 'env' | 'globals' | 'output' | 'store'>;
+
+export async function run(ctx: Options) {
   // The demo is the profile in use: the current one's key is not this command's to remove.
   if (ctx.globals.demo)
     throw new UsageError('--demo: the demo has no login to end; leave out --demo to log out of a profile.');

@@ -4,7 +4,10 @@ import { environmentLabel, profileRows } from '../../../platform/config/profile-
 import type { CommandContext } from '../command-input.js';
 import { profilesResource } from '../../../platform/fields/resource-fields.js';
 
-export async function run(ctx: CommandContext) {
+/** What this command uses of its context. */
+export type Options = Pick<CommandContext, 'output' | 'store'>;
+
+export async function run(ctx: Options) {
   const store = await ctx.store();
   const rows = profileRows(store.read());
   const c = ctx.output.chalk;

@@ -5,7 +5,10 @@ import { requireProfile } from '../../../platform/config/profile-view.js';
 import { keyLocationOf, removeFromKeyring, type KeyLocation } from '../../../platform/config/key-store.js';
 import { type CommandContext, type In, safeText } from '../command-input.js';
 
-export async function run(ctx: CommandContext, { args: { name } }: In<'PROFILE_REMOVE'>) {
+/** What this command uses of its context. */
+export type Options = Pick<CommandContext, 'env' | 'output' | 'store'>;
+
+export async function run(ctx: Options, { args: { name } }: In<'PROFILE_REMOVE'>) {
   // Whether it exists only the store can say.
   const { output } = ctx;
   const store = await ctx.store();

@@ -3,8 +3,11 @@
 import { type CommandContext, type In, AuthError, plural } from '../command-input.js';
 import { describeScope, learnedScopeOf, resetLearned } from '../../../platform/runtime/wire-memory.js';
 
+/** What this command uses of its context. */
+export type Options = Pick<CommandContext, 'credentials' | 'globals' | 'hedgeCommand' | 'output' | 'store'>;
+
 /** The scope in use, without starting the demo just to name it. */
-async function scopeInUse(ctx: CommandContext) {
+async function scopeInUse(ctx: Options) {
   if (ctx.globals.demo) return { kind: 'server', key: 'demo' } as const;
   try {
     return learnedScopeOf(await ctx.credentials());
@@ -16,7 +19,7 @@ async function scopeInUse(ctx: CommandContext) {
   }
 }
 
-export async function run(ctx: CommandContext, input: In<'PROFILE_RESET_WIRE'>) {
+export async function run(ctx: Options, input: In<'PROFILE_RESET_WIRE'>) {
   const { output } = ctx;
   const scope = input.options.all === true ? 'all' : await scopeInUse(ctx);
   const where = scope === 'all' ? 'every profile and server' : describeScope(scope);

@@ -2,7 +2,10 @@
 import { environmentLabel, profileRow, requireProfile } from '../../../platform/config/profile-view.js';
 import type { CommandContext, In } from '../command-input.js';
 
-export async function run(ctx: CommandContext, { args: { name } }: In<'PROFILE_USE'>) {
+/** What this command uses of its context. */
+export type Options = Pick<CommandContext, 'env' | 'output' | 'store'>;
+
+export async function run(ctx: Options, { args: { name } }: In<'PROFILE_USE'>) {
   // Whether it exists only the store can say.
   const { output } = ctx;
   const store = await ctx.store();

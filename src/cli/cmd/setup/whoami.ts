@@ -11,7 +11,24 @@ import { describeKeyLocation } from '../../../platform/config/key-store.js';
 import { safeText } from '../../../core/security/safe-text.js';
 import { HedgeError } from '../../../core/errors.js';
 
-export async function run(ctx: CommandContext) {
+/** What this command uses of its context. */
+export type Options = Pick<
+  CommandContext,
+  | 'clientFor'
+  | 'clock'
+  | 'credentials'
+  | 'env'
+  | 'globals'
+  | 'hedgeCommand'
+  | 'journalChoice'
+  | 'log'
+  | 'output'
+  | 'signal'
+  | 'store'
+  | 'wire'
+>;
+
+export async function run(ctx: Options) {
   const { output } = ctx;
   const c = output.chalk;
   const credentials = await ctx.credentials();

@@ -18,9 +18,13 @@ import { resolveApiPath } from '../../../core/security/base-url.js';
 import { carriesKeyShape } from '../../../core/security/secrets.js';
 import { printAnswers } from '../../../platform/results/api-answer.js';
 import { renderDryRun } from '../../../platform/results/dry-run-view.js';
+import type { WritePorts } from '../../../features/write/ports.js';
+
+/** What this command uses of its context. */
+export type Options = WritePorts & Pick<CommandContext, 'output'>;
 
 /** The request, decided whole before anything is sent: path under the base URL, method, body, headers. */
-async function planCall(ctx: CommandContext, { args, options }: In<'API'>) {
+async function planCall(ctx: Options, { args, options }: In<'API'>) {
   const method = parseApiMethod(options.method);
   const write = isWriteMethod(method);
   const writeOptions = writeOptionsFrom({ ...options, wait: true });
@@ -86,7 +90,7 @@ async function planCall(ctx: CommandContext, { args, options }: In<'API'>) {
   return { call: { method, path, body, headers, argv }, write: writeOptions };
 }
 
-export async function run(ctx: CommandContext, input: In<'API'>) {
+export async function run(ctx: Options, input: In<'API'>) {
   const { call, write } = await planCall(ctx, input);
   const include = input.options.include === true;
   const client = await ctx.client();

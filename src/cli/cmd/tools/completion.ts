@@ -5,7 +5,10 @@ import { getAsset, isSea } from 'node:sea';
 import { type CommandContext, type In, ConfigError, UsageError } from '../command-input.js';
 import { SHELL_VALUES } from '../specs.js';
 
-export async function run(ctx: CommandContext, input: In<'COMPLETION'>) {
+/** What this command uses of its context. */
+export type Options = Pick<CommandContext, 'output'>;
+
+export async function run(ctx: Options, input: In<'COMPLETION'>) {
   const { shell } = input.args;
   if (!(SHELL_VALUES as readonly string[]).includes(shell))
     throw new UsageError(`shell: expected ${SHELL_VALUES.join(', ')} (got "${shell}").`);

@@ -7,7 +7,10 @@ import { DEMO_STATE_FILE } from '../../../platform/runtime/start-demo.js';
 import type { CommandContext } from '../command-input.js';
 import { configDir } from '../../../platform/config/credentials.js';
 
-export async function run(ctx: CommandContext) {
+/** What this command uses of its context. */
+export type Options = Pick<CommandContext, 'env' | 'output'>;
+
+export async function run(ctx: Options) {
   const file = join(configDir(ctx.env), DEMO_STATE_FILE);
   const existed = existsSync(file);
   await rm(file, { force: true });

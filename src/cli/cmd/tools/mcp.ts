@@ -4,7 +4,7 @@
 // every call. stdout carries the protocol only; messages go to stderr.
 import type { CommandModule, CommandSpec } from '../../runner/command-spec.js';
 import { agentTools, offered } from '../../agent/catalogue.js';
-import { type In, stopExitCode } from '../command-input.js';
+import { type CommandContext, type In, stopExitCode } from '../command-input.js';
 import { ConfirmationTokens, tokenTtlSeconds } from '../../agent/confirmation.js';
 import { resolve } from 'node:path';
 import { FileAccess, serverRoots } from '../../agent/file-access.js';
@@ -12,10 +12,16 @@ import { AgentToolbox } from '../../agent/toolbox.js';
 import { describeLimits, parseAgentLimits } from '../../agent/guardrails.js';
 import { redactKey } from '../../../core/security/secrets.js';
 
+/** What this command uses of its context. */
+export type Options = Pick<
+  CommandContext,
+  'clock' | 'connections' | 'credentials' | 'env' | 'globals' | 'io' | 'output' | 'signal'
+>;
+
 /** The command, given the tree it serves as tools (by the manifest, which loads it). */
 export function withCommands(commands: readonly CommandSpec[]): CommandModule<In<'MCP'>> {
   return {
-    async run(ctx, input) {
+    async run(ctx: Options, input) {
       // How long a live write's confirmation token is valid (HEDGE_MCP_TOKEN_TTL_SECONDS), checked first.
       const ttlSeconds = tokenTtlSeconds(ctx.env);
       // The operator's limits are checked before the key is even resolved: a typo is exit 2 at once.

@@ -11,6 +11,9 @@ import {
 } from '../command-input.js';
 import { SANDBOX_DIALECTS } from '../../../sandbox/dialect-names.js';
 
+/** What this command uses of its context. */
+export type Options = Pick<CommandContext, 'io' | 'signal'>;
+
 /** A decimal flag's value (parseDecimal), or undefined when the flag is absent. */
 const decimal = (name: string, raw: unknown, range: Omit<Parameters<typeof parseDecimal>[1], 'name'>) =>
   raw === undefined ? undefined : parseDecimal(raw, { name, ...range });
@@ -81,7 +84,7 @@ export function parseSandboxServeOptions(input: In<'SANDBOX_SERVE'>) {
   };
 }
 
-export async function run(ctx: CommandContext, input: In<'SANDBOX_SERVE'>) {
+export async function run(ctx: Options, input: In<'SANDBOX_SERVE'>) {
   const options = parseSandboxServeOptions(input);
   const { serveSandbox } = await import('../../../sandbox/http/serve.js');
   try {

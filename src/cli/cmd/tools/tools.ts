@@ -8,7 +8,10 @@ import { errorCatalogue } from '../../agent/error-catalogue.js';
 import { TOOL_RESOURCE } from '../../../platform/fields/resource-fields.js';
 import { fieldTable } from '../../../platform/fields/fields.js';
 
-async function environment(ctx: CommandContext) {
+/** What this command uses of its context. */
+export type Options = Pick<CommandContext, 'credentials' | 'env' | 'globals' | 'hedgeCommand' | 'output'>;
+
+async function environment(ctx: Options) {
   if (ctx.globals.demo) return 'test';
   try {
     return (await ctx.credentials()).environment;
@@ -21,7 +24,7 @@ async function environment(ctx: CommandContext) {
 /** The command, given the tree it lists as tools (by the manifest, which loads it). */
 export function withCommands(commands: readonly CommandSpec[]): CommandModule<In<'TOOLS'>> {
   return {
-    async run(ctx, input) {
+    async run(ctx: Options, input) {
       // `--errors`: the error catalogue (agent/error-catalogue.ts), whole.
       if (input.options.errors === true) {
         const entries = errorCatalogue();

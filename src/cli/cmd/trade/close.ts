@@ -6,8 +6,12 @@ import { tradeAction, tradeRecord, type CloseResult } from '../../../features/tr
 import { runWrite, writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { showTrade, writeFields } from './trade-outcome.js';
 import { hedgesWords } from '../../../features/write/as-shown.js';
+import type { WritePorts } from '../../../features/write/ports.js';
 
-export async function run(ctx: CommandContext, { args, options }: In<'CLOSE'>) {
+/** What this command uses of its context. */
+export type Options = WritePorts & Pick<CommandContext, 'output'>;
+
+export async function run(ctx: Options, { args, options }: In<'CLOSE'>) {
   const request = { market: parseMarket(args.market), side: parseSide(args.side) };
   const write = writeOptionsFrom(options);
   const outcome = await runWrite(ctx, tradeAction(ctx, await ctx.client(), tradeRecord('close', request)), write);

@@ -19,6 +19,9 @@ import { renderQuoteCard } from '../../../platform/results/quote-card.js';
 import { displayWidth, wrapWords } from '../../../platform/terminal/width.js';
 import { loadTableDrawer } from '../../../platform/terminal/table.js';
 
+/** What this command uses of its context. */
+export type Options = Pick<CommandContext, 'clock' | 'env' | 'io' | 'log' | 'output' | 'prompter' | 'signal'>;
+
 /** A side's capacity and its daily carry rate on the account's side (docs/output.md "Sign convention"): "-0.0384%/day, you pay". */
 function sideSummary(market: Market, side: Side) {
   const carry = toAccountSide(market.net_rate_daily_pct[side]);
@@ -40,7 +43,7 @@ function marketChoice(market: Market, room: number) {
 }
 
 export async function runOpenWizard(
-  ctx: CommandContext,
+  ctx: Options,
   client: HedgeClient,
   given: { market?: string; side?: Side; notionalUsd?: number; tenorDays?: Tenor; clientReference?: string },
   skipChecks: boolean,

@@ -14,8 +14,12 @@ import {
 import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { openHedge, runChange } from '../../../features/trade/change.js';
 import { showTrade, writeFields } from './trade-outcome.js';
+import type { WritePorts } from '../../../features/write/ports.js';
 
-export async function run(ctx: CommandContext, { args, options }: In<'OPEN'>) {
+/** What this command uses of its context. */
+export type Options = WritePorts & Pick<CommandContext, 'output'>;
+
+export async function run(ctx: Options, { args, options }: In<'OPEN'>) {
   const given = {
     market: args.market === undefined ? undefined : parseMarket(args.market),
     side: args.side === undefined ? undefined : parseSide(args.side),

@@ -1,15 +1,18 @@
 // `hedge price [MARKET]`: the indicative mid rate (GET /prices). It is a reference, not what a
 // hedge executes at — that comes from `hedge quote`.
 import { watchAsked } from '../../../features/book/watch.js';
-import { watchCommand } from '../book/watch-outcome.js';
+import { watchCommand, type Watching } from '../book/watch-outcome.js';
 import { requireListedMarket } from '../../../features/book/markets.js';
-import { type CommandContext, type In, parseMarket } from '../command-input.js';
+import { type In, parseMarket } from '../command-input.js';
 
 import { PRICE_RESOURCE } from '../../../platform/fields/resource-fields.js';
 import { pricesInOneShape } from '../../../platform/api/wire/fields.js';
 import { isObject } from '../../../core/objects.js';
 
-export async function run(ctx: CommandContext, { args, options }: In<'PRICE'>) {
+/** What this command uses of its context. */
+export type Options = Watching;
+
+export async function run(ctx: Options, { args, options }: In<'PRICE'>) {
   const { output } = ctx;
   if (watchAsked(options)) return watchCommand(ctx, { kind: 'price', market: args.market }, options);
   // One market; absent: every listed market.

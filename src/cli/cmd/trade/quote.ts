@@ -6,7 +6,10 @@ import { quotedSizeProblem, readListedMarkets } from '../../../features/trade/pr
 import { QUOTE_INDICATIVE_NOTE, renderQuoteCard } from '../../../platform/results/quote-card.js';
 import { type CommandContext, type In, parseMarket, parseNotional, parseSide, parseTenor } from '../command-input.js';
 
-export async function run(ctx: CommandContext, { args, options }: In<'QUOTE'>) {
+/** What this command uses of its context. */
+export type Options = Pick<CommandContext, 'client' | 'clock' | 'globals' | 'output'>;
+
+export async function run(ctx: Options, { args, options }: In<'QUOTE'>) {
   const { output } = ctx;
   const market = parseMarket(args.market);
   const side = parseSide(args.side);

@@ -19,8 +19,12 @@ import { safeText } from '../../../core/security/safe-text.js';
 import { formatDays, formatUtcMinutes } from '../../../platform/terminal/format.js';
 import { requestText } from '../../../platform/results/dry-run-view.js';
 import type { JsonObject } from '../../../core/objects.js';
+import type { WritePorts } from '../../../features/write/ports.js';
 
-export async function run(ctx: CommandContext, { args, options }: In<'ROLL'>) {
+/** What this command uses of its context. */
+export type Options = WritePorts & Pick<CommandContext, 'output'>;
+
+export async function run(ctx: Options, { args, options }: In<'ROLL'>) {
   const outcome = await runRoll(ctx, {
     market: parseMarket(args.market),
     side: parseSide(args.side),
@@ -62,7 +66,7 @@ function flat({ close, open, market, side, notional_usd, rolled_hedge_id, tenor_
   };
 }
 
-export function renderRollOutcome({ output, hedgeCommand }: CommandContext, outcome: RollOutcome) {
+export function renderRollOutcome({ output, hedgeCommand }: Options, outcome: RollOutcome) {
   // A note and a warning read alike here.
   for (const note of outcome.notes) output.warn(note);
   // `--dry-run`: both requests, in the order they would be sent; one JSON document under --json.

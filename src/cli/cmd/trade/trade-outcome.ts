@@ -17,6 +17,9 @@ import {
 import { historyRecordForPeople, positionInOneShape } from '../../../platform/api/wire/fields.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 
+/** What showing a write's outcome uses of its context. */
+export type Options = Pick<CommandContext, 'hedgeCommand' | 'output'>;
+
 /** What a write command prints (a trade's, or `api`'s envelope), so that --fields is checked before anything is sent (ui/result-fields.ts). */
 export const writeFields =
   (name: keyof typeof RESULT_FIELDS, dryRunNames?: readonly string[]) => (input: { options: { dryRun?: boolean } }) =>
@@ -25,7 +28,7 @@ export const writeFields =
 /** `quote`: the one shown before an open (its price is compared with the fill). An action recorded without sending
  * shows nothing. What a change sent comes from its own result, never from a body (a journaled one names the amount
  * as the server does). */
-export function showTrade(ctx: CommandContext, outcome: WriteOutcome<unknown, unknown>, quote?: Quote) {
+export function showTrade(ctx: Options, outcome: WriteOutcome<unknown, unknown>, quote?: Quote) {
   const { output, hedgeCommand } = ctx;
   if (outcome.kind === 'dry-run') renderDryRun(output, outcome.planned);
   if (outcome.kind === 'dry-run' || outcome.kind === 'recorded') return 0;
