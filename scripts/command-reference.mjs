@@ -3,6 +3,10 @@
 // the specs disagree, and prints the difference.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { commandReference } from './command-reference-text.mjs';
 
 const reference = await import(new URL('../dist/reference.js', import.meta.url).href);
-writeFileSync(fileURLToPath(new URL('../docs/command-reference.md', import.meta.url)), reference.commandReference());
+writeFileSync(
+  fileURLToPath(new URL('../docs/command-reference.md', import.meta.url)),
+  commandReference(reference.manPageInput()),
+);

@@ -13,7 +13,7 @@ import {
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 
 /** How an option's or argument's value completes: fixed words, profile names, the markets or hedge ids hedge last read, file names, or nothing. */
-type Values = readonly string[] | 'profile' | 'market' | 'hedge' | 'files' | undefined;
+type Values = ArgSpec['values'] | 'files';
 type CommandNode = ReturnType<typeof commandNodes>[number];
 
 // commander adds -h/--help to every command and -V/--version to the program; main.ts answers
@@ -23,11 +23,7 @@ const HELP_COMMAND = { name: 'help', summary: 'Help on a topic: exit-codes' };
 
 /** A placeholder that names a file or folder (`--html <file>`, `--root <dir>`) completes paths. */
 const valuesOf = (values: ArgSpec['values'], placeholder = ''): Values =>
-  typeof values === 'object' || values === 'profile' || values === 'market' || values === 'hedge'
-    ? values
-    : /<(file|dir|path)>/.test(placeholder)
-      ? 'files'
-      : undefined;
+  values ?? (/<(file|dir|path)>/.test(placeholder) ? 'files' : undefined);
 
 const flagOf = (option: OptionSpec) => ({
   names: flagNames(option),

@@ -119,11 +119,6 @@ function startScreen(width: number, program: string) {
   ].join('\n');
 }
 
-/** The commands by group, in the groups' order (test/cli/help-text.test.ts holds every command to a group). */
-export function groupedCommands() {
-  return COMMAND_GROUPS.map(({ id, heading }) => ({ heading, members: COMMANDS.filter((spec) => spec.group === id) }));
-}
-
 /**
  * `hedge --help`: the commands by group, one line each, then the options every command takes. Not
  * commander's `.helpGroup()`: its help puts options before commands, in one term column for all.
@@ -134,10 +129,11 @@ export function rootHelp(width: number) {
     // The first section follows the description at once: the list, the options and the banner of a run by path fit 60 lines.
     'Usage: hedge <command> [arguments] [options]',
     wrapText('Quote, open and manage FX hedges through the Hedging Partner API.', width),
-    ...groupedCommands().flatMap(({ heading, members }) =>
+    // In the groups' order (test/cli/help-text.test.ts holds every command to a group).
+    ...COMMAND_GROUPS.flatMap(({ id, heading }) =>
       section(
         `${heading}:`,
-        members.map((spec) => [spec.name.padEnd(nameWidth), spec.summary]),
+        COMMANDS.filter((spec) => spec.group === id).map((spec) => [spec.name.padEnd(nameWidth), spec.summary]),
         width,
       ),
     ),

@@ -8,7 +8,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { EXIT_CODES } from '../../src/platform/terminal/exit-codes.js';
-import { commandReference } from '../../src/cli/reference.js';
+import { commandReference } from '../../scripts/command-reference-text.mjs';
+import { manPageInput } from '../../src/cli/reference.js';
 import semver from 'semver';
 import { ROOT } from '../support/hedge-cli.js';
 import { run } from '../build/run-process.js';
@@ -174,7 +175,7 @@ it('docs/exit-codes.md: holds the table of src/platform/terminal/exit-codes.ts, 
 });
 
 it('docs/command-reference.md: is generated from the command specs (after a change to a spec: npm run build && node scripts/command-reference.mjs)', () => {
-  const reference = commandReference();
+  const reference = commandReference(manPageInput());
   for (const spec of COMMANDS) expect(reference).toContain(`### hedge ${spec.name}`);
   expect(read(join(DOCS, 'command-reference.md'))).toBe(reference);
 });
