@@ -5,13 +5,13 @@ import { rowKey, type EventFields, type KeepRow } from '../../core/keep-rules.js
 import type { JournalEntry } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
 import type { PlanStep } from '../../core/plan.js';
-import { withSideLock } from '../write/account-lock.js';
 import { ownRowTest } from '../write/row-trust.js';
 import { sameAccount, sentBy, type Identity } from '../write/identity.js';
 import { answeredOpens } from '../write/wait.js';
 import { runPreTradeChecks } from '../trade/pre-trade.js';
 import { finishJournaled } from '../trade/resume.js';
 import { newGroup, resumeRollOutcome, runRoll } from '../trade/roll.js';
+import { underPlanLocks } from '../trade/plan-steps.js';
 import { stepRecord } from '../trade/trade-actions.js';
 import { sendTrade } from '../trade/change.js';
 import { SideViews } from '../book/side-book.js';
@@ -205,17 +205,22 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
         say.event(fields);
       }
       if (step.writes) return;
-      await withSideLock(ports, step.row.market, step.row.side, async () => {
-        const fresh = await observe(ports, [step.row]);
-        const { writes } = memory.take(plan(memory.state, fresh, step.row, settings));
-        const client = await ports.client();
-        for (const write of writes) {
-          const done = await carryOut(ports, write);
-          // Counted from the server's time when the write landed (the bound is the server's, like maturities).
-          const { failure } = memory.take(wrote(memory.state, write, done, client.transport.serverNow().latestMs));
-          if (failure) throw failure;
-        }
-      });
+      await underPlanLocks(
+        ports,
+        [step.row],
+        async () => {
+          const fresh = await observe(ports, [step.row]);
+          const { writes } = memory.take(plan(memory.state, fresh, step.row, settings));
+          const client = await ports.client();
+          for (const write of writes) {
+            const done = await carryOut(ports, write);
+            // Counted from the server's time when the write landed (the bound is the server's, like maturities).
+            const { failure } = memory.take(wrote(memory.state, write, done, client.transport.serverNow().latestMs));
+            if (failure) throw failure;
+          }
+        },
+        { book: false },
+      );
     },
 
     /** Finishes this keeper's own unresolved rows with their keys and returns why each other side of the account's unfinished rows is left alone: a new key could double an unresolved action; a person's rows are not the keeper's to finish. */

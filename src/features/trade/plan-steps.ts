@@ -15,15 +15,17 @@ export async function ownGroupEntries(ports: WritePorts, groupPrefix: string, qu
   return (await journal.list(query)).filter((entry) => sentBy(identity, entry) && entry.group?.startsWith(groupPrefix));
 }
 
-/** The plan's lock on the book, then each of its sides' (a second apply or roll waits); `waitedFor`: who held the book meanwhile. */
+/** What a plan is built, confirmed and carried out under: the book's lock (a second apply or roll waits; `waitedFor`:
+ * who held it meanwhile), then each of its sides' through the one side-lock function runWrite re-enters. `book`
+ * false: a keeper's step, whose sides alone it decides from. */
 export function underPlanLocks<T>(
   ports: WritePorts,
   sides: ReadonlyArray<{ market: string; side: string }>,
   body: (waitedFor: Holder | undefined) => Promise<T>,
+  { book = true } = {},
 ) {
-  return withAccountLock(ports, 'the book of this account', ['book'], (waitedFor) =>
-    withSideLocks(ports, sides, () => body(waitedFor)),
-  );
+  const underSides = (waitedFor?: Holder) => withSideLocks(ports, sides, () => body(waitedFor));
+  return book ? withAccountLock(ports, 'the book of this account', ['book'], underSides) : underSides();
 }
 
 /** One step sent and waited for (`wait`), with the key journaled for it earlier (a resumed step) or a new one: the

@@ -24,7 +24,6 @@ import {
   UnresolvedError,
   UsageError,
 } from '../../core/errors.js';
-import { withSideLock } from '../write/account-lock.js';
 import {
   confirmedPlan,
   ownGroupEntries,
@@ -645,7 +644,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
   if (dryRun) return roll();
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
   // The keeper decided under the side's lock on a fresh read: the side's lock (re-entered) is enough.
-  if (req.bookLock === false) return withSideLock(ports, market, side, roll);
+  if (req.bookLock === false) return underPlanLocks(ports, [req], roll, { book: false });
   const waitingSince = ports.clock.now();
   return underPlanLocks(ports, [req], async (holder) => {
     // After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11).

@@ -58,7 +58,7 @@ export async function withAccountLock<T>(
 }
 
 /** One change in flight per side: a move of a side nobody holding its lock made is an actor outside hedge. */
-export function withSideLock<T>(ports: WritePorts, market: string, side: string, body: () => Promise<T>) {
+function withSideLock<T>(ports: WritePorts, market: string, side: string, body: () => Promise<T>) {
   return withAccountLock(
     ports,
     `the ${side} side of ${market.toUpperCase()}`,
@@ -67,8 +67,8 @@ export function withSideLock<T>(ports: WritePorts, market: string, side: string,
   );
 }
 
-/** Several sides at once, always in the same order (so two holders of several never deadlock): by their keys, which
- * lead each entry's text and never hold a comma. */
+/** The one way a side's lock is taken (runWrite's, and the plan executor's across a plan): several sides at once,
+ * always in the same order (so two holders of several never deadlock), by their keys, which never hold a comma. */
 export async function withSideLocks<T>(
   ports: WritePorts,
   sides: ReadonlyArray<{ market: string; side: string }>,

@@ -19,7 +19,7 @@ import {
   UnresolvedError,
   UsageError,
 } from '../../core/errors.js';
-import { withSideLock } from './account-lock.js';
+import { withSideLocks } from './account-lock.js';
 import { identityOf, rowSealerOf, sentBy, type Identity } from './identity.js';
 import { confirmRowFromElsewhere, ownRowTest, requireOwnRow } from './row-trust.js';
 import {
@@ -223,7 +223,7 @@ export async function runWrite<S, R, K = unknown>(
   // One change in flight per side: decided, sent and seen to land under the side's lock.
   const side = action.side;
   const decide = async () => carryOut(w, await chooseKey(w));
-  return side ? withSideLock(ports, side.market, side.side, decide) : decide();
+  return withSideLocks(ports, side ? [side] : [], decide);
 }
 
 /** What every stage of one write is given: the action, its options, and what the run read once at its start. */
