@@ -107,12 +107,6 @@ export interface Approval {
   trades?: readonly Trade[];
 }
 
-/** What a write's confirmation was given on, carried by the error that ended it (a retry under the server's field
- * name goes on it). */
-const approvedOnError = new WeakMap<object, readonly Trade[]>();
-export const approvalOf = (error: unknown): readonly Trade[] | undefined =>
-  typeof error === 'object' && error !== null ? approvedOnError.get(error) : undefined;
-
 /** What a kind does with its record, stage by stage. `S` is the submit answer, `R` the resolution, `K` what this run
  * read before the send and keeps for its later stages: each stage is given it and returns what it adds (a resume has
  * none: what it needs was journaled). */
@@ -203,6 +197,18 @@ export const checkedAhead = (record: WriteRecord) => record.approved?.by === 'pl
 /** The one write flow, in stages: check → confirm → journaled → send → prove → outcome (CONTRIBUTING.md, the write
  * path). Each stage is a function below, given the run (`openRun`) and what the stages before it returned. */
 export async function runWrite<S, R, K = unknown>(
+  ports: WritePorts,
+  action: WriteAction<S, R, K>,
+  options: WriteOptions,
+) {
+  const done = await settleWrite(ports, action, options);
+  if (done.kind === 'failed') throw done.error;
+  return done;
+}
+
+/** runWrite, a run that failed once under way returned as `failed` with its error and what its confirmation was given
+ * on (`approvedOn`): a retry under the server's field name goes on it. */
+export async function settleWrite<S, R, K = unknown>(
   ports: WritePorts,
   action: WriteAction<S, R, K>,
   options: WriteOptions,
@@ -783,13 +789,12 @@ async function carryOut<S, R, K>(w: WriteRun<S, R, K>, run: RunKey) {
       }),
     } as const;
   } catch (error) {
-    if (approvedOn && typeof error === 'object' && error !== null) approvedOnError.set(error, approvedOn);
     if (begun) begunHere.set(begun.id, begunAt);
     // A run that ends unresolved lets go of its hold at once, so a long-lived process never blocks a resume (a run
     // that began its entry holds none of an earlier one).
     const own = begun && (await journal.hold(begun.id).catch(() => undefined));
     await (own?.held ? own.hold : run.hold)?.release();
-    throw error;
+    return { kind: 'failed', error, approvedOn } as const;
   }
 }
 
