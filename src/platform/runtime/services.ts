@@ -4,6 +4,7 @@ import type { Output } from '../terminal/output.js';
 import type { Notice } from '../results/notices.js';
 import { waitDeadline } from '../config/wait-bound.js';
 import type { HttpConnections } from '../api/transport.js';
+import { UsageError } from '../../core/errors.js';
 import { configDir, resolveCredentials, type ResolvedCredentials } from '../config/credentials.js';
 import { journalDir } from '../journal/location.js';
 import type { Journal } from '../journal/index.js';
@@ -96,10 +97,9 @@ export async function credentials(b: Building) {
 }
 
 export async function client(b: Building) {
-  const [{ maxAnswerBytes }, { resolveWireSettings }, { UsageError }] = await Promise.all([
+  const [{ maxAnswerBytes }, { resolveWireSettings }] = await Promise.all([
     import('../api/create-client.js'),
     import('../api/wire/unspecified.js'),
-    import('../../core/errors.js'),
   ]);
   // What the environment alone sets is checked before the credentials are read: a bad value is the one
   // line said, before a demo starts its simulator.
