@@ -30,7 +30,8 @@ import {
   sizedByRecords,
 } from '../write/wait.js';
 import { checkedAhead, type WriteAction, type WriteKind, type WriteRecord } from '../write/write-flow.js';
-import { questionWithUnchecked, refuseDuplicateReference, runPreTradeChecks, uncheckedList } from './pre-trade.js';
+import { questionWithUnchecked, runPreTradeChecks, uncheckedList } from './pre-trade.js';
+import { refuseDuplicateReference } from './duplicate-reference.js';
 import { hedgesWords } from '../write/as-shown.js';
 import { sameReference } from '../../core/input.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';

@@ -4,7 +4,9 @@ import type { Output } from '../terminal/output.js';
 import type { Notice } from '../results/notices.js';
 import { waitDeadline } from '../config/wait-bound.js';
 import type { HttpConnections } from '../api/transport.js';
+import { UsageError } from '../../core/errors.js';
 import { configDir, resolveCredentials, type ResolvedCredentials } from '../config/credentials.js';
+import { journalDir } from '../journal/location.js';
 import type { Journal } from '../journal/index.js';
 import type { ProfileStore } from '../config/profile-store.js';
 import type { Prompter } from '../terminal/prompter.js';
@@ -36,7 +38,7 @@ export interface Building extends Pick<ContextInit, 'io' | 'env' | 'globals' | '
 /** The local file, or the team's PostgreSQL store whose sessions (and locks) end with the command. */
 export async function journal(b: Building): Promise<Journal> {
   const choice = await journalChoice(b);
-  const { openJournal, openTeamJournal, journalDir, sayEachSkipOnce } = await import('../journal/index.js');
+  const { openJournal, openTeamJournal, sayEachSkipOnce } = await import('../journal/index.js');
   const dir = journalDir(b.env);
   const shared = {
     now: b.clock.now,
@@ -95,10 +97,9 @@ export async function credentials(b: Building) {
 }
 
 export async function client(b: Building) {
-  const [{ maxAnswerBytes }, { resolveWireSettings }, { UsageError }] = await Promise.all([
+  const [{ maxAnswerBytes }, { resolveWireSettings }] = await Promise.all([
     import('../api/create-client.js'),
     import('../api/wire/unspecified.js'),
-    import('../../core/errors.js'),
   ]);
   // What the environment alone sets is checked before the credentials are read: a bad value is the one
   // line said, before a demo starts its simulator.
@@ -156,10 +157,7 @@ export const prompter = async (b: Building) =>
 export function completionMemory(b: Pick<Building, 'env' | 'onDispose'>) {
   const kept: CompletionWords & { markets: string[]; hedges: string[] } = { markets: [], hedges: [] };
   b.onDispose(async () => {
-    const [{ rememberCompletionWords }, { journalDir }] = await Promise.all([
-      import('../journal/completion-words.js'),
-      import('../journal/location.js'),
-    ]);
+    const { rememberCompletionWords } = await import('../journal/completion-words.js');
     rememberCompletionWords(journalDir(b.env), kept);
   });
   // The latest read first, each word once: a watch or a keeper reads the same ones again and again.
