@@ -122,9 +122,9 @@ it('sandbox server: fault injection: latency holds the request (key in flight), 
   sandbox.setFaults({ latencyMs: 0, match: null, stall: 'headers' });
   const hang = new AbortController();
   const unanswered = api(sandbox, 'GET', '/markets', { signal: hang.signal });
-  await until(() => sandbox.requestLog.length === 4, 'the stalled request reaching the server');
-  // A stall shows only as time with no answer: real, since the server has the request; 150 ms is ample on loopback.
-  setTimeout(() => hang.abort(), 150);
+  // The server's own log says it will never answer: hanging up then proves the stall without a wait in real time.
+  await until(() => sandbox.requestLog[3]?.status === 'stalled', 'the server stalling the request');
+  hang.abort();
   await expect(unanswered).rejects.toThrow();
   expect(sandbox.requestLog[3]).toMatchObject({ status: 'stalled', fault: 'stall-headers' });
 
@@ -132,8 +132,9 @@ it('sandbox server: fault injection: latency holds the request (key in flight), 
   const cut = new AbortController();
   const response = await raw(sandbox, '/markets', cut.signal);
   expect(response.status).toBe(200);
-  // As above: the body's rest must not come in real time once its head has.
-  setTimeout(() => cut.abort(), 150);
+  // As above: the head came and the server's log says the rest never will.
+  await until(() => sandbox.requestLog[4]?.status === 'stalled', 'the server stalling the body');
+  cut.abort();
   await expect(response.text()).rejects.toThrow();
   expect(sandbox.requestLog[4]).toMatchObject({ status: 'stalled', fault: 'stall-body' });
 
