@@ -36,7 +36,7 @@ import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction } from '../write/live-guard.js';
 import { findSide } from '../book/positions.js';
-import type { HedgeRecord } from '../book/book.js';
+import { mayHaveMatured, type HedgeRecord } from '../book/book.js';
 import { readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
@@ -51,7 +51,7 @@ import {
   type WriteOptions,
 } from '../write/write-flow.js';
 import { sayMovedSinceAsked } from '../write/as-shown.js';
-import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
+import { utcClock, utcIso, utcMinute, utcStamp } from '../../core/utc-text.js';
 import { withoutUndefined } from '../../core/objects.js';
 
 /** With nothing open, a side is rolled (opened anew) when its newest ended hedge matured at most this long ago. */
@@ -247,6 +247,26 @@ async function carryOut(
         {
           details: { journal_group: group, planned_usd: notionalUsd, closed_usd: closedUsd, covered: false },
           hint: `Cover the side with what it should hold: \`${hedgeCommand('open', market, side, String(closedUsd), '--tenor', String(tenorDays))}\`.`,
+        },
+      );
+    }
+    // The plan bound several hedges: one that may have matured before the close took the side may have settled on its
+    // own, so what the close took and which deal goes on cannot be told (judged at the close's end, on the server's clock).
+    const soonest = readNumber(open.context?.soonest_maturity_ms);
+    const closedAtMs = Date.parse(closedLeg?.resolved_at ?? closedLeg?.updated_at ?? '');
+    const closedAt = client.transport.serverClock.at(Number.isFinite(closedAtMs) ? closedAtMs : ports.clock.now());
+    if (closedLeg && soonest !== undefined && mayHaveMatured(soonest, closedAt)) {
+      const matured = safeText(stringOf(open.context?.soonest_hedge_id) ?? 'of the side');
+      await abandon(`not sent: hedge ${matured} matured at ${utcIso(soonest)}, before the close may have landed`);
+      throw new UnresolvedError(
+        `The roll planned to close every hedge of the ${side} side of ${market} and open ${formatUsd(notionalUsd)} again, but hedge ${matured} matured at ${utcMinute(soonest)} UTC, before its close may have landed: it may have settled on its own, so what the close took and which deal goes on cannot be told. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
+        {
+          details: {
+            journal_group: group,
+            matured_hedge_id: stringOf(open.context?.soonest_hedge_id) ?? null,
+            covered: false,
+          },
+          hint: `See what settled and what the close took with \`${hedgeCommand('history')}\`, then cover the side: \`${hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`,
         },
       );
     }
@@ -637,6 +657,9 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         roll_closes: closing !== undefined,
         rolled_hedge_id: (closing?.hedgeId ?? plan.ended?.id) || undefined,
         net_margin_usd: closing?.netMarginUsd,
+        // The first of several hedges to mature: a close that lands after its maturity may have found it settled.
+        soonest_hedge_id: plan.several?.at(-1)?.id,
+        soonest_maturity_ms: plan.several?.at(-1)?.maturityAtMs,
       }),
     );
     return carryOut(ports, await legsOf(ports, group, [openEntry]), write.wait, notes, undefined, shown.quote);
