@@ -231,8 +231,7 @@ async function parseCommandLine(argv: string[], io: Io, width: number, name: str
   } catch (error) {
     if (error instanceof CommanderError) {
       // Commander's ways of saying "help (or the version) was printed": each a success.
-      if (['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code))
-        return {};
+      if (['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code)) return {};
       usageProblem ??= oneLine(error.message);
     } else throw error;
   }
