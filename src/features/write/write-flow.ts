@@ -19,7 +19,7 @@ import {
   UnresolvedError,
   UsageError,
 } from '../../core/errors.js';
-import { withSideLocks } from './account-lock.js';
+import { holdingLocks, withAccountLock } from './account-lock.js';
 import { identityOf, rowSealerOf, sentBy, type Identity } from './identity.js';
 import { confirmRowFromElsewhere, ownRowTest, requireOwnRow } from './row-trust.js';
 import {
@@ -101,10 +101,13 @@ export interface WriteRecord {
  * agent's limits ran over the whole plan; `run`, the command's own run (apply's or the keeper's start, their --yes and
  * target), its checks and limits still the write's; `retry`, an earlier attempt of this same action refused for the
  * amount's name only, checked then. `trades`: what a person's "yes" or an agent's token was given on (sent on it only
- * while the side is as they show; moved, asked again where a person can be asked, else refused). */
+ * while the side is as they show; moved, asked again where a person can be asked, else refused). `holds`: a plan's
+ * step's check stage, under the side's lock right before it is journaled: throws when the plan no longer holds for it
+ * (the side moved since the plan; a roll's side covered between its close and its open). */
 export interface Approval {
   by: 'plan' | 'run' | 'retry';
   trades?: readonly Trade[];
+  holds?: () => Promise<void>;
 }
 
 /** What a kind does with its record, stage by stage. `S` is the submit answer, `R` the resolution, `K` what this run
@@ -227,10 +230,38 @@ export async function settleWrite<S, R, K = unknown>(
     if (holder) throw heldError(ports, pending, holder);
   }
   // One change in flight per side: decided, sent and seen to land under the side's lock.
-  const side = action.side;
-  const decide = async () => carryOut(w, await chooseKey(w));
-  return withSideLocks(ports, side ? [side] : [], decide);
+  return lockStage(ports, action.side ? [action.side] : [], false, async () => carryOut(w, await chooseKey(w)));
 }
+
+type Sides = ReadonlyArray<{ market: string; side: string }>;
+
+/** Lock: the one place a side's lock is taken. The sides' locks in one order (two holders of several never deadlock),
+ * after the book's when `book` (a plan: a second apply or roll waits for the first; `body` is told who held it
+ * meanwhile) unless this chain holds locks already (a roll a keeper's step makes decides under the step's). */
+function lockStage<T>(ports: WritePorts, sides: Sides, book: boolean, body: (waitedFor?: Holder) => Promise<T>) {
+  const underSides = (waitedFor?: Holder) =>
+    [...new Map(sides.map((one) => [`${one.market.toUpperCase()}|${one.side}`, one]))].sort().reduceRight(
+      (inner, [, { market, side }]) =>
+        () =>
+          withAccountLock(
+            ports,
+            `the ${side} side of ${market.toUpperCase()}`,
+            ['side', market.toUpperCase(), side],
+            inner,
+          ),
+      () => body(waitedFor),
+    )();
+  return book && !holdingLocks()
+    ? withAccountLock(ports, 'the book of this account', ['book'], underSides)
+    : underSides();
+}
+
+/** A write of several steps (an apply's, a roll's close then open, a keeper's step): built, confirmed and carried out
+ * by `run` under runWrite's lock stage, each step through runWrite approved by the plan, its check stage the plan's. */
+export const runPlanWrite = <T>(
+  ports: WritePorts,
+  plan: { sides: Sides; book?: boolean; run: (waitedFor?: Holder) => Promise<T> },
+) => lockStage(ports, plan.sides, plan.book === true, plan.run);
 
 /** What every stage of one write is given: the action, its options, and what the run read once at its start. */
 async function openRun<S, R, K>(ports: WritePorts, action: WriteAction<S, R, K>, options: WriteOptions) {
@@ -707,6 +738,7 @@ async function carryOut<S, R, K>(w: WriteRun<S, R, K>, run: RunKey) {
     let kept: K | undefined;
     if (!run.resumed && !checked) kept = await action.check?.();
     else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
+    if (!run.resumed) await w.approved?.holds?.();
     const earlier = run.entry;
     const reconciled = earlier && (await reconcileEarlier(w, earlier, run.finished));
     if (options.dryRun) return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) } as const;
