@@ -169,22 +169,21 @@ async function carryOut(
     notes.push(text);
     return null;
   };
-  // An earlier run's close, the open still planned: it stands for the close step (null: refused with no_open_hedge, it
-  // found the side already settled).
+  // What stands for the close step when it is not sent (null: nothing closed): an earlier run's close, the open still
+  // planned (refused with no_open_hedge: it found the side already settled); a resumed roll's close never journaled,
+  // on a side every view shows gone.
   const leg = legs.close;
   const closedBefore: StepDone | undefined =
     planned && closes && leg && !isUnresolved(leg)
       ? leg.outcome === 'rejected' && leg.error_code === 'no_open_hedge'
         ? null
         : { entry: leg }
-      : undefined;
-  // A resumed roll whose close was never journaled: the side is gone only when every view says so.
-  const closeGone =
-    closeDue && !legs.close && resumed && (await readSideInStep(ports, client, market, side)).book.state === 'flat';
-  if (closeGone)
-    settled(
-      `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
-    );
+      : closeDue && !leg && resumed && (await readSideInStep(ports, client, market, side)).book.state === 'flat'
+        ? settled(
+            `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
+          )
+        : undefined;
+  const closeSent = closeDue && closedBefore === undefined;
   // The close, while the open is still `planned` (it is sent only after the close): null when it found nothing to close.
   const closeStep: PlanRunStep = {
     record: legRecord('close', group, request),
@@ -261,12 +260,9 @@ async function carryOut(
       );
     }
   };
-  const ran = await runPlanSteps(
-    ports,
-    stepsLeft(legs).flatMap(({ leg }) => (leg === 'open' ? [openStep] : closeGone ? [] : [closeStep])),
-  );
+  const ran = await runPlanSteps(ports, [...(closeSent ? [closeStep] : []), ...(isUnresolved(open) ? [openStep] : [])]);
   if (ran.stoppedAt !== undefined) throw ran.error;
-  const closeRun = closeGone ? null : closeDue ? ran.done[0] : closedBefore;
+  const closeRun = closeSent ? ran.done[0] : closedBefore;
   const openRun: NonNullable<StepDone> = isUnresolved(open) ? ran.done.at(-1)! : { entry: open };
   const openEntry = openRun.entry;
   const opened = openRun.result as Hedge | undefined;

@@ -240,17 +240,15 @@ type Sides = ReadonlyArray<{ market: string; side: string }>;
  * meanwhile) unless this chain holds locks already (a roll a keeper's step makes decides under the step's). */
 function lockStage<T>(ports: WritePorts, sides: Sides, book: boolean, body: (waitedFor?: Holder) => Promise<T>) {
   const underSides = (waitedFor?: Holder) =>
-    [...new Map(sides.map((one) => [`${one.market.toUpperCase()}|${one.side}`, one]))].sort().reduceRight(
-      (inner, [, { market, side }]) =>
-        () =>
-          withAccountLock(
-            ports,
-            `the ${side} side of ${market.toUpperCase()}`,
-            ['side', market.toUpperCase(), side],
-            inner,
-          ),
-      () => body(waitedFor),
-    )();
+    sides
+      .map(({ market, side }) => [market.toUpperCase(), side])
+      .sort()
+      .reduceRight(
+        (inner, [market, side]) =>
+          () =>
+            withAccountLock(ports, `the ${side} side of ${market}`, ['side', market, side], inner),
+        () => body(waitedFor),
+      )();
   return book && !holdingLocks()
     ? withAccountLock(ports, 'the book of this account', ['book'], underSides)
     : underSides();
