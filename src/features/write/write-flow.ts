@@ -291,12 +291,14 @@ async function openRun<S, R, K>(ports: WritePorts, action: WriteAction<S, R, K>,
 }
 
 type WriteRun<S, R, K> = Awaited<ReturnType<typeof openRun<S, R, K>>>;
+/** A run as the stages that use nothing of its kind's types see it. */
+type Run = WriteRun<unknown, unknown, unknown>;
 
 /** The key a run acts under, as chooseKey decided it. */
 type RunKey = Awaited<ReturnType<typeof chooseKey>>;
 
 /** Takes hold of an earlier unresolved entry to resume it, or refuses (exit 11) when a live process holds it. */
-async function holdToResume<S, R, K>(w: WriteRun<S, R, K>, entry: JournalEntry) {
+async function holdToResume(w: Run, entry: JournalEntry) {
   const { ports, journal } = w;
   const answer = await journal.hold(entry.id);
   if (answer.held) return answer.hold;
@@ -317,7 +319,7 @@ async function holdToResume<S, R, K>(w: WriteRun<S, R, K>, entry: JournalEntry) 
  * The run it returns: `resumed` continues an earlier run's key (checks skipped, a change may have landed), with its
  * `entry` unless the journal does not know the key; `hold`, this run's hold of the earlier entry (let go when the run
  * ends unresolved); `finished`, a key whose action is done (nothing sent again). */
-async function chooseKey<S, R, K>(w: WriteRun<S, R, K>) {
+async function chooseKey(w: Run) {
   const { ports, options, journal, match, say, resumeCommand } = w;
   const key = options.idempotencyKey;
   if (key) {
@@ -380,7 +382,7 @@ async function chooseKey<S, R, K>(w: WriteRun<S, R, K>) {
 /** An unresolved write of this account making the same change on the same side (another command's, `hedge api`'s,
  * one sent through another host name of the base URL), that verifies as this key's: a new write could act beside
  * it, so nothing is sent (exit 12; 11 while its process lives) until it is finished or resolved; --new goes on. */
-async function refuseUnresolvedChange<S, R, K>(w: WriteRun<S, R, K>, exceptId?: string) {
+async function refuseUnresolvedChange(w: Run, exceptId?: string) {
   const { ports, options, journal, identity, probe, match, say, resumeCommand, resolveCommands } = w;
   const change = changeOf(probe);
   if (!change) return;
@@ -407,7 +409,7 @@ async function refuseUnresolvedChange<S, R, K>(w: WriteRun<S, R, K>, exceptId?: 
 }
 
 /** A re-run of a lone write that ended within the repeat window is refused (exit 11) without --again. */
-async function refuseRecentRepeat<S, R, K>(w: WriteRun<S, R, K>) {
+async function refuseRecentRepeat(w: Run) {
   const { ports, action, checked, journal, match } = w;
   const windowMs = repeatWindowMs(ports.env);
   if (windowMs === 0) return;
@@ -462,7 +464,7 @@ async function refuseRecentRepeat<S, R, K>(w: WriteRun<S, R, K>) {
 }
 
 /** The entry's context with its side's baseline moved by every change of the side the journal knows landed since. */
-async function attributedContext<S, R, K>(w: WriteRun<S, R, K>, entry: JournalEntry) {
+async function attributedContext(w: Run, entry: JournalEntry) {
   const { ports, journal, identity } = w;
   // The other changes of the side this account's journal knows began since.
   const others = (await journal.list({ since: Date.parse(entry.created_at) })).filter(
@@ -593,7 +595,7 @@ async function reconcileEarlier<S, R, K>(w: WriteRun<S, R, K>, entry: JournalEnt
 
 /** What the write flow asks of an agent's call before a write leaves: the plan a live confirmation token was issued
  * for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry. */
-async function gateTheSend<S, R, K>(w: WriteRun<S, R, K>, run: RunKey) {
+async function gateTheSend(w: Run, run: RunKey) {
   const { ports, action, approved, checked } = w;
   // A plan's leg was checked with the plan by its caller; a journaled action finished again is no new plan.
   const fresh = !checked && !run.resumed;
