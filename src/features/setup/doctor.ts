@@ -51,17 +51,40 @@ type DoctorPorts = CheckPorts & Pick<CommandContext, 'credentials' | 'wire' | 'h
 
 export async function runDoctor(ports: DoctorPorts) {
   const checks: DoctorCheck[] = [];
-  const nodeCa = nodeCaCheck(ports.env.NODE_EXTRA_CA_CERTS);
-  if (nodeCa) checks.push(nodeCa);
+  const caPath = ports.env.NODE_EXTRA_CA_CERTS;
+  if (caPath) checks.push(nodeCaCheck(caPath));
   const setUp = await checkSetUp(ports, checks);
   if (!setUp) return report(checks);
   const { credentials, baseUrl } = setUp;
-  checks.push(await journalCheck(ports));
-  const observed = await observingClient(ports, credentials);
-  const { client, answers } = observed;
+  // The journal every write records itself in before it is sent: where it cannot be read, a write is refused.
+  try {
+    const journal = await ports.journal();
+    const unresolved = (await journal.list({ pending: true })).length;
+    const more = unresolved
+      ? `: ${plural(unresolved, 'unresolved action')} (\`${ports.hedgeCommand('journal')}\`)`
+      : '';
+    checks.push(checkOf('journal', 'Journal', 'ok', journal.location + more, true));
+  } catch (error) {
+    if (error instanceof InterruptedError) throw error;
+    checks.push(checkOf('journal', 'Journal', 'fail', '', true, { error }));
+  }
+  // A client that sees every answer, and what it saw: the answers, its warnings, the wire names it learned.
+  const answers: ObservedAnswer[] = [];
+  const notes: string[] = [];
+  const learned: LearnedWire[] = [];
+  const wire = await ports.wire();
+  const client = await checkClient(ports, credentials, {
+    wire: wire.problem ? undefined : wire.settings,
+    warn: (text) => notes.push(text),
+    learn: (found) => {
+      learned.push(found);
+      wire.learn(found);
+    },
+    observe: (answer) => answers.push(answer),
+  });
 
   // ---- reach, TLS, the key accepted: the first request tells ----------------------------------
-  let markets: MarketList | undefined;
+  let markets: Awaited<ReturnType<HedgeClient['listMarkets']>> | undefined;
   const started = ports.clock.now();
   try {
     markets = await client.listMarkets();
@@ -88,16 +111,89 @@ export async function runDoctor(ports: DoctorPorts) {
   const clock = checkOf('clock', 'Clock', 'skip', '');
   checks.push(clock);
 
-  const seen = await checkReads(ports, client, markets, checks);
+  // Each read endpoint answered and readable: markets, then READS in its order. A read that failed: the command describes
+  // its error; an answer hedge cannot read names the command to report it with.
+  const listed = markets?.markets ?? [];
+  const open = listed.filter((entry) => entry.status === 'open').map((entry) => entry.market);
+  const other = listed.filter((entry) => entry.status !== 'open').map((entry) => `${entry.market} (${entry.status})`);
+  if (markets)
+    checks.push(
+      checkOf(
+        'markets',
+        'Markets',
+        open.length ? 'ok' : 'warn',
+        `${listed.length} listed; open: ${open.join(', ') || 'none'}${other.length ? `; also ${other.join(', ')}` : ''}`,
+        true,
+        { next: open.length ? undefined : 'No market is open right now: opens and adds will be refused until one is.' },
+      ),
+    );
+  const seen: ReadsSeen = {
+    listed: listed.map((entry) => entry.market),
+    tradable: open[0],
+    positionFields: 'no open position to read its field names from',
+    statuses: [],
+  };
+  for (const [id, title, command, forWrites, read, unasked] of READS)
+    try {
+      const detail = await read(client, seen);
+      if (detail !== undefined) checks.push(checkOf(id, title, 'ok', detail, forWrites));
+      else if (unasked) checks.push(checkOf(id, title, 'skip', unasked));
+    } catch (error) {
+      if (error instanceof InterruptedError) throw error;
+      const unreadable = error instanceof InvalidResponseError;
+      checks.push(
+        checkOf(id, title, 'fail', '', forWrites, {
+          next: unreadable
+            ? `hedge cannot read this answer (${error.details?.field || 'data'}: ${error.details?.received ?? '?'}); report it with the output of \`${ports.hedgeCommand(...command.split(' '), '--verbose')}\`.`
+            : undefined,
+          failure: unreadable ? 'unreadable' : isRefusal(error) ? 'auth' : 'network',
+          error,
+        }),
+      );
+    }
   Object.assign(clock, clockCheck(client.transport.serverClock.reading()));
-  checks.push(...(await checkWireChoices(observed, seen)));
+  // The wire choices detected: prices shape, page-size parameter, list paging, position fields, the add/reduce amount,
+  // statuses, what was learned.
+  const { statuses } = seen;
+  const amount = wire.sources.changeNotionalField;
+  const unknown = statuses.filter((status) => !(HEDGE_STATUSES as readonly string[]).includes(status));
+  checks.push(
+    info('wire.prices', 'Prices shape', seen.pricesShape ?? 'not seen'),
+    ...(await pageSizeChecks(client, wire.settings.pageSizeParam, seen.hedgesRead)),
+    info('wire.positions', 'Position fields', seen.positionFields),
+    info(
+      'wire.amount',
+      'Add/reduce amount',
+      `\`${client.wire.changeNotionalField}\` (${amount === 'default' ? 'guessed: the spec does not show it' : amount === 'learned' ? 'learned from the server' : `set in the ${amount}`}); only a write can show it: a server that wants another name refuses the first add naming it, and hedge sends it again once with that name`,
+    ),
+    info(
+      'wire.statuses',
+      'Statuses',
+      statuses.length === 0
+        ? 'no hedge to read statuses from'
+        : `seen: ${statuses.join(', ')}${unknown.length ? ` (${unknown.join(', ')} not in the spec: shown as sent, treated as not final)` : ''}`,
+    ),
+    ...learned.map((found) =>
+      info(
+        `wire.learned.${found.setting}`,
+        'Learned',
+        `${WIRE_SETTING_SOURCES[found.setting].profileKey} = ${found.value} (${found.evidence})`,
+      ),
+    ),
+    ...(wire.problem
+      ? [
+          checkOf('wire.settings', 'Wire settings', 'fail', wire.problem, true, {
+            next: 'Fix or unset that setting.',
+            failure: 'usage',
+          }),
+        ]
+      : []),
+  );
 
   // ---- rate limits ----------------------------------------------------------------------------
-  checks.push(rateLimitCheck(answers), ...observed.notes.map((note) => info('note', 'Note', note)));
+  checks.push(rateLimitCheck(answers), ...notes.map((note) => info('note', 'Note', note)));
   return report(checks);
 }
-
-type MarketList = Awaited<ReturnType<HedgeClient['listMarkets']>>;
 
 /** Ready when no check a write needs failed; else the first such check. */
 function report(checks: DoctorCheck[]) {
@@ -108,8 +204,7 @@ function report(checks: DoctorCheck[]) {
 /** NODE_EXTRA_CA_CERTS, when set: Node itself reads it as it starts, before hedge runs, and waits for ever on a FIFO that
  * no one writes (every command, `--version` too, hangs), which hedge cannot prevent; judged here as a CA file is, by a
  * look at the path that opens nothing that could block. */
-function nodeCaCheck(path: string | undefined) {
-  if (!path) return;
+function nodeCaCheck(path: string) {
   const title = 'NODE_EXTRA_CA_CERTS';
   try {
     readCaFile(path, title);
@@ -170,42 +265,6 @@ async function checkSetUp(ports: DoctorPorts, checks: DoctorCheck[]) {
   );
   checks.push(baseUrl);
   return { credentials, baseUrl };
-}
-
-/** The journal every write records itself in before it is sent: where it cannot be read, a write is refused. */
-async function journalCheck(ports: DoctorPorts) {
-  try {
-    const journal = await ports.journal();
-    const unresolved = (await journal.list({ pending: true })).length;
-    return checkOf(
-      'journal',
-      'Journal',
-      'ok',
-      `${journal.location}${unresolved ? `: ${plural(unresolved, 'unresolved action')} (\`${ports.hedgeCommand('journal')}\`)` : ''}`,
-      true,
-    );
-  } catch (error) {
-    if (error instanceof InterruptedError) throw error;
-    return checkOf('journal', 'Journal', 'fail', '', true, { error });
-  }
-}
-
-/** A client that sees every answer, and what it saw: the answers, its warnings, the wire names it learned. */
-async function observingClient(ports: DoctorPorts, credentials: ResolvedCredentials) {
-  const answers: ObservedAnswer[] = [];
-  const notes: string[] = [];
-  const learned: LearnedWire[] = [];
-  const wire = await ports.wire();
-  const client = await checkClient(ports, credentials, {
-    wire: wire.problem ? undefined : wire.settings,
-    warn: (text) => notes.push(text),
-    learn: (found) => {
-      learned.push(found);
-      wire.learn(found);
-    },
-    observe: (answer) => answers.push(answer),
-  });
-  return { client, answers, notes, learned, wire };
 }
 
 /** What the reads showed: the markets to ask about, and the wire choices checkWireChoices says. */
@@ -320,95 +379,6 @@ const READS: EndpointCheck[] = [
     },
   ],
 ];
-
-/** Each read endpoint answered and readable: markets, then the table above in its order. A read that failed: the command describes its error; an answer hedge cannot read names the command to report it with. */
-async function checkReads(
-  ports: DoctorPorts,
-  client: HedgeClient,
-  markets: MarketList | undefined,
-  checks: DoctorCheck[],
-) {
-  const listed = markets?.markets ?? [];
-  const open = listed.filter((entry) => entry.status === 'open').map((entry) => entry.market);
-  const other = listed.filter((entry) => entry.status !== 'open').map((entry) => `${entry.market} (${entry.status})`);
-  if (markets)
-    checks.push(
-      checkOf(
-        'markets',
-        'Markets',
-        open.length ? 'ok' : 'warn',
-        `${listed.length} listed; open: ${open.join(', ') || 'none'}${other.length ? `; also ${other.join(', ')}` : ''}`,
-        true,
-        { next: open.length ? undefined : 'No market is open right now: opens and adds will be refused until one is.' },
-      ),
-    );
-  const seen: ReadsSeen = {
-    listed: listed.map((entry) => entry.market),
-    tradable: open[0],
-    positionFields: 'no open position to read its field names from',
-    statuses: [],
-  };
-  for (const [id, title, command, forWrites, read, unasked] of READS)
-    try {
-      const detail = await read(client, seen);
-      if (detail !== undefined) checks.push(checkOf(id, title, 'ok', detail, forWrites));
-      else if (unasked) checks.push(checkOf(id, title, 'skip', unasked));
-    } catch (error) {
-      if (error instanceof InterruptedError) throw error;
-      const unreadable = error instanceof InvalidResponseError;
-      checks.push(
-        checkOf(id, title, 'fail', '', forWrites, {
-          next: unreadable
-            ? `hedge cannot read this answer (${error.details?.field || 'data'}: ${error.details?.received ?? '?'}); report it with the output of \`${ports.hedgeCommand(...command.split(' '), '--verbose')}\`.`
-            : undefined,
-          failure: unreadable ? 'unreadable' : isRefusal(error) ? 'auth' : 'network',
-          error,
-        }),
-      );
-    }
-  return seen;
-}
-
-/** The wire choices detected: prices shape, page-size parameter, list paging, position fields, the add/reduce amount, statuses, what was learned. */
-async function checkWireChoices(
-  { client, wire, learned }: Awaited<ReturnType<typeof observingClient>>,
-  { pricesShape, positionFields, statuses, hedgesRead }: ReadsSeen,
-) {
-  const amount = wire.sources.changeNotionalField;
-  const unknown = statuses.filter((status) => !(HEDGE_STATUSES as readonly string[]).includes(status));
-  return [
-    info('wire.prices', 'Prices shape', pricesShape ?? 'not seen'),
-    ...(await pageSizeChecks(client, wire.settings.pageSizeParam, hedgesRead)),
-    info('wire.positions', 'Position fields', positionFields),
-    info(
-      'wire.amount',
-      'Add/reduce amount',
-      `\`${client.wire.changeNotionalField}\` (${amount === 'default' ? 'guessed: the spec does not show it' : amount === 'learned' ? 'learned from the server' : `set in the ${amount}`}); only a write can show it: a server that wants another name refuses the first add naming it, and hedge sends it again once with that name`,
-    ),
-    info(
-      'wire.statuses',
-      'Statuses',
-      statuses.length === 0
-        ? 'no hedge to read statuses from'
-        : `seen: ${statuses.join(', ')}${unknown.length ? ` (${unknown.join(', ')} not in the spec: shown as sent, treated as not final)` : ''}`,
-    ),
-    ...learned.map((found) =>
-      info(
-        `wire.learned.${found.setting}`,
-        'Learned',
-        `${WIRE_SETTING_SOURCES[found.setting].profileKey} = ${found.value} (${found.evidence})`,
-      ),
-    ),
-    ...(wire.problem
-      ? [
-          checkOf('wire.settings', 'Wire settings', 'fail', wire.problem, true, {
-            next: 'Fix or unset that setting.',
-            failure: 'usage',
-          }),
-        ]
-      : []),
-  ];
-}
 
 /** The first request failed: why, as the line that stops the rest. A TLS trust failure, no answer at all, a 404 (the base URL points elsewhere) and a refused key each name their next step. */
 function firstRequestFailure(
