@@ -481,17 +481,12 @@ export function functionalCurrency(rel: Relationship, quote: string) {
 
 /** `2026-11`, `2026-Q4` or `2026`: the first and last day of the period. */
 export function parsePeriod(raw: string | undefined) {
-  const value = raw?.trim() ?? '';
-  const month = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(value);
-  const quarter = /^(\d{4})-Q([1-4])$/i.exec(value);
-  const year = /^(\d{4})$/.exec(value);
-  const span = (y: number, firstMonth: number, months: number) => ({
-    from: utcDay(Date.UTC(y, firstMonth, 1)),
-    to: utcDay(Date.UTC(y, firstMonth + months, 0)),
-  });
-  if (month) return span(Number(month[1]), Number(month[2]) - 1, 1);
-  if (quarter) return span(Number(quarter[1]), (Number(quarter[2]) - 1) * 3, 3);
-  if (year) return span(Number(year[1]), 0, 12);
+  const [, year, month, quarter] = /^(\d{4})(?:-(0[1-9]|1[0-2])|-Q([1-4]))?$/i.exec(raw?.trim() ?? '') ?? [];
+  // From the first month of the period, for one, three or twelve months.
+  const first = month ? Number(month) - 1 : quarter ? (Number(quarter) - 1) * 3 : 0;
+  const months = month ? 1 : quarter ? 3 : 12;
+  if (year)
+    return { from: utcDay(Date.UTC(Number(year), first, 1)), to: utcDay(Date.UTC(Number(year), first + months, 0)) };
   throw new UsageError(
     '--period: missing or not allowed; expected a month (2026-11), a quarter (2026-Q4) or a year (2026).',
   );
