@@ -120,14 +120,6 @@ function readDated<C extends string, T extends { date: string }>(
   return 'problems' in read ? read : { rows: read.rows.toSorted((a, b) => a.date.localeCompare(b.date)) };
 }
 
-export interface RateLine {
-  date: string;
-  spot: string;
-  forward?: string;
-  discount_factor?: string;
-  source: string;
-}
-
 /** A market's rates: one row a date, each with its spot (a date without one is a gap), no other market's rows. */
 export function parseRatesFile(source: string, sourceName: string, market: string) {
   const read = readDated(
@@ -136,7 +128,7 @@ export function parseRatesFile(source: string, sourceName: string, market: strin
     ['rates', 'rate'],
     ['date', 'spot', 'forward', 'discount_factor', 'source'],
     ['market'],
-    (field): RateLine => {
+    (field) => {
       field('market', (raw) => {
         const value = raw?.trim().toUpperCase() ?? '';
         if (value !== '' && value !== market)
@@ -160,13 +152,6 @@ export function parseRatesFile(source: string, sourceName: string, market: strin
   return 'problems' in read ? read : { rates: read.rows };
 }
 
-export interface ValueLine {
-  date: string;
-  instrument_value: string;
-  hedged_item_value: string;
-  excluded_value?: string;
-}
-
 /** Cumulative fair values since designation, one row a date, in date order. */
 export function parseValuesFile(source: string, sourceName: string) {
   const read = readDated(
@@ -175,7 +160,7 @@ export function parseValuesFile(source: string, sourceName: string) {
     ['values', 'row'],
     ['date', 'instrument_value', 'hedged_item_value'],
     ['excluded_value'],
-    (field): ValueLine => ({
+    (field) => ({
       date: field('date', dateCell)!,
       instrument_value: field('instrument_value', decimalCell('instrument_value', false))!,
       hedged_item_value: field('hedged_item_value', decimalCell('hedged_item_value', false))!,
@@ -184,3 +169,4 @@ export function parseValuesFile(source: string, sourceName: string) {
   );
   return 'problems' in read ? read : { values: read.rows };
 }
+export type ValueLine = Extract<ReturnType<typeof parseValuesFile>, { values: unknown }>['values'][number];
