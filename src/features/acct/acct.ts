@@ -182,7 +182,7 @@ export async function designate(
       );
     return [{ relationship, ...(recordedLate !== undefined && { recorded_late: recordedLate }) }];
   });
-  return { relationship, recordedAt: record.recorded_at, recordedLate, hash: record.hash, events: [] } as Designation;
+  return recorded([record]).relationships.get(relationship.id)!;
 }
 
 /** Records that the hedged transaction happened, or a de-designation. */
@@ -217,7 +217,13 @@ export async function recordRates(ctx: AcctPorts, market: string, quote: string,
     const fresh = rows.filter((row) => {
       const earlier = existing?.rows.get(row.date);
       if (!earlier) return true;
-      if (!sameRates(earlier, rateRow(row)))
+      // The same figures (1.2 and 1.20 are one rate) are no change.
+      const later = rateRow(row);
+      const same = (key: 'spot' | 'forward' | 'discountFactor') => {
+        const [x, y] = [earlier[key], later[key]];
+        return x === undefined || y === undefined ? x === y : x[0] * y[1] === y[0] * x[1];
+      };
+      if (!(same('spot') && same('forward') && same('discountFactor')))
         throw new UsageError(
           `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed.`,
         );
@@ -227,13 +233,6 @@ export async function recordRates(ctx: AcctPorts, market: string, quote: string,
     return fresh.length ? [{ market, quote, rows: fresh }] : [];
   });
   return added;
-}
-
-/** Whether two rows give the same figures (1.2 and 1.20 are one rate). */
-function sameRates(a: RateRow, b: RateRow) {
-  const same = (x: Exact | undefined, y: Exact | undefined) =>
-    x === undefined || y === undefined ? x === y : x[0] * y[1] === y[0] * x[1];
-  return same(a.spot, b.spot) && same(a.forward, b.forward) && same(a.discountFactor, b.discountFactor);
 }
 
 // ---- Periods ----
