@@ -171,7 +171,7 @@ export function closedHedgeListing(target: string, rowOf: (record: HistoryFacts)
 
 /** Whether a record closed in [since, until); one with no readable close time is 'unreadable'. */
 export function inPeriod(record: HistoryRecord, filter: { since?: Date; until?: Date }) {
-  const ms = closedHedgeTime({ closedAt: historyCloseTime(record) });
+  const ms = Date.parse(historyCloseTime(record) ?? '');
   if (!Number.isFinite(ms)) return 'unreadable';
   return outsidePeriod(ms, filter) ? 'out' : 'in';
 }

@@ -53,9 +53,53 @@ export async function runDoctor(ports: DoctorPorts) {
   const checks: DoctorCheck[] = [];
   const caPath = ports.env.NODE_EXTRA_CA_CERTS;
   if (caPath) checks.push(nodeCaCheck(caPath));
-  const setUp = await checkSetUp(ports, checks);
-  if (!setUp) return report(checks);
-  const { credentials, baseUrl } = setUp;
+  // Key, environment, base URL (nothing sent): without a usable key and base URL, nothing else is asked; the base URL's
+  // check may still be failed by the first request.
+  let credentials: ResolvedCredentials;
+  try {
+    credentials = await ports.credentials();
+  } catch (error) {
+    if (error instanceof InterruptedError) throw error;
+    checks.push(
+      checkOf('key', 'Key and base URL', 'fail', '', true, { error }),
+      checkOf('server', 'Server', 'skip', 'not asked: no usable key and base URL', true),
+    );
+    return report(checks);
+  }
+  const { apiKey, environment, sources, profileName, caFile } = credentials;
+  const from = (source: string, variable: string) =>
+    ({ environment: variable, demo: '--demo', flag: 'a flag' })[source] ??
+    (profileName ? `profile "${profileName}"` : 'the profile');
+  checks.push(
+    checkOf(
+      'key',
+      'Key',
+      'ok',
+      `${redactKey(apiKey)} — ${environment === 'live' ? 'LIVE key: production, real funds' : 'test key: the sandbox, test funds'} (from ${from(sources.apiKey, 'HEDGE_API_KEY')})`,
+      true,
+    ),
+  );
+  const url = new URL(credentials.baseUrl);
+  const transportNote =
+    url.protocol === 'https:'
+      ? `HTTPS${caFile ? `, trusting ${caFile} beside the system roots` : ''}`
+      : credentials.localSocket !== undefined
+        ? "plain HTTP over the demo simulator's own local socket, in this process (no network address)"
+        : 'plain HTTP, allowed on loopback only (a local sandbox)';
+  const versioned = /\/v\d+$/.test(url.pathname);
+  const baseUrl = checkOf(
+    'base_url',
+    'Base URL',
+    versioned ? 'ok' : 'warn',
+    `${credentials.baseUrl} — ${transportNote} (from ${from(sources.baseUrl, 'HEDGE_BASE_URL')})${versioned ? '' : '; it does not end with a version segment (…/v2) as the spec says it does'}`,
+    true,
+    {
+      next: versioned
+        ? undefined
+        : 'Check the address the partner desk gave: it ends with the version, e.g. https://…/partners/NAME/v2.',
+    },
+  );
+  checks.push(baseUrl);
   // The journal every write records itself in before it is sent: where it cannot be read, a write is refused.
   try {
     const journal = await ports.journal();
@@ -215,56 +259,6 @@ function nodeCaCheck(path: string) {
       next: `Node reads NODE_EXTRA_CA_CERTS before hedge starts, and a FIFO or device there can hang every command: point it at a regular PEM file only you can change, or \`unset NODE_EXTRA_CA_CERTS\` (HEDGE_CA_FILE is read by hedge itself, bounded, never waited on).`,
     });
   }
-}
-
-/** Key, environment, base URL (nothing sent); undefined without a usable key and base URL, else the credentials and the base URL's check (the first request may still fail it). */
-async function checkSetUp(ports: DoctorPorts, checks: DoctorCheck[]) {
-  let credentials: ResolvedCredentials;
-  try {
-    credentials = await ports.credentials();
-  } catch (error) {
-    if (error instanceof InterruptedError) throw error;
-    checks.push(
-      checkOf('key', 'Key and base URL', 'fail', '', true, { error }),
-      checkOf('server', 'Server', 'skip', 'not asked: no usable key and base URL', true),
-    );
-    return;
-  }
-  const { apiKey, environment, sources, profileName, caFile } = credentials;
-  const from = (source: string, variable: string) =>
-    ({ environment: variable, demo: '--demo', flag: 'a flag' })[source] ??
-    (profileName ? `profile "${profileName}"` : 'the profile');
-  checks.push(
-    checkOf(
-      'key',
-      'Key',
-      'ok',
-      `${redactKey(apiKey)} — ${environment === 'live' ? 'LIVE key: production, real funds' : 'test key: the sandbox, test funds'} (from ${from(sources.apiKey, 'HEDGE_API_KEY')})`,
-      true,
-    ),
-  );
-  const url = new URL(credentials.baseUrl);
-  const transportNote =
-    url.protocol === 'https:'
-      ? `HTTPS${caFile ? `, trusting ${caFile} beside the system roots` : ''}`
-      : credentials.localSocket !== undefined
-        ? "plain HTTP over the demo simulator's own local socket, in this process (no network address)"
-        : 'plain HTTP, allowed on loopback only (a local sandbox)';
-  const versioned = /\/v\d+$/.test(url.pathname);
-  const baseUrl = checkOf(
-    'base_url',
-    'Base URL',
-    versioned ? 'ok' : 'warn',
-    `${credentials.baseUrl} — ${transportNote} (from ${from(sources.baseUrl, 'HEDGE_BASE_URL')})${versioned ? '' : '; it does not end with a version segment (…/v2) as the spec says it does'}`,
-    true,
-    {
-      next: versioned
-        ? undefined
-        : 'Check the address the partner desk gave: it ends with the version, e.g. https://…/partners/NAME/v2.',
-    },
-  );
-  checks.push(baseUrl);
-  return { credentials, baseUrl };
 }
 
 /** What the reads showed: the markets to ask about, and the wire choices checkWireChoices says. */
