@@ -140,14 +140,11 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
     const costOpen = costReserve;
     reserve += effective;
     costReserve += costMovement;
-    // A recognised item is remeasured in profit or loss each period: the reserve releases the offset as it does.
-    let reclassified = designated && rules.kind === 'recognised' && !occurs ? -itemMove : 0n;
-    let costReclassified = 0n;
+    // Released whole when the transaction happens (or is no longer expected); a recognised item is remeasured in profit
+    // or loss each period: the reserve releases the offset as it does.
     const release = occurs || (deDesignates && !rules.deDesignated!.stillExpected);
-    if (release) {
-      reclassified = reserve;
-      costReclassified = costReserve;
-    }
+    const reclassified = release ? reserve : designated && rules.kind === 'recognised' && !occurs ? -itemMove : 0n;
+    const costReclassified = release ? costReserve : 0n;
     reserve -= reclassified;
     costReserve -= costReclassified;
     if (occurs || deDesignates) ended = true;

@@ -291,16 +291,6 @@ export interface Computed {
   criticalTerms?: CriticalTerms;
 }
 
-/** A rate of `market` for `date`, or a refusal naming the date. */
-function rateOn(rates: MarketRates | undefined, market: string, date: string, option: string) {
-  const row = rates?.rows.get(date);
-  if (!row)
-    throw new UsageError(
-      `${option}: no rate of ${market} for ${date}; import it (hedge acct rates FILE --market ${market} --quote "…") or, for today, record it (hedge acct rates --record --market ${market}).`,
-    );
-  return row;
-}
-
 /** The desk's hedges carrying the relationship's references: closed ones from history, open ones from positions. */
 export async function deskHedges(client: HedgeClient, references: readonly string[]) {
   const hedges: DeskHedge[] = [];
@@ -368,13 +358,22 @@ export async function compute(
 ): Promise<Computed> {
   const rel = designation.relationship;
   const market = rates.get(rel.market);
-  const start = rateOn(market, rel.market, rel.designated_at, option);
+  // A rate of the market for `date`, or a refusal naming the date.
+  const rateOn = (date: string) => {
+    const row = market?.rows.get(date);
+    if (!row)
+      throw new UsageError(
+        `${option}: no rate of ${rel.market} for ${date}; import it (hedge acct rates FILE --market ${rel.market} --quote "…") or, for today, record it (hedge acct rates --record --market ${rel.market}).`,
+      );
+    return row;
+  };
+  const start = rateOn(rel.designated_at);
   const quote = quoteFor(rel, market!.quote);
   const used = new Map<string, RateRow>();
   // Each period end up to `last` with the rate it is valued at (every one read before any is valued).
   const valued = (last: string) =>
     periodEnds(designation, last, market?.rows.keys() ?? []).map((end) => {
-      used.set(end, rateOn(market, rel.market, end, option));
+      used.set(end, rateOn(end));
       return [end, used.get(end)!] as const;
     });
   const amount = exact(rel.hedged_item.amount)!;
