@@ -334,7 +334,21 @@ const READS: EndpointCheck[] = [
     true,
     async (client, seen) => {
       const positions = await client.listPositions();
-      if (positions.length) seen.positionFields = describePositionFields(positions);
+      const [raw] = positions;
+      if (raw) {
+        // Which of each fact's names the line used.
+        const facts = readPosition(raw);
+        const named = (fact: string, key: 'side' | 'notionalUsd') => {
+          if (facts[key] === undefined) return `${fact}: not on the line (taken from its hedge)`;
+          const found = POSITION_FIELD_SYNONYMS[key].find((name) => raw[name] !== undefined);
+          return `${fact} from \`${found ?? '?'}\``;
+        };
+        seen.positionFields = [
+          named('side', 'side'),
+          named('notional', 'notionalUsd'),
+          `net margin from \`net_margin_usd\`${typeof raw.net_margin_usd === 'string' ? ' (a decimal string)' : ''}`,
+        ].join(', ');
+      }
       return `${plural(positions.length, 'open line')} (GET /positions: what add, reduce and close wait on)`;
     },
   ],
@@ -481,21 +495,6 @@ export function describeShape(data: unknown, depth = 0): string {
     return `{${entries.map(([key, value]) => (value !== null && typeof value === 'object' ? `${key}: ${describeShape(value, depth + 1)}` : key)).join(', ')}}`;
   }
   return typeof data === 'string' ? 'text' : typeof data;
-}
-
-function describePositionFields(positions: Array<Record<string, unknown>>) {
-  const raw = positions[0];
-  const facts = readPosition(raw);
-  const named = (fact: string, key: 'side' | 'notionalUsd') => {
-    if (facts[key] === undefined) return `${fact}: not on the line (taken from its hedge)`;
-    const found = POSITION_FIELD_SYNONYMS[key].find((name) => raw[name] !== undefined);
-    return `${fact} from \`${found ?? '?'}\``;
-  };
-  return [
-    named('side', 'side'),
-    named('notional', 'notionalUsd'),
-    `net margin from \`net_margin_usd\`${typeof raw.net_margin_usd === 'string' ? ' (a decimal string)' : ''}`,
-  ].join(', ');
 }
 
 /** The page-size parameter: one hedge asked for; an ignored name makes a stated `meta.page_size` name tried and learned, and a refusal teaches the client its name. */
