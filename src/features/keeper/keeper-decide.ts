@@ -491,7 +491,7 @@ export type WriteDone =
 
 /** What a landed write makes the side wait for (counted from the server's time then: `serverNowMs`), what it says, and a failure to raise. */
 export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, serverNowMs: number) {
-  return evolve(state, (next, events) => {
+  return evolve(state, (next, events): { failure?: Error } => {
     const base = marketSide(write.row);
     const memory = sideIn(next, rowKey(write.row));
     const expect = (expectation: Omit<SideExpectation, 'sinceMs'> & { what: string }) => {
@@ -502,15 +502,13 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
       const { outcome } = done;
       const rolledId = write.kind === 'roll' ? write.hedgeId : undefined;
       events.push(rollEvent(outcome, base, rolledId));
-      if (outcome.kind === 'rolled') {
-        const { view } = outcome;
+      if (outcome.kind === 'rolled')
         expect({
           what: 'roll',
-          notionalUsd: view.notional_usd,
-          ...(view.open.hedge_id && { present: [view.open.hedge_id] }),
-          gone: idList(rolledId, view.close?.hedge_id),
+          notionalUsd: outcome.view.notional_usd,
+          ...(outcome.view.open.hedge_id && { present: [outcome.view.open.hedge_id] }),
+          gone: idList(rolledId, outcome.view.close?.hedge_id),
         });
-      }
       return {};
     }
     const { result, group } = done;
@@ -519,43 +517,47 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
     // A roll comes back rolled, never sent.
     if (write.kind === 'roll') return {};
     const hedge = result.kind === 'resolved' ? (result.result as Hedge | undefined) : undefined;
-    const { entry } = result;
-    const hedgeIds = idList(entry.hedge_id || undefined);
     const reopen = write.kind === 'open';
     if (reopen && hedge?.status === 'failed')
       return {
         failure: new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`),
       };
+    const said = sentEvent(
+      base,
+      reopen,
+      result.entry,
+      write.deltaUsd,
+      reopen ? { tenor_days: write.tenorDays, journal_group: group } : { action: write.kind },
+    );
+    const present = said.say.hedge_ids;
     expect({
       what: reopen ? 're-open' : write.kind,
       notionalUsd: write.targetUsd,
-      ...(reopen && hedgeIds.length && { present: hedgeIds }),
+      ...(reopen && present.length && { present }),
     });
-    events.push({
-      say: reopen
-        ? {
-            event: 'reopen',
-            ...base,
-            notional_usd: write.deltaUsd,
-            tenor_days: write.tenorDays,
-            hedge_ids: hedgeIds,
-            journal_id: entry.id,
-            journal_group: group,
-            idempotency_key: entry.idempotency_key,
-          }
-        : {
-            event: 'converge',
-            ...base,
-            notional_usd: write.deltaUsd,
-            action: write.kind,
-            journal_id: entry.id,
-            idempotency_key: entry.idempotency_key,
-            hedge_ids: hedgeIds,
-          },
-    });
+    events.push(said);
     return {};
   });
 }
+
+/** A re-open's or convergence's event, from the journal row that sent it. */
+const sentEvent = (
+  base: Omit<EventFields, 'event'>,
+  reopen: boolean,
+  row: JournalEntry,
+  notionalUsd: number | undefined,
+  more: Omit<EventFields, 'event'>,
+) => ({
+  say: {
+    event: reopen ? ('reopen' as const) : ('converge' as const),
+    ...base,
+    notional_usd: notionalUsd,
+    ...more,
+    journal_id: row.id,
+    idempotency_key: row.idempotency_key,
+    hedge_ids: idList(row.hedge_id || undefined),
+  },
+});
 
 // ---- This keeper's own unfinished journal rows: finished with their keys, or the side left alone.
 
@@ -596,19 +598,8 @@ export function resumed(
       ? undefined
       : { error: done.error, fields: { ...base, phase: 'resume', journal_id: entry.id } };
   if (done.kind === 'rolled') return rollEvent(done.outcome, base);
-  if (done.result.kind === 'dry-run') return;
-  const { entry: row } = done.result;
-  return {
-    say: {
-      event: entry.leg === 'reopen' ? 'reopen' : 'converge',
-      ...base,
-      notional_usd: recordedUsd(body),
-      journal_id: row.id,
-      journal_group: group,
-      idempotency_key: row.idempotency_key,
-      hedge_ids: idList(row.hedge_id || undefined),
-    },
-  };
+  if (done.result.kind !== 'dry-run')
+    return sentEvent(base, entry.leg === 'reopen', done.result.entry, recordedUsd(body), { journal_group: group });
 }
 
 /** The first of this account's unfinished rows on each side with no step in flight: the side is left alone until it resolves (a new key could double it). */

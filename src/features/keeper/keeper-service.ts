@@ -70,13 +70,14 @@ export async function startKeeperService(
   options: KeeperServiceOptions,
   emit: (fields: EventFields) => void,
 ) {
-  const startedAtMs = ports.clock.now();
+  const now = () => ports.clock.now();
+  const startedAtMs = now();
   const metrics =
     options.metrics &&
     (await (
       await import('./keeper-metrics.js')
     ).serveKeeperMetrics(options.metrics, {
-      now: () => ports.clock.now(),
+      now,
       staleAfterMs: staleAfterMs(options.intervalMs / 1000),
       startedAtMs,
       knownErrorCodes: [...(options.metricsErrorCodes ?? []), ...SERVICE_ERROR_CODES],
@@ -95,29 +96,32 @@ export async function startKeeperService(
       ? alertSinks(options, (code, message) => emit({ event: 'error', code, message }))
       : undefined;
 
-  // This process holds the account's lock: a heartbeat there is a previous keeper's, whose alerts carry on.
-  let alerts = place ? carriedAlerts(await place.lastHeartbeat()) : NO_ALERTS;
+  // This process holds the account's lock: a heartbeat there is a previous keeper's, whose alerts carry on (its causes are ones a keeper wrote).
+  const previous = await place?.lastHeartbeat();
+  let alerts = previous?.alerts?.length
+    ? {
+        active: new Map(previous.alerts.map((alert) => [alert.key, alert as ActiveAlert])),
+        rows: new Map(previous.rows.map((row) => [rowKey(row), row])),
+      }
+    : NO_ALERTS;
   let pending: KeepEvent[] = [];
   const rollsToPrice: string[] = [];
   const heartbeat: Heartbeat = await firstHeartbeat(ports, identity, options, startedAtMs);
 
   // Never fatal: the keeper goes on without it; `hedge keep status` calls it hung (other machines see
   // the store's heartbeat age until a write lands), which is the truth seen from outside.
-  const write = async (work: () => unknown, where: string, seen: string) => {
-    try {
-      await work();
-    } catch (error) {
+  const write = (work: () => unknown, where: string, seen: string) =>
+    (async () => work())().catch((error: Error) =>
       emit({
         event: 'error',
         code: 'heartbeat',
-        message: `the heartbeat could not be written${where} (${(error as Error).message}); \`hedge keep status\` ${seen}`,
-      });
-    }
-  };
+        message: `the heartbeat could not be written${where} (${error.message}); \`hedge keep status\` ${seen}`,
+      }),
+    );
   const beat = async () => {
     if (!place) return;
     heartbeat.alerts = [...alerts.active.values()].map(({ trigger: _trigger, ...alert }) => alert);
-    heartbeat.updated_at = utcIso(ports.clock.now());
+    heartbeat.updated_at = utcIso(now());
     await write(() => writeHeartbeatFile(place.file, heartbeat), '', 'cannot see this keeper');
     const store = place.storeHeartbeats;
     if (store)
@@ -132,7 +136,6 @@ export async function startKeeperService(
   return {
     /** Every event the keeper emits, as it emits it. */
     observe(event: KeepEvent) {
-      // The service's own sink errors are not conditions of the book: counted, never alerted (no loop).
       pending.push(event);
       if (event.event === 'error') {
         const code = String(event.code ?? 'error');
@@ -143,22 +146,20 @@ export async function startKeeperService(
       if (['roll', 'reopen', 'converge'].includes(event.event) && event.dry_run !== true) {
         heartbeat.actions[event.event] = (heartbeat.actions[event.event] ?? 0) + 1;
         metrics?.action(event.event);
-        if (event.event === 'roll') {
-          heartbeat.rolls.count += 1;
-          // Its hedges old → new: the one rolled out is priced once its history entry appears.
-          const [rolledOut, opened] = event.hedge_ids ?? [];
-          if (opened !== undefined) rollsToPrice.push(rolledOut);
-        }
+        // Its hedges old → new: the one rolled out is priced once its history entry appears.
+        const [rolledOut, opened] = event.hedge_ids ?? [];
+        if (event.event === 'roll') heartbeat.rolls.count += 1;
+        if (event.event === 'roll' && opened !== undefined) rollsToPrice.push(rolledOut);
       }
     },
     /** After every cycle (finished or failed): alerts, heartbeat, metrics. */
     async endCycle(stepPorts: Pick<CommandContext, 'client'>) {
       const events = pending;
       pending = [];
-      const cycle = events.findLast((event) => event.event === 'cycle');
-      const nowMs = ports.clock.now();
       // The keeper's own `cycle` event: its rows and next cycle as it reported them.
+      const cycle = events.findLast((event) => event.event === 'cycle');
       const rows = cycle?.rows as KeepRowStatus[] | undefined;
+      const nowMs = now();
       heartbeat.cycles += 1;
       heartbeat.last_cycle_at = utcIso(nowMs);
       const good =
@@ -177,6 +178,7 @@ export async function startKeeperService(
         await priceRolls(stepPorts, rollsToPrice, heartbeat).catch(() => undefined);
       const step = stepAlerts(alerts, {
         nowMs,
+        // The service's own sink errors are not conditions of the book: counted, never alerted (no loop).
         events: events.filter((event) => !SERVICE_ERROR_CODES.includes(String(event.code))),
         rows,
         serverNowMs: Date.parse(String(cycle?.server_time)) || undefined,
@@ -202,20 +204,11 @@ export async function startKeeperService(
     },
     /** At the keeper's end: the heartbeat says it stopped; deliveries still running are awaited (bounded). */
     async stop() {
-      heartbeat.stopped_at = utcIso(ports.clock.now());
+      heartbeat.stopped_at = utcIso(now());
       await beat();
       await sinks?.settle();
       await metrics?.close();
     },
-  };
-}
-
-function carriedAlerts(previous: Heartbeat | undefined) {
-  if (!previous?.alerts?.length) return NO_ALERTS;
-  // Its causes are ones a keeper wrote.
-  return {
-    active: new Map(previous.alerts.map((alert) => [alert.key, alert as ActiveAlert])),
-    rows: new Map(previous.rows.map((row) => [rowKey(row), row])),
   };
 }
 
@@ -225,9 +218,9 @@ async function readHeadroom(ports: Pick<CommandContext, 'client'>, rows: readonl
   const [account, markets] = await Promise.all([client.getAccount(), client.listMarkets()]);
   const capacityUsd = new Map<string, number>();
   for (const row of rows) {
-    if (row.target_usd <= 0) continue;
     const figure = findMarket(markets.markets, row.market)?.available_capacity_usd?.[row.side as 'buy' | 'sell'];
-    if (typeof figure === 'number' && Number.isFinite(figure)) capacityUsd.set(rowKey(row), figure);
+    if (row.target_usd > 0 && typeof figure === 'number' && Number.isFinite(figure))
+      capacityUsd.set(rowKey(row), figure);
   }
   const exposure = account.available_exposure_usd;
   return { exposureHeadroomUsd: Number.isFinite(exposure) ? exposure : undefined, capacityUsd };
@@ -238,14 +231,13 @@ async function priceRolls(ports: Pick<CommandContext, 'client'>, hedgeIds: strin
   const client = await ports.client();
   const { readHistoryRecord } = await import('../../platform/api/wire/fields.js');
   const records = (await client.listHistory({ limit: 50 })).map(readHistoryRecord);
+  const { rolls } = heartbeat;
   for (const id of [...hedgeIds]) {
     const record = records.find((candidate) => candidate.hedgeId === id);
     if (!record) continue;
     hedgeIds.splice(hedgeIds.indexOf(id), 1);
-    if (record.carryUsd !== undefined)
-      heartbeat.rolls.carry_usd = cents((heartbeat.rolls.carry_usd ?? 0) + record.carryUsd);
-    if (record.feesUsd !== undefined)
-      heartbeat.rolls.fees_usd = cents((heartbeat.rolls.fees_usd ?? 0) + record.feesUsd);
+    if (record.carryUsd !== undefined) rolls.carry_usd = cents((rolls.carry_usd ?? 0) + record.carryUsd);
+    if (record.feesUsd !== undefined) rolls.fees_usd = cents((rolls.fees_usd ?? 0) + record.feesUsd);
   }
 }
 
