@@ -4,7 +4,7 @@
 import { isKeeperUp, readKeeperStatus } from '../../../features/keeper/keeper-heartbeat.js';
 import { type CommandContext, exitCodeNamed } from '../command-input.js';
 import { loadTableDrawer } from '../../../platform/terminal/table.js';
-import { renderKeeperStatus } from '../../../features/keeper/keeper-status-view.js';
+import { renderKeeperStatus } from '../../../features/keeper/keep-view.js';
 
 /** What this command uses of its context. */
 export type Options = Pick<
