@@ -7,7 +7,7 @@ import { formatUpTo, plural } from '../../core/number-format.js';
 import { utcDayMinute, utcDaySecond, utcSecond } from '../../core/utc-text.js';
 import { drawCard } from '../../platform/terminal/table.js';
 import { payOrEarn } from '../../core/money.js';
-import { isKeeperUp, type KeeperStatus } from './keeper-heartbeat.js';
+import { isKeeperUp, type KeeperStatus } from './keeper-service.js';
 import type { KeepEvent, KeepReporter, KeepStatus } from '../../core/keep-rules.js';
 import { safeJson, safeText } from '../../core/security/safe-text.js';
 import { liveScreen } from '../../platform/terminal/live-screen.js';

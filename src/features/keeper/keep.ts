@@ -19,7 +19,7 @@ import { confirmOrStop, guardLiveAction } from '../write/live-guard.js';
 import { identityOf } from '../write/identity.js';
 import { readTargetFile } from '../plan/target-plan.js';
 import { days } from '../trade/trade-actions.js';
-import { keeperLockPlace, takeKeeperLock } from './keeper-heartbeat.js';
+import { keeperLockPlace, takeKeeperLock } from './keeper-service.js';
 import { startKeeperService, type KeeperService, type KeeperServiceOptions } from './keeper-service.js';
 import { keeperCycles, keeperIo, type KeeperClock } from './keeper-steps.js';
 import type { JsonObject } from '../../core/objects.js';
