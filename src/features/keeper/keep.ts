@@ -49,6 +49,7 @@ export async function runKeep(
   reporter: KeepReporter,
   errorFields: (error: unknown) => JsonObject,
 ) {
+  const { file, dryRun, movingTarget: moving } = options;
   // The context's clock; a wake-up ends a sleep early (no timer outlives the keeper).
   const clock: KeeperClock = {
     now: () => ports.clock.now(),
@@ -58,20 +59,18 @@ export async function runKeep(
   // steps in flight; a second one is left to the runner (it aborts their waits); SIGHUP re-reads.
   const signals = installSignals(ports, clock);
   try {
-    if (options.file === '-' && !options.once && !options.dryRun)
+    if (file === '-' && !options.once && !dryRun)
       throw new UsageError(
         'FILE: a keeper re-reads its target file (on SIGHUP), so it cannot be - (stdin); name the file, or use --once.',
       );
-    const readRows = async () =>
-      options.movingTarget
-        ? options.movingTarget(ports)
-        : toKeepRows((await readTargetFile(ports, options.file)).rows, options.file);
+    const readRows = async (): Promise<KeepRow[]> => toKeepRows((await readTargetFile(ports, file)).rows, file);
     // Stdin may be a pipe that never ends: a stop signal then ends the read (and the command) at once.
     // A file is read at once, and a signal during that read stops the keeper as any other in start-up.
-    let rows = await (options.file === '-' ? signals.leaveStopsToRunner(readRows) : readRows());
+    const firstRows = moving ? () => moving(ports) : readRows;
+    let rows = await (file === '-' ? signals.leaveStopsToRunner(firstRows) : firstRows());
     const guard = await guardLiveAction(ports, {
       action: 'keep the book at the target: roll, re-open and (with --converge) change hedges without asking again',
-      dryRun: options.dryRun,
+      dryRun,
     });
     await ports.journal();
     const identity = await identityOf(ports);
@@ -79,18 +78,14 @@ export async function runKeep(
     let service: KeeperService | undefined;
     const event = (fields: EventFields) => {
       // A dry run marks every event as one: nothing it says was done.
-      const full = {
-        at: utcIso(clock.now()),
-        ...fields,
-        ...(options.dryRun && { dry_run: true }),
-      } as KeepEvent;
+      const full = { at: utcIso(clock.now()), ...fields, ...(dryRun && { dry_run: true }) } as KeepEvent;
       reporter.event(full);
       service?.observe(full);
     };
 
     // One keeper per account, held for its life; a team store that ends the session makes it take the lock again.
-    const lockPlace = options.dryRun ? undefined : await keeperLockPlace(ports, identity);
-    const takeLock = () => takeKeeperLock(ports, lockPlace!, options.file);
+    const lockPlace = dryRun ? undefined : await keeperLockPlace(ports, identity);
+    const takeLock = () => takeKeeperLock(ports, lockPlace!, file);
     let keeperHold = lockPlace && (await takeLock());
 
     let confirmed = !guard.needsConfirmation;
@@ -123,49 +118,42 @@ export async function runKeep(
       });
     const io = keeperIo(stepContext, { ...options, identity }, { event, noteError });
     const cycles = keeperCycles(options, clock, io);
+    const once = options.once || dryRun;
 
     try {
       service = await startKeeperService(ports, identity, lockPlace, options, event);
+      const started = { event: 'start', file } as const;
       event({
-        event: 'start',
-        file: options.file,
+        ...started,
         rows: rows.length,
-        dry_run: options.dryRun,
+        dry_run: dryRun,
         pid: process.pid,
         interval_s: options.intervalMs / 1000,
         environment: identity.environment,
       });
       if (!confirmed && !signals.stopping) {
-        await confirmOrStop(
-          ports,
-          `Keep ${plural(rows.length, 'row')} at target from now on (${(await cycles.preview(rows)).join('; ')})?`,
-          { live: true },
-        );
+        const lines = await cycles.preview(rows);
+        await confirmOrStop(ports, `Keep ${plural(rows.length, 'row')} at target from now on (${lines.join('; ')})?`, {
+          live: true,
+        });
         confirmed = true;
       }
 
-      const once = options.once || options.dryRun;
       await runCycles({ ...options, once, clock }, signals, async (number, startedAt) => {
         // The exposures are read again every cycle, so a SIGHUP needs nothing more there.
-        const moving = options.movingTarget;
         if (moving || signals.reload) {
           signals.reload = false;
           try {
             rows = moving ? await moving(stepContext()) : await readRows();
             if (!moving) {
               cycles.forgetDrift();
-              event({ event: 'start', file: options.file, rows: rows.length, reloaded: true });
+              event({ ...started, rows: rows.length, reloaded: true });
             }
           } catch (error) {
-            noteError(
-              error,
-              moving
-                ? {
-                    phase: 'target',
-                    message: 'the target could not be recomputed from the exposures; the previous target stays',
-                  }
-                : { phase: 'reload', message: 'the target file could not be re-read; the previous target stays' },
-            );
+            noteError(error, {
+              phase: moving ? 'target' : 'reload',
+              message: `the target ${moving ? 'could not be recomputed from the exposures' : 'file could not be re-read'}; the previous target stays`,
+            });
           }
         }
         try {
@@ -178,28 +166,21 @@ export async function runKeep(
             });
             keeperHold = await takeLock();
           }
-          const unresolved = options.dryRun
-            ? new Map<string, string>()
-            : await io.finishUnfinished(cycles.busySides(), rows);
+          const unresolved = dryRun ? new Map<string, string>() : await io.finishUnfinished(cycles.busySides(), rows);
           const outcome = await cycles.cycle(rows, unresolved, () => signals.stopping, startedAt + options.intervalMs);
           // --once: the cycle's steps finish before it is reported (a cron run's one look at the book).
           if (once) await cycles.settle();
           const nextAt = once || signals.stopping ? undefined : utcIso(startedAt + options.intervalMs);
+          const { rows: statuses, serverTime } = outcome;
           reporter.status({
-            file: options.file,
-            rows: outcome.rows,
+            file,
+            rows: statuses,
             last_cycle_at: utcIso(clock.now()),
             next_cycle_at: nextAt,
             stopping: signals.stopping,
-            dry_run: options.dryRun,
+            dry_run: dryRun,
           });
-          event({
-            event: 'cycle',
-            cycle: number,
-            server_time: outcome.serverTime,
-            rows: outcome.rows,
-            next_cycle_at: nextAt,
-          });
+          event({ event: 'cycle', cycle: number, server_time: serverTime, rows: statuses, next_cycle_at: nextAt });
         } catch (error) {
           // The journal or team store unreachable: said (an error event, so --alert-cmd runs) and tried
           // again next cycle; every step takes its locks afresh, so nothing acts without them.
@@ -214,18 +195,16 @@ export async function runKeep(
       });
       // The steps still in flight finish before the keeper stops (a second signal interrupts their waits).
       await cycles.settle();
-      if (signals.stepSignal.aborted) {
+      // How it ended: `interrupted` when a second signal cut its steps short; a one-cycle run's first error gives the exit code.
+      const interrupted = signals.stepSignal.aborted;
+      if (interrupted || signals.stopping)
         event({
           event: 'stop',
-          message:
-            'stopped by a second signal: the steps in progress were interrupted; their journal entries stay unresolved and the next start finishes them',
+          message: interrupted
+            ? 'stopped by a second signal: the steps in progress were interrupted; their journal entries stay unresolved and the next start finishes them'
+            : 'stopped by a signal after finishing the steps in flight',
         });
-        return { interrupted: true };
-      }
-      if (signals.stopping)
-        event({ event: 'stop', message: 'stopped by a signal after finishing the steps in flight' });
-      // How it ended: `interrupted` when a second signal cut its steps short; a one-cycle run's first error gives the exit code.
-      return { interrupted: false, firstError: once ? firstError : undefined };
+      return { interrupted, firstError: once && !interrupted ? firstError : undefined };
     } finally {
       await service?.stop();
       reporter.close();
