@@ -463,25 +463,22 @@ export function wouldSay(write: KeeperWrite) {
       },
     };
   }
-  const { kind, deltaUsd, targetUsd, tenorDays } = write;
+  const { kind, deltaUsd, tenorDays, converge } = write;
+  const amount = formatUsd(deltaUsd);
   return {
     // Only an open or add needs room.
     ...((kind === 'open' || kind === 'add') && { check: { notionalUsd: deltaUsd, freedUsd: 0 } }),
-    say: write.converge
-      ? {
-          event: 'converge',
-          ...base,
-          notional_usd: deltaUsd,
-          action: kind,
-          message: `would ${kind === 'open' ? 're-open' : kind} ${formatUsd(deltaUsd)} to reach the target of ${formatUsd(targetUsd)}`,
-        }
-      : {
-          event: 'reopen',
-          ...base,
-          notional_usd: deltaUsd,
-          tenor_days: tenorDays,
-          message: `would open ${formatUsd(deltaUsd)} for ${tenorDays} days`,
-        },
+    say: {
+      event: converge ? 'converge' : 'reopen',
+      ...base,
+      notional_usd: deltaUsd,
+      ...(converge
+        ? {
+            action: kind,
+            message: `would ${kind === 'open' ? 're-open' : kind} ${amount} to reach the target of ${formatUsd(write.targetUsd)}`,
+          }
+        : { tenor_days: tenorDays, message: `would open ${amount} for ${tenorDays} days` }),
+    },
   };
 }
 
