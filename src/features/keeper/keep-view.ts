@@ -112,62 +112,57 @@ const STATE_WORDS = {
   none: 'no keeper has run for this account here',
 };
 
-export function renderKeeperStatus(status: KeeperStatus, options: { columns: number; chalk: ChalkInstance }) {
-  const c = options.chalk;
+export function renderKeeperStatus(
+  status: KeeperStatus,
+  { columns, chalk }: { columns: number; chalk: ChalkInstance },
+) {
   const up = isKeeperUp(status.state);
-  const word = STATE_WORDS[status.state];
-  const rows: Array<[string, string]> = [['State', up ? c.green(word) : c.red(word)]];
-  const beat = status.heartbeat;
-  if (status.store_holder)
-    rows.push([
-      'Lock (team store)',
-      `pid ${status.store_holder.pid} on ${safeText(status.store_holder.host)} since ${utc(status.store_holder.since)}`,
-    ]);
-  if (beat) {
-    rows.push(
-      ['Keeper', `pid ${beat.pid} on ${safeText(beat.host)}, since ${utc(beat.since)}`],
-      ['Config folder', safeText(beat.config_dir)],
-      ['Target file', safeText(beat.file)],
-      [
-        'Last cycle',
-        beat.last_cycle_at ? `${utc(beat.last_cycle_at)} (${plural(beat.cycles, 'cycle')})` : '— (none yet)',
-      ],
-    );
-    if (beat.last_good_cycle_at !== beat.last_cycle_at)
-      rows.push(['Last good cycle', beat.last_good_cycle_at ? utc(beat.last_good_cycle_at) : '— (none)']);
-    if (beat.next_cycle_at && up) rows.push(['Next cycle', utc(beat.next_cycle_at)]);
-    if (beat.stopped_at) rows.push(['Stopped', utc(beat.stopped_at)]);
-    const money = (value: number | null) => (value === null ? 'not known yet' : payOrEarn(value, { realized: true }));
-    rows.push(
-      [
-        'Heartbeat',
-        `${status.heartbeat_age_s ?? '?'} s ago${status.heartbeat_source === 'store' ? ' (team store)' : ''}`,
-      ],
-      [
-        'Errors',
-        beat.errors === 0
-          ? '0'
-          : `${beat.errors}; last ${utc(beat.last_error!.at)} ${safeText(beat.last_error!.code)}: ${safeText(beat.last_error!.message)}`,
-      ],
-      [
-        'Rolls',
-        beat.rolls.count === 0
-          ? '0'
-          : `${beat.rolls.count}; carry ${money(beat.rolls.carry_usd)}, fees ${money(beat.rolls.fees_usd)} (of the hedges rolled out)`,
-      ],
-    );
-    for (const row of beat.rows) {
-      const next = row.next_action
-        ? `; ${safeText(row.next_action)}${row.next_action_at ? ` at ${utc(row.next_action_at)}` : ''}`
-        : '';
-      rows.push([
-        `${safeText(row.market)} ${safeText(row.side)}`,
-        // As the keeper's own screen shows a row.
-        `${row.current_unknown ? '?' : formatUpTo(row.current_usd ?? 0, 2)} of ${formatUpTo(row.target_usd, 2)} USD: ${safeText(row.state)}${next}`,
-      ]);
-    }
-  }
-  return drawCard(rows, { columns: options.columns, chalk: c, title: 'hedge keep status' });
+  const { store_holder: holder, heartbeat: beat } = status;
+  const money = (value: number | null) => (value === null ? 'not known yet' : payOrEarn(value, { realized: true }));
+  const error = beat?.last_error;
+  const rows = [
+    ['State', chalk[up ? 'green' : 'red'](STATE_WORDS[status.state])],
+    holder && ['Lock (team store)', `pid ${holder.pid} on ${safeText(holder.host)} since ${utc(holder.since)}`],
+    ...(beat
+      ? [
+          ['Keeper', `pid ${beat.pid} on ${safeText(beat.host)}, since ${utc(beat.since)}`],
+          ['Config folder', safeText(beat.config_dir)],
+          ['Target file', safeText(beat.file)],
+          [
+            'Last cycle',
+            beat.last_cycle_at ? `${utc(beat.last_cycle_at)} (${plural(beat.cycles, 'cycle')})` : '— (none yet)',
+          ],
+          beat.last_good_cycle_at !== beat.last_cycle_at && [
+            'Last good cycle',
+            beat.last_good_cycle_at ? utc(beat.last_good_cycle_at) : '— (none)',
+          ],
+          beat.next_cycle_at && up && ['Next cycle', utc(beat.next_cycle_at)],
+          beat.stopped_at && ['Stopped', utc(beat.stopped_at)],
+          [
+            'Heartbeat',
+            `${status.heartbeat_age_s ?? '?'} s ago${status.heartbeat_source === 'store' ? ' (team store)' : ''}`,
+          ],
+          [
+            'Errors',
+            beat.errors === 0
+              ? '0'
+              : `${beat.errors}; last ${utc(error!.at)} ${safeText(error!.code)}: ${safeText(error!.message)}`,
+          ],
+          [
+            'Rolls',
+            beat.rolls.count === 0
+              ? '0'
+              : `${beat.rolls.count}; carry ${money(beat.rolls.carry_usd)}, fees ${money(beat.rolls.fees_usd)} (of the hedges rolled out)`,
+          ],
+          // As the keeper's own screen shows a row.
+          ...beat.rows.map((row) => [
+            `${safeText(row.market)} ${safeText(row.side)}`,
+            `${row.current_unknown ? '?' : formatUpTo(row.current_usd ?? 0, 2)} of ${formatUpTo(row.target_usd, 2)} USD: ${safeText(row.state)}${row.next_action ? `; ${safeText(row.next_action)}${row.next_action_at ? ` at ${utc(row.next_action_at)}` : ''}` : ''}`,
+          ]),
+        ]
+      : []),
+  ].filter((row): row is [string, string] => Array.isArray(row));
+  return drawCard(rows, { columns, chalk, title: 'hedge keep status' });
 }
 
 function utc(iso: string) {
