@@ -167,7 +167,19 @@ export function decide(
       // action of it unresolved) still shows when a covered side's roll falls due, since the alerts
       // judge a side that settles before the next cycle as a missed roll by that time.
       const seen = sides?.[index];
-      const status = rowStatus(row, seen);
+      const hold = seen?.decision.kind === 'hold' ? seen.decision : undefined;
+      const status = {
+        ...marketSide(row),
+        ...(row.clientReference && { client_reference: row.clientReference }),
+        target_usd: row.notionalUsd,
+        current_usd: seen?.view.position?.notionalUsd ?? null,
+        // Null above is flat only when the side could be told: the alert rules must not read a settling
+        // side, one with a hedge still opening, or a book that could not be read, as one that settled.
+        ...((!seen || seen.view.settling || seen.view.opening) && { current_unknown: true as const }),
+        state: seen?.decision.reason ?? 'unknown (the book could not be read)',
+        next_action: hold?.nextAction ?? null,
+        next_action_at: hold?.nextActionAtMs !== undefined ? utcIso(hold.nextActionAtMs) : null,
+      };
       const step = inFlight.get(key);
       if (step) status.state = `${step.kind} in flight (${Math.round((nowMs - step.sinceMs) / 1000)} s)`;
       if (step || !seen) return status;
@@ -618,23 +630,7 @@ export function heldReason(entry: JournalEntry, holder: Holder | undefined) {
     : `the ${entry.command} of journal ${entry.id} is unresolved (${entry.outcome}): left alone until it is finished by its key`;
 }
 
-// ---- How rows and events read.
-
-function rowStatus(row: KeepRow, seen?: { view: SideView; decision: KeepDecision }) {
-  const next = seen?.decision.kind === 'hold' ? seen.decision : undefined;
-  return {
-    ...marketSide(row),
-    ...(row.clientReference && { client_reference: row.clientReference }),
-    target_usd: row.notionalUsd,
-    current_usd: seen?.view.position?.notionalUsd ?? null,
-    // Null above is flat only when the side could be told: the alert rules must not read a settling
-    // side, one with a hedge still opening, or a book that could not be read, as one that settled.
-    ...((!seen || seen.view.settling || seen.view.opening) && { current_unknown: true as const }),
-    state: seen?.decision.reason ?? 'unknown (the book could not be read)',
-    next_action: next?.nextAction ?? null,
-    next_action_at: next?.nextActionAtMs !== undefined ? utcIso(next.nextActionAtMs) : null,
-  };
-}
+// ---- How events read.
 
 const idList = (...ids: Array<string | null | undefined>) => ids.filter((id): id is string => typeof id === 'string');
 
