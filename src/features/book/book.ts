@@ -318,3 +318,9 @@ export function recordStanding(
  * that can still mature. */
 export const stillLive = (record: Pick<HedgeRecord, 'id' | 'status'>, historyEnded?: ReadonlySet<string>) =>
   ['opening', 'filled'].includes(recordStanding(record, historyEnded).standing);
+
+/** Whether a hedge maturing at `maturityAtMs` may have matured by an instant the server's clock puts no later than
+ * `latestMs`: a close landing then may have found it settled and taken the side without it. No time given: it may have. */
+export function mayHaveMatured(maturityAtMs: number | undefined, at: { latestMs: number }) {
+  return maturityAtMs === undefined || maturityAtMs <= at.latestMs;
+}
