@@ -1,6 +1,6 @@
 // The keeper's decisions as pure functions: what it remembers and what a read showed in; what to
 // do (each row's step, its writes, as data), what to say and what it remembers next out. Nothing
-// here reads, writes or waits: keeper-steps.ts does, and decides nothing.
+// here reads, writes or waits: keep.ts does, and decides nothing.
 import type { Hedge } from '../../platform/api/schemas.js';
 import {
   decideRow,
