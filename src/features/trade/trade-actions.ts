@@ -1,11 +1,24 @@
 // The four state-changing actions of the API as data for the one write flow (write-flow.ts): how each is
 // planned, sent, waited for and shown.
 import type { HedgeClient, OpenRequest, SideRequest } from '../../platform/api/client.js';
-import { expectedAfterChange, namedChangeVerdict, notionalVerdict, sideHolds, type SideBook } from '../book/book.js';
+import {
+  expectedAfterChange,
+  namedChangeVerdict,
+  notionalVerdict,
+  recordStanding,
+  sideHolds,
+  type SideBook,
+} from '../book/book.js';
 import type { Hedge, HistoryRecord, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import { cents } from '../../core/money.js';
 import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from './pre-trade-rules.js';
-import { NotAppliedError, PreTradeCheckError, UnresolvedError, UsageError } from '../../core/errors.js';
+import {
+  NotAppliedError,
+  PreTradeCheckError,
+  StillPendingError,
+  UnresolvedError,
+  UsageError,
+} from '../../core/errors.js';
 import type { PlanStep } from '../../core/plan.js';
 import {
   bodyOf,
@@ -18,13 +31,12 @@ import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from '../write/ports.js';
 import { tradedUsd } from '../write/send-gate.js';
 import { formatMoney, formatRate, formatUsd, plural, readNumber, shortHash } from '../../core/number-format.js';
-import { readableBook, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
+import { cutSide, readableBook, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import {
   findClosedRecord,
   waitForHedgeStatus,
-  waitForOwnChange,
-  waitForSideClosed,
+  pollUntil,
   readSidesAsAnswered,
   ownRecentOf,
   sizedByRecords,
@@ -439,18 +451,47 @@ function changeHooks(t: TradeScope): KindHooks {
           },
         );
       }
-      const outcome = await waitForOwnChange(ports, {
+      const expected = expectedAfterChange(action, baseline, usd);
+      const after = expected.notionalUsd;
+      const checkCommand = hedgeCommand('positions');
+      // Until GET /positions shows the change's own effect (baseline ± this change), never merely a move: the side's
+      // line after it (undefined: gone).
+      const position = await pollUntil(ports, {
         label: sentLine(action, answer.order_tx_hash, sentEarlier, 'it to land'),
         startedAt,
-        market,
-        side,
-        baselineNotionalUsd: baseline,
-        changeUsd: usd,
-        action,
+        checkCommand,
+        poll: async () => {
+          const positions = await readBook(client, ports.log);
+          const line = findSide(positions, market, side);
+          if (!line || (line.notionalUsd !== undefined && !line.notionalFromHedge)) return line;
+          // A line without a notional is sized from all of the side's hedge records (a line may aggregate several);
+          // records that may be cut are no proof either way.
+          const book = await (await SideViews.read(client, ports.log, positions)).book(market, side);
+          if (book.recordsCut !== undefined) throw cutSide({ market, side }, book, false);
+          return sizedByRecords(line, book);
+        },
+        isDone: (line) => !line || notionalVerdict(line.notionalUsd, baseline, after) === 'landed',
+        // At the bound, a side at neither figure was moved by another actor.
+        timedOut: (last, waited) => {
+          const seen = last?.notionalUsd;
+          return seen !== undefined && notionalVerdict(seen, baseline, after) === 'moved'
+            ? new UnresolvedError(
+                `The ${action} of ${formatUsd(usd)} on the ${side} hedge of ${market} was accepted, but after ${waited} the side shows ${formatUsd(seen)} — neither ${formatUsd(baseline)} (before it) nor ${formatUsd(after)} (with it): something outside this run moved the side, so whether this ${action} is in it cannot be told.`,
+                {
+                  hint: `Look at the side (\`${checkCommand}\`, \`${hedgeCommand('journal')}\`), then record what happened.`,
+                  details: { market, side, before_usd: baseline, expected_usd: after, seen_usd: seen },
+                },
+              )
+            : new StillPendingError(
+                `The ${action} on the ${side} hedge of ${market} was accepted but has not shown in the positions list after ${waited}.`,
+                checkCommand,
+              );
+        },
+        interrupted: `The ${action} stands: it has not shown in the positions list yet.`,
       });
+      const outcome = { position, notionalUsd: position?.notionalUsd, closed: !position };
       // Confirmed by the positions list; the hedge itself is read once more to show it whole.
-      const hedgeId = answer.hedge_id ?? outcome.position?.hedgeId ?? stringOf(before?.hedge_id);
-      const expected = expectedAfterChange(action, baseline, usd);
+      const hedgeId = answer.hedge_id ?? position?.hedgeId ?? stringOf(before?.hedge_id);
       let sideAfter: SideAfter | undefined;
       if (outcome.closed && !expected.closes) {
         // The side left the positions list although this change would not close it: settled or closed.
@@ -605,12 +646,31 @@ function closeHooks(t: TradeScope): KindHooks {
     },
     wait: async (answer, { startedAt, before = {}, sentEarlier }) => {
       const hedgeId = answer.hedge_id ?? stringOf(before.hedge_id);
-      const polled = await waitForSideClosed(ports, {
+      const checkCommand = hedgeCommand('positions');
+      let polled: BookPosition[] = [];
+      // Until the side no longer appears in GET /positions: the spec's confirmation of a close. Another hedge on the
+      // side (a new open) is not this one: its own record says whether it ended.
+      await pollUntil(ports, {
         label: sentLine('close', answer.order_tx_hash, sentEarlier, `the ${side} position to close`),
         startedAt,
-        market,
-        side,
-        hedgeId,
+        checkCommand,
+        poll: async () => {
+          const line = findSide((polled = await readBook(client, ports.log)), market, side);
+          return (
+            !line ||
+            (hedgeId !== undefined &&
+              line.hedgeId !== undefined &&
+              line.hedgeId !== hedgeId &&
+              recordStanding(await client.getHedge(hedgeId)).standing === 'ended')
+          );
+        },
+        isDone: (closed) => closed,
+        timedOut: (_last, waited) =>
+          new StillPendingError(
+            `The close was accepted, but the ${side} position on ${market} is still in the positions list after ${waited}.`,
+            checkCommand,
+          ),
+        interrupted: `The close stands: the ${side} position on ${market} is still listed.`,
       });
       // The positions list confirms a close (the spec); exit 0 once the records (or the history) show it too.
       const after = await alsoInEveryView(
