@@ -299,7 +299,7 @@ function openHooks(t: TradeScope): KindHooks {
       });
       // Waited for in every view, or until its record shows it ended since (the side has moved on).
       const sideAfter =
-        hedge.status === 'filled'
+        recordStanding(hedge).standing === 'filled'
           ? await alsoInEveryView(
               t,
               `Hedge ${safeText(hedge.id)} is filled on its record`,
