@@ -716,19 +716,26 @@ async function reconcileChange(t: TradeScope, entry: JournalEntry) {
   }
   const before = entry.context?.[kind === 'close' ? 'notional_usd' : 'baseline_notional_usd'];
   const hedgeId = stringOf(entry.context?.hedge_id);
+  const holds = sideHolds(book);
   if (typeof before !== 'number')
-    return found(
-      'unknown',
-      `${onSide} is ${sideHolds(book).holds}, and what it held when the ${kind} was sent was not read`,
-    );
+    return found('unknown', `${onSide} is ${holds.holds}, and what it held when the ${kind} was sent was not read`);
   // A side that held nothing when the close was about to be sent: flat now proves nothing; unanswered, nothing was closed.
-  if (before <= 0.005 && sideHolds(book).holds === 'flat')
+  if (before <= 0.005 && holds.holds === 'flat')
     return found(
       answered || hedgeId ? 'unknown' : 'not-landed',
       `${onSide} is flat, and it held nothing when the ${kind} was about to be sent`,
     );
-  const { verdict, evidence } = namedChangeVerdict(book, { kind, before, changeUsd: usd, hedgeId });
-  const said = `${onSide}: ${safeText(evidence)}`;
+  const expected = { kind, before, changeUsd: usd, hedgeId };
+  const { verdict } = namedChangeVerdict(book, expected);
+  // In the words of the side as it stands, against what it held before the send and would hold after it.
+  const after = expectedAfterChange(kind === 'add' ? 'add' : 'reduce', before, kind === 'close' ? before : usd);
+  const shown =
+    holds.holds === 'held'
+      ? `the ${side} side is ${formatUsd(holds.notionalUsd)}${hedgeId && !holds.ids.includes(hedgeId) ? `, under other hedges than ${safeText(hedgeId)}` : ''}`
+      : holds.holds === 'flat'
+        ? `no ${side} position on ${market}`
+        : `the ${side} side is settling (${safeText(holds.why)})`;
+  const said = `${shown} now; it was ${formatUsd(before)} before the ${kind} was sent, and would be ${after.closes ? 'closed' : formatUsd(after.notionalUsd)} after it`;
   if (verdict === 'landed' && kind === 'close' && hedgeId) {
     // A hedge past its maturity (on the latest the server's clock can read) leaves the side by settling: its absence
     // says nothing of this close.
