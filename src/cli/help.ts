@@ -79,44 +79,38 @@ export function overview(width: number, program: string) {
     : `${note}\n${startScreen(width, 'hedge')}`;
 }
 
+/** The start screen's sections: a heading, then each line's words after `hedge` and, after two spaces, what it does. */
+const START = `Try it with no account (a local simulator with test funds):
+--demo markets  what can be hedged now
+--demo quote USDTNGN buy 10000 --tenor 3  price a hedge; sends nothing
+--demo open  a wizard that opens a hedge
+--demo positions  your book: entry, mark, P&L
+--demo close USDTNGN buy  close the buy side
+
+With your own key:
+login --profile desk  save the base URL and key (asked hidden)
+whoami  check the key works
+
+Help:
+--help  every command, grouped
+COMMAND --help  one command: arguments, options, examples
+help exit-codes  what each exit code means`;
+
 function startScreen(width: number, program: string) {
-  const run = (words: string) => hedgeCommandLine({ program }, [words]);
   const intro = wrapText(
-    `hedge is a command-line desk for the Hedging Partner API: quote, open, watch and close FX hedges on frontier-market currencies, from a terminal, a script (--json) or an AI agent (${run('mcp')}).`,
+    `hedge is a command-line desk for the Hedging Partner API: quote, open, watch and close FX hedges on frontier-market currencies, from a terminal, a script (--json) or an AI agent (${hedgeCommandLine({ program }, ['mcp'])}).`,
     width,
   );
-  return [
-    intro,
-    '',
-    ...section(
-      'Try it with no account (a local simulator with test funds):',
-      [
-        [run('--demo markets'), 'what can be hedged now'],
-        [run('--demo quote USDTNGN buy 10000 --tenor 3'), 'price a hedge; sends nothing'],
-        [run('--demo open'), 'a wizard that opens a hedge'],
-        [run('--demo positions'), 'your book: entry, mark, P&L'],
-        [run('--demo close USDTNGN buy'), 'close the buy side'],
-      ],
+  const sections = START.split('\n\n').flatMap((block) => {
+    const [heading, ...lines] = block.split('\n');
+    const items = lines.map((line) => line.split('  ') as [string, string]);
+    return section(
+      heading,
+      items.map(([words, text]) => [hedgeCommandLine({ program }, [words]), text]),
       width,
-    ),
-    ...section(
-      'With your own key:',
-      [
-        [run('login --profile desk'), 'save the base URL and key (asked hidden)'],
-        [run('whoami'), 'check the key works'],
-      ],
-      width,
-    ),
-    ...section(
-      'Help:',
-      [
-        [run('--help'), 'every command, grouped'],
-        [run('COMMAND --help'), 'one command: arguments, options, examples'],
-        [run('help exit-codes'), 'what each exit code means'],
-      ],
-      width,
-    ),
-  ].join('\n');
+    );
+  });
+  return [intro, '', ...sections].join('\n');
 }
 
 /**

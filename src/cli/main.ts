@@ -27,31 +27,21 @@ interface MainOverrides extends Partial<Clock> {
   script?: string;
 }
 
-interface Invocation {
-  spec: CommandSpec;
-  path: string[];
-  input: RawInput;
-  globals: GlobalOptions;
-}
-
-/** A terminal's writes queue instead of blocking: Node writes to a terminal synchronously, so one that stops reading
- * (Ctrl-S, a full pty) would stop the event loop there, and with it every signal, timer and wait of the command. */
-function writeWithoutBlocking(stream: NodeJS.WriteStream) {
-  if (stream.isTTY)
-    (stream as { _handle?: { setBlocking?: (blocking: boolean) => void } })._handle?.setBlocking?.(false);
-}
-
+/** The io of this process. A terminal's writes queue instead of blocking: Node writes to a terminal synchronously, so
+ * one that stops reading (Ctrl-S, a full pty) would stop the event loop there, and with it every signal, timer and wait
+ * of the command. HEDGE_FORCE_TTY=1 makes the human table output testable (and usable through `less -R`). */
 function processIo(env: Record<string, string | undefined>) {
-  writeWithoutBlocking(process.stdout);
-  writeWithoutBlocking(process.stderr);
-  // HEDGE_FORCE_TTY=1 makes the human table output testable (and usable through `less -R`).
+  const { stdout, stderr, stdin } = process;
+  for (const stream of [stdout, stderr])
+    if (stream.isTTY)
+      (stream as { _handle?: { setBlocking?: (blocking: boolean) => void } })._handle?.setBlocking?.(false);
   const forced = env.HEDGE_FORCE_TTY === '1' ? true : env.HEDGE_FORCE_TTY === '0' ? false : undefined;
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
-    stdoutIsTTY: forced ?? process.stdout.isTTY === true,
-    stderrIsTTY: forced ?? process.stderr.isTTY === true,
+    stdout,
+    stderr,
+    stdin,
+    stdoutIsTTY: forced ?? stdout.isTTY === true,
+    stderrIsTTY: forced ?? stderr.isTTY === true,
     stdinIsTTY: isatty(0),
   };
 }
@@ -151,20 +141,19 @@ export async function main(argv: string[], overrides: MainOverrides = {}) {
     io.stdout.write(overview(width, name));
     return 0;
   }
-  const parsed = await parseCommandLine(argv, io, width, name);
-  if ('exitCode' in parsed) return parsed.exitCode;
+  const { invocation, usageProblem } = await parseCommandLine(argv, io, width, name);
+  // Neither: help (or the version) was printed, a success.
+  if (usageProblem === undefined && !invocation) return 0;
   const { reportUsageProblem, runInvocation } = await import('./run.js');
-  if ('usageProblem' in parsed)
-    return reportUsageProblem(parsed.usageProblem, { io, json: jsonErrorsAsked(argv), env, program: name });
-  const { spec, input, globals, path } = parsed.invocation;
+  if (usageProblem !== undefined)
+    return reportUsageProblem(usageProblem, { io, json: jsonErrorsAsked(argv), env, program: name });
+  const { spec, input, globals, path } = invocation!;
   return runInvocation(spec, input, { ...globals, program: name }, { ...overrides, io, env, path });
 }
 
-type Parsed = { invocation: Invocation } | { usageProblem: string } | { exitCode: number };
-
 /** argv parsed by the whole tree of commands: the command chosen, a usage problem, or help printed. */
-async function parseCommandLine(argv: string[], io: Io, width: number, name: string): Promise<Parsed> {
-  let invocation: Invocation | undefined;
+async function parseCommandLine(argv: string[], io: Io, width: number, name: string) {
+  let invocation: { spec: CommandSpec; path: string[]; input: RawInput; globals: GlobalOptions } | undefined;
   let usageProblem: string | undefined;
   // Help and usage errors say `hedge`: an error's quoted commands are named as run when reported (asRun).
   const program = new HedgeCommand('hedge')
@@ -242,11 +231,9 @@ async function parseCommandLine(argv: string[], io: Io, width: number, name: str
   } catch (error) {
     if (error instanceof CommanderError) {
       // Commander's ways of saying "help (or the version) was printed": each a success.
-      if (['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code))
-        return { exitCode: 0 };
+      if (['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code)) return {};
       usageProblem ??= oneLine(error.message);
     } else throw error;
   }
-  if (usageProblem !== undefined) return { usageProblem };
-  return invocation ? { invocation } : { exitCode: 0 };
+  return { invocation, usageProblem };
 }

@@ -61,10 +61,10 @@ export const COMMANDS: readonly CommandSpec[] = tree({
   ACCT: {
     ACCT_DESIGNATE: () => import('./cmd/acct/designate.js'),
     ACCT_RATES: () => import('./cmd/acct/rates.js'),
-    ACCT_TEST: () => import('./cmd/acct/test.js'),
+    ACCT_TEST: () => import('./cmd/acct/periods.js').then((module) => module.test),
     ACCT_EVENT: () => import('./cmd/acct/event.js'),
-    ACCT_RESERVE: () => import('./cmd/acct/reserve.js'),
-    ACCT_JOURNAL: () => import('./cmd/acct/journal.js'),
+    ACCT_RESERVE: () => import('./cmd/acct/periods.js').then((module) => module.reserve),
+    ACCT_JOURNAL: () => import('./cmd/acct/periods.js').then((module) => module.journal),
   },
   DEMO: { DEMO_RESET: () => import('./cmd/tools/demo-reset.js') },
   MCP: () => import('./cmd/tools/mcp.js').then((module) => module.withCommands(COMMANDS)),

@@ -55,7 +55,7 @@ const API_KEY_NEVER_AN_OPTION =
 const JQ = 'hedge filters JSON with --query (a JMESPath expression), e.g. --query "[].market"';
 
 /** Options other CLIs have (gh's --jq, Stripe's --api-key) and what hedge does instead: said for them, not the closest. */
-export const OPTION_HABITS: Readonly<Record<string, string>> = {
+const OPTION_HABITS: Readonly<Record<string, string>> = {
   '--jq': JQ,
   '-q': JQ,
   '--key': API_KEY_NEVER_AN_OPTION,
@@ -63,17 +63,17 @@ export const OPTION_HABITS: Readonly<Record<string, string>> = {
 };
 
 /** Commands other CLIs have (gh's `auth login`, Stripe's `config`, `version`) and hedge's own, as words typed in their place. */
-export const COMMAND_HABITS: readonly { typed: readonly string[]; instead: readonly string[] }[] = [
-  { typed: ['auth', 'login'], instead: ['login'] },
-  { typed: ['auth', 'logout'], instead: ['logout'] },
-  { typed: ['auth', 'status'], instead: ['whoami'] },
-  { typed: ['auth'], instead: ['login'] },
-  { typed: ['version'], instead: ['--version'] },
-  { typed: ['config'], instead: ['profile'] },
-];
+const COMMAND_HABITS = Object.entries({
+  'auth login': 'login',
+  'auth logout': 'logout',
+  'auth status': 'whoami',
+  auth: 'login',
+  version: '--version',
+  config: 'profile',
+}).map(([typed, instead]) => ({ typed: typed.split(' '), instead }));
 
 /** Commands that take no argument, and the one that takes what was typed after them (`markets USDTNGN`: `price USDTNGN`). */
-export const COMMAND_FOR_ARGUMENT: Readonly<Record<string, string>> = { markets: 'price' };
+const COMMAND_FOR_ARGUMENT: Readonly<Record<string, string>> = { markets: 'price' };
 
 /** The one line for an unknown option: what was typed, the closest option (or what hedge has instead), and where every option is listed. */
 export function unknownOptionMessage(
@@ -98,7 +98,7 @@ export function commandHabitMessage(argv: readonly string[], operands: readonly 
   const habit = COMMAND_HABITS.find(({ typed }) => typed.every((word, index) => operands[index] === word));
   if (!habit) return;
   const at = argv.indexOf(habit.typed[0]);
-  const meant = [...argv.slice(0, at), ...habit.instead, ...argv.slice(at + habit.typed.length)];
+  const meant = [...argv.slice(0, at), habit.instead, ...argv.slice(at + habit.typed.length)];
   return `unknown command '${habit.typed.join(' ')}'; hedge's is \`${typedLine(meant)}\`.`;
 }
 

@@ -19,6 +19,7 @@ import {
   type HedgeRecord,
   type SideBook,
   type SideViewsRead,
+  mayHaveMatured,
 } from '../../src/features/book/book.js';
 
 const KINDS = ['open', 'add', 'reduce', 'close'] as const;
@@ -382,5 +383,16 @@ describe('a side as it was shown', () => {
     [{ hedge_ids: ['a'], notional_usd: BEFORE }, false],
   ])('%j is the same side: %s (the same hedges, the same notional to the cent)', (now, same) => {
     expect(sameSide(shown, now)).toBe(same);
+  });
+});
+
+describe("whether a hedge may have matured by an instant on the server's clock (a roll's close of several hedges)", () => {
+  it.each([
+    [1_000, 999, false],
+    [1_000, 1_000, true],
+    [1_000, 5_000, true],
+    [undefined, 0, true],
+  ])('maturing at %s, the instant at the latest %s: %s', (maturityAtMs, latestMs, may) => {
+    expect(mayHaveMatured(maturityAtMs, { latestMs })).toBe(may);
   });
 });

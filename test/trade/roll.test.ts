@@ -13,6 +13,7 @@ import {
 import { journalEntries, killWhen, ok, okJson, exits, waitingAfter } from '../support/cli-runs.js';
 import { openBody } from '../support/engine.js';
 import { hedgeOf } from '../support/keeper.js';
+import { until } from '../support/polling.js';
 
 const startSimulator = useSimulators({ stepped: true });
 /** For tests side by side: a simulator closed when its own test ends. */
@@ -342,5 +343,32 @@ describe.concurrent('hedge roll killed between its legs', () => {
       outcome: 'abandoned',
     });
     expect(await journalEntries(simulator, '--pending')).toEqual([]);
+  });
+});
+
+it('hedge roll: of several hedges, one that matures before the close lands may have settled on its own: the new hedge is not sent, and the roll says what it cannot tell (exit 12)', async () => {
+  const simulator = await startSimulator({ severalPerSide: true });
+  const soonest = simulator.seedOpen('buy', 3_000);
+  simulator.advance(86_400_000);
+  const later = simulator.seedOpen('buy', 2_000);
+  // An hour before the first hedge matures, the roll plans both; its close is held on its way to the server while
+  // the hour passes (the first hedge settles), and then taken: it closes the second alone.
+  simulator.advance(soonest.maturityAtMs - simulator.sandbox.clock.now() - 3_600_000);
+  simulator.sandbox.setFaults({
+    nextLatency: { count: 1, ms: 600_000 },
+    match: { method: 'POST', path: '/hedges/close' },
+  });
+  const run = simulator.hedge('roll USDTNGN buy --tenor 3 --yes');
+  await until(() => posts(simulator, '/hedges/close').some((entry) => entry.status === 'pending'), 'the held close', {
+    process: run,
+  });
+  simulator.advance(2 * 3_600_000);
+  simulator.sandbox.releaseHeld();
+  exits(await run, 12, `hedge ${soonest.id} matured at`, 'the new hedge was not');
+  expect([hedgeOf(simulator, soonest.id).status, hedgeOf(simulator, later.id).status]).toEqual(['closed', 'closed']);
+  expect(legsSent(simulator)).toEqual([1, 0]);
+  expect(simulator.active('buy')).toEqual([]);
+  expect((await journalEntries(simulator)).find((entry) => entry.leg === 'open')).toMatchObject({
+    outcome: 'abandoned',
   });
 });

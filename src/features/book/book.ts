@@ -319,6 +319,12 @@ export function recordStanding(
 export const stillLive = (record: Pick<HedgeRecord, 'id' | 'status'>, historyEnded?: ReadonlySet<string>) =>
   ['opening', 'filled'].includes(recordStanding(record, historyEnded).standing);
 
+/** Whether a hedge maturing at `maturityAtMs` may have matured by an instant the server's clock puts no later than
+ * `latestMs`: a close landing then may have found it settled and taken the side without it. No time given: it may have. */
+export function mayHaveMatured(maturityAtMs: number | undefined, at: { latestMs: number }) {
+  return maturityAtMs === undefined || maturityAtMs <= at.latestMs;
+}
+
 /** changeVerdict of a change sent for a named hedge, that hedge read first: an open's own hedge filled on a side in step
  * (or ended since) has landed, whatever else is still being opened there; the hedge an add, a reduce or a close was sent for, no longer
  * held on a side held by other hedges, was moved by another actor (its notional alone could match by chance). */

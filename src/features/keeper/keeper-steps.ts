@@ -11,7 +11,7 @@ import { answeredOpens } from '../write/wait.js';
 import { runPreTradeChecks } from '../trade/pre-trade.js';
 import { finishJournaled } from '../trade/resume.js';
 import { newGroup, resumeRollOutcome, runRoll } from '../trade/roll.js';
-import { underPlanLocks } from '../trade/plan-steps.js';
+import { runPlanWrite } from '../write/write-flow.js';
 import { stepRecord } from '../trade/trade-actions.js';
 import { sendTrade } from '../trade/change.js';
 import { SideViews } from '../book/side-book.js';
@@ -165,7 +165,6 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
           tenorDays: write.tenorDays!,
           skipChecks: false,
           write: SEND_AND_WAIT,
-          bookLock: false,
           ...(clientReference && { clientReference }),
         }),
       };
@@ -205,10 +204,9 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
         say.event(fields);
       }
       if (step.writes) return;
-      await underPlanLocks(
-        ports,
-        [step.row],
-        async () => {
+      await runPlanWrite(ports, {
+        sides: [step.row],
+        run: async () => {
           const fresh = await observe(ports, [step.row]);
           const { writes } = memory.take(plan(memory.state, fresh, step.row, settings));
           const client = await ports.client();
@@ -219,8 +217,7 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
             if (failure) throw failure;
           }
         },
-        { book: false },
-      );
+      });
     },
 
     /** Finishes this keeper's own unresolved rows with their keys and returns why each other side of the account's unfinished rows is left alone: a new key could double an unresolved action; a person's rows are not the keeper's to finish. */

@@ -20,7 +20,8 @@ import {
   type TargetPlanOptions,
 } from './target-plan.js';
 import { days, recordFromJournal, stepRecord } from '../trade/trade-actions.js';
-import { confirmedPlan, ownGroupEntries, runPlanSteps, underPlanLocks } from '../trade/plan-steps.js';
+import { confirmedPlan, ownGroupEntries, runPlanSteps } from '../trade/plan-steps.js';
+import { runPlanWrite } from '../write/write-flow.js';
 import { hedgesWords } from '../write/as-shown.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { sameSide, sideAfterOf } from '../book/side-book.js';
@@ -95,51 +96,55 @@ export async function applyTarget(
   const guard = await guardLiveAction(ports, { action: 'apply a target book', dryRun: false });
   const client = await ports.client();
   const plan = () => buildTargetPlan(ports, client, target, opts.toleranceUsd);
-  return underPlanLocks(ports, target.rows, async (waitedFor) => {
-    const resumed = await resumeUnfinishedApplies(ports, client);
-    // One confirmation for the whole run (the guard already required --yes for a live key without a terminal).
-    const { plan: quoted } = await confirmedPlan(
-      ports,
-      plan,
-      async (shown) => {
-        await hooks.showPlan?.(shown);
-        if (shown.plan.problems.length) return {};
-        // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
-        await checkPlanRequests(ports, client, shown);
-        const { length } = shown.plan.steps;
-        return {
-          question:
-            length && ports.interactive && !ports.confirmedAhead ? `Apply ${plural(length, 'action')}?` : undefined,
-        };
-      },
-      {
-        live: guard.live,
-        // A colleague elsewhere may have moved a side while the question was open.
-        moved: () =>
-          ports.notify({
-            kind: 'moved-since-asked',
-            level: 'warn',
-            text: 'The book moved while you were asked: the plan is no longer the one shown. Nothing was sent; here is the plan as the book is now.',
-          }),
-      },
-    );
-    // The plan fails pre-trade checks: nothing was sent.
-    if (quoted.plan.problems.length) return { kind: 'fails-checks' as const, quoted };
-    if (!quoted.plan.steps.length) {
-      if (waitedFor && !resumed) {
-        // Exit 0 of a write means this command's action happened: here another process's did.
-        throw new HeldError(
-          `The book reached the target of ${safeText(target.sourceName)} while this run waited for another hedge process (${safeText(describeHolder(waitedFor))}): there was nothing left to do, and this run sent nothing.`,
-          {
-            holder: waitedFor,
-            hint: `See what it did with \`${ports.hedgeCommand('journal')}\`; the book is at the target.`,
-          },
-        );
+  return runPlanWrite(ports, {
+    sides: target.rows,
+    book: true,
+    run: async (waitedFor) => {
+      const resumed = await resumeUnfinishedApplies(ports, client);
+      // One confirmation for the whole run (the guard already required --yes for a live key without a terminal).
+      const { plan: quoted } = await confirmedPlan(
+        ports,
+        plan,
+        async (shown) => {
+          await hooks.showPlan?.(shown);
+          if (shown.plan.problems.length) return {};
+          // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
+          await checkPlanRequests(ports, client, shown);
+          const { length } = shown.plan.steps;
+          return {
+            question:
+              length && ports.interactive && !ports.confirmedAhead ? `Apply ${plural(length, 'action')}?` : undefined,
+          };
+        },
+        {
+          live: guard.live,
+          // A colleague elsewhere may have moved a side while the question was open.
+          moved: () =>
+            ports.notify({
+              kind: 'moved-since-asked',
+              level: 'warn',
+              text: 'The book moved while you were asked: the plan is no longer the one shown. Nothing was sent; here is the plan as the book is now.',
+            }),
+        },
+      );
+      // The plan fails pre-trade checks: nothing was sent.
+      if (quoted.plan.problems.length) return { kind: 'fails-checks' as const, quoted };
+      if (!quoted.plan.steps.length) {
+        if (waitedFor && !resumed) {
+          // Exit 0 of a write means this command's action happened: here another process's did.
+          throw new HeldError(
+            `The book reached the target of ${safeText(target.sourceName)} while this run waited for another hedge process (${safeText(describeHolder(waitedFor))}): there was nothing left to do, and this run sent nothing.`,
+            {
+              holder: waitedFor,
+              hint: `See what it did with \`${ports.hedgeCommand('journal')}\`; the book is at the target.`,
+            },
+          );
+        }
+        // The book was at the target: nothing to do, nothing sent.
+        return { kind: 'at-target' as const, quoted };
       }
-      // The book was at the target: nothing to do, nothing sent.
-      return { kind: 'at-target' as const, quoted };
-    }
-    return { ...(await carryOut(ports, client, quoted, opts)), quoted };
+      return { ...(await carryOut(ports, client, quoted, opts)), quoted };
+    },
   });
 }
 
@@ -162,13 +167,12 @@ async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPl
           hint: `See the side with \`${ports.hedgeCommand('positions')}\`, then ${rerun()}`,
         },
       );
-    return undefined;
   };
   const ran = await runPlanSteps(
     ports,
     steps.map((step, index) => ({
       record: stepRecord(step, group, `step-${index + 1}`),
-      before: unmoved(step, index),
+      holds: unmoved(step, index),
     })),
     (index, done) => {
       const step = steps[index];

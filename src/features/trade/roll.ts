@@ -24,19 +24,12 @@ import {
   UnresolvedError,
   UsageError,
 } from '../../core/errors.js';
-import {
-  confirmedPlan,
-  ownGroupEntries,
-  runPlanSteps,
-  underPlanLocks,
-  type PlanRunStep,
-  type StepDone,
-} from './plan-steps.js';
+import { confirmedPlan, ownGroupEntries, runPlanSteps, type PlanRunStep, type StepDone } from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction } from '../write/live-guard.js';
 import { findSide } from '../book/positions.js';
-import type { HedgeRecord } from '../book/book.js';
+import { mayHaveMatured, type HedgeRecord } from '../book/book.js';
 import { readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
@@ -48,10 +41,11 @@ import {
   makeIdempotencyKey,
   planDryRun,
   ROLL_GROUP_PREFIX,
+  runPlanWrite,
   type WriteOptions,
 } from '../write/write-flow.js';
 import { sayMovedSinceAsked } from '../write/as-shown.js';
-import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
+import { utcClock, utcIso, utcMinute, utcStamp } from '../../core/utc-text.js';
 import { withoutUndefined } from '../../core/objects.js';
 
 /** With nothing open, a side is rolled (opened anew) when its newest ended hedge matured at most this long ago. */
@@ -63,8 +57,6 @@ interface RollRequest {
   tenorDays: Tenor;
   skipChecks: boolean;
   write: WriteOptions;
-  /** false: the caller (the keeper) holds the side's lock and read the side under it: no book-wide lock. */
-  bookLock?: boolean;
   /** The new hedge's deal reference (`--ref`, a keeper row's); unset: the rolled hedge's own, kept through the roll. */
   clientReference?: string;
 }
@@ -177,26 +169,25 @@ async function carryOut(
     notes.push(text);
     return null;
   };
-  // An earlier run's close, the open still planned: it stands for the close step (null: refused with no_open_hedge, it
-  // found the side already settled).
+  // What stands for the close step when it is not sent (null: nothing closed): an earlier run's close, the open still
+  // planned (refused with no_open_hedge: it found the side already settled); a resumed roll's close never journaled,
+  // on a side every view shows gone.
   const leg = legs.close;
   const closedBefore: StepDone | undefined =
     planned && closes && leg && !isUnresolved(leg)
       ? leg.outcome === 'rejected' && leg.error_code === 'no_open_hedge'
         ? null
         : { entry: leg }
-      : undefined;
+      : closeDue && !leg && resumed && (await readSideInStep(ports, client, market, side)).book.state === 'flat'
+        ? settled(
+            `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
+          )
+        : undefined;
+  const closeSent = closeDue && closedBefore === undefined;
   // The close, while the open is still `planned` (it is sent only after the close): null when it found nothing to close.
   const closeStep: PlanRunStep = {
     record: legRecord('close', group, request),
     key: legs.close?.idempotency_key,
-    before: async () => {
-      // A resumed roll whose close was never journaled: the side is gone only when every view says so.
-      if (!legs.close && resumed && (await readSideInStep(ports, client, market, side)).book.state === 'flat')
-        return settled(
-          `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
-        );
-    },
     failed: async (error) => {
       if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge')
         return settled(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
@@ -213,9 +204,8 @@ async function carryOut(
     record: legRecord('open', group, request),
     key: open.idempotency_key,
     wait,
-    before: async ([closeRun = closedBefore]) => {
+    holds: async ([closeRun = closedBefore]) => {
       if (planned) await stillToOpen(closeRun?.entry);
-      return undefined;
     },
     failed: async (error, [closeRun = closedBefore]) => {
       const closed = closeRun?.entry;
@@ -250,6 +240,26 @@ async function carryOut(
         },
       );
     }
+    // The plan bound several hedges: one that may have matured before the close took the side may have settled on its
+    // own, so what the close took and which deal goes on cannot be told (judged at the close's end, on the server's clock).
+    const soonest = readNumber(open.context?.soonest_maturity_ms);
+    const closedAtMs = Date.parse(closedLeg?.resolved_at ?? closedLeg?.updated_at ?? '');
+    const closedAt = client.transport.serverClock.at(Number.isFinite(closedAtMs) ? closedAtMs : ports.clock.now());
+    if (closedLeg && soonest !== undefined && mayHaveMatured(soonest, closedAt)) {
+      const matured = safeText(stringOf(open.context?.soonest_hedge_id) ?? 'of the side');
+      await abandon(`not sent: hedge ${matured} matured at ${utcIso(soonest)}, before the close may have landed`);
+      throw new UnresolvedError(
+        `The roll planned to close every hedge of the ${side} side of ${market} and open ${formatUsd(notionalUsd)} again, but hedge ${matured} matured at ${utcMinute(soonest)} UTC, before its close may have landed: it may have settled on its own, so what the close took and which deal goes on cannot be told. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
+        {
+          details: {
+            journal_group: group,
+            matured_hedge_id: stringOf(open.context?.soonest_hedge_id) ?? null,
+            covered: false,
+          },
+          hint: `See what settled and what the close took with \`${hedgeCommand('history')}\`, then cover the side: \`${hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`,
+        },
+      );
+    }
     // What already covers the side in any of its views (one read): any one is enough not to open a second time.
     const book = await (await SideViews.read(client, ports.log)).book(market, side);
     const [filled] = book.filled;
@@ -270,12 +280,9 @@ async function carryOut(
       );
     }
   };
-  const ran = await runPlanSteps(
-    ports,
-    stepsLeft(legs).map(({ leg }) => (leg === 'close' ? closeStep : openStep)),
-  );
+  const ran = await runPlanSteps(ports, [...(closeSent ? [closeStep] : []), ...(isUnresolved(open) ? [openStep] : [])]);
   if (ran.stoppedAt !== undefined) throw ran.error;
-  const closeRun = legs.closeDue ? ran.done[0] : closedBefore;
+  const closeRun = closeSent ? ran.done[0] : closedBefore;
   const openRun: NonNullable<StepDone> = isUnresolved(open) ? ran.done.at(-1)! : { entry: open };
   const openEntry = openRun.entry;
   const opened = openRun.result as Hedge | undefined;
@@ -387,17 +394,21 @@ export async function resumeRollOutcome(ports: WritePorts, entry: JournalEntry, 
       `Journal ${entry.id} is a leg of the roll ${safeText(legs.group)}, which is already finished (${legs.described}); see \`${ports.hedgeCommand('journal', 'show', legs.open.id)}\`.`,
     );
   const guard = await guardLiveAction(ports, { action: 'finish a roll', dryRun: false });
-  return underPlanLocks(ports, [legs.request], async () => {
-    const now = await legsOf(ports, legs.group);
-    if (!now.unfinished)
-      throw new HeldError(
-        `The roll ${safeText(now.group)} was finished by another hedge process meanwhile (${now.described}). This run sent nothing.`,
-        {
-          details: { journal_group: now.group },
-          hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open.id)}\`.`,
-        },
-      );
-    return carryOut(ports, now, options.wait, [], guard);
+  return runPlanWrite(ports, {
+    sides: [legs.request],
+    book: true,
+    run: async () => {
+      const now = await legsOf(ports, legs.group);
+      if (!now.unfinished)
+        throw new HeldError(
+          `The roll ${safeText(now.group)} was finished by another hedge process meanwhile (${now.described}). This run sent nothing.`,
+          {
+            details: { journal_group: now.group },
+            hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open.id)}\`.`,
+          },
+        );
+      return carryOut(ports, now, options.wait, [], guard);
+    },
   });
 }
 
@@ -637,34 +648,39 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         roll_closes: closing !== undefined,
         rolled_hedge_id: (closing?.hedgeId ?? plan.ended?.id) || undefined,
         net_margin_usd: closing?.netMarginUsd,
+        // The first of several hedges to mature: a close that lands after its maturity may have found it settled.
+        soonest_hedge_id: plan.several?.at(-1)?.id,
+        soonest_maturity_ms: plan.several?.at(-1)?.maturityAtMs,
       }),
     );
     return carryOut(ports, await legsOf(ports, group, [openEntry]), write.wait, notes, undefined, shown.quote);
   };
   if (dryRun) return roll();
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
-  // The keeper decided under the side's lock on a fresh read: the side's lock (re-entered) is enough.
-  if (req.bookLock === false) return underPlanLocks(ports, [req], roll, { book: false });
   const waitingSince = ports.clock.now();
-  return underPlanLocks(ports, [req], async (holder) => {
-    // After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11).
-    const rolled =
-      holder &&
-      (await rollLegsOf({ limit: 200 })).find(
-        (entry) =>
-          entry.leg === 'open' &&
-          (entry.outcome === 'filled' || entry.outcome === 'done') &&
-          Date.parse(entry.resolved_at ?? '') >= waitingSince,
+  return runPlanWrite(ports, {
+    sides: [req],
+    book: true,
+    run: async (holder) => {
+      // After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11).
+      const rolled =
+        holder &&
+        (await rollLegsOf({ limit: 200 })).find(
+          (entry) =>
+            entry.leg === 'open' &&
+            (entry.outcome === 'filled' || entry.outcome === 'done') &&
+            Date.parse(entry.resolved_at ?? '') >= waitingSince,
+        );
+      if (!rolled) return roll();
+      const tenor = readNumber(bodyOf(rolled).tenor_days);
+      throw new HeldError(
+        `The ${side} side of ${market} was rolled${tenor === undefined ? '' : ` to ${days(tenor)}`} by another hedge process while this run waited for it (${safeText(describeHolder(holder))}): journal group ${safeText(rolled.group!)}, new hedge ${safeText(rolled.hedge_id ?? '?')}. This run sent nothing.`,
+        {
+          holder,
+          details: { journal_group: rolled.group, hedge_id: rolled.hedge_id ?? null },
+          hint: `See it with \`${hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
+        },
       );
-    if (!rolled) return roll();
-    const tenor = readNumber(bodyOf(rolled).tenor_days);
-    throw new HeldError(
-      `The ${side} side of ${market} was rolled${tenor === undefined ? '' : ` to ${days(tenor)}`} by another hedge process while this run waited for it (${safeText(describeHolder(holder))}): journal group ${safeText(rolled.group!)}, new hedge ${safeText(rolled.hedge_id ?? '?')}. This run sent nothing.`,
-      {
-        holder,
-        details: { journal_group: rolled.group, hedge_id: rolled.hedge_id ?? null },
-        hint: `See it with \`${hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
-      },
-    );
+    },
   });
 }

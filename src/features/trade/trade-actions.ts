@@ -3,6 +3,7 @@
 import type { HedgeClient, OpenRequest, SideRequest } from '../../platform/api/client.js';
 import {
   expectedAfterChange,
+  mayHaveMatured,
   namedChangeVerdict,
   notionalVerdict,
   recordStanding,
@@ -31,7 +32,7 @@ import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from '../write/ports.js';
 import { tradedUsd } from '../write/send-gate.js';
 import { formatMoney, formatRate, formatUsd, plural, readNumber, shortHash } from '../../core/number-format.js';
-import { cutSide, readableBook, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
+import { cutSide, hedgeRecord, readableBook, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import {
   findClosedRecord,
@@ -740,11 +741,11 @@ async function reconcileChange(t: TradeScope, entry: JournalEntry) {
     // A hedge past its maturity (on the latest the server's clock can read) leaves the side by settling: its absence
     // says nothing of this close.
     const hedge = await t.readHedge(hedgeId);
-    const maturity = Date.parse(String(hedge?.maturity_at || ''));
-    if (!hedge || !(maturity > client.transport.serverNow().latestMs))
+    const maturity = hedge && hedgeRecord(hedge).maturityAtMs;
+    if (!hedge || mayHaveMatured(maturity, client.transport.serverNow()))
       return found(
         'unknown',
-        `${said}, but its hedge ${safeText(hedgeId)} ${!hedge ? 'cannot be read' : Number.isNaN(maturity) ? 'shows no maturity' : `reached its maturity (${safeText(String(hedge.maturity_at))}) and may have settled`}`,
+        `${said}, but its hedge ${safeText(hedgeId)} ${!hedge ? 'cannot be read' : maturity === undefined ? 'shows no maturity' : `reached its maturity (${safeText(String(hedge.maturity_at))}) and may have settled`}`,
       );
   }
   if (verdict === 'landed') return found('landed', said, submittedAnswer(entry));

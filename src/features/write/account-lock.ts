@@ -57,27 +57,5 @@ export async function withAccountLock<T>(
   }
 }
 
-/** One change in flight per side: a move of a side nobody holding its lock made is an actor outside hedge. */
-function withSideLock<T>(ports: WritePorts, market: string, side: string, body: () => Promise<T>) {
-  return withAccountLock(
-    ports,
-    `the ${side} side of ${market.toUpperCase()}`,
-    ['side', market.toUpperCase(), side],
-    body,
-  );
-}
-
-/** The one way a side's lock is taken (runWrite's, and the plan executor's across a plan): several sides at once,
- * always in the same order (so two holders of several never deadlock), by their keys, which never hold a comma. */
-export async function withSideLocks<T>(
-  ports: WritePorts,
-  sides: ReadonlyArray<{ market: string; side: string }>,
-  body: () => Promise<T>,
-) {
-  return [...new Map(sides.map((one) => [`${one.market.toUpperCase()}|${one.side}`, one]))].sort().reduceRight(
-    (inner, [, one]) =>
-      () =>
-        withSideLock(ports, one.market, one.side, inner),
-    body,
-  )();
-}
+/** Whether this async chain holds an account lock already (a step of a plan that holds its locks). */
+export const holdingLocks = () => (heldScopes.getStore()?.size ?? 0) > 0;

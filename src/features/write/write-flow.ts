@@ -19,7 +19,7 @@ import {
   UnresolvedError,
   UsageError,
 } from '../../core/errors.js';
-import { withSideLocks } from './account-lock.js';
+import { holdingLocks, withAccountLock } from './account-lock.js';
 import { identityOf, rowSealerOf, sentBy, type Identity } from './identity.js';
 import { confirmRowFromElsewhere, ownRowTest, requireOwnRow } from './row-trust.js';
 import {
@@ -101,10 +101,13 @@ export interface WriteRecord {
  * agent's limits ran over the whole plan; `run`, the command's own run (apply's or the keeper's start, their --yes and
  * target), its checks and limits still the write's; `retry`, an earlier attempt of this same action refused for the
  * amount's name only, checked then. `trades`: what a person's "yes" or an agent's token was given on (sent on it only
- * while the side is as they show; moved, asked again where a person can be asked, else refused). */
+ * while the side is as they show; moved, asked again where a person can be asked, else refused). `holds`: a plan's
+ * step's check stage, under the side's lock right before it is journaled: throws when the plan no longer holds for it
+ * (the side moved since the plan; a roll's side covered between its close and its open). */
 export interface Approval {
   by: 'plan' | 'run' | 'retry';
   trades?: readonly Trade[];
+  holds?: () => Promise<void>;
 }
 
 /** What a kind does with its record, stage by stage. `S` is the submit answer, `R` the resolution, `K` what this run
@@ -227,10 +230,36 @@ export async function settleWrite<S, R, K = unknown>(
     if (holder) throw heldError(ports, pending, holder);
   }
   // One change in flight per side: decided, sent and seen to land under the side's lock.
-  const side = action.side;
-  const decide = async () => carryOut(w, await chooseKey(w));
-  return withSideLocks(ports, side ? [side] : [], decide);
+  return lockStage(ports, action.side ? [action.side] : [], false, async () => carryOut(w, await chooseKey(w)));
 }
+
+type Sides = ReadonlyArray<{ market: string; side: string }>;
+
+/** Lock: the one place a side's lock is taken. The sides' locks in one order (two holders of several never deadlock),
+ * after the book's when `book` (a plan: a second apply or roll waits for the first; `body` is told who held it
+ * meanwhile) unless this chain holds locks already (a roll a keeper's step makes decides under the step's). */
+function lockStage<T>(ports: WritePorts, sides: Sides, book: boolean, body: (waitedFor?: Holder) => Promise<T>) {
+  const underSides = (waitedFor?: Holder) =>
+    sides
+      .map(({ market, side }) => [market.toUpperCase(), side])
+      .sort()
+      .reduceRight(
+        (inner, [market, side]) =>
+          () =>
+            withAccountLock(ports, `the ${side} side of ${market}`, ['side', market, side], inner),
+        () => body(waitedFor),
+      )();
+  return book && !holdingLocks()
+    ? withAccountLock(ports, 'the book of this account', ['book'], underSides)
+    : underSides();
+}
+
+/** A write of several steps (an apply's, a roll's close then open, a keeper's step): built, confirmed and carried out
+ * by `run` under runWrite's lock stage, each step through runWrite approved by the plan, its check stage the plan's. */
+export const runPlanWrite = <T>(
+  ports: WritePorts,
+  plan: { sides: Sides; book?: boolean; run: (waitedFor?: Holder) => Promise<T> },
+) => lockStage(ports, plan.sides, plan.book === true, plan.run);
 
 /** What every stage of one write is given: the action, its options, and what the run read once at its start. */
 async function openRun<S, R, K>(ports: WritePorts, action: WriteAction<S, R, K>, options: WriteOptions) {
@@ -262,12 +291,14 @@ async function openRun<S, R, K>(ports: WritePorts, action: WriteAction<S, R, K>,
 }
 
 type WriteRun<S, R, K> = Awaited<ReturnType<typeof openRun<S, R, K>>>;
+/** A run as the stages that use nothing of its kind's types see it. */
+type Run = WriteRun<unknown, unknown, unknown>;
 
 /** The key a run acts under, as chooseKey decided it. */
 type RunKey = Awaited<ReturnType<typeof chooseKey>>;
 
 /** Takes hold of an earlier unresolved entry to resume it, or refuses (exit 11) when a live process holds it. */
-async function holdToResume<S, R, K>(w: WriteRun<S, R, K>, entry: JournalEntry) {
+async function holdToResume(w: Run, entry: JournalEntry) {
   const { ports, journal } = w;
   const answer = await journal.hold(entry.id);
   if (answer.held) return answer.hold;
@@ -288,7 +319,7 @@ async function holdToResume<S, R, K>(w: WriteRun<S, R, K>, entry: JournalEntry) 
  * The run it returns: `resumed` continues an earlier run's key (checks skipped, a change may have landed), with its
  * `entry` unless the journal does not know the key; `hold`, this run's hold of the earlier entry (let go when the run
  * ends unresolved); `finished`, a key whose action is done (nothing sent again). */
-async function chooseKey<S, R, K>(w: WriteRun<S, R, K>) {
+async function chooseKey(w: Run) {
   const { ports, options, journal, match, say, resumeCommand } = w;
   const key = options.idempotencyKey;
   if (key) {
@@ -351,7 +382,7 @@ async function chooseKey<S, R, K>(w: WriteRun<S, R, K>) {
 /** An unresolved write of this account making the same change on the same side (another command's, `hedge api`'s,
  * one sent through another host name of the base URL), that verifies as this key's: a new write could act beside
  * it, so nothing is sent (exit 12; 11 while its process lives) until it is finished or resolved; --new goes on. */
-async function refuseUnresolvedChange<S, R, K>(w: WriteRun<S, R, K>, exceptId?: string) {
+async function refuseUnresolvedChange(w: Run, exceptId?: string) {
   const { ports, options, journal, identity, probe, match, say, resumeCommand, resolveCommands } = w;
   const change = changeOf(probe);
   if (!change) return;
@@ -378,7 +409,7 @@ async function refuseUnresolvedChange<S, R, K>(w: WriteRun<S, R, K>, exceptId?: 
 }
 
 /** A re-run of a lone write that ended within the repeat window is refused (exit 11) without --again. */
-async function refuseRecentRepeat<S, R, K>(w: WriteRun<S, R, K>) {
+async function refuseRecentRepeat(w: Run) {
   const { ports, action, checked, journal, match } = w;
   const windowMs = repeatWindowMs(ports.env);
   if (windowMs === 0) return;
@@ -433,7 +464,7 @@ async function refuseRecentRepeat<S, R, K>(w: WriteRun<S, R, K>) {
 }
 
 /** The entry's context with its side's baseline moved by every change of the side the journal knows landed since. */
-async function attributedContext<S, R, K>(w: WriteRun<S, R, K>, entry: JournalEntry) {
+async function attributedContext(w: Run, entry: JournalEntry) {
   const { ports, journal, identity } = w;
   // The other changes of the side this account's journal knows began since.
   const others = (await journal.list({ since: Date.parse(entry.created_at) })).filter(
@@ -564,7 +595,7 @@ async function reconcileEarlier<S, R, K>(w: WriteRun<S, R, K>, entry: JournalEnt
 
 /** What the write flow asks of an agent's call before a write leaves: the plan a live confirmation token was issued
  * for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry. */
-async function gateTheSend<S, R, K>(w: WriteRun<S, R, K>, run: RunKey) {
+async function gateTheSend(w: Run, run: RunKey) {
   const { ports, action, approved, checked } = w;
   // A plan's leg was checked with the plan by its caller; a journaled action finished again is no new plan.
   const fresh = !checked && !run.resumed;
@@ -707,6 +738,7 @@ async function carryOut<S, R, K>(w: WriteRun<S, R, K>, run: RunKey) {
     let kept: K | undefined;
     if (!run.resumed && !checked) kept = await action.check?.();
     else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
+    if (!run.resumed) await w.approved?.holds?.();
     const earlier = run.entry;
     const reconciled = earlier && (await reconcileEarlier(w, earlier, run.finished));
     if (options.dryRun) return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) } as const;

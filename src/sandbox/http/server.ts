@@ -79,6 +79,8 @@ export async function startSandbox(options: SandboxOptions = {}) {
   const requestLog: RequestLogEntry[] = [];
   /** Aborted by close(): cuts the requests held by injected latency. */
   const holds = new AbortController();
+  /** Aborted by releaseHeld(): the requests held by injected latency go on to the engine, as if their delay ended now. */
+  let release = new AbortController();
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     onRequest(req, res).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
@@ -121,6 +123,11 @@ export async function startSandbox(options: SandboxOptions = {}) {
       return host.engine;
     },
     setFaults: faults.update,
+    /** Ends the delay of every request injected latency holds now (a test moves the clock meanwhile). */
+    releaseHeld: () => {
+      release.abort();
+      release = new AbortController();
+    },
     seedHedges: ({ apiKey, count, status }: { apiKey: string; count: number; status?: 'closed' | 'failed' }) => {
       if (host.shared) throw new Error('seedHedges is for a sandbox that owns its state (no stateFileLock)');
       const ids = host.engine.seedHedges(apiKey, count, status ?? 'closed', host.clock.now());
@@ -197,7 +204,8 @@ export async function startSandbox(options: SandboxOptions = {}) {
       // A same-key request already held elsewhere is answered now: handle() yields the 409.
       if (acquired !== 'in-flight') {
         lease = acquired;
-        await delay(plan.latencyMs, undefined, { signal: holds.signal }).catch(() => undefined);
+        const signal = AbortSignal.any([holds.signal, release.signal]);
+        await delay(plan.latencyMs, undefined, { signal }).catch(() => undefined);
       }
     }
     try {

@@ -1,6 +1,5 @@
 // `hedge acct designate FILE`: a relationship checked, recorded append-only with its hash, and its memo printed.
-import type { CommandContext, In } from '../command-input.js';
-import { UsageError } from '../command-input.js';
+import { type CommandContext, type In, UsageError } from '../command-input.js';
 import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
 import { refuseToWriteAt, writeNamedFile } from '../../../core/security/bounded-read.js';
 import { parseRelationship } from '../../../features/acct/acct-files.js';

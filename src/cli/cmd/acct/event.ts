@@ -1,6 +1,5 @@
 // `hedge acct event ID --occurred DATE | --de-designate DATE --reason …`: an event of a relationship, appended.
-import type { CommandContext, In } from '../command-input.js';
-import { UsageError } from '../command-input.js';
+import { type CommandContext, type In, UsageError } from '../command-input.js';
 import { isDate } from '../../../features/acct/acct-files.js';
 import { recordEvent, type AcctEvent } from '../../../features/acct/acct.js';
 

@@ -1,28 +1,36 @@
-// What `hedge acct test`, `reserve` and `journal` share: the relationships asked for, each computed up to a date,
-// from the rates and the desk's hedges or from a values file.
-import type { CommandContext } from '../command-input.js';
-import { UsageError } from '../command-input.js';
+// `hedge acct test`, `reserve` and `journal`: the relationships asked for, each computed up to a date from the rates
+// and the desk's hedges or from a values file, as rows a period each.
+import * as z from 'zod/mini';
+import { type CommandContext, type In, safeText, UsageError } from '../command-input.js';
 import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
-import { parseValuesFile } from '../../../features/acct/acct-files.js';
+import { isDate, parseValuesFile } from '../../../features/acct/acct-files.js';
 import {
   compute,
   fromValues,
   functionalCurrency,
+  parsePeriod,
   recorded,
   todayOf,
   type Computed,
 } from '../../../features/acct/acct.js';
 import { readRecords } from '../../../features/acct/acct-store.js';
+import { balanced, criticalTermsLine, periodEntries, ROLES, type Role } from '../../../features/acct/acct-rules.js';
+import { JOURNAL_FIELDS, PERIOD_FIELDS, RESERVE_FIELDS } from '../../../features/acct/acct-view.js';
+import { readBoundedJson } from '../../../core/security/json-keys.js';
+import { MAX_INPUT_FILE_BYTES } from '../../../core/security/bounded-read.js';
+import { centsNumber } from '../../../features/acct/acct-money.js';
 
-/** What this command uses of its context. */
-export type Options = InputPorts & Pick<CommandContext, 'client' | 'env'>;
+/** What these commands use of their context. */
+export type Options = InputPorts & Pick<CommandContext, 'client' | 'env' | 'output'>;
 
-export async function computeAll(
+/** The relationships asked for, each computed up to `until` (default today), with the periods that end on or after `from`. */
+async function computeAll(
   ctx: Options,
   id: string | undefined,
-  until: string | undefined,
   valuesFile: string | undefined,
-): Promise<Computed[]> {
+  until: string | undefined,
+  from = '',
+) {
   const state = recorded(readRecords(ctx));
   if (valuesFile !== undefined && id === undefined)
     throw new UsageError('--values: give the relationship ID the values are of.');
@@ -52,29 +60,129 @@ export async function computeAll(
       computed.push(await compute(ctx, designation!, state.rates, until, until === undefined ? 'today' : '--as-of'));
     }
   }
-  return computed;
+  return computed.map((each) => ({ ...each, results: each.results.filter((result) => result.period_end >= from) }));
 }
 
 /** One row a relationship and period, in the issue's names first. */
-export function periodRows(computed: readonly Computed[], keep: (end: string) => boolean = () => true) {
+function periodRows(computed: readonly Computed[]) {
   return computed.flatMap(({ designation, results, rates, currency, criticalTerms }) =>
-    results
-      .filter((result) => keep(result.period_end))
-      .map((result) => ({
-        relationship_id: designation.relationship.id,
-        ...result,
-        currency,
-        rate: rates.has(result.period_end) ? rateText(rates.get(result.period_end)!.spot) : null,
-        rate_source: rates.get(result.period_end)?.source ?? null,
-        ...(criticalTerms && { critical_terms: criticalTerms }),
-      })),
+    results.map((result) => ({
+      relationship_id: designation.relationship.id,
+      ...result,
+      currency,
+      rate: rates.has(result.period_end) ? rateText(rates.get(result.period_end)!.spot) : null,
+      rate_source: rates.get(result.period_end)?.source ?? null,
+      ...(criticalTerms && { critical_terms: criticalTerms }),
+    })),
   );
 }
 
 /** An exact rate as the decimal it was given as. */
-export function rateText([numerator, denominator]: readonly [bigint, bigint]) {
+function rateText([numerator, denominator]: readonly [bigint, bigint]) {
   const places = denominator.toString().length - 1;
   const digits = (numerator < 0n ? -numerator : numerator).toString().padStart(places + 1, '0');
   const text = places ? `${digits.slice(0, -places)}.${digits.slice(-places)}` : digits;
   return numerator < 0n ? `-${text}` : text;
 }
+
+const ACCOUNTS = z.partialRecord(
+  z.enum(ROLES),
+  z.string().check(z.regex(/^[\x20-\x7e]{1,64}$/, 'expected a GL account')),
+);
+
+export const test = {
+  async run(ctx: Options, { args, options }: In<'ACCT_TEST'>) {
+    if (options.asOf !== undefined && !isDate(options.asOf))
+      throw new UsageError('--as-of: expected a date such as 2026-11-30 (YYYY-MM-DD).');
+    const computed = await computeAll(ctx, args.id, options.values, options.asOf);
+    const rows = periodRows(computed);
+    await ctx.output.list(rows, PERIOD_FIELDS, {
+      empty: 'No period ends after the designation yet.',
+      columnNotes: [
+        {
+          text: 'A gain is positive; a reserve is positive when it is a credit (a deferred gain). The offset ratio is -instrument / hedged item. hedge prints figures: whether hedge accounting applies is your judgement.',
+        },
+        // The critical terms are the relationship's, not a period's: one line each, the amounts still by dollar offset.
+        ...computed.flatMap(({ designation, criticalTerms }) =>
+          criticalTerms
+            ? [
+                {
+                  // The markets are the server's text.
+                  text: safeText(
+                    `${designation.relationship.id} critical terms (figures by cumulative dollar offset): ${criticalTermsLine(criticalTerms)}.`,
+                  ),
+                  alone: true,
+                },
+              ]
+            : [],
+        ),
+      ],
+    });
+  },
+};
+
+export const reserve = {
+  async run(ctx: Options, { args, options }: In<'ACCT_RESERVE'>) {
+    const period = options.period === undefined ? undefined : parsePeriod(options.period);
+    const computed = await computeAll(ctx, args.id, options.values, period?.to, period?.from);
+    const keys = [
+      ...RESERVE_FIELDS.map((field) => field.key),
+      'cost_of_hedging_open',
+      'cost_of_hedging_reclassified',
+      'currency',
+    ];
+    // The roll-forward's own figures: `hedge acct test` gives the rest of each period.
+    const rows = periodRows(computed).map((row) =>
+      Object.fromEntries(keys.map((key) => [key, row[key as keyof typeof row]])),
+    );
+    await ctx.output.list(rows, RESERVE_FIELDS, {
+      empty: 'No period of a relationship ends in this period.',
+      columnNotes: [
+        { text: 'Open + effective − reclassified = close on every row; a balance is positive when it is a credit.' },
+      ],
+    });
+  },
+};
+
+export const journal = {
+  async run(ctx: Options, { args, options }: In<'ACCT_JOURNAL'>) {
+    const period = options.period === undefined ? undefined : parsePeriod(options.period);
+    let accounts: Partial<Record<Role, string>> = {};
+    if (options.accounts !== undefined) {
+      const { text, sourceName } = await readInputFile(ctx, options.accounts, 'accounts file');
+      const map = readBoundedJson(text, { maxBytes: MAX_INPUT_FILE_BYTES, maxDepth: 2 }, ACCOUNTS);
+      if (typeof map === 'string')
+        throw new UsageError(
+          `--accounts ${sourceName}: ${map}; expected {"role": "account"} for roles ${ROLES.join(', ')}.`,
+        );
+      accounts = map;
+    }
+    const computed = await computeAll(ctx, args.id, options.values, period?.to, period?.from);
+    const rows = computed.flatMap(({ designation, results, rates, hedgeIds, currency }) =>
+      results.flatMap((result) => {
+        const into =
+          designation.relationship.on_occurrence === 'basis_adjustment' ? 'basis_adjustment' : 'reclassification';
+        const lines = periodEntries(designation.relationship.id, result, into);
+        // Every entry balances, or nothing is printed: an entry that does not is a fault of hedge's, never a posting.
+        if (!balanced(lines))
+          throw new Error(`an entry of ${designation.relationship.id} at ${result.period_end} does not balance`);
+        const rate = rates.get(result.period_end);
+        return lines.map((line) => ({
+          entry_id: line.entry_id,
+          relationship_id: line.relationship_id,
+          hedge_ids: hedgeIds.join(' '),
+          date: line.date,
+          role: line.role,
+          account: accounts[line.role] ?? line.role,
+          debit: line.amount > 0n ? centsNumber(line.amount) : 0,
+          credit: line.amount < 0n ? centsNumber(-line.amount) : 0,
+          currency,
+          rate: rate ? rateText(rate.spot) : null,
+          rate_source: rate?.source ?? null,
+          description: line.description,
+        }));
+      }),
+    );
+    await ctx.output.list(rows, JOURNAL_FIELDS, { empty: 'No entries in this period.' });
+  },
+};

@@ -1,7 +1,6 @@
 // `hedge acct rates FILE --market M --quote "Q per B"`: a market's dated rates imported; `--record`: today's mid price
 // read from the API (GET /prices, a read) and recorded with its source.
-import type { CommandContext, In } from '../command-input.js';
-import { parseMarket, UsageError } from '../command-input.js';
+import { type CommandContext, type In, parseMarket, UsageError } from '../command-input.js';
 import { readInputFile, MAX_PROBLEM_LINES, type InputPorts } from '../../../features/write/input-file.js';
 import { parseRatesFile } from '../../../features/acct/acct-files.js';
 import { parseQuote, recordRates, todayOf } from '../../../features/acct/acct.js';

@@ -2,13 +2,19 @@
 // The spec names only `net_pnl_usd`; the rest follows the wire contract and any other field the
 // server sends is shown after these.
 import type { HistoryRecord } from '../../../platform/api/schemas.js';
-import { parseClientReference, parseListLength, sameReference } from '../../../core/input.js';
+import {
+  type CommandContext,
+  type In,
+  parseClientReference,
+  parseListLength,
+  plural,
+  readNumber,
+  sameReference,
+  UsageError,
+} from '../command-input.js';
 import { HISTORY_RESOURCE, JOINED_REFERENCE } from '../../../platform/fields/resource-fields.js';
-import type { CommandContext, In } from '../command-input.js';
 import { parseReportDate, reportPeriodProblem, toCents } from '../../../features/report/report-rules.js';
-import { UsageError } from '../../../core/errors.js';
 import { inPeriod, walkHistory } from '../../../features/report/report.js';
-import { plural, readNumber } from '../../../core/number-format.js';
 import { historyRecordForPeople, readHistoryRecord } from '../../../platform/api/wire/fields.js';
 import { moreNote } from '../../../platform/fields/list-notes.js';
 import { readDeal, type DealHedges } from '../../../features/book/deal.js';

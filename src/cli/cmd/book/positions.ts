@@ -2,8 +2,7 @@
 // and the deal references they carry (one book from every view, flows/position-sides.ts).
 // The spec names only `net_margin_usd` (what closing now would return); the other names follow the
 // wire contract, and any other field the server sends is shown after them.
-import type { CommandContext, In } from '../command-input.js';
-import { parseClientReference } from '../../../core/input.js';
+import { type CommandContext, type In, parseClientReference } from '../command-input.js';
 import { watchAsked } from '../../../features/book/watch.js';
 import { watchCommand, type Watching } from './watch-outcome.js';
 import { JOINED_REFERENCE, POSITION_RESOURCE } from '../../../platform/fields/resource-fields.js';

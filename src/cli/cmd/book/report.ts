@@ -1,10 +1,8 @@
 // `hedge report`: P&L of closed hedges by day, week, month, side, tenor or market, with totals and
 // the open positions' unrealized P&L on its own line; a table (bars, sparkline) on a terminal,
 // tab-separated rows in a pipe, --format csv, --json / --format json, and --html FILE.
-import type { CommandContext, In } from '../command-input.js';
-import { echo, notAllowed, parseClientReference } from '../../../core/input.js';
+import { type CommandContext, echo, type In, notAllowed, parseClientReference, UsageError } from '../command-input.js';
 import { REPORT_GROUPINGS, cumulativePoint } from '../../../features/report/report-rules.js';
-import { UsageError } from '../../../core/errors.js';
 import { accountName, closedHedgeListing, gatherReport, htmlTarget } from '../../../features/report/report.js';
 import { closedHedgeRow, reportHtmlAround } from '../../../features/report/report-html.js';
 import {

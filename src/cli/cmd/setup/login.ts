@@ -17,10 +17,7 @@ import {
   type LoginFlags,
 } from '../../../features/setup/login-save.js';
 import { environmentLabel } from '../../../platform/config/profile-view.js';
-import type { CommandContext, In } from '../command-input.js';
-import { UsageError } from '../../../core/errors.js';
-import { firstGiven } from '../../../core/input.js';
-import { safeText } from '../../../core/security/safe-text.js';
+import { type CommandContext, firstGiven, type In, safeText, UsageError } from '../command-input.js';
 
 /** What this command uses of its context. */
 export type Options = Pick<

@@ -5,11 +5,9 @@ import { redactKey } from '../../../core/security/secrets.js';
 import { checkKey, refusedKeyNext } from '../../../features/setup/key-check.js';
 import { environmentLabel } from '../../../platform/config/profile-view.js';
 import { WIRE_SETTING_SOURCES, type WireSettings } from '../../../platform/api/wire/unspecified.js';
-import type { CommandContext } from '../command-input.js';
+import { type CommandContext, HedgeError, safeText } from '../command-input.js';
 import { journalDir } from '../../../platform/journal/location.js';
 import { describeKeyLocation } from '../../../platform/config/key-store.js';
-import { safeText } from '../../../core/security/safe-text.js';
-import { HedgeError } from '../../../core/errors.js';
 
 /** What this command uses of its context. */
 export type Options = Pick<

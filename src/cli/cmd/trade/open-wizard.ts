@@ -3,16 +3,21 @@
 import type { HedgeClient } from '../../../platform/api/client.js';
 import type { Market } from '../../../platform/api/schemas.js';
 import { DAY_MS, SIDES, TENORS, type Side, type Tenor } from '../../../core/vocabulary.js';
-import type { CommandContext } from '../command-input.js';
-import { parseClientReference, parseNotional } from '../../../core/input.js';
+import {
+  type CommandContext,
+  DeclinedError,
+  messageOf,
+  parseClientReference,
+  parseNotional,
+  PreTradeCheckError,
+  safeText,
+} from '../command-input.js';
 import { findMarket, pairOf, sideGains } from '../../../core/markets.js';
 import { marketProblem, notionalProblem } from '../../../features/trade/pre-trade-rules.js';
 import { days } from '../../../features/trade/trade-actions.js';
-import { DeclinedError, PreTradeCheckError } from '../../../core/errors.js';
 import { formatMoney, formatPercent, formatUsd, formatUtc } from '../../../platform/terminal/format.js';
 import { payWords, toAccountSide } from '../../../core/money.js';
 import { SideViews } from '../../../features/book/side-book.js';
-import { safeText, messageOf } from '../../../core/security/safe-text.js';
 import { Output } from '../../../platform/terminal/output.js';
 import { terminalColumns } from '../../../platform/terminal/terminal.js';
 import { renderQuoteCard } from '../../../platform/results/quote-card.js';

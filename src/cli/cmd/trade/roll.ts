@@ -8,6 +8,7 @@ import {
   parseMarket,
   parseSide,
   parseTenor,
+  safeText,
 } from '../command-input.js';
 import { ROLL_DRY_RUN_FIELDS, ROLL_VIEW } from '../../../platform/results/result-fields.js';
 import { writeFields } from './trade-outcome.js';
@@ -15,7 +16,6 @@ import { runRoll, type RollOutcome } from '../../../features/trade/roll.js';
 import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { ROLL_FIELDS } from '../../../platform/results/roll-outcome.js';
 import { historyRecordForPeople } from '../../../platform/api/wire/fields.js';
-import { safeText } from '../../../core/security/safe-text.js';
 import { formatDays, formatUtcMinutes } from '../../../platform/terminal/format.js';
 import { requestText } from '../../../platform/results/dry-run-view.js';
 import type { JsonObject } from '../../../core/objects.js';
