@@ -68,19 +68,11 @@ export function applyFresh(
   const trend = model.fields.find((field) => field.key === model.trend?.key);
   for (const { key, values } of trend ? model.rows : []) {
     const value = values[trend!.key];
-    const shown = Number.isFinite(value)
-      ? Number(stripVTControlCharacters(format(trend!, value)).replace(/[^0-9.+-]/g, '') || NaN)
-      : NaN;
-    push(key, Number.isFinite(shown) ? shown : value);
+    const shown = Number(stripVTControlCharacters(format(trend!, value)).replace(/[^0-9.+-]/g, '') || NaN);
+    push(key, Number.isFinite(value) && Number.isFinite(shown) ? shown : value);
   }
   if (model.total) push(TOTAL_SERIES, model.total.value);
-  Object.assign(state, {
-    previous: state.model,
-    model,
-    lastGoodAt: at,
-    offsetMs,
-    stale: undefined,
-  });
+  Object.assign(state, { previous: state.model, model, lastGoodAt: at, offsetMs, stale: undefined });
 }
 
 /** The time of day in `timeZone` (an IANA name such as the environment's TZ), else the local one. */

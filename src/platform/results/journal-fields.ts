@@ -3,15 +3,13 @@ import type { JournalEntry } from '../journal/index.js';
 import type { RowCheck } from '../journal/row-integrity.js';
 import { bodyOf, isUnresolved, recordedUsd } from '../journal/entry.js';
 import { safeText } from '../../core/security/safe-text.js';
+import { plainValue } from '../terminal/cells.js';
 import { shellWord } from '../../core/program.js';
 import { fieldTable } from '../fields/fields.js';
 import type { Output } from '../terminal/output.js';
 import { JOURNAL_RESOURCE } from '../fields/resource-fields.js';
 
-const text = (value: unknown) =>
-  value == null || value === ''
-    ? undefined
-    : safeText(typeof value === 'object' ? JSON.stringify(value) : String(value));
+const text = (value: unknown) => (value == null || value === '' ? undefined : safeText(plainValue(value)));
 
 /** `notional_usd`: also the one number an add/reduce body carries under the server's own name for it. */
 function listRow(entry: JournalEntry, check: RowCheck | undefined) {

@@ -107,23 +107,19 @@ export function renderClosed(
   estimate?: number,
   realized?: HistoryRecord,
 ) {
-  const summary = {
+  const record: JsonObject = {
     ...answer,
     ...(hedgeId && { hedge_id: hedgeId }),
     status: 'closed',
     net_margin_usd: estimate ?? null,
-    realized: realized ?? null,
   };
-  const record: JsonObject = { ...summary };
-  delete record.realized;
+  const summary = { ...record, realized: realized ?? null };
   // The record's own figures, without repeating what the close already says.
   for (const [key, value] of Object.entries(realized ? output.named(realized, historyRecordForPeople) : {}))
     if (!(key in record) || key === 'notional_usd' || key === 'closed_at') record[key] = value;
   // The embedded history record is a server object: in the one shape, as `hedge history` gives it; --raw as sent.
   output.record(record, CLOSE_FIELDS, {
-    json: output.named(summary, (sent) =>
-      sent.realized ? { ...sent, realized: historyRecordForPeople(sent.realized) } : sent,
-    ),
+    json: output.named(summary, (sent) => ({ ...sent, realized: realized ? historyRecordForPeople(realized) : null })),
     // A person's card, without the rows its title says, and what the figures mean.
     people: (shown) => {
       // A close that ended several hedges names them all in the row that names one.

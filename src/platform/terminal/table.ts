@@ -231,23 +231,21 @@ export function drawLoadedTable(input: TableInput) {
   const shortened = kept
     .filter(({ column, narrow }) => column.shrink === 'middle' && narrow)
     .map(({ column }) => column.key);
-  // The hidden columns most important first, as the width would bring them back.
-  const rank = (key: string) => (input.priority.includes(key) ? input.priority.indexOf(key) : input.priority.length);
-  const byRank = hidden.map((key, at) => ({ key, at })).sort((a, b) => rank(a.key) - rank(b.key) || a.at - b.at);
+  // The hidden columns most important first (a stable sort), as the width would bring them back.
+  const rank = (key: string) => (input.priority.includes(key) ? input.priority.indexOf(key) : Infinity);
   return {
     text: kept.length ? lines.map((line) => line.trimEnd()).join('\n') : '',
     hidden,
     shortened,
-    ...(input.seeAlso === undefined || (!hidden.length && !shortened.length)
-      ? {}
-      : {
-          leftOut: leftOutLine(
-            byRank.map(({ key }) => key),
-            shortened,
-            input.width,
-            input.seeAlso,
-          ),
-        }),
+    ...(input.seeAlso !== undefined &&
+      (hidden.length || shortened.length) && {
+        leftOut: leftOutLine(
+          hidden.toSorted((a, b) => rank(a) - rank(b)),
+          shortened,
+          input.width,
+          input.seeAlso,
+        ),
+      }),
   };
 }
 
