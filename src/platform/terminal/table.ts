@@ -279,7 +279,7 @@ function leftOutLine(hidden: readonly string[], shortened: readonly string[], wi
 /** Each column's need, measured when fitColumns first reads a width: a column past the first that does not fit is never measured. */
 function columnNeeds(input: TableInput) {
   return input.columns.map((column, index) => {
-    let measured: ReturnType<typeof measureColumn> | undefined;
+    let measured: ReturnType<typeof measure> | undefined;
     const need = {
       key: column.key,
       // The deal reference (fields/resource-fields.ts): a desk reads it whole where the terminal has room; other text may still be cut for columns.
@@ -288,52 +288,51 @@ function columnNeeds(input: TableInput) {
       fills: column.drawn !== undefined,
     };
     for (const name of ['width', 'minWidth', 'tightWidth', 'growsPartly'] as const)
-      Object.defineProperty(need, name, { get: () => (measured ??= measureColumn(input, column, index))[name] });
+      Object.defineProperty(need, name, { get: () => (measured ??= measure())[name] });
     return need as ColumnNeed;
+    function measure() {
+      const headerWidth = displayWidth(column.header);
+      // The totals label stands in the first column, which makes room for it (when that column is hidden, the label is drawn across the first columns shown whose totals are empty).
+      const totalsWidth =
+        (index ? input.totals?.cells[index]?.width : input.totals && displayWidth(input.totals.label)) ?? 0;
+      const cellsWidth = Math.max(widest(column.cells, column.drawn?.width ?? 0), totalsWidth);
+      const width = Math.max(headerWidth, cellsWidth);
+      // Wrapped text (a reason): every word whole (never cut inside one), each value on two lines where that takes no more than 20.
+      const least =
+        column.drawn?.minWidth ??
+        column.minWidth ??
+        (column.shrink === 'wrap'
+          ? Math.max(
+              ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)),
+              Math.min(20, Math.max(0, ...column.cells.map((cell) => widthOnTwoLines(cell.styled)))),
+            )
+          : undefined);
+      const minWidth = least === undefined ? width : Math.max(headerWidth, least);
+      // For the desk's columns: the header on two lines, the cells in their compact form.
+      const content = Math.min(
+        cellsWidth,
+        least ?? cellsWidth,
+        column.compact ? widest(column.compact, totalsWidth) : width,
+      );
+      // The header on at most 2 lines (the label over its unit: `Notional` over `USD`); an id shortened in the middle: never below its header on one line, nor 12 columns (`hdg_0mw…f1qp`: the prefix people type and the end that tells ids made the same minute apart).
+      const tight = Math.min(
+        Math.max(widthOnTwoLines(column.header), content),
+        column.shrink === 'middle' ? Math.max(headerWidth, Math.min(cellsWidth, 12)) : Infinity,
+      );
+      const tightWidth = tight < minWidth ? tight : undefined;
+      return {
+        width,
+        minWidth,
+        tightWidth,
+        // Text shows more with any column more; an id shortened in the middle, a header or compact cells only once whole; a drawn column takes what is left.
+        growsPartly: (column.shrink === 'end' || column.shrink === 'wrap') && (tightWidth ?? minWidth) < cellsWidth,
+      };
+    }
   });
 }
 
 const widest = (cells: readonly TableCell[], from: number) =>
   cells.reduce((most, cell) => (cell.width > most ? cell.width : most), from);
-
-function measureColumn(input: TableInput, column: TableColumn, index: number) {
-  const headerWidth = displayWidth(column.header);
-  // The totals label stands in the first column, which makes room for it (when that column is hidden, the label is drawn across the first columns shown whose totals are empty).
-  const totalsWidth =
-    (index ? input.totals?.cells[index]?.width : input.totals && displayWidth(input.totals.label)) ?? 0;
-  const cellsWidth = Math.max(widest(column.cells, column.drawn?.width ?? 0), totalsWidth);
-  const width = Math.max(headerWidth, cellsWidth);
-  // Wrapped text (a reason): every word whole (never cut inside one), each value on two lines where that takes no more than 20.
-  const least =
-    column.drawn?.minWidth ??
-    column.minWidth ??
-    (column.shrink === 'wrap'
-      ? Math.max(
-          ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)),
-          Math.min(20, Math.max(0, ...column.cells.map((cell) => widthOnTwoLines(cell.styled)))),
-        )
-      : undefined);
-  const minWidth = least === undefined ? width : Math.max(headerWidth, least);
-  // For the desk's columns: the header on two lines, the cells in their compact form.
-  const content = Math.min(
-    cellsWidth,
-    least ?? cellsWidth,
-    column.compact ? widest(column.compact, totalsWidth) : width,
-  );
-  // The header on at most 2 lines (the label over its unit: `Notional` over `USD`); an id shortened in the middle: never below its header on one line, nor 12 columns (`hdg_0mw…f1qp`: the prefix people type and the end that tells ids made the same minute apart).
-  const tight = Math.min(
-    Math.max(widthOnTwoLines(column.header), content),
-    column.shrink === 'middle' ? Math.max(headerWidth, Math.min(cellsWidth, 12)) : Infinity,
-  );
-  const tightWidth = tight < minWidth ? tight : undefined;
-  return {
-    width,
-    minWidth,
-    tightWidth,
-    // Text shows more with any column more; an id shortened in the middle, a header or compact cells only once whole; a drawn column takes what is left.
-    growsPartly: (column.shrink === 'end' || column.shrink === 'wrap') && (tightWidth ?? minWidth) < cellsWidth,
-  };
-}
 
 /** A cell at its column's width: whole, shortened in the middle or cut at its end, as the column says; free text on lines broken at its spaces, a word wider than the column alone cut with … (never broken across lines). */
 function fittedCell(cell: TableCell | undefined, column: TableColumn, width: number) {
