@@ -20,11 +20,11 @@ import type { JsonObject } from '../../core/objects.js';
 export const QUOTE_INDICATIVE_NOTE =
   'Indicative only: a quote reserves nothing and opens nothing; the execution price and carry can differ when you open.';
 
-const KNOWN_TOP = ['market', 'side', 'notional_usd', 'tenor_days', 'pricing', 'carry', 'upfront', 'maturity'];
+const KNOWN_TOP = 'market side notional_usd tenor_days pricing carry upfront maturity'.split(' ');
 const KNOWN_GROUPS: Record<string, string[]> = {
-  pricing: ['market_price', 'execution_price', 'price_impact_usd'],
-  carry: ['daily_usdc', 'daily_rate_pct', 'total_usdc', 'total_rate_pct'],
-  upfront: ['required_margin_usdc', 'platform_fee_usdc', 'total_upfront_usdc'],
+  pricing: 'market_price execution_price price_impact_usd'.split(' '),
+  carry: 'daily_usdc daily_rate_pct total_usdc total_rate_pct'.split(' '),
+  upfront: 'required_margin_usdc platform_fee_usdc total_upfront_usdc'.split(' '),
 };
 
 /** Signed price impact in basis points of the notional (same sign as `price_impact_usd`). */
