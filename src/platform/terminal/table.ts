@@ -231,49 +231,42 @@ export function drawLoadedTable(input: TableInput) {
   const shortened = kept
     .filter(({ column, narrow }) => column.shrink === 'middle' && narrow)
     .map(({ column }) => column.key);
-  // The hidden columns most important first (a stable sort), as the width would bring them back.
-  const rank = (key: string) => (input.priority.includes(key) ? input.priority.indexOf(key) : Infinity);
+  // What the table left out, named on one line of at most the width (the README's promise): every name where they fit,
+  // else the most important and how many more, and where to see them; field names may be the server's: shown escaped,
+  // as its values are.
+  const { width, seeAlso } = input;
+  let leftOut: string | undefined;
+  if (seeAlso !== undefined && (hidden.length || shortened.length)) {
+    // The hidden columns most important first (a stable sort), as the width would bring them back.
+    const rank = (key: string) => (input.priority.includes(key) ? input.priority.indexOf(key) : Infinity);
+    const ranked = hidden.toSorted((a, b) => rank(a) - rank(b));
+    const names = (keys: readonly string[]) => keys.map(safeText).join(', ');
+    const see = ` — see ${seeAlso}.`;
+    const whole = [
+      ranked.length && `Hidden at ${width} columns: ${names(ranked)}`,
+      shortened.length && `${ranked.length ? 'shortened' : `Shortened at ${width} columns`}: ${names(shortened)}`,
+    ].filter(Boolean);
+    const candidates = [`${whole.join('; ')}${see}`];
+    // Too long: the hidden columns alone (an id shortened in the middle shows its … on screen), as many as fit.
+    for (let count = ranked.length; count >= 1; count--)
+      for (const head of [`Hidden at ${width} columns: `, 'Hidden: '])
+        candidates.push(
+          `${head}${names(ranked.slice(0, count))}${count < ranked.length ? `, +${ranked.length - count} more` : ''}${see}`,
+        );
+    // Narrower still: how many, and where to see them (the first place alone, last).
+    if (ranked.length)
+      candidates.push(
+        `Hidden: ${plural(ranked.length, 'column')}${see}`,
+        `Hidden: ${plural(ranked.length, 'column')} — see ${seeAlso.split(/,? or /)[0]}.`,
+      );
+    leftOut = candidates.find((line) => displayWidth(line) <= width) ?? truncateEnd(candidates.at(-1)!, width);
+  }
   return {
     text: kept.length ? lines.map((line) => line.trimEnd()).join('\n') : '',
     hidden,
     shortened,
-    ...(input.seeAlso !== undefined &&
-      (hidden.length || shortened.length) && {
-        leftOut: leftOutLine(
-          hidden.toSorted((a, b) => rank(a) - rank(b)),
-          shortened,
-          input.width,
-          input.seeAlso,
-        ),
-      }),
+    ...(leftOut !== undefined && { leftOut }),
   };
-}
-
-/** What the table left out, named on one line of at most `width` (the README's promise): every name where they fit,
- * else the most important and how many more, and where to see them; field names may be the server's: shown escaped,
- * as its values are. */
-function leftOutLine(hidden: readonly string[], shortened: readonly string[], width: number, seeAlso: string) {
-  const names = (keys: readonly string[]) => keys.map(safeText).join(', ');
-  const see = ` — see ${seeAlso}.`;
-  const whole = [
-    hidden.length && `Hidden at ${width} columns: ${names(hidden)}`,
-    shortened.length && `${hidden.length ? 'shortened' : `Shortened at ${width} columns`}: ${names(shortened)}`,
-  ].filter(Boolean);
-  const candidates = [`${whole.join('; ')}${see}`];
-  // Too long: the hidden columns alone (an id shortened in the middle shows its … on screen), as many as fit.
-  for (let count = hidden.length; count >= 1; count--)
-    for (const head of [`Hidden at ${width} columns: `, 'Hidden: '])
-      candidates.push(
-        `${head}${names(hidden.slice(0, count))}${count < hidden.length ? `, +${hidden.length - count} more` : ''}${see}`,
-      );
-  // Narrower still: how many, and where to see them (the first place alone, last).
-  const first = seeAlso.split(/,? or /)[0];
-  if (hidden.length)
-    candidates.push(
-      `Hidden: ${plural(hidden.length, 'column')}${see}`,
-      `Hidden: ${plural(hidden.length, 'column')} — see ${first}.`,
-    );
-  return candidates.find((line) => displayWidth(line) <= width) ?? truncateEnd(candidates.at(-1)!, width);
 }
 
 /** Each column's need, measured when fitColumns first reads a width: a column past the first that does not fit is never measured. */
