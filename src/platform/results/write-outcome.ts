@@ -107,13 +107,15 @@ export function renderClosed(
   estimate?: number,
   realized?: HistoryRecord,
 ) {
-  const record: JsonObject = {
+  const summary = {
     ...answer,
     ...(hedgeId && { hedge_id: hedgeId }),
     status: 'closed',
     net_margin_usd: estimate ?? null,
+    realized: realized ?? null,
   };
-  const summary = { ...record, realized: realized ?? null };
+  const record: JsonObject = { ...summary };
+  delete record.realized;
   // The record's own figures, without repeating what the close already says.
   for (const [key, value] of Object.entries(realized ? output.named(realized, historyRecordForPeople) : {}))
     if (!(key in record) || key === 'notional_usd' || key === 'closed_at') record[key] = value;
