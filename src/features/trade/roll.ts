@@ -73,9 +73,8 @@ type RollLegs = Awaited<ReturnType<typeof legsOf>>;
 
 async function legsOf(ports: WritePorts, group: string, entries?: readonly JournalEntry[]) {
   entries ??= await (await ports.journal()).list();
-  const leg = (name: string) => entries.find((entry) => entry.group === group && entry.leg === name);
-  const [open, close] = [leg('open'), leg('close')];
-  const { market, side, notional_usd, tenor_days, client_reference: reference } = open ? bodyOf(open) : {};
+  const [open, close] = ['open', 'close'].map((leg) => entries.find((row) => row.group === group && row.leg === leg));
+  const { market, side, notional_usd, tenor_days, client_reference } = open ? bodyOf(open) : {};
   const [notional, tenor] = [readNumber(notional_usd), readNumber(tenor_days)];
   if (
     !open ||
@@ -90,39 +89,20 @@ async function legsOf(ports: WritePorts, group: string, entries?: readonly Journ
   const context = open.context ?? {};
   // Whether the roll closes an open position first (false: the side had settled, it only opens).
   const closes = context.roll_closes === true;
-  const closeWords = close
-    ? `close ${close.outcome} (journal ${close.id})`
-    : closes
-      ? 'close not sent yet'
-      : 'nothing to close';
-  const request: OpenRequest = {
-    market,
-    side,
-    notional_usd: notional,
-    tenor_days: tenor,
-    ...(typeof reference === 'string' && reference && { client_reference: reference }),
-  };
+  const reference = typeof client_reference === 'string' && client_reference;
+  const request: OpenRequest = { market, side, notional_usd: notional, tenor_days: tenor };
   return {
     group,
-    request,
+    request: reference ? { ...request, client_reference: reference } : request,
     open,
     close,
     closes,
-    // A close not known to have landed is finished (sent again under its key) before the planned open.
-    closeDue: open.outcome === 'planned' && closes && (!close || isUnresolved(close)),
     rolledHedgeId: stringOf(context.rolled_hedge_id),
     // The close's expected return, kept with the open leg for a resumed run's report.
     netMarginUsd: readNumber(context.net_margin_usd),
     unfinished: isUnresolved(open) || (close !== undefined && isUnresolved(close)),
-    described: `${closeWords}; open ${open.outcome} (journal ${open.id}, key ${open.idempotency_key})`,
+    described: `${close ? `close ${close.outcome} (journal ${close.id})` : closes ? 'close not sent yet' : 'nothing to close'}; open ${open.outcome} (journal ${open.id}, key ${open.idempotency_key})`,
   };
-}
-
-/** A leg's record, journaled under the roll's command line (a leg's failure says how the whole roll is finished:
- * write-flow.ts resumeHint). */
-function legRecord(leg: 'close' | 'open', group: string, request: OpenRequest) {
-  const argv = ['roll', request.market, request.side, '--tenor', String(request.tenor_days)];
-  return tradeRecord(leg, request, { argv, group, leg });
 }
 
 /** Carries the roll out through the plan's steps from wherever the journal says they are — the close (while the open is
@@ -138,31 +118,33 @@ async function carryOut(
   resumed?: { needsConfirmation: boolean },
   quote?: Quote,
 ) {
-  const { group, request, open, closeDue, closes, rolledHedgeId } = legs;
+  const { group, request, open, close: leg, closes, rolledHedgeId } = legs;
   const { hedgeCommand } = ports;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   const client = await ports.client();
   const planned = open.outcome === 'planned';
+  // A close not known to have landed is finished (sent again under its key) before the planned open.
+  const closeDue = stepsLeft(legs)[0]?.leg === 'close';
+  const sideBook = async () => (await readSideInStep(ports, client, market, side)).book;
   if (resumed) {
     // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
-    for (const leg of [open, legs.close]) if (leg) await requireOwnRow(ports, leg);
+    for (const row of [open, leg]) if (row) await requireOwnRow(ports, row);
     const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenorDays)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(group)}: ${legs.described}): each leg is finished with its own key, and the side is not opened twice.`;
     // A leg never sent is a new request: on a live key it is confirmed like one, the "yes" bound to the side as it was
     // asked about; otherwise it is said with the result.
-    const tradedUsd = (closeDue ? 2 : 1) * notionalUsd;
-    if (planned && resumed.needsConfirmation) {
-      const question = `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeDue ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}?`;
-      const held = async () => sideAfterOf((await readSideInStep(ports, client, market, side)).book);
+    const trades = [{ market, notionalUsd: (closeDue ? 2 : 1) * notionalUsd }];
+    if (planned && resumed.needsConfirmation)
       await confirmedPlan(
         ports,
-        async () => ({ trades: [{ market, notionalUsd: tradedUsd, held: await held() }] }),
-        async () => ({ question }),
+        async () => ({ trades: [{ ...trades[0], held: sideAfterOf(await sideBook()) }] }),
+        async () => ({
+          question: `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeDue ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}?`,
+        }),
         { live: true, moved: (then, now) => sayMovedSinceAsked(ports, request, then.trades, now.trades) },
       );
-    } else notes.push(resuming);
+    else notes.push(resuming);
     // An agent finishing a roll it did not journal itself trades what is left of it.
-    if (ports.tradeGate && open.via !== 'agent' && planned)
-      await ports.tradeGate.admit([{ market, notionalUsd: tradedUsd }], 'roll');
+    if (ports.tradeGate && open.via !== 'agent' && planned) await ports.tradeGate.admit(trades, 'roll');
   }
   const abandon = async (message: string) => (await ports.journal()).update(open.id, { outcome: 'abandoned', message });
   const settled = (text: string) => {
@@ -172,36 +154,36 @@ async function carryOut(
   // What stands for the close step when it is not sent (null: nothing closed): an earlier run's close, the open still
   // planned (refused with no_open_hedge: it found the side already settled); a resumed roll's close never journaled,
   // on a side every view shows gone.
-  const leg = legs.close;
   const closedBefore: StepDone | undefined =
     planned && closes && leg && !isUnresolved(leg)
       ? leg.outcome === 'rejected' && leg.error_code === 'no_open_hedge'
         ? null
         : { entry: leg }
-      : closeDue && !leg && resumed && (await readSideInStep(ports, client, market, side)).book.state === 'flat'
+      : closeDue && !leg && resumed && (await sideBook()).state === 'flat'
         ? settled(
             `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
           )
         : undefined;
   const closeSent = closeDue && closedBefore === undefined;
+  const record = (name: 'close' | 'open') =>
+    tradeRecord(name, request, { argv: ['roll', market, side, '--tenor', String(tenorDays)], group, leg: name });
   // The close, while the open is still `planned` (it is sent only after the close): null when it found nothing to close.
   const closeStep: PlanRunStep = {
-    record: legRecord('close', group, request),
-    key: legs.close?.idempotency_key,
+    record: record('close'),
+    key: leg?.idempotency_key,
     failed: async (error) => {
       if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge')
         return settled(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
       // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
       if (isRejection(error)) await abandon(`not sent: the close was rejected (${error.code})`);
-      else if (error instanceof Error) {
-        // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
+      // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
+      else if (error instanceof Error)
         error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${hedgeCommand('positions')}\` shows which).`;
-      }
       throw error;
     },
   };
   const openStep: PlanRunStep = {
-    record: legRecord('open', group, request),
+    record: record('open'),
     key: open.idempotency_key,
     wait,
     holds: async ([closeRun = closedBefore]) => {
@@ -210,10 +192,9 @@ async function carryOut(
     failed: async (error, [closeRun = closedBefore]) => {
       const closed = closeRun?.entry;
       if (!closed) throw error;
-      if (isRejection(error)) {
-        // Said with the error itself (the one line an operator sees): the side is bare now.
+      // Said with the error itself (the one line an operator sees): the side is bare now.
+      if (isRejection(error))
         error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
-      }
       // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
       if (error instanceof StateError)
         throw new UnresolvedError(
@@ -280,30 +261,27 @@ async function carryOut(
       );
     }
   };
-  const ran = await runPlanSteps(ports, [...(closeSent ? [closeStep] : []), ...(isUnresolved(open) ? [openStep] : [])]);
+  const opens = isUnresolved(open);
+  const ran = await runPlanSteps(ports, [...(closeSent ? [closeStep] : []), ...(opens ? [openStep] : [])]);
   if (ran.stoppedAt !== undefined) throw ran.error;
   const closeRun = closeSent ? ran.done[0] : closedBefore;
-  const openRun: NonNullable<StepDone> = isUnresolved(open) ? ran.done.at(-1)! : { entry: open };
-  const openEntry = openRun.entry;
-  const opened = openRun.result as Hedge | undefined;
-  const answer = openRun.answer as OpenedHedge | undefined;
-  const closeEntry = closeRun?.entry ?? legs.close;
+  const { entry: openEntry, result, answer } = opens ? ran.done.at(-1)! : { entry: open };
+  const opened = result as Hedge | undefined;
+  const hedge = opened ?? (answer as OpenedHedge | undefined);
+  const closeEntry = closeRun?.entry ?? leg;
   const closed = closeRun?.result as CloseResult | undefined;
-  const hedgeId = opened?.id ?? answer?.hedge_id ?? openEntry.hedge_id ?? null;
+  const hedgeId = opened?.id ?? (answer as OpenedHedge | undefined)?.hedge_id ?? openEntry.hedge_id ?? null;
   const failed = opened?.status === 'failed';
-  const close =
-    closes && closeRun !== null
-      ? {
-          journal_id: closeEntry?.id ?? null,
-          outcome: closeEntry?.outcome ?? 'not sent',
-          hedge_id: closed?.hedgeId ?? closeEntry?.hedge_id ?? rolledHedgeId ?? null,
-          order_tx_hash:
-            (closeRun?.answer as SubmittedAction | undefined)?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
-          net_margin_usd:
-            closed?.estimate ?? readNumber(closeEntry?.context?.net_margin_usd) ?? legs.netMarginUsd ?? null,
-          realized: closed?.realized ?? null,
-        }
-      : null;
+  const close = closes &&
+    closeRun !== null && {
+      journal_id: closeEntry?.id ?? null,
+      outcome: closeEntry?.outcome ?? 'not sent',
+      hedge_id: closed?.hedgeId ?? closeEntry?.hedge_id ?? rolledHedgeId ?? null,
+      order_tx_hash:
+        (closeRun?.answer as SubmittedAction | undefined)?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
+      net_margin_usd: closed?.estimate ?? readNumber(closeEntry?.context?.net_margin_usd) ?? legs.netMarginUsd ?? null,
+      realized: closed?.realized ?? null,
+    };
   return {
     kind: 'rolled' as const,
     view: {
@@ -313,20 +291,18 @@ async function carryOut(
       tenor_days: tenorDays,
       rolled_hedge_id: rolledHedgeId ?? null,
       journal_group: group,
-      close,
+      close: close || null,
       open: {
         journal_id: openEntry.id,
         outcome: openEntry.outcome,
         hedge_id: hedgeId,
-        hedge: opened ?? answer ?? null,
+        hedge: hedge ?? null,
         quote: quote ?? null,
       },
     },
     idempotencyKey: openEntry.idempotency_key ?? null,
     landed: opened !== undefined,
-    covered:
-      !failed &&
-      (opened !== undefined || answer !== undefined || ['filled', 'done', 'submitted'].includes(openEntry.outcome)),
+    covered: !failed && (hedge !== undefined || ['filled', 'done', 'submitted'].includes(openEntry.outcome)),
     notes,
     ...(failed && {
       failure: new OrderFailedError(
@@ -347,7 +323,7 @@ type RollPlan = Pick<RollLegs, 'request' | 'closes'> & Partial<Pick<RollLegs, 'o
  * what its dry run says of it: the close while the open is planned and the close not known to have landed, then the
  * open until it is resolved. */
 function stepsLeft({ closes, open, close, ended }: RollPlan) {
-  const steps = [
+  return [
     closes &&
       (!open || open.outcome === 'planned') &&
       (!close || isUnresolved(close)) && {
@@ -364,23 +340,17 @@ function stepsLeft({ closes, open, close, ended }: RollPlan) {
           ? `nothing to close: ${safeText(ended.id)} is ${safeText(ended.status)}`
           : 'sent once the close has landed',
     },
-  ];
-  return steps.filter((step) => step !== false);
+  ].filter((step) => step !== false);
 }
 
 /** The dry run is the plan rendered: each step still to take, with the request it would send. */
 async function rollDryRun(ports: WritePorts, client: HedgeClient, notes: string[], plan: RollPlan) {
-  return {
-    kind: 'dry-run' as const,
-    notes,
-    legs: await Promise.all(
-      stepsLeft(plan).map(async ({ leg, key, note }) => ({
-        leg,
-        request: await planDryRun(ports, client.plan(leg, plan.request, key ?? makeIdempotencyKey())),
-        note,
-      })),
-    ),
-  };
+  const legs = stepsLeft(plan).map(async ({ leg, key, note }) => ({
+    leg,
+    request: await planDryRun(ports, client.plan(leg, plan.request, key ?? makeIdempotencyKey())),
+    note,
+  }));
+  return { kind: 'dry-run' as const, notes, legs: await Promise.all(legs) };
 }
 
 /** What a roll did (or, a dry run, would send), as `hedge roll` and the keeper show it. */
@@ -642,7 +612,15 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     // Before anything is sent: from here on the journal holds the whole roll.
     const openEntry = await journalAhead(
       ports,
-      tradeAction(ports, client, legRecord('open', group, request)),
+      tradeAction(
+        ports,
+        client,
+        tradeRecord('open', request, {
+          argv: ['roll', market, side, '--tenor', String(tenorDays)],
+          group,
+          leg: 'open',
+        }),
+      ),
       makeIdempotencyKey(),
       withoutUndefined({
         roll_closes: closing !== undefined,
