@@ -105,6 +105,15 @@ async function legsOf(ports: WritePorts, group: string, entries?: readonly Journ
   };
 }
 
+/** A leg's record, journaled under the roll's command line (a leg's failure says how the whole roll is finished:
+ * write-flow.ts resumeHint). */
+const legRecord = (leg: 'close' | 'open', group: string, request: OpenRequest) =>
+  tradeRecord(leg, request, {
+    argv: ['roll', request.market, request.side, '--tenor', String(request.tenor_days)],
+    group,
+    leg,
+  });
+
 /** Carries the roll out through the plan's steps from wherever the journal says they are — the close (while the open is
  * still `planned`: it is sent only after the close), then the open; the first that fails ends the roll with its error —
  * and says what the roll did: both legs with their keys and journal ids, and whether the side is covered now.
@@ -165,11 +174,9 @@ async function carryOut(
           )
         : undefined;
   const closeSent = closeDue && closedBefore === undefined;
-  const record = (name: 'close' | 'open') =>
-    tradeRecord(name, request, { argv: ['roll', market, side, '--tenor', String(tenorDays)], group, leg: name });
   // The close, while the open is still `planned` (it is sent only after the close): null when it found nothing to close.
   const closeStep: PlanRunStep = {
-    record: record('close'),
+    record: legRecord('close', group, request),
     key: leg?.idempotency_key,
     failed: async (error) => {
       if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge')
@@ -183,7 +190,7 @@ async function carryOut(
     },
   };
   const openStep: PlanRunStep = {
-    record: record('open'),
+    record: legRecord('open', group, request),
     key: open.idempotency_key,
     wait,
     holds: async ([closeRun = closedBefore]) => {
@@ -397,10 +404,9 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
 
   /** An earlier roll of the side to finish instead: the one --idempotency-key names, or the newest unfinished one. */
   const earlierRoll = async (notes: string[]) => {
-    const journal = await ports.journal();
     const key = write.idempotencyKey;
     if (key !== undefined) {
-      const [entry] = await journal.list({ idempotencyKey: key });
+      const [entry] = await (await ports.journal()).list({ idempotencyKey: key });
       if (!entry?.group?.startsWith(ROLL_GROUP_PREFIX))
         throw new UsageError(
           `--idempotency-key: ${key} is not the key of a roll leg in this machine's journal; a roll is finished from the journal that recorded it (\`${hedgeCommand('journal', '--pending')}\` lists what is unfinished).`,
@@ -421,35 +427,35 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     if (!group) return;
     const legs = await legsOf(ports, group);
     const to = `${market} ${side} to ${days(legs.request.tenor_days)}`;
-    if (write.fresh) {
-      const unfinished = `the unfinished roll of ${to} (journal group ${safeText(group)}: ${legs.described})`;
-      notes.push(
-        dryRun
-          ? `--new would set aside ${unfinished}; this dry run leaves it as it is.`
-          : `--new: ${unfinished} is set aside; this run is a new roll with new keys.`,
-      );
-      if (!dryRun)
-        for (const leg of [legs.close, legs.open])
-          if (leg && isUnresolved(leg))
-            await journal.update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
-      return;
-    }
-    if (legs.request.tenor_days !== tenorDays)
+    const unfinished = `the unfinished roll of ${to} (journal group ${safeText(group)}: ${legs.described})`;
+    if (!write.fresh) {
+      if (legs.request.tenor_days === tenorDays) return legs;
       throw new UsageError(
         `An unfinished roll of ${to} is in the journal (group ${safeText(group)}: ${legs.described}); finish it with \`${hedgeCommand('resume', legs.open.id)}\`, or pass --new to set it aside. Nothing was sent.`,
       );
-    return legs;
+    }
+    if (dryRun) return void notes.push(`--new would set aside ${unfinished}; this dry run leaves it as it is.`);
+    notes.push(`--new: ${unfinished} is set aside; this run is a new roll with new keys.`);
+    for (const leg of [legs.close, legs.open])
+      if (leg && isUnresolved(leg))
+        await (await ports.journal()).update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
   };
-  /** What the roll closes (and the side's filled hedges, soonest to mature last) or the hedge that already ended, and the
-   * notional and deal reference to open again, with what a confirmation binds: both legs, and the hedges the side held;
-   * read once the side's views agree. */
-  const readSide = async () => {
+  /** The roll as a plan of two steps, read once the side's views agree: what it closes (and the side's filled hedges,
+   * soonest to mature last) or the hedge that already ended, the open it sends (the notional, and the deal reference
+   * that lives through the roll unless --ref says another), what a confirmation binds (both legs, and the hedges the
+   * side held) and what is said before the question. */
+  const planRoll = async () => {
     const {
       books: [book],
       positions,
     } = await readSidesAsAnswered(ports, client, [{ market, side }]);
     const held = sideAfterOf(book);
     const closing = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
+    const plan = (notionalUsd: number, reference?: string | null) => {
+      reference = req.clientReference ?? (reference || undefined);
+      const request: OpenRequest = { market, side, notional_usd: notionalUsd, tenor_days: tenorDays };
+      return { notionalUsd, request: reference ? { ...request, client_reference: reference } : request, reference };
+    };
     if (closing) {
       // What the side holds is what its records sum to; only when neither view gives a figure is there nothing to re-open.
       if (book.filled.some((record) => record.notionalUsd === undefined) && closing.notionalUsd === undefined)
@@ -461,13 +467,14 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
             hint: 'Run with --verbose and report it; `hedge close` then `hedge open` do the two legs by hand.',
           },
         );
-      const notionalUsd = book.recordsUsd;
+      const several = book.filled.length > 1 ? book.filled : undefined;
+      const { notionalUsd, request, reference } = plan(book.recordsUsd, book.filled.at(-1)?.clientReference);
       return {
-        notionalUsd,
-        reference: book.filled.at(-1)?.clientReference || undefined,
+        request,
         closing,
-        hedges: book.filled,
+        several,
         trades: [{ market, notionalUsd: 2 * notionalUsd, held }],
+        notes: several ? [severalNote(several, reference, notionalUsd)] : [],
       };
     }
     const hedges = (await client.listHedges()).filter(
@@ -496,29 +503,8 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         { market, side },
         `Open one with \`${hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`,
       );
-    const notionalUsd = ended.notional_usd;
-    return {
-      notionalUsd,
-      reference: ended.client_reference || undefined,
-      ended,
-      trades: [{ market, notionalUsd, held }],
-    };
-  };
-  /** The roll as a plan of two steps: the side as read, with the open it sends and what is said before the question. */
-  const planRoll = async () => {
-    const read = await readSide();
-    const { notionalUsd } = read;
-    // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
-    const reference = req.clientReference ?? read.reference;
-    const several = (read.hedges?.length ?? 0) > 1 ? read.hedges : undefined;
-    const request: OpenRequest = {
-      market,
-      side,
-      notional_usd: notionalUsd,
-      tenor_days: tenorDays,
-      ...(reference && { client_reference: reference }),
-    };
-    return { ...read, request, several, notes: several ? [severalNote(several, reference, notionalUsd)] : [] };
+    const { notionalUsd, request } = plan(ended.notional_usd, ended.client_reference);
+    return { request, ended, trades: [{ market, notionalUsd, held }], notes: [] };
   };
   /** A side of several hedges is rolled whole (a close takes a market and side): said before the question. */
   const severalNote = (several: readonly HedgeRecord[], reference: string | undefined, notionalUsd: number) => {
@@ -560,7 +546,8 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     const { plan, shown } = await confirmedPlan(
       ports,
       planRoll,
-      async ({ notionalUsd, closing, trades, request, several, ended }) => {
+      async ({ request, closing, trades, several, ended }) => {
+        const { notional_usd: notionalUsd } = request;
         // The close's notional is back in the side's capacity and the account's headroom when the open is checked.
         if (!req.skipChecks)
           await runPreTradeChecks(
@@ -604,31 +591,23 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       },
       { live: true, moved: (then, now) => sayMovedSinceAsked(ports, req, then.trades, now.trades) },
     );
-    const { request, closing } = plan;
+    const { request, closing, several, ended } = plan;
     notes.push(...plan.notes);
-    if (dryRun) return rollDryRun(ports, client, notes, { request, closes: !!closing, ended: plan.ended });
+    if (dryRun) return rollDryRun(ports, client, notes, { request, closes: !!closing, ended });
 
     const group = newGroup(ROLL_GROUP_PREFIX, ports);
     // Before anything is sent: from here on the journal holds the whole roll.
     const openEntry = await journalAhead(
       ports,
-      tradeAction(
-        ports,
-        client,
-        tradeRecord('open', request, {
-          argv: ['roll', market, side, '--tenor', String(tenorDays)],
-          group,
-          leg: 'open',
-        }),
-      ),
+      tradeAction(ports, client, legRecord('open', group, request)),
       makeIdempotencyKey(),
       withoutUndefined({
         roll_closes: closing !== undefined,
-        rolled_hedge_id: (closing?.hedgeId ?? plan.ended?.id) || undefined,
+        rolled_hedge_id: (closing?.hedgeId ?? ended?.id) || undefined,
         net_margin_usd: closing?.netMarginUsd,
         // The first of several hedges to mature: a close that lands after its maturity may have found it settled.
-        soonest_hedge_id: plan.several?.at(-1)?.id,
-        soonest_maturity_ms: plan.several?.at(-1)?.maturityAtMs,
+        soonest_hedge_id: several?.at(-1)?.id,
+        soonest_maturity_ms: several?.at(-1)?.maturityAtMs,
       }),
     );
     return carryOut(ports, await legsOf(ports, group, [openEntry]), write.wait, notes, undefined, shown.quote);
