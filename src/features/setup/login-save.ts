@@ -84,12 +84,9 @@ export async function checkAndSaveLogin(
     await (await checkClient(ports, credentials)).getAccount();
   } catch (error) {
     if (isRefusal(error))
-      throw new AuthError(
-        `The server refused this key (${error.code}, ${redactKey(apiKey)}): nothing was saved.`,
-        {
-          hint: 'Check the key (copy it again from the partner desk) and that it belongs to this base URL — a test key for the sandbox, a live key for production — then run `hedge login` again.',
-        },
-      );
+      throw new AuthError(`The server refused this key (${error.code}, ${redactKey(apiKey)}): nothing was saved.`, {
+        hint: 'Check the key (copy it again from the partner desk) and that it belongs to this base URL — a test key for the sandbox, a live key for production — then run `hedge login` again.',
+      });
     // Another answer, or none: its own error, saying that nothing was saved and what to check; one hedge cannot read, as it is.
     if (error instanceof ApiError || error instanceof NetworkError) {
       error.message += ' Nothing was saved.';
