@@ -39,7 +39,7 @@ export interface SideBook {
 }
 
 /** The statuses a hedge ends in: it holds nothing any more. */
-export const FINAL = new Set(['failed', 'closed']);
+const FINAL = new Set(['failed', 'closed']);
 const KNOWN = new Set<string>(HEDGE_STATUSES);
 
 const SAME_USD = 0.005;

@@ -534,7 +534,8 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
     // A roll comes back rolled, never sent.
     if (write.kind === 'roll') return {};
     const hedge = result.kind === 'resolved' ? (result.result as Hedge | undefined) : undefined;
-    const reopen = write.kind === 'open';
+    const { kind, deltaUsd: changeUsd, targetUsd, tenorDays } = write;
+    const reopen = kind === 'open';
     if (reopen && hedge?.status === 'failed')
       return {
         failure: new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`),
@@ -543,10 +544,9 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
       base,
       reopen,
       result.entry,
-      write.deltaUsd,
-      reopen ? { tenor_days: write.tenorDays, journal_group: group } : { action: write.kind },
+      changeUsd,
+      reopen ? { tenor_days: tenorDays, journal_group: group } : { action: kind },
     );
-    const { kind, deltaUsd: changeUsd, targetUsd } = write;
     // What the side held before: the target less what an open or add brings, plus what a reduce or close takes.
     expect(reopen ? 're-open' : kind, {
       kind,
