@@ -1,5 +1,5 @@
 // The book model of a side: the hedge records and the positions line reconciled, never one alone.
-import { expectationMet, reconcileSide, type HedgeRecord, type SideExpectation } from '../../src/features/book/book.js';
+import { changeVerdict, reconcileSide, type ExpectedChange, type HedgeRecord } from '../../src/features/book/book.js';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const HOUR = 3_600_000;
@@ -73,53 +73,55 @@ it('reconcileSide: a hedge being opened, or in a status the spec does not name, 
   ).toBe('in-step');
 });
 
-const open = { notionalUsd: 1000, present: ['hdg_new'], sinceMs: NOW };
+const open: ExpectedChange = { kind: 'open', before: 0, changeUsd: 1000, hedgeId: 'hdg_new' };
 const roll = { ...open, gone: ['hdg_old'] };
-const close = { notionalUsd: 0, gone: ['hdg_a'], sinceMs: NOW };
+const close: ExpectedChange = { kind: 'close', before: 1000, gone: ['hdg_a'] };
 const closed = (id: string) => ({ id, status: 'closed', notionalUsd: 1000 });
 const line = (hedgeId?: string, notionalUsd = 1000) => ({ notionalUsd, hedgeId });
-const cases: Array<[string, HedgeRecord[], ReturnType<typeof line> | undefined, SideExpectation, boolean]> = [
-  ['an open filled on its record, no line yet', [filled('hdg_new', 1000)], undefined, open, false],
-  ['an open still submitted', [{ id: 'hdg_new', status: 'submitted' }], undefined, open, false],
-  ['an open filled, the line at the expected notional', [filled('hdg_new', 1000)], line('hdg_new'), open, true],
+const cases: Array<[string, HedgeRecord[], ReturnType<typeof line> | undefined, ExpectedChange, string]> = [
+  ['an open filled on its record, no line yet', [filled('hdg_new', 1000)], undefined, open, 'not-yet'],
+  ['an open still submitted', [{ id: 'hdg_new', status: 'submitted' }], undefined, open, 'not-yet'],
+  ['an open filled, the line at the expected notional', [filled('hdg_new', 1000)], line('hdg_new'), open, 'landed'],
   [
     'a roll whose line still names the old hedge',
     [closed('hdg_old'), filled('hdg_new', 1000)],
     line('hdg_old'),
     roll,
-    false,
+    'not-yet',
   ],
   [
     'a roll: the old hedge gone from every view, the new one in all',
     [filled('hdg_new', 1000)],
     line('hdg_new'),
     roll,
-    true,
+    'landed',
   ],
   // An expected hedge that has ended on its record since (settled at maturity) was seen: the side moved on.
-  ['an expected hedge ended on its record since', [closed('hdg_new')], undefined, roll, true],
-  ['an expected hedge ended on its record, still on the line', [closed('hdg_new')], line('hdg_new'), roll, false],
+  ['an expected hedge ended on its record since', [closed('hdg_new')], undefined, roll, 'landed'],
+  ['an expected hedge ended on its record, still on the line', [closed('hdg_new')], line('hdg_new'), roll, 'not-yet'],
+  // …and one that failed never will: the side is the book's to say again too.
+  ['an expected hedge failed on its record since', [{ id: 'hdg_new', status: 'failed' }], undefined, open, 'failed'],
   // A write that names its hedge is seen by it: a colleague's add right after is the book's to show (drift).
   [
     "a write that names its hedge, a colleague's add since",
     [filled('hdg_new', 1500)],
     line('hdg_new', 1500),
     open,
-    true,
+    'landed',
   ],
   [
     'a write that names none is seen by its notional',
     [filled('hdg_new', 1500)],
     line(undefined, 1500),
-    { notionalUsd: 1000, sinceMs: NOW },
-    false,
+    { kind: 'open', before: 0, changeUsd: 1000 },
+    'moved',
   ],
-  ['a close while the line still shows the side', [{ id: 'hdg_a', status: 'closed' }], line('hdg_a'), close, false],
-  ['a close, flat in every view', [{ id: 'hdg_a', status: 'closed' }], undefined, close, true],
+  ['a close while the line still shows the side', [{ id: 'hdg_a', status: 'closed' }], line('hdg_a'), close, 'not-yet'],
+  ['a close, flat in every view', [{ id: 'hdg_a', status: 'closed' }], undefined, close, 'landed'],
 ];
 it.each(cases)(
-  'expectationMet: every view shows what a write expects: %s: %s',
-  (_name, records, positions, expected, met) => {
-    expect(expectationMet(reconcileSide(records, positions, NOW), expected)).toBe(met);
+  "changeVerdict: every view shows what a write expects (an actor's own, as the keeper waits for it): %s: %s",
+  (_name, records, positions, expected, verdict) => {
+    expect(changeVerdict(reconcileSide(records, positions, NOW), expected).verdict).toBe(verdict);
   },
 );

@@ -7,7 +7,6 @@ import {
   closedEarly,
   cutRead,
   judgeSide,
-  namedChangeVerdict,
   notionalVerdict,
   recordStanding,
   sameSide,
@@ -342,22 +341,23 @@ describe('a change sent for a named hedge (the proof of landing and the reconcil
     "%s of hedge a on a side now held by c: moved, though the side's notional alone may match",
     (kind) => {
       const expected = { ...expectedOf(kind), hedgeId: 'a' };
-      expect(namedChangeVerdict(replaced(kind), expected).verdict).toBe('moved');
-      // Still held by `a`: as changeVerdict says it.
+      expect(changeVerdict(replaced(kind), expected).verdict).toBe('moved');
+      // Still held by `a`: as the side's notional says it, the hedge unnamed.
       const read = judged(views(after(kind, 'beta')));
-      expect(namedChangeVerdict(read, expected)).toEqual(changeVerdict(read, expected));
+      expect(changeVerdict(read, expected)).toEqual(changeVerdict(read, expectedOf(kind)));
     },
   );
   it("an open's own hedge filled on a side in step has landed while another hedge of the side is still being opened; not while the side settles", () => {
     const opening = { id: 'c', status: 'submitted', notionalUsd: 300, maturityAtMs: MATURITY };
     const truth = after('open', 'beta');
     const read = judged(views({ ...truth, records: [...truth.records, opening] }));
-    expect(changeVerdict(read, expectedOf('open')).verdict).toBe('not-yet');
-    expect(namedChangeVerdict(read, expectedOf('open')).verdict).toBe('landed');
+    // Unnamed, the side alone is still settling.
+    expect(changeVerdict(read, { ...expectedOf('open'), hedgeId: undefined }).verdict).toBe('not-yet');
+    expect(changeVerdict(read, expectedOf('open')).verdict).toBe('landed');
     const ended = judged(views({ records: [{ ...filled('b', BEFORE), status: 'closed' }, opening], ended: [] }));
-    expect(namedChangeVerdict(ended, expectedOf('open')).verdict).toBe('landed');
+    expect(changeVerdict(ended, expectedOf('open')).verdict).toBe('landed');
     const unlisted = judged(views({ ...truth, line: undefined }));
-    expect(namedChangeVerdict(unlisted, expectedOf('open')).verdict).toBe('not-yet');
+    expect(changeVerdict(unlisted, expectedOf('open')).verdict).toBe('not-yet');
   });
 });
 

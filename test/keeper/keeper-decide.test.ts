@@ -62,7 +62,9 @@ const colleagueClosed = { ...closedEarly, closedByRoll: false };
 const unlisted = side([{ id: 'hdg_1', status: 'filled', notionalUsd: 2000, maturityAtMs: NOW + 24 * HOUR }]);
 /** This keeper's own re-open, as it waits for it to show. */
 const reopened = (sinceMs: number) =>
-  remembered({ expected: { what: 're-open', notionalUsd: 2000, present: ['hdg_new'], sinceMs } });
+  remembered({
+    expected: { what: 're-open (2,000.00 USD)', kind: 'open', before: 0, changeUsd: 2000, hedgeId: 'hdg_new', sinceMs },
+  });
 
 const bookOf = (observed: SideObservation, more: Partial<BookObservation> = {}): BookObservation => ({
   sides: [observed],
@@ -564,10 +566,13 @@ it("this keeper's writes and unfinished rows: once rolled, the side waits for bo
     notes: [],
   } as never;
   const landed = wrote(initialKeeperState(), roll, { kind: 'rolled', outcome }, NOW);
+  // Its open leg's hedge on the side the close leg left flat, and the closed hedge gone.
   expect(landed.state.sides.get(KEY)?.expected).toEqual({
-    what: 'roll',
-    notionalUsd: 2000,
-    present: ['hdg_2'],
+    what: 'roll (2,000.00 USD)',
+    kind: 'open',
+    before: 0,
+    changeUsd: 2000,
+    hedgeId: 'hdg_2',
     gone: ['hdg_1', 'hdg_1'],
     sinceMs: NOW,
   });

@@ -39,7 +39,7 @@ export interface SideBook {
 }
 
 /** The statuses a hedge ends in: it holds nothing any more. */
-export const FINAL = new Set(['failed', 'closed']);
+const FINAL = new Set(['failed', 'closed']);
 const KNOWN = new Set<string>(HEDGE_STATUSES);
 
 const SAME_USD = 0.005;
@@ -94,29 +94,6 @@ export function reconcileSide(
   return why === undefined
     ? { ...book, state: line ? 'in-step' : 'flat' }
     : { ...book, state: 'settling', why, ...(unreadable && { unreadable }) };
-}
-
-/** What an actor's own write must make every view show before it decides that side again (as a controller waits for its lagging cache): the notional after, hedges to be filled, hedges to be gone. */
-export interface SideExpectation {
-  notionalUsd: number;
-  present?: readonly string[];
-  gone?: readonly string[];
-  sinceMs: number;
-}
-
-/** Whether every view shows the expectation; an expected hedge that has ended on its record since was seen land, and the side is the book's to say again. */
-export function expectationMet(book: SideBook, expected: SideExpectation) {
-  if (book.state === 'settling') return false;
-  if (expected.present?.some((id) => book.ended.includes(id))) return true;
-  // A write that names its hedges is seen by them: a colleague's change of the side since is the
-  // book's to show (drift), not a reason to wait. One that names none is seen by its notional.
-  const named = expected.present?.length || expected.gone?.length;
-  if (!named && (book.opening.length || Math.abs(book.recordsUsd - expected.notionalUsd) >= SAME_USD)) return false;
-  const ids = new Set(book.filled.map((record) => record.id));
-  return (
-    !expected.present?.some((id) => !ids.has(id)) &&
-    !expected.gone?.some((id) => ids.has(id) || book.line?.hedgeId === id)
-  );
 }
 
 /** The views of one side as read: its records, its positions line, and what a further read told (asked by judgeSide). */
@@ -215,12 +192,14 @@ export const sameHedges = (a?: SideShown, b?: SideShown) =>
 export const sameSide = (a: SideShown, b: SideShown) => sameHedges(a, b) && near(a.notional_usd, b.notional_usd);
 
 /** A change one actor expects of a side: open 0 → N, add +N, reduce −N (about the whole side closes it), close → 0;
- * `before`: the side's notional when it was sent; `hedgeId`: the hedge the server named in its answer. */
+ * `before`: the side's notional when it was sent; `hedgeId`: the hedge the server named in its answer (an open's own,
+ * or the one an add, a reduce or a close was sent for); `gone`: hedges it must leave in no view (a roll's closed leg). */
 export interface ExpectedChange {
   kind: 'open' | 'add' | 'reduce' | 'close';
   before: number;
   changeUsd?: number;
   hedgeId?: string;
+  gone?: readonly string[];
 }
 
 /** A reduction covering roughly the whole position closes it fully (spec section 3): within 1 %. */
@@ -233,7 +212,7 @@ export function expectedAfterChange(action: 'add' | 'reduce', baselineUsd: numbe
 }
 
 /** What the side should hold once the change landed (0: flat). */
-function expectedNotional({ kind, before, changeUsd = 0 }: ExpectedChange) {
+export function expectedNotional({ kind, before, changeUsd = 0 }: ExpectedChange) {
   if (kind === 'close') return 0;
   if (kind === 'open') return before + changeUsd;
   const { notionalUsd, closes } = expectedAfterChange(kind, before, changeUsd);
@@ -248,35 +227,48 @@ export function notionalVerdict(nowUsd: number | undefined, beforeUsd: number, a
 }
 
 export type ChangeVerdict = {
-  verdict: 'landed' | 'not-yet' | 'moved' | 'cannot-tell';
+  verdict: 'landed' | 'not-yet' | 'moved' | 'failed' | 'cannot-tell';
   evidence: string;
 };
 
 /** Whether an expected change shows in the side's views: landed (the side holds what it should), not yet (as it was
- * before), moved by another actor (neither), or cannot be told (views that disagree past what a read tells). */
+ * before), moved by another actor (neither), failed (an open's own hedge failed: it never will), or cannot be told
+ * (views that disagree past what a read tells). A change sent for a named hedge is seen by it: an open's own hedge
+ * filled on a side in step (or ended since) has landed, whatever else is still being opened there; the hedge an add, a
+ * reduce or a close was sent for, no longer held on a side held by other hedges, was moved by another actor (its
+ * notional alone could match by chance). */
 export function changeVerdict(book: SideBook, expected: ExpectedChange): ChangeVerdict {
   const holds = sideHolds(book);
   if (holds.holds === 'cannot-tell') return { verdict: 'cannot-tell', evidence: holds.why };
+  const { kind, before, hedgeId: named, gone = [] } = expected;
+  const filled = (id: string) => book.filled.some((record) => record.id === id);
+  const stays = gone.find((id) => filled(id) || book.line?.hedgeId === id);
+  if (kind === 'open' && named !== undefined && book.state !== 'settling') {
+    if (book.failed.includes(named)) return { verdict: 'failed', evidence: `hedge ${named} failed` };
+    const ended = book.ended.includes(named);
+    if (ended || (book.state === 'in-step' && filled(named) && !stays))
+      return { verdict: 'landed', evidence: `hedge ${named} is ${ended ? 'ended' : 'held'}` };
+  }
+  if (kind !== 'open' && named !== undefined && holds.holds === 'held' && !holds.ids.includes(named))
+    return {
+      verdict: 'moved',
+      evidence: `hedge ${named} is not held; the side is held by ${holds.ids.join(', ')} at ${formatUsd(holds.notionalUsd)}`,
+    };
   if (holds.holds === 'settling') return { verdict: 'not-yet', evidence: `the side is settling: ${holds.why}` };
+  if (stays) return { verdict: 'not-yet', evidence: `hedge ${stays} is still shown` };
   const now = holds.holds === 'flat' ? 0 : holds.notionalUsd;
   const after = expectedNotional(expected);
-  const shown = holds.holds === 'flat' ? 'flat' : `at ${formatUsd(now)}`;
-  const named = expected.hedgeId;
-  // An open is seen by its own hedge: held, or ended since (filled, then closed by someone: it landed).
-  if (expected.kind === 'open' && named !== undefined) {
-    const ended = book.ended.includes(named) && !book.failed.includes(named);
-    if (ended || (holds.holds === 'held' && holds.ids.includes(named)))
-      return { verdict: 'landed', evidence: `hedge ${named} is ${ended ? 'ended' : 'held'}` };
-    return near(now, expected.before)
-      ? { verdict: 'not-yet', evidence: `hedge ${named} is not held yet; the side is ${shown}` }
-      : { verdict: 'moved', evidence: `hedge ${named} is not held, and the side is ${shown}` };
-  }
-  const words = `the side is ${shown}; it was ${formatUsd(expected.before)} before the ${expected.kind} and would be ${after > 0 ? formatUsd(after) : 'flat'} after it`;
-  const seen = notionalVerdict(now, expected.before, after);
+  const side = `the side is ${holds.holds === 'flat' ? 'flat' : `at ${formatUsd(now)}`}`;
+  if (kind === 'open' && named !== undefined)
+    return near(now, before)
+      ? { verdict: 'not-yet', evidence: `hedge ${named} is not held yet; ${side}` }
+      : { verdict: 'moved', evidence: `hedge ${named} is not held, and ${side}` };
+  const words = `${side}; it was ${formatUsd(before)} before the ${kind} and would be ${after > 0 ? formatUsd(after) : 'flat'} after it`;
+  const seen = notionalVerdict(now, before, after);
   if (seen !== 'moved') return { verdict: seen, evidence: words };
   // Part of the way, in the change's direction: landing in parts (past the wait's bound, its caller cannot tell); a
   // close lands whole.
-  if (expected.kind !== 'close' && (now - expected.before) * (after - now) > 0)
+  if (kind !== 'close' && (now - before) * (after - now) > 0)
     return { verdict: 'not-yet', evidence: `${words}: part of it shows` };
   return { verdict: 'moved', evidence: `${words}: something outside this action moved it` };
 }
@@ -323,24 +315,4 @@ export const stillLive = (record: Pick<HedgeRecord, 'id' | 'status'>, historyEnd
  * `latestMs`: a close landing then may have found it settled and taken the side without it. No time given: it may have. */
 export function mayHaveMatured(maturityAtMs: number | undefined, at: { latestMs: number }) {
   return maturityAtMs === undefined || maturityAtMs <= at.latestMs;
-}
-
-/** changeVerdict of a change sent for a named hedge, that hedge read first: an open's own hedge filled on a side in step
- * (or ended since) has landed, whatever else is still being opened there; the hedge an add, a reduce or a close was sent for, no longer
- * held on a side held by other hedges, was moved by another actor (its notional alone could match by chance). */
-export function namedChangeVerdict(book: SideBook, expected: ExpectedChange): ChangeVerdict {
-  const named = expected.hedgeId;
-  const holds = sideHolds(book);
-  if (named !== undefined && holds.holds !== 'cannot-tell') {
-    const filled = book.state === 'in-step' && book.filled.some((record) => record.id === named);
-    const ended = book.ended.includes(named) && !book.failed.includes(named);
-    if (expected.kind === 'open' && book.state !== 'settling' && (filled || ended))
-      return { verdict: 'landed', evidence: `hedge ${named} is ${ended ? 'ended' : 'held'}` };
-    if (expected.kind !== 'open' && holds.holds === 'held' && !holds.ids.includes(named))
-      return {
-        verdict: 'moved',
-        evidence: `hedge ${named} is not held; the side is held by ${holds.ids.join(', ')} at ${formatUsd(holds.notionalUsd)}`,
-      };
-  }
-  return changeVerdict(book, expected);
 }

@@ -27,12 +27,13 @@ import {
   type ServerTime,
 } from '../../core/server-clock.js';
 import {
+  changeVerdict,
   closedEarly,
   cutRead,
-  expectationMet,
+  expectedNotional,
   soonestHeld,
+  type ExpectedChange,
   type SideBook,
-  type SideExpectation,
 } from '../book/book.js';
 import { cutSide, hedgeRecord, unseenIn } from '../book/side-book.js';
 import { begunElsewhere } from '../write/row-trust.js';
@@ -58,8 +59,9 @@ interface SideMemory {
   retryAtMs: number;
   /** What was last said of it (why it is held or skipped, its drift; `past` once its settling or its own write is past the bound): each said once while it stays so. */
   said: Partial<Record<'held' | 'skip' | 'drift' | 'settling' | 'expected', string>>;
-  /** What this keeper's own last write must show in every view before the side is decided again. */
-  expected?: SideExpectation & { what: string };
+  /** The change this keeper's own last write must show in every view before the side is decided again, said as `what`,
+   * expected since `sinceMs` (server time). */
+  expected?: ExpectedChange & { what: string; sinceMs: number };
   /** Since when (server time) its views have disagreed, while they do. */
   settlingSince?: number;
   /** Its hedges closed before their maturity: by this keeper or a roll (true: the side is the keeper's to cover again), or by someone else (false: drift). The journal is asked once per hedge. */
@@ -389,9 +391,11 @@ function seeSide(memory: SideMemory, row: KeepRow, observed: SideObservation, ti
   } else {
     memory.settlingSince = memory.said.settling = undefined;
     // The side waits for this keeper's own last write to show in every view; once it does, the expectation is dropped.
-    if (expected && expectationMet(side, expected)) memory.expected = memory.said.expected = undefined;
+    // A hedge of its own that failed will never show: the side is the book's to say again too.
+    if (expected && ['landed', 'failed'].includes(changeVerdict(side, expected).verdict))
+      memory.expected = memory.said.expected = undefined;
     else if (expected) {
-      settling = `this keeper's own ${expected.what} (${formatUsd(expected.notionalUsd)}) is not in every view yet`;
+      settling = `this keeper's own ${expected.what} is not in every view yet`;
       cannotTell(
         'expected',
         expected.sinceMs,
@@ -503,21 +507,25 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
   return evolve(state, (next, events): { failure?: Error } => {
     const base = marketSide(write.row);
     const memory = sideIn(next, rowKey(write.row));
-    const expect = (expectation: Omit<SideExpectation, 'sinceMs'> & { what: string }) => {
-      memory.expected = { ...expectation, sinceMs: serverNowMs };
+    const expect = (what: string, change: ExpectedChange) => {
+      memory.expected = { ...change, what: `${what} (${formatUsd(expectedNotional(change))})`, sinceMs: serverNowMs };
       memory.said.expected = undefined;
     };
     if (done.kind === 'rolled') {
       const { outcome } = done;
       const rolledId = write.kind === 'roll' ? write.hedgeId : undefined;
       events.push(rollEvent(outcome, base, rolledId));
-      if (outcome.kind === 'rolled')
-        expect({
-          what: 'roll',
-          notionalUsd: outcome.view.notional_usd,
-          ...(outcome.view.open.hedge_id && { present: [outcome.view.open.hedge_id] }),
-          gone: idList(rolledId, outcome.view.close?.hedge_id),
+      // A roll's open leg opens its hedge on the side its close leg left flat, and its closed hedges are gone.
+      if (outcome.kind === 'rolled') {
+        const { view } = outcome;
+        expect('roll', {
+          kind: 'open',
+          before: 0,
+          changeUsd: view.notional_usd,
+          hedgeId: view.open.hedge_id ?? undefined,
+          gone: idList(rolledId, view.close?.hedge_id),
         });
+      }
       return {};
     }
     const { result, group } = done;
@@ -526,7 +534,8 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
     // A roll comes back rolled, never sent.
     if (write.kind === 'roll') return {};
     const hedge = result.kind === 'resolved' ? (result.result as Hedge | undefined) : undefined;
-    const reopen = write.kind === 'open';
+    const { kind, deltaUsd: changeUsd, targetUsd, tenorDays } = write;
+    const reopen = kind === 'open';
     if (reopen && hedge?.status === 'failed')
       return {
         failure: new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`),
@@ -535,14 +544,15 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
       base,
       reopen,
       result.entry,
-      write.deltaUsd,
-      reopen ? { tenor_days: write.tenorDays, journal_group: group } : { action: write.kind },
+      changeUsd,
+      reopen ? { tenor_days: tenorDays, journal_group: group } : { action: kind },
     );
-    const present = said.say.hedge_ids;
-    expect({
-      what: reopen ? 're-open' : write.kind,
-      notionalUsd: write.targetUsd,
-      ...(reopen && present.length && { present }),
+    // What the side held before: the target less what an open or add brings, plus what a reduce or close takes.
+    expect(reopen ? 're-open' : kind, {
+      kind,
+      before: targetUsd + (reopen || kind === 'add' ? -changeUsd : changeUsd),
+      changeUsd,
+      hedgeId: reopen ? said.say.hedge_ids[0] : undefined,
     });
     events.push(said);
     return {};

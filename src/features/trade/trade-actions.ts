@@ -4,7 +4,7 @@ import type { HedgeClient, OpenRequest, SideRequest } from '../../platform/api/c
 import {
   expectedAfterChange,
   mayHaveMatured,
-  namedChangeVerdict,
+  changeVerdict,
   notionalVerdict,
   recordStanding,
   sideHolds,
@@ -304,7 +304,7 @@ function openHooks(t: TradeScope): KindHooks {
           ? await alsoInEveryView(
               t,
               `Hedge ${safeText(hedge.id)} is filled on its record`,
-              (book) => namedChangeVerdict(book, { kind: 'open', before: 0, hedgeId: hedge.id }).verdict === 'landed',
+              (book) => changeVerdict(book, { kind: 'open', before: 0, hedgeId: hedge.id }).verdict === 'landed',
             )
           : undefined;
       return { result: hedge, sideAfter };
@@ -727,7 +727,7 @@ async function reconcileChange(t: TradeScope, entry: JournalEntry) {
       `${onSide} is flat, and it held nothing when the ${kind} was about to be sent`,
     );
   const expected = { kind, before, changeUsd: usd, hedgeId };
-  const { verdict } = namedChangeVerdict(book, expected);
+  const { verdict } = changeVerdict(book, expected);
   // In the words of the side as it stands, against what it held before the send and would hold after it.
   const after = expectedAfterChange(kind === 'add' ? 'add' : 'reduce', before, kind === 'close' ? before : usd);
   const shown =
