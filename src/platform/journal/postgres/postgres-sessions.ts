@@ -228,15 +228,8 @@ export class PostgresSessions implements LockerClient {
     }
   }
 
-  /** When the command's deadline or its signal (the first seen) ends a statement: a moment after it, in which what
+  /** When the signal was first seen: a statement is ended a moment after it (or after the deadline), in which what
    * happened is recorded (a stalled store's statement is what it ends; every one after is ended at once). */
-  private stopsAt(by: 'deadline' | 'signal') {
-    if (by === 'deadline')
-      return this.options.deadline === undefined ? undefined : this.options.deadline + CLOSE_BOUND_MS;
-    this.signalledAt ??= this.now();
-    return this.signalledAt + CLOSE_BOUND_MS;
-  }
-
   private signalledAt?: number;
 
   /** A statement with its own bound (query_timeout), which pg takes beyond its typings; given `doing`, a failure is a store error saying so.
@@ -248,12 +241,12 @@ export class PostgresSessions implements LockerClient {
     const stopped = new AbortController();
     const timers: NodeJS.Timeout[] = [];
     const stopBy = (why: 'deadline' | 'signal', at: number) =>
-      timers.push(setTimeout(() => stopped.abort(why), Math.max(0, at - this.now())));
-    const onSignal = () => stopBy('signal', this.stopsAt('signal')!);
+      timers.push(setTimeout(() => stopped.abort(why), Math.max(0, at + CLOSE_BOUND_MS - this.now())));
+    const onSignal = () => stopBy('signal', (this.signalledAt ??= this.now()));
     if (signal?.aborted) onSignal();
     else signal?.addEventListener('abort', onSignal, { once: true });
     const { deadline } = this.options;
-    if (deadline !== undefined) stopBy('deadline', this.stopsAt('deadline')!);
+    if (deadline !== undefined) stopBy('deadline', deadline);
     const statement = client.query<R>(query);
     try {
       return await Promise.race([
