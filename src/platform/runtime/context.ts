@@ -1,6 +1,7 @@
 // The services a command uses: each built on first use (services.ts says how), closed last opened first at the end.
 import { sayNotice, type Notice } from '../results/notices.js';
 import { hedgeCommandLine } from '../../core/program.js';
+import { waitDeadline } from '../config/wait-bound.js';
 import type { ResolvedCredentials } from '../config/credentials.js';
 import * as build from './services.js';
 import type { ClientSettings, ContextInit, GlobalOptions } from './settings.js';
@@ -119,7 +120,7 @@ export class CommandContext {
   prompter = () => this.once('prompter', false);
   clientFor = (credentials: ResolvedCredentials, more?: ClientSettings) => build.clientFor(this, credentials, more);
   wire = () => build.wire(this);
-  waitDeadline = (startedAt: number) => build.deadlineOfWait(this, startedAt);
+  waitDeadline = (startedAt: number) => waitDeadline(this.globals.timeout, this.deadline, startedAt);
   startProgress = (label: string, since: number) => build.startProgress(this, label, since);
   confirm = (question: Parameters<typeof build.confirm>[1]) => build.confirm(this, question);
 

@@ -2,7 +2,6 @@
 // (context.ts) asks each once, on first use, and closes what a builder registers when the command ends.
 import type { Output } from '../terminal/output.js';
 import type { Notice } from '../results/notices.js';
-import { waitDeadline } from '../config/wait-bound.js';
 import type { HttpConnections } from '../api/transport.js';
 import { UsageError } from '../../core/errors.js';
 import { configDir, resolveCredentials, type ResolvedCredentials } from '../config/credentials.js';
@@ -168,9 +167,6 @@ export function completionMemory(b: Pick<Building, 'env' | 'onDispose'>) {
     kept.hedges = latest(words.hedges, kept.hedges);
   };
 }
-
-export const deadlineOfWait = (b: Pick<Building, 'globals' | 'deadline'>, startedAt: number) =>
-  waitDeadline(b.globals.timeout, b.deadline, startedAt);
 
 /** A spinner on a terminal, one line in a pipe, nothing under --json or when a caller takes the notices. */
 export async function startProgress(b: Building, label: string, since: number) {
