@@ -1,6 +1,6 @@
 // `--watch`: read the same thing again at a steady cadence until Ctrl-C, --timeout or --count;
 // passing failures mark the view stale, alerts fire once per condition until it clears.
-import { HedgeClient } from '../../platform/api/client.js';
+import { hedgeClient } from '../../platform/api/client.js';
 import { Transport } from '../../platform/api/transport.js';
 import { alertConditions, type Alert } from '../../core/alerts.js';
 import { echo, firstGiven, notAllowed, parseWholeNumber, readDecimal, parseUsdAmount } from '../../core/input.js';
@@ -162,7 +162,7 @@ export async function runWatch(
   let client = await ports.client();
   if (client.transport instanceof Transport) {
     const { config } = client.transport;
-    client = new HedgeClient(new Transport({ ...config, retry: { ...config.retry, ...WATCH_RETRY_POLICY } }), {
+    client = hedgeClient(new Transport({ ...config, retry: { ...config.retry, ...WATCH_RETRY_POLICY } }), {
       wire: client.wire,
       warn: (text) => ports.notify({ kind: 'wire-warning', level: 'warn', text }),
     });

@@ -2,7 +2,7 @@ import type { ResolvedCredentials } from '../config/credentials.js';
 import type { Env } from '../config/env.js';
 import { parseDecimal } from '../../core/input.js';
 import { VERSION } from '../../core/version.js';
-import { HedgeClient, type ClientOptions } from './client.js';
+import { hedgeClient, type ClientOptions } from './client.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 import { Transport, type TransportConfig } from './transport.js';
 
@@ -30,7 +30,7 @@ export function createClient({
     requestTimeoutSeconds?: number;
     retry?: Partial<RetryPolicy>;
   }) {
-  return new HedgeClient(
+  return hedgeClient(
     new Transport({
       // The connections requests go over are owned (and closed) by whoever built them: the runtime context.
       ...credentials,
