@@ -7,7 +7,7 @@ import { atBaseOrigin, connectsDirectly, isLoopbackAddress, isLoopbackHost } fro
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, type RetryReason } from './retry-policy.js';
 import { envelopeSchema } from './schemas.js';
-import { ServerClock } from '../../core/server-clock.js';
+import { createServerClock, type ServerClock } from '../../core/server-clock.js';
 
 // Not an ES import: on Node >= 22 that reads every export of node:http.
 const http = process.getBuiltinModule('node:http');
@@ -131,7 +131,7 @@ export class HttpConnections {
 
   /** What this command learned of a server's clock: one per base URL, whichever client's answers taught it. */
   serverClock(baseUrl: string) {
-    return memo(this.clocks, [baseUrl], () => new ServerClock());
+    return memo(this.clocks, [baseUrl], createServerClock);
   }
 
   /** The node:http(s) agent for these settings (one per protocol and CA list). */
