@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { useChildBundle } from '../support/children/child-bundle.js';
 import { openJournal, type BeginFields } from '../../src/platform/journal/index.js';
 import { LATEST_VERSION, MIGRATIONS } from '../../src/platform/journal/postgres/postgres-schema.js';
-import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
+import { openPostgresJournal, type PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
 import { postgresSessions } from '../../src/platform/journal/postgres/postgres-sessions.js';
 import { JournalError, JournalStoreError } from '../../src/platform/journal/journal-error.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
@@ -26,7 +26,7 @@ const fields = (overrides: Partial<BeginFields> = {}) =>
   openFields({ idempotency_key: `key-${Math.random().toString(36).slice(2)}`, ...overrides });
 
 function journalAt(url: string, options: { now?: () => number; fallbackDir?: string } = {}) {
-  const journal = new PostgresJournal({
+  const journal = openPostgresJournal({
     url,
     shown: 'postgres://hedge:***@127.0.0.1/test',
     source: 'HEDGE_JOURNAL_URL',

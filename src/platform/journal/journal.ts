@@ -6,7 +6,7 @@ import { syncDirectory } from '../../core/files/durable-write.js';
 import { refuseUntrustedFolder } from '../../core/security/bounded-read.js';
 import { currentHolder, newSession, type Holder, type RecordedHolder } from '../../core/files/file-lock.js';
 import {
-  ClientJournal,
+  clientJournal,
   holdOf,
   lastHolderOf,
   type HoldResult,
@@ -56,7 +56,7 @@ export function openJournal(options: OpenJournalOptions) {
   const file = join(dir, JOURNAL_FILE_NAME);
   const place = { ...options, file, now };
   return Object.assign(
-    new ClientJournal(
+    clientJournal(
       // The records: events appended to the active segment under its lock, folded into entries when read.
       {
         location: file,

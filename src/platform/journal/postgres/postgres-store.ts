@@ -1,6 +1,6 @@
 // The journal on PostgreSQL: one store shared by every machine of a desk.
 import { canonicalJson } from '../canonical-json.js';
-import { ClientJournal, plainJson, type RowFilter, type RowSeal } from '../client-journal.js';
+import { clientJournal, plainJson, type RowFilter, type RowSeal } from '../client-journal.js';
 import {
   ANY_ROW,
   ENTRY,
@@ -92,95 +92,98 @@ type ImportOutcome =
   | 'conflict';
 
 /** The journal on the team store, and what only it does (isTeamJournal tells it from the file journal). */
-export class PostgresJournal extends ClientJournal {
-  readonly kind = 'postgres' as const;
-  declare protected readonly records: ReturnType<typeof postgresRecords>;
+export function openPostgresJournal(options: TeamJournalOptions) {
   /** The store's two sessions, which hold its locks too. */
-  declare protected readonly locker: PostgresSessions;
+  const locker = postgresSessions(options);
+  const records = postgresRecords(locker, options);
+  return Object.assign(clientJournal(records, locker, options), {
+    kind: 'postgres' as const,
 
-  constructor(options: TeamJournalOptions) {
-    const sessions = postgresSessions(options);
-    super(postgresRecords(sessions, options), sessions, options);
-  }
-
-  /** The keeper's heartbeats, which every machine of the desk reads: stored as given once a key is refused. */
-  readonly keeperHeartbeats = {
-    write: async (scope: string, body: object) => {
-      refuseKeyShaped(body, 'write a keeper heartbeat');
-      const { rows } = await this.locker.query<{ revision: string }>(
-        { text: WRITE_HEARTBEAT_SQL, values: [scope, JSON.stringify(body)], query_timeout: HEARTBEAT_QUERY_TIMEOUT_MS },
-        "writing the keeper's heartbeat",
-      );
-      return { revision: Number(rows[0].revision) };
-    },
-    read: async (scope: string) => {
-      const [row] = (
-        await this.locker.query<{ body: string; revision: string; age_ms: number }>(
-          { text: READ_HEARTBEAT_SQL, values: [scope] },
-          "reading the keeper's heartbeat",
-        )
-      ).rows;
-      const body = row && readRow(row.body, ANY_ROW, HEARTBEAT_BOUNDS);
-      if (!body || typeof body === 'string') return;
-      return { body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
-    },
-  };
-
-  /** Brings the schema up to date (also done on first use); the versions applied. */
-  async migrateSchema() {
-    const { client: data } = await this.locker.connect('data');
-    try {
-      return await migrateSchema(data, `${this.locker.host} pid ${process.pid}`);
-    } catch (error) {
-      throw this.locker.storeError(error, 'creating or updating its schema');
-    } finally {
-      await data.end().catch(() => undefined);
-    }
-  }
-
-  /** Adds or merges one entry of a local journal in one transaction: added, merged (when it knows more:
-   * fallback-record.ts), or left (idempotent: importing it again changes nothing). */
-  async importEntry(local: JournalEntry) {
-    const data = await this.locker.data();
-    const target = local.fallback_for?.id ?? local.id;
-    try {
-      await data.query('BEGIN');
-      const found = await data.query<StoredRow>(`SELECT id, entry FROM hedge.entries WHERE id = $1 FOR UPDATE`, [
-        target,
-      ]);
-      const existing = this.records.entries(found.rows)[0];
-      let outcome: ImportOutcome = 'present';
-      if (!found.rows.length) {
-        // Its place and revision are the store's (a local seq counts another journal).
-        const { fallback_for, seq, revision, ...fields } = local;
-        const entry = plainJson({ ...fields, id: target, host: fields.host ?? this.locker.host }) as JournalEntry;
-        const inserted = await data.query<{ seq: string | null }>(
-          INSERT_SQL,
-          insertValues(entry, 'migrated', importedRevision(local)),
+    /** The keeper's heartbeats, which every machine of the desk reads: stored as given once a key is refused. */
+    keeperHeartbeats: {
+      write: async (scope: string, body: object) => {
+        refuseKeyShaped(body, 'write a keeper heartbeat');
+        const { rows } = await locker.query<{ revision: string }>(
+          {
+            text: WRITE_HEARTBEAT_SQL,
+            values: [scope, JSON.stringify(body)],
+            query_timeout: HEARTBEAT_QUERY_TIMEOUT_MS,
+          },
+          "writing the keeper's heartbeat",
         );
-        // Another migrate added it a moment ago: that one's row stands.
-        if (inserted.rows[0]?.seq != null) outcome = 'added';
-      } else if (!existing || existing.idempotency_key !== local.idempotency_key) {
-        // Another action's row (another key, or one that cannot be read: as far as anyone can tell): left alone.
-        outcome = 'conflict';
-      } else if (knowsMore(local, existing)) {
-        await data.query(CHANGE_SQL, [
-          target,
-          JSON.stringify({ ...outcomeFields(local), updated_at: local.updated_at }),
-          local.outcome,
-          local.updated_at,
-          importedRevision(local),
-        ]);
-        outcome = 'merged';
+        return { revision: Number(rows[0].revision) };
+      },
+      read: async (scope: string) => {
+        const [row] = (
+          await locker.query<{ body: string; revision: string; age_ms: number }>(
+            { text: READ_HEARTBEAT_SQL, values: [scope] },
+            "reading the keeper's heartbeat",
+          )
+        ).rows;
+        const body = row && readRow(row.body, ANY_ROW, HEARTBEAT_BOUNDS);
+        if (!body || typeof body === 'string') return;
+        return { body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
+      },
+    },
+
+    /** Brings the schema up to date (also done on first use); the versions applied. */
+    async migrateSchema() {
+      const { client: data } = await locker.connect('data');
+      try {
+        return await migrateSchema(data, `${locker.host} pid ${process.pid}`);
+      } catch (error) {
+        throw locker.storeError(error, 'creating or updating its schema');
+      } finally {
+        await data.end().catch(() => undefined);
       }
-      await data.query('COMMIT');
-      return { outcome, id: target };
-    } catch (error) {
-      await data.query('ROLLBACK').catch(() => undefined);
-      throw this.locker.storeError(error, 'moving the local journal in');
-    }
-  }
+    },
+
+    /** Adds or merges one entry of a local journal in one transaction: added, merged (when it knows more:
+     * fallback-record.ts), or left (idempotent: importing it again changes nothing). */
+    async importEntry(local: JournalEntry) {
+      const data = await locker.data();
+      const target = local.fallback_for?.id ?? local.id;
+      try {
+        await data.query('BEGIN');
+        const found = await data.query<StoredRow>(`SELECT id, entry FROM hedge.entries WHERE id = $1 FOR UPDATE`, [
+          target,
+        ]);
+        const existing = records.entries(found.rows)[0];
+        let outcome: ImportOutcome = 'present';
+        if (!found.rows.length) {
+          // Its place and revision are the store's (a local seq counts another journal).
+          const { fallback_for, seq, revision, ...fields } = local;
+          const entry = plainJson({ ...fields, id: target, host: fields.host ?? locker.host }) as JournalEntry;
+          const inserted = await data.query<{ seq: string | null }>(
+            INSERT_SQL,
+            insertValues(entry, 'migrated', importedRevision(local)),
+          );
+          // Another migrate added it a moment ago: that one's row stands.
+          if (inserted.rows[0]?.seq != null) outcome = 'added';
+        } else if (!existing || existing.idempotency_key !== local.idempotency_key) {
+          // Another action's row (another key, or one that cannot be read: as far as anyone can tell): left alone.
+          outcome = 'conflict';
+        } else if (knowsMore(local, existing)) {
+          await data.query(CHANGE_SQL, [
+            target,
+            JSON.stringify({ ...outcomeFields(local), updated_at: local.updated_at }),
+            local.outcome,
+            local.updated_at,
+            importedRevision(local),
+          ]);
+          outcome = 'merged';
+        }
+        await data.query('COMMIT');
+        return { outcome, id: target };
+      } catch (error) {
+        await data.query('ROLLBACK').catch(() => undefined);
+        throw locker.storeError(error, 'moving the local journal in');
+      }
+    },
+  });
 }
+
+export type PostgresJournal = ReturnType<typeof openPostgresJournal>;
 
 /** A row as the data session returns it: its JSON as text (postgres-sessions.ts), read here within the journal's bounds. */
 interface StoredRow {
