@@ -288,61 +288,6 @@ export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
     return { ...query, [name]: Math.max(1, Math.min(MAX_PAGE_SIZE, remaining)) };
   }
 
-  /** Reads an add/reduce body back into a request (for `hedge resume`), whatever the amount's name. */
-  function changeRequestFromBody(body: JsonObject) {
-    const amountKey = [
-      wire.changeNotionalField,
-      'notional_usd',
-      ...Object.keys(body).filter((key) => !CHANGE_BODY_FIELDS.has(key)),
-    ].find((key) => readNumber(body[key]) !== undefined);
-    return {
-      market: String(body.market),
-      side: body.side as Side,
-      notional_usd: readNumber(body[amountKey!]) ?? 0,
-      journaled_as: amountKey,
-    };
-  }
-
-  async function listMarkets() {
-    const markets = rows(marketSchema, await get('/markets'), 'GET /markets');
-    options.seen?.({ marketsList: markets.map((market) => market.market) });
-    return { markets };
-  }
-
-  /** GET /prices?symbols=… (its shape is not shown; see unspecified.ts): `data` as the server sent it (for --json) and the prices read from it (for people). */
-  async function readPrices(markets: readonly string[]) {
-    const { pricesParam } = wire;
-    const query = markets.length ? { [pricesParam]: markets.join(',') } : undefined;
-    const { data, status } = await get('/prices', query).catch((error) => {
-      // A refusal naming the market parameter is about its name (not shown beyond `symbols`).
-      throw error instanceof ApiError && error.status === 400 && query && refusedField(error) === pricesParam
-        ? error.withHint(`The server refused the prices parameter \`${pricesParam}\`. ${wireHint('pricesParam')}`)
-        : error;
-    });
-    const quotes = parsePrices(data, markets);
-    if (quotes) return { data, quotes };
-    const shown = received(data);
-    return {
-      data,
-      quotes: [],
-      problem: new InvalidResponseError(
-        `GET /prices answered HTTP ${status} with no price hedge could read: data is ${shown}.`,
-        {
-          endpoint: 'GET /prices',
-          status,
-          field: 'data',
-          received: shown,
-          hint: `The prices shape is not shown in the spec and this one is new to hedge; the data is shown as it came (\`hedge price --raw\`). \`hedge doctor\` shows the shape detected; report it with --verbose.`,
-        },
-      ),
-    };
-  }
-
-  /** POST /quotes — indicative; opens and stores nothing. */
-  function createQuote(body: QuoteRequest) {
-    return call(quoteSchema, { method: 'POST', path: '/quotes', body });
-  }
-
   /** A write's request as journaled: an add's or reduce's amount under the server's name for it (wire settings). */
   function plan(kind: Write, body: OpenRequest | ChangeRequest | SideRequest, idempotencyKey: string): ApiRequest {
     const { market, side, journaled_as, notional_usd } = body as ChangeRequest;
@@ -353,25 +298,6 @@ export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
           ? { market, side }
           : { market, side, [journaled_as ?? wire.changeNotionalField]: notional_usd };
     return { method: 'POST', path: kind === 'open' ? '/hedges' : `/hedges/${kind}`, body: sent, idempotencyKey };
-  }
-
-  /** POST /hedges returns at `submitted` (poll getHedge for the fill); add, reduce and close at `submitted` too. */
-  function send(
-    kind: Write,
-    body: OpenRequest | ChangeRequest | SideRequest,
-    idempotencyKey: string,
-    hooks?: SendHooks,
-  ) {
-    return call(WRITES[kind], {
-      ...plan(kind, body, idempotencyKey),
-      ...hooks,
-      stampedBy: kind === 'open' ? 'opened_at' : undefined,
-    });
-  }
-
-  /** GET /hedges — newest first, up to `limit` (across pages). */
-  async function listHedges(query: ListHedgesQuery = {}) {
-    return (await readHedges(query)).items;
   }
 
   async function readHedges(query: ListHedgesQuery = {}) {
@@ -385,12 +311,6 @@ export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
     return read;
   }
 
-  async function getHedge(id: string) {
-    const hedge = await call(hedgeSchema, { method: 'GET', path: `/hedges/${encodeURIComponent(id)}` });
-    sawHedges([hedge]);
-    return hedge;
-  }
-
   function sawHedges(hedges: ReadonlyArray<{ id?: unknown; market?: unknown }>) {
     const texts = (values: unknown[]) => values.filter((value): value is string => typeof value === 'string');
     options.seen?.({
@@ -399,51 +319,8 @@ export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
     });
   }
 
-  /** GET /hedges/history — newest first, up to `limit` (across pages). */
-  async function listHistory(query: { limit?: number } = {}) {
-    return (await readHistory(query)).items;
-  }
-
   function readHistory(query: Omit<ListHedgesQuery, 'status' | 'clientReference'> = {}) {
     return list(historyRecordSchema, '/hedges/history', {}, { ...query, rowKey: historyRowKey });
-  }
-
-  /** GET /hedges/history page after page, each handed over as it comes (never held whole). */
-  async function* historyPages() {
-    const path = '/hedges/history';
-    let sent: Sent = {};
-    let pages = 0;
-    for await (const { answer, reading, next: given } of followPages(
-      (query) => get(path, (sent = withPageSize(query, MAX_PAGE_SIZE))),
-      {
-        cursorParam: wire.cursorParam || undefined,
-        rowKey: historyRowKey,
-      },
-    )) {
-      const records = rows(historyRecordSchema, answer, `GET ${path}`, reading);
-      // An empty page ends the history whatever it says next (a server that keeps handing a cursor over nothing).
-      const next = records.length || reading.repeats ? given : 'none';
-      const asked = sent;
-      yield {
-        records,
-        next,
-        paged: pages++ > 0 || next === 'page',
-        more: reading.more,
-        mayBeCut: () => mayBeCut(path, {}, asked, reading, next),
-      };
-      if (next !== 'page') return;
-    }
-  }
-
-  /** GET /positions — at most one line per market and side; empty when flat. */
-  async function listPositions() {
-    const positions = rows(positionSchema, await get('/positions'), 'GET /positions');
-    sawHedges(positions.map((position) => ({ id: position.hedge_id, market: position.market })));
-    return positions;
-  }
-
-  function getAccount() {
-    return call(accountSchema, { method: 'GET', path: '/account' });
   }
 
   return {
@@ -452,20 +329,127 @@ export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
       return wire;
     },
     learnWire,
-    changeRequestFromBody,
-    listMarkets,
-    readPrices,
-    createQuote,
     plan,
-    send,
-    listHedges,
     readHedges,
-    getHedge,
-    listHistory,
     readHistory,
-    historyPages,
-    listPositions,
-    getAccount,
+
+    /** Reads an add/reduce body back into a request (for `hedge resume`), whatever the amount's name. */
+    changeRequestFromBody(body: JsonObject) {
+      const amountKey = [
+        wire.changeNotionalField,
+        'notional_usd',
+        ...Object.keys(body).filter((key) => !CHANGE_BODY_FIELDS.has(key)),
+      ].find((key) => readNumber(body[key]) !== undefined);
+      return {
+        market: String(body.market),
+        side: body.side as Side,
+        notional_usd: readNumber(body[amountKey!]) ?? 0,
+        journaled_as: amountKey,
+      };
+    },
+
+    async listMarkets() {
+      const markets = rows(marketSchema, await get('/markets'), 'GET /markets');
+      options.seen?.({ marketsList: markets.map((market) => market.market) });
+      return { markets };
+    },
+
+    /** GET /prices?symbols=… (its shape is not shown; see unspecified.ts): `data` as the server sent it (for --json) and the prices read from it (for people). */
+    async readPrices(markets: readonly string[]) {
+      const { pricesParam } = wire;
+      const query = markets.length ? { [pricesParam]: markets.join(',') } : undefined;
+      const { data, status } = await get('/prices', query).catch((error) => {
+        // A refusal naming the market parameter is about its name (not shown beyond `symbols`).
+        throw error instanceof ApiError && error.status === 400 && query && refusedField(error) === pricesParam
+          ? error.withHint(`The server refused the prices parameter \`${pricesParam}\`. ${wireHint('pricesParam')}`)
+          : error;
+      });
+      const quotes = parsePrices(data, markets);
+      if (quotes) return { data, quotes };
+      const shown = received(data);
+      return {
+        data,
+        quotes: [],
+        problem: new InvalidResponseError(
+          `GET /prices answered HTTP ${status} with no price hedge could read: data is ${shown}.`,
+          {
+            endpoint: 'GET /prices',
+            status,
+            field: 'data',
+            received: shown,
+            hint: `The prices shape is not shown in the spec and this one is new to hedge; the data is shown as it came (\`hedge price --raw\`). \`hedge doctor\` shows the shape detected; report it with --verbose.`,
+          },
+        ),
+      };
+    },
+
+    /** POST /quotes — indicative; opens and stores nothing. */
+    createQuote(body: QuoteRequest) {
+      return call(quoteSchema, { method: 'POST', path: '/quotes', body });
+    },
+
+    /** POST /hedges returns at `submitted` (poll getHedge for the fill); add, reduce and close at `submitted` too. */
+    send(kind: Write, body: OpenRequest | ChangeRequest | SideRequest, idempotencyKey: string, hooks?: SendHooks) {
+      return call(WRITES[kind], {
+        ...plan(kind, body, idempotencyKey),
+        ...hooks,
+        stampedBy: kind === 'open' ? 'opened_at' : undefined,
+      });
+    },
+
+    /** GET /hedges — newest first, up to `limit` (across pages). */
+    async listHedges(query: ListHedgesQuery = {}) {
+      return (await readHedges(query)).items;
+    },
+
+    async getHedge(id: string) {
+      const hedge = await call(hedgeSchema, { method: 'GET', path: `/hedges/${encodeURIComponent(id)}` });
+      sawHedges([hedge]);
+      return hedge;
+    },
+
+    /** GET /hedges/history — newest first, up to `limit` (across pages). */
+    async listHistory(query: { limit?: number } = {}) {
+      return (await readHistory(query)).items;
+    },
+
+    /** GET /hedges/history page after page, each handed over as it comes (never held whole). */
+    async *historyPages() {
+      const path = '/hedges/history';
+      let sent: Sent = {};
+      let pages = 0;
+      for await (const { answer, reading, next: given } of followPages(
+        (query) => get(path, (sent = withPageSize(query, MAX_PAGE_SIZE))),
+        {
+          cursorParam: wire.cursorParam || undefined,
+          rowKey: historyRowKey,
+        },
+      )) {
+        const records = rows(historyRecordSchema, answer, `GET ${path}`, reading);
+        // An empty page ends the history whatever it says next (a server that keeps handing a cursor over nothing).
+        const next = records.length || reading.repeats ? given : 'none';
+        const asked = sent;
+        yield {
+          records,
+          next,
+          paged: pages++ > 0 || next === 'page',
+          more: reading.more,
+          mayBeCut: () => mayBeCut(path, {}, asked, reading, next),
+        };
+        if (next !== 'page') return;
+      }
+    },
+
+    /** GET /positions — at most one line per market and side; empty when flat. */
+    async listPositions() {
+      const positions = rows(positionSchema, await get('/positions'), 'GET /positions');
+      sawHedges(positions.map((position) => ({ id: position.hedge_id, market: position.market })));
+      return positions;
+    },
+
+    getAccount() {
+      return call(accountSchema, { method: 'GET', path: '/account' });
+    },
   };
 }
 
