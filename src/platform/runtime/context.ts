@@ -4,7 +4,7 @@ import { hedgeCommandLine } from '../../core/program.js';
 import { waitDeadline } from '../config/wait-bound.js';
 import type { ResolvedCredentials } from '../config/credentials.js';
 import * as build from './services.js';
-import type { ClientSettings, ContextInit, GlobalOptions } from './settings.js';
+import type { ClientSettings, CompletionWords, ContextInit, GlobalOptions } from './settings.js';
 
 export type * from './settings.js';
 
@@ -34,7 +34,7 @@ export class CommandContext {
   /** A derived context with a signal of its own builds its own client (requests stop with that signal). */
   private ownClient = false;
   private signals: { take?: (signal: string) => boolean } = {};
-  private remember?: (words: build.CompletionWords) => void;
+  private remember?: (words: CompletionWords) => void;
 
   constructor(readonly init: ContextInit) {
     Object.assign(this, fields(init));
@@ -124,6 +124,6 @@ export class CommandContext {
   startProgress = (label: string, since: number) => build.startProgress(this, label, since);
   confirm = (question: Parameters<typeof build.confirm>[1]) => build.confirm(this, question);
 
-  readonly rememberForCompletion = (words: build.CompletionWords): void =>
+  readonly rememberForCompletion = (words: CompletionWords): void =>
     this.parent ? this.parent.rememberForCompletion(words) : (this.remember ??= build.completionMemory(this))(words);
 }

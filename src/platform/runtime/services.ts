@@ -1,38 +1,10 @@
 // How each service of a command is built from its settings and the services built before it. The context
 // (context.ts) asks each once, on first use, and closes what a builder registers when the command ends.
-import type { Output } from '../terminal/output.js';
-import type { Notice } from '../results/notices.js';
-import type { HttpConnections } from '../api/transport.js';
 import { UsageError } from '../../core/errors.js';
 import { configDir, resolveCredentials, type ResolvedCredentials } from '../config/credentials.js';
 import { journalDir } from '../journal/location.js';
 import type { Journal } from '../journal/index.js';
-import type { ProfileStore } from '../config/profile-store.js';
-import type { Prompter } from '../terminal/prompter.js';
-import type { ClientSettings, ContextInit } from './settings.js';
-
-/** Words a command read, kept for shell completion. */
-export interface CompletionWords {
-  marketsList?: string[];
-  markets?: string[];
-  hedges?: string[];
-}
-
-/** What a builder reads of its command: its settings, its other services, and where it registers a close. */
-export interface Building extends Pick<ContextInit, 'io' | 'env' | 'globals' | 'clock' | 'signal'> {
-  readonly init: Pick<ContextInit, 'notify'>;
-  readonly output: Output;
-  readonly deadline?: number;
-  log(line: string): void;
-  notify(notice: Notice): void;
-  hedgeCommand(...words: string[]): string;
-  onDispose(dispose: () => Promise<void> | void): void;
-  store(): Promise<ProfileStore>;
-  credentials(): Promise<ResolvedCredentials>;
-  connections(): Promise<HttpConnections>;
-  prompter(): Promise<Prompter>;
-  rememberForCompletion(words: CompletionWords): void;
-}
+import type { Building, ClientSettings, CompletionWords } from './settings.js';
 
 /** The local file, or the team's PostgreSQL store whose sessions (and locks) end with the command. */
 export async function journal(b: Building): Promise<Journal> {
