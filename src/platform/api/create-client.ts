@@ -4,7 +4,7 @@ import { parseDecimal } from '../../core/input.js';
 import { VERSION } from '../../core/version.js';
 import { hedgeClient, type ClientOptions } from './client.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
-import { Transport, type TransportConfig } from './transport.js';
+import { createTransport, type TransportConfig } from './transport.js';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
@@ -31,7 +31,7 @@ export function createClient({
     retry?: Partial<RetryPolicy>;
   }) {
   return hedgeClient(
-    new Transport({
+    createTransport({
       // The connections requests go over are owned (and closed) by whoever built them: the runtime context.
       ...credentials,
       ...transport,
