@@ -161,7 +161,7 @@ export async function runWatch(
   const { clock, signal, deadline = Infinity } = ports;
   let client = await ports.client();
   // A transport with settings of its own is rebuilt with the watch's retries (an injected stand-in is used as it is).
-  if (client.transport.config) {
+  if (client.transport?.config) {
     const { config } = client.transport;
     client = hedgeClient(createTransport({ ...config, retry: { ...config.retry, ...WATCH_RETRY_POLICY } }), {
       wire: client.wire,
