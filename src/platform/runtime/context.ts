@@ -3,7 +3,7 @@ import { sayNotice, type Notice } from '../results/notices.js';
 import { hedgeCommandLine } from '../../core/program.js';
 import { waitDeadline } from '../config/wait-bound.js';
 import type { ResolvedCredentials } from '../config/credentials.js';
-import * as build from './services.js';
+import { services, type Services } from './services.js';
 import type { ClientSettings, CompletionWords, ContextInit, GlobalOptions } from './settings.js';
 
 export type * from './settings.js';
@@ -35,6 +35,7 @@ export class CommandContext {
   private ownClient = false;
   private signals: { take?: (signal: string) => boolean } = {};
   private remember?: (words: CompletionWords) => void;
+  private readonly build = services(this);
 
   constructor(readonly init: ContextInit) {
     Object.assign(this, fields(init));
@@ -43,9 +44,9 @@ export class CommandContext {
   }
 
   /** Built once; a derived context asks its parent, but for its prompter, journal choice and a client of its own. */
-  private once<N extends Name>(name: N, shared = true): ReturnType<(typeof build)[N]> {
+  private once<N extends Name>(name: N, shared = true): ReturnType<Services[N]> {
     if (shared && this.parent) return this.parent[name]() as never;
-    if (!this.built.has(name)) this.built.set(name, build[name](this));
+    if (!this.built.has(name)) this.built.set(name, this.build[name]());
     return this.built.get(name) as never;
   }
 
@@ -118,12 +119,12 @@ export class CommandContext {
   client = () => this.once('client', !this.ownClient);
   connections = () => this.once('connections');
   prompter = () => this.once('prompter', false);
-  clientFor = (credentials: ResolvedCredentials, more?: ClientSettings) => build.clientFor(this, credentials, more);
-  wire = () => build.wire(this);
+  clientFor = (credentials: ResolvedCredentials, more?: ClientSettings) => this.build.clientFor(credentials, more);
+  wire = () => this.build.wire();
   waitDeadline = (startedAt: number) => waitDeadline(this.globals.timeout, this.deadline, startedAt);
-  startProgress = (label: string, since: number) => build.startProgress(this, label, since);
-  confirm = (question: Parameters<typeof build.confirm>[1]) => build.confirm(this, question);
+  startProgress = (label: string, since: number) => this.build.startProgress(label, since);
+  confirm = (question: Parameters<Services['confirm']>[0]) => this.build.confirm(question);
 
   readonly rememberForCompletion = (words: CompletionWords): void =>
-    this.parent ? this.parent.rememberForCompletion(words) : (this.remember ??= build.completionMemory(this))(words);
+    this.parent ? this.parent.rememberForCompletion(words) : (this.remember ??= this.build.completionMemory())(words);
 }
