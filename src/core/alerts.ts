@@ -12,15 +12,7 @@ interface AlertRules {
 /** What a snapshot says that an alert can be about. */
 export interface AlertFacts {
   netPnlUsd?: number;
-  maturities: MaturityFact[];
-}
-
-export interface MaturityFact {
-  key: string;
-  maturityAt: string;
-  market?: string;
-  side?: string;
-  hedgeId?: string;
+  maturities: Array<{ key: string; maturityAt: string; market?: string; side?: string; hedgeId?: string }>;
 }
 
 export function alertConditions(

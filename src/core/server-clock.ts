@@ -29,82 +29,87 @@ export interface ClockReading {
   dateBehindMs?: number;
 }
 
-export class ServerClock {
-  private low?: Bound;
-  private high?: Bound;
-  private disagreedMs?: number;
+/** What this process learned of a server's clock, answer by answer. */
+export function createServerClock() {
+  let lower: Bound | undefined;
+  let upper: Bound | undefined;
+  let disagreedMs: number | undefined;
   /** The least offset a record's past stamp proves: its clock has reached it, whatever a Date header says. */
-  private stampedLow = -Infinity;
-  private dateBehindMs?: number;
+  let stampedLow = -Infinity;
+  let dateBehindMs: number | undefined;
 
-  /** An answer's Date header, written between `sentAt` and `receivedAt` (our clock). */
-  learnDate(header: string | undefined, sentAt: number, receivedAt: number) {
-    const ms = Date.parse(header ?? '');
-    if (!Number.isFinite(ms)) return;
-    // The header is to the second: the most the server's clock can be ahead of ours.
-    const high = ms + 1000 - sentAt;
-    // A header from another clock (a gateway's) that is behind the records would move every maturity back and forth.
-    if (high + DATE_LAG_ALLOWED_MS < this.stampedLow) this.dateBehindMs = this.stampedLow - high;
-    else this.learn('date', ms - receivedAt, high);
-  }
-
-  /** An answer's data: its past stamps, and `own`, the field that stamps our own first send of it (at `sentAt`). */
-  learnStamps(data: unknown, receivedAt: number, own?: { field: string; sentAt: number }) {
-    // Any past stamp bounds it: the greatest as text is one parse for a page of 500 records.
-    let newest = '';
-    for (const record of Array.isArray(data) ? data : [data])
-      for (const field of PAST_STAMPS) {
-        const stamp = (record as JsonObject | null)?.[field];
-        if (typeof stamp === 'string' && stamp > newest) newest = stamp;
-      }
-    const newestMs = Date.parse(newest);
-    if (Number.isFinite(newestMs)) this.learn('stamps', newestMs - receivedAt);
-    const stamp = own ? (data as JsonObject | null)?.[own.field] : undefined;
-    const ms = typeof stamp === 'string' ? Date.parse(stamp) : NaN;
-    // A stamp in whole seconds was made within the second it names.
-    if (own && Number.isFinite(ms))
-      this.learn('stamps', ms - receivedAt, ms + (/\.\d/.test(String(stamp)) ? 1 : 1000) - own.sentAt);
-  }
-
-  private learn(from: ClockSource, low: number, high?: number) {
-    if (from === 'stamps') this.stampedLow = Math.max(this.stampedLow, low);
-    const apart = Math.max(this.high ? low - this.high.ms : 0, this.low && high !== undefined ? this.low.ms - high : 0);
+  function learn(from: ClockSource, low: number, high?: number) {
+    if (from === 'stamps') stampedLow = Math.max(stampedLow, low);
+    const apart = Math.max(upper ? low - upper.ms : 0, lower && high !== undefined ? lower.ms - high : 0);
     if (apart > 0) {
-      this.disagreedMs = apart;
-      this.low = this.high = undefined;
+      disagreedMs = apart;
+      lower = upper = undefined;
     }
-    if (!this.low || low > this.low.ms) this.low = { ms: low, from };
-    if (high !== undefined && (!this.high || high < this.high.ms)) this.high = { ms: high, from };
+    if (!lower || low > lower.ms) lower = { ms: low, from };
+    if (high !== undefined && (!upper || high < upper.ms)) upper = { ms: high, from };
   }
 
-  /** The server's time at one instant of ours, as far as its answers tell it. */
-  at(localMs: number) {
-    const low = this.low?.ms;
-    const high = this.high?.ms;
-    // The least move from ours the answers allow: ours wherever they do not show the server's clock differs (a Date
-    // header to the second never moves a maturity by half a second), and never beyond what a stamp shows.
-    const best = Math.min(Math.max(0, low ?? -Infinity), high ?? Infinity);
-    return {
-      localMs,
-      // The bounds, with ASSUMED_SKEW_MS where nothing bounds a side: for proof (an age, a hedge that may have settled) and to act early (a roll).
-      earliestMs: localMs + (low ?? Math.min(high ?? 0, 0) - ASSUMED_SKEW_MS),
-      latestMs: localMs + (high ?? Math.max(low ?? 0, 0) + ASSUMED_SKEW_MS),
-      // The one reading a maturity is judged and shown on (settling, time left): what the answers tell, else ours; never an assumed skew.
-      bestMs: localMs + Math.round(best),
-      assumed: low === undefined || high === undefined,
-    };
-  }
+  return {
+    /** An answer's Date header, written between `sentAt` and `receivedAt` (our clock). */
+    learnDate(header: string | undefined, sentAt: number, receivedAt: number) {
+      const ms = Date.parse(header ?? '');
+      if (!Number.isFinite(ms)) return;
+      // The header is to the second: the most the server's clock can be ahead of ours.
+      const high = ms + 1000 - sentAt;
+      // A header from another clock (a gateway's) that is behind the records would move every maturity back and forth.
+      if (high + DATE_LAG_ALLOWED_MS < stampedLow) dateBehindMs = stampedLow - high;
+      else learn('date', ms - receivedAt, high);
+    },
 
-  reading(): ClockReading {
-    return withoutUndefined({
-      lowMs: this.low?.ms,
-      highMs: this.high?.ms,
-      from: [...new Set([this.low?.from, this.high?.from].filter((from) => from !== undefined))].sort(),
-      disagreedMs: this.disagreedMs,
-      dateBehindMs: this.dateBehindMs,
-    });
-  }
+    /** An answer's data: its past stamps, and `own`, the field that stamps our own first send of it (at `sentAt`). */
+    learnStamps(data: unknown, receivedAt: number, own?: { field: string; sentAt: number }) {
+      // Any past stamp bounds it: the greatest as text is one parse for a page of 500 records.
+      let newest = '';
+      for (const record of Array.isArray(data) ? data : [data])
+        for (const field of PAST_STAMPS) {
+          const stamp = (record as JsonObject | null)?.[field];
+          if (typeof stamp === 'string' && stamp > newest) newest = stamp;
+        }
+      const newestMs = Date.parse(newest);
+      if (Number.isFinite(newestMs)) learn('stamps', newestMs - receivedAt);
+      const stamp = own ? (data as JsonObject | null)?.[own.field] : undefined;
+      const ms = typeof stamp === 'string' ? Date.parse(stamp) : NaN;
+      // A stamp in whole seconds was made within the second it names.
+      if (own && Number.isFinite(ms))
+        learn('stamps', ms - receivedAt, ms + (/\.\d/.test(String(stamp)) ? 1 : 1000) - own.sentAt);
+    },
+
+    /** The server's time at one instant of ours, as far as its answers tell it. */
+    at(localMs: number) {
+      const low = lower?.ms;
+      const high = upper?.ms;
+      // The least move from ours the answers allow: ours wherever they do not show the server's clock differs (a Date
+      // header to the second never moves a maturity by half a second), and never beyond what a stamp shows.
+      const best = Math.min(Math.max(0, low ?? -Infinity), high ?? Infinity);
+      return {
+        localMs,
+        // The bounds, with ASSUMED_SKEW_MS where nothing bounds a side: for proof (an age, a hedge that may have settled) and to act early (a roll).
+        earliestMs: localMs + (low ?? Math.min(high ?? 0, 0) - ASSUMED_SKEW_MS),
+        latestMs: localMs + (high ?? Math.max(low ?? 0, 0) + ASSUMED_SKEW_MS),
+        // The one reading a maturity is judged and shown on (settling, time left): what the answers tell, else ours; never an assumed skew.
+        bestMs: localMs + Math.round(best),
+        assumed: low === undefined || high === undefined,
+      };
+    },
+
+    reading(): ClockReading {
+      return withoutUndefined({
+        lowMs: lower?.ms,
+        highMs: upper?.ms,
+        from: [...new Set([lower?.from, upper?.from].filter((from) => from !== undefined))].sort(),
+        disagreedMs,
+        dateBehindMs,
+      });
+    },
+  };
 }
+
+export type ServerClock = ReturnType<typeof createServerClock>;
 
 export type ServerTime = ReturnType<ServerClock['at']>;
 

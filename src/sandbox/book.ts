@@ -195,24 +195,6 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
     views.pending.push({ atMs: Math.max(atMs, last), figures: accountFigures(account), ...line });
   }
 
-  /** The positions and figures the views show at `nowMs`: the records', or as they stood a lag before. */
-  function shownBook(account: AccountState, nowMs: number) {
-    const views = account.trailing ?? recordViews(account);
-    const asOfMs = nowMs - config.viewLagMs;
-    foldChanges(views, asOfMs);
-    const key = (hedge: PositionBasis) => activeHedgeKey(hedge.market, hedge.side);
-    const positions = Object.values(views.positions).sort((a, b) => compareText(key(a), key(b)) || compareOpened(a, b));
-    return { asOfMs, figures: views.figures, positions };
-  }
-
-  /** How many of the oldest history records the history shows at `nowMs`: those closed a lag before, or all. */
-  function shownHistoryLength({ history }: AccountState, nowMs: number) {
-    if (!lagged) return history.length;
-    const cutoff = toIso(nowMs - config.viewLagMs);
-    // Kept in closed_at order: the records shown are a prefix.
-    return partitionPoint(history.length, (index) => history[index].closed_at <= cutoff);
-  }
-
   const activeHedges = (account: AccountState) =>
     Object.keys(account.activeHedgeStacks)
       .sort()
@@ -277,45 +259,6 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
     return processed;
   }
 
-  /** Accepts an open: reserves margin and fee, counts the notional, schedules the fill. */
-  function submitOpen(account: AccountState, request: OpenRequest, nowMs: number) {
-    const hedge = createHedge(account, request, nowMs, random() < config.failRate);
-    const key = activeHedgeKey(hedge.market, hedge.side);
-    (account.activeHedgeStacks[key] ??= []).push(hedge.id);
-    account.activeHedgeIds[key] = hedge.id;
-    schedule('fill', account.id, hedge.id, nowMs + config.fillDelayMs);
-    return hedge;
-  }
-
-  /**
-   * Bench and test fixtures: `count` past hedges, newest first, one hour apart, each through the live arithmetic so
-   * its record and the balance agree; `closed`: two of three settled, the third closed early at half its tenor.
-   */
-  function seedPastHedges(account: AccountState, count: number, status: 'closed' | 'failed', nowMs: number) {
-    const { market } = markets.find((definition) => definition.status === 'open') ?? markets[0];
-    const ids = Array.from({ length: count }, (_, index) => {
-      const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
-      const endMs = nowMs - (index + 1) * 3_600_000;
-      const settled = status === 'closed' && index % 3 !== 2;
-      const request = {
-        market,
-        side: index % 2 === 0 ? ('buy' as const) : ('sell' as const),
-        notionalUsd: 10_000 * (1 + Math.floor(random() * 25)),
-        tenorDays,
-        clientReference: `seed-${index + 1}`,
-      };
-      const openedAtMs = endMs - (tenorDays * config.dayMs) / (settled ? 1 : 2);
-      const hedge = createHedge(account, request, openedAtMs, status === 'failed');
-      resolveOpen(account, hedge, openedAtMs + config.fillDelayMs);
-      if (status === 'closed' && !settled) closeAt(account, hedge, 'closed', endMs);
-      // A settled hedge's maturity is already due: processDueEvents below settles it.
-      return hedge.id;
-    });
-    processDueEvents(nowMs);
-    noteViewChange(account, nowMs);
-    return ids;
-  }
-
   function createHedge(
     account: AccountState,
     { market, side, notionalUsd, tenorDays, clientReference }: OpenRequest,
@@ -370,32 +313,6 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
       carryAccruedToMs: timeMs,
     });
     schedule('maturity', account.id, hedge.id, hedge.maturityAtMs);
-  }
-
-  function submitChange(
-    account: AccountState,
-    hedge: HedgeState,
-    action: ChangeAction,
-    notionalUsd: number,
-    nowMs: number,
-  ) {
-    const priced = action === 'add' ? quote(hedge.market, hedge.side, notionalUsd, nowMs) : undefined;
-    const change = (hedge.pendingChange = {
-      action,
-      notionalUsd,
-      orderTxHash: hex64(),
-      submittedAtMs: nowMs,
-      dueMs: nowMs + config.fillDelayMs,
-      reservedMarginUsdc: priced?.requiredMarginUsdc ?? 0,
-      reservedFeeUsdc: priced?.platformFeeUsdc ?? 0,
-      dailyCarryRatePct: priced?.dailyCarryRatePct ?? 0,
-    });
-    if (priced) {
-      credit(account, -(priced.requiredMarginUsdc + priced.platformFeeUsdc));
-      moveOpenInterest(hedge, notionalUsd);
-    }
-    schedule('change', account.id, hedge.id, change.dueMs);
-    return change;
   }
 
   function landChange(account: AccountState, hedge: HedgeState, timeMs: number) {
@@ -505,8 +422,6 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
     availableCapacityUsd,
     account,
     noteViewChange,
-    shownBook,
-    shownHistoryLength,
     accountFigures,
     sideHedges,
     hedgesNewestFirst: (account: AccountState) => Object.values(account.hedges).sort((a, b) => compareOpened(b, a)),
@@ -514,10 +429,81 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
     recordShown: (hedge: HedgeState, nowMs: number) => hedge.openedAtMs <= nowMs - config.recordLagMs,
     exposureLeftUsd: (openExposureUsd: number) => roundMoney(Math.max(0, config.exposureCapUsd - openExposureUsd)),
     processDueEvents,
-    submitOpen,
-    seedPastHedges,
-    submitChange,
     accruedCarryAt,
+    /** The positions and figures the views show at `nowMs`: the records', or as they stood a lag before. */
+    shownBook(account: AccountState, nowMs: number) {
+      const views = account.trailing ?? recordViews(account);
+      const asOfMs = nowMs - config.viewLagMs;
+      foldChanges(views, asOfMs);
+      const key = (hedge: PositionBasis) => activeHedgeKey(hedge.market, hedge.side);
+      const positions = Object.values(views.positions).sort(
+        (a, b) => compareText(key(a), key(b)) || compareOpened(a, b),
+      );
+      return { asOfMs, figures: views.figures, positions };
+    },
+    /** How many of the oldest history records the history shows at `nowMs`: those closed a lag before, or all. */
+    shownHistoryLength({ history }: AccountState, nowMs: number) {
+      if (!lagged) return history.length;
+      const cutoff = toIso(nowMs - config.viewLagMs);
+      // Kept in closed_at order: the records shown are a prefix.
+      return partitionPoint(history.length, (index) => history[index].closed_at <= cutoff);
+    },
+    /** Accepts an open: reserves margin and fee, counts the notional, schedules the fill. */
+    submitOpen(account: AccountState, request: OpenRequest, nowMs: number) {
+      const hedge = createHedge(account, request, nowMs, random() < config.failRate);
+      const key = activeHedgeKey(hedge.market, hedge.side);
+      (account.activeHedgeStacks[key] ??= []).push(hedge.id);
+      account.activeHedgeIds[key] = hedge.id;
+      schedule('fill', account.id, hedge.id, nowMs + config.fillDelayMs);
+      return hedge;
+    },
+    /**
+     * Bench and test fixtures: `count` past hedges, newest first, one hour apart, each through the live arithmetic so
+     * its record and the balance agree; `closed`: two of three settled, the third closed early at half its tenor.
+     */
+    seedPastHedges(account: AccountState, count: number, status: 'closed' | 'failed', nowMs: number) {
+      const { market } = markets.find((definition) => definition.status === 'open') ?? markets[0];
+      const ids = Array.from({ length: count }, (_, index) => {
+        const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
+        const endMs = nowMs - (index + 1) * 3_600_000;
+        const settled = status === 'closed' && index % 3 !== 2;
+        const request = {
+          market,
+          side: index % 2 === 0 ? ('buy' as const) : ('sell' as const),
+          notionalUsd: 10_000 * (1 + Math.floor(random() * 25)),
+          tenorDays,
+          clientReference: `seed-${index + 1}`,
+        };
+        const openedAtMs = endMs - (tenorDays * config.dayMs) / (settled ? 1 : 2);
+        const hedge = createHedge(account, request, openedAtMs, status === 'failed');
+        resolveOpen(account, hedge, openedAtMs + config.fillDelayMs);
+        if (status === 'closed' && !settled) closeAt(account, hedge, 'closed', endMs);
+        // A settled hedge's maturity is already due: processDueEvents below settles it.
+        return hedge.id;
+      });
+      processDueEvents(nowMs);
+      noteViewChange(account, nowMs);
+      return ids;
+    },
+    submitChange(account: AccountState, hedge: HedgeState, action: ChangeAction, notionalUsd: number, nowMs: number) {
+      const priced = action === 'add' ? quote(hedge.market, hedge.side, notionalUsd, nowMs) : undefined;
+      const change = (hedge.pendingChange = {
+        action,
+        notionalUsd,
+        orderTxHash: hex64(),
+        submittedAtMs: nowMs,
+        dueMs: nowMs + config.fillDelayMs,
+        reservedMarginUsdc: priced?.requiredMarginUsdc ?? 0,
+        reservedFeeUsdc: priced?.platformFeeUsdc ?? 0,
+        dailyCarryRatePct: priced?.dailyCarryRatePct ?? 0,
+      });
+      if (priced) {
+        credit(account, -(priced.requiredMarginUsdc + priced.platformFeeUsdc));
+        moveOpenInterest(hedge, notionalUsd);
+      }
+      schedule('change', account.id, hedge.id, change.dueMs);
+      return change;
+    },
   };
 }
 

@@ -18,26 +18,19 @@ export interface MarketDefinition {
 const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 
-const CATALOGUE: readonly MarketDefinition[] = [
-  {
-    market: 'USDTNGN',
-    status: 'open',
-    basePrice: 1530,
-    backgroundOpenInterestUsd: { buy: 2_100_000, sell: 1_900_000 },
-  },
-  {
-    market: 'USDTKES',
-    status: 'open',
-    basePrice: 129.4,
-    backgroundOpenInterestUsd: { buy: 1_400_000, sell: 1_250_000 },
-  },
-  {
-    market: 'USDTGHS',
-    status: 'open',
-    basePrice: 15.45,
-    backgroundOpenInterestUsd: { buy: 900_000, sell: 1_000_000 },
-  },
-];
+/** Each market, its base price and its background open interest (buy, sell). */
+const CATALOGUE: readonly MarketDefinition[] = (
+  [
+    ['USDTNGN', 1530, 2_100_000, 1_900_000],
+    ['USDTKES', 129.4, 1_400_000, 1_250_000],
+    ['USDTGHS', 15.45, 900_000, 1_000_000],
+  ] as const
+).map(([market, basePrice, buy, sell]) => ({
+  market,
+  status: 'open',
+  basePrice,
+  backgroundOpenInterestUsd: { buy, sell },
+}));
 
 export const MARKET_MODEL = {
   startBalanceUsdc: 1_000_000,

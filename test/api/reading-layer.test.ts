@@ -30,7 +30,7 @@ import {
 import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { asSent, rememberSent } from '../../src/core/as-sent.js';
 import { clockCheck, describeShape, rateLimitCheck } from '../../src/features/setup/doctor.js';
-import { ASSUMED_SKEW_MS, ServerClock } from '../../src/core/server-clock.js';
+import { ASSUMED_SKEW_MS, createServerClock } from '../../src/core/server-clock.js';
 import { questionWithUnchecked } from '../../src/features/trade/pre-trade.js';
 import { tempDir } from '../support/hedge-cli.js';
 
@@ -176,26 +176,26 @@ it('wire names: set > learned > guessed: environment over the profile over what 
 const T = Date.parse('2026-11-22T08:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
 /** `clock` (a new one unless given) taught a Date header at `serverMs`, on an answer sent at `sentAt` and received at `receivedAt`. */
-const dated = (serverMs: number, sentAt = T, receivedAt = T + 200, clock = new ServerClock()) => {
+const dated = (serverMs: number, sentAt = T, receivedAt = T + 200, clock = createServerClock()) => {
   clock.learnDate(new Date(serverMs).toUTCString(), sentAt, receivedAt);
   return clock;
 };
 
 it("the server clock: knows nothing at first: the server is taken as up to the assumed skew either way; an open's own stamp lies between its send and its answer; a past stamp only bounds it from below; the best reading (maturities' clock) is ours wherever the answers allow it, else their nearest edge: never an assumed skew", () => {
-  expect(new ServerClock().at(T)).toEqual({
+  expect(createServerClock().at(T)).toEqual({
     localMs: T,
     earliestMs: T - ASSUMED_SKEW_MS,
     latestMs: T + ASSUMED_SKEW_MS,
     bestMs: T,
     assumed: true,
   });
-  const clock = new ServerClock();
+  const clock = createServerClock();
   // Ahead by 45 s: sent at T, answered at T + 40 ms, stamped at T + 45.02 s on the server's clock.
   clock.learnStamps({ opened_at: iso(T + 45_020) }, T + 40, { field: 'opened_at', sentAt: T });
   expect(clock.at(T + 1000)).toMatchObject({ earliestMs: T + 1000 + 44_980, latestMs: T + 1000 + 45_021 });
   expect(clock.at(T).assumed).toBe(false);
   // The same stamp, not our own send's: before the answer only.
-  const past = new ServerClock();
+  const past = createServerClock();
   past.learnStamps([{ filled_at: iso(T + 45_020) }, { opened_at: iso(T) }], T + 40);
   expect(past.at(T + 40)).toMatchObject({
     earliestMs: T + 45_020,
@@ -207,7 +207,7 @@ it("the server clock: knows nothing at first: the server is taken as up to the a
   // 45 s ahead by its Date header: the least of what it allows, never past it.
   expect(dated(T + 45_000).at(T + 500).bestMs).toBe(T + 500 + 44_800);
   // 45 s ahead without a Date header, known from below only: the stamps' 45 s, not the assumed 5 min on top.
-  const stamped = new ServerClock();
+  const stamped = createServerClock();
   stamped.learnStamps({ closed_at: iso(T + 45_000) }, T + 40);
   expect(stamped.at(T + 1000)).toMatchObject({
     bestMs: T + 1000 + 44_960,
@@ -216,7 +216,7 @@ it("the server clock: knows nothing at first: the server is taken as up to the a
 });
 
 it("the server clock: a Date header behind a time the server's records have reached is not believed, on any later answer either; answers that agree narrow the range; one that cannot agree is believed, and the gap kept", () => {
-  const clock = new ServerClock();
+  const clock = createServerClock();
   // A record stamped at T (our clock agrees), then answers whose Date header is 5 minutes behind it.
   clock.learnStamps({ opened_at: iso(T) }, T + 100);
   for (const at of [T + 200, T + 400]) dated(at - 300_000, at, at + 50, clock);
@@ -275,7 +275,7 @@ it("doctor: clock, rate limits, shapes: the clock line is the interval the serve
     detail: "the server's clock is 10 s behind this machine's, give or take 0.6 s (from its Date header)",
   });
   // Far ahead (Date header or stamps only) fails: doctor.test.ts asks a simulator whose clock is.
-  expect(clockCheck(new ServerClock().reading())).toMatchObject({ status: 'warn', forWrites: false });
+  expect(clockCheck(createServerClock().reading())).toMatchObject({ status: 'warn', forWrites: false });
 
   // An answer to GET /markets sent at T, with these headers.
   const answer = (headers = {}) => [{ endpoint: 'GET /markets', status: 200, headers, sentAt: T, receivedAt: T + 100 }];

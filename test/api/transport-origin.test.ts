@@ -8,7 +8,7 @@ import { hostname, networkInterfaces } from 'node:os';
 import { keyFingerprint } from '../../src/platform/journal/index.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-integrity.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
-import { ConnectionsClosedError, HttpConnections, Transport } from '../../src/platform/api/transport.js';
+import { ConnectionsClosedError, createTransport, HttpConnections } from '../../src/platform/api/transport.js';
 import { NetworkError, OffOriginError, UsageError } from '../../src/core/errors.js';
 import { clientFor, closeClients, realClock } from '../support/client.js';
 import { startFieldProxy } from '../support/servers/field-proxy.js';
@@ -153,7 +153,7 @@ it('the connect timeout: cuts a connection whose TLS handshake never completes, 
   const silent = await relays();
   const connections = new HttpConnections();
   onTestFinished(() => connections.close());
-  const transport = new Transport({
+  const transport = createTransport({
     connections,
     baseUrl: `https://127.0.0.1:${silent.port}/v2`,
     apiKey: 'hpk_test_TransportConnectTimeout01',

@@ -15,7 +15,7 @@ import type { HoldResult } from '../../src/platform/journal/client-journal.js';
 import type { Skipped } from '../../src/platform/journal/entry.js';
 import { JournalError } from '../../src/platform/journal/journal-error.js';
 import { heartbeatFile, readHeartbeatFile, writeHeartbeatFile } from '../../src/platform/journal/heartbeat-file.js';
-import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
+import { openPostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
 import { useChildBundle } from '../support/children/child-bundle.js';
 import { until } from '../support/polling.js';
 import { drivePeer } from '../support/children/peer-process.js';
@@ -374,7 +374,7 @@ describeWithPostgres('the PostgreSQL team store', (server) => {
     const shown = 'postgres://hedge:***@127.0.0.1/test';
     return {
       open: (options) => {
-        const journal = new PostgresJournal({ url, shown, source: 'the test', fallbackDir, ...options });
+        const journal = openPostgresJournal({ url, shown, source: 'the test', fallbackDir, ...options });
         opened.push(journal);
         return journal;
       },

@@ -7,7 +7,7 @@
 //   (killed after the server acted on it), then tells the truth: the simulator forgets the key
 //   after 24 h, a colleague's add lands, and `resume --yes` exits 12 without sending the key again,
 //   whether this machine's clock moved 27 s (a fast server clock) or 33 h.
-import { actionAge, ServerClock } from '../../src/core/server-clock.js';
+import { actionAge, createServerClock } from '../../src/core/server-clock.js';
 import { exits, journalEntries, killWhen } from '../support/cli-runs.js';
 import { FROZEN_CLOCK_PRELOAD } from '../support/hedge-cli.js';
 import { activeNotional } from '../support/keeper.js';
@@ -18,7 +18,7 @@ const T = Date.parse('2026-03-02T09:00:00.000Z');
 
 /** The server's time as a clock that learned one Date header `offsetMs` ahead of ours, answered at once, asked at `localMs`. */
 function serverAt(offsetMs: number, localMs: number) {
-  const clock = new ServerClock();
+  const clock = createServerClock();
   clock.learnDate(new Date(localMs + offsetMs).toUTCString(), localMs, localMs);
   return clock.at(localMs);
 }

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { useChildBundle } from '../support/children/child-bundle.js';
 import { openJournal, type BeginFields } from '../../src/platform/journal/index.js';
 import { LATEST_VERSION, MIGRATIONS } from '../../src/platform/journal/postgres/postgres-schema.js';
-import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
-import { PostgresSessions } from '../../src/platform/journal/postgres/postgres-sessions.js';
+import { openPostgresJournal, type PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
+import { postgresSessions } from '../../src/platform/journal/postgres/postgres-sessions.js';
 import { JournalError, JournalStoreError } from '../../src/platform/journal/journal-error.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { openFields } from './local-journal.js';
@@ -26,7 +26,7 @@ const fields = (overrides: Partial<BeginFields> = {}) =>
   openFields({ idempotency_key: `key-${Math.random().toString(36).slice(2)}`, ...overrides });
 
 function journalAt(url: string, options: { now?: () => number; fallbackDir?: string } = {}) {
-  const journal = new PostgresJournal({
+  const journal = openPostgresJournal({
     url,
     shown: 'postgres://hedge:***@127.0.0.1/test',
     source: 'HEDGE_JOURNAL_URL',
@@ -65,7 +65,7 @@ describeWithPostgres('the PostgreSQL journal', (server) => {
   });
 
   it('a final outcome recorded as the store closes ends: letting go of a hold after the close takes no time', async () => {
-    const sessions = new PostgresSessions({
+    const sessions = postgresSessions({
       url: await server().createDatabase(),
       shown: 'postgres://hedge:***@127.0.0.1/test',
       source: 'HEDGE_JOURNAL_URL',

@@ -44,16 +44,12 @@ function nestedPast(text: string, maxDepth: number) {
   return false;
 }
 
-/** Deeper than any document hedge reads or writes (an answer, a file, a row: a few levels), shallow enough for every walk of it (a copy, a scrub, a print, a zod check). */
-export const MAX_JSON_DEPTH = 64;
-
-/** What JSON from outside (a server's answer, an input file, a row) may be: its size and nesting. */
-export const JSON_BOUNDS: JsonBounds = { maxBytes: Infinity, maxDepth: MAX_JSON_DEPTH };
-
-/** The value `text` holds, or why not (`problem`: over the size, nested too deep, not JSON); `bounds` are checked on the text before JSON.parse, so nothing that walks the value can overflow the stack. Every JSON door of hedge reads through it. */
+/** The value `text` holds, or why not (`problem`: over the size, nested too deep, not JSON); `bounds` are checked on the text before JSON.parse, so nothing that walks the value can overflow the stack. Every JSON door of hedge reads through it.
+ * By default any size, and 64 levels: deeper than any document hedge reads or writes (an answer, a file, a row: a few
+ * levels), shallow enough for every walk of it (a copy, a scrub, a print, a zod check). */
 export function parseBoundedJson(
   text: string,
-  { maxBytes, maxDepth }: JsonBounds = JSON_BOUNDS,
+  { maxBytes, maxDepth }: JsonBounds = { maxBytes: Infinity, maxDepth: 64 },
 ): { value: unknown; problem?: undefined } | { problem: string; syntax?: string } {
   if (maxBytes !== Infinity && Buffer.byteLength(text) > maxBytes) return { problem: `over ${sizeInWords(maxBytes)}` };
   if (nestedPast(text, maxDepth)) return { problem: `nested deeper than ${maxDepth} levels` };

@@ -1,7 +1,7 @@
 // `--watch`: read the same thing again at a steady cadence until Ctrl-C, --timeout or --count;
 // passing failures mark the view stale, alerts fire once per condition until it clears.
-import { HedgeClient } from '../../platform/api/client.js';
-import { Transport } from '../../platform/api/transport.js';
+import { hedgeClient } from '../../platform/api/client.js';
+import { createTransport } from '../../platform/api/transport.js';
 import { alertConditions, type Alert } from '../../core/alerts.js';
 import { echo, firstGiven, notAllowed, parseWholeNumber, readDecimal, parseUsdAmount } from '../../core/input.js';
 import { parseDuration } from '../../core/duration.js';
@@ -159,9 +159,10 @@ export async function runWatch(
   // --timeout bounds the watch; without it (or with --timeout 0) it runs until stopped, unlike a wait.
   const { clock, signal, deadline = Infinity } = ports;
   let client = await ports.client();
-  if (client.transport instanceof Transport) {
+  // A transport with settings of its own is rebuilt with the watch's retries (an injected stand-in is used as it is).
+  if (client.transport?.config) {
     const { config } = client.transport;
-    client = new HedgeClient(new Transport({ ...config, retry: { ...config.retry, ...WATCH_RETRY_POLICY } }), {
+    client = hedgeClient(createTransport({ ...config, retry: { ...config.retry, ...WATCH_RETRY_POLICY } }), {
       wire: client.wire,
       warn: (text) => ports.notify({ kind: 'wire-warning', level: 'warn', text }),
     });

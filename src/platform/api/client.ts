@@ -105,34 +105,26 @@ type Write = keyof typeof WRITES;
 type Filters = Record<string, string | undefined>;
 type Sent = Record<string, string | number>;
 
-export class HedgeClient {
-  /** The wire names in use: as set, and as learned from now on. */
-  wire: WireSettings;
-  private readonly learned = new Set<string>();
-  private pageSizeLearned: boolean;
-  private readonly honours = new Map<string, Promise<boolean>>();
-
-  constructor(
-    readonly transport: Transport,
-    private readonly options: ClientOptions = {},
-  ) {
-    this.wire = { ...(options.wire ?? DEFAULT_WIRE_SETTINGS) };
-    this.pageSizeLearned = options.pageSizeLearned === true;
-  }
+/** One typed method per endpoint over `transport`; `wire`: the names in use, as set and as learned from now on. */
+export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
+  let wire: WireSettings = { ...(options.wire ?? DEFAULT_WIRE_SETTINGS) };
+  const learnedKeys = new Set<string>();
+  let pageSizeLearned = options.pageSizeLearned === true;
+  const honours = new Map<string, Promise<boolean>>();
 
   /** Uses a learned name from now on, and hands it to the runtime to keep (once per name). */
-  learnWire(learned: LearnedWire) {
+  function learnWire(learned: LearnedWire) {
     const { setting, value } = learned;
-    this.wire = { ...this.wire, [setting]: value };
-    if (setting === 'pageSizeParam') this.pageSizeLearned = true;
+    wire = { ...wire, [setting]: value };
+    if (setting === 'pageSizeParam') pageSizeLearned = true;
     const key = `${setting}=${value}`;
-    if (this.learned.has(key)) return;
-    this.learned.add(key);
-    this.options.learn?.(learned);
+    if (learnedKeys.has(key)) return;
+    learnedKeys.add(key);
+    options.learn?.(learned);
   }
 
   /** What `reading` read of `data` (numeric strings as numbers), linked to the server's own data for output. */
-  private checked<T>(
+  function checked<T>(
     reading: z.core.util.SafeParseResult<T>,
     data: unknown,
     status: number,
@@ -161,27 +153,27 @@ export class HedgeClient {
   }
 
   /** The rows of a list answer (an array, or the one array an object carries), each checked. */
-  private rows<S extends z.ZodMiniType>(
+  function rows<S extends z.ZodMiniType>(
     schema: S,
     { data, status }: ApiResponse,
     endpoint: string,
     { rows, rowsAt }: Pick<PageReading, 'rows' | 'rowsAt'> = findRows(data),
   ) {
     if (!rows) throw unreadable(endpoint, status, 'data', data, 'a list');
-    return this.checked(z.array(schema).safeParse(rows), rows, status, endpoint, rowsAt);
+    return checked(z.array(schema).safeParse(rows), rows, status, endpoint, rowsAt);
   }
 
-  private get(path: string, query?: ApiRequest['query']) {
-    return this.transport.send({ method: 'GET', path, query });
+  function get(path: string, query?: ApiRequest['query']) {
+    return transport.send({ method: 'GET', path, query });
   }
 
-  private async call<S extends z.ZodMiniType>(schema: S, request: ApiRequest) {
-    const { data, status } = await this.transport.send(request);
-    return this.checked(schema.safeParse(data), data, status, `${request.method} ${request.path}`);
+  async function call<S extends z.ZodMiniType>(schema: S, request: ApiRequest) {
+    const { data, status } = await transport.send(request);
+    return checked(schema.safeParse(data), data, status, `${request.method} ${request.path}`);
   }
 
   /** A list read page by page until `shown` rows (one page without a limit), learning the page-size name on the way. */
-  private async list<S extends z.ZodMiniType>(
+  async function list<S extends z.ZodMiniType>(
     schema: S,
     path: string,
     filters: Filters,
@@ -191,22 +183,22 @@ export class HedgeClient {
     const limit = lookAhead && shown !== undefined ? shown + 1 : shown;
     const items: Array<z.infer<S>> = [];
     const learn = (value: string, evidence: string) =>
-      this.learnWire({ setting: 'pageSizeParam', value, evidence: `${endpoint} ${evidence}` });
+      learnWire({ setting: 'pageSizeParam', value, evidence: `${endpoint} ${evidence}` });
     let pages = 0;
     let reading!: PageReading;
-    let ended: HistoryPage['next'] = 'none';
+    let ended = 'none';
     let refused = false;
     /** A page-size name an answer stated, tried on the next page; learned once an answer confirms it. */
     let candidate: string | undefined;
     let sent: Sent = {};
     const fetchPage = async (query: Query, again: number) => {
       for (;;) {
-        sent = this.withPageSize(query, limit === undefined ? undefined : limit - items.length + again);
+        sent = withPageSize(query, limit === undefined ? undefined : limit - items.length + again);
         try {
-          return await this.get(path, sent);
+          return await get(path, sent);
         } catch (error) {
           // A 400 naming the page-size parameter hedge sent: asked again once, with the name it offers or none.
-          const name = this.wire.pageSizeParam;
+          const name = wire.pageSizeParam;
           if (!(error instanceof ApiError) || error.status !== 400 || refusedField(error) !== name || !(name in sent))
             throw error;
           if (refused || error.ambiguous)
@@ -215,23 +207,23 @@ export class HedgeClient {
             );
           refused = true;
           const offered = namesIn(error.details).find((other) => other !== name && PAGE_SIZE_NAMES.includes(other));
-          this.transport.log(
+          transport.log(
             `${endpoint} refused ${name} and names ${offered ? `${offered}: asking again with it` : 'no other page-size parameter: asking again without one'}`,
           );
-          if (offered) this.wire = { ...this.wire, pageSizeParam: offered };
+          if (offered) wire = { ...wire, pageSizeParam: offered };
           else learn(NO_PAGE_SIZE, `refused the page-size parameter \`${name}\` and named no other`);
         }
       }
     };
     for await (const page of followPages(fetchPage, {
       query: withoutUndefined(filters) as Query,
-      cursorParam: this.wire.cursorParam || undefined,
+      cursorParam: wire.cursorParam || undefined,
       rowKey,
     })) {
       pages += 1;
       ({ reading, next: ended } = page);
-      items.push(...this.rows(schema, page.answer, endpoint, reading));
-      const { pageSizeParam } = this.wire;
+      items.push(...rows(schema, page.answer, endpoint, reading));
+      const { pageSizeParam } = wire;
       // The name the refusal gave worked: keep it.
       if (refused && pages === 1 && pageSizeParam !== NO_PAGE_SIZE)
         learn(pageSizeParam, `refused the page-size parameter hedge sent and named \`${pageSizeParam}\``);
@@ -241,43 +233,43 @@ export class HedgeClient {
         learn(candidate, `states its page size as \`${candidate}\` and honoured it`);
         candidate = undefined;
       } else if (stated && !candidate && stated.name !== pageSizeParam) {
-        this.transport.log(
+        transport.log(
           `${endpoint}: the answer states its page size as ${stated.name}=${stated.value}; trying ${stated.name} for the next page`,
         );
-        this.wire = { ...this.wire, pageSizeParam: (candidate = stated.name) };
+        wire = { ...wire, pageSizeParam: (candidate = stated.name) };
       }
       if (ended !== 'page' || items.length >= Math.min(limit ?? 0, reading.total ?? Infinity)) break;
     }
     let more = reading.more === true || items.length < (reading.total ?? 0);
     if (shown !== undefined && items.length > shown) {
-      if (pages === 1 && items.length > limit! && this.wire.pageSizeParam !== NO_PAGE_SIZE)
-        this.options.warn?.(
-          `${path} answered ${items.length} records where ${limit} were asked: the server may not know the page-size parameter \`${this.wire.pageSizeParam}\`; showing the first ${shown}. ${wireHint('pageSizeParam')}`,
+      if (pages === 1 && items.length > limit! && wire.pageSizeParam !== NO_PAGE_SIZE)
+        options.warn?.(
+          `${path} answered ${items.length} records where ${limit} were asked: the server may not know the page-size parameter \`${wire.pageSizeParam}\`; showing the first ${shown}. ${wireHint('pageSizeParam')}`,
         );
       items.length = shown;
       more = true;
     }
     // Also handed over, for a reader to whom a cut matters only sometimes (one more request when it cannot tell).
-    const mayBeCut = () => this.mayBeCut(path, filters, sent, reading, ended);
+    const cutCheck = () => mayBeCut(path, filters, sent, reading, ended);
     // A look-ahead that came back exactly as long as shown may be the server's own page size, our size ignored.
     const unsure = checkCut ? items.length < (shown ?? 0) : lookAhead && items.length === shown;
-    const cut = unsure && !more && (await mayBeCut());
-    return { items, more, ...(cut && { cutAt: items.length }), mayBeCut };
+    const cut = unsure && !more && (await cutCheck());
+    return { items, more, ...(cut && { cutAt: items.length }), mayBeCut: cutCheck };
   }
 
   /** Whether a last page with no word on paging may be one of more: it is as long as asked, or the server ignores the
    * size (a page of one asked; a name learned from it is one it reads). */
-  private async mayBeCut(path: string, filters: Filters, sent: Sent, reading: PageReading, ended: HistoryPage['next']) {
-    const name = this.wire.pageSizeParam;
+  async function mayBeCut(path: string, filters: Filters, sent: Sent, reading: PageReading, ended: string) {
+    const name = wire.pageSizeParam;
     const rows = reading.rows?.length ?? 0;
     const silent = ended === 'none' && reading.more === undefined && reading.total === undefined;
-    if (!silent || this.pageSizeLearned || rows <= 1 || !(name in sent)) return false;
+    if (!silent || pageSizeLearned || rows <= 1 || !(name in sent)) return false;
     if (rows >= Number(sent[name])) return true;
     // Asked once a command: whether the server reads the page size does not change between its reads. Whether a list
     // answers one row when one is asked under `name` (as `hedge doctor` checks): a refused, unreadable or unreachable
     // answer cannot tell, and the list already read is still given, with the warning that it may be cut.
-    const honours = memo(this.honours, [path, filters, name], () =>
-      this.get(path, { ...filters, [name]: 1 }).then(
+    const reads = memo(honours, [path, filters, name], () =>
+      get(path, { ...filters, [name]: 1 }).then(
         ({ data }) => (findRows(data).rows?.length ?? 0) <= 1,
         (error) => {
           if (error instanceof ApiError || error instanceof InvalidResponseError || error instanceof NetworkError)
@@ -286,169 +278,182 @@ export class HedgeClient {
         },
       ),
     );
-    return !(await honours);
+    return !(await reads);
   }
 
   /** The page size to ask for under the setting's name (none when the server takes none). */
-  private withPageSize(query: Query, remaining: number | undefined) {
-    const name = this.wire.pageSizeParam;
+  function withPageSize(query: Query, remaining: number | undefined) {
+    const name = wire.pageSizeParam;
     if (remaining === undefined || name === NO_PAGE_SIZE || name in query) return query;
     return { ...query, [name]: Math.max(1, Math.min(MAX_PAGE_SIZE, remaining)) };
   }
 
-  /** Reads an add/reduce body back into a request (for `hedge resume`), whatever the amount's name. */
-  changeRequestFromBody(body: JsonObject) {
-    const amountKey = [
-      this.wire.changeNotionalField,
-      'notional_usd',
-      ...Object.keys(body).filter((key) => !CHANGE_BODY_FIELDS.has(key)),
-    ].find((key) => readNumber(body[key]) !== undefined);
-    return {
-      market: String(body.market),
-      side: body.side as Side,
-      notional_usd: readNumber(body[amountKey!]) ?? 0,
-      journaled_as: amountKey,
-    };
-  }
-
-  async listMarkets() {
-    const markets = this.rows(marketSchema, await this.get('/markets'), 'GET /markets');
-    this.options.seen?.({ marketsList: markets.map((market) => market.market) });
-    return { markets };
-  }
-
-  /** GET /prices?symbols=… (its shape is not shown; see unspecified.ts): `data` as the server sent it (for --json) and the prices read from it (for people). */
-  async readPrices(markets: readonly string[]) {
-    const { pricesParam } = this.wire;
-    const query = markets.length ? { [pricesParam]: markets.join(',') } : undefined;
-    const { data, status } = await this.get('/prices', query).catch((error) => {
-      // A refusal naming the market parameter is about its name (not shown beyond `symbols`).
-      throw error instanceof ApiError && error.status === 400 && query && refusedField(error) === pricesParam
-        ? error.withHint(`The server refused the prices parameter \`${pricesParam}\`. ${wireHint('pricesParam')}`)
-        : error;
-    });
-    const quotes = parsePrices(data, markets);
-    if (quotes) return { data, quotes };
-    const shown = received(data);
-    return {
-      data,
-      quotes: [],
-      problem: new InvalidResponseError(
-        `GET /prices answered HTTP ${status} with no price hedge could read: data is ${shown}.`,
-        {
-          endpoint: 'GET /prices',
-          status,
-          field: 'data',
-          received: shown,
-          hint: `The prices shape is not shown in the spec and this one is new to hedge; the data is shown as it came (\`hedge price --raw\`). \`hedge doctor\` shows the shape detected; report it with --verbose.`,
-        },
-      ),
-    };
-  }
-
-  /** POST /quotes — indicative; opens and stores nothing. */
-  createQuote(body: QuoteRequest) {
-    return this.call(quoteSchema, { method: 'POST', path: '/quotes', body });
-  }
-
   /** A write's request as journaled: an add's or reduce's amount under the server's name for it (wire settings). */
-  plan(kind: Write, body: OpenRequest | ChangeRequest | SideRequest, idempotencyKey: string): ApiRequest {
+  function plan(kind: Write, body: OpenRequest | ChangeRequest | SideRequest, idempotencyKey: string): ApiRequest {
     const { market, side, journaled_as, notional_usd } = body as ChangeRequest;
     const sent =
       kind === 'open'
         ? withoutUndefined(body)
         : kind === 'close'
           ? { market, side }
-          : { market, side, [journaled_as ?? this.wire.changeNotionalField]: notional_usd };
+          : { market, side, [journaled_as ?? wire.changeNotionalField]: notional_usd };
     return { method: 'POST', path: kind === 'open' ? '/hedges' : `/hedges/${kind}`, body: sent, idempotencyKey };
   }
 
-  /** POST /hedges returns at `submitted` (poll getHedge for the fill); add, reduce and close at `submitted` too. */
-  send(kind: Write, body: OpenRequest | ChangeRequest | SideRequest, idempotencyKey: string, hooks?: SendHooks) {
-    return this.call(WRITES[kind], {
-      ...this.plan(kind, body, idempotencyKey),
-      ...hooks,
-      stampedBy: kind === 'open' ? 'opened_at' : undefined,
-    });
-  }
-
-  /** GET /hedges — newest first, up to `limit` (across pages). */
-  async listHedges(query: ListHedgesQuery = {}) {
-    return (await this.readHedges(query)).items;
-  }
-
-  async readHedges(query: ListHedgesQuery = {}) {
-    const read = await this.list(
+  async function readHedges(query: ListHedgesQuery = {}) {
+    const read = await list(
       hedgeSchema,
       '/hedges',
       { status: query.status, client_reference: query.clientReference },
       query,
     );
-    this.sawHedges(read.items);
+    sawHedges(read.items);
     return read;
   }
 
-  async getHedge(id: string) {
-    const hedge = await this.call(hedgeSchema, { method: 'GET', path: `/hedges/${encodeURIComponent(id)}` });
-    this.sawHedges([hedge]);
-    return hedge;
-  }
-
-  private sawHedges(hedges: ReadonlyArray<{ id?: unknown; market?: unknown }>) {
+  function sawHedges(hedges: ReadonlyArray<{ id?: unknown; market?: unknown }>) {
     const texts = (values: unknown[]) => values.filter((value): value is string => typeof value === 'string');
-    this.options.seen?.({
+    options.seen?.({
       hedges: texts(hedges.map((hedge) => hedge.id)),
       markets: texts(hedges.map((hedge) => hedge.market)),
     });
   }
 
-  /** GET /hedges/history — newest first, up to `limit` (across pages). */
-  async listHistory(query: { limit?: number } = {}) {
-    return (await this.readHistory(query)).items;
+  function readHistory(query: Omit<ListHedgesQuery, 'status' | 'clientReference'> = {}) {
+    return list(historyRecordSchema, '/hedges/history', {}, { ...query, rowKey: historyRowKey });
   }
 
-  readHistory(query: Omit<ListHedgesQuery, 'status' | 'clientReference'> = {}) {
-    return this.list(historyRecordSchema, '/hedges/history', {}, { ...query, rowKey: historyRowKey });
-  }
+  return {
+    transport,
+    get wire() {
+      return wire;
+    },
+    learnWire,
+    plan,
+    readHedges,
+    readHistory,
 
-  /** GET /hedges/history page after page, each handed over as it comes (never held whole). */
-  async *historyPages() {
-    const path = '/hedges/history';
-    let sent: Sent = {};
-    let pages = 0;
-    for await (const { answer, reading, next: given } of followPages(
-      (query) => this.get(path, (sent = this.withPageSize(query, MAX_PAGE_SIZE))),
-      {
-        cursorParam: this.wire.cursorParam || undefined,
-        rowKey: historyRowKey,
-      },
-    )) {
-      const records = this.rows(historyRecordSchema, answer, `GET ${path}`, reading);
-      // An empty page ends the history whatever it says next (a server that keeps handing a cursor over nothing).
-      const next = records.length || reading.repeats ? given : 'none';
-      const asked = sent;
-      yield {
-        records,
-        next,
-        paged: pages++ > 0 || next === 'page',
-        more: reading.more,
-        mayBeCut: () => this.mayBeCut(path, {}, asked, reading, next),
+    /** Reads an add/reduce body back into a request (for `hedge resume`), whatever the amount's name. */
+    changeRequestFromBody(body: JsonObject) {
+      const amountKey = [
+        wire.changeNotionalField,
+        'notional_usd',
+        ...Object.keys(body).filter((key) => !CHANGE_BODY_FIELDS.has(key)),
+      ].find((key) => readNumber(body[key]) !== undefined);
+      return {
+        market: String(body.market),
+        side: body.side as Side,
+        notional_usd: readNumber(body[amountKey!]) ?? 0,
+        journaled_as: amountKey,
       };
-      if (next !== 'page') return;
-    }
-  }
+    },
 
-  /** GET /positions — at most one line per market and side; empty when flat. */
-  async listPositions() {
-    const positions = this.rows(positionSchema, await this.get('/positions'), 'GET /positions');
-    this.sawHedges(positions.map((position) => ({ id: position.hedge_id, market: position.market })));
-    return positions;
-  }
+    async listMarkets() {
+      const markets = rows(marketSchema, await get('/markets'), 'GET /markets');
+      options.seen?.({ marketsList: markets.map((market) => market.market) });
+      return { markets };
+    },
 
-  getAccount() {
-    return this.call(accountSchema, { method: 'GET', path: '/account' });
-  }
+    /** GET /prices?symbols=… (its shape is not shown; see unspecified.ts): `data` as the server sent it (for --json) and the prices read from it (for people). */
+    async readPrices(markets: readonly string[]) {
+      const { pricesParam } = wire;
+      const query = markets.length ? { [pricesParam]: markets.join(',') } : undefined;
+      const { data, status } = await get('/prices', query).catch((error) => {
+        // A refusal naming the market parameter is about its name (not shown beyond `symbols`).
+        throw error instanceof ApiError && error.status === 400 && query && refusedField(error) === pricesParam
+          ? error.withHint(`The server refused the prices parameter \`${pricesParam}\`. ${wireHint('pricesParam')}`)
+          : error;
+      });
+      const quotes = parsePrices(data, markets);
+      if (quotes) return { data, quotes };
+      const shown = received(data);
+      return {
+        data,
+        quotes: [],
+        problem: new InvalidResponseError(
+          `GET /prices answered HTTP ${status} with no price hedge could read: data is ${shown}.`,
+          {
+            endpoint: 'GET /prices',
+            status,
+            field: 'data',
+            received: shown,
+            hint: `The prices shape is not shown in the spec and this one is new to hedge; the data is shown as it came (\`hedge price --raw\`). \`hedge doctor\` shows the shape detected; report it with --verbose.`,
+          },
+        ),
+      };
+    },
+
+    /** POST /quotes — indicative; opens and stores nothing. */
+    createQuote(body: QuoteRequest) {
+      return call(quoteSchema, { method: 'POST', path: '/quotes', body });
+    },
+
+    /** POST /hedges returns at `submitted` (poll getHedge for the fill); add, reduce and close at `submitted` too. */
+    send(kind: Write, body: OpenRequest | ChangeRequest | SideRequest, idempotencyKey: string, hooks?: SendHooks) {
+      return call(WRITES[kind], {
+        ...plan(kind, body, idempotencyKey),
+        ...hooks,
+        stampedBy: kind === 'open' ? 'opened_at' : undefined,
+      });
+    },
+
+    /** GET /hedges — newest first, up to `limit` (across pages). */
+    async listHedges(query: ListHedgesQuery = {}) {
+      return (await readHedges(query)).items;
+    },
+
+    async getHedge(id: string) {
+      const hedge = await call(hedgeSchema, { method: 'GET', path: `/hedges/${encodeURIComponent(id)}` });
+      sawHedges([hedge]);
+      return hedge;
+    },
+
+    /** GET /hedges/history — newest first, up to `limit` (across pages). */
+    async listHistory(query: { limit?: number } = {}) {
+      return (await readHistory(query)).items;
+    },
+
+    /** GET /hedges/history page after page, each handed over as it comes (never held whole). */
+    async *historyPages() {
+      const path = '/hedges/history';
+      let sent: Sent = {};
+      let pages = 0;
+      for await (const { answer, reading, next: given } of followPages(
+        (query) => get(path, (sent = withPageSize(query, MAX_PAGE_SIZE))),
+        {
+          cursorParam: wire.cursorParam || undefined,
+          rowKey: historyRowKey,
+        },
+      )) {
+        const records = rows(historyRecordSchema, answer, `GET ${path}`, reading);
+        // An empty page ends the history whatever it says next (a server that keeps handing a cursor over nothing).
+        const next = records.length || reading.repeats ? given : 'none';
+        const asked = sent;
+        yield {
+          records,
+          next,
+          paged: pages++ > 0 || next === 'page',
+          more: reading.more,
+          mayBeCut: () => mayBeCut(path, {}, asked, reading, next),
+        };
+        if (next !== 'page') return;
+      }
+    },
+
+    /** GET /positions — at most one line per market and side; empty when flat. */
+    async listPositions() {
+      const positions = rows(positionSchema, await get('/positions'), 'GET /positions');
+      sawHedges(positions.map((position) => ({ id: position.hedge_id, market: position.market })));
+      return positions;
+    },
+
+    getAccount() {
+      return call(accountSchema, { method: 'GET', path: '/account' });
+    },
+  };
 }
+
+export type HedgeClient = ReturnType<typeof hedgeClient>;
 
 /** A value as an error shows it: short JSON and its kind (`"long" (text)`, `5 (a number)`, missing). */
 function received(value: unknown) {

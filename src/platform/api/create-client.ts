@@ -2,9 +2,9 @@ import type { ResolvedCredentials } from '../config/credentials.js';
 import type { Env } from '../config/env.js';
 import { parseDecimal } from '../../core/input.js';
 import { VERSION } from '../../core/version.js';
-import { HedgeClient, type ClientOptions } from './client.js';
+import { hedgeClient, type ClientOptions } from './client.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
-import { Transport, type TransportConfig } from './transport.js';
+import { createTransport, type TransportConfig } from './transport.js';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
@@ -30,8 +30,8 @@ export function createClient({
     requestTimeoutSeconds?: number;
     retry?: Partial<RetryPolicy>;
   }) {
-  return new HedgeClient(
-    new Transport({
+  return hedgeClient(
+    createTransport({
       // The connections requests go over are owned (and closed) by whoever built them: the runtime context.
       ...credentials,
       ...transport,

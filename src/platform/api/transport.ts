@@ -7,7 +7,7 @@ import { atBaseOrigin, connectsDirectly, isLoopbackAddress, isLoopbackHost } fro
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, type RetryReason } from './retry-policy.js';
 import { envelopeSchema } from './schemas.js';
-import { ServerClock } from '../../core/server-clock.js';
+import { createServerClock, type ServerClock } from '../../core/server-clock.js';
 
 // Not an ES import: on Node >= 22 that reads every export of node:http.
 const http = process.getBuiltinModule('node:http');
@@ -131,7 +131,7 @@ export class HttpConnections {
 
   /** What this command learned of a server's clock: one per base URL, whichever client's answers taught it. */
   serverClock(baseUrl: string) {
-    return memo(this.clocks, [baseUrl], () => new ServerClock());
+    return memo(this.clocks, [baseUrl], createServerClock);
   }
 
   /** The node:http(s) agent for these settings (one per protocol and CA list). */
@@ -281,26 +281,16 @@ function errorCode(error: unknown, depth = 0): string | undefined {
   return typeof code === 'string' ? code : depth < 3 ? errorCode(cause, depth + 1) : undefined;
 }
 
-export class Transport {
+/** Requests to one server under `config`: each sent with its retries, its answer read as the envelope. */
+export function createTransport(config: TransportConfig) {
   /** The server's clock as its answers tell it, shared by every client of this command on the same server. */
-  readonly serverClock: ServerClock;
-
-  constructor(readonly config: TransportConfig) {
-    this.serverClock = config.connections.serverClock(config.baseUrl);
-  }
+  const serverClock = config.connections.serverClock(config.baseUrl);
 
   /** A --verbose line, free of secrets. */
-  log(line: string) {
-    this.config.log?.(scrubSecrets(line));
-  }
+  const log = (line: string) => config.log?.(scrubSecrets(line));
 
-  /** The server's time now, as far as its answers tell it (domain/server-clock.ts): maturities are compared with this. */
-  serverNow() {
-    return this.serverClock.at(this.config.clock.now());
-  }
-
-  async send(request: ApiRequest) {
-    const { clock, retry: policy, deadline, baseUrl } = this.config;
+  async function send(request: ApiRequest) {
+    const { clock, retry: policy, deadline, baseUrl } = config;
     const endpoint = `${request.method} ${request.path}`;
     const started = clock.now();
     // Its path glued to the base URL (a path is relative to the base URL's own path).
@@ -309,13 +299,13 @@ export class Transport {
       if (value !== undefined) url.searchParams.set(name, String(value));
     // A server that refused every attempt of a request of this command moments ago is not waited for again (a long-lived
     // command, a keeper or a watch, retries in full once the retries' own time has gone by).
-    const { refused } = this.config.connections;
+    const { refused } = config.connections;
     const refusedAt = refused.get(url.origin);
     const maxAttempts = refusedAt !== undefined && started - refusedAt < policy.maxTotalMs ? 1 : policy.maxAttempts;
     // Whether every attempt so far failed before the request could leave this machine (a refused connection).
     let notSent = true;
     for (let attempt = 1; ; attempt += 1) {
-      const outcome = await this.attempt(request, url, endpoint, attempt, started, notSent);
+      const outcome = await sendOnce(request, url, endpoint, attempt, started, notSent);
       if (!outcome.reason) {
         refused.delete(url.origin);
         return outcome;
@@ -331,15 +321,15 @@ export class Transport {
         now + delay >= (deadline ?? Infinity) ||
         now - started + delay > (reason === 'conflict' ? policy.maxConflictWaitMs : policy.maxTotalMs)
       ) {
-        const final = this.giveUp(error, request, attempt, notSent);
+        const final = giveUp(error, request, attempt, notSent);
         if (notSent) refused.set(url.origin, now);
         // Kept for a caller that retries on its own schedule (the --watch loop delays its next tick).
         if (final instanceof NetworkError && retryAfterMs !== undefined) final.retryAfterMs = retryAfterMs;
         throw final;
       }
-      this.log(`  retry ${endpoint} in ${delay} ms (${reason})`);
+      log(`  retry ${endpoint} in ${delay} ms (${reason})`);
       try {
-        await clock.sleep(delay, this.config.signal);
+        await clock.sleep(delay, config.signal);
       } catch {
         throw new InterruptedError(`Interrupted while retrying ${endpoint}.`);
       }
@@ -349,7 +339,7 @@ export class Transport {
 
   /** The error said when the retries stop: a network failure names its attempts, and a write's outcome is unknown
    * unless no attempt left this machine (`notSent`: every one refused, or no TLS): then nothing was sent. */
-  private giveUp(
+  function giveUp(
     error: ApiError | NetworkError,
     { idempotencyKey: key }: ApiRequest,
     attempts: number,
@@ -377,7 +367,7 @@ export class Transport {
   }
 
   /** One attempt: its answer read as the envelope, or why to try again; what ends the request is thrown. `firstSentAt`: when this send() began, the earliest an answer's own stamp can be. */
-  private async attempt(
+  async function sendOnce(
     request: ApiRequest,
     url: URL,
     endpoint: string,
@@ -386,7 +376,6 @@ export class Transport {
     /** No earlier attempt of this request left this machine. */
     notSentBefore: boolean,
   ) {
-    const { config } = this;
     const { host } = url;
     const { clock } = config;
     const key = request.idempotencyKey;
@@ -404,7 +393,7 @@ export class Transport {
       );
     const timeoutMs = Math.min(config.requestTimeoutMs, remaining);
     const keyNote = key ? ` idempotency-key=${key}` : '';
-    this.log(`→ ${endpoint} attempt ${attempt}${keyNote}`);
+    log(`→ ${endpoint} attempt ${attempt}${keyNote}`);
     const sentAt = clock.now();
     let answer, text;
     // Our own timer makes the bound exact and covers headers and body together.
@@ -428,7 +417,7 @@ export class Transport {
       // A refusal before anything was written (plain http:// that did not connect to loopback): not retried.
       if (error instanceof ConnectionsClosedError || error instanceof UsageError) throw error;
       if (error instanceof ReadRefused)
-        throw this.giveUp(
+        throw giveUp(
           failed(`${endpoint} answered with more than ${Math.round(cap / 1024 / 1024)} MiB; reading stopped there.`, {
             code: 'answer_too_large',
             hint: 'Ask for less (e.g. --limit), or raise the cap with HEDGE_MAX_ANSWER_MB if the answer is expected to be this large.',
@@ -438,10 +427,10 @@ export class Transport {
         );
       const code = timeoutSignal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(error);
       const reason = code ?? (error as Error).message;
-      this.log(`← ${endpoint} failed after ${clock.now() - sentAt} ms: ${reason}`);
+      log(`← ${endpoint} failed after ${clock.now() - sentAt} ms: ${reason}`);
       // The handshake failed before the request could be written: nothing of it reached the server.
       if (TLS_TRUST_CODES.includes(code!))
-        throw this.giveUp(
+        throw giveUp(
           failed(`TLS: the certificate of ${host} is not trusted (${code}) on ${endpoint}.`, {
             code,
             hint: 'For a sandbox with its own CA, point HEDGE_CA_FILE (or NODE_EXTRA_CA_CERTS) at the CA file it printed.',
@@ -475,7 +464,7 @@ export class Transport {
         },
       );
       if (code !== undefined && !RETRYABLE_NETWORK_CODES.includes(code))
-        throw this.giveUp(networkError, request, attempt, notSentBefore && notSent);
+        throw giveUp(networkError, request, attempt, notSentBefore && notSent);
       return { reason: 'network' as const, error: networkError };
     }
     const { status, headers } = answer;
@@ -484,8 +473,8 @@ export class Transport {
     config.observe?.({ endpoint, status, headers: flat, sentAt, receivedAt });
     request.onAnswer?.({ status, headers, text });
     const requestId = [headers['x-request-id']].flat()[0];
-    this.serverClock.learnDate(flat.date, sentAt, receivedAt);
-    this.log(
+    serverClock.learnDate(flat.date, sentAt, receivedAt);
+    log(
       `← ${status} ${endpoint} ${clock.now() - sentAt} ms attempt ${attempt}${keyNote}${requestId ? ` request-id=${requestId}` : ''}`,
     );
     // A retry after the answer's Retry-After (seconds or an HTTP date) when it has one, within the budget.
@@ -545,10 +534,21 @@ export class Transport {
         status,
       });
     const own = request.firstSend && request.stampedBy;
-    this.serverClock.learnStamps(data, receivedAt, own ? { field: own, sentAt: firstSentAt } : undefined);
+    serverClock.learnStamps(data, receivedAt, own ? { field: own, sentAt: firstSentAt } : undefined);
     return { status, data, meta, headers: flat, url: url.toString() };
   }
+
+  return {
+    config,
+    serverClock,
+    log,
+    /** The server's time now, as far as its answers tell it (domain/server-clock.ts): maturities are compared with this. */
+    serverNow: () => serverClock.at(config.clock.now()),
+    send,
+  };
 }
+
+export type Transport = ReturnType<typeof createTransport>;
 
 export type ApiResponse = Awaited<ReturnType<Transport['send']>>;
 

@@ -78,158 +78,154 @@ export interface LockerClient {
   close?(): Promise<void>;
 }
 
-/** The journal as its callers use it. */
-export type Journal = Pick<ClientJournal, keyof ClientJournal>;
+/** The journal over a backend's records and locker; `location`, for messages: the file path, or the store URL with any
+ * password redacted. */
+export function clientJournal(
+  records: RecordsClient,
+  locker: LockerClient,
+  options: { now?: () => number; log?: (line: string) => void } = {},
+) {
+  const { location } = records;
+  const now = options.now ?? Date.now;
+  const entry = async (id: string) => (await records.read({ id }))[0];
+  return {
+    location,
 
-export class ClientJournal {
-  /** For messages: the file path, or the store URL with any password redacted. */
-  readonly location: string;
-  private readonly now: () => number;
-
-  constructor(
-    protected readonly records: RecordsClient,
-    protected readonly locker: LockerClient,
-    private readonly options: { now?: () => number; log?: (line: string) => void } = {},
-  ) {
-    this.location = records.location;
-    this.now = options.now ?? Date.now;
-  }
-
-  /** Records a new action (outcome pending, or planned when asked), held by this process. */
-  async begin(fields: BeginFields, seal?: RowSeal) {
-    checkBeginFields(fields);
-    refuseKeyShaped(
-      fields,
-      'journal an event',
-      'This is a bug: the journal stores keyFingerprint(key), never the key.',
-    );
-    for (let attempt = 0; attempt < ID_TRIES; attempt++) {
-      const time = this.now();
-      const at = utcIso(time);
-      const holder = this.locker.holderAt(time);
-      const stamp = { id: newEntryId(time), created_at: at, updated_at: at };
-      // Stamped again after the fields, so that nothing in them can replace the id or times.
-      const entry = plainJson(
-        Object.assign({ ...stamp }, fields, stamp, {
-          outcome: fields.outcome === 'planned' ? 'planned' : 'pending',
-          host: holder.host,
-          holder,
-        }),
-      ) as JournalEntry;
-      const recorded = await this.records.append(entry, seal);
-      if (recorded) {
-        this.options.log?.(
-          `journal: ${recorded.id} recorded in ${this.location} (held by pid ${holder.pid} on ${holder.host})`,
-        );
-        return recorded;
+    /** Records a new action (outcome pending, or planned when asked), held by this process. */
+    async begin(fields: BeginFields, seal?: RowSeal) {
+      checkBeginFields(fields);
+      refuseKeyShaped(
+        fields,
+        'journal an event',
+        'This is a bug: the journal stores keyFingerprint(key), never the key.',
+      );
+      for (let attempt = 0; attempt < ID_TRIES; attempt++) {
+        const time = now();
+        const at = utcIso(time);
+        const holder = locker.holderAt(time);
+        const stamp = { id: newEntryId(time), created_at: at, updated_at: at };
+        // Stamped again after the fields, so that nothing in them can replace the id or times.
+        const entry = plainJson(
+          Object.assign({ ...stamp }, fields, stamp, {
+            outcome: fields.outcome === 'planned' ? 'planned' : 'pending',
+            host: holder.host,
+            holder,
+          }),
+        ) as JournalEntry;
+        const recorded = await records.append(entry, seal);
+        if (recorded) {
+          options.log?.(
+            `journal: ${recorded.id} recorded in ${location} (held by pid ${holder.pid} on ${holder.host})`,
+          );
+          return recorded;
+        }
       }
-    }
-    throw new JournalError(`Could not find a free journal id in ${ID_TRIES} tries; nothing was recorded.`);
-  }
+      throw new JournalError(`Could not find a free journal id in ${ID_TRIES} tries; nothing was recorded.`);
+    },
 
-  /** Records what became of an action (its revision goes up by one); a final outcome ends this process's hold. Returns the entry with every change folded in. */
-  async update(id: string, patch: JournalPatch) {
-    const { outcome } = patch;
-    if (outcome !== undefined && !OUTCOMES.includes(outcome))
-      throw new JournalError(`"${outcome}" is not a journal outcome.`);
-    const at = utcIso(this.now());
-    const final = outcome !== undefined && !isUnresolved({ outcome });
-    // What an answer told (a server's message echoing the key) is kept with every secret redacted.
-    const change = plainJson(
-      safeDeep({ ...patch, ...(final && patch.resolved_at === undefined && { resolved_at: at }) }, scrubSecrets),
-    ) as JournalPatch;
-    const entry = await this.records.change(id, change, at);
-    if (!entry) throw new JournalError(`No journal entry ${id} to update.`);
-    // A final outcome ends the entry's hold.
-    if (final) await this.locker.letGo?.({ entry: id });
-    return entry;
-  }
+    /** Records what became of an action (its revision goes up by one); a final outcome ends this process's hold. Returns the entry with every change folded in. */
+    async update(id: string, patch: JournalPatch) {
+      const { outcome } = patch;
+      if (outcome !== undefined && !OUTCOMES.includes(outcome))
+        throw new JournalError(`"${outcome}" is not a journal outcome.`);
+      const at = utcIso(now());
+      const final = outcome !== undefined && !isUnresolved({ outcome });
+      // What an answer told (a server's message echoing the key) is kept with every secret redacted.
+      const change = plainJson(
+        safeDeep({ ...patch, ...(final && patch.resolved_at === undefined && { resolved_at: at }) }, scrubSecrets),
+      ) as JournalPatch;
+      const entry = await records.change(id, change, at);
+      if (!entry) throw new JournalError(`No journal entry ${id} to update.`);
+      // A final outcome ends the entry's hold.
+      if (final) await locker.letGo?.({ entry: id });
+      return entry;
+    },
 
-  /** Newest first: by `seq`, the order the journal took them in (never by a machine's clock). */
-  async list({ limit, ...filter }: ListOptions = {}) {
-    // A negative limit lists nothing.
-    return this.records.read({ ...filter, limit: limit && Math.max(0, limit) });
-  }
+    /** Newest first: by `seq`, the order the journal took them in (never by a machine's clock). */
+    async list({ limit, ...filter }: ListOptions = {}) {
+      // A negative limit lists nothing.
+      return records.read({ ...filter, limit: limit && Math.max(0, limit) });
+    },
 
-  /** By full id, or a unique part of one (its start, its end, or both around `…`); an ambiguous part throws, naming the candidates. */
-  async get(typed: string) {
-    const wanted = typed.trim().toLowerCase();
-    if (wanted === '') return;
-    const exact = await this.entry(wanted);
-    if (exact) return exact;
-    // A part of an id: its start or its end, or both around `…` as a table shortens it.
-    const [start, end] = wanted.split(/…|\.\.\./);
-    const reads =
-      end === undefined ? [{ idPrefix: wanted }, { idSuffix: wanted }] : [{ idPrefix: start, idSuffix: end }];
-    const found = new Map<string, JournalEntry>();
-    for (const filter of reads)
-      for (const entry of await this.records.read(filter)) if (idMatches(wanted, entry.id)) found.set(entry.id, entry);
-    const candidates = [...found.values()];
-    if (candidates.length <= 1) return candidates[0];
-    const named = candidates.slice(0, MAX_CANDIDATES_NAMED).map((entry) => entry.id);
-    const more = candidates.length > named.length ? ` and ${candidates.length - named.length} more` : '';
-    throw new JournalError(`"${typed}" matches ${candidates.length} journal entries: ${named.join(', ')}${more}.`, {
-      hint: 'Type more of the id.',
-    });
-  }
+    /** By full id, or a unique part of one (its start, its end, or both around `…`); an ambiguous part throws, naming the candidates. */
+    async get(typed: string) {
+      const wanted = typed.trim().toLowerCase();
+      if (wanted === '') return;
+      const exact = await entry(wanted);
+      if (exact) return exact;
+      // A part of an id: its start or its end, or both around `…` as a table shortens it.
+      const [start, end] = wanted.split(/…|\.\.\./);
+      const reads =
+        end === undefined ? [{ idPrefix: wanted }, { idSuffix: wanted }] : [{ idPrefix: start, idSuffix: end }];
+      const found = new Map<string, JournalEntry>();
+      for (const filter of reads)
+        for (const entry of await records.read(filter)) if (idMatches(wanted, entry.id)) found.set(entry.id, entry);
+      const candidates = [...found.values()];
+      if (candidates.length <= 1) return candidates[0];
+      const named = candidates.slice(0, MAX_CANDIDATES_NAMED).map((entry) => entry.id);
+      const more = candidates.length > named.length ? ` and ${candidates.length - named.length} more` : '';
+      throw new JournalError(`"${typed}" matches ${candidates.length} journal entries: ${named.join(', ')}${more}.`, {
+        hint: 'Type more of the id.',
+      });
+    },
 
-  async findUnresolvedMatch(match: SameRequest) {
-    return (await this.records.read({ pending: true, request: match })).find(
-      (entry) =>
-        isUnresolved(entry) &&
-        // A planned leg is sent by its own multi-leg action (or `hedge resume`), never by a lone command.
-        (entry.outcome !== 'planned' || match.group !== undefined) &&
-        matchesRequest(entry, match),
-    );
-  }
+    async findUnresolvedMatch(match: SameRequest) {
+      return (await records.read({ pending: true, request: match })).find(
+        (entry) =>
+          isUnresolved(entry) &&
+          // A planned leg is sent by its own multi-leg action (or `hedge resume`), never by a lone command.
+          (entry.outcome !== 'planned' || match.group !== undefined) &&
+          matchesRequest(entry, match),
+      );
+    },
 
-  /** The unresolved rows of this account (its environment and key, through any host name of its base URL) that make
-   * `change` (the same kind on the same market's side), whichever command wrote them; a planned leg never left. */
-  async findUnresolvedChanges(account: Pick<JournalEntry, 'environment' | 'key_id'>, change: Change) {
-    return (await this.records.read({ pending: true })).filter((entry) => {
-      if (!isUnresolved(entry) || entry.outcome === 'planned') return false;
-      if (entry.environment !== account.environment || entry.key_id !== account.key_id) return false;
-      const made = changeOf(entry);
-      return made?.kind === change.kind && made.market === change.market && made.side === change.side;
-    });
-  }
+    /** The unresolved rows of this account (its environment and key, through any host name of its base URL) that make
+     * `change` (the same kind on the same market's side), whichever command wrote them; a planned leg never left. */
+    async findUnresolvedChanges(account: Pick<JournalEntry, 'environment' | 'key_id'>, change: Change) {
+      return (await records.read({ pending: true })).filter((entry) => {
+        if (!isUnresolved(entry) || entry.outcome === 'planned') return false;
+        if (entry.environment !== account.environment || entry.key_id !== account.key_id) return false;
+        const made = changeOf(entry);
+        return made?.kind === change.kind && made.market === change.market && made.side === change.side;
+      });
+    },
 
-  /** Takes hold of an existing unresolved entry (to resume it); an entry finished already, or meanwhile, is not taken: its last holder is named. */
-  async hold(id: string): Promise<HoldResult> {
-    const before = await this.entry(id);
-    if (!before) throw new JournalError(`No journal entry ${id} to hold in ${this.location}.`);
-    if (!isUnresolved(before)) return { held: false, holder: lastHolderOf(before) };
-    const taken = await this.locker.take({ entry: id }, 0);
-    if (!taken.held) return taken;
-    const after = await this.entry(id);
-    if (after && !isUnresolved(after)) {
-      await taken.hold.release();
-      return { held: false, holder: lastHolderOf(after) };
-    }
-    return taken;
-  }
+    /** Takes hold of an existing unresolved entry (to resume it); an entry finished already, or meanwhile, is not taken: its last holder is named. */
+    async hold(id: string): Promise<HoldResult> {
+      const before = await entry(id);
+      if (!before) throw new JournalError(`No journal entry ${id} to hold in ${location}.`);
+      if (!isUnresolved(before)) return { held: false, holder: lastHolderOf(before) };
+      const taken = await locker.take({ entry: id }, 0);
+      if (!taken.held) return taken;
+      const after = await entry(id);
+      if (after && !isUnresolved(after)) {
+        await taken.hold.release();
+        return { held: false, holder: lastHolderOf(after) };
+      }
+      return taken;
+    },
 
-  holderOf(id: string) {
-    return this.locker.holderOf({ entry: id });
-  }
+    holderOf(id: string) {
+      return locker.holderOf({ entry: id });
+    },
 
-  /** A per-account lock. */
-  lock(scope: string, options: { waitMs: number }) {
-    return this.locker.take({ lock: scope }, Math.max(0, options.waitMs));
-  }
+    /** A per-account lock. */
+    lock(scope: string, options: { waitMs: number }) {
+      return locker.take({ lock: scope }, Math.max(0, options.waitMs));
+    },
 
-  lockHolder(scope: string) {
-    return this.locker.holderOf({ lock: scope });
-  }
+    lockHolder(scope: string) {
+      return locker.holderOf({ lock: scope });
+    },
 
-  async close() {
-    await this.locker.close?.();
-  }
-
-  private async entry(id: string) {
-    return (await this.records.read({ id }))[0];
-  }
+    async close() {
+      await locker.close?.();
+    },
+  };
 }
+
+/** The journal as its callers use it. */
+export type Journal = ReturnType<typeof clientJournal>;
 
 /** "pid 4242 on desk-3 since 10:42:03 UTC" */
 export function describeHolder(holder: Holder) {

@@ -12,7 +12,6 @@ export {
   resumeWithItsCredentials,
   sayEachSkipOnce,
   type BeginFields,
-  type Change,
   type JournalEntry,
   type JournalPatch,
   type SideAfter,
@@ -29,8 +28,7 @@ export { ARCHIVE_DIR_NAME, ensureDir } from './segments.js';
 
 /** Opens the PostgreSQL store; connects lazily (its code loads only then). */
 export async function openTeamJournal(options: TeamJournalOptions) {
-  const { PostgresJournal } = await import('./postgres/postgres-store.js');
-  return new PostgresJournal(options);
+  return (await import('./postgres/postgres-store.js')).openPostgresJournal(options);
 }
 
 export function isTeamJournal<J extends object>(journal: J): journal is J & PostgresJournal {

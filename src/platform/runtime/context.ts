@@ -1,9 +1,10 @@
 // The services a command uses: each built on first use (services.ts says how), closed last opened first at the end.
 import { sayNotice, type Notice } from '../results/notices.js';
 import { hedgeCommandLine } from '../../core/program.js';
+import { waitDeadline } from '../config/wait-bound.js';
 import type { ResolvedCredentials } from '../config/credentials.js';
-import * as build from './services.js';
-import type { ClientSettings, ContextInit, GlobalOptions } from './settings.js';
+import { services, type Services } from './services.js';
+import type { ClientSettings, CompletionWords, ContextInit, GlobalOptions } from './settings.js';
 
 export type * from './settings.js';
 
@@ -33,7 +34,8 @@ export class CommandContext {
   /** A derived context with a signal of its own builds its own client (requests stop with that signal). */
   private ownClient = false;
   private signals: { take?: (signal: string) => boolean } = {};
-  private remember?: (words: build.CompletionWords) => void;
+  private remember?: (words: CompletionWords) => void;
+  private readonly build = services(this);
 
   constructor(readonly init: ContextInit) {
     Object.assign(this, fields(init));
@@ -42,9 +44,9 @@ export class CommandContext {
   }
 
   /** Built once; a derived context asks its parent, but for its prompter, journal choice and a client of its own. */
-  private once<N extends Name>(name: N, shared = true): ReturnType<(typeof build)[N]> {
+  private once<N extends Name>(name: N, shared = true): ReturnType<Services[N]> {
     if (shared && this.parent) return this.parent[name]() as never;
-    if (!this.built.has(name)) this.built.set(name, build[name](this));
+    if (!this.built.has(name)) this.built.set(name, this.build[name]());
     return this.built.get(name) as never;
   }
 
@@ -117,12 +119,12 @@ export class CommandContext {
   client = () => this.once('client', !this.ownClient);
   connections = () => this.once('connections');
   prompter = () => this.once('prompter', false);
-  clientFor = (credentials: ResolvedCredentials, more?: ClientSettings) => build.clientFor(this, credentials, more);
-  wire = () => build.wire(this);
-  waitDeadline = (startedAt: number) => build.deadlineOfWait(this, startedAt);
-  startProgress = (label: string, since: number) => build.startProgress(this, label, since);
-  confirm = (question: Parameters<typeof build.confirm>[1]) => build.confirm(this, question);
+  clientFor = (credentials: ResolvedCredentials, more?: ClientSettings) => this.build.clientFor(credentials, more);
+  wire = () => this.build.wire();
+  waitDeadline = (startedAt: number) => waitDeadline(this.globals.timeout, this.deadline, startedAt);
+  startProgress = (label: string, since: number) => this.build.startProgress(label, since);
+  confirm = (question: Parameters<Services['confirm']>[0]) => this.build.confirm(question);
 
-  readonly rememberForCompletion = (words: build.CompletionWords): void =>
-    this.parent ? this.parent.rememberForCompletion(words) : (this.remember ??= build.completionMemory(this))(words);
+  readonly rememberForCompletion = (words: CompletionWords): void =>
+    this.parent ? this.parent.rememberForCompletion(words) : (this.remember ??= this.build.completionMemory())(words);
 }

@@ -1,201 +1,177 @@
 // How each service of a command is built from its settings and the services built before it. The context
 // (context.ts) asks each once, on first use, and closes what a builder registers when the command ends.
-import type { Output } from '../terminal/output.js';
-import type { Notice } from '../results/notices.js';
-import { waitDeadline } from '../config/wait-bound.js';
-import type { HttpConnections } from '../api/transport.js';
 import { UsageError } from '../../core/errors.js';
 import { configDir, resolveCredentials, type ResolvedCredentials } from '../config/credentials.js';
 import { journalDir } from '../journal/location.js';
 import type { Journal } from '../journal/index.js';
-import type { ProfileStore } from '../config/profile-store.js';
-import type { Prompter } from '../terminal/prompter.js';
-import type { ClientSettings, ContextInit } from './settings.js';
+import type { Building, ClientSettings, CompletionWords } from './settings.js';
 
-/** Words a command read, kept for shell completion. */
-export interface CompletionWords {
-  marketsList?: string[];
-  markets?: string[];
-  hedges?: string[];
-}
-
-/** What a builder reads of its command: its settings, its other services, and where it registers a close. */
-export interface Building extends Pick<ContextInit, 'io' | 'env' | 'globals' | 'clock' | 'signal'> {
-  readonly init: Pick<ContextInit, 'notify'>;
-  readonly output: Output;
-  readonly deadline?: number;
-  log(line: string): void;
-  notify(notice: Notice): void;
-  hedgeCommand(...words: string[]): string;
-  onDispose(dispose: () => Promise<void> | void): void;
-  store(): Promise<ProfileStore>;
-  credentials(): Promise<ResolvedCredentials>;
-  connections(): Promise<HttpConnections>;
-  prompter(): Promise<Prompter>;
-  rememberForCompletion(words: CompletionWords): void;
-}
-
-/** The local file, or the team's PostgreSQL store whose sessions (and locks) end with the command. */
-export async function journal(b: Building): Promise<Journal> {
-  const choice = await journalChoice(b);
-  const { openJournal, openTeamJournal, sayEachSkipOnce } = await import('../journal/index.js');
-  const dir = journalDir(b.env);
-  const shared = {
-    now: b.clock.now,
-    sleep: b.clock.sleep,
-    onSkip: sayEachSkipOnce((text) => b.output.warn(text)),
-  };
-  if (choice.kind === 'file')
-    return openJournal({
-      dir,
-      ...shared,
-      notice: (text) => b.notify({ kind: 'lock-record-skipped', level: 'warn', text }),
-    });
-  const team = await openTeamJournal({
-    ...choice,
-    fallbackDir: dir,
-    ...shared,
-    log: b.log,
-    signal: b.signal,
-    deadline: b.deadline,
-  });
-  b.onDispose(() => team.close?.());
-  return team;
-}
-
-export async function journalChoice(b: Pick<Building, 'globals' | 'env' | 'store'>) {
-  return (await import('../config/journal-store.js')).chooseJournalStore({
-    demo: b.globals.demo,
-    profileFlag: b.globals.profile,
-    env: b.env,
-    configDir: configDir(b.env),
-    store: b.store,
-  });
-}
-
-export const store = async (b: Pick<Building, 'env'>) =>
-  new (await import('../config/profile-store.js')).ProfileStore(configDir(b.env));
-
-export async function credentials(b: Building) {
-  const { globals, output, env } = b;
-  if (globals.demo) {
-    // Said when the simulator is actually used, so that bad input under --demo stays one line.
-    output.textNote(output.chalk.cyan(`DEMO — local simulator with test funds (state in ${configDir(env)})`));
-    const demo = await (await import('./start-demo.js')).startDemo(configDir(env));
-    b.onDispose(() => demo.close());
-    if (demo.notice) output.warn(demo.notice);
-    return demo.credentials;
-  }
-  return resolveCredentials({
-    profileFlag: globals.profile,
-    env,
-    // The store module (conf) is loaded only when resolving reads it.
-    store: b.store,
-    // A key helper or keyring that hangs ends with --timeout (or its own bound) and with Ctrl-C.
-    reading: { signal: b.signal, deadline: b.deadline, now: b.clock.now },
-  });
-}
-
-export async function client(b: Building) {
-  const [{ maxAnswerBytes }, { resolveWireSettings }] = await Promise.all([
-    import('../api/create-client.js'),
-    import('../api/wire/unspecified.js'),
-  ]);
-  // What the environment alone sets is checked before the credentials are read: a bad value is the one
-  // line said, before a demo starts its simulator.
-  const { problem } = resolveWireSettings(b.env);
-  if (problem) throw new UsageError(problem);
-  maxAnswerBytes(b.env);
-  const inUse = await wire(b);
-  if (inUse.problem) throw new UsageError(inUse.problem);
-  return clientFor(b, await b.credentials(), {
-    wire: inUse.settings,
-    pageSizeLearned: inUse.sources.pageSizeParam === 'learned',
-    learn: inUse.learn,
-    warn: (text) => b.notify({ kind: 'wire-warning', level: 'warn', text }),
-    seen: b.rememberForCompletion,
-  });
-}
-
-/** A client for these credentials on this command's connections, clock, deadline, signal and timeouts, requests
- * logged under --verbose. */
-export async function clientFor(b: Building, credentials: ResolvedCredentials, more?: ClientSettings) {
-  const { createClient } = await import('../api/create-client.js');
-  const { globals } = b;
-  return createClient({
-    connections: await b.connections(),
-    credentials,
-    env: b.env,
-    clock: b.clock,
-    deadline: b.deadline,
-    timeoutSeconds: globals.timeout,
-    signal: b.signal,
-    requestTimeoutSeconds: globals.requestTimeout,
-    log: globals.verbose ? b.log : undefined,
-    ...more,
-  });
-}
-
-/** The wire names in use, and where a name the client learns is kept. */
-export async function wire(b: Building) {
-  const [credentials, { wireInUse }] = await Promise.all([b.credentials(), import('./wire-memory.js')]);
-  return wireInUse(credentials, b);
-}
-
-/** Built when no caller gave its own (the agent server's, never closed here). */
-export async function connections(b: Pick<Building, 'onDispose'>) {
-  const connections = new (await import('../api/transport.js')).HttpConnections();
-  b.onDispose(() => connections.close());
-  return connections;
-}
-
-export const prompter = async (b: Building) =>
-  (await import('../terminal/prompter.js')).createInquirerPrompter(b.io, b.signal, b.env);
-
-/** The markets and hedge ids a command read, kept for shell completion once it ends (never its outcome's
- * concern: a folder or file that cannot be written is passed over). */
-export function completionMemory(b: Pick<Building, 'env' | 'onDispose'>) {
-  const kept: CompletionWords & { markets: string[]; hedges: string[] } = { markets: [], hedges: [] };
-  b.onDispose(async () => {
-    const { rememberCompletionWords } = await import('../journal/completion-words.js');
-    rememberCompletionWords(journalDir(b.env), kept);
-  });
-  // The latest read first, each word once: a watch or a keeper reads the same ones again and again.
-  const latest = (now: string[] = [], before: string[]) => [...new Set([...now, ...before])].slice(0, 500);
-  return (words: CompletionWords) => {
-    if (words.marketsList) kept.marketsList = latest(words.marketsList, []);
-    kept.markets = latest(words.markets, kept.markets);
-    kept.hedges = latest(words.hedges, kept.hedges);
-  };
-}
-
-export const deadlineOfWait = (b: Pick<Building, 'globals' | 'deadline'>, startedAt: number) =>
-  waitDeadline(b.globals.timeout, b.deadline, startedAt);
-
-/** A spinner on a terminal, one line in a pipe, nothing under --json or when a caller takes the notices. */
-export async function startProgress(b: Building, label: string, since: number) {
-  return (await import('../terminal/spinner.js')).startProgress(
-    {
-      ...b.io,
-      // A caller that takes this context's notices (a keeper's step) is drawn nothing.
-      quiet: b.globals.json || b.init.notify !== undefined,
+/** The builders of one command's services, over what they read of it (`b`: its context). */
+export function services(b: Building) {
+  async function journalChoice() {
+    return (await import('../config/journal-store.js')).chooseJournalStore({
+      demo: b.globals.demo,
+      profileFlag: b.globals.profile,
       env: b.env,
-      output: b.output,
-      now: b.clock.now,
-      onDispose: b.onDispose,
+      configDir: configDir(b.env),
+      store: b.store,
+    });
+  }
+
+  const store = async () => new (await import('../config/profile-store.js')).ProfileStore(configDir(b.env));
+
+  async function client() {
+    const [{ maxAnswerBytes }, { resolveWireSettings }] = await Promise.all([
+      import('../api/create-client.js'),
+      import('../api/wire/unspecified.js'),
+    ]);
+    // What the environment alone sets is checked before the credentials are read: a bad value is the one
+    // line said, before a demo starts its simulator.
+    const { problem } = resolveWireSettings(b.env);
+    if (problem) throw new UsageError(problem);
+    maxAnswerBytes(b.env);
+    const inUse = await wire();
+    if (inUse.problem) throw new UsageError(inUse.problem);
+    return clientFor(await b.credentials(), {
+      wire: inUse.settings,
+      pageSizeLearned: inUse.sources.pageSizeParam === 'learned',
+      learn: inUse.learn,
+      warn: (text) => b.notify({ kind: 'wire-warning', level: 'warn', text }),
+      seen: b.rememberForCompletion,
+    });
+  }
+
+  /** A client for these credentials on this command's connections, clock, deadline, signal and timeouts, requests
+   * logged under --verbose. */
+  async function clientFor(credentials: ResolvedCredentials, more?: ClientSettings) {
+    const { createClient } = await import('../api/create-client.js');
+    const { globals } = b;
+    return createClient({
+      connections: await b.connections(),
+      credentials,
+      env: b.env,
+      clock: b.clock,
+      deadline: b.deadline,
+      timeoutSeconds: globals.timeout,
+      signal: b.signal,
+      requestTimeoutSeconds: globals.requestTimeout,
+      log: globals.verbose ? b.log : undefined,
+      ...more,
+    });
+  }
+
+  /** The wire names in use, and where a name the client learns is kept. */
+  async function wire() {
+    const [credentials, { wireInUse }] = await Promise.all([b.credentials(), import('./wire-memory.js')]);
+    return wireInUse(credentials, b);
+  }
+
+  const prompter = async () => (await import('../terminal/prompter.js')).createInquirerPrompter(b.io, b.signal, b.env);
+
+  return {
+    journalChoice,
+    store,
+    client,
+    clientFor,
+    wire,
+    prompter,
+    /** The local file, or the team's PostgreSQL store whose sessions (and locks) end with the command. */
+    async journal(): Promise<Journal> {
+      const choice = await journalChoice();
+      const { openJournal, openTeamJournal, sayEachSkipOnce } = await import('../journal/index.js');
+      const dir = journalDir(b.env);
+      const shared = {
+        now: b.clock.now,
+        sleep: b.clock.sleep,
+        onSkip: sayEachSkipOnce((text) => b.output.warn(text)),
+      };
+      if (choice.kind === 'file')
+        return openJournal({
+          dir,
+          ...shared,
+          notice: (text) => b.notify({ kind: 'lock-record-skipped', level: 'warn', text }),
+        });
+      const team = await openTeamJournal({
+        ...choice,
+        fallbackDir: dir,
+        ...shared,
+        log: b.log,
+        signal: b.signal,
+        deadline: b.deadline,
+      });
+      b.onDispose(() => team.close?.());
+      return team;
     },
-    label,
-    since,
-  );
+
+    async credentials() {
+      const { globals, output, env } = b;
+      if (globals.demo) {
+        // Said when the simulator is actually used, so that bad input under --demo stays one line.
+        output.textNote(output.chalk.cyan(`DEMO — local simulator with test funds (state in ${configDir(env)})`));
+        const demo = await (await import('./start-demo.js')).startDemo(configDir(env));
+        b.onDispose(() => demo.close());
+        if (demo.notice) output.warn(demo.notice);
+        return demo.credentials;
+      }
+      return resolveCredentials({
+        profileFlag: globals.profile,
+        env,
+        // The store module (conf) is loaded only when resolving reads it.
+        store: b.store,
+        // A key helper or keyring that hangs ends with --timeout (or its own bound) and with Ctrl-C.
+        reading: { signal: b.signal, deadline: b.deadline, now: b.clock.now },
+      });
+    },
+
+    /** Built when no caller gave its own (the agent server's, never closed here). */
+    async connections() {
+      const connections = new (await import('../api/transport.js')).HttpConnections();
+      b.onDispose(() => connections.close());
+      return connections;
+    },
+
+    /** The markets and hedge ids a command read, kept for shell completion once it ends (never its outcome's
+     * concern: a folder or file that cannot be written is passed over). */
+    completionMemory() {
+      const kept: CompletionWords & { markets: string[]; hedges: string[] } = { markets: [], hedges: [] };
+      b.onDispose(async () => {
+        const { rememberCompletionWords } = await import('../journal/completion-words.js');
+        rememberCompletionWords(journalDir(b.env), kept);
+      });
+      // The latest read first, each word once: a watch or a keeper reads the same ones again and again.
+      const latest = (now: string[] = [], before: string[]) => [...new Set([...now, ...before])].slice(0, 500);
+      return (words: CompletionWords) => {
+        if (words.marketsList) kept.marketsList = latest(words.marketsList, []);
+        kept.markets = latest(words.markets, kept.markets);
+        kept.hedges = latest(words.hedges, kept.hedges);
+      };
+    },
+
+    /** A spinner on a terminal, one line in a pipe, nothing under --json or when a caller takes the notices. */
+    async startProgress(label: string, since: number) {
+      return (await import('../terminal/spinner.js')).startProgress(
+        {
+          ...b.io,
+          // A caller that takes this context's notices (a keeper's step) is drawn nothing.
+          quiet: b.globals.json || b.init.notify !== undefined,
+          env: b.env,
+          output: b.output,
+          now: b.clock.now,
+          onDispose: b.onDispose,
+        },
+        label,
+        since,
+      );
+    },
+
+    /** A live question starts with a red LIVE. */
+    async confirm({ message, live, ...rest }: { message: string; default?: boolean; live?: boolean }) {
+      return (await b.prompter()).confirm({
+        message: live ? `${b.output.chalk.red.bold('LIVE')} ${message}` : message,
+        ...rest,
+      });
+    },
+  };
 }
 
-/** A live question starts with a red LIVE. */
-export async function confirm(
-  b: Pick<Building, 'prompter' | 'output'>,
-  { message, live, ...rest }: { message: string; default?: boolean; live?: boolean },
-) {
-  return (await b.prompter()).confirm({
-    message: live ? `${b.output.chalk.red.bold('LIVE')} ${message}` : message,
-    ...rest,
-  });
-}
+export type Services = ReturnType<typeof services>;

@@ -10,6 +10,7 @@ import type { ResolvedCredentials } from '../config/credentials.js';
 import type { Journal, SideAfter } from '../journal/index.js';
 import type { Prompter } from '../terminal/prompter.js';
 import type { Io } from '../terminal/terminal.js';
+import type { ProfileStore } from '../config/profile-store.js';
 
 /** The global options, once parsed (src/cli/globals.ts reads them off the command line). */
 export interface GlobalOptions {
@@ -97,4 +98,27 @@ export interface ContextInit {
   notify?: (notice: Notice) => void;
   /** Confirmed before it ran (a keeper's step: by the keeper's start); unset: --yes says. */
   confirmedAhead?: boolean;
+}
+
+/** Words a command read, kept for shell completion. */
+export interface CompletionWords {
+  marketsList?: string[];
+  markets?: string[];
+  hedges?: string[];
+}
+
+/** What a builder reads of its command: its settings, its other services, and where it registers a close. */
+export interface Building extends Pick<ContextInit, 'io' | 'env' | 'globals' | 'clock' | 'signal'> {
+  readonly init: Pick<ContextInit, 'notify'>;
+  readonly output: Output;
+  readonly deadline?: number;
+  log(line: string): void;
+  notify(notice: Notice): void;
+  hedgeCommand(...words: string[]): string;
+  onDispose(dispose: () => Promise<void> | void): void;
+  store(): Promise<ProfileStore>;
+  credentials(): Promise<ResolvedCredentials>;
+  connections(): Promise<HttpConnections>;
+  prompter(): Promise<Prompter>;
+  rememberForCompletion(words: CompletionWords): void;
 }

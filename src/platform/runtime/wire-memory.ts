@@ -2,10 +2,9 @@
 import type { LearnedWire } from '../api/client.js';
 import { resolveWireSettings, WIRE_SETTING_SOURCES } from '../api/wire/unspecified.js';
 import { configDir, hasStoreFile, type ResolvedCredentials } from '../config/credentials.js';
-import type { Env } from '../config/env.js';
 import type { ProfileStore } from '../config/profile-store.js';
 import type { StoreData } from '../config/store-schema.js';
-import type { Notice } from '../results/notices.js';
+import type { Building } from './settings.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
 type LearnedScope = { kind: 'profile'; name: string } | { kind: 'server'; key: string };
@@ -61,14 +60,7 @@ export async function resetLearned(store: ProfileStore, scope: LearnedScope | 'a
  * with it), the command's end awaiting the save. */
 export async function wireInUse(
   credentials: ResolvedCredentials,
-  ports: {
-    env: Env;
-    store(): Promise<ProfileStore>;
-    log(line: string): void;
-    notify(notice: Notice): void;
-    hedgeCommand(...words: string[]): string;
-    onDispose(dispose: () => Promise<void>): void;
-  },
+  ports: Pick<Building, 'env' | 'store' | 'log' | 'notify' | 'hedgeCommand' | 'onDispose'>,
 ) {
   const { env, store, hedgeCommand } = ports;
   const scope = learnedScopeOf(credentials);

@@ -1,7 +1,7 @@
 // Fault injection, so the CLI's retry, idempotency and timeout code is exercised over real sockets.
 
 import { hashString, nextRandom } from '../prng.js';
-import { ApiError, type EngineResponse, errorResponse } from './envelope.js';
+import { ApiError, type EngineRequest, type EngineResponse, errorResponse } from './envelope.js';
 import { isWrite } from './routes.js';
 
 /** html: a proxy's 502 page; truncated: half the JSON, status 200; wrong-types: numbers and strings swapped. */
@@ -16,13 +16,8 @@ export type MalformedKind =
   | 'deep';
 type StallMode = 'headers' | 'body';
 
-interface RequestTarget {
-  method: string;
-  /** Path relative to the base path, e.g. `/hedges/add`. */
-  path: string;
-  /** The parsed JSON body, when there is one: a match function may fault one side's close only. */
-  body?: unknown;
-}
+/** The parsed JSON body, when there is one: a match function may fault one side's close only. */
+type RequestTarget = Pick<EngineRequest, 'method' | 'path' | 'body'>;
 
 /** Limits injected faults to some requests, e.g. `{ method: 'POST' }` to fault only writes. */
 type FaultMatch = ((target: RequestTarget) => boolean) | { method?: string; path?: string | RegExp };

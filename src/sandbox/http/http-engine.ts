@@ -121,21 +121,6 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
     }
   }
 
-  /** Holds a write's Idempotency-Key in flight during injected latency (undefined: nothing to hold). */
-  function acquireIdempotencyKey(request: EngineRequest) {
-    try {
-      if (!isWrite(request.method, request.path)) return;
-      const principal = authenticate(request.headers.authorization);
-      const scope = idempotencyKey(request, principal.accountId)?.scope;
-      if (scope === undefined) return;
-      if (inFlight.has(scope)) return 'in-flight';
-      inFlight.add(scope);
-      return { scope };
-    } catch {
-      // Refused later by handle(), with nothing held.
-    }
-  }
-
   /** Also expires day-old idempotency records; the time returned never moves backwards. */
   function advanceTo(nowMs: number) {
     const now = Math.max(nowMs, state.nowMs);
@@ -143,15 +128,6 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
     if (expireIdempotency(now) > 0) engine.revision++;
     state.nowMs = now;
     return now;
-  }
-
-  /** Test and bench helper: `count` past hedges of the key's account (book.seedPastHedges). */
-  function seedHedges(apiKey: string, count: number, status: 'closed' | 'failed', nowMs: number) {
-    const { accountId } = authenticate(`Bearer ${apiKey}`);
-    const now = advanceTo(nowMs);
-    const ids = book.seedPastHedges(accountOf(accountId), count, status, now);
-    engine.revision++;
-    return ids;
   }
 
   function authenticate(authorization: string | undefined) {
@@ -222,10 +198,30 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
     /** Counts the changes of state since the last save (its host sets it back to 0 when it saves). */
     revision: 0,
     handle,
-    acquireIdempotencyKey,
     releaseIdempotencyKey: (lease: IdempotencyLease) => inFlight.delete(lease.scope),
+    /** Holds a write's Idempotency-Key in flight during injected latency (undefined: nothing to hold). */
+    acquireIdempotencyKey(request: EngineRequest) {
+      try {
+        if (!isWrite(request.method, request.path)) return;
+        const principal = authenticate(request.headers.authorization);
+        const scope = idempotencyKey(request, principal.accountId)?.scope;
+        if (scope === undefined) return;
+        if (inFlight.has(scope)) return 'in-flight';
+        inFlight.add(scope);
+        return { scope };
+      } catch {
+        // Refused later by handle(), with nothing held.
+      }
+    },
+    /** Test and bench helper: `count` past hedges of the key's account (book.seedPastHedges). */
+    seedHedges(apiKey: string, count: number, status: 'closed' | 'failed', nowMs: number) {
+      const { accountId } = authenticate(`Bearer ${apiKey}`);
+      const now = advanceTo(nowMs);
+      const ids = book.seedPastHedges(accountOf(accountId), count, status, now);
+      engine.revision++;
+      return ids;
+    },
     advanceTo,
-    seedHedges,
   };
   return engine;
 }

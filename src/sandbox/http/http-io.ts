@@ -50,30 +50,31 @@ export function parseBody(text: string) {
   }
 }
 
-function sendText(
+/** Status and headers for a body of `bytes` bytes. */
+function writeHead(
   res: ServerResponse,
   status: number,
-  contentType: string,
-  text: string,
   headers: Record<string, string> = {},
+  bytes: number,
+  type = JSON_TYPE,
 ) {
-  res.writeHead(status, { ...headers, 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, { ...headers, 'content-type': type, 'content-length': bytes });
+}
+
+function sendText(res: ServerResponse, status: number, text: string, headers?: Record<string, string>, type?: string) {
+  writeHead(res, status, headers, Buffer.byteLength(text), type);
   res.end(text);
 }
 
-export function sendEnvelope(res: ServerResponse, response: EngineResponse) {
-  sendText(res, response.status, JSON_TYPE, JSON.stringify(response.body), response.headers);
+export function sendEnvelope(res: ServerResponse, { status, body, headers }: EngineResponse) {
+  sendText(res, status, JSON.stringify(body), headers);
 }
 
 /** Status and headers go out, then half the body, then nothing: the client waits forever. */
-export function stallBody(res: ServerResponse, response: EngineResponse) {
-  const text = JSON.stringify(response.body);
-  writeJsonHead(res, response, Buffer.byteLength(text));
+export function stallBody(res: ServerResponse, { status, body, headers }: EngineResponse) {
+  const text = JSON.stringify(body);
+  writeHead(res, status, headers, Buffer.byteLength(text));
   res.write(text.slice(0, Math.floor(text.length / 2)));
-}
-
-function writeJsonHead(res: ServerResponse, { status, headers }: EngineResponse, bytes: number) {
-  res.writeHead(status, { ...headers, 'content-type': JSON_TYPE, 'content-length': bytes });
 }
 
 /** Numbers become strings and strings become numbers: well-formed JSON, wrong types everywhere. */
@@ -97,7 +98,7 @@ const AMBIGUOUS_ERROR = {
  */
 export function sendMalformed(res: ServerResponse, kind: MalformedKind, response?: EngineResponse) {
   if (!response) {
-    sendText(res, 502, 'text/html', BAD_GATEWAY_PAGE);
+    sendText(res, 502, BAD_GATEWAY_PAGE, {}, 'text/html');
     return 502;
   }
   const { status, headers, body } = response;
@@ -117,7 +118,7 @@ export function sendMalformed(res: ServerResponse, kind: MalformedKind, response
             : kind === 'data-and-error'
               ? [status, envelope(data, contradicted), headers]
               : [400, envelope(data, null), headers];
-  sendText(res, sent, JSON_TYPE, answer, answerHeaders);
+  sendText(res, sent, answer, answerHeaders);
   return sent;
 }
 
@@ -130,7 +131,7 @@ export function sendPadded(res: ServerResponse, response: EngineResponse, bytes:
   const text = JSON.stringify({ data, error, meta: { ...meta, padding: '' } });
   const textBytes = Buffer.byteLength(text);
   let left = Math.max(0, bytes - textBytes);
-  writeJsonHead(res, response, textBytes + left);
+  writeHead(res, response.status, response.headers, textBytes + left);
   function* chunks() {
     yield text.slice(0, -3);
     for (; left > 0; left -= PADDING_CHUNK.length) yield PADDING_CHUNK.subarray(0, left);

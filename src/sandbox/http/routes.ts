@@ -179,15 +179,14 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   const more = next > 0 && served.length > 0;
   if (byTime)
     return succeeded(served, dialect.historyMarkers ? { next_before: more ? history[next].closed_at : null } : {});
-  return succeeded(served, more ? { next_cursor: historyCursor(history[next]) } : {});
+  // The position of the next record, as a cursor: its close time and id (the order history is kept in).
+  const cursor = () =>
+    Buffer.from(JSON.stringify([history[next].closed_at, history[next].hedge_id])).toString('base64url');
+  return succeeded(served, more ? { next_cursor: cursor() } : {});
 }
 
 /** The most records a page by time holds, whatever page size is asked. */
 const TIME_PAGE = 40;
-
-/** The position of a history record, as a cursor: its close time and id (the order history is kept in). */
-const historyCursor = (record: HistoryRecord) =>
-  Buffer.from(JSON.stringify([record.closed_at, record.hedge_id])).toString('base64url');
 
 function readHistoryCursor(raw: string) {
   try {

@@ -26,8 +26,6 @@ import { INVALID_JSON } from './validation.js';
 export const SANDBOX_BASE_PATH = '/partners/sandbox/v2';
 
 const KEEP_ALIVE_TIMEOUT_MS = 5000;
-const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
 /** The engine's options, the faults it starts with (faults.ts says what each does), and the server's own. */
 export interface SandboxOptions extends Partial<EngineOptions>, Partial<FaultSettings> {
   port?: number;
@@ -55,11 +53,6 @@ export interface RequestLogEntry extends Pick<EngineRequest, 'method' | 'path' |
 
 export type RunningSandbox = Awaited<ReturnType<typeof startSandbox>>;
 
-function generateTestKey() {
-  const { randomInt } = process.getBuiltinModule('node:crypto');
-  return `hpk_test_${Array.from({ length: 24 }, () => KEY_ALPHABET[randomInt(KEY_ALPHABET.length)]).join('')}`;
-}
-
 // Math.random, not node:crypto: a demo quote runs without loading crypto (test/build/startup-imports.test.ts).
 function requestId() {
   const half = () =>
@@ -70,7 +63,10 @@ function requestId() {
 }
 
 export async function startSandbox(options: SandboxOptions = {}) {
-  const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [generateTestKey()];
+  // A test key of its own: 24 random hex digits.
+  const apiKeys = options.apiKeys?.length
+    ? [...options.apiKeys]
+    : [`hpk_test_${process.getBuiltinModule('node:crypto').randomBytes(12).toString('hex')}`];
   const host = hostEngine(options, apiKeys);
   const faults = faultInjector(options, String(options.seed ?? DEFAULT_SEED));
   const { socketPath } = options;

@@ -8,12 +8,12 @@
 'use strict';
 
 const options = JSON.parse(process.argv[2]);
-const { openJournal, PostgresJournal } = require(options.bundle);
+const { openJournal, openPostgresJournal } = require(options.bundle);
 const readline = require('node:readline');
 
 const journal =
   options.backend === 'postgres'
-    ? new PostgresJournal({
+    ? openPostgresJournal({
         url: options.url,
         shown: 'the test store',
         source: 'the test',

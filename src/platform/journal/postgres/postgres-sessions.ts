@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import pg from 'pg';
 import type { Skipped } from '../entry.js';
 import type { Holder } from '../../../core/files/file-lock.js';
-import { holdOf, type HoldResult, type HoldScope, type LockerClient } from '../client-journal.js';
+import { holdOf, type HoldResult, type HoldScope } from '../client-journal.js';
 import { JournalError, JournalStoreError } from '../journal-error.js';
 import { InterruptedError } from '../../../core/errors.js';
 import { LATEST_VERSION, migrateSchema, SchemaTooNewError } from './postgres-schema.js';
@@ -59,10 +59,10 @@ const UPSERT_HOLDER_SQL = `
 INSERT INTO hedge.holders (scope, pid, host, session, since, backend_pid) VALUES ($1, $2, $3, $4, $5, $6)
 ON CONFLICT (scope) DO UPDATE SET pid = EXCLUDED.pid, host = EXCLUDED.host, session = EXCLUDED.session, since = EXCLUDED.since, backend_pid = EXCLUDED.backend_pid`;
 
-/** json, jsonb and their arrays, which pg would hand to JSON.parse: the store reads their text itself, within the journal's bounds (entry.ts, readRow). */
 /** A statement with its own bound (query_timeout), which pg takes beyond its typings. */
 type Query = pg.QueryConfig & { query_timeout?: number };
 
+/** json, jsonb and their arrays, which pg would hand to JSON.parse: the store reads their text itself, within the journal's bounds (entry.ts, readRow). */
 const JSON_TYPES = new Set([114, 3802, 199, 3807]);
 const JSON_AS_TEXT = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
@@ -71,147 +71,85 @@ const JSON_AS_TEXT = {
       : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
-export class PostgresSessions implements LockerClient {
-  readonly location: string;
-  readonly host = hostname();
-  private readonly now: () => number;
+/** The team store's two sessions and the locker over them: `location` the store as shown, `host` this machine. */
+export function postgresSessions(options: TeamJournalOptions) {
+  const { shown: location, log, signal, deadline, now = Date.now } = options;
+  const host = hostname();
   /** Each session: its client, and (the lock session's) pg_backend_pid(), what pg_locks names the holder by. */
-  private readonly sessions = new Map<'data' | 'locks', ReturnType<PostgresSessions['connect']>>();
+  const sessions = new Map<'data' | 'locks', ReturnType<typeof connect>>();
   /** Counts lock sessions: a hold taken on an earlier one than the current is lost. */
-  private lockGeneration = 0;
+  let lockGeneration = 0;
   /** Scopes this process holds, and how many times (advisory locks are counted per session). */
-  private readonly holds = new Map<string, number>();
-  private closed = false;
-
-  constructor(private readonly options: TeamJournalOptions) {
-    this.location = options.shown;
-    this.now = options.now ?? Date.now;
-  }
-
-  holderAt(time: number) {
-    return { pid: process.pid, host: this.host, since: utcIso(time), session: PROCESS_SESSION };
-  }
-
-  /** Who holds the scope: its row, live only while its advisory lock is granted. Takes nothing. */
-  async holderOf(scope: HoldScope) {
-    return (await this.query<Holder>({ text: HOLDER_SQL, values: [scopeText(scope)] }, 'asking who holds an action'))
-      .rows[0];
-  }
-
-  async letGo(scope: HoldScope) {
-    const text = scopeText(scope);
-    // Once closed, the sessions took every hold with them (and a release would not count one down).
-    while (!this.closed && (this.holds.get(text) ?? 0) > 0) await this.release(text);
-  }
-
-  /** A new entry's hold, taken before its row is written (no other process can see it unheld): false when another has it. */
-  async holdNew(scope: string) {
-    const taken = await this.tryAdvisory(scope);
-    if (taken) this.holds.set(scope, 1);
-    return taken;
-  }
-
-  /** Lets go of a new entry's hold whose row was not written after all. */
-  async dropNew(scope: string) {
-    this.holds.delete(scope);
-    await this.advisory('pg_advisory_unlock', scope);
-  }
-
-  /** Ends both sessions: every hold and lock of this process goes with them. */
-  async close() {
-    if (this.closed) return;
-    const clients = await Promise.all(
-      (['data', 'locks'] as const).map((purpose) =>
-        this.sessions.get(purpose)?.then(
-          ({ client }) => client,
-          () => undefined,
-        ),
-      ),
-    );
-    this.closed = true;
-    const ending = (async () => {
-      // Tidy: the rows would name nobody anyway once the session ends.
-      if (this.holds.size)
-        await clients[1]
-          ?.query(`DELETE FROM hedge.holders WHERE session = $1`, [PROCESS_SESSION])
-          .catch(() => undefined);
-      await Promise.allSettled(clients.map((client) => client?.end()));
-    })();
-    await within(ending, CLOSE_BOUND_MS, () => new Error()).catch(() => {
-      for (const client of clients) client?.connection.stream.destroy();
-    });
-  }
+  const holds = new Map<string, number>();
+  let closed = false;
+  /** When the signal was first seen: a statement is ended a moment after it (or after the deadline), in which what
+   * happened is recorded (a stalled store's statement is what it ends; every one after is ended at once). */
+  let signalledAt: number | undefined;
 
   /** The connection for entries, with the schema made current on first use. */
-  async data() {
+  async function data() {
     // Lost (the server restarted, the network dropped): the next statement connects anew.
     return (
-      await this.session('data', 'checking its schema', async (client, started) => {
-        const applied = await migrateSchema(client, `${this.host} pid ${process.pid}`);
-        if (applied.length)
-          this.options.log?.(`journal: created the team store's schema (version ${applied.join(', ')})`);
-        this.options.log?.(
-          `journal: team store ${this.location} (from ${this.options.source}), schema version ${LATEST_VERSION}, ready in ${this.now() - started} ms`,
+      await session('data', 'checking its schema', async (client, started) => {
+        const applied = await migrateSchema(client, `${host} pid ${process.pid}`);
+        if (applied.length) log?.(`journal: created the team store's schema (version ${applied.join(', ')})`);
+        log?.(
+          `journal: team store ${location} (from ${options.source}), schema version ${LATEST_VERSION}, ready in ${now() - started} ms`,
         );
       })
     ).client;
   }
 
   /** The connection that holds this process's advisory locks, and only them. */
-  locks() {
-    return this.session(
+  function locks() {
+    return session(
       'locks',
       'opening its lock session',
       async (client) => (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid,
       () => {
         // The session that held this process's advisory locks is gone, and every lock with it.
-        this.lockGeneration += 1;
-        this.holds.clear();
+        lockGeneration += 1;
+        holds.clear();
       },
     );
   }
 
   /** The `purpose` session, connected and readied on first use; one lost, or never made, is made anew by the next call. */
-  private session(
-    purpose: 'data' | 'locks',
-    doing: string,
-    ready: Parameters<PostgresSessions['connect']>[3],
-    lost = () => {},
-  ) {
-    let session = this.sessions.get(purpose);
-    if (session) return session;
+  function session(purpose: 'data' | 'locks', doing: string, ready: Parameters<typeof connect>[3], lost = () => {}) {
+    let made = sessions.get(purpose);
+    if (made) return made;
     const forget = () => {
-      if (this.sessions.get(purpose) !== session) return;
-      this.sessions.delete(purpose);
+      if (sessions.get(purpose) !== made) return;
+      sessions.delete(purpose);
       lost();
     };
-    session = this.connect(purpose, forget, doing, ready);
-    this.sessions.set(purpose, session);
-    session.catch(forget);
-    return session;
+    made = connect(purpose, forget, doing, ready);
+    sessions.set(purpose, made);
+    made.catch(forget);
+    return made;
   }
 
   /** A new session, connected, then readied (`readying`: what a failure there says was being done). */
-  async connect(
+  async function connect(
     purpose: 'data' | 'locks',
     onLost = () => {},
     readying = '',
     ready?: (client: pg.Client, started: number) => Promise<number | void>,
   ) {
-    if (this.closed) throw new JournalError('The journal store was closed.');
-    const started = this.now();
+    if (closed) throw new JournalError('The journal store was closed.');
+    const started = now();
     const client = new pg.Client({
-      connectionString: this.options.url,
-      connectionTimeoutMillis: connectTimeoutOf(this.options.url) ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      connectionString: options.url,
+      connectionTimeoutMillis: connectTimeoutOf(options.url) ?? DEFAULT_CONNECT_TIMEOUT_MS,
       query_timeout: QUERY_TIMEOUT_MS,
       // A machine that vanishes (not a killed process: its socket closes) is noticed by the server's keepalive.
       keepAlive: true,
-      application_name: `hedge ${purpose} ${this.host} pid ${process.pid}`,
+      application_name: `hedge ${purpose} ${host} pid ${process.pid}`,
       types: JSON_AS_TEXT,
     });
     // A connection that drops while idle is reported here; the next statement fails and says so.
     client.on('error', (error) => {
-      this.options.log?.(`journal: the team store's ${purpose} connection failed: ${error.message}`);
+      log?.(`journal: the team store's ${purpose} connection failed: ${error.message}`);
       onLost();
     });
     client.on('end', onLost);
@@ -224,36 +162,23 @@ export class PostgresSessions implements LockerClient {
       return { client, backendPid: await ready?.(client, started) };
     } catch (error) {
       await client.end().catch(() => undefined);
-      throw this.storeError(error, doing);
+      throw storeError(error, doing);
     }
   }
-
-  /** When the command's deadline or its signal (the first seen) ends a statement: a moment after it, in which what
-   * happened is recorded (a stalled store's statement is what it ends; every one after is ended at once). */
-  private stopsAt(by: 'deadline' | 'signal') {
-    if (by === 'deadline')
-      return this.options.deadline === undefined ? undefined : this.options.deadline + CLOSE_BOUND_MS;
-    this.signalledAt ??= this.now();
-    return this.signalledAt + CLOSE_BOUND_MS;
-  }
-
-  private signalledAt?: number;
 
   /** A statement with its own bound (query_timeout), which pg takes beyond its typings; given `doing`, a failure is a store error saying so.
    * The command's deadline and signal end it sooner: the server is asked to cancel it (pg's own timeout leaves it
    * running, and a lock that frees later would let it commit unseen), and what it then says is taken (done after all,
    * or cancelled: the deadline's store error, the signal's interruption). */
-  async run<R extends pg.QueryResultRow>(client: pg.Client, query: Query, doing?: string) {
-    const { signal } = this.options;
+  async function run<R extends pg.QueryResultRow>(client: pg.Client, query: Query, doing?: string) {
     const stopped = new AbortController();
     const timers: NodeJS.Timeout[] = [];
     const stopBy = (why: 'deadline' | 'signal', at: number) =>
-      timers.push(setTimeout(() => stopped.abort(why), Math.max(0, at - this.now())));
-    const onSignal = () => stopBy('signal', this.stopsAt('signal')!);
+      timers.push(setTimeout(() => stopped.abort(why), Math.max(0, at + CLOSE_BOUND_MS - now())));
+    const onSignal = () => stopBy('signal', (signalledAt ??= now()));
     if (signal?.aborted) onSignal();
     else signal?.addEventListener('abort', onSignal, { once: true });
-    const { deadline } = this.options;
-    if (deadline !== undefined) stopBy('deadline', this.stopsAt('deadline')!);
+    if (deadline !== undefined) stopBy('deadline', deadline);
     const statement = client.query<R>(query);
     try {
       return await Promise.race([
@@ -263,10 +188,10 @@ export class PostgresSessions implements LockerClient {
         ),
       ]);
     } catch (error) {
-      if (error !== stopped.signal) throw doing === undefined ? error : this.storeError(error, doing);
+      if (error !== stopped.signal) throw doing === undefined ? error : storeError(error, doing);
       const active = (client as pg.Client & { activeQuery?: unknown }).activeQuery;
       // pg's cancel (a CancelRequest on a connection of its own) is beyond its typings.
-      const canceller = new pg.Client({ connectionString: this.options.url }) as unknown as {
+      const canceller = new pg.Client({ connectionString: options.url }) as unknown as {
         cancel(client: pg.Client, query: unknown): void;
       };
       if (active) canceller.cancel(client, active);
@@ -279,13 +204,10 @@ export class PostgresSessions implements LockerClient {
       );
       if (settled) return settled;
       if (stopped.signal.reason === 'signal')
-        throw new InterruptedError(
-          `Stopped while the team journal store ${this.location} was ${doing ?? 'answering'}.`,
-          {
-            stoppedBy: signal?.reason,
-          },
-        );
-      throw this.storeError(new Error('timeout: --timeout ran out'), doing ?? 'answering');
+        throw new InterruptedError(`Stopped while the team journal store ${location} was ${doing ?? 'answering'}.`, {
+          stoppedBy: signal?.reason,
+        });
+      throw storeError(new Error('timeout: --timeout ran out'), doing ?? 'answering');
     } finally {
       for (const timer of timers) clearTimeout(timer);
       signal?.removeEventListener('abort', onSignal);
@@ -293,77 +215,48 @@ export class PostgresSessions implements LockerClient {
   }
 
   /** A statement on the data session (run's terms). */
-  async query<R extends pg.QueryResultRow>(query: Query, doing?: string) {
-    return this.run<R>(await this.data(), query, doing);
-  }
-
-  /** Takes the scope's advisory lock (waiting up to waitMs) and says so in hedge.holders; or names who has it. */
-  async take(held: HoldScope, waitMs: number): Promise<HoldResult> {
-    const scope = scopeText(held);
-    // The data connection makes the schema current: a lock may be the first thing a run asks for.
-    const [, { client, backendPid }] = await Promise.all([this.data(), this.locks()]);
-    let got = (await this.tryAdvisory(scope)) || (waitMs > 0 && (await this.waitAdvisory(scope, waitMs)));
-    for (let attempt = 0; !got && attempt < HOLDER_ATTEMPTS; attempt++) {
-      const holder = await this.holderOf(held);
-      if (holder) return { held: false, holder };
-      // Its holder let go between the two questions, or has not written its row yet.
-      await (this.options.sleep ?? sleep)(HOLDER_RETRY_MS);
-      got = await this.tryAdvisory(scope);
-    }
-    const since = utcIso(this.now());
-    if (!got)
-      return { held: false, holder: { pid: 0, host: 'unknown (another session of the store)', since, session: '' } };
-    this.holds.set(scope, (this.holds.get(scope) ?? 0) + 1);
-    try {
-      await client.query(UPSERT_HOLDER_SQL, [scope, process.pid, this.host, PROCESS_SESSION, since, backendPid]);
-    } catch (error) {
-      await this.release(scope);
-      throw this.storeError(error, 'recording a hold');
-    }
-    const generation = this.lockGeneration;
-    // Lost once the lock session that held it is gone (a new one counts on).
-    const stillHeld = () => this.lockGeneration === generation;
-    return { held: true, hold: holdOf(async () => (stillHeld() ? this.release(scope) : undefined), stillHeld) };
+  async function query<R extends pg.QueryResultRow>(statement: Query, doing?: string) {
+    return run<R>(await data(), statement, doing);
   }
 
   /** `SELECT <call>(hashtextextended('hedge:<scope>', 0)) AS ok` on the lock session. */
-  private async advisory(call: string, scope: string, doing?: string, query_timeout?: number) {
-    const { client } = await this.locks();
+  async function advisory(call: string, scope: string, doing?: string, query_timeout?: number) {
+    const { client } = await locks();
     const text = `SELECT ${call}(hashtextextended('hedge:' || $1::text, 0)) AS ok`;
-    return (await this.run<{ ok: boolean }>(client, { text, values: [scope], query_timeout }, doing)).rows[0]?.ok;
+    return (await run<{ ok: boolean }>(client, { text, values: [scope], query_timeout }, doing)).rows[0]?.ok;
   }
 
-  private async tryAdvisory(scope: string) {
-    return (await this.advisory('pg_try_advisory_lock', scope, 'taking a lock')) === true;
+  async function tryAdvisory(scope: string) {
+    return (await advisory('pg_try_advisory_lock', scope, 'taking a lock')) === true;
   }
 
   /** Waits for the lock up to waitMs, in the server (lock_timeout): no polling. */
-  private async waitAdvisory(scope: string, waitMs: number) {
-    const { client } = await this.locks();
+  async function waitAdvisory(scope: string, waitMs: number) {
+    const { client } = await locks();
     try {
       await client.query(`SELECT set_config('lock_timeout', $1, false)`, [`${Math.max(1, Math.round(waitMs))}ms`]);
-      await this.advisory('pg_advisory_lock', scope, undefined, waitMs + QUERY_TIMEOUT_MS);
+      await advisory('pg_advisory_lock', scope, undefined, waitMs + QUERY_TIMEOUT_MS);
       return true;
     } catch (error) {
       if ((error as { code?: string }).code === '55P03') return false;
-      throw this.storeError(error, 'waiting for a lock');
+      throw storeError(error, 'waiting for a lock');
     } finally {
       await client.query(`SELECT set_config('lock_timeout', '0', false)`).catch(() => undefined);
     }
   }
 
   /** Lets go of one hold on the scope; the last one also clears this process's row. */
-  private async release(scope: string) {
-    const count = this.holds.get(scope) ?? 0;
-    if (count === 0 || this.closed) return;
+  async function release(scope: string) {
+    const count = holds.get(scope) ?? 0;
+    if (count === 0 || closed) return;
     try {
       if (count > 1) {
-        this.holds.set(scope, count - 1);
-        await this.advisory('pg_advisory_unlock', scope);
+        holds.set(scope, count - 1);
+        await advisory('pg_advisory_unlock', scope);
       } else {
-        this.holds.delete(scope);
+        holds.delete(scope);
         // The last hold: the row goes in the same round trip as the lock.
-        const { client } = await this.locks();
+        const { client } = await locks();
         await client.query(
           `WITH gone AS (DELETE FROM hedge.holders WHERE scope = $1 AND session = $2 RETURNING scope)
            SELECT pg_advisory_unlock(hashtextextended('hedge:' || $1, 0)) AS unlocked, (SELECT count(*) FROM gone) AS rows`,
@@ -372,21 +265,115 @@ export class PostgresSessions implements LockerClient {
       }
     } catch (error) {
       // The lock session is gone, and every lock of it with it: nothing is left held.
-      this.options.log?.(`journal: releasing ${scope}: ${(error as Error).message}`);
+      log?.(`journal: releasing ${scope}: ${(error as Error).message}`);
     }
   }
 
+  /** Who holds the scope: its row, live only while its advisory lock is granted. Takes nothing. */
+  async function holderOf(scope: HoldScope) {
+    return (await query<Holder>({ text: HOLDER_SQL, values: [scopeText(scope)] }, 'asking who holds an action'))
+      .rows[0];
+  }
+
   /** A failure of the store as the operator reads it: the store (redacted), what went wrong, what to do. */
-  storeError(error: unknown, doing: string) {
+  function storeError(error: unknown, doing: string) {
     if (error instanceof JournalStoreError) return error;
-    const { sentence, hint } = describeFailure(error, this.options.source);
-    return new JournalStoreError(`The team journal store ${this.location} ${sentence} (while ${doing}).`, {
-      store: this.location,
+    const { sentence, hint } = describeFailure(error, options.source);
+    return new JournalStoreError(`The team journal store ${location} ${sentence} (while ${doing}).`, {
+      store: location,
       hint,
       cause: error,
     });
   }
+
+  return {
+    location,
+    host,
+    data,
+    locks,
+    connect,
+    run,
+    query,
+    holderOf,
+    storeError,
+    holderAt: (time: number) => ({ pid: process.pid, host, since: utcIso(time), session: PROCESS_SESSION }),
+
+    async letGo(scope: HoldScope) {
+      const text = scopeText(scope);
+      // Once closed, the sessions took every hold with them (and a release would not count one down).
+      while (!closed && (holds.get(text) ?? 0) > 0) await release(text);
+    },
+
+    /** A new entry's hold, taken before its row is written (no other process can see it unheld): false when another has it. */
+    async holdNew(scope: string) {
+      const taken = await tryAdvisory(scope);
+      if (taken) holds.set(scope, 1);
+      return taken;
+    },
+
+    /** Lets go of a new entry's hold whose row was not written after all. */
+    async dropNew(scope: string) {
+      holds.delete(scope);
+      await advisory('pg_advisory_unlock', scope);
+    },
+
+    /** Takes the scope's advisory lock (waiting up to waitMs) and says so in hedge.holders; or names who has it. */
+    async take(held: HoldScope, waitMs: number): Promise<HoldResult> {
+      const scope = scopeText(held);
+      // The data connection makes the schema current: a lock may be the first thing a run asks for.
+      const [, { client, backendPid }] = await Promise.all([data(), locks()]);
+      let got = (await tryAdvisory(scope)) || (waitMs > 0 && (await waitAdvisory(scope, waitMs)));
+      for (let attempt = 0; !got && attempt < HOLDER_ATTEMPTS; attempt++) {
+        const holder = await holderOf(held);
+        if (holder) return { held: false, holder };
+        // Its holder let go between the two questions, or has not written its row yet.
+        await (options.sleep ?? sleep)(HOLDER_RETRY_MS);
+        got = await tryAdvisory(scope);
+      }
+      const since = utcIso(now());
+      if (!got)
+        return { held: false, holder: { pid: 0, host: 'unknown (another session of the store)', since, session: '' } };
+      holds.set(scope, (holds.get(scope) ?? 0) + 1);
+      try {
+        await client.query(UPSERT_HOLDER_SQL, [scope, process.pid, host, PROCESS_SESSION, since, backendPid]);
+      } catch (error) {
+        await release(scope);
+        throw storeError(error, 'recording a hold');
+      }
+      const generation = lockGeneration;
+      // Lost once the lock session that held it is gone (a new one counts on).
+      const stillHeld = () => lockGeneration === generation;
+      return { held: true, hold: holdOf(async () => (stillHeld() ? release(scope) : undefined), stillHeld) };
+    },
+
+    /** Ends both sessions: every hold and lock of this process goes with them. */
+    async close() {
+      if (closed) return;
+      const clients = await Promise.all(
+        (['data', 'locks'] as const).map((purpose) =>
+          sessions.get(purpose)?.then(
+            ({ client }) => client,
+            () => undefined,
+          ),
+        ),
+      );
+      closed = true;
+      const ending = (async () => {
+        // Tidy: the rows would name nobody anyway once the session ends.
+        if (holds.size)
+          await clients[1]
+            ?.query(`DELETE FROM hedge.holders WHERE session = $1`, [PROCESS_SESSION])
+            .catch(() => undefined);
+        await Promise.allSettled(clients.map((client) => client?.end()));
+      })();
+      await within(ending, CLOSE_BOUND_MS, () => new Error()).catch(() => {
+        for (const client of clients) client?.connection.stream.destroy();
+      });
+    },
+  };
 }
+
+export type PostgresSessions = ReturnType<typeof postgresSessions>;
 
 const UNREACHABLE_CODES = new Set(
   'ECONNREFUSED ECONNRESET ENOTFOUND EAI_AGAIN ETIMEDOUT EHOSTUNREACH ENETUNREACH EPIPE 57P01 57P02 57P03 08006 08001 08004'.split(

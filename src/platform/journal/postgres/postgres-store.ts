@@ -1,6 +1,6 @@
 // The journal on PostgreSQL: one store shared by every machine of a desk.
 import { canonicalJson } from '../canonical-json.js';
-import { ClientJournal, plainJson, type RecordsClient, type RowFilter, type RowSeal } from '../client-journal.js';
+import { clientJournal, plainJson, type RowFilter, type RowSeal } from '../client-journal.js';
 import {
   ANY_ROW,
   ENTRY,
@@ -15,7 +15,7 @@ import { fallbackRecords, importedRevision, knowsMore, outcomeFields } from '../
 import { openJournal } from '../journal.js';
 import { refuseKeyShaped } from '../row-integrity.js';
 import { migrateSchema } from './postgres-schema.js';
-import { PostgresSessions, scopeText, type TeamJournalOptions } from './postgres-sessions.js';
+import { postgresSessions, scopeText, type PostgresSessions, type TeamJournalOptions } from './postgres-sessions.js';
 
 /** The unresolved outcomes as SQL, from the one list (entry.ts). */
 const UNRESOLVED_SQL = UNRESOLVED_OUTCOMES.map((outcome) => `'${outcome}'`).join(', ');
@@ -92,95 +92,98 @@ type ImportOutcome =
   | 'conflict';
 
 /** The journal on the team store, and what only it does (isTeamJournal tells it from the file journal). */
-export class PostgresJournal extends ClientJournal {
-  readonly kind = 'postgres' as const;
-  declare protected readonly records: PostgresRecords;
+export function openPostgresJournal(options: TeamJournalOptions) {
   /** The store's two sessions, which hold its locks too. */
-  declare protected readonly locker: PostgresSessions;
+  const locker = postgresSessions(options);
+  const records = postgresRecords(locker, options);
+  return Object.assign(clientJournal(records, locker, options), {
+    kind: 'postgres' as const,
 
-  constructor(options: TeamJournalOptions) {
-    const sessions = new PostgresSessions(options);
-    super(new PostgresRecords(sessions, options), sessions, options);
-  }
-
-  /** The keeper's heartbeats, which every machine of the desk reads: stored as given once a key is refused. */
-  readonly keeperHeartbeats = {
-    write: async (scope: string, body: object) => {
-      refuseKeyShaped(body, 'write a keeper heartbeat');
-      const { rows } = await this.locker.query<{ revision: string }>(
-        { text: WRITE_HEARTBEAT_SQL, values: [scope, JSON.stringify(body)], query_timeout: HEARTBEAT_QUERY_TIMEOUT_MS },
-        "writing the keeper's heartbeat",
-      );
-      return { revision: Number(rows[0].revision) };
-    },
-    read: async (scope: string) => {
-      const [row] = (
-        await this.locker.query<{ body: string; revision: string; age_ms: number }>(
-          { text: READ_HEARTBEAT_SQL, values: [scope] },
-          "reading the keeper's heartbeat",
-        )
-      ).rows;
-      const body = row && readRow(row.body, ANY_ROW, HEARTBEAT_BOUNDS);
-      if (!body || typeof body === 'string') return;
-      return { body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
-    },
-  };
-
-  /** Brings the schema up to date (also done on first use); the versions applied. */
-  async migrateSchema() {
-    const { client: data } = await this.locker.connect('data');
-    try {
-      return await migrateSchema(data, `${this.locker.host} pid ${process.pid}`);
-    } catch (error) {
-      throw this.locker.storeError(error, 'creating or updating its schema');
-    } finally {
-      await data.end().catch(() => undefined);
-    }
-  }
-
-  /** Adds or merges one entry of a local journal in one transaction: added, merged (when it knows more:
-   * fallback-record.ts), or left (idempotent: importing it again changes nothing). */
-  async importEntry(local: JournalEntry) {
-    const data = await this.locker.data();
-    const target = local.fallback_for?.id ?? local.id;
-    try {
-      await data.query('BEGIN');
-      const found = await data.query<StoredRow>(`SELECT id, entry FROM hedge.entries WHERE id = $1 FOR UPDATE`, [
-        target,
-      ]);
-      const existing = this.records.entries(found.rows)[0];
-      let outcome: ImportOutcome = 'present';
-      if (!found.rows.length) {
-        // Its place and revision are the store's (a local seq counts another journal).
-        const { fallback_for, seq, revision, ...fields } = local;
-        const entry = plainJson({ ...fields, id: target, host: fields.host ?? this.locker.host }) as JournalEntry;
-        const inserted = await data.query<{ seq: string | null }>(
-          INSERT_SQL,
-          insertValues(entry, 'migrated', importedRevision(local)),
+    /** The keeper's heartbeats, which every machine of the desk reads: stored as given once a key is refused. */
+    keeperHeartbeats: {
+      write: async (scope: string, body: object) => {
+        refuseKeyShaped(body, 'write a keeper heartbeat');
+        const { rows } = await locker.query<{ revision: string }>(
+          {
+            text: WRITE_HEARTBEAT_SQL,
+            values: [scope, JSON.stringify(body)],
+            query_timeout: HEARTBEAT_QUERY_TIMEOUT_MS,
+          },
+          "writing the keeper's heartbeat",
         );
-        // Another migrate added it a moment ago: that one's row stands.
-        if (inserted.rows[0]?.seq != null) outcome = 'added';
-      } else if (!existing || existing.idempotency_key !== local.idempotency_key) {
-        // Another action's row (another key, or one that cannot be read: as far as anyone can tell): left alone.
-        outcome = 'conflict';
-      } else if (knowsMore(local, existing)) {
-        await data.query(CHANGE_SQL, [
-          target,
-          JSON.stringify({ ...outcomeFields(local), updated_at: local.updated_at }),
-          local.outcome,
-          local.updated_at,
-          importedRevision(local),
-        ]);
-        outcome = 'merged';
+        return { revision: Number(rows[0].revision) };
+      },
+      read: async (scope: string) => {
+        const [row] = (
+          await locker.query<{ body: string; revision: string; age_ms: number }>(
+            { text: READ_HEARTBEAT_SQL, values: [scope] },
+            "reading the keeper's heartbeat",
+          )
+        ).rows;
+        const body = row && readRow(row.body, ANY_ROW, HEARTBEAT_BOUNDS);
+        if (!body || typeof body === 'string') return;
+        return { body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
+      },
+    },
+
+    /** Brings the schema up to date (also done on first use); the versions applied. */
+    async migrateSchema() {
+      const { client: data } = await locker.connect('data');
+      try {
+        return await migrateSchema(data, `${locker.host} pid ${process.pid}`);
+      } catch (error) {
+        throw locker.storeError(error, 'creating or updating its schema');
+      } finally {
+        await data.end().catch(() => undefined);
       }
-      await data.query('COMMIT');
-      return { outcome, id: target };
-    } catch (error) {
-      await data.query('ROLLBACK').catch(() => undefined);
-      throw this.locker.storeError(error, 'moving the local journal in');
-    }
-  }
+    },
+
+    /** Adds or merges one entry of a local journal in one transaction: added, merged (when it knows more:
+     * fallback-record.ts), or left (idempotent: importing it again changes nothing). */
+    async importEntry(local: JournalEntry) {
+      const data = await locker.data();
+      const target = local.fallback_for?.id ?? local.id;
+      try {
+        await data.query('BEGIN');
+        const found = await data.query<StoredRow>(`SELECT id, entry FROM hedge.entries WHERE id = $1 FOR UPDATE`, [
+          target,
+        ]);
+        const existing = records.entries(found.rows)[0];
+        let outcome: ImportOutcome = 'present';
+        if (!found.rows.length) {
+          // Its place and revision are the store's (a local seq counts another journal).
+          const { fallback_for, seq, revision, ...fields } = local;
+          const entry = plainJson({ ...fields, id: target, host: fields.host ?? locker.host }) as JournalEntry;
+          const inserted = await data.query<{ seq: string | null }>(
+            INSERT_SQL,
+            insertValues(entry, 'migrated', importedRevision(local)),
+          );
+          // Another migrate added it a moment ago: that one's row stands.
+          if (inserted.rows[0]?.seq != null) outcome = 'added';
+        } else if (!existing || existing.idempotency_key !== local.idempotency_key) {
+          // Another action's row (another key, or one that cannot be read: as far as anyone can tell): left alone.
+          outcome = 'conflict';
+        } else if (knowsMore(local, existing)) {
+          await data.query(CHANGE_SQL, [
+            target,
+            JSON.stringify({ ...outcomeFields(local), updated_at: local.updated_at }),
+            local.outcome,
+            local.updated_at,
+            importedRevision(local),
+          ]);
+          outcome = 'merged';
+        }
+        await data.query('COMMIT');
+        return { outcome, id: target };
+      } catch (error) {
+        await data.query('ROLLBACK').catch(() => undefined);
+        throw locker.storeError(error, 'moving the local journal in');
+      }
+    },
+  });
 }
+
+export type PostgresJournal = ReturnType<typeof openPostgresJournal>;
 
 /** A row as the data session returns it: its JSON as text (postgres-sessions.ts), read here within the journal's bounds. */
 interface StoredRow {
@@ -189,89 +192,82 @@ interface StoredRow {
 }
 
 /** The records client: rows of hedge.entries on the data session. */
-class PostgresRecords implements RecordsClient {
-  readonly location: string;
+function postgresRecords(
+  sessions: PostgresSessions,
+  { shown: location, fallbackDir, now, onSkip }: TeamJournalOptions,
+) {
   /** Where an update goes when the store fails after a send: the local file journal. */
-  private readonly fallback: ReturnType<typeof fallbackRecords>;
-
-  constructor(
-    private readonly sessions: PostgresSessions,
-    private readonly options: TeamJournalOptions,
-  ) {
-    const { shown, fallbackDir, now, onSkip } = options;
-    this.location = shown;
-    this.fallback = fallbackRecords(shown, () => openJournal({ dir: fallbackDir, now, onSkip }));
-  }
-
+  const fallback = fallbackRecords(location, () => openJournal({ dir: fallbackDir, now, onSkip }));
   /** The rows that read as entries (each kept as known: what a fallback record starts from); any other is skipped and told, naming it. */
-  entries(rows: StoredRow[]) {
-    return rows.flatMap((row) => {
+  const entries = (rows: StoredRow[]) =>
+    rows.flatMap((row) => {
       const entry = readRow(row.entry, ENTRY) as JournalEntry | string;
       if (typeof entry === 'string') {
-        this.options.onSkip?.({ store: this.location, row: row.id, reason: entry });
+        onSkip?.({ store: location, row: row.id, reason: entry });
         return [];
       }
-      this.fallback.known.set(entry.id, entry);
+      fallback.known.set(entry.id, entry);
       return [entry];
     });
-  }
+  return {
+    location,
+    entries,
 
-  /** The row and its holder's row in one statement, once the entry's advisory lock is taken (no one sees it unheld). */
-  async append(entry: JournalEntry, seal?: RowSeal) {
-    refuseUnreadable(JSON.stringify(entry));
-    const [, { backendPid }] = await Promise.all([this.sessions.data(), this.sessions.locks()]);
-    const scope = scopeText({ entry: entry.id });
-    if (!(await this.sessions.holdNew(scope))) return;
-    const { pid, host, session, since } = entry.holder!;
-    let seq;
-    try {
-      // A sealed row's seq is taken first: the seal covers it.
-      const taken = seal ? (await this.sessions.query<{ seq: string }>({ text: NEXT_SEQ_SQL })).rows[0].seq : null;
-      if (seal) entry = { ...entry, seal: seal({ ...entry, seq: Number(taken) }) };
-      const values = insertValues(entry, 'store', 1, taken, [scope, pid, host, session, since, backendPid]);
-      seq = (await this.sessions.query<{ seq: string | null }>({ text: INSERT_SQL, values })).rows[0]?.seq;
-    } catch (error) {
-      await this.sessions.dropNew(scope).catch(() => undefined);
-      throw this.sessions.storeError(error, 'recording the action');
-    }
-    if (seq == null) return void (await this.sessions.dropNew(scope));
-    const recorded = { ...entry, seq: Number(seq), revision: 1 };
-    this.fallback.known.set(recorded.id, recorded);
-    return recorded;
-  }
+    /** The row and its holder's row in one statement, once the entry's advisory lock is taken (no one sees it unheld). */
+    async append(entry: JournalEntry, seal?: RowSeal) {
+      refuseUnreadable(JSON.stringify(entry));
+      const [, { backendPid }] = await Promise.all([sessions.data(), sessions.locks()]);
+      const scope = scopeText({ entry: entry.id });
+      if (!(await sessions.holdNew(scope))) return;
+      const { pid, host, session, since } = entry.holder!;
+      let seq;
+      try {
+        // A sealed row's seq is taken first: the seal covers it.
+        const taken = seal ? (await sessions.query<{ seq: string }>({ text: NEXT_SEQ_SQL })).rows[0].seq : null;
+        if (seal) entry = { ...entry, seal: seal({ ...entry, seq: Number(taken) }) };
+        const values = insertValues(entry, 'store', 1, taken, [scope, pid, host, session, since, backendPid]);
+        seq = (await sessions.query<{ seq: string | null }>({ text: INSERT_SQL, values })).rows[0]?.seq;
+      } catch (error) {
+        await sessions.dropNew(scope).catch(() => undefined);
+        throw sessions.storeError(error, 'recording the action');
+      }
+      if (seq == null) return void (await sessions.dropNew(scope));
+      const recorded = { ...entry, seq: Number(seq), revision: 1 };
+      fallback.known.set(recorded.id, recorded);
+      return recorded;
+    },
 
-  change(id: string, patch: JournalPatch, at: string) {
-    const values = [id, JSON.stringify({ ...patch, updated_at: at }), patch.outcome, at, 0];
-    return this.fallback.change(
-      id,
-      patch,
-      async () =>
-        this.entries(
-          (await this.sessions.query<StoredRow>({ text: CHANGE_SQL, values }, 'recording what happened')).rows,
-        )[0],
-    );
-  }
+    change(id: string, patch: JournalPatch, at: string) {
+      const values = [id, JSON.stringify({ ...patch, updated_at: at }), patch.outcome, at, 0];
+      return fallback.change(
+        id,
+        patch,
+        async () =>
+          entries((await sessions.query<StoredRow>({ text: CHANGE_SQL, values }, 'recording what happened')).rows)[0],
+      );
+    },
 
-  async read({ request, ...filter }: RowFilter) {
-    // Only a write asks for the same request, and a write's append needs the lock session too.
-    if (request) this.sessions.locks().catch(() => undefined);
-    const iso = (ms?: number) => (ms === undefined ? null : new Date(ms).toISOString());
-    const sameRequest = request
-      ? [request.environment, request.base_url_host, request.key_id, request.command, canonicalJson(request.body)]
-      : Array(5);
-    const values = [
-      filter.id,
-      filter.idPrefix,
-      filter.pending === true,
-      iso(filter.since),
-      iso(filter.until),
-      ...sameRequest,
-      filter.limit,
-      filter.idempotencyKey,
-      filter.idSuffix,
-    ];
-    return this.entries((await this.sessions.query<StoredRow>({ text: READ_SQL, values }, 'reading the journal')).rows);
-  }
+    async read({ request, ...filter }: RowFilter) {
+      // Only a write asks for the same request, and a write's append needs the lock session too.
+      if (request) sessions.locks().catch(() => undefined);
+      const iso = (ms?: number) => (ms === undefined ? null : new Date(ms).toISOString());
+      const sameRequest = request
+        ? [request.environment, request.base_url_host, request.key_id, request.command, canonicalJson(request.body)]
+        : Array(5);
+      const values = [
+        filter.id,
+        filter.idPrefix,
+        filter.pending === true,
+        iso(filter.since),
+        iso(filter.until),
+        ...sameRequest,
+        filter.limit,
+        filter.idempotencyKey,
+        filter.idSuffix,
+      ];
+      return entries((await sessions.query<StoredRow>({ text: READ_SQL, values }, 'reading the journal')).rows);
+    },
+  };
 }
 
 /** INSERT_SQL's values: the entry, its canonical body, origin, revision and seq taken, and its holder's row (none when absent). */
