@@ -43,7 +43,7 @@ import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 import type { Trade } from '../../platform/runtime/context.js';
 import { confirmOrStop, guardLiveAction } from './live-guard.js';
-import { confirmSideAsShown, sameAsShown, sayMovedSinceAsked } from './as-shown.js';
+import { sameAsShown, sayMovedSinceAsked } from './as-shown.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { actionAge } from '../../core/server-clock.js';
 import { cents } from '../../core/money.js';
@@ -627,21 +627,16 @@ export async function settleWrite<S, R, K = unknown>(
       await confirmOrStop(ports, action.question(shown, kept), { live: guard.live });
       return approvedOn;
     }
-    if (approvedOn) {
-      const now = (await action.trades?.()) ?? approvedOn;
-      if (sameAsShown(approvedOn, now)) return approvedOn;
-      sayMovedSinceAsked(ports, side, approvedOn, now);
+    // An earlier "yes" goes while the side is as it showed; each time it moved, that is said and the question (which
+    // names what it holds now) is asked anew, the facts before the send read again.
+    for (let ask = !approvedOn; ; ask = true) {
+      if (ask) await confirmOrStop(ports, action.question(shown, kept), { live: guard.live });
+      const now: readonly Trade[] = (await action.trades?.()) ?? shown;
+      if (sameAsShown(shown, now)) return shown;
+      sayMovedSinceAsked(ports, side, shown, now);
       shown = now;
+      if (ask) await reread();
     }
-    return confirmSideAsShown(
-      ports,
-      side,
-      guard.live,
-      shown,
-      (asked) => action.question(asked, kept),
-      () => action.trades!(),
-      reread,
-    );
   }
 
   async function carryOut(run: RunKey) {
