@@ -197,36 +197,37 @@ export const sideOf = (entry: JournalEntry) =>
 /** Its checks (and an agent's limits) ran before it reached the flow: with its plan, or on the attempt it retries. */
 export const checkedAhead = (record: WriteRecord) => record.approved?.by === 'plan' || record.approved?.by === 'retry';
 
-type Sides = ReadonlyArray<{ market: string; side: string }>;
-
-/** Lock: the one place a side's lock is taken. The sides' locks in one order (two holders of several never deadlock),
- * after the book's when `book` (a plan: a second apply or roll waits for the first; `body` is told who held it
+/** Lock: the one place a side's lock is taken, for a write of several steps (an apply's, a roll's close then open, a
+ * keeper's step: built, confirmed and carried out by `run`, each step through runWrite approved by the plan, its check
+ * stage the plan's) and for every lone write. The sides' locks in one order (two holders of several never deadlock),
+ * after the book's when `book` (a plan: a second apply or roll waits for the first; `run` is told who held it
  * meanwhile) unless this chain holds locks already (a roll a keeper's step makes decides under the step's). */
-function lockStage<T>(ports: WritePorts, sides: Sides, book: boolean, body: (waitedFor?: Holder) => Promise<T>) {
+export const runPlanWrite = <T>(
+  ports: WritePorts,
+  plan: {
+    sides: ReadonlyArray<{ market: string; side: string }>;
+    book?: boolean;
+    run: (waitedFor?: Holder) => Promise<T>;
+  },
+) => {
   const underSides = (waitedFor?: Holder) =>
-    sides
+    plan.sides
       .map(({ market, side }) => [market.toUpperCase(), side])
       .sort()
       .reduceRight(
         (inner, [market, side]) =>
           () =>
             withAccountLock(ports, `the ${side} side of ${market}`, ['side', market, side], inner),
-        () => body(waitedFor),
+        () => plan.run(waitedFor),
       )();
-  return book && !holdingLocks()
+  return plan.book && !holdingLocks()
     ? withAccountLock(ports, 'the book of this account', ['book'], underSides)
     : underSides();
-}
-
-/** A write of several steps (an apply's, a roll's close then open, a keeper's step): built, confirmed and carried out
- * by `run` under runWrite's lock stage, each step through runWrite approved by the plan, its check stage the plan's. */
-export const runPlanWrite = <T>(
-  ports: WritePorts,
-  plan: { sides: Sides; book?: boolean; run: (waitedFor?: Holder) => Promise<T> },
-) => lockStage(ports, plan.sides, plan.book === true, plan.run);
+};
 
 /** The one write flow, in stages: check → confirm → journaled → send → prove → outcome (CONTRIBUTING.md, the write
- * path). Each stage is a function below, given the run (`openRun`) and what the stages before it returned. */
+ * path). Each stage is a function inside settleWrite, over what the run read once at its start and what the stages
+ * before it returned. */
 export async function runWrite<S, R, K = unknown>(
   ports: WritePorts,
   action: WriteAction<S, R, K>,
@@ -274,7 +275,7 @@ export async function settleWrite<S, R, K = unknown>(
     if (holder) throw heldError(ports, pending, holder);
   }
   // One change in flight per side: decided, sent and seen to land under the side's lock.
-  return lockStage(ports, action.side ? [action.side] : [], false, async () => carryOut(await chooseKey()));
+  return runPlanWrite(ports, { sides: action.side ? [action.side] : [], run: async () => carryOut(await chooseKey()) });
 
   /** The key a run acts under, as chooseKey decided it. */
   type RunKey = Awaited<ReturnType<typeof chooseKey>>;
