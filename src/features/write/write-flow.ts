@@ -253,6 +253,8 @@ export async function settleWrite<S, R, K = unknown>(
   const match = { ...probe, body: probe.request.body };
   const { approved } = action;
   const checked = checkedAhead(action);
+  /** Only a row this key sealed says what this account did: a forged row could move a decision at will. */
+  const own = await ownRowTest(ports);
   const say = (kind: string, level: 'warn' | 'note' | 'success', text: string) =>
     void ports.notify({ kind, level, text });
   const resumeCommand = (entry: JournalEntry) => ports.hedgeCommand('resume', entry.id);
@@ -366,7 +368,6 @@ export async function settleWrite<S, R, K = unknown>(
   async function refuseUnresolvedChange(exceptId?: string) {
     const change = changeOf(probe);
     if (!change) return;
-    const own = await ownRowTest(ports);
     const [earlier] = (await journal.findUnresolvedChanges(identity, change)).filter(
       (entry) => entry.id !== exceptId && (match.group === undefined || entry.group !== match.group) && own(entry),
     );
@@ -394,8 +395,6 @@ export async function settleWrite<S, R, K = unknown>(
     if (windowMs === 0) return;
     const since = ports.clock.now() - windowMs;
     const endedAt = (entry: JournalEntry) => Date.parse(entry.resolved_at ?? entry.created_at);
-    // Only this key's own rows tell what this account did: a forged "done" is no earlier run.
-    const own = await ownRowTest(ports);
     // The journal reads by when an action began: one resumed into the window may have begun a key lifetime before it.
     const [recent] = (await journal.list({ since: since - keyLifetimeMs(ports.env) }))
       .filter(
@@ -404,6 +403,7 @@ export async function settleWrite<S, R, K = unknown>(
           entry.group === undefined &&
           matchesRequest(entry, match) &&
           endedAt(entry) >= since &&
+          // A forged "done" is no earlier run.
           own(entry),
       )
       .sort((a, b) => endedAt(b) - endedAt(a));
@@ -453,8 +453,6 @@ export async function settleWrite<S, R, K = unknown>(
         sentBy(identity, other) &&
         sideOf(other) === sideOf(entry),
     );
-    // Only a row this key sealed says what this account did: a forged row could move the baseline at will.
-    const own = await ownRowTest(ports);
     const uncertain: JournalEntry[] = [];
     let delta = 0;
     for (const other of others) {
