@@ -7,6 +7,7 @@ import {
   closedEarly,
   cutRead,
   judgeSide,
+  namedChangeVerdict,
   notionalVerdict,
   recordStanding,
   sameSide,
@@ -328,6 +329,35 @@ describe("what one hedge's record says alone (a deal's live hedges, a countdown,
       standing: 'settling',
       why: (sideHolds(judged(views({ records: [record], ended: [] }))) as { why: string }).why,
     });
+  });
+});
+
+describe('a change sent for a named hedge (the proof of landing and the reconciles ask it)', () => {
+  // The side once another actor replaced `a` by `c`, at the notional the change would leave.
+  const replaced = (kind: Kind) => {
+    const usd = kind === 'add' ? BEFORE + CHANGE : kind === 'reduce' ? BEFORE - CHANGE : 250;
+    return judged(views({ records: [filled('c', usd)], line: { notionalUsd: usd, hedgeId: 'c' }, ended: ['a'] }));
+  };
+  it.each(['add', 'reduce', 'close'] as const)(
+    "%s of hedge a on a side now held by c: moved, though the side's notional alone may match",
+    (kind) => {
+      const expected = { ...expectedOf(kind), hedgeId: 'a' };
+      expect(namedChangeVerdict(replaced(kind), expected).verdict).toBe('moved');
+      // Still held by `a`: as changeVerdict says it.
+      const read = judged(views(after(kind, 'beta')));
+      expect(namedChangeVerdict(read, expected)).toEqual(changeVerdict(read, expected));
+    },
+  );
+  it("an open's own hedge filled on a side in step has landed while another hedge of the side is still being opened; not while the side settles", () => {
+    const opening = { id: 'c', status: 'submitted', notionalUsd: 300, maturityAtMs: MATURITY };
+    const truth = after('open', 'beta');
+    const read = judged(views({ ...truth, records: [...truth.records, opening] }));
+    expect(changeVerdict(read, expectedOf('open')).verdict).toBe('not-yet');
+    expect(namedChangeVerdict(read, expectedOf('open')).verdict).toBe('landed');
+    const ended = judged(views({ records: [{ ...filled('b', BEFORE), status: 'closed' }, opening], ended: [] }));
+    expect(namedChangeVerdict(ended, expectedOf('open')).verdict).toBe('landed');
+    const unlisted = judged(views({ ...truth, line: undefined }));
+    expect(namedChangeVerdict(unlisted, expectedOf('open')).verdict).toBe('not-yet');
   });
 });
 

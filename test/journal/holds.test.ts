@@ -17,7 +17,7 @@ import {
 import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
-import { keeperLockPlace } from '../../src/features/keeper/keeper-heartbeat.js';
+import { keeperLockPlace } from '../../src/features/keeper/keeper-service.js';
 import { processStart } from '../../src/core/files/file-lock.js';
 import { rotate } from '../../src/platform/journal/segments.js';
 import { ARCHIVE_DIR_NAME, openJournal } from '../../src/platform/journal/index.js';

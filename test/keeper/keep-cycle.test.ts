@@ -2,7 +2,7 @@
 // step that never ends holds only its row), back-offs timed on the injected clock, and the loop's
 // spacing — no server, no real waits. What each cycle decides is keeper-decide.test.ts's.
 import { runCycles } from '../../src/features/keeper/keep.js';
-import { keeperCycles, keeperMemory, type KeeperClock } from '../../src/features/keeper/keeper-steps.js';
+import { keeperCycles, keeperMemory, type KeeperClock } from '../../src/features/keeper/keep.js';
 import { reconcileSide } from '../../src/features/book/book.js';
 
 const START = Date.parse('2026-03-02T09:00:00Z');

@@ -1,6 +1,5 @@
 import { Chalk } from 'chalk';
-import { describeEvent, renderKeepStatus } from '../../src/features/keeper/keep-view.js';
-import { renderKeeperStatus } from '../../src/features/keeper/keeper-status-view.js';
+import { describeEvent, renderKeepStatus, renderKeeperStatus } from '../../src/features/keeper/keep-view.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
 import type { KeepRowStatus } from '../../src/core/keep-rules.js';
 

@@ -7,7 +7,7 @@ import {
   livenessByStoreLock,
   livenessOf,
   staleAfterMs,
-} from '../../src/features/keeper/keeper-heartbeat.js';
+} from '../../src/features/keeper/keeper-service.js';
 import {
   alertPayload,
   parseAlertUrl,

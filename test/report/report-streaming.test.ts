@@ -1,11 +1,11 @@
-// The report read page by page: ReportBuilder tallies records one at a time, saying which it
+// The report read page by page: reportBuilder tallies records one at a time, saying which it
 // covers, and closedHedgeListing writes the HTML listing from
 // a file in the order renderReportHtml sorts it into (close time, ties in arrival order, records
 // without a close time last): byte for byte the same page, for more rows than one block holds.
 import { readFileSync, readdirSync } from 'node:fs';
 import type { HistoryFacts } from '../../src/core/wire.js';
 import { join } from 'node:path';
-import { ReportBuilder, cumulativePoint, cumulativePoints } from '../../src/features/report/report-rules.js';
+import { reportBuilder, cumulativePoint, cumulativePoints } from '../../src/features/report/report-rules.js';
 import { closedHedgeListing } from '../../src/features/report/report.js';
 import { output } from '../support/output/fake-output.js';
 import { closedHedgeRow, reportHtmlAround, type ReportHtmlMeta } from '../../src/features/report/report-html.js';
@@ -39,7 +39,7 @@ function facts(count: number) {
 it.each(['day', 'week', 'month', 'side', 'tenor', 'market'] as const)(
   'the report built record by record: by %s: each record added says whether the report covers it',
   (by) => {
-    const builder = new ReportBuilder({ by, since: by === 'week' ? new Date(Date.UTC(2026, 0, 2)) : undefined });
+    const builder = reportBuilder({ by, since: by === 'week' ? new Date(Date.UTC(2026, 0, 2)) : undefined });
     expect(facts(3_000).filter((record) => builder.add(record)).length).toBe(builder.finish([]).totals.count);
   },
 );
@@ -66,7 +66,7 @@ describe('the HTML listing through a file', () => {
   });
 
   it('draws the same cumulative chart from the compact line as from the points', () => {
-    const builder = new ReportBuilder({ by: 'week' });
+    const builder = reportBuilder({ by: 'week' });
     for (const record of facts(5_000)) builder.add(record);
     const meta = { ...META, records: [] };
     const fromPoints = renderReportHtml(builder.finish([]), meta);
@@ -92,7 +92,7 @@ describe('the HTML listing through a file', () => {
 describe('JSON written a piece at a time', () => {
   it.each([0, 1, 2, 40_000])('a document with a list of %i points is the bytes json() writes', (count) => {
     const records = facts(count);
-    const builder = new ReportBuilder({ by: 'day' });
+    const builder = reportBuilder({ by: 'day' });
     for (const record of records) builder.add(record);
     const line = builder.cumulative();
     const document = { ...builder.finish([], { points: false }), complete: true, note: 'odd\u202etext' };

@@ -1,7 +1,7 @@
 // A report built and drawn whole, as `hedge report` builds and streams it record by record.
 import type { HistoryFacts } from '../../src/core/wire.js';
 import {
-  ReportBuilder,
+  reportBuilder,
   closedHedgeTime,
   compareListed,
   type ReportOptions,
@@ -14,7 +14,7 @@ export function buildReport(
   openPositions: ReadonlyArray<{ netPnlUsd?: number }>,
   options: ReportOptions,
 ) {
-  const builder = new ReportBuilder(options);
+  const builder = reportBuilder(options);
   for (const record of records) builder.add(record);
   return builder.finish(openPositions);
 }

@@ -1,15 +1,11 @@
 // The wait loop under a fake clock: when it polls (first poll a second after the submit, then every
 // 1.5 s, never two polls under a second apart), how --timeout ends it (StillPendingError, exit 7,
 // with the resume command) and how Ctrl-C ends it (InterruptedError, exit 130, action stands).
-import type { HedgeClient } from '../../src/platform/api/client.js';
+import type { HedgeClient, SideRequest } from '../../src/platform/api/client.js';
 import type { Hedge, HistoryRecord, Position } from '../../src/platform/api/schemas.js';
-import {
-  findClosedRecord,
-  pollUntil,
-  waitForHedgeStatus,
-  waitForOwnChange,
-  waitForSideClosed,
-} from '../../src/features/write/wait.js';
+import { findClosedRecord, pollUntil, waitForHedgeStatus } from '../../src/features/write/wait.js';
+import { tradeAction, tradeRecord } from '../../src/features/trade/trade-actions.js';
+import type { SubmittedAction } from '../../src/platform/api/schemas.js';
 import {
   ApiError,
   InterruptedError,
@@ -173,7 +169,10 @@ describe('waitForHedgeStatus', () => {
 const position = (notional?: number, side = 'buy') =>
   ({ market: 'USDTNGN', side, net_margin_usd: 1000, notional_usd: notional }) as Position;
 
-/** waitForOwnChange of `changeUsd` on the buy side from `baselineNotionalUsd`: its outcome, or what it threw. */
+const SUBMITTED = { status: 'submitted' } as SubmittedAction;
+
+/** An add's or reduce's wait (trade-actions.ts) of `changeUsd` on the buy side from `baselineNotionalUsd`, over a client
+ * that shows the positions list (the other views unread: said, not waited on): its outcome, or what it threw. */
 async function ownChange(
   client: Partial<HedgeClient>,
   action: 'add' | 'reduce',
@@ -183,28 +182,27 @@ async function ownChange(
 ): Promise<any> {
   const clock = fakeClock();
   const { ctx } = testContext({ clock, fakeClient: client, globals: { timeout: timeoutSeconds } });
-  return waitForOwnChange(ctx, {
-    label: action,
-    startedAt: clock.now(),
-    market: 'USDTNGN',
-    side: 'buy',
-    baselineNotionalUsd,
-    changeUsd,
-    action,
-  }).catch((e: unknown) => e);
+  const record = tradeRecord(action, { market: 'USDTNGN', side: 'buy', notional_usd: changeUsd } as SideRequest);
+  return tradeAction(ctx, client as HedgeClient, record)
+    .wait(SUBMITTED, { startedAt: clock.now(), before: { baseline_notional_usd: baselineNotionalUsd } })
+    .then(
+      ({ result }) => result,
+      (e: unknown) => e,
+    );
 }
 
 // The spec confirms a change by the positions list, whatever the hedge's own status says.
-it("waitForOwnChange and waitForSideClosed: an add is landed when the side shows the baseline plus this add — not on another's move; a side moved to a value that is neither before nor after this change: exit 12 at the bound, never landed; a whole reduce is visible when the side leaves the positions list, though its hedge still says filled; without a hedge id, watches the side in GET /positions; time-out names `hedge positions`; a close is confirmed when the side leaves the positions list (the other side stays)", async () => {
+it("an add's, a reduce's and a close's wait: an add is landed when the side shows the baseline plus this add — not on another's move; a side moved to a value that is neither before nor after this change: exit 12 at the bound, never landed; a whole reduce is visible when the side leaves the positions list, though its hedge still says filled; without a hedge id, watches the side in GET /positions; time-out names `hedge positions`; a close is confirmed when the side leaves the positions list (the other side stays)", async () => {
   // Another actor's +100 shows first (not this add's landing); then this add's +5,000.
   const notionals = [10_000, 10_100, 10_100, 15_100];
   let polls = 0;
   const listPositions = async () => [position(notionals[Math.min(polls++, notionals.length - 1)])];
   expect(await ownChange({ listPositions }, 'add', 10_100, 5_000)).toMatchObject({
-    notionalUsd: 15_100,
+    afterNotionalUsd: 15_100,
     closed: false,
   });
-  expect(polls).toBe(4);
+  // Four polls until it shows, then one read of every view (the others unread here: said, not waited on).
+  expect(polls).toBe(5);
 
   const moved = await ownChange({ listPositions: async () => [position(10_037)] }, 'add', 10_000, 100, 5);
   expect(moved).toBeInstanceOf(UnresolvedError);
@@ -223,8 +221,11 @@ it("waitForOwnChange and waitForSideClosed: an add is landed when the side shows
   const [buy, sell] = [position(), position(undefined, 'sell')];
   const answers = [[buy, sell], [buy, sell], [sell]];
   let closes = 0;
-  const { ctx } = testContext({ clock, fakeClient: { listPositions: async () => answers[closes++] } });
-  await waitForSideClosed(ctx, { label: 'close', startedAt: clock.now(), market: 'USDTNGN', side: 'buy' });
+  const { ctx } = testContext({ clock });
+  const sides = { listPositions: async () => answers[closes++] } as unknown as HedgeClient;
+  await tradeAction(ctx, sides, tradeRecord('close', { market: 'USDTNGN', side: 'buy' })).wait(SUBMITTED, {
+    startedAt: clock.now(),
+  });
   expect(closes).toBe(3);
 });
 

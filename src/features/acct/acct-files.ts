@@ -11,6 +11,8 @@ import { NUMBERED_ROWS } from '../exposures/exposures-file.js';
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const isDate = (text: string) => DATE.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
 
+/** Text that matches `re`, else `message`. */
+const pattern = (re: RegExp, message: string) => z.string().check(z.regex(re, message));
 const date = (what: string) =>
   z.string().check(z.refine(isDate, `${what}: expected a date such as 2026-11-30 (YYYY-MM-DD)`));
 const text = z.string().check(z.minLength(1, 'expected some text'));
@@ -30,20 +32,18 @@ const decimalText = (what: string, positive = false) =>
       ),
     );
 
-const REFERENCE = z
-  .string()
-  .check(z.regex(/^[\x21-\x7e](?:[\x20-\x7e]{0,62}[\x21-\x7e])?$/, 'expected a client reference'));
+const REFERENCE = pattern(/^[\x21-\x7e](?:[\x20-\x7e]{0,62}[\x21-\x7e])?$/, 'expected a client reference');
 
 export const RELATIONSHIP = z.strictObject({
-  id: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'expected 1 to 64 letters, digits, ., _ or -')),
+  id: pattern(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'expected 1 to 64 letters, digits, ., _ or -'),
   framework: z.enum(FRAMEWORKS),
   type: z.literal('cash_flow'),
   designated_at: date('designated_at'),
   objective: text,
-  market: z.string().check(z.regex(/^[A-Z0-9]{4,16}$/, 'expected the market whose rates apply, e.g. USDTNGN')),
+  market: pattern(/^[A-Z0-9]{4,16}$/, 'expected the market whose rates apply, e.g. USDTNGN'),
   hedged_item: z.strictObject({
     description: text,
-    currency: z.string().check(z.regex(/^[A-Z]{3,5}$/, 'expected a currency code such as NGN')),
+    currency: pattern(/^[A-Z]{3,5}$/, 'expected a currency code such as NGN'),
     amount: decimalText('hedged_item.amount (positive to receive, negative to pay)'),
     expected_date: date('hedged_item.expected_date'),
     kind: z.enum(['forecast', 'firm', 'recognised']),
@@ -53,7 +53,7 @@ export const RELATIONSHIP = z.strictObject({
     z.strictObject({ references: z.array(REFERENCE).check(z.minLength(1, 'expected at least one reference')) }),
     z.strictObject({
       notional: decimalText('instrument.notional', true),
-      currency: z.string().check(z.regex(/^[A-Z]{3,5}$/, 'expected a currency code')),
+      currency: pattern(/^[A-Z]{3,5}$/, 'expected a currency code'),
       contract_rate: decimalText('instrument.contract_rate', true),
       maturity: date('instrument.maturity'),
       rate_quote: text,
@@ -120,14 +120,6 @@ function readDated<C extends string, T extends { date: string }>(
   return 'problems' in read ? read : { rows: read.rows.toSorted((a, b) => a.date.localeCompare(b.date)) };
 }
 
-export interface RateLine {
-  date: string;
-  spot: string;
-  forward?: string;
-  discount_factor?: string;
-  source: string;
-}
-
 /** A market's rates: one row a date, each with its spot (a date without one is a gap), no other market's rows. */
 export function parseRatesFile(source: string, sourceName: string, market: string) {
   const read = readDated(
@@ -136,7 +128,7 @@ export function parseRatesFile(source: string, sourceName: string, market: strin
     ['rates', 'rate'],
     ['date', 'spot', 'forward', 'discount_factor', 'source'],
     ['market'],
-    (field): RateLine => {
+    (field) => {
       field('market', (raw) => {
         const value = raw?.trim().toUpperCase() ?? '';
         if (value !== '' && value !== market)
@@ -160,13 +152,6 @@ export function parseRatesFile(source: string, sourceName: string, market: strin
   return 'problems' in read ? read : { rates: read.rows };
 }
 
-export interface ValueLine {
-  date: string;
-  instrument_value: string;
-  hedged_item_value: string;
-  excluded_value?: string;
-}
-
 /** Cumulative fair values since designation, one row a date, in date order. */
 export function parseValuesFile(source: string, sourceName: string) {
   const read = readDated(
@@ -175,7 +160,7 @@ export function parseValuesFile(source: string, sourceName: string) {
     ['values', 'row'],
     ['date', 'instrument_value', 'hedged_item_value'],
     ['excluded_value'],
-    (field): ValueLine => ({
+    (field) => ({
       date: field('date', dateCell)!,
       instrument_value: field('instrument_value', decimalCell('instrument_value', false))!,
       hedged_item_value: field('hedged_item_value', decimalCell('hedged_item_value', false))!,
@@ -184,3 +169,4 @@ export function parseValuesFile(source: string, sourceName: string) {
   );
   return 'problems' in read ? read : { values: read.rows };
 }
+export type ValueLine = Extract<ReturnType<typeof parseValuesFile>, { values: unknown }>['values'][number];

@@ -22,7 +22,7 @@ export const div = (a: Exact, b: Exact): Exact =>
 /** Half away from zero, as a ledger rounds. */
 export function roundDiv(numerator: bigint, denominator: bigint) {
   const negative = numerator < 0n !== denominator < 0n;
-  const [n, d] = [numerator < 0n ? -numerator : numerator, denominator < 0n ? -denominator : denominator];
+  const [n, d] = [absCents(numerator), absCents(denominator)];
   const rounded = (2n * n + d) / (2n * d);
   return negative ? -rounded : rounded;
 }

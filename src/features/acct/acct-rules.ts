@@ -50,48 +50,11 @@ export interface RelationshipRules {
   deDesignated?: { date: string; stillExpected: boolean };
 }
 
-export interface PeriodResult {
-  period_end: string;
-  status: 'designated' | 'occurred' | 'de-designated' | 'ended';
-  instrument_change: number;
-  hedged_item_change: number;
-  /** The offset ratio the method reads: -instrument / hedged item (1 is a perfect offset). */
-  ratio: number | null;
-  ratio_cumulative: number | null;
-  ratio_period: number | null;
-  regression: Regression | null;
-  /** IFRS 9 6.5.11(a): the lower, in absolute amounts, of the instrument's and the hedged item's cumulative change. */
-  lower_of: number;
-  effective: number;
-  ineffective: number;
-  /** Changes of an instrument no longer designated (after an occurrence or a de-designation): profit or loss. */
-  undesignated: number;
-  excluded: number;
-  /** Where the period's excluded part went: the cost-of-hedging reserve (less what is amortised) or profit or loss. */
-  excluded_to: 'cost_of_hedging_reserve' | 'pnl';
-  excluded_to_pnl: number;
-  cost_of_hedging_open: number;
-  cost_of_hedging_movement: number;
-  cost_of_hedging_reclassified: number;
-  cost_of_hedging_close: number;
-  fees: number;
-  reserve_open: number;
-  reserve_close: number;
-  reclassified: number;
-  /** The pass line of the framework whose line it is; under IFRS 9 the ratio is a diagnostic. */
-  line: string;
-}
-
-export interface Regression {
-  n: number;
-  slope: number;
-  intercept: number;
-  r2: number;
-  t: number | null;
-}
+/** A period's effectiveness, reserves and excluded part (rollForward's row). */
+export type PeriodResult = ReturnType<typeof rollForward>[number];
 
 /** Least squares of the instrument's period changes on the hedged item's (at least two points that vary). */
-export function regression(points: ReadonlyArray<readonly [x: number, y: number]>): Regression | null {
+export function regression(points: ReadonlyArray<readonly [x: number, y: number]>) {
   const n = points.length;
   if (n < 2) return null;
   const mean = (pick: (p: readonly [number, number]) => number) => points.reduce((s, p) => s + pick(p), 0) / n;
@@ -142,7 +105,7 @@ function amortised(rules: RelationshipRules, end: string): Cents {
 }
 
 /** Each period's effectiveness, reserves and excluded part, from cumulative values in date order. */
-export function rollForward(periods: readonly PeriodValues[], rules: RelationshipRules): PeriodResult[] {
+export function rollForward(periods: readonly PeriodValues[], rules: RelationshipRules) {
   let previous: PeriodValues = { end: rules.designatedAt, instrument: 0n, hedgedItem: 0n, excluded: 0n, fees: 0n };
   let deferred = 0n;
   let reserve = 0n;
@@ -177,14 +140,11 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
     const costOpen = costReserve;
     reserve += effective;
     costReserve += costMovement;
-    // A recognised item is remeasured in profit or loss each period: the reserve releases the offset as it does.
-    let reclassified = designated && rules.kind === 'recognised' && !occurs ? -itemMove : 0n;
-    let costReclassified = 0n;
+    // Released whole when the transaction happens (or is no longer expected); a recognised item is remeasured in profit
+    // or loss each period: the reserve releases the offset as it does.
     const release = occurs || (deDesignates && !rules.deDesignated!.stillExpected);
-    if (release) {
-      reclassified = reserve;
-      costReclassified = costReserve;
-    }
+    const reclassified = release ? reserve : designated && rules.kind === 'recognised' && !occurs ? -itemMove : 0n;
+    const costReclassified = release ? costReserve : 0n;
     reserve -= reclassified;
     costReserve -= costReclassified;
     if (occurs || deDesignates) ended = true;
@@ -205,15 +165,19 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
       status: occurs ? 'occurred' : deDesignates ? 'de-designated' : designated ? 'designated' : 'ended',
       instrument_change: centsNumber(values.instrument),
       hedged_item_change: centsNumber(values.hedgedItem),
+      /** The offset ratio the method reads: -instrument / hedged item (1 is a perfect offset). */
       ratio,
       ratio_cumulative: cumulativeRatio,
       ratio_period: periodRatio,
       regression: fit,
+      /** IFRS 9 6.5.11(a): the lower, in absolute amounts, of the instrument's and the hedged item's cumulative change. */
       lower_of: centsNumber(lower),
       effective: centsNumber(effective),
       ineffective: centsNumber(ineffective),
+      /** Changes of an instrument no longer designated (after an occurrence or a de-designation): profit or loss. */
       undesignated: centsNumber(undesignated),
       excluded: centsNumber(excludedMove),
+      /** Where the period's excluded part went: the cost-of-hedging reserve (less what is amortised) or profit or loss. */
       excluded_to: toReserve ? 'cost_of_hedging_reserve' : 'pnl',
       excluded_to_pnl: centsNumber(excludedToPnl),
       cost_of_hedging_open: centsNumber(costOpen),
@@ -224,6 +188,7 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
       reserve_open: centsNumber(reserveOpen),
       reserve_close: centsNumber(reserve),
       reclassified: centsNumber(reclassified),
+      /** The pass line of the framework whose line it is; under IFRS 9 the ratio is a diagnostic. */
       line: designated ? passLine(rules.framework, ratio) : 'Not designated in this period: no test.',
     };
   });
@@ -324,22 +289,12 @@ export const ROLES = [
 ] as const;
 export type Role = (typeof ROLES)[number];
 
-export interface JournalLine {
-  entry_id: string;
-  relationship_id: string;
-  date: string;
-  role: Role;
-  /** Positive: a debit; negative: a credit (cents). */
-  amount: Cents;
-  description: string;
-}
-
 /** The period's entries, each balanced: the instrument's remeasurement, fees, amortisation, reclassification. */
 export function periodEntries(
   relationshipId: string,
   result: PeriodResult,
   reclassifiedTo: 'reclassification' | 'basis_adjustment' = 'reclassification',
-): JournalLine[] {
+) {
   const [effective, ineffective, undesignated, excluded, feesMove] = [
     result.effective,
     result.ineffective,
@@ -390,6 +345,7 @@ export function periodEntries(
     const kept = lines.filter(([, amount]) => amount !== 0n);
     if (!kept.length) return [];
     const entry_id = `${relationshipId}/${result.period_end}/${++n}`;
+    // amount: positive a debit, negative a credit (cents).
     return kept.map(([role, amount]) => ({
       entry_id,
       relationship_id: relationshipId,
@@ -402,7 +358,7 @@ export function periodEntries(
 }
 
 /** Whether every entry's debits equal its credits. */
-export function balanced(lines: readonly JournalLine[]) {
+export function balanced(lines: ReturnType<typeof periodEntries>) {
   const sums = new Map<string, Cents>();
   for (const line of lines) sums.set(line.entry_id, (sums.get(line.entry_id) ?? 0n) + line.amount);
   return [...sums.values()].every((sum) => sum === 0n);
@@ -452,14 +408,6 @@ export interface CriticalTermsInput {
   item: { amount: Exact; currency: string; expectedDate: string; market: string };
 }
 
-export interface CriticalTerm {
-  instrument: string | null;
-  hedged_item: string;
-  /** The maturity's: the instrument's days after the expected date (negative before). */
-  days_apart?: number | null;
-  matched: boolean;
-}
-
 /** Each critical term matched or not (hedge says which; whether they are enough is the user's judgement): the
  * notional × ratio against the item's amount to the cent, the currencies, the maturity against the expected date
  * (with the days apart: the instrument's later is positive) and the underlying market. */
@@ -467,36 +415,31 @@ export function criticalTerms({ instrument, ratio, item }: CriticalTermsInput) {
   const itemCents = absCents(toCents(item.amount));
   const covered = instrument.amount === null ? null : absCents(toCents(mul(instrument.amount, ratio)));
   const daysApart = instrument.maturity === null ? null : daysBetween(item.expectedDate, instrument.maturity);
+  const term = <M>(
+    instrument: string | null,
+    hedged_item: string,
+    matched = instrument === hedged_item,
+    more = {} as M,
+  ) => ({
+    instrument,
+    hedged_item,
+    ...more,
+    matched,
+  });
   const terms = {
-    amount: {
-      instrument: covered === null ? null : centsText(covered),
-      hedged_item: centsText(itemCents),
-      matched: covered === itemCents,
-    },
-    currency: {
-      instrument: instrument.currency,
-      hedged_item: item.currency,
-      matched: instrument.currency === item.currency,
-    },
-    maturity: {
-      instrument: instrument.maturity,
-      hedged_item: item.expectedDate,
-      days_apart: daysApart,
-      matched: daysApart === 0,
-    },
-    underlying: {
-      instrument: instrument.market,
-      hedged_item: item.market,
-      matched: instrument.market === item.market,
-    },
-  } satisfies Record<string, CriticalTerm>;
+    amount: term(covered === null ? null : centsText(covered), centsText(itemCents), covered === itemCents),
+    currency: term(instrument.currency, item.currency),
+    // The maturity's days apart: the instrument's days after the expected date (negative before).
+    maturity: term(instrument.maturity, item.expectedDate, daysApart === 0, { days_apart: daysApart }),
+    underlying: term(instrument.market, item.market),
+  };
   return { ...terms, matched: Object.values(terms).every((term) => term.matched) };
 }
 export type CriticalTerms = ReturnType<typeof criticalTerms>;
 
 /** One line of the terms for a terminal: each term, both sides and whether it matched. */
 export function criticalTermsLine(terms: CriticalTerms) {
-  const said = (name: string, term: CriticalTerm, extra = '') =>
+  const said = (name: string, term: CriticalTerms['amount'], extra = '') =>
     `${name} ${term.instrument ?? 'unknown'} vs ${term.hedged_item}${extra} ${term.matched ? 'matched' : 'not matched'}`;
   const apart = terms.maturity.days_apart;
   return [

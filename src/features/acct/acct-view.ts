@@ -148,17 +148,16 @@ export const PERIOD_FIELDS = fieldTable(`
   line  Pass line  text
 `);
 
-export const RESERVE_FIELDS = PERIOD_FIELDS.filter((field) =>
-  [
-    'relationship_id',
-    'period_end',
-    'reserve_open',
-    'effective',
-    'reclassified',
-    'reserve_close',
-    'cost_of_hedging_close',
-  ].includes(field.key),
-).concat(fieldTable('cost_of_hedging_movement  Cost of hedging moved  pnl'));
+export const RESERVE_FIELDS = fieldTable(`
+  relationship_id  Relationship  id
+  period_end  Period end  text
+  effective  Effective  pnl
+  reserve_open  Reserve open  money
+  reclassified  Reclassified  money
+  reserve_close  Reserve close  money
+  cost_of_hedging_close  Cost of hedging  money
+  cost_of_hedging_movement  Cost of hedging moved  pnl
+`);
 
 export const JOURNAL_FIELDS = fieldTable(`
   entry_id  Entry  id

@@ -182,7 +182,7 @@ export async function designate(
       );
     return [{ relationship, ...(recordedLate !== undefined && { recorded_late: recordedLate }) }];
   });
-  return { relationship, recordedAt: record.recorded_at, recordedLate, hash: record.hash, events: [] } as Designation;
+  return recorded([record]).relationships.get(relationship.id)!;
 }
 
 /** Records that the hedged transaction happened, or a de-designation. */
@@ -217,7 +217,13 @@ export async function recordRates(ctx: AcctPorts, market: string, quote: string,
     const fresh = rows.filter((row) => {
       const earlier = existing?.rows.get(row.date);
       if (!earlier) return true;
-      if (!sameRates(earlier, rateRow(row)))
+      // The same figures (1.2 and 1.20 are one rate) are no change.
+      const later = rateRow(row);
+      const same = (key: 'spot' | 'forward' | 'discountFactor') => {
+        const [x, y] = [earlier[key], later[key]];
+        return x === undefined || y === undefined ? x === y : x[0] * y[1] === y[0] * x[1];
+      };
+      if (!(same('spot') && same('forward') && same('discountFactor')))
         throw new UsageError(
           `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed.`,
         );
@@ -227,13 +233,6 @@ export async function recordRates(ctx: AcctPorts, market: string, quote: string,
     return fresh.length ? [{ market, quote, rows: fresh }] : [];
   });
   return added;
-}
-
-/** Whether two rows give the same figures (1.2 and 1.20 are one rate). */
-function sameRates(a: RateRow, b: RateRow) {
-  const same = (x: Exact | undefined, y: Exact | undefined) =>
-    x === undefined || y === undefined ? x === y : x[0] * y[1] === y[0] * x[1];
-  return same(a.spot, b.spot) && same(a.forward, b.forward) && same(a.discountFactor, b.discountFactor);
 }
 
 // ---- Periods ----
@@ -290,16 +289,6 @@ export interface Computed {
   currency: string;
   /** The relationship's critical terms, where that is its method. */
   criticalTerms?: CriticalTerms;
-}
-
-/** A rate of `market` for `date`, or a refusal naming the date. */
-function rateOn(rates: MarketRates | undefined, market: string, date: string, option: string) {
-  const row = rates?.rows.get(date);
-  if (!row)
-    throw new UsageError(
-      `${option}: no rate of ${market} for ${date}; import it (hedge acct rates FILE --market ${market} --quote "…") or, for today, record it (hedge acct rates --record --market ${market}).`,
-    );
-  return row;
 }
 
 /** The desk's hedges carrying the relationship's references: closed ones from history, open ones from positions. */
@@ -369,13 +358,22 @@ export async function compute(
 ): Promise<Computed> {
   const rel = designation.relationship;
   const market = rates.get(rel.market);
-  const start = rateOn(market, rel.market, rel.designated_at, option);
+  // A rate of the market for `date`, or a refusal naming the date.
+  const rateOn = (date: string) => {
+    const row = market?.rows.get(date);
+    if (!row)
+      throw new UsageError(
+        `${option}: no rate of ${rel.market} for ${date}; import it (hedge acct rates FILE --market ${rel.market} --quote "…") or, for today, record it (hedge acct rates --record --market ${rel.market}).`,
+      );
+    return row;
+  };
+  const start = rateOn(rel.designated_at);
   const quote = quoteFor(rel, market!.quote);
   const used = new Map<string, RateRow>();
   // Each period end up to `last` with the rate it is valued at (every one read before any is valued).
   const valued = (last: string) =>
     periodEnds(designation, last, market?.rows.keys() ?? []).map((end) => {
-      used.set(end, rateOn(market, rel.market, end, option));
+      used.set(end, rateOn(end));
       return [end, used.get(end)!] as const;
     });
   const amount = exact(rel.hedged_item.amount)!;
@@ -481,17 +479,12 @@ export function functionalCurrency(rel: Relationship, quote: string) {
 
 /** `2026-11`, `2026-Q4` or `2026`: the first and last day of the period. */
 export function parsePeriod(raw: string | undefined) {
-  const value = raw?.trim() ?? '';
-  const month = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(value);
-  const quarter = /^(\d{4})-Q([1-4])$/i.exec(value);
-  const year = /^(\d{4})$/.exec(value);
-  const span = (y: number, firstMonth: number, months: number) => ({
-    from: utcDay(Date.UTC(y, firstMonth, 1)),
-    to: utcDay(Date.UTC(y, firstMonth + months, 0)),
-  });
-  if (month) return span(Number(month[1]), Number(month[2]) - 1, 1);
-  if (quarter) return span(Number(quarter[1]), (Number(quarter[2]) - 1) * 3, 3);
-  if (year) return span(Number(year[1]), 0, 12);
+  const [, year, month, quarter] = /^(\d{4})(?:-(0[1-9]|1[0-2])|-Q([1-4]))?$/i.exec(raw?.trim() ?? '') ?? [];
+  // From the first month of the period, for one, three or twelve months.
+  const first = month ? Number(month) - 1 : quarter ? (Number(quarter) - 1) * 3 : 0;
+  const months = month ? 1 : quarter ? 3 : 12;
+  if (year)
+    return { from: utcDay(Date.UTC(Number(year), first, 1)), to: utcDay(Date.UTC(Number(year), first + months, 0)) };
   throw new UsageError(
     '--period: missing or not allowed; expected a month (2026-11), a quarter (2026-Q4) or a year (2026).',
   );

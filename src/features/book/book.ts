@@ -324,3 +324,23 @@ export const stillLive = (record: Pick<HedgeRecord, 'id' | 'status'>, historyEnd
 export function mayHaveMatured(maturityAtMs: number | undefined, at: { latestMs: number }) {
   return maturityAtMs === undefined || maturityAtMs <= at.latestMs;
 }
+
+/** changeVerdict of a change sent for a named hedge, that hedge read first: an open's own hedge filled on a side in step
+ * (or ended since) has landed, whatever else is still being opened there; the hedge an add, a reduce or a close was sent for, no longer
+ * held on a side held by other hedges, was moved by another actor (its notional alone could match by chance). */
+export function namedChangeVerdict(book: SideBook, expected: ExpectedChange): ChangeVerdict {
+  const named = expected.hedgeId;
+  const holds = sideHolds(book);
+  if (named !== undefined && holds.holds !== 'cannot-tell') {
+    const filled = book.state === 'in-step' && book.filled.some((record) => record.id === named);
+    const ended = book.ended.includes(named) && !book.failed.includes(named);
+    if (expected.kind === 'open' && book.state !== 'settling' && (filled || ended))
+      return { verdict: 'landed', evidence: `hedge ${named} is ${ended ? 'ended' : 'held'}` };
+    if (expected.kind !== 'open' && holds.holds === 'held' && !holds.ids.includes(named))
+      return {
+        verdict: 'moved',
+        evidence: `hedge ${named} is not held; the side is held by ${holds.ids.join(', ')} at ${formatUsd(holds.notionalUsd)}`,
+      };
+  }
+  return changeVerdict(book, expected);
+}

@@ -9,21 +9,17 @@ import type { DealHedges } from './deal.js';
 export function dealStillHeld(deal: DealHedges, hedgesCommand: string, ended?: ReadonlySet<string>) {
   const live = deal.live(ended);
   if (!live.length) return;
-  const described = live.map((hedge) => {
-    const parts = [
-      `${formatMoney(hedge.notional_usd)} USD`,
-      safeText(hedge.status),
-      ...(typeof hedge.maturity_at === 'string' && hedge.status === 'filled'
-        ? [maturityText(hedge.maturity_at, deal.nowMs)]
-        : []),
-    ];
-    return `${safeText(hedge.id)} (${parts.join(', ')})`;
+  const described = live.map(({ id, notional_usd, status, maturity_at }) => {
+    const parts = [`${formatMoney(notional_usd)} USD`, safeText(status)];
+    // A filled hedge's maturity, and how far off it is.
+    if (typeof maturity_at === 'string' && status === 'filled') {
+      const left = formatTimeLeft(maturity_at, deal.nowMs);
+      parts.push(
+        `matures ${formatUtcMinutes(safeText(maturity_at))} UTC`,
+        ...(left && [left === 'due' ? 'due' : `in ${left}`]),
+      );
+    }
+    return `${safeText(id)} (${parts.join(', ')})`;
   });
   return `${safeText(deal.reference)} is still held: ${described.join('; ')}. Its hedges, closed and open: \`${safeText(hedgesCommand)}\`.`;
-}
-
-function maturityText(iso: string, nowMs: number) {
-  const left = formatTimeLeft(iso, nowMs);
-  const at = `matures ${formatUtcMinutes(safeText(iso))} UTC`;
-  return left === '' ? at : left === 'due' ? `${at}, due` : `${at}, in ${left}`;
 }

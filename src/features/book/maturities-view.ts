@@ -5,14 +5,6 @@ import { formatMoney, plural } from '../../core/number-format.js';
 import type { Output } from '../../platform/terminal/output.js';
 import { MATURITY_RESOURCE } from '../../platform/fields/resource-fields.js';
 
-function dayLine(day: ReturnType<typeof groupByDay>[number]) {
-  // "Mon 02 Mar 2026": en-GB's date with its weekday, without the comma after it.
-  const date = new Date(`${day.day}T00:00:00Z`)
-    .toLocaleDateString('en-GB', { weekday: 'short', day: '2-digit', month: 'short', year: 'numeric', timeZone: 'UTC' })
-    .replace(',', '');
-  return `${date} · ${plural(day.maturities.length, 'hedge')} · ${formatMoney(day.notional_usd)} USD`;
-}
-
 /** The settlements (soonest first) on stdout: grouped by UTC day on a terminal, the flat list otherwise. */
 export async function renderMaturities(
   output: Output,
@@ -21,11 +13,25 @@ export async function renderMaturities(
   undated: number,
   nowMs: number,
 ) {
-  // A day's line goes before its first settlement's row.
-  const sections = groupByDay(maturities).map((day) => ({
-    before: maturities.indexOf(day.maturities[0]),
-    line: output.chalk.bold(dayLine(day)),
-  }));
+  // A day's line goes before its first settlement's row: "Mon 02 Mar 2026" (en-GB's date with its weekday, without
+  // the comma after it), its count and notional.
+  const sections = groupByDay(maturities).map((day) => {
+    const date = new Date(`${day.day}T00:00:00Z`)
+      .toLocaleDateString('en-GB', {
+        weekday: 'short',
+        day: '2-digit',
+        month: 'short',
+        year: 'numeric',
+        timeZone: 'UTC',
+      })
+      .replace(',', '');
+    return {
+      before: maturities.indexOf(day.maturities[0]),
+      line: output.chalk.bold(
+        `${date} · ${plural(day.maturities.length, 'hedge')} · ${formatMoney(day.notional_usd)} USD`,
+      ),
+    };
+  });
   const shared = maturities.some((item) => item.net_pnl_usd === null && item.hedge_id !== null);
   await output.list(maturities, MATURITY_RESOURCE, {
     empty,

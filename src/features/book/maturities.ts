@@ -43,11 +43,18 @@ export function collectMaturities(
   // the account's only market (as positions.ts reads it).
   const filled = (hedge: MaturityHedge) => recordStanding(hedge).standing === 'filled';
   const active = hedges.filter((hedge) => filled(hedge) && positions.some((position) => onSide(position, hedge)));
-  const found: Array<[string, ReturnType<typeof ofHedge>]> = [];
   let undated = 0;
+  const found: Array<ReturnType<typeof ofHedge> & { day: string; maturity_at: string; matures_in_seconds: number }> =
+    [];
   const settle = (maturity: string | undefined, item: ReturnType<typeof ofHedge>) => {
-    if (maturity) found.push([maturity, item]);
-    else undated += 1;
+    if (!maturity) return (undated += 1);
+    const at = Date.parse(maturity);
+    found.push({
+      day: utcDay(at),
+      maturity_at: utcIso(at),
+      matures_in_seconds: Math.round((at - nowMs) / 1000),
+      ...item,
+    });
   };
   // A hedge's settlement (a line no hedge record stands for is its own); with several hedges on a side the line shows only their sum, so those stay null.
   const ofHedge = (hedge: Partial<MaturityHedge>, line?: MaturityPosition, whole?: MaturityPosition) => ({
@@ -82,15 +89,6 @@ export function collectMaturities(
   }
 
   const maturities = found
-    .map(([maturity, item]) => {
-      const at = Date.parse(maturity);
-      return {
-        day: utcDay(at),
-        maturity_at: utcIso(at),
-        matures_in_seconds: Math.round((at - nowMs) / 1000),
-        ...item,
-      };
-    })
     .filter((item) => withinMs === undefined || item.matures_in_seconds * 1000 <= withinMs)
     .sort(
       (a, b) =>

@@ -31,9 +31,13 @@ export async function readPositionSides(client: HedgeClient, positions: BookPosi
 
   const lines = await Promise.all(
     // A line without a market is the account's only market (flows/positions.ts findSide): its hedges say which.
-    positions.map(async ({ side, market = soleMarket(views.hedges, side), hedgeId }) =>
-      side === undefined || market === undefined ? undefined : sideOf(market, side, hedgeId),
-    ),
+    positions.map(async ({ side, market, hedgeId }) => {
+      const markets = new Set(
+        views.hedges.filter((hedge) => hedge.side === side).map((hedge) => hedge.market.toUpperCase()),
+      );
+      market ??= markets.size === 1 ? [...markets][0] : undefined;
+      return side === undefined || market === undefined ? undefined : sideOf(market, side, hedgeId);
+    }),
   );
   // The sides the lines show, and those looked at since.
   const seen = new Set(lines.map((line) => line && rowKey(line)));
@@ -69,11 +73,6 @@ function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<st
     hedges,
     references: [...new Set(behind?.flatMap((hedge) => hedge.client_reference || []))],
   };
-}
-
-function soleMarket(hedges: readonly Hedge[], side: Side | undefined) {
-  const markets = new Set(hedges.filter((hedge) => hedge.side === side).map((hedge) => hedge.market.toUpperCase()));
-  return markets.size === 1 ? [...markets][0] : undefined;
 }
 
 /** A side's references as a table cell shows them ("A, B"); undefined when none. */

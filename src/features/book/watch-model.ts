@@ -92,108 +92,6 @@ function watchFields(fields: readonly FieldSpec[], keys: string, markets: Readon
 const named = (entries: Array<[string, unknown]>) =>
   entries.map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
 
-function positionsSource(
-  log: (line: string) => void,
-  { settings, live, oneShape }: SourcePlan,
-  ref: string | undefined,
-) {
-  const needMaturity = settings.rules.maturityWithinMs !== undefined;
-  // A maturity the position line does not carry is read once from its hedge (it never changes).
-  const maturityOfHedge = new Map<string, string | undefined>();
-  // Each position's deal references and its side's maturities (its live hedges': a line of several hedges
-  // carries only one of them), joined from the hedges list when a position appears that was not seen yet,
-  // or its notional moves (a hedge of it added, settled or closed).
-  let sideOf = new Map<string, { reference?: string; maturities?: ReturnType<typeof hedgeMaturity> }>();
-  return async (client: HedgeClient) => {
-    const book = await readBook(client, log);
-    for (const position of book) {
-      const { hedgeId } = position;
-      if (position.maturityAt !== undefined || !needMaturity || hedgeId === undefined) continue;
-      if (!maturityOfHedge.has(hedgeId))
-        maturityOfHedge.set(hedgeId, (await client.getHedge(hedgeId).catch(() => undefined))?.maturity_at ?? undefined);
-      position.maturityAt = maturityOfHedge.get(hedgeId);
-    }
-    const rows = book.map((position, index) => {
-      const key = position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
-      return { position, key, seen: needMaturity || live ? `${key} ${position.notionalUsd}` : key };
-    });
-    // Asked once per position seen: for the live view's Ref column, for --ref (NDJSON is the data as sent) and --alert-maturity.
-    if ((live || ref !== undefined || needMaturity) && rows.some(({ seen }) => !sideOf.has(seen))) {
-      const { lines, recordsError } = await readPositionSides(client, book, log);
-      if (recordsError !== undefined) {
-        // The column is a help, not the data: without --ref the view goes on without it.
-        if (ref !== undefined) throw recordsError;
-        log(`positions: deal references not read (${messageOf(recordsError)})`);
-      }
-      // Every hedge of the side, as `hedge positions` joins them; only the lines of now are kept (a watch may run for days).
-      sideOf = new Map(
-        rows.map(({ position, seen }, index) => [
-          seen,
-          {
-            reference: ownReference(position) ?? sideReferences(lines[index]),
-            maturities: lines[index]?.hedges.flatMap(hedgeMaturity),
-          },
-        ]),
-      );
-    }
-    const shown = rows.filter(({ seen }) => ref === undefined || carriesReference(sideOf.get(seen)?.reference, ref));
-    const positions = shown.map(({ position }) => position);
-    const rounded = positions.every((position) => position.netPnlUsd !== undefined)
-      ? cents(positions.reduce((sum, position) => sum + position.netPnlUsd!, 0))
-      : undefined;
-    // Each line's maturities: its hedges', else the one the line names.
-    const dated = shown.map(({ position, key, seen }) => {
-      const ofHedges = sideOf.get(seen)?.maturities;
-      if (ofHedges?.length) return ofHedges;
-      const { maturityAt, market, side, hedgeId } = position;
-      return maturityAt === undefined ? [] : [{ key, maturityAt, market, side, hedgeId }];
-    });
-    const markets = positions.map((position) => position.market);
-    const fields = watchFields(
-      POSITION_RESOURCE.fields,
-      'market side client_reference notional_usd entry_price mark_price net_pnl_usd accrued_carry_usdc net_margin_usd',
-      markets,
-    );
-    return {
-      // NDJSON in hedge's one shape (our names), like `positions --json`; --raw: as sent.
-      data: positions.map((position) => (oneShape ? positionForPeople(position) : position.raw)),
-      known: POSITION_RESOURCE.fields,
-      facts: { netPnlUsd: rounded, maturities: dated.flat() },
-      view: {
-        title: 'Positions',
-        layout: 'table',
-        fields,
-        // Several markets on the screen: the market is one of the desk's columns, as in the list.
-        ...rankedFor(POSITIONS_RANKED, markets),
-        rows: shown.map(({ position, seen }, index) => ({
-          key: `${position.market ?? ''}:${position.side ?? position.hedgeId ?? index}`,
-          values: {
-            market: position.market,
-            side: position.side,
-            client_reference: sideOf.get(seen)?.reference,
-            notional_usd: position.notionalUsd,
-            entry_price: position.entryPrice,
-            mark_price: position.markPrice,
-            net_pnl_usd: position.netPnlUsd,
-            accrued_carry_usdc: position.accruedCarryUsdc,
-            net_margin_usd: position.netMarginUsd,
-          },
-          // Each side counted down to its soonest maturity, as its alerts are.
-          maturityAt: dated[index].reduce<string | undefined>(
-            (first, { maturityAt }) =>
-              first === undefined || Date.parse(maturityAt) < Date.parse(first) ? maturityAt : first,
-            undefined,
-          ),
-        })),
-        empty: ref === undefined ? 'No open positions.' : `No open position carries the reference ${ref}.`,
-        countdown: 'Left',
-        trend: { label: 'P&L trend', key: 'net_pnl_usd' },
-        total: { label: 'Net P&L', value: rounded },
-      } satisfies WatchModel,
-    };
-  };
-}
-
 /** A hedge's maturity while it can still mature, as the facts alerts are about. */
 function hedgeMaturity(hedge: Hedge) {
   return typeof hedge.maturity_at === 'string' && stillLive(hedge)
@@ -205,8 +103,110 @@ function hedgeMaturity(hedge: Hedge) {
 export function sourceFor(log: (line: string) => void, target: WatchTarget, plan: SourcePlan) {
   const { oneShape } = plan;
   switch (target.kind) {
-    case 'positions':
-      return positionsSource(log, plan, parseClientReference(target.ref));
+    case 'positions': {
+      const { settings, live } = plan;
+      const ref = parseClientReference(target.ref);
+      const needMaturity = settings.rules.maturityWithinMs !== undefined;
+      // A maturity the position line does not carry is read once from its hedge (it never changes).
+      const maturityOfHedge = new Map<string, string | undefined>();
+      // Each position's deal references and its side's maturities (its live hedges': a line of several hedges
+      // carries only one of them), joined from the hedges list when a position appears that was not seen yet,
+      // or its notional moves (a hedge of it added, settled or closed).
+      let sideOf = new Map<string, { reference?: string; maturities?: ReturnType<typeof hedgeMaturity> }>();
+      return async (client: HedgeClient) => {
+        const book = await readBook(client, log);
+        for (const position of book) {
+          const { hedgeId } = position;
+          if (position.maturityAt !== undefined || !needMaturity || hedgeId === undefined) continue;
+          if (!maturityOfHedge.has(hedgeId))
+            maturityOfHedge.set(
+              hedgeId,
+              (await client.getHedge(hedgeId).catch(() => undefined))?.maturity_at ?? undefined,
+            );
+          position.maturityAt = maturityOfHedge.get(hedgeId);
+        }
+        const rows = book.map((position, index) => {
+          const key = position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
+          return { position, key, seen: needMaturity || live ? `${key} ${position.notionalUsd}` : key };
+        });
+        // Asked once per position seen: for the live view's Ref column, for --ref (NDJSON is the data as sent) and --alert-maturity.
+        if ((live || ref !== undefined || needMaturity) && rows.some(({ seen }) => !sideOf.has(seen))) {
+          const { lines, recordsError } = await readPositionSides(client, book, log);
+          if (recordsError !== undefined) {
+            // The column is a help, not the data: without --ref the view goes on without it.
+            if (ref !== undefined) throw recordsError;
+            log(`positions: deal references not read (${messageOf(recordsError)})`);
+          }
+          // Every hedge of the side, as `hedge positions` joins them; only the lines of now are kept (a watch may run for days).
+          sideOf = new Map(
+            rows.map(({ position, seen }, index) => [
+              seen,
+              {
+                reference: ownReference(position) ?? sideReferences(lines[index]),
+                maturities: lines[index]?.hedges.flatMap(hedgeMaturity),
+              },
+            ]),
+          );
+        }
+        const shown = rows.filter(
+          ({ seen }) => ref === undefined || carriesReference(sideOf.get(seen)?.reference, ref),
+        );
+        const positions = shown.map(({ position }) => position);
+        const rounded = positions.every((position) => position.netPnlUsd !== undefined)
+          ? cents(positions.reduce((sum, position) => sum + position.netPnlUsd!, 0))
+          : undefined;
+        // Each line's maturities: its hedges', else the one the line names.
+        const dated = shown.map(({ position, key, seen }) => {
+          const ofHedges = sideOf.get(seen)?.maturities;
+          if (ofHedges?.length) return ofHedges;
+          const { maturityAt, market, side, hedgeId } = position;
+          return maturityAt === undefined ? [] : [{ key, maturityAt, market, side, hedgeId }];
+        });
+        const markets = positions.map((position) => position.market);
+        const fields = watchFields(
+          POSITION_RESOURCE.fields,
+          'market side client_reference notional_usd entry_price mark_price net_pnl_usd accrued_carry_usdc net_margin_usd',
+          markets,
+        );
+        return {
+          // NDJSON in hedge's one shape (our names), like `positions --json`; --raw: as sent.
+          data: positions.map((position) => (oneShape ? positionForPeople(position) : position.raw)),
+          known: POSITION_RESOURCE.fields,
+          facts: { netPnlUsd: rounded, maturities: dated.flat() },
+          view: {
+            title: 'Positions',
+            layout: 'table',
+            fields,
+            // Several markets on the screen: the market is one of the desk's columns, as in the list.
+            ...rankedFor(POSITIONS_RANKED, markets),
+            rows: shown.map(({ position, seen }, index) => ({
+              key: `${position.market ?? ''}:${position.side ?? position.hedgeId ?? index}`,
+              values: {
+                market: position.market,
+                side: position.side,
+                client_reference: sideOf.get(seen)?.reference,
+                notional_usd: position.notionalUsd,
+                entry_price: position.entryPrice,
+                mark_price: position.markPrice,
+                net_pnl_usd: position.netPnlUsd,
+                accrued_carry_usdc: position.accruedCarryUsdc,
+                net_margin_usd: position.netMarginUsd,
+              },
+              // Each side counted down to its soonest maturity, as its alerts are.
+              maturityAt: dated[index].reduce<string | undefined>(
+                (first, { maturityAt }) =>
+                  first === undefined || Date.parse(maturityAt) < Date.parse(first) ? maturityAt : first,
+                undefined,
+              ),
+            })),
+            empty: ref === undefined ? 'No open positions.' : `No open position carries the reference ${ref}.`,
+            countdown: 'Left',
+            trend: { label: 'P&L trend', key: 'net_pnl_usd' },
+            total: { label: 'Net P&L', value: rounded },
+          } satisfies WatchModel,
+        };
+      };
+    }
     case 'account':
       return async (client: HedgeClient) => {
         const sent = await client.getAccount();

@@ -68,19 +68,11 @@ export function applyFresh(
   const trend = model.fields.find((field) => field.key === model.trend?.key);
   for (const { key, values } of trend ? model.rows : []) {
     const value = values[trend!.key];
-    const shown = Number.isFinite(value)
-      ? Number(stripVTControlCharacters(format(trend!, value)).replace(/[^0-9.+-]/g, '') || NaN)
-      : NaN;
-    push(key, Number.isFinite(shown) ? shown : value);
+    const shown = Number(stripVTControlCharacters(format(trend!, value)).replace(/[^0-9.+-]/g, '') || NaN);
+    push(key, Number.isFinite(value) && Number.isFinite(shown) ? shown : value);
   }
   if (model.total) push(TOTAL_SERIES, model.total.value);
-  Object.assign(state, {
-    previous: state.model,
-    model,
-    lastGoodAt: at,
-    offsetMs,
-    stale: undefined,
-  });
+  Object.assign(state, { previous: state.model, model, lastGoodAt: at, offsetMs, stale: undefined });
 }
 
 /** The time of day in `timeZone` (an IANA name such as the environment's TZ), else the local one. */
@@ -120,9 +112,87 @@ export function describeAlert(alert: Alert, now: number) {
 
 /** The whole screen as lines of at most `columns` columns. */
 export function renderWatchScreen(state: WatchState, options: RenderOptions) {
-  const { chalk: c, columns, now, clockTime } = options;
+  const { chalk: c, columns, now, clockTime, format } = options;
   const { model, stale } = state;
-  const onServer = { ...options, now: now + (state.offsetMs ?? 0) };
+  // Maturities are counted down on the server's clock.
+  const serverNow = now + (state.offsetMs ?? 0);
+  const trendLine = (points: number[], width: number) =>
+    c.cyan(sparkline(points, Math.min(width, TREND_MAX_WIDTH * 2)));
+  const countdownOf = (row: WatchRow) =>
+    row.maturityAt === undefined ? undefined : formatCountdown(Date.parse(row.maturityAt) - serverNow);
+  /** Whether what a row shows of a field changed since the refresh before (data moving below the shown precision is no change). */
+  const changed = (row: WatchRow, field: WatchField) => {
+    const before = state.previous?.rows.findLast((other) => other.key === row.key)?.values;
+    return before !== undefined && format(field, before[field.key]) !== format(field, row.values[field.key]);
+  };
+  /** A value as shown, marked when it changed since the refresh before: inverse, or without colour a `*` after it (the
+   * column's other values then padded by a space, so that they stay aligned: `marked`, whether any of them changed). */
+  const shown = (row: WatchRow, field: WatchField, marked = true) => {
+    const text = format(field, row.values[field.key]);
+    if (c.level === 0) return marked ? `${text}${changed(row, field) ? '*' : ' '}` : text;
+    return changed(row, field) ? c.inverse(text) : text;
+  };
+  const table = ({ rows, countdown, trend, fields, priority = [], decisive }: WatchModel) => {
+    const series = (index: number) => state.series.get(rows[index].key) ?? [];
+    const tableColumns: TableColumn[] = fields.map((field) => {
+      // A column none of whose values changed takes no room for a mark.
+      const marked = rows.some((row) => changed(row, field));
+      return {
+        key: field.key,
+        header: field.label,
+        // As the lists: text (a reference) may be cut with …, an id in the middle, an amount is kept before an id whole.
+        ...kindColumn(field.kind),
+        cells: rows.map((row) => tableCell(shown(row, field, marked))),
+      };
+    });
+    if (countdown)
+      tableColumns.push({
+        key: COUNTDOWN_KEY,
+        header: countdown,
+        align: 'right',
+        cells: rows.map((row) => tableCell(countdownOf(row) ?? c.dim('—'))),
+        // A narrow screen: to the hour, as the positions list counts it ("6d 23h"), before the column is left out.
+        compact: rows.map((row) =>
+          tableCell(row.maturityAt === undefined ? c.dim('—') : formatTimeLeft(row.maturityAt, serverNow)),
+        ),
+      });
+    if (trend)
+      tableColumns.push({
+        key: TREND_KEY,
+        header: trend.label,
+        align: 'left',
+        cells: [],
+        drawn: {
+          width: Math.min(TREND_MAX_WIDTH, Math.max(TREND_MIN_WIDTH, ...rows.map((_, index) => series(index).length))),
+          minWidth: TREND_MIN_WIDTH,
+          draw: (index, width) => c.cyan(sparkline(series(index), width)),
+        },
+      });
+    const { text, leftOut } = drawLoadedTable({
+      columns: tableColumns,
+      priority,
+      decisive,
+      rowCount: rows.length,
+      width: columns,
+      chalk: c,
+      seeAlso: '--json, or a wider terminal',
+    });
+    // What the width left out is named on the screen itself, wrapped, never cut.
+    return (leftOut === undefined ? text : `${text}\n${wrapWords(c.dim(leftOut), columns)}`).split('\n');
+  };
+  const card = ({ rows: [row], fields, countdown, trend }: WatchModel) => {
+    const left = countdownOf(row);
+    const entries = fields
+      .filter((field) => row.values[field.key] !== undefined)
+      .map((field) => [field.label, shown(row, field)]);
+    if (countdown && left !== undefined) entries.push([countdown, left]);
+    const labelWidth = Math.max(0, ...[...entries.map(([label]) => label), trend?.label ?? ''].map(displayWidth));
+    // Two spaces between a label and its value.
+    const valueWidth = Math.max(1, columns - labelWidth - 2);
+    const points = state.series.get(row.key) ?? [];
+    if (trend && points.length) entries.push([trend.label, trendLine(points, valueWidth)]);
+    return entries.map(([label, value]) => `${c.dim(label.padEnd(labelWidth))}  ${truncateEnd(value, valueWidth)}`);
+  };
   // Wrapped between its parts, never cut: the time of the last good refresh is what tells the view is live.
   const lines = wrapParts(
     [
@@ -139,7 +209,7 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
     ...(model === undefined
       ? [c.dim('Waiting for the first refresh…')]
       : model.rows.length
-        ? (model.layout === 'card' ? renderCard : renderTable)(state, model, onServer)
+        ? (model.layout === 'card' ? card : table)(model)
         : [c.dim(model.empty)]),
   );
   // Marked under what it is about: neither open nor ended, so neither counted down nor final.
@@ -149,10 +219,10 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
     );
   if (model?.total) {
     const { label, value } = model.total;
-    const shown = value === undefined ? c.dim('—') : options.format({ key: 'total', kind: 'pnl' }, value);
+    const shown = value === undefined ? c.dim('—') : format({ key: 'total', kind: 'pnl' }, value);
     const points = state.series.get(TOTAL_SERIES) ?? [];
     const room = columns - displayWidth(`${label}  ${shown}  `);
-    lines.push(`${c.bold(label)}  ${shown}${points.length && room >= 4 ? `  ${trendLine(c, points, room)}` : ''}`);
+    lines.push(`${c.bold(label)}  ${shown}${points.length && room >= 4 ? `  ${trendLine(points, room)}` : ''}`);
   }
   // What a person acts on (a stale view, an alert) wraps at its spaces rather than being cut.
   const said = (line: string) => lines.push(...wrapParts([line], columns, '', 2));
@@ -161,100 +231,8 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
       `${c.yellow.bold('STALE')} since ${clockTime(stale.since)} (${safeText(stale.reason)}) · next try in ${Math.max(0, Math.ceil((stale.nextAt - now) / 1000))}s`,
     );
   for (const { alert, at } of state.alerts)
-    said(`${c.red.bold('ALERT')} ${clockTime(at)} ${describeAlert(alert, onServer.now)}`);
+    said(`${c.red.bold('ALERT')} ${clockTime(at)} ${describeAlert(alert, serverNow)}`);
   return lines.map((line) => truncateEnd(line, columns));
-}
-
-const trendLine = (c: ChalkInstance, points: number[], width: number) =>
-  c.cyan(sparkline(points, Math.min(width, TREND_MAX_WIDTH * 2)));
-
-/** The time left to a row's maturity, when it has one. */
-const countdownOf = (row: WatchRow, now: number) =>
-  row.maturityAt === undefined ? undefined : formatCountdown(Date.parse(row.maturityAt) - now);
-
-/** Whether what a row shows of a field changed since the refresh before (data moving below the shown precision is no change). */
-function changedSince(state: WatchState, row: WatchRow, field: WatchField, options: RenderOptions) {
-  const before = state.previous?.rows.findLast((other) => other.key === row.key)?.values;
-  return (
-    before !== undefined && options.format(field, before[field.key]) !== options.format(field, row.values[field.key])
-  );
-}
-
-/** A value as shown, marked when it changed since the refresh before: inverse, or without colour a `*` after it (the
- * column's other values then padded by a space, so that they stay aligned: `marked`, whether any of them changed). */
-function shownValue(state: WatchState, row: WatchRow, field: WatchField, options: RenderOptions, marked = true) {
-  const c = options.chalk;
-  const text = options.format(field, row.values[field.key]);
-  const changed = changedSince(state, row, field, options);
-  if (c.level === 0) return marked ? `${text}${changed ? '*' : ' '}` : text;
-  return changed ? c.inverse(text) : text;
-}
-
-function renderTable(state: WatchState, model: WatchModel, options: RenderOptions) {
-  const c = options.chalk;
-  const { rows, countdown, trend } = model;
-  const series = (index: number) => state.series.get(rows[index].key) ?? [];
-  const columns: TableColumn[] = model.fields.map((field) => {
-    // A column none of whose values changed takes no room for a mark.
-    const marked = rows.some((row) => changedSince(state, row, field, options));
-    return {
-      key: field.key,
-      header: field.label,
-      // As the lists: text (a reference) may be cut with …, an id in the middle, an amount is kept before an id whole.
-      ...kindColumn(field.kind),
-      cells: rows.map((row) => tableCell(shownValue(state, row, field, options, marked))),
-    };
-  });
-  if (countdown)
-    columns.push({
-      key: COUNTDOWN_KEY,
-      header: countdown,
-      align: 'right',
-      cells: rows.map((row) => tableCell(countdownOf(row, options.now) ?? c.dim('—'))),
-      // A narrow screen: to the hour, as the positions list counts it ("6d 23h"), before the column is left out.
-      compact: rows.map((row) =>
-        tableCell(row.maturityAt === undefined ? c.dim('—') : formatTimeLeft(row.maturityAt, options.now)),
-      ),
-    });
-  if (trend)
-    columns.push({
-      key: TREND_KEY,
-      header: trend.label,
-      align: 'left',
-      cells: [],
-      drawn: {
-        width: Math.min(TREND_MAX_WIDTH, Math.max(TREND_MIN_WIDTH, ...rows.map((_, index) => series(index).length))),
-        minWidth: TREND_MIN_WIDTH,
-        draw: (index, width) => c.cyan(sparkline(series(index), width)),
-      },
-    });
-  const { text, leftOut } = drawLoadedTable({
-    columns,
-    priority: model.priority ?? [],
-    decisive: model.decisive,
-    rowCount: rows.length,
-    width: options.columns,
-    chalk: c,
-    seeAlso: '--json, or a wider terminal',
-  });
-  // What the width left out is named on the screen itself, wrapped, never cut.
-  return (leftOut === undefined ? text : `${text}\n${wrapWords(c.dim(leftOut), options.columns)}`).split('\n');
-}
-
-function renderCard(state: WatchState, model: WatchModel, options: RenderOptions) {
-  const c = options.chalk;
-  const row = model.rows[0];
-  const left = countdownOf(row, options.now);
-  const entries: Array<[string, string]> = model.fields
-    .filter((field) => row.values[field.key] !== undefined)
-    .map((field) => [field.label, shownValue(state, row, field, options)]);
-  if (model.countdown && left !== undefined) entries.push([model.countdown, left]);
-  const labelWidth = Math.max(0, ...[...entries.map(([label]) => label), model.trend?.label ?? ''].map(displayWidth));
-  // Two spaces between a label and its value.
-  const valueWidth = Math.max(1, options.columns - labelWidth - 2);
-  const points = state.series.get(row.key) ?? [];
-  if (model.trend && points.length) entries.push([model.trend.label, trendLine(c, points, valueWidth)]);
-  return entries.map(([label, value]) => `${c.dim(label.padEnd(labelWidth))}  ${truncateEnd(value, valueWidth)}`);
 }
 
 /** The watch's sink on a terminal: starts drawing, redrawn on resize, and left usable whatever way the command ends (cursor shown, screen kept). */

@@ -64,9 +64,8 @@ export function parseWatchSettings(
   options: WatchOptionValues & { format?: OutputFormat },
 ) {
   const { kind } = target;
-  const [word, arg]: [string, string?] =
-    kind === 'hedge' ? ['hedges', target.id] : kind === 'price' ? ['price', target.market] : [kind];
-  const command = arg === undefined ? word : `${word} ${arg}`;
+  const arg = kind === 'hedge' ? target.id : kind === 'price' ? target.market : undefined;
+  const command = `${kind === 'hedge' ? 'hedges' : kind}${arg === undefined ? '' : ` ${arg}`}`;
   if (options.watch === undefined)
     throw new UsageError(
       `${givenWithWatch(options)}: only with --watch; add --watch to \`${ports.hedgeCommand(command)}\`.`,
@@ -170,6 +169,7 @@ export async function runWatch(
   // Opened once the client is: a key that cannot be read fails before the screen is taken over.
   const sink = await openSink();
   const stopped = { ended: 'stopped' } as const;
+  const pastDeadline = { ended: 'deadline' } as const;
   // When each alert whose condition holds fired.
   let firedAt = new Map<string, number>();
   let nextAt = clock.now();
@@ -180,7 +180,7 @@ export async function runWatch(
       for (;;) {
         if (signal.aborted) return stopped;
         const now = clock.now();
-        if (now >= deadline) return { ended: 'deadline' } as const;
+        if (now >= deadline) return pastDeadline;
         if (now >= nextAt) break;
         const until = Math.min(nextAt, deadline);
         try {
@@ -197,7 +197,7 @@ export async function runWatch(
       } catch (error) {
         if (signal.aborted || error instanceof InterruptedError) return stopped;
         if (!isPassingFailure(error)) throw error;
-        if (clock.now() >= deadline) return { ended: 'deadline' } as const;
+        if (clock.now() >= deadline) return pastDeadline;
         nextAt = nextRefreshAt(startedAt, clock.now(), settings.intervalMs, error);
         sink.stale(error, clock.now(), nextAt);
         continue;

@@ -44,26 +44,6 @@ export function parseRatios(raw: string, where: string) {
   return buckets;
 }
 
-const parseBand = (raw: string, where: string) =>
-  parseDecimal(raw, { name: where, unit: 'a percentage of the target', min: 0, max: 50, percent: true, example: '5' });
-
-function parseSizing(raw: string, where: string) {
-  const value = raw.trim().toLowerCase();
-  if (value === 'current' || value === 'fixed') return value;
-  throw notAllowed(
-    where,
-    raw,
-    "current (USD at today's price, re-sized past the band) or fixed (at the first cover's price)",
-  );
-}
-
-function parseFunctional(raw: string, where: string) {
-  const value = raw.trim().toUpperCase();
-  if (!/^[A-Z]{3}$/.test(value))
-    throw notAllowed(where, raw, "a currency code: USD (default) or a market's quote currency such as NGN");
-  return value === 'USDT' || value === 'USDC' ? 'USD' : value;
-}
-
 const policyValue = (expected: string) => z.optional(z.union([z.string(), z.number()], { error: expected }));
 
 /** Each key a string or a number, read by the parser of its flag; netting a boolean. */
@@ -81,9 +61,42 @@ const POLICY_KEYS: Record<
   [keyof ExposurePolicy, keyof PolicyFlags, ((raw: string, where: string) => unknown)?]
 > = {
   ratios: ['buckets', 'ratios', parseRatios],
-  band_pct: ['bandPct', 'band', parseBand],
-  sizing: ['sizing', 'sizing', parseSizing],
-  functional: ['functional', 'functional', parseFunctional],
+  band_pct: [
+    'bandPct',
+    'band',
+    (raw, where) =>
+      parseDecimal(raw, {
+        name: where,
+        unit: 'a percentage of the target',
+        min: 0,
+        max: 50,
+        percent: true,
+        example: '5',
+      }),
+  ],
+  sizing: [
+    'sizing',
+    'sizing',
+    (raw, where) => {
+      const value = raw.trim().toLowerCase();
+      if (value === 'current' || value === 'fixed') return value;
+      throw notAllowed(
+        where,
+        raw,
+        "current (USD at today's price, re-sized past the band) or fixed (at the first cover's price)",
+      );
+    },
+  ],
+  functional: [
+    'functional',
+    'functional',
+    (raw, where) => {
+      const value = raw.trim().toUpperCase();
+      if (!/^[A-Z]{3}$/.test(value))
+        throw notAllowed(where, raw, "a currency code: USD (default) or a market's quote currency such as NGN");
+      return value === 'USDT' || value === 'USDC' ? 'USD' : value;
+    },
+  ],
   netting: ['netting', 'netting'],
 };
 

@@ -58,10 +58,28 @@ export function parseExposuresFile(text: string, options: RowFileOptions) {
 }
 
 function checkRow(field: Field<Column>) {
-  const id = field('id', parseId);
+  const id = field('id', (raw) => {
+    const value = raw?.trim() ?? '';
+    // Printable ASCII only: an id is shown in every table, and must not be a way to reach the terminal.
+    if (!/^[\x21-\x7e](?:[\x20-\x7e]{0,62}[\x21-\x7e])?$/.test(value))
+      throw new Error('id: missing or not allowed; expected 1 to 64 printable ASCII characters, such as INV-1042.');
+    return value;
+  });
   const market = field('market', parseMarket);
-  const type = field('type', parseType);
-  const amount = field('amount', parseAmount);
+  const type = field('type', (raw) => {
+    const value = raw?.trim().toLowerCase();
+    if (value === 'receivable' || value === 'payable') return value;
+    throw new Error('type: missing or not allowed; expected receivable or payable.');
+  });
+  // 450000000, 450_000_000, 450,000,000, 450m, 1.2bn — the one amount grammar (input.ts readAmount), positive, at most 1e15.
+  const amount = field('amount', (raw) => {
+    const allowed = 'expected a positive amount such as 450000000, 450_000_000, 450,000,000, 450m or 1.2bn';
+    const read = readAmount(raw ?? '', 'positive', MAX_AMOUNT);
+    if (read === 'shape') throw new Error(`amount: missing or not allowed; ${allowed}.`);
+    if (read === 'too-big') throw new Error(`amount: not allowed; ${allowed}, at most 1e15.`);
+    if (read === 'cents') throw new Error('amount: more than 2 decimals.');
+    return read;
+  });
   const currency = field('currency', (value) => parseCurrency(value, market));
   // A date (midnight UTC) or a timestamp with its zone: a keeper elsewhere must read it the same.
   const dueMs = field('due', (value) =>
@@ -70,36 +88,23 @@ function checkRow(field: Field<Column>) {
       'due: missing or not allowed; expected a date (2027-01-15, midnight UTC) or a timestamp with its zone (2027-01-15T17:00:00+01:00).',
     ),
   );
-  const hedgeRatio = field('hedge_ratio', parseHedgeRatio);
+  // 0.75, 75% or 75 (percent when above 1); blank: the policy's ratio for the row's time bucket.
+  const hedgeRatio = field('hedge_ratio', (raw) => {
+    const value = raw?.trim() ?? '';
+    if (value === '') return;
+    const number = readDecimal(value, { min: 0, max: 100, percent: true });
+    const ratio = number !== undefined && (value.endsWith('%') || number > 1) ? number / 100 : number;
+    if (ratio === undefined)
+      throw new Error(
+        'hedge_ratio: not allowed; expected a ratio from 0 to 1 (0.75) or a percentage from 0% to 100% (75%).',
+      );
+    return ratio;
+  });
   return {
     key: id,
     // Read only when every field is: a row with a problem is never used.
     value: { id, market, type, amount, currency, dueMs, ...withoutUndefined({ hedgeRatio }) } as Exposure,
   };
-}
-
-function parseId(raw: string | undefined) {
-  const value = raw?.trim() ?? '';
-  // Printable ASCII only: an id is shown in every table, and must not be a way to reach the terminal.
-  if (!/^[\x21-\x7e](?:[\x20-\x7e]{0,62}[\x21-\x7e])?$/.test(value))
-    throw new Error('id: missing or not allowed; expected 1 to 64 printable ASCII characters, such as INV-1042.');
-  return value;
-}
-
-function parseType(raw: string | undefined) {
-  const value = raw?.trim().toLowerCase();
-  if (value === 'receivable' || value === 'payable') return value;
-  throw new Error('type: missing or not allowed; expected receivable or payable.');
-}
-
-/** 450000000, 450_000_000, 450,000,000, 450m, 1.2bn — the one amount grammar (input.ts readAmount), positive, at most 1e15. */
-function parseAmount(raw: string | undefined) {
-  const allowed = 'expected a positive amount such as 450000000, 450_000_000, 450,000,000, 450m or 1.2bn';
-  const amount = readAmount(raw ?? '', 'positive', MAX_AMOUNT);
-  if (amount === 'shape') throw new Error(`amount: missing or not allowed; ${allowed}.`);
-  if (amount === 'too-big') throw new Error(`amount: not allowed; ${allowed}, at most 1e15.`);
-  if (amount === 'cents') throw new Error('amount: more than 2 decimals.');
-  return amount;
 }
 
 function parseCurrency(raw: string | undefined, market: string | undefined) {
@@ -115,17 +120,4 @@ function parseCurrency(raw: string | undefined, market: string | undefined) {
       `currency: the market's name does not say its quote currency; expected USD, or a market named USDT followed by its currency.`,
     );
   throw new Error(`currency: missing or not allowed; expected ${allowed}.`);
-}
-
-/** 0.75, 75% or 75 (percent when above 1); blank: the policy's ratio for the row's time bucket. */
-function parseHedgeRatio(raw: string | undefined) {
-  const value = raw?.trim() ?? '';
-  if (value === '') return;
-  const number = readDecimal(value, { min: 0, max: 100, percent: true });
-  const ratio = number !== undefined && (value.endsWith('%') || number > 1) ? number / 100 : number;
-  if (ratio === undefined)
-    throw new Error(
-      'hedge_ratio: not allowed; expected a ratio from 0 to 1 (0.75) or a percentage from 0% to 100% (75%).',
-    );
-  return ratio;
 }

@@ -28,7 +28,6 @@ import { walkHistory } from '../report/report.js';
 import { recordStanding } from '../book/book.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
 import { DEFAULT_ROLL_BEFORE_MS } from '../../core/keep-rules.js';
-import type { CommandContext } from '../../platform/runtime/context.js';
 import type { WritePorts } from '../write/ports.js';
 import type { MovingTarget } from '../keeper/keep.js';
 import { safeText } from '../../core/security/safe-text.js';
@@ -43,12 +42,10 @@ interface ExposuresInput {
   feeBps?: number;
 }
 
-type ExposuresPorts = WritePorts;
-
-const warn = (ports: ExposuresPorts, kind: string, text: string) => ports.notify({ kind, level: 'warn', text });
+const warn = (ports: WritePorts, kind: string, text: string) => ports.notify({ kind, level: 'warn', text });
 
 /** The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`; and the policy: defaults, the policy file when given, then the flags. */
-async function readInputs(ports: ExposuresPorts, input: ExposuresInput) {
+async function readInputs(ports: WritePorts, input: ExposuresInput) {
   const { text, sourceName } = await readInputFile(ports, input.file, 'exposures file');
   const parsed = parseExposuresFile(text, { sourceName });
   if ('problems' in parsed)
@@ -71,7 +68,7 @@ async function quotedFeeRate(
   client: HedgeClient,
   market: string,
   book: ReturnType<typeof targetBook>,
-  ports: Pick<CommandContext, 'log'>,
+  ports: WritePorts,
 ) {
   const held = book.find((row) => row.market === market && row.target_usd > 0);
   for (const notional of new Set([Math.max(1000, Math.round(held?.target_usd ?? 1000)), 1000])) {
@@ -106,7 +103,7 @@ function marketFacts(listed: MarketFacts[], exposures: readonly Exposure[]) {
 }
 
 /** Everything `hedge exposures` shows, as its JSON document, from the file, the policy and the server's reads; what the server would refuse and a fee not known are said as warnings. */
-export async function gatherExposures(ports: ExposuresPorts, input: ExposuresInput) {
+export async function gatherExposures(ports: WritePorts, input: ExposuresInput) {
   const { exposures, source, policy, client } = await readInputs(ports, input);
   const [list, account, positions] = await Promise.all([
     client.listMarkets(),
@@ -205,19 +202,11 @@ async function coverHedges(client: HedgeClient) {
       closedAtMs,
     });
   });
-  for (const {
-    market,
-    side,
-    notional_usd: notionalUsd,
-    struck_rate,
-    status,
-    id,
-    opened_at,
-    filled_at,
-  } of filled.items) {
+  for (const hedge of filled.items) {
     // Filled as the side model reads its record with the history (a server may leave an early-closed hedge `filled`).
-    const openedAtMs = Date.parse(opened_at || filled_at || '');
-    if (recordStanding({ id, status }, ended).standing !== 'filled' || !Number.isFinite(openedAtMs)) continue;
+    const openedAtMs = Date.parse(hedge.opened_at || hedge.filled_at || '');
+    if (recordStanding(hedge, ended).standing !== 'filled' || !Number.isFinite(openedAtMs)) continue;
+    const { market, side, notional_usd: notionalUsd, struck_rate } = hedge;
     hedges.push({ market: market.toUpperCase(), side, notionalUsd, openedAtMs, entryPrice: struck_rate ?? undefined });
   }
   return {
@@ -245,7 +234,7 @@ async function firstCoverPrices(client: HedgeClient, exposures: readonly Exposur
 }
 
 /** The report: the exposures and policy, the markets' prices, every closed hedge and the open ones. */
-export async function gatherExposureReport(ports: ExposuresPorts, input: ExposuresInput) {
+export async function gatherExposureReport(ports: WritePorts, input: ExposuresInput) {
   const { exposures, source, policy, client } = await readInputs(ports, input);
   const { list, hedges, walk, skipped, filledCut } = await coverHedges(client);
   if (filledCut !== undefined)
@@ -300,9 +289,6 @@ export function rateBetween(serverFromMs: number, serverToMs: number, ownMs: num
   return Math.max(1, (serverToMs - serverFromMs - 1000) / Math.max(1, ownMs));
 }
 
-/** The client reference the exposures keeper gives a side's hedges: `EXPOSURES-USDTNGN-BUY`. */
-export const exposuresReference = (market: string, side: string) => `EXPOSURES-${market}-${side}`.toUpperCase();
-
 /** The keeper's moving target (`hedge keep FILE --exposures`): the rows at each cycle, each side's band as its tolerance; an exposure due or a hedge maturing within two cycles is acted on now. */
 export function exposuresKeepTarget(input: ExposuresInput, intervalMs: number): MovingTarget {
   // The server's time and ours at the last cycle: how far its clock moves per cycle, and how fast
@@ -342,8 +328,9 @@ export function exposuresKeepTarget(input: ExposuresInput, intervalMs: number): 
         market,
         side,
         notionalUsd,
-        // Every hedge of a side, through its rolls, carries one reference: its deal (history --ref, acct designate).
-        clientReference: exposuresReference(market, side),
+        // Every hedge of a side, through its rolls, carries one reference (`EXPOSURES-USDTNGN-BUY`): its deal (history
+        // --ref, acct designate).
+        clientReference: `EXPOSURES-${market}-${side}`.toUpperCase(),
         tenorDays,
         // The side ends when its last exposure is let go: a hedge maturing after that is not renewed.
         untilMs: untilMs === undefined ? undefined : untilMs - dueLeadMs,

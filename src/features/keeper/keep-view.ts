@@ -1,9 +1,13 @@
 // What `hedge keep` shows: on a terminal, one live status screen redrawn in place (the target
 // rows, each row's state and next action, the last events); otherwise NDJSON, one event a line,
-// for a supervisor's log, a pager hook or a script. Renders only: the flow hands it events.
+// for a supervisor's log, a pager hook or a script. And `hedge keep status` on a screen: a card of
+// the keeper and one line per target row. Renders only; every value from a file or a server is sanitised.
 import type { ChalkInstance } from 'chalk';
-import { formatUpTo } from '../../core/number-format.js';
-import { utcDayMinute, utcDaySecond } from '../../core/utc-text.js';
+import { formatUpTo, plural } from '../../core/number-format.js';
+import { utcDayMinute, utcDaySecond, utcSecond } from '../../core/utc-text.js';
+import { drawCard } from '../../platform/terminal/table.js';
+import { payOrEarn } from '../../core/money.js';
+import { isKeeperUp, type KeeperStatus } from './keeper-service.js';
 import type { KeepEvent, KeepReporter, KeepStatus } from '../../core/keep-rules.js';
 import { safeJson, safeText } from '../../core/security/safe-text.js';
 import { liveScreen } from '../../platform/terminal/live-screen.js';
@@ -96,3 +100,72 @@ export function describeEvent(event: KeepEvent) {
 }
 
 const clock = (iso: string) => `${utcDaySecond(iso)} UTC`;
+
+// ---- hedge keep status
+
+const STATE_WORDS = {
+  running: 'running',
+  elsewhere: 'running on another machine',
+  hung: 'HUNG: alive, but no heartbeat for a while',
+  dead: 'DEAD: its process is gone without stopping',
+  stopped: 'stopped',
+  none: 'no keeper has run for this account here',
+};
+
+export function renderKeeperStatus(
+  status: KeeperStatus,
+  { columns, chalk }: { columns: number; chalk: ChalkInstance },
+) {
+  const up = isKeeperUp(status.state);
+  const { store_holder: holder, heartbeat: beat } = status;
+  const money = (value: number | null) => (value === null ? 'not known yet' : payOrEarn(value, { realized: true }));
+  const error = beat?.last_error;
+  const rows = [
+    ['State', chalk[up ? 'green' : 'red'](STATE_WORDS[status.state])],
+    holder && ['Lock (team store)', `pid ${holder.pid} on ${safeText(holder.host)} since ${utc(holder.since)}`],
+    ...(beat
+      ? [
+          ['Keeper', `pid ${beat.pid} on ${safeText(beat.host)}, since ${utc(beat.since)}`],
+          ['Config folder', safeText(beat.config_dir)],
+          ['Target file', safeText(beat.file)],
+          [
+            'Last cycle',
+            beat.last_cycle_at ? `${utc(beat.last_cycle_at)} (${plural(beat.cycles, 'cycle')})` : '— (none yet)',
+          ],
+          beat.last_good_cycle_at !== beat.last_cycle_at && [
+            'Last good cycle',
+            beat.last_good_cycle_at ? utc(beat.last_good_cycle_at) : '— (none)',
+          ],
+          beat.next_cycle_at && up && ['Next cycle', utc(beat.next_cycle_at)],
+          beat.stopped_at && ['Stopped', utc(beat.stopped_at)],
+          [
+            'Heartbeat',
+            `${status.heartbeat_age_s ?? '?'} s ago${status.heartbeat_source === 'store' ? ' (team store)' : ''}`,
+          ],
+          [
+            'Errors',
+            beat.errors === 0
+              ? '0'
+              : `${beat.errors}; last ${utc(error!.at)} ${safeText(error!.code)}: ${safeText(error!.message)}`,
+          ],
+          [
+            'Rolls',
+            beat.rolls.count === 0
+              ? '0'
+              : `${beat.rolls.count}; carry ${money(beat.rolls.carry_usd)}, fees ${money(beat.rolls.fees_usd)} (of the hedges rolled out)`,
+          ],
+          // As the keeper's own screen shows a row.
+          ...beat.rows.map((row) => [
+            `${safeText(row.market)} ${safeText(row.side)}`,
+            `${row.current_unknown ? '?' : formatUpTo(row.current_usd ?? 0, 2)} of ${formatUpTo(row.target_usd, 2)} USD: ${safeText(row.state)}${row.next_action ? `; ${safeText(row.next_action)}${row.next_action_at ? ` at ${utc(row.next_action_at)}` : ''}` : ''}`,
+          ]),
+        ]
+      : []),
+  ].filter((row): row is [string, string] => Array.isArray(row));
+  return drawCard(rows, { columns, chalk, title: 'hedge keep status' });
+}
+
+function utc(iso: string) {
+  const text = safeText(String(iso));
+  return text.length >= 19 ? `${utcSecond(text)} UTC` : text;
+}

@@ -3,6 +3,7 @@
 import { statSync } from 'node:fs';
 import {
   DEFAULT_ROLL_BEFORE_MS,
+  rowKey,
   type EventFields,
   type KeepEvent,
   type KeepReporter,
@@ -16,13 +17,51 @@ import { safeText } from '../../core/security/safe-text.js';
 import { utcIso } from '../../core/utc-text.js';
 import { DAY_MS } from '../../core/vocabulary.js';
 import { confirmOrStop, guardLiveAction } from '../write/live-guard.js';
-import { identityOf } from '../write/identity.js';
 import { readTargetFile } from '../plan/target-plan.js';
-import { days } from '../trade/trade-actions.js';
-import { keeperLockPlace, takeKeeperLock } from './keeper-heartbeat.js';
-import { startKeeperService, type KeeperService, type KeeperServiceOptions } from './keeper-service.js';
-import { keeperCycles, keeperIo, type KeeperClock } from './keeper-steps.js';
+import {
+  keeperLockPlace,
+  startKeeperService,
+  takeKeeperLock,
+  type KeeperService,
+  type KeeperServiceOptions,
+} from './keeper-service.js';
 import type { JsonObject } from '../../core/objects.js';
+import type { JournalEntry } from '../../platform/journal/index.js';
+import type { PlanStep } from '../../core/plan.js';
+import { ownRowTest } from '../write/row-trust.js';
+import { identityOf, sameAccount, sentBy, type Identity } from '../write/identity.js';
+import { answeredOpens } from '../write/wait.js';
+import { runPreTradeChecks } from '../trade/pre-trade.js';
+import { finishJournaled } from '../trade/resume.js';
+import { newGroup, resumeRollOutcome, runRoll } from '../trade/roll.js';
+import { runPlanWrite } from '../write/write-flow.js';
+import { days, stepRecord } from '../trade/trade-actions.js';
+import { sendTrade } from '../trade/change.js';
+import { SideViews } from '../book/side-book.js';
+import {
+  decide,
+  forgetDrift,
+  heldReason,
+  initialKeeperState,
+  journalQuestion,
+  KEEP_GROUP_PREFIX,
+  ofKeeper,
+  plan,
+  preview,
+  resumed,
+  stepEnded,
+  toResume,
+  unresolvedSides,
+  wouldSay,
+  wrote,
+  type KeeperSaid,
+  type KeeperSettings,
+  type KeeperState,
+  type KeeperStep,
+  type KeeperWrite,
+  type SideObservation,
+  type WriteDone,
+} from './keeper-decide.js';
 import { plural } from '../../core/number-format.js';
 
 /** The spec advises polling no faster than every one to two seconds: a cycle is at least this apart. */
@@ -49,6 +88,7 @@ export async function runKeep(
   reporter: KeepReporter,
   errorFields: (error: unknown) => JsonObject,
 ) {
+  const { file, dryRun, movingTarget: moving } = options;
   // The context's clock; a wake-up ends a sleep early (no timer outlives the keeper).
   const clock: KeeperClock = {
     now: () => ports.clock.now(),
@@ -58,20 +98,18 @@ export async function runKeep(
   // steps in flight; a second one is left to the runner (it aborts their waits); SIGHUP re-reads.
   const signals = installSignals(ports, clock);
   try {
-    if (options.file === '-' && !options.once && !options.dryRun)
+    if (file === '-' && !options.once && !dryRun)
       throw new UsageError(
         'FILE: a keeper re-reads its target file (on SIGHUP), so it cannot be - (stdin); name the file, or use --once.',
       );
-    const readRows = async () =>
-      options.movingTarget
-        ? options.movingTarget(ports)
-        : toKeepRows((await readTargetFile(ports, options.file)).rows, options.file);
+    const readRows = async (): Promise<KeepRow[]> => toKeepRows((await readTargetFile(ports, file)).rows, file);
     // Stdin may be a pipe that never ends: a stop signal then ends the read (and the command) at once.
     // A file is read at once, and a signal during that read stops the keeper as any other in start-up.
-    let rows = await (options.file === '-' ? signals.leaveStopsToRunner(readRows) : readRows());
+    const firstRows = moving ? () => moving(ports) : readRows;
+    let rows = await (file === '-' ? signals.leaveStopsToRunner(firstRows) : firstRows());
     const guard = await guardLiveAction(ports, {
       action: 'keep the book at the target: roll, re-open and (with --converge) change hedges without asking again',
-      dryRun: options.dryRun,
+      dryRun,
     });
     await ports.journal();
     const identity = await identityOf(ports);
@@ -79,18 +117,14 @@ export async function runKeep(
     let service: KeeperService | undefined;
     const event = (fields: EventFields) => {
       // A dry run marks every event as one: nothing it says was done.
-      const full = {
-        at: utcIso(clock.now()),
-        ...fields,
-        ...(options.dryRun && { dry_run: true }),
-      } as KeepEvent;
+      const full = { at: utcIso(clock.now()), ...fields, ...(dryRun && { dry_run: true }) } as KeepEvent;
       reporter.event(full);
       service?.observe(full);
     };
 
     // One keeper per account, held for its life; a team store that ends the session makes it take the lock again.
-    const lockPlace = options.dryRun ? undefined : await keeperLockPlace(ports, identity);
-    const takeLock = () => takeKeeperLock(ports, lockPlace!, options.file);
+    const lockPlace = dryRun ? undefined : await keeperLockPlace(ports, identity);
+    const takeLock = () => takeKeeperLock(ports, lockPlace!, file);
     let keeperHold = lockPlace && (await takeLock());
 
     let confirmed = !guard.needsConfirmation;
@@ -123,49 +157,42 @@ export async function runKeep(
       });
     const io = keeperIo(stepContext, { ...options, identity }, { event, noteError });
     const cycles = keeperCycles(options, clock, io);
+    const once = options.once || dryRun;
 
     try {
       service = await startKeeperService(ports, identity, lockPlace, options, event);
+      const started = { event: 'start', file } as const;
       event({
-        event: 'start',
-        file: options.file,
+        ...started,
         rows: rows.length,
-        dry_run: options.dryRun,
+        dry_run: dryRun,
         pid: process.pid,
         interval_s: options.intervalMs / 1000,
         environment: identity.environment,
       });
       if (!confirmed && !signals.stopping) {
-        await confirmOrStop(
-          ports,
-          `Keep ${plural(rows.length, 'row')} at target from now on (${(await cycles.preview(rows)).join('; ')})?`,
-          { live: true },
-        );
+        const lines = await cycles.preview(rows);
+        await confirmOrStop(ports, `Keep ${plural(rows.length, 'row')} at target from now on (${lines.join('; ')})?`, {
+          live: true,
+        });
         confirmed = true;
       }
 
-      const once = options.once || options.dryRun;
       await runCycles({ ...options, once, clock }, signals, async (number, startedAt) => {
         // The exposures are read again every cycle, so a SIGHUP needs nothing more there.
-        const moving = options.movingTarget;
         if (moving || signals.reload) {
           signals.reload = false;
           try {
             rows = moving ? await moving(stepContext()) : await readRows();
             if (!moving) {
               cycles.forgetDrift();
-              event({ event: 'start', file: options.file, rows: rows.length, reloaded: true });
+              event({ ...started, rows: rows.length, reloaded: true });
             }
           } catch (error) {
-            noteError(
-              error,
-              moving
-                ? {
-                    phase: 'target',
-                    message: 'the target could not be recomputed from the exposures; the previous target stays',
-                  }
-                : { phase: 'reload', message: 'the target file could not be re-read; the previous target stays' },
-            );
+            noteError(error, {
+              phase: moving ? 'target' : 'reload',
+              message: `the target ${moving ? 'could not be recomputed from the exposures' : 'file could not be re-read'}; the previous target stays`,
+            });
           }
         }
         try {
@@ -178,28 +205,21 @@ export async function runKeep(
             });
             keeperHold = await takeLock();
           }
-          const unresolved = options.dryRun
-            ? new Map<string, string>()
-            : await io.finishUnfinished(cycles.busySides(), rows);
+          const unresolved = dryRun ? new Map<string, string>() : await io.finishUnfinished(cycles.busySides(), rows);
           const outcome = await cycles.cycle(rows, unresolved, () => signals.stopping, startedAt + options.intervalMs);
           // --once: the cycle's steps finish before it is reported (a cron run's one look at the book).
           if (once) await cycles.settle();
           const nextAt = once || signals.stopping ? undefined : utcIso(startedAt + options.intervalMs);
+          const { rows: statuses, serverTime } = outcome;
           reporter.status({
-            file: options.file,
-            rows: outcome.rows,
+            file,
+            rows: statuses,
             last_cycle_at: utcIso(clock.now()),
             next_cycle_at: nextAt,
             stopping: signals.stopping,
-            dry_run: options.dryRun,
+            dry_run: dryRun,
           });
-          event({
-            event: 'cycle',
-            cycle: number,
-            server_time: outcome.serverTime,
-            rows: outcome.rows,
-            next_cycle_at: nextAt,
-          });
+          event({ event: 'cycle', cycle: number, server_time: serverTime, rows: statuses, next_cycle_at: nextAt });
         } catch (error) {
           // The journal or team store unreachable: said (an error event, so --alert-cmd runs) and tried
           // again next cycle; every step takes its locks afresh, so nothing acts without them.
@@ -214,18 +234,16 @@ export async function runKeep(
       });
       // The steps still in flight finish before the keeper stops (a second signal interrupts their waits).
       await cycles.settle();
-      if (signals.stepSignal.aborted) {
+      // How it ended: `interrupted` when a second signal cut its steps short; a one-cycle run's first error gives the exit code.
+      const interrupted = signals.stepSignal.aborted;
+      if (interrupted || signals.stopping)
         event({
           event: 'stop',
-          message:
-            'stopped by a second signal: the steps in progress were interrupted; their journal entries stay unresolved and the next start finishes them',
+          message: interrupted
+            ? 'stopped by a second signal: the steps in progress were interrupted; their journal entries stay unresolved and the next start finishes them'
+            : 'stopped by a signal after finishing the steps in flight',
         });
-        return { interrupted: true };
-      }
-      if (signals.stopping)
-        event({ event: 'stop', message: 'stopped by a signal after finishing the steps in flight' });
-      // How it ended: `interrupted` when a second signal cut its steps short; a one-cycle run's first error gives the exit code.
-      return { interrupted: false, firstError: once ? firstError : undefined };
+      return { interrupted, firstError: once && !interrupted ? firstError : undefined };
     } finally {
       await service?.stop();
       reporter.close();
@@ -322,4 +340,239 @@ function installSignals(ports: Pick<CommandContext, 'signal' | 'interceptSignals
   const onAbort = () => steps.abort(ports.signal.reason);
   if (!ports.signal.aborted) ports.signal.addEventListener('abort', onAbort, { once: true });
   return handle;
+}
+
+// ---- The steps: what a cycle does on the server (the book read, each row's step through the flows every write
+// uses: runWrite, runRoll, resume), in flight on its own. What to do and say is keeper-decide.ts's; nothing here decides.
+
+export interface KeeperClock {
+  now(): number;
+  /** Resolves after `ms`, or at once when `wake` aborts (a stop signal, a SIGHUP). */
+  sleep(ms: number, wake: AbortSignal): Promise<void>;
+}
+
+/** How the keeper's parts say what they did: an event, or an error (a one-cycle run ends with its first's exit code). */
+interface Say {
+  event: (fields: EventFields) => void;
+  noteError: (error: unknown, fields: Omit<EventFields, 'event'>) => void;
+}
+
+/** What the keeper remembers, in one place: a pure step's result is taken at once (never across an await), and what it said is said. */
+export function keeperMemory(say: Say) {
+  const tell = (one: KeeperSaid) => ('say' in one ? say.event(one.say) : say.noteError(one.error, one.fields));
+  return {
+    state: initialKeeperState(),
+    tell,
+    take<T extends { state: KeeperState; events: readonly KeeperSaid[] }>(out: T) {
+      this.state = out.state;
+      out.events.forEach(tell);
+      return out;
+    },
+  };
+}
+
+/** The cycles: one step in flight per row, each row backing off on its own. `io` is what they do on the server (keeperIo's, or a test's), and the memory they take what they learn into. */
+export function keeperCycles(
+  settings: KeeperSettings,
+  clock: KeeperClock,
+  io: Pick<ReturnType<typeof keeperIo>, 'memory' | 'observe' | 'carry'>,
+) {
+  const { memory } = io;
+  const inFlight = new Map<string, { kind: KeeperStep['kind']; sinceMs: number; done: Promise<void> }>();
+  const start = (step: KeeperStep) => {
+    const done = io.carry(step).then(
+      () => ended(),
+      (error: unknown) => ended({ error }),
+    );
+    // The row's status says how its step ended once it has (what --once and a dry run report).
+    function ended(failure?: { error: unknown }) {
+      try {
+        step.status.state = memory.take(stepEnded(memory.state, step, clock.now(), settings, failure)).statusText;
+      } finally {
+        inFlight.delete(step.key);
+      }
+    }
+    inFlight.set(step.key, { kind: step.kind, sinceMs: clock.now(), done });
+    return done;
+  };
+  return {
+    /** The sides (`MARKET side`) with a step in flight: the journal's unfinished actions of these are theirs. */
+    busySides: () => new Set(inFlight.keys()),
+
+    /** Waits for every step in flight (each bounded by its requests' own bounds). */
+    async settle() {
+      while (inFlight.size > 0) await Promise.all([...inFlight.values()].map((step) => step.done));
+    },
+
+    /** What each row would get on a fresh read (the question before a live keeper starts). */
+    async preview(rows: readonly KeepRow[]) {
+      return memory.take(preview(memory.state, await io.observe(rows), rows, settings)).lines;
+    },
+
+    forgetDrift: () => memory.take(forgetDrift(memory.state)),
+
+    /** One cycle: every row's status (the live screen, the `cycle` event); its steps are awaited until `stepsDueBy` (always in a dry run), then left in flight. */
+    async cycle(
+      rows: readonly KeepRow[],
+      unresolved: ReadonlyMap<string, string>,
+      isStopping: () => boolean,
+      stepsDueBy: number,
+    ) {
+      const book = await io.observe(rows).catch((error: unknown) => ({ error }));
+      // Whether a stop came is asked after the read: a stop that came during it starts nothing.
+      const observation = { rows, book, unresolved, inFlight, stopping: isStopping() };
+      const cycle = memory.take(decide(memory.state, observation, clock.now(), settings));
+      const started = cycle.actions.map(start);
+      const timer = new AbortController();
+      if (started.length)
+        await Promise.race([
+          Promise.all(started),
+          ...(settings.dryRun ? [] : [clock.sleep(Math.max(0, stepsDueBy - clock.now()), timer.signal)]),
+        ]).finally(() => timer.abort());
+      return cycle;
+    },
+  };
+}
+
+const SEND_AND_WAIT = { wait: true, dryRun: false, fresh: false };
+
+/** The keeper's reads and writes on the server, each under `stepContext()` (its notices said to no one, its signal the keeper's). Writes are confirmed by the keeper's own run (its target and --yes), never at a prompt. */
+export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { identity: Identity }, say: Say) {
+  const memory = keeperMemory(say);
+  const observe = async (ports: WritePorts, rows: readonly KeepRow[]) => {
+    const client = await ports.client();
+    const sideViews = await SideViews.read(client, (line) => ports.log(line));
+    const opened = await answeredOpens(ports);
+    const time = client.transport.serverNow();
+    // One side after the other, in the rows' order.
+    const sides: SideObservation[] = [];
+    for (const row of rows) {
+      const side = {
+        newest: sideViews.hedges.find((hedge) => rowKey(hedge) === rowKey(row)),
+        book: await sideViews.book(row.market, row.side),
+        opened: opened(row.market, row.side),
+      };
+      const asked = journalQuestion(memory.state, rowKey(row), side, time);
+      sides.push(asked ? { ...side, closedByRoll: await closedByARoll(ports, asked) } : side);
+    }
+    return { sides, time, clock: client.transport.serverClock.reading() };
+  };
+
+  const carryOut = async (ports: WritePorts, write: KeeperWrite): Promise<WriteDone> => {
+    const { market, side, clientReference } = write.row;
+    // The row's deal reference on every hedge it opens (the rolled hedge's own when the row names none).
+    if (write.kind === 'roll')
+      return {
+        kind: 'rolled',
+        outcome: await runRoll(ports, {
+          market,
+          side,
+          tenorDays: write.tenorDays!,
+          skipChecks: false,
+          write: SEND_AND_WAIT,
+          ...(clientReference && { clientReference }),
+        }),
+      };
+    // An add, reduce, close or re-open through the write flow, journaled in a keep group.
+    const client = await ports.client();
+    const group = newGroup(KEEP_GROUP_PREFIX, ports);
+    const { kind: action, deltaUsd, tenorDays } = write;
+    // Only an open takes its tenor and the row's deal reference.
+    const step = { market, side, action, deltaUsd, tenorDays, clientReference: clientReference || undefined };
+    const record = stepRecord(step as PlanStep, group, action === 'open' ? 'reopen' : 'converge');
+    return {
+      kind: 'sent',
+      result: await sendTrade(ports, client, { ...record, approved: { by: 'run' } }, SEND_AND_WAIT),
+      group,
+    };
+  };
+
+  return {
+    memory,
+    /** The rows' sides read fresh, with the journal's answers to what the decisions ask of it. */
+    observe: (rows: readonly KeepRow[]) => observe(stepContext(), rows),
+
+    /** Carries out one row's step: a live one planned again on a fresh read under its side's lock. */
+    async carry(step: KeeperStep) {
+      const ports = stepContext();
+      // A dry run: each write's pre-trade checks (those a real open passes), then what it would do, said.
+      for (const write of step.writes ?? []) {
+        const { check, say: fields } = wouldSay(write);
+        const { market, side } = write.row;
+        if (check)
+          await runPreTradeChecks(
+            await ports.client(),
+            { market, side, notionalUsd: check.notionalUsd, action: 'open' },
+            undefined,
+            check.freedUsd,
+          );
+        say.event(fields);
+      }
+      if (step.writes) return;
+      await runPlanWrite(ports, {
+        sides: [step.row],
+        run: async () => {
+          const fresh = await observe(ports, [step.row]);
+          const { writes } = memory.take(plan(memory.state, fresh, step.row, settings));
+          const client = await ports.client();
+          for (const write of writes) {
+            const done = await carryOut(ports, write);
+            // Counted from the server's time when the write landed (the bound is the server's, like maturities).
+            const { failure } = memory.take(wrote(memory.state, write, done, client.transport.serverNow().latestMs));
+            if (failure) throw failure;
+          }
+        },
+      });
+    },
+
+    /** Finishes this keeper's own unresolved rows with their keys and returns why each other side of the account's unfinished rows is left alone: a new key could double an unresolved action; a person's rows are not the keeper's to finish. */
+    async finishUnfinished(busy: ReadonlySet<string>, rows: readonly KeepRow[]) {
+      const ports = stepContext();
+      const journal = await ports.journal();
+      const ours = async () =>
+        (await journal.list({ pending: true })).filter((entry) => sentBy(settings.identity, entry));
+      for (const resume of toResume(await ours(), busy, rows)) {
+        let done: WriteDone | { kind: 'failed'; error: unknown } | undefined;
+        try {
+          if (resume.how === 'roll') {
+            done = { kind: 'rolled', outcome: await resumeRollOutcome(ports, resume.entry, { wait: true }) };
+          } else {
+            const result = await finishJournaled(ports, await ports.client(), resume.entry, {
+              wait: true,
+              approved: { by: 'run' },
+            });
+            done = result && { kind: 'sent', result, group: resume.group };
+          }
+        } catch (error) {
+          done = { kind: 'failed', error };
+        }
+        const said = done && resumed(resume, done);
+        if (said) memory.tell(said);
+      }
+      const still = new Map<string, string>();
+      // Any unfinished row of the account holds its side, through whichever host name it was sent.
+      const account = (await journal.list({ pending: true })).filter((entry) => sameAccount(settings.identity, entry));
+      for (const [key, entry] of unresolvedSides(account, busy))
+        still.set(key, heldReason(entry, await journal.holderOf(entry.id)));
+      return still;
+    },
+  };
+}
+
+/** Whether the journal shows this hedge closed by a roll or a keeper's action (this keeper before a restart, or a `hedge roll` whose open then failed): that side is to be covered again, not drift. */
+async function closedByARoll(ports: WritePorts, hedgeId: string) {
+  const [entries, own] = await Promise.all([(await ports.journal()).list(), ownRowTest(ports)]);
+  // A close of the hedge (a roll's close leg, a convergence's close), or a roll's open planned to replace it — not the open that made it.
+  const closes = (entry: JournalEntry) => entry.leg === 'close' || entry.request?.path?.endsWith('/close') === true;
+  // A group whose close the server refused closed nothing: a close of that hedge since is a colleague's.
+  const refused = new Set(entries.filter((entry) => closes(entry) && entry.outcome === 'rejected').map((e) => e.group));
+  return entries.some(
+    (entry) =>
+      ofKeeper(entry.group) &&
+      !refused.has(entry.group) &&
+      ((closes(entry) && entry.hedge_id === hedgeId) || entry.context?.rolled_hedge_id === hedgeId) &&
+      // Only a row this key sealed: one written into the store without it would turn a colleague's
+      // close (left alone, reported as drift) into a side for the keeper to open again.
+      own(entry),
+  );
 }

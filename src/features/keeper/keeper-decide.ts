@@ -1,6 +1,6 @@
 // The keeper's decisions as pure functions: what it remembers and what a read showed in; what to
 // do (each row's step, its writes, as data), what to say and what it remembers next out. Nothing
-// here reads, writes or waits: keeper-steps.ts does, and decides nothing.
+// here reads, writes or waits: keep.ts does, and decides nothing.
 import type { Hedge } from '../../platform/api/schemas.js';
 import {
   decideRow,
@@ -167,7 +167,19 @@ export function decide(
       // action of it unresolved) still shows when a covered side's roll falls due, since the alerts
       // judge a side that settles before the next cycle as a missed roll by that time.
       const seen = sides?.[index];
-      const status = rowStatus(row, seen);
+      const hold = seen?.decision.kind === 'hold' ? seen.decision : undefined;
+      const status = {
+        ...marketSide(row),
+        ...(row.clientReference && { client_reference: row.clientReference }),
+        target_usd: row.notionalUsd,
+        current_usd: seen?.view.position?.notionalUsd ?? null,
+        // Null above is flat only when the side could be told: the alert rules must not read a settling
+        // side, one with a hedge still opening, or a book that could not be read, as one that settled.
+        ...((!seen || seen.view.settling || seen.view.opening) && { current_unknown: true as const }),
+        state: seen?.decision.reason ?? 'unknown (the book could not be read)',
+        next_action: hold?.nextAction ?? null,
+        next_action_at: hold?.nextActionAtMs !== undefined ? utcIso(hold.nextActionAtMs) : null,
+      };
       const step = inFlight.get(key);
       if (step) status.state = `${step.kind} in flight (${Math.round((nowMs - step.sinceMs) / 1000)} s)`;
       if (step || !seen) return status;
@@ -463,25 +475,22 @@ export function wouldSay(write: KeeperWrite) {
       },
     };
   }
-  const { kind, deltaUsd, targetUsd, tenorDays } = write;
+  const { kind, deltaUsd, tenorDays, converge } = write;
+  const amount = formatUsd(deltaUsd);
   return {
     // Only an open or add needs room.
     ...((kind === 'open' || kind === 'add') && { check: { notionalUsd: deltaUsd, freedUsd: 0 } }),
-    say: write.converge
-      ? {
-          event: 'converge',
-          ...base,
-          notional_usd: deltaUsd,
-          action: kind,
-          message: `would ${kind === 'open' ? 're-open' : kind} ${formatUsd(deltaUsd)} to reach the target of ${formatUsd(targetUsd)}`,
-        }
-      : {
-          event: 'reopen',
-          ...base,
-          notional_usd: deltaUsd,
-          tenor_days: tenorDays,
-          message: `would open ${formatUsd(deltaUsd)} for ${tenorDays} days`,
-        },
+    say: {
+      event: converge ? 'converge' : 'reopen',
+      ...base,
+      notional_usd: deltaUsd,
+      ...(converge
+        ? {
+            action: kind,
+            message: `would ${kind === 'open' ? 're-open' : kind} ${amount} to reach the target of ${formatUsd(write.targetUsd)}`,
+          }
+        : { tenor_days: tenorDays, message: `would open ${amount} for ${tenorDays} days` }),
+    },
   };
 }
 
@@ -491,7 +500,7 @@ export type WriteDone =
 
 /** What a landed write makes the side wait for (counted from the server's time then: `serverNowMs`), what it says, and a failure to raise. */
 export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, serverNowMs: number) {
-  return evolve(state, (next, events) => {
+  return evolve(state, (next, events): { failure?: Error } => {
     const base = marketSide(write.row);
     const memory = sideIn(next, rowKey(write.row));
     const expect = (expectation: Omit<SideExpectation, 'sinceMs'> & { what: string }) => {
@@ -502,15 +511,13 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
       const { outcome } = done;
       const rolledId = write.kind === 'roll' ? write.hedgeId : undefined;
       events.push(rollEvent(outcome, base, rolledId));
-      if (outcome.kind === 'rolled') {
-        const { view } = outcome;
+      if (outcome.kind === 'rolled')
         expect({
           what: 'roll',
-          notionalUsd: view.notional_usd,
-          ...(view.open.hedge_id && { present: [view.open.hedge_id] }),
-          gone: idList(rolledId, view.close?.hedge_id),
+          notionalUsd: outcome.view.notional_usd,
+          ...(outcome.view.open.hedge_id && { present: [outcome.view.open.hedge_id] }),
+          gone: idList(rolledId, outcome.view.close?.hedge_id),
         });
-      }
       return {};
     }
     const { result, group } = done;
@@ -519,43 +526,47 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
     // A roll comes back rolled, never sent.
     if (write.kind === 'roll') return {};
     const hedge = result.kind === 'resolved' ? (result.result as Hedge | undefined) : undefined;
-    const { entry } = result;
-    const hedgeIds = idList(entry.hedge_id || undefined);
     const reopen = write.kind === 'open';
     if (reopen && hedge?.status === 'failed')
       return {
         failure: new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`),
       };
+    const said = sentEvent(
+      base,
+      reopen,
+      result.entry,
+      write.deltaUsd,
+      reopen ? { tenor_days: write.tenorDays, journal_group: group } : { action: write.kind },
+    );
+    const present = said.say.hedge_ids;
     expect({
       what: reopen ? 're-open' : write.kind,
       notionalUsd: write.targetUsd,
-      ...(reopen && hedgeIds.length && { present: hedgeIds }),
+      ...(reopen && present.length && { present }),
     });
-    events.push({
-      say: reopen
-        ? {
-            event: 'reopen',
-            ...base,
-            notional_usd: write.deltaUsd,
-            tenor_days: write.tenorDays,
-            hedge_ids: hedgeIds,
-            journal_id: entry.id,
-            journal_group: group,
-            idempotency_key: entry.idempotency_key,
-          }
-        : {
-            event: 'converge',
-            ...base,
-            notional_usd: write.deltaUsd,
-            action: write.kind,
-            journal_id: entry.id,
-            idempotency_key: entry.idempotency_key,
-            hedge_ids: hedgeIds,
-          },
-    });
+    events.push(said);
     return {};
   });
 }
+
+/** A re-open's or convergence's event, from the journal row that sent it. */
+const sentEvent = (
+  base: Omit<EventFields, 'event'>,
+  reopen: boolean,
+  row: JournalEntry,
+  notionalUsd: number | undefined,
+  more: Omit<EventFields, 'event'>,
+) => ({
+  say: {
+    event: reopen ? ('reopen' as const) : ('converge' as const),
+    ...base,
+    notional_usd: notionalUsd,
+    ...more,
+    journal_id: row.id,
+    idempotency_key: row.idempotency_key,
+    hedge_ids: idList(row.hedge_id || undefined),
+  },
+});
 
 // ---- This keeper's own unfinished journal rows: finished with their keys, or the side left alone.
 
@@ -596,19 +607,8 @@ export function resumed(
       ? undefined
       : { error: done.error, fields: { ...base, phase: 'resume', journal_id: entry.id } };
   if (done.kind === 'rolled') return rollEvent(done.outcome, base);
-  if (done.result.kind === 'dry-run') return;
-  const { entry: row } = done.result;
-  return {
-    say: {
-      event: entry.leg === 'reopen' ? 'reopen' : 'converge',
-      ...base,
-      notional_usd: recordedUsd(body),
-      journal_id: row.id,
-      journal_group: group,
-      idempotency_key: row.idempotency_key,
-      hedge_ids: idList(row.hedge_id || undefined),
-    },
-  };
+  if (done.result.kind !== 'dry-run')
+    return sentEvent(base, entry.leg === 'reopen', done.result.entry, recordedUsd(body), { journal_group: group });
 }
 
 /** The first of this account's unfinished rows on each side with no step in flight: the side is left alone until it resolves (a new key could double it). */
@@ -630,23 +630,7 @@ export function heldReason(entry: JournalEntry, holder: Holder | undefined) {
     : `the ${entry.command} of journal ${entry.id} is unresolved (${entry.outcome}): left alone until it is finished by its key`;
 }
 
-// ---- How rows and events read.
-
-function rowStatus(row: KeepRow, seen?: { view: SideView; decision: KeepDecision }) {
-  const next = seen?.decision.kind === 'hold' ? seen.decision : undefined;
-  return {
-    ...marketSide(row),
-    ...(row.clientReference && { client_reference: row.clientReference }),
-    target_usd: row.notionalUsd,
-    current_usd: seen?.view.position?.notionalUsd ?? null,
-    // Null above is flat only when the side could be told: the alert rules must not read a settling
-    // side, one with a hedge still opening, or a book that could not be read, as one that settled.
-    ...((!seen || seen.view.settling || seen.view.opening) && { current_unknown: true as const }),
-    state: seen?.decision.reason ?? 'unknown (the book could not be read)',
-    next_action: next?.nextAction ?? null,
-    next_action_at: next?.nextActionAtMs !== undefined ? utcIso(next.nextActionAtMs) : null,
-  };
-}
+// ---- How events read.
 
 const idList = (...ids: Array<string | null | undefined>) => ids.filter((id): id is string => typeof id === 'string');
 

@@ -1,7 +1,12 @@
 // What makes `hedge keep` a service a treasury can run, beside the keeper's own loop (keep.ts calls
-// it at a few marked places): the heartbeat `hedge keep status` reads, the alerts (domain/alerts.ts's
-// rules) and where they go, the `--metrics` server and the headroom read for `--alert-headroom`. It
-// watches the keeper's events and is told when a cycle ends; nothing here decides or sends a trade.
+// it at a few marked places): one keeper per account (its lock), the heartbeat `hedge keep status`
+// reads (one JSON body per account in the per-user keeper folder and the team store, named by a hash
+// of the account scope, never the key), the alerts (core/alerts.ts's rules) and where they go, the
+// `--metrics` server and the headroom read for `--alert-headroom`. It watches the keeper's events and
+// is told when a cycle ends; nothing here decides or sends a trade.
+import { homedir, hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import * as z from 'zod/mini';
 import { Agent, request } from 'undici';
 import { NO_ALERTS, stepAlerts, type ActiveAlert, type AlertNotice } from '../../core/alerts.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
@@ -13,12 +18,260 @@ import { containsKeyShape } from '../../core/security/secrets.js';
 import { cents } from '../../core/money.js';
 import { findMarket } from '../../core/markets.js';
 import { utcIso } from '../../core/utc-text.js';
-import { bounded, firstHeartbeat, staleAfterMs, type Heartbeat, type KeeperLockPlace } from './keeper-heartbeat.js';
-import { writeHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
-import { UsageError } from '../../core/errors.js';
+import { heartbeatFile, readHeartbeatFile, writeHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
+import { HeldError, UsageError } from '../../core/errors.js';
 import { parseUsdAmount } from '../../core/input.js';
-import type { Identity } from '../write/identity.js';
+import { identityOf, type Identity } from '../write/identity.js';
 import type { JsonObject } from '../../core/objects.js';
+import { isAlive, newSession } from '../../core/files/file-lock.js';
+import { configDir } from '../../platform/config/credentials.js';
+import { ensureDir, isTeamJournal } from '../../platform/journal/index.js';
+import { namedHolds } from '../../platform/journal/holds.js';
+import { shellWord } from '../../core/program.js';
+import { issueWords } from '../../core/security/json-keys.js';
+import type { Env } from '../../platform/config/env.js';
+import { stateDir } from '../../platform/journal/location.js';
+import { within } from '../../core/process/timers.js';
+
+const HEARTBEAT_VERSION = 1;
+
+/** The per-user keepers folder, shared by every HEDGE_CONFIG_DIR: two config folders with one key must meet here. */
+export function keeperStateDir(env: Env, home: string) {
+  return join(stateDir(env, home), 'keepers');
+}
+
+const text = z.optional(z.nullable(z.string()));
+
+/** A keeper's first heartbeat, which it writes again after every cycle (`updated_at` and what the cycles changed) and at
+ * its end (`stopped_at`): `hedge keep status` and the account's next keeper read it. */
+export async function firstHeartbeat(
+  ports: Pick<CommandContext, 'env' | 'journal'>,
+  identity: Identity,
+  { file, intervalMs }: { file: string; intervalMs: number },
+  nowMs: number,
+) {
+  return {
+    version: HEARTBEAT_VERSION,
+    pid: process.pid,
+    host: hostname(),
+    since: utcIso(nowMs),
+    config_dir: configDir(ports.env),
+    journal: (await ports.journal()).location,
+    // Absolute: status is read from other folders.
+    file: file === '-' ? '-' : resolve(file),
+    account: accountOf(identity),
+    interval_s: intervalMs / 1000,
+    updated_at: utcIso(nowMs),
+    cycles: 0,
+    last_cycle_at: null as string | null,
+    last_good_cycle_at: null as string | null,
+    next_cycle_at: null as string | null,
+    errors: 0,
+    last_error: null as { at: string; code: string; message: string } | null,
+    actions: {} as Record<string, number>,
+    rolls: { count: 0, carry_usd: null as number | null, fees_usd: null as number | null },
+    rows: [] as KeepRowStatus[],
+  };
+}
+export type Heartbeat = Awaited<ReturnType<typeof firstHeartbeat>> & {
+  /** The alerts active at this heartbeat (without the events that started them): the next keeper of the account — cron's next --once, a restart — carries them on, so a condition is not alerted again at every run and its recovery is still sent. */
+  alerts?: z.infer<typeof HEARTBEAT>['alerts'];
+  stopped_at?: string;
+};
+
+/** Lenient (another hedge's version may add fields) but strict on what status and the next keeper rely on; the lists default to empty. */
+const HEARTBEAT = z.looseObject({
+  pid: z.number(),
+  host: z.string(),
+  updated_at: z.string(),
+  rows: z._default(
+    z.array(
+      z.looseObject({
+        market: z.string(),
+        side: z.string(),
+        target_usd: z.number(),
+        current_usd: z.optional(z.nullable(z.number())),
+        state: z.string(),
+        next_action: text,
+        next_action_at: text,
+      }),
+    ),
+    [],
+  ),
+  alerts: z.optional(
+    z.array(
+      z.looseObject({
+        key: z.string(),
+        cause: z.string(),
+        message: z.string(),
+        since: z.string(),
+        market: z.optional(z.string()),
+        side: z.optional(z.string()),
+      }),
+    ),
+  ),
+  rolls: z.catch(z.looseObject({}), { count: 0, carry_usd: null, fees_usd: null }),
+});
+
+/** What a heartbeat says about its keeper: stopped, dead, hung, running, or `elsewhere` on another host. Its process is judged as a hold's holder is (isAlive). */
+export function livenessOf(heartbeat: Heartbeat, nowMs: number, alive: (keeper: Heartbeat) => boolean = isAlive) {
+  if (heartbeat.stopped_at) return 'stopped';
+  const stale = nowMs - Date.parse(heartbeat.updated_at) > staleAfterMs(heartbeat.interval_s);
+  if (heartbeat.host !== hostname()) return stale ? 'hung' : 'elsewhere';
+  if (!alive(heartbeat)) return 'dead';
+  return stale ? 'hung' : 'running';
+}
+
+/** A heartbeat older than three intervals and a minute (a slow roll's waits included) is stale. */
+export function staleAfterMs(intervalSeconds: number) {
+  return 3 * Math.max(2, intervalSeconds) * 1000 + 60_000;
+}
+
+// ---- hedge keep status ----------------------------------------------------------------------------
+
+/** The states a script may count on: a keeper at work (here, or on another machine of the team store). */
+export function isKeeperUp(state: KeeperStatus['state']) {
+  return state === 'running' || state === 'elsewhere';
+}
+
+/** With a team store the keeper is judged by the store's lock and its heartbeat's age, never a pid here. */
+export function livenessByStoreLock(
+  holder: { pid: number; host: string } | undefined,
+  heartbeat: Heartbeat | undefined,
+  ageMs: number | undefined,
+) {
+  if (!holder) return !heartbeat ? 'none' : heartbeat.stopped_at ? 'stopped' : 'dead';
+  // A live keeper whose heartbeat is not in the store (an older hedge, or its first not written yet).
+  if (heartbeat?.pid !== holder.pid || heartbeat.host !== holder.host) return 'elsewhere';
+  if (heartbeat.stopped_at) return 'stopped';
+  return (ageMs ?? Infinity) > staleAfterMs(heartbeat.interval_s) ? 'hung' : 'running';
+}
+
+export async function readKeeperStatus(
+  ports: Pick<CommandContext, 'credentials' | 'origin' | 'env' | 'clock' | 'journal' | 'notify'>,
+) {
+  const identity = await identityOf(ports);
+  const { scope, file, team, heartbeatIn, heartbeatInFile } = await keeperLockPlace(ports, identity);
+  const nowMs = ports.clock.now();
+  // The team store: who holds the keeper lock (alive, on whatever machine) and the heartbeat it
+  // writes there. A keeper of an older hedge writes none to the store: this machine's file then.
+  const [holder, stored] = team ? await Promise.all([team.lockHolder(scope), team.keeperHeartbeats?.read(scope)]) : [];
+  const fromStore = heartbeatIn(stored?.body);
+  const heartbeat = fromStore ?? heartbeatInFile();
+  const ageMs =
+    heartbeat &&
+    (fromStore && stored?.ageMs !== undefined ? stored.ageMs : Math.max(0, nowMs - Date.parse(heartbeat.updated_at)));
+  return {
+    // With a team store the keeper is judged by the store's lock and its heartbeat's age, never a pid here.
+    state: team ? livenessByStoreLock(holder, heartbeat, ageMs) : heartbeat ? livenessOf(heartbeat, nowMs) : 'none',
+    heartbeat_file: file,
+    heartbeat_source: fromStore ? 'store' : heartbeat ? 'file' : null,
+    heartbeat_revision: fromStore ? stored!.revision : null,
+    account: accountOf(identity),
+    heartbeat_age_s: ageMs === undefined ? null : Math.round(ageMs / 1000),
+    heartbeat: heartbeat ?? null,
+    ...(team && { store_holder: holder ? { pid: holder.pid, host: holder.host, since: holder.since } : null }),
+  } as const;
+}
+
+/** What `hedge keep status` says: the keeper's state, and the heartbeat it is judged by. */
+export type KeeperStatus = Awaited<ReturnType<typeof readKeeperStatus>>;
+
+/** The account a keeper holds, as its heartbeat names it (read back from a file, any environment's name). */
+const accountOf = (identity: Identity) => ({
+  environment: identity.environment as string,
+  host: identity.base_url_host,
+  key_id: identity.key_id,
+});
+
+// ---- one keeper per account ------------------------------------------------------------------
+
+export type KeeperLockPlace = Awaited<ReturnType<typeof keeperLockPlace>>;
+
+/** The team store's heartbeat write or read, bounded whatever the store does (a connect that hangs included). */
+const STORE_HEARTBEAT_BOUND_MS = 10_000;
+
+export const bounded = <T>(work: Promise<T>) =>
+  within(work, STORE_HEARTBEAT_BOUND_MS, () => new Error(`no answer within ${STORE_HEARTBEAT_BOUND_MS / 1000} s`));
+
+/** One keeper per account (its scope `${environment}|${base_url_host}|${key_id}|keep`): its lock in the team store, else in the keeper folder every config folder shares. */
+export async function keeperLockPlace(
+  ports: Pick<CommandContext, 'journal' | 'env'> & Partial<Pick<CommandContext, 'clock' | 'notify'>>,
+  identity: Pick<Identity, 'environment' | 'base_url_host' | 'key_id'>,
+) {
+  const scope = `${identity.environment}|${identity.base_url_host}|${identity.key_id}|keep`;
+  const dir = keeperStateDir(ports.env, homedir());
+  const journal = await ports.journal();
+  const team = isTeamJournal(journal) ? journal : undefined;
+  const holds =
+    !team &&
+    namedHolds({
+      dir,
+      session: newSession(),
+      now: ports.clock?.now ?? Date.now,
+      sleep: ports.clock?.sleep,
+      notice: (text) => ports.notify?.({ kind: 'lock-record-skipped', level: 'warn', text }),
+    });
+  const file = heartbeatFile(dir, scope);
+  const storeHeartbeats = team?.keeperHeartbeats;
+  /** A heartbeat that is skipped is one warning naming where it was read. */
+  const skipped = (where?: string) => (problem: string) =>
+    ports.notify?.({
+      kind: 'heartbeat-skipped',
+      level: 'warn',
+      text: `Keeper heartbeat skipped: ${where} (${problem}).`,
+    });
+  /** A stored body (the team store's unless `where` says) as a heartbeat, or undefined. */
+  const heartbeatIn = (body: unknown, where = team?.location) => {
+    const read = body === undefined ? undefined : HEARTBEAT.safeParse(body);
+    if (read?.error) skipped(where)(issueWords(read.error));
+    return read?.data as Heartbeat | undefined;
+  };
+  const heartbeatInFile = () => heartbeatIn(readHeartbeatFile(file, skipped(file))?.body, file);
+  return {
+    heartbeatIn,
+    heartbeatInFile,
+    scope,
+    /** This machine's heartbeat file, in the per-user keeper folder (written with a team store too). */
+    file,
+    /** Where the lock itself is held, for messages: the team store's location or the folder. */
+    where: team?.location ?? dir,
+    team,
+    // The folder is made inside the state folder: a link there is refused, not followed.
+    take: () => (holds ? (ensureDir(dir, { inside: true }), holds.take(scope, 0)) : team!.lock(scope, { waitMs: 0 })),
+    /** With a team store: its keeper heartbeats, which every machine of the team reads. */
+    storeHeartbeats,
+    /** The account's last keeper's heartbeat: the store's (that keeper may have run on another machine), else this machine's. */
+    lastHeartbeat: async () =>
+      heartbeatIn(storeHeartbeats && (await bounded(storeHeartbeats.read(scope)).catch(() => undefined))?.body) ??
+      heartbeatInFile(),
+  };
+}
+
+/** Takes the account's keeper lock, or throws exit 11 naming the keeper that has it. */
+export async function takeKeeperLock(
+  ports: Pick<CommandContext, 'hedgeCommand'>,
+  place: KeeperLockPlace,
+  file: string,
+) {
+  const taken = await place.take();
+  if (taken.held) return taken.hold;
+  const { holder } = taken;
+  // The holder may run on another machine of the team store: its heartbeat there names its folder.
+  const heartbeat = await place.lastHeartbeat();
+  // The heartbeat names the config folder only when it is that keeper's own (same pid and host).
+  const folder = heartbeat?.pid === holder.pid && heartbeat.host === holder.host ? heartbeat.config_dir : undefined;
+  throw new HeldError(
+    `Another keeper already holds this account (pid ${holder.pid} on ${safeText(holder.host)}, since ${safeText(holder.since)}${folder ? `, config folder ${safeText(folder)}` : ''}); this one did not start.`,
+    {
+      hint: `Stop that keeper first (\`kill ${holder.pid}\` on ${safeText(holder.host)}), \`${ports.hedgeCommand('keep', 'status')}\` shows it, or run \`${ports.hedgeCommand('keep', shellWord(file), '--dry-run')}\` to see what it would do.`,
+      holder,
+      details: { ...(folder && { config_dir: folder }), lock: place.where },
+    },
+  );
+}
+
+// ---- The service: heartbeat, alerts, metrics.
 
 /** `9464`, `:9464`, `127.0.0.1:9464`, `0.0.0.0:9464`, `[::1]:9464`; port 0 takes any free port. */
 export function parseMetricsAddress(raw: string) {
@@ -70,13 +323,14 @@ export async function startKeeperService(
   options: KeeperServiceOptions,
   emit: (fields: EventFields) => void,
 ) {
-  const startedAtMs = ports.clock.now();
+  const now = () => ports.clock.now();
+  const startedAtMs = now();
   const metrics =
     options.metrics &&
     (await (
       await import('./keeper-metrics.js')
     ).serveKeeperMetrics(options.metrics, {
-      now: () => ports.clock.now(),
+      now,
       staleAfterMs: staleAfterMs(options.intervalMs / 1000),
       startedAtMs,
       knownErrorCodes: [...(options.metricsErrorCodes ?? []), ...SERVICE_ERROR_CODES],
@@ -95,29 +349,32 @@ export async function startKeeperService(
       ? alertSinks(options, (code, message) => emit({ event: 'error', code, message }))
       : undefined;
 
-  // This process holds the account's lock: a heartbeat there is a previous keeper's, whose alerts carry on.
-  let alerts = place ? carriedAlerts(await place.lastHeartbeat()) : NO_ALERTS;
+  // This process holds the account's lock: a heartbeat there is a previous keeper's, whose alerts carry on (its causes are ones a keeper wrote).
+  const previous = await place?.lastHeartbeat();
+  let alerts = previous?.alerts?.length
+    ? {
+        active: new Map(previous.alerts.map((alert) => [alert.key, alert as ActiveAlert])),
+        rows: new Map(previous.rows.map((row) => [rowKey(row), row])),
+      }
+    : NO_ALERTS;
   let pending: KeepEvent[] = [];
   const rollsToPrice: string[] = [];
   const heartbeat: Heartbeat = await firstHeartbeat(ports, identity, options, startedAtMs);
 
   // Never fatal: the keeper goes on without it; `hedge keep status` calls it hung (other machines see
   // the store's heartbeat age until a write lands), which is the truth seen from outside.
-  const write = async (work: () => unknown, where: string, seen: string) => {
-    try {
-      await work();
-    } catch (error) {
+  const write = (work: () => unknown, where: string, seen: string) =>
+    (async () => work())().catch((error: Error) =>
       emit({
         event: 'error',
         code: 'heartbeat',
-        message: `the heartbeat could not be written${where} (${(error as Error).message}); \`hedge keep status\` ${seen}`,
-      });
-    }
-  };
+        message: `the heartbeat could not be written${where} (${error.message}); \`hedge keep status\` ${seen}`,
+      }),
+    );
   const beat = async () => {
     if (!place) return;
     heartbeat.alerts = [...alerts.active.values()].map(({ trigger: _trigger, ...alert }) => alert);
-    heartbeat.updated_at = utcIso(ports.clock.now());
+    heartbeat.updated_at = utcIso(now());
     await write(() => writeHeartbeatFile(place.file, heartbeat), '', 'cannot see this keeper');
     const store = place.storeHeartbeats;
     if (store)
@@ -132,7 +389,6 @@ export async function startKeeperService(
   return {
     /** Every event the keeper emits, as it emits it. */
     observe(event: KeepEvent) {
-      // The service's own sink errors are not conditions of the book: counted, never alerted (no loop).
       pending.push(event);
       if (event.event === 'error') {
         const code = String(event.code ?? 'error');
@@ -143,22 +399,20 @@ export async function startKeeperService(
       if (['roll', 'reopen', 'converge'].includes(event.event) && event.dry_run !== true) {
         heartbeat.actions[event.event] = (heartbeat.actions[event.event] ?? 0) + 1;
         metrics?.action(event.event);
-        if (event.event === 'roll') {
-          heartbeat.rolls.count += 1;
-          // Its hedges old → new: the one rolled out is priced once its history entry appears.
-          const [rolledOut, opened] = event.hedge_ids ?? [];
-          if (opened !== undefined) rollsToPrice.push(rolledOut);
-        }
+        // Its hedges old → new: the one rolled out is priced once its history entry appears.
+        const [rolledOut, opened] = event.hedge_ids ?? [];
+        if (event.event === 'roll') heartbeat.rolls.count += 1;
+        if (event.event === 'roll' && opened !== undefined) rollsToPrice.push(rolledOut);
       }
     },
     /** After every cycle (finished or failed): alerts, heartbeat, metrics. */
     async endCycle(stepPorts: Pick<CommandContext, 'client'>) {
       const events = pending;
       pending = [];
-      const cycle = events.findLast((event) => event.event === 'cycle');
-      const nowMs = ports.clock.now();
       // The keeper's own `cycle` event: its rows and next cycle as it reported them.
+      const cycle = events.findLast((event) => event.event === 'cycle');
       const rows = cycle?.rows as KeepRowStatus[] | undefined;
+      const nowMs = now();
       heartbeat.cycles += 1;
       heartbeat.last_cycle_at = utcIso(nowMs);
       const good =
@@ -177,6 +431,7 @@ export async function startKeeperService(
         await priceRolls(stepPorts, rollsToPrice, heartbeat).catch(() => undefined);
       const step = stepAlerts(alerts, {
         nowMs,
+        // The service's own sink errors are not conditions of the book: counted, never alerted (no loop).
         events: events.filter((event) => !SERVICE_ERROR_CODES.includes(String(event.code))),
         rows,
         serverNowMs: Date.parse(String(cycle?.server_time)) || undefined,
@@ -202,20 +457,11 @@ export async function startKeeperService(
     },
     /** At the keeper's end: the heartbeat says it stopped; deliveries still running are awaited (bounded). */
     async stop() {
-      heartbeat.stopped_at = utcIso(ports.clock.now());
+      heartbeat.stopped_at = utcIso(now());
       await beat();
       await sinks?.settle();
       await metrics?.close();
     },
-  };
-}
-
-function carriedAlerts(previous: Heartbeat | undefined) {
-  if (!previous?.alerts?.length) return NO_ALERTS;
-  // Its causes are ones a keeper wrote.
-  return {
-    active: new Map(previous.alerts.map((alert) => [alert.key, alert as ActiveAlert])),
-    rows: new Map(previous.rows.map((row) => [rowKey(row), row])),
   };
 }
 
@@ -225,9 +471,9 @@ async function readHeadroom(ports: Pick<CommandContext, 'client'>, rows: readonl
   const [account, markets] = await Promise.all([client.getAccount(), client.listMarkets()]);
   const capacityUsd = new Map<string, number>();
   for (const row of rows) {
-    if (row.target_usd <= 0) continue;
     const figure = findMarket(markets.markets, row.market)?.available_capacity_usd?.[row.side as 'buy' | 'sell'];
-    if (typeof figure === 'number' && Number.isFinite(figure)) capacityUsd.set(rowKey(row), figure);
+    if (row.target_usd > 0 && typeof figure === 'number' && Number.isFinite(figure))
+      capacityUsd.set(rowKey(row), figure);
   }
   const exposure = account.available_exposure_usd;
   return { exposureHeadroomUsd: Number.isFinite(exposure) ? exposure : undefined, capacityUsd };
@@ -238,14 +484,13 @@ async function priceRolls(ports: Pick<CommandContext, 'client'>, hedgeIds: strin
   const client = await ports.client();
   const { readHistoryRecord } = await import('../../platform/api/wire/fields.js');
   const records = (await client.listHistory({ limit: 50 })).map(readHistoryRecord);
+  const { rolls } = heartbeat;
   for (const id of [...hedgeIds]) {
     const record = records.find((candidate) => candidate.hedgeId === id);
     if (!record) continue;
     hedgeIds.splice(hedgeIds.indexOf(id), 1);
-    if (record.carryUsd !== undefined)
-      heartbeat.rolls.carry_usd = cents((heartbeat.rolls.carry_usd ?? 0) + record.carryUsd);
-    if (record.feesUsd !== undefined)
-      heartbeat.rolls.fees_usd = cents((heartbeat.rolls.fees_usd ?? 0) + record.feesUsd);
+    if (record.carryUsd !== undefined) rolls.carry_usd = cents((rolls.carry_usd ?? 0) + record.carryUsd);
+    if (record.feesUsd !== undefined) rolls.fees_usd = cents((rolls.fees_usd ?? 0) + record.feesUsd);
   }
 }
 

@@ -97,15 +97,25 @@ export async function renderPlan(
   const lines = linesOf(input);
   const { plan, totals } = input;
   if (output.isHuman) {
-    await output.list(lines, planResourceFor(output), { empty: 'No target rows.' });
+    // The action coloured by what it does: opens and adds green, reductions yellow.
+    const { green, yellow, dim } = output.chalk;
+    const colours: Record<string, typeof dim> = { open: green, add: green, reduce: yellow, close: yellow };
+    const fields: typeof PLAN_RESOURCE.fields = PLAN_RESOURCE.fields.map((field) =>
+      field.key === 'action' ? { ...field, style: (text, row) => (colours[String(row.action)] ?? dim)(text) } : field,
+    );
+    await output.list(lines, { ...PLAN_RESOURCE, fields }, { empty: 'No target rows.' });
     output.write(
       totalsLines(input)
         .map((line) => wrapWords(line, output.columns, { hangingIndent: 2 }))
         .join('\n'),
     );
   } else if (options.preview) {
-    for (const line of lines)
-      output.note(`${line.step === undefined ? '-' : `step ${line.step}`}: ${describeLine(line)}`);
+    // Each line (a step, or a side already at target) in words.
+    for (const line of lines) {
+      const what = `${safeText(line.market)} ${line.side} ${formatMoney(line.current_usd)} → ${formatMoney(line.target_usd)}`;
+      const done = line.action === 'none' ? ' (at target)' : `: ${line.action} ${formatSignedMoney(line.delta_usd)}`;
+      output.note(`${line.step === undefined ? '-' : `step ${line.step}`}: ${what}${done}`);
+    }
     output.note(totalsLines(input).join('\n'));
   } else {
     // TSV through the one output layer: fixed columns (PLAN_RESOURCE), totals on stderr.
@@ -155,14 +165,6 @@ function totalsLines(input: QuotedPlan) {
   return lines;
 }
 
-/** One line of the plan (a step, or a side already at target) in words. */
-function describeLine(line: ReturnType<typeof linesOf>[number]) {
-  const what = `${safeText(line.market)} ${line.side} ${formatMoney(line.current_usd)} → ${formatMoney(line.target_usd)}`;
-  return line.action === 'none'
-    ? `${what} (at target)`
-    : `${what}: ${line.action} ${formatSignedMoney(line.delta_usd)}`;
-}
-
 // ---- the report of an apply run ----
 
 export async function renderApplyReport(output: Output, rows: ApplyReportRow[]) {
@@ -171,16 +173,4 @@ export async function renderApplyReport(output: Output, rows: ApplyReportRow[]) 
     empty: 'No actions.',
     title: 'Apply report',
   });
-}
-
-/** The plan's columns, with the action coloured by what it does (opens and adds green, reductions yellow). */
-function planResourceFor(output: Output): typeof PLAN_RESOURCE {
-  const { green, yellow, dim } = output.chalk;
-  const colours: Record<string, typeof dim> = { open: green, add: green, reduce: yellow, close: yellow };
-  return {
-    ...PLAN_RESOURCE,
-    fields: PLAN_RESOURCE.fields.map((field) =>
-      field.key === 'action' ? { ...field, style: (text, row) => (colours[String(row.action)] ?? dim)(text) } : field,
-    ),
-  };
 }

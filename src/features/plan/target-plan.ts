@@ -12,7 +12,6 @@ import { ApiError, PreTradeCheckError } from '../../core/errors.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { inputFileProblems, listedProblems, readInputFile, type InputPorts } from '../write/input-file.js';
-import type { BookPosition } from '../book/positions.js';
 import { sideAfterOf } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 
@@ -52,26 +51,6 @@ export async function readTargetFile(ports: InputPorts, file: string) {
     );
   }
   return { sourceName, rows: parsed.rows };
-}
-
-/** The positions as the plan needs them; a line that names no market is the only listed market's. */
-function planPositions(book: BookPosition[], onlyMarket: string | undefined, log: (line: string) => void) {
-  return book.flatMap((line) => {
-    const market = line.market ?? onlyMarket;
-    if (line.side === undefined || line.notionalUsd === undefined || market === undefined) {
-      log('positions: a line without a readable side, notional or market is left out of the plan');
-      return [];
-    }
-    return [
-      {
-        market,
-        side: line.side,
-        notionalUsd: line.notionalUsd,
-        tenorDays: readNumber(line.raw.tenor_days),
-        hedgeId: line.hedgeId,
-      },
-    ];
-  });
 }
 
 async function quoteStep(client: HedgeClient, step: PlanStep, rows: readonly TargetRow[], blocked: boolean) {
@@ -142,7 +121,23 @@ export async function buildTargetPlan(
   const onlyMarket = marketList.markets.length === 1 ? marketList.markets[0].market.toUpperCase() : undefined;
   const plan = computePlan({
     targets: target.rows,
-    positions: planPositions(book, onlyMarket, ports.log),
+    // A line that names no market is the only listed market's.
+    positions: book.flatMap((line) => {
+      const market = line.market ?? onlyMarket;
+      if (line.side === undefined || line.notionalUsd === undefined || market === undefined) {
+        ports.log('positions: a line without a readable side, notional or market is left out of the plan');
+        return [];
+      }
+      return [
+        {
+          market,
+          side: line.side,
+          notionalUsd: line.notionalUsd,
+          tenorDays: readNumber(line.raw.tenor_days),
+          hedgeId: line.hedgeId,
+        },
+      ];
+    }),
     markets: marketList.markets,
     availableExposureUsd: account.available_exposure_usd,
     toleranceUsd,

@@ -18,7 +18,7 @@ export interface ReportOptions {
 export type ReportFigures = ReturnType<typeof emptyTally>;
 
 /** The report, as `--json` writes it: its groups (by hedge, each with its deal), totals, unrealized P&L, cumulative line and what the records left out. */
-export type Report = ReturnType<ReportBuilder['finish']>;
+export type Report = ReturnType<ReturnType<typeof reportBuilder>['finish']>;
 
 const UNKNOWN_GROUP = { key: 'unknown', label: 'Unknown' };
 /** `--by ref`: the group of closed hedges that carry no deal reference. Empty, as no reference is (a deal may well be called `unknown`); its label says what it is. */
@@ -186,98 +186,93 @@ function cumulativeSeries(timesMs: number[], cents: number[]) {
 }
 
 /** The report built one closed hedge at a time: a history read page by page is never held whole; memory grows with groups and close times, not records. */
-export class ReportBuilder {
-  private readonly totals = emptyTally();
+export function reportBuilder(options: ReportOptions) {
+  const totals = emptyTally();
   /** Each group's tally; `--by hedge`: its deal's own line (reference, rates, amounts) and close time, the first record's. */
-  private readonly groups = new Map<
+  const groups = new Map<
     string,
     { identity: typeof UNKNOWN_GROUP; tally: ReportFigures; deal?: ReturnType<typeof dealOf>; closedMs?: number }
   >();
   /** Close time (ms) and net P&L (cents) of each dated record, for the cumulative line. */
-  private readonly closeTimes: number[] = [];
-  private readonly closeCents: number[] = [];
-  private readonly missing = { notional_usd: 0, gross_pnl_usd: 0, carry_pnl_usdc: 0, fees_pnl_usdc: 0 };
+  const closeTimes: number[] = [];
+  const closeCents: number[] = [];
+  const missing = { notional_usd: 0, gross_pnl_usd: 0, carry_pnl_usdc: 0, fees_pnl_usdc: 0 };
   /** The quote-currency amount locked (notional × entry rate), per currency, in cents. */
-  private readonly locked = new Map<string | null, { cents: number; count: number }>();
-  private excluded = 0;
-  private undated = 0;
-
-  constructor(private readonly options: ReportOptions) {}
-
-  /** Counts one closed hedge; returns whether the report covers it (its period and close-time rule). */
-  add(record: HistoryFacts) {
-    const closedMs = closedHedgeTime(record);
-    const dated = Number.isFinite(closedMs);
-    const { since, until, by, ref } = this.options;
-    // Day, week and month (the first groupings) need a close time.
-    if (!dated && (since || until || REPORT_GROUPINGS.indexOf(by) < 3)) {
-      this.excluded += 1;
-      return false;
-    }
-    // NaN is outside no period: an undated record gets here only when no period is given.
-    if (outsidePeriod(closedMs, this.options) || (ref !== undefined && !sameReference(record.clientReference, ref)))
-      return false;
-
-    const identity = groupOf(record, closedMs, by);
-    // A hedge id seen twice is one group: its deal is the first record's.
-    const group = this.groups.get(identity.key) ?? {
-      identity,
-      tally: emptyTally(),
-      ...(by === 'hedge' ? { deal: dealOf(record), closedMs: dated ? closedMs : Infinity } : {}),
-    };
-    this.groups.set(identity.key, group);
-    addRecord(record, this.missing, group.tally, this.totals);
-    if (dated) {
-      this.closeTimes.push(closedMs);
-      this.closeCents.push(toCents(record.netPnlUsd));
-    } else this.undated += 1;
-    const lockedAmount = lockedCents(record);
-    if (lockedAmount !== undefined) {
-      const sum = this.locked.get(quoteOf(record)) ?? { cents: 0, count: 0 };
-      sum.cents += lockedAmount;
-      sum.count += 1;
-      this.locked.set(quoteOf(record), sum);
-    }
-    return true;
-  }
-
+  const locked = new Map<string | null, { cents: number; count: number }>();
+  const left = { excluded: 0, undated: 0 };
   /** The cumulative line of every record added, compact. */
-  cumulative() {
-    return cumulativeSeries(this.closeTimes, this.closeCents);
-  }
+  const cumulative = () => cumulativeSeries(closeTimes, closeCents);
+  return {
+    /** Counts one closed hedge; returns whether the report covers it (its period and close-time rule). */
+    add(record: HistoryFacts) {
+      const closedMs = closedHedgeTime(record);
+      const dated = Number.isFinite(closedMs);
+      // Read at each record: a caller may set the period once the server's clock is known.
+      const { since, until, by, ref } = options;
+      // Day, week and month (the first groupings) need a close time.
+      if (!dated && (since || until || REPORT_GROUPINGS.indexOf(by) < 3)) {
+        left.excluded += 1;
+        return false;
+      }
+      // NaN is outside no period: an undated record gets here only when no period is given.
+      if (outsidePeriod(closedMs, options) || (ref !== undefined && !sameReference(record.clientReference, ref)))
+        return false;
 
-  /** The report of every record added, with the open positions' unrealized P&L. `points: false` leaves `cumulative` empty, for a caller that writes the line from cumulative() itself. */
-  finish(openPositions: ReadonlyArray<{ netPnlUsd?: number }>, { points = true }: { points?: boolean } = {}) {
-    const { by, since, until } = this.options;
-    const order = compareKeys(by);
-    // Deals in close-time order (undated last), as a deal list reads; other groups by their keys.
-    const sorted = [...this.groups.values()].sort(
-      (a, b) => (a.closedMs ?? Infinity) - (b.closedMs ?? Infinity) || order(a.identity.key, b.identity.key),
-    );
-    return {
-      by,
-      since: since?.toISOString() ?? null,
-      until: until?.toISOString() ?? null,
-      groups: sorted.map(({ identity, tally, deal }) => ({ ...identity, ...figures(tally), ...(deal && { deal }) })),
-      totals: figures(this.totals),
-      unrealized: {
-        positions: openPositions.length,
-        net_pnl_usd: dollars(
-          openPositions.reduce<number | null>(
-            (cents, position) => addKnown(cents, position.netPnlUsd),
-            openPositions.length ? null : 0,
+      const identity = groupOf(record, closedMs, by);
+      // A hedge id seen twice is one group: its deal is the first record's.
+      const group = groups.get(identity.key) ?? {
+        identity,
+        tally: emptyTally(),
+        ...(by === 'hedge' ? { deal: dealOf(record), closedMs: dated ? closedMs : Infinity } : {}),
+      };
+      groups.set(identity.key, group);
+      addRecord(record, missing, group.tally, totals);
+      if (dated) {
+        closeTimes.push(closedMs);
+        closeCents.push(toCents(record.netPnlUsd));
+      } else left.undated += 1;
+      const lockedAmount = lockedCents(record);
+      if (lockedAmount !== undefined) {
+        const sum = locked.get(quoteOf(record)) ?? { cents: 0, count: 0 };
+        sum.cents += lockedAmount;
+        sum.count += 1;
+        locked.set(quoteOf(record), sum);
+      }
+      return true;
+    },
+    cumulative,
+    /** The report of every record added, with the open positions' unrealized P&L. `points: false` leaves `cumulative` empty, for a caller that writes the line from cumulative() itself. */
+    finish(openPositions: ReadonlyArray<{ netPnlUsd?: number }>, { points = true }: { points?: boolean } = {}) {
+      const { by, since, until } = options;
+      const order = compareKeys(by);
+      // Deals in close-time order (undated last), as a deal list reads; other groups by their keys.
+      const sorted = [...groups.values()].sort(
+        (a, b) => (a.closedMs ?? Infinity) - (b.closedMs ?? Infinity) || order(a.identity.key, b.identity.key),
+      );
+      return {
+        by,
+        since: since?.toISOString() ?? null,
+        until: until?.toISOString() ?? null,
+        groups: sorted.map(({ identity, tally, deal }) => ({ ...identity, ...figures(tally), ...(deal && { deal }) })),
+        totals: figures(totals),
+        unrealized: {
+          positions: openPositions.length,
+          net_pnl_usd: dollars(
+            openPositions.reduce<number | null>(
+              (cents, position) => addKnown(cents, position.netPnlUsd),
+              openPositions.length ? null : 0,
+            ),
           ),
-        ),
-      },
-      cumulative: points ? cumulativePoints(this.cumulative()) : [],
-      excluded: this.excluded,
-      undated: this.undated,
-      missing: { ...this.missing },
-      locked: [...this.locked.entries()]
-        .sort(([a], [b]) => (a ?? '\uffff').localeCompare(b ?? '\uffff'))
-        .map(([currency, sum]) => ({ quote_currency: currency, amount: sum.cents / 100, count: sum.count })),
-    };
-  }
+        },
+        cumulative: points ? cumulativePoints(cumulative()) : [],
+        ...left,
+        missing: { ...missing },
+        locked: [...locked.entries()]
+          .sort(([a], [b]) => (a ?? '\uffff').localeCompare(b ?? '\uffff'))
+          .map(([currency, sum]) => ({ quote_currency: currency, amount: sum.cents / 100, count: sum.count })),
+      };
+    },
+  };
 }
 
 /** Days and weeks; months are `mo` (readMonthsAgo), and a bare `m` is refused, never guessed: `m` is minutes in every other duration hedge reads. */

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { HedgeClient, HistoryPage } from '../../platform/api/client.js';
 import { historyCloseTime, readHistoryRecord, readPosition } from '../../platform/api/wire/fields.js';
 import type { HistoryRecord } from '../../platform/api/schemas.js';
-import { closedHedgeTime, compareListed, outsidePeriod, ReportBuilder, type ReportOptions } from './report-rules.js';
+import { closedHedgeTime, compareListed, outsidePeriod, reportBuilder, type ReportOptions } from './report-rules.js';
 import type { HedgeReferences } from '../book/deal.js';
 import { UsageError } from '../../core/errors.js';
 import { refuseToWriteAt, writeNamedFile } from '../../core/security/bounded-read.js';
@@ -79,7 +79,7 @@ export async function gatherReport(
   positions.catch(() => {
     // Reported below, once the history is read (or by the history's own failure first).
   });
-  const builder = new ReportBuilder(options);
+  const builder = reportBuilder(options);
   // The hedges of the records' references the history lists closed, in the period or not (a deal's: not still held);
   // only theirs, so that a long history is never held whole.
   const ended = new Set<string>();
@@ -171,7 +171,7 @@ export function closedHedgeListing(target: string, rowOf: (record: HistoryFacts)
 
 /** Whether a record closed in [since, until); one with no readable close time is 'unreadable'. */
 export function inPeriod(record: HistoryRecord, filter: { since?: Date; until?: Date }) {
-  const ms = closedHedgeTime({ closedAt: historyCloseTime(record) });
+  const ms = Date.parse(historyCloseTime(record) ?? '');
   if (!Number.isFinite(ms)) return 'unreadable';
   return outsidePeriod(ms, filter) ? 'out' : 'in';
 }

@@ -51,79 +51,10 @@ type DoctorPorts = CheckPorts & Pick<CommandContext, 'credentials' | 'wire' | 'h
 
 export async function runDoctor(ports: DoctorPorts) {
   const checks: DoctorCheck[] = [];
-  const nodeCa = nodeCaCheck(ports.env.NODE_EXTRA_CA_CERTS);
-  if (nodeCa) checks.push(nodeCa);
-  const setUp = await checkSetUp(ports, checks);
-  if (!setUp) return report(checks);
-  const { credentials, baseUrl } = setUp;
-  checks.push(await journalCheck(ports));
-  const observed = await observingClient(ports, credentials);
-  const { client, answers } = observed;
-
-  // ---- reach, TLS, the key accepted: the first request tells ----------------------------------
-  let markets: MarketList | undefined;
-  const started = ports.clock.now();
-  try {
-    markets = await client.listMarkets();
-  } catch (error) {
-    if (error instanceof InterruptedError) throw error;
-    const stop = firstRequestFailure(ports, error, credentials, baseUrl);
-    if (stop) {
-      if (stop !== baseUrl) checks.push(stop);
-      checks.push(checkOf('reads', 'Reads', 'skip', 'not asked: the server could not be used', true));
-      return report(checks);
-    }
-  }
-  const firstAnswer = answers[0];
-  checks.push(
-    checkOf(
-      'auth',
-      'Key accepted',
-      'ok',
-      `the server accepted the key (${firstAnswer ? `${firstAnswer.endpoint} answered ${firstAnswer.status} in ${Math.max(0, firstAnswer.receivedAt - firstAnswer.sentAt)} ms` : `answered in ${ports.clock.now() - started} ms`})`,
-      true,
-    ),
-  );
-  // Said here, learned from every answer the reads below get too.
-  const clock = checkOf('clock', 'Clock', 'skip', '');
-  checks.push(clock);
-
-  const seen = await checkReads(ports, client, markets, checks);
-  Object.assign(clock, clockCheck(client.transport.serverClock.reading()));
-  checks.push(...(await checkWireChoices(observed, seen)));
-
-  // ---- rate limits ----------------------------------------------------------------------------
-  checks.push(rateLimitCheck(answers), ...observed.notes.map((note) => info('note', 'Note', note)));
-  return report(checks);
-}
-
-type MarketList = Awaited<ReturnType<HedgeClient['listMarkets']>>;
-
-/** Ready when no check a write needs failed; else the first such check. */
-function report(checks: DoctorCheck[]) {
-  const failed = checks.find((check) => check.forWrites && check.status === 'fail');
-  return { checks, ready: !failed, failed };
-}
-
-/** NODE_EXTRA_CA_CERTS, when set: Node itself reads it as it starts, before hedge runs, and waits for ever on a FIFO that
- * no one writes (every command, `--version` too, hangs), which hedge cannot prevent; judged here as a CA file is, by a
- * look at the path that opens nothing that could block. */
-function nodeCaCheck(path: string | undefined) {
-  if (!path) return;
-  const title = 'NODE_EXTRA_CA_CERTS';
-  try {
-    readCaFile(path, title);
-    return checkOf('node_ca', title, 'ok', `${path}: a PEM file Node trusts beside the system roots`, true);
-  } catch (error) {
-    return checkOf('node_ca', title, 'fail', (error as Error).message.replace(/; nothing was sent\.$/, '.'), true, {
-      failure: 'usage',
-      next: `Node reads NODE_EXTRA_CA_CERTS before hedge starts, and a FIFO or device there can hang every command: point it at a regular PEM file only you can change, or \`unset NODE_EXTRA_CA_CERTS\` (HEDGE_CA_FILE is read by hedge itself, bounded, never waited on).`,
-    });
-  }
-}
-
-/** Key, environment, base URL (nothing sent); undefined without a usable key and base URL, else the credentials and the base URL's check (the first request may still fail it). */
-async function checkSetUp(ports: DoctorPorts, checks: DoctorCheck[]) {
+  const caPath = ports.env.NODE_EXTRA_CA_CERTS;
+  if (caPath) checks.push(nodeCaCheck(caPath));
+  // Key, environment, base URL (nothing sent): without a usable key and base URL, nothing else is asked; the base URL's
+  // check may still be failed by the first request.
   let credentials: ResolvedCredentials;
   try {
     credentials = await ports.credentials();
@@ -133,7 +64,7 @@ async function checkSetUp(ports: DoctorPorts, checks: DoctorCheck[]) {
       checkOf('key', 'Key and base URL', 'fail', '', true, { error }),
       checkOf('server', 'Server', 'skip', 'not asked: no usable key and base URL', true),
     );
-    return;
+    return report(checks);
   }
   const { apiKey, environment, sources, profileName, caFile } = credentials;
   const from = (source: string, variable: string) =>
@@ -169,29 +100,19 @@ async function checkSetUp(ports: DoctorPorts, checks: DoctorCheck[]) {
     },
   );
   checks.push(baseUrl);
-  return { credentials, baseUrl };
-}
-
-/** The journal every write records itself in before it is sent: where it cannot be read, a write is refused. */
-async function journalCheck(ports: DoctorPorts) {
+  // The journal every write records itself in before it is sent: where it cannot be read, a write is refused.
   try {
     const journal = await ports.journal();
     const unresolved = (await journal.list({ pending: true })).length;
-    return checkOf(
-      'journal',
-      'Journal',
-      'ok',
-      `${journal.location}${unresolved ? `: ${plural(unresolved, 'unresolved action')} (\`${ports.hedgeCommand('journal')}\`)` : ''}`,
-      true,
-    );
+    const more = unresolved
+      ? `: ${plural(unresolved, 'unresolved action')} (\`${ports.hedgeCommand('journal')}\`)`
+      : '';
+    checks.push(checkOf('journal', 'Journal', 'ok', journal.location + more, true));
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
-    return checkOf('journal', 'Journal', 'fail', '', true, { error });
+    checks.push(checkOf('journal', 'Journal', 'fail', '', true, { error }));
   }
-}
-
-/** A client that sees every answer, and what it saw: the answers, its warnings, the wire names it learned. */
-async function observingClient(ports: DoctorPorts, credentials: ResolvedCredentials) {
+  // A client that sees every answer, and what it saw: the answers, its warnings, the wire names it learned.
   const answers: ObservedAnswer[] = [];
   const notes: string[] = [];
   const learned: LearnedWire[] = [];
@@ -205,7 +126,139 @@ async function observingClient(ports: DoctorPorts, credentials: ResolvedCredenti
     },
     observe: (answer) => answers.push(answer),
   });
-  return { client, answers, notes, learned, wire };
+
+  // ---- reach, TLS, the key accepted: the first request tells ----------------------------------
+  let markets: Awaited<ReturnType<HedgeClient['listMarkets']>> | undefined;
+  const started = ports.clock.now();
+  try {
+    markets = await client.listMarkets();
+  } catch (error) {
+    if (error instanceof InterruptedError) throw error;
+    const stop = firstRequestFailure(ports, error, credentials, baseUrl);
+    if (stop) {
+      if (stop !== baseUrl) checks.push(stop);
+      checks.push(checkOf('reads', 'Reads', 'skip', 'not asked: the server could not be used', true));
+      return report(checks);
+    }
+  }
+  const firstAnswer = answers[0];
+  checks.push(
+    checkOf(
+      'auth',
+      'Key accepted',
+      'ok',
+      `the server accepted the key (${firstAnswer ? `${firstAnswer.endpoint} answered ${firstAnswer.status} in ${Math.max(0, firstAnswer.receivedAt - firstAnswer.sentAt)} ms` : `answered in ${ports.clock.now() - started} ms`})`,
+      true,
+    ),
+  );
+  // Said here, learned from every answer the reads below get too.
+  const clock = checkOf('clock', 'Clock', 'skip', '');
+  checks.push(clock);
+
+  // Each read endpoint answered and readable: markets, then READS in its order. A read that failed: the command describes
+  // its error; an answer hedge cannot read names the command to report it with.
+  const listed = markets?.markets ?? [];
+  const open = listed.filter((entry) => entry.status === 'open').map((entry) => entry.market);
+  const other = listed.filter((entry) => entry.status !== 'open').map((entry) => `${entry.market} (${entry.status})`);
+  if (markets)
+    checks.push(
+      checkOf(
+        'markets',
+        'Markets',
+        open.length ? 'ok' : 'warn',
+        `${listed.length} listed; open: ${open.join(', ') || 'none'}${other.length ? `; also ${other.join(', ')}` : ''}`,
+        true,
+        { next: open.length ? undefined : 'No market is open right now: opens and adds will be refused until one is.' },
+      ),
+    );
+  const seen: ReadsSeen = {
+    listed: listed.map((entry) => entry.market),
+    tradable: open[0],
+    positionFields: 'no open position to read its field names from',
+    statuses: [],
+  };
+  for (const [id, title, command, forWrites, read, unasked] of READS)
+    try {
+      const detail = await read(client, seen);
+      if (detail !== undefined) checks.push(checkOf(id, title, 'ok', detail, forWrites));
+      else if (unasked) checks.push(checkOf(id, title, 'skip', unasked));
+    } catch (error) {
+      if (error instanceof InterruptedError) throw error;
+      const unreadable = error instanceof InvalidResponseError;
+      checks.push(
+        checkOf(id, title, 'fail', '', forWrites, {
+          next: unreadable
+            ? `hedge cannot read this answer (${error.details?.field || 'data'}: ${error.details?.received ?? '?'}); report it with the output of \`${ports.hedgeCommand(...command.split(' '), '--verbose')}\`.`
+            : undefined,
+          failure: unreadable ? 'unreadable' : isRefusal(error) ? 'auth' : 'network',
+          error,
+        }),
+      );
+    }
+  Object.assign(clock, clockCheck(client.transport.serverClock.reading()));
+  // The wire choices detected: prices shape, page-size parameter, list paging, position fields, the add/reduce amount,
+  // statuses, what was learned.
+  const { statuses } = seen;
+  const amount = wire.sources.changeNotionalField;
+  const unknown = statuses.filter((status) => !(HEDGE_STATUSES as readonly string[]).includes(status));
+  checks.push(
+    info('wire.prices', 'Prices shape', seen.pricesShape ?? 'not seen'),
+    ...(await pageSizeChecks(client, wire.settings.pageSizeParam, seen.hedgesRead)),
+    info('wire.positions', 'Position fields', seen.positionFields),
+    info(
+      'wire.amount',
+      'Add/reduce amount',
+      `\`${client.wire.changeNotionalField}\` (${amount === 'default' ? 'guessed: the spec does not show it' : amount === 'learned' ? 'learned from the server' : `set in the ${amount}`}); only a write can show it: a server that wants another name refuses the first add naming it, and hedge sends it again once with that name`,
+    ),
+    info(
+      'wire.statuses',
+      'Statuses',
+      statuses.length === 0
+        ? 'no hedge to read statuses from'
+        : `seen: ${statuses.join(', ')}${unknown.length ? ` (${unknown.join(', ')} not in the spec: shown as sent, treated as not final)` : ''}`,
+    ),
+    ...learned.map((found) =>
+      info(
+        `wire.learned.${found.setting}`,
+        'Learned',
+        `${WIRE_SETTING_SOURCES[found.setting].profileKey} = ${found.value} (${found.evidence})`,
+      ),
+    ),
+    ...(wire.problem
+      ? [
+          checkOf('wire.settings', 'Wire settings', 'fail', wire.problem, true, {
+            next: 'Fix or unset that setting.',
+            failure: 'usage',
+          }),
+        ]
+      : []),
+  );
+
+  // ---- rate limits ----------------------------------------------------------------------------
+  checks.push(rateLimitCheck(answers), ...notes.map((note) => info('note', 'Note', note)));
+  return report(checks);
+}
+
+/** Ready when no check a write needs failed; else the first such check. */
+function report(checks: DoctorCheck[]) {
+  const failed = checks.find((check) => check.forWrites && check.status === 'fail');
+  return { checks, ready: !failed, failed };
+}
+
+/** NODE_EXTRA_CA_CERTS, when set: Node itself reads it as it starts, before hedge runs, and waits for ever on a FIFO that
+ * no one writes (every command, `--version` too, hangs), which hedge cannot prevent; judged here as a CA file is, by a
+ * look at the path that opens nothing that could block. */
+function nodeCaCheck(path: string) {
+  const title = 'NODE_EXTRA_CA_CERTS';
+  try {
+    readCaFile(path, title);
+    return checkOf('node_ca', title, 'ok', `${path}: a PEM file Node trusts beside the system roots`, true);
+  } catch (error) {
+    return checkOf('node_ca', title, 'fail', (error as Error).message.replace(/; nothing was sent\.$/, '.'), true, {
+      failure: 'usage',
+      next: `Node reads NODE_EXTRA_CA_CERTS before hedge starts, and a FIFO or device there can hang every command: point it at a regular PEM file only you can change, or \`unset NODE_EXTRA_CA_CERTS\` (HEDGE_CA_FILE is read by hedge itself, bounded, never waited on).`,
+    });
+  }
 }
 
 /** What the reads showed: the markets to ask about, and the wire choices checkWireChoices says. */
@@ -281,7 +334,21 @@ const READS: EndpointCheck[] = [
     true,
     async (client, seen) => {
       const positions = await client.listPositions();
-      if (positions.length) seen.positionFields = describePositionFields(positions);
+      const [raw] = positions;
+      if (raw) {
+        // Which of each fact's names the line used.
+        const facts = readPosition(raw);
+        const named = (fact: string, key: 'side' | 'notionalUsd') => {
+          if (facts[key] === undefined) return `${fact}: not on the line (taken from its hedge)`;
+          const found = POSITION_FIELD_SYNONYMS[key].find((name) => raw[name] !== undefined);
+          return `${fact} from \`${found ?? '?'}\``;
+        };
+        seen.positionFields = [
+          named('side', 'side'),
+          named('notional', 'notionalUsd'),
+          `net margin from \`net_margin_usd\`${typeof raw.net_margin_usd === 'string' ? ' (a decimal string)' : ''}`,
+        ].join(', ');
+      }
       return `${plural(positions.length, 'open line')} (GET /positions: what add, reduce and close wait on)`;
     },
   ],
@@ -320,95 +387,6 @@ const READS: EndpointCheck[] = [
     },
   ],
 ];
-
-/** Each read endpoint answered and readable: markets, then the table above in its order. A read that failed: the command describes its error; an answer hedge cannot read names the command to report it with. */
-async function checkReads(
-  ports: DoctorPorts,
-  client: HedgeClient,
-  markets: MarketList | undefined,
-  checks: DoctorCheck[],
-) {
-  const listed = markets?.markets ?? [];
-  const open = listed.filter((entry) => entry.status === 'open').map((entry) => entry.market);
-  const other = listed.filter((entry) => entry.status !== 'open').map((entry) => `${entry.market} (${entry.status})`);
-  if (markets)
-    checks.push(
-      checkOf(
-        'markets',
-        'Markets',
-        open.length ? 'ok' : 'warn',
-        `${listed.length} listed; open: ${open.join(', ') || 'none'}${other.length ? `; also ${other.join(', ')}` : ''}`,
-        true,
-        { next: open.length ? undefined : 'No market is open right now: opens and adds will be refused until one is.' },
-      ),
-    );
-  const seen: ReadsSeen = {
-    listed: listed.map((entry) => entry.market),
-    tradable: open[0],
-    positionFields: 'no open position to read its field names from',
-    statuses: [],
-  };
-  for (const [id, title, command, forWrites, read, unasked] of READS)
-    try {
-      const detail = await read(client, seen);
-      if (detail !== undefined) checks.push(checkOf(id, title, 'ok', detail, forWrites));
-      else if (unasked) checks.push(checkOf(id, title, 'skip', unasked));
-    } catch (error) {
-      if (error instanceof InterruptedError) throw error;
-      const unreadable = error instanceof InvalidResponseError;
-      checks.push(
-        checkOf(id, title, 'fail', '', forWrites, {
-          next: unreadable
-            ? `hedge cannot read this answer (${error.details?.field || 'data'}: ${error.details?.received ?? '?'}); report it with the output of \`${ports.hedgeCommand(...command.split(' '), '--verbose')}\`.`
-            : undefined,
-          failure: unreadable ? 'unreadable' : isRefusal(error) ? 'auth' : 'network',
-          error,
-        }),
-      );
-    }
-  return seen;
-}
-
-/** The wire choices detected: prices shape, page-size parameter, list paging, position fields, the add/reduce amount, statuses, what was learned. */
-async function checkWireChoices(
-  { client, wire, learned }: Awaited<ReturnType<typeof observingClient>>,
-  { pricesShape, positionFields, statuses, hedgesRead }: ReadsSeen,
-) {
-  const amount = wire.sources.changeNotionalField;
-  const unknown = statuses.filter((status) => !(HEDGE_STATUSES as readonly string[]).includes(status));
-  return [
-    info('wire.prices', 'Prices shape', pricesShape ?? 'not seen'),
-    ...(await pageSizeChecks(client, wire.settings.pageSizeParam, hedgesRead)),
-    info('wire.positions', 'Position fields', positionFields),
-    info(
-      'wire.amount',
-      'Add/reduce amount',
-      `\`${client.wire.changeNotionalField}\` (${amount === 'default' ? 'guessed: the spec does not show it' : amount === 'learned' ? 'learned from the server' : `set in the ${amount}`}); only a write can show it: a server that wants another name refuses the first add naming it, and hedge sends it again once with that name`,
-    ),
-    info(
-      'wire.statuses',
-      'Statuses',
-      statuses.length === 0
-        ? 'no hedge to read statuses from'
-        : `seen: ${statuses.join(', ')}${unknown.length ? ` (${unknown.join(', ')} not in the spec: shown as sent, treated as not final)` : ''}`,
-    ),
-    ...learned.map((found) =>
-      info(
-        `wire.learned.${found.setting}`,
-        'Learned',
-        `${WIRE_SETTING_SOURCES[found.setting].profileKey} = ${found.value} (${found.evidence})`,
-      ),
-    ),
-    ...(wire.problem
-      ? [
-          checkOf('wire.settings', 'Wire settings', 'fail', wire.problem, true, {
-            next: 'Fix or unset that setting.',
-            failure: 'usage',
-          }),
-        ]
-      : []),
-  ];
-}
 
 /** The first request failed: why, as the line that stops the rest. A TLS trust failure, no answer at all, a 404 (the base URL points elsewhere) and a refused key each name their next step. */
 function firstRequestFailure(
@@ -517,21 +495,6 @@ export function describeShape(data: unknown, depth = 0): string {
     return `{${entries.map(([key, value]) => (value !== null && typeof value === 'object' ? `${key}: ${describeShape(value, depth + 1)}` : key)).join(', ')}}`;
   }
   return typeof data === 'string' ? 'text' : typeof data;
-}
-
-function describePositionFields(positions: Array<Record<string, unknown>>) {
-  const raw = positions[0];
-  const facts = readPosition(raw);
-  const named = (fact: string, key: 'side' | 'notionalUsd') => {
-    if (facts[key] === undefined) return `${fact}: not on the line (taken from its hedge)`;
-    const found = POSITION_FIELD_SYNONYMS[key].find((name) => raw[name] !== undefined);
-    return `${fact} from \`${found ?? '?'}\``;
-  };
-  return [
-    named('side', 'side'),
-    named('notional', 'notionalUsd'),
-    `net margin from \`net_margin_usd\`${typeof raw.net_margin_usd === 'string' ? ' (a decimal string)' : ''}`,
-  ].join(', ');
 }
 
 /** The page-size parameter: one hedge asked for; an ignored name makes a stated `meta.page_size` name tried and learned, and a refusal teaches the client its name. */

@@ -65,71 +65,6 @@ export function loginCredentials(
   };
 }
 
-/** Checks the key, and the team store when one is named; throws saying that nothing was saved. */
-async function checkBeforeSaving(
-  ports: CheckPorts,
-  credentials: ResolvedCredentials,
-  journalUrl: string | null | undefined,
-) {
-  try {
-    await (await checkClient(ports, credentials)).getAccount();
-  } catch (error) {
-    if (isRefusal(error))
-      throw new AuthError(
-        `The server refused this key (${error.code}, ${redactKey(credentials.apiKey)}): nothing was saved.`,
-        {
-          hint: 'Check the key (copy it again from the partner desk) and that it belongs to this base URL — a test key for the sandbox, a live key for production — then run `hedge login` again.',
-        },
-      );
-    // Another answer, or none: its own error, saying that nothing was saved and what to check; one hedge cannot read, as it is.
-    if (error instanceof ApiError || error instanceof NetworkError) {
-      error.message += ' Nothing was saved.';
-      Object.assign(error, {
-        hint:
-          error instanceof ApiError
-            ? 'Check the base URL: it is the API address the partner desk gives, ending in its version segment (…/v2).'
-            : (error.hint ?? 'Check the base URL and the network, then run `hedge login` again.'),
-      });
-    }
-    throw error;
-  }
-  // The team store is checked like the key: reached, and its schema made, before anything is saved.
-  if (!journalUrl) return;
-  const { journalDir, openTeamJournal } = await import('../../platform/journal/index.js');
-  const team = await openTeamJournal({
-    url: journalUrl,
-    shown: redactStoreUrl(journalUrl),
-    source: '--journal-url',
-    fallbackDir: journalDir(ports.env),
-    now: ports.clock.now,
-    log: (line) => ports.log(line),
-  });
-  try {
-    await team.migrateSchema();
-  } catch (failure) {
-    if (failure instanceof HedgeError) failure.message += ' Nothing was saved.';
-    throw failure;
-  } finally {
-    await team.close?.();
-  }
-}
-
-/** Where the key goes: nowhere (a helper gives it), the keyring (written now), or the file. */
-async function keepLoginKey(
-  ports: Pick<CommandContext, 'env'>,
-  store: ProfileStore,
-  apiKey: string,
-  given: LoginGiven,
-) {
-  if (given.keyCommand !== undefined) return { keyAt: { kind: 'command' as const, command: given.keyCommand } };
-  const keeping = await keepKey(given.keyStore ?? 'auto', keyringAccount(given.name, store.dir), apiKey, ports.env);
-  if (!keeping.ok)
-    throw new ConfigError(`--key-store keyring: ${keeping.reason}; nothing was saved.`, {
-      hint: 'Leave out --key-store to keep the key in the 0600 config file instead, or name a credential helper with --key-command.',
-    });
-  return { keyAt: keeping.at, fallbackReason: keeping.fallbackReason };
-}
-
 /** A keyring entry the key left that could not be removed: the person deletes it by hand. */
 async function dropKeyringEntry(ports: Pick<CommandContext, 'env'>, account: string) {
   const error = await removeFromKeyring(account, ports.env);
@@ -144,8 +79,58 @@ export async function checkAndSaveLogin(
   given: LoginGiven,
 ) {
   const { apiKey, baseUrl } = credentials;
-  await checkBeforeSaving(ports, credentials, given.journalUrl);
-  const { keyAt, fallbackReason } = await keepLoginKey(ports, store, apiKey, given);
+  // The key checked, and the team store when one is named; a failure says that nothing was saved.
+  try {
+    await (await checkClient(ports, credentials)).getAccount();
+  } catch (error) {
+    if (isRefusal(error))
+      throw new AuthError(`The server refused this key (${error.code}, ${redactKey(apiKey)}): nothing was saved.`, {
+        hint: 'Check the key (copy it again from the partner desk) and that it belongs to this base URL — a test key for the sandbox, a live key for production — then run `hedge login` again.',
+      });
+    // Another answer, or none: its own error, saying that nothing was saved and what to check; one hedge cannot read, as it is.
+    if (error instanceof ApiError || error instanceof NetworkError) {
+      error.message += ' Nothing was saved.';
+      Object.assign(error, {
+        hint:
+          error instanceof ApiError
+            ? 'Check the base URL: it is the API address the partner desk gives, ending in its version segment (…/v2).'
+            : (error.hint ?? 'Check the base URL and the network, then run `hedge login` again.'),
+      });
+    }
+    throw error;
+  }
+  // The team store is checked like the key: reached, and its schema made, before anything is saved.
+  const { journalUrl } = given;
+  if (journalUrl) {
+    const { journalDir, openTeamJournal } = await import('../../platform/journal/index.js');
+    const team = await openTeamJournal({
+      url: journalUrl,
+      shown: redactStoreUrl(journalUrl),
+      source: '--journal-url',
+      fallbackDir: journalDir(ports.env),
+      now: ports.clock.now,
+      log: (line) => ports.log(line),
+    });
+    try {
+      await team.migrateSchema();
+    } catch (failure) {
+      if (failure instanceof HedgeError) failure.message += ' Nothing was saved.';
+      throw failure;
+    } finally {
+      await team.close?.();
+    }
+  }
+  // Where the key goes: nowhere (a helper gives it), the keyring (written now), or the file.
+  let keyAt: KeyLocation = { kind: 'command', command: given.keyCommand! };
+  let fallbackReason: string | undefined;
+  if (given.keyCommand === undefined) {
+    const keeping = await keepKey(given.keyStore ?? 'auto', keyringAccount(given.name, store.dir), apiKey, ports.env);
+    if (!keeping.ok)
+      throw new ConfigError(`--key-store keyring: ${keeping.reason}; nothing was saved.`, {
+        hint: 'Leave out --key-store to keep the key in the 0600 config file instead, or name a credential helper with --key-command.',
+      });
+    ({ at: keyAt, fallbackReason } = keeping);
+  }
   const before = given.existing && keyLocationOf(given.existing);
   // The profile is written under the store's lock; it becomes the current one when none is.
   let previousCurrent: string | undefined;

@@ -30,14 +30,16 @@ export function marketProblem(markets: Market[], market: string) {
   }
 }
 
-/** The notional checks for one side of a listed market. */
+/** The notional checks for one side of a listed market; `freedUsd` counts as back in the side's capacity and the
+ * account's headroom. */
 export function notionalProblem(
   market: Market,
-  account: Account,
+  account: Pick<Account, 'available_exposure_usd'>,
   request: Pick<PreTradeRequest, 'side' | 'notionalUsd' | 'action'>,
+  freedUsd = 0,
 ) {
   const { side, notionalUsd, action } = request;
-  const headroom = account.available_exposure_usd;
+  const headroom = account.available_exposure_usd + freedUsd;
   if (notionalUsd > headroom) {
     return new PreTradeCheckError(
       'exposure_exceeded',
@@ -46,7 +48,7 @@ export function notionalProblem(
       SKIP_HINT,
     );
   }
-  const capacity = market.available_capacity_usd[side];
+  const capacity = market.available_capacity_usd[side] + freedUsd;
   if (notionalUsd > capacity) {
     return new PreTradeCheckError(
       'capacity_exceeded',
@@ -57,10 +59,14 @@ export function notionalProblem(
   }
 }
 
-export function preTradeProblem(facts: { markets: Market[]; account: Account }, request: PreTradeRequest) {
+export function preTradeProblem(
+  facts: { markets: Market[]; account: Pick<Account, 'available_exposure_usd'> },
+  request: PreTradeRequest,
+  freedUsd?: number,
+) {
   return (
     marketProblem(facts.markets, request.market) ??
-    notionalProblem(findMarket(facts.markets, request.market)!, facts.account, request)
+    notionalProblem(findMarket(facts.markets, request.market)!, facts.account, request, freedUsd)
   );
 }
 

@@ -1,7 +1,7 @@
 // The pre-trade checks against live facts: reads the markets list and the account (in parallel) and throws the
 // first problem the pure rules (domain/pre-trade.ts) find.
 import type { HedgeClient } from '../../platform/api/client.js';
-import type { Account, Market } from '../../platform/api/schemas.js';
+import type { Market } from '../../platform/api/schemas.js';
 import { preTradeProblem, type PreTradeRequest } from './pre-trade-rules.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
 import { ApiError, AuthError, InterruptedError, PreTradeCheckError, UsageError } from '../../core/errors.js';
@@ -67,27 +67,16 @@ export async function runPreTradeChecks(
     );
   }
   // What was not read limits nothing: an open market without a capacity limit, an account without a headroom limit.
-  const account =
-    accountRead.status === 'fulfilled' ? accountRead.value : ({ available_exposure_usd: NO_LIMIT } as Account);
   const problem = preTradeProblem(
     {
       markets:
         listRead.status === 'fulfilled'
-          ? listRead.value.markets.map((listed) =>
-              listed.market.toUpperCase() === market
-                ? {
-                    ...listed,
-                    available_capacity_usd: {
-                      ...listed.available_capacity_usd,
-                      [side]: listed.available_capacity_usd[side] + freedUsd,
-                    },
-                  }
-                : listed,
-            )
+          ? listRead.value.markets
           : [{ market, status: 'open', available_capacity_usd: { buy: NO_LIMIT, sell: NO_LIMIT } } as Market],
-      account: { ...account, available_exposure_usd: account.available_exposure_usd + freedUsd },
+      account: accountRead.status === 'fulfilled' ? accountRead.value : { available_exposure_usd: NO_LIMIT },
     },
     request,
+    freedUsd,
   );
   if (problem) throw problem;
 }

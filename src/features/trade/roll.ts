@@ -73,9 +73,8 @@ type RollLegs = Awaited<ReturnType<typeof legsOf>>;
 
 async function legsOf(ports: WritePorts, group: string, entries?: readonly JournalEntry[]) {
   entries ??= await (await ports.journal()).list();
-  const leg = (name: string) => entries.find((entry) => entry.group === group && entry.leg === name);
-  const [open, close] = [leg('open'), leg('close')];
-  const { market, side, notional_usd, tenor_days, client_reference: reference } = open ? bodyOf(open) : {};
+  const [open, close] = ['open', 'close'].map((leg) => entries.find((row) => row.group === group && row.leg === leg));
+  const { market, side, notional_usd, tenor_days, client_reference } = open ? bodyOf(open) : {};
   const [notional, tenor] = [readNumber(notional_usd), readNumber(tenor_days)];
   if (
     !open ||
@@ -90,40 +89,30 @@ async function legsOf(ports: WritePorts, group: string, entries?: readonly Journ
   const context = open.context ?? {};
   // Whether the roll closes an open position first (false: the side had settled, it only opens).
   const closes = context.roll_closes === true;
-  const closeWords = close
-    ? `close ${close.outcome} (journal ${close.id})`
-    : closes
-      ? 'close not sent yet'
-      : 'nothing to close';
-  const request: OpenRequest = {
-    market,
-    side,
-    notional_usd: notional,
-    tenor_days: tenor,
-    ...(typeof reference === 'string' && reference && { client_reference: reference }),
-  };
+  const reference = typeof client_reference === 'string' && client_reference;
+  const request: OpenRequest = { market, side, notional_usd: notional, tenor_days: tenor };
   return {
     group,
-    request,
+    request: reference ? { ...request, client_reference: reference } : request,
     open,
     close,
     closes,
-    // A close not known to have landed is finished (sent again under its key) before the planned open.
-    closeDue: open.outcome === 'planned' && closes && (!close || isUnresolved(close)),
     rolledHedgeId: stringOf(context.rolled_hedge_id),
     // The close's expected return, kept with the open leg for a resumed run's report.
     netMarginUsd: readNumber(context.net_margin_usd),
     unfinished: isUnresolved(open) || (close !== undefined && isUnresolved(close)),
-    described: `${closeWords}; open ${open.outcome} (journal ${open.id}, key ${open.idempotency_key})`,
+    described: `${close ? `close ${close.outcome} (journal ${close.id})` : closes ? 'close not sent yet' : 'nothing to close'}; open ${open.outcome} (journal ${open.id}, key ${open.idempotency_key})`,
   };
 }
 
 /** A leg's record, journaled under the roll's command line (a leg's failure says how the whole roll is finished:
  * write-flow.ts resumeHint). */
-function legRecord(leg: 'close' | 'open', group: string, request: OpenRequest) {
-  const argv = ['roll', request.market, request.side, '--tenor', String(request.tenor_days)];
-  return tradeRecord(leg, request, { argv, group, leg });
-}
+const legRecord = (leg: 'close' | 'open', group: string, request: OpenRequest) =>
+  tradeRecord(leg, request, {
+    argv: ['roll', request.market, request.side, '--tenor', String(request.tenor_days)],
+    group,
+    leg,
+  });
 
 /** Carries the roll out through the plan's steps from wherever the journal says they are — the close (while the open is
  * still `planned`: it is sent only after the close), then the open; the first that fails ends the roll with its error —
@@ -138,31 +127,33 @@ async function carryOut(
   resumed?: { needsConfirmation: boolean },
   quote?: Quote,
 ) {
-  const { group, request, open, closeDue, closes, rolledHedgeId } = legs;
+  const { group, request, open, close: leg, closes, rolledHedgeId } = legs;
   const { hedgeCommand } = ports;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   const client = await ports.client();
   const planned = open.outcome === 'planned';
+  // A close not known to have landed is finished (sent again under its key) before the planned open.
+  const closeDue = stepsLeft(legs)[0]?.leg === 'close';
+  const sideBook = async () => (await readSideInStep(ports, client, market, side)).book;
   if (resumed) {
     // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
-    for (const leg of [open, legs.close]) if (leg) await requireOwnRow(ports, leg);
+    for (const row of [open, leg]) if (row) await requireOwnRow(ports, row);
     const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenorDays)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(group)}: ${legs.described}): each leg is finished with its own key, and the side is not opened twice.`;
     // A leg never sent is a new request: on a live key it is confirmed like one, the "yes" bound to the side as it was
     // asked about; otherwise it is said with the result.
-    const tradedUsd = (closeDue ? 2 : 1) * notionalUsd;
-    if (planned && resumed.needsConfirmation) {
-      const question = `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeDue ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}?`;
-      const held = async () => sideAfterOf((await readSideInStep(ports, client, market, side)).book);
+    const trades = [{ market, notionalUsd: (closeDue ? 2 : 1) * notionalUsd }];
+    if (planned && resumed.needsConfirmation)
       await confirmedPlan(
         ports,
-        async () => ({ trades: [{ market, notionalUsd: tradedUsd, held: await held() }] }),
-        async () => ({ question }),
+        async () => ({ trades: [{ ...trades[0], held: sideAfterOf(await sideBook()) }] }),
+        async () => ({
+          question: `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeDue ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}?`,
+        }),
         { live: true, moved: (then, now) => sayMovedSinceAsked(ports, request, then.trades, now.trades) },
       );
-    } else notes.push(resuming);
+    else notes.push(resuming);
     // An agent finishing a roll it did not journal itself trades what is left of it.
-    if (ports.tradeGate && open.via !== 'agent' && planned)
-      await ports.tradeGate.admit([{ market, notionalUsd: tradedUsd }], 'roll');
+    if (ports.tradeGate && open.via !== 'agent' && planned) await ports.tradeGate.admit(trades, 'roll');
   }
   const abandon = async (message: string) => (await ports.journal()).update(open.id, { outcome: 'abandoned', message });
   const settled = (text: string) => {
@@ -172,13 +163,12 @@ async function carryOut(
   // What stands for the close step when it is not sent (null: nothing closed): an earlier run's close, the open still
   // planned (refused with no_open_hedge: it found the side already settled); a resumed roll's close never journaled,
   // on a side every view shows gone.
-  const leg = legs.close;
   const closedBefore: StepDone | undefined =
     planned && closes && leg && !isUnresolved(leg)
       ? leg.outcome === 'rejected' && leg.error_code === 'no_open_hedge'
         ? null
         : { entry: leg }
-      : closeDue && !leg && resumed && (await readSideInStep(ports, client, market, side)).book.state === 'flat'
+      : closeDue && !leg && resumed && (await sideBook()).state === 'flat'
         ? settled(
             `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
           )
@@ -187,16 +177,15 @@ async function carryOut(
   // The close, while the open is still `planned` (it is sent only after the close): null when it found nothing to close.
   const closeStep: PlanRunStep = {
     record: legRecord('close', group, request),
-    key: legs.close?.idempotency_key,
+    key: leg?.idempotency_key,
     failed: async (error) => {
       if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge')
         return settled(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
       // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
       if (isRejection(error)) await abandon(`not sent: the close was rejected (${error.code})`);
-      else if (error instanceof Error) {
-        // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
+      // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
+      else if (error instanceof Error)
         error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${hedgeCommand('positions')}\` shows which).`;
-      }
       throw error;
     },
   };
@@ -210,10 +199,9 @@ async function carryOut(
     failed: async (error, [closeRun = closedBefore]) => {
       const closed = closeRun?.entry;
       if (!closed) throw error;
-      if (isRejection(error)) {
-        // Said with the error itself (the one line an operator sees): the side is bare now.
+      // Said with the error itself (the one line an operator sees): the side is bare now.
+      if (isRejection(error))
         error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
-      }
       // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
       if (error instanceof StateError)
         throw new UnresolvedError(
@@ -280,30 +268,27 @@ async function carryOut(
       );
     }
   };
-  const ran = await runPlanSteps(ports, [...(closeSent ? [closeStep] : []), ...(isUnresolved(open) ? [openStep] : [])]);
+  const opens = isUnresolved(open);
+  const ran = await runPlanSteps(ports, [...(closeSent ? [closeStep] : []), ...(opens ? [openStep] : [])]);
   if (ran.stoppedAt !== undefined) throw ran.error;
   const closeRun = closeSent ? ran.done[0] : closedBefore;
-  const openRun: NonNullable<StepDone> = isUnresolved(open) ? ran.done.at(-1)! : { entry: open };
-  const openEntry = openRun.entry;
-  const opened = openRun.result as Hedge | undefined;
-  const answer = openRun.answer as OpenedHedge | undefined;
-  const closeEntry = closeRun?.entry ?? legs.close;
+  const { entry: openEntry, result, answer } = opens ? ran.done.at(-1)! : { entry: open };
+  const opened = result as Hedge | undefined;
+  const hedge = opened ?? (answer as OpenedHedge | undefined);
+  const closeEntry = closeRun?.entry ?? leg;
   const closed = closeRun?.result as CloseResult | undefined;
-  const hedgeId = opened?.id ?? answer?.hedge_id ?? openEntry.hedge_id ?? null;
+  const hedgeId = opened?.id ?? (answer as OpenedHedge | undefined)?.hedge_id ?? openEntry.hedge_id ?? null;
   const failed = opened?.status === 'failed';
-  const close =
-    closes && closeRun !== null
-      ? {
-          journal_id: closeEntry?.id ?? null,
-          outcome: closeEntry?.outcome ?? 'not sent',
-          hedge_id: closed?.hedgeId ?? closeEntry?.hedge_id ?? rolledHedgeId ?? null,
-          order_tx_hash:
-            (closeRun?.answer as SubmittedAction | undefined)?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
-          net_margin_usd:
-            closed?.estimate ?? readNumber(closeEntry?.context?.net_margin_usd) ?? legs.netMarginUsd ?? null,
-          realized: closed?.realized ?? null,
-        }
-      : null;
+  const close = closes &&
+    closeRun !== null && {
+      journal_id: closeEntry?.id ?? null,
+      outcome: closeEntry?.outcome ?? 'not sent',
+      hedge_id: closed?.hedgeId ?? closeEntry?.hedge_id ?? rolledHedgeId ?? null,
+      order_tx_hash:
+        (closeRun?.answer as SubmittedAction | undefined)?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
+      net_margin_usd: closed?.estimate ?? readNumber(closeEntry?.context?.net_margin_usd) ?? legs.netMarginUsd ?? null,
+      realized: closed?.realized ?? null,
+    };
   return {
     kind: 'rolled' as const,
     view: {
@@ -313,20 +298,18 @@ async function carryOut(
       tenor_days: tenorDays,
       rolled_hedge_id: rolledHedgeId ?? null,
       journal_group: group,
-      close,
+      close: close || null,
       open: {
         journal_id: openEntry.id,
         outcome: openEntry.outcome,
         hedge_id: hedgeId,
-        hedge: opened ?? answer ?? null,
+        hedge: hedge ?? null,
         quote: quote ?? null,
       },
     },
     idempotencyKey: openEntry.idempotency_key ?? null,
     landed: opened !== undefined,
-    covered:
-      !failed &&
-      (opened !== undefined || answer !== undefined || ['filled', 'done', 'submitted'].includes(openEntry.outcome)),
+    covered: !failed && (hedge !== undefined || ['filled', 'done', 'submitted'].includes(openEntry.outcome)),
     notes,
     ...(failed && {
       failure: new OrderFailedError(
@@ -347,7 +330,7 @@ type RollPlan = Pick<RollLegs, 'request' | 'closes'> & Partial<Pick<RollLegs, 'o
  * what its dry run says of it: the close while the open is planned and the close not known to have landed, then the
  * open until it is resolved. */
 function stepsLeft({ closes, open, close, ended }: RollPlan) {
-  const steps = [
+  return [
     closes &&
       (!open || open.outcome === 'planned') &&
       (!close || isUnresolved(close)) && {
@@ -364,23 +347,17 @@ function stepsLeft({ closes, open, close, ended }: RollPlan) {
           ? `nothing to close: ${safeText(ended.id)} is ${safeText(ended.status)}`
           : 'sent once the close has landed',
     },
-  ];
-  return steps.filter((step) => step !== false);
+  ].filter((step) => step !== false);
 }
 
 /** The dry run is the plan rendered: each step still to take, with the request it would send. */
 async function rollDryRun(ports: WritePorts, client: HedgeClient, notes: string[], plan: RollPlan) {
-  return {
-    kind: 'dry-run' as const,
-    notes,
-    legs: await Promise.all(
-      stepsLeft(plan).map(async ({ leg, key, note }) => ({
-        leg,
-        request: await planDryRun(ports, client.plan(leg, plan.request, key ?? makeIdempotencyKey())),
-        note,
-      })),
-    ),
-  };
+  const legs = stepsLeft(plan).map(async ({ leg, key, note }) => ({
+    leg,
+    request: await planDryRun(ports, client.plan(leg, plan.request, key ?? makeIdempotencyKey())),
+    note,
+  }));
+  return { kind: 'dry-run' as const, notes, legs: await Promise.all(legs) };
 }
 
 /** What a roll did (or, a dry run, would send), as `hedge roll` and the keeper show it. */
@@ -427,10 +404,9 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
 
   /** An earlier roll of the side to finish instead: the one --idempotency-key names, or the newest unfinished one. */
   const earlierRoll = async (notes: string[]) => {
-    const journal = await ports.journal();
     const key = write.idempotencyKey;
     if (key !== undefined) {
-      const [entry] = await journal.list({ idempotencyKey: key });
+      const [entry] = await (await ports.journal()).list({ idempotencyKey: key });
       if (!entry?.group?.startsWith(ROLL_GROUP_PREFIX))
         throw new UsageError(
           `--idempotency-key: ${key} is not the key of a roll leg in this machine's journal; a roll is finished from the journal that recorded it (\`${hedgeCommand('journal', '--pending')}\` lists what is unfinished).`,
@@ -451,35 +427,35 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     if (!group) return;
     const legs = await legsOf(ports, group);
     const to = `${market} ${side} to ${days(legs.request.tenor_days)}`;
-    if (write.fresh) {
-      const unfinished = `the unfinished roll of ${to} (journal group ${safeText(group)}: ${legs.described})`;
-      notes.push(
-        dryRun
-          ? `--new would set aside ${unfinished}; this dry run leaves it as it is.`
-          : `--new: ${unfinished} is set aside; this run is a new roll with new keys.`,
-      );
-      if (!dryRun)
-        for (const leg of [legs.close, legs.open])
-          if (leg && isUnresolved(leg))
-            await journal.update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
-      return;
-    }
-    if (legs.request.tenor_days !== tenorDays)
+    const unfinished = `the unfinished roll of ${to} (journal group ${safeText(group)}: ${legs.described})`;
+    if (!write.fresh) {
+      if (legs.request.tenor_days === tenorDays) return legs;
       throw new UsageError(
         `An unfinished roll of ${to} is in the journal (group ${safeText(group)}: ${legs.described}); finish it with \`${hedgeCommand('resume', legs.open.id)}\`, or pass --new to set it aside. Nothing was sent.`,
       );
-    return legs;
+    }
+    if (dryRun) return void notes.push(`--new would set aside ${unfinished}; this dry run leaves it as it is.`);
+    notes.push(`--new: ${unfinished} is set aside; this run is a new roll with new keys.`);
+    for (const leg of [legs.close, legs.open])
+      if (leg && isUnresolved(leg))
+        await (await ports.journal()).update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
   };
-  /** What the roll closes (and the side's filled hedges, soonest to mature last) or the hedge that already ended, and the
-   * notional and deal reference to open again, with what a confirmation binds: both legs, and the hedges the side held;
-   * read once the side's views agree. */
-  const readSide = async () => {
+  /** The roll as a plan of two steps, read once the side's views agree: what it closes (and the side's filled hedges,
+   * soonest to mature last) or the hedge that already ended, the open it sends (the notional, and the deal reference
+   * that lives through the roll unless --ref says another), what a confirmation binds (both legs, and the hedges the
+   * side held) and what is said before the question. */
+  const planRoll = async () => {
     const {
       books: [book],
       positions,
     } = await readSidesAsAnswered(ports, client, [{ market, side }]);
     const held = sideAfterOf(book);
     const closing = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
+    const plan = (notionalUsd: number, reference?: string | null) => {
+      reference = req.clientReference ?? (reference || undefined);
+      const request: OpenRequest = { market, side, notional_usd: notionalUsd, tenor_days: tenorDays };
+      return { notionalUsd, request: reference ? { ...request, client_reference: reference } : request, reference };
+    };
     if (closing) {
       // What the side holds is what its records sum to; only when neither view gives a figure is there nothing to re-open.
       if (book.filled.some((record) => record.notionalUsd === undefined) && closing.notionalUsd === undefined)
@@ -491,13 +467,14 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
             hint: 'Run with --verbose and report it; `hedge close` then `hedge open` do the two legs by hand.',
           },
         );
-      const notionalUsd = book.recordsUsd;
+      const several = book.filled.length > 1 ? book.filled : undefined;
+      const { notionalUsd, request, reference } = plan(book.recordsUsd, book.filled.at(-1)?.clientReference);
       return {
-        notionalUsd,
-        reference: book.filled.at(-1)?.clientReference || undefined,
+        request,
         closing,
-        hedges: book.filled,
+        several,
         trades: [{ market, notionalUsd: 2 * notionalUsd, held }],
+        notes: several ? [severalNote(several, reference, notionalUsd)] : [],
       };
     }
     const hedges = (await client.listHedges()).filter(
@@ -526,29 +503,8 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         { market, side },
         `Open one with \`${hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`,
       );
-    const notionalUsd = ended.notional_usd;
-    return {
-      notionalUsd,
-      reference: ended.client_reference || undefined,
-      ended,
-      trades: [{ market, notionalUsd, held }],
-    };
-  };
-  /** The roll as a plan of two steps: the side as read, with the open it sends and what is said before the question. */
-  const planRoll = async () => {
-    const read = await readSide();
-    const { notionalUsd } = read;
-    // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
-    const reference = req.clientReference ?? read.reference;
-    const several = (read.hedges?.length ?? 0) > 1 ? read.hedges : undefined;
-    const request: OpenRequest = {
-      market,
-      side,
-      notional_usd: notionalUsd,
-      tenor_days: tenorDays,
-      ...(reference && { client_reference: reference }),
-    };
-    return { ...read, request, several, notes: several ? [severalNote(several, reference, notionalUsd)] : [] };
+    const { notionalUsd, request } = plan(ended.notional_usd, ended.client_reference);
+    return { request, ended, trades: [{ market, notionalUsd, held }], notes: [] };
   };
   /** A side of several hedges is rolled whole (a close takes a market and side): said before the question. */
   const severalNote = (several: readonly HedgeRecord[], reference: string | undefined, notionalUsd: number) => {
@@ -590,7 +546,8 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     const { plan, shown } = await confirmedPlan(
       ports,
       planRoll,
-      async ({ notionalUsd, closing, trades, request, several, ended }) => {
+      async ({ request, closing, trades, several, ended }) => {
+        const { notional_usd: notionalUsd } = request;
         // The close's notional is back in the side's capacity and the account's headroom when the open is checked.
         if (!req.skipChecks)
           await runPreTradeChecks(
@@ -634,9 +591,9 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       },
       { live: true, moved: (then, now) => sayMovedSinceAsked(ports, req, then.trades, now.trades) },
     );
-    const { request, closing } = plan;
+    const { request, closing, several, ended } = plan;
     notes.push(...plan.notes);
-    if (dryRun) return rollDryRun(ports, client, notes, { request, closes: !!closing, ended: plan.ended });
+    if (dryRun) return rollDryRun(ports, client, notes, { request, closes: !!closing, ended });
 
     const group = newGroup(ROLL_GROUP_PREFIX, ports);
     // Before anything is sent: from here on the journal holds the whole roll.
@@ -646,11 +603,11 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       makeIdempotencyKey(),
       withoutUndefined({
         roll_closes: closing !== undefined,
-        rolled_hedge_id: (closing?.hedgeId ?? plan.ended?.id) || undefined,
+        rolled_hedge_id: (closing?.hedgeId ?? ended?.id) || undefined,
         net_margin_usd: closing?.netMarginUsd,
         // The first of several hedges to mature: a close that lands after its maturity may have found it settled.
-        soonest_hedge_id: plan.several?.at(-1)?.id,
-        soonest_maturity_ms: plan.several?.at(-1)?.maturityAtMs,
+        soonest_hedge_id: several?.at(-1)?.id,
+        soonest_maturity_ms: several?.at(-1)?.maturityAtMs,
       }),
     );
     return carryOut(ports, await legsOf(ports, group, [openEntry]), write.wait, notes, undefined, shown.quote);

@@ -1,11 +1,25 @@
 // The four state-changing actions of the API as data for the one write flow (write-flow.ts): how each is
 // planned, sent, waited for and shown.
 import type { HedgeClient, OpenRequest, SideRequest } from '../../platform/api/client.js';
-import { changeVerdict, expectedAfterChange, notionalVerdict, sideHolds, type SideBook } from '../book/book.js';
+import {
+  expectedAfterChange,
+  mayHaveMatured,
+  namedChangeVerdict,
+  notionalVerdict,
+  recordStanding,
+  sideHolds,
+  type SideBook,
+} from '../book/book.js';
 import type { Hedge, HistoryRecord, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import { cents } from '../../core/money.js';
 import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from './pre-trade-rules.js';
-import { NotAppliedError, PreTradeCheckError, UnresolvedError, UsageError } from '../../core/errors.js';
+import {
+  NotAppliedError,
+  PreTradeCheckError,
+  StillPendingError,
+  UnresolvedError,
+  UsageError,
+} from '../../core/errors.js';
 import type { PlanStep } from '../../core/plan.js';
 import {
   bodyOf,
@@ -18,13 +32,12 @@ import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from '../write/ports.js';
 import { tradedUsd } from '../write/send-gate.js';
 import { formatMoney, formatRate, formatUsd, plural, readNumber, shortHash } from '../../core/number-format.js';
-import { readableBook, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
+import { cutSide, hedgeRecord, readableBook, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import {
   findClosedRecord,
   waitForHedgeStatus,
-  waitForOwnChange,
-  waitForSideClosed,
+  pollUntil,
   readSidesAsAnswered,
   ownRecentOf,
   sizedByRecords,
@@ -287,11 +300,11 @@ function openHooks(t: TradeScope): KindHooks {
       });
       // Waited for in every view, or until its record shows it ended since (the side has moved on).
       const sideAfter =
-        hedge.status === 'filled'
+        recordStanding(hedge).standing === 'filled'
           ? await alsoInEveryView(
               t,
               `Hedge ${safeText(hedge.id)} is filled on its record`,
-              (book) => book.filled.some((record) => record.id === hedge.id) || book.ended.includes(hedge.id),
+              (book) => namedChangeVerdict(book, { kind: 'open', before: 0, hedgeId: hedge.id }).verdict === 'landed',
             )
           : undefined;
       return { result: hedge, sideAfter };
@@ -424,33 +437,7 @@ function changeHooks(t: TradeScope): KindHooks {
         ? `Add ${formatUsd(usd)} to ${hedge}${atAbout(kept?.quote)}?`
         : `Remove ${formatUsd(usd)} from ${hedge}?`;
     },
-    // The side's notional now, against the one recorded before the send.
-    reconcile: async (entry) => {
-      const baseline = entry.context?.baseline_notional_usd;
-      // The side once its records and positions line agree: a list lagging a landed change is never taken as not landed.
-      const { position, settled, moved, book } = await sideInStep(t, entry);
-      if (settled) return settled;
-      const now = position?.notionalUsd;
-      const shown =
-        position === undefined
-          ? `no ${side} position on ${market}`
-          : now === undefined
-            ? `a ${side} position without a readable notional`
-            : `the ${side} side is ${formatUsd(now)}`;
-      if (typeof baseline !== 'number')
-        return found(
-          'unknown',
-          `${shown} now, and the side was not in the positions list before the ${action} was sent, so there is nothing to compare with`,
-        );
-      if (moved) return found('unknown', `${shown} now, under ${moved(`before the ${action}`)}`);
-      const expected = expectedAfterChange(action, baseline, usd);
-      const evidence = `${shown} now; it was ${formatUsd(baseline)} before the ${action} was sent, and would be ${expected.notionalUsd > 0.005 ? formatUsd(expected.notionalUsd) : 'closed'} after it`;
-      // Landed as the model sees it (book.ts); the notional it had before is no proof: a change outside the journal
-      // may have moved it back.
-      return changeVerdict(book, { kind: action, before: baseline, changeUsd: usd }).verdict === 'landed'
-        ? found('landed', evidence, submittedAnswer(entry))
-        : found('unknown', evidence);
-    },
+    reconcile: (entry) => reconcileChange(t, entry),
     // Until the positions list shows the change, then the hedge is read (and a reduce's balance and record).
     wait: async (answer, { startedAt, before, kept = {}, sentEarlier }) => {
       const { balanceBeforeUsdc, quote } = kept;
@@ -465,18 +452,47 @@ function changeHooks(t: TradeScope): KindHooks {
           },
         );
       }
-      const outcome = await waitForOwnChange(ports, {
+      const expected = expectedAfterChange(action, baseline, usd);
+      const after = expected.notionalUsd;
+      const checkCommand = hedgeCommand('positions');
+      // Until GET /positions shows the change's own effect (baseline ± this change), never merely a move: the side's
+      // line after it (undefined: gone).
+      const position = await pollUntil(ports, {
         label: sentLine(action, answer.order_tx_hash, sentEarlier, 'it to land'),
         startedAt,
-        market,
-        side,
-        baselineNotionalUsd: baseline,
-        changeUsd: usd,
-        action,
+        checkCommand,
+        poll: async () => {
+          const positions = await readBook(client, ports.log);
+          const line = findSide(positions, market, side);
+          if (!line || (line.notionalUsd !== undefined && !line.notionalFromHedge)) return line;
+          // A line without a notional is sized from all of the side's hedge records (a line may aggregate several);
+          // records that may be cut are no proof either way.
+          const book = await (await SideViews.read(client, ports.log, positions)).book(market, side);
+          if (book.recordsCut !== undefined) throw cutSide({ market, side }, book, false);
+          return sizedByRecords(line, book);
+        },
+        isDone: (line) => !line || notionalVerdict(line.notionalUsd, baseline, after) === 'landed',
+        // At the bound, a side at neither figure was moved by another actor.
+        timedOut: (last, waited) => {
+          const seen = last?.notionalUsd;
+          return seen !== undefined && notionalVerdict(seen, baseline, after) === 'moved'
+            ? new UnresolvedError(
+                `The ${action} of ${formatUsd(usd)} on the ${side} hedge of ${market} was accepted, but after ${waited} the side shows ${formatUsd(seen)} — neither ${formatUsd(baseline)} (before it) nor ${formatUsd(after)} (with it): something outside this run moved the side, so whether this ${action} is in it cannot be told.`,
+                {
+                  hint: `Look at the side (\`${checkCommand}\`, \`${hedgeCommand('journal')}\`), then record what happened.`,
+                  details: { market, side, before_usd: baseline, expected_usd: after, seen_usd: seen },
+                },
+              )
+            : new StillPendingError(
+                `The ${action} on the ${side} hedge of ${market} was accepted but has not shown in the positions list after ${waited}.`,
+                checkCommand,
+              );
+        },
+        interrupted: `The ${action} stands: it has not shown in the positions list yet.`,
       });
+      const outcome = { position, notionalUsd: position?.notionalUsd, closed: !position };
       // Confirmed by the positions list; the hedge itself is read once more to show it whole.
-      const hedgeId = answer.hedge_id ?? outcome.position?.hedgeId ?? stringOf(before?.hedge_id);
-      const expected = expectedAfterChange(action, baseline, usd);
+      const hedgeId = answer.hedge_id ?? position?.hedgeId ?? stringOf(before?.hedge_id);
       let sideAfter: SideAfter | undefined;
       if (outcome.closed && !expected.closes) {
         // The side left the positions list although this change would not close it: settled or closed.
@@ -548,7 +564,7 @@ function changeHooks(t: TradeScope): KindHooks {
 
 /** A close: asked with what it returns, trading what the side holds when sent, waited for until the side is flat. */
 function closeHooks(t: TradeScope): KindHooks {
-  const { ports, client, record, market, side, hedgeCommand, readHedge } = t;
+  const { ports, client, record, market, side, hedgeCommand } = t;
   return {
     // What closing is expected to return: the position's net margin right before the close.
     before: async (kept) => {
@@ -617,54 +633,7 @@ function closeHooks(t: TradeScope): KindHooks {
       const returnsUsd = findSide(positions, market, side)?.netMarginUsd;
       return [{ market, notionalUsd: traded, held: sideAfterOf(book), returnsUsd, inBookUsd }];
     },
-    // The side's presence in the positions list.
-    reconcile: async (entry) => {
-      const { position, filled, settled, moved } = await sideInStep(t, entry);
-      if (settled) return settled;
-      const neverAnswered = !wasAnswered(entry);
-      // What the side held at the send, as read before it (journaled with the entry).
-      const before = stringOf(entry.context?.hedge_id);
-      const heldUsd = entry.context?.notional_usd;
-      if (!position) {
-        const gone = `the ${side} side of ${market} is no longer in the positions list`;
-        // Not read (a run that did not wait), its absence proves nothing; read empty, a gone side is not this close's doing.
-        if (before === undefined && typeof heldUsd !== 'number')
-          return found('unknown', `${gone}, and what it held when the close was sent was not read`);
-        if (before === undefined && heldUsd === 0)
-          return found(
-            neverAnswered ? 'not-landed' : 'unknown',
-            `${gone}, and it was not open when the close was about to be sent`,
-          );
-        // The journal's own reduces since emptied the side: its absence is theirs, not necessarily this close's.
-        if (typeof heldUsd === 'number' && heldUsd <= 0.005)
-          return found(
-            'unknown',
-            `${gone}, but the changes the journal knows landed since this close began had already emptied it`,
-          );
-        // A hedge past its maturity leaves the list by settling: its absence says nothing of this close.
-        if (before !== undefined) {
-          const hedge = await readHedge(before);
-          const maturity = Date.parse(String(hedge?.maturity_at || ''));
-          // The latest the server's clock can read: a hedge that may have matured may have settled.
-          if (!hedge || !(maturity > client.transport.serverNow().latestMs)) {
-            const why = !hedge
-              ? 'cannot be read'
-              : Number.isNaN(maturity)
-                ? 'shows no maturity'
-                : `reached its maturity (${safeText(String(hedge.maturity_at))}) and may have settled`;
-            return found('unknown', `${gone}, but its hedge ${safeText(before)} ${why}`);
-          }
-        }
-        return found('landed', gone, submittedAnswer(entry));
-      }
-      if (moved)
-        return found('unknown', `the ${side} side of ${market} is open under ${moved('the one it was to close')}`);
-      const evidence = `the ${side} side of ${market} is still open${position.notionalUsd === undefined ? '' : ` (${formatUsd(position.notionalUsd)})`}`;
-      // A close ends every hedge of the side: the one it was to close still filled is proof it did not land.
-      return neverAnswered && before !== undefined && filled.includes(before)
-        ? found('not-landed', `${evidence}, and its hedge ${safeText(before)} is still filled`)
-        : found('unknown', evidence);
-    },
+    reconcile: (entry) => reconcileChange(t, entry),
     // What it closed, for an agent's daily cap: the largest of the server's word, the book's figure when last read
     // before the send and what a resumed entry recorded (a side already closed by it reads 0 in the book).
     submitted: (answer, { kept, shown: [trade] = [], earlier }) => {
@@ -678,12 +647,31 @@ function closeHooks(t: TradeScope): KindHooks {
     },
     wait: async (answer, { startedAt, before = {}, sentEarlier }) => {
       const hedgeId = answer.hedge_id ?? stringOf(before.hedge_id);
-      const polled = await waitForSideClosed(ports, {
+      const checkCommand = hedgeCommand('positions');
+      let polled: BookPosition[] = [];
+      // Until the side no longer appears in GET /positions: the spec's confirmation of a close. Another hedge on the
+      // side (a new open) is not this one: its own record says whether it ended.
+      await pollUntil(ports, {
         label: sentLine('close', answer.order_tx_hash, sentEarlier, `the ${side} position to close`),
         startedAt,
-        market,
-        side,
-        hedgeId,
+        checkCommand,
+        poll: async () => {
+          const line = findSide((polled = await readBook(client, ports.log)), market, side);
+          return (
+            !line ||
+            (hedgeId !== undefined &&
+              line.hedgeId !== undefined &&
+              line.hedgeId !== hedgeId &&
+              recordStanding(await client.getHedge(hedgeId)).standing === 'ended')
+          );
+        },
+        isDone: (closed) => closed,
+        timedOut: (_last, waited) =>
+          new StillPendingError(
+            `The close was accepted, but the ${side} position on ${market} is still in the positions list after ${waited}.`,
+            checkCommand,
+          ),
+        interrupted: `The close stands: the ${side} position on ${market} is still listed.`,
       });
       // The positions list confirms a close (the spec); exit 0 once the records (or the history) show it too.
       const after = await alsoInEveryView(
@@ -711,29 +699,58 @@ function closeHooks(t: TradeScope): KindHooks {
   };
 }
 
-/** The side once its views agree, for a resume's reconcile: in step, its positions line and the ids of its filled
- * hedges, and `moved` (in words) when the line names another hedge than the one the entry recorded before the send;
- * flat, none. Still settling at the read's bound, an entry the server answered is that action landing
- * (`settled` says so: followed, never sent again); an unanswered one, "cannot tell" (exit 12). */
-async function sideInStep(t: TradeScope, entry: JournalEntry) {
-  const { ports, client, market, side, signal } = t;
+/** An add's, a reduce's or a close's earlier send against the side now, as the side model judges the change its entry
+ * recorded before the send (book.ts). Still settling at the read's bound, an entry the server answered is that action
+ * landing (followed, never sent again); an unanswered one, "cannot tell" (exit 12). */
+async function reconcileChange(t: TradeScope, entry: JournalEntry) {
+  const { ports, client, market, side, signal, kind, usd } = t;
+  const answered = wasAnswered(entry);
+  const onSide = `the ${side} side of ${market}`;
+  let book: SideBook;
   try {
-    const { book, positions } = await readSideInStep(ports, client, market, side);
-    if (book.state !== 'in-step') return { filled: [], book };
-    const position = findSide(positions, market, side);
-    const before = entry.context?.hedge_id;
-    const now = position?.hedgeId;
-    const moved =
-      typeof before === 'string' && now !== undefined && now !== before
-        ? (than: string) => `another hedge (${safeText(now)}) than ${than} (${safeText(before)})`
-        : undefined;
-    return { position, moved, book, filled: book.filled.map((record) => record.id) };
+    ({ book } = await readSideInStep(ports, client, market, side));
   } catch (error) {
-    if (!wasAnswered(entry) || !(error instanceof UnresolvedError) || signal.aborted) throw error;
+    if (!answered || !(error instanceof UnresolvedError) || signal.aborted) throw error;
     const why = safeText(String(error.details.why ?? 'its views disagree'));
-    const settling = `the server accepted this ${safeText(entry.command)}, and the ${side} side of ${market} is settling (${why})`;
-    return { filled: [], settled: found('landed', settling, submittedAnswer(entry)) };
+    const settling = `the server accepted this ${safeText(entry.command)}, and ${onSide} is settling (${why})`;
+    return found('landed', settling, submittedAnswer(entry));
   }
+  const before = entry.context?.[kind === 'close' ? 'notional_usd' : 'baseline_notional_usd'];
+  const hedgeId = stringOf(entry.context?.hedge_id);
+  const holds = sideHolds(book);
+  if (typeof before !== 'number')
+    return found('unknown', `${onSide} is ${holds.holds}, and what it held when the ${kind} was sent was not read`);
+  // A side that held nothing when the close was about to be sent: flat now proves nothing; unanswered, nothing was closed.
+  if (before <= 0.005 && holds.holds === 'flat')
+    return found(
+      answered || hedgeId ? 'unknown' : 'not-landed',
+      `${onSide} is flat, and it held nothing when the ${kind} was about to be sent`,
+    );
+  const expected = { kind, before, changeUsd: usd, hedgeId };
+  const { verdict } = namedChangeVerdict(book, expected);
+  // In the words of the side as it stands, against what it held before the send and would hold after it.
+  const after = expectedAfterChange(kind === 'add' ? 'add' : 'reduce', before, kind === 'close' ? before : usd);
+  const shown =
+    holds.holds === 'held'
+      ? `the ${side} side is ${formatUsd(holds.notionalUsd)}${hedgeId && !holds.ids.includes(hedgeId) ? `, under other hedges than ${safeText(hedgeId)}` : ''}`
+      : holds.holds === 'flat'
+        ? `no ${side} position on ${market}`
+        : `the ${side} side is settling (${safeText(holds.why)})`;
+  const said = `${shown} now; it was ${formatUsd(before)} before the ${kind} was sent, and would be ${after.closes ? 'closed' : formatUsd(after.notionalUsd)} after it`;
+  if (verdict === 'landed' && kind === 'close' && hedgeId) {
+    // A hedge past its maturity (on the latest the server's clock can read) leaves the side by settling: its absence
+    // says nothing of this close.
+    const hedge = await t.readHedge(hedgeId);
+    const maturity = hedge && hedgeRecord(hedge).maturityAtMs;
+    if (!hedge || mayHaveMatured(maturity, client.transport.serverNow()))
+      return found(
+        'unknown',
+        `${said}, but its hedge ${safeText(hedgeId)} ${!hedge ? 'cannot be read' : maturity === undefined ? 'shows no maturity' : `reached its maturity (${safeText(String(hedge.maturity_at))}) and may have settled`}`,
+      );
+  }
+  if (verdict === 'landed') return found('landed', said, submittedAnswer(entry));
+  // A close ends every hedge of the side: unanswered, its own hedge still held as before is proof it did not land.
+  return found(verdict === 'not-yet' && !answered && kind === 'close' && hedgeId ? 'not-landed' : 'unknown', said);
 }
 
 export const stringOf = (value: unknown) => (typeof value === 'string' ? value : undefined);

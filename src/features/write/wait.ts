@@ -1,12 +1,11 @@
 // Waiting for an asynchronous action to resolve (design.md "Asynchronous actions").
 import type { Hedge, HistoryRecord } from '../../platform/api/schemas.js';
-import { expectedAfterChange, notionalVerdict, recordStanding, type SideBook } from '../book/book.js';
+import { recordStanding, type SideBook } from '../book/book.js';
 import type { Side } from '../../core/vocabulary.js';
-import { formatUsd } from '../../core/number-format.js';
 import type { WritePorts } from './ports.js';
 import { historyHedgeId, historyRecordForPeople } from '../../platform/api/wire/fields.js';
-import { findSide, readBook, type BookPosition } from '../book/positions.js';
-import { cutSide, readSidesInStep, SideViews } from '../book/side-book.js';
+import type { BookPosition } from '../book/positions.js';
+import { readSidesInStep } from '../book/side-book.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import {
   ApiError,
@@ -14,7 +13,6 @@ import {
   InvalidResponseError,
   NetworkError,
   StillPendingError,
-  UnresolvedError,
 } from '../../core/errors.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { bodyOf } from '../../platform/journal/index.js';
@@ -174,97 +172,6 @@ export function sizedByRecords(position: BookPosition, book: SideBook) {
   )
     return position;
   return { ...position, notionalUsd: book.recordsUsd };
-}
-
-/** Waits until an add or reduce shows its own effect in GET /positions (baseline ± this change), never merely a move. */
-export async function waitForOwnChange(
-  ports: WritePorts,
-  options: {
-    label: string;
-    startedAt: number;
-    market: string;
-    side: Side;
-    /** The open notional before the change (read under the side's lock, right before the send). */
-    baselineNotionalUsd: number;
-    /** This action's own amount: the side must show baseline ± this, nothing else. */
-    changeUsd: number;
-    action: 'add' | 'reduce';
-  },
-) {
-  const { market, side, action, changeUsd, baselineNotionalUsd: before } = options;
-  const client = await ports.client();
-  const { log } = ports;
-  const checkCommand = ports.hedgeCommand('positions');
-  const expected = expectedAfterChange(action, before, changeUsd).notionalUsd;
-  const position = await pollUntil(ports, {
-    ...options,
-    checkCommand,
-    // The side's line after the change (undefined: gone).
-    poll: async () => {
-      const positions = await readBook(client, log);
-      // A line without a notional is sized from all of the side's hedge records (a line may aggregate several).
-      const position = findSide(positions, market, side);
-      if (!position || (position.notionalUsd !== undefined && !position.notionalFromHedge)) return position;
-      const book = await (await SideViews.read(client, log, positions)).book(market, side);
-      // Records that may be cut are no proof either way: never sized from them.
-      if (book.recordsCut !== undefined) throw cutSide({ market, side }, book, false);
-      return sizedByRecords(position, book);
-    },
-    // Gone, or showing this change (book.ts); at the bound, a side at neither figure was moved by another actor.
-    isDone: (line) => !line || notionalVerdict(line.notionalUsd, before, expected) === 'landed',
-    timedOut: (last, waited) => {
-      const seen = last?.notionalUsd;
-      return seen !== undefined && notionalVerdict(seen, before, expected) === 'moved'
-        ? new UnresolvedError(
-            `The ${action} of ${formatUsd(changeUsd)} on the ${side} hedge of ${market} was accepted, but after ${waited} the side shows ${formatUsd(seen)} — neither ${formatUsd(before)} (before it) nor ${formatUsd(expected)} (with it): something outside this run moved the side, so whether this ${action} is in it cannot be told.`,
-            {
-              hint: `Look at the side (\`${checkCommand}\`, \`${ports.hedgeCommand('journal')}\`), then record what happened.`,
-              details: { market, side, before_usd: before, expected_usd: expected, seen_usd: seen },
-            },
-          )
-        : new StillPendingError(
-            `The ${action} on the ${side} hedge of ${market} was accepted but has not shown in the positions list after ${waited}.`,
-            checkCommand,
-          );
-    },
-    interrupted: `The ${action} stands: it has not shown in the positions list yet.`,
-  });
-  return { position, notionalUsd: position?.notionalUsd, closed: !position };
-}
-
-/** Waits until the side no longer appears in GET /positions: the spec's confirmation of a close. */
-export async function waitForSideClosed(
-  ports: WritePorts,
-  options: { label: string; startedAt: number; market: string; side: Side; hedgeId?: string },
-) {
-  const { market, side, hedgeId } = options;
-  const client = await ports.client();
-  const checkCommand = ports.hedgeCommand('positions');
-  let lastRead: BookPosition[] = [];
-  await pollUntil(ports, {
-    ...options,
-    checkCommand,
-    poll: async () => {
-      lastRead = await readBook(client, ports.log);
-      const position = findSide(lastRead, market, side);
-      // Another hedge on the side (a new open) is not this one: its own status says whether it closed.
-      return (
-        !position ||
-        (hedgeId !== undefined &&
-          position.hedgeId !== undefined &&
-          position.hedgeId !== hedgeId &&
-          recordStanding(await client.getHedge(hedgeId)).standing === 'ended')
-      );
-    },
-    isDone: (closed) => closed,
-    timedOut: (_last, waited) =>
-      new StillPendingError(
-        `The close was accepted, but the ${side} position on ${market} is still in the positions list after ${waited}.`,
-        checkCommand,
-      ),
-    interrupted: `The close stands: the ${side} position on ${market} is still listed.`,
-  });
-  return lastRead;
 }
 
 /** Best effort: looks for the history records of the hedges a close ended a few times at the polling cadence; the

@@ -8,34 +8,33 @@ interface PrintableAnswer {
   body: unknown;
 }
 
-function statusAndHeaders(answer: PrintableAnswer) {
-  // node:http's table by getBuiltinModule: its ES import costs Node >= 22 its undici (api/transport.ts).
-  const lines = [
-    `HTTP/1.1 ${answer.status} ${process.getBuiltinModule('node:http').STATUS_CODES[answer.status] ?? ''}`.trimEnd(),
-  ];
-  for (const [name, value] of Object.entries(answer.headers))
-    for (const one of [value ?? []].flat()) lines.push(`${name}: ${one}`);
-  return `${lines.join('\n')}\n\n`;
-}
-
-function mergedEnvelope(pages: readonly PrintableAnswer[]) {
-  const bodies = pages.map((page) => page.body as { data?: unknown; meta?: unknown } | undefined);
-  if (bodies.length === 1) return bodies[0];
-  if (!bodies.every((body) => body && Array.isArray(body.data))) return bodies;
-  return { data: bodies.flatMap((body) => body!.data as unknown[]), error: null, meta: bodies.at(-1)!.meta ?? {} };
-}
-
 export function printAnswers(
   output: Output,
   pages: readonly PrintableAnswer[],
   /** `include`: the status line and headers first; `failed`: the last answer alone, as it came. */
   options: { include?: boolean; failed?: boolean } = {},
 ) {
-  if (options.include) for (const page of pages) output.write(statusAndHeaders(page));
+  // The status line and headers; node:http's table by getBuiltinModule: its ES import costs Node >= 22 its undici (api/transport.ts).
+  if (options.include)
+    for (const { status, headers } of pages) {
+      const lines = [
+        `HTTP/1.1 ${status} ${process.getBuiltinModule('node:http').STATUS_CODES[status] ?? ''}`.trimEnd(),
+      ];
+      for (const [name, value] of Object.entries(headers))
+        for (const one of [value ?? []].flat()) lines.push(`${name}: ${one}`);
+      output.write(`${lines.join('\n')}\n\n`);
+    }
   const printable = pages.filter((page) => page.body !== undefined);
   if (!printable.length) return;
   if (options.failed) return output.write(safeJson(printable.at(-1)!.body, 2));
   // Any endpoint, as it answered: hedge's one shape is for the commands that know their data. NDJSON: one envelope per line, as each page came.
-  const pagesApart = output.format === 'ndjson' && printable.length > 1;
-  output.json(pagesApart ? printable.map((page) => page.body) : mergedEnvelope(printable), [], { asSent: true });
+  // Pages of lists merged into one envelope (the last page's meta); anything else, the bodies as they came.
+  const bodies = printable.map((page) => page.body as { data?: unknown; meta?: unknown } | null);
+  const merged =
+    bodies.length === 1
+      ? bodies[0]
+      : output.format === 'ndjson' || !bodies.every((body) => Array.isArray(body?.data))
+        ? bodies
+        : { data: bodies.flatMap((body) => body!.data as unknown[]), error: null, meta: bodies.at(-1)!.meta ?? {} };
+  output.json(merged, [], { asSent: true });
 }

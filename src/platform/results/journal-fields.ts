@@ -3,37 +3,13 @@ import type { JournalEntry } from '../journal/index.js';
 import type { RowCheck } from '../journal/row-integrity.js';
 import { bodyOf, isUnresolved, recordedUsd } from '../journal/entry.js';
 import { safeText } from '../../core/security/safe-text.js';
+import { plainValue } from '../terminal/cells.js';
 import { shellWord } from '../../core/program.js';
 import { fieldTable } from '../fields/fields.js';
 import type { Output } from '../terminal/output.js';
 import { JOURNAL_RESOURCE } from '../fields/resource-fields.js';
 
-const text = (value: unknown) =>
-  value == null || value === ''
-    ? undefined
-    : safeText(typeof value === 'object' ? JSON.stringify(value) : String(value));
-
-/** `notional_usd`: also the one number an add/reduce body carries under the server's own name for it. */
-function listRow(entry: JournalEntry, check: RowCheck | undefined) {
-  const body = bodyOf(entry);
-  return {
-    id: text(entry.id) ?? '',
-    created_at: text(entry.created_at) ?? '',
-    command: text(entry.command) ?? '',
-    market: text(body.market),
-    side: text(body.side),
-    client_reference: text(journalReference(entry)),
-    notional_usd: recordedUsd(body),
-    outcome: text(entry.outcome) ?? '',
-    hedge_id: text(entry.hedge_id),
-    environment: safeText(
-      [entry.environment, entry.profile].filter((part) => typeof part === 'string' && part).join(' · '),
-    ),
-    host: text(entry.host),
-    // `verified`, or `unverified` where the seal does not verify (SEAL_SAYS's first word).
-    seal: check && SEAL_SAYS[check]?.split(':')[0],
-  };
-}
+const text = (value: unknown) => (value == null || value === '' ? undefined : safeText(plainValue(value)));
 
 /** The journal, newest first: as stored under --json, keyed rows in TSV/CSV, a fitted table. */
 export async function renderJournalList(
@@ -41,7 +17,28 @@ export async function renderJournalList(
   entries: JournalEntry[],
   { empty, team, checks }: { empty: string; team?: boolean; checks?: ReadonlyMap<string, RowCheck> },
 ) {
-  const rows = entries.map((entry) => listRow(entry, checks?.get(entry.id)));
+  // `notional_usd`: also the one number an add/reduce body carries under the server's own name for it.
+  const rows = entries.map((entry) => {
+    const body = bodyOf(entry);
+    const check = checks?.get(entry.id);
+    return {
+      id: text(entry.id) ?? '',
+      created_at: text(entry.created_at) ?? '',
+      command: text(entry.command) ?? '',
+      market: text(body.market),
+      side: text(body.side),
+      client_reference: text(journalReference(entry)),
+      notional_usd: recordedUsd(body),
+      outcome: text(entry.outcome) ?? '',
+      hedge_id: text(entry.hedge_id),
+      environment: safeText(
+        [entry.environment, entry.profile].filter((part) => typeof part === 'string' && part).join(' · '),
+      ),
+      host: text(entry.host),
+      // `verified`, or `unverified` where the seal does not verify (SEAL_SAYS's first word).
+      seal: check && SEAL_SAYS[check]?.split(':')[0],
+    };
+  });
   // On one machine's journal every entry's host is this machine: the table shows the column for a
   // team store only (TSV, CSV and JSON always carry it); the seal column only when a row is unverified.
   const omit = [...(team ? [] : ['host']), ...(rows.some((row) => row.seal === 'unverified') ? [] : ['seal'])];

@@ -20,11 +20,11 @@ import type { JsonObject } from '../../core/objects.js';
 export const QUOTE_INDICATIVE_NOTE =
   'Indicative only: a quote reserves nothing and opens nothing; the execution price and carry can differ when you open.';
 
-const KNOWN_TOP = ['market', 'side', 'notional_usd', 'tenor_days', 'pricing', 'carry', 'upfront', 'maturity'];
+const KNOWN_TOP = 'market side notional_usd tenor_days pricing carry upfront maturity'.split(' ');
 const KNOWN_GROUPS: Record<string, string[]> = {
-  pricing: ['market_price', 'execution_price', 'price_impact_usd'],
-  carry: ['daily_usdc', 'daily_rate_pct', 'total_usdc', 'total_rate_pct'],
-  upfront: ['required_margin_usdc', 'platform_fee_usdc', 'total_upfront_usdc'],
+  pricing: 'market_price execution_price price_impact_usd'.split(' '),
+  carry: 'daily_usdc daily_rate_pct total_usdc total_rate_pct'.split(' '),
+  upfront: 'required_margin_usdc platform_fee_usdc total_upfront_usdc'.split(' '),
 };
 
 /** Signed price impact in basis points of the notional (same sign as `price_impact_usd`). */
@@ -51,24 +51,6 @@ function extraLeaves(quote: Quote) {
   ];
 }
 
-function renderPlain(output: Output, quote: Quote) {
-  const bps = impactBps(quote);
-  // Every known leaf in its order, the impact in basis points after the pricing, then what else the server sent.
-  const rows = [
-    ...KNOWN_TOP.flatMap((key): Array<[string, unknown]> => {
-      const group = quote[key] as JsonObject;
-      if (!KNOWN_GROUPS[key]) return [[key, group]];
-      const leaves = KNOWN_GROUPS[key].map((leaf): [string, unknown] => [`${key}.${leaf}`, group[leaf]]);
-      return key === 'pricing' ? [...leaves, ['price_impact_bps', bps && Math.round(bps * 100) / 100]] : leaves;
-    }),
-    ...extraLeaves(quote),
-  ];
-  return output.recordText(
-    Object.fromEntries(rows),
-    rows.map(([key]) => ({ key, label: key })),
-  );
-}
-
 /** Carry on the account's side (docs/output.md "Sign convention"): "-4.19 USDC/day (-0.0419%), you pay". */
 function carryText(output: Output, usdc: number, pct: number, per: string) {
   const forAccount = toAccountSide(usdc);
@@ -90,14 +72,6 @@ export function impactForAccount(quote: Quote) {
   const sign = Math.round(favour * 10) !== 0 ? Math.sign(favour) : Math.sign(impact);
   const bps = impactBps(quote);
   return { usd: sign * Math.abs(impact), bps: bps === undefined ? undefined : sign * Math.abs(bps) };
-}
-
-function maturityText(maturity: string, nowMs: number) {
-  const local = localTimeBeside(maturity);
-  const relative = formatRelative(maturity, nowMs);
-  const utc = formatUtc(maturity);
-  if (relative === '') return utc;
-  return local === '' ? `${utc}, ${relative}` : `${utc}\n${local} local, ${relative}`;
 }
 
 /** The rows both quote cards (`hedge quote`, an addition's) begin with: the prices and the impact. */
@@ -127,16 +101,37 @@ export function upfrontRows(output: Output, quote: Quote, fee: number): Array<[s
   ];
 }
 
-function renderTable(output: Output, quote: Quote, nowMs: number) {
+/** The quote as text for the output's mode (JSON prints the quote itself); `nowMs` is when "time from now" is measured from. */
+export function renderQuoteCard(output: Output, quote: Quote, nowMs: number) {
+  if (output.mode === 'plain') {
+    const bps = impactBps(quote);
+    // Every known leaf in its order, the impact in basis points after the pricing, then what else the server sent.
+    const rows = [
+      ...KNOWN_TOP.flatMap((key): Array<[string, unknown]> => {
+        const group = quote[key] as JsonObject;
+        if (!KNOWN_GROUPS[key]) return [[key, group]];
+        const leaves = KNOWN_GROUPS[key].map((leaf): [string, unknown] => [`${key}.${leaf}`, group[leaf]]);
+        return key === 'pricing' ? [...leaves, ['price_impact_bps', bps && Math.round(bps * 100) / 100]] : leaves;
+      }),
+      ...extraLeaves(quote),
+    ];
+    return output.recordText(
+      Object.fromEntries(rows),
+      rows.map(([key]) => ({ key, label: key })),
+    );
+  }
   const c = output.chalk;
   const days = formatDays(quote.tenor_days);
+  // The maturity in UTC, the local time beside it where that reads another clock, and how far off it is.
+  const { maturity } = quote;
+  const [local, relative, utc] = [localTimeBeside(maturity), formatRelative(maturity, nowMs), formatUtc(maturity)];
   const rows = [
     ...priceRows(output, quote),
     ['Carry per day', carryText(output, quote.carry.daily_usdc, quote.carry.daily_rate_pct, '/day')],
     [`Carry over ${days}`, carryText(output, quote.carry.total_usdc, quote.carry.total_rate_pct, '')],
     // One sign convention for money you pay, as every card shows a fee (docs/output.md).
     ...upfrontRows(output, quote, -Math.abs(quote.upfront.platform_fee_usdc)),
-    ['Maturity', maturityText(quote.maturity, nowMs)],
+    ['Maturity', relative === '' ? utc : local === '' ? `${utc}, ${relative}` : `${utc}\n${local} local, ${relative}`],
   ] satisfies Array<[string, string]>;
   for (const [path, value] of extraLeaves(quote)) {
     const leaf = path.slice(path.lastIndexOf('.') + 1);
@@ -151,9 +146,4 @@ function renderTable(output: Output, quote: Quote, nowMs: number) {
   const pair = pairOf(quote.market);
   const gains = pair && (quote.side === 'buy' || quote.side === 'sell') ? [`${sideGains(quote.side, pair)}.`] : [];
   return output.card(rows, title, [...gains, c.dim(QUOTE_INDICATIVE_NOTE)]);
-}
-
-/** The quote as text for the output's mode (JSON prints the quote itself); `nowMs` is when "time from now" is measured from. */
-export function renderQuoteCard(output: Output, quote: Quote, nowMs: number) {
-  return output.mode === 'plain' ? renderPlain(output, quote) : renderTable(output, quote, nowMs);
 }

@@ -4,20 +4,19 @@
 /** A sparkline's levels, lowest first (a flat series is drawn at ▄, a value that is not a number as a gap). */
 const SPARK_LEVELS = '▁▂▃▄▅▆▇█';
 
-/** The series in `width` equal slices, each the mean of its numbers (NaN: none). */
-function downSample(values: readonly number[], width: number) {
-  if (values.length <= width) return values;
-  return Array.from({ length: width }, (_, slice) => {
-    const start = Math.floor((slice * values.length) / width);
-    const end = Math.floor(((slice + 1) * values.length) / width);
-    const finite = values.slice(start, end).filter(Number.isFinite);
-    return finite.length ? finite.reduce((sum, value) => sum + value, 0) / finite.length : NaN;
-  });
-}
-
 /** `sparkline([1, 5, 3])` → `▁█▄`; at most `width` characters when given (a positive integer). */
 export function sparkline(values: readonly number[], width?: number) {
-  const series = width !== undefined && width >= 1 ? downSample(values, Math.floor(width)) : values;
+  // Longer than the width: in `width` equal slices, each the mean of its numbers (NaN: none).
+  const slices = width !== undefined && width >= 1 ? Math.floor(width) : Infinity;
+  const series =
+    values.length <= slices
+      ? values
+      : Array.from({ length: slices }, (_, slice) => {
+          const start = Math.floor((slice * values.length) / slices);
+          const end = Math.floor(((slice + 1) * values.length) / slices);
+          const finite = values.slice(start, end).filter(Number.isFinite);
+          return finite.length ? finite.reduce((sum, value) => sum + value, 0) / finite.length : NaN;
+        });
   // A loop, not Math.min(...values): a spread of a very long series overflows the call stack.
   let low = Infinity;
   let high = -Infinity;

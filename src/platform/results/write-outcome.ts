@@ -121,9 +121,7 @@ export function renderClosed(
     if (!(key in record) || key === 'notional_usd' || key === 'closed_at') record[key] = value;
   // The embedded history record is a server object: in the one shape, as `hedge history` gives it; --raw as sent.
   output.record(record, CLOSE_FIELDS, {
-    json: output.named(summary, (sent) =>
-      sent.realized ? { ...sent, realized: historyRecordForPeople(sent.realized) } : sent,
-    ),
+    json: output.named(summary, (sent) => ({ ...sent, realized: realized ? historyRecordForPeople(realized) : null })),
     // A person's card, without the rows its title says, and what the figures mean.
     people: (shown) => {
       // A close that ended several hedges names them all in the row that names one.

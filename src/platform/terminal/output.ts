@@ -231,7 +231,7 @@ export class Output {
     // One shape whatever the server (numbers as numbers), or with --raw the server's own data.
     const sent = how.asSent ? asSent(data) : this.forJson(data, known);
     const { fields, query } = this.init;
-    const picked = fields ? this.shapedOrWhole(() => projectFields(sent, fields, known, this.accepted), sent) : sent;
+    const picked = fields ? this.shapedOrWhole(() => this.projectFields(sent, fields, known), sent) : sent;
     return query ? this.shapedOrWhole(() => query(picked), picked) : picked;
   }
 
@@ -471,50 +471,46 @@ export class Output {
     }
     return table.map((cells) => cells.map(spreadsheetSafe).join('\t')).join('\n');
   }
-}
 
-/** --fields on JSON data: each record keeps only the named keys, in that order (a key a record lacks is null). */
-function projectFields(
-  data: unknown,
-  wanted: readonly string[],
-  known: readonly FieldSpec[],
-  accepted?: ReadonlySet<string>,
-) {
-  const records = [data].flat() as JsonObject[];
-  if (!records.every(isObject)) {
-    throw new UsageError('--fields: this output is not a record or a list of records; use --query to shape it.');
-  }
-  const computed = fieldsByKey(known.filter((field) => !field.screenOnly));
-  const available = new Set([...computed.keys(), ...records.flatMap(Object.keys)]);
-  for (const name of wanted) {
-    // A name checked before the run (a write's documented field) that this answer lacks is null.
-    if (
-      !available.has(name) &&
-      !(accepted && declaredName(name, accepted)) &&
-      !dottedNameExists(name, available, records)
-    )
-      throw new UsageError(unknownFieldProblem(name, [...available]));
-  }
-  const project = (record: JsonObject) => {
-    const out: JsonObject = {};
-    for (const name of wanted) {
-      const field = computed.get(name);
-      if (available.has(name) || !name.includes('.'))
-        out[name] = Object.hasOwn(record, name) ? record[name] : ((field && valueOf(field, record)) ?? null);
-      else {
-        // Sets the value at the dotted path, making the objects on the way.
-        const path = name.split('.');
-        const last = path.pop()!;
-        let node = out;
-        for (const segment of path) {
-          const next = node[segment];
-          // A copy: an object taken whole from the record (`--fields pricing,pricing.x`) is the server's own.
-          node = node[segment] = isObject(next) ? { ...next } : {};
-        }
-        node[last] = valueAtPath(record, name) ?? null;
-      }
+  /** --fields on JSON data: each record keeps only the named keys, in that order (a key a record lacks is null). */
+  private projectFields(data: unknown, wanted: readonly string[], known: readonly FieldSpec[]) {
+    const { accepted } = this;
+    const records = [data].flat() as JsonObject[];
+    if (!records.every(isObject)) {
+      throw new UsageError('--fields: this output is not a record or a list of records; use --query to shape it.');
     }
-    return out;
-  };
-  return Array.isArray(data) ? data.map(project) : project(data as JsonObject);
+    const computed = fieldsByKey(known.filter((field) => !field.screenOnly));
+    const available = new Set([...computed.keys(), ...records.flatMap(Object.keys)]);
+    for (const name of wanted) {
+      // A name checked before the run (a write's documented field) that this answer lacks is null.
+      if (
+        !available.has(name) &&
+        !(accepted && declaredName(name, accepted)) &&
+        !dottedNameExists(name, available, records)
+      )
+        throw new UsageError(unknownFieldProblem(name, [...available]));
+    }
+    const project = (record: JsonObject) => {
+      const out: JsonObject = {};
+      for (const name of wanted) {
+        const field = computed.get(name);
+        if (available.has(name) || !name.includes('.'))
+          out[name] = Object.hasOwn(record, name) ? record[name] : ((field && valueOf(field, record)) ?? null);
+        else {
+          // Sets the value at the dotted path, making the objects on the way.
+          const path = name.split('.');
+          const last = path.pop()!;
+          let node = out;
+          for (const segment of path) {
+            const next = node[segment];
+            // A copy: an object taken whole from the record (`--fields pricing,pricing.x`) is the server's own.
+            node = node[segment] = isObject(next) ? { ...next } : {};
+          }
+          node[last] = valueAtPath(record, name) ?? null;
+        }
+      }
+      return out;
+    };
+    return Array.isArray(data) ? data.map(project) : project(data as JsonObject);
+  }
 }

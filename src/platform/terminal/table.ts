@@ -231,57 +231,48 @@ export function drawLoadedTable(input: TableInput) {
   const shortened = kept
     .filter(({ column, narrow }) => column.shrink === 'middle' && narrow)
     .map(({ column }) => column.key);
-  // The hidden columns most important first, as the width would bring them back.
-  const rank = (key: string) => (input.priority.includes(key) ? input.priority.indexOf(key) : input.priority.length);
-  const byRank = hidden.map((key, at) => ({ key, at })).sort((a, b) => rank(a.key) - rank(b.key) || a.at - b.at);
+  // What the table left out, named on one line of at most the width (the README's promise): every name where they fit,
+  // else the most important and how many more, and where to see them; field names may be the server's: shown escaped,
+  // as its values are.
+  const { width, seeAlso } = input;
+  let leftOut: string | undefined;
+  if (seeAlso !== undefined && (hidden.length || shortened.length)) {
+    // The hidden columns most important first (a stable sort), as the width would bring them back.
+    const rank = (key: string) => (input.priority.includes(key) ? input.priority.indexOf(key) : Infinity);
+    const ranked = hidden.toSorted((a, b) => rank(a) - rank(b));
+    const names = (keys: readonly string[]) => keys.map(safeText).join(', ');
+    const see = ` — see ${seeAlso}.`;
+    const whole = [
+      ranked.length && `Hidden at ${width} columns: ${names(ranked)}`,
+      shortened.length && `${ranked.length ? 'shortened' : `Shortened at ${width} columns`}: ${names(shortened)}`,
+    ].filter(Boolean);
+    const candidates = [`${whole.join('; ')}${see}`];
+    // Too long: the hidden columns alone (an id shortened in the middle shows its … on screen), as many as fit.
+    for (let count = ranked.length; count >= 1; count--)
+      for (const head of [`Hidden at ${width} columns: `, 'Hidden: '])
+        candidates.push(
+          `${head}${names(ranked.slice(0, count))}${count < ranked.length ? `, +${ranked.length - count} more` : ''}${see}`,
+        );
+    // Narrower still: how many, and where to see them (the first place alone, last).
+    if (ranked.length)
+      candidates.push(
+        `Hidden: ${plural(ranked.length, 'column')}${see}`,
+        `Hidden: ${plural(ranked.length, 'column')} — see ${seeAlso.split(/,? or /)[0]}.`,
+      );
+    leftOut = candidates.find((line) => displayWidth(line) <= width) ?? truncateEnd(candidates.at(-1)!, width);
+  }
   return {
     text: kept.length ? lines.map((line) => line.trimEnd()).join('\n') : '',
     hidden,
     shortened,
-    ...(input.seeAlso === undefined || (!hidden.length && !shortened.length)
-      ? {}
-      : {
-          leftOut: leftOutLine(
-            byRank.map(({ key }) => key),
-            shortened,
-            input.width,
-            input.seeAlso,
-          ),
-        }),
+    ...(leftOut !== undefined && { leftOut }),
   };
-}
-
-/** What the table left out, named on one line of at most `width` (the README's promise): every name where they fit,
- * else the most important and how many more, and where to see them; field names may be the server's: shown escaped,
- * as its values are. */
-function leftOutLine(hidden: readonly string[], shortened: readonly string[], width: number, seeAlso: string) {
-  const names = (keys: readonly string[]) => keys.map(safeText).join(', ');
-  const see = ` — see ${seeAlso}.`;
-  const whole = [
-    hidden.length && `Hidden at ${width} columns: ${names(hidden)}`,
-    shortened.length && `${hidden.length ? 'shortened' : `Shortened at ${width} columns`}: ${names(shortened)}`,
-  ].filter(Boolean);
-  const candidates = [`${whole.join('; ')}${see}`];
-  // Too long: the hidden columns alone (an id shortened in the middle shows its … on screen), as many as fit.
-  for (let count = hidden.length; count >= 1; count--)
-    for (const head of [`Hidden at ${width} columns: `, 'Hidden: '])
-      candidates.push(
-        `${head}${names(hidden.slice(0, count))}${count < hidden.length ? `, +${hidden.length - count} more` : ''}${see}`,
-      );
-  // Narrower still: how many, and where to see them (the first place alone, last).
-  const first = seeAlso.split(/,? or /)[0];
-  if (hidden.length)
-    candidates.push(
-      `Hidden: ${plural(hidden.length, 'column')}${see}`,
-      `Hidden: ${plural(hidden.length, 'column')} — see ${first}.`,
-    );
-  return candidates.find((line) => displayWidth(line) <= width) ?? truncateEnd(candidates.at(-1)!, width);
 }
 
 /** Each column's need, measured when fitColumns first reads a width: a column past the first that does not fit is never measured. */
 function columnNeeds(input: TableInput) {
   return input.columns.map((column, index) => {
-    let measured: ReturnType<typeof measureColumn> | undefined;
+    let measured: ReturnType<typeof measure> | undefined;
     const need = {
       key: column.key,
       // The deal reference (fields/resource-fields.ts): a desk reads it whole where the terminal has room; other text may still be cut for columns.
@@ -290,52 +281,51 @@ function columnNeeds(input: TableInput) {
       fills: column.drawn !== undefined,
     };
     for (const name of ['width', 'minWidth', 'tightWidth', 'growsPartly'] as const)
-      Object.defineProperty(need, name, { get: () => (measured ??= measureColumn(input, column, index))[name] });
+      Object.defineProperty(need, name, { get: () => (measured ??= measure())[name] });
     return need as ColumnNeed;
+    function measure() {
+      const headerWidth = displayWidth(column.header);
+      // The totals label stands in the first column, which makes room for it (when that column is hidden, the label is drawn across the first columns shown whose totals are empty).
+      const totalsWidth =
+        (index ? input.totals?.cells[index]?.width : input.totals && displayWidth(input.totals.label)) ?? 0;
+      const cellsWidth = Math.max(widest(column.cells, column.drawn?.width ?? 0), totalsWidth);
+      const width = Math.max(headerWidth, cellsWidth);
+      // Wrapped text (a reason): every word whole (never cut inside one), each value on two lines where that takes no more than 20.
+      const least =
+        column.drawn?.minWidth ??
+        column.minWidth ??
+        (column.shrink === 'wrap'
+          ? Math.max(
+              ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)),
+              Math.min(20, Math.max(0, ...column.cells.map((cell) => widthOnTwoLines(cell.styled)))),
+            )
+          : undefined);
+      const minWidth = least === undefined ? width : Math.max(headerWidth, least);
+      // For the desk's columns: the header on two lines, the cells in their compact form.
+      const content = Math.min(
+        cellsWidth,
+        least ?? cellsWidth,
+        column.compact ? widest(column.compact, totalsWidth) : width,
+      );
+      // The header on at most 2 lines (the label over its unit: `Notional` over `USD`); an id shortened in the middle: never below its header on one line, nor 12 columns (`hdg_0mw…f1qp`: the prefix people type and the end that tells ids made the same minute apart).
+      const tight = Math.min(
+        Math.max(widthOnTwoLines(column.header), content),
+        column.shrink === 'middle' ? Math.max(headerWidth, Math.min(cellsWidth, 12)) : Infinity,
+      );
+      const tightWidth = tight < minWidth ? tight : undefined;
+      return {
+        width,
+        minWidth,
+        tightWidth,
+        // Text shows more with any column more; an id shortened in the middle, a header or compact cells only once whole; a drawn column takes what is left.
+        growsPartly: (column.shrink === 'end' || column.shrink === 'wrap') && (tightWidth ?? minWidth) < cellsWidth,
+      };
+    }
   });
 }
 
 const widest = (cells: readonly TableCell[], from: number) =>
   cells.reduce((most, cell) => (cell.width > most ? cell.width : most), from);
-
-function measureColumn(input: TableInput, column: TableColumn, index: number) {
-  const headerWidth = displayWidth(column.header);
-  // The totals label stands in the first column, which makes room for it (when that column is hidden, the label is drawn across the first columns shown whose totals are empty).
-  const totalsWidth =
-    (index ? input.totals?.cells[index]?.width : input.totals && displayWidth(input.totals.label)) ?? 0;
-  const cellsWidth = Math.max(widest(column.cells, column.drawn?.width ?? 0), totalsWidth);
-  const width = Math.max(headerWidth, cellsWidth);
-  // Wrapped text (a reason): every word whole (never cut inside one), each value on two lines where that takes no more than 20.
-  const least =
-    column.drawn?.minWidth ??
-    column.minWidth ??
-    (column.shrink === 'wrap'
-      ? Math.max(
-          ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)),
-          Math.min(20, Math.max(0, ...column.cells.map((cell) => widthOnTwoLines(cell.styled)))),
-        )
-      : undefined);
-  const minWidth = least === undefined ? width : Math.max(headerWidth, least);
-  // For the desk's columns: the header on two lines, the cells in their compact form.
-  const content = Math.min(
-    cellsWidth,
-    least ?? cellsWidth,
-    column.compact ? widest(column.compact, totalsWidth) : width,
-  );
-  // The header on at most 2 lines (the label over its unit: `Notional` over `USD`); an id shortened in the middle: never below its header on one line, nor 12 columns (`hdg_0mw…f1qp`: the prefix people type and the end that tells ids made the same minute apart).
-  const tight = Math.min(
-    Math.max(widthOnTwoLines(column.header), content),
-    column.shrink === 'middle' ? Math.max(headerWidth, Math.min(cellsWidth, 12)) : Infinity,
-  );
-  const tightWidth = tight < minWidth ? tight : undefined;
-  return {
-    width,
-    minWidth,
-    tightWidth,
-    // Text shows more with any column more; an id shortened in the middle, a header or compact cells only once whole; a drawn column takes what is left.
-    growsPartly: (column.shrink === 'end' || column.shrink === 'wrap') && (tightWidth ?? minWidth) < cellsWidth,
-  };
-}
 
 /** A cell at its column's width: whole, shortened in the middle or cut at its end, as the column says; free text on lines broken at its spaces, a word wider than the column alone cut with … (never broken across lines). */
 function fittedCell(cell: TableCell | undefined, column: TableColumn, width: number) {

@@ -87,25 +87,25 @@ export function wrapWords(text: string, width: number, options: { hangingIndent?
   for (const paragraph of text.split(/\r?\n/)) {
     const room = lines.length ? rest : Math.max(1, width);
     const whole = paragraph.replace(/ +$/, '');
-    // A line that fits is kept as it is, every escape sequence in it.
-    const wrapped = displayWidth(whole) <= room ? [whole] : wrapLine(whole, room, rest);
+    // A line that fits is kept as it is, every escape sequence in it; else on lines of `room` columns, then of `rest`
+    // (wrap-ansi takes one width: the first line is wrapped alone, then what follows it).
+    let wrapped = [whole];
+    if (displayWidth(whole) > room) {
+      let held = whole.replace(/(?:[^ `]|`[^`]*`|`)+/g, (word) =>
+        word.includes(' ') && displayWidth(word) <= rest ? word.replaceAll(' ', HELD_SPACE) : word,
+      );
+      const lead = /^ */.exec(held)![0].length;
+      const firstWord = displayWidth(held.slice(lead).split(' ')[0]);
+      held = (firstWord <= room - lead ? HELD_SPACE.repeat(lead) : '') + held.slice(lead);
+      const [head, ...tail] = wrapAt(held, room);
+      const after = sliceAnsi(held, displayWidth(head)).replace(/^((?:\u001b\[[0-9;]*m)*) +/, '$1');
+      wrapped = (room === rest || !tail.length ? [head, ...tail] : [head, ...wrapAt(after, rest)]).map((row) =>
+        row.replaceAll(HELD_SPACE, ' '),
+      );
+    }
     for (const line of wrapped) lines.push(lines.length && displayWidth(line) > 0 ? ' '.repeat(hanging) + line : line);
   }
   return lines.join('\n');
-}
-
-/** One line of text on lines of `first` columns, then of `rest` (wrap-ansi takes one width: the first line is wrapped alone, then what follows it). */
-function wrapLine(line: string, first: number, rest: number) {
-  let held = line.replace(/(?:[^ `]|`[^`]*`|`)+/g, (word) =>
-    word.includes(' ') && displayWidth(word) <= rest ? word.replaceAll(' ', HELD_SPACE) : word,
-  );
-  const lead = /^ */.exec(held)![0].length;
-  const firstWord = displayWidth(held.slice(lead).split(' ')[0]);
-  held = (firstWord <= first - lead ? HELD_SPACE.repeat(lead) : '') + held.slice(lead);
-  const [head, ...tail] = wrapAt(held, first);
-  const after = sliceAnsi(held, displayWidth(head)).replace(/^((?:\u001b\[[0-9;]*m)*) +/, '$1');
-  const rows = first === rest || !tail.length ? [head, ...tail] : [head, ...wrapAt(after, rest)];
-  return rows.map((row) => row.replaceAll(HELD_SPACE, ' '));
 }
 
 /** The text with each word wider than `room` cut by spaces into pieces `room` wide (a character wider than the room alone), so that wrap-ansi puts each piece on a line of its own. */

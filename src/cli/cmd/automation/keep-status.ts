@@ -1,10 +1,10 @@
-// hedge keep status — the keeper of this account, from its heartbeat (features/keeper/keeper-heartbeat.ts):
+// hedge keep status — the keeper of this account, from its heartbeat (features/keeper/keeper-service.ts):
 // exit 0 while one runs, 15 (keeper-down) when it is dead, hung, stopped or was never started, so a
 // monitoring script can page on it.
-import { isKeeperUp, readKeeperStatus } from '../../../features/keeper/keeper-heartbeat.js';
+import { isKeeperUp, readKeeperStatus } from '../../../features/keeper/keeper-service.js';
 import { type CommandContext, exitCodeNamed } from '../command-input.js';
 import { loadTableDrawer } from '../../../platform/terminal/table.js';
-import { renderKeeperStatus } from '../../../features/keeper/keeper-status-view.js';
+import { renderKeeperStatus } from '../../../features/keeper/keep-view.js';
 
 /** What this command uses of its context. */
 export type Options = Pick<
