@@ -7,9 +7,15 @@ import type { Quote } from '../../platform/api/schemas.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { parseMarket, parseNotional, parseSide } from '../../core/input.js';
-import { withAccountLock } from '../write/account-lock.js';
 import { tradeAction, tradeRecord, type TradeRecord } from './trade-actions.js';
-import { isRejection, runWrite, settleWrite, writeOptionsFrom, type WriteOptions } from '../write/write-flow.js';
+import {
+  isRejection,
+  runWrite,
+  settleWrite,
+  withAccountLock,
+  writeOptionsFrom,
+  type WriteOptions,
+} from '../write/write-flow.js';
 import {
   notionalFieldFrom,
   refusedField,

@@ -79,25 +79,3 @@ export async function confirmAsShown(
   bound.moved(now);
   return false;
 }
-
-/** Asks until a "yes" holds for the side as it is when answered (`shown`: as the question shows it): each time it
- * moved, that is said, `reread` runs and the question (which names what it holds now) is asked anew. Returns what the
- * "yes" holds for. */
-export async function confirmSideAsShown(
-  ports: Pick<WritePorts, 'confirm' | 'notify'>,
-  side: { market: string; side: string },
-  live: boolean,
-  shown: readonly Trade[],
-  question: (shown: readonly Trade[]) => string,
-  trades: () => Promise<readonly Trade[] | undefined>,
-  reread?: () => Promise<void>,
-) {
-  for (;;) {
-    await confirmOrStop(ports, question(shown), { live });
-    const now = (await trades()) ?? shown;
-    if (sameAsShown(shown, now)) return shown;
-    sayMovedSinceAsked(ports, side, shown, now);
-    shown = now;
-    await reread?.();
-  }
-}

@@ -13,10 +13,9 @@ export type WritePorts = Pick<
   | 'origin'
   | 'interactive'
   | 'confirmedAhead'
-  // An agent's call: its limits, its token's plan, its files
+  // An agent's call: its limits, its token's plan
   | 'tradeGate'
   | 'planCheck'
-  | 'targetFiles'
   // Services
   | 'client'
   | 'credentials'
