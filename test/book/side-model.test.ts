@@ -345,6 +345,7 @@ describe('a change sent for a named hedge (the proof of landing and the reconcil
       // Still held by `a`: as the side's notional says it, the hedge unnamed.
       const read = judged(views(after(kind, 'beta')));
       expect(changeVerdict(read, expected)).toEqual(changeVerdict(read, expectedOf(kind)));
+      expect(changeVerdict(read, expected).verdict).toBe('landed');
     },
   );
   it("an open's own hedge filled on a side in step has landed while another hedge of the side is still being opened; not while the side settles", () => {

@@ -167,6 +167,15 @@ describeKeepers('hedge keep', 3, () => {
       const first = filledActive(simulator, 'sell')[0];
       expect(opened.hedge_ids).toEqual([first.id]);
       expect(opened.journal_id).toMatch(/^[0-9a-z]/);
+      // NDJSON keeps its fields in one order, as docs/keep.md lists them.
+      expect(Object.keys(opened).slice(-6)).toEqual([
+        'notional_usd',
+        'tenor_days',
+        'hedge_ids',
+        'journal_id',
+        'journal_group',
+        'idempotency_key',
+      ]);
 
       // 19 h on, the 1-day hedge matures within roll_before (6 h): the next cycle rolls it.
       const beforeRoll = keeper.events.length;

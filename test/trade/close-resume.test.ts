@@ -14,7 +14,8 @@
 // but was asked for a flat side: it names the hedge open now and exits 12. Judged on the simulator's
 // own state and request log.
 import { exits, journalEntries, killWhen, ok, waitingAfter } from '../support/cli-runs.js';
-import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { colleagueOpens, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { until } from '../support/polling.js';
 import { activeSizes, HOUR } from '../support/keeper.js';
 
 const startSimulator = useSimulators({ stepped: true });
@@ -122,4 +123,39 @@ it('a close re-run after its earlier run closed the side and the side was opened
   expect(rerun.stdout + rerun.stderr).not.toContain('is no longer open');
   // Only the earlier run's key reached the server, and the other actor's hedge is still open.
   oneCloseKeyOtherHedgeOpen(simulator, reopened.id);
+});
+
+it("a close never answered, resumed once its own hedge has ended while another actor's hedge is still opening on the side: not proof it did not land, so it is not sent again (exit 12)", async () => {
+  const simulator = await startSimulator({ fillDelayMs: 60_000 });
+  const own = simulator.seedOpen('sell', 1_000);
+  // The close is held on its way in and its run killed there (its entry never answered); the server then takes it.
+  simulator.sandbox.setFaults({
+    nextLatency: { count: 1, ms: 600_000 },
+    match: { method: 'POST', path: '/hedges/close' },
+  });
+  const closes = () => simulator.requests('POST', '/hedges/close');
+  await killWhen(
+    simulator,
+    ['close', MARKET, 'sell', '--yes'],
+    () => closes().some((write) => write.status === 'pending'),
+    'the held close',
+  );
+  simulator.sandbox.releaseHeld();
+  await until(() => closes().some((write) => write.status === 200), 'the close taken');
+  simulator.advance(61_000);
+  expect(simulator.hedges().find((hedge) => hedge.id === own.id)?.status).toBe('closed');
+  colleagueOpens(simulator, 'sell', 700, 7);
+  const [entry] = await journalEntries(simulator);
+  // Its key past its lifetime (0.001 h): only proof that it did not land would send it again.
+  exits(
+    await simulator.hedge(['resume', entry.id, '--yes', '--timeout', '20'], { env: { HEDGE_KEY_LIFETIME: '0.001' } }),
+    12,
+  );
+  expect(closes().map((write) => write.idempotencyKey)).toEqual([entry.idempotency_key]);
+  expect(
+    simulator
+      .hedges()
+      .filter((hedge) => hedge.status !== 'closed')
+      .map((hedge) => hedge.notionalUsd),
+  ).toEqual([700]);
 });

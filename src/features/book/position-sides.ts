@@ -30,7 +30,7 @@ export async function readPositionSides(client: HedgeClient, positions: BookPosi
     toSide(market, side, await views.book(market, side), byId, lineHedgeId);
 
   const lines = await Promise.all(
-    // A line without a market is the account's only market (flows/positions.ts findSide): its hedges say which.
+    // A line without a market is the account's only market (positions.ts findSide): its hedges say which.
     positions.map(async ({ side, market, hedgeId }) => {
       const markets = new Set(
         views.hedges.filter((hedge) => hedge.side === side).map((hedge) => hedge.market.toUpperCase()),

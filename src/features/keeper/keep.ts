@@ -437,7 +437,7 @@ export function keeperCycles(
 const SEND_AND_WAIT = { wait: true, dryRun: false, fresh: false };
 
 /** The keeper's reads and writes on the server, each under `stepContext()` (its notices said to no one, its signal the keeper's). Writes are confirmed by the keeper's own run (its target and --yes), never at a prompt. */
-export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { identity: Identity }, say: Say) {
+function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { identity: Identity }, say: Say) {
   const memory = keeperMemory(say);
   const observe = async (ports: WritePorts, rows: readonly KeepRow[]) => {
     const client = await ports.client();

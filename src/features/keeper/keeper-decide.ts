@@ -565,18 +565,24 @@ const sentEvent = (
   reopen: boolean,
   row: JournalEntry,
   notionalUsd: number | undefined,
-  more: Omit<EventFields, 'event'>,
-) => ({
-  say: {
-    event: reopen ? ('reopen' as const) : ('converge' as const),
-    ...base,
-    notional_usd: notionalUsd,
-    ...more,
-    journal_id: row.id,
-    idempotency_key: row.idempotency_key,
-    hedge_ids: idList(row.hedge_id || undefined),
-  },
-});
+  { action, tenor_days, journal_group }: { action?: string; tenor_days?: number; journal_group?: string },
+) => {
+  const hedgeIds = idList(row.hedge_id || undefined);
+  // The fields in the order the events have always had (a re-open sent now names its hedge before its journal row).
+  return {
+    say: {
+      event: reopen ? ('reopen' as const) : ('converge' as const),
+      ...base,
+      notional_usd: notionalUsd,
+      ...(action !== undefined && { action }),
+      ...(tenor_days !== undefined && { tenor_days, hedge_ids: hedgeIds }),
+      journal_id: row.id,
+      ...(journal_group !== undefined && { journal_group }),
+      idempotency_key: row.idempotency_key,
+      hedge_ids: hedgeIds,
+    },
+  };
+};
 
 // ---- This keeper's own unfinished journal rows: finished with their keys, or the side left alone.
 

@@ -44,7 +44,7 @@ const text = z.optional(z.nullable(z.string()));
 
 /** A keeper's first heartbeat, which it writes again after every cycle (`updated_at` and what the cycles changed) and at
  * its end (`stopped_at`): `hedge keep status` and the account's next keeper read it. */
-export async function firstHeartbeat(
+async function firstHeartbeat(
   ports: Pick<CommandContext, 'env' | 'journal'>,
   identity: Identity,
   { file, intervalMs }: { file: string; intervalMs: number },
@@ -186,12 +186,12 @@ const accountOf = (identity: Identity) => ({
 
 // ---- one keeper per account ------------------------------------------------------------------
 
-export type KeeperLockPlace = Awaited<ReturnType<typeof keeperLockPlace>>;
+type KeeperLockPlace = Awaited<ReturnType<typeof keeperLockPlace>>;
 
 /** The team store's heartbeat write or read, bounded whatever the store does (a connect that hangs included). */
 const STORE_HEARTBEAT_BOUND_MS = 10_000;
 
-export const bounded = <T>(work: Promise<T>) =>
+const bounded = <T>(work: Promise<T>) =>
   within(work, STORE_HEARTBEAT_BOUND_MS, () => new Error(`no answer within ${STORE_HEARTBEAT_BOUND_MS / 1000} s`));
 
 /** One keeper per account (its scope `${environment}|${base_url_host}|${key_id}|keep`): its lock in the team store, else in the keeper folder every config folder shares. */

@@ -261,7 +261,7 @@ function nodeCaCheck(path: string) {
   }
 }
 
-/** What the reads showed: the markets to ask about, and the wire choices checkWireChoices says. */
+/** What the reads showed: the markets to ask about, and the wire choices the doctor's wire step says. */
 interface ReadsSeen {
   listed: string[];
   tradable?: string;

@@ -1,5 +1,5 @@
 // The pre-trade checks against live facts: reads the markets list and the account (in parallel) and throws the
-// first problem the pure rules (domain/pre-trade.ts) find.
+// first problem the pure rules (pre-trade-rules.ts) find.
 import type { HedgeClient } from '../../platform/api/client.js';
 import type { Market } from '../../platform/api/schemas.js';
 import { preTradeProblem, type PreTradeRequest } from './pre-trade-rules.js';

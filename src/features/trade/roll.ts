@@ -106,7 +106,7 @@ async function legsOf(ports: WritePorts, group: string, entries?: readonly Journ
 }
 
 /** A leg's record, journaled under the roll's command line (a leg's failure says how the whole roll is finished:
- * write-flow.ts resumeHint). */
+ * write-flow.ts, the hint a write's failure carries). */
 const legRecord = (leg: 'close' | 'open', group: string, request: OpenRequest) =>
   tradeRecord(leg, request, {
     argv: ['roll', request.market, request.side, '--tenor', String(request.tenor_days)],

@@ -5,6 +5,7 @@ import {
   expectedAfterChange,
   mayHaveMatured,
   changeVerdict,
+  holdsHedge,
   notionalVerdict,
   recordStanding,
   sideHolds,
@@ -719,7 +720,10 @@ async function reconcileChange(t: TradeScope, entry: JournalEntry) {
   const hedgeId = stringOf(entry.context?.hedge_id);
   const holds = sideHolds(book);
   if (typeof before !== 'number')
-    return found('unknown', `${onSide} is ${holds.holds}, and what it held when the ${kind} was sent was not read`);
+    return found(
+      'unknown',
+      `${onSide} is ${holds.holds === 'cannot-tell' ? 'not one its views agree on' : holds.holds}, and what it held when the ${kind} was sent was not read`,
+    );
   // A side that held nothing when the close was about to be sent: flat now proves nothing; unanswered, nothing was closed.
   if (before <= 0.005 && holds.holds === 'flat')
     return found(
@@ -735,7 +739,7 @@ async function reconcileChange(t: TradeScope, entry: JournalEntry) {
       ? `the ${side} side is ${formatUsd(holds.notionalUsd)}${hedgeId && !holds.ids.includes(hedgeId) ? `, under other hedges than ${safeText(hedgeId)}` : ''}`
       : holds.holds === 'flat'
         ? `no ${side} position on ${market}`
-        : `the ${side} side is settling (${safeText(holds.why)})`;
+        : `the ${side} side ${holds.holds === 'settling' ? 'is settling' : 'cannot be told'} (${safeText(holds.why)})`;
   const said = `${shown} now; it was ${formatUsd(before)} before the ${kind} was sent, and would be ${after.closes ? 'closed' : formatUsd(after.notionalUsd)} after it`;
   if (verdict === 'landed' && kind === 'close' && hedgeId) {
     // A hedge past its maturity (on the latest the server's clock can read) leaves the side by settling: its absence
@@ -749,8 +753,10 @@ async function reconcileChange(t: TradeScope, entry: JournalEntry) {
       );
   }
   if (verdict === 'landed') return found('landed', said, submittedAnswer(entry));
-  // A close ends every hedge of the side: unanswered, its own hedge still held as before is proof it did not land.
-  return found(verdict === 'not-yet' && !answered && kind === 'close' && hedgeId ? 'not-landed' : 'unknown', said);
+  // A close ends every hedge of the side: unanswered, its own hedge still held as before is proof it did not land (a
+  // side not yet in step for another reason proves nothing).
+  const ownHeld = hedgeId !== undefined && holdsHedge(book, hedgeId);
+  return found(verdict === 'not-yet' && !answered && kind === 'close' && ownHeld ? 'not-landed' : 'unknown', said);
 }
 
 export const stringOf = (value: unknown) => (typeof value === 'string' ? value : undefined);

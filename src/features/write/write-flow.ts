@@ -253,7 +253,7 @@ export async function withAccountLock<T>(
  * keeper's step: built, confirmed and carried out by `run`, each step through runWrite approved by the plan, its check
  * stage the plan's) and for every lone write. The sides' locks in one order (two holders of several never deadlock),
  * after the book's when `book` (a plan: a second apply or roll waits for the first; `run` is told who held it
- * meanwhile) unless this chain holds locks already (a roll a keeper's step makes decides under the step's). */
+ * meanwhile) unless this chain holds every one of its sides already (a roll a keeper's step makes). */
 export const runPlanWrite = <T>(
   ports: WritePorts,
   plan: {
@@ -262,19 +262,20 @@ export const runPlanWrite = <T>(
     run: (waitedFor?: Holder) => Promise<T>;
   },
 ) => {
+  // Each side once, in the order of its key `MARKET|side`.
+  const keys = [...new Set(plan.sides.map(({ market, side }) => `${market.toUpperCase()}|${side}`))].sort();
   const underSides = (waitedFor?: Holder) =>
-    plan.sides
-      .map(({ market, side }) => [market.toUpperCase(), side])
-      .sort()
-      .reduceRight(
-        (inner, [market, side]) =>
-          () =>
-            withAccountLock(ports, `the ${side} side of ${market}`, ['side', market, side], inner),
-        () => plan.run(waitedFor),
-      )();
-  return plan.book && !heldScopes.getStore()?.size
-    ? withAccountLock(ports, 'the book of this account', ['book'], underSides)
-    : underSides();
+    keys.reduceRight(
+      (inner, key) => () => {
+        const [market, side] = key.split('|');
+        return withAccountLock(ports, `the ${side} side of ${market}`, ['side', market, side], inner);
+      },
+      () => plan.run(waitedFor),
+    )();
+  // A plan made inside a step that holds all its sides already (a keeper's roll) decides under that step's locks.
+  const held = [...(heldScopes.getStore() ?? [])];
+  const inside = keys.length > 0 && keys.every((key) => held.some((scope) => scope.endsWith(`|side|${key}`)));
+  return plan.book && !inside ? withAccountLock(ports, 'the book of this account', ['book'], underSides) : underSides();
 };
 
 /** The one write flow, in stages: check → confirm → journaled → send → prove → outcome (CONTRIBUTING.md, the write
@@ -679,7 +680,7 @@ export async function settleWrite<S, R, K = unknown>(
       return approvedOn;
     }
     // An earlier "yes" goes while the side is as it showed; each time it moved, that is said and the question (which
-    // names what it holds now) is asked anew, the facts before the send read again.
+    // names what it holds now) is asked anew, and once answered the facts before the send are read again.
     for (let ask = !approvedOn; ; ask = true) {
       if (ask) await confirmOrStop(ports, action.question(shown, kept), { live: guard.live });
       const now: readonly Trade[] = (await action.trades?.()) ?? shown;
@@ -804,6 +805,7 @@ export async function settleWrite<S, R, K = unknown>(
       let kept: K | undefined;
       if (!run.resumed && !checked) kept = await action.check?.();
       else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
+      // A plan's own check of this step, under the side's lock (a step resumed under its key was checked when begun).
       if (!run.resumed) await approved?.holds?.();
       const earlier = run.entry;
       const reconciled = earlier && (await reconcileEarlier(earlier, run.finished));

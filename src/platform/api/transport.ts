@@ -542,7 +542,7 @@ export function createTransport(config: TransportConfig) {
     config,
     serverClock,
     log,
-    /** The server's time now, as far as its answers tell it (domain/server-clock.ts): maturities are compared with this. */
+    /** The server's time now, as far as its answers tell it (core/server-clock.ts): maturities are compared with this. */
     serverNow: () => serverClock.at(config.clock.now()),
     send,
   };

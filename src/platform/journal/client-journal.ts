@@ -54,7 +54,7 @@ export interface RowFilter {
 }
 
 /** The rows of a journal: read, appended, changed — each atomically. */
-export interface RecordsClient {
+interface RecordsClient {
   readonly location: string;
   append(entry: JournalEntry, seal?: RowSeal): Promise<JournalEntry | undefined>;
   /** Folds `patch` into the row (later fields win, updated_at = at, revision + 1); undefined when there is no such row. */

@@ -16,7 +16,8 @@ export type MalformedKind =
   | 'deep';
 type StallMode = 'headers' | 'body';
 
-/** The parsed JSON body, when there is one: a match function may fault one side's close only. */
+/** What a fault is matched on: the request's method, path and body (parsed, or the marker of one that is not JSON), so a
+ * match function may fault one side's close only. */
 type RequestTarget = Pick<EngineRequest, 'method' | 'path' | 'body'>;
 
 /** Limits injected faults to some requests, e.g. `{ method: 'POST' }` to fault only writes. */

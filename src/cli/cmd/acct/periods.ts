@@ -63,7 +63,7 @@ async function computeAll(
   return computed.map((each) => ({ ...each, results: each.results.filter((result) => result.period_end >= from) }));
 }
 
-/** One row a relationship and period, in the names first. */
+/** One row a relationship and period, the relationship's names first. */
 function periodRows(computed: readonly Computed[]) {
   return computed.flatMap(({ designation, results, rates, currency, criticalTerms }) =>
     results.map((result) => ({

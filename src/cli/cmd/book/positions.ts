@@ -1,5 +1,5 @@
 // `hedge positions`: one line per open market and side, with the side's hedges from their records
-// and the deal references they carry (one book from every view, flows/position-sides.ts).
+// and the deal references they carry (one book from every view, features/book/position-sides.ts).
 // The spec names only `net_margin_usd` (what closing now would return); the other names follow the
 // wire contract, and any other field the server sends is shown after them.
 import { type CommandContext, type In, parseClientReference } from '../command-input.js';

@@ -292,7 +292,6 @@ export function postgresSessions(options: TeamJournalOptions) {
     data,
     locks,
     connect,
-    run,
     query,
     holderOf,
     storeError,
