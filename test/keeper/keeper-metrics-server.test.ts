@@ -1,4 +1,4 @@
-// The keeper's --metrics server (flows/keeper-metrics.ts) over real sockets on 127.0.0.1: its label
+// The keeper's --metrics server (features/keeper/keeper-service.ts) over real sockets on 127.0.0.1: its label
 // values come from a fixed set (an error code the server made up, escape sequences and all, is
 // `other`), and it holds at most maxConnections sockets, cutting slow headers after an injected
 // timeout, while a normal scrape still answers once they are cut.
@@ -7,7 +7,7 @@ import {
   METRICS_SERVER_LIMITS,
   serveKeeperMetrics,
   type KeeperMetrics,
-} from '../../src/features/keeper/keeper-metrics.js';
+} from '../../src/features/keeper/keeper-service.js';
 import { until } from '../support/polling.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00Z');
