@@ -34,12 +34,16 @@ export const toCents = ([n, d]: Exact): Cents => roundDiv(n * 100n, d);
 /** A figure the server sent as a number, in cents. */
 export const numberCents = (value: number): Cents => BigInt(Math.round(value * 100));
 
-/** `-1234.5` → "-1234.50": the text a CSV or JSON reader takes exactly. */
-export function centsText(cents: Cents) {
-  const negative = cents < 0n;
-  const digits = (negative ? -cents : cents).toString().padStart(3, '0');
-  return `${negative ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+/** An exact value over a power of ten as the decimal it was given as (10929/10000 → "1.0929"). */
+export function exactText([numerator, denominator]: Exact) {
+  const places = denominator.toString().length - 1;
+  const digits = (numerator < 0n ? -numerator : numerator).toString().padStart(places + 1, '0');
+  const text = places ? `${digits.slice(0, -places)}.${digits.slice(-places)}` : digits;
+  return numerator < 0n ? `-${text}` : text;
 }
+
+/** `-1234.5` → "-1234.50": the text a CSV or JSON reader takes exactly. */
+export const centsText = (cents: Cents) => exactText([cents, 100n]);
 
 /** The amount as a JSON number (exact to the cent as JSON writes it). */
 export const centsNumber = (cents: Cents) => Number(centsText(cents));

@@ -18,7 +18,7 @@ import { balanced, criticalTermsLine, periodEntries, ROLES, type Role } from '..
 import { JOURNAL_FIELDS, PERIOD_FIELDS, RESERVE_FIELDS } from '../../../features/acct/acct-view.js';
 import { readBoundedJson } from '../../../core/security/json-keys.js';
 import { MAX_INPUT_FILE_BYTES } from '../../../core/security/bounded-read.js';
-import { centsNumber } from '../../../features/acct/acct-money.js';
+import { centsNumber, exactText } from '../../../features/acct/acct-money.js';
 
 /** What these commands use of their context. */
 export type Options = InputPorts & Pick<CommandContext, 'client' | 'env' | 'output'>;
@@ -70,19 +70,11 @@ function periodRows(computed: readonly Computed[]) {
       relationship_id: designation.relationship.id,
       ...result,
       currency,
-      rate: rates.has(result.period_end) ? rateText(rates.get(result.period_end)!.spot) : null,
+      rate: rates.has(result.period_end) ? exactText(rates.get(result.period_end)!.spot) : null,
       rate_source: rates.get(result.period_end)?.source ?? null,
       ...(criticalTerms && { critical_terms: criticalTerms }),
     })),
   );
-}
-
-/** An exact rate as the decimal it was given as. */
-function rateText([numerator, denominator]: readonly [bigint, bigint]) {
-  const places = denominator.toString().length - 1;
-  const digits = (numerator < 0n ? -numerator : numerator).toString().padStart(places + 1, '0');
-  const text = places ? `${digits.slice(0, -places)}.${digits.slice(-places)}` : digits;
-  return numerator < 0n ? `-${text}` : text;
 }
 
 const ACCOUNTS = z.partialRecord(
@@ -177,7 +169,7 @@ export const journal = {
           debit: line.amount > 0n ? centsNumber(line.amount) : 0,
           credit: line.amount < 0n ? centsNumber(-line.amount) : 0,
           currency,
-          rate: rate ? rateText(rate.spot) : null,
+          rate: rate ? exactText(rate.spot) : null,
           rate_source: rate?.source ?? null,
           description: line.description,
         }));
