@@ -6,6 +6,7 @@ import { type CommandContext, type In, parseClientReference } from '../command-i
 import { watchAsked } from '../../../features/book/watch.js';
 import { watchCommand, type Watching } from './watch-outcome.js';
 import { JOINED_REFERENCE, POSITION_RESOURCE } from '../../../platform/fields/resource-fields.js';
+import { fieldTable } from '../../../platform/fields/fields.js';
 import { carriesReference, ownReference, positionForPeople, readBook } from '../../../features/book/positions.js';
 import { readPositionSides, sideReferences } from '../../../features/book/position-sides.js';
 import { settlingSentence, sideLines } from '../../../features/book/positions-view.js';
@@ -83,10 +84,9 @@ export async function run(ctx: Options, { options }: In<'POSITIONS'>) {
             ? { state: side.state, why: side.why ?? null, records_notional_usd: side.recordsUsd, hedges: side.hedges }
             : null,
         })),
-        jsonFields: [
-          { key: 'client_references', label: 'Refs', kind: 'json' as const },
-          { key: 'side_book', label: 'Side book', kind: 'json' as const },
-        ],
+        jsonFields: fieldTable(`
+          client_references  Refs       json
+          side_book          Side book  json`),
       }),
       people: (table) => {
         const { sections, parts } = sideLines(

@@ -3,6 +3,7 @@
 // cannot be used, the code a write would end with). It sends no write.
 import { type CommandContext, describeError, exitCodeNamed, plural } from '../command-input.js';
 import { wrapWords } from '../../../platform/terminal/width.js';
+import { fieldTable } from '../../../platform/fields/fields.js';
 
 /** What this command uses of its context. */
 export type Options = Pick<
@@ -46,11 +47,13 @@ export async function run(ctx: Options) {
   };
   await output.list(
     rows,
-    ['check', 'status', 'title', 'detail', 'next', 'for_writes'].map((key) => ({
-      key,
-      label: key,
-      kind: 'text' as const,
-    })),
+    fieldTable(`
+      check       check       text
+      status      status      text
+      title       title       text
+      detail      detail      text
+      next        next        text
+      for_writes  for_writes  text`),
     { empty: 'No checks.', json: { ready: report.ready, exit_code: exitCode, checks: rows }, people },
   );
   const failed = rows.filter((check) => check.status === 'fail');
