@@ -13,11 +13,6 @@ import type { Clock } from '../platform/api/transport.js';
 import type { GlobalOptions } from '../platform/runtime/context.js';
 import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
 
-// The modules the lazily loaded side shares with the front, re-exported so that they exist once.
-export * from './runner/command-spec.js';
-export * from './manifest.js';
-export * from '../core/vocabulary.js';
-export * from '../core/version.js';
 
 /** `now` and `sleep`: the clock hedge reads and pauses on (Date.now, timers), which a test pins or runs on the server's. */
 interface MainOverrides extends Partial<Clock> {
