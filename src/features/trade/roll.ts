@@ -235,9 +235,9 @@ async function carryOut(
     const closedAt = client.transport.serverClock.at(Number.isFinite(closedAtMs) ? closedAtMs : ports.clock.now());
     if (closedLeg && soonest !== undefined && mayHaveMatured(soonest, closedAt)) {
       const matured = safeText(stringOf(open.context?.soonest_hedge_id) ?? 'of the side');
-      await abandon(`not sent: hedge ${matured} matured at ${utcIso(soonest)}, before the close may have landed`);
+      await abandon(`not sent: hedge ${matured} matured at ${utcIso(soonest)}, possibly before the close landed`);
       throw new UnresolvedError(
-        `The roll planned to close every hedge of the ${side} side of ${market} and open ${formatUsd(notionalUsd)} again, but hedge ${matured} matured at ${utcMinute(soonest)} UTC, before its close may have landed: it may have settled on its own, so what the close took and which deal goes on cannot be told. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
+        `The roll planned to close every hedge of the ${side} side of ${market} and open ${formatUsd(notionalUsd)} again, but hedge ${matured} matured at ${utcMinute(soonest)} UTC, possibly before the close landed: it may have settled on its own, so what the close took and which deal goes on cannot be told. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
         {
           details: {
             journal_group: group,
