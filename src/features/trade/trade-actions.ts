@@ -43,7 +43,22 @@ import {
   ownRecentOf,
   sizedByRecords,
 } from '../write/wait.js';
-import { checkedAhead, type WriteAction, type WriteKind, type WriteRecord } from '../write/write-flow.js';
+import {
+  checkedAhead,
+  isRejection,
+  runWrite,
+  settleWrite,
+  type WriteAction,
+  type WriteKind,
+  type WriteOptions,
+  type WriteRecord,
+} from '../write/write-flow.js';
+import {
+  notionalFieldFrom,
+  refusedField,
+  wireHint,
+  WIRE_SETTING_SOURCES,
+} from '../../platform/api/wire/unspecified.js';
 import { questionWithUnchecked, runPreTradeChecks, uncheckedList } from './pre-trade.js';
 import { refuseDuplicateReference } from './duplicate-reference.js';
 import { hedgesWords } from '../write/as-shown.js';
@@ -833,3 +848,69 @@ function submittedAnswer(entry: JournalEntry) {
 
 /** Whether the server answered the entry's send (accepted it): an outcome past `pending` that is not `unknown`. */
 const wasAnswered = (entry: JournalEntry) => entry.outcome !== 'pending' && entry.outcome !== 'unknown';
+
+/** A trade through the write flow (a command's, an apply's step, a keeper's). An add or reduce refused only for the
+ * amount's name did nothing, so it is sent once more under the server's name (a new key, the refused one noted) and
+ * the name learned. */
+export async function sendTrade(ports: WritePorts, record: TradeRecord, write: WriteOptions) {
+  const client = await ports.client();
+  const first = tradeAction(ports, client, record);
+  const tried = await settleWrite(ports, first, write);
+  if (tried.kind !== 'failed') return tried;
+  const { error } = tried;
+  const planned = first.plan('');
+  // Only a clear refusal of this action's own request (nothing happened) says anything of the amount's name.
+  if (
+    (record.kind !== 'add' && record.kind !== 'reduce') ||
+    !isRejection(error) ||
+    error.endpoint !== `${planned.method} ${planned.path}`
+  )
+    throw error;
+  // Sent again only when that is safe: not a dry run, not a resume of a given key (one request, never changed behind the user's back).
+  const named = write.dryRun || write.idempotencyKey !== undefined ? undefined : notionalFieldFrom(error, planned.body);
+  // A name in another unit or scale would make the same figure mean another amount: said, never sent or kept.
+  if (named?.unit === 'other')
+    throw error.withHint(
+      `The server asks for the add/reduce amount as \`${named.field}\`, a name that counts it in another unit or scale than USD; hedge sends its amounts in USD, so nothing more was sent and the name is not kept. Only if the server's documentation says it takes USD: ${WIRE_SETTING_SOURCES.changeNotionalField.env}=${named.field}.`,
+    );
+  const field = named?.field;
+  if (field === undefined || field === client.wire.changeNotionalField) {
+    // A refusal at a field other than market and side is about the amount's name (the one guess in that body).
+    const at = refusedField(error);
+    throw error.status !== 400 || at === undefined || at === 'market' || at === 'side'
+      ? error
+      : error.withHint(
+          `The server refused the add/reduce body at \`${at}\` (the amount's name is not shown in the spec). ${wireHint('changeNotionalField')}`,
+        );
+  }
+  client.learnWire({
+    setting: 'changeNotionalField',
+    value: field,
+    evidence: `${error.endpoint} refused \`${client.wire.changeNotionalField}\` with ${error.code} naming \`${field}\``,
+  });
+  const journal = await ports.journal();
+  const [entry] = error.idempotencyKey ? await journal.list({ idempotencyKey: error.idempotencyKey }) : [];
+  ports.notify({
+    kind: 'sending-again',
+    level: 'note',
+    text: `Sending the ${first.command} again with \`${field}\` (a new idempotency key; the refused request did nothing).`,
+  });
+  const outcome = await runWrite(
+    ports,
+    tradeAction(ports, client, {
+      ...record,
+      // Checked on its first attempt; its confirmation (a person's "yes", an agent's token) goes with it, for the side as it was then.
+      approved: { by: 'retry', trades: tried.approvedOn },
+      context: { retry_of: entry?.id ?? null, learned: { notional_field: field } },
+    }),
+    { ...write, idempotencyKey: undefined, fresh: false },
+  );
+  if (entry && outcome.kind !== 'dry-run') {
+    await journal
+      .update(entry.id, {
+        message: `${error.message} — refused for the field name; sent again as ${outcome.entry.id} with \`${field}\``,
+      })
+      .catch(() => undefined);
+  }
+  return outcome;
+}
