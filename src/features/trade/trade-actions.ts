@@ -209,6 +209,16 @@ function scopeOf(ports: WritePorts, client: HedgeClient, record: TradeRecord) {
     signal: ports.signal,
     /** A hedge's record; undefined when it has no id or cannot be read. */
     readHedge: (id: string | null | undefined) => (id ? client.getHedge(id).catch(() => undefined) : undefined),
+    /** A change or a close of a side every view shows flat is refused before anything is journaled. */
+    refuseFlat: (book: SideBook, hint = '') => {
+      if (sideHolds(book).holds === 'flat')
+        throw new PreTradeCheckError(
+          'no_open_hedge',
+          `There is no ${side} hedge on ${market} to ${record.kind}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
+          { market, side },
+          `Check \`${ports.hedgeCommand('positions')}\`${hint}.`,
+        );
+    },
   };
 }
 
@@ -380,14 +390,11 @@ function changeHooks(t: TradeScope): KindHooks {
       if (record.serverDecides) return;
       // A hedge to change is needed: refused before anything is journaled when every view shows the side flat.
       const position = await readPosition();
-      const { book } = position;
-      if (sideHolds(book).holds !== 'flat') return { position };
-      throw new PreTradeCheckError(
-        'no_open_hedge',
-        `There is no ${side} hedge on ${market} to ${action}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
-        { market, side },
-        `Check ${seePositions}; open one with \`${hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\`.`,
+      t.refuseFlat(
+        position.book,
+        `; open one with \`${hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\``,
       );
+      return { position };
     },
     // An add is quoted for its cost before it is confirmed, at the hedge's own maturity (and the quote shown).
     preview:
@@ -595,17 +602,8 @@ function closeHooks(t: TradeScope): KindHooks {
       // Asked to close a side every view shows flat, this account's fresh opens of it included (a fill still unlisted
       // is no flat side): refused before anything is journaled, as add and reduce are. Read here, after a dry run and
       // the repeat guard, which say more; a plan's step is its caller's to decide.
-      const nothingToClose = async () =>
-        readSidesAsAnswered(ports, client, [{ market, side }]).then(
-          ({ books: [read] }) => sideHolds(read).holds === 'flat',
-        );
-      if (flat && !checkedAhead(record) && (await nothingToClose()))
-        throw new PreTradeCheckError(
-          'no_open_hedge',
-          `There is no ${side} hedge on ${market} to close: its hedge records and the positions list both show the side flat. Nothing was sent.`,
-          { market, side },
-          `Check \`${hedgeCommand('positions')}\`.`,
-        );
+      if (flat && !checkedAhead(record))
+        t.refuseFlat((await readSidesAsAnswered(ports, client, [{ market, side }])).books[0]);
       const notional = book.filled.length ? book.recordsUsd : flat ? 0 : position?.notionalUsd;
       const journaled = withoutUndefined({
         net_margin_usd: position?.netMarginUsd,
