@@ -14,7 +14,7 @@ import {
 } from '../book/book.js';
 import type { Hedge, HistoryRecord, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import { cents } from '../../core/money.js';
-import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from './pre-trade-rules.js';
+import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from './pre-trade.js';
 import {
   NotAppliedError,
   PreTradeCheckError,
