@@ -89,11 +89,16 @@ async function legsOf(ports: WritePorts, group: string, entries?: readonly Journ
   const context = open.context ?? {};
   // Whether the roll closes an open position first (false: the side had settled, it only opens).
   const closes = context.roll_closes === true;
-  const reference = typeof client_reference === 'string' && client_reference;
-  const request: OpenRequest = { market, side, notional_usd: notional, tenor_days: tenor };
+  const reference = stringOf(client_reference) || undefined;
   return {
     group,
-    request: reference ? { ...request, client_reference: reference } : request,
+    request: withoutUndefined<OpenRequest>({
+      market,
+      side,
+      notional_usd: notional,
+      tenor_days: tenor,
+      client_reference: reference,
+    }),
     open,
     close,
     closes,
@@ -453,8 +458,8 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     const closing = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
     const plan = (notionalUsd: number, reference?: string | null) => {
       reference = req.clientReference ?? (reference || undefined);
-      const request: OpenRequest = { market, side, notional_usd: notionalUsd, tenor_days: tenorDays };
-      return { notionalUsd, request: reference ? { ...request, client_reference: reference } : request, reference };
+      const request = { market, side, notional_usd: notionalUsd, tenor_days: tenorDays, client_reference: reference };
+      return { notionalUsd, request: withoutUndefined<OpenRequest>(request), reference };
     };
     if (closing) {
       // What the side holds is what its records sum to; only when neither view gives a figure is there nothing to re-open.
