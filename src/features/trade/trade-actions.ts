@@ -74,8 +74,6 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 export interface TradeRecord extends WriteRecord {
   kind: TradeKind;
   request: SideRequest;
-  /** The quote the caller showed before an open (the wizard's; else its preview reads one): its price is compared with the struck rate. */
-  quote?: Quote;
   /** What its caller asks for before the kind's own check and preview: the optional pre-trade checks, the duplicate
    * reference check, an open's quote said before the question. What a check could not read is named in the question. */
   checks?: { duplicateReference?: boolean; preTrade?: boolean; quote?: boolean };
@@ -226,7 +224,7 @@ type TradeScope = ReturnType<typeof scopeOf>;
 
 /** An open: quoted before its question, found again by its hedge's id or reference, waited for until it fills. */
 function openHooks(t: TradeScope): KindHooks {
-  const { ports, client, record, checks, market, side, usd, tenorDays, hedgeCommand, notify, signal, readHedge } = t;
+  const { ports, client, checks, market, side, usd, tenorDays, hedgeCommand, notify, signal, readHedge } = t;
   return {
     // The quote is said (a card on a terminal) before the question, unless the caller quoted already; before it, the
     // side already in the positions list is said, pointing to `hedge add` (a note on stderr, never a refusal).
@@ -259,7 +257,7 @@ function openHooks(t: TradeScope): KindHooks {
         }
       : undefined,
     question: (_shown, kept) =>
-      `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(tenorDays)}${atAbout(kept?.quote ?? record.quote)}?`,
+      `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(tenorDays)}${atAbout(kept?.quote)}?`,
     // A confirmation (a person's yes, an agent's token) binds the side as shown, not one opened meanwhile; an agent's
     // limits alone judge the notional, and refuse with nothing read.
     ...(ports.tradeGate && !ports.planCheck && { trades: async () => [{ market, notionalUsd: usd }] }),

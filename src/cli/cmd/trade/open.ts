@@ -77,7 +77,7 @@ export async function run(ctx: Options, { args, options }: In<'OPEN'>) {
   const wizard = asked.question !== undefined;
   const record = tradeRecord('open', request, {
     ask: wizard,
-    ...asked,
+    question: asked.question,
     checks: { duplicateReference: guarded, preTrade: !skipChecks && !wizard, quote: !asked.quote },
   });
   // One lock per client reference: a second `open --ref` of the same deal waits, then checks the book as the first left it.
@@ -87,7 +87,7 @@ export async function run(ctx: Options, { args, options }: In<'OPEN'>) {
       ? await send()
       : await withAccountLock(ctx, `client reference ${JSON.stringify(safeText(reference))}`, ['ref', reference], send);
   // The quote it was decided on (for the struck rate against it): the wizard's, else the one its preview showed.
-  return showTrade(ctx, outcome, record.quote ?? ('kept' in outcome ? outcome.kept?.quote : undefined));
+  return showTrade(ctx, outcome, asked.quote ?? ('kept' in outcome ? outcome.kept?.quote : undefined));
 }
 
 export const OUTPUT_FIELDS = writeFields('open');
