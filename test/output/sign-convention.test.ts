@@ -12,7 +12,7 @@ import {
   priceFavourBps,
   toAccountSide,
 } from '../../src/core/money.js';
-import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from '../../src/features/trade/pre-trade-rules.js';
+import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from '../../src/features/trade/pre-trade.js';
 import { readHistoryRecord } from '../../src/platform/api/wire/fields.js';
 import { REPORT_GROUPINGS } from '../../src/features/report/report-rules.js';
 import { buildReport, renderReportHtml } from '../support/report.js';

@@ -1,10 +1,9 @@
 // Which notional a closed hedge's P&L belongs to: what the journal saw a hedge hold over
-// its life (flows/hedge-sizes.ts), and how `hedge history` says it on screen (ui/history-view.ts):
+// its life (report/history-view.ts), and how `hedge history` says it on screen (ui/history-view.ts):
 // the resized hedge's notional marked, a note naming what it held — never a guess for a hedge the
 // journal did not see change.
-import { resizedHedges } from '../../src/features/trade/hedge-sizes.js';
 import type { JournalEntry } from '../../src/platform/journal/index.js';
-import { markResized, resizedNote } from '../../src/features/report/history-view.js';
+import { markResized, resizedHedges, resizedNote } from '../../src/features/report/history-view.js';
 import { NOTIONAL_MARK } from '../../src/platform/fields/resource-fields.js';
 
 const ID = 'hdg_0mwti9k8700004zmcq0nf1qp';
@@ -41,7 +40,7 @@ function entry(
   };
 }
 
-it("resizedHedges: follows a hedge from this journal's open through its adds and reduces that landed: the largest it held, and what it closed with", () => {
+it("resizedHedges: follows a hedge from this journal's open through its adds and reduces that landed: the largest it held", () => {
   const entries = [
     entry('open', 'sell', 5000, { hedge_id: ID, outcome: 'filled' }),
     entry('add', 'sell', 1000, { hedge_id: ID }),
@@ -63,7 +62,6 @@ it("resizedHedges: follows a hedge from this journal's open through its adds and
           { action: 'reduce', usd: 4000 },
         ],
         largestUsd: 6000,
-        lastUsd: 2000,
       },
     ],
   ]);
@@ -103,7 +101,6 @@ it("history on screen: the notional a P&L belongs to: says what it held and that
             { action: 'reduce', usd: 1000 },
           ],
           largestUsd: 6000,
-          lastUsd: 5000,
         },
       },
     ]),

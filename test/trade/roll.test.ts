@@ -364,7 +364,7 @@ it('hedge roll: of several hedges, one that matures before the close lands may h
   });
   simulator.advance(2 * 3_600_000);
   simulator.sandbox.releaseHeld();
-  exits(await run, 12, `hedge ${soonest.id} matured at`, 'the new hedge was not');
+  exits(await run, 12, `hedge ${soonest.id} matured at`, 'possibly before the close landed', 'the new hedge was not');
   expect([hedgeOf(simulator, soonest.id).status, hedgeOf(simulator, later.id).status]).toEqual(['closed', 'closed']);
   expect(legsSent(simulator)).toEqual([1, 0]);
   expect(simulator.active('buy')).toEqual([]);

@@ -1,6 +1,6 @@
 // The pre-trade checks as pure functions: which failure wins, what numbers the error carries, and
 // that a notional exactly at a limit passes.
-import { preTradeProblem } from '../../src/features/trade/pre-trade-rules.js';
+import { preTradeProblem } from '../../src/features/trade/pre-trade.js';
 
 function facts(overrides: { status?: string; buy?: number; sell?: number; headroom?: number } = {}) {
   const market = {

@@ -5,7 +5,7 @@
 // position and the quote of the new hedge.
 import { readPosition } from '../../platform/api/wire/fields.js';
 import type { RawInput } from '../runner/command-spec.js';
-import { additionQuoteTenor } from '../../features/trade/pre-trade-rules.js';
+import { additionQuoteTenor } from '../../features/trade/pre-trade.js';
 import { parseMarket, parseNotional } from '../../core/input.js';
 import type { JsonObject } from '../../core/objects.js';
 import { onSide } from '../../features/book/positions.js';

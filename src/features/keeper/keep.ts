@@ -35,8 +35,7 @@ import { runPreTradeChecks } from '../trade/pre-trade.js';
 import { finishJournaled } from '../trade/resume.js';
 import { newGroup, resumeRollOutcome, runRoll } from '../trade/roll.js';
 import { runPlanWrite } from '../write/write-flow.js';
-import { days, stepRecord } from '../trade/trade-actions.js';
-import { sendTrade } from '../trade/change.js';
+import { days, sendTrade, stepRecord } from '../trade/trade-actions.js';
 import { SideViews } from '../book/side-book.js';
 import {
   decide,
@@ -474,7 +473,6 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
         }),
       };
     // An add, reduce, close or re-open through the write flow, journaled in a keep group.
-    const client = await ports.client();
     const group = newGroup(KEEP_GROUP_PREFIX, ports);
     const { kind: action, deltaUsd, tenorDays } = write;
     // Only an open takes its tenor and the row's deal reference.
@@ -482,7 +480,7 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
     const record = stepRecord(step as PlanStep, group, action === 'open' ? 'reopen' : 'converge');
     return {
       kind: 'sent',
-      result: await sendTrade(ports, client, { ...record, approved: { by: 'run' } }, SEND_AND_WAIT),
+      result: await sendTrade(ports, { ...record, approved: { by: 'run' } }, SEND_AND_WAIT),
       group,
     };
   };

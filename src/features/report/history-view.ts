@@ -1,9 +1,10 @@
 // The note `hedge history` adds for a closed hedge whose notional changed while open: its P&L is
 // the whole life's, the notional beside it may be only what it closed with.
 import { formatUsd as usd } from '../../core/number-format.js';
-import { safeText } from '../../core/security/safe-text.js';
 import { NOTIONAL_MARK } from '../../platform/fields/resource-fields.js';
-import type { HedgeSizes } from '../trade/hedge-sizes.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
+import { bodyOf, recordedUsd, type JournalEntry } from '../../platform/journal/index.js';
+import { messageOf, safeText } from '../../core/security/safe-text.js';
 
 const RESIZED_MARK = '*';
 
@@ -39,4 +40,63 @@ export function resizedNote(
     return `${RESIZED_MARK} ${name}: ${life.join(', ')} (this journal); its P&L is its whole life's, ${onWhat}.`;
   });
   return sentences.join(' ');
+}
+
+/** A hedge's notional as this journal's writes moved it, oldest first: what it was opened with (when this journal sent
+ * the open), its adds and reduces that landed, and the largest notional it had (only when the open is known). */
+type HedgeSizes = {
+  openedUsd?: number;
+  changes: Array<{ action: 'add' | 'reduce'; usd: number }>;
+  largestUsd?: number;
+};
+
+/** Outcomes of a write that landed (journal/entry.ts). */
+const LANDED = new Set(['filled', 'done']);
+
+/** Which write an entry sent, by its path: an open (a roll's or a plan's leg too), an add or a reduce. */
+const WRITE_PATH = /\/hedges(?:\/(add|reduce))?\/*$/;
+
+/** The hedges of `ids` that this journal's adds or reduces changed, with what it knows of their size; a hedge only opened from here (never resized) is not in the map. */
+export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet<string>) {
+  const found = new Map<string, HedgeSizes>();
+  const oldestFirst = entries.toSorted((a, b) =>
+    a.seq !== undefined && b.seq !== undefined
+      ? a.seq - b.seq
+      : Number(a.created_at > b.created_at) - Number(a.created_at < b.created_at),
+  );
+  for (const entry of oldestFirst) {
+    // The hedge it acted on: the one the server's answer named, else the one its side held before the send.
+    // (None is in no set of ids.)
+    const id = [entry.hedge_id, entry.context?.hedge_id].find((id) => typeof id === 'string' && id) as string;
+    const write = entry.request?.method === 'POST' && WRITE_PATH.exec(String(entry.request.path ?? ''));
+    const usd = recordedUsd(bodyOf(entry));
+    if (!ids.has(id) || !write || usd === undefined || !LANDED.has(entry.outcome)) continue;
+    const sizes = found.get(id) ?? { changes: [] };
+    if (write[1]) sizes.changes.push({ action: write[1] as 'add' | 'reduce', usd });
+    else sizes.openedUsd = usd;
+    found.set(id, sizes);
+  }
+  for (const [id, sizes] of found) {
+    if (!sizes.changes.length) found.delete(id);
+    else if (sizes.openedUsd !== undefined) {
+      let now = sizes.openedUsd;
+      sizes.largestUsd = now;
+      for (const change of sizes.changes) {
+        now += change.action === 'add' ? change.usd : -change.usd;
+        sizes.largestUsd = Math.max(sizes.largestUsd, now);
+      }
+    }
+  }
+  return found;
+}
+
+/** The journal read for `resizedHedges`. */
+export async function readResizedHedges(ports: Pick<CommandContext, 'journal' | 'log'>, ids: ReadonlySet<string>) {
+  if (ids.size === 0) return new Map();
+  try {
+    return resizedHedges(await (await ports.journal()).list(), ids);
+  } catch (error) {
+    ports.log(`history: the journal was not read for resized hedges (${messageOf(error)})`);
+    return new Map();
+  }
 }

@@ -2,8 +2,7 @@
 // bound to what was shown, then each step through the one write flow in turn, with its own key.
 import type { JournalEntry, ListOptions } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
-import type { TradeRecord } from './trade-actions.js';
-import { sendTrade } from './change.js';
+import { sendTrade, type TradeRecord } from './trade-actions.js';
 import { identityOf, sentBy } from '../write/identity.js';
 import { confirmAsShown } from '../write/as-shown.js';
 import type { Trade } from '../../platform/runtime/context.js';
@@ -69,7 +68,6 @@ export async function runPlanSteps(
       const approved = { by: 'plan' as const, holds: holds && (() => holds(done)) };
       const result = (await sendTrade(
         ports,
-        await ports.client(),
         { ...record, approved },
         {
           wait,

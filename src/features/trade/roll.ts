@@ -89,11 +89,16 @@ async function legsOf(ports: WritePorts, group: string, entries?: readonly Journ
   const context = open.context ?? {};
   // Whether the roll closes an open position first (false: the side had settled, it only opens).
   const closes = context.roll_closes === true;
-  const reference = typeof client_reference === 'string' && client_reference;
-  const request: OpenRequest = { market, side, notional_usd: notional, tenor_days: tenor };
+  const reference = stringOf(client_reference) || undefined;
   return {
     group,
-    request: reference ? { ...request, client_reference: reference } : request,
+    request: withoutUndefined<OpenRequest>({
+      market,
+      side,
+      notional_usd: notional,
+      tenor_days: tenor,
+      client_reference: reference,
+    }),
     open,
     close,
     closes,
@@ -235,9 +240,9 @@ async function carryOut(
     const closedAt = client.transport.serverClock.at(Number.isFinite(closedAtMs) ? closedAtMs : ports.clock.now());
     if (closedLeg && soonest !== undefined && mayHaveMatured(soonest, closedAt)) {
       const matured = safeText(stringOf(open.context?.soonest_hedge_id) ?? 'of the side');
-      await abandon(`not sent: hedge ${matured} matured at ${utcIso(soonest)}, before the close may have landed`);
+      await abandon(`not sent: hedge ${matured} matured at ${utcIso(soonest)}, possibly before the close landed`);
       throw new UnresolvedError(
-        `The roll planned to close every hedge of the ${side} side of ${market} and open ${formatUsd(notionalUsd)} again, but hedge ${matured} matured at ${utcMinute(soonest)} UTC, before its close may have landed: it may have settled on its own, so what the close took and which deal goes on cannot be told. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
+        `The roll planned to close every hedge of the ${side} side of ${market} and open ${formatUsd(notionalUsd)} again, but hedge ${matured} matured at ${utcMinute(soonest)} UTC, possibly before the close landed: it may have settled on its own, so what the close took and which deal goes on cannot be told. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
         {
           details: {
             journal_group: group,
@@ -453,8 +458,8 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     const closing = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
     const plan = (notionalUsd: number, reference?: string | null) => {
       reference = req.clientReference ?? (reference || undefined);
-      const request: OpenRequest = { market, side, notional_usd: notionalUsd, tenor_days: tenorDays };
-      return { notionalUsd, request: reference ? { ...request, client_reference: reference } : request, reference };
+      const request = { market, side, notional_usd: notionalUsd, tenor_days: tenorDays, client_reference: reference };
+      return { notionalUsd, request: withoutUndefined<OpenRequest>(request), reference };
     };
     if (closing) {
       // What the side holds is what its records sum to; only when neither view gives a figure is there nothing to re-open.

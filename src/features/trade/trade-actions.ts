@@ -9,11 +9,12 @@ import {
   notionalVerdict,
   recordStanding,
   sideHolds,
+  stillLive,
   type SideBook,
 } from '../book/book.js';
 import type { Hedge, HistoryRecord, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import { cents } from '../../core/money.js';
-import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from './pre-trade-rules.js';
+import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from './pre-trade.js';
 import {
   NotAppliedError,
   PreTradeCheckError,
@@ -43,9 +44,25 @@ import {
   ownRecentOf,
   sizedByRecords,
 } from '../write/wait.js';
-import { checkedAhead, type WriteAction, type WriteKind, type WriteRecord } from '../write/write-flow.js';
-import { questionWithUnchecked, runPreTradeChecks, uncheckedList } from './pre-trade.js';
-import { refuseDuplicateReference } from './duplicate-reference.js';
+import {
+  checkedAhead,
+  isRejection,
+  runWrite,
+  settleWrite,
+  type WriteAction,
+  type WriteKind,
+  type WriteOptions,
+  type WriteRecord,
+} from '../write/write-flow.js';
+import {
+  notionalFieldFrom,
+  refusedField,
+  wireHint,
+  WIRE_SETTING_SOURCES,
+} from '../../platform/api/wire/unspecified.js';
+import { mustStop, questionWithUnchecked, runPreTradeChecks, uncheckedList, type Unchecked } from './pre-trade.js';
+import { MAX_PAGE_SIZE } from '../../core/wire.js';
+import { shellWord } from '../../core/program.js';
 import { hedgesWords } from '../write/as-shown.js';
 import { sameReference } from '../../core/input.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
@@ -57,8 +74,6 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 export interface TradeRecord extends WriteRecord {
   kind: TradeKind;
   request: SideRequest;
-  /** The quote the caller showed before an open (the wizard's; else its preview reads one): its price is compared with the struck rate. */
-  quote?: Quote;
   /** What its caller asks for before the kind's own check and preview: the optional pre-trade checks, the duplicate
    * reference check, an open's quote said before the question. What a check could not read is named in the question. */
   checks?: { duplicateReference?: boolean; preTrade?: boolean; quote?: boolean };
@@ -192,6 +207,16 @@ function scopeOf(ports: WritePorts, client: HedgeClient, record: TradeRecord) {
     signal: ports.signal,
     /** A hedge's record; undefined when it has no id or cannot be read. */
     readHedge: (id: string | null | undefined) => (id ? client.getHedge(id).catch(() => undefined) : undefined),
+    /** A change or a close of a side every view shows flat is refused before anything is journaled. */
+    refuseFlat: (book: SideBook, hint = '') => {
+      if (sideHolds(book).holds === 'flat')
+        throw new PreTradeCheckError(
+          'no_open_hedge',
+          `There is no ${side} hedge on ${market} to ${record.kind}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
+          { market, side },
+          `Check \`${ports.hedgeCommand('positions')}\`${hint}.`,
+        );
+    },
   };
 }
 
@@ -199,7 +224,7 @@ type TradeScope = ReturnType<typeof scopeOf>;
 
 /** An open: quoted before its question, found again by its hedge's id or reference, waited for until it fills. */
 function openHooks(t: TradeScope): KindHooks {
-  const { ports, client, record, checks, market, side, usd, tenorDays, hedgeCommand, notify, signal, readHedge } = t;
+  const { ports, client, checks, market, side, usd, tenorDays, hedgeCommand, notify, signal, readHedge } = t;
   return {
     // The quote is said (a card on a terminal) before the question, unless the caller quoted already; before it, the
     // side already in the positions list is said, pointing to `hedge add` (a note on stderr, never a refusal).
@@ -232,7 +257,7 @@ function openHooks(t: TradeScope): KindHooks {
         }
       : undefined,
     question: (_shown, kept) =>
-      `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(tenorDays)}${atAbout(kept?.quote ?? record.quote)}?`,
+      `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(tenorDays)}${atAbout(kept?.quote)}?`,
     // A confirmation (a person's yes, an agent's token) binds the side as shown, not one opened meanwhile; an agent's
     // limits alone judge the notional, and refuse with nothing read.
     ...(ports.tradeGate && !ports.planCheck && { trades: async () => [{ market, notionalUsd: usd }] }),
@@ -363,14 +388,11 @@ function changeHooks(t: TradeScope): KindHooks {
       if (record.serverDecides) return;
       // A hedge to change is needed: refused before anything is journaled when every view shows the side flat.
       const position = await readPosition();
-      const { book } = position;
-      if (sideHolds(book).holds !== 'flat') return { position };
-      throw new PreTradeCheckError(
-        'no_open_hedge',
-        `There is no ${side} hedge on ${market} to ${action}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
-        { market, side },
-        `Check ${seePositions}; open one with \`${hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\`.`,
+      t.refuseFlat(
+        position.book,
+        `; open one with \`${hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\``,
       );
+      return { position };
     },
     // An add is quoted for its cost before it is confirmed, at the hedge's own maturity (and the quote shown).
     preview:
@@ -578,17 +600,8 @@ function closeHooks(t: TradeScope): KindHooks {
       // Asked to close a side every view shows flat, this account's fresh opens of it included (a fill still unlisted
       // is no flat side): refused before anything is journaled, as add and reduce are. Read here, after a dry run and
       // the repeat guard, which say more; a plan's step is its caller's to decide.
-      const nothingToClose = async () =>
-        readSidesAsAnswered(ports, client, [{ market, side }]).then(
-          ({ books: [read] }) => sideHolds(read).holds === 'flat',
-        );
-      if (flat && !checkedAhead(record) && (await nothingToClose()))
-        throw new PreTradeCheckError(
-          'no_open_hedge',
-          `There is no ${side} hedge on ${market} to close: its hedge records and the positions list both show the side flat. Nothing was sent.`,
-          { market, side },
-          `Check \`${hedgeCommand('positions')}\`.`,
-        );
+      if (flat && !checkedAhead(record))
+        t.refuseFlat((await readSidesAsAnswered(ports, client, [{ market, side }])).books[0]);
       const notional = book.filled.length ? book.recordsUsd : flat ? 0 : position?.notionalUsd;
       const journaled = withoutUndefined({
         net_margin_usd: position?.netMarginUsd,
@@ -779,6 +792,79 @@ function sideContext(book: SideBook | undefined) {
   };
 }
 
+/** `open --ref REF`: a client reference names one deal; an active hedge carrying it already refuses the open. */
+async function refuseDuplicateReference(
+  ports: WritePorts,
+  client: HedgeClient,
+  reference: string,
+  unchecked: Unchecked,
+) {
+  let hedges;
+  try {
+    // Every hedge carrying it, up to MAX_PAGE_SIZE in one request: the active one need not be the newest.
+    hedges = await client.listHedges({ clientReference: reference, limit: MAX_PAGE_SIZE });
+  } catch (error) {
+    if (mustStop(error)) throw error;
+    unchecked.items.push('the duplicate reference');
+    unchecked.warn(
+      `Could not check whether an active hedge already carries client reference ${JSON.stringify(reference)} (GET /hedges: ${messageOf(error)}); the open goes on.`,
+    );
+    return;
+  }
+  const carrying = hedges.filter((hedge) => sameReference(hedge.client_reference, reference));
+  // What each status says is the side model's (book.ts): opening and filled are active, a status it does not know is not.
+  const unknown = carrying.filter((hedge) => recordStanding(hedge).standing === 'settling');
+  if (unknown.length) {
+    ports.notify({
+      kind: 'reference-unknown-status',
+      level: 'note',
+      text: `Note: ${unknown.map((hedge) => `${hedge.id} (${hedge.status})`).join(', ')} carries this reference with a status hedge does not know; not counted as active.`,
+    });
+  }
+  let active = carrying.filter((hedge) => stillLive(hedge));
+  // A filled hedge is as its side's views show it (book.ts): held on a side in step (the history unread), ended (a
+  // server may leave an early-closed hedge `filled`, which the history lists), or neither when the history may be cut.
+  const filled = active.filter((hedge) => recordStanding(hedge).standing === 'filled');
+  const books = filled.length ? await sideBooksOf(client, filled) : [];
+  const bookOf = (hedge: Hedge) => books[filled.indexOf(hedge)] as SideBook | undefined;
+  const held = filled.filter((hedge) => bookOf(hedge) && holdsHedge(bookOf(hedge)!, hedge.id));
+  if (held.length) active = held;
+  else {
+    active = active.filter((hedge) => !bookOf(hedge)?.ended.includes(hedge.id));
+    // Only filled ones left, and a history that may list them past what was read: neither in use nor free.
+    const count = active.every((hedge) => recordStanding(hedge).standing === 'filled')
+      ? active.map((hedge) => bookOf(hedge)?.historyCut).find((cut) => cut !== undefined)
+      : undefined;
+    if (active.length && count !== undefined)
+      throw new UnresolvedError(
+        `Whether hedge ${safeText(active[0].id)}, which carries client reference ${JSON.stringify(reference)}, has ended cannot be told: it is filled on its record, and the history read may be cut at ${count} records (the server gave no next page; it may not read the page size hedge sends). Nothing was sent.`,
+        {
+          details: { client_reference: reference, hedge_ids: active.map((hedge) => hedge.id), history_read: count },
+          hint: `\`hedge doctor\` shows how the server pages; set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter. Once it has ended, or to open another one anyway, add --allow-duplicate-ref.`,
+        },
+      );
+  }
+  if (!active.length) return;
+  const first = active[0];
+  throw new PreTradeCheckError(
+    'duplicate_client_reference',
+    `An active hedge already carries client reference ${JSON.stringify(reference)}: ${first.id} (${first.status}, ${first.side} ${formatUsd(first.notional_usd)} on ${first.market}). Nothing was sent.`,
+    { client_reference: reference, hedge_ids: active.map((hedge) => hedge.id) },
+    `Look at it with \`${ports.hedgeCommand('hedges', '--ref', shellWord(reference))}\`; to open another one anyway, add --allow-duplicate-ref.`,
+  );
+}
+
+/** The book of each hedge's side, as one read of its views shows it; none when they cannot be read. */
+async function sideBooksOf(client: HedgeClient, filled: readonly Hedge[]) {
+  try {
+    const views = await SideViews.read(client);
+    return await Promise.all(filled.map((hedge) => views.book(hedge.market, hedge.side)));
+  } catch (error) {
+    if (mustStop(error)) throw error;
+    return [];
+  }
+}
+
 /** What a close waited for: what it is expected to return, the hedge it closed and what that realized. */
 export interface CloseResult {
   market: string;
@@ -833,3 +919,69 @@ function submittedAnswer(entry: JournalEntry) {
 
 /** Whether the server answered the entry's send (accepted it): an outcome past `pending` that is not `unknown`. */
 const wasAnswered = (entry: JournalEntry) => entry.outcome !== 'pending' && entry.outcome !== 'unknown';
+
+/** A trade through the write flow (a command's, an apply's step, a keeper's). An add or reduce refused only for the
+ * amount's name did nothing, so it is sent once more under the server's name (a new key, the refused one noted) and
+ * the name learned. */
+export async function sendTrade(ports: WritePorts, record: TradeRecord, write: WriteOptions) {
+  const client = await ports.client();
+  const first = tradeAction(ports, client, record);
+  const tried = await settleWrite(ports, first, write);
+  if (tried.kind !== 'failed') return tried;
+  const { error } = tried;
+  const planned = first.plan('');
+  // Only a clear refusal of this action's own request (nothing happened) says anything of the amount's name.
+  if (
+    (record.kind !== 'add' && record.kind !== 'reduce') ||
+    !isRejection(error) ||
+    error.endpoint !== `${planned.method} ${planned.path}`
+  )
+    throw error;
+  // Sent again only when that is safe: not a dry run, not a resume of a given key (one request, never changed behind the user's back).
+  const named = write.dryRun || write.idempotencyKey !== undefined ? undefined : notionalFieldFrom(error, planned.body);
+  // A name in another unit or scale would make the same figure mean another amount: said, never sent or kept.
+  if (named?.unit === 'other')
+    throw error.withHint(
+      `The server asks for the add/reduce amount as \`${named.field}\`, a name that counts it in another unit or scale than USD; hedge sends its amounts in USD, so nothing more was sent and the name is not kept. Only if the server's documentation says it takes USD: ${WIRE_SETTING_SOURCES.changeNotionalField.env}=${named.field}.`,
+    );
+  const field = named?.field;
+  if (field === undefined || field === client.wire.changeNotionalField) {
+    // A refusal at a field other than market and side is about the amount's name (the one guess in that body).
+    const at = refusedField(error);
+    throw error.status !== 400 || at === undefined || at === 'market' || at === 'side'
+      ? error
+      : error.withHint(
+          `The server refused the add/reduce body at \`${at}\` (the amount's name is not shown in the spec). ${wireHint('changeNotionalField')}`,
+        );
+  }
+  client.learnWire({
+    setting: 'changeNotionalField',
+    value: field,
+    evidence: `${error.endpoint} refused \`${client.wire.changeNotionalField}\` with ${error.code} naming \`${field}\``,
+  });
+  const journal = await ports.journal();
+  const [entry] = error.idempotencyKey ? await journal.list({ idempotencyKey: error.idempotencyKey }) : [];
+  ports.notify({
+    kind: 'sending-again',
+    level: 'note',
+    text: `Sending the ${first.command} again with \`${field}\` (a new idempotency key; the refused request did nothing).`,
+  });
+  const outcome = await runWrite(
+    ports,
+    tradeAction(ports, client, {
+      ...record,
+      // Checked on its first attempt; its confirmation (a person's "yes", an agent's token) goes with it, for the side as it was then.
+      approved: { by: 'retry', trades: tried.approvedOn },
+      context: { retry_of: entry?.id ?? null, learned: { notional_field: field } },
+    }),
+    { ...write, idempotencyKey: undefined, fresh: false },
+  );
+  if (entry && outcome.kind !== 'dry-run') {
+    await journal
+      .update(entry.id, {
+        message: `${error.message} — refused for the field name; sent again as ${outcome.entry.id} with \`${field}\``,
+      })
+      .catch(() => undefined);
+  }
+  return outcome;
+}

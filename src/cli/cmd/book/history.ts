@@ -20,8 +20,7 @@ import { moreNote } from '../../../platform/fields/list-notes.js';
 import { readDeal, type DealHedges } from '../../../features/book/deal.js';
 import { dealStillHeld } from '../../../features/book/deal-view.js';
 import { shellWord } from '../../../core/program.js';
-import { readResizedHedges } from '../../../features/trade/hedge-sizes.js';
-import { markResized, resizedNote } from '../../../features/report/history-view.js';
+import { markResized, readResizedHedges, resizedNote } from '../../../features/report/history-view.js';
 
 /** What this command uses of its context. */
 export type Options = Pick<CommandContext, 'client' | 'clock' | 'hedgeCommand' | 'journal' | 'log' | 'output'>;

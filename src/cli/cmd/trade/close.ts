@@ -2,8 +2,8 @@
 // GET /positions (the spec's confirmation), then shows what closing returned (the position's
 // net_margin_usd just before the close) and, when the record appears in time, the realized figures.
 import { type CommandContext, type In, parseMarket, parseSide, UnresolvedError, formatUsd } from '../command-input.js';
-import { tradeAction, tradeRecord, type CloseResult } from '../../../features/trade/trade-actions.js';
-import { runWrite, writeOptionsFrom } from '../../../features/write/write-flow.js';
+import { sendTrade, tradeRecord, type CloseResult } from '../../../features/trade/trade-actions.js';
+import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { showTrade, writeFields } from './trade-outcome.js';
 import { hedgesWords } from '../../../features/write/as-shown.js';
 import type { WritePorts } from '../../../features/write/ports.js';
@@ -14,7 +14,7 @@ export type Options = WritePorts & Pick<CommandContext, 'output'>;
 export async function run(ctx: Options, { args, options }: In<'CLOSE'>) {
   const request = { market: parseMarket(args.market), side: parseSide(args.side) };
   const write = writeOptionsFrom(options);
-  const outcome = await runWrite(ctx, tradeAction(ctx, await ctx.client(), tradeRecord('close', request)), write);
+  const outcome = await sendTrade(ctx, tradeRecord('close', request), write);
   showTrade(ctx, outcome);
   // Asked to close the side: one open again under another hedge (another actor's since) is no exit 0.
   const open = outcome.kind === 'resolved' ? (outcome.result as CloseResult).openNow : undefined;

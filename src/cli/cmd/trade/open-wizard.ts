@@ -13,7 +13,7 @@ import {
   safeText,
 } from '../command-input.js';
 import { findMarket, pairOf, sideGains } from '../../../core/markets.js';
-import { marketProblem, notionalProblem } from '../../../features/trade/pre-trade-rules.js';
+import { marketProblem, notionalProblem } from '../../../features/trade/pre-trade.js';
 import { days } from '../../../features/trade/trade-actions.js';
 import { formatMoney, formatPercent, formatUsd, formatUtc } from '../../../platform/terminal/format.js';
 import { payWords, toAccountSide } from '../../../core/money.js';

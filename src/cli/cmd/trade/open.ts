@@ -9,12 +9,15 @@ import {
   parseNotional,
   parseSide,
   parseTenor,
+  safeText,
   UsageError,
 } from '../command-input.js';
-import { writeOptionsFrom } from '../../../features/write/write-flow.js';
-import { openHedge, runChange } from '../../../features/trade/change.js';
+import { withAccountLock, writeOptionsFrom } from '../../../features/write/write-flow.js';
+import { sendTrade, tradeRecord } from '../../../features/trade/trade-actions.js';
+import { sendChange } from './change.js';
 import { showTrade, writeFields } from './trade-outcome.js';
 import type { WritePorts } from '../../../features/write/ports.js';
+import type { Quote } from '../../../platform/api/schemas.js';
 
 /** What this command uses of its context. */
 export type Options = WritePorts & Pick<CommandContext, 'output'>;
@@ -56,25 +59,35 @@ export async function run(ctx: Options, { args, options }: In<'OPEN'>) {
     client_reference: answers.clientReference,
   });
   let request = requestOf(given);
-  let asked = {};
+  let asked: { quote?: Quote; question?: string } = {};
   if (missing.length) {
     // Asked before anything is sent; the wizard confirms with the quote card in view.
     const { runOpenWizard } = await import('./open-wizard.js');
     const answers = await runOpenWizard(ctx, client, given, skipChecks);
-    if (answers.kind === 'add') {
-      // The side chosen is open, and the operator chose to add to it: the add quotes, and asks as the wizard's open does.
-      return showTrade(ctx, await runChange(ctx, 'add', { ...answers, skipChecks, write, ask: true }));
-    }
+    // The side chosen is open, and the operator chose to add to it: the add quotes, and asks as the wizard's open does.
+    if (answers.kind === 'add') return sendChange(ctx, 'add', { ...answers, skipChecks, write, ask: true });
     request = requestOf(answers);
     asked = { quote: answers.quote, question: answers.question };
   }
-  const { outcome, quote } = await openHedge(ctx, client, request, {
-    allowDuplicateRef: options.allowDuplicateRef === true,
-    skipChecks,
-    write,
-    ...asked,
+  const reference = request.client_reference;
+  const guarded = reference !== undefined && options.allowDuplicateRef !== true;
+  // The checks are optional safety: what they could not read is said, and named in a live confirmation. The wizard
+  // quoted already (its question asked on any key with its card in view, no checks again); otherwise the quote is
+  // said (a card on a terminal) before the question.
+  const wizard = asked.question !== undefined;
+  const record = tradeRecord('open', request, {
+    ask: wizard,
+    question: asked.question,
+    checks: { duplicateReference: guarded, preTrade: !skipChecks && !wizard, quote: !asked.quote },
   });
-  return showTrade(ctx, outcome, quote);
+  // One lock per client reference: a second `open --ref` of the same deal waits, then checks the book as the first left it.
+  const send = () => sendTrade(ctx, record, write);
+  const outcome =
+    !guarded || write.dryRun
+      ? await send()
+      : await withAccountLock(ctx, `client reference ${JSON.stringify(safeText(reference))}`, ['ref', reference], send);
+  // The quote it was decided on (for the struck rate against it): the wizard's, else the one its preview showed.
+  return showTrade(ctx, outcome, asked.quote ?? ('kept' in outcome ? outcome.kept?.quote : undefined));
 }
 
 export const OUTPUT_FIELDS = writeFields('open');
