@@ -5,7 +5,8 @@ import { spreadsheetSafe } from '../../src/platform/terminal/spreadsheet-cell.js
 import { UsageError } from '../../src/core/errors.js';
 import { csvText } from '../../src/platform/terminal/csv.js';
 import { kindFromName, valueAtPath, type FieldSpec } from '../../src/platform/fields/fields.js';
-import type { Output, DataFormat, OutputInit } from '../../src/platform/terminal/output.js';
+import type { Output, OutputInit } from '../../src/platform/terminal/output.js';
+import type { OutputFormat } from '../../src/core/vocabulary.js';
 import { output } from '../support/output/fake-output.js';
 import { compileQuery } from '../../src/platform/fields/query.js';
 import { HEDGE_RESOURCE, POSITION_RESOURCE } from '../../src/platform/fields/resource-fields.js';
@@ -32,7 +33,7 @@ const ROWS: ListArgs[0] = [
 
 /** `out.list(rows, fields)` in that format: what it printed. */
 type ListArgs = Parameters<Output['list']>;
-async function listed(format: DataFormat, init: Partial<OutputInit> = {}, rows = ROWS, fields: ListArgs[1] = FIELDS) {
+async function listed(format: OutputFormat, init: Partial<OutputInit> = {}, rows = ROWS, fields: ListArgs[1] = FIELDS) {
   const printed = output(format, init);
   await printed.out.list(rows, fields, { empty: 'none' });
   return printed;
@@ -201,7 +202,7 @@ it('CSV cells a spreadsheet would run as formulas get a leading quote; numbers, 
 
 // Dotted --fields (`pricing.market_price`) in every format: nested values kept nested in JSON,
 // flattened under the dotted name in TSV, CSV and the table; refused when they reach nothing.
-const fieldsOut = (format: DataFormat, fields: string[]) => output(format, { fields, columns: 120 });
+const fieldsOut = (format: OutputFormat, fields: string[]) => output(format, { fields, columns: 120 });
 
 const QUOTE = {
   market: 'USDTNGN',
@@ -243,7 +244,7 @@ it('dotted --fields: JSON keeps the nesting, in the order asked; a record withou
     ['market', 'pricing', 'carry'],
   ]);
 
-  const markets = (format: DataFormat, fields: string[]) =>
+  const markets = (format: OutputFormat, fields: string[]) =>
     listed(format, { fields, columns: 120 }, MARKETS, MARKET_FIELDS);
   expect(JSON.parse((await markets('json', ['market', 'net_rate_daily_pct.sell'])).stdout())).toEqual([
     { market: 'USDTNGN', net_rate_daily_pct: { sell: -0.0256 } },

@@ -9,7 +9,7 @@ import { runCommand } from '../../src/cli/runner/run-command.js';
 import { InterruptedError, NetworkError, StopSignal, UntilNotMetError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import type { CommandContext, GlobalOptions } from '../../src/platform/runtime/context.js';
-import type { DataFormat } from '../../src/platform/terminal/output.js';
+import type { OutputFormat } from '../../src/core/vocabulary.js';
 import { isTruthy } from '../../src/platform/fields/query.js';
 import { fakeClock as clockFrom, testContext, type FakeClock } from '../support/client.js';
 
@@ -20,7 +20,7 @@ function harness(options: {
   clock: FakeClock;
   client: Partial<HedgeClient>;
   globals?: Partial<GlobalOptions>;
-  format?: DataFormat;
+  format?: OutputFormat;
   controller?: AbortController;
 }) {
   const { clock, client, controller, format = 'tsv' } = options;
@@ -73,7 +73,7 @@ async function untilOn(
  */
 async function historyGiven(
   options: Record<string, unknown>,
-  format?: DataFormat,
+  format?: OutputFormat,
   run?: (ctx: CommandContext) => void,
 ) {
   const seen: RawInput[] = [];

@@ -3,13 +3,11 @@ import type { Quote } from '../api/schemas.js';
 import { kindFromName, labelFromName } from '../fields/fields.js';
 import { pairOf, quoteCurrencyOf, sideGains } from '../../core/markets.js';
 import { betterOrWorse, payOrEarn, payWords, priceFavourBps, toAccountSide } from '../../core/money.js';
-import { formatSignedMoney } from '../../core/number-format.js';
+import { formatMoney, formatRate, formatSignedMoney } from '../../core/number-format.js';
 import {
   formatBps,
   formatDays,
-  formatMoney,
   formatPercent,
-  formatRate,
   formatRelative,
   formatUtc,
   localTimeBeside,

@@ -3,7 +3,8 @@
 import type { Hedge, Quote } from '../api/schemas.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { fieldTable } from '../fields/fields.js';
-import { formatDays, formatMoney, formatRate, formatRelative, formatUtc } from '../terminal/format.js';
+import { formatDays, formatRelative, formatUtc } from '../terminal/format.js';
+import { formatMoney, formatRate } from '../../core/number-format.js';
 import { payOrEarn, toAccountSide } from '../../core/money.js';
 import type { Output } from '../terminal/output.js';
 

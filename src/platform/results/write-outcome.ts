@@ -3,10 +3,10 @@
 import { type PositionFacts, historyRecordForPeople } from '../api/wire/fields.js';
 import type { Hedge, HistoryRecord, Position, Quote, SubmittedAction } from '../api/schemas.js';
 import { betterOrWorse, impliedAdditionPrice, payOrEarn, priceFavourBps, toAccountSide } from '../../core/money.js';
-import { formatSignedMoney } from '../../core/number-format.js';
+import { formatMoney, formatRate, formatSignedMoney } from '../../core/number-format.js';
 import { fieldTable } from '../fields/fields.js';
 import { HEDGE_FIELDS, POSITION_FIELDS, REALIZED } from '../fields/resource-fields.js';
-import { formatBps, formatMoney, formatPercent, formatRate, formatTimeLeft } from '../terminal/format.js';
+import { formatBps, formatPercent, formatTimeLeft } from '../terminal/format.js';
 import type { Output } from '../terminal/output.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { priceRows, priceUnit, upfrontRows } from './quote-card.js';

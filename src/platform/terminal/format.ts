@@ -1,6 +1,5 @@
 // How numbers, rates and times read on a desk: money with separators and 2 decimals, rates with the precision their size needs, percentages signed, times in UTC with the local time beside.
 
-export { formatMoney, formatRate, formatUsd } from '../../core/number-format.js';
 import { utcMinute, utcSecond } from '../../core/utc-text.js';
 
 /** Decimals a plain number shows as sent (up to 6): 12.5 → 1, 3 → 0. */

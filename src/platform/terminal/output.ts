@@ -26,10 +26,6 @@ import { drawCard, drawTable, EMPTY_CELL, kindColumn, type TableCell } from './t
 import { wrapWords } from './width.js';
 import { isObject, type JsonObject } from '../../core/objects.js';
 
-/** Coarse modes for callers that only care whether output is for people, for scripts as text, or JSON. */
-type OutputMode = 'table' | 'plain' | 'json';
-export type DataFormat = OutputFormat;
-
 export interface OutputInit {
   /** Unset: a table. */
   format?: OutputFormat;
@@ -78,7 +74,8 @@ interface RecordOptions {
 
 export class Output {
   readonly format: OutputFormat;
-  readonly mode: OutputMode;
+  /** Coarse: whether output is for people, for scripts as text, or JSON. */
+  readonly mode: 'table' | 'plain' | 'json';
   readonly chalk: ChalkInstance;
   readonly columns: number;
   readonly raw: boolean;
@@ -280,7 +277,7 @@ export class Output {
   }
 
   /** A line on stderr where this output's mode is one of `modes` (undefined: any), every `hedge …` in it written as the user runs hedge; every note, warning and success passes here, the one place a recording output keeps them. */
-  noteIn(modes: readonly OutputMode[] | undefined, text: string) {
+  noteIn(modes: ReadonlyArray<Output['mode']> | undefined, text: string) {
     if (modes && !modes.includes(this.mode)) return;
     const named = asRun(text, this.init.run ?? {});
     // Wrapped where a person reads it; undefined: one line each, for a script.

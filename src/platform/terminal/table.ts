@@ -154,9 +154,8 @@ function widthOnTwoLines(text: string) {
 
 type Row = import('cli-table3').HorizontalTableRow;
 
-/** The table fitted to `input.width`, drawn synchronously once a screen's output has loaded cli-table3 (`loadTableDrawer`), a block of rows at a time: the text (no line wider than the width, trailing spaces trimmed), the columns it had to hide and the ids it shortened. */
+/** The table fitted to `input.width`, drawn synchronously once a screen's output has loaded cli-table3 (`loadTableDrawer`), a block of rows at a time: the text (no line wider than the width, trailing spaces trimmed), the columns it had to hide, the ids it shortened and what the width left out, named. */
 export function drawLoadedTable(input: TableInput) {
-  const Table = loaded();
   const c = input.chalk;
   const needs = columnNeeds(input);
   const fit = fitColumns(needs, input.priority, input.width, input.decisive);
@@ -180,7 +179,7 @@ export function drawLoadedTable(input: TableInput) {
   // own (the same lines), so a long list costs in proportion to its rows.
   const add = (...rows: Row[]) => {
     for (const row of rows) {
-      const table = new Table(options);
+      const table = new Table!(options);
       table.push(row);
       lines.push(...table.toString().split('\n'));
     }
@@ -345,11 +344,6 @@ function fittedCell(cell: TableCell | undefined, column: TableColumn, width: num
 /** cli-table3, once loaded: a card is drawn synchronously (`drawCard`), so a screen's output loads it first (`loadTableDrawer`). */
 let Table: typeof import('cli-table3') | undefined;
 
-function loaded() {
-  if (!Table) throw new Error('A table or card is drawn synchronously once cli-table3 is loaded (loadTableDrawer).');
-  return Table;
-}
-
 const NO_BORDERS = {
   ...Object.fromEntries(
     'top top-mid top-left top-right bottom bottom-mid bottom-left bottom-right left left-mid mid mid-mid right right-mid'
@@ -393,7 +387,7 @@ export function drawCard(
       .split('\n')
       .map((line) => wrapWords(shortenLongWords(line, width), width))
       .join('\n');
-  const card = new (loaded())({
+  const card = new Table!({
     style: { head: [], border: [], compact: true },
     colWidths: [labelWidth + 2, valueWidth + 2],
     wordWrap: false,

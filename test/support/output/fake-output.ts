@@ -1,7 +1,8 @@
 // An Output writing to strings instead of streams, on a fixed clock, for the output and format tests.
 import { makeChalk } from '../../../src/platform/terminal/color.js';
 import { csvText } from '../../../src/platform/terminal/csv.js';
-import { Output, type DataFormat, type OutputInit } from '../../../src/platform/terminal/output.js';
+import { Output, type OutputInit } from '../../../src/platform/terminal/output.js';
+import type { OutputFormat } from '../../../src/core/vocabulary.js';
 
 export const NOW = Date.parse('2026-03-02T10:00:00.000Z');
 
@@ -15,7 +16,7 @@ export function collector() {
 }
 
 /** An Output in `format` (and `init`): it, and what it printed on stdout and stderr. */
-export function output(format: DataFormat, init: Partial<OutputInit> = {}) {
+export function output(format: OutputFormat, init: Partial<OutputInit> = {}) {
   const stdout = collector();
   const stderr = collector();
   const out = new Output({

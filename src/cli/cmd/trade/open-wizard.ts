@@ -15,7 +15,8 @@ import {
 import { findMarket, pairOf, sideGains } from '../../../core/markets.js';
 import { marketProblem, notionalProblem } from '../../../features/trade/pre-trade.js';
 import { days } from '../../../features/trade/trade-actions.js';
-import { formatMoney, formatPercent, formatUsd, formatUtc } from '../../../platform/terminal/format.js';
+import { formatPercent, formatUtc } from '../../../platform/terminal/format.js';
+import { formatMoney, formatUsd } from '../../../core/number-format.js';
 import { payWords, toAccountSide } from '../../../core/money.js';
 import { SideViews } from '../../../features/book/side-book.js';
 import { Output } from '../../../platform/terminal/output.js';
