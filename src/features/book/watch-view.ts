@@ -31,6 +31,7 @@ interface WatchState {
   offsetMs?: number;
   stale?: { since: number; reason: string; nextAt: number };
   alerts: Array<{ alert: Alert; at: number }>;
+  /** Each row's trend points (the last 600). */
   series: Map<string, number[]>;
   /** The model of the refresh before, whose values a change is marked against. */
   previous?: WatchModel;
@@ -46,7 +47,6 @@ interface RenderOptions {
 }
 
 const TOTAL_SERIES = '\u0000total';
-const SERIES_LIMIT = 600;
 const TREND_MIN_WIDTH = 8;
 const TREND_MAX_WIDTH = 24;
 
@@ -63,8 +63,7 @@ export function applyFresh(
   offsetMs = 0,
 ) {
   const push = (key: string, value: unknown) =>
-    Number.isFinite(value) &&
-    state.series.set(key, [...(state.series.get(key) ?? []), value as number].slice(-SERIES_LIMIT));
+    Number.isFinite(value) && state.series.set(key, [...(state.series.get(key) ?? []), value as number].slice(-600));
   const trend = model.fields.find((field) => field.key === model.trend?.key);
   for (const { key, values } of trend ? model.rows : []) {
     const value = values[trend!.key];

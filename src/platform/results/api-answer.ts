@@ -2,15 +2,9 @@
 import { safeJson } from '../../core/security/safe-text.js';
 import type { Output } from '../terminal/output.js';
 
-interface PrintableAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: unknown;
-}
-
 export function printAnswers(
   output: Output,
-  pages: readonly PrintableAnswer[],
+  pages: ReadonlyArray<{ status: number; headers: Record<string, string | string[] | undefined>; body: unknown }>,
   /** `include`: the status line and headers first; `failed`: the last answer alone, as it came. */
   options: { include?: boolean; failed?: boolean } = {},
 ) {
