@@ -26,10 +26,8 @@ import {
   MissingRate,
   need,
   rollForward,
-  type CriticalTerms,
   type CriticalTermsInput,
   type DeskHedge,
-  type PeriodResult,
   type PeriodValues,
   type Quote,
   type RateRow,
@@ -280,16 +278,9 @@ export function fromValues(designation: Designation, lines: readonly ValueLine[]
   return rollForward(periods, rulesOf(designation));
 }
 
-export interface Computed {
-  designation: Designation;
-  results: PeriodResult[];
-  /** The rate each period end was valued at, with its source (none for values from a file). */
-  rates: Map<string, RateRow>;
-  hedgeIds: string[];
-  currency: string;
-  /** The relationship's critical terms, where that is its method. */
-  criticalTerms?: CriticalTerms;
-}
+/** A relationship's periods, the rate each period end was valued at (none for values from a file), its hedges and
+ * currency, and its critical terms where that is its method. */
+export type Computed = Awaited<ReturnType<typeof compute>>;
 
 /** The desk's hedges carrying the relationship's references: closed ones from history, open ones from positions. */
 export async function deskHedges(client: HedgeClient, references: readonly string[]) {
@@ -355,7 +346,7 @@ export async function compute(
   rates: Map<string, MarketRates>,
   until: string | undefined,
   option: string,
-): Promise<Computed> {
+) {
   const rel = designation.relationship;
   const market = rates.get(rel.market);
   // A rate of the market for `date`, or a refusal naming the date.
