@@ -153,16 +153,9 @@ function cumulativeChart(report: Report, generatedAt: string, series?: Cumulativ
   const [first, last] = [timesMs[0], timesMs[length - 1]];
   // NaN (no bound) compares false and leaves the first close as the start.
   const since = Date.parse(report.since ?? '');
-  const generatedMs = Date.parse(generatedAt);
   let start = since <= first ? since : first;
-  // The line runs on to the end of the period, but not past the moment the report was made.
-  let end = Math.max(
-    last,
-    Math.min(
-      report.until === null ? last : Date.parse(report.until),
-      Number.isFinite(generatedMs) ? generatedMs : last,
-    ),
-  );
+  // The line runs on to the end of the period, but not past the moment the report was made (NaN: not known).
+  let end = Math.max(last, Math.min(Date.parse(report.until ?? '') || last, Date.parse(generatedAt) || last));
   if (end === start) {
     start -= 43_200_000;
     end += 43_200_000;
