@@ -83,7 +83,7 @@ export function recorded(records: readonly AcctRecord[]) {
 }
 
 function rateRow(row: Record<string, string>): RateRow {
-  const read = (text: string | undefined) => (text === undefined || text === '' ? undefined : exact(text));
+  const read = (text: string | undefined) => (text ? exact(text) : undefined);
   return {
     date: row.date,
     spot: exact(row.spot)!,
