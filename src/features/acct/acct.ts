@@ -322,7 +322,7 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
     live.notionalUsd += readNumber(hedge.notional_usd) ?? 0;
     live.markets.add(hedge.market);
     const maturity = typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null;
-    if (maturity !== null && (live.maturity === null || maturity > live.maturity)) live.maturity = maturity;
+    if (maturity !== null && maturity > (live.maturity ?? '')) live.maturity = maturity;
     const opened = hedge.created_at;
     const position = book.find((line) => line.hedgeId === id);
     const open: DeskHedge = {
@@ -363,10 +363,9 @@ export async function compute(
   const used = new Map<string, RateRow>();
   // Each period end up to `last` with the rate it is valued at (every one read before any is valued).
   const valued = (last: string) =>
-    periodEnds(designation, last, market?.rows.keys() ?? []).map((end) => {
-      used.set(end, rateOn(end));
-      return [end, used.get(end)!] as const;
-    });
+    periodEnds(designation, last, market!.rows.keys()).map(
+      (end) => [end, used.set(end, rateOn(end)).get(end)!] as const,
+    );
   const amount = exact(rel.hedged_item.amount)!;
   const { instrument } = rel;
   let periods: PeriodValues[];

@@ -128,13 +128,54 @@ export async function runDoctor(ports: DoctorPorts) {
   });
 
   // ---- reach, TLS, the key accepted: the first request tells ----------------------------------
+  /** The first request failed: why, as the line that stops the rest. A TLS trust failure, no answer at all, a 404 (the base URL points elsewhere) and a refused key each name their next step. */
+  function firstRequestFailure(error: unknown) {
+    const failed = (failure: FailureClass, detail: string, next: string) =>
+      Object.assign(baseUrl, { status: 'fail', failure, detail: `${credentials.baseUrl} — ${detail}`, next });
+    if (error instanceof NetworkError) {
+      const tls = /TLS|certificate/i.test(error.message);
+      return failed(
+        'network',
+        `${tls ? 'TLS failed' : 'no usable answer'}: ${error.message}`,
+        tls
+          ? "Trust the server's CA: point HEDGE_CA_FILE (or the profile's ca_file, `hedge login --ca-file`) at its PEM file."
+          : `Check the address and the network (proxy: HTTPS_PROXY/NO_PROXY); \`${ports.hedgeCommand('whoami')}\` shows where it came from.`,
+      );
+    }
+    if (isRefusal(error))
+      return checkOf(
+        'auth',
+        'Key accepted',
+        'fail',
+        `the server refused the key: ${error.endpoint} answered ${error.status} ${error.code} (${error.message})`,
+        true,
+        {
+          next: refusedKeyNext(credentials, ports.hedgeCommand('login')),
+          failure: 'auth',
+        },
+      );
+    if (error instanceof ApiError && error.status === 404)
+      return failed(
+        'network',
+        `${error.endpoint} answered 404 ${error.code}: this address does not serve the API`,
+        'Check the base URL: it is the partner-scoped address ending with the version segment (https://…/partners/NAME/v2), without /markets.',
+      );
+    // Refused before it was sent (a CA file others may change): so would a write be, with the same exit code.
+    if (error instanceof UsageError) return Object.assign(baseUrl, { status: 'fail', detail: '', error });
+    if (error instanceof InvalidResponseError && error.details?.field === undefined)
+      return failed(
+        'unreadable',
+        error.message,
+        "Something answers at this address, but not with the API's JSON envelope: check the base URL (and any proxy in between).",
+      );
+  }
   let markets: Awaited<ReturnType<HedgeClient['listMarkets']>> | undefined;
   const started = ports.clock.now();
   try {
     markets = await client.listMarkets();
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
-    const stop = firstRequestFailure(ports, error, credentials, baseUrl);
+    const stop = firstRequestFailure(error);
     if (stop) {
       if (stop !== baseUrl) checks.push(stop);
       checks.push(checkOf('reads', 'Reads', 'skip', 'not asked: the server could not be used', true));
@@ -368,53 +409,6 @@ function nodeCaCheck(path: string) {
       next: `Node reads NODE_EXTRA_CA_CERTS before hedge starts, and a FIFO or device there can hang every command: point it at a regular PEM file only you can change, or \`unset NODE_EXTRA_CA_CERTS\` (HEDGE_CA_FILE is read by hedge itself, bounded, never waited on).`,
     });
   }
-}
-
-/** The first request failed: why, as the line that stops the rest. A TLS trust failure, no answer at all, a 404 (the base URL points elsewhere) and a refused key each name their next step. */
-function firstRequestFailure(
-  ports: DoctorPorts,
-  error: unknown,
-  credentials: ResolvedCredentials,
-  baseUrl: DoctorCheck,
-) {
-  const failed = (failure: FailureClass, detail: string, next: string) =>
-    Object.assign(baseUrl, { status: 'fail', failure, detail: `${credentials.baseUrl} — ${detail}`, next });
-  if (error instanceof NetworkError) {
-    const tls = /TLS|certificate/i.test(error.message);
-    return failed(
-      'network',
-      `${tls ? 'TLS failed' : 'no usable answer'}: ${error.message}`,
-      tls
-        ? "Trust the server's CA: point HEDGE_CA_FILE (or the profile's ca_file, `hedge login --ca-file`) at its PEM file."
-        : `Check the address and the network (proxy: HTTPS_PROXY/NO_PROXY); \`${ports.hedgeCommand('whoami')}\` shows where it came from.`,
-    );
-  }
-  if (isRefusal(error))
-    return checkOf(
-      'auth',
-      'Key accepted',
-      'fail',
-      `the server refused the key: ${error.endpoint} answered ${error.status} ${error.code} (${error.message})`,
-      true,
-      {
-        next: refusedKeyNext(credentials, ports.hedgeCommand('login')),
-        failure: 'auth',
-      },
-    );
-  if (error instanceof ApiError && error.status === 404)
-    return failed(
-      'network',
-      `${error.endpoint} answered 404 ${error.code}: this address does not serve the API`,
-      'Check the base URL: it is the partner-scoped address ending with the version segment (https://…/partners/NAME/v2), without /markets.',
-    );
-  // Refused before it was sent (a CA file others may change): so would a write be, with the same exit code.
-  if (error instanceof UsageError) return Object.assign(baseUrl, { status: 'fail', detail: '', error });
-  if (error instanceof InvalidResponseError && error.details?.field === undefined)
-    return failed(
-      'unreadable',
-      error.message,
-      "Something answers at this address, but not with the API's JSON envelope: check the base URL (and any proxy in between).",
-    );
 }
 
 /** The server's clock against this machine's, as its answers told it (domain/server-clock.ts): the interval, and what taught it. */
