@@ -243,21 +243,16 @@ function figureText(value: number | null, signed = true) {
   return signed ? `<span class="${pnlClass(value)}">${formatSignedMoney(value)}</span>` : formatMoney(value);
 }
 
-const TOTAL_CARDS = {
-  net_pnl_usd: 'Net P&amp;L (USD)',
-  gross_pnl_usd: 'Gross P&amp;L (USD)',
-  carry_pnl_usdc: 'Carry (USDC)',
-  fees_pnl_usdc: 'Fees (USDC)',
-  count: 'Closed hedges',
-  notional_usd: 'Notional (USD)',
-};
-
 function totalsSection(report: Report) {
   const { positions, net_pnl_usd: unrealized } = report.unrealized;
   const html = [
-    ...Object.entries(TOTAL_CARDS).map(
-      ([field, label]) => [field, label, report.totals[field as keyof ReportFigures]] as const,
-    ),
+    // Each card: the report's field, then its label.
+    ...'net_pnl_usd Net P&amp;L (USD)|gross_pnl_usd Gross P&amp;L (USD)|carry_pnl_usdc Carry (USDC)|fees_pnl_usdc Fees (USDC)|count Closed hedges|notional_usd Notional (USD)'
+      .split('|')
+      .map((card) => {
+        const [field, label] = card.split(/ (.*)/);
+        return [field, label, report.totals[field as keyof ReportFigures]] as const;
+      }),
     ...report.locked.map(
       (sum) =>
         ['quote_amount_locked', `Locked (${escapeHtml(sum.quote_currency ?? 'quote currency')})`, sum.amount] as const,
