@@ -20,9 +20,9 @@ import {
 export const FRAMEWORKS = ['ifrs9', 'ias39', 'asc815'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
 export const METHODS = ['dollar_offset_cumulative', 'dollar_offset_period', 'regression', 'critical_terms'] as const;
-export type Method = (typeof METHODS)[number];
+type Method = (typeof METHODS)[number];
 export type Excluded = 'pnl' | 'cost_of_hedging_reserve';
-export type ItemKind = 'forecast' | 'firm' | 'recognised';
+type ItemKind = 'forecast' | 'firm' | 'recognised';
 
 /** What the figures of one period end are: cumulative since designation, in the functional currency's cents. */
 export interface PeriodValues {
@@ -94,7 +94,7 @@ function lowerOf(instrument: Cents, hedgedItem: Cents) {
   );
 }
 
-export const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
+const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
 
 function amortised(rules: RelationshipRules, end: string): Cents {
   const plan = rules.amortisation;
@@ -212,7 +212,7 @@ export interface Quote {
 export const inFunctional = (amount: Exact, rate: Exact, quote: Quote) =>
   quote.functionalPerForeign ? mul(amount, rate) : div(amount, rate);
 
-export interface ForwardTerms {
+interface ForwardTerms {
   /** The foreign currency amount, signed as the hedged item's: positive to receive (a sale), negative to pay. */
   hedgedAmount: Exact;
   notional: Exact;

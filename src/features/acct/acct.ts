@@ -53,7 +53,7 @@ export interface Designation {
   events: AcctEvent[];
 }
 
-export interface MarketRates {
+interface MarketRates {
   quote: string;
   rows: Map<string, RateRow>;
 }
@@ -283,7 +283,7 @@ export function fromValues(designation: Designation, lines: readonly ValueLine[]
 export type Computed = Awaited<ReturnType<typeof compute>>;
 
 /** The desk's hedges carrying the relationship's references: closed ones from history, open ones from positions. */
-export async function deskHedges(client: HedgeClient, references: readonly string[]) {
+async function deskHedges(client: HedgeClient, references: readonly string[]) {
   const hedges: DeskHedge[] = [];
   const marks = new Map<string, DeskHedge>();
   const deals: DealHedges[] = [];
