@@ -217,11 +217,11 @@ export async function recordRates(ctx: AcctPorts, market: string, quote: string,
       if (!earlier) return true;
       // The same figures (1.2 and 1.20 are one rate) are no change.
       const later = rateRow(row);
-      const same = (key: 'spot' | 'forward' | 'discountFactor') => {
+      const same = (['spot', 'forward', 'discountFactor'] as const).every((key) => {
         const [x, y] = [earlier[key], later[key]];
         return x === undefined || y === undefined ? x === y : x[0] * y[1] === y[0] * x[1];
-      };
-      if (!(same('spot') && same('forward') && same('discountFactor')))
+      });
+      if (!same)
         throw new UsageError(
           `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed.`,
         );
