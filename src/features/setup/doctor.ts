@@ -196,8 +196,8 @@ export async function runDoctor(ports: DoctorPorts) {
   const clock = checkOf('clock', 'Clock', 'skip', '');
   checks.push(clock);
 
-  // Each read endpoint answered and readable: markets, then the reads below in their order. A read that failed: the command describes
-  // its error; an answer hedge cannot read names the command to report it with.
+  // Each read endpoint answered and readable: markets, then the reads below in their order. A read that failed: the
+  // command describes its error; an answer hedge cannot read names the command to report it with.
   const listed = markets?.markets ?? [];
   const open = listed.filter((entry) => entry.status === 'open').map((entry) => entry.market);
   const other = listed.filter((entry) => entry.status !== 'open').map((entry) => `${entry.market} (${entry.status})`);
