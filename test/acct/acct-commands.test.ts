@@ -112,6 +112,12 @@ describe('the worked example, recorded late: memo, test, event, reserve and bala
       'RECORDED LATE: from the 2018 spreadsheet (designated 2018-10-15, recorded 2026-03-02)',
     );
     expect(memo.stdout.replace(/\s+/g, ' ')).toContain('is your judgement and your auditors’');
+    // A fact a line, in the order the documentation lists them.
+    expect(memo.stdout.split('\n').flatMap((line) => /^([A-Z][a-z][\w ]*):/.exec(line)?.[1] ?? [])).toEqual(
+      'Hedge designation memo|Relationship|Framework|Designated|Recorded|Record hash|Objective and strategy|Hedged item|Evidence of probability|Rates|Hedging instrument|Hedge ratio|Designated risk|Excluded part|Effectiveness|Sources of ineffectiveness|Approved by'.split(
+        '|',
+      ),
+    );
     exits(
       await run(['acct', 'designate', example, '--recorded-late', 'twice']),
       2,

@@ -34,7 +34,7 @@ const decimalText = (what: string, positive = false) =>
 
 const REFERENCE = pattern(/^[\x21-\x7e](?:[\x20-\x7e]{0,62}[\x21-\x7e])?$/, 'expected a client reference');
 
-export const RELATIONSHIP = z.strictObject({
+const RELATIONSHIP = z.strictObject({
   id: pattern(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'expected 1 to 64 letters, digits, ., _ or -'),
   framework: z.enum(FRAMEWORKS),
   type: z.literal('cash_flow'),
@@ -70,7 +70,7 @@ export const RELATIONSHIP = z.strictObject({
 });
 export type Relationship = z.infer<typeof RELATIONSHIP>;
 
-export const REQUIRED_FIELDS = Object.keys(RELATIONSHIP.shape).filter((key) => key !== 'on_occurrence');
+const REQUIRED_FIELDS = Object.keys(RELATIONSHIP.shape).filter((key) => key !== 'on_occurrence');
 
 /** The relationship a file holds, or the one line that says what is wrong with it. */
 export function parseRelationship(source: string): Relationship | string {

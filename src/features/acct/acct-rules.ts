@@ -20,9 +20,9 @@ import {
 export const FRAMEWORKS = ['ifrs9', 'ias39', 'asc815'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
 export const METHODS = ['dollar_offset_cumulative', 'dollar_offset_period', 'regression', 'critical_terms'] as const;
-export type Method = (typeof METHODS)[number];
+type Method = (typeof METHODS)[number];
 export type Excluded = 'pnl' | 'cost_of_hedging_reserve';
-export type ItemKind = 'forecast' | 'firm' | 'recognised';
+type ItemKind = 'forecast' | 'firm' | 'recognised';
 
 /** What the figures of one period end are: cumulative since designation, in the functional currency's cents. */
 export interface PeriodValues {
@@ -94,7 +94,7 @@ function lowerOf(instrument: Cents, hedgedItem: Cents) {
   );
 }
 
-export const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
+const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
 
 function amortised(rules: RelationshipRules, end: string): Cents {
   const plan = rules.amortisation;
@@ -212,7 +212,7 @@ export interface Quote {
 export const inFunctional = (amount: Exact, rate: Exact, quote: Quote) =>
   quote.functionalPerForeign ? mul(amount, rate) : div(amount, rate);
 
-export interface ForwardTerms {
+interface ForwardTerms {
   /** The foreign currency amount, signed as the hedged item's: positive to receive (a sale), negative to pay. */
   hedgedAmount: Exact;
   notional: Exact;
@@ -304,45 +304,28 @@ export function periodEntries(
   ].map(numberCents);
   const amortisedToPnl = numberCents(result.excluded_to_pnl);
   const toReserve = result.excluded_to === 'cost_of_hedging_reserve';
-  const entries: Array<[string, Array<[Role, Cents]>]> = [
-    [
-      'remeasurement of the hedging instrument',
-      [
-        ['hedging_instrument', effective + ineffective + undesignated + excluded],
-        ['cash_flow_hedge_reserve', -effective],
-        ['hedge_ineffectiveness', -ineffective],
-        ['undesignated_derivative', -undesignated],
-        [toReserve ? 'cost_of_hedging_reserve' : 'excluded_component', -excluded],
-      ],
-    ],
-    [
-      'amortisation of the excluded part',
-      toReserve
-        ? [
-            ['excluded_component', -amortisedToPnl],
-            ['cost_of_hedging_reserve', amortisedToPnl],
-          ]
-        : [],
-    ],
-    [
-      'fees',
-      [
-        ['fees', -feesMove],
-        ['hedging_instrument', feesMove],
-      ],
-    ],
-    [
-      'reclassification of the reserves',
-      [
-        ['cash_flow_hedge_reserve', numberCents(result.reclassified)],
-        ['cost_of_hedging_reserve', numberCents(result.cost_of_hedging_reclassified)],
-        [reclassifiedTo, -(numberCents(result.reclassified) + numberCents(result.cost_of_hedging_reclassified))],
-      ],
-    ],
-  ];
+  // Each entry's lines, by role, in order.
+  const entries: Record<string, Partial<Record<Role, Cents>>> = {
+    'remeasurement of the hedging instrument': {
+      hedging_instrument: effective + ineffective + undesignated + excluded,
+      cash_flow_hedge_reserve: -effective,
+      hedge_ineffectiveness: -ineffective,
+      undesignated_derivative: -undesignated,
+      [toReserve ? 'cost_of_hedging_reserve' : 'excluded_component']: -excluded,
+    },
+    'amortisation of the excluded part': toReserve
+      ? { excluded_component: -amortisedToPnl, cost_of_hedging_reserve: amortisedToPnl }
+      : {},
+    fees: { fees: -feesMove, hedging_instrument: feesMove },
+    'reclassification of the reserves': {
+      cash_flow_hedge_reserve: numberCents(result.reclassified),
+      cost_of_hedging_reserve: numberCents(result.cost_of_hedging_reclassified),
+      [reclassifiedTo]: -(numberCents(result.reclassified) + numberCents(result.cost_of_hedging_reclassified)),
+    },
+  };
   let n = 0;
-  return entries.flatMap(([description, lines]) => {
-    const kept = lines.filter(([, amount]) => amount !== 0n);
+  return Object.entries(entries).flatMap(([description, lines]) => {
+    const kept = (Object.entries(lines) as Array<[Role, Cents]>).filter(([, amount]) => amount !== 0n);
     if (!kept.length) return [];
     const entry_id = `${relationshipId}/${result.period_end}/${++n}`;
     // amount: positive a debit, negative a credit (cents).

@@ -15,7 +15,7 @@ import type { CommandContext } from '../../platform/runtime/context.js';
 import type { JsonObject } from '../../core/objects.js';
 
 const KINDS = ['designation', 'event', 'rates'] as const;
-export type RecordKind = (typeof KINDS)[number];
+type RecordKind = (typeof KINDS)[number];
 
 const RECORD = z.object({
   seq: z.number(),
@@ -38,7 +38,7 @@ const hashOf = (record: Omit<AcctRecord, 'hash'>) =>
     )
     .digest('hex');
 
-export const storePath = (ctx: Pick<CommandContext, 'env'>) => join(journalDir(ctx.env), 'acct', 'records.json');
+const storePath = (ctx: Pick<CommandContext, 'env'>) => join(journalDir(ctx.env), 'acct', 'records.json');
 
 /** Every record, its chain checked; none when nothing was recorded yet. */
 export function readRecords(ctx: Pick<CommandContext, 'env'>): AcctRecord[] {

@@ -11,7 +11,7 @@ const JUDGEMENT =
 const FRAMEWORK_NAMES = { ifrs9: 'IFRS 9', ias39: 'IAS 39', asc815: 'ASC 815' } as const;
 
 /** The memo's facts in order, as label and text. */
-function memoRows(designation: Designation): Array<[string, string]> {
+function memoRows(designation: Designation) {
   const { relationship: rel } = designation;
   const item = rel.hedged_item;
   const instrument =
@@ -19,36 +19,31 @@ function memoRows(designation: Designation): Array<[string, string]> {
       ? `the desk's own hedges carrying ${rel.instrument.references.join(', ')}, through every roll (gross price P&L designated; carry excluded; fees to P&L)`
       : `a forward held elsewhere: ${rel.instrument.notional} ${rel.instrument.currency} at ${rel.instrument.contract_rate} (${rel.instrument.rate_quote}), maturing ${rel.instrument.maturity}`;
   return [
-    ['Relationship', rel.id],
-    ['Framework', `${FRAMEWORK_NAMES[rel.framework]}, cash-flow hedge`],
-    ['Designated', rel.designated_at],
-    ['Recorded', designation.recordedAt],
-    ['Record hash', designation.hash],
-    ['Objective and strategy', rel.objective],
-    [
-      'Hedged item',
-      `${item.description}: ${item.amount} ${item.currency} (${item.kind}), expected ${item.expected_date}`,
-    ],
-    ['Evidence of probability', item.probability_evidence],
-    ['Rates', rel.market],
-    ['Hedging instrument', instrument],
-    ['Hedge ratio', rel.ratio],
-    [
-      'Designated risk',
-      rel.designation === 'spot'
-        ? 'the spot element; the forward points (or the carry) are excluded'
-        : 'the forward element whole (forward rate)',
-    ],
-    [
-      'Excluded part',
-      rel.excluded === 'pnl'
-        ? 'to profit or loss as it changes'
-        : 'to the cost-of-hedging reserve (IFRS 9 6.5.15–16), released with the hedged item',
-    ],
-    ['Effectiveness', rel.method.replaceAll('_', ' ')],
-    ['Sources of ineffectiveness', rel.sources_of_ineffectiveness],
-    ['Approved by', rel.approved_by],
-    ...designation.events.map((event): [string, string] => [
+    ...Object.entries({
+      Relationship: rel.id,
+      Framework: `${FRAMEWORK_NAMES[rel.framework]}, cash-flow hedge`,
+      Designated: rel.designated_at,
+      Recorded: designation.recordedAt,
+      'Record hash': designation.hash,
+      'Objective and strategy': rel.objective,
+      'Hedged item': `${item.description}: ${item.amount} ${item.currency} (${item.kind}), expected ${item.expected_date}`,
+      'Evidence of probability': item.probability_evidence,
+      Rates: rel.market,
+      'Hedging instrument': instrument,
+      'Hedge ratio': rel.ratio,
+      'Designated risk':
+        rel.designation === 'spot'
+          ? 'the spot element; the forward points (or the carry) are excluded'
+          : 'the forward element whole (forward rate)',
+      'Excluded part':
+        rel.excluded === 'pnl'
+          ? 'to profit or loss as it changes'
+          : 'to the cost-of-hedging reserve (IFRS 9 6.5.15–16), released with the hedged item',
+      Effectiveness: rel.method.replaceAll('_', ' '),
+      'Sources of ineffectiveness': rel.sources_of_ineffectiveness,
+      'Approved by': rel.approved_by,
+    }),
+    ...designation.events.map((event) => [
       event.type === 'occurred' ? 'Occurred' : 'De-designated',
       `${event.date}${event.reason ? `: ${event.reason}` : ''}${event.still_expected === false ? ' (no longer expected)' : ''}`,
     ]),

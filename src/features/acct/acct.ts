@@ -26,10 +26,8 @@ import {
   MissingRate,
   need,
   rollForward,
-  type CriticalTerms,
   type CriticalTermsInput,
   type DeskHedge,
-  type PeriodResult,
   type PeriodValues,
   type Quote,
   type RateRow,
@@ -55,7 +53,7 @@ export interface Designation {
   events: AcctEvent[];
 }
 
-export interface MarketRates {
+interface MarketRates {
   quote: string;
   rows: Map<string, RateRow>;
 }
@@ -85,7 +83,7 @@ export function recorded(records: readonly AcctRecord[]) {
 }
 
 function rateRow(row: Record<string, string>): RateRow {
-  const read = (text: string | undefined) => (text === undefined || text === '' ? undefined : exact(text));
+  const read = (text: string | undefined) => (text ? exact(text) : undefined);
   return {
     date: row.date,
     spot: exact(row.spot)!,
@@ -219,11 +217,11 @@ export async function recordRates(ctx: AcctPorts, market: string, quote: string,
       if (!earlier) return true;
       // The same figures (1.2 and 1.20 are one rate) are no change.
       const later = rateRow(row);
-      const same = (key: 'spot' | 'forward' | 'discountFactor') => {
+      const same = (['spot', 'forward', 'discountFactor'] as const).every((key) => {
         const [x, y] = [earlier[key], later[key]];
         return x === undefined || y === undefined ? x === y : x[0] * y[1] === y[0] * x[1];
-      };
-      if (!(same('spot') && same('forward') && same('discountFactor')))
+      });
+      if (!same)
         throw new UsageError(
           `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed.`,
         );
@@ -280,19 +278,12 @@ export function fromValues(designation: Designation, lines: readonly ValueLine[]
   return rollForward(periods, rulesOf(designation));
 }
 
-export interface Computed {
-  designation: Designation;
-  results: PeriodResult[];
-  /** The rate each period end was valued at, with its source (none for values from a file). */
-  rates: Map<string, RateRow>;
-  hedgeIds: string[];
-  currency: string;
-  /** The relationship's critical terms, where that is its method. */
-  criticalTerms?: CriticalTerms;
-}
+/** A relationship's periods, the rate each period end was valued at (none for values from a file), its hedges and
+ * currency, and its critical terms where that is its method. */
+export type Computed = Awaited<ReturnType<typeof compute>>;
 
 /** The desk's hedges carrying the relationship's references: closed ones from history, open ones from positions. */
-export async function deskHedges(client: HedgeClient, references: readonly string[]) {
+async function deskHedges(client: HedgeClient, references: readonly string[]) {
   const hedges: DeskHedge[] = [];
   const marks = new Map<string, DeskHedge>();
   const deals: DealHedges[] = [];
@@ -331,7 +322,7 @@ export async function deskHedges(client: HedgeClient, references: readonly strin
     live.notionalUsd += readNumber(hedge.notional_usd) ?? 0;
     live.markets.add(hedge.market);
     const maturity = typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null;
-    if (maturity !== null && (live.maturity === null || maturity > live.maturity)) live.maturity = maturity;
+    if (maturity !== null && maturity > (live.maturity ?? '')) live.maturity = maturity;
     const opened = hedge.created_at;
     const position = book.find((line) => line.hedgeId === id);
     const open: DeskHedge = {
@@ -355,7 +346,7 @@ export async function compute(
   rates: Map<string, MarketRates>,
   until: string | undefined,
   option: string,
-): Promise<Computed> {
+) {
   const rel = designation.relationship;
   const market = rates.get(rel.market);
   // A rate of the market for `date`, or a refusal naming the date.
@@ -372,10 +363,9 @@ export async function compute(
   const used = new Map<string, RateRow>();
   // Each period end up to `last` with the rate it is valued at (every one read before any is valued).
   const valued = (last: string) =>
-    periodEnds(designation, last, market?.rows.keys() ?? []).map((end) => {
-      used.set(end, rateOn(end));
-      return [end, used.get(end)!] as const;
-    });
+    periodEnds(designation, last, market!.rows.keys()).map(
+      (end) => [end, used.set(end, rateOn(end)).get(end)!] as const,
+    );
   const amount = exact(rel.hedged_item.amount)!;
   const { instrument } = rel;
   let periods: PeriodValues[];

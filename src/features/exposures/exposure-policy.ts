@@ -1,10 +1,10 @@
 // The hedging policy of `hedge exposures`: a policy file (JSON) and flags over it, flags winning.
 // Each problem is one UsageError line naming the option (or the file's key) and what is allowed.
-import * as z from 'zod/mini';
 import { UsageError } from '../../core/errors.js';
 import { parseBoundedJson, repeatedKeys } from '../../core/security/json-keys.js';
 import { DEFAULT_POLICY, type ExposurePolicy } from './exposures-rules.js';
 import { echo, notAllowed, parseDecimal } from '../../core/input.js';
+import { isObject } from '../../core/objects.js';
 
 export interface PolicyFlags {
   ratios?: string;
@@ -44,26 +44,17 @@ export function parseRatios(raw: string, where: string) {
   return buckets;
 }
 
-const policyValue = (expected: string) => z.optional(z.union([z.string(), z.number()], { error: expected }));
-
-/** Each key a string or a number, read by the parser of its flag; netting a boolean. */
-const policySchema = z.strictObject({
-  ratios: policyValue(`a string of ${RATIOS_ALLOWED}`),
-  band_pct: policyValue('a number from 0 to 50'),
-  sizing: policyValue('current or fixed'),
-  functional: policyValue('a currency code such as USD or NGN'),
-  netting: z.optional(z.boolean({ error: 'true or false' })),
-});
-
-/** Each key of a policy file: the policy's name for it, its flag and the flag's parser. */
+/** Each key of a policy file: the policy's name for it, its flag, what the file's value must be (a string or a number,
+ * read by the flag's parser; netting a boolean) and the flag's parser. */
 const POLICY_KEYS: Record<
   string,
-  [keyof ExposurePolicy, keyof PolicyFlags, ((raw: string, where: string) => unknown)?]
+  [keyof ExposurePolicy, keyof PolicyFlags, string, ((raw: string, where: string) => unknown)?]
 > = {
-  ratios: ['buckets', 'ratios', parseRatios],
+  ratios: ['buckets', 'ratios', `a string of ${RATIOS_ALLOWED}`, parseRatios],
   band_pct: [
     'bandPct',
     'band',
+    'a number from 0 to 50',
     (raw, where) =>
       parseDecimal(raw, {
         name: where,
@@ -77,6 +68,7 @@ const POLICY_KEYS: Record<
   sizing: [
     'sizing',
     'sizing',
+    'current or fixed',
     (raw, where) => {
       const value = raw.trim().toLowerCase();
       if (value === 'current' || value === 'fixed') return value;
@@ -90,6 +82,7 @@ const POLICY_KEYS: Record<
   functional: [
     'functional',
     'functional',
+    'a currency code such as USD or NGN',
     (raw, where) => {
       const value = raw.trim().toUpperCase();
       if (!/^[A-Z]{3}$/.test(value))
@@ -97,7 +90,7 @@ const POLICY_KEYS: Record<
       return value === 'USDT' || value === 'USDC' ? 'USD' : value;
     },
   ],
-  netting: ['netting', 'netting'],
+  netting: ['netting', 'netting', 'true or false'],
 };
 
 /** The policy file's text (JSON) over the defaults; `source` names the file in problems. */
@@ -107,9 +100,7 @@ export function parsePolicyFile(text: string, source: string): Partial<ExposureP
     throw new UsageError(`--policy: ${source} is JSON ${parsed.problem}; a policy is one object of a few keys.`);
   // Not JSON: said as a document that is not an object.
   const document = parsed.problem === undefined ? parsed.value : undefined;
-  const read = policySchema.safeParse(document);
-  const [issue] = read.error?.issues ?? [];
-  if (issue?.code === 'invalid_type' && !issue.path.length)
+  if (!isObject(document))
     throw new UsageError(
       `--policy: ${source} is not one JSON object; expected one such as {"ratios": "30:100,90:75,*:50", "band_pct": 5, "sizing": "current", "functional": "USD", "netting": true}, each key optional.`,
     );
@@ -121,16 +112,21 @@ export function parsePolicyFile(text: string, source: string): Partial<ExposureP
       `--policy ${source}: ${named} appears more than once; each key may appear once (JSON would keep only the last).`,
     );
   }
-  // The first problem is the one said: a key's type, then a key not known, then a value its flag would refuse.
-  if (issue?.code === 'unrecognized_keys')
+  // The first problem is the one said: a key's type (in the keys' order), then a key not known, then a value its flag
+  // would refuse.
+  const given = Object.keys(POLICY_KEYS).filter((key) => Object.hasOwn(document, key));
+  const mistyped = given.find((key) =>
+    POLICY_KEYS[key][3] ? !/^(string|number)$/.test(typeof document[key]) : typeof document[key] !== 'boolean',
+  );
+  if (mistyped) throw new UsageError(`--policy ${source}: ${mistyped}: expected ${POLICY_KEYS[mistyped][2]}.`);
+  if (Object.keys(document).some((key) => !Object.hasOwn(POLICY_KEYS, key)))
     throw new UsageError(
       `--policy ${source}: a key that is not known; the keys are ratios, band_pct, sizing, functional and netting.`,
     );
-  if (issue) throw new UsageError(`--policy ${source}: ${String(issue.path[0])}: expected ${issue.message}.`);
   const policy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(read.data!)) {
-    const [name, , parse] = POLICY_KEYS[key];
-    policy[name] = parse ? parse(String(value), `--policy ${source}: ${key}`) : value;
+  for (const key of given) {
+    const [name, , , parse] = POLICY_KEYS[key];
+    policy[name] = parse ? parse(String(document[key]), `--policy ${source}: ${key}`) : document[key];
   }
   return policy;
 }
@@ -138,7 +134,7 @@ export function parsePolicyFile(text: string, source: string): Partial<ExposureP
 /** Defaults, then the policy file, then the flags. */
 export function resolvePolicy(file: Partial<ExposurePolicy>, flags: PolicyFlags) {
   const policy: Record<string, unknown> = { ...DEFAULT_POLICY, ...file };
-  for (const [name, flag, parse] of Object.values(POLICY_KEYS)) {
+  for (const [name, flag, , parse] of Object.values(POLICY_KEYS)) {
     const raw = flags[flag];
     if (typeof raw === 'string') policy[name] = parse!(raw, `--${flag}`);
   }

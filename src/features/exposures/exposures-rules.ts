@@ -129,13 +129,10 @@ export function targetBook(
   firstCover: Prices = {},
   dueLeadMs = 0,
 ) {
-  const lines = exposureLines(exposures, policy, prices, nowMs, firstCover).map((line, index) => ({
-    ...line,
-    dueMs: exposures[index].dueMs,
-  }));
+  const lines = exposureLines(exposures, policy, prices, nowMs, firstCover);
   return marketsOf(exposures).flatMap((market) => {
     const live = lines.filter(
-      (line) => line.market === market && line.cover_side !== null && line.dueMs > nowMs + dueLeadMs,
+      (line) => line.market === market && line.cover_side !== null && Date.parse(line.due) > nowMs + dueLeadMs,
     );
     const needs = { buy: 0, sell: 0 };
     for (const line of live) needs[line.cover_side as Side] += line.hedge_usd;
@@ -145,7 +142,7 @@ export function targetBook(
       // Netted, the side covers every live exposure of its market; apart, its own.
       const covered = live.filter((line) => line.hedge_usd > 0 && (policy.netting || line.cover_side === side));
       // A side holding anything covers a line of it (a sum above 0 has a part above 0).
-      const untilMs = Math.max(...covered.map((line) => line.dueMs));
+      const untilMs = Math.max(...covered.map((line) => Date.parse(line.due)));
       const band = (target * policy.bandPct) / 100;
       return {
         market,
@@ -260,10 +257,7 @@ export function projectedCost(
     const carry = rates.carryDailyPct[market] ?? { buy: 0, sell: 0 };
     // Both sides start flat (never maturing): the first step opens today's target.
     const state = { buy: { notional: 0, maturityMs: Infinity }, sell: { notional: 0, maturityMs: Infinity } };
-    let carryTotal = 0;
-    let feesTotal = 0;
-    let rolls = 0;
-    let now = nowMs;
+    let [carryTotal, feesTotal, rolls, now] = [0, 0, 0, nowMs];
     const step = () => {
       for (const row of targetBook(exposures, policy, prices, now).filter((row) => row.market === market)) {
         const held = state[row.side];

@@ -153,16 +153,9 @@ function cumulativeChart(report: Report, generatedAt: string, series?: Cumulativ
   const [first, last] = [timesMs[0], timesMs[length - 1]];
   // NaN (no bound) compares false and leaves the first close as the start.
   const since = Date.parse(report.since ?? '');
-  const generatedMs = Date.parse(generatedAt);
   let start = since <= first ? since : first;
-  // The line runs on to the end of the period, but not past the moment the report was made.
-  let end = Math.max(
-    last,
-    Math.min(
-      report.until === null ? last : Date.parse(report.until),
-      Number.isFinite(generatedMs) ? generatedMs : last,
-    ),
-  );
+  // The line runs on to the end of the period, but not past the moment the report was made (NaN: not known).
+  let end = Math.max(last, Math.min(Date.parse(report.until ?? '') || last, Date.parse(generatedAt) || last));
   if (end === start) {
     start -= 43_200_000;
     end += 43_200_000;
@@ -250,21 +243,16 @@ function figureText(value: number | null, signed = true) {
   return signed ? `<span class="${pnlClass(value)}">${formatSignedMoney(value)}</span>` : formatMoney(value);
 }
 
-const TOTAL_CARDS = {
-  net_pnl_usd: 'Net P&amp;L (USD)',
-  gross_pnl_usd: 'Gross P&amp;L (USD)',
-  carry_pnl_usdc: 'Carry (USDC)',
-  fees_pnl_usdc: 'Fees (USDC)',
-  count: 'Closed hedges',
-  notional_usd: 'Notional (USD)',
-};
-
 function totalsSection(report: Report) {
   const { positions, net_pnl_usd: unrealized } = report.unrealized;
   const html = [
-    ...Object.entries(TOTAL_CARDS).map(
-      ([field, label]) => [field, label, report.totals[field as keyof ReportFigures]] as const,
-    ),
+    // Each card: the report's field, then its label.
+    ...'net_pnl_usd Net P&amp;L (USD)|gross_pnl_usd Gross P&amp;L (USD)|carry_pnl_usdc Carry (USDC)|fees_pnl_usdc Fees (USDC)|count Closed hedges|notional_usd Notional (USD)'
+      .split('|')
+      .map((card) => {
+        const [field, label] = card.split(/ (.*)/);
+        return [field, label, report.totals[field as keyof ReportFigures]] as const;
+      }),
     ...report.locked.map(
       (sum) =>
         ['quote_amount_locked', `Locked (${escapeHtml(sum.quote_currency ?? 'quote currency')})`, sum.amount] as const,

@@ -11,48 +11,42 @@ import type { HedgeReferences } from '../book/deal.js';
 import { UsageError } from '../../core/errors.js';
 import { refuseToWriteAt, writeNamedFile } from '../../core/security/bounded-read.js';
 
-/** What a walk through the history pages found; `warning`: why the figures may be incomplete, for stderr. */
-interface HistoryWalk {
-  fetched: number;
-  complete: boolean;
-  warning?: string;
-}
-
 /** Every page of closed hedges, each record handed to `onRecord` (false stops the walk); whole once a record closed
- * before `since` is read, as the history comes newest first. */
+ * before `since` is read, as the history comes newest first. What it found: how many were read, whether that is all,
+ * and (`warning`, for stderr) why the figures may be incomplete. */
 export async function walkHistory(
   client: HedgeClient,
   period: { since?: Date },
   onRecord: (raw: HistoryRecord) => boolean | void,
-): Promise<HistoryWalk> {
+) {
   let fetched = 0;
   let last: HistoryPage | undefined;
   let passed = false;
-  const incomplete = (stopped: keyof typeof INCOMPLETE) => ({
+  const walked = (stopped?: keyof typeof INCOMPLETE) => ({
     fetched,
-    complete: false,
-    warning: `GET /hedges/history returned ${fetched} closed hedges${INCOMPLETE[stopped]}`,
+    complete: !stopped,
+    warning: stopped && `GET /hedges/history returned ${fetched} closed hedges${INCOMPLETE[stopped]}`,
   });
   for await (const page of client.historyPages()) {
     last = page;
     for (const raw of page.records) {
       fetched += 1;
-      if (onRecord(raw) === false) return { fetched, complete: true };
+      if (onRecord(raw) === false) return walked();
       passed ||= period.since !== undefined && inPeriod(raw, { since: period.since }) === 'out';
     }
   }
   // A record closed before the period: every older page is outside it too.
   if (!passed) {
-    if (last?.next === 'repeated') return incomplete('repeated-cursor');
-    if (last?.more === true && last.records.length) return incomplete('no-next');
+    if (last?.next === 'repeated') return walked('repeated-cursor');
+    if (last?.more === true && last.records.length) return walked('no-next');
     // A last page without a cursor to the next may hide older closed hedges when it is full, or when the server does not
     // read the page size (as lists are checked): the report then says `"complete": false` and the CLI warns.
     if (last !== undefined && !last.paged) {
-      if (last.records.length >= MAX_PAGE_SIZE) return incomplete('full-page');
-      if (await last.mayBeCut()) return incomplete('page-size');
+      if (last.records.length >= MAX_PAGE_SIZE) return walked('full-page');
+      if (await last.mayBeCut()) return walked('page-size');
     }
   }
-  return { fetched, complete: true };
+  return walked();
 }
 
 /** What follows `GET /hedges/history returned N closed hedges` in the warning, by why the walk stopped. */
