@@ -185,7 +185,7 @@ async function groupTable(report: Report, options: ReportViewOptions) {
       ),
     ),
   );
-  if (hidden.length || shortened.length) {
+  if (hidden.length || shortened.includes('group')) {
     const words = hidden.map((key) => COLUMN_WORDS[key] ?? key).join(', ');
     const parts = hidden.length ? [`Not shown at ${width} columns: ${words}`] : [];
     if (shortened.includes('group'))
