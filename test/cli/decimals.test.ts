@@ -2,7 +2,7 @@
 // takes a number reads digits and a fraction if any, no sign, exponent or hex, within its own range;
 // a refusal is one line naming it, the unit, the range and an example (a UsageError: exit 2).
 import { join } from 'node:path';
-import { tokenTtlSeconds } from '../../src/cli/agent/confirmation.js';
+import { tokenTtlSeconds } from '../../src/cli/agent/toolbox.js';
 import { parseSandboxServeOptions } from '../../src/cli/cmd/tools/sandbox-serve.js';
 import { parseLimit } from '../../src/core/input.js';
 import { HOUR_MS } from '../../src/core/vocabulary.js';
