@@ -13,7 +13,13 @@
 // hedge: the side it empties does).
 import { createHash, randomBytes } from 'node:crypto';
 import { PreTradeCheckError, UsageError } from '../../core/errors.js';
-import { describeError, errorAsJson, type ErrorDescription } from '../../platform/terminal/exit-codes.js';
+import {
+  EXIT_CODES,
+  describeError,
+  describeFailure,
+  errorAsJson,
+  type ErrorDescription,
+} from '../../platform/terminal/exit-codes.js';
 import { safeJson, safeText } from '../../core/security/safe-text.js';
 import { parseMarket, parseNotional, readDecimal } from '../../core/input.js';
 import { formatUsd } from '../../core/number-format.js';
@@ -21,7 +27,6 @@ import { cents } from '../../core/money.js';
 import type { ApiRequest } from '../../platform/api/transport.js';
 import { canonicalJson } from '../../platform/journal/canonical-json.js';
 import type { JournalEntry } from '../../platform/journal/index.js';
-import type { Readmission, Trade } from '../../platform/runtime/context.js';
 import type { Env } from '../../platform/config/env.js';
 import { readPosition } from '../../platform/api/wire/fields.js';
 import type { RawInput } from '../runner/command-spec.js';
@@ -40,7 +45,19 @@ import {
   writeAccess,
   type AgentTool,
 } from './catalogue.js';
-import { exitCodeMeaning, runInProcess, withCallContext, type AgentSession } from './invoke.js';
+import { PassThrough, Writable } from 'node:stream';
+import type { ResolvedCredentials } from '../../platform/config/credentials.js';
+import {
+  CommandContext,
+  type ContextInit,
+  type PlanCheck,
+  type Readmission,
+  type Trade,
+  type TradeGate,
+} from '../../platform/runtime/context.js';
+import { makeChalk } from '../../platform/terminal/color.js';
+import { Output } from '../../platform/terminal/output.js';
+import { FileAccess } from './file-access.js';
 import type { JsonObject } from '../../core/objects.js';
 
 export type AgentLimits = Partial<ReturnType<typeof parseAgentLimits>>;
@@ -345,6 +362,102 @@ async function previewTradeNumbers(
     return quote(String(facts.notionalUsd), tenor, true);
 }
 
+// Runs one command in-process, the way `hedge <command> --json --no-input` runs it in a pipe: its own `run` with a CommandContext whose output keeps the JSON document as a value (never text to parse back) and whose stderr is captured, no TTY and no prompts.
+/** What every call of one server shares: parsed once when `hedge mcp` starts. */
+export type AgentSession = Pick<ContextInit, 'env' | 'globals' | 'clock' | 'connections'> & {
+  credentials: ResolvedCredentials;
+  log?: (text: string) => void;
+  createContext?: (init: ContextInit) => CommandContext;
+  files?: FileAccess;
+};
+
+class Capture extends Writable {
+  text = '';
+  override _write(chunk: Buffer | string, _encoding: unknown, done: () => void) {
+    // A Buffer reads as its UTF-8 text, as a string is.
+    this.text += chunk;
+    done();
+  }
+}
+
+/**
+ * A context like a tool call's: JSON out (kept as values in `documents`), stderr captured, no TTY, never a prompt,
+ * the session's key. Only a redeemed confirmation token stands in for --yes (`yes`); the server's own --yes does not.
+ */
+function callContext(session: AgentSession, signal: AbortSignal, yes: boolean, more: Partial<ContextInit> = {}) {
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const io = {
+    stdout,
+    stderr,
+    stdin: new PassThrough().end(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+  };
+  const documents: unknown[] = [];
+  const init: ContextInit = {
+    io,
+    env: session.env,
+    globals: {
+      ...session.globals,
+      json: true,
+      format: 'json',
+      fields: undefined,
+      query: undefined,
+      header: true,
+      input: false,
+      color: false,
+      yes,
+    },
+    clock: session.clock,
+    signal,
+    output: new Output({ format: 'json', chalk: makeChalk(false), streams: io, now: session.clock.now, documents }),
+    credentials: session.credentials,
+    connections: session.connections,
+    origin: 'agent',
+    ...more,
+  };
+  const ctx = session.createContext ? session.createContext(init) : new CommandContext(init);
+  return { ctx, stdout, stderr, documents };
+}
+
+async function runInProcess(
+  session: AgentSession,
+  tool: AgentTool,
+  input: RawInput,
+  call: { signal: AbortSignal; yes: boolean; rows?: unknown; gate?: TradeGate; plan?: PlanCheck },
+) {
+  const { ctx, stdout, stderr, documents } = callContext(session, call.signal, call.yes, {
+    targetFiles: (session.files ?? FileAccess.none()).sourceFor(call.rows, call.signal),
+    tradeGate: call.gate,
+    planCheck: call.plan,
+  });
+  let exitCode;
+  let error;
+  try {
+    // Through the one runner: a tool call's `until` polls as the CLI's --until does.
+    const { runCommand } = await import('../runner/run-command.js');
+    exitCode = await runCommand(ctx, tool.spec, input);
+  } catch (failure) {
+    // The same description as the CLI's, hints carrying this session's --demo/--profile.
+    error = describeFailure(failure, ctx.globals);
+    exitCode = error.exitCode;
+  } finally {
+    await ctx.dispose();
+  }
+  if (session.globals.verbose && stderr.text !== '')
+    session.log?.(stderr.text.trimEnd().replace(/^|\n/g, (start) => `${start}[${tool.name}] `));
+  const document = documents.length ? (documents.length === 1 ? documents[0] : documents) : null;
+  return { exitCode, document, stdout: stdout.text, messages: stderr.text.trimEnd(), error };
+}
+
+/** `9 (changes): …` — what a non-zero exit code without an error means. */
+function exitCodeMeaning(code: number) {
+  const entry = EXIT_CODES.find((candidate) => candidate.code === code);
+  return entry ? `exit code ${code} (${entry.name}): ${entry.meaning}` : `exit code ${code}`;
+}
+
 type ToolResult = { content: ReturnType<typeof content>; isError?: boolean };
 
 const text = (value: string) => ({ type: 'text' as const, text: value });
@@ -523,11 +636,15 @@ export class AgentToolbox {
   /** The agent's entries of this account in the last 24 h that did something. */
   private async countedEntries() {
     const since = this.session.clock.now() - DAY_WINDOW_MS;
-    return withCallContext(this.session, async (ctx) => {
+    // Read with a context like a tool call's.
+    const { ctx } = callContext(this.session, new AbortController().signal, false);
+    try {
       const identity = await identityOf(ctx);
       return (await (await ctx.journal()).list({ since })).filter(
         (entry) => entry.via === 'agent' && sentBy(identity, entry) && !DID_NOTHING.has(entry.outcome),
       );
-    });
+    } finally {
+      await ctx.dispose();
+    }
   }
 }
