@@ -13,7 +13,7 @@ import {
   type OptionKind,
   type OptionSpec,
 } from '../runner/command-spec.js';
-import { errorsOfTool } from './error-catalogue.js';
+import { errorCatalogue } from './error-catalogue.js';
 
 /** One argument of a tool: `kind` says how a value reaches the command (a positional argument or an option, under `key`, or the target of plan/apply given inline, which file-access.ts reads instead of a file); `expects` what it takes, in words, for a value of the wrong JSON type. */
 export type AgentArgument = ReturnType<typeof argumentOf> | typeof INLINE_ROWS_ARGUMENT;
@@ -212,6 +212,10 @@ export function catalogueEntry(tool: AgentTool, access: WriteAccess, tokenTtlSec
     offered: offered(tool, access),
     description: toolDescription(tool, access, tokenTtlSeconds),
     input_schema: inputSchema(tool, access),
-    errors: errorsOfTool(tool),
+    // The part of the catalogue this tool can end with.
+    errors: errorCatalogue().filter(
+      ({ applies_to: applies }) =>
+        applies === 'every' || applies === tool.tier || (Array.isArray(applies) && applies.includes(tool.name)),
+    ),
   };
 }
