@@ -35,12 +35,13 @@ import { tradedUsd } from '../../features/write/send-gate.js';
 import { hedgesMoved, sameAsShown } from '../../features/write/as-shown.js';
 import { additionQuoteTenor } from '../../features/trade/pre-trade-rules.js';
 import { onSide } from '../../features/book/positions.js';
-import { namedArgument, rawInputFor } from './arguments.js';
 import {
   CONFIRMATION_TOKEN,
   INLINE_ROWS,
   inputSchema,
+  namedArgument,
   offered,
+  rawInputFor,
   toolDescription,
   writeAccess,
   type AgentTool,
