@@ -30,14 +30,6 @@ export function notAllowed(name: string, raw: unknown, allowed: string) {
   return new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected ${allowed}.`);
 }
 
-/** What echo() produced: a JSON string literal. */
-const ECHOED = /"(?:[^"\\]|\\.)*"/g;
-
-/** A message of these parsers with the value left out, for values that must never be repeated back: a target file's content (it may be any file an agent named, secrets included). */
-export function withoutEcho(message: string) {
-  return message.replace(ECHOED, 'the value');
-}
-
 /** The value trimmed; blank or absent, a refusal naming it. */
 function required(name: string, raw: string | undefined, allowed: string) {
   if (!raw?.trim()) throw new UsageError(`${name}: missing; expected ${allowed}.`);

@@ -3,7 +3,6 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import * as z from 'zod/mini';
 import { parseBoundedJson, repeatedKeyProblems } from './security/json-keys.js';
-import { withoutEcho } from './input.js';
 import { messageOf } from './security/safe-text.js';
 
 interface RowFileProblem {
@@ -178,7 +177,8 @@ export function readRowFile<C extends string, T>(
       try {
         return parse(raw.cells[column]);
       } catch (error) {
-        said(withoutEcho(messageOf(error)));
+        // With the value left out (what echo() quoted): a row file's content is never repeated back (it may be any file an agent named, secrets included).
+        said(messageOf(error).replace(/"(?:[^"\\]|\\.)*"/g, 'the value'));
       }
     });
     const earlier = firstRowOf.get(key);
