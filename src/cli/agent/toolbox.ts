@@ -324,45 +324,6 @@ export class ConfirmationTokens {
   }
 }
 
-/** Runs a read tool (by name) and keeps its JSON under `key` in the preview; a failure is the call's answer, unless it is only looked up (`lookUp`: its error is kept beside it). */
-type PreviewStep = (key: string, tool: string, input: RawInput, lookUp?: boolean) => Promise<ToolResult | undefined>;
-
-/** For open, the quote is a step (as it always was: a refused quote is the call's answer). */
-async function previewTradeNumbers(
-  tool: string,
-  { args: { market, side, notional }, options: { tenor } }: RawInput,
-  step: PreviewStep,
-  preview: JsonObject,
-  now: () => number,
-) {
-  if (!market || !side) return;
-  const quote = (amount: string, days: string, lookUp?: boolean) =>
-    step('quote', 'quote', { args: { market, side, notional: amount }, options: { tenor: days } }, lookUp);
-  if (tool === 'open') return notional && typeof tenor === 'string' ? quote(notional, tenor) : undefined;
-  if (!['add', 'reduce', 'close', 'roll'].includes(tool)) return;
-  await step('position', 'positions', { args: {}, options: {} }, true);
-  const wanted = parseMarket(market);
-  const rows = Array.isArray(preview.position) ? (preview.position as JsonObject[]) : [];
-  const row = rows.find((candidate) => onSide(readPosition(candidate), { market: wanted, side }));
-  if (preview.position_error === undefined) preview.position = row ?? null;
-  const facts = row && readPosition(row);
-  if (tool === 'reduce' && facts?.notionalUsd && notional)
-    preview.share_of_position = Math.min(
-      1,
-      Math.round((parseNotional(notional) / facts.notionalUsd) * 10_000) / 10_000,
-    );
-  if (tool === 'add' && notional) {
-    const covering = additionQuoteTenor(
-      facts?.maturityAt,
-      now(),
-      typeof row?.tenor_days === 'number' ? row.tenor_days : undefined,
-    );
-    return quote(notional, String(covering), true);
-  }
-  if (tool === 'roll' && facts?.notionalUsd && typeof tenor === 'string')
-    return quote(String(facts.notionalUsd), tenor, true);
-}
-
 // Runs one command in-process, the way `hedge <command> --json --no-input` runs it in a pipe: its own `run` with a CommandContext whose output keeps the JSON document as a value (never text to parse back) and whose stderr is captured, no TTY and no prompts.
 /** What every call of one server shares: parsed once when `hedge mcp` starts. */
 export type AgentSession = Pick<ContextInit, 'env' | 'globals' | 'clock' | 'connections'> & {
@@ -555,7 +516,13 @@ export class AgentToolbox {
         const plan = new PlanWatch();
         // The dry run goes through the call's gate: a preview over a limit is refused like the call. A number only
         // looked up (`lookUp`) that cannot be read is shown as such (null, and its error beside it).
-        const step: PreviewStep = async (key, stepName, stepInput, lookUp) => {
+        // Runs a read tool (by name) and keeps its JSON under `key` in the preview; a failure is the call's answer, unless it is only looked up (`lookUp`: its error is kept beside it).
+        const step = async (
+          key: string,
+          stepName: string,
+          stepInput: RawInput,
+          lookUp?: boolean,
+        ): Promise<ToolResult | undefined> => {
           const stepTool = this.tools.find((candidate) => candidate.name === stepName)!;
           const run = await runInProcess(session, stepTool, stepInput, {
             signal,
@@ -570,12 +537,47 @@ export class AgentToolbox {
           if (run.error) preview[`${key}_error`] = errorAsJson(run.error);
           else if (run.messages && !lookUp) messages.push(run.messages);
         };
+        // The numbers a person sees before confirming, as the terminal shows a person the quote card: for open, the
+        // quote (a step: a refused quote is the call's answer); for add, the position and the quote of the addition (at
+        // the tenor that covers its maturity); for reduce and close, the position as it is now (its net_margin_usd is
+        // what closing returns; a reduce also its share); for roll, the position and the quote of the new hedge.
+        const tradeNumbers = async () => {
+          const {
+            args: { market, side, notional },
+            options: { tenor },
+          } = input;
+          if (!market || !side) return;
+          const quote = (amount: string, days: string, lookUp?: boolean) =>
+            step('quote', 'quote', { args: { market, side, notional: amount }, options: { tenor: days } }, lookUp);
+          if (name === 'open') return notional && typeof tenor === 'string' ? quote(notional, tenor) : undefined;
+          if (!['add', 'reduce', 'close', 'roll'].includes(name)) return;
+          await step('position', 'positions', { args: {}, options: {} }, true);
+          const wanted = parseMarket(market);
+          const rows = Array.isArray(preview.position) ? (preview.position as JsonObject[]) : [];
+          const row = rows.find((candidate) => onSide(readPosition(candidate), { market: wanted, side }));
+          if (preview.position_error === undefined) preview.position = row ?? null;
+          const facts = row && readPosition(row);
+          if (name === 'reduce' && facts?.notionalUsd && notional)
+            preview.share_of_position = Math.min(
+              1,
+              Math.round((parseNotional(notional) / facts.notionalUsd) * 10_000) / 10_000,
+            );
+          if (name === 'add' && notional) {
+            const covering = additionQuoteTenor(
+              facts?.maturityAt,
+              session.clock.now(),
+              typeof row?.tenor_days === 'number' ? row.tenor_days : undefined,
+            );
+            return quote(notional, String(covering), true);
+          }
+          if (name === 'roll' && facts?.notionalUsd && typeof tenor === 'string')
+            return quote(String(facts.notionalUsd), tenor, true);
+        };
         let failed;
         if (tool.arguments.some((argument) => argument.key === 'dryRun')) {
           failed =
             (await step('dry_run', name, { args: input.args, options: { ...input.options, dryRun: true } })) ??
-            // The numbers a person sees before confirming: the quote, the position (previewTradeNumbers).
-            (await previewTradeNumbers(name, input, step, preview, session.clock.now));
+            (await tradeNumbers());
         } else if (name === 'resume') {
           // `resume` has no dry run: the preview is the journal entry it would finish.
           const id = input.args.id;
