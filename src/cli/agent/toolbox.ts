@@ -165,7 +165,15 @@ class CallGate {
       const entries = this.countedBefore.filter((entry) => !this.finishing.has(entry.id));
       const used = (this.usedUsd = cents(entries.reduce((sum, entry) => sum + tradedUsd(entry), 0)));
       if (used + thisCall > maxDailyNotionalUsd) {
-        const freesAt = freedAt(entries, thisCall, maxDailyNotionalUsd);
+        // When enough of the counted entries have left the 24 h window for this call to fit under the cap; undefined when it alone is over it.
+        let counting = entries.reduce((sum, entry) => sum + tradedUsd(entry), 0);
+        const freeing =
+          thisCall <= maxDailyNotionalUsd
+            ? entries
+                .toSorted((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))
+                .find((entry) => (counting -= tradedUsd(entry)) + thisCall <= maxDailyNotionalUsd)
+            : undefined;
+        const freesAt = freeing && Date.parse(freeing.created_at) + DAY_WINDOW_MS;
         throw new PreTradeCheckError(
           'max_daily_notional_exceeded',
           `${name}: this call (${formatUsd(thisCall)}) and this agent's trades of the last 24 h (${formatUsd(used)}) pass its daily cap of ${formatUsd(maxDailyNotionalUsd)} (hedge mcp --max-daily-notional); ${unsent}.`,
@@ -189,16 +197,6 @@ class CallGate {
 /** The USD the trades move, to the cent. */
 function sumUsd(trades: readonly Trade[]) {
   return cents(trades.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
-}
-
-/** When enough of the counted entries have left the 24 h window for `fresh` more to fit under the cap; undefined when `fresh` alone is over it. */
-function freedAt(counted: readonly JournalEntry[], fresh: number, cap: number) {
-  if (fresh > cap) return;
-  let used = counted.reduce((sum, entry) => sum + tradedUsd(entry), 0);
-  const freeing = counted
-    .toSorted((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))
-    .find((entry) => (used -= tradedUsd(entry)) + fresh <= cap);
-  return freeing && Date.parse(freeing.created_at) + DAY_WINDOW_MS;
 }
 
 /** How long a token lasts when HEDGE_MCP_TOKEN_TTL_SECONDS does not say. */
