@@ -225,13 +225,6 @@ export function catalogueEntry(tool: AgentTool, access: WriteAccess, tokenTtlSec
 }
 
 // A tool call's arguments → the input the command's own `run` takes, as commander would hand it over (strings, flags as true).
-/** What was given instead, in a few words: `true`, `5`, `"abc"`, `an object`. */
-function shown(value: unknown) {
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object' && value !== null) return 'an object';
-  return typeof value === 'string' ? echo(value) : String(value);
-}
-
 /** A value of the wrong JSON type is refused here; one the schema's enum or minimum refuses, by the command in the CLI's words. */
 function wrongType(issue: z.core.$ZodIssue, argument: AgentArgument, value: unknown): boolean {
   // Each row's shape and values are the target file parser's to check, item by item.
@@ -276,7 +269,10 @@ export function rawInputFor(tool: AgentTool, call: JsonObject) {
       continue;
     }
     if (issues.some((issue) => issue.path[0] === name && wrongType(issue, argument, value)))
-      throw new UsageError(`${name}: expected ${argument.expects}, got ${shown(value)}.`);
+      // What was given instead, in a few words: `true`, `5`, `"abc"`, `an array`, `an object`.
+      throw new UsageError(
+        `${name}: expected ${argument.expects}, got ${Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : typeof value === 'string' ? echo(value) : String(value)}.`,
+      );
     if (kind === 'inline-rows') {
       // The command reads its `file` through the call's TargetFileSource, which serves the rows under this name.
       input.args.file = INLINE_ROWS;

@@ -412,12 +412,6 @@ async function runInProcess(
   return { exitCode, document, stdout: stdout.text, messages: stderr.text.trimEnd(), error };
 }
 
-/** `9 (changes): …` — what a non-zero exit code without an error means. */
-function exitCodeMeaning(code: number) {
-  const entry = EXIT_CODES.find((candidate) => candidate.code === code);
-  return entry ? `exit code ${code} (${entry.name}): ${entry.meaning}` : `exit code ${code}`;
-}
-
 type ToolResult = { content: ReturnType<typeof content>; isError?: boolean };
 
 const text = (value: string) => ({ type: 'text' as const, text: value });
@@ -488,7 +482,10 @@ export class AgentToolbox {
     };
     const answer = (run: Awaited<ReturnType<typeof runInProcess>>) => {
       if (run.error) return failure(run.error, run.messages);
-      const said = [run.exitCode !== 0 && exitCodeMeaning(run.exitCode), run.messages].filter(Boolean);
+      // What a non-zero exit code without an error means: `exit code 9 (changes): …`.
+      const code = EXIT_CODES.find((entry) => entry.code === run.exitCode);
+      const meaning = code ? ` (${code.name}): ${code.meaning}` : '';
+      const said = [run.exitCode !== 0 && `exit code ${run.exitCode}${meaning}`, run.messages].filter(Boolean);
       const body = run.document !== null || run.stdout.trim() === '' ? safeJson(run.document, 2) : run.stdout.trimEnd();
       return { content: content(body, said.join('\n')) };
     };
