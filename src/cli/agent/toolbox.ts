@@ -278,9 +278,10 @@ export class ConfirmationTokens {
 
   /** `plan`: what the preview showed would happen (PlanWatch.seen). */
   issue(tool: string, args: JsonObject, plan = planOf([])) {
-    this.forgetExpired();
+    const now = this.now();
+    for (const [token, entry] of this.issued) if (now >= entry.expiresAt) this.spend(token, 'has expired');
     const token = this.makeToken();
-    const expiresAt = this.now() + this.ttlSeconds * 1000;
+    const expiresAt = now + this.ttlSeconds * 1000;
     this.issued.set(token, { tool, bound: canonicalJson(args), plan, expiresAt });
     return { token, expiresAt };
   }
@@ -314,11 +315,6 @@ export class ConfirmationTokens {
     this.issued.delete(token);
     this.spent.set(token, how);
     if (this.spent.size > REMEMBERED_SPENT) this.spent.delete(this.spent.keys().next().value!);
-  }
-
-  private forgetExpired() {
-    const now = this.now();
-    for (const [token, entry] of this.issued) if (now >= entry.expiresAt) this.spend(token, 'has expired');
   }
 }
 
