@@ -15,29 +15,8 @@ export interface ParamInput {
 const LITERAL = /^(true|false|null|-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?)$/;
 const KEY = /^([^[\]=]+)((?:\[[^[\]=]*\])*)$/;
 
-/** A refusal of one parameter: its flag and what was typed, then `problem`. */
-type Refuse = (problem: string) => UsageError;
-
-/** `a[b][]` → ['a', 'b', '']: the key's path, '' meaning "append to a list". */
-function keyPath(key: string, refuse: Refuse) {
-  const match = KEY.exec(key);
-  if (!match) throw refuse(' has no usable key; expected key=value, key[sub]=value or key[]=value.');
-  const rest = [...match[2].matchAll(/\[([^[\]]*)\]/g)].map((part) => part[1]);
-  if (rest.slice(0, -1).includes('')) throw refuse(': [] may only come last in a key.');
-  return [match[1], ...rest];
-}
-
-/** The value of a typed (-F) parameter: literals and numbers as JSON (a number too big for one stays text), `@file` read by `readFile`. */
-function typedValue(text: string, readFile: (path: string) => string, refuse: Refuse): ParamValue {
-  const value = LITERAL.test(text) ? JSON.parse(text) : text;
-  if (Math.abs(value) === Infinity) return text;
-  if (!text.startsWith('@')) return value;
-  const path = text.slice(1);
-  if (path === '') throw refuse(': @ needs a file name (or @- for stdin).');
-  return readFile(path);
-}
-
-function place(target: Params, path: string[], value: ParamValue, refuse: Refuse) {
+/** Puts `value` at `path` (`a[b][]` → ['a', 'b', ''], '' meaning "append to a list"); `refuse` says why not. */
+function place(target: Params, path: string[], value: ParamValue, refuse: (problem: string) => UsageError) {
   let node: Record<string, ParamValue> | ParamValue[] = target;
   for (const [index, segment] of path.entries()) {
     const next = path[index + 1];
@@ -70,8 +49,19 @@ export function buildParams(inputs: readonly ParamInput[], readFile: (path: stri
     const refuse = (problem: string) => new UsageError(`${typed ? '-F' : '-f'}: ${echo(raw)}${problem}`);
     const equals = raw.indexOf('=');
     if (equals <= 0) throw refuse(' is not key=value.');
+    const key = KEY.exec(raw.slice(0, equals));
+    if (!key) throw refuse(' has no usable key; expected key=value, key[sub]=value or key[]=value.');
+    const rest = [...key[2].matchAll(/\[([^[\]]*)\]/g)].map((part) => part[1]);
+    if (rest.slice(0, -1).includes('')) throw refuse(': [] may only come last in a key.');
     const text = raw.slice(equals + 1);
-    place(params, keyPath(raw.slice(0, equals), refuse), typed ? typedValue(text, readFile, refuse) : text, refuse);
+    // A typed (-F) value: literals and numbers as JSON (a number too big for one stays text), `@file` read by `readFile`.
+    let value: ParamValue = typed && LITERAL.test(text) ? JSON.parse(text) : text;
+    if (Math.abs(value as number) === Infinity) value = text;
+    else if (typed && text.startsWith('@')) {
+      if (text === '@') throw refuse(': @ needs a file name (or @- for stdin).');
+      value = readFile(text.slice(1));
+    }
+    place(params, [key[1], ...rest], value, refuse);
   }
   return params;
 }

@@ -19,16 +19,14 @@ export function rememberSent<T>(read: T, original: unknown) {
 export function asSent<T>(value: T, depth = 0): T {
   if (value === null || typeof value !== 'object' || originals.has(value)) return value;
   const original = sent.get(value);
-  if (original !== undefined) return withAnnotations(value, original) as T;
+  if (original !== undefined) {
+    // What hedge added to a read record under a symbol (a position's deal reference joined from its hedge) is not the server's data, and is never printed as such: it stays on the record shown, so the output layer can still draw it as a column.
+    const symbols = Object.getOwnPropertySymbols(value);
+    if (!symbols.length || !isObject(original)) return original as T;
+    const copy: Record<PropertyKey, unknown> = { ...original };
+    for (const symbol of symbols) copy[symbol] = (value as Record<PropertyKey, unknown>)[symbol];
+    return copy as T;
+  }
   if (depth > 4 || (!Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype)) return value;
   return mapChildren(value, (inner) => asSent(inner, depth + 1)) as T;
-}
-
-/** What hedge added to a read record under a symbol (a position's deal reference joined from its hedge) is not the server's data, and is never printed as such: it stays on the record shown, so the output layer can still draw it as a column. */
-function withAnnotations(read: object, original: unknown) {
-  const symbols = Object.getOwnPropertySymbols(read);
-  if (!symbols.length || !isObject(original)) return original;
-  const copy: Record<PropertyKey, unknown> = { ...original };
-  for (const symbol of symbols) copy[symbol] = (read as Record<PropertyKey, unknown>)[symbol];
-  return copy;
 }

@@ -30,14 +30,6 @@ export function notAllowed(name: string, raw: unknown, allowed: string) {
   return new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected ${allowed}.`);
 }
 
-/** What echo() produced: a JSON string literal. */
-const ECHOED = /"(?:[^"\\]|\\.)*"/g;
-
-/** A message of these parsers with the value left out, for values that must never be repeated back: a target file's content (it may be any file an agent named, secrets included). */
-export function withoutEcho(message: string) {
-  return message.replace(ECHOED, 'the value');
-}
-
 /** The value trimmed; blank or absent, a refusal naming it. */
 function required(name: string, raw: string | undefined, allowed: string) {
   if (!raw?.trim()) throw new UsageError(`${name}: missing; expected ${allowed}.`);
@@ -130,15 +122,11 @@ const DEFAULT_LIST_LENGTH = 50;
 
 /** --limit N, or --all (every row, page after page: Infinity), else DEFAULT_LIST_LENGTH; both together is bad usage. */
 export function parseListLength(limitRaw: unknown, allRaw: unknown) {
-  const limit = parseLimit(limitRaw);
+  const limit = limitRaw === undefined ? undefined : parseWholeNumber(limitRaw, '--limit', 1, MAX_PAGE_SIZE);
   const all = allRaw === true;
   if (all && limit !== undefined)
     throw new UsageError('--limit and --all disagree: give one of them (--all reads every page).');
   return { limit: all ? Infinity : (limit ?? DEFAULT_LIST_LENGTH), defaulted: !all && limit === undefined };
-}
-
-export function parseLimit(raw: unknown) {
-  return raw === undefined ? undefined : parseWholeNumber(raw, '--limit', 1, MAX_PAGE_SIZE);
 }
 
 /** The one whole-number grammar: digits only (surrounding space aside), from `min` to `max`; a refusal names `allowed`. */

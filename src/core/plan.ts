@@ -28,24 +28,10 @@ type PlanProblem = Pick<PlanStep, 'line' | 'action' | 'market' | 'side'> & { ste
     | { code: 'market_disabled'; details: { status: string } }
   );
 
-interface PlanPosition {
-  market: string;
-  side: Side;
-  notionalUsd: number;
-  tenorDays?: number;
-  hedgeId?: string;
-}
-
-interface PlanMarket {
-  market: string;
-  status: string;
-  available_capacity_usd: { buy: number; sell: number };
-}
-
 export interface PlanInput {
   targets: TargetRow[];
-  positions: PlanPosition[];
-  markets: PlanMarket[];
+  positions: Array<{ market: string; side: Side; notionalUsd: number; tenorDays?: number; hedgeId?: string }>;
+  markets: Array<{ market: string; status: string; available_capacity_usd: { buy: number; sell: number } }>;
   availableExposureUsd: number;
   toleranceUsd: number;
 }
@@ -53,40 +39,7 @@ export interface PlanInput {
 export function computePlan({ targets, positions, markets, availableExposureUsd, toleranceUsd }: PlanInput) {
   if (!Number.isFinite(toleranceUsd) || toleranceUsd < 0)
     throw new RangeError(`toleranceUsd must be a finite amount of 0 or more, got ${toleranceUsd}`);
-  const book = bookBySide(positions);
-  const unsorted = [];
-  // A target row that needs no action: shown as current → target with nothing to do.
-  const unchanged = [];
-  for (const row of targets) {
-    const { market, side, notionalUsd: targetUsd, line } = row;
-    const held = book.get(rowKey(row));
-    const currentUsd = held?.notionalUsd ?? 0;
-    if (cents(Math.abs(targetUsd - currentUsd)) <= toleranceUsd)
-      unchanged.push({ market, side, currentUsd, targetUsd, line });
-    else unsorted.push(stepFor(row, currentUsd, held?.tenors ?? [], findMarket(markets, market)));
-  }
-  const steps = applyOrder(unsorted);
-  const problems = simulateChecks(steps, markets, availableExposureUsd);
-
-  // The file describes the sides it names and nothing more: a side it does not mention is left as it is, so a file about one market cannot close the book on another by omission.
-  const named = new Set(targets.map(rowKey));
-  const untouched = positions.filter((position) => position.notionalUsd > 0 && !named.has(rowKey(position)));
-  return { steps, atTarget: !steps.length, problems, unchanged, untouched };
-}
-
-export type Plan = ReturnType<typeof computePlan>;
-
-/** The order in which the steps are sent: closes and reduces first, then adds and opens, each group by file line. */
-export function applyOrder<T extends Pick<PlanStep, 'action' | 'line'>>(steps: readonly T[]) {
-  return [...steps].sort((a, b) => +addsExposure(a.action) - +addsExposure(b.action) || a.line - b.line);
-}
-
-function addsExposure(action: PlanAction) {
-  return action === 'open' || action === 'add';
-}
-
-/** The spec aggregates positions per side; summing also covers a server listing several per side. */
-function bookBySide(positions: readonly PlanPosition[]) {
+  // The book by side: the spec aggregates positions per side; summing also covers a server listing several per side.
   const book = new Map<string, { notionalUsd: number; tenors: number[] }>();
   for (const { market, side, notionalUsd, tenorDays } of positions) {
     if (!(notionalUsd > 0)) continue;
@@ -96,39 +49,45 @@ function bookBySide(positions: readonly PlanPosition[]) {
     if (tenorDays !== undefined && !held.tenors.includes(tenorDays)) held.tenors.push(tenorDays);
     book.set(key, held);
   }
-  return book;
-}
-
-function stepFor(
-  { market, side, notionalUsd: targetUsd, line, tenorDays, clientReference }: TargetRow,
-  currentUsd: number,
-  heldTenors: readonly number[],
-  listed: PlanMarket | undefined,
-): PlanStep {
-  const base = {
-    market,
-    side,
-    currentUsd,
-    targetUsd,
-    deltaUsd: cents(targetUsd - currentUsd),
-    line,
-    ...(heldTenors.length === 1 && { currentTenorDays: heldTenors[0] }),
-  };
-  if (currentUsd === 0)
-    return { ...base, action: 'open', ...withoutUndefined({ tenorDays, clientReference }), notes: [] };
-  if (targetUsd < currentUsd)
-    return {
-      ...base,
-      action: targetUsd === 0 ? 'close' : 'reduce',
-      // Taking exposure off is allowed on any market; the notes say when it is not open.
-      notes: !listed ? ['market_not_listed'] : listed.status === 'open' ? [] : ['market_disabled'],
+  const unsorted: PlanStep[] = [];
+  // A target row that needs no action: shown as current → target with nothing to do.
+  const unchanged = [];
+  for (const row of targets) {
+    const { market, side, notionalUsd: targetUsd, line, tenorDays, clientReference } = row;
+    const held = book.get(rowKey(row));
+    const currentUsd = held?.notionalUsd ?? 0;
+    const heldTenors = held?.tenors ?? [];
+    if (cents(Math.abs(targetUsd - currentUsd)) <= toleranceUsd) {
+      unchanged.push({ market, side, currentUsd, targetUsd, line });
+      continue;
+    }
+    const base = {
+      market,
+      side,
+      currentUsd,
+      targetUsd,
+      deltaUsd: cents(targetUsd - currentUsd),
+      line,
+      ...(heldTenors.length === 1 && { currentTenorDays: heldTenors[0] }),
     };
-  const tenorDiffers = tenorDays !== undefined && heldTenors.some((tenor) => tenor !== tenorDays);
-  return { ...base, action: 'add', notes: tenorDiffers ? ['tenor_differs'] : [] };
-}
+    const listed = findMarket(markets, market);
+    const tenorDiffers = tenorDays !== undefined && heldTenors.some((tenor) => tenor !== tenorDays);
+    unsorted.push(
+      currentUsd === 0
+        ? { ...base, action: 'open', ...withoutUndefined({ tenorDays, clientReference }), notes: [] }
+        : targetUsd < currentUsd
+          ? {
+              ...base,
+              action: targetUsd === 0 ? 'close' : 'reduce',
+              // Taking exposure off is allowed on any market; the notes say when it is not open.
+              notes: !listed ? ['market_not_listed'] : listed.status === 'open' ? [] : ['market_disabled'],
+            }
+          : { ...base, action: 'add', notes: tenorDiffers ? ['tenor_differs'] : [] },
+    );
+  }
+  const steps = applyOrder(unsorted);
 
-/** Walks the steps in execution order as the server would see them: headroom starts at the account's `available_exposure_usd`, a close or reduce frees its notional, an open or add uses it; capacity per side shrinks with each open or add on that side. */
-function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], availableExposureUsd: number) {
+  // The pre-trade checks, walking the steps in execution order as the server would see them: headroom starts at the account's `available_exposure_usd`, a close or reduce frees its notional, an open or add uses it; capacity per side shrinks with each open or add on that side.
   const problems: PlanProblem[] = [];
   let headroomUsd = availableExposureUsd;
   const usedCapacityUsd = new Map<string, number>();
@@ -162,7 +121,22 @@ function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], avail
     headroomUsd = cents(headroomUsd - requiredUsd);
     usedCapacityUsd.set(key, cents((usedCapacityUsd.get(key) ?? 0) + requiredUsd));
   });
-  return problems;
+
+  // The file describes the sides it names and nothing more: a side it does not mention is left as it is, so a file about one market cannot close the book on another by omission.
+  const named = new Set(targets.map(rowKey));
+  const untouched = positions.filter((position) => position.notionalUsd > 0 && !named.has(rowKey(position)));
+  return { steps, atTarget: !steps.length, problems, unchanged, untouched };
+}
+
+export type Plan = ReturnType<typeof computePlan>;
+
+/** The order in which the steps are sent: closes and reduces first, then adds and opens, each group by file line. */
+export function applyOrder<T extends Pick<PlanStep, 'action' | 'line'>>(steps: readonly T[]) {
+  return [...steps].sort((a, b) => +addsExposure(a.action) - +addsExposure(b.action) || a.line - b.line);
+}
+
+function addsExposure(action: PlanAction) {
+  return action === 'open' || action === 'add';
 }
 
 /** A plain sentence for a person, a log or an agent; the amounts as a desk reads them (the details keep the numbers). */

@@ -3,7 +3,6 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import * as z from 'zod/mini';
 import { parseBoundedJson, repeatedKeyProblems } from './security/json-keys.js';
-import { withoutEcho } from './input.js';
 import { messageOf } from './security/safe-text.js';
 
 interface RowFileProblem {
@@ -112,12 +111,24 @@ export function readRowFile<C extends string, T>(
   function readJson() {
     if (!content.trim()) return refuse(empty);
     const parsed = parseBoundedJson(content);
-    if (parsed.problem !== undefined)
+    if (parsed.problem !== undefined) {
+      const { syntax } = parsed;
+      if (syntax === undefined)
+        return refuse(`${sourceName} is JSON ${parsed.problem}; a row file is a list of rows of a few fields.`);
+      // V8's reason, where it is in its own words with a position (`Unterminated string in JSON at position 5`); its "Unexpected token" quotes the input, so only where it stopped is said.
+      const positioned = /^(.*?) in JSON at position (\d+)/.exec(syntax);
+      // `line 3, column 7` for the 0-based offset.
+      const before = content.slice(0, Number(positioned?.[2])).split('\n');
       return refuse(
-        parsed.syntax === undefined
-          ? `${sourceName} is JSON ${parsed.problem}; a row file is a list of rows of a few fields.`
-          : `${sourceName} is not valid JSON: ${jsonErrorReason(parsed.syntax, content)}`,
+        `${sourceName} is not valid JSON: ${
+          /^Unexpected end of JSON input/.test(syntax)
+            ? 'it ends before the JSON is complete.'
+            : positioned && !/["'`]/.test(positioned[1].replace(/'[}\]:,]'/g, ''))
+              ? `${positioned[1]} (line ${before.length}, column ${before.at(-1)!.length + 1}).`
+              : 'a character that JSON does not allow there.'
+        }`,
       );
+    }
     const document = parsed.value;
     const { listKey } = layout;
     const items = Array.isArray(document) ? document : (document as Record<string, unknown> | null)?.[listKey];
@@ -166,7 +177,8 @@ export function readRowFile<C extends string, T>(
       try {
         return parse(raw.cells[column]);
       } catch (error) {
-        said(withoutEcho(messageOf(error)));
+        // With the value left out (what echo() quoted): a row file's content is never repeated back (it may be any file an agent named, secrets included).
+        said(messageOf(error).replace(/"(?:[^"\\]|\\.)*"/g, 'the value'));
       }
     });
     const earlier = firstRowOf.get(key);
@@ -198,15 +210,3 @@ const CSV_REASONS: Record<string, string> = {
   CSV_QUOTE_NOT_CLOSED: 'a quoted field is never closed.',
   CSV_INVALID_OPENING_QUOTE: 'a quote opens in the middle of a field.',
 };
-
-/** V8's reason, where it is in its own words with a position (`Unterminated string in JSON at position 5`); its "Unexpected token" quotes the input, so only where it stopped is said. */
-function jsonErrorReason(message: string, content: string) {
-  if (/^Unexpected end of JSON input/.test(message)) return 'it ends before the JSON is complete.';
-  const positioned = /^(.*?) in JSON at position (\d+)/.exec(message);
-  if (positioned && !/["'`]/.test(positioned[1].replace(/'[}\]:,]'/g, ''))) {
-    // `line 3, column 7` for the 0-based offset.
-    const before = content.slice(0, Number(positioned[2])).split('\n');
-    return `${positioned[1]} (line ${before.length}, column ${before.at(-1)!.length + 1}).`;
-  }
-  return 'a character that JSON does not allow there.';
-}

@@ -113,22 +113,17 @@ export type ServerClock = ReturnType<typeof createServerClock>;
 
 export type ServerTime = ReturnType<ServerClock['at']>;
 
-/** An action's age, or undefined when it cannot be told; `clock` names the clock that told it, or that contradicts itself. */
-interface ActionAge {
-  ms?: number;
-  clock: 'server' | 'local';
-}
-
 /**
  * How old an action is, for its key's lifetime: the larger of its age on the server's clock (the latest the server's
  * time can be now, less the earliest it can have been at the send) and on this machine's (from the send's local time,
  * and within one process `elapsedMs`, monotonic). A reading that contradicts itself never makes an action younger: a
- * send after the server's time now, or one the server's clock told and now does not, is an age that cannot be told.
+ * send after the server's time now, or one the server's clock told and now does not, is an age that cannot be told
+ * (`ms` undefined; `clock` names the clock that told it, or that contradicts itself).
  */
 export function actionAge(
   sent: { serverMs?: number; localMs: number },
   now: { server?: ServerTime; localMs: number; elapsedMs?: number },
-): ActionAge {
+): { ms?: number; clock: 'server' | 'local' } {
   const local = Math.max(now.localMs - sent.localMs, now.elapsedMs ?? -Infinity);
   if (sent.serverMs === undefined) return { ms: local >= 0 ? local : undefined, clock: 'local' };
   const server = now.server ? now.server.latestMs - sent.serverMs : NaN;

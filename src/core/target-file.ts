@@ -39,72 +39,63 @@ export function parseTargetFile(text: string, options: RowFileOptions) {
     text,
     options,
     LAYOUT,
-    checkRow,
+    (field: Field<Column>) => {
+      const market = field('market', parseMarket);
+      const side = field('side', parseSide);
+      // The CLI's notional (10000, 10_000, 10k, 1.5m), plus 0 for flat, which the CLI never takes.
+      const notionalUsd = field('notional_usd', (raw) =>
+        raw !== undefined && FLAT.test(raw.trim()) ? 0 : parseNotional(raw, 'notional_usd'),
+      );
+      // Required when the side should hold something (an open needs a tenor, and the plan cannot know beforehand whether the side will be open).
+      const tenorDays = field('tenor_days', (raw) => {
+        const value = raw?.trim().replace(/d$/i, '');
+        if (!value) {
+          // An unreadable notional is already a problem; whether a tenor is needed is then unknown.
+          if (notionalUsd === undefined || notionalUsd === 0) return;
+          throw new Error('tenor_days: missing; required when notional_usd is above 0; expected 1, 3 or 7 (days).');
+        }
+        const tenor = TENORS.find((allowed) => String(allowed) === value);
+        if (tenor === undefined) throw new Error('tenor_days: the value is not allowed; expected 1, 3 or 7 (days).');
+        return tenor;
+      });
+      // The optional cells: a blank one means none; the messages never repeat the cell.
+      const clientReference = field('client_reference', (raw) => {
+        if (!raw?.trim()) return;
+        try {
+          return parseClientReference(raw.trim());
+        } catch (error) {
+          throw new Error(messageOf(error).replace(/^--ref:/, 'client_reference:'), { cause: error });
+        }
+      });
+      const untilMs = field('until', (raw) =>
+        raw?.trim()
+          ? readInstant(
+              raw,
+              'until: the value is not allowed; expected a date (2026-12-31, midnight UTC) or a timestamp with its zone (2026-12-31T17:00:00Z).',
+            )
+          : undefined,
+      );
+      // How long before maturity `hedge keep` rolls.
+      const rollBeforeMs = field('roll_before', (raw) => {
+        if (!raw?.trim()) return;
+        try {
+          return parseDuration(raw, 'roll_before', 'smhdw').ms;
+        } catch {
+          throw new Error(
+            'roll_before: the value is not allowed; expected a duration such as 30m, 2h or 1d (s, m, h, d, w), more than 0.',
+          );
+        }
+      });
+      return {
+        key: market !== undefined && side !== undefined ? `${market} ${side}` : undefined,
+        value: {
+          market: market!,
+          side: side!,
+          notionalUsd: notionalUsd!,
+          ...withoutUndefined({ tenorDays, clientReference, untilMs, rollBeforeMs }),
+        },
+      };
+    },
     (earlier) => `the same market and side as ${earlier.unit} ${earlier.line}; one row per market and side.`,
   );
-}
-
-function checkRow(field: Field<Column>) {
-  const market = field('market', parseMarket);
-  const side = field('side', parseSide);
-  // The CLI's notional (10000, 10_000, 10k, 1.5m), plus 0 for flat, which the CLI never takes.
-  const notionalUsd = field('notional_usd', (raw) =>
-    raw !== undefined && FLAT.test(raw.trim()) ? 0 : parseNotional(raw, 'notional_usd'),
-  );
-  const tenorDays = field('tenor_days', (value) => parseTargetTenor(value, notionalUsd));
-  const clientReference = field('client_reference', parseTargetClientReference);
-  const untilMs = field('until', (value) =>
-    value?.trim()
-      ? readInstant(
-          value,
-          'until: the value is not allowed; expected a date (2026-12-31, midnight UTC) or a timestamp with its zone (2026-12-31T17:00:00Z).',
-        )
-      : undefined,
-  );
-  const rollBeforeMs = field('roll_before', parseRollBefore);
-  return {
-    key: market !== undefined && side !== undefined ? `${market} ${side}` : undefined,
-    value: {
-      market: market!,
-      side: side!,
-      notionalUsd: notionalUsd!,
-      ...withoutUndefined({ tenorDays, clientReference, untilMs, rollBeforeMs }),
-    },
-  };
-}
-
-/** Required when the side should hold something (an open needs a tenor, and the plan cannot know beforehand whether the side will be open). */
-function parseTargetTenor(raw: string | undefined, notionalUsd: number | undefined) {
-  const value = raw?.trim().replace(/d$/i, '');
-  if (!value) {
-    // An unreadable notional is already a problem; whether a tenor is needed is then unknown.
-    if (notionalUsd === undefined || notionalUsd === 0) return;
-    throw new Error('tenor_days: missing; required when notional_usd is above 0; expected 1, 3 or 7 (days).');
-  }
-  const tenor = TENORS.find((allowed) => String(allowed) === value);
-  if (tenor === undefined) throw new Error('tenor_days: the value is not allowed; expected 1, 3 or 7 (days).');
-  return tenor;
-}
-
-/** Optional per row: a blank cell means none. */
-function parseTargetClientReference(raw: string | undefined) {
-  const value = raw?.trim();
-  if (!value) return;
-  try {
-    return parseClientReference(value);
-  } catch (error) {
-    throw new Error(messageOf(error).replace(/^--ref:/, 'client_reference:'), { cause: error });
-  }
-}
-
-/** Optional per row: how long before maturity `hedge keep` rolls; the message never repeats the cell. */
-function parseRollBefore(raw: string | undefined) {
-  if (!raw?.trim()) return;
-  try {
-    return parseDuration(raw, 'roll_before', 'smhdw').ms;
-  } catch {
-    throw new Error(
-      'roll_before: the value is not allowed; expected a duration such as 30m, 2h or 1d (s, m, h, d, w), more than 0.',
-    );
-  }
 }

@@ -1,9 +1,15 @@
 // The agent's catalogue as data: tools generated from the manifest (names, JSON Schemas, tiers),
 // which tools each key is offered, how a call's JSON arguments become the command's input (and
 // how a wrong one is refused, naming it), and the one-time confirmation tokens on an injected clock.
-import { namedArgument, rawInputFor } from '../../src/cli/agent/arguments.js';
-import { agentTools, catalogueEntry, inputSchema, writeAccess } from '../../src/cli/agent/catalogue.js';
-import { ConfirmationTokens } from '../../src/cli/agent/confirmation.js';
+import {
+  agentTools,
+  catalogueEntry,
+  inputSchema,
+  namedArgument,
+  rawInputFor,
+  writeAccess,
+} from '../../src/cli/agent/catalogue.js';
+import { ConfirmationTokens } from '../../src/cli/agent/toolbox.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { usageRefusal as refusal } from '../support/output/refusal.js';
 

@@ -3,8 +3,7 @@
 // and reads that stop before anything is opened (a file over the size bound).
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { rawInputFor } from '../../src/cli/agent/arguments.js';
-import { agentTools, inputSchema } from '../../src/cli/agent/catalogue.js';
+import { agentTools, inputSchema, rawInputFor } from '../../src/cli/agent/catalogue.js';
 import { FileAccess, MAX_TARGET_FILE_BYTES, clientRootPaths, serverRoots } from '../../src/cli/agent/file-access.js';
 import { UsageError } from '../../src/core/errors.js';
 import { tempDir } from '../support/hedge-cli.js';

@@ -6,7 +6,7 @@
 // simulator with the simulator's own test key) a write confirmed with its token really lands.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAgentLimits, type AgentLimits } from '../../src/cli/agent/guardrails.js';
+import { parseAgentLimits, type AgentLimits } from '../../src/cli/agent/toolbox.js';
 import { FileAccess, serverRoots } from '../../src/cli/agent/file-access.js';
 import { useToolboxes } from './toolbox-on.js';
 import { colleagueAdds, MARKET, useSimulators } from '../support/simulator.js';

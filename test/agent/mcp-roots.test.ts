@@ -78,6 +78,10 @@ it('hedge mcp: plan and apply read only under the roots: by default the working 
 
   const inside = await call('plan', { file: 'target.csv' });
   expectDone(inside);
+  // A non-zero exit without an error (a plan that is not at target) is said beside the document.
+  expect(inside.content[1].text).toBe(
+    'exit code 9 (changes): `hedge plan`: the account is not at the target (changes are needed)',
+  );
   expect(json(inside)).toMatchObject({
     source: 'target.csv',
     steps: [{ action: 'open', market: MARKET, side: 'buy', target_usd: 5000, line: 2 }],

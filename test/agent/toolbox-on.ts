@@ -5,10 +5,8 @@
 import { createClient } from '../../src/platform/api/create-client.js';
 import { HttpConnections } from '../../src/platform/api/transport.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
-import { ConfirmationTokens } from '../../src/cli/agent/confirmation.js';
 import type { FileAccess } from '../../src/cli/agent/file-access.js';
-import type { AgentLimits } from '../../src/cli/agent/guardrails.js';
-import { AgentToolbox } from '../../src/cli/agent/toolbox.js';
+import { AgentToolbox, ConfirmationTokens, type AgentLimits } from '../../src/cli/agent/toolbox.js';
 import { CommandContext } from '../../src/platform/runtime/context.js';
 import { realClock } from '../support/client.js';
 import type { Simulator } from '../support/simulator.js';

@@ -2,9 +2,9 @@
 // takes a number reads digits and a fraction if any, no sign, exponent or hex, within its own range;
 // a refusal is one line naming it, the unit, the range and an example (a UsageError: exit 2).
 import { join } from 'node:path';
-import { tokenTtlSeconds } from '../../src/cli/agent/confirmation.js';
+import { tokenTtlSeconds } from '../../src/cli/agent/toolbox.js';
 import { parseSandboxServeOptions } from '../../src/cli/cmd/tools/sandbox-serve.js';
-import { parseLimit } from '../../src/core/input.js';
+import { parseListLength } from '../../src/core/input.js';
 import { HOUR_MS } from '../../src/core/vocabulary.js';
 import { parseWatchInterval } from '../../src/features/book/watch.js';
 import { parsePolicyFile, resolvePolicy } from '../../src/features/exposures/exposure-policy.js';
@@ -92,7 +92,7 @@ const READERS: Record<string, Reader> = {
         : `--watch: "${raw}" is not a number of seconds from 1 to 3600 (default 2); put --watch after the arguments, or give seconds (--watch 5).`,
   },
   '--limit': {
-    read: (raw) => parseLimit(raw),
+    read: (raw) => parseListLength(raw, undefined).limit,
     accepts: { '1': 1, '500': 500, ' 7 ': 7 },
     refuses: '0,501,1.0,1e2,-1',
     expected: 'a whole number from 1 to 500',

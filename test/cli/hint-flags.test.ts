@@ -1,5 +1,5 @@
 // The one way a hint gets the flags that chose the environment: describeFailure (exit-codes.ts),
-// which the CLI runner (cli/run.ts) and the agent's in-process runs (agent/invoke.ts) both report
+// which the CLI runner (cli/run.ts) and the agent's in-process runs (agent/toolbox.ts) both report
 // through. Every `hedge …` command a hint quotes gets --demo or --profile NAME once, as
 // ctx.hedgeCommand gives them to hints written with a context at hand.
 import { UsageError } from '../../src/core/errors.js';

@@ -3,7 +3,7 @@ import {
   parseClientReference,
   parseHedgeId,
   idMatches,
-  parseLimit,
+  parseListLength,
   parseMarket,
   parseStatus,
   parseTenor,
@@ -22,15 +22,15 @@ it('market refuses what cannot be a market name, naming the argument', () => {
 
 // Trimmed and upper-cased market, side in any case, tenor 7d: test/reliability/bad-input.test.ts (normalised and sent).
 // What --limit takes and refuses: decimals.test.ts.
-it('tenor missing names the three tenors; limit is absent when not given; status is one of the five hedge states', () => {
+it('tenor missing names the three tenors; without --limit or --all a list is 50 rows long; status is one of the five hedge states', () => {
   expect([
     refusal(parseTenor, undefined),
-    parseLimit(undefined),
+    parseListLength(undefined, undefined),
     [parseStatus(undefined), parseStatus('FILLED')],
     refusal(parseStatus, 'open'),
   ]).toEqual([
     '--tenor: missing; expected 1, 3 or 7 (days).',
-    undefined,
+    { limit: 50, defaulted: true },
     [undefined, 'filled'],
     '--status: "open" is not allowed; expected one of submitting, submitted, filled, failed, closed.',
   ]);

@@ -4,7 +4,7 @@
 // 100 and `--tolerance` refused `1,000` and `1k`.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAgentLimits } from '../../src/cli/agent/guardrails.js';
+import { parseAgentLimits } from '../../src/cli/agent/toolbox.js';
 import { parseExposuresFile } from '../../src/features/exposures/exposures-file.js';
 import { parseNotional, parseUsdAmount, readAmount } from '../../src/core/input.js';
 import { parseTargetFile } from '../../src/core/target-file.js';

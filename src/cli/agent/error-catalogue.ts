@@ -2,12 +2,11 @@
 import { GUIDED_CODES, guideFor } from '../../platform/api/error-guide.js';
 import { EXIT_CODES } from '../../platform/terminal/exit-codes.js';
 
-/** How to try again: `no` (the same call fails the same way), `after_fix` (change the arguments or the account first), `same_call` (the same call again, after `retry_after`), `resume` (the same call again — or `resume` — with the same idempotency key: it cannot act twice). */
-type RetryGuidance = 'no' | 'after_fix' | 'same_call' | 'resume';
-
 /**
  * One entry per code: a line `code class retry applies_to…`, then indented, what to do and (`after: …`) when to
- * retry. applies_to: `every` tool, the `read` or `write` tools, or the ones named; none for a code no tool ends with.
+ * retry. retry: `no` (the same call fails the same way), `after_fix` (change the arguments or the account first),
+ * `same_call` (the same call again, after `retry_after`), `resume` (the same call again — or `resume` — with the same
+ * idempotency key: it cannot act twice). applies_to: `every` tool, the `read` or `write` tools, or the ones named; none for a code no tool ends with.
  * Retrying helps for `same_call` and `resume`.
  */
 function entries(table: string) {
@@ -21,7 +20,7 @@ function entries(table: string) {
       return {
         code,
         exit,
-        retry: retry as RetryGuidance,
+        retry,
         applies,
         what: lines.find((line) => line !== after),
         after: after?.slice('after: '.length),
@@ -165,12 +164,4 @@ export function errorCatalogue() {
       ];
     })
     .sort((a, b) => a.exit_code - b.exit_code);
-}
-
-/** The part of the catalogue a tool can end with. */
-export function errorsOfTool(tool: { name: string; tier: string }) {
-  return errorCatalogue().filter(
-    ({ applies_to: applies }) =>
-      applies === 'every' || applies === tool.tier || (Array.isArray(applies) && applies.includes(tool.name)),
-  );
 }

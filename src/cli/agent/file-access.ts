@@ -84,7 +84,16 @@ export class FileAccess {
   }
 
   private async readUnderRoots(file: string, signal: AbortSignal) {
-    const client = await this.listClientRoots(signal);
+    let client;
+    try {
+      const paths = await this.clientRoots(signal);
+      client = paths && (await Promise.all(paths.map(realRoot)));
+    } catch (error) {
+      // Fail closed: a client that declares roots but cannot list them grants nothing.
+      throw new UsageError(
+        `file: the MCP client did not list its roots (${messageOf(error)}); nothing was read. Give the target inline as rows.`,
+      );
+    }
     // Under one of the server's roots and, when the client declares roots, one of the client's; a path as
     // given may also be under a root as given (not resolved).
     const allowed = (path: string, asGiven = true) =>
@@ -96,7 +105,8 @@ export class FileAccess {
     const unreadable = (error: unknown) =>
       new UsageError(`file: ${shown} cannot be read: ${describeReadError(error)}.`);
     const notRegular = `file: ${shown} is not a regular file; expected a target file (CSV or JSON).`;
-    const where = this.describeRoots(client);
+    const listed = (roots: readonly Root[]) => roots.map((root) => root.path).join(', ');
+    const where = `${listed(this.roots) || 'none: start hedge mcp with --root DIR'}${client ? `; and the client's: ${listed(client) || 'none'}` : ''}`;
     const absolute = resolve(this.cwd, file);
     // Judged on the path as given first, so that a path outside is refused without touching it.
     if (!allowed(absolute))
@@ -137,27 +147,5 @@ export class FileAccess {
           throw unreadable(error);
       }
     }
-  }
-
-  /** The client's roots, resolved like the server's; undefined when the client declares none. */
-  private async listClientRoots(signal: AbortSignal) {
-    let paths;
-    try {
-      paths = await this.clientRoots(signal);
-    } catch (error) {
-      // Fail closed: a client that declares roots but cannot list them grants nothing.
-      throw new UsageError(
-        `file: the MCP client did not list its roots (${messageOf(error)}); nothing was read. Give the target inline as rows.`,
-      );
-    }
-    return paths === undefined ? undefined : Promise.all(paths.map(realRoot));
-  }
-
-  private describeRoots(client: readonly Root[] | undefined) {
-    const server = this.roots.length
-      ? this.roots.map((root) => root.path).join(', ')
-      : 'none: start hedge mcp with --root DIR';
-    if (client === undefined) return server;
-    return `${server}; and the client's: ${client.length ? client.map((root) => root.path).join(', ') : 'none'}`;
   }
 }

@@ -94,20 +94,16 @@ export function currentHolder(nowMs: number, session: string) {
   };
 }
 
-function pidAlive(pid: number) {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The one liveness: true while the holding process runs, or cannot be checked (another host). */
 export function isAlive({ pid, host, start }: Pick<RecordedHolder, 'pid' | 'host' | 'start'>) {
   if (host !== hostname()) return true;
-  if (!pidAlive(pid)) return false;
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
   if (start === undefined) return true;
   const running = processStart(pid);
   // No /proc (another system) says nothing either way: the pid exists.

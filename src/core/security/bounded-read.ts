@@ -112,7 +112,7 @@ function refuseOthers(stats: Stats, guard: NonNullable<FileReading['guard']> | '
 /** Throws (ReadRefused) unless the folder `path` is in is one a steering file may be read from or hedge may write a
  * file into: this user's or root's, and no other user may change it (whoever may could swap the file). A file read
  * through a link is judged at both folders; a write replaces a link, so only its own folder counts. */
-export function refuseOpenFolderOf(path: string, { followed = true } = {}) {
+export function refuseOpenFolderOf(path: string, followed = true) {
   const folders = new Set([dirname(path)]);
   try {
     if (followed) folders.add(dirname(realpathSync(path)));
@@ -126,7 +126,7 @@ export function refuseOpenFolderOf(path: string, { followed = true } = {}) {
  * into a folder another user owns or may change: they could plant a link there, or swap the file once written. */
 export function refuseToWriteAt(path: string, what: string) {
   try {
-    refuseOpenFolderOf(path, { followed: false });
+    refuseOpenFolderOf(path, false);
   } catch (error) {
     throw new UsageError(`${what}: cannot write ${path}: ${describeReadError(error)}; nothing was written.`);
   }

@@ -8,22 +8,19 @@ export function childEnvironment(env: Readonly<Record<string, string | undefined
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined || SECRET_VARIABLES.has(name) || holdsSecret(value)) continue;
     // A proxy's address stays (a hook may need it to reach its chat service); its credentials do not.
-    kept[name] = PROXY_VARIABLES.has(name.toLowerCase()) ? withoutCredentials(value) : value;
+    if (!PROXY_VARIABLES.has(name.toLowerCase())) kept[name] = value;
+    else
+      try {
+        const url = new URL(value);
+        const bare = !url.username && !url.password;
+        url.username = url.password = '';
+        kept[name] = bare ? value : url.toString();
+      } catch {
+        // Not a URL we can read: it may still hold a secret, so it is not passed on.
+        kept[name] = '';
+      }
   }
   return kept;
 }
 
 const PROXY_VARIABLES = new Set(['http_proxy', 'https_proxy', 'all_proxy']);
-
-function withoutCredentials(proxy: string) {
-  try {
-    const url = new URL(proxy);
-    if (!url.username && !url.password) return proxy;
-    url.username = '';
-    url.password = '';
-    return url.toString();
-  } catch {
-    // Not a URL we can read: it may still hold a secret, so it is not passed on.
-    return '';
-  }
-}

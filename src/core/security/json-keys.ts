@@ -30,20 +30,6 @@ export interface JsonBounds {
 
 const NESTING = /["[\]{}]/g;
 
-/** More than `maxDepth` arrays or objects open at once somewhere in `text`: counted on the text, without recursion. */
-function nestedPast(text: string, maxDepth: number) {
-  let depth = 0;
-  NESTING.lastIndex = 0;
-  for (let match; (match = NESTING.exec(text));) {
-    const char = match[0];
-    if (char === '"') NESTING.lastIndex = stringEnd(text, match.index);
-    else if (char === '[' || char === '{') {
-      if ((depth += 1) > maxDepth) return true;
-    } else depth -= 1;
-  }
-  return false;
-}
-
 /** The value `text` holds, or why not (`problem`: over the size, nested too deep, not JSON); `bounds` are checked on the text before JSON.parse, so nothing that walks the value can overflow the stack. Every JSON door of hedge reads through it.
  * By default any size, and 64 levels: deeper than any document hedge reads or writes (an answer, a file, a row: a few
  * levels), shallow enough for every walk of it (a copy, a scrub, a print, a zod check). */
@@ -52,7 +38,15 @@ export function parseBoundedJson(
   { maxBytes, maxDepth }: JsonBounds = { maxBytes: Infinity, maxDepth: 64 },
 ): { value: unknown; problem?: undefined } | { problem: string; syntax?: string } {
   if (maxBytes !== Infinity && Buffer.byteLength(text) > maxBytes) return { problem: `over ${sizeInWords(maxBytes)}` };
-  if (nestedPast(text, maxDepth)) return { problem: `nested deeper than ${maxDepth} levels` };
+  // More than `maxDepth` arrays or objects open at once somewhere: counted on the text, without recursion.
+  let depth = 0;
+  NESTING.lastIndex = 0;
+  for (let match; (match = NESTING.exec(text));) {
+    const char = match[0];
+    if (char === '"') NESTING.lastIndex = stringEnd(text, match.index);
+    else if (char === ']' || char === '}') depth -= 1;
+    else if ((depth += 1) > maxDepth) return { problem: `nested deeper than ${maxDepth} levels` };
+  }
   try {
     return { value: JSON.parse(text) };
   } catch (error) {

@@ -19,7 +19,13 @@ const JSON_RAW = charClass(`\\u007f-\\u009f${INVISIBLE}`, 'g');
 const LAST_C1 = 0x9f;
 
 function visibleEscape(char: string, offset: number, whole: string) {
-  if (char === ZERO_WIDTH_JOINER && joinsEmoji(whole, offset)) return char;
+  // A ZWJ between two pictographs is part of one visible emoji (👩‍💻, 🏳️‍🌈) and shows as such, so it is kept; anywhere else it is invisible and is escaped.
+  if (
+    char === ZERO_WIDTH_JOINER &&
+    EMOJI_BEFORE.test(whole.slice(Math.max(0, offset - 4), offset)) &&
+    EMOJI_AFTER.test(whole.slice(offset + 1, offset + 3))
+  )
+    return char;
   const code = char.charCodeAt(0);
   return code <= LAST_C1 ? `\\x${hex(code, 2)}` : `\\u${hex(code, 4)}`;
 }
@@ -29,14 +35,6 @@ const ZERO_WIDTH_JOINER = '\u200d';
 // eslint-disable-next-line no-misleading-character-class -- the class lists code points, not a drawn emoji
 const EMOJI_BEFORE = /\p{Extended_Pictographic}[\u{fe0f}\u{1f3fb}-\u{1f3ff}]?$/u;
 const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
-
-/** A ZWJ between two pictographs is part of one visible emoji (👩‍💻, 🏳️‍🌈) and shows as such, so it is kept; anywhere else it is invisible and is escaped. */
-function joinsEmoji(whole: string, offset: number) {
-  return (
-    EMOJI_BEFORE.test(whole.slice(Math.max(0, offset - 4), offset)) &&
-    EMOJI_AFTER.test(whole.slice(offset + 1, offset + 3))
-  );
-}
 
 function hex(code: number, digits: number) {
   return code.toString(16).padStart(digits, '0');

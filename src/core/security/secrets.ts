@@ -29,20 +29,18 @@ export function environmentOfKey(key: string) {
 
 export function validateApiKey(key: string, source: string) {
   const environment = environmentOfKey(key);
-  if (!environment)
-    throw new AuthError(
-      `The API key from ${source} is malformed: expected <prefix>_live_<...> or <prefix>_test_<...>; what came is ${shapeOf(key)} (none of it is shown).`,
-      { hint: 'Copy the key again from the settings area of the partner desk, then run `hedge login`.' },
-    );
-  return environment;
-}
-
-/** What is wrong with text that is not a key, in words that repeat none of it. */
-function shapeOf(text: string) {
-  const length = `${text.length} character${text.length === 1 ? '' : 's'}`;
-  if (/\s/.test(text)) return `${length} with whitespace in it`;
-  if (!/_(?:live|test)_/.test(text)) return `${length} with no _live_ or _test_ part`;
-  return `${length} whose prefix or rest is of the wrong length or has characters a key does not`;
+  if (environment) return environment;
+  // What is wrong with it, in words that repeat none of it.
+  const length = `${key.length} character${key.length === 1 ? '' : 's'}`;
+  const shape = /\s/.test(key)
+    ? `${length} with whitespace in it`
+    : KEY_MIDDLE.test(key)
+      ? `${length} whose prefix or rest is of the wrong length or has characters a key does not`
+      : `${length} with no _live_ or _test_ part`;
+  throw new AuthError(
+    `The API key from ${source} is malformed: expected <prefix>_live_<...> or <prefix>_test_<...>; what came is ${shape} (none of it is shown).`,
+    { hint: 'Copy the key again from the settings area of the partner desk, then run `hedge login`.' },
+  );
 }
 
 export function redactKey(key: string) {

@@ -5,11 +5,15 @@
 import type { CommandModule, CommandSpec } from '../../runner/command-spec.js';
 import { agentTools, offered } from '../../agent/catalogue.js';
 import { type CommandContext, type In, stopExitCode } from '../command-input.js';
-import { ConfirmationTokens, tokenTtlSeconds } from '../../agent/confirmation.js';
 import { resolve } from 'node:path';
 import { FileAccess, serverRoots } from '../../agent/file-access.js';
-import { AgentToolbox } from '../../agent/toolbox.js';
-import { describeLimits, parseAgentLimits } from '../../agent/guardrails.js';
+import {
+  AgentToolbox,
+  ConfirmationTokens,
+  describeLimits,
+  parseAgentLimits,
+  tokenTtlSeconds,
+} from '../../agent/toolbox.js';
 import { redactKey } from '../../../core/security/secrets.js';
 
 /** What this command uses of its context. */

@@ -3,7 +3,7 @@
 import type { CommandModule, CommandSpec } from '../../runner/command-spec.js';
 import { type CommandContext, type In, HedgeError } from '../command-input.js';
 import { agentTools, catalogueEntry, writeAccess } from '../../agent/catalogue.js';
-import { tokenTtlSeconds } from '../../agent/confirmation.js';
+import { tokenTtlSeconds } from '../../agent/toolbox.js';
 import { errorCatalogue } from '../../agent/error-catalogue.js';
 import { TOOL_RESOURCE } from '../../../platform/fields/resource-fields.js';
 import { fieldTable } from '../../../platform/fields/fields.js';
