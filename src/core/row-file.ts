@@ -4,6 +4,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import * as z from 'zod/mini';
 import { parseBoundedJson, repeatedKeyProblems } from './security/json-keys.js';
 import { messageOf } from './security/safe-text.js';
+import { readDateTime } from './duration.js';
 
 interface RowFileProblem {
   line: number;
@@ -198,9 +199,9 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\
 /** A cell that is a date (midnight UTC) or a timestamp with its zone (Z or an offset), ISO 8601, in ms since the epoch; `refusal` is thrown for anything else. */
 export function readInstant(raw: string | undefined, refusal: string) {
   const value = raw?.trim() ?? '';
-  // Date.parse('') is NaN.
-  const ms = Date.parse(DATE_ONLY.test(value) ? `${value}T00:00:00Z` : TIMESTAMP.test(value) ? value : '');
-  if (!Number.isFinite(ms)) throw new Error(refusal);
+  // A file's grammar (a time names its zone), read as --since reads it: 2026-02-30 is refused, not taken for 2 March.
+  const ms = DATE_ONLY.test(value) || TIMESTAMP.test(value) ? readDateTime(value)?.getTime() : undefined;
+  if (ms === undefined) throw new Error(refusal);
   return ms;
 }
 

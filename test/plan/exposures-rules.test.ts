@@ -78,6 +78,8 @@ it('the exposures file: reads CSV as a spreadsheet exports it: amounts with sepa
       'B,USDTNGN,payable,-5,EUR,tomorrow',
       'A,USDTNGN,payable,5,USD,2027-01-01',
       'C,USDTNGN,payable,5',
+      'D,USDTNGN,payable,5,NGN,2027-02-30',
+      'E,USDTNGN,payable,5,NGN,2027-01-15T24:00:00Z',
     ].join('\n'),
   );
   expect(problems.map((problem) => `${problem.line}: ${problem.message.split(';')[0]}`)).toEqual([
@@ -87,6 +89,9 @@ it('the exposures file: reads CSV as a spreadsheet exports it: amounts with sepa
     '3: row 2: due: missing or not allowed',
     '4: row 3: id: the same id as row 1',
     '5: row 4: expected 6 fields as in the header, found 4.',
+    // A day the calendar lacks and the hour 24 are refused, never read as another day.
+    '6: row 5: due: missing or not allowed',
+    '7: row 6: due: missing or not allowed',
   ]);
   expect(problems.map((problem) => problem.message).join('\n')).not.toMatch(/receivible|EUR|tomorrow|-5/);
 });
