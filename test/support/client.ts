@@ -1,4 +1,4 @@
-import { createClient } from '../../src/platform/api/create-client.js';
+import { createClient } from '../../src/platform/api/client.js';
 import type { HedgeClient } from '../../src/platform/api/client.js';
 import type { RetryPolicy } from '../../src/platform/api/retry-policy.js';
 import { HttpConnections, type Clock } from '../../src/platform/api/transport.js';

@@ -26,7 +26,7 @@ import type { JsonObject } from '../../core/objects.js';
 import { isAlive, newSession } from '../../core/files/file-lock.js';
 import { configDir } from '../../platform/config/credentials.js';
 import { ensureDir, isTeamJournal } from '../../platform/journal/index.js';
-import { namedHolds } from '../../platform/journal/holds.js';
+import { namedHolds } from '../../platform/journal/journal.js';
 import { shellWord } from '../../core/program.js';
 import { issueWords } from '../../core/security/json-keys.js';
 import type { Env } from '../../platform/config/env.js';

@@ -2,7 +2,7 @@
 import { dirname, join } from 'node:path';
 import { writeFileDurably } from '../../core/files/durable-write.js';
 import { refuseKeyShaped, sha256Hex } from './row-integrity.js';
-import { ensureDir } from './segments.js';
+import { ensureDir } from './journal.js';
 import {
   describeReadError,
   MAX_INPUT_FILE_BYTES,

@@ -24,7 +24,7 @@ export { openJournal } from './journal.js';
 export { JournalError, JournalStoreError } from './journal-error.js';
 export { keyFingerprint } from './row-integrity.js';
 export { journalDir } from './location.js';
-export { ARCHIVE_DIR_NAME, ensureDir } from './segments.js';
+export { ARCHIVE_DIR_NAME, ensureDir } from './journal.js';
 
 /** Opens the PostgreSQL store; connects lazily (its code loads only then). */
 export async function openTeamJournal(options: TeamJournalOptions) {

@@ -2,8 +2,7 @@
 import type { Output } from '../terminal/output.js';
 import type { Notice } from '../results/notices.js';
 import type { OutputFormat } from '../../core/vocabulary.js';
-import type { HedgeClient } from '../api/client.js';
-import type { createClient } from '../api/create-client.js';
+import type { createClient, HedgeClient } from '../api/client.js';
 import type { Env } from '../config/env.js';
 import type { ApiRequest, Clock, HttpConnections } from '../api/transport.js';
 import type { ResolvedCredentials } from '../config/credentials.js';
