@@ -6,6 +6,8 @@ export {
   bodyOf,
   changeOf,
   isUnresolved,
+  JournalError,
+  JournalStoreError,
   NOT_WAITED_MESSAGE,
   OUTCOMES,
   recordedUsd,
@@ -21,7 +23,6 @@ export type { Holder } from '../../core/files/file-lock.js';
 export type { Journal, ListOptions } from './client-journal.js';
 export { describeHolder, matchesRequest } from './client-journal.js';
 export { openJournal } from './journal.js';
-export { JournalError, JournalStoreError } from './journal-error.js';
 export { keyFingerprint } from './row-integrity.js';
 export { journalDir } from './location.js';
 export { ARCHIVE_DIR_NAME, ensureDir } from './journal.js';

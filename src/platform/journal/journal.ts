@@ -35,6 +35,7 @@ import {
   type RowSeal,
 } from './client-journal.js';
 import {
+  JournalError,
   EVENT,
   foldJournal,
   isUnresolved,
@@ -45,7 +46,6 @@ import {
   type JournalPatch,
   type SkippedLine,
 } from './entry.js';
-import { JournalError } from './journal-error.js';
 import { JOURNAL_FILE_NAME } from './location.js';
 import { sha256Hex } from './row-integrity.js';
 

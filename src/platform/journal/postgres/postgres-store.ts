@@ -2,8 +2,12 @@
 import { canonicalJson } from '../canonical-json.js';
 import { clientJournal, plainJson, type RowFilter, type RowSeal } from '../client-journal.js';
 import {
+  JournalError,
+  JournalStoreError,
   ANY_ROW,
   ENTRY,
+  isUnresolved,
+  PATCH_FIELDS,
   readRow,
   refuseUnreadable,
   UNRESOLVED_OUTCOMES,
@@ -11,11 +15,16 @@ import {
   type JournalPatch,
 } from '../entry.js';
 import { HEARTBEAT_BOUNDS } from '../heartbeat-file.js';
-import { fallbackRecords, importedRevision, knowsMore, outcomeFields } from '../fallback-record.js';
 import { openJournal } from '../journal.js';
 import { refuseKeyShaped } from '../row-integrity.js';
-import { migrateSchema } from './postgres-schema.js';
-import { postgresSessions, scopeText, type PostgresSessions, type TeamJournalOptions } from './postgres-sessions.js';
+import { withoutUndefined, type JsonObject } from '../../../core/objects.js';
+import {
+  migrateSchema,
+  postgresSessions,
+  scopeText,
+  type PostgresSessions,
+  type TeamJournalOptions,
+} from './postgres-sessions.js';
 
 /** The unresolved outcomes as SQL, from the one list (entry.ts). */
 const UNRESOLVED_SQL = UNRESOLVED_OUTCOMES.map((outcome) => `'${outcome}'`).join(', ');
@@ -139,7 +148,7 @@ export function openPostgresJournal(options: TeamJournalOptions) {
     },
 
     /** Adds or merges one entry of a local journal in one transaction: added, merged (when it knows more:
-     * fallback-record.ts), or left (idempotent: importing it again changes nothing). */
+     * knowsMore, below), or left (idempotent: importing it again changes nothing). */
     async importEntry(local: JournalEntry) {
       const data = await locker.data();
       const target = local.fallback_for?.id ?? local.id;
@@ -281,4 +290,79 @@ function insertValues(
   holder: unknown[] = Array(6),
 ) {
   return [JSON.stringify(entry), canonicalJson(entry.request?.body), origin, revision, seq, ...holder];
+}
+
+// A local record of a team entry, written when the team store fails after a send and merged back by `hedge journal
+// migrate` by revisions (knowsMore), never by the clocks of the machines that wrote them.
+/** `store`: the store as shown (password redacted); `openLocal`: the local file journal, opened on the first fallback. */
+function fallbackRecords(store: string, openLocal: () => ReturnType<typeof openJournal>) {
+  let local: ReturnType<typeof openJournal> | undefined;
+  /** Team entry id → the id of its local fallback record. */
+  const ids = new Map<string, string>();
+  /** Entries this process has read or written: what a fallback record starts from. */
+  const known = new Map<string, JournalEntry>();
+  /** Set once the store failed on an update: later updates of this run go to the fallback at once. */
+  let failure: JournalStoreError | undefined;
+
+  /** The fallback record of `id`: what it would send, then what the store had learnt before it failed. */
+  async function start(journal: ReturnType<typeof openJournal>, id: string) {
+    const base = known.get(id);
+    if (!base) throw new JournalError(`this run never read entry ${id}`);
+    const { id: _id, created_at, updated_at, holder, outcome, seq, revision, ...fields } = base;
+    for (const field of PATCH_FIELDS) delete (fields as JsonObject)[field];
+    const begun = await journal.begin({
+      ...fields,
+      outcome: outcome === 'planned' ? 'planned' : 'pending',
+      // An unknown revision is left out (begin keeps what JSON keeps).
+      fallback_for: { id, store, revision },
+    });
+    ids.set(id, begun.id);
+    const had = outcomeFields(base);
+    if (Object.keys(had).length) await journal.update(begun.id, had);
+    return begun.id;
+  }
+
+  return {
+    known,
+    /** The store's change of the entry `id`; a store that fails after the request may have left: what `change` says is then kept in the local journal, and the failure thrown. */
+    async change(id: string, change: JournalPatch, inStore: () => Promise<JournalEntry | undefined>) {
+      if (!failure)
+        try {
+          return await inStore();
+        } catch (error) {
+          if (!(error instanceof JournalStoreError)) throw error;
+          failure = error;
+        }
+      let kept;
+      try {
+        local ??= openLocal();
+        const localId = ids.get(id) ?? (await start(local, id));
+        await local.update(localId, outcomeFields(change));
+        kept = `; what happened to ${id} is kept in the local journal ${local.file} (fallback record ${localId}): \`hedge journal migrate\` merges it into the team store once the store is back`;
+      } catch (error) {
+        kept = `, and the local fallback record could not be written either (${(error as Error).message})`;
+      }
+      const { message, hint } = failure;
+      throw new JournalStoreError(`${message.replace(/\.$/, '')}${kept}.`, { store, hint, cause: failure });
+    },
+  };
+}
+
+function outcomeFields(record: Partial<JournalEntry>) {
+  return withoutUndefined(Object.fromEntries(PATCH_FIELDS.map((field) => [field, record[field]])));
+}
+
+function knowsMore(local: JournalEntry, stored: JournalEntry) {
+  // Of a finished copy and an unfinished one, the finished one knows more.
+  if (isUnresolved(stored) !== isUnresolved(local)) return isUnresolved(stored);
+  const storedRevision = stored.revision ?? 1;
+  // A fallback record from before revisions were kept continues from nothing known: the store's copy stands.
+  if (local.fallback_for) return storedRevision <= (local.fallback_for.revision ?? 0);
+  return (local.revision ?? 1) > storedRevision;
+}
+
+/** The revision a local record brings into the store: a fallback record is one change past the revision it continued from. */
+function importedRevision(local: JournalEntry) {
+  if (local.fallback_for) return (local.fallback_for.revision ?? 0) + 1;
+  return local.revision ?? 1;
 }
