@@ -2,7 +2,7 @@
 // leaves the process (redacted in messages, scrubbed from anything printed), and the store follows
 // the credentials' precedence (an explicit --profile taken whole; HEDGE_JOURNAL_URL; the profile in use).
 import { chooseJournalStore } from '../../src/platform/config/journal-store.js';
-import { checkJournalUrl } from '../../src/platform/config/login-profile.js';
+import { checkJournalUrl } from '../../src/platform/config/profiles.js';
 import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { scrubSecrets } from '../../src/core/security/secrets.js';
 import { STORE_URL_ENCODING, isStoreUrl, redactStoreUrl, storeUrlSecrets } from '../../src/core/security/store-url.js';

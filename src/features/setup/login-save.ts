@@ -12,8 +12,7 @@ import {
   describeKeyLocation,
   type KeyLocation,
 } from '../../platform/config/key-store.js';
-import { placeKey } from '../../platform/config/login-profile.js';
-import { requireProfile } from '../../platform/config/profile-view.js';
+import { placeKey, requireProfile } from '../../platform/config/profiles.js';
 import type { ProfileStore } from '../../platform/config/profile-store.js';
 import type { StoredProfile } from '../../platform/config/store-schema.js';
 import { checkClient, isRefusal, type CheckPorts } from './key-check.js';

@@ -7,8 +7,9 @@ import {
   checkCaFile,
   checkJournalUrl,
   defaultBaseUrl,
+  environmentLabel,
   loginProfileName,
-} from '../../../platform/config/login-profile.js';
+} from '../../../platform/config/profiles.js';
 import { askLogin, keyFromCommand } from '../../../features/setup/login.js';
 import {
   checkAndSaveLogin,
@@ -16,7 +17,6 @@ import {
   moveProfileKey,
   type LoginFlags,
 } from '../../../features/setup/login-save.js';
-import { environmentLabel } from '../../../platform/config/profile-view.js';
 import { type CommandContext, firstGiven, type In, safeText, UsageError } from '../command-input.js';
 
 /** What this command uses of its context. */

@@ -7,9 +7,8 @@ import {
   removeFromKeyring,
   type KeyLocation,
 } from '../../../platform/config/key-store.js';
-import { placeKey } from '../../../platform/config/login-profile.js';
+import { placeKey, requireProfile } from '../../../platform/config/profiles.js';
 import { shellWord } from '../../../core/program.js';
-import { requireProfile } from '../../../platform/config/profile-view.js';
 import { type CommandContext, ConfigError, UsageError, safeText } from '../command-input.js';
 
 /** What this command uses of its context. */
