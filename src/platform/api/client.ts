@@ -24,9 +24,11 @@ import {
 } from './schemas.js';
 import {
   createTransport,
+  DEFAULT_RETRY_POLICY,
   memo,
   type ApiRequest,
   type ApiResponse,
+  type RetryPolicy,
   type SendHooks,
   type Transport,
   type TransportConfig,
@@ -35,7 +37,6 @@ import type { ResolvedCredentials } from '../config/credentials.js';
 import type { Env } from '../config/env.js';
 import { parseDecimal } from '../../core/input.js';
 import { VERSION } from '../../core/version.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 import {
   CHANGE_BODY_FIELDS,
   DEFAULT_WIRE_SETTINGS,
