@@ -4,9 +4,8 @@
 // its environment; and a profile whose key comes from it resolves to that key.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveCredentials } from '../../src/platform/config/credentials.js';
+import { resolveCredentials, keyLocationOf } from '../../src/platform/config/credentials.js';
 import { runKeyCommand } from '../../src/platform/config/key-command.js';
-import { keyLocationOf } from '../../src/platform/config/key-store.js';
 import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { childEnvironment } from '../../src/core/security/child-env.js';

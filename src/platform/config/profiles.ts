@@ -9,8 +9,7 @@ import { checkStoreUrl, redactStoreUrl, storeUrlSecrets } from '../../core/secur
 import { ReadRefused, readBoundedStream, readCaFile } from '../../core/security/bounded-read.js';
 import type { Env } from './env.js';
 import type { StoreData, StoredProfile } from './store-schema.js';
-import { keyLocationOf, type KeyLocation } from './key-store.js';
-import { currentProfile } from './credentials.js';
+import { currentProfile, keyLocationOf, type KeyLocation } from './credentials.js';
 
 /** Profile `hedge login` (and `logout`) acts on when neither --profile nor HEDGE_PROFILE names one and none is current. */
 const DEFAULT_PROFILE_NAME = 'default';

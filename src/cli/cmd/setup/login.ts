@@ -1,8 +1,7 @@
 // The profile is saved only once the server accepted the key (one GET /account against that base URL).
 // The key goes to the OS keyring where one answers, else to the 0600 file, or nowhere with `--key-command`.
 import { containsKeyShape, registerSecret } from '../../../core/security/secrets.js';
-import { requestedProfile } from '../../../platform/config/credentials.js';
-import { describeKeyLocation } from '../../../platform/config/key-store.js';
+import { requestedProfile, describeKeyLocation } from '../../../platform/config/credentials.js';
 import {
   checkCaFile,
   checkJournalUrl,

@@ -2,7 +2,7 @@
 // one, no profile is current afterwards: the next command asks the operator to choose. A key kept
 // in the OS keyring goes with it (the keyring module is loaded only then).
 import { requireProfile } from '../../../platform/config/profiles.js';
-import { keyLocationOf, removeFromKeyring, type KeyLocation } from '../../../platform/config/key-store.js';
+import { keyLocationOf, removeFromKeyring, type KeyLocation } from '../../../platform/config/credentials.js';
 import { type CommandContext, type In, safeText } from '../command-input.js';
 
 /** What this command uses of its context. */

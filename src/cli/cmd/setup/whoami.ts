@@ -7,7 +7,7 @@ import { environmentLabel } from '../../../platform/config/profiles.js';
 import { WIRE_SETTING_SOURCES, type WireSettings } from '../../../platform/api/wire/unspecified.js';
 import { type CommandContext, HedgeError, safeText } from '../command-input.js';
 import { journalDir } from '../../../platform/journal/location.js';
-import { describeKeyLocation } from '../../../platform/config/key-store.js';
+import { describeKeyLocation } from '../../../platform/config/credentials.js';
 
 /** What this command uses of its context. */
 export type Options = Pick<
