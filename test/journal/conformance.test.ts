@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { openJournal, type BeginFields, type Journal, type ListOptions } from '../../src/platform/journal/index.js';
 import type { HoldResult } from '../../src/platform/journal/client-journal.js';
 import { JournalError, type Skipped } from '../../src/platform/journal/entry.js';
-import { heartbeatFile, readHeartbeatFile, writeHeartbeatFile } from '../../src/platform/journal/heartbeat-file.js';
+import { heartbeatFile, readHeartbeatFile, writeHeartbeatFile } from '../../src/platform/journal/journal.js';
 import { openPostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
 import { useChildBundle } from '../support/children/child-bundle.js';
 import { until } from '../support/polling.js';

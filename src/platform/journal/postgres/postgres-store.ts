@@ -14,8 +14,7 @@ import {
   type JournalEntry,
   type JournalPatch,
 } from '../entry.js';
-import { HEARTBEAT_BOUNDS } from '../heartbeat-file.js';
-import { openJournal } from '../journal.js';
+import { HEARTBEAT_BOUNDS, openJournal } from '../journal.js';
 import { refuseKeyShaped } from '../row-integrity.js';
 import { withoutUndefined, type JsonObject } from '../../../core/objects.js';
 import {
