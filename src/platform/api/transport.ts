@@ -609,4 +609,4 @@ export function parseRetryAfterMs(header: string | undefined, nowMs: number) {
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
-export type RetryReason = 'network' | 'server-error' | 'rate-limited' | 'in-flight' | 'conflict';
+type RetryReason = 'network' | 'server-error' | 'rate-limited' | 'in-flight' | 'conflict';

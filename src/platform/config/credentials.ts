@@ -157,7 +157,7 @@ export function keyringAccount(profileName: string, configDir: string) {
   return `${profileName}@${configDir}`;
 }
 
-export interface KeyReading {
+interface KeyReading {
   env: Env;
   signal?: AbortSignal;
   /** Absolute clock time when --timeout runs out, and the clock it is on. */
