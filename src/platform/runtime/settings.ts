@@ -107,10 +107,11 @@ export interface CompletionWords {
 }
 
 /** What a builder reads of its command: its settings, its other services, and where it registers a close. */
-export interface Building extends Pick<ContextInit, 'io' | 'env' | 'globals' | 'clock' | 'signal'> {
+export interface Building extends Pick<
+  ContextInit,
+  'io' | 'env' | 'globals' | 'clock' | 'signal' | 'output' | 'deadline'
+> {
   readonly init: Pick<ContextInit, 'notify'>;
-  readonly output: Output;
-  readonly deadline?: number;
   log(line: string): void;
   notify(notice: Notice): void;
   hedgeCommand(...words: string[]): string;
