@@ -49,7 +49,6 @@ import {
   type JournalPatch,
   type SkippedLine,
 } from './entry.js';
-import { JOURNAL_FILE_NAME } from './location.js';
 import { refuseKeyShaped, sha256Hex } from './row-integrity.js';
 
 /** `dir`: journalDir(env) for the CLI, created on the first write, never by a read; the rest as its holds take them (namedHolds). */
@@ -74,7 +73,7 @@ export function openJournal(options: OpenJournalOptions) {
   } = options;
   // Whoever may change the folder may move a row away, and a resume would not know its action.
   refuseUntrustedFolder(dir);
-  const file = join(dir, JOURNAL_FILE_NAME);
+  const file = join(dir, 'journal.jsonl');
   /** Where it lives and how its holds are taken (namedHolds). */
   const place = { ...options, now };
 
