@@ -283,7 +283,7 @@ export function generateReport({ results, policy = readRetryPolicy(), failures =
 
 /** The retry policy's numbers, read from its one source file (this script runs without a TS loader). */
 function readRetryPolicy() {
-  const source = readFileSync(join(ROOT, 'src', 'platform', 'api', 'retry-policy.ts'), 'utf8');
+  const source = readFileSync(join(ROOT, 'src', 'platform', 'api', 'transport.ts'), 'utf8');
   const block = /DEFAULT_RETRY_POLICY[^=]*=\s*\{([^}]*)\}/.exec(source)?.[1] ?? '';
   const read = (name) => Number(new RegExp(`${name}:\\s*([\\d_]+)`).exec(block)?.[1]?.replace(/_/g, ''));
   return { maxAttempts: read('maxAttempts'), baseDelayMs: read('baseDelayMs'), maxTotalMs: read('maxTotalMs') };

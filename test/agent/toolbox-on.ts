@@ -2,7 +2,7 @@
 // one (`liveKey`: what the toolbox believes), while its calls' client talks to the simulator with
 // the simulator's own test key (the context seam), so that a live write confirmed with its token
 // really lands. The calls' clients share one set of connections per test file, closed when the file ends.
-import { createClient } from '../../src/platform/api/create-client.js';
+import { createClient } from '../../src/platform/api/client.js';
 import { HttpConnections } from '../../src/platform/api/transport.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
 import type { FileAccess } from '../../src/cli/agent/file-access.js';

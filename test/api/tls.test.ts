@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startConnectProxy } from '../support/servers/connect-proxy.js';
 import { hedgeIn, runHedge, tempDir } from '../support/hedge-cli.js';
 import { writeStore } from '../support/config-store.js';
-import { parseRetryAfterMs } from '../../src/platform/api/retry-policy.js';
+import { parseRetryAfterMs } from '../../src/platform/api/transport.js';
 import { LIVE_KEY } from '../support/keys.js';
 import { startLiveKeyProxy } from '../support/servers/field-proxy.js';
 import { apiData, closedAfterEach, type Simulator, startSimulator, useSimulators } from '../support/simulator.js';

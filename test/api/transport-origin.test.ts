@@ -7,8 +7,12 @@ import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 import { keyFingerprint } from '../../src/platform/journal/index.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-integrity.js';
-import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
-import { ConnectionsClosedError, createTransport, HttpConnections } from '../../src/platform/api/transport.js';
+import {
+  ConnectionsClosedError,
+  createTransport,
+  DEFAULT_RETRY_POLICY,
+  HttpConnections,
+} from '../../src/platform/api/transport.js';
 import { NetworkError, OffOriginError, UsageError } from '../../src/core/errors.js';
 import { clientFor, closeClients, realClock } from '../support/client.js';
 import { startFieldProxy } from '../support/servers/field-proxy.js';

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { keeperLockPlace } from '../../src/features/keeper/keeper-service.js';
 import { processStart } from '../../src/core/files/file-lock.js';
-import { rotate } from '../../src/platform/journal/segments.js';
+import { rotate } from '../../src/platform/journal/journal.js';
 import { ARCHIVE_DIR_NAME, openJournal } from '../../src/platform/journal/index.js';
 import { KEY_ID, openFields, T0 } from './local-journal.js';
 import { tempFolders } from '../support/hedge-cli.js';

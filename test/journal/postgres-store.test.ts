@@ -7,10 +7,10 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { useChildBundle } from '../support/children/child-bundle.js';
 import { openJournal, type BeginFields } from '../../src/platform/journal/index.js';
-import { LATEST_VERSION, MIGRATIONS } from '../../src/platform/journal/postgres/postgres-schema.js';
+import { LATEST_VERSION, MIGRATIONS } from '../../src/platform/journal/postgres/postgres-sessions.js';
 import { openPostgresJournal, type PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
 import { postgresSessions } from '../../src/platform/journal/postgres/postgres-sessions.js';
-import { JournalError, JournalStoreError } from '../../src/platform/journal/journal-error.js';
+import { JournalError, JournalStoreError } from '../../src/platform/journal/entry.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { openFields } from './local-journal.js';
 

@@ -4,7 +4,7 @@
 // class (14) naming what came — and no stack trace; a write whose answer was unreadable says its
 // outcome is unknown and how to resume, and resuming leaves exactly one hedge.
 import { exits } from '../support/cli-runs.js';
-import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/transport.js';
 import { lostThenResumed, ResultRecorder } from './recorder.js';
 import { STACK_FRAME, errorLine } from '../support/output/text.js';
 

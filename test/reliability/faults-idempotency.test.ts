@@ -5,7 +5,7 @@
 // Every count below is the server's own (engine state and request log), not the CLI's output.
 // Each case has its own simulator: they run side by side, their real-time holds and timeouts overlapping.
 import { ok } from '../support/cli-runs.js';
-import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/transport.js';
 import { lostThenResumed, ResultRecorder } from './recorder.js';
 import { FILL_DELAY_MS } from '../support/simulator.js';
 

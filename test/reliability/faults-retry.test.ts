@@ -1,9 +1,9 @@
-// Transient failures are retried within the configured bounds (src/platform/api/retry-policy.ts): bursts of
+// Transient failures are retried within the configured bounds (src/platform/api/transport.ts): bursts of
 // 5xx on reads and writes, 429 with Retry-After, and a script of 50 back-to-back reads under a
 // tight per-key rate limit. Attempts are counted and delays measured on the server's request log, whose
 // time is hedge's: this machine's plus every pause hedge took, each ended at once (skippingClock).
 import { exits, ok } from '../support/cli-runs.js';
-import { DEFAULT_RETRY_POLICY, backoffDelayMs } from '../../src/platform/api/retry-policy.js';
+import { DEFAULT_RETRY_POLICY, backoffDelayMs } from '../../src/platform/api/transport.js';
 import { ResultRecorder } from './recorder.js';
 import { gaps, skippingClock } from '../support/simulator.js';
 import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/output/text.js';

@@ -4,7 +4,7 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/transport.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

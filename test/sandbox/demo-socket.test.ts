@@ -3,7 +3,7 @@
 // `--demo` read loads no node:crypto (docs/performance.md). What test/build/startup-imports.test.ts
 // checks on the built binary is checked here at the seams: the names, the transport.
 import { tmpdir } from 'node:os';
-import { createClient } from '../../src/platform/api/create-client.js';
+import { createClient } from '../../src/platform/api/client.js';
 import { HttpConnections } from '../../src/platform/api/transport.js';
 import { DEMO_API_KEY, demoSocketPath } from '../../src/platform/runtime/start-demo.js';
 import { startSandbox } from '../../src/sandbox/http/server.js';

@@ -10,7 +10,7 @@ import {
   loginProfileName,
   readKeyFromStdin,
   trimOneNewline,
-} from '../../src/platform/config/login-profile.js';
+} from '../../src/platform/config/profiles.js';
 import { tempFolders } from '../support/hedge-cli.js';
 
 const KEY = 'hpk_test_UnitLoginKey0000000000001';

@@ -1,7 +1,6 @@
-import { createClient } from '../../src/platform/api/create-client.js';
+import { createClient } from '../../src/platform/api/client.js';
 import type { HedgeClient } from '../../src/platform/api/client.js';
-import type { RetryPolicy } from '../../src/platform/api/retry-policy.js';
-import { HttpConnections, type Clock } from '../../src/platform/api/transport.js';
+import { HttpConnections, type Clock, type RetryPolicy } from '../../src/platform/api/transport.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
 import { sleep } from '../../src/core/process/timers.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';

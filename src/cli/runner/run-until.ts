@@ -3,7 +3,7 @@
 // longer change and the condition is false on it. Polls print nothing.
 import { InterruptedError, UntilNeverError, UntilNotMetError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
-import { DEFAULT_WAIT_BOUND_MS, waitDeadline } from '../../platform/config/wait-bound.js';
+import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';
 import { RecordingOutput } from '../../platform/terminal/recording-output.js';
 import { compileQuery, fieldNames, isTruthy } from '../../platform/fields/query.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
@@ -57,7 +57,7 @@ export async function runUntil(
   // Start to start between polls.
   const { intervalMs } = POLL_CADENCE;
   const startedAt = clock.now();
-  const deadline = waitDeadline(ctx.globals.timeout, ctx.deadline, startedAt);
+  const deadline = ctx.waitDeadline(startedAt);
   let polls = 0;
   let last: RecordingOutput | undefined;
   let nextAt = startedAt;

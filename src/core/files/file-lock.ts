@@ -1,5 +1,5 @@
 // The one file lock (proper-lockfile, waited for with the one poll), and a hold's holder judged by liveness,
-// never by age. Every hold is taken through platform/journal/holds.ts.
+// never by age. Every hold is taken through platform/journal/journal.ts (namedHolds).
 import * as z from 'zod/mini';
 import { readFileSync } from 'node:fs';
 import { poll } from '../process/timers.js';

@@ -2,8 +2,10 @@
 // store and keeping the key all held.
 import { redactKey, registerSecret, validateApiKey } from '../../core/security/secrets.js';
 import { checkBaseUrl } from '../../core/security/base-url.js';
-import { currentProfile, type Source, type ResolvedCredentials } from '../../platform/config/credentials.js';
 import {
+  currentProfile,
+  type Source,
+  type ResolvedCredentials,
   keepKey,
   keyLocationOf,
   keyringAccount,
@@ -11,9 +13,8 @@ import {
   removeFromKeyring,
   describeKeyLocation,
   type KeyLocation,
-} from '../../platform/config/key-store.js';
-import { placeKey } from '../../platform/config/login-profile.js';
-import { requireProfile } from '../../platform/config/profile-view.js';
+} from '../../platform/config/credentials.js';
+import { placeKey, requireProfile } from '../../platform/config/profiles.js';
 import type { ProfileStore } from '../../platform/config/profile-store.js';
 import type { StoredProfile } from '../../platform/config/store-schema.js';
 import { checkClient, isRefusal, type CheckPorts } from './key-check.js';

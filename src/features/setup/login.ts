@@ -3,7 +3,7 @@
 import { checkBaseUrl } from '../../core/security/base-url.js';
 import { environmentOfKey } from '../../core/security/secrets.js';
 import type { Source } from '../../platform/config/credentials.js';
-import { readKeyFromStdin } from '../../platform/config/login-profile.js';
+import { readKeyFromStdin } from '../../platform/config/profiles.js';
 import type { CommandContext, GlobalOptions } from '../../platform/runtime/context.js';
 import { UsageError } from '../../core/errors.js';
 

@@ -22,7 +22,21 @@ import {
   quoteSchema,
   submittedActionSchema,
 } from './schemas.js';
-import { memo, type ApiRequest, type ApiResponse, type SendHooks, type Transport } from './transport.js';
+import {
+  createTransport,
+  DEFAULT_RETRY_POLICY,
+  memo,
+  type ApiRequest,
+  type ApiResponse,
+  type RetryPolicy,
+  type SendHooks,
+  type Transport,
+  type TransportConfig,
+} from './transport.js';
+import type { ResolvedCredentials } from '../config/credentials.js';
+import type { Env } from '../config/env.js';
+import { parseDecimal } from '../../core/input.js';
+import { VERSION } from '../../core/version.js';
 import {
   CHANGE_BODY_FIELDS,
   DEFAULT_WIRE_SETTINGS,
@@ -80,7 +94,7 @@ export interface LearnedWire {
   evidence: string;
 }
 
-export interface ClientOptions {
+interface ClientOptions {
   wire?: WireSettings;
   /** Something odd about an answer the user should know (a list longer than asked, trimmed). */
   warn?: (text: string) => void;
@@ -454,6 +468,59 @@ export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
 }
 
 export type HedgeClient = ReturnType<typeof hedgeClient>;
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
+
+/** A client over a transport of its own, on connections owned (and closed) by whoever built them: the runtime context. */
+export function createClient({
+  credentials,
+  env,
+  timeoutSeconds,
+  requestTimeoutSeconds,
+  retry,
+  ...options
+}: ClientOptions &
+  Pick<TransportConfig, 'connections' | 'clock' | 'deadline' | 'signal' | 'observe' | 'log'> & {
+    credentials: ResolvedCredentials;
+    env: Env;
+    /** The --timeout the deadline comes from, in seconds (named in timeout errors). */
+    timeoutSeconds?: number;
+    requestTimeoutSeconds?: number;
+    retry?: Partial<RetryPolicy>;
+  }) {
+  return hedgeClient(
+    createTransport({
+      ...credentials,
+      ...options,
+      userAgent: `hedge-cli/${VERSION} (node ${process.version}; ${process.platform})`,
+      nodeExtraCaCerts: env.NODE_EXTRA_CA_CERTS || undefined,
+      connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
+      requestTimeoutMs: requestTimeoutSeconds !== undefined ? requestTimeoutSeconds * 1000 : DEFAULT_REQUEST_TIMEOUT_MS,
+      // '' rather than undefined: the transport would otherwise read process.env behind the context's back.
+      proxy: {
+        httpsProxy: env.HTTPS_PROXY ?? env.https_proxy ?? '',
+        httpProxy: env.HTTP_PROXY ?? env.http_proxy ?? '',
+        noProxy: env.NO_PROXY ?? env.no_proxy ?? '',
+      },
+      retry: { ...DEFAULT_RETRY_POLICY, ...retry },
+      deadlineTotalMs: timeoutSeconds && timeoutSeconds * 1000,
+      maxAnswerBytes: maxAnswerBytes(env),
+    }),
+    options,
+  );
+}
+
+/** HEDGE_MAX_ANSWER_MB in bytes, undefined when unset; a value that is not a size in MiB is refused. */
+export function maxAnswerBytes(env: Env) {
+  const raw = env.HEDGE_MAX_ANSWER_MB;
+  if (!raw?.trim()) return;
+  return (
+    parseDecimal(raw, { name: 'HEDGE_MAX_ANSWER_MB', unit: 'MiB', min: 0, aboveMin: true, max: 4096, example: '64' }) *
+    1024 *
+    1024
+  );
+}
 
 /** A value as an error shows it: short JSON and its kind (`"long" (text)`, `5 (a number)`, missing). */
 function received(value: unknown) {

@@ -1,9 +1,7 @@
-// Profiles kept with conf, validated with zod on every read.
-import { chmodSync } from 'node:fs';
+// Profiles in one JSON file, validated with zod on every read, replaced whole by the one durable write.
 import { join } from 'node:path';
-import type Conf from 'conf';
 import { ConfigError, HedgeError } from '../../core/errors.js';
-import { syncDirectory } from '../../core/files/durable-write.js';
+import { writeFileDurably } from '../../core/files/durable-write.js';
 import { isLockedError, lockFile } from '../../core/files/file-lock.js';
 import {
   describeReadError,
@@ -21,104 +19,80 @@ const LOCK_STALE_MS = 3_000;
 /** How long an update waits for a live holder (a login writes for milliseconds) before it says the store is locked. */
 const LOCK_WAIT_MS = 12_000;
 
-export class ProfileStore {
-  readonly file: string;
-  private conf: Conf<StoreData> | undefined;
-
-  constructor(
-    readonly dir: string,
-    private readonly options: { lockWaitMs?: number } = {},
-  ) {
-    this.file = join(dir, 'config.json');
-  }
+/** The store in `dir`; an update waits `lockWaitMs` at most for another process's. */
+export function profileStore(dir: string, { lockWaitMs = LOCK_WAIT_MS } = {}) {
+  const file = join(dir, 'config.json');
 
   /** The whole store as it is on disk now (empty when there is no file yet). */
-  read() {
-    refuseUntrustedFolder(this.dir);
+  function read() {
+    refuseUntrustedFolder(dir);
     let bytes;
     try {
-      bytes = readRegularFileSync(this.file, { maxBytes: MAX_INPUT_FILE_BYTES, noFollow: true, guard: 'private' });
+      bytes = readRegularFileSync(file, { maxBytes: MAX_INPUT_FILE_BYTES, noFollow: true, guard: 'private' });
     } catch (error) {
-      // No file yet reads as an empty store, as conf reads it.
+      // No file yet reads as an empty store.
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return storeSchema.parse({});
-      throw asConfigError(error, this.file, 'read');
+      throw asConfigError(error, file, 'read');
     }
-    return parseStoreText(bytes.toString('utf8'), this.file);
-  }
-
-  profile(name: string) {
-    return this.read().profiles[name];
+    const parsed = parseBoundedJson(bytes.toString('utf8'));
+    if (parsed.problem !== undefined)
+      throw new ConfigError(
+        `The config store ${file} is ${parsed.syntax ? 'not valid JSON' : `JSON ${parsed.problem}`}.`,
+        {
+          hint: `Fix the file by hand, or move it away and run \`hedge login\` again (profiles in it would be lost).`,
+        },
+      );
+    const result = storeSchema.safeParse(parsed.value);
+    if (!result.success)
+      throw new ConfigError(
+        `The config store ${file} does not have the expected shape (${issueWords(result.error)}).`,
+        {
+          hint: 'Fix that entry by hand, or move the file away and run `hedge login` again.',
+        },
+      );
+    return result.data;
   }
 
   /** Read, change and write back under the lock. */
-  async update(change: (data: StoreData) => void) {
+  async function update(change: (data: StoreData) => void) {
     try {
-      makePrivateDir(this.dir);
+      makePrivateDir(dir);
     } catch (error) {
-      throw asConfigError(error, this.dir, 'write');
+      throw asConfigError(error, dir, 'write');
     }
     let release;
     try {
       // Taken over while held, nothing is lost.
-      release = await lockFile(this.file, { staleMs: LOCK_STALE_MS, waitMs: this.options.lockWaitMs ?? LOCK_WAIT_MS });
+      release = await lockFile(file, { staleMs: LOCK_STALE_MS, waitMs: lockWaitMs });
     } catch (error) {
       if (isLockedError(error))
-        throw new ConfigError(`The config store is locked by another hedge process (${this.file}.lock).`, {
+        throw new ConfigError(`The config store is locked by another hedge process (${file}.lock).`, {
           hint: 'Wait for it to finish and try again; a lock left by a process that died is taken over by itself within seconds.',
         });
-      throw asConfigError(error, `${this.file}.lock`, 'write');
+      throw asConfigError(error, `${file}.lock`, 'write');
     }
     try {
-      const data = this.read();
+      const data = read();
       change(data);
       const checked = storeSchema.parse(data);
-      if (!this.conf) {
-        const file = this.file;
-        const { default: ConfStore } = await import('conf');
-        try {
-          this.conf = new ConfStore<StoreData>({
-            cwd: this.dir,
-            configName: 'config',
-            configFileMode: 0o600,
-            clearInvalidConfig: false,
-            accessPropertiesByDotNotation: false,
-            serialize: (value) => `${JSON.stringify(value, null, 2)}\n`,
-            deserialize: (text) => parseStoreText(text, file),
-          });
-        } catch (error) {
-          throw asConfigError(error, file, 'read');
-        }
-      }
       try {
-        this.conf.store = checked;
-        chmodSync(this.file, 0o600);
+        writeFileDurably(file, `${JSON.stringify(checked, null, 2)}\n`);
       } catch (error) {
-        throw asConfigError(error, this.file, 'write');
+        throw asConfigError(error, file, 'write');
       }
-      // conf's rename is durable only once the folder is synced.
-      syncDirectory(this.dir);
       return checked;
     } finally {
       await release();
     }
   }
-}
 
-function parseStoreText(text: string, file: string) {
-  const parsed = parseBoundedJson(text);
-  if (parsed.problem !== undefined)
-    throw new ConfigError(
-      `The config store ${file} is ${parsed.syntax ? 'not valid JSON' : `JSON ${parsed.problem}`}.`,
-      {
-        hint: `Fix the file by hand, or move it away and run \`hedge login\` again (profiles in it would be lost).`,
-      },
-    );
-  const result = storeSchema.safeParse(parsed.value);
-  if (!result.success)
-    throw new ConfigError(`The config store ${file} does not have the expected shape (${issueWords(result.error)}).`, {
-      hint: 'Fix that entry by hand, or move the file away and run `hedge login` again.',
-    });
-  return result.data;
+  return {
+    dir,
+    file,
+    read,
+    profile: (name: string) => read().profiles[name],
+    update,
+  };
 }
 
 function asConfigError(error: unknown, file: string, action: 'read' | 'write') {
@@ -131,3 +105,5 @@ function asConfigError(error: unknown, file: string, action: 'read' | 'write') {
       : 'Check the folder exists and is writable, or point HEDGE_CONFIG_DIR at one that is.',
   });
 }
+
+export type ProfileStore = ReturnType<typeof profileStore>;

@@ -10,7 +10,7 @@ const wireNames = z.record(z.string(), z.string());
 
 const profileSchema = z.looseObject({
   base_url: z.string(),
-  /** The key in plain text: the fallback where there is no OS keyring and no helper (config/key-store.ts). */
+  /** The key in plain text: the fallback where there is no OS keyring and no helper (config/credentials.ts, keepKey). */
   api_key: optionalText,
   /** The key is in the OS keyring, service "hedge", under this account. */
   key_keyring: optionalText,

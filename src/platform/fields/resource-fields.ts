@@ -252,7 +252,7 @@ export function marketsResource(carryText?: (ratePerDay: number) => string) {
   };
 }
 
-/** `hedge profile list` (rows of config/profile-view.ts): one column order in every format; on a screen the current profile is marked with `*` (the `current` column is left out) and LIVE is red. */
+/** `hedge profile list` (rows of config/profiles.ts): one column order in every format; on a screen the current profile is marked with `*` (the `current` column is left out) and LIVE is red. */
 export function profilesResource(c: ChalkInstance, environmentLabel: (environment: 'live' | 'test' | null) => string) {
   return {
     fields: fieldTable(

@@ -2,6 +2,7 @@
 import { canonicalJson } from './canonical-json.js';
 import { randomInt } from 'node:crypto';
 import {
+  JournalError,
   changeOf,
   isUnresolved,
   OUTCOMES,
@@ -11,7 +12,6 @@ import {
   type JournalPatch,
 } from './entry.js';
 import { HOLDER, type Holder } from '../../core/files/file-lock.js';
-import { JournalError } from './journal-error.js';
 import { refuseKeyShaped } from './row-integrity.js';
 import { safeDeep } from '../../core/security/safe-text.js';
 import { idMatches } from '../../core/input.js';

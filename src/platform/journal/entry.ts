@@ -3,7 +3,7 @@ import type { Holder } from '../../core/files/file-lock.js';
 import { isObject, type JsonObject } from '../../core/objects.js';
 import * as z from 'zod/mini';
 import { readBoundedJson, type JsonBounds } from '../../core/security/json-keys.js';
-import { JournalError } from './journal-error.js';
+import { StateError } from '../../core/errors.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { shellWord } from '../../core/program.js';
 import { SIDES, type Side } from '../../core/vocabulary.js';
@@ -258,4 +258,22 @@ export function sayEachSkipOnce(warn: (text: string) => void) {
     said.add(where);
     warn(`Journal ${'row' in skip ? 'row' : 'line'} skipped: ${where} (${skip.reason}).`);
   };
+}
+
+/** The journal cannot be read or written (unwritable, a symbolic link, a lock held too long). */
+export class JournalError extends StateError {}
+
+/** The team store failed: named by its address (password redacted) rather than a path. */
+export class JournalStoreError extends JournalError {
+  /** The store's address with any password redacted. */
+  readonly store: string;
+  constructor(message: string, init: { store: string; hint?: string; cause?: unknown }) {
+    super(message, init);
+    this.store = init.store;
+  }
+
+  /** A state error that names the store (redacted) rather than a path. */
+  override facts() {
+    return { exitCode: 13, details: { store: this.store } };
+  }
 }

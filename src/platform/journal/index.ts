@@ -2,29 +2,12 @@ import type { TeamJournalOptions } from './postgres/postgres-sessions.js';
 import type { PostgresJournal } from './postgres/postgres-store.js';
 
 export { canonicalJson } from './canonical-json.js';
-export {
-  bodyOf,
-  changeOf,
-  isUnresolved,
-  NOT_WAITED_MESSAGE,
-  OUTCOMES,
-  recordedUsd,
-  resumeWithItsCredentials,
-  sayEachSkipOnce,
-  type BeginFields,
-  type JournalEntry,
-  type JournalPatch,
-  type SideAfter,
-  type SkippedLine,
-} from './entry.js';
+export * from './entry.js';
 export type { Holder } from '../../core/files/file-lock.js';
-export type { Journal, ListOptions } from './client-journal.js';
-export { describeHolder, matchesRequest } from './client-journal.js';
-export { openJournal } from './journal.js';
-export { JournalError, JournalStoreError } from './journal-error.js';
+export { describeHolder, matchesRequest, type Journal, type ListOptions } from './client-journal.js';
 export { keyFingerprint } from './row-integrity.js';
 export { journalDir } from './location.js';
-export { ARCHIVE_DIR_NAME, ensureDir } from './segments.js';
+export { ARCHIVE_DIR_NAME, ensureDir, openJournal } from './journal.js';
 
 /** Opens the PostgreSQL store; connects lazily (its code loads only then). */
 export async function openTeamJournal(options: TeamJournalOptions) {

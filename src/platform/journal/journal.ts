@@ -1,10 +1,32 @@
-// The action journal on a local file, the embedded default backend: its records under its one append lock, its holds as holds.ts takes every one.
-import { closeSync, fstatSync } from 'node:fs';
+// The action journal on a local file, the embedded default backend: its records under its one append lock, its holds as namedHolds (below) takes every one, its segments and archives.
+import * as z from 'zod/mini';
+import { closeSync, fstatSync, fsyncSync, readdirSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { utcDay, utcIso } from '../../core/utc-text.js';
-import { syncDirectory } from '../../core/files/durable-write.js';
-import { refuseUntrustedFolder } from '../../core/security/bounded-read.js';
-import { currentHolder, newSession, type Holder, type RecordedHolder } from '../../core/files/file-lock.js';
+import { syncDirectory, unlinkQuietly, writeAllSync, writeFileDurably } from '../../core/files/durable-write.js';
+import {
+  describeReadError,
+  makePrivateDir,
+  MAX_INPUT_FILE_BYTES,
+  openRegularFileSync,
+  ReadRefused,
+  readRegularFileSync,
+  refuseUntrustedFolder,
+  type FileReading,
+} from '../../core/security/bounded-read.js';
+import {
+  currentHolder,
+  HOLDER,
+  isAlive,
+  isLockedError,
+  lockFile,
+  newSession,
+  type Holder,
+  type RecordedHolder,
+} from '../../core/files/file-lock.js';
+import { HedgeError, UsageError } from '../../core/errors.js';
+import { poll } from '../../core/process/timers.js';
+import { issueWords } from '../../core/security/json-keys.js';
 import {
   clientJournal,
   holdOf,
@@ -15,30 +37,21 @@ import {
   type RowSeal,
 } from './client-journal.js';
 import {
+  ANY_ROW,
+  JournalError,
+  EVENT,
   foldJournal,
   isUnresolved,
+  readRow,
   refuseUnreadable,
+  ROW_BOUNDS,
   type JournalEntry,
   type JournalPatch,
   type SkippedLine,
 } from './entry.js';
-import { exclusively, holderReader, namedHolds, type HoldsOptions } from './holds.js';
-import { JournalError } from './journal-error.js';
-import { JOURNAL_FILE_NAME } from './location.js';
-import {
-  archiveFiles,
-  DEFAULT_KEEP_RESOLVED,
-  DEFAULT_ROTATE_BYTES,
-  ensureDir,
-  entriesIn,
-  openForAppend,
-  readSegment,
-  rotate,
-  syncFile,
-  writeAll,
-} from './segments.js';
+import { refuseKeyShaped, sha256Hex } from './row-integrity.js';
 
-/** `dir`: journalDir(env) for the CLI, created on the first write, never by a read; the rest as its holds take them (holds.ts). */
+/** `dir`: journalDir(env) for the CLI, created on the first write, never by a read; the rest as its holds take them (namedHolds). */
 type OpenJournalOptions = Omit<HoldsOptions, 'session' | 'now'> & {
   /** The active segment is rotated past this size (bytes); tests lower it. */
   rotateBytes?: number;
@@ -60,8 +73,8 @@ export function openJournal(options: OpenJournalOptions) {
   } = options;
   // Whoever may change the folder may move a row away, and a resume would not know its action.
   refuseUntrustedFolder(dir);
-  const file = join(dir, JOURNAL_FILE_NAME);
-  /** Where it lives and how its holds are taken (holds.ts). */
+  const file = join(dir, 'journal.jsonl');
+  /** Where it lives and how its holds are taken (namedHolds). */
   const place = { ...options, now };
 
   /** A begin event: `{"id":…,"at":…,"seq":N, …}`, its seq the next of this journal, given under its lock (its clock plays no part). */
@@ -244,3 +257,404 @@ function newestFirst(entries: JournalEntry[]) {
 
 /** A begin event starts as begin writes it: `{"id":…,"at":…,"seq":N`. */
 const BEGIN_SEQ = /^\{"id":"[^"\\]+","at":"[^"\\]+","seq":(\d+)[,}]/gm;
+
+// Every hold on this machine (an account's, a side's, a keeper's, a journal entry's) is taken one way:
+// its holder record is written under the one file lock, read back by zod, and counts while its process
+// lives (file-lock.ts, isAlive). A wait looks again on the injected sleep. The team store's holds are
+// its PostgreSQL advisory locks (postgres/postgres-sessions.ts).
+interface HoldsOptions {
+  /** The folder whose `locks/` keeps the records (the journal's, or the keepers'). */
+  dir: string;
+  /** This process's id for its holds (one per opened journal). */
+  session: string;
+  now: () => number;
+  /** A file lock older than this belongs to a process that died holding it (kill -9) and is taken over; tests shorten it. */
+  lockStaleMs?: number;
+  sleep?: (ms: number) => Promise<unknown>;
+  /** Told, once per file and problem (in one line naming the file), of a lock record or an entry's holder that names no holder. */
+  notice?: (text: string) => void;
+}
+
+const DEFAULT_LOCK_STALE_MS = 10_000;
+const LOCKS_DIR_NAME = 'locks';
+/** The longest sleep of a wait for a held lock between two looks (each takes the record's file lock briefly). */
+const LOOK_CAP_MS = 100;
+
+// The holder as recorded, `start` and all: its liveness is judged by it.
+const RECORD = z.looseObject({ scope: z.string(), holder: z.looseObject(HOLDER.shape) });
+
+/** Runs `body` under the file lock of `file`; still locked past its bound is exit 13, naming the file. */
+async function exclusively<T>(file: string, options: Pick<HoldsOptions, 'lockStaleMs' | 'sleep'>, body: () => T) {
+  const release = await lockFile(file, {
+    staleMs: options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS,
+    sleep: options.sleep,
+  }).catch((error: unknown) => {
+    if (!isLockedError(error)) throw asJournalError(error, file, 'write');
+    throw new JournalError(`${file} stayed locked by another hedge process.`, {
+      path: file,
+      hint: `Try again; if no hedge process is running, remove ${file}.lock.`,
+      cause: error,
+    });
+  });
+  try {
+    return body();
+  } finally {
+    await release();
+  }
+}
+
+/** Says each record that names no holder once per instance; such a record holds nothing. */
+function holderReader(notice: HoldsOptions['notice'] = () => {}) {
+  const said = new Set<string>();
+  const skipped = (where: string, problem: string) => {
+    const text = `Lock record skipped: ${where} (${problem}); taken as held by nobody.`;
+    if (said.has(text)) return;
+    said.add(text);
+    notice(text);
+  };
+  return {
+    skipped,
+    /** The live holder `recorded` names, as others are told of it (absent or null: nobody). */
+    live(recorded: unknown, where: string) {
+      if (recorded == null) return;
+      const read = HOLDER.safeParse(recorded);
+      if (!read.success) {
+        skipped(where, issueWords(read.error));
+        return;
+      }
+      return isAlive(recorded as RecordedHolder) ? read.data : undefined;
+    },
+  };
+}
+
+/** Named holds (an account, a side, a keeper): a record `locks/<hash of the name>.json` each, under its own file lock. */
+export function namedHolds(options: HoldsOptions) {
+  const { dir, session } = options;
+  const holders = holderReader(options.notice);
+  const pathOf = (name: string) => join(dir, LOCKS_DIR_NAME, `${sha256Hex(name, 24)}.json`);
+
+  function recorded(path: string) {
+    const text = readSegment(path);
+    if (text === undefined) return;
+    const record = readRow(text, RECORD);
+    if (typeof record !== 'string') return record.holder as RecordedHolder;
+    holders.skipped(path, record);
+  }
+
+  async function take(name: string, waitMs: number): Promise<HoldResult> {
+    const path = pathOf(name);
+    const me = currentHolder(options.now(), session);
+    ensureDir(dir);
+    // A `locks` that is a link is refused before anything is read or written through it.
+    ensureDir(dirname(path), { inside: true });
+    const answer = await poll(
+      () =>
+        exclusively(path, options, () => {
+          // Under the record's file lock: the live holder it names, else this process, written in.
+          const holder = holders.live(recorded(path), path);
+          if (holder) return { held: false, holder } as const;
+          replaceFileDurably(path, JSON.stringify({ scope: name, holder: me }));
+          return { held: true } as const;
+        }),
+      (verdict) => verdict.held,
+      { waitMs, capMs: LOOK_CAP_MS, sleep: options.sleep },
+    );
+    if (!answer.held) return answer;
+    // Records this process holds are removed when it exits normally (after a crash, liveness frees them).
+    heldHere.set(path, drop);
+    if (!exitHook)
+      process.once('exit', () => {
+        for (const [held, dropOne] of heldHere) {
+          try {
+            dropOne(held);
+          } catch {
+            // Best effort: a record left behind names a dead process, which the next taker replaces.
+          }
+        }
+      });
+    exitHook = true;
+    return {
+      held: true,
+      hold: holdOf(
+        () => exclusively(path, options, () => drop(path)).catch(() => undefined),
+        // Its record removed (by hand) or replaced by another holder's.
+        () => recorded(path)?.session === session,
+      ),
+    };
+  }
+
+  /** Removes the record when this instance (its session, which no other process has) holds it. */
+  function drop(path: string) {
+    if (recorded(path)?.session !== session) return;
+    unlinkQuietly(path);
+    heldHere.delete(path);
+  }
+
+  return {
+    take,
+    async holderOf(name: string) {
+      const path = pathOf(name);
+      return holders.live(recorded(path), path);
+    },
+  };
+}
+
+const heldHere = new Map<string, (path: string) => void>();
+let exitHook = false;
+
+// The journal's files: the active segment, its archives by day, each read and written in the journal's terms.
+export const ARCHIVE_DIR_NAME = 'journal-archive';
+const ARCHIVE_FILE = /^journal-(\d{4}-\d{2}-\d{2})\.jsonl$/;
+
+const DEFAULT_ROTATE_BYTES = 1024 * 1024;
+/** Resolved entries kept in the active segment at a rotation (the newest), besides the unresolved ones. */
+const DEFAULT_KEEP_RESOLVED = 200;
+
+/** `act` on a journal file or folder, any failure in the journal's terms; a read of one that is not there is undefined. */
+function journalIo<T>(path: string, action: 'read' | 'write', act: () => T) {
+  try {
+    return act();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (action === 'read' && (code === 'ENOENT' || code === 'ENOTDIR')) return;
+    throw asJournalError(error, path, action);
+  }
+}
+
+/** The folder's archive files, oldest day first. */
+function archiveFiles(dir: string) {
+  const folder = join(dir, ARCHIVE_DIR_NAME);
+  return (journalIo(folder, 'read', () => readdirSync(folder)) ?? []).sort().flatMap((name) => {
+    const day = ARCHIVE_FILE.exec(name)?.[1];
+    return day ? [{ day, path: join(folder, name) }] : [];
+  });
+}
+
+const JOURNAL_FILE: FileReading = { maxBytes: Infinity, noFollow: true, guard: 'trusted' };
+
+/** A line longer than a row may be is skipped, never read whole. */
+const MAX_LINE_BYTES = ROW_BOUNDS.maxBytes;
+const CHUNK_BYTES = 64 * 1024;
+const NEWLINE = Buffer.from('\n');
+
+/** A file's text, never through a symbolic link; undefined when it does not exist. */
+function readSegment(file: string, onLong: (line: number) => void = () => {}) {
+  const fd = journalIo(file, 'read', () => openRegularFileSync(file, JOURNAL_FILE));
+  if (fd === undefined) return;
+  try {
+    const kept: Buffer[] = [];
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    let line: Buffer[] = [];
+    let lineBytes = 0;
+    let number = 1;
+    const endLine = () => {
+      if (lineBytes > MAX_LINE_BYTES) onLong(number);
+      else kept.push(...line);
+      [line, lineBytes] = [[], 0];
+    };
+    for (let read; (read = readSync(fd, chunk, 0, CHUNK_BYTES, null)) > 0;)
+      for (let from = 0; from < read;) {
+        const newline = chunk.subarray(from, read).indexOf(0x0a);
+        const end = newline < 0 ? read : from + newline;
+        lineBytes += end - from;
+        // Past the bound the rest of a line is only counted, never kept.
+        if (lineBytes <= MAX_LINE_BYTES) line.push(Buffer.from(chunk.subarray(from, end)));
+        if (newline < 0) break;
+        endLine();
+        kept.push(NEWLINE);
+        number += 1;
+        from = end + 1;
+      }
+    endLine();
+    return Buffer.concat(kept).toString('utf8');
+  } catch (error) {
+    throw asJournalError(error, file, 'read');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The entries of a journal file; a line that is too long or is not an event is skipped and told, naming the file. */
+function entriesIn(file: string, onSkip: (skip: SkippedLine & { file: string }) => void = () => {}) {
+  const skipped = (skip: SkippedLine) => onSkip({ ...skip, file });
+  const tooLong = (line: number) =>
+    skipped({ line, reason: `longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB: not read` });
+  return foldJournal(readSegment(file, tooLong) ?? '', skipped);
+}
+
+/** The journal's folder, or (`inside`) one it makes inside it: files/durable-write.ts. */
+export function ensureDir(dir: string, options: { inside?: boolean } = {}) {
+  journalIo(dir, 'write', () => makePrivateDir(dir, options));
+}
+
+/** Opens a journal file to append (created 0600), never through a symbolic link. */
+function openForAppend(file: string) {
+  // Read access too: a rotation checks an archive's last byte through the same descriptor.
+  return journalIo(file, 'write', () => openRegularFileSync(file, JOURNAL_FILE, true))!;
+}
+
+/** Writes all of `text` as UTF-8 (durable-write.ts), in the journal's terms when it fails. */
+function writeAll(fd: number, text: string, file: string) {
+  journalIo(file, 'write', () => writeAllSync(fd, Buffer.from(text, 'utf8')));
+}
+
+function syncFile(fd: number, file: string) {
+  journalIo(file, 'write', () => fsyncSync(fd));
+}
+
+/** Replaces `target` with `text` whole and durably (files/durable-write.ts), in the journal's terms when it fails. */
+function replaceFileDurably(target: string, text: string) {
+  journalIo(target, 'write', () => writeFileDurably(target, text));
+}
+
+/** Moves the resolved entries of the active segment (all but the newest `keepResolved`, and any of a group with an unresolved entry) into the archive of their creation day, then replaces the active segment with what stays. */
+export function rotate(
+  file: string,
+  text: string,
+  {
+    keepResolved,
+    keepBytes,
+    today,
+  }: {
+    keepResolved: number;
+    /** The resolved entries kept take at most this many bytes (so a rotation always leaves room to grow). */
+    keepBytes: number;
+    /** UTC day for lines that are not events (kept, in that day's archive). */
+    today: string;
+  },
+) {
+  const linesOf = new Map<string, string[]>();
+  const archived = new Map<string, string[]>();
+  const add = (map: Map<string, string[]>, key: string, lines: string[]) =>
+    (map.get(key) ?? map.set(key, []).get(key)!).push(...lines);
+  const stray: string[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    const id = idOf(line);
+    if (id === undefined) stray.push(line);
+    else add(linesOf, id, [line]);
+  }
+  const entries = foldJournal(text);
+  /** Each entry's creation day: its archive's. */
+  const dayOf = new Map(entries.map((entry) => [entry.id, utcDay(entry.created_at)]));
+  // The groups of unresolved entries; an ungrouped entry's undefined group is in none of them.
+  const openGroups = new Set(entries.filter(isUnresolved).flatMap((entry) => entry.group ?? []));
+  const keep = new Set(
+    entries.filter((entry) => isUnresolved(entry) || openGroups.has(entry.group!)).map((entry) => entry.id),
+  );
+  // The newest resolved entries stay (the journal's default listing reads only the active segment).
+  const resolved = entries.filter((candidate) => !isUnresolved(candidate)).reverse();
+  let keptBytes = 0;
+  for (const entry of resolved.slice(0, keepResolved)) {
+    keptBytes += (linesOf.get(entry.id) ?? []).reduce((sum, line) => sum + line.length + 1, 0);
+    if (keptBytes > keepBytes) break;
+    keep.add(entry.id);
+  }
+  // The entry with the journal's highest seq stays, so that the next begin counts on from it.
+  const highest = entries.filter((entry) => entry.seq !== undefined).sort((a, b) => b.seq! - a.seq!)[0];
+  if (highest) keep.add(highest.id);
+
+  const kept: string[] = [];
+  for (const [id, idLines] of linesOf) {
+    if (keep.has(id)) kept.push(...idLines);
+    // An entry without a creation event (its lines damaged) goes with the stray lines of today.
+    else add(archived, dayOf.get(id) ?? today, idLines);
+  }
+  if (stray.length) add(archived, today, stray);
+  if (archived.size === 0) return;
+
+  const folder = join(dirname(file), ARCHIVE_DIR_NAME);
+  ensureDir(folder, { inside: true });
+  for (const [day, dayLines] of archived) {
+    const path = join(folder, `journal-${/^\d{4}-\d{2}-\d{2}$/.test(day) ? day : today}.jsonl`);
+    const fd = openForAppend(path);
+    try {
+      const size = fstatSync(fd).size;
+      const last = Buffer.alloc(1);
+      // A torn last line in the archive (a crash mid-rotation) must not swallow the first one added.
+      const lead = size > 0 && readSync(fd, last, 0, 1, size - 1) && last[0] !== 0x0a ? '\n' : '';
+      writeAll(fd, `${lead}${dayLines.join('\n')}\n`, path);
+      syncFile(fd, path);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  syncDirectory(folder);
+  replaceFileDurably(file, kept.length ? `${kept.join('\n')}\n` : '');
+}
+
+/** The id of an event line, without parsing all of it when it starts as the journal writes it. */
+function idOf(line: string) {
+  const fast = /^\{"id":"([^"\\]+)"/.exec(line);
+  if (fast) return fast[1];
+  const event = readRow(line, EVENT);
+  return typeof event === 'string' ? undefined : event.id;
+}
+
+function asJournalError(error: unknown, path: string, action: 'read' | 'write') {
+  // A folder refused as the user's setting (exit 2) is said as it is.
+  if (error instanceof HedgeError) return error;
+  const [message, hint] =
+    (error as NodeJS.ErrnoException).code === 'ELOOP'
+      ? [
+          `The action journal's ${path} is a symbolic link; hedge does not follow it (it would ${action} wherever it points).`,
+          `Replace the link with the file or folder itself (or remove it), or point HEDGE_CONFIG_DIR or XDG_STATE_HOME at a folder of your own.`,
+        ]
+      : [
+          `Cannot ${action} the action journal ${path}: ${describeReadError(error)}.`,
+          error instanceof ReadRefused
+            ? 'hedge uses a journal file only when it is a regular file that no one but you (or root) may change.'
+            : action === 'write'
+              ? `Make ${path} writable by this user (or free the disk), or point HEDGE_CONFIG_DIR or XDG_STATE_HOME at a writable folder.`
+              : `Check that this user can read ${path}.`,
+        ];
+  return new JournalError(message, { path, hint, cause: error });
+}
+
+// A keeper's heartbeat file, in its per-user keeper folder (the team store keeps its own: postgres-store.ts).
+const REVISION_FIELD = 'heartbeat_revision';
+
+/** A heartbeat names each row a keeper keeps, so it may be larger than a journal row, never deeper. */
+export const HEARTBEAT_BOUNDS = { ...ROW_BOUNDS, maxBytes: MAX_INPUT_FILE_BYTES };
+
+export function heartbeatFile(dir: string, scope: string) {
+  return join(dir, `${sha256Hex(scope, 24)}.heartbeat.json`);
+}
+
+/** The file's body (without the revision field) and revision, or undefined when absent or unreadable (`skipped` is told why a file there is not JSON). */
+export function readHeartbeatFile(path: string, skipped?: (problem: string) => void) {
+  // Read as the journal is: its folder and the file only when this user's (or root's) and no other may change them.
+  refuseUntrustedFolder(dirname(path));
+  let text;
+  try {
+    text = readRegularFileSync(path, {
+      maxBytes: HEARTBEAT_BOUNDS.maxBytes,
+      noFollow: true,
+      guard: 'trusted',
+    }).toString('utf8');
+  } catch (error) {
+    if (error instanceof ReadRefused && (error.kind === 'not-yours' || error.kind === 'open-to-others'))
+      throw new UsageError(`Cannot use the keeper heartbeat ${path}: ${describeReadError(error)}.`);
+    return;
+  }
+  const value = readRow(text, ANY_ROW, HEARTBEAT_BOUNDS);
+  // A file cut short by a crash of an older writer, or edited by hand: no heartbeat.
+  if (typeof value === 'string') {
+    skipped?.(value);
+    return;
+  }
+  const { [REVISION_FIELD]: revision, ...body } = value;
+  return {
+    body,
+    revision: typeof revision === 'number' && Number.isSafeInteger(revision) && revision > 0 ? revision : 0,
+  };
+}
+
+/** Replaces the file whole; the revision is one more than the file's. Only the keeper holding the scope's lock writes it. */
+export function writeHeartbeatFile(path: string, body: object) {
+  refuseKeyShaped(body, 'write a keeper heartbeat');
+  const revision = (readHeartbeatFile(path)?.revision ?? 0) + 1;
+  ensureDir(dirname(path));
+  writeFileDurably(path, `${JSON.stringify({ ...body, [REVISION_FIELD]: revision })}\n`);
+  return { revision };
+}

@@ -3,8 +3,6 @@ import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { Env } from '../config/env.js';
 
-export const JOURNAL_FILE_NAME = 'journal.jsonl';
-
 /** $HEDGE_CONFIG_DIR itself when set (beside the config: tests, portable set-ups); else $XDG_STATE_HOME/hedge. */
 export function journalDir(env: Env) {
   return env.HEDGE_CONFIG_DIR || stateDir(env, homedir());

@@ -1,8 +1,7 @@
 // A journal row's integrity: it never holds an API key, and it must carry a seal to be sent again.
 import { createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
-import type { JournalEntry } from './entry.js';
-import { JournalError } from './journal-error.js';
+import { JournalError, type JournalEntry } from './entry.js';
 import { containsKeyShape } from '../../core/security/secrets.js';
 
 /** The first `digits` hex digits of the text's sha256: tells keys and scopes apart without revealing them. */

@@ -1,7 +1,8 @@
-// The services a command uses: each built on first use (services.ts says how), closed last opened first at the end.
+// The services a command uses: each built on first use (services.ts says how, reading this context only once it is
+// made), closed last opened first at the end.
 import { sayNotice, type Notice } from '../results/notices.js';
 import { hedgeCommandLine } from '../../core/program.js';
-import { waitDeadline } from '../config/wait-bound.js';
+import { DEFAULT_WAIT_BOUND_MS } from '../config/wait-bound.js';
 import type { ResolvedCredentials } from '../config/credentials.js';
 import { services, type Services } from './services.js';
 import type { ClientSettings, CompletionWords, ContextInit, GlobalOptions } from './settings.js';
@@ -35,7 +36,6 @@ export class CommandContext {
   private ownClient = false;
   private signals: { take?: (signal: string) => boolean } = {};
   private remember?: (words: CompletionWords) => void;
-  private readonly build = services(this);
 
   constructor(readonly init: ContextInit) {
     Object.assign(this, fields(init));
@@ -46,7 +46,7 @@ export class CommandContext {
   /** Built once; a derived context asks its parent, but for its prompter, journal choice and a client of its own. */
   private once<N extends Name>(name: N, shared = true): ReturnType<Services[N]> {
     if (shared && this.parent) return this.parent[name]() as never;
-    if (!this.built.has(name)) this.built.set(name, this.build[name]());
+    if (!this.built.has(name)) this.built.set(name, services(this)[name]());
     return this.built.get(name) as never;
   }
 
@@ -119,12 +119,16 @@ export class CommandContext {
   client = () => this.once('client', !this.ownClient);
   connections = () => this.once('connections');
   prompter = () => this.once('prompter', false);
-  clientFor = (credentials: ResolvedCredentials, more?: ClientSettings) => this.build.clientFor(credentials, more);
-  wire = () => this.build.wire();
-  waitDeadline = (startedAt: number) => waitDeadline(this.globals.timeout, this.deadline, startedAt);
-  startProgress = (label: string, since: number) => this.build.startProgress(label, since);
-  confirm = (question: Parameters<Services['confirm']>[0]) => this.build.confirm(question);
+  clientFor = (credentials: ResolvedCredentials, more?: ClientSettings) => services(this).clientFor(credentials, more);
+  wire = () => services(this).wire();
+  /** When a wait that starts at `startedAt` must give up (`--timeout 0`: never). */
+  waitDeadline = (startedAt: number) =>
+    this.globals.timeout === 0 ? undefined : (this.deadline ?? startedAt + DEFAULT_WAIT_BOUND_MS);
+  startProgress = (label: string, since: number) => services(this).startProgress(label, since);
+  confirm = (question: Parameters<Services['confirm']>[0]) => services(this).confirm(question);
 
   readonly rememberForCompletion = (words: CompletionWords): void =>
-    this.parent ? this.parent.rememberForCompletion(words) : (this.remember ??= this.build.completionMemory())(words);
+    this.parent
+      ? this.parent.rememberForCompletion(words)
+      : (this.remember ??= services(this).completionMemory())(words);
 }

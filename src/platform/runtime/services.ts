@@ -18,11 +18,11 @@ export function services(b: Building) {
     });
   }
 
-  const store = async () => new (await import('../config/profile-store.js')).ProfileStore(configDir(b.env));
+  const store = async () => (await import('../config/profile-store.js')).profileStore(configDir(b.env));
 
   async function client() {
     const [{ maxAnswerBytes }, { resolveWireSettings }] = await Promise.all([
-      import('../api/create-client.js'),
+      import('../api/client.js'),
       import('../api/wire/unspecified.js'),
     ]);
     // What the environment alone sets is checked before the credentials are read: a bad value is the one
@@ -44,7 +44,7 @@ export function services(b: Building) {
   /** A client for these credentials on this command's connections, clock, deadline, signal and timeouts, requests
    * logged under --verbose. */
   async function clientFor(credentials: ResolvedCredentials, more?: ClientSettings) {
-    const { createClient } = await import('../api/create-client.js');
+    const { createClient } = await import('../api/client.js');
     const { globals } = b;
     return createClient({
       connections: await b.connections(),

@@ -2,8 +2,7 @@
 import type { Output } from '../terminal/output.js';
 import type { Notice } from '../results/notices.js';
 import type { OutputFormat } from '../../core/vocabulary.js';
-import type { HedgeClient } from '../api/client.js';
-import type { createClient } from '../api/create-client.js';
+import type { createClient, HedgeClient } from '../api/client.js';
 import type { Env } from '../config/env.js';
 import type { ApiRequest, Clock, HttpConnections } from '../api/transport.js';
 import type { ResolvedCredentials } from '../config/credentials.js';
@@ -108,10 +107,11 @@ export interface CompletionWords {
 }
 
 /** What a builder reads of its command: its settings, its other services, and where it registers a close. */
-export interface Building extends Pick<ContextInit, 'io' | 'env' | 'globals' | 'clock' | 'signal'> {
+export interface Building extends Pick<
+  ContextInit,
+  'io' | 'env' | 'globals' | 'clock' | 'signal' | 'output' | 'deadline'
+> {
   readonly init: Pick<ContextInit, 'notify'>;
-  readonly output: Output;
-  readonly deadline?: number;
   log(line: string): void;
   notify(notice: Notice): void;
   hedgeCommand(...words: string[]): string;

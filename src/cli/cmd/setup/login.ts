@@ -1,14 +1,14 @@
 // The profile is saved only once the server accepted the key (one GET /account against that base URL).
 // The key goes to the OS keyring where one answers, else to the 0600 file, or nowhere with `--key-command`.
 import { containsKeyShape, registerSecret } from '../../../core/security/secrets.js';
-import { requestedProfile } from '../../../platform/config/credentials.js';
-import { describeKeyLocation } from '../../../platform/config/key-store.js';
+import { requestedProfile, describeKeyLocation } from '../../../platform/config/credentials.js';
 import {
   checkCaFile,
   checkJournalUrl,
   defaultBaseUrl,
+  environmentLabel,
   loginProfileName,
-} from '../../../platform/config/login-profile.js';
+} from '../../../platform/config/profiles.js';
 import { askLogin, keyFromCommand } from '../../../features/setup/login.js';
 import {
   checkAndSaveLogin,
@@ -16,7 +16,6 @@ import {
   moveProfileKey,
   type LoginFlags,
 } from '../../../features/setup/login-save.js';
-import { environmentLabel } from '../../../platform/config/profile-view.js';
 import { type CommandContext, firstGiven, type In, safeText, UsageError } from '../command-input.js';
 
 /** What this command uses of its context. */

@@ -1,15 +1,15 @@
 // hedge logout: forgets a profile's key only, so that `hedge login` only asks for a new one. A credential helper's
 // own store is the person's to manage: the profile only forgets the command.
-import { profileArgument, requestedProfile } from '../../../platform/config/credentials.js';
 import {
+  profileArgument,
+  requestedProfile,
   describeKeyLocation,
   keyLocationOf,
   removeFromKeyring,
   type KeyLocation,
-} from '../../../platform/config/key-store.js';
-import { placeKey } from '../../../platform/config/login-profile.js';
+} from '../../../platform/config/credentials.js';
+import { placeKey, requireProfile } from '../../../platform/config/profiles.js';
 import { shellWord } from '../../../core/program.js';
-import { requireProfile } from '../../../platform/config/profile-view.js';
 import { type CommandContext, ConfigError, UsageError, safeText } from '../command-input.js';
 
 /** What this command uses of its context. */

@@ -1,6 +1,6 @@
 // hedge profile list — every stored profile with its environment, base URL and redacted key; the
 // current one marked. --json gives the same rows as an array (never a whole key).
-import { environmentLabel, profileRows } from '../../../platform/config/profile-view.js';
+import { environmentLabel, profileRows } from '../../../platform/config/profiles.js';
 import type { CommandContext } from '../command-input.js';
 import { profilesResource } from '../../../platform/fields/resource-fields.js';
 

@@ -1,8 +1,8 @@
 // hedge profile remove NAME — deletes a stored profile (key included). When it was the current
 // one, no profile is current afterwards: the next command asks the operator to choose. A key kept
 // in the OS keyring goes with it (the keyring module is loaded only then).
-import { requireProfile } from '../../../platform/config/profile-view.js';
-import { keyLocationOf, removeFromKeyring, type KeyLocation } from '../../../platform/config/key-store.js';
+import { requireProfile } from '../../../platform/config/profiles.js';
+import { keyLocationOf, removeFromKeyring, type KeyLocation } from '../../../platform/config/credentials.js';
 import { type CommandContext, type In, safeText } from '../command-input.js';
 
 /** What this command uses of its context. */

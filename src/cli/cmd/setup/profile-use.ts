@@ -1,5 +1,5 @@
 // hedge profile use NAME — makes a stored profile the current one.
-import { environmentLabel, profileRow, requireProfile } from '../../../platform/config/profile-view.js';
+import { environmentLabel, profileRow, requireProfile } from '../../../platform/config/profiles.js';
 import type { CommandContext, In } from '../command-input.js';
 
 /** What this command uses of its context. */

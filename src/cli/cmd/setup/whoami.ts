@@ -3,11 +3,11 @@
 // Exits 0 when the key works, else as the check's error says: 4 refused, 5 unreachable, 14 an answer it cannot read, 3 other answers.
 import { redactKey } from '../../../core/security/secrets.js';
 import { checkKey, refusedKeyNext } from '../../../features/setup/key-check.js';
-import { environmentLabel } from '../../../platform/config/profile-view.js';
+import { environmentLabel } from '../../../platform/config/profiles.js';
 import { WIRE_SETTING_SOURCES, type WireSettings } from '../../../platform/api/wire/unspecified.js';
 import { type CommandContext, HedgeError, safeText } from '../command-input.js';
 import { journalDir } from '../../../platform/journal/location.js';
-import { describeKeyLocation } from '../../../platform/config/key-store.js';
+import { describeKeyLocation } from '../../../platform/config/credentials.js';
 
 /** What this command uses of its context. */
 export type Options = Pick<

@@ -115,7 +115,7 @@ export function notionalFieldFrom(
 }
 
 /** Whether an add/reduce amount's name keeps hedge's number in USD: every word an amount word or a USD one. */
-export function amountInUsd(name: string) {
+function amountInUsd(name: string) {
   return wordsOf(name).every((word) => AMOUNT_WORDS.has(word) || USD_WORDS.has(word));
 }
 

@@ -1,13 +1,11 @@
-// The team store's two sessions per process, and the locker over the second (client-journal.ts, LockerClient).
+// The team store's schema, its two sessions per process, and the locker over the second (client-journal.ts, LockerClient).
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import pg from 'pg';
-import type { Skipped } from '../entry.js';
+import pg, { type ClientBase } from 'pg';
+import { JournalError, JournalStoreError, type Skipped } from '../entry.js';
 import type { Holder } from '../../../core/files/file-lock.js';
 import { holdOf, type HoldResult, type HoldScope } from '../client-journal.js';
-import { JournalError, JournalStoreError } from '../journal-error.js';
 import { InterruptedError } from '../../../core/errors.js';
-import { LATEST_VERSION, migrateSchema, SchemaTooNewError } from './postgres-schema.js';
 import { sleep, within } from '../../../core/process/timers.js';
 import { utcIso } from '../../../core/utc-text.js';
 
@@ -61,15 +59,6 @@ ON CONFLICT (scope) DO UPDATE SET pid = EXCLUDED.pid, host = EXCLUDED.host, sess
 
 /** A statement with its own bound (query_timeout), which pg takes beyond its typings. */
 type Query = pg.QueryConfig & { query_timeout?: number };
-
-/** json, jsonb and their arrays, which pg would hand to JSON.parse: the store reads their text itself, within the journal's bounds (entry.ts, readRow). */
-const JSON_TYPES = new Set([114, 3802, 199, 3807]);
-const JSON_AS_TEXT = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    JSON_TYPES.has(oid)
-      ? (text: string) => text
-      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
-};
 
 /** The team store's two sessions and the locker over them: `location` the store as shown, `host` this machine. */
 export function postgresSessions(options: TeamJournalOptions) {
@@ -145,7 +134,6 @@ export function postgresSessions(options: TeamJournalOptions) {
       // A machine that vanishes (not a killed process: its socket closes) is noticed by the server's keepalive.
       keepAlive: true,
       application_name: `hedge ${purpose} ${host} pid ${process.pid}`,
-      types: JSON_AS_TEXT,
     });
     // A connection that drops while idle is reported here; the next statement fails and says so.
     client.on('error', (error) => {
@@ -424,5 +412,136 @@ function connectTimeoutOf(url: string) {
     return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
   } catch {
     // Not a URL: the default bound.
+  }
+}
+
+// Everything hedge keeps lives in the schema "hedge" of the database the URL names.
+
+/** The advisory lock key (in `hashtextextended(text, 0)` terms) held while migrating. */
+const MIGRATION_LOCK = 'hedge:schema-migration';
+
+/** In order; a migration, once released, is never edited (a new one follows it). */
+export const MIGRATIONS = [
+  {
+    version: 1,
+    description: 'journal entries and holders',
+    sql: `
+CREATE TABLE hedge.entries (
+  id              text PRIMARY KEY,
+  created_at      timestamptz NOT NULL,
+  updated_at      timestamptz NOT NULL,
+  outcome         text NOT NULL,
+  environment     text NOT NULL,
+  base_url_host   text NOT NULL,
+  key_id          text NOT NULL,
+  command         text NOT NULL,
+  idempotency_key text NOT NULL,
+  group_id        text,
+  leg             text,
+  body_canonical  text NOT NULL,
+  host            text,
+  profile         text,
+  origin          text NOT NULL DEFAULT 'store',
+  entry           jsonb NOT NULL
+);
+CREATE INDEX entries_newest ON hedge.entries (created_at DESC, id DESC);
+CREATE INDEX entries_unresolved ON hedge.entries (key_id, command, base_url_host, environment)
+  WHERE outcome IN ('planned', 'pending', 'submitted', 'unknown');
+CREATE INDEX entries_idempotency_key ON hedge.entries (idempotency_key);
+CREATE TABLE hedge.holders (
+  scope       text PRIMARY KEY,
+  pid         integer NOT NULL,
+  host        text NOT NULL,
+  session     text NOT NULL,
+  since       timestamptz NOT NULL,
+  backend_pid integer NOT NULL
+);
+`,
+  },
+  {
+    // Version 2: records are ordered by counters, never by a machine's clock.
+    version: 2,
+    description: 'records ordered by seq and revision, not by clock',
+    sql: `
+CREATE SEQUENCE hedge.entries_seq AS bigint;
+ALTER TABLE hedge.entries ADD COLUMN seq bigint, ADD COLUMN revision bigint NOT NULL DEFAULT 1;
+UPDATE hedge.entries e SET seq = numbered.n
+  FROM (SELECT id, row_number() OVER (ORDER BY created_at, id) AS n FROM hedge.entries) numbered
+  WHERE e.id = numbered.id;
+SELECT setval('hedge.entries_seq', coalesce((SELECT max(seq) FROM hedge.entries), 0) + 1, false);
+UPDATE hedge.entries SET entry = entry || jsonb_build_object('seq', seq, 'revision', revision);
+ALTER TABLE hedge.entries ALTER COLUMN seq SET DEFAULT nextval('hedge.entries_seq'), ALTER COLUMN seq SET NOT NULL;
+ALTER SEQUENCE hedge.entries_seq OWNED BY hedge.entries.seq;
+CREATE UNIQUE INDEX entries_by_seq ON hedge.entries (seq DESC);
+`,
+  },
+  {
+    // Version 3: the keeper's heartbeat in the store.
+    version: 3,
+    description: 'keeper heartbeats',
+    sql: `
+CREATE TABLE hedge.keeper_heartbeats (
+  scope      text PRIMARY KEY,
+  body       jsonb NOT NULL,
+  revision   bigint NOT NULL,
+  written_at timestamptz NOT NULL
+);
+`,
+  },
+];
+
+export const LATEST_VERSION = MIGRATIONS.at(-1)!.version;
+
+/** The schema's version as the database has it (0 when hedge never ran there); one newer than this hedge knows is refused. */
+async function schemaVersion(client: ClientBase) {
+  const present = await client.query<{ present: boolean }>(
+    `SELECT to_regclass('hedge.schema_migrations') IS NOT NULL AS present`,
+  );
+  const version = present.rows[0]?.present
+    ? ((await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM hedge.schema_migrations`))
+        .rows[0]?.version ?? 0)
+    : 0;
+  if (version > LATEST_VERSION) throw new SchemaTooNewError(version);
+  return version;
+}
+
+class SchemaTooNewError extends Error {
+  constructor(readonly found: number) {
+    super(`schema version ${found} is newer than this hedge knows (${LATEST_VERSION})`);
+  }
+}
+
+/** Brings the schema to LATEST_VERSION; returns the versions it applied (none when it was current). */
+export async function migrateSchema(client: ClientBase, appliedBy: string) {
+  if ((await schemaVersion(client)) === LATEST_VERSION) return [];
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [MIGRATION_LOCK]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS hedge`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS hedge.schema_migrations (
+         version     integer PRIMARY KEY,
+         description text NOT NULL,
+         applied_at  timestamptz NOT NULL DEFAULT now(),
+         applied_by  text NOT NULL
+       )`,
+    );
+    const current = await schemaVersion(client);
+    const applied: number[] = [];
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= current) continue;
+      await client.query(migration.sql);
+      await client.query(`INSERT INTO hedge.schema_migrations (version, description, applied_by) VALUES ($1, $2, $3)`, [
+        migration.version,
+        migration.description,
+        appliedBy,
+      ]);
+      applied.push(migration.version);
+    }
+    await client.query('COMMIT');
+    return applied;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
   }
 }

@@ -2,20 +2,28 @@
 import { canonicalJson } from '../canonical-json.js';
 import { clientJournal, plainJson, type RowFilter, type RowSeal } from '../client-journal.js';
 import {
+  JournalError,
+  JournalStoreError,
   ANY_ROW,
   ENTRY,
+  isUnresolved,
+  PATCH_FIELDS,
   readRow,
   refuseUnreadable,
   UNRESOLVED_OUTCOMES,
   type JournalEntry,
   type JournalPatch,
 } from '../entry.js';
-import { HEARTBEAT_BOUNDS } from '../heartbeat-file.js';
-import { fallbackRecords, importedRevision, knowsMore, outcomeFields } from '../fallback-record.js';
-import { openJournal } from '../journal.js';
+import { HEARTBEAT_BOUNDS, openJournal } from '../journal.js';
 import { refuseKeyShaped } from '../row-integrity.js';
-import { migrateSchema } from './postgres-schema.js';
-import { postgresSessions, scopeText, type PostgresSessions, type TeamJournalOptions } from './postgres-sessions.js';
+import { withoutUndefined, type JsonObject } from '../../../core/objects.js';
+import {
+  migrateSchema,
+  postgresSessions,
+  scopeText,
+  type PostgresSessions,
+  type TeamJournalOptions,
+} from './postgres-sessions.js';
 
 /** The unresolved outcomes as SQL, from the one list (entry.ts). */
 const UNRESOLVED_SQL = UNRESOLVED_OUTCOMES.map((outcome) => `'${outcome}'`).join(', ');
@@ -49,7 +57,7 @@ SELECT (SELECT seq FROM inserted)::text AS seq, (SELECT count(*) FROM held)::int
 
 /** Every filter of RowFilter; a NULL parameter leaves its condition out (pg sends an undefined one, or an array's hole, as NULL). */
 const READ_SQL = `
-SELECT id, entry FROM hedge.entries
+SELECT id, entry::text AS entry FROM hedge.entries
 WHERE ($1::text IS NULL OR id = $1)
   AND ($2::text IS NULL OR left(id, length($2)) = $2)
   AND ($3::boolean IS NOT TRUE OR outcome IN (${UNRESOLVED_SQL}))
@@ -67,7 +75,7 @@ UPDATE hedge.entries
 SET entry = entry || $2::jsonb || jsonb_build_object('revision', greatest(revision + 1, $5::bigint)),
     revision = greatest(revision + 1, $5::bigint), outcome = coalesce($3, outcome), updated_at = $4
 WHERE id = $1
-RETURNING id, entry`;
+RETURNING id, entry::text AS entry`;
 
 /** A heartbeat written whole; its revision counted by the store; its time the store's own. */
 const WRITE_HEARTBEAT_SQL = `
@@ -76,7 +84,7 @@ ON CONFLICT (scope) DO UPDATE SET body = EXCLUDED.body, revision = h.revision + 
 RETURNING revision::text AS revision`;
 
 const READ_HEARTBEAT_SQL = `
-SELECT body, revision::text AS revision, greatest(0, extract(epoch FROM clock_timestamp() - written_at) * 1000)::float8 AS age_ms
+SELECT body::text AS body, revision::text AS revision, greatest(0, extract(epoch FROM clock_timestamp() - written_at) * 1000)::float8 AS age_ms
 FROM hedge.keeper_heartbeats WHERE scope = $1`;
 
 /** A heartbeat is written every cycle: a store slower than this is a failed write (an `error` event), never a stuck keeper. */
@@ -139,15 +147,16 @@ export function openPostgresJournal(options: TeamJournalOptions) {
     },
 
     /** Adds or merges one entry of a local journal in one transaction: added, merged (when it knows more:
-     * fallback-record.ts), or left (idempotent: importing it again changes nothing). */
+     * knowsMore, below), or left (idempotent: importing it again changes nothing). */
     async importEntry(local: JournalEntry) {
       const data = await locker.data();
       const target = local.fallback_for?.id ?? local.id;
       try {
         await data.query('BEGIN');
-        const found = await data.query<StoredRow>(`SELECT id, entry FROM hedge.entries WHERE id = $1 FOR UPDATE`, [
-          target,
-        ]);
+        const found = await data.query<StoredRow>(
+          `SELECT id, entry::text AS entry FROM hedge.entries WHERE id = $1 FOR UPDATE`,
+          [target],
+        );
         const existing = records.entries(found.rows)[0];
         let outcome: ImportOutcome = 'present';
         if (!found.rows.length) {
@@ -185,7 +194,8 @@ export function openPostgresJournal(options: TeamJournalOptions) {
 
 export type PostgresJournal = ReturnType<typeof openPostgresJournal>;
 
-/** A row as the data session returns it: its JSON as text (postgres-sessions.ts), read here within the journal's bounds. */
+/** A row as the data session returns it: its JSON as text (every statement casts it: pg would hand json to JSON.parse),
+ * read here within the journal's bounds. */
 interface StoredRow {
   id: string;
   entry: string;
@@ -279,4 +289,79 @@ function insertValues(
   holder: unknown[] = Array(6),
 ) {
   return [JSON.stringify(entry), canonicalJson(entry.request?.body), origin, revision, seq, ...holder];
+}
+
+// A local record of a team entry, written when the team store fails after a send and merged back by `hedge journal
+// migrate` by revisions (knowsMore), never by the clocks of the machines that wrote them.
+/** `store`: the store as shown (password redacted); `openLocal`: the local file journal, opened on the first fallback. */
+function fallbackRecords(store: string, openLocal: () => ReturnType<typeof openJournal>) {
+  let local: ReturnType<typeof openJournal> | undefined;
+  /** Team entry id → the id of its local fallback record. */
+  const ids = new Map<string, string>();
+  /** Entries this process has read or written: what a fallback record starts from. */
+  const known = new Map<string, JournalEntry>();
+  /** Set once the store failed on an update: later updates of this run go to the fallback at once. */
+  let failure: JournalStoreError | undefined;
+
+  /** The fallback record of `id`: what it would send, then what the store had learnt before it failed. */
+  async function start(journal: ReturnType<typeof openJournal>, id: string) {
+    const base = known.get(id);
+    if (!base) throw new JournalError(`this run never read entry ${id}`);
+    const { id: _id, created_at, updated_at, holder, outcome, seq, revision, ...fields } = base;
+    for (const field of PATCH_FIELDS) delete (fields as JsonObject)[field];
+    const begun = await journal.begin({
+      ...fields,
+      outcome: outcome === 'planned' ? 'planned' : 'pending',
+      // An unknown revision is left out (begin keeps what JSON keeps).
+      fallback_for: { id, store, revision },
+    });
+    ids.set(id, begun.id);
+    const had = outcomeFields(base);
+    if (Object.keys(had).length) await journal.update(begun.id, had);
+    return begun.id;
+  }
+
+  return {
+    known,
+    /** The store's change of the entry `id`; a store that fails after the request may have left: what `change` says is then kept in the local journal, and the failure thrown. */
+    async change(id: string, change: JournalPatch, inStore: () => Promise<JournalEntry | undefined>) {
+      if (!failure)
+        try {
+          return await inStore();
+        } catch (error) {
+          if (!(error instanceof JournalStoreError)) throw error;
+          failure = error;
+        }
+      let kept;
+      try {
+        local ??= openLocal();
+        const localId = ids.get(id) ?? (await start(local, id));
+        await local.update(localId, outcomeFields(change));
+        kept = `; what happened to ${id} is kept in the local journal ${local.file} (fallback record ${localId}): \`hedge journal migrate\` merges it into the team store once the store is back`;
+      } catch (error) {
+        kept = `, and the local fallback record could not be written either (${(error as Error).message})`;
+      }
+      const { message, hint } = failure;
+      throw new JournalStoreError(`${message.replace(/\.$/, '')}${kept}.`, { store, hint, cause: failure });
+    },
+  };
+}
+
+function outcomeFields(record: Partial<JournalEntry>) {
+  return withoutUndefined(Object.fromEntries(PATCH_FIELDS.map((field) => [field, record[field]])));
+}
+
+function knowsMore(local: JournalEntry, stored: JournalEntry) {
+  // Of a finished copy and an unfinished one, the finished one knows more.
+  if (isUnresolved(stored) !== isUnresolved(local)) return isUnresolved(stored);
+  const storedRevision = stored.revision ?? 1;
+  // A fallback record from before revisions were kept continues from nothing known: the store's copy stands.
+  if (local.fallback_for) return storedRevision <= (local.fallback_for.revision ?? 0);
+  return (local.revision ?? 1) > storedRevision;
+}
+
+/** The revision a local record brings into the store: a fallback record is one change past the revision it continued from. */
+function importedRevision(local: JournalEntry) {
+  if (local.fallback_for) return (local.fallback_for.revision ?? 0) + 1;
+  return local.revision ?? 1;
 }

@@ -1,14 +1,15 @@
-// The pieces of `hedge login` that are not about the terminal.
+// Profiles as `hedge login`, `logout` and `profile` handle them, apart from the terminal: what login checks and saves,
+// and a stored profile as data (the same fields for `profile list`, `login` and `whoami`, the key always redacted).
 import { existsSync } from 'node:fs';
-import type { Env } from './env.js';
 import { resolve } from 'node:path';
+import type { ChalkInstance } from 'chalk';
 import { AuthError, InterruptedError, UsageError } from '../../core/errors.js';
-import type { StoreData, StoredProfile } from './store-schema.js';
-import { environmentOfKey, redactKey } from '../../core/security/secrets.js';
-import type { KeyLocation } from './key-store.js';
-import { currentProfile } from './credentials.js';
-import { checkStoreUrl, storeUrlSecrets } from '../../core/security/store-url.js';
+import { environmentOfKey, redactKey, type Environment } from '../../core/security/secrets.js';
+import { checkStoreUrl, redactStoreUrl, storeUrlSecrets } from '../../core/security/store-url.js';
 import { ReadRefused, readBoundedStream, readCaFile } from '../../core/security/bounded-read.js';
+import type { Env } from './env.js';
+import type { StoreData, StoredProfile } from './store-schema.js';
+import { currentProfile, keyLocationOf, type KeyLocation } from './credentials.js';
 
 /** Profile `hedge login` (and `logout`) acts on when neither --profile nor HEDGE_PROFILE names one and none is current. */
 const DEFAULT_PROFILE_NAME = 'default';
@@ -97,4 +98,47 @@ export function placeKey(profile: StoredProfile, apiKey: string, at: KeyLocation
   profile.key_shown = redactKey(apiKey);
   const environment = environmentOfKey(apiKey);
   if (environment) profile.key_environment = environment;
+}
+
+/** A profile's row: the key redacted, null for what it lacks (logged out: no environment, key or key store). */
+export function profileRow(name: string, profile: StoredProfile, current: boolean) {
+  // A key in the keyring or behind a helper is described by what login noted of it.
+  const location = keyLocationOf(profile);
+  const environment =
+    location?.kind === 'file'
+      ? environmentOfKey(profile.api_key!)
+      : location && (profile.key_environment as Environment | undefined);
+  return {
+    name,
+    current,
+    environment: environment === 'live' || environment === 'test' ? environment : null,
+    base_url: profile.base_url,
+    api_key: location?.kind === 'file' ? redactKey(profile.api_key!) : location ? (profile.key_shown ?? '…') : null,
+    key_store: location?.kind ?? null,
+    ca_file: profile.ca_file ?? null,
+    journal_url: profile.journal_url ? redactStoreUrl(profile.journal_url) : null,
+    saved_at: profile.saved_at ?? null,
+  };
+}
+
+export function profileRows(data: StoreData) {
+  return Object.keys(data.profiles)
+    .sort((a, b) => a.localeCompare(b))
+    .map((name) => profileRow(name, data.profiles[name], data.current === name));
+}
+
+export function requireProfile(data: StoreData, name: string, argument: string) {
+  const profile = data.profiles[name];
+  if (!profile) {
+    const known = Object.keys(data.profiles).sort();
+    throw new UsageError(
+      `${argument}: no profile named "${name}" (${known.length ? `profiles: ${known.join(', ')}` : 'none saved yet; run `hedge login`'}).`,
+    );
+  }
+  return profile;
+}
+
+/** LIVE in bold red (real money), test in plain words, a dim dash when there is no key. */
+export function environmentLabel(environment: Environment | null | undefined, chalk: ChalkInstance) {
+  return environment === 'live' ? chalk.bold.red('LIVE') : environment === 'test' ? 'test' : chalk.dim('—');
 }
