@@ -27,7 +27,7 @@ import {
   saveLearned,
   wireInUse,
 } from '../../src/platform/runtime/wire-memory.js';
-import { profileStore, type ProfileStore } from '../../src/platform/config/profile-store.js';
+import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { asSent, rememberSent } from '../../src/core/as-sent.js';
 import { clockCheck, describeShape, rateLimitCheck } from '../../src/features/setup/doctor.js';
 import { ASSUMED_SKEW_MS, createServerClock } from '../../src/core/server-clock.js';
@@ -132,7 +132,7 @@ it('wire names: set > learned > guessed: environment over the profile over what 
 
   const dir = tempDir('hedge-learned-');
   onTestFinished(dir.remove);
-  const store = profileStore(dir.path);
+  const store = new ProfileStore(dir.path);
   await store.update((data) => {
     data.profiles.desk = {
       base_url: 'https://api.example.com/partners/acme/v2',

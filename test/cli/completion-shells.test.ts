@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { chownSync, copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { profileStore } from '../../src/platform/config/profile-store.js';
+import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { runHedge, tempDir, tempFolders } from '../support/hedge-cli.js';
 import { bashComplete, fishComplete, hasShell, scriptFile } from './shell-completion.js';
 import { ok } from '../support/cli-runs.js';
@@ -18,7 +18,7 @@ const store = tempDir('hedge-completion-');
 const tempFolder = tempFolders('hedge-completion-');
 
 beforeAll(async () => {
-  await profileStore(store.path).update((data) => {
+  await new ProfileStore(store.path).update((data) => {
     data.profiles.desk = {
       base_url: 'https://api.example.com/partners/acme/v2',
       api_key: 'hpk_live_CompletionKey000000000001',

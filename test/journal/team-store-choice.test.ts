@@ -3,7 +3,7 @@
 // the credentials' precedence (an explicit --profile taken whole; HEDGE_JOURNAL_URL; the profile in use).
 import { chooseJournalStore } from '../../src/platform/config/journal-store.js';
 import { checkJournalUrl } from '../../src/platform/config/profiles.js';
-import { profileStore } from '../../src/platform/config/profile-store.js';
+import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { scrubSecrets } from '../../src/core/security/secrets.js';
 import { STORE_URL_ENCODING, isStoreUrl, redactStoreUrl, storeUrlSecrets } from '../../src/core/security/store-url.js';
 import { UsageError } from '../../src/core/errors.js';
@@ -14,7 +14,7 @@ const tempFolder = tempFolders('hedge-store-choice-');
 
 /** The store a command run in `dir` with `env` (and `--profile`, `--demo`) uses. */
 const choose = (dir: string, env: Record<string, string>, profileFlag?: string, demo = false) =>
-  chooseJournalStore({ demo, profileFlag, env, configDir: dir, store: async () => profileStore(dir) });
+  chooseJournalStore({ demo, profileFlag, env, configDir: dir, store: async () => new ProfileStore(dir) });
 
 it('the store URL is shown with its password redacted, in the user part and as a query parameter', () => {
   expect(

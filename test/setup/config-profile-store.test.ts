@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { check, lock } from 'proper-lockfile';
-import { profileStore } from '../../src/platform/config/profile-store.js';
+import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { resolveCredentials } from '../../src/platform/config/credentials.js';
 import { ConfigError } from '../../src/core/errors.js';
 import { tempFolders } from '../support/hedge-cli.js';
@@ -35,14 +35,14 @@ describe('ProfileStore', () => {
     const text =
       '{"profiles": {"desk": {"base_url": "https://x/v2", "api_key": "hpk_test_UnitStoreKey000000000001"}}}\n';
     writeFileSync(file, text, { mode: 0o600 });
-    await profileStore(dir).update((data) => {
+    await new ProfileStore(dir).update((data) => {
       data.current = 'desk';
     });
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     for (const mode of [0o644, 0o640, 0o666, 0o602]) {
       writeFileSync(file, text);
       chmodSync(file, mode);
-      const store = profileStore(dir);
+      const store = new ProfileStore(dir);
       const shown = mode.toString(8).padStart(4, '0');
       expect(() => store.read()).toThrow(ConfigError);
       expect(() => store.read()).toThrow(
@@ -58,7 +58,7 @@ describe('ProfileStore', () => {
     const file = join(tmp, 'config.json');
     writeFileSync(file, '{"profiles": {}}\n', { mode: 0o600 });
     chownSync(file, 65534, 65534);
-    expect(() => profileStore(tmp).read()).toThrow(
+    expect(() => new ProfileStore(tmp).read()).toThrow(
       `Cannot read the config store ${file}: it belongs to another user (uid 65534), who may change it; hedge trusts only files of yours or root's.`,
     );
   });
@@ -68,7 +68,7 @@ describe('ProfileStore', () => {
     const real = join(tmp, 'real.json');
     writeFileSync(real, '{"current": "elsewhere", "profiles": {}}\n', { mode: 0o600 });
     symlinkSync(real, file);
-    const store = profileStore(tmp);
+    const store = new ProfileStore(tmp);
     expect(() => store.read()).toThrow(
       `Cannot read the config store ${file}: a symbolic link where a file was expected.`,
     );
@@ -84,7 +84,7 @@ describe('ProfileStore', () => {
   it('reports a bad profile name as a ConfigError naming the file, and never writes over it', async () => {
     const text = '{"profiles": {"../etc": {"base_url": "https://x/v2"}}}';
     writeFileSync(join(tmp, 'config.json'), text, { mode: 0o600 });
-    const store = profileStore(tmp);
+    const store = new ProfileStore(tmp);
     expect(() => store.read()).toThrow(ConfigError);
     expect(() => store.read()).toThrow(join(tmp, 'config.json'));
     await expect(
@@ -96,7 +96,7 @@ describe('ProfileStore', () => {
   });
 
   it('holds the lock while it writes, and releases it after (a failed change too); takes over a lock left by a dead process (its lock no longer refreshed)', async () => {
-    const store = profileStore(tmp);
+    const store = new ProfileStore(tmp);
     let heldDuring = false;
     await store.update((data) => {
       data.current = 'a';
@@ -128,7 +128,7 @@ describe('ProfileStore', () => {
 
   it('waits for a live holder without blocking the process, says the store is locked after its bound, and writes once it is let go', async () => {
     // The store's lock wait is real time (the store has no clock of hedge's): 300 ms, in which the event loop must run.
-    const store = profileStore(tmp, { lockWaitMs: 300 });
+    const store = new ProfileStore(tmp, { lockWaitMs: 300 });
     mkdirSync(tmp, { recursive: true });
     // A live holder: proper-lockfile refreshes its lock while it holds it.
     const release = await lock(store.file, { realpath: false, stale: 5_000 });
@@ -142,7 +142,7 @@ describe('ProfileStore', () => {
     // The event loop ran while it waited (the old lock slept the whole process).
     expect(ticks).toBeGreaterThan(0);
     expect(store.read().current).toBeUndefined();
-    const waiting = profileStore(tmp, { lockWaitMs: 20_000 }).update((data) => {
+    const waiting = new ProfileStore(tmp, { lockWaitMs: 20_000 }).update((data) => {
       data.current = 'after';
     });
     await release();
@@ -188,7 +188,7 @@ it.each([
     { apiKey: KEY_B, caFile: '/bravo.pem', sources: { profile: 'flag' } },
   ],
 ])('resolveCredentials (flag > environment > stored profile): %s', async (_name, env, profileFlag, expected) => {
-  const store = profileStore(join(tmp, 'cfg'));
+  const store = new ProfileStore(join(tmp, 'cfg'));
   await store.update((data) => {
     data.profiles.alpha = { base_url: 'https://alpha.example/v2', api_key: KEY_A };
     data.profiles.bravo = { base_url: 'https://bravo.example/v2', api_key: KEY_B, ca_file: '/bravo.pem' };

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveCredentials, keyLocationOf } from '../../src/platform/config/credentials.js';
 import { runKeyCommand } from '../../src/platform/config/key-command.js';
-import { profileStore } from '../../src/platform/config/profile-store.js';
+import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { childEnvironment } from '../../src/core/security/child-env.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
@@ -90,7 +90,7 @@ describe.skipIf(process.platform === 'win32')('runKeyCommand', () => {
 it.skipIf(process.platform === 'win32')(
   "a profile whose key comes from a helper resolves to the helper's key (the helper wins over a stale copy in the file), and says where it came from",
   async () => {
-    const store = profileStore(join(tempFolder(), 'cfg'));
+    const store = new ProfileStore(join(tempFolder(), 'cfg'));
     await store.update((data) => {
       data.profiles.desk = {
         base_url: 'https://desk.example/v2',

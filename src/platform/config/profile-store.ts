@@ -19,25 +19,31 @@ const LOCK_STALE_MS = 3_000;
 /** How long an update waits for a live holder (a login writes for milliseconds) before it says the store is locked. */
 const LOCK_WAIT_MS = 12_000;
 
-/** The store in `dir`; an update waits `lockWaitMs` at most for another process's. */
-export function profileStore(dir: string, { lockWaitMs = LOCK_WAIT_MS } = {}) {
-  const file = join(dir, 'config.json');
+export class ProfileStore {
+  readonly file: string;
+
+  constructor(
+    readonly dir: string,
+    private readonly options: { lockWaitMs?: number } = {},
+  ) {
+    this.file = join(dir, 'config.json');
+  }
 
   /** The whole store as it is on disk now (empty when there is no file yet). */
-  function read() {
-    refuseUntrustedFolder(dir);
+  read() {
+    refuseUntrustedFolder(this.dir);
     let bytes;
     try {
-      bytes = readRegularFileSync(file, { maxBytes: MAX_INPUT_FILE_BYTES, noFollow: true, guard: 'private' });
+      bytes = readRegularFileSync(this.file, { maxBytes: MAX_INPUT_FILE_BYTES, noFollow: true, guard: 'private' });
     } catch (error) {
       // No file yet reads as an empty store.
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return storeSchema.parse({});
-      throw asConfigError(error, file, 'read');
+      throw asConfigError(error, this.file, 'read');
     }
     const parsed = parseBoundedJson(bytes.toString('utf8'));
     if (parsed.problem !== undefined)
       throw new ConfigError(
-        `The config store ${file} is ${parsed.syntax ? 'not valid JSON' : `JSON ${parsed.problem}`}.`,
+        `The config store ${this.file} is ${parsed.syntax ? 'not valid JSON' : `JSON ${parsed.problem}`}.`,
         {
           hint: `Fix the file by hand, or move it away and run \`hedge login\` again (profiles in it would be lost).`,
         },
@@ -45,7 +51,7 @@ export function profileStore(dir: string, { lockWaitMs = LOCK_WAIT_MS } = {}) {
     const result = storeSchema.safeParse(parsed.value);
     if (!result.success)
       throw new ConfigError(
-        `The config store ${file} does not have the expected shape (${issueWords(result.error)}).`,
+        `The config store ${this.file} does not have the expected shape (${issueWords(result.error)}).`,
         {
           hint: 'Fix that entry by hand, or move the file away and run `hedge login` again.',
         },
@@ -53,46 +59,42 @@ export function profileStore(dir: string, { lockWaitMs = LOCK_WAIT_MS } = {}) {
     return result.data;
   }
 
+  profile(name: string) {
+    return this.read().profiles[name];
+  }
+
   /** Read, change and write back under the lock. */
-  async function update(change: (data: StoreData) => void) {
+  async update(change: (data: StoreData) => void) {
     try {
-      makePrivateDir(dir);
+      makePrivateDir(this.dir);
     } catch (error) {
-      throw asConfigError(error, dir, 'write');
+      throw asConfigError(error, this.dir, 'write');
     }
     let release;
     try {
       // Taken over while held, nothing is lost.
-      release = await lockFile(file, { staleMs: LOCK_STALE_MS, waitMs: lockWaitMs });
+      release = await lockFile(this.file, { staleMs: LOCK_STALE_MS, waitMs: this.options.lockWaitMs ?? LOCK_WAIT_MS });
     } catch (error) {
       if (isLockedError(error))
-        throw new ConfigError(`The config store is locked by another hedge process (${file}.lock).`, {
+        throw new ConfigError(`The config store is locked by another hedge process (${this.file}.lock).`, {
           hint: 'Wait for it to finish and try again; a lock left by a process that died is taken over by itself within seconds.',
         });
-      throw asConfigError(error, `${file}.lock`, 'write');
+      throw asConfigError(error, `${this.file}.lock`, 'write');
     }
     try {
-      const data = read();
+      const data = this.read();
       change(data);
       const checked = storeSchema.parse(data);
       try {
-        writeFileDurably(file, `${JSON.stringify(checked, null, 2)}\n`);
+        writeFileDurably(this.file, `${JSON.stringify(checked, null, 2)}\n`);
       } catch (error) {
-        throw asConfigError(error, file, 'write');
+        throw asConfigError(error, this.file, 'write');
       }
       return checked;
     } finally {
       await release();
     }
   }
-
-  return {
-    dir,
-    file,
-    read,
-    profile: (name: string) => read().profiles[name],
-    update,
-  };
 }
 
 function asConfigError(error: unknown, file: string, action: 'read' | 'write') {
@@ -105,5 +107,3 @@ function asConfigError(error: unknown, file: string, action: 'read' | 'write') {
       : 'Check the folder exists and is writable, or point HEDGE_CONFIG_DIR at one that is.',
   });
 }
-
-export type ProfileStore = ReturnType<typeof profileStore>;

@@ -18,7 +18,7 @@ export function services(b: Building) {
     });
   }
 
-  const store = async () => (await import('../config/profile-store.js')).profileStore(configDir(b.env));
+  const store = async () => new (await import('../config/profile-store.js')).ProfileStore(configDir(b.env));
 
   async function client() {
     const [{ maxAnswerBytes }, { resolveWireSettings }] = await Promise.all([
