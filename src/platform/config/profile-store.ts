@@ -40,23 +40,7 @@ export class ProfileStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return storeSchema.parse({});
       throw asConfigError(error, this.file, 'read');
     }
-    const parsed = parseBoundedJson(bytes.toString('utf8'));
-    if (parsed.problem !== undefined)
-      throw new ConfigError(
-        `The config store ${this.file} is ${parsed.syntax ? 'not valid JSON' : `JSON ${parsed.problem}`}.`,
-        {
-          hint: `Fix the file by hand, or move it away and run \`hedge login\` again (profiles in it would be lost).`,
-        },
-      );
-    const result = storeSchema.safeParse(parsed.value);
-    if (!result.success)
-      throw new ConfigError(
-        `The config store ${this.file} does not have the expected shape (${issueWords(result.error)}).`,
-        {
-          hint: 'Fix that entry by hand, or move the file away and run `hedge login` again.',
-        },
-      );
-    return result.data;
+    return parseStoreText(bytes.toString('utf8'), this.file);
   }
 
   profile(name: string) {
@@ -95,6 +79,23 @@ export class ProfileStore {
       await release();
     }
   }
+}
+
+function parseStoreText(text: string, file: string) {
+  const parsed = parseBoundedJson(text);
+  if (parsed.problem !== undefined)
+    throw new ConfigError(
+      `The config store ${file} is ${parsed.syntax ? 'not valid JSON' : `JSON ${parsed.problem}`}.`,
+      {
+        hint: `Fix the file by hand, or move it away and run \`hedge login\` again (profiles in it would be lost).`,
+      },
+    );
+  const result = storeSchema.safeParse(parsed.value);
+  if (!result.success)
+    throw new ConfigError(`The config store ${file} does not have the expected shape (${issueWords(result.error)}).`, {
+      hint: 'Fix that entry by hand, or move the file away and run `hedge login` again.',
+    });
+  return result.data;
 }
 
 function asConfigError(error: unknown, file: string, action: 'read' | 'write') {
