@@ -1,7 +1,9 @@
-// Profiles in one JSON file, validated with zod on every read, replaced whole by the one durable write.
+// Profiles kept with conf, validated with zod on every read.
+import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
+import type Conf from 'conf';
 import { ConfigError, HedgeError } from '../../core/errors.js';
-import { writeFileDurably } from '../../core/files/durable-write.js';
+import { syncDirectory } from '../../core/files/durable-write.js';
 import { isLockedError, lockFile } from '../../core/files/file-lock.js';
 import {
   describeReadError,
@@ -21,6 +23,7 @@ const LOCK_WAIT_MS = 12_000;
 
 export class ProfileStore {
   readonly file: string;
+  private conf: Conf<StoreData> | undefined;
 
   constructor(
     readonly dir: string,
@@ -36,7 +39,7 @@ export class ProfileStore {
     try {
       bytes = readRegularFileSync(this.file, { maxBytes: MAX_INPUT_FILE_BYTES, noFollow: true, guard: 'private' });
     } catch (error) {
-      // No file yet reads as an empty store.
+      // No file yet reads as an empty store, as conf reads it.
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return storeSchema.parse({});
       throw asConfigError(error, this.file, 'read');
     }
@@ -69,11 +72,31 @@ export class ProfileStore {
       const data = this.read();
       change(data);
       const checked = storeSchema.parse(data);
+      if (!this.conf) {
+        const file = this.file;
+        const { default: ConfStore } = await import('conf');
+        try {
+          this.conf = new ConfStore<StoreData>({
+            cwd: this.dir,
+            configName: 'config',
+            configFileMode: 0o600,
+            clearInvalidConfig: false,
+            accessPropertiesByDotNotation: false,
+            serialize: (value) => `${JSON.stringify(value, null, 2)}\n`,
+            deserialize: (text) => parseStoreText(text, file),
+          });
+        } catch (error) {
+          throw asConfigError(error, file, 'read');
+        }
+      }
       try {
-        writeFileDurably(this.file, `${JSON.stringify(checked, null, 2)}\n`);
+        this.conf.store = checked;
+        chmodSync(this.file, 0o600);
       } catch (error) {
         throw asConfigError(error, this.file, 'write');
       }
+      // conf's rename is durable only once the folder is synced.
+      syncDirectory(this.dir);
       return checked;
     } finally {
       await release();
