@@ -1,5 +1,5 @@
 // What `hedge --version` and `hedge --help` load, checked on the built binary (dist/ is built by the
-// global setup): neither may load zod, @inquirer/prompts, ora or undici. Two views:
+// global setup): neither may load zod, @inquirer/prompts, ora, undici or conf. Two views:
 //   - the bundle: dist/cli.js (the front door) and the chunks it imports statically bundle only
 //     commander, import only Node built-ins, and reach everything else through lazy `import()`s of
 //     dist/ chunks;
@@ -21,7 +21,7 @@ import { run } from './run-process.js';
 
 const DIST = join(ROOT, 'dist');
 // @inquirer/prompts itself only re-exports, so its code in a bundle is that of @inquirer/*.
-const HEAVY = ['zod', '@inquirer', 'ora', 'undici'];
+const HEAVY = ['zod', '@inquirer', 'ora', 'undici', 'conf'];
 /** Whether a package (or one of a scope) is among these. */
 const has = (packages: Set<string>, name: string) => [...packages].some((found) => `${found}/`.startsWith(`${name}/`));
 const work = tempDir('hedge-startup-');
@@ -274,7 +274,7 @@ async function recordMany() {
   return { runs: { ...first, ...second }, requestSimulator, profileSimulator, storedProfile, demo };
 }
 
-it('what a request loads: `markets --json` against a server sends one GET over node:http, without loading undici or the PostgreSQL client; with its key in a stored profile it reads the store without its lock; a write to the store takes it', async () => {
+it('what a request loads: `markets --json` against a server sends one GET over node:http, without loading undici or the PostgreSQL client; with its key in a stored profile it reads the store without conf or its lock; a write to the store loads both', async () => {
   const { runs, requestSimulator, profileSimulator, storedProfile } = await manyRuns();
   // The key and URL of the profile's run come from the profile only (no simulator env; baseEnv names neither).
   for (const [ran, simulator] of [
@@ -298,11 +298,11 @@ it('what a request loads: `markets --json` against a server sends one GET over n
   // The recording sees what the request did load lazily: the answer's schemas (zod).
   expect(loaded.added.packages.has('zod')).toBe(true);
   for (const name of ['conf', 'ajv', 'proper-lockfile']) expect(runs.profileRead.packages.has(name), name).toBe(false);
-  // Positive control: a command that writes the store loads the lock, and the write lands.
+  // Positive control: a command that writes the store loads conf and the lock, and the write lands.
   const write = runs.profileWrite;
   expect(write.code).toBe(0);
   expect(readStore(storedProfile).current).toBe('spare');
-  expect(write.added.packages.has('proper-lockfile')).toBe(true);
+  for (const name of ['conf', 'proper-lockfile']) expect(write.added.packages.has(name), name).toBe(true);
 });
 
 it("what the demo loads: `--demo quote` answers over the demo's local socket without loading node:crypto; an open loads it (positive control); it loads zod's English messages only: no other locale and no JSON Schema generator (the agent's)", async () => {
