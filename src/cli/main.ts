@@ -13,7 +13,6 @@ import type { Clock } from '../platform/api/transport.js';
 import type { GlobalOptions } from '../platform/runtime/context.js';
 import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
 
-
 /** `now` and `sleep`: the clock hedge reads and pauses on (Date.now, timers), which a test pins or runs on the server's. */
 interface MainOverrides extends Partial<Clock> {
   io?: Io;
