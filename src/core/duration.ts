@@ -28,7 +28,7 @@ export function parseDuration(raw: string, name: string, units = 'mhdw', maxMs =
 }
 
 /** A date, or a date and a time with its zone or none. */
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/i;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/i;
 const MONTHS_AGO = /^(\d{1,4})mo$/i;
 
 /** `3mo`: that many calendar months before `now`, at the same time of day, on the same day or the month's last; undefined for any other text. */

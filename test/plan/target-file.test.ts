@@ -296,3 +296,16 @@ it.each(files)(
     }
   },
 );
+
+it("a target row's until: a day the calendar lacks or hour 24 is refused (never read as another day); a timestamp keeps every fraction digit it was written with", () => {
+  const head = `${HEADER},until`;
+  const refusal =
+    'until: the value is not allowed; expected a date (2026-12-31, midnight UTC) or a timestamp with its zone (2026-12-31T17:00:00Z).';
+  expect(
+    problemsOf([head, 'USDTNGN,buy,10k,3,2027-02-30', 'USDTNGN,sell,5k,3,2027-01-15T24:00:00Z'].join('\n')),
+  ).toEqual([at(2, refusal), at(3, refusal)]);
+  const [row] = rowsOf([head, 'USDTNGN,buy,10k,3,2027-01-15T17:00:00.1234567890+01:00'].join('\n')) as {
+    untilMs?: number;
+  }[];
+  expect(row.untilMs).toBe(Date.parse('2027-01-15T16:00:00.123Z'));
+});
