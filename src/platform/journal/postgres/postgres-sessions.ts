@@ -60,6 +60,15 @@ ON CONFLICT (scope) DO UPDATE SET pid = EXCLUDED.pid, host = EXCLUDED.host, sess
 /** A statement with its own bound (query_timeout), which pg takes beyond its typings. */
 type Query = pg.QueryConfig & { query_timeout?: number };
 
+/** json, jsonb and their arrays, which pg would hand to JSON.parse: the store reads their text itself, within the journal's bounds (entry.ts, readRow). */
+const JSON_TYPES = new Set([114, 3802, 199, 3807]);
+const JSON_AS_TEXT = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    JSON_TYPES.has(oid)
+      ? (text: string) => text
+      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
 /** The team store's two sessions and the locker over them: `location` the store as shown, `host` this machine. */
 export function postgresSessions(options: TeamJournalOptions) {
   const { shown: location, log, signal, deadline, now = Date.now } = options;
@@ -134,6 +143,7 @@ export function postgresSessions(options: TeamJournalOptions) {
       // A machine that vanishes (not a killed process: its socket closes) is noticed by the server's keepalive.
       keepAlive: true,
       application_name: `hedge ${purpose} ${host} pid ${process.pid}`,
+      types: JSON_AS_TEXT,
     });
     // A connection that drops while idle is reported here; the next statement fails and says so.
     client.on('error', (error) => {

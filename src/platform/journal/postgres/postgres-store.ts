@@ -57,7 +57,7 @@ SELECT (SELECT seq FROM inserted)::text AS seq, (SELECT count(*) FROM held)::int
 
 /** Every filter of RowFilter; a NULL parameter leaves its condition out (pg sends an undefined one, or an array's hole, as NULL). */
 const READ_SQL = `
-SELECT id, entry::text AS entry FROM hedge.entries
+SELECT id, entry FROM hedge.entries
 WHERE ($1::text IS NULL OR id = $1)
   AND ($2::text IS NULL OR left(id, length($2)) = $2)
   AND ($3::boolean IS NOT TRUE OR outcome IN (${UNRESOLVED_SQL}))
@@ -75,7 +75,7 @@ UPDATE hedge.entries
 SET entry = entry || $2::jsonb || jsonb_build_object('revision', greatest(revision + 1, $5::bigint)),
     revision = greatest(revision + 1, $5::bigint), outcome = coalesce($3, outcome), updated_at = $4
 WHERE id = $1
-RETURNING id, entry::text AS entry`;
+RETURNING id, entry`;
 
 /** A heartbeat written whole; its revision counted by the store; its time the store's own. */
 const WRITE_HEARTBEAT_SQL = `
@@ -84,7 +84,7 @@ ON CONFLICT (scope) DO UPDATE SET body = EXCLUDED.body, revision = h.revision + 
 RETURNING revision::text AS revision`;
 
 const READ_HEARTBEAT_SQL = `
-SELECT body::text AS body, revision::text AS revision, greatest(0, extract(epoch FROM clock_timestamp() - written_at) * 1000)::float8 AS age_ms
+SELECT body, revision::text AS revision, greatest(0, extract(epoch FROM clock_timestamp() - written_at) * 1000)::float8 AS age_ms
 FROM hedge.keeper_heartbeats WHERE scope = $1`;
 
 /** A heartbeat is written every cycle: a store slower than this is a failed write (an `error` event), never a stuck keeper. */
@@ -153,10 +153,9 @@ export function openPostgresJournal(options: TeamJournalOptions) {
       const target = local.fallback_for?.id ?? local.id;
       try {
         await data.query('BEGIN');
-        const found = await data.query<StoredRow>(
-          `SELECT id, entry::text AS entry FROM hedge.entries WHERE id = $1 FOR UPDATE`,
-          [target],
-        );
+        const found = await data.query<StoredRow>(`SELECT id, entry FROM hedge.entries WHERE id = $1 FOR UPDATE`, [
+          target,
+        ]);
         const existing = records.entries(found.rows)[0];
         let outcome: ImportOutcome = 'present';
         if (!found.rows.length) {
@@ -194,8 +193,7 @@ export function openPostgresJournal(options: TeamJournalOptions) {
 
 export type PostgresJournal = ReturnType<typeof openPostgresJournal>;
 
-/** A row as the data session returns it: its JSON as text (every statement casts it: pg would hand json to JSON.parse),
- * read here within the journal's bounds. */
+/** A row as the data session returns it: its JSON as text (postgres-sessions.ts), read here within the journal's bounds. */
 interface StoredRow {
   id: string;
   entry: string;
