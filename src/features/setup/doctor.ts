@@ -128,54 +128,13 @@ export async function runDoctor(ports: DoctorPorts) {
   });
 
   // ---- reach, TLS, the key accepted: the first request tells ----------------------------------
-  /** The first request failed: why, as the line that stops the rest. A TLS trust failure, no answer at all, a 404 (the base URL points elsewhere) and a refused key each name their next step. */
-  function firstRequestFailure(error: unknown) {
-    const failed = (failure: FailureClass, detail: string, next: string) =>
-      Object.assign(baseUrl, { status: 'fail', failure, detail: `${credentials.baseUrl} — ${detail}`, next });
-    if (error instanceof NetworkError) {
-      const tls = /TLS|certificate/i.test(error.message);
-      return failed(
-        'network',
-        `${tls ? 'TLS failed' : 'no usable answer'}: ${error.message}`,
-        tls
-          ? "Trust the server's CA: point HEDGE_CA_FILE (or the profile's ca_file, `hedge login --ca-file`) at its PEM file."
-          : `Check the address and the network (proxy: HTTPS_PROXY/NO_PROXY); \`${ports.hedgeCommand('whoami')}\` shows where it came from.`,
-      );
-    }
-    if (isRefusal(error))
-      return checkOf(
-        'auth',
-        'Key accepted',
-        'fail',
-        `the server refused the key: ${error.endpoint} answered ${error.status} ${error.code} (${error.message})`,
-        true,
-        {
-          next: refusedKeyNext(credentials, ports.hedgeCommand('login')),
-          failure: 'auth',
-        },
-      );
-    if (error instanceof ApiError && error.status === 404)
-      return failed(
-        'network',
-        `${error.endpoint} answered 404 ${error.code}: this address does not serve the API`,
-        'Check the base URL: it is the partner-scoped address ending with the version segment (https://…/partners/NAME/v2), without /markets.',
-      );
-    // Refused before it was sent (a CA file others may change): so would a write be, with the same exit code.
-    if (error instanceof UsageError) return Object.assign(baseUrl, { status: 'fail', detail: '', error });
-    if (error instanceof InvalidResponseError && error.details?.field === undefined)
-      return failed(
-        'unreadable',
-        error.message,
-        "Something answers at this address, but not with the API's JSON envelope: check the base URL (and any proxy in between).",
-      );
-  }
   let markets: Awaited<ReturnType<HedgeClient['listMarkets']>> | undefined;
   const started = ports.clock.now();
   try {
     markets = await client.listMarkets();
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
-    const stop = firstRequestFailure(error);
+    const stop = firstRequestFailure(ports, error, credentials, baseUrl);
     if (stop) {
       if (stop !== baseUrl) checks.push(stop);
       checks.push(checkOf('reads', 'Reads', 'skip', 'not asked: the server could not be used', true));
@@ -196,8 +155,8 @@ export async function runDoctor(ports: DoctorPorts) {
   const clock = checkOf('clock', 'Clock', 'skip', '');
   checks.push(clock);
 
-  // Each read endpoint answered and readable: markets, then the reads below in their order. A read that failed: the
-  // command describes its error; an answer hedge cannot read names the command to report it with.
+  // Each read endpoint answered and readable: markets, then READS in its order. A read that failed: the command describes
+  // its error; an answer hedge cannot read names the command to report it with.
   const listed = markets?.markets ?? [];
   const open = listed.filter((entry) => entry.status === 'open').map((entry) => entry.market);
   const other = listed.filter((entry) => entry.status !== 'open').map((entry) => `${entry.market} (${entry.status})`);
@@ -212,125 +171,15 @@ export async function runDoctor(ports: DoctorPorts) {
         { next: open.length ? undefined : 'No market is open right now: opens and adds will be refused until one is.' },
       ),
     );
-  // What the reads showed: the markets to ask about, and the wire choices the doctor's wire step says.
-  const names = listed.map((entry) => entry.market);
-  let pricesShape: string | undefined;
-  let positionFields = 'no open position to read its field names from';
-  let statuses: string[] = [];
-  let newest: string | undefined;
-  // How many hedges the hedges check read: more than one says a one-row answer was a page.
-  let hedgesRead = 0;
-  // The read endpoints in the order checked: a read resolves undefined when there is nothing to ask (`unasked`: said
-  // as skipped); the command that reads it is named in a failure's next step.
-  const reads: Array<[string, string, string, boolean, () => Promise<string | undefined>, string?]> = [
-    [
-      'prices',
-      'Prices',
-      'price',
-      false,
-      async () => {
-        if (!names.length) return;
-        const { data, quotes, problem } = await client.readPrices(names.slice(0, 1));
-        pricesShape = describeShape(data);
-        if (problem) throw problem;
-        return `${quotes[0].market} ${Number(quotes[0].price.toPrecision(12))} (GET /prices, read from ${pricesShape})`;
-      },
-    ],
-    [
-      'quote',
-      'Quote',
-      'quote MARKET buy 1000 --tenor 1',
-      true,
-      async () => {
-        const [tradable] = open;
-        if (!tradable) return;
-        const quote = await client.createQuote({
-          market: tradable,
-          side: 'buy',
-          notional_usd: QUOTE_PROBE_USD,
-          tenor_days: TENORS[0],
-        });
-        return `${formatMoney(QUOTE_PROBE_USD)} USD buy ${tradable}, ${TENORS[0]} day: execution ${formatRate(quote.pricing.execution_price)}, upfront ${formatMoney(quote.upfront.total_upfront_usdc)} USDC (POST /quotes opens nothing)`;
-      },
-      'no open market to quote',
-    ],
-    [
-      'account',
-      'Account',
-      'account',
-      true,
-      async () => {
-        const account = await client.getAccount();
-        // Whether the server sent any amount as a decimal string.
-        const asText = Object.values(asSent(account)).some(
-          (value) => typeof value === 'string' && isNumericText(value),
-        );
-        return `balance ${formatMoney(account.balance_usdc)} USDC, headroom ${formatMoney(account.available_exposure_usd)} USD${asText ? ' (amounts sent as decimal strings, read as numbers)' : ''}`;
-      },
-    ],
-    [
-      'positions',
-      'Positions',
-      'positions',
-      true,
-      async () => {
-        const positions = await client.listPositions();
-        const [raw] = positions;
-        if (raw) {
-          // Which of each fact's names the line used.
-          const facts = readPosition(raw);
-          const named = (fact: string, key: 'side' | 'notionalUsd') => {
-            if (facts[key] === undefined) return `${fact}: not on the line (taken from its hedge)`;
-            const found = POSITION_FIELD_SYNONYMS[key].find((name) => raw[name] !== undefined);
-            return `${fact} from \`${found ?? '?'}\``;
-          };
-          positionFields = [
-            named('side', 'side'),
-            named('notional', 'notionalUsd'),
-            `net margin from \`net_margin_usd\`${typeof raw.net_margin_usd === 'string' ? ' (a decimal string)' : ''}`,
-          ].join(', ');
-        }
-        return `${plural(positions.length, 'open line')} (GET /positions: what add, reduce and close wait on)`;
-      },
-    ],
-    [
-      'hedges',
-      'Hedges',
-      'hedges',
-      true,
-      async () => {
-        const { items, more } = await client.readHedges({ limit: 20 });
-        statuses = [...new Set(items.map((hedge) => hedge.status))];
-        newest = items[0]?.id;
-        hedgesRead = items.length;
-        return `GET /hedges readable (${items.length} read${more ? ', more on the server' : ''})`;
-      },
-    ],
-    [
-      'hedge',
-      'One hedge',
-      'hedges ID',
-      true,
-      async () => {
-        if (!newest) return;
-        const hedge = await client.getHedge(newest);
-        return `GET /hedges/${hedge.id} readable (${hedge.status}): what open waits on`;
-      },
-    ],
-    [
-      'history',
-      'History',
-      'history',
-      false,
-      async () => {
-        const { items, more } = await client.readHistory({ limit: 20 });
-        return `GET /hedges/history readable (${items.length} read${more ? ', more on the server' : ''})`;
-      },
-    ],
-  ];
-  for (const [id, title, command, forWrites, read, unasked] of reads)
+  const seen: ReadsSeen = {
+    listed: listed.map((entry) => entry.market),
+    tradable: open[0],
+    positionFields: 'no open position to read its field names from',
+    statuses: [],
+  };
+  for (const [id, title, command, forWrites, read, unasked] of READS)
     try {
-      const detail = await read();
+      const detail = await read(client, seen);
       if (detail !== undefined) checks.push(checkOf(id, title, 'ok', detail, forWrites));
       else if (unasked) checks.push(checkOf(id, title, 'skip', unasked));
     } catch (error) {
@@ -349,12 +198,13 @@ export async function runDoctor(ports: DoctorPorts) {
   Object.assign(clock, clockCheck(client.transport.serverClock.reading()));
   // The wire choices detected: prices shape, page-size parameter, list paging, position fields, the add/reduce amount,
   // statuses, what was learned.
+  const { statuses } = seen;
   const amount = wire.sources.changeNotionalField;
   const unknown = statuses.filter((status) => !(HEDGE_STATUSES as readonly string[]).includes(status));
   checks.push(
-    info('wire.prices', 'Prices shape', pricesShape ?? 'not seen'),
-    ...(await pageSizeChecks(client, wire.settings.pageSizeParam, hedgesRead)),
-    info('wire.positions', 'Position fields', positionFields),
+    info('wire.prices', 'Prices shape', seen.pricesShape ?? 'not seen'),
+    ...(await pageSizeChecks(client, wire.settings.pageSizeParam, seen.hedgesRead)),
+    info('wire.positions', 'Position fields', seen.positionFields),
     info(
       'wire.amount',
       'Add/reduce amount',
@@ -411,9 +261,183 @@ function nodeCaCheck(path: string) {
   }
 }
 
+/** What the reads showed: the markets to ask about, and the wire choices the doctor's wire step says. */
+interface ReadsSeen {
+  listed: string[];
+  tradable?: string;
+  newest?: string;
+  pricesShape?: string;
+  positionFields: string;
+  statuses: string[];
+  /** How many hedges the hedges check read: more than one says a one-row answer was a page. */
+  hedgesRead?: number;
+}
+
+/** A read endpoint's check: `read` resolves undefined when there is nothing to ask (`unasked`: said as skipped); the command that reads it is named in a failure's next step. */
+type EndpointCheck = [
+  id: string,
+  title: string,
+  command: string,
+  forWrites: boolean,
+  read: (client: HedgeClient, seen: ReadsSeen) => Promise<string | undefined>,
+  unasked?: string,
+];
+
+/** The read endpoints in the order checked. */
+const READS: EndpointCheck[] = [
+  [
+    'prices',
+    'Prices',
+    'price',
+    false,
+    async (client, seen) => {
+      if (!seen.listed.length) return;
+      const { data, quotes, problem } = await client.readPrices(seen.listed.slice(0, 1));
+      seen.pricesShape = describeShape(data);
+      if (problem) throw problem;
+      return `${quotes[0].market} ${Number(quotes[0].price.toPrecision(12))} (GET /prices, read from ${seen.pricesShape})`;
+    },
+  ],
+  [
+    'quote',
+    'Quote',
+    'quote MARKET buy 1000 --tenor 1',
+    true,
+    async (client, { tradable }) => {
+      if (!tradable) return;
+      const quote = await client.createQuote({
+        market: tradable,
+        side: 'buy',
+        notional_usd: QUOTE_PROBE_USD,
+        tenor_days: TENORS[0],
+      });
+      return `${formatMoney(QUOTE_PROBE_USD)} USD buy ${tradable}, ${TENORS[0]} day: execution ${formatRate(quote.pricing.execution_price)}, upfront ${formatMoney(quote.upfront.total_upfront_usdc)} USDC (POST /quotes opens nothing)`;
+    },
+    'no open market to quote',
+  ],
+  [
+    'account',
+    'Account',
+    'account',
+    true,
+    async (client) => {
+      const account = await client.getAccount();
+      // Whether the server sent any amount as a decimal string.
+      const asText = Object.values(asSent(account)).some((value) => typeof value === 'string' && isNumericText(value));
+      return `balance ${formatMoney(account.balance_usdc)} USDC, headroom ${formatMoney(account.available_exposure_usd)} USD${asText ? ' (amounts sent as decimal strings, read as numbers)' : ''}`;
+    },
+  ],
+  [
+    'positions',
+    'Positions',
+    'positions',
+    true,
+    async (client, seen) => {
+      const positions = await client.listPositions();
+      const [raw] = positions;
+      if (raw) {
+        // Which of each fact's names the line used.
+        const facts = readPosition(raw);
+        const named = (fact: string, key: 'side' | 'notionalUsd') => {
+          if (facts[key] === undefined) return `${fact}: not on the line (taken from its hedge)`;
+          const found = POSITION_FIELD_SYNONYMS[key].find((name) => raw[name] !== undefined);
+          return `${fact} from \`${found ?? '?'}\``;
+        };
+        seen.positionFields = [
+          named('side', 'side'),
+          named('notional', 'notionalUsd'),
+          `net margin from \`net_margin_usd\`${typeof raw.net_margin_usd === 'string' ? ' (a decimal string)' : ''}`,
+        ].join(', ');
+      }
+      return `${plural(positions.length, 'open line')} (GET /positions: what add, reduce and close wait on)`;
+    },
+  ],
+  [
+    'hedges',
+    'Hedges',
+    'hedges',
+    true,
+    async (client, seen) => {
+      const { items, more } = await client.readHedges({ limit: 20 });
+      seen.statuses = [...new Set(items.map((hedge) => hedge.status))];
+      seen.newest = items[0]?.id;
+      seen.hedgesRead = items.length;
+      return `GET /hedges readable (${items.length} read${more ? ', more on the server' : ''})`;
+    },
+  ],
+  [
+    'hedge',
+    'One hedge',
+    'hedges ID',
+    true,
+    async (client, { newest }) => {
+      if (!newest) return;
+      const hedge = await client.getHedge(newest);
+      return `GET /hedges/${hedge.id} readable (${hedge.status}): what open waits on`;
+    },
+  ],
+  [
+    'history',
+    'History',
+    'history',
+    false,
+    async (client) => {
+      const { items, more } = await client.readHistory({ limit: 20 });
+      return `GET /hedges/history readable (${items.length} read${more ? ', more on the server' : ''})`;
+    },
+  ],
+];
+
+/** The first request failed: why, as the line that stops the rest. A TLS trust failure, no answer at all, a 404 (the base URL points elsewhere) and a refused key each name their next step. */
+function firstRequestFailure(
+  ports: DoctorPorts,
+  error: unknown,
+  credentials: ResolvedCredentials,
+  baseUrl: DoctorCheck,
+) {
+  const failed = (failure: FailureClass, detail: string, next: string) =>
+    Object.assign(baseUrl, { status: 'fail', failure, detail: `${credentials.baseUrl} — ${detail}`, next });
+  if (error instanceof NetworkError) {
+    const tls = /TLS|certificate/i.test(error.message);
+    return failed(
+      'network',
+      `${tls ? 'TLS failed' : 'no usable answer'}: ${error.message}`,
+      tls
+        ? "Trust the server's CA: point HEDGE_CA_FILE (or the profile's ca_file, `hedge login --ca-file`) at its PEM file."
+        : `Check the address and the network (proxy: HTTPS_PROXY/NO_PROXY); \`${ports.hedgeCommand('whoami')}\` shows where it came from.`,
+    );
+  }
+  if (isRefusal(error))
+    return checkOf(
+      'auth',
+      'Key accepted',
+      'fail',
+      `the server refused the key: ${error.endpoint} answered ${error.status} ${error.code} (${error.message})`,
+      true,
+      {
+        next: refusedKeyNext(credentials, ports.hedgeCommand('login')),
+        failure: 'auth',
+      },
+    );
+  if (error instanceof ApiError && error.status === 404)
+    return failed(
+      'network',
+      `${error.endpoint} answered 404 ${error.code}: this address does not serve the API`,
+      'Check the base URL: it is the partner-scoped address ending with the version segment (https://…/partners/NAME/v2), without /markets.',
+    );
+  // Refused before it was sent (a CA file others may change): so would a write be, with the same exit code.
+  if (error instanceof UsageError) return Object.assign(baseUrl, { status: 'fail', detail: '', error });
+  if (error instanceof InvalidResponseError && error.details?.field === undefined)
+    return failed(
+      'unreadable',
+      error.message,
+      "Something answers at this address, but not with the API's JSON envelope: check the base URL (and any proxy in between).",
+    );
+}
+
 /** The server's clock against this machine's, as its answers told it (domain/server-clock.ts): the interval, and what taught it. */
 export function clockCheck(reading: ClockReading) {
-  const { disagreedMs, dateBehindMs, lowMs = 0, highMs = Infinity } = reading;
+  const { disagreedMs, dateBehindMs, lowMs, highMs = Infinity } = reading;
   const learned = describeServerClock(reading);
   const moved =
     disagreedMs === undefined || dateBehindMs !== undefined
@@ -421,6 +445,8 @@ export function clockCheck(reading: ClockReading) {
       : `; its answers disagreed by ${formatSpan(disagreedMs)} (a Date header from another clock, or a clock that moved): the newest is used`;
   const next =
     "Set this machine's clock right (NTP: `timedatectl set-ntp true`, or your OS's time settings); if it is right, the server's clock is off: tell the provider. Maturities, countdowns and --since/--until are read against these clocks.";
+  const clock = (status: CheckStatus, detail: string, more?: Parameters<typeof checkOf>[5]) =>
+    checkOf('clock', 'Clock', status, detail, true, more);
   if (learned === undefined)
     return checkOf(
       'clock',
@@ -433,19 +459,14 @@ export function clockCheck(reading: ClockReading) {
       },
     );
   // How far apart the clocks are at least, and at most (unbounded: nothing bounds one side).
-  const least = lowMs > 0 ? lowMs : highMs < 0 ? -highMs : 0;
-  const most = Math.max(Math.abs(lowMs), Math.abs(highMs));
+  const low = lowMs!;
+  const least = low > 0 ? low : highMs < 0 ? -highMs : 0;
+  const most = Math.max(Math.abs(low), Math.abs(highMs));
   const detail = `the server's clock is ${learned}${moved}`;
-  const status =
-    least > CLOCK_FAIL_MS ? 'fail' : most <= CLOCK_WARN_MS && !moved && dateBehindMs === undefined ? 'ok' : 'warn';
-  return checkOf(
-    'clock',
-    'Clock',
-    status,
-    status === 'fail' ? `${detail}: more than ${CLOCK_FAIL_MS / 1000} s apart` : detail,
-    true,
-    status === 'ok' ? {} : { next, failure: status === 'fail' ? 'network' : undefined },
-  );
+  if (least > CLOCK_FAIL_MS)
+    return clock('fail', `${detail}: more than ${CLOCK_FAIL_MS / 1000} s apart`, { next, failure: 'network' });
+  const ok = most <= CLOCK_WARN_MS && !moved && dateBehindMs === undefined;
+  return ok ? clock('ok', detail) : clock('warn', detail, { next });
 }
 
 /** Rate-limit headers seen on any answer (the spec does not show the threshold). */
@@ -477,7 +498,7 @@ export function describeShape(data: unknown, depth = 0): string {
 }
 
 /** The page-size parameter: one hedge asked for; an ignored name makes a stated `meta.page_size` name tried and learned, and a refusal teaches the client its name. */
-async function pageSizeChecks(client: HedgeClient, name: string, hedgesRead: number) {
+async function pageSizeChecks(client: HedgeClient, name: string, hedgesRead = 0) {
   const probe = async (parameter: string) => {
     const answer = await client.transport.send({
       method: 'GET',
