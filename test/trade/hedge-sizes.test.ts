@@ -1,5 +1,5 @@
 // Which notional a closed hedge's P&L belongs to: what the journal saw a hedge hold over
-// its life (report/history-view.ts), and how `hedge history` says it on screen (ui/history-view.ts):
+// its life (report/history-view.ts), and how `hedge history` says it on screen (the same file):
 // the resized hedge's notional marked, a note naming what it held — never a guess for a hedge the
 // journal did not see change.
 import type { JournalEntry } from '../../src/platform/journal/index.js';

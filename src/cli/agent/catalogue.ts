@@ -20,7 +20,7 @@ import { UsageError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/objects.js';
 
 /** One argument of a tool: `kind` says how a value reaches the command (a positional argument or an option, under `key`, or the target of plan/apply given inline, which file-access.ts reads instead of a file); `expects` what it takes, in words, for a value of the wrong JSON type. */
-export type AgentArgument = ReturnType<typeof argumentOf> | typeof INLINE_ROWS_ARGUMENT;
+type AgentArgument = ReturnType<typeof argumentOf> | typeof INLINE_ROWS_ARGUMENT;
 
 export type AgentTool = NonNullable<ReturnType<typeof toolFor>>;
 

@@ -320,7 +320,7 @@ export class ConfirmationTokens {
 
 // Runs one command in-process, the way `hedge <command> --json --no-input` runs it in a pipe: its own `run` with a CommandContext whose output keeps the JSON document as a value (never text to parse back) and whose stderr is captured, no TTY and no prompts.
 /** What every call of one server shares: parsed once when `hedge mcp` starts. */
-export type AgentSession = Pick<ContextInit, 'env' | 'globals' | 'clock' | 'connections'> & {
+type AgentSession = Pick<ContextInit, 'env' | 'globals' | 'clock' | 'connections'> & {
   credentials: ResolvedCredentials;
   log?: (text: string) => void;
   createContext?: (init: ContextInit) => CommandContext;
@@ -507,7 +507,7 @@ export class AgentToolbox {
         const plan = new PlanWatch();
         // The dry run goes through the call's gate: a preview over a limit is refused like the call. A number only
         // looked up (`lookUp`) that cannot be read is shown as such (null, and its error beside it).
-        // Runs a read tool (by name) and keeps its JSON under `key` in the preview; a failure is the call's answer, unless it is only looked up (`lookUp`: its error is kept beside it).
+        // Runs a tool (a read, or the write's own dry run) by name and keeps its JSON under `key` in the preview; a failure is the call's answer, unless it is only looked up (`lookUp`: its error is kept beside it).
         const step = async (
           key: string,
           stepName: string,

@@ -51,7 +51,7 @@ export interface RelationshipRules {
 }
 
 /** A period's effectiveness, reserves and excluded part (rollForward's row). */
-export type PeriodResult = ReturnType<typeof rollForward>[number];
+type PeriodResult = ReturnType<typeof rollForward>[number];
 
 /** Least squares of the instrument's period changes on the hedged item's (at least two points that vary). */
 export function regression(points: ReadonlyArray<readonly [x: number, y: number]>) {
@@ -418,7 +418,7 @@ export function criticalTerms({ instrument, ratio, item }: CriticalTermsInput) {
   };
   return { ...terms, matched: Object.values(terms).every((term) => term.matched) };
 }
-export type CriticalTerms = ReturnType<typeof criticalTerms>;
+type CriticalTerms = ReturnType<typeof criticalTerms>;
 
 /** One line of the terms for a terminal: each term, both sides and whether it matched. */
 export function criticalTermsLine(terms: CriticalTerms) {

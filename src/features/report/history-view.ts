@@ -1,5 +1,6 @@
-// The note `hedge history` adds for a closed hedge whose notional changed while open: its P&L is
-// the whole life's, the notional beside it may be only what it closed with.
+// What the journal saw a hedge hold over its life (its sends of add and reduce), and the note `hedge history` adds
+// for a closed hedge whose notional changed while open: its P&L is the whole life's, the notional beside it may be
+// only what it closed with.
 import { formatUsd as usd } from '../../core/number-format.js';
 import { NOTIONAL_MARK } from '../../platform/fields/resource-fields.js';
 import type { CommandContext } from '../../platform/runtime/context.js';

@@ -107,7 +107,7 @@ export async function quotedSizeProblem(
   }
 }
 
-export interface PreTradeRequest {
+interface PreTradeRequest {
   market: string;
   side: Side;
   notionalUsd: number;

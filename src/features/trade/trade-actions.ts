@@ -14,7 +14,6 @@ import {
 } from '../book/book.js';
 import type { Hedge, HistoryRecord, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import { cents } from '../../core/money.js';
-import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from './pre-trade.js';
 import {
   NotAppliedError,
   PreTradeCheckError,
@@ -60,7 +59,16 @@ import {
   wireHint,
   WIRE_SETTING_SOURCES,
 } from '../../platform/api/wire/unspecified.js';
-import { mustStop, questionWithUnchecked, runPreTradeChecks, uncheckedList, type Unchecked } from './pre-trade.js';
+import {
+  additionQuoteTenor,
+  daysUntil,
+  mustStop,
+  questionWithUnchecked,
+  runPreTradeChecks,
+  sideAlreadyOpenNote,
+  uncheckedList,
+  type Unchecked,
+} from './pre-trade.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import { shellWord } from '../../core/program.js';
 import { hedgesWords } from '../write/as-shown.js';
@@ -187,7 +195,7 @@ export function tradeAction(
   };
 }
 
-/** What a kind's hooks act on: the record, its request's fields, and the reads every kind shares. */
+/** What a kind's hooks act on: the record, its request's fields, the reads every kind shares, and a change's or close's refusal of a flat side. */
 function scopeOf(ports: WritePorts, client: HedgeClient, record: TradeRecord) {
   const { market, side, notional_usd, tenor_days, client_reference } = record.request as OpenRequest;
   return {
