@@ -28,8 +28,7 @@ import {
 import type { JsonObject } from '../../core/objects.js';
 import type { JournalEntry } from '../../platform/journal/index.js';
 import type { PlanStep } from '../../core/plan.js';
-import { ownRowTest } from '../write/row-trust.js';
-import { identityOf, sameAccount, sentBy, type Identity } from '../write/identity.js';
+import { identityOf, ownRowTest, sameAccount, sentBy, type Identity } from '../write/row-trust.js';
 import { answeredOpens } from '../write/wait.js';
 import { runPreTradeChecks } from '../trade/pre-trade.js';
 import { finishJournaled } from '../trade/resume.js';

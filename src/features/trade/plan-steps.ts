@@ -3,7 +3,7 @@
 import type { JournalEntry, ListOptions } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
 import { sendTrade, type TradeRecord } from './trade-actions.js';
-import { identityOf, sentBy } from '../write/identity.js';
+import { identityOf, sentBy } from '../write/row-trust.js';
 import { confirmAsShown } from '../write/as-shown.js';
 import type { Trade } from '../../platform/runtime/context.js';
 

@@ -32,7 +32,7 @@ import {
 } from '../../platform/journal/index.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from '../write/ports.js';
-import { tradedUsd } from '../write/send-gate.js';
+import { tradedUsd } from '../write/row-trust.js';
 import { formatMoney, formatRate, formatUsd, plural, readNumber, shortHash } from '../../core/number-format.js';
 import { cutSide, hedgeRecord, readableBook, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';

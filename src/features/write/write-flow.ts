@@ -21,8 +21,15 @@ import {
 } from '../../core/errors.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';
-import { identityOf, rowSealerOf, sentBy, type Identity } from './identity.js';
-import { confirmRowFromElsewhere, ownRowTest, requireOwnRow } from './row-trust.js';
+import {
+  confirmRowFromElsewhere,
+  identityOf,
+  ownRowTest,
+  requireOwnRow,
+  rowSealerOf,
+  sentBy,
+  type Identity,
+} from './row-trust.js';
 import {
   bodyOf,
   changeOf,
