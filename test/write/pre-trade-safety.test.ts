@@ -18,7 +18,7 @@ import { clientFor, closeClients, confirmOnly, realClock, testContext } from '..
 import { LIVE_KEY } from '../support/keys.js';
 import { activeNotional, writeTarget } from '../support/keeper.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { guardLiveAction, NotConfirmedError } from '../../src/features/write/live-guard.js';
+import { guardLiveAction, NotConfirmedError } from '../../src/features/write/confirm.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 
 /** A terminal with `key`, --no-input unless `input`; the person, asked, says no. */

@@ -16,7 +16,7 @@ import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { utcIso } from '../../core/utc-text.js';
 import { DAY_MS } from '../../core/vocabulary.js';
-import { confirmOrStop, guardLiveAction } from '../write/live-guard.js';
+import { confirmOrStop, guardLiveAction } from '../write/confirm.js';
 import { readTargetFile } from '../plan/target-plan.js';
 import {
   keeperLockPlace,

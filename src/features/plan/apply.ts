@@ -8,7 +8,7 @@ import { HeldError, OrderFailedError, UnresolvedError } from '../../core/errors.
 import { describeHolder, type JournalEntry, type SideAfter, bodyOf } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { guardLiveAction } from '../write/live-guard.js';
+import { guardLiveAction, hedgesWords } from '../write/confirm.js';
 import { finishJournaled } from '../trade/resume.js';
 import { confirmRowFromElsewhere } from '../write/row-trust.js';
 import {
@@ -22,7 +22,6 @@ import {
 import { days, recordFromJournal, stepRecord } from '../trade/trade-actions.js';
 import { confirmedPlan, ownGroupEntries, runPlanSteps } from '../trade/plan-steps.js';
 import { runPlanWrite } from '../write/write-flow.js';
-import { hedgesWords } from '../write/as-shown.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { sameSide, sideAfterOf } from '../book/side-book.js';
 

@@ -4,7 +4,7 @@ import type { JournalEntry, ListOptions } from '../../platform/journal/index.js'
 import type { WritePorts } from '../write/ports.js';
 import { sendTrade, type TradeRecord } from './trade-actions.js';
 import { identityOf, sentBy } from '../write/row-trust.js';
-import { confirmAsShown } from '../write/as-shown.js';
+import { confirmAsShown } from '../write/confirm.js';
 import type { Trade } from '../../platform/runtime/context.js';
 
 /** This account's entries of the groups whose id starts with `groupPrefix`, as `query` lists them (newest first). */

@@ -63,7 +63,7 @@ import {
 import { mustStop, questionWithUnchecked, runPreTradeChecks, uncheckedList, type Unchecked } from './pre-trade.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import { shellWord } from '../../core/program.js';
-import { hedgesWords } from '../write/as-shown.js';
+import { hedgesWords } from '../write/confirm.js';
 import { sameReference } from '../../core/input.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 

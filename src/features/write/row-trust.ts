@@ -17,7 +17,7 @@ import {
 import type { RowCheck, RowSealer } from '../../platform/journal/row-integrity.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { confirmOrStop } from './live-guard.js';
+import { confirmOrStop } from './confirm.js';
 import type { WritePorts } from './ports.js';
 
 /** Where the current credentials send, in the journal's own terms. */

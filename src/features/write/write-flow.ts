@@ -50,8 +50,7 @@ import { HOUR_MS, type Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 import type { Trade } from '../../platform/runtime/context.js';
-import { confirmOrStop, guardLiveAction } from './live-guard.js';
-import { sameAsShown, sayMovedSinceAsked } from './as-shown.js';
+import { confirmOrStop, guardLiveAction, sameAsShown, sayMovedSinceAsked } from './confirm.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { actionAge } from '../../core/server-clock.js';
 import { cents } from '../../core/money.js';
@@ -675,7 +674,7 @@ export async function settleWrite<S, R, K = unknown>(
   /** Confirm, decided here from what was approved (`approvedOn`: the trades a "yes" or a token was given on): a plan's
    * or a run's approval goes; an earlier attempt's "yes" goes while its side is as shown, else a live key (or the
    * wizard) asks, and a moved side is asked about again. A "yes" holds for what the question showed: its trades, with
-   * the side's hedges and their notional (as-shown.ts). Returns what the confirmation holds for. */
+   * the side's hedges and their notional (confirm.ts). Returns what the confirmation holds for. */
   async function confirm(approvedOn: readonly Trade[] | undefined, kept: K | undefined, reread: () => Promise<void>) {
     const by = approved?.by;
     if (by === 'plan' || by === 'run' || (by === 'retry' && !approvedOn)) return approvedOn;
@@ -818,7 +817,7 @@ export async function settleWrite<S, R, K = unknown>(
       const reconciled = earlier && (await reconcileEarlier(earlier, run.finished));
       if (options.dryRun) return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) } as const;
       if (reconciled?.kind === 'recorded') return reconciled;
-      // Confirm: the facts the wait needs, read before the send; a new action shows its preview and asks (as-shown.ts).
+      // Confirm: the facts the wait needs, read before the send; a new action shows its preview and asks (confirm.ts).
       const readBefore = async () => {
         if (earlier) return (await attributedContext(earlier)).context;
         if (!options.wait || !action.before) return;
