@@ -432,7 +432,7 @@ export function keeperCycles(
   };
 }
 
-const SEND_AND_WAIT = { wait: true, dryRun: false, fresh: false };
+const SEND_AND_WAIT = { wait: true };
 
 /** The keeper's reads and writes on the server, each under `stepContext()` (its notices said to no one, its signal the keeper's). Writes are confirmed by the keeper's own run (its target and --yes), never at a prompt. */
 function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { identity: Identity }, say: Say) {

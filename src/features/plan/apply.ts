@@ -92,7 +92,7 @@ export async function applyTarget(
   hooks: { showPlan?: (quoted: QuotedPlan) => Promise<void> } = {},
 ) {
   const target = await readTargetFile(ports, opts.file);
-  const guard = await guardLiveAction(ports, { action: 'apply a target book', dryRun: false });
+  const guard = await guardLiveAction(ports, { action: 'apply a target book' });
   const client = await ports.client();
   const plan = () => buildTargetPlan(ports, client, target, opts.toleranceUsd);
   return runPlanWrite(ports, {

@@ -71,8 +71,6 @@ export async function runPlanSteps(
         { ...record, approved },
         {
           wait,
-          dryRun: false,
-          fresh: false,
           idempotencyKey: key,
         },
       ).catch(async (error: unknown) => {

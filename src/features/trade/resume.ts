@@ -35,9 +35,7 @@ export async function finishJournaled(
   const { approved, ...write } = options;
   return runWrite(ports, tradeAction(ports, client, { ...record, approved }), {
     ...write,
-    dryRun: false,
     idempotencyKey: entry.idempotency_key,
-    fresh: false,
   });
 }
 
@@ -136,7 +134,7 @@ export async function resumeEntry(
   const { entry } = plan;
   if (plan.kind === 'roll') return { kind: 'roll' as const, rolled: await resumeRollOutcome(ports, entry, options) };
   if (plan.kind === 'api') {
-    const again = { ...options, dryRun: false, idempotencyKey: entry.idempotency_key, fresh: false };
+    const again = { ...options, idempotencyKey: entry.idempotency_key };
     return { kind: 'api' as const, entry, outcome: await runWrite(ports, plan.action, again) };
   }
   return {

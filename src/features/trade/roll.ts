@@ -374,7 +374,7 @@ export async function resumeRollOutcome(ports: WritePorts, entry: JournalEntry, 
     throw new UsageError(
       `Journal ${entry.id} is a leg of the roll ${safeText(legs.group)}, which is already finished (${legs.described}); see \`${ports.hedgeCommand('journal', 'show', legs.open.id)}\`.`,
     );
-  const guard = await guardLiveAction(ports, { action: 'finish a roll', dryRun: false });
+  const guard = await guardLiveAction(ports, { action: 'finish a roll' });
   return runPlanWrite(ports, {
     sides: [legs.request],
     book: true,

@@ -24,7 +24,7 @@ export class NotConfirmedError extends DeclinedError {
  * needed: a "No" ends the command with nothing sent. */
 export async function guardLiveAction(
   ports: Pick<WritePorts, 'credentials' | 'notify' | 'confirmedAhead' | 'interactive' | 'globals'>,
-  input: { action: string; dryRun: boolean },
+  input: { action: string; dryRun?: boolean },
 ) {
   const credentials = await ports.credentials();
   const live = credentials.environment === 'live';

@@ -59,11 +59,11 @@ import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 export interface WriteOptions {
   /** false with --no-wait: return at `submitted`. */
   wait: boolean;
-  dryRun: boolean;
+  dryRun?: boolean;
   /** --idempotency-key: resume this exact key. */
   idempotencyKey?: string;
   /** --new: a fresh action even if the same one is unresolved in the journal. */
-  fresh: boolean;
+  fresh?: boolean;
   /** --again: another action although the same one ended within the repeat window. */
   again?: boolean;
   /** `resume --resend-unproven`: send an earlier action again although nothing proves it did not land (a person's word). */
