@@ -681,14 +681,12 @@ export async function settleWrite<S, R, K = unknown>(
     if (!guard.needsConfirmation && !action.ask) return approvedOn;
     const { side } = action;
     let shown = side && (approvedOn ?? (await action.trades?.()));
-    if (!side || !shown) {
-      await confirmOrStop(ports, action.question(shown, kept), { live: guard.live });
-      return approvedOn;
-    }
     // An earlier "yes" goes while the side is as it showed; each time it moved, that is said and the question (which
-    // names what it holds now) is asked anew, and once answered the facts before the send are read again.
-    for (let ask = !approvedOn; ; ask = true) {
+    // names what it holds now) is asked anew, and once answered the facts before the send are read again. Without a
+    // side to compare, it is asked once.
+    for (let ask = !approvedOn || !shown; ; ask = true) {
       if (ask) await confirmOrStop(ports, action.question(shown, kept), { live: guard.live });
+      if (!side || !shown) return approvedOn;
       const now: readonly Trade[] = (await action.trades?.()) ?? shown;
       if (sameAsShown(shown, now)) return shown;
       sayMovedSinceAsked(ports, side, shown, now);
