@@ -18,7 +18,7 @@ import { clientFor, closeClients, confirmOnly, realClock, testContext } from '..
 import { LIVE_KEY } from '../support/keys.js';
 import { activeNotional, writeTarget } from '../support/keeper.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { guardLiveAction, NotConfirmedError } from '../../src/features/write/live-guard.js';
+import { guardLiveAction, NotConfirmedError } from '../../src/features/write/confirm.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 
 /** A terminal with `key`, --no-input unless `input`; the person, asked, says no. */
@@ -35,11 +35,11 @@ function context(key: string, input = true) {
 }
 
 it('live key guard: --no-input on a terminal also needs --yes; a test key needs no confirmation and shows no banner', async () => {
-  await expect(
-    guardLiveAction(context(LIVE_KEY, false).ctx, { action: 'close a position', dryRun: false }),
-  ).rejects.toThrow(/--no-input forbids asking/);
+  await expect(guardLiveAction(context(LIVE_KEY, false).ctx, { action: 'close a position' })).rejects.toThrow(
+    /--no-input forbids asking/,
+  );
   const { ctx, questions, stderr } = context('hpk_test_AbCdEfGhIjKlMnOpQrStUvWx');
-  const guard = await guardLiveAction(ctx, { action: 'open a hedge', dryRun: false });
+  const guard = await guardLiveAction(ctx, { action: 'open a hedge' });
   expect([guard.live, guard.needsConfirmation, questions]).toEqual([false, false, []]);
   await new Promise((resolve) => setImmediate(resolve));
   expect(stderr()).toBe('');

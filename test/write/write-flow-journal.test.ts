@@ -54,7 +54,7 @@ it('a journal that cannot be written after the send: reports the action as sent 
       wait: async () => ({ result: { status: 'closed' } }),
       outcome: () => 'done',
     },
-    { wait: true, dryRun: false, fresh: false },
+    { wait: true },
   ).catch((failure: unknown) => failure);
 
   // Begun (journaled before the send) with the key it was sent with, and left there.

@@ -30,9 +30,8 @@ import type { JournalEntry } from '../../platform/journal/index.js';
 import type { Env } from '../../platform/config/env.js';
 import { readPosition } from '../../platform/api/wire/fields.js';
 import type { RawInput } from '../runner/command-spec.js';
-import { identityOf, sentBy } from '../../features/write/identity.js';
-import { tradedUsd } from '../../features/write/send-gate.js';
-import { hedgesMoved, sameAsShown } from '../../features/write/as-shown.js';
+import { identityOf, sentBy, tradedUsd } from '../../features/write/row-trust.js';
+import { hedgesMoved, sameAsShown } from '../../features/write/confirm.js';
 import { additionQuoteTenor } from '../../features/trade/pre-trade.js';
 import { onSide } from '../../features/book/positions.js';
 import {
@@ -217,7 +216,7 @@ export function tokenTtlSeconds(env: Env) {
   return value;
 }
 
-/** What a plan does, as a token binds it: one hash of its requests, and what they trade (compared as-shown.ts does). */
+/** What a plan does, as a token binds it: one hash of its requests, and what they trade (compared as confirm.ts does). */
 type Plan = ReturnType<typeof planOf>;
 
 /** Each request's method, path, query and canonical body, in order (never its key or headers), and what they trade. */

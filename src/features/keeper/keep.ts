@@ -16,7 +16,7 @@ import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { utcIso } from '../../core/utc-text.js';
 import { DAY_MS } from '../../core/vocabulary.js';
-import { confirmOrStop, guardLiveAction } from '../write/live-guard.js';
+import { confirmOrStop, guardLiveAction } from '../write/confirm.js';
 import { readTargetFile } from '../plan/target-plan.js';
 import {
   keeperLockPlace,
@@ -28,8 +28,7 @@ import {
 import type { JsonObject } from '../../core/objects.js';
 import type { JournalEntry } from '../../platform/journal/index.js';
 import type { PlanStep } from '../../core/plan.js';
-import { ownRowTest } from '../write/row-trust.js';
-import { identityOf, sameAccount, sentBy, type Identity } from '../write/identity.js';
+import { identityOf, ownRowTest, sameAccount, sentBy, type Identity } from '../write/row-trust.js';
 import { answeredOpens } from '../write/wait.js';
 import { runPreTradeChecks } from '../trade/pre-trade.js';
 import { finishJournaled } from '../trade/resume.js';
@@ -433,7 +432,7 @@ export function keeperCycles(
   };
 }
 
-const SEND_AND_WAIT = { wait: true, dryRun: false, fresh: false };
+const SEND_AND_WAIT = { wait: true };
 
 /** The keeper's reads and writes on the server, each under `stepContext()` (its notices said to no one, its signal the keeper's). Writes are confirmed by the keeper's own run (its target and --yes), never at a prompt. */
 function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { identity: Identity }, say: Say) {

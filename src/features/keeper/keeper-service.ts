@@ -20,7 +20,7 @@ import { findMarket } from '../../core/markets.js';
 import { utcIso } from '../../core/utc-text.js';
 import { HeldError, UsageError } from '../../core/errors.js';
 import { isMarketName, parseUsdAmount } from '../../core/input.js';
-import { identityOf, type Identity } from '../write/identity.js';
+import { identityOf, type Identity } from '../write/row-trust.js';
 import type { JsonObject } from '../../core/objects.js';
 import { isAlive, newSession } from '../../core/files/file-lock.js';
 import { configDir } from '../../platform/config/credentials.js';

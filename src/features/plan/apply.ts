@@ -8,7 +8,7 @@ import { HeldError, OrderFailedError, UnresolvedError } from '../../core/errors.
 import { describeHolder, type JournalEntry, type SideAfter, bodyOf } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { guardLiveAction } from '../write/live-guard.js';
+import { guardLiveAction, hedgesWords } from '../write/confirm.js';
 import { finishJournaled } from '../trade/resume.js';
 import { confirmRowFromElsewhere } from '../write/row-trust.js';
 import {
@@ -22,7 +22,6 @@ import {
 import { days, recordFromJournal, stepRecord } from '../trade/trade-actions.js';
 import { confirmedPlan, ownGroupEntries, runPlanSteps } from '../trade/plan-steps.js';
 import { runPlanWrite } from '../write/write-flow.js';
-import { hedgesWords } from '../write/as-shown.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { sameSide, sideAfterOf } from '../book/side-book.js';
 
@@ -93,7 +92,7 @@ export async function applyTarget(
   hooks: { showPlan?: (quoted: QuotedPlan) => Promise<void> } = {},
 ) {
   const target = await readTargetFile(ports, opts.file);
-  const guard = await guardLiveAction(ports, { action: 'apply a target book', dryRun: false });
+  const guard = await guardLiveAction(ports, { action: 'apply a target book' });
   const client = await ports.client();
   const plan = () => buildTargetPlan(ports, client, target, opts.toleranceUsd);
   return runPlanWrite(ports, {

@@ -3,8 +3,8 @@
 import type { JournalEntry, ListOptions } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
 import { sendTrade, type TradeRecord } from './trade-actions.js';
-import { identityOf, sentBy } from '../write/identity.js';
-import { confirmAsShown } from '../write/as-shown.js';
+import { identityOf, sentBy } from '../write/row-trust.js';
+import { confirmAsShown } from '../write/confirm.js';
 import type { Trade } from '../../platform/runtime/context.js';
 
 /** This account's entries of the groups whose id starts with `groupPrefix`, as `query` lists them (newest first). */
@@ -71,8 +71,6 @@ export async function runPlanSteps(
         { ...record, approved },
         {
           wait,
-          dryRun: false,
-          fresh: false,
           idempotencyKey: key,
         },
       ).catch(async (error: unknown) => {

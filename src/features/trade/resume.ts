@@ -13,10 +13,9 @@ import { isObject } from '../../core/objects.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { shellWord } from '../../core/program.js';
 import { API_COMMAND_PREFIX, apiActionFromJournal } from './api-call.js';
-import { confirmRowFromElsewhere, findJournalEntry, requireOwnRow } from '../write/row-trust.js';
+import { confirmRowFromElsewhere, findJournalEntry, identityOf, requireOwnRow, sentBy } from '../write/row-trust.js';
 import { resumeRollOutcome } from './roll.js';
 import { recordFromJournal, tradeAction } from './trade-actions.js';
-import { identityOf, sentBy } from '../write/identity.js';
 import { heldError, ROLL_GROUP_PREFIX, runWrite, type Approval } from '../write/write-flow.js';
 
 /** Sends a journaled trade action again with its own key and waits as asked, and returns what it did (its caller shows it, or not). */
@@ -36,9 +35,7 @@ export async function finishJournaled(
   const { approved, ...write } = options;
   return runWrite(ports, tradeAction(ports, client, { ...record, approved }), {
     ...write,
-    dryRun: false,
     idempotencyKey: entry.idempotency_key,
-    fresh: false,
   });
 }
 
@@ -137,7 +134,7 @@ export async function resumeEntry(
   const { entry } = plan;
   if (plan.kind === 'roll') return { kind: 'roll' as const, rolled: await resumeRollOutcome(ports, entry, options) };
   if (plan.kind === 'api') {
-    const again = { ...options, dryRun: false, idempotencyKey: entry.idempotency_key, fresh: false };
+    const again = { ...options, idempotencyKey: entry.idempotency_key };
     return { kind: 'api' as const, entry, outcome: await runWrite(ports, plan.action, again) };
   }
   return {

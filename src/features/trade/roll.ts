@@ -27,7 +27,7 @@ import {
 import { confirmedPlan, ownGroupEntries, runPlanSteps, type PlanRunStep, type StepDone } from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { guardLiveAction } from '../write/live-guard.js';
+import { guardLiveAction, sayMovedSinceAsked } from '../write/confirm.js';
 import { findSide } from '../book/positions.js';
 import { mayHaveMatured, type HedgeRecord } from '../book/book.js';
 import { readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
@@ -44,7 +44,6 @@ import {
   runPlanWrite,
   type WriteOptions,
 } from '../write/write-flow.js';
-import { sayMovedSinceAsked } from '../write/as-shown.js';
 import { utcClock, utcIso, utcMinute, utcStamp } from '../../core/utc-text.js';
 import { withoutUndefined } from '../../core/objects.js';
 
@@ -375,7 +374,7 @@ export async function resumeRollOutcome(ports: WritePorts, entry: JournalEntry, 
     throw new UsageError(
       `Journal ${entry.id} is a leg of the roll ${safeText(legs.group)}, which is already finished (${legs.described}); see \`${ports.hedgeCommand('journal', 'show', legs.open.id)}\`.`,
     );
-  const guard = await guardLiveAction(ports, { action: 'finish a roll', dryRun: false });
+  const guard = await guardLiveAction(ports, { action: 'finish a roll' });
   return runPlanWrite(ports, {
     sides: [legs.request],
     book: true,

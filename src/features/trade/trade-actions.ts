@@ -31,7 +31,7 @@ import {
 } from '../../platform/journal/index.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from '../write/ports.js';
-import { tradedUsd } from '../write/send-gate.js';
+import { tradedUsd } from '../write/row-trust.js';
 import { formatMoney, formatRate, formatUsd, plural, readNumber, shortHash } from '../../core/number-format.js';
 import { cutSide, hedgeRecord, readableBook, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
@@ -71,7 +71,7 @@ import {
 } from './pre-trade.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import { shellWord } from '../../core/program.js';
-import { hedgesWords } from '../write/as-shown.js';
+import { hedgesWords } from '../write/confirm.js';
 import { sameReference } from '../../core/input.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 

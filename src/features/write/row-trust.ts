@@ -1,13 +1,66 @@
-// The journal row a person named, and the one decision about sending a row again.
+// Whose a journal row is: the account a write is made as, in the journal's own terms (environment, host, key
+// fingerprint, profile, who asked); the row a person named, and the one decision about sending a row again; what a row
+// traded, as an agent's limits count it.
 import { hostname } from 'node:os';
 import { echo } from '../../core/input.js';
+import { readNumber } from '../../core/number-format.js';
 import { UnverifiedRowError, UsageError } from '../../core/errors.js';
-import { isUnresolved, JournalError, type Journal, type JournalEntry } from '../../platform/journal/index.js';
-import type { RowCheck } from '../../platform/journal/row-integrity.js';
+import {
+  bodyOf,
+  isUnresolved,
+  JournalError,
+  keyFingerprint,
+  recordedUsd,
+  type Journal,
+  type JournalEntry,
+} from '../../platform/journal/index.js';
+import type { RowCheck, RowSealer } from '../../platform/journal/row-integrity.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { identityOf, rowSealerOf, sentBy } from './identity.js';
-import { confirmOrStop } from './live-guard.js';
+import { confirmOrStop } from './confirm.js';
 import type { WritePorts } from './ports.js';
+
+/** Where the current credentials send, in the journal's own terms. */
+export async function identityOf(ports: Pick<CommandContext, 'credentials' | 'origin'>) {
+  const credentials = await ports.credentials();
+  return {
+    profile: credentials.profileName,
+    environment: credentials.environment,
+    // The demo's port changes every run; its journal entries must still match across runs.
+    base_url_host: credentials.sources.baseUrl === 'demo' ? 'demo' : new URL(credentials.baseUrl).host,
+    key_id: keyFingerprint(credentials.apiKey),
+    /** Set when the write came through `hedge mcp` (agent) or a keeper's step (keeper). */
+    via: ports.origin === 'cli' ? undefined : ports.origin,
+  };
+}
+
+export type Identity = Awaited<ReturnType<typeof identityOf>>;
+
+/** Whether an entry acts on the account now in use: the same key in the same environment, through whichever host name
+ * of the base URL (`127.0.0.1` and `localhost` reach one service). */
+export function sameAccount(identity: Pick<JournalEntry, 'environment' | 'key_id'>, entry: typeof identity) {
+  return entry.environment === identity.environment && entry.key_id === identity.key_id;
+}
+
+/** Whether an entry was sent with the credentials now in use (another key is another account; another host is where
+ * a resend would go). */
+export function sentBy(
+  identity: Pick<JournalEntry, 'environment' | 'base_url_host' | 'key_id'>,
+  entry: typeof identity,
+) {
+  return sameAccount(identity, entry) && entry.base_url_host === identity.base_url_host;
+}
+
+/** One sealer per resolved credentials (deriving one is an HKDF): dropped with them. */
+const sealers = new WeakMap<object, RowSealer>();
+
+/** The sealer of the current API key. */
+export async function rowSealerOf(ports: Pick<CommandContext, 'credentials'>) {
+  const credentials = await ports.credentials();
+  if (!sealers.has(credentials))
+    sealers.set(credentials, (await import('../../platform/journal/row-integrity.js')).rowSealer(credentials.apiKey));
+  return sealers.get(credentials)!;
+}
 
 /** The entry for an id or a unique part of one (`journal show`, `journal resolve`, `resume`). */
 export async function findJournalEntry(ports: Pick<WritePorts, 'hedgeCommand'>, journal: Journal, id: string) {
@@ -95,4 +148,12 @@ export async function checkUnresolvedRows(
   return new Map<string, RowCheck>(
     unresolved.map((entry) => [entry.id, sentBy(identity, entry) ? sealer.trust(entry) : 'other-key']),
   );
+}
+
+/** What a journal entry traded: what it recorded it moved (a close), else its body's amount under whatever name the
+ * server gives it (open, add, reduce), else its context's notional, else what an agent's limits judged it trades. */
+export function tradedUsd(entry: Pick<JournalEntry, 'request' | 'context' | 'traded_usd'>) {
+  if (typeof entry.traded_usd === 'number') return Math.abs(entry.traded_usd);
+  const { notional_usd: notional, judged_usd: judged } = entry.context ?? {};
+  return Math.abs(recordedUsd(bodyOf(entry)) ?? readNumber(notional) ?? readNumber(judged) ?? 0);
 }

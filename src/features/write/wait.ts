@@ -17,7 +17,7 @@ import {
 import { safeText } from '../../core/security/safe-text.js';
 import { bodyOf } from '../../platform/journal/index.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';
-import { identityOf, sentBy } from './identity.js';
+import { identityOf, sentBy } from './row-trust.js';
 
 /** Never below 1 000 ms: the spec advises polling no faster than every one to two seconds. */
 export const POLL_CADENCE = { firstDelayMs: 1_000, intervalMs: 1_500 };

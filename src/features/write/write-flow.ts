@@ -21,8 +21,15 @@ import {
 } from '../../core/errors.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';
-import { identityOf, rowSealerOf, sentBy, type Identity } from './identity.js';
-import { confirmRowFromElsewhere, ownRowTest, requireOwnRow } from './row-trust.js';
+import {
+  confirmRowFromElsewhere,
+  identityOf,
+  ownRowTest,
+  requireOwnRow,
+  rowSealerOf,
+  sentBy,
+  type Identity,
+} from './row-trust.js';
 import {
   bodyOf,
   changeOf,
@@ -43,8 +50,7 @@ import { HOUR_MS, type Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 import type { Trade } from '../../platform/runtime/context.js';
-import { confirmOrStop, guardLiveAction } from './live-guard.js';
-import { sameAsShown, sayMovedSinceAsked } from './as-shown.js';
+import { confirmOrStop, guardLiveAction, sameAsShown, sayMovedSinceAsked } from './confirm.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { actionAge } from '../../core/server-clock.js';
 import { cents } from '../../core/money.js';
@@ -53,11 +59,11 @@ import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 export interface WriteOptions {
   /** false with --no-wait: return at `submitted`. */
   wait: boolean;
-  dryRun: boolean;
+  dryRun?: boolean;
   /** --idempotency-key: resume this exact key. */
   idempotencyKey?: string;
   /** --new: a fresh action even if the same one is unresolved in the journal. */
-  fresh: boolean;
+  fresh?: boolean;
   /** --again: another action although the same one ended within the repeat window. */
   again?: boolean;
   /** `resume --resend-unproven`: send an earlier action again although nothing proves it did not land (a person's word). */
@@ -668,21 +674,19 @@ export async function settleWrite<S, R, K = unknown>(
   /** Confirm, decided here from what was approved (`approvedOn`: the trades a "yes" or a token was given on): a plan's
    * or a run's approval goes; an earlier attempt's "yes" goes while its side is as shown, else a live key (or the
    * wizard) asks, and a moved side is asked about again. A "yes" holds for what the question showed: its trades, with
-   * the side's hedges and their notional (as-shown.ts). Returns what the confirmation holds for. */
+   * the side's hedges and their notional (confirm.ts). Returns what the confirmation holds for. */
   async function confirm(approvedOn: readonly Trade[] | undefined, kept: K | undefined, reread: () => Promise<void>) {
     const by = approved?.by;
     if (by === 'plan' || by === 'run' || (by === 'retry' && !approvedOn)) return approvedOn;
     if (!guard.needsConfirmation && !action.ask) return approvedOn;
     const { side } = action;
     let shown = side && (approvedOn ?? (await action.trades?.()));
-    if (!side || !shown) {
-      await confirmOrStop(ports, action.question(shown, kept), { live: guard.live });
-      return approvedOn;
-    }
     // An earlier "yes" goes while the side is as it showed; each time it moved, that is said and the question (which
-    // names what it holds now) is asked anew, and once answered the facts before the send are read again.
-    for (let ask = !approvedOn; ; ask = true) {
+    // names what it holds now) is asked anew, and once answered the facts before the send are read again. Without a
+    // side to compare, it is asked once.
+    for (let ask = !approvedOn || !shown; ; ask = true) {
       if (ask) await confirmOrStop(ports, action.question(shown, kept), { live: guard.live });
+      if (!side || !shown) return approvedOn;
       const now: readonly Trade[] = (await action.trades?.()) ?? shown;
       if (sameAsShown(shown, now)) return shown;
       sayMovedSinceAsked(ports, side, shown, now);
@@ -811,7 +815,7 @@ export async function settleWrite<S, R, K = unknown>(
       const reconciled = earlier && (await reconcileEarlier(earlier, run.finished));
       if (options.dryRun) return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) } as const;
       if (reconciled?.kind === 'recorded') return reconciled;
-      // Confirm: the facts the wait needs, read before the send; a new action shows its preview and asks (as-shown.ts).
+      // Confirm: the facts the wait needs, read before the send; a new action shows its preview and asks (confirm.ts).
       const readBefore = async () => {
         if (earlier) return (await attributedContext(earlier)).context;
         if (!options.wait || !action.before) return;

@@ -48,7 +48,7 @@ export interface TargetFileSource {
 export interface Trade {
   market: string;
   notionalUsd: number;
-  /** The hedges its side held and their notional when read: a confirmation binds them (features/write/as-shown.ts). */
+  /** The hedges its side held and their notional when read: a confirmation binds them (features/write/confirm.ts). */
   held?: SideAfter;
 }
 

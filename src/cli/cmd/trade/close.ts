@@ -5,7 +5,7 @@ import { type CommandContext, type In, parseMarket, parseSide, UnresolvedError, 
 import { sendTrade, tradeRecord, type CloseResult } from '../../../features/trade/trade-actions.js';
 import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { showTrade, writeFields } from './trade-outcome.js';
-import { hedgesWords } from '../../../features/write/as-shown.js';
+import { hedgesWords } from '../../../features/write/confirm.js';
 import type { WritePorts } from '../../../features/write/ports.js';
 
 /** What this command uses of its context. */
