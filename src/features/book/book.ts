@@ -109,13 +109,10 @@ export interface SideViewsRead {
   history?: { ended: ReadonlySet<string>; cutAt?: number | null };
 }
 
-/** What the model needs read before it can say (a further read, asked only when it decides): the judgement otherwise. */
-type SideJudgement = SideBook | { asks: 'records-cut' | 'history' | 'history-cut' };
-
 /** The side from its views: reconciled, then — only where they disagree — whether the records read may be cut, and the
  * history (a server may leave an early-closed hedge `filled`). A filled hedge on a side listed in step is held without
- * the history. */
-export function judgeSide(views: SideViewsRead): SideJudgement {
+ * the history. What the model needs read before it can say (a further read, asked only when it decides) it asks for. */
+export function judgeSide(views: SideViewsRead): SideBook | { asks: 'records-cut' | 'history' | 'history-cut' } {
   const { records, line, serverNow, recordsCut, history } = views;
   const book = reconcileSide(records, line, serverNow.bestMs);
   // A line the records read fall short of (or cannot be checked against) may hold hedges past a cut read.
