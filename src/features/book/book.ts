@@ -109,13 +109,10 @@ export interface SideViewsRead {
   history?: { ended: ReadonlySet<string>; cutAt?: number | null };
 }
 
-/** What the model needs read before it can say (a further read, asked only when it decides): the judgement otherwise. */
-type SideJudgement = SideBook | { asks: 'records-cut' | 'history' | 'history-cut' };
-
 /** The side from its views: reconciled, then — only where they disagree — whether the records read may be cut, and the
  * history (a server may leave an early-closed hedge `filled`). A filled hedge on a side listed in step is held without
- * the history. */
-export function judgeSide(views: SideViewsRead): SideJudgement {
+ * the history. What the model needs read before it can say (a further read, asked only when it decides) it asks for. */
+export function judgeSide(views: SideViewsRead): SideBook | { asks: 'records-cut' | 'history' | 'history-cut' } {
   const { records, line, serverNow, recordsCut, history } = views;
   const book = reconcileSide(records, line, serverNow.bestMs);
   // A line the records read fall short of (or cannot be checked against) may hold hedges past a cut read.
@@ -154,21 +151,18 @@ export function judgeSide(views: SideViewsRead): SideJudgement {
 
 /** What a side holds, in the model's words: flat; held (ids, notional); settling (why: wait); cannot tell (why: a read
  * that will not tell more, or an amount that cannot be). */
-type SideHolds =
-  | { holds: 'flat' }
-  | { holds: 'held'; ids: string[]; notionalUsd: number }
-  | { holds: 'settling'; why: string }
-  | { holds: 'cannot-tell'; why: string };
-
-export function sideHolds(book: SideBook): SideHolds {
+export function sideHolds(book: SideBook) {
   if (book.unreadable || book.recordsCut !== undefined || book.historyCut !== undefined)
-    return { holds: 'cannot-tell', why: book.why! };
-  if (book.state === 'settling') return { holds: 'settling', why: book.why! };
+    return { holds: 'cannot-tell', why: book.why! } as const;
+  if (book.state === 'settling') return { holds: 'settling', why: book.why! } as const;
   // Opening hedges (submitted, not filled) are the side's too: neither flat nor settled yet.
   if (book.opening.length)
-    return { holds: 'settling', why: `hedge ${book.opening.map((record) => record.id).join(', ')} is not filled yet` };
-  if (book.state === 'flat') return { holds: 'flat' };
-  return { holds: 'held', ids: book.filled.map((record) => record.id).sort(), notionalUsd: book.recordsUsd };
+    return {
+      holds: 'settling',
+      why: `hedge ${book.opening.map((record) => record.id).join(', ')} is not filled yet`,
+    } as const;
+  if (book.state === 'flat') return { holds: 'flat' } as const;
+  return { holds: 'held', ids: book.filled.map((record) => record.id).sort(), notionalUsd: book.recordsUsd } as const;
 }
 
 /** Whether the side's views show hedge `id` held: filled on its record, on a side listed in step. */
@@ -293,17 +287,12 @@ export const cutRead = (book: SideBook) =>
  * sideHolds), ended, or settling — a status hedge does not know, neither open nor ended, in the side model's words.
  * `historyEnded`: the hedges a history read lists ended; a filled one among them ended (a server may leave an
  * early-closed hedge `filled`), as judgeSide reads them. */
-export type RecordStanding = { standing: 'opening' | 'filled' | 'ended' } | { standing: 'settling'; why: string };
-
-export function recordStanding(
-  record: Pick<HedgeRecord, 'id' | 'status'>,
-  historyEnded?: ReadonlySet<string>,
-): RecordStanding {
+export function recordStanding(record: Pick<HedgeRecord, 'id' | 'status'>, historyEnded?: ReadonlySet<string>) {
   if (FINAL.has(record.status) || (record.status === 'filled' && historyEnded?.has(record.id)))
-    return { standing: 'ended' };
-  if (record.status === 'filled') return { standing: 'filled' };
-  if (KNOWN.has(record.status)) return { standing: 'opening' };
-  return { standing: 'settling', why: reconcileSide([record], undefined, 0).why! };
+    return { standing: 'ended' } as const;
+  if (record.status === 'filled') return { standing: 'filled' } as const;
+  if (KNOWN.has(record.status)) return { standing: 'opening' } as const;
+  return { standing: 'settling', why: reconcileSide([record], undefined, 0).why! } as const;
 }
 
 /** Whether a hedge's record shows it still held or being opened (neither ended nor settling): a deal's live hedge, one

@@ -1,19 +1,16 @@
 // `hedge positions` as one book from every view (book.ts): never the positions list alone, never
 // the records alone; unreadable records leave the positions as they are, with the reason.
 import type { HedgeClient } from '../../platform/api/client.js';
-import type { Hedge } from '../../platform/api/schemas.js';
-import { recordStanding, type SideBook } from './book.js';
+import { recordStanding } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { rowKey } from '../../core/keep-rules.js';
 import type { BookPosition } from './positions.js';
 import { SideViews } from './side-book.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
-/** A side as every view shows it: its book, with its hedges' records and their deal references. */
-type PositionSide = ReturnType<typeof toSide>;
-
 /** The positions just read with their sides' hedge records. */
 export async function readPositionSides(client: HedgeClient, positions: BookPosition[], log?: (line: string) => void) {
+  type PositionSide = Awaited<ReturnType<typeof sideOf>>;
   const nothing = { lines: positions.map((): PositionSide | undefined => undefined), unlisted: [] as PositionSide[] };
   let views: SideViews;
   try {
@@ -26,8 +23,25 @@ export async function readPositionSides(client: HedgeClient, positions: BookPosi
   if (!views.hedges.length && positions.length)
     return { ...nothing, recordsProblem: 'GET /hedges returned no hedge records', recordsError: undefined };
   const byId = new Map(views.hedges.map((hedge) => [hedge.id, hedge]));
-  const sideOf = async (market: string, side: Side, lineHedgeId?: string) =>
-    toSide(market, side, await views.book(market, side), byId, lineHedgeId);
+  /** A side as every view shows it: its book, with its hedges' records and their deal references (`lineHedgeId`: the
+   * hedge the side's positions line names). */
+  const sideOf = async (market: string, side: Side, lineHedgeId?: string) => {
+    const book = await views.book(market, side);
+    const soonest = book.filled.toSorted((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity));
+    const records = (list: typeof soonest) => list.flatMap((record) => byId.get(record.id) ?? []);
+    const held = records(soonest);
+    const hedges = [...held, ...records(book.opening)];
+    const named = byId.get(lineHedgeId!);
+    // The references of the filled hedges, else of those being opened, else of the line's own hedge.
+    const behind = [held, hedges, named ? [named] : []].find((list) => list.length);
+    return {
+      ...book,
+      market,
+      side,
+      hedges,
+      references: [...new Set(behind?.flatMap((hedge) => hedge.client_reference || []))],
+    };
+  };
 
   const lines = await Promise.all(
     // A line without a market is the account's only market (positions.ts findSide): its hedges say which.
@@ -57,25 +71,7 @@ export async function readPositionSides(client: HedgeClient, positions: BookPosi
   return { lines, unlisted, recordsProblem: undefined, recordsError: undefined };
 }
 
-/** `lineHedgeId`: the hedge the side's positions line names. */
-function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<string, Hedge>, lineHedgeId?: string) {
-  const soonest = book.filled.toSorted((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity));
-  const records = (list: typeof soonest) => list.flatMap((record) => byId.get(record.id) ?? []);
-  const held = records(soonest);
-  const hedges = [...held, ...records(book.opening)];
-  const named = byId.get(lineHedgeId!);
-  // The references of the filled hedges, else of those being opened, else of the line's own hedge.
-  const behind = [held, hedges, named ? [named] : []].find((list) => list.length);
-  return {
-    ...book,
-    market,
-    side,
-    hedges,
-    references: [...new Set(behind?.flatMap((hedge) => hedge.client_reference || []))],
-  };
-}
-
 /** A side's references as a table cell shows them ("A, B"); undefined when none. */
-export function sideReferences(side: PositionSide | undefined) {
+export function sideReferences(side: { references: string[] } | undefined) {
   return side?.references.join(', ') || undefined;
 }

@@ -44,13 +44,6 @@ export interface WatchModel {
   settling?: string;
 }
 
-/** How the watch reads: shown live (a terminal without --json, redrawn every second: the Ref column and countdowns), in hedge's one shape, alerting on maturities (its settings, of which a source reads the rules). */
-export interface SourcePlan {
-  settings: { rules: { maturityWithinMs?: number } };
-  live: boolean;
-  oneShape: boolean;
-}
-
 /** What is watched: the command's own reading, with its arguments. */
 export type WatchTarget =
   | { kind: 'positions'; ref?: string }
@@ -99,14 +92,18 @@ function hedgeMaturity(hedge: Hedge) {
     : [];
 }
 
-/** `log`: the command's, for what a source says on stderr. */
-export function sourceFor(log: (line: string) => void, target: WatchTarget, plan: SourcePlan) {
-  const { oneShape } = plan;
+/** `log`: the command's, for what a source says on stderr; `live`: shown on a terminal without --json, redrawn every
+ * second (the Ref column and countdowns); `oneShape`: NDJSON in hedge's one shape; `needMaturity`: alerting on maturities. */
+export function sourceFor(
+  log: (line: string) => void,
+  target: WatchTarget,
+  live: boolean,
+  oneShape: boolean,
+  needMaturity: boolean,
+) {
   switch (target.kind) {
     case 'positions': {
-      const { settings, live } = plan;
       const ref = parseClientReference(target.ref);
-      const needMaturity = settings.rules.maturityWithinMs !== undefined;
       // A maturity the position line does not carry is read once from its hedge (it never changes).
       const maturityOfHedge = new Map<string, string | undefined>();
       // Each position's deal references and its side's maturities (its live hedges': a line of several hedges

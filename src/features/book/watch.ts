@@ -8,7 +8,7 @@ import { parseDuration } from '../../core/duration.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { OutputFormat } from '../../core/vocabulary.js';
-import { sourceFor, type SourcePlan, type WatchSnapshot, type WatchTarget } from './watch-model.js';
+import { sourceFor, type WatchSnapshot, type WatchTarget } from './watch-model.js';
 
 export type { WatchTarget };
 
@@ -151,11 +151,11 @@ export function nextRefreshAt(startedAt: number, answeredAt: number, intervalMs:
 export async function runWatch(
   ports: WatchPorts,
   target: WatchTarget,
-  plan: SourcePlan & { settings: ReturnType<typeof parseWatchSettings> },
+  plan: { settings: ReturnType<typeof parseWatchSettings>; live: boolean; oneShape: boolean },
   openSink: () => Promise<WatchSink>,
 ) {
-  const { settings, live } = plan;
-  const source = sourceFor(ports.log, target, plan);
+  const { settings, live, oneShape } = plan;
+  const source = sourceFor(ports.log, target, live, oneShape, settings.rules.maturityWithinMs !== undefined);
   // --timeout bounds the watch; without it (or with --timeout 0) it runs until stopped, unlike a wait.
   const { clock, signal, deadline = Infinity } = ports;
   let client = await ports.client();
