@@ -15,15 +15,20 @@ import {
   SUBMITTED_FIELDS,
 } from '../../../platform/results/write-outcome.js';
 import { historyRecordForPeople, positionInOneShape } from '../../../platform/api/wire/fields.js';
-import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
+import { RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 
 /** What showing a write's outcome uses of its context. */
 export type Options = Pick<CommandContext, 'hedgeCommand' | 'output'>;
 
-/** What a write command prints (a trade's, or `api`'s envelope), so that --fields is checked before anything is sent (ui/result-fields.ts). */
+/** What a write command prints (a trade's, or `api`'s envelope), so that --fields is checked before anything is sent
+ * (ui/result-fields.ts). `--dry-run`: nothing sent, so a read as far as output goes; in text formats it is HTTP text,
+ * which has no fields. */
 export const writeFields =
-  (name: keyof typeof RESULT_FIELDS, dryRunNames?: readonly string[]) => (input: { options: { dryRun?: boolean } }) =>
-    input.options.dryRun ? dryRunResult(dryRunNames) : writeResult(RESULT_FIELDS[name]);
+  (name: keyof typeof RESULT_FIELDS, dryRunNames = ['method', 'url', 'headers', 'body']) =>
+  (input: { options: { dryRun?: boolean } }) =>
+    input.options.dryRun
+      ? { kind: 'records' as const, names: dryRunNames, open: true, sends: false, jsonOnly: 'the request as HTTP text' }
+      : writeResult(RESULT_FIELDS[name]);
 
 /** `quote`: the one shown before an open (its price is compared with the fill). An action recorded without sending
  * shows nothing. What a change sent comes from its own result, never from a body (a journaled one names the amount
