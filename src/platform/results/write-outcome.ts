@@ -67,17 +67,17 @@ function slippageText(bps: number) {
   return `${formatBps(rounded)}, ${betterOrWorse(rounded, 'quoted', 'as quoted')}`;
 }
 
-export function renderHedge(output: Output, hedge: Hedge, options: { title: string; quote?: Quote }) {
+export function renderHedge(output: Output, hedge: Hedge, title: string, quote?: Quote) {
   const record: JsonObject = { hedge_id: hedge.id, ...hedge };
   const struck = hedge.struck_rate;
-  const quoted = options.quote?.pricing.execution_price;
+  const quoted = quote?.pricing.execution_price;
   if (quoted !== undefined) {
     record.quoted_execution_price = quoted;
     if (typeof struck === 'number' && quoted > 0) record.slippage_bps = slippageBps(hedge.side, struck, quoted);
   }
   // JSON: the server's record of the hedge (its `id` kept), its id first under hedge's name for it; --raw: as sent.
   output.record(record, OPENED_FIELDS, {
-    ...options,
+    title,
     json: output.named(hedge, (sent) => ({ hedge_id: sent.id, ...sent })),
   });
 }

@@ -107,10 +107,10 @@ export async function run(ctx: Options, input: In<'API'>) {
         log,
         onPage: (page) => pages.push(page),
       });
-    printAnswers(ctx.output, pages, { include, failed: false });
+    printAnswers(ctx.output, pages, include);
   } catch (error) {
     // What the server said, as it said it, before the error line (gh api prints the body too).
-    if (log.last && log.last.status >= 400) printAnswers(ctx.output, [log.last], { include, failed: true });
+    if (log.last && log.last.status >= 400) printAnswers(ctx.output, [log.last], include, true);
     throw error;
   }
 }

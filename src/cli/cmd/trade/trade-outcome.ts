@@ -61,7 +61,7 @@ export function showTrade(ctx: Options, outcome: WriteOutcome<unknown, unknown>,
     else if (hedge.status !== 'failed') output.done(`Filled: hedge ${hedge.id}.`);
     const title =
       hedge.status === 'failed' ? 'Order failed' : hedge.status === 'closed' ? 'Hedge (closed)' : 'Hedge filled';
-    renderHedge(output, hedge, { title, quote });
+    renderHedge(output, hedge, title, quote);
     // An open that failed on-chain is an error once shown (exit code from errors.ts, as any failure).
     if (hedge.status === 'failed')
       throw new OrderFailedError(
