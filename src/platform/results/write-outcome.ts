@@ -154,8 +154,6 @@ export function renderClosed(
   });
 }
 
-type PositionFigures = Partial<PositionFacts>;
-
 /** An add keeps the hedge's maturity, so its quote's carry is per day and, when the maturity is known, to it. */
 export function renderAdditionQuote(
   output: Output,
@@ -165,7 +163,7 @@ export function renderAdditionQuote(
     daysLeft: days,
     nowMs,
     position = {},
-  }: { maturityAt?: string; daysLeft?: number; nowMs?: number; position?: PositionFigures },
+  }: { maturityAt?: string; daysLeft?: number; nowMs?: number; position?: Partial<PositionFacts> },
 ) {
   const carry = toAccountSide(quote.carry.daily_usdc);
   const fee = toAccountSide(quote.upfront.platform_fee_usdc);
@@ -200,7 +198,7 @@ export function renderAdditionQuote(
 }
 
 /** What an add or reduce did, from the positions list before and after (and the account's balance for a reduce). */
-interface PositionChange<Figures = PositionFigures> {
+interface PositionChange<Figures = Partial<PositionFacts>> {
   action: 'add' | 'reduce';
   market: string;
   side: 'buy' | 'sell';
@@ -253,7 +251,7 @@ export function renderPositionChange(
   // NaN where a figure of either side is missing.
   const implied =
     action === 'add'
-      ? impliedAdditionPrice(before as Required<PositionFigures>, { ...position } as Required<PositionFigures>)
+      ? impliedAdditionPrice(before as Required<PositionFacts>, { ...position } as Required<PositionFacts>)
       : NaN;
   const addedAt = Number.isFinite(implied) ? implied : undefined;
   const share =
