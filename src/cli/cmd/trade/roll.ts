@@ -11,13 +11,12 @@ import {
   safeText,
 } from '../command-input.js';
 import { ROLL_VIEW } from '../../../platform/results/result-fields.js';
-import { writeFields } from './trade-outcome.js';
+import { requestText, writeFields } from './trade-outcome.js';
 import { runRoll, type RollOutcome } from '../../../features/trade/roll.js';
 import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { ROLL_FIELDS } from '../../../platform/results/roll-outcome.js';
 import { historyRecordForPeople } from '../../../platform/api/wire/fields.js';
 import { formatDays, formatUtcMinutes } from '../../../platform/terminal/format.js';
-import { requestText } from '../../../platform/results/dry-run-view.js';
 import type { JsonObject } from '../../../core/objects.js';
 import type { WritePorts } from '../../../features/write/ports.js';
 

@@ -5,7 +5,7 @@ import type { Hedge, OpenedHedge, Quote } from '../../../platform/api/schemas.js
 import type { CloseResult } from '../../../features/trade/trade-actions.js';
 import type { WriteOutcome } from '../../../features/write/write-flow.js';
 import { type CommandContext, formatUsd, OrderFailedError, readNumber, safeText } from '../command-input.js';
-import { renderDryRun } from '../../../platform/results/dry-run-view.js';
+import type { Output } from '../../../platform/terminal/output.js';
 import {
   CHANGED_SIDE_FIELDS,
   type LandedChange,
@@ -118,4 +118,25 @@ export function showTrade(ctx: Options, outcome: WriteOutcome<unknown, unknown>,
     });
   }
   return 0;
+}
+
+/** --dry-run as shown: the request a write would send, never sent (flows/dry-run.ts describes it). */
+export function renderDryRun(
+  output: Output,
+  planned: { method: string; url: string; headers: Record<string, string>; body: unknown },
+) {
+  // Said once, before the request: what it is and what to do next.
+  output.warn(
+    'Dry run: this request was NOT sent. Run the same command without --dry-run to send it (with its own key).',
+  );
+  // No advice to reuse the key: --idempotency-key resumes an earlier run, skipping the pre-trade checks.
+  output.document(planned, () => requestText(planned));
+}
+
+/** A request as HTTP reads: the request line, the headers, a blank line and the body. */
+export function requestText(request: Parameters<typeof renderDryRun>[1]) {
+  const lines = [`${request.method} ${request.url}`];
+  for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
+  if (request.body !== null) lines.push('', JSON.stringify(request.body, null, 2));
+  return lines.join('\n');
 }
