@@ -123,7 +123,8 @@ it('results of open, add, reduce and close: open: slippage against the quote wit
         tenor_days: 3,
         struck_rate: 1530.6749,
       },
-      { title: 'Hedge filled', quote: BUY_QUOTE },
+      'Hedge filled',
+      BUY_QUOTE,
     ),
   );
   expect(card).toMatch(/Slippage vs quote\s+│ -1\.0 bps, worse than quoted/);

@@ -974,7 +974,7 @@ export function parseIdempotencyKey(raw?: string) {
 
 // --dry-run: the exact request a write would send (method, URL, headers, JSON body), described and not sent
 // (the command prints it).
-/** The planned request as a dry run shows it: its URL and headers, the key redacted (the command prints it: ui/dry-run-view.ts). */
+/** The planned request as a dry run shows it: its URL and headers, the key redacted (the command prints it: cli/cmd/trade/trade-outcome.ts). */
 export async function planDryRun(ports: WritePorts, { method, path, body, idempotencyKey, headers }: ApiRequest) {
   const { baseUrl, apiKey } = await ports.credentials();
   return {

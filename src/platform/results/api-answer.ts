@@ -5,11 +5,13 @@ import type { Output } from '../terminal/output.js';
 export function printAnswers(
   output: Output,
   pages: ReadonlyArray<{ status: number; headers: Record<string, string | string[] | undefined>; body: unknown }>,
-  /** `include`: the status line and headers first; `failed`: the last answer alone, as it came. */
-  options: { include?: boolean; failed?: boolean } = {},
+  /** The status line and headers first. */
+  include = false,
+  /** The last answer alone, as it came. */
+  failed = false,
 ) {
   // The status line and headers; node:http's table by getBuiltinModule: its ES import costs Node >= 22 its undici (api/transport.ts).
-  if (options.include)
+  if (include)
     for (const { status, headers } of pages) {
       const lines = [
         `HTTP/1.1 ${status} ${process.getBuiltinModule('node:http').STATUS_CODES[status] ?? ''}`.trimEnd(),
@@ -20,7 +22,7 @@ export function printAnswers(
     }
   const printable = pages.filter((page) => page.body !== undefined);
   if (!printable.length) return;
-  if (options.failed) return output.write(safeJson(printable.at(-1)!.body, 2));
+  if (failed) return output.write(safeJson(printable.at(-1)!.body, 2));
   // Any endpoint, as it answered: hedge's one shape is for the commands that know their data. NDJSON: one envelope per line, as each page came.
   // Pages of lists merged into one envelope (the last page's meta); anything else, the bodies as they came.
   const bodies = printable.map((page) => page.body as { data?: unknown; meta?: unknown } | null);

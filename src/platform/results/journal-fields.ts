@@ -95,11 +95,7 @@ const DETAIL_FIELDS = fieldTable(`
   context          Context          text`);
 
 /** One entry: as stored under --json, a header of keys and one row in TSV/CSV, a card on a terminal. */
-export function renderJournalEntry(
-  output: Output,
-  entry: JournalEntry,
-  { footer, check }: { footer?: string[]; check?: RowCheck },
-) {
+export function renderJournalEntry(output: Output, entry: JournalEntry, footer?: string[], check?: RowCheck) {
   const request = entry.request ?? { method: '', path: '', body: null };
   // Who carries it while unresolved (a live holder is carrying it now; `hedge resume` says which), else who began it.
   const held = entry.holder && isUnresolved(entry);

@@ -2,7 +2,6 @@
 import type { FieldSpec } from '../fields/fields.js';
 import { fieldNames, type OutputFields } from '../fields/output-fields.js';
 import { APPLY_RESOURCE, HISTORY_FIELDS, PLAN_RESOURCE } from '../fields/resource-fields.js';
-import type { DryRunView } from './dry-run-view.js';
 import { ROLL_FIELDS } from './roll-outcome.js';
 import { CHANGED_SIDE_FIELDS, CLOSE_FIELDS, OPENED_FIELDS, SUBMITTED_FIELDS } from './write-outcome.js';
 
@@ -20,7 +19,6 @@ export const ROLL_VIEW = {
   close: true,
   open: true,
 };
-const DRY_RUN: Record<keyof DryRunView, true> = { method: true, url: true, headers: true, body: true };
 
 const CLOSED = fieldNames(keys(CLOSE_FIELDS), keys(HISTORY_FIELDS), ['realized']);
 const CHANGED = fieldNames(keys(CHANGED_SIDE_FIELDS), keys(SUBMITTED_FIELDS));
@@ -46,11 +44,3 @@ export const RESUMED_FIELDS = fieldNames(...Object.values(RESULT_FIELDS));
 export function writeResult(names: readonly string[]): OutputFields {
   return { kind: 'records', names, open: false, sends: true };
 }
-
-/** `--dry-run`: nothing sent, so a read as far as output goes; in text formats it is HTTP text, which has no fields. */
-export function dryRunResult(names: readonly string[] = Object.keys(DRY_RUN)): OutputFields {
-  return { kind: 'records', names, open: true, sends: false, jsonOnly: 'the request as HTTP text' };
-}
-
-/** `hedge roll --dry-run` under --json: both legs' requests, in order. */
-export const ROLL_DRY_RUN_FIELDS = ['dry_run', 'legs'];

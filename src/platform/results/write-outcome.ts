@@ -67,17 +67,17 @@ function slippageText(bps: number) {
   return `${formatBps(rounded)}, ${betterOrWorse(rounded, 'quoted', 'as quoted')}`;
 }
 
-export function renderHedge(output: Output, hedge: Hedge, options: { title: string; quote?: Quote }) {
+export function renderHedge(output: Output, hedge: Hedge, title: string, quote?: Quote) {
   const record: JsonObject = { hedge_id: hedge.id, ...hedge };
   const struck = hedge.struck_rate;
-  const quoted = options.quote?.pricing.execution_price;
+  const quoted = quote?.pricing.execution_price;
   if (quoted !== undefined) {
     record.quoted_execution_price = quoted;
     if (typeof struck === 'number' && quoted > 0) record.slippage_bps = slippageBps(hedge.side, struck, quoted);
   }
   // JSON: the server's record of the hedge (its `id` kept), its id first under hedge's name for it; --raw: as sent.
   output.record(record, OPENED_FIELDS, {
-    ...options,
+    title,
     json: output.named(hedge, (sent) => ({ hedge_id: sent.id, ...sent })),
   });
 }
@@ -154,8 +154,6 @@ export function renderClosed(
   });
 }
 
-type PositionFigures = Partial<PositionFacts>;
-
 /** An add keeps the hedge's maturity, so its quote's carry is per day and, when the maturity is known, to it. */
 export function renderAdditionQuote(
   output: Output,
@@ -165,7 +163,7 @@ export function renderAdditionQuote(
     daysLeft: days,
     nowMs,
     position = {},
-  }: { maturityAt?: string; daysLeft?: number; nowMs?: number; position?: PositionFigures },
+  }: { maturityAt?: string; daysLeft?: number; nowMs?: number; position?: Partial<PositionFacts> },
 ) {
   const carry = toAccountSide(quote.carry.daily_usdc);
   const fee = toAccountSide(quote.upfront.platform_fee_usdc);
@@ -200,7 +198,7 @@ export function renderAdditionQuote(
 }
 
 /** What an add or reduce did, from the positions list before and after (and the account's balance for a reduce). */
-interface PositionChange<Figures = PositionFigures> {
+interface PositionChange<Figures = Partial<PositionFacts>> {
   action: 'add' | 'reduce';
   market: string;
   side: 'buy' | 'sell';
@@ -253,7 +251,7 @@ export function renderPositionChange(
   // NaN where a figure of either side is missing.
   const implied =
     action === 'add'
-      ? impliedAdditionPrice(before as Required<PositionFigures>, { ...position } as Required<PositionFigures>)
+      ? impliedAdditionPrice(before as Required<PositionFacts>, { ...position } as Required<PositionFacts>)
       : NaN;
   const addedAt = Number.isFinite(implied) ? implied : undefined;
   const share =

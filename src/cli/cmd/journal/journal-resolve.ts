@@ -55,5 +55,5 @@ export async function run(ctx: Options, { args, options: { landed, notLanded } }
   ctx.output.done(
     `Journal ${entry.id} (${safeText(entry.command)}) recorded as ${landed ? 'landed: outcome done. Nothing was sent.' : 'not landed: outcome abandoned. Nothing was sent; run the command again for a new action with a new key.'}`,
   );
-  renderJournalEntry(ctx.output, resolved, {});
+  renderJournalEntry(ctx.output, resolved);
 }

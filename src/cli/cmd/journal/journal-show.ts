@@ -21,5 +21,5 @@ export async function run(ctx: Options, { args }: In<'JOURNAL_SHOW'>) {
         ),
       ]
     : undefined;
-  renderJournalEntry(ctx.output, entry, { footer, check });
+  renderJournalEntry(ctx.output, entry, footer, check);
 }

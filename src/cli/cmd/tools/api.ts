@@ -2,7 +2,7 @@
 // Any method but GET is a write of the one write flow: its Idempotency-Key journaled before it leaves, resumable.
 // Unlike `gh api`, parameters never turn a GET into a POST: a write is always asked for with -X.
 import { type CommandContext, type In, UsageError } from '../command-input.js';
-import { writeFields } from '../trade/trade-outcome.js';
+import { renderDryRun, writeFields } from '../trade/trade-outcome.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf, type ParamInput } from '../../../core/api-params.js';
 import {
   AnswerLog,
@@ -17,7 +17,6 @@ import { runWrite, writeOptionsFrom } from '../../../features/write/write-flow.j
 import { resolveApiPath } from '../../../core/security/base-url.js';
 import { carriesKeyShape } from '../../../core/security/secrets.js';
 import { printAnswers } from '../../../platform/results/api-answer.js';
-import { renderDryRun } from '../../../platform/results/dry-run-view.js';
 import type { WritePorts } from '../../../features/write/ports.js';
 
 /** What this command uses of its context. */
@@ -107,10 +106,10 @@ export async function run(ctx: Options, input: In<'API'>) {
         log,
         onPage: (page) => pages.push(page),
       });
-    printAnswers(ctx.output, pages, { include, failed: false });
+    printAnswers(ctx.output, pages, include);
   } catch (error) {
     // What the server said, as it said it, before the error line (gh api prints the body too).
-    if (log.last && log.last.status >= 400) printAnswers(ctx.output, [log.last], { include, failed: true });
+    if (log.last && log.last.status >= 400) printAnswers(ctx.output, [log.last], include, true);
     throw error;
   }
 }

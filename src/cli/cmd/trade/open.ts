@@ -17,7 +17,6 @@ import { sendTrade, tradeRecord } from '../../../features/trade/trade-actions.js
 import { sendChange } from './change.js';
 import { showTrade, writeFields } from './trade-outcome.js';
 import type { WritePorts } from '../../../features/write/ports.js';
-import type { Quote } from '../../../platform/api/schemas.js';
 
 /** What this command uses of its context. */
 export type Options = WritePorts & Pick<CommandContext, 'output'>;
@@ -51,34 +50,28 @@ export async function run(ctx: Options, { args, options }: In<'OPEN'>) {
     );
   }
   const client = await ctx.client();
-  const requestOf = (answers: typeof given) => ({
-    market: answers.market!,
-    side: answers.side!,
-    notional_usd: answers.notionalUsd!,
-    tenor_days: answers.tenorDays!,
-    client_reference: answers.clientReference,
-  });
-  let request = requestOf(given);
-  let asked: { quote?: Quote; question?: string } = {};
-  if (missing.length) {
-    // Asked before anything is sent; the wizard confirms with the quote card in view.
-    const { runOpenWizard } = await import('./open-wizard.js');
-    const answers = await runOpenWizard(ctx, client, given, skipChecks);
-    // The side chosen is open, and the operator chose to add to it: the add quotes, and asks as the wizard's open does.
-    if (answers.kind === 'add') return sendChange(ctx, 'add', { ...answers, skipChecks, write, ask: true });
-    request = requestOf(answers);
-    asked = { quote: answers.quote, question: answers.question };
-  }
-  const reference = request.client_reference;
+  // Asked before anything is sent; the wizard confirms with the quote card in view.
+  const answers = missing.length
+    ? await (await import('./open-wizard.js')).runOpenWizard(ctx, client, given, skipChecks)
+    : undefined;
+  // The side chosen is open, and the operator chose to add to it: the add quotes, and asks as the wizard's open does.
+  if (answers?.kind === 'add') return sendChange(ctx, 'add', { ...answers, skipChecks, write, ask: true });
+  const { market, side, notionalUsd, tenorDays, clientReference: reference } = answers ?? given;
+  const request = {
+    market: market!,
+    side: side!,
+    notional_usd: notionalUsd!,
+    tenor_days: tenorDays!,
+    client_reference: reference,
+  };
   const guarded = reference !== undefined && options.allowDuplicateRef !== true;
   // The checks are optional safety: what they could not read is said, and named in a live confirmation. The wizard
   // quoted already (its question asked on any key with its card in view, no checks again); otherwise the quote is
   // said (a card on a terminal) before the question.
-  const wizard = asked.question !== undefined;
   const record = tradeRecord('open', request, {
-    ask: wizard,
-    question: asked.question,
-    checks: { duplicateReference: guarded, preTrade: !skipChecks && !wizard, quote: !asked.quote },
+    ask: answers !== undefined,
+    question: answers?.question,
+    checks: { duplicateReference: guarded, preTrade: !skipChecks && !answers, quote: !answers },
   });
   // One lock per client reference: a second `open --ref` of the same deal waits, then checks the book as the first left it.
   const send = () => sendTrade(ctx, record, write);
@@ -87,7 +80,7 @@ export async function run(ctx: Options, { args, options }: In<'OPEN'>) {
       ? await send()
       : await withAccountLock(ctx, `client reference ${JSON.stringify(safeText(reference))}`, ['ref', reference], send);
   // The quote it was decided on (for the struck rate against it): the wizard's, else the one its preview showed.
-  return showTrade(ctx, outcome, asked.quote ?? ('kept' in outcome ? outcome.kept?.quote : undefined));
+  return showTrade(ctx, outcome, answers?.quote ?? ('kept' in outcome ? outcome.kept?.quote : undefined));
 }
 
 export const OUTPUT_FIELDS = writeFields('open');

@@ -10,14 +10,13 @@ import {
   parseTenor,
   safeText,
 } from '../command-input.js';
-import { ROLL_DRY_RUN_FIELDS, ROLL_VIEW } from '../../../platform/results/result-fields.js';
-import { writeFields } from './trade-outcome.js';
+import { ROLL_VIEW } from '../../../platform/results/result-fields.js';
+import { requestText, writeFields } from './trade-outcome.js';
 import { runRoll, type RollOutcome } from '../../../features/trade/roll.js';
 import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { ROLL_FIELDS } from '../../../platform/results/roll-outcome.js';
 import { historyRecordForPeople } from '../../../platform/api/wire/fields.js';
 import { formatDays, formatUtcMinutes } from '../../../platform/terminal/format.js';
-import { requestText } from '../../../platform/results/dry-run-view.js';
 import type { JsonObject } from '../../../core/objects.js';
 import type { WritePorts } from '../../../features/write/ports.js';
 
@@ -36,7 +35,8 @@ export async function run(ctx: Options, { args, options }: In<'ROLL'>) {
   return renderRollOutcome(ctx, outcome);
 }
 
-export const OUTPUT_FIELDS = writeFields('roll', ROLL_DRY_RUN_FIELDS);
+// `--dry-run` under --json: both legs' requests, in order.
+export const OUTPUT_FIELDS = writeFields('roll', ['dry_run', 'legs']);
 
 type RollView = Extract<RollOutcome, { kind: 'rolled' }>['view'];
 // Every key of the roll's JSON document is one of its result's fields (result-fields.ts).

@@ -5,7 +5,7 @@ import type { Hedge, OpenedHedge, Quote } from '../../../platform/api/schemas.js
 import type { CloseResult } from '../../../features/trade/trade-actions.js';
 import type { WriteOutcome } from '../../../features/write/write-flow.js';
 import { type CommandContext, formatUsd, OrderFailedError, readNumber, safeText } from '../command-input.js';
-import { renderDryRun } from '../../../platform/results/dry-run-view.js';
+import type { Output } from '../../../platform/terminal/output.js';
 import {
   CHANGED_SIDE_FIELDS,
   type LandedChange,
@@ -15,15 +15,20 @@ import {
   SUBMITTED_FIELDS,
 } from '../../../platform/results/write-outcome.js';
 import { historyRecordForPeople, positionInOneShape } from '../../../platform/api/wire/fields.js';
-import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
+import { RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 
 /** What showing a write's outcome uses of its context. */
 export type Options = Pick<CommandContext, 'hedgeCommand' | 'output'>;
 
-/** What a write command prints (a trade's, or `api`'s envelope), so that --fields is checked before anything is sent (ui/result-fields.ts). */
+/** What a write command prints (a trade's, or `api`'s envelope), so that --fields is checked before anything is sent
+ * (ui/result-fields.ts). `--dry-run`: nothing sent, so a read as far as output goes; in text formats it is HTTP text,
+ * which has no fields. */
 export const writeFields =
-  (name: keyof typeof RESULT_FIELDS, dryRunNames?: readonly string[]) => (input: { options: { dryRun?: boolean } }) =>
-    input.options.dryRun ? dryRunResult(dryRunNames) : writeResult(RESULT_FIELDS[name]);
+  (name: keyof typeof RESULT_FIELDS, dryRunNames = ['method', 'url', 'headers', 'body']) =>
+  (input: { options: { dryRun?: boolean } }) =>
+    input.options.dryRun
+      ? { kind: 'records' as const, names: dryRunNames, open: true, sends: false, jsonOnly: 'the request as HTTP text' }
+      : writeResult(RESULT_FIELDS[name]);
 
 /** `quote`: the one shown before an open (its price is compared with the fill). An action recorded without sending
  * shows nothing. What a change sent comes from its own result, never from a body (a journaled one names the amount
@@ -56,7 +61,7 @@ export function showTrade(ctx: Options, outcome: WriteOutcome<unknown, unknown>,
     else if (hedge.status !== 'failed') output.done(`Filled: hedge ${hedge.id}.`);
     const title =
       hedge.status === 'failed' ? 'Order failed' : hedge.status === 'closed' ? 'Hedge (closed)' : 'Hedge filled';
-    renderHedge(output, hedge, { title, quote });
+    renderHedge(output, hedge, title, quote);
     // An open that failed on-chain is an error once shown (exit code from errors.ts, as any failure).
     if (hedge.status === 'failed')
       throw new OrderFailedError(
@@ -113,4 +118,25 @@ export function showTrade(ctx: Options, outcome: WriteOutcome<unknown, unknown>,
     });
   }
   return 0;
+}
+
+/** --dry-run as shown: the request a write would send, never sent (flows/dry-run.ts describes it). */
+export function renderDryRun(
+  output: Output,
+  planned: { method: string; url: string; headers: Record<string, string>; body: unknown },
+) {
+  // Said once, before the request: what it is and what to do next.
+  output.warn(
+    'Dry run: this request was NOT sent. Run the same command without --dry-run to send it (with its own key).',
+  );
+  // No advice to reuse the key: --idempotency-key resumes an earlier run, skipping the pre-trade checks.
+  output.document(planned, () => requestText(planned));
+}
+
+/** A request as HTTP reads: the request line, the headers, a blank line and the body. */
+export function requestText(request: Parameters<typeof renderDryRun>[1]) {
+  const lines = [`${request.method} ${request.url}`];
+  for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
+  if (request.body !== null) lines.push('', JSON.stringify(request.body, null, 2));
+  return lines.join('\n');
 }
