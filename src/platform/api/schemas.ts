@@ -3,7 +3,6 @@ import { en } from 'zod/locales';
 
 import { readNumber } from '../../core/number-format.js';
 import { SIDES } from '../../core/vocabulary.js';
-import type { AccountFacts, MarketFacts } from '../../core/wire.js';
 import { asUtc } from './wire/fields.js';
 import { isObject } from '../../core/objects.js';
 
@@ -137,7 +136,4 @@ export type SubmittedAction = z.infer<typeof submittedActionSchema>;
 export type Position = z.infer<typeof positionSchema>;
 export type Account = z.infer<typeof accountSchema>;
 
-// What these answers are read into for the rules (domain/wire.ts).
-type Fits<Read extends Facts, Facts> = Read;
-export type AnswersAsFacts = [Fits<Market, MarketFacts>, Fits<Account, AccountFacts>];
 export type HistoryRecord = z.infer<typeof historyRecordSchema>;

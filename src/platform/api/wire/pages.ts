@@ -228,15 +228,6 @@ export interface PageAnswer {
   url: string;
 }
 
-export interface FollowOptions {
-  /** The first page's query (filters); every next page's query comes from the answer before it. */
-  query?: Query;
-  /** A configured name to send a cursor back under (else derived from the answer's key). */
-  cursorParam?: string;
-  /** A row's id and time (ISO), for a list that may be paged by a time marker. */
-  rowKey?: (row: unknown) => { id?: string; at?: string };
-}
-
 /** Page after page, each with whether another page follows, none, or none because the server repeated a next request
  * (`following`: the one it gives): a next request already made ends the walk as `repeated` (a server could loop us). */
 async function* walkPages<A extends PageAnswer, R>(
@@ -264,7 +255,13 @@ async function* walkPages<A extends PageAnswer, R>(
  * already the page may give again (those at a time marker's edge), for a page size that leaves room for them. */
 export function followPages<A extends PageAnswer>(
   fetchPage: (query: Query, again: number) => Promise<A>,
-  { query: first, rowKey, cursorParam }: FollowOptions = {},
+  // `query`: the first page's (filters; every next page's comes from the answer before it); `cursorParam`: a configured
+  // name to send a cursor back under; `rowKey`: a row's id and time (ISO), for a list paged by a time marker.
+  {
+    query: first,
+    rowKey,
+    cursorParam,
+  }: { query?: Query; cursorParam?: string; rowKey?: (row: unknown) => { id?: string; at?: string } } = {},
 ) {
   let edgeMs = NaN;
   /** The rows read within 1 ms of the edge: the only ones a page after it can give again. */
