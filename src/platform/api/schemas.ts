@@ -28,21 +28,21 @@ const optionalTime = z.nullish(timestamp);
 const status = z.string().check(z.minLength(1));
 const perSide = z.looseObject({ buy: money, sell: money });
 
-const errorBodySchema = z.looseObject({
-  code: z.string(),
-  message: z.string(),
-  // Its contents are not shown: an odd shape must not cost the operator the error code.
-  details: z.optional(
-    z.pipe(
-      z.unknown(),
-      z.transform((details) => (details == null ? {} : isObject(details) ? details : { value: details })),
-    ),
-  ),
-});
-
 export const envelopeSchema = z.looseObject({
   data: z.unknown(),
-  error: z.nullish(errorBodySchema),
+  error: z.nullish(
+    z.looseObject({
+      code: z.string(),
+      message: z.string(),
+      // Its contents are not shown: an odd shape must not cost the operator the error code.
+      details: z.optional(
+        z.pipe(
+          z.unknown(),
+          z.transform((details) => (details == null ? {} : isObject(details) ? details : { value: details })),
+        ),
+      ),
+    }),
+  ),
   // Request context only: a meta that is not an object is read as none rather than refused.
   meta: z.pipe(
     z.unknown(),
