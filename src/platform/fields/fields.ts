@@ -133,13 +133,14 @@ export const fieldsByKey = (fields: readonly FieldSpec[]) => new Map(fields.map(
 /** The keys fields show: each its own and those it covers. */
 export const keysOf = (fields: readonly FieldSpec[]) => fields.flatMap((field) => [field.key, ...(field.covers ?? [])]);
 
-/** Known fields first, in the order given, then every other field the server sent, sorted by name (a stable column order whatever order the server writes its keys in). */
+/** Known fields first, in the order given (but `omit`; a known one no row holds only with `keepAbsentKnown`), then every other field the server sent, sorted by name (a stable column order whatever order the server writes its keys in). */
 export function withExtraFields(
   known: FieldSpec[],
   rows: JsonObject[],
-  options: { omit?: readonly string[]; keepAbsentKnown?: boolean } = {},
+  omit: readonly string[] = [],
+  keepAbsentKnown = false,
 ) {
-  const covered = new Set([...(options.omit ?? []), ...keysOf(known)]);
+  const covered = new Set([...omit, ...keysOf(known)]);
   const extras: FieldSpec[] = [];
   for (const row of rows)
     for (const key in row) {
@@ -150,8 +151,7 @@ export function withExtraFields(
     }
   const present = known.filter(
     (field) =>
-      !options.omit?.includes(field.key) &&
-      (options.keepAbsentKnown || field.get || rows.some((row) => row[field.key] !== undefined)),
+      !omit.includes(field.key) && (keepAbsentKnown || field.get || rows.some((row) => row[field.key] !== undefined)),
   );
   return [...present, ...extras.sort((a, b) => (a.key < b.key ? -1 : 1))];
 }

@@ -437,13 +437,13 @@ export class Output {
     return withExtraFields(
       order.flatMap((key) => shown.filter((field) => field.key === key)),
       rows,
-      { omit: [...keysOf(shown.filter((field) => !order.includes(field.key))), ...omit] },
+      [...keysOf(shown.filter((field) => !order.includes(field.key))), ...omit],
     );
   }
 
   /** --fields applied to every field there is (one left out of the table by default included); `plain`: but those only people see (TSV and CSV's columns). An unknown name is bad usage (exit 2). */
   private picked(known: FieldSpec[], rows: JsonObject[], plain = false) {
-    const all = withExtraFields(known, rows, { keepAbsentKnown: true });
+    const all = withExtraFields(known, rows, [], true);
     const available = plain ? all.filter((field) => !field.screenOnly) : all;
     if (!this.init.fields) return available;
     const picked = pickFields(available, this.init.fields, rows, this.accepted);
