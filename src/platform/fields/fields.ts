@@ -64,14 +64,15 @@ export function fieldTable(table: string, extra: Record<string, Partial<FieldSpe
     });
 }
 
-/** The label with its unit: "Notional USD", "Struck NGN/USDT", "Maturity UTC" in a table header; "Notional (USD)" on a card (a card's times say UTC themselves). */
+/** The label with its unit: "Notional USD", "Struck NGN/USDT", "Maturity UTC" in a table header; "Notional (USD)" on a card (a card's times say UTC themselves); `rateUnit` stands for a rate's unit, `kind` says a column holds times. */
 export function fieldLabel(
   field: Pick<FieldSpec, 'label' | 'unit'>,
   style: 'header' | 'card',
-  context: { kind?: FieldKind; rateUnit?: string } = {},
+  rateUnit?: string,
+  kind?: FieldKind,
 ) {
-  let unit = field.unit === 'rate' ? context.rateUnit : field.unit;
-  if (unit === undefined && style === 'header' && (context.kind === 'time' || context.kind === 'utc')) unit = 'UTC';
+  let unit = field.unit === 'rate' ? rateUnit : field.unit;
+  if (unit === undefined && style === 'header' && (kind === 'time' || kind === 'utc')) unit = 'UTC';
   if (unit === undefined) return field.label;
   return style === 'header' ? `${field.label} ${unit}` : `${field.label} (${unit})`;
 }

@@ -342,7 +342,7 @@ export class Output {
       let compact: TableCell[] | undefined;
       return {
         key: field.key,
-        header: safeText(fieldLabel(field, 'header', { kind, rateUnit })),
+        header: safeText(fieldLabel(field, 'header', rateUnit, kind)),
         ...kindColumn(kind, field.wrap ? 'wrap' : field.whole ? 'whole' : undefined),
         total: total === undefined ? EMPTY_CELL : cell(totals!.row, total),
         get cells() {
@@ -392,7 +392,7 @@ export class Output {
     const rateUnit = rateUnitOf([record]);
     const context = this.cellContext('card', options.nowMs);
     const rows = fields.map((field): [string, string] => [
-      safeText(fieldLabel(field, 'card', { rateUnit })),
+      safeText(fieldLabel(field, 'card', rateUnit)),
       formatCell(field, valueOf(field, record), record, decimalsOf(field, [record]), context).styled,
     ]);
     this.write(this.card(rows, options.title, options.footer));
