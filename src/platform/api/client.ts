@@ -219,11 +219,12 @@ export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
         }
       }
     };
-    for await (const page of followPages(fetchPage, {
-      query: withoutUndefined(filters) as Query,
-      cursorParam: wire.cursorParam || undefined,
+    for await (const page of followPages(
+      fetchPage,
+      withoutUndefined(filters) as Query,
+      wire.cursorParam || undefined,
       rowKey,
-    })) {
+    )) {
       pages += 1;
       ({ reading, next: ended } = page);
       items.push(...rows(schema, page.answer, endpoint, reading));
@@ -424,10 +425,9 @@ export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
       let pages = 0;
       for await (const { answer, reading, next: given } of followPages(
         (query) => get(path, (sent = withPageSize(query, MAX_PAGE_SIZE))),
-        {
-          cursorParam: wire.cursorParam || undefined,
-          rowKey: historyRowKey,
-        },
+        {},
+        wire.cursorParam || undefined,
+        historyRowKey,
       )) {
         const records = rows(historyRecordSchema, answer, `GET ${path}`, reading);
         // An empty page ends the history whatever it says next (a server that keeps handing a cursor over nothing).

@@ -125,10 +125,7 @@ export function cursorParameterFor(key: string) {
 }
 
 /** One answer of a list: `query` as asked (filters kept), `listUrl` to resolve a relative link, `cursorParam` as set. */
-export function readPage(
-  answer: Omit<PageAnswer, 'url'>,
-  request: { query: Query; listUrl: string; cursorParam?: string },
-) {
+export function readPage(answer: Omit<PageAnswer, 'url'>, query: Query, listUrl: string, cursorParam?: string) {
   const { rest, ...reading }: PageReading & { rest: Json } = findRows(answer.data);
   const { rows } = reading;
   const sources = places(answer.meta, rest);
@@ -153,8 +150,7 @@ export function readPage(
     reading.more ??= true;
     return reading;
   };
-  const sendBack = (parameter: string, value: string, how: string) =>
-    follow({ ...request.query, [parameter]: value }, how);
+  const sendBack = (parameter: string, value: string, how: string) => follow({ ...query, [parameter]: value }, how);
 
   // 1. A next link: the server's own word for the next request.
   const link = firstOf(NEXT_LINK_KEYS, readString);
@@ -168,7 +164,7 @@ export function readPage(
   if (given) {
     reading.nextLink = given.value;
     // Its query, the link absolute or relative to the list's URL.
-    const linkQuery = URL.canParse(given.value, request.listUrl) && new URL(given.value, request.listUrl).searchParams;
+    const linkQuery = URL.canParse(given.value, listUrl) && new URL(given.value, listUrl).searchParams;
     if (linkQuery && linkQuery.size) return follow(Object.fromEntries(linkQuery), given.how);
   }
   // A next "link" that is bare text is a cursor token (`meta.cursor.next: "n1"`), sent back as a cursor;
@@ -178,8 +174,8 @@ export function readPage(
   if (cursor && reading.more !== false) {
     const parameter =
       cursor === link
-        ? (request.cursorParam ?? 'cursor')
-        : ((CURSOR_KEYS.includes(cursor.key) ? request.cursorParam : undefined) ?? cursorParameterFor(cursor.key));
+        ? (cursorParam ?? 'cursor')
+        : ((CURSOR_KEYS.includes(cursor.key) ? cursorParam : undefined) ?? cursorParameterFor(cursor.key));
     return sendBack(parameter, cursor.value, `${cursor.at}.${cursor.key}, sent back as ${parameter}`);
   }
   // 3. Page numbers.
@@ -255,20 +251,19 @@ async function* walkPages<A extends PageAnswer, R>(
  * already the page may give again (those at a time marker's edge), for a page size that leaves room for them. */
 export function followPages<A extends PageAnswer>(
   fetchPage: (query: Query, again: number) => Promise<A>,
-  // `query`: the first page's (filters; every next page's comes from the answer before it); `cursorParam`: a configured
-  // name to send a cursor back under; `rowKey`: a row's id and time (ISO), for a list paged by a time marker.
-  {
-    query: first,
-    rowKey,
-    cursorParam,
-  }: { query?: Query; cursorParam?: string; rowKey?: (row: unknown) => { id?: string; at?: string } } = {},
+  // The first page's query (filters; every next page's comes from the answer before it).
+  first: Query,
+  // A configured name to send a cursor back under (else derived from the answer's key).
+  cursorParam?: string,
+  // A row's id and time (ISO), for a list paged by a time marker.
+  rowKey?: (row: unknown) => { id?: string; at?: string },
 ) {
   let edgeMs = NaN;
   /** The rows read within 1 ms of the edge: the only ones a page after it can give again. */
   let seen = new Map<string, number>();
   const atEdge = (value: string) => /^\d{4}-\d\d-\d\dT/.test(value) && Math.abs(Date.parse(value) - edgeMs) <= 1;
   return walkPages(
-    { ...first },
+    first,
     (query) =>
       fetchPage(
         Object.fromEntries(
@@ -280,7 +275,7 @@ export function followPages<A extends PageAnswer>(
         Object.values(query).some(atEdge) ? seen.size : 0,
       ),
     (answer, query) => {
-      const reading = readPage(answer, { query, listUrl: answer.url, cursorParam });
+      const reading = readPage(answer, query, answer.url, cursorParam);
       if (rowKey && reading.rows?.length) {
         const keys = reading.rows.map(rowKey);
         const fresh = reading.rows.filter((_, index) => !seen.has(keys[index].id!));
@@ -324,7 +319,7 @@ export function readPathPage(baseUrl: string, path: string, answer: Omit<PageAns
   // The path and its query (all after the first `?`).
   const [bare, asked = ''] = path.split(/\?(.*)/s, 2);
   const query = Object.fromEntries(new URLSearchParams(asked));
-  const reading = readPage(answer, { query, listUrl, cursorParam });
+  const reading = readPage(answer, query, listUrl, cursorParam);
   if (reading.nextLink !== undefined) return { reading, next: underBase(baseUrl, reading.nextLink) };
   if (reading.more === false || reading.next === undefined) return { reading };
   const search = new URLSearchParams(reading.next.query).toString();
