@@ -2,7 +2,7 @@ import LinkHeader from 'http-link-header';
 import { UsageError } from '../../../core/errors.js';
 import { atBaseOrigin, resolveApiPath } from '../../../core/security/base-url.js';
 import { readString, readText } from './fields.js';
-import { isObject } from '../../../core/objects.js';
+import { isObject, type JsonObject } from '../../../core/objects.js';
 
 /** The `rel="next"` link of a header value: its target (undefined: none; empty: one without a target). */
 function nextOf(value: string) {
@@ -81,7 +81,6 @@ export interface PageReading {
   repeats?: number;
 }
 
-type Json = Record<string, unknown>;
 /** A page's query parameters, as sent. */
 export type Query = Record<string, string>;
 
@@ -97,7 +96,7 @@ export function findRows(data: unknown) {
 }
 
 /** The places paging facts may be: meta, what `data` carries beside the rows, and objects inside either. */
-function places(meta: Json, rest: Json) {
+function places(meta: JsonObject, rest: JsonObject) {
   const found = [
     { at: 'meta', value: meta },
     { at: 'data', value: rest },
@@ -126,7 +125,7 @@ export function cursorParameterFor(key: string) {
 
 /** One answer of a list: `query` as asked (filters kept), `listUrl` to resolve a relative link, `cursorParam` as set. */
 export function readPage(answer: Omit<PageAnswer, 'url'>, query: Query, listUrl: string, cursorParam?: string) {
-  const { rest, ...reading }: PageReading & { rest: Json } = findRows(answer.data);
+  const { rest, ...reading }: PageReading & { rest: JsonObject } = findRows(answer.data);
   const { rows } = reading;
   const sources = places(answer.meta, rest);
   /** The first of `keys` whose value `read` accepts, where it was and under which key. */
@@ -217,7 +216,7 @@ function markersIn(sources: ReturnType<typeof places>) {
 
 export interface PageAnswer {
   data?: unknown;
-  meta: Json;
+  meta: JsonObject;
   /** Names in lower case; `link` may carry the next page. */
   headers?: Record<string, string | string[] | undefined>;
   /** The URL asked (a relative next link is resolved against it). */
