@@ -331,7 +331,7 @@ it('the one pager: a server that hands out a next request already made ends the 
     asked.push(key);
     return { data: [], meta: {}, headers: {}, url: `${BASE}/hedges?${key}`, ...answers[key] };
   };
-  for await (const page of followPages(fetchPage)) seen.push(page.next);
+  for await (const page of followPages(fetchPage, {})) seen.push(page.next);
   expect([seen, asked]).toEqual([
     ['page', 'repeated'],
     ['', 'cursor=c2'],

@@ -36,7 +36,7 @@ import { tempDir } from '../support/hedge-cli.js';
 
 const LIST_URL = 'https://api.example.com/partners/acme/v2/hedges?limit=100';
 const read = (data: unknown, meta: Record<string, unknown> = {}, link?: string) =>
-  readPage({ data, meta, headers: { link } }, { query: { status: 'filled' }, listUrl: LIST_URL });
+  readPage({ data, meta, headers: { link } }, { status: 'filled' }, LIST_URL);
 
 // A bare array with nothing said, one page and no word on more: every reference list of wire-tolerance.test.ts.
 it('paging by detection: meta.next_cursor: sent back as `cursor` with the filters kept; null says it was the last page; a list inside data with a page token beside it; a configured cursor name wins', () => {
@@ -47,10 +47,7 @@ it('paging by detection: meta.next_cursor: sent back as `cursor` with the filter
   });
   expect(read([{ id: 'a' }], { next_cursor: null }).more).toBe(false);
   expect(
-    readPage(
-      { data: { items: [{ id: 'a' }, { id: 'b' }], nextPageToken: 'tok' }, meta: {} },
-      { query: {}, listUrl: LIST_URL, cursorParam: 'after' },
-    ),
+    readPage({ data: { items: [{ id: 'a' }, { id: 'b' }], nextPageToken: 'tok' }, meta: {} }, {}, LIST_URL, 'after'),
   ).toMatchObject({
     rows: [{ id: 'a' }, { id: 'b' }],
     rowsAt: 'data.items',

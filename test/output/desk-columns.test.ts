@@ -128,7 +128,7 @@ function keysByHeader(resource: Resource) {
   const byHeader = new Map<string, string>();
   for (const field of resource.fields) {
     for (const rateUnit of ['NGN/USDT', undefined])
-      byHeader.set(fieldLabel(field, 'header', { kind: field.kind, rateUnit }), field.key);
+      byHeader.set(fieldLabel(field, 'header', rateUnit, field.kind), field.key);
   }
   return byHeader;
 }

@@ -50,11 +50,11 @@ it('withExtraFields puts known fields first, then every other field sorted by na
     ['Order tx hash', 'hash'],
     ['Risk tier', 'count'],
   ]);
-  expect(withExtraFields(known, rows, { omit: ['order_tx_hash'] }).map((field) => field.key)).toEqual(
+  expect(withExtraFields(known, rows, ['order_tx_hash']).map((field) => field.key)).toEqual(
     'market capacity_buy desk_region risk_tier'.split(' '),
   );
   expect(
-    withExtraFields(known, rows, { keepAbsentKnown: true })
+    withExtraFields(known, rows, [], true)
       .map((field) => field.key)
       .slice(0, 3),
   ).toEqual(['market', 'client_reference', 'capacity_buy']);

@@ -77,7 +77,7 @@ function watchFields(fields: readonly FieldSpec[], keys: string, markets: Readon
   const rateUnit = currency && `${currency}/USDT`;
   return keys.split(' ').flatMap((key) => {
     const field = fields.find((candidate) => candidate.key === key);
-    return field ? [{ key, label: fieldLabel(field, 'header', { kind: field.kind, rateUnit }), kind: field.kind }] : [];
+    return field ? [{ key, label: fieldLabel(field, 'header', rateUnit, field.kind), kind: field.kind }] : [];
   });
 }
 

@@ -253,7 +253,7 @@ function groupColumns(report: Report, context: CellContext) {
             ? GROUP_WORDS[report.by].title
             : key === 'quote_amount_locked' && lockedIn && !otherCurrencies.length
               ? `${field.label} ${lockedIn}`
-              : fieldLabel(field, 'header', { rateUnit }),
+              : fieldLabel(field, 'header', rateUnit),
         // As the lists: a group's name or a reference may be cut at the end (a reference to 8); a hedge id is kept whole (cut in the middle only when it is all that fits).
         ...kindColumn(field.kind),
         ...(key === 'group' && report.by === 'hedge' && { shrink: 'middle', minWidth: undefined }),

@@ -505,7 +505,7 @@ async function pageSizeChecks(client: HedgeClient, name: string, hedgesRead = 0)
       path: '/hedges',
       query: parameter === NO_PAGE_SIZE ? {} : { [parameter]: 1 },
     });
-    return readPage(answer, { query: {}, listUrl: answer.url });
+    return readPage(answer, {}, answer.url);
   };
   /** The page-size check, and how the list pages when an answer showed it. */
   const say = (status: CheckStatus, detail: string, reading?: PageReading, next?: string) => [

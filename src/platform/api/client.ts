@@ -4,14 +4,7 @@ import { rememberSent } from '../../core/as-sent.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import type { Side } from '../../core/vocabulary.js';
 import { ApiError, InvalidResponseError, NetworkError } from '../../core/errors.js';
-import {
-  findRows,
-  followPages,
-  PAGE_SIZE_NAMES,
-  type FollowOptions,
-  type PageReading,
-  type Query,
-} from './wire/pages.js';
+import { findRows, followPages, PAGE_SIZE_NAMES, type PageReading, type Query } from './wire/pages.js';
 import {
   accountSchema,
   hedgeSchema,
@@ -55,12 +48,9 @@ export interface SideRequest {
   side: Side;
 }
 
-interface QuoteRequest extends SideRequest {
+export interface OpenRequest extends SideRequest {
   notional_usd: number;
   tenor_days: number;
-}
-
-export interface OpenRequest extends QuoteRequest {
   client_reference?: string;
 }
 
@@ -191,7 +181,7 @@ export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
     schema: S,
     path: string,
     filters: Filters,
-    { limit: shown, checkCut, lookAhead, rowKey }: ListHedgesQuery & Pick<FollowOptions, 'rowKey'>,
+    { limit: shown, checkCut, lookAhead, rowKey }: ListHedgesQuery & { rowKey?: typeof historyRowKey },
   ) {
     const endpoint = `GET ${path}`;
     const limit = lookAhead && shown !== undefined ? shown + 1 : shown;
@@ -229,11 +219,12 @@ export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
         }
       }
     };
-    for await (const page of followPages(fetchPage, {
-      query: withoutUndefined(filters) as Query,
-      cursorParam: wire.cursorParam || undefined,
+    for await (const page of followPages(
+      fetchPage,
+      withoutUndefined(filters) as Query,
+      wire.cursorParam || undefined,
       rowKey,
-    })) {
+    )) {
       pages += 1;
       ({ reading, next: ended } = page);
       items.push(...rows(schema, page.answer, endpoint, reading));
@@ -398,7 +389,7 @@ export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
     },
 
     /** POST /quotes — indicative; opens and stores nothing. */
-    createQuote(body: QuoteRequest) {
+    createQuote(body: Omit<OpenRequest, 'client_reference'>) {
       return call(quoteSchema, { method: 'POST', path: '/quotes', body });
     },
 
@@ -434,10 +425,9 @@ export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
       let pages = 0;
       for await (const { answer, reading, next: given } of followPages(
         (query) => get(path, (sent = withPageSize(query, MAX_PAGE_SIZE))),
-        {
-          cursorParam: wire.cursorParam || undefined,
-          rowKey: historyRowKey,
-        },
+        {},
+        wire.cursorParam || undefined,
+        historyRowKey,
       )) {
         const records = rows(historyRecordSchema, answer, `GET ${path}`, reading);
         // An empty page ends the history whatever it says next (a server that keeps handing a cursor over nothing).
@@ -469,9 +459,6 @@ export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
 
 export type HedgeClient = ReturnType<typeof hedgeClient>;
 
-const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
-const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
-
 /** A client over a transport of its own, on connections owned (and closed) by whoever built them: the runtime context. */
 export function createClient({
   credentials,
@@ -495,8 +482,8 @@ export function createClient({
       ...options,
       userAgent: `hedge-cli/${VERSION} (node ${process.version}; ${process.platform})`,
       nodeExtraCaCerts: env.NODE_EXTRA_CA_CERTS || undefined,
-      connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
-      requestTimeoutMs: requestTimeoutSeconds !== undefined ? requestTimeoutSeconds * 1000 : DEFAULT_REQUEST_TIMEOUT_MS,
+      connectTimeoutMs: 5_000,
+      requestTimeoutMs: (requestTimeoutSeconds ?? 15) * 1000,
       // '' rather than undefined: the transport would otherwise read process.env behind the context's back.
       proxy: {
         httpsProxy: env.HTTPS_PROXY ?? env.https_proxy ?? '',

@@ -3,7 +3,6 @@ import { en } from 'zod/locales';
 
 import { readNumber } from '../../core/number-format.js';
 import { SIDES } from '../../core/vocabulary.js';
-import type { AccountFacts, MarketFacts } from '../../core/wire.js';
 import { asUtc } from './wire/fields.js';
 import { isObject } from '../../core/objects.js';
 
@@ -29,21 +28,21 @@ const optionalTime = z.nullish(timestamp);
 const status = z.string().check(z.minLength(1));
 const perSide = z.looseObject({ buy: money, sell: money });
 
-const errorBodySchema = z.looseObject({
-  code: z.string(),
-  message: z.string(),
-  // Its contents are not shown: an odd shape must not cost the operator the error code.
-  details: z.optional(
-    z.pipe(
-      z.unknown(),
-      z.transform((details) => (details == null ? {} : isObject(details) ? details : { value: details })),
-    ),
-  ),
-});
-
 export const envelopeSchema = z.looseObject({
   data: z.unknown(),
-  error: z.nullish(errorBodySchema),
+  error: z.nullish(
+    z.looseObject({
+      code: z.string(),
+      message: z.string(),
+      // Its contents are not shown: an odd shape must not cost the operator the error code.
+      details: z.optional(
+        z.pipe(
+          z.unknown(),
+          z.transform((details) => (details == null ? {} : isObject(details) ? details : { value: details })),
+        ),
+      ),
+    }),
+  ),
   // Request context only: a meta that is not an object is read as none rather than refused.
   meta: z.pipe(
     z.unknown(),
@@ -137,7 +136,4 @@ export type SubmittedAction = z.infer<typeof submittedActionSchema>;
 export type Position = z.infer<typeof positionSchema>;
 export type Account = z.infer<typeof accountSchema>;
 
-// What these answers are read into for the rules (domain/wire.ts).
-type Fits<Read extends Facts, Facts> = Read;
-export type AnswersAsFacts = [Fits<Market, MarketFacts>, Fits<Account, AccountFacts>];
 export type HistoryRecord = z.infer<typeof historyRecordSchema>;

@@ -107,11 +107,6 @@ const TLS_TRUST_CODES =
     ' ',
   );
 
-/** Answers larger than this are refused while they are read (HEDGE_MAX_ANSWER_MB overrides it). */
-const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
-/** Less than this left before --timeout, and a write is not started. */
-const MIN_WRITE_BUDGET_MS = 1_000;
-
 /** What `make` made for this key, made on the first ask (keys compared as JSON). */
 export function memo<T>(map: Map<string, T>, key: unknown[], make: () => T) {
   const name = JSON.stringify(key);
@@ -381,8 +376,8 @@ export function createTransport(config: TransportConfig) {
     const failed = (message: string, more: object) =>
       new NetworkError(message, { endpoint, attempts: attempt, ...more });
     const remaining = (config.deadline ?? Infinity) - clock.now();
-    // A write sent with no time left to hear the answer would leave its outcome unknown for nothing.
-    if (remaining < (key ? MIN_WRITE_BUDGET_MS : 1))
+    // A write sent with no time left to hear the answer would leave its outcome unknown for nothing: it needs 1 s.
+    if (remaining < (key ? 1_000 : 1))
       throw failed(
         `--timeout ran out before ${endpoint} was ${attempt === 1 ? 'sent; nothing was sent' : 'sent again'}.`,
         {
@@ -398,7 +393,8 @@ export function createTransport(config: TransportConfig) {
     // Our own timer makes the bound exact and covers headers and body together.
     const timeoutSignal = AbortSignal.timeout(timeoutMs);
     const signal = config.signal ? AbortSignal.any([config.signal, timeoutSignal]) : timeoutSignal;
-    const cap = config.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+    // Answers larger than this are refused while they are read (HEDGE_MAX_ANSWER_MB sets it; 64 MiB by default).
+    const cap = config.maxAnswerBytes ?? 64 * 1024 * 1024;
     try {
       // The key crosses a proxy only inside TLS to a remote host (src/core/security/base-url.ts).
       const viaProxy = !connectsDirectly(config.baseUrl) && (config.proxy.httpsProxy || config.proxy.httpProxy);

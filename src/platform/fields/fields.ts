@@ -64,14 +64,15 @@ export function fieldTable(table: string, extra: Record<string, Partial<FieldSpe
     });
 }
 
-/** The label with its unit: "Notional USD", "Struck NGN/USDT", "Maturity UTC" in a table header; "Notional (USD)" on a card (a card's times say UTC themselves). */
+/** The label with its unit: "Notional USD", "Struck NGN/USDT", "Maturity UTC" in a table header; "Notional (USD)" on a card (a card's times say UTC themselves); `rateUnit` stands for a rate's unit, `kind` says a column holds times. */
 export function fieldLabel(
   field: Pick<FieldSpec, 'label' | 'unit'>,
   style: 'header' | 'card',
-  context: { kind?: FieldKind; rateUnit?: string } = {},
+  rateUnit?: string,
+  kind?: FieldKind,
 ) {
-  let unit = field.unit === 'rate' ? context.rateUnit : field.unit;
-  if (unit === undefined && style === 'header' && (context.kind === 'time' || context.kind === 'utc')) unit = 'UTC';
+  let unit = field.unit === 'rate' ? rateUnit : field.unit;
+  if (unit === undefined && style === 'header' && (kind === 'time' || kind === 'utc')) unit = 'UTC';
   if (unit === undefined) return field.label;
   return style === 'header' ? `${field.label} ${unit}` : `${field.label} (${unit})`;
 }
@@ -133,13 +134,14 @@ export const fieldsByKey = (fields: readonly FieldSpec[]) => new Map(fields.map(
 /** The keys fields show: each its own and those it covers. */
 export const keysOf = (fields: readonly FieldSpec[]) => fields.flatMap((field) => [field.key, ...(field.covers ?? [])]);
 
-/** Known fields first, in the order given, then every other field the server sent, sorted by name (a stable column order whatever order the server writes its keys in). */
+/** Known fields first, in the order given (but `omit`; a known one no row holds only with `keepAbsentKnown`), then every other field the server sent, sorted by name (a stable column order whatever order the server writes its keys in). */
 export function withExtraFields(
   known: FieldSpec[],
   rows: JsonObject[],
-  options: { omit?: readonly string[]; keepAbsentKnown?: boolean } = {},
+  omit: readonly string[] = [],
+  keepAbsentKnown = false,
 ) {
-  const covered = new Set([...(options.omit ?? []), ...keysOf(known)]);
+  const covered = new Set([...omit, ...keysOf(known)]);
   const extras: FieldSpec[] = [];
   for (const row of rows)
     for (const key in row) {
@@ -150,8 +152,7 @@ export function withExtraFields(
     }
   const present = known.filter(
     (field) =>
-      !options.omit?.includes(field.key) &&
-      (options.keepAbsentKnown || field.get || rows.some((row) => row[field.key] !== undefined)),
+      !omit.includes(field.key) && (keepAbsentKnown || field.get || rows.some((row) => row[field.key] !== undefined)),
   );
   return [...present, ...extras.sort((a, b) => (a.key < b.key ? -1 : 1))];
 }

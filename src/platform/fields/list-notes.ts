@@ -5,17 +5,17 @@ export function moreNote(
   list: { items: readonly unknown[]; more: boolean; cutAt?: number },
   limit: number | undefined,
   noun: string,
-  how: { moreCommand: string; defaultLength?: boolean },
+  moreCommand: string,
+  defaultLength?: boolean,
 ) {
   if (list.cutAt !== undefined)
     return `The list may be cut at ${list.cutAt} ${noun}: the server gave no next page (it may not read the page size hedge sends). \`hedge doctor\` shows how it pages; set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter.`;
   if (!list.more) return;
   const count = list.items.length;
-  const { moreCommand } = how;
   if (limit === undefined)
     return `The server has more ${noun} than the ${count} shown (one page); ask for more with \`${moreCommand}\`.`;
   // hedge's default length, reached: the rest is one flag away (--limit N, or --all).
-  if (how.defaultLength && count >= limit)
+  if (defaultLength && count >= limit)
     return `${count} ${noun} shown (the default); there are more: \`${moreCommand}\` lists every one, --limit N up to 500.`;
   if (count >= limit) return;
   const asked = Number.isFinite(limit) ? ` of the ${limit} ${noun} asked` : ` ${noun}`;

@@ -342,7 +342,7 @@ export class Output {
       let compact: TableCell[] | undefined;
       return {
         key: field.key,
-        header: safeText(fieldLabel(field, 'header', { kind, rateUnit })),
+        header: safeText(fieldLabel(field, 'header', rateUnit, kind)),
         ...kindColumn(kind, field.wrap ? 'wrap' : field.whole ? 'whole' : undefined),
         total: total === undefined ? EMPTY_CELL : cell(totals!.row, total),
         get cells() {
@@ -392,7 +392,7 @@ export class Output {
     const rateUnit = rateUnitOf([record]);
     const context = this.cellContext('card', options.nowMs);
     const rows = fields.map((field): [string, string] => [
-      safeText(fieldLabel(field, 'card', { rateUnit })),
+      safeText(fieldLabel(field, 'card', rateUnit)),
       formatCell(field, valueOf(field, record), record, decimalsOf(field, [record]), context).styled,
     ]);
     this.write(this.card(rows, options.title, options.footer));
@@ -437,13 +437,13 @@ export class Output {
     return withExtraFields(
       order.flatMap((key) => shown.filter((field) => field.key === key)),
       rows,
-      { omit: [...keysOf(shown.filter((field) => !order.includes(field.key))), ...omit] },
+      [...keysOf(shown.filter((field) => !order.includes(field.key))), ...omit],
     );
   }
 
   /** --fields applied to every field there is (one left out of the table by default included); `plain`: but those only people see (TSV and CSV's columns). An unknown name is bad usage (exit 2). */
   private picked(known: FieldSpec[], rows: JsonObject[], plain = false) {
-    const all = withExtraFields(known, rows, { keepAbsentKnown: true });
+    const all = withExtraFields(known, rows, [], true);
     const available = plain ? all.filter((field) => !field.screenOnly) : all;
     if (!this.init.fields) return available;
     const picked = pickFields(available, this.init.fields, rows, this.accepted);

@@ -58,10 +58,7 @@ export async function run(ctx: Options, { args, options }: In<'HEDGES'>) {
       nowMs: client.transport.serverNow().bestMs,
     });
     // Never fewer rows without a word: said on stderr in every format.
-    const short = moreNote(list, limit, 'hedges', {
-      defaultLength,
-      moreCommand: ctx.hedgeCommand('hedges', ...filters, '--all'),
-    });
+    const short = moreNote(list, limit, 'hedges', ctx.hedgeCommand('hedges', ...filters, '--all'), defaultLength);
     if (short) output.warn(short);
     if (list.items.length)
       output.tableNote(output.chalk.dim(`One hedge in full: ${ctx.hedgeCommand('hedges', '<ID>')}`));

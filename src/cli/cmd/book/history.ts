@@ -74,7 +74,7 @@ export function noteStillHeld(ctx: Options, deal: DealHedges | undefined, ended?
 
 /** Hedge records deal references are joined from, read short of what the server may hold: said, with what it means. */
 export function noteShortRecords(ctx: Options, read: DealHedges['read']) {
-  const short = read && moreNote(read, read.limit, 'hedge records', { moreCommand: '' });
+  const short = read && moreNote(read, read.limit, 'hedge records', '');
   if (short)
     ctx.output.warn(
       `${short} A closed hedge past them whose history record carries no reference is not joined to its deal.`,
@@ -104,10 +104,7 @@ export async function run(ctx: Options, input: In<'HISTORY'>) {
     const list = await client.readHistory({ limit, checkCut: !defaultLength, lookAhead: defaultLength });
     original = list.items;
     // Never fewer rows without a word: said on stderr in every format.
-    const short = moreNote(list, limit, 'closed hedges', {
-      defaultLength,
-      moreCommand: ctx.hedgeCommand('history', '--all'),
-    });
+    const short = moreNote(list, limit, 'closed hedges', ctx.hedgeCommand('history', '--all'), defaultLength);
     if (short) output.warn(short);
   } else {
     // The closed hedges of a period (or a deal): every page is read (newest first) and filtered as it

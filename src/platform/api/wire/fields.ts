@@ -11,9 +11,6 @@ export function nameKey(name: string) {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-/** A record's fields by their normalised name (the first of two that normalise alike wins). */
-export type Fields = ReadonlyMap<string, unknown>;
-
 function fieldsOf(raw: JsonObject) {
   // Reversed: of two names that normalise alike, the first is set last.
   return new Map(
@@ -25,8 +22,13 @@ function fieldsOf(raw: JsonObject) {
 
 type Reader<T> = (value: unknown) => T | undefined;
 
-/** The first of `names` (in order of preference) whose value `read` accepts, and that name. */
-export function pickField<T>(from: JsonObject | Fields, names: readonly string[], read: Reader<T>) {
+/** The first of `names` (in order of preference) whose value `read` accepts, and that name; `from`: a record, or its
+ * fields by normalised name (fieldsOf). */
+export function pickField<T>(
+  from: JsonObject | ReadonlyMap<string, unknown>,
+  names: readonly string[],
+  read: Reader<T>,
+) {
   const fields = from instanceof Map ? from : fieldsOf(from as JsonObject);
   for (const name of names) {
     const value = read(fields.get(nameKey(name)));

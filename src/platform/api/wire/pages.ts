@@ -2,7 +2,7 @@ import LinkHeader from 'http-link-header';
 import { UsageError } from '../../../core/errors.js';
 import { atBaseOrigin, resolveApiPath } from '../../../core/security/base-url.js';
 import { readString, readText } from './fields.js';
-import { isObject } from '../../../core/objects.js';
+import { isObject, type JsonObject } from '../../../core/objects.js';
 
 /** The `rel="next"` link of a header value: its target (undefined: none; empty: one without a target). */
 function nextOf(value: string) {
@@ -81,7 +81,6 @@ export interface PageReading {
   repeats?: number;
 }
 
-type Json = Record<string, unknown>;
 /** A page's query parameters, as sent. */
 export type Query = Record<string, string>;
 
@@ -97,7 +96,7 @@ export function findRows(data: unknown) {
 }
 
 /** The places paging facts may be: meta, what `data` carries beside the rows, and objects inside either. */
-function places(meta: Json, rest: Json) {
+function places(meta: JsonObject, rest: JsonObject) {
   const found = [
     { at: 'meta', value: meta },
     { at: 'data', value: rest },
@@ -125,11 +124,8 @@ export function cursorParameterFor(key: string) {
 }
 
 /** One answer of a list: `query` as asked (filters kept), `listUrl` to resolve a relative link, `cursorParam` as set. */
-export function readPage(
-  answer: Omit<PageAnswer, 'url'>,
-  request: { query: Query; listUrl: string; cursorParam?: string },
-) {
-  const { rest, ...reading }: PageReading & { rest: Json } = findRows(answer.data);
+export function readPage(answer: Omit<PageAnswer, 'url'>, query: Query, listUrl: string, cursorParam?: string) {
+  const { rest, ...reading }: PageReading & { rest: JsonObject } = findRows(answer.data);
   const { rows } = reading;
   const sources = places(answer.meta, rest);
   /** The first of `keys` whose value `read` accepts, where it was and under which key. */
@@ -153,8 +149,7 @@ export function readPage(
     reading.more ??= true;
     return reading;
   };
-  const sendBack = (parameter: string, value: string, how: string) =>
-    follow({ ...request.query, [parameter]: value }, how);
+  const sendBack = (parameter: string, value: string, how: string) => follow({ ...query, [parameter]: value }, how);
 
   // 1. A next link: the server's own word for the next request.
   const link = firstOf(NEXT_LINK_KEYS, readString);
@@ -168,7 +163,7 @@ export function readPage(
   if (given) {
     reading.nextLink = given.value;
     // Its query, the link absolute or relative to the list's URL.
-    const linkQuery = URL.canParse(given.value, request.listUrl) && new URL(given.value, request.listUrl).searchParams;
+    const linkQuery = URL.canParse(given.value, listUrl) && new URL(given.value, listUrl).searchParams;
     if (linkQuery && linkQuery.size) return follow(Object.fromEntries(linkQuery), given.how);
   }
   // A next "link" that is bare text is a cursor token (`meta.cursor.next: "n1"`), sent back as a cursor;
@@ -178,8 +173,8 @@ export function readPage(
   if (cursor && reading.more !== false) {
     const parameter =
       cursor === link
-        ? (request.cursorParam ?? 'cursor')
-        : ((CURSOR_KEYS.includes(cursor.key) ? request.cursorParam : undefined) ?? cursorParameterFor(cursor.key));
+        ? (cursorParam ?? 'cursor')
+        : ((CURSOR_KEYS.includes(cursor.key) ? cursorParam : undefined) ?? cursorParameterFor(cursor.key));
     return sendBack(parameter, cursor.value, `${cursor.at}.${cursor.key}, sent back as ${parameter}`);
   }
   // 3. Page numbers.
@@ -221,20 +216,11 @@ function markersIn(sources: ReturnType<typeof places>) {
 
 export interface PageAnswer {
   data?: unknown;
-  meta: Json;
+  meta: JsonObject;
   /** Names in lower case; `link` may carry the next page. */
   headers?: Record<string, string | string[] | undefined>;
   /** The URL asked (a relative next link is resolved against it). */
   url: string;
-}
-
-export interface FollowOptions {
-  /** The first page's query (filters); every next page's query comes from the answer before it. */
-  query?: Query;
-  /** A configured name to send a cursor back under (else derived from the answer's key). */
-  cursorParam?: string;
-  /** A row's id and time (ISO), for a list that may be paged by a time marker. */
-  rowKey?: (row: unknown) => { id?: string; at?: string };
 }
 
 /** Page after page, each with whether another page follows, none, or none because the server repeated a next request
@@ -264,14 +250,19 @@ async function* walkPages<A extends PageAnswer, R>(
  * already the page may give again (those at a time marker's edge), for a page size that leaves room for them. */
 export function followPages<A extends PageAnswer>(
   fetchPage: (query: Query, again: number) => Promise<A>,
-  { query: first, rowKey, cursorParam }: FollowOptions = {},
+  // The first page's query (filters; every next page's comes from the answer before it).
+  first: Query,
+  // A configured name to send a cursor back under (else derived from the answer's key).
+  cursorParam?: string,
+  // A row's id and time (ISO), for a list paged by a time marker.
+  rowKey?: (row: unknown) => { id?: string; at?: string },
 ) {
   let edgeMs = NaN;
   /** The rows read within 1 ms of the edge: the only ones a page after it can give again. */
   let seen = new Map<string, number>();
   const atEdge = (value: string) => /^\d{4}-\d\d-\d\dT/.test(value) && Math.abs(Date.parse(value) - edgeMs) <= 1;
   return walkPages(
-    { ...first },
+    first,
     (query) =>
       fetchPage(
         Object.fromEntries(
@@ -283,7 +274,7 @@ export function followPages<A extends PageAnswer>(
         Object.values(query).some(atEdge) ? seen.size : 0,
       ),
     (answer, query) => {
-      const reading = readPage(answer, { query, listUrl: answer.url, cursorParam });
+      const reading = readPage(answer, query, answer.url, cursorParam);
       if (rowKey && reading.rows?.length) {
         const keys = reading.rows.map(rowKey);
         const fresh = reading.rows.filter((_, index) => !seen.has(keys[index].id!));
@@ -327,7 +318,7 @@ export function readPathPage(baseUrl: string, path: string, answer: Omit<PageAns
   // The path and its query (all after the first `?`).
   const [bare, asked = ''] = path.split(/\?(.*)/s, 2);
   const query = Object.fromEntries(new URLSearchParams(asked));
-  const reading = readPage(answer, { query, listUrl, cursorParam });
+  const reading = readPage(answer, query, listUrl, cursorParam);
   if (reading.nextLink !== undefined) return { reading, next: underBase(baseUrl, reading.nextLink) };
   if (reading.more === false || reading.next === undefined) return { reading };
   const search = new URLSearchParams(reading.next.query).toString();
