@@ -232,8 +232,14 @@ it('the schedule of changes: lists each due date and bucket boundary where the t
 
 it("the projected cost: carries each side at today's rate, pays the fee on what is traded and rolls at each maturity; shows carry alone when the fee is not known, and a due inside a tenor pays the reduce", () => {
   const item = receivableOf('R', 100_000, 14); // two 7-day hedges
-  const rates = { carryDailyPct: { USDTNGN: { buy: 0.04, sell: -0.02 } }, feeRate: { USDTNGN: 0.0005 } };
-  const [cost] = projectedCost([item], DEFAULT_POLICY, PRICES, NOW, rates);
+  const [cost] = projectedCost(
+    [item],
+    DEFAULT_POLICY,
+    PRICES,
+    NOW,
+    { USDTNGN: { buy: 0.04, sell: -0.02 } },
+    { USDTNGN: 0.0005 },
+  );
   // 14 days × 100,000 × 0.04% = 560 carry; open 50 + one roll (close 50 + open 50); settles at due: no fee.
   // All paid: negative, on the account's side.
   expect(cost).toEqual({
@@ -248,7 +254,7 @@ it("the projected cost: carries each side at today's rate, pays the fee on what 
   const early = receivableOf('E', 10_000, 2); // due inside the 7-day hedge
   const late = receivableOf('L', 10_000, 7);
   const costed = (items: Exposure[], feeRate = {}) =>
-    projectedCost(items, DEFAULT_POLICY, PRICES, NOW, { carryDailyPct: { USDTNGN: { buy: 0.01, sell: 0 } }, feeRate });
+    projectedCost(items, DEFAULT_POLICY, PRICES, NOW, { USDTNGN: { buy: 0.01, sell: 0 } }, feeRate);
   const costs = costed([early, late], { USDTNGN: 0.001 });
   // 2 days × 20,000 × 0.01% = 4; 5 more days × 10,000 × 0.01% = 5. Fees: open 20 + reduce 10; the rest settles at day 7.
   expect(costs.map((cost) => [cost.exposures, cost.carry_pnl_usdc, cost.fees_pnl_usdc, cost.rolls])).toEqual([

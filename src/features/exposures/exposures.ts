@@ -161,7 +161,7 @@ export async function gatherExposures(ports: WritePorts, input: ExposuresInput) 
     exposures: exposureLines(...facts),
     book,
     schedule: scheduleOfChanges(...facts),
-    cost: projectedCost(...facts, { carryDailyPct, feeRate }),
+    cost: projectedCost(...facts, carryDailyPct, feeRate),
     stress: stressTable(...facts),
   };
 }
