@@ -60,10 +60,13 @@ export async function run(ctx: Options, { options: given }: In<'REPORT'>) {
   const listing = html === undefined ? undefined : closedHedgeListing(html, closedHedgeRow);
   // JSON and the HTML file take the cumulative line compact (a point per close time: 100,000 of
   // them for a long history); the terminal's and the plain formats' line reads the points.
-  const gathered = await gatherReport(client, Object.assign(period, { by, ref }), listing?.add, {
-    points: format !== 'json',
-    ...(references !== undefined && { references }),
-  }).catch((error: unknown) => {
+  const gathered = await gatherReport(
+    client,
+    Object.assign(period, { by, ref }),
+    listing?.add,
+    format !== 'json',
+    references,
+  ).catch((error: unknown) => {
     listing?.discard();
     throw error;
   });
