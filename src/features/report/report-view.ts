@@ -78,10 +78,9 @@ function csvCell(column: string, figures: Figures) {
 }
 
 /** The rows of cells in `columns` (--fields, or all of the grouping's), a header row of the column names first (unless --no-header): CSV and TSV alike, each through its encoder (platform/terminal/csv.ts defuses cells a spreadsheet would run as formulas). */
-export function reportTable(report: Report, options: { columns?: readonly string[]; header?: boolean } = {}) {
-  const columns = options.columns ?? reportColumns(report.by);
+export function reportTable(report: Report, columns = reportColumns(report.by), header?: boolean) {
   const rows = report.groups.map((group) => columns.map((column) => csvCell(column, group)));
-  return options.header === false ? rows : [[...columns], ...rows];
+  return header === false ? rows : [[...columns], ...rows];
 }
 
 /** The totals, for stderr next to the plain rows. */

@@ -71,7 +71,6 @@ export async function run(ctx: Options, { options: given }: In<'REPORT'>) {
     throw error;
   });
   const { report, complete, cumulative } = gathered;
-  const shape = { columns, header: ctx.globals.header };
 
   if (gathered.warning) output.warn(gathered.warning);
   for (const note of reportNotes(report)) output.note(output.chalk.dim(note));
@@ -85,11 +84,11 @@ export async function run(ctx: Options, { options: given }: In<'REPORT'>) {
       );
       break;
     case 'csv':
-      output.write(output.cellsText(reportTable(report, shape)));
+      output.write(output.cellsText(reportTable(report, columns, ctx.globals.header)));
       break;
     case 'plain': {
       if (!report.groups.length) output.note('No closed hedges in this period.');
-      const rows = output.cellsText(reportTable(report, shape));
+      const rows = output.cellsText(reportTable(report, columns, ctx.globals.header));
       if (rows) output.write(rows);
       output.note(reportPlainTotals(report));
       break;
