@@ -60,7 +60,7 @@ it('the exposures file: reads CSV as a spreadsheet exports it: amounts with sepa
   ].join('\n');
   const due = (time: string, line: number, more = {}) => ({ dueMs: Date.parse(time), line, ...more });
   expect(parseExposuresFile(text, { sourceName: 'e.csv' })).toEqual({
-    exposures: [
+    rows: [
       exposure('INV-1', 'receivable', 450_000_000, 'NGN', 0, due('2027-01-15T00:00:00Z', 2)),
       exposure('FRT-2', 'payable', 120_000_000, 'NGN', 0, due('2027-02-03T16:00:00Z', 3, { hedgeRatio: 0.75 })),
       exposure('AP-3', 'payable', 100_000.5, 'USD', 0, due('2027-01-01T00:00:00Z', 4, { hedgeRatio: 0.5 })),
@@ -69,7 +69,7 @@ it('the exposures file: reads CSV as a spreadsheet exports it: amounts with sepa
   const item = { id: 'A', market: 'USDTNGN', type: 'payable', amount: '1000', currency: 'USD', due: '2027-01-01' };
   const fromArray = parseExposuresFile(JSON.stringify([{ ...item, amount: 1000 }]), { sourceName: 'e.json' });
   const fromObject = parseExposuresFile(JSON.stringify({ exposures: [item] }), { sourceName: 'e.json' });
-  expect([fromArray, 'exposures' in fromArray && fromArray.exposures[0].amount]).toEqual([fromObject, 1000]);
+  expect([fromArray, 'rows' in fromArray && fromArray.rows[0].amount]).toEqual([fromObject, 1000]);
 
   const problems = problemsOf(
     [
