@@ -94,9 +94,7 @@ export async function run(ctx: Options, { options: given }: In<'REPORT'>) {
       break;
     }
     case 'table':
-      output.write(
-        await renderReportTable(report, { chalk: output.chalk, columns: output.columns, nowMs: ctx.clock.now() }),
-      );
+      output.write(await renderReportTable(report, output.chalk, output.columns, ctx.clock.now()));
   }
 
   if (listing) {
