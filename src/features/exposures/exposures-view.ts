@@ -24,7 +24,6 @@ const section = (
   const fields = fieldTable(table, extra);
   return { title, empty, fields, priority: priority?.split(' ') ?? fields.map((field) => field.key) };
 };
-type Section = ReturnType<typeof section>;
 const WRAP = { wrap: true };
 
 /** `hedge exposures FILE`: every section on a terminal and in JSON, one in the row formats (the book unless --show says). */
@@ -114,7 +113,7 @@ export const PLAN_VIEW = {
     within_days  Within days  count
     ratio_pct    Ratio %      count`,
     ),
-  } as Record<string, Section>,
+  } as Record<string, ReturnType<typeof section>>,
   all: ['exposures', 'book', 'schedule', 'cost', 'stress'],
   fallback: 'book',
   footer: 'Nothing was sent. Carry and fees from your side (- you pay); stress: + a gain, - a loss, in USD.',
