@@ -122,7 +122,7 @@ describe('hedge_ratio, a column of an exposures file: a ratio from 0 to 1, or a 
   it.each(Object.entries({ '0.75': 0.75, '75': 0.75, '75%': 0.75, '1': 1, '0.5%': 0.005, '100': 1 }))(
     'reads %j as %d',
     (raw, ratio) => {
-      expect(read(raw)).toMatchObject({ exposures: [{ hedgeRatio: ratio }] });
+      expect(read(raw)).toMatchObject({ rows: [{ hedgeRatio: ratio }] });
     },
   );
 

@@ -45,7 +45,7 @@ const exposure = (amount: string) => {
   const item = { id: 'INV-1', market: 'USDTNGN', type: 'receivable', amount, currency: 'NGN', due: '2027-01-15' };
   const parsed = parseExposuresFile(JSON.stringify({ exposures: [item] }), { sourceName: 'exposures.json' });
   if ('problems' in parsed) throw new Error(parsed.problems.map((problem) => problem.message).join(' '));
-  return parsed.exposures;
+  return parsed.rows;
 };
 
 type ServeInput = Parameters<typeof parseSandboxServeOptions>[0];

@@ -60,7 +60,7 @@ it('the exposures file: reads CSV as a spreadsheet exports it: amounts with sepa
   ].join('\n');
   const due = (time: string, line: number, more = {}) => ({ dueMs: Date.parse(time), line, ...more });
   expect(parseExposuresFile(text, { sourceName: 'e.csv' })).toEqual({
-    exposures: [
+    rows: [
       exposure('INV-1', 'receivable', 450_000_000, 'NGN', 0, due('2027-01-15T00:00:00Z', 2)),
       exposure('FRT-2', 'payable', 120_000_000, 'NGN', 0, due('2027-02-03T16:00:00Z', 3, { hedgeRatio: 0.75 })),
       exposure('AP-3', 'payable', 100_000.5, 'USD', 0, due('2027-01-01T00:00:00Z', 4, { hedgeRatio: 0.5 })),
@@ -69,7 +69,7 @@ it('the exposures file: reads CSV as a spreadsheet exports it: amounts with sepa
   const item = { id: 'A', market: 'USDTNGN', type: 'payable', amount: '1000', currency: 'USD', due: '2027-01-01' };
   const fromArray = parseExposuresFile(JSON.stringify([{ ...item, amount: 1000 }]), { sourceName: 'e.json' });
   const fromObject = parseExposuresFile(JSON.stringify({ exposures: [item] }), { sourceName: 'e.json' });
-  expect([fromArray, 'exposures' in fromArray && fromArray.exposures[0].amount]).toEqual([fromObject, 1000]);
+  expect([fromArray, 'rows' in fromArray && fromArray.rows[0].amount]).toEqual([fromObject, 1000]);
 
   const problems = problemsOf(
     [
@@ -232,8 +232,14 @@ it('the schedule of changes: lists each due date and bucket boundary where the t
 
 it("the projected cost: carries each side at today's rate, pays the fee on what is traded and rolls at each maturity; shows carry alone when the fee is not known, and a due inside a tenor pays the reduce", () => {
   const item = receivableOf('R', 100_000, 14); // two 7-day hedges
-  const rates = { carryDailyPct: { USDTNGN: { buy: 0.04, sell: -0.02 } }, feeRate: { USDTNGN: 0.0005 } };
-  const [cost] = projectedCost([item], DEFAULT_POLICY, PRICES, NOW, rates);
+  const [cost] = projectedCost(
+    [item],
+    DEFAULT_POLICY,
+    PRICES,
+    NOW,
+    { USDTNGN: { buy: 0.04, sell: -0.02 } },
+    { USDTNGN: 0.0005 },
+  );
   // 14 days × 100,000 × 0.04% = 560 carry; open 50 + one roll (close 50 + open 50); settles at due: no fee.
   // All paid: negative, on the account's side.
   expect(cost).toEqual({
@@ -248,7 +254,7 @@ it("the projected cost: carries each side at today's rate, pays the fee on what 
   const early = receivableOf('E', 10_000, 2); // due inside the 7-day hedge
   const late = receivableOf('L', 10_000, 7);
   const costed = (items: Exposure[], feeRate = {}) =>
-    projectedCost(items, DEFAULT_POLICY, PRICES, NOW, { carryDailyPct: { USDTNGN: { buy: 0.01, sell: 0 } }, feeRate });
+    projectedCost(items, DEFAULT_POLICY, PRICES, NOW, { USDTNGN: { buy: 0.01, sell: 0 } }, feeRate);
   const costs = costed([early, late], { USDTNGN: 0.001 });
   // 2 days × 20,000 × 0.01% = 4; 5 more days × 10,000 × 0.01% = 5. Fees: open 20 + reduce 10; the rest settles at day 7.
   expect(costs.map((cost) => [cost.exposures, cost.carry_pnl_usdc, cost.fees_pnl_usdc, cost.rolls])).toEqual([

@@ -294,8 +294,8 @@ describe('parseReportDate', () => {
   const now = new Date('2026-03-31T12:34:56.000Z');
   const parsed = (text: string) => {
     const result = parseReportDate(text, now);
-    if (!result.ok) throw new Error(result.message);
-    return result.date.toISOString();
+    if (typeof result === 'string') throw new Error(result);
+    return result.toISOString();
   };
 
   it('reads a date as midnight UTC and a timestamp as written (UTC when it has no zone); days, weeks and calendar months ago from the injected now; refuses a bare m (minutes in hedge journal) naming the month form, and anything else with a message naming the allowed forms', () => {
@@ -315,17 +315,14 @@ describe('parseReportDate', () => {
       ['1m', '1'],
       [' 30M ', '30'],
     ])
-      expect(parseReportDate(text, now), text).toEqual({
-        ok: false,
-        message: `"${text.trim()}" is ambiguous here: write ${count}mo for a month (m is minutes in hedge journal).`,
-      });
+      expect(parseReportDate(text, now), text).toBe(
+        `"${text.trim()}" is ambiguous here: write ${count}mo for a month (m is minutes in hedge journal).`,
+      );
     for (const text of ['', ...'yesterday 2026-02-30 2026-13-01 2026-11-01T24:00 7x -7d 1.5d 2026/11/01'.split(' ')]) {
-      expect(parseReportDate(text, now), text).toEqual({
-        ok: false,
-        message:
-          `"${text}" is not allowed; expected a date (2026-11-01, midnight UTC), an ISO 8601 timestamp ` +
+      expect(parseReportDate(text, now), text).toBe(
+        `"${text}" is not allowed; expected a date (2026-11-01, midnight UTC), an ISO 8601 timestamp ` +
           '(2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1mo: days, weeks, calendar months).',
-      });
+      );
     }
   });
 

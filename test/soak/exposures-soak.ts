@@ -168,7 +168,7 @@ export async function runExposuresSoak(options: SoakOptions) {
     const parsed = parseExposuresFile(csv, { sourceName: 'exposures.csv' });
     if ('problems' in parsed)
       throw new Error(`the soak's own exposures file is bad: ${JSON.stringify(parsed.problems)}`);
-    const exposures = parsed.exposures;
+    const exposures = parsed.rows;
     const lastDueMs = Math.max(
       ...exposures
         .filter((exposure) => coverSide(exposure, DEFAULT_POLICY.functional) !== undefined)

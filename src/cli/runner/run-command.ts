@@ -18,7 +18,7 @@ async function untilCondition(spec: CommandSpec, input: RawInput, now: number) {
     // value that does is the command's date — a malformed one gets the command's own refusal.
     if (/^\s*\d/.test(value)) return;
     const { parseReportDate } = await import('../../features/report/report-rules.js');
-    if (parseReportDate(value, new Date(now)).ok) return;
+    if (parseReportDate(value, new Date(now)) instanceof Date) return;
   }
   if (value.trim() === '') throw new UsageError(`--until: expected a JMESPath condition, e.g. "status=='filled'".`);
   return { expression: value, dateToo };

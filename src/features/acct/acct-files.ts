@@ -122,7 +122,7 @@ function readDated<C extends string, T extends { date: string }>(
 
 /** A market's rates: one row a date, each with its spot (a date without one is a gap), no other market's rows. */
 export function parseRatesFile(source: string, sourceName: string, market: string) {
-  const read = readDated(
+  return readDated(
     source,
     sourceName,
     ['rates', 'rate'],
@@ -149,12 +149,11 @@ export function parseRatesFile(source: string, sourceName: string, market: strin
       };
     },
   );
-  return 'problems' in read ? read : { rates: read.rows };
 }
 
 /** Cumulative fair values since designation, one row a date, in date order. */
 export function parseValuesFile(source: string, sourceName: string) {
-  const read = readDated(
+  return readDated(
     source,
     sourceName,
     ['values', 'row'],
@@ -167,6 +166,5 @@ export function parseValuesFile(source: string, sourceName: string) {
       excluded_value: field('excluded_value', decimalCell('excluded_value', true)),
     }),
   );
-  return 'problems' in read ? read : { values: read.rows };
 }
-export type ValueLine = Extract<ReturnType<typeof parseValuesFile>, { values: unknown }>['values'][number];
+export type ValueLine = Extract<ReturnType<typeof parseValuesFile>, { rows: unknown }>['rows'][number];

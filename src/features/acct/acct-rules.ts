@@ -20,9 +20,7 @@ import {
 export const FRAMEWORKS = ['ifrs9', 'ias39', 'asc815'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
 export const METHODS = ['dollar_offset_cumulative', 'dollar_offset_period', 'regression', 'critical_terms'] as const;
-type Method = (typeof METHODS)[number];
 export type Excluded = 'pnl' | 'cost_of_hedging_reserve';
-type ItemKind = 'forecast' | 'firm' | 'recognised';
 
 /** What the figures of one period end are: cumulative since designation, in the functional currency's cents. */
 export interface PeriodValues {
@@ -39,9 +37,9 @@ export interface PeriodValues {
 
 export interface RelationshipRules {
   framework: Framework;
-  method: Method;
+  method: (typeof METHODS)[number];
   excluded: Excluded;
-  kind: ItemKind;
+  kind: 'forecast' | 'firm' | 'recognised';
   designatedAt: string;
   /** The excluded part known at inception, spread straight-line to profit or loss from the cost-of-hedging reserve (a time-period related item). */
   amortisation?: { total: Cents; from: string; to: string };
@@ -49,9 +47,6 @@ export interface RelationshipRules {
   occurred?: string;
   deDesignated?: { date: string; stillExpected: boolean };
 }
-
-/** A period's effectiveness, reserves and excluded part (rollForward's row). */
-type PeriodResult = ReturnType<typeof rollForward>[number];
 
 /** Least squares of the instrument's period changes on the hedged item's (at least two points that vary). */
 export function regression(points: ReadonlyArray<readonly [x: number, y: number]>) {
@@ -292,17 +287,19 @@ export type Role = (typeof ROLES)[number];
 /** The period's entries, each balanced: the instrument's remeasurement, fees, amortisation, reclassification. */
 export function periodEntries(
   relationshipId: string,
-  result: PeriodResult,
+  result: ReturnType<typeof rollForward>[number],
   reclassifiedTo: 'reclassification' | 'basis_adjustment' = 'reclassification',
 ) {
-  const [effective, ineffective, undesignated, excluded, feesMove] = [
+  const [effective, ineffective, undesignated, excluded, feesMove, amortisedToPnl, reclassified, costReclassified] = [
     result.effective,
     result.ineffective,
     result.undesignated,
     result.excluded,
     result.fees,
+    result.excluded_to_pnl,
+    result.reclassified,
+    result.cost_of_hedging_reclassified,
   ].map(numberCents);
-  const amortisedToPnl = numberCents(result.excluded_to_pnl);
   const toReserve = result.excluded_to === 'cost_of_hedging_reserve';
   // Each entry's lines, by role, in order.
   const entries: Record<string, Partial<Record<Role, Cents>>> = {
@@ -318,9 +315,9 @@ export function periodEntries(
       : {},
     fees: { fees: -feesMove, hedging_instrument: feesMove },
     'reclassification of the reserves': {
-      cash_flow_hedge_reserve: numberCents(result.reclassified),
-      cost_of_hedging_reserve: numberCents(result.cost_of_hedging_reclassified),
-      [reclassifiedTo]: -(numberCents(result.reclassified) + numberCents(result.cost_of_hedging_reclassified)),
+      cash_flow_hedge_reserve: reclassified,
+      cost_of_hedging_reserve: costReclassified,
+      [reclassifiedTo]: -(reclassified + costReclassified),
     },
   };
   let n = 0;

@@ -15,7 +15,6 @@ import type { CommandContext } from '../../platform/runtime/context.js';
 import type { JsonObject } from '../../core/objects.js';
 
 const KINDS = ['designation', 'event', 'rates'] as const;
-type RecordKind = (typeof KINDS)[number];
 
 const RECORD = z.object({
   seq: z.number(),
@@ -68,7 +67,7 @@ export function readRecords(ctx: Pick<CommandContext, 'env'>): AcctRecord[] {
  * nothing, as does an empty list. */
 export async function appendRecords(
   ctx: Pick<CommandContext, 'env' | 'clock'>,
-  kind: RecordKind,
+  kind: (typeof KINDS)[number],
   make: (records: AcctRecord[]) => readonly JsonObject[],
 ) {
   const path = storePath(ctx);

@@ -121,7 +121,7 @@ export function quoteFor(relationship: Relationship, quote: string): Quote {
 /** The hedges carrying `reference` (`all`), and of them those the side model holds live (`live`): a filled one the
  * history lists closed is not (a server may leave an early-closed hedge `filled`), the history read only then, up to
  * the last of them. */
-export async function referenceHedges(client: HedgeClient, reference: string) {
+async function referenceHedges(client: HedgeClient, reference: string) {
   const deal = await readDeal(client, reference);
   if (deal.error !== undefined) throw deal.error;
   const filled = new Set(
@@ -138,12 +138,7 @@ export async function referenceHedges(client: HedgeClient, reference: string) {
 }
 
 /** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash. */
-export async function designate(
-  ctx: AcctPorts,
-  relationship: Relationship,
-  recordedLate: string | undefined,
-  lookup?: (reference: string) => Promise<{ live: number; all: number }>,
-) {
+export async function designate(ctx: AcctPorts, relationship: Relationship, recordedLate: string | undefined) {
   const today = todayOf(ctx.clock.now());
   const at = relationship.designated_at;
   if (at > today)
@@ -161,9 +156,10 @@ export async function designate(
     throw new UsageError(
       `instrument.currency: ${instrument.currency} is not the hedged item's currency (${relationship.hedged_item.currency}); expected the currency the forward delivers.`,
     );
-  if ('references' in instrument && lookup)
+  // The references are checked against the hedge records (a read) before anything is recorded.
+  if ('references' in instrument)
     for (const reference of instrument.references) {
-      const found = await lookup(reference);
+      const found = await referenceHedges(await ctx.client(), reference);
       if (found.all === 0)
         throw new UsageError(
           `instrument.references: no hedge carries ${reference}; expected references your hedges carry (see hedge hedges --ref ${reference}).`,

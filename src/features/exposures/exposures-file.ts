@@ -47,14 +47,13 @@ const LAYOUT: RowFileLayout<Column> = {
 const MAX_AMOUNT = 1e15;
 
 export function parseExposuresFile(text: string, options: RowFileOptions) {
-  const read = readRowFile(
+  return readRowFile(
     text,
     options,
     LAYOUT,
     checkRow,
     (earlier) => `id: the same id as ${earlier.label.replace(/: $/, '')}; each exposure needs its own id.`,
   );
-  return 'problems' in read ? read : { exposures: read.rows };
 }
 
 function checkRow(field: Field<Column>) {

@@ -248,13 +248,14 @@ export function projectedCost(
   nowMs: number,
   // Market → the daily carry per side in percent, signed as the server signs it (positive: the account pays);
   // market → the platform fee as a share of the notional traded (a quote's fee / its notional), absent: unknown.
-  rates: { carryDailyPct: Record<string, Record<Side, number>>; feeRate: Record<string, number | undefined> },
+  carryDailyPct: Record<string, Record<Side, number>>,
+  feeRates: Record<string, number | undefined>,
 ) {
   const times = changeTimes(exposures, policy, nowMs);
   return marketsOf(exposures).flatMap((market) => {
     const mine = exposures.filter((exposure) => exposure.market === market);
-    const feeRate = rates.feeRate[market];
-    const carry = rates.carryDailyPct[market] ?? { buy: 0, sell: 0 };
+    const feeRate = feeRates[market];
+    const carry = carryDailyPct[market] ?? { buy: 0, sell: 0 };
     // Both sides start flat (never maturing): the first step opens today's target.
     const state = { buy: { notional: 0, maturityMs: Infinity }, sell: { notional: 0, maturityMs: Infinity } };
     let [carryTotal, feesTotal, rolls, now] = [0, 0, 0, nowMs];

@@ -24,7 +24,6 @@ const section = (
   const fields = fieldTable(table, extra);
   return { title, empty, fields, priority: priority?.split(' ') ?? fields.map((field) => field.key) };
 };
-type Section = ReturnType<typeof section>;
 const WRAP = { wrap: true };
 
 /** `hedge exposures FILE`: every section on a terminal and in JSON, one in the row formats (the book unless --show says). */
@@ -114,7 +113,7 @@ export const PLAN_VIEW = {
     within_days  Within days  count
     ratio_pct    Ratio %      count`,
     ),
-  } as Record<string, Section>,
+  } as Record<string, ReturnType<typeof section>>,
   all: ['exposures', 'book', 'schedule', 'cost', 'stress'],
   fallback: 'book',
   footer: 'Nothing was sent. Carry and fees from your side (- you pay); stress: + a gain, - a loss, in USD.',
@@ -312,7 +311,7 @@ svg.chart .bar.in { fill: var(--in); } svg.chart .bar.out { fill: var(--out); }
 `;
 
 /** The self-contained HTML report (no script, no request: it opens offline and prints on A4). */
-export function exposureReportHtml(view: ExposureReportView, context: { account: string; generatedAt: string }) {
+export function exposureReportHtml(view: ExposureReportView, account: string, generatedAt: string) {
   const markets = Object.keys(view.prices).sort();
   const total = view.cost.reduce((sum, row) => sum + Math.round(row.cost_usdc * 100), 0) / 100;
   return `<!doctype html>
@@ -320,7 +319,7 @@ export function exposureReportHtml(view: ExposureReportView, context: { account:
 <title>Exposures report — ${escapeHtml(view.source)}</title><style>${CSS}</style></head>
 <body>
 <h1>Exposures: coverage, cost and effectiveness</h1>
-<p class="muted">${escapeHtml(context.account)} · ${escapeHtml(view.source)} · as of ${escapeHtml(utcMinute(view.as_of))} UTC · generated ${escapeHtml(context.generatedAt)}</p>
+<p class="muted">${escapeHtml(account)} · ${escapeHtml(view.source)} · as of ${escapeHtml(utcMinute(view.as_of))} UTC · generated ${escapeHtml(generatedAt)}</p>
 <p>${escapeHtml(describePolicy(view.policy))}.</p>
 <h2>Coverage per week</h2>
 ${markets.map((name) => coverageChart(view, name)).join('\n')}

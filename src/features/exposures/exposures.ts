@@ -60,7 +60,7 @@ async function readInputs(ports: WritePorts, input: ExposuresInput) {
     policyFile ? parsePolicyFile(policyFile.text, safeText(policyFile.sourceName)) : {},
     input.flags,
   );
-  return { exposures: parsed.exposures, source: sourceName, policy, client: await ports.client() };
+  return { exposures: parsed.rows, source: sourceName, policy, client: await ports.client() };
 }
 
 /** A market's fee rate from one quote of the side and tenor it will hold; refused at that size, once more at 1,000 USD (the fee is a share of the notional either way); undefined when neither is quoted. */
@@ -161,7 +161,7 @@ export async function gatherExposures(ports: WritePorts, input: ExposuresInput) 
     exposures: exposureLines(...facts),
     book,
     schedule: scheduleOfChanges(...facts),
-    cost: projectedCost(...facts, { carryDailyPct, feeRate }),
+    cost: projectedCost(...facts, carryDailyPct, feeRate),
     stress: stressTable(...facts),
   };
 }

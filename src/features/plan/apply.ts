@@ -88,8 +88,8 @@ async function resumeUnfinishedApplies(ports: WritePorts, client: HedgeClient) {
 export async function applyTarget(
   ports: WritePorts,
   opts: TargetPlanOptions,
-  /** `showPlan` shows the plan before the one confirmation, awaited so the question follows the table. */
-  hooks: { showPlan?: (quoted: QuotedPlan) => Promise<void> } = {},
+  /** Shows the plan before the one confirmation, awaited so the question follows the table. */
+  showPlan?: (quoted: QuotedPlan) => Promise<void>,
 ) {
   const target = await readTargetFile(ports, opts.file);
   const guard = await guardLiveAction(ports, { action: 'apply a target book' });
@@ -105,7 +105,7 @@ export async function applyTarget(
         ports,
         plan,
         async (shown) => {
-          await hooks.showPlan?.(shown);
+          await showPlan?.(shown);
           if (shown.plan.problems.length) return {};
           // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
           await checkPlanRequests(ports, client, shown);

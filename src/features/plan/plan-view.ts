@@ -87,12 +87,9 @@ export function planAsData(input: QuotedPlan) {
 export async function renderPlan(
   output: Output,
   input: QuotedPlan,
-  options: {
-    /** The command that carries the plan out, for the closing hint (`hedge apply target.csv`). */
-    applyCommand?: string;
-    /** In `apply`, the plan is a preview: in plain mode it goes to stderr, stdout keeps the run's report. */
-    preview?: boolean;
-  },
+  /** The command that carries the plan out, for the closing hint (`hedge apply target.csv`); none in `apply`, where the
+   * plan is a preview: in plain mode it goes to stderr, stdout keeps the run's report. */
+  applyCommand?: string,
 ) {
   const lines = linesOf(input);
   const { plan, totals } = input;
@@ -109,7 +106,7 @@ export async function renderPlan(
         .map((line) => wrapWords(line, output.columns, { hangingIndent: 2 }))
         .join('\n'),
     );
-  } else if (options.preview) {
+  } else if (applyCommand === undefined) {
     // Each line (a step, or a side already at target) in words.
     for (const line of lines) {
       const what = `${safeText(line.market)} ${line.side} ${formatMoney(line.current_usd)} → ${formatMoney(line.target_usd)}`;
@@ -146,7 +143,7 @@ export async function renderPlan(
   if (plan.atTarget) output.success('At target: nothing to do.');
   else if (!plan.problems.length) {
     // Quoted: a command is wrapped as one word, never split while it fits a line.
-    const next = options.applyCommand ? ` Apply them with: \`${options.applyCommand}\`` : '';
+    const next = applyCommand ? ` Apply them with: \`${applyCommand}\`` : '';
     output.note(`${plural(totals.actions, 'action')} needed to reach the target.${next}`);
   }
 }

@@ -278,25 +278,20 @@ export function reportBuilder(options: ReportOptions) {
 /** Days and weeks; months are `mo` (readMonthsAgo), and a bare `m` is refused, never guessed: `m` is minutes in every other duration hedge reads. */
 const TIME_AGO = /^(\d{1,4})([dwm])$/i;
 
-/** Parses a `--since`/`--until` value; `now` is the injected clock for the relative forms. */
-export function parseReportDate(text: string, now: Date): { ok: true; date: Date } | { ok: false; message: string } {
+/** Parses a `--since`/`--until` value, or says why it cannot (a string); `now` is the injected clock for the relative forms. */
+export function parseReportDate(text: string, now: Date) {
   const value = text.trim();
   const [, count, unit] = TIME_AGO.exec(value)?.map((part) => part.toLowerCase()) ?? [];
   if (unit) {
     if (unit === 'm')
-      return {
-        ok: false,
-        message: `"${value}" is ambiguous here: write ${Number(count)}mo for a month (m is minutes in hedge journal).`,
-      };
-    return { ok: true, date: new Date(now.getTime() - Number(count) * (unit === 'w' ? 7 : 1) * DAY_MS) };
+      return `"${value}" is ambiguous here: write ${Number(count)}mo for a month (m is minutes in hedge journal).`;
+    return new Date(now.getTime() - Number(count) * (unit === 'w' ? 7 : 1) * DAY_MS);
   }
-  const date = readMonthsAgo(value, now) ?? readDateTime(value);
-  return date
-    ? { ok: true, date }
-    : {
-        ok: false,
-        message: `"${text}" is not allowed; expected a date (2026-11-01, midnight UTC), an ISO 8601 timestamp (2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1mo: days, weeks, calendar months).`,
-      };
+  return (
+    readMonthsAgo(value, now) ??
+    readDateTime(value) ??
+    `"${text}" is not allowed; expected a date (2026-11-01, midnight UTC), an ISO 8601 timestamp (2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1mo: days, weeks, calendar months).`
+  );
 }
 
 /** A period that can hold nothing is a usage error, said before anything is fetched. */

@@ -78,10 +78,9 @@ function csvCell(column: string, figures: Figures) {
 }
 
 /** The rows of cells in `columns` (--fields, or all of the grouping's), a header row of the column names first (unless --no-header): CSV and TSV alike, each through its encoder (platform/terminal/csv.ts defuses cells a spreadsheet would run as formulas). */
-export function reportTable(report: Report, options: { columns?: readonly string[]; header?: boolean } = {}) {
-  const columns = options.columns ?? reportColumns(report.by);
+export function reportTable(report: Report, columns = reportColumns(report.by), header?: boolean) {
   const rows = report.groups.map((group) => columns.map((column) => csvCell(column, group)));
-  return options.header === false ? rows : [[...columns], ...rows];
+  return header === false ? rows : [[...columns], ...rows];
 }
 
 /** The totals, for stderr next to the plain rows. */
@@ -129,19 +128,12 @@ export function periodText({ since, until }: Pick<Report, 'since' | 'until'>, cl
   return 'all history';
 }
 
-interface ReportViewOptions {
-  chalk: ChalkInstance;
-  columns: number;
-  nowMs?: number;
-}
-
 /** The terminal report: title, table (groups, then totals), unrealized P&L, cumulative sparkline. */
-export async function renderReportTable(report: Report, options: ReportViewOptions) {
-  const { chalk: c, columns: width } = options;
+export async function renderReportTable(report: Report, c: ChalkInstance, width: number, nowMs: number) {
   const fitLine = (line: string) => (displayWidth(line) > width ? truncateEnd(line, width) : line);
   return [
     fitLine(c.bold(`P&L by ${GROUP_WORDS[report.by].words}, ${periodText(report, 'closed ')}`)),
-    ...(report.groups.length ? await groupTable(report, options) : [c.dim('No closed hedges in this period.')]),
+    ...(report.groups.length ? await groupTable(report, c, width, nowMs) : [c.dim('No closed hedges in this period.')]),
     wrapWords(unrealizedLine(report, c), width),
     fitLine(cumulativeLine(report, c, width)),
   ]
@@ -149,9 +141,8 @@ export async function renderReportTable(report: Report, options: ReportViewOptio
     .join('\n');
 }
 
-async function groupTable(report: Report, options: ReportViewOptions) {
-  const { chalk: c, columns: width } = options;
-  const context = { chalk: c, nowMs: options.nowMs ?? Date.now(), where: 'table' as const };
+async function groupTable(report: Report, c: ChalkInstance, width: number, nowMs: number) {
+  const context = { chalk: c, nowMs, where: 'table' as const };
   const columns = groupColumns(report, context);
   const {
     text: drawn,

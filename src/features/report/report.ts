@@ -66,7 +66,8 @@ export async function gatherReport(
   client: HedgeClient,
   options: ReportOptions,
   onCovered: ((record: HistoryFacts) => void) | undefined,
-  { points, references }: { points: boolean; references?: HedgeReferences },
+  points: boolean,
+  references?: HedgeReferences,
 ) {
   // Both requests in flight together.
   const positions = client.listPositions();

@@ -3,7 +3,7 @@ import { type CommandContext, type In, UsageError } from '../command-input.js';
 import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
 import { refuseToWriteAt, writeNamedFile } from '../../../core/security/bounded-read.js';
 import { parseRelationship } from '../../../features/acct/acct-files.js';
-import { designate, referenceHedges } from '../../../features/acct/acct.js';
+import { designate } from '../../../features/acct/acct.js';
 import { memoHtml, memoMarkdown, memoText } from '../../../features/acct/acct-view.js';
 import { htmlTarget } from '../../../features/report/report.js';
 
@@ -19,9 +19,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_DESIGNATE'>)
   const { text, sourceName } = await readInputFile(ctx, args.file, 'relationship file');
   const relationship = parseRelationship(text);
   if (typeof relationship === 'string') throw new UsageError(`${sourceName}: ${relationship}`);
-  // The references are checked against the hedge records (a read) before anything is recorded.
-  const lookup = async (reference: string) => referenceHedges(await ctx.client(), reference);
-  const designation = await designate(ctx, relationship, late, lookup);
+  const designation = await designate(ctx, relationship, late);
   const { output } = ctx;
   if (html !== undefined) {
     writeNamedFile(html, memoHtml(designation), '--html');

@@ -47,7 +47,7 @@ async function computeAll(
       const read = parseValuesFile(text, sourceName);
       if ('problems' in read)
         throw new UsageError(`${sourceName}: ${read.problems.map((p) => `line ${p.line}: ${p.message}`).join('\n')}`);
-      const lines = read.values.filter((line) => line.date <= end);
+      const lines = read.rows.filter((line) => line.date <= end);
       const quoted = state.rates.get(designation!.relationship.market)?.quote;
       computed.push({
         designation: designation!,

@@ -44,7 +44,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
         .map((p) => (p.line ? `line ${p.line}: ${p.message}` : p.message));
       throw new UsageError(`${sourceName}: ${shown.join('\n')}`);
     }
-    rows = read.rates.map((row) => ({
+    rows = read.rows.map((row) => ({
       date: row.date,
       spot: row.spot,
       forward: row.forward ?? '',

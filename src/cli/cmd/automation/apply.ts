@@ -15,9 +15,7 @@ export async function run(ctx: Options, { args, options }: In<'APPLY'>) {
   if (options.dryRun) return showPlan(ctx, opts);
   // Under --json the plan is not shown: the report (or the problems, as data) is the document.
   const { output } = ctx;
-  const outcome = await applyTarget(ctx, opts, {
-    showPlan: output.isJson ? undefined : (quoted) => renderPlan(output, quoted, { preview: true }),
-  });
+  const outcome = await applyTarget(ctx, opts, output.isJson ? undefined : (quoted) => renderPlan(output, quoted));
   const { steps } = outcome.quoted.plan;
   switch (outcome.kind) {
     case 'fails-checks':

@@ -52,10 +52,7 @@ export async function run(ctx: Options, { args, options }: In<'EXPOSURES'>) {
   if (html === undefined) return;
   writeNamedFile(
     html,
-    exposureReportHtml(reportView, {
-      account: accountName(await ctx.credentials()),
-      generatedAt: new Date(ctx.clock.now()).toISOString(),
-    }),
+    exposureReportHtml(reportView, accountName(await ctx.credentials()), new Date(ctx.clock.now()).toISOString()),
     '--html',
   );
   ctx.output.note(`HTML report written to ${html}`);

@@ -23,11 +23,7 @@ export async function run(ctx: Options, input: In<'PLAN'>) {
 export async function showPlan(ctx: Options, opts: TargetPlanOptions) {
   const { output } = ctx;
   const quoted = await planTarget(ctx, opts);
-  await output.document(planAsData(quoted), () =>
-    renderPlan(output, quoted, {
-      applyCommand: ctx.hedgeCommand(...applyWords(opts)),
-    }),
-  );
+  await output.document(planAsData(quoted), () => renderPlan(output, quoted, ctx.hedgeCommand(...applyWords(opts))));
   if (quoted.plan.problems.length) throw planCheckError(ctx, quoted);
   return exitCodeNamed(quoted.plan.atTarget ? 'ok' : 'changes');
 }

@@ -41,8 +41,8 @@ export function closePeriod(ctx: Options, options: { since?: string; until?: str
       const raw = options[name];
       if (raw === undefined) return;
       const parsed = parseReportDate(raw, new Date(ms));
-      if (!parsed.ok) throw new UsageError(`--${name}: ${parsed.message}`);
-      return parsed.date;
+      if (typeof parsed === 'string') throw new UsageError(`--${name}: ${parsed}`);
+      return parsed;
     });
     const problem = reportPeriodProblem(since, until);
     if (problem) throw new UsageError(problem);

@@ -60,15 +60,17 @@ export async function run(ctx: Options, { options: given }: In<'REPORT'>) {
   const listing = html === undefined ? undefined : closedHedgeListing(html, closedHedgeRow);
   // JSON and the HTML file take the cumulative line compact (a point per close time: 100,000 of
   // them for a long history); the terminal's and the plain formats' line reads the points.
-  const gathered = await gatherReport(client, Object.assign(period, { by, ref }), listing?.add, {
-    points: format !== 'json',
-    ...(references !== undefined && { references }),
-  }).catch((error: unknown) => {
+  const gathered = await gatherReport(
+    client,
+    Object.assign(period, { by, ref }),
+    listing?.add,
+    format !== 'json',
+    references,
+  ).catch((error: unknown) => {
     listing?.discard();
     throw error;
   });
   const { report, complete, cumulative } = gathered;
-  const shape = { columns, header: ctx.globals.header };
 
   if (gathered.warning) output.warn(gathered.warning);
   for (const note of reportNotes(report)) output.note(output.chalk.dim(note));
@@ -82,19 +84,17 @@ export async function run(ctx: Options, { options: given }: In<'REPORT'>) {
       );
       break;
     case 'csv':
-      output.write(output.cellsText(reportTable(report, shape)));
+      output.write(output.cellsText(reportTable(report, columns, ctx.globals.header)));
       break;
     case 'plain': {
       if (!report.groups.length) output.note('No closed hedges in this period.');
-      const rows = output.cellsText(reportTable(report, shape));
+      const rows = output.cellsText(reportTable(report, columns, ctx.globals.header));
       if (rows) output.write(rows);
       output.note(reportPlainTotals(report));
       break;
     }
     case 'table':
-      output.write(
-        await renderReportTable(report, { chalk: output.chalk, columns: output.columns, nowMs: ctx.clock.now() }),
-      );
+      output.write(await renderReportTable(report, output.chalk, output.columns, ctx.clock.now()));
   }
 
   if (listing) {
