@@ -281,7 +281,7 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
     expect([csv.length, tsv.length]).toEqual([report.groups.length, report.groups.length]);
 
     // The table: each group's line and the totals' end in gross, carry, fees and net (the bar has no digits).
-    const table = await renderReportTable(report, makeChalk(false), 250, Date.now());
+    const table = await renderReportTable(report, makeChalk(false), 250, Date.parse('2026-06-01T00:00:00Z'));
     const labels = [...report.groups.map((group) => group.label), 'Total'];
     const lines = table.split('\n').filter((line) => labels.includes(line.split(/\s{2,}/)[0]));
     expect(lines).toHaveLength(labels.length);

@@ -48,7 +48,7 @@ export async function run(ctx: Options, { args, options }: In<'APPLY'>) {
 
 /**
  * What `hedge apply` prints, so that --fields is checked before anything is sent
- * (ui/result-fields.ts); `--dry-run` is `hedge plan`, a read whose names are checked on its data.
+ * (platform/results/result-fields.ts); `--dry-run` is `hedge plan`, a read whose names are checked on its data.
  */
 export const OUTPUT_FIELDS = ({ options }: In<'APPLY'>) =>
   options.dryRun ? undefined : writeResult(RESULT_FIELDS.apply);

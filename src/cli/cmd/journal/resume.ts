@@ -46,5 +46,5 @@ export async function run(ctx: Options, { args, options }: In<'RESUME'>) {
   }
 }
 
-/** What `hedge resume` prints — what the resumed command would have — checked before anything is sent (ui/result-fields.ts). */
+/** What `hedge resume` prints — what the resumed command would have — checked before anything is sent (platform/results/result-fields.ts). */
 export const OUTPUT_FIELDS = writeResult(RESUMED_FIELDS);

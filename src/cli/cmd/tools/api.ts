@@ -116,7 +116,7 @@ export async function run(ctx: Options, input: In<'API'>) {
 
 /**
  * What `hedge api` prints: for a method that writes, the server's envelope (its names checked
- * before anything is sent, ui/result-fields.ts); a GET is a read, checked on what came.
+ * before anything is sent, platform/results/result-fields.ts); a GET is a read, checked on what came.
  */
 export const OUTPUT_FIELDS = (input: In<'API'>) =>
   isWriteMethod(parseApiMethod(input.options.method)) ? writeFields('api')(input) : undefined;

@@ -21,7 +21,7 @@ import { RESULT_FIELDS, writeResult } from '../../../platform/results/result-fie
 export type Options = Pick<CommandContext, 'hedgeCommand' | 'output'>;
 
 /** What a write command prints (a trade's, or `api`'s envelope), so that --fields is checked before anything is sent
- * (ui/result-fields.ts). `--dry-run`: nothing sent, so a read as far as output goes; in text formats it is HTTP text,
+ * (platform/results/result-fields.ts). `--dry-run`: nothing sent, so a read as far as output goes; in text formats it is HTTP text,
  * which has no fields. */
 export const writeFields =
   (name: keyof typeof RESULT_FIELDS, dryRunNames = ['method', 'url', 'headers', 'body']) =>
@@ -120,7 +120,7 @@ export function showTrade(ctx: Options, outcome: WriteOutcome<unknown, unknown>,
   return 0;
 }
 
-/** --dry-run as shown: the request a write would send, never sent (flows/dry-run.ts describes it). */
+/** --dry-run as shown: the request a write would send (method, url, headers with its key, body), never sent. */
 export function renderDryRun(
   output: Output,
   planned: { method: string; url: string; headers: Record<string, string>; body: unknown },
