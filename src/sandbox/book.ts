@@ -137,7 +137,6 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
       id: accountId,
       balanceUsdc: MARKET_MODEL.startBalanceUsdc,
       hedges: {},
-      activeHedgeIds: {},
       activeHedgeStacks: {},
       history: [],
     }));
@@ -392,11 +391,7 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
     const index = stack.indexOf(hedge.id);
     if (index < 0) return;
     stack.splice(index, 1);
-    if (stack.length) account.activeHedgeIds[key] = stack[stack.length - 1];
-    else {
-      delete account.activeHedgeStacks[key];
-      delete account.activeHedgeIds[key];
-    }
+    if (!stack.length) delete account.activeHedgeStacks[key];
   }
 
   function accrueCarry(hedge: HedgeState, timeMs: number) {
@@ -451,9 +446,7 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
     /** Accepts an open: reserves margin and fee, counts the notional, schedules the fill. */
     submitOpen(account: AccountState, request: OpenRequest, nowMs: number) {
       const hedge = createHedge(account, request, nowMs, random() < config.failRate);
-      const key = activeHedgeKey(hedge.market, hedge.side);
-      (account.activeHedgeStacks[key] ??= []).push(hedge.id);
-      account.activeHedgeIds[key] = hedge.id;
+      (account.activeHedgeStacks[activeHedgeKey(hedge.market, hedge.side)] ??= []).push(hedge.id);
       schedule('fill', account.id, hedge.id, nowMs + config.fillDelayMs);
       return hedge;
     },

@@ -83,8 +83,7 @@ export interface AccountState {
   id: string;
   balanceUsdc: number;
   hedges: Record<string, HedgeState>;
-  /** `market:side` → id of the newest hedge that is `submitted` or `filled` there (what add acts on). */
-  activeHedgeIds: Record<string, string>;
+  /** `market:side` → ids of the hedges `submitted` or `filled` there, oldest first (add acts on the last). */
   activeHedgeStacks: Record<string, string[]>;
   /** Oldest first by (closed_at, hedge_id), so the newest page is read from the end. */
   history: HistoryRecord[];

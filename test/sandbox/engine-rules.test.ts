@@ -116,9 +116,9 @@ it('engine: idempotency: a key held by a request still in progress is idempotenc
     headers: requestHeaders(KEY_A, 'k-held'),
     body: openBody('sell', 10_000),
   };
-  const lease = engine.acquireIdempotencyKey(request) as { scope: string };
+  const lease = engine.acquireIdempotencyKey(request) as string;
   // A lease (not null: the request is idempotent; not 'in-flight': nobody holds the key yet), scoped to the account and key.
-  expect(lease).toEqual({ scope: 'test:acct_2e11952c4def8e17:k-held' });
+  expect(lease).toBe('test:acct_2e11952c4def8e17:k-held');
   expect(engine.acquireIdempotencyKey(request)).toBe('in-flight');
 
   expect(engine.handle(request, T0)).toMatchObject({

@@ -16,10 +16,6 @@ const IDEMPOTENCY_TTL_MS = DAY_MS;
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 const EXPIRY_COMPACTION_MIN = 1024;
 
-export interface IdempotencyLease {
-  readonly scope: string;
-}
-
 const rateHeaders = (limit: number, remaining: number) => ({
   'x-ratelimit-limit': String(limit),
   'x-ratelimit-remaining': String(remaining),
@@ -58,12 +54,12 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
 
   /**
    * One request: its endpoint, who sends it, within its rate, at its time. A write honours Idempotency-Key: its
-   * action runs at most once (a replay runs nothing). `lease`: the key this request holds in flight itself.
+   * action runs at most once (a replay runs nothing). `lease`: the key scope this request holds in flight itself.
    */
   function handle(
     request: EngineRequest,
     nowMs: number,
-    { realTimeMs, lease }: { realTimeMs?: number; lease?: IdempotencyLease } = {},
+    { realTimeMs, lease }: { realTimeMs?: number; lease?: string } = {},
   ) {
     try {
       const { handle, idempotent, params } = matchRoute(request.method, request.path);
@@ -83,7 +79,7 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
         const idempotency = idempotencyKey(request, account.id);
         if (!idempotency) return acted();
         const { key, scope } = idempotency;
-        if (inFlight.has(scope) && lease?.scope !== scope)
+        if (inFlight.has(scope) && lease !== scope)
           throw new ApiError(409, 'idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
             idempotency_key: key,
           });
@@ -198,8 +194,8 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
     /** Counts the changes of state since the last save (its host sets it back to 0 when it saves). */
     revision: 0,
     handle,
-    releaseIdempotencyKey: (lease: IdempotencyLease) => inFlight.delete(lease.scope),
-    /** Holds a write's Idempotency-Key in flight during injected latency (undefined: nothing to hold). */
+    releaseIdempotencyKey: (lease: string) => inFlight.delete(lease),
+    /** Holds a write's Idempotency-Key in flight during injected latency: its scope (undefined: nothing to hold). */
     acquireIdempotencyKey(request: EngineRequest) {
       try {
         if (!isWrite(request.method, request.path)) return;
@@ -208,7 +204,7 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
         if (scope === undefined) return;
         if (inFlight.has(scope)) return 'in-flight';
         inFlight.add(scope);
-        return { scope };
+        return scope;
       } catch {
         // Refused later by handle(), with nothing held.
       }

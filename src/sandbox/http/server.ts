@@ -11,7 +11,7 @@ import { DEFAULT_SEED, type EngineOptions, createEngineState } from '../engine-s
 import { ApiError, type EngineRequest, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
 import { faultInjector, type FaultSettings } from './faults.js';
 import { withHostileText } from './hostile-text.js';
-import { createHttpEngine, type IdempotencyLease } from './http-engine.js';
+import { createHttpEngine } from './http-engine.js';
 import { parseBody, readBody, sendEnvelope, sendMalformed, sendPadded, splitUrl, stallBody } from './http-io.js';
 import {
   sharedStateFile,
@@ -193,7 +193,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
     const plan = faults.plan({ method, path, body: body === INVALID_JSON ? undefined : body });
     const { outcome } = plan;
     const engine = host.engine;
-    let lease: IdempotencyLease | undefined;
+    let lease: string | undefined;
     if (plan.latencyMs > 0) {
       entry.fault = 'latency';
       const acquired = engine.acquireIdempotencyKey(request);
