@@ -33,9 +33,8 @@ import {
   reductionClosesFully,
   roundExecutionPrice,
   roundMoney,
-  seedHash,
 } from './market-model.js';
-import { nextRandom } from './prng.js';
+import { hashString, nextRandom } from './prng.js';
 
 export type OpenRequest = Pick<HedgeState, 'market' | 'side' | 'notionalUsd' | 'tenorDays' | 'clientReference'>;
 
@@ -97,7 +96,7 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
   const markets = [...listed.filter(({ market }) => !extra.some((e) => e.market === market)), ...extra].map(
     (definition) => ({ ...definition }),
   );
-  const priceSeed = seedHash(state.seed);
+  const priceSeed = hashString(state.seed);
   // A state saved in another order (a heap) is put in order once.
   state.events.sort(compareEvents);
   const lagged = config.viewLagMs > 0;

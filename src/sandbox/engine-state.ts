@@ -11,18 +11,6 @@ type HedgeStatus = (typeof HEDGE_STATUSES)[number];
 export type ChangeAction = 'add' | 'reduce' | 'close';
 export type CloseReason = 'closed' | 'settled';
 
-/** An add, reduce or close that was accepted and lands after the fill delay. */
-export interface PendingChange {
-  action: ChangeAction;
-  notionalUsd: number;
-  orderTxHash: string;
-  submittedAtMs: number;
-  dueMs: number;
-  reservedMarginUsdc: number;
-  reservedFeeUsdc: number;
-  dailyCarryRatePct: number;
-}
-
 export interface HedgeState {
   id: string;
   clientReference?: string;
@@ -52,7 +40,17 @@ export interface HedgeState {
   realizedGrossUsd: number;
   realizedCarryUsdc: number;
   feesPaidUsdc: number;
-  pendingChange?: PendingChange;
+  /** An add, reduce or close that was accepted and lands after the fill delay. */
+  pendingChange?: {
+    action: ChangeAction;
+    notionalUsd: number;
+    orderTxHash: string;
+    submittedAtMs: number;
+    dueMs: number;
+    reservedMarginUsdc: number;
+    reservedFeeUsdc: number;
+    dailyCarryRatePct: number;
+  };
 }
 
 export const toIso = (timeMs: number) => new Date(timeMs).toISOString();
@@ -129,13 +127,6 @@ interface ScheduledEvent {
   hedgeId: string;
 }
 
-interface IdempotencyRecord {
-  fingerprintDigest: string;
-  createdAtMs: number;
-  /** The write's result as JSON (its data and meta are read; a saved record's other fields are not). */
-  bodyJson: string;
-}
-
 export interface EngineOptions {
   apiKeys: readonly string[];
   /**
@@ -182,7 +173,8 @@ export function createEngineState(
     accounts: {} as Record<string, AccountState>,
     openInterestUsd: {} as Record<string, SideAmounts>,
     events: [] as ScheduledEvent[],
-    idempotency: {} as Record<string, IdempotencyRecord>,
+    /** `bodyJson`: the write's result as JSON (its data and meta are read; a saved record's other fields are not). */
+    idempotency: {} as Record<string, { fingerprintDigest: string; createdAtMs: number; bodyJson: string }>,
   };
 }
 

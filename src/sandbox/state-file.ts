@@ -83,19 +83,24 @@ export class StateFileBusyError extends Error {
 /** How many times a request runs when its save keeps finding the file moved on (each on what the file holds then). */
 const ATTEMPTS = 3;
 
-interface SharedStateFileHooks {
-  /** The file changed under us (another process saved, or it was removed): adopt its contents. */
-  adopt(contents: StateFileContents | undefined): void;
-  snapshot(): StateFileContents;
-  changed(): boolean;
-  /** Called after a save, so changed() starts again from here. */
-  saved(): void;
-  /** Tests only: called inside a save, its new state written beside the file, not yet committed. */
-  beforeCommit?(): void | Promise<void>;
-}
-
-/** `version`: that of the file as memory was loaded from it (readStateFile's), before the server starts. */
-export function sharedStateFile(path: string, version: string, lock: StateFileLock, hooks: SharedStateFileHooks) {
+/**
+ * `version`: that of the file as memory was loaded from it (readStateFile's), before the server starts. Hooks:
+ * `adopt` the file's contents when it changed under us (another process saved, or it was removed); `saved` is called
+ * after a save, so `changed` starts again from there; `beforeCommit` (tests only) inside a save, its new state written
+ * beside the file, not yet committed.
+ */
+export function sharedStateFile(
+  path: string,
+  version: string,
+  lock: StateFileLock,
+  hooks: {
+    adopt(contents: StateFileContents | undefined): void;
+    snapshot(): StateFileContents;
+    changed(): boolean;
+    saved(): void;
+    beforeCommit?(): void | Promise<void>;
+  },
+) {
   // From here on, the version of the file memory holds; a value no file has forces a reload.
   /** Requests under way, so flush() can wait for their saves. */
   const running = new Set<Promise<unknown>>();

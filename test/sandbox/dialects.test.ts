@@ -1,4 +1,5 @@
-import { SANDBOX_DIALECTS, type RunningSandbox, type SandboxDialect } from '../../src/sandbox/index.js';
+import { SANDBOX_DIALECTS, type SandboxDialect } from '../../src/sandbox/dialect-names.js';
+import { type RunningSandbox } from '../../src/sandbox/http/server.js';
 import { openBody, T0 } from '../support/engine.js';
 import { api, startSimulator, type ApiResult, type ApiTarget } from '../support/simulator.js';
 import { answered, post, postData, read, useSandboxes, useStateFiles } from './http-calls.js';
@@ -371,7 +372,7 @@ it('sandbox dialects: choosing and remembering one: a state file remembers its d
 
   const second = await startSimulator({ preset: 'plain', stateFile, apiKeys });
   try {
-    expect(second.sandbox.engine.dialect).toBe('beta');
+    expect(second.sandbox.engine.state.dialect).toBe('beta');
     expect((await read(second, '/prices'))[0]).toHaveProperty('symbol', 'USDTNGN');
   } finally {
     await second.close();

@@ -14,7 +14,6 @@ export type MalformedKind =
   | 'data-in-400'
   /** The envelope with `data` nested 100,000 arrays deep: a walk of it by recursion overflows the stack. */
   | 'deep';
-type StallMode = 'headers' | 'body';
 
 /** What a fault is matched on: the request's method, path and body (parsed, or the marker of one that is not JSON), so a
  * match function may fault one side's close only. */
@@ -46,7 +45,7 @@ const NO_FAULTS = {
   /** How far every answer's `Date` header is off the sandbox's clock, as from a server or proxy whose clock is wrong. */
   dateSkewMs: 0,
   /** headers: never answer; body: send status, headers and part of the body, then hang. */
-  stall: null as StallMode | null,
+  stall: null as 'headers' | 'body' | null,
   nextMalformed: null as { count: number; kind: MalformedKind } | null,
   /** Answers the simulator has no rule for (a gateway's 403), sent without reaching the engine. */
   nextError: null as { count: number; status: number; code: string; message?: string } | null,

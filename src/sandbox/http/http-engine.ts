@@ -187,7 +187,6 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
 
   const engine = {
     state,
-    dialect: state.dialect,
     fillDelayMs: book.config.fillDelayMs,
     wire,
     book,
