@@ -1,5 +1,5 @@
 import type { FaultSettings } from '../../src/sandbox/http/faults.js';
-import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_SEQUENCES } from '../../src/sandbox/http/hostile-text.js';
+import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_SEQUENCES } from '../../src/sandbox/http/server.js';
 import { type MalformedKind } from '../../src/sandbox/http/faults.js';
 import { openBody, T0 } from '../support/engine.js';
 import { until } from '../support/polling.js';

@@ -40,7 +40,7 @@ const NO_FAULTS = {
   next503RetryAfter: null as { count: number; retryAfter: string } | null,
   /** The next matched GETs are answered for real, padded to `bytes` bytes (streamed, never held whole). */
   nextOversized: null as { count: number; bytes: number } | null,
-  /** Terminal escapes and bidi/zero-width characters in server strings (hostile-text.ts). */
+  /** Terminal escapes and bidi/zero-width characters in server strings (server.ts, HOSTILE_TEXT). */
   hostileText: false,
   /** How far every answer's `Date` header is off the sandbox's clock, as from a server or proxy whose clock is wrong. */
   dateSkewMs: 0,
