@@ -1,6 +1,6 @@
 // The twelve endpoints: each reads and checks its input, asks the book to act, renders the result.
 
-import type { Book } from '../book.js';
+import type { Book, OpenRequest } from '../book.js';
 import { type WireDialect, keptReference, renderPrices, wireRecord } from '../dialects.js';
 import {
   HEDGE_STATUSES,
@@ -8,6 +8,7 @@ import {
   type ChangeAction,
   type HedgeState,
   type HistoryRecord,
+  type PositionBasis,
   compareHistoryRecords,
   partitionPoint,
   toIso,
@@ -15,14 +16,18 @@ import {
 import { ApiError, type Answer, type EngineRequest, notFoundError, succeeded, validationError } from './envelope.js';
 import {
   MARKET_MODEL,
+  type MarketDefinition,
   type Side,
+  dailyCarryRatePct,
+  grossPnlUsd,
   marketHeadroomUsd,
   platformFeeUsdc,
   reductionClosesFully,
   requiredMarginUsdc,
+  roundExecutionPrice,
   roundMoney,
+  roundRatePct,
 } from '../market-model.js';
-import { accountView, hedgeView, marketView, positionViews, quoteView, wireStatus } from '../views.js';
 
 // Reading and checking a request's input.
 
@@ -88,20 +93,6 @@ function readHedgeTerms(body: JsonObject) {
   };
 }
 
-/** The notional of an add or reduce under the dialect's field name. */
-function readChangeNotional(body: JsonObject, dialect: WireDialect) {
-  const field = dialect.changeNotionalField;
-  const foreign = dialect.refusedNotionalFields.find((name) => body[name] !== undefined);
-  if (foreign !== undefined)
-    throw validationError(field, `carries the notional on this server; ${foreign} is not accepted`);
-  return readPositiveAmount(body, field);
-}
-
-function readClientReference(body: JsonObject) {
-  if (body.client_reference == null) return;
-  return readShortText(body, 'client_reference', MAX_CLIENT_REFERENCE_LENGTH);
-}
-
 /** The page size under the dialect's parameter name (`limit` in the reference dialect). */
 function readPageSize(query: Query, dialect: WireDialect) {
   const parameter = dialect.pageSizeParameter;
@@ -124,31 +115,170 @@ function checkListQuery(query: Query, dialect: WireDialect, ...known: string[]) 
     });
 }
 
-/** The status filter: the spec's five, and the dialect's own extra statuses. */
-function readStatusFilter(query: Query, extra: readonly string[]) {
-  const status = query.status;
-  if (status === undefined) return;
-  const allowed = [...HEDGE_STATUSES, ...extra];
-  if (!allowed.includes(status)) throw validationError('status', `must be one of ${allowed.join(', ')}`);
-  return status;
+// Wire shapes of the resources (spec section 2 and src/platform/api/wire-contract.md).
+
+/** The status a client sees: in some dialects an early close leaves the hedge `filled`. */
+function wireStatus(hedge: HedgeState, dialect: WireDialect, nowMs: number) {
+  if (hedge.closeReason === 'closed')
+    return nowMs - hedge.closedAtMs! < dialect.closedSettlingMs ? 'settling' : dialect.statusAfterEarlyClose;
+  const change = hedge.pendingChange;
+  // Closing: a close, or a reduce of about the whole notional, has been accepted and has not landed yet.
+  if (
+    hedge.status === 'filled' &&
+    dialect.closingStatus !== null &&
+    change &&
+    (change.action === 'close' ||
+      (change.action === 'reduce' && reductionClosesFully(hedge.notionalUsd, change.notionalUsd)))
+  )
+    return dialect.closingStatus;
+  return hedge.status;
 }
 
-const CURSOR_PREFIX = 'c1.';
-
-/** An opaque page cursor: the position of the next page's first item in the list. */
-function encodeCursor(position: number) {
-  return CURSOR_PREFIX + Buffer.from(`at:${position}`).toString('base64url');
+function hedgeView(hedge: HedgeState, dialect: WireDialect, nowMs: number) {
+  const status = wireStatus(hedge, dialect, nowMs);
+  return {
+    id: hedge.id,
+    ...(hedge.clientReference !== undefined && { client_reference: hedge.clientReference }),
+    market: hedge.market,
+    side: hedge.side,
+    // Settling after an early close (closedSettlingMs): its notional already gone.
+    notional_usd: status === 'settling' && hedge.closeReason === 'closed' ? 0 : roundMoney(hedge.notionalUsd),
+    tenor_days: hedge.tenorDays,
+    status,
+    order_tx_hash: hedge.orderTxHash,
+    ...(hedge.fillTxHash !== undefined && { fill_tx_hash: hedge.fillTxHash }),
+    ...(hedge.struckRate !== undefined && { struck_rate: hedge.struckRate }),
+    units: roundMoney(hedge.notionalUsd),
+    order_key: hedge.orderKey,
+    opened_at: toIso(hedge.openedAtMs),
+    ...(hedge.filledAtMs !== undefined && { filled_at: toIso(hedge.filledAtMs) }),
+    maturity_at: toIso(hedge.maturityAtMs),
+    // A hedge shown as still filled after its close carries no closing time either.
+    ...(hedge.closedAtMs !== undefined && status === 'closed' && { closed_at: toIso(hedge.closedAtMs) }),
+  };
 }
 
-/** The position a cursor stands for (0 without one); a cursor this server did not make is refused. */
-function decodeCursor(cursor: string | undefined) {
-  if (cursor === undefined) return 0;
-  const text = cursor.startsWith(CURSOR_PREFIX)
-    ? Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8')
-    : '';
-  const match = /^at:(\d{1,9})$/.exec(text);
-  if (!match) throw validationError('cursor', 'is not a cursor this server gave out');
-  return Number(match[1]);
+/**
+ * One line per open side (spec: "aggregated per side"), and the account's figures, as the views show them at `nowMs`
+ * (with trailing views, all of it trails).
+ */
+function positionViews(book: Book, account: AccountState, nowMs: number) {
+  const { asOfMs, figures, positions } = book.shownBook(account, nowMs);
+  const linesBySide: Record<string, PositionLine[]> = {};
+  for (const hedge of positions)
+    (linesBySide[`${hedge.market}:${hedge.side}`] ??= []).push(hedgeLine(book, hedge, asOfMs));
+  return { figures, lines: Object.values(linesBySide).map(aggregateSide) };
+}
+
+type PositionLine = ReturnType<typeof hedgeLine>;
+
+function hedgeLine(book: Book, hedge: PositionBasis, nowMs: number) {
+  const entry = hedge.entryPrice!;
+  const mark = book.midPrice(hedge.market, nowMs);
+  return {
+    market: hedge.market,
+    side: hedge.side,
+    hedge_id: hedge.id,
+    notional_usd: roundMoney(hedge.notionalUsd),
+    units: roundMoney(hedge.notionalUsd),
+    entry_price: entry,
+    mark_price: mark,
+    ...money(
+      roundMoney(grossPnlUsd(hedge.side, hedge.notionalUsd, entry, mark)),
+      roundMoney(book.accruedCarryAt(hedge, nowMs)),
+      platformFeeUsdc(hedge.notionalUsd),
+      hedge.marginUsdc,
+    ),
+    opened_at: toIso(hedge.openedAtMs),
+    maturity_at: toIso(hedge.maturityAtMs),
+  };
+}
+
+/** A line's money: its P&L net of carry, and what closing it returns (margin plus net P&L, less the close fee). */
+function money(gross: number, carry: number, closeFee: number, margin: number) {
+  const net = roundMoney(gross - carry);
+  return {
+    gross_pnl_usd: gross,
+    accrued_carry_usdc: carry,
+    net_pnl_usd: net,
+    close_fee_usdc: closeFee,
+    margin_usdc: margin,
+    net_margin_usd: roundMoney(margin + net - closeFee),
+  };
+}
+
+/**
+ * Several hedges on one side (dialects that allow it) make one line: amounts summed from each hedge's rounded
+ * figures, so `net_margin_usd` is still exactly what closing them all returns; entry weighted by notional; the
+ * identity (id, times) of the newest hedge, the one add acts on.
+ */
+function aggregateSide(lines: PositionLine[]) {
+  if (lines.length === 1) return lines[0];
+  const total = (key: keyof ReturnType<typeof money> | 'notional_usd' | 'units') =>
+    roundMoney(lines.reduce((sum, line) => sum + line[key], 0));
+  const notional = total('notional_usd');
+  const weightedEntry = lines.reduce((sum, line) => sum + line.entry_price * line.notional_usd, 0) / notional;
+  return {
+    ...lines[lines.length - 1],
+    notional_usd: notional,
+    units: total('units'),
+    entry_price: roundExecutionPrice(weightedEntry),
+    ...money(total('gross_pnl_usd'), total('accrued_carry_usdc'), total('close_fee_usdc'), total('margin_usdc')),
+  };
+}
+
+/** The account as of the same moment as the positions list. */
+function accountView(book: Book, account: AccountState, nowMs: number) {
+  const { figures, lines: positions } = positionViews(book, account, nowMs);
+  return {
+    balance_usdc: figures.balanceUsdc,
+    margin_in_use_usdc: figures.marginInUseUsdc,
+    open_exposure_usd: figures.openExposureUsd,
+    unrealized_pnl_usd: roundMoney(positions.reduce((sum, position) => sum + position.net_pnl_usd, 0)),
+    open_positions: positions.length,
+    available_exposure_usd: book.exposureLeftUsd(figures.openExposureUsd),
+    exposure_cap_usd: book.config.exposureCapUsd,
+  };
+}
+
+function marketView(book: Book, { market, status }: MarketDefinition, nowMs: number) {
+  const openInterest = book.totalOpenInterest(market);
+  const bySide = (value: (side: Side) => number) => ({ buy: value('buy'), sell: value('sell') });
+  return {
+    market,
+    status,
+    price: book.midPrice(market, nowMs),
+    available_capacity_usd: bySide((side) => book.availableCapacityUsd(market, side)),
+    net_rate_daily_pct: bySide((side) => dailyCarryRatePct(openInterest, side)),
+  };
+}
+
+function quoteView(book: Book, { market, side, notionalUsd, tenorDays }: OpenRequest, nowMs: number) {
+  const quote = book.quote(market, side, notionalUsd, nowMs);
+  const dailyCarry = (notionalUsd * quote.dailyCarryRatePct) / 100;
+  return {
+    market,
+    side,
+    notional_usd: notionalUsd,
+    tenor_days: tenorDays,
+    maturity: toIso(nowMs + tenorDays * book.config.dayMs),
+    pricing: {
+      market_price: quote.marketPrice,
+      execution_price: quote.executionPrice,
+      price_impact_usd: quote.priceImpactUsd,
+    },
+    carry: {
+      daily_usdc: roundMoney(dailyCarry),
+      daily_rate_pct: quote.dailyCarryRatePct,
+      total_usdc: roundMoney(dailyCarry * tenorDays),
+      total_rate_pct: roundRatePct(quote.dailyCarryRatePct * tenorDays),
+    },
+    upfront: {
+      required_margin_usdc: quote.requiredMarginUsdc,
+      platform_fee_usdc: quote.platformFeeUsdc,
+      total_upfront_usdc: roundMoney(quote.requiredMarginUsdc + quote.platformFeeUsdc),
+    },
+  };
 }
 
 /** What an action works on: the book, the caller's account, the sandbox time and the dialect; its request. */
@@ -227,7 +357,12 @@ function page<T>(
   keep = (_item: T) => true,
 ) {
   const pageSize = readPageSize(request.query, dialect);
-  const skip = dialect.paging === 'cursor' ? decodeCursor(request.query.cursor) : 0;
+  // An opaque cursor: `c1.` and, in base64url, `at:` and the position of the next page's first item in the list.
+  const cursor = dialect.paging === 'cursor' ? request.query.cursor : undefined;
+  const position =
+    cursor?.startsWith('c1.') && /^at:(\d{1,9})$/.exec(Buffer.from(cursor.slice(3), 'base64url').toString());
+  if (cursor !== undefined && !position) throw validationError('cursor', 'is not a cursor this server gave out');
+  const skip = position ? Number(position[1]) : 0;
   const kept = [];
   let seen = 0;
   let more = false;
@@ -236,7 +371,10 @@ function page<T>(
     if ((more = kept.length === pageSize)) break;
     kept.push(item);
   }
-  const meta = { page_size: pageSize, next_cursor: more ? encodeCursor(skip + kept.length) : null };
+  const meta = {
+    page_size: pageSize,
+    next_cursor: more ? `c1.${Buffer.from(`at:${skip + kept.length}`).toString('base64url')}` : null,
+  };
   return succeeded(kept.map(show), dialect.paging === 'cursor' ? meta : {});
 }
 
@@ -245,7 +383,11 @@ function listHedges({ book, account, request, nowMs, dialect }: RouteContext) {
   const extra = [dialect.closingStatus, dialect.closedSettlingMs > 0 && 'settling'].filter(
     (one) => typeof one === 'string',
   );
-  const status = readStatusFilter(request.query, [...new Set(extra)]);
+  // The spec's five statuses, and the dialect's own.
+  const allowed = [...new Set([...HEDGE_STATUSES, ...extra])];
+  const { status } = request.query;
+  if (status !== undefined && !allowed.includes(status))
+    throw validationError('status', `must be one of ${allowed.join(', ')}`);
   const clientReference = keptReference(request.query.client_reference, dialect);
   return page(
     book.hedgesNewestFirst(account),
@@ -325,7 +467,10 @@ function readBefore(raw: string) {
 function openHedge({ book, account, request, nowMs, dialect }: RouteContext) {
   const body = requireJsonObject(request.body);
   const terms = readHedgeTerms(body);
-  const clientReference = keptReference(readClientReference(body), dialect);
+  const clientReference = keptReference(
+    body.client_reference == null ? undefined : readShortText(body, 'client_reference', MAX_CLIENT_REFERENCE_LENGTH),
+    dialect,
+  );
   const { market, side, notionalUsd } = terms;
   requireMarket(book, market);
   const existing = book.sideHedges(account, market, side).at(-1);
@@ -367,7 +512,13 @@ function changeHedge({ book, account, request, nowMs, dialect, params }: RouteCo
   const body = requireJsonObject(request.body);
   const market = readMarket(body);
   const side = readSide(body);
-  const requested = action === 'close' ? undefined : readChangeNotional(body, dialect);
+  // An add or reduce carries its notional under the dialect's field name.
+  const field = dialect.changeNotionalField;
+  const foreign =
+    action === 'close' ? undefined : dialect.refusedNotionalFields.find((name) => body[name] !== undefined);
+  if (foreign !== undefined)
+    throw validationError(field, `carries the notional on this server; ${foreign} is not accepted`);
+  const requested = action === 'close' ? undefined : readPositiveAmount(body, field);
   // Leaving a position must stay possible on a disabled market; growing one must not.
   requireMarket(book, market, action === 'add');
   const hedges = book.sideHedges(account, market, side);
