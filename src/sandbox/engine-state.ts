@@ -1,7 +1,7 @@
 // The sandbox engine's state and options: one JSON document the book (book.ts) acts on, saved whole (the HTTP layer,
 // http/, answers requests with them).
 
-import { DEFAULT_DIALECT, type SandboxDialect } from './dialect-names.js';
+import type { SandboxDialect } from './dialect-names.js';
 import { type MarketDefinition, roundMoney, type Side, type SideAmounts } from './market-model.js';
 import { hashString } from './prng.js';
 
@@ -159,7 +159,7 @@ export const DEFAULT_SEED = 'hedge-sandbox';
 export function createEngineState(
   seed: string | number = DEFAULT_SEED,
   /** Wire dialect the sandbox speaks; a state keeps it, as hedges opened under one may not suit another. */
-  dialect: SandboxDialect = DEFAULT_DIALECT,
+  dialect: SandboxDialect = 'reference',
   idSeed = hashString(`ids:${seed}`),
 ) {
   return {
