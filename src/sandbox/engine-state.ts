@@ -88,7 +88,7 @@ export interface AccountState {
   trailing?: TrailingViews;
 }
 
-/** The hedge fields a positions line is computed from (http/routes.ts); the rest of a hedge never shows there. */
+/** The hedge fields a positions line is computed from (http/http-engine.ts); the rest of a hedge never shows there. */
 export const POSITION_BASIS = [
   'id',
   'market',

@@ -1,7 +1,6 @@
 import { compareEvents, createEngineState } from '../../src/sandbox/engine-state.js';
 import { growHedges } from './growth.js';
-import { createHttpEngine, type HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
-import { INVALID_JSON } from '../../src/sandbox/http/routes.js';
+import { INVALID_JSON, createHttpEngine, type HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
 import { MARKET_MODEL, grossPnlUsd, midPrice, priceImpactUsd } from '../../src/sandbox/market-model.js';
 import { hashString } from '../../src/sandbox/prng.js';
 import { createClock } from '../../src/sandbox/http/server.js';

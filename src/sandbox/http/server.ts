@@ -9,7 +9,6 @@ import { setTimeout as delay } from 'node:timers/promises';
 
 import { DEFAULT_SEED, type EngineOptions, createEngineState } from '../engine-state.js';
 import { ApiError, type EngineRequest, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
-import { createHttpEngine } from './http-engine.js';
 import {
   sharedStateFile,
   StateFileBusyError,
@@ -18,7 +17,7 @@ import {
   readStateFile,
   saveStateFile,
 } from '../state-file.js';
-import { INVALID_JSON, isWrite } from './routes.js';
+import { INVALID_JSON, createHttpEngine, isWrite } from './http-engine.js';
 import { hashString, nextRandom } from '../prng.js';
 
 export const SANDBOX_BASE_PATH = '/partners/sandbox/v2';
