@@ -872,7 +872,17 @@ export function matchRoute(method: string, path: string) {
       const allow = Object.keys(methods).join(', ');
       throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${path}`, { allow }, { allow });
     }
-    return { handle, idempotent: method === 'POST' && path !== '/quotes', params: match.map(decodePathSegment) };
+    return {
+      handle,
+      idempotent: method === 'POST' && path !== '/quotes',
+      params: match.map((segment) => {
+        try {
+          return decodeURIComponent(segment);
+        } catch {
+          return segment;
+        }
+      }),
+    };
   }
   throw notFoundError(path);
 }
@@ -883,13 +893,5 @@ export function isWrite(method: string, path: string) {
     return matchRoute(method, path).idempotent;
   } catch {
     return false;
-  }
-}
-
-function decodePathSegment(segment: string) {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
   }
 }

@@ -50,15 +50,6 @@ export interface RequestLogEntry extends Pick<EngineRequest, 'method' | 'path' |
 
 export type RunningSandbox = Awaited<ReturnType<typeof startSandbox>>;
 
-// Math.random, not node:crypto: a demo quote runs without loading crypto (test/build/startup-imports.test.ts).
-function requestId() {
-  const half = () =>
-    Math.floor(Math.random() * 0x1_0000_0000)
-      .toString(16)
-      .padStart(8, '0');
-  return `req_${half()}${half()}`;
-}
-
 export async function startSandbox(options: SandboxOptions = {}) {
   // A test key of its own: 24 random hex digits.
   const apiKeys = options.apiKeys?.length
@@ -140,7 +131,12 @@ export async function startSandbox(options: SandboxOptions = {}) {
 
   /** One request: read, logged (pending), then answered as the faults plan it. */
   async function onRequest(req: IncomingMessage, res: ServerResponse) {
-    res.setHeader('x-request-id', requestId());
+    // Math.random, not node:crypto: a demo quote runs without loading crypto (test/build/startup-imports.test.ts).
+    const half = () =>
+      Math.floor(Math.random() * 0x1_0000_0000)
+        .toString(16)
+        .padStart(8, '0');
+    res.setHeader('x-request-id', `req_${half()}${half()}`);
     const realTimeMs = host.realNow();
     const sandboxTimeMs = host.clock.now();
     // The server's own time, as a real server's Date header gives it: with a fast or advanced clock it is the
@@ -160,7 +156,12 @@ export async function startSandbox(options: SandboxOptions = {}) {
       else req.socket.destroy();
       return;
     }
-    const body = parseBody(rawBody);
+    let body: unknown;
+    try {
+      body = rawBody.length ? JSON.parse(rawBody) : undefined;
+    } catch {
+      body = INVALID_JSON;
+    }
     const headers = req.headers as Record<string, string | undefined>;
     const entry: RequestLogEntry = {
       realTimeMs,
@@ -366,15 +367,6 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
-}
-
-function parseBody(text: string) {
-  if (!text.length) return;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return INVALID_JSON;
-  }
 }
 
 /** Status and headers for a body of `bytes` bytes. */
