@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 import { lockDemoState } from '../../src/platform/runtime/start-demo.js';
 import { lockFile } from '../../src/core/files/file-lock.js';
-import { type StateFileLock, readStateFile } from '../../src/sandbox/state-file.js';
+import { type StateFileLock, readStateFile } from '../../src/sandbox/http/server.js';
 import { useChildBundle } from '../support/children/child-bundle.js';
 import { openBody } from '../support/engine.js';
 import { until } from '../support/polling.js';
