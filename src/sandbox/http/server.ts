@@ -206,11 +206,9 @@ export async function startSandbox(options: SandboxOptions = {}) {
         try {
           response = host.shared ? await host.shared.transact(answer) : answer();
         } catch (error) {
-          if (!(error instanceof StateFileBusyError)) throw error;
-          // Nothing was done: the client may retry, with the same Idempotency-Key.
-          return send(
-            errorResponse(new ApiError(503, 'sandbox_state_busy', error.message, undefined, { 'retry-after': '1' })),
-          );
+          // Busy: nothing was done; the client may retry, with the same Idempotency-Key.
+          if (!(error instanceof ApiError)) throw error;
+          return send(errorResponse(error));
         }
         if (holds.signal.aborted) return req.socket.destroy();
         host.saveIfChanged();
@@ -735,11 +733,10 @@ function stateBytes(contents: StateFileContents) {
 }
 
 /** The lock could not be taken within its bound, or every save found the file moved on: nothing was done. */
-class StateFileBusyError extends Error {
-  constructor(path: string, cause?: unknown) {
-    super(`sandbox state file ${path} stayed locked by another process`, { cause });
-  }
-}
+const stateFileBusy = (path: string) =>
+  new ApiError(503, 'sandbox_state_busy', `sandbox state file ${path} stayed locked by another process`, undefined, {
+    'retry-after': '1',
+  });
 
 /** How many times a request runs when its save keeps finding the file moved on (each on what the file holds then). */
 const ATTEMPTS = 3;
@@ -786,7 +783,7 @@ function sharedStateFile(
       const done = await locked(act);
       if (done) return done.result;
     }
-    throw new StateFileBusyError(path);
+    throw stateFileBusy(path);
   }
 
   /** Memory becomes what the file holds, if another process saved it since. */
@@ -808,7 +805,7 @@ function sharedStateFile(
       try {
         release = await lock(path);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw new StateFileBusyError(path, error);
+        if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw stateFileBusy(path);
         throw error;
       }
       try {
