@@ -33,7 +33,7 @@ export const LAYERS = [
   { name: 'core', paths: ['core/'] },
   { name: 'security', paths: ['core/security/'] },
   // The simulator: apart from itself, only core/files/; its engine knows nothing of the HTTP over it.
-  { name: 'sandbox http', paths: ['sandbox/index.ts', 'sandbox/http/'] },
+  { name: 'sandbox http', paths: ['sandbox/http/'] },
   { name: 'sandbox', paths: ['sandbox/'] },
   // The one file lock waits with the one sleep and poll.
   { name: 'files', paths: ['core/files/', 'core/process/timers.ts'] },

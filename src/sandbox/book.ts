@@ -33,9 +33,8 @@ import {
   reductionClosesFully,
   roundExecutionPrice,
   roundMoney,
-  seedHash,
 } from './market-model.js';
-import { nextRandom } from './prng.js';
+import { hashString, nextRandom } from './prng.js';
 
 export type OpenRequest = Pick<HedgeState, 'market' | 'side' | 'notionalUsd' | 'tenorDays' | 'clientReference'>;
 
@@ -97,7 +96,7 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
   const markets = [...listed.filter(({ market }) => !extra.some((e) => e.market === market)), ...extra].map(
     (definition) => ({ ...definition }),
   );
-  const priceSeed = seedHash(state.seed);
+  const priceSeed = hashString(state.seed);
   // A state saved in another order (a heap) is put in order once.
   state.events.sort(compareEvents);
   const lagged = config.viewLagMs > 0;
@@ -137,7 +136,6 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
       id: accountId,
       balanceUsdc: MARKET_MODEL.startBalanceUsdc,
       hedges: {},
-      activeHedgeIds: {},
       activeHedgeStacks: {},
       history: [],
     }));
@@ -392,11 +390,7 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
     const index = stack.indexOf(hedge.id);
     if (index < 0) return;
     stack.splice(index, 1);
-    if (stack.length) account.activeHedgeIds[key] = stack[stack.length - 1];
-    else {
-      delete account.activeHedgeStacks[key];
-      delete account.activeHedgeIds[key];
-    }
+    if (!stack.length) delete account.activeHedgeStacks[key];
   }
 
   function accrueCarry(hedge: HedgeState, timeMs: number) {
@@ -451,9 +445,7 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
     /** Accepts an open: reserves margin and fee, counts the notional, schedules the fill. */
     submitOpen(account: AccountState, request: OpenRequest, nowMs: number) {
       const hedge = createHedge(account, request, nowMs, random() < config.failRate);
-      const key = activeHedgeKey(hedge.market, hedge.side);
-      (account.activeHedgeStacks[key] ??= []).push(hedge.id);
-      account.activeHedgeIds[key] = hedge.id;
+      (account.activeHedgeStacks[activeHedgeKey(hedge.market, hedge.side)] ??= []).push(hedge.id);
       schedule('fill', account.id, hedge.id, nowMs + config.fillDelayMs);
       return hedge;
     },

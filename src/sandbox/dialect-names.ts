@@ -2,4 +2,3 @@
 // the state types (engine-state.ts) need the names without the tables.
 export const SANDBOX_DIALECTS = ['reference', 'alpha', 'beta', 'gamma', 'delta'] as const;
 export type SandboxDialect = (typeof SANDBOX_DIALECTS)[number];
-export const DEFAULT_DIALECT: SandboxDialect = 'reference';

@@ -155,28 +155,26 @@ export function keptReference<T extends string | undefined>(reference: T, dialec
   return (dialect.references === 'upper-case' ? reference?.trim().toUpperCase() : reference) as T;
 }
 
-interface PriceReading {
-  market: string;
-  price: number;
-  timestamp: string;
-}
-
 /** The prices in each shape a dialect may send (its pricesShape). */
-export const renderPrices: Readonly<Record<DialectRules['pricesShape'], (prices: readonly PriceReading[]) => unknown>> =
-  {
-    // The readings are {market, price, timestamp} already.
-    list: (prices) => prices,
-    keyed: (prices) =>
-      Object.fromEntries(prices.map(({ market, price, timestamp }) => [market, { mid: price, ts: timestamp }])),
-    'symbol-rate': (prices) => prices.map(({ market, price }) => ({ symbol: market, rate: price })),
-    'pair-bid-ask': (prices) => ({
-      rates: prices.map(({ market, price, timestamp }) => {
-        // A symmetric spread of 5 bp around the mid, at the mid's own precision.
-        const half = price * 0.00025;
-        return { pair: market, bid: (price - half).toFixed(3), ask: (price + half).toFixed(3), as_of: timestamp };
-      }),
+export const renderPrices: Readonly<
+  Record<
+    DialectRules['pricesShape'],
+    (prices: readonly { market: string; price: number; timestamp: string }[]) => unknown
+  >
+> = {
+  // The readings are {market, price, timestamp} already.
+  list: (prices) => prices,
+  keyed: (prices) =>
+    Object.fromEntries(prices.map(({ market, price, timestamp }) => [market, { mid: price, ts: timestamp }])),
+  'symbol-rate': (prices) => prices.map(({ market, price }) => ({ symbol: market, rate: price })),
+  'pair-bid-ask': (prices) => ({
+    rates: prices.map(({ market, price, timestamp }) => {
+      // A symmetric spread of 5 bp around the mid, at the mid's own precision.
+      const half = price * 0.00025;
+      return { pair: market, bid: (price - half).toFixed(3), ask: (price + half).toFixed(3), as_of: timestamp };
     }),
-  };
+  }),
+};
 
 /** Counts stay numbers even where amounts go out as text. */
 const COUNT_FIELDS = new Set(['open_positions', 'open_position_count', 'num_positions', 'tenor_days', 'tenor']);

@@ -1,7 +1,7 @@
 // The sandbox engine's state and options: one JSON document the book (book.ts) acts on, saved whole (the HTTP layer,
 // http/, answers requests with them).
 
-import { DEFAULT_DIALECT, type SandboxDialect } from './dialect-names.js';
+import type { SandboxDialect } from './dialect-names.js';
 import { type MarketDefinition, roundMoney, type Side, type SideAmounts } from './market-model.js';
 import { hashString } from './prng.js';
 
@@ -10,18 +10,6 @@ export const HEDGE_STATUSES = ['submitting', 'submitted', 'filled', 'failed', 'c
 type HedgeStatus = (typeof HEDGE_STATUSES)[number];
 export type ChangeAction = 'add' | 'reduce' | 'close';
 export type CloseReason = 'closed' | 'settled';
-
-/** An add, reduce or close that was accepted and lands after the fill delay. */
-export interface PendingChange {
-  action: ChangeAction;
-  notionalUsd: number;
-  orderTxHash: string;
-  submittedAtMs: number;
-  dueMs: number;
-  reservedMarginUsdc: number;
-  reservedFeeUsdc: number;
-  dailyCarryRatePct: number;
-}
 
 export interface HedgeState {
   id: string;
@@ -52,7 +40,17 @@ export interface HedgeState {
   realizedGrossUsd: number;
   realizedCarryUsdc: number;
   feesPaidUsdc: number;
-  pendingChange?: PendingChange;
+  /** An add, reduce or close that was accepted and lands after the fill delay. */
+  pendingChange?: {
+    action: ChangeAction;
+    notionalUsd: number;
+    orderTxHash: string;
+    submittedAtMs: number;
+    dueMs: number;
+    reservedMarginUsdc: number;
+    reservedFeeUsdc: number;
+    dailyCarryRatePct: number;
+  };
 }
 
 export const toIso = (timeMs: number) => new Date(timeMs).toISOString();
@@ -83,15 +81,14 @@ export interface AccountState {
   id: string;
   balanceUsdc: number;
   hedges: Record<string, HedgeState>;
-  /** `market:side` → id of the newest hedge that is `submitted` or `filled` there (what add acts on). */
-  activeHedgeIds: Record<string, string>;
+  /** `market:side` → ids of the hedges `submitted` or `filled` there, oldest first (add acts on the last). */
   activeHedgeStacks: Record<string, string[]>;
   /** Oldest first by (closed_at, hedge_id), so the newest page is read from the end. */
   history: HistoryRecord[];
   trailing?: TrailingViews;
 }
 
-/** The hedge fields a positions line is computed from (views.ts); the rest of a hedge never shows there. */
+/** The hedge fields a positions line is computed from (http/http-engine.ts); the rest of a hedge never shows there. */
 export const POSITION_BASIS = [
   'id',
   'market',
@@ -130,13 +127,6 @@ interface ScheduledEvent {
   hedgeId: string;
 }
 
-interface IdempotencyRecord {
-  fingerprintDigest: string;
-  createdAtMs: number;
-  /** The write's result as JSON (its data and meta are read; a saved record's other fields are not). */
-  bodyJson: string;
-}
-
 export interface EngineOptions {
   apiKeys: readonly string[];
   /**
@@ -169,7 +159,7 @@ export const DEFAULT_SEED = 'hedge-sandbox';
 export function createEngineState(
   seed: string | number = DEFAULT_SEED,
   /** Wire dialect the sandbox speaks; a state keeps it, as hedges opened under one may not suit another. */
-  dialect: SandboxDialect = DEFAULT_DIALECT,
+  dialect: SandboxDialect = 'reference',
   idSeed = hashString(`ids:${seed}`),
 ) {
   return {
@@ -183,7 +173,8 @@ export function createEngineState(
     accounts: {} as Record<string, AccountState>,
     openInterestUsd: {} as Record<string, SideAmounts>,
     events: [] as ScheduledEvent[],
-    idempotency: {} as Record<string, IdempotencyRecord>,
+    /** `bodyJson`: the write's result as JSON (its data and meta are read; a saved record's other fields are not). */
+    idempotency: {} as Record<string, { fingerprintDigest: string; createdAtMs: number; bodyJson: string }>,
   };
 }
 

@@ -81,11 +81,6 @@ export const roundMoney = (value: number) => roundTo(value, 2);
 export const roundExecutionPrice = (value: number) => roundTo(value, 4);
 export const roundRatePct = (value: number) => roundTo(value, 4);
 
-/** Turns a seed (text or number) into the uint32 the price path hashes with. */
-export function seedHash(seed: string | number) {
-  return hashString(String(seed));
-}
-
 /** Indicative mid rate at a sandbox time: the same seed and time always give the same price. */
 export function midPrice(seed: number, definition: MarketDefinition, timeMs: number) {
   const { slowWave, fastWave, noise } = MARKET_MODEL.pricePath;

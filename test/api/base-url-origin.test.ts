@@ -3,7 +3,7 @@
 // test/api/transport-origin.test.ts — and the loopback rule for plain http:// (a literal
 // 127.0.0.0/8 or ::1, or `localhost` itself; never a name under .localhost, which DNS resolves).
 // Pure: nothing here opens a connection.
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { type RunningSandbox } from '../../src/sandbox/http/server.js';
 import { followPages, nextLink, readPathPage, type PageAnswer } from '../../src/platform/api/wire/pages.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { OffOriginError, UsageError } from '../../src/core/errors.js';

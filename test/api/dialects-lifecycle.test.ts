@@ -11,7 +11,9 @@
 // one shape of --json, the same whatever the dialect, is checked in json-keeps-everything.test.ts.
 import type { ChildProcess } from 'node:child_process';
 import { WIRE_SETTING_SOURCES } from '../../src/platform/api/wire/unspecified.js';
-import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, SANDBOX_DIALECTS, wireDialect } from '../../src/sandbox/index.js';
+import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE } from '../../src/sandbox/http/server.js';
+import { SANDBOX_DIALECTS } from '../../src/sandbox/dialect-names.js';
+import { wireDialect } from '../../src/sandbox/dialects.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { apiData, withSimulator } from '../support/simulator.js';

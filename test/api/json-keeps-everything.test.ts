@@ -8,7 +8,8 @@
 // docs/output.md), decimal text as its number (docs/output.md "Formats"). A name hedge read a
 // fact from is not repeated; what the server sent under one of our names meaning something else is
 // kept under `_wire`. No mocked network: the real binary, a real sandbox, a real HTTP proxy.
-import { SANDBOX_DIALECTS, wireDialect, type SandboxDialect } from '../../src/sandbox/index.js';
+import { SANDBOX_DIALECTS, type SandboxDialect } from '../../src/sandbox/dialect-names.js';
+import { wireDialect } from '../../src/sandbox/dialects.js';
 import { startRewriteProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import {
   apiData,
@@ -144,7 +145,7 @@ const printedVia =
   (simulator: Simulator, proxy: FieldProxy) =>
   async (...args: string[]) => {
     const result = await simulator.hedge([...args, '--json'], { env: envFor(proxy) });
-    expect(result.code, `${simulator.sandbox.engine.dialect}: hedge ${args.join(' ')}\n${result.stderr}`).toBe(0);
+    expect(result.code, `${simulator.sandbox.engine.state.dialect}: hedge ${args.join(' ')}\n${result.stderr}`).toBe(0);
     return JSON.parse(result.stdout);
   };
 

@@ -1,7 +1,7 @@
 // TSV and CSV head their columns with hedge's names (docs/output.md): on a server that names a fact
 // its own way (alpha's `size_usd`, beta's `id` of a closed hedge), the value it sent is in our
 // column, never an empty cell beside a column of the server's name. The real binary, a real sandbox.
-import { wireDialect } from '../../src/sandbox/index.js';
+import { wireDialect } from '../../src/sandbox/dialects.js';
 import { apiData, useSimulators } from '../support/simulator.js';
 import { ok } from '../support/cli-runs.js';
 

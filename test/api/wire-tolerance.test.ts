@@ -13,7 +13,7 @@ import { startAnswerProxy, startFieldProxy, type FieldProxy } from '../support/s
 import { until } from '../support/polling.js';
 import { STACK_FRAME } from '../support/output/text.js';
 import { apiData, envFor, type Simulator } from '../support/simulator.js';
-import type { SandboxDialect } from '../../src/sandbox/index.js';
+import { type SandboxDialect } from '../../src/sandbox/dialect-names.js';
 import { exits, journalEntries, lastJson, ok, okJson } from '../support/cli-runs.js';
 
 /** What the config store keeps as learned per server (undefined when there is no store at all). */

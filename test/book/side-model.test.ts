@@ -1,7 +1,7 @@
 // The side model as a table (pure: no server, no clock): each simulator dialect × each kind of change × each way a
 // side's views can disagree, rendered as that dialect shows it, → the verdict the model gives. The same rows end to end
 // on the simulator: side-outcomes.test.ts.
-import { SANDBOX_DIALECTS, type SandboxDialect } from '../../src/sandbox/index.js';
+import { SANDBOX_DIALECTS, type SandboxDialect } from '../../src/sandbox/dialect-names.js';
 import {
   changeVerdict,
   closedEarly,

@@ -37,7 +37,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openJournal, openTeamJournal } from '../../src/platform/journal/index.js';
 import type { ChangeAction } from '../../src/sandbox/engine-state.js';
-import { changeParts } from '../../src/sandbox/http/routes.js';
+import { changeParts } from '../../src/sandbox/http/http-engine.js';
 import { reductionClosesFully } from '../../src/sandbox/market-model.js';
 import { hashString } from '../../src/sandbox/prng.js';
 import { separateProcesses } from '../support/hedge-cli.js';

@@ -7,7 +7,7 @@
 // its own, so none may appear. --json stays valid JSON that parses back to the exact hostile
 // strings. A --ref carrying any of them is refused before anything is sent (in a pipe, one line:
 // test/reliability/bad-input.test.ts).
-import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_TEXT } from '../../src/sandbox/index.js';
+import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_TEXT } from '../../src/sandbox/http/server.js';
 import { runHedge } from '../support/hedge-cli.js';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
 import { drawScreen } from '../support/servers/pseudo-terminal.js';

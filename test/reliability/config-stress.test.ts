@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync 
 import { join } from 'node:path';
 import { exits, ok } from '../support/cli-runs.js';
 import { storeSchema } from '../../src/platform/config/store-schema.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { type RunningSandbox } from '../../src/sandbox/http/server.js';
 import { runHedge, tempDir, type RunOptions } from '../support/hedge-cli.js';
 import { readStore as readStored } from '../support/config-store.js';
 import { ResultRecorder, type CaseMeta, type CaseObservation } from './recorder.js';

@@ -12,7 +12,7 @@ import {
   DEMO_STATE_FILE,
   lockDemoState,
 } from '../../src/platform/runtime/start-demo.js';
-import { readStateFile } from '../../src/sandbox/state-file.js';
+import { readStateFile } from '../../src/sandbox/http/server.js';
 import { runHedge, tempFolders, type RunOptions } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { apiData, closedAfter, startSimulator } from '../support/simulator.js';

@@ -1,9 +1,9 @@
 import { compareEvents, createEngineState } from '../../src/sandbox/engine-state.js';
 import { growHedges } from './growth.js';
-import { createHttpEngine, type HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
-import { INVALID_JSON } from '../../src/sandbox/http/validation.js';
-import { MARKET_MODEL, grossPnlUsd, midPrice, priceImpactUsd, seedHash } from '../../src/sandbox/market-model.js';
-import { createClock } from '../../src/sandbox/clock.js';
+import { INVALID_JSON, createHttpEngine, type HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
+import { MARKET_MODEL, grossPnlUsd, midPrice, priceImpactUsd } from '../../src/sandbox/market-model.js';
+import { hashString } from '../../src/sandbox/prng.js';
+import { createClock } from '../../src/sandbox/http/server.js';
 import { KEY_A, KEY_B, DAY, T0, call, makeEngine, openBody, openFilled, requestHeaders } from '../support/engine.js';
 import { on } from './engine-calls.js';
 
@@ -116,9 +116,9 @@ it('engine: idempotency: a key held by a request still in progress is idempotenc
     headers: requestHeaders(KEY_A, 'k-held'),
     body: openBody('sell', 10_000),
   };
-  const lease = engine.acquireIdempotencyKey(request) as { scope: string };
+  const lease = engine.acquireIdempotencyKey(request) as string;
   // A lease (not null: the request is idempotent; not 'in-flight': nobody holds the key yet), scoped to the account and key.
-  expect(lease).toEqual({ scope: 'test:acct_2e11952c4def8e17:k-held' });
+  expect(lease).toBe('test:acct_2e11952c4def8e17:k-held');
   expect(engine.acquireIdempotencyKey(request)).toBe('in-flight');
 
   expect(engine.handle(request, T0)).toMatchObject({
@@ -354,7 +354,7 @@ it('engine: hedge state machine: opens as submitted with hashes, units and matur
 
   const [record] = get(after, '/hedges/history');
   // The reference rate: the seeded path's mid price at maturity.
-  const exit = midPrice(seedHash('settle'), USDTNGN, maturity);
+  const exit = midPrice(hashString('settle'), USDTNGN, maturity);
   const gross = round2((100_000 * (exit - hedge.struck_rate)) / exit);
   const carry = round2((100_000 * quote.carry.daily_rate_pct * (maturity - (T0 + 1000))) / (100 * DAY));
   const fees = quote.upfront.platform_fee_usdc;
@@ -605,7 +605,7 @@ it('sandbox clock: runs at origin + real elapsed × speed + manual offset; start
   expect(() => createClock({ speed: 0 })).toThrow();
   // By default: at the real time.
   expect(createClock({ realNow: () => 42_000 }).now()).toBe(42_000);
-  const seed = seedHash('model');
+  const seed = hashString('model');
   const t = Date.UTC(2026, 0, 1);
   expect(Math.abs(midPrice(seed, USDTNGN, t + 1000) - midPrice(seed, USDTNGN, t))).toBeLessThan(1);
   const book = { buy: 2_000_000, sell: 1_000_000 };

@@ -31,7 +31,7 @@ try {
   await build({
     stdin: {
       contents:
-        "export * from './src/sandbox/index.ts'; export { createHttpEngine } from './src/sandbox/http/http-engine.ts'; export { growHedges } from './test/sandbox/growth.ts';",
+        "export { wireDialect } from './src/sandbox/dialects.ts'; export { createHttpEngine } from './src/sandbox/http/http-engine.ts'; export { growHedges } from './test/sandbox/growth.ts';",
       resolveDir: ROOT,
       loader: 'ts',
     },

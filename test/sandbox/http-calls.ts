@@ -1,7 +1,7 @@
 // Shorter calls to a simulator's server: a GET's data (whatever its status), a POST of a body, the
 // data of a successful answer (any other fails the test), and sandbox time moved to an instant.
 import { join } from 'node:path';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { type RunningSandbox } from '../../src/sandbox/http/server.js';
 import { tempFolders } from '../support/hedge-cli.js';
 import {
   api,

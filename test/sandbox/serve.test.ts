@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 
 import { parseSandboxServeOptions } from '../../src/cli/cmd/tools/sandbox-serve.js';
-import { serveSandbox } from '../../src/sandbox/index.js';
+import { serveSandbox } from '../../src/sandbox/http/serve.js';
 import { until } from '../support/polling.js';
 import { runHedge } from '../support/hedge-cli.js';
 import { collector } from '../support/hedge-in-process.js';

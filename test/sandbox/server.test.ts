@@ -1,10 +1,10 @@
-import type { FaultSettings } from '../../src/sandbox/http/faults.js';
 import {
+  type FaultSettings,
   HOSTILE_FIELD_NAME,
   HOSTILE_FIELD_VALUE,
   HOSTILE_SEQUENCES,
   type MalformedKind,
-} from '../../src/sandbox/index.js';
+} from '../../src/sandbox/http/server.js';
 import { openBody, T0 } from '../support/engine.js';
 import { until } from '../support/polling.js';
 import { api, FROZEN_START_MS, useSimulators, type ApiTarget } from '../support/simulator.js';

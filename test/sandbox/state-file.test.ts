@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 import { lockDemoState } from '../../src/platform/runtime/start-demo.js';
 import { lockFile } from '../../src/core/files/file-lock.js';
-import { type StateFileLock, readStateFile } from '../../src/sandbox/state-file.js';
+import { type StateFileLock, readStateFile } from '../../src/sandbox/http/server.js';
 import { useChildBundle } from '../support/children/child-bundle.js';
 import { openBody } from '../support/engine.js';
 import { until } from '../support/polling.js';
@@ -19,7 +19,7 @@ import { read, statusOf, useStateFiles } from './http-calls.js';
 
 const KEYS = Array.from({ length: 12 }, (_, index) => `hpk_test_SharedStateAccount${String(index).padStart(4, '0')}`);
 const WRITER = fileURLToPath(new URL('../support/children/state-file-writer.cjs', import.meta.url));
-const sandboxBundle = useChildBundle('src/sandbox/index.ts', 'hedge-state-sandbox-');
+const sandboxBundle = useChildBundle('src/sandbox/http/server.ts', 'hedge-state-sandbox-');
 const demoBundle = useChildBundle('src/platform/runtime/start-demo.ts', 'hedge-state-demo-');
 
 // After hooks run last first: the simulators are closed before their folders are removed.

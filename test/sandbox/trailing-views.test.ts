@@ -2,7 +2,7 @@
 // each change of a hedge the lag after the hedge record does. Asserted on the server's own answers
 // over HTTP, on a clock that moves only when a test advances it, so every boundary is exact.
 
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { type RunningSandbox } from '../../src/sandbox/http/server.js';
 import { openBody } from '../support/engine.js';
 import { api, FROZEN_START_MS } from '../support/simulator.js';
 import { answered, getData, lineIds, moveTo, postData, useSandboxes, useStateFiles } from './http-calls.js';

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { type RunningSandbox } from '../../src/sandbox/http/server.js';
 import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A, UNKNOWN_KEY, piecesShown } from '../support/keys.js';
 import { useProfileSuite } from '../support/profile-suite.js';

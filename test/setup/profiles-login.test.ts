@@ -6,7 +6,7 @@
 // screen, a key pasted into the URL prompt is not echoed back, and --no-input refuses to ask.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { type RunningSandbox } from '../../src/sandbox/http/server.js';
 import { hedgeIn } from '../support/hedge-cli.js';
 import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A, KEY_B, KEY_C, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';

@@ -25,7 +25,8 @@ import {
   targetBook,
   targetRowsAt,
 } from '../../src/features/exposures/exposures-rules.js';
-import { MARKET_MODEL, midPrice, seedHash } from '../../src/sandbox/market-model.js';
+import { MARKET_MODEL, midPrice } from '../../src/sandbox/market-model.js';
+import { hashString } from '../../src/sandbox/prng.js';
 import { filledActive } from '../support/keeper.js';
 import { iso, outFile, round2, soakKeepers, soakSetting, stopKeeper } from './keeper-process.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
@@ -178,7 +179,7 @@ export async function runExposuresSoak(options: SoakOptions) {
     // How far a short run may go on past its end on a loaded machine (the loop below says why).
     const lastEndMs = endMs + (endMs - startMs);
     const market = MARKET_MODEL.catalogue.find((definition) => definition.market === MARKET)!;
-    const priceAt = (ms: number) => midPrice(seedHash(options.seed), market, ms);
+    const priceAt = (ms: number) => midPrice(hashString(String(options.seed)), market, ms);
     const intervalMs = options.intervalS * 1000;
 
     const csvOut = outFile(options.samplesFile);

@@ -3,7 +3,7 @@ import type { HedgeClient } from '../../src/platform/api/client.js';
 import { HttpConnections, type Clock, type RetryPolicy } from '../../src/platform/api/transport.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
 import { sleep } from '../../src/core/process/timers.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { type RunningSandbox } from '../../src/sandbox/http/server.js';
 import { PassThrough } from 'node:stream';
 import { CommandContext, type ContextInit, type GlobalOptions } from '../../src/platform/runtime/context.js';
 import { makeChalk } from '../../src/platform/terminal/color.js';

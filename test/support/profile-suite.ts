@@ -1,7 +1,7 @@
 // The set-up the profile suites (test/setup/profiles-*.test.ts) share: one simulator that accepts the
 // three profile keys for the whole file, and a fresh config folder for each test (the simulator's
 // request log emptied before it, so a test counts only its own requests).
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { type RunningSandbox } from '../../src/sandbox/http/server.js';
 import { hedgeIn, tempDir, type HedgeArgs, type RunOptions } from './hedge-cli.js';
 import { startSimulator, type Simulator } from './simulator.js';
 

@@ -11,7 +11,7 @@ import {
   type RequestLogEntry,
   type RunningSandbox,
   type SandboxOptions,
-} from '../../src/sandbox/index.js';
+} from '../../src/sandbox/http/server.js';
 import { FROZEN_CLOCK_PRELOAD, runHedge, tempDir, type HedgeArgs, type RunOptions } from './hedge-cli.js';
 import { okJson } from './cli-runs.js';
 import { call as callEngine, openBody, requestHeaders } from './engine.js';

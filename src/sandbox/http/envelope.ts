@@ -8,7 +8,7 @@ export interface EngineRequest {
   query: Record<string, string>;
   /** Header names in lower case. */
   headers: Record<string, string | undefined>;
-  /** Parsed JSON, `INVALID_JSON` (validation.ts) when it did not parse, `undefined` when there was none. */
+  /** Parsed JSON, `INVALID_JSON` (http-engine.ts) when it did not parse, `undefined` when there was none. */
   body: unknown;
 }
 

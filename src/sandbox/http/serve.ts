@@ -2,16 +2,13 @@
 
 import { startSandbox, type SandboxOptions } from './server.js';
 
-interface ServeIo {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  /** Stops the server like SIGINT does (for embedding and tests). */
-  signal?: AbortSignal;
-}
-
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
-export async function serveSandbox(options: SandboxOptions, io: ServeIo) {
+/** `io.signal` stops the server like SIGINT does (for embedding and tests). */
+export async function serveSandbox(
+  options: SandboxOptions,
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; signal?: AbortSignal },
+) {
   const sandbox = await startSandbox(options);
   const { wire, fillDelayMs } = sandbox.engine;
   const exports = [

@@ -3,30 +3,21 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { Readable } from 'node:stream';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 
-import { createClock } from '../clock.js';
-import { DEFAULT_SEED, type EngineOptions, createEngineState } from '../engine-state.js';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { prepareDurableWrite, writeFileDurably } from '../../core/files/durable-write.js';
+import { DEFAULT_SEED, type EngineOptions, type EngineState, createEngineState } from '../engine-state.js';
 import { ApiError, type EngineRequest, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
-import { faultInjector, type FaultSettings } from './faults.js';
-import { withHostileText } from './hostile-text.js';
-import { createHttpEngine, type IdempotencyLease } from './http-engine.js';
-import { parseBody, readBody, sendEnvelope, sendMalformed, sendPadded, splitUrl, stallBody } from './http-io.js';
-import {
-  sharedStateFile,
-  StateFileBusyError,
-  type StateFileContents,
-  type StateFileLock,
-  readStateFile,
-  saveStateFile,
-} from '../state-file.js';
-import { INVALID_JSON } from './validation.js';
+import { INVALID_JSON, createHttpEngine, isWrite } from './http-engine.js';
+import { hashString, nextRandom } from '../prng.js';
 
 export const SANDBOX_BASE_PATH = '/partners/sandbox/v2';
 
 const KEEP_ALIVE_TIMEOUT_MS = 5000;
-/** The engine's options, the faults it starts with (faults.ts says what each does), and the server's own. */
+/** The engine's options, the faults it starts with (NO_FAULTS says what each does), and the server's own. */
 export interface SandboxOptions extends Partial<EngineOptions>, Partial<FaultSettings> {
   port?: number;
   host?: string;
@@ -52,15 +43,6 @@ export interface RequestLogEntry extends Pick<EngineRequest, 'method' | 'path' |
 }
 
 export type RunningSandbox = Awaited<ReturnType<typeof startSandbox>>;
-
-// Math.random, not node:crypto: a demo quote runs without loading crypto (test/build/startup-imports.test.ts).
-function requestId() {
-  const half = () =>
-    Math.floor(Math.random() * 0x1_0000_0000)
-      .toString(16)
-      .padStart(8, '0');
-  return `req_${half()}${half()}`;
-}
 
 export async function startSandbox(options: SandboxOptions = {}) {
   // A test key of its own: 24 random hex digits.
@@ -143,7 +125,12 @@ export async function startSandbox(options: SandboxOptions = {}) {
 
   /** One request: read, logged (pending), then answered as the faults plan it. */
   async function onRequest(req: IncomingMessage, res: ServerResponse) {
-    res.setHeader('x-request-id', requestId());
+    // Math.random, not node:crypto: a demo quote runs without loading crypto (test/build/startup-imports.test.ts).
+    const half = () =>
+      Math.floor(Math.random() * 0x1_0000_0000)
+        .toString(16)
+        .padStart(8, '0');
+    res.setHeader('x-request-id', `req_${half()}${half()}`);
     const realTimeMs = host.realNow();
     const sandboxTimeMs = host.clock.now();
     // The server's own time, as a real server's Date header gives it: with a fast or advanced clock it is the
@@ -163,7 +150,12 @@ export async function startSandbox(options: SandboxOptions = {}) {
       else req.socket.destroy();
       return;
     }
-    const body = parseBody(rawBody);
+    let body: unknown;
+    try {
+      body = rawBody.length ? JSON.parse(rawBody) : undefined;
+    } catch {
+      body = INVALID_JSON;
+    }
     const headers = req.headers as Record<string, string | undefined>;
     const entry: RequestLogEntry = {
       realTimeMs,
@@ -193,7 +185,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
     const plan = faults.plan({ method, path, body: body === INVALID_JSON ? undefined : body });
     const { outcome } = plan;
     const engine = host.engine;
-    let lease: IdempotencyLease | undefined;
+    let lease: string | undefined;
     if (plan.latencyMs > 0) {
       entry.fault = 'latency';
       const acquired = engine.acquireIdempotencyKey(request);
@@ -214,11 +206,9 @@ export async function startSandbox(options: SandboxOptions = {}) {
         try {
           response = host.shared ? await host.shared.transact(answer) : answer();
         } catch (error) {
-          if (!(error instanceof StateFileBusyError)) throw error;
-          // Nothing was done: the client may retry, with the same Idempotency-Key.
-          return send(
-            errorResponse(new ApiError(503, 'sandbox_state_busy', error.message, undefined, { 'retry-after': '1' })),
-          );
+          // Busy: nothing was done; the client may retry, with the same Idempotency-Key.
+          if (!(error instanceof ApiError)) throw error;
+          return send(errorResponse(error));
         }
         if (holds.signal.aborted) return req.socket.destroy();
         host.saveIfChanged();
@@ -248,6 +238,25 @@ export async function startSandbox(options: SandboxOptions = {}) {
       if (lease) engine.releaseIdempotencyKey(lease);
     }
   }
+}
+
+/** Sandbox time: origin + real elapsed × speed + manual offset. `speed`: sandbox milliseconds per real millisecond; `originMs`: sandbox time at start (default the real time at start). */
+export function createClock({
+  realNow = Date.now,
+  speed = 1,
+  originMs,
+}: { realNow?: () => number; speed?: number; originMs?: number } = {}) {
+  if (!(speed > 0) || !Number.isFinite(speed)) throw new Error('clock speed must be a positive number');
+  const realStart = realNow();
+  const origin = originMs ?? realStart;
+  let offset = 0;
+  return {
+    now: () => Math.floor(origin + (realNow() - realStart) * speed + offset),
+    advance(ms: number) {
+      if (!(ms >= 0) || !Number.isFinite(ms)) throw new Error('advance() takes a non-negative number of ms');
+      offset += ms;
+    },
+  };
 }
 
 /** The engine, started from the state file when there is one (its clock carried on), else afresh. */
@@ -303,7 +312,7 @@ function hostEngine(options: SandboxOptions, apiKeys: string[]) {
       engine.revision = 0;
       // A failed save must not fail the request: it surfaces on close() via flush().
       try {
-        saveStateFile(stateFile, snapshot());
+        writeFileDurably(stateFile, stateBytes(snapshot()));
         saveError = undefined;
       } catch (error) {
         saveError = error;
@@ -313,5 +322,538 @@ function hostEngine(options: SandboxOptions, apiKeys: string[]) {
       await shared?.flush();
       if (saveError) throw saveError;
     },
+  };
+}
+
+// Reading requests and writing responses, including the deliberately broken ones fault injection needs (a stalled
+// body, an HTML gateway page, scrambled types, ambiguous envelopes, an oversized body).
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const JSON_TYPE = 'application/json; charset=utf-8';
+const BAD_GATEWAY_PAGE =
+  '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>';
+
+function splitUrl(url: string) {
+  const questionMark = url.indexOf('?');
+  if (questionMark < 0) return { rawPath: url, query: {} };
+  const query: Record<string, string> = {};
+  // The first of a repeated parameter counts.
+  for (const [name, value] of new URLSearchParams(url.slice(questionMark + 1))) query[name] ??= value;
+  return { rawPath: url.slice(0, questionMark), query };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new ApiError(413, 'payload_too_large', `request body over ${MAX_BODY_BYTES} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** Status and headers for a body of `bytes` bytes. */
+function writeHead(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string> = {},
+  bytes: number,
+  type = JSON_TYPE,
+) {
+  res.writeHead(status, { ...headers, 'content-type': type, 'content-length': bytes });
+}
+
+function sendText(res: ServerResponse, status: number, text: string, headers?: Record<string, string>, type?: string) {
+  writeHead(res, status, headers, Buffer.byteLength(text), type);
+  res.end(text);
+}
+
+function sendEnvelope(res: ServerResponse, { status, body, headers }: EngineResponse) {
+  sendText(res, status, JSON.stringify(body), headers);
+}
+
+/** Status and headers go out, then half the body, then nothing: the client waits forever. */
+function stallBody(res: ServerResponse, { status, body, headers }: EngineResponse) {
+  const text = JSON.stringify(body);
+  writeHead(res, status, headers, Buffer.byteLength(text));
+  res.write(text.slice(0, Math.floor(text.length / 2)));
+}
+
+/** Numbers become strings and strings become numbers: well-formed JSON, wrong types everywhere. */
+function swapTypes(value: unknown): unknown {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return value.length;
+  if (Array.isArray(value)) return value.map(swapTypes);
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, swapTypes(inner)]));
+  return value;
+}
+
+const AMBIGUOUS_ERROR = {
+  code: 'internal_error',
+  message: 'an error was reported after the request was processed (injected)',
+};
+
+/**
+ * A broken answer in place of the engine's (none: a proxy's HTML page); the status sent. The ambiguous kinds
+ * contradict the engine's real envelope, so that it no longer says clearly whether it worked.
+ */
+function sendMalformed(res: ServerResponse, kind: MalformedKind, response?: EngineResponse) {
+  if (!response) {
+    sendText(res, 502, BAD_GATEWAY_PAGE, {}, 'text/html');
+    return 502;
+  }
+  const { status, headers, body } = response;
+  const { data, error, meta } = body;
+  const text = JSON.stringify(body);
+  const envelope = (data: unknown, error: unknown) => JSON.stringify({ data, error, meta });
+  const contradicted = error ?? AMBIGUOUS_ERROR;
+  const [sent, answer, answerHeaders]: [number, string, Record<string, string>?] =
+    kind === 'truncated'
+      ? [200, text.slice(0, Math.max(1, Math.floor(text.length / 2)))]
+      : kind === 'wrong-types'
+        ? [status, JSON.stringify({ data: swapTypes(data), error: swapTypes(error), meta: [] })]
+        : kind === 'deep'
+          ? [status, `{"data":${'['.repeat(100_000)}${']'.repeat(100_000)},"error":null,"meta":{}}`]
+          : kind === 'error-in-200'
+            ? [200, envelope(null, contradicted), headers]
+            : kind === 'data-and-error'
+              ? [status, envelope(data, contradicted), headers]
+              : [400, envelope(data, null), headers];
+  sendText(res, sent, answer, answerHeaders);
+  return sent;
+}
+
+const PADDING_CHUNK = Buffer.alloc(64 * 1024, 'x');
+
+/** A valid envelope of exactly `bytes` bytes, `meta.padding` filled with "x", streamed as the client takes it. */
+function sendPadded(res: ServerResponse, response: EngineResponse, bytes: number) {
+  const { data, error, meta } = response.body;
+  // `padding` is the last key of the last object, so the text ends `"padding":""}}`.
+  const text = JSON.stringify({ data, error, meta: { ...meta, padding: '' } });
+  const textBytes = Buffer.byteLength(text);
+  let left = Math.max(0, bytes - textBytes);
+  writeHead(res, response.status, response.headers, textBytes + left);
+  function* chunks() {
+    yield text.slice(0, -3);
+    for (; left > 0; left -= PADDING_CHUNK.length) yield PADDING_CHUNK.subarray(0, left);
+    yield text.slice(-3);
+  }
+  Readable.from(chunks()).pipe(res);
+}
+
+// Hostile server text, for testing that a client never lets a server drive its terminal: a window-title escape, a
+// clear-screen, a clipboard write (OSC 52), a right-to-left override and a zero-width space.
+
+export const HOSTILE_SEQUENCES = [
+  '\u001b]0;pwned\u0007',
+  '\u001b[2J',
+  '\u001b]52;c;ZXZpbA==\u0007',
+  '\u202e',
+  '\u200b',
+] as const;
+
+export const HOSTILE_TEXT = HOSTILE_SEQUENCES.join('');
+/** Name of the extra field on every market. */
+export const HOSTILE_FIELD_NAME = `note${HOSTILE_TEXT}`;
+export const HOSTILE_FIELD_VALUE = `sandbox note ${HOSTILE_TEXT}end`;
+
+function withHostileText(response: EngineResponse, path: string) {
+  const { data, error, meta } = response.body;
+  // The engine's markets list holds market objects only.
+  const markets =
+    path === '/markets' && Array.isArray(data)
+      ? data.map((market: object) => ({ ...market, [HOSTILE_FIELD_NAME]: HOSTILE_FIELD_VALUE }))
+      : data;
+  return {
+    ...response,
+    body: {
+      data: markets,
+      error: error ? { ...error, message: `${error.message} ${HOSTILE_TEXT}` } : error,
+      meta,
+    },
+  };
+}
+
+// Fault injection, so the CLI's retry, idempotency and timeout code is exercised over real sockets.
+
+/** html: a proxy's 502 page; truncated: half the JSON, status 200; wrong-types: numbers and strings swapped. */
+export type MalformedKind =
+  | 'html'
+  | 'truncated'
+  | 'wrong-types'
+  | 'error-in-200'
+  | 'data-and-error'
+  | 'data-in-400'
+  /** The envelope with `data` nested 100,000 arrays deep: a walk of it by recursion overflows the stack. */
+  | 'deep';
+
+/** What a fault is matched on: the request's method, path and body (parsed, or the marker of one that is not JSON), so a
+ * match function may fault one side's close only. */
+type RequestTarget = Pick<EngineRequest, 'method' | 'path' | 'body'>;
+
+/** Limits injected faults to some requests, e.g. `{ method: 'POST' }` to fault only writes. */
+type FaultMatch = ((target: RequestTarget) => boolean) | { method?: string; path?: string | RegExp };
+
+/** No fault at all: every setting and its default. */
+const NO_FAULTS = {
+  /** Share (0..1) of requests answered 500 or 503 without reaching the engine. */
+  fault5xx: 0,
+  /** Share (0..1) of requests answered 429 with Retry-After without reaching the engine. */
+  fault429: 0,
+  /** Share (0..1) of open/add/reduce/close requests the engine commits before the socket is destroyed. */
+  dropAfterCommit: 0,
+  /** Delay before every request is handled; its Idempotency-Key is in flight meanwhile. */
+  latencyMs: 0,
+  next5xx: 0,
+  next429: 0,
+  nextDropAfterCommit: 0,
+  nextLatency: null as { count: number; ms: number } | null,
+  /** 503 `service_unavailable` with this Retry-After value sent verbatim: seconds ('2') or an HTTP-date. */
+  next503RetryAfter: null as { count: number; retryAfter: string } | null,
+  /** The next matched GETs are answered for real, padded to `bytes` bytes (streamed, never held whole). */
+  nextOversized: null as { count: number; bytes: number } | null,
+  /** Terminal escapes and bidi/zero-width characters in server strings (server.ts, HOSTILE_TEXT). */
+  hostileText: false,
+  /** How far every answer's `Date` header is off the sandbox's clock, as from a server or proxy whose clock is wrong. */
+  dateSkewMs: 0,
+  /** headers: never answer; body: send status, headers and part of the body, then hang. */
+  stall: null as 'headers' | 'body' | null,
+  nextMalformed: null as { count: number; kind: MalformedKind } | null,
+  /** Answers the simulator has no rule for (a gateway's 403), sent without reaching the engine. */
+  nextError: null as { count: number; status: number; code: string; message?: string } | null,
+  match: null as FaultMatch | null,
+};
+
+export type FaultSettings = typeof NO_FAULTS;
+
+/** `fault`: the outcome's name in the request log; `answer`: answered without reaching the engine. */
+type FaultOutcome = { fault?: string } & (
+  | { kind: 'none' | 'drop-after-commit' | 'stall' }
+  | { kind: 'answer'; response: EngineResponse }
+  | { kind: 'oversized'; bytes: number }
+  | { kind: 'malformed'; malformed: MalformedKind }
+);
+
+const answer = (fault: string, ...error: ConstructorParameters<typeof ApiError>): FaultOutcome => ({
+  kind: 'answer',
+  fault,
+  response: errorResponse(new ApiError(...error)),
+});
+const rateLimited = () =>
+  answer('429', 429, 'rate_limited', 'rate limited (injected)', { retry_after_ms: 1000 }, { 'retry-after': '1' });
+
+const NONE: FaultOutcome = { kind: 'none' };
+const DROP: FaultOutcome = { kind: 'drop-after-commit', fault: 'drop-after-commit' };
+
+function matches(match: FaultMatch | null, target: RequestTarget) {
+  if (match === null || typeof match === 'function') return match?.(target) ?? true;
+  const { method, path } = match;
+  return (
+    (method === undefined || method.toUpperCase() === target.method) &&
+    (path === undefined || (typeof path === 'string' ? path === target.path : path.test(target.path)))
+  );
+}
+
+/** `initial`: the sandbox's options, of which the settings here are taken. */
+function faultInjector(initial: Partial<FaultSettings>, seed: string) {
+  let current = { ...NO_FAULTS };
+  const prng = { state: hashString(`faults:${seed}`) };
+  const random = () => nextRandom(prng, 'state');
+
+  /** Settings not given (or undefined) stay as they are. */
+  function update(partial: Partial<FaultSettings>) {
+    const given = Object.entries(partial).filter(([key, value]) => key in NO_FAULTS && value !== undefined);
+    const next: FaultSettings = { ...current, ...Object.fromEntries(given) };
+    for (const share of ['fault5xx', 'fault429', 'dropAfterCommit'] as const)
+      if (!(next[share] >= 0 && next[share] <= 1)) throw new Error(`${share} must be a share between 0 and 1`);
+    const { next503RetryAfter: retry, nextError: error, nextOversized: oversized } = next;
+    // Node refuses a header value with control characters only when the answer is written.
+    if (retry && !/^[\x20-\x7e]+$/.test(retry.retryAfter))
+      throw new Error('next503RetryAfter.retryAfter must be printable ASCII, e.g. "2" or an HTTP-date');
+    if (error && !(Number.isInteger(error.status) && error.status >= 400 && error.status <= 599))
+      throw new Error('nextError.status must be an HTTP error status (400 to 599)');
+    if (oversized && !(Number.isSafeInteger(oversized.bytes) && oversized.bytes > 0))
+      throw new Error('nextOversized.bytes must be a positive whole number');
+    current = next;
+  }
+
+  /** Decides (and consumes countdowns for) what happens to one request. */
+  function plan(target: RequestTarget) {
+    if (!matches(current.match, target)) return { latencyMs: 0, outcome: NONE, hostileText: false };
+    return {
+      latencyMs: take('nextLatency')?.ms ?? current.latencyMs,
+      outcome: takeOutcome(target),
+      hostileText: current.hostileText,
+    };
+  }
+
+  /** One from a countdown: its setting while any is left (the last one taken sets it to null), else undefined. */
+  function take<K extends 'nextLatency' | 'next503RetryAfter' | 'nextError' | 'nextMalformed' | 'nextOversized'>(
+    key: K,
+  ) {
+    const next = current[key] as NonNullable<FaultSettings[K]> | null;
+    if (!next || next.count <= 0) return;
+    current[key] = next.count > 1 ? { ...next, count: next.count - 1 } : null;
+    return next;
+  }
+
+  /** Whether a plain-number countdown had one left (and takes it). */
+  const count = (key: 'next5xx' | 'next429' | 'nextDropAfterCommit') => current[key] > 0 && current[key]--;
+
+  function takeOutcome(target: RequestTarget): FaultOutcome {
+    if (current.stall) return { kind: 'stall', fault: `stall-${current.stall}` };
+    if (count('next5xx')) return fault5xx();
+    const retryAfter = take('next503RetryAfter')?.retryAfter;
+    if (retryAfter)
+      return answer(
+        '503-retry-after',
+        503,
+        'service_unavailable',
+        'service unavailable (injected)',
+        { retry_after: retryAfter },
+        { 'retry-after': retryAfter },
+      );
+    if (count('next429')) return rateLimited();
+    const injected = take('nextError');
+    if (injected)
+      return answer(
+        `error-${injected.status}`,
+        injected.status,
+        injected.code,
+        injected.message ?? `${injected.code} (injected)`,
+      );
+    const malformed = take('nextMalformed');
+    if (malformed) return { kind: 'malformed', fault: `malformed-${malformed.kind}`, malformed: malformed.kind };
+    // Only reads are padded: the countdown waits for a GET, as drop-after-commit waits for a write.
+    const oversized = target.method === 'GET' && take('nextOversized');
+    if (oversized) return { kind: 'oversized', fault: 'oversized', bytes: oversized.bytes };
+    const committing = isWrite(target.method, target.path);
+    if (committing && count('nextDropAfterCommit')) return DROP;
+    // Draw only when a share is set, so turning shares on does not disturb other randomness.
+    if (current.fault5xx > 0 || current.fault429 > 0) {
+      const draw = random();
+      if (draw < current.fault5xx) return fault5xx();
+      if (draw < current.fault5xx + current.fault429) return rateLimited();
+    }
+    if (committing && current.dropAfterCommit > 0 && random() < current.dropAfterCommit) return DROP;
+    return NONE;
+  }
+
+  /** 500 or 503, one draw deciding which. */
+  function fault5xx() {
+    return random() < 0.5
+      ? answer('5xx', 500, 'internal_error', 'internal error (injected)')
+      : answer('5xx', 503, 'service_unavailable', 'service unavailable (injected)');
+  }
+
+  update(initial);
+  return {
+    update,
+    get dateSkewMs() {
+      return current.dateSkewMs;
+    },
+    plan,
+  };
+}
+
+// The simulator's state on disk: one JSON document, replaced whole by hedge's one durable write (a reader, or a
+// writer killed mid-save, never leaves half a file).
+
+const FORMAT = 3;
+/** The file's first bytes hold its format and its save's token: they tell one save from another. */
+const VERSION_BYTES = 48;
+const ABSENT = '';
+
+export interface StateFileContents {
+  /** Sandbox time minus real time at save: reloading continues the clock where it was. */
+  clockOffsetMs: number;
+  engine: EngineState;
+}
+
+/**
+ * Taken around each request's load → act → save of a file several processes share; resolves to its release, or
+ * rejects with code ELOCKED when another process kept it past the lock's own bound.
+ */
+export type StateFileLock = (path: string) => Promise<() => Promise<void>>;
+
+export function readStateFile(path: string) {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: ABSENT };
+    throw error;
+  }
+  const version = bytes.subarray(0, VERSION_BYTES).toString('latin1');
+  let file: Partial<StateFileContents> & { format?: unknown; version?: unknown };
+  try {
+    file = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    // Format 2 was lines of JSON, the first a header.
+    if (version.startsWith('{"version":2,')) return { version, earlier: true };
+    throw new Error(`sandbox state file ${path} is not valid JSON; delete it to start afresh`);
+  }
+  if (file?.format === FORMAT && typeof file.clockOffsetMs === 'number' && file.engine?.version === 1)
+    return { contents: { clockOffsetMs: file.clockOffsetMs, engine: file.engine }, version };
+  if (file?.version === 1) return { version, earlier: true };
+  throw new Error(`sandbox state file ${path} has an unknown format; delete it to start afresh`);
+}
+
+/** The file's version now: synchronous, so that nothing runs between this compare and a rename. */
+function versionNow(path: string) {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ABSENT;
+    throw error;
+  }
+  try {
+    const start = Buffer.alloc(VERSION_BYTES);
+    return start.subarray(0, readSync(fd, start, 0, VERSION_BYTES, 0)).toString('latin1');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The file's bytes for `contents`, as a new save (a token no other save has: Math.random spares loading node:crypto). */
+function stateBytes(contents: StateFileContents) {
+  const save = Math.random().toString(36).slice(2, 12).padEnd(10, '0');
+  return Buffer.from(JSON.stringify({ format: FORMAT, save, ...contents }), 'utf8');
+}
+
+/** The lock could not be taken within its bound, or every save found the file moved on: nothing was done. */
+const stateFileBusy = (path: string) =>
+  new ApiError(503, 'sandbox_state_busy', `sandbox state file ${path} stayed locked by another process`, undefined, {
+    'retry-after': '1',
+  });
+
+/** How many times a request runs when its save keeps finding the file moved on (each on what the file holds then). */
+const ATTEMPTS = 3;
+
+/**
+ * `version`: that of the file as memory was loaded from it (readStateFile's), before the server starts. Hooks:
+ * `adopt` the file's contents when it changed under us (another process saved, or it was removed); `saved` is called
+ * after a save, so `changed` starts again from there; `beforeCommit` (tests only) inside a save, its new state written
+ * beside the file, not yet committed.
+ */
+function sharedStateFile(
+  path: string,
+  version: string,
+  lock: StateFileLock,
+  hooks: {
+    adopt(contents: StateFileContents | undefined): void;
+    snapshot(): StateFileContents;
+    changed(): boolean;
+    saved(): void;
+    beforeCommit?(): void | Promise<void>;
+  },
+) {
+  // From here on, the version of the file memory holds; a value no file has forces a reload.
+  /** Requests under way, so flush() can wait for their saves. */
+  const running = new Set<Promise<unknown>>();
+  /** Locked runs of this process under way: memory may hold what one did and has not committed yet. */
+  let lockedRuns = 0;
+
+  async function attempts<T>(act: () => T) {
+    if (lockedRuns === 0) {
+      catchUp();
+      let result: T | undefined;
+      let changed = true;
+      try {
+        result = act();
+        changed = hooks.changed();
+      } finally {
+        // What `act` changed is not on disk: memory goes back to the file, and the locked run acts anew.
+        if (changed) reload();
+      }
+      if (!changed) return result;
+    }
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      const done = await locked(act);
+      if (done) return done.result;
+    }
+    throw stateFileBusy(path);
+  }
+
+  /** Memory becomes what the file holds, if another process saved it since. */
+  function catchUp() {
+    if (versionNow(path) !== version) reload();
+  }
+
+  function reload() {
+    const read = readStateFile(path);
+    hooks.adopt(read.contents);
+    version = read.version;
+  }
+
+  /** Under the lock: catch up, act, save; undefined when the save found the file moved on. */
+  async function locked<T>(act: () => T) {
+    lockedRuns += 1;
+    try {
+      let release: () => Promise<void>;
+      try {
+        release = await lock(path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw stateFileBusy(path);
+        throw error;
+      }
+      try {
+        catchUp();
+        const result = act();
+        if (!hooks.changed() || (await commit())) return { result };
+        return;
+      } catch (error) {
+        version = '?';
+        throw error;
+      } finally {
+        await release();
+      }
+    } finally {
+      lockedRuns -= 1;
+    }
+  }
+
+  /** Writes memory as a new save, and commits it only on the file memory was loaded from. */
+  async function commit() {
+    const bytes = stateBytes(hooks.snapshot());
+    const write = prepareDurableWrite(path, bytes);
+    try {
+      await hooks.beforeCommit?.();
+      // Compare and swap, with no await from here to the rename.
+      if (versionNow(path) !== version) {
+        write.abandon();
+        return false;
+      }
+      write.commit();
+    } catch (error) {
+      write.abandon();
+      throw error;
+    }
+    version = bytes.subarray(0, VERSION_BYTES).toString('latin1');
+    hooks.saved();
+    return true;
+  }
+
+  return {
+    /** Runs `act` on memory as the file holds it. */
+    transact<T>(act: () => T) {
+      const run = attempts(act);
+      running.add(run);
+      const forget = () => void running.delete(run);
+      run.then(forget, forget);
+      return run;
+    },
+    flush: () => Promise.allSettled([...running]),
   };
 }

@@ -4,7 +4,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { buffer } from 'node:stream/consumers';
-import { SANDBOX_BASE_PATH, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { SANDBOX_BASE_PATH, type RunningSandbox } from '../../../src/sandbox/http/server.js';
 import { generateCertificates } from '../../../src/sandbox/http/tls.js';
 import { forward, listening } from './loopback.js';
 import { LIVE_KEY } from '../keys.js';

@@ -5,7 +5,7 @@
 // by a link to another host. Every other request passes through.
 import { createServer } from 'node:http';
 import { buffer } from 'node:stream/consumers';
-import { SANDBOX_BASE_PATH, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { SANDBOX_BASE_PATH, type RunningSandbox } from '../../../src/sandbox/http/server.js';
 import { forward, listening } from './loopback.js';
 
 export type PagingStyle = 'cursor' | 'body-cursor' | 'link' | 'link-elsewhere';
