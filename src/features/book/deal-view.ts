@@ -1,4 +1,4 @@
-// How a deal followed across its rolls (`history --ref`, `report --ref`; flows/deal.ts) says what the
+// How a deal followed across its rolls (`history --ref`, `report --ref`; features/book/deal.ts) says what the
 // history cannot list yet: its hedges still held or being opened. Renders only.
 import { formatMoney } from '../../core/number-format.js';
 import { safeText } from '../../core/security/safe-text.js';

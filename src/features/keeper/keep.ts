@@ -244,10 +244,11 @@ export async function runKeep(
       return { interrupted, firstError: once && !interrupted ? firstError : undefined };
     } finally {
       await service?.stop();
-      reporter.close();
       await keeperHold?.release().catch(() => {});
     }
   } finally {
+    // Closed however the run ends, a start-up refusal too: the live screen lets go of the terminal.
+    reporter.close();
     signals.uninstall();
   }
 }

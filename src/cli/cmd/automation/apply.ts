@@ -1,4 +1,4 @@
-// `hedge apply FILE`: the run is the flow (flows/apply.ts); this shows the plan before the question, and the outcome.
+// `hedge apply FILE`: the run is the flow (features/plan/apply.ts); this shows the plan before the question, and the outcome.
 import { type CommandContext, type In, describeError, exitCodeNamed, safeText, plural } from '../command-input.js';
 import { RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 import { applyWords, parseTolerance, planCheckError } from '../../../features/plan/target-plan.js';

@@ -1,5 +1,5 @@
 // hedge keep FILE — a long-running keeper that holds the book at a target file through
-// maturities (flows/keep.ts): rolls what matures within roll_before, re-opens a side that settled,
+// maturities (features/keeper/keep.ts): rolls what matures within roll_before, re-opens a side that settled,
 // reports drift (and with --converge brings it back), leaves a row past its `until` to mature.
 import {
   type CommandContext,

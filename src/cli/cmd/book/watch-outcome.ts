@@ -1,5 +1,5 @@
 // Shared by the commands with --watch (price, positions, hedges, account; not a command): the
-// watch's sinks — a live view on a terminal, NDJSON otherwise — which the flow (flows/watch.ts)
+// watch's sinks — a live view on a terminal, NDJSON otherwise — which the flow (features/book/watch.ts)
 // writes each refresh to, and how the watch ended said and turned into the exit code.
 import {
   alertRecord,
