@@ -136,6 +136,7 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
       id: accountId,
       balanceUsdc: MARKET_MODEL.startBalanceUsdc,
       hedges: {},
+      activeHedgeIds: {},
       activeHedgeStacks: {},
       history: [],
     }));
@@ -390,7 +391,11 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
     const index = stack.indexOf(hedge.id);
     if (index < 0) return;
     stack.splice(index, 1);
-    if (!stack.length) delete account.activeHedgeStacks[key];
+    if (stack.length) account.activeHedgeIds[key] = stack[stack.length - 1];
+    else {
+      delete account.activeHedgeStacks[key];
+      delete account.activeHedgeIds[key];
+    }
   }
 
   function accrueCarry(hedge: HedgeState, timeMs: number) {
@@ -445,7 +450,9 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
     /** Accepts an open: reserves margin and fee, counts the notional, schedules the fill. */
     submitOpen(account: AccountState, request: OpenRequest, nowMs: number) {
       const hedge = createHedge(account, request, nowMs, random() < config.failRate);
-      (account.activeHedgeStacks[activeHedgeKey(hedge.market, hedge.side)] ??= []).push(hedge.id);
+      const key = activeHedgeKey(hedge.market, hedge.side);
+      (account.activeHedgeStacks[key] ??= []).push(hedge.id);
+      account.activeHedgeIds[key] = hedge.id;
       schedule('fill', account.id, hedge.id, nowMs + config.fillDelayMs);
       return hedge;
     },

@@ -81,7 +81,9 @@ export interface AccountState {
   id: string;
   balanceUsdc: number;
   hedges: Record<string, HedgeState>;
-  /** `market:side` → ids of the hedges `submitted` or `filled` there, oldest first (add acts on the last). */
+  /** `market:side` → id of the newest hedge that is `submitted` or `filled` there (what add acts on): the last of its
+   * stack, still saved because an older hedge sharing the state file reads it. */
+  activeHedgeIds: Record<string, string>;
   activeHedgeStacks: Record<string, string[]>;
   /** Oldest first by (closed_at, hedge_id), so the newest page is read from the end. */
   history: HistoryRecord[];

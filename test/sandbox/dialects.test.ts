@@ -277,7 +277,7 @@ it('sandbox dialect alpha: several hedges per side: opens a second hedge on an o
   expect(new Set(allHistory)).toEqual(new Set([first, second, third]));
   for (const id of [first, second, third]) expect((await hedgeOn(sandbox, id)).status).toBe('filled');
   const account = firstAccount(sandbox);
-  expect(account.activeHedgeStacks).toEqual({});
+  expect([account.activeHedgeIds, account.activeHedgeStacks]).toEqual([{}, {}]);
 });
 
 it('sandbox dialect alpha: several hedges per side: closing every hedge of a side returns exactly the aggregated net_margin_usd', async () => {

@@ -331,8 +331,8 @@ it('hedge reduce: what it realized: the close card fits 24 rows at 80 columns, a
     hedge: { id: sell.id, status: 'closed' },
     answer: { hedge_id: sell.id, action: 'reduce', notional_usd: 8000 },
   });
-  const { activeHedgeStacks, history } = account(simulator);
-  expect([hedge(simulator, sell.id).status, activeHedgeStacks, history.map((entry) => entry.hedge_id)]).toEqual([
+  const { activeHedgeIds, history } = account(simulator);
+  expect([hedge(simulator, sell.id).status, activeHedgeIds, history.map((entry) => entry.hedge_id)]).toEqual([
     'closed',
     {},
     [record.hedge_id, buy.id, sell.id],

@@ -188,7 +188,7 @@ it('hedge add / reduce / close: open --json prints only the final hedge on stdou
   const account = Object.values(trading.sandbox.engine.state.accounts)[0];
   // The buy side is gone from the server's positions; the sell side is untouched.
   expect(account.hedges[buyId].status).toBe('closed');
-  expect(Object.values(account.activeHedgeStacks)).toEqual([[sell.id]]);
+  expect(Object.values(account.activeHedgeIds)).toEqual([sell.id]);
   const record = account.history.find((entry) => entry.hedge_id === buyId)!;
   expect(closed).toMatchObject({ hedge_id: buyId, status: 'closed', market: 'USDTNGN', side: 'buy' });
   expect(typeof closed.net_margin_usd).toBe('number');

@@ -1,6 +1,6 @@
 // The engine behind HTTP: a request authenticated, held to its key's rate and routed to its action, a write to its
-// Idempotency-Key; the answer as status, headers and envelope. The server and the engine tests answer requests through
-// this one class.
+// Idempotency-Key; the answer as status, headers and envelope; the endpoints, their input checks and wire shapes. The
+// server and the engine tests answer requests through this one engine.
 
 import { type Book, type OpenRequest, createBook } from '../book.js';
 import { type WireDialect, keptReference, parseDialect, renderPrices, wireDialect, wireRecord } from '../dialects.js';
@@ -287,8 +287,6 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'undefined';
 }
 
-// The twelve endpoints: each reads and checks its input, asks the book to act, renders the result.
-
 // Reading and checking a request's input.
 
 /** Marks a request body that arrived but was not valid JSON (the server parses, the engine judges). */
@@ -540,6 +538,8 @@ function quoteView(book: Book, { market, side, notionalUsd, tenorDays }: OpenReq
     },
   };
 }
+
+// The twelve endpoints: each reads and checks its input, asks the book to act, renders the result.
 
 /** What an action works on: the book, the caller's account, the sandbox time and the dialect; its request. */
 interface RouteContext {
@@ -863,7 +863,7 @@ const ROUTES: [string | RegExp, Record<string, (context: RouteContext) => Answer
 ];
 
 /** The endpoint; `idempotent`: it changes state, so it honours Idempotency-Key (spec section 7). */
-export function matchRoute(method: string, path: string) {
+function matchRoute(method: string, path: string) {
   for (const [pattern, methods] of ROUTES) {
     const match = typeof pattern === 'string' ? pattern === path && [] : pattern.exec(path)?.slice(1);
     if (!match) continue;

@@ -1,5 +1,5 @@
 // The sandbox over real HTTP(S): parses requests, injects faults, hands the rest to the engine and writes its
-// envelope.
+// envelope; its clock, its hostile-text mode and the state file it may share with other sandboxes.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -674,7 +674,7 @@ const FORMAT = 3;
 const VERSION_BYTES = 48;
 const ABSENT = '';
 
-export interface StateFileContents {
+interface StateFileContents {
   /** Sandbox time minus real time at save: reloading continues the clock where it was. */
   clockOffsetMs: number;
   engine: EngineState;
