@@ -112,7 +112,7 @@ export function readRowFile<C extends string, T>(
   function readJson() {
     if (!content.trim()) return refuse(empty);
     const parsed = parseBoundedJson(content);
-    if (parsed.problem !== undefined) {
+    if (parsed.problem !== undefined && !parsed.repeated) {
       const { syntax } = parsed;
       if (syntax === undefined)
         return refuse(`${sourceName} is JSON ${parsed.problem}; a row file is a list of rows of a few fields.`);
@@ -136,7 +136,7 @@ export function readRowFile<C extends string, T>(
     if (!Array.isArray(items))
       return refuse(`${sourceName}: expected an array of ${listKey} or an object { "${listKey}": [...] }.`);
     // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
-    problems.push(...repeatedKeyProblems(content, listKey, known));
+    problems.push(...repeatedKeyProblems(parsed.repeated ?? [], listKey, known));
     // Each of the layout's keys a string, a number or null (absent), and no other key.
     const cell = z.nullish(
       z.union([z.string(), z.number()], {

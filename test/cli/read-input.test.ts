@@ -185,17 +185,17 @@ describe('input files are bounded', () => {
         .split('\n'),
     ).toEqual([
       `hedge: ${target}: 1 problem; nothing was read or sent.`,
-      `${target}:1: item 1: the key notional_usd appears more than once; each key may appear once (JSON would keep only the last).`,
+      `${target}:1: item 1: the key notional_usd appears more than once (line 1, column 55); each key may appear once (JSON would keep only the last).`,
     ]);
     exits(
       await hedge(`exposures ${exposures}`),
       2,
-      `${exposures}: the key exposures appears more than once in one object; each key may appear once`,
+      `${exposures}: the key exposures appears more than once in one object (line 1, column 122); each key may appear once`,
     );
     await expectRefused([
       [
         ['exposures', exposuresCsv(), '--policy', policy],
-        /^hedge: --policy .*twice-policy\.json: the key band_pct appears more than once; each key may appear once \(JSON would keep only the last\)\.$/,
+        /^hedge: --policy .*twice-policy\.json: the key band_pct appears more than once in one object \(line 1, column 15\); each key may appear once \(JSON would keep only the last\)\.$/,
       ],
     ]);
     // A CSV header naming a column twice was refused already (csv-parse gives rows as arrays); it stays so.

@@ -203,9 +203,12 @@ it('JSON target files: refuses a key written twice in one object, as JSON reads 
   expect(problemsOf(text, JSON_FILE)).toEqual([
     at(
       2,
-      'item 2: the key notional_usd appears more than once; each key may appear once (JSON would keep only the last).',
+      'item 2: the key notional_usd appears more than once (line 3, column 62); each key may appear once (JSON would keep only the last).',
     ),
-    at(3, 'item 3: a key appears more than once; each key may appear once (JSON would keep only the last).'),
+    at(
+      3,
+      'item 3: a key appears more than once (line 4, column 94); each key may appear once (JSON would keep only the last).',
+    ),
     at(
       3,
       'item 3: a key that is not known; the keys are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
@@ -219,7 +222,7 @@ it('JSON target files: refuses a key written twice in one object, as JSON reads 
   ).toEqual([
     at(
       0,
-      'the key targets appears more than once in one object; each key may appear once (JSON would keep only the last).',
+      'the key targets appears more than once in one object (line 1, column 17); each key may appear once (JSON would keep only the last).',
     ),
   ]);
   // The same key in two objects is not a repeat.

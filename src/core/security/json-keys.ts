@@ -28,15 +28,38 @@ export interface JsonBounds {
   maxDepth: number;
 }
 
+/** How a document is read besides its bounds. */
+export interface JsonReading extends JsonBounds {
+  /** The keys a message may name (its reader's own); any other is "a key" at its line and column, so that a file given
+   * by mistake is not echoed. */
+  named: readonly string[];
+  /** An answer of the server keeps the last of two equal keys, as JSON.parse does (the contract: read tolerantly); a
+   * file says one thing, so two equal keys in one object are refused. */
+  lastKeyWins: boolean;
+}
+
+/** A key given twice in one object: the object's place in the document (keys and indexes), and where the second is. */
+export interface RepeatedKey {
+  key: string;
+  path: Array<string | number>;
+  line: number;
+  column: number;
+}
+
 const NESTING = /["[\]{}]/g;
 
-/** The value `text` holds, or why not (`problem`: over the size, nested too deep, not JSON); `bounds` are checked on the text before JSON.parse, so nothing that walks the value can overflow the stack. Every JSON door of hedge reads through it.
+/** The value `text` holds, or why not (`problem`: over the size, nested too deep, not JSON, a key given twice in one
+ * object: then `repeated` lists each, and `value` is what JSON.parse kept); `bounds` are checked on the text before
+ * JSON.parse, so nothing that walks the value can overflow the stack. Every JSON door of hedge reads through it.
  * By default any size, and 64 levels: deeper than any document hedge reads or writes (an answer, a file, a row: a few
  * levels), shallow enough for every walk of it (a copy, a scrub, a print, a zod check). */
 export function parseBoundedJson(
   text: string,
-  { maxBytes, maxDepth }: JsonBounds = { maxBytes: Infinity, maxDepth: 64 },
-): { value: unknown; problem?: undefined } | { problem: string; syntax?: string } {
+  { maxBytes = Infinity, maxDepth = 64, named = [], lastKeyWins = false }: Partial<JsonReading> = {},
+):
+  | { value: unknown; problem?: undefined; repeated?: undefined }
+  | { problem: string; syntax?: string; repeated?: undefined }
+  | { problem: string; value: unknown; repeated: RepeatedKey[]; syntax?: undefined } {
   if (maxBytes !== Infinity && Buffer.byteLength(text) > maxBytes) return { problem: `over ${sizeInWords(maxBytes)}` };
   // More than `maxDepth` arrays or objects open at once somewhere: counted on the text, without recursion.
   let depth = 0;
@@ -47,16 +70,25 @@ export function parseBoundedJson(
     else if (char === ']' || char === '}') depth -= 1;
     else if ((depth += 1) > maxDepth) return { problem: `nested deeper than ${maxDepth} levels` };
   }
+  let value: unknown;
   try {
-    return { value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch (error) {
     return { problem: 'not valid JSON', syntax: (error as Error).message };
   }
+  const repeated = lastKeyWins ? [] : repeatedKeys(text);
+  if (!repeated.length) return { value };
+  const [{ key, line, column }] = repeated;
+  return {
+    problem: `${named.includes(key) ? `the key ${key}` : 'a key'} appears more than once in one object (line ${line}, column ${column}); each key may appear once (JSON would keep only the last)`,
+    value,
+    repeated,
+  };
 }
 
 /** The object `text` holds as `schema` reads it, else (a string) why not (parseBoundedJson, then zod). */
 export function readBoundedJson<S extends z.ZodMiniType<object>>(text: string, bounds: JsonBounds, schema: S) {
-  const parsed = parseBoundedJson(text, bounds);
+  const parsed = parseBoundedJson(text, { ...bounds, named: [...keysOf(schema)] });
   if (parsed.problem !== undefined) return parsed.problem;
   const { value } = parsed;
   const checked = schema.safeParse(value);
@@ -71,56 +103,78 @@ export function issueWords(error: z.core.$ZodError) {
   return `${issue.path.join('.')}: ${issue.message}`;
 }
 
-/** Every key that appears more than once in one object of `text`, at most `limit` of them. */
-export function repeatedKeys(text: string, limit = Infinity) {
+/** The keys `schema` knows, at any depth: those a message may name. */
+function keysOf(schema: z.ZodMiniType, keys = new Set<string>()): Set<string> {
+  const def = schema._zod.def as unknown as Record<string, unknown>;
+  const inner = (value: unknown) => {
+    if (value) keysOf(value as z.ZodMiniType, keys);
+  };
+  const shape = def.type === 'object' ? (def.shape as object) : {};
+  for (const key of Object.keys({ ...shape, ...(def.type === 'enum' ? (def.entries as object) : {}) })) keys.add(key);
+  for (const part of [...Object.values(shape), ...((def.options as unknown[] | undefined) ?? [])]) inner(part);
+  for (const part of ['innerType', 'in', 'element', 'keyType', 'valueType']) inner(def[part]);
+  return keys;
+}
+
+const STRUCTURE = /["[\]{},]/g;
+
+/** Every key that appears more than once in one object of `text` (valid JSON), where the second is. */
+function repeatedKeys(text: string) {
   const stack: Frame[] = [];
-  const found = [];
-  let at = 0;
-  while (at < text.length && found.length < limit) {
-    const code = text.charCodeAt(at);
+  const found: RepeatedKey[] = [];
+  let line = 1;
+  let lineStart = 0;
+  // Offsets only grow: the lines are counted once. (JSON strings hold no raw newline.)
+  const where = (at: number) => {
+    for (
+      let newline = text.indexOf('\n', lineStart);
+      newline >= 0 && newline < at;
+      newline = text.indexOf('\n', lineStart)
+    ) {
+      line += 1;
+      lineStart = newline + 1;
+    }
+    return { line, column: at - lineStart + 1 };
+  };
+  STRUCTURE.lastIndex = 0;
+  for (let match; (match = STRUCTURE.exec(text));) {
+    const at = match.index;
     const top = stack.at(-1);
+    const code = text.charCodeAt(at);
     if (code === QUOTE) {
       const end = stringEnd(text, at);
+      STRUCTURE.lastIndex = end;
       if (top?.kind === 'object' && top.expectKey) {
-        const key = JSON.parse(text.slice(at, end)) as string;
+        const raw = text.slice(at + 1, end - 1);
+        const key = raw.includes('\\') ? (JSON.parse(text.slice(at, end)) as string) : raw;
         if (top.keys.has(key))
           found.push({
             key,
             path: stack.slice(0, -1).map((frame) => (frame.kind === 'object' ? (frame.key ?? '') : frame.index)),
+            ...where(at),
           });
         top.keys.add(key);
         top.key = key;
         top.expectKey = false;
       }
-      at = end;
-      continue;
-    }
-    if (code === 0x7b) stack.push({ kind: 'object', keys: new Set(), expectKey: true });
+    } else if (code === 0x7b) stack.push({ kind: 'object', keys: new Set(), expectKey: true });
     else if (code === 0x5b) stack.push({ kind: 'array', index: 0 });
     else if (code === 0x7d || code === 0x5d) stack.pop();
-    else if (code === 0x2c && top) {
-      if (top.kind === 'object') top.expectKey = true;
-      else top.index += 1;
-    }
-    at += 1;
+    else if (top?.kind === 'object') top.expectKey = true;
+    else if (top) top.index += 1;
   }
   return found;
 }
 
-/** A row file's repeated keys as its problems (target and exposures files: an array of rows, or an object holding it under `listKey`): `item 3: the key notional_usd appears more than once; …`. */
-export function repeatedKeyProblems(text: string, listKey: string, known: readonly string[]) {
-  return repeatedKeys(text).map(({ key, path }) => {
+/** A row file's repeated keys as its problems (target and exposures files: an array of rows, or an object holding it under `listKey`): `item 3: the key notional_usd appears more than once (line 4, column 30); …`. */
+export function repeatedKeyProblems(repeated: readonly RepeatedKey[], listKey: string, known: readonly string[]) {
+  return repeated.map(({ key, path, line, column }) => {
     const named = known.includes(key) || key === listKey ? `the key ${key}` : 'a key';
     const index =
       typeof path[0] === 'number' ? path[0] : path[0] === listKey && typeof path[1] === 'number' ? path[1] : undefined;
+    const once = `(line ${line}, column ${column}); each key may appear once (JSON would keep only the last).`;
     return index === undefined
-      ? {
-          line: 0,
-          message: `${named} appears more than once in one object; each key may appear once (JSON would keep only the last).`,
-        }
-      : {
-          line: index + 1,
-          message: `item ${index + 1}: ${named} appears more than once; each key may appear once (JSON would keep only the last).`,
-        };
+      ? { line: 0, message: `${named} appears more than once in one object ${once}` }
+      : { line: index + 1, message: `item ${index + 1}: ${named} appears more than once ${once}` };
   });
 }

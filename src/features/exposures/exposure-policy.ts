@@ -1,7 +1,7 @@
 // The hedging policy of `hedge exposures`: a policy file (JSON) and flags over it, flags winning.
 // Each problem is one UsageError line naming the option (or the file's key) and what is allowed.
 import { UsageError } from '../../core/errors.js';
-import { parseBoundedJson, repeatedKeys } from '../../core/security/json-keys.js';
+import { parseBoundedJson } from '../../core/security/json-keys.js';
 import { DEFAULT_POLICY, type ExposurePolicy } from './exposures-rules.js';
 import { echo, notAllowed, parseDecimal } from '../../core/input.js';
 import { isObject } from '../../core/objects.js';
@@ -95,23 +95,17 @@ const POLICY_KEYS: Record<
 
 /** The policy file's text (JSON) over the defaults; `source` names the file in problems. */
 export function parsePolicyFile(text: string, source: string): Partial<ExposurePolicy> {
-  const parsed = parseBoundedJson(text);
-  if (parsed.problem !== undefined && parsed.syntax === undefined)
+  const parsed = parseBoundedJson(text, { named: Object.keys(POLICY_KEYS) });
+  if (parsed.problem !== undefined && parsed.syntax === undefined && !parsed.repeated)
     throw new UsageError(`--policy: ${source} is JSON ${parsed.problem}; a policy is one object of a few keys.`);
   // Not JSON: said as a document that is not an object.
-  const document = parsed.problem === undefined ? parsed.value : undefined;
+  const document = 'value' in parsed ? parsed.value : undefined;
   if (!isObject(document))
     throw new UsageError(
       `--policy: ${source} is not one JSON object; expected one such as {"ratios": "30:100,90:75,*:50", "band_pct": 5, "sizing": "current", "functional": "USD", "netting": true}, each key optional.`,
     );
   // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
-  const [repeated] = repeatedKeys(text, 1);
-  if (repeated) {
-    const named = Object.hasOwn(POLICY_KEYS, repeated.key) ? `the key ${repeated.key}` : 'a key';
-    throw new UsageError(
-      `--policy ${source}: ${named} appears more than once; each key may appear once (JSON would keep only the last).`,
-    );
-  }
+  if (parsed.repeated) throw new UsageError(`--policy ${source}: ${parsed.problem}.`);
   // The first problem is the one said: a key's type (in the keys' order), then a key not known, then a value its flag
   // would refuse.
   const given = Object.keys(POLICY_KEYS).filter((key) => Object.hasOwn(document, key));

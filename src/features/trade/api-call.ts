@@ -55,7 +55,7 @@ export class AnswerLog {
   record(path: string) {
     return (raw: RawAnswer) => {
       // Not JSON, or too deep to walk: only its text is shown.
-      const parsed = parseBoundedJson(raw.text);
+      const parsed = parseBoundedJson(raw.text, { lastKeyWins: true });
       this.last = { ...raw, body: parsed.problem === undefined ? parsed.value : undefined, path };
     };
   }
@@ -181,7 +181,7 @@ export async function readInputBody(ports: InputPorts, file: string) {
   const parsed = parseBoundedJson(text);
   if (parsed.problem !== undefined)
     throw new UsageError(
-      `--input: ${name} is ${parsed.syntax ? `not JSON (${parsed.syntax})` : `JSON ${parsed.problem}`}; the API takes JSON bodies only (a few fields, a few levels deep).`,
+      `--input: ${name}${parsed.syntax ? ` is not JSON (${parsed.syntax})` : parsed.repeated ? `: ${parsed.problem}` : ` is JSON ${parsed.problem}`}; the API takes JSON bodies only (a few fields, a few levels deep).`,
     );
   const body = parsed.value;
   // The journal keeps "no body" as null: a null body would be resumed as a request without one.

@@ -479,7 +479,7 @@ export function createTransport(config: TransportConfig) {
       retryAfterMs: retryAfterMs(),
       error: failed(message, { status, code, hint }),
     });
-    const parsed = parseBoundedJson(text);
+    const parsed = parseBoundedJson(text, { lastKeyWins: true });
     const envelope = parsed.problem === undefined ? envelopeSchema.safeParse(parsed.value) : undefined;
     if (!envelope?.success) {
       const message = `${endpoint} answered HTTP ${status} with ${envelope ? 'JSON that is not the {data, error, meta} envelope' : text.trim() === '' ? 'an empty body' : parsed.problem === 'not valid JSON' ? 'a body that is not JSON' : `JSON ${parsed.problem}`}.`;

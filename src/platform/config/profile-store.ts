@@ -108,7 +108,7 @@ function parseStoreText(text: string, file: string) {
   const parsed = parseBoundedJson(text);
   if (parsed.problem !== undefined)
     throw new ConfigError(
-      `The config store ${file} is ${parsed.syntax ? 'not valid JSON' : `JSON ${parsed.problem}`}.`,
+      `The config store ${file}${parsed.syntax ? ' is not valid JSON' : parsed.repeated ? `: ${parsed.problem}` : ` is JSON ${parsed.problem}`}.`,
       {
         hint: `Fix the file by hand, or move it away and run \`hedge login\` again (profiles in it would be lost).`,
       },
