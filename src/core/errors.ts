@@ -55,6 +55,9 @@ export class AuthError extends failure(4) {}
 
 export class ConfigError extends failure(1, 'config') {}
 
+/** A file the command was asked to write (an `--html` page) that could not be written: exit 1, as a lost stdout. */
+export class OutputError extends failure(1, 'output') {}
+
 /** A pre-trade check refused the action before anything was sent (same exit code as an API 4xx). */
 export class PreTradeCheckError extends failure(3) {
   declare readonly code: string;

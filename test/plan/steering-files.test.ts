@@ -12,6 +12,8 @@ import { useSimulators, type Simulator } from '../support/simulator.js';
 
 const start = useSimulators({ stepped: true });
 const NOBODY = 65534;
+/** A command run as nobody, from a folder every user may enter (the checkout may sit in a private one). */
+const AS_NOBODY = { uid: NOBODY, gid: NOBODY, cwd: '/' };
 // Root may read any file: only a root run can show that another user's edit is not traded on.
 const NOT_ROOT = process.getuid?.() !== 0;
 
@@ -40,10 +42,7 @@ it.skipIf(NOT_ROOT)(
     const file = join(booksFolder(), 'target.csv');
     writeFileSync(file, `${HEADER}\nUSDTNGN,buy,1000,3\n`);
     chmodSync(file, 0o666);
-    execFileSync('sh', ['-c', `printf '${HEADER}\\nUSDTNGN,buy,250000,3\\n' > ${file}`], {
-      uid: NOBODY,
-      gid: NOBODY,
-    });
+    execFileSync('sh', ['-c', `printf '${HEADER}\\nUSDTNGN,buy,250000,3\\n' > ${file}`], AS_NOBODY);
     const open = `hedge: cannot read the target file ${file}: other users can change it (mode 0666); run \`chmod go-w ${file}\`.`;
     expect(await refused(simulator, `apply ${file} --yes`)).toBe(open);
     expect(await refused(simulator, `keep ${file} --once --converge --yes`)).toBe(open);
@@ -64,7 +63,7 @@ it.skipIf(NOT_ROOT)(
   },
 );
 
-it('a steering file in a folder other users may change (another could swap it): refused naming the folder and the chmod, exit 2, nothing sent — a target, an exposures file and its policy, an api --input; a shared sticky folder is named with another folder as the fix', async () => {
+it('a steering file in a folder other users may change (another could swap it): refused naming the folder and the chmod, exit 2, nothing sent — a target, an exposures file and its policy, an api --input', async () => {
   const simulator = await start();
   simulator.seedOpen('buy', 1000);
   const open = join(booksFolder(), 'shared');
@@ -91,14 +90,53 @@ it('a steering file in a folder other users may change (another could swap it): 
   writeFileSync(body, JSON.stringify({ market: 'USDTNGN', side: 'buy', notional_usd: 500 }));
   expect(await refused(simulator, `api -X POST /hedges/add --input ${body}`)).toBe(folderOpen('--input file', body));
 
-  // /tmp-like: open to all but sticky; chmod would not make it private to anyone, another folder does.
-  chmodSync(open, 0o1777);
-  expect(await refused(simulator, `apply ${target} --yes`)).toBe(
-    `hedge: cannot read the target file ${target}: other users can change its folder ${open} (mode 1777); use a folder only you can change.`,
-  );
-
   chmodSync(open, 0o755);
   expect(columns(okJson(await simulator.hedge(`apply ${target} --json --yes`)))).toEqual([['add', 1000]]);
 });
 
 const columns = (rows: Array<{ action: string; delta_usd: number }>) => rows.map((row) => [row.action, row.delta_usd]);
+
+describe('a sticky folder open to all (/tmp, mode 1777): no other user may rename or remove what is not theirs there', () => {
+  /** A /tmp of its own: sticky, open to all, in a folder of this user's. */
+  const stickyFolder = () => {
+    const sticky = join(booksFolder(), 'tmp');
+    mkdirSync(sticky);
+    chmodSync(sticky, 0o1777);
+    return sticky;
+  };
+
+  it('a file of yours in it is read: plan, apply, keep --once --converge, --demo plan; the target is traded on once', async () => {
+    const simulator = await start();
+    simulator.seedOpen('buy', 1000);
+    const target = join(stickyFolder(), 't.csv');
+    writeFileSync(target, `${HEADER}\nUSDTNGN,buy,2000,3\n`);
+    expect(JSON.parse(exits(await simulator.hedge(`plan ${target} --json`), 9).stdout).steps).toMatchObject([
+      { action: 'add', delta_usd: 1000 },
+    ]);
+    expect(columns(okJson(await simulator.hedge(`apply ${target} --json --yes`)))).toEqual([['add', 1000]]);
+    exits(await simulator.hedge(`keep ${target} --once --converge --yes`), 0);
+    expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
+    exits(await simulator.hedge(`--demo plan ${target}`), 9);
+  });
+
+  it.skipIf(NOT_ROOT)(
+    'what another user (nobody) owns in it is refused: their file, whatever its mode, and their link to a file of yours; exit 2, nothing sent (needs root)',
+    async () => {
+      const simulator = await start();
+      const sticky = stickyFolder();
+      const theirs = join(sticky, 'theirs.csv');
+      execFileSync('sh', ['-c', `printf '${HEADER}\\nUSDTNGN,buy,250000,3\\n' > ${theirs}`], AS_NOBODY);
+      expect(await refused(simulator, `apply ${theirs} --yes`)).toBe(
+        `hedge: cannot read the target file ${theirs}: it belongs to another user (uid ${NOBODY}), who may change it; run \`chown ${userInfo().username} ${theirs}\`.`,
+      );
+      const mine = join(booksFolder(), 'mine.csv');
+      writeFileSync(mine, `${HEADER}\nUSDTNGN,buy,2000,3\n`);
+      const link = join(sticky, 'link.csv');
+      execFileSync('ln', ['-s', mine, link], AS_NOBODY);
+      expect(await refused(simulator, `apply ${link} --yes`)).toBe(
+        `hedge: cannot read the target file ${link}: its folder ${sticky} is open to all (sticky) and what is there belongs to another user (uid ${NOBODY}); use a file of yours.`,
+      );
+      expect(simulator.writes()).toEqual([]);
+    },
+  );
+});

@@ -1,23 +1,38 @@
 // Every file hedge writes where a person named it (`report --html`, `exposures --report --html`, `acct designate --html`) goes through the one
-// durable write — a temporary file beside it, renamed over it — so a link at that path is replaced, never followed,
-// and never into a folder another user may change, where they could plant one. Another user (nobody, so this needs
-// root) plants a link to the journal: the journal is left as it was, byte for byte.
+// durable write — a temporary file beside it, renamed over it — and only where that is safe: never over a link, a
+// device, a FIFO or a socket, nor under /dev, /proc or /sys, nor into a folder another user may change, where they
+// could plant one (a sticky one, /tmp, excepted for a file of this user's). Another user (nobody, so this needs root)
+// plants a link to the journal: the journal is left as it was, byte for byte.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { ROOT, tempDir } from '../support/hedge-cli.js';
+import { ROOT, runHedge, tempDir } from '../support/hedge-cli.js';
 import { exits, ok } from '../support/cli-runs.js';
 import { useSimulators } from '../support/simulator.js';
 
 const start = useSimulators({ stepped: true });
 const NOBODY = 65534;
+/** A command run as nobody, from a folder every user may enter (the checkout may sit in a private one). */
+const AS_NOBODY = { uid: NOBODY, gid: NOBODY, cwd: '/' };
 const NOT_ROOT = process.getuid?.() !== 0;
 
 /** As user nobody: a symbolic link at `at` to `to`. */
-const plantLink = (to: string, at: string) => execFileSync('ln', ['-s', to, at], { uid: NOBODY, gid: NOBODY });
+const plantLink = (to: string, at: string) => execFileSync('ln', ['-s', to, at], AS_NOBODY);
 
 it.skipIf(NOT_ROOT)(
-  'a link to the journal planted by another user (nobody) where --html writes: in a folder others may change, refused before anything is read (exit 2, the chmod), the journal untouched; in a folder of ours, the link itself replaced by the report (0600), the journal untouched (needs root)',
+  'a link to the journal planted by another user (nobody) where --html writes: in a folder others may change, refused before anything is read (exit 2, the chmod), the journal untouched; in a folder of ours, the link refused too (never followed, never replaced); once removed, each page is written (0600), the journal untouched (needs root)',
   async () => {
     const simulator = await start();
     ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 3'));
@@ -54,8 +69,21 @@ it.skipIf(NOT_ROOT)(
       journal,
     ]);
 
-    // The folder made ours alone, the planted links still in it: each replaced by its page, never followed.
+    // The folder made ours alone, the planted links still in it: each refused as a link (never followed, never
+    // replaced); once removed, each page is written.
     chmodSync(shared, 0o755);
+    const aLink = (at: string) =>
+      `hedge: --html: cannot write ${at}: it is a symbolic link, not a regular file; expected the path of a regular file, or of none yet; nothing was written.\n`;
+    expect(exits(await simulator.hedge(`report --html ${report}`), 2).stderr).toBe(aLink(report));
+    expect(exits(await simulator.hedge(`exposures ${exposures} --report --html ${page}`), 2).stderr).toBe(aLink(page));
+    expect(exits(await simulator.hedge(`${designate} --html ${memo}`), 2).stderr).toBe(aLink(memo));
+    expect([readFileSync(journal), readlinkSync(report), readlinkSync(page), readlinkSync(memo)]).toEqual([
+      before,
+      journal,
+      journal,
+      journal,
+    ]);
+    for (const link of [report, page, memo]) rmSync(link);
     ok(await simulator.hedge(`report --html ${report}`));
     ok(await simulator.hedge(`exposures ${exposures} --report --html ${page}`));
     // Refused above before anything was recorded: the same designation is recorded now, not "already designated".
@@ -77,3 +105,109 @@ it.skipIf(NOT_ROOT)(
     ]);
   },
 );
+
+describe('where a page is never written: refused before anything is read or recorded, exit 2, one line naming --html', () => {
+  const refusal = (at: string, why: string) => `hedge: --html: cannot write ${at}: ${why}; nothing was written.\n`;
+  const UNDER = (area: string) =>
+    `it is under ${area}, where hedge writes no file; expected a path outside /dev, /proc and /sys`;
+  const NOT_REGULAR = (what: string) =>
+    `it is ${what}, not a regular file; expected the path of a regular file, or of none yet`;
+
+  it('under /dev or /proc, a FIFO, a socket: refused, each left as it was, no designation recorded', async () => {
+    const simulator = await start();
+    const designate = `acct designate ${join(ROOT, 'docs', 'examples', 'relationship.json')} --recorded-late moved`;
+    // A name of its own in /dev (removed, should a build write it): /dev/stdout and /dev/null are met below as another
+    // user, whom a build that wrote them could not harm.
+    const inDev = join('/dev', `hedge-page-${process.pid}.html`);
+    onTestFinished(() => rmSync(inDev, { force: true }));
+    expect(exits(await simulator.hedge(`report --html ${inDev}`), 2).stderr).toBe(refusal(inDev, UNDER('/dev')));
+    expect(exits(await simulator.hedge(`${designate} --html /proc/self/fd/1`), 2).stderr).toBe(
+      refusal('/proc/self/fd/1', UNDER('/proc')),
+    );
+    expect(existsSync(inDev)).toBe(false);
+
+    const books = tempDir('hedge-reports-');
+    onTestFinished(() => books.remove());
+    const fifo = join(books.path, 'page.fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect(exits(await simulator.hedge(`report --html ${fifo}`), 2).stderr).toBe(
+      refusal(fifo, NOT_REGULAR('a FIFO (named pipe)')),
+    );
+    const socket = join(books.path, 'page.sock');
+    const server = createServer().listen(socket);
+    onTestFinished(() => void server.close());
+    await once(server, 'listening');
+    expect(exits(await simulator.hedge(`${designate} --html ${socket}`), 2).stderr).toBe(
+      refusal(socket, NOT_REGULAR('a socket')),
+    );
+    expect([lstatSync(fifo).isFIFO(), lstatSync(socket).isSocket()]).toEqual([true, true]);
+    // Nothing was recorded: the designation is made now, not "already designated".
+    ok(await simulator.hedge(designate));
+  });
+
+  it('/dev/stdout and /dev/null, as a user other than root (nobody, when the suite runs as root): refused as anywhere under /dev, never an unexpected failure; the link and the device left as they were', async () => {
+    const books = tempDir('hedge-reports-');
+    onTestFinished(() => books.remove());
+    chmodSync(books.path, 0o755);
+    // Their own config folder; hedge itself is run from a copy they can read (runHedge).
+    const home = join(books.path, 'home');
+    mkdirSync(home, { mode: 0o700 });
+    const user = NOT_ROOT ? undefined : { uid: NOBODY, gid: NOBODY };
+    if (user) chownSync(home, user.uid, user.gid);
+    const designate = ['acct', 'designate', join(ROOT, 'docs', 'examples', 'relationship.json')];
+    const run = (args: string[]) => runHedge(args, { configDir: home, user });
+    expect(exits(await run(['--demo', 'report', '--html', '/dev/stdout']), 2).stderr).toBe(
+      refusal('/dev/stdout', UNDER('/dev')),
+    );
+    expect(exits(await run([...designate, '--recorded-late', 'moved', '--html', '/dev/null']), 2).stderr).toBe(
+      refusal('/dev/null', UNDER('/dev')),
+    );
+    expect([lstatSync('/dev/stdout').isSymbolicLink(), lstatSync('/dev/null').isCharacterDevice()]).toEqual([
+      true,
+      true,
+    ]);
+    if (!user) return;
+    // A folder they may not write: said as such before anything is read.
+    const rootOnly = join(books.path, 'r.html');
+    expect(exits(await run(['--demo', 'report', '--html', rootOnly]), 2).stderr).toBe(
+      refusal(rootOnly, 'permission denied'),
+    );
+  });
+
+  it('a sticky folder open to all (/tmp): a page of yours is written there, and written again over your own', async () => {
+    const simulator = await start();
+    const books = tempDir('hedge-reports-');
+    onTestFinished(() => books.remove());
+    const sticky = join(books.path, 'tmp');
+    mkdirSync(sticky);
+    chmodSync(sticky, 0o1777);
+    const page = join(sticky, 'r.html');
+    ok(await simulator.hedge(`report --html ${page}`));
+    ok(await simulator.hedge(`report --html ${page}`));
+    const stats = lstatSync(page);
+    expect([stats.isFile(), stats.uid, stats.mode & 0o777]).toEqual([true, process.getuid?.(), 0o600]);
+    expect(execFileSync('ls', ['-A', sticky], { encoding: 'utf8' })).toBe('r.html\n');
+  });
+
+  it.skipIf(NOT_ROOT)(
+    'in a sticky folder, a file another user (nobody) owns is refused, and left as it was (needs root)',
+    async () => {
+      const simulator = await start();
+      const books = tempDir('hedge-reports-');
+      onTestFinished(() => books.remove());
+      chmodSync(books.path, 0o755);
+      const sticky = join(books.path, 'tmp');
+      mkdirSync(sticky);
+      chmodSync(sticky, 0o1777);
+      const theirs = join(sticky, 'r.html');
+      execFileSync('touch', [theirs], AS_NOBODY);
+      expect(exits(await simulator.hedge(`report --html ${theirs}`), 2).stderr).toBe(
+        refusal(
+          theirs,
+          `its folder ${sticky} is open to all (sticky) and what is there belongs to another user (uid ${NOBODY}); use a file of yours`,
+        ),
+      );
+      expect([lstatSync(theirs).uid, lstatSync(theirs).size]).toEqual([NOBODY, 0]);
+    },
+  );
+});

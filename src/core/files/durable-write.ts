@@ -1,5 +1,16 @@
 // The one way a file of hedge is replaced whole: a temporary file beside it, synced, renamed over it, the folder synced.
-import { closeSync, constants, fchmodSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** A file's content: whole, or written piece by piece by a function handed `write` (a report too large to hold). */
@@ -9,8 +20,33 @@ export function writeFileDurably(target: string, data: FileContent) {
   prepareDurableWrite(target, data).commit();
 }
 
+/** What a file system entry is when it is not a regular file (`a FIFO (named pipe)`), for a line that refuses it. */
+export function whatItIs(stats: Stats) {
+  if (stats.isSymbolicLink()) return 'a symbolic link';
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  if (stats.isDirectory()) return 'a directory';
+  return stats.isSocket() ? 'a socket' : 'a special file';
+}
+
+/** Why no file may be written at `target`, or undefined: something other than a regular file is there (a link, a
+ * device, a FIFO, a socket), which the rename would replace — as root, a device others use. */
+export function notRegularReason(target: string) {
+  let stats: Stats | undefined;
+  try {
+    stats = lstatSync(target);
+  } catch {
+    // None there yet, or not to be looked at: the write says why.
+  }
+  return stats && !stats.isFile()
+    ? `it is ${whatItIs(stats)}, not a regular file; expected the path of a regular file, or of none yet`
+    : undefined;
+}
+
 /** writeFileDurably in two steps, for a caller that checks something between the write and the rename. */
 export function prepareDurableWrite(target: string, data: FileContent) {
+  const notRegular = notRegularReason(target);
+  if (notRegular) throw new Error(`cannot write ${target}: ${notRegular}`);
   // 0600: what hedge writes is private.
   const mode = 0o600;
   const dir = dirname(target);

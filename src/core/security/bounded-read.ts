@@ -1,6 +1,7 @@
 // How hedge reads a file, and where it writes one a person named (an `--html` report): what it is handed to read (a target, exposures or policy file, stdin for `-`, an agent's target file, a key piped to `login`) and what it keeps or trusts (the config store, a CA file, the journal, the folders they live in): the one place that decides what may be read and how much of it.
-import { UsageError } from '../errors.js';
+import { OutputError, UsageError } from '../errors.js';
 import {
+  accessSync,
   closeSync,
   constants,
   fchmodSync,
@@ -14,8 +15,8 @@ import {
   type Stats,
 } from 'node:fs';
 import { userInfo } from 'node:os';
-import { dirname } from 'node:path';
-import { writeFileDurably, type FileContent } from '../files/durable-write.js';
+import { basename, dirname, join, resolve } from 'node:path';
+import { notRegularReason, whatItIs, writeFileDurably, type FileContent } from '../files/durable-write.js';
 
 /** The most an input file of the CLI (target, exposures, policy; stdin for `-`), the config store or a CA file may hold: a target book of a few thousand rows is a few hundred KB; 4 MiB is some 180,000 target rows or 75,000 exposures, and still reads and checks in a few seconds. */
 export const MAX_INPUT_FILE_BYTES = 4 * 1024 * 1024;
@@ -68,21 +69,16 @@ const PIECE_BYTES = 256 * 1024;
 
 /** Throws why this file (judged by path, or already open: the journal to append) may not be read as `reading` asks. */
 function refuseUnfit(stats: Stats, { maxBytes, guard }: FileReading, path: string) {
-  if (!stats.isFile()) {
-    const found = stats.isFIFO()
-      ? 'is a FIFO (named pipe), not'
-      : stats.isCharacterDevice() || stats.isBlockDevice()
-        ? 'is a device, not'
-        : stats.isDirectory()
-          ? 'is a directory, not'
-          : stats.isSocket()
-            ? 'is a socket, not'
-            : 'is not';
-    throw new ReadRefused('not-regular', `it ${found} a regular file`);
-  }
+  if (!stats.isFile()) throw new ReadRefused('not-regular', `it is ${whatItIs(stats)}, not a regular file`);
   if (stats.size > maxBytes) throw tooLarge(maxBytes);
   if (guard) refuseOthers(stats, guard, path);
 }
+
+/** Whether this user (or root) owns the entry: the uid to test, undefined where there are no owners (Windows). */
+const mine = (stats: Stats) => {
+  const uid = process.geteuid?.();
+  return uid === undefined || stats.uid === uid || stats.uid === 0;
+};
 
 /** Throws unless only its owner, this user or root, may change it (and, `private`, read it): root too trusts no other user's file or folder. `what`: how messages name it. */
 function refuseOthers(stats: Stats, guard: NonNullable<FileReading['guard']> | 'folder', path: string, what = 'it') {
@@ -90,7 +86,7 @@ function refuseOthers(stats: Stats, guard: NonNullable<FileReading['guard']> | '
   // Windows has neither owners nor modes here.
   if (uid === undefined) return;
   const folder = guard === 'folder';
-  if (stats.uid !== uid && stats.uid !== 0)
+  if (!mine(stats))
     throw new ReadRefused(
       'not-yours',
       `${what} belongs to another user (uid ${stats.uid}), who may change it; ${folder || guard === 'steering' ? `run \`chown ${userName(uid)} ${path}\`` : "hedge trusts only files of yours or root's"}`,
@@ -110,33 +106,84 @@ function refuseOthers(stats: Stats, guard: NonNullable<FileReading['guard']> | '
 }
 
 /** Throws (ReadRefused) unless the folder `path` is in is one a steering file may be read from or hedge may write a
- * file into: this user's or root's, and no other user may change it (whoever may could swap the file). A file read
- * through a link is judged at both folders; a write replaces a link, so only its own folder counts. */
+ * file into: this user's or root's, and no other user may change it (whoever may could swap the file), or it is
+ * sticky (/tmp) and what is at `path` is this user's or root's, or nothing yet (made with O_EXCL, or renamed into
+ * place): there no other user may rename or remove it. A file read through a link is judged at both folders; a write
+ * replaces what is there, so only its own folder counts. */
 export function refuseOpenFolderOf(path: string, followed = true) {
-  const folders = new Set([dirname(path)]);
-  try {
-    if (followed) folders.add(dirname(realpathSync(path)));
-  } catch {
-    // Its folder as named is the one.
+  const places = [{ folder: dirname(path), entry: lstatSync(path, { throwIfNoEntry: false }) }];
+  if (followed)
+    try {
+      const real = realpathSync(path);
+      places.push({ folder: dirname(real), entry: statSync(real) });
+    } catch {
+      // Its folder as named is the one.
+    }
+  for (const { folder, entry } of places) {
+    const stats = statSync(folder);
+    const named = `its folder ${folder}`;
+    if (!(stats.mode & 0o1000 && mine(stats))) refuseOthers(stats, 'steering', folder, named);
+    else if (entry && !mine(entry))
+      throw new ReadRefused(
+        'not-yours',
+        `${named} is open to all (sticky) and what is there belongs to another user (uid ${entry.uid}); use a file of yours`,
+      );
   }
-  for (const folder of folders) refuseOthers(statSync(folder), 'steering', folder, `its folder ${folder}`);
 }
 
-/** Refuses (exit 2, naming `what`, the file and the fix) a file a person asked hedge to write (an `--html` report)
- * into a folder another user owns or may change: they could plant a link there, or swap the file once written. */
+/** Refuses (exit 2, naming `what`, the file and what is allowed) a file a person asked hedge to write (an `--html`
+ * report) where the write is not safe or not possible: under /dev, /proc or /sys; over something that is not a
+ * regular file (a link, a device, a FIFO, a socket) or a file of another user's; into a folder another user owns or
+ * may change (they could plant a link there, or swap the file once written), a sticky one excepted; or one this user
+ * may not write. */
 export function refuseToWriteAt(path: string, what: string) {
   try {
+    const area = systemAreaOf(path);
+    if (area) throw new ReadRefused('not-regular', area);
     refuseOpenFolderOf(path, false);
+    const notRegular = notRegularReason(path);
+    if (notRegular) throw new ReadRefused('not-regular', notRegular);
+    const there = lstatSync(path, { throwIfNoEntry: false });
+    const uid = process.geteuid?.();
+    if (there && uid !== undefined && there.uid !== uid)
+      throw new ReadRefused('not-yours', `it belongs to another user (uid ${there.uid}); expected a file of yours`);
+    accessSync(dirname(path), constants.W_OK);
   } catch (error) {
     throw new UsageError(`${what}: cannot write ${path}: ${describeReadError(error)}; nothing was written.`);
   }
 }
 
+/** Devices and the kernel's own views: no file a person names is written there, whatever link leads there. */
+const SYSTEM_AREAS = ['/dev', '/proc', '/sys'];
+
+/** Why `path` is no place for a file (under /dev, /proc or /sys, its folder's links followed), or undefined. */
+function systemAreaOf(path: string) {
+  const named = resolve(path);
+  let real = named;
+  try {
+    real = join(realpathSync(dirname(named)), basename(named));
+  } catch {
+    // No such folder: the write itself says so.
+  }
+  const area = SYSTEM_AREAS.find((under) => [named, real].some((at) => `${at}/`.startsWith(`${under}/`)));
+  return area && `it is under ${area}, where hedge writes no file; expected a path outside /dev, /proc and /sys`;
+}
+
+/** A file a person named that could not be written once judged fit (a full disk; another user's file planted there
+ * since): one line, exit 1 as a lost stdout, never an unexpected failure. */
+export function cannotWrite(path: string, what: string, error: unknown) {
+  return new OutputError(`${what}: cannot write ${path}: ${describeReadError(error)}; nothing was written.`);
+}
+
 /** Writes a file a person named: judged as refuseToWriteAt does, then the one durable write (a temporary file beside
- * it, renamed over it), so a link at the path is replaced, never followed. */
+ * it, made with O_EXCL and O_NOFOLLOW, renamed over it), so that nothing planted there is followed. */
 export function writeNamedFile(path: string, content: FileContent, what: string) {
   refuseToWriteAt(path, what);
-  writeFileDurably(path, content);
+  try {
+    writeFileDurably(path, content);
+  } catch (error) {
+    throw cannotWrite(path, what, error);
+  }
 }
 
 function userName(uid: number) {

@@ -9,7 +9,7 @@ import type { HistoryRecord } from '../../platform/api/schemas.js';
 import { closedHedgeTime, compareListed, outsidePeriod, reportBuilder, type ReportOptions } from './report-rules.js';
 import type { HedgeReferences } from '../book/deal.js';
 import { UsageError } from '../../core/errors.js';
-import { refuseToWriteAt, writeNamedFile } from '../../core/security/bounded-read.js';
+import { cannotWrite, refuseToWriteAt, writeNamedFile } from '../../core/security/bounded-read.js';
 
 /** Every page of closed hedges, each record handed to `onRecord` (false stops the walk); whole once a record closed
  * before `since` is read, as the history comes newest first. What it found: how many were read, whether that is all,
@@ -99,7 +99,13 @@ const FLUSH_BYTES = 1 << 20;
 /** The closed hedges' rows of an HTML report, kept in a file beside `target` (the report's file) instead of memory and written in the listing's order at the end; memory holds only each row's sort key and place. */
 export function closedHedgeListing(target: string, rowOf: (record: HistoryFacts) => string) {
   const path = join(dirname(target), `.${process.pid}-${Date.now()}.hedge-report-rows`);
-  const fd = openSync(path, 'wx+', 0o600);
+  let fd: number;
+  try {
+    // Made here (O_EXCL): nothing planted beside the report is followed or reused.
+    fd = openSync(path, 'wx+', 0o600);
+  } catch (error) {
+    throw cannotWrite(target, '--html', error);
+  }
   let pending = '';
   /** The bytes of every row added, written or pending. */
   let end = 0;
@@ -108,7 +114,12 @@ export function closedHedgeListing(target: string, rowOf: (record: HistoryFacts)
   const offsets: number[] = [];
   /** Appends the pending rows: the reads back name their place, so the file's own position is the end. */
   const flush = () => {
-    writeSync(fd, pending);
+    try {
+      writeSync(fd, pending);
+    } catch (error) {
+      discard();
+      throw cannotWrite(target, '--html', error);
+    }
     pending = '';
   };
   /** Removes the rows' file (also when the report is not written). */
