@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { ROOT, hedgeIn, tempFolders } from '../support/hedge-cli.js';
 import { exits } from '../support/cli-runs.js';
 import { useSimulators } from '../support/simulator.js';
+import { parseBoundedJson } from '../../src/core/security/json-keys.js';
 
 const folder = tempFolders('hedge-keys-');
 const start = useSimulators({ stepped: true });
@@ -76,5 +77,21 @@ it('api --input: a body with a key given twice is refused before anything is sen
     await simulator.hedge('profile list'),
     1,
     `The config store ${store}: a key appears more than once in one object (line 2, column 17); ${ONCE}.`,
+  );
+});
+
+it('the one reader: a key is told from a value by the colon after it, whatever the spacing and escapes; the same key in two objects is no repeat; an answer of the server keeps the last', () => {
+  const text = '{"a": {"k": 1, "x": [{"k": 1}, {"k" : 2, "\\u006b"\n :3}]},\n "k": "k:", "v": "\\"k\\":"}';
+  expect(parseBoundedJson(text, { named: ['k'] })).toMatchObject({
+    problem: `the key k appears more than once in one object (line 1, column 42); ${ONCE}`,
+    repeated: [{ key: 'k', path: ['a', 'x', 1], line: 1, column: 42 }],
+    value: { a: { k: 1, x: [{ k: 1 }, { k: 3 }] }, k: 'k:', v: '"k":' },
+  });
+  expect(parseBoundedJson(text.replace('\\u006b', 'j'))).toEqual({
+    value: { a: { k: 1, x: [{ k: 1 }, { k: 2, j: 3 }] }, k: 'k:', v: '"k":' },
+  });
+  expect(parseBoundedJson('{"ok": 1, "ok": 2}', { lastKeyWins: true })).toEqual({ value: { ok: 2 } });
+  expect(parseBoundedJson('{"ok": 1, "ok": 2}').problem).toBe(
+    `a key appears more than once in one object (line 1, column 11); ${ONCE}`,
   );
 });

@@ -8,6 +8,9 @@ z.config(en());
 type Frame = { kind: 'object'; keys: Set<string>; key?: string; expectKey: boolean } | { kind: 'array'; index: number };
 
 const QUOTE = 0x22;
+const COLON = 0x3a;
+/** JSON's whitespace: space, tab, LF, CR. */
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const BACKSLASH = 0x5c;
 
 function stringEnd(text: string, start: number) {
@@ -63,11 +66,16 @@ export function parseBoundedJson(
   if (maxBytes !== Infinity && Buffer.byteLength(text) > maxBytes) return { problem: `over ${sizeInWords(maxBytes)}` };
   // More than `maxDepth` arrays or objects open at once somewhere: counted on the text, without recursion.
   let depth = 0;
+  // In valid JSON a key is a string a colon follows: more of them than the value holds is a key given twice.
+  let keys = 0;
   NESTING.lastIndex = 0;
   for (let match; (match = NESTING.exec(text));) {
     const char = match[0];
-    if (char === '"') NESTING.lastIndex = stringEnd(text, match.index);
-    else if (char === ']' || char === '}') depth -= 1;
+    if (char === '"') {
+      let after = (NESTING.lastIndex = stringEnd(text, match.index));
+      while (WHITESPACE.has(text.charCodeAt(after))) after += 1;
+      if (text.charCodeAt(after) === COLON) keys += 1;
+    } else if (char === ']' || char === '}') depth -= 1;
     else if ((depth += 1) > maxDepth) return { problem: `nested deeper than ${maxDepth} levels` };
   }
   let value: unknown;
@@ -76,7 +84,7 @@ export function parseBoundedJson(
   } catch (error) {
     return { problem: 'not valid JSON', syntax: (error as Error).message };
   }
-  const repeated = lastKeyWins ? [] : repeatedKeys(text);
+  const repeated = lastKeyWins || keys === keyCount(value) ? [] : repeatedKeys(text);
   if (!repeated.length) return { value };
   const [{ key, line, column }] = repeated;
   return {
@@ -101,6 +109,15 @@ export function issueWords(error: z.core.$ZodError) {
   const [issue] = error.issues;
   if (!issue.path.length && issue.code === 'invalid_type') return 'not a JSON object';
   return `${issue.path.join('.')}: ${issue.message}`;
+}
+
+/** How many keys the objects of a parsed value hold, at any depth. */
+function keyCount(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  const items = Array.isArray(value) ? value : Object.values(value);
+  let count = Array.isArray(value) ? 0 : items.length;
+  for (const item of items) if (typeof item === 'object') count += keyCount(item);
+  return count;
 }
 
 /** The keys `schema` knows, at any depth: those a message may name. */
