@@ -13,6 +13,7 @@ import {
   readFileSync,
   readlinkSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { once } from 'node:events';
@@ -21,6 +22,7 @@ import { join } from 'node:path';
 import { ROOT, runHedge, tempDir } from '../support/hedge-cli.js';
 import { exits, ok } from '../support/cli-runs.js';
 import { useSimulators } from '../support/simulator.js';
+import { writeFileDurably } from '../../src/core/files/durable-write.js';
 
 const start = useSimulators({ stepped: true });
 const NOBODY = 65534;
@@ -210,4 +212,40 @@ describe('where a page is never written: refused before anything is read or reco
       expect([lstatSync(theirs).uid, lstatSync(theirs).size]).toEqual([NOBODY, 0]);
     },
   );
+});
+
+it('the durable write itself, for any file of hedge: a link, a FIFO or a socket at the path is refused and left as it was; a regular file is replaced (0600)', async () => {
+  const books = tempDir('hedge-durable-');
+  onTestFinished(() => books.remove());
+  const elsewhere = join(books.path, 'elsewhere');
+  writeFileSync(elsewhere, 'kept\n');
+  const link = join(books.path, 'link');
+  symlinkSync(elsewhere, link);
+  const fifo = join(books.path, 'fifo');
+  execFileSync('mkfifo', [fifo]);
+  const socket = join(books.path, 'socket');
+  const server = createServer().listen(socket);
+  onTestFinished(() => void server.close());
+  await once(server, 'listening');
+  for (const [at, what] of [
+    [link, 'a symbolic link'],
+    [fifo, 'a FIFO (named pipe)'],
+    [socket, 'a socket'],
+  ])
+    expect(() => writeFileDurably(at, 'new\n')).toThrow(
+      `cannot write ${at}: it is ${what}, not a regular file; expected the path of a regular file, or of none yet`,
+    );
+  expect([readlinkSync(link), readFileSync(elsewhere, 'utf8'), lstatSync(fifo).isFIFO()]).toEqual([
+    elsewhere,
+    'kept\n',
+    true,
+  ]);
+  writeFileDurably(elsewhere, 'new\n');
+  expect([readFileSync(elsewhere, 'utf8'), lstatSync(elsewhere).mode & 0o777]).toEqual(['new\n', 0o600]);
+  expect(execFileSync('ls', ['-A', books.path], { encoding: 'utf8' }).split('\n').filter(Boolean).sort()).toEqual([
+    'elsewhere',
+    'fifo',
+    'link',
+    'socket',
+  ]);
 });
