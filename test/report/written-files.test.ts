@@ -249,3 +249,19 @@ it('the durable write itself, for any file of hedge: a link, a FIFO or a socket 
     'socket',
   ]);
 });
+
+it('a page that cannot be written once judged fit (its temporary name taken): one line naming --html, exit 1, never an unexpected failure; nothing written', async () => {
+  const simulator = await start();
+  const books = tempDir('hedge-reports-');
+  onTestFinished(() => books.remove());
+  const exposures = join(books.path, 'exposures.csv');
+  writeFileSync(exposures, 'id,market,type,amount,currency,due\nr1,USDTNGN,receivable,1000000,NGN,2026-12-31\n');
+  const page = join(books.path, 'cover.html');
+  // The durable write's temporary name for this process (an in-process run is the test's own): a folder there.
+  mkdirSync(join(books.path, `.cover.html.${process.pid}.tmp`));
+  const run = exits(await simulator.hedge(`exposures ${exposures} --report --html ${page}`), 1);
+  expect(run.stderr).toBe(
+    `hedge: --html: cannot write ${page}: something is in the way of its temporary file; nothing was written.\n`,
+  );
+  expect(existsSync(page)).toBe(false);
+});

@@ -48,6 +48,7 @@ const READ_ERRORS: Record<string, string> = {
   ENXIO: 'it is a socket or a device with nothing behind it, not a regular file',
   EROFS: 'the file system is read-only',
   ENOSPC: 'no space left on the disk',
+  EEXIST: 'something is in the way of its temporary file',
 };
 
 export function describeReadError(error: unknown) {

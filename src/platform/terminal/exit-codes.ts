@@ -7,7 +7,11 @@ import { asRun, type Invocation } from '../../core/program.js';
 export const EXIT_CODES = (
   [
     [0, 'ok', 'the command did what was asked'],
-    [1, 'unexpected', 'an unexpected error (a bug, or a config store that cannot be used)'],
+    [
+      1,
+      'unexpected',
+      'an unexpected error (a bug), a config store that cannot be used, or a file it was asked to write that could not be written (a full disk)',
+    ],
     [2, 'usage', 'usage or invalid input; nothing was sent'],
     [3, 'rejected', 'rejected by the API or a pre-trade check (4xx such as exposure_exceeded, no_open_hedge)'],
     [4, 'auth', 'authentication: missing, malformed or refused API key'],
