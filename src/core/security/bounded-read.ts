@@ -75,7 +75,7 @@ function refuseUnfit(stats: Stats, { maxBytes, guard }: FileReading, path: strin
   if (guard) refuseOthers(stats, guard, path);
 }
 
-/** Whether this user (or root) owns the entry: the uid to test, undefined where there are no owners (Windows). */
+/** Whether this user (or root) owns the entry; anything is, where there are no owners (Windows). */
 const mine = (stats: Stats) => {
   const uid = process.geteuid?.();
   return uid === undefined || stats.uid === uid || stats.uid === 0;

@@ -1,4 +1,4 @@
-// JSON read from outside: an input file's (a target, exposures or policy file) must say one thing; a journal row's is read within bounds.
+// JSON read from outside, every door through one bounded reader: a file says one thing (each key once in an object); a server's answer is read tolerantly; all within bounds.
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import { sizeInWords } from './bounded-read.js';
@@ -96,7 +96,7 @@ export function parseBoundedJson(
 
 /** The object `text` holds as `schema` reads it, else (a string) why not (parseBoundedJson, then zod). */
 export function readBoundedJson<S extends z.ZodMiniType<object>>(text: string, bounds: JsonBounds, schema: S) {
-  const parsed = parseBoundedJson(text, { ...bounds, named: [...keysOf(schema)] });
+  const parsed = parseBoundedJson(text, { ...bounds, named: keysOf(schema) });
   if (parsed.problem !== undefined) return parsed.problem;
   const { value } = parsed;
   const checked = schema.safeParse(value);
@@ -120,11 +120,19 @@ function keyCount(value: unknown): number {
   return count;
 }
 
-/** The keys `schema` knows, at any depth: those a message may name. */
-function keysOf(schema: z.ZodMiniType, keys = new Set<string>()): Set<string> {
+const KNOWN_KEYS = new WeakMap<z.ZodMiniType, string[]>();
+
+/** The keys `schema` knows, at any depth: those a message may name (worked out once a schema). */
+function keysOf(schema: z.ZodMiniType) {
+  let keys = KNOWN_KEYS.get(schema);
+  if (!keys) KNOWN_KEYS.set(schema, (keys = [...keysWithin(schema, new Set())]));
+  return keys;
+}
+
+function keysWithin(schema: z.ZodMiniType, keys: Set<string>): Set<string> {
   const def = schema._zod.def as unknown as Record<string, unknown>;
   const inner = (value: unknown) => {
-    if (value) keysOf(value as z.ZodMiniType, keys);
+    if (value) keysWithin(value as z.ZodMiniType, keys);
   };
   const shape = def.type === 'object' ? (def.shape as object) : {};
   for (const key of Object.keys({ ...shape, ...(def.type === 'enum' ? (def.entries as object) : {}) })) keys.add(key);
