@@ -482,6 +482,8 @@ export function createClient({
       ...options,
       userAgent: `hedge-cli/${VERSION} (node ${process.version}; ${process.platform})`,
       nodeExtraCaCerts: env.NODE_EXTRA_CA_CERTS || undefined,
+      // Exactly as Node reads it.
+      tlsChecksOff: env.NODE_TLS_REJECT_UNAUTHORIZED === '0',
       connectTimeoutMs: 5_000,
       requestTimeoutMs: (requestTimeoutSeconds ?? 15) * 1000,
       // '' rather than undefined: the transport would otherwise read process.env behind the context's back.

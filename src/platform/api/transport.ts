@@ -27,6 +27,10 @@ export interface TransportConfig {
   /** A local socket the base URL is served on (the demo's simulator, in this process). */
   localSocket?: string;
   apiKey: string;
+  /** A live key is sent only over TLS hedge has verified itself. */
+  environment?: 'live' | 'test';
+  /** NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment (Node's own switch that turns certificate checks off). */
+  tlsChecksOff?: boolean;
   /** Where the key came from: a refused one from the environment is fixed there, not by a login. */
   sources?: { apiKey: string };
   userAgent: string;
@@ -107,6 +111,11 @@ const TLS_TRUST_CODES =
     ' ',
   );
 
+/** The refusal of a live key while NODE_TLS_REJECT_UNAUTHORIZED=0 is set (hedge verifies TLS anyway; a profile line
+ * that turns checks off for every program is not to be carried past with real money). */
+export const TLS_CHECKS_OFF =
+  "Refusing to send a live key with NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment (it turns TLS certificate checks off for Node programs): unset NODE_TLS_REJECT_UNAUTHORIZED, and point HEDGE_CA_FILE at a proxy's CA if you need one; nothing was sent.";
+
 /** What `make` made for this key, made on the first ask (keys compared as JSON). */
 export function memo<T>(map: Map<string, T>, key: unknown[], make: () => T) {
   const name = JSON.stringify(key);
@@ -132,11 +141,14 @@ export class HttpConnections {
   agentFor(url: URL, config: TransportConfig) {
     // A request after the end would open connections nothing closes.
     if (this.closed) throw new ConnectionsClosedError();
-    return memo(this.agents, [url.protocol, config.caFile, config.nodeExtraCaCerts, config.localSocket], () =>
-      url.protocol === 'https:'
-        ? new (https().Agent)({ keepAlive: true, ca: trustedCertificates(config) })
-        : new http.Agent({ keepAlive: true }),
-    );
+    return memo(this.agents, [url.protocol, config.caFile, config.nodeExtraCaCerts, config.localSocket], () => {
+      if (url.protocol !== 'https:') return new http.Agent({ keepAlive: true });
+      // Judged before node:https is loaded: a Node that reads NODE_EXTRA_CA_CERTS lazily starts reading it then, on a
+      // thread the process waits for at exit, so a FIFO there would keep the refusal from ending the process.
+      const ca = trustedCertificates(config);
+      // Verified whatever NODE_TLS_REJECT_UNAUTHORIZED says: Node reads it only where no option is given.
+      return new (https().Agent)({ keepAlive: true, rejectUnauthorized: true, ca });
+    });
   }
 
   /** undici's proxy agent for these settings, loaded on first use. */
@@ -146,7 +158,7 @@ export class HttpConnections {
     return memo(this.proxies, [caFile, nodeExtraCaCerts, connectTimeoutMs, proxy], () => {
       const ca = trustedCertificates(config);
       // TLS to the proxy, and to the API inside the tunnel: the connect timeout and the CA list.
-      const tls = { timeout: connectTimeoutMs, ...(ca && { ca }) };
+      const tls = { timeout: connectTimeoutMs, rejectUnauthorized: true, ...(ca && { ca }) };
       // EnvHttpProxyAgent (CONNECT tunnels, NO_PROXY) reads a setting left undefined from the environment, an empty
       // one as none.
       return import('./transport-proxy.js').then(
@@ -286,6 +298,7 @@ export function createTransport(config: TransportConfig) {
   async function send(request: ApiRequest) {
     const { clock, retry: policy, deadline, baseUrl } = config;
     const endpoint = `${request.method} ${request.path}`;
+    if (config.tlsChecksOff && config.environment === 'live') throw new UsageError(TLS_CHECKS_OFF);
     const started = clock.now();
     // Its path glued to the base URL (a path is relative to the base URL's own path).
     const url = atBaseOrigin(baseUrl, baseUrl + request.path, endpoint);
