@@ -785,6 +785,9 @@ export async function settleWrite<S, R, K = unknown>(
           patch: sentEarlier ? undefined : { outcome: 'abandoned', message: `not sent: ${message}` },
           said: error,
         };
+      // The server refused every attempt it got before acting (rate limited): not done, as a refusal is.
+      if (error instanceof NetworkError && error.notDone)
+        return { patch: { outcome: 'rejected', error_code: error.code, message }, said: error };
       // Also an agent's limits refusing a retry after the server refused the last attempt: nothing happened.
       if (isRejection(error) || error instanceof PreTradeCheckError) return { patch: rejected, said: error };
       return {

@@ -311,15 +311,19 @@ export function createTransport(config: TransportConfig) {
     const maxAttempts = refusedAt !== undefined && started - refusedAt < policy.maxTotalMs ? 1 : policy.maxAttempts;
     // Whether every attempt so far failed before the request could leave this machine (a refused connection).
     let notSent = true;
+    // Whether every attempt so far was refused before the server acted on it (a 429) or never left this machine.
+    let notActed = true;
     for (let attempt = 1; ; attempt += 1) {
-      const outcome = await sendOnce(request, url, endpoint, attempt, started, notSent);
+      const outcome = await sendOnce(request, url, endpoint, attempt, started, notSent, notActed);
       if (!outcome.reason) {
         refused.delete(url.origin);
         return outcome;
       }
       const { reason, error, retryAfterMs } = outcome;
       notSent &&= error instanceof NetworkError && error.notSent;
-      const delay = retryAfterMs ?? backoffDelayMs(policy, attempt);
+      notActed &&= reason === 'rate-limited' || (error instanceof NetworkError && error.notSent);
+      // A Retry-After of 0 (or a date already past) asks for no particular wait: the usual backoff, never at once.
+      const delay = retryAfterMs || backoffDelayMs(policy, attempt);
       const now = clock.now();
       // An in-flight idempotency key is the server still working on our own earlier attempt.
       if (
@@ -328,10 +332,10 @@ export function createTransport(config: TransportConfig) {
         now + delay >= (deadline ?? Infinity) ||
         now - started + delay > (reason === 'conflict' ? policy.maxConflictWaitMs : policy.maxTotalMs)
       ) {
-        const final = giveUp(error, request, attempt, notSent);
+        const final = giveUp(error, request, attempt, notSent, notActed);
         if (notSent) refused.set(url.origin, now);
         // Kept for a caller that retries on its own schedule (the --watch loop delays its next tick).
-        if (final instanceof NetworkError && retryAfterMs !== undefined) final.retryAfterMs = retryAfterMs;
+        if (final instanceof NetworkError && retryAfterMs) final.retryAfterMs = retryAfterMs;
         throw final;
       }
       log(`  retry ${endpoint} in ${delay} ms (${reason})`);
@@ -345,12 +349,14 @@ export function createTransport(config: TransportConfig) {
   }
 
   /** The error said when the retries stop: a network failure names its attempts, and a write's outcome is unknown
-   * unless no attempt left this machine (`notSent`: every one refused, or no TLS): then nothing was sent. */
+   * unless no attempt left this machine (`notSent`: every one refused, or no TLS): then nothing was sent; or unless the
+   * server refused every attempt it got before acting (`notActed`, a 429): then it was not done. */
   function giveUp(
     error: ApiError | NetworkError,
     { idempotencyKey: key }: ApiRequest,
     attempts: number,
     notSent = false,
+    notActed = notSent,
   ) {
     // Our own earlier attempt is still being processed and may yet succeed: not a refusal.
     const inFlight = error instanceof ApiError && error.code === 'idempotency_in_flight';
@@ -359,16 +365,25 @@ export function createTransport(config: TransportConfig) {
       ? `${error.endpoint} was still being processed by the server when the retries ran out.`
       : error.message;
     const counted = attempts > 1 ? `${message.replace(/\.$/, '')} (after ${attempts} attempts).` : message;
-    const final = new NetworkError(notSent ? `${counted.replace(/\.$/, '')}; nothing was sent.` : counted, {
-      ...error,
-      attempts,
-      notSent,
-      hint:
-        key && !notSent
-          ? `The outcome is unknown: the server may have acted. Run the same command again with --idempotency-key ${key} to resume safely; it cannot act twice.`
-          : (error.hint ?? 'Check the network and the base URL, then try again.'),
-      cause: error.cause,
-    });
+    const notDone = notActed && !notSent;
+    const final = new NetworkError(
+      notSent
+        ? `${counted.replace(/\.$/, '')}; nothing was sent.`
+        : notDone
+          ? `${counted.replace(/\.$/, '')}; not done: the server refused it before acting.`
+          : counted,
+      {
+        ...error,
+        attempts,
+        notSent,
+        notDone,
+        hint:
+          key && !notActed
+            ? `The outcome is unknown: the server may have acted. Run the same command again with --idempotency-key ${key} to resume safely; it cannot act twice.`
+            : (error.hint ?? 'Check the network and the base URL, then try again.'),
+        cause: error.cause,
+      },
+    );
     final.idempotencyKey = key;
     return final;
   }
@@ -382,6 +397,8 @@ export function createTransport(config: TransportConfig) {
     firstSentAt: number,
     /** No earlier attempt of this request left this machine. */
     notSentBefore: boolean,
+    /** No earlier attempt was acted on: each refused before acting (a 429) or never sent. */
+    notActedBefore: boolean,
   ) {
     const { host } = url;
     const { clock } = config;
@@ -395,6 +412,7 @@ export function createTransport(config: TransportConfig) {
         `--timeout ran out before ${endpoint} was ${attempt === 1 ? 'sent; nothing was sent' : 'sent again'}.`,
         {
           attempts: attempt - 1,
+          notDone: attempt > 1 && notActedBefore && !notSentBefore,
           hint: 'Run it again with a longer --timeout (or none).',
         },
       );
@@ -485,8 +503,11 @@ export function createTransport(config: TransportConfig) {
     log(
       `← ${status} ${endpoint} ${clock.now() - sentAt} ms attempt ${attempt}${keyNote}${requestId ? ` request-id=${requestId}` : ''}`,
     );
-    // A retry after the answer's Retry-After (seconds or an HTTP date) when it has one, within the budget.
-    const retryAfterMs = () => parseRetryAfterMs([headers['retry-after']].flat()[0], clock.now());
+    // A retry after the answer's Retry-After (seconds or an HTTP date) when it has one, within the budget; a date is
+    // the server's time, read against its own Date header where it sent one.
+    const serverDate = Date.parse(flat.date ?? '');
+    const retryAfterMs = () =>
+      parseRetryAfterMs([headers['retry-after']].flat()[0], Number.isFinite(serverDate) ? serverDate : clock.now());
     const retry = (reason: RetryReason, message: string, code?: string, hint?: string) => ({
       reason,
       retryAfterMs: retryAfterMs(),
