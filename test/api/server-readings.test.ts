@@ -4,7 +4,7 @@
 // empty with a next cursor is not the end. The server's request log (its times hedge's, skippingClock) is the evidence.
 import { DEFAULT_RETRY_POLICY, backoffDelayMs } from '../../src/platform/api/transport.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
-import { gaps, skippingClock, useSimulators, type Simulator } from '../support/simulator.js';
+import { apiData, gaps, MARKET, skippingClock, useSimulators, type Simulator } from '../support/simulator.js';
 import { STACK_FRAME } from '../support/output/text.js';
 
 const start = useSimulators();
@@ -75,4 +75,36 @@ it('a 429 on every attempt of a write: retried under the one Idempotency-Key wit
   expect(sells.map((one) => one.status)).toEqual([429, 429, 200]);
   expect(new Set(sells.map((one) => one.idempotencyKey)).size).toBe(1);
   expect(simulator.hedges()).toHaveLength(1);
+});
+
+/** A reference simulator whose history gives `empty` empty pages (each naming the next) before each page of records,
+ * holding `closed` closed hedges. */
+async function closedBehindEmptyPages(empty: number, closed: number) {
+  const simulator = await start({ severalPerSide: true, emptyHistoryPages: empty });
+  for (let index = 0; index < closed; index++) simulator.seedOpen('buy', 10_000 + index * 100);
+  await apiData(simulator, 'POST', '/hedges/close', { market: MARKET, side: 'buy' });
+  simulator.advance(1_000);
+  return simulator;
+}
+
+it('a history page that comes back empty naming a next one is not the end: report reads past two such pages to all 27 closed hedges, complete; a run of empty pages that never ends is cut after 10, said on stderr and `"complete": false`', async () => {
+  const followed = await closedBehindEmptyPages(2, 27);
+  const report = ok(await followed.hedge('report --since 2000-01-01 --json'));
+  expect([JSON.parse(report.stdout), report.stderr]).toEqual([
+    expect.objectContaining({ totals: expect.objectContaining({ count: 27 }), complete: true }),
+    '',
+  ]);
+  expect(followed.requests('GET', '/hedges/history').map((entry) => entry.query.cursor === undefined)).toEqual([
+    true,
+    false,
+    false,
+  ]);
+
+  const endless = await closedBehindEmptyPages(1_000, 27);
+  const cut = ok(await endless.hedge('report --since 2000-01-01 --json'));
+  expect(JSON.parse(cut.stdout)).toMatchObject({ totals: { count: 0 }, complete: false });
+  expect(cut.stderr).toContain(
+    'GET /hedges/history returned 0 closed hedges, then 10 empty pages in a row, each naming another: the pages were not followed further, so the figures may be incomplete.',
+  );
+  expect(endless.requests('GET', '/hedges/history')).toHaveLength(10);
 });
