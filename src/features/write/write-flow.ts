@@ -720,6 +720,17 @@ export async function settleWrite<S, R, K = unknown>(
     // From here on the request has left: a journal write that fails must not hide that, nor the key.
     const record = (patch: JournalPatch) =>
       journal.update(entry.id, patch).catch((error: unknown) => {
+        // Stopped while the journal recorded it: the signal's exit, with the key and how to finish it.
+        if (error instanceof InterruptedError)
+          throw Object.assign(
+            new InterruptedError(
+              `The ${entry.command} was sent; ${error.message.replace(/^./, (c) => c.toLowerCase())}`,
+              {
+                hint: hint(),
+              },
+            ),
+            { exitCode: error.exitCode, idempotencyKey: entry.idempotency_key, journalId: entry.id },
+          );
         if (!(error instanceof JournalError)) throw error;
         throw sentUnknown(`the journal could not record what happened next: ${error.message}`, error);
       });
