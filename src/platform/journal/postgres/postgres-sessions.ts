@@ -328,7 +328,8 @@ export function postgresSessions(options: TeamJournalOptions) {
 
   /** A failure of the store as the operator reads it: the store (redacted), what went wrong, what to do. */
   function storeError(error: unknown, doing: string) {
-    if (error instanceof JournalStoreError) return error;
+    // A signal's interruption stays one (its exit code is the signal's).
+    if (error instanceof JournalStoreError || error instanceof InterruptedError) return error;
     const { sentence, hint } = describeFailure(error, options.source);
     return new JournalStoreError(`The team journal store ${location} ${sentence} (while ${doing}).`, {
       store: location,
