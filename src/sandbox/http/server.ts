@@ -617,27 +617,24 @@ function faultInjector(initial: Partial<FaultSettings>, seed: string) {
   function takeOutcome(target: RequestTarget): FaultOutcome {
     if (current.stall) return { kind: 'stall', fault: `stall-${current.stall}` };
     if (count('next5xx')) return fault5xx();
-    const retryAfter = take('next503RetryAfter')?.retryAfter;
-    if (retryAfter)
-      return answer(
-        '503-retry-after',
-        503,
-        'service_unavailable',
-        'service unavailable (injected)',
-        { retry_after: retryAfter },
-        { 'retry-after': retryAfter },
-      );
+    for (const [status, code, message] of [
+      [503, 'service_unavailable', 'service unavailable (injected)'],
+      [429, 'rate_limited', 'rate limited (injected)'],
+    ] as const) {
+      const retryAfter = take(`next${status}RetryAfter`)?.retryAfter;
+      if (retryAfter)
+        return answer(
+          `${status}-retry-after`,
+          status,
+          code,
+          message,
+          { retry_after: retryAfter },
+          {
+            'retry-after': retryAfter,
+          },
+        );
+    }
     if (count('next429')) return rateLimited();
-    const limited = take('next429RetryAfter')?.retryAfter;
-    if (limited)
-      return answer(
-        '429-retry-after',
-        429,
-        'rate_limited',
-        'rate limited (injected)',
-        { retry_after: limited },
-        { 'retry-after': limited },
-      );
     const injected = take('nextError');
     if (injected)
       return answer(
