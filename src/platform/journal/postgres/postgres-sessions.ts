@@ -84,8 +84,8 @@ export function postgresSessions(options: TeamJournalOptions) {
   /** Scopes this process holds, and how many times (advisory locks are counted per session). */
   const holds = new Map<string, number>();
   let closed = false;
-  /** When the signal was first seen: a statement is ended a moment after it (or after the deadline), in which what
-   * happened is recorded (a stalled store's statement is what it ends; every one after is ended at once). */
+  /** When the signal was first seen: a statement begun since is ended a moment after it began (or after the deadline),
+   * in which what happened is recorded; one under way then is ended at once. */
   let signalledAt: number | undefined;
   /** Each client's last statement: the next is sent once it has settled (one at a time on a connection). */
   const turns = new WeakMap<pg.Client, Promise<unknown>>();
@@ -220,7 +220,7 @@ export function postgresSessions(options: TeamJournalOptions) {
 
   /** A statement with its own bound (query_timeout), which pg takes beyond its typings; given `doing`, a failure is a
    * store error saying so. It waits for the one before it on its connection. The command's deadline and signal end it
-   * a moment later (STOP_GRACE_MS): the server is asked to cancel it (pg's own timeout leaves it running, and a lock
+   * (one begun just before or after them, a moment later: stopping): the server is asked to cancel it (pg's own timeout leaves it running, and a lock
    * that frees later would let it commit unseen), and what it then says is taken (done after all, or cancelled: the
    * deadline's store error, the signal's interruption); a server that does not answer the cancel at once has the
    * connection cut, and nothing more is sent to it in this run. */
