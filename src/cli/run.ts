@@ -44,6 +44,25 @@ const STOP_SIGNALS = [
   ['SIGHUP', 129],
 ] as const;
 
+type StopName = (typeof STOP_SIGNALS)[number][0];
+
+/** The stop handlers of the commands running in this process (an embedding or a test runs several at once): one
+ * listener a signal while any runs, none once the last has ended. */
+const running = new Set<(signal: StopName) => void>();
+const dispatch = (signal: StopName) => {
+  for (const stop of [...running]) stop(signal);
+};
+
+/** Listens for the stop signals for one command; the returned function stops listening. */
+function listenForStops(stop: (signal: StopName) => void) {
+  if (running.size === 0) for (const [signal] of STOP_SIGNALS) process.on(signal, dispatch);
+  running.add(stop);
+  return () => {
+    running.delete(stop);
+    if (running.size === 0) for (const [signal] of STOP_SIGNALS) process.off(signal, dispatch);
+  };
+}
+
 export async function runInvocation(
   spec: CommandSpec,
   input: RawInput,
@@ -140,14 +159,11 @@ export async function runInvocation(
     return spec.tier === 'write' ? code : 1;
   };
   let stops = 0;
-  const handlers = STOP_SIGNALS.map(([signal, exitCode]) => {
-    const handler = () => {
-      if (ctx.offerSignal(signal)) return;
-      if (++stops > 1) process.exit(exitCode);
-      controller.abort(new StopSignal(signal, exitCode));
-    };
-    process.on(signal, handler);
-    return [signal, handler] as const;
+  const stopListening = listenForStops((signal) => {
+    const exitCode = STOP_SIGNALS.find(([name]) => name === signal)![1];
+    if (ctx.offerSignal(signal)) return;
+    if (++stops > 1) process.exit(exitCode);
+    controller.abort(new StopSignal(signal, exitCode));
   });
   try {
     const [{ runCommand }] = await Promise.all([import('./runner/run-command.js'), tablesLoaded]);
@@ -160,7 +176,7 @@ export async function runInvocation(
     if (error instanceof InterruptedError && stop instanceof StopSignal) error.exitCode = stop.exitCode;
     return afterLoss(report(error, ctx.globals));
   } finally {
-    for (const [signal, handler] of handlers) process.off(signal, handler);
+    stopListening();
     // The command is over and only clean-up is left: a Ctrl-C now ends the process at once, with
     // 130 like any other interrupt (not killed by the signal with no exit code).
     if (!interruptEndsCleanUp) {

@@ -111,15 +111,26 @@ export class NetworkError extends failure(5, 'network') {
   readonly attempts: number;
   /** No attempt left this machine (every connection refused, a TLS handshake that failed): the server saw nothing. */
   readonly notSent: boolean;
+  /** The server refused every attempt it got before acting (a 429), the others never sent: nothing was done. */
+  readonly notDone: boolean;
   retryAfterMs?: number;
-  constructor(message: string, init: Told & { endpoint: string; attempts: number; notSent?: boolean }) {
+  constructor(
+    message: string,
+    init: Told & { endpoint: string; attempts: number; notSent?: boolean; notDone?: boolean },
+  ) {
     super(message, {
       ...init,
-      details: { endpoint: init.endpoint, attempts: init.attempts, ...(init.notSent && { not_sent: true }) },
+      details: {
+        endpoint: init.endpoint,
+        attempts: init.attempts,
+        ...(init.notSent && { not_sent: true }),
+        ...(init.notDone && { not_done: true }),
+      },
     });
     this.endpoint = init.endpoint;
     this.attempts = init.attempts;
     this.notSent = init.notSent === true;
+    this.notDone = init.notDone === true;
   }
 }
 

@@ -134,6 +134,7 @@ function buildDialect(name: SandboxDialect) {
     /** Options beside the dialect (engine-state.ts EngineOptions): none by default. */
     closedSettlingMs: 0,
     historyMarkers: true,
+    emptyHistoryPages: 0,
   };
 }
 

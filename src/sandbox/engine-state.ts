@@ -151,6 +151,8 @@ export interface EngineOptions {
   closedSettlingMs?: number;
   /** History paged by time (delta) with no `meta.next_before`: older records only by a `before` the client works out. */
   unmarkedHistoryPages?: boolean;
+  /** History paged by cursor (reference): before each page of records, this many empty pages, each naming the next. */
+  emptyHistoryPages?: number;
   settlementDelayMs?: number;
   dayMs?: number;
 }

@@ -184,3 +184,64 @@ it('an answer over the size cap is a clear error naming the cap, exit 5, not ret
   // One request more: the CLI did not wait two minutes (runHedge would have timed out) nor retry.
   expect(simulator.requests('GET', '/markets')).toHaveLength(4);
 });
+
+it("NODE_TLS_REJECT_UNAUTHORIZED=0 with a live key against another's https listener on loopback: refused in one line naming the variable, exit 2, no request reaches it; with a test key hedge verifies the certificate anyway (not trusted, exit 5, nothing sent)", async () => {
+  const { generateCertificates } = await import('../../src/sandbox/http/tls.js');
+  const { createServer } = await import('node:https');
+  const certificates = await generateCertificates();
+  let requests = 0;
+  const server = createServer({ key: certificates.key, cert: certificates.cert }, (_req, res) => {
+    requests += 1;
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"error":null,"meta":{}}');
+  });
+  const { listening } = await import('../support/servers/loopback.js');
+  const { port, close } = await listening(server as never);
+  onTestFinished(() => close().finally(() => certificates.cleanup()));
+  const env = {
+    HEDGE_BASE_URL: `https://127.0.0.1:${port}/partners/sandbox/v2`,
+    NODE_TLS_REJECT_UNAUTHORIZED: '0',
+  };
+  const live = exits(await runHedge('markets', { env: { ...env, HEDGE_API_KEY: LIVE_KEY } }), 2);
+  expect(live.stderr).toBe(
+    "hedge: Refusing to send a live key with NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment (it turns TLS certificate checks off for Node programs): unset NODE_TLS_REJECT_UNAUTHORIZED, and point HEDGE_CA_FILE at a proxy's CA if you need one; nothing was sent.\n",
+  );
+  exits(
+    await runHedge('markets', { env: { ...env, HEDGE_API_KEY: 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx' } }),
+    5,
+    'not trusted',
+  );
+  expect(requests).toBe(0);
+});
+
+/** A Node that reads NODE_EXTRA_CA_CERTS only once TLS is first used (Node 26; HEDGE_TEST_LAZY_CA_NODE names one), on a
+ * thread the process waits for at exit; this machine's Node when it is one. */
+const LAZY_CA_NODE =
+  process.env.HEDGE_TEST_LAZY_CA_NODE || (Number(process.versions.node.split('.')[0]) >= 26 ? process.execPath : '');
+
+it.skipIf(!LAZY_CA_NODE)(
+  'NODE_EXTRA_CA_CERTS naming a FIFO, on a Node that reads it lazily: the refusal ends the process at once, exit 2, nothing sent (needs Node 26 or HEDGE_TEST_LAZY_CA_NODE)',
+  async () => {
+    const { spawn, execFileSync } = await import('node:child_process');
+    const { HEDGE_BIN, ROOT, baseEnv } = await import('../support/hedge-cli.js');
+    const simulator = await start({ preset: 'plain', tls: true });
+    const dir = tempDir();
+    onTestFinished(dir.remove);
+    const fifo = join(dir.path, 'ca.pem');
+    execFileSync('mkfifo', [fifo]);
+    const child = spawn(LAZY_CA_NODE, [HEDGE_BIN, 'markets'], {
+      cwd: ROOT,
+      env: { ...baseEnv(dir.path), ...simulator.env, NODE_EXTRA_CA_CERTS: fifo },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    // A bound on the hang this guards against, far beyond a start on a loaded machine.
+    const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const [code] = await new Promise<[number | null]>((resolve) => child.on('close', (exit) => resolve([exit])));
+    clearTimeout(killer);
+    expect([code, stderr]).toEqual([
+      2,
+      `hedge: NODE_EXTRA_CA_CERTS: cannot read ${fifo}: it is a FIFO (named pipe), not a regular file; nothing was sent.\n`,
+    ]);
+    expect(simulator.requests()).toEqual([]);
+  },
+);

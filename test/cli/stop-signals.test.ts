@@ -4,6 +4,7 @@
 import { killWhen, lastJson, exits } from '../support/cli-runs.js';
 import { spawnInTerminal } from '../support/servers/pseudo-terminal.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
+import { until } from '../support/polling.js';
 
 let simulator: Simulator;
 
@@ -52,4 +53,26 @@ it("a signal ends a command with its own code: SIGTERM at the open wizard's firs
   } finally {
     terminal.kill();
   }
+});
+
+it('twelve commands at once in one process (an embedding, a test worker): one listener a stop signal while any runs, none of theirs left once all ended (MaxListenersExceededWarning never shows)', async () => {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const counts = () => signals.map((signal) => process.listenerCount(signal));
+  const before = counts();
+  const reads = () => simulator.requests('GET', '/account');
+  const already = reads().length;
+  // Each read held by the server until released: the twelve commands run at once.
+  simulator.sandbox.setFaults({ nextLatency: { count: 12, ms: 600_000 }, match: { method: 'GET', path: '/account' } });
+  try {
+    const runs = Array.from({ length: 12 }, () => simulator.hedge('account --json'));
+    await until(() => reads().length === already + 12, 'the twelve reads to be out');
+    expect(counts()).toEqual(before.map((count) => count + 1));
+    simulator.sandbox.releaseHeld();
+    for (const result of await Promise.all(runs)) expect(result.code).toBe(0);
+  } finally {
+    simulator.sandbox.setFaults({ nextLatency: null, match: null });
+  }
+  const [sigint, ...others] = counts();
+  // SIGINT keeps the one listener that ends a command's clean-up at once (added once a process).
+  expect([sigint - before[0] <= 1, others]).toEqual([true, before.slice(1)]);
 });

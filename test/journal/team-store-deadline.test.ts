@@ -1,6 +1,7 @@
 // A team store that stalls (another session holds a lock on the journal's table) never holds a command past its
 // --timeout or a signal: each statement ends by the command's deadline or stop (a moment later, to record what
 // happened), the server is asked to cancel it, and nothing is sent, then or twice once the store frees.
+import { createServer, connect, type Socket } from 'node:net';
 import pg from 'pg';
 import { describeWithPostgres, type PostgresServer } from '../support/servers/postgres.js';
 import { useDesks, type Team } from '../support/team.js';
@@ -26,6 +27,47 @@ async function lockEntries(team: Team, server: PostgresServer) {
     release: async () => {
       await holder.query('ROLLBACK');
       await holder.end();
+    },
+  };
+}
+
+/**
+ * A TCP proxy on loopback in front of the store that stops forwarding, both ways and on every connection (new ones
+ * too: taken, never passed on), once a client sends a statement holding `marker`: a network partition just after that
+ * statement left. `sentAfter`: the statements (any text naming `hedge.`) clients sent once it stalled.
+ */
+async function stallingProxy(url: string, marker: string) {
+  const target = new URL(url);
+  const sockets = new Set<Socket>();
+  const state = { stalled: false, sentAfter: 0 };
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+    }
+    client.on('data', (chunk) => {
+      if (state.stalled) {
+        if (chunk.includes('hedge.')) state.sentAfter += 1;
+        return;
+      }
+      upstream.write(chunk);
+      if (chunk.includes(marker)) state.stalled = true;
+    });
+    upstream.on('data', (chunk) => {
+      if (!state.stalled) client.write(chunk);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const proxied = new URL(url);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String((server.address() as { port: number }).port);
+  return {
+    url: proxied.toString(),
+    state,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }
@@ -65,5 +107,51 @@ describeWithPostgres('a stalled team store', (server) => {
     expect((await server().query(team.database, 'SELECT count(*)::int AS n FROM hedge.entries')).rows[0].n).toBe(0);
     ok(await team.a.hedge(['add', 'USDTNGN', 'buy', '500']));
     expect(t.requests('POST', '/hedges/add')).toHaveLength(1);
+  });
+
+  it('a store that stops answering after the record of a sent add left (a network partition, not a lock): --timeout 10 ends it within 12 s, SIGTERM within 3 s; the add is sent once, and nothing is sent to the store after', async () => {
+    const { t, team } = await desk();
+    t.seedOpen('buy', 1_000);
+    ok(await team.c.hedge(['journal']));
+    // A side each: the first add's outcome stays unknown, and another add on its side would be refused.
+    t.seedOpen('sell', 1_000);
+    for (const [stop, side] of [
+      ['timeout', 'buy'],
+      ['signal', 'sell'],
+    ] as const) {
+      const proxy = await stallingProxy(team.url, 'UPDATE hedge.entries');
+      onTestFinished(proxy.close);
+      const env = { HEDGE_JOURNAL_URL: proxy.url };
+      const adds = t.requests('POST', '/hedges/add').length;
+      let child: { kill(signal: NodeJS.Signals): boolean } | undefined;
+      const started = Date.now();
+      const run = team.c.hedge(['add', 'USDTNGN', side, '500', ...(stop === 'timeout' ? ['--timeout', '10'] : [])], {
+        env,
+        spawn: true,
+        // The bound under test: --timeout 10 and the moment given to record what happened, within 12 s.
+        timeoutMs: 12_000,
+        onSpawn: (spawned) => (child = spawned),
+      });
+      await until(() => proxy.state.stalled, 'the add records its send and the store stops answering', {
+        process: run,
+      });
+      const signalled = Date.now();
+      if (stop === 'signal') child!.kill('SIGTERM');
+      const result = await run;
+      if (stop === 'signal') {
+        expect(result.code).toBe(143);
+        expect(Date.now() - signalled, 'SIGTERM to exit').toBeLessThan(3_000);
+      } else {
+        expect(result.code).not.toBe(0);
+        expect(Date.now() - started, 'start to exit').toBeLessThan(12_000);
+      }
+      // What happened is kept in the local journal, and the way to finish the add is said.
+      expect(result.stderr).toContain('is kept in the local journal');
+      expect(result.stderr).toContain('--idempotency-key');
+      expect(t.requests('POST', '/hedges/add')).toHaveLength(adds + 1);
+      expect(proxy.state.sentAfter).toBe(0);
+      // The partition heals: the store's sessions of that run end (and its locks with them).
+      await proxy.close();
+    }
   });
 });

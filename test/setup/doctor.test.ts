@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { SANDBOX_DIALECTS } from '../../src/sandbox/dialect-names.js';
 import { wireDialect } from '../../src/sandbox/dialects.js';
 import { startFieldProxy } from '../support/servers/field-proxy.js';
-import { UNKNOWN_KEY } from '../support/keys.js';
+import { LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { STACK_FRAME } from '../support/output/text.js';
 import { runHedge, tempDir, type RunOptions } from '../support/hedge-cli.js';
 import { envFor, useSimulators, withSimulator, type Simulator } from '../support/simulator.js';
@@ -266,4 +266,18 @@ it('NODE_EXTRA_CA_CERTS naming a FIFO (Node waits on it as it starts, before hed
   writeFileSync(ca, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n', { mode: 0o600 });
   const passing = await simulator.hedge('doctor --json', { env: { NODE_EXTRA_CA_CERTS: ca } });
   expect(byId(JSON.parse(passing.stdout).checks, 'node_ca')).toMatchObject({ status: 'ok' });
+});
+
+it('NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment: with a live key the node_tls check fails naming it and nothing is asked (exit 2); with a test key it is a warning, as hedge verifies certificates anyway', async () => {
+  const simulator = await start();
+  const off = { NODE_TLS_REJECT_UNAUTHORIZED: '0' };
+  const live = await runHedge('doctor --json', {
+    env: { ...off, HEDGE_API_KEY: LIVE_KEY, HEDGE_BASE_URL: 'https://127.0.0.1:9/partners/sandbox/v2' },
+  });
+  const report = JSON.parse(live.stdout);
+  expect([live.code, report.ready]).toEqual([2, false]);
+  expect(byId(report.checks, 'node_tls')).toMatchObject({ status: 'fail', for_writes: true });
+  expect(report.checks.map((check: { check: string }) => check.check)).toEqual(['key', 'node_tls']);
+  const test = okJson(await simulator.hedge('doctor --json', { env: off }));
+  expect(byId(test.checks, 'node_tls')).toMatchObject({ status: 'warn' });
 });

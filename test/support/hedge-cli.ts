@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Clock } from '../../src/platform/api/transport.js';
 import { within } from '../../src/core/process/timers.js';
 import { runMainInProcess, type Person, type ScreenSize } from './hedge-in-process.js';
+import { noteMisuse } from './misuse-warnings.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const HEDGE_BIN = join(ROOT, 'bin', 'hedge.js');
@@ -196,6 +197,7 @@ export function runHedge(line: HedgeArgs, options: RunOptions = {}): Promise<Run
     child.on('close', (code, signal) => {
       running.delete(child);
       clearTimeout(timer);
+      noteMisuse(stderr);
       ownDir?.remove();
       resolve({ code, signal, stdout, stderr, durationMs: Date.now() - started });
     });

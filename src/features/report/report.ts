@@ -4,6 +4,7 @@ import { closeSync, openSync, readSync, rmSync, statSync, writeSync } from 'node
 import { type HistoryFacts, MAX_PAGE_SIZE } from '../../core/wire.js';
 import { dirname, join, resolve } from 'node:path';
 import type { HedgeClient, HistoryPage } from '../../platform/api/client.js';
+import { MAX_EMPTY_PAGES } from '../../platform/api/wire/pages.js';
 import { historyCloseTime, readHistoryRecord, readPosition } from '../../platform/api/wire/fields.js';
 import type { HistoryRecord } from '../../platform/api/schemas.js';
 import { closedHedgeTime, compareListed, outsidePeriod, reportBuilder, type ReportOptions } from './report-rules.js';
@@ -38,6 +39,7 @@ export async function walkHistory(
   // A record closed before the period: every older page is outside it too.
   if (!passed) {
     if (last?.next === 'repeated') return walked('repeated-cursor');
+    if (last?.next === 'empty-run') return walked('empty-pages');
     if (last?.more === true && last.records.length) return walked('no-next');
     // A last page without a cursor to the next may hide older closed hedges when it is full, or when the server does not
     // read the page size (as lists are checked): the report then says `"complete": false` and the CLI warns.
@@ -53,6 +55,7 @@ export async function walkHistory(
 const INCOMPLETE = {
   'repeated-cursor':
     ', then pointed again at a page it had already given (the same cursor, link or time): the pages were not followed round again, so the figures may be incomplete.',
+  'empty-pages': `, then ${MAX_EMPTY_PAGES} empty pages in a row, each naming another: the pages were not followed further, so the figures may be incomplete.`,
   'no-next':
     ' and says more exist, but gave no way hedge can ask for them: the figures may be incomplete. `hedge doctor` shows how the server pages; `hedge api /hedges/history` shows its answer.',
   'page-size':

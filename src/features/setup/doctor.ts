@@ -27,7 +27,7 @@ const CLOCK_FAIL_MS = 30_000;
 const QUOTE_PROBE_USD = 1_000;
 
 /**
- * A check: its stable id a script can route on (node_ca, key, base_url, journal, auth, clock, markets, prices, quote, account,
+ * A check: its stable id a script can route on (node_ca, key, node_tls, base_url, journal, auth, clock, markets, prices, quote, account,
  * positions, hedges, hedge, history, wire.*, rate_limits), what it is, how it went, and whether a write needs it
  * (`doctor` exits 0 only when all of those pass). `failure`, absent: the error's own class, as the write it stands for
  * would end (a config store or journal that cannot be used); `error`: the command says its message (the detail) and
@@ -79,6 +79,25 @@ export async function runDoctor(ports: DoctorPorts) {
       true,
     ),
   );
+  if (ports.env.NODE_TLS_REJECT_UNAUTHORIZED === '0') {
+    const live = environment === 'live';
+    checks.push(
+      checkOf(
+        'node_tls',
+        'NODE_TLS_REJECT_UNAUTHORIZED',
+        live ? 'fail' : 'warn',
+        live
+          ? 'set to 0 (TLS certificate checks off for Node programs): a live key is not sent while it is set'
+          : 'set to 0 (TLS certificate checks off for Node programs): hedge verifies certificates anyway',
+        true,
+        {
+          failure: 'usage',
+          next: "Remove NODE_TLS_REJECT_UNAUTHORIZED=0 from your shell's profile (`unset NODE_TLS_REJECT_UNAUTHORIZED`); a proxy's own CA goes in HEDGE_CA_FILE.",
+        },
+      ),
+    );
+    if (live) return report(checks);
+  }
   const url = new URL(credentials.baseUrl);
   const transportNote =
     url.protocol === 'https:'

@@ -1,6 +1,6 @@
 // `hedge api`: any endpoint with the profile's key.
 import type { HedgeClient } from '../../platform/api/client.js';
-import { followPaths } from '../../platform/api/wire/pages.js';
+import { followPaths, MAX_EMPTY_PAGES } from '../../platform/api/wire/pages.js';
 import { isObject } from '../../core/objects.js';
 import type { RawAnswer } from '../../platform/api/transport.js';
 import { API_METHODS, type ApiMethod } from '../../core/api-params.js';
@@ -84,6 +84,10 @@ export async function readApi(
     if (page.next === 'repeated')
       throw new UsageError(
         `--paginate: the server pointed back to a page already read (${safeText(page.following!)}); stopped.`,
+      );
+    if (page.next === 'empty-run')
+      throw new UsageError(
+        `--paginate: the server gave ${MAX_EMPTY_PAGES} empty pages in a row, each naming another; stopped.`,
       );
     if (page.next === 'page' && pages >= MAX_PAGES)
       throw new UsageError(`--paginate: stopped after ${MAX_PAGES} pages; narrow the list with filters.`);

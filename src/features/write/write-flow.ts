@@ -195,6 +195,20 @@ export function isRejection(error: unknown): error is ApiError {
 
 const started = (entry: JournalEntry) => `started ${utcClock(entry.created_at)} UTC`;
 
+/** Stopped by a signal while the journal recorded what followed the send: the signal's exit, with the key and how to
+ * finish it (`hint`). */
+function stoppedAfterSend(error: InterruptedError, entry: JournalEntry, hint: string) {
+  const stopped = new InterruptedError(
+    `The ${entry.command} was sent; ${error.message.replace(/^./, (first) => first.toLowerCase())}`,
+    { hint },
+  );
+  return Object.assign(stopped, {
+    exitCode: error.exitCode,
+    idempotencyKey: entry.idempotency_key,
+    journalId: entry.id,
+  });
+}
+
 const landed = (entry: JournalEntry) => entry.outcome === 'done' || entry.outcome === 'filled';
 
 /** The side (`MARKET side`) a journal row acts on. */
@@ -720,6 +734,7 @@ export async function settleWrite<S, R, K = unknown>(
     // From here on the request has left: a journal write that fails must not hide that, nor the key.
     const record = (patch: JournalPatch) =>
       journal.update(entry.id, patch).catch((error: unknown) => {
+        if (error instanceof InterruptedError) throw stoppedAfterSend(error, entry, hint());
         if (!(error instanceof JournalError)) throw error;
         throw sentUnknown(`the journal could not record what happened next: ${error.message}`, error);
       });
@@ -785,6 +800,9 @@ export async function settleWrite<S, R, K = unknown>(
           patch: sentEarlier ? undefined : { outcome: 'abandoned', message: `not sent: ${message}` },
           said: error,
         };
+      // The server refused every attempt it got before acting (rate limited): not done, as a refusal is.
+      if (error instanceof NetworkError && error.notDone)
+        return { patch: { outcome: 'rejected', error_code: error.code, message }, said: error };
       // Also an agent's limits refusing a retry after the server refused the last attempt: nothing happened.
       if (isRejection(error) || error instanceof PreTradeCheckError) return { patch: rejected, said: error };
       return {

@@ -72,7 +72,7 @@ interface ListHedgesQuery {
 }
 
 /** One page of the history: its records; what follows (another page, nothing, or nothing because the server repeated
- * a cursor); `paged`: the server pages it with cursors (a last page without one is the end); `more`: the server says
+ * a cursor or gave too many empty pages in a row); `paged`: the server pages it with cursors (a last page without one is the end); `more`: the server says
  * more exist (a has_more, a marker hedge could not send back); `mayBeCut`: as the last page, whether it may be one of
  * more though it says nothing on paging (lists' `cutAt`). */
 export type HistoryPage = HedgeClient['historyPages'] extends () => AsyncGenerator<infer P> ? P : never;
@@ -430,13 +430,15 @@ export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
         historyRowKey,
       )) {
         const records = rows(historyRecordSchema, answer, `GET ${path}`, reading);
-        // An empty page ends the history whatever it says next (a server that keeps handing a cursor over nothing).
-        const next = records.length || reading.repeats ? given : 'none';
+        const next = given;
+        const paged = pages++ > 0 || next === 'page';
+        // An empty page that names a next one is not the end (a run of them too long is cut: `empty-run`).
+        if (!records.length && next === 'page') continue;
         const asked = sent;
         yield {
           records,
           next,
-          paged: pages++ > 0 || next === 'page',
+          paged,
           more: reading.more,
           mayBeCut: () => mayBeCut(path, {}, asked, reading, next),
         };
@@ -482,6 +484,8 @@ export function createClient({
       ...options,
       userAgent: `hedge-cli/${VERSION} (node ${process.version}; ${process.platform})`,
       nodeExtraCaCerts: env.NODE_EXTRA_CA_CERTS || undefined,
+      // Exactly as Node reads it.
+      tlsChecksOff: env.NODE_TLS_REJECT_UNAUTHORIZED === '0',
       connectTimeoutMs: 5_000,
       requestTimeoutMs: (requestTimeoutSeconds ?? 15) * 1000,
       // '' rather than undefined: the transport would otherwise read process.env behind the context's back.

@@ -27,6 +27,10 @@ export interface TransportConfig {
   /** A local socket the base URL is served on (the demo's simulator, in this process). */
   localSocket?: string;
   apiKey: string;
+  /** A live key is sent only over TLS hedge has verified itself. */
+  environment?: 'live' | 'test';
+  /** NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment (Node's own switch that turns certificate checks off). */
+  tlsChecksOff?: boolean;
   /** Where the key came from: a refused one from the environment is fixed there, not by a login. */
   sources?: { apiKey: string };
   userAgent: string;
@@ -107,6 +111,11 @@ const TLS_TRUST_CODES =
     ' ',
   );
 
+/** The refusal of a live key while NODE_TLS_REJECT_UNAUTHORIZED=0 is set (hedge verifies TLS anyway; a profile line
+ * that turns checks off for every program is not to be carried past with real money). */
+export const TLS_CHECKS_OFF =
+  "Refusing to send a live key with NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment (it turns TLS certificate checks off for Node programs): unset NODE_TLS_REJECT_UNAUTHORIZED, and point HEDGE_CA_FILE at a proxy's CA if you need one; nothing was sent.";
+
 /** What `make` made for this key, made on the first ask (keys compared as JSON). */
 export function memo<T>(map: Map<string, T>, key: unknown[], make: () => T) {
   const name = JSON.stringify(key);
@@ -132,11 +141,14 @@ export class HttpConnections {
   agentFor(url: URL, config: TransportConfig) {
     // A request after the end would open connections nothing closes.
     if (this.closed) throw new ConnectionsClosedError();
-    return memo(this.agents, [url.protocol, config.caFile, config.nodeExtraCaCerts, config.localSocket], () =>
-      url.protocol === 'https:'
-        ? new (https().Agent)({ keepAlive: true, ca: trustedCertificates(config) })
-        : new http.Agent({ keepAlive: true }),
-    );
+    return memo(this.agents, [url.protocol, config.caFile, config.nodeExtraCaCerts, config.localSocket], () => {
+      if (url.protocol !== 'https:') return new http.Agent({ keepAlive: true });
+      // Judged before node:https is loaded: a Node that reads NODE_EXTRA_CA_CERTS lazily starts reading it then, on a
+      // thread the process waits for at exit, so a FIFO there would keep the refusal from ending the process.
+      const ca = trustedCertificates(config);
+      // Verified whatever NODE_TLS_REJECT_UNAUTHORIZED says: Node reads it only where no option is given.
+      return new (https().Agent)({ keepAlive: true, rejectUnauthorized: true, ca });
+    });
   }
 
   /** undici's proxy agent for these settings, loaded on first use. */
@@ -146,7 +158,7 @@ export class HttpConnections {
     return memo(this.proxies, [caFile, nodeExtraCaCerts, connectTimeoutMs, proxy], () => {
       const ca = trustedCertificates(config);
       // TLS to the proxy, and to the API inside the tunnel: the connect timeout and the CA list.
-      const tls = { timeout: connectTimeoutMs, ...(ca && { ca }) };
+      const tls = { timeout: connectTimeoutMs, rejectUnauthorized: true, ...(ca && { ca }) };
       // EnvHttpProxyAgent (CONNECT tunnels, NO_PROXY) reads a setting left undefined from the environment, an empty
       // one as none.
       return import('./transport-proxy.js').then(
@@ -286,6 +298,7 @@ export function createTransport(config: TransportConfig) {
   async function send(request: ApiRequest) {
     const { clock, retry: policy, deadline, baseUrl } = config;
     const endpoint = `${request.method} ${request.path}`;
+    if (config.tlsChecksOff && config.environment === 'live') throw new UsageError(TLS_CHECKS_OFF);
     const started = clock.now();
     // Its path glued to the base URL (a path is relative to the base URL's own path).
     const url = atBaseOrigin(baseUrl, baseUrl + request.path, endpoint);
@@ -298,15 +311,19 @@ export function createTransport(config: TransportConfig) {
     const maxAttempts = refusedAt !== undefined && started - refusedAt < policy.maxTotalMs ? 1 : policy.maxAttempts;
     // Whether every attempt so far failed before the request could leave this machine (a refused connection).
     let notSent = true;
+    // Whether every attempt so far was refused before the server acted on it (a 429) or never left this machine.
+    let notActed = true;
     for (let attempt = 1; ; attempt += 1) {
-      const outcome = await sendOnce(request, url, endpoint, attempt, started, notSent);
+      const outcome = await sendOnce(request, url, endpoint, attempt, started, notSent, notActed);
       if (!outcome.reason) {
         refused.delete(url.origin);
         return outcome;
       }
       const { reason, error, retryAfterMs } = outcome;
       notSent &&= error instanceof NetworkError && error.notSent;
-      const delay = retryAfterMs ?? backoffDelayMs(policy, attempt);
+      notActed &&= reason === 'rate-limited' || (error instanceof NetworkError && error.notSent);
+      // A Retry-After of 0 (or a date already past) asks for no particular wait: the usual backoff, never at once.
+      const delay = retryAfterMs || backoffDelayMs(policy, attempt);
       const now = clock.now();
       // An in-flight idempotency key is the server still working on our own earlier attempt.
       if (
@@ -315,10 +332,10 @@ export function createTransport(config: TransportConfig) {
         now + delay >= (deadline ?? Infinity) ||
         now - started + delay > (reason === 'conflict' ? policy.maxConflictWaitMs : policy.maxTotalMs)
       ) {
-        const final = giveUp(error, request, attempt, notSent);
+        const final = giveUp(error, request, attempt, notSent, notActed);
         if (notSent) refused.set(url.origin, now);
         // Kept for a caller that retries on its own schedule (the --watch loop delays its next tick).
-        if (final instanceof NetworkError && retryAfterMs !== undefined) final.retryAfterMs = retryAfterMs;
+        if (final instanceof NetworkError && retryAfterMs) final.retryAfterMs = retryAfterMs;
         throw final;
       }
       log(`  retry ${endpoint} in ${delay} ms (${reason})`);
@@ -332,12 +349,14 @@ export function createTransport(config: TransportConfig) {
   }
 
   /** The error said when the retries stop: a network failure names its attempts, and a write's outcome is unknown
-   * unless no attempt left this machine (`notSent`: every one refused, or no TLS): then nothing was sent. */
+   * unless no attempt left this machine (`notSent`: every one refused, or no TLS): then nothing was sent; or unless the
+   * server refused every attempt it got before acting (`notActed`, a 429): then it was not done. */
   function giveUp(
     error: ApiError | NetworkError,
     { idempotencyKey: key }: ApiRequest,
     attempts: number,
     notSent = false,
+    notActed = notSent,
   ) {
     // Our own earlier attempt is still being processed and may yet succeed: not a refusal.
     const inFlight = error instanceof ApiError && error.code === 'idempotency_in_flight';
@@ -346,16 +365,25 @@ export function createTransport(config: TransportConfig) {
       ? `${error.endpoint} was still being processed by the server when the retries ran out.`
       : error.message;
     const counted = attempts > 1 ? `${message.replace(/\.$/, '')} (after ${attempts} attempts).` : message;
-    const final = new NetworkError(notSent ? `${counted.replace(/\.$/, '')}; nothing was sent.` : counted, {
-      ...error,
-      attempts,
-      notSent,
-      hint:
-        key && !notSent
-          ? `The outcome is unknown: the server may have acted. Run the same command again with --idempotency-key ${key} to resume safely; it cannot act twice.`
-          : (error.hint ?? 'Check the network and the base URL, then try again.'),
-      cause: error.cause,
-    });
+    const notDone = notActed && !notSent;
+    const final = new NetworkError(
+      notSent
+        ? `${counted.replace(/\.$/, '')}; nothing was sent.`
+        : notDone
+          ? `${counted.replace(/\.$/, '')}; not done: the server refused it before acting.`
+          : counted,
+      {
+        ...error,
+        attempts,
+        notSent,
+        notDone,
+        hint:
+          key && !notActed
+            ? `The outcome is unknown: the server may have acted. Run the same command again with --idempotency-key ${key} to resume safely; it cannot act twice.`
+            : (error.hint ?? 'Check the network and the base URL, then try again.'),
+        cause: error.cause,
+      },
+    );
     final.idempotencyKey = key;
     return final;
   }
@@ -369,6 +397,8 @@ export function createTransport(config: TransportConfig) {
     firstSentAt: number,
     /** No earlier attempt of this request left this machine. */
     notSentBefore: boolean,
+    /** No earlier attempt was acted on: each refused before acting (a 429) or never sent. */
+    notActedBefore: boolean,
   ) {
     const { host } = url;
     const { clock } = config;
@@ -382,6 +412,7 @@ export function createTransport(config: TransportConfig) {
         `--timeout ran out before ${endpoint} was ${attempt === 1 ? 'sent; nothing was sent' : 'sent again'}.`,
         {
           attempts: attempt - 1,
+          notDone: attempt > 1 && notActedBefore && !notSentBefore,
           hint: 'Run it again with a longer --timeout (or none).',
         },
       );
@@ -472,8 +503,11 @@ export function createTransport(config: TransportConfig) {
     log(
       `← ${status} ${endpoint} ${clock.now() - sentAt} ms attempt ${attempt}${keyNote}${requestId ? ` request-id=${requestId}` : ''}`,
     );
-    // A retry after the answer's Retry-After (seconds or an HTTP date) when it has one, within the budget.
-    const retryAfterMs = () => parseRetryAfterMs([headers['retry-after']].flat()[0], clock.now());
+    // A retry after the answer's Retry-After (seconds or an HTTP date) when it has one, within the budget; a date is
+    // the server's time, read against its own Date header where it sent one.
+    const serverDate = Date.parse(flat.date ?? '');
+    const retryAfterMs = () =>
+      parseRetryAfterMs([headers['retry-after']].flat()[0], Number.isFinite(serverDate) ? serverDate : clock.now());
     const retry = (reason: RetryReason, message: string, code?: string, hint?: string) => ({
       reason,
       retryAfterMs: retryAfterMs(),

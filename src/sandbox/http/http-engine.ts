@@ -78,6 +78,7 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
     ...(several !== undefined && { hedgesPerSide: several ? ('several' as const) : ('one' as const) }),
     closedSettlingMs: options.closedSettlingMs ?? 0,
     historyMarkers: !options.unmarkedHistoryPages,
+    emptyHistoryPages: options.emptyHistoryPages ?? 0,
   };
   for (const key of options.apiKeys) {
     if (!TEST_KEY.test(key)) throw new Error('sandbox API keys must be test keys like hpk_test_<16-64 alphanumerics>');
@@ -689,7 +690,11 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
       ? TIME_PAGE
       : Math.min(readPageSize(request.query, dialect), byTime ? TIME_PAGE : Infinity);
   const raw = request.query[parameter];
-  const below = raw === undefined ? undefined : byTime ? readBefore(raw) : readHistoryCursor(raw);
+  const { below, emptied } =
+    raw === undefined ? { emptied: 0 } : byTime ? { below: readBefore(raw), emptied: 0 } : readHistoryCursor(raw);
+  // A page over records that it then leaves out: empty, naming the next page at the same place.
+  if (!byTime && emptied < dialect.emptyHistoryPages && shown > 0)
+    return succeeded([], { next_cursor: historyCursor(below, emptied + 1) });
   // The records before `below` are a prefix (of those shown, too).
   let next = below ? partitionPoint(shown, (index) => compareHistoryRecords(history[index], below) < 0) : shown;
   const served = [];
@@ -697,10 +702,14 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   const more = next > 0 && served.length > 0;
   if (byTime)
     return succeeded(served, dialect.historyMarkers ? { next_before: more ? history[next].closed_at : null } : {});
-  // The position of the next record, as a cursor: its close time and id (the order history is kept in).
-  const cursor = () =>
-    Buffer.from(JSON.stringify([history[next].closed_at, history[next].hedge_id])).toString('base64url');
-  return succeeded(served, more ? { next_cursor: cursor() } : {});
+  return succeeded(served, more ? { next_cursor: historyCursor(history[next], 0) } : {});
+}
+
+/** The position of the next record as a cursor: its close time and id (the order history is kept in; none: the
+ * newest), and how many empty pages were given there (emptyHistoryPages). */
+function historyCursor(record: HistoryRecord | undefined, emptied: number) {
+  const at = record ? [record.closed_at, record.hedge_id] : [null, null];
+  return Buffer.from(JSON.stringify(emptied ? [...at, emptied] : at)).toString('base64url');
 }
 
 /** The most records a page by time holds, whatever page size is asked. */
@@ -708,9 +717,11 @@ const TIME_PAGE = 40;
 
 function readHistoryCursor(raw: string) {
   try {
-    const [closedAt, hedgeId] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
+    const [closedAt, hedgeId, emptied = 0] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
+    if (!Number.isSafeInteger(emptied)) throw new Error('not a count');
+    if (closedAt === null && hedgeId === null) return { emptied: emptied as number };
     if (typeof closedAt === 'string' && typeof hedgeId === 'string')
-      return { closed_at: closedAt, hedge_id: hedgeId } as HistoryRecord;
+      return { below: { closed_at: closedAt, hedge_id: hedgeId } as HistoryRecord, emptied: emptied as number };
   } catch {
     // Refused below.
   }

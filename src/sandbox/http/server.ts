@@ -520,6 +520,8 @@ const NO_FAULTS = {
   nextLatency: null as { count: number; ms: number } | null,
   /** 503 `service_unavailable` with this Retry-After value sent verbatim: seconds ('2') or an HTTP-date. */
   next503RetryAfter: null as { count: number; retryAfter: string } | null,
+  /** 429 `rate_limited` with this Retry-After value sent verbatim (`0`, a date already past), refused before acting. */
+  next429RetryAfter: null as { count: number; retryAfter: string } | null,
   /** The next matched GETs are answered for real, padded to `bytes` bytes (streamed, never held whole). */
   nextOversized: null as { count: number; bytes: number } | null,
   /** Terminal escapes and bidi/zero-width characters in server strings (server.ts, HOSTILE_TEXT). */
@@ -576,10 +578,11 @@ function faultInjector(initial: Partial<FaultSettings>, seed: string) {
     const next: FaultSettings = { ...current, ...Object.fromEntries(given) };
     for (const share of ['fault5xx', 'fault429', 'dropAfterCommit'] as const)
       if (!(next[share] >= 0 && next[share] <= 1)) throw new Error(`${share} must be a share between 0 and 1`);
-    const { next503RetryAfter: retry, nextError: error, nextOversized: oversized } = next;
+    const { nextError: error, nextOversized: oversized } = next;
     // Node refuses a header value with control characters only when the answer is written.
-    if (retry && !/^[\x20-\x7e]+$/.test(retry.retryAfter))
-      throw new Error('next503RetryAfter.retryAfter must be printable ASCII, e.g. "2" or an HTTP-date');
+    for (const name of ['next503RetryAfter', 'next429RetryAfter'] as const)
+      if (next[name] && !/^[\x20-\x7e]+$/.test(next[name].retryAfter))
+        throw new Error(`${name}.retryAfter must be printable ASCII, e.g. "2" or an HTTP-date`);
     if (error && !(Number.isInteger(error.status) && error.status >= 400 && error.status <= 599))
       throw new Error('nextError.status must be an HTTP error status (400 to 599)');
     if (oversized && !(Number.isSafeInteger(oversized.bytes) && oversized.bytes > 0))
@@ -598,9 +601,10 @@ function faultInjector(initial: Partial<FaultSettings>, seed: string) {
   }
 
   /** One from a countdown: its setting while any is left (the last one taken sets it to null), else undefined. */
-  function take<K extends 'nextLatency' | 'next503RetryAfter' | 'nextError' | 'nextMalformed' | 'nextOversized'>(
-    key: K,
-  ) {
+  function take<
+    K extends
+      'nextLatency' | 'next503RetryAfter' | 'next429RetryAfter' | 'nextError' | 'nextMalformed' | 'nextOversized',
+  >(key: K) {
     const next = current[key] as NonNullable<FaultSettings[K]> | null;
     if (!next || next.count <= 0) return;
     current[key] = next.count > 1 ? { ...next, count: next.count - 1 } : null;
@@ -613,16 +617,23 @@ function faultInjector(initial: Partial<FaultSettings>, seed: string) {
   function takeOutcome(target: RequestTarget): FaultOutcome {
     if (current.stall) return { kind: 'stall', fault: `stall-${current.stall}` };
     if (count('next5xx')) return fault5xx();
-    const retryAfter = take('next503RetryAfter')?.retryAfter;
-    if (retryAfter)
-      return answer(
-        '503-retry-after',
-        503,
-        'service_unavailable',
-        'service unavailable (injected)',
-        { retry_after: retryAfter },
-        { 'retry-after': retryAfter },
-      );
+    for (const [status, code, message] of [
+      [503, 'service_unavailable', 'service unavailable (injected)'],
+      [429, 'rate_limited', 'rate limited (injected)'],
+    ] as const) {
+      const retryAfter = take(`next${status}RetryAfter`)?.retryAfter;
+      if (retryAfter)
+        return answer(
+          `${status}-retry-after`,
+          status,
+          code,
+          message,
+          { retry_after: retryAfter },
+          {
+            'retry-after': retryAfter,
+          },
+        );
+    }
     if (count('next429')) return rateLimited();
     const injected = take('nextError');
     if (injected)

@@ -223,8 +223,13 @@ export interface PageAnswer {
   url: string;
 }
 
+/** Empty pages in a row, each naming a next one, after which a list is read as cut rather than followed further. */
+export const MAX_EMPTY_PAGES = 10;
+
 /** Page after page, each with whether another page follows, none, or none because the server repeated a next request
- * (`following`: the one it gives): a next request already made ends the walk as `repeated` (a server could loop us). */
+ * (`following`: the one it gives): a next request already made ends the walk as `repeated` (a server could loop us),
+ * and the MAX_EMPTY_PAGES-th empty page in a row that still names a next one as `empty-run`. An empty page with a next
+ * one is not the end: a server may page over what it then leaves out. */
 async function* walkPages<A extends PageAnswer, R>(
   first: R,
   fetchPage: (request: R) => Promise<A>,
@@ -232,11 +237,20 @@ async function* walkPages<A extends PageAnswer, R>(
 ) {
   const asked = new Set<string>();
   let request = first;
+  let empty = 0;
   for (;;) {
     asked.add(JSON.stringify(request));
     const answer = await fetchPage(request);
     const { reading, next: following } = nextOf(answer, request);
-    const next = following === undefined ? 'none' : asked.has(JSON.stringify(following)) ? 'repeated' : 'page';
+    empty = reading.rows?.length === 0 ? empty + 1 : 0;
+    const next =
+      following === undefined
+        ? 'none'
+        : asked.has(JSON.stringify(following))
+          ? 'repeated'
+          : empty >= MAX_EMPTY_PAGES
+            ? 'empty-run'
+            : 'page';
     yield { answer, reading, next, following };
     if (next !== 'page') return;
     request = following!;

@@ -1,7 +1,7 @@
 // The team store's schema, its two sessions per process, and the locker over the second (client-journal.ts, LockerClient).
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import pg, { type ClientBase } from 'pg';
+import pg from 'pg';
 import { JournalError, JournalStoreError, type Skipped } from '../entry.js';
 import type { Holder } from '../../../core/files/file-lock.js';
 import { holdOf, type HoldResult, type HoldScope } from '../client-journal.js';
@@ -13,6 +13,10 @@ import { utcIso } from '../../../core/utc-text.js';
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 const QUERY_TIMEOUT_MS = 15_000;
 const CLOSE_BOUND_MS = 2_000;
+/** How long a statement begun shortly before or after the deadline or a signal may still take (what happened is
+ * recorded in it), then how long the server's answer to a cancel is waited for before the connection is cut. */
+const STOP_GRACE_MS = 1_000;
+const CANCEL_WAIT_MS = 500;
 /** Tries to either take a busy lock or read who has it (the holder's row lands just after its lock). */
 const HOLDER_ATTEMPTS = 20;
 const HOLDER_RETRY_MS = 25;
@@ -80,16 +84,21 @@ export function postgresSessions(options: TeamJournalOptions) {
   /** Scopes this process holds, and how many times (advisory locks are counted per session). */
   const holds = new Map<string, number>();
   let closed = false;
-  /** When the signal was first seen: a statement is ended a moment after it (or after the deadline), in which what
-   * happened is recorded (a stalled store's statement is what it ends; every one after is ended at once). */
+  /** When the signal was first seen: a statement begun since is ended a moment after it began (or after the deadline),
+   * in which what happened is recorded; one under way then is ended at once. */
   let signalledAt: number | undefined;
+  /** Each client's last statement: the next is sent once it has settled (one at a time on a connection). */
+  const turns = new WeakMap<pg.Client, Promise<unknown>>();
+  /** Set once a statement had to be cut off (its connection destroyed: the store stopped answering): nothing more is
+   * sent to the store in this run, and the sessions are cut at close. */
+  let stalled: Error | undefined;
 
   /** The connection for entries, with the schema made current on first use. */
   async function data() {
     // Lost (the server restarted, the network dropped): the next statement connects anew.
     return (
       await session('data', 'checking its schema', async (client, started) => {
-        const applied = await migrateSchema(client, `${host} pid ${process.pid}`);
+        const applied = await migrateSchema(statementsOn(client), `${host} pid ${process.pid}`);
         if (applied.length) log?.(`journal: created the team store's schema (version ${applied.join(', ')})`);
         log?.(
           `journal: team store ${location} (from ${options.source}), schema version ${LATEST_VERSION}, ready in ${now() - started} ms`,
@@ -103,7 +112,7 @@ export function postgresSessions(options: TeamJournalOptions) {
     return session(
       'locks',
       'opening its lock session',
-      async (client) => (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid,
+      async (client) => (await run<{ pid: number }>(client, { text: 'SELECT pg_backend_pid() AS pid' })).rows[0].pid,
       () => {
         // The session that held this process's advisory locks is gone, and every lock with it.
         lockGeneration += 1;
@@ -135,6 +144,7 @@ export function postgresSessions(options: TeamJournalOptions) {
     ready?: (client: pg.Client, started: number) => Promise<number | void>,
   ) {
     if (closed) throw new JournalError('The journal store was closed.');
+    if (stalled) throw stalled;
     const started = now();
     const client = new pg.Client({
       connectionString: options.url,
@@ -152,65 +162,108 @@ export function postgresSessions(options: TeamJournalOptions) {
     });
     client.on('end', onLost);
     let doing = 'connecting';
+    const stop = stopping();
     try {
-      await client.connect();
+      // A store that takes the connection and then stops answering is left by the command's deadline or signal too.
+      await Promise.race([client.connect(), stop.stopped]);
       // begin's answer means "on disk" even where the server's default says otherwise.
-      await client.query(`SELECT set_config('synchronous_commit', 'on', false)`);
+      await run(client, { text: `SELECT set_config('synchronous_commit', 'on', false)` });
       doing = readying;
       return { client, backendPid: await ready?.(client, started) };
     } catch (error) {
+      if (error === stop.signal) {
+        client.connection.stream.destroy();
+        throw stoppedError(doing);
+      }
       await client.end().catch(() => undefined);
       throw storeError(error, doing);
+    } finally {
+      stop.dispose();
     }
   }
 
-  /** A statement with its own bound (query_timeout), which pg takes beyond its typings; given `doing`, a failure is a store error saying so.
-   * The command's deadline and signal end it sooner: the server is asked to cancel it (pg's own timeout leaves it
-   * running, and a lock that frees later would let it commit unseen), and what it then says is taken (done after all,
-   * or cancelled: the deadline's store error, the signal's interruption). */
-  async function run<R extends pg.QueryResultRow>(client: pg.Client, query: Query, doing?: string) {
-    const stopped = new AbortController();
+  /** Aborted at the command's deadline or its signal, or a moment after it (STOP_GRACE_MS) for work begun since (what
+   * happened is recorded in it): `stopped` rejects with `signal` then; `dispose` when the work it bounds is over. */
+  function stopping() {
+    const controller = new AbortController();
     const timers: NodeJS.Timeout[] = [];
+    const begun = now();
     const stopBy = (why: 'deadline' | 'signal', at: number) =>
-      timers.push(setTimeout(() => stopped.abort(why), Math.max(0, at + CLOSE_BOUND_MS - now())));
+      timers.push(setTimeout(() => controller.abort(why), Math.max(0, Math.max(at, begun + STOP_GRACE_MS) - now())));
     const onSignal = () => stopBy('signal', (signalledAt ??= now()));
     if (signal?.aborted) onSignal();
     else signal?.addEventListener('abort', onSignal, { once: true });
     if (deadline !== undefined) stopBy('deadline', deadline);
-    const statement = client.query<R>(query);
+    const stopped = new Promise<never>((_, reject) =>
+      controller.signal.addEventListener('abort', () => reject(controller.signal), { once: true }),
+    );
+    stopped.catch(() => undefined);
+    return {
+      signal: controller.signal,
+      stopped,
+      dispose() {
+        for (const timer of timers) clearTimeout(timer);
+        signal?.removeEventListener('abort', onSignal);
+      },
+    };
+  }
+
+  /** What a statement (or connection) ended by the deadline or the signal says: the signal's interruption, or a store
+   * error of no answer in time. */
+  function stoppedError(doing = 'answering') {
+    if (signal?.aborted)
+      return new InterruptedError(`Stopped while the team journal store ${location} was ${doing}.`, {
+        stoppedBy: signal.reason,
+      });
+    return storeError(new Error('timeout: --timeout ran out'), doing);
+  }
+
+  /** A statement with its own bound (query_timeout), which pg takes beyond its typings; given `doing`, a failure is a
+   * store error saying so. It waits for the one before it on its connection. The command's deadline and signal end it
+   * (one begun just before or after them, a moment later: stopping): the server is asked to cancel it (pg's own timeout leaves it running, and a lock
+   * that frees later would let it commit unseen), and what it then says is taken (done after all, or cancelled: the
+   * deadline's store error, the signal's interruption); a server that does not answer the cancel at once has the
+   * connection cut, and nothing more is sent to it in this run. */
+  async function run<R extends pg.QueryResultRow>(client: pg.Client, query: Query, doing?: string) {
+    if (stalled) throw doing === undefined ? stalled : storeError(stalled, doing);
+    const stop = stopping();
+    let statement: Promise<pg.QueryResult<R>> | undefined;
+    const turn = (turns.get(client) ?? Promise.resolve()).then(() => {
+      // Its time to be sent came after its stop: never sent.
+      if (stop.signal.aborted) throw stop.signal;
+      return (statement = client.query<R>(query));
+    });
+    turns.set(
+      client,
+      turn.catch(() => undefined),
+    );
     try {
-      return await Promise.race([
-        statement,
-        new Promise<never>((_, reject) =>
-          stopped.signal.addEventListener('abort', () => reject(stopped.signal), { once: true }),
-        ),
-      ]);
+      return await Promise.race([turn, stop.stopped]);
     } catch (error) {
-      if (error !== stopped.signal) throw doing === undefined ? error : storeError(error, doing);
-      const active = (client as pg.Client & { activeQuery?: unknown }).activeQuery;
-      // pg's cancel (a CancelRequest on a connection of its own) is beyond its typings.
-      const canceller = new pg.Client({ connectionString: options.url }) as unknown as {
-        cancel(client: pg.Client, query: unknown): void;
-      };
-      if (active) canceller.cancel(client, active);
-      // Within a bound: a server that takes no cancel has its connection closed, which ends the statement too.
-      const settled = await within(statement, CLOSE_BOUND_MS, () => new Error('no answer to the cancel')).catch(
-        (failure: unknown) => {
-          if ((failure as Error).message === 'no answer to the cancel') client.connection.stream.destroy();
-          return undefined;
-        },
-      );
-      if (settled) return settled;
-      if (stopped.signal.reason === 'signal')
-        throw new InterruptedError(`Stopped while the team journal store ${location} was ${doing ?? 'answering'}.`, {
-          stoppedBy: signal?.reason,
-        });
-      throw storeError(new Error('timeout: --timeout ran out'), doing ?? 'answering');
+      if (error !== stop.signal) throw doing === undefined ? error : storeError(error, doing);
+      if (statement) {
+        const cancelling = sendCancel(client);
+        const settled = await within(statement, CANCEL_WAIT_MS, () => new Error('no answer to the cancel'))
+          .catch((failure: unknown) => {
+            if ((failure as Error).message !== 'no answer to the cancel') return undefined;
+            stalled = storeError(new Error('timeout: no answer'), doing ?? 'answering');
+            client.connection.stream.destroy();
+            return undefined;
+          })
+          .finally(() => cancelling?.destroy());
+        if (settled) return settled;
+      }
+      throw stoppedError(doing);
     } finally {
-      for (const timer of timers) clearTimeout(timer);
-      signal?.removeEventListener('abort', onSignal);
+      stop.dispose();
     }
   }
+
+  /** `run` on one client, for a caller that holds it (a migration, a transaction). */
+  const statementsOn =
+    (client: pg.Client) =>
+    <R extends pg.QueryResultRow>(text: string, values?: unknown[], doing?: string) =>
+      run<R>(client, { text, values }, doing);
 
   /** A statement on the data session (run's terms). */
   async function query<R extends pg.QueryResultRow>(statement: Query, doing?: string) {
@@ -230,16 +283,16 @@ export function postgresSessions(options: TeamJournalOptions) {
 
   /** Waits for the lock up to waitMs, in the server (lock_timeout): no polling. */
   async function waitAdvisory(scope: string, waitMs: number) {
-    const { client } = await locks();
+    const on = statementsOn((await locks()).client);
     try {
-      await client.query(`SELECT set_config('lock_timeout', $1, false)`, [`${Math.max(1, Math.round(waitMs))}ms`]);
+      await on(`SELECT set_config('lock_timeout', $1, false)`, [`${Math.max(1, Math.round(waitMs))}ms`]);
       await advisory('pg_advisory_lock', scope, undefined, waitMs + QUERY_TIMEOUT_MS);
       return true;
     } catch (error) {
       if ((error as { code?: string }).code === '55P03') return false;
       throw storeError(error, 'waiting for a lock');
     } finally {
-      await client.query(`SELECT set_config('lock_timeout', '0', false)`).catch(() => undefined);
+      await on(`SELECT set_config('lock_timeout', '0', false)`).catch(() => undefined);
     }
   }
 
@@ -255,7 +308,7 @@ export function postgresSessions(options: TeamJournalOptions) {
         holds.delete(scope);
         // The last hold: the row goes in the same round trip as the lock.
         const { client } = await locks();
-        await client.query(
+        await statementsOn(client)(
           `WITH gone AS (DELETE FROM hedge.holders WHERE scope = $1 AND session = $2 RETURNING scope)
            SELECT pg_advisory_unlock(hashtextextended('hedge:' || $1, 0)) AS unlocked, (SELECT count(*) FROM gone) AS rows`,
           [scope, PROCESS_SESSION],
@@ -275,7 +328,8 @@ export function postgresSessions(options: TeamJournalOptions) {
 
   /** A failure of the store as the operator reads it: the store (redacted), what went wrong, what to do. */
   function storeError(error: unknown, doing: string) {
-    if (error instanceof JournalStoreError) return error;
+    // A signal's interruption stays one (its exit code is the signal's).
+    if (error instanceof JournalStoreError || error instanceof InterruptedError) return error;
     const { sentence, hint } = describeFailure(error, options.source);
     return new JournalStoreError(`The team journal store ${location} ${sentence} (while ${doing}).`, {
       store: location,
@@ -290,6 +344,7 @@ export function postgresSessions(options: TeamJournalOptions) {
     data,
     locks,
     connect,
+    statementsOn,
     query,
     holderOf,
     storeError,
@@ -332,7 +387,10 @@ export function postgresSessions(options: TeamJournalOptions) {
         return { held: false, holder: { pid: 0, host: 'unknown (another session of the store)', since, session: '' } };
       holds.set(scope, (holds.get(scope) ?? 0) + 1);
       try {
-        await client.query(UPSERT_HOLDER_SQL, [scope, process.pid, host, PROCESS_SESSION, since, backendPid]);
+        await run(client, {
+          text: UPSERT_HOLDER_SQL,
+          values: [scope, process.pid, host, PROCESS_SESSION, since, backendPid],
+        });
       } catch (error) {
         await release(scope);
         throw storeError(error, 'recording a hold');
@@ -355,17 +413,21 @@ export function postgresSessions(options: TeamJournalOptions) {
         ),
       );
       closed = true;
+      const cut = () => {
+        for (const client of clients) client?.connection.stream.destroy();
+      };
+      // A store that stopped answering, or a command stopped by a signal: nothing more is asked of it.
+      if (stalled || signal?.aborted) return cut();
       const ending = (async () => {
-        // Tidy: the rows would name nobody anyway once the session ends.
-        if (holds.size)
-          await clients[1]
-            ?.query(`DELETE FROM hedge.holders WHERE session = $1`, [PROCESS_SESSION])
+        const locksClient = clients[1];
+        // Tidy, after the statement before it: the rows would name nobody anyway once the session ends.
+        if (holds.size && locksClient)
+          await (turns.get(locksClient) ?? Promise.resolve())
+            .then(() => locksClient.query(`DELETE FROM hedge.holders WHERE session = $1`, [PROCESS_SESSION]))
             .catch(() => undefined);
         await Promise.allSettled(clients.map((client) => client?.end()));
       })();
-      await within(ending, CLOSE_BOUND_MS, () => new Error()).catch(() => {
-        for (const client of clients) client?.connection.stream.destroy();
-      });
+      await within(ending, CLOSE_BOUND_MS, () => new Error()).catch(cut);
     },
   };
 }
@@ -423,6 +485,27 @@ function connectTimeoutOf(url: string) {
   } catch {
     // Not a URL: the default bound.
   }
+}
+
+/** Asks the server to cancel the statement `client` runs: a CancelRequest (its backend's pid and secret key) on a
+ * connection of its own, which never keeps the process (it may travel the same stalled path; cut by the caller). */
+function sendCancel(client: pg.Client) {
+  const { processID, secretKey, host, port } = client as pg.Client & { processID?: number; secretKey?: number };
+  if (typeof processID !== 'number' || typeof secretKey !== 'number') return;
+  const { connect } = process.getBuiltinModule('node:net');
+  const socket = host.startsWith('/') ? connect(`${host}/.s.PGSQL.${port}`) : connect(port, host);
+  socket.unref();
+  socket.on('error', () => undefined);
+  socket.once('connect', () => {
+    const request = Buffer.alloc(16);
+    request.writeInt32BE(16, 0);
+    // The protocol's cancel request code.
+    request.writeInt32BE(80877102, 4);
+    request.writeInt32BE(processID, 8);
+    request.writeInt32BE(secretKey, 12);
+    socket.end(request);
+  });
+  return socket;
 }
 
 // Everything hedge keeps lives in the schema "hedge" of the database the URL names.
@@ -502,14 +585,17 @@ CREATE TABLE hedge.keeper_heartbeats (
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)!.version;
 
+/** Statements on one connection, one after another (postgresSessions' statementsOn). */
+type Statements = PostgresSessions['statementsOn'] extends (client: pg.Client) => infer S ? S : never;
+
 /** The schema's version as the database has it (0 when hedge never ran there); one newer than this hedge knows is refused. */
-async function schemaVersion(client: ClientBase) {
-  const present = await client.query<{ present: boolean }>(
+async function schemaVersion(query: Statements) {
+  const present = await query<{ present: boolean }>(
     `SELECT to_regclass('hedge.schema_migrations') IS NOT NULL AS present`,
   );
   const version = present.rows[0]?.present
-    ? ((await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM hedge.schema_migrations`))
-        .rows[0]?.version ?? 0)
+    ? ((await query<{ version: number | null }>(`SELECT max(version) AS version FROM hedge.schema_migrations`)).rows[0]
+        ?.version ?? 0)
     : 0;
   if (version > LATEST_VERSION) throw new SchemaTooNewError(version);
   return version;
@@ -522,13 +608,13 @@ class SchemaTooNewError extends Error {
 }
 
 /** Brings the schema to LATEST_VERSION; returns the versions it applied (none when it was current). */
-export async function migrateSchema(client: ClientBase, appliedBy: string) {
-  if ((await schemaVersion(client)) === LATEST_VERSION) return [];
-  await client.query('BEGIN');
+export async function migrateSchema(query: Statements, appliedBy: string) {
+  if ((await schemaVersion(query)) === LATEST_VERSION) return [];
+  await query('BEGIN');
   try {
-    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [MIGRATION_LOCK]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS hedge`);
-    await client.query(
+    await query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [MIGRATION_LOCK]);
+    await query(`CREATE SCHEMA IF NOT EXISTS hedge`);
+    await query(
       `CREATE TABLE IF NOT EXISTS hedge.schema_migrations (
          version     integer PRIMARY KEY,
          description text NOT NULL,
@@ -536,22 +622,22 @@ export async function migrateSchema(client: ClientBase, appliedBy: string) {
          applied_by  text NOT NULL
        )`,
     );
-    const current = await schemaVersion(client);
+    const current = await schemaVersion(query);
     const applied: number[] = [];
     for (const migration of MIGRATIONS) {
       if (migration.version <= current) continue;
-      await client.query(migration.sql);
-      await client.query(`INSERT INTO hedge.schema_migrations (version, description, applied_by) VALUES ($1, $2, $3)`, [
+      await query(migration.sql);
+      await query(`INSERT INTO hedge.schema_migrations (version, description, applied_by) VALUES ($1, $2, $3)`, [
         migration.version,
         migration.description,
         appliedBy,
       ]);
       applied.push(migration.version);
     }
-    await client.query('COMMIT');
+    await query('COMMIT');
     return applied;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    await query('ROLLBACK').catch(() => undefined);
     throw error;
   }
 }

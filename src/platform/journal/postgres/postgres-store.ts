@@ -17,6 +17,7 @@ import {
 import { HEARTBEAT_BOUNDS, openJournal } from '../journal.js';
 import { refuseKeyShaped } from '../row-integrity.js';
 import { withoutUndefined, type JsonObject } from '../../../core/objects.js';
+import { InterruptedError } from '../../../core/errors.js';
 import {
   migrateSchema,
   postgresSessions,
@@ -138,7 +139,7 @@ export function openPostgresJournal(options: TeamJournalOptions) {
     async migrateSchema() {
       const { client: data } = await locker.connect('data');
       try {
-        return await migrateSchema(data, `${locker.host} pid ${process.pid}`);
+        return await migrateSchema(locker.statementsOn(data), `${locker.host} pid ${process.pid}`);
       } catch (error) {
         throw locker.storeError(error, 'creating or updating its schema');
       } finally {
@@ -149,20 +150,18 @@ export function openPostgresJournal(options: TeamJournalOptions) {
     /** Adds or merges one entry of a local journal in one transaction: added, merged (when it knows more:
      * knowsMore, below), or left (idempotent: importing it again changes nothing). */
     async importEntry(local: JournalEntry) {
-      const data = await locker.data();
+      const data = locker.statementsOn(await locker.data());
       const target = local.fallback_for?.id ?? local.id;
       try {
-        await data.query('BEGIN');
-        const found = await data.query<StoredRow>(`SELECT id, entry FROM hedge.entries WHERE id = $1 FOR UPDATE`, [
-          target,
-        ]);
+        await data('BEGIN');
+        const found = await data<StoredRow>(`SELECT id, entry FROM hedge.entries WHERE id = $1 FOR UPDATE`, [target]);
         const existing = records.entries(found.rows)[0];
         let outcome: ImportOutcome = 'present';
         if (!found.rows.length) {
           // Its place and revision are the store's (a local seq counts another journal).
           const { fallback_for, seq, revision, ...fields } = local;
           const entry = plainJson({ ...fields, id: target, host: fields.host ?? locker.host }) as JournalEntry;
-          const inserted = await data.query<{ seq: string | null }>(
+          const inserted = await data<{ seq: string | null }>(
             INSERT_SQL,
             insertValues(entry, 'migrated', importedRevision(local)),
           );
@@ -172,7 +171,7 @@ export function openPostgresJournal(options: TeamJournalOptions) {
           // Another action's row (another key, or one that cannot be read: as far as anyone can tell): left alone.
           outcome = 'conflict';
         } else if (knowsMore(local, existing)) {
-          await data.query(CHANGE_SQL, [
+          await data(CHANGE_SQL, [
             target,
             JSON.stringify({ ...outcomeFields(local), updated_at: local.updated_at }),
             local.outcome,
@@ -181,10 +180,10 @@ export function openPostgresJournal(options: TeamJournalOptions) {
           ]);
           outcome = 'merged';
         }
-        await data.query('COMMIT');
+        await data('COMMIT');
         return { outcome, id: target };
       } catch (error) {
-        await data.query('ROLLBACK').catch(() => undefined);
+        await data('ROLLBACK').catch(() => undefined);
         throw locker.storeError(error, 'moving the local journal in');
       }
     },
@@ -323,12 +322,15 @@ function fallbackRecords(store: string, openLocal: () => ReturnType<typeof openJ
     known,
     /** The store's change of the entry `id`; a store that fails after the request may have left: what `change` says is then kept in the local journal, and the failure thrown. */
     async change(id: string, change: JournalPatch, inStore: () => Promise<JournalEntry | undefined>) {
+      /** A signal that ended the store's statement: what happened is kept locally all the same. */
+      let stopped: InterruptedError | undefined;
       if (!failure)
         try {
           return await inStore();
         } catch (error) {
-          if (!(error instanceof JournalStoreError)) throw error;
-          failure = error;
+          if (error instanceof InterruptedError) stopped = error;
+          else if (!(error instanceof JournalStoreError)) throw error;
+          else failure = error;
         }
       let kept;
       try {
@@ -339,7 +341,11 @@ function fallbackRecords(store: string, openLocal: () => ReturnType<typeof openJ
       } catch (error) {
         kept = `, and the local fallback record could not be written either (${(error as Error).message})`;
       }
-      const { message, hint } = failure;
+      if (stopped)
+        throw Object.assign(new InterruptedError(`${stopped.message.replace(/\.$/, '')}${kept}.`), {
+          exitCode: stopped.exitCode,
+        });
+      const { message, hint } = failure!;
       throw new JournalStoreError(`${message.replace(/\.$/, '')}${kept}.`, { store, hint, cause: failure });
     },
   };
