@@ -7,6 +7,8 @@
 //   BENCH_RUNS          runs per command (default 12, after 3 warm-ups that also fill the compile cache), taken in
 //                       BENCH_ROUNDS rounds (default 4) whose order of commands alternates, so load drifting during
 //                       a run weighs on every command alike
+//   BENCH_CA_BUNDLE     the CA bundle NODE_EXTRA_CA_CERTS names for the served `markets --json` and its bare GET
+//                       (default Debian's /etc/ssl/certs/ca-certificates.crt)
 //   BENCH_AGAINST       another built checkout (e.g. a `git worktree` of an older commit): its main jobs
 //                       are timed in the same run and this one's CPU is divided by its
 import { execFileSync, spawn } from 'node:child_process';
@@ -27,6 +29,13 @@ const AGAINST = process.env.BENCH_AGAINST && resolve(process.env.BENCH_AGAINST);
 const QUOTE = ['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3'];
 const MARKETS = ['--demo', 'markets', '--json'];
 const LOCAL_QUOTE = QUOTE.slice(1);
+const LOCAL_MARKETS = MARKETS.slice(1);
+// A desk's CA bundle, as NODE_EXTRA_CA_CERTS often names one: Node and hedge both read it.
+const CA_BUNDLE = process.env.BENCH_CA_BUNDLE ?? '/etc/ssl/certs/ca-certificates.crt';
+// The floor of a request: the same GET of /markets (its key sent) by node:http alone, the answer read whole.
+const BARE_GET =
+  'const { get } = process.getBuiltinModule("node:http");' +
+  'get(`${process.env.HEDGE_BASE_URL}/markets`, { headers: { authorization: `Bearer ${process.env.HEDGE_API_KEY}` } }, (r) => r.resume());';
 if (execFileSync('sh', ['-c', 'command -v hyperfine || true'], { encoding: 'utf8' }).trim() === '') {
   console.error('npm run bench: hyperfine is not installed (Debian: apt-get install hyperfine).');
   process.exit(1);
@@ -98,6 +107,12 @@ try {
     quote: homed(hedge(QUOTE), 'home'),
     'local quote': served(hedge(LOCAL_QUOTE), 'home'),
     markets: homed(hedge(MARKETS), 'home'),
+    'local markets': served(hedge(LOCAL_MARKETS), 'home'),
+    'bare get': served(node('-e', BARE_GET), 'home'),
+    'local markets, CA bundle': served(`env NODE_EXTRA_CA_CERTS=${CA_BUNDLE} ${hedge(LOCAL_MARKETS)}`, 'home'),
+    'bare get, CA bundle': served(`env NODE_EXTRA_CA_CERTS=${CA_BUNDLE} ${node('-e', BARE_GET)}`, 'home'),
+    version: homed(hedge(['--version']), 'home'),
+    'help on PATH': homed('hedge --help', 'home'),
     // `node /opt/…/bin/hedge.js --help` as cron runs it: no `hedge` on PATH, so the help names the path.
     help: homed(`env PATH=${dirname(NODE)}:/usr/bin:/bin ${hedge(['--help'])}`, 'home'),
   };
@@ -120,9 +135,20 @@ try {
     const shown = name === 'local quote' ? `${args.join(' ')}\` against \`hedge sandbox serve` : args.join(' ');
     lines.push(`| \`hedge ${shown}\` | ${ms(main[name])} | ${(main[name] / main.floor).toFixed(2)} |${against}`);
   }
-  lines.push(
-    `| \`node …/bin/hedge.js --help\` (by a path) | ${ms(main.help)} | ${(main.help / main.floor).toFixed(2)} |${AGAINST ? ' |' : ''}`,
-  );
+  for (const [name, shown] of [
+    ['help', '`node …/bin/hedge.js --help` (by a path)'],
+    ['help on PATH', '`hedge --help`'],
+    ['version', '`hedge --version`'],
+  ])
+    lines.push(`| ${shown} | ${ms(main[name])} | ${(main[name] / main.floor).toFixed(2)} |${AGAINST ? ' |' : ''}`);
+  lines.push('', '| against `hedge sandbox serve` | CPU | × a bare node:http GET |', '|---|---:|---:|');
+  for (const [name, bare, shown] of [
+    ['local markets', 'bare get', 'CA bundle unset'],
+    ['local markets, CA bundle', 'bare get, CA bundle', `NODE_EXTRA_CA_CERTS=${CA_BUNDLE}`],
+  ])
+    lines.push(
+      `| \`hedge markets --json\`, ${shown} | ${ms(main[name])} (GET ${ms(main[bare])}) | ${(main[name] / main[bare]).toFixed(2)} |`,
+    );
 
   // Each trick: the command with it, and the same work without it.
   const tricks = [

@@ -1,9 +1,10 @@
-// Builds dist/ from src/ with one plain esbuild configuration:
+// Builds dist/ from src/ with one esbuild configuration (scripts/esbuild-options.mjs):
 //
-//   dist/cli.js          the front door (src/cli/main.ts): argument parsing and help, commander
-//                        bundled in and nothing else (test/build/startup-imports.test.ts)
-//   dist/chunk-*.js      everything else, split by esbuild at each lazy `import()` (the runner,
-//                        each command), so a command loads what it uses and no more
+//   dist/cli.js          the program (src/cli/main.ts) and every package it uses, one minified
+//                        script: a module reached through a lazy `import()` (the runner, each
+//                        command) runs only when that import does, so a command runs what it uses
+//                        and no more (test/build/startup-imports.test.ts); one file is read and
+//                        compiled (from Node's compile cache) instead of a chain of chunks
 //   dist/reference.js    the specs and the exit codes (src/cli/reference.ts), for the two below
 //   dist/hedge.1         the manual page, from the specs (scripts/man-page.mjs)
 //   dist/help.txt        `hedge --help` at 80 columns, which bin/hedge.js prints without loading dist/
@@ -13,11 +14,12 @@
 //                        they differ, and test/cli/completion-sync.test.ts fails when what git
 //                        holds is not what the specs generate
 //
-// ES modules as esbuild splits them; no package loaded at run time (the tarball declares none;
-// test/build/startup-imports.test.ts checks both on the built dist/).
+// No package loaded at run time (the tarball declares none), and every Node built-in taken when first
+// used (test/build/startup-imports.test.ts checks both on the built dist/); what every command prints
+// is what the plain build of the same src/ prints (test/build/bundle-output.test.ts).
 // Start-up machinery: bin/hedge.js (docs/performance.md). `--sea`: the single executable too.
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { renderManPage } from './man-page.mjs';
@@ -37,7 +39,6 @@ export async function buildDist({ outdir = 'dist' } = {}) {
   rmSync(out, { recursive: true, force: true });
   try {
     await build(esbuildOptions(out));
-    dropImportsThatChangeNothing(out);
     await writeReference(out);
     copyNativeBindings(ROOT, out); // the OS keyring's binding, opened lazily by src/platform/config/os-keyring.ts
     const old = `${target}.old-${process.pid}`;
@@ -50,38 +51,6 @@ export async function buildDist({ outdir = 'dist' } = {}) {
     rmSync(old, { recursive: true, force: true });
   } finally {
     rmSync(out, { recursive: true, force: true });
-  }
-}
-
-/**
- * esbuild has a chunk import every chunk it depends on, directly or not, to keep the order modules
- * run in, and Node resolves each import anew (about 0.2 M instructions each, docs/performance.md).
- * `import "./chunk-X.js"` that names nothing, where an earlier import of the same file already
- * brings chunk-X in, changes nothing in that order (X has run or is running when it is reached): the
- * line is blanked, so the source maps still hold.
- */
-function dropImportsThatChangeNothing(out) {
-  const STATIC = /^(?:import\b|export\b|\})[^\n]*?"\.\/([\w.-]+\.js)";$/gm;
-  const files = readdirSync(out).filter((name) => name.endsWith('.js'));
-  const texts = new Map(files.map((name) => [name, readFileSync(join(out, name), 'utf8')]));
-  const deps = new Map(files.map((name) => [name, [...texts.get(name).matchAll(STATIC)].map((match) => match[1])]));
-  for (const [name, text] of texts) {
-    const brought = new Set();
-    const bringIn = (chunk) => {
-      const stack = [chunk];
-      while (stack.length) {
-        const next = stack.pop();
-        if (brought.has(next)) continue;
-        brought.add(next);
-        stack.push(...(deps.get(next) ?? []));
-      }
-    };
-    const kept = text.replace(STATIC, (line, chunk) => {
-      const redundant = line === `import "./${chunk}";` && brought.has(chunk);
-      bringIn(chunk);
-      return redundant ? '' : line;
-    });
-    if (kept !== text) writeFileSync(join(out, name), kept);
   }
 }
 

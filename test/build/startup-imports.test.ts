@@ -1,22 +1,25 @@
-// What `hedge --version` and `hedge --help` load, checked on the built binary (dist/ is built by the
-// global setup): neither may load zod, @inquirer/prompts, ora, undici or conf. Two views:
-//   - the bundle: dist/cli.js (the front door) and the chunks it imports statically bundle only
-//     commander, import only Node built-ins, and reach everything else through lazy `import()`s of
-//     dist/ chunks;
-//   - a real run: a loader hook records every file the process loads, and each dist/ file is
-//     mapped to the packages bundled in it (esbuild marks each bundled file with a comment). What
-//     the launcher answers, and what an environment read at start changes, gets a process of its
-//     own; other commands run one after another in a recorded process (loadedInOrder).
-// A positive control proves the recording sees lazily imported chunks and their packages.
+// What each command runs, checked on the built dist/ (built by the global setup): `hedge --version`
+// and `hedge --help` run none of zod, @inquirer/prompts, ora, undici or conf, a command runs no module
+// of another command, and a command's help runs nothing of what it does not print. Two views:
+//   - the bundle: every package is bundled (none is loaded from node_modules at run time), and every
+//     Node built-in is taken by `process.getBuiltinModule` when first used, never by an ES import
+//     (which would load it as the bundle starts and build a facade of its exports);
+//   - a real run: which modules' code ran, from V8's coverage of the process mapped through the
+//     bundle's source map (./bundle-coverage.ts), and which of Node's own modules it loaded
+//     (process.moduleLoadList). What the launcher answers, and what an environment read at start
+//     changes, gets a process of its own; other commands run one after another in a recorded
+//     process (loadedInOrder), coverage taken after each.
+// A positive control proves the recording sees lazily run modules and their packages.
 // Structure only: nothing here measures time (that is `npm run bench`).
 import { createServer } from 'node:net';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readStore, writeStore } from '../support/config-store.js';
 import { HEDGE_BIN, ROOT, baseEnv, runHedge, tempDir } from '../support/hedge-cli.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
+import { coverageFiles, mappedScript, packageOf, sourcesRan } from './bundle-coverage.js';
 import { run } from './run-process.js';
 
 const DIST = join(ROOT, 'dist');
@@ -31,13 +34,18 @@ afterAll(() => work.remove());
 const distText = (file: string) => readFileSync(join(DIST, file), 'utf8');
 const distMatches = (file: string, pattern: RegExp) => [...distText(file).matchAll(pattern)].map((match) => match[1]);
 const distScripts = () => readdirSync(DIST).filter((file) => file.endsWith('.js'));
+/** The program: dist/cli.js, which bin/hedge.js loads (reference.js is the build's own, for the manual page). */
+const program = mappedScript(join(DIST, 'cli.js'));
 
-/** The packages whose files esbuild bundled into a dist/ file, from its `// …/node_modules/x/…` markers. */
-const bundledPackages = (file: string) =>
-  new Set(distMatches(file, /^\/\/ .*?node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm));
+/** The command modules (src/cli/cmd/…), each loaded by its command alone: those the manifest's loaders name. */
+const COMMAND_MODULES = new Set(
+  [
+    ...readFileSync(join(ROOT, 'src', 'cli', 'manifest.ts'), 'utf8').matchAll(/import\('\.\/(cmd\/[\w/-]+)\.js'\)/g),
+  ].map((match) => `src/cli/${match[1]}.ts`),
+);
 
-// Records every module the child loads: ES modules through a resolve hook (Node >= 20.6),
-// CommonJS ones from require.cache when the process exits.
+// Records the files a child loads through ES modules (a resolve hook, Node >= 20.6), the CommonJS
+// ones from require.cache and Node's own modules when the process exits.
 const hooksFile = join(work.path, 'hooks.mjs');
 const registerFile = join(work.path, 'register.mjs');
 writeFileSync(
@@ -65,41 +73,46 @@ process.on('exit', () => {
 );
 
 let runs = 0;
-/** `node --import <recorder> script …args`: its code and output, and the lines of its load log. */
+/** `node --import <recorder> script …args` with its coverage written into a folder of its own: its code and output, the lines of its load log and that folder. */
 async function recorded(script: string, args: string[], env: Record<string, string>) {
-  const log = join(work.path, `load-${(runs += 1)}.log`);
+  runs += 1;
+  const log = join(work.path, `load-${runs}.log`);
+  const coverage = join(work.path, `coverage-${runs}`);
   writeFileSync(log, '');
+  mkdirSync(coverage);
   const output = await run(process.execPath, ['--import', pathToFileURL(registerFile).href, script, ...args], {
-    env: { ...baseEnv(work.path), ...env, HEDGE_LOAD_LOG: log },
+    env: { ...baseEnv(work.path), ...env, HEDGE_LOAD_LOG: log, NODE_V8_COVERAGE: coverage },
     cwd: ROOT,
   });
-  return { ...output, entries: readFileSync(log, 'utf8').split('\n') };
+  return { ...output, entries: readFileSync(log, 'utf8').split('\n'), coverage };
 }
 
 /** A recorded start of bin/hedge.js. */
 async function loadedBy(args: string[], env: Record<string, string> = {}) {
-  const { entries, ...run } = await recorded(HEDGE_BIN, args, env);
-  return { ...run, ...loadsOf(entries) };
+  const { entries, coverage, ...run } = await recorded(HEDGE_BIN, args, env);
+  const [file] = coverageFiles(coverage);
+  return { ...run, ...loadsOf(entries, file === undefined ? new Set() : sourcesRan(program, file)) };
 }
 
 /**
- * What a process loaded: the dist/ files (by name); the packages bundled into them plus any loaded
- * from node_modules directly; Node built-ins loaded by an ES import (`node:…`: not those taken by
- * process.getBuiltinModule); Node's own modules loaded by any means (process.moduleLoadList).
+ * What a process loaded: the dist/ files (by name); the src/ files and packages whose code ran
+ * (`ran`: src/ paths and node_modules paths) and those packages, with any loaded from node_modules
+ * directly; Node built-ins loaded by an ES import (`node:…`); Node's own modules loaded by any means
+ * (process.moduleLoadList).
  */
-function loadsOf(entries: readonly string[]) {
+function loadsOf(entries: readonly string[], ran: Set<string>) {
   const files = new Set(
     entries.filter(Boolean).map((entry) => (entry.startsWith('file:') ? new URL(entry).pathname : entry)),
   );
   const distFiles = [...files].filter((file) => file.startsWith(`${DIST}/`)).map((file) => file.slice(DIST.length + 1));
   const packages = new Set<string>();
-  for (const file of distFiles) for (const name of bundledPackages(file)) packages.add(name);
-  for (const file of files) {
-    const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
-    if (match) packages.add(match[1]);
+  for (const source of [...ran, ...files]) {
+    const name = packageOf(source);
+    if (name) packages.add(name);
   }
   return {
     distFiles: distFiles.sort(),
+    ran,
     packages,
     builtins: [...files].filter((file) => file.startsWith('node:')),
     natives: [...files].filter((file) => file.startsWith('native:')).map((file) => file.slice('native:'.length)),
@@ -108,20 +121,27 @@ function loadsOf(entries: readonly string[]) {
 
 // One recorded process for several commands, one after another: it loads dist/cli.js as
 // bin/hedge.js does and runs its main() for each, writing what the process has loaded after each
-// (a `#ran` line). What a command did not load is read from all that was loaded up to its end
-// (the commands before it included: stricter than its run alone); what it did load, from what
-// was new in its run (a module loaded before it would be missed: never passed wrongly).
+// (a `#ran` line) and the coverage of that run (the inspector's precise coverage, its counts reset
+// as each is taken). What a command did not load is read from all that ran up to its end (the
+// commands before it included: stricter than its run alone); what it did load, from what was new
+// in its run (a module run before it would be missed: never passed wrongly); which command modules
+// it ran, from its run alone.
 const driverFile = join(work.path, 'driver.mjs');
 writeFileSync(
   driverFile,
   `import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
+const session = new Session();
+session.connect();
+await session.post('Profiler.enable');
+await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
 const { main } = await import(${JSON.stringify(pathToFileURL(join(DIST, 'cli.js')).href)});
 const cache = createRequire(import.meta.url).cache;
 const collect = (stream) => { let text = ''; stream.setEncoding('utf8').on('data', (chunk) => (text += chunk)); return () => text; };
 const results = [];
-for (const { args, env } of JSON.parse(readFileSync(process.argv[2], 'utf8'))) {
+for (const [index, { args, env }] of JSON.parse(readFileSync(process.argv[2], 'utf8')).entries()) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const stdin = new PassThrough();
@@ -134,6 +154,7 @@ for (const { args, env } of JSON.parse(readFileSync(process.argv[2], 'utf8'))) {
   let mapped;
   try { mapped = probe ? readFileSync('/proc/self/maps', 'utf8').includes(probe) : undefined; } catch {}
   results.push({ code, stdout: out(), stderr: err(), mapped });
+  writeFileSync(process.argv[2] + '.coverage-' + index + '.json', JSON.stringify(await session.post('Profiler.takePreciseCoverage')));
   const natives = process.moduleLoadList.filter((name) => name.startsWith('NativeModule ')).map((name) => 'native:' + name.slice(13));
   appendFileSync(process.env.HEDGE_LOAD_LOG, [...Object.keys(cache), ...natives, '#ran'].join('\\n') + '\\n');
 }
@@ -145,7 +166,8 @@ writeFileSync(process.argv[2], JSON.stringify(results));
  * Runs named commands in one recorded process, in order: each run's `env` is main()'s; `processEnv` is
  * added to the process's own (HEDGE_DRIVER_MAPPED names a shared object to look for after each run).
  * Each run, by its name: `mapped`, whether the shared object asked for was open when it ended
- * (Linux only); `added`, what it loaded that no run before it in its process had.
+ * (Linux only); `added`, what it loaded that no run before it in its process had; `own`, the
+ * sources whose code ran in its run.
  */
 async function loadedInOrder(
   commands: Record<string, { args: string[]; env: Record<string, string> }>,
@@ -161,62 +183,49 @@ async function loadedInOrder(
   );
   const marks = entries.flatMap((entry, at) => (entry === '#ran' ? [at] : []));
   expect(marks).toHaveLength(names.length);
+  const own = names.map((_, index) => sourcesRan(program, `${spec}.coverage-${index}.json`));
+  const union = (upTo: number) => new Set(own.slice(0, upTo).flatMap((sources) => [...sources]));
   const named = results.map((result, index) => {
-    const before = loadsOf(entries.slice(0, marks[index - 1] ?? 0));
-    const upTo = loadsOf(entries.slice(0, marks[index]));
+    const before = loadsOf(entries.slice(0, marks[index - 1] ?? 0), union(index));
+    const upTo = loadsOf(entries.slice(0, marks[index]), union(index + 1));
     const added = {
-      distFiles: upTo.distFiles.filter((file) => !before.distFiles.includes(file)),
+      ran: new Set([...upTo.ran].filter((source) => !before.ran.has(source))),
       packages: new Set([...upTo.packages].filter((name) => !before.packages.has(name))),
       natives: upTo.natives.filter((name) => !before.natives.includes(name)),
     };
-    return [names[index], { ...result, ...upTo, added }] as const;
+    return [names[index], { ...result, ...upTo, added, own: own[index] }] as const;
   });
   return Object.fromEntries(named);
 }
 
-/** dist/cli.js and every chunk it loads as it starts (its static imports of dist/ files, `import … from "./chunk-X.js"`): what `hedge --help` runs. */
-const front = new Set<string>();
-const visit = (file: string) => {
-  if (front.has(file)) return;
-  front.add(file);
-  distMatches(file, /^import\s[^;]*?from\s*"\.\/([\w.-]+\.js)";/gm).forEach(visit);
-};
-visit('cli.js');
+/** The command modules whose code a run ran. */
+const commandModulesRan = (ran: Set<string>) => [...ran].filter((source) => COMMAND_MODULES.has(source)).sort();
 
-/** The dist/ chunk that holds a module of src/ (esbuild marks each with `// src/…`). */
-function chunkHolding(source: string) {
-  const holders = distScripts().filter((file) => distText(file).includes(`\n// ${source}\n`));
-  expect(holders, source).toHaveLength(1);
-  return holders[0];
-}
-
-it('the bundle: keeps the front door (cli.js and the chunks it imports as it starts) to commander and Node built-ins, and reaches each command only through a lazy import of a dist/ chunk; loads no package at run time from any dist/ file (the tarball declares none, so each is bundled); bundles the heavy packages into dist/ chunks (so that the recording below can see them)', () => {
-  const packages = new Set([...front].flatMap((file) => [...bundledPackages(file)]));
-  expect([...packages]).toEqual(['commander']);
-  const lazy = [...front].flatMap((file) => distMatches(file, /\bimport\("\.\/([\w.-]+\.js)"\)/g));
-  expect(lazy).toContain(chunkHolding('src/cli/run.ts'));
-  expect(lazy).toContain(chunkHolding('src/cli/cmd/book/markets.ts'));
-  expect(readdirSync(DIST)).toEqual(expect.arrayContaining(lazy));
-  for (const file of lazy) expect(front.has(file), `${file} is loaded lazily, not as the front starts`).toBe(false);
-  // Static and lazy imports, and the require() calls left in bundled CommonJS (not those quoted
-  // in a package's generated-code strings): of dist/ files and Node built-ins only, the front's
-  // built-ins by `node:` only. pg asks for its optional libpq binding inside a try.
-  const loads = /(?:^(?:import|export)\s[^;]*?from\s*|\bimport\(|(?<![\w$'"`.])(?:__)?require\()"([^"]+)"/gm;
-  const strays = distScripts().flatMap((file) =>
-    distMatches(file, loads)
-      .filter(
-        (name) =>
-          !name.startsWith('./') &&
-          !name.startsWith('node:') &&
-          (front.has(file) || (!builtinModules.includes(name) && name !== 'pg-native')),
-      )
-      .map((name) => `${file}: ${name}`),
-  );
+it('the bundle: loads no package at run time (the tarball declares none, so each is bundled) and takes every Node built-in by process.getBuiltinModule, never an ES import; bundles the heavy packages (so that the recording below can see them)', () => {
+  // Static and lazy imports, and the require() calls left in bundled CommonJS (not those quoted in
+  // a package's generated-code strings): of dist/ files and Node built-ins only, and no ES import of
+  // a built-in at all. pg asks for its optional libpq binding inside a try.
+  const imports = /(?:(?:^|[;}\s])(?:import|export)\s*[^;"'`]*?from\s*|(?:^|[;}\s])import\s*|\bimport\()"([^"]+)"/gm;
+  // A bundled CommonJS package's require() is the bundler's helper, under its minified name: found by its shape.
+  const helper = /([\w$]+)=\(\w+=>typeof require<"u"\?require:/.exec(distText('cli.js'))?.[1];
+  expect(helper).toBeDefined();
+  const requires = new RegExp(`(?<![\\w$'"\`.])(?:require|${helper!.replace('$', '\\$')})\\("([^"]+)"`, 'g');
+  const strays = distScripts().flatMap((file) => [
+    ...distMatches(file, imports)
+      .filter((name) => !name.startsWith('./'))
+      .map((name) => `${file}: import ${name}`),
+    ...distMatches(file, requires)
+      .filter((name) => !name.startsWith('./') && !name.startsWith('node:') && !builtinModules.includes(name))
+      .filter((name) => name !== 'pg-native')
+      .map((name) => `${file}: require ${name}`),
+  ]);
   expect(strays).toEqual([]);
-  // The scan sees the loads it checks: the one optional binding is among them.
-  expect(distScripts().some((file) => /__require\("pg-native"\)/.test(distText(file)))).toBe(true);
-  const all = new Set(distScripts().flatMap((file) => [...bundledPackages(file)]));
+  // The scan sees the loads it checks: the built-ins taken on first use, the one optional binding.
+  expect(distText('cli.js')).toMatch(/getBuiltinModule\("node:crypto"\)/);
+  expect(distMatches('cli.js', requires)).toContain('pg-native');
+  const all = new Set(program.sources.map(packageOf).filter((name) => name !== undefined));
   for (const name of HEAVY) expect(has(all, name), name).toBe(true);
+  for (const source of COMMAND_MODULES) expect(program.sources, source).toContain(source);
 });
 
 let many: ReturnType<typeof recordMany> | undefined;
@@ -290,9 +299,10 @@ it('what a request loads: `markets --json` against a server sends one GET over n
   // undici is loaded for a request through a proxy only (test/api/tls.test.ts goes through one).
   expect(loaded.packages.has('undici')).toBe(false);
   expect(loaded.packages.has('pg')).toBe(false);
-  // node:http is taken by process.getBuiltinModule, never by an ES import: on Node >= 22 that
-  // import loads Node's own undici for node:http's WebSocket export (docs/performance.md).
-  expect(loaded.builtins).toContain('node:fs'); // the recording sees ES imports of built-ins
+  // node:http is taken by process.getBuiltinModule, never by an ES import (the bundle has none, checked
+  // above): on Node >= 22 that import loads Node's own undici for node:http's WebSocket export.
+  expect(loaded.natives).toContain('http'); // the recording sees Node's modules however loaded
+  expect(loaded.builtins).toContain('node:stream'); // and ES imports of built-ins (the recorder's own)
   expect(loaded.builtins).not.toContain('node:http');
   expect(loaded.builtins).not.toContain('node:https');
   // The recording sees what the request did load lazily: the answer's schemas (zod).
@@ -305,7 +315,7 @@ it('what a request loads: `markets --json` against a server sends one GET over n
   for (const name of ['conf', 'proper-lockfile']) expect(write.added.packages.has(name), name).toBe(true);
 });
 
-it("what the demo loads: `--demo quote` answers over the demo's local socket without loading node:crypto; an open loads it (positive control); it loads zod's English messages only: no other locale and no JSON Schema generator (the agent's)", async () => {
+it("what the demo loads: `--demo quote` answers over the demo's local socket without loading node:crypto; an open loads it (positive control); it runs zod's English messages only: no other locale and no JSON Schema generator (the agent's)", async () => {
   const { runs, demo } = await manyRuns();
   const quote = runs.demoQuote;
   expect(quote.code).toBe(0);
@@ -318,36 +328,71 @@ it("what the demo loads: `--demo quote` answers over the demo's local socket wit
   const open = runs.demoOpen;
   expect(open.code, open.stderr).toBe(0);
   expect(open.added.natives).toContain('crypto');
-  const zodFiles = quote.distFiles.flatMap((file) => distMatches(file, /^\/\/ .*?node_modules\/zod\/(\S+)$/gm));
+  const zodFiles = [...quote.ran].flatMap((source) => /node_modules\/zod\/(\S+)$/.exec(source)?.[1] ?? []);
   expect(zodFiles).toContain('v4/locales/en.js');
-  expect(zodFiles.filter((file) => /locales\/(?!en\.js)|json-schema-generator/.test(file))).toEqual([]);
+  // locales/index.js is the namespace of them all: asking it for `en` runs its getter only.
+  expect(zodFiles.filter((file) => /locales\/(?!en\.js|index\.js)|json-schema-generator/.test(file))).toEqual([]);
 });
+
+/**
+ * What a command's help may run: the parser and the help's own text (commander, src/cli's front door,
+ * the specs, src/core's names and words, the terminal's width). Nothing that runs a command: no
+ * command module, runner, feature, client, journal, result card or simulator.
+ */
+const HELP_RUNS =
+  /^(?:node_modules\/commander\/|src\/cli\/(?:main|help|globals|manifest|nearest-option|cmd\/specs|runner\/command-spec)\.ts$|src\/core\/|src\/platform\/terminal\/(?:terminal|width)\.ts$|src\/sandbox\/dialect-names\.ts$|package\.json$|node-builtin:)/;
 
 // The version, and the help at 80 columns (a pipe here), are answered by bin/hedge.js before any
 // of dist/ is loaded: a process each. The others load dist/cli.js as bin/hedge.js does, first in
-// the recorded process (nothing is loaded before them but the front door).
+// the recorded process (nothing has run before them).
 it.each(['--version', '-V', 'quote --help', 'sandbox serve --help'])(
-  'a real start: hedge %s loads the front door only',
+  'a real start: hedge %s runs nothing it does not print',
   async (name) => {
     const launcher = name.startsWith('-');
     const loaded = launcher ? await loadedBy([name]) : (await manyRuns()).runs[name];
     expect(loaded.code).toBe(0);
     expect(loaded.stdout).toMatch(/^(\d+\.\d+\.\d+\n|Usage: hedge)/);
-    if (launcher) expect(loaded.distFiles).toEqual([]);
-    else expect(loaded.distFiles).toContain('cli.js');
-    expect(loaded.distFiles.filter((file) => !front.has(file))).toEqual([]);
+    if (launcher) expect([loaded.distFiles, [...loaded.ran]]).toEqual([[], []]);
+    else expect(loaded.ran).toContain('src/cli/help.ts');
+    expect([...loaded.ran].filter((source) => !HELP_RUNS.test(source))).toEqual([]);
     for (const heavy of HEAVY) expect(has(loaded.packages, heavy), heavy).toBe(false);
   },
 );
 
-it("a real start: the launcher's `hedge --help` (dist/help.txt) loads the front door only, nothing of dist/, and is the front door's at 80 columns; at another width the front door prints it; run by a path (no `hedge` on PATH), `--help` is dist/help.txt under one line naming the path: nothing of dist/ loaded; the PostgreSQL client is loaded only when a team journal store is configured; sees what a command loads lazily (positive control)", async () => {
+it('a command runs no module of another command: each run ran its own command module only (the modules the manifest loads lazily), and a command that needs none of the runner runs none of it', async () => {
+  const { runs } = await manyRuns();
+  const own: Record<string, string[]> = {
+    demoQuote: ['src/cli/cmd/trade/quote.ts'],
+    // The open wizard, when the user picks adding to a hedge, goes on as `hedge add` does (change.ts's sendChange).
+    demoOpen: ['src/cli/cmd/trade/change.ts', 'src/cli/cmd/trade/open.ts'],
+    localJournal: ['src/cli/cmd/journal/journal-list.ts'],
+    json: ['src/cli/cmd/book/markets.ts'],
+    table: ['src/cli/cmd/book/markets.ts'],
+    request: ['src/cli/cmd/book/markets.ts'],
+    profileRead: ['src/cli/cmd/book/markets.ts'],
+    profileWrite: ['src/cli/cmd/setup/profile-use.ts'],
+    'quote --help': [],
+    exitCodes: [],
+  };
+  for (const [name, modules] of Object.entries(own)) {
+    expect(runs[name].code, name).toBe(0);
+    expect(commandModulesRan(runs[name].own), name).toEqual(modules);
+  }
+  // The recording sees a command's module run lazily, by the command alone (positive control above), and a
+  // usage problem runs the runner's reporter without any command module.
+  expect(commandModulesRan(runs.marketsWithoutKey.own)).toEqual(['src/cli/cmd/book/markets.ts']);
+  expect(runs.exitCodes.own).not.toContain('src/cli/run.ts');
+});
+
+it("a real start: the launcher's `hedge --help` (dist/help.txt) runs nothing of dist/, and is the front door's at 80 columns; at another width the front door prints it; run by a path (no `hedge` on PATH), `--help` is dist/help.txt under one line naming the path: nothing of dist/ loaded; the PostgreSQL client is loaded only when a team journal store is configured; sees what a command loads lazily (positive control)", async () => {
   // HEDGE_FORCE_TTY=0 keeps the launcher out of it: the same 80 columns, printed by dist/cli.js.
   const launcher = await loadedBy(['--help']);
-  expect(launcher.distFiles).toEqual([]);
+  expect([launcher.distFiles, [...launcher.ran]]).toEqual([[], []]);
   for (const heavy of HEAVY) expect(has(launcher.packages, heavy), heavy).toBe(false);
   const front = await loadedBy(['--help'], { HEDGE_FORCE_TTY: '0' });
   const wider = await loadedBy(['--help'], { COLUMNS: '120' });
   expect(front.distFiles).toContain('cli.js');
+  expect([...front.ran].filter((source) => !HELP_RUNS.test(source))).toEqual([]);
   expect([launcher.code, front.code, launcher.stdout]).toEqual([0, 0, front.stdout]);
   expect(launcher.stdout).toMatch(/^Usage: hedge <command>/);
   expect([wider.code, wider.distFiles]).toEqual([0, expect.arrayContaining(['cli.js'])]);
@@ -361,19 +406,18 @@ it("a real start: the launcher's `hedge --help` (dist/help.txt) loads the front 
   expect([runs.teamJournal.code, runs.teamJournal.added.packages.has('pg')]).toEqual([13, true]);
   const exitCodes = runs.exitCodes;
   expect(exitCodes.code).toBe(0);
-  expect(exitCodes.added.distFiles).toContain(chunkHolding('src/platform/terminal/exit-code-table.ts'));
+  expect(exitCodes.added.ran).toContain('src/platform/terminal/exit-code-table.ts');
 
-  // No key anywhere: the command fails on credentials, after loading the runner and zod.
+  // No key anywhere: the command fails on credentials, after running the runner and zod.
   const markets = runs.marketsWithoutKey;
   expect(markets.code).not.toBe(0);
-  expect(markets.added.distFiles).toContain(chunkHolding('src/cli/run.ts'));
+  expect(markets.added.ran).toContain('src/cli/run.ts');
   expect(markets.added.packages.has('zod')).toBe(true);
 });
 
 it('a real start: the OS keyring (its module and native binding) is loaded only for a profile whose key is in it', async () => {
-  // The dist/ file of src/platform/config/os-keyring.ts, found by what it asks the binding for.
-  const keyringChunks = distScripts().filter((file) => distText(file).includes('store: "secret-service"'));
-  expect(keyringChunks).toHaveLength(1);
+  const keyringModule = 'src/platform/config/os-keyring.ts';
+  expect(program.sources).toContain(keyringModule);
   const profileIn = (name: string, profile: Record<string, string>) => {
     const dir = join(work.path, name);
     writeStore(dir, { current: 'd', profiles: { d: { base_url: 'http://127.0.0.1:9/v2', ...profile } } });
@@ -394,13 +438,13 @@ it('a real start: the OS keyring (its module and native binding) is loaded only 
       },
       { ...busEnv, HEDGE_DRIVER_MAPPED: 'keyring.' },
     );
-    // The command ran (the front and its lazily loaded chunks), with its key from the file.
-    expect(file.distFiles).toContain('cli.js');
-    expect(file.distFiles.length).toBeGreaterThan(1);
-    expect(file.distFiles.filter((name) => keyringChunks.includes(name))).toEqual([]);
-    // Positive control: a keyring profile loads both (the binding seen open on Linux only).
+    // The command ran (its module and the client), with its key from the file.
+    expect(file.ran).toContain('src/cli/cmd/book/positions.ts');
+    expect(file.ran).toContain('src/platform/config/credentials.ts');
+    expect(file.ran).not.toContain(keyringModule);
+    // Positive control: a keyring profile runs both (the binding seen open on Linux only).
     expect(keyring.code).toBe(4);
-    expect(keyring.added.distFiles).toEqual(expect.arrayContaining(keyringChunks));
+    expect(keyring.added.ran).toContain(keyringModule);
     if (process.platform === 'linux') expect([file.mapped, keyring.mapped]).toEqual([false, true]);
   } finally {
     bus.close();
