@@ -8,13 +8,12 @@ import { join } from 'node:path';
 import { ROOT, tempDir } from '../support/hedge-cli.js';
 import { exits, ok } from '../support/cli-runs.js';
 import { useSimulators } from '../support/simulator.js';
+import { asUser, NOT_ROOT } from '../support/another-user.js';
 
 const start = useSimulators({ stepped: true });
-const NOBODY = 65534;
-const NOT_ROOT = process.getuid?.() !== 0;
 
 /** As user nobody: a symbolic link at `at` to `to`. */
-const plantLink = (to: string, at: string) => execFileSync('ln', ['-s', to, at], { uid: NOBODY, gid: NOBODY });
+const plantLink = (to: string, at: string) => execFileSync('ln', ['-s', to, at], asUser());
 
 it.skipIf(NOT_ROOT)(
   'a link to the journal planted by another user (nobody) where --html writes: in a folder others may change, refused before anything is read (exit 2, the chmod), the journal untouched; in a folder of ours, the link itself replaced by the report (0600), the journal untouched (needs root)',

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Clock } from '../../src/platform/api/transport.js';
 import { within } from '../../src/core/process/timers.js';
+import { reachableCli } from './another-user.js';
 import { runMainInProcess, type Person, type ScreenSize } from './hedge-in-process.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -33,7 +34,7 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Called once the process is started, e.g. to send it SIGINT later. */
   onSpawn?: (child: ChildProcess) => void;
-  /** Run as this user and group (a test run as root uses it to meet a file it may not write). */
+  /** Run as this user and group (a test run as root uses it to meet a file it may not write), from ./another-user.ts's copy. */
   user?: { uid: number; gid: number };
   /** A process of its own for this run: what is tested is between processes (a lock held by its pid, its store session). */
   spawn?: boolean;
@@ -180,8 +181,10 @@ export function runHedge(line: HedgeArgs, options: RunOptions = {}): Promise<Run
     );
   // A spawned run's two pipes lose the order between them: a terminal for that is a pseudo-terminal.
   if (options.screen) return Promise.reject(new Error(`hedge ${args.join(' ')}: a screen run must run in-process`));
+  // Another user runs a copy they can reach: the checkout's folders may be closed to them.
+  const { launcher, cwd } = options.user ? reachableCli() : { launcher: HEDGE_BIN, cwd: ROOT };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [HEDGE_BIN, ...args], { env, cwd: ROOT, ...options.user });
+    const child = spawn(process.execPath, [launcher, ...args], { env, cwd, ...options.user });
     running.add(child);
     let stdout = '';
     let stderr = '';

@@ -3,11 +3,15 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { loadTableDrawer } from '../../src/platform/terminal/table.js';
 import { killRunningChildren } from './hedge-cli.js';
+import { removeReachableCli } from './another-user.js';
 
 // Cards are drawn synchronously by cli-table3, which a command's screen output loads first (src/cli/run.ts): a test drawing one from src/ has it loaded here.
 await loadTableDrawer();
 
-afterAll(killRunningChildren);
+afterAll(() => {
+  killRunningChildren();
+  removeReachableCli();
+});
 
 // HEDGE_TEST_CPU_LOG=file: one JSON line per test file with the CPU its tests used, in the worker
 // and in the processes they ran (CONTRIBUTING.md#tests).
