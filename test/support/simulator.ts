@@ -248,6 +248,11 @@ export async function startSimulator(options: SimulatorOptions = {}) {
     writes: () => requests('POST'),
     /** The trades among them (a quote is a POST too, but moves nothing). */
     trades: () => requests('POST', /^\/hedges(\/(add|reduce|close))?$/),
+    /**
+     * The writes the server carried out, each once (its request's entry): a retry under the same key is replayed,
+     * never acted again, so "acted once" counts these, not the requests.
+     */
+    actions: (path?: string | RegExp) => requests('POST', path).filter((entry) => entry.acted),
     /** The API as another client would use it (plain fetch), for setting up or checking state. */
     api: (method: string, path: string, call?: ApiCall) => api(sandbox, method, path, call),
     /** Opens a hedge directly in the engine (no HTTP, nothing in the request log) and lets it fill. */
