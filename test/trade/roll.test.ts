@@ -372,3 +372,34 @@ it('hedge roll: of several hedges, one that matures before the close lands may h
     outcome: 'abandoned',
   });
 });
+
+it('hedge roll: of several hedges (views trailing), one that matures after the plan read both and before the close is sent: the roll stops before its close (the side changed since the plan, exit 12), nothing sent, the other hedge still held', async () => {
+  const simulator = await startSimulator({ severalPerSide: true, viewLagMs: 3_200 });
+  const soonest = simulator.seedOpen('buy', 3_000);
+  simulator.advance(86_400_000);
+  const later = simulator.seedOpen('buy', 2_000);
+  // An hour before the first hedge matures, the roll plans both; its quote (after the plan, before the close) is held
+  // while two hours pass: the first hedge matures and settles on its own.
+  simulator.advance(soonest.maturityAtMs - simulator.sandbox.clock.now() - 3_600_000);
+  simulator.sandbox.setFaults({ nextLatency: { count: 1, ms: 600_000 }, match: { method: 'POST', path: '/quotes' } });
+  const run = simulator.hedge('roll USDTNGN buy --tenor 3 --yes');
+  await until(() => posts(simulator, '/quotes').some((entry) => entry.status === 'pending'), 'the held quote', {
+    process: run,
+  });
+  simulator.advance(2 * 3_600_000);
+  simulator.sandbox.releaseHeld();
+  exits(
+    await run,
+    12,
+    'the side changed since the plan',
+    `hedge ${soonest.id} matured at`,
+    'possibly before the close could be sent',
+    'Nothing was sent',
+  );
+  expect(legsSent(simulator)).toEqual([0, 0]);
+  expect([hedgeOf(simulator, soonest.id).status, simulator.active('buy').map((hedge) => hedge.id)]).toEqual([
+    'closed',
+    [later.id],
+  ]);
+  expect(await journalEntries(simulator)).toMatchObject([{ leg: 'open', outcome: 'abandoned' }]);
+});
