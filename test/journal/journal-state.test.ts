@@ -83,11 +83,7 @@ it('a damaged lock record is said in one line naming its file and taken as held 
     0,
     `Lock record skipped: ${record} (not valid JSON); taken as held by nobody.`,
   );
-  expect([opened.stderr.split(record).length, t.requests('POST', '/hedges').length, existsSync(record)]).toEqual([
-    2,
-    1,
-    false,
-  ]);
+  expect([opened.stderr.split(record).length, t.sends('/hedges').length, existsSync(record)]).toEqual([2, 1, false]);
 
   const journal = join(t.configDir, 'journal.jsonl');
   const begin = JSON.parse(readFileSync(journal, 'utf8').split('\n')[0]);
@@ -120,6 +116,6 @@ it('a damaged lock record is said in one line naming its file and taken as held 
   // Said once by a command, however often it reads the journal.
   expect(added.stderr.split(skipped)).toHaveLength(2);
   expect(added.stderr).not.toMatch(/unexpected|call stack/i);
-  expect(t.requests('POST', '/hedges/add')).toHaveLength(1);
+  expect(t.sends('/hedges/add')).toHaveLength(1);
   expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1100]);
 });
