@@ -194,6 +194,7 @@ async function carryOut(
           )
         : undefined;
   const closeSent = closeDue && closedBefore === undefined;
+  let stoppedBeforeClose: unknown;
   // The close, while the open is still `planned` (it is sent only after the close): null when it found nothing to close.
   const closeStep: PlanRunStep = {
     record: legRecord('close', group, request),
@@ -205,9 +206,11 @@ async function carryOut(
       if (!shown || leg) return;
       const { books } = await readSidesAsAnswered(ports, client, [request]);
       const changed = changedSincePlan({ shown, soonest }, sideAfterOf(books[0]), client.transport.serverNow());
-      if (changed) await sideChanged(changed, false);
+      if (changed) throw (stoppedBeforeClose = await sideChanged(changed, false));
     },
     failed: async (error) => {
+      // Stopped before the close was journaled: nothing was sent, as it says.
+      if (error === stoppedBeforeClose) throw error;
       if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge')
         return settled(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
       // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
@@ -243,7 +246,8 @@ async function carryOut(
       throw error;
     },
   };
-  /** The roll stops: the side is not what its plan bound (before the close: nothing sent; after it: not covered). */
+  /** Why the roll stops, its open leg abandoned: the side is not what its plan bound (before the close: nothing sent;
+   * after it: not covered). */
   const sideChanged = async (changed: NonNullable<ReturnType<typeof changedSincePlan>>, closed: boolean) => {
     const how =
       'matured' in changed
@@ -253,7 +257,7 @@ async function carryOut(
           : `it holds ${formatUsd(changed.moved.notional_usd)} in ${hedgesWords(changed.moved)} now, not the ${formatUsd(legs.bound.shown!.notional_usd)} in ${hedgesWords(legs.bound.shown!)} planned on; something outside this roll changed it`;
     await abandon(`not sent: the side changed since the plan (${closed ? 'after' : 'before'} the close)`);
     const planned = `The roll of the ${side} side of ${market} stopped: the side changed since the plan: ${how}.`;
-    throw new UnresolvedError(
+    return new UnresolvedError(
       closed
         ? `${planned} The close was sent; the new hedge was not, so the ${side} side is not covered now.`
         : `${planned} Nothing was sent: the side is as it is now.`,
@@ -281,7 +285,7 @@ async function carryOut(
     const changed =
       closedLeg &&
       changedSincePlan({ ...legs.bound, shown }, { ...shown, notional_usd: closedUsd ?? shown.notional_usd }, closedAt);
-    if (changed) await sideChanged(changed, true);
+    if (changed) throw await sideChanged(changed, true);
     // What already covers the side in any of its views (one read): any one is enough not to open a second time.
     const book = await (await SideViews.read(client, ports.log)).book(market, side);
     const [filled] = book.filled;
