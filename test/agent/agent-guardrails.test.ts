@@ -200,7 +200,7 @@ it('a live key with --allow-live: a bad argument is refused by the command parse
   expect(simulator.hedges().map((state) => [state.id, state.status, state.notionalUsd, state.clientReference])).toEqual(
     [[hedge.id, 'filled', 10000, 'DEAL-7']],
   );
-  expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+  expect(simulator.sends('/hedges')).toHaveLength(1);
   expect(await journal(simulator)).toMatchObject([
     { command: 'open', environment: 'live', outcome: 'filled', hedge_id: hedge.id },
   ]);

@@ -43,7 +43,7 @@ it('an add whose wait reads the side cut (a colleague opened 49 hedges meanwhile
     );
     expect(add.stderr).not.toMatch(/something outside this run moved the side/);
     // Sent once; it landed on the newer hedge: the side holds 3 500, of which the read after it showed 2 500.
-    expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
+    expect(simulator.sends('/hedges/add')).toHaveLength(1);
     expect(activeSizes(simulator, 'buy').sort()).toEqual(
       [
         [older.id, 1_000],

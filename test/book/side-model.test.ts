@@ -19,6 +19,7 @@ import {
   type SideBook,
   type SideViewsRead,
   mayHaveMatured,
+  changedSincePlan,
 } from '../../src/features/book/book.js';
 
 const KINDS = ['open', 'add', 'reduce', 'close'] as const;
@@ -395,5 +396,35 @@ describe("whether a hedge may have matured by an instant on the server's clock (
     [undefined, 0, true],
   ])('maturing at %s, the instant at the latest %s: %s', (maturityAtMs, latestMs, may) => {
     expect(mayHaveMatured(maturityAtMs, { latestMs })).toBe(may);
+  });
+});
+
+describe("whether a side is still what a roll's plan bound, as a later read finds it on the server's clock", () => {
+  const two = { hedge_ids: ['a', 'b'], notional_usd: BEFORE };
+  const soonest = { id: 'b', maturityAtMs: 1_000 };
+  const flat = { hedge_ids: [], notional_usd: 0 };
+  it.each([
+    ['several, as planned, before the soonest matures', { shown: two, soonest }, two, 999, undefined],
+    ['several, the soonest may have matured', { shown: two, soonest }, two, 1_000, { matured: soonest }],
+    ['several, one gone', { shown: two, soonest }, { hedge_ids: ['a'], notional_usd: 600 }, 999, 'moved'],
+    ['several, an add on one', { shown: two, soonest }, { ...two, notional_usd: BEFORE + 500 }, 999, 'moved'],
+    ['several, all gone', { shown: two, soonest }, flat, 999, 'moved'],
+    [
+      'a lone hedge that ended: renewed anew',
+      { shown: { hedge_ids: ['a'], notional_usd: BEFORE } },
+      flat,
+      5_000,
+      undefined,
+    ],
+    [
+      'a lone hedge swapped',
+      { shown: { hedge_ids: ['a'], notional_usd: BEFORE } },
+      { hedge_ids: ['c'], notional_usd: BEFORE },
+      0,
+      'moved',
+    ],
+  ] as const)('%s: %j', (_name, bound, found, latestMs, changed) => {
+    const verdict = changedSincePlan(bound, found, { latestMs });
+    expect(verdict).toEqual(changed === 'moved' ? { moved: found } : changed);
   });
 });

@@ -140,10 +140,7 @@ describe('check and act under one lock (several hedges per side: dialect alpha)'
     const file = join(t.configDir, 'target.csv');
     writeFileSync(file, 'market,side,notional_usd,tenor_days\nUSDTNGN,sell,2000,7\n');
     const waited = await secondUnderLock(t, ['apply', file], '/hedges');
-    expect([t.active('sell').map((hedge) => hedge.notionalUsd), t.requests('POST', '/hedges').length]).toEqual([
-      [2_000],
-      1,
-    ]);
+    expect([t.active('sell').map((hedge) => hedge.notionalUsd), t.sends('/hedges').length]).toEqual([[2_000], 1]);
     expect(waited.stderr).toContain('reached the target');
   });
 
@@ -153,7 +150,7 @@ describe('check and act under one lock (several hedges per side: dialect alpha)'
     // One in this process, one a process of its own.
     const runs = await Promise.all([t.hedge(args), t.hedge(args, { spawn: true })]);
     const carrying = t.hedges().filter((hedge) => hedge.clientReference === 'DEAL-7');
-    expect([carrying.length, t.requests('POST', '/hedges').length]).toEqual([1, 1]);
+    expect([carrying.length, t.sends('/hedges').length]).toEqual([1, 1]);
     // The other ran the same open after it ended, the side still holding its hedge: its reference is
     // taken (exit 3, as from any other desk), naming that hedge; nothing sent.
     expect(runs.map((run) => run.code).sort()).toEqual([0, 3]);
@@ -168,7 +165,7 @@ it('roll under the book lock: 2 `roll USDTNGN buy --tenor 7`, the second under t
   const waited = await secondUnderLock(t, 'roll USDTNGN buy --tenor 7', '/hedges/close');
   const [active] = t.active('buy');
   exits(waited, 11, 'was rolled to 7 days by another hedge process', active.id);
-  expect([t.requests('POST', '/hedges/close').length, t.requests('POST', '/hedges').length]).toEqual([1, 1]);
+  expect([t.sends('/hedges/close').length, t.sends('/hedges').length]).toEqual([1, 1]);
   expect(t.active('buy')).toEqual([expect.objectContaining({ tenorDays: 7 })]);
   expect(active.id).not.toBe(seeded.id);
 });
@@ -215,7 +212,7 @@ it('resume reconciles before it resends (the CLI clock pinned to the frozen simu
     `hedge journal resolve ${entry.id} --landed`,
     `hedge journal resolve ${entry.id} --not-landed`,
   );
-  expect(t.requests('POST', '/hedges')).toHaveLength(1);
+  expect(t.sends('/hedges')).toHaveLength(1);
 
   exits(await pinned.hedge(`journal resolve ${entry.id} --landed`), 0, 'recorded as landed');
   expect(okJson(await t.hedge(`journal show ${entry.id} --json`))).toMatchObject({
@@ -223,7 +220,7 @@ it('resume reconciles before it resends (the CLI clock pinned to the frozen simu
     message: 'resolved by hand: landed',
   });
   // One open sent; the server holds its hedge beside the seeded one.
-  expect([t.requests('POST', '/hedges').length, t.hedges().length]).toEqual([1, 2]);
+  expect([t.sends('/hedges').length, t.hedges().length]).toEqual([1, 2]);
 });
 
 // The kill point is the k-th request the server sees (k drawn at random each round and printed),

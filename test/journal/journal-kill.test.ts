@@ -135,7 +135,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
     t.sandbox.setFaults({ nextLatency: null, match: null });
     const again = ok(await t.hedge('open USDTNGN sell 2000 --tenor 3'));
     expect(again.stderr).not.toContain('Resuming');
-    expect([t.hedges().length, t.requests('POST', '/hedges').length]).toEqual([1, 1]);
+    expect([t.hedges().length, t.sends('/hedges').length]).toEqual([1, 1]);
     expect(await journalEntries(t)).toMatchObject([{ command: 'open', outcome: 'filled' }]);
   });
 });

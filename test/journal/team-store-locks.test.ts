@@ -76,7 +76,7 @@ describeWithPostgres(
           () => existsSync(alerts) && readFileSync(alerts, 'utf8').includes('"event":"error"'),
           'the alert hook ran for the outage',
         );
-        expect(t.trades()).toHaveLength(1);
+        expect(t.sends()).toHaveLength(1);
       } finally {
         keeper.child().kill('SIGTERM');
         await keeper.done;
@@ -119,7 +119,7 @@ describeWithPostgres(
       // Never 13: what was sent is said.
       expect([0, 5, 7, 12], result.stderr).toContain(result.code);
       expect(result.stderr).not.toContain('before sending anything');
-      expect(t.requests('POST', '/hedges/add')).toHaveLength(1);
+      expect(t.sends('/hedges/add')).toHaveLength(1);
     });
 
     // The store lost between a roll's close and its open: the side is then closed and unhedged. It is stopped while
@@ -143,7 +143,7 @@ describeWithPostgres(
       expect(result.stderr).toMatch(/hedge resume a_\w+/);
       // And whether the side is covered now: the roll says so (bare, or "if this close landed").
       expect(result.stderr).toMatch(/not covered now/);
-      expect([posts('/hedges/close').length, posts('/hedges').length, t.active('sell')]).toEqual([1, 0, []]);
+      expect([t.sends('/hedges/close').length, t.sends('/hedges').length, t.active('sell')]).toEqual([1, 0, []]);
     });
   },
 );

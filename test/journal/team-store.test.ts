@@ -59,7 +59,7 @@ describeWithPostgres('the team journal store, three machines', (server) => {
       await server().start();
     }
     ok(await run(team.a, 'open USDTNGN buy 1000 --tenor 3 --json'));
-    expect(t.trades()).toHaveLength(1);
+    expect(t.sends()).toHaveLength(1);
     // B is another process: each row names the process and store session that began it.
     ok(await run(team.b, 'open USDTNGN sell 2000 --tenor 7 --json', { spawn: true }));
     expect(t.trades().map((entry) => entry.path)).toEqual(['/hedges', '/hedges']);
@@ -219,7 +219,7 @@ describeWithPostgres('the team journal store, three machines', (server) => {
     expect(await migrate(team.a)).toMatchObject({ added: [], merged: [before.id], conflicts: [] });
     expect(await theAdd()).toMatchObject({ id: before.id, outcome: 'done', idempotency_key: key });
     expect(await migrate(team.a)).toMatchObject({ merged: [], present: [before.id] });
-    expect(t.requests('POST', '/hedges/add')).toHaveLength(1);
+    expect(t.sends('/hedges/add')).toHaveLength(1);
     passwordNowhere(team.outputs);
   });
 });

@@ -69,7 +69,7 @@ describeKeepers('hedge keep', 3, () => {
       await stopKeeper(keeper);
       expect(matured()).toEqual([]);
       expect(sells().filter((hedge) => hedge.status === 'closed')).toHaveLength(2);
-      expect(simulator.requests('POST', '/hedges/close')).toHaveLength(2);
+      expect(simulator.sends('/hedges/close')).toHaveLength(2);
       expect(JSON.stringify(keeper.events)).not.toContain('past its maturity');
       expect(keeper.events.find((event) => event.code === 'server_time_from_stamps')?.message).toMatch(
         /its clock is 45 s ahead of this machine's, give or take \d+ ms \(from the stamps on its answers\)/,
@@ -338,7 +338,7 @@ describeKeepers('hedge keep', 3, () => {
         ),
       ).toMatchObject({ action: 'close' });
       await until(() => simulator.active('buy').length === 0, 'the side closed');
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(2);
+      expect(simulator.sends('/hedges')).toHaveLength(2);
     },
   );
 });

@@ -199,7 +199,7 @@ describeKeepers('hedge keep as a service', 3, () => {
         expect(refused).toMatch(/since \d{4}-\d\d-\d\dT/);
         expect(/or run `hedge (.*?)` to see what it would do/.exec(refused)?.[1]).toBe(`keep '${file}' --dry-run`);
       }
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+      expect(simulator.sends('/hedges')).toHaveLength(1);
       // That dry run, the printed words as a shell splits them, runs and sends nothing.
       const writes = simulator.writes().length;
       exits(await simulator.hedge(['keep', file, '--dry-run']), 0);
@@ -209,7 +209,7 @@ describeKeepers('hedge keep as a service', 3, () => {
       await keeper.done;
       expect(JSON.parse(exits(await status(), 15).stdout).state).toBe('dead');
       exits(await simulator.hedge(['keep', file, '--once'], { configDir: other.path, ...inHome }), 0);
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+      expect(simulator.sends('/hedges')).toHaveLength(1);
       holds(simulator, 1500);
       // No keeper ever ran for this account in another home: exit 15, said as such.
       expect(
@@ -238,7 +238,7 @@ describeKeepers('hedge keep as a service', 3, () => {
       expect(exits(await simulator.hedge(['keep', target, '--once'], inHome), 0).stderr).toContain(
         `Keeper heartbeat skipped: ${heartbeat} (alerts.0: Invalid input: expected object, received null).`,
       );
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(2);
+      expect(simulator.sends('/hedges')).toHaveLength(2);
     },
   );
 
@@ -317,7 +317,7 @@ describeKeepers('hedge keep as a service', 3, () => {
       expect(first.some(eventIs('reopen', 'buy'))).toBe(true);
       await oneFilled(simulator, 'buy', 'the buy fill');
       for (let run = 1; run < 3; run += 1) await keepOnce(simulator, file, 3, ...alerting);
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(4);
+      expect(simulator.sends('/hedges')).toHaveLength(4);
       holds(simulator, 1000, 'buy');
       expect(simulator.active('sell')).toHaveLength(0);
       // The hook got the error event once, as one JSON line on its stdin, and no key in its environment.

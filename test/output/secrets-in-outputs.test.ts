@@ -75,7 +75,7 @@ it('a key the server echoes in a data field: is redacted on stdout in every form
   expect(JSON.parse(runs.json.stdout)[0]).toMatchObject({ side: 'buy', echo: redactKey(key) });
   expect(readFileSync(html, 'utf8')).not.toContain(key);
   // The add went through: the server acted once, and its answer was printed redacted.
-  expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
+  expect(simulator.sends('/hedges/add')).toHaveLength(1);
 });
 
 it('hedge api: a request that would carry the key: -F x=@/proc/self/environ, a dry run or sent for real: refused in one line (exit 2) before it is journaled or sent, the key nowhere; then an error message echoing the key: stderr, --json and the journal hold it redacted, and the row is resolved; then a key the server sends as a field name: is redacted as a name of a position and of error.details: --json, --raw, ndjson, tsv, a table header, hedge api, an error answer and the MCP positions tool', async () => {
@@ -199,7 +199,7 @@ it('hedge api: the key in a header (-H X-Note), in the path or query percent-enc
   expect(exits(dry, 0).stdout).toContain('X-Desk: blue');
   expect(simulator.sandbox.requestLog).toHaveLength(0);
   exits(await simulator.hedge(close), 0);
-  expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
+  expect(simulator.sends('/hedges/close')).toHaveLength(1);
   expect(await journalEntries(simulator)).toMatchObject([
     { command: 'api POST /hedges/close', request: { headers: { 'X-Desk': 'blue' } } },
   ]);

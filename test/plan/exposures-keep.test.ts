@@ -62,7 +62,7 @@ describeKeepers('hedge keep --exposures', () => {
       };
 
       await cycleInBand();
-      expect(rig.requests('POST', '/hedges')).toHaveLength(1);
+      expect(rig.sends('/hedges')).toHaveLength(1);
       const opened = rig.active('buy')[0];
       expect(opened.tenorDays).toBe(7);
 
@@ -152,7 +152,7 @@ describeKeepers('hedge keep --exposures', () => {
       expect(Math.round((amount / now) * 100) / 100).not.toBe(Math.round((amount / struck) * 100) / 100);
       expect(await cycleTarget()).toBe(Math.round((amount / struck) * 100) / 100);
       // Within the band of it: nothing traded, the same hedge held.
-      expect(rig.requests('POST', '/hedges')).toHaveLength(1);
+      expect(rig.sends('/hedges')).toHaveLength(1);
       expect(rig.active('buy').map((hedge) => hedge.id)).toEqual([opened[0].id]);
     },
   );

@@ -178,7 +178,7 @@ it('a side opened outside hedge while an earlier step ran: its step is not sent,
   expect(book(rig)).toEqual({ 'USDTNGN buy': 7_000, 'USDTNGN sell': 4_000 });
   rig.sandbox.setFaults({ match: null });
   expect(okJson(await rig.hedge(`apply ${file} --json`))).toEqual([]);
-  expect(rig.trades()).toHaveLength(1);
+  expect(rig.sends()).toHaveLength(1);
 });
 
 it('hedge apply: over the exposure cap: exit 3 listing the check, nothing sent', async () => {

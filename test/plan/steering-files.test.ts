@@ -9,13 +9,10 @@ import { join } from 'node:path';
 import { tempDir } from '../support/hedge-cli.js';
 import { exits, okJson } from '../support/cli-runs.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
+import { asUser, NOBODY, NOT_ROOT } from '../support/another-user.js';
 
 const start = useSimulators({ stepped: true });
-const NOBODY = 65534;
-/** A command run as nobody, from a folder every user may enter (the checkout may sit in a private one). */
-const AS_NOBODY = { uid: NOBODY, gid: NOBODY, cwd: '/' };
 // Root may read any file: only a root run can show that another user's edit is not traded on.
-const NOT_ROOT = process.getuid?.() !== 0;
 
 const HEADER = 'market,side,notional_usd,tenor_days';
 
@@ -42,7 +39,7 @@ it.skipIf(NOT_ROOT)(
     const file = join(booksFolder(), 'target.csv');
     writeFileSync(file, `${HEADER}\nUSDTNGN,buy,1000,3\n`);
     chmodSync(file, 0o666);
-    execFileSync('sh', ['-c', `printf '${HEADER}\\nUSDTNGN,buy,250000,3\\n' > ${file}`], AS_NOBODY);
+    execFileSync('sh', ['-c', `printf '${HEADER}\\nUSDTNGN,buy,250000,3\\n' > ${file}`], asUser());
     const open = `hedge: cannot read the target file ${file}: other users can change it (mode 0666); run \`chmod go-w ${file}\`.`;
     expect(await refused(simulator, `apply ${file} --yes`)).toBe(open);
     expect(await refused(simulator, `keep ${file} --once --converge --yes`)).toBe(open);
@@ -50,9 +47,9 @@ it.skipIf(NOT_ROOT)(
 
     // Its owner another user, whatever its mode: refused with the chown.
     chmodSync(file, 0o644);
-    chownSync(file, NOBODY, NOBODY);
+    chownSync(file, NOBODY.uid, NOBODY.gid);
     expect(await refused(simulator, `apply ${file} --yes`)).toBe(
-      `hedge: cannot read the target file ${file}: it belongs to another user (uid ${NOBODY}), who may change it; run \`chown ${userInfo().username} ${file}\`.`,
+      `hedge: cannot read the target file ${file}: it belongs to another user (uid ${NOBODY.uid}), who may change it; run \`chown ${userInfo().username} ${file}\`.`,
     );
 
     // Fixed as said: read, and the plan shows what the file now asks for (nothing sent by a plan).
@@ -125,16 +122,16 @@ describe('a sticky folder open to all (/tmp, mode 1777): no other user may renam
       const simulator = await start();
       const sticky = stickyFolder();
       const theirs = join(sticky, 'theirs.csv');
-      execFileSync('sh', ['-c', `printf '${HEADER}\\nUSDTNGN,buy,250000,3\\n' > ${theirs}`], AS_NOBODY);
+      execFileSync('sh', ['-c', `printf '${HEADER}\\nUSDTNGN,buy,250000,3\\n' > ${theirs}`], asUser());
       expect(await refused(simulator, `apply ${theirs} --yes`)).toBe(
-        `hedge: cannot read the target file ${theirs}: it belongs to another user (uid ${NOBODY}), who may change it; run \`chown ${userInfo().username} ${theirs}\`.`,
+        `hedge: cannot read the target file ${theirs}: it belongs to another user (uid ${NOBODY.uid}), who may change it; run \`chown ${userInfo().username} ${theirs}\`.`,
       );
       const mine = join(booksFolder(), 'mine.csv');
       writeFileSync(mine, `${HEADER}\nUSDTNGN,buy,2000,3\n`);
       const link = join(sticky, 'link.csv');
-      execFileSync('ln', ['-s', mine, link], AS_NOBODY);
+      execFileSync('ln', ['-s', mine, link], asUser());
       expect(await refused(simulator, `apply ${link} --yes`)).toBe(
-        `hedge: cannot read the target file ${link}: its folder ${sticky} is open to all (sticky) and what is there belongs to another user (uid ${NOBODY}); use a file of yours.`,
+        `hedge: cannot read the target file ${link}: its folder ${sticky} is open to all (sticky) and what is there belongs to another user (uid ${NOBODY.uid}); use a file of yours.`,
       );
       expect(simulator.writes()).toEqual([]);
     },

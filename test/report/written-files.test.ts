@@ -22,16 +22,13 @@ import { join } from 'node:path';
 import { ROOT, runHedge, tempDir } from '../support/hedge-cli.js';
 import { exits, ok } from '../support/cli-runs.js';
 import { useSimulators } from '../support/simulator.js';
+import { asUser, NOBODY, NOT_ROOT } from '../support/another-user.js';
 import { writeFileDurably } from '../../src/core/files/durable-write.js';
 
 const start = useSimulators({ stepped: true });
-const NOBODY = 65534;
-/** A command run as nobody, from a folder every user may enter (the checkout may sit in a private one). */
-const AS_NOBODY = { uid: NOBODY, gid: NOBODY, cwd: '/' };
-const NOT_ROOT = process.getuid?.() !== 0;
 
 /** As user nobody: a symbolic link at `at` to `to`. */
-const plantLink = (to: string, at: string) => execFileSync('ln', ['-s', to, at], AS_NOBODY);
+const plantLink = (to: string, at: string) => execFileSync('ln', ['-s', to, at], asUser());
 
 it.skipIf(NOT_ROOT)(
   'a link to the journal planted by another user (nobody) where --html writes: in a folder others may change, refused before anything is read (exit 2, the chmod), the journal untouched; in a folder of ours, the link refused too (never followed, never replaced); once removed, each page is written (0600), the journal untouched (needs root)',
@@ -154,7 +151,7 @@ describe('where a page is never written: refused before anything is read or reco
     // Their own config folder; hedge itself is run from a copy they can read (runHedge).
     const home = join(books.path, 'home');
     mkdirSync(home, { mode: 0o700 });
-    const user = NOT_ROOT ? undefined : { uid: NOBODY, gid: NOBODY };
+    const user = NOT_ROOT ? undefined : NOBODY;
     if (user) chownSync(home, user.uid, user.gid);
     const designate = ['acct', 'designate', join(ROOT, 'docs', 'examples', 'relationship.json')];
     const run = (args: string[]) => runHedge(args, { configDir: home, user });
@@ -202,14 +199,14 @@ describe('where a page is never written: refused before anything is read or reco
       mkdirSync(sticky);
       chmodSync(sticky, 0o1777);
       const theirs = join(sticky, 'r.html');
-      execFileSync('touch', [theirs], AS_NOBODY);
+      execFileSync('touch', [theirs], asUser());
       expect(exits(await simulator.hedge(`report --html ${theirs}`), 2).stderr).toBe(
         refusal(
           theirs,
-          `its folder ${sticky} is open to all (sticky) and what is there belongs to another user (uid ${NOBODY}); use a file of yours`,
+          `its folder ${sticky} is open to all (sticky) and what is there belongs to another user (uid ${NOBODY.uid}); use a file of yours`,
         ),
       );
-      expect([lstatSync(theirs).uid, lstatSync(theirs).size]).toEqual([NOBODY, 0]);
+      expect([lstatSync(theirs).uid, lstatSync(theirs).size]).toEqual([NOBODY.uid, 0]);
     },
   );
 });

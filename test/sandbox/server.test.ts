@@ -32,11 +32,12 @@ it('sandbox server: endpoints over HTTP: logs every request with its outcome; an
       status: 200,
       errorCode: null,
       fault: null,
+      acted: true,
       // Real time stands still here, and sandbox time starts at it.
       sandboxTimeMs: T0,
       realTimeMs: T0,
     },
-    { method: 'GET', status: 404, errorCode: 'hedge_not_found', idempotencyKey: null, body: null },
+    { method: 'GET', status: 404, errorCode: 'hedge_not_found', idempotencyKey: null, body: null, acted: false },
   ]);
   sandbox.clock.advance(100);
   expect([opened.status, opened.headers.get('x-request-id')]).toEqual([200, expect.stringMatching(REQUEST_ID)]);
@@ -282,6 +283,7 @@ it.each<[string, Partial<FaultSettings>, number[], string?]>([
     expect([retried.status, retried.headers.get('idempotent-replayed')]).toEqual([200, null]);
     const posts = sandbox.requestLog.filter((entry) => entry.method === 'POST');
     expect(posts.map((entry) => [entry.status, entry.fault])).toEqual([first, second, [200, null]]);
+    expect(posts.map((entry) => entry.acted)).toEqual([false, false, true]);
   },
 );
 
@@ -326,7 +328,12 @@ it.each([
     ]);
     expect(await read(sandbox, '/hedges')).toHaveLength(1);
     const fault = kind === 'drop' ? 'drop-after-commit' : `malformed-${kind}`;
-    expect(sandbox.requestLog[1]).toMatchObject({ status, errorCode: null, fault });
+    // The write acted once: on the attempt answered ambiguously, never on its replay.
+    const posts = sandbox.requestLog.filter((entry) => entry.method === 'POST');
+    expect(posts.map(({ status, errorCode, fault, acted }) => ({ status, errorCode, fault, acted }))).toEqual([
+      { status, errorCode: null, fault, acted: true },
+      { status: 200, errorCode: null, fault: null, acted: false },
+    ]);
   },
 );
 

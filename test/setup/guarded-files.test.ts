@@ -171,7 +171,7 @@ describe('the folders of the store and the journal (HEDGE_CONFIG_DIR, the state 
 
     chmodSync(open, 0o700);
     ok(await desk.hedge('add USDTNGN sell 700', { configDir: open }));
-    expect(desk.trades()).toHaveLength(1);
+    expect(desk.sends()).toHaveLength(1);
   });
 
   it.skipIf(ROOT_ONLY)(

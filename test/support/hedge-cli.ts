@@ -5,12 +5,13 @@
 // by another pid, an environment Node or a library reads at start — is tested on spawned runs;
 // HEDGE_TEST_SPAWN_EVERY_RUN=1 spawns every run (CONTRIBUTING.md#tests).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Clock } from '../../src/platform/api/transport.js';
 import { within } from '../../src/core/process/timers.js';
+import { reachableCli } from './another-user.js';
 import { runMainInProcess, type Person, type ScreenSize } from './hedge-in-process.js';
 import { noteMisuse } from './misuse-warnings.js';
 
@@ -34,7 +35,7 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Called once the process is started, e.g. to send it SIGINT later. */
   onSpawn?: (child: ChildProcess) => void;
-  /** Run as this user and group (a test run as root uses it to meet a file it may not write). */
+  /** Run as this user and group (a test run as root uses it to meet a file it may not write), from ./another-user.ts's copy. */
   user?: { uid: number; gid: number };
   /** A process of its own for this run: what is tested is between processes (a lock held by its pid, its store session). */
   spawn?: boolean;
@@ -181,9 +182,10 @@ export function runHedge(line: HedgeArgs, options: RunOptions = {}): Promise<Run
     );
   // A spawned run's two pipes lose the order between them: a terminal for that is a pseudo-terminal.
   if (options.screen) return Promise.reject(new Error(`hedge ${args.join(' ')}: a screen run must run in-process`));
+  // Another user runs a copy they can reach: the checkout's folders may be closed to them.
+  const { launcher, cwd } = options.user ? reachableCli() : { launcher: HEDGE_BIN, cwd: ROOT };
   return new Promise((resolve, reject) => {
-    const [bin, cwd] = options.user ? reachableHedge() : [HEDGE_BIN, ROOT];
-    const child = spawn(process.execPath, [bin, ...args], { env, cwd, ...options.user });
+    const child = spawn(process.execPath, [launcher, ...args], { env, cwd, ...options.user });
     running.add(child);
     let stdout = '';
     let stderr = '';
@@ -204,23 +206,6 @@ export function runHedge(line: HedgeArgs, options: RunOptions = {}): Promise<Run
     child.stdin.end(options.input ?? '');
     options.onSpawn?.(child);
   });
-}
-
-/** hedge's launcher and build, copied once per worker where any user may read them: a run as another user starts
- * that copy, from the checkout wherever it is (a private 0700 folder too). Removed when the worker ends. */
-let reachable: string | undefined;
-function reachableHedge() {
-  if (reachable === undefined) {
-    const copy = mkdtempSync(join(tmpdir(), 'hedge-bin-'));
-    process.once('exit', () => rmSync(copy, { recursive: true, force: true }));
-    for (const part of ['bin', 'dist', 'package.json'])
-      cpSync(join(ROOT, part), join(copy, part), { recursive: true, filter: (from) => !from.endsWith('.map') });
-    chmodSync(copy, 0o755);
-    for (const entry of readdirSync(copy, { recursive: true, withFileTypes: true }))
-      chmodSync(join(entry.parentPath, entry.name), entry.isDirectory() ? 0o755 : 0o644);
-    reachable = copy;
-  }
-  return [join(reachable, 'bin', 'hedge.js'), reachable];
 }
 
 function runInProcess(args: string[], env: Record<string, string>, options: RunOptions, started: number) {

@@ -4,11 +4,15 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { loadTableDrawer } from '../../src/platform/terminal/table.js';
 import { killRunningChildren } from './hedge-cli.js';
 import { listenForMisuse, takeMisuse } from './misuse-warnings.js';
+import { removeReachableCli } from './another-user.js';
 
 // Cards are drawn synchronously by cli-table3, which a command's screen output loads first (src/cli/run.ts): a test drawing one from src/ has it loaded here.
 await loadTableDrawer();
 
-afterAll(killRunningChildren);
+afterAll(() => {
+  killRunningChildren();
+  removeReachableCli();
+});
 
 // A warning that names a misuse fails the file it showed in (misuse-warnings.ts).
 listenForMisuse();

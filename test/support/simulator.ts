@@ -19,6 +19,8 @@ import { FROZEN_KEY, PROFILE_KEYS } from './keys.js';
 
 export const MARKET = 'USDTNGN';
 export const FILL_DELAY_MS = 100;
+/** The paths of the trades (a quote is a POST too, but moves nothing). */
+const TRADES = /^\/hedges(\/(add|reduce|close))?$/;
 
 /** Monday 2 March 2026, 09:00 UTC: a `frozen` simulator starts at this instant and only moves by advance(). */
 export const FROZEN_START_MS = Date.parse('2026-03-02T09:00:00.000Z');
@@ -247,7 +249,22 @@ export async function startSimulator(options: SimulatorOptions = {}) {
     /** The POST requests the server received. */
     writes: () => requests('POST'),
     /** The trades among them (a quote is a POST too, but moves nothing). */
-    trades: () => requests('POST', /^\/hedges(\/(add|reduce|close))?$/),
+    trades: () => requests('POST', TRADES),
+    /**
+     * The writes the server carried out, each once (its request's entry): a retry under the same key is replayed,
+     * never acted again, so "acted once" counts these, not the requests.
+     */
+    actions: (path?: string | RegExp) => requests('POST', path).filter((entry) => entry.acted),
+    /**
+     * The writes sent on `path` (the trades when none is given), one per Idempotency-Key (its first request): a retry
+     * under the key is the same write again, which the client may send whenever an answer is slow.
+     */
+    sends: (path?: string | RegExp) =>
+      requests('POST', path ?? TRADES).filter(
+        (entry, index, all) =>
+          entry.idempotencyKey === null ||
+          all.findIndex((other) => other.idempotencyKey === entry.idempotencyKey) === index,
+      ),
     /** The API as another client would use it (plain fetch), for setting up or checking state. */
     api: (method: string, path: string, call?: ApiCall) => api(sandbox, method, path, call),
     /** Opens a hedge directly in the engine (no HTTP, nothing in the request log) and lets it fill. */

@@ -19,7 +19,7 @@ it("a server 45 s ahead without a Date header: maturities on the server's clock:
   simulator.seedOpen('sell', 1_000);
   ok(await simulator.hedge(`close ${MARKET} sell --yes`));
   expect(simulator.active('sell')).toEqual([]);
-  expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
+  expect(simulator.sends('/hedges/close')).toHaveLength(1);
   // Still two minutes from its maturity on the server's own clock.
   expect(buy.maturityAtMs - simulator.sandbox.clock.now()).toBeGreaterThan(120_000);
   expect(simulator.active('buy').map((hedge) => hedge.status)).toEqual(['filled']);
@@ -53,7 +53,7 @@ it("a server 45 s ahead without a Date header: maturities on the server's clock:
     market: MARKET,
     side: 'buy',
   });
-  expect(simulator.requests('POST', '/hedges/reduce')).toHaveLength(2);
+  expect(simulator.sends('/hedges/reduce')).toHaveLength(2);
   expect(simulator.active('buy')).toEqual([]);
 });
 

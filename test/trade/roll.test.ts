@@ -6,6 +6,7 @@
 import type { TestContext } from 'vitest';
 import {
   startSimulator as startOwn,
+  colleagueAdds,
   useSimulators,
   type Simulator,
   type SimulatorOptions,
@@ -371,4 +372,63 @@ it('hedge roll: of several hedges, one that matures before the close lands may h
   expect((await journalEntries(simulator)).find((entry) => entry.leg === 'open')).toMatchObject({
     outcome: 'abandoned',
   });
+});
+
+/**
+ * A side of two hedges (3,000 maturing first, then 2,000), views trailing, and `hedge roll` on it an hour before the
+ * first matures: its quote (after the plan read both, before the close) is held while `meanwhile` changes the side;
+ * the run's end.
+ */
+async function rollHeldAtItsQuote(
+  meanwhile: (simulator: Simulator, soonest: { maturityAtMs: number }) => Promise<void>,
+) {
+  const simulator = await startSimulator({ severalPerSide: true, viewLagMs: 3_200 });
+  const soonest = simulator.seedOpen('buy', 3_000);
+  simulator.advance(86_400_000);
+  const later = simulator.seedOpen('buy', 2_000);
+  simulator.advance(soonest.maturityAtMs - simulator.sandbox.clock.now() - 3_600_000);
+  simulator.sandbox.setFaults({ nextLatency: { count: 1, ms: 600_000 }, match: { method: 'POST', path: '/quotes' } });
+  const run = simulator.hedge('roll USDTNGN buy --tenor 3 --yes');
+  await until(() => posts(simulator, '/quotes').some((entry) => entry.status === 'pending'), 'the held quote', {
+    process: run,
+  });
+  await meanwhile(simulator, soonest);
+  simulator.sandbox.releaseHeld();
+  return { simulator, soonest, later, ran: await run };
+}
+
+it('hedge roll: of several hedges (views trailing), one that matures after the plan read both and before the close is sent: the roll stops before its close (the side changed since the plan, exit 12), nothing sent, the other hedge still held', async () => {
+  const { simulator, soonest, later, ran } = await rollHeldAtItsQuote(async (simulator) =>
+    simulator.advance(2 * 3_600_000),
+  );
+  exits(
+    ran,
+    12,
+    'the side changed since the plan',
+    `hedge ${soonest.id} matured at`,
+    'possibly before the close could be sent',
+    'Nothing was sent',
+  );
+  expect(ran.stderr).not.toContain('if this close landed');
+  expect(legsSent(simulator)).toEqual([0, 0]);
+  expect([hedgeOf(simulator, soonest.id).status, simulator.active('buy').map((hedge) => hedge.id)]).toEqual([
+    'closed',
+    [later.id],
+  ]);
+  expect(await journalEntries(simulator)).toMatchObject([{ leg: 'open', outcome: 'abandoned' }]);
+});
+
+it('hedge roll: of several hedges, an add lands on one after the plan read them, before the close is sent: the roll stops before its close (the side changed since the plan, exit 12), nothing sent', async () => {
+  const { simulator, soonest, later, ran } = await rollHeldAtItsQuote((simulator) =>
+    colleagueAdds(simulator, 'buy', 500),
+  );
+  const ids = [soonest.id, later.id].sort().join(', ');
+  exits(
+    ran,
+    12,
+    `the side changed since the plan: it holds 5,500.00 USD in ${ids} now, not the 5,000.00 USD in ${ids} planned on`,
+    'Nothing was sent',
+  );
+  expect(legsSent(simulator)).toEqual([0, 0]);
+  expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([3_000, 2_500]);
 });

@@ -372,7 +372,7 @@ it('opening a side that is already open: open --ref after an early close that le
   expect(simulator.active('sell').map((hedge) => hedge.id)).toContain(carrying.find((hedge) => hedge !== first)!.id);
 
   exits(await simulator.hedge(`open ${MARKET} sell 1500 --tenor 7 --ref deal-c`), 3, 'An active hedge already carries');
-  expect(simulator.requests('POST', '/hedges')).toHaveLength(2);
+  expect(simulator.sends('/hedges')).toHaveLength(2);
   // A note, not a refusal: the open goes through; no note on a side that is not open.
   expect(ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 1 --json`)).stderr).not.toContain('already open');
   exits(

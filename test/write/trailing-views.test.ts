@@ -113,11 +113,11 @@ describe.concurrent('commands on a server whose positions list and history trail
       expect(simulator.hedges()[0].status).toBe('filled');
       const reduced = ok(await simulator.hedge('reduce USDTNGN sell 2000 --json'));
       expect(reduced.stderr).not.toContain('cannot be watched');
-      expect([simulator.requests('POST', '/hedges/reduce').length, simulator.active('sell')]).toEqual([1, []]);
+      expect([simulator.sends('/hedges/reduce').length, simulator.active('sell')]).toEqual([1, []]);
 
       ok(await simulator.hedge('open USDTNGN buy 1500 --tenor 1 --ref DEAL-9'));
       ok(await simulator.hedge('roll USDTNGN buy --tenor 3 --yes --json'));
-      expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
+      expect(simulator.sends('/hedges/close')).toHaveLength(1);
       expect(simulator.active('buy')).toMatchObject([
         { notionalUsd: 1500, tenorDays: 3, clientReference: 'DEAL-9', status: 'filled' },
       ]);
@@ -140,7 +140,7 @@ describe.concurrent('commands on a server whose positions list and history trail
       const opened = ok(await run);
       expect(JSON.parse(opened.stdout)).toMatchObject({ id: hedge.id, status: 'filled' });
       // One open, and the server's hedge has settled since.
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+      expect(simulator.sends('/hedges')).toHaveLength(1);
       expect(hedgeOf(simulator, hedge.id).status).not.toBe('filled');
     }));
 
@@ -167,7 +167,7 @@ describe.concurrent('commands on a server whose positions list and history trail
       expect(rolled.stderr).toContain('all 2 of its hedges');
       expect(rolled.stdout + rolled.stderr).toMatch(/holds 2 hedges/);
       expect(rolled.stdout + rolled.stderr).toContain('DEAL-B is not carried on');
-      expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
+      expect(simulator.sends('/hedges/close')).toHaveLength(1);
       expect(simulator.requests('POST', '/hedges').at(-1)!.body).toMatchObject({
         notional_usd: 1500,
         tenor_days: 3,
@@ -241,7 +241,7 @@ describe.concurrent('commands on a server whose reads of a new hedge trail its a
       const opened = okJson(await run);
       const hedge = simulator.hedges()[0];
       expect([opened.id, opened.status, hedge.status]).toEqual([hedge.id, 'filled', 'filled']);
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+      expect(simulator.sends('/hedges')).toHaveLength(1);
       expect(hiddenReads(simulator).length).toBeGreaterThanOrEqual(2);
       const [entry] = await journalEntries(simulator);
       expect([entry.command, entry.outcome, entry.hedge_id]).toEqual(['open', 'filled', hedge.id]);
@@ -259,7 +259,7 @@ describe.concurrent('commands on a server whose reads of a new hedge trail its a
       exits(result, 7, entry.idempotency_key);
       simulator.advance(RECORD_LAG_MS);
       ok(await simulator.hedge(`resume ${entry.id} --json`));
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+      expect(simulator.sends('/hedges')).toHaveLength(1);
       expect((await journalEntries(simulator))[0]).toMatchObject({ id: entry.id, outcome: 'filled' });
     }));
 
@@ -270,7 +270,7 @@ describe.concurrent('commands on a server whose reads of a new hedge trail its a
       const applying = await readingAgain(simulator, `apply ${file} --yes --json`);
       simulator.advance(RECORD_LAG_MS);
       ok(await applying.run);
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+      expect(simulator.sends('/hedges')).toHaveLength(1);
       expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
 
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 1 --no-wait'));
@@ -282,7 +282,7 @@ describe.concurrent('commands on a server whose reads of a new hedge trail its a
       await until(() => simulator.requests('POST', '/hedges/add').length === 1, 'the add sent', { process: run });
       simulator.advance(RECORD_LAG_MS);
       ok(await run);
-      expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
+      expect(simulator.sends('/hedges/add')).toHaveLength(1);
       expect(simulator.active('sell')).toMatchObject([{ id: hedge.id, notionalUsd: 1500, status: 'filled' }]);
     }));
 });

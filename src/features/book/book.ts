@@ -172,7 +172,7 @@ export const holdsHedge = (book: SideBook, id: string) => {
 };
 
 /** A side as it was shown or kept (a confirmation's, the journal's side_after): its hedges not final, and their sum. */
-interface SideShown {
+export interface SideShown {
   hedge_ids: readonly string[];
   notional_usd: number;
 }
@@ -299,6 +299,28 @@ export function recordStanding(record: Pick<HedgeRecord, 'id' | 'status'>, histo
  * that can still mature. */
 export const stillLive = (record: Pick<HedgeRecord, 'id' | 'status'>, historyEnded?: ReadonlySet<string>) =>
   ['opening', 'filled'].includes(recordStanding(record, historyEnded).standing);
+
+/** What a plan bound of a side: the side as it was shown (its hedges and their sum), and of several hedges the first
+ * to mature. */
+export interface BoundSide {
+  shown: SideShown;
+  soonest?: { id: string; maturityAtMs?: number };
+}
+
+/** Whether a side is still what a plan bound, as a later read `found` it at the server's time `at`: a bound hedge of
+ * several that may have matured by then may settle on its own, and a close of the side would take the others alone;
+ * other hedges or another sum, the side moved. A lone bound hedge that ended leaves nothing to split: that side is
+ * renewed anew. How it changed, or undefined. */
+export function changedSincePlan(
+  bound: BoundSide,
+  found: SideShown,
+  at: { latestMs: number },
+): { matured: NonNullable<BoundSide['soonest']> } | { moved: SideShown } | undefined {
+  const { shown, soonest } = bound;
+  if (soonest && mayHaveMatured(soonest.maturityAtMs, at)) return { matured: soonest };
+  if (sameSide(found, shown) || (shown.hedge_ids.length === 1 && found.hedge_ids.length === 0)) return;
+  return { moved: found };
+}
 
 /** Whether a hedge maturing at `maturityAtMs` may have matured by an instant the server's clock puts no later than
  * `latestMs`: a close landing then may have found it settled and taken the side without it. No time given: it may have. */

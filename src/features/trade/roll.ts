@@ -27,9 +27,9 @@ import {
 import { confirmedPlan, ownGroupEntries, runPlanSteps, type PlanRunStep, type StepDone } from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { guardLiveAction, sayMovedSinceAsked } from '../write/confirm.js';
+import { guardLiveAction, hedgesWords, sayMovedSinceAsked } from '../write/confirm.js';
 import { findSide } from '../book/positions.js';
-import { mayHaveMatured, type HedgeRecord } from '../book/book.js';
+import { changedSincePlan, type BoundSide, type HedgeRecord } from '../book/book.js';
 import { readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
@@ -44,8 +44,8 @@ import {
   runPlanWrite,
   type WriteOptions,
 } from '../write/write-flow.js';
-import { utcClock, utcIso, utcMinute, utcStamp } from '../../core/utc-text.js';
-import { withoutUndefined } from '../../core/objects.js';
+import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
+import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 
 /** With nothing open, a side is rolled (opened anew) when its newest ended hedge matured at most this long ago. */
 const ROLL_RECENT_MS = 7 * 24 * 3_600_000;
@@ -102,11 +102,27 @@ async function legsOf(ports: WritePorts, group: string, entries?: readonly Journ
     close,
     closes,
     rolledHedgeId: stringOf(context.rolled_hedge_id),
+    bound: boundOf(context),
     // The close's expected return, kept with the open leg for a resumed run's report.
     netMarginUsd: readNumber(context.net_margin_usd),
     unfinished: isUnresolved(open) || (close !== undefined && isUnresolved(close)),
     described: `${close ? `close ${close.outcome} (journal ${close.id})` : closes ? 'close not sent yet' : 'nothing to close'}; open ${open.outcome} (journal ${open.id}, key ${open.idempotency_key})`,
   };
+}
+
+/** What the plan bound of the side, as its open leg keeps it (`shown` absent: a roll that closes nothing, or one
+ * journaled without it). */
+function boundOf(context: JsonObject): Partial<BoundSide> {
+  const ids = context.bound_hedge_ids;
+  const notional = readNumber(context.bound_notional_usd);
+  const soonest = stringOf(context.soonest_hedge_id);
+  return withoutUndefined({
+    shown:
+      Array.isArray(ids) && ids.every((id) => typeof id === 'string') && notional !== undefined
+        ? { hedge_ids: ids, notional_usd: notional }
+        : undefined,
+    soonest: soonest ? { id: soonest, maturityAtMs: readNumber(context.soonest_maturity_ms) } : undefined,
+  });
 }
 
 /** A leg's record, journaled under the roll's command line (a leg's failure says how the whole roll is finished:
@@ -178,11 +194,23 @@ async function carryOut(
           )
         : undefined;
   const closeSent = closeDue && closedBefore === undefined;
+  let stoppedBeforeClose: unknown;
   // The close, while the open is still `planned` (it is sent only after the close): null when it found nothing to close.
   const closeStep: PlanRunStep = {
     record: legRecord('close', group, request),
     key: leg?.idempotency_key,
+    // Right before the close is journaled and sent, under the side's lock: the side is still what the plan bound (a
+    // close journaled earlier was judged by the run that sent it).
+    holds: async () => {
+      const { shown, soonest } = legs.bound;
+      if (!shown || leg) return;
+      const { books } = await readSidesAsAnswered(ports, client, [request]);
+      const changed = changedSincePlan({ shown, soonest }, sideAfterOf(books[0]), client.transport.serverNow());
+      if (changed) throw (stoppedBeforeClose = await sideChanged(changed, false));
+    },
     failed: async (error) => {
+      // Stopped before the close was journaled: nothing was sent, as it says.
+      if (error === stoppedBeforeClose) throw error;
       if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge')
         return settled(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
       // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
@@ -218,40 +246,46 @@ async function carryOut(
       throw error;
     },
   };
+  /** Why the roll stops, its open leg abandoned: the side is not what its plan bound (before the close: nothing sent;
+   * after it: not covered). */
+  const sideChanged = async (changed: NonNullable<ReturnType<typeof changedSincePlan>>, closed: boolean) => {
+    const how =
+      'matured' in changed
+        ? `hedge ${safeText(changed.matured.id)} ${changed.matured.maturityAtMs === undefined ? 'has no maturity hedge can read' : `matured at ${utcMinute(changed.matured.maturityAtMs)} UTC`}, possibly before the close ${closed ? 'landed' : 'could be sent'}: it may have settled on its own, and a close of the side would take the others alone`
+        : closed
+          ? `it held ${formatUsd(changed.moved.notional_usd)} when the close was sent, not the ${formatUsd(notionalUsd)} planned on; something outside this roll changed it`
+          : `it holds ${formatUsd(changed.moved.notional_usd)} in ${hedgesWords(changed.moved)} now, not the ${formatUsd(legs.bound.shown!.notional_usd)} in ${hedgesWords(legs.bound.shown!)} planned on; something outside this roll changed it`;
+    await abandon(`not sent: the side changed since the plan (${closed ? 'after' : 'before'} the close)`);
+    const planned = `The roll of the ${side} side of ${market} stopped: the side changed since the plan: ${how}.`;
+    return new UnresolvedError(
+      closed
+        ? `${planned} The close was sent; the new hedge was not, so the ${side} side is not covered now.`
+        : `${planned} Nothing was sent: the side is as it is now.`,
+      {
+        details: {
+          journal_group: group,
+          ...(closed && { covered: false }),
+          ...('matured' in changed && { matured_hedge_id: changed.matured.id }),
+        },
+        hint: closed
+          ? `See what settled and what the close took with \`${hedgeCommand('history')}\`, then cover the side: \`${hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`
+          : `See the side with \`${hedgeCommand('positions')}\`, then roll again: it plans anew from the side as it is.`,
+      },
+    );
+  };
   /** Right before the open: the roll opens what it closed, and only on a side nothing covers. */
   const stillToOpen = async (closedLeg: JournalEntry | undefined) => {
-    // The side's notional read right before its close was sent (under the side's lock).
+    // The side as the close read it right before it was sent (under the side's lock), and a bound hedge of several
+    // judged at the close's end on the server's clock: one that matured before the close landed may have settled alone.
+    // (Its hedges were judged before it was sent: its sum is what is judged here.)
     const closedUsd = readNumber(closedLeg?.context?.notional_usd);
-    if (closedUsd !== undefined && Math.abs(closedUsd - notionalUsd) >= 0.005) {
-      await abandon(`not sent: the close closed ${formatUsd(closedUsd)}, the roll planned ${formatUsd(notionalUsd)}`);
-      throw new UnresolvedError(
-        `The roll planned to close and re-open ${formatUsd(notionalUsd)} on the ${side} side of ${market}, but the side held ${formatUsd(closedUsd)} when its close was sent: something outside hedge changed it since the plan. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
-        {
-          details: { journal_group: group, planned_usd: notionalUsd, closed_usd: closedUsd, covered: false },
-          hint: `Cover the side with what it should hold: \`${hedgeCommand('open', market, side, String(closedUsd), '--tenor', String(tenorDays))}\`.`,
-        },
-      );
-    }
-    // The plan bound several hedges: one that may have matured before the close took the side may have settled on its
-    // own, so what the close took and which deal goes on cannot be told (judged at the close's end, on the server's clock).
-    const soonest = readNumber(open.context?.soonest_maturity_ms);
     const closedAtMs = Date.parse(closedLeg?.resolved_at ?? closedLeg?.updated_at ?? '');
     const closedAt = client.transport.serverClock.at(Number.isFinite(closedAtMs) ? closedAtMs : ports.clock.now());
-    if (closedLeg && soonest !== undefined && mayHaveMatured(soonest, closedAt)) {
-      const matured = safeText(stringOf(open.context?.soonest_hedge_id) ?? 'of the side');
-      await abandon(`not sent: hedge ${matured} matured at ${utcIso(soonest)}, possibly before the close landed`);
-      throw new UnresolvedError(
-        `The roll planned to close every hedge of the ${side} side of ${market} and open ${formatUsd(notionalUsd)} again, but hedge ${matured} matured at ${utcMinute(soonest)} UTC, possibly before the close landed: it may have settled on its own, so what the close took and which deal goes on cannot be told. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
-        {
-          details: {
-            journal_group: group,
-            matured_hedge_id: stringOf(open.context?.soonest_hedge_id) ?? null,
-            covered: false,
-          },
-          hint: `See what settled and what the close took with \`${hedgeCommand('history')}\`, then cover the side: \`${hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`,
-        },
-      );
-    }
+    const shown = legs.bound.shown ?? { hedge_ids: [], notional_usd: notionalUsd };
+    const changed =
+      closedLeg &&
+      changedSincePlan({ ...legs.bound, shown }, { ...shown, notional_usd: closedUsd ?? shown.notional_usd }, closedAt);
+    if (changed) throw await sideChanged(changed, true);
     // What already covers the side in any of its views (one read): any one is enough not to open a second time.
     const book = await (await SideViews.read(client, ports.log)).book(market, side);
     const [filled] = book.filled;
@@ -596,6 +630,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       { live: true, moved: (then, now) => sayMovedSinceAsked(ports, req, then.trades, now.trades) },
     );
     const { request, closing, several, ended } = plan;
+    const { held } = plan.trades[0];
     notes.push(...plan.notes);
     if (dryRun) return rollDryRun(ports, client, notes, { request, closes: !!closing, ended });
 
@@ -612,6 +647,9 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         // The first of several hedges to mature: a close that lands after its maturity may have found it settled.
         soonest_hedge_id: several?.at(-1)?.id,
         soonest_maturity_ms: several?.at(-1)?.maturityAtMs,
+        // The side the plan bound: the close is sent only while it is still that side.
+        bound_hedge_ids: closing && held.hedge_ids,
+        bound_notional_usd: closing && held.notional_usd,
       }),
     );
     return carryOut(ports, await legsOf(ports, group, [openEntry]), write.wait, notes, undefined, shown.quote);

@@ -7,7 +7,6 @@ import { redactKey } from '../../core/security/secrets.js';
 import { DeclinedError, UsageError } from '../../core/errors.js';
 import { formatUsd } from '../../core/number-format.js';
 import type { Trade } from '../../platform/runtime/context.js';
-import type { SideAfter } from '../../platform/journal/index.js';
 import { sameHedges, sameSide } from '../book/side-book.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
@@ -72,7 +71,7 @@ export function sameAsShown(shown: readonly Trade[] | undefined, now: readonly T
 }
 
 /** A side's hedges in words: "hdg_1, hdg_2", or "no hedge". */
-export function hedgesWords(held: SideAfter) {
+export function hedgesWords(held: { hedge_ids: readonly string[] }) {
   return held.hedge_ids.length ? held.hedge_ids.map(safeText).join(', ') : 'no hedge';
 }
 

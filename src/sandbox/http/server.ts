@@ -40,6 +40,8 @@ export interface RequestLogEntry extends Pick<EngineRequest, 'method' | 'path' |
   status: number | 'dropped' | 'stalled' | 'pending';
   errorCode: string | null;
   fault: string | null;
+  /** A write the engine carried out (not a replay, not refused), whatever answer then reached the client. */
+  acted: boolean;
 }
 
 export type RunningSandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -168,6 +170,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
       status: 'pending',
       errorCode: null,
       fault: null,
+      acted: false,
     };
     // A long-running server keeps the newest half once the log is full.
     if (requestLog.length >= 100_000) requestLog.splice(0, 50_000);
@@ -210,6 +213,8 @@ export async function startSandbox(options: SandboxOptions = {}) {
           if (!(error instanceof ApiError)) throw error;
           return send(errorResponse(error));
         }
+        entry.acted =
+          response.status === 200 && isWrite(method, path) && response.headers['idempotent-replayed'] !== 'true';
         if (holds.signal.aborted) return req.socket.destroy();
         host.saveIfChanged();
       }

@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { until } from '../polling.js';
+import { asUser } from '../another-user.js';
 
 const DEBIAN_ROOT = '/usr/lib/postgresql';
 /** The superuser of the throwaway cluster (not `postgres`: the tests log in by password as it). */
@@ -76,7 +77,7 @@ function postgresAccount() {
 function runToEnd(command: string, args: string[], account: Account): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
-      ...account,
+      ...(account && asUser(account)),
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C', LC_ALL: 'C' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
