@@ -35,7 +35,7 @@ import {
 } from './acct-rules.js';
 
 /** What the accounting flows use of a command's context. */
-type AcctPorts = Pick<CommandContext, 'client' | 'clock' | 'env'>;
+type AcctPorts = Pick<CommandContext, 'client' | 'clock' | 'env' | 'credentials'>;
 
 export interface AcctEvent {
   relationship_id: string;
@@ -137,8 +137,14 @@ async function referenceHedges(client: HedgeClient, reference: string) {
   return { live: deal.live(ended).length, all: deal.hedges.length };
 }
 
-/** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash. */
-export async function designate(ctx: AcctPorts, relationship: Relationship, recordedLate: string | undefined) {
+/** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash;
+ * `beforeRecord` is given it sealed, before it is recorded (a memo written first: when that fails, nothing is). */
+export async function designate(
+  ctx: AcctPorts,
+  relationship: Relationship,
+  recordedLate: string | undefined,
+  beforeRecord?: (designation: Designation) => void,
+) {
   const today = todayOf(ctx.clock.now());
   const at = relationship.designated_at;
   if (at > today)
@@ -169,13 +175,18 @@ export async function designate(ctx: AcctPorts, relationship: Relationship, reco
           `instrument.references: every hedge carrying ${reference} is already closed; a designation names hedges still held, or give --recorded-late REASON.`,
         );
     }
-  const [record] = await appendRecords(ctx, 'designation', (records) => {
-    if (recorded(records).relationships.has(relationship.id))
-      throw new UsageError(
-        `id: ${relationship.id} is already designated; a relationship is never edited: de-designate it (hedge acct event ${relationship.id} --de-designate DATE --reason …) and designate a new one under another id.`,
-      );
-    return [{ relationship, ...(recordedLate !== undefined && { recorded_late: recordedLate }) }];
-  });
+  const [record] = await appendRecords(
+    ctx,
+    'designation',
+    (records) => {
+      if (recorded(records).relationships.has(relationship.id))
+        throw new UsageError(
+          `id: ${relationship.id} is already designated; a relationship is never edited: de-designate it (hedge acct event ${relationship.id} --de-designate DATE --reason …) and designate a new one under another id.`,
+        );
+      return [{ relationship, ...(recordedLate !== undefined && { recorded_late: recordedLate }) }];
+    },
+    beforeRecord && (([sealed]) => beforeRecord(recorded([sealed]).relationships.get(relationship.id)!)),
+  );
   return recorded([record]).relationships.get(relationship.id)!;
 }
 
