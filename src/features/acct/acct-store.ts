@@ -3,10 +3,10 @@
 // append-only, each record carrying the hash of the one before it and the chain's head kept in a file of its own, so
 // that an edit, a re-sealed chain or records removed from the end are found on the next read.
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
-import { AuthError, HeldError, UsageError } from '../../core/errors.js';
+import { AuthError, HeldError, StateError, UsageError } from '../../core/errors.js';
 import { newSession } from '../../core/files/file-lock.js';
 import {
   describeReadError,
@@ -90,8 +90,17 @@ type Store = Awaited<ReturnType<typeof storeOf>>;
 
 /** A store file's text, or undefined when there is none yet: never through a link, only this user's (or root's). */
 function readStoreFile(store: Store, path: string) {
-  // Judged as the journal's: whoever may change these folders could swap or remove a record.
-  for (const folder of [store.top, join(store.top, 'acct'), store.dir]) refuseUntrustedFolder(folder);
+  // Judged as the journal's: whoever may change these folders could swap or remove a record; hedge's own folders in
+  // it are never links (which another could point elsewhere).
+  refuseUntrustedFolder(store.top);
+  for (const folder of [join(store.top, 'acct'), store.dir]) {
+    if (lstatSync(folder, { throwIfNoEntry: false })?.isSymbolicLink())
+      throw new StateError(
+        `The accounting records' folder ${folder} is a symbolic link; hedge does not follow it. Replace the link with the folder itself (or remove it).`,
+        { path: folder },
+      );
+    refuseUntrustedFolder(folder);
+  }
   if (!existsSync(path)) return;
   try {
     return readRegularFileSync(path, { maxBytes: MAX_BYTES, guard: 'trusted', noFollow: true }).toString('utf8');
