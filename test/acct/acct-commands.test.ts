@@ -20,7 +20,7 @@ function setUp() {
     writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
     return path;
   };
-  const store = join(dir, 'acct', 'records.json');
+  const store = join(dir, 'acct', 'local', 'records.json');
   return { dir, run, file, store };
 }
 

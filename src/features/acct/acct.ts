@@ -34,7 +34,7 @@ import {
 } from './acct-rules.js';
 
 /** What the accounting flows use of a command's context. */
-type AcctPorts = Pick<CommandContext, 'client' | 'clock' | 'env'>;
+type AcctPorts = Pick<CommandContext, 'client' | 'clock' | 'env' | 'credentials'>;
 
 export interface AcctEvent {
   relationship_id: string;
@@ -139,8 +139,14 @@ async function referenceHedges(client: HedgeClient, reference: string) {
   return { live: deal.live(ended).length, all: deal.hedges.length };
 }
 
-/** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash. */
-export async function designate(ctx: AcctPorts, relationship: Relationship, recordedLate: string | undefined) {
+/** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash;
+ * `beforeRecord` is given it sealed, before it is recorded (a memo written first: when that fails, nothing is). */
+export async function designate(
+  ctx: AcctPorts,
+  relationship: Relationship,
+  recordedLate: string | undefined,
+  beforeRecord?: (designation: Designation) => void,
+) {
   const { instrument } = relationship;
   // The references are checked against the hedge records (a read) before anything is recorded; the books' today is
   // then the server's, learned from those answers.
@@ -175,13 +181,18 @@ export async function designate(ctx: AcctPorts, relationship: Relationship, reco
     throw new UsageError(
       `instrument.currency: ${instrument.currency} is not the hedged item's currency (${relationship.hedged_item.currency}); expected the currency the forward delivers.`,
     );
-  const [record] = await appendRecords(ctx, 'designation', (records) => {
-    if (recorded(records).relationships.has(relationship.id))
-      throw new UsageError(
-        `id: ${relationship.id} is already designated; a relationship is never edited: de-designate it (hedge acct event ${relationship.id} --de-designate DATE --reason …) and designate a new one under another id.`,
-      );
-    return [{ relationship, ...(recordedLate !== undefined && { recorded_late: recordedLate }) }];
-  });
+  const [record] = await appendRecords(
+    ctx,
+    'designation',
+    (records) => {
+      if (recorded(records).relationships.has(relationship.id))
+        throw new UsageError(
+          `id: ${relationship.id} is already designated; a relationship is never edited: de-designate it (hedge acct event ${relationship.id} --de-designate DATE --reason …) and designate a new one under another id.`,
+        );
+      return [{ relationship, ...(recordedLate !== undefined && { recorded_late: recordedLate }) }];
+    },
+    beforeRecord && (([sealed]) => beforeRecord(recorded([sealed]).relationships.get(relationship.id)!)),
+  );
   return recorded([record]).relationships.get(relationship.id)!;
 }
 

@@ -4,7 +4,7 @@ import { isDate } from '../../../features/acct/acct-files.js';
 import { recordEvent, type AcctEvent } from '../../../features/acct/acct.js';
 
 /** What this command uses of its context. */
-export type Options = Pick<CommandContext, 'client' | 'clock' | 'env' | 'output'>;
+export type Options = Pick<CommandContext, 'client' | 'clock' | 'credentials' | 'env' | 'output'>;
 
 export async function run(ctx: Options, { args, options }: In<'ACCT_EVENT'>) {
   const { occurred, deDesignate, reason, notExpected } = options;

@@ -21,7 +21,7 @@ import { MAX_INPUT_FILE_BYTES } from '../../../core/security/bounded-read.js';
 import { centsNumber, exactText } from '../../../features/acct/acct-money.js';
 
 /** What these commands use of their context. */
-export type Options = InputPorts & Pick<CommandContext, 'client' | 'env' | 'output'>;
+export type Options = InputPorts & Pick<CommandContext, 'client' | 'credentials' | 'env' | 'output'>;
 
 /** The relationships asked for, each computed up to `until` (default today), with the periods that end on or after `from`. */
 async function computeAll(
@@ -31,7 +31,7 @@ async function computeAll(
   until: string | undefined,
   from = '',
 ) {
-  const state = recorded(readRecords(ctx));
+  const state = recorded(await readRecords(ctx));
   if (valuesFile !== undefined && id === undefined)
     throw new UsageError('--values: give the relationship ID the values are of.');
   const chosen = id === undefined ? [...state.relationships.values()] : [state.relationships.get(id)];

@@ -79,8 +79,8 @@ function defaultQuote(market: string) {
 }
 
 /** What is recorded of a market: a row a date, with its source. */
-function listRates(ctx: Options, market: string) {
-  const rates = recorded(readRecords(ctx)).rates.get(market);
+async function listRates(ctx: Options, market: string) {
+  const rates = recorded(await readRecords(ctx)).rates.get(market);
   const rows = [...(rates?.rows.values() ?? [])]
     .sort((a, b) => a.date.localeCompare(b.date))
     .map((row) => ({
