@@ -12,7 +12,8 @@ import type { HistoryFacts } from '../../core/wire.js';
 import { readDeal, type DealHedges } from '../book/deal.js';
 import { recordStanding } from '../book/book.js';
 import { walkHistory } from '../report/report.js';
-import { appendRecords, type AcctRecord } from './acct-store.js';
+import { appendRecords, readRecords, type AcctRecord } from './acct-store.js';
+import type { JsonObject } from '../../core/objects.js';
 import type { Relationship, ValueLine } from './acct-files.js';
 import { exact, exactNumber, sub, toCents, type Cents, type Exact } from './acct-money.js';
 import {
@@ -57,13 +58,25 @@ interface MarketRates {
   rows: Map<string, RateRow>;
 }
 
-/** What the records say: each relationship with its events, and each market's rates. */
+/** A period closed: what `test`, `reserve` and `journal` printed for it then, printed as it is from then on. */
+export interface Close {
+  period: string;
+  from: string;
+  to: string;
+  test: Array<Record<string, unknown>>;
+  reserve: Array<Record<string, unknown>>;
+  journal: Array<Record<string, unknown>>;
+}
+
+/** What the records say: each relationship with its events, each market's rates, and the periods closed. */
 export function recorded(records: readonly AcctRecord[]) {
   const relationships = new Map<string, Designation>();
   const rates = new Map<string, MarketRates>();
+  const closes: Close[] = [];
   for (const record of records) {
     const body = record.body as Record<string, never>;
-    if (record.kind === 'designation')
+    if (record.kind === 'close') closes.push(record.body as unknown as Close);
+    else if (record.kind === 'designation')
       relationships.set(body.relationship['id'], {
         relationship: body.relationship,
         recordedAt: record.recorded_at,
@@ -78,7 +91,7 @@ export function recorded(records: readonly AcctRecord[]) {
       rates.set(body.market, market);
     }
   }
-  return { relationships, rates };
+  return { relationships, rates, closes };
 }
 
 function rateRow(row: Record<string, string>): RateRow {
@@ -214,6 +227,28 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent) {
       );
     return [{ ...event }];
   });
+}
+
+/** Records a period's close: its rows as they are printed, refused when it overlaps one closed already. */
+export async function recordClose(ctx: AcctPorts, close: Close) {
+  await appendRecords(ctx, 'close', (records) => {
+    const overlapping = recorded(records).closes.find((each) => each.from <= close.to && each.to >= close.from);
+    if (overlapping)
+      throw new UsageError(`--period: ${overlapping.period} is closed already; a closed period never changes.`);
+    return [close as unknown as JsonObject];
+  });
+}
+
+/** The books' today: the server's, learned from its answers, where a relationship is of the desk's hedges; else this
+ * machine's. */
+export async function booksToday(ctx: AcctPorts) {
+  const { relationships } = recorded(await readRecords(ctx));
+  if (![...relationships.values()].some(({ relationship }) => 'references' in relationship.instrument))
+    return todayOf(ctx.clock.now());
+  // One read teaches the server's time.
+  const client = await ctx.client();
+  await client.listPositions();
+  return todayOf(client.transport.serverNow().bestMs);
 }
 
 /** Appends a market's rates; a date already recorded with other figures is refused (recorded rates never change). */
