@@ -181,7 +181,10 @@ describe('the worked example, recorded late: memo, test, event, reserve and bala
       'values.csv',
       'date,instrument_value,hedged_item_value\n2018-12-31,50000,-49000\n2019-01-31,140,-150\n',
     );
-    const rows = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--values', values, '--json']));
+    // Up to 2019-01-31: the forward's maturity (2019-02-01) is an event whose values the file would need.
+    const rows = okJson(
+      await run(['acct', 'test', 'EUR-SALE-1', '--values', values, '--as-of', '2019-01-31', '--json']),
+    );
     expect(rows.map((row: Record<string, number>) => [row.effective, row.ineffective, row.reserve_close])).toEqual([
       [49000, 1000, 49000],
       [-48860, -1000, 140],

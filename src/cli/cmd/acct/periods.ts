@@ -8,6 +8,7 @@ import {
   compute,
   fromValues,
   functionalCurrency,
+  occurrenceTarget,
   parsePeriod,
   recorded,
   todayOf,
@@ -51,7 +52,7 @@ async function computeAll(
       const quoted = state.rates.get(designation!.relationship.market)?.quote;
       computed.push({
         designation: designation!,
-        results: fromValues(designation!, lines),
+        results: fromValues(designation!, lines, end),
         rates: new Map(),
         hedgeIds: [],
         currency: quoted ? functionalCurrency(designation!.relationship, quoted) : 'functional',
@@ -152,9 +153,7 @@ export const journal = {
     const computed = await computeAll(ctx, args.id, options.values, period?.to, period?.from);
     const rows = computed.flatMap(({ designation, results, rates, hedgeIds, currency }) =>
       results.flatMap((result) => {
-        const into =
-          designation.relationship.on_occurrence === 'basis_adjustment' ? 'basis_adjustment' : 'reclassification';
-        const lines = periodEntries(designation.relationship.id, result, into);
+        const lines = periodEntries(designation.relationship.id, result, occurrenceTarget(designation.relationship));
         // Every entry balances, or nothing is printed: an entry that does not is a fault of hedge's, never a posting.
         if (!balanced(lines))
           throw new Error(`an entry of ${designation.relationship.id} at ${result.period_end} does not balance`);
