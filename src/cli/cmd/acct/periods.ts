@@ -3,10 +3,11 @@
 import * as z from 'zod/mini';
 import { type CommandContext, type In, safeText, UsageError } from '../command-input.js';
 import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
-import { isDate, parseValuesFile } from '../../../features/acct/acct-files.js';
+import { isDate, parseValuesFile, type Relationship } from '../../../features/acct/acct-files.js';
 import {
   compute,
   fromValues,
+  asFunctional,
   functionalCurrency,
   occurrenceTarget,
   parsePeriod,
@@ -22,7 +23,7 @@ import { MAX_INPUT_FILE_BYTES } from '../../../core/security/bounded-read.js';
 import { centsNumber, exactText } from '../../../features/acct/acct-money.js';
 
 /** What these commands use of their context. */
-export type Options = InputPorts & Pick<CommandContext, 'client' | 'env' | 'output'>;
+export type Options = InputPorts & Pick<CommandContext, 'client' | 'credentials' | 'env' | 'output'>;
 
 /** The relationships asked for, each computed up to `until` (default today), with the periods that end on or after `from`. */
 async function computeAll(
@@ -32,7 +33,7 @@ async function computeAll(
   until: string | undefined,
   from = '',
 ) {
-  const state = recorded(readRecords(ctx));
+  const state = recorded(await readRecords(ctx));
   if (valuesFile !== undefined && id === undefined)
     throw new UsageError('--values: give the relationship ID the values are of.');
   const chosen = id === undefined ? [...state.relationships.values()] : [state.relationships.get(id)];
@@ -55,7 +56,7 @@ async function computeAll(
         results: fromValues(designation!, lines, end),
         rates: new Map(),
         hedgeIds: [],
-        currency: quoted ? functionalCurrency(designation!.relationship, quoted) : 'functional',
+        currency: valuesCurrency(designation!.relationship, quoted),
       });
     } else {
       computed.push(await compute(ctx, designation!, state.rates, until, until === undefined ? 'today' : '--as-of'));
@@ -64,10 +65,19 @@ async function computeAll(
   return computed.map((each) => ({ ...each, results: each.results.filter((result) => result.period_end >= from) }));
 }
 
+/** The currency of a relationship valued from a file: its functional currency, named or read from its rates' quote. */
+function valuesCurrency(rel: Relationship, quoted: string | undefined) {
+  if (quoted) return functionalCurrency(rel, quoted);
+  if (rel.functional_currency) return asFunctional(rel.functional_currency);
+  throw new UsageError(
+    `functional_currency: ${rel.id} names none and no rate of ${rel.market} is recorded to read it from; import its rates (hedge acct rates FILE --market ${rel.market} --quote "…").`,
+  );
+}
+
 /** One row a relationship and period, the relationship's names first. */
 function periodRows(computed: readonly Computed[]) {
   return computed.flatMap(({ designation, results, rates, currency, criticalTerms }) =>
-    results.map((result) => ({
+    results.map(({ cents: _, ...result }) => ({
       relationship_id: designation.relationship.id,
       ...result,
       currency,
@@ -118,11 +128,19 @@ export const reserve = {
   async run(ctx: Options, { args, options }: In<'ACCT_RESERVE'>) {
     const period = options.period === undefined ? undefined : parsePeriod(options.period);
     const computed = await computeAll(ctx, args.id, options.values, period?.to, period?.from);
+    // The roll-forward and what it is made of: every field the contract of --json names, in the currency it is in.
     const keys = [
       ...RESERVE_FIELDS.map((field) => field.key),
+      'instrument_change',
+      'hedged_item_change',
+      'ratio',
+      'ineffective',
+      'excluded',
       'cost_of_hedging_open',
       'cost_of_hedging_reclassified',
       'currency',
+      'rate',
+      'rate_source',
     ];
     // The roll-forward's own figures: `hedge acct test` gives the rest of each period.
     const rows = periodRows(computed).map((row) =>
