@@ -189,7 +189,10 @@ describe('the worked example, recorded late: memo, test, event, reserve and bala
       'values.csv',
       'date,instrument_value,hedged_item_value\n2018-12-31,50000,-49000\n2019-01-31,140,-150\n',
     );
-    const rows = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--values', values, '--json']));
+    // Up to 2019-01-31: the forward's maturity (2019-02-01) is an event whose values the file would need.
+    const rows = okJson(
+      await run(['acct', 'test', 'EUR-SALE-1', '--values', values, '--as-of', '2019-01-31', '--json']),
+    );
     expect(rows.map((row: Record<string, number>) => [row.effective, row.ineffective, row.reserve_close])).toEqual([
       [49000, 1000, 49000],
       [-48860, -1000, 140],
@@ -263,7 +266,7 @@ describe('exact, from designation, in one currency', () => {
 });
 
 describe('hedge acct close: a closed period prints as it was closed; what changes in it later is adjusted in the first open period', () => {
-  it('closes 2018-Q4 of the worked example; a later de-designation dated in it posts an adjusting entry under a new id in 2019-01', async () => {
+  it('closes 2018-Q4 of the worked example; an occurrence recorded later and dated in it posts an adjusting entry under a new id in 2019-01', async () => {
     const { run, file } = setUp();
     ok(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR']));
     const example = file('example.json', { ...EXAMPLE, hedged_item: { ...EXAMPLE.hedged_item, kind: 'firm' } });
@@ -283,24 +286,16 @@ describe('hedge acct close: a closed period prints as it was closed; what change
     const reserveBefore = ok(await run(['acct', 'reserve', '--period', '2018-Q4', '--json'])).stdout;
     ok(await run(['acct', 'close', '--period', '2018-Q4']));
     exits(await run(['acct', 'close', '--period', '2018-12']), 2, '--period: 2018-Q4 is closed already');
-    // The reserve leaves 2018 when the sale is no longer expected, on the year's last day: a closed period.
-    ok(
-      await run([
-        'acct',
-        'event',
-        'EUR-SALE-1',
-        '--de-designate',
-        '2018-12-31',
-        '--reason',
-        'the order was cancelled',
-        '--not-expected',
-      ]),
-    );
+    // The sale turns out to have happened on the year's last day, a closed period: the reserve is reclassified then.
+    ok(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2018-12-31']));
     const after = ok(await run(journal));
     expect(after.stdout).toBe(before);
     expect(ok(await run(['acct', 'reserve', '--period', '2018-Q4', '--json'])).stdout).toBe(reserveBefore);
+    // January's end is valued too: the forward is held until it settles.
+    const lateRate = file('january.csv', 'date,spot,forward,discount_factor,source\n2019-01-31,1.20,1.195,1,bank\n');
+    ok(await run(['acct', 'rates', lateRate, '--market', 'EURUSD', '--quote', 'USD per EUR']));
     const january = ok(await run(['acct', 'journal', '--period', '2019-01', '--json']));
-    const lines = JSON.parse(january.stdout);
+    const lines = JSON.parse(january.stdout).filter((line: { date: string }) => line.date === '2019-01-01');
     expect(new Set(lines.map((line: { entry_id: string }) => line.entry_id))).toEqual(
       new Set(['EUR-SALE-1/2019-01-01/adjustment']),
     );

@@ -9,6 +9,7 @@ import {
   fromValues,
   asFunctional,
   functionalCurrency,
+  occurrenceTarget,
   parsePeriod,
   booksToday,
   recordClose,
@@ -58,7 +59,7 @@ async function computeAll(
       const quoted = state.rates.get(designation!.relationship.market)?.quote;
       computed.push({
         designation: designation!,
-        results: fromValues(designation!, lines),
+        results: fromValues(designation!, lines, end),
         rates: new Map(),
         hedgeIds: [],
         currency: valuesCurrency(designation!.relationship, quoted),
@@ -104,9 +105,7 @@ function booksOf(computed: readonly Computed[]) {
   const reserve = test.map((row) => Object.fromEntries(RESERVE_KEYS.map((key) => [key, row[key]])));
   const journal: Row[] = computed.flatMap(({ designation, results, rates, hedgeIds, currency }) =>
     results.flatMap((result) => {
-      const into =
-        designation.relationship.on_occurrence === 'basis_adjustment' ? 'basis_adjustment' : 'reclassification';
-      const lines = periodEntries(designation.relationship.id, result, into);
+      const lines = periodEntries(designation.relationship.id, result, occurrenceTarget(designation.relationship));
       // Every entry balances, or nothing is printed: an entry that does not is a fault of hedge's, never a posting.
       if (!balanced(lines))
         throw new Error(`an entry of ${designation.relationship.id} at ${result.period_end} does not balance`);
