@@ -50,7 +50,8 @@ it("keep --exposures rolls a receivable's cover three times, rates recorded dail
       probability_evidence: 'Signed order; the customer has paid every invoice this year',
     },
     instrument: { references: [REFERENCE] },
-    ratio: '1',
+    // Half of the cover designated here, half in the critical-terms relationship below.
+    ratio: '0.5',
     designation: 'spot',
     excluded: 'cost_of_hedging_reserve',
     method: 'dollar_offset_cumulative',
@@ -80,6 +81,13 @@ it("keep --exposures rolls a receivable's cover three times, rates recorded dail
   ok(await simulator.hedge(['acct', 'designate', file]));
   // The same cover by critical terms: its terms against the receivable's, read from the desk's open hedge.
   const byTerms = { ...relationship, id: 'NGN-RECEIVABLE-TERMS', method: 'critical_terms' };
+  // One hedge's shares across live relationships are at most the whole of it.
+  writeFileSync(file, JSON.stringify({ ...byTerms, ratio: '0.75' }));
+  exits(
+    await simulator.hedge(['acct', 'designate', file]),
+    2,
+    `ratio: 0.75 of the hedges carrying ${REFERENCE} with NGN-RECEIVABLE-1's 0.5 designates more than the whole of them`,
+  );
   writeFileSync(file, JSON.stringify(byTerms));
   ok(await simulator.hedge(['acct', 'designate', file]));
   expect(simulator.writes()).toHaveLength(writesBefore);
@@ -116,7 +124,7 @@ it("keep --exposures rolls a receivable's cover three times, rates recorded dail
 
   // By hand, from what is recorded and the hedges' records: at each recorded rate, a hedge filled by then and closed
   // by then counts what history says it realized, one still open N × (S − E) / S; the instrument's change is that value
-  // less the value at the designation's rate, rounded once.
+  // less the value at the designation's rate, the designated half of it, rounded once.
   const rates = okJson(await simulator.hedge(['acct', 'rates', '--market', MARKET, '--json']));
   const realized = new Map<string, Exact>(
     history.map((row: Record<string, unknown>) => [row.hedge_id, exact(String(row.gross_pnl_usd))!]),
@@ -141,7 +149,7 @@ it("keep --exposures rolls a receivable's cover three times, rates recorded dail
   for (const each of periods)
     expect([each.period_end, each.instrument_change]).toEqual([
       each.period_end,
-      centsNumber(toCents(sub(valueAt(rateOn(each.period_end)), atDesignation))),
+      centsNumber(toCents(mul(sub(valueAt(rateOn(each.period_end)), atDesignation), [1n, 2n]))),
     ]);
   expect(period).toMatchObject({ relationship_id: relationship.id, period_end: asOf, currency: 'USD' });
   expect(cents(period.reserve_open) + cents(period.effective) - cents(period.reclassified)).toBe(

@@ -211,15 +211,38 @@ export async function designate(
     ctx,
     'designation',
     (records) => {
-      if (recorded(records).relationships.has(relationship.id))
+      const { relationships } = recorded(records);
+      if (relationships.has(relationship.id))
         throw new UsageError(
           `id: ${relationship.id} is already designated; a relationship is never edited: de-designate it (hedge acct event ${relationship.id} --de-designate DATE --reason …) and designate a new one under another id.`,
         );
+      sharesWithin(relationship, relationships.values(), today);
       return [{ relationship, ...(recordedLate !== undefined && { recorded_late: recordedLate }) }];
     },
     beforeRecord && (([sealed]) => beforeRecord(recorded([sealed]).relationships.get(relationship.id)!)),
   );
   return recorded([record]).relationships.get(relationship.id)!;
+}
+
+/** Refuses a relationship whose hedges' designated shares, with those of the live relationships holding the same
+ * hedges (a reference in common), would come to more than the whole of them, naming those relationships. */
+function sharesWithin(rel: Relationship, others: Iterable<Designation>, today: string) {
+  if (!('references' in rel.instrument)) return;
+  const mine = rel.instrument.references;
+  const sharing = [...others].filter((other) => {
+    const { instrument } = other.relationship;
+    const ended = lifeOf(other).endedOn;
+    return (
+      'references' in instrument &&
+      instrument.references.some((reference) => mine.some((own) => sameReference(own, reference))) &&
+      (ended === undefined || ended >= today)
+    );
+  });
+  const total = sharing.reduce((sum, other) => add(sum, exact(other.relationship.ratio)!), exact(rel.ratio)!);
+  if (total[0] > total[1])
+    throw new UsageError(
+      `ratio: ${rel.ratio} of the hedges carrying ${mine.join(', ')} with ${sharing.map((other) => `${other.relationship.id}'s ${other.relationship.ratio}`).join(' and ')} designates more than the whole of them; the shares of one hedge across live relationships are at most 1 (de-designate ${sharing.map((other) => other.relationship.id).join(', ')}, or designate a smaller share).`,
+    );
 }
 
 /** What the framework's table refuses of a relationship (one line naming the field), or nothing. */
@@ -635,6 +658,11 @@ export async function compute(
           excluded: since('excluded'),
           fees: since('fees'),
           settled: since('settled'),
+          // Exact, for the designated share to be taken of before the one rounding.
+          exact: {
+            instrument: sub(value.instrument, atDesignation.instrument),
+            excluded: sub(value.excluded, atDesignation.excluded),
+          },
           hedgedItem: itemChange(rel, quote, amount, start, at),
         };
       });
