@@ -66,6 +66,8 @@ export const COMMANDS: readonly CommandSpec[] = tree({
     ACCT_RESERVE: () => import('./cmd/acct/periods.js').then((module) => module.reserve),
     ACCT_JOURNAL: () => import('./cmd/acct/periods.js').then((module) => module.journal),
     ACCT_CLOSE: () => import('./cmd/acct/periods.js').then((module) => module.close),
+    ACCT_LIST: () => import('./cmd/acct/inventory.js').then((module) => module.list),
+    ACCT_SHOW: () => import('./cmd/acct/inventory.js').then((module) => module.show),
   },
   DEMO: { DEMO_RESET: () => import('./cmd/tools/demo-reset.js') },
   MCP: () => import('./cmd/tools/mcp.js').then((module) => module.withCommands(COMMANDS)),

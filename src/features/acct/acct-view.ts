@@ -2,7 +2,8 @@
 import { fieldTable } from '../../platform/fields/fields.js';
 import { wrapWords } from '../../platform/terminal/width.js';
 import { escapeHtml, REPORT_STYLE } from '../report/report-html.js';
-import type { Designation } from './acct.js';
+import { asFunctional, type Designation } from './acct.js';
+import { formatMoney, formatRate } from '../../core/number-format.js';
 import { utcDay } from '../../core/utc-text.js';
 
 const JUDGEMENT =
@@ -14,10 +15,17 @@ const FRAMEWORK_NAMES = { ifrs9: 'IFRS 9', ias39: 'IAS 39', asc815: 'ASC 815' } 
 function memoRows(designation: Designation) {
   const { relationship: rel } = designation;
   const item = rel.hedged_item;
+  const money = (text: string) => formatMoney(Number(text));
+  const heldText = designation.hedges
+    .map(
+      (hedge) =>
+        `${hedge.id} ${hedge.side} ${money(hedge.notional_usd)} USD at ${hedge.entry_rate === null ? 'a rate not yet struck' : formatRate(Number(hedge.entry_rate))}${hedge.maturity ? `, maturing ${hedge.maturity}` : ''}`,
+    )
+    .join('; ');
   const instrument =
     'references' in rel.instrument
-      ? `the desk's own hedges carrying ${rel.instrument.references.join(', ')}, through every roll (gross price P&L designated; carry excluded; fees to P&L)`
-      : `a forward held elsewhere: ${rel.instrument.notional} ${rel.instrument.currency} at ${rel.instrument.contract_rate} (${rel.instrument.rate_quote}), maturing ${rel.instrument.maturity}`;
+      ? `the desk's own hedges carrying ${rel.instrument.references.join(', ')}, through every roll (gross price P&L designated; carry excluded; fees to P&L)${heldText ? `; held when designated: ${heldText}` : ''}`
+      : `a forward held elsewhere: ${Number(item.amount) > 0 ? 'sells' : 'buys'} ${money(rel.instrument.notional)} ${rel.instrument.currency} at ${rel.instrument.contract_rate} (${rel.instrument.rate_quote}), maturing ${rel.instrument.maturity}`;
   return [
     ...Object.entries({
       Relationship: rel.id,
@@ -26,9 +34,12 @@ function memoRows(designation: Designation) {
       Recorded: designation.recordedAt,
       'Record hash': designation.hash,
       'Objective and strategy': rel.objective,
-      'Hedged item': `${item.description}: ${item.amount} ${item.currency} (${item.kind}), expected ${item.expected_date}`,
+      'Hedged item': `${item.description}: ${money(item.amount)} ${item.currency} (${item.kind}), expected ${item.expected_date}`,
       'Evidence of probability': item.probability_evidence,
       Rates: rel.market,
+      'Functional currency': rel.functional_currency
+        ? `${rel.functional_currency}${asFunctional(rel.functional_currency) !== rel.functional_currency ? ' (read as USD)' : ''}`
+        : 'the rates’ other currency than the hedged item’s',
       'Hedging instrument': instrument,
       'Hedge ratio': rel.ratio,
       'Designated risk':
@@ -175,4 +186,16 @@ export const RATE_FIELDS = fieldTable(`
   forward  Forward  text
   discount_factor  Discount factor  text
   source  Source  text
+`);
+
+/** `hedge acct list`: a relationship a row. */
+export const LIST_FIELDS = fieldTable(`
+  id  Relationship  id
+  framework  Framework  text
+  designated_at  Designated  text
+  item  Hedged item  text
+  instrument  Instrument  text
+  status  Status  text
+  reserve  Reserve  money
+  reserve_as_of  As of  text
 `);

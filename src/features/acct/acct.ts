@@ -58,6 +58,16 @@ export interface Designation {
   recordedLate?: string;
   hash: string;
   events: AcctEvent[];
+  /** The desk's hedges held when it was designated, as the memo names them. */
+  hedges: HeldHedge[];
+}
+
+export interface HeldHedge {
+  id: string;
+  side: string;
+  notional_usd: string;
+  entry_rate: string | null;
+  maturity: string | null;
 }
 
 interface MarketRates {
@@ -90,6 +100,7 @@ export function recorded(records: readonly AcctRecord[]) {
         recordedLate: body.recorded_late,
         hash: record.hash,
         events: [],
+        hedges: body.hedges ?? [],
       });
     else if (record.kind === 'event') relationships.get(body.relationship_id)?.events.push(record.body as never);
     else {
@@ -156,7 +167,15 @@ async function referenceHedges(client: HedgeClient, reference: string) {
       if (id !== undefined && filled.has(id)) ended.add(id);
       return ended.size < filled.size;
     });
-  return { live: deal.live(ended).length, all: deal.hedges.length };
+  // What the memo names of each hedge still held: its own record's terms.
+  const held = deal.live(ended).map((hedge) => ({
+    id: hedge.id,
+    side: hedge.side,
+    notional_usd: String(hedge.notional_usd),
+    entry_rate: hedge.struck_rate == null ? null : String(hedge.struck_rate),
+    maturity: typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null,
+  }));
+  return { live: held.length, all: deal.hedges.length, held };
 }
 
 /** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash;
@@ -171,6 +190,7 @@ export async function designate(
   // The references are checked against the hedge records (a read) before anything is recorded; the books' today is
   // then the server's, learned from those answers.
   let today = todayOf(ctx.clock.now());
+  const held: HeldHedge[] = [];
   if ('references' in instrument) {
     const client = await ctx.client();
     for (const reference of instrument.references) {
@@ -183,6 +203,7 @@ export async function designate(
         throw new UsageError(
           `instrument.references: every hedge carrying ${reference} is already closed; a designation names hedges still held, or give --recorded-late REASON.`,
         );
+      held.push(...found.held);
     }
     today = todayOf(client.transport.serverNow().bestMs);
   }
@@ -217,7 +238,13 @@ export async function designate(
           `id: ${relationship.id} is already designated; a relationship is never edited: de-designate it (hedge acct event ${relationship.id} --de-designate DATE --reason …) and designate a new one under another id.`,
         );
       sharesWithin(relationship, relationships.values(), today);
-      return [{ relationship, ...(recordedLate !== undefined && { recorded_late: recordedLate }) }];
+      return [
+        {
+          relationship,
+          ...(recordedLate !== undefined && { recorded_late: recordedLate }),
+          ...(held.length && { hedges: held as unknown as JsonObject[] }),
+        },
+      ];
     },
     beforeRecord && (([sealed]) => beforeRecord(recorded([sealed]).relationships.get(relationship.id)!)),
   );
