@@ -192,6 +192,11 @@ export async function designate(
 
 /** Records that the hedged transaction happened, or a de-designation. */
 export async function recordEvent(ctx: AcctPorts, event: AcctEvent) {
+  const today = todayOf(ctx.clock.now());
+  if (event.date > today)
+    throw new UsageError(
+      `${event.type === 'occurred' ? '--occurred' : '--de-designate'}: ${event.date} is after today (${today}); an event is recorded once it has happened.`,
+    );
   await appendRecords(ctx, 'event', (records) => {
     const found = recorded(records).relationships.get(event.relationship_id);
     if (!found)

@@ -1,8 +1,16 @@
 // `hedge acct rates FILE --market M --quote "Q per B"`: a market's dated rates imported; `--record`: today's mid price
 // read from the API (GET /prices, a read) and recorded with its source.
-import { type CommandContext, type In, parseMarket, UsageError } from '../command-input.js';
+import {
+  type CommandContext,
+  type In,
+  InvalidResponseError,
+  parseMarket,
+  safeText,
+  UsageError,
+} from '../command-input.js';
 import { readInputFile, MAX_PROBLEM_LINES, type InputPorts } from '../../../features/write/input-file.js';
-import { parseRatesFile } from '../../../features/acct/acct-files.js';
+import { parseRatesFile, rateProblem } from '../../../features/acct/acct-files.js';
+import { exact, exactText } from '../../../features/acct/acct-money.js';
 import { parseQuote, recordRates, todayOf } from '../../../features/acct/acct.js';
 import { requireListedMarket } from '../../../features/book/markets.js';
 
@@ -25,10 +33,18 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
     if (problem) throw problem;
     const at = client.transport.serverNow().bestMs;
     const credentials = await ctx.credentials();
+    // The server's number read as the digits it prints, exactly; one that cannot be a rate is a reading problem.
+    const price = String(quotes[0].price);
+    const unfit = rateProblem('spot', price);
+    if (unfit)
+      throw new InvalidResponseError(
+        `GET /prices answered a price for ${market} that cannot be a rate (${unfit}); nothing was recorded.`,
+        { endpoint: 'GET /prices', status: 200, field: 'price', received: safeText(price) },
+      );
     rows = [
       {
         date: todayOf(at),
-        spot: String(quotes[0].price),
+        spot: exactText(exact(price)!),
         forward: '',
         discount_factor: '',
         source: `mid price, GET /prices at ${credentials.baseUrl} (${new Date(at).toISOString()})`,
@@ -44,6 +60,13 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
         .map((p) => (p.line ? `line ${p.line}: ${p.message}` : p.message));
       throw new UsageError(`${sourceName}: ${shown.join('\n')}`);
     }
+    // Corrections, not guesses: a rate is recorded for a day that has come (a wrong one is corrected, never replaced).
+    const today = todayOf(ctx.clock.now());
+    const future = read.rows.find((row) => row.date > today);
+    if (future)
+      throw new UsageError(
+        `${sourceName}: date: ${future.date} is after today (${today}); a rate is recorded for a day that has come.`,
+      );
     rows = read.rows.map((row) => ({
       date: row.date,
       spot: row.spot,
