@@ -304,7 +304,7 @@ complete -c hedge -n '__hedge_path_is journal resolve' -l not-landed -d 'it did 
 complete -c hedge -n '__hedge_path_is resume' -l no-wait -d 'return once the server answered, without waiting for the result'
 complete -c hedge -n '__hedge_path_is resume' -l resend-unproven -d 'send it again with its key although its key may be forgotten and nothing proves it did not land (your word: had it landed, it happens twice)'
 complete -c hedge -n '__hedge_command_at acct' -a designate -d 'Record a hedging relationship (append-only, hashed) and print its memo'
-complete -c hedge -n '__hedge_command_at acct' -a rates -d 'Import a market\'s dated rates, or record today\'s mid'
+complete -c hedge -n '__hedge_command_at acct' -a rates -d 'Import a market\'s dated rates, record today\'s mid, or list them'
 complete -c hedge -n '__hedge_command_at acct' -a test -d 'Effectiveness per relationship and period: changes, ratio, lower of, reserve'
 complete -c hedge -n '__hedge_command_at acct' -a event -d 'Record that the hedged transaction happened, or a de-designation'
 complete -c hedge -n '__hedge_command_at acct' -a reserve -d 'The cash-flow hedge reserve\'s roll-forward per period'

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { HOUR, keepOnce } from '../support/keeper.js';
+import { add, centsNumber, div, exact, mul, sub, toCents, type Exact } from '../../src/features/acct/acct-money.js';
 import { apiData, colleagueCloses, colleagueOpens, MARKET, useSimulators } from '../support/simulator.js';
 
 const start = useSimulators();
@@ -14,7 +15,7 @@ const cents = (value: unknown) => Math.round(Number(value) * 100);
 /** The reference the exposures keeper gives every hedge of a market's buy side, through its rolls. */
 const REFERENCE = `EXPOSURES-${MARKET}-BUY`;
 
-it("keep --exposures rolls a receivable's cover three times; acct designate, test and journal agree with history and positions to the cent", async () => {
+it("keep --exposures rolls a receivable's cover three times, rates recorded daily; acct test values every period end from the recorded rates and the hedges' records to the cent, measured from designation, the same every run", async () => {
   // The server's clock stopped where this machine's is (moved only by advance() and hedge's pauses): the open hedge's
   // mark and accrued carry are the same for acct as for positions, and the designation's day is this machine's too.
   const stoppedAt = Date.now();
@@ -83,38 +84,73 @@ it("keep --exposures rolls a receivable's cover three times; acct designate, tes
   ok(await simulator.hedge(['acct', 'designate', file]));
   expect(simulator.writes()).toHaveLength(writesBefore);
 
-  // Three maturities: half an hour before each, within the keeper's last cycle before it, the keeper rolls it.
+  // Three maturities: half an hour before each, within the keeper's last cycle before it, the keeper rolls it; the
+  // market's rate is recorded at noon of every day between (the server's day), as a desk would from a timer.
+  const recordRate = async () => ok(await simulator.hedge(['acct', 'rates', '--record', '--market', MARKET]));
   for (let roll = 0; roll < 3; roll += 1) {
     const [held] = simulator.active('buy');
-    simulator.advance(held.maturityAtMs! - 30 * 60_000 - simulator.sandbox.clock.now());
+    const rollAt = held.maturityAtMs! - 30 * 60_000;
+    for (;;) {
+      const now = simulator.sandbox.clock.now();
+      const noon = Math.floor(now / (24 * HOUR)) * 24 * HOUR + 12 * HOUR;
+      const next = noon > now ? noon : noon + 24 * HOUR;
+      if (next >= rollAt) break;
+      simulator.advance(next - now);
+      await recordRate();
+    }
+    simulator.advance(rollAt - simulator.sandbox.clock.now());
     await keep();
   }
   const deal = simulator.hedges().filter((hedge) => hedge.clientReference === REFERENCE);
   expect(deal.length).toBeGreaterThanOrEqual(4);
+  const writesAfterKeep = simulator.writes().length;
+  const ratesNow = okJson(await simulator.hedge(['acct', 'rates', '--market', MARKET, '--json']));
+  // The last day's rate, unless its noon came before the roll.
+  if (!ratesNow.some((rate: { date: string }) => rate.date === serverDay())) await recordRate();
   const asOf = serverDay();
   expect(asOf > designatedAt).toBe(true);
-
-  const writesAfterKeep = simulator.writes().length;
-  ok(await simulator.hedge(['acct', 'rates', '--record', '--market', MARKET]));
-  const [period] = okJson(await simulator.hedge(['acct', 'test', relationship.id, '--as-of', asOf, '--json'])).slice(
-    -1,
-  );
+  const periods = okJson(await simulator.hedge(['acct', 'test', relationship.id, '--as-of', asOf, '--json']));
+  const [period] = periods.slice(-1);
   const history = okJson(await simulator.hedge(['history', '--ref', REFERENCE, '--json']));
-  const positions = okJson(await simulator.hedge(['positions', '--json']));
-  const live = deal.filter((hedge) => hedge.status === 'filled').map((hedge) => hedge.id);
-  const open = positions.filter((line: Record<string, unknown>) => live.includes(String(line.hedge_id)));
   expect(history.length).toBe(deal.length - 1);
-  expect(open).toHaveLength(1);
 
-  const sum = (rows: Array<Record<string, unknown>>, key: string) =>
-    rows.reduce((total, row) => total + cents(row[key]), 0);
-  // The instrument: gross price P&L of every closed hedge of the deal plus the open one's mark; the carry excluded.
-  expect(cents(period.instrument_change)).toBe(sum(history, 'gross_pnl_usd') + sum(open, 'gross_pnl_usd'));
-  expect(cents(period.excluded)).toBe(-(sum(history, 'carry_usdc') + sum(open, 'accrued_carry_usdc')));
-  expect(period).toMatchObject({ relationship_id: relationship.id, period_end: asOf });
+  // By hand, from what is recorded and the hedges' records: at each recorded rate, a hedge filled by then and closed
+  // by then counts what history says it realized, one still open N × (S − E) / S; the instrument's change is that value
+  // less the value at the designation's rate, rounded once.
+  const rates = okJson(await simulator.hedge(['acct', 'rates', '--market', MARKET, '--json']));
+  const realized = new Map<string, Exact>(
+    history.map((row: Record<string, unknown>) => [row.hedge_id, exact(String(row.gross_pnl_usd))!]),
+  );
+  const valueAt = (rate: { spot: string; at: string }) => {
+    const atMs = Date.parse(rate.at);
+    const spot = exact(rate.spot)!;
+    return deal.reduce<Exact>(
+      (sum, hedge) => {
+        if (hedge.filledAtMs === undefined || hedge.filledAtMs > atMs) return sum;
+        if (hedge.closedAtMs !== undefined && hedge.closedAtMs <= atMs) return add(sum, realized.get(hedge.id)!);
+        const [notional, entry] = [exact(String(hedge.notionalUsd))!, exact(String(hedge.struckRate))!];
+        const buy = div(mul(notional, sub(spot, entry)), spot);
+        return add(sum, hedge.side === 'buy' ? buy : [-buy[0], buy[1]]);
+      },
+      [0n, 1n],
+    );
+  };
+  const rateOn = (date: string) => rates.find((rate: { date: string }) => rate.date === date);
+  const atDesignation = valueAt(rateOn(designatedAt));
+  expect(periods.length).toBeGreaterThan(3);
+  for (const each of periods)
+    expect([each.period_end, each.instrument_change]).toEqual([
+      each.period_end,
+      centsNumber(toCents(sub(valueAt(rateOn(each.period_end)), atDesignation))),
+    ]);
+  expect(period).toMatchObject({ relationship_id: relationship.id, period_end: asOf, currency: 'USD' });
   expect(cents(period.reserve_open) + cents(period.effective) - cents(period.reclassified)).toBe(
     cents(period.reserve_close),
   );
+  // The same figures every time: valued from what is recorded, not from the time of the run.
+  simulator.advance(2 * HOUR);
+  const again = await simulator.hedge(['acct', 'test', relationship.id, '--as-of', asOf, '--json']);
+  expect(again.stdout).toBe(JSON.stringify(periods, null, 2) + '\n');
 
   const journal = okJson(await simulator.hedge(['acct', 'journal', '--json']));
   expect(journal.length).toBeGreaterThan(0);
@@ -127,6 +163,8 @@ it("keep --exposures rolls a receivable's cover three times; acct designate, tes
   );
   // Critical terms: the desk's open hedge (in USD, on the market, maturing before the due date) against the receivable.
   const [terms] = okJson(await simulator.hedge(['acct', 'test', byTerms.id, '--as-of', asOf, '--json'])).slice(-1);
+  const positions = okJson(await simulator.hedge(['positions', '--json']));
+  expect(positions).toHaveLength(1);
   const maturity = new Date(simulator.active('buy')[0].maturityAtMs!).toISOString().slice(0, 10);
   expect(terms.critical_terms).toMatchObject({
     currency: { instrument: 'USD', hedged_item: 'NGN', matched: false },

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import {
   balanced,
-  deskValues,
+  deskValueAt,
   forwardPoints,
   forwardValues,
   hedgedItemBySpot,
@@ -15,7 +15,7 @@ import {
   type RateRow,
   type RelationshipRules,
 } from '../../src/features/acct/acct-rules.js';
-import { centsNumber, exact, toCents, type Exact } from '../../src/features/acct/acct-money.js';
+import { centsNumber, exact, sub, toCents, type Exact } from '../../src/features/acct/acct-money.js';
 
 const examples = JSON.parse(readFileSync(new URL('published-examples.json', import.meta.url), 'utf8'));
 
@@ -175,20 +175,37 @@ describe('a rolled hedge whose carry is excluded (built from the textbook exerci
   const example = examples.rolled_carry_excluded;
   const rel = example.relationship;
   const rates = rateRows(example.rates);
+  // Each leg sells the euros at the spot of the day it opens; a day's rate is read at its end.
+  const dayMs = (date: string) => Date.parse(`${date}T00:00:00Z`);
   const hedges: DeskHedge[] = example.hedges.map((h: Record<string, string>) => ({
     id: h.id,
-    opened: h.opened,
-    closed: h.closed,
-    gross: toCents(x(h.gross)),
-    carry: toCents(x(h.carry)),
-    fees: toCents(x(h.fees)),
+    side: 'sell',
+    notional: x(rel.hedged_amount),
+    entry: rates.find((rate) => rate.date === h.opened)!.spot,
+    openedMs: dayMs(h.opened),
+    closed: { atMs: dayMs(h.closed), gross: x(h.gross), carry: x(h.carry), fees: x(h.fees) },
   }));
-  // Leg 2 opens at the 2018-12-31 rates: its mark there is nil.
-  const opening = new Map([['leg-2', { ...hedges[1], gross: 0n, carry: 0n }]]);
-  const periods: PeriodValues[] = rates.slice(1).map((at) => {
-    const desk = deskValues(hedges, at.date, at.date === '2018-12-31' ? opening : new Map());
+  // A leg opening at a day's rates has no carry yet, and no price P&L: its mark there is nil.
+  const valueAt = (at: RateRow) => {
+    const carry = new Map<string, Exact>(
+      example.hedges.flatMap((h: Record<string, string>) => (h.opened === at.date ? [[h.id, x('0')] as const] : [])),
+    );
+    const desk = deskValueAt(hedges, { ...at, atMs: dayMs(at.date) + 86_399_999, carry }, new Map());
     expect(desk.unknown).toEqual([]);
-    return { end: at.date, ...desk, hedgedItem: hedgedItemBySpot(x(rel.hedged_amount), USD_PER_FOREIGN, rates[0], at) };
+    return desk;
+  };
+  // Measured from designation: the value at each period end less the value then.
+  const atDesignation = valueAt(rates[0]);
+  const periods: PeriodValues[] = rates.slice(1).map((at) => {
+    const desk = valueAt(at);
+    const since = (key: 'instrument' | 'excluded' | 'fees') => toCents(sub(desk[key], atDesignation[key]));
+    return {
+      end: at.date,
+      instrument: since('instrument'),
+      excluded: since('excluded'),
+      fees: since('fees'),
+      hedgedItem: hedgedItemBySpot(x(rel.hedged_amount), USD_PER_FOREIGN, rates[0], at),
+    };
   });
   const results = rollForward(periods, rulesOf(rel));
 

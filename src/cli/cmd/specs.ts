@@ -757,20 +757,25 @@ export const ACCT_DESIGNATE = subcommand(
   },
 );
 
-export const ACCT_RATES = subcommand('rates', 'local', "Import a market's dated rates, or record today's mid", {
-  description:
-    "Import a market's dated rates (CSV date,spot,forward,discount_factor,source; no gap, no date twice, no other market) or, with --record, today's mid price from the API with its source (a read)",
-  args: [optional(arg('file', 'the rates file (CSV), or - for stdin'))],
-  options: options(
-    '--market <market>',
-    'the market the rates are of, e.g. EURUSD or USDTNGN',
-    '--quote <direction>',
-    'how the rates read, once: "USD per EUR", "NGN per USDT"',
-    '--record',
-    "record today's mid price of --market from the API instead of a file",
-  ),
-  examples: ['hedge acct rates docs/examples/rates-eurusd.csv --market EURUSD --quote "USD per EUR"'],
-});
+export const ACCT_RATES = subcommand(
+  'rates',
+  'local',
+  "Import a market's dated rates, record today's mid, or list them",
+  {
+    description:
+      "Import a market's dated rates (CSV date,spot,forward,discount_factor,source; no gap, no date twice, no other market), or with --record today's mid price from the API with its source and the server's time and the carry its open hedges have accrued (a read); with --market alone, list what is recorded",
+    args: [optional(arg('file', 'the rates file (CSV), or - for stdin'))],
+    options: options(
+      '--market <market>',
+      'the market the rates are of, e.g. EURUSD or USDTNGN',
+      '--quote <direction>',
+      'how the rates read, once: "USD per EUR", "NGN per USDT"',
+      '--record',
+      "record today's mid price of --market from the API instead of a file",
+    ),
+    examples: ['hedge acct rates docs/examples/rates-eurusd.csv --market EURUSD --quote "USD per EUR"'],
+  },
+);
 
 export const ACCT_TEST = subcommand(
   'test',

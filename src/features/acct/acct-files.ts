@@ -2,7 +2,7 @@
 // A problem names the field and what is allowed, never the value given.
 import * as z from 'zod/mini';
 import { readRowFile, type Field } from '../../core/row-file.js';
-import { readBoundedJson } from '../../core/security/json-keys.js';
+import { numbersAsText, readBoundedJson } from '../../core/security/json-keys.js';
 import { MAX_INPUT_FILE_BYTES } from '../../core/security/bounded-read.js';
 import { FRAMEWORKS, METHODS } from './acct-rules.js';
 import { exact, type Exact } from './acct-money.js';
@@ -41,6 +41,10 @@ const RELATIONSHIP = z.strictObject({
   designated_at: date('designated_at'),
   objective: text,
   market: pattern(/^[A-Z0-9]{4,16}$/, 'expected the market whose rates apply, e.g. USDTNGN'),
+  /** The currency the books are kept in (ISO); USDT and USDC are read as USD. */
+  functional_currency: z.optional(
+    pattern(/^[A-Z]{3,5}$/, 'expected the currency code the books are kept in, such as NGN'),
+  ),
   hedged_item: z.strictObject({
     description: text,
     currency: pattern(/^[A-Z]{3,5}$/, 'expected a currency code such as NGN'),
@@ -70,11 +74,14 @@ const RELATIONSHIP = z.strictObject({
 });
 export type Relationship = z.infer<typeof RELATIONSHIP>;
 
-const REQUIRED_FIELDS = Object.keys(RELATIONSHIP.shape).filter((key) => key !== 'on_occurrence');
+const REQUIRED_FIELDS = Object.keys(RELATIONSHIP.shape).filter(
+  (key) => key !== 'on_occurrence' && key !== 'functional_currency',
+);
 
 /** The relationship a file holds, or the one line that says what is wrong with it. */
 export function parseRelationship(source: string): Relationship | string {
-  const read = readBoundedJson(source, { maxBytes: MAX_INPUT_FILE_BYTES, maxDepth: 8 }, RELATIONSHIP);
+  // Numbers read as the digits written: an amount is never a double first.
+  const read = readBoundedJson(numbersAsText(source), { maxBytes: MAX_INPUT_FILE_BYTES, maxDepth: 8 }, RELATIONSHIP);
   // The checked value with its amounts as decimal text (a JSON number is read as the text it is written as).
   if (typeof read !== 'string') return RELATIONSHIP.parse(read);
   // A field left out reads better as what it is than as zod's "expected string, received undefined".

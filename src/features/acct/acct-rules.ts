@@ -3,11 +3,11 @@
 // Signs: a gain is positive; a reserve's balance is positive when it is a credit (a deferred gain).
 import {
   absCents,
+  add,
   centsNumber,
   centsText,
   div,
   mul,
-  numberCents,
   ratioOf,
   roundDiv,
   signOf,
@@ -185,6 +185,17 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
       reclassified: centsNumber(reclassified),
       /** The pass line of the framework whose line it is; under IFRS 9 the ratio is a diagnostic. */
       line: designated ? passLine(rules.framework, ratio) : 'Not designated in this period: no test.',
+      /** The amounts the entries post, as cents: never through a floating-point number. */
+      cents: {
+        effective,
+        ineffective,
+        undesignated,
+        excluded: excludedMove,
+        fees: feesMove,
+        excludedToPnl,
+        reclassified,
+        costReclassified,
+      },
     };
   });
 }
@@ -197,6 +208,10 @@ export interface RateRow {
   forward?: Exact;
   discountFactor?: Exact;
   source: string;
+  /** When it was read (the server's time), for a rate recorded from the API; an imported one is of the day's end. */
+  at?: string;
+  /** The carry each open hedge of the market had accrued when it was read (account side, USD). */
+  carry?: ReadonlyMap<string, Exact>;
 }
 
 /** How a rate converts: `functionalPerForeign` (USD per EUR for a USD company's EUR) multiplies; the other way divides. */
@@ -290,16 +305,16 @@ export function periodEntries(
   result: ReturnType<typeof rollForward>[number],
   reclassifiedTo: 'reclassification' | 'basis_adjustment' = 'reclassification',
 ) {
-  const [effective, ineffective, undesignated, excluded, feesMove, amortisedToPnl, reclassified, costReclassified] = [
-    result.effective,
-    result.ineffective,
-    result.undesignated,
-    result.excluded,
-    result.fees,
-    result.excluded_to_pnl,
-    result.reclassified,
-    result.cost_of_hedging_reclassified,
-  ].map(numberCents);
+  const {
+    effective,
+    ineffective,
+    undesignated,
+    excluded,
+    fees: feesMove,
+    excludedToPnl: amortisedToPnl,
+    reclassified,
+    costReclassified,
+  } = result.cents;
   const toReserve = result.excluded_to === 'cost_of_hedging_reserve';
   // Each entry's lines, by role, in order.
   const entries: Record<string, Partial<Record<Role, Cents>>> = {
@@ -346,34 +361,71 @@ export function balanced(lines: ReturnType<typeof periodEntries>) {
 
 // ---- The desk's own hedges as the instrument ----
 
-/** One hedge carrying a relationship's references: what `history` says of a closed one, `positions` of an open one. */
+/** One hedge carrying a relationship's references, from its own record and, once closed, its history record. */
 export interface DeskHedge {
   id: string;
-  /** UTC days (YYYY-MM-DD). */
-  opened: string;
-  closed?: string;
-  /** Gross price P&L (realized, or the open mark), carry and fees, on the account's side, in cents. */
-  gross: Cents;
-  carry: Cents;
-  fees: Cents;
+  side: 'buy' | 'sell';
+  /** USD, as the record writes it. */
+  notional: Exact;
+  /** The price it was struck at; none for a hedge never filled. */
+  entry?: Exact;
+  openedMs: number;
+  /** What its history record realized (gross price P&L, carry and fees, on the account's side, USD) and when. */
+  closed?: { atMs: number; gross: Exact; carry: Exact; fees: Exact };
 }
 
-/** The instrument's cumulative values at the end of `end`: every hedge closed by then, plus the marks of those still
- * open, which are known only where given (the positions read now); a hedge open then whose mark is not known is
- * named, so the period is refused rather than guessed. */
-export function deskValues(hedges: readonly DeskHedge[], end: string, marks: ReadonlyMap<string, DeskHedge>) {
-  let [instrument, excluded, fees] = [0n, 0n, 0n];
+/** A recorded rate as a desk hedge is valued at it: the mid, the server's time it was read at, and the carry each open
+ * hedge had accrued then (the positions read with it), on the account's side. */
+export interface Mark {
+  date: string;
+  spot: Exact;
+  atMs: number;
+  carry: ReadonlyMap<string, Exact>;
+}
+
+const ZERO: Exact = [0n, 1n];
+
+/** The price P&L in USD of `notional` bought (or sold) at `entry`, at `mark`: N × (M − E) / M, as `history` has it. */
+export function grossAt(side: 'buy' | 'sell', notional: Exact, entry: Exact, mark: Exact): Exact {
+  const buy = div(mul(notional, sub(mark, entry)), mark);
+  return side === 'buy' ? buy : [-buy[0], buy[1]];
+}
+
+/** The carry a hedge open at `at` had accrued then: the one recorded with that rate, else pro rata to the days held,
+ * from the nearest one recorded of it (a hedge's carry accrues evenly on its notional). */
+function carryAt(hedge: DeskHedge, at: Mark, observed: ReadonlyMap<string, { atMs: number; carry: Exact }>) {
+  const own = at.carry.get(hedge.id);
+  if (own) return own;
+  const seen = observed.get(hedge.id);
+  if (!seen || seen.atMs <= hedge.openedMs) return undefined;
+  return div(mul(seen.carry, [BigInt(at.atMs - hedge.openedMs), 1n]), [BigInt(seen.atMs - hedge.openedMs), 1n]);
+}
+
+/** The hedges' value at a recorded rate, exact, in USD: each closed by then at what it realized, each open then marked
+ * at the rate from its own record, with its carry as the excluded part; fees as they are paid. A hedge open then whose
+ * entry or carry is not known is named, so the period is refused rather than guessed. */
+export function deskValueAt(
+  hedges: readonly DeskHedge[],
+  at: Mark,
+  observed: ReadonlyMap<string, { atMs: number; carry: Exact }>,
+) {
+  let [instrument, excluded, fees] = [ZERO, ZERO, ZERO];
   const unknown: string[] = [];
   for (const hedge of hedges) {
-    if (hedge.opened > end) continue;
-    const shown = hedge.closed !== undefined && hedge.closed <= end ? hedge : marks.get(hedge.id);
-    if (!shown) {
+    if (hedge.openedMs > at.atMs) continue;
+    if (hedge.closed && hedge.closed.atMs <= at.atMs) {
+      instrument = add(instrument, hedge.closed.gross);
+      excluded = add(excluded, hedge.closed.carry);
+      fees = add(fees, hedge.closed.fees);
+      continue;
+    }
+    const carry = carryAt(hedge, at, observed);
+    if (!hedge.entry || !carry) {
       unknown.push(hedge.id);
       continue;
     }
-    instrument += shown.gross;
-    excluded += shown.carry;
-    fees += shown.fees;
+    instrument = add(instrument, grossAt(hedge.side, hedge.notional, hedge.entry, at.spot));
+    excluded = add(excluded, carry);
   }
   return { instrument, excluded, fees, unknown };
 }

@@ -181,3 +181,12 @@ export const JOURNAL_FIELDS = fieldTable(`
   rate  Rate  text
   rate_source  Rate source  text
 `);
+
+/** `hedge acct rates --market M`: what is recorded, a row a date. */
+export const RATE_FIELDS = fieldTable(`
+  date  Date  text
+  spot  Spot  text
+  forward  Forward  text
+  discount_factor  Discount factor  text
+  source  Source  text
+`);

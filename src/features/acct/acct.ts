@@ -5,20 +5,19 @@ import { UsageError } from '../../core/errors.js';
 import { utcDay } from '../../core/utc-text.js';
 import { readNumber } from '../../core/number-format.js';
 import { sameReference } from '../../core/input.js';
-import { toAccountSide } from '../../core/money.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import { readHistoryRecord } from '../../platform/api/wire/fields.js';
+import type { HistoryFacts } from '../../core/wire.js';
 import { readDeal, type DealHedges } from '../book/deal.js';
 import { recordStanding } from '../book/book.js';
-import { readBook } from '../book/positions.js';
 import { walkHistory } from '../report/report.js';
 import { appendRecords, type AcctRecord } from './acct-store.js';
 import type { Relationship, ValueLine } from './acct-files.js';
-import { exact, numberCents, toCents, type Cents, type Exact } from './acct-money.js';
+import { exact, exactNumber, sub, toCents, type Cents, type Exact } from './acct-money.js';
 import {
   criticalTerms,
-  deskValues,
+  deskValueAt,
   forwardPoints,
   forwardValues,
   hedgedItemBySpot,
@@ -84,12 +83,15 @@ export function recorded(records: readonly AcctRecord[]) {
 
 function rateRow(row: Record<string, string>): RateRow {
   const read = (text: string | undefined) => (text ? exact(text) : undefined);
+  const carry = row.carry as unknown as Record<string, string> | undefined;
   return {
     date: row.date,
     spot: exact(row.spot)!,
     forward: read(row.forward),
     discountFactor: read(row.discount_factor),
     source: row.source,
+    ...(row.at && { at: row.at }),
+    ...(carry && { carry: new Map(Object.entries(carry).map(([id, text]) => [id, exact(text)!])) }),
   };
 }
 
@@ -145,7 +147,25 @@ export async function designate(
   recordedLate: string | undefined,
   beforeRecord?: (designation: Designation) => void,
 ) {
-  const today = todayOf(ctx.clock.now());
+  const { instrument } = relationship;
+  // The references are checked against the hedge records (a read) before anything is recorded; the books' today is
+  // then the server's, learned from those answers.
+  let today = todayOf(ctx.clock.now());
+  if ('references' in instrument) {
+    const client = await ctx.client();
+    for (const reference of instrument.references) {
+      const found = await referenceHedges(client, reference);
+      if (found.all === 0)
+        throw new UsageError(
+          `instrument.references: no hedge carries ${reference}; expected references your hedges carry (see hedge hedges --ref ${reference}).`,
+        );
+      if (found.live === 0 && recordedLate === undefined)
+        throw new UsageError(
+          `instrument.references: every hedge carrying ${reference} is already closed; a designation names hedges still held, or give --recorded-late REASON.`,
+        );
+    }
+    today = todayOf(client.transport.serverNow().bestMs);
+  }
   const at = relationship.designated_at;
   if (at > today)
     throw new UsageError(
@@ -157,24 +177,10 @@ export async function designate(
     );
   if (relationship.hedged_item.expected_date < at)
     throw new UsageError(`hedged_item.expected_date: before designated_at; expected a date on or after ${at}.`);
-  const { instrument } = relationship;
   if ('notional' in instrument && instrument.currency !== relationship.hedged_item.currency)
     throw new UsageError(
       `instrument.currency: ${instrument.currency} is not the hedged item's currency (${relationship.hedged_item.currency}); expected the currency the forward delivers.`,
     );
-  // The references are checked against the hedge records (a read) before anything is recorded.
-  if ('references' in instrument)
-    for (const reference of instrument.references) {
-      const found = await referenceHedges(await ctx.client(), reference);
-      if (found.all === 0)
-        throw new UsageError(
-          `instrument.references: no hedge carries ${reference}; expected references your hedges carry (see hedge hedges --ref ${reference}).`,
-        );
-      if (found.live === 0 && recordedLate === undefined)
-        throw new UsageError(
-          `instrument.references: every hedge carrying ${reference} is already closed; a designation names hedges still held, or give --recorded-late REASON.`,
-        );
-    }
   const [record] = await appendRecords(
     ctx,
     'designation',
@@ -252,7 +258,8 @@ export async function recordRates(ctx: AcctPorts, market: string, quote: string,
 function periodEnds({ relationship, events: [ended] }: Designation, until: string, rateDates: Iterable<string>) {
   const last = ended && ended.date < until ? ended.date : until;
   const valued = [...rateDates].filter((date) => date > relationship.designated_at && date < last);
-  return [...new Set(valued), last].sort();
+  // No period ends on or before the designation: the books are measured from it.
+  return [...new Set(valued), ...(last > relationship.designated_at ? [last] : [])].sort();
 }
 
 export function rulesOf(designation: Designation, amortisation?: RelationshipRules['amortisation']): RelationshipRules {
@@ -294,20 +301,22 @@ export function fromValues(designation: Designation, lines: readonly ValueLine[]
  * currency, and its critical terms where that is its method. */
 export type Computed = Awaited<ReturnType<typeof compute>>;
 
-/** The desk's hedges carrying the relationship's references: closed ones from history, open ones from positions. */
+/** The desk's hedges carrying the relationship's references, each from its own record (side, notional, the price it
+ * was struck at, when it filled) and, once closed, its history record; a hedge whose figures cannot be read is named,
+ * never taken as zero. */
 async function deskHedges(client: HedgeClient, references: readonly string[]) {
-  const hedges: DeskHedge[] = [];
-  const marks = new Map<string, DeskHedge>();
   const deals: DealHedges[] = [];
-  // The live hedges' terms, for a critical-terms comparison: their notional, last maturity and markets.
-  const live = { notionalUsd: 0, maturity: null as string | null, markets: new Set<string>() };
   for (const reference of references) {
     const deal = await readDeal(client, reference);
     if (deal.problem)
       throw new UsageError(`instrument.references: the hedges of ${reference} were not read: ${deal.problem}.`);
+    if (!deal.hedges.length)
+      throw new UsageError(
+        `instrument.references: no hedge of this account carries ${reference}; the relationship's hedges cannot be read (another profile's, or reset), so it is not valued.`,
+      );
     deals.push(deal);
   }
-  const toCentsOf = (value: number | undefined) => numberCents(value ?? 0);
+  const closed = new Map<string, HistoryFacts>();
   await walkHistory(client, {}, (raw) => {
     const facts = readHistoryRecord(raw);
     const { hedgeId, clientReference } = facts;
@@ -315,39 +324,56 @@ async function deskHedges(client: HedgeClient, references: readonly string[]) {
     const carries = deals.some(
       (deal) => (hedgeId !== undefined && deal.referenceOf(hedgeId)) || sameReference(clientReference, deal.reference),
     );
-    if (!carries || !facts.closedAt) return;
-    hedges.push({
-      id: facts.hedgeId ?? `closed ${facts.closedAt}`,
-      opened: utcDay(facts.openedAt ?? facts.closedAt),
-      closed: utcDay(facts.closedAt),
-      gross: toCentsOf(facts.grossPnlUsd),
-      carry: toCentsOf(facts.carryUsd),
-      fees: toCentsOf(facts.feesUsd),
-    });
+    if (carries && facts.closedAt) closed.set(hedgeId ?? `closed ${facts.closedAt}`, facts);
   });
-  const closed = new Set(hedges.map((hedge) => hedge.id));
-  const book = await readBook(client);
-  // Each live hedge once, in the order its deal lists it: the side model's, with the history just read (a server may
-  // leave an early-closed hedge `filled`).
-  const held = new Map(deals.flatMap((deal) => deal.live(closed).map((hedge) => [hedge.id, hedge] as const)));
-  for (const [id, hedge] of held) {
+  const ms = (text: unknown) => (typeof text === 'string' ? Date.parse(text) : NaN);
+  const num = (value: number | undefined) => (value === undefined ? undefined : exactNumber(value));
+  const hedges: DeskHedge[] = [];
+  const unreadable: string[] = [];
+  const records = new Map(deals.flatMap((deal) => deal.hedges.map((hedge) => [hedge.id, hedge] as const)));
+  for (const id of new Set([...records.keys(), ...closed.keys()])) {
+    const record = records.get(id);
+    const done = closed.get(id);
+    // Never filled: no exposure to value.
+    if (!done && (!record || !['filled', 'closed'].includes(String(record.status)))) continue;
+    const side = done?.side ?? record?.side;
+    const notional = num(done?.notionalUsd ?? readNumber(record?.notional_usd));
+    const openedMs = ms(record?.filled_at ?? record?.opened_at ?? done?.openedAt);
+    const entry = num(readNumber(record?.struck_rate) ?? done?.entryPrice);
+    if (!side || !notional || Number.isNaN(openedMs) || (record?.status === 'closed' && !done)) {
+      unreadable.push(id);
+      continue;
+    }
+    hedges.push({
+      id,
+      side,
+      notional,
+      ...(entry && { entry }),
+      openedMs,
+      ...(done && {
+        closed: {
+          atMs: ms(done.closedAt),
+          gross: num(done.grossPnlUsd) ?? [0n, 1n],
+          carry: num(done.carryUsd) ?? [0n, 1n],
+          fees: num(done.feesUsd) ?? [0n, 1n],
+        },
+      }),
+    });
+  }
+  if (unreadable.length)
+    throw new UsageError(
+      `instrument.references: ${unreadable.join(', ')} cannot be valued (no side, notional, fill time or history record); the relationship is not valued without them.`,
+    );
+  // The live hedges' terms, for a critical-terms comparison: their notional, last maturity and markets.
+  const live = { notionalUsd: 0, maturity: null as string | null, markets: new Set<string>() };
+  const ended = new Set(closed.keys());
+  for (const hedge of new Map(deals.flatMap((deal) => deal.live(ended).map((h) => [h.id, h] as const))).values()) {
     live.notionalUsd += readNumber(hedge.notional_usd) ?? 0;
     live.markets.add(hedge.market);
     const maturity = typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null;
     if (maturity !== null && maturity > (live.maturity ?? '')) live.maturity = maturity;
-    const opened = hedge.created_at;
-    const position = book.find((line) => line.hedgeId === id);
-    const open: DeskHedge = {
-      id,
-      opened: utcDay(position?.openedAt ?? (typeof opened === 'string' ? opened : '0000-00-00')),
-      gross: toCentsOf(readNumber(position?.grossPnlUsd)),
-      carry: toCentsOf(position?.accruedCarryUsdc === undefined ? 0 : toAccountSide(position.accruedCarryUsdc)),
-      fees: 0n,
-    };
-    hedges.push(open);
-    if (position) marks.set(id, open);
   }
-  return { hedges, marks, live };
+  return { hedges, live };
 }
 
 /** The relationship's periods up to `until` (today when not given: the server's, for the desk's hedges), valued from
@@ -421,13 +447,18 @@ export async function compute(
       hedgeIds = desk.hedges.map((hedge) => hedge.id);
       // Read after the hedges: the server's day, from its answers.
       const today = todayOf(client.transport.serverNow().bestMs);
+      const valueAt = deskValuer(rel, market!, desk.hedges);
+      const atDesignation = valueAt(start);
       periods = valued(until ?? today).map(([end, at]) => {
-        const values = deskValues(desk.hedges, end, end >= today ? desk.marks : new Map());
-        if (values.unknown.length)
-          throw new UsageError(
-            `${option}: ${values.unknown.join(', ')} was open at the end of ${end}, and its mark then is not known (positions give today's alone); test as of today, or a day when none of the relationship's hedges was open, or give --values.`,
-          );
-        return { end, ...values, hedgedItem: itemChange(rel, quote, amount, start, at) };
+        const value = valueAt(at);
+        const since = (key: 'instrument' | 'excluded' | 'fees') => toCents(sub(value[key], atDesignation[key]));
+        return {
+          end,
+          instrument: since('instrument'),
+          excluded: since('excluded'),
+          fees: since('fees'),
+          hedgedItem: itemChange(rel, quote, amount, start, at),
+        };
       });
       const markets = [...desk.live.markets];
       instrumentTerms = {
@@ -465,6 +496,41 @@ export async function compute(
   };
 }
 
+/** The desk hedges' value at each recorded rate, exact, in the functional currency: translated at that rate. */
+function deskValuer(rel: Relationship, market: MarketRates, hedges: readonly DeskHedge[]) {
+  const markMs = (row: RateRow) => Date.parse(row.at ?? `${row.date}T23:59:59.999Z`);
+  // Each hedge's latest recorded carry, for a rate recorded without it (imported, or read before it opened).
+  const observed = new Map<string, { atMs: number; carry: Exact }>();
+  for (const row of [...market.rows.values()].sort((a, b) => markMs(a) - markMs(b)))
+    for (const [id, carry] of row.carry ?? []) observed.set(id, { atMs: markMs(row), carry });
+  const [, units, per] = QUOTE.exec(market.quote)!;
+  const functional = functionalCurrency(rel, market.quote);
+  return (row: RateRow) => {
+    const value = deskValueAt(
+      hedges,
+      { date: row.date, spot: row.spot, atMs: markMs(row), carry: row.carry ?? new Map() },
+      observed,
+    );
+    if (value.unknown.length)
+      throw new UsageError(
+        `${rel.id}: ${value.unknown.join(', ')} was open at ${row.at ?? `the end of ${row.date}`} with no entry price or carry recorded for it; record ${rel.market}'s rate while it is open (hedge acct rates --record --market ${rel.market}).`,
+      );
+    if (functional === 'USD') return value;
+    // The hedges settle in USD: translated at the rate itself.
+    const quote = { functionalPerForeign: asFunctional(per) === 'USD' };
+    if (asFunctional(quote.functionalPerForeign ? units : per) !== functional)
+      throw new UsageError(
+        `functional_currency: ${functional} is not a currency of ${rel.market}'s rates (${market.quote}) beside USD; the desk's hedges settle in USD.`,
+      );
+    const translate = (amount: Exact) => inFunctional(amount, row.spot, quote);
+    return {
+      instrument: translate(value.instrument),
+      excluded: translate(value.excluded),
+      fees: translate(value.fees),
+    };
+  };
+}
+
 function itemChange(rel: Relationship, quote: Quote, amount: Exact, start: RateRow, at: RateRow): Cents {
   if (rel.designation === 'spot') return hedgedItemBySpot(amount, quote, start, at);
   const byForward = (row: RateRow) => ({ ...row, spot: need(row, 'forward') });
@@ -474,9 +540,13 @@ function itemChange(rel: Relationship, quote: Quote, amount: Exact, start: RateR
   return toCents([discounted * factor[0], 100n * factor[1]]);
 }
 
+/** USDT and USDC are read as USD: a company's books are kept in a currency, not a token. */
+export const asFunctional = (currency: string) => (currency === 'USDT' || currency === 'USDC' ? 'USD' : currency);
+
+/** The relationship's functional currency: as its file names it, else the rates' other currency than the item's. */
 export function functionalCurrency(rel: Relationship, quote: string) {
   const [, units, per] = QUOTE.exec(quote)!;
-  return rel.hedged_item.currency === per ? units : per;
+  return asFunctional(rel.functional_currency ?? (rel.hedged_item.currency === per ? units : per));
 }
 
 /** `2026-11`, `2026-Q4` or `2026`: the first and last day of the period. */

@@ -66,7 +66,7 @@ async function computeAll(
 /** One row a relationship and period, the relationship's names first. */
 function periodRows(computed: readonly Computed[]) {
   return computed.flatMap(({ designation, results, rates, currency, criticalTerms }) =>
-    results.map((result) => ({
+    results.map(({ cents: _, ...result }) => ({
       relationship_id: designation.relationship.id,
       ...result,
       currency,

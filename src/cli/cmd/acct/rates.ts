@@ -10,8 +10,12 @@ import {
 } from '../command-input.js';
 import { readInputFile, MAX_PROBLEM_LINES, type InputPorts } from '../../../features/write/input-file.js';
 import { parseRatesFile, rateProblem } from '../../../features/acct/acct-files.js';
-import { exact, exactText } from '../../../features/acct/acct-money.js';
-import { parseQuote, recordRates, todayOf } from '../../../features/acct/acct.js';
+import { parseQuote, recordRates, recorded, todayOf } from '../../../features/acct/acct.js';
+import { readRecords } from '../../../features/acct/acct-store.js';
+import { RATE_FIELDS } from '../../../features/acct/acct-view.js';
+import { exact, exactNumber, exactText } from '../../../features/acct/acct-money.js';
+import { readBook } from '../../../features/book/positions.js';
+import { toAccountSide } from '../../../core/money.js';
 import { requireListedMarket } from '../../../features/book/markets.js';
 
 /** What this command uses of its context. */
@@ -21,8 +25,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
   const market = parseMarket(options.market);
   if (options.record && args.file !== undefined)
     throw new UsageError("--record: reads today's rate from the API; give it without a FILE.");
-  if (!options.record && args.file === undefined)
-    throw new UsageError('file: expected the rates file (CSV date,spot,forward,discount_factor,source), or --record.');
+  if (!options.record && args.file === undefined) return listRates(ctx, market);
   let rows: Array<Record<string, string>>;
   let quote: string;
   if (options.record) {
@@ -32,6 +35,12 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
     const { quotes, problem } = await client.readPrices([market]);
     if (problem) throw problem;
     const at = client.transport.serverNow().bestMs;
+    // The carry each open hedge of the market has accrued now: what values a desk hedge open across this day.
+    const carry = Object.fromEntries(
+      (await readBook(client))
+        .filter((line) => line.market === market && line.hedgeId !== undefined)
+        .map((line) => [line.hedgeId!, exactText(exactNumber(toAccountSide(line.accruedCarryUsdc ?? 0)))]),
+    );
     const credentials = await ctx.credentials();
     // The server's number read as the digits it prints, exactly; one that cannot be a rate is a reading problem.
     const price = String(quotes[0].price);
@@ -48,6 +57,8 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
         forward: '',
         discount_factor: '',
         source: `mid price, GET /prices at ${credentials.baseUrl} (${new Date(at).toISOString()})`,
+        at: new Date(at).toISOString(),
+        carry: carry as never,
       },
     ];
   } else {
@@ -87,4 +98,22 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
 function defaultQuote(market: string) {
   const found = /^(USDT|USDC|USD|[A-Z]{3})([A-Z]{3,5})$/.exec(market);
   return found ? `${found[2]} per ${found[1]}` : undefined;
+}
+
+/** What is recorded of a market: a row a date, with its source. */
+async function listRates(ctx: Options, market: string) {
+  const rates = recorded(await readRecords(ctx)).rates.get(market);
+  const rows = [...(rates?.rows.values() ?? [])]
+    .sort((a, b) => a.date.localeCompare(b.date))
+    .map((row) => ({
+      date: row.date,
+      spot: exactText(row.spot),
+      forward: row.forward ? exactText(row.forward) : null,
+      discount_factor: row.discountFactor ? exactText(row.discountFactor) : null,
+      source: row.source,
+      at: row.at ?? null,
+    }));
+  return ctx.output.list(rows, RATE_FIELDS, {
+    empty: `No rate of ${market} is recorded; import them (hedge acct rates FILE --market ${market} --quote "…") or record today's (hedge acct rates --record --market ${market}).`,
+  });
 }
