@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hedgeIn, tempFolders, ROOT, SPAWN_EVERY_RUN } from '../support/hedge-cli.js';
-import { exits, ok } from '../support/cli-runs.js';
+import { exits, ok, okJson } from '../support/cli-runs.js';
 import { envFor, MARKET, useSimulators } from '../support/simulator.js';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
 
@@ -125,4 +125,70 @@ describe('the memo is written before the relationship is recorded', () => {
       expect(readFileSync(memo, 'utf8')).toContain('Hedge designation memo&#58; EUR-SALE-1');
     },
   );
+});
+
+describe('corrections, not edits: appended with their reason, shown by acct log', () => {
+  it('a wrong rate and a wrong event are corrected; the figures follow the correction; the trail keeps both', async () => {
+    const { run, file } = setUp();
+    const RATES = join(ROOT, 'docs', 'examples', 'rates-eurusd.csv');
+    const import_ = ['--market', 'EURUSD', '--quote', 'USD per EUR'];
+    ok(await run(['acct', 'rates', RATES, ...import_]));
+    ok(await run(['acct', 'designate', file('r.json', EXAMPLE), ...LATE]));
+    ok(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-02']));
+    // What was wrong stays wrong without --correct; with it, a correction is appended.
+    exits(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01']), 2, 'already ended');
+    exits(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01', '--correct']), 2, '--reason');
+    ok(
+      await run([
+        'acct',
+        'event',
+        'EUR-SALE-1',
+        '--occurred',
+        '2019-02-01',
+        '--correct',
+        '--reason',
+        'delivered on the 1st',
+      ]),
+    );
+    const restated = file(
+      'fixed.csv',
+      readFileSync(RATES, 'utf8').replace('2018-12-31,1.21,1.20', '2018-12-31,1.21,1.19'),
+    );
+    exits(await run(['acct', 'rates', restated, ...import_]), 2, 'correct them with --correct --reason TEXT');
+    const corrected = okJson(
+      await run(['acct', 'rates', restated, ...import_, '--correct', '--reason', 'the bank restated', '--json']),
+    );
+    expect(corrected.recorded).toBe(1);
+
+    const [first, second] = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json']));
+    // The forward at 2018-12-31 is now 1.19: 770000 × (1.23 − 1.19) = 30800; the transaction on 2019-02-01.
+    expect([first.instrument_change, second.period_end, second.status]).toEqual([30800, '2019-02-01', 'occurred']);
+
+    const trail = okJson(await run(['acct', 'log', '--json']));
+    expect(trail.map((row: Record<string, unknown>) => [row.seq, row.kind, row.subject, row.what, row.why])).toEqual([
+      [1, 'rates', 'EURUSD', 'rates (USD per EUR): 3 dates, 2018-10-15 to 2019-02-01', null],
+      [2, 'designation', 'EUR-SALE-1', 'designated as of 2018-10-15', 'from the 2018 spreadsheet'],
+      [3, 'event', 'EUR-SALE-1', 'occurred 2019-02-02', null],
+      [4, 'correction', 'EUR-SALE-1', 'event corrected to occurred 2019-02-01', 'delivered on the 1st'],
+      [5, 'correction', 'EURUSD', 'rates corrected: 2018-12-31', 'the bank restated'],
+    ]);
+    expect(trail.every((row: { recorded_at: string }) => row.recorded_at === `${TODAY}T12:00:00.000Z`)).toBe(true);
+    const own = okJson(await run(['acct', 'log', 'EUR-SALE-1', '--json']));
+    expect(own.map((row: { seq: number }) => row.seq)).toEqual([2, 3, 4]);
+  });
+
+  it('who: the profile that recorded it', async () => {
+    const simulator = await start();
+    const { dir, file } = setUp();
+    const run = (args: string[], input?: string) => simulator.hedge(args, { configDir: dir, input, clock });
+    ok(
+      await run(
+        ['login', '--profile', 'desk', '--base-url', simulator.baseUrl, '--key-store', 'file'],
+        simulator.apiKey,
+      ),
+    );
+    ok(await run(['--profile', 'desk', 'acct', 'designate', file('r.json', EXAMPLE), ...LATE]));
+    const [designated] = okJson(await run(['--profile', 'desk', 'acct', 'log', '--json']));
+    expect([designated.by, designated.subject]).toEqual(['desk', 'EUR-SALE-1']);
+  });
 });

@@ -190,3 +190,13 @@ export const RATE_FIELDS = fieldTable(`
   discount_factor  Discount factor  text
   source  Source  text
 `);
+
+/** The columns of `hedge acct log` (its JSON has each record's hash too). */
+export const LOG_FIELDS = fieldTable(`
+  seq  #  text
+  recorded_at  When  text
+  by  Who  text
+  subject  Of  id
+  what  What  text
+  why  Why  text
+`);

@@ -72,10 +72,19 @@ export function recorded(records: readonly AcctRecord[]) {
         events: [],
       });
     else if (record.kind === 'event') relationships.get(body.relationship_id)?.events.push(record.body as never);
-    else {
+    else if (record.kind === 'rates') {
       const market = rates.get(body.market) ?? { quote: body.quote, rows: new Map() };
       for (const row of body.rows as Array<Record<string, string>>) market.rows.set(row.date, rateRow(row));
       rates.set(body.market, market);
+    } else if (record.kind === 'correction') {
+      // A correction stands in for what it corrects from then on; the record it corrects stays as it was.
+      if (body.of === 'rates')
+        for (const row of body.rows as Array<Record<string, string>>)
+          rates.get(body.market)?.rows.set(row.date, rateRow(row));
+      else {
+        const found = relationships.get(body.relationship_id);
+        if (found) found.events = [body.event];
+      }
     }
   }
   return { relationships, rates };
@@ -196,34 +205,62 @@ export async function designate(
   return recorded([record]).relationships.get(relationship.id)!;
 }
 
-/** Records that the hedged transaction happened, or a de-designation. */
-export async function recordEvent(ctx: AcctPorts, event: AcctEvent) {
+/** Records that the hedged transaction happened, or a de-designation; with `correction`, the reason the relationship's
+ * recorded event is replaced by this one (an appended correction: the earlier record stays). */
+export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?: { reason: string }) {
   const today = todayOf(ctx.clock.now());
+  const option = event.type === 'occurred' ? '--occurred' : '--de-designate';
   if (event.date > today)
     throw new UsageError(
-      `${event.type === 'occurred' ? '--occurred' : '--de-designate'}: ${event.date} is after today (${today}); an event is recorded once it has happened.`,
+      `${option}: ${event.date} is after today (${today}); an event is recorded once it has happened.`,
     );
-  await appendRecords(ctx, 'event', (records) => {
+  await appendRecords(ctx, correction ? 'correction' : 'event', (records) => {
     const found = recorded(records).relationships.get(event.relationship_id);
     if (!found)
       throw new UsageError(`id: no relationship ${event.relationship_id} is designated (hedge acct test lists them).`);
     if (event.date < found.relationship.designated_at)
-      throw new UsageError(
-        `${event.type === 'occurred' ? '--occurred' : '--de-designate'}: before the designation (${found.relationship.designated_at}).`,
-      );
+      throw new UsageError(`${option}: before the designation (${found.relationship.designated_at}).`);
     // An event ends a relationship: it has one at most.
     const [ended] = found.events;
+    if (correction) {
+      if (!ended)
+        throw new UsageError(
+          `--correct: ${event.relationship_id} has no event to correct; record it without --correct.`,
+        );
+      return [{ of: 'event', relationship_id: event.relationship_id, event: { ...event }, reason: correction.reason }];
+    }
     if (ended)
       throw new UsageError(
-        `id: ${event.relationship_id} already ended (${ended.type} ${ended.date}); a relationship is never edited.`,
+        `id: ${event.relationship_id} already ended (${ended.type} ${ended.date}); a relationship is never edited: correct its event with --correct --reason TEXT.`,
       );
     return [{ ...event }];
   });
 }
 
-/** Appends a market's rates; a date already recorded with other figures is refused (recorded rates never change). */
-export async function recordRates(ctx: AcctPorts, market: string, quote: string, rows: Array<Record<string, string>>) {
+/** Appends a market's rates; a date already recorded with other figures is refused (recorded rates never change); with
+ * `correction`, the dates recorded with other figures are corrected (an appended correction: the earlier record stays). */
+export async function recordRates(
+  ctx: AcctPorts,
+  market: string,
+  quote: string,
+  rows: Array<Record<string, string>>,
+  correction?: { reason: string },
+) {
   let added = 0;
+  if (correction) {
+    await appendRecords(ctx, 'correction', (records) => {
+      const existing = recorded(records).rates.get(market);
+      const missing = rows.find((row) => !existing?.rows.has(row.date));
+      if (missing)
+        throw new UsageError(
+          `--correct: no rate of ${market} is recorded for ${missing.date}; import it without --correct.`,
+        );
+      const changed = rows.filter((row) => !sameRate(existing!.rows.get(row.date)!, rateRow(row)));
+      added = changed.length;
+      return changed.length ? [{ of: 'rates', market, rows: changed, reason: correction.reason }] : [];
+    });
+    return added;
+  }
   await appendRecords(ctx, 'rates', (records) => {
     const existing = recorded(records).rates.get(market);
     if (existing && existing.quote !== quote)
@@ -233,15 +270,9 @@ export async function recordRates(ctx: AcctPorts, market: string, quote: string,
     const fresh = rows.filter((row) => {
       const earlier = existing?.rows.get(row.date);
       if (!earlier) return true;
-      // The same figures (1.2 and 1.20 are one rate) are no change.
-      const later = rateRow(row);
-      const same = (['spot', 'forward', 'discountFactor'] as const).every((key) => {
-        const [x, y] = [earlier[key], later[key]];
-        return x === undefined || y === undefined ? x === y : x[0] * y[1] === y[0] * x[1];
-      });
-      if (!same)
+      if (!sameRate(earlier, rateRow(row)))
         throw new UsageError(
-          `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed.`,
+          `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed: correct them with --correct --reason TEXT.`,
         );
       return false;
     });
@@ -249,6 +280,14 @@ export async function recordRates(ctx: AcctPorts, market: string, quote: string,
     return fresh.length ? [{ market, quote, rows: fresh }] : [];
   });
   return added;
+}
+
+/** The same figures (1.2 and 1.20 are one rate) are no change. */
+function sameRate(earlier: RateRow, later: RateRow) {
+  return (['spot', 'forward', 'discountFactor'] as const).every((key) => {
+    const [x, y] = [earlier[key], later[key]];
+    return x === undefined || y === undefined ? x === y : x[0] * y[1] === y[0] * x[1];
+  });
 }
 
 // ---- Periods ----

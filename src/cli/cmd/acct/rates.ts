@@ -23,6 +23,11 @@ export type Options = InputPorts & Pick<CommandContext, 'client' | 'credentials'
 
 export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
   const market = parseMarket(options.market);
+  if (options.correct && (options.record || args.file === undefined || !options.reason?.trim()))
+    throw new UsageError(
+      '--correct: corrects the rates of a FILE, and needs its --reason ("the bank restated its fixing").',
+    );
+  if (options.reason !== undefined && !options.correct) throw new UsageError('--reason: goes with --correct only.');
   if (options.record && args.file !== undefined)
     throw new UsageError("--record: reads today's rate from the API; give it without a FILE.");
   if (!options.record && args.file === undefined) return listRates(ctx, market);
@@ -86,10 +91,16 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
       source: row.source,
     }));
   }
-  const added = await recordRates(ctx, market, quote, rows);
+  const added = await recordRates(
+    ctx,
+    market,
+    quote,
+    rows,
+    options.correct ? { reason: options.reason!.trim() } : undefined,
+  );
   ctx.output.document({ market, quote, recorded: added, rates: rows }, () =>
     ctx.output.note(
-      `${market} (${quote}): ${added} rate${added === 1 ? '' : 's'} recorded${added < rows.length ? `, ${rows.length - added} already there` : ''}.`,
+      `${market} (${quote}): ${added} rate${added === 1 ? '' : 's'} ${options.correct ? 'corrected' : 'recorded'}${added < rows.length ? `, ${rows.length - added} already there` : ''}.`,
     ),
   );
 }
