@@ -28,7 +28,7 @@ end
 
 # Options whose next word is their value.
 function __hedge_takes_value
-    contains -- $argv[1] --profile --timeout --request-timeout --format --fields --query --until --watch --alert-pnl --alert-maturity --count -t --tenor --ref --idempotency-key --status --limit --since --within --base-url --ca-file --journal-url --key-command --key-store --tolerance --interval --alert-cmd --alert-url --alert-headroom --metrics --policy --ratios --band --sizing --functional --fee-bps --show --html --by --recorded-late --market --quote --reason --as-of --values --occurred --de-designate --period --accounts --root --max-notional --max-daily-notional --markets -X --method -f --raw-field -F --field -H --header --input --port --host --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --view-lag --record-lag --settlement-delay --day
+    contains -- $argv[1] --profile --timeout --request-timeout --format --fields --query --until --watch --alert-pnl --alert-maturity --count -t --tenor --ref --idempotency-key --status --limit --since --within --base-url --ca-file --journal-url --key-command --key-store --tolerance --interval --alert-cmd --alert-url --alert-headroom --metrics --policy --ratios --band --sizing --functional --fee-bps --show --html --by --recorded-late --market --quote --reason --as-of --values --occurred --share --amount --de-designate --rebalance --ratio --terminate --correct --period --accounts --root --max-notional --max-daily-notional --markets -X --method -f --raw-field -F --field -H --header --input --port --host --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --view-lag --record-lag --settlement-delay --day
 end
 
 # The command path (one line) and how many positional arguments follow it, from the words before the cursor.
@@ -306,7 +306,7 @@ complete -c hedge -n '__hedge_path_is resume' -l resend-unproven -d 'send it aga
 complete -c hedge -n '__hedge_command_at acct' -a designate -d 'Record a hedging relationship (append-only, hashed) and print its memo'
 complete -c hedge -n '__hedge_command_at acct' -a rates -d 'Import a market\'s dated rates, record today\'s mid, or list them'
 complete -c hedge -n '__hedge_command_at acct' -a test -d 'Effectiveness per relationship and period: changes, ratio, lower of, reserve'
-complete -c hedge -n '__hedge_command_at acct' -a event -d 'Record that the hedged transaction happened, or a de-designation'
+complete -c hedge -n '__hedge_command_at acct' -a event -d 'Record an event of a relationship\'s life: occurrence, de-designation, rebalancing, termination'
 complete -c hedge -n '__hedge_command_at acct' -a reserve -d 'The cash-flow hedge reserve\'s roll-forward per period'
 complete -c hedge -n '__hedge_command_at acct' -a journal -d 'Balanced journal entries per period: table, JSON, CSV'
 complete -c hedge -n '__hedge_command_at acct' -a log -d 'The audit trail: every record, who made it, when, what and why'
@@ -321,11 +321,16 @@ complete -c hedge -n '__hedge_path_is acct rates' -l reason -x -d 'with --correc
 complete -c hedge -n '__hedge_path_is acct test' -l as-of -x -d 'the last period end (default today, UTC)'
 complete -c hedge -n '__hedge_path_is acct test' -l values -r -F -d 'with an ID: cumulative fair values since designation from this CSV (date,instrument_value,hedged_item_value[,excluded_value]) instead of rates'
 complete -c hedge -n '__hedge_path_is acct test' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout, default 120 s; 17 once it can never hold)'
-complete -c hedge -n '__hedge_path_is acct event' -l occurred -x -d 'the hedged transaction happened on this date'
+complete -c hedge -n '__hedge_path_is acct event' -l occurred -x -d 'the hedged transaction happened on this date (all that is left of it, unless --share or --amount)'
+complete -c hedge -n '__hedge_path_is acct event' -l share -x -d 'with --occurred: the share of the whole transaction that happened, e.g. 0.25'
+complete -c hedge -n '__hedge_path_is acct event' -l amount -x -d 'with --occurred: the amount of it that happened, in the hedged item\'s currency'
 complete -c hedge -n '__hedge_path_is acct event' -l de-designate -x -d 'end the relationship on this date (needs --reason)'
-complete -c hedge -n '__hedge_path_is acct event' -l reason -x -d 'why it is de-designated'
-complete -c hedge -n '__hedge_path_is acct event' -l not-expected -d 'with --de-designate: the transaction is no longer expected, so the reserve goes to P&L'
-complete -c hedge -n '__hedge_path_is acct event' -l correct -d 'replace the event recorded for this relationship (an appended correction; --reason says why)'
+complete -c hedge -n '__hedge_path_is acct event' -l not-expected -d 'with --de-designate: the transaction is no longer expected, so the reserve goes to P&L at once'
+complete -c hedge -n '__hedge_path_is acct event' -l rebalance -x -d 'IFRS 9: change the designated share of the instrument from this date (needs --ratio and --reason)'
+complete -c hedge -n '__hedge_path_is acct event' -l ratio -x -d 'with --rebalance: the new designated share of the instrument'
+complete -c hedge -n '__hedge_path_is acct event' -l terminate -x -d 'the instrument was terminated and settled in cash on this date (needs --reason)'
+complete -c hedge -n '__hedge_path_is acct event' -l reason -x -d 'why (a de-designation, a rebalancing, a termination or a correction)'
+complete -c hedge -n '__hedge_path_is acct event' -l correct -x -d 'replace the event of this record number (hedge acct log ID) with this one: an appended correction, --reason says why'
 complete -c hedge -n '__hedge_path_is acct reserve' -l period -x -d 'a month (2026-11), a quarter (2026-Q4) or a year (2026)'
 complete -c hedge -n '__hedge_path_is acct reserve' -l values -r -F -d 'with an ID: cumulative fair values since designation from this CSV (date,instrument_value,hedged_item_value[,excluded_value]) instead of rates'
 complete -c hedge -n '__hedge_path_is acct reserve' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout, default 120 s; 17 once it can never hold)'

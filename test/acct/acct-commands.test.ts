@@ -146,6 +146,14 @@ describe('the worked example, recorded late: memo, test, event, reserve and bala
         effective: 7700,
         reclassified: 30800,
         reserve_close: 0,
+        // Every field --json's contract names, in the functional currency's code, at the rate it was valued at.
+        instrument_change: 30800,
+        hedged_item_change: -30800,
+        ratio: 1,
+        ineffective: 0,
+        excluded: 0,
+        currency: 'USD',
+        rate: 1.19,
       }),
     ]);
     const accounts = file('gl.json', {
@@ -181,7 +189,10 @@ describe('the worked example, recorded late: memo, test, event, reserve and bala
       'values.csv',
       'date,instrument_value,hedged_item_value\n2018-12-31,50000,-49000\n2019-01-31,140,-150\n',
     );
-    const rows = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--values', values, '--json']));
+    // Up to 2019-01-31: the forward's maturity (2019-02-01) is an event whose values the file would need.
+    const rows = okJson(
+      await run(['acct', 'test', 'EUR-SALE-1', '--values', values, '--as-of', '2019-01-31', '--json']),
+    );
     expect(rows.map((row: Record<string, number>) => [row.effective, row.ineffective, row.reserve_close])).toEqual([
       [49000, 1000, 49000],
       [-48860, -1000, 140],
@@ -232,5 +243,24 @@ describe('hedge acct test, critical terms: each term matched or not, the figures
     expect(text.stdout.replace(/\s+/g, ' ')).toContain(
       'EUR-SALE-2 critical terms (figures by cumulative dollar offset): amount (notional × ratio) 693000.00 vs 770000.00 not matched; currency EUR vs EUR matched; maturity 2019-01-02 vs 2019-02-01 (30 days apart) not matched; underlying EURUSD vs EURUSD matched.',
     );
+  });
+});
+
+describe('exact, from designation, in one currency', () => {
+  it('an amount given as a JSON number is recorded as the digits written; no period ends on or before the designation', async () => {
+    const { run, file } = setUp();
+    ok(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR']));
+    const source = JSON.stringify({ ...EXAMPLE, id: 'BIG' })
+      .replace('"amount":"770000"', '"amount": 98765432109876.54')
+      .replace('"notional":"770000"', '"notional": 98765432109876.54');
+    const designated = okJson(
+      await run(['acct', 'designate', file('big.json', source), '--recorded-late', 'x', '--json']),
+    );
+    expect(designated.hedged_item.amount).toBe('98765432109876.54');
+    // 98,765,432,109,876.54 × (1.23 − 1.20) at the year end, exactly: 2,962,962,963,296.2962 → …296.30.
+    const [yearEnd] = okJson(await run(['acct', 'test', 'BIG', '--as-of', '2018-12-31', '--json']));
+    expect(yearEnd.instrument_change).toBe(2962962963296.3);
+    expect(okJson(await run(['acct', 'test', 'BIG', '--as-of', '2018-10-15', '--json']))).toEqual([]);
+    expect(okJson(await run(['acct', 'test', 'BIG', '--as-of', '2018-09-30', '--json']))).toEqual([]);
   });
 });

@@ -136,8 +136,12 @@ describe('corrections, not edits: appended with their reason, shown by acct log'
     ok(await run(['acct', 'designate', file('r.json', EXAMPLE), ...LATE]));
     ok(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-02']));
     // What was wrong stays wrong without --correct; with it, a correction is appended.
-    exits(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01']), 2, 'already ended');
-    exits(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01', '--correct']), 2, '--reason');
+    exits(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01', '--correct', '3']), 2, '--reason');
+    exits(
+      await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01', '--correct', '2', '--reason', 'wrong']),
+      2,
+      '--correct: record 2 is not an event of EUR-SALE-1',
+    );
     ok(
       await run([
         'acct',
@@ -146,6 +150,7 @@ describe('corrections, not edits: appended with their reason, shown by acct log'
         '--occurred',
         '2019-02-01',
         '--correct',
+        '3',
         '--reason',
         'delivered on the 1st',
       ]),
@@ -160,16 +165,20 @@ describe('corrections, not edits: appended with their reason, shown by acct log'
     );
     expect(corrected.recorded).toBe(1);
 
-    const [first, second] = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json']));
-    // The forward at 2018-12-31 is now 1.19: 770000 × (1.23 − 1.19) = 30800; the transaction on 2019-02-01.
-    expect([first.instrument_change, second.period_end, second.status]).toEqual([30800, '2019-02-01', 'occurred']);
+    const periods = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-28', '--json']));
+    // The forward at 2018-12-31 is now 1.19: 770000 × (1.23 − 1.19) = 30800; the transaction on 2019-02-01, the
+    // corrected date: no period ends on 2019-02-02.
+    expect(periods.map((row: Record<string, unknown>) => [row.period_end, row.instrument_change])).toEqual([
+      ['2018-12-31', 30800],
+      ['2019-02-01', 30800],
+    ]);
 
     const trail = okJson(await run(['acct', 'log', '--json']));
     expect(trail.map((row: Record<string, unknown>) => [row.seq, row.kind, row.subject, row.what, row.why])).toEqual([
       [1, 'rates', 'EURUSD', 'rates (USD per EUR): 3 dates, 2018-10-15 to 2019-02-01', null],
       [2, 'designation', 'EUR-SALE-1', 'designated as of 2018-10-15', 'from the 2018 spreadsheet'],
       [3, 'event', 'EUR-SALE-1', 'occurred 2019-02-02', null],
-      [4, 'correction', 'EUR-SALE-1', 'event corrected to occurred 2019-02-01', 'delivered on the 1st'],
+      [4, 'correction', 'EUR-SALE-1', 'event (record 3) corrected to occurred 2019-02-01', 'delivered on the 1st'],
       [5, 'correction', 'EURUSD', 'rates corrected: 2018-12-31', 'the bank restated'],
     ]);
     expect(trail.every((row: { recorded_at: string }) => row.recorded_at === `${TODAY}T12:00:00.000Z`)).toBe(true);

@@ -44,7 +44,7 @@ const rulesOf = (rel: Record<string, never>): RelationshipRules => ({
   excluded: rel.excluded,
   kind: rel.kind,
   designatedAt: rel.designated_at,
-  occurred: rel.occurred,
+  events: rel.occurred ? [{ type: 'occurred', date: rel.occurred }] : [],
 });
 
 /** A forward held elsewhere: its terms, and its and the hedged item's values at each date after designation. */
@@ -130,6 +130,9 @@ describe('a payable hedged on the spot element, forward points amortised from a 
       ['cost_of_hedging_reserve', -176.36],
       ['excluded_component', 266.67],
       ['cost_of_hedging_reserve', -266.67],
+      // The payable's exchange loss, to profit or loss.
+      ['hedged_item', -1000],
+      ['hedged_item_remeasurement', 1000],
       ['cash_flow_hedge_reserve', 1000],
       ['reclassification', -1000],
     ]);

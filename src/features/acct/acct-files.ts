@@ -52,6 +52,8 @@ const RELATIONSHIP = z.strictObject({
     expected_date: date('hedged_item.expected_date'),
     kind: z.enum(['forecast', 'firm', 'recognised']),
     probability_evidence: text,
+    /** A non-financial item (inventory, equipment) or a financial one: IFRS 9 adjusts a non-financial item's cost. */
+    nature: z.optional(z.enum(['financial', 'non_financial'])),
   }),
   instrument: z.union([
     z.strictObject({ references: z.array(REFERENCE).check(z.minLength(1, 'expected at least one reference')) }),
@@ -65,18 +67,38 @@ const RELATIONSHIP = z.strictObject({
   ]),
   ratio: decimalText('ratio (instrument quantity over hedged item quantity)', true),
   designation: z.enum(['spot', 'forward']),
-  excluded: z.enum(['pnl', 'cost_of_hedging_reserve']),
+  excluded: z.enum(['pnl', 'cost_of_hedging_reserve', 'amortised']),
   method: z.enum(METHODS),
   sources_of_ineffectiveness: text,
   approved_by: text,
   /** Where the reserve goes when the transaction happens: the hedged item's line, or the asset's cost. */
   on_occurrence: z.optional(z.enum(['reclassify', 'basis_adjustment'])),
+  /** A spot designation whose hedged item is discounted to its cash-flow date. */
+  discount_hedged_item: z.optional(z.boolean()),
+  /** How the excluded part known at inception is spread: by days, or by months as a textbook does. */
+  amortisation: z.optional(z.enum(['days', 'months'])),
+  // What the designation documents besides (IFRS 9 6.4.1(b), ASC 815-20-25-3): the memo names any left out.
+  hedged_risk: z.optional(text),
+  ratio_basis: z.optional(text),
+  economic_relationship: z.optional(text),
+  credit_risk: z.optional(text),
+  prospective_assessment: z.optional(text),
 });
 export type Relationship = z.infer<typeof RELATIONSHIP>;
 
-const REQUIRED_FIELDS = Object.keys(RELATIONSHIP.shape).filter(
-  (key) => key !== 'on_occurrence' && key !== 'functional_currency',
-);
+/** The fields a file may leave out. */
+const OPTIONAL_FIELDS = new Set([
+  'on_occurrence',
+  'functional_currency',
+  'discount_hedged_item',
+  'amortisation',
+  'hedged_risk',
+  'ratio_basis',
+  'economic_relationship',
+  'credit_risk',
+  'prospective_assessment',
+]);
+const REQUIRED_FIELDS = Object.keys(RELATIONSHIP.shape).filter((key) => !OPTIONAL_FIELDS.has(key));
 
 /** The relationship a file holds, or the one line that says what is wrong with it. */
 export function parseRelationship(source: string): Relationship | string {
@@ -204,12 +226,13 @@ export function parseValuesFile(source: string, sourceName: string) {
     sourceName,
     ['values', 'row'],
     ['date', 'instrument_value', 'hedged_item_value'],
-    ['excluded_value'],
+    ['excluded_value', 'fees'],
     (field) => ({
       date: field('date', dateCell)!,
       instrument_value: field('instrument_value', decimalCell('instrument_value', false))!,
       hedged_item_value: field('hedged_item_value', decimalCell('hedged_item_value', false))!,
       excluded_value: field('excluded_value', decimalCell('excluded_value', true)),
+      fees: field('fees', decimalCell('fees', true)),
     }),
   );
 }

@@ -14,8 +14,9 @@ import { recordStanding } from '../book/book.js';
 import { walkHistory } from '../report/report.js';
 import { appendRecords, type AcctRecord } from './acct-store.js';
 import type { Relationship, ValueLine } from './acct-files.js';
-import { exact, exactNumber, sub, toCents, type Cents, type Exact } from './acct-money.js';
+import { div, exact, exactNumber, sub, toCents, type Cents, type Exact } from './acct-money.js';
 import {
+  FRAMEWORK_RULES,
   criticalTerms,
   deskValueAt,
   forwardPoints,
@@ -31,6 +32,7 @@ import {
   type Quote,
   type RateRow,
   type RelationshipRules,
+  type RuleEvent,
 } from './acct-rules.js';
 
 /** What the accounting flows use of a command's context. */
@@ -38,10 +40,15 @@ type AcctPorts = Pick<CommandContext, 'client' | 'clock' | 'env' | 'credentials'
 
 export interface AcctEvent {
   relationship_id: string;
-  type: 'occurred' | 'de-designated';
+  type: 'occurred' | 'de-designated' | 'rebalanced' | 'terminated';
   date: string;
   reason?: string;
   still_expected?: boolean;
+  /** occurred: the share of the whole transaction (`share`) or its amount in the item's currency (`amount`). */
+  share?: string;
+  amount?: string;
+  /** rebalanced: the designated share of the instrument from then on. */
+  ratio?: string;
 }
 
 export interface Designation {
@@ -61,6 +68,8 @@ interface MarketRates {
 export function recorded(records: readonly AcctRecord[]) {
   const relationships = new Map<string, Designation>();
   const rates = new Map<string, MarketRates>();
+  /** Each event record's place, for a correction naming it. */
+  const events = new Map<number, { designation: Designation; event: AcctEvent }>();
   for (const record of records) {
     const body = record.body as Record<string, never>;
     if (record.kind === 'designation')
@@ -71,8 +80,11 @@ export function recorded(records: readonly AcctRecord[]) {
         hash: record.hash,
         events: [],
       });
-    else if (record.kind === 'event') relationships.get(body.relationship_id)?.events.push(record.body as never);
-    else if (record.kind === 'rates') {
+    else if (record.kind === 'event') {
+      const designation = relationships.get(body.relationship_id);
+      designation?.events.push(record.body as never);
+      if (designation) events.set(record.seq, { designation, event: record.body as never });
+    } else if (record.kind === 'rates') {
       const market = rates.get(body.market) ?? { quote: body.quote, rows: new Map() };
       for (const row of body.rows as Array<Record<string, string>>) market.rows.set(row.date, rateRow(row));
       rates.set(body.market, market);
@@ -82,8 +94,12 @@ export function recorded(records: readonly AcctRecord[]) {
         for (const row of body.rows as Array<Record<string, string>>)
           rates.get(body.market)?.rows.set(row.date, rateRow(row));
       else {
-        const found = relationships.get(body.relationship_id);
-        if (found) found.events = [body.event];
+        const at = events.get(body.record);
+        if (at) {
+          const list = at.designation.events;
+          list[list.indexOf(at.event)] = at.event = body.event;
+          list.sort((a, b) => a.date.localeCompare(b.date));
+        }
       }
     }
   }
@@ -186,6 +202,12 @@ export async function designate(
     );
   if (relationship.hedged_item.expected_date < at)
     throw new UsageError(`hedged_item.expected_date: before designated_at; expected a date on or after ${at}.`);
+  if (exact(relationship.ratio)![0] > exact(relationship.ratio)![1])
+    throw new UsageError(
+      'ratio: the designated share of the instrument is at most 1; the rest of a larger instrument is left undesignated.',
+    );
+  const problem = frameworkProblem(relationship);
+  if (problem) throw new UsageError(problem);
   if ('notional' in instrument && instrument.currency !== relationship.hedged_item.currency)
     throw new UsageError(
       `instrument.currency: ${instrument.currency} is not the hedged item's currency (${relationship.hedged_item.currency}); expected the currency the forward delivers.`,
@@ -205,11 +227,40 @@ export async function designate(
   return recorded([record]).relationships.get(relationship.id)!;
 }
 
-/** Records that the hedged transaction happened, or a de-designation; with `correction`, the reason the relationship's
- * recorded event is replaced by this one (an appended correction: the earlier record stays). */
-export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?: { reason: string }) {
+/** What the framework's table refuses of a relationship (one line naming the field), or nothing. */
+export function frameworkProblem(rel: Relationship) {
+  const rules = FRAMEWORK_RULES[rel.framework];
+  if (!(rules.excluded as readonly string[]).includes(rel.excluded))
+    return `excluded: ${rel.excluded} is not ${rules.name}'s; expected ${rules.excluded.join(' or ')} (${rules.cites.excluded}).`;
+  if (rel.on_occurrence === 'basis_adjustment' && rules.basisAdjustment === 'refused')
+    return `on_occurrence: ${rules.name} reclassifies the reserve into earnings when the transaction affects them; a basis adjustment is not allowed (${rules.cites.occurrence}): expected reclassify.`;
+  if (rel.on_occurrence === 'reclassify' && basisRequired(rel))
+    return `on_occurrence: ${rules.name} takes the reserve into the cost of a non-financial item (${rules.cites.occurrence}(i)): expected basis_adjustment, or leave it out.`;
+  if (rel.on_occurrence === 'basis_adjustment' && rel.hedged_item.nature !== 'non_financial')
+    return 'on_occurrence: a basis adjustment is for a non-financial item (hedged_item.nature: non_financial); expected reclassify.';
+  if (rel.discount_hedged_item && rel.designation !== 'spot')
+    return 'discount_hedged_item: for a spot designation; a forward designation discounts the hedged item already.';
+  return undefined;
+}
+
+const basisRequired = (rel: Relationship) =>
+  FRAMEWORK_RULES[rel.framework].basisAdjustment === 'required' &&
+  rel.hedged_item.nature === 'non_financial' &&
+  rel.hedged_item.kind !== 'recognised';
+
+/** Where the reserve goes when the transaction happens: the item's cost (IFRS 9's default for a non-financial item,
+ * IAS 39's choice) or the hedged item's line in profit or loss. */
+export const occurrenceTarget = (rel: Relationship) =>
+  rel.on_occurrence === 'basis_adjustment' || (rel.on_occurrence === undefined && basisRequired(rel))
+    ? 'basis_adjustment'
+    : 'reclassification';
+
+/** Records an event of the relationship's life, in date order: an occurrence (in parts), a de-designation, a
+ * rebalancing (IFRS 9) or the instrument's termination; none dated after today. With `correction`, the event record
+ * it names is replaced by this one, for the reason given (an appended correction: the earlier record stays). */
+export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?: { record: number; reason: string }) {
+  const option = `--${event.type === 'occurred' ? 'occurred' : event.type === 'de-designated' ? 'de-designate' : event.type === 'rebalanced' ? 'rebalance' : 'terminate'}`;
   const today = todayOf(ctx.clock.now());
-  const option = event.type === 'occurred' ? '--occurred' : '--de-designate';
   if (event.date > today)
     throw new UsageError(
       `${option}: ${event.date} is after today (${today}); an event is recorded once it has happened.`,
@@ -218,24 +269,95 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
     const found = recorded(records).relationships.get(event.relationship_id);
     if (!found)
       throw new UsageError(`id: no relationship ${event.relationship_id} is designated (hedge acct test lists them).`);
-    if (event.date < found.relationship.designated_at)
-      throw new UsageError(`${option}: before the designation (${found.relationship.designated_at}).`);
-    // An event ends a relationship: it has one at most.
-    const [ended] = found.events;
+    const rel = found.relationship;
+    if (event.date < rel.designated_at)
+      throw new UsageError(`${option}: before the designation (${rel.designated_at}).`);
     if (correction) {
-      if (!ended)
+      const target = records[correction.record - 1];
+      if (target?.kind !== 'event' || target.body.relationship_id !== event.relationship_id)
         throw new UsageError(
-          `--correct: ${event.relationship_id} has no event to correct; record it without --correct.`,
+          `--correct: record ${correction.record} is not an event of ${event.relationship_id}; expected the number hedge acct log ${event.relationship_id} gives it.`,
         );
-      return [{ of: 'event', relationship_id: event.relationship_id, event: { ...event }, reason: correction.reason }];
+      return [
+        {
+          of: 'event',
+          record: correction.record,
+          relationship_id: event.relationship_id,
+          event: { ...event },
+          reason: correction.reason,
+        },
+      ];
     }
-    if (ended)
+    const last = found.events.at(-1);
+    if (last && event.date < last.date)
       throw new UsageError(
-        `id: ${event.relationship_id} already ended (${ended.type} ${ended.date}); a relationship is never edited: correct its event with --correct --reason TEXT.`,
+        `${option}: before ${event.relationship_id}'s last event (${last.type} ${last.date}); events are recorded in date order.`,
+      );
+    const life = lifeOf(found);
+    const said = (what: string) => `id: ${event.relationship_id} ${what}; a relationship is never edited.`;
+    if (event.type === 'occurred' && life.doneOn)
+      throw new UsageError(said(`has no transaction left to happen (all of it by ${life.doneOn})`));
+    if (event.type === 'de-designated' && life.endedOn)
+      throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
+    if (event.type === 'rebalanced') {
+      if (!FRAMEWORK_RULES[rel.framework].rebalancing)
+        throw new UsageError(
+          `--rebalance: ${FRAMEWORK_RULES[rel.framework].name} has no rebalancing; de-designate and designate anew.`,
+        );
+      if (life.endedOn) throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
+    }
+    if (event.type === 'terminated' && life.settledOn !== undefined && life.settledOn <= event.date)
+      throw new UsageError(said(`has no instrument left (settled ${life.settledOn})`));
+    if (event.amount !== undefined && sub(exact(event.amount)!, absExact(exact(rel.hedged_item.amount)!))[0] > 0n)
+      throw new UsageError(
+        `--amount: more than the hedged item's ${rel.hedged_item.amount} ${rel.hedged_item.currency}.`,
       );
     return [{ ...event }];
   });
 }
+
+const absExact = ([n, d]: Exact): Exact => [n < 0n ? -n : n, d];
+
+/** A relationship's recorded events as the rules read them, with when its instrument is settled (an external
+ * forward at its maturity unless terminated before), when hedge accounting ended and when its transaction was done. */
+export function lifeOf({ relationship: rel, events }: Designation) {
+  const whole = absExact(exact(rel.hedged_item.amount)!);
+  const rules: RuleEvent[] = events.map((event) => ({
+    type: event.type,
+    date: event.date,
+    ...(event.reason !== undefined && { reason: event.reason }),
+    ...(event.still_expected !== undefined && { stillExpected: event.still_expected }),
+    ...(event.ratio !== undefined && { ratio: exact(event.ratio)! }),
+    ...(event.share !== undefined && { share: exact(event.share)! }),
+    ...(event.amount !== undefined && { share: div(exact(event.amount)!, whole) }),
+  }));
+  const terminated = events.find((event) => event.type === 'terminated')?.date;
+  const maturity = 'maturity' in rel.instrument ? rel.instrument.maturity : undefined;
+  const settledOn = terminated ?? maturity;
+  if (terminated === undefined && maturity !== undefined) rules.push({ type: 'settled', date: maturity });
+  rules.sort((a, b) => a.date.localeCompare(b.date));
+  let happened: Exact = [0n, 1n];
+  let doneOn: string | undefined;
+  for (const event of rules) {
+    if (doneOn) break;
+    if (event.type === 'occurred') {
+      happened = event.share ? add(happened, event.share) : [1n, 1n];
+      if (happened[0] >= happened[1]) doneOn = event.date;
+    } else if (event.type === 'de-designated' && event.stillExpected === false) doneOn = event.date;
+  }
+  const ending = rules.find((event) => event.type !== 'rebalanced');
+  return {
+    events: rules,
+    settledOn,
+    doneOn,
+    endedOn: ending?.date,
+    endedBy: ending?.type,
+    /** The day nothing is left to post: the instrument settled and the transaction done. */
+    finishedOn: settledOn && doneOn ? (settledOn > doneOn ? settledOn : doneOn) : undefined,
+  };
+}
+
+const add = (a: Exact, b: Exact): Exact => [a[0] * b[1] + b[0] * a[1], a[1] * b[1]];
 
 /** Appends a market's rates; a date already recorded with other figures is refused (recorded rates never change); with
  * `correction`, the dates recorded with other figures are corrected (an appended correction: the earlier record stays). */
@@ -292,47 +414,89 @@ function sameRate(earlier: RateRow, later: RateRow) {
 
 // ---- Periods ----
 
-/** The period ends: the last (`until`, or the day the relationship ended, if earlier) and every date before it a rate
- * is recorded for after the designation (the dates the books are valued at), in order. */
-function periodEnds({ relationship, events: [ended] }: Designation, until: string, rateDates: Iterable<string>) {
-  const last = ended && ended.date < until ? ended.date : until;
-  const valued = [...rateDates].filter((date) => date > relationship.designated_at && date < last);
-  // No period ends on or before the designation: the books are measured from it.
-  return [...new Set(valued), ...(last > relationship.designated_at ? [last] : [])].sort();
+/** The period ends: the last (`until`, or the day nothing is left to post, if earlier), every date before it a rate
+ * is recorded for after the designation (the dates the books are valued at) while the instrument is held, and every
+ * event's date, in order; none on or before the designation: the books are measured from it. */
+function periodEnds(designation: Designation, until: string, rateDates: Iterable<string>) {
+  const life = lifeOf(designation);
+  const last = life.finishedOn && life.finishedOn < until ? life.finishedOn : until;
+  const valued = [...rateDates].filter(
+    (date) => date < last && (life.settledOn === undefined || date <= life.settledOn),
+  );
+  const events = life.events.map((event) => event.date).filter((date) => date < last);
+  return [...new Set([...valued, ...events, last])]
+    .filter((date) => date > designation.relationship.designated_at)
+    .sort();
 }
 
 export function rulesOf(designation: Designation, amortisation?: RelationshipRules['amortisation']): RelationshipRules {
-  const { relationship: rel, events } = designation;
-  const occurred = events.find((event) => event.type === 'occurred');
-  const ended = events.find((event) => event.type === 'de-designated');
+  const { relationship: rel } = designation;
   return {
     framework: rel.framework,
     method: rel.method,
     excluded: rel.excluded,
     kind: rel.hedged_item.kind,
     designatedAt: rel.designated_at,
-    ...(amortisation && { amortisation }),
-    ...(occurred && { occurred: occurred.date }),
-    ...(ended && { deDesignated: { date: ended.date, stillExpected: ended.still_expected !== false } }),
+    ratio: exact(rel.ratio)!,
+    ...(amortisation && { amortisation: { ...amortisation, basis: rel.amortisation ?? 'days' } }),
+    events: lifeOf(designation).events,
   };
 }
 
 const cents = (text: string | undefined) => (text === undefined ? 0n : toCents(exact(text)!));
 
-/** The relationship's periods from a values file: one a date of the file. */
-export function fromValues(designation: Designation, lines: readonly ValueLine[]) {
-  const periods: PeriodValues[] = lines.map((line) => ({
-    end: line.date,
-    instrument: cents(line.instrument_value),
-    hedgedItem: cents(line.hedged_item_value),
-    excluded: cents(line.excluded_value),
-    fees: 0n,
-  }));
-  const early = lines.find((line) => line.date <= designation.relationship.designated_at);
+const EVENT_WORDS: Record<RuleEvent['type'], string> = {
+  occurred: 'its transaction happened',
+  'de-designated': 'it was de-designated',
+  rebalanced: 'it was rebalanced',
+  terminated: 'its instrument was terminated',
+  settled: 'its instrument matures',
+};
+
+/** Each period end's values: after the instrument is settled nothing of it changes, so its last values are carried
+ * (no rate is asked for). */
+function valuesAt(
+  ends: readonly string[],
+  settledOn: string | undefined,
+  valueAt: (end: string) => Omit<PeriodValues, 'end'>,
+) {
+  let last: PeriodValues | undefined;
+  return ends.map(
+    (end) => (last = settledOn !== undefined && end > settledOn && last ? { ...last, end } : { end, ...valueAt(end) }),
+  );
+}
+
+/** The relationship's periods from a values file up to `until`: one a date of the file, and each event's date, whose
+ * row the file must have while the instrument is held. */
+export function fromValues(designation: Designation, lines: readonly ValueLine[], until: string) {
+  const { relationship: rel } = designation;
+  const early = lines.find((line) => line.date <= rel.designated_at);
   if (early)
     throw new UsageError(
-      `--values: ${early.date} is not after the designation (${designation.relationship.designated_at}); values are cumulative since then.`,
+      `--values: ${early.date} is not after the designation (${rel.designated_at}); values are cumulative since then.`,
     );
+  const life = lifeOf(designation);
+  const byDate = new Map(lines.map((line) => [line.date, line]));
+  const missing = life.events.find(
+    (event) =>
+      event.date <= until && (life.settledOn === undefined || event.date <= life.settledOn) && !byDate.has(event.date),
+  );
+  if (missing)
+    throw new UsageError(
+      `--values: no row for ${missing.date}, the day ${EVENT_WORDS[missing.type]}; an event's date needs the values on it.`,
+    );
+  const ends = periodEnds(designation, until, byDate.keys()).filter(
+    (end) => byDate.has(end) || life.events.some((e) => e.date === end),
+  );
+  const periods = valuesAt(ends, life.settledOn, (end) => {
+    const line = byDate.get(end)!;
+    return {
+      instrument: cents(line.instrument_value),
+      hedgedItem: cents(line.hedged_item_value),
+      excluded: cents(line.excluded_value),
+      fees: cents(line.fees),
+    };
+  });
   return rollForward(periods, rulesOf(designation));
 }
 
@@ -438,11 +602,14 @@ export async function compute(
   const start = rateOn(rel.designated_at);
   const quote = quoteFor(rel, market!.quote);
   const used = new Map<string, RateRow>();
-  // Each period end up to `last` with the rate it is valued at (every one read before any is valued).
-  const valued = (last: string) =>
-    periodEnds(designation, last, market!.rows.keys()).map(
-      (end) => [end, used.set(end, rateOn(end)).get(end)!] as const,
-    );
+  const { settledOn } = lifeOf(designation);
+  // Each period end up to `last` valued at its rate (every one read before any is valued); none after the
+  // instrument is settled, whose values are carried.
+  const valued = (last: string, valueAt: (end: string, at: RateRow) => Omit<PeriodValues, 'end'>) => {
+    const ends = periodEnds(designation, last, market!.rows.keys());
+    for (const end of ends) if (settledOn === undefined || end <= settledOn) used.set(end, rateOn(end));
+    return valuesAt(ends, settledOn, (end) => valueAt(end, used.get(end)!));
+  };
   const amount = exact(rel.hedged_item.amount)!;
   const { instrument } = rel;
   let periods: PeriodValues[];
@@ -461,17 +628,18 @@ export async function compute(
         notional: exact(instrument.notional)!,
         contractRate: exact(instrument.contract_rate)!,
         designation: rel.designation,
+        discountHedgedItem: rel.discount_hedged_item === true,
       };
-      periods = valued(until ?? todayOf(ctx.clock.now())).map(([end, at]) => ({
-        end,
+      periods = valued(until ?? todayOf(ctx.clock.now()), (_, at) => ({
         ...forwardValues(terms, quote, start, at),
         fees: 0n,
       }));
-      // The forward points of a time-period related item (a recognised one) are spread over the forward's life.
+      // The forward points are spread over the forward's life: a time-period related item's (a recognised one) from
+      // the cost of hedging reserve, and under ASC 815 any item's (amortised in earnings).
       if (
         rel.designation === 'spot' &&
-        rel.excluded === 'cost_of_hedging_reserve' &&
-        rel.hedged_item.kind === 'recognised'
+        rel.excluded !== 'pnl' &&
+        (rel.hedged_item.kind === 'recognised' || rel.excluded === 'amortised')
       )
         spread = { total: forwardPoints(terms, quote, start), from: rel.designated_at, to: instrument.maturity };
       instrumentTerms = {
@@ -488,14 +656,15 @@ export async function compute(
       const today = todayOf(client.transport.serverNow().bestMs);
       const valueAt = deskValuer(rel, market!, desk.hedges);
       const atDesignation = valueAt(start);
-      periods = valued(until ?? today).map(([end, at]) => {
+      periods = valued(until ?? today, (_, at) => {
         const value = valueAt(at);
-        const since = (key: 'instrument' | 'excluded' | 'fees') => toCents(sub(value[key], atDesignation[key]));
+        const since = (key: 'instrument' | 'excluded' | 'fees' | 'settled') =>
+          toCents(sub(value[key], atDesignation[key]));
         return {
-          end,
           instrument: since('instrument'),
           excluded: since('excluded'),
           fees: since('fees'),
+          settled: since('settled'),
           hedgedItem: itemChange(rel, quote, amount, start, at),
         };
       });
@@ -566,6 +735,7 @@ function deskValuer(rel: Relationship, market: MarketRates, hedges: readonly Des
       instrument: translate(value.instrument),
       excluded: translate(value.excluded),
       fees: translate(value.fees),
+      settled: translate(value.settled),
     };
   };
 }

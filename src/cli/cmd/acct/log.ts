@@ -33,7 +33,7 @@ function logEntry(record: AcctRecord) {
           ? [body.market, `rates (${body.quote}): ${dates(body.rows)}`, null]
           : body.of === 'rates'
             ? [body.market, `rates corrected: ${dates(body.rows)}`, body.reason]
-            : [body.relationship_id, `event corrected to ${event(body.event)}`, body.reason];
+            : [body.relationship_id, `event (record ${body.record}) corrected to ${event(body.event)}`, body.reason];
   return {
     seq: record.seq,
     recorded_at: record.recorded_at,

@@ -3,11 +3,13 @@
 import * as z from 'zod/mini';
 import { type CommandContext, type In, safeText, UsageError } from '../command-input.js';
 import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
-import { isDate, parseValuesFile } from '../../../features/acct/acct-files.js';
+import { isDate, parseValuesFile, type Relationship } from '../../../features/acct/acct-files.js';
 import {
   compute,
   fromValues,
+  asFunctional,
   functionalCurrency,
+  occurrenceTarget,
   parsePeriod,
   recorded,
   todayOf,
@@ -51,16 +53,25 @@ async function computeAll(
       const quoted = state.rates.get(designation!.relationship.market)?.quote;
       computed.push({
         designation: designation!,
-        results: fromValues(designation!, lines),
+        results: fromValues(designation!, lines, end),
         rates: new Map(),
         hedgeIds: [],
-        currency: quoted ? functionalCurrency(designation!.relationship, quoted) : 'functional',
+        currency: valuesCurrency(designation!.relationship, quoted),
       });
     } else {
       computed.push(await compute(ctx, designation!, state.rates, until, until === undefined ? 'today' : '--as-of'));
     }
   }
   return computed.map((each) => ({ ...each, results: each.results.filter((result) => result.period_end >= from) }));
+}
+
+/** The currency of a relationship valued from a file: its functional currency, named or read from its rates' quote. */
+function valuesCurrency(rel: Relationship, quoted: string | undefined) {
+  if (quoted) return functionalCurrency(rel, quoted);
+  if (rel.functional_currency) return asFunctional(rel.functional_currency);
+  throw new UsageError(
+    `functional_currency: ${rel.id} names none and no rate of ${rel.market} is recorded to read it from; import its rates (hedge acct rates FILE --market ${rel.market} --quote "…").`,
+  );
 }
 
 /** One row a relationship and period, the relationship's names first. */
@@ -117,11 +128,19 @@ export const reserve = {
   async run(ctx: Options, { args, options }: In<'ACCT_RESERVE'>) {
     const period = options.period === undefined ? undefined : parsePeriod(options.period);
     const computed = await computeAll(ctx, args.id, options.values, period?.to, period?.from);
+    // The roll-forward and what it is made of: every field the contract of --json names, in the currency it is in.
     const keys = [
       ...RESERVE_FIELDS.map((field) => field.key),
+      'instrument_change',
+      'hedged_item_change',
+      'ratio',
+      'ineffective',
+      'excluded',
       'cost_of_hedging_open',
       'cost_of_hedging_reclassified',
       'currency',
+      'rate',
+      'rate_source',
     ];
     // The roll-forward's own figures: `hedge acct test` gives the rest of each period.
     const rows = periodRows(computed).map((row) =>
@@ -152,9 +171,7 @@ export const journal = {
     const computed = await computeAll(ctx, args.id, options.values, period?.to, period?.from);
     const rows = computed.flatMap(({ designation, results, rates, hedgeIds, currency }) =>
       results.flatMap((result) => {
-        const into =
-          designation.relationship.on_occurrence === 'basis_adjustment' ? 'basis_adjustment' : 'reclassification';
-        const lines = periodEntries(designation.relationship.id, result, into);
+        const lines = periodEntries(designation.relationship.id, result, occurrenceTarget(designation.relationship));
         // Every entry balances, or nothing is printed: an entry that does not is a fault of hedge's, never a posting.
         if (!balanced(lines))
           throw new Error(`an entry of ${designation.relationship.id} at ${result.period_end} does not balance`);
