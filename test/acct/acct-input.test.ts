@@ -7,6 +7,8 @@ import { hedgeIn, tempFolders, ROOT, SPAWN_EVERY_RUN } from '../support/hedge-cl
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { envFor, MARKET, useSimulators } from '../support/simulator.js';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
+import { exact } from '../../src/features/acct/acct-money.js';
+import { criticalTerms } from '../../src/features/acct/acct-rules.js';
 
 const folder = tempFolders('hedge-acct-input-');
 const start = useSimulators();
@@ -199,5 +201,40 @@ describe('corrections, not edits: appended with their reason, shown by acct log'
     ok(await run(['--profile', 'desk', 'acct', 'designate', file('r.json', EXAMPLE), ...LATE]));
     const [designated] = okJson(await run(['--profile', 'desk', 'acct', 'log', '--json']));
     expect([designated.by, designated.subject]).toEqual(['desk', 'EUR-SALE-1']);
+  });
+});
+
+describe('every acct computation is bounded by --timeout', () => {
+  it('a regression over many periods past --timeout ends with one line, nothing printed; without it, its figures', async () => {
+    const { run, file } = setUp();
+    const relationship = { ...EXAMPLE, method: 'regression', designated_at: '2018-10-15' };
+    ok(await run(['acct', 'designate', file('r.json', relationship), ...LATE]));
+    const lines = ['date,instrument_value,hedged_item_value'];
+    for (let day = 1; day <= 109; day++)
+      lines.push(
+        `${new Date(Date.UTC(2018, 9, 15 + day)).toISOString().slice(0, 10)},${day * 10},${-day * 10 - (day % 3)}`,
+      );
+    const values = file('values.csv', `${lines.join('\n')}\n`);
+    const args = ['acct', 'test', 'EUR-SALE-1', '--values', values, '--json'];
+    expect(okJson(await run(args))).toHaveLength(109);
+    // A clock that moves a second each time it is read: the work outlasts a one-second bound.
+    let now = clock.now();
+    const moving = { now: () => (now += 1000), sleep: async () => {} };
+    const late = exits(
+      await run([...args, '--timeout', '1'], { clock: moving }),
+      2,
+      '--timeout: the figures were not worked out in time',
+    );
+    expect(late.stdout).toBe('');
+  });
+
+  it('a hedge notional read as 1e-7 is read exactly: the critical terms say it does not match, no failure', () => {
+    const terms = criticalTerms({
+      instrument: { amount: exact('1e-7')!, currency: 'USD', maturity: '2019-02-01', market: 'EURUSD' },
+      ratio: exact('1')!,
+      item: { amount: exact('770000')!, currency: 'EUR', expectedDate: '2019-02-01', market: 'EURUSD' },
+    });
+    expect(terms.amount).toEqual({ instrument: '0.00', hedged_item: '770000.00', matched: false });
+    expect(terms.matched).toBe(false);
   });
 });
