@@ -4,14 +4,19 @@ import { wrapWords } from '../../platform/terminal/width.js';
 import { escapeHtml, REPORT_STYLE } from '../report/report-html.js';
 import type { Designation } from './acct.js';
 import { utcDay } from '../../core/utc-text.js';
+import { safeText } from '../../core/security/safe-text.js';
 
 const JUDGEMENT =
   'hedge prints the figures and the documentation; whether hedge accounting applies, and whether this relationship qualifies, is your judgement and your auditors’. 80–125 % is ASC 815’s and IAS 39’s line; under IFRS 9 the offset ratio is a diagnostic of the economic relationship.';
 
 const FRAMEWORK_NAMES = { ifrs9: 'IFRS 9', ias39: 'IAS 39', asc815: 'ASC 815' } as const;
 
-/** The memo's facts in order, as label and text. */
+/** The memo's facts in order, as label and text; the text from files through the one sanitiser. */
 function memoRows(designation: Designation) {
+  return factRows(designation).map(([label, text]) => [label, safeText(text)] as const);
+}
+
+function factRows(designation: Designation) {
   const { relationship: rel } = designation;
   const item = rel.hedged_item;
   const instrument =
@@ -54,18 +59,27 @@ const lateLine = (designation: Designation) =>
   designation.recordedLate === undefined
     ? []
     : [
-        `RECORDED LATE: ${designation.recordedLate} (designated ${designation.relationship.designated_at}, recorded ${utcDay(designation.recordedAt)})`,
+        `RECORDED LATE: ${safeText(designation.recordedLate)} (designated ${designation.relationship.designated_at}, recorded ${utcDay(designation.recordedAt)})`,
       ];
 
-/** The memo for a terminal: a line a fact, wrapped at the width. */
+/** The fewest columns a fact's text is given beside its label; on a narrower terminal the label has a line of its own. */
+const MIN_TEXT_COLUMNS = 24;
+
+/** The memo for a terminal: a line a fact, wrapped at the width with its words whole. */
 export function memoText(designation: Designation, columns: number) {
-  const width = Math.max(...memoRows(designation).map(([label]) => label.length)) + 2;
+  const rows = memoRows(designation);
+  const width = Math.max(...rows.map(([label]) => label.length)) + 2;
+  const beside = columns - width >= MIN_TEXT_COLUMNS;
   return [
-    ...lateLine(designation),
-    `Hedge designation memo: ${designation.relationship.id}`,
+    // The heading lines whole where a fact fits beside its label (a line to find), else wrapped too.
+    ...[...lateLine(designation), `Hedge designation memo: ${designation.relationship.id}`].map((line) =>
+      beside ? line : wrapWords(line, columns),
+    ),
     '',
-    ...memoRows(designation).map(([label, text]) =>
-      wrapWords(`${`${label}:`.padEnd(width)}${text}`, columns, { hangingIndent: width }),
+    ...rows.map(([label, text]) =>
+      beside
+        ? wrapWords(`${`${label}:`.padEnd(width)}${text}`, columns, { hangingIndent: width })
+        : `${wrapWords(`${label}:`, columns)}\n${wrapWords(`  ${text}`, columns, { hangingIndent: 2 })}`,
     ),
     '',
     wrapWords(JUDGEMENT, columns),
@@ -175,4 +189,14 @@ export const RATE_FIELDS = fieldTable(`
   forward  Forward  text
   discount_factor  Discount factor  text
   source  Source  text
+`);
+
+/** The columns of `hedge acct log` (its JSON has each record's hash too). */
+export const LOG_FIELDS = fieldTable(`
+  seq  #  text
+  recorded_at  When  text
+  by  Who  text
+  subject  Of  id
+  what  What  text
+  why  Why  text
 `);

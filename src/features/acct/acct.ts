@@ -79,10 +79,20 @@ export function recorded(records: readonly AcctRecord[]) {
         events: [],
       });
     else if (record.kind === 'event') relationships.get(body.relationship_id)?.events.push(record.body as never);
-    else {
+    else if (record.kind === 'rates') {
       const market = rates.get(body.market) ?? { quote: body.quote, rows: new Map() };
       for (const row of body.rows as Array<Record<string, string>>) market.rows.set(row.date, rateRow(row));
       rates.set(body.market, market);
+    } else if (record.kind === 'correction') {
+      // A correction stands in for what it corrects from then on; the record it corrects stays as it was.
+      if (body.of === 'rates')
+        for (const row of body.rows as Array<Record<string, string>>)
+          rates.get(body.market)?.rows.set(row.date, rateRow(row));
+      else {
+        const found = relationships.get(body.relationship_id);
+        // It replaces the relationship's last event.
+        if (found) found.events = [...found.events.slice(0, -1), body.event];
+      }
     }
   }
   return { relationships, rates };
@@ -238,25 +248,31 @@ export const occurrenceTarget = (rel: Relationship) =>
     : 'reclassification';
 
 /** Records an event of the relationship's life, in date order: an occurrence (in parts), a de-designation, a
- * rebalancing (IFRS 9) or the instrument's termination. */
-export async function recordEvent(ctx: AcctPorts, event: AcctEvent) {
-  await appendRecords(ctx, 'event', (records) => {
+ * rebalancing (IFRS 9) or the instrument's termination; with `correction`, the reason the relationship's last event is
+ * replaced by this one (an appended correction: the earlier record stays). */
+export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?: { reason: string }) {
+  const today = todayOf(ctx.clock.now());
+  const option = `--${event.type === 'occurred' ? 'occurred' : event.type === 'de-designated' ? 'de-designate' : event.type === 'rebalanced' ? 'rebalance' : 'terminate'}`;
+  if (event.date > today)
+    throw new UsageError(
+      `${option}: ${event.date} is after today (${today}); an event is recorded once it has happened.`,
+    );
+  await appendRecords(ctx, correction ? 'correction' : 'event', (records) => {
     const found = recorded(records).relationships.get(event.relationship_id);
     if (!found)
       throw new UsageError(`id: no relationship ${event.relationship_id} is designated (hedge acct test lists them).`);
-    const option = `--${event.type === 'occurred' ? 'occurred' : event.type === 'de-designated' ? 'de-designate' : event.type === 'rebalanced' ? 'rebalance' : 'terminate'}`;
     const rel = found.relationship;
     if (event.date < rel.designated_at)
       throw new UsageError(`${option}: before the designation (${rel.designated_at}).`);
-    const last = found.events.at(-1);
-    if (last && event.date < last.date)
-      throw new UsageError(
-        `${option}: before ${event.relationship_id}'s last event (${last.type} ${last.date}); events are recorded in date order.`,
-      );
-    const life = lifeOf(found);
-    const said = (what: string) => `id: ${event.relationship_id} ${what}; a relationship is never edited.`;
+    if (correction && !found.events.length)
+      throw new UsageError(`--correct: ${event.relationship_id} has no event to correct; record it without --correct.`);
+    // A correction is judged against the life without the event it replaces.
+    const before = correction ? { ...found, events: found.events.slice(0, -1) } : found;
+    const life = lifeOf(before);
+    const said = (what: string) =>
+      `id: ${event.relationship_id} ${what}; a relationship is never edited: correct its last event with --correct --reason TEXT.`;
     if (event.type === 'occurred' && life.doneOn)
-      throw new UsageError(said(`has no transaction left to happen (all of it by ${life.doneOn})`));
+      throw new UsageError(said(`already ended: no transaction is left to happen (all of it by ${life.doneOn})`));
     if (event.type === 'de-designated' && life.endedOn)
       throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
     if (event.type === 'rebalanced') {
@@ -268,11 +284,18 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent) {
     }
     if (event.type === 'terminated' && life.settledOn !== undefined && life.settledOn <= event.date)
       throw new UsageError(said(`has no instrument left (settled ${life.settledOn})`));
+    const last = before.events.at(-1);
+    if (last && event.date < last.date)
+      throw new UsageError(
+        `${option}: before ${event.relationship_id}'s last event (${last.type} ${last.date}); events are recorded in date order.`,
+      );
     if (event.amount !== undefined && sub(exact(event.amount)!, absExact(exact(rel.hedged_item.amount)!))[0] > 0n)
       throw new UsageError(
         `--amount: more than the hedged item's ${rel.hedged_item.amount} ${rel.hedged_item.currency}.`,
       );
-    return [{ ...event }];
+    return correction
+      ? [{ of: 'event', relationship_id: event.relationship_id, event: { ...event }, reason: correction.reason }]
+      : [{ ...event }];
   });
 }
 
@@ -319,9 +342,30 @@ export function lifeOf({ relationship: rel, events }: Designation) {
 
 const add = (a: Exact, b: Exact): Exact => [a[0] * b[1] + b[0] * a[1], a[1] * b[1]];
 
-/** Appends a market's rates; a date already recorded with other figures is refused (recorded rates never change). */
-export async function recordRates(ctx: AcctPorts, market: string, quote: string, rows: Array<Record<string, string>>) {
+/** Appends a market's rates; a date already recorded with other figures is refused (recorded rates never change); with
+ * `correction`, the dates recorded with other figures are corrected (an appended correction: the earlier record stays). */
+export async function recordRates(
+  ctx: AcctPorts,
+  market: string,
+  quote: string,
+  rows: Array<Record<string, string>>,
+  correction?: { reason: string },
+) {
   let added = 0;
+  if (correction) {
+    await appendRecords(ctx, 'correction', (records) => {
+      const existing = recorded(records).rates.get(market);
+      const missing = rows.find((row) => !existing?.rows.has(row.date));
+      if (missing)
+        throw new UsageError(
+          `--correct: no rate of ${market} is recorded for ${missing.date}; import it without --correct.`,
+        );
+      const changed = rows.filter((row) => !sameRate(existing!.rows.get(row.date)!, rateRow(row)));
+      added = changed.length;
+      return changed.length ? [{ of: 'rates', market, rows: changed, reason: correction.reason }] : [];
+    });
+    return added;
+  }
   await appendRecords(ctx, 'rates', (records) => {
     const existing = recorded(records).rates.get(market);
     if (existing && existing.quote !== quote)
@@ -331,15 +375,9 @@ export async function recordRates(ctx: AcctPorts, market: string, quote: string,
     const fresh = rows.filter((row) => {
       const earlier = existing?.rows.get(row.date);
       if (!earlier) return true;
-      // The same figures (1.2 and 1.20 are one rate) are no change.
-      const later = rateRow(row);
-      const same = (['spot', 'forward', 'discountFactor'] as const).every((key) => {
-        const [x, y] = [earlier[key], later[key]];
-        return x === undefined || y === undefined ? x === y : x[0] * y[1] === y[0] * x[1];
-      });
-      if (!same)
+      if (!sameRate(earlier, rateRow(row)))
         throw new UsageError(
-          `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed.`,
+          `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed: correct them with --correct --reason TEXT.`,
         );
       return false;
     });
@@ -347,6 +385,14 @@ export async function recordRates(ctx: AcctPorts, market: string, quote: string,
     return fresh.length ? [{ market, quote, rows: fresh }] : [];
   });
   return added;
+}
+
+/** The same figures (1.2 and 1.20 are one rate) are no change. */
+function sameRate(earlier: RateRow, later: RateRow) {
+  return (['spot', 'forward', 'discountFactor'] as const).every((key) => {
+    const [x, y] = [earlier[key], later[key]];
+    return x === undefined || y === undefined ? x === y : x[0] * y[1] === y[0] * x[1];
+  });
 }
 
 // ---- Periods ----

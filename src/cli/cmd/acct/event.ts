@@ -34,10 +34,13 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_EVENT'>) {
   const [[key, option, type]] = given;
   const date = options[key]!;
   if (!isDate(date)) throw new UsageError(`${option}: expected a date such as 2026-11-30 (YYYY-MM-DD).`);
-  const { reason, notExpected, share, amount, ratio } = options;
+  const { reason, notExpected, share, amount, ratio, correct } = options;
   if (type !== 'occurred' && !reason?.trim())
     throw new UsageError(`--reason: ${option} needs its reason (--reason "the sale was cancelled").`);
-  if (type === 'occurred' && reason !== undefined) throw new UsageError('--reason: not with --occurred.');
+  if (correct && !reason?.trim())
+    throw new UsageError('--reason: a correction needs its reason (--reason "the delivery was on the 1st").');
+  if (type === 'occurred' && reason !== undefined && !correct)
+    throw new UsageError('--reason: not with --occurred (except with --correct).');
   if (notExpected && type !== 'de-designated') throw new UsageError('--not-expected goes with --de-designate only.');
   if ((share !== undefined || amount !== undefined) && type !== 'occurred')
     throw new UsageError('--share and --amount go with --occurred only.');
@@ -50,13 +53,13 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_EVENT'>) {
     relationship_id: args.id,
     type,
     date,
-    ...(reason !== undefined && { reason: reason.trim() }),
+    ...(reason !== undefined && type !== 'occurred' && { reason: reason.trim() }),
     ...(type === 'de-designated' && { still_expected: !notExpected }),
     ...(share !== undefined && { share: positive('--share', share, true) }),
     ...(amount !== undefined && { amount: positive('--amount', amount, false) }),
     ...(ratio !== undefined && { ratio: positive('--ratio', ratio, true) }),
   };
-  await recordEvent(ctx, event);
+  await recordEvent(ctx, event, correct ? { reason: reason!.trim() } : undefined);
   const part = share !== undefined ? ` (a share of ${share})` : amount !== undefined ? ` (${amount} of it)` : '';
   const said = {
     occurred: `its hedged transaction happened on ${date}${part}; its reserves are reclassified in that period, in that proportion of what is left`,
@@ -64,5 +67,5 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_EVENT'>) {
     rebalanced: `rebalanced on ${date}: the designated share of the instrument is ${ratio} from then on`,
     terminated: `its instrument was terminated on ${date} and settled in cash; the reserve stays until the transaction happens`,
   }[type];
-  ctx.output.document(event, () => ctx.output.note(`Recorded: ${args.id} ${said}.`));
+  ctx.output.document(event, () => ctx.output.note(`${correct ? 'Corrected' : 'Recorded'}: ${args.id} ${said}.`));
 }
