@@ -228,17 +228,21 @@ export function frameworkProblem(rel: Relationship) {
     return `on_occurrence: ${rules.name} reclassifies the reserve into earnings when the transaction affects them; a basis adjustment is not allowed (${rules.cites.occurrence}): expected reclassify.`;
   if (rel.on_occurrence === 'reclassify' && basisRequired(rel))
     return `on_occurrence: ${rules.name} takes the reserve into the cost of a non-financial item (${rules.cites.occurrence}(i)): expected basis_adjustment, or leave it out.`;
-  if (rel.on_occurrence === 'basis_adjustment' && rel.hedged_item.nature !== 'non_financial')
-    return 'on_occurrence: a basis adjustment is for a non-financial item (hedged_item.nature: non_financial); expected reclassify.';
+  if (rel.on_occurrence === 'basis_adjustment' && !buysAnAsset(rel))
+    return 'on_occurrence: a basis adjustment is for a forecast purchase of a non-financial item (hedged_item.nature: non_financial, a negative amount); expected reclassify.';
   if (rel.discount_hedged_item && rel.designation !== 'spot')
     return 'discount_hedged_item: for a spot designation; a forward designation discounts the hedged item already.';
   return undefined;
 }
 
-const basisRequired = (rel: Relationship) =>
-  FRAMEWORK_RULES[rel.framework].basisAdjustment === 'required' &&
+/** A forecast (or committed) purchase of a non-financial item: what becomes an asset whose cost the reserve adjusts. */
+const buysAnAsset = (rel: Relationship) =>
   rel.hedged_item.nature === 'non_financial' &&
-  rel.hedged_item.kind !== 'recognised';
+  rel.hedged_item.kind !== 'recognised' &&
+  exact(rel.hedged_item.amount)![0] < 0n;
+
+const basisRequired = (rel: Relationship) =>
+  FRAMEWORK_RULES[rel.framework].basisAdjustment === 'required' && buysAnAsset(rel);
 
 /** Where the reserve goes when the transaction happens: the item's cost (IFRS 9's default for a non-financial item,
  * IAS 39's choice) or the hedged item's line in profit or loss. */
@@ -273,14 +277,15 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
       `id: ${event.relationship_id} ${what}; a relationship is never edited: correct its last event with --correct --reason TEXT.`;
     if (event.type === 'occurred' && life.doneOn)
       throw new UsageError(said(`already ended: no transaction is left to happen (all of it by ${life.doneOn})`));
-    if (event.type === 'de-designated' && life.endedOn)
+    if (event.type === 'de-designated' && life.endedOn !== undefined && life.endedOn <= event.date)
       throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
     if (event.type === 'rebalanced') {
       if (!FRAMEWORK_RULES[rel.framework].rebalancing)
         throw new UsageError(
           `--rebalance: ${FRAMEWORK_RULES[rel.framework].name} has no rebalancing; de-designate and designate anew.`,
         );
-      if (life.endedOn) throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
+      if (life.endedOn !== undefined && life.endedOn <= event.date)
+        throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
     }
     if (event.type === 'terminated' && life.settledOn !== undefined && life.settledOn <= event.date)
       throw new UsageError(said(`has no instrument left (settled ${life.settledOn})`));
