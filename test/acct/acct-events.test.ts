@@ -231,3 +231,52 @@ describe("each framework's table refuses what is not its own (one line naming th
     );
   });
 });
+
+describe("the memo: the documentation's items the file gives, each one missing named, the framework's own paragraphs", () => {
+  const memoOf = async (relationship: Record<string, unknown>) => {
+    const dir = folder();
+    const path = join(dir, 'r.json');
+    writeFileSync(path, JSON.stringify(relationship));
+    const printed = ok(await hedgeIn(dir, ['acct', 'designate', path, '--markdown', ...LATE], { clock })).stdout;
+    return Object.fromEntries(
+      printed.split('\n').flatMap((line) => {
+        const cells = /^\| ([^|]+) \| (.*) \|$/.exec(line);
+        return cells && cells[1] !== ' ' ? [[cells[1], cells[2]]] : [];
+      }),
+    );
+  };
+
+  it('ASC 815: ASC 815-20-25-3 named for what is missing, its own paragraphs cited, none of IFRS 9', async () => {
+    const memo = await memoOf(EXAMPLE);
+    expect(memo['Hedged risk']).toBe("not given: ASC 815-20-25-3 asks for it (the relationship file's hedged_risk)");
+    expect(memo['Credit risk']).toBe("not given: ASC 815-20-25-3 asks for it (the relationship file's credit_risk)");
+    expect(memo['Excluded part']).toBe('to profit or loss as it changes (ASC 815-20-25-83A to 25-83B)');
+    expect(memo['Rules applied']).toContain('deferral ASC 815-30-35-3 (the whole designated change)');
+    expect(Object.values(memo).join(' ')).not.toMatch(/IFRS 9 6\./);
+  });
+
+  it('IFRS 9: the items of 6.4.1(b) as the file gives them', async () => {
+    const memo = await memoOf({
+      ...IFRS9,
+      hedged_risk: 'EUR/USD spot risk on the sale proceeds',
+      ratio_basis: 'one euro of forward a euro of sale, as the risk is managed',
+      economic_relationship: 'the forward and the sale move with the same EUR/USD rate',
+      credit_risk: 'an investment-grade bank; collateralised daily',
+      prospective_assessment: 'critical terms match; reviewed each quarter end',
+    });
+    expect([
+      memo['Hedged risk'],
+      memo['How the ratio was determined'],
+      memo['Economic relationship'],
+      memo['Credit risk'],
+      memo['Prospective assessment'],
+    ]).toEqual([
+      'EUR/USD spot risk on the sale proceeds',
+      'one euro of forward a euro of sale, as the risk is managed',
+      'the forward and the sale move with the same EUR/USD rate',
+      'an investment-grade bank; collateralised daily',
+      'critical terms match; reviewed each quarter end',
+    ]);
+    expect(memo['Rules applied']).toContain('IFRS 9 6.4.1(c), B6.4.12 (no pass line)');
+  });
+});
