@@ -304,7 +304,8 @@ function amortised(rules: RelationshipRules, end: string): Cents {
 const ONE: Exact = [1n, 1n];
 /** A share of an amount in cents, rounded once. */
 const shareOf = (share: Exact, cents: Cents) => roundDiv(cents * share[0], share[1]);
-const STATUS_ORDER = ['failed', 'terminated', 'settled', 'occurred', 'de-designated', 'rebalanced'] as const;
+// A period's status names its most telling event (every event of the period is listed beside it).
+const STATUS_ORDER = ['failed', 'occurred', 'de-designated', 'terminated', 'settled', 'rebalanced'] as const;
 
 /** Each period's effectiveness, reserves, excluded part and settlements, from cumulative values in date order, with
  * the relationship's events applied on their dates. Stops after the period in which the instrument is settled and the

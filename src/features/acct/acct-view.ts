@@ -3,6 +3,7 @@ import { fieldTable } from '../../platform/fields/fields.js';
 import { wrapWords } from '../../platform/terminal/width.js';
 import { escapeHtml, REPORT_STYLE } from '../report/report-html.js';
 import type { Designation } from './acct.js';
+import { FRAMEWORK_RULES } from './acct-rules.js';
 import { utcDay } from '../../core/utc-text.js';
 import { safeText } from '../../core/security/safe-text.js';
 
@@ -10,6 +11,20 @@ const JUDGEMENT =
   'hedge prints the figures and the documentation; whether hedge accounting applies, and whether this relationship qualifies, is your judgement and your auditors’. 80–125 % is ASC 815’s and IAS 39’s line; under IFRS 9 the offset ratio is a diagnostic of the economic relationship.';
 
 const FRAMEWORK_NAMES = { ifrs9: 'IFRS 9', ias39: 'IAS 39', asc815: 'ASC 815' } as const;
+
+/** Where the excluded part goes, as each framework has it. */
+const EXCLUDED_SAID = {
+  pnl: 'to profit or loss as it changes',
+  cost_of_hedging_reserve:
+    'to the cost-of-hedging reserve, released with the hedged item (or amortised over the forward for a recognised item)',
+  amortised: 'amortised in earnings over the instrument’s life; its other changes in other comprehensive income',
+} as const;
+const EVENT_LABELS = {
+  occurred: 'Occurred',
+  'de-designated': 'De-designated',
+  rebalanced: 'Rebalanced',
+  terminated: 'Instrument terminated',
+} as const;
 
 /** The memo's facts in order, as label and text; the text from files through the one sanitiser. */
 function memoRows(designation: Designation) {
@@ -23,6 +38,10 @@ function factRows(designation: Designation) {
     'references' in rel.instrument
       ? `the desk's own hedges carrying ${rel.instrument.references.join(', ')}, through every roll (gross price P&L designated; carry excluded; fees to P&L)`
       : `a forward held elsewhere: ${rel.instrument.notional} ${rel.instrument.currency} at ${rel.instrument.contract_rate} (${rel.instrument.rate_quote}), maturing ${rel.instrument.maturity}`;
+  const rules = FRAMEWORK_RULES[rel.framework];
+  // What the documentation must hold and the file may leave out: a missing one is named, never written for the user.
+  const given = (text: string | undefined, field: string) =>
+    text ?? `not given: ${rules.cites.documentation} asks for it (the relationship file's ${field})`;
   return [
     ...Object.entries({
       Relationship: rel.id,
@@ -32,25 +51,28 @@ function factRows(designation: Designation) {
       'Record hash': designation.hash,
       'Objective and strategy': rel.objective,
       'Hedged item': `${item.description}: ${item.amount} ${item.currency} (${item.kind}), expected ${item.expected_date}`,
+      'Hedged risk': given(rel.hedged_risk, 'hedged_risk'),
       'Evidence of probability': item.probability_evidence,
       Rates: rel.market,
       'Hedging instrument': instrument,
-      'Hedge ratio': rel.ratio,
+      'Hedge ratio': `${rel.ratio} (the designated share of the instrument)`,
+      'How the ratio was determined': given(rel.ratio_basis, 'ratio_basis'),
       'Designated risk':
         rel.designation === 'spot'
-          ? 'the spot element; the forward points (or the carry) are excluded'
+          ? `the spot element; the forward points (or the carry) are excluded${rel.discount_hedged_item ? '; the hedged item discounted to its cash-flow date' : ''}`
           : 'the forward element whole (forward rate)',
-      'Excluded part':
-        rel.excluded === 'pnl'
-          ? 'to profit or loss as it changes'
-          : 'to the cost-of-hedging reserve (IFRS 9 6.5.15–16), released with the hedged item',
+      'Excluded part': `${EXCLUDED_SAID[rel.excluded]} (${rules.cites.excluded})`,
       Effectiveness: rel.method.replaceAll('_', ' '),
+      'Economic relationship': given(rel.economic_relationship, 'economic_relationship'),
+      'Credit risk': given(rel.credit_risk, 'credit_risk'),
+      'Prospective assessment': given(rel.prospective_assessment, 'prospective_assessment'),
       'Sources of ineffectiveness': rel.sources_of_ineffectiveness,
+      'Rules applied': `documentation ${rules.cites.documentation}; effectiveness ${rules.cites.effectiveness}${rules.brightLine ? ' (80–125 %: a period outside ends hedge accounting from the last date it was met)' : ' (no pass line)'}; deferral ${rules.cites.deferral} (${rules.deferral === 'whole' ? 'the whole designated change' : 'the lower of the two changes'}); the transaction ${rules.cites.occurrence}; discontinuation ${rules.cites.discontinuation}`,
       'Approved by': rel.approved_by,
     }),
     ...designation.events.map((event) => [
-      event.type === 'occurred' ? 'Occurred' : 'De-designated',
-      `${event.date}${event.reason ? `: ${event.reason}` : ''}${event.still_expected === false ? ' (no longer expected)' : ''}`,
+      EVENT_LABELS[event.type],
+      `${event.date}${event.reason ? `: ${event.reason}` : ''}${event.still_expected === false ? ' (no longer expected)' : ''}${event.share ? ` (a share of ${event.share})` : ''}${event.amount ? ` (${event.amount} ${item.currency})` : ''}${event.ratio ? ` (ratio ${event.ratio})` : ''}`,
     ]),
   ];
 }
