@@ -18,7 +18,7 @@ function __hedge_subcommands
         case 'journal'
             echo list show resolve migrate
         case 'acct'
-            echo designate rates test event reserve journal close list show
+            echo designate rates test event reserve journal log close list show
         case 'demo'
             echo reset
         case 'sandbox'
@@ -28,7 +28,7 @@ end
 
 # Options whose next word is their value.
 function __hedge_takes_value
-    contains -- $argv[1] --profile --timeout --request-timeout --format --fields --query --until --watch --alert-pnl --alert-maturity --count -t --tenor --ref --idempotency-key --status --limit --since --within --base-url --ca-file --journal-url --key-command --key-store --tolerance --interval --alert-cmd --alert-url --alert-headroom --metrics --policy --ratios --band --sizing --functional --fee-bps --show --html --by --recorded-late --market --quote --as-of --period --values --occurred --share --amount --de-designate --rebalance --ratio --terminate --reason --accounts --root --max-notional --max-daily-notional --markets -X --method -f --raw-field -F --field -H --header --input --port --host --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --view-lag --record-lag --settlement-delay --day
+    contains -- $argv[1] --profile --timeout --request-timeout --format --fields --query --until --watch --alert-pnl --alert-maturity --count -t --tenor --ref --idempotency-key --status --limit --since --within --base-url --ca-file --journal-url --key-command --key-store --tolerance --interval --alert-cmd --alert-url --alert-headroom --metrics --policy --ratios --band --sizing --functional --fee-bps --show --html --by --recorded-late --market --quote --reason --as-of --period --values --occurred --share --amount --de-designate --rebalance --ratio --terminate --correct --accounts --root --max-notional --max-daily-notional --markets -X --method -f --raw-field -F --field -H --header --input --port --host --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --view-lag --record-lag --settlement-delay --day
 end
 
 # The command path (one line) and how many positional arguments follow it, from the words before the cursor.
@@ -309,6 +309,7 @@ complete -c hedge -n '__hedge_command_at acct' -a test -d 'Effectiveness per rel
 complete -c hedge -n '__hedge_command_at acct' -a event -d 'Record an event of a relationship\'s life: occurrence, de-designation, rebalancing, termination'
 complete -c hedge -n '__hedge_command_at acct' -a reserve -d 'The cash-flow hedge reserve\'s roll-forward per period'
 complete -c hedge -n '__hedge_command_at acct' -a journal -d 'Balanced journal entries per period: table, JSON, CSV'
+complete -c hedge -n '__hedge_command_at acct' -a log -d 'The audit trail: every record, who made it, when, what and why'
 complete -c hedge -n '__hedge_command_at acct' -a close -d 'Close a period: its figures and entries kept as they are'
 complete -c hedge -n '__hedge_command_at acct' -a list -d 'The relationships recorded: id, framework, item, instrument, status, reserve'
 complete -c hedge -n '__hedge_command_at acct' -a show -d 'A relationship\'s memo reprinted, with its events'
@@ -318,6 +319,8 @@ complete -c hedge -n '__hedge_path_is acct designate' -l html -r -F -d 'also wri
 complete -c hedge -n '__hedge_path_is acct rates' -l market -x -d 'the market the rates are of, e.g. EURUSD or USDTNGN'
 complete -c hedge -n '__hedge_path_is acct rates' -l quote -x -d 'how the rates read, once: "USD per EUR", "NGN per USDT"'
 complete -c hedge -n '__hedge_path_is acct rates' -l record -d 'record today\'s mid price of --market from the API instead of a file'
+complete -c hedge -n '__hedge_path_is acct rates' -l correct -d 'correct the file\'s dates recorded already with other figures (an appended correction; needs --reason)'
+complete -c hedge -n '__hedge_path_is acct rates' -l reason -x -d 'with --correct: why the recorded rates are wrong'
 complete -c hedge -n '__hedge_path_is acct test' -l as-of -x -d 'the last period end (default today: the server\'s for the desk\'s hedges)'
 complete -c hedge -n '__hedge_path_is acct test' -l period -x -d 'a month (2026-11), a quarter (2026-Q4) or a year (2026)'
 complete -c hedge -n '__hedge_path_is acct test' -l values -r -F -d 'with an ID: cumulative fair values since designation from this CSV (date,instrument_value,hedged_item_value[,excluded_value]) instead of rates'
@@ -330,7 +333,8 @@ complete -c hedge -n '__hedge_path_is acct event' -l not-expected -d 'with --de-
 complete -c hedge -n '__hedge_path_is acct event' -l rebalance -x -d 'IFRS 9: change the designated share of the instrument from this date (needs --ratio and --reason)'
 complete -c hedge -n '__hedge_path_is acct event' -l ratio -x -d 'with --rebalance: the new designated share of the instrument'
 complete -c hedge -n '__hedge_path_is acct event' -l terminate -x -d 'the instrument was terminated and settled in cash on this date (needs --reason)'
-complete -c hedge -n '__hedge_path_is acct event' -l reason -x -d 'why (a de-designation, a rebalancing or a termination)'
+complete -c hedge -n '__hedge_path_is acct event' -l reason -x -d 'why (a de-designation, a rebalancing, a termination or a correction)'
+complete -c hedge -n '__hedge_path_is acct event' -l correct -x -d 'replace the event of this record number (hedge acct log ID) with this one: an appended correction, --reason says why'
 complete -c hedge -n '__hedge_path_is acct reserve' -l period -x -d 'a month (2026-11), a quarter (2026-Q4) or a year (2026)'
 complete -c hedge -n '__hedge_path_is acct reserve' -l values -r -F -d 'with an ID: cumulative fair values since designation from this CSV (date,instrument_value,hedged_item_value[,excluded_value]) instead of rates'
 complete -c hedge -n '__hedge_path_is acct reserve' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout, default 120 s; 17 once it can never hold)'

@@ -65,6 +65,7 @@ export const COMMANDS: readonly CommandSpec[] = tree({
     ACCT_EVENT: () => import('./cmd/acct/event.js'),
     ACCT_RESERVE: () => import('./cmd/acct/periods.js').then((module) => module.reserve),
     ACCT_JOURNAL: () => import('./cmd/acct/periods.js').then((module) => module.journal),
+    ACCT_LOG: () => import('./cmd/acct/log.js'),
     ACCT_CLOSE: () => import('./cmd/acct/periods.js').then((module) => module.close),
     ACCT_LIST: () => import('./cmd/acct/inventory.js').then((module) => module.list),
     ACCT_SHOW: () => import('./cmd/acct/inventory.js').then((module) => module.show),

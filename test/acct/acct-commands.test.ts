@@ -114,7 +114,7 @@ describe('the worked example, recorded late: memo, test, event, reserve and bala
     expect(memo.stdout.replace(/\s+/g, ' ')).toContain('is your judgement and your auditors’');
     // A fact a line, in the order the documentation lists them.
     expect(memo.stdout.split('\n').flatMap((line) => /^([A-Z][a-z][\w ]*):/.exec(line)?.[1] ?? [])).toEqual(
-      'Hedge designation memo|Relationship|Framework|Designated|Recorded|Record hash|Objective and strategy|Hedged item|Evidence of probability|Rates|Functional currency|Hedging instrument|Hedge ratio|Designated risk|Excluded part|Effectiveness|Sources of ineffectiveness|Approved by'.split(
+      'Hedge designation memo|Relationship|Framework|Designated|Recorded|Record hash|Objective and strategy|Hedged item|Hedged risk|Evidence of probability|Rates|Functional currency|Hedging instrument|Hedge ratio|How the ratio was determined|Designated risk|Excluded part|Effectiveness|Economic relationship|Credit risk|Prospective assessment|Sources of ineffectiveness|Rules applied|Approved by'.split(
         '|',
       ),
     );

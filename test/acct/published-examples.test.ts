@@ -232,3 +232,71 @@ describe('a rolled hedge whose carry is excluded (built from the textbook exerci
     for (const result of results) lines('R1', result);
   });
 });
+
+describe("Hoyle's receivable hedge: the forward's discount amortised by month, the receivable remeasured, the settlement", () => {
+  const example = examples.receivable_months_amortised;
+  const { rel, rates, periods, terms } = externalForward(example);
+  const results = rollForward(periods, {
+    ...rulesOf(rel),
+    amortisation: {
+      total: forwardPoints(terms, USD_PER_FOREIGN, rates[0]),
+      from: rel.designated_at,
+      to: rel.maturity,
+      basis: 'months',
+    },
+    events: [
+      { type: 'settled', date: rel.maturity },
+      { type: 'occurred', date: rel.occurred },
+    ],
+  });
+  const entries = results.map((result) => periodEntries('H', result));
+  /** The debit (positive) or credit of `role` in the entry described as `description`, summed. */
+  const amount = (i: number, description: string, role: string) =>
+    centsNumber(
+      entries[i]
+        .filter((line) => line.description === description && line.role === role)
+        .reduce((sum, line) => sum + line.amount, 0n),
+    );
+  const byDate = (pick: (i: number) => number) => Object.fromEntries(results.map((r, i) => [r.period_end, pick(i)]));
+
+  it('every entry balances, and both reserves are nil once the receivable is collected', () => {
+    for (const lines of entries) expect(balanced(lines)).toBe(true);
+    expect(results.map((r) => [r.reserve_close, r.cost_of_hedging_close])).toEqual([
+      [0, 3769.8],
+      [0, 0],
+    ]);
+  });
+
+  it('reproduces the receivable remeasurement, the forward to AOCI, the reclassification and the discount expense', () => {
+    const published = example.published;
+    expect(byDate((i) => amount(i, 'remeasurement of the hedged item at spot', 'hedged_item'))).toEqual(
+      published.receivable_remeasurement,
+    );
+    // Both reserves are AOCI: the forward's whole change goes there, as the book's one line does.
+    const toAoci = (i: number) =>
+      Math.round(-amount(i, 'remeasurement of the hedging instrument', 'hedging_instrument'));
+    expect(byDate(toAoci)).toEqual(published.forward_to_aoci_whole_dollars);
+    expect(byDate((i) => amount(i, 'reclassification of the reserves', 'reclassification'))).toEqual(
+      published.aoci_to_loss_on_forward,
+    );
+    expect(byDate((i) => amount(i, 'amortisation of the excluded part', 'excluded_component'))).toEqual(
+      published.discount_expense,
+    );
+  });
+
+  it("posts the book's settlement: the currency received for the receivable, delivered under the forward for cash", () => {
+    const { settlement } = example.published;
+    expect(amount(1, 'the hedged item settled in its currency', 'foreign_currency')).toBe(
+      settlement.foreign_currency_received,
+    );
+    expect(amount(1, 'the hedged item settled in its currency', 'hedged_item')).toBe(
+      -settlement.foreign_currency_received,
+    );
+    expect(
+      ['foreign_currency', 'cash', 'hedging_instrument'].map((role) =>
+        amount(1, 'settlement of the hedging instrument', role),
+      ),
+    ).toEqual([-settlement.foreign_currency_received, settlement.cash_received, settlement.forward_settled]);
+    expect(results.map((r) => r.status)).toEqual(['designated', 'occurred']);
+  });
+});

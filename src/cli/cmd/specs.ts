@@ -772,8 +772,15 @@ export const ACCT_RATES = subcommand(
       'how the rates read, once: "USD per EUR", "NGN per USDT"',
       '--record',
       "record today's mid price of --market from the API instead of a file",
+      '--correct',
+      "correct the file's dates recorded already with other figures (an appended correction; needs --reason)",
+      '--reason <text>',
+      'with --correct: why the recorded rates are wrong',
     ),
-    examples: ['hedge acct rates docs/examples/rates-eurusd.csv --market EURUSD --quote "USD per EUR"'],
+    examples: [
+      'hedge acct rates docs/examples/rates-eurusd.csv --market EURUSD --quote "USD per EUR"',
+      'hedge acct rates fixed.csv --market EURUSD --quote "USD per EUR" --correct --reason "the bank restated its fixing"',
+    ],
   },
 );
 
@@ -822,14 +829,24 @@ export const ACCT_EVENT = subcommand(
       '--terminate <date>',
       'the instrument was terminated and settled in cash on this date (needs --reason)',
       '--reason <text>',
-      'why (a de-designation, a rebalancing or a termination)',
+      'why (a de-designation, a rebalancing, a termination or a correction)',
+      '--correct <record>',
+      'replace the event of this record number (hedge acct log ID) with this one: an appended correction, --reason says why',
     ),
     examples: [
       'hedge acct event EUR-SALE-1 --de-designate 2019-01-15 --reason "the order was cancelled" --not-expected',
       'hedge acct event EUR-SALE-1 --occurred 2019-02-01 --share 0.5',
+      'hedge acct event EUR-SALE-1 --occurred 2019-02-01 --correct 3 --reason "the delivery was on the 1st, not the 10th"',
     ],
   },
 );
+
+export const ACCT_LOG = subcommand('log', 'local', 'The audit trail: every record, who made it, when, what and why', {
+  description:
+    "The accounting records of this environment in the order they were made: who (the profile), when, what (a designation, an event, rates, a correction) and why (a correction's reason, a late designation's); with an id, that relationship's or that market's alone",
+  args: [optional(arg('id', 'a relationship id or a market (default: every record)'))],
+  examples: ['hedge acct log', 'hedge acct log EUR-SALE-1 --json'],
+});
 
 export const ACCT_RESERVE = subcommand('reserve', 'read', "The cash-flow hedge reserve's roll-forward per period", {
   description:

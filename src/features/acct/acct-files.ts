@@ -5,7 +5,7 @@ import { readRowFile, type Field } from '../../core/row-file.js';
 import { numbersAsText, readBoundedJson } from '../../core/security/json-keys.js';
 import { MAX_INPUT_FILE_BYTES } from '../../core/security/bounded-read.js';
 import { FRAMEWORKS, METHODS } from './acct-rules.js';
-import { exact } from './acct-money.js';
+import { exact, type Exact } from './acct-money.js';
 import { NUMBERED_ROWS } from '../exposures/exposures-file.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -113,12 +113,51 @@ export function parseRelationship(source: string): Relationship | string {
 
 // ---- Rows: rates and values ----
 
+/** What a rate may be: a spot or forward price of a millionth to a thousand million units, a discount factor above 0 up to
+ * 2 (the dearest negative rate stays below it); anything else cannot be a rate and would poison every period after. */
+const RATE_RANGE = {
+  spot: [
+    [1n, 1_000_000n],
+    [1_000_000_000n, 1n],
+  ],
+  forward: [
+    [1n, 1_000_000n],
+    [1_000_000_000n, 1n],
+  ],
+  discount_factor: [
+    [0n, 1n],
+    [2n, 1n],
+  ],
+} as const satisfies Record<string, readonly [Exact, Exact]>;
+export type RateColumn = keyof typeof RATE_RANGE;
+
+const below = (a: Exact, b: Exact) => a[0] * b[1] < b[0] * a[1];
+
+/** Why `text` cannot be the rate `column` holds, or undefined when it can. */
+export function rateProblem(column: RateColumn, text: string) {
+  const value = exact(text);
+  const [low, high] = RATE_RANGE[column];
+  const range =
+    column === 'discount_factor'
+      ? 'a discount factor above 0 and at most 2'
+      : 'a positive price from 0.000001 to 1000000000';
+  if (value === undefined) return `${column}: not allowed; expected a decimal number such as 1.0929`;
+  if (below(value, low) || below(high, value) || (column === 'discount_factor' && value[0] <= 0n))
+    return `${column}: out of range; expected ${range}`;
+}
+
 const decimalCell = (column: string, optional: boolean) => (raw: string | undefined) => {
   const value = raw?.trim() ?? '';
   if (value === '' && optional) return undefined;
   if (value === '')
     throw new Error(`${column}: missing, a gap in the rates; expected a decimal number such as 1.0929.`);
-  if (exact(value) === undefined) throw new Error(`${column}: not allowed; expected a decimal number such as 1.0929.`);
+  const problem =
+    column in RATE_RANGE
+      ? rateProblem(column as RateColumn, value)
+      : exact(value) === undefined
+        ? `${column}: not allowed; expected a decimal number such as 1.0929`
+        : undefined;
+  if (problem) throw new Error(`${problem}.`);
   return value;
 };
 const dateCell = (raw: string | undefined) => {

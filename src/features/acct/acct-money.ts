@@ -3,15 +3,18 @@
 
 export type Exact = readonly [numerator: bigint, denominator: bigint];
 
-const DECIMAL = /^([+-]?)(\d+)(?:\.(\d+))?$/;
+const DECIMAL = /^([+-]?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d{1,2}))?$/;
 
-/** `"1.0929"` → 10929/10000; undefined for anything that is not a plain decimal. */
+/** `"1.0929"` → 10929/10000, `"1e-7"` (as a server's number prints) → 1/10000000: the digits as written, exactly;
+ * undefined for anything that is not a decimal. */
 export function exact(text: string): Exact | undefined {
   const parts = DECIMAL.exec(text.trim());
   if (!parts) return;
   const fraction = parts[3] ?? '';
   const numerator = BigInt(parts[2] + fraction);
-  return [parts[1] === '-' ? -numerator : numerator, 10n ** BigInt(fraction.length)];
+  const signed = parts[1] === '-' ? -numerator : numerator;
+  const shift = Number(parts[4] ?? 0) - fraction.length;
+  return shift >= 0 ? [signed * 10n ** BigInt(shift), 1n] : [signed, 10n ** BigInt(-shift)];
 }
 
 /** A number the server sent, as the decimal it was written as (JSON's shortest form: 0.1 is 1/10, 1e-7 is 1/10^7). */

@@ -89,6 +89,8 @@ export interface Close {
 export function recorded(records: readonly AcctRecord[]) {
   const relationships = new Map<string, Designation>();
   const rates = new Map<string, MarketRates>();
+  /** Each event record's place, for a correction naming it. */
+  const events = new Map<number, { designation: Designation; event: AcctEvent }>();
   const closes: Close[] = [];
   for (const record of records) {
     const body = record.body as Record<string, never>;
@@ -102,14 +104,30 @@ export function recorded(records: readonly AcctRecord[]) {
         events: [],
         hedges: body.hedges ?? [],
       });
-    else if (record.kind === 'event') relationships.get(body.relationship_id)?.events.push(record.body as never);
-    else {
+    else if (record.kind === 'event') {
+      const designation = relationships.get(body.relationship_id);
+      designation?.events.push(record.body as never);
+      if (designation) events.set(record.seq, { designation, event: record.body as never });
+    } else if (record.kind === 'rates') {
       const market = rates.get(body.market) ?? { quote: body.quote, rows: new Map() };
       for (const row of body.rows as Array<Record<string, string>>) market.rows.set(row.date, rateRow(row));
       rates.set(body.market, market);
+    } else if (record.kind === 'correction') {
+      // A correction stands in for what it corrects from then on; the record it corrects stays as it was.
+      if (body.of === 'rates')
+        for (const row of body.rows as Array<Record<string, string>>)
+          rates.get(body.market)?.rows.set(row.date, rateRow(row));
+      else {
+        const at = events.get(body.record);
+        if (at) {
+          const list = at.designation.events;
+          list[list.indexOf(at.event)] = at.event = body.event;
+          list.sort((a, b) => a.date.localeCompare(b.date));
+        }
+      }
     }
   }
-  return { relationships, rates, closes };
+  return { relationships, rates, closes, eventRecords: events };
 }
 
 function rateRow(row: Record<string, string>): RateRow {
@@ -281,17 +299,21 @@ export function frameworkProblem(rel: Relationship) {
     return `on_occurrence: ${rules.name} reclassifies the reserve into earnings when the transaction affects them; a basis adjustment is not allowed (${rules.cites.occurrence}): expected reclassify.`;
   if (rel.on_occurrence === 'reclassify' && basisRequired(rel))
     return `on_occurrence: ${rules.name} takes the reserve into the cost of a non-financial item (${rules.cites.occurrence}(i)): expected basis_adjustment, or leave it out.`;
-  if (rel.on_occurrence === 'basis_adjustment' && rel.hedged_item.nature !== 'non_financial')
-    return 'on_occurrence: a basis adjustment is for a non-financial item (hedged_item.nature: non_financial); expected reclassify.';
+  if (rel.on_occurrence === 'basis_adjustment' && !buysAnAsset(rel))
+    return 'on_occurrence: a basis adjustment is for a forecast purchase of a non-financial item (hedged_item.nature: non_financial, a negative amount); expected reclassify.';
   if (rel.discount_hedged_item && rel.designation !== 'spot')
     return 'discount_hedged_item: for a spot designation; a forward designation discounts the hedged item already.';
   return undefined;
 }
 
-const basisRequired = (rel: Relationship) =>
-  FRAMEWORK_RULES[rel.framework].basisAdjustment === 'required' &&
+/** A forecast (or committed) purchase of a non-financial item: what becomes an asset whose cost the reserve adjusts. */
+const buysAnAsset = (rel: Relationship) =>
   rel.hedged_item.nature === 'non_financial' &&
-  rel.hedged_item.kind !== 'recognised';
+  rel.hedged_item.kind !== 'recognised' &&
+  exact(rel.hedged_item.amount)![0] < 0n;
+
+const basisRequired = (rel: Relationship) =>
+  FRAMEWORK_RULES[rel.framework].basisAdjustment === 'required' && buysAnAsset(rel);
 
 /** Where the reserve goes when the transaction happens: the item's cost (IFRS 9's default for a non-financial item,
  * IAS 39's choice) or the hedged item's line in profit or loss. */
@@ -301,41 +323,72 @@ export const occurrenceTarget = (rel: Relationship) =>
     : 'reclassification';
 
 /** Records an event of the relationship's life, in date order: an occurrence (in parts), a de-designation, a
- * rebalancing (IFRS 9) or the instrument's termination. */
-export async function recordEvent(ctx: AcctPorts, event: AcctEvent) {
-  await appendRecords(ctx, 'event', (records) => {
-    const found = recorded(records).relationships.get(event.relationship_id);
+ * rebalancing (IFRS 9) or the instrument's termination; none dated after today. With `correction`, the event record
+ * it names is replaced by this one, for the reason given (an appended correction: the earlier record stays). */
+export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?: { record: number; reason: string }) {
+  const today = todayOf(ctx.clock.now());
+  const option = `--${event.type === 'occurred' ? 'occurred' : event.type === 'de-designated' ? 'de-designate' : event.type === 'rebalanced' ? 'rebalance' : 'terminate'}`;
+  if (event.date > today)
+    throw new UsageError(
+      `${option}: ${event.date} is after today (${today}); an event is recorded once it has happened.`,
+    );
+  await appendRecords(ctx, correction ? 'correction' : 'event', (records) => {
+    const state = recorded(records);
+    const found = state.relationships.get(event.relationship_id);
     if (!found)
       throw new UsageError(`id: no relationship ${event.relationship_id} is designated (hedge acct test lists them).`);
-    const option = `--${event.type === 'occurred' ? 'occurred' : event.type === 'de-designated' ? 'de-designate' : event.type === 'rebalanced' ? 'rebalance' : 'terminate'}`;
     const rel = found.relationship;
     if (event.date < rel.designated_at)
       throw new UsageError(`${option}: before the designation (${rel.designated_at}).`);
-    const last = found.events.at(-1);
-    if (last && event.date < last.date)
-      throw new UsageError(
-        `${option}: before ${event.relationship_id}'s last event (${last.type} ${last.date}); events are recorded in date order.`,
-      );
-    const life = lifeOf(found);
-    const said = (what: string) => `id: ${event.relationship_id} ${what}; a relationship is never edited.`;
+    // A correction is judged against the life without the event it replaces.
+    let before = found;
+    if (correction) {
+      const target = records[correction.record - 1];
+      if (target?.kind !== 'event' || target.body.relationship_id !== event.relationship_id)
+        throw new UsageError(
+          `--correct: record ${correction.record} is not an event of ${event.relationship_id}; expected the number hedge acct log ${event.relationship_id} gives it.`,
+        );
+      const replaced = state.eventRecords.get(correction.record)?.event;
+      before = { ...found, events: found.events.filter((each) => each !== replaced) };
+    }
+    const life = lifeOf(before);
+    const said = (what: string) =>
+      `id: ${event.relationship_id} ${what}; a relationship is never edited: correct an event with --correct RECORD --reason TEXT.`;
     if (event.type === 'occurred' && life.doneOn)
-      throw new UsageError(said(`has no transaction left to happen (all of it by ${life.doneOn})`));
-    if (event.type === 'de-designated' && life.endedOn)
+      throw new UsageError(said(`already ended: no transaction is left to happen (all of it by ${life.doneOn})`));
+    if (event.type === 'de-designated' && life.endedOn !== undefined && life.endedOn <= event.date)
       throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
     if (event.type === 'rebalanced') {
       if (!FRAMEWORK_RULES[rel.framework].rebalancing)
         throw new UsageError(
           `--rebalance: ${FRAMEWORK_RULES[rel.framework].name} has no rebalancing; de-designate and designate anew.`,
         );
-      if (life.endedOn) throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
+      if (life.endedOn !== undefined && life.endedOn <= event.date)
+        throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
     }
     if (event.type === 'terminated' && life.settledOn !== undefined && life.settledOn <= event.date)
       throw new UsageError(said(`has no instrument left (settled ${life.settledOn})`));
+    const last = before.events.at(-1);
+    // A correction takes its place in date order; a new event comes after the others.
+    if (!correction && last && event.date < last.date)
+      throw new UsageError(
+        `${option}: before ${event.relationship_id}'s last event (${last.type} ${last.date}); events are recorded in date order.`,
+      );
     if (event.amount !== undefined && sub(exact(event.amount)!, absExact(exact(rel.hedged_item.amount)!))[0] > 0n)
       throw new UsageError(
         `--amount: more than the hedged item's ${rel.hedged_item.amount} ${rel.hedged_item.currency}.`,
       );
-    return [{ ...event }];
+    return correction
+      ? [
+          {
+            of: 'event',
+            record: correction.record,
+            relationship_id: event.relationship_id,
+            event: { ...event },
+            reason: correction.reason,
+          },
+        ]
+      : [{ ...event }];
   });
 }
 
@@ -402,9 +455,30 @@ export function lifeOf({ relationship: rel, events }: Designation) {
   };
 }
 
-/** Appends a market's rates; a date already recorded with other figures is refused (recorded rates never change). */
-export async function recordRates(ctx: AcctPorts, market: string, quote: string, rows: Array<Record<string, string>>) {
+/** Appends a market's rates; a date already recorded with other figures is refused (recorded rates never change); with
+ * `correction`, the dates recorded with other figures are corrected (an appended correction: the earlier record stays). */
+export async function recordRates(
+  ctx: AcctPorts,
+  market: string,
+  quote: string,
+  rows: Array<Record<string, string>>,
+  correction?: { reason: string },
+) {
   let added = 0;
+  if (correction) {
+    await appendRecords(ctx, 'correction', (records) => {
+      const existing = recorded(records).rates.get(market);
+      const missing = rows.find((row) => !existing?.rows.has(row.date));
+      if (missing)
+        throw new UsageError(
+          `--correct: no rate of ${market} is recorded for ${missing.date}; import it without --correct.`,
+        );
+      const changed = rows.filter((row) => !sameRate(existing!.rows.get(row.date)!, rateRow(row)));
+      added = changed.length;
+      return changed.length ? [{ of: 'rates', market, rows: changed, reason: correction.reason }] : [];
+    });
+    return added;
+  }
   await appendRecords(ctx, 'rates', (records) => {
     const existing = recorded(records).rates.get(market);
     if (existing && existing.quote !== quote)
@@ -414,15 +488,9 @@ export async function recordRates(ctx: AcctPorts, market: string, quote: string,
     const fresh = rows.filter((row) => {
       const earlier = existing?.rows.get(row.date);
       if (!earlier) return true;
-      // The same figures (1.2 and 1.20 are one rate) are no change.
-      const later = rateRow(row);
-      const same = (['spot', 'forward', 'discountFactor'] as const).every((key) => {
-        const [x, y] = [earlier[key], later[key]];
-        return x === undefined || y === undefined ? x === y : x[0] * y[1] === y[0] * x[1];
-      });
-      if (!same)
+      if (!sameRate(earlier, rateRow(row)))
         throw new UsageError(
-          `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed.`,
+          `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed: correct them with --correct --reason TEXT.`,
         );
       return false;
     });
@@ -430,6 +498,14 @@ export async function recordRates(ctx: AcctPorts, market: string, quote: string,
     return fresh.length ? [{ market, quote, rows: fresh }] : [];
   });
   return added;
+}
+
+/** The same figures (1.2 and 1.20 are one rate) are no change. */
+function sameRate(earlier: RateRow, later: RateRow) {
+  return (['spot', 'forward', 'discountFactor'] as const).every((key) => {
+    const [x, y] = [earlier[key], later[key]];
+    return x === undefined || y === undefined ? x === y : x[0] * y[1] === y[0] * x[1];
+  });
 }
 
 // ---- Periods ----

@@ -1,12 +1,19 @@
 // `hedge acct rates FILE --market M --quote "Q per B"`: a market's dated rates imported; `--record`: today's mid price
 // read from the API (GET /prices, a read) and recorded with its source.
-import { type CommandContext, type In, parseMarket, UsageError } from '../command-input.js';
+import {
+  type CommandContext,
+  type In,
+  InvalidResponseError,
+  parseMarket,
+  safeText,
+  UsageError,
+} from '../command-input.js';
 import { readInputFile, MAX_PROBLEM_LINES, type InputPorts } from '../../../features/write/input-file.js';
-import { parseRatesFile } from '../../../features/acct/acct-files.js';
+import { parseRatesFile, rateProblem } from '../../../features/acct/acct-files.js';
 import { parseQuote, recordRates, recorded, todayOf } from '../../../features/acct/acct.js';
 import { readRecords } from '../../../features/acct/acct-store.js';
 import { RATE_FIELDS } from '../../../features/acct/acct-view.js';
-import { exactNumber, exactText } from '../../../features/acct/acct-money.js';
+import { exact, exactNumber, exactText } from '../../../features/acct/acct-money.js';
 import { readBook } from '../../../features/book/positions.js';
 import { toAccountSide } from '../../../core/money.js';
 import { requireListedMarket } from '../../../features/book/markets.js';
@@ -16,6 +23,11 @@ export type Options = InputPorts & Pick<CommandContext, 'client' | 'credentials'
 
 export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
   const market = parseMarket(options.market);
+  if (options.correct && (options.record || args.file === undefined || !options.reason?.trim()))
+    throw new UsageError(
+      '--correct: corrects the rates of a FILE, and needs its --reason ("the bank restated its fixing").',
+    );
+  if (options.reason !== undefined && !options.correct) throw new UsageError('--reason: goes with --correct only.');
   if (options.record && args.file !== undefined)
     throw new UsageError("--record: reads today's rate from the API; give it without a FILE.");
   if (!options.record && args.file === undefined) return listRates(ctx, market);
@@ -35,10 +47,18 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
         .map((line) => [line.hedgeId!, exactText(exactNumber(toAccountSide(line.accruedCarryUsdc ?? 0)))]),
     );
     const credentials = await ctx.credentials();
+    // The server's number read as the digits it prints, exactly; one that cannot be a rate is a reading problem.
+    const price = String(quotes[0].price);
+    const unfit = rateProblem('spot', price);
+    if (unfit)
+      throw new InvalidResponseError(
+        `GET /prices answered a price for ${market} that cannot be a rate (${unfit}); nothing was recorded.`,
+        { endpoint: 'GET /prices', status: 200, field: 'price', received: safeText(price) },
+      );
     rows = [
       {
         date: todayOf(at),
-        spot: String(quotes[0].price),
+        spot: exactText(exact(price)!),
         forward: '',
         discount_factor: '',
         source: `mid price, GET /prices at ${credentials.baseUrl} (${new Date(at).toISOString()})`,
@@ -56,6 +76,13 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
         .map((p) => (p.line ? `line ${p.line}: ${p.message}` : p.message));
       throw new UsageError(`${sourceName}: ${shown.join('\n')}`);
     }
+    // Corrections, not guesses: a rate is recorded for a day that has come (a wrong one is corrected, never replaced).
+    const today = todayOf(ctx.clock.now());
+    const future = read.rows.find((row) => row.date > today);
+    if (future)
+      throw new UsageError(
+        `${sourceName}: date: ${future.date} is after today (${today}); a rate is recorded for a day that has come.`,
+      );
     rows = read.rows.map((row) => ({
       date: row.date,
       spot: row.spot,
@@ -64,10 +91,16 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
       source: row.source,
     }));
   }
-  const added = await recordRates(ctx, market, quote, rows);
+  const added = await recordRates(
+    ctx,
+    market,
+    quote,
+    rows,
+    options.correct ? { reason: options.reason!.trim() } : undefined,
+  );
   ctx.output.document({ market, quote, recorded: added, rates: rows }, () =>
     ctx.output.note(
-      `${market} (${quote}): ${added} rate${added === 1 ? '' : 's'} recorded${added < rows.length ? `, ${rows.length - added} already there` : ''}.`,
+      `${market} (${quote}): ${added} rate${added === 1 ? '' : 's'} ${options.correct ? 'corrected' : 'recorded'}${added < rows.length ? `, ${rows.length - added} already there` : ''}.`,
     ),
   );
 }
