@@ -66,6 +66,7 @@ export const COMMANDS: readonly CommandSpec[] = tree({
     ACCT_RESERVE: () => import('./cmd/acct/periods.js').then((module) => module.reserve),
     ACCT_JOURNAL: () => import('./cmd/acct/periods.js').then((module) => module.journal),
     ACCT_LOG: () => import('./cmd/acct/log.js'),
+    ACCT_CLOSE: () => import('./cmd/acct/periods.js').then((module) => module.close),
   },
   DEMO: { DEMO_RESET: () => import('./cmd/tools/demo-reset.js') },
   MCP: () => import('./cmd/tools/mcp.js').then((module) => module.withCommands(COMMANDS)),

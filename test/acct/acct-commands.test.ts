@@ -264,3 +264,52 @@ describe('exact, from designation, in one currency', () => {
     expect(okJson(await run(['acct', 'test', 'BIG', '--as-of', '2018-09-30', '--json']))).toEqual([]);
   });
 });
+
+describe('hedge acct close: a closed period prints as it was closed; what changes in it later is adjusted in the first open period', () => {
+  it('closes 2018-Q4 of the worked example; an occurrence recorded later and dated in it posts an adjusting entry under a new id in 2019-01', async () => {
+    const { run, file } = setUp();
+    ok(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR']));
+    const example = file('example.json', { ...EXAMPLE, hedged_item: { ...EXAMPLE.hedged_item, kind: 'firm' } });
+    ok(await run(['acct', 'designate', example, '--recorded-late', 'from the 2018 spreadsheet']));
+    exits(
+      await run(['acct', 'close', '--period', '2026-03']),
+      2,
+      '--period: 2026-03 has not ended (today is 2026-03-02)',
+    );
+    exits(
+      await run(['acct', 'close', '--period', '2019-01']),
+      2,
+      '--period: no rate of EURUSD for 2019-01-31; import it (hedge acct rates FILE --market EURUSD',
+    );
+    const journal = ['acct', 'journal', '--period', '2018-Q4', '--format', 'csv'];
+    const before = ok(await run(journal)).stdout;
+    const reserveBefore = ok(await run(['acct', 'reserve', '--period', '2018-Q4', '--json'])).stdout;
+    ok(await run(['acct', 'close', '--period', '2018-Q4']));
+    exits(await run(['acct', 'close', '--period', '2018-12']), 2, '--period: 2018-Q4 is closed already');
+    // The sale turns out to have happened on the year's last day, a closed period: the reserve is reclassified then.
+    ok(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2018-12-31']));
+    const after = ok(await run(journal));
+    expect(after.stdout).toBe(before);
+    expect(ok(await run(['acct', 'reserve', '--period', '2018-Q4', '--json'])).stdout).toBe(reserveBefore);
+    // January's end is valued too: the forward is held until it settles.
+    const lateRate = file('january.csv', 'date,spot,forward,discount_factor,source\n2019-01-31,1.20,1.195,1,bank\n');
+    ok(await run(['acct', 'rates', lateRate, '--market', 'EURUSD', '--quote', 'USD per EUR']));
+    const january = ok(await run(['acct', 'journal', '--period', '2019-01', '--json']));
+    const lines = JSON.parse(january.stdout).filter((line: { date: string }) => line.date === '2019-01-01');
+    expect(new Set(lines.map((line: { entry_id: string }) => line.entry_id))).toEqual(
+      new Set(['EUR-SALE-1/2019-01-01/adjustment']),
+    );
+    // The reserve's 23,100 goes to profit or loss: debit the reserve, credit the reclassification.
+    expect(lines.map((line: Record<string, unknown>) => [line.role, line.debit, line.credit])).toEqual([
+      ['cash_flow_hedge_reserve', 23100, 0],
+      ['reclassification', 0, 23100],
+    ]);
+    expect(january.stderr).toContain(
+      'EUR-SALE-1/2019-01-01/adjustment: adjusting entries, posted in the first open period',
+    );
+    // Every entry id of the whole journal is one entry's alone.
+    const all = okJson(await run(['acct', 'journal', '--json']));
+    const ids = all.map((line: { entry_id: string; date: string }) => `${line.entry_id} ${line.date}`);
+    expect(new Set(all.map((line: { entry_id: string }) => line.entry_id)).size).toBe(new Set(ids).size);
+  });
+});

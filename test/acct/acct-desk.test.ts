@@ -50,7 +50,8 @@ it("keep --exposures rolls a receivable's cover three times, rates recorded dail
       probability_evidence: 'Signed order; the customer has paid every invoice this year',
     },
     instrument: { references: [REFERENCE] },
-    ratio: '1',
+    // Half of the cover designated here, half in the critical-terms relationship below.
+    ratio: '0.5',
     designation: 'spot',
     excluded: 'cost_of_hedging_reserve',
     method: 'dollar_offset_cumulative',
@@ -80,6 +81,13 @@ it("keep --exposures rolls a receivable's cover three times, rates recorded dail
   ok(await simulator.hedge(['acct', 'designate', file]));
   // The same cover by critical terms: its terms against the receivable's, read from the desk's open hedge.
   const byTerms = { ...relationship, id: 'NGN-RECEIVABLE-TERMS', method: 'critical_terms' };
+  // One hedge's shares across live relationships are at most the whole of it.
+  writeFileSync(file, JSON.stringify({ ...byTerms, ratio: '0.75' }));
+  exits(
+    await simulator.hedge(['acct', 'designate', file]),
+    2,
+    `ratio: 0.75 of the hedges carrying ${REFERENCE} with NGN-RECEIVABLE-1's 0.5 designates more than the whole of them`,
+  );
   writeFileSync(file, JSON.stringify(byTerms));
   ok(await simulator.hedge(['acct', 'designate', file]));
   expect(simulator.writes()).toHaveLength(writesBefore);
@@ -116,7 +124,7 @@ it("keep --exposures rolls a receivable's cover three times, rates recorded dail
 
   // By hand, from what is recorded and the hedges' records: at each recorded rate, a hedge filled by then and closed
   // by then counts what history says it realized, one still open N × (S − E) / S; the instrument's change is that value
-  // less the value at the designation's rate, rounded once.
+  // less the value at the designation's rate, the designated half of it, rounded once.
   const rates = okJson(await simulator.hedge(['acct', 'rates', '--market', MARKET, '--json']));
   const realized = new Map<string, Exact>(
     history.map((row: Record<string, unknown>) => [row.hedge_id, exact(String(row.gross_pnl_usd))!]),
@@ -141,7 +149,7 @@ it("keep --exposures rolls a receivable's cover three times, rates recorded dail
   for (const each of periods)
     expect([each.period_end, each.instrument_change]).toEqual([
       each.period_end,
-      centsNumber(toCents(sub(valueAt(rateOn(each.period_end)), atDesignation))),
+      centsNumber(toCents(mul(sub(valueAt(rateOn(each.period_end)), atDesignation), [1n, 2n]))),
     ]);
   expect(period).toMatchObject({ relationship_id: relationship.id, period_end: asOf, currency: 'USD' });
   expect(cents(period.reserve_open) + cents(period.effective) - cents(period.reclassified)).toBe(
@@ -229,4 +237,70 @@ it('acct designate on a server that leaves an early-closed hedge `filled` (alpha
   );
   ok(await simulator.hedge(['acct', 'designate', file, '--recorded-late', 'Brought over from the old books']));
   expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges', '/hedges/close']);
+});
+
+it('an NGN company hedging a USDT payable with a buy of USDTNGN: every amount in NGN, translated at the recorded rate; the buy offsets the payable whole', async () => {
+  const stoppedAt = Date.now();
+  const simulator = await start({ stepped: true, realNow: () => stoppedAt });
+  // Opened before the designation: its value then is not the relationship's.
+  await colleagueOpens(simulator, 'buy', 20_000, 7, 'PAYABLE-7');
+  simulator.advance(3 * HOUR);
+  ok(await simulator.hedge(['acct', 'rates', '--record', '--market', MARKET]));
+  const day = () => new Date(simulator.sandbox.clock.now()).toISOString().slice(0, 10);
+  const designatedAt = day();
+  const file = join(simulator.configDir, 'payable.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      id: 'USDT-PAYABLE-1',
+      framework: 'ifrs9',
+      type: 'cash_flow',
+      designated_at: designatedAt,
+      objective: 'Fix the naira cost of a USDT payable by buying USDT forward.',
+      market: MARKET,
+      functional_currency: 'NGN',
+      hedged_item: {
+        description: 'A supplier paid in USDT',
+        currency: 'USDT',
+        amount: '-20000',
+        expected_date: new Date(simulator.sandbox.clock.now() + 6 * 24 * HOUR).toISOString().slice(0, 10),
+        kind: 'firm',
+        probability_evidence: 'Signed contract',
+      },
+      instrument: { references: ['PAYABLE-7'] },
+      ratio: '1',
+      designation: 'spot',
+      excluded: 'pnl',
+      method: 'dollar_offset_cumulative',
+      sources_of_ineffectiveness: 'The price the hedge was struck at against the mid',
+      approved_by: 'Finance director',
+    }),
+  );
+  ok(await simulator.hedge(['acct', 'designate', file]));
+  for (let days = 0; days < 2; days += 1) {
+    simulator.advance(24 * HOUR);
+    ok(await simulator.hedge(['acct', 'rates', '--record', '--market', MARKET]));
+  }
+  const asOf = day();
+  const rows = okJson(await simulator.hedge(['acct', 'test', 'USDT-PAYABLE-1', '--as-of', asOf, '--json']));
+  const rates = okJson(await simulator.hedge(['acct', 'rates', '--market', MARKET, '--json']));
+  const [hedge] = simulator.hedges().filter((each) => each.clientReference === 'PAYABLE-7');
+  // By hand: the hedge's USD value N × (S − E) / S, in naira at S: N × (S − E); less the same at designation.
+  const naira = (rate: { spot: string }) =>
+    mul(exact(String(hedge.notionalUsd))!, sub(exact(rate.spot)!, exact(String(hedge.struckRate))!));
+  const rateOn = (date: string) => rates.find((rate: { date: string }) => rate.date === date);
+  expect(rows).toHaveLength(2);
+  for (const row of rows) {
+    expect(row.currency).toBe('NGN');
+    expect(row.instrument_change).toBe(
+      centsNumber(toCents(sub(naira(rateOn(row.period_end)), naira(rateOn(designatedAt))))),
+    );
+    // The payable of 20,000 USDT costs 20,000 × ΔS naira more: the buy offsets it whole.
+    expect(row.hedged_item_change).toBe(
+      centsNumber(
+        toCents(mul(exact('-20000')!, sub(exact(rateOn(row.period_end).spot)!, exact(rateOn(designatedAt).spot)!))),
+      ),
+    );
+    expect(row.ratio).toBe(1);
+  }
 });

@@ -792,7 +792,13 @@ export const ACCT_TEST = subcommand(
     description:
       "Test each relationship's effectiveness per period up to --as-of: the instrument's and the hedged item's cumulative changes, the offset ratio (or regression), the IFRS 9 6.5.11 lower of, the effective part to the reserve and the rest to P&L, the excluded part; hedge never concludes that hedge accounting applies",
     args: [ACCT_ONE],
-    options: options('--as-of <date>', 'the last period end (default today, UTC)', ACCT_VALUES, UNTIL_OPTION),
+    options: options(
+      '--as-of <date>',
+      "the last period end (default today: the server's for the desk's hedges)",
+      ACCT_PERIOD,
+      ACCT_VALUES,
+      UNTIL_OPTION,
+    ),
     examples: ['hedge acct test --as-of 2019-02-01 --json', 'hedge acct test EUR-SALE-1 --values values.csv'],
   },
 );
@@ -865,6 +871,13 @@ export const ACCT_JOURNAL = subcommand('journal', 'read', 'Balanced journal entr
     'hedge acct journal --period 2019-02 --accounts gl-accounts.json',
     'hedge acct journal --format csv > entries.csv',
   ],
+});
+
+export const ACCT_CLOSE = subcommand('close', 'local', 'Close a period: its figures and entries kept as they are', {
+  description:
+    "Close a period of the books: every relationship's test rows, reserve and journal entries for it are recorded, and test, reserve and journal print them as closed from then on; what later changes in it (a late rate, an event) posts adjusting entries in the first open period; refused while the period has not ended or a rate it needs is missing",
+  options: options('--period <period>', 'the period to close: a month (2026-11), a quarter (2026-Q4) or a year (2026)'),
+  examples: ['hedge acct close --period 2026-11'],
 });
 
 export const ACCT = book('acct', 'local', 'Hedge accounting: designation, effectiveness, reserve, entries', {

@@ -97,6 +97,8 @@ export interface PeriodValues {
   settled?: Cents;
   /** A recognised item's remeasurement at spot since designation (the whole item, to profit or loss). */
   remeasured?: Cents;
+  /** `instrument` and `excluded` before they were rounded, where known: their share is rounded once. */
+  exact?: { instrument: Exact; excluded: Exact };
   /** The foreign currency a forward delivers at maturity, at the day's spot (received positive, delivered negative). */
   delivered?: Cents;
   /** The hedged item's amount at the day's spot (signed as the item), for a recognised item settled that day. */
@@ -321,8 +323,11 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
     const remeasuredMove =
       rules.kind === 'recognised' && remaining[0] !== 0n ? (values.remeasured ?? 0n) - (previous.remeasured ?? 0n) : 0n;
     // The designated share of this period's values (a rebalancing changes it from its date on).
-    const designatedNow = base.designated + shareOf(share, values.instrument - base.instrument);
-    const designatedExcludedNow = base.designatedExcluded + shareOf(share, values.excluded - base.excluded);
+    // The share of the whole's change since the last rebalancing, from the exact value where it is known.
+    const shareSince = (key: 'instrument' | 'excluded', since: Cents) =>
+      values.exact ? toCents(mul(share, sub(values.exact[key], [since, 100n]))) : shareOf(share, values[key] - since);
+    const designatedNow = base.designated + shareSince('instrument', base.instrument);
+    const designatedExcludedNow = base.designatedExcluded + shareSince('excluded', base.excluded);
     const designatedMove = hedging ? designatedNow - designatedSoFar : 0n;
     if (hedging) changes.push([Number(itemMove) / 100, Number(designatedMove) / 100]);
     const cumulativeRatio = ratioOf(-designatedNow, values.hedgedItem);

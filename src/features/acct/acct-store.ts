@@ -24,7 +24,7 @@ import { writeFileDurably } from '../../core/files/durable-write.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { JsonObject } from '../../core/objects.js';
 
-const KINDS = ['designation', 'event', 'rates', 'correction'] as const;
+const KINDS = ['designation', 'event', 'rates', 'correction', 'close'] as const;
 export type RecordKind = (typeof KINDS)[number];
 
 const RECORD = z.object({

@@ -12,9 +12,10 @@ import type { HistoryFacts } from '../../core/wire.js';
 import { readDeal, type DealHedges } from '../book/deal.js';
 import { recordStanding } from '../book/book.js';
 import { walkHistory } from '../report/report.js';
-import { appendRecords, type AcctRecord } from './acct-store.js';
+import { appendRecords, readRecords, type AcctRecord } from './acct-store.js';
+import type { JsonObject } from '../../core/objects.js';
 import type { Relationship, ValueLine } from './acct-files.js';
-import { div, exact, exactNumber, sub, toCents, type Cents, type Exact } from './acct-money.js';
+import { add, div, exact, exactNumber, sub, toCents, type Cents, type Exact } from './acct-money.js';
 import {
   FRAMEWORK_RULES,
   criticalTerms,
@@ -64,13 +65,25 @@ interface MarketRates {
   rows: Map<string, RateRow>;
 }
 
-/** What the records say: each relationship with its events, and each market's rates. */
+/** A period closed: what `test`, `reserve` and `journal` printed for it then, printed as it is from then on. */
+export interface Close {
+  period: string;
+  from: string;
+  to: string;
+  test: Array<Record<string, unknown>>;
+  reserve: Array<Record<string, unknown>>;
+  journal: Array<Record<string, unknown>>;
+}
+
+/** What the records say: each relationship with its events, each market's rates, and the periods closed. */
 export function recorded(records: readonly AcctRecord[]) {
   const relationships = new Map<string, Designation>();
   const rates = new Map<string, MarketRates>();
+  const closes: Close[] = [];
   for (const record of records) {
     const body = record.body as Record<string, never>;
-    if (record.kind === 'designation')
+    if (record.kind === 'close') closes.push(record.body as unknown as Close);
+    else if (record.kind === 'designation')
       relationships.set(body.relationship['id'], {
         relationship: body.relationship,
         recordedAt: record.recorded_at,
@@ -95,7 +108,7 @@ export function recorded(records: readonly AcctRecord[]) {
       }
     }
   }
-  return { relationships, rates };
+  return { relationships, rates, closes };
 }
 
 function rateRow(row: Record<string, string>): RateRow {
@@ -208,15 +221,38 @@ export async function designate(
     ctx,
     'designation',
     (records) => {
-      if (recorded(records).relationships.has(relationship.id))
+      const { relationships } = recorded(records);
+      if (relationships.has(relationship.id))
         throw new UsageError(
           `id: ${relationship.id} is already designated; a relationship is never edited: de-designate it (hedge acct event ${relationship.id} --de-designate DATE --reason …) and designate a new one under another id.`,
         );
+      sharesWithin(relationship, relationships.values(), today);
       return [{ relationship, ...(recordedLate !== undefined && { recorded_late: recordedLate }) }];
     },
     beforeRecord && (([sealed]) => beforeRecord(recorded([sealed]).relationships.get(relationship.id)!)),
   );
   return recorded([record]).relationships.get(relationship.id)!;
+}
+
+/** Refuses a relationship whose hedges' designated shares, with those of the live relationships holding the same
+ * hedges (a reference in common), would come to more than the whole of them, naming those relationships. */
+function sharesWithin(rel: Relationship, others: Iterable<Designation>, today: string) {
+  if (!('references' in rel.instrument)) return;
+  const mine = rel.instrument.references;
+  const sharing = [...others].filter((other) => {
+    const { instrument } = other.relationship;
+    const ended = lifeOf(other).endedOn;
+    return (
+      'references' in instrument &&
+      instrument.references.some((reference) => mine.some((own) => sameReference(own, reference))) &&
+      (ended === undefined || ended >= today)
+    );
+  });
+  const total = sharing.reduce((sum, other) => add(sum, exact(other.relationship.ratio)!), exact(rel.ratio)!);
+  if (total[0] > total[1])
+    throw new UsageError(
+      `ratio: ${rel.ratio} of the hedges carrying ${mine.join(', ')} with ${sharing.map((other) => `${other.relationship.id}'s ${other.relationship.ratio}`).join(' and ')} designates more than the whole of them; the shares of one hedge across live relationships are at most 1 (de-designate ${sharing.map((other) => other.relationship.id).join(', ')}, or designate a smaller share).`,
+    );
 }
 
 /** What the framework's table refuses of a relationship (one line naming the field), or nothing. */
@@ -304,6 +340,28 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
   });
 }
 
+/** Records a period's close: its rows as they are printed, refused when it overlaps one closed already. */
+export async function recordClose(ctx: AcctPorts, close: Close) {
+  await appendRecords(ctx, 'close', (records) => {
+    const overlapping = recorded(records).closes.find((each) => each.from <= close.to && each.to >= close.from);
+    if (overlapping)
+      throw new UsageError(`--period: ${overlapping.period} is closed already; a closed period never changes.`);
+    return [close as unknown as JsonObject];
+  });
+}
+
+/** The books' today: the server's, learned from its answers, where a relationship is of the desk's hedges; else this
+ * machine's. */
+export async function booksToday(ctx: AcctPorts) {
+  const { relationships } = recorded(await readRecords(ctx));
+  if (![...relationships.values()].some(({ relationship }) => 'references' in relationship.instrument))
+    return todayOf(ctx.clock.now());
+  // One read teaches the server's time.
+  const client = await ctx.client();
+  await client.listPositions();
+  return todayOf(client.transport.serverNow().bestMs);
+}
+
 const absExact = ([n, d]: Exact): Exact => [n < 0n ? -n : n, d];
 
 /** A relationship's recorded events as the rules read them, with when its instrument is settled (an external
@@ -344,8 +402,6 @@ export function lifeOf({ relationship: rel, events }: Designation) {
     finishedOn: settledOn && doneOn ? (settledOn > doneOn ? settledOn : doneOn) : undefined,
   };
 }
-
-const add = (a: Exact, b: Exact): Exact => [a[0] * b[1] + b[0] * a[1], a[1] * b[1]];
 
 /** Appends a market's rates; a date already recorded with other figures is refused (recorded rates never change); with
  * `correction`, the dates recorded with other figures are corrected (an appended correction: the earlier record stays). */
@@ -653,6 +709,11 @@ export async function compute(
           excluded: since('excluded'),
           fees: since('fees'),
           settled: since('settled'),
+          // Exact, for the designated share to be taken of before the one rounding.
+          exact: {
+            instrument: sub(value.instrument, atDesignation.instrument),
+            excluded: sub(value.excluded, atDesignation.excluded),
+          },
           hedgedItem: itemChange(rel, quote, amount, start, at),
         };
       });
