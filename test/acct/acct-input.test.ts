@@ -7,6 +7,8 @@ import { hedgeIn, tempFolders, ROOT, SPAWN_EVERY_RUN } from '../support/hedge-cl
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { envFor, MARKET, useSimulators } from '../support/simulator.js';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
+import { exact } from '../../src/features/acct/acct-money.js';
+import { criticalTerms } from '../../src/features/acct/acct-rules.js';
 
 const folder = tempFolders('hedge-acct-input-');
 const start = useSimulators();
@@ -136,8 +138,12 @@ describe('corrections, not edits: appended with their reason, shown by acct log'
     ok(await run(['acct', 'designate', file('r.json', EXAMPLE), ...LATE]));
     ok(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-02']));
     // What was wrong stays wrong without --correct; with it, a correction is appended.
-    exits(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01']), 2, 'already ended');
-    exits(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01', '--correct']), 2, '--reason');
+    exits(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01', '--correct', '3']), 2, '--reason');
+    exits(
+      await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01', '--correct', '2', '--reason', 'wrong']),
+      2,
+      '--correct: record 2 is not an event of EUR-SALE-1',
+    );
     ok(
       await run([
         'acct',
@@ -146,6 +152,7 @@ describe('corrections, not edits: appended with their reason, shown by acct log'
         '--occurred',
         '2019-02-01',
         '--correct',
+        '3',
         '--reason',
         'delivered on the 1st',
       ]),
@@ -160,16 +167,20 @@ describe('corrections, not edits: appended with their reason, shown by acct log'
     );
     expect(corrected.recorded).toBe(1);
 
-    const [first, second] = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json']));
-    // The forward at 2018-12-31 is now 1.19: 770000 × (1.23 − 1.19) = 30800; the transaction on 2019-02-01.
-    expect([first.instrument_change, second.period_end, second.status]).toEqual([30800, '2019-02-01', 'occurred']);
+    const periods = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-28', '--json']));
+    // The forward at 2018-12-31 is now 1.19: 770000 × (1.23 − 1.19) = 30800; the transaction on 2019-02-01, the
+    // corrected date: no period ends on 2019-02-02.
+    expect(periods.map((row: Record<string, unknown>) => [row.period_end, row.instrument_change])).toEqual([
+      ['2018-12-31', 30800],
+      ['2019-02-01', 30800],
+    ]);
 
     const trail = okJson(await run(['acct', 'log', '--json']));
     expect(trail.map((row: Record<string, unknown>) => [row.seq, row.kind, row.subject, row.what, row.why])).toEqual([
       [1, 'rates', 'EURUSD', 'rates (USD per EUR): 3 dates, 2018-10-15 to 2019-02-01', null],
       [2, 'designation', 'EUR-SALE-1', 'designated as of 2018-10-15', 'from the 2018 spreadsheet'],
       [3, 'event', 'EUR-SALE-1', 'occurred 2019-02-02', null],
-      [4, 'correction', 'EUR-SALE-1', 'event corrected to occurred 2019-02-01', 'delivered on the 1st'],
+      [4, 'correction', 'EUR-SALE-1', 'event (record 3) corrected to occurred 2019-02-01', 'delivered on the 1st'],
       [5, 'correction', 'EURUSD', 'rates corrected: 2018-12-31', 'the bank restated'],
     ]);
     expect(trail.every((row: { recorded_at: string }) => row.recorded_at === `${TODAY}T12:00:00.000Z`)).toBe(true);
@@ -190,5 +201,40 @@ describe('corrections, not edits: appended with their reason, shown by acct log'
     ok(await run(['--profile', 'desk', 'acct', 'designate', file('r.json', EXAMPLE), ...LATE]));
     const [designated] = okJson(await run(['--profile', 'desk', 'acct', 'log', '--json']));
     expect([designated.by, designated.subject]).toEqual(['desk', 'EUR-SALE-1']);
+  });
+});
+
+describe('every acct computation is bounded by --timeout', () => {
+  it('a regression over many periods past --timeout ends with one line, nothing printed; without it, its figures', async () => {
+    const { run, file } = setUp();
+    const relationship = { ...EXAMPLE, method: 'regression', designated_at: '2018-10-15' };
+    ok(await run(['acct', 'designate', file('r.json', relationship), ...LATE]));
+    const lines = ['date,instrument_value,hedged_item_value'];
+    for (let day = 1; day <= 109; day++)
+      lines.push(
+        `${new Date(Date.UTC(2018, 9, 15 + day)).toISOString().slice(0, 10)},${day * 10},${-day * 10 - (day % 3)}`,
+      );
+    const values = file('values.csv', `${lines.join('\n')}\n`);
+    const args = ['acct', 'test', 'EUR-SALE-1', '--values', values, '--json'];
+    expect(okJson(await run(args))).toHaveLength(109);
+    // A clock that moves a second each time it is read: the work outlasts a one-second bound.
+    let now = clock.now();
+    const moving = { now: () => (now += 1000), sleep: async () => {} };
+    const late = exits(
+      await run([...args, '--timeout', '1'], { clock: moving }),
+      2,
+      '--timeout: the figures were not worked out in time',
+    );
+    expect(late.stdout).toBe('');
+  });
+
+  it('a hedge notional read as 1e-7 is read exactly: the critical terms say it does not match, no failure', () => {
+    const terms = criticalTerms({
+      instrument: { amount: exact('1e-7')!, currency: 'USD', maturity: '2019-02-01', market: 'EURUSD' },
+      ratio: exact('1')!,
+      item: { amount: exact('770000')!, currency: 'EUR', expectedDate: '2019-02-01', market: 'EURUSD' },
+    });
+    expect(terms.amount).toEqual({ instrument: '0.00', hedged_item: '770000.00', matched: false });
+    expect(terms.matched).toBe(false);
   });
 });

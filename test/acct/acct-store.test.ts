@@ -175,6 +175,10 @@ describe('records per environment', () => {
     ok(await run(['acct', 'rates', changed, '--market', 'EURUSD', '--quote', 'USD per EUR'], LIVE_KEY));
     ok(await run(['acct', 'designate', relationship, ...LATE], LIVE_KEY));
     exits(await run(['acct', 'test'], OTHER_TEST), 2, 'no relationship is designated yet');
+    // The demo's records are its own too.
+    exits(await run(['--demo', 'acct', 'test'], TEST_KEY), 2, 'no relationship is designated yet');
+    ok(await run(['--demo', 'acct', 'rates', changed, '--market', 'EURUSD', '--quote', 'USD per EUR']));
+    expect(existsSync(store('demo'))).toBe(true);
     exits(await run(['acct', 'test']), 2, 'no relationship is designated yet');
     const [test] = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json'], TEST_KEY));
     const [live] = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json'], LIVE_KEY));

@@ -830,13 +830,13 @@ export const ACCT_EVENT = subcommand(
       'the instrument was terminated and settled in cash on this date (needs --reason)',
       '--reason <text>',
       'why (a de-designation, a rebalancing, a termination or a correction)',
-      '--correct',
-      "replace this relationship's last event (an appended correction; --reason says why)",
+      '--correct <record>',
+      'replace the event of this record number (hedge acct log ID) with this one: an appended correction, --reason says why',
     ),
     examples: [
       'hedge acct event EUR-SALE-1 --de-designate 2019-01-15 --reason "the order was cancelled" --not-expected',
       'hedge acct event EUR-SALE-1 --occurred 2019-02-01 --share 0.5',
-      'hedge acct event EUR-SALE-1 --occurred 2019-02-01 --correct --reason "the delivery was on the 1st, not the 10th"',
+      'hedge acct event EUR-SALE-1 --occurred 2019-02-01 --correct 3 --reason "the delivery was on the 1st, not the 10th"',
     ],
   },
 );

@@ -178,16 +178,31 @@ export const REGRESSION_MIN_N = 3;
  * intercept, R², the slope's t and F, and each criterion judged; null below REGRESSION_MIN_N points or with no
  * variation in x. */
 export function regression(points: ReadonlyArray<readonly [x: number, y: number]>) {
-  const n = points.length;
+  const moments = regressionMoments();
+  for (const point of points) moments.add(point);
+  return moments.fit();
+}
+
+/** The points' running means and co-moments (Welford's update), each point added in constant time: a fit at every
+ * period end is linear in the periods, never refit over all of them. */
+export function regressionMoments() {
+  let [n, mx, my, sxx, sxy, syy] = [0, 0, 0, 0, 0, 0];
+  return {
+    add([x, y]: readonly [number, number]) {
+      n += 1;
+      const [dx, dy] = [x - mx, y - my];
+      mx += dx / n;
+      my += dy / n;
+      sxx += dx * (x - mx);
+      sxy += dx * (y - my);
+      syy += dy * (y - my);
+    },
+    fit: () => fitOf(n, mx, my, sxx, sxy, syy),
+  };
+}
+
+function fitOf(n: number, mx: number, my: number, sxx: number, sxy: number, syy: number) {
   if (n < REGRESSION_MIN_N) return null;
-  const mean = (pick: (p: readonly [number, number]) => number) => points.reduce((s, p) => s + pick(p), 0) / n;
-  const [mx, my] = [mean((p) => p[0]), mean((p) => p[1])];
-  let [sxx, sxy, syy] = [0, 0, 0];
-  for (const [x, y] of points) {
-    sxx += (x - mx) ** 2;
-    sxy += (x - mx) * (y - my);
-    syy += (y - my) ** 2;
-  }
   if (sxx === 0) return null;
   const slope = sxy / sxx;
   const intercept = my - slope * mx;
@@ -307,6 +322,7 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
   let [designatedSoFar, designatedExcludedSoFar] = [0n, 0n];
   let [deferred, reserve, costReserve, amortisedSoFar, carrying, deskSettled] = [0n, 0n, 0n, 0n, 0n, 0n];
   const changes: Array<[number, number]> = [];
+  const moments = regressionMoments();
   let next = 0;
   const rows = [];
   for (const values of periods) {
@@ -329,10 +345,13 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
     const designatedNow = base.designated + shareSince('instrument', base.instrument);
     const designatedExcludedNow = base.designatedExcluded + shareSince('excluded', base.excluded);
     const designatedMove = hedging ? designatedNow - designatedSoFar : 0n;
-    if (hedging) changes.push([Number(itemMove) / 100, Number(designatedMove) / 100]);
+    if (hedging) {
+      changes.push([Number(itemMove) / 100, Number(designatedMove) / 100]);
+      moments.add(changes.at(-1)!);
+    }
     const cumulativeRatio = ratioOf(-designatedNow, values.hedgedItem);
     const periodRatio = ratioOf(-designatedMove, itemMove);
-    const fit = hedging && rules.method === 'regression' ? regression(changes) : null;
+    const fit = hedging && rules.method === 'regression' ? moments.fit() : null;
     const ratio = !hedging
       ? null
       : rules.method === 'dollar_offset_period'

@@ -79,6 +79,8 @@ export interface Close {
 export function recorded(records: readonly AcctRecord[]) {
   const relationships = new Map<string, Designation>();
   const rates = new Map<string, MarketRates>();
+  /** Each event record's place, for a correction naming it. */
+  const events = new Map<number, { designation: Designation; event: AcctEvent }>();
   const closes: Close[] = [];
   for (const record of records) {
     const body = record.body as Record<string, never>;
@@ -91,8 +93,11 @@ export function recorded(records: readonly AcctRecord[]) {
         hash: record.hash,
         events: [],
       });
-    else if (record.kind === 'event') relationships.get(body.relationship_id)?.events.push(record.body as never);
-    else if (record.kind === 'rates') {
+    else if (record.kind === 'event') {
+      const designation = relationships.get(body.relationship_id);
+      designation?.events.push(record.body as never);
+      if (designation) events.set(record.seq, { designation, event: record.body as never });
+    } else if (record.kind === 'rates') {
       const market = rates.get(body.market) ?? { quote: body.quote, rows: new Map() };
       for (const row of body.rows as Array<Record<string, string>>) market.rows.set(row.date, rateRow(row));
       rates.set(body.market, market);
@@ -102,9 +107,12 @@ export function recorded(records: readonly AcctRecord[]) {
         for (const row of body.rows as Array<Record<string, string>>)
           rates.get(body.market)?.rows.set(row.date, rateRow(row));
       else {
-        const found = relationships.get(body.relationship_id);
-        // It replaces the relationship's last event.
-        if (found) found.events = [...found.events.slice(0, -1), body.event];
+        const at = events.get(body.record);
+        if (at) {
+          const list = at.designation.events;
+          list[list.indexOf(at.event)] = at.event = body.event;
+          list.sort((a, b) => a.date.localeCompare(b.date));
+        }
       }
     }
   }
@@ -288,11 +296,11 @@ export const occurrenceTarget = (rel: Relationship) =>
     : 'reclassification';
 
 /** Records an event of the relationship's life, in date order: an occurrence (in parts), a de-designation, a
- * rebalancing (IFRS 9) or the instrument's termination; with `correction`, the reason the relationship's last event is
- * replaced by this one (an appended correction: the earlier record stays). */
-export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?: { reason: string }) {
-  const today = todayOf(ctx.clock.now());
+ * rebalancing (IFRS 9) or the instrument's termination; none dated after today. With `correction`, the event record
+ * it names is replaced by this one, for the reason given (an appended correction: the earlier record stays). */
+export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?: { record: number; reason: string }) {
   const option = `--${event.type === 'occurred' ? 'occurred' : event.type === 'de-designated' ? 'de-designate' : event.type === 'rebalanced' ? 'rebalance' : 'terminate'}`;
+  const today = todayOf(ctx.clock.now());
   if (event.date > today)
     throw new UsageError(
       `${option}: ${event.date} is after today (${today}); an event is recorded once it has happened.`,
@@ -304,28 +312,40 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
     const rel = found.relationship;
     if (event.date < rel.designated_at)
       throw new UsageError(`${option}: before the designation (${rel.designated_at}).`);
-    if (correction && !found.events.length)
-      throw new UsageError(`--correct: ${event.relationship_id} has no event to correct; record it without --correct.`);
-    // A correction is judged against the life without the event it replaces.
-    const before = correction ? { ...found, events: found.events.slice(0, -1) } : found;
-    const life = lifeOf(before);
+    if (correction) {
+      const target = records[correction.record - 1];
+      if (target?.kind !== 'event' || target.body.relationship_id !== event.relationship_id)
+        throw new UsageError(
+          `--correct: record ${correction.record} is not an event of ${event.relationship_id}; expected the number hedge acct log ${event.relationship_id} gives it.`,
+        );
+      return [
+        {
+          of: 'event',
+          record: correction.record,
+          relationship_id: event.relationship_id,
+          event: { ...event },
+          reason: correction.reason,
+        },
+      ];
+    }
+    const life = lifeOf(found);
     const said = (what: string) =>
-      `id: ${event.relationship_id} ${what}; a relationship is never edited: correct its last event with --correct --reason TEXT.`;
+      `id: ${event.relationship_id} ${what}; a relationship is never edited: correct an event with --correct RECORD --reason TEXT.`;
+    const endedBy = (date: string) => life.endedOn !== undefined && life.endedOn <= date;
     if (event.type === 'occurred' && life.doneOn)
       throw new UsageError(said(`already ended: no transaction is left to happen (all of it by ${life.doneOn})`));
-    if (event.type === 'de-designated' && life.endedOn !== undefined && life.endedOn <= event.date)
+    if (event.type === 'de-designated' && endedBy(event.date))
       throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
     if (event.type === 'rebalanced') {
       if (!FRAMEWORK_RULES[rel.framework].rebalancing)
         throw new UsageError(
           `--rebalance: ${FRAMEWORK_RULES[rel.framework].name} has no rebalancing; de-designate and designate anew.`,
         );
-      if (life.endedOn !== undefined && life.endedOn <= event.date)
-        throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
+      if (endedBy(event.date)) throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
     }
     if (event.type === 'terminated' && life.settledOn !== undefined && life.settledOn <= event.date)
       throw new UsageError(said(`has no instrument left (settled ${life.settledOn})`));
-    const last = before.events.at(-1);
+    const last = found.events.at(-1);
     if (last && event.date < last.date)
       throw new UsageError(
         `${option}: before ${event.relationship_id}'s last event (${last.type} ${last.date}); events are recorded in date order.`,
@@ -334,9 +354,7 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
       throw new UsageError(
         `--amount: more than the hedged item's ${rel.hedged_item.amount} ${rel.hedged_item.currency}.`,
       );
-    return correction
-      ? [{ of: 'event', relationship_id: event.relationship_id, event: { ...event }, reason: correction.reason }]
-      : [{ ...event }];
+    return [{ ...event }];
   });
 }
 

@@ -35,12 +35,15 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_EVENT'>) {
   const date = options[key]!;
   if (!isDate(date)) throw new UsageError(`${option}: expected a date such as 2026-11-30 (YYYY-MM-DD).`);
   const { reason, notExpected, share, amount, ratio, correct } = options;
-  if (type !== 'occurred' && !reason?.trim())
-    throw new UsageError(`--reason: ${option} needs its reason (--reason "the sale was cancelled").`);
-  if (correct && !reason?.trim())
-    throw new UsageError('--reason: a correction needs its reason (--reason "the delivery was on the 1st").');
-  if (type === 'occurred' && reason !== undefined && !correct)
-    throw new UsageError('--reason: not with --occurred (except with --correct).');
+  const record = correct === undefined ? undefined : Number(correct);
+  if (record !== undefined && !(Number.isSafeInteger(record) && record > 0))
+    throw new UsageError('--correct: expected the number of the event record to correct (hedge acct log ID gives it).');
+  if ((type !== 'occurred' || record !== undefined) && !reason?.trim())
+    throw new UsageError(
+      `--reason: ${record !== undefined ? 'a correction' : option} needs its reason (--reason "the sale was cancelled").`,
+    );
+  if (type === 'occurred' && reason !== undefined && record === undefined)
+    throw new UsageError('--reason: not with --occurred (but with --correct).');
   if (notExpected && type !== 'de-designated') throw new UsageError('--not-expected goes with --de-designate only.');
   if ((share !== undefined || amount !== undefined) && type !== 'occurred')
     throw new UsageError('--share and --amount go with --occurred only.');
@@ -59,7 +62,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_EVENT'>) {
     ...(amount !== undefined && { amount: positive('--amount', amount, false) }),
     ...(ratio !== undefined && { ratio: positive('--ratio', ratio, true) }),
   };
-  await recordEvent(ctx, event, correct ? { reason: reason!.trim() } : undefined);
+  await recordEvent(ctx, event, record === undefined ? undefined : { record, reason: reason!.trim() });
   const part = share !== undefined ? ` (a share of ${share})` : amount !== undefined ? ` (${amount} of it)` : '';
   const said = {
     occurred: `its hedged transaction happened on ${date}${part}; its reserves are reclassified in that period, in that proportion of what is left`,
@@ -67,5 +70,6 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_EVENT'>) {
     rebalanced: `rebalanced on ${date}: the designated share of the instrument is ${ratio} from then on`,
     terminated: `its instrument was terminated on ${date} and settled in cash; the reserve stays until the transaction happens`,
   }[type];
-  ctx.output.document(event, () => ctx.output.note(`${correct ? 'Corrected' : 'Recorded'}: ${args.id} ${said}.`));
+  const done = record === undefined ? 'Recorded' : `Corrected (record ${record})`;
+  ctx.output.document(event, () => ctx.output.note(`${done}: ${args.id} ${said}.`));
 }

@@ -1,7 +1,7 @@
 // `hedge acct test`, `reserve` and `journal`: the relationships asked for, each computed up to a date from the rates
 // and the desk's hedges or from a values file, as rows a period each.
 import * as z from 'zod/mini';
-import { type CommandContext, type In, safeText, UsageError } from '../command-input.js';
+import { type CommandContext, type In, InterruptedError, safeText, UsageError } from '../command-input.js';
 import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
 import { isDate, parseValuesFile, type Relationship } from '../../../features/acct/acct-files.js';
 import {
@@ -50,12 +50,14 @@ async function computeAll(
   const end = until ?? todayOf(ctx.clock.now());
   const computed: Computed[] = [];
   for (const designation of chosen) {
+    await checkpoint(ctx);
     if (valuesFile !== undefined) {
       const { text, sourceName } = await readInputFile(ctx, valuesFile, 'values file');
       const read = parseValuesFile(text, sourceName);
       if ('problems' in read)
         throw new UsageError(`${sourceName}: ${read.problems.map((p) => `line ${p.line}: ${p.message}`).join('\n')}`);
       const lines = read.rows.filter((line) => line.date <= end);
+      await checkpoint(ctx);
       const quoted = state.rates.get(designation!.relationship.market)?.quote;
       computed.push({
         designation: designation!,
@@ -68,7 +70,19 @@ async function computeAll(
       computed.push(await compute(ctx, designation!, state.rates, until, option));
     }
   }
+  await checkpoint(ctx);
   return computed;
+}
+
+/** Between one step of the work and the next: a signal that came meanwhile is heard (it ends the command), and past
+ * --timeout the command ends, nothing printed. */
+async function checkpoint({ clock, deadline, signal }: Options) {
+  await new Promise((resolve) => setImmediate(resolve));
+  if (signal.aborted) throw new InterruptedError('Stopped; nothing was printed.', { stoppedBy: signal.reason });
+  if (deadline !== undefined && clock.now() >= deadline)
+    throw new UsageError(
+      '--timeout: the figures were not worked out in time; nothing was printed. Give a longer --timeout, or fewer periods (--as-of, --period, a shorter --values).',
+    );
 }
 
 /** The currency of a relationship valued from a file: its functional currency, named or read from its rates' quote. */
