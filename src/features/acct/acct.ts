@@ -354,17 +354,17 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
     const life = lifeOf(before);
     const said = (what: string) =>
       `id: ${event.relationship_id} ${what}; a relationship is never edited: correct an event with --correct RECORD --reason TEXT.`;
+    const endedBy = (date: string) => life.endedOn !== undefined && life.endedOn <= date;
     if (event.type === 'occurred' && life.doneOn)
       throw new UsageError(said(`already ended: no transaction is left to happen (all of it by ${life.doneOn})`));
-    if (event.type === 'de-designated' && life.endedOn !== undefined && life.endedOn <= event.date)
+    if (event.type === 'de-designated' && endedBy(event.date))
       throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
     if (event.type === 'rebalanced') {
       if (!FRAMEWORK_RULES[rel.framework].rebalancing)
         throw new UsageError(
           `--rebalance: ${FRAMEWORK_RULES[rel.framework].name} has no rebalancing; de-designate and designate anew.`,
         );
-      if (life.endedOn !== undefined && life.endedOn <= event.date)
-        throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
+      if (endedBy(event.date)) throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
     }
     if (event.type === 'terminated' && life.settledOn !== undefined && life.settledOn <= event.date)
       throw new UsageError(said(`has no instrument left (settled ${life.settledOn})`));
