@@ -247,6 +247,17 @@ describe('hedge acct test, critical terms: each term matched or not, the figures
 });
 
 describe('exact, from designation, in one currency', () => {
+  it('a forward designated after it was struck counts only its change since: 770,000 × (1.20 − 1.19), not its whole life', async () => {
+    const { run, file } = setUp();
+    ok(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR']));
+    const later = file('later.json', { ...EXAMPLE, id: 'LATER', designated_at: '2018-12-31' });
+    ok(await run(['acct', 'designate', later, '--recorded-late', 'a second relationship on the same forward']));
+    const rows = okJson(await run(['acct', 'test', 'LATER', '--as-of', '2019-02-01', '--json']));
+    expect(rows.map((row: Record<string, unknown>) => [row.period_end, row.instrument_change])).toEqual([
+      ['2019-02-01', 7700],
+    ]);
+  });
+
   it('an amount given as a JSON number is recorded as the digits written; no period ends on or before the designation', async () => {
     const { run, file } = setUp();
     ok(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR']));
