@@ -138,6 +138,11 @@ _hedge_arg_values() {
     'roll:1') REPLY='buy sell' ;;
     'profile use:0') _hedge_profiles ;;
     'profile remove:0') _hedge_profiles ;;
+    'acct test:0') _hedge_words relationships ;;
+    'acct event:0') _hedge_words relationships ;;
+    'acct reserve:0') _hedge_words relationships ;;
+    'acct journal:0') _hedge_words relationships ;;
+    'acct show:0') _hedge_words relationships ;;
     'completion:0') REPLY='bash zsh fish' ;;
     *) REPLY='' ;;
   esac

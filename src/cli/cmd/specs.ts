@@ -726,8 +726,11 @@ export const SANDBOX = setup('sandbox', 'local', 'Run the simulator of the API a
   examples: ['hedge sandbox serve --port 4010'],
 });
 
-const RELATIONSHIP_ID = arg('id', 'a relationship id, as designated');
-const ACCT_ONE = optional(arg('id', 'a relationship id (default: every relationship)'));
+const RELATIONSHIP_ID = { ...arg('id', 'a relationship id, as designated'), values: 'relationship' as const };
+const ACCT_ONE = optional({
+  ...arg('id', 'a relationship id (default: every relationship)'),
+  values: 'relationship' as const,
+});
 const ACCT_VALUES = opt(
   '--values <file>',
   'with an ID: cumulative fair values since designation from this CSV (date,instrument_value,hedged_item_value[,excluded_value]) instead of rates',

@@ -9,7 +9,8 @@ import { memoHtml, memoMarkdown, memoText } from '../../../features/acct/acct-vi
 import { htmlTarget } from '../../../features/report/report.js';
 
 /** What this command uses of its context. */
-export type Options = InputPorts & Pick<CommandContext, 'client' | 'credentials' | 'env' | 'output'>;
+export type Options = InputPorts &
+  Pick<CommandContext, 'client' | 'credentials' | 'env' | 'output' | 'rememberForCompletion'>;
 
 export async function run(ctx: Options, { args, options }: In<'ACCT_DESIGNATE'>) {
   const html = options.html === undefined ? undefined : htmlTarget(options.html);
@@ -39,6 +40,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_DESIGNATE'>)
           }
         },
   );
+  ctx.rememberForCompletion({ relationships: [relationship.id] });
   const { output } = ctx;
   if (html !== undefined) output.note(`Designation memo written to ${html}`);
   output.document(

@@ -6,11 +6,12 @@ import { LIST_FIELDS, memoMarkdown, memoText } from '../../../features/acct/acct
 import { formatMoney } from '../../../core/number-format.js';
 
 /** What these commands use of their context. */
-export type Options = Pick<CommandContext, 'credentials' | 'env' | 'output'>;
+export type Options = Pick<CommandContext, 'credentials' | 'env' | 'output' | 'rememberForCompletion'>;
 
 export const list = {
   async run(ctx: Options, _input: In<'ACCT_LIST'>) {
     const { relationships, closes } = recorded(await readRecords(ctx));
+    ctx.rememberForCompletion({ relationships: [...relationships.keys()] });
     const rows = [...relationships.values()].map((designation) => {
       const { relationship: rel } = designation;
       const life = lifeOf(designation);

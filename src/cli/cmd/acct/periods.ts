@@ -29,7 +29,8 @@ import { utcDay } from '../../../core/utc-text.js';
 type Row = Record<string, unknown>;
 
 /** What these commands use of their context. */
-export type Options = InputPorts & Pick<CommandContext, 'client' | 'credentials' | 'env' | 'output'>;
+export type Options = InputPorts &
+  Pick<CommandContext, 'client' | 'credentials' | 'env' | 'output' | 'rememberForCompletion'>;
 
 /** The relationships asked for, each computed up to `until` (default today); `option` is named by a refusal. */
 async function computeAll(
@@ -40,6 +41,7 @@ async function computeAll(
   option = until === undefined ? 'today' : '--as-of',
 ) {
   const state = recorded(await readRecords(ctx));
+  ctx.rememberForCompletion({ relationships: [...state.relationships.keys()] });
   if (valuesFile !== undefined && id === undefined)
     throw new UsageError('--values: give the relationship ID the values are of.');
   const chosen = id === undefined ? [...state.relationships.values()] : [state.relationships.get(id)];
