@@ -115,8 +115,10 @@ const changed = (path: string, what: string) =>
   );
 
 function readStore(store: Store) {
-  const text = readStoreFile(store, store.file);
+  // The head before the records: a writer writes them the other way round, so a read between its two writes sees
+  // records past the head, never fewer.
   const headText = readStoreFile(store, store.head);
+  const text = readStoreFile(store, store.file);
   if (text === undefined) {
     if (headText !== undefined) throw changed(store.file, 'the records are gone while their head is there');
     return [];
