@@ -205,6 +205,12 @@ describe('tamper evidence: the head of the chain is kept apart from the records'
     exits(await run(['acct', 'test']), 2, 'its last 1 record(s) were removed');
   });
 
+  it('the head removed is found on the next read', async () => {
+    const { run, store } = await recorded();
+    rmSync(join(store(), '..', 'head.json'));
+    exits(await run(['acct', 'test']), 2, 'the head of its chain', 'is missing');
+  });
+
   it('a chain sealed again after an edit is found on the next read', async () => {
     const { run, store, records } = await recorded();
     (records[1].body as { relationship: { ratio: string } }).relationship.ratio = '2';
