@@ -58,6 +58,16 @@ export interface Designation {
   recordedLate?: string;
   hash: string;
   events: AcctEvent[];
+  /** The desk's hedges held when it was designated, as the memo names them. */
+  hedges: HeldHedge[];
+}
+
+export interface HeldHedge {
+  id: string;
+  side: string;
+  notional_usd: string;
+  entry_rate: string | null;
+  maturity: string | null;
 }
 
 interface MarketRates {
@@ -92,6 +102,7 @@ export function recorded(records: readonly AcctRecord[]) {
         recordedLate: body.recorded_late,
         hash: record.hash,
         events: [],
+        hedges: body.hedges ?? [],
       });
     else if (record.kind === 'event') {
       const designation = relationships.get(body.relationship_id);
@@ -174,7 +185,15 @@ async function referenceHedges(client: HedgeClient, reference: string) {
       if (id !== undefined && filled.has(id)) ended.add(id);
       return ended.size < filled.size;
     });
-  return { live: deal.live(ended).length, all: deal.hedges.length };
+  // What the memo names of each hedge still held: its own record's terms.
+  const held = deal.live(ended).map((hedge) => ({
+    id: hedge.id,
+    side: hedge.side,
+    notional_usd: String(hedge.notional_usd),
+    entry_rate: hedge.struck_rate == null ? null : String(hedge.struck_rate),
+    maturity: typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null,
+  }));
+  return { live: held.length, all: deal.hedges.length, held };
 }
 
 /** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash;
@@ -189,6 +208,7 @@ export async function designate(
   // The references are checked against the hedge records (a read) before anything is recorded; the books' today is
   // then the server's, learned from those answers.
   let today = todayOf(ctx.clock.now());
+  const held: HeldHedge[] = [];
   if ('references' in instrument) {
     const client = await ctx.client();
     for (const reference of instrument.references) {
@@ -201,6 +221,7 @@ export async function designate(
         throw new UsageError(
           `instrument.references: every hedge carrying ${reference} is already closed; a designation names hedges still held, or give --recorded-late REASON.`,
         );
+      held.push(...found.held);
     }
     today = todayOf(client.transport.serverNow().bestMs);
   }
@@ -235,7 +256,13 @@ export async function designate(
           `id: ${relationship.id} is already designated; a relationship is never edited: de-designate it (hedge acct event ${relationship.id} --de-designate DATE --reason …) and designate a new one under another id.`,
         );
       sharesWithin(relationship, relationships.values(), today);
-      return [{ relationship, ...(recordedLate !== undefined && { recorded_late: recordedLate }) }];
+      return [
+        {
+          relationship,
+          ...(recordedLate !== undefined && { recorded_late: recordedLate }),
+          ...(held.length && { hedges: held as unknown as JsonObject[] }),
+        },
+      ];
     },
     beforeRecord && (([sealed]) => beforeRecord(recorded([sealed]).relationships.get(relationship.id)!)),
   );
@@ -327,17 +354,17 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
     const life = lifeOf(before);
     const said = (what: string) =>
       `id: ${event.relationship_id} ${what}; a relationship is never edited: correct an event with --correct RECORD --reason TEXT.`;
+    const endedBy = (date: string) => life.endedOn !== undefined && life.endedOn <= date;
     if (event.type === 'occurred' && life.doneOn)
       throw new UsageError(said(`already ended: no transaction is left to happen (all of it by ${life.doneOn})`));
-    if (event.type === 'de-designated' && life.endedOn !== undefined && life.endedOn <= event.date)
+    if (event.type === 'de-designated' && endedBy(event.date))
       throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
     if (event.type === 'rebalanced') {
       if (!FRAMEWORK_RULES[rel.framework].rebalancing)
         throw new UsageError(
           `--rebalance: ${FRAMEWORK_RULES[rel.framework].name} has no rebalancing; de-designate and designate anew.`,
         );
-      if (life.endedOn !== undefined && life.endedOn <= event.date)
-        throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
+      if (endedBy(event.date)) throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
     }
     if (event.type === 'terminated' && life.settledOn !== undefined && life.settledOn <= event.date)
       throw new UsageError(said(`has no instrument left (settled ${life.settledOn})`));
