@@ -18,7 +18,7 @@ function __hedge_subcommands
         case 'journal'
             echo list show resolve migrate
         case 'acct'
-            echo designate rates test event reserve journal log close
+            echo designate rates test event reserve journal log close list show
         case 'demo'
             echo reset
         case 'sandbox'
@@ -311,6 +311,8 @@ complete -c hedge -n '__hedge_command_at acct' -a reserve -d 'The cash-flow hedg
 complete -c hedge -n '__hedge_command_at acct' -a journal -d 'Balanced journal entries per period: table, JSON, CSV'
 complete -c hedge -n '__hedge_command_at acct' -a log -d 'The audit trail: every record, who made it, when, what and why'
 complete -c hedge -n '__hedge_command_at acct' -a close -d 'Close a period: its figures and entries kept as they are'
+complete -c hedge -n '__hedge_command_at acct' -a list -d 'The relationships recorded: id, framework, item, instrument, status, reserve'
+complete -c hedge -n '__hedge_command_at acct' -a show -d 'A relationship\'s memo reprinted, with its events'
 complete -c hedge -n '__hedge_path_is acct designate' -l recorded-late -x -d 'record a designation dated before today (a relationship brought over from elsewhere): the memo says so on its first line'
 complete -c hedge -n '__hedge_path_is acct designate' -l markdown -d 'print the memo in Markdown'
 complete -c hedge -n '__hedge_path_is acct designate' -l html -r -F -d 'also write the memo as a self-contained HTML page (no script, A4 printable)'
@@ -341,6 +343,7 @@ complete -c hedge -n '__hedge_path_is acct journal' -l accounts -r -F -d 'a JSON
 complete -c hedge -n '__hedge_path_is acct journal' -l values -r -F -d 'with an ID: cumulative fair values since designation from this CSV (date,instrument_value,hedged_item_value[,excluded_value]) instead of rates'
 complete -c hedge -n '__hedge_path_is acct journal' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout, default 120 s; 17 once it can never hold)'
 complete -c hedge -n '__hedge_path_is acct close' -l period -x -d 'the period to close: a month (2026-11), a quarter (2026-Q4) or a year (2026)'
+complete -c hedge -n '__hedge_path_is acct show' -l markdown -d 'print the memo in Markdown'
 complete -c hedge -n '__hedge_command_at demo' -a reset -d 'Start the --demo simulator afresh (deletes its state: test funds only)'
 complete -c hedge -n '__hedge_path_is mcp' -l allow-live -d 'offer write tools on a live key too (each write then needs a confirmation token)'
 complete -c hedge -n '__hedge_path_is mcp' -l root -r -F -d 'a directory plan and apply may read target files from (repeatable; default the working directory)'

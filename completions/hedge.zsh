@@ -13,7 +13,7 @@ _hedge_subcommands() {
     'profile') REPLY='list use remove reset-wire' ;;
     'keep') REPLY='run status' ;;
     'journal') REPLY='list show resolve migrate' ;;
-    'acct') REPLY='designate rates test event reserve journal log close' ;;
+    'acct') REPLY='designate rates test event reserve journal log close list show' ;;
     'demo') REPLY='reset' ;;
     'sandbox') REPLY='serve' ;;
     *) REPLY='' ;;
@@ -56,6 +56,7 @@ _hedge_options() {
     'acct reserve') REPLY='--period --values --until' ;;
     'acct journal') REPLY='--period --accounts --values --until' ;;
     'acct close') REPLY='--period' ;;
+    'acct show') REPLY='--markdown' ;;
     'mcp') REPLY='--allow-live --root --max-notional --max-daily-notional --markets' ;;
     'tools') REPLY='--errors' ;;
     'api') REPLY='-X --method -f --raw-field -F --field -H --header --input --paginate -i --include --idempotency-key --new --dry-run --again --until' ;;

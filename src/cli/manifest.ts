@@ -67,6 +67,8 @@ export const COMMANDS: readonly CommandSpec[] = tree({
     ACCT_JOURNAL: () => import('./cmd/acct/periods.js').then((module) => module.journal),
     ACCT_LOG: () => import('./cmd/acct/log.js'),
     ACCT_CLOSE: () => import('./cmd/acct/periods.js').then((module) => module.close),
+    ACCT_LIST: () => import('./cmd/acct/inventory.js').then((module) => module.list),
+    ACCT_SHOW: () => import('./cmd/acct/inventory.js').then((module) => module.show),
   },
   DEMO: { DEMO_RESET: () => import('./cmd/tools/demo-reset.js') },
   MCP: () => import('./cmd/tools/mcp.js').then((module) => module.withCommands(COMMANDS)),

@@ -114,7 +114,7 @@ describe('the worked example, recorded late: memo, test, event, reserve and bala
     expect(memo.stdout.replace(/\s+/g, ' ')).toContain('is your judgement and your auditors’');
     // A fact a line, in the order the documentation lists them.
     expect(memo.stdout.split('\n').flatMap((line) => /^([A-Z][a-z][\w ]*):/.exec(line)?.[1] ?? [])).toEqual(
-      'Hedge designation memo|Relationship|Framework|Designated|Recorded|Record hash|Objective and strategy|Hedged item|Hedged risk|Evidence of probability|Rates|Hedging instrument|Hedge ratio|How the ratio was determined|Designated risk|Excluded part|Effectiveness|Economic relationship|Credit risk|Prospective assessment|Sources of ineffectiveness|Rules applied|Approved by'.split(
+      'Hedge designation memo|Relationship|Framework|Designated|Recorded|Record hash|Objective and strategy|Hedged item|Hedged risk|Evidence of probability|Rates|Functional currency|Hedging instrument|Hedge ratio|How the ratio was determined|Designated risk|Excluded part|Effectiveness|Economic relationship|Credit risk|Prospective assessment|Sources of ineffectiveness|Rules applied|Approved by'.split(
         '|',
       ),
     );
@@ -285,9 +285,16 @@ describe('hedge acct close: a closed period prints as it was closed; what change
     const before = ok(await run(journal)).stdout;
     const reserveBefore = ok(await run(['acct', 'reserve', '--period', '2018-Q4', '--json'])).stdout;
     ok(await run(['acct', 'close', '--period', '2018-Q4']));
+    // The inventory: the relationship with the reserve the closed period left, and its memo reprinted with its events.
+    expect(okJson(await run(['acct', 'list', '--json']))).toEqual([
+      expect.objectContaining({ id: 'EUR-SALE-1', framework: 'asc815', reserve: 23100, reserve_as_of: '2018-12-31' }),
+    ]);
     exits(await run(['acct', 'close', '--period', '2018-12']), 2, '--period: 2018-Q4 is closed already');
     // The sale turns out to have happened on the year's last day, a closed period: the reserve is reclassified then.
     ok(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2018-12-31']));
+    const shown = ok(await run(['acct', 'show', 'EUR-SALE-1'])).stdout.replace(/\s+/g, ' ');
+    expect(shown).toContain('sells 770,000.00 EUR at 1.23 (USD per EUR), maturing 2019-02-01');
+    expect(shown).toContain('Occurred: 2018-12-31');
     const after = ok(await run(journal));
     expect(after.stdout).toBe(before);
     expect(ok(await run(['acct', 'reserve', '--period', '2018-Q4', '--json'])).stdout).toBe(reserveBefore);

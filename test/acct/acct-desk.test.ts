@@ -79,6 +79,18 @@ it("keep --exposures rolls a receivable's cover three times, rates recorded dail
   writeFileSync(file, JSON.stringify(relationship));
   const writesBefore = simulator.writes().length;
   ok(await simulator.hedge(['acct', 'designate', file]));
+  // The memo names the hedge held when it was designated: its id, side, notional, entry rate and maturity.
+  const [held] = simulator.active('buy');
+  const shown = okJson(await simulator.hedge(['acct', 'show', relationship.id, '--json']));
+  expect(shown.hedges).toEqual([
+    {
+      id: held.id,
+      side: 'buy',
+      notional_usd: held.notionalUsd,
+      entry_rate: held.struckRate,
+      maturity: new Date(held.maturityAtMs!).toISOString().slice(0, 10),
+    },
+  ]);
   // The same cover by critical terms: its terms against the receivable's, read from the desk's open hedge.
   const byTerms = { ...relationship, id: 'NGN-RECEIVABLE-TERMS', method: 'critical_terms' };
   // One hedge's shares across live relationships are at most the whole of it.

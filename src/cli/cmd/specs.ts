@@ -880,6 +880,24 @@ export const ACCT_CLOSE = subcommand('close', 'local', 'Close a period: its figu
   examples: ['hedge acct close --period 2026-11'],
 });
 
+export const ACCT_LIST = subcommand(
+  'list',
+  'local',
+  'The relationships recorded: id, framework, item, instrument, status, reserve',
+  {
+    description:
+      'List the relationships recorded: id, framework, hedged item, instrument, status (designated, or how and when it ended) and the reserve as the last closed period left it',
+    examples: ['hedge acct list', 'hedge acct list --json'],
+  },
+);
+
+export const ACCT_SHOW = subcommand('show', 'local', "A relationship's memo reprinted, with its events", {
+  description: "Reprint a relationship's designation memo as it was recorded, with its events since",
+  args: [RELATIONSHIP_ID],
+  options: options('--markdown', 'print the memo in Markdown'),
+  examples: ['hedge acct show EUR-SALE-1'],
+});
+
 export const ACCT = book('acct', 'local', 'Hedge accounting: designation, effectiveness, reserve, entries', {
   description:
     'Hedge accounting for cash-flow hedges (IFRS 9, IAS 39, ASC 815): designate a relationship, import rates, test effectiveness, roll the reserve forward and post balanced entries; reads only, never sends a write',

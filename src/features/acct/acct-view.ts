@@ -2,7 +2,8 @@
 import { fieldTable } from '../../platform/fields/fields.js';
 import { wrapWords } from '../../platform/terminal/width.js';
 import { escapeHtml, REPORT_STYLE } from '../report/report-html.js';
-import type { Designation } from './acct.js';
+import { asFunctional, type Designation } from './acct.js';
+import { formatMoney, formatRate } from '../../core/number-format.js';
 import { FRAMEWORK_RULES } from './acct-rules.js';
 import { utcDay } from '../../core/utc-text.js';
 import { safeText } from '../../core/security/safe-text.js';
@@ -34,10 +35,17 @@ function memoRows(designation: Designation) {
 function factRows(designation: Designation) {
   const { relationship: rel } = designation;
   const item = rel.hedged_item;
+  const money = (text: string) => formatMoney(Number(text));
+  const heldText = designation.hedges
+    .map(
+      (hedge) =>
+        `${hedge.id} ${hedge.side} ${money(hedge.notional_usd)} USD at ${hedge.entry_rate === null ? 'a rate not yet struck' : formatRate(Number(hedge.entry_rate))}${hedge.maturity ? `, maturing ${hedge.maturity}` : ''}`,
+    )
+    .join('; ');
   const instrument =
     'references' in rel.instrument
-      ? `the desk's own hedges carrying ${rel.instrument.references.join(', ')}, through every roll (gross price P&L designated; carry excluded; fees to P&L)`
-      : `a forward held elsewhere: ${rel.instrument.notional} ${rel.instrument.currency} at ${rel.instrument.contract_rate} (${rel.instrument.rate_quote}), maturing ${rel.instrument.maturity}`;
+      ? `the desk's own hedges carrying ${rel.instrument.references.join(', ')}, through every roll (gross price P&L designated; carry excluded; fees to P&L)${heldText ? `; held when designated: ${heldText}` : ''}`
+      : `a forward held elsewhere: ${Number(item.amount) > 0 ? 'sells' : 'buys'} ${money(rel.instrument.notional)} ${rel.instrument.currency} at ${rel.instrument.contract_rate} (${rel.instrument.rate_quote}), maturing ${rel.instrument.maturity}`;
   const rules = FRAMEWORK_RULES[rel.framework];
   // What the documentation must hold and the file may leave out: a missing one is named, never written for the user.
   const given = (text: string | undefined, field: string) =>
@@ -50,10 +58,13 @@ function factRows(designation: Designation) {
       Recorded: designation.recordedAt,
       'Record hash': designation.hash,
       'Objective and strategy': rel.objective,
-      'Hedged item': `${item.description}: ${item.amount} ${item.currency} (${item.kind}), expected ${item.expected_date}`,
+      'Hedged item': `${item.description}: ${money(item.amount)} ${item.currency} (${item.kind}), expected ${item.expected_date}`,
       'Hedged risk': given(rel.hedged_risk, 'hedged_risk'),
       'Evidence of probability': item.probability_evidence,
       Rates: rel.market,
+      'Functional currency': rel.functional_currency
+        ? `${rel.functional_currency}${asFunctional(rel.functional_currency) !== rel.functional_currency ? ' (read as USD)' : ''}`
+        : 'the rates’ other currency than the hedged item’s',
       'Hedging instrument': instrument,
       'Hedge ratio': `${rel.ratio} (the designated share of the instrument)`,
       'How the ratio was determined': given(rel.ratio_basis, 'ratio_basis'),
@@ -211,6 +222,18 @@ export const RATE_FIELDS = fieldTable(`
   forward  Forward  text
   discount_factor  Discount factor  text
   source  Source  text
+`);
+
+/** `hedge acct list`: a relationship a row. */
+export const LIST_FIELDS = fieldTable(`
+  id  Relationship  id
+  framework  Framework  text
+  designated_at  Designated  text
+  item  Hedged item  text
+  instrument  Instrument  text
+  status  Status  text
+  reserve  Reserve  money
+  reserve_as_of  As of  text
 `);
 
 /** The columns of `hedge acct log` (its JSON has each record's hash too). */

@@ -58,6 +58,16 @@ export interface Designation {
   recordedLate?: string;
   hash: string;
   events: AcctEvent[];
+  /** The desk's hedges held when it was designated, as the memo names them. */
+  hedges: HeldHedge[];
+}
+
+export interface HeldHedge {
+  id: string;
+  side: string;
+  notional_usd: string;
+  entry_rate: string | null;
+  maturity: string | null;
 }
 
 interface MarketRates {
@@ -92,6 +102,7 @@ export function recorded(records: readonly AcctRecord[]) {
         recordedLate: body.recorded_late,
         hash: record.hash,
         events: [],
+        hedges: body.hedges ?? [],
       });
     else if (record.kind === 'event') {
       const designation = relationships.get(body.relationship_id);
@@ -116,7 +127,7 @@ export function recorded(records: readonly AcctRecord[]) {
       }
     }
   }
-  return { relationships, rates, closes };
+  return { relationships, rates, closes, eventRecords: events };
 }
 
 function rateRow(row: Record<string, string>): RateRow {
@@ -174,7 +185,15 @@ async function referenceHedges(client: HedgeClient, reference: string) {
       if (id !== undefined && filled.has(id)) ended.add(id);
       return ended.size < filled.size;
     });
-  return { live: deal.live(ended).length, all: deal.hedges.length };
+  // What the memo names of each hedge still held: its own record's terms.
+  const held = deal.live(ended).map((hedge) => ({
+    id: hedge.id,
+    side: hedge.side,
+    notional_usd: String(hedge.notional_usd),
+    entry_rate: hedge.struck_rate == null ? null : String(hedge.struck_rate),
+    maturity: typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null,
+  }));
+  return { live: held.length, all: deal.hedges.length, held };
 }
 
 /** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash;
@@ -189,6 +208,7 @@ export async function designate(
   // The references are checked against the hedge records (a read) before anything is recorded; the books' today is
   // then the server's, learned from those answers.
   let today = todayOf(ctx.clock.now());
+  const held: HeldHedge[] = [];
   if ('references' in instrument) {
     const client = await ctx.client();
     for (const reference of instrument.references) {
@@ -201,6 +221,7 @@ export async function designate(
         throw new UsageError(
           `instrument.references: every hedge carrying ${reference} is already closed; a designation names hedges still held, or give --recorded-late REASON.`,
         );
+      held.push(...found.held);
     }
     today = todayOf(client.transport.serverNow().bestMs);
   }
@@ -235,7 +256,13 @@ export async function designate(
           `id: ${relationship.id} is already designated; a relationship is never edited: de-designate it (hedge acct event ${relationship.id} --de-designate DATE --reason …) and designate a new one under another id.`,
         );
       sharesWithin(relationship, relationships.values(), today);
-      return [{ relationship, ...(recordedLate !== undefined && { recorded_late: recordedLate }) }];
+      return [
+        {
+          relationship,
+          ...(recordedLate !== undefined && { recorded_late: recordedLate }),
+          ...(held.length && { hedges: held as unknown as JsonObject[] }),
+        },
+      ];
     },
     beforeRecord && (([sealed]) => beforeRecord(recorded([sealed]).relationships.get(relationship.id)!)),
   );
@@ -299,36 +326,32 @@ export const occurrenceTarget = (rel: Relationship) =>
  * rebalancing (IFRS 9) or the instrument's termination; none dated after today. With `correction`, the event record
  * it names is replaced by this one, for the reason given (an appended correction: the earlier record stays). */
 export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?: { record: number; reason: string }) {
-  const option = `--${event.type === 'occurred' ? 'occurred' : event.type === 'de-designated' ? 'de-designate' : event.type === 'rebalanced' ? 'rebalance' : 'terminate'}`;
   const today = todayOf(ctx.clock.now());
+  const option = `--${event.type === 'occurred' ? 'occurred' : event.type === 'de-designated' ? 'de-designate' : event.type === 'rebalanced' ? 'rebalance' : 'terminate'}`;
   if (event.date > today)
     throw new UsageError(
       `${option}: ${event.date} is after today (${today}); an event is recorded once it has happened.`,
     );
   await appendRecords(ctx, correction ? 'correction' : 'event', (records) => {
-    const found = recorded(records).relationships.get(event.relationship_id);
+    const state = recorded(records);
+    const found = state.relationships.get(event.relationship_id);
     if (!found)
       throw new UsageError(`id: no relationship ${event.relationship_id} is designated (hedge acct test lists them).`);
     const rel = found.relationship;
     if (event.date < rel.designated_at)
       throw new UsageError(`${option}: before the designation (${rel.designated_at}).`);
+    // A correction is judged against the life without the event it replaces.
+    let before = found;
     if (correction) {
       const target = records[correction.record - 1];
       if (target?.kind !== 'event' || target.body.relationship_id !== event.relationship_id)
         throw new UsageError(
           `--correct: record ${correction.record} is not an event of ${event.relationship_id}; expected the number hedge acct log ${event.relationship_id} gives it.`,
         );
-      return [
-        {
-          of: 'event',
-          record: correction.record,
-          relationship_id: event.relationship_id,
-          event: { ...event },
-          reason: correction.reason,
-        },
-      ];
+      const replaced = state.eventRecords.get(correction.record)?.event;
+      before = { ...found, events: found.events.filter((each) => each !== replaced) };
     }
-    const life = lifeOf(found);
+    const life = lifeOf(before);
     const said = (what: string) =>
       `id: ${event.relationship_id} ${what}; a relationship is never edited: correct an event with --correct RECORD --reason TEXT.`;
     const endedBy = (date: string) => life.endedOn !== undefined && life.endedOn <= date;
@@ -345,8 +368,9 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
     }
     if (event.type === 'terminated' && life.settledOn !== undefined && life.settledOn <= event.date)
       throw new UsageError(said(`has no instrument left (settled ${life.settledOn})`));
-    const last = found.events.at(-1);
-    if (last && event.date < last.date)
+    const last = before.events.at(-1);
+    // A correction takes its place in date order; a new event comes after the others.
+    if (!correction && last && event.date < last.date)
       throw new UsageError(
         `${option}: before ${event.relationship_id}'s last event (${last.type} ${last.date}); events are recorded in date order.`,
       );
@@ -354,7 +378,17 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
       throw new UsageError(
         `--amount: more than the hedged item's ${rel.hedged_item.amount} ${rel.hedged_item.currency}.`,
       );
-    return [{ ...event }];
+    return correction
+      ? [
+          {
+            of: 'event',
+            record: correction.record,
+            relationship_id: event.relationship_id,
+            event: { ...event },
+            reason: correction.reason,
+          },
+        ]
+      : [{ ...event }];
   });
 }
 
