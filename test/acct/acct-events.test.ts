@@ -280,3 +280,50 @@ describe("the memo: the documentation's items the file gives, each one missing n
     expect(memo['Rules applied']).toContain('IFRS 9 6.4.1(c), B6.4.12 (no pass line)');
   });
 });
+
+it("Hoyle's receivable hedge, settled and collected on 2019-02-01, ends there: 2019 and today are journaled without a rate after it", async () => {
+  // The exercise of test/acct/published-examples.json (receivable_months_amortised), from the command line.
+  const dir = folder();
+  const run = (args: string[]) => hedgeIn(dir, args, { clock });
+  const rates = join(dir, 'rates.csv');
+  writeFileSync(
+    rates,
+    'date,spot,forward,discount_factor,source\n2018-10-01,0.83,0.78,1,exercise\n2018-12-31,0.85,0.80,0.9901,exercise\n2019-02-01,0.86,0.86,1,exercise\n',
+  );
+  ok(await run(['acct', 'rates', rates, '--market', 'LCUUSD', '--quote', 'USD per LCU']));
+  const relationship = join(dir, 'r.json');
+  writeFileSync(
+    relationship,
+    JSON.stringify({
+      ...EXAMPLE,
+      id: 'LCU-RECEIVABLE',
+      designated_at: '2018-10-01',
+      market: 'LCUUSD',
+      hedged_item: {
+        ...EXAMPLE.hedged_item,
+        currency: 'LCU',
+        amount: '100000',
+        expected_date: '2019-02-01',
+        kind: 'recognised',
+      },
+      instrument: {
+        notional: '100000',
+        currency: 'LCU',
+        contract_rate: '0.78',
+        maturity: '2019-02-01',
+        rate_quote: 'USD per LCU',
+      },
+      designation: 'spot',
+      excluded: 'amortised',
+      amortisation: 'months',
+    }),
+  );
+  ok(await run(['acct', 'designate', relationship, ...LATE]));
+  ok(await run(['acct', 'event', 'LCU-RECEIVABLE', '--occurred', '2019-02-01']));
+  const year: Line[] = okJson(await run(['acct', 'journal', '--period', '2019', '--json']));
+  expect(year.filter((line) => line.role === 'excluded_component').map((line) => line.debit)).toEqual([1250]);
+  expect(year.filter((line) => line.role === 'cash').map((line) => line.debit)).toEqual([78000]);
+  const all: Line[] = okJson(await run(['acct', 'journal', '--json']));
+  expect([...new Set(all.map((line) => line.date))]).toEqual(['2018-12-31', '2019-02-01']);
+  expect(all.filter((line) => line.role === 'excluded_component').map((line) => line.debit)).toEqual([3750, 1250]);
+});

@@ -3,13 +3,15 @@
 // instrument, and the events (de-designation, occurrence in parts, rebalancing, termination). Every entry balances.
 import {
   balanced,
+  deskValueAt,
+  forwardValues,
   periodEntries,
   regression,
   rollForward,
   type PeriodValues,
   type RelationshipRules,
 } from '../../src/features/acct/acct-rules.js';
-import { centsNumber, exact } from '../../src/features/acct/acct-money.js';
+import { centsNumber, exact, exactText } from '../../src/features/acct/acct-money.js';
 
 const period = (end: string, instrument: number, hedgedItem: number, excluded = 0): PeriodValues => ({
   end,
@@ -264,4 +266,88 @@ describe('events: what each posts, on its date', () => {
       ['designated', '0.5', 200, 100, 100],
     ]);
   });
+});
+
+describe('the excluded part: IFRS 9 defers a forecast item’s cost of hedging; ASC 815 amortises it in earnings', () => {
+  // A forecast sale hedged on the spot element: forward points of −300 at inception, all of them spent by maturity.
+  const periods = [period('2020-03-31', 1000, -1000, -150), period('2020-06-30', 1500, -1500, -300)];
+  const events = [
+    { type: 'settled', date: '2020-06-30' },
+    { type: 'occurred', date: '2020-06-30' },
+  ] as const;
+  const plan = { total: -30000n, from: '2020-01-01', to: '2020-06-30', basis: 'months' } as const;
+
+  it('ifrs9 cost_of_hedging_reserve: the points wait in the reserve and go with the transaction', () => {
+    const rows = rollForward(periods, { ...base, framework: 'ifrs9', excluded: 'cost_of_hedging_reserve', events });
+    expect(rows.map((r) => [r.excluded_to_pnl, r.cost_of_hedging_close, r.cost_of_hedging_reclassified])).toEqual([
+      [0, -150, 0],
+      [0, 0, -300],
+    ]);
+  });
+
+  it('asc815 amortised: the points in earnings straight-line by month, none left for the transaction', () => {
+    const rows = rollForward(periods, {
+      ...base,
+      framework: 'asc815',
+      excluded: 'amortised',
+      amortisation: plan,
+      events,
+    });
+    expect(rows.map((r) => [r.excluded_to_pnl, r.cost_of_hedging_close, r.cost_of_hedging_reclassified])).toEqual([
+      [-150, 0, 0],
+      [-150, 0, 0],
+    ]);
+    for (const row of rows) entries('A', row);
+  });
+});
+
+it('discount_hedged_item: a spot designation’s hedged item is the spot change discounted to its cash-flow date', () => {
+  const terms = {
+    hedgedAmount: exact('1000000')!,
+    notional: exact('1000000')!,
+    contractRate: exact('1.10')!,
+    designation: 'spot' as const,
+  };
+  const start = {
+    date: '2020-01-01',
+    spot: exact('1.12')!,
+    forward: exact('1.10')!,
+    discountFactor: exact('0.98')!,
+    source: 'constructed',
+  };
+  const at = {
+    date: '2020-06-30',
+    spot: exact('1.08')!,
+    forward: exact('1.07')!,
+    discountFactor: exact('0.99')!,
+    source: 'constructed',
+  };
+  const quote = { functionalPerForeign: true };
+  const plain = forwardValues(terms, quote, start, at);
+  const discounted = forwardValues({ ...terms, discountHedgedItem: true }, quote, start, at);
+  // 1,000,000 × (1.08 − 1.12) = −40,000; at a discount factor of 0.99, −39,600.
+  expect([centsNumber(plain.hedgedItem), centsNumber(discounted.hedgedItem)]).toEqual([-40000, -39600]);
+  expect(discounted.instrument).toBe(plain.instrument);
+});
+
+it("the desk's hedges: a closed hedge's price P&L and carry are settled in cash, an open one's are not", () => {
+  const x = (text: string) => exact(text)!;
+  const hedges = [
+    {
+      id: 'h1',
+      side: 'buy' as const,
+      notional: x('1000'),
+      entry: x('1.5'),
+      openedMs: 0,
+      closed: { atMs: 10, gross: x('12.5'), carry: x('-1.25'), fees: x('-0.5') },
+    },
+    { id: 'h2', side: 'buy' as const, notional: x('1000'), entry: x('1.5'), openedMs: 0 },
+  ];
+  const value = deskValueAt(
+    hedges,
+    { date: '1970-01-01', spot: x('1.6'), atMs: 20, carry: new Map([['h2', x('-2')]]) },
+    new Map(),
+  );
+  expect(value.unknown).toEqual([]);
+  expect(exactText(value.settled)).toMatch(/^11\.250*$/);
 });

@@ -9,6 +9,7 @@ import {
   existsSync,
   mkdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -205,6 +206,12 @@ describe('tamper evidence: the head of the chain is kept apart from the records'
     exits(await run(['acct', 'test']), 2, 'its last 1 record(s) were removed');
   });
 
+  it('the head removed is found on the next read', async () => {
+    const { run, store } = await recorded();
+    rmSync(join(store(), '..', 'head.json'));
+    exits(await run(['acct', 'test']), 2, 'the head of its chain', 'is missing');
+  });
+
   it('a chain sealed again after an edit is found on the next read', async () => {
     const { run, store, records } = await recorded();
     (records[1].body as { relationship: { ratio: string } }).relationship.ratio = '2';
@@ -215,5 +222,42 @@ describe('tamper evidence: the head of the chain is kept apart from the records'
     }
     writeFileSync(store(), JSON.stringify({ records }));
     exits(await run(['acct', 'test']), 2, 'its chain was sealed again');
+  });
+});
+
+describe('a rate an older hedge recorded that cannot be one', () => {
+  it('is named with its fix, never divided by; once corrected, the figures come', async () => {
+    const { dir, run, store, file } = setUp();
+    const rows = readFileSync(RATES, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => {
+        const [date, spot, forward, discount_factor, source] = line.split(',');
+        return { date, spot: date === '2018-12-31' ? '0' : spot, forward, discount_factor, source };
+      });
+    const record: Record<string, unknown> = {
+      seq: 1,
+      kind: 'rates',
+      recorded_at: '2026-03-01T12:00:00.000Z',
+      body: { market: 'EURUSD', quote: 'USD per EUR', rows },
+      prev: '',
+    };
+    record.hash = hashOf(record);
+    mkdirSync(join(dir, 'acct', 'local'), { recursive: true, mode: 0o700 });
+    writeFileSync(store(), JSON.stringify({ records: [record] }));
+    writeFileSync(join(dir, 'acct', 'local', 'head.json'), JSON.stringify({ count: 1, hash: record.hash }));
+    ok(await run(['acct', 'designate', file('r.json', readFileSync(EXAMPLE, 'utf8')), ...LATE]));
+    const test = ['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json'];
+    exits(
+      await run(test),
+      2,
+      "EURUSD's recorded rate for 2018-12-31 cannot be a rate (spot: out of range",
+      '--correct',
+    );
+    ok(await run([...IMPORT, '--correct', '--reason', 'the older import lost the spot']));
+    expect(okJson(await run(test)).map((row: { instrument_change: number }) => row.instrument_change)).toEqual([
+      23100, 30800,
+    ]);
   });
 });

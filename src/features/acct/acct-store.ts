@@ -115,10 +115,14 @@ const changed = (path: string, what: string) =>
   );
 
 function readStore(store: Store) {
-  const text = readStoreFile(store, store.file);
+  // The head before the records: a writer writes them the other way round, so a read between its two writes sees
+  // records past the head, never fewer.
   const headText = readStoreFile(store, store.head);
+  const text = readStoreFile(store, store.file);
+  const head = headText === undefined ? undefined : readBoundedJson(headText, { maxBytes: 1024, maxDepth: 2 }, HEAD);
+  if (typeof head === 'string') throw changed(store.file, `the head of its chain (${store.head}) is unreadable`);
   if (text === undefined) {
-    if (headText !== undefined) throw changed(store.file, 'the records are gone while their head is there');
+    if (head && head.count > 0) throw changed(store.file, 'the records are gone while their head is there');
     return [];
   }
   const read = readBoundedJson(text, { maxBytes: MAX_BYTES, maxDepth: 16 }, FILE);
@@ -129,9 +133,7 @@ function readStore(store: Store) {
       throw changed(store.file, `record ${index + 1}'s hash does not follow from the records before it`);
     prev = record.hash;
   });
-  const head = headText === undefined ? undefined : readBoundedJson(headText, { maxBytes: 1024, maxDepth: 2 }, HEAD);
-  if (head === undefined || typeof head === 'string')
-    throw changed(store.file, `the head of its chain (${store.head}) is missing or unreadable`);
+  if (head === undefined) throw changed(store.file, `the head of its chain (${store.head}) is missing`);
   // Written after the records: a crash between the two leaves records past the head, never fewer.
   if (read.records.length < head.count)
     throw changed(store.file, `its last ${head.count - read.records.length} record(s) were removed`);
@@ -197,6 +199,8 @@ export async function appendRecords(
     const added = records.slice(-bodies.length);
     beforeWrite?.(added);
     try {
+      // The first records follow an empty head, so that no read ever finds records without one.
+      if (records.length === bodies.length) writeHead(store, 0, '');
       writeFileDurably(store.file, text);
     } catch (error) {
       throw new JournalError(
@@ -206,7 +210,7 @@ export async function appendRecords(
     }
     // Past this point the records are made: a head left behind is one a later append writes again.
     try {
-      writeFileDurably(store.head, `${JSON.stringify({ count: records.length, hash: records.at(-1)!.hash })}\n`);
+      writeHead(store, records.length, records.at(-1)!.hash);
     } catch {
       // The records read past an older head (a crash between the two writes reads the same).
     }
@@ -215,3 +219,6 @@ export async function appendRecords(
     await taken.hold.release();
   }
 }
+
+const writeHead = (store: Store, count: number, hash: string) =>
+  writeFileDurably(store.head, `${JSON.stringify({ count, hash })}\n`);

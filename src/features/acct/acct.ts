@@ -14,8 +14,8 @@ import { recordStanding } from '../book/book.js';
 import { walkHistory } from '../report/report.js';
 import { appendRecords, readRecords, type AcctRecord } from './acct-store.js';
 import type { JsonObject } from '../../core/objects.js';
-import type { Relationship, ValueLine } from './acct-files.js';
-import { add, div, exact, exactNumber, sub, toCents, type Cents, type Exact } from './acct-money.js';
+import { rateProblem, type Relationship, type ValueLine } from './acct-files.js';
+import { add, div, exact, exactNumber, exactText, sub, toCents, type Cents, type Exact } from './acct-money.js';
 import {
   FRAMEWORK_RULES,
   criticalTerms,
@@ -700,6 +700,15 @@ export async function compute(
     if (!row)
       throw new UsageError(
         `${option}: no rate of ${rel.market} for ${date}; import it (hedge acct rates FILE --market ${rel.market} --quote "…") or, for today, record it (hedge acct rates --record --market ${rel.market}).`,
+      );
+    // A rate recorded by an older hedge that cannot be one (0, a negative price) is named, never divided by.
+    const unfit = (['spot', 'forward', 'discount_factor'] as const).flatMap((column) => {
+      const value = row[column === 'discount_factor' ? 'discountFactor' : column];
+      return value === undefined ? [] : (rateProblem(column, exactText(value)) ?? []);
+    })[0];
+    if (unfit)
+      throw new UsageError(
+        `${option}: ${rel.market}'s recorded rate for ${date} cannot be a rate (${unfit}); correct it (hedge acct rates FILE --market ${rel.market} --quote "…" --correct --reason TEXT).`,
       );
     return row;
   };
