@@ -327,3 +327,41 @@ it("Hoyle's receivable hedge, settled and collected on 2019-02-01, ends there: 2
   expect([...new Set(all.map((line) => line.date))]).toEqual(['2018-12-31', '2019-02-01']);
   expect(all.filter((line) => line.role === 'excluded_component').map((line) => line.debit)).toEqual([3750, 1250]);
 });
+
+it('IFRS 9 rebalancing: the designated share changes from its date, the relationship goes on to the transaction', async () => {
+  const { run, journal } = await setUp(IFRS9);
+  ok(
+    await run([
+      'acct',
+      'event',
+      'EUR-SALE-1',
+      '--rebalance',
+      '2018-12-31',
+      '--ratio',
+      '0.5',
+      '--reason',
+      'half the order',
+    ]),
+  );
+  ok(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01']));
+  const rows = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--json']));
+  expect(
+    rows.map((r: Record<string, unknown>) => [
+      r.status,
+      r.designated_share,
+      r.instrument_change,
+      r.effective,
+      r.undesignated,
+      r.reclassified,
+    ]),
+  ).toEqual([
+    ['rebalanced', '0.5', 23100, 23100, 0, 0],
+    // Half of the forward's 7,700 after the rebalancing is designated; the other half is an undesignated derivative's.
+    ['occurred', '0.5', 26950, 3850, 3850, 26950],
+  ]);
+  expect((await journal('--period', '2019-02')).slice(0, 3)).toEqual([
+    ['2019-02-01', 'hedging_instrument', 7700],
+    ['2019-02-01', 'cash_flow_hedge_reserve', -3850],
+    ['2019-02-01', 'undesignated_derivative', -3850],
+  ]);
+});
