@@ -18,7 +18,8 @@ const REFERENCE = `EXPOSURES-${MARKET}-BUY`;
 it("keep --exposures rolls a receivable's cover three times, rates recorded daily; acct test values every period end from the recorded rates and the hedges' records to the cent, measured from designation, the same every run", async () => {
   // The server's clock stopped where this machine's is (moved only by advance() and hedge's pauses): the open hedge's
   // mark and accrued carry are the same for acct as for positions, and the designation's day is this machine's too.
-  const stoppedAt = Date.now();
+  // Three days before a month's end, so that the rolls cross it and the month is closed days after.
+  const stoppedAt = Date.parse('2026-11-27T09:00:00Z');
   const simulator = await start({ stepped: true, realNow: () => stoppedAt });
   const t0 = simulator.sandbox.clock.now();
   // An NGN receivable due in 9 days, covered at 100 % (within 30 days): a 7-day hedge, then 1-day ones as it nears.
@@ -113,7 +114,8 @@ it("keep --exposures rolls a receivable's cover three times, rates recorded dail
     for (;;) {
       const now = simulator.sandbox.clock.now();
       const noon = Math.floor(now / (24 * HOUR)) * 24 * HOUR + 12 * HOUR;
-      const next = noon > now ? noon : noon + 24 * HOUR;
+      // The designation's day has its rate already: the next noon after it.
+      const next = noon > now && serverDay() !== designatedAt ? noon : noon + 24 * HOUR;
       if (next >= rollAt) break;
       simulator.advance(next - now);
       await recordRate();
@@ -202,6 +204,25 @@ it("keep --exposures rolls a receivable's cover three times, rates recorded dail
     period.effective,
     period.reserve_close,
   ]);
+  // November closed in December, days after its end: its rows and entries print as they were, every time.
+  const november = ['acct', 'journal', relationship.id, '--period', '2026-11', '--format', 'csv'];
+  const novemberTest = ['acct', 'test', relationship.id, '--period', '2026-11', '--json'];
+  const [entriesBefore, testBefore] = [
+    ok(await simulator.hedge(november)).stdout,
+    ok(await simulator.hedge(novemberTest)).stdout,
+  ];
+  expect(
+    JSON.parse(testBefore)
+      .map((row: { period_end: string }) => row.period_end)
+      .at(-1),
+  ).toBe('2026-11-30');
+  ok(await simulator.hedge(['acct', 'close', '--period', '2026-11']));
+  simulator.advance(24 * HOUR);
+  await recordRate();
+  expect(ok(await simulator.hedge(november)).stdout).toBe(entriesBefore);
+  expect(ok(await simulator.hedge(novemberTest)).stdout).toBe(testBefore);
+  exits(await simulator.hedge(['acct', 'close', '--period', '2026-12']), 2, '--period: 2026-12 has not ended');
+
   // acct reads: the only requests it sent were GETs.
   expect(simulator.writes()).toHaveLength(writesAfterKeep);
 });
