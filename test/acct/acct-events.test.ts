@@ -365,3 +365,13 @@ it('IFRS 9 rebalancing: the designated share changes from its date, the relation
     ['2019-02-01', 'undesignated_derivative', -3850],
   ]);
 });
+
+it('a failed test in a closed period: the memo reprinted says hedge accounting ended there, with the line and paragraph', async () => {
+  // Half the forward designated against the whole sale: 50 %, outside IAS 39's line at the first period end.
+  const { run } = await setUp({ ...EXAMPLE, framework: 'ias39', ratio: '0.5' });
+  ok(await run(['acct', 'close', '--period', '2018']));
+  const memo = ok(await run(['acct', 'show', 'EUR-SALE-1', '--markdown'])).stdout;
+  expect(memo).toContain(
+    "| Hedge accounting ended | 2018-12-31: IAS 39 80–125 %: 50.0 % is outside the line. Hedge accounting ends from 2018-10-15, the last date the test was met: this period's whole change goes to profit or loss; the reserve stays until the transaction (IAS 39.101). |",
+  );
+});

@@ -60,6 +60,8 @@ export interface Designation {
   events: AcctEvent[];
   /** The desk's hedges held when it was designated, as the memo names them. */
   hedges: HeldHedge[];
+  /** A test that failed in a closed period (IAS 39, ASC 815): hedge accounting ended there, and the memo says so. */
+  failed?: Array<{ date: string; line: string }>;
 }
 
 export interface HeldHedge {
@@ -103,6 +105,7 @@ export function recorded(records: readonly AcctRecord[]) {
         hash: record.hash,
         events: [],
         hedges: body.hedges ?? [],
+        failed: [],
       });
     else if (record.kind === 'event') {
       const designation = relationships.get(body.relationship_id);
@@ -127,6 +130,12 @@ export function recorded(records: readonly AcctRecord[]) {
       }
     }
   }
+  for (const close of closes)
+    for (const row of close.test)
+      if (row.status === 'failed') {
+        const designation = relationships.get(String(row.relationship_id));
+        designation?.failed?.push({ date: String(row.period_end), line: String(row.line) });
+      }
   return { relationships, rates, closes, eventRecords: events };
 }
 
