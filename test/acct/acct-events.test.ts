@@ -375,3 +375,29 @@ it('a failed test in a closed period: the memo reprinted says hedge accounting e
     "| Hedge accounting ended | 2018-12-31: IAS 39 80–125 %: 50.0 % is outside the line. Hedge accounting ends from 2018-10-15, the last date the test was met: this period's whole change goes to profit or loss; the reserve stays until the transaction (IAS 39.101). |",
   );
 });
+
+it('after the forward is settled the transaction may still stop being expected: the reserve is then released', async () => {
+  const { run, journal } = await setUp(IFRS9);
+  // The forward matured on 2019-02-01; the sale, put off, is cancelled on 2019-03-31.
+  ok(
+    await run([
+      'acct',
+      'event',
+      'EUR-SALE-1',
+      '--de-designate',
+      '2019-03-31',
+      '--reason',
+      'sale cancelled',
+      '--not-expected',
+    ]),
+  );
+  expect(await journal('--period', '2019-03')).toEqual([
+    ['2019-03-31', 'cash_flow_hedge_reserve', 30800],
+    ['2019-03-31', 'reserve_release', -30800],
+  ]);
+  exits(
+    await run(['acct', 'event', 'EUR-SALE-1', '--rebalance', '2019-03-31', '--ratio', '0.5', '--reason', 'late']),
+    2,
+    'already ended (de-designated 2019-03-31)',
+  );
+});

@@ -374,6 +374,8 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
           `--rebalance: ${FRAMEWORK_RULES[rel.framework].name} has no rebalancing; de-designate and designate anew.`,
         );
       if (endedBy(event.date)) throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
+      if (life.settledOn !== undefined && life.settledOn <= event.date)
+        throw new UsageError(said(`has no instrument left to rebalance (settled ${life.settledOn})`));
     }
     if (event.type === 'terminated' && life.settledOn !== undefined && life.settledOn <= event.date)
       throw new UsageError(said(`has no instrument left (settled ${life.settledOn})`));
@@ -452,7 +454,9 @@ export function lifeOf({ relationship: rel, events }: Designation) {
       if (happened[0] >= happened[1]) doneOn = event.date;
     } else if (event.type === 'de-designated' && event.stillExpected === false) doneOn = event.date;
   }
-  const ending = rules.find((event) => event.type !== 'rebalanced');
+  // What the user recorded that ended it; the instrument's settlement is apart (`settledOn`): a transaction can still
+  // stop being expected after it, and an external forward's maturity may be still to come.
+  const ending = rules.find((event) => event.type === 'occurred' || event.type === 'de-designated');
   return {
     events: rules,
     settledOn,
