@@ -178,6 +178,7 @@ ${memoRows(designation)
 export const PERIOD_FIELDS = fieldTable(`
   relationship_id  Relationship  id
   period_end  Period end  text
+  status  Status  text
   instrument_change  Instrument (cum.)  pnl
   hedged_item_change  Hedged item (cum.)  pnl
   ratio  Offset ratio  text
