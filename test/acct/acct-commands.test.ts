@@ -247,6 +247,17 @@ describe('hedge acct test, critical terms: each term matched or not, the figures
 });
 
 describe('exact, from designation, in one currency', () => {
+  it('a forward designated after it was struck counts only its change since: 770,000 × (1.20 − 1.19), not its whole life', async () => {
+    const { run, file } = setUp();
+    ok(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR']));
+    const later = file('later.json', { ...EXAMPLE, id: 'LATER', designated_at: '2018-12-31' });
+    ok(await run(['acct', 'designate', later, '--recorded-late', 'a second relationship on the same forward']));
+    const rows = okJson(await run(['acct', 'test', 'LATER', '--as-of', '2019-02-01', '--json']));
+    expect(rows.map((row: Record<string, unknown>) => [row.period_end, row.instrument_change])).toEqual([
+      ['2019-02-01', 7700],
+    ]);
+  });
+
   it('an amount given as a JSON number is recorded as the digits written; no period ends on or before the designation', async () => {
     const { run, file } = setUp();
     ok(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR']));
@@ -318,5 +329,33 @@ describe('hedge acct close: a closed period prints as it was closed; what change
     const all = okJson(await run(['acct', 'journal', '--json']));
     const ids = all.map((line: { entry_id: string; date: string }) => `${line.entry_id} ${line.date}`);
     expect(new Set(all.map((line: { entry_id: string }) => line.entry_id)).size).toBe(new Set(ids).size);
+  });
+});
+
+describe('no silent zero', () => {
+  it('a relationship whose hedges cannot be read (the demo reset under it) is refused naming them, never valued at 0', async () => {
+    const dir = folder();
+    const run = (args: string[]) => hedgeIn(dir, ['--demo', ...args]);
+    ok(await run(['open', 'USDTNGN', 'buy', '1000', '--tenor', '7', '--ref', 'PAY-1', '--yes']));
+    ok(await run(['acct', 'rates', '--record', '--market', 'USDTNGN']));
+    const [rate] = okJson(await run(['acct', 'rates', '--market', 'USDTNGN', '--json']));
+    const relationship = {
+      ...EXAMPLE,
+      id: 'DEMO-1',
+      framework: 'ifrs9',
+      market: 'USDTNGN',
+      functional_currency: 'USD',
+      designated_at: rate.date,
+      hedged_item: { ...EXAMPLE.hedged_item, currency: 'NGN', amount: '1000000', expected_date: '2099-12-31' },
+      instrument: { references: ['PAY-1'] },
+      designation: 'spot',
+      excluded: 'pnl',
+    };
+    const path = join(dir, 'demo.json');
+    writeFileSync(path, JSON.stringify(relationship));
+    ok(await run(['acct', 'designate', path]));
+    ok(await run(['acct', 'test', 'DEMO-1']));
+    ok(await run(['demo', 'reset', '--yes']));
+    exits(await run(['acct', 'test', 'DEMO-1']), 2, 'instrument.references: no hedge of this account carries PAY-1');
   });
 });

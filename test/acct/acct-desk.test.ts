@@ -336,4 +336,16 @@ it('an NGN company hedging a USDT payable with a buy of USDTNGN: every amount in
     );
     expect(row.ratio).toBe(1);
   }
+  expect(rows[0].hedges_closed_early).toBeUndefined();
+  // Closed before its maturity and the payable's date, nothing opened in its place: flagged on the relationship's test.
+  await colleagueCloses(simulator, 'buy');
+  simulator.advance(24 * HOUR);
+  ok(await simulator.hedge(['acct', 'rates', '--record', '--market', MARKET]));
+  const [last] = okJson(await simulator.hedge(['acct', 'test', 'USDT-PAYABLE-1', '--json'])).slice(-1);
+  expect(last.hedges_closed_early).toEqual([
+    { id: hedge.id, closed: asOf, maturity: new Date(hedge.maturityAtMs!).toISOString().slice(0, 10) },
+  ]);
+  const screen = ok(await simulator.hedge(['acct', 'test', 'USDT-PAYABLE-1'], { screen: { columns: 200, rows: 60 } }));
+  const shown = screen.stdout.replace(/\s+/g, ' ');
+  expect(shown).toContain(`USDT-PAYABLE-1: ${hedge.id} closed on ${asOf}, before its maturity`);
 });

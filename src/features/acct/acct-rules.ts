@@ -562,7 +562,14 @@ export function forwardValues(terms: ForwardTerms, quote: Quote, start: RateRow,
   const side = forwardSide(terms);
   const value = (amount: Exact, rate: Exact) => inFunctional(amount, rate, quote);
   const discount = need(at, 'discountFactor');
-  const whole = mul(mul(side, sub(value(notional, need(at, 'forward')), value(notional, contractRate))), discount);
+  // The forward's whole value at a date; measured from designation: a forward designated after it was struck (a
+  // re-designation) brings none of its earlier change.
+  const wholeAt = (row: RateRow) =>
+    mul(
+      mul(side, sub(value(notional, need(row, 'forward')), value(notional, contractRate))),
+      need(row, 'discountFactor'),
+    );
+  const whole = sub(wholeAt(at), wholeAt(start));
   const remeasured = sub(value(hedgedAmount, at.spot), value(hedgedAmount, start.spot));
   const atSpot = {
     remeasured: toCents(remeasured),

@@ -672,6 +672,14 @@ async function deskHedges(client: HedgeClient, references: readonly string[]) {
       }),
     });
   }
+  // A hedge closed before its maturity and before the hedged item's date, with no hedge of the relationship opened on
+  // or after its close to carry on the cover: what the relationship's test flags.
+  const earlyClosed = hedges.flatMap((hedge) => {
+    const maturity = ms(records.get(hedge.id)?.maturity_at);
+    if (!hedge.closed || !(hedge.closed.atMs < maturity)) return [];
+    const replaced = hedges.some((other) => other.id !== hedge.id && other.openedMs >= hedge.closed!.atMs - 60_000);
+    return replaced ? [] : [{ id: hedge.id, closed: utcDay(hedge.closed.atMs), maturity: utcDay(maturity) }];
+  });
   if (unreadable.length)
     throw new UsageError(
       `instrument.references: ${unreadable.join(', ')} cannot be valued (no side, notional, fill time or history record); the relationship is not valued without them.`,
@@ -685,7 +693,7 @@ async function deskHedges(client: HedgeClient, references: readonly string[]) {
     const maturity = typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null;
     if (maturity !== null && maturity > (live.maturity ?? '')) live.maturity = maturity;
   }
-  return { hedges, live };
+  return { hedges, live, earlyClosed };
 }
 
 /** The relationship's periods up to `until` (today when not given: the server's, for the desk's hedges), valued from
@@ -733,6 +741,7 @@ export async function compute(
   let periods: PeriodValues[];
   let spread: RelationshipRules['amortisation'];
   let hedgeIds: string[] = [];
+  let closedEarly: Array<{ id: string; closed: string; maturity: string }> = [];
   let instrumentTerms: CriticalTermsInput['instrument'];
   // The instrument's amount in the hedged item's currency: converted at the designation's spot when it is in another.
   const inItemCurrency = (notional: Exact, currency: string) =>
@@ -770,6 +779,7 @@ export async function compute(
       const client = await ctx.client();
       const desk = await deskHedges(client, instrument.references);
       hedgeIds = desk.hedges.map((hedge) => hedge.id);
+      closedEarly = desk.earlyClosed.filter((hedge) => hedge.closed < rel.hedged_item.expected_date);
       // Read after the hedges: the server's day, from its answers.
       const today = todayOf(client.transport.serverNow().bestMs);
       const valueAt = deskValuer(rel, market!, desk.hedges);
@@ -811,6 +821,7 @@ export async function compute(
     results: rollForward(periods, rulesOf(designation, spread)),
     rates: used,
     hedgeIds,
+    closedEarly,
     currency: functionalCurrency(rel, market!.quote),
     ...(rel.method === 'critical_terms' && {
       criticalTerms: criticalTerms({

@@ -64,6 +64,7 @@ async function computeAll(
         results: fromValues(designation!, lines, end),
         rates: new Map(),
         hedgeIds: [],
+        closedEarly: [],
         currency: valuesCurrency(designation!.relationship, quoted),
       });
     } else {
@@ -96,7 +97,7 @@ function valuesCurrency(rel: Relationship, quoted: string | undefined) {
 
 /** One row a relationship and period, the relationship's names first. */
 function periodRows(computed: readonly Computed[]) {
-  return computed.flatMap(({ designation, results, rates, currency, criticalTerms }) =>
+  return computed.flatMap(({ designation, results, rates, currency, criticalTerms, closedEarly }) =>
     results.map(({ cents: _, ...result }) => ({
       relationship_id: designation.relationship.id,
       ...result,
@@ -104,6 +105,8 @@ function periodRows(computed: readonly Computed[]) {
       rate: rates.has(result.period_end) ? exactText(rates.get(result.period_end)!.spot) : null,
       rate_source: rates.get(result.period_end)?.source ?? null,
       ...(criticalTerms && { critical_terms: criticalTerms }),
+      // A designated hedge closed before its maturity and the hedged item's date, the cover not carried on.
+      ...(closedEarly.length && { hedges_closed_early: closedEarly }),
     })),
   );
 }
@@ -289,10 +292,25 @@ export const test = {
               ]
             : [],
         ),
+        ...closedEarlyNotes(rows),
       ],
     });
   },
 };
+
+/** A line for each relationship one of whose designated hedges closed before its maturity and the item's date. */
+function closedEarlyNotes(rows: readonly Row[]) {
+  const flagged = new Map<string, string>();
+  for (const row of rows) {
+    const early = row.hedges_closed_early as Array<{ id: string; closed: string; maturity: string }> | undefined;
+    if (early)
+      flagged.set(
+        String(row.relationship_id),
+        `${String(row.relationship_id)}: ${early.map((hedge) => `${hedge.id} closed on ${hedge.closed}, before its maturity ${hedge.maturity}`).join('; ')}, and no hedge carries the cover on: the hedged item's date is later. De-designate, or designate the hedge that replaces it.`,
+      );
+  }
+  return [...flagged.values()].map((text) => ({ text: safeText(text), alone: true }));
+}
 
 export const reserve = {
   async run(ctx: Options, { args, options }: In<'ACCT_RESERVE'>) {
