@@ -44,7 +44,7 @@ describe('hedge acct designate: refusals name the field and record nothing', () 
     [
       'a ratio of 0',
       { ...today, ratio: 0 },
-      'ratio (instrument quantity over hedged item quantity): expected a positive decimal',
+      'ratio (the designated share of the instrument, at most 1): expected a positive decimal',
     ],
     ['a date in the future', { ...today, designated_at: '2026-03-03' }, 'designated_at: 2026-03-03 is in the future'],
     [

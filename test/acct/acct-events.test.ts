@@ -327,3 +327,77 @@ it("Hoyle's receivable hedge, settled and collected on 2019-02-01, ends there: 2
   expect([...new Set(all.map((line) => line.date))]).toEqual(['2018-12-31', '2019-02-01']);
   expect(all.filter((line) => line.role === 'excluded_component').map((line) => line.debit)).toEqual([3750, 1250]);
 });
+
+it('IFRS 9 rebalancing: the designated share changes from its date, the relationship goes on to the transaction', async () => {
+  const { run, journal } = await setUp(IFRS9);
+  ok(
+    await run([
+      'acct',
+      'event',
+      'EUR-SALE-1',
+      '--rebalance',
+      '2018-12-31',
+      '--ratio',
+      '0.5',
+      '--reason',
+      'half the order',
+    ]),
+  );
+  ok(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01']));
+  const rows = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--json']));
+  expect(
+    rows.map((r: Record<string, unknown>) => [
+      r.status,
+      r.designated_share,
+      r.instrument_change,
+      r.effective,
+      r.undesignated,
+      r.reclassified,
+    ]),
+  ).toEqual([
+    ['rebalanced', '0.5', 23100, 23100, 0, 0],
+    // Half of the forward's 7,700 after the rebalancing is designated; the other half is an undesignated derivative's.
+    ['occurred', '0.5', 26950, 3850, 3850, 26950],
+  ]);
+  expect((await journal('--period', '2019-02')).slice(0, 3)).toEqual([
+    ['2019-02-01', 'hedging_instrument', 7700],
+    ['2019-02-01', 'cash_flow_hedge_reserve', -3850],
+    ['2019-02-01', 'undesignated_derivative', -3850],
+  ]);
+});
+
+it('a failed test in a closed period: the memo reprinted says hedge accounting ended there, with the line and paragraph', async () => {
+  // Half the forward designated against the whole sale: 50 %, outside IAS 39's line at the first period end.
+  const { run } = await setUp({ ...EXAMPLE, framework: 'ias39', ratio: '0.5' });
+  ok(await run(['acct', 'close', '--period', '2018']));
+  const memo = ok(await run(['acct', 'show', 'EUR-SALE-1', '--markdown'])).stdout;
+  expect(memo).toContain(
+    "| Hedge accounting ended | 2018-12-31: IAS 39 80–125 %: 50.0 % is outside the line. Hedge accounting ends from 2018-10-15, the last date the test was met: this period's whole change goes to profit or loss; the reserve stays until the transaction (IAS 39.101). |",
+  );
+});
+
+it('after the forward is settled the transaction may still stop being expected: the reserve is then released', async () => {
+  const { run, journal } = await setUp(IFRS9);
+  // The forward matured on 2019-02-01; the sale, put off, is cancelled on 2019-03-31.
+  ok(
+    await run([
+      'acct',
+      'event',
+      'EUR-SALE-1',
+      '--de-designate',
+      '2019-03-31',
+      '--reason',
+      'sale cancelled',
+      '--not-expected',
+    ]),
+  );
+  expect(await journal('--period', '2019-03')).toEqual([
+    ['2019-03-31', 'cash_flow_hedge_reserve', 30800],
+    ['2019-03-31', 'reserve_release', -30800],
+  ]);
+  exits(
+    await run(['acct', 'event', 'EUR-SALE-1', '--rebalance', '2019-03-31', '--ratio', '0.5', '--reason', 'late']),
+    2,
+    'already ended (de-designated 2019-03-31)',
+  );
+});

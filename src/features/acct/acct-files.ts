@@ -65,7 +65,7 @@ const RELATIONSHIP = z.strictObject({
       rate_quote: text,
     }),
   ]),
-  ratio: decimalText('ratio (instrument quantity over hedged item quantity)', true),
+  ratio: decimalText('ratio (the designated share of the instrument, at most 1)', true),
   designation: z.enum(['spot', 'forward']),
   excluded: z.enum(['pnl', 'cost_of_hedging_reserve', 'amortised']),
   method: z.enum(METHODS),

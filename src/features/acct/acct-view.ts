@@ -85,6 +85,7 @@ function factRows(designation: Designation) {
       EVENT_LABELS[event.type],
       `${event.date}${event.reason ? `: ${event.reason}` : ''}${event.still_expected === false ? ' (no longer expected)' : ''}${event.share ? ` (a share of ${event.share})` : ''}${event.amount ? ` (${event.amount} ${item.currency})` : ''}${event.ratio ? ` (ratio ${event.ratio})` : ''}`,
     ]),
+    ...(designation.failed ?? []).map(({ date, line }) => ['Hedge accounting ended', `${date}: ${line}`]),
   ];
 }
 
@@ -177,6 +178,7 @@ ${memoRows(designation)
 export const PERIOD_FIELDS = fieldTable(`
   relationship_id  Relationship  id
   period_end  Period end  text
+  status  Status  text
   instrument_change  Instrument (cum.)  pnl
   hedged_item_change  Hedged item (cum.)  pnl
   ratio  Offset ratio  text

@@ -60,6 +60,8 @@ export interface Designation {
   events: AcctEvent[];
   /** The desk's hedges held when it was designated, as the memo names them. */
   hedges: HeldHedge[];
+  /** A test that failed in a closed period (IAS 39, ASC 815): hedge accounting ended there, and the memo says so. */
+  failed?: Array<{ date: string; line: string }>;
 }
 
 export interface HeldHedge {
@@ -103,6 +105,7 @@ export function recorded(records: readonly AcctRecord[]) {
         hash: record.hash,
         events: [],
         hedges: body.hedges ?? [],
+        failed: [],
       });
     else if (record.kind === 'event') {
       const designation = relationships.get(body.relationship_id);
@@ -127,6 +130,12 @@ export function recorded(records: readonly AcctRecord[]) {
       }
     }
   }
+  for (const close of closes)
+    for (const row of close.test)
+      if (row.status === 'failed') {
+        const designation = relationships.get(String(row.relationship_id));
+        designation?.failed?.push({ date: String(row.period_end), line: String(row.line) });
+      }
   return { relationships, rates, closes, eventRecords: events };
 }
 
@@ -365,6 +374,8 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
           `--rebalance: ${FRAMEWORK_RULES[rel.framework].name} has no rebalancing; de-designate and designate anew.`,
         );
       if (endedBy(event.date)) throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
+      if (life.settledOn !== undefined && life.settledOn <= event.date)
+        throw new UsageError(said(`has no instrument left to rebalance (settled ${life.settledOn})`));
     }
     if (event.type === 'terminated' && life.settledOn !== undefined && life.settledOn <= event.date)
       throw new UsageError(said(`has no instrument left (settled ${life.settledOn})`));
@@ -443,7 +454,9 @@ export function lifeOf({ relationship: rel, events }: Designation) {
       if (happened[0] >= happened[1]) doneOn = event.date;
     } else if (event.type === 'de-designated' && event.stillExpected === false) doneOn = event.date;
   }
-  const ending = rules.find((event) => event.type !== 'rebalanced');
+  // What the user recorded that ended it; the instrument's settlement is apart (`settledOn`): a transaction can still
+  // stop being expected after it, and an external forward's maturity may be still to come.
+  const ending = rules.find((event) => event.type === 'occurred' || event.type === 'de-designated');
   return {
     events: rules,
     settledOn,
