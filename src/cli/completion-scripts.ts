@@ -74,7 +74,7 @@ const PROFILES_SED = `sed -n '/^  "profiles": {/,/^  }/s/^    "\\([A-Za-z0-9][A-
  * it; at most its first 64 KiB read, and only a regular file of this user's (not a link). */
 const wordsSed = (key: string) =>
   `head -c 65536 "$file" | sed -n '/^  "'${key}'": \\[/,/^  \\]/s/^    "\\([A-Za-z0-9][A-Za-z0-9_.:-]*\\)",\\{0,1\\}$/\\1/p' 2>/dev/null`;
-const WORD_KINDS = { market: 'markets', hedge: 'hedges' } as const;
+const WORD_KINDS = { market: 'markets', hedge: 'hedges', relationship: 'relationships' } as const;
 
 /** A file of hedge's folder as hedge finds it (HEDGE_CONFIG_DIR, else the XDG folder when absolute, else under
  * HOME) in `$file`, `REPLY` emptied: bash and zsh. */
@@ -128,7 +128,7 @@ ${rows.map(([label, body]) => `    ${label}) ${body} ;;\n`).join('')}    *) ${fa
       ? "REPLY=''"
       : values === 'profile'
         ? '_hedge_profiles'
-        : values === 'market' || values === 'hedge'
+        : values === 'market' || values === 'hedge' || values === 'relationship'
           ? `_hedge_words ${WORD_KINDS[values]}`
           : values === 'files'
             ? 'return 1'
@@ -330,7 +330,7 @@ function fishCompletions(node: CommandNode) {
   const offer = (values: NonNullable<Values>) =>
     values === 'profile'
       ? "-a '(__hedge_profiles)'"
-      : values === 'market' || values === 'hedge'
+      : values === 'market' || values === 'hedge' || values === 'relationship'
         ? `-a '(__hedge_words ${WORD_KINDS[values]})'`
         : values === 'files'
           ? '-F'

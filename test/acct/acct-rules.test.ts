@@ -2,11 +2,14 @@
 import {
   criticalTerms,
   criticalTermsLine,
+  deskValueAt,
+  periodEntries,
   regression,
   rollForward,
+  type DeskHedge,
   type PeriodValues,
 } from '../../src/features/acct/acct-rules.js';
-import { centsText, exact, mul, toCents } from '../../src/features/acct/acct-money.js';
+import { centsText, exact, exactNumber, mul, toCents } from '../../src/features/acct/acct-money.js';
 
 it('regression: slope, intercept, R² and t of the instrument on the hedged item, worked by hand', () => {
   const fit = regression([
@@ -44,7 +47,10 @@ describe('de-designation: prospective, the reserve kept while the transaction is
   } as const;
 
   it('still expected: the reserve stays, later changes go to profit or loss', () => {
-    const results = rollForward(periods, { ...base, deDesignated: { date: '2026-02-28', stillExpected: true } });
+    const results = rollForward(periods, {
+      ...base,
+      events: [{ type: 'de-designated', date: '2026-02-28', stillExpected: true }],
+    });
     expect(results.map((r) => [r.status, r.effective, r.undesignated, r.reserve_close])).toEqual([
       ['designated', 100, 0, 100],
       ['de-designated', 50, 0, 150],
@@ -54,7 +60,10 @@ describe('de-designation: prospective, the reserve kept while the transaction is
   });
 
   it('no longer expected: the reserve goes to profit or loss at once', () => {
-    const results = rollForward(periods, { ...base, deDesignated: { date: '2026-02-28', stillExpected: false } });
+    const results = rollForward(periods, {
+      ...base,
+      events: [{ type: 'de-designated', date: '2026-02-28', stillExpected: false }],
+    });
     expect(results.map((r) => [r.reclassified, r.reserve_close])).toEqual([
       [0, 100],
       [150, 0],
@@ -105,4 +114,41 @@ it('critical terms: each term of the instrument against the hedged item, matched
     null,
     false,
   ]);
+});
+
+describe('exact to the cent, rounded once', () => {
+  it('three desk hedges of 0.004 gross each are 0.012 together: an instrument of 0.01, not three zeros', () => {
+    const hedges: DeskHedge[] = ['a', 'b', 'c'].map((id) => ({
+      id,
+      side: 'buy',
+      notional: exact('1000')!,
+      entry: exact('1500')!,
+      openedMs: 0,
+      closed: { atMs: 1, gross: exactNumber(0.004), carry: exact('0')!, fees: exact('0')! },
+    }));
+    const value = deskValueAt(
+      hedges,
+      { date: '1970-01-01', spot: exact('1500')!, atMs: 2, carry: new Map() },
+      new Map(),
+    );
+    expect(toCents(value.instrument)).toBe(1n);
+  });
+
+  it('an entry of 123,456,789,012,345.67 posts those cents: the journal never goes through a floating-point number', () => {
+    const values: PeriodValues[] = [
+      { end: '2026-01-31', instrument: 12345678901234567n, hedgedItem: -12345678901234567n, excluded: 0n, fees: 0n },
+    ];
+    const [result] = rollForward(values, {
+      framework: 'asc815',
+      method: 'dollar_offset_cumulative',
+      excluded: 'pnl',
+      kind: 'forecast',
+      designatedAt: '2026-01-01',
+    });
+    const lines = periodEntries('BIG', result);
+    expect(lines.map((line) => [line.role, centsText(line.amount)])).toEqual([
+      ['hedging_instrument', '123456789012345.67'],
+      ['cash_flow_hedge_reserve', '-123456789012345.67'],
+    ]);
+  });
 });

@@ -8,8 +8,8 @@ export interface ArgSpec {
   readonly name: string;
   readonly required: boolean;
   readonly description: string;
-  /** Fixed words, or what completes it: a stored profile, a market or a hedge id hedge last read. */
-  readonly values?: readonly string[] | 'profile' | 'market' | 'hedge';
+  /** Fixed words, or what completes it: a stored profile, a market, a hedge id or a relationship id hedge last read. */
+  readonly values?: readonly string[] | 'profile' | 'market' | 'hedge' | 'relationship';
 }
 
 /** What a command receives for an option of each kind. `negatable`: `--no-wait` gives `wait: false`; `optional-value`: `--watch` or `--watch 5`. */

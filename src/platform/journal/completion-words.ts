@@ -11,9 +11,14 @@ export const COMPLETION_WORDS_FILE = 'completion-words.json';
 
 /** A market or an id as a shell may offer it: nothing a shell would read as more than one word or as code. */
 const WORD = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
-const MOST = { markets: 100, hedges: 200 };
+const MOST = { markets: 100, hedges: 200, relationships: 200 };
 const MAX_BYTES = 64 * 1024;
-const WORDS = z.object({ markets: z.array(z.string()), hedges: z.array(z.string()) });
+// Relationship ids (hedge acct) since a later version: a file without them reads as none.
+const WORDS = z.object({
+  markets: z.array(z.string()),
+  hedges: z.array(z.string()),
+  relationships: z.optional(z.array(z.string())),
+});
 
 export type CompletionWords = z.infer<typeof WORDS>;
 
@@ -39,12 +44,14 @@ const fitting = (words: readonly string[], most: number) =>
  * oldest dropped past the bound; the file is rewritten only when that changes it. */
 export function rememberCompletionWords(
   dir: string,
-  seen: { marketsList?: string[]; markets: string[]; hedges: string[] },
+  seen: { marketsList?: string[]; markets: string[]; hedges: string[]; relationships?: string[] },
 ) {
   const before = readCompletionWords(dir) ?? { markets: [], hedges: [] };
+  const relationships = fitting([...(seen.relationships ?? []), ...(before.relationships ?? [])], MOST.relationships);
   const words = {
     markets: fitting(seen.marketsList ?? [...seen.markets, ...before.markets], MOST.markets),
     hedges: fitting([...seen.hedges, ...before.hedges], MOST.hedges),
+    ...(relationships.length && { relationships }),
   };
   if (JSON.stringify(words) === JSON.stringify(before)) return;
   makePrivateDir(dir);

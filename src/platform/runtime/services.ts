@@ -133,7 +133,11 @@ export function services(b: Building) {
     /** The markets and hedge ids a command read, kept for shell completion once it ends (never its outcome's
      * concern: a folder or file that cannot be written is passed over). */
     completionMemory() {
-      const kept: CompletionWords & { markets: string[]; hedges: string[] } = { markets: [], hedges: [] };
+      const kept: CompletionWords & { markets: string[]; hedges: string[]; relationships: string[] } = {
+        markets: [],
+        hedges: [],
+        relationships: [],
+      };
       b.onDispose(async () => {
         const { rememberCompletionWords } = await import('../journal/completion-words.js');
         rememberCompletionWords(journalDir(b.env), kept);
@@ -144,6 +148,7 @@ export function services(b: Building) {
         if (words.marketsList) kept.marketsList = latest(words.marketsList, []);
         kept.markets = latest(words.markets, kept.markets);
         kept.hedges = latest(words.hedges, kept.hedges);
+        kept.relationships = latest(words.relationships, kept.relationships);
       };
     },
 

@@ -104,6 +104,7 @@ export interface CompletionWords {
   marketsList?: string[];
   markets?: string[];
   hedges?: string[];
+  relationships?: string[];
 }
 
 /** What a builder reads of its command: its settings, its other services, and where it registers a close. */
