@@ -203,7 +203,6 @@ function stoppedAfterSend(error: InterruptedError, entry: JournalEntry, hint: st
     { hint },
   );
   return Object.assign(stopped, {
-    exitCode: error.exitCode,
     idempotencyKey: entry.idempotency_key,
     journalId: entry.id,
   });
