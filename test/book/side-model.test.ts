@@ -1,6 +1,8 @@
 // The side model as a table (pure: no server, no clock): each simulator dialect × each kind of change × each way a
 // side's views can disagree, rendered as that dialect shows it, → the verdict the model gives. The same rows end to end
 // on the simulator: side-outcomes.test.ts.
+import { HEDGE_STATUSES } from '../../src/core/vocabulary.js';
+import { HEDGE_FIELDS } from '../../src/platform/fields/resource-fields.js';
 import { SANDBOX_DIALECTS, type SandboxDialect } from '../../src/sandbox/dialect-names.js';
 import {
   changeVerdict,
@@ -310,6 +312,15 @@ describe("what one hedge's record says alone (a deal's live hedges, a countdown,
   ])('a hedge %s on its record: %s (live: %s)', (status, standing, live) => {
     const record = { id: 'a', status };
     expect([recordStanding(record).standing, stillLive(record)]).toEqual([standing, live]);
+  });
+
+  it('a hedge shows a countdown exactly while the model has it live, on every status it knows and one it does not', () => {
+    const countdown = HEDGE_FIELDS.filter((field) => ['opened_at', 'maturity_at'].includes(field.key));
+    for (const status of [...HEDGE_STATUSES, 'pending_settlement'])
+      expect([status, countdown.map((field) => field.relativeWhen!({ status }))]).toEqual([
+        status,
+        countdown.map(() => stillLive({ id: 'a', status })),
+      ]);
   });
 
   it('a filled record the history lists ended is ended (a server may leave an early-closed hedge `filled`); a history that lists others leaves it filled', () => {

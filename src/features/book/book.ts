@@ -3,7 +3,7 @@
 // expected change landed. No decision reads one view alone; nothing acts on a settling side.
 import { cents } from '../../core/money.js';
 import { formatUsd } from '../../core/number-format.js';
-import { HEDGE_STATUSES } from '../../core/vocabulary.js';
+import { statusStanding } from '../../core/vocabulary.js';
 
 /** A hedge as its record shows it, in the book's terms. */
 export interface HedgeRecord {
@@ -38,10 +38,6 @@ export interface SideBook {
   historyCut?: number;
 }
 
-/** The statuses a hedge ends in: it holds nothing any more. */
-const FINAL = new Set(['failed', 'closed']);
-const KNOWN = new Set<string>(HEDGE_STATUSES);
-
 const SAME_USD = 0.005;
 const near = (a: number, b: number) => Math.abs(a - b) < SAME_USD;
 
@@ -54,13 +50,13 @@ export function reconcileSide(
   const filled = records
     .filter((record) => record.status === 'filled')
     .sort((a, b) => (b.maturityAtMs ?? 0) - (a.maturityAtMs ?? 0));
-  const opening = records.filter((record) => record.status !== 'filled' && !FINAL.has(record.status));
+  const opening = records.filter((record) => !['filled', 'ended'].includes(statusStanding(record.status)));
   // A record without a notional hedge can read says nothing about the side's size: the line's then stands for it.
   const recordsUsd =
     filled.some((record) => record.notionalUsd === undefined) && line?.notionalUsd !== undefined
       ? line.notionalUsd
       : cents(filled.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
-  const ended = records.flatMap((record) => (FINAL.has(record.status) ? [record.id] : []));
+  const ended = records.flatMap((record) => (statusStanding(record.status) === 'ended' ? [record.id] : []));
   const failed = records.flatMap((record) => (record.status === 'failed' ? [record.id] : []));
   const book = { filled, opening, ended, failed, recordsUsd, ...(line && { line }) };
   const one = filled.length === 1;
@@ -72,7 +68,7 @@ export function reconcileSide(
       ? { endpoint: 'GET /positions' as const, notionalUsd: line.notionalUsd }
       : bad && { endpoint: 'GET /hedges' as const, notionalUsd: bad.notionalUsd! };
   // A status hedge does not know (`settling`, a server's own word) holds neither open nor ended: waited on.
-  const unknown = opening.find((record) => !KNOWN.has(record.status));
+  const unknown = opening.find((record) => statusStanding(record.status) === 'settling');
   const why = unreadable
     ? unreadable.endpoint === 'GET /positions'
       ? `the positions list gives the open side a notional of ${formatUsd(unreadable.notionalUsd)}, which cannot be`
@@ -288,11 +284,11 @@ export const cutRead = (book: SideBook) =>
  * `historyEnded`: the hedges a history read lists ended; a filled one among them ended (a server may leave an
  * early-closed hedge `filled`), as judgeSide reads them. */
 export function recordStanding(record: Pick<HedgeRecord, 'id' | 'status'>, historyEnded?: ReadonlySet<string>) {
-  if (FINAL.has(record.status) || (record.status === 'filled' && historyEnded?.has(record.id)))
-    return { standing: 'ended' } as const;
-  if (record.status === 'filled') return { standing: 'filled' } as const;
-  if (KNOWN.has(record.status)) return { standing: 'opening' } as const;
-  return { standing: 'settling', why: reconcileSide([record], undefined, 0).why! } as const;
+  const standing = statusStanding(record.status);
+  if (standing === 'filled' && historyEnded?.has(record.id)) return { standing: 'ended' } as const;
+  return standing === 'settling'
+    ? ({ standing, why: reconcileSide([record], undefined, 0).why! } as const)
+    : { standing };
 }
 
 /** Whether a hedge's record shows it still held or being opened (neither ended nor settling): a deal's live hedge, one
