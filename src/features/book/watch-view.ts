@@ -131,6 +131,11 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
     if (c.level === 0) return marked ? `${text}${changed(row, field) ? '*' : ' '}` : text;
     return changed(row, field) ? c.inverse(text) : text;
   };
+  // Why a side is settling, in the side model's words: wrapped to the width, never cut.
+  const settlingLines = (why: string, indent = '') =>
+    wrapWords(`${indent}${c.yellow('settling:')} ${safeText(why)}`, columns, {
+      hangingIndent: indent.length + 2,
+    }).split('\n');
   const table = ({ rows, countdown, trend, fields, priority = [], decisive }: WatchModel) => {
     const series = (index: number) => state.series.get(rows[index].key) ?? [];
     const tableColumns: TableColumn[] = fields.map((field) => {
@@ -175,6 +180,12 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
       width: columns,
       chalk: c,
       seeAlso: '--json, or a wider terminal',
+      // Under a settling side, why, as the positions list marks it.
+      sections: rows.flatMap((row, index) =>
+        row.settling === undefined
+          ? []
+          : settlingLines(row.settling, '  ').map((line) => ({ before: index + 1, line })),
+      ),
     });
     // What the width left out is named on the screen itself, wrapped, never cut.
     return (leftOut === undefined ? text : `${text}\n${wrapWords(c.dim(leftOut), columns)}`).split('\n');
@@ -212,10 +223,7 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
         : [c.dim(model.empty)]),
   );
   // Marked under what it is about: neither open nor ended, so neither counted down nor final.
-  if (model?.settling !== undefined)
-    lines.push(
-      ...wrapWords(`${c.yellow('settling:')} ${safeText(model.settling)}`, columns, { hangingIndent: 2 }).split('\n'),
-    );
+  if (model?.settling !== undefined) lines.push(...settlingLines(model.settling));
   if (model?.total) {
     const { label, value } = model.total;
     const shown = value === undefined ? c.dim('—') : format({ key: 'total', kind: 'pnl' }, value);
