@@ -280,15 +280,16 @@ export const cutRead = (book: SideBook) =>
   book.recordsCut !== undefined ? 'records' : book.historyCut !== undefined ? 'history' : undefined;
 
 /** What one hedge's record says of it: being opened, filled (whether it holds its side is the side's to say:
- * sideHolds), ended, or settling — a status hedge does not know, neither open nor ended, in the side model's words.
+ * sideHolds), ended (`failed`: without ever holding anything), or settling — a status hedge does not know, neither open nor ended, in the side model's words.
  * `historyEnded`: the hedges a history read lists ended; a filled one among them ended (a server may leave an
  * early-closed hedge `filled`), as judgeSide reads them. */
 export function recordStanding(record: Pick<HedgeRecord, 'id' | 'status'>, historyEnded?: ReadonlySet<string>) {
   const standing = statusStanding(record.status);
-  if (standing === 'filled' && historyEnded?.has(record.id)) return { standing: 'ended' } as const;
+  if (standing === 'ended' || (standing === 'filled' && historyEnded?.has(record.id)))
+    return { standing: 'ended', failed: record.status === 'failed' } as const;
   return standing === 'settling'
     ? ({ standing, why: reconcileSide([record], undefined, 0).why! } as const)
-    : { standing };
+    : ({ standing } as const);
 }
 
 /** Whether a hedge's record shows it still held or being opened (neither ended nor settling): a deal's live hedge, one

@@ -31,6 +31,7 @@ import {
   closedEarly,
   cutRead,
   expectedNotional,
+  recordStanding,
   soonestHeld,
   type ExpectedChange,
   type SideBook,
@@ -536,7 +537,8 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
     const hedge = result.kind === 'resolved' ? (result.result as Hedge | undefined) : undefined;
     const { kind, deltaUsd: changeUsd, targetUsd, tenorDays } = write;
     const reopen = kind === 'open';
-    if (reopen && hedge?.status === 'failed')
+    const standing = hedge && recordStanding(hedge);
+    if (reopen && standing && 'failed' in standing && standing.failed)
       return {
         failure: new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`),
       };
