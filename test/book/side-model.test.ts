@@ -408,3 +408,32 @@ describe("whether a hedge may have matured by an instant on the server's clock (
     expect(mayHaveMatured(maturityAtMs, { latestMs })).toBe(may);
   });
 });
+
+describe('the hedges the server named in its answers to opens of the side (a read that trails the write)', () => {
+  const filled = { id: 'a', status: 'filled', notionalUsd: 1_000, maturityAtMs: MATURITY };
+  const inStep = { records: [filled], ended: [], line: { notionalUsd: 1_000, hedgeId: 'a' } };
+
+  it('one no view shows: settling, naming it, on a side that would be flat or in step; one its records show, in any standing, changes nothing', () => {
+    const flat = judged(views({ records: [], ended: [] }, { named: ['n'] }));
+    expect([flat.state, flat.why, flat.unseen]).toEqual([
+      'settling',
+      'it does not show hedge n yet, which the server named in its answer to an open of it',
+      'n',
+    ]);
+    expect(sideHolds(judged(views(inStep, { named: ['a', 'n'] })))).toMatchObject({ holds: 'settling' });
+    for (const status of ['submitted', 'failed', 'closed']) {
+      const shown = { ...inStep, records: [filled, { id: 'n', status }] };
+      expect(judged(views(shown, { named: ['a', 'n'] })), status).toEqual(judged(views(shown)));
+    }
+    expect(judged(views(inStep, { named: ['a'] }))).toEqual(judged(views(inStep)));
+  });
+
+  it('on a side settling already, its own reason stands', () => {
+    const book = judged(views({ records: [filled], ended: [] }, { named: ['n'] }));
+    expect([book.state, book.unseen, book.why]).toEqual([
+      'settling',
+      undefined,
+      judged(views({ records: [filled], ended: [] })).why,
+    ]);
+  });
+});

@@ -36,6 +36,8 @@ export interface SideBook {
   /** The history records read, when a filled hedge of the side may be listed ended past them: the side may still come
    * into step (a view that trails), so it is waited on; past the bound, said with how to read the history whole. */
   historyCut?: number;
+  /** A hedge the server named in its answer to an open of the side that no view shows yet: a read that trails the write. */
+  unseen?: string;
 }
 
 const SAME_USD = 0.005;
@@ -103,12 +105,28 @@ export interface SideViewsRead {
   /** The hedges the history lists ended; `cutAt`: the records read, when more may follow that hedge cannot read (null:
    * none may; undefined: not asked yet). */
   history?: { ended: ReadonlySet<string>; cutAt?: number | null };
+  /** The hedges the server named in its answers to this account's opens of the side, which its views must show. */
+  named?: readonly string[];
 }
 
 /** The side from its views: reconciled, then — only where they disagree — whether the records read may be cut, and the
  * history (a server may leave an early-closed hedge `filled`). A filled hedge on a side listed in step is held without
  * the history. What the model needs read before it can say (a further read, asked only when it decides) it asks for. */
 export function judgeSide(views: SideViewsRead): SideBook | { asks: 'records-cut' | 'history' | 'history-cut' } {
+  const judged = judgeViews(views);
+  const unseen = views.named?.find((id) => !views.records.some((record) => record.id === id));
+  return 'asks' in judged || judged.state === 'settling' || unseen === undefined
+    ? judged
+    : {
+        ...judged,
+        state: 'settling',
+        why: `it does not show hedge ${unseen} yet, which the server named in its answer to an open of it`,
+        unseen,
+      };
+}
+
+/** judgeSide, without the hedges the server named: a side settles on them only where its views agree otherwise. */
+function judgeViews(views: SideViewsRead): SideBook | { asks: 'records-cut' | 'history' | 'history-cut' } {
   const { records, line, serverNow, recordsCut, history } = views;
   const book = reconcileSide(records, line, serverNow.bestMs);
   // A line the records read fall short of (or cannot be checked against) may hold hedges past a cut read.

@@ -36,7 +36,7 @@ import {
   type ExpectedChange,
   type SideBook,
 } from '../book/book.js';
-import { cutSide, hedgeRecord, unseenIn } from '../book/side-book.js';
+import { cutSide, hedgeRecord } from '../book/side-book.js';
 import { begunElsewhere } from '../write/row-trust.js';
 import { ROLL_GROUP_PREFIX, sideOf, type WriteOutcome } from '../write/write-flow.js';
 
@@ -93,8 +93,6 @@ const renewed = (memory: SideMemory, what: keyof SideMemory['said'], value?: str
 /** One side as a read showed it. */
 export interface SideObservation {
   book: SideBook;
-  /** Hedges the server named in its answers to this account's opens of the side: a view that does not show one trails the write. */
-  opened: readonly string[];
   /** The side's newest hedge, as the hedges list gives it. */
   newest?: Hedge;
   /** The journal's answer to `journalQuestion`: whether a roll or keeper action closed the newest hedge. */
@@ -370,13 +368,7 @@ function seeSide(memory: SideMemory, row: KeepRow, observed: SideObservation, ti
       fields: marketSide(row),
     });
   };
-  const unseen = side.state === 'settling' ? undefined : unseenIn(side, observed.opened);
-  let settling =
-    side.state === 'settling'
-      ? (side.why ?? 'its views disagree')
-      : unseen === undefined
-        ? undefined
-        : `it does not show hedge ${safeText(unseen)} yet, which the server named in its answer to an open of it`;
+  let settling = side.state === 'settling' ? (side.why ?? 'its views disagree') : undefined;
   const { expected } = memory;
   if (settling !== undefined) {
     const since = (memory.settlingSince ??= nowMs);
