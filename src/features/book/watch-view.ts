@@ -6,6 +6,7 @@ import type { Alert } from '../../core/alerts.js';
 import { safeStyled, safeText } from '../../core/security/safe-text.js';
 import type { WatchSink } from './watch.js';
 import { COUNTDOWN_KEY, TREND_KEY, type WatchField, type WatchModel, type WatchRow } from './watch-model.js';
+import { settlingLines } from './positions-view.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { describeError } from '../../platform/terminal/exit-codes.js';
 import { terminalColumns } from '../../platform/terminal/terminal.js';
@@ -131,11 +132,6 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
     if (c.level === 0) return marked ? `${text}${changed(row, field) ? '*' : ' '}` : text;
     return changed(row, field) ? c.inverse(text) : text;
   };
-  // Why a side is settling, in the side model's words: wrapped to the width, never cut.
-  const settlingLines = (why: string, indent = '') =>
-    wrapWords(`${indent}${c.yellow('settling:')} ${safeText(why)}`, columns, {
-      hangingIndent: indent.length + 2,
-    }).split('\n');
   const table = ({ rows, countdown, trend, fields, priority = [], decisive }: WatchModel) => {
     const series = (index: number) => state.series.get(rows[index].key) ?? [];
     const tableColumns: TableColumn[] = fields.map((field) => {
@@ -184,7 +180,7 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
       sections: rows.flatMap((row, index) =>
         row.settling === undefined
           ? []
-          : settlingLines(row.settling, '  ').map((line) => ({ before: index + 1, line })),
+          : settlingLines(row.settling, columns, c, '  ').map((line) => ({ before: index + 1, line })),
       ),
     });
     // What the width left out is named on the screen itself, wrapped, never cut.
@@ -223,7 +219,7 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
         : [c.dim(model.empty)]),
   );
   // Marked under what it is about: neither open nor ended, so neither counted down nor final.
-  if (model?.settling !== undefined) lines.push(...settlingLines(model.settling));
+  if (model?.settling !== undefined) lines.push(...settlingLines(model.settling, columns, c));
   if (model?.total) {
     const { label, value } = model.total;
     const shown = value === undefined ? c.dim('—') : format({ key: 'total', kind: 'pnl' }, value);
