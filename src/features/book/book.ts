@@ -304,7 +304,7 @@ export const cutRead = (book: SideBook) =>
 export function recordStanding(record: Pick<HedgeRecord, 'id' | 'status'>, historyEnded?: ReadonlySet<string>) {
   const standing = statusStanding(record.status);
   if (standing === 'ended' || (standing === 'filled' && historyEnded?.has(record.id)))
-    return { standing: 'ended', failed: record.status === 'failed' } as const;
+    return { standing: 'ended', ...(record.status === 'failed' && { failed: true }) } as const;
   return standing === 'settling'
     ? ({ standing, why: reconcileSide([record], undefined, 0).why! } as const)
     : ({ standing } as const);

@@ -529,8 +529,7 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
     const hedge = result.kind === 'resolved' ? (result.result as Hedge | undefined) : undefined;
     const { kind, deltaUsd: changeUsd, targetUsd, tenorDays } = write;
     const reopen = kind === 'open';
-    const standing = hedge && recordStanding(hedge);
-    if (reopen && standing && 'failed' in standing && standing.failed)
+    if (reopen && hedge && 'failed' in recordStanding(hedge))
       return {
         failure: new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`),
       };

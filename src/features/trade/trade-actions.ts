@@ -349,10 +349,7 @@ function openHooks(t: TradeScope): KindHooks {
           : undefined;
       return { result: hedge, sideAfter };
     },
-    outcome: (hedge) => {
-      const standing = recordStanding(hedge as Hedge);
-      return 'failed' in standing && standing.failed ? 'failed' : 'filled';
-    },
+    outcome: (hedge) => ('failed' in recordStanding(hedge as Hedge) ? 'failed' : 'filled'),
   };
 }
 
