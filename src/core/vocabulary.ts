@@ -9,6 +9,17 @@ export type Side = (typeof SIDES)[number];
 export type Tenor = (typeof TENORS)[number];
 export type HedgeStatus = (typeof HEDGE_STATUSES)[number];
 
+/** What a hedge's status alone says, the side model's table (features/book/book.ts; here so a field reads it too): being
+ * opened, filled, ended (it holds nothing any more), or settling (a status hedge does not know: neither open nor ended). */
+export const statusStanding = (status: string) =>
+  status === 'filled'
+    ? 'filled'
+    : status === 'failed' || status === 'closed'
+      ? 'ended'
+      : HEDGE_STATUSES.includes(status as HedgeStatus)
+        ? 'opening'
+        : 'settling';
+
 /** The output formats (--format), in one place for the front, the runtime and the output layer: table for people at a terminal, tsv (the default in a pipe) and csv for spreadsheets and shell scripts, json and ndjson for programs. */
 export const OUTPUT_FORMATS = ['table', 'tsv', 'csv', 'json', 'ndjson'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

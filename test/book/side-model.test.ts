@@ -1,6 +1,8 @@
 // The side model as a table (pure: no server, no clock): each simulator dialect × each kind of change × each way a
 // side's views can disagree, rendered as that dialect shows it, → the verdict the model gives. The same rows end to end
 // on the simulator: side-outcomes.test.ts.
+import { HEDGE_STATUSES } from '../../src/core/vocabulary.js';
+import { HEDGE_FIELDS } from '../../src/platform/fields/resource-fields.js';
 import { SANDBOX_DIALECTS, type SandboxDialect } from '../../src/sandbox/dialect-names.js';
 import {
   changeVerdict,
@@ -313,6 +315,15 @@ describe("what one hedge's record says alone (a deal's live hedges, a countdown,
     expect([recordStanding(record).standing, stillLive(record)]).toEqual([standing, live]);
   });
 
+  it('a hedge shows a countdown exactly while the model has it live, on every status it knows and one it does not', () => {
+    const countdown = HEDGE_FIELDS.filter((field) => ['opened_at', 'maturity_at'].includes(field.key));
+    for (const status of [...HEDGE_STATUSES, 'pending_settlement'])
+      expect([status, countdown.map((field) => field.relativeWhen!({ status }))]).toEqual([
+        status,
+        countdown.map(() => stillLive({ id: 'a', status })),
+      ]);
+  });
+
   it('a filled record the history lists ended is ended (a server may leave an early-closed hedge `filled`); a history that lists others leaves it filled', () => {
     const record = { id: 'a', status: 'filled' };
     expect([
@@ -426,5 +437,34 @@ describe("whether a side is still what a roll's plan bound, as a later read find
   ] as const)('%s: %j', (_name, bound, found, latestMs, changed) => {
     const verdict = changedSincePlan(bound, found, { latestMs });
     expect(verdict).toEqual(changed === 'moved' ? { moved: found } : changed);
+  });
+});
+
+describe('the hedges the server named in its answers to opens of the side (a read that trails the write)', () => {
+  const filled = { id: 'a', status: 'filled', notionalUsd: 1_000, maturityAtMs: MATURITY };
+  const inStep = { records: [filled], ended: [], line: { notionalUsd: 1_000, hedgeId: 'a' } };
+
+  it('one no view shows: settling, naming it, on a side that would be flat or in step; one its records show, in any standing, changes nothing', () => {
+    const flat = judged(views({ records: [], ended: [] }, { named: ['n'] }));
+    expect([flat.state, flat.why, flat.unseen]).toEqual([
+      'settling',
+      'it does not show hedge n yet, which the server named in its answer to an open of it',
+      'n',
+    ]);
+    expect(sideHolds(judged(views(inStep, { named: ['a', 'n'] })))).toMatchObject({ holds: 'settling' });
+    for (const status of ['submitted', 'failed', 'closed']) {
+      const shown = { ...inStep, records: [filled, { id: 'n', status }] };
+      expect(judged(views(shown, { named: ['a', 'n'] })), status).toEqual(judged(views(shown)));
+    }
+    expect(judged(views(inStep, { named: ['a'] }))).toEqual(judged(views(inStep)));
+  });
+
+  it('on a side settling already, its own reason stands', () => {
+    const book = judged(views({ records: [filled], ended: [] }, { named: ['n'] }));
+    expect([book.state, book.unseen, book.why]).toEqual([
+      'settling',
+      undefined,
+      judged(views({ records: [filled], ended: [] })).why,
+    ]);
   });
 });

@@ -22,6 +22,8 @@ import { printedTable } from '../support/output/table-text.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { hedgeOf, lines, writeTarget } from '../support/keeper.js';
 import { openByApi } from './open-by-api.js';
+import { clientFor } from '../support/client.js';
+import { sourceFor, type WatchRow } from '../../src/features/book/watch-model.js';
 
 const startSimulator = useSimulators();
 
@@ -391,4 +393,23 @@ it("one deal followed across its rolls: a history whose records carry no referen
   } finally {
     await proxy.close();
   }
+});
+
+it("positions --watch marks a settling side under its row in the side model's words, as positions does, and reads the side again while it settles: right after a close on a server whose positions list trails, the line stays with its mark; past the lag, no line and no mark", async () => {
+  const simulator = await startSimulator({ preset: 'frozen', viewLagMs: LAG_MS });
+  await openByApi(simulator, 'sell', 4_000, 3, 'DEAL-5');
+  simulator.advance(FILL_DELAY_MS + LAG_MS + 1);
+  const refresh = sourceFor(() => {}, { kind: 'positions' }, true, true, false);
+  const { client } = clientFor(simulator.sandbox);
+  const rows = async () =>
+    ((await refresh(client)).view.rows as WatchRow[]).map((row) => [row.values.side, row.settling]);
+  expect(await rows()).toEqual([['sell', undefined]]);
+
+  await apiData(simulator, 'POST', '/hedges/close', { market: MARKET, side: 'sell' });
+  filled(simulator);
+  const [position] = await frozenJson(simulator, 'positions --json');
+  expect(position.side_book).toMatchObject({ state: 'settling', why: expect.stringContaining('still shows the side') });
+  expect(await rows()).toEqual([['sell', position.side_book.why]]);
+  simulator.advance(LAG_MS);
+  expect(await rows()).toEqual([]);
 });

@@ -252,3 +252,15 @@ it("renderWatchScreen: a model settling is marked under its rows in the side mod
   for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(60);
   expect(screen(watching(2000, positionsModel(1530, 10)), 0).some((line) => line.startsWith('settling'))).toBe(false);
 });
+
+it('renderWatchScreen: a settling side is marked under its own row, as the positions list marks it, wrapped to the width', () => {
+  const why = 'the positions list still shows the side, whose hedges are not filled on their records';
+  const model = positionsModel(1530, 10);
+  const lines = screen(watching(2000, { ...model, rows: [{ ...model.rows[0], settling: why }] }), 0, 60);
+  const row = lines.findIndex((line) => line.startsWith('USDTNGN'));
+  expect(lines.slice(row + 1, row + 3)).toEqual([
+    '  settling: the positions list still shows the side, whose',
+    '    hedges are not filled on their records',
+  ]);
+  for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(60);
+});

@@ -26,14 +26,13 @@ function fakeClock(): KeeperClock & { advance(ms: number): void } {
 /** The book every cycle reads, in the rows' order: the sell side flat, the buy side covered by one filled hedge of 1,000 due to roll. */
 const maturityAtMs = START + 1_800_000;
 const SIDES = [
-  { book: reconcileSide([], undefined, START), opened: [] },
+  { book: reconcileSide([], undefined, START) },
   {
     book: reconcileSide(
       [{ id: 'hdg_1000', status: 'filled', notionalUsd: 1000, maturityAtMs }],
       { notionalUsd: 1000, hedgeId: 'hdg_1000' },
       START,
     ),
-    opened: [],
   },
 ];
 

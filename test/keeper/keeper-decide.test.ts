@@ -3,7 +3,7 @@
 // step's end and a write's outcome change what it remembers. No server, no clock, no I/O.
 import { hostname } from 'node:os';
 import type { JournalEntry } from '../../src/platform/journal/index.js';
-import { reconcileSide, type HedgeRecord } from '../../src/features/book/book.js';
+import { judgeSide, reconcileSide, type HedgeRecord, type SideBook } from '../../src/features/book/book.js';
 import {
   decide,
   heldReason,
@@ -27,8 +27,10 @@ const KEY = 'USDTNGN sell';
 const LIVE = { dryRun: false, converge: false, intervalMs: MINUTE, toleranceUsd: 0 };
 
 const side = (records: HedgeRecord[], line?: { notionalUsd: number; hedgeId: string; maturityAtMs: number }) =>
-  ({ book: reconcileSide(records, line, NOW), opened: [] }) as SideObservation;
+  ({ book: reconcileSide(records, line, NOW) }) as SideObservation;
 const flat = side([]);
+/** Flat, but an open of it was answered with a hedge no view shows yet. */
+const UNSEEN = { book: judgeSide({ records: [], serverNow: { bestMs: NOW }, named: ['hdg_new'] }) as SideBook };
 /** One filled hedge in both views, maturing `inMs` from now. */
 const covered = (notionalUsd: number, inMs: number, hedgeId = 'hdg_1') =>
   side([{ id: hedgeId, status: 'filled', notionalUsd, maturityAtMs: NOW + inMs }], {
@@ -306,7 +308,7 @@ const DECIDE = [
   },
   {
     name: 'flat, but an open of it was answered with a hedge no view shows yet: settling, never re-opened',
-    side: { ...flat, opened: ['hdg_new'] },
+    side: UNSEEN,
     status: { state: expect.stringMatching(/it does not show hedge hdg_new yet/), current_unknown: true },
   },
   {
@@ -439,7 +441,7 @@ it.each(DECIDE)('decide: $name', (row) => {
 // the server receives them, in test/keeper/keep.test.ts.
 const PLAN = [
   { name: 'covered (another step got there first): nothing', side: COVERED, writes: [] },
-  { name: 'settling on the fresh read: nothing', side: { ...flat, opened: ['hdg_new'] }, writes: [] },
+  { name: 'settling on the fresh read: nothing', side: UNSEEN, writes: [] },
   { name: 'drifted, without --converge: nothing', side: DRIFTED, writes: [] },
   {
     name: 'over target, --converge: the reduce',

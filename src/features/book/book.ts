@@ -3,7 +3,7 @@
 // expected change landed. No decision reads one view alone; nothing acts on a settling side.
 import { cents } from '../../core/money.js';
 import { formatUsd } from '../../core/number-format.js';
-import { HEDGE_STATUSES } from '../../core/vocabulary.js';
+import { statusStanding } from '../../core/vocabulary.js';
 
 /** A hedge as its record shows it, in the book's terms. */
 export interface HedgeRecord {
@@ -36,11 +36,9 @@ export interface SideBook {
   /** The history records read, when a filled hedge of the side may be listed ended past them: the side may still come
    * into step (a view that trails), so it is waited on; past the bound, said with how to read the history whole. */
   historyCut?: number;
+  /** A hedge the server named in its answer to an open of the side that no view shows yet: a read that trails the write. */
+  unseen?: string;
 }
-
-/** The statuses a hedge ends in: it holds nothing any more. */
-const FINAL = new Set(['failed', 'closed']);
-const KNOWN = new Set<string>(HEDGE_STATUSES);
 
 const SAME_USD = 0.005;
 const near = (a: number, b: number) => Math.abs(a - b) < SAME_USD;
@@ -54,13 +52,13 @@ export function reconcileSide(
   const filled = records
     .filter((record) => record.status === 'filled')
     .sort((a, b) => (b.maturityAtMs ?? 0) - (a.maturityAtMs ?? 0));
-  const opening = records.filter((record) => record.status !== 'filled' && !FINAL.has(record.status));
+  const opening = records.filter((record) => !['filled', 'ended'].includes(statusStanding(record.status)));
   // A record without a notional hedge can read says nothing about the side's size: the line's then stands for it.
   const recordsUsd =
     filled.some((record) => record.notionalUsd === undefined) && line?.notionalUsd !== undefined
       ? line.notionalUsd
       : cents(filled.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
-  const ended = records.flatMap((record) => (FINAL.has(record.status) ? [record.id] : []));
+  const ended = records.flatMap((record) => (statusStanding(record.status) === 'ended' ? [record.id] : []));
   const failed = records.flatMap((record) => (record.status === 'failed' ? [record.id] : []));
   const book = { filled, opening, ended, failed, recordsUsd, ...(line && { line }) };
   const one = filled.length === 1;
@@ -72,7 +70,7 @@ export function reconcileSide(
       ? { endpoint: 'GET /positions' as const, notionalUsd: line.notionalUsd }
       : bad && { endpoint: 'GET /hedges' as const, notionalUsd: bad.notionalUsd! };
   // A status hedge does not know (`settling`, a server's own word) holds neither open nor ended: waited on.
-  const unknown = opening.find((record) => !KNOWN.has(record.status));
+  const unknown = opening.find((record) => statusStanding(record.status) === 'settling');
   const why = unreadable
     ? unreadable.endpoint === 'GET /positions'
       ? `the positions list gives the open side a notional of ${formatUsd(unreadable.notionalUsd)}, which cannot be`
@@ -107,12 +105,28 @@ export interface SideViewsRead {
   /** The hedges the history lists ended; `cutAt`: the records read, when more may follow that hedge cannot read (null:
    * none may; undefined: not asked yet). */
   history?: { ended: ReadonlySet<string>; cutAt?: number | null };
+  /** The hedges the server named in its answers to this account's opens of the side, which its views must show. */
+  named?: readonly string[];
 }
 
 /** The side from its views: reconciled, then — only where they disagree — whether the records read may be cut, and the
  * history (a server may leave an early-closed hedge `filled`). A filled hedge on a side listed in step is held without
  * the history. What the model needs read before it can say (a further read, asked only when it decides) it asks for. */
 export function judgeSide(views: SideViewsRead): SideBook | { asks: 'records-cut' | 'history' | 'history-cut' } {
+  const judged = judgeViews(views);
+  const unseen = views.named?.find((id) => !views.records.some((record) => record.id === id));
+  return 'asks' in judged || judged.state === 'settling' || unseen === undefined
+    ? judged
+    : {
+        ...judged,
+        state: 'settling',
+        why: `it does not show hedge ${unseen} yet, which the server named in its answer to an open of it`,
+        unseen,
+      };
+}
+
+/** judgeSide, without the hedges the server named: a side settles on them only where its views agree otherwise. */
+function judgeViews(views: SideViewsRead): SideBook | { asks: 'records-cut' | 'history' | 'history-cut' } {
   const { records, line, serverNow, recordsCut, history } = views;
   const book = reconcileSide(records, line, serverNow.bestMs);
   // A line the records read fall short of (or cannot be checked against) may hold hedges past a cut read.
@@ -284,15 +298,16 @@ export const cutRead = (book: SideBook) =>
   book.recordsCut !== undefined ? 'records' : book.historyCut !== undefined ? 'history' : undefined;
 
 /** What one hedge's record says of it: being opened, filled (whether it holds its side is the side's to say:
- * sideHolds), ended, or settling — a status hedge does not know, neither open nor ended, in the side model's words.
+ * sideHolds), ended (`failed`: without ever holding anything), or settling — a status hedge does not know, neither open nor ended, in the side model's words.
  * `historyEnded`: the hedges a history read lists ended; a filled one among them ended (a server may leave an
  * early-closed hedge `filled`), as judgeSide reads them. */
 export function recordStanding(record: Pick<HedgeRecord, 'id' | 'status'>, historyEnded?: ReadonlySet<string>) {
-  if (FINAL.has(record.status) || (record.status === 'filled' && historyEnded?.has(record.id)))
-    return { standing: 'ended' } as const;
-  if (record.status === 'filled') return { standing: 'filled' } as const;
-  if (KNOWN.has(record.status)) return { standing: 'opening' } as const;
-  return { standing: 'settling', why: reconcileSide([record], undefined, 0).why! } as const;
+  const standing = statusStanding(record.status);
+  if (standing === 'ended' || (standing === 'filled' && historyEnded?.has(record.id)))
+    return { standing: 'ended', ...(record.status === 'failed' && { failed: true }) } as const;
+  return standing === 'settling'
+    ? ({ standing, why: reconcileSide([record], undefined, 0).why! } as const)
+    : ({ standing } as const);
 }
 
 /** Whether a hedge's record shows it still held or being opened (neither ended nor settling): a deal's live hedge, one

@@ -68,10 +68,8 @@ export function sideLines(
   const lines = text.split('\n');
   const sections = sides.flatMap((side, index) => {
     if (!side) return [];
-    // Why the views disagree is the point of the line: wrapped to the width, never cut.
-    const note = `  ${c.yellow('settling:')} ${safeText(side.why ?? 'its views disagree')}`;
     return [
-      ...(side.state === 'settling' ? wrapWords(note, width, { hangingIndent: 4 }).split('\n') : []),
+      ...(side.state === 'settling' ? settlingLines(side.why, width, c, '  ') : []),
       // The table's lines in the order of the hedges.
       ...side.hedges.map(() => c.dim(BRANCH) + lines.shift()),
     ].map((line) => ({ before: index + 1, line }));
@@ -79,6 +77,13 @@ export function sideLines(
   const parts = columns.flatMap(({ key }) => (hidden.includes(key) ? [] : [PART_NAMES[key] ?? key]));
   return { sections, parts };
 }
+
+/** Why a side is settling, in the side model's words, under what it is about: the point of the line, so wrapped to the
+ * width, never cut. */
+export const settlingLines = (why: string | undefined, width: number, c: ChalkInstance, indent = '') =>
+  wrapWords(`${indent}${c.yellow('settling:')} ${safeText(why ?? 'its views disagree')}`, width, {
+    hangingIndent: indent.length + 2,
+  }).split('\n');
 
 /** The sentence a script reads on stderr for a side whose views disagree. */
 export function settlingSentence({ market, side, why }: { market: string; side: string; why?: string }) {

@@ -74,7 +74,7 @@ export const SideViews = {
       positions: listed,
       /** The side's book now (book.ts judgeSide), its maturities judged on the server's time; the reads it asks for
        * made only when it asks. */
-      async book(market: string, side: Side): Promise<SideBook> {
+      async book(market: string, side: Side, named?: readonly string[]): Promise<SideBook> {
         const records = hedges
           .filter((hedge) => hedge.market.toUpperCase() === market.toUpperCase() && hedge.side === side)
           .map(hedgeRecord);
@@ -83,7 +83,7 @@ export const SideViews = {
           ...(found.notionalUsd !== undefined && !found.notionalFromHedge && { notionalUsd: found.notionalUsd }),
           ...(found.hedgeId && { hedgeId: found.hedgeId }),
         };
-        const views: SideViewsRead = { records, line, serverNow: client.transport.serverNow() };
+        const views: SideViewsRead = { records, line, serverNow: client.transport.serverNow(), named };
         for (;;) {
           const judged = judgeSide(views);
           if (!('asks' in judged)) return judged;
@@ -130,12 +130,6 @@ export async function readSideInStep(
   return { book: books[0], positions };
 }
 
-/** The first of `ids` the book does not show at all (neither filled, opening nor ended): a read that trails the write. */
-export function unseenIn(book: SideBook, ids: readonly string[] = []) {
-  const shown = new Set([...sideAfterOf(book).hedge_ids, ...book.ended]);
-  return ids.find((id) => !shown.has(id));
-}
-
 /** A side whose records may be cut (`recordsCut`, or `historyCut` past the wait's bound): cannot be told; says how to
  * read them whole. Before a decision nothing was sent; after a write, the write flow says what was. */
 export function cutSide({ market, side }: { market: string; side: Side }, book: SideBook, beforeSend: boolean) {
@@ -164,37 +158,31 @@ export async function readSidesInStep(
   for (let read = 0; ; read += 1) {
     const views = await SideViews.read(client, ports.log, read === 0 ? justPolled : undefined);
     const books = await Promise.all(
-      sides.map(async ({ market, side }) => readableBook(await views.book(market, side), market, side)),
+      sides.map(async ({ market, side, opened }) => readableBook(await views.book(market, side, opened), market, side)),
     );
     const cut = books.find((book) => book.recordsCut !== undefined);
     if (cut) throw cutSide(sides[books.indexOf(cut)], cut, beforeSend);
-    const waiting = books.findIndex(
-      (book, index) =>
-        book.state === 'settling' || unseenIn(book, sides[index].opened) !== undefined || !(until?.(book) ?? true),
-    );
+    const waiting = books.findIndex((book) => book.state === 'settling' || !(until?.(book) ?? true));
     if (waiting < 0) return { books, positions: views.positions };
-    const { market, side, opened } = sides[waiting];
+    const { market, side } = sides[waiting];
     const book = books[waiting];
-    const unseen = book.state === 'settling' ? undefined : unseenIn(book, opened);
     const waited = ports.clock.now() - started;
     if (waited + SETTLE_POLL_MS > bound) {
       if (book.historyCut !== undefined) throw cutSide(sides[waiting], book, beforeSend);
       const why =
         book.state === 'settling'
           ? `is settling: ${safeText(book.why ?? 'its views disagree')}`
-          : unseen !== undefined
-            ? `does not show hedge ${safeText(unseen)} yet, which the server named in its answer to an open of it (its reads trail its writes)`
-            : 'does not show in every view what this command waits for (a change landing, a hedge being opened)';
+          : 'does not show in every view what this command waits for (a change landing, a hedge being opened)';
       throw new UnresolvedError(
         `The ${side} side of ${market} ${why}; still so after ${Math.round(waited / 1000)} s, so what it holds cannot be told${beforeSend ? '. Nothing was sent' : ''}.`,
         {
-          details: { market, side, why: book.why ?? null, ...(unseen !== undefined && { hedge_id: unseen }) },
+          details: { market, side, why: book.why ?? null, ...(book.unseen !== undefined && { hedge_id: book.unseen }) },
           hint: 'Compare `hedge positions` with `hedge hedges`, and run the command again once both show the same book.',
         },
       );
     }
     ports.log(
-      `${market} ${side}: ${book.state === 'settling' ? `settling (${safeText(book.why ?? '')})` : unseen !== undefined ? `hedge ${safeText(unseen)} not visible yet` : 'not there yet'}; reading again in ${SETTLE_POLL_MS / 1000} s`,
+      `${market} ${side}: ${book.state === 'settling' ? `settling (${safeText(book.why ?? '')})` : 'not there yet'}; reading again in ${SETTLE_POLL_MS / 1000} s`,
     );
     await ports.clock.sleep(SETTLE_POLL_MS, ports.signal);
   }

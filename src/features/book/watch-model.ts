@@ -24,6 +24,8 @@ export interface WatchRow {
   key: string;
   values: JsonObject;
   maturityAt?: string;
+  /** Why the row's side is settling, as the side model says it. */
+  settling?: string;
 }
 
 export interface WatchModel {
@@ -109,7 +111,10 @@ export function sourceFor(
       // Each position's deal references and its side's maturities (its live hedges': a line of several hedges
       // carries only one of them), joined from the hedges list when a position appears that was not seen yet,
       // or its notional moves (a hedge of it added, settled or closed).
-      let sideOf = new Map<string, { reference?: string; maturities?: ReturnType<typeof hedgeMaturity> }>();
+      let sideOf = new Map<
+        string,
+        { reference?: string; maturities?: ReturnType<typeof hedgeMaturity>; settling?: string }
+      >();
       return async (client: HedgeClient) => {
         const book = await readBook(client, log);
         for (const position of book) {
@@ -126,8 +131,10 @@ export function sourceFor(
           const key = position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
           return { position, key, seen: needMaturity || live ? `${key} ${position.notionalUsd}` : key };
         });
-        // Asked once per position seen: for the live view's Ref column, for --ref (NDJSON is the data as sent) and --alert-maturity.
-        if ((live || ref !== undefined || needMaturity) && rows.some(({ seen }) => !sideOf.has(seen))) {
+        // Asked on every refresh of the live view (its Ref column, and each side's standing: a side settles or comes
+        // into step while its line stays as it was), else once per position seen: for --ref (NDJSON is the data as
+        // sent) and --alert-maturity.
+        if (live || ((ref !== undefined || needMaturity) && rows.some(({ seen }) => !sideOf.has(seen)))) {
           const { lines, recordsError } = await readPositionSides(client, book, log);
           if (recordsError !== undefined) {
             // The column is a help, not the data: without --ref the view goes on without it.
@@ -141,6 +148,7 @@ export function sourceFor(
               {
                 reference: ownReference(position) ?? sideReferences(lines[index]),
                 maturities: lines[index]?.hedges.flatMap(hedgeMaturity),
+                settling: lines[index]?.state === 'settling' ? lines[index].why : undefined,
               },
             ]),
           );
@@ -195,6 +203,7 @@ export function sourceFor(
                   first === undefined || Date.parse(maturityAt) < Date.parse(first) ? maturityAt : first,
                 undefined,
               ),
+              settling: sideOf.get(seen)?.settling,
             })),
             empty: ref === undefined ? 'No open positions.' : `No open position carries the reference ${ref}.`,
             countdown: 'Left',

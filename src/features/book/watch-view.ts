@@ -6,6 +6,7 @@ import type { Alert } from '../../core/alerts.js';
 import { safeStyled, safeText } from '../../core/security/safe-text.js';
 import type { WatchSink } from './watch.js';
 import { COUNTDOWN_KEY, TREND_KEY, type WatchField, type WatchModel, type WatchRow } from './watch-model.js';
+import { settlingLines } from './positions-view.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { describeError } from '../../platform/terminal/exit-codes.js';
 import { terminalColumns } from '../../platform/terminal/terminal.js';
@@ -175,6 +176,12 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
       width: columns,
       chalk: c,
       seeAlso: '--json, or a wider terminal',
+      // Under a settling side, why, as the positions list marks it.
+      sections: rows.flatMap((row, index) =>
+        row.settling === undefined
+          ? []
+          : settlingLines(row.settling, columns, c, '  ').map((line) => ({ before: index + 1, line })),
+      ),
     });
     // What the width left out is named on the screen itself, wrapped, never cut.
     return (leftOut === undefined ? text : `${text}\n${wrapWords(c.dim(leftOut), columns)}`).split('\n');
@@ -212,10 +219,7 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
         : [c.dim(model.empty)]),
   );
   // Marked under what it is about: neither open nor ended, so neither counted down nor final.
-  if (model?.settling !== undefined)
-    lines.push(
-      ...wrapWords(`${c.yellow('settling:')} ${safeText(model.settling)}`, columns, { hangingIndent: 2 }).split('\n'),
-    );
+  if (model?.settling !== undefined) lines.push(...settlingLines(model.settling, columns, c));
   if (model?.total) {
     const { label, value } = model.total;
     const shown = value === undefined ? c.dim('—') : format({ key: 'total', kind: 'pnl' }, value);

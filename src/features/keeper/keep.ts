@@ -448,8 +448,8 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
     for (const row of rows) {
       const side = {
         newest: sideViews.hedges.find((hedge) => rowKey(hedge) === rowKey(row)),
-        book: await sideViews.book(row.market, row.side),
-        opened: opened(row.market, row.side),
+        // A hedge the server named in its answer to an open of the side that no view shows yet: settling (book.ts).
+        book: await sideViews.book(row.market, row.side, opened(row.market, row.side)),
       };
       const asked = journalQuestion(memory.state, rowKey(row), side, time);
       sides.push(asked ? { ...side, closedByRoll: await closedByARoll(ports, asked) } : side);

@@ -31,11 +31,12 @@ import {
   closedEarly,
   cutRead,
   expectedNotional,
+  recordStanding,
   soonestHeld,
   type ExpectedChange,
   type SideBook,
 } from '../book/book.js';
-import { cutSide, hedgeRecord, unseenIn } from '../book/side-book.js';
+import { cutSide, hedgeRecord } from '../book/side-book.js';
 import { begunElsewhere } from '../write/row-trust.js';
 import { ROLL_GROUP_PREFIX, sideOf, type WriteOutcome } from '../write/write-flow.js';
 
@@ -92,8 +93,6 @@ const renewed = (memory: SideMemory, what: keyof SideMemory['said'], value?: str
 /** One side as a read showed it. */
 export interface SideObservation {
   book: SideBook;
-  /** Hedges the server named in its answers to this account's opens of the side: a view that does not show one trails the write. */
-  opened: readonly string[];
   /** The side's newest hedge, as the hedges list gives it. */
   newest?: Hedge;
   /** The journal's answer to `journalQuestion`: whether a roll or keeper action closed the newest hedge. */
@@ -369,13 +368,7 @@ function seeSide(memory: SideMemory, row: KeepRow, observed: SideObservation, ti
       fields: marketSide(row),
     });
   };
-  const unseen = side.state === 'settling' ? undefined : unseenIn(side, observed.opened);
-  let settling =
-    side.state === 'settling'
-      ? (side.why ?? 'its views disagree')
-      : unseen === undefined
-        ? undefined
-        : `it does not show hedge ${safeText(unseen)} yet, which the server named in its answer to an open of it`;
+  let settling = side.state === 'settling' ? (side.why ?? 'its views disagree') : undefined;
   const { expected } = memory;
   if (settling !== undefined) {
     const since = (memory.settlingSince ??= nowMs);
@@ -536,7 +529,7 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
     const hedge = result.kind === 'resolved' ? (result.result as Hedge | undefined) : undefined;
     const { kind, deltaUsd: changeUsd, targetUsd, tenorDays } = write;
     const reopen = kind === 'open';
-    if (reopen && hedge?.status === 'failed')
+    if (reopen && hedge && 'failed' in recordStanding(hedge))
       return {
         failure: new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`),
       };

@@ -270,13 +270,19 @@ function openHooks(t: TradeScope): KindHooks {
     // limits alone judge the notional, and refuse with nothing read.
     ...(ports.tradeGate && !ports.planCheck && { trades: async () => [{ market, notionalUsd: usd }] }),
     // The hedge by its id (when the answer gave one), else by its client reference.
+    // A hedge made is followed to its end (its outcome says whether it failed); one in a status hedge does not know
+    // cannot be told (book.ts).
     reconcile: async (entry) => {
-      const landed = (hedge: Hedge, evidence: string, txHash?: string) =>
-        found('landed', evidence, {
-          hedge_id: hedge.id,
-          order_tx_hash: hedge.order_tx_hash ?? txHash,
-          status: hedge.status,
-        });
+      const landed = (hedge: Hedge, evidence: string, txHash?: string) => {
+        const standing = recordStanding(hedge);
+        return standing.standing === 'settling'
+          ? found('unknown', safeText(standing.why))
+          : found('landed', evidence, {
+              hedge_id: hedge.id,
+              order_tx_hash: hedge.order_tx_hash ?? txHash,
+              status: hedge.status,
+            });
+      };
       if (entry.hedge_id) {
         const hedge = await readHedge(entry.hedge_id);
         return hedge
@@ -343,7 +349,7 @@ function openHooks(t: TradeScope): KindHooks {
           : undefined;
       return { result: hedge, sideAfter };
     },
-    outcome: (hedge) => ((hedge as Hedge).status === 'failed' ? 'failed' : 'filled'),
+    outcome: (hedge) => ('failed' in recordStanding(hedge as Hedge) ? 'failed' : 'filled'),
   };
 }
 

@@ -2,6 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import { fieldTable, type FieldSpec } from './fields.js';
 import { utcClockMinute } from '../../core/utc-text.js';
+import { statusStanding } from '../../core/vocabulary.js';
 import type { JsonObject } from '../../core/objects.js';
 
 export interface Resource {
@@ -29,9 +30,9 @@ export function rankedFor(resource: Pick<Resource, 'priority' | 'decisive'>, mar
   return { priority: ['market', ...resource.priority.filter((key) => key !== 'market')], decisive: decisive + 1 };
 }
 
-/** Hedges still able to mature: the others show no countdown. */
+/** Hedges still able to mature (being opened or filled, in the side model's table): the others show no countdown. */
 const runningHedge = (row: JsonObject) =>
-  typeof row.status !== 'string' || ['submitted', 'filled'].includes(row.status);
+  typeof row.status !== 'string' || ['opening', 'filled'].includes(statusStanding(row.status));
 
 /** A hedge, in the one column order of `hedge hedges` (list and ID; TSV, CSV and table alike): what identifies it and what it is, then times, then the on-chain details (hashes whole in TSV, CSV and JSON; shortened on screen). */
 export const HEDGE_FIELDS = fieldTable(
