@@ -1,7 +1,8 @@
 // The accounts' own records (designations, events, imported rates, corrections), one store per environment, kept as
 // the journal is kept: its folder judged, never through a link, written under a hold judged by its holder's liveness,
 // append-only, each record carrying the hash of the one before it and the chain's head kept in a file of its own, so
-// that an edit, a re-sealed chain or records removed from the end are found on the next read.
+// that an edit, a re-sealed chain or records removed from the end are found on the next read. With the team store the
+// records live there, beside the journal, under the journal's own lock, each append one transaction with its head.
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import { canonicalJson } from '../../platform/journal/canonical-json.js';
 import { describeHolder } from '../../platform/journal/client-journal.js';
 import { JournalError } from '../../platform/journal/entry.js';
 import { ensureDir, namedHolds } from '../../platform/journal/journal.js';
+import { isTeamJournal } from '../../platform/journal/index.js';
 import { journalDir } from '../../platform/journal/location.js';
 import { writeFileDurably } from '../../core/files/durable-write.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
@@ -47,7 +49,7 @@ const MAX_BYTES = 32 * 1024 * 1024;
 const HOLD_WAIT_MS = 10_000;
 
 /** What the store's place is worked out from. */
-type StorePorts = Pick<CommandContext, 'env' | 'credentials'>;
+type StorePorts = Pick<CommandContext, 'env' | 'credentials' | 'journalChoice' | 'journal'>;
 
 const hashOf = (record: Omit<AcctRecord, 'hash'>) =>
   createHash('sha256')
@@ -77,8 +79,14 @@ async function storeOf(ctx: StorePorts) {
       : `${credentials.environment}-${credentials.apiKey.split('_')[0]}`;
   const top = journalDir(ctx.env);
   const dir = join(top, 'acct', name);
+  // Where the journal is kept: the team store when it is chosen (never for --demo), the local file otherwise.
+  const journal = (await ctx.journalChoice()).kind === 'postgres' ? await ctx.journal() : undefined;
+  const team = journal && isTeamJournal(journal) ? journal : undefined;
   return {
     name,
+    team,
+    /** The store as messages name it. */
+    shown: team ? `"${name}" in the team journal store ${team.location}` : join(dir, 'records.json'),
     top,
     dir,
     file: join(dir, 'records.json'),
@@ -111,40 +119,58 @@ function readStoreFile(store: Store, path: string) {
 
 const changed = (path: string, what: string) =>
   new UsageError(
-    `The accounting records ${path} were changed outside hedge: ${what}. Restore the folder from a backup; hedge never edits a record.`,
+    `The accounting records ${path} were changed outside hedge: ${what}. Restore them from a backup; hedge never edits a record.`,
   );
 
-function readStore(store: Store) {
+/** The file of a store's records, as a writer writes it: a record a line. */
+const recordsText = (lines: string[]) => `{"records":[\n${lines.join(',\n')}\n]}\n`;
+
+async function readStore(store: Store) {
+  if (store.team) {
+    const read = await store.team.acctRecords.read(store.name, MAX_BYTES);
+    if (read.bytes > MAX_BYTES)
+      throw new UsageError(
+        `Cannot read the accounting records ${store.shown}: they hold more than ${sizeInWords(MAX_BYTES)}.`,
+      );
+    // Written with their head in one transaction and read in one snapshot: records past the head were added outside.
+    return checkRecords(store, read.head, read.lines === undefined ? undefined : recordsText([read.lines]), true);
+  }
   // The head before the records: a writer writes them the other way round, so a read between its two writes sees
   // records past the head, never fewer.
   const headText = readStoreFile(store, store.head);
-  const text = readStoreFile(store, store.file);
+  return checkRecords(store, headText, readStoreFile(store, store.file), false);
+}
+
+function checkRecords(store: Store, headText: string | undefined, text: string | undefined, exact: boolean) {
   const head = headText === undefined ? undefined : readBoundedJson(headText, { maxBytes: 1024, maxDepth: 2 }, HEAD);
-  if (typeof head === 'string') throw changed(store.file, `the head of its chain (${store.head}) is unreadable`);
+  const headName = store.team ? 'hedge.acct_heads' : store.head;
+  if (typeof head === 'string') throw changed(store.shown, `the head of its chain (${headName}) is unreadable`);
   if (text === undefined) {
-    if (head && head.count > 0) throw changed(store.file, 'the records are gone while their head is there');
+    if (head && head.count > 0) throw changed(store.shown, 'the records are gone while their head is there');
     return [];
   }
   const read = readBoundedJson(text, { maxBytes: MAX_BYTES, maxDepth: 16 }, FILE);
-  if (typeof read === 'string') throw new UsageError(`The accounting records ${store.file} are not hedge's: ${read}.`);
+  if (typeof read === 'string') throw new UsageError(`The accounting records ${store.shown} are not hedge's: ${read}.`);
   let prev = '';
   read.records.forEach((record, index) => {
     if (record.seq !== index + 1 || record.prev !== prev || hashOf(record) !== record.hash)
-      throw changed(store.file, `record ${index + 1}'s hash does not follow from the records before it`);
+      throw changed(store.shown, `record ${index + 1}'s hash does not follow from the records before it`);
     prev = record.hash;
   });
-  if (head === undefined) throw changed(store.file, `the head of its chain (${store.head}) is missing`);
+  if (head === undefined) throw changed(store.shown, `the head of its chain (${headName}) is missing`);
   // Written after the records: a crash between the two leaves records past the head, never fewer.
   if (read.records.length < head.count)
-    throw changed(store.file, `its last ${head.count - read.records.length} record(s) were removed`);
+    throw changed(store.shown, `its last ${head.count - read.records.length} record(s) were removed`);
+  if (exact && read.records.length > head.count)
+    throw changed(store.shown, `${read.records.length - head.count} record(s) were added past its head`);
   if (head.count > 0 && read.records[head.count - 1].hash !== head.hash)
-    throw changed(store.file, `its chain was sealed again: record ${head.count} is not the one its head names`);
+    throw changed(store.shown, `its chain was sealed again: record ${head.count} is not the one its head names`);
   return read.records;
 }
 
 /** Every record of the environment's store, its chain checked against its head; none when nothing was recorded yet. */
 export async function readRecords(ctx: StorePorts) {
-  return readStore(await storeOf(ctx));
+  return await readStore(await storeOf(ctx));
 }
 
 /** Appends records while this process holds the store; `bodies` may be made from every record there, and a refusal (a
@@ -157,24 +183,30 @@ export async function appendRecords(
   beforeWrite?: (added: AcctRecord[]) => void,
 ) {
   const store = await storeOf(ctx);
-  ensureDir(store.top);
-  ensureDir(join(store.top, 'acct'), { inside: true });
-  ensureDir(store.dir, { inside: true });
-  // A hold judged by its holder's liveness, never by age: a writer stopped mid-write (Ctrl-Z) keeps it.
-  const holds = namedHolds({
-    dir: store.top,
-    session: newSession(),
-    now: () => ctx.clock.now(),
-    sleep: (ms) => ctx.clock.sleep(ms),
-  });
-  const taken = await holds.take(`acct|${store.name}`, HOLD_WAIT_MS);
+  if (!store.team) {
+    ensureDir(store.top);
+    ensureDir(join(store.top, 'acct'), { inside: true });
+    ensureDir(store.dir, { inside: true });
+  }
+  // A hold judged by its holder's liveness, never by age: a writer stopped mid-write (Ctrl-Z) keeps it. On the team
+  // store it is the journal's lock (its session's advisory lock), which a colleague's writer waits for the same way.
+  const scope = `acct|${store.name}`;
+  const taken = store.team
+    ? await store.team.lock(scope, { waitMs: HOLD_WAIT_MS })
+    : await namedHolds({
+        dir: store.top,
+        session: newSession(),
+        now: () => ctx.clock.now(),
+        sleep: (ms) => ctx.clock.sleep(ms),
+      }).take(scope, HOLD_WAIT_MS);
   if (!taken.held)
     throw new HeldError(
-      `The accounting records ${store.file} are being written by another hedge process (${describeHolder(taken.holder)}); nothing was recorded.`,
+      `The accounting records ${store.shown} are being written by another hedge process (${describeHolder(taken.holder)}); nothing was recorded.`,
       { holder: taken.holder, hint: 'Run it again when that command has ended (a stopped one: `fg` it, or end it).' },
     );
   try {
-    const records = readStore(store);
+    const records = await readStore(store);
+    const count = records.length;
     const bodies = make(records);
     if (!bodies.length) return [];
     const recordedAt = new Date(ctx.clock.now()).toISOString();
@@ -190,14 +222,19 @@ export async function appendRecords(
       records.push({ ...unsealed, hash: hashOf(unsealed) });
     }
     // A record a line: what a read accepts bounds what may be written.
-    const text = `{"records":[\n${records.map((record) => JSON.stringify(record)).join(',\n')}\n]}\n`;
+    const lines = records.map((record) => JSON.stringify(record));
+    const text = recordsText(lines);
     const bytes = Buffer.byteLength(text);
     if (bytes > MAX_BYTES)
       throw new UsageError(
-        `Recording this would make the accounting records ${store.file} ${sizeInWords(bytes)}, past the ${sizeInWords(MAX_BYTES)} they may hold; nothing was recorded.`,
+        `Recording this would make the accounting records ${store.shown} ${sizeInWords(bytes)}, past the ${sizeInWords(MAX_BYTES)} they may hold; nothing was recorded.`,
       );
     const added = records.slice(-bodies.length);
     beforeWrite?.(added);
+    if (store.team) {
+      await store.team.acctRecords.append(store.name, count, lines.slice(count), records.at(-1)!.hash);
+      return added;
+    }
     try {
       // The first records follow an empty head, so that no read ever finds records without one.
       if (records.length === bodies.length) writeHead(store, 0, '');

@@ -37,7 +37,7 @@ import {
 } from './acct-rules.js';
 
 /** What the accounting flows use of a command's context. */
-type AcctPorts = Pick<CommandContext, 'client' | 'clock' | 'env' | 'credentials'>;
+type AcctPorts = Pick<CommandContext, 'client' | 'clock' | 'env' | 'credentials' | 'journal' | 'journalChoice'>;
 
 export interface AcctEvent {
   relationship_id: string;

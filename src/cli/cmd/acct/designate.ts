@@ -10,7 +10,10 @@ import { htmlTarget } from '../../../features/report/report.js';
 
 /** What this command uses of its context. */
 export type Options = InputPorts &
-  Pick<CommandContext, 'client' | 'credentials' | 'env' | 'output' | 'rememberForCompletion'>;
+  Pick<
+    CommandContext,
+    'client' | 'credentials' | 'env' | 'journal' | 'journalChoice' | 'output' | 'rememberForCompletion'
+  >;
 
 export async function run(ctx: Options, { args, options }: In<'ACCT_DESIGNATE'>) {
   const html = options.html === undefined ? undefined : htmlTarget(options.html);

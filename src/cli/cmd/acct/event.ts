@@ -6,7 +6,10 @@ import { recordEvent, type AcctEvent } from '../../../features/acct/acct.js';
 import { exact, exactText } from '../../../features/acct/acct-money.js';
 
 /** What this command uses of its context. */
-export type Options = Pick<CommandContext, 'client' | 'clock' | 'credentials' | 'env' | 'output'>;
+export type Options = Pick<
+  CommandContext,
+  'client' | 'clock' | 'credentials' | 'env' | 'journal' | 'journalChoice' | 'output'
+>;
 
 const KINDS = [
   ['occurred', '--occurred', 'occurred'],

@@ -6,7 +6,10 @@ import { LIST_FIELDS, memoMarkdown, memoText } from '../../../features/acct/acct
 import { formatMoney } from '../../../core/number-format.js';
 
 /** What these commands use of their context. */
-export type Options = Pick<CommandContext, 'credentials' | 'env' | 'output' | 'rememberForCompletion'>;
+export type Options = Pick<
+  CommandContext,
+  'credentials' | 'env' | 'journal' | 'journalChoice' | 'output' | 'rememberForCompletion'
+>;
 
 export const list = {
   async run(ctx: Options, _input: In<'ACCT_LIST'>) {

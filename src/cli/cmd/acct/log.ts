@@ -4,7 +4,7 @@ import { readRecords, type AcctRecord } from '../../../features/acct/acct-store.
 import { LOG_FIELDS } from '../../../features/acct/acct-view.js';
 
 /** What this command uses of its context. */
-export type Options = Pick<CommandContext, 'credentials' | 'env' | 'output'>;
+export type Options = Pick<CommandContext, 'credentials' | 'env' | 'journal' | 'journalChoice' | 'output'>;
 
 export async function run(ctx: Options, { args }: In<'ACCT_LOG'>) {
   const rows = (await readRecords(ctx)).flatMap((record) => {

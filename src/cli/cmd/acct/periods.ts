@@ -30,7 +30,10 @@ type Row = Record<string, unknown>;
 
 /** What these commands use of their context. */
 export type Options = InputPorts &
-  Pick<CommandContext, 'client' | 'credentials' | 'env' | 'output' | 'rememberForCompletion'>;
+  Pick<
+    CommandContext,
+    'client' | 'credentials' | 'env' | 'journal' | 'journalChoice' | 'output' | 'rememberForCompletion'
+  >;
 
 /** The relationships asked for, each computed up to `until` (default today); `option` is named by a refusal. */
 async function computeAll(

@@ -19,7 +19,8 @@ import { toAccountSide } from '../../../core/money.js';
 import { requireListedMarket } from '../../../features/book/markets.js';
 
 /** What this command uses of its context. */
-export type Options = InputPorts & Pick<CommandContext, 'client' | 'credentials' | 'env' | 'output'>;
+export type Options = InputPorts &
+  Pick<CommandContext, 'client' | 'credentials' | 'env' | 'journal' | 'journalChoice' | 'output'>;
 
 export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
   const market = parseMarket(options.market);

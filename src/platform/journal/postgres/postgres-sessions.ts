@@ -581,6 +581,24 @@ CREATE TABLE hedge.keeper_heartbeats (
 );
 `,
   },
+  {
+    // Version 4: the accounting records beside the journal, one chain per environment's store, its head kept apart.
+    version: 4,
+    description: 'accounting records and their heads',
+    sql: `
+CREATE TABLE hedge.acct_records (
+  store text NOT NULL,
+  seq   bigint NOT NULL CHECK (seq > 0),
+  line  text NOT NULL,
+  PRIMARY KEY (store, seq)
+);
+CREATE TABLE hedge.acct_heads (
+  store text PRIMARY KEY,
+  count bigint NOT NULL,
+  hash  text NOT NULL
+);
+`,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)!.version;

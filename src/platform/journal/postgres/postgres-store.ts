@@ -91,6 +91,25 @@ FROM hedge.keeper_heartbeats WHERE scope = $1`;
 /** A heartbeat is written every cycle: a store slower than this is a failed write (an `error` event), never a stuck keeper. */
 const HEARTBEAT_QUERY_TIMEOUT_MS = 5_000;
 
+/** An accounting store's head and, unless they pass `$2` bytes (what its reader accepts), its records' lines in seq
+ * order, in one statement: one snapshot, so the head and the records are the same transaction's. */
+const ACCT_READ_SQL = `
+SELECT (SELECT json_build_object('count', count, 'hash', hash) FROM hedge.acct_heads WHERE store = $1) AS head,
+  r.bytes::text AS bytes,
+  CASE WHEN r.bytes <= $2 THEN (SELECT string_agg(line, E',\n' ORDER BY seq) FROM hedge.acct_records WHERE store = $1) END AS lines
+FROM (SELECT coalesce(sum(octet_length(line) + 2), 0) AS bytes FROM hedge.acct_records WHERE store = $1) r`;
+
+/** Records `$3` numbered on from `$2` + 1: a seq another writer took is a unique violation, and nothing is recorded. */
+const ACCT_INSERT_SQL = `
+INSERT INTO hedge.acct_records (store, seq, line)
+SELECT $1, $2::bigint + n, line FROM unnest($3::text[]) WITH ORDINALITY AS added(line, n)`;
+
+/** The head moved on, only from the count the writer read (`$4`): 0 rows when another moved it meanwhile. */
+const ACCT_HEAD_SQL = `
+INSERT INTO hedge.acct_heads AS h (store, count, hash) SELECT $1, $2, $3 WHERE $4::bigint = 0
+ON CONFLICT (store) DO UPDATE SET count = EXCLUDED.count, hash = EXCLUDED.hash WHERE h.count = $4::bigint
+RETURNING store`;
+
 /** What `hedge journal migrate` did with one local entry. */
 type ImportOutcome =
   | 'added'
@@ -132,6 +151,35 @@ export function openPostgresJournal(options: TeamJournalOptions) {
         const body = row && readRow(row.body, ANY_ROW, HEARTBEAT_BOUNDS);
         if (!body || typeof body === 'string') return;
         return { body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
+      },
+    },
+
+    /** The accounting records of each environment's store (acct-store.ts seals and checks them). */
+    acctRecords: {
+      async read(store: string, maxBytes: number) {
+        const [row] = (
+          await locker.query<{ head: string | null; bytes: string; lines: string | null }>(
+            { text: ACCT_READ_SQL, values: [store, maxBytes] },
+            'reading the accounting records',
+          )
+        ).rows;
+        return { head: row.head ?? undefined, bytes: Number(row.bytes), lines: row.lines ?? undefined };
+      },
+      /** `lines` after the `count` records read, and the head past them, in one transaction: all or none. */
+      async append(store: string, count: number, lines: string[], hash: string) {
+        const data = locker.statementsOn(await locker.data());
+        let doing = 'recording the accounting records; nothing was recorded';
+        try {
+          await data('BEGIN');
+          await data(ACCT_INSERT_SQL, [store, count, lines]);
+          const moved = await data(ACCT_HEAD_SQL, [store, count + lines.length, hash, count]);
+          if (moved.rowCount !== 1) throw new Error(`another writer moved the head of "${store}" meanwhile`);
+          doing = 'committing the accounting records; whether they were recorded is unknown: `hedge acct log` shows';
+          await data('COMMIT');
+        } catch (error) {
+          await data('ROLLBACK').catch(() => undefined);
+          throw locker.storeError(error, doing);
+        }
       },
     },
 
