@@ -106,7 +106,7 @@ SELECT $1, $2::bigint + n, line FROM unnest($3::text[]) WITH ORDINALITY AS added
 
 /** The head moved on, only from the count the writer read (`$4`): 0 rows when another moved it meanwhile. */
 const ACCT_HEAD_SQL = `
-INSERT INTO hedge.acct_heads AS h (store, count, hash) SELECT $1, $2, $3 WHERE $4::bigint = 0
+INSERT INTO hedge.acct_heads AS h (store, count, hash) VALUES ($1, $2, $3)
 ON CONFLICT (store) DO UPDATE SET count = EXCLUDED.count, hash = EXCLUDED.hash WHERE h.count = $4::bigint
 RETURNING store`;
 

@@ -1,0 +1,126 @@
+// The accounting records on the team store: with HEDGE_JOURNAL_URL they live in the journal's PostgreSQL database
+// (hedge.acct_records, hedge.acct_heads), one chain per environment's store, nothing under the machine's acct/ folder.
+// Two colleagues' appends at once are both kept, in order; environments never mix; records removed from the end, or
+// added past the head, are found on the next read. What is asserted is the store's own rows.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { hedgeIn, tempFolders, ROOT } from '../support/hedge-cli.js';
+import { exits, ok, okJson } from '../support/cli-runs.js';
+import { describeWithPostgres } from '../support/servers/postgres.js';
+
+const folder = tempFolders('hedge-acct-team-');
+const clock = { now: () => Date.parse('2026-03-02T12:00:00Z'), sleep: async () => {} };
+const EXAMPLE = JSON.parse(readFileSync(join(ROOT, 'docs', 'examples', 'relationship.json'), 'utf8'));
+const RATES = join(ROOT, 'docs', 'examples', 'rates-eurusd.csv');
+const IMPORT = ['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR'];
+const LATE = ['--recorded-late', 'from the 2018 spreadsheet'];
+const TEST_KEY = { HEDGE_BASE_URL: 'https://partner.example', HEDGE_API_KEY: 'hp_test_abcdefghijklmnop' };
+const LIVE_KEY = { HEDGE_BASE_URL: 'https://partner.example', HEDGE_API_KEY: 'hp_live_abcdefghijklmnop' };
+
+describeWithPostgres('the accounting records on the team store', (server) => {
+  /** A desk: one database, and machines (config dirs) that share it through HEDGE_JOURNAL_URL. */
+  async function desk() {
+    const url = await server().createDatabase();
+    const database = new URL(url).pathname.slice(1);
+    const machine = () => {
+      const dir = folder();
+      const run = (args: string[], env: Record<string, string> = TEST_KEY, spawn = false) =>
+        hedgeIn(dir, args, { clock, spawn, env: { HEDGE_JOURNAL_URL: url, ...env } });
+      const relationship = (id: string) => {
+        const path = join(dir, `${id}.json`);
+        writeFileSync(path, JSON.stringify({ ...EXAMPLE, id }));
+        return path;
+      };
+      return { dir, run, relationship };
+    };
+    const rows = async (store: string) =>
+      (
+        await server().query(
+          database,
+          'SELECT seq::int AS seq, line FROM hedge.acct_records WHERE store = $1 ORDER BY seq',
+          [store],
+        )
+      ).rows as Array<{ seq: number; line: string }>;
+    return { url, database, machine, rows, sql: (text: string) => server().query(database, text) };
+  }
+
+  it('a designation is recorded in the store, and `acct list` and `acct test` read it from there (nothing under acct/)', async () => {
+    const { machine, rows } = await desk();
+    const a = machine();
+    const b = machine();
+    ok(await a.run(IMPORT));
+    ok(await a.run(['acct', 'designate', a.relationship('EUR-SALE-1'), ...LATE]));
+    expect((await rows('test-hp')).map((row) => [row.seq, JSON.parse(row.line).kind])).toEqual([
+      [1, 'rates'],
+      [2, 'designation'],
+    ]);
+    // Another machine of the desk reads them.
+    expect(okJson(await b.run(['acct', 'list', '--json'])).map((row: { id: string }) => row.id)).toEqual([
+      'EUR-SALE-1',
+    ]);
+    const [tested] = okJson(await b.run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json']));
+    expect([tested.period_end, tested.rate]).toEqual(['2018-12-31', 1.21]);
+    expect(existsSync(join(a.dir, 'acct'))).toBe(false);
+    expect(existsSync(join(b.dir, 'acct'))).toBe(false);
+  });
+
+  it('two colleagues designating at once, each in a process of its own: both are kept, one after the other, on one chain', async () => {
+    const { machine, rows } = await desk();
+    const a = machine();
+    const b = machine();
+    // The schema first, so that the two runs race on the records, not on creating it.
+    ok(await a.run(IMPORT));
+    const [first, second] = await Promise.all([
+      a.run(['acct', 'designate', a.relationship('EUR-SALE-A'), ...LATE], TEST_KEY, true),
+      b.run(['acct', 'designate', b.relationship('EUR-SALE-B'), ...LATE], TEST_KEY, true),
+    ]);
+    ok(first);
+    ok(second);
+    const stored = (await rows('test-hp')).map((row) => JSON.parse(row.line));
+    expect(stored.map((record) => record.seq)).toEqual([1, 2, 3]);
+    expect(
+      stored
+        .slice(1)
+        .map((record) => record.body.relationship.id)
+        .sort(),
+    ).toEqual(['EUR-SALE-A', 'EUR-SALE-B']);
+    expect(stored[2].prev).toBe(stored[1].hash);
+    const listed = okJson(await a.run(['acct', 'list', '--json'])).map((row: { id: string }) => row.id);
+    expect(listed.sort()).toEqual(['EUR-SALE-A', 'EUR-SALE-B']);
+  });
+
+  it("environments never mix: each key's records, and the keyless `local`, are chains of their own in the one store", async () => {
+    const { machine, rows } = await desk();
+    const a = machine();
+    ok(await a.run(IMPORT, TEST_KEY));
+    ok(await a.run(['acct', 'designate', a.relationship('EUR-SALE-1'), ...LATE], TEST_KEY));
+    exits(await a.run(['acct', 'test'], LIVE_KEY), 2, 'no relationship is designated yet');
+    exits(await a.run(['acct', 'test'], {}), 2, 'no relationship is designated yet');
+    ok(await a.run(IMPORT, LIVE_KEY));
+    ok(await a.run(['acct', 'designate', a.relationship('EUR-SALE-1'), ...LATE], LIVE_KEY));
+    expect((await rows('test-hp')).length).toBe(2);
+    expect((await rows('live-hp')).map((row) => row.seq)).toEqual([1, 2]);
+    expect(await rows('local')).toEqual([]);
+    // The demo's records stay on this machine.
+    ok(await a.run(['--demo', 'acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR'], {}));
+    expect(existsSync(join(a.dir, 'acct', 'demo', 'records.json'))).toBe(true);
+  });
+
+  it('the last record deleted from the store is found on the next read; so is one added past the head', async () => {
+    const { machine, rows, sql } = await desk();
+    const a = machine();
+    ok(await a.run(IMPORT));
+    ok(await a.run(['acct', 'designate', a.relationship('EUR-SALE-1'), ...LATE]));
+    const kept = await rows('test-hp');
+    await sql(`DELETE FROM hedge.acct_records WHERE store = 'test-hp' AND seq = 2`);
+    exits(await a.run(['acct', 'list']), 2, 'its last 1 record(s) were removed');
+    exits(await a.run(['acct', 'designate', a.relationship('EUR-SALE-2'), ...LATE]), 2, 'were removed');
+    // Put back, and a record added past the head by hand (its chain sealed as hedge would): found too.
+    await sql(
+      `INSERT INTO hedge.acct_records (store, seq, line) VALUES ('test-hp', 2, '${kept[1].line.replaceAll("'", "''")}')`,
+    );
+    ok(await a.run(['acct', 'list']));
+    await sql(`UPDATE hedge.acct_heads SET count = 1 WHERE store = 'test-hp'`);
+    exits(await a.run(['acct', 'list']), 2, '1 record(s) were added past its head');
+  });
+});
