@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { hedgeIn, tempFolders, ROOT } from '../support/hedge-cli.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
+import { openPostgresJournal, type PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
+import { JournalStoreError } from '../../src/platform/journal/entry.js';
 
 const folder = tempFolders('hedge-acct-team-');
 const clock = { now: () => Date.parse('2026-03-02T12:00:00Z'), sleep: async () => {} };
@@ -122,5 +124,26 @@ describeWithPostgres('the accounting records on the team store', (server) => {
     ok(await a.run(['acct', 'list']));
     await sql(`UPDATE hedge.acct_heads SET count = 1 WHERE store = 'test-hp'`);
     exits(await a.run(['acct', 'list']), 2, '1 record(s) were added past its head');
+  });
+
+  it('two appends that read the same count (a hold lost) never both take a number: one is kept whole, the other refused', async () => {
+    const { url, rows, sql } = await desk();
+    const stores: PostgresJournal[] = [0, 1].map(() =>
+      openPostgresJournal({ url, shown: 'the store', source: 'HEDGE_JOURNAL_URL', fallbackDir: folder() }),
+    );
+    try {
+      const outcomes = await Promise.allSettled(
+        stores.map((store, index) => store.acctRecords.append('test-hp', 0, [`{"writer":${index}}`], `hash-${index}`)),
+      );
+      const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+      expect(refused).toHaveLength(1);
+      expect((refused[0] as PromiseRejectedResult).reason).toBeInstanceOf(JournalStoreError);
+      const [kept] = await rows('test-hp');
+      expect((await rows('test-hp')).length).toBe(1);
+      const head = (await sql(`SELECT count::int AS count, hash FROM hedge.acct_heads WHERE store = 'test-hp'`)).rows;
+      expect(head).toEqual([{ count: 1, hash: `hash-${JSON.parse(kept.line).writer}` }]);
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+    }
   });
 });
