@@ -126,6 +126,15 @@ describeWithPostgres('the accounting records on the team store', (server) => {
     exits(await a.run(['acct', 'list']), 2, '1 record(s) were added past its head');
   });
 
+  it('a team store that cannot be reached refuses reads and writes alike (exit 13); nothing is kept on the machine instead', async () => {
+    const { machine } = await desk();
+    const a = machine();
+    const down = { ...TEST_KEY, HEDGE_JOURNAL_URL: 'postgres://hedge:secret@127.0.0.1:1/hedge?connect_timeout=2' };
+    exits(await a.run(IMPORT, down), 13, 'cannot be reached');
+    exits(await a.run(['acct', 'list'], down), 13, 'cannot be reached');
+    expect(existsSync(join(a.dir, 'acct'))).toBe(false);
+  });
+
   it('two appends that read the same count (a hold lost) never both take a number: one is kept whole, the other refused', async () => {
     const { url, rows, sql } = await desk();
     const stores: PostgresJournal[] = [0, 1].map(() =>
