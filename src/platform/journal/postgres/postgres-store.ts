@@ -155,33 +155,7 @@ export function openPostgresJournal(options: TeamJournalOptions) {
     },
 
     /** The accounting records of each environment's store (acct-store.ts seals and checks them). */
-    acctRecords: {
-      async read(store: string, maxBytes: number) {
-        const [row] = (
-          await locker.query<{ head: string | null; bytes: string; lines: string | null }>(
-            { text: ACCT_READ_SQL, values: [store, maxBytes] },
-            'reading the accounting records',
-          )
-        ).rows;
-        return { head: row.head ?? undefined, bytes: Number(row.bytes), lines: row.lines ?? undefined };
-      },
-      /** `lines` after the `count` records read, and the head past them, in one transaction: all or none. */
-      async append(store: string, count: number, lines: string[], hash: string) {
-        const data = locker.statementsOn(await locker.data());
-        let doing = 'recording the accounting records; nothing was recorded';
-        try {
-          await data('BEGIN');
-          await data(ACCT_INSERT_SQL, [store, count, lines]);
-          const moved = await data(ACCT_HEAD_SQL, [store, count + lines.length, hash, count]);
-          if (moved.rowCount !== 1) throw new Error(`another writer moved the head of "${store}" meanwhile`);
-          doing = 'committing the accounting records; whether they were recorded is unknown: `hedge acct log` shows';
-          await data('COMMIT');
-        } catch (error) {
-          await data('ROLLBACK').catch(() => undefined);
-          throw locker.storeError(error, doing);
-        }
-      },
-    },
+    acctRecords: postgresAcctRecords(locker),
 
     /** Brings the schema up to date (also done on first use); the versions applied. */
     async migrateSchema() {
@@ -239,6 +213,37 @@ export function openPostgresJournal(options: TeamJournalOptions) {
 }
 
 export type PostgresJournal = ReturnType<typeof openPostgresJournal>;
+
+/** The accounting records' rows (hedge.acct_records, hedge.acct_heads) on the data session. */
+function postgresAcctRecords(locker: PostgresSessions) {
+  return {
+    async read(store: string, maxBytes: number) {
+      const [row] = (
+        await locker.query<{ head: string | null; bytes: string; lines: string | null }>(
+          { text: ACCT_READ_SQL, values: [store, maxBytes] },
+          'reading the accounting records',
+        )
+      ).rows;
+      return { head: row.head ?? undefined, bytes: Number(row.bytes), lines: row.lines ?? undefined };
+    },
+    /** `lines` after the `count` records read, and the head past them, in one transaction: all or none. */
+    async append(store: string, count: number, lines: string[], hash: string) {
+      const data = locker.statementsOn(await locker.data());
+      let doing = 'recording the accounting records; nothing was recorded';
+      try {
+        await data('BEGIN');
+        await data(ACCT_INSERT_SQL, [store, count, lines]);
+        const moved = await data(ACCT_HEAD_SQL, [store, count + lines.length, hash, count]);
+        if (moved.rowCount !== 1) throw new Error(`another writer moved the head of "${store}" meanwhile`);
+        doing = 'committing the accounting records; whether they were recorded is unknown: `hedge acct log` shows';
+        await data('COMMIT');
+      } catch (error) {
+        await data('ROLLBACK').catch(() => undefined);
+        throw locker.storeError(error, doing);
+      }
+    },
+  };
+}
 
 /** A row as the data session returns it: its JSON as text (postgres-sessions.ts), read here within the journal's bounds. */
 interface StoredRow {
