@@ -349,3 +349,124 @@ it('an NGN company hedging a USDT payable with a buy of USDTNGN: every amount in
   const shown = screen.stdout.replace(/\s+/g, ' ');
   expect(shown).toContain(`USDT-PAYABLE-1: ${hedge.id} closed on ${asOf}, before its maturity`);
 });
+
+it('three month-ends on the simulator: a cover rolled by keep --exposures, designated after it opened, rates recorded daily; each month closed days after its end prints the same bytes months later, and every period end is the hand computation to the cent', async () => {
+  const stoppedAt = Date.parse('2026-11-20T09:00:00Z');
+  const simulator = await start({ stepped: true, realNow: () => stoppedAt });
+  const t0 = simulator.sandbox.clock.now();
+  // A receivable due after three month-ends, covered whole all along: the keeper only rolls it.
+  const due = new Date(Date.parse('2027-02-06T12:00:00Z')).toISOString();
+  const exposures = join(simulator.configDir, 'exposures.csv');
+  writeFileSync(exposures, `id,market,type,amount,currency,due\nINV-2001,${MARKET},receivable,1500000,NGN,${due}\n`);
+  const policy = join(simulator.configDir, 'policy.json');
+  writeFileSync(policy, JSON.stringify({ ratios: '*:100', band_pct: 5, sizing: 'current', netting: true }));
+  const keep = () => keepOnce(simulator, exposures, 0, '--exposures', '--policy', policy);
+  await keep();
+  const serverDay = () => new Date(simulator.sandbox.clock.now()).toISOString().slice(0, 10);
+  const recordRate = async () => ok(await simulator.hedge(['acct', 'rates', '--record', '--market', MARKET]));
+  // Designated a day after the cover opened.
+  simulator.advance(24 * HOUR);
+  await recordRate();
+  const designatedAt = serverDay();
+  expect(designatedAt > new Date(t0).toISOString().slice(0, 10)).toBe(true);
+  const file = join(simulator.configDir, 'relationship.json');
+  const id = 'NGN-RECEIVABLE-Q';
+  writeFileSync(
+    file,
+    JSON.stringify({
+      id,
+      framework: 'ifrs9',
+      type: 'cash_flow',
+      designated_at: designatedAt,
+      objective: 'Fix the dollar value of a naira receivable by buying USDT forward, rolled until it is paid.',
+      market: MARKET,
+      hedged_item: {
+        description: 'Invoice 2001',
+        currency: 'NGN',
+        amount: '1500000',
+        expected_date: due.slice(0, 10),
+        kind: 'forecast',
+        probability_evidence: 'Signed order',
+      },
+      instrument: { references: [REFERENCE] },
+      ratio: '1',
+      designation: 'spot',
+      excluded: 'pnl',
+      method: 'dollar_offset_cumulative',
+      sources_of_ineffectiveness: 'Rolls at other prices than the mid',
+      approved_by: 'Treasurer',
+    }),
+  );
+  ok(await simulator.hedge(['acct', 'designate', file]));
+
+  // Day by day to 3 February: the rate at noon; the keeper half an hour before a maturity; a month closed on the 3rd.
+  const months = ['2026-11', '2026-12', '2027-01'];
+  const printed = new Map<string, string[]>();
+  const monthOutputs = async (month: string) => [
+    ok(await simulator.hedge(['acct', 'journal', id, '--period', month, '--format', 'csv'])).stdout,
+    ok(await simulator.hedge(['acct', 'test', id, '--period', month, '--json'])).stdout,
+    ok(await simulator.hedge(['acct', 'reserve', id, '--period', month, '--json'])).stdout,
+  ];
+  while (serverDay() < '2027-02-03') {
+    const now = simulator.sandbox.clock.now();
+    const noon = Math.floor(now / (24 * HOUR)) * 24 * HOUR + 12 * HOUR;
+    // One rate a day: the designation's day has its own already.
+    const next = noon > now && serverDay() !== designatedAt ? noon : noon + 24 * HOUR;
+    const [held] = simulator.active('buy');
+    const rollAt = held.maturityAtMs! - 30 * 60_000;
+    if (rollAt <= next) {
+      simulator.advance(Math.max(0, rollAt - now));
+      await keep();
+      continue;
+    }
+    simulator.advance(next - now);
+    await recordRate();
+    const day = serverDay();
+    const month = months.find((each) => day === `${nextMonth(each)}-03`);
+    if (month) {
+      const before = await monthOutputs(month);
+      ok(await simulator.hedge(['acct', 'close', '--period', month]));
+      expect(await monthOutputs(month)).toEqual(before);
+      printed.set(month, before);
+    }
+  }
+  expect([...printed.keys()]).toEqual(months);
+  // Months later, after every rate since: each closed month prints as it did.
+  for (const month of months) expect(await monthOutputs(month)).toEqual(printed.get(month));
+
+  // By hand from the recorded rates and the hedges' records, as in the test above.
+  const deal = simulator.hedges().filter((hedge) => hedge.clientReference === REFERENCE);
+  expect(deal.length).toBeGreaterThan(9);
+  const history = okJson(await simulator.hedge(['history', '--ref', REFERENCE, '--json']));
+  const realized = new Map<string, Exact>(
+    history.map((row: Record<string, unknown>) => [row.hedge_id, exact(String(row.gross_pnl_usd))!]),
+  );
+  const rates = okJson(await simulator.hedge(['acct', 'rates', '--market', MARKET, '--json']));
+  const valueAt = (rate: { spot: string; at: string }) =>
+    deal.reduce<Exact>(
+      (sum, hedge) => {
+        const atMs = Date.parse(rate.at);
+        if (hedge.filledAtMs === undefined || hedge.filledAtMs > atMs) return sum;
+        if (hedge.closedAtMs !== undefined && hedge.closedAtMs <= atMs) return add(sum, realized.get(hedge.id)!);
+        const spot = exact(rate.spot)!;
+        return add(sum, div(mul(exact(String(hedge.notionalUsd))!, sub(spot, exact(String(hedge.struckRate))!)), spot));
+      },
+      [0n, 1n],
+    );
+  const rateOn = (date: string) => rates.find((rate: { date: string }) => rate.date === date);
+  const atDesignation = valueAt(rateOn(designatedAt));
+  const periods = okJson(await simulator.hedge(['acct', 'test', id, '--as-of', serverDay(), '--json']));
+  const monthEnds = periods.map((row: { period_end: string }) => row.period_end);
+  for (const end of ['2026-11-30', '2026-12-31', '2027-01-31']) expect(monthEnds).toContain(end);
+  for (const each of periods)
+    expect([each.period_end, each.instrument_change]).toEqual([
+      each.period_end,
+      centsNumber(toCents(sub(valueAt(rateOn(each.period_end)), atDesignation))),
+    ]);
+});
+
+/** The month after `YYYY-MM`. */
+function nextMonth(month: string) {
+  const [year, number] = month.split('-').map(Number);
+  return number === 12 ? `${year + 1}-01` : `${year}-${String(number + 1).padStart(2, '0')}`;
+}

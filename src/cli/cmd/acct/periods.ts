@@ -168,9 +168,9 @@ async function booksFor(
   const whole = closes.find((close) => close.from === from && close.to === until);
   if (whole)
     return {
-      test: asClosed(() => whole.test),
-      reserve: asClosed(() => whole.reserve),
-      journal: asClosed(() => whole.journal),
+      test: whole.test.filter(chosen),
+      reserve: whole.reserve.filter(chosen),
+      journal: whole.journal.filter(chosen),
     };
   const fresh = booksOf(await computeAll(ctx, id, values, until, option));
   const closedOn = (date: unknown) => closes.some((close) => String(date) >= close.from && String(date) <= close.to);
