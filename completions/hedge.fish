@@ -28,7 +28,7 @@ end
 
 # Options whose next word is their value.
 function __hedge_takes_value
-    contains -- $argv[1] --profile --timeout --request-timeout --format --fields --query --until --watch --alert-pnl --alert-maturity --count -t --tenor --ref --idempotency-key --status --limit --since --within --base-url --ca-file --journal-url --key-command --key-store --tolerance --interval --alert-cmd --alert-url --alert-headroom --metrics --policy --ratios --band --sizing --functional --fee-bps --show --html --by --recorded-late --market --quote --as-of --values --occurred --de-designate --reason --period --accounts --root --max-notional --max-daily-notional --markets -X --method -f --raw-field -F --field -H --header --input --port --host --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --view-lag --record-lag --settlement-delay --day
+    contains -- $argv[1] --profile --timeout --request-timeout --format --fields --query --until --watch --alert-pnl --alert-maturity --count -t --tenor --ref --idempotency-key --status --limit --since --within --base-url --ca-file --journal-url --key-command --key-store --tolerance --adopt --interval --alert-cmd --alert-url --alert-headroom --metrics --policy --ratios --band --sizing --functional --fee-bps --show --html --by --recorded-late --market --quote --as-of --values --occurred --de-designate --reason --period --accounts --root --max-notional --max-daily-notional --markets -X --method -f --raw-field -F --field -H --header --input --port --host --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --view-lag --record-lag --settlement-delay --day
 end
 
 # The command path (one line) and how many positional arguments follow it, from the words before the cursor.
@@ -258,8 +258,10 @@ complete -c hedge -n '__hedge_arg_at 0 profile remove' -a '(__hedge_profiles)'
 complete -c hedge -n '__hedge_path_is profile reset-wire' -l all -d 'forget them for every profile and server'
 complete -c hedge -n '__hedge_path_is whoami' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout, default 120 s; 17 once it can never hold)'
 complete -c hedge -n '__hedge_path_is plan' -l tolerance -x -d 'treat differences up to this many USD as at target (default 0)'
+complete -c hedge -n '__hedge_path_is plan' -l adopt -x -d 'make a hedge on a row\'s side that carries another reference (or none) the row\'s, to close, reduce or add to (repeatable)'
 complete -c hedge -n '__hedge_path_is plan' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout, default 120 s; 17 once it can never hold)'
 complete -c hedge -n '__hedge_path_is apply' -l tolerance -x -d 'treat differences up to this many USD as at target (default 0)'
+complete -c hedge -n '__hedge_path_is apply' -l adopt -x -d 'make a hedge on a row\'s side that carries another reference (or none) the row\'s, to close, reduce or add to (repeatable)'
 complete -c hedge -n '__hedge_path_is apply' -l dry-run -d 'the same as `hedge plan`: show, send nothing'
 complete -c hedge -n '__hedge_command_at keep' -a run -d 'Hold a target book through maturities'
 complete -c hedge -n '__hedge_command_at keep' -a status -d 'Show this account\'s keeper: running, hung or dead, its rows and rolls'
@@ -267,6 +269,7 @@ complete -c hedge -n '__hedge_path_is keep run' -l once -d 'run one cycle and ex
 complete -c hedge -n '__hedge_path_is keep run' -l interval -x -d 'seconds between cycles (default 60, at least 2)'
 complete -c hedge -n '__hedge_path_is keep run' -l converge -d 'bring a drifted side back to its target (add, reduce or close); default: report only'
 complete -c hedge -n '__hedge_path_is keep run' -l tolerance -x -d 'treat differences up to this many USD as at target (default 0)'
+complete -c hedge -n '__hedge_path_is keep run' -l adopt -x -d 'make a hedge on a row\'s side that carries another reference (or none) the row\'s, to close, reduce or add to (repeatable)'
 complete -c hedge -n '__hedge_path_is keep run' -l alert-cmd -x -d 'run this shell command with each alert (started, recovered) as JSON on its stdin'
 complete -c hedge -n '__hedge_path_is keep run' -l alert-url -x -d 'POST each alert (started, recovered) as JSON with a Slack-compatible text field'
 complete -c hedge -n '__hedge_path_is keep run' -l alert-headroom -x -d 'alert when a row\'s market capacity or the exposure headroom is below this'

@@ -40,9 +40,9 @@ _hedge_options() {
     'login') REPLY='--base-url --ca-file --journal-url --key-command --key-store --move-key' ;;
     'profile reset-wire') REPLY='--all' ;;
     'whoami') REPLY='--until' ;;
-    'plan') REPLY='--tolerance --until' ;;
-    'apply') REPLY='--tolerance --dry-run' ;;
-    'keep run') REPLY='--once --interval --converge --tolerance --alert-cmd --alert-url --alert-headroom --metrics --dry-run --exposures --policy' ;;
+    'plan') REPLY='--tolerance --adopt --until' ;;
+    'apply') REPLY='--tolerance --adopt --dry-run' ;;
+    'keep run') REPLY='--once --interval --converge --tolerance --adopt --alert-cmd --alert-url --alert-headroom --metrics --dry-run --exposures --policy' ;;
     'exposures') REPLY='--policy --ratios --band --sizing --functional --no-netting --fee-bps --show --report --html' ;;
     'report') REPLY='--since --until --by --ref --html' ;;
     'journal list') REPLY='--pending --since --limit --ref --until' ;;
@@ -66,7 +66,7 @@ _hedge_options() {
 # Options whose next word is their value.
 _hedge_takes_value() {
   case "$1" in
-    --profile | --timeout | --request-timeout | --format | --fields | --query | --until | --watch | --alert-pnl | --alert-maturity | --count | -t | --tenor | --ref | --idempotency-key | --status | --limit | --since | --within | --base-url | --ca-file | --journal-url | --key-command | --key-store | --tolerance | --interval | --alert-cmd | --alert-url | --alert-headroom | --metrics | --policy | --ratios | --band | --sizing | --functional | --fee-bps | --show | --html | --by | --recorded-late | --market | --quote | --as-of | --values | --occurred | --de-designate | --reason | --period | --accounts | --root | --max-notional | --max-daily-notional | --markets | -X | --method | -f | --raw-field | -F | --field | -H | --header | --input | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --clock-skew | --view-lag | --record-lag | --settlement-delay | --day) return 0 ;;
+    --profile | --timeout | --request-timeout | --format | --fields | --query | --until | --watch | --alert-pnl | --alert-maturity | --count | -t | --tenor | --ref | --idempotency-key | --status | --limit | --since | --within | --base-url | --ca-file | --journal-url | --key-command | --key-store | --tolerance | --adopt | --interval | --alert-cmd | --alert-url | --alert-headroom | --metrics | --policy | --ratios | --band | --sizing | --functional | --fee-bps | --show | --html | --by | --recorded-late | --market | --quote | --as-of | --values | --occurred | --de-designate | --reason | --period | --accounts | --root | --max-notional | --max-daily-notional | --markets | -X | --method | -f | --raw-field | -F | --field | -H | --header | --input | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --clock-skew | --view-lag | --record-lag | --settlement-delay | --day) return 0 ;;
     *) return 1 ;;
   esac
 }

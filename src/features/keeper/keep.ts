@@ -74,6 +74,8 @@ export type MovingTarget = (ports: WritePorts) => Promise<KeepRow[]>;
 interface KeepOptions extends KeeperServiceOptions {
   once: boolean;
   converge: boolean;
+  /** `--adopt REF|ID`: hedges on a row's side under another reference (or none) made the row's. */
+  adopt?: readonly string[];
   /** `keep --exposures`: the target is recomputed before every cycle (due dates pass, buckets change, the price moves) instead of read from a target file; see features/exposures/exposures.ts. */
   movingTarget?: MovingTarget;
 }
