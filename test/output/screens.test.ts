@@ -185,7 +185,11 @@ describe.each([80, 60])('at %i columns', (cols) => {
 
   it('keep: a drifted row says, whole, that it is reported only and how to bring it back', async () => {
     const file = join(simulator.configDir, 'target.csv');
-    writeFileSync(file, 'market,side,notional_usd,tenor_days,until,roll_before\nUSDTNGN,sell,2000,7,,\n');
+    // The row names the deal of the side's hedge: it is the row's, so its notional is the row's drift.
+    writeFileSync(
+      file,
+      'market,side,notional_usd,tenor_days,client_reference,until,roll_before\nUSDTNGN,sell,2000,7,DESK-7,,\n',
+    );
     const writes = simulator.writes().length;
     const { lines, text } = await read(['keep', file, '--once']);
     // The row itself (it stays on screen while events scroll away) and the drift event.

@@ -75,7 +75,11 @@ const arg = <const N extends string, const V extends ArgSpec['values'] = never>(
   values?: V,
 ) => ({ name, required: true, description, ...(values && { values }) }) as const;
 const MARKET_ARG = arg('market', 'market, e.g. USDTNGN (from `hedge markets`)', 'market');
-const SIDE_ARG = arg('side', 'buy or sell', SIDES);
+const SIDE_ARG = arg(
+  'side',
+  'buy or sell: buy covers a receivable in the quote currency (NGN for USDTNGN), sell a payable in it, for books in USD',
+  SIDES,
+);
 const notionalArg = (what: string) => arg('notional', `${what} in USD: 10000, 10_000, 10k or 1.5m`);
 const optional = <const A extends ArgSpec>(arg: A) => ({
   ...arg,

@@ -182,6 +182,7 @@ export function decide(
         // Null above is flat only when the side could be told: the alert rules must not read a settling
         // side, one with a hedge still opening, or a book that could not be read, as one that settled.
         ...((!seen || seen.view.settling || seen.view.opening) && { current_unknown: true as const }),
+        ...(seen?.others.length && { not_this_rows: seen.others.map((record) => record.id) }),
         state: seen?.decision.reason ?? 'unknown (the book could not be read)',
         next_action: hold?.nextAction ?? null,
         next_action_at: hold?.nextActionAtMs !== undefined ? utcIso(hold.nextActionAtMs) : null,
@@ -347,7 +348,7 @@ function readSides(
               .join(' ')} makes ${others.length === 1 ? 'it' : 'them'} the row's`,
           }
         : decideRow(row, view, time.latestMs, settings);
-    return { view, decision };
+    return { view, decision, others };
   });
   const notice = (code: string, message: string) =>
     !next.notices.has(code) && next.notices.add(code) && events.push({ say: { event: 'notice', code, message } });

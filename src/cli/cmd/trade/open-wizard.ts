@@ -12,7 +12,7 @@ import {
   PreTradeCheckError,
   safeText,
 } from '../command-input.js';
-import { findMarket, pairOf, sideGains } from '../../../core/markets.js';
+import { findMarket, pairOf, sideCovering, sideCovers, sideGains } from '../../../core/markets.js';
 import { marketProblem, notionalProblem } from '../../../features/trade/pre-trade.js';
 import { days } from '../../../features/trade/trade-actions.js';
 import { formatPercent, formatUtc } from '../../../platform/terminal/format.js';
@@ -48,6 +48,43 @@ function marketChoice(market: Market, room: number) {
   return { name: `${market.market}  ${formatMoney(market.price)}`, description: sides };
 }
 
+/**
+ * "What do you have?": a payable or a receivable in each open market's quote currency (books in USD: a receivable is
+ * covered by buy, a payable by sell, docs/exposures.md), or "I know the side" (undefined: the market and side asked as
+ * before). Not asked when no market given or listed is open: the market step says why.
+ */
+async function askWhatYouHave(
+  prompter: Awaited<ReturnType<Options['prompter']>>,
+  markets: readonly Market[],
+  givenMarket: string | undefined,
+) {
+  const candidates = givenMarket
+    ? markets.filter((entry) => entry.market.toUpperCase() === givenMarket.toUpperCase())
+    : markets.filter((entry) => entry.status === 'open');
+  const choices = candidates.flatMap((market) => {
+    const pair = pairOf(market.market, market);
+    if (!pair) return [];
+    // A currency two markets quote is named with its market.
+    const where = candidates.filter((other) => pairOf(other.market, other)?.quote === pair.quote).length > 1;
+    return (['receivable', 'payable'] as const).map((kind) => {
+      const side = sideCovering(kind);
+      const paid = kind === 'receivable' ? 'you will be paid' : 'you will pay';
+      return {
+        name: `A ${kind} in ${pair.quote}${where ? ` (${market.market})` : ''}: money ${paid} in ${pair.quote}`,
+        short: `${pair.quote} ${kind}`,
+        value: { market, side },
+        description: `${sideCovers(side, pair)}: ${sideGains(side, pair)}`,
+      };
+    });
+  });
+  if (!choices.length) return;
+  const known = { name: 'I know the side (buy or sell)', short: 'I know the side', value: undefined };
+  return prompter.select<{ market: Market; side: Side } | undefined>({
+    message: 'What do you have?',
+    choices: [...choices, known],
+  });
+}
+
 export async function runOpenWizard(
   ctx: Options,
   client: HedgeClient,
@@ -68,13 +105,16 @@ export async function runOpenWizard(
     }),
   ]);
 
-  // The market given (checked unless --skip-checks), else one chosen among the open ones.
+  // The first question, when no side was given: what the user has, in their terms; the side (and the market) follow.
+  const has = given.side ? undefined : await askWhatYouHave(prompter, markets, given.market);
+  // The market given (checked unless --skip-checks), else the one the answer named, else one chosen among the open ones.
   let market: Market;
   if (given.market) {
     const problem = !skipChecks && marketProblem(markets, given.market);
     if (problem) throw problem;
     market = findMarket(markets, given.market) ?? ({ market: given.market } as Market);
-  } else {
+  } else if (has) market = has.market;
+  else {
     const open = markets.filter((entry) => entry.status === 'open');
     if (!open.length) {
       const listed = markets.map((entry) => `${entry.market} (${entry.status})`).join(', ') || 'none';
@@ -115,6 +155,7 @@ export async function runOpenWizard(
   const pair = pairOf(market.market, market);
   let side =
     given.side ??
+    has?.side ??
     (await prompter.select({
       message: 'Side',
       choices: SIDES.map((value) => {
