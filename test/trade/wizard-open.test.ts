@@ -118,7 +118,7 @@ it('at 80 columns: a side already open, a refused notional, the reference and th
   terminal.write(`${DOWN}${DOWN}${ENTER}`);
   await see('? Market');
   // The market choice is its name and price, both sides as its description.
-  await see(/buy: capacity [\d,.]+ USD, carry [+-]/, /sell: capacity [\d,.]+ USD, carry [+-]/);
+  await see(/buy:\s+capacity [\d,.]+ USD, carry [+-]/, /sell:\s+capacity [\d,.]+ USD, carry [+-]/);
   await shot();
   terminal.write(ENTER);
   await see('? Side', 'sell');
@@ -213,6 +213,8 @@ it('Ctrl-C while waiting for the fill stops the wait only: exit 130, the order s
 
 it("at 60 columns: the side step says under the highlighted side which way it gains, and the quote card says it for the side chosen, from the market's own pair (USDTKES: KES per USDT), each line drawn whole", async () => {
   const trading = await startTrading({ extraMarkets: [{ market: 'USDTKES', status: 'open', basePrice: 129.4 }] });
+  // The buy side holds a hedge: its choice line is too long for 60 columns and wraps.
+  trading.seedOpen('buy', 1_000, 'USDTKES');
   terminal = spawnInTerminal(trading, ['open', 'USDTKES'], { cols: 60 });
   const screens: DrawnLine[][] = [];
   const shot = async () => {
@@ -225,6 +227,16 @@ it("at 60 columns: the side step says under the highlighted side which way it ga
   terminal.write(`${DOWN}${DOWN}${ENTER}`);
   await see('? Side', 'buy gains as KES weakens (more KES per USDT)');
   expect(await shot()).not.toContain('sell gains');
+  // A side's wrapped line starts under its figures (past `sell  `), not under its name.
+  const drawn = screens.at(-1)!.map((line) => line.text);
+  const step = drawn.slice(drawn.findIndex((line) => line.startsWith('? Side')) + 1);
+  const choices = step.slice(
+    0,
+    step.findIndex((line) => !line.trim()),
+  );
+  const wrapped = choices.filter((line) => !/^(❯|\s) (buy|sell) /.test(line));
+  expect(wrapped.length).toBeGreaterThan(0);
+  for (const line of wrapped) expect(line).toMatch(/^ {8}\S/);
   terminal.write(DOWN);
   await see('sell gains as KES strengthens (fewer KES per USDT)');
   expect(await shot()).not.toContain('buy gains');

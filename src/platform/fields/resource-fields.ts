@@ -99,11 +99,11 @@ export const POSITION_FIELDS = fieldTable(
   { client_reference: { get: joinedReference }, matures_in: { screenOnly: true, get: (row) => row.maturity_at } },
 );
 
-/** The desk's columns: side, reference, notional, net P&L, entry, mark and time left — all kept at 80 columns whatever the reference's length. */
+/** The desk's columns: side, reference, notional, net P&L, time left, entry and mark — all kept at 80 columns whatever the reference's length; time left before the rates, so that it is never the one left out at 60. */
 export const POSITION_RESOURCE: Resource = {
   fields: POSITION_FIELDS,
   ...ranked(
-    'side client_reference notional_usd net_pnl_usd entry_price mark_price matures_in',
+    'side client_reference notional_usd net_pnl_usd matures_in entry_price mark_price',
     'net_margin_usd gross_pnl_usd accrued_carry_usdc close_fee_usdc margin_usdc market maturity_at hedge_id units opened_at',
   ),
 };

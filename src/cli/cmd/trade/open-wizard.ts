@@ -42,8 +42,9 @@ function sideSummary(market: Market, side: Side) {
 function marketChoice(market: Market, room: number) {
   const full = `${market.market}  ${formatMoney(market.price)}  │ buy: ${sideSummary(market, 'buy')} │ sell: ${sideSummary(market, 'sell')}`;
   if (displayWidth(full) <= room) return { name: full };
+  // Both sides' figures, and their wrapped lines, start in one column, past `sell: `.
   const sides = SIDES.map((side) =>
-    wrapWords(`${side}: ${sideSummary(market, side)}`, room, { hangingIndent: 2 }),
+    wrapWords(`${`${side}:`.padEnd(6)}${sideSummary(market, side)}`, room, { hangingIndent: 6 }),
   ).join('\n');
   return { name: `${market.market}  ${formatMoney(market.price)}`, description: sides };
 }
@@ -164,6 +165,8 @@ export async function runOpenWizard(
         // The prompter wraps a line too long for the terminal at its spaces (nothing is cut off).
         return {
           name: `${known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value}${mark}`,
+          // Its wrapped lines start under its figures, past the side's name.
+          indent: known ? 6 : 0,
           short: value,
           value,
           ...(pair && { description: sideGains(value, pair) }),
