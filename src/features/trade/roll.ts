@@ -113,7 +113,14 @@ async function legsOf(ports: WritePorts, group: string, entries?: readonly Journ
  * write-flow.ts, the hint a write's failure carries). */
 const legRecord = (leg: 'close' | 'open', group: string, request: OpenRequest) =>
   tradeRecord(leg, request, {
-    argv: ['roll', request.market, request.side, '--tenor', String(request.tenor_days)],
+    argv: [
+      'roll',
+      request.market,
+      request.side,
+      '--tenor',
+      String(request.tenor_days),
+      ...(request.client_reference ? ['--ref', request.client_reference] : []),
+    ],
     group,
     leg,
   });

@@ -291,9 +291,10 @@ export function profilesResource(c: ChalkInstance, environmentLabel: (environmen
 
 /** `hedge journal` rows (ui/journal-fields.ts makes them from the entries). */
 export const JOURNAL_RESOURCE = {
-  // host: the machine that began it (a team store holds several desks' actions); seal: `unverified` for an
-  // unresolved row whose seal does not verify under this key (never sent again).
-  fields: fieldTable(`
+  // host: the machine that began it (a team store holds several desks' actions); seal: as stored; seal_check:
+  // hedge's verdict on an unresolved row's seal under this key (one that does not verify is never sent again).
+  fields: fieldTable(
+    `
     id                ID        id
     created_at        Time      time
     command           Command
@@ -305,11 +306,19 @@ export const JOURNAL_RESOURCE = {
     hedge_id          Hedge ID  id
     environment       Where
     host              Host
-    seal              Seal`),
+    seal              Seal
+    seal_check        Seal`,
+    {
+      // On screen the verdict in a word: `verified`, or `unverified` (unsealed, forged, another key's).
+      seal_check: {
+        onScreen: { get: (row) => (row.seal_check === 'verified' ? 'verified' : row.seal_check && 'unverified') },
+      },
+    },
+  ),
   // The entry (its id, for `journal show`), the action with its side, deal and notional, how it ended (and a seal that fails), then when: kept at 80 columns, the time without its "(5s ago)" where the width is short.
   ...ranked(
-    'id command side client_reference notional_usd outcome seal created_at',
-    'market hedge_id environment host',
+    'id command side client_reference notional_usd outcome seal_check created_at',
+    'market hedge_id environment host seal',
   ),
 };
 
