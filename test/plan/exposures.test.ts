@@ -342,7 +342,8 @@ it.skipIf(!CHROMIUM)(
       const box = (el) => { const r = el.getBoundingClientRect(); return { w: Math.round(r.width), h: Math.round(r.height) }; };
       const charts = [...document.querySelectorAll('svg.chart')].map((el) => ({ name: el.dataset.chart, ...box(el) }));
       const band = document.querySelector('[data-band="80-125"]');
-      const out = { charts, band: band ? box(band) : null, scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth,
+      const tables = [...document.querySelectorAll('.scroll')].map((el) => el.scrollWidth - el.clientWidth);
+      const out = { charts, tables, band: band ? box(band) : null, scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth,
         bars: document.querySelectorAll('svg.chart .bar').length };
       const pre = document.createElement('pre'); pre.id = 'measure'; pre.textContent = JSON.stringify(out); document.body.appendChild(pre);
     });</script>`;
@@ -370,5 +371,8 @@ it.skipIf(!CHROMIUM)(
     expect(out.band.w).toBeGreaterThan(20);
     expect(out.bars).toBeGreaterThanOrEqual(4);
     expect(out.scrollWidth).toBeLessThanOrEqual(out.innerWidth);
+    // Every table fits its page: none scrolls sideways (the effectiveness table's ten columns included).
+    expect(out.tables).toHaveLength(3);
+    for (const overflow of out.tables) expect(overflow).toBeLessThanOrEqual(0);
   },
 );
