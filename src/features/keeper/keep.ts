@@ -102,7 +102,8 @@ export async function runKeep(
       throw new UsageError(
         'FILE: a keeper re-reads its target file (on SIGHUP), so it cannot be - (stdin); name the file, or use --once.',
       );
-    const readRows = async (): Promise<KeepRow[]> => toKeepRows((await readTargetFile(ports, file)).rows, file);
+    const again = ['keep', '-', dryRun ? '--dry-run' : '--once'];
+    const readRows = async (): Promise<KeepRow[]> => toKeepRows((await readTargetFile(ports, file, again)).rows, file);
     // Stdin may be a pipe that never ends: a stop signal then ends the read (and the command) at once.
     // A file is read at once, and a signal during that read stops the keeper as any other in start-up.
     const firstRows = moving ? () => moving(ports) : readRows;

@@ -12,6 +12,7 @@ import { guardLiveAction, hedgesWords } from '../write/confirm.js';
 import { finishJournaled } from '../trade/resume.js';
 import { confirmRowFromElsewhere } from '../write/row-trust.js';
 import {
+  againWords,
   applyWords,
   buildTargetPlan,
   checkPlanRequests,
@@ -92,7 +93,7 @@ export async function applyTarget(
   /** Shows the plan before the one confirmation, awaited so the question follows the table. */
   showPlan?: (quoted: QuotedPlan) => Promise<void>,
 ) {
-  const target = await readTargetFile(ports, opts.file);
+  const target = await readTargetFile(ports, opts.file, againWords('apply', opts));
   const guard = await guardLiveAction(ports, { action: 'apply a target book' });
   const client = await ports.client();
   const plan = () => buildTargetPlan(ports, client, target, opts);

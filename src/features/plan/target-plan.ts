@@ -2,7 +2,7 @@
 // read, the plan computed (domain/plan.ts) and each open and add quoted.
 import type { HedgeClient } from '../../platform/api/client.js';
 import { readNumber, plural } from '../../core/number-format.js';
-import { shellWord } from '../../core/program.js';
+import { hedgeCommandLine, shellWord } from '../../core/program.js';
 import {
   adoptWords,
   computePlan,
@@ -43,6 +43,12 @@ export function applyWords(opts: TargetPlanOptions) {
   ];
 }
 
+/** `plan` or `apply` as typed, for a suggestion: the same file, tolerance and adopted hedges (applyWords). */
+export const againWords = (command: 'plan' | 'apply', opts: TargetPlanOptions) => [
+  command,
+  ...applyWords(opts).slice(1),
+];
+
 /** The file's rows, and how problems and messages name it: the path as given, or `stdin`. */
 type TargetFile = Awaited<ReturnType<typeof readTargetFile>>;
 
@@ -55,9 +61,11 @@ export function parseTolerance(raw: string | undefined) {
   return raw === undefined ? 0 : parseUsdAmount(raw, '--tolerance', 'zero-or-more');
 }
 
-/** Reads and checks the target file: every problem as `file:LINE: message` in one UsageError (exit 2). */
-export async function readTargetFile(ports: InputPorts, file: string) {
-  const { text, sourceName } = await readInputFile(ports, file, 'target file', 'cat target.csv | hedge plan -');
+/** Reads and checks the target file: every problem as `file:LINE: message` in one UsageError (exit 2). `again`: the
+ * command that reads it, its options as typed (`apply - --tolerance 5`), for the pipe a terminal on stdin is told of. */
+export async function readTargetFile(ports: InputPorts, file: string, again: readonly string[] = ['plan', '-']) {
+  const pipe = `cat target.csv | ${hedgeCommandLine(ports.globals, again)}`;
+  const { text, sourceName } = await readInputFile(ports, file, 'target file', pipe);
   const parsed = parseTargetFile(text, { sourceName });
   if ('problems' in parsed) {
     throw inputFileProblems(
@@ -212,7 +220,7 @@ export function notThisRowsError(ports: Pick<WritePorts, 'hedgeCommand'>, quoted
 /** `hedge plan` and `apply --dry-run`: the plan built, quoted and (for an agent) admitted; nothing shown. */
 export async function planTarget(ports: WritePorts, opts: TargetPlanOptions) {
   // The whole file is checked before anything is read from the server.
-  const target = await readTargetFile(ports, opts.file);
+  const target = await readTargetFile(ports, opts.file, againWords('plan', opts));
   const client = await ports.client();
   const quoted = await buildTargetPlan(ports, client, target, opts);
   // apply's preview for an agent: its checks judge the plan it would carry out.
