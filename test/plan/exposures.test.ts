@@ -67,6 +67,13 @@ it("hedge exposures: a file with bad rows: exit 2, one line per row and field, a
     `INV-5,USDTNGN,receivable,60m,NGN,${day(3)},`,
     `INV-6,USDTNGN,receivable,900m,NGN,${day(90)},0.5`,
   ]);
+  // Books in a currency the file's markets are not quoted in would be read as USD: refused, before any request.
+  exits(
+    await run(`exposures ${file} --functional EUR`),
+    2,
+    '--functional: EUR is neither USD nor the quote currency of every market in the file (USDTNGN: NGN); expected USD, or the one quote currency of its markets.',
+  );
+  expect(rig.requests()).toEqual([]);
   const lines = ok(await run(`exposures ${file} --fee-bps 5 --show stress --format csv --fields shock_pct,net_usd`))
     .stdout.trim()
     .split('\n');
