@@ -20,7 +20,7 @@ function setUp() {
     writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
     return path;
   };
-  const store = join(dir, 'acct', 'records.json');
+  const store = join(dir, 'acct', 'local', 'records.json');
   return { dir, run, file, store };
 }
 
@@ -44,7 +44,7 @@ describe('hedge acct designate: refusals name the field and record nothing', () 
     [
       'a ratio of 0',
       { ...today, ratio: 0 },
-      'ratio (instrument quantity over hedged item quantity): expected a positive decimal',
+      'ratio (the designated share of the instrument, at most 1): expected a positive decimal',
     ],
     ['a date in the future', { ...today, designated_at: '2026-03-03' }, 'designated_at: 2026-03-03 is in the future'],
     [
@@ -114,7 +114,7 @@ describe('the worked example, recorded late: memo, test, event, reserve and bala
     expect(memo.stdout.replace(/\s+/g, ' ')).toContain('is your judgement and your auditors’');
     // A fact a line, in the order the documentation lists them.
     expect(memo.stdout.split('\n').flatMap((line) => /^([A-Z][a-z][\w ]*):/.exec(line)?.[1] ?? [])).toEqual(
-      'Hedge designation memo|Relationship|Framework|Designated|Recorded|Record hash|Objective and strategy|Hedged item|Evidence of probability|Rates|Hedging instrument|Hedge ratio|Designated risk|Excluded part|Effectiveness|Sources of ineffectiveness|Approved by'.split(
+      'Hedge designation memo|Relationship|Framework|Designated|Recorded|Record hash|Objective and strategy|Hedged item|Hedged risk|Evidence of probability|Rates|Functional currency|Hedging instrument|Hedge ratio|How the ratio was determined|Designated risk|Excluded part|Effectiveness|Economic relationship|Credit risk|Prospective assessment|Sources of ineffectiveness|Rules applied|Approved by'.split(
         '|',
       ),
     );
@@ -146,6 +146,14 @@ describe('the worked example, recorded late: memo, test, event, reserve and bala
         effective: 7700,
         reclassified: 30800,
         reserve_close: 0,
+        // Every field --json's contract names, in the functional currency's code, at the rate it was valued at.
+        instrument_change: 30800,
+        hedged_item_change: -30800,
+        ratio: 1,
+        ineffective: 0,
+        excluded: 0,
+        currency: 'USD',
+        rate: 1.19,
       }),
     ]);
     const accounts = file('gl.json', {
@@ -181,7 +189,10 @@ describe('the worked example, recorded late: memo, test, event, reserve and bala
       'values.csv',
       'date,instrument_value,hedged_item_value\n2018-12-31,50000,-49000\n2019-01-31,140,-150\n',
     );
-    const rows = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--values', values, '--json']));
+    // Up to 2019-01-31: the forward's maturity (2019-02-01) is an event whose values the file would need.
+    const rows = okJson(
+      await run(['acct', 'test', 'EUR-SALE-1', '--values', values, '--as-of', '2019-01-31', '--json']),
+    );
     expect(rows.map((row: Record<string, number>) => [row.effective, row.ineffective, row.reserve_close])).toEqual([
       [49000, 1000, 49000],
       [-48860, -1000, 140],
@@ -232,5 +243,119 @@ describe('hedge acct test, critical terms: each term matched or not, the figures
     expect(text.stdout.replace(/\s+/g, ' ')).toContain(
       'EUR-SALE-2 critical terms (figures by cumulative dollar offset): amount (notional × ratio) 693000.00 vs 770000.00 not matched; currency EUR vs EUR matched; maturity 2019-01-02 vs 2019-02-01 (30 days apart) not matched; underlying EURUSD vs EURUSD matched.',
     );
+  });
+});
+
+describe('exact, from designation, in one currency', () => {
+  it('a forward designated after it was struck counts only its change since: 770,000 × (1.20 − 1.19), not its whole life', async () => {
+    const { run, file } = setUp();
+    ok(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR']));
+    const later = file('later.json', { ...EXAMPLE, id: 'LATER', designated_at: '2018-12-31' });
+    ok(await run(['acct', 'designate', later, '--recorded-late', 'a second relationship on the same forward']));
+    const rows = okJson(await run(['acct', 'test', 'LATER', '--as-of', '2019-02-01', '--json']));
+    expect(rows.map((row: Record<string, unknown>) => [row.period_end, row.instrument_change])).toEqual([
+      ['2019-02-01', 7700],
+    ]);
+  });
+
+  it('an amount given as a JSON number is recorded as the digits written; no period ends on or before the designation', async () => {
+    const { run, file } = setUp();
+    ok(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR']));
+    const source = JSON.stringify({ ...EXAMPLE, id: 'BIG' })
+      .replace('"amount":"770000"', '"amount": 98765432109876.54')
+      .replace('"notional":"770000"', '"notional": 98765432109876.54');
+    const designated = okJson(
+      await run(['acct', 'designate', file('big.json', source), '--recorded-late', 'x', '--json']),
+    );
+    expect(designated.hedged_item.amount).toBe('98765432109876.54');
+    // 98,765,432,109,876.54 × (1.23 − 1.20) at the year end, exactly: 2,962,962,963,296.2962 → …296.30.
+    const [yearEnd] = okJson(await run(['acct', 'test', 'BIG', '--as-of', '2018-12-31', '--json']));
+    expect(yearEnd.instrument_change).toBe(2962962963296.3);
+    expect(okJson(await run(['acct', 'test', 'BIG', '--as-of', '2018-10-15', '--json']))).toEqual([]);
+    expect(okJson(await run(['acct', 'test', 'BIG', '--as-of', '2018-09-30', '--json']))).toEqual([]);
+  });
+});
+
+describe('hedge acct close: a closed period prints as it was closed; what changes in it later is adjusted in the first open period', () => {
+  it('closes 2018-Q4 of the worked example; an occurrence recorded later and dated in it posts an adjusting entry under a new id in 2019-01', async () => {
+    const { run, file } = setUp();
+    ok(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR']));
+    const example = file('example.json', { ...EXAMPLE, hedged_item: { ...EXAMPLE.hedged_item, kind: 'firm' } });
+    ok(await run(['acct', 'designate', example, '--recorded-late', 'from the 2018 spreadsheet']));
+    exits(
+      await run(['acct', 'close', '--period', '2026-03']),
+      2,
+      '--period: 2026-03 has not ended (today is 2026-03-02)',
+    );
+    exits(
+      await run(['acct', 'close', '--period', '2019-01']),
+      2,
+      '--period: no rate of EURUSD for 2019-01-31; import it (hedge acct rates FILE --market EURUSD',
+    );
+    const journal = ['acct', 'journal', '--period', '2018-Q4', '--format', 'csv'];
+    const before = ok(await run(journal)).stdout;
+    const reserveBefore = ok(await run(['acct', 'reserve', '--period', '2018-Q4', '--json'])).stdout;
+    ok(await run(['acct', 'close', '--period', '2018-Q4']));
+    // The inventory: the relationship with the reserve the closed period left, and its memo reprinted with its events.
+    expect(okJson(await run(['acct', 'list', '--json']))).toEqual([
+      expect.objectContaining({ id: 'EUR-SALE-1', framework: 'asc815', reserve: 23100, reserve_as_of: '2018-12-31' }),
+    ]);
+    exits(await run(['acct', 'close', '--period', '2018-12']), 2, '--period: 2018-Q4 is closed already');
+    // The sale turns out to have happened on the year's last day, a closed period: the reserve is reclassified then.
+    ok(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2018-12-31']));
+    const shown = ok(await run(['acct', 'show', 'EUR-SALE-1'])).stdout.replace(/\s+/g, ' ');
+    expect(shown).toContain('sells 770,000.00 EUR at 1.23 (USD per EUR), maturing 2019-02-01');
+    expect(shown).toContain('Occurred: 2018-12-31');
+    const after = ok(await run(journal));
+    expect(after.stdout).toBe(before);
+    expect(ok(await run(['acct', 'reserve', '--period', '2018-Q4', '--json'])).stdout).toBe(reserveBefore);
+    // January's end is valued too: the forward is held until it settles.
+    const lateRate = file('january.csv', 'date,spot,forward,discount_factor,source\n2019-01-31,1.20,1.195,1,bank\n');
+    ok(await run(['acct', 'rates', lateRate, '--market', 'EURUSD', '--quote', 'USD per EUR']));
+    const january = ok(await run(['acct', 'journal', '--period', '2019-01', '--json']));
+    const lines = JSON.parse(january.stdout).filter((line: { date: string }) => line.date === '2019-01-01');
+    expect(new Set(lines.map((line: { entry_id: string }) => line.entry_id))).toEqual(
+      new Set(['EUR-SALE-1/2019-01-01/adjustment']),
+    );
+    // The reserve's 23,100 goes to profit or loss: debit the reserve, credit the reclassification.
+    expect(lines.map((line: Record<string, unknown>) => [line.role, line.debit, line.credit])).toEqual([
+      ['cash_flow_hedge_reserve', 23100, 0],
+      ['reclassification', 0, 23100],
+    ]);
+    expect(january.stderr).toContain(
+      'EUR-SALE-1/2019-01-01/adjustment: adjusting entries, posted in the first open period',
+    );
+    // Every entry id of the whole journal is one entry's alone.
+    const all = okJson(await run(['acct', 'journal', '--json']));
+    const ids = all.map((line: { entry_id: string; date: string }) => `${line.entry_id} ${line.date}`);
+    expect(new Set(all.map((line: { entry_id: string }) => line.entry_id)).size).toBe(new Set(ids).size);
+  });
+});
+
+describe('no silent zero', () => {
+  it('a relationship whose hedges cannot be read (the demo reset under it) is refused naming them, never valued at 0', async () => {
+    const dir = folder();
+    const run = (args: string[]) => hedgeIn(dir, ['--demo', ...args]);
+    ok(await run(['open', 'USDTNGN', 'buy', '1000', '--tenor', '7', '--ref', 'PAY-1', '--yes']));
+    ok(await run(['acct', 'rates', '--record', '--market', 'USDTNGN']));
+    const [rate] = okJson(await run(['acct', 'rates', '--market', 'USDTNGN', '--json']));
+    const relationship = {
+      ...EXAMPLE,
+      id: 'DEMO-1',
+      framework: 'ifrs9',
+      market: 'USDTNGN',
+      functional_currency: 'USD',
+      designated_at: rate.date,
+      hedged_item: { ...EXAMPLE.hedged_item, currency: 'NGN', amount: '1000000', expected_date: '2099-12-31' },
+      instrument: { references: ['PAY-1'] },
+      designation: 'spot',
+      excluded: 'pnl',
+    };
+    const path = join(dir, 'demo.json');
+    writeFileSync(path, JSON.stringify(relationship));
+    ok(await run(['acct', 'designate', path]));
+    ok(await run(['acct', 'test', 'DEMO-1']));
+    ok(await run(['demo', 'reset', '--yes']));
+    exits(await run(['acct', 'test', 'DEMO-1']), 2, 'instrument.references: no hedge of this account carries PAY-1');
   });
 });

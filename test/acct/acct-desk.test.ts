@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { HOUR, keepOnce } from '../support/keeper.js';
+import { add, centsNumber, div, exact, mul, sub, toCents, type Exact } from '../../src/features/acct/acct-money.js';
 import { apiData, colleagueCloses, colleagueOpens, MARKET, useSimulators } from '../support/simulator.js';
 
 const start = useSimulators();
@@ -14,10 +15,11 @@ const cents = (value: unknown) => Math.round(Number(value) * 100);
 /** The reference the exposures keeper gives every hedge of a market's buy side, through its rolls. */
 const REFERENCE = `EXPOSURES-${MARKET}-BUY`;
 
-it("keep --exposures rolls a receivable's cover three times; acct designate, test and journal agree with history and positions to the cent", async () => {
+it("keep --exposures rolls a receivable's cover three times, rates recorded daily; acct test values every period end from the recorded rates and the hedges' records to the cent, measured from designation, the same every run", async () => {
   // The server's clock stopped where this machine's is (moved only by advance() and hedge's pauses): the open hedge's
   // mark and accrued carry are the same for acct as for positions, and the designation's day is this machine's too.
-  const stoppedAt = Date.now();
+  // Three days before a month's end, so that the rolls cross it and the month is closed days after.
+  const stoppedAt = Date.parse('2026-11-27T09:00:00Z');
   const simulator = await start({ stepped: true, realNow: () => stoppedAt });
   const t0 = simulator.sandbox.clock.now();
   // An NGN receivable due in 9 days, covered at 100 % (within 30 days): a 7-day hedge, then 1-day ones as it nears.
@@ -49,7 +51,8 @@ it("keep --exposures rolls a receivable's cover three times; acct designate, tes
       probability_evidence: 'Signed order; the customer has paid every invoice this year',
     },
     instrument: { references: [REFERENCE] },
-    ratio: '1',
+    // Half of the cover designated here, half in the critical-terms relationship below.
+    ratio: '0.5',
     designation: 'spot',
     excluded: 'cost_of_hedging_reserve',
     method: 'dollar_offset_cumulative',
@@ -77,44 +80,99 @@ it("keep --exposures rolls a receivable's cover three times; acct designate, tes
   writeFileSync(file, JSON.stringify(relationship));
   const writesBefore = simulator.writes().length;
   ok(await simulator.hedge(['acct', 'designate', file]));
+  // The memo names the hedge held when it was designated: its id, side, notional, entry rate and maturity.
+  const [held] = simulator.active('buy');
+  const shown = okJson(await simulator.hedge(['acct', 'show', relationship.id, '--json']));
+  expect(shown.hedges).toEqual([
+    {
+      id: held.id,
+      side: 'buy',
+      notional_usd: held.notionalUsd,
+      entry_rate: held.struckRate,
+      maturity: new Date(held.maturityAtMs!).toISOString().slice(0, 10),
+    },
+  ]);
   // The same cover by critical terms: its terms against the receivable's, read from the desk's open hedge.
   const byTerms = { ...relationship, id: 'NGN-RECEIVABLE-TERMS', method: 'critical_terms' };
+  // One hedge's shares across live relationships are at most the whole of it.
+  writeFileSync(file, JSON.stringify({ ...byTerms, ratio: '0.75' }));
+  exits(
+    await simulator.hedge(['acct', 'designate', file]),
+    2,
+    `ratio: 0.75 of the hedges carrying ${REFERENCE} with NGN-RECEIVABLE-1's 0.5 designates more than the whole of them`,
+  );
   writeFileSync(file, JSON.stringify(byTerms));
   ok(await simulator.hedge(['acct', 'designate', file]));
   expect(simulator.writes()).toHaveLength(writesBefore);
 
-  // Three maturities: half an hour before each, within the keeper's last cycle before it, the keeper rolls it.
+  // Three maturities: half an hour before each, within the keeper's last cycle before it, the keeper rolls it; the
+  // market's rate is recorded at noon of every day between (the server's day), as a desk would from a timer.
+  const recordRate = async () => ok(await simulator.hedge(['acct', 'rates', '--record', '--market', MARKET]));
   for (let roll = 0; roll < 3; roll += 1) {
     const [held] = simulator.active('buy');
-    simulator.advance(held.maturityAtMs! - 30 * 60_000 - simulator.sandbox.clock.now());
+    const rollAt = held.maturityAtMs! - 30 * 60_000;
+    for (;;) {
+      const now = simulator.sandbox.clock.now();
+      const noon = Math.floor(now / (24 * HOUR)) * 24 * HOUR + 12 * HOUR;
+      // The designation's day has its rate already: the next noon after it.
+      const next = noon > now && serverDay() !== designatedAt ? noon : noon + 24 * HOUR;
+      if (next >= rollAt) break;
+      simulator.advance(next - now);
+      await recordRate();
+    }
+    simulator.advance(rollAt - simulator.sandbox.clock.now());
     await keep();
   }
   const deal = simulator.hedges().filter((hedge) => hedge.clientReference === REFERENCE);
   expect(deal.length).toBeGreaterThanOrEqual(4);
+  const writesAfterKeep = simulator.writes().length;
+  const ratesNow = okJson(await simulator.hedge(['acct', 'rates', '--market', MARKET, '--json']));
+  // The last day's rate, unless its noon came before the roll.
+  if (!ratesNow.some((rate: { date: string }) => rate.date === serverDay())) await recordRate();
   const asOf = serverDay();
   expect(asOf > designatedAt).toBe(true);
-
-  const writesAfterKeep = simulator.writes().length;
-  ok(await simulator.hedge(['acct', 'rates', '--record', '--market', MARKET]));
-  const [period] = okJson(await simulator.hedge(['acct', 'test', relationship.id, '--as-of', asOf, '--json'])).slice(
-    -1,
-  );
+  const periods = okJson(await simulator.hedge(['acct', 'test', relationship.id, '--as-of', asOf, '--json']));
+  const [period] = periods.slice(-1);
   const history = okJson(await simulator.hedge(['history', '--ref', REFERENCE, '--json']));
-  const positions = okJson(await simulator.hedge(['positions', '--json']));
-  const live = deal.filter((hedge) => hedge.status === 'filled').map((hedge) => hedge.id);
-  const open = positions.filter((line: Record<string, unknown>) => live.includes(String(line.hedge_id)));
   expect(history.length).toBe(deal.length - 1);
-  expect(open).toHaveLength(1);
 
-  const sum = (rows: Array<Record<string, unknown>>, key: string) =>
-    rows.reduce((total, row) => total + cents(row[key]), 0);
-  // The instrument: gross price P&L of every closed hedge of the deal plus the open one's mark; the carry excluded.
-  expect(cents(period.instrument_change)).toBe(sum(history, 'gross_pnl_usd') + sum(open, 'gross_pnl_usd'));
-  expect(cents(period.excluded)).toBe(-(sum(history, 'carry_usdc') + sum(open, 'accrued_carry_usdc')));
-  expect(period).toMatchObject({ relationship_id: relationship.id, period_end: asOf });
+  // By hand, from what is recorded and the hedges' records: at each recorded rate, a hedge filled by then and closed
+  // by then counts what history says it realized, one still open N × (S − E) / S; the instrument's change is that value
+  // less the value at the designation's rate, the designated half of it, rounded once.
+  const rates = okJson(await simulator.hedge(['acct', 'rates', '--market', MARKET, '--json']));
+  const realized = new Map<string, Exact>(
+    history.map((row: Record<string, unknown>) => [row.hedge_id, exact(String(row.gross_pnl_usd))!]),
+  );
+  const valueAt = (rate: { spot: string; at: string }) => {
+    const atMs = Date.parse(rate.at);
+    const spot = exact(rate.spot)!;
+    return deal.reduce<Exact>(
+      (sum, hedge) => {
+        if (hedge.filledAtMs === undefined || hedge.filledAtMs > atMs) return sum;
+        if (hedge.closedAtMs !== undefined && hedge.closedAtMs <= atMs) return add(sum, realized.get(hedge.id)!);
+        const [notional, entry] = [exact(String(hedge.notionalUsd))!, exact(String(hedge.struckRate))!];
+        const buy = div(mul(notional, sub(spot, entry)), spot);
+        return add(sum, hedge.side === 'buy' ? buy : [-buy[0], buy[1]]);
+      },
+      [0n, 1n],
+    );
+  };
+  const rateOn = (date: string) => rates.find((rate: { date: string }) => rate.date === date);
+  const atDesignation = valueAt(rateOn(designatedAt));
+  expect(periods.length).toBeGreaterThan(3);
+  for (const each of periods)
+    expect([each.period_end, each.instrument_change]).toEqual([
+      each.period_end,
+      centsNumber(toCents(mul(sub(valueAt(rateOn(each.period_end)), atDesignation), [1n, 2n]))),
+    ]);
+  expect(period).toMatchObject({ relationship_id: relationship.id, period_end: asOf, currency: 'USD' });
   expect(cents(period.reserve_open) + cents(period.effective) - cents(period.reclassified)).toBe(
     cents(period.reserve_close),
   );
+  // The same figures every time: valued from what is recorded, not from the time of the run.
+  simulator.advance(2 * HOUR);
+  const again = await simulator.hedge(['acct', 'test', relationship.id, '--as-of', asOf, '--json']);
+  expect(again.stdout).toBe(JSON.stringify(periods, null, 2) + '\n');
 
   const journal = okJson(await simulator.hedge(['acct', 'journal', '--json']));
   expect(journal.length).toBeGreaterThan(0);
@@ -127,6 +185,8 @@ it("keep --exposures rolls a receivable's cover three times; acct designate, tes
   );
   // Critical terms: the desk's open hedge (in USD, on the market, maturing before the due date) against the receivable.
   const [terms] = okJson(await simulator.hedge(['acct', 'test', byTerms.id, '--as-of', asOf, '--json'])).slice(-1);
+  const positions = okJson(await simulator.hedge(['positions', '--json']));
+  expect(positions).toHaveLength(1);
   const maturity = new Date(simulator.active('buy')[0].maturityAtMs!).toISOString().slice(0, 10);
   expect(terms.critical_terms).toMatchObject({
     currency: { instrument: 'USD', hedged_item: 'NGN', matched: false },
@@ -144,6 +204,25 @@ it("keep --exposures rolls a receivable's cover three times; acct designate, tes
     period.effective,
     period.reserve_close,
   ]);
+  // November closed in December, days after its end: its rows and entries print as they were, every time.
+  const november = ['acct', 'journal', relationship.id, '--period', '2026-11', '--format', 'csv'];
+  const novemberTest = ['acct', 'test', relationship.id, '--period', '2026-11', '--json'];
+  const [entriesBefore, testBefore] = [
+    ok(await simulator.hedge(november)).stdout,
+    ok(await simulator.hedge(novemberTest)).stdout,
+  ];
+  expect(
+    JSON.parse(testBefore)
+      .map((row: { period_end: string }) => row.period_end)
+      .at(-1),
+  ).toBe('2026-11-30');
+  ok(await simulator.hedge(['acct', 'close', '--period', '2026-11']));
+  simulator.advance(24 * HOUR);
+  await recordRate();
+  expect(ok(await simulator.hedge(november)).stdout).toBe(entriesBefore);
+  expect(ok(await simulator.hedge(novemberTest)).stdout).toBe(testBefore);
+  exits(await simulator.hedge(['acct', 'close', '--period', '2026-12']), 2, '--period: 2026-12 has not ended');
+
   // acct reads: the only requests it sent were GETs.
   expect(simulator.writes()).toHaveLength(writesAfterKeep);
 });
@@ -191,4 +270,82 @@ it('acct designate on a server that leaves an early-closed hedge `filled` (alpha
   );
   ok(await simulator.hedge(['acct', 'designate', file, '--recorded-late', 'Brought over from the old books']));
   expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges', '/hedges/close']);
+});
+
+it('an NGN company hedging a USDT payable with a buy of USDTNGN: every amount in NGN, translated at the recorded rate; the buy offsets the payable whole', async () => {
+  const stoppedAt = Date.now();
+  const simulator = await start({ stepped: true, realNow: () => stoppedAt });
+  // Opened before the designation: its value then is not the relationship's.
+  await colleagueOpens(simulator, 'buy', 20_000, 7, 'PAYABLE-7');
+  simulator.advance(3 * HOUR);
+  ok(await simulator.hedge(['acct', 'rates', '--record', '--market', MARKET]));
+  const day = () => new Date(simulator.sandbox.clock.now()).toISOString().slice(0, 10);
+  const designatedAt = day();
+  const file = join(simulator.configDir, 'payable.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      id: 'USDT-PAYABLE-1',
+      framework: 'ifrs9',
+      type: 'cash_flow',
+      designated_at: designatedAt,
+      objective: 'Fix the naira cost of a USDT payable by buying USDT forward.',
+      market: MARKET,
+      functional_currency: 'NGN',
+      hedged_item: {
+        description: 'A supplier paid in USDT',
+        currency: 'USDT',
+        amount: '-20000',
+        expected_date: new Date(simulator.sandbox.clock.now() + 6 * 24 * HOUR).toISOString().slice(0, 10),
+        kind: 'firm',
+        probability_evidence: 'Signed contract',
+      },
+      instrument: { references: ['PAYABLE-7'] },
+      ratio: '1',
+      designation: 'spot',
+      excluded: 'pnl',
+      method: 'dollar_offset_cumulative',
+      sources_of_ineffectiveness: 'The price the hedge was struck at against the mid',
+      approved_by: 'Finance director',
+    }),
+  );
+  ok(await simulator.hedge(['acct', 'designate', file]));
+  for (let days = 0; days < 2; days += 1) {
+    simulator.advance(24 * HOUR);
+    ok(await simulator.hedge(['acct', 'rates', '--record', '--market', MARKET]));
+  }
+  const asOf = day();
+  const rows = okJson(await simulator.hedge(['acct', 'test', 'USDT-PAYABLE-1', '--as-of', asOf, '--json']));
+  const rates = okJson(await simulator.hedge(['acct', 'rates', '--market', MARKET, '--json']));
+  const [hedge] = simulator.hedges().filter((each) => each.clientReference === 'PAYABLE-7');
+  // By hand: the hedge's USD value N × (S − E) / S, in naira at S: N × (S − E); less the same at designation.
+  const naira = (rate: { spot: string }) =>
+    mul(exact(String(hedge.notionalUsd))!, sub(exact(rate.spot)!, exact(String(hedge.struckRate))!));
+  const rateOn = (date: string) => rates.find((rate: { date: string }) => rate.date === date);
+  expect(rows).toHaveLength(2);
+  for (const row of rows) {
+    expect(row.currency).toBe('NGN');
+    expect(row.instrument_change).toBe(
+      centsNumber(toCents(sub(naira(rateOn(row.period_end)), naira(rateOn(designatedAt))))),
+    );
+    // The payable of 20,000 USDT costs 20,000 × ΔS naira more: the buy offsets it whole.
+    expect(row.hedged_item_change).toBe(
+      centsNumber(
+        toCents(mul(exact('-20000')!, sub(exact(rateOn(row.period_end).spot)!, exact(rateOn(designatedAt).spot)!))),
+      ),
+    );
+    expect(row.ratio).toBe(1);
+  }
+  expect(rows[0].hedges_closed_early).toBeUndefined();
+  // Closed before its maturity and the payable's date, nothing opened in its place: flagged on the relationship's test.
+  await colleagueCloses(simulator, 'buy');
+  simulator.advance(24 * HOUR);
+  ok(await simulator.hedge(['acct', 'rates', '--record', '--market', MARKET]));
+  const [last] = okJson(await simulator.hedge(['acct', 'test', 'USDT-PAYABLE-1', '--json'])).slice(-1);
+  expect(last.hedges_closed_early).toEqual([
+    { id: hedge.id, closed: asOf, maturity: new Date(hedge.maturityAtMs!).toISOString().slice(0, 10) },
+  ]);
+  const screen = ok(await simulator.hedge(['acct', 'test', 'USDT-PAYABLE-1'], { screen: { columns: 200, rows: 60 } }));
+  const shown = screen.stdout.replace(/\s+/g, ' ');
+  expect(shown).toContain(`USDT-PAYABLE-1: ${hedge.id} closed on ${asOf}, before its maturity`);
 });

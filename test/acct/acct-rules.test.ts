@@ -44,7 +44,10 @@ describe('de-designation: prospective, the reserve kept while the transaction is
   } as const;
 
   it('still expected: the reserve stays, later changes go to profit or loss', () => {
-    const results = rollForward(periods, { ...base, deDesignated: { date: '2026-02-28', stillExpected: true } });
+    const results = rollForward(periods, {
+      ...base,
+      events: [{ type: 'de-designated', date: '2026-02-28', stillExpected: true }],
+    });
     expect(results.map((r) => [r.status, r.effective, r.undesignated, r.reserve_close])).toEqual([
       ['designated', 100, 0, 100],
       ['de-designated', 50, 0, 150],
@@ -54,7 +57,10 @@ describe('de-designation: prospective, the reserve kept while the transaction is
   });
 
   it('no longer expected: the reserve goes to profit or loss at once', () => {
-    const results = rollForward(periods, { ...base, deDesignated: { date: '2026-02-28', stillExpected: false } });
+    const results = rollForward(periods, {
+      ...base,
+      events: [{ type: 'de-designated', date: '2026-02-28', stillExpected: false }],
+    });
     expect(results.map((r) => [r.reclassified, r.reserve_close])).toEqual([
       [0, 100],
       [150, 0],

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import {
   balanced,
-  deskValues,
+  deskValueAt,
   forwardPoints,
   forwardValues,
   hedgedItemBySpot,
@@ -15,7 +15,7 @@ import {
   type RateRow,
   type RelationshipRules,
 } from '../../src/features/acct/acct-rules.js';
-import { centsNumber, exact, toCents, type Exact } from '../../src/features/acct/acct-money.js';
+import { centsNumber, exact, sub, toCents, type Exact } from '../../src/features/acct/acct-money.js';
 
 const examples = JSON.parse(readFileSync(new URL('published-examples.json', import.meta.url), 'utf8'));
 
@@ -44,7 +44,7 @@ const rulesOf = (rel: Record<string, never>): RelationshipRules => ({
   excluded: rel.excluded,
   kind: rel.kind,
   designatedAt: rel.designated_at,
-  occurred: rel.occurred,
+  events: rel.occurred ? [{ type: 'occurred', date: rel.occurred }] : [],
 });
 
 /** A forward held elsewhere: its terms, and its and the hedged item's values at each date after designation. */
@@ -130,6 +130,9 @@ describe('a payable hedged on the spot element, forward points amortised from a 
       ['cost_of_hedging_reserve', -176.36],
       ['excluded_component', 266.67],
       ['cost_of_hedging_reserve', -266.67],
+      // The payable's exchange loss, to profit or loss.
+      ['hedged_item', -1000],
+      ['hedged_item_remeasurement', 1000],
       ['cash_flow_hedge_reserve', 1000],
       ['reclassification', -1000],
     ]);
@@ -175,20 +178,37 @@ describe('a rolled hedge whose carry is excluded (built from the textbook exerci
   const example = examples.rolled_carry_excluded;
   const rel = example.relationship;
   const rates = rateRows(example.rates);
+  // Each leg sells the euros at the spot of the day it opens; a day's rate is read at its end.
+  const dayMs = (date: string) => Date.parse(`${date}T00:00:00Z`);
   const hedges: DeskHedge[] = example.hedges.map((h: Record<string, string>) => ({
     id: h.id,
-    opened: h.opened,
-    closed: h.closed,
-    gross: toCents(x(h.gross)),
-    carry: toCents(x(h.carry)),
-    fees: toCents(x(h.fees)),
+    side: 'sell',
+    notional: x(rel.hedged_amount),
+    entry: rates.find((rate) => rate.date === h.opened)!.spot,
+    openedMs: dayMs(h.opened),
+    closed: { atMs: dayMs(h.closed), gross: x(h.gross), carry: x(h.carry), fees: x(h.fees) },
   }));
-  // Leg 2 opens at the 2018-12-31 rates: its mark there is nil.
-  const opening = new Map([['leg-2', { ...hedges[1], gross: 0n, carry: 0n }]]);
-  const periods: PeriodValues[] = rates.slice(1).map((at) => {
-    const desk = deskValues(hedges, at.date, at.date === '2018-12-31' ? opening : new Map());
+  // A leg opening at a day's rates has no carry yet, and no price P&L: its mark there is nil.
+  const valueAt = (at: RateRow) => {
+    const carry = new Map<string, Exact>(
+      example.hedges.flatMap((h: Record<string, string>) => (h.opened === at.date ? [[h.id, x('0')] as const] : [])),
+    );
+    const desk = deskValueAt(hedges, { ...at, atMs: dayMs(at.date) + 86_399_999, carry }, new Map());
     expect(desk.unknown).toEqual([]);
-    return { end: at.date, ...desk, hedgedItem: hedgedItemBySpot(x(rel.hedged_amount), USD_PER_FOREIGN, rates[0], at) };
+    return desk;
+  };
+  // Measured from designation: the value at each period end less the value then.
+  const atDesignation = valueAt(rates[0]);
+  const periods: PeriodValues[] = rates.slice(1).map((at) => {
+    const desk = valueAt(at);
+    const since = (key: 'instrument' | 'excluded' | 'fees') => toCents(sub(desk[key], atDesignation[key]));
+    return {
+      end: at.date,
+      instrument: since('instrument'),
+      excluded: since('excluded'),
+      fees: since('fees'),
+      hedgedItem: hedgedItemBySpot(x(rel.hedged_amount), USD_PER_FOREIGN, rates[0], at),
+    };
   });
   const results = rollForward(periods, rulesOf(rel));
 
@@ -210,5 +230,73 @@ describe('a rolled hedge whose carry is excluded (built from the textbook exerci
       [53900, -23100],
     ]);
     for (const result of results) lines('R1', result);
+  });
+});
+
+describe("Hoyle's receivable hedge: the forward's discount amortised by month, the receivable remeasured, the settlement", () => {
+  const example = examples.receivable_months_amortised;
+  const { rel, rates, periods, terms } = externalForward(example);
+  const results = rollForward(periods, {
+    ...rulesOf(rel),
+    amortisation: {
+      total: forwardPoints(terms, USD_PER_FOREIGN, rates[0]),
+      from: rel.designated_at,
+      to: rel.maturity,
+      basis: 'months',
+    },
+    events: [
+      { type: 'settled', date: rel.maturity },
+      { type: 'occurred', date: rel.occurred },
+    ],
+  });
+  const entries = results.map((result) => periodEntries('H', result));
+  /** The debit (positive) or credit of `role` in the entry described as `description`, summed. */
+  const amount = (i: number, description: string, role: string) =>
+    centsNumber(
+      entries[i]
+        .filter((line) => line.description === description && line.role === role)
+        .reduce((sum, line) => sum + line.amount, 0n),
+    );
+  const byDate = (pick: (i: number) => number) => Object.fromEntries(results.map((r, i) => [r.period_end, pick(i)]));
+
+  it('every entry balances, and both reserves are nil once the receivable is collected', () => {
+    for (const lines of entries) expect(balanced(lines)).toBe(true);
+    expect(results.map((r) => [r.reserve_close, r.cost_of_hedging_close])).toEqual([
+      [0, 3769.8],
+      [0, 0],
+    ]);
+  });
+
+  it('reproduces the receivable remeasurement, the forward to AOCI, the reclassification and the discount expense', () => {
+    const published = example.published;
+    expect(byDate((i) => amount(i, 'remeasurement of the hedged item at spot', 'hedged_item'))).toEqual(
+      published.receivable_remeasurement,
+    );
+    // Both reserves are AOCI: the forward's whole change goes there, as the book's one line does.
+    const toAoci = (i: number) =>
+      Math.round(-amount(i, 'remeasurement of the hedging instrument', 'hedging_instrument'));
+    expect(byDate(toAoci)).toEqual(published.forward_to_aoci_whole_dollars);
+    expect(byDate((i) => amount(i, 'reclassification of the reserves', 'reclassification'))).toEqual(
+      published.aoci_to_loss_on_forward,
+    );
+    expect(byDate((i) => amount(i, 'amortisation of the excluded part', 'excluded_component'))).toEqual(
+      published.discount_expense,
+    );
+  });
+
+  it("posts the book's settlement: the currency received for the receivable, delivered under the forward for cash", () => {
+    const { settlement } = example.published;
+    expect(amount(1, 'the hedged item settled in its currency', 'foreign_currency')).toBe(
+      settlement.foreign_currency_received,
+    );
+    expect(amount(1, 'the hedged item settled in its currency', 'hedged_item')).toBe(
+      -settlement.foreign_currency_received,
+    );
+    expect(
+      ['foreign_currency', 'cash', 'hedging_instrument'].map((role) =>
+        amount(1, 'settlement of the hedging instrument', role),
+      ),
+    ).toEqual([-settlement.foreign_currency_received, settlement.cash_received, settlement.forward_settled]);
+    expect(results.map((r) => r.status)).toEqual(['designated', 'occurred']);
   });
 });

@@ -774,20 +774,32 @@ export const ACCT_DESIGNATE = subcommand(
   },
 );
 
-export const ACCT_RATES = subcommand('rates', 'local', "Import a market's dated rates, or record today's mid", {
-  description:
-    "Import a market's dated rates (CSV date,spot,forward,discount_factor,source; no gap, no date twice, no other market) or, with --record, today's mid price from the API with its source (a read)",
-  args: [optional(arg('file', 'the rates file (CSV), or - for stdin'))],
-  options: options(
-    '--market <market>',
-    'the market the rates are of, e.g. EURUSD or USDTNGN',
-    '--quote <direction>',
-    'how the rates read, once: "USD per EUR", "NGN per USDT"',
-    '--record',
-    "record today's mid price of --market from the API instead of a file",
-  ),
-  examples: ['hedge acct rates docs/examples/rates-eurusd.csv --market EURUSD --quote "USD per EUR"'],
-});
+export const ACCT_RATES = subcommand(
+  'rates',
+  'local',
+  "Import a market's dated rates, record today's mid, or list them",
+  {
+    description:
+      "Import a market's dated rates (CSV date,spot,forward,discount_factor,source; no gap, no date twice, no other market), or with --record today's mid price from the API with its source and the server's time and the carry its open hedges have accrued (a read); with --market alone, list what is recorded",
+    args: [optional(arg('file', 'the rates file (CSV), or - for stdin'))],
+    options: options(
+      '--market <market>',
+      'the market the rates are of, e.g. EURUSD or USDTNGN',
+      '--quote <direction>',
+      'how the rates read, once: "USD per EUR", "NGN per USDT"',
+      '--record',
+      "record today's mid price of --market from the API instead of a file",
+      '--correct',
+      "correct the file's dates recorded already with other figures (an appended correction; needs --reason)",
+      '--reason <text>',
+      'with --correct: why the recorded rates are wrong',
+    ),
+    examples: [
+      'hedge acct rates docs/examples/rates-eurusd.csv --market EURUSD --quote "USD per EUR"',
+      'hedge acct rates fixed.csv --market EURUSD --quote "USD per EUR" --correct --reason "the bank restated its fixing"',
+    ],
+  },
+);
 
 export const ACCT_TEST = subcommand(
   'test',
@@ -797,7 +809,13 @@ export const ACCT_TEST = subcommand(
     description:
       "Test each relationship's effectiveness per period up to --as-of: the instrument's and the hedged item's cumulative changes, the offset ratio (or regression), the IFRS 9 6.5.11 lower of, the effective part to the reserve and the rest to P&L, the excluded part; hedge never concludes that hedge accounting applies",
     args: [ACCT_ONE],
-    options: options('--as-of <date>', 'the last period end (default today, UTC)', ACCT_VALUES, UNTIL_OPTION),
+    options: options(
+      '--as-of <date>',
+      "the last period end (default today: the server's for the desk's hedges)",
+      ACCT_PERIOD,
+      ACCT_VALUES,
+      UNTIL_OPTION,
+    ),
     examples: ['hedge acct test --as-of 2019-02-01 --json', 'hedge acct test EUR-SALE-1 --values values.csv'],
   },
 );
@@ -805,26 +823,47 @@ export const ACCT_TEST = subcommand(
 export const ACCT_EVENT = subcommand(
   'event',
   'local',
-  'Record that the hedged transaction happened, or a de-designation',
+  "Record an event of a relationship's life: occurrence, de-designation, rebalancing, termination",
   {
     description:
-      'Record that the hedged transaction happened (the reserves are reclassified) or a de-designation (prospective: the reserve stays until the transaction, or goes to P&L when it is no longer expected)',
+      "Record an event of a relationship's life, appended with its date: the hedged transaction happened (in parts with --share or --amount; the reserves are reclassified), a de-designation (prospective: the reserve stays until the transaction, or goes to P&L when it is no longer expected), a rebalancing (IFRS 9: the ratio changes) or the instrument's termination (settled in cash)",
     args: [RELATIONSHIP_ID],
     options: options(
       '--occurred <date>',
-      'the hedged transaction happened on this date',
+      'the hedged transaction happened on this date (all that is left of it, unless --share or --amount)',
+      '--share <share>',
+      'with --occurred: the share of the whole transaction that happened, e.g. 0.25',
+      '--amount <amount>',
+      "with --occurred: the amount of it that happened, in the hedged item's currency",
       '--de-designate <date>',
       'end the relationship on this date (needs --reason)',
-      '--reason <text>',
-      'why it is de-designated',
       '--not-expected',
-      'with --de-designate: the transaction is no longer expected, so the reserve goes to P&L',
+      'with --de-designate: the transaction is no longer expected, so the reserve goes to P&L at once',
+      '--rebalance <date>',
+      'IFRS 9: change the designated share of the instrument from this date (needs --ratio and --reason)',
+      '--ratio <ratio>',
+      'with --rebalance: the new designated share of the instrument',
+      '--terminate <date>',
+      'the instrument was terminated and settled in cash on this date (needs --reason)',
+      '--reason <text>',
+      'why (a de-designation, a rebalancing, a termination or a correction)',
+      '--correct <record>',
+      'replace the event of this record number (hedge acct log ID) with this one: an appended correction, --reason says why',
     ),
     examples: [
       'hedge acct event EUR-SALE-1 --de-designate 2019-01-15 --reason "the order was cancelled" --not-expected',
+      'hedge acct event EUR-SALE-1 --occurred 2019-02-01 --share 0.5',
+      'hedge acct event EUR-SALE-1 --occurred 2019-02-01 --correct 3 --reason "the delivery was on the 1st, not the 10th"',
     ],
   },
 );
+
+export const ACCT_LOG = subcommand('log', 'local', 'The audit trail: every record, who made it, when, what and why', {
+  description:
+    "The accounting records of this environment in the order they were made: who (the profile), when, what (a designation, an event, rates, a correction) and why (a correction's reason, a late designation's); with an id, that relationship's or that market's alone",
+  args: [optional(arg('id', 'a relationship id or a market (default: every record)'))],
+  examples: ['hedge acct log', 'hedge acct log EUR-SALE-1 --json'],
+});
 
 export const ACCT_RESERVE = subcommand('reserve', 'read', "The cash-flow hedge reserve's roll-forward per period", {
   description:
@@ -849,6 +888,31 @@ export const ACCT_JOURNAL = subcommand('journal', 'read', 'Balanced journal entr
     'hedge acct journal --period 2019-02 --accounts gl-accounts.json',
     'hedge acct journal --format csv > entries.csv',
   ],
+});
+
+export const ACCT_CLOSE = subcommand('close', 'local', 'Close a period: its figures and entries kept as they are', {
+  description:
+    "Close a period of the books: every relationship's test rows, reserve and journal entries for it are recorded, and test, reserve and journal print them as closed from then on; what later changes in it (a late rate, an event) posts adjusting entries in the first open period; refused while the period has not ended or a rate it needs is missing",
+  options: options('--period <period>', 'the period to close: a month (2026-11), a quarter (2026-Q4) or a year (2026)'),
+  examples: ['hedge acct close --period 2026-11'],
+});
+
+export const ACCT_LIST = subcommand(
+  'list',
+  'local',
+  'The relationships recorded: id, framework, item, instrument, status, reserve',
+  {
+    description:
+      'List the relationships recorded: id, framework, hedged item, instrument, status (designated, or how and when it ended) and the reserve as the last closed period left it',
+    examples: ['hedge acct list', 'hedge acct list --json'],
+  },
+);
+
+export const ACCT_SHOW = subcommand('show', 'local', "A relationship's memo reprinted, with its events", {
+  description: "Reprint a relationship's designation memo as it was recorded, with its events since",
+  args: [RELATIONSHIP_ID],
+  options: options('--markdown', 'print the memo in Markdown'),
+  examples: ['hedge acct show EUR-SALE-1'],
 });
 
 export const ACCT = book('acct', 'local', 'Hedge accounting: designation, effectiveness, reserve, entries', {

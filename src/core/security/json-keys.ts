@@ -22,6 +22,28 @@ function stringEnd(text: string, start: number) {
   }
 }
 
+const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/** `text` with every number written as a string of its digits (`1.10` → `"1.10"`): what an exact reader takes as the
+ * amount written, where JSON.parse would round it to a double first. */
+export function numbersAsText(text: string) {
+  let out = '';
+  let from = 0;
+  for (let at = 0; at < text.length;) {
+    const code = text.charCodeAt(at);
+    if (code === QUOTE) at = stringEnd(text, at);
+    else if (code === 0x2d || (code >= 0x30 && code <= 0x39)) {
+      NUMBER.lastIndex = at;
+      const found = NUMBER.exec(text);
+      const end = found ? at + found[0].length : at + 1;
+      if (found) out += `${text.slice(from, at)}"${found[0]}"`;
+      if (found) from = end;
+      at = end;
+    } else at += 1;
+  }
+  return out + text.slice(from);
+}
+
 export interface JsonBounds {
   maxBytes: number;
   /** Arrays and objects inside one another: a walk of the value (a copy, a print) recurses once per level. */

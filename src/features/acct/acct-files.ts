@@ -2,10 +2,10 @@
 // A problem names the field and what is allowed, never the value given.
 import * as z from 'zod/mini';
 import { readRowFile, type Field } from '../../core/row-file.js';
-import { readBoundedJson } from '../../core/security/json-keys.js';
+import { numbersAsText, readBoundedJson } from '../../core/security/json-keys.js';
 import { MAX_INPUT_FILE_BYTES } from '../../core/security/bounded-read.js';
 import { FRAMEWORKS, METHODS } from './acct-rules.js';
-import { exact } from './acct-money.js';
+import { exact, type Exact } from './acct-money.js';
 import { NUMBERED_ROWS } from '../exposures/exposures-file.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -41,6 +41,10 @@ const RELATIONSHIP = z.strictObject({
   designated_at: date('designated_at'),
   objective: text,
   market: pattern(/^[A-Z0-9]{4,16}$/, 'expected the market whose rates apply, e.g. USDTNGN'),
+  /** The currency the books are kept in (ISO); USDT and USDC are read as USD. */
+  functional_currency: z.optional(
+    pattern(/^[A-Z]{3,5}$/, 'expected the currency code the books are kept in, such as NGN'),
+  ),
   hedged_item: z.strictObject({
     description: text,
     currency: pattern(/^[A-Z]{3,5}$/, 'expected a currency code such as NGN'),
@@ -48,6 +52,8 @@ const RELATIONSHIP = z.strictObject({
     expected_date: date('hedged_item.expected_date'),
     kind: z.enum(['forecast', 'firm', 'recognised']),
     probability_evidence: text,
+    /** A non-financial item (inventory, equipment) or a financial one: IFRS 9 adjusts a non-financial item's cost. */
+    nature: z.optional(z.enum(['financial', 'non_financial'])),
   }),
   instrument: z.union([
     z.strictObject({ references: z.array(REFERENCE).check(z.minLength(1, 'expected at least one reference')) }),
@@ -59,22 +65,45 @@ const RELATIONSHIP = z.strictObject({
       rate_quote: text,
     }),
   ]),
-  ratio: decimalText('ratio (instrument quantity over hedged item quantity)', true),
+  ratio: decimalText('ratio (the designated share of the instrument, at most 1)', true),
   designation: z.enum(['spot', 'forward']),
-  excluded: z.enum(['pnl', 'cost_of_hedging_reserve']),
+  excluded: z.enum(['pnl', 'cost_of_hedging_reserve', 'amortised']),
   method: z.enum(METHODS),
   sources_of_ineffectiveness: text,
   approved_by: text,
   /** Where the reserve goes when the transaction happens: the hedged item's line, or the asset's cost. */
   on_occurrence: z.optional(z.enum(['reclassify', 'basis_adjustment'])),
+  /** A spot designation whose hedged item is discounted to its cash-flow date. */
+  discount_hedged_item: z.optional(z.boolean()),
+  /** How the excluded part known at inception is spread: by days, or by months as a textbook does. */
+  amortisation: z.optional(z.enum(['days', 'months'])),
+  // What the designation documents besides (IFRS 9 6.4.1(b), ASC 815-20-25-3): the memo names any left out.
+  hedged_risk: z.optional(text),
+  ratio_basis: z.optional(text),
+  economic_relationship: z.optional(text),
+  credit_risk: z.optional(text),
+  prospective_assessment: z.optional(text),
 });
 export type Relationship = z.infer<typeof RELATIONSHIP>;
 
-const REQUIRED_FIELDS = Object.keys(RELATIONSHIP.shape).filter((key) => key !== 'on_occurrence');
+/** The fields a file may leave out. */
+const OPTIONAL_FIELDS = new Set([
+  'on_occurrence',
+  'functional_currency',
+  'discount_hedged_item',
+  'amortisation',
+  'hedged_risk',
+  'ratio_basis',
+  'economic_relationship',
+  'credit_risk',
+  'prospective_assessment',
+]);
+const REQUIRED_FIELDS = Object.keys(RELATIONSHIP.shape).filter((key) => !OPTIONAL_FIELDS.has(key));
 
 /** The relationship a file holds, or the one line that says what is wrong with it. */
 export function parseRelationship(source: string): Relationship | string {
-  const read = readBoundedJson(source, { maxBytes: MAX_INPUT_FILE_BYTES, maxDepth: 8 }, RELATIONSHIP);
+  // Numbers read as the digits written: an amount is never a double first.
+  const read = readBoundedJson(numbersAsText(source), { maxBytes: MAX_INPUT_FILE_BYTES, maxDepth: 8 }, RELATIONSHIP);
   // The checked value with its amounts as decimal text (a JSON number is read as the text it is written as).
   if (typeof read !== 'string') return RELATIONSHIP.parse(read);
   // A field left out reads better as what it is than as zod's "expected string, received undefined".
@@ -84,12 +113,51 @@ export function parseRelationship(source: string): Relationship | string {
 
 // ---- Rows: rates and values ----
 
+/** What a rate may be: a spot or forward price of a millionth to a thousand million units, a discount factor above 0 up to
+ * 2 (the dearest negative rate stays below it); anything else cannot be a rate and would poison every period after. */
+const RATE_RANGE = {
+  spot: [
+    [1n, 1_000_000n],
+    [1_000_000_000n, 1n],
+  ],
+  forward: [
+    [1n, 1_000_000n],
+    [1_000_000_000n, 1n],
+  ],
+  discount_factor: [
+    [0n, 1n],
+    [2n, 1n],
+  ],
+} as const satisfies Record<string, readonly [Exact, Exact]>;
+export type RateColumn = keyof typeof RATE_RANGE;
+
+const below = (a: Exact, b: Exact) => a[0] * b[1] < b[0] * a[1];
+
+/** Why `text` cannot be the rate `column` holds, or undefined when it can. */
+export function rateProblem(column: RateColumn, text: string) {
+  const value = exact(text);
+  const [low, high] = RATE_RANGE[column];
+  const range =
+    column === 'discount_factor'
+      ? 'a discount factor above 0 and at most 2'
+      : 'a positive price from 0.000001 to 1000000000';
+  if (value === undefined) return `${column}: not allowed; expected a decimal number such as 1.0929`;
+  if (below(value, low) || below(high, value) || (column === 'discount_factor' && value[0] <= 0n))
+    return `${column}: out of range; expected ${range}`;
+}
+
 const decimalCell = (column: string, optional: boolean) => (raw: string | undefined) => {
   const value = raw?.trim() ?? '';
   if (value === '' && optional) return undefined;
   if (value === '')
     throw new Error(`${column}: missing, a gap in the rates; expected a decimal number such as 1.0929.`);
-  if (exact(value) === undefined) throw new Error(`${column}: not allowed; expected a decimal number such as 1.0929.`);
+  const problem =
+    column in RATE_RANGE
+      ? rateProblem(column as RateColumn, value)
+      : exact(value) === undefined
+        ? `${column}: not allowed; expected a decimal number such as 1.0929`
+        : undefined;
+  if (problem) throw new Error(`${problem}.`);
   return value;
 };
 const dateCell = (raw: string | undefined) => {
@@ -158,12 +226,13 @@ export function parseValuesFile(source: string, sourceName: string) {
     sourceName,
     ['values', 'row'],
     ['date', 'instrument_value', 'hedged_item_value'],
-    ['excluded_value'],
+    ['excluded_value', 'fees'],
     (field) => ({
       date: field('date', dateCell)!,
       instrument_value: field('instrument_value', decimalCell('instrument_value', false))!,
       hedged_item_value: field('hedged_item_value', decimalCell('hedged_item_value', false))!,
       excluded_value: field('excluded_value', decimalCell('excluded_value', true)),
+      fees: field('fees', decimalCell('fees', true)),
     }),
   );
 }

@@ -3,17 +3,29 @@
 
 export type Exact = readonly [numerator: bigint, denominator: bigint];
 
-const DECIMAL = /^([+-]?)(\d+)(?:\.(\d+))?$/;
+const DECIMAL = /^([+-]?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d{1,2}))?$/;
 
-/** `"1.0929"` → 10929/10000; undefined for anything that is not a plain decimal. */
+/** `"1.0929"` → 10929/10000, `"1e-7"` (as a server's number prints) → 1/10000000: the digits as written, exactly;
+ * undefined for anything that is not a decimal. */
 export function exact(text: string): Exact | undefined {
   const parts = DECIMAL.exec(text.trim());
   if (!parts) return;
   const fraction = parts[3] ?? '';
   const numerator = BigInt(parts[2] + fraction);
-  return [parts[1] === '-' ? -numerator : numerator, 10n ** BigInt(fraction.length)];
+  const signed = parts[1] === '-' ? -numerator : numerator;
+  const shift = Number(parts[4] ?? 0) - fraction.length;
+  return shift >= 0 ? [signed * 10n ** BigInt(shift), 1n] : [signed, 10n ** BigInt(-shift)];
 }
 
+/** A number the server sent, as the decimal it was written as (JSON's shortest form: 0.1 is 1/10, 1e-7 is 1/10^7). */
+export function exactNumber(value: number): Exact {
+  const [mantissa, power = '0'] = String(value).split('e');
+  const [n, d] = exact(mantissa)!;
+  const shift = Number(power);
+  return shift >= 0 ? [n * 10n ** BigInt(shift), d] : [n, d * 10n ** BigInt(-shift)];
+}
+
+export const add = (a: Exact, b: Exact): Exact => [a[0] * b[1] + b[0] * a[1], a[1] * b[1]];
 export const sub = (a: Exact, b: Exact): Exact => [a[0] * b[1] - b[0] * a[1], a[1] * b[1]];
 export const mul = (a: Exact, b: Exact): Exact => [a[0] * b[0], a[1] * b[1]];
 export const div = (a: Exact, b: Exact): Exact =>
@@ -31,8 +43,8 @@ export function roundDiv(numerator: bigint, denominator: bigint) {
 export type Cents = bigint;
 
 export const toCents = ([n, d]: Exact): Cents => roundDiv(n * 100n, d);
-/** A figure the server sent as a number, in cents. */
-export const numberCents = (value: number): Cents => BigInt(Math.round(value * 100));
+/** A figure sent as a number, in cents (rounded once, from the digits it was written as). */
+export const numberCents = (value: number): Cents => toCents(exactNumber(value));
 
 /** An exact value over a power of ten as the decimal it was given as (10929/10000 → "1.0929"). */
 export function exactText([numerator, denominator]: Exact) {

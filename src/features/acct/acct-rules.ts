@@ -3,11 +3,12 @@
 // Signs: a gain is positive; a reserve's balance is positive when it is a credit (a deferred gain).
 import {
   absCents,
+  add,
   centsNumber,
   centsText,
   div,
+  exactText,
   mul,
-  numberCents,
   ratioOf,
   roundDiv,
   signOf,
@@ -20,19 +21,101 @@ import {
 export const FRAMEWORKS = ['ifrs9', 'ias39', 'asc815'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
 export const METHODS = ['dollar_offset_cumulative', 'dollar_offset_period', 'regression', 'critical_terms'] as const;
-export type Excluded = 'pnl' | 'cost_of_hedging_reserve';
+export type Excluded = 'pnl' | 'cost_of_hedging_reserve' | 'amortised';
+
+/** Each framework's rules after designation, in one place: the docs' table (docs/accounting.md) is this one. */
+export const FRAMEWORK_RULES = {
+  ifrs9: {
+    name: 'IFRS 9',
+    /** The offset ratio a period must stay within, or none (a diagnostic only). */
+    brightLine: null,
+    /** What of the instrument's cumulative change is deferred: the lower of it and the hedged item's, or all of it. */
+    deferral: 'lower_of',
+    /** The `excluded` values allowed: to profit or loss, or the cost of hedging reserve. */
+    excluded: ['pnl', 'cost_of_hedging_reserve'],
+    /** A forecast non-financial item's reserve at the transaction: `required` into its cost, `choice`, or `refused`. */
+    basisAdjustment: 'required',
+    rebalancing: true,
+    cites: {
+      documentation: 'IFRS 9 6.4.1(b)',
+      effectiveness: 'IFRS 9 6.4.1(c), B6.4.12',
+      deferral: 'IFRS 9 6.5.11(a)',
+      excluded: 'IFRS 9 6.5.15–16, B6.5.34',
+      occurrence: 'IFRS 9 6.5.11(d)',
+      discontinuation: 'IFRS 9 6.5.6, 6.5.12',
+      rebalancing: 'IFRS 9 6.5.5, B6.5.7–B6.5.21',
+    },
+  },
+  ias39: {
+    name: 'IAS 39',
+    brightLine: [0.8, 1.25],
+    deferral: 'lower_of',
+    excluded: ['pnl'],
+    basisAdjustment: 'choice',
+    rebalancing: false,
+    cites: {
+      documentation: 'IAS 39.88(a)',
+      effectiveness: 'IAS 39.88(b), 88(e), AG105, AG113',
+      deferral: 'IAS 39.95–96',
+      excluded: 'IAS 39.74(b)',
+      occurrence: 'IAS 39.97–100',
+      discontinuation: 'IAS 39.101',
+      rebalancing: 'none in IAS 39',
+    },
+  },
+  asc815: {
+    name: 'ASC 815',
+    brightLine: [0.8, 1.25],
+    deferral: 'whole',
+    excluded: ['pnl', 'amortised'],
+    basisAdjustment: 'refused',
+    rebalancing: false,
+    cites: {
+      documentation: 'ASC 815-20-25-3',
+      effectiveness: 'ASC 815-20-25-75 to 25-79, 815-20-35-2',
+      deferral: 'ASC 815-30-35-3',
+      excluded: 'ASC 815-20-25-83A to 25-83B',
+      occurrence: 'ASC 815-30-35-38 to 35-41',
+      discontinuation: 'ASC 815-30-40-1 to 40-5',
+      rebalancing: 'none in ASC 815',
+    },
+  },
+} as const satisfies Record<Framework, unknown>;
 
 /** What the figures of one period end are: cumulative since designation, in the functional currency's cents. */
 export interface PeriodValues {
   end: string;
-  /** The designated part of the instrument (a gain positive). */
+  /** The designated element (spot or forward) of the whole instrument (a gain positive); `ratio` takes its share. */
   instrument: Cents;
   /** The hedged item's change in value for the hedged risk (present value), a gain positive. */
   hedgedItem: Cents;
-  /** The part not designated (forward points, or the desk hedges' carry). */
+  /** The part not designated (forward points, or the desk hedges' carry), of the whole instrument. */
   excluded: Cents;
-  /** Fees paid (negative) or earned: always profit or loss. */
+  /** Fees paid (negative) or earned: always profit or loss, paid in cash. */
   fees: Cents;
+  /** What of the instrument was settled in cash by then (the desk's closed hedges: their price P&L and carry). */
+  settled?: Cents;
+  /** A recognised item's remeasurement at spot since designation (the whole item, to profit or loss). */
+  remeasured?: Cents;
+  /** `instrument` and `excluded` before they were rounded, where known: their share is rounded once. */
+  exact?: { instrument: Exact; excluded: Exact };
+  /** The foreign currency a forward delivers at maturity, at the day's spot (received positive, delivered negative). */
+  delivered?: Cents;
+  /** The hedged item's amount at the day's spot (signed as the item), for a recognised item settled that day. */
+  itemAtSpot?: Cents;
+}
+
+/** An event of a relationship's life, on its date (a period end). */
+export interface RuleEvent {
+  type: 'occurred' | 'de-designated' | 'rebalanced' | 'terminated' | 'settled';
+  date: string;
+  reason?: string;
+  /** occurred: the share of the whole hedged transaction that happened; none: all that is left. */
+  share?: Exact;
+  /** de-designated: false when the transaction is no longer expected (the reserve goes to profit or loss at once). */
+  stillExpected?: boolean;
+  /** rebalanced: the designated share of the instrument from then on. */
+  ratio?: Exact;
 }
 
 export interface RelationshipRules {
@@ -41,43 +124,144 @@ export interface RelationshipRules {
   excluded: Excluded;
   kind: 'forecast' | 'firm' | 'recognised';
   designatedAt: string;
-  /** The excluded part known at inception, spread straight-line to profit or loss from the cost-of-hedging reserve (a time-period related item). */
-  amortisation?: { total: Cents; from: string; to: string };
-  /** The hedged transaction happened: both reserves are reclassified. */
-  occurred?: string;
-  deDesignated?: { date: string; stillExpected: boolean };
+  /** The designated share of the instrument (the rest is an undesignated derivative): 1 when not given. */
+  ratio?: Exact;
+  /** The excluded part known at inception, spread straight-line to profit or loss from its reserve, by days or by
+   * months (a month-end counting as the next month's start). */
+  amortisation?: { total: Cents; from: string; to: string; basis?: 'days' | 'months' };
+  /** The relationship's events in date order. */
+  events?: readonly RuleEvent[];
 }
 
-/** Least squares of the instrument's period changes on the hedged item's (at least two points that vary). */
+/** Two-tailed 95 % critical values of Student's t by degrees of freedom (the next lower row where one is missing). */
+const T_95: ReadonlyArray<readonly [number, number]> = [
+  [1, 12.706],
+  [2, 4.303],
+  [3, 3.182],
+  [4, 2.776],
+  [5, 2.571],
+  [6, 2.447],
+  [7, 2.365],
+  [8, 2.306],
+  [9, 2.262],
+  [10, 2.228],
+  [11, 2.201],
+  [12, 2.179],
+  [13, 2.16],
+  [14, 2.145],
+  [15, 2.131],
+  [16, 2.12],
+  [17, 2.11],
+  [18, 2.101],
+  [19, 2.093],
+  [20, 2.086],
+  [21, 2.08],
+  [22, 2.074],
+  [23, 2.069],
+  [24, 2.064],
+  [25, 2.06],
+  [26, 2.056],
+  [27, 2.052],
+  [28, 2.048],
+  [29, 2.045],
+  [30, 2.042],
+  [40, 2.021],
+  [60, 2],
+  [120, 1.98],
+];
+export const tCritical95 = (df: number) => T_95.findLast(([d]) => d <= df)?.[1] ?? 1.96;
+
+/** The periods a regression needs: the slope's t has n − 2 degrees of freedom, and two points always fit (R² 1). */
+export const REGRESSION_MIN_N = 3;
+
+/** Least squares of the instrument's period changes (y) on the hedged item's (x), in currency units: n, slope,
+ * intercept, R², the slope's t and F, and each criterion judged; null below REGRESSION_MIN_N points or with no
+ * variation in x. */
 export function regression(points: ReadonlyArray<readonly [x: number, y: number]>) {
-  const n = points.length;
-  if (n < 2) return null;
-  const mean = (pick: (p: readonly [number, number]) => number) => points.reduce((s, p) => s + pick(p), 0) / n;
-  const [mx, my] = [mean((p) => p[0]), mean((p) => p[1])];
-  let [sxx, sxy, syy] = [0, 0, 0];
-  for (const [x, y] of points) {
-    sxx += (x - mx) ** 2;
-    sxy += (x - mx) * (y - my);
-    syy += (y - my) ** 2;
-  }
+  const moments = regressionMoments();
+  for (const point of points) moments.add(point);
+  return moments.fit();
+}
+
+/** The points' running means and co-moments (Welford's update), each point added in constant time: a fit at every
+ * period end is linear in the periods, never refit over all of them. */
+export function regressionMoments() {
+  let [n, mx, my, sxx, sxy, syy] = [0, 0, 0, 0, 0, 0];
+  return {
+    add([x, y]: readonly [number, number]) {
+      n += 1;
+      const [dx, dy] = [x - mx, y - my];
+      mx += dx / n;
+      my += dy / n;
+      sxx += dx * (x - mx);
+      sxy += dx * (y - my);
+      syy += dy * (y - my);
+    },
+    fit: () => fitOf(n, mx, my, sxx, sxy, syy),
+  };
+}
+
+function fitOf(n: number, mx: number, my: number, sxx: number, sxy: number, syy: number) {
+  if (n < REGRESSION_MIN_N) return null;
   if (sxx === 0) return null;
   const slope = sxy / sxx;
   const intercept = my - slope * mx;
   const r2 = syy === 0 ? 1 : (sxy * sxy) / (sxx * syy);
   const residual = Math.max(0, syy - slope * sxy);
-  // The slope's t statistic: its standard error needs n - 2 degrees of freedom and some scatter.
-  const t = n > 2 && residual > 0 ? slope / Math.sqrt(residual / (n - 2) / sxx) : null;
-  return { n, slope, intercept, r2, t };
+  // A perfect fit has no residual: its t and F are unbounded.
+  const t = residual > 0 ? slope / Math.sqrt(residual / (n - 2) / sxx) : slope === 0 ? 0 : Math.sign(slope) * Infinity;
+  const critical = tCritical95(n - 2);
+  const criteria = [
+    { criterion: 'R² ≥ 0.80', value: r2, met: r2 >= 0.8 },
+    { criterion: 'slope −0.80 to −1.25', value: slope, met: slope <= -0.8 && slope >= -1.25 },
+    {
+      criterion: `t of the slope significant at 95 % (|t| > ${critical}, ${n - 2} degrees of freedom)`,
+      value: t,
+      met: Math.abs(t) > critical,
+    },
+  ];
+  return { n, slope, intercept, r2, t, f: t * t, t_critical: critical, criteria, met: criteria.every((c) => c.met) };
 }
+type Fit = NonNullable<ReturnType<typeof regression>>;
 
-/** The pass line a framework draws, or the word that IFRS 9 draws none. */
-function passLine(framework: Framework, ratio: number | null) {
-  if (framework === 'ifrs9')
-    return 'IFRS 9: no pass line; the ratio is a diagnostic of the economic relationship (6.4.1(c)).';
-  const name = framework === 'asc815' ? 'ASC 815' : 'IAS 39';
-  if (ratio === null) return `${name} 80–125 %: not measurable (no change in the hedged item).`;
-  const inside = ratio >= 0.8 && ratio <= 1.25;
-  return `${name} 80–125 %: ${(ratio * 100).toFixed(1)} % is ${inside ? 'inside' : 'outside'} the line.`;
+const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
+
+/** What the period's test says under the framework, and whether it ends hedge accounting (IAS 39 and ASC 815 only). */
+function judge(
+  framework: Framework,
+  method: RelationshipRules['method'],
+  ratio: number | null,
+  fit: Fit | null,
+  n: number,
+) {
+  const rules = FRAMEWORK_RULES[framework];
+  const line = rules.brightLine;
+  const label = line ? `${rules.name}` : `${rules.name} diagnostic`;
+  if (method === 'regression') {
+    const said = 'regression of the instrument’s period changes on the hedged item’s';
+    if (!fit)
+      return {
+        line: `${label}: ${said}: ${n} period change${n === 1 ? '' : 's'}, fewer than the ${REGRESSION_MIN_N} it needs (or no change in the hedged item): not judged.`,
+        fails: false,
+      };
+    const each = fit.criteria.map((c) => `${c.criterion} ${c.met ? 'met' : 'not met'}`).join('; ');
+    return {
+      line: `${label}: ${said}: ${each}${line ? (fit.met ? '.' : ': the test fails.') : '; IFRS 9 has no pass line (6.4.1(c)).'}`,
+      fails: line !== null && !fit.met,
+    };
+  }
+  if (!line)
+    return {
+      line: 'IFRS 9: no pass line; the ratio is a diagnostic of the economic relationship (6.4.1(c)).',
+      fails: false,
+    };
+  if (ratio === null)
+    return { line: `${rules.name} 80–125 %: not measurable (no change in the hedged item).`, fails: false };
+  const inside = ratio >= line[0] && ratio <= line[1];
+  return {
+    line: `${rules.name} 80–125 %: ${percent(ratio)} is ${inside ? 'inside' : 'outside'} the line.`,
+    fails: !inside,
+  };
 }
 
 /** The reserve's target: what of the instrument's cumulative change is deferred. IFRS 9 and IAS 39 defer the lower
@@ -91,88 +275,196 @@ function lowerOf(instrument: Cents, hedgedItem: Cents) {
 
 const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
 
+/** A date's place in months as an exact fraction; the last day of a month is the next month's start (a textbook's
+ * "three months" from 1 October to 31 December). */
+function monthPosition(date: string): Exact {
+  const [y, m, d] = date.split('-').map(Number);
+  const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  const months = BigInt(y * 12 + m - 1);
+  return d === days ? [months + 1n, 1n] : [months * BigInt(days) + BigInt(d - 1), BigInt(days)];
+}
+
 function amortised(rules: RelationshipRules, end: string): Cents {
   const plan = rules.amortisation;
   if (!plan) return 0n;
-  const span = daysBetween(plan.from, plan.to);
-  const elapsed = Math.min(Math.max(daysBetween(plan.from, end), 0), span);
-  return span <= 0 ? plan.total : roundDiv(plan.total * BigInt(elapsed), BigInt(span));
+  const [elapsed, span]: [Exact, Exact] =
+    plan.basis === 'months'
+      ? [sub(monthPosition(end), monthPosition(plan.from)), sub(monthPosition(plan.to), monthPosition(plan.from))]
+      : [
+          [BigInt(daysBetween(plan.from, end)), 1n],
+          [BigInt(daysBetween(plan.from, plan.to)), 1n],
+        ];
+  if (span[0] <= 0n) return plan.total;
+  const [n, d] = div(elapsed, span);
+  if (n <= 0n) return 0n;
+  if (n >= d) return plan.total;
+  return roundDiv(plan.total * n, d);
 }
 
-/** Each period's effectiveness, reserves and excluded part, from cumulative values in date order. */
+const ONE: Exact = [1n, 1n];
+/** A share of an amount in cents, rounded once. */
+const shareOf = (share: Exact, cents: Cents) => roundDiv(cents * share[0], share[1]);
+// A period's status names its most telling event (every event of the period is listed beside it).
+const STATUS_ORDER = ['failed', 'occurred', 'de-designated', 'terminated', 'settled', 'rebalanced'] as const;
+
+/** Each period's effectiveness, reserves, excluded part and settlements, from cumulative values in date order, with
+ * the relationship's events applied on their dates. Stops after the period in which the instrument is settled and the
+ * whole transaction has happened (or is no longer expected). */
 export function rollForward(periods: readonly PeriodValues[], rules: RelationshipRules) {
+  const deferral = FRAMEWORK_RULES[rules.framework].deferral;
+  const events = [...(rules.events ?? [])].sort((a, b) => a.date.localeCompare(b.date));
   let previous: PeriodValues = { end: rules.designatedAt, instrument: 0n, hedgedItem: 0n, excluded: 0n, fees: 0n };
-  let deferred = 0n;
-  let reserve = 0n;
-  let costReserve = 0n;
-  let amortisedSoFar = 0n;
-  let ended = false;
+  let [hedging, held, finished] = [true, true, false];
+  let remaining: Exact = ONE;
+  let share = rules.ratio ?? ONE;
+  // The designated cumulative amounts at the last change of share, and the whole values then (rebalancing).
+  let base = { instrument: 0n, excluded: 0n, designated: 0n, designatedExcluded: 0n };
+  let [designatedSoFar, designatedExcludedSoFar] = [0n, 0n];
+  let [deferred, reserve, costReserve, amortisedSoFar, carrying, deskSettled] = [0n, 0n, 0n, 0n, 0n, 0n];
   const changes: Array<[number, number]> = [];
-  return periods.map((values) => {
-    const endsHere = (date: string | undefined) => date !== undefined && date <= values.end && !ended;
-    const occurs = endsHere(rules.occurred);
-    const deDesignates = endsHere(rules.deDesignated?.date);
-    const designated = !ended;
-    const instrumentMove = values.instrument - previous.instrument;
-    const excludedMove = values.excluded - previous.excluded;
+  const moments = regressionMoments();
+  let next = 0;
+  const rows = [];
+  for (const values of periods) {
+    if (finished) break;
+    const lastMet = previous.end;
+    const todays: RuleEvent[] = [];
+    while (next < events.length && events[next].date <= values.end) todays.push(events[next++]);
+    const wasHedging = hedging;
+    const instrumentMove = held ? values.instrument - previous.instrument : 0n;
+    const excludedMove = held ? values.excluded - previous.excluded : 0n;
     const feesMove = values.fees - previous.fees;
     const itemMove = values.hedgedItem - previous.hedgedItem;
-    const lower = lowerOf(values.instrument, values.hedgedItem);
-    const target = rules.framework === 'asc815' ? values.instrument : lower;
-    const effective = designated ? target - deferred : 0n;
-    deferred += effective;
-    const ineffective = designated ? instrumentMove - effective : 0n;
-    const undesignated = designated ? 0n : instrumentMove;
-    // The excluded part: to the cost-of-hedging reserve while designated (what is amortised leaves it for profit
-    // or loss), else straight to profit or loss.
-    const toReserve = designated && rules.excluded === 'cost_of_hedging_reserve';
-    const amortisedNow = toReserve ? amortised(rules, values.end) : amortisedSoFar;
-    const amortisation = amortisedNow - amortisedSoFar;
-    amortisedSoFar = amortisedNow;
-    const costMovement = toReserve ? excludedMove - amortisation : 0n;
-    const excludedToPnl = toReserve ? amortisation : excludedMove;
-    const reserveOpen = reserve;
-    const costOpen = costReserve;
-    reserve += effective;
-    costReserve += costMovement;
-    // Released whole when the transaction happens (or is no longer expected); a recognised item is remeasured in profit
-    // or loss each period: the reserve releases the offset as it does.
-    const release = occurs || (deDesignates && !rules.deDesignated!.stillExpected);
-    const reclassified = release ? reserve : designated && rules.kind === 'recognised' && !occurs ? -itemMove : 0n;
-    const costReclassified = release ? costReserve : 0n;
-    reserve -= reclassified;
-    costReserve -= costReclassified;
-    if (occurs || deDesignates) ended = true;
-    const cumulativeRatio = ratioOf(-values.instrument, values.hedgedItem);
-    const periodRatio = ratioOf(-instrumentMove, itemMove);
-    if (designated) changes.push([Number(itemMove), Number(instrumentMove)]);
-    const fit = rules.method === 'regression' ? regression(changes) : null;
-    const ratio = !designated
+    // A recognised item is remeasured at spot until it is settled (its transaction).
+    const remeasuredMove =
+      rules.kind === 'recognised' && remaining[0] !== 0n ? (values.remeasured ?? 0n) - (previous.remeasured ?? 0n) : 0n;
+    // The designated share of this period's values (a rebalancing changes it from its date on).
+    // The share of the whole's change since the last rebalancing, from the exact value where it is known.
+    const shareSince = (key: 'instrument' | 'excluded', since: Cents) =>
+      values.exact ? toCents(mul(share, sub(values.exact[key], [since, 100n]))) : shareOf(share, values[key] - since);
+    const designatedNow = base.designated + shareSince('instrument', base.instrument);
+    const designatedExcludedNow = base.designatedExcluded + shareSince('excluded', base.excluded);
+    const designatedMove = hedging ? designatedNow - designatedSoFar : 0n;
+    if (hedging) {
+      changes.push([Number(itemMove) / 100, Number(designatedMove) / 100]);
+      moments.add(changes.at(-1)!);
+    }
+    const cumulativeRatio = ratioOf(-designatedNow, values.hedgedItem);
+    const periodRatio = ratioOf(-designatedMove, itemMove);
+    const fit = hedging && rules.method === 'regression' ? moments.fit() : null;
+    const ratio = !hedging
       ? null
       : rules.method === 'dollar_offset_period'
         ? periodRatio
-        : fit
-          ? -fit.slope
+        : rules.method === 'regression'
+          ? fit && -fit.slope
           : cumulativeRatio;
+    const test = hedging ? judge(rules.framework, rules.method, ratio, fit, changes.length) : null;
+    const fails = test?.fails === true;
+    // A failed test ends hedge accounting from the last period end it was met: this period's change is not deferred.
+    const accounted = hedging && !fails;
+    let [effective, ineffective, excludedDesignated] = [0n, 0n, 0n];
+    if (accounted) {
+      const target = deferral === 'whole' ? designatedNow : lowerOf(designatedNow, values.hedgedItem);
+      effective = target - deferred;
+      deferred += effective;
+      ineffective = designatedMove - effective;
+      excludedDesignated = designatedExcludedNow - designatedExcludedSoFar;
+      designatedSoFar = designatedNow;
+      designatedExcludedSoFar = designatedExcludedNow;
+    }
+    const undesignated = instrumentMove + excludedMove - (accounted ? designatedMove + excludedDesignated : 0n);
+    carrying += instrumentMove + excludedMove;
+    // The excluded part: to its reserve while designated (what is amortised leaves it for profit or loss).
+    const toReserve = accounted && rules.excluded !== 'pnl';
+    const amortisedNow = toReserve ? amortised(rules, values.end) : amortisedSoFar;
+    const amortisation = amortisedNow - amortisedSoFar;
+    amortisedSoFar = amortisedNow;
+    const costMovement = toReserve ? excludedDesignated - amortisation : 0n;
+    const excludedToPnl = toReserve ? amortisation : excludedDesignated;
+    const [reserveOpen, costOpen] = [reserve, costReserve];
+    reserve += effective;
+    costReserve += costMovement;
+    // A recognised item is remeasured in profit or loss each period: the reserve releases the offset as it is.
+    let reclassified = accounted && rules.kind === 'recognised' ? -itemMove : 0n;
+    reserve -= reclassified;
+    let [costReclassified, released, costReleased] = [0n, 0n, 0n];
+    // What the values say was settled (the desk's closed hedges); an event settles the rest.
+    let settledNow = values.settled === undefined ? 0n : values.settled - deskSettled;
+    deskSettled = values.settled ?? deskSettled;
+    let grossSettlement = false;
+    const happened: string[] = fails ? ['failed'] : [];
+    if (fails) hedging = false;
+    for (const event of todays) {
+      happened.push(event.type);
+      if (event.type === 'rebalanced' && hedging) {
+        base = {
+          instrument: values.instrument,
+          excluded: values.excluded,
+          designated: designatedNow,
+          designatedExcluded: designatedExcludedNow,
+        };
+        share = event.ratio ?? share;
+      } else if (event.type === 'occurred') {
+        hedging = false;
+        // The share of what is left that happens now (all of it without a share).
+        const portion = event.share ? div(event.share, remaining) : ONE;
+        const part = portion[0] >= portion[1] ? ONE : portion;
+        const [now, costNow] = [shareOf(part, reserve), shareOf(part, costReserve)];
+        reclassified += now;
+        costReclassified += costNow;
+        reserve -= now;
+        costReserve -= costNow;
+        remaining = part === ONE ? [0n, 1n] : sub(remaining, event.share!);
+      } else if (event.type === 'de-designated') {
+        hedging = false;
+        if (event.stillExpected === false) {
+          [released, costReleased] = [reserve, costReserve];
+          reclassified += released;
+          costReclassified += costReleased;
+          [reserve, costReserve] = [0n, 0n];
+          remaining = [0n, 1n];
+        }
+      } else if (event.type === 'terminated' || event.type === 'settled') {
+        hedging = false;
+        if (held) {
+          // The derivative taken off the books against cash (with the currency it delivers at maturity).
+          settledNow += carrying - settledNow;
+          grossSettlement = event.type === 'settled' && values.delivered !== undefined;
+          held = false;
+        }
+      }
+    }
+    carrying -= settledNow;
+    finished = !held && remaining[0] === 0n;
+    const status = STATUS_ORDER.find((s) => happened.includes(s)) ?? (wasHedging ? 'designated' : 'ended');
+    // A recognised item settled in its currency when its transaction happens.
+    const itemSettled =
+      happened.includes('occurred') && rules.kind === 'recognised' && values.itemAtSpot !== undefined
+        ? values.itemAtSpot
+        : null;
     previous = values;
-    return {
+    rows.push({
       period_end: values.end,
-      status: occurs ? 'occurred' : deDesignates ? 'de-designated' : designated ? 'designated' : 'ended',
-      instrument_change: centsNumber(values.instrument),
+      status,
+      events: todays.map(({ type, date, reason }) => ({ type, date, ...(reason !== undefined && { reason }) })),
+      instrument_change: centsNumber(designatedNow),
       hedged_item_change: centsNumber(values.hedgedItem),
+      /** The designated share of the instrument in this period. */
+      designated_share: exactText(share),
       /** The offset ratio the method reads: -instrument / hedged item (1 is a perfect offset). */
       ratio,
       ratio_cumulative: cumulativeRatio,
       ratio_period: periodRatio,
-      regression: fit,
+      regression: rules.method === 'regression' ? (fit ?? { n: changes.length, judged: false }) : null,
       /** IFRS 9 6.5.11(a): the lower, in absolute amounts, of the instrument's and the hedged item's cumulative change. */
-      lower_of: centsNumber(lower),
+      lower_of: centsNumber(lowerOf(designatedNow, values.hedgedItem)),
       effective: centsNumber(effective),
       ineffective: centsNumber(ineffective),
-      /** Changes of an instrument no longer designated (after an occurrence or a de-designation): profit or loss. */
+      /** Changes of the instrument not designated: its undesignated share, and all of it once hedge accounting ended. */
       undesignated: centsNumber(undesignated),
-      excluded: centsNumber(excludedMove),
-      /** Where the period's excluded part went: the cost-of-hedging reserve (less what is amortised) or profit or loss. */
+      excluded: centsNumber(excludedDesignated),
+      /** Where the period's excluded part went: its reserve (less what is amortised) or profit or loss. */
       excluded_to: toReserve ? 'cost_of_hedging_reserve' : 'pnl',
       excluded_to_pnl: centsNumber(excludedToPnl),
       cost_of_hedging_open: centsNumber(costOpen),
@@ -183,10 +475,42 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
       reserve_open: centsNumber(reserveOpen),
       reserve_close: centsNumber(reserve),
       reclassified: centsNumber(reclassified),
+      /** Of what was reclassified, both reserves' release to profit or loss because the transaction is no longer expected. */
+      released_to_pnl: centsNumber(released + costReleased),
+      released_reserve: centsNumber(released),
+      /** The share of the hedged transaction still to happen. */
+      transaction_remaining: Number(remaining[0]) / Number(remaining[1]),
+      remeasured: centsNumber(remeasuredMove),
+      settled: centsNumber(settledNow),
+      settled_delivered: grossSettlement ? centsNumber(values.delivered!) : null,
+      item_settled: itemSettled === null ? null : centsNumber(itemSettled),
+      instrument_carrying: centsNumber(carrying),
       /** The pass line of the framework whose line it is; under IFRS 9 the ratio is a diagnostic. */
-      line: designated ? passLine(rules.framework, ratio) : 'Not designated in this period: no test.',
-    };
-  });
+      line: test
+        ? fails
+          ? `${test.line} Hedge accounting ends from ${lastMet}, the last date the test was met: this period's whole change goes to profit or loss; the reserve stays until the transaction (${FRAMEWORK_RULES[rules.framework].cites.discontinuation}).`
+          : test.line
+        : 'Not designated in this period: no test.',
+      /** The amounts the entries post, as cents: never through a floating-point number. */
+      cents: {
+        effective,
+        ineffective,
+        undesignated,
+        excluded: excludedDesignated,
+        fees: feesMove,
+        excludedToPnl,
+        reclassified,
+        costReclassified,
+        released: released + costReleased,
+        releasedReserve: released,
+        remeasured: remeasuredMove,
+        settled: settledNow,
+        delivered: grossSettlement ? values.delivered! : null,
+        itemSettled: itemSettled ?? 0n,
+      },
+    });
+  }
+  return rows;
 }
 
 // ---- Valuation from rates: a forward held elsewhere, and the hedged item, by spot or by forward ----
@@ -197,6 +521,10 @@ export interface RateRow {
   forward?: Exact;
   discountFactor?: Exact;
   source: string;
+  /** When it was read (the server's time), for a rate recorded from the API; an imported one is of the day's end. */
+  at?: string;
+  /** The carry each open hedge of the market had accrued when it was read (account side, USD). */
+  carry?: ReadonlyMap<string, Exact>;
 }
 
 /** How a rate converts: `functionalPerForeign` (USD per EUR for a USD company's EUR) multiplies; the other way divides. */
@@ -213,6 +541,8 @@ interface ForwardTerms {
   notional: Exact;
   contractRate: Exact;
   designation: 'spot' | 'forward';
+  /** A spot designation whose hedged item is discounted to its cash-flow date (the day's discount factor). */
+  discountHedgedItem?: boolean;
 }
 
 /** A row's forward or discount factor, or a refusal naming the date and the column. */
@@ -225,24 +555,39 @@ export function need(row: RateRow, what: 'forward' | 'discountFactor') {
 // The forward sells what the item receives (and buys what it pays).
 const forwardSide = ({ hedgedAmount }: ForwardTerms): Exact => (hedgedAmount[0] > 0n ? [-1n, 1n] : [1n, 1n]);
 
-/** The cumulative values of an external forward and its hedged item from the rates at designation and at `at`. */
+/** The cumulative values of an external forward and its hedged item from the rates at designation and at `at`, with
+ * what a settlement that day would deliver and the item's amount and remeasurement at the day's spot. */
 export function forwardValues(terms: ForwardTerms, quote: Quote, start: RateRow, at: RateRow) {
   const { hedgedAmount, notional, contractRate, designation } = terms;
   const side = forwardSide(terms);
   const value = (amount: Exact, rate: Exact) => inFunctional(amount, rate, quote);
   const discount = need(at, 'discountFactor');
-  const whole = mul(mul(side, sub(value(notional, need(at, 'forward')), value(notional, contractRate))), discount);
+  // The forward's whole value at a date; measured from designation: a forward designated after it was struck (a
+  // re-designation) brings none of its earlier change.
+  const wholeAt = (row: RateRow) =>
+    mul(
+      mul(side, sub(value(notional, need(row, 'forward')), value(notional, contractRate))),
+      need(row, 'discountFactor'),
+    );
+  const whole = sub(wholeAt(at), wholeAt(start));
+  const remeasured = sub(value(hedgedAmount, at.spot), value(hedgedAmount, start.spot));
+  const atSpot = {
+    remeasured: toCents(remeasured),
+    // The forward delivers its notional (side negative: it sells it) and the item is settled at the day's spot.
+    delivered: toCents(mul(side, value(notional, at.spot))),
+    itemAtSpot: toCents(value(hedgedAmount, at.spot)),
+  };
   if (designation === 'forward') {
     const item = mul(
       sub(value(hedgedAmount, need(at, 'forward')), value(hedgedAmount, need(start, 'forward'))),
       discount,
     );
-    return { instrument: toCents(whole), hedgedItem: toCents(item), excluded: 0n };
+    return { instrument: toCents(whole), hedgedItem: toCents(item), excluded: 0n, ...atSpot };
   }
   const spotPart = mul(side, sub(value(notional, at.spot), value(notional, start.spot)));
-  const item = sub(value(hedgedAmount, at.spot), value(hedgedAmount, start.spot));
+  const item = terms.discountHedgedItem ? mul(remeasured, discount) : remeasured;
   const instrument = toCents(spotPart);
-  return { instrument, hedgedItem: toCents(item), excluded: toCents(whole) - instrument };
+  return { instrument, hedgedItem: toCents(item), excluded: toCents(whole) - instrument, ...atSpot };
 }
 
 /** The forward points at inception (what the excluded part comes to by maturity), for their amortisation. */
@@ -281,25 +626,37 @@ export const ROLES = [
   'fees',
   'reclassification',
   'basis_adjustment',
+  'reserve_release',
+  'hedged_item',
+  'hedged_item_remeasurement',
+  'cash',
+  'foreign_currency',
 ] as const;
 export type Role = (typeof ROLES)[number];
 
-/** The period's entries, each balanced: the instrument's remeasurement, fees, amortisation, reclassification. */
+/** The period's entries, each balanced: the instrument's remeasurement, amortisation, the recognised item's
+ * remeasurement, fees, reclassification, a release to profit or loss, the item's and the instrument's settlement. */
 export function periodEntries(
   relationshipId: string,
   result: ReturnType<typeof rollForward>[number],
   reclassifiedTo: 'reclassification' | 'basis_adjustment' = 'reclassification',
 ) {
-  const [effective, ineffective, undesignated, excluded, feesMove, amortisedToPnl, reclassified, costReclassified] = [
-    result.effective,
-    result.ineffective,
-    result.undesignated,
-    result.excluded,
-    result.fees,
-    result.excluded_to_pnl,
-    result.reclassified,
-    result.cost_of_hedging_reclassified,
-  ].map(numberCents);
+  const {
+    effective,
+    ineffective,
+    undesignated,
+    excluded,
+    fees: feesMove,
+    excludedToPnl: amortisedToPnl,
+    reclassified,
+    costReclassified,
+    released,
+    releasedReserve,
+    remeasured,
+    settled,
+    delivered,
+    itemSettled,
+  } = result.cents;
   const toReserve = result.excluded_to === 'cost_of_hedging_reserve';
   // Each entry's lines, by role, in order.
   const entries: Record<string, Partial<Record<Role, Cents>>> = {
@@ -313,12 +670,23 @@ export function periodEntries(
     'amortisation of the excluded part': toReserve
       ? { excluded_component: -amortisedToPnl, cost_of_hedging_reserve: amortisedToPnl }
       : {},
-    fees: { fees: -feesMove, hedging_instrument: feesMove },
+    'remeasurement of the hedged item at spot': { hedged_item: remeasured, hedged_item_remeasurement: -remeasured },
+    fees: { fees: -feesMove, cash: feesMove },
     'reclassification of the reserves': {
-      cash_flow_hedge_reserve: reclassified,
-      cost_of_hedging_reserve: costReclassified,
-      [reclassifiedTo]: -(reclassified + costReclassified),
+      cash_flow_hedge_reserve: reclassified - releasedReserve,
+      cost_of_hedging_reserve: costReclassified - (released - releasedReserve),
+      [reclassifiedTo]: -(reclassified + costReclassified - released),
     },
+    'release of the reserves: the transaction is no longer expected': {
+      cash_flow_hedge_reserve: releasedReserve,
+      cost_of_hedging_reserve: released - releasedReserve,
+      reserve_release: -released,
+    },
+    'the hedged item settled in its currency': { foreign_currency: itemSettled, hedged_item: -itemSettled },
+    'settlement of the hedging instrument':
+      delivered === null
+        ? { cash: settled, hedging_instrument: -settled }
+        : { foreign_currency: delivered, cash: settled - delivered, hedging_instrument: -settled },
   };
   let n = 0;
   return Object.entries(entries).flatMap(([description, lines]) => {
@@ -346,36 +714,75 @@ export function balanced(lines: ReturnType<typeof periodEntries>) {
 
 // ---- The desk's own hedges as the instrument ----
 
-/** One hedge carrying a relationship's references: what `history` says of a closed one, `positions` of an open one. */
+/** One hedge carrying a relationship's references, from its own record and, once closed, its history record. */
 export interface DeskHedge {
   id: string;
-  /** UTC days (YYYY-MM-DD). */
-  opened: string;
-  closed?: string;
-  /** Gross price P&L (realized, or the open mark), carry and fees, on the account's side, in cents. */
-  gross: Cents;
-  carry: Cents;
-  fees: Cents;
+  side: 'buy' | 'sell';
+  /** USD, as the record writes it. */
+  notional: Exact;
+  /** The price it was struck at; none for a hedge never filled. */
+  entry?: Exact;
+  openedMs: number;
+  /** What its history record realized (gross price P&L, carry and fees, on the account's side, USD) and when. */
+  closed?: { atMs: number; gross: Exact; carry: Exact; fees: Exact };
 }
 
-/** The instrument's cumulative values at the end of `end`: every hedge closed by then, plus the marks of those still
- * open, which are known only where given (the positions read now); a hedge open then whose mark is not known is
- * named, so the period is refused rather than guessed. */
-export function deskValues(hedges: readonly DeskHedge[], end: string, marks: ReadonlyMap<string, DeskHedge>) {
-  let [instrument, excluded, fees] = [0n, 0n, 0n];
+/** A recorded rate as a desk hedge is valued at it: the mid, the server's time it was read at, and the carry each open
+ * hedge had accrued then (the positions read with it), on the account's side. */
+export interface Mark {
+  date: string;
+  spot: Exact;
+  atMs: number;
+  carry: ReadonlyMap<string, Exact>;
+}
+
+const ZERO: Exact = [0n, 1n];
+
+/** The price P&L in USD of `notional` bought (or sold) at `entry`, at `mark`: N × (M − E) / M, as `history` has it. */
+export function grossAt(side: 'buy' | 'sell', notional: Exact, entry: Exact, mark: Exact): Exact {
+  const buy = div(mul(notional, sub(mark, entry)), mark);
+  return side === 'buy' ? buy : [-buy[0], buy[1]];
+}
+
+/** The carry a hedge open at `at` had accrued then: the one recorded with that rate, else pro rata to the days held,
+ * from the nearest one recorded of it (a hedge's carry accrues evenly on its notional). */
+function carryAt(hedge: DeskHedge, at: Mark, observed: ReadonlyMap<string, { atMs: number; carry: Exact }>) {
+  const own = at.carry.get(hedge.id);
+  if (own) return own;
+  const seen = observed.get(hedge.id);
+  if (!seen || seen.atMs <= hedge.openedMs) return undefined;
+  return div(mul(seen.carry, [BigInt(at.atMs - hedge.openedMs), 1n]), [BigInt(seen.atMs - hedge.openedMs), 1n]);
+}
+
+/** The hedges' value at a recorded rate, exact, in USD: each closed by then at what it realized, each open then marked
+ * at the rate from its own record, with its carry as the excluded part; fees as they are paid. A hedge open then whose
+ * entry or carry is not known is named, so the period is refused rather than guessed. */
+export function deskValueAt(
+  hedges: readonly DeskHedge[],
+  at: Mark,
+  observed: ReadonlyMap<string, { atMs: number; carry: Exact }>,
+) {
+  let [instrument, excluded, fees, settled] = [ZERO, ZERO, ZERO, ZERO];
   const unknown: string[] = [];
   for (const hedge of hedges) {
-    if (hedge.opened > end) continue;
-    const shown = hedge.closed !== undefined && hedge.closed <= end ? hedge : marks.get(hedge.id);
-    if (!shown) {
+    if (hedge.openedMs > at.atMs) continue;
+    if (hedge.closed && hedge.closed.atMs <= at.atMs) {
+      instrument = add(instrument, hedge.closed.gross);
+      excluded = add(excluded, hedge.closed.carry);
+      fees = add(fees, hedge.closed.fees);
+      // A closed hedge's price P&L and carry were settled in cash.
+      settled = add(settled, add(hedge.closed.gross, hedge.closed.carry));
+      continue;
+    }
+    const carry = carryAt(hedge, at, observed);
+    if (!hedge.entry || !carry) {
       unknown.push(hedge.id);
       continue;
     }
-    instrument += shown.gross;
-    excluded += shown.carry;
-    fees += shown.fees;
+    instrument = add(instrument, grossAt(hedge.side, hedge.notional, hedge.entry, at.spot));
+    excluded = add(excluded, carry);
   }
-  return { instrument, excluded, fees, unknown };
+  return { instrument, excluded, fees, settled, unknown };
 }
 
 // ---- Critical terms: the instrument's terms against the hedged item's, each matched or not ----

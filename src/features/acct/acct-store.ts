@@ -1,80 +1,180 @@
-// The accounts' own records (designations, events, imported rates), kept append-only in the state folder: each record
-// carries the hash of the one before it, so an edit made outside hedge is found on the next read.
+// The accounts' own records (designations, events, imported rates, corrections), one store per environment, kept as
+// the journal is kept: its folder judged, never through a link, written under a hold judged by its holder's liveness,
+// append-only, each record carrying the hash of the one before it and the chain's head kept in a file of its own, so
+// that an edit, a re-sealed chain or records removed from the end are found on the next read.
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
-import { UsageError } from '../../core/errors.js';
-import { writeFileDurably } from '../../core/files/durable-write.js';
-import { lockFile } from '../../core/files/file-lock.js';
-import { describeReadError, makePrivateDir, readRegularFileSync } from '../../core/security/bounded-read.js';
+import { AuthError, HeldError, StateError, UsageError } from '../../core/errors.js';
+import { newSession } from '../../core/files/file-lock.js';
+import {
+  describeReadError,
+  readRegularFileSync,
+  refuseUntrustedFolder,
+  sizeInWords,
+} from '../../core/security/bounded-read.js';
 import { readBoundedJson } from '../../core/security/json-keys.js';
 import { canonicalJson } from '../../platform/journal/canonical-json.js';
+import { describeHolder } from '../../platform/journal/client-journal.js';
+import { JournalError } from '../../platform/journal/entry.js';
+import { ensureDir, namedHolds } from '../../platform/journal/journal.js';
 import { journalDir } from '../../platform/journal/location.js';
+import { writeFileDurably } from '../../core/files/durable-write.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { JsonObject } from '../../core/objects.js';
 
-const KINDS = ['designation', 'event', 'rates'] as const;
+const KINDS = ['designation', 'event', 'rates', 'correction', 'close'] as const;
+export type RecordKind = (typeof KINDS)[number];
 
 const RECORD = z.object({
   seq: z.number(),
   kind: z.enum(KINDS),
   recorded_at: z.string(),
+  /** The profile that recorded it (none: a key from the environment, or the demo). */
+  by: z.optional(z.string()),
   body: z.record(z.string(), z.unknown()),
   prev: z.string(),
   hash: z.string(),
 });
 const FILE = z.object({ records: z.array(RECORD) });
+const HEAD = z.object({ count: z.number(), hash: z.string() });
 export type AcctRecord = z.infer<typeof RECORD>;
 
+/** What a read accepts, and so what an append may make: an append past it is refused before anything is written. */
 const MAX_BYTES = 32 * 1024 * 1024;
+/** How long a writer waits for another live writer of the same store before it says who holds it. */
+const HOLD_WAIT_MS = 10_000;
+
+/** What the store's place is worked out from. */
+type StorePorts = Pick<CommandContext, 'env' | 'credentials'>;
 
 const hashOf = (record: Omit<AcctRecord, 'hash'>) =>
   createHash('sha256')
     .update(
       record.prev +
-        canonicalJson({ seq: record.seq, kind: record.kind, recorded_at: record.recorded_at, body: record.body }),
+        canonicalJson({
+          seq: record.seq,
+          kind: record.kind,
+          recorded_at: record.recorded_at,
+          ...(record.by !== undefined && { by: record.by }),
+          body: record.body,
+        }),
     )
     .digest('hex');
 
-const storePath = (ctx: Pick<CommandContext, 'env'>) => join(journalDir(ctx.env), 'acct', 'records.json');
+/** The store of the environment the key selects: `demo`, `<live|test>-<key prefix>` (each account), or `local` when
+ * no key is configured at all (relationships over forwards held elsewhere, seen by no account). */
+async function storeOf(ctx: StorePorts) {
+  const credentials = await ctx.credentials().catch((error: unknown) => {
+    if (error instanceof AuthError && /^No API key is configured/.test(error.message)) return undefined;
+    throw error;
+  });
+  const name = !credentials
+    ? 'local'
+    : credentials.sources.baseUrl === 'demo'
+      ? 'demo'
+      : `${credentials.environment}-${credentials.apiKey.split('_')[0]}`;
+  const top = journalDir(ctx.env);
+  const dir = join(top, 'acct', name);
+  return {
+    name,
+    top,
+    dir,
+    file: join(dir, 'records.json'),
+    head: join(dir, 'head.json'),
+    by: credentials?.profileName,
+  };
+}
+type Store = Awaited<ReturnType<typeof storeOf>>;
 
-/** Every record, its chain checked; none when nothing was recorded yet. */
-export function readRecords(ctx: Pick<CommandContext, 'env'>): AcctRecord[] {
-  const path = storePath(ctx);
-  if (!existsSync(path)) return [];
-  let text: string;
+/** A store file's text, or undefined when there is none yet: never through a link, only this user's (or root's). */
+function readStoreFile(store: Store, path: string) {
+  // Judged as the journal's: whoever may change these folders could swap or remove a record; hedge's own folders in
+  // it are never links (which another could point elsewhere).
+  refuseUntrustedFolder(store.top);
+  for (const folder of [join(store.top, 'acct'), store.dir]) {
+    if (lstatSync(folder, { throwIfNoEntry: false })?.isSymbolicLink())
+      throw new StateError(
+        `The accounting records' folder ${folder} is a symbolic link; hedge does not follow it. Replace the link with the folder itself (or remove it).`,
+        { path: folder },
+      );
+    refuseUntrustedFolder(folder);
+  }
+  if (!existsSync(path)) return;
   try {
-    // Owner-checked as the journal is: only this user (or root) may have changed what the accounts rest on.
-    text = readRegularFileSync(path, { maxBytes: MAX_BYTES, guard: 'trusted', noFollow: true }).toString('utf8');
+    return readRegularFileSync(path, { maxBytes: MAX_BYTES, guard: 'trusted', noFollow: true }).toString('utf8');
   } catch (error) {
     throw new UsageError(`Cannot read the accounting records ${path}: ${describeReadError(error)}.`);
   }
+}
+
+const changed = (path: string, what: string) =>
+  new UsageError(
+    `The accounting records ${path} were changed outside hedge: ${what}. Restore the folder from a backup; hedge never edits a record.`,
+  );
+
+function readStore(store: Store) {
+  // The head before the records: a writer writes them the other way round, so a read between its two writes sees
+  // records past the head, never fewer.
+  const headText = readStoreFile(store, store.head);
+  const text = readStoreFile(store, store.file);
+  const head = headText === undefined ? undefined : readBoundedJson(headText, { maxBytes: 1024, maxDepth: 2 }, HEAD);
+  if (typeof head === 'string') throw changed(store.file, `the head of its chain (${store.head}) is unreadable`);
+  if (text === undefined) {
+    if (head && head.count > 0) throw changed(store.file, 'the records are gone while their head is there');
+    return [];
+  }
   const read = readBoundedJson(text, { maxBytes: MAX_BYTES, maxDepth: 16 }, FILE);
-  if (typeof read === 'string') throw new UsageError(`The accounting records ${path} are not hedge's: ${read}.`);
+  if (typeof read === 'string') throw new UsageError(`The accounting records ${store.file} are not hedge's: ${read}.`);
   let prev = '';
   read.records.forEach((record, index) => {
     if (record.seq !== index + 1 || record.prev !== prev || hashOf(record) !== record.hash)
-      throw new UsageError(
-        `The accounting records ${path} were changed outside hedge: record ${index + 1}'s hash does not follow from the records before it. Restore the file from a backup; hedge never edits a record.`,
-      );
+      throw changed(store.file, `record ${index + 1}'s hash does not follow from the records before it`);
     prev = record.hash;
   });
+  if (head === undefined) throw changed(store.file, `the head of its chain (${store.head}) is missing`);
+  // Written after the records: a crash between the two leaves records past the head, never fewer.
+  if (read.records.length < head.count)
+    throw changed(store.file, `its last ${head.count - read.records.length} record(s) were removed`);
+  if (head.count > 0 && read.records[head.count - 1].hash !== head.hash)
+    throw changed(store.file, `its chain was sealed again: record ${head.count} is not the one its head names`);
   return read.records;
 }
 
-/** Appends records under the file lock; `bodies` may be made from every record there, and a refusal (a throw) writes
- * nothing, as does an empty list. */
+/** Every record of the environment's store, its chain checked against its head; none when nothing was recorded yet. */
+export async function readRecords(ctx: StorePorts) {
+  return readStore(await storeOf(ctx));
+}
+
+/** Appends records while this process holds the store; `bodies` may be made from every record there, and a refusal (a
+ * throw) writes nothing, as does an empty list. `beforeWrite` is given the sealed records before they are written, to
+ * write what must exist first (a memo): when it throws, nothing is recorded. */
 export async function appendRecords(
-  ctx: Pick<CommandContext, 'env' | 'clock'>,
-  kind: (typeof KINDS)[number],
+  ctx: StorePorts & Pick<CommandContext, 'clock'>,
+  kind: RecordKind,
   make: (records: AcctRecord[]) => readonly JsonObject[],
+  beforeWrite?: (added: AcctRecord[]) => void,
 ) {
-  const path = storePath(ctx);
-  makePrivateDir(join(path, '..'));
-  const release = await lockFile(path, { staleMs: 10_000, sleep: (ms) => ctx.clock.sleep(ms) });
+  const store = await storeOf(ctx);
+  ensureDir(store.top);
+  ensureDir(join(store.top, 'acct'), { inside: true });
+  ensureDir(store.dir, { inside: true });
+  // A hold judged by its holder's liveness, never by age: a writer stopped mid-write (Ctrl-Z) keeps it.
+  const holds = namedHolds({
+    dir: store.top,
+    session: newSession(),
+    now: () => ctx.clock.now(),
+    sleep: (ms) => ctx.clock.sleep(ms),
+  });
+  const taken = await holds.take(`acct|${store.name}`, HOLD_WAIT_MS);
+  if (!taken.held)
+    throw new HeldError(
+      `The accounting records ${store.file} are being written by another hedge process (${describeHolder(taken.holder)}); nothing was recorded.`,
+      { holder: taken.holder, hint: 'Run it again when that command has ended (a stopped one: `fg` it, or end it).' },
+    );
   try {
-    const records = readRecords(ctx);
+    const records = readStore(store);
     const bodies = make(records);
     if (!bodies.length) return [];
     const recordedAt = new Date(ctx.clock.now()).toISOString();
@@ -83,14 +183,42 @@ export async function appendRecords(
         seq: records.length + 1,
         kind,
         recorded_at: recordedAt,
+        ...(store.by !== undefined && { by: store.by }),
         body,
         prev: records.at(-1)?.hash ?? '',
       };
       records.push({ ...unsealed, hash: hashOf(unsealed) });
     }
-    writeFileDurably(path, `${JSON.stringify({ records }, null, 1)}\n`);
-    return records.slice(-bodies.length);
+    // A record a line: what a read accepts bounds what may be written.
+    const text = `{"records":[\n${records.map((record) => JSON.stringify(record)).join(',\n')}\n]}\n`;
+    const bytes = Buffer.byteLength(text);
+    if (bytes > MAX_BYTES)
+      throw new UsageError(
+        `Recording this would make the accounting records ${store.file} ${sizeInWords(bytes)}, past the ${sizeInWords(MAX_BYTES)} they may hold; nothing was recorded.`,
+      );
+    const added = records.slice(-bodies.length);
+    beforeWrite?.(added);
+    try {
+      // The first records follow an empty head, so that no read ever finds records without one.
+      if (records.length === bodies.length) writeHead(store, 0, '');
+      writeFileDurably(store.file, text);
+    } catch (error) {
+      throw new JournalError(
+        `Cannot write the accounting records ${store.file}: ${describeReadError(error)}; nothing was recorded.`,
+        { path: store.file, hint: 'Free the disk (or make the folder writable by this user), then run it again.' },
+      );
+    }
+    // Past this point the records are made: a head left behind is one a later append writes again.
+    try {
+      writeHead(store, records.length, records.at(-1)!.hash);
+    } catch {
+      // The records read past an older head (a crash between the two writes reads the same).
+    }
+    return added;
   } finally {
-    await release();
+    await taken.hold.release();
   }
 }
+
+const writeHead = (store: Store, count: number, hash: string) =>
+  writeFileDurably(store.head, `${JSON.stringify({ count, hash })}\n`);

@@ -2,22 +2,54 @@
 import { fieldTable } from '../../platform/fields/fields.js';
 import { wrapWords } from '../../platform/terminal/width.js';
 import { escapeHtml, REPORT_STYLE } from '../report/report-html.js';
-import type { Designation } from './acct.js';
+import { asFunctional, type Designation } from './acct.js';
+import { formatMoney, formatRate } from '../../core/number-format.js';
+import { FRAMEWORK_RULES } from './acct-rules.js';
 import { utcDay } from '../../core/utc-text.js';
+import { safeText } from '../../core/security/safe-text.js';
 
 const JUDGEMENT =
   'hedge prints the figures and the documentation; whether hedge accounting applies, and whether this relationship qualifies, is your judgement and your auditors’. 80–125 % is ASC 815’s and IAS 39’s line; under IFRS 9 the offset ratio is a diagnostic of the economic relationship.';
 
 const FRAMEWORK_NAMES = { ifrs9: 'IFRS 9', ias39: 'IAS 39', asc815: 'ASC 815' } as const;
 
-/** The memo's facts in order, as label and text. */
+/** Where the excluded part goes, as each framework has it. */
+const EXCLUDED_SAID = {
+  pnl: 'to profit or loss as it changes',
+  cost_of_hedging_reserve:
+    'to the cost-of-hedging reserve, released with the hedged item (or amortised over the forward for a recognised item)',
+  amortised: 'amortised in earnings over the instrument’s life; its other changes in other comprehensive income',
+} as const;
+const EVENT_LABELS = {
+  occurred: 'Occurred',
+  'de-designated': 'De-designated',
+  rebalanced: 'Rebalanced',
+  terminated: 'Instrument terminated',
+} as const;
+
+/** The memo's facts in order, as label and text; the text from files through the one sanitiser. */
 function memoRows(designation: Designation) {
+  return factRows(designation).map(([label, text]) => [label, safeText(text)] as const);
+}
+
+function factRows(designation: Designation) {
   const { relationship: rel } = designation;
   const item = rel.hedged_item;
+  const money = (text: string) => formatMoney(Number(text));
+  const heldText = designation.hedges
+    .map(
+      (hedge) =>
+        `${hedge.id} ${hedge.side} ${money(hedge.notional_usd)} USD at ${hedge.entry_rate === null ? 'a rate not yet struck' : formatRate(Number(hedge.entry_rate))}${hedge.maturity ? `, maturing ${hedge.maturity}` : ''}`,
+    )
+    .join('; ');
   const instrument =
     'references' in rel.instrument
-      ? `the desk's own hedges carrying ${rel.instrument.references.join(', ')}, through every roll (gross price P&L designated; carry excluded; fees to P&L)`
-      : `a forward held elsewhere: ${rel.instrument.notional} ${rel.instrument.currency} at ${rel.instrument.contract_rate} (${rel.instrument.rate_quote}), maturing ${rel.instrument.maturity}`;
+      ? `the desk's own hedges carrying ${rel.instrument.references.join(', ')}, through every roll (gross price P&L designated; carry excluded; fees to P&L)${heldText ? `; held when designated: ${heldText}` : ''}`
+      : `a forward held elsewhere: ${Number(item.amount) > 0 ? 'sells' : 'buys'} ${money(rel.instrument.notional)} ${rel.instrument.currency} at ${rel.instrument.contract_rate} (${rel.instrument.rate_quote}), maturing ${rel.instrument.maturity}`;
+  const rules = FRAMEWORK_RULES[rel.framework];
+  // What the documentation must hold and the file may leave out: a missing one is named, never written for the user.
+  const given = (text: string | undefined, field: string) =>
+    text ?? `not given: ${rules.cites.documentation} asks for it (the relationship file's ${field})`;
   return [
     ...Object.entries({
       Relationship: rel.id,
@@ -26,27 +58,34 @@ function memoRows(designation: Designation) {
       Recorded: designation.recordedAt,
       'Record hash': designation.hash,
       'Objective and strategy': rel.objective,
-      'Hedged item': `${item.description}: ${item.amount} ${item.currency} (${item.kind}), expected ${item.expected_date}`,
+      'Hedged item': `${item.description}: ${money(item.amount)} ${item.currency} (${item.kind}), expected ${item.expected_date}`,
+      'Hedged risk': given(rel.hedged_risk, 'hedged_risk'),
       'Evidence of probability': item.probability_evidence,
       Rates: rel.market,
+      'Functional currency': rel.functional_currency
+        ? `${rel.functional_currency}${asFunctional(rel.functional_currency) !== rel.functional_currency ? ' (read as USD)' : ''}`
+        : 'the rates’ other currency than the hedged item’s',
       'Hedging instrument': instrument,
-      'Hedge ratio': rel.ratio,
+      'Hedge ratio': `${rel.ratio} (the designated share of the instrument)`,
+      'How the ratio was determined': given(rel.ratio_basis, 'ratio_basis'),
       'Designated risk':
         rel.designation === 'spot'
-          ? 'the spot element; the forward points (or the carry) are excluded'
+          ? `the spot element; the forward points (or the carry) are excluded${rel.discount_hedged_item ? '; the hedged item discounted to its cash-flow date' : ''}`
           : 'the forward element whole (forward rate)',
-      'Excluded part':
-        rel.excluded === 'pnl'
-          ? 'to profit or loss as it changes'
-          : 'to the cost-of-hedging reserve (IFRS 9 6.5.15–16), released with the hedged item',
+      'Excluded part': `${EXCLUDED_SAID[rel.excluded]} (${rules.cites.excluded})`,
       Effectiveness: rel.method.replaceAll('_', ' '),
+      'Economic relationship': given(rel.economic_relationship, 'economic_relationship'),
+      'Credit risk': given(rel.credit_risk, 'credit_risk'),
+      'Prospective assessment': given(rel.prospective_assessment, 'prospective_assessment'),
       'Sources of ineffectiveness': rel.sources_of_ineffectiveness,
+      'Rules applied': `documentation ${rules.cites.documentation}; effectiveness ${rules.cites.effectiveness}${rules.brightLine ? ' (80–125 %: a period outside ends hedge accounting from the last date it was met)' : ' (no pass line)'}; deferral ${rules.cites.deferral} (${rules.deferral === 'whole' ? 'the whole designated change' : 'the lower of the two changes'}); the transaction ${rules.cites.occurrence}; discontinuation ${rules.cites.discontinuation}`,
       'Approved by': rel.approved_by,
     }),
     ...designation.events.map((event) => [
-      event.type === 'occurred' ? 'Occurred' : 'De-designated',
-      `${event.date}${event.reason ? `: ${event.reason}` : ''}${event.still_expected === false ? ' (no longer expected)' : ''}`,
+      EVENT_LABELS[event.type],
+      `${event.date}${event.reason ? `: ${event.reason}` : ''}${event.still_expected === false ? ' (no longer expected)' : ''}${event.share ? ` (a share of ${event.share})` : ''}${event.amount ? ` (${event.amount} ${item.currency})` : ''}${event.ratio ? ` (ratio ${event.ratio})` : ''}`,
     ]),
+    ...(designation.failed ?? []).map(({ date, line }) => ['Hedge accounting ended', `${date}: ${line}`]),
   ];
 }
 
@@ -54,18 +93,27 @@ const lateLine = (designation: Designation) =>
   designation.recordedLate === undefined
     ? []
     : [
-        `RECORDED LATE: ${designation.recordedLate} (designated ${designation.relationship.designated_at}, recorded ${utcDay(designation.recordedAt)})`,
+        `RECORDED LATE: ${safeText(designation.recordedLate)} (designated ${designation.relationship.designated_at}, recorded ${utcDay(designation.recordedAt)})`,
       ];
 
-/** The memo for a terminal: a line a fact, wrapped at the width. */
+/** The fewest columns a fact's text is given beside its label; on a narrower terminal the label has a line of its own. */
+const MIN_TEXT_COLUMNS = 24;
+
+/** The memo for a terminal: a line a fact, wrapped at the width with its words whole. */
 export function memoText(designation: Designation, columns: number) {
-  const width = Math.max(...memoRows(designation).map(([label]) => label.length)) + 2;
+  const rows = memoRows(designation);
+  const width = Math.max(...rows.map(([label]) => label.length)) + 2;
+  const beside = columns - width >= MIN_TEXT_COLUMNS;
   return [
-    ...lateLine(designation),
-    `Hedge designation memo: ${designation.relationship.id}`,
+    // The heading lines whole where a fact fits beside its label (a line to find), else wrapped too.
+    ...[...lateLine(designation), `Hedge designation memo: ${designation.relationship.id}`].map((line) =>
+      beside ? line : wrapWords(line, columns),
+    ),
     '',
-    ...memoRows(designation).map(([label, text]) =>
-      wrapWords(`${`${label}:`.padEnd(width)}${text}`, columns, { hangingIndent: width }),
+    ...rows.map(([label, text]) =>
+      beside
+        ? wrapWords(`${`${label}:`.padEnd(width)}${text}`, columns, { hangingIndent: width })
+        : `${wrapWords(`${label}:`, columns)}\n${wrapWords(`  ${text}`, columns, { hangingIndent: 2 })}`,
     ),
     '',
     wrapWords(JUDGEMENT, columns),
@@ -130,6 +178,7 @@ ${memoRows(designation)
 export const PERIOD_FIELDS = fieldTable(`
   relationship_id  Relationship  id
   period_end  Period end  text
+  status  Status  text
   instrument_change  Instrument (cum.)  pnl
   hedged_item_change  Hedged item (cum.)  pnl
   ratio  Offset ratio  text
@@ -166,4 +215,35 @@ export const JOURNAL_FIELDS = fieldTable(`
   currency  Currency  text
   rate  Rate  text
   rate_source  Rate source  text
+`);
+
+/** `hedge acct rates --market M`: what is recorded, a row a date. */
+export const RATE_FIELDS = fieldTable(`
+  date  Date  text
+  spot  Spot  text
+  forward  Forward  text
+  discount_factor  Discount factor  text
+  source  Source  text
+`);
+
+/** `hedge acct list`: a relationship a row. */
+export const LIST_FIELDS = fieldTable(`
+  id  Relationship  id
+  framework  Framework  text
+  designated_at  Designated  text
+  item  Hedged item  text
+  instrument  Instrument  text
+  status  Status  text
+  reserve  Reserve  money
+  reserve_as_of  As of  text
+`);
+
+/** The columns of `hedge acct log` (its JSON has each record's hash too). */
+export const LOG_FIELDS = fieldTable(`
+  seq  #  text
+  recorded_at  When  text
+  by  Who  text
+  subject  Of  id
+  what  What  text
+  why  Why  text
 `);

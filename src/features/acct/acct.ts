@@ -5,20 +5,21 @@ import { UsageError } from '../../core/errors.js';
 import { utcDay } from '../../core/utc-text.js';
 import { readNumber } from '../../core/number-format.js';
 import { sameReference } from '../../core/input.js';
-import { toAccountSide } from '../../core/money.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import { readHistoryRecord } from '../../platform/api/wire/fields.js';
+import type { HistoryFacts } from '../../core/wire.js';
 import { readDeal, type DealHedges } from '../book/deal.js';
 import { recordStanding } from '../book/book.js';
-import { readBook } from '../book/positions.js';
 import { walkHistory } from '../report/report.js';
-import { appendRecords, type AcctRecord } from './acct-store.js';
-import type { Relationship, ValueLine } from './acct-files.js';
-import { exact, numberCents, toCents, type Cents, type Exact } from './acct-money.js';
+import { appendRecords, readRecords, type AcctRecord } from './acct-store.js';
+import type { JsonObject } from '../../core/objects.js';
+import { rateProblem, type Relationship, type ValueLine } from './acct-files.js';
+import { add, div, exact, exactNumber, exactText, sub, toCents, type Cents, type Exact } from './acct-money.js';
 import {
+  FRAMEWORK_RULES,
   criticalTerms,
-  deskValues,
+  deskValueAt,
   forwardPoints,
   forwardValues,
   hedgedItemBySpot,
@@ -32,17 +33,23 @@ import {
   type Quote,
   type RateRow,
   type RelationshipRules,
+  type RuleEvent,
 } from './acct-rules.js';
 
 /** What the accounting flows use of a command's context. */
-type AcctPorts = Pick<CommandContext, 'client' | 'clock' | 'env'>;
+type AcctPorts = Pick<CommandContext, 'client' | 'clock' | 'env' | 'credentials'>;
 
 export interface AcctEvent {
   relationship_id: string;
-  type: 'occurred' | 'de-designated';
+  type: 'occurred' | 'de-designated' | 'rebalanced' | 'terminated';
   date: string;
   reason?: string;
   still_expected?: boolean;
+  /** occurred: the share of the whole transaction (`share`) or its amount in the item's currency (`amount`). */
+  share?: string;
+  amount?: string;
+  /** rebalanced: the designated share of the instrument from then on. */
+  ratio?: string;
 }
 
 export interface Designation {
@@ -51,6 +58,18 @@ export interface Designation {
   recordedLate?: string;
   hash: string;
   events: AcctEvent[];
+  /** The desk's hedges held when it was designated, as the memo names them. */
+  hedges: HeldHedge[];
+  /** A test that failed in a closed period (IAS 39, ASC 815): hedge accounting ended there, and the memo says so. */
+  failed?: Array<{ date: string; line: string }>;
+}
+
+export interface HeldHedge {
+  id: string;
+  side: string;
+  notional_usd: string;
+  entry_rate: string | null;
+  maturity: string | null;
 }
 
 interface MarketRates {
@@ -58,38 +77,79 @@ interface MarketRates {
   rows: Map<string, RateRow>;
 }
 
-/** What the records say: each relationship with its events, and each market's rates. */
+/** A period closed: what `test`, `reserve` and `journal` printed for it then, printed as it is from then on. */
+export interface Close {
+  period: string;
+  from: string;
+  to: string;
+  test: Array<Record<string, unknown>>;
+  reserve: Array<Record<string, unknown>>;
+  journal: Array<Record<string, unknown>>;
+}
+
+/** What the records say: each relationship with its events, each market's rates, and the periods closed. */
 export function recorded(records: readonly AcctRecord[]) {
   const relationships = new Map<string, Designation>();
   const rates = new Map<string, MarketRates>();
+  /** Each event record's place, for a correction naming it. */
+  const events = new Map<number, { designation: Designation; event: AcctEvent }>();
+  const closes: Close[] = [];
   for (const record of records) {
     const body = record.body as Record<string, never>;
-    if (record.kind === 'designation')
+    if (record.kind === 'close') closes.push(record.body as unknown as Close);
+    else if (record.kind === 'designation')
       relationships.set(body.relationship['id'], {
         relationship: body.relationship,
         recordedAt: record.recorded_at,
         recordedLate: body.recorded_late,
         hash: record.hash,
         events: [],
+        hedges: body.hedges ?? [],
+        failed: [],
       });
-    else if (record.kind === 'event') relationships.get(body.relationship_id)?.events.push(record.body as never);
-    else {
+    else if (record.kind === 'event') {
+      const designation = relationships.get(body.relationship_id);
+      designation?.events.push(record.body as never);
+      if (designation) events.set(record.seq, { designation, event: record.body as never });
+    } else if (record.kind === 'rates') {
       const market = rates.get(body.market) ?? { quote: body.quote, rows: new Map() };
       for (const row of body.rows as Array<Record<string, string>>) market.rows.set(row.date, rateRow(row));
       rates.set(body.market, market);
+    } else if (record.kind === 'correction') {
+      // A correction stands in for what it corrects from then on; the record it corrects stays as it was.
+      if (body.of === 'rates')
+        for (const row of body.rows as Array<Record<string, string>>)
+          rates.get(body.market)?.rows.set(row.date, rateRow(row));
+      else {
+        const at = events.get(body.record);
+        if (at) {
+          const list = at.designation.events;
+          list[list.indexOf(at.event)] = at.event = body.event;
+          list.sort((a, b) => a.date.localeCompare(b.date));
+        }
+      }
     }
   }
-  return { relationships, rates };
+  for (const close of closes)
+    for (const row of close.test)
+      if (row.status === 'failed') {
+        const designation = relationships.get(String(row.relationship_id));
+        designation?.failed?.push({ date: String(row.period_end), line: String(row.line) });
+      }
+  return { relationships, rates, closes, eventRecords: events };
 }
 
 function rateRow(row: Record<string, string>): RateRow {
   const read = (text: string | undefined) => (text ? exact(text) : undefined);
+  const carry = row.carry as unknown as Record<string, string> | undefined;
   return {
     date: row.date,
     spot: exact(row.spot)!,
     forward: read(row.forward),
     discountFactor: read(row.discount_factor),
     source: row.source,
+    ...(row.at && { at: row.at }),
+    ...(carry && { carry: new Map(Object.entries(carry).map(([id, text]) => [id, exact(text)!])) }),
   };
 }
 
@@ -134,12 +194,46 @@ async function referenceHedges(client: HedgeClient, reference: string) {
       if (id !== undefined && filled.has(id)) ended.add(id);
       return ended.size < filled.size;
     });
-  return { live: deal.live(ended).length, all: deal.hedges.length };
+  // What the memo names of each hedge still held: its own record's terms.
+  const held = deal.live(ended).map((hedge) => ({
+    id: hedge.id,
+    side: hedge.side,
+    notional_usd: String(hedge.notional_usd),
+    entry_rate: hedge.struck_rate == null ? null : String(hedge.struck_rate),
+    maturity: typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null,
+  }));
+  return { live: held.length, all: deal.hedges.length, held };
 }
 
-/** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash. */
-export async function designate(ctx: AcctPorts, relationship: Relationship, recordedLate: string | undefined) {
-  const today = todayOf(ctx.clock.now());
+/** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash;
+ * `beforeRecord` is given it sealed, before it is recorded (a memo written first: when that fails, nothing is). */
+export async function designate(
+  ctx: AcctPorts,
+  relationship: Relationship,
+  recordedLate: string | undefined,
+  beforeRecord?: (designation: Designation) => void,
+) {
+  const { instrument } = relationship;
+  // The references are checked against the hedge records (a read) before anything is recorded; the books' today is
+  // then the server's, learned from those answers.
+  let today = todayOf(ctx.clock.now());
+  const held: HeldHedge[] = [];
+  if ('references' in instrument) {
+    const client = await ctx.client();
+    for (const reference of instrument.references) {
+      const found = await referenceHedges(client, reference);
+      if (found.all === 0)
+        throw new UsageError(
+          `instrument.references: no hedge carries ${reference}; expected references your hedges carry (see hedge hedges --ref ${reference}).`,
+        );
+      if (found.live === 0 && recordedLate === undefined)
+        throw new UsageError(
+          `instrument.references: every hedge carrying ${reference} is already closed; a designation names hedges still held, or give --recorded-late REASON.`,
+        );
+      held.push(...found.held);
+    }
+    today = todayOf(client.transport.serverNow().bestMs);
+  }
   const at = relationship.designated_at;
   if (at > today)
     throw new UsageError(
@@ -151,57 +245,253 @@ export async function designate(ctx: AcctPorts, relationship: Relationship, reco
     );
   if (relationship.hedged_item.expected_date < at)
     throw new UsageError(`hedged_item.expected_date: before designated_at; expected a date on or after ${at}.`);
-  const { instrument } = relationship;
+  if (exact(relationship.ratio)![0] > exact(relationship.ratio)![1])
+    throw new UsageError(
+      'ratio: the designated share of the instrument is at most 1; the rest of a larger instrument is left undesignated.',
+    );
+  const problem = frameworkProblem(relationship);
+  if (problem) throw new UsageError(problem);
   if ('notional' in instrument && instrument.currency !== relationship.hedged_item.currency)
     throw new UsageError(
       `instrument.currency: ${instrument.currency} is not the hedged item's currency (${relationship.hedged_item.currency}); expected the currency the forward delivers.`,
     );
-  // The references are checked against the hedge records (a read) before anything is recorded.
-  if ('references' in instrument)
-    for (const reference of instrument.references) {
-      const found = await referenceHedges(await ctx.client(), reference);
-      if (found.all === 0)
+  const [record] = await appendRecords(
+    ctx,
+    'designation',
+    (records) => {
+      const { relationships } = recorded(records);
+      if (relationships.has(relationship.id))
         throw new UsageError(
-          `instrument.references: no hedge carries ${reference}; expected references your hedges carry (see hedge hedges --ref ${reference}).`,
+          `id: ${relationship.id} is already designated; a relationship is never edited: de-designate it (hedge acct event ${relationship.id} --de-designate DATE --reason …) and designate a new one under another id.`,
         );
-      if (found.live === 0 && recordedLate === undefined)
-        throw new UsageError(
-          `instrument.references: every hedge carrying ${reference} is already closed; a designation names hedges still held, or give --recorded-late REASON.`,
-        );
-    }
-  const [record] = await appendRecords(ctx, 'designation', (records) => {
-    if (recorded(records).relationships.has(relationship.id))
-      throw new UsageError(
-        `id: ${relationship.id} is already designated; a relationship is never edited: de-designate it (hedge acct event ${relationship.id} --de-designate DATE --reason …) and designate a new one under another id.`,
-      );
-    return [{ relationship, ...(recordedLate !== undefined && { recorded_late: recordedLate }) }];
-  });
+      sharesWithin(relationship, relationships.values(), today);
+      return [
+        {
+          relationship,
+          ...(recordedLate !== undefined && { recorded_late: recordedLate }),
+          ...(held.length && { hedges: held as unknown as JsonObject[] }),
+        },
+      ];
+    },
+    beforeRecord && (([sealed]) => beforeRecord(recorded([sealed]).relationships.get(relationship.id)!)),
+  );
   return recorded([record]).relationships.get(relationship.id)!;
 }
 
-/** Records that the hedged transaction happened, or a de-designation. */
-export async function recordEvent(ctx: AcctPorts, event: AcctEvent) {
-  await appendRecords(ctx, 'event', (records) => {
-    const found = recorded(records).relationships.get(event.relationship_id);
+/** Refuses a relationship whose hedges' designated shares, with those of the live relationships holding the same
+ * hedges (a reference in common), would come to more than the whole of them, naming those relationships. */
+function sharesWithin(rel: Relationship, others: Iterable<Designation>, today: string) {
+  if (!('references' in rel.instrument)) return;
+  const mine = rel.instrument.references;
+  const sharing = [...others].filter((other) => {
+    const { instrument } = other.relationship;
+    const ended = lifeOf(other).endedOn;
+    return (
+      'references' in instrument &&
+      instrument.references.some((reference) => mine.some((own) => sameReference(own, reference))) &&
+      (ended === undefined || ended >= today)
+    );
+  });
+  const total = sharing.reduce((sum, other) => add(sum, exact(other.relationship.ratio)!), exact(rel.ratio)!);
+  if (total[0] > total[1])
+    throw new UsageError(
+      `ratio: ${rel.ratio} of the hedges carrying ${mine.join(', ')} with ${sharing.map((other) => `${other.relationship.id}'s ${other.relationship.ratio}`).join(' and ')} designates more than the whole of them; the shares of one hedge across live relationships are at most 1 (de-designate ${sharing.map((other) => other.relationship.id).join(', ')}, or designate a smaller share).`,
+    );
+}
+
+/** What the framework's table refuses of a relationship (one line naming the field), or nothing. */
+export function frameworkProblem(rel: Relationship) {
+  const rules = FRAMEWORK_RULES[rel.framework];
+  if (!(rules.excluded as readonly string[]).includes(rel.excluded))
+    return `excluded: ${rel.excluded} is not ${rules.name}'s; expected ${rules.excluded.join(' or ')} (${rules.cites.excluded}).`;
+  if (rel.on_occurrence === 'basis_adjustment' && rules.basisAdjustment === 'refused')
+    return `on_occurrence: ${rules.name} reclassifies the reserve into earnings when the transaction affects them; a basis adjustment is not allowed (${rules.cites.occurrence}): expected reclassify.`;
+  if (rel.on_occurrence === 'reclassify' && basisRequired(rel))
+    return `on_occurrence: ${rules.name} takes the reserve into the cost of a non-financial item (${rules.cites.occurrence}(i)): expected basis_adjustment, or leave it out.`;
+  if (rel.on_occurrence === 'basis_adjustment' && !buysAnAsset(rel))
+    return 'on_occurrence: a basis adjustment is for a forecast purchase of a non-financial item (hedged_item.nature: non_financial, a negative amount); expected reclassify.';
+  if (rel.discount_hedged_item && rel.designation !== 'spot')
+    return 'discount_hedged_item: for a spot designation; a forward designation discounts the hedged item already.';
+  return undefined;
+}
+
+/** A forecast (or committed) purchase of a non-financial item: what becomes an asset whose cost the reserve adjusts. */
+const buysAnAsset = (rel: Relationship) =>
+  rel.hedged_item.nature === 'non_financial' &&
+  rel.hedged_item.kind !== 'recognised' &&
+  exact(rel.hedged_item.amount)![0] < 0n;
+
+const basisRequired = (rel: Relationship) =>
+  FRAMEWORK_RULES[rel.framework].basisAdjustment === 'required' && buysAnAsset(rel);
+
+/** Where the reserve goes when the transaction happens: the item's cost (IFRS 9's default for a non-financial item,
+ * IAS 39's choice) or the hedged item's line in profit or loss. */
+export const occurrenceTarget = (rel: Relationship) =>
+  rel.on_occurrence === 'basis_adjustment' || (rel.on_occurrence === undefined && basisRequired(rel))
+    ? 'basis_adjustment'
+    : 'reclassification';
+
+/** Records an event of the relationship's life, in date order: an occurrence (in parts), a de-designation, a
+ * rebalancing (IFRS 9) or the instrument's termination; none dated after today. With `correction`, the event record
+ * it names is replaced by this one, for the reason given (an appended correction: the earlier record stays). */
+export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?: { record: number; reason: string }) {
+  const today = todayOf(ctx.clock.now());
+  const option = `--${event.type === 'occurred' ? 'occurred' : event.type === 'de-designated' ? 'de-designate' : event.type === 'rebalanced' ? 'rebalance' : 'terminate'}`;
+  if (event.date > today)
+    throw new UsageError(
+      `${option}: ${event.date} is after today (${today}); an event is recorded once it has happened.`,
+    );
+  await appendRecords(ctx, correction ? 'correction' : 'event', (records) => {
+    const state = recorded(records);
+    const found = state.relationships.get(event.relationship_id);
     if (!found)
       throw new UsageError(`id: no relationship ${event.relationship_id} is designated (hedge acct test lists them).`);
-    if (event.date < found.relationship.designated_at)
+    const rel = found.relationship;
+    if (event.date < rel.designated_at)
+      throw new UsageError(`${option}: before the designation (${rel.designated_at}).`);
+    // A correction is judged against the life without the event it replaces.
+    let before = found;
+    if (correction) {
+      const target = records[correction.record - 1];
+      if (target?.kind !== 'event' || target.body.relationship_id !== event.relationship_id)
+        throw new UsageError(
+          `--correct: record ${correction.record} is not an event of ${event.relationship_id}; expected the number hedge acct log ${event.relationship_id} gives it.`,
+        );
+      const replaced = state.eventRecords.get(correction.record)?.event;
+      before = { ...found, events: found.events.filter((each) => each !== replaced) };
+    }
+    const life = lifeOf(before);
+    const said = (what: string) =>
+      `id: ${event.relationship_id} ${what}; a relationship is never edited: correct an event with --correct RECORD --reason TEXT.`;
+    const endedBy = (date: string) => life.endedOn !== undefined && life.endedOn <= date;
+    if (event.type === 'occurred' && life.doneOn)
+      throw new UsageError(said(`already ended: no transaction is left to happen (all of it by ${life.doneOn})`));
+    if (event.type === 'de-designated' && endedBy(event.date))
+      throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
+    if (event.type === 'rebalanced') {
+      if (!FRAMEWORK_RULES[rel.framework].rebalancing)
+        throw new UsageError(
+          `--rebalance: ${FRAMEWORK_RULES[rel.framework].name} has no rebalancing; de-designate and designate anew.`,
+        );
+      if (endedBy(event.date)) throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
+      if (life.settledOn !== undefined && life.settledOn <= event.date)
+        throw new UsageError(said(`has no instrument left to rebalance (settled ${life.settledOn})`));
+    }
+    if (event.type === 'terminated' && life.settledOn !== undefined && life.settledOn <= event.date)
+      throw new UsageError(said(`has no instrument left (settled ${life.settledOn})`));
+    const last = before.events.at(-1);
+    // A correction takes its place in date order; a new event comes after the others.
+    if (!correction && last && event.date < last.date)
       throw new UsageError(
-        `${event.type === 'occurred' ? '--occurred' : '--de-designate'}: before the designation (${found.relationship.designated_at}).`,
+        `${option}: before ${event.relationship_id}'s last event (${last.type} ${last.date}); events are recorded in date order.`,
       );
-    // An event ends a relationship: it has one at most.
-    const [ended] = found.events;
-    if (ended)
+    if (event.amount !== undefined && sub(exact(event.amount)!, absExact(exact(rel.hedged_item.amount)!))[0] > 0n)
       throw new UsageError(
-        `id: ${event.relationship_id} already ended (${ended.type} ${ended.date}); a relationship is never edited.`,
+        `--amount: more than the hedged item's ${rel.hedged_item.amount} ${rel.hedged_item.currency}.`,
       );
-    return [{ ...event }];
+    return correction
+      ? [
+          {
+            of: 'event',
+            record: correction.record,
+            relationship_id: event.relationship_id,
+            event: { ...event },
+            reason: correction.reason,
+          },
+        ]
+      : [{ ...event }];
   });
 }
 
-/** Appends a market's rates; a date already recorded with other figures is refused (recorded rates never change). */
-export async function recordRates(ctx: AcctPorts, market: string, quote: string, rows: Array<Record<string, string>>) {
+/** Records a period's close: its rows as they are printed, refused when it overlaps one closed already. */
+export async function recordClose(ctx: AcctPorts, close: Close) {
+  await appendRecords(ctx, 'close', (records) => {
+    const overlapping = recorded(records).closes.find((each) => each.from <= close.to && each.to >= close.from);
+    if (overlapping)
+      throw new UsageError(`--period: ${overlapping.period} is closed already; a closed period never changes.`);
+    return [close as unknown as JsonObject];
+  });
+}
+
+/** The books' today: the server's, learned from its answers, where a relationship is of the desk's hedges; else this
+ * machine's. */
+export async function booksToday(ctx: AcctPorts) {
+  const { relationships } = recorded(await readRecords(ctx));
+  if (![...relationships.values()].some(({ relationship }) => 'references' in relationship.instrument))
+    return todayOf(ctx.clock.now());
+  // One read teaches the server's time.
+  const client = await ctx.client();
+  await client.listPositions();
+  return todayOf(client.transport.serverNow().bestMs);
+}
+
+const absExact = ([n, d]: Exact): Exact => [n < 0n ? -n : n, d];
+
+/** A relationship's recorded events as the rules read them, with when its instrument is settled (an external
+ * forward at its maturity unless terminated before), when hedge accounting ended and when its transaction was done. */
+export function lifeOf({ relationship: rel, events }: Designation) {
+  const whole = absExact(exact(rel.hedged_item.amount)!);
+  const rules: RuleEvent[] = events.map((event) => ({
+    type: event.type,
+    date: event.date,
+    ...(event.reason !== undefined && { reason: event.reason }),
+    ...(event.still_expected !== undefined && { stillExpected: event.still_expected }),
+    ...(event.ratio !== undefined && { ratio: exact(event.ratio)! }),
+    ...(event.share !== undefined && { share: exact(event.share)! }),
+    ...(event.amount !== undefined && { share: div(exact(event.amount)!, whole) }),
+  }));
+  const terminated = events.find((event) => event.type === 'terminated')?.date;
+  const maturity = 'maturity' in rel.instrument ? rel.instrument.maturity : undefined;
+  const settledOn = terminated ?? maturity;
+  if (terminated === undefined && maturity !== undefined) rules.push({ type: 'settled', date: maturity });
+  rules.sort((a, b) => a.date.localeCompare(b.date));
+  let happened: Exact = [0n, 1n];
+  let doneOn: string | undefined;
+  for (const event of rules) {
+    if (doneOn) break;
+    if (event.type === 'occurred') {
+      happened = event.share ? add(happened, event.share) : [1n, 1n];
+      if (happened[0] >= happened[1]) doneOn = event.date;
+    } else if (event.type === 'de-designated' && event.stillExpected === false) doneOn = event.date;
+  }
+  // What the user recorded that ended it; the instrument's settlement is apart (`settledOn`): a transaction can still
+  // stop being expected after it, and an external forward's maturity may be still to come.
+  const ending = rules.find((event) => event.type === 'occurred' || event.type === 'de-designated');
+  return {
+    events: rules,
+    settledOn,
+    doneOn,
+    endedOn: ending?.date,
+    endedBy: ending?.type,
+    /** The day nothing is left to post: the instrument settled and the transaction done. */
+    finishedOn: settledOn && doneOn ? (settledOn > doneOn ? settledOn : doneOn) : undefined,
+  };
+}
+
+/** Appends a market's rates; a date already recorded with other figures is refused (recorded rates never change); with
+ * `correction`, the dates recorded with other figures are corrected (an appended correction: the earlier record stays). */
+export async function recordRates(
+  ctx: AcctPorts,
+  market: string,
+  quote: string,
+  rows: Array<Record<string, string>>,
+  correction?: { reason: string },
+) {
   let added = 0;
+  if (correction) {
+    await appendRecords(ctx, 'correction', (records) => {
+      const existing = recorded(records).rates.get(market);
+      const missing = rows.find((row) => !existing?.rows.has(row.date));
+      if (missing)
+        throw new UsageError(
+          `--correct: no rate of ${market} is recorded for ${missing.date}; import it without --correct.`,
+        );
+      const changed = rows.filter((row) => !sameRate(existing!.rows.get(row.date)!, rateRow(row)));
+      added = changed.length;
+      return changed.length ? [{ of: 'rates', market, rows: changed, reason: correction.reason }] : [];
+    });
+    return added;
+  }
   await appendRecords(ctx, 'rates', (records) => {
     const existing = recorded(records).rates.get(market);
     if (existing && existing.quote !== quote)
@@ -211,15 +501,9 @@ export async function recordRates(ctx: AcctPorts, market: string, quote: string,
     const fresh = rows.filter((row) => {
       const earlier = existing?.rows.get(row.date);
       if (!earlier) return true;
-      // The same figures (1.2 and 1.20 are one rate) are no change.
-      const later = rateRow(row);
-      const same = (['spot', 'forward', 'discountFactor'] as const).every((key) => {
-        const [x, y] = [earlier[key], later[key]];
-        return x === undefined || y === undefined ? x === y : x[0] * y[1] === y[0] * x[1];
-      });
-      if (!same)
+      if (!sameRate(earlier, rateRow(row)))
         throw new UsageError(
-          `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed.`,
+          `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed: correct them with --correct --reason TEXT.`,
         );
       return false;
     });
@@ -229,48 +513,99 @@ export async function recordRates(ctx: AcctPorts, market: string, quote: string,
   return added;
 }
 
+/** The same figures (1.2 and 1.20 are one rate) are no change. */
+function sameRate(earlier: RateRow, later: RateRow) {
+  return (['spot', 'forward', 'discountFactor'] as const).every((key) => {
+    const [x, y] = [earlier[key], later[key]];
+    return x === undefined || y === undefined ? x === y : x[0] * y[1] === y[0] * x[1];
+  });
+}
+
 // ---- Periods ----
 
-/** The period ends: the last (`until`, or the day the relationship ended, if earlier) and every date before it a rate
- * is recorded for after the designation (the dates the books are valued at), in order. */
-function periodEnds({ relationship, events: [ended] }: Designation, until: string, rateDates: Iterable<string>) {
-  const last = ended && ended.date < until ? ended.date : until;
-  const valued = [...rateDates].filter((date) => date > relationship.designated_at && date < last);
-  return [...new Set(valued), last].sort();
+/** The period ends: the last (`until`, or the day nothing is left to post, if earlier), every date before it a rate
+ * is recorded for after the designation (the dates the books are valued at) while the instrument is held, and every
+ * event's date, in order; none on or before the designation: the books are measured from it. */
+function periodEnds(designation: Designation, until: string, rateDates: Iterable<string>) {
+  const life = lifeOf(designation);
+  const last = life.finishedOn && life.finishedOn < until ? life.finishedOn : until;
+  const valued = [...rateDates].filter(
+    (date) => date < last && (life.settledOn === undefined || date <= life.settledOn),
+  );
+  const events = life.events.map((event) => event.date).filter((date) => date < last);
+  return [...new Set([...valued, ...events, last])]
+    .filter((date) => date > designation.relationship.designated_at)
+    .sort();
 }
 
 export function rulesOf(designation: Designation, amortisation?: RelationshipRules['amortisation']): RelationshipRules {
-  const { relationship: rel, events } = designation;
-  const occurred = events.find((event) => event.type === 'occurred');
-  const ended = events.find((event) => event.type === 'de-designated');
+  const { relationship: rel } = designation;
   return {
     framework: rel.framework,
     method: rel.method,
     excluded: rel.excluded,
     kind: rel.hedged_item.kind,
     designatedAt: rel.designated_at,
-    ...(amortisation && { amortisation }),
-    ...(occurred && { occurred: occurred.date }),
-    ...(ended && { deDesignated: { date: ended.date, stillExpected: ended.still_expected !== false } }),
+    ratio: exact(rel.ratio)!,
+    ...(amortisation && { amortisation: { ...amortisation, basis: rel.amortisation ?? 'days' } }),
+    events: lifeOf(designation).events,
   };
 }
 
 const cents = (text: string | undefined) => (text === undefined ? 0n : toCents(exact(text)!));
 
-/** The relationship's periods from a values file: one a date of the file. */
-export function fromValues(designation: Designation, lines: readonly ValueLine[]) {
-  const periods: PeriodValues[] = lines.map((line) => ({
-    end: line.date,
-    instrument: cents(line.instrument_value),
-    hedgedItem: cents(line.hedged_item_value),
-    excluded: cents(line.excluded_value),
-    fees: 0n,
-  }));
-  const early = lines.find((line) => line.date <= designation.relationship.designated_at);
+const EVENT_WORDS: Record<RuleEvent['type'], string> = {
+  occurred: 'its transaction happened',
+  'de-designated': 'it was de-designated',
+  rebalanced: 'it was rebalanced',
+  terminated: 'its instrument was terminated',
+  settled: 'its instrument matures',
+};
+
+/** Each period end's values: after the instrument is settled nothing of it changes, so its last values are carried
+ * (no rate is asked for). */
+function valuesAt(
+  ends: readonly string[],
+  settledOn: string | undefined,
+  valueAt: (end: string) => Omit<PeriodValues, 'end'>,
+) {
+  let last: PeriodValues | undefined;
+  return ends.map(
+    (end) => (last = settledOn !== undefined && end > settledOn && last ? { ...last, end } : { end, ...valueAt(end) }),
+  );
+}
+
+/** The relationship's periods from a values file up to `until`: one a date of the file, and each event's date, whose
+ * row the file must have while the instrument is held. */
+export function fromValues(designation: Designation, lines: readonly ValueLine[], until: string) {
+  const { relationship: rel } = designation;
+  const early = lines.find((line) => line.date <= rel.designated_at);
   if (early)
     throw new UsageError(
-      `--values: ${early.date} is not after the designation (${designation.relationship.designated_at}); values are cumulative since then.`,
+      `--values: ${early.date} is not after the designation (${rel.designated_at}); values are cumulative since then.`,
     );
+  const life = lifeOf(designation);
+  const byDate = new Map(lines.map((line) => [line.date, line]));
+  const missing = life.events.find(
+    (event) =>
+      event.date <= until && (life.settledOn === undefined || event.date <= life.settledOn) && !byDate.has(event.date),
+  );
+  if (missing)
+    throw new UsageError(
+      `--values: no row for ${missing.date}, the day ${EVENT_WORDS[missing.type]}; an event's date needs the values on it.`,
+    );
+  const ends = periodEnds(designation, until, byDate.keys()).filter(
+    (end) => byDate.has(end) || life.events.some((e) => e.date === end),
+  );
+  const periods = valuesAt(ends, life.settledOn, (end) => {
+    const line = byDate.get(end)!;
+    return {
+      instrument: cents(line.instrument_value),
+      hedgedItem: cents(line.hedged_item_value),
+      excluded: cents(line.excluded_value),
+      fees: cents(line.fees),
+    };
+  });
   return rollForward(periods, rulesOf(designation));
 }
 
@@ -278,20 +613,22 @@ export function fromValues(designation: Designation, lines: readonly ValueLine[]
  * currency, and its critical terms where that is its method. */
 export type Computed = Awaited<ReturnType<typeof compute>>;
 
-/** The desk's hedges carrying the relationship's references: closed ones from history, open ones from positions. */
+/** The desk's hedges carrying the relationship's references, each from its own record (side, notional, the price it
+ * was struck at, when it filled) and, once closed, its history record; a hedge whose figures cannot be read is named,
+ * never taken as zero. */
 async function deskHedges(client: HedgeClient, references: readonly string[]) {
-  const hedges: DeskHedge[] = [];
-  const marks = new Map<string, DeskHedge>();
   const deals: DealHedges[] = [];
-  // The live hedges' terms, for a critical-terms comparison: their notional, last maturity and markets.
-  const live = { notionalUsd: 0, maturity: null as string | null, markets: new Set<string>() };
   for (const reference of references) {
     const deal = await readDeal(client, reference);
     if (deal.problem)
       throw new UsageError(`instrument.references: the hedges of ${reference} were not read: ${deal.problem}.`);
+    if (!deal.hedges.length)
+      throw new UsageError(
+        `instrument.references: no hedge of this account carries ${reference}; the relationship's hedges cannot be read (another profile's, or reset), so it is not valued.`,
+      );
     deals.push(deal);
   }
-  const toCentsOf = (value: number | undefined) => numberCents(value ?? 0);
+  const closed = new Map<string, HistoryFacts>();
   await walkHistory(client, {}, (raw) => {
     const facts = readHistoryRecord(raw);
     const { hedgeId, clientReference } = facts;
@@ -299,39 +636,64 @@ async function deskHedges(client: HedgeClient, references: readonly string[]) {
     const carries = deals.some(
       (deal) => (hedgeId !== undefined && deal.referenceOf(hedgeId)) || sameReference(clientReference, deal.reference),
     );
-    if (!carries || !facts.closedAt) return;
-    hedges.push({
-      id: facts.hedgeId ?? `closed ${facts.closedAt}`,
-      opened: utcDay(facts.openedAt ?? facts.closedAt),
-      closed: utcDay(facts.closedAt),
-      gross: toCentsOf(facts.grossPnlUsd),
-      carry: toCentsOf(facts.carryUsd),
-      fees: toCentsOf(facts.feesUsd),
-    });
+    if (carries && facts.closedAt) closed.set(hedgeId ?? `closed ${facts.closedAt}`, facts);
   });
-  const closed = new Set(hedges.map((hedge) => hedge.id));
-  const book = await readBook(client);
-  // Each live hedge once, in the order its deal lists it: the side model's, with the history just read (a server may
-  // leave an early-closed hedge `filled`).
-  const held = new Map(deals.flatMap((deal) => deal.live(closed).map((hedge) => [hedge.id, hedge] as const)));
-  for (const [id, hedge] of held) {
+  const ms = (text: unknown) => (typeof text === 'string' ? Date.parse(text) : NaN);
+  const num = (value: number | undefined) => (value === undefined ? undefined : exactNumber(value));
+  const hedges: DeskHedge[] = [];
+  const unreadable: string[] = [];
+  const records = new Map(deals.flatMap((deal) => deal.hedges.map((hedge) => [hedge.id, hedge] as const)));
+  for (const id of new Set([...records.keys(), ...closed.keys()])) {
+    const record = records.get(id);
+    const done = closed.get(id);
+    // Never filled: no exposure to value.
+    if (!done && (!record || !['filled', 'closed'].includes(String(record.status)))) continue;
+    const side = done?.side ?? record?.side;
+    const notional = num(done?.notionalUsd ?? readNumber(record?.notional_usd));
+    const openedMs = ms(record?.filled_at ?? record?.opened_at ?? done?.openedAt);
+    const entry = num(readNumber(record?.struck_rate) ?? done?.entryPrice);
+    if (!side || !notional || Number.isNaN(openedMs) || (record?.status === 'closed' && !done)) {
+      unreadable.push(id);
+      continue;
+    }
+    hedges.push({
+      id,
+      side,
+      notional,
+      ...(entry && { entry }),
+      openedMs,
+      ...(done && {
+        closed: {
+          atMs: ms(done.closedAt),
+          gross: num(done.grossPnlUsd) ?? [0n, 1n],
+          carry: num(done.carryUsd) ?? [0n, 1n],
+          fees: num(done.feesUsd) ?? [0n, 1n],
+        },
+      }),
+    });
+  }
+  // A hedge closed before its maturity and before the hedged item's date, with no hedge of the relationship opened on
+  // or after its close to carry on the cover: what the relationship's test flags.
+  const earlyClosed = hedges.flatMap((hedge) => {
+    const maturity = ms(records.get(hedge.id)?.maturity_at);
+    if (!hedge.closed || !(hedge.closed.atMs < maturity)) return [];
+    const replaced = hedges.some((other) => other.id !== hedge.id && other.openedMs >= hedge.closed!.atMs - 60_000);
+    return replaced ? [] : [{ id: hedge.id, closed: utcDay(hedge.closed.atMs), maturity: utcDay(maturity) }];
+  });
+  if (unreadable.length)
+    throw new UsageError(
+      `instrument.references: ${unreadable.join(', ')} cannot be valued (no side, notional, fill time or history record); the relationship is not valued without them.`,
+    );
+  // The live hedges' terms, for a critical-terms comparison: their notional, last maturity and markets.
+  const live = { notionalUsd: 0, maturity: null as string | null, markets: new Set<string>() };
+  const ended = new Set(closed.keys());
+  for (const hedge of new Map(deals.flatMap((deal) => deal.live(ended).map((h) => [h.id, h] as const))).values()) {
     live.notionalUsd += readNumber(hedge.notional_usd) ?? 0;
     live.markets.add(hedge.market);
     const maturity = typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null;
     if (maturity !== null && maturity > (live.maturity ?? '')) live.maturity = maturity;
-    const opened = hedge.created_at;
-    const position = book.find((line) => line.hedgeId === id);
-    const open: DeskHedge = {
-      id,
-      opened: utcDay(position?.openedAt ?? (typeof opened === 'string' ? opened : '0000-00-00')),
-      gross: toCentsOf(readNumber(position?.grossPnlUsd)),
-      carry: toCentsOf(position?.accruedCarryUsdc === undefined ? 0 : toAccountSide(position.accruedCarryUsdc)),
-      fees: 0n,
-    };
-    hedges.push(open);
-    if (position) marks.set(id, open);
   }
-  return { hedges, marks, live };
+  return { hedges, live, earlyClosed };
 }
 
 /** The relationship's periods up to `until` (today when not given: the server's, for the desk's hedges), valued from
@@ -352,21 +714,34 @@ export async function compute(
       throw new UsageError(
         `${option}: no rate of ${rel.market} for ${date}; import it (hedge acct rates FILE --market ${rel.market} --quote "…") or, for today, record it (hedge acct rates --record --market ${rel.market}).`,
       );
+    // A rate recorded by an older hedge that cannot be one (0, a negative price) is named, never divided by.
+    const unfit = (['spot', 'forward', 'discount_factor'] as const).flatMap((column) => {
+      const value = row[column === 'discount_factor' ? 'discountFactor' : column];
+      return value === undefined ? [] : (rateProblem(column, exactText(value)) ?? []);
+    })[0];
+    if (unfit)
+      throw new UsageError(
+        `${option}: ${rel.market}'s recorded rate for ${date} cannot be a rate (${unfit}); correct it (hedge acct rates FILE --market ${rel.market} --quote "…" --correct --reason TEXT).`,
+      );
     return row;
   };
   const start = rateOn(rel.designated_at);
   const quote = quoteFor(rel, market!.quote);
   const used = new Map<string, RateRow>();
-  // Each period end up to `last` with the rate it is valued at (every one read before any is valued).
-  const valued = (last: string) =>
-    periodEnds(designation, last, market!.rows.keys()).map(
-      (end) => [end, used.set(end, rateOn(end)).get(end)!] as const,
-    );
+  const { settledOn } = lifeOf(designation);
+  // Each period end up to `last` valued at its rate (every one read before any is valued); none after the
+  // instrument is settled, whose values are carried.
+  const valued = (last: string, valueAt: (end: string, at: RateRow) => Omit<PeriodValues, 'end'>) => {
+    const ends = periodEnds(designation, last, market!.rows.keys());
+    for (const end of ends) if (settledOn === undefined || end <= settledOn) used.set(end, rateOn(end));
+    return valuesAt(ends, settledOn, (end) => valueAt(end, used.get(end)!));
+  };
   const amount = exact(rel.hedged_item.amount)!;
   const { instrument } = rel;
   let periods: PeriodValues[];
   let spread: RelationshipRules['amortisation'];
   let hedgeIds: string[] = [];
+  let closedEarly: Array<{ id: string; closed: string; maturity: string }> = [];
   let instrumentTerms: CriticalTermsInput['instrument'];
   // The instrument's amount in the hedged item's currency: converted at the designation's spot when it is in another.
   const inItemCurrency = (notional: Exact, currency: string) =>
@@ -380,17 +755,18 @@ export async function compute(
         notional: exact(instrument.notional)!,
         contractRate: exact(instrument.contract_rate)!,
         designation: rel.designation,
+        discountHedgedItem: rel.discount_hedged_item === true,
       };
-      periods = valued(until ?? todayOf(ctx.clock.now())).map(([end, at]) => ({
-        end,
+      periods = valued(until ?? todayOf(ctx.clock.now()), (_, at) => ({
         ...forwardValues(terms, quote, start, at),
         fees: 0n,
       }));
-      // The forward points of a time-period related item (a recognised one) are spread over the forward's life.
+      // The forward points are spread over the forward's life: a time-period related item's (a recognised one) from
+      // the cost of hedging reserve, and under ASC 815 any item's (amortised in earnings).
       if (
         rel.designation === 'spot' &&
-        rel.excluded === 'cost_of_hedging_reserve' &&
-        rel.hedged_item.kind === 'recognised'
+        rel.excluded !== 'pnl' &&
+        (rel.hedged_item.kind === 'recognised' || rel.excluded === 'amortised')
       )
         spread = { total: forwardPoints(terms, quote, start), from: rel.designated_at, to: instrument.maturity };
       instrumentTerms = {
@@ -403,15 +779,27 @@ export async function compute(
       const client = await ctx.client();
       const desk = await deskHedges(client, instrument.references);
       hedgeIds = desk.hedges.map((hedge) => hedge.id);
+      closedEarly = desk.earlyClosed.filter((hedge) => hedge.closed < rel.hedged_item.expected_date);
       // Read after the hedges: the server's day, from its answers.
       const today = todayOf(client.transport.serverNow().bestMs);
-      periods = valued(until ?? today).map(([end, at]) => {
-        const values = deskValues(desk.hedges, end, end >= today ? desk.marks : new Map());
-        if (values.unknown.length)
-          throw new UsageError(
-            `${option}: ${values.unknown.join(', ')} was open at the end of ${end}, and its mark then is not known (positions give today's alone); test as of today, or a day when none of the relationship's hedges was open, or give --values.`,
-          );
-        return { end, ...values, hedgedItem: itemChange(rel, quote, amount, start, at) };
+      const valueAt = deskValuer(rel, market!, desk.hedges);
+      const atDesignation = valueAt(start);
+      periods = valued(until ?? today, (_, at) => {
+        const value = valueAt(at);
+        const since = (key: 'instrument' | 'excluded' | 'fees' | 'settled') =>
+          toCents(sub(value[key], atDesignation[key]));
+        return {
+          instrument: since('instrument'),
+          excluded: since('excluded'),
+          fees: since('fees'),
+          settled: since('settled'),
+          // Exact, for the designated share to be taken of before the one rounding.
+          exact: {
+            instrument: sub(value.instrument, atDesignation.instrument),
+            excluded: sub(value.excluded, atDesignation.excluded),
+          },
+          hedgedItem: itemChange(rel, quote, amount, start, at),
+        };
       });
       const markets = [...desk.live.markets];
       instrumentTerms = {
@@ -433,6 +821,7 @@ export async function compute(
     results: rollForward(periods, rulesOf(designation, spread)),
     rates: used,
     hedgeIds,
+    closedEarly,
     currency: functionalCurrency(rel, market!.quote),
     ...(rel.method === 'critical_terms' && {
       criticalTerms: criticalTerms({
@@ -449,6 +838,42 @@ export async function compute(
   };
 }
 
+/** The desk hedges' value at each recorded rate, exact, in the functional currency: translated at that rate. */
+function deskValuer(rel: Relationship, market: MarketRates, hedges: readonly DeskHedge[]) {
+  const markMs = (row: RateRow) => Date.parse(row.at ?? `${row.date}T23:59:59.999Z`);
+  // Each hedge's latest recorded carry, for a rate recorded without it (imported, or read before it opened).
+  const observed = new Map<string, { atMs: number; carry: Exact }>();
+  for (const row of [...market.rows.values()].sort((a, b) => markMs(a) - markMs(b)))
+    for (const [id, carry] of row.carry ?? []) observed.set(id, { atMs: markMs(row), carry });
+  const [, units, per] = QUOTE.exec(market.quote)!;
+  const functional = functionalCurrency(rel, market.quote);
+  return (row: RateRow) => {
+    const value = deskValueAt(
+      hedges,
+      { date: row.date, spot: row.spot, atMs: markMs(row), carry: row.carry ?? new Map() },
+      observed,
+    );
+    if (value.unknown.length)
+      throw new UsageError(
+        `${rel.id}: ${value.unknown.join(', ')} was open at ${row.at ?? `the end of ${row.date}`} with no entry price or carry recorded for it; record ${rel.market}'s rate while it is open (hedge acct rates --record --market ${rel.market}).`,
+      );
+    if (functional === 'USD') return value;
+    // The hedges settle in USD: translated at the rate itself.
+    const quote = { functionalPerForeign: asFunctional(per) === 'USD' };
+    if (asFunctional(quote.functionalPerForeign ? units : per) !== functional)
+      throw new UsageError(
+        `functional_currency: ${functional} is not a currency of ${rel.market}'s rates (${market.quote}) beside USD; the desk's hedges settle in USD.`,
+      );
+    const translate = (amount: Exact) => inFunctional(amount, row.spot, quote);
+    return {
+      instrument: translate(value.instrument),
+      excluded: translate(value.excluded),
+      fees: translate(value.fees),
+      settled: translate(value.settled),
+    };
+  };
+}
+
 function itemChange(rel: Relationship, quote: Quote, amount: Exact, start: RateRow, at: RateRow): Cents {
   if (rel.designation === 'spot') return hedgedItemBySpot(amount, quote, start, at);
   const byForward = (row: RateRow) => ({ ...row, spot: need(row, 'forward') });
@@ -458,9 +883,13 @@ function itemChange(rel: Relationship, quote: Quote, amount: Exact, start: RateR
   return toCents([discounted * factor[0], 100n * factor[1]]);
 }
 
+/** USDT and USDC are read as USD: a company's books are kept in a currency, not a token. */
+export const asFunctional = (currency: string) => (currency === 'USDT' || currency === 'USDC' ? 'USD' : currency);
+
+/** The relationship's functional currency: as its file names it, else the rates' other currency than the item's. */
 export function functionalCurrency(rel: Relationship, quote: string) {
   const [, units, per] = QUOTE.exec(quote)!;
-  return rel.hedged_item.currency === per ? units : per;
+  return asFunctional(rel.functional_currency ?? (rel.hedged_item.currency === per ? units : per));
 }
 
 /** `2026-11`, `2026-Q4` or `2026`: the first and last day of the period. */

@@ -1,35 +1,75 @@
-// `hedge acct event ID --occurred DATE | --de-designate DATE --reason …`: an event of a relationship, appended.
+// `hedge acct event ID --occurred DATE [--share S | --amount A] | --de-designate DATE --reason … [--not-expected] |
+// --rebalance DATE --ratio R --reason … | --terminate DATE --reason …`: an event of a relationship's life, appended.
 import { type CommandContext, type In, UsageError } from '../command-input.js';
 import { isDate } from '../../../features/acct/acct-files.js';
 import { recordEvent, type AcctEvent } from '../../../features/acct/acct.js';
+import { exact, exactText } from '../../../features/acct/acct-money.js';
 
 /** What this command uses of its context. */
-export type Options = Pick<CommandContext, 'client' | 'clock' | 'env' | 'output'>;
+export type Options = Pick<CommandContext, 'client' | 'clock' | 'credentials' | 'env' | 'output'>;
+
+const KINDS = [
+  ['occurred', '--occurred', 'occurred'],
+  ['deDesignate', '--de-designate', 'de-designated'],
+  ['rebalance', '--rebalance', 'rebalanced'],
+  ['terminate', '--terminate', 'terminated'],
+] as const;
+
+/** A positive decimal (at most 1 where it is a share), or the line refusing it. */
+function positive(option: string, raw: string, atMostOne: boolean) {
+  const value = exact(raw);
+  if (!value || value[0] <= 0n || (atMostOne && value[0] > value[1]))
+    throw new UsageError(
+      `${option}: expected ${atMostOne ? 'a share over 0 and at most 1, such as 0.25' : 'a positive decimal number such as 250000'}.`,
+    );
+  return exactText(value);
+}
 
 export async function run(ctx: Options, { args, options }: In<'ACCT_EVENT'>) {
-  const { occurred, deDesignate, reason, notExpected } = options;
-  if ((occurred === undefined) === (deDesignate === undefined))
-    throw new UsageError('--occurred or --de-designate: expected one of them, with a date such as 2026-11-30.');
-  const date = (occurred ?? deDesignate)!;
-  const option = occurred !== undefined ? '--occurred' : '--de-designate';
+  const given = KINDS.filter(([key]) => options[key] !== undefined);
+  if (given.length !== 1)
+    throw new UsageError(
+      '--occurred, --de-designate, --rebalance or --terminate: expected one of them, with a date such as 2026-11-30.',
+    );
+  const [[key, option, type]] = given;
+  const date = options[key]!;
   if (!isDate(date)) throw new UsageError(`${option}: expected a date such as 2026-11-30 (YYYY-MM-DD).`);
-  if (deDesignate !== undefined && !reason?.trim())
-    throw new UsageError('--reason: a de-designation needs its reason (--reason "the sale was cancelled").');
-  if (occurred !== undefined && (reason !== undefined || notExpected))
-    throw new UsageError('--reason and --not-expected go with --de-designate only.');
+  const { reason, notExpected, share, amount, ratio, correct } = options;
+  const record = correct === undefined ? undefined : Number(correct);
+  if (record !== undefined && !(Number.isSafeInteger(record) && record > 0))
+    throw new UsageError('--correct: expected the number of the event record to correct (hedge acct log ID gives it).');
+  if ((type !== 'occurred' || record !== undefined) && !reason?.trim())
+    throw new UsageError(
+      `--reason: ${record !== undefined ? 'a correction' : option} needs its reason (--reason "the sale was cancelled").`,
+    );
+  if (type === 'occurred' && reason !== undefined && record === undefined)
+    throw new UsageError('--reason: not with --occurred (but with --correct).');
+  if (notExpected && type !== 'de-designated') throw new UsageError('--not-expected goes with --de-designate only.');
+  if ((share !== undefined || amount !== undefined) && type !== 'occurred')
+    throw new UsageError('--share and --amount go with --occurred only.');
+  if (share !== undefined && amount !== undefined) throw new UsageError('--share or --amount: expected one of them.');
+  if ((ratio !== undefined) !== (type === 'rebalanced'))
+    throw new UsageError(
+      '--ratio: goes with --rebalance, which needs it (the new designated share of the instrument).',
+    );
   const event: AcctEvent = {
     relationship_id: args.id,
-    type: occurred !== undefined ? 'occurred' : 'de-designated',
+    type,
     date,
-    ...(reason !== undefined && { reason: reason.trim() }),
-    ...(deDesignate !== undefined && { still_expected: !notExpected }),
+    ...(reason !== undefined && type !== 'occurred' && { reason: reason.trim() }),
+    ...(type === 'de-designated' && { still_expected: !notExpected }),
+    ...(share !== undefined && { share: positive('--share', share, true) }),
+    ...(amount !== undefined && { amount: positive('--amount', amount, false) }),
+    ...(ratio !== undefined && { ratio: positive('--ratio', ratio, true) }),
   };
-  await recordEvent(ctx, event);
-  ctx.output.document(event, () =>
-    ctx.output.note(
-      event.type === 'occurred'
-        ? `Recorded: ${args.id}'s hedged transaction happened on ${date}; its reserves are reclassified in that period.`
-        : `Recorded: ${args.id} de-designated on ${date}${event.still_expected ? '; its reserve stays until the transaction happens' : '; the transaction is no longer expected, so its reserve goes to P&L'}.`,
-    ),
-  );
+  await recordEvent(ctx, event, record === undefined ? undefined : { record, reason: reason!.trim() });
+  const part = share !== undefined ? ` (a share of ${share})` : amount !== undefined ? ` (${amount} of it)` : '';
+  const said = {
+    occurred: `its hedged transaction happened on ${date}${part}; its reserves are reclassified in that period, in that proportion of what is left`,
+    'de-designated': `de-designated on ${date}${event.still_expected ? '; its reserve stays until the transaction happens' : '; the transaction is no longer expected, so its reserve goes to P&L'}`,
+    rebalanced: `rebalanced on ${date}: the designated share of the instrument is ${ratio} from then on`,
+    terminated: `its instrument was terminated on ${date} and settled in cash; the reserve stays until the transaction happens`,
+  }[type];
+  const done = record === undefined ? 'Recorded' : `Corrected (record ${record})`;
+  ctx.output.document(event, () => ctx.output.note(`${done}: ${args.id} ${said}.`));
 }

@@ -1,9 +1,21 @@
 // `hedge acct rates FILE --market M --quote "Q per B"`: a market's dated rates imported; `--record`: today's mid price
 // read from the API (GET /prices, a read) and recorded with its source.
-import { type CommandContext, type In, parseMarket, UsageError } from '../command-input.js';
+import {
+  type CommandContext,
+  type In,
+  InvalidResponseError,
+  parseMarket,
+  safeText,
+  UsageError,
+} from '../command-input.js';
 import { readInputFile, MAX_PROBLEM_LINES, type InputPorts } from '../../../features/write/input-file.js';
-import { parseRatesFile } from '../../../features/acct/acct-files.js';
-import { parseQuote, recordRates, todayOf } from '../../../features/acct/acct.js';
+import { parseRatesFile, rateProblem } from '../../../features/acct/acct-files.js';
+import { parseQuote, recordRates, recorded, todayOf } from '../../../features/acct/acct.js';
+import { readRecords } from '../../../features/acct/acct-store.js';
+import { RATE_FIELDS } from '../../../features/acct/acct-view.js';
+import { exact, exactNumber, exactText } from '../../../features/acct/acct-money.js';
+import { readBook } from '../../../features/book/positions.js';
+import { toAccountSide } from '../../../core/money.js';
 import { requireListedMarket } from '../../../features/book/markets.js';
 
 /** What this command uses of its context. */
@@ -11,10 +23,14 @@ export type Options = InputPorts & Pick<CommandContext, 'client' | 'credentials'
 
 export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
   const market = parseMarket(options.market);
+  if (options.correct && (options.record || args.file === undefined || !options.reason?.trim()))
+    throw new UsageError(
+      '--correct: corrects the rates of a FILE, and needs its --reason ("the bank restated its fixing").',
+    );
+  if (options.reason !== undefined && !options.correct) throw new UsageError('--reason: goes with --correct only.');
   if (options.record && args.file !== undefined)
     throw new UsageError("--record: reads today's rate from the API; give it without a FILE.");
-  if (!options.record && args.file === undefined)
-    throw new UsageError('file: expected the rates file (CSV date,spot,forward,discount_factor,source), or --record.');
+  if (!options.record && args.file === undefined) return listRates(ctx, market);
   let rows: Array<Record<string, string>>;
   let quote: string;
   if (options.record) {
@@ -24,14 +40,30 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
     const { quotes, problem } = await client.readPrices([market]);
     if (problem) throw problem;
     const at = client.transport.serverNow().bestMs;
+    // The carry each open hedge of the market has accrued now: what values a desk hedge open across this day.
+    const carry = Object.fromEntries(
+      (await readBook(client))
+        .filter((line) => line.market === market && line.hedgeId !== undefined)
+        .map((line) => [line.hedgeId!, exactText(exactNumber(toAccountSide(line.accruedCarryUsdc ?? 0)))]),
+    );
     const credentials = await ctx.credentials();
+    // The server's number read as the digits it prints, exactly; one that cannot be a rate is a reading problem.
+    const price = String(quotes[0].price);
+    const unfit = rateProblem('spot', price);
+    if (unfit)
+      throw new InvalidResponseError(
+        `GET /prices answered a price for ${market} that cannot be a rate (${unfit}); nothing was recorded.`,
+        { endpoint: 'GET /prices', status: 200, field: 'price', received: safeText(price) },
+      );
     rows = [
       {
         date: todayOf(at),
-        spot: String(quotes[0].price),
+        spot: exactText(exact(price)!),
         forward: '',
         discount_factor: '',
         source: `mid price, GET /prices at ${credentials.baseUrl} (${new Date(at).toISOString()})`,
+        at: new Date(at).toISOString(),
+        carry: carry as never,
       },
     ];
   } else {
@@ -44,6 +76,13 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
         .map((p) => (p.line ? `line ${p.line}: ${p.message}` : p.message));
       throw new UsageError(`${sourceName}: ${shown.join('\n')}`);
     }
+    // Corrections, not guesses: a rate is recorded for a day that has come (a wrong one is corrected, never replaced).
+    const today = todayOf(ctx.clock.now());
+    const future = read.rows.find((row) => row.date > today);
+    if (future)
+      throw new UsageError(
+        `${sourceName}: date: ${future.date} is after today (${today}); a rate is recorded for a day that has come.`,
+      );
     rows = read.rows.map((row) => ({
       date: row.date,
       spot: row.spot,
@@ -52,10 +91,16 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
       source: row.source,
     }));
   }
-  const added = await recordRates(ctx, market, quote, rows);
+  const added = await recordRates(
+    ctx,
+    market,
+    quote,
+    rows,
+    options.correct ? { reason: options.reason!.trim() } : undefined,
+  );
   ctx.output.document({ market, quote, recorded: added, rates: rows }, () =>
     ctx.output.note(
-      `${market} (${quote}): ${added} rate${added === 1 ? '' : 's'} recorded${added < rows.length ? `, ${rows.length - added} already there` : ''}.`,
+      `${market} (${quote}): ${added} rate${added === 1 ? '' : 's'} ${options.correct ? 'corrected' : 'recorded'}${added < rows.length ? `, ${rows.length - added} already there` : ''}.`,
     ),
   );
 }
@@ -64,4 +109,22 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
 function defaultQuote(market: string) {
   const found = /^(USDT|USDC|USD|[A-Z]{3})([A-Z]{3,5})$/.exec(market);
   return found ? `${found[2]} per ${found[1]}` : undefined;
+}
+
+/** What is recorded of a market: a row a date, with its source. */
+async function listRates(ctx: Options, market: string) {
+  const rates = recorded(await readRecords(ctx)).rates.get(market);
+  const rows = [...(rates?.rows.values() ?? [])]
+    .sort((a, b) => a.date.localeCompare(b.date))
+    .map((row) => ({
+      date: row.date,
+      spot: exactText(row.spot),
+      forward: row.forward ? exactText(row.forward) : null,
+      discount_factor: row.discountFactor ? exactText(row.discountFactor) : null,
+      source: row.source,
+      at: row.at ?? null,
+    }));
+  return ctx.output.list(rows, RATE_FIELDS, {
+    empty: `No rate of ${market} is recorded; import them (hedge acct rates FILE --market ${market} --quote "…") or record today's (hedge acct rates --record --market ${market}).`,
+  });
 }

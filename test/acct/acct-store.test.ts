@@ -1,0 +1,263 @@
+// The accounting store kept as the journal is: its folders judged, never a link followed, written under a hold judged
+// by its holder's liveness, every append bounded by what a read accepts, one store per environment, and its chain's
+// head kept apart, so that records removed from the end or a chain sealed again are found on the next read.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { hedgeIn, tempFolders, ROOT } from '../support/hedge-cli.js';
+import { exits, ok, okJson } from '../support/cli-runs.js';
+import { canonicalJson } from '../../src/platform/journal/canonical-json.js';
+import { sha256Hex } from '../../src/platform/journal/row-integrity.js';
+import { processStart } from '../../src/core/files/file-lock.js';
+
+const folder = tempFolders('hedge-acct-store-');
+const TODAY = '2026-03-02';
+const clock = { now: () => Date.parse(`${TODAY}T12:00:00Z`), sleep: async () => {} };
+const RATES = join(ROOT, 'docs', 'examples', 'rates-eurusd.csv');
+const EXAMPLE = join(ROOT, 'docs', 'examples', 'relationship.json');
+const IMPORT = ['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR'];
+const LATE = ['--recorded-late', 'from the 2018 spreadsheet'];
+
+function setUp(env: Record<string, string> = {}) {
+  const dir = folder();
+  const run = (args: string[], more: Record<string, string> = {}) =>
+    hedgeIn(dir, args, { clock, env: { ...env, ...more } });
+  const store = (name = 'local') => join(dir, 'acct', name, 'records.json');
+  const file = (name: string, content: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, content);
+    return path;
+  };
+  return { dir, run, store, file };
+}
+
+/** A record's hash as the store seals it: the one before it, then its own fields in canonical JSON. */
+const hashOf = (record: Record<string, unknown>) =>
+  createHash('sha256')
+    .update(
+      String(record.prev) +
+        canonicalJson({
+          seq: record.seq,
+          kind: record.kind,
+          recorded_at: record.recorded_at,
+          ...(record.by !== undefined && { by: record.by }),
+          body: record.body,
+        }),
+    )
+    .digest('hex');
+
+describe('the store folder is judged as the journal folder is', () => {
+  it('a config folder others may change (0777) is refused; nothing is recorded', async () => {
+    const { dir, run, store } = setUp();
+    chmodSync(dir, 0o777);
+    try {
+      exits(await run(IMPORT), 2, `Cannot use the folder ${dir}`);
+    } finally {
+      chmodSync(dir, 0o700);
+    }
+    expect(existsSync(store())).toBe(false);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "XDG_STATE_HOME/hedge owned by another user is refused (as root: the folder is another's, never chmodded)",
+    async () => {
+      const { dir, run } = setUp();
+      const state = join(dir, 'xdg');
+      mkdirSync(join(state, 'hedge'), { recursive: true, mode: 0o755 });
+      chownSync(join(state, 'hedge'), 65534, 65534);
+      exits(await run(IMPORT, { HEDGE_CONFIG_DIR: '', XDG_STATE_HOME: state }), 2, 'Cannot use the folder');
+      expect(statSync(join(state, 'hedge')).mode & 0o777).toBe(0o755);
+      expect(existsSync(join(state, 'hedge', 'acct'))).toBe(false);
+    },
+  );
+
+  it('acct/ swapped for a link to another folder is not followed: that folder is neither chmodded nor written', async () => {
+    const { dir, run } = setUp();
+    const elsewhere = join(folder(), 'elsewhere');
+    mkdirSync(elsewhere, { mode: 0o755 });
+    chmodSync(elsewhere, 0o755);
+    symlinkSync(elsewhere, join(dir, 'acct'));
+    exits(await run(IMPORT), 13, 'symbolic link');
+    exits(await run(['acct', 'test']), 13, 'symbolic link');
+    expect(statSync(elsewhere).mode & 0o777).toBe(0o755);
+    expect(existsSync(join(elsewhere, 'local'))).toBe(false);
+  });
+});
+
+describe('one writer at a time, judged by liveness, never by age', () => {
+  it("a stopped writer's hold is not taken over however old; once it is gone, the next writer records", async () => {
+    const { dir, run, file } = setUp();
+    ok(await run(IMPORT));
+    // A writer stopped (Ctrl-Z) while it holds the store, for an hour.
+    const writer = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => writer.once('spawn', resolve));
+      writer.kill('SIGSTOP');
+      const locks = join(dir, 'locks');
+      mkdirSync(locks, { recursive: true, mode: 0o700 });
+      const holder = {
+        pid: writer.pid,
+        host: hostname(),
+        since: new Date(clock.now() - 3_600_000).toISOString(),
+        session: 'stopped-writer',
+        start: processStart(writer.pid!),
+      };
+      writeFileSync(
+        join(locks, `${sha256Hex('acct|local', 24)}.json`),
+        JSON.stringify({ scope: 'acct|local', holder }),
+      );
+      const relationship = file('r.json', readFileSync(EXAMPLE, 'utf8'));
+      const refused = exits(await run(['acct', 'designate', relationship, ...LATE]), 11, `pid ${writer.pid}`);
+      expect(refused.stderr).toContain('nothing was recorded');
+      // Its hold ended with it (kill -9 after the stop): the next writer takes over, and what was recorded stays.
+      writer.kill('SIGKILL');
+      await new Promise((resolve) => writer.once('exit', resolve));
+      ok(await run(['acct', 'designate', relationship, ...LATE]));
+      const rows = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json']));
+      expect(rows.map((row: { period_end: string }) => row.period_end)).toEqual(['2018-12-31', '2019-02-01']);
+    } finally {
+      writer.kill('SIGKILL');
+    }
+  });
+});
+
+describe('every append is bounded by what a read accepts', () => {
+  it('an append that would take the store past 32 MiB is refused before it is written; the store stays readable', async () => {
+    const { dir, run, store } = setUp();
+    // A store 200 bytes under its bound: one record, padded.
+    const record: Record<string, unknown> = {
+      seq: 1,
+      kind: 'rates',
+      recorded_at: '2026-03-01T12:00:00.000Z',
+      body: { market: 'GBPUSD', quote: 'USD per GBP', rows: [], note: '' },
+      prev: '',
+      hash: '0'.repeat(64),
+    };
+    const overhead = JSON.stringify({ records: [record] }).length;
+    (record.body as { note: string }).note = 'x'.repeat(32 * 1024 * 1024 - 200 - overhead);
+    record.hash = hashOf(record);
+    mkdirSync(join(dir, 'acct', 'local'), { recursive: true, mode: 0o700 });
+    writeFileSync(store(), JSON.stringify({ records: [record] }));
+    writeFileSync(join(dir, 'acct', 'local', 'head.json'), JSON.stringify({ count: 1, hash: record.hash }));
+    const before = readFileSync(store());
+    exits(await run(IMPORT), 2, 'past the 32 MiB they may hold; nothing was recorded');
+    expect(readFileSync(store()).equals(before)).toBe(true);
+    // Still read: a command answers from it.
+    exits(await run(['acct', 'test']), 2, 'no relationship is designated yet');
+  });
+});
+
+describe('records per environment', () => {
+  const base = { HEDGE_BASE_URL: 'https://partner.example' };
+  const TEST_KEY = { ...base, HEDGE_API_KEY: 'hp_test_abcdefghijklmnop' };
+  const LIVE_KEY = { ...base, HEDGE_API_KEY: 'hp_live_abcdefghijklmnop' };
+  const OTHER_TEST = { ...base, HEDGE_API_KEY: 'hq_test_abcdefghijklmnop' };
+
+  it("each key's environment keeps its own relationships and rates; none blocks another", async () => {
+    const { run, store, file } = setUp();
+    const relationship = file('r.json', readFileSync(EXAMPLE, 'utf8'));
+    const changed = file('changed.csv', readFileSync(RATES, 'utf8').replace('2018-12-31,1.21', '2018-12-31,1.22'));
+    ok(await run(IMPORT, TEST_KEY));
+    ok(await run(['acct', 'designate', relationship, ...LATE], TEST_KEY));
+    // The live account sees none of them, and records its own figures for the same dates and the same id.
+    exits(await run(['acct', 'test'], LIVE_KEY), 2, 'no relationship is designated yet');
+    ok(await run(['acct', 'rates', changed, '--market', 'EURUSD', '--quote', 'USD per EUR'], LIVE_KEY));
+    ok(await run(['acct', 'designate', relationship, ...LATE], LIVE_KEY));
+    exits(await run(['acct', 'test'], OTHER_TEST), 2, 'no relationship is designated yet');
+    // The demo's records are its own too.
+    exits(await run(['--demo', 'acct', 'test'], TEST_KEY), 2, 'no relationship is designated yet');
+    ok(await run(['--demo', 'acct', 'rates', changed, '--market', 'EURUSD', '--quote', 'USD per EUR']));
+    expect(existsSync(store('demo'))).toBe(true);
+    exits(await run(['acct', 'test']), 2, 'no relationship is designated yet');
+    const [test] = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json'], TEST_KEY));
+    const [live] = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json'], LIVE_KEY));
+    expect([test.period_end, test.rate, live.period_end, live.rate]).toEqual(['2018-12-31', 1.21, '2018-12-31', 1.22]);
+    expect(existsSync(store('test-hp'))).toBe(true);
+    expect(existsSync(store('live-hp'))).toBe(true);
+    expect(existsSync(store('local'))).toBe(false);
+  });
+});
+
+describe('tamper evidence: the head of the chain is kept apart from the records', () => {
+  async function recorded() {
+    const context = setUp();
+    ok(await context.run(IMPORT));
+    ok(await context.run(['acct', 'designate', context.file('r.json', readFileSync(EXAMPLE, 'utf8')), ...LATE]));
+    ok(await context.run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01']));
+    const records = JSON.parse(readFileSync(context.store(), 'utf8')).records as Array<Record<string, unknown>>;
+    return { ...context, records };
+  }
+
+  it('the last record removed is found on the next read', async () => {
+    const { run, store, records } = await recorded();
+    writeFileSync(store(), JSON.stringify({ records: records.slice(0, -1) }));
+    exits(await run(['acct', 'test']), 2, 'its last 1 record(s) were removed');
+  });
+
+  it('the head removed is found on the next read', async () => {
+    const { run, store } = await recorded();
+    rmSync(join(store(), '..', 'head.json'));
+    exits(await run(['acct', 'test']), 2, 'the head of its chain', 'is missing');
+  });
+
+  it('a chain sealed again after an edit is found on the next read', async () => {
+    const { run, store, records } = await recorded();
+    (records[1].body as { relationship: { ratio: string } }).relationship.ratio = '2';
+    let prev = records[0].hash;
+    for (const record of records.slice(1)) {
+      record.prev = prev;
+      record.hash = prev = hashOf(record);
+    }
+    writeFileSync(store(), JSON.stringify({ records }));
+    exits(await run(['acct', 'test']), 2, 'its chain was sealed again');
+  });
+});
+
+describe('a rate an older hedge recorded that cannot be one', () => {
+  it('is named with its fix, never divided by; once corrected, the figures come', async () => {
+    const { dir, run, store, file } = setUp();
+    const rows = readFileSync(RATES, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => {
+        const [date, spot, forward, discount_factor, source] = line.split(',');
+        return { date, spot: date === '2018-12-31' ? '0' : spot, forward, discount_factor, source };
+      });
+    const record: Record<string, unknown> = {
+      seq: 1,
+      kind: 'rates',
+      recorded_at: '2026-03-01T12:00:00.000Z',
+      body: { market: 'EURUSD', quote: 'USD per EUR', rows },
+      prev: '',
+    };
+    record.hash = hashOf(record);
+    mkdirSync(join(dir, 'acct', 'local'), { recursive: true, mode: 0o700 });
+    writeFileSync(store(), JSON.stringify({ records: [record] }));
+    writeFileSync(join(dir, 'acct', 'local', 'head.json'), JSON.stringify({ count: 1, hash: record.hash }));
+    ok(await run(['acct', 'designate', file('r.json', readFileSync(EXAMPLE, 'utf8')), ...LATE]));
+    const test = ['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json'];
+    exits(
+      await run(test),
+      2,
+      "EURUSD's recorded rate for 2018-12-31 cannot be a rate (spot: out of range",
+      '--correct',
+    );
+    ok(await run([...IMPORT, '--correct', '--reason', 'the older import lost the spot']));
+    expect(okJson(await run(test)).map((row: { instrument_change: number }) => row.instrument_change)).toEqual([
+      23100, 30800,
+    ]);
+  });
+});
