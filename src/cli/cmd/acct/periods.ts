@@ -20,7 +20,7 @@ import {
 } from '../../../features/acct/acct.js';
 import { readRecords } from '../../../features/acct/acct-store.js';
 import { balanced, criticalTermsLine, periodEntries, ROLES, type Role } from '../../../features/acct/acct-rules.js';
-import { JOURNAL_FIELDS, PERIOD_FIELDS, RESERVE_FIELDS } from '../../../features/acct/acct-view.js';
+import { JOURNAL_VIEW, PERIOD_VIEW, RESERVE_FIELDS, RESERVE_VIEW } from '../../../features/acct/acct-view.js';
 import { readBoundedJson } from '../../../core/security/json-keys.js';
 import { MAX_INPUT_FILE_BYTES } from '../../../core/security/bounded-read.js';
 import { centsNumber, exact, exactText, toCents } from '../../../features/acct/acct-money.js';
@@ -272,7 +272,7 @@ export const test = {
     const computed = rows.some((row) => row.critical_terms)
       ? await computeAll(ctx, args.id, options.values, until)
       : [];
-    await ctx.output.list(rows, PERIOD_FIELDS, {
+    await ctx.output.list(rows, PERIOD_VIEW, {
       empty: 'No period ends after the designation yet.',
       columnNotes: [
         {
@@ -316,7 +316,7 @@ export const reserve = {
   async run(ctx: Options, { args, options }: In<'ACCT_RESERVE'>) {
     const period = options.period === undefined ? undefined : parsePeriod(options.period);
     const rows = (await booksFor(ctx, args.id, options.values, period?.to, period?.from)).reserve;
-    await ctx.output.list(rows, RESERVE_FIELDS, {
+    await ctx.output.list(rows, RESERVE_VIEW, {
       empty: 'No period of a relationship ends in this period.',
       columnNotes: [
         { text: 'Open + effective − reclassified = close on every row; a balance is positive when it is a credit.' },
@@ -341,7 +341,7 @@ export const journal = {
     const { journal: entries } = await booksFor(ctx, args.id, options.values, period?.to, period?.from);
     const rows = entries.map((row) => ({ ...row, account: accounts[row.role as Role] ?? row.role }));
     sayAdjustments(ctx, rows);
-    await ctx.output.list(rows, JOURNAL_FIELDS, { empty: 'No entries in this period.' });
+    await ctx.output.list(rows, JOURNAL_VIEW, { empty: 'No entries in this period.' });
   },
 };
 
