@@ -89,6 +89,13 @@ export function readRowFile<C extends string, T>(
     const [header, ...body] = located;
     if (!header) return framingError ? [] : refuse(empty);
     const columns = header.fields.map((name) => name.trim().toLowerCase() as C);
+    // One column that names several with another separator (a spreadsheet's `;` or a tab): said, not read as a name.
+    const separator = columns.length === 1 ? [';', '\t', '|'].find((mark) => columns[0].includes(mark)) : undefined;
+    if (separator !== undefined)
+      return refuse(
+        `the header's columns are separated by ${separator === '\t' ? 'tabs' : `"${separator}"`}; a CSV file separates them by commas: ${known.filter((name) => layout.required.includes(name)).join(',')}`,
+        header.line,
+      );
     const seen = new Set<string>();
     columns.forEach((name, index) => {
       if (!known.includes(name)) refuse(layout.header.unknown(index + 1, expected), header.line);

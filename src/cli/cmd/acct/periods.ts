@@ -54,8 +54,11 @@ async function computeAll(
     if (valuesFile !== undefined) {
       const { text, sourceName } = await readInputFile(ctx, valuesFile, 'values file');
       const read = parseValuesFile(text, sourceName);
-      if ('problems' in read)
-        throw new UsageError(`${sourceName}: ${read.problems.map((p) => `line ${p.line}: ${p.message}`).join('\n')}`);
+      if ('problems' in read) {
+        // A problem of the whole file (line 0: not JSON, empty) names the file itself.
+        const said = read.problems.map((p) => (p.line ? `line ${p.line}: ${p.message}` : p.message)).join('\n');
+        throw new UsageError(said.startsWith(sourceName) ? said : `${sourceName}: ${said}`);
+      }
       const lines = read.rows.filter((line) => line.date <= end);
       await checkpoint(ctx);
       const quoted = state.rates.get(designation!.relationship.market)?.quote;

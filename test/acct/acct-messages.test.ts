@@ -1,0 +1,70 @@
+// `hedge acct` input messages (no server involved): a file that is not JSON named with its line and column, a file
+// separated by semicolons named as such, a ratio of 0 with what is allowed; an amount in the one grammar (`30m`).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { hedgeIn, tempFolders, ROOT } from '../support/hedge-cli.js';
+import { exits, ok, okJson } from '../support/cli-runs.js';
+
+const folder = tempFolders('hedge-acct-messages-');
+const clock = { now: () => Date.parse('2026-03-02T12:00:00Z'), sleep: async () => {} };
+const EXAMPLE = readFileSync(join(ROOT, 'docs', 'examples', 'relationship.json'), 'utf8');
+const RATES = readFileSync(join(ROOT, 'docs', 'examples', 'rates-eurusd.csv'), 'utf8');
+
+function setUp() {
+  const dir = folder();
+  const run = (args: string[]) => hedgeIn(dir, args, { clock });
+  const file = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  return { run, file };
+}
+
+it('a relationship or values file cut short: where, line and column; a semicolon-separated rates file: the separator named; nothing recorded', async () => {
+  const { run, file } = setUp();
+  const cut = EXAMPLE.slice(0, EXAMPLE.indexOf('"instrument"'));
+  const lines = cut.split('\n');
+  exits(
+    await run(['acct', 'designate', file('cut.json', cut), '--recorded-late', 'x']),
+    2,
+    `cut.json: not valid JSON: it ends before the JSON is complete (line ${lines.length}, column ${lines.at(-1)!.length + 1})`,
+  );
+  const semicolons = file('semi.csv', RATES.replaceAll(',', ';'));
+  const refused = exits(await run(['acct', 'rates', semicolons, '--market', 'EURUSD', '--quote', 'USD per EUR']), 2);
+  expect(refused.stderr).toContain(`the header's columns are separated by ";"; a CSV file separates them by commas`);
+  expect(refused.stderr).not.toContain('is not a known column');
+
+  ok(await run(['acct', 'rates', file('rates.csv', RATES), '--market', 'EURUSD', '--quote', 'USD per EUR']));
+  ok(await run(['acct', 'designate', file('rel.json', EXAMPLE), '--recorded-late', 'x']));
+  const values = exits(await run(['acct', 'test', 'EUR-SALE-1', '--values', file('bad.json', '{"a": 1')]), 2);
+  expect(values.stderr).toContain('bad.json is not valid JSON: it ends before the JSON is complete (line 1, column 8)');
+  expect(values.stderr).not.toContain('line 0');
+});
+
+it('a ratio of 0 says what is allowed; amounts in the one grammar (770k, 0.77m) are read exactly', async () => {
+  const { run, file } = setUp();
+  const relationship = JSON.parse(EXAMPLE);
+  exits(
+    await run([
+      'acct',
+      'designate',
+      file('r0.json', JSON.stringify({ ...relationship, ratio: 0 })),
+      '--recorded-late',
+      'x',
+    ]),
+    2,
+    'ratio (the designated share of the instrument, at most 1): expected a positive decimal number more than 0 and at most 1, such as 1 or 0.5',
+  );
+  const short = {
+    ...relationship,
+    hedged_item: { ...relationship.hedged_item, amount: '770k' },
+    instrument: { ...relationship.instrument, notional: '0.77m' },
+  };
+  ok(await run(['acct', 'designate', file('short.json', JSON.stringify(short)), '--recorded-late', 'x']));
+  const [listed] = okJson(await run(['acct', 'list', '--json']));
+  expect([listed.item, listed.instrument]).toEqual([
+    '770,000.00 EUR forecast, 2019-02-01',
+    'forward 770,000.00 EUR at 1.23, 2019-02-01',
+  ]);
+});
