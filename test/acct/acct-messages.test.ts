@@ -68,3 +68,22 @@ it('a ratio of 0 says what is allowed; amounts in the one grammar (770k, 0.77m) 
     'forward 770,000.00 EUR at 1.23, 2019-02-01',
   ]);
 });
+
+it('a period without a rate blames --period, never an --as-of that was not given', async () => {
+  const { run, file } = setUp();
+  const relationship = JSON.parse(EXAMPLE);
+  const late = {
+    ...relationship,
+    id: 'LATE-1',
+    hedged_item: { ...relationship.hedged_item, expected_date: '2026-12-31' },
+    instrument: { ...relationship.instrument, maturity: '2026-12-31' },
+  };
+  ok(await run(['acct', 'rates', file('rates.csv', RATES), '--market', 'EURUSD', '--quote', 'USD per EUR']));
+  ok(await run(['acct', 'designate', file('late.json', JSON.stringify(late)), '--recorded-late', 'x']));
+  for (const command of ['journal', 'test', 'reserve']) {
+    const refused = exits(await run(['acct', command, 'LATE-1', '--period', '2026-Q4']), 2);
+    expect(refused.stderr).toContain('--period 2026-Q4: no rate of EURUSD for 2026-12-31');
+    expect(refused.stderr).not.toContain('--as-of');
+  }
+  exits(await run(['acct', 'test', 'LATE-1', '--as-of', '2026-03-01']), 2, '--as-of: no rate of EURUSD for');
+});

@@ -270,10 +270,12 @@ export const test = {
     const period = options.period === undefined ? undefined : parsePeriod(options.period);
     if (period && options.asOf !== undefined) throw new UsageError('--as-of and --period: give one of them.');
     const until = period?.to ?? options.asOf;
-    const rows = (await booksFor(ctx, args.id, options.values, until, period?.from)).test;
+    // A refusal names the option that set the date: --period's end, --as-of, or today.
+    const option = period ? `--period ${options.period}` : undefined;
+    const rows = (await booksFor(ctx, args.id, options.values, until, period?.from, option)).test;
     // The critical terms' line is the relationship's, read again only where they are its method.
     const computed = rows.some((row) => row.critical_terms)
-      ? await computeAll(ctx, args.id, options.values, until)
+      ? await computeAll(ctx, args.id, options.values, until, option)
       : [];
     await ctx.output.list(rows, PERIOD_VIEW, {
       empty: 'No period ends after the designation yet.',
@@ -318,7 +320,8 @@ function closedEarlyNotes(rows: readonly Row[]) {
 export const reserve = {
   async run(ctx: Options, { args, options }: In<'ACCT_RESERVE'>) {
     const period = options.period === undefined ? undefined : parsePeriod(options.period);
-    const rows = (await booksFor(ctx, args.id, options.values, period?.to, period?.from)).reserve;
+    const option = period ? `--period ${options.period}` : undefined;
+    const rows = (await booksFor(ctx, args.id, options.values, period?.to, period?.from, option)).reserve;
     await ctx.output.list(rows, RESERVE_VIEW, {
       empty: 'No period of a relationship ends in this period.',
       columnNotes: [
@@ -341,7 +344,8 @@ export const journal = {
         );
       accounts = map;
     }
-    const { journal: entries } = await booksFor(ctx, args.id, options.values, period?.to, period?.from);
+    const option = period ? `--period ${options.period}` : undefined;
+    const { journal: entries } = await booksFor(ctx, args.id, options.values, period?.to, period?.from, option);
     const rows = entries.map((row) => ({ ...row, account: accounts[row.role as Role] ?? row.role }));
     sayAdjustments(ctx, rows);
     await ctx.output.list(rows, JOURNAL_VIEW, { empty: 'No entries in this period.' });
