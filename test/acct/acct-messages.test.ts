@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hedgeIn, tempFolders, ROOT } from '../support/hedge-cli.js';
+import { MARKET, useSimulators } from '../support/simulator.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 
 const folder = tempFolders('hedge-acct-messages-');
@@ -86,4 +87,58 @@ it('a period without a rate blames --period, never an --as-of that was not given
     expect(refused.stderr).not.toContain('--as-of');
   }
   exits(await run(['acct', 'test', 'LATE-1', '--as-of', '2026-03-01']), 2, '--as-of: no rate of EURUSD for');
+});
+
+const start = useSimulators();
+
+it('a receivable designated against a sell is recorded as given, with a warning naming the hedge and the side that covers it; a buy, without a word', async () => {
+  const simulator = await start({ stepped: true });
+  ok(await simulator.hedge(`open ${MARKET} sell 2000 --tenor 7 --ref WRONG-SIDE --yes`));
+  ok(await simulator.hedge(`open ${MARKET} buy 2000 --tenor 7 --ref RIGHT-SIDE --yes`));
+  const day = new Date(simulator.sandbox.clock.now()).toISOString().slice(0, 10);
+  const relationship = (id: string, reference: string) => ({
+    id,
+    framework: 'ifrs9',
+    type: 'cash_flow',
+    designated_at: day,
+    objective: 'Fix the dollar value of a naira receivable.',
+    market: MARKET,
+    hedged_item: {
+      description: 'Invoice 7',
+      currency: 'NGN',
+      amount: '3m',
+      expected_date: day,
+      kind: 'forecast',
+      probability_evidence: 'Signed order',
+    },
+    instrument: { references: [reference] },
+    ratio: '1',
+    designation: 'spot',
+    excluded: 'pnl',
+    method: 'dollar_offset_cumulative',
+    sources_of_ineffectiveness: 'The payment date',
+    approved_by: 'Treasurer',
+  });
+  const file = (name: string, body: object) => {
+    const path = join(simulator.configDir, name);
+    writeFileSync(path, JSON.stringify(body));
+    return path;
+  };
+  const [sold] = simulator.active('sell');
+  const wrong = ok(
+    await simulator.hedge(['acct', 'designate', file('wrong.json', relationship('NGN-1', 'WRONG-SIDE'))]),
+  );
+  expect(wrong.stderr).toContain(
+    `NGN-1: the hedged item is a receivable in NGN, which buy covers in USD books; ${sold.id} is sell: it gains when the item gains, so it offsets nothing. Recorded as given;`,
+  );
+  const right = ok(
+    await simulator.hedge(['acct', 'designate', file('right.json', relationship('NGN-2', 'RIGHT-SIDE'))]),
+  );
+  expect(right.stderr).not.toContain('covers in');
+  expect(
+    simulator
+      .writes()
+      .filter((entry) => entry.path !== '/quotes')
+      .map((entry) => entry.path),
+  ).toEqual(['/hedges', '/hedges']);
 });
