@@ -82,15 +82,44 @@ _hedge_profiles() {
   REPLY=$(sed -n '/^  "profiles": {/,/^  }/s/^    "\([A-Za-z0-9][A-Za-z0-9_.-]*\)": {.*/\1/p' "$file" 2>/dev/null)
 }
 
-# The markets or hedge ids ($1) hedge last read, from its state folder (as hedge finds it).
+# Whose hedge ids are offered: the account the words typed name (--demo, --profile NAME), else HEDGE_PROFILE's, else
+# none for credentials from the environment (a sandbox's), else the current profile's; REPLY is its key, or empty.
+_hedge_scope() {
+  local word previous='' scope=''
+  for word in "${COMP_WORDS[@]}"; do
+    [[ $word == --demo ]] && { REPLY=hedges@demo; return 0; }
+    [[ $previous == --profile ]] && scope=$word
+    [[ $word == --profile=* ]] && scope=${word#--profile=}
+    previous=$word
+  done
+  [[ -z $scope ]] && scope=$HEDGE_PROFILE
+  if [[ -z $scope ]]; then
+    [[ -n $HEDGE_API_KEY || -n $HEDGE_BASE_URL ]] && { REPLY=''; return 0; }
+  # As hedge reads it: a relative XDG_CONFIG_HOME is ignored (the XDG spec).
+  local xdg=$XDG_CONFIG_HOME
+  [[ $xdg == /* ]] || xdg=$HOME/.config
+  local file="${HEDGE_CONFIG_DIR:-$xdg/hedge}/config.json"
+  REPLY=''
+    [[ -r $file ]] && scope=$(sed -n 's/^  "current": "\([A-Za-z0-9][A-Za-z0-9_.-]*\)",\{0,1\}$/\1/p' "$file" 2>/dev/null)
+  fi
+  REPLY=${scope:+hedges@profile:$scope}
+}
+
+# The markets or hedge ids ($1) hedge last read, from its state folder (as hedge finds it); hedge ids of one account.
 _hedge_words() {
+  local key=$1
+  if [[ $key == hedges ]]; then
+    _hedge_scope
+    key=$REPLY
+    [[ -n $key ]] || return 0
+  fi
   # As hedge reads it: a relative XDG_STATE_HOME is ignored (the XDG spec).
   local xdg=$XDG_STATE_HOME
   [[ $xdg == /* ]] || xdg=$HOME/.local/state
   local file="${HEDGE_CONFIG_DIR:-$xdg/hedge}/completion-words.json"
   REPLY=''
   [[ -f $file && ! -L $file && -O $file ]] || return 0
-  REPLY=$(head -c 65536 "$file" | sed -n '/^  "'"$1"'": \[/,/^  \]/s/^    "\([A-Za-z0-9][A-Za-z0-9_.:-]*\)",\{0,1\}$/\1/p' 2>/dev/null)
+  REPLY=$(head -c 65536 "$file" | sed -n '/^  "'"$key"'": \[/,/^  \]/s/^    "\([A-Za-z0-9][A-Za-z0-9_.:-]*\)",\{0,1\}$/\1/p' 2>/dev/null)
 }
 
 # Values of an option; returns 1 when the value is a file name.

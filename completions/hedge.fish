@@ -88,8 +88,39 @@ function __hedge_profiles
     command sed -n '/^  "profiles": {/,/^  }/s/^    "\([A-Za-z0-9][A-Za-z0-9_.-]*\)": {.*/\1/p' $dir/config.json 2>/dev/null
 end
 
-# The markets or hedge ids ($argv[1]) hedge last read, from its state folder (as hedge finds it).
+# Whose hedge ids are offered (as _hedge_scope in bash and zsh): its key, or nothing.
+function __hedge_scope
+    set -l previous ''
+    set -l scope ''
+    for word in (commandline -opc)
+        test "$word" = --demo; and echo hedges@demo; and return 0
+        test "$previous" = --profile; and set scope $word
+        string match -q -- '--profile=*' $word; and set scope (string replace -- '--profile=' '' $word)
+        set previous $word
+    end
+    test -z "$scope"; and set scope "$HEDGE_PROFILE"
+    if test -z "$scope"
+        test -n "$HEDGE_API_KEY$HEDGE_BASE_URL"; and return 0
+        set -l dir $HEDGE_CONFIG_DIR
+        if test -z "$dir"
+            if string match -q -- '/*' "$XDG_CONFIG_HOME"
+                set dir $XDG_CONFIG_HOME/hedge
+            else
+                set dir $HOME/.config/hedge
+            end
+        end
+        test -r $dir/config.json; and set scope (command sed -n 's/^  "current": "\([A-Za-z0-9][A-Za-z0-9_.-]*\)",\{0,1\}$/\1/p' $dir/config.json 2>/dev/null)
+    end
+    test -n "$scope"; and echo hedges@profile:$scope
+end
+
+# The markets or hedge ids ($argv[1]) hedge last read, from its state folder (as hedge finds it); hedge ids of one account.
 function __hedge_words
+    set -l key $argv[1]
+    if test "$key" = hedges
+        set key (__hedge_scope)
+        test -n "$key"; or return 0
+    end
     set -l dir $HEDGE_CONFIG_DIR
     if test -z "$dir"
         if string match -q -- '/*' "$XDG_STATE_HOME"
@@ -100,7 +131,7 @@ function __hedge_words
     end
     set -l file $dir/completion-words.json
     test -f $file; and not test -L $file; and test -O $file; or return 0
-    command head -c 65536 "$file" | command sed -n '/^  "'$argv[1]'": \[/,/^  \]/s/^    "\([A-Za-z0-9][A-Za-z0-9_.:-]*\)",\{0,1\}$/\1/p' 2>/dev/null
+    command head -c 65536 "$file" | command sed -n '/^  "'$key'": \[/,/^  \]/s/^    "\([A-Za-z0-9][A-Za-z0-9_.:-]*\)",\{0,1\}$/\1/p' 2>/dev/null
 end
 
 complete -c hedge -e

@@ -13,9 +13,15 @@ export const COMPLETION_WORDS_FILE = 'completion-words.json';
 const WORD = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 const MOST = { markets: 100, hedges: 200 };
 const MAX_BYTES = 64 * 1024;
-const WORDS = z.object({ markets: z.array(z.string()), hedges: z.array(z.string()) });
+/** `markets`, and per account the hedge ids read through it: `hedges@demo`, `hedges@profile:NAME` (a run on credentials
+ * from the environment, a sandbox's, keeps none); `hedges` is the list an older hedge kept for every account. */
+const WORDS = z.record(z.string(), z.array(z.string()));
 
-export type CompletionWords = z.infer<typeof WORDS>;
+export type CompletionWords = { markets: string[]; hedges: string[] } & Record<string, string[]>;
+
+/** The key of the hedge ids read through one account: the demo's, or a saved profile's. */
+export const hedgesKey = (scope: { demo: true } | { profile: string }) =>
+  'demo' in scope ? 'hedges@demo' : `hedges@profile:${scope.profile}`;
 
 /** What the file in `dir` holds; nothing when it is missing, not hedge's to trust (another user's, a link), too large or not this shape. */
 export function readCompletionWords(dir: string): CompletionWords | undefined {
@@ -26,7 +32,7 @@ export function readCompletionWords(dir: string): CompletionWords | undefined {
       guard: 'trusted',
     }).toString('utf8');
     const words = readBoundedJson(text, { maxBytes: MAX_BYTES, maxDepth: 2 }, WORDS);
-    return typeof words === 'string' ? undefined : words;
+    return typeof words === 'string' ? undefined : { hedges: [], ...words, markets: words.markets ?? [] };
   } catch {
     return;
   }
@@ -40,13 +46,19 @@ const fitting = (words: readonly string[], most: number) =>
 export function rememberCompletionWords(
   dir: string,
   seen: { marketsList?: string[]; markets: string[]; hedges: string[] },
+  /** Whose hedge ids they are (hedgesKey); none: kept for no account. */
+  scope?: string,
 ) {
   const before = readCompletionWords(dir) ?? { markets: [], hedges: [] };
-  const words = {
+  // The unscoped list of an older hedge is dropped: it mixed every account's ids.
+  const { hedges: mixed, ...kept } = before;
+  const words: Record<string, string[]> = {
+    ...kept,
     markets: fitting(seen.marketsList ?? [...seen.markets, ...before.markets], MOST.markets),
-    hedges: fitting([...seen.hedges, ...before.hedges], MOST.hedges),
+    ...(scope && { [scope]: fitting([...seen.hedges, ...(before[scope] ?? [])], MOST.hedges) }),
   };
-  if (JSON.stringify(words) === JSON.stringify(before)) return;
+  const sorted = (all: Record<string, string[]>) => JSON.stringify(Object.entries(all).sort());
+  if (!mixed.length && sorted(words) === sorted(kept)) return;
   makePrivateDir(dir);
   // One word a line (2-space JSON): the completion scripts read it with sed.
   writeFileDurably(join(dir, COMPLETION_WORDS_FILE), `${JSON.stringify(words, null, 2)}\n`);

@@ -136,8 +136,15 @@ export function services(b: Building) {
     completionMemory() {
       const kept: CompletionWords & { markets: string[]; hedges: string[] } = { markets: [], hedges: [] };
       b.onDispose(async () => {
-        const { rememberCompletionWords } = await import('../journal/completion-words.js');
-        rememberCompletionWords(journalDir(b.env), kept);
+        const { hedgesKey, rememberCompletionWords } = await import('../journal/completion-words.js');
+        // The hedge ids are the account's the run used: the demo's or a saved profile's (one from the environment: none).
+        const credentials = kept.hedges.length ? await b.credentials().catch(() => undefined) : undefined;
+        const scope = b.globals.demo
+          ? hedgesKey({ demo: true })
+          : credentials?.sources.apiKey === 'profile' && credentials.profileName !== undefined
+            ? hedgesKey({ profile: credentials.profileName })
+            : undefined;
+        rememberCompletionWords(journalDir(b.env), kept, scope);
       });
       // The latest read first, each word once: a watch or a keeper reads the same ones again and again.
       const latest = (now: string[] = [], before: string[]) => [...new Set([...now, ...before])].slice(0, 500);
