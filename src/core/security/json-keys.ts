@@ -117,8 +117,7 @@ function firstBadOffset(text: string) {
 /** The object `text` holds as `schema` reads it, else (a string) why not (parseBoundedJson, then zod). */
 export function readBoundedJson<S extends z.ZodMiniType<object>>(text: string, bounds: JsonBounds, schema: S) {
   const parsed = parseBoundedJson(text, bounds);
-  if (parsed.problem !== undefined)
-    return parsed.syntax === undefined ? parsed.problem : `${parsed.problem}: ${jsonSyntaxWhere(text, parsed.syntax)}`;
+  if (parsed.problem !== undefined) return parsed.problem;
   const { value } = parsed;
   const checked = schema.safeParse(value);
   // As written, keys in their order: the schema checks, never rewrites.
