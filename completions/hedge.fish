@@ -28,7 +28,7 @@ end
 
 # Options whose next word is their value.
 function __hedge_takes_value
-    contains -- $argv[1] --profile --timeout --request-timeout --format --fields --query --until --watch --alert-pnl --alert-maturity --count -t --tenor --ref --idempotency-key --status --limit --since --within --base-url --ca-file --journal-url --key-command --key-store --tolerance --interval --alert-cmd --alert-url --alert-headroom --metrics --policy --ratios --band --sizing --functional --fee-bps --show --html --by --recorded-late --market --quote --reason --as-of --period --values --occurred --share --amount --de-designate --rebalance --ratio --terminate --correct --accounts --root --max-notional --max-daily-notional --markets -X --method -f --raw-field -F --field -H --header --input --port --host --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --view-lag --record-lag --settlement-delay --day
+    contains -- $argv[1] --profile --timeout --request-timeout --format --fields --query --until --watch --alert-pnl --alert-maturity --count -t --tenor --ref --idempotency-key --status --limit --since --within --base-url --ca-file --journal-url --key-command --key-store --tolerance --adopt --interval --alert-cmd --alert-url --alert-headroom --metrics --policy --ratios --band --sizing --functional --fee-bps --show --html --by --recorded-late --market --quote --reason --as-of --period --values --occurred --share --amount --de-designate --rebalance --ratio --terminate --correct --accounts --root --max-notional --max-daily-notional --markets -X --method -f --raw-field -F --field -H --header --input --port --host --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --view-lag --record-lag --settlement-delay --day
 end
 
 # The command path (one line) and how many positional arguments follow it, from the words before the cursor.
@@ -88,8 +88,41 @@ function __hedge_profiles
     command sed -n '/^  "profiles": {/,/^  }/s/^    "\([A-Za-z0-9][A-Za-z0-9_.-]*\)": {.*/\1/p' $dir/config.json 2>/dev/null
 end
 
-# The markets or hedge ids ($argv[1]) hedge last read, from its state folder (as hedge finds it).
+# Whose ids are offered (as _hedge_scope in bash and zsh): its key's suffix, or nothing.
+function __hedge_scope
+    set -l previous ''
+    set -l scope ''
+    for word in (commandline -opc)
+        test "$word" = --demo; and echo @demo; and return 0
+        test "$previous" = --profile; and set scope $word
+        string match -q -- '--profile=*' $word; and set scope (string replace -- '--profile=' '' $word)
+        set previous $word
+    end
+    test -z "$scope"; and set scope "$HEDGE_PROFILE"
+    if test -z "$scope"
+        test -n "$HEDGE_API_KEY$HEDGE_BASE_URL"; and return 0
+        set -l dir $HEDGE_CONFIG_DIR
+        if test -z "$dir"
+            if string match -q -- '/*' "$XDG_CONFIG_HOME"
+                set dir $XDG_CONFIG_HOME/hedge
+            else
+                set dir $HOME/.config/hedge
+            end
+        end
+        test -r $dir/config.json; and set scope (command sed -n 's/^  "current": "\([A-Za-z0-9][A-Za-z0-9_.-]*\)",\{0,1\}$/\1/p' $dir/config.json 2>/dev/null)
+    end
+    test -n "$scope"; and echo @profile:$scope
+end
+
+# The markets, hedge ids or relationship ids ($argv[1]) hedge last read, from its state folder (as hedge finds it);
+# ids of one account.
 function __hedge_words
+    set -l key $argv[1]
+    if test "$key" != markets
+        set -l account (__hedge_scope)
+        test -n "$account"; or return 0
+        set key $key$account
+    end
     set -l dir $HEDGE_CONFIG_DIR
     if test -z "$dir"
         if string match -q -- '/*' "$XDG_STATE_HOME"
@@ -100,7 +133,7 @@ function __hedge_words
     end
     set -l file $dir/completion-words.json
     test -f $file; and not test -L $file; and test -O $file; or return 0
-    command head -c 65536 "$file" | command sed -n '/^  "'$argv[1]'": \[/,/^  \]/s/^    "\([A-Za-z0-9][A-Za-z0-9_.:-]*\)",\{0,1\}$/\1/p' 2>/dev/null
+    command head -c 65536 "$file" | command sed -n '/^  "'$key'": \[/,/^  \]/s/^    "\([A-Za-z0-9][A-Za-z0-9_.:-]*\)",\{0,1\}$/\1/p' 2>/dev/null
 end
 
 complete -c hedge -e
@@ -258,8 +291,10 @@ complete -c hedge -n '__hedge_arg_at 0 profile remove' -a '(__hedge_profiles)'
 complete -c hedge -n '__hedge_path_is profile reset-wire' -l all -d 'forget them for every profile and server'
 complete -c hedge -n '__hedge_path_is whoami' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout, default 120 s; 17 once it can never hold)'
 complete -c hedge -n '__hedge_path_is plan' -l tolerance -x -d 'treat differences up to this many USD as at target (default 0)'
+complete -c hedge -n '__hedge_path_is plan' -l adopt -x -d 'make a hedge on a row\'s side that carries another reference (or none) the row\'s, to close, reduce or add to (repeatable)'
 complete -c hedge -n '__hedge_path_is plan' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout, default 120 s; 17 once it can never hold)'
 complete -c hedge -n '__hedge_path_is apply' -l tolerance -x -d 'treat differences up to this many USD as at target (default 0)'
+complete -c hedge -n '__hedge_path_is apply' -l adopt -x -d 'make a hedge on a row\'s side that carries another reference (or none) the row\'s, to close, reduce or add to (repeatable)'
 complete -c hedge -n '__hedge_path_is apply' -l dry-run -d 'the same as `hedge plan`: show, send nothing'
 complete -c hedge -n '__hedge_command_at keep' -a run -d 'Hold a target book through maturities'
 complete -c hedge -n '__hedge_command_at keep' -a status -d 'Show this account\'s keeper: running, hung or dead, its rows and rolls'
@@ -267,6 +302,7 @@ complete -c hedge -n '__hedge_path_is keep run' -l once -d 'run one cycle and ex
 complete -c hedge -n '__hedge_path_is keep run' -l interval -x -d 'seconds between cycles (default 60, at least 2)'
 complete -c hedge -n '__hedge_path_is keep run' -l converge -d 'bring a drifted side back to its target (add, reduce or close); default: report only'
 complete -c hedge -n '__hedge_path_is keep run' -l tolerance -x -d 'treat differences up to this many USD as at target (default 0)'
+complete -c hedge -n '__hedge_path_is keep run' -l adopt -x -d 'make a hedge on a row\'s side that carries another reference (or none) the row\'s, to close, reduce or add to (repeatable)'
 complete -c hedge -n '__hedge_path_is keep run' -l alert-cmd -x -d 'run this shell command with each alert (started, recovered) as JSON on its stdin'
 complete -c hedge -n '__hedge_path_is keep run' -l alert-url -x -d 'POST each alert (started, recovered) as JSON with a Slack-compatible text field'
 complete -c hedge -n '__hedge_path_is keep run' -l alert-headroom -x -d 'alert when a row\'s market capacity or the exposure headroom is below this'

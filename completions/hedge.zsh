@@ -40,9 +40,9 @@ _hedge_options() {
     'login') REPLY='--base-url --ca-file --journal-url --key-command --key-store --move-key' ;;
     'profile reset-wire') REPLY='--all' ;;
     'whoami') REPLY='--until' ;;
-    'plan') REPLY='--tolerance --until' ;;
-    'apply') REPLY='--tolerance --dry-run' ;;
-    'keep run') REPLY='--once --interval --converge --tolerance --alert-cmd --alert-url --alert-headroom --metrics --dry-run --exposures --policy' ;;
+    'plan') REPLY='--tolerance --adopt --until' ;;
+    'apply') REPLY='--tolerance --adopt --dry-run' ;;
+    'keep run') REPLY='--once --interval --converge --tolerance --adopt --alert-cmd --alert-url --alert-headroom --metrics --dry-run --exposures --policy' ;;
     'exposures') REPLY='--policy --ratios --band --sizing --functional --no-netting --fee-bps --show --report --html' ;;
     'report') REPLY='--since --until --by --ref --html' ;;
     'journal list') REPLY='--pending --since --limit --ref --until' ;;
@@ -68,7 +68,7 @@ _hedge_options() {
 # Options whose next word is their value.
 _hedge_takes_value() {
   case "$1" in
-    --profile | --timeout | --request-timeout | --format | --fields | --query | --until | --watch | --alert-pnl | --alert-maturity | --count | -t | --tenor | --ref | --idempotency-key | --status | --limit | --since | --within | --base-url | --ca-file | --journal-url | --key-command | --key-store | --tolerance | --interval | --alert-cmd | --alert-url | --alert-headroom | --metrics | --policy | --ratios | --band | --sizing | --functional | --fee-bps | --show | --html | --by | --recorded-late | --market | --quote | --reason | --as-of | --period | --values | --occurred | --share | --amount | --de-designate | --rebalance | --ratio | --terminate | --correct | --accounts | --root | --max-notional | --max-daily-notional | --markets | -X | --method | -f | --raw-field | -F | --field | -H | --header | --input | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --clock-skew | --view-lag | --record-lag | --settlement-delay | --day) return 0 ;;
+    --profile | --timeout | --request-timeout | --format | --fields | --query | --until | --watch | --alert-pnl | --alert-maturity | --count | -t | --tenor | --ref | --idempotency-key | --status | --limit | --since | --within | --base-url | --ca-file | --journal-url | --key-command | --key-store | --tolerance | --adopt | --interval | --alert-cmd | --alert-url | --alert-headroom | --metrics | --policy | --ratios | --band | --sizing | --functional | --fee-bps | --show | --html | --by | --recorded-late | --market | --quote | --reason | --as-of | --period | --values | --occurred | --share | --amount | --de-designate | --rebalance | --ratio | --terminate | --correct | --accounts | --root | --max-notional | --max-daily-notional | --markets | -X | --method | -f | --raw-field | -F | --field | -H | --header | --input | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --clock-skew | --view-lag | --record-lag | --settlement-delay | --day) return 0 ;;
     *) return 1 ;;
   esac
 }
@@ -83,15 +83,46 @@ _hedge_profiles() {
   REPLY=$(sed -n '/^  "profiles": {/,/^  }/s/^    "\([A-Za-z0-9][A-Za-z0-9_.-]*\)": {.*/\1/p' "$file" 2>/dev/null)
 }
 
-# The markets or hedge ids ($1) hedge last read, from its state folder (as hedge finds it).
+# Whose ids are offered: the account the words typed name (--demo, --profile NAME), else HEDGE_PROFILE's, else
+# none for credentials from the environment (a sandbox's), else the current profile's; REPLY is its key's
+# suffix (@demo, @profile:NAME), or empty.
+_hedge_scope() {
+  local word previous='' scope=''
+  for word in "${words[@]}"; do
+    [[ $word == --demo ]] && { REPLY=@demo; return 0; }
+    [[ $previous == --profile ]] && scope=$word
+    [[ $word == --profile=* ]] && scope=${word#--profile=}
+    previous=$word
+  done
+  [[ -z $scope ]] && scope=$HEDGE_PROFILE
+  if [[ -z $scope ]]; then
+    [[ -n $HEDGE_API_KEY || -n $HEDGE_BASE_URL ]] && { REPLY=''; return 0; }
+  # As hedge reads it: a relative XDG_CONFIG_HOME is ignored (the XDG spec).
+  local xdg=$XDG_CONFIG_HOME
+  [[ $xdg == /* ]] || xdg=$HOME/.config
+  local file="${HEDGE_CONFIG_DIR:-$xdg/hedge}/config.json"
+  REPLY=''
+    [[ -r $file ]] && scope=$(sed -n 's/^  "current": "\([A-Za-z0-9][A-Za-z0-9_.-]*\)",\{0,1\}$/\1/p' "$file" 2>/dev/null)
+  fi
+  REPLY=${scope:+@profile:$scope}
+}
+
+# The markets, hedge ids or relationship ids ($1) hedge last read, from its state folder (as hedge finds it); ids of
+# one account.
 _hedge_words() {
+  local key=$1
+  if [[ $key != markets ]]; then
+    _hedge_scope
+    [[ -n $REPLY ]] || return 0
+    key=$key$REPLY
+  fi
   # As hedge reads it: a relative XDG_STATE_HOME is ignored (the XDG spec).
   local xdg=$XDG_STATE_HOME
   [[ $xdg == /* ]] || xdg=$HOME/.local/state
   local file="${HEDGE_CONFIG_DIR:-$xdg/hedge}/completion-words.json"
   REPLY=''
   [[ -f $file && ! -L $file && -O $file ]] || return 0
-  REPLY=$(head -c 65536 "$file" | sed -n '/^  "'"$1"'": \[/,/^  \]/s/^    "\([A-Za-z0-9][A-Za-z0-9_.:-]*\)",\{0,1\}$/\1/p' 2>/dev/null)
+  REPLY=$(head -c 65536 "$file" | sed -n '/^  "'"$key"'": \[/,/^  \]/s/^    "\([A-Za-z0-9][A-Za-z0-9_.:-]*\)",\{0,1\}$/\1/p' 2>/dev/null)
 }
 
 # Values of an option; returns 1 when the value is a file name.

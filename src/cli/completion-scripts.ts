@@ -70,6 +70,9 @@ const uniqueNames = (flags: CommandNode['options']) => [...new Set(flags.flatMap
 // The profile names of the store file hedge writes (2-space indented JSON).
 const PROFILES_SED = `sed -n '/^  "profiles": {/,/^  }/s/^    "\\([A-Za-z0-9][A-Za-z0-9_.-]*\\)": {.*/\\1/p'`;
 
+// The current profile of the store file hedge writes (2-space indented JSON).
+const CURRENT_SED = `sed -n 's/^  "current": "\\([A-Za-z0-9][A-Za-z0-9_.-]*\\)",\\{0,1\\}$/\\1/p'`;
+
 /** The words of one list of completion-words.json (2-space JSON, a word a line), `key` the shell's own text naming
  * it; at most its first 64 KiB read, and only a regular file of this user's (not a link). */
 const wordsSed = (key: string) =>
@@ -108,7 +111,7 @@ function posixScript(shell: 'bash' | 'zsh', nodes: CommandNode[]) {
         files: 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur"))',
       };
   return `${zsh ? '#compdef hedge\n' : ''}${HEADER(zsh ? 'zsh completion for hedge. Install: hedge completion zsh > "${fpath[1]}/_hedge"' : 'bash completion for hedge. Install: hedge completion bash > ~/.local/share/bash-completion/completions/hedge')}
-${posixTables(nodes)}
+${posixTables(nodes, zsh)}
 
 ${posixCompleter(zsh, offer)}
 
@@ -117,7 +120,7 @@ ${zsh ? '# Loaded from fpath (autoload) it completes at once; sourced, it regist
 }
 
 /** The lookup functions the completer asks: subcommands, options and values per command path, and the profile names. */
-function posixTables(nodes: CommandNode[]) {
+function posixTables(nodes: CommandNode[], zsh: boolean) {
   const table = (name: string, rows: Array<[string, string]>, fallback = "REPLY=''") => `${name}() {
   case "$1" in
 ${rows.map(([label, body]) => `    ${label}) ${body} ;;\n`).join('')}    *) ${fallback} ;;
@@ -167,11 +170,38 @@ ${posixFile('XDG_CONFIG_HOME', '.config', 'config.json')}
   REPLY=$(${PROFILES_SED} "$file" 2>/dev/null)
 }
 
-# The markets or hedge ids ($1) hedge last read, from its state folder (as hedge finds it).
+# Whose ids are offered: the account the words typed name (--demo, --profile NAME), else HEDGE_PROFILE's, else
+# none for credentials from the environment (a sandbox's), else the current profile's; REPLY is its key's
+# suffix (@demo, @profile:NAME), or empty.
+_hedge_scope() {
+  local word previous='' scope=''
+  for word in ${zsh ? '"${words[@]}"' : '"${COMP_WORDS[@]}"'}; do
+    [[ $word == --demo ]] && { REPLY=@demo; return 0; }
+    [[ $previous == --profile ]] && scope=$word
+    [[ $word == --profile=* ]] && scope=\${word#--profile=}
+    previous=$word
+  done
+  [[ -z $scope ]] && scope=$HEDGE_PROFILE
+  if [[ -z $scope ]]; then
+    [[ -n $HEDGE_API_KEY || -n $HEDGE_BASE_URL ]] && { REPLY=''; return 0; }
+${posixFile('XDG_CONFIG_HOME', '.config', 'config.json')}
+    [[ -r $file ]] && scope=$(${CURRENT_SED} "$file" 2>/dev/null)
+  fi
+  REPLY=\${scope:+@profile:$scope}
+}
+
+# The markets, hedge ids or relationship ids ($1) hedge last read, from its state folder (as hedge finds it); ids of
+# one account.
 _hedge_words() {
+  local key=$1
+  if [[ $key != markets ]]; then
+    _hedge_scope
+    [[ -n $REPLY ]] || return 0
+    key=$key$REPLY
+  fi
 ${posixFile('XDG_STATE_HOME', '.local/state', 'completion-words.json')}
   [[ -f $file && ! -L $file && -O $file ]] || return 0
-  REPLY=$(${wordsSed('"$1"')})
+  REPLY=$(${wordsSed('"$key"')})
 }
 
 # Values of an option; returns 1 when the value is a file name.
@@ -316,12 +346,38 @@ ${fishFolder('XDG_CONFIG_HOME', '.config')}
     command ${PROFILES_SED} $dir/config.json 2>/dev/null
 end
 
-# The markets or hedge ids ($argv[1]) hedge last read, from its state folder (as hedge finds it).
+# Whose ids are offered (as _hedge_scope in bash and zsh): its key's suffix, or nothing.
+function __hedge_scope
+    set -l previous ''
+    set -l scope ''
+    for word in (commandline -opc)
+        test "$word" = --demo; and echo @demo; and return 0
+        test "$previous" = --profile; and set scope $word
+        string match -q -- '--profile=*' $word; and set scope (string replace -- '--profile=' '' $word)
+        set previous $word
+    end
+    test -z "$scope"; and set scope "$HEDGE_PROFILE"
+    if test -z "$scope"
+        test -n "$HEDGE_API_KEY$HEDGE_BASE_URL"; and return 0
+${fishFolder('XDG_CONFIG_HOME', '.config').replace(/^/gm, '    ')}
+        test -r $dir/config.json; and set scope (command ${CURRENT_SED} $dir/config.json 2>/dev/null)
+    end
+    test -n "$scope"; and echo @profile:$scope
+end
+
+# The markets, hedge ids or relationship ids ($argv[1]) hedge last read, from its state folder (as hedge finds it);
+# ids of one account.
 function __hedge_words
+    set -l key $argv[1]
+    if test "$key" != markets
+        set -l account (__hedge_scope)
+        test -n "$account"; or return 0
+        set key $key$account
+    end
 ${fishFolder('XDG_STATE_HOME', '.local/state')}
     set -l file $dir/completion-words.json
     test -f $file; and not test -L $file; and test -O $file; or return 0
-    ${wordsSed('$argv[1]').replace('head -c', 'command head -c').replace('| sed', '| command sed')}
+    ${wordsSed('$key').replace('head -c', 'command head -c').replace('| sed', '| command sed')}
 end`;
 
 /** The `complete` lines of one command path: its subcommands, its options, its positional arguments. */

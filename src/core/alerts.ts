@@ -166,7 +166,7 @@ export function stepAlerts(
   const rowsNow = new Map((rows ?? []).map((row) => [rowKey(row), row]));
   for (const [key, row] of rowsNow) {
     // A side that cannot be told this cycle starts nothing; it is judged once it can, against the last cycle that could tell it (kept below).
-    if (row.current_unknown === true) continue;
+    if (row.current_unknown === true || row.not_this_rows) continue;
     const base = { market: row.market.toUpperCase(), side: row.side };
     const current = row.current_usd ?? 0;
     if (current > 0 && Math.abs(current - row.target_usd) > toleranceUsd)

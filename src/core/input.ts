@@ -90,6 +90,20 @@ export function readAmount(text: string, sign: AmountSign, max: number) {
   return Math.round(amount * 100) / 100 || 0;
 }
 
+/** An amount in readAmount's grammar (`30m`, `10_000`, `-2.5k`) as plain decimal text, scaled exactly on its digits (no
+ * float), for a reader of exact decimals; undefined when it is written otherwise. */
+export function amountAsDecimalText(text: string) {
+  const match = AMOUNT_SHAPE.exec(text.trim());
+  if (!match) return;
+  const [, sign, digits, , suffix = ''] = match;
+  const zeros = Math.log10(AMOUNT_SCALE[suffix.toLowerCase()]);
+  const [whole, fraction = ''] = digits.replace(/[_,]/g, '').split('.');
+  const padded = fraction.padEnd(zeros, '0');
+  const integer = `${whole}${padded.slice(0, zeros)}`.replace(/^0+(?=\d)/, '') || '0';
+  const rest = padded.slice(zeros);
+  return `${sign === '-' ? '-' : ''}${integer}${rest ? `.${rest}` : ''}`;
+}
+
 /** A USD amount an argument or option takes (readAmount's grammar); a refusal is one line naming it, exit 2. */
 export function parseUsdAmount(raw: string | undefined, name: string, sign: AmountSign = 'positive') {
   const allowed = AMOUNT_EXAMPLES[sign];

@@ -143,6 +143,8 @@ export interface KeepRowStatus {
   current_usd: number | null;
   /** Set when what the side holds cannot be told this cycle (its views disagree while a change lands, or the book could not be read): `current_usd` is then null without the side being flat. */
   current_unknown?: true;
+  /** The hedges on the side that are not the row's (another reference, or none): the side is left alone, never drift. */
+  not_this_rows?: string[];
   state: string;
   next_action: string | null;
   next_action_at: string | null;

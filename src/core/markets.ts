@@ -25,6 +25,16 @@ export function sideGains(side: 'buy' | 'sell', { base, quote }: { base: string;
     : `sell gains as ${quote} strengthens (fewer ${quote} per ${base})`;
 }
 
+/** What a side covers, in the user's terms, for books kept in USD (docs/exposures.md "Direction by economics"): `buy`
+ * a receivable in the quote currency (its value falls as that currency weakens), `sell` a payable in it. */
+export function sideCovers(side: 'buy' | 'sell', { quote }: { quote: string }) {
+  return `${side} covers ${quote} ${side === 'buy' ? 'receivables' : 'payables'} (books in USD)`;
+}
+
+/** Which side covers a payable or a receivable in the quote currency, for books kept in USD: the inverse of sideCovers. */
+export const sideCovering = (has: 'payable' | 'receivable') =>
+  has === 'payable' ? ('sell' as const) : ('buy' as const);
+
 export function findMarket<M extends { market: string }>(markets: readonly M[], market: string) {
   return markets.find((entry) => entry.market.toUpperCase() === market.toUpperCase());
 }

@@ -34,9 +34,24 @@ export interface PlanInput {
   markets: Array<{ market: string; status: string; available_capacity_usd: { buy: number; sell: number } }>;
   availableExposureUsd: number;
   toleranceUsd: number;
+  /** By a row's line: the live hedges on its side that are not the row's (another reference, or none, and not adopted). */
+  notOwned?: ReadonlyMap<number, ReadonlyArray<OtherHedge>>;
 }
 
-export function computePlan({ targets, positions, markets, availableExposureUsd, toleranceUsd }: PlanInput) {
+/** A hedge on a row's side that is not the row's. */
+export interface OtherHedge {
+  id: string;
+  clientReference?: string;
+}
+
+export function computePlan({
+  targets,
+  positions,
+  markets,
+  availableExposureUsd,
+  toleranceUsd,
+  notOwned = new Map(),
+}: PlanInput) {
   if (!Number.isFinite(toleranceUsd) || toleranceUsd < 0)
     throw new RangeError(`toleranceUsd must be a finite amount of 0 or more, got ${toleranceUsd}`);
   // The book by side: the spec aggregates positions per side; summing also covers a server listing several per side.
@@ -52,10 +67,25 @@ export function computePlan({ targets, positions, markets, availableExposureUsd,
   const unsorted: PlanStep[] = [];
   // A target row that needs no action: shown as current → target with nothing to do.
   const unchanged = [];
+  // A row whose side holds hedges that are not its own: nothing is planned for it until the user adopts them.
+  const notThisRows = [];
   for (const row of targets) {
     const { market, side, notionalUsd: targetUsd, line, tenorDays, clientReference } = row;
     const held = book.get(rowKey(row));
     const currentUsd = held?.notionalUsd ?? 0;
+    const others = notOwned.get(line) ?? [];
+    if (others.length) {
+      notThisRows.push({
+        market,
+        side,
+        line,
+        currentUsd,
+        targetUsd,
+        ...withoutUndefined({ clientReference }),
+        hedges: others,
+      });
+      continue;
+    }
     const heldTenors = held?.tenors ?? [];
     if (cents(Math.abs(targetUsd - currentUsd)) <= toleranceUsd) {
       unchanged.push({ market, side, currentUsd, targetUsd, line });
@@ -125,7 +155,7 @@ export function computePlan({ targets, positions, markets, availableExposureUsd,
   // The file describes the sides it names and nothing more: a side it does not mention is left as it is, so a file about one market cannot close the book on another by omission.
   const named = new Set(targets.map(rowKey));
   const untouched = positions.filter((position) => position.notionalUsd > 0 && !named.has(rowKey(position)));
-  return { steps, atTarget: !steps.length, problems, unchanged, untouched };
+  return { steps, atTarget: !steps.length && !notThisRows.length, problems, unchanged, untouched, notThisRows };
 }
 
 export type Plan = ReturnType<typeof computePlan>;
@@ -170,3 +200,10 @@ export function problemAsData(problem: PlanProblem) {
   const { code, stepIndex, line, action, market, side, details } = problem;
   return { code, step: stepIndex + 1, line, action, market, side, message: describePlanProblem(problem), details };
 }
+
+/** `hdg_1 (DEAL-43)`: a hedge that is not a row's, as messages name it. */
+export const otherHedgeWords = ({ id, clientReference }: OtherHedge) =>
+  `${id} (${clientReference === undefined ? 'no reference' : clientReference})`;
+
+/** What `--adopt` takes to make a side's other hedges a row's: each one's reference where it has one, else its id. */
+export const adoptWords = (hedges: readonly OtherHedge[]) => hedges.map((hedge) => hedge.clientReference ?? hedge.id);

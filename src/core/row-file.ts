@@ -2,7 +2,7 @@
 // server, every problem collected so that one edit fixes them all.
 import { parse as parseCsv } from 'csv-parse/sync';
 import * as z from 'zod/mini';
-import { parseBoundedJson, repeatedKeyProblems } from './security/json-keys.js';
+import { jsonSyntaxWhere, parseBoundedJson, repeatedKeyProblems } from './security/json-keys.js';
 import { messageOf } from './security/safe-text.js';
 import { readDateTime } from './duration.js';
 
@@ -89,6 +89,13 @@ export function readRowFile<C extends string, T>(
     const [header, ...body] = located;
     if (!header) return framingError ? [] : refuse(empty);
     const columns = header.fields.map((name) => name.trim().toLowerCase() as C);
+    // One column that names several with another separator (a spreadsheet's `;` or a tab): said, not read as a name.
+    const separator = columns.length === 1 ? [';', '\t', '|'].find((mark) => columns[0].includes(mark)) : undefined;
+    if (separator !== undefined)
+      return refuse(
+        `the header's columns are separated by ${separator === '\t' ? 'tabs' : `"${separator}"`}; a CSV file separates them by commas: ${known.filter((name) => layout.required.includes(name)).join(',')}`,
+        header.line,
+      );
     const seen = new Set<string>();
     columns.forEach((name, index) => {
       if (!known.includes(name)) refuse(layout.header.unknown(index + 1, expected), header.line);
@@ -116,19 +123,7 @@ export function readRowFile<C extends string, T>(
       const { syntax } = parsed;
       if (syntax === undefined)
         return refuse(`${sourceName} is JSON ${parsed.problem}; a row file is a list of rows of a few fields.`);
-      // V8's reason, where it is in its own words with a position (`Unterminated string in JSON at position 5`); its "Unexpected token" quotes the input, so only where it stopped is said.
-      const positioned = /^(.*?) in JSON at position (\d+)/.exec(syntax);
-      // `line 3, column 7` for the 0-based offset.
-      const before = content.slice(0, Number(positioned?.[2])).split('\n');
-      return refuse(
-        `${sourceName} is not valid JSON: ${
-          /^Unexpected end of JSON input/.test(syntax)
-            ? 'it ends before the JSON is complete.'
-            : positioned && !/["'`]/.test(positioned[1].replace(/'[}\]:,]'/g, ''))
-              ? `${positioned[1]} (line ${before.length}, column ${before.at(-1)!.length + 1}).`
-              : 'a character that JSON does not allow there.'
-        }`,
-      );
+      return refuse(`${sourceName} is not valid JSON: ${jsonSyntaxWhere(content, syntax)}.`);
     }
     const document = parsed.value;
     const { listKey } = layout;

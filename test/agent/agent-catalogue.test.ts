@@ -34,7 +34,12 @@ it('tools from the manifest: quote: the CLI names, enums from the manifest, noti
     type: 'object',
     properties: {
       market: { type: 'string', description: 'market, e.g. USDTNGN (from `hedge markets`)' },
-      side: { type: 'string', enum: ['buy', 'sell'], description: 'buy or sell' },
+      side: {
+        type: 'string',
+        enum: ['buy', 'sell'],
+        description:
+          'buy or sell: buy covers a receivable in the quote currency (NGN for USDTNGN), sell a payable in it, for books in USD',
+      },
       notional: {
         description: 'size in USD: 10000, 10_000, 10k or 1.5m',
         anyOf: [{ type: 'number', exclusiveMinimum: 0 }, { type: 'string' }],

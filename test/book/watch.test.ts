@@ -199,8 +199,8 @@ it('hedge positions --watch on a terminal that changes: a resize redraws the vie
   const { drawn, screen } = await watching('1', 100, async (term) => {
     await term.waitFor('Hidden at 100 columns');
     term.resize(60, 40);
-    // At 60 the note names the most important of what it left out, and how many more.
-    await term.waitFor('Hidden: trend, +3 more');
+    // At 60 (time left kept before the rates) the note counts what it left out where naming it does not fit a line.
+    await term.waitFor('Hidden: 4 columns — see --json, or a wider terminal.');
     // One refresh more at the new width: whatever the old frame left would be above it.
     await term.waitFor('Net P&L  ');
   });

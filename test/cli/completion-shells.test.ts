@@ -11,6 +11,7 @@ import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { runHedge, tempDir, tempFolders } from '../support/hedge-cli.js';
 import { bashComplete, fishComplete, hasShell, scriptFile } from './shell-completion.js';
 import { ok } from '../support/cli-runs.js';
+import { loginWith } from '../support/config-store.js';
 import { MARKET, withSimulator } from '../support/simulator.js';
 
 const NO_FISH = !hasShell('fish');
@@ -203,7 +204,7 @@ const SHELLS = [
 
 describe.each(SHELLS)('%s completion of markets and hedge ids', (name, completeIn, missing) => {
   it.skipIf(missing)(
-    `${name} (a real one; skipped when not installed): markets and hedge ids complete from what hedge last read, kept in its state folder: no request at Tab; nothing from a file that is not this user's or is a link, nor before hedge read any`,
+    `${name} (a real one; skipped when not installed): markets and hedge ids complete from what hedge last read, kept in its state folder: hedge ids of the account in use only (the profile typed or current, the demo); no request at Tab; nothing from a file that is not this user's or is a link, nor before hedge read any`,
     () =>
       withSimulator({}, async (simulator) => {
         const env = { HOME: simulator.configDir, HEDGE_CONFIG_DIR: simulator.configDir };
@@ -212,12 +213,20 @@ describe.each(SHELLS)('%s completion of markets and hedge ids', (name, completeI
         // Nothing read yet: nothing offered, and no error.
         expect(sorted(completeIn(lines, env))).toEqual([[], [], [], [], []]);
         const seeded = [simulator.seedOpen('buy', 1000), simulator.seedOpen('sell', 2000)];
-        ok(await simulator.hedge('markets'));
-        ok(await simulator.hedge('hedges'));
+        // Read through the saved profile `desk` (current): its ids; through the environment (a sandbox's): none kept.
+        ok(await loginWith(simulator.configDir, simulator, simulator.apiKey, ['--profile', 'desk']));
+        ok(await runHedge('markets', { configDir: simulator.configDir }));
+        ok(await runHedge('hedges', { configDir: simulator.configDir }));
         const ids = seeded.map((hedge) => hedge.id).sort();
         const asked = simulator.requests().length;
         expect(sorted(completeIn(lines, env))).toEqual([[MARKET], [MARKET], ids, ids, [MARKET]]);
         expect(simulator.requests()).toHaveLength(asked);
+        // Another account: the demo's, another profile's, the environment's — none of desk's ids.
+        const others = ['hedge --demo hedges ', 'hedge --profile old-desk hedges ', 'hedge --profile desk hedges '];
+        expect(sorted(completeIn(others, env))).toEqual([[], [], ids]);
+        expect(sorted(completeIn(['hedge hedges '], { ...env, HEDGE_API_KEY: simulator.apiKey }))).toEqual([[]]);
+        ok(await simulator.hedge('hedges'));
+        expect(sorted(completeIn(['hedge hedges '], env))).toEqual([ids]);
         // Another user's file, or a link to one of this user's: nothing is offered from it.
         const file = join(simulator.configDir, 'completion-words.json');
         const words = readFileSync(file, 'utf8');

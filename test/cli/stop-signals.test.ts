@@ -45,7 +45,7 @@ it.each([
 it("a signal ends a command with its own code: SIGTERM at the open wizard's first question on a terminal: exit 143, nothing sent", async () => {
   const terminal = spawnInTerminal({ configDir: simulator.configDir, env: simulator.env, args: ['open'] });
   try {
-    await terminal.waitFor('? Market');
+    await terminal.waitFor('? What do you have?');
     terminal.signal('SIGTERM');
     expect(await terminal.exitCode).toBe(143);
     expect(terminal.screen()).toContain('nothing was sent');

@@ -467,7 +467,8 @@ const asScript = (state: BlockState) => ({ cwd: state.cwd, env: env(state, { HED
 
 /** `--demo` where a line reaches an account and no sourced simulator stands in for the reader's server. */
 function withServer(state: BlockState, args: string[]) {
-  if (args.includes('--demo') || state.served || LOCAL_COMMANDS.has(commandOf(args))) return args;
+  if (args.includes('--demo') || state.served || state.savedProfiles || LOCAL_COMMANDS.has(commandOf(args)))
+    return args;
   return ['--demo', ...args];
 }
 
@@ -533,10 +534,13 @@ async function runLine(state: BlockState, example: Example) {
       if (sourced) {
         const file = state.files.get(sourced);
         if (!file) throw new Error(`${sourced} was written by no earlier line of the block`);
-        state.served = Object.fromEntries(
-          [...file.stdout.matchAll(/^([A-Z_][A-Z0-9_]*)=(.*)$/gm)].map(([, name, value]) => [name, value]),
-        );
-      } else if (words.length && words.every((word) => ASSIGNMENT.test(word)))
+        const set = [...file.stdout.matchAll(/^(export )?([A-Z_][A-Z0-9_]*)=(.*)$/gm)];
+        Object.assign(state.variables, Object.fromEntries(set.map(([, , name, value]) => [name, value])));
+        // As sh: what a sourced file sets reaches hedge only when exported (`set -a`, or `export` in the file).
+        const exported = set.filter(([, exports]) => exports || state.allExport);
+        if (exported.length) state.served = Object.fromEntries(exported.map(([, , name, value]) => [name, value]));
+      } else if (/^set [-+]a$/.test(line)) state.allExport = line === 'set -a';
+      else if (words.length && words.every((word) => ASSIGNMENT.test(word)))
         await assign(state, words, state.variables);
       else if (line === 'echo $?') echoStatus = true;
       // Anything else that is not hedge (echo, jq, set -a, sleep, notify-desk) is dropped.
@@ -744,8 +748,15 @@ function startBlock(block: Block) {
     block,
     cwd: join(folder.path, 'work'),
     config: join(folder.path, 'config'),
-    /** What a sourced `hedge sandbox serve` printed: the block then runs against it, not the demo. */
+    /** What a sourced `hedge sandbox serve` printed and exported: the block then runs against it, not the demo. */
     served: undefined as Env | undefined,
+    /** `set -a` in effect: what a sourced file sets is exported. */
+    allExport: false,
+    /**
+     * In a block that starts a sandbox, the saved profiles point at a server of their own: a line
+     * that reaches it instead of the sandbox (an environment sourced but not exported) is a failure.
+     */
+    savedProfiles: undefined as Simulator | undefined,
     // What the docs' scripts read: the key and address of this file's simulator (README's scripted
     // login), and the deal id README's script keeps in `$DEAL` (any will do: it opens a new hedge).
     variables: { HEDGE_KEY: server!.apiKey, HEDGE_URL: server!.baseUrl, DEAL: 'DEAL-9' } as Env,
@@ -825,11 +836,17 @@ describe('the documented examples', () => {
       const background = block.lines.some((line) => line.shell?.pipelines.some((pipeline) => pipeline.then === '&'));
       describe(`${block.doc}:${block.line}`, () => {
         let state: BlockState;
-        beforeAll(() => {
+        beforeAll(async () => {
           state = startBlock(block);
+          if (!background) return;
+          state.savedProfiles = await startSimulator({ preset: 'plain' });
+          for (const profile of ['desk', 'old-desk'])
+            ok(await loginWith(state.config, state.savedProfiles, state.savedProfiles.apiKey, ['--profile', profile]));
+          state.savedProfiles.sandbox.requestLog.length = 0;
         });
         afterAll(async () => {
           await stopBackground(state);
+          await state.savedProfiles?.close();
           state.remove();
         });
         // Each runs its doc line in the block's state; the problems are what differs from what the doc implies.
@@ -856,6 +873,11 @@ describe('the documented examples', () => {
               if (stop && code !== 0) problems.push(`the keeper started for it stopped with exit ${code}`);
             }
             for (const line of after) await runLine(state, line);
+            const astray = state.savedProfiles?.requests() ?? [];
+            if (astray.length)
+              problems.push(
+                `reached the saved profile, not the sandbox the block started: ${astray.map((entry) => `${entry.method} ${entry.path}`).join(', ')}`,
+              );
             expect(problems).toEqual([]);
           });
         if (background)

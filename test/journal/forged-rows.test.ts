@@ -144,13 +144,18 @@ describeWithPostgres('rows in the team store are verified before anything is sen
     const checks = Object.fromEntries(listed.map((entry) => [entry.id, entry.seal_check]));
     expect(checks).toEqual({ [unsealed.id]: 'unsealed', [foreign.id]: 'forged' });
     const table = await run(team.c, 'journal --pending');
-    // The header's last column, then each row's.
+    // The header's last column, then each row's: the verdict under JSON's name, JSON's words.
+    const tsvRows = table.stdout
+      .trimEnd()
+      .split('\n')
+      .map((row) => row.split('\t'));
+    expect(tsvRows.map((row) => row.at(-1))).toEqual(['seal_check', ...tsvRows.slice(1).map((row) => checks[row[0]])]);
     expect(
-      table.stdout
-        .trimEnd()
-        .split('\n')
-        .map((row) => row.split('\t').at(-1)),
-    ).toEqual(['seal', 'unverified', 'unverified']);
+      tsvRows
+        .slice(1)
+        .map((row) => row.at(-1))
+        .sort(),
+    ).toEqual(['forged', 'unsealed']);
     // Said under any table, whatever columns its width leaves out.
     expect(table.stderr).toContain(
       `2 rows ${foreign.id}, ${unsealed.id} do not verify as this account's own: hedge never sends them again`,

@@ -140,7 +140,7 @@ describe('hedge journal', () => {
     const result = await exits(0, 'journal');
     const [header, ...lines] = result.stdout.trimEnd().split('\n');
     expect(header).toBe(
-      'id\tcreated_at\tcommand\tmarket\tside\tclient_reference\tnotional_usd\toutcome\thedge_id\tenvironment\thost\tseal',
+      'id\tcreated_at\tcommand\tmarket\tside\tclient_reference\tnotional_usd\toutcome\thedge_id\tenvironment\thost\tseal\tseal_check',
     );
     expect(lines).toHaveLength(3);
     // Columns: id, time, command, market, side, the deal reference sent, notional, outcome, hedge id, where (then host: empty here, trimmed).
@@ -225,7 +225,7 @@ describe('hedge resume refusals (nothing is sent)', () => {
     await exits(0, 'resume', 'Nothing to resume');
     // An empty journal says so on stderr, stdout holds the header row alone (nothing with --no-header).
     expect((await exits(0, 'journal', 'journal is empty')).stdout).toBe(
-      'id\tcreated_at\tcommand\tmarket\tside\tclient_reference\tnotional_usd\toutcome\thedge_id\tenvironment\thost\tseal\n',
+      'id\tcreated_at\tcommand\tmarket\tside\tclient_reference\tnotional_usd\toutcome\thedge_id\tenvironment\thost\tseal\tseal_check\n',
     );
     expect((await hedge('journal --no-header')).stdout).toBe('');
     writeJournal();

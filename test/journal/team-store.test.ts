@@ -98,7 +98,7 @@ describeWithPostgres('the team journal store, three machines', (server) => {
 
     // The table and TSV name the machine.
     const [tsvHeader, tsvRow] = (await run(team.c, 'journal')).stdout.split('\n').map((line) => line.split('\t'));
-    expect(tsvHeader.slice(-2)).toEqual(['host', 'seal']);
+    expect(tsvHeader.slice(-3)).toEqual(['host', 'seal', 'seal_check']);
     expect(tsvRow[tsvHeader.indexOf('host')]).toBe(host);
     const [keys, values] = (await run(team.c, `journal show ${seen[1].id}`)).stdout
       .split('\n')

@@ -64,7 +64,7 @@ describeWithPostgres('hedge keep status from another machine of the team store',
       expect(rows.rows[0].scope).toMatch(/\|keep$/);
       expect(rows.rows[0].body).not.toContain(simulator.apiKey);
 
-      const card = exits(await team.c.hedge(['keep', 'status'], { env: { COLUMNS: '80' } }), 0);
+      const card = exits(await team.c.hedge(['keep', 'status'], { env: { COLUMNS: '80', HEDGE_FORCE_TTY: '1' } }), 0);
       for (const text of [`pid ${pid} on `, '(team store)', 'USDTNGN buy']) expect(card.stdout).toContain(text);
       for (const line of card.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
       // Asking did not take the lock from it: a second keeper on another machine is still refused.

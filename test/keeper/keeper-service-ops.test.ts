@@ -183,9 +183,16 @@ describeKeepers('hedge keep as a service', 3, () => {
       expect(shown.heartbeat.actions).toEqual({ reopen: 1 });
       expect(running.stdout).not.toContain(simulator.apiKey);
       // On a screen: a card naming the keeper.
-      const card = exits(await status({ COLUMNS: '80' }, []), 0);
+      const card = exits(await status({ COLUMNS: '80', HEDGE_FORCE_TTY: '1' }, []), 0);
       expect(card.stdout).toContain(`pid ${keeper.child().pid}`);
+      expect(card.stdout).toContain('┌');
       for (const line of card.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+      // In a pipe: a plain line per row, its label and value whole, no box.
+      const piped = exits(await status({ COLUMNS: '80' }, []), 0).stdout;
+      expect(piped).not.toMatch(/[┌│└─]/);
+      expect(piped.split('\n')).toEqual(
+        expect.arrayContaining(['State: running', expect.stringMatching(`^Keeper: pid ${keeper.child().pid} on `)]),
+      );
 
       // One keeper per account, across config folders: the second ones exit 11 naming the first and the dry run to
       // see what it would do, its file quoted as the shell reads it back, and send nothing.

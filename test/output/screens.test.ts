@@ -183,9 +183,33 @@ describe.each([80, 60])('at %i columns', (cols) => {
     return { lines, text: lines.join('\n').replace(/\s+/g, ' ') };
   }
 
+  it('positions: the time left stays, before the rates, whatever the references', async () => {
+    const { lines } = await read(['positions']);
+    expect(tableHeaders(lines.join('\n'))).toEqual(expect.arrayContaining(['Side', 'Ref', 'Left']));
+  });
+
+  it('--demo: the banner is one line, its state folder shortened in the middle where it does not fit', async () => {
+    const deep = tempDir();
+    const folder = join(deep.path, 'a-folder-deep-enough-that-the-banner-would-wrap', 'config');
+    try {
+      const { drawn } = await drawScreen({ configDir: folder, args: ['--demo', 'markets'], env: {}, cols, rows: 40 });
+      const banner = drawn.map((line) => line.text).filter((line) => line.startsWith('DEMO —'));
+      expect(banner).toHaveLength(1);
+      expect(stringWidth(banner[0])).toBeLessThanOrEqual(cols);
+      expect(drawn[1].text).not.toMatch(/^\S*\)$/);
+      expect(banner[0]).toMatch(/^DEMO — .*\(state in \/.*….*config\)$/);
+    } finally {
+      deep.remove();
+    }
+  });
+
   it('keep: a drifted row says, whole, that it is reported only and how to bring it back', async () => {
     const file = join(simulator.configDir, 'target.csv');
-    writeFileSync(file, 'market,side,notional_usd,tenor_days,until,roll_before\nUSDTNGN,sell,2000,7,,\n');
+    // The row names the deal of the side's hedge: it is the row's, so its notional is the row's drift.
+    writeFileSync(
+      file,
+      'market,side,notional_usd,tenor_days,client_reference,until,roll_before\nUSDTNGN,sell,2000,7,DESK-7,,\n',
+    );
     const writes = simulator.writes().length;
     const { lines, text } = await read(['keep', file, '--once']);
     // The row itself (it stays on screen while events scroll away) and the drift event.

@@ -132,6 +132,13 @@ it("the policy: defaults to 100% within 30 days, 75% to 90, 50% beyond, a band o
   expect(() => parseRatios('30:150', '--ratios')).toThrow(/above 100%/);
   expect(() => resolvePolicy({}, { band: 'wide' })).toThrow(/^--band: /);
   expect(() => parsePolicyFile('{"ratio": 1}', 'p.json')).toThrow(/not known/);
+  // Not JSON: where and why, line and column.
+  expect(() => parsePolicyFile('{\n  "band_pct": 5,\n}\n', 'p.json')).toThrow(
+    /^--policy: p\.json is not valid JSON: Expected double-quoted property name \(line 3, column 1\); expected one object such as \{"ratios"/,
+  );
+  expect(() => parsePolicyFile('{"band_pct": 5', 'p.json')).toThrow(
+    'p.json is not valid JSON: it ends before the JSON is complete (line 1, column 15)',
+  );
   // The first problem as the file reads, whichever kind it is.
   expect(() => parsePolicyFile('{"zzz": 1, "band_pct": "wide"}', 'p.json')).toThrow(/: a key that is not known/);
   expect(() => parsePolicyFile('{"netting": 1, "zzz": 1}', 'p.json')).toThrow(

@@ -67,6 +67,13 @@ it("hedge exposures: a file with bad rows: exit 2, one line per row and field, a
     `INV-5,USDTNGN,receivable,60m,NGN,${day(3)},`,
     `INV-6,USDTNGN,receivable,900m,NGN,${day(90)},0.5`,
   ]);
+  // Books in a currency the file's markets are not quoted in would be read as USD: refused, before any request.
+  exits(
+    await run(`exposures ${file} --functional EUR`),
+    2,
+    '--functional: EUR is neither USD nor the quote currency of every market in the file (USDTNGN: NGN); expected USD, or the one quote currency of its markets.',
+  );
+  expect(rig.requests()).toEqual([]);
   const lines = ok(await run(`exposures ${file} --fee-bps 5 --show stress --format csv --fields shock_pct,net_usd`))
     .stdout.trim()
     .split('\n');
@@ -342,7 +349,8 @@ it.skipIf(!CHROMIUM)(
       const box = (el) => { const r = el.getBoundingClientRect(); return { w: Math.round(r.width), h: Math.round(r.height) }; };
       const charts = [...document.querySelectorAll('svg.chart')].map((el) => ({ name: el.dataset.chart, ...box(el) }));
       const band = document.querySelector('[data-band="80-125"]');
-      const out = { charts, band: band ? box(band) : null, scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth,
+      const tables = [...document.querySelectorAll('.scroll')].map((el) => el.scrollWidth - el.clientWidth);
+      const out = { charts, tables, band: band ? box(band) : null, scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth,
         bars: document.querySelectorAll('svg.chart .bar').length };
       const pre = document.createElement('pre'); pre.id = 'measure'; pre.textContent = JSON.stringify(out); document.body.appendChild(pre);
     });</script>`;
@@ -370,5 +378,8 @@ it.skipIf(!CHROMIUM)(
     expect(out.band.w).toBeGreaterThan(20);
     expect(out.bars).toBeGreaterThanOrEqual(4);
     expect(out.scrollWidth).toBeLessThanOrEqual(out.innerWidth);
+    // Every table fits its page: none scrolls sideways (the effectiveness table's ten columns included).
+    expect(out.tables).toHaveLength(3);
+    for (const overflow of out.tables) expect(overflow).toBeLessThanOrEqual(0);
   },
 );

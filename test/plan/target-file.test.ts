@@ -235,8 +235,10 @@ it('JSON target files: refuses a key written twice in one object, as JSON reads 
 
   const [syntax, ...more] = problemsOf('[{"market": "USDTNGN"},]', JSON_FILE);
   expect([more, syntax.line]).toEqual([[], 0]);
-  // V8 says "Unexpected token ']'" and quotes the input after it: only the kind of problem is kept.
-  expect(syntax.message).toBe('targets.json is not valid JSON: a character that JSON does not allow there.');
+  // V8 says "Unexpected token ']'" and quotes the input after it: only the kind of problem is kept, and where.
+  expect(syntax.message).toBe(
+    'targets.json is not valid JSON: a character that JSON does not allow there (line 1, column 24).',
+  );
   // Where V8 gives a position in its own words, the reason and the line and column are said.
   expect(problemsOf('[{"market": "USDTNGN",\n "side" "buy"}]', JSON_FILE)[0].message).toMatch(
     /^targets\.json is not valid JSON: [A-Z][^"]+ \(line 2, column 9\)\.$/,
@@ -252,7 +254,7 @@ it('JSON target files: refuses a key written twice in one object, as JSON reads 
   expect([others, problem.line, problem.message]).toEqual([
     [],
     0,
-    'stdin is not valid JSON: a character that JSON does not allow there.',
+    'stdin is not valid JSON: a character that JSON does not allow there (line 1, column 2).',
   ]);
 });
 

@@ -89,8 +89,12 @@ it("a size over the account's headroom: the quote printed, exit 0, and on stderr
   const result = ok(await simulator.hedge('quote USDTNGN buy 5m --tenor 1 --json'));
   expect(JSON.parse(result.stdout)).toMatchObject({ market: 'USDTNGN', side: 'buy', notional_usd: 5_000_000 });
   const { available_exposure_usd: headroom } = await apiData(simulator, 'GET', '/account');
+  const [listed] = await apiData(simulator, 'GET', '/markets');
+  const usd = (amount: number) => `${amount.toLocaleString('en-US', { minimumFractionDigits: 2 })} USD`;
+  const capacity = listed.available_capacity_usd.buy;
+  // Both limits: the cap's headroom and the side's capacity, and the size that would pass.
   expect(result.stderr).toBe(
-    `Pre-trade check: opening 5,000,000.00 USD would push the account over its exposure cap: ${headroom.toLocaleString('en-US', { minimumFractionDigits: 2 })} USD of headroom left. An open of this size would be refused.\n`,
+    `Pre-trade check: opening 5,000,000.00 USD would push the account over its exposure cap: ${usd(headroom)} of headroom left (the buy capacity of USDTNGN: ${usd(capacity)}; at most ${usd(Math.min(headroom, capacity))} now). An open of this size would be refused.\n`,
   );
   expect(simulator.writes().filter((entry) => entry.path !== '/quotes')).toEqual([]);
 });

@@ -129,6 +129,17 @@ it("hedge roll: the deal lives through the roll: the new hedge carries the rolle
     'open',
     'open',
   ]);
+  // Each leg records the roll's command line with the deal it renews under: run again, it rolls the same deal.
+  expect(
+    okJson(await simulator.hedge('journal --json'))
+      .slice(0, 4)
+      .map((entry: any) => entry.argv),
+  ).toEqual([
+    ['roll', 'USDTNGN', 'buy', '--tenor', '3', '--ref', 'DEAL-8'],
+    ['roll', 'USDTNGN', 'buy', '--tenor', '3', '--ref', 'DEAL-8'],
+    ['roll', 'USDTNGN', 'buy', '--tenor', '1', '--ref', 'DEAL-7'],
+    ['roll', 'USDTNGN', 'buy', '--tenor', '1', '--ref', 'DEAL-7'],
+  ]);
 });
 
 it('hedge roll: --dry-run prints both requests and sends nothing; then it closes the open hedge and opens the same notional for the new tenor: one close, one open, one journal group', async () => {

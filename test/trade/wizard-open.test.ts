@@ -52,6 +52,9 @@ it('walks market, side, notional (checked as typed), tenor, reference, quote car
   const trading = await startTrading({ exposureCapUsd: 100_000, fillDelayMs: 1_500 });
   terminal = spawnInTerminal(trading, ['open']);
 
+  // The first question is what the person has; "I know the side" goes on to the market and the side.
+  await see('? What do you have?', 'I know the side (buy or sell)');
+  terminal.write(`${DOWN}${DOWN}${ENTER}`);
   await see('? Market', /USDTNGN\s+[\d,.]+\s+│ buy: capacity 100,000\.00 USD, carry [+-]/);
   terminal.write(ENTER);
   await see('? Side', 'sell  capacity 100,000.00 USD');
@@ -110,9 +113,12 @@ it('at 80 columns: a side already open, a refused notional, the reference and th
     screens.push(await terminal!.drawn());
     return readAsText(screens.at(-1)!);
   };
+  await see('? What do you have?', 'I know the side');
+  await shot();
+  terminal.write(`${DOWN}${DOWN}${ENTER}`);
   await see('? Market');
   // The market choice is its name and price, both sides as its description.
-  await see(/buy: capacity [\d,.]+ USD, carry [+-]/, /sell: capacity [\d,.]+ USD, carry [+-]/);
+  await see(/buy:\s+capacity [\d,.]+ USD, carry [+-]/, /sell:\s+capacity [\d,.]+ USD, carry [+-]/);
   await shot();
   terminal.write(ENTER);
   await see('? Side', 'sell');
@@ -207,14 +213,30 @@ it('Ctrl-C while waiting for the fill stops the wait only: exit 130, the order s
 
 it("at 60 columns: the side step says under the highlighted side which way it gains, and the quote card says it for the side chosen, from the market's own pair (USDTKES: KES per USDT), each line drawn whole", async () => {
   const trading = await startTrading({ extraMarkets: [{ market: 'USDTKES', status: 'open', basePrice: 129.4 }] });
+  // The buy side holds a hedge: its choice line is too long for 60 columns and wraps.
+  trading.seedOpen('buy', 1_000, 'USDTKES');
   terminal = spawnInTerminal(trading, ['open', 'USDTKES'], { cols: 60 });
   const screens: DrawnLine[][] = [];
   const shot = async () => {
     screens.push(await terminal!.drawn());
     return readAsText(screens.at(-1)!);
   };
+  // The given market's currency only.
+  await see('? What do you have?', 'A receivable in KES', 'I know the side');
+  expect(await shot()).not.toContain('NGN');
+  terminal.write(`${DOWN}${DOWN}${ENTER}`);
   await see('? Side', 'buy gains as KES weakens (more KES per USDT)');
   expect(await shot()).not.toContain('sell gains');
+  // A side's wrapped line starts under its figures (past `sell  `), not under its name.
+  const drawn = screens.at(-1)!.map((line) => line.text);
+  const step = drawn.slice(drawn.findIndex((line) => line.startsWith('? Side')) + 1);
+  const choices = step.slice(
+    0,
+    step.findIndex((line) => !line.trim()),
+  );
+  const wrapped = choices.filter((line) => !/^(❯|\s) (buy|sell) /.test(line));
+  expect(wrapped.length).toBeGreaterThan(0);
+  for (const line of wrapped) expect(line).toMatch(/^ {8}\S/);
   terminal.write(DOWN);
   await see('sell gains as KES strengthens (fewer KES per USDT)');
   expect(await shot()).not.toContain('buy gains');
@@ -226,7 +248,9 @@ it("at 60 columns: the side step says under the highlighted side which way it ga
   await see('? Client reference');
   terminal.write(ENTER);
   await see('Quote USDTKES sell 2,000.00 USD, 1 day', '(y/N)');
-  expect(await shot()).toMatch(/┘ sell gains as KES strengthens \(fewer KES per USDT\)\. Indicative only/);
+  expect(await shot()).toMatch(
+    /┘ sell gains as KES strengthens \(fewer KES per USDT\)\. Sell covers KES payables \(books in USD\)\. Indicative only/,
+  );
   terminal.write(`n${ENTER}`);
   expect(await terminal.exitCode).toBe(8);
   expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
@@ -234,6 +258,35 @@ it("at 60 columns: the side step says under the highlighted side which way it ga
     expect(screen.filter((line) => displayWidth(line.text) > 60)).toEqual([]);
     expect(wordsSplitAtLineEnd(screen)).toEqual([]);
   }
+});
+
+it('the first question is what the person has: an NGN payable picks sell on USDTNGN, its cover said under it; no market or side question; No exits 8 with nothing sent', async () => {
+  const trading = await startTrading();
+  terminal = spawnInTerminal(trading, ['open'], { cols: 80 });
+  await see('? What do you have?', 'A receivable in NGN: money you will be paid in NGN');
+  await see('buy covers NGN receivables (books in USD)');
+  expect(readAsText(await terminal.drawn())).toContain(
+    'buy covers NGN receivables (books in USD): buy gains as NGN weakens (more NGN per USDT)',
+  );
+  terminal.write(DOWN);
+  await see('sell covers NGN payables (books in USD)');
+  expect(readAsText(await terminal.drawn())).toContain(
+    'sell covers NGN payables (books in USD): sell gains as NGN strengthens (fewer NGN per USDT)',
+  );
+  terminal.write(ENTER);
+  await see('? Notional in USD');
+  terminal.write(`2000${ENTER}`);
+  await see('? Tenor');
+  terminal.write(ENTER);
+  await see('? Client reference');
+  terminal.write(ENTER);
+  await see('Quote USDTNGN sell 2,000.00 USD, 1 day', 'Sell covers NGN payables (books in USD).', '(y/N)');
+  const screen = stripAnsi(terminal.screen());
+  expect(screen).not.toContain('? Market');
+  expect(screen).not.toContain('? Side');
+  terminal.write(`n${ENTER}`);
+  expect(await terminal.exitCode).toBe(8);
+  expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
 });
 
 it("which way a side gains: from the pair the markets list names (base and quote, under either name), else from the market's id; none for an id that names no pair", () => {

@@ -33,8 +33,11 @@ it.each([
     ask('buy', 700_000),
     {
       code: 'exposure_exceeded',
-      details: { requested_usd: 700_000, available_exposure_usd: 600_000 },
-      message: expect.stringMatching(/700,000\.00 USD would push .*: 600,000\.00 USD of headroom/),
+      details: { requested_usd: 700_000, available_exposure_usd: 600_000, available_capacity_usd: 800_000 },
+      // The side's capacity too, and the size that would pass.
+      message: expect.stringMatching(
+        /700,000\.00 USD would push .*: 600,000\.00 USD of headroom left \(the buy capacity of USDTNGN: 800,000\.00 USD; at most 600,000\.00 USD now\)/,
+      ),
     },
   ],
   [

@@ -125,6 +125,8 @@ side_already_open rejected no roll resume
   The side was already covered: the roll did not open a second hedge. Read positions.
 plan_check_failed rejected after_fix apply
   The plan fails pre-trade checks (listed in details): lower the targets, then plan again.
+not_this_rows rejected after_fix apply
+  A target row's side holds hedges under another reference (or none), listed in details: nothing was sent. The operator adopts them (--adopt REF|ID) or gives the row their reference.
 max_notional_exceeded rejected after_fix write
   The call trades more than this agent may in one call (hedge mcp --max-notional; details.max_notional_usd): use a smaller notional, or ask the operator. Nothing was sent.
 max_daily_notional_exceeded rejected same_call write

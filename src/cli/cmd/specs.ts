@@ -75,7 +75,11 @@ const arg = <const N extends string, const V extends ArgSpec['values'] = never>(
   values?: V,
 ) => ({ name, required: true, description, ...(values && { values }) }) as const;
 const MARKET_ARG = arg('market', 'market, e.g. USDTNGN (from `hedge markets`)', 'market');
-const SIDE_ARG = arg('side', 'buy or sell', SIDES);
+const SIDE_ARG = arg(
+  'side',
+  'buy or sell: buy covers a receivable in the quote currency (NGN for USDTNGN), sell a payable in it, for books in USD',
+  SIDES,
+);
 const notionalArg = (what: string) => arg('notional', `${what} in USD: 10000, 10_000, 10k or 1.5m`);
 const optional = <const A extends ArgSpec>(arg: A) => ({
   ...arg,
@@ -130,6 +134,14 @@ const LIST_LENGTH_OPTIONS = options(
 
 /** `--tolerance` of the commands that plan against a target file. */
 const TOLERANCE = opt('--tolerance <usd>', 'treat differences up to this many USD as at target (default 0)');
+
+/** `--adopt` of the commands that plan against a target: a hedge on a row's side under another reference (or none) made the row's. */
+const ADOPT = opt(
+  '--adopt <ref|id>',
+  "make a hedge on a row's side that carries another reference (or none) the row's, to close, reduce or add to (repeatable)",
+  undefined,
+  'repeatable',
+);
 
 /** `--since` of the lists of closed hedges (history, report). */
 const CLOSED_SINCE = opt('--since <date>', 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1mo ago');
@@ -443,7 +455,7 @@ export const PLAN = automation('plan', 'read', 'The actions that bring the book 
   description:
     'Show the actions that bring the book to a target file (CSV or JSON), their cost and checks; sends nothing',
   args: [arg('file', 'the target file (CSV: market,side,notional_usd,tenor_days[,client_reference]), or - for stdin')],
-  options: [TOLERANCE, UNTIL_OPTION],
+  options: [TOLERANCE, ADOPT, UNTIL_OPTION],
   // A checkout's sample target (docs/examples/); `# exit 9`: what a plan that has changes to make exits with.
   examples: [
     'hedge plan docs/examples/target.csv   # exit 9: changes to make',
@@ -456,9 +468,13 @@ export const APPLY = automation('apply', 'write', 'Bring the book to a target fi
   description:
     'Bring the book to a target file: plan, confirm once, then each action through the journal; re-running is harmless',
   args: [arg('file', 'the target file, or - for stdin')],
-  options: options(TOLERANCE, '--dry-run', 'the same as `hedge plan`: show, send nothing'),
+  options: options(TOLERANCE, ADOPT, '--dry-run', 'the same as `hedge plan`: show, send nothing'),
   // A checkout's sample target (docs/examples/): the examples run as written from its root.
-  examples: ['hedge apply docs/examples/target.csv', 'hedge apply docs/examples/target.csv --yes --json'],
+  // The sample's rows name their own references: hedges opened under others (DEAL-42, DEAL-7) are adopted by name.
+  examples: [
+    'hedge apply docs/examples/target.csv   # exit 3 where its sides hold hedges under other references',
+    'hedge apply docs/examples/target.csv --adopt DEAL-42 --adopt DEAL-7 --yes --json',
+  ],
 });
 
 // A long-running process, not an agent's tool: started by a person, cron or systemd.
@@ -476,6 +492,7 @@ export const KEEP_RUN = subcommand('run', 'local', 'Hold a target book through m
     '--converge',
     'bring a drifted side back to its target (add, reduce or close); default: report only',
     TOLERANCE,
+    ADOPT,
     '--alert-cmd <command>',
     'run this shell command with each alert (started, recovered) as JSON on its stdin',
     '--alert-url <url>',

@@ -116,6 +116,44 @@ export function parseBoundedJson(
   };
 }
 
+/**
+ * Where and why `text` is not JSON, as one clause for a message (`Expected double-quoted property name (line 3,
+ * column 1)`; `it ends before the JSON is complete (line 9, column 2)`): `syntax` is JSON.parse's message. Its own
+ * words only where they quote no input (an "Unexpected token" quotes it: only where it stopped is said).
+ */
+export function jsonSyntaxWhere(text: string, syntax: string) {
+  const positioned = /^(.*?) in JSON at position (\d+)/.exec(syntax);
+  const at = positioned ? Number(positioned[2]) : firstBadOffset(text);
+  const before = text.slice(0, at).split('\n');
+  const where = `line ${before.length}, column ${before.at(-1)!.length + 1}`;
+  if (at >= text.trimEnd().length || /^Unexpected end of JSON input/.test(syntax))
+    return `it ends before the JSON is complete (${where})`;
+  const reason = positioned && !/["'`]/.test(positioned[1].replace(/'[}\]:,]'/g, '')) ? positioned[1] : undefined;
+  return `${reason ?? 'a character that JSON does not allow there'} (${where})`;
+}
+
+/** The offset of the first character JSON cannot read in `text` (its length when every prefix reads as unfinished). */
+function firstBadOffset(text: string) {
+  const fineSoFar = (prefix: string) => {
+    try {
+      JSON.parse(prefix);
+      return true;
+    } catch (error) {
+      return /end of JSON input|Unterminated string|at position \d+$/.test((error as Error).message)
+        ? !/at position/.test((error as Error).message) ||
+            Number(/at position (\d+)/.exec((error as Error).message)![1]) >= prefix.length
+        : false;
+    }
+  };
+  let [low, high] = [0, text.length];
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fineSoFar(text.slice(0, middle))) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
 /** The object `text` holds as `schema` reads it, else (a string) why not (parseBoundedJson, then zod). */
 export function readBoundedJson<S extends z.ZodMiniType<object>>(text: string, bounds: JsonBounds, schema: S) {
   const parsed = parseBoundedJson(text, { ...bounds, named: keysOf(schema) });

@@ -2,10 +2,11 @@
 // A problem names the field and what is allowed, never the value given.
 import * as z from 'zod/mini';
 import { readRowFile, type Field } from '../../core/row-file.js';
-import { numbersAsText, readBoundedJson } from '../../core/security/json-keys.js';
+import { jsonSyntaxWhere, numbersAsText, parseBoundedJson, readBoundedJson } from '../../core/security/json-keys.js';
 import { MAX_INPUT_FILE_BYTES } from '../../core/security/bounded-read.js';
 import { FRAMEWORKS, METHODS } from './acct-rules.js';
 import { exact, type Exact } from './acct-money.js';
+import { amountAsDecimalText } from '../../core/input.js';
 import { NUMBERED_ROWS } from '../exposures/exposures-file.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -16,20 +17,22 @@ const pattern = (re: RegExp, message: string) => z.string().check(z.regex(re, me
 const date = (what: string) =>
   z.string().check(z.refine(isDate, `${what}: expected a date such as 2026-11-30 (YYYY-MM-DD)`));
 const text = z.string().check(z.minLength(1, 'expected some text'));
-const decimalText = (what: string, positive = false) =>
+/** A decimal as text; `amount`: written in the one grammar of an amount too (`30m`, `10_000`), read exactly. */
+const decimalText = (
+  what: string,
+  positive = false,
+  { amount = false, allowed = `${positive ? 'a positive' : 'a'} decimal number such as 770000 or -20000.50` } = {},
+) =>
   z
     .pipe(
       z.union([z.string(), z.number()]),
-      z.transform((value) => String(value)),
+      z.transform((value) => (amount ? (amountAsDecimalText(String(value)) ?? String(value)) : String(value))),
     )
     .check(
-      z.refine(
-        (value) => {
-          const read = exact(value);
-          return read !== undefined && (!positive || read[0] > 0n);
-        },
-        `${what}: expected ${positive ? 'a positive' : 'a'} decimal number such as 770000 or -20000.50`,
-      ),
+      z.refine((value) => {
+        const read = exact(value);
+        return read !== undefined && (!positive || read[0] > 0n);
+      }, `${what}: expected ${allowed}`),
     );
 
 const REFERENCE = pattern(/^[\x21-\x7e](?:[\x20-\x7e]{0,62}[\x21-\x7e])?$/, 'expected a client reference');
@@ -48,7 +51,10 @@ const RELATIONSHIP = z.strictObject({
   hedged_item: z.strictObject({
     description: text,
     currency: pattern(/^[A-Z]{3,5}$/, 'expected a currency code such as NGN'),
-    amount: decimalText('hedged_item.amount (positive to receive, negative to pay)'),
+    amount: decimalText('hedged_item.amount (positive to receive, negative to pay)', false, {
+      amount: true,
+      allowed: 'an amount such as 770000, -20000.50, 30m or -2.5k',
+    }),
     expected_date: date('hedged_item.expected_date'),
     kind: z.enum(['forecast', 'firm', 'recognised']),
     probability_evidence: text,
@@ -58,14 +64,19 @@ const RELATIONSHIP = z.strictObject({
   instrument: z.union([
     z.strictObject({ references: z.array(REFERENCE).check(z.minLength(1, 'expected at least one reference')) }),
     z.strictObject({
-      notional: decimalText('instrument.notional', true),
+      notional: decimalText('instrument.notional', true, {
+        amount: true,
+        allowed: 'a positive amount such as 770000, 10_000 or 30m',
+      }),
       currency: pattern(/^[A-Z]{3,5}$/, 'expected a currency code'),
       contract_rate: decimalText('instrument.contract_rate', true),
       maturity: date('instrument.maturity'),
       rate_quote: text,
     }),
   ]),
-  ratio: decimalText('ratio (the designated share of the instrument, at most 1)', true),
+  ratio: decimalText('ratio (the designated share of the instrument, at most 1)', true, {
+    allowed: 'a positive decimal number more than 0 and at most 1, such as 1 or 0.5',
+  }),
   designation: z.enum(['spot', 'forward']),
   excluded: z.enum(['pnl', 'cost_of_hedging_reserve', 'amortised']),
   method: z.enum(METHODS),
@@ -102,6 +113,11 @@ const REQUIRED_FIELDS = Object.keys(RELATIONSHIP.shape).filter((key) => !OPTIONA
 
 /** The relationship a file holds, or the one line that says what is wrong with it. */
 export function parseRelationship(source: string): Relationship | string {
+  // Where the file is not JSON, said on the file as written (line and column).
+  const bounds = { maxBytes: MAX_INPUT_FILE_BYTES, maxDepth: 8 };
+  const plain = parseBoundedJson(source, bounds);
+  if (plain.problem !== undefined && plain.syntax !== undefined)
+    return `${plain.problem}: ${jsonSyntaxWhere(source, plain.syntax)}`;
   // Numbers read as the digits written: an amount is never a double first.
   const read = readBoundedJson(numbersAsText(source), { maxBytes: MAX_INPUT_FILE_BYTES, maxDepth: 8 }, RELATIONSHIP);
   // The checked value with its amounts as decimal text (a JSON number is read as the text it is written as).

@@ -1,5 +1,7 @@
 // The designation memo (terminal text, Markdown, a self-contained HTML page) and the accounts' tables.
 import { fieldTable } from '../../platform/fields/fields.js';
+import type { Resource } from '../../platform/fields/resource-fields.js';
+import type { JsonObject } from '../../core/objects.js';
 import { wrapWords } from '../../platform/terminal/width.js';
 import { escapeHtml, REPORT_STYLE } from '../report/report-html.js';
 import { asFunctional, type Designation } from './acct.js';
@@ -174,8 +176,23 @@ ${memoRows(designation)
 `;
 }
 
+const words = (keys: string) => keys.split(/\s+/).filter(Boolean);
+
+/** A relationship's id is read whole (a column waits for a wider terminal before one is cut). */
+const WHOLE_ID = { relationship_id: { kind: 'text', whole: true } } as const;
+
+/** A ratio on a screen as a percentage to the tenth (`101.7 %`), as the framework's line says it; JSON keeps the number. */
+const ratioOnScreen = {
+  ratio: {
+    onScreen: {
+      get: (row: JsonObject) => (typeof row.ratio === 'number' ? `${(row.ratio * 100).toFixed(1)} %` : row.ratio),
+    },
+  },
+} as const;
+
 /** The columns of `hedge acct test` and `hedge acct reserve` (their JSON has more: every field of a period). */
-export const PERIOD_FIELDS = fieldTable(`
+export const PERIOD_FIELDS = fieldTable(
+  `
   relationship_id  Relationship  id
   period_end  Period end  text
   status  Status  text
@@ -190,9 +207,20 @@ export const PERIOD_FIELDS = fieldTable(`
   reserve_close  Reserve close  money
   cost_of_hedging_close  Cost of hedging  money
   line  Pass line  text
-`);
+`,
+  { ...WHOLE_ID, ...ratioOnScreen, line: { wrap: true } },
+);
 
-export const RESERVE_FIELDS = fieldTable(`
+/** On a screen: the relationship, its period and status, the ratio and the framework's line it is judged on first. */
+export const PERIOD_VIEW: Resource = {
+  fields: PERIOD_FIELDS,
+  priority: words(
+    'relationship_id period_end ratio line status effective ineffective instrument_change hedged_item_change reserve_close reclassified reserve_open excluded cost_of_hedging_close',
+  ),
+};
+
+export const RESERVE_FIELDS = fieldTable(
+  `
   relationship_id  Relationship  id
   period_end  Period end  text
   effective  Effective  pnl
@@ -201,9 +229,20 @@ export const RESERVE_FIELDS = fieldTable(`
   reserve_close  Reserve close  money
   cost_of_hedging_close  Cost of hedging  money
   cost_of_hedging_movement  Cost of hedging moved  pnl
-`);
+`,
+  WHOLE_ID,
+);
 
-export const JOURNAL_FIELDS = fieldTable(`
+/** On a screen: the roll-forward (open + effective − reclassified = close) before the period's date. */
+export const RESERVE_VIEW: Resource = {
+  fields: RESERVE_FIELDS,
+  priority: words(
+    'relationship_id reclassified reserve_close effective reserve_open period_end cost_of_hedging_close cost_of_hedging_movement',
+  ),
+};
+
+export const JOURNAL_FIELDS = fieldTable(
+  `
   entry_id  Entry  id
   relationship_id  Relationship  id
   hedge_ids  Hedges  text
@@ -215,7 +254,15 @@ export const JOURNAL_FIELDS = fieldTable(`
   currency  Currency  text
   rate  Rate  text
   rate_source  Rate source  text
-`);
+`,
+  WHOLE_ID,
+);
+
+/** On a screen: each line's entry, account, debit and credit first; where the rate came from last. */
+export const JOURNAL_VIEW: Resource = {
+  fields: JOURNAL_FIELDS,
+  priority: words('entry_id account debit credit currency date relationship_id role hedge_ids rate rate_source'),
+};
 
 /** `hedge acct rates --market M`: what is recorded, a row a date. */
 export const RATE_FIELDS = fieldTable(`

@@ -179,6 +179,20 @@ export function sideHolds(book: SideBook) {
   return { holds: 'held', ids: book.filled.map((record) => record.id).sort(), notionalUsd: book.recordsUsd } as const;
 }
 
+/** The side's live hedges (filled or being opened) that are not a target row's: a row owns those carrying its reference
+ * (none: those carrying none; compared without regard to case, as some servers keep references in upper case), and those
+ * the user adopted for it by id or reference. Nothing is closed, reduced or counted as drift on a side holding others. */
+export function notTheRows(book: SideBook, reference: string | undefined, adopted: readonly string[] = []) {
+  const word = (text: string | undefined) => text?.toUpperCase() ?? '';
+  const taken = new Set(adopted.map(word));
+  return [...book.filled, ...book.opening].filter(
+    (record) =>
+      word(record.clientReference) !== word(reference) &&
+      !taken.has(word(record.id)) &&
+      !(record.clientReference !== undefined && taken.has(word(record.clientReference))),
+  );
+}
+
 /** Whether the side's views show hedge `id` held: filled on its record, on a side listed in step. */
 export const holdsHedge = (book: SideBook, id: string) => {
   const holds = sideHolds(book);

@@ -295,8 +295,10 @@ const CSS = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); max-width: 960px; margin: 24px auto; padding: 0 16px; }
 h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 28px 0 8px; }
 .muted { color: var(--muted); }
-table { border-collapse: collapse; width: 100%; margin: 8px 0; font-variant-numeric: tabular-nums; }
-th, td { border-bottom: 1px solid var(--rule); padding: 4px 6px; text-align: left; white-space: nowrap; }
+table { border-collapse: collapse; width: 100%; margin: 8px 0; font-size: 13px; font-variant-numeric: tabular-nums; }
+th, td { border-bottom: 1px solid var(--rule); padding: 4px 5px; text-align: left; white-space: nowrap; }
+/* A header wraps at its words (\`Within 80–125% (ASC 815)\`), so that a table of many columns fits its page; its figures never do. */
+th { white-space: normal; vertical-align: bottom; }
 td.num { text-align: right; }
 .scroll { overflow-x: auto; }
 svg.chart { display: block; width: 100%; height: auto; border: 1px solid var(--rule); border-radius: 6px; margin: 8px 0; }

@@ -26,7 +26,8 @@ import {
 import { readHistoryRecord, readPosition } from '../../platform/api/wire/fields.js';
 import { walkHistory } from '../report/report.js';
 import { recordStanding } from '../book/book.js';
-import { findMarket, unlistedMarketError } from '../../core/markets.js';
+import { findMarket, quoteCurrencyOf, unlistedMarketError } from '../../core/markets.js';
+import { UsageError } from '../../core/errors.js';
 import { DEFAULT_ROLL_BEFORE_MS } from '../../core/keep-rules.js';
 import type { WritePorts } from '../write/ports.js';
 import type { MovingTarget } from '../keeper/keep.js';
@@ -60,7 +61,21 @@ async function readInputs(ports: WritePorts, input: ExposuresInput) {
     policyFile ? parsePolicyFile(policyFile.text, safeText(policyFile.sourceName)) : {},
     input.flags,
   );
+  refuseForeignBooks(policy.functional, parsed.rows, input.flags.functional === undefined ? 'policy' : 'flag');
   return { exposures: parsed.rows, source: sourceName, policy, client: await ports.client() };
+}
+
+/** Books are kept in USD or in the quote currency of every market the file names (docs/exposures.md): any other
+ * currency would be read as USD without a word, so it is refused before anything is read from the server. */
+function refuseForeignBooks(functional: string, exposures: readonly Exposure[], from: 'flag' | 'policy') {
+  if (functional === 'USD') return;
+  const markets = [...new Set(exposures.map((exposure) => exposure.market.toUpperCase()))];
+  const foreign = markets.filter((market) => quoteCurrencyOf(market) !== functional);
+  if (!foreign.length) return;
+  const quotes = markets.map((market) => `${market}: ${quoteCurrencyOf(market) ?? '?'}`).join(', ');
+  throw new UsageError(
+    `${from === 'flag' ? '--functional' : '--policy: functional'}: ${functional} is neither USD nor the quote currency of every market in the file (${quotes}); expected USD, or the one quote currency of its markets.`,
+  );
 }
 
 /** A market's fee rate from one quote of the side and tenor it will hold; refused at that size, once more at 1,000 USD (the fee is a share of the notional either way); undefined when neither is quoted. */

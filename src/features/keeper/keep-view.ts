@@ -114,7 +114,7 @@ const STATE_WORDS = {
 
 export function renderKeeperStatus(
   status: KeeperStatus,
-  { columns, chalk }: { columns: number; chalk: ChalkInstance },
+  { columns, chalk, card = true }: { columns: number; chalk: ChalkInstance; card?: boolean },
 ) {
   const up = isKeeperUp(status.state);
   const { store_holder: holder, heartbeat: beat } = status;
@@ -162,6 +162,8 @@ export function renderKeeperStatus(
         ]
       : []),
   ].filter((row): row is [string, string] => Array.isArray(row));
+  // In a pipe, a line per row (`State: running`), for grep and cut; a person's terminal, the card.
+  if (!card) return rows.map(([label, value]) => `${label}: ${value}`).join('\n');
   return drawCard(rows, { columns, chalk, title: 'hedge keep status' });
 }
 

@@ -74,6 +74,8 @@ export type MovingTarget = (ports: WritePorts) => Promise<KeepRow[]>;
 interface KeepOptions extends KeeperServiceOptions {
   once: boolean;
   converge: boolean;
+  /** `--adopt REF|ID`: hedges on a row's side under another reference (or none) made the row's. */
+  adopt?: readonly string[];
   /** `keep --exposures`: the target is recomputed before every cycle (due dates pass, buckets change, the price moves) instead of read from a target file; see features/exposures/exposures.ts. */
   movingTarget?: MovingTarget;
 }
@@ -100,7 +102,8 @@ export async function runKeep(
       throw new UsageError(
         'FILE: a keeper re-reads its target file (on SIGHUP), so it cannot be - (stdin); name the file, or use --once.',
       );
-    const readRows = async (): Promise<KeepRow[]> => toKeepRows((await readTargetFile(ports, file)).rows, file);
+    const again = ['keep', '-', dryRun ? '--dry-run' : '--once'];
+    const readRows = async (): Promise<KeepRow[]> => toKeepRows((await readTargetFile(ports, file, again)).rows, file);
     // Stdin may be a pipe that never ends: a stop signal then ends the read (and the command) at once.
     // A file is read at once, and a signal during that read stops the keeper as any other in start-up.
     const firstRows = moving ? () => moving(ports) : readRows;

@@ -35,7 +35,9 @@ import {
   soonestHeld,
   type ExpectedChange,
   type SideBook,
+  notTheRows,
 } from '../book/book.js';
+import { adoptWords, otherHedgeWords } from '../../core/plan.js';
 import { cutSide, hedgeRecord } from '../book/side-book.js';
 import { begunElsewhere } from '../write/row-trust.js';
 import { ROLL_GROUP_PREFIX, sideOf, type WriteOutcome } from '../write/write-flow.js';
@@ -122,6 +124,8 @@ export interface KeeperSettings {
   converge: boolean;
   intervalMs: number;
   toleranceUsd: number;
+  /** `--adopt REF|ID`: hedges on a row's side under another reference (or none) that are the row's all the same. */
+  adopt?: readonly string[];
 }
 
 /** What is to be said: an event, or an error (an `error` event; a one-cycle run ends with its first's exit code). */
@@ -177,6 +181,7 @@ export function decide(
         // Null above is flat only when the side could be told: the alert rules must not read a settling
         // side, one with a hedge still opening, or a book that could not be read, as one that settled.
         ...((!seen || seen.view.settling || seen.view.opening) && { current_unknown: true as const }),
+        ...(seen?.others.length && { not_this_rows: seen.others.map((record) => record.id) }),
         state: seen?.decision.reason ?? 'unknown (the book could not be read)',
         next_action: hold?.nextAction ?? null,
         next_action_at: hold?.nextActionAtMs !== undefined ? utcIso(hold.nextActionAtMs) : null,
@@ -329,7 +334,20 @@ function readSides(
   const { time, clock } = book;
   const sides = rows.map((row, index) => {
     const view = seeSide(sideIn(next, rowKey(row)), row, book.sides[index], time, events);
-    return { view, decision: decideRow(row, view, time.latestMs, settings) };
+    // A side holding hedges that are not the row's is never closed, reduced or counted as drift: the user adopts them.
+    const others = notTheRows(book.sides[index].book, row.clientReference, settings.adopt);
+    const decision: KeepDecision =
+      others.length && !view.settling
+        ? {
+            kind: 'skip',
+            reason: `not this row's: the side holds ${safeText(others.map(otherHedgeWords).join(', '))}; ${adoptWords(
+              others,
+            )
+              .map((word) => `--adopt ${safeText(word)}`)
+              .join(' ')} makes ${others.length === 1 ? 'it' : 'them'} the row's`,
+          }
+        : decideRow(row, view, time.latestMs, settings);
+    return { view, decision, others };
   });
   const notice = (code: string, message: string) =>
     !next.notices.has(code) && next.notices.add(code) && events.push({ say: { event: 'notice', code, message } });

@@ -12,9 +12,11 @@ import { guardLiveAction, hedgesWords } from '../write/confirm.js';
 import { finishJournaled } from '../trade/resume.js';
 import { confirmRowFromElsewhere } from '../write/row-trust.js';
 import {
+  againWords,
   applyWords,
   buildTargetPlan,
   checkPlanRequests,
+  notThisRowsError,
   readTargetFile,
   type QuotedPlan,
   type TargetPlanOptions,
@@ -91,10 +93,10 @@ export async function applyTarget(
   /** Shows the plan before the one confirmation, awaited so the question follows the table. */
   showPlan?: (quoted: QuotedPlan) => Promise<void>,
 ) {
-  const target = await readTargetFile(ports, opts.file);
+  const target = await readTargetFile(ports, opts.file, againWords('apply', opts));
   const guard = await guardLiveAction(ports, { action: 'apply a target book' });
   const client = await ports.client();
-  const plan = () => buildTargetPlan(ports, client, target, opts.toleranceUsd);
+  const plan = () => buildTargetPlan(ports, client, target, opts);
   return runPlanWrite(ports, {
     sides: target.rows,
     book: true,
@@ -106,7 +108,7 @@ export async function applyTarget(
         plan,
         async (shown) => {
           await showPlan?.(shown);
-          if (shown.plan.problems.length) return {};
+          if (shown.plan.problems.length || shown.plan.notThisRows.length) return {};
           // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
           await checkPlanRequests(ports, client, shown);
           const { length } = shown.plan.steps;
@@ -126,6 +128,8 @@ export async function applyTarget(
             }),
         },
       );
+      // A side holding hedges that are not its row's is the user's to adopt: nothing was sent.
+      if (quoted.plan.notThisRows.length) throw notThisRowsError(ports, quoted, opts);
       // The plan fails pre-trade checks: nothing was sent.
       if (quoted.plan.problems.length) return { kind: 'fails-checks' as const, quoted };
       if (!quoted.plan.steps.length) {

@@ -1,5 +1,5 @@
 // How a plan and an apply run read: a table that fits the terminal, TSV when piped, JSON under --json.
-import { describePlanStepNote, problemAsData } from '../../core/plan.js';
+import { adoptWords, describePlanStepNote, otherHedgeWords, problemAsData } from '../../core/plan.js';
 import { formatMoney, formatSignedMoney, formatUsd, plural } from '../../core/number-format.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { payOrEarn, toAccountSide } from '../../core/money.js';
@@ -42,8 +42,19 @@ function linesOf(input: QuotedPlan) {
     delta_usd: 0,
     line: row.line,
   }));
-  return [...steps, ...unchanged];
+  // A row whose side holds hedges that are not its own: nothing planned.
+  const others = input.plan.notThisRows.map((row) => ({
+    step: undefined,
+    ...sideOf(row),
+    action: NOT_THIS_ROWS,
+    delta_usd: 0,
+    line: row.line,
+  }));
+  return [...steps, ...unchanged, ...others];
 }
+
+/** The action of a row whose side holds hedges that are not the row's. */
+const NOT_THIS_ROWS = "not this row's";
 
 /** `--json`: the plan as data. */
 export function planAsData(input: QuotedPlan) {
@@ -77,6 +88,13 @@ export function planAsData(input: QuotedPlan) {
       ...(position.hedgeId && { hedge_id: position.hedgeId }),
     })),
     problems: plan.problems.map(problemAsData),
+    not_this_rows: plan.notThisRows.map((row) => ({
+      ...sideOf(row),
+      line: row.line,
+      ...withoutUndefined({ client_reference: row.clientReference }),
+      hedges: row.hedges.map(({ id, clientReference }) => ({ id, client_reference: clientReference ?? null })),
+      adopt: adoptWords(row.hedges),
+    })),
     totals: input.totals,
   };
 }
@@ -110,7 +128,12 @@ export async function renderPlan(
     // Each line (a step, or a side already at target) in words.
     for (const line of lines) {
       const what = `${safeText(line.market)} ${line.side} ${formatMoney(line.current_usd)} → ${formatMoney(line.target_usd)}`;
-      const done = line.action === 'none' ? ' (at target)' : `: ${line.action} ${formatSignedMoney(line.delta_usd)}`;
+      const done =
+        line.action === 'none'
+          ? ' (at target)'
+          : line.action === NOT_THIS_ROWS
+            ? `: ${NOT_THIS_ROWS}`
+            : `: ${line.action} ${formatSignedMoney(line.delta_usd)}`;
       output.note(`${line.step === undefined ? '-' : `step ${line.step}`}: ${what}${done}`);
     }
     output.note(totalsLines(input).join('\n'));
@@ -139,6 +162,14 @@ export async function renderPlan(
       ),
     );
   }
+  for (const row of plan.notThisRows)
+    output.warn(
+      `line ${row.line}: the ${row.side} side of ${safeText(row.market)} holds ${safeText(row.hedges.map(otherHedgeWords).join(', '))}, not this row's (${row.clientReference === undefined ? 'no reference' : safeText(row.clientReference)}): nothing is planned for it. ${adoptWords(
+        row.hedges,
+      )
+        .map((word) => `--adopt ${safeText(word)}`)
+        .join(' ')} makes ${row.hedges.length === 1 ? 'it' : 'them'} the row's.`,
+    );
   // Failed checks are listed by the error that ends the command (after this plan).
   if (plan.atTarget) output.success('At target: nothing to do.');
   else if (!plan.problems.length) {

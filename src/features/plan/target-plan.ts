@@ -2,8 +2,16 @@
 // read, the plan computed (domain/plan.ts) and each open and add quoted.
 import type { HedgeClient } from '../../platform/api/client.js';
 import { readNumber, plural } from '../../core/number-format.js';
-import { shellWord } from '../../core/program.js';
-import { computePlan, describePlanProblem, problemAsData, type Plan, type PlanStep } from '../../core/plan.js';
+import { hedgeCommandLine, shellWord } from '../../core/program.js';
+import {
+  adoptWords,
+  computePlan,
+  describePlanProblem,
+  otherHedgeWords,
+  problemAsData,
+  type Plan,
+  type PlanStep,
+} from '../../core/plan.js';
 import { parseTargetFile, type TargetRow } from '../../core/target-file.js';
 import { parseUsdAmount } from '../../core/input.js';
 import { cents, toAccountSide } from '../../core/money.js';
@@ -13,6 +21,7 @@ import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { inputFileProblems, listedProblems, readInputFile, type InputPorts } from '../write/input-file.js';
 import { sideAfterOf } from '../book/side-book.js';
+import { notTheRows } from '../book/book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 
 /** What `plan` and `apply` share: where the target comes from and how close counts as there. */
@@ -20,12 +29,25 @@ export interface TargetPlanOptions {
   /** A path, or `-` for stdin. */
   file: string;
   toleranceUsd: number;
+  /** `--adopt REF|ID`: hedges on a row's side that the user makes the row's (another reference, or none). */
+  adopt?: readonly string[];
 }
 
 /** The words of the apply a hint suggests: the same file and tolerance, so it plans what this run planned. */
 export function applyWords(opts: TargetPlanOptions) {
-  return ['apply', shellWord(opts.file), ...(opts.toleranceUsd > 0 ? ['--tolerance', String(opts.toleranceUsd)] : [])];
+  return [
+    'apply',
+    shellWord(opts.file),
+    ...(opts.toleranceUsd > 0 ? ['--tolerance', String(opts.toleranceUsd)] : []),
+    ...(opts.adopt ?? []).flatMap((word) => ['--adopt', shellWord(word)]),
+  ];
 }
+
+/** `plan` or `apply` as typed, for a suggestion: the same file, tolerance and adopted hedges (applyWords). */
+export const againWords = (command: 'plan' | 'apply', opts: TargetPlanOptions) => [
+  command,
+  ...applyWords(opts).slice(1),
+];
 
 /** The file's rows, and how problems and messages name it: the path as given, or `stdin`. */
 type TargetFile = Awaited<ReturnType<typeof readTargetFile>>;
@@ -39,9 +61,11 @@ export function parseTolerance(raw: string | undefined) {
   return raw === undefined ? 0 : parseUsdAmount(raw, '--tolerance', 'zero-or-more');
 }
 
-/** Reads and checks the target file: every problem as `file:LINE: message` in one UsageError (exit 2). */
-export async function readTargetFile(ports: InputPorts, file: string) {
-  const { text, sourceName } = await readInputFile(ports, file, 'target file', 'cat target.csv | hedge plan -');
+/** Reads and checks the target file: every problem as `file:LINE: message` in one UsageError (exit 2). `again`: the
+ * command that reads it, its options as typed (`apply - --tolerance 5`), for the pipe a terminal on stdin is told of. */
+export async function readTargetFile(ports: InputPorts, file: string, again: readonly string[] = ['plan', '-']) {
+  const pipe = `cat target.csv | ${hedgeCommandLine(ports.globals, again)}`;
+  const { text, sourceName } = await readInputFile(ports, file, 'target file', pipe);
   const parsed = parseTargetFile(text, { sourceName });
   if ('problems' in parsed) {
     throw inputFileProblems(
@@ -109,7 +133,7 @@ export async function buildTargetPlan(
   ports: WritePorts,
   client: HedgeClient,
   target: TargetFile,
-  toleranceUsd: number,
+  { toleranceUsd, adopt }: Pick<TargetPlanOptions, 'toleranceUsd' | 'adopt'>,
 ) {
   // Every side the target names is planned from its book: its records and positions line in step (side-book.ts).
   // A side with a hedge still being opened (another process's --no-wait open) is waited for: its notional is not known yet.
@@ -141,6 +165,10 @@ export async function buildTargetPlan(
     markets: marketList.markets,
     availableExposureUsd: account.available_exposure_usd,
     toleranceUsd,
+    // Each row's side as the side model holds it: the hedges on it that are not the row's.
+    notOwned: new Map(
+      target.rows.map((row, index) => [row.line, notTheRows(books[index], row.clientReference, adopt)]),
+    ),
   });
   const blocked = new Set(plan.problems.map((problem) => problem.stepIndex));
   const quotes = [];
@@ -172,12 +200,29 @@ export function planCheckError(ports: Pick<WritePorts, 'hedgeCommand'>, quoted: 
   );
 }
 
+/** Thrown before anything is sent when a row's side holds hedges that are not the row's: naming them, and the option that adopts them. */
+export function notThisRowsError(ports: Pick<WritePorts, 'hedgeCommand'>, quoted: QuotedPlan, opts: TargetPlanOptions) {
+  const { notThisRows } = quoted.plan;
+  const source = safeText(quoted.source);
+  const lines = notThisRows.map(
+    ({ line, market, side, clientReference, hedges }) =>
+      `${source}:${line}: the ${side} side of ${safeText(market)} holds ${safeText(hedges.map(otherHedgeWords).join(', '))}, not this row's (${clientReference === undefined ? 'no reference' : safeText(clientReference)})`,
+  );
+  const adopt = [...new Set([...(opts.adopt ?? []), ...notThisRows.flatMap((row) => adoptWords(row.hedges))])];
+  return new PreTradeCheckError(
+    'not_this_rows',
+    `${plural(notThisRows.length, 'row')} of the target ${notThisRows.length === 1 ? 'names a side' : 'name sides'} holding hedges that are not ${notThisRows.length === 1 ? 'its' : 'theirs'}; nothing was sent.\n${listedProblems(lines).join('\n')}`,
+    { rows: notThisRows.map(({ line, market, side, hedges }) => ({ line, market, side, hedges })) },
+    `To make them the rows' (closed, reduced or added to as the target says): \`${ports.hedgeCommand(...applyWords({ ...opts, adopt }))}\`; or give each row the hedge's reference in the target file.`,
+  );
+}
+
 /** `hedge plan` and `apply --dry-run`: the plan built, quoted and (for an agent) admitted; nothing shown. */
 export async function planTarget(ports: WritePorts, opts: TargetPlanOptions) {
   // The whole file is checked before anything is read from the server.
-  const target = await readTargetFile(ports, opts.file);
+  const target = await readTargetFile(ports, opts.file, againWords('plan', opts));
   const client = await ports.client();
-  const quoted = await buildTargetPlan(ports, client, target, opts.toleranceUsd);
+  const quoted = await buildTargetPlan(ports, client, target, opts);
   // apply's preview for an agent: its checks judge the plan it would carry out.
   await checkPlanRequests(ports, client, quoted);
   return quoted;

@@ -141,15 +141,16 @@ export function notionalProblem(
 ) {
   const { side, notionalUsd, action } = request;
   const headroom = account.available_exposure_usd + freedUsd;
+  const capacity = market.available_capacity_usd[side] + freedUsd;
   if (notionalUsd > headroom) {
+    // Both limits, so that the size that would pass is read off the message: the smaller of the two.
     return new PreTradeCheckError(
       'exposure_exceeded',
-      `Pre-trade check: ${action === 'add' ? 'adding' : 'opening'} ${formatUsd(notionalUsd)} would push the account over its exposure cap: ${formatUsd(headroom)} of headroom left.`,
-      { requested_usd: notionalUsd, available_exposure_usd: headroom },
+      `Pre-trade check: ${action === 'add' ? 'adding' : 'opening'} ${formatUsd(notionalUsd)} would push the account over its exposure cap: ${formatUsd(headroom)} of headroom left (the ${side} capacity of ${market.market}: ${formatUsd(capacity)}; at most ${formatUsd(Math.max(0, Math.min(headroom, capacity)))} now).`,
+      { requested_usd: notionalUsd, available_exposure_usd: headroom, available_capacity_usd: capacity },
       SKIP_HINT,
     );
   }
-  const capacity = market.available_capacity_usd[side] + freedUsd;
   if (notionalUsd > capacity) {
     return new PreTradeCheckError(
       'capacity_exceeded',

@@ -129,7 +129,14 @@ function boundOf(context: JsonObject): Partial<BoundSide> {
  * write-flow.ts, the hint a write's failure carries). */
 const legRecord = (leg: 'close' | 'open', group: string, request: OpenRequest) =>
   tradeRecord(leg, request, {
-    argv: ['roll', request.market, request.side, '--tenor', String(request.tenor_days)],
+    argv: [
+      'roll',
+      request.market,
+      request.side,
+      '--tenor',
+      String(request.tenor_days),
+      ...(request.client_reference ? ['--ref', request.client_reference] : []),
+    ],
     group,
     leg,
   });

@@ -230,6 +230,24 @@ function scopeOf(ports: WritePorts, client: HedgeClient, record: TradeRecord) {
 
 type TradeScope = ReturnType<typeof scopeOf>;
 
+/** A reduce larger than what every view agrees the side holds: the server would refuse it (notional_too_large), so it is
+ * refused before it is journaled or sent, saying what is held. A side whose views disagree is the server's to judge. */
+function refuseBeyondHeld(
+  { ports, market, side, usd }: TradeScope,
+  { line, book }: { line?: { notionalUsd?: number }; book: SideBook },
+) {
+  const holds = sideHolds(book);
+  if (holds.holds !== 'held' || line?.notionalUsd === undefined) return;
+  const heldUsd = Math.max(holds.notionalUsd, line.notionalUsd);
+  if (cents(usd - heldUsd) <= 0) return;
+  throw new PreTradeCheckError(
+    'notional_too_large',
+    `The ${side} side of ${market} holds ${formatUsd(heldUsd)} (${holds.ids.join(', ')}): a reduce of ${formatUsd(usd)} is more than it holds. Nothing was sent.`,
+    { market, side, notional_usd: usd, held_usd: heldUsd },
+    `Reduce by ${formatUsd(heldUsd)} or less, or close the side: \`${ports.hedgeCommand('close', market, side)}\`.`,
+  );
+}
+
 /** An open: quoted before its question, found again by its hedge's id or reference, waited for until it fills. */
 function openHooks(t: TradeScope): KindHooks {
   const { ports, client, checks, market, side, usd, tenorDays, hedgeCommand, notify, signal, readHedge } = t;
@@ -406,6 +424,7 @@ function changeHooks(t: TradeScope): KindHooks {
         position.book,
         `; open one with \`${hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\``,
       );
+      if (action === 'reduce') refuseBeyondHeld(t, position);
       return { position };
     },
     // An add is quoted for its cost before it is confirmed, at the hedge's own maturity (and the quote shown).

@@ -100,11 +100,11 @@ export const POSITION_FIELDS = fieldTable(
   { client_reference: { get: joinedReference }, matures_in: { screenOnly: true, get: (row) => row.maturity_at } },
 );
 
-/** The desk's columns: side, reference, notional, net P&L, entry, mark and time left — all kept at 80 columns whatever the reference's length. */
+/** The desk's columns: side, reference, notional, net P&L, time left, entry and mark — all kept at 80 columns whatever the reference's length; time left before the rates, so that it is never the one left out at 60. */
 export const POSITION_RESOURCE: Resource = {
   fields: POSITION_FIELDS,
   ...ranked(
-    'side client_reference notional_usd net_pnl_usd entry_price mark_price matures_in',
+    'side client_reference notional_usd net_pnl_usd matures_in entry_price mark_price',
     'net_margin_usd gross_pnl_usd accrued_carry_usdc close_fee_usdc margin_usdc market maturity_at hedge_id units opened_at',
   ),
 };
@@ -292,9 +292,10 @@ export function profilesResource(c: ChalkInstance, environmentLabel: (environmen
 
 /** `hedge journal` rows (ui/journal-fields.ts makes them from the entries). */
 export const JOURNAL_RESOURCE = {
-  // host: the machine that began it (a team store holds several desks' actions); seal: `unverified` for an
-  // unresolved row whose seal does not verify under this key (never sent again).
-  fields: fieldTable(`
+  // host: the machine that began it (a team store holds several desks' actions); seal: as stored; seal_check:
+  // hedge's verdict on an unresolved row's seal under this key (one that does not verify is never sent again).
+  fields: fieldTable(
+    `
     id                ID        id
     created_at        Time      time
     command           Command
@@ -306,11 +307,19 @@ export const JOURNAL_RESOURCE = {
     hedge_id          Hedge ID  id
     environment       Where
     host              Host
-    seal              Seal`),
+    seal              Seal
+    seal_check        Seal`,
+    {
+      // On screen the verdict in a word: `verified`, or `unverified` (unsealed, forged, another key's).
+      seal_check: {
+        onScreen: { get: (row) => (row.seal_check === 'verified' ? 'verified' : row.seal_check && 'unverified') },
+      },
+    },
+  ),
   // The entry (its id, for `journal show`), the action with its side, deal and notional, how it ended (and a seal that fails), then when: kept at 80 columns, the time without its "(5s ago)" where the width is short.
   ...ranked(
-    'id command side client_reference notional_usd outcome seal created_at',
-    'market hedge_id environment host',
+    'id command side client_reference notional_usd outcome seal_check created_at',
+    'market hedge_id environment host seal',
   ),
 };
 

@@ -35,13 +35,15 @@ export async function renderJournalList(
         [entry.environment, entry.profile].filter((part) => typeof part === 'string' && part).join(' · '),
       ),
       host: text(entry.host),
-      // `verified`, or `unverified` where the seal does not verify (SEAL_SAYS's first word).
-      seal: check && SEAL_SAYS[check]?.split(':')[0],
+      // The seal as stored, as JSON has it; hedge's verdict on an unresolved row's, under JSON's name for it.
+      seal: text(entry.seal),
+      seal_check: check,
     };
   });
   // On one machine's journal every entry's host is this machine: the table shows the column for a
-  // team store only (TSV, CSV and JSON always carry it); the seal column only when a row is unverified.
-  const omit = [...(team ? [] : ['host']), ...(rows.some((row) => row.seal === 'unverified') ? [] : ['seal'])];
+  // team store only (TSV, CSV and JSON always carry it); the verdict only when a row is unverified, the seal itself never.
+  const unverified = rows.some((row) => row.seal_check !== undefined && row.seal_check !== 'verified');
+  const omit = [...(team ? [] : ['host']), 'seal', ...(unverified ? [] : ['seal_check'])];
   await output.list(rows, JOURNAL_RESOURCE, {
     empty,
     omit,

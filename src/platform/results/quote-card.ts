@@ -1,7 +1,7 @@
 // The quote as a desk reads it before deciding; shared by `hedge quote` and `hedge open`'s confirmation.
 import type { Quote } from '../api/schemas.js';
 import { kindFromName, labelFromName } from '../fields/fields.js';
-import { pairOf, quoteCurrencyOf, sideGains } from '../../core/markets.js';
+import { pairOf, quoteCurrencyOf, sideCovers, sideGains } from '../../core/markets.js';
 import { betterOrWorse, payOrEarn, payWords, priceFavourBps, toAccountSide } from '../../core/money.js';
 import { formatMoney, formatRate, formatSignedMoney } from '../../core/number-format.js';
 import {
@@ -142,6 +142,11 @@ export function renderQuoteCard(output: Output, quote: Quote, nowMs: number) {
   const title = `Quote ${quote.market} ${side} ${formatMoney(quote.notional_usd)} USD, ${days}`;
   // What the side protects against, from the market's own pair (none when its id names no pair).
   const pair = pairOf(quote.market);
-  const gains = pair && (quote.side === 'buy' || quote.side === 'sell') ? [`${sideGains(quote.side, pair)}.`] : [];
+  const gains =
+    pair && (quote.side === 'buy' || quote.side === 'sell')
+      ? [`${sideGains(quote.side, pair)}.`, `${capitalised(sideCovers(quote.side, pair))}.`]
+      : [];
   return output.card(rows, title, [...gains, c.dim(QUOTE_INDICATIVE_NOTE)]);
 }
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

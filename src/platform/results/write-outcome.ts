@@ -41,10 +41,24 @@ export const OPENED_FIELDS = HEDGE_FIELDS.flatMap((field) =>
 /** What an add or reduce prints for scripts: the side after it, the server's answer and the hedge it named. */
 export const CHANGED_SIDE_FIELDS = [
   ...POSITION_FIELDS,
-  ...fieldTable(`
+  // A cell holds text (JSON keeps the objects): the hedge as the hedges list names it, the answer as the journal does.
+  ...fieldTable(
+    `
     hedge   Hedge
-    answer  Answer`),
+    answer  Answer`,
+    {
+      hedge: { get: (row) => wordsOf(row.hedge, ['id', 'status', 'notional_usd']) },
+      answer: { get: (row) => wordsOf(row.answer, ['action', 'status', 'notional_usd', 'order_tx_hash']) },
+    },
+  ),
 ];
+
+/** An object's values under `keys`, in that order, as one line of words (none: an empty cell). */
+function wordsOf(value: unknown, keys: readonly string[]) {
+  if (value === null || typeof value !== 'object') return value;
+  const record = value as Record<string, unknown>;
+  return keys.flatMap((key) => (record[key] == null ? [] : [String(record[key])])).join(' ');
+}
 
 export const SUBMITTED_FIELDS = fieldTable(`
   hedge_id       Hedge ID

@@ -1,6 +1,7 @@
 // How each service of a command is built from its settings and the services built before it. The context
 // (context.ts) asks each once, on first use, and closes what a builder registers when the command ends.
 import { UsageError } from '../../core/errors.js';
+import { displayWidth, shortenMiddle } from '../terminal/width.js';
 import { configDir, resolveCredentials, type ResolvedCredentials } from '../config/credentials.js';
 import { journalDir } from '../journal/location.js';
 import type { Journal } from '../journal/index.js';
@@ -107,7 +108,7 @@ export function services(b: Building) {
       const { globals, output, env } = b;
       if (globals.demo) {
         // Said when the simulator is actually used, so that bad input under --demo stays one line.
-        output.textNote(output.chalk.cyan(`DEMO — local simulator with test funds (state in ${configDir(env)})`));
+        output.textNote(output.chalk.cyan(demoBanner(configDir(env), output.isHuman ? output.columns : Infinity)));
         const demo = await (await import('./start-demo.js')).startDemo(configDir(env));
         b.onDispose(() => demo.close());
         if (demo.notice) output.warn(demo.notice);
@@ -139,8 +140,16 @@ export function services(b: Building) {
         relationships: [],
       };
       b.onDispose(async () => {
-        const { rememberCompletionWords } = await import('../journal/completion-words.js');
-        rememberCompletionWords(journalDir(b.env), kept);
+        const { accountKey, rememberCompletionWords } = await import('../journal/completion-words.js');
+        // The ids are the account's the run used: the demo's or a saved profile's (one from the environment: none).
+        const credentials =
+          kept.hedges.length || kept.relationships.length ? await b.credentials().catch(() => undefined) : undefined;
+        const account = b.globals.demo
+          ? accountKey({ demo: true })
+          : credentials?.sources.apiKey === 'profile' && credentials.profileName !== undefined
+            ? accountKey({ profile: credentials.profileName })
+            : undefined;
+        rememberCompletionWords(journalDir(b.env), kept, account);
       });
       // The latest read first, each word once: a watch or a keeper reads the same ones again and again.
       const latest = (now: string[] = [], before: string[]) => [...new Set([...now, ...before])].slice(0, 500);
@@ -180,3 +189,12 @@ export function services(b: Building) {
 }
 
 export type Services = ReturnType<typeof services>;
+
+/** The demo's banner on one line of `columns`: its state folder shortened in the middle where the whole does not fit. */
+function demoBanner(folder: string, columns: number) {
+  const full = 'DEMO — local simulator with test funds';
+  if (!Number.isFinite(columns)) return `${full} (state in ${folder})`;
+  const roomFor = (head: string) => columns - displayWidth(`${head} (state in )`);
+  const head = roomFor(full) >= Math.min(12, displayWidth(folder)) ? full : 'DEMO — test funds';
+  return `${head} (state in ${shortenMiddle(folder, Math.max(roomFor(head), 8))})`;
+}

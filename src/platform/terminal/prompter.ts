@@ -7,7 +7,8 @@ import type { Env } from '../config/env.js';
 export interface Prompter {
   select<T>(options: {
     message: string;
-    choices: Array<{ name: string; short?: string; value: T; description?: string }>;
+    /** `indent`: where a wrapped name's further lines start, in columns after its first (under its text past a label). */
+    choices: Array<{ name: string; short?: string; value: T; description?: string; indent?: number }>;
     default?: T;
   }): Promise<T>;
   input(options: {
@@ -56,9 +57,9 @@ export function createInquirerPrompter(io: Io, signal: AbortSignal, env: Env): P
   return {
     select: (options) => {
       const longestShort = Math.max(0, ...options.choices.map((choice) => (choice.short ?? choice.name).length));
-      const choices = options.choices.map((choice) => ({
+      const choices = options.choices.map(({ indent = 0, ...choice }) => ({
         ...choice,
-        name: fitPrompt(choice.name, { lead: LEAD }),
+        name: fitPrompt(choice.name, { lead: LEAD, hangingIndent: LEAD + indent }),
         description: choice.description && fitPrompt(choice.description, { hangingIndent: 0 }),
       }));
       return ask('select', { ...options, choices }, Math.min(longestShort + 1, INPUT_TAIL));

@@ -4,7 +4,8 @@ import { readInputFile, type InputPorts } from '../../../features/write/input-fi
 import { describeReadError, refuseToWriteAt, writeNamedFile } from '../../../core/security/bounded-read.js';
 import { StateError } from '../../../core/errors.js';
 import { parseRelationship } from '../../../features/acct/acct-files.js';
-import { designate } from '../../../features/acct/acct.js';
+import { designate, type Designation } from '../../../features/acct/acct.js';
+import { quoteCurrencyOf, sideCovering } from '../../../core/markets.js';
 import { memoHtml, memoMarkdown, memoText } from '../../../features/acct/acct-view.js';
 import { htmlTarget } from '../../../features/report/report.js';
 
@@ -46,6 +47,8 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_DESIGNATE'>)
   ctx.rememberForCompletion({ relationships: [relationship.id] });
   const { output } = ctx;
   if (html !== undefined) output.note(`Designation memo written to ${html}`);
+  const against = sideAgainstItem(designation);
+  if (against) output.warn(against);
   output.document(
     {
       ...designation.relationship,
@@ -55,4 +58,27 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_DESIGNATE'>)
     },
     () => (options.markdown ? memoMarkdown(designation) : memoText(designation, output.columns)),
   );
+}
+
+/** The desk's hedges designated on the side that moves with the hedged item rather than against it (docs/exposures.md
+ * "Direction by economics": in USD books an NGN receivable is covered by buy, a payable by sell; in NGN books a USD
+ * one the other way): recorded as given, and said, since hedge never decides for the user. */
+function sideAgainstItem({ relationship, hedges }: Designation) {
+  const { market, hedged_item: item, functional_currency: functional } = relationship;
+  const quote = quoteCurrencyOf(market);
+  const usd = (code: string | undefined) => code === undefined || ['USD', 'USDT', 'USDC'].includes(code);
+  const receivable = !item.amount.startsWith('-');
+  const kind = receivable ? 'receivable' : 'payable';
+  // The item's currency against the books': a quote-currency item in USD books, or a USD one in quote-currency books.
+  // Left out, the books are the rates' other currency than the item's.
+  const books = functional ?? (usd(item.currency) ? quote : 'USD');
+  const covering =
+    item.currency === quote && usd(books)
+      ? sideCovering(kind)
+      : usd(item.currency) && books === quote
+        ? sideCovering(receivable ? 'payable' : 'receivable')
+        : undefined;
+  const wrong = covering === undefined ? [] : hedges.filter((hedge) => hedge.side !== covering);
+  if (!wrong.length) return;
+  return `${relationship.id}: the hedged item is a ${kind} in ${item.currency}, which ${covering} covers in ${books} books; ${wrong.map((hedge) => `${hedge.id} is ${hedge.side}`).join(', ')}: it gains when the item gains, so it offsets nothing. Recorded as given; if the side is wrong, de-designate it (hedge acct event ${relationship.id} --de-designate DATE --reason …).`;
 }

@@ -20,7 +20,7 @@ import {
 } from '../../../features/acct/acct.js';
 import { readRecords } from '../../../features/acct/acct-store.js';
 import { balanced, criticalTermsLine, periodEntries, ROLES, type Role } from '../../../features/acct/acct-rules.js';
-import { JOURNAL_FIELDS, PERIOD_FIELDS, RESERVE_FIELDS } from '../../../features/acct/acct-view.js';
+import { JOURNAL_VIEW, PERIOD_VIEW, RESERVE_FIELDS, RESERVE_VIEW } from '../../../features/acct/acct-view.js';
 import { readBoundedJson } from '../../../core/security/json-keys.js';
 import { MAX_INPUT_FILE_BYTES } from '../../../core/security/bounded-read.js';
 import { centsNumber, exact, exactText, toCents } from '../../../features/acct/acct-money.js';
@@ -59,8 +59,11 @@ async function computeAll(
     if (valuesFile !== undefined) {
       const { text, sourceName } = await readInputFile(ctx, valuesFile, 'values file');
       const read = parseValuesFile(text, sourceName);
-      if ('problems' in read)
-        throw new UsageError(`${sourceName}: ${read.problems.map((p) => `line ${p.line}: ${p.message}`).join('\n')}`);
+      if ('problems' in read) {
+        // A problem of the whole file (line 0: not JSON, empty) names the file itself.
+        const said = read.problems.map((p) => (p.line ? `line ${p.line}: ${p.message}` : p.message)).join('\n');
+        throw new UsageError(said.startsWith(sourceName) ? said : `${sourceName}: ${said}`);
+      }
       const lines = read.rows.filter((line) => line.date <= end);
       await checkpoint(ctx);
       const quoted = state.rates.get(designation!.relationship.market)?.quote;
@@ -272,12 +275,14 @@ export const test = {
     const period = options.period === undefined ? undefined : parsePeriod(options.period);
     if (period && options.asOf !== undefined) throw new UsageError('--as-of and --period: give one of them.');
     const until = period?.to ?? options.asOf;
-    const rows = (await booksFor(ctx, args.id, options.values, until, period?.from)).test;
+    // A refusal names the option that set the date: --period's end, --as-of, or today.
+    const option = period ? `--period ${options.period}` : undefined;
+    const rows = (await booksFor(ctx, args.id, options.values, until, period?.from, option)).test;
     // The critical terms' line is the relationship's, read again only where they are its method.
     const computed = rows.some((row) => row.critical_terms)
-      ? await computeAll(ctx, args.id, options.values, until)
+      ? await computeAll(ctx, args.id, options.values, until, option)
       : [];
-    await ctx.output.list(rows, PERIOD_FIELDS, {
+    await ctx.output.list(rows, PERIOD_VIEW, {
       empty: 'No period ends after the designation yet.',
       columnNotes: [
         {
@@ -320,8 +325,9 @@ function closedEarlyNotes(rows: readonly Row[]) {
 export const reserve = {
   async run(ctx: Options, { args, options }: In<'ACCT_RESERVE'>) {
     const period = options.period === undefined ? undefined : parsePeriod(options.period);
-    const rows = (await booksFor(ctx, args.id, options.values, period?.to, period?.from)).reserve;
-    await ctx.output.list(rows, RESERVE_FIELDS, {
+    const option = period ? `--period ${options.period}` : undefined;
+    const rows = (await booksFor(ctx, args.id, options.values, period?.to, period?.from, option)).reserve;
+    await ctx.output.list(rows, RESERVE_VIEW, {
       empty: 'No period of a relationship ends in this period.',
       columnNotes: [
         { text: 'Open + effective − reclassified = close on every row; a balance is positive when it is a credit.' },
@@ -343,10 +349,11 @@ export const journal = {
         );
       accounts = map;
     }
-    const { journal: entries } = await booksFor(ctx, args.id, options.values, period?.to, period?.from);
+    const option = period ? `--period ${options.period}` : undefined;
+    const { journal: entries } = await booksFor(ctx, args.id, options.values, period?.to, period?.from, option);
     const rows = entries.map((row) => ({ ...row, account: accounts[row.role as Role] ?? row.role }));
     sayAdjustments(ctx, rows);
-    await ctx.output.list(rows, JOURNAL_FIELDS, { empty: 'No entries in this period.' });
+    await ctx.output.list(rows, JOURNAL_VIEW, { empty: 'No entries in this period.' });
   },
 };
 

@@ -11,7 +11,7 @@ import type { WritePorts } from '../../../features/write/ports.js';
 export type Options = WritePorts & Pick<CommandContext, 'output'>;
 
 export async function run(ctx: Options, { args, options }: In<'APPLY'>) {
-  const opts = { file: args.file, toleranceUsd: parseTolerance(options.tolerance) };
+  const opts = { file: args.file, toleranceUsd: parseTolerance(options.tolerance), adopt: options.adopt ?? [] };
   if (options.dryRun) return showPlan(ctx, opts);
   // Under --json the plan is not shown: the report (or the problems, as data) is the document.
   const { output } = ctx;

@@ -15,10 +15,11 @@ export type Options = Pick<
 export async function run(ctx: Options) {
   const { output } = ctx;
   const status = await readKeeperStatus(ctx);
-  // A card in TSV too, drawn by cli-table3 (loaded already for a screen); JSON, which monitors poll, loads none.
+  // A card on a terminal, drawn by cli-table3 (loaded already for a screen); a line per row in a pipe; JSON, which
+  // monitors poll, loads none.
   await output.document(status, async () => {
-    await loadTableDrawer();
-    output.write(renderKeeperStatus(status, { columns: output.columns, chalk: output.chalk }));
+    if (output.isHuman) await loadTableDrawer();
+    output.write(renderKeeperStatus(status, { columns: output.columns, chalk: output.chalk, card: output.isHuman }));
   });
   return isKeeperUp(status.state) ? 0 : exitCodeNamed('keeper-down');
 }

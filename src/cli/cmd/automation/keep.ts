@@ -53,6 +53,7 @@ function parseKeepOptions({ args, options }: In<'KEEP_RUN'>) {
     dryRun: options.dryRun === true,
     converge: options.converge === true || exposures,
     toleranceUsd: parseTolerance(options.tolerance),
+    adopt: options.adopt ?? [],
     alertCommand,
     ...service,
     // --metrics names an error by its code only when the code is one hedge knows (the catalogue's).

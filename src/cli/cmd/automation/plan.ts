@@ -16,7 +16,8 @@ import type { WritePorts } from '../../../features/write/ports.js';
 export type Options = WritePorts & Pick<CommandContext, 'output'>;
 
 export async function run(ctx: Options, input: In<'PLAN'>) {
-  return showPlan(ctx, { file: input.args.file, toleranceUsd: parseTolerance(input.options.tolerance) });
+  const { tolerance, adopt } = input.options;
+  return showPlan(ctx, { file: input.args.file, toleranceUsd: parseTolerance(tolerance), adopt: adopt ?? [] });
 }
 
 /** The plan as `hedge plan` (and `apply --dry-run`) shows it; `applyWords` name the command that carries it out. */

@@ -12,7 +12,7 @@ import {
   PreTradeCheckError,
   safeText,
 } from '../command-input.js';
-import { findMarket, pairOf, sideGains } from '../../../core/markets.js';
+import { findMarket, pairOf, sideCovering, sideCovers, sideGains } from '../../../core/markets.js';
 import { marketProblem, notionalProblem } from '../../../features/trade/pre-trade.js';
 import { days } from '../../../features/trade/trade-actions.js';
 import { formatPercent, formatUtc } from '../../../platform/terminal/format.js';
@@ -42,10 +42,48 @@ function sideSummary(market: Market, side: Side) {
 function marketChoice(market: Market, room: number) {
   const full = `${market.market}  ${formatMoney(market.price)}  │ buy: ${sideSummary(market, 'buy')} │ sell: ${sideSummary(market, 'sell')}`;
   if (displayWidth(full) <= room) return { name: full };
+  // Both sides' figures, and their wrapped lines, start in one column, past `sell: `.
   const sides = SIDES.map((side) =>
-    wrapWords(`${side}: ${sideSummary(market, side)}`, room, { hangingIndent: 2 }),
+    wrapWords(`${`${side}:`.padEnd(6)}${sideSummary(market, side)}`, room, { hangingIndent: 6 }),
   ).join('\n');
   return { name: `${market.market}  ${formatMoney(market.price)}`, description: sides };
+}
+
+/**
+ * "What do you have?": a payable or a receivable in each open market's quote currency (books in USD: a receivable is
+ * covered by buy, a payable by sell, docs/exposures.md), or "I know the side" (undefined: the market and side asked as
+ * before). Not asked when no market given or listed is open: the market step says why.
+ */
+async function askWhatYouHave(
+  prompter: Awaited<ReturnType<Options['prompter']>>,
+  markets: readonly Market[],
+  givenMarket: string | undefined,
+) {
+  const candidates = givenMarket
+    ? markets.filter((entry) => entry.market.toUpperCase() === givenMarket.toUpperCase())
+    : markets.filter((entry) => entry.status === 'open');
+  const choices = candidates.flatMap((market) => {
+    const pair = pairOf(market.market, market);
+    if (!pair) return [];
+    // A currency two markets quote is named with its market.
+    const where = candidates.filter((other) => pairOf(other.market, other)?.quote === pair.quote).length > 1;
+    return (['receivable', 'payable'] as const).map((kind) => {
+      const side = sideCovering(kind);
+      const paid = kind === 'receivable' ? 'you will be paid' : 'you will pay';
+      return {
+        name: `A ${kind} in ${pair.quote}${where ? ` (${market.market})` : ''}: money ${paid} in ${pair.quote}`,
+        short: `${pair.quote} ${kind}`,
+        value: { market, side },
+        description: `${sideCovers(side, pair)}: ${sideGains(side, pair)}`,
+      };
+    });
+  });
+  if (!choices.length) return;
+  const known = { name: 'I know the side (buy or sell)', short: 'I know the side', value: undefined };
+  return prompter.select<{ market: Market; side: Side } | undefined>({
+    message: 'What do you have?',
+    choices: [...choices, known],
+  });
 }
 
 export async function runOpenWizard(
@@ -68,13 +106,16 @@ export async function runOpenWizard(
     }),
   ]);
 
-  // The market given (checked unless --skip-checks), else one chosen among the open ones.
+  // The first question, when no side was given: what the user has, in their terms; the side (and the market) follow.
+  const has = given.side ? undefined : await askWhatYouHave(prompter, markets, given.market);
+  // The market given (checked unless --skip-checks), else the one the answer named, else one chosen among the open ones.
   let market: Market;
   if (given.market) {
     const problem = !skipChecks && marketProblem(markets, given.market);
     if (problem) throw problem;
     market = findMarket(markets, given.market) ?? ({ market: given.market } as Market);
-  } else {
+  } else if (has) market = has.market;
+  else {
     const open = markets.filter((entry) => entry.status === 'open');
     if (!open.length) {
       const listed = markets.map((entry) => `${entry.market} (${entry.status})`).join(', ') || 'none';
@@ -115,6 +156,7 @@ export async function runOpenWizard(
   const pair = pairOf(market.market, market);
   let side =
     given.side ??
+    has?.side ??
     (await prompter.select({
       message: 'Side',
       choices: SIDES.map((value) => {
@@ -123,6 +165,8 @@ export async function runOpenWizard(
         // The prompter wraps a line too long for the terminal at its spaces (nothing is cut off).
         return {
           name: `${known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value}${mark}`,
+          // Its wrapped lines start under its figures, past the side's name.
+          indent: known ? 6 : 0,
           short: value,
           value,
           ...(pair && { description: sideGains(value, pair) }),
