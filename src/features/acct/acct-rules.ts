@@ -180,7 +180,7 @@ export const REGRESSION_MIN_N = 3;
 export function regression(points: ReadonlyArray<readonly [x: number, y: number]>) {
   const moments = regressionMoments();
   for (const point of points) moments.add(point);
-  return moments.fit();
+  return moments.regress();
 }
 
 /** The points' running means and co-moments (Welford's update), each point added in constant time: a fit at every
@@ -197,7 +197,7 @@ export function regressionMoments() {
       sxy += dx * (y - my);
       syy += dy * (y - my);
     },
-    fit: () => fitOf(n, mx, my, sxx, sxy, syy),
+    regress: () => fitOf(n, mx, my, sxx, sxy, syy),
   };
 }
 
@@ -351,7 +351,7 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
     }
     const cumulativeRatio = ratioOf(-designatedNow, values.hedgedItem);
     const periodRatio = ratioOf(-designatedMove, itemMove);
-    const fit = hedging && rules.method === 'regression' ? moments.fit() : null;
+    const fit = hedging && rules.method === 'regression' ? moments.regress() : null;
     const ratio = !hedging
       ? null
       : rules.method === 'dollar_offset_period'
