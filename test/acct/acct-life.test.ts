@@ -301,7 +301,7 @@ describe('the excluded part: IFRS 9 defers a forecast item’s cost of hedging; 
   });
 });
 
-it('discount_hedged_item: a spot designation’s hedged item is the spot change discounted to its cash-flow date', () => {
+it('discount_hedged_item: a spot designation’s hedged item and the forward’s spot element, each discounted to the cash-flow date', () => {
   const terms = {
     hedgedAmount: exact('1000000')!,
     notional: exact('1000000')!,
@@ -327,7 +327,9 @@ it('discount_hedged_item: a spot designation’s hedged item is the spot change 
   const discounted = forwardValues({ ...terms, discountHedgedItem: true }, quote, start, at);
   // 1,000,000 × (1.08 − 1.12) = −40,000; at a discount factor of 0.99, −39,600.
   expect([centsNumber(plain.hedgedItem), centsNumber(discounted.hedgedItem)]).toEqual([-40000, -39600]);
-  expect(discounted.instrument).toBe(plain.instrument);
+  // The forward sold gains the same, discounted alike; what it is worth whole does not change, only its split.
+  expect([centsNumber(plain.instrument), centsNumber(discounted.instrument)]).toEqual([40000, 39600]);
+  expect(discounted.instrument + discounted.excluded).toBe(plain.instrument + plain.excluded);
 });
 
 it("the desk's hedges: a closed hedge's price P&L and carry are settled in cash, an open one's are not", () => {

@@ -1,6 +1,7 @@
 // The accounting rules against worked examples from the literature, to the cent: each case's source, inputs and
 // published figures are in published-examples.json beside this file.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   balanced,
   deskValueAt,
@@ -10,12 +11,15 @@ import {
   inFunctional,
   periodEntries,
   rollForward,
+  spotChanges,
   type DeskHedge,
   type PeriodValues,
   type RateRow,
   type RelationshipRules,
 } from '../../src/features/acct/acct-rules.js';
-import { centsNumber, exact, sub, toCents, type Exact } from '../../src/features/acct/acct-money.js';
+import { centsNumber, exact, mul, roundDiv, sub, toCents, type Exact } from '../../src/features/acct/acct-money.js';
+import { hedgeIn, tempFolders } from '../support/hedge-cli.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const examples = JSON.parse(readFileSync(new URL('published-examples.json', import.meta.url), 'utf8'));
 
@@ -298,5 +302,120 @@ describe("Hoyle's receivable hedge: the forward's discount amortised by month, t
       ),
     ).toEqual([-settlement.foreign_currency_received, settlement.cash_received, settlement.forward_settled]);
     expect(results.map((r) => r.status)).toEqual(['designated', 'occurred']);
+  });
+});
+
+describe("Ramirez's spot-only variant: the forward's spot element and the hedged sale's spot change discounted to the cash-flow date", () => {
+  const example = examples.spot_discounted_forecast_sale;
+  const rel = example.relationship;
+  const rates = rateRows(example.rates);
+  const published = example.published;
+  // EUR books, rates in USD per EUR: a USD amount is divided by the rate.
+  const EUR_PER_USD = { functionalPerForeign: false };
+  const terms = {
+    hedgedAmount: x(rel.hedged_item.amount),
+    notional: x(rel.instrument.notional),
+    contractRate: x(rel.instrument.contract_rate),
+    designation: rel.designation as 'spot',
+    discountHedgedItem: rel.discount_hedged_item as boolean,
+  };
+  const later = rates.slice(1);
+  const dated = (pick: (at: RateRow) => number, rows = later) =>
+    Object.fromEntries(rows.map((at) => [at.date, pick(at)]));
+  const folder = tempFolders('hedge-acct-ramirez-');
+  // The book prints euros to the thousand.
+  const thousands = (value: Exact) => Number(roundDiv(toCents(value), 100_000n)) * 1000;
+
+  it("values the sale at each spot, and its change, as the book's table prints them", () => {
+    expect(dated((at) => thousands(inFunctional(terms.hedgedAmount, at.spot, EUR_PER_USD)), rates)).toEqual(
+      published.cash_flow_value_at_spot,
+    );
+    const undiscounted = { ...terms, discountHedgedItem: false };
+    expect(dated((at) => thousands(spotChanges(undiscounted, EUR_PER_USD, rates[0], at).hedgedItem))).toEqual(
+      published.cash_flow_change_at_spot,
+    );
+  });
+
+  it("discounts the sale's spot change and the forward's spot element alike, as the book's effectiveness table does", () => {
+    for (const at of later) {
+      const plain = spotChanges({ ...terms, discountHedgedItem: false }, EUR_PER_USD, rates[0], at);
+      const discounted = spotChanges(terms, EUR_PER_USD, rates[0], at);
+      expect(toCents(discounted.hedgedItem)).toBe(toCents(mul(plain.hedgedItem, at.discountFactor!)));
+      // The book's forward change due to spot equals the cash flow's: discounted alike, they offset exactly.
+      expect(toCents(discounted.instrument)).toBe(-toCents(discounted.hedgedItem));
+    }
+    // The book multiplies its change already rounded to the thousand by the discount factor, then rounds again: at 31
+    // March 3,752,000 × 0.9901 gives its 3,715,000, where hedge, rounding once, has 3,714,442.03.
+    const asPrinted = (at: RateRow) => {
+      const change = spotChanges({ ...terms, discountHedgedItem: false }, EUR_PER_USD, rates[0], at).hedgedItem;
+      return thousands(mul([BigInt(thousands(change)), 1n], at.discountFactor!));
+    };
+    expect(dated(asPrinted)).toEqual(published.cash_flow_fair_value_due_to_spot);
+    expect(centsNumber(toCents(spotChanges(terms, EUR_PER_USD, rates[0], later[1]).hedgedItem))).toBe(-3714442.03);
+    const spotElement = dated((at) => -asPrinted(at));
+    expect([spotElement['2004-12-31'], spotElement['2005-03-31'] - spotElement['2004-12-31']]).toEqual(
+      Object.values(published.forward_change_due_to_spot),
+    );
+  });
+
+  it('designated under IAS 39 and tested on the published values: the effective part, the forward points to P&L, the journal', async () => {
+    const dir = folder();
+    const clock = { now: () => Date.parse('2026-03-02T12:00:00Z'), sleep: async () => {} };
+    const run = (args: string[]) => hedgeIn(dir, args, { clock });
+    const file = (name: string, content: string) => {
+      writeFileSync(join(dir, name), content);
+      return join(dir, name);
+    };
+    ok(await run(['acct', 'designate', file('abc.json', JSON.stringify(rel)), '--recorded-late', 'from the book']));
+    ok(await run(['acct', 'event', rel.id, '--occurred', example.occurred]));
+    // Cumulative since designation, as printed: the hedged item, the forward's spot element mirroring it, and the
+    // forward points, the forward's fair value less its spot element (30 June: see the source's note).
+    let fairValue = 0;
+    const rows = Object.entries(published.cash_flow_fair_value_due_to_spot as Record<string, number>).map(
+      ([date, item]) => {
+        fairValue += published.forward_change_in_fair_value[date];
+        return `${date},${-item},${item},${fairValue + item}`;
+      },
+    );
+    const values = file('values.csv', ['date,instrument_value,hedged_item_value,excluded_value', ...rows].join('\n'));
+    type Row = { period_end: string; status: string; line: string } & Record<string, number>;
+    const tested: Row[] = okJson(await run(['acct', 'test', rel.id, '--values', values, '--json']));
+    expect(tested.map((row) => row.status)).toEqual(['designated', 'occurred', 'settled']);
+    // Hedge accounting ends with the sale on 31 March: the two periods the book tests.
+    const hedged = tested.slice(0, 2);
+    const byDate = (pick: (row: Row) => number) => Object.fromEntries(hedged.map((row) => [row.period_end, pick(row)]));
+    expect(byDate((row) => row.effective)).toEqual(published.effective_to_equity);
+    expect(byDate((row) => -row.excluded_to_pnl)).toEqual(published.forward_points_loss_to_pnl);
+    expect(hedged.map((row) => [row.ineffective, row.line])).toEqual([
+      [0, 'IAS 39 80–125 %: 100.0 % is inside the line.'],
+      [0, 'IAS 39 80–125 %: 100.0 % is inside the line.'],
+    ]);
+
+    type Line = { entry_id: string; date: string; role: string; debit: number; credit: number };
+    const lines: Line[] = okJson(await run(['acct', 'journal', rel.id, '--values', values, '--json']));
+    const sums = new Map<string, number>();
+    for (const line of lines) sums.set(line.entry_id, (sums.get(line.entry_id) ?? 0) + line.debit - line.credit);
+    expect([...sums.values()]).toEqual([...sums.values()].map(() => 0));
+    // The book's entries, line for line: Derivative (asset) against Cash flow Hedges (equity) and Other Income and
+    // Losses (P&L); the reserve to Sales; after the sale, Gain on derivative (P&L), and the settlement in cash.
+    const change = published.forward_change_in_fair_value;
+    const points = published.forward_points_loss_to_pnl;
+    const effective = published.effective_to_equity;
+    const reclassified = published.reserve_to_sales['2005-03-31'];
+    const settled = published.forward_settled_in_cash['2005-06-30'];
+    expect(lines.map((line) => [line.date, line.role, line.debit - line.credit])).toEqual([
+      ['2004-12-31', 'hedging_instrument', change['2004-12-31']],
+      ['2004-12-31', 'cash_flow_hedge_reserve', -effective['2004-12-31']],
+      ['2004-12-31', 'excluded_component', points['2004-12-31']],
+      ['2005-03-31', 'hedging_instrument', change['2005-03-31']],
+      ['2005-03-31', 'cash_flow_hedge_reserve', -effective['2005-03-31']],
+      ['2005-03-31', 'excluded_component', points['2005-03-31']],
+      ['2005-03-31', 'cash_flow_hedge_reserve', reclassified],
+      ['2005-03-31', 'reclassification', -reclassified],
+      ['2005-06-30', 'hedging_instrument', change['2005-06-30']],
+      ['2005-06-30', 'undesignated_derivative', -change['2005-06-30']],
+      ['2005-06-30', 'cash', settled],
+      ['2005-06-30', 'hedging_instrument', -settled],
+    ]);
   });
 });

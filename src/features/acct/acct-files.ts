@@ -84,7 +84,7 @@ const RELATIONSHIP = z.strictObject({
   approved_by: text,
   /** Where the reserve goes when the transaction happens: the hedged item's line, or the asset's cost. */
   on_occurrence: z.optional(z.enum(['reclassify', 'basis_adjustment'])),
-  /** A spot designation whose hedged item is discounted to its cash-flow date. */
+  /** A spot designation whose spot changes (the hedged item's, the forward's spot element) are discounted. */
   discount_hedged_item: z.optional(z.boolean()),
   /** How the excluded part known at inception is spread: by days, or by months as a textbook does. */
   amortisation: z.optional(z.enum(['days', 'months'])),

@@ -541,7 +541,8 @@ interface ForwardTerms {
   notional: Exact;
   contractRate: Exact;
   designation: 'spot' | 'forward';
-  /** A spot designation whose hedged item is discounted to its cash-flow date (the day's discount factor). */
+  /** A spot designation whose spot changes (the hedged item's and the forward's spot element) are discounted to the
+   * cash-flow date (the day's discount factor). */
   discountHedgedItem?: boolean;
 }
 
@@ -570,7 +571,7 @@ export function forwardValues(terms: ForwardTerms, quote: Quote, start: RateRow,
       need(row, 'discountFactor'),
     );
   const whole = sub(wholeAt(at), wholeAt(start));
-  const remeasured = sub(value(hedgedAmount, at.spot), value(hedgedAmount, start.spot));
+  const remeasured = spotChange(hedgedAmount, quote, start, at);
   const atSpot = {
     remeasured: toCents(remeasured),
     // The forward delivers its notional (side negative: it sells it) and the item is settled at the day's spot.
@@ -584,10 +585,20 @@ export function forwardValues(terms: ForwardTerms, quote: Quote, start: RateRow,
     );
     return { instrument: toCents(whole), hedgedItem: toCents(item), excluded: 0n, ...atSpot };
   }
-  const spotPart = mul(side, sub(value(notional, at.spot), value(notional, start.spot)));
-  const item = terms.discountHedgedItem ? mul(remeasured, discount) : remeasured;
-  const instrument = toCents(spotPart);
-  return { instrument, hedgedItem: toCents(item), excluded: toCents(whole) - instrument, ...atSpot };
+  const spot = spotChanges(terms, quote, start, at);
+  const instrument = toCents(spot.instrument);
+  return { instrument, hedgedItem: toCents(spot.hedgedItem), excluded: toCents(whole) - instrument, ...atSpot };
+}
+
+/** A spot designation's changes since designation, exact: the forward's spot element and the hedged item's, each
+ * discounted to the cash-flow date with `discountHedgedItem`. */
+export function spotChanges(terms: ForwardTerms, quote: Quote, start: RateRow, at: RateRow) {
+  const instrument = mul(forwardSide(terms), spotChange(terms.notional, quote, start, at));
+  const hedgedItem = spotChange(terms.hedgedAmount, quote, start, at);
+  if (!terms.discountHedgedItem) return { instrument, hedgedItem };
+  // Ramirez's worked example discounts the spot element with the item: one discounted alone is ineffectiveness.
+  const discount = need(at, 'discountFactor');
+  return { instrument: mul(instrument, discount), hedgedItem: mul(hedgedItem, discount) };
 }
 
 /** The forward points at inception (what the excluded part comes to by maturity), for their amortisation. */
@@ -600,10 +611,13 @@ export function forwardPoints(terms: ForwardTerms, quote: Quote, start: RateRow)
   );
 }
 
+/** An amount's change in the functional currency from the spot at designation to the spot at `at`, exact. */
+const spotChange = (amount: Exact, quote: Quote, start: RateRow, at: RateRow) =>
+  sub(inFunctional(amount, at.spot, quote), inFunctional(amount, start.spot, quote));
+
 /** The hedged item's change alone (a relationship whose instrument is the desk's hedges): by spot. */
-export function hedgedItemBySpot(amount: Exact, quote: Quote, start: RateRow, at: RateRow) {
-  return toCents(sub(inFunctional(amount, at.spot, quote), inFunctional(amount, start.spot, quote)));
-}
+export const hedgedItemBySpot = (amount: Exact, quote: Quote, start: RateRow, at: RateRow) =>
+  toCents(spotChange(amount, quote, start, at));
 
 export class MissingRate extends Error {
   constructor(

@@ -72,7 +72,7 @@ function factRows(designation: Designation) {
       'How the ratio was determined': given(rel.ratio_basis, 'ratio_basis'),
       'Designated risk':
         rel.designation === 'spot'
-          ? `the spot element; the forward points (or the carry) are excluded${rel.discount_hedged_item ? '; the hedged item discounted to its cash-flow date' : ''}`
+          ? `the spot element; the forward points (or the carry) are excluded${rel.discount_hedged_item ? '; its spot change and the hedged item’s discounted to the cash-flow date' : ''}`
           : 'the forward element whole (forward rate)',
       'Excluded part': `${EXCLUDED_SAID[rel.excluded]} (${rules.cites.excluded})`,
       Effectiveness: rel.method.replaceAll('_', ' '),
