@@ -291,7 +291,7 @@ const MAX_PAGE_SIZE = 500;
 
 /** A body's fields, each schema's error what the field must be: a 400 names the first (in the shape's order) that is
  * missing or not so. */
-function readBody<S extends z.core.$ZodLooseShape>(body: unknown, shape: S) {
+function readFields<S extends z.core.$ZodLooseShape>(body: unknown, shape: S) {
   if (body === INVALID_JSON) throw new ApiError(400, 'invalid_json', 'request body is not valid JSON');
   const read = z.looseObject(shape).safeParse(body);
   if (read.success) return read.data;
@@ -324,7 +324,7 @@ const REFERENCE = { open: z.nullish(shortText(MAX_CLIENT_REFERENCE_LENGTH)), quo
 
 /** A quote's or an open's terms, checked in this order. */
 function readHedgeTerms(body: unknown, kind: keyof typeof REFERENCE) {
-  const read = readBody(body, { ...HEDGE_FIELDS, client_reference: REFERENCE[kind] });
+  const read = readFields(body, { ...HEDGE_FIELDS, client_reference: REFERENCE[kind] });
   return {
     market: read.market,
     side: read.side,
@@ -758,7 +758,7 @@ export function changeParts<H extends Pick<HedgeState, 'notionalUsd'>>(
 /** Add, reduce and close resolve the side's hedges server-side (no id is sent), per changeParts. */
 function changeHedge({ book, account, request, nowMs, dialect, params }: RouteContext) {
   const action = params[0] as ChangeAction;
-  const body = readBody(request.body, SIDE_FIELDS);
+  const body = readFields(request.body, SIDE_FIELDS);
   const { market, side } = body;
   // An add or reduce carries its notional under the dialect's field name.
   const field = dialect.changeNotionalField;
@@ -766,7 +766,7 @@ function changeHedge({ book, account, request, nowMs, dialect, params }: RouteCo
     action === 'close' ? undefined : dialect.refusedNotionalFields.find((name) => body[name] !== undefined);
   if (foreign !== undefined)
     throw validationError(field, `carries the notional on this server; ${foreign} is not accepted`);
-  const requested = action === 'close' ? undefined : readBody(body, { [field]: amount })[field];
+  const requested = action === 'close' ? undefined : readFields(body, { [field]: amount })[field];
   // Leaving a position must stay possible on a disabled market; growing one must not.
   requireMarket(book, market, action === 'add');
   const hedges = book.sideHedges(account, market, side);
