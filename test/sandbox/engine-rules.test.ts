@@ -79,6 +79,44 @@ it('engine: authentication, validation and routing, and accounts: refuses a miss
   expect(opened.data.id).not.toBe(hedge.id);
 });
 
+it('engine: validation says why: each wrong field its reason, a missing one "is required", the first wrong one in the order market, side, notional, tenor, reference; a null reference is none; a quote reads no reference; a change names its own amount field before checking it', () => {
+  const { open, post, quoteFor, change } = on({ dialect: 'alpha' });
+  const reasonOf = (answer: ReturnType<typeof call>) => [answer.error?.details?.field, answer.error?.details?.reason];
+  const text = (max: number) => `must be a non-empty string of at most ${max} characters`;
+  for (const [wrong, reason] of [
+    [{ market: undefined }, 'is required'],
+    [{ market: '' }, text(32)],
+    [{ market: 'X'.repeat(33) }, text(32)],
+    [{ side: 'long' }, 'must be buy or sell'],
+    [{ side: 'BUY' }, 'must be buy or sell'],
+    [{ notional_usd: -5 }, 'must be a positive finite number'],
+    [{ notional_usd: '100' }, 'must be a positive finite number'],
+    [{ tenor_days: 2 }, 'must be one of 1, 3, 7'],
+    [{ tenor_days: undefined }, 'is required'],
+    [{ client_reference: 42 }, text(128)],
+    [{ client_reference: 'r'.repeat(129) }, text(128)],
+  ] as const)
+    expect(reasonOf(open(T0, 'buy', 1, 7, wrong))).toEqual([Object.keys(wrong)[0], reason]);
+  expect(reasonOf(open(T0, 'buy', 1, 2, { side: 'long', market: 7 }))).toEqual(['market', text(32)]);
+  expect(reasonOf(open(T0, 'buy', -1, 2, { client_reference: 3 }))).toEqual([
+    'notional_usd',
+    'must be a positive finite number',
+  ]);
+  expect(open(T0, 'buy', 1_000, 7, { client_reference: null }).data).not.toHaveProperty('client_reference');
+  expect(quoteFor(T0, 'buy', 1_000, 7, { client_reference: 42 }).status).toBe(200);
+  // alpha carries a change's amount as amount_usd: the reference name is refused, naming the dialect's.
+  expect(reasonOf(change(T0, 'add', 'buy', 5))).toEqual([
+    'amount_usd',
+    'carries the notional on this server; notional_usd is not accepted',
+  ]);
+  expect(reasonOf(post(T0, '/hedges/add', { market: 'USDTNGN', side: 'buy' }))).toEqual(['amount_usd', 'is required']);
+  expect(reasonOf(post(T0, '/hedges/reduce', { side: 'buy', amount_usd: 0 }))).toEqual(['market', 'is required']);
+  expect(reasonOf(post(T0, '/hedges/add', { market: 'USDTNGN', side: 'buy', amount_usd: 0 }))).toEqual([
+    'amount_usd',
+    'must be a positive finite number',
+  ]);
+});
+
 it('engine: idempotency: same key and same body returns the original response without acting twice; same key with another body is idempotency_key_reuse; an empty or overlong Idempotency-Key is refused; a key reused after it expired keeps its new record until that one is a day old', () => {
   const { engine, get, post, keyed, change } = on();
   const first = keyed(T0, 'k-1', 'buy', 10_000);

@@ -8,7 +8,7 @@ import { resolveCredentials, keyLocationOf } from '../../src/platform/config/cre
 import { runKeyCommand } from '../../src/platform/config/key-command.js';
 import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { InterruptedError } from '../../src/core/errors.js';
-import { childEnvironment } from '../../src/core/security/child-env.js';
+import { childEnvironment } from '../../src/core/process/bounded-child.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
 import { tempFolders } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';

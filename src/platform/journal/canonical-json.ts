@@ -1,19 +1,2 @@
-// One text per JSON value, whatever the key order: how "the same request body" is decided.
-import { isObject } from '../../core/objects.js';
-
-/** JSON with object keys sorted at every depth; numbers as JSON writes them (10000 and 1e4 agree). JSON.stringify
- * hands the replacer each value after its toJSON (a Date as its ISO text). */
-export function canonicalJson(value: unknown) {
-  return (
-    JSON.stringify(value, (_, each: unknown) =>
-      // Defined, not assigned: a key named __proto__ stays a key (assigned, it would set the prototype and vanish).
-      isObject(each)
-        ? Object.fromEntries(
-            Object.keys(each)
-              .sort()
-              .map((name) => [name, each[name]]),
-          )
-        : each,
-    ) ?? 'null'
-  );
-}
+// The simulator's too, so kept below both.
+export { canonicalJson } from '../../core/files/canonical-json.js';

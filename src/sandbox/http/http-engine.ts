@@ -2,6 +2,8 @@
 // Idempotency-Key; the answer as status, headers and envelope; the endpoints, their input checks and wire shapes. The
 // server and the engine tests answer requests through this one engine.
 
+import * as z from 'zod/mini';
+import { canonicalJson } from '../../core/files/canonical-json.js';
 import { type Book, type OpenRequest, createBook } from '../book.js';
 import { type WireDialect, keptReference, parseDialect, renderPrices, wireDialect, wireRecord } from '../dialects.js';
 import {
@@ -276,79 +278,59 @@ function idempotencyKey({ headers }: EngineRequest, accountId: string) {
   return { key, scope: ['test', accountId, key].join(':') };
 }
 
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    const entries = Object.keys(record)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'undefined';
-}
-
 // Reading and checking a request's input.
 
 /** Marks a request body that arrived but was not valid JSON (the server parses, the engine judges). */
 export const INVALID_JSON = Symbol('invalid-json');
 
-type JsonObject = Record<string, unknown>;
 type Query = Record<string, string>;
 
 const MAX_CLIENT_REFERENCE_LENGTH = 128;
 const MAX_MARKET_LENGTH = 32;
 const MAX_PAGE_SIZE = 500;
 
-function requireJsonObject(body: unknown) {
+/** A body's fields, each schema's error what the field must be: a 400 names the first (in the shape's order) that is
+ * missing or not so. */
+function readFields<S extends z.core.$ZodLooseShape>(body: unknown, shape: S) {
   if (body === INVALID_JSON) throw new ApiError(400, 'invalid_json', 'request body is not valid JSON');
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new ApiError(400, 'invalid_json', 'request body must be a JSON object');
-  return body as JsonObject;
+  const read = z.looseObject(shape).safeParse(body);
+  if (read.success) return read.data;
+  const { path, message } = read.error.issues[0];
+  const field = path[0] as string | undefined;
+  if (field === undefined) throw new ApiError(400, 'invalid_json', 'request body must be a JSON object');
+  throw validationError(field, (body as Record<string, unknown>)[field] === undefined ? 'is required' : message);
 }
 
-/** A body field that must be there and `valid`, or a 400 saying what it `must` be. */
-function required<T>(body: JsonObject, field: string, valid: (value: unknown) => boolean, must: string) {
-  const value = body[field];
-  if (value === undefined) throw validationError(field, 'is required');
-  if (!valid(value)) throw validationError(field, must);
-  return value as T;
-}
+const shortText = (max: number) =>
+  z
+    .string({ error: `must be a non-empty string of at most ${max} characters` })
+    .check(z.minLength(1), z.maxLength(max));
 
-/** A non-empty string of at most `max` characters. */
-const readShortText = (body: JsonObject, field: string, max: number) =>
-  required<string>(
-    body,
-    field,
-    (value) => typeof value === 'string' && value.length > 0 && value.length <= max,
-    `must be a non-empty string of at most ${max} characters`,
-  );
+const amount = z.number({ error: 'must be a positive finite number' }).check(z.positive());
 
-const readMarket = (body: JsonObject) => readShortText(body, 'market', MAX_MARKET_LENGTH);
+/** The side a change names; a quote and an open also carry a notional and a tenor. */
+const SIDE_FIELDS = {
+  market: shortText(MAX_MARKET_LENGTH),
+  side: z.enum(['buy', 'sell'], { error: 'must be buy or sell' }),
+};
+const HEDGE_FIELDS = {
+  ...SIDE_FIELDS,
+  notional_usd: amount,
+  tenor_days: z.literal(MARKET_MODEL.tenorsDays, { error: `must be one of ${MARKET_MODEL.tenorsDays.join(', ')}` }),
+};
 
-const readSide = (body: JsonObject) =>
-  required<Side>(body, 'side', (side) => side === 'buy' || side === 'sell', 'must be buy or sell');
+/** An open's reference (null read as none); a quote's is not read. */
+const REFERENCE = { open: z.nullish(shortText(MAX_CLIENT_REFERENCE_LENGTH)), quote: z.transform(() => undefined) };
 
-const readPositiveAmount = (body: JsonObject, field: string) =>
-  required<number>(
-    body,
-    field,
-    (amount) => typeof amount === 'number' && Number.isFinite(amount) && amount > 0,
-    'must be a positive finite number',
-  );
-
-/** What a quote and an open both carry, checked in this order. */
-function readHedgeTerms(body: JsonObject) {
+/** A quote's or an open's terms, checked in this order. */
+function readHedgeTerms(body: unknown, kind: keyof typeof REFERENCE) {
+  const read = readFields(body, { ...HEDGE_FIELDS, client_reference: REFERENCE[kind] });
   return {
-    market: readMarket(body),
-    side: readSide(body),
-    notionalUsd: readPositiveAmount(body, 'notional_usd'),
-    tenorDays: required<number>(
-      body,
-      'tenor_days',
-      (tenor) => typeof tenor === 'number' && MARKET_MODEL.tenorsDays.includes(tenor),
-      `must be one of ${MARKET_MODEL.tenorsDays.join(', ')}`,
-    ),
+    market: read.market,
+    side: read.side,
+    notionalUsd: read.notional_usd,
+    tenorDays: read.tenor_days,
+    clientReference: read.client_reference ?? undefined,
   };
 }
 
@@ -736,12 +718,8 @@ function readBefore(raw: string) {
 }
 
 function openHedge({ book, account, request, nowMs, dialect }: RouteContext) {
-  const body = requireJsonObject(request.body);
-  const terms = readHedgeTerms(body);
-  const clientReference = keptReference(
-    body.client_reference == null ? undefined : readShortText(body, 'client_reference', MAX_CLIENT_REFERENCE_LENGTH),
-    dialect,
-  );
+  const terms = readHedgeTerms(request.body, 'open');
+  const clientReference = keptReference(terms.clientReference, dialect);
   const { market, side, notionalUsd } = terms;
   requireMarket(book, market);
   const existing = book.sideHedges(account, market, side).at(-1);
@@ -780,16 +758,15 @@ export function changeParts<H extends Pick<HedgeState, 'notionalUsd'>>(
 /** Add, reduce and close resolve the side's hedges server-side (no id is sent), per changeParts. */
 function changeHedge({ book, account, request, nowMs, dialect, params }: RouteContext) {
   const action = params[0] as ChangeAction;
-  const body = requireJsonObject(request.body);
-  const market = readMarket(body);
-  const side = readSide(body);
+  const body = readFields(request.body, SIDE_FIELDS);
+  const { market, side } = body;
   // An add or reduce carries its notional under the dialect's field name.
   const field = dialect.changeNotionalField;
   const foreign =
     action === 'close' ? undefined : dialect.refusedNotionalFields.find((name) => body[name] !== undefined);
   if (foreign !== undefined)
     throw validationError(field, `carries the notional on this server; ${foreign} is not accepted`);
-  const requested = action === 'close' ? undefined : readPositiveAmount(body, field);
+  const requested = action === 'close' ? undefined : readFields(body, { [field]: amount })[field];
   // Leaving a position must stay possible on a disabled market; growing one must not.
   requireMarket(book, market, action === 'add');
   const hedges = book.sideHedges(account, market, side);
@@ -845,7 +822,7 @@ const ROUTES: [string | RegExp, Record<string, (context: RouteContext) => Answer
     '/quotes',
     {
       POST: ({ book, request, nowMs }) => {
-        const terms = readHedgeTerms(requireJsonObject(request.body));
+        const terms = readHedgeTerms(request.body, 'quote');
         requireMarket(book, terms.market);
         return succeeded(quoteView(book, terms, nowMs), ONCHAIN);
       },
