@@ -115,11 +115,9 @@ export function sourceFor(
   }
 }
 
-type BookPosition = Awaited<ReturnType<typeof readBook>>[number];
-
 /** A position as a refresh keeps it: `seen` changes when the side's line does (its notional, where that matters). */
 interface PositionRow {
-  position: BookPosition;
+  position: Awaited<ReturnType<typeof readBook>>[number];
   key: string;
   seen: string;
 }
@@ -161,38 +159,28 @@ function positionsSource(
     // Asked on every refresh of the live view (its Ref column, and each side's standing: a side settles or comes
     // into step while its line stays as it was), else once per position seen: for --ref (NDJSON is the data as
     // sent) and --alert-maturity.
-    if (live || ((ref !== undefined || needMaturity) && rows.some(({ seen }) => !sideOf.has(seen))))
-      sideOf = await readSideFacts(client, book, rows, ref !== undefined, log);
+    if (live || ((ref !== undefined || needMaturity) && rows.some(({ seen }) => !sideOf.has(seen)))) {
+      const { lines, recordsError } = await readPositionSides(client, book, log);
+      if (recordsError !== undefined) {
+        // The column is a help, not the data: without --ref the view goes on without it.
+        if (ref !== undefined) throw recordsError;
+        log(`positions: deal references not read (${messageOf(recordsError)})`);
+      }
+      // Every hedge of the side, as `hedge positions` joins them; only the lines of now are kept (a watch may run for days).
+      sideOf = new Map(
+        rows.map(({ position, seen }, index) => [
+          seen,
+          {
+            reference: ownReference(position) ?? sideReferences(lines[index]),
+            maturities: lines[index]?.hedges.flatMap(hedgeMaturity),
+            settling: lines[index]?.state === 'settling' ? lines[index].why : undefined,
+          },
+        ]),
+      );
+    }
     const shown = rows.filter(({ seen }) => ref === undefined || carriesReference(sideOf.get(seen)?.reference, ref));
     return positionsSnapshot(shown, sideOf, ref, oneShape);
   };
-}
-
-/** Every hedge of each side, as `hedge positions` joins them; only the lines of now are kept (a watch may run for days).
- * `needed`: the references filter the list (--ref), so that a failed read of them ends the watch. */
-async function readSideFacts(
-  client: HedgeClient,
-  book: BookPosition[],
-  rows: PositionRow[],
-  needed: boolean,
-  log: (line: string) => void,
-) {
-  const { lines, recordsError } = await readPositionSides(client, book, log);
-  if (recordsError !== undefined) {
-    // The column is a help, not the data: without --ref the view goes on without it.
-    if (needed) throw recordsError;
-    log(`positions: deal references not read (${messageOf(recordsError)})`);
-  }
-  return new Map<string, SideFacts>(
-    rows.map(({ position, seen }, index) => [
-      seen,
-      {
-        reference: ownReference(position) ?? sideReferences(lines[index]),
-        maturities: lines[index]?.hedges.flatMap(hedgeMaturity),
-        settling: lines[index]?.state === 'settling' ? lines[index].why : undefined,
-      },
-    ]),
-  );
 }
 
 /** What a refresh of the positions shows of the rows `shown`. */

@@ -112,7 +112,8 @@ export function describeAlert(alert: Alert, now: number) {
 
 /** How a refresh's values are shown: marked where they changed since the refresh before, counted down on the server's
  * clock, a trend drawn as a sparkline. */
-function screenMarks(state: WatchState, { chalk: c, now, format }: RenderOptions) {
+function screenOf(state: WatchState, options: RenderOptions) {
+  const { chalk: c, now, format } = options;
   // Maturities are counted down on the server's clock.
   const serverNow = now + (state.offsetMs ?? 0);
   /** Whether what a row shows of a field changed since the refresh before (data moving below the shown precision is no change). */
@@ -121,6 +122,8 @@ function screenMarks(state: WatchState, { chalk: c, now, format }: RenderOptions
     return before !== undefined && format(field, before[field.key]) !== format(field, row.values[field.key]);
   };
   return {
+    ...options,
+    state,
     serverNow,
     changed,
     /** A value as shown, marked when it changed since the refresh before: inverse, or without colour a `*` after it
@@ -137,14 +140,12 @@ function screenMarks(state: WatchState, { chalk: c, now, format }: RenderOptions
   };
 }
 
-type ScreenMarks = ReturnType<typeof screenMarks>;
+type Screen = ReturnType<typeof screenOf>;
 
 /** A list's rows as a table that fits `columns`, what it leaves out named under it. */
 function watchTable(
   { rows, countdown, trend, fields, priority = [], decisive }: WatchModel,
-  state: WatchState,
-  { chalk: c, columns }: RenderOptions,
-  { changed, shown, countdownOf, serverNow }: ScreenMarks,
+  { chalk: c, columns, state, changed, shown, countdownOf, serverNow }: Screen,
 ) {
   const series = (index: number) => state.series.get(rows[index].key) ?? [];
   const tableColumns: TableColumn[] = fields.map((field) => {
@@ -203,9 +204,7 @@ function watchTable(
 /** One thing's fields as a card of labels and values. */
 function watchCard(
   { rows: [row], fields, countdown, trend }: WatchModel,
-  state: WatchState,
-  { chalk: c, columns }: RenderOptions,
-  { shown, countdownOf, trendLine }: ScreenMarks,
+  { chalk: c, columns, state, shown, countdownOf, trendLine }: Screen,
 ) {
   const left = countdownOf(row);
   const entries = fields
@@ -224,7 +223,7 @@ function watchCard(
 export function renderWatchScreen(state: WatchState, options: RenderOptions) {
   const { chalk: c, columns, now, clockTime, format } = options;
   const { model, stale } = state;
-  const marks = screenMarks(state, options);
+  const screen = screenOf(state, options);
   // Wrapped between its parts, never cut: the time of the last good refresh is what tells the view is live.
   const lines = wrapParts(
     [
@@ -241,7 +240,7 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
     ...(model === undefined
       ? [c.dim('Waiting for the first refresh…')]
       : model.rows.length
-        ? (model.layout === 'card' ? watchCard : watchTable)(model, state, options, marks)
+        ? (model.layout === 'card' ? watchCard : watchTable)(model, screen)
         : [c.dim(model.empty)]),
   );
   // Marked under what it is about: neither open nor ended, so neither counted down nor final.
@@ -251,7 +250,7 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
     const shown = value === undefined ? c.dim('—') : format({ key: 'total', kind: 'pnl' }, value);
     const points = state.series.get(TOTAL_SERIES) ?? [];
     const room = columns - displayWidth(`${label}  ${shown}  `);
-    lines.push(`${c.bold(label)}  ${shown}${points.length && room >= 4 ? `  ${marks.trendLine(points, room)}` : ''}`);
+    lines.push(`${c.bold(label)}  ${shown}${points.length && room >= 4 ? `  ${screen.trendLine(points, room)}` : ''}`);
   }
   // What a person acts on (a stale view, an alert) wraps at its spaces rather than being cut.
   const said = (line: string) => lines.push(...wrapParts([line], columns, '', 2));
@@ -260,7 +259,7 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
       `${c.yellow.bold('STALE')} since ${clockTime(stale.since)} (${safeText(stale.reason)}) · next try in ${Math.max(0, Math.ceil((stale.nextAt - now) / 1000))}s`,
     );
   for (const { alert, at } of state.alerts)
-    said(`${c.red.bold('ALERT')} ${clockTime(at)} ${describeAlert(alert, marks.serverNow)}`);
+    said(`${c.red.bold('ALERT')} ${clockTime(at)} ${describeAlert(alert, screen.serverNow)}`);
   return lines.map((line) => truncateEnd(line, columns));
 }
 
