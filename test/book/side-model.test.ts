@@ -160,6 +160,18 @@ const TABLE: Record<string, Row> = {
     },
     verdict: every('not-yet'),
   },
+  'a 404 for the hedge the server just named, and no positions line for it yet (recordLagMs, viewLagMs)': {
+    read: (kind) => {
+      const id = kind === 'open' ? 'b' : 'a';
+      const truth = after(kind);
+      return views(
+        { ...truth, records: truth.records.filter((record) => record.id !== id), line: undefined },
+        { named: [id] },
+      );
+    },
+    // Flat in every view but for the server's word: settling, never a side another actor emptied.
+    verdict: every('not-yet'),
+  },
   "the server's clock ahead, no Date header: its stamps put it past the maturity (noDateHeader, advance)": {
     read: (kind) => views(after(kind), { serverNow: { bestMs: MATURITY + 1 } }),
     // A held hedge past its maturity, not settled yet: settling; a flat side holds none.
