@@ -169,8 +169,9 @@ const TABLE: Record<string, Row> = {
         { named: [id] },
       );
     },
-    // Flat in every view but for the server's word: settling, never a side another actor emptied.
-    verdict: every('not-yet'),
+    // Flat in every view but for the server's word: settling, never a side another actor emptied. (A closed side shows
+    // no line: the row above.)
+    verdict: { open: 'not-yet', add: 'not-yet', reduce: 'not-yet' },
   },
   "the server's clock ahead, no Date header: its stamps put it past the maturity (noDateHeader, advance)": {
     read: (kind) => views(after(kind), { serverNow: { bestMs: MATURITY + 1 } }),
