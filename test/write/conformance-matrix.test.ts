@@ -376,7 +376,7 @@ const RULES = {
 
   // Another hedge process holds the side's lock all along (a journal of the test's own takes it, as hedge does): the
   // run waits its bound (--timeout: the lock's looks, never the reads before them), sends nothing and says so (exit 11,
-  // held). Every entry point takes it through runPlanWrite: without it there, every cell of this column fails.
+  // held). Every entry point takes it in the write flow's lock stage: without it there, every cell of this column fails.
   "the side's lock": (row: Row) =>
     cell(row, { untimed: true }, async (simulator) => {
       const trades = simulator.trades().length;
