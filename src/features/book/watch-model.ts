@@ -9,7 +9,7 @@ import { parseClientReference, parseHedgeId, parseMarket } from '../../core/inpu
 import { findHedge } from './hedge-id.js';
 import { recordStanding, stillLive } from './book.js';
 import { requireListedMarket } from './markets.js';
-import { carriesReference, ownReference, positionForPeople, readBook } from './positions.js';
+import { carriesReference, ownReference, positionForPeople, readBook, type BookPosition } from './positions.js';
 import { readPositionSides, sideReferences } from './position-sides.js';
 import { accountForPeople, pricesInOneShape } from '../../platform/api/wire/fields.js';
 import { messageOf } from '../../core/security/safe-text.js';
@@ -117,7 +117,7 @@ export function sourceFor(
 
 /** A position as a refresh keeps it: `seen` changes when the side's line does (its notional, where that matters). */
 interface PositionRow {
-  position: Awaited<ReturnType<typeof readBook>>[number];
+  position: BookPosition;
   key: string;
   seen: string;
 }
