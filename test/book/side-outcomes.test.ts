@@ -2,6 +2,8 @@
 // one side model (features/book/book.ts), so a close that worked exits 0, a filled hedge on a listed side is active
 // without the history, the server's 404 for a whole id stands, and a reduce that closes the side says what it realized.
 // Asserted on the simulator's state and request log.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { exits, lastJson, ok } from '../support/cli-runs.js';
 import { activeSizes, hedgeOf } from '../support/keeper.js';
 import {
@@ -112,4 +114,24 @@ it("a deal's hedge closed early on a server that leaves it `filled` (alpha): his
   expect(JSON.parse(report.stdout).totals.count).toBe(1);
   for (const { stderr } of [history, report]) expect(stderr).not.toMatch(/still held/);
   expect(simulator.trades().map((entry) => entry.path)).toEqual(['/hedges', '/hedges/close']);
+});
+
+it("a target row's reference as a server keeps it in upper case (delta: deal-21 kept as DEAL-21): apply and the keeper take the side for the row's own, raising it by one add, never refused as holding another's hedges", async () => {
+  const simulator = await startSimulator({ dialect: 'delta' });
+  const file = join(simulator.configDir, 'target.csv');
+  const target = (notional: number) =>
+    writeFileSync(file, `market,side,notional_usd,tenor_days,client_reference\n${MARKET},buy,${notional},7,deal-21\n`);
+  target(1_000);
+  ok(await simulator.hedge(['apply', file, '--yes', '--json']));
+  const [held] = simulator.active('buy');
+  expect(held.clientReference).toBe('DEAL-21');
+  target(1_500);
+  ok(await simulator.hedge(['apply', file, '--yes', '--json']));
+  target(2_000);
+  ok(await simulator.hedge(['keep', file, '--once', '--converge']));
+  // One open, then an add each: the same hedge throughout.
+  expect([simulator.trades().map((entry) => entry.path), activeSizes(simulator, 'buy')]).toEqual([
+    ['/hedges', '/hedges/add', '/hedges/add'],
+    [[held.id, 2_000]],
+  ]);
 });

@@ -303,7 +303,8 @@ const RULES = {
     }),
 
   // Fills and landings an hour away (hedge's own pauses never reach them): the command ends by itself at its bound on
-  // the stepped clock, exit 7 or 5, with the key (the keeper's events are on stdout).
+  // the stepped clock, exit 7 or 5, with the key (the keeper's events are on stdout). A write flow without its prove
+  // stage says done at once: every cell of this column fails.
   'bounded wait': (row: Row) =>
     cell(row, { fillDelayMs: HOUR, untimed: true }, async (simulator) => {
       const run = await row.run(simulator, ['--timeout', '6']);
@@ -375,7 +376,7 @@ const RULES = {
 
   // Another hedge process holds the side's lock all along (a journal of the test's own takes it, as hedge does): the
   // run waits its bound (--timeout: the lock's looks, never the reads before them), sends nothing and says so (exit 11,
-  // held).
+  // held). Every entry point takes it in the write flow's lock stage: without it there, every cell of this column fails.
   "the side's lock": (row: Row) =>
     cell(row, { untimed: true }, async (simulator) => {
       const trades = simulator.trades().length;

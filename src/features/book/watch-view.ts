@@ -110,95 +110,120 @@ export function describeAlert(alert: Alert, now: number) {
   );
 }
 
-/** The whole screen as lines of at most `columns` columns. */
-export function renderWatchScreen(state: WatchState, options: RenderOptions) {
-  const { chalk: c, columns, now, clockTime, format } = options;
-  const { model, stale } = state;
+/** How a refresh's values are shown: marked where they changed since the refresh before, counted down on the server's
+ * clock, a trend drawn as a sparkline. */
+function screenOf(state: WatchState, options: RenderOptions) {
+  const { chalk: c, now, format } = options;
   // Maturities are counted down on the server's clock.
   const serverNow = now + (state.offsetMs ?? 0);
-  const trendLine = (points: number[], width: number) =>
-    c.cyan(sparkline(points, Math.min(width, TREND_MAX_WIDTH * 2)));
-  const countdownOf = (row: WatchRow) =>
-    row.maturityAt === undefined ? undefined : formatCountdown(Date.parse(row.maturityAt) - serverNow);
   /** Whether what a row shows of a field changed since the refresh before (data moving below the shown precision is no change). */
   const changed = (row: WatchRow, field: WatchField) => {
     const before = state.previous?.rows.findLast((other) => other.key === row.key)?.values;
     return before !== undefined && format(field, before[field.key]) !== format(field, row.values[field.key]);
   };
-  /** A value as shown, marked when it changed since the refresh before: inverse, or without colour a `*` after it (the
-   * column's other values then padded by a space, so that they stay aligned: `marked`, whether any of them changed). */
-  const shown = (row: WatchRow, field: WatchField, marked = true) => {
-    const text = format(field, row.values[field.key]);
-    if (c.level === 0) return marked ? `${text}${changed(row, field) ? '*' : ' '}` : text;
-    return changed(row, field) ? c.inverse(text) : text;
+  return {
+    ...options,
+    state,
+    serverNow,
+    changed,
+    /** A value as shown, marked when it changed since the refresh before: inverse, or without colour a `*` after it
+     * (the column's other values then padded by a space, so that they stay aligned: `marked`, whether any of them
+     * changed). */
+    shown: (row: WatchRow, field: WatchField, marked = true) => {
+      const text = format(field, row.values[field.key]);
+      if (c.level === 0) return marked ? `${text}${changed(row, field) ? '*' : ' '}` : text;
+      return changed(row, field) ? c.inverse(text) : text;
+    },
+    countdownOf: (row: WatchRow) =>
+      row.maturityAt === undefined ? undefined : formatCountdown(Date.parse(row.maturityAt) - serverNow),
+    trendLine: (points: number[], width: number) => c.cyan(sparkline(points, Math.min(width, TREND_MAX_WIDTH * 2))),
   };
-  const table = ({ rows, countdown, trend, fields, priority = [], decisive }: WatchModel) => {
-    const series = (index: number) => state.series.get(rows[index].key) ?? [];
-    const tableColumns: TableColumn[] = fields.map((field) => {
-      // A column none of whose values changed takes no room for a mark.
-      const marked = rows.some((row) => changed(row, field));
-      return {
-        key: field.key,
-        header: field.label,
-        // As the lists: text (a reference) may be cut with …, an id in the middle, an amount is kept before an id whole.
-        ...kindColumn(field.kind),
-        cells: rows.map((row) => tableCell(shown(row, field, marked))),
-      };
-    });
-    if (countdown)
-      tableColumns.push({
-        key: COUNTDOWN_KEY,
-        header: countdown,
-        align: 'right',
-        cells: rows.map((row) => tableCell(countdownOf(row) ?? c.dim('—'))),
-        // A narrow screen: to the hour, as the positions list counts it ("6d 23h"), before the column is left out.
-        compact: rows.map((row) =>
-          tableCell(row.maturityAt === undefined ? c.dim('—') : formatTimeLeft(row.maturityAt, serverNow)),
-        ),
-      });
-    if (trend)
-      tableColumns.push({
-        key: TREND_KEY,
-        header: trend.label,
-        align: 'left',
-        cells: [],
-        drawn: {
-          width: Math.min(TREND_MAX_WIDTH, Math.max(TREND_MIN_WIDTH, ...rows.map((_, index) => series(index).length))),
-          minWidth: TREND_MIN_WIDTH,
-          draw: (index, width) => c.cyan(sparkline(series(index), width)),
-        },
-      });
-    const { text, leftOut } = drawLoadedTable({
-      columns: tableColumns,
-      priority,
-      decisive,
-      rowCount: rows.length,
-      width: columns,
-      chalk: c,
-      seeAlso: '--json, or a wider terminal',
-      // Under a settling side, why, as the positions list marks it.
-      sections: rows.flatMap((row, index) =>
-        row.settling === undefined
-          ? []
-          : settlingLines(row.settling, columns, c, '  ').map((line) => ({ before: index + 1, line })),
+}
+
+type Screen = ReturnType<typeof screenOf>;
+
+/** A list's rows as a table that fits `columns`, what it leaves out named under it. */
+function watchTable(
+  { rows, countdown, trend, fields, priority = [], decisive }: WatchModel,
+  { chalk: c, columns, state, changed, shown, countdownOf, serverNow }: Screen,
+) {
+  const series = (index: number) => state.series.get(rows[index].key) ?? [];
+  const tableColumns: TableColumn[] = fields.map((field) => {
+    // A column none of whose values changed takes no room for a mark.
+    const marked = rows.some((row) => changed(row, field));
+    return {
+      key: field.key,
+      header: field.label,
+      // As the lists: text (a reference) may be cut with …, an id in the middle, an amount is kept before an id whole.
+      ...kindColumn(field.kind),
+      cells: rows.map((row) => tableCell(shown(row, field, marked))),
+    };
+  });
+  if (countdown)
+    tableColumns.push({
+      key: COUNTDOWN_KEY,
+      header: countdown,
+      align: 'right',
+      cells: rows.map((row) => tableCell(countdownOf(row) ?? c.dim('—'))),
+      // A narrow screen: to the hour, as the positions list counts it ("6d 23h"), before the column is left out.
+      compact: rows.map((row) =>
+        tableCell(row.maturityAt === undefined ? c.dim('—') : formatTimeLeft(row.maturityAt, serverNow)),
       ),
     });
-    // What the width left out is named on the screen itself, wrapped, never cut.
-    return (leftOut === undefined ? text : `${text}\n${wrapWords(c.dim(leftOut), columns)}`).split('\n');
-  };
-  const card = ({ rows: [row], fields, countdown, trend }: WatchModel) => {
-    const left = countdownOf(row);
-    const entries = fields
-      .filter((field) => row.values[field.key] !== undefined)
-      .map((field) => [field.label, shown(row, field)]);
-    if (countdown && left !== undefined) entries.push([countdown, left]);
-    const labelWidth = Math.max(0, ...[...entries.map(([label]) => label), trend?.label ?? ''].map(displayWidth));
-    // Two spaces between a label and its value.
-    const valueWidth = Math.max(1, columns - labelWidth - 2);
-    const points = state.series.get(row.key) ?? [];
-    if (trend && points.length) entries.push([trend.label, trendLine(points, valueWidth)]);
-    return entries.map(([label, value]) => `${c.dim(label.padEnd(labelWidth))}  ${truncateEnd(value, valueWidth)}`);
-  };
+  if (trend)
+    tableColumns.push({
+      key: TREND_KEY,
+      header: trend.label,
+      align: 'left',
+      cells: [],
+      drawn: {
+        width: Math.min(TREND_MAX_WIDTH, Math.max(TREND_MIN_WIDTH, ...rows.map((_, index) => series(index).length))),
+        minWidth: TREND_MIN_WIDTH,
+        draw: (index, width) => c.cyan(sparkline(series(index), width)),
+      },
+    });
+  const { text, leftOut } = drawLoadedTable({
+    columns: tableColumns,
+    priority,
+    decisive,
+    rowCount: rows.length,
+    width: columns,
+    chalk: c,
+    seeAlso: '--json, or a wider terminal',
+    // Under a settling side, why, as the positions list marks it.
+    sections: rows.flatMap((row, index) =>
+      row.settling === undefined
+        ? []
+        : settlingLines(row.settling, columns, c, '  ').map((line) => ({ before: index + 1, line })),
+    ),
+  });
+  // What the width left out is named on the screen itself, wrapped, never cut.
+  return (leftOut === undefined ? text : `${text}\n${wrapWords(c.dim(leftOut), columns)}`).split('\n');
+}
+
+/** One thing's fields as a card of labels and values. */
+function watchCard(
+  { rows: [row], fields, countdown, trend }: WatchModel,
+  { chalk: c, columns, state, shown, countdownOf, trendLine }: Screen,
+) {
+  const left = countdownOf(row);
+  const entries = fields
+    .filter((field) => row.values[field.key] !== undefined)
+    .map((field) => [field.label, shown(row, field)]);
+  if (countdown && left !== undefined) entries.push([countdown, left]);
+  const labelWidth = Math.max(0, ...[...entries.map(([label]) => label), trend?.label ?? ''].map(displayWidth));
+  // Two spaces between a label and its value.
+  const valueWidth = Math.max(1, columns - labelWidth - 2);
+  const points = state.series.get(row.key) ?? [];
+  if (trend && points.length) entries.push([trend.label, trendLine(points, valueWidth)]);
+  return entries.map(([label, value]) => `${c.dim(label.padEnd(labelWidth))}  ${truncateEnd(value, valueWidth)}`);
+}
+
+/** The whole screen as lines of at most `columns` columns. */
+export function renderWatchScreen(state: WatchState, options: RenderOptions) {
+  const { chalk: c, columns, now, clockTime, format } = options;
+  const { model, stale } = state;
+  const screen = screenOf(state, options);
   // Wrapped between its parts, never cut: the time of the last good refresh is what tells the view is live.
   const lines = wrapParts(
     [
@@ -215,7 +240,7 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
     ...(model === undefined
       ? [c.dim('Waiting for the first refresh…')]
       : model.rows.length
-        ? (model.layout === 'card' ? card : table)(model)
+        ? (model.layout === 'card' ? watchCard : watchTable)(model, screen)
         : [c.dim(model.empty)]),
   );
   // Marked under what it is about: neither open nor ended, so neither counted down nor final.
@@ -225,7 +250,7 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
     const shown = value === undefined ? c.dim('—') : format({ key: 'total', kind: 'pnl' }, value);
     const points = state.series.get(TOTAL_SERIES) ?? [];
     const room = columns - displayWidth(`${label}  ${shown}  `);
-    lines.push(`${c.bold(label)}  ${shown}${points.length && room >= 4 ? `  ${trendLine(points, room)}` : ''}`);
+    lines.push(`${c.bold(label)}  ${shown}${points.length && room >= 4 ? `  ${screen.trendLine(points, room)}` : ''}`);
   }
   // What a person acts on (a stale view, an alert) wraps at its spaces rather than being cut.
   const said = (line: string) => lines.push(...wrapParts([line], columns, '', 2));
@@ -234,7 +259,7 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
       `${c.yellow.bold('STALE')} since ${clockTime(stale.since)} (${safeText(stale.reason)}) · next try in ${Math.max(0, Math.ceil((stale.nextAt - now) / 1000))}s`,
     );
   for (const { alert, at } of state.alerts)
-    said(`${c.red.bold('ALERT')} ${clockTime(at)} ${describeAlert(alert, serverNow)}`);
+    said(`${c.red.bold('ALERT')} ${clockTime(at)} ${describeAlert(alert, screen.serverNow)}`);
   return lines.map((line) => truncateEnd(line, columns));
 }
 
