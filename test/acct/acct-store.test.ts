@@ -18,7 +18,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { hedgeIn, tempFolders, ROOT } from '../support/hedge-cli.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
-import { canonicalJson } from '../../src/platform/journal/canonical-json.js';
+import { canonicalJson } from '../../src/core/files/canonical-json.js';
 import { sha256Hex } from '../../src/platform/journal/row-integrity.js';
 import { processStart } from '../../src/core/files/file-lock.js';
 

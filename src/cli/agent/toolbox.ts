@@ -25,7 +25,7 @@ import { parseMarket, parseNotional, readDecimal } from '../../core/input.js';
 import { formatUsd } from '../../core/number-format.js';
 import { cents } from '../../core/money.js';
 import type { ApiRequest } from '../../platform/api/transport.js';
-import { canonicalJson } from '../../platform/journal/canonical-json.js';
+import { canonicalJson } from '../../core/files/canonical-json.js';
 import type { JournalEntry } from '../../platform/journal/index.js';
 import type { Env } from '../../platform/config/env.js';
 import { readPosition } from '../../platform/api/wire/fields.js';

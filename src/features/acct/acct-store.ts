@@ -16,7 +16,7 @@ import {
   sizeInWords,
 } from '../../core/security/bounded-read.js';
 import { readBoundedJson } from '../../core/security/json-keys.js';
-import { canonicalJson } from '../../platform/journal/canonical-json.js';
+import { canonicalJson } from '../../core/files/canonical-json.js';
 import { describeHolder } from '../../platform/journal/client-journal.js';
 import { JournalError } from '../../platform/journal/entry.js';
 import { ensureDir, namedHolds } from '../../platform/journal/journal.js';

@@ -1,5 +1,5 @@
 // The journal's semantics, written once over a backend's two small clients (RecordsClient, LockerClient below).
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../../core/files/canonical-json.js';
 import { randomInt } from 'node:crypto';
 import {
   JournalError,

@@ -1,7 +1,7 @@
 import type { TeamJournalOptions } from './postgres/postgres-sessions.js';
 import type { PostgresJournal } from './postgres/postgres-store.js';
 
-export { canonicalJson } from './canonical-json.js';
+export { canonicalJson } from '../../core/files/canonical-json.js';
 export * from './entry.js';
 export type { Holder } from '../../core/files/file-lock.js';
 export { describeHolder, matchesRequest, type Journal, type ListOptions } from './client-journal.js';

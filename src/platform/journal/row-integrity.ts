@@ -1,6 +1,6 @@
 // A journal row's integrity: it never holds an API key, and it must carry a seal to be sent again.
 import { createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../../core/files/canonical-json.js';
 import { JournalError, type JournalEntry } from './entry.js';
 import { containsKeyShape } from '../../core/security/secrets.js';
 

@@ -1,5 +1,5 @@
 // The journal on PostgreSQL: one store shared by every machine of a desk.
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '../../../core/files/canonical-json.js';
 import { clientJournal, plainJson, type RowFilter, type RowSeal } from '../client-journal.js';
 import {
   JournalError,

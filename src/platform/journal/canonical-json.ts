@@ -1,2 +1,0 @@
-// The simulator's too, so kept below both.
-export { canonicalJson } from '../../core/files/canonical-json.js';
