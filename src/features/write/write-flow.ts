@@ -303,7 +303,14 @@ export async function settleWrite<S, R, K = unknown>(
   action: WriteAction<S, R, K>,
   options: WriteOptions,
 ) {
-  const run = await startRun(ports, action, options);
+  const { approved } = action;
+  const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun, approved });
+  const journal = await ports.journal();
+  const identity = await identityOf(ports);
+  const probe = entryFields(identity, action, '');
+  const checked = approved?.by === 'plan' || approved?.by === 'retry';
+  const match = { ...probe, body: probe.request.body };
+  const run = { ports, action, options, guard, journal, identity, probe, match, own: await ownRowTest(ports), checked };
   if (options.dryRun)
     return carryOut(run, {
       key: options.idempotencyKey ?? makeIdempotencyKey(),
@@ -336,32 +343,6 @@ interface WriteRun<S = unknown, R = unknown, K = unknown> {
   checked: boolean;
 }
 
-async function startRun<S, R, K>(
-  ports: WritePorts,
-  action: WriteAction<S, R, K>,
-  options: WriteOptions,
-): Promise<WriteRun<S, R, K>> {
-  const { approved } = action;
-  const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun, approved });
-  const journal = await ports.journal();
-  const identity = await identityOf(ports);
-  const probe = entryFields(identity, action, '');
-  const own = await ownRowTest(ports);
-  const checked = approved?.by === 'plan' || approved?.by === 'retry';
-  return {
-    ports,
-    action,
-    options,
-    journal,
-    identity,
-    probe,
-    match: { ...probe, body: probe.request.body },
-    own,
-    guard,
-    checked,
-  };
-}
-
 const say = (ports: WritePorts, kind: string, level: 'warn' | 'note' | 'success', text: string) =>
   void ports.notify({ kind, level, text });
 const resumeCommand = (ports: WritePorts, entry: JournalEntry) => ports.hedgeCommand('resume', entry.id);
@@ -374,8 +355,6 @@ async function serverNow(ports: WritePorts) {
   return time && !time.assumed ? time : undefined;
 }
 
-type EntryHold = Extract<Awaited<ReturnType<Journal['hold']>>, { held: true }>['hold'];
-
 /** The key a run acts under: `resumed` continues an earlier run's key (checks skipped, a change may have landed), with
  * its `entry` unless the journal does not know the key; `hold`, this run's hold of the earlier entry (let go when the
  * run ends unresolved); `finished`, a key whose action is done (nothing sent again). */
@@ -383,7 +362,7 @@ interface RunKey {
   key: string;
   resumed: boolean;
   entry?: JournalEntry;
-  hold?: EntryHold;
+  hold?: { release(): Promise<unknown> };
   finished?: boolean;
 }
 
@@ -587,14 +566,10 @@ async function attributedContext({ journal, identity, own }: WriteRun, entry: Jo
   return { context, uncertain };
 }
 
-/** What the book shows of an earlier send, as resume decides from it: landed → follow it (`answer`); `recorded` → done,
- * nothing sent; unset → send it again with its key. */
-type Reconciled<S> = { kind: 'landed'; answer: S } | { kind: 'recorded'; entry: JournalEntry } | undefined;
-
 /** Resume reads the book before it resends: landed → follow it; proven not landed, or the key still young on both
  * clocks → send again with the key; otherwise only a person's word sends it again (else exit 12). With
  * --idempotency-key of an action the journal has as done (`finished`), nothing is sent again. */
-async function reconcileEarlier<S>(run: WriteRun<S>, entry: JournalEntry, finished?: boolean): Promise<Reconciled<S>> {
+async function reconcileEarlier<S>(run: WriteRun<S>, entry: JournalEntry, finished?: boolean) {
   const { ports, action, options } = run;
   if (entry.outcome === 'planned') return;
   const { context, uncertain: others } = finished
@@ -626,7 +601,7 @@ async function reconcileEarlier<S>(run: WriteRun<S>, entry: JournalEntry, finish
         'warn',
         `${begun}. The book shows it landed: ${found.evidence}. Nothing is sent again; following it to its end.`,
       );
-    return { kind: 'landed', answer: found.answer };
+    return { kind: 'landed', answer: found.answer } as const;
   }
   if (finished) {
     say(
@@ -635,7 +610,7 @@ async function reconcileEarlier<S>(run: WriteRun<S>, entry: JournalEntry, finish
       'note',
       `Journal ${entry.id} (this --idempotency-key) is already ${safeText(entry.outcome)}: the ${safeText(action.command)} happened once, and nothing was sent again.`,
     );
-    return { kind: 'recorded', entry };
+    return { kind: 'recorded', entry } as const;
   }
   if (found.verdict === 'not-landed' && !others.length)
     return say(
@@ -696,8 +671,6 @@ async function askWhetherLanded({ ports, journal }: WriteRun, entry: JournalEntr
 
 /** What the write flow asks of an agent's call before a write leaves: the plan a live confirmation token was issued
  * for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry. */
-type Gated = Awaited<ReturnType<typeof gateTheSend>>;
-
 async function gateTheSend({ ports, action, checked }: WriteRun, run: RunKey) {
   // A plan's leg was checked with the plan by its caller; a journaled action finished again is no new plan.
   const fresh = !checked && !run.resumed;
@@ -744,8 +717,9 @@ async function gateTheSend({ ports, action, checked }: WriteRun, run: RunKey) {
 /** Check: an agent's limits and the plan its token was issued for (asked again before every retry), then the pre-trade
  * checks and a plan's own check of this step; a resumed action skips them and reads what the book shows of its earlier
  * send (landed: followed, not sent again). */
-async function check<S, R, K>(run: WriteRun<S, R, K>, key: RunKey, gated: Gated) {
+async function check<S, R, K>(run: WriteRun<S, R, K>, key: RunKey) {
   const { ports, action, checked } = run;
+  const gated = await gateTheSend(run, key);
   /** What this run read before the send, kept for its later stages (the kind's). */
   let kept: K | undefined;
   if (!key.resumed && !checked) kept = await action.check?.();
@@ -753,19 +727,15 @@ async function check<S, R, K>(run: WriteRun<S, R, K>, key: RunKey, gated: Gated)
   // A plan's own check of this step, under the side's lock (a step resumed under its key was checked when begun).
   if (!key.resumed && action.approved?.by === 'plan') await action.approved.holds?.();
   const reconciled = key.entry && (await reconcileEarlier(run, key.entry, key.finished));
-  return { gated, kept, reconciled };
+  return { ...key, gated, kept, reconciled, approvedOn: gated.approvedOn };
 }
 
 /** Confirm: the facts the wait needs, read before the send; a new action, or a key this journal does not know (nothing
  * says it was confirmed here), shows its preview and asks as its approval decides (`askAsApproved`). */
-async function confirm<S, R, K>(
-  run: WriteRun<S, R, K>,
-  key: RunKey,
-  checked: Awaited<ReturnType<typeof check<S, R, K>>>,
-) {
+async function confirm<S, R, K>(run: WriteRun<S, R, K>, checked: Awaited<ReturnType<typeof check<S, R, K>>>) {
   const { action, options } = run;
-  const earlier = key.entry;
-  let { kept } = checked;
+  const earlier = checked.entry;
+  let { kept, approvedOn } = checked;
   const readBefore = async () => {
     if (earlier) return (await attributedContext(run, earlier)).context;
     if (!options.wait || !action.before) return;
@@ -774,14 +744,13 @@ async function confirm<S, R, K>(
     return action.context ? { ...read.journaled, ...action.context } : read.journaled;
   };
   let before = await readBefore();
-  let approvedOn = checked.gated.approvedOn;
-  if (!key.resumed || !earlier) {
+  if (!checked.resumed || !earlier) {
     if (!run.checked) kept = (await action.preview?.(kept)) ?? kept;
     approvedOn = await askAsApproved(run, approvedOn, kept, async () => {
       before = await readBefore();
     });
   }
-  return { kept, before, approvedOn };
+  return { ...checked, kept, before, approvedOn };
 }
 
 /** How a write is confirmed, decided here from what was approved (`approvedOn`: the trades a "yes" or a token was given
@@ -813,24 +782,27 @@ async function askAsApproved<K>(
   }
 }
 
+type Confirmed<S, R, K> = Awaited<ReturnType<typeof confirm<S, R, K>>>;
+
 /** Journal: the entry on disk before the request may leave, a new one (what it read before, the earliest the server's
  * time can be at the first send, what an agent's limits judged it trades) or the resumed one set pending. */
-async function journal(run: WriteRun, key: RunKey, confirmed: { before?: JsonObject }, judgedUsd: number | undefined) {
+async function journal<S, R, K>(run: WriteRun<S, R, K>, confirmed: Confirmed<S, R, K>) {
   const { ports, action, identity } = run;
-  let entry = key.entry;
+  const { before } = confirmed;
+  let entry = confirmed.entry;
   /** When this run began its entry, on the monotonic clock (unset: it resumes an earlier one). */
   let begunAt: number | undefined;
   if (!entry) {
     // A resume measures the key's age on the server's clock too. What an agent's limits judged it trades is kept when
     // nothing else records it (a close not waited for whose answer is lost): its daily cap counts it until resolved.
     const fields = withoutUndefined({
-      ...confirmed.before,
+      ...before,
       server_time_ms: (await serverNow(ports))?.earliestMs,
-      judged_usd: confirmed.before === undefined ? judgedUsd : undefined,
+      judged_usd: before === undefined ? confirmed.gated.judgedUsd : undefined,
     });
     const context = Object.keys(fields).length ? fields : undefined;
     entry = await run.journal
-      .begin(entryFields(identity, action, key.key, context), (await rowSealerOf(ports)).seal)
+      .begin(entryFields(identity, action, confirmed.key, context), (await rowSealerOf(ports)).seal)
       .catch((error) => {
         throw error instanceof JournalError
           ? new JournalError(`${error.message} Nothing was sent.`, { path: error.path, hint: error.hint, cause: error })
@@ -839,7 +811,7 @@ async function journal(run: WriteRun, key: RunKey, confirmed: { before?: JsonObj
     begunAt = performance.now();
   }
   if (entry.outcome === 'planned') await run.journal.update(entry.id, { outcome: 'pending' });
-  return { entry, begunAt };
+  return { entry, begunAt, writer: entryWriter(run, entry) };
 }
 
 /** Carries one write out under its key, stage by stage; a run that fails once under way ends `failed`, with what its
@@ -849,18 +821,15 @@ async function carryOut<S, R, K>(run: WriteRun<S, R, K>, key: RunKey) {
   let approvedOn: readonly Trade[] | undefined;
   let journaled: Awaited<ReturnType<typeof journal>> | undefined;
   try {
-    const gated = await gateTheSend(run, key);
-    approvedOn = gated.approvedOn;
-    const checked = await check(run, key, gated);
+    const checked = await check(run, key);
+    approvedOn = checked.approvedOn;
     if (run.options.dryRun)
       return { kind: 'dry-run', planned: await planDryRun(run.ports, run.action.plan(key.key)) } as const;
     if (checked.reconciled?.kind === 'recorded') return checked.reconciled;
-    const confirmed = await confirm(run, key, checked);
+    const confirmed = await confirm(run, checked);
     approvedOn = confirmed.approvedOn;
-    journaled = await journal(run, key, confirmed, gated.judgedUsd);
-    const writer = entryWriter(run, journaled.entry);
-    const sent = await send(run, key, { ...checked, ...confirmed }, writer);
-    return await prove(run, sent, { ...checked, ...confirmed }, writer);
+    journaled = await journal(run, confirmed);
+    return await prove(run, confirmed, await send(run, confirmed, journaled.writer), journaled.writer);
   } catch (error) {
     const begun = journaled?.begunAt === undefined ? undefined : journaled.entry;
     if (begun) begunHere.set(begun.id, journaled!.begunAt!);
@@ -872,31 +841,21 @@ async function carryOut<S, R, K>(run: WriteRun<S, R, K>, key: RunKey) {
   }
 }
 
-/** What the stages after the check and the confirmation are given of them. */
-type Decided<K> = {
-  gated: Gated;
-  kept?: K;
-  reconciled: Reconciled<unknown>;
-  before?: JsonObject;
-  approvedOn?: readonly Trade[];
-};
-
 /** Send: the request with its one key (a resume that found it landed follows its earlier answer instead); what its
  * answer says is journaled (`submitted`). */
-async function send<S, R, K>(run: WriteRun<S, R, K>, key: RunKey, decided: Decided<K>, writer: EntryWriter) {
+async function send<S, R, K>(run: WriteRun<S, R, K>, confirmed: Confirmed<S, R, K>, writer: EntryWriter) {
   const { action } = run;
-  const { gated, reconciled, kept } = decided;
-  const earlier = key.entry;
+  const { gated, reconciled, kept, entry: earlier } = confirmed;
   const answer =
     reconciled?.kind === 'landed'
-      ? (reconciled.answer as S)
+      ? reconciled.answer
       : await writer.proving(
-          () => action.send(key.key, { ...gated.sendHooks, firstSend: !key.resumed }),
+          () => action.send(confirmed.key, { ...gated.sendHooks, firstSend: !confirmed.resumed }),
           earlier !== undefined && earlier.outcome !== 'planned',
         );
   const startedAt = run.ports.clock.now();
   // What it trades as last read before the send: again before a retry, at the confirmation, or by the check.
-  const shown = gated.retried?.() ?? decided.approvedOn ?? gated.judged;
+  const shown = gated.retried?.() ?? confirmed.approvedOn ?? gated.judged;
   await writer.record({ outcome: 'submitted', ...action.submitted(answer, { kept, shown, earlier }) });
   return { answer, startedAt };
 }
@@ -904,8 +863,8 @@ async function send<S, R, K>(run: WriteRun<S, R, K>, key: RunKey, decided: Decid
 /** Prove: a bounded wait until it is seen to land (--no-wait: done at `submitted`), then resolved. */
 async function prove<S, R, K>(
   run: WriteRun<S, R, K>,
+  { kept, before, reconciled }: Confirmed<S, R, K>,
   { answer, startedAt }: { answer: S; startedAt: number },
-  { kept, before, reconciled }: Decided<K>,
   writer: EntryWriter,
 ) {
   if (!run.options.wait)
@@ -915,10 +874,10 @@ async function prove<S, R, K>(
       kept,
       entry: await writer.record({ outcome: 'done', message: NOT_WAITED_MESSAGE }),
     } as const;
-  const { result, sideAfter } = await writer.proving(() =>
+  const proven = await writer.proving(() =>
     run.action.wait(answer, { startedAt, before, kept, sentEarlier: reconciled?.kind === 'landed' }),
   );
-  return resolve(run, writer, { answer, kept, result, sideAfter });
+  return resolve(run, writer, { answer, kept, ...proven });
 }
 
 /** Resolve: filled, done or failed, with the side as every view showed it, journaled and returned. */
