@@ -1,6 +1,6 @@
 // A plan of steps (an apply's, a roll's close then open), carried out under runWrite's lock stage: one confirmation
 // bound to what was shown, then each step through the one write flow in turn, with its own key.
-import type { Holder, JournalEntry, ListOptions } from '../../platform/journal/index.js';
+import type { JournalEntry, ListOptions } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
 import { sendTrade, type TradeRecord } from './trade-actions.js';
 import { identityOf, sentBy } from '../write/row-trust.js';
@@ -11,11 +11,7 @@ import { lock } from '../write/write-flow.js';
 /** A plan as its entry point hands it to the executor: the sides it moves, whether it takes the book's lock first (an
  * apply's, a roll's: a second one waits for the first), and `run`, which builds, confirms and carries it out under
  * those locks (told who held the book meanwhile: it may have moved), each step through `runPlanSteps`. */
-export interface Plan<T> {
-  sides: ReadonlyArray<{ market: string; side: string }>;
-  book?: boolean;
-  run: (waitedFor?: Holder) => Promise<T>;
-}
+export type Plan<T> = Parameters<typeof lock<T>>[1];
 
 /** The plan executor: the plan carried out under runWrite's lock stage, which takes the book's and the sides' locks
  * (a plan made inside another's locks, a keeper's roll, decides under those); its entry points take none. */

@@ -255,10 +255,11 @@ export async function withAccountLock<T>(
   }
 }
 
-/** Lock: the one place a side's lock is taken, for a plan of several steps (the plan executor's, `runPlan`: an apply's,
- * a roll's close then open, a keeper's step) and for every lone write. The sides' locks in one order (two holders of several never deadlock),
- * after the book's when `book` (a plan: a second apply or roll waits for the first; `run` is told who held it
- * meanwhile) unless this chain holds every one of its sides already (a roll a keeper's step makes). */
+/** Lock: the one place a side's lock is taken, for a plan of several steps (the plan executor's, `runPlan`: an
+ * apply's, a roll's close then open, a keeper's step) and for every lone write. The sides' locks in one order (two
+ * holders of several never deadlock), after the book's when `book` (a plan: a second apply or roll waits for the first;
+ * `run` is told who held it meanwhile) unless this chain holds every one of its sides already (a roll a keeper's step
+ * makes). */
 export const lock = <T>(
   ports: WritePorts,
   plan: {
