@@ -437,6 +437,8 @@ export function keeperCycles(
 const SEND_AND_WAIT = { wait: true };
 /** The keeper's writes are approved by its own run (its target and --yes, or the question at its start). */
 const KEEPER_RUN = { by: 'run' } as const;
+/** A row of its own the keeper finishes: with its key, waited for, on the run's approval. */
+const FINISH = { wait: true, approved: KEEPER_RUN };
 
 /** The keeper's reads and writes on the server, each under `stepContext()` (its notices said to no one, its signal the keeper's). Writes are confirmed by the keeper's own run (its target and --yes), never at a prompt. */
 function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { identity: Identity }, say: Say) {
@@ -537,15 +539,9 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
         let done: WriteDone | { kind: 'failed'; error: unknown } | undefined;
         try {
           if (resume.how === 'roll') {
-            done = {
-              kind: 'rolled',
-              outcome: await resumeRollOutcome(ports, resume.entry, { wait: true, approved: KEEPER_RUN }),
-            };
+            done = { kind: 'rolled', outcome: await resumeRollOutcome(ports, resume.entry, FINISH) };
           } else {
-            const result = await finishJournaled(ports, await ports.client(), resume.entry, {
-              wait: true,
-              approved: KEEPER_RUN,
-            });
+            const result = await finishJournaled(ports, await ports.client(), resume.entry, FINISH);
             done = result && { kind: 'sent', result, group: resume.group };
           }
         } catch (error) {
