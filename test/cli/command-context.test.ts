@@ -39,16 +39,15 @@ it('CommandContext closes last opened first, and a failing close does not stop t
   expect(closed).toEqual(['third', 'first']);
 });
 
-it("CommandContext a keeper's step is confirmed by the keeper's start, draws no progress for people, and its notices go to the keeper", async () => {
+it("CommandContext a keeper's step is the keeper's, draws no progress for people, and its notices go to the keeper", async () => {
   const { ctx, stderr } = testContext({ output: { format: 'table' } });
-  expect(ctx.confirmedAhead).toBe(false);
+  expect(ctx.origin).toBe('cli');
   const heard: Notice[] = [];
   const step = ctx.keeperStep({
     signal: new AbortController().signal,
-    confirmed: true,
     notify: (notice) => heard.push(notice),
   });
-  expect([step.origin, step.confirmedAhead]).toEqual(['keeper', true]);
+  expect(step.origin).toBe('keeper');
   await ctx.startProgress('the command waits', 0);
   await step.startProgress('the step waits', 0);
   await new Promise((resolve) => setImmediate(resolve));

@@ -45,6 +45,17 @@ it('live key guard: --no-input on a terminal also needs --yes; a test key needs 
   expect(stderr()).toBe('');
 });
 
+it("live key guard: a write approved by its plan or its command's run is asked nothing, --yes not needed; a retry's approval still asks", async () => {
+  for (const approved of [{ by: 'plan' }, { by: 'run' }] as const) {
+    const { ctx, questions } = context(LIVE_KEY, false);
+    const guard = await guardLiveAction(ctx, { action: 'close a position', approved });
+    expect([guard.live, guard.needsConfirmation, questions]).toEqual([true, false, []]);
+  }
+  const { ctx } = context(LIVE_KEY);
+  const guard = await guardLiveAction(ctx, { action: 'add to a hedge', approved: { by: 'retry' } });
+  expect([guard.live, guard.needsConfirmation]).toEqual([true, true]);
+});
+
 const startSimulator = useSimulators();
 afterAll(closeClients);
 

@@ -33,8 +33,8 @@ import { answeredOpens } from '../write/wait.js';
 import { runPreTradeChecks } from '../trade/pre-trade.js';
 import { finishJournaled } from '../trade/resume.js';
 import { newGroup, resumeRollOutcome, runRoll } from '../trade/roll.js';
-import { runPlanWrite } from '../write/write-flow.js';
 import { days, sendTrade, stepRecord } from '../trade/trade-actions.js';
+import { runPlan } from '../trade/plan-steps.js';
 import { SideViews } from '../book/side-book.js';
 import {
   decide,
@@ -128,12 +128,11 @@ export async function runKeep(
     const takeLock = () => takeKeeperLock(ports, lockPlace!, file);
     let keeperHold = lockPlace && (await takeLock());
 
-    let confirmed = !guard.needsConfirmation;
     // The steps say nothing (what they did comes back as outcomes, made into events here), so no
-    // spinner of theirs is drawn over the live status; they ask nothing once the keeper's run is
-    // confirmed (by --yes, a key that is not live, or the question below). Their rows are journaled
+    // spinner of theirs is drawn over the live status; they ask nothing: their writes are approved by
+    // the keeper's run (`KEEPER_RUN`: --yes, a key that is not live, or the question below). Their rows are journaled
     // `via: keeper`: the keeper finishes no one's unresolved rows but its own.
-    const stepContext = () => ports.keeperStep({ signal: signals.stepSignal, notify: () => {}, confirmed });
+    const stepContext = () => ports.keeperStep({ signal: signals.stepSignal, notify: () => {} });
     // The first error of a one-cycle run: the command ends with its exit code.
     let firstError: unknown;
     const noteError = (error: unknown, fields: Omit<EventFields, 'event'>) => {
@@ -171,12 +170,11 @@ export async function runKeep(
         interval_s: options.intervalMs / 1000,
         environment: identity.environment,
       });
-      if (!confirmed && !signals.stopping) {
+      if (guard.needsConfirmation && !signals.stopping) {
         const lines = await cycles.preview(rows);
         await confirmOrStop(ports, `Keep ${plural(rows.length, 'row')} at target from now on (${lines.join('; ')})?`, {
           live: true,
         });
-        confirmed = true;
       }
 
       await runCycles({ ...options, once, clock }, signals, async (number, startedAt) => {
@@ -437,6 +435,10 @@ export function keeperCycles(
 }
 
 const SEND_AND_WAIT = { wait: true };
+/** The keeper's writes are approved by its own run (its target and --yes, or the question at its start). */
+const KEEPER_RUN = { by: 'run' } as const;
+/** A row of its own the keeper finishes: with its key, waited for, on the run's approval. */
+const FINISH = { wait: true, approved: KEEPER_RUN };
 
 /** The keeper's reads and writes on the server, each under `stepContext()` (its notices said to no one, its signal the keeper's). Writes are confirmed by the keeper's own run (its target and --yes), never at a prompt. */
 function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { identity: Identity }, say: Say) {
@@ -472,6 +474,7 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
           tenorDays: write.tenorDays!,
           skipChecks: false,
           write: SEND_AND_WAIT,
+          approved: KEEPER_RUN,
           ...(clientReference && { clientReference }),
         }),
       };
@@ -483,7 +486,7 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
     const record = stepRecord(step as PlanStep, group, action === 'open' ? 'reopen' : 'converge');
     return {
       kind: 'sent',
-      result: await sendTrade(ports, { ...record, approved: { by: 'run' } }, SEND_AND_WAIT),
+      result: await sendTrade(ports, { ...record, approved: KEEPER_RUN }, SEND_AND_WAIT),
       group,
     };
   };
@@ -510,7 +513,7 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
         say.event(fields);
       }
       if (step.writes) return;
-      await runPlanWrite(ports, {
+      await runPlan(ports, {
         sides: [step.row],
         run: async () => {
           const fresh = await observe(ports, [step.row]);
@@ -536,12 +539,9 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
         let done: WriteDone | { kind: 'failed'; error: unknown } | undefined;
         try {
           if (resume.how === 'roll') {
-            done = { kind: 'rolled', outcome: await resumeRollOutcome(ports, resume.entry, { wait: true }) };
+            done = { kind: 'rolled', outcome: await resumeRollOutcome(ports, resume.entry, FINISH) };
           } else {
-            const result = await finishJournaled(ports, await ports.client(), resume.entry, {
-              wait: true,
-              approved: { by: 'run' },
-            });
+            const result = await finishJournaled(ports, await ports.client(), resume.entry, FINISH);
             done = result && { kind: 'sent', result, group: resume.group };
           }
         } catch (error) {

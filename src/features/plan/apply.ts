@@ -22,8 +22,7 @@ import {
   type TargetPlanOptions,
 } from './target-plan.js';
 import { days, recordFromJournal, stepRecord } from '../trade/trade-actions.js';
-import { confirmedPlan, ownGroupEntries, runPlanSteps } from '../trade/plan-steps.js';
-import { runPlanWrite } from '../write/write-flow.js';
+import { confirmedPlan, ownGroupEntries, runPlan, runPlanSteps } from '../trade/plan-steps.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { sameSide, sideAfterOf } from '../book/side-book.js';
 
@@ -97,7 +96,7 @@ export async function applyTarget(
   const guard = await guardLiveAction(ports, { action: 'apply a target book' });
   const client = await ports.client();
   const plan = () => buildTargetPlan(ports, client, target, opts);
-  return runPlanWrite(ports, {
+  return runPlan(ports, {
     sides: target.rows,
     book: true,
     run: async (waitedFor) => {
@@ -114,7 +113,7 @@ export async function applyTarget(
           const { length } = shown.plan.steps;
           return {
             question:
-              length && ports.interactive && !ports.confirmedAhead ? `Apply ${plural(length, 'action')}?` : undefined,
+              length && ports.interactive && !ports.globals.yes ? `Apply ${plural(length, 'action')}?` : undefined,
           };
         },
         {

@@ -6,6 +6,16 @@ import { sendTrade, type TradeRecord } from './trade-actions.js';
 import { identityOf, sentBy } from '../write/row-trust.js';
 import { confirmAsShown } from '../write/confirm.js';
 import type { Trade } from '../../platform/runtime/context.js';
+import { lock } from '../write/write-flow.js';
+
+/** A plan as its entry point hands it to the executor: the sides it moves, whether it takes the book's lock first (an
+ * apply's, a roll's: a second one waits for the first), and `run`, which builds, confirms and carries it out under
+ * those locks (told who held the book meanwhile: it may have moved), each step through `runPlanSteps`. */
+export type Plan<T> = Parameters<typeof lock<T>>[1];
+
+/** The plan executor: the plan carried out under runWrite's lock stage, which takes the book's and the sides' locks
+ * (a plan made inside another's locks, a keeper's roll, decides under those); its entry points take none. */
+export const runPlan = <T>(ports: WritePorts, plan: Plan<T>) => lock(ports, plan);
 
 /** This account's entries of the groups whose id starts with `groupPrefix`, as `query` lists them (newest first). */
 export async function ownGroupEntries(ports: WritePorts, groupPrefix: string, query: ListOptions) {

@@ -24,7 +24,14 @@ import {
   UnresolvedError,
   UsageError,
 } from '../../core/errors.js';
-import { confirmedPlan, ownGroupEntries, runPlanSteps, type PlanRunStep, type StepDone } from './plan-steps.js';
+import {
+  confirmedPlan,
+  ownGroupEntries,
+  runPlan,
+  runPlanSteps,
+  type PlanRunStep,
+  type StepDone,
+} from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction, hedgesWords, sayMovedSinceAsked } from '../write/confirm.js';
@@ -41,7 +48,7 @@ import {
   makeIdempotencyKey,
   planDryRun,
   ROLL_GROUP_PREFIX,
-  runPlanWrite,
+  type Approval,
   type WriteOptions,
 } from '../write/write-flow.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
@@ -58,6 +65,8 @@ interface RollRequest {
   write: WriteOptions;
   /** The new hedge's deal reference (`--ref`, a keeper row's); unset: the rolled hedge's own, kept through the roll. */
   clientReference?: string;
+  /** Approved by the command's run (a keeper's roll): not asked again. */
+  approved?: Approval;
 }
 
 /** A group id for the legs of one action: its prefix, the time and a random part. */
@@ -409,14 +418,18 @@ async function rollDryRun(ports: WritePorts, client: HedgeClient, notes: string[
 export type RollOutcome = Awaited<ReturnType<typeof carryOut | typeof rollDryRun>>;
 
 /** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls). */
-export async function resumeRollOutcome(ports: WritePorts, entry: JournalEntry, options: { wait: boolean }) {
+export async function resumeRollOutcome(
+  ports: WritePorts,
+  entry: JournalEntry,
+  options: { wait: boolean; approved?: Approval },
+) {
   const legs = await legsOf(ports, entry.group!);
   if (!legs.unfinished)
     throw new UsageError(
       `Journal ${entry.id} is a leg of the roll ${safeText(legs.group)}, which is already finished (${legs.described}); see \`${ports.hedgeCommand('journal', 'show', legs.open.id)}\`.`,
     );
-  const guard = await guardLiveAction(ports, { action: 'finish a roll' });
-  return runPlanWrite(ports, {
+  const guard = await guardLiveAction(ports, { action: 'finish a roll', approved: options.approved });
+  return runPlan(ports, {
     sides: [legs.request],
     book: true,
     run: async () => {
@@ -439,7 +452,11 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
   const { market, side, tenorDays, write } = req;
   const { hedgeCommand } = ports;
   const { dryRun } = write;
-  const guard = await guardLiveAction(ports, { action: 'roll a hedge (close it, then open a new one)', dryRun });
+  const guard = await guardLiveAction(ports, {
+    action: 'roll a hedge (close it, then open a new one)',
+    dryRun,
+    approved: req.approved,
+  });
   const client = await ports.client();
   /** The legs of rolls of this market and side sent with the current credentials (newest first). */
   const rollLegsOf = async (query: ListOptions) =>
@@ -664,7 +681,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
   if (dryRun) return roll();
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
   const waitingSince = ports.clock.now();
-  return runPlanWrite(ports, {
+  return runPlan(ports, {
     sides: [req],
     book: true,
     run: async (holder) => {

@@ -44,7 +44,6 @@ import {
   sizedByRecords,
 } from '../write/wait.js';
 import {
-  checkedAhead,
   isRejection,
   runWrite,
   settleWrite,
@@ -633,7 +632,7 @@ function closeHooks(t: TradeScope): KindHooks {
       // Asked to close a side every view shows flat, this account's fresh opens of it included (a fill still unlisted
       // is no flat side): refused before anything is journaled, as add and reduce are. Read here, after a dry run and
       // the repeat guard, which say more; a plan's step is its caller's to decide.
-      if (flat && !checkedAhead(record))
+      if (flat && record.approved?.by !== 'plan')
         t.refuseFlat((await readSidesAsAnswered(ports, client, [{ market, side }])).books[0]);
       const notional = book.filled.length ? book.recordsUsd : flat ? 0 : position?.notionalUsd;
       const journaled = withoutUndefined({

@@ -11,6 +11,17 @@ import { sameHedges, sameSide } from '../book/side-book.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 
+/** Who approved a write before it reached the flow, and on what (unset: no one; the confirm stage asks as the key and
+ * the command's --yes require): `plan`, a plan's one confirmation (apply's, a roll's), whose checks and agent's limits
+ * ran over the whole plan, with `holds`, its check of this step under the side's lock right before it is journaled
+ * (throws when the plan no longer holds: the side moved since the plan; a roll's side covered between its close and
+ * its open); `run`, the command's own run (apply's or the keeper's start, their --yes and target), its checks and limits
+ * still the write's; `retry`, an earlier attempt of this same action refused for the amount's name only, checked then,
+ * with `trades`, what a person's "yes" or an agent's token was given on (sent on it only while the side is as they
+ * show; moved, asked again where a person can be asked, else refused). */
+export type Approval =
+  { by: 'plan'; holds?: () => Promise<void> } | { by: 'run' } | { by: 'retry'; trades?: readonly Trade[] };
+
 /** Declining a confirmation ends the run with nothing sent: exit 8 (`declined`), not Ctrl-C's 130. */
 export class NotConfirmedError extends DeclinedError {
   constructor() {
@@ -22,8 +33,8 @@ export class NotConfirmedError extends DeclinedError {
  * whether a confirmation prompt must come before the write (live key, terminal, no --yes), and asks (default No) when
  * needed: a "No" ends the command with nothing sent. */
 export async function guardLiveAction(
-  ports: Pick<WritePorts, 'credentials' | 'notify' | 'confirmedAhead' | 'interactive' | 'globals'>,
-  input: { action: string; dryRun?: boolean },
+  ports: Pick<WritePorts, 'credentials' | 'notify' | 'interactive' | 'globals'>,
+  input: { action: string; dryRun?: boolean; approved?: Approval },
 ) {
   const credentials = await ports.credentials();
   const live = credentials.environment === 'live';
@@ -34,7 +45,9 @@ export async function guardLiveAction(
       text: `production key ${redactKey(credentials.apiKey)}: this will ${input.action} with real funds.`,
     });
   }
-  const needsConfirmation = live && !input.dryRun && !ports.confirmedAhead;
+  // Confirmed ahead: by --yes, or by the plan or the command's run the write is part of.
+  const by = input.approved?.by;
+  const needsConfirmation = live && !input.dryRun && !ports.globals.yes && by !== 'plan' && by !== 'run';
   if (needsConfirmation && !ports.interactive) {
     const why = ports.globals.input ? 'there is no terminal to confirm on' : '--no-input forbids asking';
     throw new UsageError(`--yes is required to ${input.action} with a LIVE key (${why}); nothing was sent.`);

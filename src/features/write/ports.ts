@@ -12,7 +12,6 @@ export type WritePorts = Pick<
   | 'io'
   | 'origin'
   | 'interactive'
-  | 'confirmedAhead'
   // An agent's call: its limits, its token's plan
   | 'tradeGate'
   | 'planCheck'

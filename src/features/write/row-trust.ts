@@ -121,11 +121,11 @@ export function begunElsewhere(entry: Pick<JournalEntry, 'host'>) {
 
 /** A row begun on another machine is resumed here only on a person's word (--yes, or a yes at a prompt; else exit 2). */
 export async function confirmRowFromElsewhere(
-  ports: Pick<WritePorts, 'confirmedAhead' | 'interactive' | 'confirm'>,
+  ports: Pick<WritePorts, 'globals' | 'interactive' | 'confirm'>,
   entry: JournalEntry,
   what: string,
 ) {
-  if (!begunElsewhere(entry) || ports.confirmedAhead) return;
+  if (!begunElsewhere(entry) || ports.globals.yes) return;
   const from = `Journal ${safeText(entry.id)} (${safeText(String(entry.command))}) was begun on ${safeText(String(entry.host))}, not on this machine`;
   if (!ports.interactive) {
     throw new UsageError(

@@ -20,6 +20,7 @@ import {
   UsageError,
 } from '../../core/errors.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Journal } from '../../platform/journal/index.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';
 import {
   confirmRowFromElsewhere,
@@ -50,7 +51,9 @@ import { HOUR_MS, type Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 import type { Trade } from '../../platform/runtime/context.js';
-import { confirmOrStop, guardLiveAction, sameAsShown, sayMovedSinceAsked } from './confirm.js';
+import { confirmOrStop, guardLiveAction, sameAsShown, sayMovedSinceAsked, type Approval } from './confirm.js';
+
+export type { Approval } from './confirm.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { actionAge } from '../../core/server-clock.js';
 import { cents } from '../../core/money.js';
@@ -102,19 +105,6 @@ export interface WriteRecord {
   approved?: Approval;
   /** Journaled beside the facts read before the send (a retry: the refused entry it retries). */
   context?: JsonObject;
-}
-
-/** What a caller approved ahead of the write: `plan`, a plan's one confirmation (apply's, a roll's), whose checks and
- * agent's limits ran over the whole plan; `run`, the command's own run (apply's or the keeper's start, their --yes and
- * target), its checks and limits still the write's; `retry`, an earlier attempt of this same action refused for the
- * amount's name only, checked then. `trades`: what a person's "yes" or an agent's token was given on (sent on it only
- * while the side is as they show; moved, asked again where a person can be asked, else refused). `holds`: a plan's
- * step's check stage, under the side's lock right before it is journaled: throws when the plan no longer holds for it
- * (the side moved since the plan; a roll's side covered between its close and its open). */
-export interface Approval {
-  by: 'plan' | 'run' | 'retry';
-  trades?: readonly Trade[];
-  holds?: () => Promise<void>;
 }
 
 /** What a kind does with its record, stage by stage. `S` is the submit answer, `R` the resolution, `K` what this run
@@ -214,9 +204,6 @@ const landed = (entry: JournalEntry) => entry.outcome === 'done' || entry.outcom
 export const sideOf = (entry: JournalEntry) =>
   `${String(bodyOf(entry).market ?? '').toUpperCase()} ${String(bodyOf(entry).side ?? '')}`;
 
-/** Its checks (and an agent's limits) ran before it reached the flow: with its plan, or on the attempt it retries. */
-export const checkedAhead = (record: WriteRecord) => record.approved?.by === 'plan' || record.approved?.by === 'retry';
-
 // Check and act under one lock: a per-account lock of the journal, so two processes never both
 // decide from the same book. A waiter reads the book afresh; still held at its bound, exit 11.
 /** The scopes this async chain holds: an inner check-and-act runs under its outer hold instead of waiting for itself; two agent calls in one `hedge mcp` process still exclude each other. */
@@ -268,12 +255,12 @@ export async function withAccountLock<T>(
   }
 }
 
-/** Lock: the one place a side's lock is taken, for a write of several steps (an apply's, a roll's close then open, a
- * keeper's step: built, confirmed and carried out by `run`, each step through runWrite approved by the plan, its check
- * stage the plan's) and for every lone write. The sides' locks in one order (two holders of several never deadlock),
- * after the book's when `book` (a plan: a second apply or roll waits for the first; `run` is told who held it
- * meanwhile) unless this chain holds every one of its sides already (a roll a keeper's step makes). */
-export const runPlanWrite = <T>(
+/** Lock: the one place a side's lock is taken, for a plan of several steps (the plan executor's, `runPlan`: an
+ * apply's, a roll's close then open, a keeper's step) and for every lone write. The sides' locks in one order (two
+ * holders of several never deadlock), after the book's when `book` (a plan: a second apply or roll waits for the first;
+ * `run` is told who held it meanwhile) unless this chain holds every one of its sides already (a roll a keeper's step
+ * makes). */
+export const lock = <T>(
   ports: WritePorts,
   plan: {
     sides: ReadonlyArray<{ market: string; side: string }>;
@@ -297,9 +284,9 @@ export const runPlanWrite = <T>(
   return plan.book && !inside ? withAccountLock(ports, 'the book of this account', ['book'], underSides) : underSides();
 };
 
-/** The one write flow, in stages: check → confirm → journaled → send → prove → outcome (CONTRIBUTING.md, the write
- * path). Each stage is a function inside settleWrite, over what the run read once at its start and what the stages
- * before it returned. */
+/** The one write flow, as its named stages (CONTRIBUTING.md, the write path): chooseKey → check → confirm → journal →
+ * send → prove → resolve, under the lock stage. Each is a function given what the run read once at its start
+ * (`WriteRun`) and what the stages before it returned. */
 export async function runWrite<S, R, K = unknown>(
   ports: WritePorts,
   action: WriteAction<S, R, K>,
@@ -317,607 +304,708 @@ export async function settleWrite<S, R, K = unknown>(
   action: WriteAction<S, R, K>,
   options: WriteOptions,
 ) {
-  // What every stage below is given: the action, its options, and what the run read once at its start.
-  const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun });
+  const { approved } = action;
+  const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun, approved });
   const journal = await ports.journal();
   const identity = await identityOf(ports);
   const probe = entryFields(identity, action, '');
+  const checked = approved?.by === 'plan' || approved?.by === 'retry';
   const match = { ...probe, body: probe.request.body };
-  const { approved } = action;
-  const checked = checkedAhead(action);
-  /** Only a row this key sealed says what this account did: a forged row could move a decision at will. */
-  const own = await ownRowTest(ports);
-  const say = (kind: string, level: 'warn' | 'note' | 'success', text: string) =>
-    void ports.notify({ kind, level, text });
-  const resumeCommand = (entry: JournalEntry) => ports.hedgeCommand('resume', entry.id);
-  const resolveCommands = (entry: JournalEntry) =>
-    `\`${ports.hedgeCommand('journal', 'resolve', entry.id, '--landed')}\` or \`${ports.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\``;
-  /** The server's time, when its answers told it. */
-  const serverNow = async () => {
-    const time = (await ports.client()).transport?.serverNow?.();
-    return time && !time.assumed ? time : undefined;
-  };
+  const run = { ports, action, options, guard, journal, identity, probe, match, own: await ownRowTest(ports), checked };
   if (options.dryRun)
-    return carryOut({
+    return carryOut(run, {
       key: options.idempotencyKey ?? makeIdempotencyKey(),
       resumed: options.idempotencyKey !== undefined,
     });
   // The same action in flight in another live process: said at once (exit 11), not waited for.
   if (!options.idempotencyKey && !options.fresh) {
-    const pending = await journal.findUnresolvedMatch(match);
-    const holder = pending && (await journal.holderOf(pending.id));
+    const pending = await run.journal.findUnresolvedMatch(run.match);
+    const holder = pending && (await run.journal.holderOf(pending.id));
     if (holder) throw heldError(ports, pending, holder);
   }
   // One change in flight per side: decided, sent and seen to land under the side's lock.
-  return runPlanWrite(ports, { sides: action.side ? [action.side] : [], run: async () => carryOut(await chooseKey()) });
+  return lock(ports, { sides: action.side ? [action.side] : [], run: async () => carryOut(run, await chooseKey(run)) });
+}
 
-  /** The key a run acts under, as chooseKey decided it. */
-  type RunKey = Awaited<ReturnType<typeof chooseKey>>;
+/** What every stage of one write is given: the action, its options, and what the run read once at its start. */
+interface WriteRun<S = unknown, R = unknown, K = unknown> {
+  ports: WritePorts;
+  action: WriteAction<S, R, K>;
+  options: WriteOptions;
+  journal: Journal;
+  identity: Identity;
+  /** The entry this action would journal (its key blank), and what an identical request matches. */
+  probe: ReturnType<typeof entryFields>;
+  match: ReturnType<typeof entryFields> & { body: unknown };
+  /** Only a row this key sealed says what this account did: a forged row could move a decision at will. */
+  own: (entry: JournalEntry) => boolean;
+  guard: { live: boolean; needsConfirmation: boolean };
+  /** Its checks (and an agent's limits) ran before it reached the flow: with its plan, or on the attempt it retries. */
+  checked: boolean;
+}
 
-  /** Takes hold of an earlier unresolved entry to resume it, or refuses (exit 11) when a live process holds it. */
-  async function holdToResume(entry: JournalEntry) {
-    const answer = await journal.hold(entry.id);
-    if (answer.held) return answer.hold;
-    const now = await journal.get(entry.id);
-    if (!now || isUnresolved(now)) throw heldError(ports, entry, answer.holder);
-    // Another process finished it between our look and our hold: this run only saw its action.
-    throw new HeldError(
-      `The same ${safeText(entry.command)} (journal ${entry.id}, ${started(entry)}) was carried out meanwhile by another hedge process (${safeText(describeHolder(answer.holder))}); its outcome is ${safeText(now.outcome)}. This run sent nothing.`,
-      {
-        holder: answer.holder.pid > 0 ? answer.holder : undefined,
-        details: { journal_id: entry.id, outcome: now.outcome },
-        hint: `See it with \`${ports.hedgeCommand('journal', 'show', entry.id)}\`; run the command again for another ${safeText(entry.command)}.`,
-      },
+const say = (ports: WritePorts, kind: string, level: 'warn' | 'note' | 'success', text: string) =>
+  void ports.notify({ kind, level, text });
+const resumeCommand = (ports: WritePorts, entry: JournalEntry) => ports.hedgeCommand('resume', entry.id);
+const resolveCommands = (ports: WritePorts, entry: JournalEntry) =>
+  `\`${ports.hedgeCommand('journal', 'resolve', entry.id, '--landed')}\` or \`${ports.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\``;
+
+/** The server's time, when its answers told it. */
+async function serverNow(ports: WritePorts) {
+  const time = (await ports.client()).transport?.serverNow?.();
+  return time && !time.assumed ? time : undefined;
+}
+
+/** The key a run acts under: `resumed` continues an earlier run's key (checks skipped, a change may have landed), with
+ * its `entry` unless the journal does not know the key; `hold`, this run's hold of the earlier entry (let go when the
+ * run ends unresolved); `finished`, a key whose action is done (nothing sent again). */
+interface RunKey {
+  key: string;
+  resumed: boolean;
+  entry?: JournalEntry;
+  hold?: { release(): Promise<unknown> };
+  finished?: boolean;
+}
+
+/** Takes hold of an earlier unresolved entry to resume it, or refuses (exit 11) when a live process holds it. */
+async function holdToResume({ ports, journal }: WriteRun, entry: JournalEntry) {
+  const answer = await journal.hold(entry.id);
+  if (answer.held) return answer.hold;
+  const now = await journal.get(entry.id);
+  if (!now || isUnresolved(now)) throw heldError(ports, entry, answer.holder);
+  // Another process finished it between our look and our hold: this run only saw its action.
+  throw new HeldError(
+    `The same ${safeText(entry.command)} (journal ${entry.id}, ${started(entry)}) was carried out meanwhile by another hedge process (${safeText(describeHolder(answer.holder))}); its outcome is ${safeText(now.outcome)}. This run sent nothing.`,
+    {
+      holder: answer.holder.pid > 0 ? answer.holder : undefined,
+      details: { journal_id: entry.id, outcome: now.outcome },
+      hint: `See it with \`${ports.hedgeCommand('journal', 'show', entry.id)}\`; run the command again for another ${safeText(entry.command)}.`,
+    },
+  );
+}
+
+/** ChooseKey: --idempotency-key, else an unresolved entry of the same request (exit 11 when live), else new. */
+async function chooseKey(run: WriteRun): Promise<RunKey> {
+  const { ports, journal, options, match } = run;
+  const key = options.idempotencyKey;
+  if (key) return givenKey(run, key);
+  const pending = await journal.findUnresolvedMatch(match);
+  if (pending && !options.fresh) {
+    await requireOwnRow(ports, pending);
+    // A colleague's action is taken over by a lone command only on a person's word, as by `hedge resume` (multi-leg actions ask their own).
+    if (match.group === undefined) await confirmRowFromElsewhere(ports, pending, 'resume it');
+    const hold = await holdToResume(run, pending);
+    say(
+      ports,
+      'resuming',
+      'warn',
+      `Resuming the ${pending.command} ${started(pending)} (journal ${pending.id}, outcome ${pending.outcome}) with key ${pending.idempotency_key}: its process is gone; the book is read first, and if it is sent again, its key lets the server act at most once.`,
     );
+    return { key: pending.idempotency_key, resumed: true, entry: pending, hold };
   }
+  await refuseUnresolvedChange(run, pending?.id);
+  if (pending) {
+    const holder = await journal.holderOf(pending.id);
+    const same = `--new: journal ${pending.id} (the same ${pending.command}, ${started(pending)}`;
+    say(
+      ports,
+      holder ? 'left-to-its-process' : 'set-aside',
+      'warn',
+      holder
+        ? `${same}) is still being carried out by ${safeText(describeHolder(holder))}; it is left to that process, and this run is a separate action with a new key.`
+        : `${same}, outcome ${pending.outcome}) is set aside; this run is a new action with a new key.`,
+    );
+    if (!holder) await journal.update(pending.id, { outcome: 'abandoned', message: 'set aside by --new' });
+  }
+  if (!options.again && match.group === undefined) await refuseRecentRepeat(run);
+  return { key: makeIdempotencyKey(), resumed: false };
+}
 
-  /** Decides the key: --idempotency-key, else an unresolved entry of the same request (exit 11 when live), else new.
-   * The run it returns: `resumed` continues an earlier run's key (checks skipped, a change may have landed), with its
-   * `entry` unless the journal does not know the key; `hold`, this run's hold of the earlier entry (let go when the run
-   * ends unresolved); `finished`, a key whose action is done (nothing sent again). */
-  async function chooseKey() {
-    const key = options.idempotencyKey;
-    if (key) {
-      const [known] = await journal.list({ idempotencyKey: key });
-      if (!known) return { key, resumed: true };
-      // A key stands for one request: the journal would otherwise credit this run to the earlier action.
-      const resume = `\`${resumeCommand(known)}\``;
-      if (!matchesRequest(known, match))
-        throw new UsageError(
-          `--idempotency-key: that key belongs to journal ${known.id} (a ${known.command} ${started(known)}) with another request, account or environment; a key is reused only for the same request (${resume} finishes that one).`,
-        );
-      if (known.group !== undefined && known.group !== match.group)
-        throw new UsageError(
-          `--idempotency-key: that key belongs to a leg of ${known.group} (journal ${known.id}); finish that action with ${resume}.`,
-        );
-      const done = landed(known);
-      // A row is valid once: a key whose action ended is never sent again, under a second row.
-      if (!done && !isUnresolved(known))
-        throw new UsageError(
-          `--idempotency-key: that key's action (journal ${known.id}, a ${known.command} ${started(known)}) ended ${safeText(known.outcome)}; a key is one action, so nothing was sent: run the command without --idempotency-key, or with a new key, for another.`,
-        );
-      // What the run takes from the row (its key, its outcome, its request to resend) must be this account's own.
-      await requireOwnRow(ports, known);
-      // Done already (a script re-running a command killed after its action): exactly once, nothing sent. A planned
-      // leg was never sent: nothing of it can have happened yet.
-      return done
-        ? { key, resumed: true, entry: known, finished: true }
-        : { key, resumed: known.outcome !== 'planned', entry: known, hold: await holdToResume(known) };
-    }
-    const pending = await journal.findUnresolvedMatch(match);
-    if (pending && !options.fresh) {
-      await requireOwnRow(ports, pending);
-      // A colleague's action is taken over by a lone command only on a person's word, as by `hedge resume` (multi-leg actions ask their own).
-      if (match.group === undefined) await confirmRowFromElsewhere(ports, pending, 'resume it');
-      const hold = await holdToResume(pending);
+/** The run of a key given with --idempotency-key: a key stands for one request of this account's own. */
+async function givenKey(run: WriteRun, key: string): Promise<RunKey> {
+  const { ports, journal, match } = run;
+  const [known] = await journal.list({ idempotencyKey: key });
+  if (!known) return { key, resumed: true };
+  // A key stands for one request: the journal would otherwise credit this run to the earlier action.
+  const resume = `\`${resumeCommand(ports, known)}\``;
+  if (!matchesRequest(known, match))
+    throw new UsageError(
+      `--idempotency-key: that key belongs to journal ${known.id} (a ${known.command} ${started(known)}) with another request, account or environment; a key is reused only for the same request (${resume} finishes that one).`,
+    );
+  if (known.group !== undefined && known.group !== match.group)
+    throw new UsageError(
+      `--idempotency-key: that key belongs to a leg of ${known.group} (journal ${known.id}); finish that action with ${resume}.`,
+    );
+  const done = landed(known);
+  // A row is valid once: a key whose action ended is never sent again, under a second row.
+  if (!done && !isUnresolved(known))
+    throw new UsageError(
+      `--idempotency-key: that key's action (journal ${known.id}, a ${known.command} ${started(known)}) ended ${safeText(known.outcome)}; a key is one action, so nothing was sent: run the command without --idempotency-key, or with a new key, for another.`,
+    );
+  // What the run takes from the row (its key, its outcome, its request to resend) must be this account's own.
+  await requireOwnRow(ports, known);
+  // Done already (a script re-running a command killed after its action): exactly once, nothing sent. A planned
+  // leg was never sent: nothing of it can have happened yet.
+  return done
+    ? { key, resumed: true, entry: known, finished: true }
+    : { key, resumed: known.outcome !== 'planned', entry: known, hold: await holdToResume(run, known) };
+}
+
+/** An unresolved write of this account making the same change on the same side (another command's, `hedge api`'s,
+ * one sent through another host name of the base URL), that verifies as this key's: a new write could act beside
+ * it, so nothing is sent (exit 12; 11 while its process lives) until it is finished or resolved; --new goes on. */
+async function refuseUnresolvedChange(
+  { ports, journal, identity, probe, match, own, options }: WriteRun,
+  exceptId?: string,
+) {
+  const change = changeOf(probe);
+  if (!change) return;
+  const [earlier] = (await journal.findUnresolvedChanges(identity, change)).filter(
+    (entry) => entry.id !== exceptId && (match.group === undefined || entry.group !== match.group) && own(entry),
+  );
+  if (!earlier) return;
+  const holder = await journal.holderOf(earlier.id);
+  const what = `${safeText(earlier.command)} (journal ${earlier.id}, ${started(earlier)} through ${safeText(earlier.base_url_host)}, outcome ${safeText(earlier.outcome)})`;
+  if (options.fresh) {
+    say(ports, 'set-aside', 'warn', `--new: the unresolved ${what} is left as it is; this run is a separate action.`);
+    return;
+  }
+  if (holder) throw heldError(ports, earlier, holder);
+  const resume = sentBy(identity, earlier) ? `\`${resumeCommand(ports, earlier)}\`` : resumeWithItsCredentials(earlier);
+  throw new UnresolvedError(
+    `An earlier ${change.kind} on the ${change.side} side of ${safeText(change.market)} has no known outcome: ${what}. Another ${change.kind} now could act beside it, so nothing was sent.`,
+    {
+      details: { journal_id: earlier.id, command: earlier.command, base_url_host: earlier.base_url_host },
+      hint: `Finish it first: ${resume} reads the book and sends it again only under its own key; or look at the book and record what happened: ${resolveCommands(ports, earlier)}; then run this command again. --new sends this one anyway, as a separate action.`,
+    },
+  );
+}
+
+/** A re-run of a lone write that ended within the repeat window is refused (exit 11) without --again. */
+async function refuseRecentRepeat({ ports, journal, match, own, action, checked }: WriteRun) {
+  const windowMs = repeatWindowMs(ports.env);
+  if (windowMs === 0) return;
+  const since = ports.clock.now() - windowMs;
+  const endedAt = (entry: JournalEntry) => Date.parse(entry.resolved_at ?? entry.created_at);
+  // The journal reads by when an action began: one resumed into the window may have begun a key lifetime before it.
+  const [recent] = (await journal.list({ since: since - keyLifetimeMs(ports.env) }))
+    .filter(
+      (entry) =>
+        landed(entry) &&
+        entry.group === undefined &&
+        matchesRequest(entry, match) &&
+        endedAt(entry) >= since &&
+        // A forged "done" is no earlier run.
+        own(entry),
+    )
+    .sort((a, b) => endedAt(b) - endedAt(a));
+  if (!recent) return;
+  // Judged by the side: only while it still shows what that action left is this run likely the same intent again.
+  const moved = action.side;
+  const unchanged =
+    recent.side_after &&
+    moved &&
+    sameSide(
+      sideAfterOf((await readSideInStep(ports, await ports.client(), moved.market, moved.side)).book),
+      recent.side_after,
+    );
+  if (unchanged === false) return;
+  // A refusal with a reason of its own (an open --ref whose deal is active: exit 3) comes before "repeated".
+  if (!checked) await action.check?.();
+  const ended = recent.resolved_at ?? recent.created_at;
+  const hedge = recent.hedge_id ? `, hedge ${safeText(recent.hedge_id)}` : '';
+  // A close re-run on the side it left flat: that is the whole news.
+  const flat = unchanged && recent.command === 'close' && recent.side_after?.hedge_ids.length === 0;
+  const { market, side } = bodyOf(recent);
+  const which = typeof market === 'string' && typeof side === 'string' ? `${side} side of ${market}` : 'side';
+  throw new RepeatedActionError(
+    flat
+      ? `The ${safeText(which)} is already flat: the same close closed it at ${utcClock(ended)} UTC (journal ${recent.id}${hedge}); nothing was sent.`
+      : `The same ${safeText(recent.command)} (journal ${recent.id}, ${safeText(recent.outcome)} at ${utcClock(ended)} UTC${hedge}) ended ${describeAge(ports.clock.now() - endedAt(recent))} ago${unchanged ? ' and the side still shows exactly what it left' : ''}; this run sent nothing, so a re-run of a finished command does not act twice.`,
+    {
+      details: {
+        journal_id: recent.id,
+        ...(!flat && { outcome: recent.outcome, ended_at: ended }),
+        hedge_id: recent.hedge_id ?? null,
+        side_unchanged: unchanged ?? null,
+      },
+      hint: `See it with \`${ports.hedgeCommand('journal', 'show', recent.id)}\`.${flat ? '' : ' To send another one, run the command again with --again; scripts that re-run on failure pass their own --idempotency-key instead (exactly once across any kill).'}`,
+    },
+  );
+}
+
+/** The entry's context with its side's baseline moved by every change of the side the journal knows landed since. */
+async function attributedContext({ journal, identity, own }: WriteRun, entry: JournalEntry) {
+  // The other changes of the side this account's journal knows began since.
+  const others = (await journal.list({ since: Date.parse(entry.created_at) })).filter(
+    (other) =>
+      other.id !== entry.id &&
+      !['planned', 'rejected', 'abandoned'].includes(other.outcome) &&
+      // The entry is this account's (the key's choice matched it): so must its side's other changes be.
+      sentBy(identity, other) &&
+      sideOf(other) === sideOf(entry),
+  );
+  const uncertain: JournalEntry[] = [];
+  let delta = 0;
+  for (const other of others) {
+    const amount = recordedUsd(bodyOf(other));
+    if (!own(other)) uncertain.push(other);
+    else if ((other.command === 'add' || other.command === 'reduce') && landed(other) && amount !== undefined)
+      delta += other.command === 'add' ? amount : -amount;
+    // A whole roll closed and re-opened the same notional.
+    else if (
+      !other.group?.startsWith(ROLL_GROUP_PREFIX) ||
+      !others.filter((leg) => leg.group === other.group).every((leg) => landed(leg) && own(leg))
+    )
+      uncertain.push(other);
+  }
+  const context = entry.context && { ...entry.context };
+  for (const name of ['baseline_notional_usd', 'notional_usd']) {
+    const value = context?.[name];
+    if (typeof value === 'number' && delta !== 0) context![name] = cents(value + delta);
+  }
+  return { context, uncertain };
+}
+
+/** Resume reads the book before it resends: landed → follow it; proven not landed, or the key still young on both
+ * clocks → send again with the key; otherwise only a person's word sends it again (else exit 12). With
+ * --idempotency-key of an action the journal has as done (`finished`), nothing is sent again. */
+async function reconcileEarlier<S>(run: WriteRun<S>, entry: JournalEntry, finished?: boolean) {
+  const { ports, action, options } = run;
+  if (entry.outcome === 'planned') return;
+  const { context, uncertain: others } = finished
+    ? { context: entry.context, uncertain: [] }
+    : await attributedContext(run, entry);
+  const found = (await action.reconcile?.({ ...entry, context })) ?? {
+    verdict: 'unknown',
+    evidence: 'no view of the book shows what this request did',
+  };
+  const lifetime = keyLifetimeMs(ports.env);
+  // How old the entry's key is, on both clocks (core/server-clock.ts).
+  const sentAt = entry.context?.server_time_ms;
+  const begunAt = begunHere.get(entry.id);
+  const { ms: age, clock } = actionAge(
+    { serverMs: typeof sentAt === 'number' ? sentAt : undefined, localMs: Date.parse(entry.created_at) },
+    {
+      server: await serverNow(ports),
+      localMs: ports.clock.now(),
+      elapsedMs: begunAt && performance.now() - begunAt,
+    },
+  );
+  const begun = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${utcClock(entry.created_at)} UTC, ${age === undefined ? UNTOLD_AGE[clock] : `${describeAge(age)} ago by the ${clock} clock`})`;
+  // A close shows only as the side's absence, which another change of the side since could explain as well.
+  if (found.verdict === 'landed' && found.answer !== undefined && (entry.command !== 'close' || !others.length)) {
+    if (!finished)
       say(
-        'resuming',
+        ports,
+        'earlier-landed',
         'warn',
-        `Resuming the ${pending.command} ${started(pending)} (journal ${pending.id}, outcome ${pending.outcome}) with key ${pending.idempotency_key}: its process is gone; the book is read first, and if it is sent again, its key lets the server act at most once.`,
+        `${begun}. The book shows it landed: ${found.evidence}. Nothing is sent again; following it to its end.`,
       );
-      return { key: pending.idempotency_key, resumed: true, entry: pending, hold };
-    }
-    await refuseUnresolvedChange(pending?.id);
-    if (pending) {
-      const holder = await journal.holderOf(pending.id);
-      const same = `--new: journal ${pending.id} (the same ${pending.command}, ${started(pending)}`;
-      say(
-        holder ? 'left-to-its-process' : 'set-aside',
-        'warn',
-        holder
-          ? `${same}) is still being carried out by ${safeText(describeHolder(holder))}; it is left to that process, and this run is a separate action with a new key.`
-          : `${same}, outcome ${pending.outcome}) is set aside; this run is a new action with a new key.`,
-      );
-      if (!holder) await journal.update(pending.id, { outcome: 'abandoned', message: 'set aside by --new' });
-    }
-    if (!options.again && match.group === undefined) await refuseRecentRepeat();
-    return { key: makeIdempotencyKey(), resumed: false };
+    return { kind: 'landed', answer: found.answer } as const;
   }
-
-  /** An unresolved write of this account making the same change on the same side (another command's, `hedge api`'s,
-   * one sent through another host name of the base URL), that verifies as this key's: a new write could act beside
-   * it, so nothing is sent (exit 12; 11 while its process lives) until it is finished or resolved; --new goes on. */
-  async function refuseUnresolvedChange(exceptId?: string) {
-    const change = changeOf(probe);
-    if (!change) return;
-    const [earlier] = (await journal.findUnresolvedChanges(identity, change)).filter(
-      (entry) => entry.id !== exceptId && (match.group === undefined || entry.group !== match.group) && own(entry),
+  if (finished) {
+    say(
+      ports,
+      'already-done',
+      'note',
+      `Journal ${entry.id} (this --idempotency-key) is already ${safeText(entry.outcome)}: the ${safeText(action.command)} happened once, and nothing was sent again.`,
     );
-    if (!earlier) return;
-    const holder = await journal.holderOf(earlier.id);
-    const what = `${safeText(earlier.command)} (journal ${earlier.id}, ${started(earlier)} through ${safeText(earlier.base_url_host)}, outcome ${safeText(earlier.outcome)})`;
-    if (options.fresh) {
-      say('set-aside', 'warn', `--new: the unresolved ${what} is left as it is; this run is a separate action.`);
-      return;
-    }
-    if (holder) throw heldError(ports, earlier, holder);
-    const resume = sentBy(identity, earlier) ? `\`${resumeCommand(earlier)}\`` : resumeWithItsCredentials(earlier);
-    throw new UnresolvedError(
-      `An earlier ${change.kind} on the ${change.side} side of ${safeText(change.market)} has no known outcome: ${what}. Another ${change.kind} now could act beside it, so nothing was sent.`,
-      {
-        details: { journal_id: earlier.id, command: earlier.command, base_url_host: earlier.base_url_host },
-        hint: `Finish it first: ${resume} reads the book and sends it again only under its own key; or look at the book and record what happened: ${resolveCommands(earlier)}; then run this command again. --new sends this one anyway, as a separate action.`,
+    return { kind: 'recorded', entry } as const;
+  }
+  if (found.verdict === 'not-landed' && !others.length)
+    return say(
+      ports,
+      'earlier-not-landed',
+      'warn',
+      `${begun}. The book shows it could not have landed (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`,
+    );
+  if (age !== undefined && age < lifetime)
+    return void ports.log(
+      `Resuming ${entry.id}: the key is ${describeAge(age)} old by the ${clock} clock, within its lifetime; the server answers a repeated key with the original result.`,
+    );
+  const one = others.length === 1;
+  const since = others.length
+    ? ` ${others.length} other change${one ? '' : 's'} of the side ${one ? 'was' : 'were'} made since (${others
+        .slice(0, 3)
+        .map((other) => `${safeText(other.command)} ${other.id}`)
+        .join(', ')}), so the side's notional proves nothing.`
+    : '';
+  const question = `${begun} ${age === undefined ? 'may be' : 'is'} past the key lifetime of ${describeAge(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone. The book cannot tell whether it landed: ${found.evidence}.${since}`;
+  if (options.resendUnproven)
+    return say(
+      ports,
+      'resend-unproven',
+      'warn',
+      `${question} Sending it again with its key, as --resend-unproven asks: had it landed, it happens twice.`,
+    );
+  const answered = await askWhetherLanded(run, entry, question);
+  if (answered !== 'stop') return answered;
+  throw new UnresolvedError(`${question} Nothing was sent.`, {
+    details: { journal_id: entry.id, age_ms: age ?? null, key_lifetime_ms: lifetime, clock },
+    hint: `Look at the book (\`${ports.hedgeCommand('positions')}\`, \`${ports.hedgeCommand('hedges')}\`) and ask who else acts on this account: a side back at its old figure proves nothing. Then record what happened: ${resolveCommands(ports, entry)} (after --not-landed, run the command again for a new action); or, sure that it did not land, \`${ports.hedgeCommand('resume', entry.id, '--resend-unproven')}\` sends it again with its key.`,
+  });
+}
+
+/** A person at a terminal says whether an earlier send that the book cannot tell about landed: landed is recorded
+ * done (nothing sent), not landed sends it again (unset); `stop` (or no one to ask) leaves it unresolved. */
+async function askWhetherLanded({ ports, journal }: WriteRun, entry: JournalEntry, question: string) {
+  if (!ports.interactive || ports.origin !== 'cli') return 'stop';
+  say(ports, 'cannot-tell', 'warn', question);
+  const choice = await (
+    await ports.prompter()
+  ).select({
+    message: `Did the ${safeText(entry.command)} of journal ${entry.id} land?`,
+    choices: [
+      { name: 'It landed: record it as done, send nothing', value: 'landed' },
+      { name: 'I checked, it did not land: send it again with its key', value: 'not-landed' },
+      { name: 'Stop: decide later', value: 'stop' },
+    ],
+    default: 'stop',
+  });
+  if (choice === 'not-landed') return;
+  if (choice !== 'landed') return 'stop';
+  const recorded = await journal.update(entry.id, { outcome: 'done', message: 'resolved at the prompt: landed' });
+  say(ports, 'recorded-landed', 'success', `Journal ${entry.id} recorded as landed (done); nothing was sent.`);
+  return { kind: 'recorded', entry: recorded } as const;
+}
+
+/** What the write flow asks of an agent's call before a write leaves: the plan a live confirmation token was issued
+ * for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry. */
+async function gateTheSend({ ports, action, checked }: WriteRun, run: RunKey) {
+  // A plan's leg was checked with the plan by its caller; a journaled action finished again is no new plan.
+  const fresh = !checked && !run.resumed;
+  const { planCheck, tradeGate: gate } = ports;
+  const approvedTrades = action.approved?.by === 'retry' ? action.approved.trades : undefined;
+  const bound = planCheck && approvedTrades;
+  // What it trades as the side is now (a close: what it holds), under the side's lock.
+  let judged = (fresh && planCheck) || gate || bound ? await action.trades?.() : undefined;
+  // A token holds for the trades it was checked on: a retry under the server's field name goes only while they hold.
+  if (fresh ? planCheck : bound && !sameAsShown(bound, judged)) planCheck!.check([action.plan(run.key)], judged);
+  // An agent's token is its confirmation: it holds for the trades it was checked on.
+  const approvedOn = approvedTrades ?? (fresh && planCheck ? judged : undefined);
+  if (!gate) return { approvedOn, judged };
+  // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
+  if (!checked)
+    await gate.admit(
+      judged,
+      action.command,
+      run.resumed && run.entry?.via === 'agent' ? { finishing: run.entry.id } : undefined,
+    );
+  if (judged === undefined) return { approvedOn, judged };
+  /** What it trades as read again before a retry of the send (the last read before the send). */
+  let retried: Trade[] | undefined;
+  return {
+    approvedOn,
+    judged,
+    retried: () => retried,
+    judgedUsd: cents(judged.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0)),
+    sendHooks: {
+      beforeRetry: async (reason) => {
+        const now = await action.trades?.();
+        await gate.admit(now, action.command, { replacing: judged }).catch((error: unknown) => {
+          // The attempt before may have acted: not a refusal of the action, whose outcome is unknown.
+          throw reason === 'conflict' || !(error instanceof PreTradeCheckError)
+            ? error
+            : new Error(error.message, { cause: error });
+        });
+        judged = retried = now;
       },
-    );
-  }
+    } satisfies SendHooks,
+  };
+}
 
-  /** A re-run of a lone write that ended within the repeat window is refused (exit 11) without --again. */
-  async function refuseRecentRepeat() {
-    const windowMs = repeatWindowMs(ports.env);
-    if (windowMs === 0) return;
-    const since = ports.clock.now() - windowMs;
-    const endedAt = (entry: JournalEntry) => Date.parse(entry.resolved_at ?? entry.created_at);
-    // The journal reads by when an action began: one resumed into the window may have begun a key lifetime before it.
-    const [recent] = (await journal.list({ since: since - keyLifetimeMs(ports.env) }))
-      .filter(
-        (entry) =>
-          landed(entry) &&
-          entry.group === undefined &&
-          matchesRequest(entry, match) &&
-          endedAt(entry) >= since &&
-          // A forged "done" is no earlier run.
-          own(entry),
-      )
-      .sort((a, b) => endedAt(b) - endedAt(a));
-    if (!recent) return;
-    // Judged by the side: only while it still shows what that action left is this run likely the same intent again.
-    const moved = action.side;
-    const unchanged =
-      recent.side_after &&
-      moved &&
-      sameSide(
-        sideAfterOf((await readSideInStep(ports, await ports.client(), moved.market, moved.side)).book),
-        recent.side_after,
-      );
-    if (unchanged === false) return;
-    // A refusal with a reason of its own (an open --ref whose deal is active: exit 3) comes before "repeated".
-    if (!checked) await action.check?.();
-    const ended = recent.resolved_at ?? recent.created_at;
-    const hedge = recent.hedge_id ? `, hedge ${safeText(recent.hedge_id)}` : '';
-    // A close re-run on the side it left flat: that is the whole news.
-    const flat = unchanged && recent.command === 'close' && recent.side_after?.hedge_ids.length === 0;
-    const { market, side } = bodyOf(recent);
-    const which = typeof market === 'string' && typeof side === 'string' ? `${side} side of ${market}` : 'side';
-    throw new RepeatedActionError(
-      flat
-        ? `The ${safeText(which)} is already flat: the same close closed it at ${utcClock(ended)} UTC (journal ${recent.id}${hedge}); nothing was sent.`
-        : `The same ${safeText(recent.command)} (journal ${recent.id}, ${safeText(recent.outcome)} at ${utcClock(ended)} UTC${hedge}) ended ${describeAge(ports.clock.now() - endedAt(recent))} ago${unchanged ? ' and the side still shows exactly what it left' : ''}; this run sent nothing, so a re-run of a finished command does not act twice.`,
-      {
-        details: {
-          journal_id: recent.id,
-          ...(!flat && { outcome: recent.outcome, ended_at: ended }),
-          hedge_id: recent.hedge_id ?? null,
-          side_unchanged: unchanged ?? null,
-        },
-        hint: `See it with \`${ports.hedgeCommand('journal', 'show', recent.id)}\`.${flat ? '' : ' To send another one, run the command again with --again; scripts that re-run on failure pass their own --idempotency-key instead (exactly once across any kill).'}`,
-      },
-    );
-  }
+/** Check: an agent's limits and the plan its token was issued for (asked again before every retry), then the pre-trade
+ * checks and a plan's own check of this step; a resumed action skips them and reads what the book shows of its earlier
+ * send (landed: followed, not sent again). */
+async function check<S, R, K>(run: WriteRun<S, R, K>, key: RunKey) {
+  const { ports, action, checked } = run;
+  const gated = await gateTheSend(run, key);
+  /** What this run read before the send, kept for its later stages (the kind's). */
+  let kept: K | undefined;
+  if (!key.resumed && !checked) kept = await action.check?.();
+  else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
+  // A plan's own check of this step, under the side's lock (a step resumed under its key was checked when begun).
+  if (!key.resumed && action.approved?.by === 'plan') await action.approved.holds?.();
+  const reconciled = key.entry && (await reconcileEarlier(run, key.entry, key.finished));
+  return { ...key, gated, kept, reconciled, approvedOn: gated.approvedOn };
+}
 
-  /** The entry's context with its side's baseline moved by every change of the side the journal knows landed since. */
-  async function attributedContext(entry: JournalEntry) {
-    // The other changes of the side this account's journal knows began since.
-    const others = (await journal.list({ since: Date.parse(entry.created_at) })).filter(
-      (other) =>
-        other.id !== entry.id &&
-        !['planned', 'rejected', 'abandoned'].includes(other.outcome) &&
-        // The entry is this account's (the key's choice matched it): so must its side's other changes be.
-        sentBy(identity, other) &&
-        sideOf(other) === sideOf(entry),
-    );
-    const uncertain: JournalEntry[] = [];
-    let delta = 0;
-    for (const other of others) {
-      const amount = recordedUsd(bodyOf(other));
-      if (!own(other)) uncertain.push(other);
-      else if ((other.command === 'add' || other.command === 'reduce') && landed(other) && amount !== undefined)
-        delta += other.command === 'add' ? amount : -amount;
-      // A whole roll closed and re-opened the same notional.
-      else if (
-        !other.group?.startsWith(ROLL_GROUP_PREFIX) ||
-        !others.filter((leg) => leg.group === other.group).every((leg) => landed(leg) && own(leg))
-      )
-        uncertain.push(other);
-    }
-    const context = entry.context && { ...entry.context };
-    for (const name of ['baseline_notional_usd', 'notional_usd']) {
-      const value = context?.[name];
-      if (typeof value === 'number' && delta !== 0) context![name] = cents(value + delta);
-    }
-    return { context, uncertain };
-  }
-
-  /** Resume reads the book before it resends: landed → follow it; proven not landed, or the key still young on both
-   * clocks → send again with the key; otherwise only a person's word sends it again (else exit 12). With
-   * --idempotency-key of an action the journal has as done (`finished`), nothing is sent again. */
-  async function reconcileEarlier(entry: JournalEntry, finished?: boolean) {
-    if (entry.outcome === 'planned') return;
-    const { context, uncertain: others } = finished
-      ? { context: entry.context, uncertain: [] }
-      : await attributedContext(entry);
-    const found = (await action.reconcile?.({ ...entry, context })) ?? {
-      verdict: 'unknown',
-      evidence: 'no view of the book shows what this request did',
-    };
-    const lifetime = keyLifetimeMs(ports.env);
-    // How old the entry's key is, on both clocks (core/server-clock.ts).
-    const sentAt = entry.context?.server_time_ms;
-    const begunAt = begunHere.get(entry.id);
-    const { ms: age, clock } = actionAge(
-      { serverMs: typeof sentAt === 'number' ? sentAt : undefined, localMs: Date.parse(entry.created_at) },
-      {
-        server: await serverNow(),
-        localMs: ports.clock.now(),
-        elapsedMs: begunAt && performance.now() - begunAt,
-      },
-    );
-    const begun = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${utcClock(entry.created_at)} UTC, ${age === undefined ? UNTOLD_AGE[clock] : `${describeAge(age)} ago by the ${clock} clock`})`;
-    // A close shows only as the side's absence, which another change of the side since could explain as well.
-    if (found.verdict === 'landed' && found.answer !== undefined && (entry.command !== 'close' || !others.length)) {
-      if (!finished)
-        say(
-          'earlier-landed',
-          'warn',
-          `${begun}. The book shows it landed: ${found.evidence}. Nothing is sent again; following it to its end.`,
-        );
-      return { kind: 'landed', answer: found.answer } as const;
-    }
-    if (finished) {
-      say(
-        'already-done',
-        'note',
-        `Journal ${entry.id} (this --idempotency-key) is already ${safeText(entry.outcome)}: the ${safeText(action.command)} happened once, and nothing was sent again.`,
-      );
-      return { kind: 'recorded', entry } as const;
-    }
-    if (found.verdict === 'not-landed' && !others.length)
-      return say(
-        'earlier-not-landed',
-        'warn',
-        `${begun}. The book shows it could not have landed (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`,
-      );
-    if (age !== undefined && age < lifetime)
-      return void ports.log(
-        `Resuming ${entry.id}: the key is ${describeAge(age)} old by the ${clock} clock, within its lifetime; the server answers a repeated key with the original result.`,
-      );
-    const one = others.length === 1;
-    const since = others.length
-      ? ` ${others.length} other change${one ? '' : 's'} of the side ${one ? 'was' : 'were'} made since (${others
-          .slice(0, 3)
-          .map((other) => `${safeText(other.command)} ${other.id}`)
-          .join(', ')}), so the side's notional proves nothing.`
-      : '';
-    const question = `${begun} ${age === undefined ? 'may be' : 'is'} past the key lifetime of ${describeAge(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone. The book cannot tell whether it landed: ${found.evidence}.${since}`;
-    if (options.resendUnproven)
-      return say(
-        'resend-unproven',
-        'warn',
-        `${question} Sending it again with its key, as --resend-unproven asks: had it landed, it happens twice.`,
-      );
-    if (ports.interactive && ports.origin === 'cli') {
-      say('cannot-tell', 'warn', question);
-      const choice = await (
-        await ports.prompter()
-      ).select({
-        message: `Did the ${safeText(entry.command)} of journal ${entry.id} land?`,
-        choices: [
-          { name: 'It landed: record it as done, send nothing', value: 'landed' },
-          { name: 'I checked, it did not land: send it again with its key', value: 'not-landed' },
-          { name: 'Stop: decide later', value: 'stop' },
-        ],
-        default: 'stop',
-      });
-      if (choice === 'not-landed') return;
-      if (choice === 'landed') {
-        const recorded = await journal.update(entry.id, { outcome: 'done', message: 'resolved at the prompt: landed' });
-        say('recorded-landed', 'success', `Journal ${entry.id} recorded as landed (done); nothing was sent.`);
-        return { kind: 'recorded', entry: recorded } as const;
-      }
-    }
-    throw new UnresolvedError(`${question} Nothing was sent.`, {
-      details: { journal_id: entry.id, age_ms: age ?? null, key_lifetime_ms: lifetime, clock },
-      hint: `Look at the book (\`${ports.hedgeCommand('positions')}\`, \`${ports.hedgeCommand('hedges')}\`) and ask who else acts on this account: a side back at its old figure proves nothing. Then record what happened: ${resolveCommands(entry)} (after --not-landed, run the command again for a new action); or, sure that it did not land, \`${ports.hedgeCommand('resume', entry.id, '--resend-unproven')}\` sends it again with its key.`,
+/** Confirm: the facts the wait needs, read before the send; a new action, or a key this journal does not know (nothing
+ * says it was confirmed here), shows its preview and asks as its approval decides (`askAsApproved`). */
+async function confirm<S, R, K>(run: WriteRun<S, R, K>, checked: Awaited<ReturnType<typeof check<S, R, K>>>) {
+  const { action, options } = run;
+  const earlier = checked.entry;
+  let { kept, approvedOn } = checked;
+  const readBefore = async () => {
+    if (earlier) return (await attributedContext(run, earlier)).context;
+    if (!options.wait || !action.before) return;
+    const read = await action.before(kept);
+    kept = read.kept ?? kept;
+    return action.context ? { ...read.journaled, ...action.context } : read.journaled;
+  };
+  let before = await readBefore();
+  if (!checked.resumed || !earlier) {
+    if (!run.checked) kept = (await action.preview?.(kept)) ?? kept;
+    approvedOn = await askAsApproved(run, approvedOn, kept, async () => {
+      before = await readBefore();
     });
   }
+  return { ...checked, kept, before, approvedOn };
+}
 
-  /** What the write flow asks of an agent's call before a write leaves: the plan a live confirmation token was issued
-   * for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry. */
-  async function gateTheSend(run: RunKey) {
-    // A plan's leg was checked with the plan by its caller; a journaled action finished again is no new plan.
-    const fresh = !checked && !run.resumed;
-    const { planCheck, tradeGate: gate } = ports;
-    const bound = planCheck && approved?.trades;
-    // What it trades as the side is now (a close: what it holds), under the side's lock.
-    let judged = (fresh && planCheck) || gate || bound ? await action.trades?.() : undefined;
-    // A token holds for the trades it was checked on: a retry under the server's field name goes only while they hold.
-    if (fresh ? planCheck : bound && !sameAsShown(bound, judged)) planCheck!.check([action.plan(run.key)], judged);
-    // An agent's token is its confirmation: it holds for the trades it was checked on.
-    const approvedOn = approved?.trades ?? (fresh && planCheck ? judged : undefined);
-    if (!gate) return { approvedOn, judged };
-    // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
-    if (!checked)
-      await gate.admit(
-        judged,
-        action.command,
-        run.resumed && run.entry?.via === 'agent' ? { finishing: run.entry.id } : undefined,
-      );
-    if (judged === undefined) return { approvedOn, judged };
-    /** What it trades as read again before a retry of the send (the last read before the send). */
-    let retried: Trade[] | undefined;
+/** How a write is confirmed, decided here from what was approved (`approvedOn`: the trades a "yes" or a token was given
+ * on): a plan's or a run's approval goes; an earlier attempt's "yes" goes while its side is as shown, else a live key (or
+ * the wizard) asks, and a moved side is asked about again. A "yes" holds for what the question showed: its trades, with
+ * the side's hedges and their notional (confirm.ts). Returns what the confirmation holds for. */
+async function askAsApproved<K>(
+  { ports, action, guard }: WriteRun<unknown, unknown, K>,
+  approvedOn: readonly Trade[] | undefined,
+  kept: K | undefined,
+  reread: () => Promise<void>,
+) {
+  const by = action.approved?.by;
+  if (by === 'plan' || by === 'run' || (by === 'retry' && !approvedOn)) return approvedOn;
+  if (!guard.needsConfirmation && !action.ask) return approvedOn;
+  const { side } = action;
+  let shown = side && (approvedOn ?? (await action.trades?.()));
+  // An earlier "yes" goes while the side is as it showed; each time it moved, that is said and the question (which
+  // names what it holds now) is asked anew, and once answered the facts before the send are read again. Without a
+  // side to compare, it is asked once.
+  for (let ask = !approvedOn || !shown; ; ask = true) {
+    if (ask) await confirmOrStop(ports, action.question(shown, kept), { live: guard.live });
+    if (!side || !shown) return approvedOn;
+    const now: readonly Trade[] = (await action.trades?.()) ?? shown;
+    if (sameAsShown(shown, now)) return shown;
+    sayMovedSinceAsked(ports, side, shown, now);
+    shown = now;
+    if (ask) await reread();
+  }
+}
+
+type Confirmed<S, R, K> = Awaited<ReturnType<typeof confirm<S, R, K>>>;
+
+/** Journal: the entry on disk before the request may leave, a new one (what it read before, the earliest the server's
+ * time can be at the first send, what an agent's limits judged it trades) or the resumed one set pending. */
+async function journal<S, R, K>(run: WriteRun<S, R, K>, confirmed: Confirmed<S, R, K>) {
+  const { ports, action, identity } = run;
+  const { before } = confirmed;
+  let entry = confirmed.entry;
+  /** When this run began its entry, on the monotonic clock (unset: it resumes an earlier one). */
+  let begunAt: number | undefined;
+  if (!entry) {
+    // A resume measures the key's age on the server's clock too. What an agent's limits judged it trades is kept when
+    // nothing else records it (a close not waited for whose answer is lost): its daily cap counts it until resolved.
+    const fields = withoutUndefined({
+      ...before,
+      server_time_ms: (await serverNow(ports))?.earliestMs,
+      judged_usd: before === undefined ? confirmed.gated.judgedUsd : undefined,
+    });
+    const context = Object.keys(fields).length ? fields : undefined;
+    entry = await run.journal
+      .begin(entryFields(identity, action, confirmed.key, context), (await rowSealerOf(ports)).seal)
+      .catch((error) => {
+        throw error instanceof JournalError
+          ? new JournalError(`${error.message} Nothing was sent.`, { path: error.path, hint: error.hint, cause: error })
+          : error;
+      });
+    begunAt = performance.now();
+  }
+  if (entry.outcome === 'planned') await run.journal.update(entry.id, { outcome: 'pending' });
+  return { entry, begunAt, writer: entryWriter(run, entry) };
+}
+
+/** Carries one write out under its key, stage by stage; a run that fails once under way ends `failed`, with what its
+ * confirmation was given on, having let go of any hold it took. */
+async function carryOut<S, R, K>(run: WriteRun<S, R, K>, key: RunKey) {
+  /** What this run's confirmation holds for, once decided (carried by an error that ends the run). */
+  let approvedOn: readonly Trade[] | undefined;
+  let journaled: Awaited<ReturnType<typeof journal>> | undefined;
+  try {
+    const checked = await check(run, key);
+    approvedOn = checked.approvedOn;
+    if (run.options.dryRun)
+      return { kind: 'dry-run', planned: await planDryRun(run.ports, run.action.plan(key.key)) } as const;
+    if (checked.reconciled?.kind === 'recorded') return checked.reconciled;
+    const confirmed = await confirm(run, checked);
+    approvedOn = confirmed.approvedOn;
+    journaled = await journal(run, confirmed);
+    return await prove(run, confirmed, await send(run, confirmed, journaled.writer), journaled.writer);
+  } catch (error) {
+    const begun = journaled?.begunAt === undefined ? undefined : journaled.entry;
+    if (begun) begunHere.set(begun.id, journaled!.begunAt!);
+    // A run that ends unresolved lets go of its hold at once, so a long-lived process never blocks a resume (a run
+    // that began its entry holds none of an earlier one).
+    const own = begun && (await run.journal.hold(begun.id).catch(() => undefined));
+    await (own?.held ? own.hold : key.hold)?.release();
+    return { kind: 'failed', error, approvedOn } as const;
+  }
+}
+
+/** Send: the request with its one key (a resume that found it landed follows its earlier answer instead); what its
+ * answer says is journaled (`submitted`). */
+async function send<S, R, K>(run: WriteRun<S, R, K>, confirmed: Confirmed<S, R, K>, writer: EntryWriter) {
+  const { action } = run;
+  const { gated, reconciled, kept, entry: earlier } = confirmed;
+  const answer =
+    reconciled?.kind === 'landed'
+      ? reconciled.answer
+      : await writer.proving(
+          () => action.send(confirmed.key, { ...gated.sendHooks, firstSend: !confirmed.resumed }),
+          earlier !== undefined && earlier.outcome !== 'planned',
+        );
+  const startedAt = run.ports.clock.now();
+  // What it trades as last read before the send: again before a retry, at the confirmation, or by the check.
+  const shown = gated.retried?.() ?? confirmed.approvedOn ?? gated.judged;
+  await writer.record({ outcome: 'submitted', ...action.submitted(answer, { kept, shown, earlier }) });
+  return { answer, startedAt };
+}
+
+/** Prove: a bounded wait until it is seen to land (--no-wait: done at `submitted`), then resolved. */
+async function prove<S, R, K>(
+  run: WriteRun<S, R, K>,
+  { kept, before, reconciled }: Confirmed<S, R, K>,
+  { answer, startedAt }: { answer: S; startedAt: number },
+  writer: EntryWriter,
+) {
+  if (!run.options.wait)
     return {
-      approvedOn,
-      judged,
-      retried: () => retried,
-      judgedUsd: cents(judged.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0)),
-      sendHooks: {
-        beforeRetry: async (reason) => {
-          const now = await action.trades?.();
-          await gate.admit(now, action.command, { replacing: judged }).catch((error: unknown) => {
-            // The attempt before may have acted: not a refusal of the action, whose outcome is unknown.
-            throw reason === 'conflict' || !(error instanceof PreTradeCheckError)
-              ? error
-              : new Error(error.message, { cause: error });
-          });
-          judged = retried = now;
-        },
-      } satisfies SendHooks,
-    };
-  }
+      kind: 'submitted',
+      answer,
+      kept,
+      entry: await writer.record({ outcome: 'done', message: NOT_WAITED_MESSAGE }),
+    } as const;
+  const proven = await writer.proving(() =>
+    run.action.wait(answer, { startedAt, before, kept, sentEarlier: reconciled?.kind === 'landed' }),
+  );
+  return resolve(run, writer, { answer, kept, ...proven });
+}
 
-  /** Confirm, decided here from what was approved (`approvedOn`: the trades a "yes" or a token was given on): a plan's
-   * or a run's approval goes; an earlier attempt's "yes" goes while its side is as shown, else a live key (or the
-   * wizard) asks, and a moved side is asked about again. A "yes" holds for what the question showed: its trades, with
-   * the side's hedges and their notional (confirm.ts). Returns what the confirmation holds for. */
-  async function confirm(approvedOn: readonly Trade[] | undefined, kept: K | undefined, reread: () => Promise<void>) {
-    const by = approved?.by;
-    if (by === 'plan' || by === 'run' || (by === 'retry' && !approvedOn)) return approvedOn;
-    if (!guard.needsConfirmation && !action.ask) return approvedOn;
-    const { side } = action;
-    let shown = side && (approvedOn ?? (await action.trades?.()));
-    // An earlier "yes" goes while the side is as it showed; each time it moved, that is said and the question (which
-    // names what it holds now) is asked anew, and once answered the facts before the send are read again. Without a
-    // side to compare, it is asked once.
-    for (let ask = !approvedOn || !shown; ; ask = true) {
-      if (ask) await confirmOrStop(ports, action.question(shown, kept), { live: guard.live });
-      if (!side || !shown) return approvedOn;
-      const now: readonly Trade[] = (await action.trades?.()) ?? shown;
-      if (sameAsShown(shown, now)) return shown;
-      sayMovedSinceAsked(ports, side, shown, now);
-      shown = now;
-      if (ask) await reread();
-    }
-  }
+/** Resolve: filled, done or failed, with the side as every view showed it, journaled and returned. */
+async function resolve<S, R, K>(
+  { ports, action }: WriteRun<S, R, K>,
+  writer: EntryWriter,
+  { answer, kept, result, sideAfter }: { answer: S; kept?: K; result: R; sideAfter?: SideAfter },
+) {
+  const entry = await writer.record({
+    outcome: action.outcome?.(result) ?? 'done',
+    resolved_at: utcIso(ports.clock.now()),
+    side_after: sideAfter,
+  });
+  return { kind: 'resolved', answer, result, kept, entry } as const;
+}
 
-  async function carryOut(run: RunKey) {
-    let begun: JournalEntry | undefined;
-    let begunAt = 0;
-    /** What this run's confirmation holds for, once decided (carried by an error that ends the run). */
-    let approvedOn: readonly Trade[] | undefined;
-    /** This run's entry, from the moment it is on disk. */
-    let entry: JournalEntry;
-    /** The hint on every unresolved write: the way to finish it with its own key (a roll's leg: its whole roll). */
-    const hint = () =>
-      action.group?.startsWith(ROLL_GROUP_PREFIX)
-        ? `The roll stopped part way. Finish it safely with \`${resumeCommand(entry)}\`, or run \`${ports.hedgeCommand(...action.argv)}\` again: each leg reuses its own key, and the side is never opened twice.`
-        : `The server may have acted. Finish it safely with \`${resumeCommand(entry)}\`, or run the same command again (with --idempotency-key ${entry.idempotency_key} from another machine): the key is reused, so it cannot act twice.`;
-    /** The request left and what became of it is unknown: the error names the entry, its key and how to finish it. */
-    const sentUnknown = (what: string, cause: unknown) =>
-      new OutcomeUnknownError(`The ${entry.command} was sent, but ${what}`, {
-        idempotencyKey: entry.idempotency_key,
-        hint: hint(),
-        status: cause instanceof ApiError ? cause.status : undefined,
-        details: { journal_id: entry.id },
-        cause,
-      });
-    // The journal stamps a final outcome's resolved_at on this run's clock (the resolved record says it before side_after).
-    // From here on the request has left: a journal write that fails must not hide that, nor the key.
-    const record = (patch: JournalPatch) =>
-      journal.update(entry.id, patch).catch((error: unknown) => {
-        if (error instanceof InterruptedError) throw stoppedAfterSend(error, entry, hint());
-        if (!(error instanceof JournalError)) throw error;
-        throw sentUnknown(`the journal could not record what happened next: ${error.message}`, error);
-      });
+/** The hint on every unresolved write: the way to finish it with its own key (a roll's leg: its whole roll). */
+const finishHint = ({ ports, action }: WriteRun, entry: JournalEntry) =>
+  action.group?.startsWith(ROLL_GROUP_PREFIX)
+    ? `The roll stopped part way. Finish it safely with \`${resumeCommand(ports, entry)}\`, or run \`${ports.hedgeCommand(...action.argv)}\` again: each leg reuses its own key, and the side is never opened twice.`
+    : `The server may have acted. Finish it safely with \`${resumeCommand(ports, entry)}\`, or run the same command again (with --idempotency-key ${entry.idempotency_key} from another machine): the key is reused, so it cannot act twice.`;
 
-    /** The send (`sentEarlier` given: whether an earlier run sent it) or the wait failed: the entry records what that
-     * proves (`failureProves`), and the error names its key and how to finish it. */
-    const proving = async <T>(work: () => Promise<T>, sentEarlier?: boolean) => {
-      try {
-        return await work();
-      } catch (error) {
-        const { patch, said } = failureProves(error, sentEarlier);
-        if (patch) await record(patch);
-        if (said instanceof HedgeError) {
-          said.idempotencyKey ??= entry.idempotency_key;
-          said.journalId ??= entry.id;
-        }
-        throw said;
-      }
-    };
+/** The request left and what became of it is unknown: the error names the entry, its key and how to finish it. */
+const sentUnknown = (run: WriteRun, entry: JournalEntry, what: string, cause: unknown) =>
+  new OutcomeUnknownError(`The ${entry.command} was sent, but ${what}`, {
+    idempotencyKey: entry.idempotency_key,
+    hint: finishHint(run, entry),
+    status: cause instanceof ApiError ? cause.status : undefined,
+    details: { journal_id: entry.id },
+    cause,
+  });
 
-    /** What a failed send or wait proves, as one table: what the journal records of it (`patch`; unset: nothing) and the
-     * error the run ends with (`said`). A send (`sentEarlier`: whether an earlier run sent it): a clear refusal is
-     * rejected, a request that never left abandoned, anything else unknown. A wait (`sentEarlier` unset): the action
-     * stands, unresolved. */
-    function failureProves(error: unknown, sentEarlier: boolean | undefined): { patch?: JournalPatch; said: unknown } {
-      const message = messageOf(error);
-      const error_code = error instanceof ApiError || error instanceof PreTradeCheckError ? error.code : undefined;
-      const rejected = { outcome: 'rejected', error_code, message } as const;
-      if (sentEarlier === undefined) {
-        if (error instanceof StillPendingError)
-          return {
-            patch: { message },
-            said: new StillPendingError(
-              `${message} (journal ${entry.id}: \`${resumeCommand(entry)}\` also finishes it)`,
-              error.resumeCommand,
-              error.record,
-            ),
-          };
-        if (error instanceof InterruptedError)
-          return {
-            said: new InterruptedError(message, {
-              hint: `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${resumeCommand(entry)}`,
-              stoppedBy: ports.signal.reason,
-            }),
-          };
-        // Sent, and its effect cannot be told apart from another's: never exit 0, never resent blindly.
-        if (error instanceof UnresolvedError)
-          return {
-            patch: { outcome: 'unknown', message },
-            said: new UnresolvedError(message, {
-              hint: `${error.hint} ${resolveCommands(entry)}.`,
-              details: { ...error.details, journal_id: entry.id },
-            }),
-          };
-        return { patch: error instanceof NotAppliedError ? rejected : undefined, said: error };
-      }
-      // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
-      if (sentEarlier && error_code === 'idempotency_key_reuse') return { patch: { error_code, message }, said: error };
-      // Refused before anything left the machine (no time left under --timeout, every connection refused, no TLS): this
-      // run did nothing.
-      if (error instanceof NetworkError && (error.attempts === 0 || error.notSent))
-        return {
-          patch: sentEarlier ? undefined : { outcome: 'abandoned', message: `not sent: ${message}` },
-          said: error,
-        };
-      // The server refused every attempt it got before acting (rate limited): not done, as a refusal is.
-      if (error instanceof NetworkError && error.notDone)
-        return { patch: { outcome: 'rejected', error_code: error.code, message }, said: error };
-      // Also an agent's limits refusing a retry after the server refused the last attempt: nothing happened.
-      if (isRejection(error) || error instanceof PreTradeCheckError) return { patch: rejected, said: error };
-      return {
-        patch: { outcome: 'unknown', error_code, message },
-        said:
-          error instanceof InterruptedError || error instanceof DeclinedError
-            ? new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, {
-                hint: hint(),
-                stoppedBy: ports.signal.reason,
-              })
-            : sentUnknown(`its outcome is unknown: ${message}`, error),
-      };
-    }
+type EntryWriter = ReturnType<typeof entryWriter>;
+
+/** What the stages after the journal write to the run's entry: `record`, a patch (the journal stamps a final outcome's
+ * resolved_at on this run's clock); `proving`, a send (`sentEarlier` given: whether an earlier run sent it) or the wait,
+ * whose failure is recorded as what it proves (`failureProves`), the error naming its key and how to finish it. From
+ * here on the request has left: a journal write that fails must not hide that, nor the key. */
+function entryWriter(run: WriteRun, entry: JournalEntry) {
+  const record = (patch: JournalPatch) =>
+    run.journal.update(entry.id, patch).catch((error: unknown) => {
+      if (error instanceof InterruptedError) throw stoppedAfterSend(error, entry, finishHint(run, entry));
+      if (!(error instanceof JournalError)) throw error;
+      throw sentUnknown(run, entry, `the journal could not record what happened next: ${error.message}`, error);
+    });
+  const proving = async <T>(work: () => Promise<T>, sentEarlier?: boolean) => {
     try {
-      // Check: an agent's limits and the plan its token was issued for (asked again before every retry), then the
-      // pre-trade checks; a resumed action skips them and reads what the book shows of its earlier send (landed:
-      // followed, not sent again).
-      const gated = await gateTheSend(run);
-      const { sendHooks, judgedUsd } = gated;
-      approvedOn = gated.approvedOn;
-      /** What this run read before the send, kept for its later stages (the kind's). */
-      let kept: K | undefined;
-      if (!run.resumed && !checked) kept = await action.check?.();
-      else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
-      // A plan's own check of this step, under the side's lock (a step resumed under its key was checked when begun).
-      if (!run.resumed) await approved?.holds?.();
-      const earlier = run.entry;
-      const reconciled = earlier && (await reconcileEarlier(earlier, run.finished));
-      if (options.dryRun) return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) } as const;
-      if (reconciled?.kind === 'recorded') return reconciled;
-      // Confirm: the facts the wait needs, read before the send; a new action shows its preview and asks (confirm.ts).
-      const readBefore = async () => {
-        if (earlier) return (await attributedContext(earlier)).context;
-        if (!options.wait || !action.before) return;
-        const read = await action.before(kept);
-        kept = read.kept ?? kept;
-        return action.context ? { ...read.journaled, ...action.context } : read.journaled;
-      };
-      let before = await readBefore();
-      // A new action, or a key this journal does not know: nothing says it was confirmed here.
-      if (!run.resumed || !earlier) {
-        if (!checked) kept = (await action.preview?.(kept)) ?? kept;
-        approvedOn = await confirm(approvedOn, kept, async () => {
-          before = await readBefore();
-        });
-      }
-      // Journaled: the entry on disk before the request may leave, a new one or the resumed one set pending.
-      if (earlier) entry = earlier;
-      else {
-        // The earliest the server's time can be at the first send: a resume measures the key's age on its clock too.
-        // What an agent's limits judged it trades is kept when nothing else records it (a close not waited for whose
-        // answer is lost): its daily cap counts it until the action is resolved.
-        const fields = withoutUndefined({
-          ...before,
-          server_time_ms: (await serverNow())?.earliestMs,
-          judged_usd: before === undefined ? judgedUsd : undefined,
-        });
-        const context = Object.keys(fields).length ? fields : undefined;
-        begun = entry = await journal
-          .begin(entryFields(identity, action, run.key, context), (await rowSealerOf(ports)).seal)
-          .catch((error) => {
-            throw error instanceof JournalError
-              ? new JournalError(`${error.message} Nothing was sent.`, {
-                  path: error.path,
-                  hint: error.hint,
-                  cause: error,
-                })
-              : error;
-          });
-        begunAt = performance.now();
-      }
-      if (entry.outcome === 'planned') await journal.update(entry.id, { outcome: 'pending' });
-      // Send: with its one key (a resume that found it landed follows its earlier answer instead).
-      const answer =
-        reconciled?.kind === 'landed'
-          ? reconciled.answer
-          : await proving(
-              () => action.send(run.key, { ...sendHooks, firstSend: !run.resumed }),
-              earlier !== undefined && earlier.outcome !== 'planned',
-            );
-      const startedAt = ports.clock.now();
-      // What it trades as last read before the send: again before a retry, at the confirmation, or by the check.
-      const shown = gated.retried?.() ?? approvedOn ?? gated.judged;
-      await record({ outcome: 'submitted', ...action.submitted(answer, { kept, shown, earlier }) });
-      if (!options.wait)
-        return {
-          kind: 'submitted',
-          answer,
-          kept,
-          entry: await record({ outcome: 'done', message: NOT_WAITED_MESSAGE }),
-        } as const;
-      // Prove: a bounded wait until it is seen to land.
-      const { result, sideAfter } = await proving(() =>
-        action.wait(answer, { startedAt, before, kept, sentEarlier: reconciled?.kind === 'landed' }),
-      );
-      // Outcome: filled, done or failed, with the side as every view showed it.
-      return {
-        kind: 'resolved',
-        answer,
-        result,
-        kept,
-        entry: await record({
-          outcome: action.outcome?.(result) ?? 'done',
-          resolved_at: utcIso(ports.clock.now()),
-          side_after: sideAfter,
-        }),
-      } as const;
+      return await work();
     } catch (error) {
-      if (begun) begunHere.set(begun.id, begunAt);
-      // A run that ends unresolved lets go of its hold at once, so a long-lived process never blocks a resume (a run
-      // that began its entry holds none of an earlier one).
-      const own = begun && (await journal.hold(begun.id).catch(() => undefined));
-      await (own?.held ? own.hold : run.hold)?.release();
-      return { kind: 'failed', error, approvedOn } as const;
+      const { patch, said } = failureProves(run, entry, error, sentEarlier);
+      if (patch) await record(patch);
+      if (said instanceof HedgeError) {
+        said.idempotencyKey ??= entry.idempotency_key;
+        said.journalId ??= entry.id;
+      }
+      throw said;
     }
+  };
+  return { record, proving };
+}
+
+/** What a failed send or wait proves, as one table: what the journal records of it (`patch`; unset: nothing) and the
+ * error the run ends with (`said`). A send (`sentEarlier`: whether an earlier run sent it): a clear refusal is
+ * rejected, a request that never left abandoned, anything else unknown. A wait (`sentEarlier` unset): the action
+ * stands, unresolved. */
+function failureProves(
+  run: WriteRun,
+  entry: JournalEntry,
+  error: unknown,
+  sentEarlier: boolean | undefined,
+): { patch?: JournalPatch; said: unknown } {
+  const { ports } = run;
+  const message = messageOf(error);
+  const error_code = error instanceof ApiError || error instanceof PreTradeCheckError ? error.code : undefined;
+  const rejected = { outcome: 'rejected', error_code, message } as const;
+  if (sentEarlier === undefined) {
+    if (error instanceof StillPendingError)
+      return {
+        patch: { message },
+        said: new StillPendingError(
+          `${message} (journal ${entry.id}: \`${resumeCommand(ports, entry)}\` also finishes it)`,
+          error.resumeCommand,
+          error.record,
+        ),
+      };
+    if (error instanceof InterruptedError)
+      return {
+        said: new InterruptedError(message, {
+          hint: `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${resumeCommand(ports, entry)}`,
+          stoppedBy: ports.signal.reason,
+        }),
+      };
+    // Sent, and its effect cannot be told apart from another's: never exit 0, never resent blindly.
+    if (error instanceof UnresolvedError)
+      return {
+        patch: { outcome: 'unknown', message },
+        said: new UnresolvedError(message, {
+          hint: `${error.hint} ${resolveCommands(ports, entry)}.`,
+          details: { ...error.details, journal_id: entry.id },
+        }),
+      };
+    return { patch: error instanceof NotAppliedError ? rejected : undefined, said: error };
   }
+  // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
+  if (sentEarlier && error_code === 'idempotency_key_reuse') return { patch: { error_code, message }, said: error };
+  // Refused before anything left the machine (no time left under --timeout, every connection refused, no TLS): this
+  // run did nothing.
+  if (error instanceof NetworkError && (error.attempts === 0 || error.notSent))
+    return {
+      patch: sentEarlier ? undefined : { outcome: 'abandoned', message: `not sent: ${message}` },
+      said: error,
+    };
+  // The server refused every attempt it got before acting (rate limited): not done, as a refusal is.
+  if (error instanceof NetworkError && error.notDone)
+    return { patch: { outcome: 'rejected', error_code: error.code, message }, said: error };
+  // Also an agent's limits refusing a retry after the server refused the last attempt: nothing happened.
+  if (isRejection(error) || error instanceof PreTradeCheckError) return { patch: rejected, said: error };
+  return {
+    patch: { outcome: 'unknown', error_code, message },
+    said:
+      error instanceof InterruptedError || error instanceof DeclinedError
+        ? new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, {
+            hint: finishHint(run, entry),
+            stoppedBy: ports.signal.reason,
+          })
+        : sentUnknown(run, entry, `its outcome is unknown: ${message}`, error),
+  };
 }
 
 /** When each entry this process began and left unresolved was begun, on the monotonic clock: its age in this process never follows the wall clock back. */

@@ -15,7 +15,6 @@ const fields = ({ prompter, client, credentials, journal, connections, notify, .
   return {
     ...init,
     origin: init.origin ?? 'cli',
-    confirmedAhead: init.confirmedAhead ?? globals.yes,
     // --timeout bounds the whole command (none when absent or 0).
     deadline: init.deadline ?? (globals.timeout ? clock.now() + globals.timeout * 1000 : undefined),
     interactive: globals.input && io.stdinIsTTY && io.stdoutIsTTY,
@@ -68,7 +67,7 @@ export class CommandContext {
 
   /** The same command's context for `--until` or a keeper's step: credentials, journal and store shared. */
   derive(
-    changes: Partial<Pick<ContextInit, 'output' | 'signal' | 'origin' | 'notify' | 'confirmedAhead'>> & {
+    changes: Partial<Pick<ContextInit, 'output' | 'signal' | 'origin' | 'notify'>> & {
       globals?: Partial<GlobalOptions>;
     },
   ) {
@@ -85,8 +84,8 @@ export class CommandContext {
     return child;
   }
 
-  keeperStep(step: { signal: AbortSignal; confirmed: boolean; notify: (notice: Notice) => void }) {
-    return this.derive({ signal: step.signal, notify: step.notify, confirmedAhead: step.confirmed, origin: 'keeper' });
+  keeperStep(step: { signal: AbortSignal; notify: (notice: Notice) => void }) {
+    return this.derive({ signal: step.signal, notify: step.notify, origin: 'keeper' });
   }
 
   readonly hedgeCommand = (...words: string[]) => hedgeCommandLine(this.globals, words);

@@ -95,8 +95,6 @@ export interface ContextInit {
   deadline?: number;
   /** Where the flows' notices go (unset: the output); a context whose notices are taken draws no progress. */
   notify?: (notice: Notice) => void;
-  /** Confirmed before it ran (a keeper's step: by the keeper's start); unset: --yes says. */
-  confirmedAhead?: boolean;
 }
 
 /** Words a command read, kept for shell completion. */
