@@ -88,14 +88,6 @@ export async function runPlanSteps(
   return { done };
 }
 
-/** The rows of a journaled plan (group `group`) by step, its `leg`, from `entries` (the journal's, unless given). */
-export async function groupRows(ports: WritePorts, group: string, entries?: readonly JournalEntry[]) {
-  entries ??= await (await ports.journal()).list();
-  // Newest first in the journal: the newest row of a leg is the one kept.
-  const rows = entries.filter((row) => row.group === group && row.leg !== undefined).toReversed();
-  return new Map(rows.map((row) => [row.leg!, row]));
-}
-
 /** Journals a step of a plan as planned, with a new key and what is kept beside it, before any step is sent: from then
  * on the journal holds the plan, and a later run finishes it from there. */
 export async function journalStepAhead(ports: WritePorts, record: TradeRecord, context?: JsonObject) {

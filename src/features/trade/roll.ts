@@ -26,7 +26,6 @@ import {
 } from '../../core/errors.js';
 import {
   confirmedPlan,
-  groupRows,
   journalStepAhead,
   ownGroupEntries,
   runPlanSteps,
@@ -39,14 +38,7 @@ import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction, hedgesWords, sayMovedSinceAsked } from '../write/confirm.js';
 import { findSide } from '../book/positions.js';
-import {
-  changedSincePlan,
-  endedWithin,
-  recordStanding,
-  sideHolds,
-  type BoundSide,
-  type HedgeRecord,
-} from '../book/book.js';
+import { changedSincePlan, endedWithin, sideHolds, type BoundSide, type HedgeRecord } from '../book/book.js';
 import { hedgeRecord, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
@@ -80,8 +72,8 @@ export function newGroup(prefix: string, ports: WritePorts) {
 type RollLegs = Awaited<ReturnType<typeof legsOf>>;
 
 async function legsOf(ports: WritePorts, group: string, entries?: readonly JournalEntry[]) {
-  const rows = await groupRows(ports, group, entries);
-  const [open, close] = [rows.get('open'), rows.get('close')];
+  entries ??= await (await ports.journal()).list();
+  const [open, close] = ['open', 'close'].map((leg) => entries.find((row) => row.group === group && row.leg === leg));
   const { market, side, notional_usd, tenor_days, client_reference } = open ? bodyOf(open) : {};
   const [notional, tenor] = [readNumber(notional_usd), readNumber(tenor_days)];
   if (
@@ -300,44 +292,6 @@ function openStep(run: RollRun, wait: boolean): JournaledStep {
   };
 }
 
-/** A roll being finished from the journal (the same roll again, or `hedge resume`) is said, or on a live key confirmed
- * like a new one when its open was never sent (the "yes" bound to the side as it was asked about); an agent finishing a
- * roll it did not journal itself trades what is left of it. */
-async function resumeSaid(
-  run: RollRun,
-  resumed: { needsConfirmation: boolean },
-  closeDue: boolean,
-  flat: () => Promise<boolean>,
-) {
-  const { ports, legs, notes } = run;
-  const { group, request, open } = legs;
-  const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
-  const planned = open.outcome === 'planned';
-  // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
-  for (const row of [open, legs.close]) if (row) await requireOwnRow(ports, row);
-  const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenorDays)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(group)}: ${legs.described}): each leg is finished with its own key, and the side is not opened twice.`;
-  const trades = [{ market, notionalUsd: (closeDue ? 2 : 1) * notionalUsd }];
-  if (planned && resumed.needsConfirmation)
-    await confirmedPlan(
-      ports,
-      async () => ({
-        trades: [{ ...trades[0], held: sideAfterOf((await readSideInStep(ports, run.client, market, side)).book) }],
-      }),
-      async () => ({
-        question: `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeDue ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}?`,
-      }),
-      { live: true, moved: (then, now) => sayMovedSinceAsked(ports, request, then.trades, now.trades) },
-    );
-  else notes.push(resuming);
-  if (ports.tradeGate && open.via !== 'agent' && planned) await ports.tradeGate.admit(trades, 'roll');
-  // A close never journaled, on a side every view shows gone: nothing to close.
-  if (!closeDue || legs.close || !(await flat())) return false;
-  notes.push(
-    `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
-  );
-  return true;
-}
-
 /** Carries the roll out through the plan's steps from wherever the journal says they are — the close (while the open is
  * still `planned`: it is sent only after the close), then the open; the first that fails ends the roll with its error —
  * and says what the roll did. `resumed` (with its live guard) finishes one from the journal, the same roll again or
@@ -351,12 +305,40 @@ async function carryOut(
   quote?: Quote,
 ) {
   const run: RollRun = { ports, client: await ports.client(), legs, notes };
-  const { market, side } = legs.request;
-  const due = stepsDue([...(legs.closes ? [closeStep(run)] : []), openStep(run, wait)]);
+  const { group, request, open } = legs;
+  const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
+  let steps = stepsDue([...(legs.closes ? [closeStep(run)] : []), openStep(run, wait)]);
   // A close not known to have landed is finished (sent again under its key) before the planned open.
-  const closeDue = due[0]?.record.leg === 'close';
-  const flat = async () => (await readSideInStep(ports, run.client, market, side)).book.state === 'flat';
-  const steps = resumed && (await resumeSaid(run, resumed, closeDue, flat)) ? due.slice(1) : due;
+  const closeDue = steps[0]?.record.leg === 'close';
+  const planned = open.outcome === 'planned';
+  const sideBook = async () => (await readSideInStep(ports, run.client, market, side)).book;
+  if (resumed) {
+    // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
+    for (const row of [open, legs.close]) if (row) await requireOwnRow(ports, row);
+    const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenorDays)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(group)}: ${legs.described}): each leg is finished with its own key, and the side is not opened twice.`;
+    // A leg never sent is a new request: on a live key it is confirmed like one, the "yes" bound to the side as it was
+    // asked about; otherwise it is said with the result.
+    const trades = [{ market, notionalUsd: (closeDue ? 2 : 1) * notionalUsd }];
+    if (planned && resumed.needsConfirmation)
+      await confirmedPlan(
+        ports,
+        async () => ({ trades: [{ ...trades[0], held: sideAfterOf(await sideBook()) }] }),
+        async () => ({
+          question: `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeDue ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}?`,
+        }),
+        { live: true, moved: (then, now) => sayMovedSinceAsked(ports, request, then.trades, now.trades) },
+      );
+    else notes.push(resuming);
+    // An agent finishing a roll it did not journal itself trades what is left of it.
+    if (ports.tradeGate && open.via !== 'agent' && planned) await ports.tradeGate.admit(trades, 'roll');
+    // A close never journaled, on a side every view shows gone: nothing to close.
+    if (closeDue && !legs.close && (await sideBook()).state === 'flat') {
+      notes.push(
+        `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
+      );
+      steps = steps.slice(1);
+    }
+  }
   const ran = await runPlanSteps(ports, steps);
   if (ran.stoppedAt !== undefined) throw ran.error;
   // What stands for each leg: this run's step, else its row; the close null when it found nothing to close.
@@ -364,7 +346,8 @@ async function carryOut(
     const index = steps.findIndex((step) => step.record.leg === leg);
     return index < 0 ? row && { entry: row } : ran.done[index];
   };
-  return rollReport(run, steps === due ? stepDone('close', legs.close) : null, stepDone('open', legs.open)!, quote);
+  const nothingToClose = closeDue && steps[0]?.record.leg !== 'close';
+  return rollReport(run, nothingToClose ? null : stepDone('close', legs.close), stepDone('open', open)!, quote);
 }
 
 /** What the roll did, from what stands for its legs (the close null: nothing closed): both legs with their keys and
@@ -576,13 +559,8 @@ async function planRoll({ ports, client, req }: RollAsk) {
       notes: several ? [severalNote(req, several, reference, notionalUsd)] : [],
     };
   }
-  // Newest first, each as the model stands it (a filled record on a side the views agree is flat ended, as the
-  // history told it).
-  const ended = new Set(book.ended);
-  const hedges = (await client.listHedges())
-    .filter((hedge) => hedge.market.toUpperCase() === market && hedge.side === side)
-    .map((hedge) => ({ hedge, as: recordStanding(hedgeRecord(hedge), ended) }));
-  const opening = hedges.find(({ as }) => as.standing === 'opening')?.hedge;
+  // The side as the model holds it: a hedge still being opened is no filled hedge to roll.
+  const [opening] = book.opening;
   if (opening)
     throw new PreTradeCheckError(
       'hedge_not_filled',
@@ -590,12 +568,14 @@ async function planRoll({ ports, client, req }: RollAsk) {
       { market, side, hedge_id: opening.id, status: opening.status },
       `Wait for its fill with \`${ports.hedgeCommand('hedges', opening.id, '--wait')}\`, then roll.`,
     );
-  // The side's latest hedge that has ended (settled or closed, never one that failed) lately, on the server's clock.
+  // The side's newest hedge that ended lately on the server's clock (one that failed never held anything).
   const now = client.transport.serverNow();
-  const last = hedges.find(
-    ({ hedge, as }) =>
-      as.standing === 'ended' && !('failed' in as) && endedWithin(hedgeRecord(hedge).maturityAtMs, ROLL_RECENT_MS, now),
-  )?.hedge;
+  const last = (await client.listHedges()).find(
+    (hedge) =>
+      book.ended.includes(hedge.id) &&
+      !book.failed.includes(hedge.id) &&
+      endedWithin(hedgeRecord(hedge).maturityAtMs, ROLL_RECENT_MS, now),
+  );
   if (!last)
     throw new PreTradeCheckError(
       'nothing_to_roll',
