@@ -1,13 +1,14 @@
 // A plan of steps (an apply's, a roll's close then open), carried out under runWrite's lock stage: one confirmation
 // bound to what was shown, then each step through the one write flow in turn, with its own key.
-import { isUnresolved, type JournalEntry, type ListOptions } from '../../platform/journal/index.js';
+import type { JournalEntry, ListOptions } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
 import { sendTrade, tradeAction, type TradeRecord } from './trade-actions.js';
+import { isUnresolved } from '../../platform/journal/entry.js';
+import { journalAhead, makeIdempotencyKey, planDryRun } from '../write/write-flow.js';
+import type { JsonObject } from '../../core/objects.js';
 import { identityOf, sentBy } from '../write/row-trust.js';
 import { confirmAsShown } from '../write/confirm.js';
 import type { Trade } from '../../platform/runtime/context.js';
-import { journalAhead, makeIdempotencyKey, planDryRun } from '../write/write-flow.js';
-import type { JsonObject } from '../../core/objects.js';
 
 /** This account's entries of the groups whose id starts with `groupPrefix`, as `query` lists them (newest first). */
 export async function ownGroupEntries(ports: WritePorts, groupPrefix: string, query: ListOptions) {
