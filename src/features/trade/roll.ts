@@ -710,9 +710,9 @@ async function rollOnce(ask: RollAsk): Promise<RollOutcome> {
 
 /** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
 export async function runRoll(ports: WritePorts, req: RollRequest) {
-  const { market, side } = req;
+  const { market, side, write } = req;
   const { hedgeCommand } = ports;
-  const { dryRun } = req.write;
+  const { dryRun } = write;
   const guard = await guardLiveAction(ports, { action: 'roll a hedge (close it, then open a new one)', dryRun });
   const client = await ports.client();
   /** The legs of rolls of this market and side sent with the current credentials (newest first). */
