@@ -23,6 +23,7 @@ import {
   type SideViewsRead,
   mayHaveMatured,
   changedSincePlan,
+  endedWithin,
 } from '../../src/features/book/book.js';
 
 const KINDS = ['open', 'add', 'reduce', 'close'] as const;
@@ -499,6 +500,18 @@ describe("whether a hedge may have matured by an instant on the server's clock (
     [undefined, 0, true],
   ])('maturing at %s, the instant at the latest %s: %s', (maturityAtMs, latestMs, may) => {
     expect(mayHaveMatured(maturityAtMs, { latestMs })).toBe(may);
+  });
+});
+
+describe("whether an ended hedge ended lately on the server's clock (a roll of a side it left flat)", () => {
+  it.each([
+    [1_000, 1_999, true],
+    [1_000, 2_000, true],
+    [1_000, 2_001, false],
+    [5_000, 2_000, true],
+    [undefined, 0, false],
+  ])('maturing at %s, the server at %s, within 1,000 ms: %s', (maturityAtMs, bestMs, lately) => {
+    expect(endedWithin(maturityAtMs, 1_000, { bestMs })).toBe(lately);
   });
 });
 

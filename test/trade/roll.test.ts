@@ -235,6 +235,19 @@ it('hedge roll: a side that has already settled is opened anew with the notional
   });
 });
 
+it("hedge roll: a hedge that matured more than 7 days ago on the server's clock is not renewed, though this machine's clock is a week behind it (exit 3)", async () => {
+  const simulator = await startSimulator();
+  simulator.seedOpen('sell', 4_000);
+  // The server's clock 15 days on: the 7-day hedge matured 8 days ago by it; hedge's own clock has not moved.
+  simulator.advance(15 * 86_400_000);
+  exits(
+    await simulator.hedge('roll USDTNGN sell --tenor 7'),
+    3,
+    'Nothing to roll: no sell hedge is open on USDTNGN, and none matured in the last 7 days.',
+  );
+  expect([simulator.writes(), await journalEntries(simulator)]).toEqual([[], []]);
+});
+
 // Side by side: each mostly waits for the roll it runs as a process of its own.
 describe.concurrent('hedge roll killed between its legs', () => {
   it('killed while the close waits: `hedge resume` finishes the close with its key, then opens once', async (test) => {

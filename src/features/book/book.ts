@@ -356,3 +356,9 @@ export function changedSincePlan(
 export function mayHaveMatured(maturityAtMs: number | undefined, at: { latestMs: number }) {
   return maturityAtMs === undefined || maturityAtMs <= at.latestMs;
 }
+
+/** Whether a hedge that ended, maturing at `maturityAtMs`, ended lately at the server's time `at` (judged on `bestMs`,
+ * as every maturity is): its maturity at most `withinMs` past, or still ahead (closed early). No time given: it did not. */
+export function endedWithin(maturityAtMs: number | undefined, withinMs: number, at: { bestMs: number }) {
+  return maturityAtMs !== undefined && maturityAtMs >= at.bestMs - withinMs;
+}

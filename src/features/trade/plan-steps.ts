@@ -2,7 +2,10 @@
 // bound to what was shown, then each step through the one write flow in turn, with its own key.
 import type { JournalEntry, ListOptions } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
-import { sendTrade, type TradeRecord } from './trade-actions.js';
+import { sendTrade, tradeAction, type TradeRecord } from './trade-actions.js';
+import { isUnresolved } from '../../platform/journal/entry.js';
+import { journalAhead, makeIdempotencyKey, planDryRun } from '../write/write-flow.js';
+import type { JsonObject } from '../../core/objects.js';
 import { identityOf, sentBy } from '../write/row-trust.js';
 import { confirmAsShown } from '../write/confirm.js';
 import type { Trade } from '../../platform/runtime/context.js';
@@ -94,4 +97,34 @@ export async function runPlanSteps(
     }
   }
   return { done };
+}
+
+/** Journals a step of a plan as planned, with a new key and what is kept beside it, before any step is sent: from then
+ * on the journal holds the plan, and a later run finishes it from there. */
+export async function journalStepAhead(ports: WritePorts, record: TradeRecord, context?: JsonObject) {
+  return journalAhead(ports, tradeAction(ports, await ports.client(), record), makeIdempotencyKey(), context);
+}
+
+/** A step of a journaled plan: its row from an earlier run (none: never journaled), and what its dry run says of it. */
+export type JournaledStep = PlanRunStep & { row?: JournalEntry; note?: string };
+
+/** The steps of a journaled plan still to take, each under its row's key (a new one when it has none): those whose row is
+ * absent or unresolved while no later step was sent (a row past `planned`) — a resumed plan goes on where it stopped. */
+export const stepsDue = (steps: readonly JournaledStep[]) =>
+  steps.flatMap(({ row, key = row?.idempotency_key, ...step }, index) =>
+    (!row || isUnresolved(row)) && !steps.slice(index + 1).some((later) => later.row && later.row.outcome !== 'planned')
+      ? [{ ...step, key }]
+      : [],
+  );
+
+/** A journaled plan's dry run: each step due, with the request it would send and its note. */
+export async function stepsDryRun(ports: WritePorts, steps: readonly JournaledStep[]) {
+  const client = await ports.client();
+  return Promise.all(
+    stepsDue(steps).map(async ({ record, key = makeIdempotencyKey(), note }) => ({
+      leg: record.leg ?? record.kind,
+      request: await planDryRun(ports, client.plan(record.kind, record.request, key)),
+      note,
+    })),
+  );
 }

@@ -26,31 +26,26 @@ import {
 } from '../../core/errors.js';
 import {
   confirmedPlan,
+  journalStepAhead,
   ownGroupEntries,
   runPlan,
   runPlanSteps,
-  type PlanRunStep,
+  stepsDryRun,
+  stepsDue,
+  type JournaledStep,
   type StepDone,
 } from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction, hedgesWords, sayMovedSinceAsked } from '../write/confirm.js';
 import { findSide } from '../book/positions.js';
-import { changedSincePlan, type BoundSide, type HedgeRecord } from '../book/book.js';
-import { readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
+import { changedSincePlan, endedWithin, sideHolds, type BoundSide, type HedgeRecord } from '../book/book.js';
+import { hedgeRecord, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
-import { days, stringOf, tradeAction, tradeRecord, type CloseResult } from './trade-actions.js';
+import { days, stringOf, tradeRecord, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
-import {
-  isRejection,
-  journalAhead,
-  makeIdempotencyKey,
-  planDryRun,
-  ROLL_GROUP_PREFIX,
-  type Approval,
-  type WriteOptions,
-} from '../write/write-flow.js';
+import { isRejection, ROLL_GROUP_PREFIX, type Approval, type WriteOptions } from '../write/write-flow.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 
@@ -150,11 +145,160 @@ const legRecord = (leg: 'close' | 'open', group: string, request: OpenRequest) =
     leg,
   });
 
+/** What a run of a roll works with: the command's ports and client, the roll as journaled, and what it says with its
+ * result. */
+interface RollRun {
+  ports: WritePorts;
+  client: HedgeClient;
+  legs: RollLegs;
+  notes: string[];
+}
+
+/** The close the open follows: the close step of this run (`done`), else one an earlier run journaled — unless it found
+ * nothing to close (rejected with no_open_hedge). */
+const closedBy = (legs: RollLegs, done: readonly StepDone[]) => {
+  const row = done.length ? done[0]?.entry : legs.close;
+  return row?.outcome === 'rejected' ? undefined : row;
+};
+
+/** The roll ends here: its open leg is never sent. */
+const abandon = async ({ ports, legs }: RollRun, message: string) =>
+  (await ports.journal()).update(legs.open.id, { outcome: 'abandoned', message });
+
+/** Why the roll stops, its open leg abandoned: the side is not what its plan bound (before the close: nothing sent;
+ * after it: not covered). */
+async function sideChanged(run: RollRun, changed: NonNullable<ReturnType<typeof changedSincePlan>>, closed: boolean) {
+  const { group, request, bound } = run.legs;
+  const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
+  const { hedgeCommand } = run.ports;
+  const how =
+    'matured' in changed
+      ? `hedge ${safeText(changed.matured.id)} ${changed.matured.maturityAtMs === undefined ? 'has no maturity hedge can read' : `matured at ${utcMinute(changed.matured.maturityAtMs)} UTC`}, possibly before the close ${closed ? 'landed' : 'could be sent'}: it may have settled on its own, and a close of the side would take the others alone`
+      : closed
+        ? `it held ${formatUsd(changed.moved.notional_usd)} when the close was sent, not the ${formatUsd(notionalUsd)} planned on; something outside this roll changed it`
+        : `it holds ${formatUsd(changed.moved.notional_usd)} in ${hedgesWords(changed.moved)} now, not the ${formatUsd(bound.shown!.notional_usd)} in ${hedgesWords(bound.shown!)} planned on; something outside this roll changed it`;
+  await abandon(run, `not sent: the side changed since the plan (${closed ? 'after' : 'before'} the close)`);
+  const planned = `The roll of the ${side} side of ${market} stopped: the side changed since the plan: ${how}.`;
+  return new UnresolvedError(
+    closed
+      ? `${planned} The close was sent; the new hedge was not, so the ${side} side is not covered now.`
+      : `${planned} Nothing was sent: the side is as it is now.`,
+    {
+      details: {
+        journal_group: group,
+        ...(closed && { covered: false }),
+        ...('matured' in changed && { matured_hedge_id: changed.matured.id }),
+      },
+      hint: closed
+        ? `See what settled and what the close took with \`${hedgeCommand('history')}\`, then cover the side: \`${hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`
+        : `See the side with \`${hedgeCommand('positions')}\`, then roll again: it plans anew from the side as it is.`,
+    },
+  );
+}
+
+/** Right before the open: the roll opens what it closed, and only on a side nothing covers. */
+async function stillToOpen(run: RollRun, closedLeg: JournalEntry | undefined) {
+  const { ports, client, legs } = run;
+  const { market, side, notional_usd: notionalUsd } = legs.request;
+  // The side as the close read it right before it was sent (under the side's lock), and a bound hedge of several
+  // judged at the close's end on the server's clock: one that matured before the close landed may have settled alone.
+  // (Its hedges were judged before it was sent: its sum is what is judged here.)
+  const closedUsd = readNumber(closedLeg?.context?.notional_usd);
+  const closedAtMs = Date.parse(closedLeg?.resolved_at ?? closedLeg?.updated_at ?? '');
+  const closedAt = client.transport.serverClock.at(Number.isFinite(closedAtMs) ? closedAtMs : ports.clock.now());
+  const shown = legs.bound.shown ?? { hedge_ids: [], notional_usd: notionalUsd };
+  const changed =
+    closedLeg &&
+    changedSincePlan({ ...legs.bound, shown }, { ...shown, notional_usd: closedUsd ?? shown.notional_usd }, closedAt);
+  if (changed) throw await sideChanged(run, changed, true);
+  // What the side holds in its views (one read): a side not flat is not opened a second time.
+  const holds = sideHolds(await (await SideViews.read(client, ports.log)).book(market, side));
+  if (holds.holds === 'flat') return;
+  const [by, what, status] =
+    holds.holds === 'held'
+      ? [` by ${holds.ids.map(safeText).join(', ')}`, `filled, ${formatUsd(holds.notionalUsd)}`, 'filled']
+      : ['', safeText(holds.why), holds.holds];
+  await abandon(run, `not sent: the side was already covered${by} (${status})`);
+  throw new PreTradeCheckError(
+    'side_already_open',
+    `The ${side} side of ${market} is already covered${by} (${what}): the roll's new hedge was not opened, so the side is not opened twice.`,
+    { market, side, hedge_id: holds.holds === 'held' ? holds.ids[0] : null, status, journal_id: legs.open.id },
+    `See it with \`${ports.hedgeCommand('positions')}\`.`,
+  );
+}
+
+/** The roll's close step: sent while the open is still `planned` (it is sent only after the close); null when it found
+ * nothing to close. */
+function closeStep(run: RollRun): JournaledStep {
+  const { ports, client, legs, notes } = run;
+  const { group, request, open, close: row, bound } = legs;
+  const { market, side } = request;
+  let stoppedBeforeClose: unknown;
+  return {
+    record: legRecord('close', group, request),
+    row,
+    // Right before the close is journaled and sent, under the side's lock: the side is still what the plan bound (a
+    // close journaled earlier was judged by the run that sent it).
+    holds: async () => {
+      const { shown, soonest } = bound;
+      if (!shown || row) return;
+      const { books } = await readSidesAsAnswered(ports, client, [request]);
+      const changed = changedSincePlan({ shown, soonest }, sideAfterOf(books[0]), client.transport.serverNow());
+      if (changed) throw (stoppedBeforeClose = await sideChanged(run, changed, false));
+    },
+    failed: async (error) => {
+      // Stopped before the close was journaled: nothing was sent, as it says.
+      if (error === stoppedBeforeClose) throw error;
+      if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge') {
+        notes.push(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
+        return null;
+      }
+      // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
+      if (isRejection(error)) await abandon(run, `not sent: the close was rejected (${error.code})`);
+      // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
+      else if (error instanceof Error)
+        error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
+      throw error;
+    },
+  };
+}
+
+/** The roll's open step: sent once the close has landed, on a side nothing covers. */
+function openStep(run: RollRun, wait: boolean): JournaledStep {
+  const { legs, ports } = run;
+  const { group, request, open } = legs;
+  const { market, side } = request;
+  return {
+    record: legRecord('open', group, request),
+    row: open,
+    wait,
+    holds: async (done) => {
+      if (open.outcome === 'planned') await stillToOpen(run, closedBy(legs, done));
+    },
+    failed: async (error, done) => {
+      const closed = closedBy(legs, done);
+      if (!closed) throw error;
+      // Said with the error itself (the one line an operator sees): the side is bare now.
+      if (isRejection(error))
+        error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
+      // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
+      if (error instanceof StateError)
+        throw new UnresolvedError(
+          `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
+          {
+            details: { journal_group: group, close: closed.id, open: open.id, covered: false },
+            hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
+          },
+        );
+      throw error;
+    },
+  };
+}
+
 /** Carries the roll out through the plan's steps from wherever the journal says they are — the close (while the open is
  * still `planned`: it is sent only after the close), then the open; the first that fails ends the roll with its error —
- * and says what the roll did: both legs with their keys and journal ids, and whether the side is covered now.
- * `resumed` (with its live guard) finishes one from the journal, the same roll again or `hedge resume` (a close never
- * journaled is sent only when the side still shows open); a new roll carries its `quote`. */
+ * and says what the roll did. `resumed` (with its live guard) finishes one from the journal, the same roll again or
+ * `hedge resume` (a close never journaled is sent only when the side still shows open); a new roll carries its `quote`. */
 async function carryOut(
   ports: WritePorts,
   legs: RollLegs,
@@ -163,17 +307,17 @@ async function carryOut(
   resumed?: { needsConfirmation: boolean },
   quote?: Quote,
 ) {
-  const { group, request, open, close: leg, closes, rolledHedgeId } = legs;
-  const { hedgeCommand } = ports;
+  const run: RollRun = { ports, client: await ports.client(), legs, notes };
+  const { group, request, open } = legs;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
-  const client = await ports.client();
-  const planned = open.outcome === 'planned';
+  let steps = stepsDue([...(legs.closes ? [closeStep(run)] : []), openStep(run, wait)]);
   // A close not known to have landed is finished (sent again under its key) before the planned open.
-  const closeDue = stepsLeft(legs)[0]?.leg === 'close';
-  const sideBook = async () => (await readSideInStep(ports, client, market, side)).book;
+  const closeDue = steps[0]?.record.leg === 'close';
+  const planned = open.outcome === 'planned';
+  const sideBook = async () => (await readSideInStep(ports, run.client, market, side)).book;
   if (resumed) {
     // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
-    for (const row of [open, leg]) if (row) await requireOwnRow(ports, row);
+    for (const row of [open, legs.close]) if (row) await requireOwnRow(ports, row);
     const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenorDays)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(group)}: ${legs.described}): each leg is finished with its own key, and the side is not opened twice.`;
     // A leg never sent is a new request: on a live key it is confirmed like one, the "yes" bound to the side as it was
     // asked about; otherwise it is said with the result.
@@ -190,151 +334,45 @@ async function carryOut(
     else notes.push(resuming);
     // An agent finishing a roll it did not journal itself trades what is left of it.
     if (ports.tradeGate && open.via !== 'agent' && planned) await ports.tradeGate.admit(trades, 'roll');
-  }
-  const abandon = async (message: string) => (await ports.journal()).update(open.id, { outcome: 'abandoned', message });
-  const settled = (text: string) => {
-    notes.push(text);
-    return null;
-  };
-  // What stands for the close step when it is not sent (null: nothing closed): an earlier run's close, the open still
-  // planned (refused with no_open_hedge: it found the side already settled); a resumed roll's close never journaled,
-  // on a side every view shows gone.
-  const closedBefore: StepDone | undefined =
-    planned && closes && leg && !isUnresolved(leg)
-      ? leg.outcome === 'rejected' && leg.error_code === 'no_open_hedge'
-        ? null
-        : { entry: leg }
-      : closeDue && !leg && resumed && (await sideBook()).state === 'flat'
-        ? settled(
-            `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
-          )
-        : undefined;
-  const closeSent = closeDue && closedBefore === undefined;
-  let stoppedBeforeClose: unknown;
-  // The close, while the open is still `planned` (it is sent only after the close): null when it found nothing to close.
-  const closeStep: PlanRunStep = {
-    record: legRecord('close', group, request),
-    key: leg?.idempotency_key,
-    // Right before the close is journaled and sent, under the side's lock: the side is still what the plan bound (a
-    // close journaled earlier was judged by the run that sent it).
-    holds: async () => {
-      const { shown, soonest } = legs.bound;
-      if (!shown || leg) return;
-      const { books } = await readSidesAsAnswered(ports, client, [request]);
-      const changed = changedSincePlan({ shown, soonest }, sideAfterOf(books[0]), client.transport.serverNow());
-      if (changed) throw (stoppedBeforeClose = await sideChanged(changed, false));
-    },
-    failed: async (error) => {
-      // Stopped before the close was journaled: nothing was sent, as it says.
-      if (error === stoppedBeforeClose) throw error;
-      if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge')
-        return settled(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
-      // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
-      if (isRejection(error)) await abandon(`not sent: the close was rejected (${error.code})`);
-      // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
-      else if (error instanceof Error)
-        error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${hedgeCommand('positions')}\` shows which).`;
-      throw error;
-    },
-  };
-  const openStep: PlanRunStep = {
-    record: legRecord('open', group, request),
-    key: open.idempotency_key,
-    wait,
-    holds: async ([closeRun = closedBefore]) => {
-      if (planned) await stillToOpen(closeRun?.entry);
-    },
-    failed: async (error, [closeRun = closedBefore]) => {
-      const closed = closeRun?.entry;
-      if (!closed) throw error;
-      // Said with the error itself (the one line an operator sees): the side is bare now.
-      if (isRejection(error))
-        error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
-      // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
-      if (error instanceof StateError)
-        throw new UnresolvedError(
-          `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
-          {
-            details: { journal_group: group, close: closed.id, open: open.id, covered: false },
-            hint: `Once the journal is usable again, finish the roll with \`${hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
-          },
-        );
-      throw error;
-    },
-  };
-  /** Why the roll stops, its open leg abandoned: the side is not what its plan bound (before the close: nothing sent;
-   * after it: not covered). */
-  const sideChanged = async (changed: NonNullable<ReturnType<typeof changedSincePlan>>, closed: boolean) => {
-    const how =
-      'matured' in changed
-        ? `hedge ${safeText(changed.matured.id)} ${changed.matured.maturityAtMs === undefined ? 'has no maturity hedge can read' : `matured at ${utcMinute(changed.matured.maturityAtMs)} UTC`}, possibly before the close ${closed ? 'landed' : 'could be sent'}: it may have settled on its own, and a close of the side would take the others alone`
-        : closed
-          ? `it held ${formatUsd(changed.moved.notional_usd)} when the close was sent, not the ${formatUsd(notionalUsd)} planned on; something outside this roll changed it`
-          : `it holds ${formatUsd(changed.moved.notional_usd)} in ${hedgesWords(changed.moved)} now, not the ${formatUsd(legs.bound.shown!.notional_usd)} in ${hedgesWords(legs.bound.shown!)} planned on; something outside this roll changed it`;
-    await abandon(`not sent: the side changed since the plan (${closed ? 'after' : 'before'} the close)`);
-    const planned = `The roll of the ${side} side of ${market} stopped: the side changed since the plan: ${how}.`;
-    return new UnresolvedError(
-      closed
-        ? `${planned} The close was sent; the new hedge was not, so the ${side} side is not covered now.`
-        : `${planned} Nothing was sent: the side is as it is now.`,
-      {
-        details: {
-          journal_group: group,
-          ...(closed && { covered: false }),
-          ...('matured' in changed && { matured_hedge_id: changed.matured.id }),
-        },
-        hint: closed
-          ? `See what settled and what the close took with \`${hedgeCommand('history')}\`, then cover the side: \`${hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`
-          : `See the side with \`${hedgeCommand('positions')}\`, then roll again: it plans anew from the side as it is.`,
-      },
-    );
-  };
-  /** Right before the open: the roll opens what it closed, and only on a side nothing covers. */
-  const stillToOpen = async (closedLeg: JournalEntry | undefined) => {
-    // The side as the close read it right before it was sent (under the side's lock), and a bound hedge of several
-    // judged at the close's end on the server's clock: one that matured before the close landed may have settled alone.
-    // (Its hedges were judged before it was sent: its sum is what is judged here.)
-    const closedUsd = readNumber(closedLeg?.context?.notional_usd);
-    const closedAtMs = Date.parse(closedLeg?.resolved_at ?? closedLeg?.updated_at ?? '');
-    const closedAt = client.transport.serverClock.at(Number.isFinite(closedAtMs) ? closedAtMs : ports.clock.now());
-    const shown = legs.bound.shown ?? { hedge_ids: [], notional_usd: notionalUsd };
-    const changed =
-      closedLeg &&
-      changedSincePlan({ ...legs.bound, shown }, { ...shown, notional_usd: closedUsd ?? shown.notional_usd }, closedAt);
-    if (changed) throw await sideChanged(changed, true);
-    // What already covers the side in any of its views (one read): any one is enough not to open a second time.
-    const book = await (await SideViews.read(client, ports.log)).book(market, side);
-    const [filled] = book.filled;
-    const [opening] = book.opening;
-    const cover = filled
-      ? { hedgeId: filled.id, notionalUsd: book.recordsUsd, status: 'filled' }
-      : book.line
-        ? { hedgeId: book.line.hedgeId, notionalUsd: book.line.notionalUsd, status: 'open' }
-        : opening && { hedgeId: opening.id, notionalUsd: opening.notionalUsd, status: opening.status };
-    if (cover) {
-      const by = cover.hedgeId ? ` by ${safeText(cover.hedgeId)}` : '';
-      await abandon(`not sent: the side was already covered${by} (${cover.status})`);
-      throw new PreTradeCheckError(
-        'side_already_open',
-        `The ${side} side of ${market} is already covered${by} (${cover.status}${cover.notionalUsd === undefined ? '' : `, ${formatUsd(cover.notionalUsd)}`}): the roll's new hedge was not opened, so the side is not opened twice.`,
-        { market, side, hedge_id: cover.hedgeId ?? null, status: cover.status, journal_id: open.id },
-        `See it with \`${hedgeCommand('positions')}\`.`,
+    // A close never journaled, on a side every view shows gone: nothing to close.
+    if (closeDue && !legs.close && (await sideBook()).state === 'flat') {
+      notes.push(
+        `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
       );
+      steps = steps.slice(1);
     }
-  };
-  const opens = isUnresolved(open);
-  const ran = await runPlanSteps(ports, [...(closeSent ? [closeStep] : []), ...(opens ? [openStep] : [])]);
+  }
+  const ran = await runPlanSteps(ports, steps);
   if (ran.stoppedAt !== undefined) throw ran.error;
-  const closeRun = closeSent ? ran.done[0] : closedBefore;
-  const { entry: openEntry, result, answer } = opens ? ran.done.at(-1)! : { entry: open };
+  // What stands for each leg: this run's step, else its row; the close null when it found nothing to close.
+  const stepDone = (leg: string, row?: JournalEntry) => {
+    const index = steps.findIndex((step) => step.record.leg === leg);
+    return index < 0 ? row && { entry: row } : ran.done[index];
+  };
+  const nothingToClose = closeDue && steps[0]?.record.leg !== 'close';
+  return rollReport(run, nothingToClose ? null : stepDone('close', legs.close), stepDone('open', open)!, quote);
+}
+
+/** What the roll did, from what stands for its legs (the close null: nothing closed): both legs with their keys and
+ * journal ids, and whether the side is covered now. */
+function rollReport(
+  { legs, ports, notes }: RollRun,
+  closeRun: StepDone | undefined,
+  { entry: openEntry, result, answer }: NonNullable<StepDone>,
+  quote?: Quote,
+) {
+  const { group, request, closes, rolledHedgeId } = legs;
+  const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   const opened = result as Hedge | undefined;
   const hedge = opened ?? (answer as OpenedHedge | undefined);
-  const closeEntry = closeRun?.entry ?? leg;
+  const closeEntry = closeRun?.entry ?? legs.close;
   const closed = closeRun?.result as CloseResult | undefined;
   const hedgeId = opened?.id ?? (answer as OpenedHedge | undefined)?.hedge_id ?? openEntry.hedge_id ?? null;
   const failed = opened?.status === 'failed';
+  // A close that found nothing to close (rejected with no_open_hedge, now or by an earlier run) is no leg of the roll.
   const close = closes &&
-    closeRun !== null && {
+    closeRun !== null &&
+    closeRun?.entry.outcome !== 'rejected' && {
       journal_id: closeEntry?.id ?? null,
       outcome: closeEntry?.outcome ?? 'not sent',
       hedge_id: closed?.hedgeId ?? closeEntry?.hedge_id ?? rolledHedgeId ?? null,
@@ -369,49 +407,41 @@ async function carryOut(
       failure: new OrderFailedError(
         `The new ${days(tenorDays)} hedge ${hedgeId ? safeText(hedgeId) : 'the new hedge'} failed on-chain: nothing was opened${close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
         opened.id,
-        `Open it again with \`${hedgeCommand('open', market, side, String(notionalUsd), '--tenor', String(tenorDays))}\` (a new key).`,
+        `Open it again with \`${ports.hedgeCommand('open', market, side, String(notionalUsd), '--tenor', String(tenorDays))}\` (a new key).`,
       ),
     }),
   };
 }
 
-/** A roll as a plan of two steps: the open it sends (`request`), whether it closes the side first and, once journaled,
- * its rows (`open` planned before anything is sent, `close` journaled right before the close is sent); `ended`: the
- * hedge that ended already, when there is nothing to close. */
-type RollPlan = Pick<RollLegs, 'request' | 'closes'> & Partial<Pick<RollLegs, 'open' | 'close'>> & { ended?: Hedge };
-
-/** The steps of the roll still to take, in order, each with the key it carries (its journal row's, else a new one) and
- * what its dry run says of it: the close while the open is planned and the close not known to have landed, then the
- * open until it is resolved. */
-function stepsLeft({ closes, open, close, ended }: RollPlan) {
-  return [
-    closes &&
-      (!open || open.outcome === 'planned') &&
-      (!close || isUnresolved(close)) && {
-        leg: 'close' as const,
-        key: close?.idempotency_key,
-        note: close ? `resumed, journal ${close.id}` : open && 'if the side is still open',
-      },
-    (!open || isUnresolved(open)) && {
-      leg: 'open' as const,
-      key: open?.idempotency_key,
+/** The dry run is the plan rendered: each step still to take (a resumed roll's, from its rows), with the request it
+ * would send; `ended`: the hedge that ended already, when there is nothing to close. */
+async function rollDryRun(
+  ports: WritePorts,
+  notes: string[],
+  plan: Pick<RollLegs, 'request' | 'closes'> & Partial<Pick<RollLegs, 'open' | 'close'>> & { ended?: Hedge },
+) {
+  const { request, closes, open, close, ended } = plan;
+  const steps: JournaledStep[] = [
+    ...(closes
+      ? [
+          {
+            record: legRecord('close', '', request),
+            row: close,
+            note: close ? `resumed, journal ${close.id}` : open && 'if the side is still open',
+          },
+        ]
+      : []),
+    {
+      record: legRecord('open', '', request),
+      row: open,
       note: open
         ? `journal ${open.id}, ${open.outcome}`
         : ended
           ? `nothing to close: ${safeText(ended.id)} is ${safeText(ended.status)}`
           : 'sent once the close has landed',
     },
-  ].filter((step) => step !== false);
-}
-
-/** The dry run is the plan rendered: each step still to take, with the request it would send. */
-async function rollDryRun(ports: WritePorts, client: HedgeClient, notes: string[], plan: RollPlan) {
-  const legs = stepsLeft(plan).map(async ({ leg, key, note }) => ({
-    leg,
-    request: await planDryRun(ports, client.plan(leg, plan.request, key ?? makeIdempotencyKey())),
-    note,
-  }));
-  return { kind: 'dry-run' as const, notes, legs: await Promise.all(legs) };
+  ];
+  return { kind: 'dry-run' as const, notes, legs: await stepsDryRun(ports, steps) };
 }
 
 /** What a roll did (or, a dry run, would send), as `hedge roll` and the keeper show it. */
@@ -447,9 +477,247 @@ export async function resumeRollOutcome(
   });
 }
 
+/** What planning a roll works with: the command's ports and client, the roll asked for, its live guard, and the legs of
+ * earlier rolls of its side in the journal. */
+interface RollAsk {
+  ports: WritePorts;
+  client: HedgeClient;
+  req: RollRequest;
+  guard: { needsConfirmation: boolean };
+  rollLegsOf: (query: ListOptions) => Promise<JournalEntry[]>;
+}
+
+/** An earlier roll of the side to finish instead: the one --idempotency-key names, or the newest unfinished one. */
+async function earlierRoll({ ports, req, rollLegsOf }: RollAsk, notes: string[]) {
+  const { market, side, tenorDays, write } = req;
+  const { hedgeCommand } = ports;
+  const key = write.idempotencyKey;
+  if (key !== undefined) {
+    const [entry] = await (await ports.journal()).list({ idempotencyKey: key });
+    if (!entry?.group?.startsWith(ROLL_GROUP_PREFIX))
+      throw new UsageError(
+        `--idempotency-key: ${key} is not the key of a roll leg in this machine's journal; a roll is finished from the journal that recorded it (\`${hedgeCommand('journal', '--pending')}\` lists what is unfinished).`,
+      );
+    const legs = await legsOf(ports, entry.group);
+    if (legs.request.market !== market || legs.request.side !== side)
+      throw new UsageError(
+        `--idempotency-key: ${key} is a leg of the roll of ${safeText(legs.request.market)} ${legs.request.side} (journal ${entry.id}), not of ${market} ${side}.`,
+      );
+    if (!legs.unfinished)
+      throw new UsageError(
+        `--idempotency-key: the roll with key ${key} (journal group ${safeText(legs.group)}) is already finished; see \`${hedgeCommand('journal', 'show', entry.id)}\`.`,
+      );
+    return legs;
+  }
+  // The newest roll of this market and side with a leg still unresolved, sent with the current credentials.
+  const group = (await rollLegsOf({ pending: true }))[0]?.group;
+  if (!group) return;
+  const legs = await legsOf(ports, group);
+  const to = `${market} ${side} to ${days(legs.request.tenor_days)}`;
+  const unfinished = `the unfinished roll of ${to} (journal group ${safeText(group)}: ${legs.described})`;
+  if (!write.fresh) {
+    if (legs.request.tenor_days === tenorDays) return legs;
+    throw new UsageError(
+      `An unfinished roll of ${to} is in the journal (group ${safeText(group)}: ${legs.described}); finish it with \`${hedgeCommand('resume', legs.open.id)}\`, or pass --new to set it aside. Nothing was sent.`,
+    );
+  }
+  if (write.dryRun) return void notes.push(`--new would set aside ${unfinished}; this dry run leaves it as it is.`);
+  notes.push(`--new: ${unfinished} is set aside; this run is a new roll with new keys.`);
+  for (const leg of [legs.close, legs.open])
+    if (leg && isUnresolved(leg))
+      await (await ports.journal()).update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
+}
+
+/** The roll as a plan of two steps, read once the side's views agree: what it closes (and the side's filled hedges,
+ * soonest to mature last) or the hedge that already ended, the open it sends (the notional, and the deal reference
+ * that lives through the roll unless --ref says another), what a confirmation binds (both legs, and the hedges the
+ * side held) and what is said before the question. */
+async function planRoll({ ports, client, req }: RollAsk) {
+  const { market, side, tenorDays } = req;
+  const {
+    books: [book],
+    positions,
+  } = await readSidesAsAnswered(ports, client, [{ market, side }]);
+  const held = sideAfterOf(book);
+  const closing = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
+  const plan = (notionalUsd: number, reference?: string | null) => {
+    reference = req.clientReference ?? (reference || undefined);
+    const request = { market, side, notional_usd: notionalUsd, tenor_days: tenorDays, client_reference: reference };
+    return { notionalUsd, request: withoutUndefined<OpenRequest>(request), reference };
+  };
+  if (closing) {
+    // What the side holds is what its records sum to; only when neither view gives a figure is there nothing to re-open.
+    if (book.filled.some((record) => record.notionalUsd === undefined) && closing.notionalUsd === undefined)
+      throw new InvalidResponseError(
+        `Neither GET /positions nor the hedge records show the ${side} position on ${market} with a notional the CLI can read, so the roll cannot know what to open again. Nothing was sent.`,
+        {
+          endpoint: 'GET /positions',
+          status: 200,
+          hint: 'Run with --verbose and report it; `hedge close` then `hedge open` do the two legs by hand.',
+        },
+      );
+    const several = book.filled.length > 1 ? book.filled : undefined;
+    const { notionalUsd, request, reference } = plan(book.recordsUsd, book.filled.at(-1)?.clientReference);
+    return {
+      request,
+      closing,
+      several,
+      trades: [{ market, notionalUsd: 2 * notionalUsd, held }],
+      notes: several ? [severalNote(req, several, reference, notionalUsd)] : [],
+    };
+  }
+  // The side as the model holds it: a hedge still being opened is no filled hedge to roll.
+  const [opening] = book.opening;
+  if (opening)
+    throw new PreTradeCheckError(
+      'hedge_not_filled',
+      `The ${side} hedge ${safeText(opening.id)} on ${market} is still ${safeText(opening.status)}: there is no filled hedge to roll yet. Nothing was sent.`,
+      { market, side, hedge_id: opening.id, status: opening.status },
+      `Wait for its fill with \`${ports.hedgeCommand('hedges', opening.id, '--wait')}\`, then roll.`,
+    );
+  // The side's newest hedge that ended lately on the server's clock (one that failed never held anything).
+  const now = client.transport.serverNow();
+  const last = (await client.listHedges()).find(
+    (hedge) =>
+      book.ended.includes(hedge.id) &&
+      !book.failed.includes(hedge.id) &&
+      endedWithin(hedgeRecord(hedge).maturityAtMs, ROLL_RECENT_MS, now),
+  );
+  if (!last)
+    throw new PreTradeCheckError(
+      'nothing_to_roll',
+      `Nothing to roll: no ${side} hedge is open on ${market}, and none matured in the last 7 days. Nothing was sent.`,
+      { market, side },
+      `Open one with \`${ports.hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`,
+    );
+  const { notionalUsd, request } = plan(last.notional_usd, last.client_reference);
+  return { request, ended: last, trades: [{ market, notionalUsd, held }], notes: [] };
+}
+
+/** A side of several hedges is rolled whole (a close takes a market and side): said before the question. */
+function severalNote(
+  { market, side, tenorDays }: RollRequest,
+  several: readonly HedgeRecord[],
+  reference: string | undefined,
+  notionalUsd: number,
+) {
+  const listed = several
+    .toReversed()
+    .map(
+      (record) =>
+        `${safeText(record.id)} ${record.notionalUsd === undefined ? '' : `${formatUsd(record.notionalUsd)} `}matures ${record.maturityAtMs === undefined ? 'unknown' : utcMinute(record.maturityAtMs)}`,
+    )
+    .join('; ');
+  const others = [
+    ...new Set(
+      several.flatMap(({ clientReference: ref }) => (ref !== undefined && !sameReference(ref, reference) ? [ref] : [])),
+    ),
+  ];
+  const notCarried = `${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on`;
+  const refs = reference
+    ? ` The new hedge carries the reference ${safeText(reference)}${others.length ? `; ${notCarried}` : ''}.`
+    : others.length
+      ? ` The new hedge carries no reference; ${notCarried}.`
+      : '';
+  return `The ${side} side of ${market} holds ${several.length} hedges (${listed}). A close closes the whole side, so the roll closes all ${several.length} (the later ones before their maturity) and opens one hedge of ${formatUsd(notionalUsd)} for ${days(tenorDays)}.${refs}`;
+}
+
+/** The roll planned, checked and shown (both legs on a card) and confirmed once: the plan, and the quote it was shown
+ * with (none for a dry run). */
+async function confirmedRoll(ask: RollAsk) {
+  const { ports, client, req, guard } = ask;
+  const { market, side, tenorDays } = req;
+  return confirmedPlan(
+    ports,
+    () => planRoll(ask),
+    async ({ request, closing, trades, several, ended }) => {
+      const { notional_usd: notionalUsd } = request;
+      // The close's notional is back in the side's capacity and the account's headroom when the open is checked.
+      if (!req.skipChecks)
+        await runPreTradeChecks(
+          client,
+          { market, side, notionalUsd, action: 'open' },
+          undefined,
+          closing ? notionalUsd : 0,
+        );
+      // An agent's checks judge the roll whole: its confirmation token's legs, and its limits on both legs.
+      ports.planCheck?.check(
+        [...(closing ? [client.plan('close', request, '')] : []), client.plan('open', request, '')],
+        trades,
+      );
+      await ports.tradeGate?.admit(trades, 'roll');
+      if (req.write.dryRun) return {};
+      const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
+      // Both legs before the confirmation: a card the command's output shows (the keeper's steps say nothing).
+      ports.notify({
+        kind: 'roll-preview',
+        level: 'note',
+        text: `Roll ${side} ${market} to ${days(tenorDays)}, the new hedge quoted at ${formatRate(quote.pricing.execution_price)}.`,
+        show: {
+          card: 'roll-preview',
+          preview: {
+            market,
+            side,
+            notionalUsd,
+            tenorDays,
+            closing: closing && { ...closing, hedges: several },
+            ended,
+            quote,
+          },
+          nowMs: client.transport.serverNow().bestMs,
+        },
+      });
+      const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;
+      // A person's "yes" holds for the card they saw: when the side moved since, nothing is sent and it is asked again.
+      const question = `Roll ${side} ${market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
+      return { quote, question: guard.needsConfirmation ? question : undefined };
+    },
+    { live: true, moved: (then, now) => sayMovedSinceAsked(ports, req, then.trades, now.trades) },
+  );
+}
+
+/** Finish an earlier roll of the side, or plan, check, confirm and carry out a new one (anew when the side moved while
+ * a person was asked): its open journaled, planned, before anything is sent. */
+async function rollOnce(ask: RollAsk): Promise<RollOutcome> {
+  const { ports, req, guard } = ask;
+  const { market, side, write } = req;
+  const notes: string[] = [];
+  const earlier = await earlierRoll(ask, notes);
+  if (earlier && !write.dryRun) return carryOut(ports, earlier, write.wait, notes, guard);
+  if (earlier) {
+    notes.push(
+      `An unfinished roll of ${market} ${side} is in the journal (group ${safeText(earlier.group)}: ${earlier.described}); without --dry-run this command finishes it.`,
+    );
+    return rollDryRun(ports, notes, earlier);
+  }
+  const { plan, shown } = await confirmedRoll(ask);
+  const { request, closing, several, ended } = plan;
+  const { held } = plan.trades[0];
+  notes.push(...plan.notes);
+  if (write.dryRun) return rollDryRun(ports, notes, { request, closes: !!closing, ended });
+  const group = newGroup(ROLL_GROUP_PREFIX, ports);
+  // Before anything is sent: from here on the journal holds the whole roll.
+  const openEntry = await journalStepAhead(
+    ports,
+    legRecord('open', group, request),
+    withoutUndefined({
+      roll_closes: closing !== undefined,
+      rolled_hedge_id: (closing?.hedgeId ?? ended?.id) || undefined,
+      net_margin_usd: closing?.netMarginUsd,
+      // The first of several hedges to mature: a close that lands after its maturity may have found it settled.
+      soonest_hedge_id: several?.at(-1)?.id,
+      soonest_maturity_ms: several?.at(-1)?.maturityAtMs,
+      // The side the plan bound: the close is sent only while it is still that side.
+      bound_hedge_ids: closing && held.hedge_ids,
+      bound_notional_usd: closing && held.notional_usd,
+    }),
+  );
+  return carryOut(ports, await legsOf(ports, group, [openEntry]), write.wait, notes, undefined, shown.quote);
+}
+
 /** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
 export async function runRoll(ports: WritePorts, req: RollRequest) {
-  const { market, side, tenorDays, write } = req;
+  const { market, side, write } = req;
   const { hedgeCommand } = ports;
   const { dryRun } = write;
   const guard = await guardLiveAction(ports, {
@@ -463,221 +731,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     (await ownGroupEntries(ports, ROLL_GROUP_PREFIX, query)).filter(
       (entry) => bodyOf(entry).market === market && bodyOf(entry).side === side,
     );
-
-  /** An earlier roll of the side to finish instead: the one --idempotency-key names, or the newest unfinished one. */
-  const earlierRoll = async (notes: string[]) => {
-    const key = write.idempotencyKey;
-    if (key !== undefined) {
-      const [entry] = await (await ports.journal()).list({ idempotencyKey: key });
-      if (!entry?.group?.startsWith(ROLL_GROUP_PREFIX))
-        throw new UsageError(
-          `--idempotency-key: ${key} is not the key of a roll leg in this machine's journal; a roll is finished from the journal that recorded it (\`${hedgeCommand('journal', '--pending')}\` lists what is unfinished).`,
-        );
-      const legs = await legsOf(ports, entry.group);
-      if (legs.request.market !== market || legs.request.side !== side)
-        throw new UsageError(
-          `--idempotency-key: ${key} is a leg of the roll of ${safeText(legs.request.market)} ${legs.request.side} (journal ${entry.id}), not of ${market} ${side}.`,
-        );
-      if (!legs.unfinished)
-        throw new UsageError(
-          `--idempotency-key: the roll with key ${key} (journal group ${safeText(legs.group)}) is already finished; see \`${hedgeCommand('journal', 'show', entry.id)}\`.`,
-        );
-      return legs;
-    }
-    // The newest roll of this market and side with a leg still unresolved, sent with the current credentials.
-    const group = (await rollLegsOf({ pending: true }))[0]?.group;
-    if (!group) return;
-    const legs = await legsOf(ports, group);
-    const to = `${market} ${side} to ${days(legs.request.tenor_days)}`;
-    const unfinished = `the unfinished roll of ${to} (journal group ${safeText(group)}: ${legs.described})`;
-    if (!write.fresh) {
-      if (legs.request.tenor_days === tenorDays) return legs;
-      throw new UsageError(
-        `An unfinished roll of ${to} is in the journal (group ${safeText(group)}: ${legs.described}); finish it with \`${hedgeCommand('resume', legs.open.id)}\`, or pass --new to set it aside. Nothing was sent.`,
-      );
-    }
-    if (dryRun) return void notes.push(`--new would set aside ${unfinished}; this dry run leaves it as it is.`);
-    notes.push(`--new: ${unfinished} is set aside; this run is a new roll with new keys.`);
-    for (const leg of [legs.close, legs.open])
-      if (leg && isUnresolved(leg))
-        await (await ports.journal()).update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
-  };
-  /** The roll as a plan of two steps, read once the side's views agree: what it closes (and the side's filled hedges,
-   * soonest to mature last) or the hedge that already ended, the open it sends (the notional, and the deal reference
-   * that lives through the roll unless --ref says another), what a confirmation binds (both legs, and the hedges the
-   * side held) and what is said before the question. */
-  const planRoll = async () => {
-    const {
-      books: [book],
-      positions,
-    } = await readSidesAsAnswered(ports, client, [{ market, side }]);
-    const held = sideAfterOf(book);
-    const closing = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
-    const plan = (notionalUsd: number, reference?: string | null) => {
-      reference = req.clientReference ?? (reference || undefined);
-      const request = { market, side, notional_usd: notionalUsd, tenor_days: tenorDays, client_reference: reference };
-      return { notionalUsd, request: withoutUndefined<OpenRequest>(request), reference };
-    };
-    if (closing) {
-      // What the side holds is what its records sum to; only when neither view gives a figure is there nothing to re-open.
-      if (book.filled.some((record) => record.notionalUsd === undefined) && closing.notionalUsd === undefined)
-        throw new InvalidResponseError(
-          `Neither GET /positions nor the hedge records show the ${side} position on ${market} with a notional the CLI can read, so the roll cannot know what to open again. Nothing was sent.`,
-          {
-            endpoint: 'GET /positions',
-            status: 200,
-            hint: 'Run with --verbose and report it; `hedge close` then `hedge open` do the two legs by hand.',
-          },
-        );
-      const several = book.filled.length > 1 ? book.filled : undefined;
-      const { notionalUsd, request, reference } = plan(book.recordsUsd, book.filled.at(-1)?.clientReference);
-      return {
-        request,
-        closing,
-        several,
-        trades: [{ market, notionalUsd: 2 * notionalUsd, held }],
-        notes: several ? [severalNote(several, reference, notionalUsd)] : [],
-      };
-    }
-    const hedges = (await client.listHedges()).filter(
-      (hedge) => hedge.market.toUpperCase() === market && hedge.side === side,
-    );
-    const opening = hedges.find((hedge) => hedge.status === 'submitted' || hedge.status === 'submitting');
-    if (opening)
-      throw new PreTradeCheckError(
-        'hedge_not_filled',
-        `The ${side} hedge ${safeText(opening.id)} on ${market} is still ${opening.status}: there is no filled hedge to roll yet. Nothing was sent.`,
-        { market, side, hedge_id: opening.id, status: opening.status },
-        `Wait for its fill with \`${hedgeCommand('hedges', opening.id, '--wait')}\`, then roll.`,
-      );
-    // Newest first: the side's latest hedge that has ended (settled, closed, or left the positions list).
-    const since = ports.clock.now() - ROLL_RECENT_MS;
-    const ended = hedges.find(
-      (hedge) =>
-        (hedge.status === 'closed' || hedge.status === 'filled') &&
-        typeof hedge.maturity_at === 'string' &&
-        Date.parse(hedge.maturity_at) >= since,
-    );
-    if (!ended)
-      throw new PreTradeCheckError(
-        'nothing_to_roll',
-        `Nothing to roll: no ${side} hedge is open on ${market}, and none matured in the last 7 days. Nothing was sent.`,
-        { market, side },
-        `Open one with \`${hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`,
-      );
-    const { notionalUsd, request } = plan(ended.notional_usd, ended.client_reference);
-    return { request, ended, trades: [{ market, notionalUsd, held }], notes: [] };
-  };
-  /** A side of several hedges is rolled whole (a close takes a market and side): said before the question. */
-  const severalNote = (several: readonly HedgeRecord[], reference: string | undefined, notionalUsd: number) => {
-    const listed = several
-      .toReversed()
-      .map(
-        (record) =>
-          `${safeText(record.id)} ${record.notionalUsd === undefined ? '' : `${formatUsd(record.notionalUsd)} `}matures ${record.maturityAtMs === undefined ? 'unknown' : utcMinute(record.maturityAtMs)}`,
-      )
-      .join('; ');
-    const others = [
-      ...new Set(
-        several.flatMap(({ clientReference: ref }) =>
-          ref !== undefined && !sameReference(ref, reference) ? [ref] : [],
-        ),
-      ),
-    ];
-    const notCarried = `${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on`;
-    const refs = reference
-      ? ` The new hedge carries the reference ${safeText(reference)}${others.length ? `; ${notCarried}` : ''}.`
-      : others.length
-        ? ` The new hedge carries no reference; ${notCarried}.`
-        : '';
-    return `The ${side} side of ${market} holds ${several.length} hedges (${listed}). A close closes the whole side, so the roll closes all ${several.length} (the later ones before their maturity) and opens one hedge of ${formatUsd(notionalUsd)} for ${days(tenorDays)}.${refs}`;
-  };
-  // Finish an earlier roll of the side, or plan, check, confirm and carry out a new one (anew when the side moved
-  // while a person was asked).
-  const roll = async (): Promise<RollOutcome> => {
-    const notes: string[] = [];
-    const earlier = await earlierRoll(notes);
-    if (earlier && !dryRun) return carryOut(ports, earlier, write.wait, notes, guard);
-    if (earlier) {
-      notes.push(
-        `An unfinished roll of ${market} ${side} is in the journal (group ${safeText(earlier.group)}: ${earlier.described}); without --dry-run this command finishes it.`,
-      );
-      return rollDryRun(ports, client, notes, earlier);
-    }
-
-    const { plan, shown } = await confirmedPlan(
-      ports,
-      planRoll,
-      async ({ request, closing, trades, several, ended }) => {
-        const { notional_usd: notionalUsd } = request;
-        // The close's notional is back in the side's capacity and the account's headroom when the open is checked.
-        if (!req.skipChecks)
-          await runPreTradeChecks(
-            client,
-            { market, side, notionalUsd, action: 'open' },
-            undefined,
-            closing ? notionalUsd : 0,
-          );
-        // An agent's checks judge the roll whole: its confirmation token's legs, and its limits on both legs.
-        ports.planCheck?.check(
-          [...(closing ? [client.plan('close', request, '')] : []), client.plan('open', request, '')],
-          trades,
-        );
-        await ports.tradeGate?.admit(trades, 'roll');
-        if (dryRun) return {};
-        const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
-        // Both legs before the confirmation: a card the command's output shows (the keeper's steps say nothing).
-        ports.notify({
-          kind: 'roll-preview',
-          level: 'note',
-          text: `Roll ${side} ${market} to ${days(tenorDays)}, the new hedge quoted at ${formatRate(quote.pricing.execution_price)}.`,
-          show: {
-            card: 'roll-preview',
-            preview: {
-              market,
-              side,
-              notionalUsd,
-              tenorDays,
-              closing: closing && { ...closing, hedges: several },
-              ended,
-              quote,
-            },
-            nowMs: client.transport.serverNow().bestMs,
-          },
-        });
-        const returns =
-          closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;
-        // A person's "yes" holds for the card they saw: when the side moved since, nothing is sent and it is asked again.
-        const question = `Roll ${side} ${market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
-        return { quote, question: guard.needsConfirmation ? question : undefined };
-      },
-      { live: true, moved: (then, now) => sayMovedSinceAsked(ports, req, then.trades, now.trades) },
-    );
-    const { request, closing, several, ended } = plan;
-    const { held } = plan.trades[0];
-    notes.push(...plan.notes);
-    if (dryRun) return rollDryRun(ports, client, notes, { request, closes: !!closing, ended });
-
-    const group = newGroup(ROLL_GROUP_PREFIX, ports);
-    // Before anything is sent: from here on the journal holds the whole roll.
-    const openEntry = await journalAhead(
-      ports,
-      tradeAction(ports, client, legRecord('open', group, request)),
-      makeIdempotencyKey(),
-      withoutUndefined({
-        roll_closes: closing !== undefined,
-        rolled_hedge_id: (closing?.hedgeId ?? ended?.id) || undefined,
-        net_margin_usd: closing?.netMarginUsd,
-        // The first of several hedges to mature: a close that lands after its maturity may have found it settled.
-        soonest_hedge_id: several?.at(-1)?.id,
-        soonest_maturity_ms: several?.at(-1)?.maturityAtMs,
-        // The side the plan bound: the close is sent only while it is still that side.
-        bound_hedge_ids: closing && held.hedge_ids,
-        bound_notional_usd: closing && held.notional_usd,
-      }),
-    );
-    return carryOut(ports, await legsOf(ports, group, [openEntry]), write.wait, notes, undefined, shown.quote);
-  };
+  const roll = () => rollOnce({ ports, client, req, guard, rollLegsOf });
   if (dryRun) return roll();
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
   const waitingSince = ports.clock.now();
