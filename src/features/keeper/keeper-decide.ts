@@ -170,34 +170,13 @@ export function decide(
     const serverOffsetMs = read ? read.time.bestMs - read.time.localMs : 0;
     const statuses = rows.map((row, index) => {
       const key = rowKey(row);
-      // What the side's view alone decides: a row not acted on this cycle (its step in flight, an
-      // action of it unresolved) still shows when a covered side's roll falls due, since the alerts
-      // judge a side that settles before the next cycle as a missed roll by that time.
       const seen = sides?.[index];
-      const hold = seen?.decision.kind === 'hold' ? seen.decision : undefined;
-      const holds = seen && sideHolds(seen.book);
-      const heldUsd = holds?.holds === 'held' ? holds.notionalUsd : undefined;
-      const soonestId = seen && soonestHeld(seen.book)?.id;
-      const status = {
-        ...marketSide(row),
-        ...(row.clientReference && { client_reference: row.clientReference }),
-        target_usd: row.notionalUsd,
-        current_usd: heldUsd ?? null,
-        // Null above is flat only when the side could be told: the alert rules must not read a settling
-        // side, one with a hedge still opening, one this keeper still waits on, or a book that could not be
-        // read, as one that settled.
-        ...((!holds || seen.waiting !== undefined || (holds.holds !== 'flat' && holds.holds !== 'held')) && {
-          current_unknown: true as const,
-        }),
-        ...(seen?.others.length && { not_this_rows: seen.others.map((record) => record.id) }),
-        state: seen?.decision.reason ?? 'unknown (the book could not be read)',
-        next_action: hold?.nextAction ?? null,
-        next_action_at: hold?.nextActionAtMs !== undefined ? utcIso(hold.nextActionAtMs) : null,
-      };
+      const status = rowStatus(row, seen);
       const step = inFlight.get(key);
       if (step) status.state = `${step.kind} in flight (${Math.round((nowMs - step.sinceMs) / 1000)} s)`;
       if (step || !seen) return status;
       const { decision, closedOutside } = seen;
+      const soonestId = soonestHeld(seen.book)?.id;
       const memory = sideIn(next, key);
       const base = marketSide(row);
       // An action of this side whose outcome is not known yet: nothing new is sent until it resolves.
@@ -206,7 +185,7 @@ export function decide(
       if (held) return Object.assign(status, { state: held });
       const skip = decision.kind === 'skip' ? decision.reason : undefined;
       if (renewed(memory, 'skip', skip))
-        events.push({ say: { event: 'skip', ...base, notional_usd: heldUsd, reason: skip } });
+        events.push({ say: { event: 'skip', ...base, notional_usd: status.current_usd ?? undefined, reason: skip } });
       if (decision.kind === 'skip') return status;
       const drift = decision.kind === 'drift' ? decision : undefined;
       const signature = drift && `${drift.change}:${drift.currentUsd}→${drift.targetUsd}`;
@@ -257,6 +236,29 @@ export function decide(
     });
     return { actions, rows: statuses, serverTime: read && utcIso(read.time.latestMs) };
   });
+}
+
+/** A row's status as its side was seen (none: the book could not be read). What the side's view alone decides: a row not
+ * acted on this cycle (its step in flight, an action of it unresolved) still shows when a covered side's roll falls due,
+ * since the alerts judge a side that settles before the next cycle as a missed roll by that time. */
+function rowStatus(row: KeepRow, seen?: ReturnType<typeof readSides>[number]) {
+  const hold = seen?.decision.kind === 'hold' ? seen.decision : undefined;
+  const holds = seen && sideHolds(seen.book);
+  return {
+    ...marketSide(row),
+    ...(row.clientReference && { client_reference: row.clientReference }),
+    target_usd: row.notionalUsd,
+    current_usd: holds?.holds === 'held' ? holds.notionalUsd : null,
+    // Null above is flat only when the side could be told: the alert rules must not read a settling side, one with a
+    // hedge still opening, one this keeper still waits on, or a book that could not be read, as one that settled.
+    ...((!holds || seen.waiting !== undefined || (holds.holds !== 'flat' && holds.holds !== 'held')) && {
+      current_unknown: true as const,
+    }),
+    ...(seen?.others.length && { not_this_rows: seen.others.map((record) => record.id) }),
+    state: seen?.decision.reason ?? 'unknown (the book could not be read)',
+    next_action: hold?.nextAction ?? null,
+    next_action_at: hold?.nextActionAtMs !== undefined ? utcIso(hold.nextActionAtMs) : null,
+  };
 }
 
 /** What a live keeper would do to each row on this read: the question before it starts. */
