@@ -21,7 +21,7 @@ import { readTargetFile } from '../plan/target-plan.js';
 import {
   keeperLockPlace,
   startKeeperService,
-  takeKeeperLock,
+  holdKeeperLock,
   type KeeperService,
   type KeeperServiceOptions,
 } from './keeper-service.js';
@@ -182,31 +182,6 @@ export async function runKeep(
   }
 }
 
-/** One keeper per account, held for its life (none for a dry run); a team store that ends the session makes it take the
- * lock again. */
-async function holdKeeperLock(
-  ports: Parameters<typeof takeKeeperLock>[0],
-  place: Awaited<ReturnType<typeof keeperLockPlace>> | undefined,
-  file: string,
-  event: (fields: EventFields) => void,
-) {
-  const take = () => takeKeeperLock(ports, place!, file);
-  let hold = place && (await take());
-  return {
-    /** Before anything of a cycle is done: the lock taken again if the team store ended the session holding it. */
-    async again() {
-      if (!hold?.lost()) return;
-      event({
-        event: 'notice',
-        code: 'keeper_lock_lost',
-        message: "the team store ended the session holding this keeper's lock; taking it again before anything is done",
-      });
-      hold = await take();
-    },
-    release: () => hold?.release().catch(() => {}),
-  };
-}
-
 /** An error said as an `error` event, the first kept (a one-cycle run ends with its exit code). The error's description
  * fills what the step's fields leave; the step's own sentence stays `message`, the error's words are under `error`
  * (every error event has them there). */
@@ -230,12 +205,7 @@ function errorEvents(event: (fields: EventFields) => void, errorFields: (error: 
 }
 
 /** What a cycle is run and reported with. */
-interface CycleParts extends Say {
-  file: string;
-  dryRun: boolean;
-  once: boolean;
-  intervalMs: number;
-  movingTarget?: MovingTarget;
+interface CycleParts extends Say, KeepOptions {
   clock: KeeperClock;
   signals: ReturnType<typeof installSignals>;
   cycles: ReturnType<typeof keeperCycles>;

@@ -250,27 +250,45 @@ export async function keeperLockPlace(
   };
 }
 
-/** Takes the account's keeper lock, or throws exit 11 naming the keeper that has it. */
-export async function takeKeeperLock(
+/** The account's keeper lock, held for the keeper's life (none for a dry run: no place), or exit 11 naming the keeper that
+ * has it; a team store that ends the session holding it makes the keeper take it again. */
+export async function holdKeeperLock(
   ports: Pick<CommandContext, 'hedgeCommand'>,
-  place: KeeperLockPlace,
+  place: KeeperLockPlace | undefined,
   file: string,
+  emit: (fields: EventFields) => void,
 ) {
-  const taken = await place.take();
-  if (taken.held) return taken.hold;
-  const { holder } = taken;
-  // The holder may run on another machine of the team store: its heartbeat there names its folder.
-  const heartbeat = await place.lastHeartbeat();
-  // The heartbeat names the config folder only when it is that keeper's own (same pid and host).
-  const folder = heartbeat?.pid === holder.pid && heartbeat.host === holder.host ? heartbeat.config_dir : undefined;
-  throw new HeldError(
-    `Another keeper already holds this account (pid ${holder.pid} on ${safeText(holder.host)}, since ${safeText(holder.since)}${folder ? `, config folder ${safeText(folder)}` : ''}); this one did not start.`,
-    {
-      hint: `Stop that keeper first (\`kill ${holder.pid}\` on ${safeText(holder.host)}), \`${ports.hedgeCommand('keep', 'status')}\` shows it, or run \`${ports.hedgeCommand('keep', shellWord(file), '--dry-run')}\` to see what it would do.`,
-      holder,
-      details: { ...(folder && { config_dir: folder }), lock: place.where },
+  const take = async (at: KeeperLockPlace) => {
+    const taken = await at.take();
+    if (taken.held) return taken.hold;
+    const { holder } = taken;
+    // The holder may run on another machine of the team store: its heartbeat there names its folder.
+    const heartbeat = await at.lastHeartbeat();
+    // The heartbeat names the config folder only when it is that keeper's own (same pid and host).
+    const folder = heartbeat?.pid === holder.pid && heartbeat.host === holder.host ? heartbeat.config_dir : undefined;
+    throw new HeldError(
+      `Another keeper already holds this account (pid ${holder.pid} on ${safeText(holder.host)}, since ${safeText(holder.since)}${folder ? `, config folder ${safeText(folder)}` : ''}); this one did not start.`,
+      {
+        hint: `Stop that keeper first (\`kill ${holder.pid}\` on ${safeText(holder.host)}), \`${ports.hedgeCommand('keep', 'status')}\` shows it, or run \`${ports.hedgeCommand('keep', shellWord(file), '--dry-run')}\` to see what it would do.`,
+        holder,
+        details: { ...(folder && { config_dir: folder }), lock: at.where },
+      },
+    );
+  };
+  let hold = place && (await take(place));
+  return {
+    /** Before anything of a cycle is done: the lock taken again if the team store ended the session holding it. */
+    async again() {
+      if (!hold?.lost()) return;
+      emit({
+        event: 'notice',
+        code: 'keeper_lock_lost',
+        message: "the team store ended the session holding this keeper's lock; taking it again before anything is done",
+      });
+      hold = await take(place!);
     },
-  );
+    release: () => hold?.release().catch(() => {}),
+  };
 }
 
 // ---- The service: heartbeat, alerts, metrics.
