@@ -405,7 +405,8 @@ function waitingOn(memory: SideMemory, row: KeepRow, side: SideBook, nowMs: numb
   memory.settlingSince = memory.said.settling = undefined;
   // Once its own last write shows in every view, the expectation is dropped. A hedge of its own that failed will never
   // show: the side is the book's to say again too.
-  if (!expected || ['landed', 'failed'].includes(changeVerdict(side, expected).verdict)) {
+  if (!expected) return undefined;
+  if (['landed', 'failed'].includes(changeVerdict(side, expected).verdict)) {
     memory.expected = memory.said.expected = undefined;
     return undefined;
   }
