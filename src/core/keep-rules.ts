@@ -1,7 +1,7 @@
 // What `hedge keep` keeps (its rows, what it decides of each, the events and status it says), and the tenor a new
 // hedge of a row gets. The decision itself reads the side model: features/keeper/keeper-decide.ts.
 import type { TargetRow } from './target-file.js';
-import { DAY_MS, TENORS, type Tenor } from './vocabulary.js';
+import { DAY_MS, TENORS } from './vocabulary.js';
 
 export const DEFAULT_ROLL_BEFORE_MS = 3_600_000;
 
@@ -15,8 +15,7 @@ export interface KeepRow extends Omit<TargetRow, 'line'> {
 /** What is done to the row, with the reason the row's status shows for it. */
 export type KeepDecision = { reason: string } & (
   | { kind: 'hold'; nextActionAtMs?: number; nextAction?: 'roll' }
-  | { kind: 'roll'; notionalUsd: number; hedgeId?: string; maturityAtMs: number; tenorDays?: Tenor }
-  | { kind: 'reopen'; notionalUsd: number; tenorDays?: Tenor }
+  | { kind: 'roll' | 'reopen'; notionalUsd: number }
   /** change `open`: the side was closed outside the keeper; restored only with --converge (a re-open). */
   | {
       kind: 'drift';
@@ -25,7 +24,6 @@ export type KeepDecision = { reason: string } & (
       change: 'add' | 'reduce' | 'close' | 'open';
       amountUsd: number;
       alsoRollDue: boolean;
-      tenorDays?: Tenor;
     }
   | { kind: 'skip' }
 );

@@ -468,7 +468,6 @@ export function decideRow(
     if (targetUsd === 0) return { kind: 'hold', reason: 'flat, as the target says' };
     if (ended)
       return { kind: 'skip', reason: `the exposure ended (until ${iso(untilMs!)}): the side is not re-opened` };
-    const tenorDays = tenorFor(row, nowMs);
     if (
       closed &&
       !(statedAtMs !== undefined && closed.closedAtLocalMs !== undefined && statedAtMs > closed.closedAtLocalMs)
@@ -480,14 +479,13 @@ export function decideRow(
         change: 'open',
         amountUsd: targetUsd,
         alsoRollDue: false,
-        ...(tenorDays && { tenorDays }),
         reason: 'flat: closed outside the keeper (drift)',
       };
-    return { kind: 'reopen', notionalUsd: targetUsd, ...(tenorDays && { tenorDays }), reason: 'flat: re-open' };
+    return { kind: 'reopen', notionalUsd: targetUsd, reason: 'flat: re-open' };
   }
   const current = holds.notionalUsd;
   // The soonest to mature of the side's hedges decides when the side is rolled.
-  const { id: hedgeId, maturityAtMs: maturity } = soonestHeld(book)!;
+  const maturity = soonestHeld(book)!.maturityAtMs;
   // A side is renewed only while the target holds something and the exposure outlasts this hedge.
   const untilBlocks = untilMs !== undefined && maturity !== undefined && untilMs <= maturity;
   const rollDue = maturity !== undefined && maturity - rollBeforeMs <= nowMs && targetUsd > 0 && !untilBlocks;
@@ -508,15 +506,7 @@ export function decideRow(
     };
   if (untilBlocks) return { kind: 'hold', reason: `covered until its maturity; not renewed (until ${iso(untilMs!)})` };
   if (!rollDue) return { kind: 'hold', reason: 'covered', nextAction: 'roll', nextActionAtMs: maturity - rollBeforeMs };
-  const tenorDays = tenorFor(row, nowMs);
-  return {
-    kind: 'roll',
-    notionalUsd: current,
-    hedgeId,
-    maturityAtMs: maturity,
-    ...(tenorDays && { tenorDays }),
-    reason: `roll due (matures ${iso(maturity)})`,
-  };
+  return { kind: 'roll', notionalUsd: current, reason: `roll due (matures ${iso(maturity)})` };
 }
 
 const iso = (ms: number) => `${utcMinute(ms)} UTC`;
