@@ -1,17 +1,28 @@
-import { decideRow, tenorFor, type KeepRow } from '../../src/core/keep-rules.js';
+import { tenorFor, type KeepRow } from '../../src/core/keep-rules.js';
+import { reconcileSide, type HedgeRecord } from '../../src/features/book/book.js';
+import { decideRow } from '../../src/features/keeper/keeper-decide.js';
 import { parseTargetFile } from '../../src/core/target-file.js';
 
 const HOUR = 3_600_000;
 const NOW = Date.parse('2026-03-02T09:00:00Z');
 const row: KeepRow = { market: 'USDTNGN', side: 'sell', notionalUsd: 2000, tenorDays: 1 };
-const rules = { toleranceUsd: 0 };
 
-const position = (maturityInMs: number, notionalUsd = 2000) => ({
-  position: { notionalUsd, hedgeId: 'hdg_1', maturityAtMs: NOW + maturityInMs },
+/** A side as the model judges it from its records and positions line, with what the keeper knows beside it. */
+const side = (records: HedgeRecord[], line?: { notionalUsd: number; hedgeId: string }, keeper = {}) => ({
+  book: reconcileSide(records, line, NOW),
+  keeper,
 });
-const closed = { closedOutside: { hedgeId: 'hdg_9', closedAtLocalMs: NOW - HOUR } };
+const position = (maturityInMs: number, notionalUsd = 2000) =>
+  side([{ id: 'hdg_1', status: 'filled', notionalUsd, maturityAtMs: NOW + maturityInMs }], {
+    notionalUsd,
+    hedgeId: 'hdg_1',
+  });
+const flat = side([]);
+const closed = side([], undefined, { closedOutside: { hedgeId: 'hdg_9', closedAtLocalMs: NOW - HOUR } });
 const dueIn2h = position(2 * HOUR);
 const dueInHalfAnHour = position(HOUR / 2);
+const decideOn = (changes: Partial<KeepRow>, seen: ReturnType<typeof side>, at = NOW, toleranceUsd = 0) =>
+  decideRow({ ...row, ...changes }, seen.book, at, { toleranceUsd }, seen.keeper);
 
 // [what is decided, the [row changes, view, at] cases, each case's kind]
 it.each([
@@ -37,7 +48,7 @@ it.each([
   ],
   [
     'never opens a side whose hedge is still being opened, whatever its status is called',
-    ['submitted', 'submitting', 'settling'].map((status) => [{}, { opening: { hedgeId: 'hdg_2', status } }]),
+    ['submitted', 'submitting', 'settling'].map((status) => [{}, side([{ id: 'hdg_2', status }])]),
     ['hold', 'hold', 'hold'],
   ],
   [
@@ -45,18 +56,16 @@ it.each([
     [
       [{ untilMs: NOW + HOUR / 2 }, dueInHalfAnHour],
       [{ untilMs: NOW + 10 * HOUR }, dueInHalfAnHour],
-      [{ untilMs: NOW - 1 }, {}],
-      [{ untilMs: NOW + 1 }, {}],
-      [{ notionalUsd: 0, tenorDays: undefined }, {}],
+      [{ untilMs: NOW - 1 }, flat],
+      [{ untilMs: NOW + 1 }, flat],
+      [{ notionalUsd: 0, tenorDays: undefined }, flat],
     ],
     ['skip', 'roll', 'skip', 'reopen', 'hold'],
   ],
-] as Array<[string, Array<[Partial<KeepRow>, object, number?]>, string[]]>)(
+] as Array<[string, Array<[Partial<KeepRow>, ReturnType<typeof side>, number?]>, string[]]>)(
   'decideRow: %s',
   (_name, cases, expected) => {
-    expect(cases.map(([changes, view, at = NOW]) => decideRow({ ...row, ...changes }, view, at, rules).kind)).toEqual(
-      expected,
-    );
+    expect(cases.map(([changes, seen, at]) => decideOn(changes, seen, at).kind)).toEqual(expected);
   },
 );
 
@@ -75,11 +84,9 @@ it("decideRow: near `until`, a re-open or roll gets the shortest tenor that stil
 // Drift's add and reduce (and the roll due beside it): keeper-decide.test.ts's plan table.
 // A target of 0: drift to close, never rolled (even when it matures soon): test/keeper/keep.test.ts.
 it('decideRow: drift within the tolerance is no drift; drift past `until` is not rolled with it', () => {
-  expect(decideRow(row, position(20 * HOUR, 2000.4), NOW, { toleranceUsd: 0.5 }).kind).toBe('hold');
+  expect(decideOn({}, position(20 * HOUR, 2000.4), NOW, 0.5).kind).toBe('hold');
   const soon = position(HOUR / 2, 1000);
-  expect(
-    [{ untilMs: NOW + HOUR / 4 }, {}].map((changes) => decideRow({ ...row, ...changes }, soon, NOW, rules)),
-  ).toMatchObject([
+  expect([{ untilMs: NOW + HOUR / 4 }, {}].map((changes) => decideOn(changes, soon))).toMatchObject([
     { kind: 'drift', alsoRollDue: false },
     { kind: 'drift', alsoRollDue: true },
   ]);

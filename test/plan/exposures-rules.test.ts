@@ -24,7 +24,8 @@ import {
   tenorFor,
 } from '../../src/features/exposures/exposures-rules.js';
 import { UsageError } from '../../src/core/errors.js';
-import { decideRow } from '../../src/core/keep-rules.js';
+import { decideRow } from '../../src/features/keeper/keeper-decide.js';
+import { reconcileSide } from '../../src/features/book/book.js';
 import { rateBetween } from '../../src/features/exposures/exposures.js';
 import { weekStart } from '../../src/features/report/report-rules.js';
 
@@ -310,9 +311,16 @@ it("the keeper holding the moving target: trades only when a side leaves its ban
     toleranceUsd: 5_000,
   };
   const at = (notionalUsd: number) =>
-    decideRow(row, { position: { notionalUsd, hedgeId: 'hdg_1', maturityAtMs: NOW + 5 * DAY_MS } }, NOW, {
-      toleranceUsd: 0,
-    }).kind;
+    decideRow(
+      row,
+      reconcileSide(
+        [{ id: 'hdg_1', status: 'filled', notionalUsd, maturityAtMs: NOW + 5 * DAY_MS }],
+        { notionalUsd, hedgeId: 'hdg_1' },
+        NOW,
+      ),
+      NOW,
+      { toleranceUsd: 0 },
+    ).kind;
   expect([at(104_000), at(95_500), at(106_000), at(94_000)]).toEqual(['hold', 'hold', 'drift', 'drift']);
 
   // A simulator at 7,200×: 1.5 s of ours is 3 hours of its time.

@@ -362,3 +362,13 @@ export function mayHaveMatured(maturityAtMs: number | undefined, at: { latestMs:
 export function endedWithin(maturityAtMs: number | undefined, withinMs: number, at: { bestMs: number }) {
   return maturityAtMs !== undefined && maturityAtMs >= at.bestMs - withinMs;
 }
+
+/** How far a held side is from a target notional, past a tolerance: the change that brings it there (its close for a
+ * target of 0, else an add or a reduce) and by how much; nothing within the tolerance, or on a side not held. */
+export function towardTarget(book: SideBook, targetUsd: number, toleranceUsd: number) {
+  const holds = sideHolds(book);
+  if (holds.holds !== 'held' || !(Math.abs(holds.notionalUsd - targetUsd) > toleranceUsd)) return undefined;
+  const currentUsd = holds.notionalUsd;
+  const change = targetUsd === 0 ? 'close' : currentUsd < targetUsd ? 'add' : 'reduce';
+  return { change, currentUsd, amountUsd: Math.abs(targetUsd - currentUsd) } as const;
+}

@@ -21,7 +21,7 @@ import { readTargetFile } from '../plan/target-plan.js';
 import {
   keeperLockPlace,
   startKeeperService,
-  takeKeeperLock,
+  holdKeeperLock,
   type KeeperService,
   type KeeperServiceOptions,
 } from './keeper-service.js';
@@ -98,12 +98,7 @@ export async function runKeep(
   // steps in flight; a second one is left to the runner (it aborts their waits); SIGHUP re-reads.
   const signals = installSignals(ports, clock);
   try {
-    if (file === '-' && !options.once && !dryRun)
-      throw new UsageError(
-        'FILE: a keeper re-reads its target file (on SIGHUP), so it cannot be - (stdin); name the file, or use --once.',
-      );
-    const again = ['keep', '-', dryRun ? '--dry-run' : '--once'];
-    const readRows = async (): Promise<KeepRow[]> => toKeepRows((await readTargetFile(ports, file, again)).rows, file);
+    const readRows = targetReader(ports, options);
     // Stdin may be a pipe that never ends: a stop signal then ends the read (and the command) at once.
     // A file is read at once, and a signal during that read stops the keeper as any other in start-up.
     const firstRows = moving ? () => moving(ports) : readRows;
@@ -123,10 +118,8 @@ export async function runKeep(
       service?.observe(full);
     };
 
-    // One keeper per account, held for its life; a team store that ends the session makes it take the lock again.
     const lockPlace = dryRun ? undefined : await keeperLockPlace(ports, identity);
-    const takeLock = () => takeKeeperLock(ports, lockPlace!, file);
-    let keeperHold = lockPlace && (await takeLock());
+    const keeperLock = await holdKeeperLock(ports, lockPlace, file, event);
 
     // The steps say nothing (what they did comes back as outcomes, made into events here), so no
     // spinner of theirs is drawn over the live status; they ask nothing: their writes are approved by
@@ -134,36 +127,22 @@ export async function runKeep(
     // `via: keeper`: the keeper finishes no one's unresolved rows but its own.
     const stepContext = () => ports.keeperStep({ signal: signals.stepSignal, notify: () => {} });
     // The first error of a one-cycle run: the command ends with its exit code.
-    let firstError: unknown;
-    const noteError = (error: unknown, fields: Omit<EventFields, 'event'>) => {
-      firstError ??= error;
-      const described = errorFields(error);
-      // The error's description fills what the step's fields leave; the step's own sentence stays `message`, the
-      // error's words are under `error` (every error event has them there).
-      event({
-        event: 'error',
-        ...fields,
-        ...described,
-        ...(fields.message !== undefined && { message: fields.message }),
-        ...(fields.journal_id !== undefined && { journal_id: fields.journal_id }),
-        error: { code: described.code, message: described.message },
-      });
-    };
+    const errors = errorEvents(event, errorFields);
     signals.onStopRequested = (signal) =>
       event({
         event: 'stop',
         phase: 'requested',
         message: `${signal}: stopping after the steps in flight (a second ${signal} interrupts them)`,
       });
-    const io = keeperIo(stepContext, { ...options, identity }, { event, noteError });
+    const io = keeperIo(stepContext, { ...options, identity }, { event, noteError: errors.noteError });
     const cycles = keeperCycles(options, clock, io);
     const once = options.once || dryRun;
 
     try {
       service = await startKeeperService(ports, identity, lockPlace, options, event);
-      const started = { event: 'start', file } as const;
       event({
-        ...started,
+        event: 'start',
+        file,
         rows: rows.length,
         dry_run: dryRun,
         pid: process.pid,
@@ -177,81 +156,135 @@ export async function runKeep(
         });
       }
 
+      const parts = { ...options, once, clock, signals, cycles, io, event, ...errors, reporter, keeperLock };
+      const reread = moving ? () => moving(stepContext()) : readRows;
       await runCycles({ ...options, once, clock }, signals, async (number, startedAt) => {
         // The exposures are read again every cycle, so a SIGHUP needs nothing more there.
-        if (moving || signals.reload) {
-          signals.reload = false;
-          try {
-            rows = moving ? await moving(stepContext()) : await readRows();
-            if (!moving) {
-              cycles.forgetDrift();
-              event({ ...started, rows: rows.length, reloaded: true });
-            }
-          } catch (error) {
-            noteError(error, {
-              phase: moving ? 'target' : 'reload',
-              message: `the target ${moving ? 'could not be recomputed from the exposures' : 'file could not be re-read'}; the previous target stays`,
-            });
-          }
-        }
-        try {
-          if (keeperHold?.lost()) {
-            event({
-              event: 'notice',
-              code: 'keeper_lock_lost',
-              message:
-                "the team store ended the session holding this keeper's lock; taking it again before anything is done",
-            });
-            keeperHold = await takeLock();
-          }
-          const unresolved = dryRun ? new Map<string, string>() : await io.finishUnfinished(cycles.busySides(), rows);
-          const outcome = await cycles.cycle(rows, unresolved, () => signals.stopping, startedAt + options.intervalMs);
-          // --once: the cycle's steps finish before it is reported (a cron run's one look at the book).
-          if (once) await cycles.settle();
-          const nextAt = once || signals.stopping ? undefined : utcIso(startedAt + options.intervalMs);
-          const { rows: statuses, serverTime } = outcome;
-          reporter.status({
-            file,
-            rows: statuses,
-            last_cycle_at: utcIso(clock.now()),
-            next_cycle_at: nextAt,
-            stopping: signals.stopping,
-            dry_run: dryRun,
-          });
-          event({ event: 'cycle', cycle: number, server_time: serverTime, rows: statuses, next_cycle_at: nextAt });
-        } catch (error) {
-          // The journal or team store unreachable: said (an error event, so --alert-cmd runs) and tried
-          // again next cycle; every step takes its locks afresh, so nothing acts without them.
-          if (!(error instanceof StateError) || once) throw error;
-          noteError(error, {
-            phase: 'cycle',
-            message: `the journal cannot be used (${error.message}); nothing is done until it answers again, retried every cycle`,
-          });
-        }
+        if (moving || signals.reload) rows = await nextTarget(rows, parts, reread);
+        await reportedCycle(parts, rows, number, startedAt);
         // Alerts (once on, once recovered), heartbeat and metrics, after every cycle, finished or failed.
         await service?.endCycle(stepContext());
       });
       // The steps still in flight finish before the keeper stops (a second signal interrupts their waits).
       await cycles.settle();
-      // How it ended: `interrupted` when a second signal cut its steps short; a one-cycle run's first error gives the exit code.
-      const interrupted = signals.stepSignal.aborted;
-      if (interrupted || signals.stopping)
-        event({
-          event: 'stop',
-          message: interrupted
-            ? 'stopped by a second signal: the steps in progress were interrupted; their journal entries stay unresolved and the next start finishes them'
-            : 'stopped by a signal after finishing the steps in flight',
-        });
-      return { interrupted, firstError: once && !interrupted ? firstError : undefined };
+      const interrupted = saidStopped(signals, event);
+      return { interrupted, firstError: once && !interrupted ? errors.first : undefined };
     } finally {
       await service?.stop();
-      await keeperHold?.release().catch(() => {});
+      await keeperLock.release();
     }
   } finally {
     // Closed however the run ends, a start-up refusal too: the live screen lets go of the terminal.
     reporter.close();
     signals.uninstall();
   }
+}
+
+/** An error said as an `error` event, the first kept (a one-cycle run ends with its exit code). The error's description
+ * fills what the step's fields leave; the step's own sentence stays `message`, the error's words are under `error`
+ * (every error event has them there). */
+function errorEvents(event: (fields: EventFields) => void, errorFields: (error: unknown) => JsonObject) {
+  const errors = {
+    first: undefined as unknown,
+    noteError(error: unknown, fields: Omit<EventFields, 'event'>) {
+      errors.first ??= error;
+      const described = errorFields(error);
+      event({
+        event: 'error',
+        ...fields,
+        ...described,
+        ...(fields.message !== undefined && { message: fields.message }),
+        ...(fields.journal_id !== undefined && { journal_id: fields.journal_id }),
+        error: { code: described.code, message: described.message },
+      });
+    },
+  };
+  return errors;
+}
+
+/** What a cycle is run and reported with. */
+interface CycleParts extends Say, KeepOptions {
+  clock: KeeperClock;
+  signals: ReturnType<typeof installSignals>;
+  cycles: ReturnType<typeof keeperCycles>;
+  io: ReturnType<typeof keeperIo>;
+  reporter: KeepReporter;
+  keeperLock: Awaited<ReturnType<typeof holdKeeperLock>>;
+}
+
+/** The target for the next cycle: the exposures recomputed, or the file re-read on a SIGHUP (what it remembered of
+ * drift was the old target's); when that fails, said, and the previous target stays. */
+async function nextTarget(rows: KeepRow[], parts: CycleParts, reread: () => Promise<KeepRow[]>) {
+  const { movingTarget: moving, signals, cycles } = parts;
+  signals.reload = false;
+  try {
+    const read = await reread();
+    if (!moving) {
+      cycles.forgetDrift();
+      parts.event({ event: 'start', file: parts.file, rows: read.length, reloaded: true });
+    }
+    return read;
+  } catch (error) {
+    parts.noteError(error, {
+      phase: moving ? 'target' : 'reload',
+      message: `the target ${moving ? 'could not be recomputed from the exposures' : 'file could not be re-read'}; the previous target stays`,
+    });
+    return rows;
+  }
+}
+
+/** One cycle, reported (the live screen or NDJSON, and the `cycle` event): this keeper's unfinished rows finished first,
+ * and in a one-cycle run its steps too. The journal or team store unreachable: said (an error event, so --alert-cmd
+ * runs) and tried again next cycle; every step takes its locks afresh, so nothing acts without them. */
+async function reportedCycle(parts: CycleParts, rows: readonly KeepRow[], number: number, startedAt: number) {
+  const { dryRun, once, signals, cycles, io, clock } = parts;
+  try {
+    await parts.keeperLock.again();
+    const unresolved = dryRun ? new Map<string, string>() : await io.finishUnfinished(cycles.busySides(), rows);
+    const outcome = await cycles.cycle(rows, unresolved, () => signals.stopping, startedAt + parts.intervalMs);
+    // --once: the cycle's steps finish before it is reported (a cron run's one look at the book).
+    if (once) await cycles.settle();
+    const nextAt = once || signals.stopping ? undefined : utcIso(startedAt + parts.intervalMs);
+    const { rows: statuses, serverTime } = outcome;
+    parts.reporter.status({
+      file: parts.file,
+      rows: statuses,
+      last_cycle_at: utcIso(clock.now()),
+      next_cycle_at: nextAt,
+      stopping: signals.stopping,
+      dry_run: dryRun,
+    });
+    parts.event({ event: 'cycle', cycle: number, server_time: serverTime, rows: statuses, next_cycle_at: nextAt });
+  } catch (error) {
+    if (!(error instanceof StateError) || once) throw error;
+    parts.noteError(error, {
+      phase: 'cycle',
+      message: `the journal cannot be used (${error.message}); nothing is done until it answers again, retried every cycle`,
+    });
+  }
+}
+
+/** How the keeper ended, said: `interrupted` (returned) when a second signal cut its steps short. */
+function saidStopped(signals: ReturnType<typeof installSignals>, event: (fields: EventFields) => void) {
+  const interrupted = signals.stepSignal.aborted;
+  if (interrupted || signals.stopping)
+    event({
+      event: 'stop',
+      message: interrupted
+        ? 'stopped by a second signal: the steps in progress were interrupted; their journal entries stay unresolved and the next start finishes them'
+        : 'stopped by a signal after finishing the steps in flight',
+    });
+  return interrupted;
+}
+
+/** The target file's reader, read again on a SIGHUP: never stdin but for one cycle. */
+function targetReader(ports: WritePorts, { file, once, dryRun }: KeepOptions) {
+  if (file === '-' && !once && !dryRun)
+    throw new UsageError(
+      'FILE: a keeper re-reads its target file (on SIGHUP), so it cannot be - (stdin); name the file, or use --once.',
+    );
+  const again = ['keep', '-', dryRun ? '--dry-run' : '--once'];
+  return async (): Promise<KeepRow[]> => toKeepRows((await readTargetFile(ports, file, again)).rows, file);
 }
 
 function toKeepRows(rows: TargetRow[], file: string) {
@@ -443,24 +476,7 @@ const FINISH = { wait: true, approved: KEEPER_RUN };
 /** The keeper's reads and writes on the server, each under `stepContext()` (its notices said to no one, its signal the keeper's). Writes are confirmed by the keeper's own run (its target and --yes), never at a prompt. */
 function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { identity: Identity }, say: Say) {
   const memory = keeperMemory(say);
-  const observe = async (ports: WritePorts, rows: readonly KeepRow[]) => {
-    const client = await ports.client();
-    const sideViews = await SideViews.read(client, (line) => ports.log(line));
-    const opened = await answeredOpens(ports);
-    const time = client.transport.serverNow();
-    // One side after the other, in the rows' order.
-    const sides: SideObservation[] = [];
-    for (const row of rows) {
-      const side = {
-        newest: sideViews.hedges.find((hedge) => rowKey(hedge) === rowKey(row)),
-        // A hedge the server named in its answer to an open of the side that no view shows yet: settling (book.ts).
-        book: await sideViews.book(row.market, row.side, opened(row.market, row.side)),
-      };
-      const asked = journalQuestion(memory.state, rowKey(row), side, time);
-      sides.push(asked ? { ...side, closedByRoll: await closedByARoll(ports, asked) } : side);
-    }
-    return { sides, time, clock: client.transport.serverClock.reading() };
-  };
+  const observe = (ports: WritePorts, rows: readonly KeepRow[]) => readBook(ports, rows, memory);
 
   const carryOut = async (ports: WritePorts, write: KeeperWrite): Promise<WriteDone> => {
     const { market, side, clientReference } = write.row;
@@ -500,18 +516,7 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
     async carry(step: KeeperStep) {
       const ports = stepContext();
       // A dry run: each write's pre-trade checks (those a real open passes), then what it would do, said.
-      for (const write of step.writes ?? []) {
-        const { check, say: fields } = wouldSay(write);
-        const { market, side } = write.row;
-        if (check)
-          await runPreTradeChecks(
-            await ports.client(),
-            { market, side, notionalUsd: check.notionalUsd, action: 'open' },
-            undefined,
-            check.freedUsd,
-          );
-        say.event(fields);
-      }
+      await sayWouldDo(ports, step.writes ?? [], say);
       if (step.writes) return;
       await runPlan(ports, {
         sides: [step.row],
@@ -558,6 +563,42 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
       return still;
     },
   };
+}
+
+/** The rows' sides read fresh, one after the other in the rows' order, with the journal's answers to what the decisions
+ * ask of it (whether a roll closed a side's newest hedge). */
+async function readBook(ports: WritePorts, rows: readonly KeepRow[], memory: { state: KeeperState }) {
+  const client = await ports.client();
+  const sideViews = await SideViews.read(client, (line) => ports.log(line));
+  const opened = await answeredOpens(ports);
+  const time = client.transport.serverNow();
+  const sides: SideObservation[] = [];
+  for (const row of rows) {
+    const side = {
+      newest: sideViews.hedges.find((hedge) => rowKey(hedge) === rowKey(row)),
+      // A hedge the server named in its answer to an open of the side that no view shows yet: settling (book.ts).
+      book: await sideViews.book(row.market, row.side, opened(row.market, row.side)),
+    };
+    const asked = journalQuestion(memory.state, rowKey(row), side, time);
+    sides.push(asked ? { ...side, closedByRoll: await closedByARoll(ports, asked) } : side);
+  }
+  return { sides, time, clock: client.transport.serverClock.reading() };
+}
+
+/** A dry run's writes: each one's pre-trade checks (those a real open passes), then what it would do, said. */
+async function sayWouldDo(ports: WritePorts, writes: readonly KeeperWrite[], say: Say) {
+  for (const write of writes) {
+    const { check, say: fields } = wouldSay(write);
+    const { market, side } = write.row;
+    if (check)
+      await runPreTradeChecks(
+        await ports.client(),
+        { market, side, notionalUsd: check.notionalUsd, action: 'open' },
+        undefined,
+        check.freedUsd,
+      );
+    say.event(fields);
+  }
 }
 
 /** Whether the journal shows this hedge closed by a roll or a keeper's action (this keeper before a restart, or a `hedge roll` whose open then failed): that side is to be covered again, not drift. */

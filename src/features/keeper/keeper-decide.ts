@@ -3,7 +3,7 @@
 // here reads, writes or waits: keep.ts does, and decides nothing.
 import type { Hedge } from '../../platform/api/schemas.js';
 import {
-  decideRow,
+  DEFAULT_ROLL_BEFORE_MS,
   rowKey,
   tenorFor,
   type Actionable,
@@ -11,13 +11,12 @@ import {
   type KeepDecision,
   type KeepRow,
   type KeepRowStatus,
-  type SideView,
 } from '../../core/keep-rules.js';
 import { HedgeError, HeldError, UnresolvedError } from '../../core/errors.js';
 import { bodyOf, isUnresolved, recordedUsd, type Holder, type JournalEntry } from '../../platform/journal/index.js';
 import type { RollOutcome } from '../trade/roll.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { utcIso } from '../../core/utc-text.js';
+import { utcIso, utcMinute } from '../../core/utc-text.js';
 import { formatUsd, plural } from '../../core/number-format.js';
 import {
   ASSUMED_SKEW_MS,
@@ -32,8 +31,11 @@ import {
   cutRead,
   expectedNotional,
   recordStanding,
+  sideHolds,
   soonestHeld,
+  towardTarget,
   type ExpectedChange,
+  type HedgeRecord,
   type SideBook,
   notTheRows,
 } from '../book/book.js';
@@ -168,28 +170,13 @@ export function decide(
     const serverOffsetMs = read ? read.time.bestMs - read.time.localMs : 0;
     const statuses = rows.map((row, index) => {
       const key = rowKey(row);
-      // What the side's view alone decides: a row not acted on this cycle (its step in flight, an
-      // action of it unresolved) still shows when a covered side's roll falls due, since the alerts
-      // judge a side that settles before the next cycle as a missed roll by that time.
       const seen = sides?.[index];
-      const hold = seen?.decision.kind === 'hold' ? seen.decision : undefined;
-      const status = {
-        ...marketSide(row),
-        ...(row.clientReference && { client_reference: row.clientReference }),
-        target_usd: row.notionalUsd,
-        current_usd: seen?.view.position?.notionalUsd ?? null,
-        // Null above is flat only when the side could be told: the alert rules must not read a settling
-        // side, one with a hedge still opening, or a book that could not be read, as one that settled.
-        ...((!seen || seen.view.settling || seen.view.opening) && { current_unknown: true as const }),
-        ...(seen?.others.length && { not_this_rows: seen.others.map((record) => record.id) }),
-        state: seen?.decision.reason ?? 'unknown (the book could not be read)',
-        next_action: hold?.nextAction ?? null,
-        next_action_at: hold?.nextActionAtMs !== undefined ? utcIso(hold.nextActionAtMs) : null,
-      };
+      const status = rowStatus(row, seen);
       const step = inFlight.get(key);
       if (step) status.state = `${step.kind} in flight (${Math.round((nowMs - step.sinceMs) / 1000)} s)`;
       if (step || !seen) return status;
-      const { view, decision } = seen;
+      const { decision, closedOutside } = seen;
+      const soonestId = soonestHeld(seen.book)?.id;
       const memory = sideIn(next, key);
       const base = marketSide(row);
       // An action of this side whose outcome is not known yet: nothing new is sent until it resolves.
@@ -198,13 +185,13 @@ export function decide(
       if (held) return Object.assign(status, { state: held });
       const skip = decision.kind === 'skip' ? decision.reason : undefined;
       if (renewed(memory, 'skip', skip))
-        events.push({ say: { event: 'skip', ...base, notional_usd: view.position?.notionalUsd, reason: skip } });
+        events.push({ say: { event: 'skip', ...base, notional_usd: status.current_usd ?? undefined, reason: skip } });
       if (decision.kind === 'skip') return status;
       const drift = decision.kind === 'drift' ? decision : undefined;
       const signature = drift && `${drift.change}:${drift.currentUsd}→${drift.targetUsd}`;
       if ((renewed(memory, 'drift', signature) || (settings.converge && !settings.dryRun)) && drift) {
         const action = `${drift.change === 'open' ? 're-open' : drift.change} ${formatUsd(drift.amountUsd)}`;
-        const closedBy = view.closedOutside ? `closed outside the keeper (${view.closedOutside.hedgeId}); ` : '';
+        const closedBy = closedOutside ? `closed outside the keeper (${closedOutside.hedgeId}); ` : '';
         events.push({
           say: {
             event: 'drift',
@@ -212,7 +199,7 @@ export function decide(
             notional_usd: drift.currentUsd,
             target_usd: drift.targetUsd,
             change: drift.change,
-            hedge_ids: idList(view.position?.hedgeId || view.closedOutside?.hedgeId),
+            hedge_ids: idList(soonestId || closedOutside?.hedgeId),
             message: settings.converge
               ? `${closedBy}--converge ${settings.dryRun ? 'would ' : ''}${action} to reach the target`
               : drift.change === 'open'
@@ -240,15 +227,38 @@ export function decide(
           row,
           kind: decision.kind,
           status,
-          hedgeIds: idList(view.position?.hedgeId || undefined),
+          hedgeIds: idList(soonestId || undefined),
           serverOffsetMs,
-          ...(settings.dryRun && { writes: writesFor(row, decision, view, settings, read!.time.latestMs) }),
+          ...(settings.dryRun && { writes: writesFor(row, decision, seen.book, settings, read!.time.latestMs) }),
         });
       }
       return status;
     });
     return { actions, rows: statuses, serverTime: read && utcIso(read.time.latestMs) };
   });
+}
+
+/** A row's status as its side was seen (none: the book could not be read). What the side's view alone decides: a row not
+ * acted on this cycle (its step in flight, an action of it unresolved) still shows when a covered side's roll falls due,
+ * since the alerts judge a side that settles before the next cycle as a missed roll by that time. */
+function rowStatus(row: KeepRow, seen?: ReturnType<typeof readSides>[number]) {
+  const hold = seen?.decision.kind === 'hold' ? seen.decision : undefined;
+  const holds = seen && sideHolds(seen.book);
+  return {
+    ...marketSide(row),
+    ...(row.clientReference && { client_reference: row.clientReference }),
+    target_usd: row.notionalUsd,
+    current_usd: holds?.holds === 'held' ? holds.notionalUsd : null,
+    // Null above is flat only when the side could be told: the alert rules must not read a settling side, one with a
+    // hedge still opening, one this keeper still waits on, or a book that could not be read, as one that settled.
+    ...((!holds || seen.waiting !== undefined || (holds.holds !== 'flat' && holds.holds !== 'held')) && {
+      current_unknown: true as const,
+    }),
+    ...(seen?.others.length && { not_this_rows: seen.others.map((record) => record.id) }),
+    state: seen?.decision.reason ?? 'unknown (the book could not be read)',
+    next_action: hold?.nextAction ?? null,
+    next_action_at: hold?.nextActionAtMs !== undefined ? utcIso(hold.nextActionAtMs) : null,
+  };
 }
 
 /** What a live keeper would do to each row on this read: the question before it starts. */
@@ -311,7 +321,7 @@ export function stepEnded(
   });
 }
 
-// ---- What the views of each side say: settling, this keeper's own write not shown yet, a colleague's close.
+// ---- Each side as the model says it, what this keeper waits for on it (its own write not shown yet, a colleague's close), and what is done to its row.
 
 /** The side's newest hedge, as the hedges list gives it, when the side model has it closed before its maturity. */
 const closedEarlyOf = ({ book, newest }: SideObservation, time: ServerTime) =>
@@ -323,7 +333,8 @@ export function journalQuestion(state: KeeperState, key: string, side: SideObser
   return closed && state.sides.get(key)?.closedByUs[closed.id] === undefined ? closed.id : undefined;
 }
 
-/** Each row's side as the rules read it, and what they decide of it (rolls timed at the latest the server's clock can read); what the read teaches each side's memory, and the notices it calls for. */
+/** Each row's side as the model says it, what this keeper waits for on it and what is decided of it (rolls timed at the
+ * latest the server's clock can read); what the read teaches each side's memory, and the notices it calls for. */
 function readSides(
   next: KeeperState,
   book: BookObservation,
@@ -333,21 +344,13 @@ function readSides(
 ) {
   const { time, clock } = book;
   const sides = rows.map((row, index) => {
-    const view = seeSide(sideIn(next, rowKey(row)), row, book.sides[index], time, events);
-    // A side holding hedges that are not the row's is never closed, reduced or counted as drift: the user adopts them.
-    const others = notTheRows(book.sides[index].book, row.clientReference, settings.adopt);
-    const decision: KeepDecision =
-      others.length && !view.settling
-        ? {
-            kind: 'skip',
-            reason: `not this row's: the side holds ${safeText(others.map(otherHedgeWords).join(', '))}; ${adoptWords(
-              others,
-            )
-              .map((word) => `--adopt ${safeText(word)}`)
-              .join(' ')} makes ${others.length === 1 ? 'it' : 'them'} the row's`,
-          }
-        : decideRow(row, view, time.latestMs, settings);
-    return { view, decision, others };
+    const observed = book.sides[index];
+    const memory = sideIn(next, rowKey(row));
+    const waiting = waitingOn(memory, row, observed.book, time.latestMs, events);
+    const closedOutside = closedOutsideOf(memory, observed, time);
+    const others = notTheRows(observed.book, row.clientReference, settings.adopt);
+    const decision = decideRow(row, observed.book, time.latestMs, settings, { waiting, closedOutside, others });
+    return { book: observed.book, waiting, closedOutside, decision, others };
   });
   const notice = (code: string, message: string) =>
     !next.notices.has(code) && next.notices.add(code) && events.push({ say: { event: 'notice', code, message } });
@@ -371,10 +374,9 @@ function readSides(
   return sides;
 }
 
-/** One side as the rules read it: settling while its views disagree or miss this keeper's own last write; past the bound, said once that what it holds cannot be told. */
-function seeSide(memory: SideMemory, row: KeepRow, observed: SideObservation, time: ServerTime, events: KeeperSaid[]) {
-  const nowMs = time.latestMs;
-  const side = observed.book;
+/** Why this keeper waits on a side whose views agree: its own last write not in every view yet. How long the side has
+ * settled or waited is remembered; past the bound, said once that what it holds cannot be told. */
+function waitingOn(memory: SideMemory, row: KeepRow, side: SideBook, nowMs: number, events: KeeperSaid[]) {
   /** Said once per cause past EXPECTATION_BOUND_MS since `sinceMs`: cannot tell (the side still waits after that). */
   const cannotTell = (what: 'settling' | 'expected', sinceMs: number, said: (waitedS: number) => string | Error) => {
     if (nowMs - sinceMs <= EXPECTATION_BOUND_MS || !renewed(memory, what, 'past')) return;
@@ -386,9 +388,8 @@ function seeSide(memory: SideMemory, row: KeepRow, observed: SideObservation, ti
       fields: marketSide(row),
     });
   };
-  let settling = side.state === 'settling' ? (side.why ?? 'its views disagree') : undefined;
   const { expected } = memory;
-  if (settling !== undefined) {
+  if (side.state === 'settling') {
     const since = (memory.settlingSince ??= nowMs);
     // Records that may be cut stay so however long it waits (a history that may be cut, past the bound: a view that
     // trails may still bring the side into step): said at once with what to set, and held; never read as a side short
@@ -397,50 +398,126 @@ function seeSide(memory: SideMemory, row: KeepRow, observed: SideObservation, ti
     cannotTell('settling', cut === 'records' ? -Infinity : since, (waited) =>
       cut
         ? cutSide(row, side, true)
-        : `The ${row.side} side of ${row.market} has been settling for ${waited} s (server time): ${settling}. What it holds cannot be told, so nothing is sent on it.`,
+        : `The ${row.side} side of ${row.market} has been settling for ${waited} s (server time): ${side.why ?? 'its views disagree'}. What it holds cannot be told, so nothing is sent on it.`,
     );
-  } else {
-    memory.settlingSince = memory.said.settling = undefined;
-    // The side waits for this keeper's own last write to show in every view; once it does, the expectation is dropped.
-    // A hedge of its own that failed will never show: the side is the book's to say again too.
-    if (expected && ['landed', 'failed'].includes(changeVerdict(side, expected).verdict))
-      memory.expected = memory.said.expected = undefined;
-    else if (expected) {
-      settling = `this keeper's own ${expected.what} is not in every view yet`;
-      cannotTell(
-        'expected',
-        expected.sinceMs,
-        (waited) =>
-          `${settling} ${waited} s after it landed (server time): cannot tell what the side holds, so nothing more is sent on it.`,
-      );
-    }
+    return undefined;
   }
-  // The soonest to mature of the side's hedges decides when the side is rolled.
-  const soonest = soonestHeld(side);
-  const opening = side.opening[0];
-  // The side's newest hedge closed early: a colleague's close, which wins — unless, as the journal shows, this keeper or a roll closed it.
-  const closed = closedEarlyOf(observed, time);
-  const ours = closed && (memory.closedByUs[closed.id] ??= observed.closedByRoll ?? false);
-  const closedAtLocalMs =
-    (typeof closed?.closed_at === 'string' ? Date.parse(closed.closed_at) : NaN) - time.earliestMs + time.localMs;
-  return {
-    position: soonest && { notionalUsd: side.recordsUsd, hedgeId: soonest.id, maturityAtMs: soonest.maturityAtMs },
-    opening: opening && !soonest ? { hedgeId: opening.id, status: opening.status } : undefined,
-    closedOutside:
-      closed && !ours
-        ? { hedgeId: closed.id, closedAtLocalMs: Number.isFinite(closedAtLocalMs) ? closedAtLocalMs : undefined }
-        : undefined,
-    settling: settling ? { why: settling } : undefined,
-  };
+  memory.settlingSince = memory.said.settling = undefined;
+  // Once its own last write shows in every view, the expectation is dropped. A hedge of its own that failed will never
+  // show: the side is the book's to say again too.
+  if (!expected) return undefined;
+  if (['landed', 'failed'].includes(changeVerdict(side, expected).verdict)) {
+    memory.expected = memory.said.expected = undefined;
+    return undefined;
+  }
+  const waiting = `this keeper's own ${expected.what} is not in every view yet`;
+  cannotTell(
+    'expected',
+    expected.sinceMs,
+    (waited) =>
+      `${waiting} ${waited} s after it landed (server time): cannot tell what the side holds, so nothing more is sent on it.`,
+  );
+  return waiting;
 }
+
+/** The side's newest hedge closed early by someone other than this keeper or a roll (the journal asked once per hedge),
+ * and when on this machine's clock (the server's closed_at through its clock's offset: the latest it can be). */
+function closedOutsideOf(memory: SideMemory, observed: SideObservation, time: ServerTime) {
+  const closed = closedEarlyOf(observed, time);
+  if (!closed || (memory.closedByUs[closed.id] ??= observed.closedByRoll ?? false)) return undefined;
+  const closedAtLocalMs =
+    (typeof closed.closed_at === 'string' ? Date.parse(closed.closed_at) : NaN) - time.earliestMs + time.localMs;
+  return { hedgeId: closed.id, closedAtLocalMs: Number.isFinite(closedAtLocalMs) ? closedAtLocalMs : undefined };
+}
+
+/** What is done to a row this cycle, from what the side model says its side holds (judged at `nowMs`, the latest the
+ * server's clock can read): nothing while its views disagree or this keeper waits on it (`waiting`), nor on a side
+ * holding hedges that are not the row's (`others`) or a hedge still being opened; a flat side re-opened, or left as
+ * drift when someone else closed it (`closedOutside`) before the target last said the row; a held one's drift past the
+ * tolerance, or its roll when due. */
+export function decideRow(
+  row: KeepRow,
+  book: SideBook,
+  nowMs: number,
+  rules: { toleranceUsd: number },
+  keeper: {
+    waiting?: string;
+    closedOutside?: { hedgeId: string; closedAtLocalMs?: number };
+    others?: readonly HedgeRecord[];
+  } = {},
+): KeepDecision {
+  const { notionalUsd: targetUsd, untilMs, statedAtMs, rollBeforeMs = DEFAULT_ROLL_BEFORE_MS } = row;
+  const { waiting, closedOutside: closed, others = [] } = keeper;
+  const ended = untilMs !== undefined && untilMs <= nowMs;
+  const holds = sideHolds(book);
+  // A side whose views agree may still be opening a hedge: said by its status, and waited on all the same.
+  const opening = book.state === 'settling' ? undefined : book.opening[0];
+  const unsettled = holds.holds === 'settling' || holds.holds === 'cannot-tell' ? holds.why : undefined;
+  if (waiting !== undefined || (unsettled !== undefined && !opening))
+    return { kind: 'hold', reason: `settling: ${waiting ?? unsettled}; waiting for every view to agree` };
+  // A side holding hedges that are not the row's is never closed, reduced or counted as drift: the user adopts them.
+  if (others.length)
+    return {
+      kind: 'skip',
+      reason: `not this row's: the side holds ${safeText(others.map(otherHedgeWords).join(', '))}; ${adoptWords(others)
+        .map((word) => `--adopt ${safeText(word)}`)
+        .join(' ')} makes ${others.length === 1 ? 'it' : 'them'} the row's`,
+    };
+  if (opening) return { kind: 'hold', reason: `${opening.id} is ${opening.status}; waiting for it to resolve` };
+  if (holds.holds !== 'held') {
+    if (targetUsd === 0) return { kind: 'hold', reason: 'flat, as the target says' };
+    if (ended)
+      return { kind: 'skip', reason: `the exposure ended (until ${iso(untilMs!)}): the side is not re-opened` };
+    if (
+      closed &&
+      !(statedAtMs !== undefined && closed.closedAtLocalMs !== undefined && statedAtMs > closed.closedAtLocalMs)
+    )
+      return {
+        kind: 'drift',
+        currentUsd: 0,
+        targetUsd,
+        change: 'open',
+        amountUsd: targetUsd,
+        alsoRollDue: false,
+        reason: 'flat: closed outside the keeper (drift)',
+      };
+    return { kind: 'reopen', notionalUsd: targetUsd, reason: 'flat: re-open' };
+  }
+  const current = holds.notionalUsd;
+  // The soonest to mature of the side's hedges decides when the side is rolled.
+  const maturity = soonestHeld(book)!.maturityAtMs;
+  // A side is renewed only while the target holds something and the exposure outlasts this hedge.
+  const untilBlocks = untilMs !== undefined && maturity !== undefined && untilMs <= maturity;
+  const rollDue = maturity !== undefined && maturity - rollBeforeMs <= nowMs && targetUsd > 0 && !untilBlocks;
+  const drift = towardTarget(book, targetUsd, row.toleranceUsd ?? rules.toleranceUsd);
+  if (drift)
+    return {
+      kind: 'drift',
+      ...drift,
+      targetUsd,
+      alsoRollDue: rollDue,
+      reason: `drifted to ${formatUsd(current)} (target ${formatUsd(targetUsd)})`,
+    };
+  if (maturity === undefined) return { kind: 'hold', reason: 'covered; the server shows no maturity to roll at' };
+  if (untilBlocks && maturity - rollBeforeMs <= nowMs)
+    return {
+      kind: 'skip',
+      reason: `the exposure ends (until ${iso(untilMs!)}) by this hedge's maturity (${iso(maturity)}): left to mature, not renewed`,
+    };
+  if (untilBlocks) return { kind: 'hold', reason: `covered until its maturity; not renewed (until ${iso(untilMs!)})` };
+  if (!rollDue) return { kind: 'hold', reason: 'covered', nextAction: 'roll', nextActionAtMs: maturity - rollBeforeMs };
+  return { kind: 'roll', notionalUsd: current, reason: `roll due (matures ${iso(maturity)})` };
+}
+
+const iso = (ms: number) => `${utcMinute(ms)} UTC`;
 
 // ---- A step's writes (planned again under the side's lock), what a dry run says of them, and what each one's outcome changes and says.
 
 /** A live step's writes, decided again on a fresh read of its side under the side's lock: none when the side no longer needs them. */
 export function plan(state: KeeperState, book: BookObservation, row: KeepRow, settings: KeeperSettings) {
   return evolve(state, (next, events) => {
-    const [{ view, decision }] = readSides(next, book, [row], settings, events);
-    return { writes: writesFor(row, decision, view, settings, book.time.latestMs) };
+    const [{ book: side, decision }] = readSides(next, book, [row], settings, events);
+    return { writes: writesFor(row, decision, side, settings, book.time.latestMs) };
   });
 }
 
@@ -448,14 +525,14 @@ export function plan(state: KeeperState, book: BookObservation, row: KeepRow, se
 function writesFor(
   row: KeepRow,
   decision: KeepDecision,
-  view: SideView,
+  side: SideBook,
   settings: KeeperSettings,
   nowMs: number,
 ): KeeperWrite[] {
   // The tenor a new hedge of the row gets, as the decision took it (an add, reduce or close sends none).
   const tenorDays = tenorFor(row, nowMs);
   // A roll of the side's soonest hedge at its maturity: the one due, or one due beside a drift (never a flat side's).
-  const { hedgeId, maturityAtMs } = view.position ?? {};
+  const { id: hedgeId, maturityAtMs } = soonestHeld(side) ?? {};
   const roll = (notionalUsd: number): KeeperWrite[] =>
     maturityAtMs === undefined ? [] : [{ kind: 'roll', row, hedgeId, tenorDays, notionalUsd, maturityAtMs }];
   if (decision.kind === 'roll') return roll(decision.notionalUsd);

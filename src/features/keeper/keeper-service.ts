@@ -31,7 +31,7 @@ import { issueWords } from '../../core/security/json-keys.js';
 import type { Env } from '../../platform/config/env.js';
 import { stateDir } from '../../platform/journal/location.js';
 import { within } from '../../core/process/timers.js';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 import { SIDES } from '../../core/vocabulary.js';
 import { boundedLabel } from '../../core/security/metric-label.js';
 
@@ -250,27 +250,45 @@ export async function keeperLockPlace(
   };
 }
 
-/** Takes the account's keeper lock, or throws exit 11 naming the keeper that has it. */
-export async function takeKeeperLock(
+/** The account's keeper lock, held for the keeper's life (none for a dry run: no place), or exit 11 naming the keeper that
+ * has it; a team store that ends the session holding it makes the keeper take it again. */
+export async function holdKeeperLock(
   ports: Pick<CommandContext, 'hedgeCommand'>,
-  place: KeeperLockPlace,
+  place: KeeperLockPlace | undefined,
   file: string,
+  emit: (fields: EventFields) => void,
 ) {
-  const taken = await place.take();
-  if (taken.held) return taken.hold;
-  const { holder } = taken;
-  // The holder may run on another machine of the team store: its heartbeat there names its folder.
-  const heartbeat = await place.lastHeartbeat();
-  // The heartbeat names the config folder only when it is that keeper's own (same pid and host).
-  const folder = heartbeat?.pid === holder.pid && heartbeat.host === holder.host ? heartbeat.config_dir : undefined;
-  throw new HeldError(
-    `Another keeper already holds this account (pid ${holder.pid} on ${safeText(holder.host)}, since ${safeText(holder.since)}${folder ? `, config folder ${safeText(folder)}` : ''}); this one did not start.`,
-    {
-      hint: `Stop that keeper first (\`kill ${holder.pid}\` on ${safeText(holder.host)}), \`${ports.hedgeCommand('keep', 'status')}\` shows it, or run \`${ports.hedgeCommand('keep', shellWord(file), '--dry-run')}\` to see what it would do.`,
-      holder,
-      details: { ...(folder && { config_dir: folder }), lock: place.where },
+  const take = async (at: KeeperLockPlace) => {
+    const taken = await at.take();
+    if (taken.held) return taken.hold;
+    const { holder } = taken;
+    // The holder may run on another machine of the team store: its heartbeat there names its folder.
+    const heartbeat = await at.lastHeartbeat();
+    // The heartbeat names the config folder only when it is that keeper's own (same pid and host).
+    const folder = heartbeat?.pid === holder.pid && heartbeat.host === holder.host ? heartbeat.config_dir : undefined;
+    throw new HeldError(
+      `Another keeper already holds this account (pid ${holder.pid} on ${safeText(holder.host)}, since ${safeText(holder.since)}${folder ? `, config folder ${safeText(folder)}` : ''}); this one did not start.`,
+      {
+        hint: `Stop that keeper first (\`kill ${holder.pid}\` on ${safeText(holder.host)}), \`${ports.hedgeCommand('keep', 'status')}\` shows it, or run \`${ports.hedgeCommand('keep', shellWord(file), '--dry-run')}\` to see what it would do.`,
+        holder,
+        details: { ...(folder && { config_dir: folder }), lock: at.where },
+      },
+    );
+  };
+  let hold = place && (await take(place));
+  return {
+    /** Before anything of a cycle is done: the lock taken again if the team store ended the session holding it. */
+    async again() {
+      if (!hold?.lost()) return;
+      emit({
+        event: 'notice',
+        code: 'keeper_lock_lost',
+        message: "the team store ended the session holding this keeper's lock; taking it again before anything is done",
+      });
+      hold = await take(place!);
     },
-  );
+    release: () => hold?.release().catch(() => {}),
+  };
 }
 
 // ---- The service: heartbeat, alerts, metrics.
@@ -327,21 +345,7 @@ export async function startKeeperService(
 ) {
   const now = () => ports.clock.now();
   const startedAtMs = now();
-  const metrics =
-    options.metrics &&
-    (await serveKeeperMetrics(options.metrics, {
-      now,
-      staleAfterMs: staleAfterMs(options.intervalMs / 1000),
-      startedAtMs,
-      knownErrorCodes: [...(options.metricsErrorCodes ?? []), ...SERVICE_ERROR_CODES],
-    }));
-  if (metrics)
-    emit({
-      event: 'notice',
-      code: 'metrics_listening',
-      address: metrics.address,
-      message: `Prometheus metrics on http://${metrics.address}/metrics, health on /healthz`,
-    });
+  const metrics = options.metrics && (await startMetrics(options.metrics, options, now, startedAtMs, emit));
   // A dry run pages no one: its alert events name the hooks a real run would have sent them to.
   const hooks = [options.alertCommand && '--alert-cmd', options.alertUrl && '--alert-url'].filter(Boolean);
   const sinks =
@@ -360,50 +364,14 @@ export async function startKeeperService(
   let pending: KeepEvent[] = [];
   const rollsToPrice: string[] = [];
   const heartbeat: Heartbeat = await firstHeartbeat(ports, identity, options, startedAtMs);
-
-  // Never fatal: the keeper goes on without it; `hedge keep status` calls it hung (other machines see
-  // the store's heartbeat age until a write lands), which is the truth seen from outside.
-  const write = (work: () => unknown, where: string, seen: string) =>
-    (async () => work())().catch((error: Error) =>
-      emit({
-        event: 'error',
-        code: 'heartbeat',
-        message: `the heartbeat could not be written${where} (${error.message}); \`hedge keep status\` ${seen}`,
-      }),
-    );
-  const beat = async () => {
-    if (!place) return;
-    heartbeat.alerts = [...alerts.active.values()].map(({ trigger: _trigger, ...alert }) => alert);
-    heartbeat.updated_at = utcIso(now());
-    await write(() => writeHeartbeatFile(place.file, heartbeat), '', 'cannot see this keeper');
-    const store = place.storeHeartbeats;
-    if (store)
-      await write(
-        () => bounded(store.write(place.scope, heartbeat)),
-        ' to the team store',
-        'on other machines sees it age',
-      );
-  };
+  const beat = () => writeHeartbeat(place, heartbeat, alerts.active, now(), emit);
   await beat();
 
   return {
     /** Every event the keeper emits, as it emits it. */
     observe(event: KeepEvent) {
       pending.push(event);
-      if (event.event === 'error') {
-        const code = String(event.code ?? 'error');
-        heartbeat.errors += 1;
-        heartbeat.last_error = { at: event.at, code, message: String(event.message ?? '') };
-        metrics?.error(code);
-      }
-      if (['roll', 'reopen', 'converge'].includes(event.event) && event.dry_run !== true) {
-        heartbeat.actions[event.event] = (heartbeat.actions[event.event] ?? 0) + 1;
-        metrics?.action(event.event);
-        // Its hedges old → new: the one rolled out is priced once its history entry appears.
-        const [rolledOut, opened] = event.hedge_ids ?? [];
-        if (event.event === 'roll') heartbeat.rolls.count += 1;
-        if (event.event === 'roll' && opened !== undefined) rollsToPrice.push(rolledOut);
-      }
+      counted(event, heartbeat, metrics, rollsToPrice);
     },
     /** After every cycle (finished or failed): alerts, heartbeat, metrics. */
     async endCycle(stepPorts: Pick<CommandContext, 'client'>) {
@@ -463,6 +431,79 @@ export async function startKeeperService(
       await metrics?.close();
     },
   };
+}
+
+/** --metrics: served, and where said. */
+async function startMetrics(
+  address: { host: string; port: number },
+  options: KeeperServiceOptions,
+  now: () => number,
+  startedAtMs: number,
+  emit: (fields: EventFields) => void,
+) {
+  const metrics = await serveKeeperMetrics(address, {
+    now,
+    staleAfterMs: staleAfterMs(options.intervalMs / 1000),
+    startedAtMs,
+    knownErrorCodes: [...(options.metricsErrorCodes ?? []), ...SERVICE_ERROR_CODES],
+  });
+  emit({
+    event: 'notice',
+    code: 'metrics_listening',
+    address: metrics.address,
+    message: `Prometheus metrics on http://${metrics.address}/metrics, health on /healthz`,
+  });
+  return metrics;
+}
+
+/** An event counted into the heartbeat and the metrics: errors, and the actions done (a roll's rolled-out hedge kept to
+ * be priced once its history entry appears). */
+function counted(event: KeepEvent, heartbeat: Heartbeat, metrics: KeeperMetrics | undefined, rollsToPrice: string[]) {
+  if (event.event === 'error') {
+    const code = String(event.code ?? 'error');
+    heartbeat.errors += 1;
+    heartbeat.last_error = { at: event.at, code, message: String(event.message ?? '') };
+    metrics?.error(code);
+  }
+  if (['roll', 'reopen', 'converge'].includes(event.event) && event.dry_run !== true) {
+    heartbeat.actions[event.event] = (heartbeat.actions[event.event] ?? 0) + 1;
+    metrics?.action(event.event);
+    // Its hedges old → new.
+    const [rolledOut, opened] = event.hedge_ids ?? [];
+    if (event.event === 'roll') heartbeat.rolls.count += 1;
+    if (event.event === 'roll' && opened !== undefined) rollsToPrice.push(rolledOut);
+  }
+}
+
+/** The heartbeat written with the alerts active, to its file and the team store's. Never fatal: the keeper goes on without
+ * it; `hedge keep status` calls it hung (other machines see the store's heartbeat age until a write lands), which is the
+ * truth seen from outside. None for a dry run (no place). */
+async function writeHeartbeat(
+  place: KeeperLockPlace | undefined,
+  heartbeat: Heartbeat,
+  active: ReadonlyMap<string, ActiveAlert>,
+  nowMs: number,
+  emit: (fields: EventFields) => void,
+) {
+  if (!place) return;
+  const write = (work: () => unknown, where: string, seen: string) =>
+    (async () => work())().catch((error: Error) =>
+      emit({
+        event: 'error',
+        code: 'heartbeat',
+        message: `the heartbeat could not be written${where} (${error.message}); \`hedge keep status\` ${seen}`,
+      }),
+    );
+  heartbeat.alerts = [...active.values()].map(({ trigger: _trigger, ...alert }) => alert);
+  heartbeat.updated_at = utcIso(nowMs);
+  await write(() => writeHeartbeatFile(place.file, heartbeat), '', 'cannot see this keeper');
+  const store = place.storeHeartbeats;
+  if (store)
+    await write(
+      () => bounded(store.write(place.scope, heartbeat)),
+      ' to the team store',
+      'on other machines sees it age',
+    );
 }
 
 /** GET /account and GET /markets: the exposure headroom and each row's capacity on its side. */
@@ -642,6 +683,19 @@ export const METRICS_SERVER_LIMITS = {
   connectionsCheckingInterval: 1_000,
 };
 
+/** Listens on --metrics' address; one taken or not allowed is exit 2 naming it. */
+const listenOn = (server: Server, address: { host: string; port: number }) =>
+  new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new UsageError(
+          `--metrics: cannot listen on ${address.host}:${address.port} (${error.code ?? safeText(error.message)}); choose another address.`,
+        ),
+      ),
+    );
+    server.listen(address.port, address.host, () => resolve());
+  });
+
 export type KeeperMetrics = Awaited<ReturnType<typeof serveKeeperMetrics>>;
 
 const KNOWN_SIDES = new Set<string>(SIDES);
@@ -705,16 +759,7 @@ export async function serveKeeperMetrics(
   });
   // Past this many sockets node closes a new one as it is accepted (and emits `drop`).
   server.maxConnections = limits.maxConnections;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        new UsageError(
-          `--metrics: cannot listen on ${address.host}:${address.port} (${error.code ?? safeText(error.message)}); choose another address.`,
-        ),
-      ),
-    );
-    server.listen(address.port, address.host, () => resolve());
-  });
+  await listenOn(server, address);
   // The keeper's own end is its signal handling, never a scrape connection left open.
   server.unref();
   // A TCP listen: the bound address is always an AddressInfo.
