@@ -2,7 +2,7 @@
 // state and fills the compile cache), mapped through dist/'s source maps to src/ files and packages:
 // top self time, time by the nearest src/ file or package on the stack, and what the command
 // loaded. After `npm run build`: node bench/profile.mjs [--node <binary>] [--runs 5] [-- <hedge args>]
-// (default: the machine's node, `--demo quote USDTNGN buy 10000 --tenor 3`).
+// (default: the machine's node, `--demo quote USDTNGN buy 10000 --tenor 3`); HEDGE_* variables are passed on.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { SourceMap } from 'node:module';
@@ -19,6 +19,8 @@ const { values, positionals } = parseArgs({
 const args = positionals.length > 0 ? positionals : ['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3'];
 const work = mkdtempSync(join(tmpdir(), 'hedge-profile-'));
 const env = {
+  // A server's variables (`hedge sandbox serve` prints them) profile a command against it: `-- markets --json`.
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('HEDGE_'))),
   PATH: process.env.PATH,
   HOME: work,
   HEDGE_CONFIG_DIR: join(work, 'config'),

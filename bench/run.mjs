@@ -120,6 +120,7 @@ try {
     mains['quote then'] = homed(hedge(QUOTE, AGAINST), 'home-then');
     mains['markets then'] = homed(hedge(MARKETS, AGAINST), 'home-then');
     mains['local quote then'] = served(hedge(LOCAL_QUOTE, AGAINST), 'home-then');
+    mains['local markets then'] = served(hedge(LOCAL_MARKETS, AGAINST), 'home-then');
   }
   const main = hyperfine(mains);
   lines.push(
@@ -130,9 +131,10 @@ try {
     ['quote', QUOTE],
     ['local quote', LOCAL_QUOTE],
     ['markets', MARKETS],
+    ['local markets', LOCAL_MARKETS],
   ]) {
     const against = AGAINST ? ` ${(main[name] / main[`${name} then`]).toFixed(3)} (${ms(main[`${name} then`])}) |` : '';
-    const shown = name === 'local quote' ? `${args.join(' ')}\` against \`hedge sandbox serve` : args.join(' ');
+    const shown = name.startsWith('local') ? `${args.join(' ')}\` against \`hedge sandbox serve` : args.join(' ');
     lines.push(`| \`hedge ${shown}\` | ${ms(main[name])} | ${(main[name] / main.floor).toFixed(2)} |${against}`);
   }
   for (const [name, shown] of [
