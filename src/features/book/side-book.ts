@@ -62,6 +62,8 @@ export const SideViews = {
       client.listHedges(),
     ]);
     const hedges = [...new Map([...filled.items, ...newest].map((hedge) => [hedge.id, hedge])).values()];
+    // The server's time as these views were read, its uncertainty beside it: the model judges on it.
+    const serverNow = client.transport.serverNow();
     let history: ReturnType<typeof endedHedgeIds> | undefined;
     // Fewer filled hedges than the newest page of all is the whole of them, however the server pages; as many may be
     // one page of more (a server that ignores the page size), asked once, only for a side the records may not hold.
@@ -72,6 +74,7 @@ export const SideViews = {
     return {
       hedges,
       positions: listed,
+      serverNow,
       /** The side's book now (book.ts judgeSide), its maturities judged on the server's time; the reads it asks for
        * made only when it asks. */
       async book(market: string, side: Side, named?: readonly string[]): Promise<SideBook> {
@@ -83,7 +86,7 @@ export const SideViews = {
           ...(found.notionalUsd !== undefined && !found.notionalFromHedge && { notionalUsd: found.notionalUsd }),
           ...(found.hedgeId && { hedgeId: found.hedgeId }),
         };
-        const views: SideViewsRead = { records, line, serverNow: client.transport.serverNow(), named };
+        const views: SideViewsRead = { records, line, serverNow, named };
         for (;;) {
           const judged = judgeSide(views);
           if (!('asks' in judged)) return judged;
@@ -126,8 +129,8 @@ export async function readSideInStep(
   until?: (book: SideBook) => boolean,
   justPolled?: BookPosition[],
 ) {
-  const { books, positions } = await readSidesInStep(ports, client, [{ market, side }], until, justPolled);
-  return { book: books[0], positions };
+  const { books, positions, serverNow } = await readSidesInStep(ports, client, [{ market, side }], until, justPolled);
+  return { book: books[0], positions, serverNow };
 }
 
 /** A side whose records may be cut (`recordsCut`, or `historyCut` past the wait's bound): cannot be told; says how to
@@ -163,7 +166,7 @@ export async function readSidesInStep(
     const cut = books.find((book) => book.recordsCut !== undefined);
     if (cut) throw cutSide(sides[books.indexOf(cut)], cut, beforeSend);
     const waiting = books.findIndex((book) => book.state === 'settling' || !(until?.(book) ?? true));
-    if (waiting < 0) return { books, positions: views.positions };
+    if (waiting < 0) return { books, positions: views.positions, serverNow: views.serverNow };
     const { market, side } = sides[waiting];
     const book = books[waiting];
     const waited = ports.clock.now() - started;
