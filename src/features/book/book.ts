@@ -480,16 +480,15 @@ export function referenceInUse(
   bookOf?: (record: HedgeRecord) => SideBook | undefined,
 ): { active: HedgeRecord[]; unknown: HedgeRecord[]; historyCut?: number } | { asks: 'books'; of: string[] } {
   const standing = (record: HedgeRecord) => recordStanding(record).standing;
-  const unknown = carrying.filter((record) => standing(record) === 'settling');
-  const live = carrying.filter((record) => stillLive(record));
-  const filled = live.filter((record) => standing(record) === 'filled');
+  const filled = carrying.filter((record) => standing(record) === 'filled');
   if (filled.length && !bookOf) return { asks: 'books', of: filled.map((record) => record.id) };
   const book = (record: HedgeRecord) => bookOf?.(record);
   const held = filled.filter((record) => book(record) !== undefined && holdsHedge(book(record)!, record.id));
-  if (held.length) return { active: held, unknown };
-  const active = live.filter((record) => !book(record)?.ended.includes(record.id));
-  const historyCut = active.every((record) => standing(record) === 'filled')
-    ? active.map((record) => book(record)?.historyCut).find((cut) => cut !== undefined)
-    : undefined;
-  return active.length && historyCut !== undefined ? { active, unknown, historyCut } : { active, unknown };
+  const active = held.length
+    ? held
+    : carrying.filter((record) => stillLive(record) && !book(record)?.ended.includes(record.id));
+  const cut = held.length || active.some((record) => standing(record) !== 'filled') ? undefined : active;
+  const historyCut = cut?.map((record) => book(record)?.historyCut).find((at) => at !== undefined);
+  const unknown = carrying.filter((record) => standing(record) === 'settling');
+  return historyCut === undefined ? { active, unknown } : { active, unknown, historyCut };
 }

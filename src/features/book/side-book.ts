@@ -121,15 +121,8 @@ const SETTLE_WAIT_MS = 60_000;
 const SETTLE_POLL_MS = 1_500;
 
 /** The side's book once its views agree, read again while settling up to SETTLE_WAIT_MS (or --timeout); past that "cannot tell" (exit 12), never a decision on one view alone. */
-export async function readSideInStep(
-  ports: BookPorts,
-  client: HedgeClient,
-  market: string,
-  side: Side,
-  until?: (book: SideBook) => boolean,
-  justPolled?: BookPosition[],
-) {
-  const { books, positions, serverNow } = await readSidesInStep(ports, client, [{ market, side }], until, justPolled);
+export async function readSideInStep(ports: BookPorts, client: HedgeClient, market: string, side: Side) {
+  const { books, positions, serverNow } = await readSidesInStep(ports, client, [{ market, side }]);
   return { book: books[0], positions, serverNow };
 }
 
@@ -145,39 +138,38 @@ export function cutSide({ market, side }: { market: string; side: Side }, book: 
   );
 }
 
-/** readSideInStep for several sides at once (a plan's): every one of them in step, or flat, in the same read. */
+/** readSideInStep for several sides at once (a plan's): every one of them in step, or flat, in the same read, before a
+ * decision (nothing sent yet). */
 export async function readSidesInStep(
   ports: BookPorts,
   client: HedgeClient,
   /** `opened`: hedges the server named in its answers to this account's opens of a side, which its views must show. */
   sides: ReadonlyArray<{ market: string; side: Side; opened?: readonly string[] }>,
+  /** What the decision waits for besides views in step (a hedge being opened). */
   until?: (book: SideBook) => boolean,
-  justPolled?: BookPosition[],
-  /** Read before a decision (nothing sent yet), as without `until`; after a write, the write flow says what was. */
-  beforeSend = until === undefined,
 ) {
   const started = ports.clock.now();
   const bound = Math.min(SETTLE_WAIT_MS, (ports.deadline ?? Infinity) - started);
-  for (let read = 0; ; read += 1) {
-    const views = await SideViews.read(client, ports.log, read === 0 ? justPolled : undefined);
+  for (;;) {
+    const views = await SideViews.read(client, ports.log);
     const books = await Promise.all(
       sides.map(async ({ market, side, opened }) => readableBook(await views.book(market, side, opened), market, side)),
     );
     const cut = books.find((book) => book.recordsCut !== undefined);
-    if (cut) throw cutSide(sides[books.indexOf(cut)], cut, beforeSend);
+    if (cut) throw cutSide(sides[books.indexOf(cut)], cut, true);
     const waiting = books.findIndex((book) => book.state === 'settling' || !(until?.(book) ?? true));
     if (waiting < 0) return { books, positions: views.positions, serverNow: views.serverNow };
     const { market, side } = sides[waiting];
     const book = books[waiting];
     const waited = ports.clock.now() - started;
     if (waited + SETTLE_POLL_MS > bound) {
-      if (book.historyCut !== undefined) throw cutSide(sides[waiting], book, beforeSend);
+      if (book.historyCut !== undefined) throw cutSide(sides[waiting], book, true);
       const why =
         book.state === 'settling'
           ? `is settling: ${safeText(book.why ?? 'its views disagree')}`
           : 'does not show in every view what this command waits for (a change landing, a hedge being opened)';
       throw new UnresolvedError(
-        `The ${side} side of ${market} ${why}; still so after ${Math.round(waited / 1000)} s, so what it holds cannot be told${beforeSend ? '. Nothing was sent' : ''}.`,
+        `The ${side} side of ${market} ${why}; still so after ${Math.round(waited / 1000)} s, so what it holds cannot be told. Nothing was sent.`,
         {
           details: { market, side, why: book.why ?? null, ...(book.unseen !== undefined && { hedge_id: book.unseen }) },
           hint: 'Compare `hedge positions` with `hedge hedges`, and run the command again once both show the same book.',

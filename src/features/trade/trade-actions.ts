@@ -4,6 +4,7 @@
 import type { HedgeClient, OpenRequest, SideRequest } from '../../platform/api/client.js';
 import {
   closeTakes,
+  cutRead,
   earlierChange,
   expectedAfterChange,
   openSearchFrom,
@@ -511,103 +512,64 @@ interface Seen {
   proof: Proof;
 }
 
-/** The words an unproven write is said in: what it is and what the proof saw. */
-interface Unproven {
-  t: TradeScope;
-  expected: ExpectedChange;
-  seen?: Seen;
-  waited: string;
-}
-
-/** Each verdict of a write's proof, once (book.ts proveChange): whether it ends the wait, what the journal records when
- * it is the outcome, and otherwise the error it is said as (its exit code is that error's: exit-codes.ts): at once for
- * a side that ended before the change, at the wait's bound for the rest. */
-const PROOFS: Record<
-  Proof['verdict'],
-  { ends: boolean; outcome?: (kind: TradeKind) => 'filled' | 'done' | 'failed'; error?: (said: Unproven) => Error }
-> = {
-  landed: { ends: true, outcome: (kind) => (kind === 'open' ? 'filled' : 'done') },
-  failed: { ends: true, outcome: () => 'failed' },
-  'ended-first': { ends: true, error: endedFirst },
-  'ended-untold': { ends: true, error: endedUntold },
-  'not-yet': { ends: false, error: stillPending },
-  moved: { ends: false, error: movedByAnother },
-  partly: { ends: false, error: movedByAnother },
-  'cannot-tell': { ends: false, error: cannotTell },
-};
+/** Each verdict of a write's proof, once (book.ts proveChange): whether it ends the wait, and what the journal records
+ * when it is the outcome; every other verdict is said as `unproven`'s error for it (exit-codes.ts gives its exit code):
+ * at once where the side ended before the change, at the wait's bound otherwise. */
+const PROOFS: Record<Proof['verdict'], { ends: boolean; outcome?: (kind: TradeKind) => 'filled' | 'done' | 'failed' }> =
+  {
+    landed: { ends: true, outcome: (kind) => (kind === 'open' ? 'filled' : 'done') },
+    failed: { ends: true, outcome: () => 'failed' },
+    'ended-first': { ends: true },
+    'ended-untold': { ends: true },
+    'not-yet': { ends: false },
+    moved: { ends: false },
+    partly: { ends: false },
+    'cannot-tell': { ends: false },
+  };
 
 /** An open's outcome, from its hedge's record as the wait left it: failed, or filled. */
 const openVerdict = (hedge: Hedge): Proof['verdict'] => ('failed' in recordStanding(hedge) ? 'failed' : 'landed');
 
-function stillPending({ t, seen, waited }: Unproven) {
-  const { kind, market, side, hedgeCommand } = t;
-  const shows = seen ? ` (${safeText(seen.proof.evidence)})` : '';
-  return new StillPendingError(
-    kind === 'close'
-      ? `The close was accepted, but the ${side} position on ${market} is still held in its views after ${waited}${shows}.`
-      : kind === 'open'
-        ? `The open was accepted and its hedge filled, but not every view of the ${side} side of ${market} shows it after ${waited}${shows}.`
-        : `The ${kind} on the ${side} hedge of ${market} was accepted but has not shown in the positions list and the hedge records after ${waited}${shows}.`,
-    hedgeCommand('positions'),
-  );
-}
-
-function movedByAnother({ t, expected, seen, waited }: Unproven) {
+/** What an unproven write is said as, by its last proof: not yet, a pending action (exit 7); ended before the change,
+ * not applied (exit 3); a read that may be cut, how to read it whole; moved by another actor (or in part), or past
+ * telling, cannot be told (exit 12). */
+function unproven(t: TradeScope, expected: ExpectedChange, seen: Seen | undefined, waited: string) {
   const { kind, market, side, usd, hedgeCommand } = t;
+  const verdict = seen?.proof.verdict ?? 'not-yet';
+  const shows = safeText(seen?.proof.evidence ?? 'its views could not be read');
+  const details = { market, side, hedge_id: expected.hedgeId ?? null, before_usd: expected.before };
+  if (verdict === 'not-yet')
+    return new StillPendingError(
+      `The ${kind} was accepted but has not shown in the positions list and the hedge records of the ${side} side of ${market} after ${waited} (${shows}).`,
+      hedgeCommand('positions'),
+    );
+  if (verdict === 'ended-first')
+    return new NotAppliedError(
+      `The ${kind} of ${formatUsd(usd)} did not happen: the ${side} hedge on ${market} (${safeText(expected.hedgeId ?? '')}) settled or was closed at ${formatUsd(expected.before)} before the ${kind} reached it; its margin is back in the balance.`,
+      {
+        hint: `The side is flat now: see \`${hedgeCommand('positions')}\`; open a new hedge if it should be covered.`,
+        details,
+      },
+    );
+  if (seen && cutRead(seen.book)) return cutSide({ market, side }, seen.book, false);
+  const moved = verdict === 'moved' || verdict === 'partly';
   const holds = seen && sideHolds(seen.book);
-  const seenUsd = holds?.holds === 'held' ? holds.notionalUsd : holds?.holds === 'flat' ? 0 : undefined;
   const after = kind === 'add' || kind === 'reduce' ? expectedAfterChange(kind, expected.before, usd) : undefined;
-  const shows =
-    after && seenUsd !== undefined
-      ? `the side shows ${formatUsd(seenUsd)} — neither ${formatUsd(expected.before)} (before it) nor ${formatUsd(after.notionalUsd)} (with it)`
-      : safeText(seen?.proof.evidence ?? 'the side moved');
+  const figures =
+    holds?.holds === 'held' && after
+      ? `the side shows ${formatUsd(holds.notionalUsd)} — neither ${formatUsd(expected.before)} (before it) nor ${formatUsd(after.notionalUsd)} (with it)`
+      : shows;
+  const why =
+    verdict === 'ended-untold'
+      ? `the ${side} side of ${market} left every view during it, and ${shows}: whether it happened before the side settled or closed`
+      : moved
+        ? `${figures}: something outside this run moved the side, so whether this ${kind} is in it`
+        : `${shows}, so whether it landed`;
   return new UnresolvedError(
-    `The ${kind}${after ? ` of ${formatUsd(usd)}` : ''} on the ${side} ${kind === 'open' || kind === 'close' ? 'side' : 'hedge'} of ${market} was accepted, but after ${waited} ${shows}: something outside this run moved the side, so whether this ${kind} is in it cannot be told.`,
+    `The ${kind}${after ? ` of ${formatUsd(usd)}` : ''} on the ${side} side of ${market} was accepted, but${waited && ` after ${waited}`} ${why} cannot be told.`,
     {
-      hint: `Look at the side (\`${hedgeCommand('positions')}\`, \`${hedgeCommand('journal')}\`), then record what happened.`,
-      details: withoutUndefined({
-        market,
-        side,
-        before_usd: expected.before,
-        expected_usd: after?.notionalUsd,
-        seen_usd: seenUsd,
-      }),
-    },
-  );
-}
-
-function cannotTell({ t, seen, waited }: Unproven) {
-  const { kind, market, side, hedgeCommand } = t;
-  if (seen && (seen.book.historyCut !== undefined || seen.book.recordsCut !== undefined))
-    return cutSide({ market, side }, seen.book, false);
-  return new UnresolvedError(
-    `The ${kind} on the ${side} side of ${market} was accepted, but after ${waited} ${safeText(seen?.proof.evidence ?? 'its views could not be read')}, so whether it landed cannot be told.`,
-    {
-      hint: `Compare \`${hedgeCommand('positions')}\` with \`${hedgeCommand('hedges')}\`, then record what happened.`,
-      details: { market, side },
-    },
-  );
-}
-
-/** The side ended (settled or closed) at its figure before the change reached it: the change never happened. */
-function endedFirst({ t, expected }: Unproven) {
-  const { kind, market, side, usd, hedgeCommand } = t;
-  return new NotAppliedError(
-    `The ${kind} of ${formatUsd(usd)} did not happen: the ${side} hedge on ${market} (${safeText(expected.hedgeId ?? '')}) settled or was closed at ${formatUsd(expected.before)} before the ${kind} reached it; its margin is back in the balance.`,
-    {
-      hint: `The side is flat now: see \`${hedgeCommand('positions')}\`; open a new hedge if it should be covered.`,
-      details: { market, side, hedge_id: expected.hedgeId ?? null, before_usd: expected.before },
-    },
-  );
-}
-
-function endedUntold({ t, expected, seen }: Unproven) {
-  const { kind, market, side, hedgeCommand } = t;
-  return new UnresolvedError(
-    `The ${side} side of ${market} left every view during the ${kind}, and ${safeText(seen?.proof.evidence ?? '')}: whether the ${kind} happened before it settled or closed cannot be told.`,
-    {
-      hint: `See \`${hedgeCommand('history')}\`, then record what happened.`,
-      details: { market, side, hedge_id: expected.hedgeId ?? null, before_usd: expected.before },
+      hint: `Look at the side (\`${hedgeCommand('positions')}\`, \`${hedgeCommand('history')}\`, \`${hedgeCommand('journal')}\`), then record what happened.`,
+      details,
     },
   );
 }
@@ -631,11 +593,10 @@ async function prove(t: TradeScope, expected: ExpectedChange, label: string, sta
       return { book, positions: views.positions, proof: proveChange(book, expected, ended && hedgeRecord(ended)) };
     },
     isDone: ({ proof }) => PROOFS[proof.verdict].ends,
-    timedOut: (last, waited) => PROOFS[last?.proof.verdict ?? 'not-yet'].error!({ t, expected, seen: last, waited }),
+    timedOut: (last, waited) => unproven(t, expected, last, waited),
     interrupted: `The ${t.kind} stands: not every view of the ${side} side of ${market} shows it yet.`,
   });
-  const error = PROOFS[seen.proof.verdict].error;
-  if (error) throw error({ t, expected, seen, waited: '' });
+  if (!PROOFS[seen.proof.verdict].outcome) throw unproven(t, expected, seen, '');
   return seen;
 }
 
@@ -833,13 +794,8 @@ async function reconcileChange(t: TradeScope, entry: JournalEntry) {
         ? `no ${side} position on ${market}`
         : `the ${side} side ${holds.holds === 'settling' ? 'is settling' : 'cannot be told'} (${safeText(holds.why)})`;
   const said = `${shown} now; it was ${formatUsd(before)} before the ${kind} was sent, and would be ${!after || after.closes ? 'closed' : formatUsd(after.notionalUsd)} after it`;
-  const maturity = hedge?.maturityAtMs === undefined ? '' : new Date(hedge.maturityAtMs).toISOString();
-  const but = {
-    unread: `, but its hedge ${safeText(hedgeId ?? '')} cannot be read`,
-    'no-maturity': `, but its hedge ${safeText(hedgeId ?? '')} shows no maturity`,
-    matured: `, but its hedge ${safeText(hedgeId ?? '')} reached its maturity (${maturity}) and may have settled`,
-  };
-  const evidence = `${said}${judged.why ? but[judged.why] : ''}`;
+  const but = { unread: 'cannot be read', 'no-maturity': 'shows no maturity', matured: 'may have matured and settled' };
+  const evidence = `${said}${judged.why ? `, but its hedge ${safeText(hedgeId ?? '')} ${but[judged.why]}` : ''}`;
   return found(judged.verdict, evidence, judged.verdict === 'landed' ? submittedAnswer(entry) : undefined);
 }
 
