@@ -471,7 +471,8 @@ async function beforeClose(t: TradeScope, kept?: TradeKept) {
   // view shows flat, this account's fresh opens of it included (a fill still unlisted is no flat side): refused before
   // anything is journaled, as add and reduce are. Read here, after a dry run and the repeat guard, which say more; a
   // plan's step is its caller's to decide.
-  if (sideHolds(book).holds === 'flat' && !checkedAhead(record))
+  const flat = sideHolds(book).holds === 'flat';
+  if (flat && !checkedAhead(record))
     t.refuseFlat((await readSidesAsAnswered(ports, client, [{ market, side }])).books[0]);
   const notional = closeTakes(book);
   const journaled = withoutUndefined({
