@@ -360,14 +360,14 @@ export function mayHaveMatured(maturityAtMs: number | undefined, at: { latestMs:
 // What a write proves of its side: the prove stage of every trade and a resume's reconcile ask the same verdicts of
 // the same views.
 
-/** What a write's wait reads of its expected change: changeVerdict over the side's book, and two things one view
- * alone cannot say. A close whose side is held only by hedges other than those it ended has landed (another actor
- * opened since); while one it ended is still held, not yet. An add or a reduce whose side every view shows flat, though the change would not close it, is judged
- * by its hedge's own record (`ended`: read by the caller for this case only): carrying the change, it landed and ended
- * since; at its figure before the change, it ended first and the change never happened (`ended-first`); otherwise
- * (unread, or at neither figure) whether it happened before the side ended cannot be told (`ended-untold`). An add or
- * a reduce that shows in part is not yet landed, and at the wait's bound cannot be told from another actor's move
- * (`partly`). */
+/** What a write's wait reads of its expected change: changeVerdict over the side's book, and what one view alone
+ * cannot say. A close whose side is held only by hedges other than those it ended has landed (another actor opened
+ * since); while one it ended is still held, not yet. An add or a reduce whose side every view shows flat, though the
+ * change would not close it, is judged by its hedge's own record (`ended`: read by the caller for this case only):
+ * carrying the change, it landed and ended since; at its figure before the change, it ended first and the change never
+ * happened (`ended-first`); otherwise (unread, or at neither figure) whether it happened before the side ended cannot
+ * be told (`ended-untold`). An add or a reduce that shows in part is not yet landed, and at the wait's bound cannot be
+ * told from another actor's move (`partly`). */
 export interface Proof {
   verdict: ChangeVerdict['verdict'] | 'ended-first' | 'ended-untold' | 'partly';
   evidence: string;
