@@ -363,7 +363,7 @@ export function mayHaveMatured(maturityAtMs: number | undefined, at: { latestMs:
 /** What a write's wait reads of its expected change: changeVerdict over the side's book, and what one view alone
  * cannot say. A close whose side is held only by hedges other than those it ended has landed (another actor opened
  * since); while one it ended is still held, not yet. An add or a reduce whose side every view shows flat, though the
- * change would not close it, is judged by its hedge's own record (`ended`: read by the caller for this case only):
+ * change would not close it, is judged by its hedge's own record (`ended`, null when it cannot be read: asked for):
  * carrying the change, it landed and ended since; at its figure before the change, it ended first and the change never
  * happened (`ended-first`); otherwise (unread, or at neither figure) whether it happened before the side ended cannot
  * be told (`ended-untold`). An add or a reduce that shows in part is not yet landed, and at the wait's bound cannot be
@@ -373,15 +373,13 @@ export interface Proof {
   evidence: string;
 }
 
-/** Whether proveChange needs the named hedge's own record to judge: a change's side flat every way it is read. */
-export const provesByRecord = (book: SideBook, { kind, before, changeUsd = 0 }: ExpectedChange) =>
-  (kind === 'add' || kind === 'reduce') &&
-  sideHolds(book).holds === 'flat' &&
-  !expectedAfterChange(kind, before, changeUsd).closes;
-
-export function proveChange(book: SideBook, expected: ExpectedChange, ended?: HedgeRecord | null): Proof {
+export function proveChange(
+  book: SideBook,
+  expected: ExpectedChange,
+  ended?: HedgeRecord | null,
+): Proof | { asks: 'hedge' } {
   const holds = sideHolds(book);
-  const { kind, before, hedgeId, gone = [] } = expected;
+  const { kind, before, changeUsd = 0, hedgeId, gone = [] } = expected;
   if (kind === 'close' && holds.holds === 'held' && hedgeId !== undefined && !holds.ids.includes(hedgeId)) {
     const left = holds.ids.filter((id) => gone.includes(id));
     return left.length
@@ -391,12 +389,14 @@ export function proveChange(book: SideBook, expected: ExpectedChange, ended?: He
           evidence: `hedge ${hedgeId} is not held; the side is held by ${holds.ids.join(', ')}, opened since`,
         };
   }
-  if (!provesByRecord(book, expected)) {
+  const byRecord = kind !== 'open' && kind !== 'close' && holds.holds === 'flat';
+  if (!byRecord || expectedAfterChange(kind, before, changeUsd).closes) {
     const verdict = changeVerdict(book, expected);
     const nowUsd = holds.holds === 'held' ? holds.notionalUsd : holds.holds === 'flat' ? 0 : undefined;
     const partly = verdict.verdict === 'not-yet' && kind !== 'open' && kind !== 'close' && nowUsd !== undefined;
     return partly && !near(nowUsd, before) ? { ...verdict, verdict: 'partly' } : verdict;
   }
+  if (ended === undefined) return { asks: 'hedge' };
   const usd = ended?.notionalUsd;
   const seen = notionalVerdict(usd, before, expectedNotional(expected));
   if (seen === 'landed')
@@ -426,8 +426,9 @@ export function earlierChange(
   const { answered, hedge, serverNow } = read;
   if (before < SAME_USD && sideHolds(book).holds === 'flat')
     return { verdict: answered || hedgeId ? 'unknown' : 'not-landed', why: 'held-nothing' };
-  if (hedge === undefined && hedgeId !== undefined && provesByRecord(book, expected)) return { asks: 'hedge' };
-  const { verdict } = proveChange(book, expected, hedge);
+  const proof = proveChange(book, expected, hedge);
+  if ('asks' in proof) return proof;
+  const { verdict } = proof;
   if (verdict === 'landed' && kind === 'close' && hedgeId !== undefined) {
     if (hedge === undefined) return { asks: 'hedge' };
     if (!hedge) return { verdict: 'unknown', why: 'unread' };

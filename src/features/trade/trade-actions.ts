@@ -9,7 +9,6 @@ import {
   expectedAfterChange,
   openSearchFrom,
   proveChange,
-  provesByRecord,
   recordStanding,
   reduceBeyondHeld,
   sideHolds,
@@ -198,14 +197,16 @@ function closeQuestion({ market, side }: TradeScope, shown: readonly Trade[] | u
  * resume's reconcile build it alike. */
 function expectedOf(t: TradeScope, before: JsonObject, namedId?: string | null): ExpectedChange | undefined {
   const { kind, usd } = t;
-  const hedgeId = namedId ?? stringOf(before.hedge_id);
-  if (kind === 'open') return { kind, before: 0, changeUsd: usd, hedgeId };
-  const figure = before[KINDS[kind].before!];
+  const figure = kind === 'open' ? 0 : before[KINDS[kind].before!];
   if (typeof figure !== 'number') return;
   const several = Array.isArray(before.hedge_ids) ? before.hedge_ids.filter((id) => typeof id === 'string') : undefined;
-  if (kind === 'close') return withoutUndefined({ kind, before: figure, hedgeId, gone: several });
-  return withoutUndefined({ kind, before: figure, changeUsd: usd, hedgeId: several ? undefined : hedgeId });
+  const hedgeId = kind !== 'close' && several ? undefined : (namedId ?? stringOf(before.hedge_id));
+  const change = kind === 'close' ? { gone: several } : { changeUsd: usd };
+  return withoutUndefined({ kind, before: figure, hedgeId, ...change });
 }
+
+/** A hedge's record in the book's terms; null when it cannot be read. */
+const recordOf = (hedge?: Hedge) => (hedge ? hedgeRecord(hedge) : null);
 
 /** What the book shows about an earlier send, as a reconcile returns it (the answer followed when it landed). */
 const found = (verdict: 'landed' | 'not-landed' | 'unknown', evidence: string, answer?: SubmittedAction) => ({
@@ -589,9 +590,10 @@ async function prove(t: TradeScope, expected: ExpectedChange, label: string, sta
       const views = await SideViews.read(client, ports.log);
       const book = readableBook(await views.book(market, side, named), market, side);
       if (book.recordsCut !== undefined) throw cutSide({ market, side }, book, false);
+      let proof = proveChange(book, expected);
       // Every view shows the side flat during a change that would not close it: its hedge's own record says more.
-      const ended = provesByRecord(book, expected) ? await t.readHedge(expected.hedgeId) : undefined;
-      return { book, positions: views.positions, proof: proveChange(book, expected, ended && hedgeRecord(ended)) };
+      if ('asks' in proof) proof = proveChange(book, expected, recordOf(await t.readHedge(expected.hedgeId)));
+      return { book, positions: views.positions, proof: proof as Proof };
     },
     isDone: ({ proof }) => PROOFS[proof.verdict].ends,
     timedOut: (last, waited) => unproven(t, expected, last, waited),
@@ -780,8 +782,7 @@ async function reconcileChange(t: TradeScope, entry: JournalEntry) {
   let judged = earlierChange(book, expected, { answered, hedge, serverNow });
   // The model asks for the hedge's own record where it decides (null: it cannot be read).
   while ('asks' in judged) {
-    const record = await t.readHedge(hedgeId);
-    hedge = record ? hedgeRecord(record) : null;
+    hedge = recordOf(await t.readHedge(hedgeId));
     judged = earlierChange(book, expected, { answered, hedge, serverNow });
   }
   if (judged.why === 'held-nothing')
