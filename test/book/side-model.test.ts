@@ -24,6 +24,11 @@ import {
   mayHaveMatured,
   changedSincePlan,
   endedWithin,
+  closeTakes,
+  earlierChange,
+  proveChange,
+  reduceBeyondHeld,
+  referenceInUse,
 } from '../../src/features/book/book.js';
 
 const KINDS = ['open', 'add', 'reduce', 'close'] as const;
@@ -571,5 +576,105 @@ describe('the hedges the server named in its answers to opens of the side (a rea
       undefined,
       judged(views({ records: [filled], ended: [] })).why,
     ]);
+  });
+});
+
+describe("a write's proof over every view, and a resume's reconcile on the same proof", () => {
+  const verdictOf = (...args: Parameters<typeof proveChange>) => {
+    const proof = proveChange(...args);
+    return 'asks' in proof ? `asks ${proof.asks}` : proof.verdict;
+  };
+  const two = { records: [filled('a', 600), filled('b', 400)], line: { notionalUsd: BEFORE, hedgeId: 'a' }, ended: [] };
+  const onlyB = { records: [filled('b', 400)], line: { notionalUsd: 400, hedgeId: 'b' }, ended: ['a'] };
+  const flat = judged(views({ records: [{ ...filled('a', BEFORE), status: 'closed' }], ended: [] }));
+
+  it('a close of a side of two hedges lands once neither shows, not while one of those it ended is still held; a side held only by a hedge opened since has landed', () => {
+    const close = { kind: 'close', before: BEFORE, hedgeId: 'a', gone: ['a', 'b'] } as const;
+    expect(verdictOf(judged(views(two)), close)).toBe('not-yet');
+    expect(verdictOf(judged(views(onlyB)), close)).toBe('not-yet');
+    const since = { records: [filled('c', 300)], line: { notionalUsd: 300, hedgeId: 'c' }, ended: ['a', 'b'] };
+    expect(verdictOf(judged(views(since)), close)).toBe('landed');
+    expect(verdictOf(judged(views({ records: [], ended: ['a', 'b'] })), close)).toBe('landed');
+  });
+
+  it("an add or a reduce whose side every view shows flat, though it would not close it, is judged by its hedge's record: carrying it, landed; at its figure before, it ended first; otherwise, or unread, cannot be told", () => {
+    for (const kind of ['add', 'reduce'] as const) {
+      const expected = { ...expectedOf(kind), hedgeId: 'a' };
+      const after = kind === 'add' ? BEFORE + CHANGE : BEFORE - CHANGE;
+      expect(verdictOf(flat, expected, { ...filled('a', after), status: 'closed' })).toBe('landed');
+      expect(verdictOf(flat, expected, { ...filled('a', BEFORE), status: 'closed' })).toBe('ended-first');
+      expect(verdictOf(flat, expected, { ...filled('a', 77), status: 'closed' })).toBe('ended-untold');
+      expect(verdictOf(flat, expected, null)).toBe('ended-untold');
+      expect(verdictOf(flat, expected)).toBe('asks hedge');
+    }
+    // A reduce of about the whole side closes it: flat is its landing, no record needed.
+    expect(verdictOf(flat, { kind: 'reduce', before: BEFORE, changeUsd: BEFORE })).toBe('landed');
+  });
+
+  it('an add that shows in part is not yet landed, and said apart from a side as it was (at the bound: cannot be told)', () => {
+    const part = judged(
+      views({
+        records: [filled('a', BEFORE + CHANGE / 2)],
+        line: { notionalUsd: BEFORE + CHANGE / 2, hedgeId: 'a' },
+        ended: [],
+      }),
+    );
+    expect(verdictOf(part, expectedOf('add'))).toBe('partly');
+    expect(verdictOf(judged(views(before('add'))), expectedOf('add'))).toBe('not-yet');
+  });
+
+  it("a resume's reconcile: the wait's proof, with a side that held nothing, a close's hedge that may have matured (on the latest the views' clock reads) and a close never answered whose own hedge is still held", () => {
+    const serverNow = { bestMs: NOW, latestMs: NOW + 60_000 };
+    const close = { kind: 'close', before: BEFORE, hedgeId: 'a' } as const;
+    const gone = judged(views({ records: [], ended: ['a'] }));
+    expect(earlierChange(gone, close, { answered: true, serverNow })).toEqual({ asks: 'hedge' });
+    expect(earlierChange(gone, close, { answered: true, hedge: filled('a', BEFORE), serverNow })).toEqual({
+      verdict: 'landed',
+    });
+    const maturing = { ...filled('a', BEFORE), maturityAtMs: NOW + 30_000 };
+    expect(earlierChange(gone, close, { answered: true, hedge: maturing, serverNow })).toEqual({
+      verdict: 'unknown',
+      why: 'matured',
+    });
+    expect(earlierChange(gone, close, { answered: true, hedge: null, serverNow })).toEqual({
+      verdict: 'unknown',
+      why: 'unread',
+    });
+    const held = judged(views(before('close')));
+    expect(earlierChange(held, close, { answered: false, serverNow })).toEqual({ verdict: 'not-landed' });
+    expect(earlierChange(held, close, { answered: true, serverNow })).toEqual({ verdict: 'unknown' });
+    const nothing = judged(views({ records: [], ended: [] }));
+    expect(earlierChange(nothing, { kind: 'close', before: 0 }, { answered: false, serverNow })).toEqual({
+      verdict: 'not-landed',
+      why: 'held-nothing',
+    });
+    expect(earlierChange(nothing, { kind: 'close', before: 0 }, { answered: true, serverNow })).toMatchObject({
+      verdict: 'unknown',
+    });
+    const added = judged(views(after('add')));
+    expect(earlierChange(added, expectedOf('add'), { answered: false, serverNow })).toEqual({ verdict: 'landed' });
+  });
+
+  it('what a close takes: its filled hedges and those being opened; flat, 0; a reduce beyond what every view agrees it holds', () => {
+    const opening = { id: 'c', status: 'submitted', notionalUsd: 250 };
+    expect(closeTakes(judged(views({ ...two, records: [...two.records, opening] })))).toBe(BEFORE + 250);
+    expect(closeTakes(judged(views({ records: [], ended: [] })))).toBe(0);
+    expect(reduceBeyondHeld(judged(views(two)), BEFORE + 0.01)).toEqual({ heldUsd: BEFORE, ids: ['a', 'b'] });
+    expect(reduceBeyondHeld(judged(views(two)), BEFORE + 0.004)).toBeUndefined();
+    expect(reduceBeyondHeld(judged(views({ ...two, line: undefined })), BEFORE * 2)).toBeUndefined();
+  });
+
+  it("whether a deal's reference is in use: held on its side; being opened; filled and not ended; of filled ones on a side whose history may be cut, cannot be told; a status hedge does not know, neither", () => {
+    const a = filled('a', BEFORE);
+    expect(referenceInUse([a])).toEqual({ asks: 'books', of: ['a'] });
+    const inStep = judged(views({ records: [a], line: { notionalUsd: BEFORE, hedgeId: 'a' }, ended: [] }));
+    expect(referenceInUse([a], () => inStep)).toEqual({ active: [a], unknown: [] });
+    const endedA = judged(views({ records: [a], ended: ['a'] }));
+    expect(referenceInUse([a], () => endedA)).toEqual({ active: [], unknown: [] });
+    const cut = judged(views({ records: [a], ended: [] }, { history: { ended: new Set(), cutAt: 50 } }));
+    expect(referenceInUse([a], () => cut)).toEqual({ active: [a], unknown: [], historyCut: 50 });
+    const opening = { id: 'o', status: 'submitted' };
+    const odd = { id: 's', status: 'settling' };
+    expect(referenceInUse([opening, odd])).toEqual({ active: [opening], unknown: [odd] });
   });
 });

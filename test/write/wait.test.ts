@@ -171,6 +171,28 @@ const position = (notional?: number, side = 'buy') =>
 
 const SUBMITTED = { status: 'submitted' } as SubmittedAction;
 
+/** A client whose views (the positions list, the hedge records) show the buy side at each notional in turn, one per
+ * read of the positions list (undefined: flat), on a server clock at 0. */
+function sideShowing(notionals: Array<number | undefined>) {
+  let reads = 0;
+  const now = () => notionals[Math.min(Math.max(reads - 1, 0), notionals.length - 1)];
+  const records = () => {
+    const usd = now();
+    return usd === undefined ? [] : [{ ...hedge('filled'), notional_usd: usd }];
+  };
+  const client = {
+    listPositions: async () => {
+      reads++;
+      const usd = now();
+      return usd === undefined ? [] : [position(usd)];
+    },
+    readHedges: async () => ({ items: records(), more: false, mayBeCut: async () => false }),
+    listHedges: async () => records(),
+    transport: { serverNow: () => ({ localMs: 0, bestMs: 0, earliestMs: 0, latestMs: 0 }) },
+  } as unknown as Partial<HedgeClient>;
+  return { client, reads: () => reads };
+}
+
 /** An add's or reduce's wait (trade-actions.ts) of `changeUsd` on the buy side from `baselineNotionalUsd`, over a client
  * that shows the positions list (the other views unread: said, not waited on): its outcome, or what it threw. */
 async function ownChange(
@@ -191,29 +213,28 @@ async function ownChange(
     );
 }
 
-// The spec confirms a change by the positions list, whatever the hedge's own status says.
-it("an add's, a reduce's and a close's wait: an add is landed when the side shows the baseline plus this add — not on another's move; a side moved to a value that is neither before nor after this change: exit 12 at the bound, never landed; a whole reduce is visible when the side leaves the positions list, though its hedge still says filled; without a hedge id, watches the side in GET /positions; time-out names `hedge positions`; a close is confirmed when the side leaves the positions list (the other side stays)", async () => {
+// A change is proven by every view of the side (its hedge records and its positions line), whatever the hedge's own
+// status says.
+it("an add's, a reduce's and a close's wait: an add is landed when every view shows the baseline plus this add — not on another's move; a side moved to a value that is neither before nor after this change: exit 12 at the bound, never landed; a whole reduce is visible when the side leaves every view; without a hedge id, watches the side's views; time-out names `hedge positions`; a close is confirmed when the side leaves every view (the other side stays)", async () => {
   // Another actor's +100 shows first (not this add's landing); then this add's +5,000.
-  const notionals = [10_000, 10_100, 10_100, 15_100];
-  let polls = 0;
-  const listPositions = async () => [position(notionals[Math.min(polls++, notionals.length - 1)])];
-  expect(await ownChange({ listPositions }, 'add', 10_100, 5_000)).toMatchObject({
+  const side = sideShowing([10_000, 10_100, 10_100, 15_100]);
+  expect(await ownChange(side.client, 'add', 10_100, 5_000)).toMatchObject({
     afterNotionalUsd: 15_100,
     closed: false,
   });
-  // Four polls until it shows, then one read of every view (the others unread here: said, not waited on).
-  expect(polls).toBe(5);
+  // Four reads of every view until it shows.
+  expect(side.reads()).toBe(4);
 
-  const moved = await ownChange({ listPositions: async () => [position(10_037)] }, 'add', 10_000, 100, 5);
+  const moved = await ownChange(sideShowing([10_037]).client, 'add', 10_000, 100, 5);
   expect(moved).toBeInstanceOf(UnresolvedError);
   expect(moved.message).toContain('neither 10,000.00 USD (before it) nor 10,100.00 USD (with it)');
 
   let hedgeReads = 0;
-  const client = { listPositions: async () => [], getHedge: async () => (hedgeReads++, hedge('filled')) };
+  const client = { ...sideShowing([undefined]).client, getHedge: async () => (hedgeReads++, hedge('filled')) };
   expect((await ownChange(client, 'reduce', 10_000, 10_000)).closed).toBe(true);
   expect(hedgeReads).toBe(0);
 
-  const pending = await ownChange({ listPositions: async () => [position(10_000)] }, 'reduce', 10_000, 2_000, 3);
+  const pending = await ownChange(sideShowing([10_000]).client, 'reduce', 10_000, 2_000, 3);
   expect(pending).toBeInstanceOf(StillPendingError);
   expect(pending.resumeCommand).toBe('hedge positions');
 
@@ -222,11 +243,34 @@ it("an add's, a reduce's and a close's wait: an add is landed when the side show
   const answers = [[buy, sell], [buy, sell], [sell]];
   let closes = 0;
   const { ctx } = testContext({ clock });
-  const sides = { listPositions: async () => answers[closes++] } as unknown as HedgeClient;
+  const sides = {
+    ...sideShowing([undefined]).client,
+    listPositions: async () => answers[closes++],
+  } as unknown as HedgeClient;
   await tradeAction(ctx, sides, tradeRecord('close', { market: 'USDTNGN', side: 'buy' })).wait(SUBMITTED, {
     startedAt: clock.now(),
   });
   expect(closes).toBe(3);
+});
+
+it('a close of a side of two hedges is not done while a hedge it ended too still shows in every view (its named hedge ended, the other still held): it waits until the side is flat, and names no hedge as opened since', async () => {
+  const clock = fakeClock();
+  const { ctx } = testContext({ clock });
+  const held = { ...hedge('filled'), id: 'hdg_b', notional_usd: 400 };
+  let reads = 0;
+  const client = {
+    listPositions: async () => (++reads === 1 ? [{ ...position(400), hedge_id: 'hdg_b' }] : []),
+    readHedges: async () => ({ items: reads === 1 ? [held] : [], more: false, mayBeCut: async () => false }),
+    listHedges: async () => (reads === 1 ? [held] : []),
+    getHedge: async () => ({ ...hedge('closed'), id: 'hdg_a' }),
+    transport: { serverNow: () => ({ localMs: 0, bestMs: 0, earliestMs: 0, latestMs: 0 }) },
+  } as unknown as HedgeClient;
+  const { result } = await tradeAction(ctx, client, tradeRecord('close', { market: 'USDTNGN', side: 'buy' })).wait(
+    { status: 'submitted', hedge_id: 'hdg_a' } as SubmittedAction,
+    { startedAt: clock.now(), before: { hedge_id: 'hdg_a', hedge_ids: ['hdg_a', 'hdg_b'], notional_usd: 1_000 } },
+  );
+  expect(reads).toBe(2);
+  expect(result).not.toHaveProperty('openNow');
 });
 
 it('findClosedRecord: looks a few times at the cadence and gives up quietly when the record is slow; returns the record as soon as it appears, and never throws on a failing request', async () => {

@@ -372,3 +372,140 @@ export function towardTarget(book: SideBook, targetUsd: number, toleranceUsd: nu
   const change = targetUsd === 0 ? 'close' : currentUsd < targetUsd ? 'add' : 'reduce';
   return { change, currentUsd, amountUsd: Math.abs(targetUsd - currentUsd) } as const;
 }
+
+// What a write proves of its side: the prove stage of every trade and a resume's reconcile ask the same verdicts of
+// the same views.
+
+/** What a write's wait reads of its expected change: changeVerdict over the side's book, and what one view alone
+ * cannot say. A close whose side is held only by hedges other than those it ended has landed (another actor opened
+ * since); while one it ended is still held, not yet. An add or a reduce whose side every view shows flat, though the
+ * change would not close it, is judged by its hedge's own record (`ended`, null when it cannot be read: asked for):
+ * carrying the change, it landed and ended since; at its figure before the change, it ended first and the change never
+ * happened (`ended-first`); otherwise (unread, or at neither figure) whether it happened before the side ended cannot
+ * be told (`ended-untold`). An add or a reduce that shows in part is not yet landed, and at the wait's bound cannot be
+ * told from another actor's move (`partly`). */
+export interface Proof {
+  verdict: ChangeVerdict['verdict'] | 'ended-first' | 'ended-untold' | 'partly';
+  evidence: string;
+}
+
+export function proveChange(
+  book: SideBook,
+  expected: ExpectedChange,
+  ended?: HedgeRecord | null,
+): Proof | { asks: 'hedge' } {
+  const holds = sideHolds(book);
+  const { kind, before, changeUsd = 0, hedgeId, gone = [] } = expected;
+  if (kind === 'close' && holds.holds === 'held' && hedgeId !== undefined && !holds.ids.includes(hedgeId)) {
+    const left = holds.ids.filter((id) => gone.includes(id));
+    return left.length
+      ? { verdict: 'not-yet', evidence: `hedge ${left.join(', ')} is still held` }
+      : {
+          verdict: 'landed',
+          evidence: `hedge ${hedgeId} is not held; the side is held by ${holds.ids.join(', ')}, opened since`,
+        };
+  }
+  const byRecord = kind !== 'open' && kind !== 'close' && holds.holds === 'flat';
+  if (!byRecord || expectedAfterChange(kind, before, changeUsd).closes) {
+    const verdict = changeVerdict(book, expected);
+    const nowUsd = holds.holds === 'held' ? holds.notionalUsd : holds.holds === 'flat' ? 0 : undefined;
+    const partly = verdict.verdict === 'not-yet' && kind !== 'open' && kind !== 'close' && nowUsd !== undefined;
+    return partly && !near(nowUsd, before) ? { ...verdict, verdict: 'partly' } : verdict;
+  }
+  if (ended === undefined) return { asks: 'hedge' };
+  const usd = ended?.notionalUsd;
+  const seen = notionalVerdict(usd, before, expectedNotional(expected));
+  if (seen === 'landed')
+    return { verdict: 'landed', evidence: `hedge ${ended!.id} carries the ${kind} (${formatUsd(usd!)}) and has ended` };
+  if (seen === 'not-yet')
+    return { verdict: 'ended-first', evidence: `hedge ${ended!.id} ended at ${formatUsd(before)}` };
+  const shows = !ended
+    ? 'its hedge cannot be read'
+    : `its hedge shows ${usd === undefined ? 'no readable notional' : formatUsd(usd)}`;
+  return { verdict: 'ended-untold', evidence: shows };
+}
+
+/** What the side now says of an earlier send of a change (a resume's reconcile, before it is sent again), from the
+ * same proof as the wait's and the views' clock: landed (followed, never sent again); not landed (sent again under its
+ * key) only where nothing else can explain it: a side that held nothing and was never answered, or a close never
+ * answered whose own hedge is still held as before; otherwise unknown (`why`). A close's hedge that may have matured by
+ * the latest the server's clock reads (or cannot be read) leaves the side by settling: its absence proves nothing.
+ * `hedge`: the named hedge's record (null: it cannot be read), asked for only where it decides. */
+export function earlierChange(
+  book: SideBook,
+  expected: ExpectedChange,
+  read: { answered: boolean; hedge?: HedgeRecord | null; serverNow: SideViewsRead['serverNow'] },
+):
+  | { verdict: 'landed' | 'not-landed' | 'unknown'; why?: 'held-nothing' | 'unread' | 'no-maturity' | 'matured' }
+  | { asks: 'hedge' } {
+  const { kind, before, hedgeId } = expected;
+  const { answered, hedge, serverNow } = read;
+  if (before < SAME_USD && sideHolds(book).holds === 'flat')
+    return { verdict: answered || hedgeId ? 'unknown' : 'not-landed', why: 'held-nothing' };
+  const proof = proveChange(book, expected, hedge);
+  if ('asks' in proof) return proof;
+  const { verdict } = proof;
+  if (verdict === 'landed' && kind === 'close' && hedgeId !== undefined) {
+    if (hedge === undefined) return { asks: 'hedge' };
+    if (!hedge) return { verdict: 'unknown', why: 'unread' };
+    if (mayHaveMatured(hedge.maturityAtMs, { latestMs: serverNow.latestMs ?? serverNow.bestMs }))
+      return { verdict: 'unknown', why: hedge.maturityAtMs === undefined ? 'no-maturity' : 'matured' };
+  }
+  if (verdict === 'landed') return { verdict };
+  const ownHeld = hedgeId !== undefined && holdsHedge(book, hedgeId);
+  return { verdict: verdict === 'not-yet' && !answered && kind === 'close' && ownHeld ? 'not-landed' : 'unknown' };
+}
+
+/** What a close of the side takes, as its views show it: its filled hedges and those still being opened (undefined:
+ * a side neither flat nor sized by its records, whose positions line gives no notional). */
+export function closeTakes(book: SideBook) {
+  if (!book.filled.length && !book.opening.length) return sideHolds(book).holds === 'flat' ? 0 : book.line?.notionalUsd;
+  return cents(book.recordsUsd + book.opening.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
+}
+
+/** A little before an open's entry was made, two machines' clocks differing. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/** From when an open's hedge is looked for, on the server's clock: the earlier of its entry's creation (this machine's
+ * time, put on the server's by the earliest the server's clock can read) and the server's time sealed at its first
+ * send (a rewritten creation time cannot hide the hedge). */
+export function openSearchFrom(
+  createdAtMs: number,
+  sentAtServerMs: number | undefined,
+  serverNow: { localMs: number; earliestMs: number },
+) {
+  return Math.min(createdAtMs + serverNow.earliestMs - serverNow.localMs, sentAtServerMs ?? Infinity) - CLOCK_SKEW_MS;
+}
+
+/** A reduce of `usd` beyond what every view agrees the side holds (to the cent): what it holds, which the server would
+ * refuse the reduce for; undefined when it holds enough, or its views disagree or cannot size it (the server's to judge). */
+export function reduceBeyondHeld(book: SideBook, usd: number) {
+  const holds = sideHolds(book);
+  if (holds.holds !== 'held') return;
+  if (book.line?.notionalUsd === undefined && book.filled.some((record) => record.notionalUsd === undefined)) return;
+  const heldUsd = Math.max(holds.notionalUsd, book.line?.notionalUsd ?? 0);
+  return cents(usd - heldUsd) > 0 ? { heldUsd, ids: holds.ids } : undefined;
+}
+
+/** Whether a deal's reference is in use, from the hedges carrying it and their sides' books (`bookOf`; undefined: that
+ * side not read): those a side's views show held; else those being opened, or filled and not ended on their side (a
+ * server may leave an early-closed hedge `filled`, which the history lists); of filled ones alone, on a side whose
+ * history may be cut, whether they ended cannot be told (`historyCut`). `unknown`: those in a status hedge does not
+ * know, counted as neither. Asks for the books of the filled ones only, and only when there are some. */
+export function referenceInUse(
+  carrying: readonly HedgeRecord[],
+  bookOf?: (record: HedgeRecord) => SideBook | undefined,
+): { active: HedgeRecord[]; unknown: HedgeRecord[]; historyCut?: number } | { asks: 'books'; of: string[] } {
+  const standing = (record: HedgeRecord) => recordStanding(record).standing;
+  const filled = carrying.filter((record) => standing(record) === 'filled');
+  if (filled.length && !bookOf) return { asks: 'books', of: filled.map((record) => record.id) };
+  const book = (record: HedgeRecord) => bookOf?.(record);
+  const held = filled.filter((record) => book(record) !== undefined && holdsHedge(book(record)!, record.id));
+  const active = held.length
+    ? held
+    : carrying.filter((record) => stillLive(record) && !book(record)?.ended.includes(record.id));
+  const cut = held.length || active.some((record) => standing(record) !== 'filled') ? undefined : active;
+  const historyCut = cut?.map((record) => book(record)?.historyCut).find((at) => at !== undefined);
+  const unknown = carrying.filter((record) => standing(record) === 'settling');
+  return historyCut === undefined ? { active, unknown } : { active, unknown, historyCut };
+}

@@ -62,6 +62,8 @@ export const SideViews = {
       client.listHedges(),
     ]);
     const hedges = [...new Map([...filled.items, ...newest].map((hedge) => [hedge.id, hedge])).values()];
+    // The server's time as these views were read, its uncertainty beside it: the model judges on it.
+    const serverNow = client.transport.serverNow();
     let history: ReturnType<typeof endedHedgeIds> | undefined;
     // Fewer filled hedges than the newest page of all is the whole of them, however the server pages; as many may be
     // one page of more (a server that ignores the page size), asked once, only for a side the records may not hold.
@@ -72,6 +74,7 @@ export const SideViews = {
     return {
       hedges,
       positions: listed,
+      serverNow,
       /** The side's book now (book.ts judgeSide), its maturities judged on the server's time; the reads it asks for
        * made only when it asks. */
       async book(market: string, side: Side, named?: readonly string[]): Promise<SideBook> {
@@ -83,7 +86,7 @@ export const SideViews = {
           ...(found.notionalUsd !== undefined && !found.notionalFromHedge && { notionalUsd: found.notionalUsd }),
           ...(found.hedgeId && { hedgeId: found.hedgeId }),
         };
-        const views: SideViewsRead = { records, line, serverNow: client.transport.serverNow(), named };
+        const views: SideViewsRead = { records, line, serverNow, named };
         for (;;) {
           const judged = judgeSide(views);
           if (!('asks' in judged)) return judged;
@@ -118,16 +121,9 @@ const SETTLE_WAIT_MS = 60_000;
 const SETTLE_POLL_MS = 1_500;
 
 /** The side's book once its views agree, read again while settling up to SETTLE_WAIT_MS (or --timeout); past that "cannot tell" (exit 12), never a decision on one view alone. */
-export async function readSideInStep(
-  ports: BookPorts,
-  client: HedgeClient,
-  market: string,
-  side: Side,
-  until?: (book: SideBook) => boolean,
-  justPolled?: BookPosition[],
-) {
-  const { books, positions } = await readSidesInStep(ports, client, [{ market, side }], until, justPolled);
-  return { book: books[0], positions };
+export async function readSideInStep(ports: BookPorts, client: HedgeClient, market: string, side: Side) {
+  const { books, positions, serverNow } = await readSidesInStep(ports, client, [{ market, side }]);
+  return { book: books[0], positions, serverNow };
 }
 
 /** A side whose records may be cut (`recordsCut`, or `historyCut` past the wait's bound): cannot be told; says how to
@@ -142,39 +138,38 @@ export function cutSide({ market, side }: { market: string; side: Side }, book: 
   );
 }
 
-/** readSideInStep for several sides at once (a plan's): every one of them in step, or flat, in the same read. */
+/** readSideInStep for several sides at once (a plan's): every one of them in step, or flat, in the same read, before a
+ * decision (nothing sent yet). */
 export async function readSidesInStep(
   ports: BookPorts,
   client: HedgeClient,
   /** `opened`: hedges the server named in its answers to this account's opens of a side, which its views must show. */
   sides: ReadonlyArray<{ market: string; side: Side; opened?: readonly string[] }>,
+  /** What the decision waits for besides views in step (a hedge being opened). */
   until?: (book: SideBook) => boolean,
-  justPolled?: BookPosition[],
-  /** Read before a decision (nothing sent yet), as without `until`; after a write, the write flow says what was. */
-  beforeSend = until === undefined,
 ) {
   const started = ports.clock.now();
   const bound = Math.min(SETTLE_WAIT_MS, (ports.deadline ?? Infinity) - started);
-  for (let read = 0; ; read += 1) {
-    const views = await SideViews.read(client, ports.log, read === 0 ? justPolled : undefined);
+  for (;;) {
+    const views = await SideViews.read(client, ports.log);
     const books = await Promise.all(
       sides.map(async ({ market, side, opened }) => readableBook(await views.book(market, side, opened), market, side)),
     );
     const cut = books.find((book) => book.recordsCut !== undefined);
-    if (cut) throw cutSide(sides[books.indexOf(cut)], cut, beforeSend);
+    if (cut) throw cutSide(sides[books.indexOf(cut)], cut, true);
     const waiting = books.findIndex((book) => book.state === 'settling' || !(until?.(book) ?? true));
-    if (waiting < 0) return { books, positions: views.positions };
+    if (waiting < 0) return { books, positions: views.positions, serverNow: views.serverNow };
     const { market, side } = sides[waiting];
     const book = books[waiting];
     const waited = ports.clock.now() - started;
     if (waited + SETTLE_POLL_MS > bound) {
-      if (book.historyCut !== undefined) throw cutSide(sides[waiting], book, beforeSend);
+      if (book.historyCut !== undefined) throw cutSide(sides[waiting], book, true);
       const why =
         book.state === 'settling'
           ? `is settling: ${safeText(book.why ?? 'its views disagree')}`
           : 'does not show in every view what this command waits for (a change landing, a hedge being opened)';
       throw new UnresolvedError(
-        `The ${side} side of ${market} ${why}; still so after ${Math.round(waited / 1000)} s, so what it holds cannot be told${beforeSend ? '. Nothing was sent' : ''}.`,
+        `The ${side} side of ${market} ${why}; still so after ${Math.round(waited / 1000)} s, so what it holds cannot be told. Nothing was sent.`,
         {
           details: { market, side, why: book.why ?? null, ...(book.unseen !== undefined && { hedge_id: book.unseen }) },
           hint: 'Compare `hedge positions` with `hedge hedges`, and run the command again once both show the same book.',

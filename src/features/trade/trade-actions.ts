@@ -1,15 +1,21 @@
-// The four state-changing actions of the API as data for the one write flow (write-flow.ts): how each is
-// planned, sent, waited for and shown.
+// The four state-changing actions of the API as data for the one write flow (write-flow.ts): each kind's words, the
+// quote said before its question, what it reads before the send and the change it expects of its side; one set of
+// stages carries every kind out, and one prove waits on the side model's verdict over every view of the side.
 import type { HedgeClient, OpenRequest, SideRequest } from '../../platform/api/client.js';
 import {
+  closeTakes,
+  cutRead,
+  earlierChange,
   expectedAfterChange,
-  mayHaveMatured,
-  changeVerdict,
-  holdsHedge,
-  notionalVerdict,
+  openSearchFrom,
+  proveChange,
   recordStanding,
+  reduceBeyondHeld,
   sideHolds,
-  stillLive,
+  referenceInUse,
+  type ExpectedChange,
+  type HedgeRecord,
+  type Proof,
   type SideBook,
 } from '../book/book.js';
 import type { Hedge, HistoryRecord, Quote, SubmittedAction } from '../../platform/api/schemas.js';
@@ -31,6 +37,7 @@ import {
 } from '../../platform/journal/index.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from '../write/ports.js';
+import type { Trade } from '../../platform/runtime/settings.js';
 import { tradedUsd } from '../write/row-trust.js';
 import { formatMoney, formatRate, formatUsd, plural, readNumber, shortHash } from '../../core/number-format.js';
 import { cutSide, hedgeRecord, readableBook, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
@@ -48,7 +55,6 @@ import {
   runWrite,
   settleWrite,
   type WriteAction,
-  type WriteKind,
   type WriteOptions,
   type WriteRecord,
 } from '../write/write-flow.js';
@@ -73,9 +79,6 @@ import { shellWord } from '../../core/program.js';
 import { hedgesWords } from '../write/confirm.js';
 import { sameReference } from '../../core/input.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
-
-/** An open's hedge is looked for from a little before the entry was made (clocks of two machines differ). */
-const CLOCK_SKEW_MS = 5 * 60_000;
 
 /** A trade as data: its kind, its request, and what its caller adds. */
 export interface TradeRecord extends WriteRecord {
@@ -103,7 +106,7 @@ const atAbout = (quote?: Quote) =>
 
 export const days = (tenor: number) => plural(tenor, 'day');
 
-type TradeKind = keyof typeof KINDS;
+type TradeKind = 'open' | 'add' | 'reduce' | 'close';
 
 /** What a trade read before its send, kept for its later stages (write-flow.ts passes it from stage to stage). */
 interface TradeKept {
@@ -118,18 +121,91 @@ interface TradeKept {
   inBookUsd?: number;
 }
 
-/** What a kind declares beyond its words and endpoints: the hooks that ask, wait for and reconcile it. */
-type KindHooks = Partial<WriteKind<SubmittedAction, unknown, TradeKept>> &
-  Pick<WriteKind<SubmittedAction, unknown, TradeKept>, 'question' | 'wait'>;
+/** A kind as data. Its endpoint and body are the client's plan of it (platform/api/client.ts: `POST /hedges` or
+ * `POST /hedges/{kind}`, the body under the wire's names); its words; the quote said before its question (an open's when
+ * its caller asks, an add's always); what it reads before the send (`reads`: an add's or a reduce's side and positions
+ * line, a close's side and what it returns); and the change it expects of its side (book.ts ExpectedChange: open 0→N
+ * with the answer's hedge, add +N, reduce −N, close →0), from what was journaled before the send. */
+interface Kind {
+  verb: string;
+  quote?: 'asked' | 'always';
+  reads?: 'change' | 'close';
+  /** The side's notional before the send, journaled under this name (the wait and a resume's reconcile read it). */
+  before?: 'baseline_notional_usd' | 'notional_usd';
+  waitsFor(t: TradeScope): string;
+  question(t: TradeScope, shown: readonly Trade[] | undefined, kept: TradeKept | undefined): string;
+}
 
-/** Each kind once, in words; tradeAction binds a record to its kind's hooks.
- * (`hedge api`'s writes are bound by api-call.ts apiAction: the request is the call, proven by the answer alone.) */
-const KINDS = {
-  open: { verb: 'open a hedge', hooks: openHooks },
-  add: { verb: 'add to a hedge', hooks: changeHooks },
-  reduce: { verb: 'reduce a hedge', hooks: changeHooks },
-  close: { verb: 'close a position', hooks: closeHooks },
+/** Each kind once; tradeAction binds a record to its kind. (`hedge api`'s writes are bound by api-call.ts apiAction:
+ * the request is the call, proven by the answer alone.) */
+const KINDS: Record<TradeKind, Kind> = {
+  open: {
+    verb: 'open a hedge',
+    quote: 'asked',
+    waitsFor: () => 'the fill',
+    question: ({ side, usd, market, tenorDays }, _shown, kept) =>
+      `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(tenorDays)}${atAbout(kept?.quote)}?`,
+  },
+  add: {
+    verb: 'add to a hedge',
+    quote: 'always',
+    reads: 'change',
+    before: 'baseline_notional_usd',
+    waitsFor: () => 'it to land',
+    question: (t, shown, kept) => `Add ${formatUsd(t.usd)} to ${changedHedge(t, shown)}${atAbout(kept?.quote)}?`,
+  },
+  reduce: {
+    verb: 'reduce a hedge',
+    reads: 'change',
+    before: 'baseline_notional_usd',
+    waitsFor: () => 'it to land',
+    question: (t, shown) => `Remove ${formatUsd(t.usd)} from ${changedHedge(t, shown)}?`,
+  },
+  close: {
+    verb: 'close a position',
+    reads: 'close',
+    before: 'notional_usd',
+    waitsFor: ({ side }) => `the ${side} position to close`,
+    question: closeQuestion,
+  },
 };
+
+/** The hedge an add or a reduce changes, in its question: the side's hedges as shown. */
+function changedHedge({ market, side }: TradeScope, shown: readonly Trade[] | undefined) {
+  const held = shown?.[0]?.held;
+  return `the ${side} hedge on ${market}${held?.hedge_ids.length ? ` (${hedgesWords(held)})` : ''}`;
+}
+
+/** A close's question: what it trades and returns, as the side was read for it (the shown trade). */
+function closeQuestion({ market, side }: TradeScope, shown: readonly Trade[] | undefined) {
+  const [trade] = shown ?? [];
+  const held = trade?.held;
+  const traded = trade?.notionalUsd;
+  const estimate = trade && 'returnsUsd' in trade ? readNumber(trade.returnsUsd) : undefined;
+  const ids = held?.hedge_ids.length;
+  const notes = [
+    ...(estimate === undefined ? [] : [`returns about ${formatMoney(estimate)} USD`]),
+    ...(ids ? [`hedge${ids === 1 ? '' : 's'} ${hedgesWords(held!)}`] : []),
+  ];
+  return `Close the ${side} position on ${market}${traded === undefined ? '' : ` of ${formatUsd(traded)}`}${notes.length ? ` (${notes.join('; ')})` : ''}?`;
+}
+
+/** The change a kind expects of its side, from what was journaled before its send and the hedge the server named (its
+ * answer's, else the one the side's line named before): undefined when the side's notional before it was not read.
+ * An add or a reduce of a side of several hedges names none (it may land on any of them, or end one). The wait and a
+ * resume's reconcile build it alike. */
+function expectedOf(t: TradeScope, before: JsonObject, namedId?: string | null): ExpectedChange | undefined {
+  const { kind, usd } = t;
+  const figure = kind === 'open' ? 0 : before[KINDS[kind].before!];
+  if (typeof figure !== 'number') return;
+  const several = Array.isArray(before.hedge_ids) ? before.hedge_ids.filter((id) => typeof id === 'string') : undefined;
+  const hedgeId = kind !== 'close' && several ? undefined : (namedId ?? stringOf(before.hedge_id));
+  const change = kind === 'close' ? { gone: several } : { changeUsd: usd };
+  return withoutUndefined({ kind, before: figure, hedgeId, ...change });
+}
+
+/** A hedge's record in the book's terms; null when it cannot be read. */
+const recordOf = (hedge?: Hedge) => (hedge ? hedgeRecord(hedge) : null);
 
 /** What the book shows about an earlier send, as a reconcile returns it (the answer followed when it landed). */
 const found = (verdict: 'landed' | 'not-landed' | 'unknown', evidence: string, answer?: SubmittedAction) => ({
@@ -155,8 +231,9 @@ export function tradeRecord(kind: TradeKind, request: SideRequest, fields: Parti
   };
 }
 
-/** The record's kind's behaviour bound to it, for the write flow: the caller's checks before the kind's own (what
- * they could not read named in its question), its endpoint, and the ids every kind journals. */
+/** The record's kind bound to it, for the write flow: the caller's checks before the kind's own (what they could not
+ * read named in its question), its endpoint, the reads before the send its kind names, one prove, and the ids every
+ * kind journals. */
 export function tradeAction(
   ports: WritePorts,
   client: HedgeClient,
@@ -164,20 +241,11 @@ export function tradeAction(
 ): WriteAction<SubmittedAction, unknown, TradeKept> {
   const t = scopeOf(ports, client, record);
   const { kind, request, checks, market, side, usd, reference } = t;
+  const of = KINDS[kind];
   const unchecked = uncheckedList(ports);
-  // The kind's own hooks (below), over the side and amount this action trades.
-  const own = KINDS[kind].hooks(t);
+  const quoted = of.quote === 'always' || (of.quote === 'asked' && checks?.quote);
   return {
     ...record,
-    submitted: (answer) => ({
-      hedge_id: answer.hedge_id ?? undefined,
-      order_tx_hash: answer.order_tx_hash ?? undefined,
-    }),
-    // The amount is the request's; the side's hedges are read (a confirmation binds them).
-    trades: async () => [
-      { market, notionalUsd: usd, held: sideAfterOf((await readSideInStep(ports, client, market, side)).book) },
-    ],
-    ...own,
     check: async () => {
       if (reference && checks?.duplicateReference) await refuseDuplicateReference(ports, client, reference, unchecked);
       if (checks?.preTrade)
@@ -186,15 +254,47 @@ export function tradeAction(
           { market, side, notionalUsd: usd, action: kind === 'add' ? 'add' : 'open' },
           unchecked,
         );
-      return own.check?.();
+      return of.reads === 'change' ? checkChange(t) : undefined;
     },
-    question: (shown, kept) => questionWithUnchecked(record.question ?? own.question(shown, kept), unchecked),
+    preview: quoted ? (kept) => (kind === 'open' ? quoteOpen(t, kept) : quoteAddition(t, kept)) : undefined,
+    before:
+      of.reads === 'change'
+        ? (kept) => beforeChange(t, kept)
+        : of.reads === 'close'
+          ? (kept) => beforeClose(t, kept)
+          : undefined,
+    question: (shown, kept) => questionWithUnchecked(record.question ?? of.question(t, shown, kept), unchecked),
+    trades: () => tradesOf(t),
     plan: (key) => client.plan(kind, request, key),
     send: (key, sendHooks) => client.send(kind, request, key, sendHooks),
+    // What it closed, for an agent's daily cap: the largest of the server's word, the book's figure when last read
+    // before the send and what a resumed entry recorded (a side already closed by it reads 0 in the book).
+    submitted: (answer, { kept, shown: [trade] = [], earlier }) => {
+      const inBook = trade && 'inBookUsd' in trade ? readNumber(trade.inBookUsd) : kept?.inBookUsd;
+      const figures = [readNumber(answer.notional_usd), inBook, earlier?.traded_usd].filter((usd) => usd !== undefined);
+      return {
+        hedge_id: answer.hedge_id ?? kept?.hedgeBefore ?? undefined,
+        order_tx_hash: answer.order_tx_hash ?? undefined,
+        ...(kind === 'close' && figures.length && { traded_usd: Math.max(...figures.map(Math.abs)) }),
+      };
+    },
+    wait: (answer, context) => waitFor(t, answer, context),
+    outcome: (result) => PROOFS[kind === 'open' ? openVerdict(result as Hedge) : 'landed'].outcome!(kind),
+    reconcile: (entry) => (kind === 'open' ? reconcileOpen(t, entry) : reconcileChange(t, entry)),
   };
 }
 
-/** What a kind's hooks act on: the record, its request's fields, the reads every kind shares, and a change's or close's refusal of a flat side. */
+/** What a kind trades, for an agent's limits and a confirmation: the amount is the request's, and the side's hedges
+ * are read (a confirmation binds them); an open under an agent's limits alone is judged by its notional, with nothing
+ * read; a close trades what the side holds when sent. */
+async function tradesOf(t: TradeScope): Promise<Trade[]> {
+  const { ports, client, kind, market, side, usd } = t;
+  if (kind === 'close') return closeTrades(t);
+  if (kind === 'open' && ports.tradeGate && !ports.planCheck) return [{ market, notionalUsd: usd }];
+  return [{ market, notionalUsd: usd, held: sideAfterOf((await readSideInStep(ports, client, market, side)).book) }];
+}
+
+/** What a kind's stages act on: the record, its request's fields, the reads every kind shares, and a change's or close's refusal of a flat side. */
 function scopeOf(ports: WritePorts, client: HedgeClient, record: TradeRecord) {
   const { market, side, notional_usd, tenor_days, client_reference } = record.request as OpenRequest;
   return {
@@ -230,578 +330,474 @@ function scopeOf(ports: WritePorts, client: HedgeClient, record: TradeRecord) {
 type TradeScope = ReturnType<typeof scopeOf>;
 
 /** A reduce larger than what every view agrees the side holds: the server would refuse it (notional_too_large), so it is
- * refused before it is journaled or sent, saying what is held. A side whose views disagree is the server's to judge. */
-function refuseBeyondHeld(
-  { ports, market, side, usd }: TradeScope,
-  { line, book }: { line?: { notionalUsd?: number }; book: SideBook },
-) {
-  const holds = sideHolds(book);
-  if (holds.holds !== 'held' || line?.notionalUsd === undefined) return;
-  const heldUsd = Math.max(holds.notionalUsd, line.notionalUsd);
-  if (cents(usd - heldUsd) <= 0) return;
+ * refused before it is journaled or sent, saying what is held. */
+function refuseBeyondHeld({ ports, market, side, usd }: TradeScope, book: SideBook) {
+  const beyond = reduceBeyondHeld(book, usd);
+  if (!beyond) return;
+  const { heldUsd, ids } = beyond;
   throw new PreTradeCheckError(
     'notional_too_large',
-    `The ${side} side of ${market} holds ${formatUsd(heldUsd)} (${holds.ids.join(', ')}): a reduce of ${formatUsd(usd)} is more than it holds. Nothing was sent.`,
+    `The ${side} side of ${market} holds ${formatUsd(heldUsd)} (${ids.join(', ')}): a reduce of ${formatUsd(usd)} is more than it holds. Nothing was sent.`,
     { market, side, notional_usd: usd, held_usd: heldUsd },
     `Reduce by ${formatUsd(heldUsd)} or less, or close the side: \`${ports.hedgeCommand('close', market, side)}\`.`,
   );
 }
 
-/** An open: quoted before its question, found again by its hedge's id or reference, waited for until it fills. */
-function openHooks(t: TradeScope): KindHooks {
-  const { ports, client, checks, market, side, usd, tenorDays, hedgeCommand, notify, signal, readHedge } = t;
-  return {
-    // The quote is said (a card on a terminal) before the question, unless the caller quoted already; before it, the
-    // side already in the positions list is said, pointing to `hedge add` (a note on stderr, never a refusal).
-    preview: checks?.quote
-      ? async (kept) => {
-          let open;
-          try {
-            open = findSide(await readBook(client, ports.log), market, side);
-          } catch (error) {
-            if (signal.aborted) throw error;
-            ports.log(`positions: not read before the open (${messageOf(error)}); no "already open" note`);
-          }
-          if (open)
-            notify({
-              kind: 'side-already-open',
-              level: 'warn',
-              text: sideAlreadyOpenNote(
-                { ...open, market: market.toUpperCase(), side },
-                hedgeCommand('add', market, side, String(usd)),
-              ),
-            });
-          const quote = await client.createQuote({ market, side, notional_usd: usd, tenor_days: tenorDays });
-          notify({
-            kind: 'open-quote',
-            level: 'note',
-            text: `The open of ${formatUsd(usd)} ${side} on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
-            show: { card: 'open-quote', quote, nowMs: client.transport.serverNow().bestMs },
-          });
-          return { ...kept, quote };
-        }
-      : undefined,
-    question: (_shown, kept) =>
-      `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(tenorDays)}${atAbout(kept?.quote)}?`,
-    // A confirmation (a person's yes, an agent's token) binds the side as shown, not one opened meanwhile; an agent's
-    // limits alone judge the notional, and refuse with nothing read.
-    ...(ports.tradeGate && !ports.planCheck && { trades: async () => [{ market, notionalUsd: usd }] }),
-    // The hedge by its id (when the answer gave one), else by its client reference.
-    // A hedge made is followed to its end (its outcome says whether it failed); one in a status hedge does not know
-    // cannot be told (book.ts).
-    reconcile: async (entry) => {
-      const landed = (hedge: Hedge, evidence: string, txHash?: string) => {
-        const standing = recordStanding(hedge);
-        return standing.standing === 'settling'
-          ? found('unknown', safeText(standing.why))
-          : found('landed', evidence, {
-              hedge_id: hedge.id,
-              order_tx_hash: hedge.order_tx_hash ?? txHash,
-              status: hedge.status,
-            });
-      };
-      if (entry.hedge_id) {
-        const hedge = await readHedge(entry.hedge_id);
-        return hedge
-          ? landed(hedge, `hedge ${safeText(hedge.id)} is ${safeText(hedge.status)}`, entry.order_tx_hash)
-          : found('unknown', `hedge ${safeText(entry.hedge_id)}, named by the server's answer, cannot be read`);
-      }
-      const body = bodyOf(entry);
-      const onMarket = String(body.market ?? '').toUpperCase();
-      const onSide = body.side;
-      // From the earlier of the entry's creation and the server's sealed time at its first send (a rewritten creation
-      // time cannot hide the hedge).
-      const sentAt = readNumber(entry.context?.server_time_ms) ?? Infinity;
-      const time = client.transport.serverNow();
-      const from = Math.min(Date.parse(entry.created_at) + time.earliestMs - time.localMs, sentAt) - CLOCK_SKEW_MS;
-      const reference = stringOf(body.client_reference) || undefined;
-      const opened = (await client.listHedges({ clientReference: reference })).filter(
-        (hedge) =>
-          hedge.market.toUpperCase() === onMarket &&
-          hedge.side === onSide &&
-          Date.parse(String(hedge.opened_at)) >= from &&
-          (!reference || sameReference(hedge.client_reference, reference)),
-      );
-      const [hedge] = opened;
-      // An accepted open is listed at once (submitted, then filled or failed), so none carrying its reference means none was made.
-      if (reference)
-        return hedge
-          ? landed(
-              hedge,
-              `hedge ${safeText(hedge.id)} carries reference ${safeText(reference)} (${safeText(hedge.status)}, opened ${safeText(String(hedge.opened_at))})`,
-            )
-          : found(
-              'not-landed',
-              `no hedge carrying reference ${safeText(reference)} was opened since the entry was made`,
-            );
-      const named = opened
-        .slice(0, 3)
-        .map(
-          (hedge) =>
-            `${safeText(hedge.id)} (${formatUsd(hedge.notional_usd)}, opened ${safeText(String(hedge.opened_at))})`,
-        )
-        .join(', ');
-      const onThe = `${safeText(String(onSide))} hedge`;
-      return found(
-        'unknown',
-        opened.length
-          ? `${opened.length} ${onThe}${opened.length === 1 ? ' was' : 's were'} opened on ${safeText(onMarket)} since the entry was made: ${named}; any of them may be this one`
-          : `no ${onThe} on ${safeText(onMarket)} was opened since the entry was made, but without a hedge id or a reference that does not prove the open never arrived`,
-      );
-    },
-    // The fill shows on the hedge's record first; exit 0 once the positions list shows the side with it too.
-    wait: async (answer, { startedAt, sentEarlier }) => {
-      const hedge = await waitForHedgeStatus(ports, answer.hedge_id!, {
-        label: sentLine(answer.hedge_id!, answer.order_tx_hash, sentEarlier, 'the fill'),
-        startedAt,
-      });
-      // Waited for in every view, or until its record shows it ended since (the side has moved on).
-      const sideAfter =
-        recordStanding(hedge).standing === 'filled'
-          ? await alsoInEveryView(
-              t,
-              `Hedge ${safeText(hedge.id)} is filled on its record`,
-              (book) => changeVerdict(book, { kind: 'open', before: 0, hedgeId: hedge.id }).verdict === 'landed',
-            )
-          : undefined;
-      return { result: hedge, sideAfter };
-    },
-    outcome: (hedge) => ('failed' in recordStanding(hedge as Hedge) ? 'failed' : 'filled'),
-  };
+/** An add's or a reduce's side before it, read once (by whichever stage needs it first) once its views agree and show
+ * this account's fresh opens of it (a fresh fill is not a missing side): its positions line, sized by its records. */
+async function readPosition({ ports, client, market, side }: TradeScope, kept?: TradeKept) {
+  if (kept?.position) return kept.position;
+  const { books, positions } = await readSidesAsAnswered(ports, client, [{ market, side }]);
+  const line = books[0].state === 'in-step' ? findSide(positions, market, side) : undefined;
+  return { line: line && sizedByRecords(line, books[0]), book: books[0] };
 }
 
-/** After a write's own view confirmed it, the other views are waited for too (side-book.ts): the side as they show it
- * (undefined: not read). */
-function alsoInEveryView(
-  t: TradeScope,
-  confirmed: string,
-  until: (book: SideBook) => boolean,
-  polled?: BookPosition[],
-) {
-  const { ports, client, market, side, notify, signal } = t;
-  return readSideInStep(ports, client, market, side, until, polled).then(
-    ({ book }) => sideAfterOf(book),
+/** A change needs a hedge to change: refused before anything is journaled when every view shows the side flat, and a
+ * reduce beyond what the side holds. */
+async function checkChange(t: TradeScope): Promise<TradeKept | undefined> {
+  const { record, market, side, hedgeCommand } = t;
+  if (record.serverDecides) return;
+  const position = await readPosition(t);
+  t.refuseFlat(
+    position.book,
+    `; open one with \`${hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\``,
+  );
+  if (t.kind === 'reduce') refuseBeyondHeld(t, position.book);
+  return { position };
+}
+
+/** An open's quote, said (a card on a terminal) before its question; before it, the side already in the positions list
+ * is said, pointing to `hedge add` (a note on stderr, never a refusal). */
+async function quoteOpen(t: TradeScope, kept?: TradeKept) {
+  const { ports, client, market, side, usd, tenorDays, hedgeCommand, notify, signal } = t;
+  let open;
+  try {
+    open = findSide(await readBook(client, ports.log), market, side);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    ports.log(`positions: not read before the open (${messageOf(error)}); no "already open" note`);
+  }
+  if (open)
+    notify({
+      kind: 'side-already-open',
+      level: 'warn',
+      text: sideAlreadyOpenNote(
+        { ...open, market: market.toUpperCase(), side },
+        hedgeCommand('add', market, side, String(usd)),
+      ),
+    });
+  const quote = await client.createQuote({ market, side, notional_usd: usd, tenor_days: tenorDays });
+  notify({
+    kind: 'open-quote',
+    level: 'note',
+    text: `The open of ${formatUsd(usd)} ${side} on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
+    show: { card: 'open-quote', quote, nowMs: client.transport.serverNow().bestMs },
+  });
+  return { ...kept, quote };
+}
+
+/** An add is quoted for its cost before it is confirmed, at the hedge's own maturity (and the quote shown). */
+async function quoteAddition(t: TradeScope, kept?: TradeKept) {
+  const { client, market, side, usd, hedgeCommand, notify, readHedge } = t;
+  const position = await readPosition(t, kept);
+  const { line } = position;
+  if (!line) {
+    notify({
+      kind: 'addition-not-quoted',
+      level: 'note',
+      text: `No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (\`${hedgeCommand('positions')}\`).`,
+    });
+    return { ...kept, position };
+  }
+  // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
+  const hedge = line.maturityAt === undefined ? await readHedge(line.hedgeId) : undefined;
+  const maturityAt = line.maturityAt ?? hedge?.maturity_at ?? undefined;
+  // Its days left on the server's clock, which its maturity is on.
+  const now = client.transport.serverNow().bestMs;
+  const tenor_days = additionQuoteTenor(maturityAt, now, hedge?.tenor_days);
+  const quote = await client.createQuote({ market, side, notional_usd: usd, tenor_days });
+  notify({
+    kind: 'addition-quote',
+    level: 'note',
+    text: `The addition of ${formatUsd(usd)} to the ${side} hedge on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
+    show: {
+      card: 'addition-quote',
+      quote,
+      maturityAt,
+      daysLeft: daysUntil(maturityAt, now),
+      nowMs: now,
+      position: line,
+    },
+  });
+  return { ...kept, position, quote };
+}
+
+/** A reduce's balance: what it released is the difference after (undefined: not read). */
+const readBalance = ({ client, signal }: TradeScope) =>
+  client.getAccount().then(
+    (account) => account.balance_usdc,
     (error: unknown) => {
-      if (error instanceof UnresolvedError || signal.aborted) throw error;
-      notify({
-        kind: 'not-seen-everywhere',
-        level: 'warn',
-        text: `${confirmed}; whether every other view shows it could not be read (${safeText(messageOf(error))}).`,
-      });
+      if (signal.aborted) throw error;
       return undefined;
+    },
+  );
+
+/** The notional before the change, journaled: the wait (and a resumed one) ends when every view shows the change. */
+async function beforeChange(t: TradeScope, kept?: TradeKept) {
+  const [position, balanceBeforeUsdc] = await Promise.all([
+    readPosition(t, kept),
+    t.kind === 'reduce' ? readBalance(t) : undefined,
+  ]);
+  const { line } = position;
+  const read = { kept: { ...kept, position, balanceBeforeUsdc } };
+  if (line?.notionalUsd === undefined) return read;
+  const journaled = withoutUndefined({
+    baseline_notional_usd: line.notionalUsd,
+    hedge_id: line.hedgeId || undefined,
+    // The deal it changes, for the journal's Ref (a change's request names none), and the side's hedges.
+    ...sideContext(position.book),
+  });
+  return { ...read, journaled };
+}
+
+/** What closing is expected to return (the position's net margin right before the close) and what the side holds. */
+async function beforeClose(t: TradeScope, kept?: TradeKept) {
+  const { ports, client, record, market, side } = t;
+  const views = await SideViews.read(client, ports.log);
+  const book = readableBook(await views.book(market, side), market, side);
+  const position = findSide(views.positions, market, side);
+  const hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
+  // A side read flat holds 0: journaled, a resume tells it from a side that was not read. Asked to close a side every
+  // view shows flat, this account's fresh opens of it included (a fill still unlisted is no flat side): refused before
+  // anything is journaled, as add and reduce are. Read here, after a dry run and the repeat guard, which say more; a
+  // plan's step is its caller's to decide.
+  const flat = sideHolds(book).holds === 'flat';
+  if (flat && record.approved?.by !== 'plan')
+    t.refuseFlat((await readSidesAsAnswered(ports, client, [{ market, side }])).books[0]);
+  const notional = closeTakes(book);
+  const journaled = withoutUndefined({
+    net_margin_usd: position?.netMarginUsd,
+    hedge_id: hedgeBefore || undefined,
+    notional_usd: notional,
+    // The deal it closes, for the journal's Ref (a close's request names none), and the side's hedges.
+    ...sideContext(book),
+  });
+  return { journaled, kept: { ...kept, hedgeBefore, inBookUsd: notional } };
+}
+
+/** A close trades what the side holds when sent, with every add still landing (read before each send). */
+async function closeTrades({ ports, client, market, side }: TradeScope) {
+  const [{ book, positions }, { since, of }] = await Promise.all([
+    readSideInStep(ports, client, market, side),
+    ownRecentOf(ports, 'add'),
+  ]);
+  // Adds the journal knows and the book may not show yet: unresolved ones, and --no-wait ones within a wait's bound.
+  const landing = of(market, side).filter(
+    (entry) =>
+      (isUnresolved(entry) && entry.outcome !== 'planned') ||
+      (entry.outcome === 'done' &&
+        entry.message === NOT_WAITED_MESSAGE &&
+        Date.parse(entry.resolved_at ?? entry.created_at) >= since),
+  );
+  const inBookUsd = closeTakes(book) ?? 0;
+  const traded = cents(landing.reduce((sum, entry) => sum + tradedUsd(entry), inBookUsd));
+  // What it returns, as the question says it: the side's net margin as read here.
+  const returnsUsd = findSide(positions, market, side)?.netMarginUsd;
+  return [{ market, notionalUsd: traded, held: sideAfterOf(book), returnsUsd, inBookUsd }];
+}
+
+/** The side as the prove stage last read it: its book, the positions list, and the model's proof of the change. */
+interface Seen {
+  book: SideBook;
+  positions: BookPosition[];
+  proof: Proof;
+}
+
+/** Each verdict of a write's proof, once (book.ts proveChange): whether it ends the wait, and what the journal records
+ * when it is the outcome; every other verdict is said as `unproven`'s error for it (exit-codes.ts gives its exit code):
+ * at once where the side ended before the change, at the wait's bound otherwise. */
+const PROOFS: Record<Proof['verdict'], { ends: boolean; outcome?: (kind: TradeKind) => 'filled' | 'done' | 'failed' }> =
+  {
+    landed: { ends: true, outcome: (kind) => (kind === 'open' ? 'filled' : 'done') },
+    failed: { ends: true, outcome: () => 'failed' },
+    'ended-first': { ends: true },
+    'ended-untold': { ends: true },
+    'not-yet': { ends: false },
+    moved: { ends: false },
+    partly: { ends: false },
+    'cannot-tell': { ends: false },
+  };
+
+/** An open's outcome, from its hedge's record as the wait left it: failed, or filled. */
+const openVerdict = (hedge: Hedge): Proof['verdict'] => ('failed' in recordStanding(hedge) ? 'failed' : 'landed');
+
+/** What an unproven write is said as, by its last proof: not yet, a pending action (exit 7); ended before the change,
+ * not applied (exit 3); a read that may be cut, how to read it whole; moved by another actor (or in part), or past
+ * telling, cannot be told (exit 12). */
+function unproven(t: TradeScope, expected: ExpectedChange, seen: Seen | undefined, waited: string) {
+  const { kind, market, side, usd, hedgeCommand } = t;
+  const verdict = seen?.proof.verdict ?? 'not-yet';
+  const shows = safeText(seen?.proof.evidence ?? 'its views could not be read');
+  const details = { market, side, hedge_id: expected.hedgeId ?? null, before_usd: expected.before };
+  if (verdict === 'not-yet')
+    return new StillPendingError(
+      `The ${kind} was accepted but has not shown in the positions list and the hedge records of the ${side} side of ${market} after ${waited} (${shows}).`,
+      hedgeCommand('positions'),
+    );
+  if (verdict === 'ended-first')
+    return new NotAppliedError(
+      `The ${kind} of ${formatUsd(usd)} did not happen: the ${side} hedge on ${market} (${safeText(expected.hedgeId ?? '')}) settled or was closed at ${formatUsd(expected.before)} before the ${kind} reached it; its margin is back in the balance.`,
+      {
+        hint: `The side is flat now: see \`${hedgeCommand('positions')}\`; open a new hedge if it should be covered.`,
+        details,
+      },
+    );
+  if (seen && cutRead(seen.book)) return cutSide({ market, side }, seen.book, false);
+  const moved = verdict === 'moved' || verdict === 'partly';
+  const holds = seen && sideHolds(seen.book);
+  const after = kind === 'add' || kind === 'reduce' ? expectedAfterChange(kind, expected.before, usd) : undefined;
+  const figures =
+    holds?.holds === 'held' && after
+      ? `the side shows ${formatUsd(holds.notionalUsd)} — neither ${formatUsd(expected.before)} (before it) nor ${formatUsd(after.notionalUsd)} (with it)`
+      : shows;
+  const why =
+    verdict === 'ended-untold'
+      ? `the ${side} side of ${market} left every view during it, and ${shows}: whether it happened before the side settled or closed`
+      : moved
+        ? `${figures}: something outside this run moved the side, so whether this ${kind} is in it`
+        : `${shows}, so whether it landed`;
+  return new UnresolvedError(
+    `The ${kind}${after ? ` of ${formatUsd(usd)}` : ''} on the ${side} side of ${market} was accepted, but${waited && ` after ${waited}`} ${why} cannot be told.`,
+    {
+      hint: `Look at the side (\`${hedgeCommand('positions')}\`, \`${hedgeCommand('history')}\`, \`${hedgeCommand('journal')}\`), then record what happened.`,
+      details,
     },
   );
 }
 
-/** Add or reduce: one shape; an add is quoted before its question, a reduce reads what it released from the balance. */
-function changeHooks(t: TradeScope): KindHooks {
-  const { ports, client, record, market, side, usd, hedgeCommand, notify, signal, readHedge } = t;
-  const action = t.kind as 'add' | 'reduce';
-  const seePositions = `\`${hedgeCommand('positions')}\``;
-  const readBalance = () =>
-    client.getAccount().then(
-      (account) => account.balance_usdc,
-      (error: unknown) => {
-        if (signal.aborted) throw error;
-        return undefined;
+/** The prove stage of every kind: the side's views (records, positions line, the history where they disagree) read at
+ * the polling cadence within the write's bound until the side model's proof of the expected change ends the wait; past
+ * the bound, the last proof says why. Records that may be cut are no proof either way, and reading again tells no more. */
+async function prove(t: TradeScope, expected: ExpectedChange, label: string, startedAt: number) {
+  const { ports, client, market, side } = t;
+  const named = expected.kind === 'open' && expected.hedgeId ? [expected.hedgeId] : undefined;
+  const seen: Seen = await pollUntil(ports, {
+    label,
+    startedAt,
+    checkCommand: t.hedgeCommand('positions'),
+    poll: async () => {
+      const views = await SideViews.read(client, ports.log);
+      const book = readableBook(await views.book(market, side, named), market, side);
+      if (book.recordsCut !== undefined) throw cutSide({ market, side }, book, false);
+      let proof = proveChange(book, expected);
+      // Every view shows the side flat during a change that would not close it: its hedge's own record says more.
+      if ('asks' in proof) proof = proveChange(book, expected, recordOf(await t.readHedge(expected.hedgeId)));
+      return { book, positions: views.positions, proof: proof as Proof };
+    },
+    isDone: ({ proof }) => PROOFS[proof.verdict].ends,
+    timedOut: (last, waited) => unproven(t, expected, last, waited),
+    interrupted: `The ${t.kind} stands: not every view of the ${side} side of ${market} shows it yet.`,
+  });
+  if (!PROOFS[seen.proof.verdict].outcome) throw unproven(t, expected, seen, '');
+  return seen;
+}
+
+/** The wait of every kind: an open's hedge record first (its fill shows there first; a failed one is its outcome), then
+ * the one prove over every view; what it returns is the kind's result with the side as every view showed it. */
+async function waitFor(
+  t: TradeScope,
+  answer: SubmittedAction,
+  context: { startedAt: number; before?: JsonObject; kept?: TradeKept; sentEarlier?: boolean },
+) {
+  const { kind, market, side, hedgeCommand } = t;
+  const { startedAt, before = {}, kept = {}, sentEarlier } = context;
+  const expected = expectedOf(t, before, answer.hedge_id) ?? (kind === 'close' ? { kind, before: 0 } : undefined);
+  if (!expected)
+    // Exit 0 rests on the change's own effect on the side: with no notional before it, there is none to see.
+    throw new UnresolvedError(
+      `The ${side} side of ${market} showed no notional hedge could read before the ${kind}, so whether the ${kind} landed cannot be told.`,
+      {
+        hint: `Look at \`${hedgeCommand('positions')}\` and \`${hedgeCommand('hedges')}\`, then record what happened:`,
+        details: { market, side },
       },
     );
-  // The side's positions line before the change, read once (by whichever stage needs it first) once its views agree
-  // and show this account's fresh opens of it (a fresh fill is not a missing side).
-  const readPosition = async (kept?: TradeKept): Promise<NonNullable<TradeKept['position']>> => {
-    if (kept?.position) return kept.position;
-    const { books, positions } = await readSidesAsAnswered(ports, client, [{ market, side }]);
-    const line = books[0].state === 'in-step' ? findSide(positions, market, side) : undefined;
-    return { line: line && sizedByRecords(line, books[0]), book: books[0] };
-  };
-  return {
-    check: async () => {
-      if (record.serverDecides) return;
-      // A hedge to change is needed: refused before anything is journaled when every view shows the side flat.
-      const position = await readPosition();
-      t.refuseFlat(
-        position.book,
-        `; open one with \`${hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\``,
-      );
-      if (action === 'reduce') refuseBeyondHeld(t, position);
-      return { position };
-    },
-    // An add is quoted for its cost before it is confirmed, at the hedge's own maturity (and the quote shown).
-    preview:
-      action === 'add'
-        ? async (kept) => {
-            const position = await readPosition(kept);
-            const { line } = position;
-            if (!line) {
-              notify({
-                kind: 'addition-not-quoted',
-                level: 'note',
-                text: `No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (${seePositions}).`,
-              });
-              return { ...kept, position };
-            }
-            // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
-            const hedge = line.maturityAt === undefined ? await readHedge(line.hedgeId) : undefined;
-            const maturityAt = line.maturityAt ?? hedge?.maturity_at ?? undefined;
-            // Its days left on the server's clock, which its maturity is on.
-            const now = client.transport.serverNow().bestMs;
-            const quote = await client.createQuote({
-              market,
-              side,
-              notional_usd: usd,
-              tenor_days: additionQuoteTenor(maturityAt, now, hedge?.tenor_days),
-            });
-            notify({
-              kind: 'addition-quote',
-              level: 'note',
-              text: `The addition of ${formatUsd(usd)} to the ${side} hedge on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
-              show: {
-                card: 'addition-quote',
-                quote,
-                maturityAt,
-                daysLeft: daysUntil(maturityAt, now),
-                nowMs: now,
-                position: line,
-              },
-            });
-            return { ...kept, position, quote };
-          }
-        : undefined,
-    // The notional before the change, journaled: the wait (and a resumed one) ends when the list shows another.
-    before: async (kept) => {
-      // A reduce: what it released, from the balance before and after.
-      const [position, balanceBeforeUsdc] = await Promise.all([
-        readPosition(kept),
-        action === 'reduce' ? readBalance() : undefined,
-      ]);
-      const { line } = position;
-      const read = { kept: { ...kept, position, balanceBeforeUsdc } };
-      if (line?.notionalUsd === undefined) return read;
-      const journaled = withoutUndefined({
-        baseline_notional_usd: line.notionalUsd,
-        hedge_id: line.hedgeId || undefined,
-        // The deal it changes, for the journal's Ref (a change's request names none), and the side's hedges.
-        ...sideContext(position.book),
-      });
-      return { ...read, journaled };
-    },
-    question: (shown, kept) => {
-      const held = shown?.[0]?.held;
-      const hedge = `the ${side} hedge on ${market}${held?.hedge_ids.length ? ` (${hedgesWords(held)})` : ''}`;
-      return action === 'add'
-        ? `Add ${formatUsd(usd)} to ${hedge}${atAbout(kept?.quote)}?`
-        : `Remove ${formatUsd(usd)} from ${hedge}?`;
-    },
-    reconcile: (entry) => reconcileChange(t, entry),
-    // Until the positions list shows the change, then the hedge is read (and a reduce's balance and record).
-    wait: async (answer, { startedAt, before, kept = {}, sentEarlier }) => {
-      const { balanceBeforeUsdc, quote } = kept;
-      const baseline = before?.baseline_notional_usd;
-      if (typeof baseline !== 'number') {
-        // Exit 0 rests on the change's own effect on the side: with no notional before it, there is none to see.
-        throw new UnresolvedError(
-          `The ${side} side of ${market} showed no notional hedge could read before the ${action}, so whether the ${action} landed cannot be told.`,
-          {
-            hint: `Look at ${seePositions} and \`${hedgeCommand('hedges')}\`, then record what happened:`,
-            details: { market, side },
-          },
-        );
-      }
-      const expected = expectedAfterChange(action, baseline, usd);
-      const after = expected.notionalUsd;
-      const checkCommand = hedgeCommand('positions');
-      // Until GET /positions shows the change's own effect (baseline ± this change), never merely a move: the side's
-      // line after it (undefined: gone).
-      const position = await pollUntil(ports, {
-        label: sentLine(action, answer.order_tx_hash, sentEarlier, 'it to land'),
-        startedAt,
-        checkCommand,
-        poll: async () => {
-          const positions = await readBook(client, ports.log);
-          const line = findSide(positions, market, side);
-          if (!line || (line.notionalUsd !== undefined && !line.notionalFromHedge)) return line;
-          // A line without a notional is sized from all of the side's hedge records (a line may aggregate several);
-          // records that may be cut are no proof either way.
-          const book = await (await SideViews.read(client, ports.log, positions)).book(market, side);
-          if (book.recordsCut !== undefined) throw cutSide({ market, side }, book, false);
-          return sizedByRecords(line, book);
-        },
-        isDone: (line) => !line || notionalVerdict(line.notionalUsd, baseline, after) === 'landed',
-        // At the bound, a side at neither figure was moved by another actor.
-        timedOut: (last, waited) => {
-          const seen = last?.notionalUsd;
-          return seen !== undefined && notionalVerdict(seen, baseline, after) === 'moved'
-            ? new UnresolvedError(
-                `The ${action} of ${formatUsd(usd)} on the ${side} hedge of ${market} was accepted, but after ${waited} the side shows ${formatUsd(seen)} — neither ${formatUsd(baseline)} (before it) nor ${formatUsd(after)} (with it): something outside this run moved the side, so whether this ${action} is in it cannot be told.`,
-                {
-                  hint: `Look at the side (\`${checkCommand}\`, \`${hedgeCommand('journal')}\`), then record what happened.`,
-                  details: { market, side, before_usd: baseline, expected_usd: after, seen_usd: seen },
-                },
-              )
-            : new StillPendingError(
-                `The ${action} on the ${side} hedge of ${market} was accepted but has not shown in the positions list after ${waited}.`,
-                checkCommand,
-              );
-        },
-        interrupted: `The ${action} stands: it has not shown in the positions list yet.`,
-      });
-      const outcome = { position, notionalUsd: position?.notionalUsd, closed: !position };
-      // Confirmed by the positions list; the hedge itself is read once more to show it whole.
-      const hedgeId = answer.hedge_id ?? position?.hedgeId ?? stringOf(before?.hedge_id);
-      let sideAfter: SideAfter | undefined;
-      if (outcome.closed && !expected.closes) {
-        // The side left the positions list although this change would not close it: settled or closed.
-        const ended = await readHedge(hedgeId);
-        const notional = ended?.notional_usd;
-        // The hedge's own notional, as the side model reads it against this change.
-        const seen = notionalVerdict(notional, baseline, expected.notionalUsd);
-        if (seen === 'landed' && notional !== undefined)
-          notify({
-            kind: 'change-then-settled',
-            level: 'note',
-            text: `The ${side} hedge on ${market} ${safeText(ended!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).`,
-          });
-        else {
-          const details = {
-            market,
-            side,
-            hedge_id: hedgeId ?? null,
-            before_usd: baseline,
-            ...(notional !== undefined && { hedge_notional_usd: notional }),
-          };
-          if (seen === 'not-yet') {
-            throw new NotAppliedError(
-              `The ${action} of ${formatUsd(usd)} did not happen: the ${side} hedge on ${market} (${safeText(hedgeId!)}) settled or was closed at ${formatUsd(baseline)} before the ${action} reached it; its margin is back in the balance.`,
-              {
-                hint: `The side is flat now: see ${seePositions}; open a new hedge if it should be covered.`,
-                details,
-              },
-            );
-          }
-          throw new UnresolvedError(
-            `The ${side} side of ${market} left the positions list during the ${action}, and ${ended ? `its hedge shows ${notional === undefined ? 'no readable notional' : formatUsd(notional)}` : 'its hedge cannot be read'}: whether the ${action} happened before it settled or closed cannot be told.`,
-            { hint: `See \`${hedgeCommand('history')}\`, then record what happened.`, details },
-          );
-        }
-      }
-      // ... and then on the hedge records: exit 0 once every view shows the change (domain/book.ts).
-      else
-        sideAfter = await alsoInEveryView(t, `The positions list shows the ${action}`, (seen) =>
-          outcome.closed
-            ? seen.state === 'flat'
-            : notionalVerdict(seen.recordsUsd, baseline, expected.notionalUsd) === 'landed',
-        );
-      const [hedge, balanceAfterUsdc, realized] = await Promise.all([
-        readHedge(hedgeId),
-        balanceBeforeUsdc !== undefined ? readBalance() : undefined,
-        // A reduce of about the whole position closed it: its record says what it realized.
-        outcome.closed && hedgeId ? findClosedRecord(ports, endedHedges(hedgeId, before)) : undefined,
-      ]);
-      const result = {
-        ...outcome,
-        // What it sent, as its request holds it (under whatever name the server gives the amount), and the side after.
-        action,
-        market,
-        side,
-        notionalUsd: usd,
-        afterNotionalUsd: outcome.notionalUsd,
-        hedge,
-        balanceAfterUsdc,
-        realized,
-        before: kept.position?.line,
-        quotedPrice: quote?.pricing.execution_price,
-        balanceBeforeUsdc,
-      };
-      return { result, sideAfter };
-    },
-  };
+  const what = kind === 'open' ? answer.hedge_id! : kind;
+  const label = sentLine(what, answer.order_tx_hash, sentEarlier, KINDS[kind].waitsFor(t));
+  if (kind === 'open') {
+    const hedge = await waitForHedgeStatus(t.ports, answer.hedge_id!, { label, startedAt });
+    if (recordStanding(hedge).standing !== 'filled') return { result: hedge };
+    return { result: hedge, sideAfter: sideAfterOf((await prove(t, expected, label, startedAt)).book) };
+  }
+  const seen = await prove(t, expected, label, startedAt);
+  return kind === 'close' ? closeResult(t, answer, before, seen) : changeResult(t, answer, before, kept, seen);
 }
 
-/** A close: asked with what it returns, trading what the side holds when sent, waited for until the side is flat. */
-function closeHooks(t: TradeScope): KindHooks {
-  const { ports, client, record, market, side, hedgeCommand } = t;
-  return {
-    // What closing is expected to return: the position's net margin right before the close.
-    before: async (kept) => {
-      const views = await SideViews.read(client, ports.log);
-      const book = readableBook(await views.book(market, side), market, side);
-      const position = findSide(views.positions, market, side);
-      const hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
-      // A side read flat holds 0: journaled, a resume tells it from a side that was not read.
-      const flat = !position && sideHolds(book).holds === 'flat';
-      // Asked to close a side every view shows flat, this account's fresh opens of it included (a fill still unlisted
-      // is no flat side): refused before anything is journaled, as add and reduce are. Read here, after a dry run and
-      // the repeat guard, which say more; a plan's step is its caller's to decide.
-      if (flat && record.approved?.by !== 'plan')
-        t.refuseFlat((await readSidesAsAnswered(ports, client, [{ market, side }])).books[0]);
-      const notional = book.filled.length ? book.recordsUsd : flat ? 0 : position?.notionalUsd;
-      const journaled = withoutUndefined({
-        net_margin_usd: position?.netMarginUsd,
-        hedge_id: hedgeBefore || undefined,
-        notional_usd: notional,
-        // The deal it closes, for the journal's Ref (a close's request names none), and the side's hedges.
-        ...sideContext(book),
-      });
-      return { journaled, kept: { ...kept, hedgeBefore, inBookUsd: notional } };
-    },
-    // What it trades and returns, as the side was read for it (the shown trade).
-    question: (shown) => {
-      const [trade] = shown ?? [];
-      const held = trade?.held;
-      const traded = trade?.notionalUsd;
-      const estimate = trade && 'returnsUsd' in trade ? readNumber(trade.returnsUsd) : undefined;
-      const ids = held?.hedge_ids.length;
-      const notes = [
-        ...(estimate === undefined ? [] : [`returns about ${formatMoney(estimate)} USD`]),
-        ...(ids ? [`hedge${ids === 1 ? '' : 's'} ${hedgesWords(held!)}`] : []),
-      ];
-      return `Close the ${side} position on ${market}${traded === undefined ? '' : ` of ${formatUsd(traded)}`}${notes.length ? ` (${notes.join('; ')})` : ''}?`;
-    },
-    // A close trades what the side holds when sent, with every add still landing (read before each send).
-    trades: async () => {
-      const [{ book, positions }, { since, of }] = await Promise.all([
-        readSideInStep(ports, client, market, side),
-        ownRecentOf(ports, 'add'),
-      ]);
-      // Adds the journal knows and the book may not show yet: unresolved ones, and --no-wait ones within a wait's bound.
-      const landing = of(market, side).filter(
-        (entry) =>
-          (isUnresolved(entry) && entry.outcome !== 'planned') ||
-          (entry.outcome === 'done' &&
-            entry.message === NOT_WAITED_MESSAGE &&
-            Date.parse(entry.resolved_at ?? entry.created_at) >= since),
-      );
-      const inBookUsd = cents(
-        book.recordsUsd + book.opening.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0),
-      );
-      const traded = cents(inBookUsd + landing.reduce((sum, entry) => sum + tradedUsd(entry), 0));
-      // What it returns, as the question says it: the side's net margin as read here.
-      const returnsUsd = findSide(positions, market, side)?.netMarginUsd;
-      return [{ market, notionalUsd: traded, held: sideAfterOf(book), returnsUsd, inBookUsd }];
-    },
-    reconcile: (entry) => reconcileChange(t, entry),
-    // What it closed, for an agent's daily cap: the largest of the server's word, the book's figure when last read
-    // before the send and what a resumed entry recorded (a side already closed by it reads 0 in the book).
-    submitted: (answer, { kept, shown: [trade] = [], earlier }) => {
-      const inBook = trade && 'inBookUsd' in trade ? readNumber(trade.inBookUsd) : kept?.inBookUsd;
-      const figures = [readNumber(answer.notional_usd), inBook, earlier?.traded_usd].filter((usd) => usd !== undefined);
-      return {
-        hedge_id: answer.hedge_id ?? kept?.hedgeBefore,
-        order_tx_hash: answer.order_tx_hash ?? undefined,
-        ...(figures.length && { traded_usd: Math.max(...figures.map(Math.abs)) }),
-      };
-    },
-    wait: async (answer, { startedAt, before = {}, sentEarlier }) => {
-      const hedgeId = answer.hedge_id ?? stringOf(before.hedge_id);
-      const checkCommand = hedgeCommand('positions');
-      let polled: BookPosition[] = [];
-      // Until the side no longer appears in GET /positions: the spec's confirmation of a close. Another hedge on the
-      // side (a new open) is not this one: its own record says whether it ended.
-      await pollUntil(ports, {
-        label: sentLine('close', answer.order_tx_hash, sentEarlier, `the ${side} position to close`),
-        startedAt,
-        checkCommand,
-        poll: async () => {
-          const line = findSide((polled = await readBook(client, ports.log)), market, side);
-          return (
-            !line ||
-            (hedgeId !== undefined &&
-              line.hedgeId !== undefined &&
-              line.hedgeId !== hedgeId &&
-              recordStanding(await client.getHedge(hedgeId)).standing === 'ended')
-          );
-        },
-        isDone: (closed) => closed,
-        timedOut: (_last, waited) =>
-          new StillPendingError(
-            `The close was accepted, but the ${side} position on ${market} is still in the positions list after ${waited}.`,
-            checkCommand,
-          ),
-        interrupted: `The close stands: the ${side} position on ${market} is still listed.`,
-      });
-      // The positions list confirms a close (the spec); exit 0 once the records (or the history) show it too.
-      const after = await alsoInEveryView(
-        t,
-        `The ${side} side of ${market} has left the positions list`,
-        (book) => {
-          // Flat, or held only by hedges other than the one it closed (book.ts).
-          const holds = sideHolds(book);
-          return (
-            holds.holds === 'flat' || (holds.holds === 'held' && hedgeId !== undefined && !holds.ids.includes(hedgeId))
-          );
-        },
-        polled,
-      );
-      const result = {
-        market,
-        side,
-        estimate: readNumber(before.net_margin_usd),
-        hedgeId,
-        realized: hedgeId ? await findClosedRecord(ports, endedHedges(hedgeId, before, after)) : undefined,
-        ...(after?.hedge_ids.length && { openNow: after }),
-      };
-      return { result, sideAfter: after };
-    },
+/** What an add or a reduce learned once it landed: the side's line after it (none: the side left the list), its hedge
+ * read once more to show it whole, a reduce's balance after, and what a reduce that closed the side realized. */
+async function changeResult(t: TradeScope, answer: SubmittedAction, before: JsonObject, kept: TradeKept, seen: Seen) {
+  const { ports, market, side, usd, notify, readHedge } = t;
+  const action = t.kind as 'add' | 'reduce';
+  const line = findSide(seen.positions, market, side);
+  const position = line && sizedByRecords(line, seen.book);
+  const closed = !position;
+  if (closed && !expectedAfterChange(action, readNumber(before.baseline_notional_usd) ?? 0, usd).closes)
+    notify({
+      kind: 'change-then-settled',
+      level: 'note',
+      text: `The ${side} hedge on ${market}: ${safeText(seen.proof.evidence)} (it settled or was closed since).`,
+    });
+  const hedgeId = answer.hedge_id ?? position?.hedgeId ?? stringOf(before.hedge_id);
+  const { balanceBeforeUsdc, quote } = kept;
+  const [hedge, balanceAfterUsdc, realized] = await Promise.all([
+    readHedge(hedgeId),
+    balanceBeforeUsdc !== undefined ? readBalance(t) : undefined,
+    // A reduce of about the whole position closed it: its record says what it realized.
+    closed && hedgeId ? findClosedRecord(ports, endedHedges(hedgeId, before)) : undefined,
+  ]);
+  const result = {
+    position,
+    closed,
+    // What it sent, as its request holds it (under whatever name the server gives the amount), and the side after.
+    action,
+    market,
+    side,
+    notionalUsd: usd,
+    afterNotionalUsd: position?.notionalUsd,
+    hedge,
+    balanceAfterUsdc,
+    realized,
+    before: kept.position?.line,
+    quotedPrice: quote?.pricing.execution_price,
+    balanceBeforeUsdc,
   };
+  return { result, sideAfter: sideAfterOf(seen.book) };
 }
 
-/** An add's, a reduce's or a close's earlier send against the side now, as the side model judges the change its entry
- * recorded before the send (book.ts). Still settling at the read's bound, an entry the server answered is that action
- * landing (followed, never sent again); an unanswered one, "cannot tell" (exit 12). */
+/** What a close waited for: what it is expected to return, the hedge it closed and what that realized, and the side's
+ * hedges opened since, if any. */
+async function closeResult(t: TradeScope, answer: SubmittedAction, before: JsonObject, seen: Seen) {
+  const { ports, market, side } = t;
+  const hedgeId = answer.hedge_id ?? stringOf(before.hedge_id);
+  const after = sideAfterOf(seen.book);
+  const result = {
+    market,
+    side,
+    estimate: readNumber(before.net_margin_usd),
+    hedgeId,
+    realized: hedgeId ? await findClosedRecord(ports, endedHedges(hedgeId, before, after)) : undefined,
+    ...(after.hedge_ids.length && { openNow: after }),
+  };
+  return { result, sideAfter: after };
+}
+
+/** An open's earlier send, found again: its hedge by its id (when the answer gave one), else by its client reference.
+ * A hedge made is followed to its end (its outcome says whether it failed); one in a status hedge does not know cannot
+ * be told (book.ts). */
+async function reconcileOpen({ client, readHedge }: TradeScope, entry: JournalEntry) {
+  const landed = (hedge: Hedge, evidence: string, txHash?: string) => {
+    const standing = recordStanding(hedge);
+    return standing.standing === 'settling'
+      ? found('unknown', safeText(standing.why))
+      : found('landed', evidence, {
+          hedge_id: hedge.id,
+          order_tx_hash: hedge.order_tx_hash ?? txHash,
+          status: hedge.status,
+        });
+  };
+  if (entry.hedge_id) {
+    const hedge = await readHedge(entry.hedge_id);
+    return hedge
+      ? landed(hedge, `hedge ${safeText(hedge.id)} is ${safeText(hedge.status)}`, entry.order_tx_hash)
+      : found('unknown', `hedge ${safeText(entry.hedge_id)}, named by the server's answer, cannot be read`);
+  }
+  const body = bodyOf(entry);
+  const onMarket = String(body.market ?? '').toUpperCase();
+  const onSide = body.side;
+  const from = openSearchFrom(
+    Date.parse(entry.created_at),
+    readNumber(entry.context?.server_time_ms),
+    client.transport.serverNow(),
+  );
+  const reference = stringOf(body.client_reference) || undefined;
+  const opened = (await client.listHedges({ clientReference: reference })).filter(
+    (hedge) =>
+      hedge.market.toUpperCase() === onMarket &&
+      hedge.side === onSide &&
+      Date.parse(String(hedge.opened_at)) >= from &&
+      (!reference || sameReference(hedge.client_reference, reference)),
+  );
+  const [hedge] = opened;
+  // An accepted open is listed at once (submitted, then filled or failed), so none carrying its reference means none was made.
+  if (reference)
+    return hedge
+      ? landed(
+          hedge,
+          `hedge ${safeText(hedge.id)} carries reference ${safeText(reference)} (${safeText(hedge.status)}, opened ${safeText(String(hedge.opened_at))})`,
+        )
+      : found('not-landed', `no hedge carrying reference ${safeText(reference)} was opened since the entry was made`);
+  const named = opened
+    .slice(0, 3)
+    .map(
+      (hedge) =>
+        `${safeText(hedge.id)} (${formatUsd(hedge.notional_usd)}, opened ${safeText(String(hedge.opened_at))})`,
+    )
+    .join(', ');
+  const onThe = `${safeText(String(onSide))} hedge`;
+  return found(
+    'unknown',
+    opened.length
+      ? `${opened.length} ${onThe}${opened.length === 1 ? ' was' : 's were'} opened on ${safeText(onMarket)} since the entry was made: ${named}; any of them may be this one`
+      : `no ${onThe} on ${safeText(onMarket)} was opened since the entry was made, but without a hedge id or a reference that does not prove the open never arrived`,
+  );
+}
+
+/** An add's, a reduce's or a close's earlier send against the side now: the same proof as the wait's, of the change
+ * its entry recorded before the send, on the same views (book.ts earlierChange). Still settling at the read's bound, an
+ * entry the server answered is that action landing (followed, never sent again); an unanswered one, "cannot tell"
+ * (exit 12). */
 async function reconcileChange(t: TradeScope, entry: JournalEntry) {
-  const { ports, client, market, side, signal, kind, usd } = t;
+  const { ports, client, market, side, signal, kind } = t;
   const answered = wasAnswered(entry);
   const onSide = `the ${side} side of ${market}`;
-  let book: SideBook;
+  let read;
   try {
-    ({ book } = await readSideInStep(ports, client, market, side));
+    read = await readSideInStep(ports, client, market, side);
   } catch (error) {
     if (!answered || !(error instanceof UnresolvedError) || signal.aborted) throw error;
     const why = safeText(String(error.details.why ?? 'its views disagree'));
     const settling = `the server accepted this ${safeText(entry.command)}, and ${onSide} is settling (${why})`;
     return found('landed', settling, submittedAnswer(entry));
   }
-  const before = entry.context?.[kind === 'close' ? 'notional_usd' : 'baseline_notional_usd'];
-  const hedgeId = stringOf(entry.context?.hedge_id);
+  const { book, serverNow } = read;
   const holds = sideHolds(book);
-  if (typeof before !== 'number')
+  const expected = expectedOf(t, entry.context ?? {}, entry.hedge_id);
+  if (!expected)
     return found(
       'unknown',
       `${onSide} is ${holds.holds === 'cannot-tell' ? 'not one its views agree on' : holds.holds}, and what it held when the ${kind} was sent was not read`,
     );
-  // A side that held nothing when the close was about to be sent: flat now proves nothing; unanswered, nothing was closed.
-  if (before <= 0.005 && holds.holds === 'flat')
-    return found(
-      answered || hedgeId ? 'unknown' : 'not-landed',
-      `${onSide} is flat, and it held nothing when the ${kind} was about to be sent`,
-    );
-  const expected = { kind, before, changeUsd: usd, hedgeId };
-  const { verdict } = changeVerdict(book, expected);
+  const { before, hedgeId } = expected;
+  let hedge: HedgeRecord | null | undefined;
+  let judged = earlierChange(book, expected, { answered, hedge, serverNow });
+  // The model asks for the hedge's own record where it decides (null: it cannot be read).
+  while ('asks' in judged) {
+    hedge = recordOf(await t.readHedge(hedgeId));
+    judged = earlierChange(book, expected, { answered, hedge, serverNow });
+  }
+  if (judged.why === 'held-nothing')
+    return found(judged.verdict, `${onSide} is flat, and it held nothing when the ${kind} was about to be sent`);
   // In the words of the side as it stands, against what it held before the send and would hold after it.
-  const after = expectedAfterChange(kind === 'add' ? 'add' : 'reduce', before, kind === 'close' ? before : usd);
+  const after = kind === 'close' ? undefined : expectedAfterChange(kind as 'add' | 'reduce', before, t.usd);
   const shown =
     holds.holds === 'held'
       ? `the ${side} side is ${formatUsd(holds.notionalUsd)}${hedgeId && !holds.ids.includes(hedgeId) ? `, under other hedges than ${safeText(hedgeId)}` : ''}`
       : holds.holds === 'flat'
         ? `no ${side} position on ${market}`
         : `the ${side} side ${holds.holds === 'settling' ? 'is settling' : 'cannot be told'} (${safeText(holds.why)})`;
-  const said = `${shown} now; it was ${formatUsd(before)} before the ${kind} was sent, and would be ${after.closes ? 'closed' : formatUsd(after.notionalUsd)} after it`;
-  if (verdict === 'landed' && kind === 'close' && hedgeId) {
-    // A hedge past its maturity (on the latest the server's clock can read) leaves the side by settling: its absence
-    // says nothing of this close.
-    const hedge = await t.readHedge(hedgeId);
-    const maturity = hedge && hedgeRecord(hedge).maturityAtMs;
-    if (!hedge || mayHaveMatured(maturity, client.transport.serverNow()))
-      return found(
-        'unknown',
-        `${said}, but its hedge ${safeText(hedgeId)} ${!hedge ? 'cannot be read' : maturity === undefined ? 'shows no maturity' : `reached its maturity (${safeText(String(hedge.maturity_at))}) and may have settled`}`,
-      );
-  }
-  if (verdict === 'landed') return found('landed', said, submittedAnswer(entry));
-  // A close ends every hedge of the side: unanswered, its own hedge still held as before is proof it did not land (a
-  // side not yet in step for another reason proves nothing).
-  const ownHeld = hedgeId !== undefined && holdsHedge(book, hedgeId);
-  return found(verdict === 'not-yet' && !answered && kind === 'close' && ownHeld ? 'not-landed' : 'unknown', said);
+  const said = `${shown} now; it was ${formatUsd(before)} before the ${kind} was sent, and would be ${!after || after.closes ? 'closed' : formatUsd(after.notionalUsd)} after it`;
+  const but = { unread: 'cannot be read', 'no-maturity': 'shows no maturity', matured: 'may have matured and settled' };
+  const evidence = `${said}${judged.why ? `, but its hedge ${safeText(hedgeId ?? '')} ${but[judged.why]}` : ''}`;
+  return found(judged.verdict, evidence, judged.verdict === 'landed' ? submittedAnswer(entry) : undefined);
 }
 
 export const stringOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
@@ -844,38 +840,37 @@ async function refuseDuplicateReference(
     return;
   }
   const carrying = hedges.filter((hedge) => sameReference(hedge.client_reference, reference));
-  // What each status says is the side model's (book.ts): opening and filled are active, a status it does not know is not.
-  const unknown = carrying.filter((hedge) => recordStanding(hedge).standing === 'settling');
-  if (unknown.length) {
+  const byId = new Map(carrying.map((hedge) => [hedge.id, hedge]));
+  // Whether it is in use is the side model's (book.ts): asked again with the sides' books where it needs them.
+  const records = carrying.map(hedgeRecord);
+  let judged = referenceInUse(records);
+  if ('asks' in judged) {
+    const books = await sideBooksOf(
+      client,
+      judged.of.map((id) => byId.get(id)!),
+    );
+    judged = referenceInUse(records, (record) => books.get(byId.get(record.id)!));
+  }
+  if ('asks' in judged) return;
+  if (judged.unknown.length)
     ports.notify({
       kind: 'reference-unknown-status',
       level: 'note',
-      text: `Note: ${unknown.map((hedge) => `${hedge.id} (${hedge.status})`).join(', ')} carries this reference with a status hedge does not know; not counted as active.`,
+      text: `Note: ${judged.unknown.map((record) => `${record.id} (${record.status})`).join(', ')} carries this reference with a status hedge does not know; not counted as active.`,
     });
-  }
-  let active = carrying.filter((hedge) => stillLive(hedge));
-  // A filled hedge is as its side's views show it (book.ts): held on a side in step (the history unread), ended (a
-  // server may leave an early-closed hedge `filled`, which the history lists), or neither when the history may be cut.
-  const filled = active.filter((hedge) => recordStanding(hedge).standing === 'filled');
-  const books = filled.length ? await sideBooksOf(client, filled) : [];
-  const bookOf = (hedge: Hedge) => books[filled.indexOf(hedge)] as SideBook | undefined;
-  const held = filled.filter((hedge) => bookOf(hedge) && holdsHedge(bookOf(hedge)!, hedge.id));
-  if (held.length) active = held;
-  else {
-    active = active.filter((hedge) => !bookOf(hedge)?.ended.includes(hedge.id));
-    // Only filled ones left, and a history that may list them past what was read: neither in use nor free.
-    const count = active.every((hedge) => recordStanding(hedge).standing === 'filled')
-      ? active.map((hedge) => bookOf(hedge)?.historyCut).find((cut) => cut !== undefined)
-      : undefined;
-    if (active.length && count !== undefined)
-      throw new UnresolvedError(
-        `Whether hedge ${safeText(active[0].id)}, which carries client reference ${JSON.stringify(reference)}, has ended cannot be told: it is filled on its record, and the history read may be cut at ${count} records (the server gave no next page; it may not read the page size hedge sends). Nothing was sent.`,
-        {
-          details: { client_reference: reference, hedge_ids: active.map((hedge) => hedge.id), history_read: count },
-          hint: `\`hedge doctor\` shows how the server pages; set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter. Once it has ended, or to open another one anyway, add --allow-duplicate-ref.`,
+  const active = judged.active.map((record) => byId.get(record.id)!);
+  if (judged.historyCut !== undefined)
+    throw new UnresolvedError(
+      `Whether hedge ${safeText(active[0].id)}, which carries client reference ${JSON.stringify(reference)}, has ended cannot be told: it is filled on its record, and the history read may be cut at ${judged.historyCut} records (the server gave no next page; it may not read the page size hedge sends). Nothing was sent.`,
+      {
+        details: {
+          client_reference: reference,
+          hedge_ids: active.map((hedge) => hedge.id),
+          history_read: judged.historyCut,
         },
-      );
-  }
+        hint: `\`hedge doctor\` shows how the server pages; set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter. Once it has ended, or to open another one anyway, add --allow-duplicate-ref.`,
+      },
+    );
   if (!active.length) return;
   const first = active[0];
   throw new PreTradeCheckError(
@@ -887,14 +882,15 @@ async function refuseDuplicateReference(
 }
 
 /** The book of each hedge's side, as one read of its views shows it; none when they cannot be read. */
-async function sideBooksOf(client: HedgeClient, filled: readonly Hedge[]) {
+async function sideBooksOf(client: HedgeClient, hedges: readonly Hedge[]) {
+  const books = new Map<Hedge, SideBook>();
   try {
     const views = await SideViews.read(client);
-    return await Promise.all(filled.map((hedge) => views.book(hedge.market, hedge.side)));
+    for (const hedge of hedges) books.set(hedge, await views.book(hedge.market, hedge.side));
   } catch (error) {
     if (mustStop(error)) throw error;
-    return [];
   }
+  return books;
 }
 
 /** What a close waited for: what it is expected to return, the hedge it closed and what that realized. */

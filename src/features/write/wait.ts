@@ -159,7 +159,7 @@ export async function readSidesAsAnswered(
 ) {
   const opened = await answeredOpens(ports);
   const read = sides.map((one) => ({ ...one, opened: opened(one.market, one.side) }));
-  return readSidesInStep(ports, client, read, until, undefined, true);
+  return readSidesInStep(ports, client, read, until);
 }
 
 /** A positions line without a notional hedge can read is sized by the side's records (book.ts), when every filled one

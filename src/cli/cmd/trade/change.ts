@@ -1,5 +1,5 @@
 // hedge add / reduce MARKET SIDE NOTIONAL: change the open hedge on a side (an add keeps its maturity), then wait
-// until the positions list shows the change (or the side is gone).
+// until every view of the side shows the change (or the side is gone).
 import type { CommandModule } from '../../runner/command-spec.js';
 import { type CommandContext, type In, parseMarket, parseNotional, parseSide } from '../command-input.js';
 import { sendTrade, tradeRecord } from '../../../features/trade/trade-actions.js';
