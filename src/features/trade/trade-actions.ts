@@ -626,7 +626,16 @@ async function waitFor(
   if (kind === 'open') {
     const hedge = await waitForHedgeStatus(t.ports, answer.hedge_id!, { label, startedAt });
     if (recordStanding(hedge).standing !== 'filled') return { result: hedge };
-    return { result: hedge, sideAfter: sideAfterOf((await prove(t, expected, label, startedAt)).book) };
+    // Its own record proves the open; the other views show the side after it, and one that cannot be read is said.
+    const seen = await prove(t, expected, label, startedAt).catch((error: unknown) => {
+      if (error instanceof UnresolvedError || t.signal.aborted) throw error;
+      t.notify({
+        kind: 'not-seen-everywhere',
+        level: 'warn',
+        text: `Hedge ${safeText(hedge.id)} is filled on its record; whether every other view shows it could not be read (${safeText(messageOf(error))}).`,
+      });
+    });
+    return { result: hedge, sideAfter: seen ? sideAfterOf(seen.book) : undefined };
   }
   const seen = await prove(t, expected, label, startedAt);
   return kind === 'close' ? closeResult(t, answer, before, seen) : changeResult(t, answer, before, kept, seen);
