@@ -20,7 +20,6 @@ import {
   UsageError,
 } from '../../core/errors.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Journal } from '../../platform/journal/index.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';
 import {
   confirmRowFromElsewhere,
@@ -188,14 +187,15 @@ const started = (entry: JournalEntry) => `started ${utcClock(entry.created_at)} 
 /** Stopped by a signal while the journal recorded what followed the send: the signal's exit, with the key and how to
  * finish it (`hint`). */
 function stoppedAfterSend(error: InterruptedError, entry: JournalEntry, hint: string) {
-  const stopped = new InterruptedError(
-    `The ${entry.command} was sent; ${error.message.replace(/^./, (first) => first.toLowerCase())}`,
-    { hint },
+  return Object.assign(
+    new InterruptedError(
+      `The ${entry.command} was sent; ${error.message.replace(/^./, (first) => first.toLowerCase())}`,
+      {
+        hint,
+      },
+    ),
+    { idempotencyKey: entry.idempotency_key, journalId: entry.id },
   );
-  return Object.assign(stopped, {
-    idempotencyKey: entry.idempotency_key,
-    journalId: entry.id,
-  });
 }
 
 const landed = (entry: JournalEntry) => entry.outcome === 'done' || entry.outcome === 'filled';
@@ -287,12 +287,8 @@ export const lock = <T>(
 /** The one write flow, as its named stages (CONTRIBUTING.md, the write path): chooseKey → check → confirm → journal →
  * send → prove → resolve, under the lock stage. Each is a function given what the run read once at its start
  * (`WriteRun`) and what the stages before it returned. */
-export async function runWrite<S, R, K = unknown>(
-  ports: WritePorts,
-  action: WriteAction<S, R, K>,
-  options: WriteOptions,
-) {
-  const done = await settleWrite(ports, action, options);
+export async function runWrite<S, R, K = unknown>(...write: Parameters<typeof settleWrite<S, R, K>>) {
+  const done = await settleWrite(...write);
   if (done.kind === 'failed') throw done.error;
   return done;
 }
@@ -304,14 +300,7 @@ export async function settleWrite<S, R, K = unknown>(
   action: WriteAction<S, R, K>,
   options: WriteOptions,
 ) {
-  const { approved } = action;
-  const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun, approved });
-  const journal = await ports.journal();
-  const identity = await identityOf(ports);
-  const probe = entryFields(identity, action, '');
-  const checked = approved?.by === 'plan' || approved?.by === 'retry';
-  const match = { ...probe, body: probe.request.body };
-  const run = { ports, action, options, guard, journal, identity, probe, match, own: await ownRowTest(ports), checked };
+  const run = await startRun(ports, action, options);
   if (options.dryRun)
     return carryOut(run, {
       key: options.idempotencyKey ?? makeIdempotencyKey(),
@@ -327,22 +316,22 @@ export async function settleWrite<S, R, K = unknown>(
   return lock(ports, { sides: action.side ? [action.side] : [], run: async () => carryOut(run, await chooseKey(run)) });
 }
 
-/** What every stage of one write is given: the action, its options, and what the run read once at its start. */
-interface WriteRun<S = unknown, R = unknown, K = unknown> {
-  ports: WritePorts;
-  action: WriteAction<S, R, K>;
-  options: WriteOptions;
-  journal: Journal;
-  identity: Identity;
-  /** The entry this action would journal (its key blank), and what an identical request matches. */
-  probe: ReturnType<typeof entryFields>;
-  match: ReturnType<typeof entryFields> & { body: unknown };
-  /** Only a row this key sealed says what this account did: a forged row could move a decision at will. */
-  own: (entry: JournalEntry) => boolean;
-  guard: { live: boolean; needsConfirmation: boolean };
-  /** Its checks (and an agent's limits) ran before it reached the flow: with its plan, or on the attempt it retries. */
-  checked: boolean;
+/** What every stage of one write is given: the action, its options, and what the run read once at its start: the
+ * entry this action would journal (`probe`, its key blank) and what an identical request matches (`match`); `own`, only
+ * a row this key sealed says what this account did (a forged row could move a decision at will); `checked`, its checks
+ * (and an agent's limits) ran before it reached the flow: with its plan, or on the attempt it retries. */
+async function startRun<S, R, K>(ports: WritePorts, action: WriteAction<S, R, K>, options: WriteOptions) {
+  const { approved } = action;
+  const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun, approved });
+  const journal = await ports.journal();
+  const identity = await identityOf(ports);
+  const probe = entryFields(identity, action, '');
+  const checked = approved?.by === 'plan' || approved?.by === 'retry';
+  const match = { ...probe, body: probe.request.body };
+  return { ports, action, options, guard, journal, identity, probe, match, own: await ownRowTest(ports), checked };
 }
+
+type WriteRun<S = unknown, R = unknown, K = unknown> = Awaited<ReturnType<typeof startRun<S, R, K>>>;
 
 const say = (ports: WritePorts, kind: string, level: 'warn' | 'note' | 'success', text: string) =>
   void ports.notify({ kind, level, text });
@@ -426,22 +415,18 @@ async function givenKey(run: WriteRun, key: string): Promise<RunKey> {
   const { ports, journal, match } = run;
   const [known] = await journal.list({ idempotencyKey: key });
   if (!known) return { key, resumed: true };
-  // A key stands for one request: the journal would otherwise credit this run to the earlier action.
   const resume = `\`${resumeCommand(ports, known)}\``;
-  if (!matchesRequest(known, match))
-    throw new UsageError(
-      `--idempotency-key: that key belongs to journal ${known.id} (a ${known.command} ${started(known)}) with another request, account or environment; a key is reused only for the same request (${resume} finishes that one).`,
-    );
-  if (known.group !== undefined && known.group !== match.group)
-    throw new UsageError(
-      `--idempotency-key: that key belongs to a leg of ${known.group} (journal ${known.id}); finish that action with ${resume}.`,
-    );
   const done = landed(known);
-  // A row is valid once: a key whose action ended is never sent again, under a second row.
-  if (!done && !isUnresolved(known))
-    throw new UsageError(
-      `--idempotency-key: that key's action (journal ${known.id}, a ${known.command} ${started(known)}) ended ${safeText(known.outcome)}; a key is one action, so nothing was sent: run the command without --idempotency-key, or with a new key, for another.`,
-    );
+  // A key stands for one request: the journal would otherwise credit this run to the earlier action. A row is valid
+  // once: a key whose action ended is never sent again, under a second row.
+  const refused = !matchesRequest(known, match)
+    ? ` belongs to journal ${known.id} (a ${known.command} ${started(known)}) with another request, account or environment; a key is reused only for the same request (${resume} finishes that one).`
+    : known.group !== undefined && known.group !== match.group
+      ? ` belongs to a leg of ${known.group} (journal ${known.id}); finish that action with ${resume}.`
+      : !done &&
+        !isUnresolved(known) &&
+        `'s action (journal ${known.id}, a ${known.command} ${started(known)}) ended ${safeText(known.outcome)}; a key is one action, so nothing was sent: run the command without --idempotency-key, or with a new key, for another.`;
+  if (refused) throw new UsageError(`--idempotency-key: that key${refused}`);
   // What the run takes from the row (its key, its outcome, its request to resend) must be this account's own.
   await requireOwnRow(ports, known);
   // Done already (a script re-running a command killed after its action): exactly once, nothing sent. A planned
@@ -677,22 +662,21 @@ async function gateTheSend({ ports, action, checked }: WriteRun, run: RunKey) {
   const fresh = !checked && !run.resumed;
   const { planCheck, tradeGate: gate } = ports;
   const approvedTrades = action.approved?.by === 'retry' ? action.approved.trades : undefined;
-  const bound = planCheck && approvedTrades;
+  const bound = planCheck && (fresh || approvedTrades);
   // What it trades as the side is now (a close: what it holds), under the side's lock.
-  let judged = (fresh && planCheck) || gate || bound ? await action.trades?.() : undefined;
+  let judged = bound || gate ? await action.trades?.() : undefined;
   // A token holds for the trades it was checked on: a retry under the server's field name goes only while they hold.
-  if (fresh ? planCheck : bound && !sameAsShown(bound, judged)) planCheck!.check([action.plan(run.key)], judged);
+  if (bound && (fresh || !sameAsShown(approvedTrades, judged))) planCheck.check([action.plan(run.key)], judged);
   // An agent's token is its confirmation: it holds for the trades it was checked on.
   const approvedOn = approvedTrades ?? (fresh && planCheck ? judged : undefined);
-  if (!gate) return { approvedOn, judged };
   // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
-  if (!checked)
+  if (gate && !checked)
     await gate.admit(
       judged,
       action.command,
       run.resumed && run.entry?.via === 'agent' ? { finishing: run.entry.id } : undefined,
     );
-  if (judged === undefined) return { approvedOn, judged };
+  if (!gate || judged === undefined) return { approvedOn, judged };
   /** What it trades as read again before a retry of the send (the last read before the send). */
   let retried: Trade[] | undefined;
   return {
