@@ -165,7 +165,7 @@ export function heldError(ports: WritePorts, entry: JournalEntry, holder: Holder
     {
       holder,
       details: { journal_id: entry.id },
-      hint: `Its outcome shows in \`${ports.hedgeCommand('journal', 'show', entry.id)}\` once that process is done (\`${ports.hedgeCommand('resume', entry.id)}\` finishes it should that process die first); to send a separate ${safeText(entry.command)} anyway, run the command again with --new.`,
+      hint: `Its outcome shows in \`${ports.hedgeCommand('journal', 'show', entry.id)}\` once that process is done (\`${resumeCommand(ports, entry)}\` finishes it should that process die first); to send a separate ${safeText(entry.command)} anyway, run the command again with --new.`,
     },
   );
 }
@@ -183,20 +183,6 @@ export function isRejection(error: unknown): error is ApiError {
 }
 
 const started = (entry: JournalEntry) => `started ${utcClock(entry.created_at)} UTC`;
-
-/** Stopped by a signal while the journal recorded what followed the send: the signal's exit, with the key and how to
- * finish it (`hint`). */
-function stoppedAfterSend(error: InterruptedError, entry: JournalEntry, hint: string) {
-  return Object.assign(
-    new InterruptedError(
-      `The ${entry.command} was sent; ${error.message.replace(/^./, (first) => first.toLowerCase())}`,
-      {
-        hint,
-      },
-    ),
-    { idempotencyKey: entry.idempotency_key, journalId: entry.id },
-  );
-}
 
 const landed = (entry: JournalEntry) => entry.outcome === 'done' || entry.outcome === 'filled';
 
@@ -348,13 +334,7 @@ async function serverNow(ports: WritePorts) {
 /** The key a run acts under: `resumed` continues an earlier run's key (checks skipped, a change may have landed), with
  * its `entry` unless the journal does not know the key; `hold`, this run's hold of the earlier entry (let go when the
  * run ends unresolved); `finished`, a key whose action is done (nothing sent again). */
-interface RunKey {
-  key: string;
-  resumed: boolean;
-  entry?: JournalEntry;
-  hold?: { release(): Promise<unknown> };
-  finished?: boolean;
-}
+type RunKey = Awaited<ReturnType<typeof chooseKey>>;
 
 /** Takes hold of an earlier unresolved entry to resume it, or refuses (exit 11) when a live process holds it. */
 async function holdToResume({ ports, journal }: WriteRun, entry: JournalEntry) {
@@ -374,7 +354,7 @@ async function holdToResume({ ports, journal }: WriteRun, entry: JournalEntry) {
 }
 
 /** ChooseKey: --idempotency-key, else an unresolved entry of the same request (exit 11 when live), else new. */
-async function chooseKey(run: WriteRun): Promise<RunKey> {
+async function chooseKey(run: WriteRun) {
   const { ports, journal, options, match } = run;
   const key = options.idempotencyKey;
   if (key) return givenKey(run, key);
@@ -411,7 +391,7 @@ async function chooseKey(run: WriteRun): Promise<RunKey> {
 }
 
 /** The run of a key given with --idempotency-key: a key stands for one request of this account's own. */
-async function givenKey(run: WriteRun, key: string): Promise<RunKey> {
+async function givenKey(run: WriteRun, key: string) {
   const { ports, journal, match } = run;
   const [known] = await journal.list({ idempotencyKey: key });
   if (!known) return { key, resumed: true };
@@ -904,7 +884,17 @@ type EntryWriter = ReturnType<typeof entryWriter>;
 function entryWriter(run: WriteRun, entry: JournalEntry) {
   const record = (patch: JournalPatch) =>
     run.journal.update(entry.id, patch).catch((error: unknown) => {
-      if (error instanceof InterruptedError) throw stoppedAfterSend(error, entry, finishHint(run, entry));
+      // Stopped by a signal while the journal recorded what followed the send: the signal's exit, with the key.
+      if (error instanceof InterruptedError)
+        throw Object.assign(
+          new InterruptedError(
+            `The ${entry.command} was sent; ${error.message.replace(/^./, (first) => first.toLowerCase())}`,
+            {
+              hint: finishHint(run, entry),
+            },
+          ),
+          { idempotencyKey: entry.idempotency_key, journalId: entry.id },
+        );
       if (!(error instanceof JournalError)) throw error;
       throw sentUnknown(run, entry, `the journal could not record what happened next: ${error.message}`, error);
     });
