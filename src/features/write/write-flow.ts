@@ -50,7 +50,14 @@ import { HOUR_MS, type Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 import type { Trade } from '../../platform/runtime/context.js';
-import { confirmOrStop, guardLiveAction, sameAsShown, sayMovedSinceAsked, type Approval } from './confirm.js';
+import {
+  confirmOrStop,
+  guardLiveAction,
+  sameAsShown,
+  sayMovedSinceAsked,
+  tradesUsd,
+  type Approval,
+} from './confirm.js';
 
 export type { Approval } from './confirm.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
@@ -663,7 +670,7 @@ async function gateTheSend({ ports, action, checked }: WriteRun, run: RunKey) {
     approvedOn,
     judged,
     retried: () => retried,
-    judgedUsd: cents(judged.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0)),
+    judgedUsd: tradesUsd(judged),
     sendHooks: {
       beforeRetry: async (reason) => {
         const now = await action.trades?.();
