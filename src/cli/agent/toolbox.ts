@@ -31,7 +31,7 @@ import type { Env } from '../../platform/config/env.js';
 import { readPosition } from '../../platform/api/wire/fields.js';
 import type { RawInput } from '../runner/command-spec.js';
 import { identityOf, sentBy, tradedUsd } from '../../features/write/row-trust.js';
-import { hedgesMoved, sameAsShown } from '../../features/write/confirm.js';
+import { hedgesMoved, sameAsShown, tradesUsd } from '../../features/write/confirm.js';
 import { additionQuoteTenor } from '../../features/trade/pre-trade.js';
 import { onSide } from '../../features/book/positions.js';
 import {
@@ -146,7 +146,7 @@ class CallGate {
         { market: outside.market, allowed_markets: markets },
         'Trade one of the allowed markets, or ask the operator to restart hedge mcp with another --markets list.',
       );
-    const thisCall = cents(this.callUsd - sumUsd(again.replacing ?? []) + sumUsd(trades));
+    const thisCall = cents(this.callUsd - tradesUsd(again.replacing ?? []) + tradesUsd(trades));
     if (maxNotionalUsd !== undefined && thisCall > maxNotionalUsd)
       throw new PreTradeCheckError(
         'max_notional_exceeded',
@@ -191,11 +191,6 @@ class CallGate {
     }
     this.callUsd = thisCall;
   }
-}
-
-/** The USD the trades move, to the cent. */
-function sumUsd(trades: readonly Trade[]) {
-  return cents(trades.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
 }
 
 /** How long a token lasts when HEDGE_MCP_TOKEN_TTL_SECONDS does not say. */
@@ -249,7 +244,7 @@ class PlanWatch {
     const then = this.confirmed;
     if (then !== undefined && (now.hash !== then.hash || !sameAsShown(then.trades, now.trades))) {
       this.changed = true;
-      const [usdThen, usdNow] = [then.trades && sumUsd(then.trades), now.trades && sumUsd(now.trades)];
+      const [usdThen, usdNow] = [then.trades && tradesUsd(then.trades), now.trades && tradesUsd(now.trades)];
       const hedges = hedgesMoved(then.trades ?? [], now.trades ?? []);
       const amounts =
         usdThen !== usdNow ? ` (${formatUsd(usdThen ?? 0)} traded then, ${formatUsd(usdNow ?? 0)} now)` : '';

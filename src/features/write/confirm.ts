@@ -6,6 +6,7 @@
 import { redactKey } from '../../core/security/secrets.js';
 import { DeclinedError, UsageError } from '../../core/errors.js';
 import { formatUsd } from '../../core/number-format.js';
+import { cents } from '../../core/money.js';
 import type { Trade } from '../../platform/runtime/context.js';
 import { sameHedges, sameSide } from '../book/side-book.js';
 import { safeText } from '../../core/security/safe-text.js';
@@ -66,6 +67,10 @@ export async function confirmOrStop(
 }
 
 const inCents = (usd: number) => Math.round(usd * 100);
+
+/** The USD the trades move, to the cent. */
+export const tradesUsd = (trades: readonly Trade[]) =>
+  cents(trades.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
 
 /** The same trades to the cent, each on a side that holds the same hedges and notional as when shown. */
 export function sameAsShown(shown: readonly Trade[] | undefined, now: readonly Trade[] | undefined) {

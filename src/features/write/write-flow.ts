@@ -20,7 +20,6 @@ import {
   UsageError,
 } from '../../core/errors.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Journal } from '../../platform/journal/index.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';
 import {
   confirmRowFromElsewhere,
@@ -51,7 +50,14 @@ import { HOUR_MS, type Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 import type { Trade } from '../../platform/runtime/context.js';
-import { confirmOrStop, guardLiveAction, sameAsShown, sayMovedSinceAsked, type Approval } from './confirm.js';
+import {
+  confirmOrStop,
+  guardLiveAction,
+  sameAsShown,
+  sayMovedSinceAsked,
+  tradesUsd,
+  type Approval,
+} from './confirm.js';
 
 export type { Approval } from './confirm.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
@@ -166,7 +172,7 @@ export function heldError(ports: WritePorts, entry: JournalEntry, holder: Holder
     {
       holder,
       details: { journal_id: entry.id },
-      hint: `Its outcome shows in \`${ports.hedgeCommand('journal', 'show', entry.id)}\` once that process is done (\`${ports.hedgeCommand('resume', entry.id)}\` finishes it should that process die first); to send a separate ${safeText(entry.command)} anyway, run the command again with --new.`,
+      hint: `Its outcome shows in \`${ports.hedgeCommand('journal', 'show', entry.id)}\` once that process is done (\`${resumeCommand(ports, entry)}\` finishes it should that process die first); to send a separate ${safeText(entry.command)} anyway, run the command again with --new.`,
     },
   );
 }
@@ -184,19 +190,6 @@ export function isRejection(error: unknown): error is ApiError {
 }
 
 const started = (entry: JournalEntry) => `started ${utcClock(entry.created_at)} UTC`;
-
-/** Stopped by a signal while the journal recorded what followed the send: the signal's exit, with the key and how to
- * finish it (`hint`). */
-function stoppedAfterSend(error: InterruptedError, entry: JournalEntry, hint: string) {
-  const stopped = new InterruptedError(
-    `The ${entry.command} was sent; ${error.message.replace(/^./, (first) => first.toLowerCase())}`,
-    { hint },
-  );
-  return Object.assign(stopped, {
-    idempotencyKey: entry.idempotency_key,
-    journalId: entry.id,
-  });
-}
 
 const landed = (entry: JournalEntry) => entry.outcome === 'done' || entry.outcome === 'filled';
 
@@ -287,12 +280,8 @@ export const lock = <T>(
 /** The one write flow, as its named stages (CONTRIBUTING.md, the write path): chooseKey → check → confirm → journal →
  * send → prove → resolve, under the lock stage. Each is a function given what the run read once at its start
  * (`WriteRun`) and what the stages before it returned. */
-export async function runWrite<S, R, K = unknown>(
-  ports: WritePorts,
-  action: WriteAction<S, R, K>,
-  options: WriteOptions,
-) {
-  const done = await settleWrite(ports, action, options);
+export async function runWrite<S, R, K = unknown>(...write: Parameters<typeof settleWrite<S, R, K>>) {
+  const done = await settleWrite(...write);
   if (done.kind === 'failed') throw done.error;
   return done;
 }
@@ -304,14 +293,7 @@ export async function settleWrite<S, R, K = unknown>(
   action: WriteAction<S, R, K>,
   options: WriteOptions,
 ) {
-  const { approved } = action;
-  const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun, approved });
-  const journal = await ports.journal();
-  const identity = await identityOf(ports);
-  const probe = entryFields(identity, action, '');
-  const checked = approved?.by === 'plan' || approved?.by === 'retry';
-  const match = { ...probe, body: probe.request.body };
-  const run = { ports, action, options, guard, journal, identity, probe, match, own: await ownRowTest(ports), checked };
+  const run = await startRun(ports, action, options);
   if (options.dryRun)
     return carryOut(run, {
       key: options.idempotencyKey ?? makeIdempotencyKey(),
@@ -327,22 +309,22 @@ export async function settleWrite<S, R, K = unknown>(
   return lock(ports, { sides: action.side ? [action.side] : [], run: async () => carryOut(run, await chooseKey(run)) });
 }
 
-/** What every stage of one write is given: the action, its options, and what the run read once at its start. */
-interface WriteRun<S = unknown, R = unknown, K = unknown> {
-  ports: WritePorts;
-  action: WriteAction<S, R, K>;
-  options: WriteOptions;
-  journal: Journal;
-  identity: Identity;
-  /** The entry this action would journal (its key blank), and what an identical request matches. */
-  probe: ReturnType<typeof entryFields>;
-  match: ReturnType<typeof entryFields> & { body: unknown };
-  /** Only a row this key sealed says what this account did: a forged row could move a decision at will. */
-  own: (entry: JournalEntry) => boolean;
-  guard: { live: boolean; needsConfirmation: boolean };
-  /** Its checks (and an agent's limits) ran before it reached the flow: with its plan, or on the attempt it retries. */
-  checked: boolean;
+/** What every stage of one write is given: the action, its options, and what the run read once at its start: the
+ * entry this action would journal (`probe`, its key blank) and what an identical request matches (`match`); `own`, only
+ * a row this key sealed says what this account did (a forged row could move a decision at will); `checked`, its checks
+ * (and an agent's limits) ran before it reached the flow: with its plan, or on the attempt it retries. */
+async function startRun<S, R, K>(ports: WritePorts, action: WriteAction<S, R, K>, options: WriteOptions) {
+  const { approved } = action;
+  const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun, approved });
+  const journal = await ports.journal();
+  const identity = await identityOf(ports);
+  const probe = entryFields(identity, action, '');
+  const checked = approved?.by === 'plan' || approved?.by === 'retry';
+  const match = { ...probe, body: probe.request.body };
+  return { ports, action, options, guard, journal, identity, probe, match, own: await ownRowTest(ports), checked };
 }
+
+type WriteRun<S = unknown, R = unknown, K = unknown> = Awaited<ReturnType<typeof startRun<S, R, K>>>;
 
 const say = (ports: WritePorts, kind: string, level: 'warn' | 'note' | 'success', text: string) =>
   void ports.notify({ kind, level, text });
@@ -359,13 +341,7 @@ async function serverNow(ports: WritePorts) {
 /** The key a run acts under: `resumed` continues an earlier run's key (checks skipped, a change may have landed), with
  * its `entry` unless the journal does not know the key; `hold`, this run's hold of the earlier entry (let go when the
  * run ends unresolved); `finished`, a key whose action is done (nothing sent again). */
-interface RunKey {
-  key: string;
-  resumed: boolean;
-  entry?: JournalEntry;
-  hold?: { release(): Promise<unknown> };
-  finished?: boolean;
-}
+type RunKey = Awaited<ReturnType<typeof chooseKey>>;
 
 /** Takes hold of an earlier unresolved entry to resume it, or refuses (exit 11) when a live process holds it. */
 async function holdToResume({ ports, journal }: WriteRun, entry: JournalEntry) {
@@ -385,7 +361,7 @@ async function holdToResume({ ports, journal }: WriteRun, entry: JournalEntry) {
 }
 
 /** ChooseKey: --idempotency-key, else an unresolved entry of the same request (exit 11 when live), else new. */
-async function chooseKey(run: WriteRun): Promise<RunKey> {
+async function chooseKey(run: WriteRun) {
   const { ports, journal, options, match } = run;
   const key = options.idempotencyKey;
   if (key) return givenKey(run, key);
@@ -422,26 +398,22 @@ async function chooseKey(run: WriteRun): Promise<RunKey> {
 }
 
 /** The run of a key given with --idempotency-key: a key stands for one request of this account's own. */
-async function givenKey(run: WriteRun, key: string): Promise<RunKey> {
+async function givenKey(run: WriteRun, key: string) {
   const { ports, journal, match } = run;
   const [known] = await journal.list({ idempotencyKey: key });
   if (!known) return { key, resumed: true };
-  // A key stands for one request: the journal would otherwise credit this run to the earlier action.
   const resume = `\`${resumeCommand(ports, known)}\``;
-  if (!matchesRequest(known, match))
-    throw new UsageError(
-      `--idempotency-key: that key belongs to journal ${known.id} (a ${known.command} ${started(known)}) with another request, account or environment; a key is reused only for the same request (${resume} finishes that one).`,
-    );
-  if (known.group !== undefined && known.group !== match.group)
-    throw new UsageError(
-      `--idempotency-key: that key belongs to a leg of ${known.group} (journal ${known.id}); finish that action with ${resume}.`,
-    );
   const done = landed(known);
-  // A row is valid once: a key whose action ended is never sent again, under a second row.
-  if (!done && !isUnresolved(known))
-    throw new UsageError(
-      `--idempotency-key: that key's action (journal ${known.id}, a ${known.command} ${started(known)}) ended ${safeText(known.outcome)}; a key is one action, so nothing was sent: run the command without --idempotency-key, or with a new key, for another.`,
-    );
+  // A key stands for one request: the journal would otherwise credit this run to the earlier action. A row is valid
+  // once: a key whose action ended is never sent again, under a second row.
+  const refused = !matchesRequest(known, match)
+    ? ` belongs to journal ${known.id} (a ${known.command} ${started(known)}) with another request, account or environment; a key is reused only for the same request (${resume} finishes that one).`
+    : known.group !== undefined && known.group !== match.group
+      ? ` belongs to a leg of ${known.group} (journal ${known.id}); finish that action with ${resume}.`
+      : !done &&
+        !isUnresolved(known) &&
+        `'s action (journal ${known.id}, a ${known.command} ${started(known)}) ended ${safeText(known.outcome)}; a key is one action, so nothing was sent: run the command without --idempotency-key, or with a new key, for another.`;
+  if (refused) throw new UsageError(`--idempotency-key: that key${refused}`);
   // What the run takes from the row (its key, its outcome, its request to resend) must be this account's own.
   await requireOwnRow(ports, known);
   // Done already (a script re-running a command killed after its action): exactly once, nothing sent. A planned
@@ -677,29 +649,28 @@ async function gateTheSend({ ports, action, checked }: WriteRun, run: RunKey) {
   const fresh = !checked && !run.resumed;
   const { planCheck, tradeGate: gate } = ports;
   const approvedTrades = action.approved?.by === 'retry' ? action.approved.trades : undefined;
-  const bound = planCheck && approvedTrades;
+  const bound = planCheck && (fresh || approvedTrades);
   // What it trades as the side is now (a close: what it holds), under the side's lock.
-  let judged = (fresh && planCheck) || gate || bound ? await action.trades?.() : undefined;
+  let judged = bound || gate ? await action.trades?.() : undefined;
   // A token holds for the trades it was checked on: a retry under the server's field name goes only while they hold.
-  if (fresh ? planCheck : bound && !sameAsShown(bound, judged)) planCheck!.check([action.plan(run.key)], judged);
+  if (bound && (fresh || !sameAsShown(approvedTrades, judged))) planCheck.check([action.plan(run.key)], judged);
   // An agent's token is its confirmation: it holds for the trades it was checked on.
   const approvedOn = approvedTrades ?? (fresh && planCheck ? judged : undefined);
-  if (!gate) return { approvedOn, judged };
   // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
-  if (!checked)
+  if (gate && !checked)
     await gate.admit(
       judged,
       action.command,
       run.resumed && run.entry?.via === 'agent' ? { finishing: run.entry.id } : undefined,
     );
-  if (judged === undefined) return { approvedOn, judged };
+  if (!gate || judged === undefined) return { approvedOn, judged };
   /** What it trades as read again before a retry of the send (the last read before the send). */
   let retried: Trade[] | undefined;
   return {
     approvedOn,
     judged,
     retried: () => retried,
-    judgedUsd: cents(judged.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0)),
+    judgedUsd: tradesUsd(judged),
     sendHooks: {
       beforeRetry: async (reason) => {
         const now = await action.trades?.();
@@ -920,7 +891,17 @@ type EntryWriter = ReturnType<typeof entryWriter>;
 function entryWriter(run: WriteRun, entry: JournalEntry) {
   const record = (patch: JournalPatch) =>
     run.journal.update(entry.id, patch).catch((error: unknown) => {
-      if (error instanceof InterruptedError) throw stoppedAfterSend(error, entry, finishHint(run, entry));
+      // Stopped by a signal while the journal recorded what followed the send: the signal's exit, with the key.
+      if (error instanceof InterruptedError)
+        throw Object.assign(
+          new InterruptedError(
+            `The ${entry.command} was sent; ${error.message.replace(/^./, (first) => first.toLowerCase())}`,
+            {
+              hint: finishHint(run, entry),
+            },
+          ),
+          { idempotencyKey: entry.idempotency_key, journalId: entry.id },
+        );
       if (!(error instanceof JournalError)) throw error;
       throw sentUnknown(run, entry, `the journal could not record what happened next: ${error.message}`, error);
     });
