@@ -193,10 +193,10 @@ export function notTheRows(book: SideBook, reference: string | undefined, adopte
   );
 }
 
-/** Whether the side's views show hedge `id` held: filled on its record, on a side listed in step. */
-export const holdsHedge = (book: SideBook, id: string) => {
-  const holds = sideHolds(book);
-  return holds.holds === 'held' && holds.ids.includes(id);
+/** Whether the side's views show hedge `id` held: filled on its record, on a side listed in step (undefined: not read). */
+const holdsHedge = (book: SideBook | undefined, id: string) => {
+  const holds = book && sideHolds(book);
+  return holds?.holds === 'held' && holds.ids.includes(id);
 };
 
 /** A side as it was shown or kept (a confirmation's, the journal's side_after): its hedges not final, and their sum. */
@@ -408,9 +408,9 @@ export function proveChange(
   const byRecord = kind !== 'open' && kind !== 'close' && holds.holds === 'flat';
   if (!byRecord || expectedAfterChange(kind, before, changeUsd).closes) {
     const verdict = changeVerdict(book, expected);
-    const nowUsd = holds.holds === 'held' ? holds.notionalUsd : holds.holds === 'flat' ? 0 : undefined;
-    const partly = verdict.verdict === 'not-yet' && kind !== 'open' && kind !== 'close' && nowUsd !== undefined;
-    return partly && !near(nowUsd, before) ? { ...verdict, verdict: 'partly' } : verdict;
+    // (A flat side here is one the change closes, which landed.)
+    const partly = verdict.verdict === 'not-yet' && (kind === 'add' || kind === 'reduce') && holds.holds === 'held';
+    return partly && !near(holds.notionalUsd, before) ? { ...verdict, verdict: 'partly' } : verdict;
   }
   if (ended === undefined) return { asks: 'hedge' };
   const usd = ended?.notionalUsd;
@@ -452,8 +452,8 @@ export function earlierChange(
       return { verdict: 'unknown', why: hedge.maturityAtMs === undefined ? 'no-maturity' : 'matured' };
   }
   if (verdict === 'landed') return { verdict };
-  const ownHeld = hedgeId !== undefined && holdsHedge(book, hedgeId);
-  return { verdict: verdict === 'not-yet' && !answered && kind === 'close' && ownHeld ? 'not-landed' : 'unknown' };
+  const ownHeld = verdict === 'not-yet' && !answered && kind === 'close' && holdsHedge(book, hedgeId!);
+  return { verdict: ownHeld ? 'not-landed' : 'unknown' };
 }
 
 /** What a close of the side takes, as its views show it: its filled hedges and those still being opened (undefined:
@@ -499,13 +499,12 @@ export function referenceInUse(
   const standing = (record: HedgeRecord) => recordStanding(record).standing;
   const filled = carrying.filter((record) => standing(record) === 'filled');
   if (filled.length && !bookOf) return { asks: 'books', of: filled.map((record) => record.id) };
-  const book = (record: HedgeRecord) => bookOf?.(record);
-  const held = filled.filter((record) => book(record) !== undefined && holdsHedge(book(record)!, record.id));
+  const held = filled.filter((record) => holdsHedge(bookOf?.(record), record.id));
   const active = held.length
     ? held
-    : carrying.filter((record) => stillLive(record) && !book(record)?.ended.includes(record.id));
+    : carrying.filter((record) => stillLive(record) && !bookOf?.(record)?.ended.includes(record.id));
   const cut = held.length || active.some((record) => standing(record) !== 'filled') ? undefined : active;
-  const historyCut = cut?.map((record) => book(record)?.historyCut).find((at) => at !== undefined);
+  const historyCut = cut?.map((record) => bookOf?.(record)?.historyCut).find((at) => at !== undefined);
   const unknown = carrying.filter((record) => standing(record) === 'settling');
   return historyCut === undefined ? { active, unknown } : { active, unknown, historyCut };
 }

@@ -40,7 +40,15 @@ import type { WritePorts } from '../write/ports.js';
 import type { Trade } from '../../platform/runtime/settings.js';
 import { tradedUsd } from '../write/row-trust.js';
 import { formatMoney, formatRate, formatUsd, plural, readNumber, shortHash } from '../../core/number-format.js';
-import { cutSide, hedgeRecord, readableBook, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
+import {
+  cutSide,
+  hedgeRecord,
+  ofSide,
+  readableBook,
+  readSideInStep,
+  sideAfterOf,
+  SideViews,
+} from '../book/side-book.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import {
   findClosedRecord,
@@ -198,7 +206,7 @@ function expectedOf(t: TradeScope, before: JsonObject, namedId?: string | null):
   const { kind, usd } = t;
   const figure = kind === 'open' ? 0 : before[KINDS[kind].before!];
   if (typeof figure !== 'number') return;
-  const several = Array.isArray(before.hedge_ids) ? before.hedge_ids.filter((id) => typeof id === 'string') : undefined;
+  const several = heldIds(before);
   const hedgeId = kind !== 'close' && several ? undefined : (namedId ?? stringOf(before.hedge_id));
   const change = kind === 'close' ? { gone: several } : { changeUsd: usd };
   return withoutUndefined({ kind, before: figure, hedgeId, ...change });
@@ -257,12 +265,7 @@ export function tradeAction(
       return of.reads === 'change' ? checkChange(t) : undefined;
     },
     preview: quoted ? (kept) => (kind === 'open' ? quoteOpen(t, kept) : quoteAddition(t, kept)) : undefined,
-    before:
-      of.reads === 'change'
-        ? (kept) => beforeChange(t, kept)
-        : of.reads === 'close'
-          ? (kept) => beforeClose(t, kept)
-          : undefined,
+    before: of.reads && ((kept) => (of.reads === 'change' ? beforeChange : beforeClose)(t, kept)),
     question: (shown, kept) => questionWithUnchecked(record.question ?? of.question(t, shown, kept), unchecked),
     trades: () => tradesOf(t),
     plan: (key) => client.plan(kind, request, key),
@@ -279,7 +282,9 @@ export function tradeAction(
       };
     },
     wait: (answer, context) => waitFor(t, answer, context),
-    outcome: (result) => PROOFS[kind === 'open' ? openVerdict(result as Hedge) : 'landed'].outcome!(kind),
+    // An open's outcome is its hedge's record as the wait left it: failed, or filled.
+    outcome: (result) =>
+      PROOFS[kind === 'open' && 'failed' in recordStanding(result as Hedge) ? 'failed' : 'landed'].outcome!(kind),
     reconcile: (entry) => (kind === 'open' ? reconcileOpen(t, entry) : reconcileChange(t, entry)),
   };
 }
@@ -296,14 +301,15 @@ async function tradesOf(t: TradeScope): Promise<Trade[]> {
 
 /** What a kind's stages act on: the record, its request's fields, the reads every kind shares, and a change's or close's refusal of a flat side. */
 function scopeOf(ports: WritePorts, client: HedgeClient, record: TradeRecord) {
-  const { market, side, notional_usd, tenor_days, client_reference } = record.request as OpenRequest;
+  const { kind, request, checks } = record;
+  const { market, side, notional_usd, tenor_days, client_reference } = request as OpenRequest;
   return {
     ports,
     client,
     record,
-    kind: record.kind,
-    request: record.request,
-    checks: record.checks,
+    kind,
+    request,
+    checks,
     market,
     side,
     usd: notional_usd,
@@ -319,7 +325,7 @@ function scopeOf(ports: WritePorts, client: HedgeClient, record: TradeRecord) {
       if (sideHolds(book).holds === 'flat')
         throw new PreTradeCheckError(
           'no_open_hedge',
-          `There is no ${side} hedge on ${market} to ${record.kind}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
+          `There is no ${side} hedge on ${market} to ${kind}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
           { market, side },
           `Check \`${ports.hedgeCommand('positions')}\`${hint}.`,
         );
@@ -528,9 +534,6 @@ const PROOFS: Record<Proof['verdict'], { ends: boolean; outcome?: (kind: TradeKi
     'cannot-tell': { ends: false },
   };
 
-/** An open's outcome, from its hedge's record as the wait left it: failed, or filled. */
-const openVerdict = (hedge: Hedge): Proof['verdict'] => ('failed' in recordStanding(hedge) ? 'failed' : 'landed');
-
 /** What an unproven write is said as, by its last proof: not yet, a pending action (exit 7); ended before the change,
  * not applied (exit 3); a read that may be cut, how to read it whole; moved by another actor (or in part), or past
  * telling, cannot be told (exit 12). */
@@ -721,8 +724,7 @@ async function reconcileOpen({ client, readHedge }: TradeScope, entry: JournalEn
   const reference = stringOf(body.client_reference) || undefined;
   const opened = (await client.listHedges({ clientReference: reference })).filter(
     (hedge) =>
-      hedge.market.toUpperCase() === onMarket &&
-      hedge.side === onSide &&
+      ofSide(hedge, onMarket, onSide) &&
       Date.parse(String(hedge.opened_at)) >= from &&
       (!reference || sameReference(hedge.client_reference, reference)),
   );
@@ -804,10 +806,14 @@ export const stringOf = (value: unknown) => (typeof value === 'string' ? value :
 
 /** The hedges a close of the side ended: the one the answer named and those the side held before the send (journaled
  * with the entry, so that a resume names them too), less any open now. */
-function endedHedges(hedgeId: string, before: JsonObject | undefined, open?: SideAfter) {
-  const held = Array.isArray(before?.hedge_ids) ? before.hedge_ids.filter((id) => typeof id === 'string') : [];
+function endedHedges(hedgeId: string, before: JsonObject, open?: SideAfter) {
+  const held = heldIds(before) ?? [];
   return [...new Set([...held.filter((id) => !open?.hedge_ids.includes(id)), hedgeId])];
 }
+
+/** The side's hedges journaled beside an action of several (sideContext), if any. */
+const heldIds = ({ hedge_ids: ids }: JsonObject) =>
+  Array.isArray(ids) ? ids.filter((id) => typeof id === 'string') : undefined;
 
 /** What the journal records of a side's filled hedges beside an action whose request names neither: the deal
  * references, and the hedges' ids when there are several (a close ends every one). */
@@ -849,7 +855,7 @@ async function refuseDuplicateReference(
       client,
       judged.of.map((id) => byId.get(id)!),
     );
-    judged = referenceInUse(records, (record) => books.get(byId.get(record.id)!));
+    judged = referenceInUse(records, (record) => books.get(record.id));
   }
   if ('asks' in judged) return;
   if (judged.unknown.length)
@@ -881,12 +887,12 @@ async function refuseDuplicateReference(
   );
 }
 
-/** The book of each hedge's side, as one read of its views shows it; none when they cannot be read. */
+/** The book of each hedge's side by its id, as one read of its views shows it; none when they cannot be read. */
 async function sideBooksOf(client: HedgeClient, hedges: readonly Hedge[]) {
-  const books = new Map<Hedge, SideBook>();
+  const books = new Map<string, SideBook>();
   try {
     const views = await SideViews.read(client);
-    for (const hedge of hedges) books.set(hedge, await views.book(hedge.market, hedge.side));
+    for (const hedge of hedges) books.set(hedge.id, await views.book(hedge.market, hedge.side));
   } catch (error) {
     if (mustStop(error)) throw error;
   }
