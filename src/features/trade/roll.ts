@@ -718,11 +718,9 @@ async function rollOnce(ask: RollAsk): Promise<RollOutcome> {
 /** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
 export async function runRoll(ports: WritePorts, req: RollRequest) {
   const { market, side, write } = req;
-  const { hedgeCommand } = ports;
-  const { dryRun } = write;
   const guard = await guardLiveAction(ports, {
     action: 'roll a hedge (close it, then open a new one)',
-    dryRun,
+    dryRun: write.dryRun,
     approved: req.approved,
   });
   const client = await ports.client();
@@ -732,7 +730,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       (entry) => bodyOf(entry).market === market && bodyOf(entry).side === side,
     );
   const roll = () => rollOnce({ ports, client, req, guard, rollLegsOf });
-  if (dryRun) return roll();
+  if (write.dryRun) return roll();
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
   const waitingSince = ports.clock.now();
   return runPlan(ports, {
@@ -755,7 +753,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         {
           holder,
           details: { journal_group: rolled.group, hedge_id: rolled.hedge_id ?? null },
-          hint: `See it with \`${hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
+          hint: `See it with \`${ports.hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
         },
       );
     },
