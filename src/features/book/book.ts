@@ -113,21 +113,18 @@ export interface SideViewsRead {
  * history (a server may leave an early-closed hedge `filled`). A filled hedge on a side listed in step is held without
  * the history. What the model needs read before it can say (a further read, asked only when it decides) it asks for. */
 export function judgeSide(views: SideViewsRead): SideBook | { asks: 'records-cut' | 'history' | 'history-cut' } {
-  const judged = judgeViews(views);
-  const unseen = views.named?.find((id) => !views.records.some((record) => record.id === id));
-  return 'asks' in judged || judged.state === 'settling' || unseen === undefined
-    ? judged
-    : {
-        ...judged,
-        state: 'settling',
-        why: `it does not show hedge ${unseen} yet, which the server named in its answer to an open of it`,
-        unseen,
-      };
-}
-
-/** judgeSide, without the hedges the server named: a side settles on them only where its views agree otherwise. */
-function judgeViews(views: SideViewsRead): SideBook | { asks: 'records-cut' | 'history' | 'history-cut' } {
-  const { records, line, serverNow, recordsCut, history } = views;
+  const { records, line, serverNow, recordsCut, history, named } = views;
+  // A hedge the server named that no view shows settles a side only where its views agree otherwise.
+  const unseen = named?.find((id) => !records.some((record) => record.id === id));
+  const seen = (judged: SideBook): SideBook =>
+    judged.state === 'settling' || unseen === undefined
+      ? judged
+      : {
+          ...judged,
+          state: 'settling',
+          why: `it does not show hedge ${unseen} yet, which the server named in its answer to an open of it`,
+          unseen,
+        };
   const book = reconcileSide(records, line, serverNow.bestMs);
   // A line the records read fall short of (or cannot be checked against) may hold hedges past a cut read.
   const short =
@@ -143,7 +140,7 @@ function judgeViews(views: SideViewsRead): SideBook | { asks: 'records-cut' | 'h
       why: `the hedge records may be cut at ${recordsCut} filled hedges (the server gave no next page; it may not read the page size hedge sends)${book.why ? `, and ${book.why}` : ''}`,
       recordsCut,
     };
-  if (book.state !== 'settling' || !book.filled.length || book.unreadable) return book;
+  if (book.state !== 'settling' || !book.filled.length || book.unreadable) return seen(book);
   if (!history) return { asks: 'history' };
   const reconciled = reconcileSide(
     records.map((record) =>
@@ -154,7 +151,7 @@ function judgeViews(views: SideViewsRead): SideBook | { asks: 'records-cut' | 'h
   );
   // A filled hedge the history may list ended past what was read: said, and waited on (a trailing view may still bring
   // the side into step); past the bound, cannot tell.
-  if (reconciled.state !== 'settling' || !reconciled.filled.length || history.cutAt === null) return reconciled;
+  if (reconciled.state !== 'settling' || !reconciled.filled.length || history.cutAt === null) return seen(reconciled);
   if (history.cutAt === undefined) return { asks: 'history-cut' };
   return {
     ...reconciled,
