@@ -817,8 +817,7 @@ const heldIds = ({ hedge_ids: ids }: JsonObject) =>
 
 /** What the journal records of a side's filled hedges beside an action whose request names neither: the deal
  * references, and the hedges' ids when there are several (a close ends every one). */
-function sideContext(book: SideBook | undefined) {
-  const filled = book?.filled ?? [];
+function sideContext({ filled }: SideBook) {
   const references = [...new Set(filled.flatMap((record) => record.clientReference ?? []))];
   return {
     ...(references.length && { client_reference: references.join(', ') }),
