@@ -337,11 +337,7 @@ export interface BoundSide {
  * several that may have matured by then may settle on its own, and a close of the side would take the others alone;
  * other hedges or another sum, the side moved. A lone bound hedge that ended leaves nothing to split: that side is
  * renewed anew. How it changed, or undefined. */
-export function changedSincePlan(
-  bound: BoundSide,
-  found: SideShown,
-  at: { latestMs: number },
-): { matured: NonNullable<BoundSide['soonest']> } | { moved: SideShown } | undefined {
+export function changedSincePlan(bound: BoundSide, found: SideShown, at: { latestMs: number }) {
   const { shown, soonest } = bound;
   if (soonest && mayHaveMatured(soonest.maturityAtMs, at)) return { matured: soonest };
   if (sameSide(found, shown) || (shown.hedge_ids.length === 1 && found.hedge_ids.length === 0)) return;

@@ -202,7 +202,7 @@ function closeQuestion({ market, side }: TradeScope, shown: readonly Trade[] | u
  * answer's, else the one the side's line named before): undefined when the side's notional before it was not read.
  * An add or a reduce of a side of several hedges names none (it may land on any of them, or end one). The wait and a
  * resume's reconcile build it alike. */
-function expectedOf(t: TradeScope, before: JsonObject, namedId?: string | null): ExpectedChange | undefined {
+function expectedOf(t: TradeScope, before: JsonObject, namedId?: string | null) {
   const { kind, usd } = t;
   const figure = kind === 'open' ? 0 : before[KINDS[kind].before!];
   if (typeof figure !== 'number') return;
@@ -292,7 +292,7 @@ export function tradeAction(
 /** What a kind trades, for an agent's limits and a confirmation: the amount is the request's, and the side's hedges
  * are read (a confirmation binds them); an open under an agent's limits alone is judged by its notional, with nothing
  * read; a close trades what the side holds when sent. */
-async function tradesOf(t: TradeScope): Promise<Trade[]> {
+async function tradesOf(t: TradeScope) {
   const { ports, client, kind, market, side, usd } = t;
   if (kind === 'close') return closeTrades(t);
   if (kind === 'open' && ports.tradeGate && !ports.planCheck) return [{ market, notionalUsd: usd }];
@@ -360,7 +360,7 @@ async function readPosition({ ports, client, market, side }: TradeScope, kept?: 
 
 /** A change needs a hedge to change: refused before anything is journaled when every view shows the side flat, and a
  * reduce beyond what the side holds. */
-async function checkChange(t: TradeScope): Promise<TradeKept | undefined> {
+async function checkChange(t: TradeScope) {
   const { record, market, side, hedgeCommand } = t;
   if (record.serverDecides) return;
   const position = await readPosition(t);
