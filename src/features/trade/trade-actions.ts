@@ -7,6 +7,7 @@ import {
   cutRead,
   earlierChange,
   expectedAfterChange,
+  expectedNotional,
   openSearchFrom,
   proveChange,
   recordStanding,
@@ -789,14 +790,14 @@ async function reconcileChange(t: TradeScope, entry: JournalEntry) {
   if (judged.why === 'held-nothing')
     return found(judged.verdict, `${onSide} is flat, and it held nothing when the ${kind} was about to be sent`);
   // In the words of the side as it stands, against what it held before the send and would hold after it.
-  const after = kind === 'close' ? undefined : expectedAfterChange(kind as 'add' | 'reduce', before, t.usd);
+  const after = expectedNotional(expected);
   const shown =
     holds.holds === 'held'
       ? `the ${side} side is ${formatUsd(holds.notionalUsd)}${hedgeId && !holds.ids.includes(hedgeId) ? `, under other hedges than ${safeText(hedgeId)}` : ''}`
       : holds.holds === 'flat'
         ? `no ${side} position on ${market}`
         : `the ${side} side ${holds.holds === 'settling' ? 'is settling' : 'cannot be told'} (${safeText(holds.why)})`;
-  const said = `${shown} now; it was ${formatUsd(before)} before the ${kind} was sent, and would be ${!after || after.closes ? 'closed' : formatUsd(after.notionalUsd)} after it`;
+  const said = `${shown} now; it was ${formatUsd(before)} before the ${kind} was sent, and would be ${after ? formatUsd(after) : 'closed'} after it`;
   const but = { unread: 'cannot be read', 'no-maturity': 'shows no maturity', matured: 'may have matured and settled' };
   const evidence = `${said}${judged.why ? `, but its hedge ${safeText(hedgeId ?? '')} ${but[judged.why]}` : ''}`;
   return found(judged.verdict, evidence, judged.verdict === 'landed' ? submittedAnswer(entry) : undefined);
