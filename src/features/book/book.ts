@@ -113,21 +113,18 @@ export interface SideViewsRead {
  * history (a server may leave an early-closed hedge `filled`). A filled hedge on a side listed in step is held without
  * the history. What the model needs read before it can say (a further read, asked only when it decides) it asks for. */
 export function judgeSide(views: SideViewsRead): SideBook | { asks: 'records-cut' | 'history' | 'history-cut' } {
-  const judged = judgeViews(views);
-  const unseen = views.named?.find((id) => !views.records.some((record) => record.id === id));
-  return 'asks' in judged || judged.state === 'settling' || unseen === undefined
-    ? judged
-    : {
-        ...judged,
-        state: 'settling',
-        why: `it does not show hedge ${unseen} yet, which the server named in its answer to an open of it`,
-        unseen,
-      };
-}
-
-/** judgeSide, without the hedges the server named: a side settles on them only where its views agree otherwise. */
-function judgeViews(views: SideViewsRead): SideBook | { asks: 'records-cut' | 'history' | 'history-cut' } {
-  const { records, line, serverNow, recordsCut, history } = views;
+  const { records, line, serverNow, recordsCut, history, named } = views;
+  // A hedge the server named that no view shows settles a side only where its views agree otherwise.
+  const unseen = named?.find((id) => !records.some((record) => record.id === id));
+  const seen = (judged: SideBook): SideBook =>
+    judged.state === 'settling' || unseen === undefined
+      ? judged
+      : {
+          ...judged,
+          state: 'settling',
+          why: `it does not show hedge ${unseen} yet, which the server named in its answer to an open of it`,
+          unseen,
+        };
   const book = reconcileSide(records, line, serverNow.bestMs);
   // A line the records read fall short of (or cannot be checked against) may hold hedges past a cut read.
   const short =
@@ -143,7 +140,7 @@ function judgeViews(views: SideViewsRead): SideBook | { asks: 'records-cut' | 'h
       why: `the hedge records may be cut at ${recordsCut} filled hedges (the server gave no next page; it may not read the page size hedge sends)${book.why ? `, and ${book.why}` : ''}`,
       recordsCut,
     };
-  if (book.state !== 'settling' || !book.filled.length || book.unreadable) return book;
+  if (book.state !== 'settling' || !book.filled.length || book.unreadable) return seen(book);
   if (!history) return { asks: 'history' };
   const reconciled = reconcileSide(
     records.map((record) =>
@@ -154,7 +151,7 @@ function judgeViews(views: SideViewsRead): SideBook | { asks: 'records-cut' | 'h
   );
   // A filled hedge the history may list ended past what was read: said, and waited on (a trailing view may still bring
   // the side into step); past the bound, cannot tell.
-  if (reconciled.state !== 'settling' || !reconciled.filled.length || history.cutAt === null) return reconciled;
+  if (reconciled.state !== 'settling' || !reconciled.filled.length || history.cutAt === null) return seen(reconciled);
   if (history.cutAt === undefined) return { asks: 'history-cut' };
   return {
     ...reconciled,
@@ -193,10 +190,10 @@ export function notTheRows(book: SideBook, reference: string | undefined, adopte
   );
 }
 
-/** Whether the side's views show hedge `id` held: filled on its record, on a side listed in step. */
-export const holdsHedge = (book: SideBook, id: string) => {
-  const holds = sideHolds(book);
-  return holds.holds === 'held' && holds.ids.includes(id);
+/** Whether the side's views show hedge `id` held: filled on its record, on a side listed in step (undefined: not read). */
+const holdsHedge = (book: SideBook | undefined, id: string) => {
+  const holds = book && sideHolds(book);
+  return holds?.holds === 'held' && holds.ids.includes(id);
 };
 
 /** A side as it was shown or kept (a confirmation's, the journal's side_after): its hedges not final, and their sum. */
@@ -340,11 +337,7 @@ export interface BoundSide {
  * several that may have matured by then may settle on its own, and a close of the side would take the others alone;
  * other hedges or another sum, the side moved. A lone bound hedge that ended leaves nothing to split: that side is
  * renewed anew. How it changed, or undefined. */
-export function changedSincePlan(
-  bound: BoundSide,
-  found: SideShown,
-  at: { latestMs: number },
-): { matured: NonNullable<BoundSide['soonest']> } | { moved: SideShown } | undefined {
+export function changedSincePlan(bound: BoundSide, found: SideShown, at: { latestMs: number }) {
   const { shown, soonest } = bound;
   if (soonest && mayHaveMatured(soonest.maturityAtMs, at)) return { matured: soonest };
   if (sameSide(found, shown) || (shown.hedge_ids.length === 1 && found.hedge_ids.length === 0)) return;
@@ -408,9 +401,9 @@ export function proveChange(
   const byRecord = kind !== 'open' && kind !== 'close' && holds.holds === 'flat';
   if (!byRecord || expectedAfterChange(kind, before, changeUsd).closes) {
     const verdict = changeVerdict(book, expected);
-    const nowUsd = holds.holds === 'held' ? holds.notionalUsd : holds.holds === 'flat' ? 0 : undefined;
-    const partly = verdict.verdict === 'not-yet' && kind !== 'open' && kind !== 'close' && nowUsd !== undefined;
-    return partly && !near(nowUsd, before) ? { ...verdict, verdict: 'partly' } : verdict;
+    // (A flat side here is one the change closes, which landed.)
+    const partly = verdict.verdict === 'not-yet' && (kind === 'add' || kind === 'reduce') && holds.holds === 'held';
+    return partly && !near(holds.notionalUsd, before) ? { ...verdict, verdict: 'partly' } : verdict;
   }
   if (ended === undefined) return { asks: 'hedge' };
   const usd = ended?.notionalUsd;
@@ -452,8 +445,8 @@ export function earlierChange(
       return { verdict: 'unknown', why: hedge.maturityAtMs === undefined ? 'no-maturity' : 'matured' };
   }
   if (verdict === 'landed') return { verdict };
-  const ownHeld = hedgeId !== undefined && holdsHedge(book, hedgeId);
-  return { verdict: verdict === 'not-yet' && !answered && kind === 'close' && ownHeld ? 'not-landed' : 'unknown' };
+  const ownHeld = verdict === 'not-yet' && !answered && kind === 'close' && holdsHedge(book, hedgeId!);
+  return { verdict: ownHeld ? 'not-landed' : 'unknown' };
 }
 
 /** What a close of the side takes, as its views show it: its filled hedges and those still being opened (undefined:
@@ -499,13 +492,12 @@ export function referenceInUse(
   const standing = (record: HedgeRecord) => recordStanding(record).standing;
   const filled = carrying.filter((record) => standing(record) === 'filled');
   if (filled.length && !bookOf) return { asks: 'books', of: filled.map((record) => record.id) };
-  const book = (record: HedgeRecord) => bookOf?.(record);
-  const held = filled.filter((record) => book(record) !== undefined && holdsHedge(book(record)!, record.id));
+  const held = filled.filter((record) => holdsHedge(bookOf?.(record), record.id));
   const active = held.length
     ? held
-    : carrying.filter((record) => stillLive(record) && !book(record)?.ended.includes(record.id));
+    : carrying.filter((record) => stillLive(record) && !bookOf?.(record)?.ended.includes(record.id));
   const cut = held.length || active.some((record) => standing(record) !== 'filled') ? undefined : active;
-  const historyCut = cut?.map((record) => book(record)?.historyCut).find((at) => at !== undefined);
+  const historyCut = cut?.map((record) => bookOf?.(record)?.historyCut).find((at) => at !== undefined);
   const unknown = carrying.filter((record) => standing(record) === 'settling');
   return historyCut === undefined ? { active, unknown } : { active, unknown, historyCut };
 }

@@ -21,6 +21,10 @@ export function sideAfterOf(book: SideBook) {
 
 export { sameHedges, sameSide } from './book.js';
 
+/** Whether a hedge is of the side (a market named in any case). */
+export const ofSide = (hedge: Hedge, market: string, side: unknown) =>
+  hedge.market.toUpperCase() === market.toUpperCase() && hedge.side === side;
+
 export function hedgeRecord(hedge: Hedge) {
   // A maturity as the book keeps it, in ms; none when it cannot be read.
   const maturityAtMs = Date.parse(hedge.maturity_at ?? '');
@@ -78,9 +82,7 @@ export const SideViews = {
       /** The side's book now (book.ts judgeSide), its maturities judged on the server's time; the reads it asks for
        * made only when it asks. */
       async book(market: string, side: Side, named?: readonly string[]): Promise<SideBook> {
-        const records = hedges
-          .filter((hedge) => hedge.market.toUpperCase() === market.toUpperCase() && hedge.side === side)
-          .map(hedgeRecord);
+        const records = hedges.filter((hedge) => ofSide(hedge, market, side)).map(hedgeRecord);
         const found = findSide(listed, market, side);
         const line = found && {
           ...(found.notionalUsd !== undefined && !found.notionalFromHedge && { notionalUsd: found.notionalUsd }),

@@ -39,7 +39,7 @@ import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction, hedgesWords, sayMovedSinceAsked } from '../write/confirm.js';
 import { findSide } from '../book/positions.js';
-import { changedSincePlan, endedWithin, sideHolds, type BoundSide, type HedgeRecord } from '../book/book.js';
+import { changedSincePlan, endedWithin, sideHolds, type HedgeRecord } from '../book/book.js';
 import { hedgeRecord, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
@@ -116,7 +116,7 @@ async function legsOf(ports: WritePorts, group: string, entries?: readonly Journ
 
 /** What the plan bound of the side, as its open leg keeps it (`shown` absent: a roll that closes nothing, or one
  * journaled without it). */
-function boundOf(context: JsonObject): Partial<BoundSide> {
+function boundOf(context: JsonObject) {
   const ids = context.bound_hedge_ids;
   const notional = readNumber(context.bound_notional_usd);
   const soonest = stringOf(context.soonest_hedge_id);
@@ -171,12 +171,11 @@ async function sideChanged(run: RollRun, changed: NonNullable<ReturnType<typeof 
   const { group, request, bound } = run.legs;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   const { hedgeCommand } = run.ports;
-  const how =
-    'matured' in changed
-      ? `hedge ${safeText(changed.matured.id)} ${changed.matured.maturityAtMs === undefined ? 'has no maturity hedge can read' : `matured at ${utcMinute(changed.matured.maturityAtMs)} UTC`}, possibly before the close ${closed ? 'landed' : 'could be sent'}: it may have settled on its own, and a close of the side would take the others alone`
-      : closed
-        ? `it held ${formatUsd(changed.moved.notional_usd)} when the close was sent, not the ${formatUsd(notionalUsd)} planned on; something outside this roll changed it`
-        : `it holds ${formatUsd(changed.moved.notional_usd)} in ${hedgesWords(changed.moved)} now, not the ${formatUsd(bound.shown!.notional_usd)} in ${hedgesWords(bound.shown!)} planned on; something outside this roll changed it`;
+  const how = changed.matured
+    ? `hedge ${safeText(changed.matured.id)} ${changed.matured.maturityAtMs === undefined ? 'has no maturity hedge can read' : `matured at ${utcMinute(changed.matured.maturityAtMs)} UTC`}, possibly before the close ${closed ? 'landed' : 'could be sent'}: it may have settled on its own, and a close of the side would take the others alone`
+    : closed
+      ? `it held ${formatUsd(changed.moved.notional_usd)} when the close was sent, not the ${formatUsd(notionalUsd)} planned on; something outside this roll changed it`
+      : `it holds ${formatUsd(changed.moved.notional_usd)} in ${hedgesWords(changed.moved)} now, not the ${formatUsd(bound.shown!.notional_usd)} in ${hedgesWords(bound.shown!)} planned on; something outside this roll changed it`;
   await abandon(run, `not sent: the side changed since the plan (${closed ? 'after' : 'before'} the close)`);
   const planned = `The roll of the ${side} side of ${market} stopped: the side changed since the plan: ${how}.`;
   return new UnresolvedError(
@@ -187,7 +186,7 @@ async function sideChanged(run: RollRun, changed: NonNullable<ReturnType<typeof 
       details: {
         journal_group: group,
         ...(closed && { covered: false }),
-        ...('matured' in changed && { matured_hedge_id: changed.matured.id }),
+        ...(changed.matured && { matured_hedge_id: changed.matured.id }),
       },
       hint: closed
         ? `See what settled and what the close took with \`${hedgeCommand('history')}\`, then cover the side: \`${hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`
@@ -678,7 +677,7 @@ async function confirmedRoll(ask: RollAsk) {
 
 /** Finish an earlier roll of the side, or plan, check, confirm and carry out a new one (anew when the side moved while
  * a person was asked): its open journaled, planned, before anything is sent. */
-async function rollOnce(ask: RollAsk): Promise<RollOutcome> {
+async function rollOnce(ask: RollAsk) {
   const { ports, req, guard } = ask;
   const { market, side, write } = req;
   const notes: string[] = [];
@@ -718,11 +717,9 @@ async function rollOnce(ask: RollAsk): Promise<RollOutcome> {
 /** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
 export async function runRoll(ports: WritePorts, req: RollRequest) {
   const { market, side, write } = req;
-  const { hedgeCommand } = ports;
-  const { dryRun } = write;
   const guard = await guardLiveAction(ports, {
     action: 'roll a hedge (close it, then open a new one)',
-    dryRun,
+    dryRun: write.dryRun,
     approved: req.approved,
   });
   const client = await ports.client();
@@ -732,7 +729,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       (entry) => bodyOf(entry).market === market && bodyOf(entry).side === side,
     );
   const roll = () => rollOnce({ ports, client, req, guard, rollLegsOf });
-  if (dryRun) return roll();
+  if (write.dryRun) return roll();
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
   const waitingSince = ports.clock.now();
   return runPlan(ports, {
@@ -755,7 +752,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         {
           holder,
           details: { journal_group: rolled.group, hedge_id: rolled.hedge_id ?? null },
-          hint: `See it with \`${hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
+          hint: `See it with \`${ports.hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
         },
       );
     },

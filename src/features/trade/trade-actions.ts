@@ -7,6 +7,7 @@ import {
   cutRead,
   earlierChange,
   expectedAfterChange,
+  expectedNotional,
   openSearchFrom,
   proveChange,
   recordStanding,
@@ -40,7 +41,15 @@ import type { WritePorts } from '../write/ports.js';
 import type { Trade } from '../../platform/runtime/settings.js';
 import { tradedUsd } from '../write/row-trust.js';
 import { formatMoney, formatRate, formatUsd, plural, readNumber, shortHash } from '../../core/number-format.js';
-import { cutSide, hedgeRecord, readableBook, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
+import {
+  cutSide,
+  hedgeRecord,
+  ofSide,
+  readableBook,
+  readSideInStep,
+  sideAfterOf,
+  SideViews,
+} from '../book/side-book.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import {
   findClosedRecord,
@@ -194,11 +203,11 @@ function closeQuestion({ market, side }: TradeScope, shown: readonly Trade[] | u
  * answer's, else the one the side's line named before): undefined when the side's notional before it was not read.
  * An add or a reduce of a side of several hedges names none (it may land on any of them, or end one). The wait and a
  * resume's reconcile build it alike. */
-function expectedOf(t: TradeScope, before: JsonObject, namedId?: string | null): ExpectedChange | undefined {
+function expectedOf(t: TradeScope, before: JsonObject, namedId?: string | null) {
   const { kind, usd } = t;
   const figure = kind === 'open' ? 0 : before[KINDS[kind].before!];
   if (typeof figure !== 'number') return;
-  const several = Array.isArray(before.hedge_ids) ? before.hedge_ids.filter((id) => typeof id === 'string') : undefined;
+  const several = heldIds(before);
   const hedgeId = kind !== 'close' && several ? undefined : (namedId ?? stringOf(before.hedge_id));
   const change = kind === 'close' ? { gone: several } : { changeUsd: usd };
   return withoutUndefined({ kind, before: figure, hedgeId, ...change });
@@ -257,12 +266,7 @@ export function tradeAction(
       return of.reads === 'change' ? checkChange(t) : undefined;
     },
     preview: quoted ? (kept) => (kind === 'open' ? quoteOpen(t, kept) : quoteAddition(t, kept)) : undefined,
-    before:
-      of.reads === 'change'
-        ? (kept) => beforeChange(t, kept)
-        : of.reads === 'close'
-          ? (kept) => beforeClose(t, kept)
-          : undefined,
+    before: of.reads && ((kept) => (of.reads === 'change' ? beforeChange : beforeClose)(t, kept)),
     question: (shown, kept) => questionWithUnchecked(record.question ?? of.question(t, shown, kept), unchecked),
     trades: () => tradesOf(t),
     plan: (key) => client.plan(kind, request, key),
@@ -279,7 +283,9 @@ export function tradeAction(
       };
     },
     wait: (answer, context) => waitFor(t, answer, context),
-    outcome: (result) => PROOFS[kind === 'open' ? openVerdict(result as Hedge) : 'landed'].outcome!(kind),
+    // An open's outcome is its hedge's record as the wait left it: failed, or filled.
+    outcome: (result) =>
+      PROOFS[kind === 'open' && 'failed' in recordStanding(result as Hedge) ? 'failed' : 'landed'].outcome!(kind),
     reconcile: (entry) => (kind === 'open' ? reconcileOpen(t, entry) : reconcileChange(t, entry)),
   };
 }
@@ -287,7 +293,7 @@ export function tradeAction(
 /** What a kind trades, for an agent's limits and a confirmation: the amount is the request's, and the side's hedges
  * are read (a confirmation binds them); an open under an agent's limits alone is judged by its notional, with nothing
  * read; a close trades what the side holds when sent. */
-async function tradesOf(t: TradeScope): Promise<Trade[]> {
+async function tradesOf(t: TradeScope) {
   const { ports, client, kind, market, side, usd } = t;
   if (kind === 'close') return closeTrades(t);
   if (kind === 'open' && ports.tradeGate && !ports.planCheck) return [{ market, notionalUsd: usd }];
@@ -296,14 +302,15 @@ async function tradesOf(t: TradeScope): Promise<Trade[]> {
 
 /** What a kind's stages act on: the record, its request's fields, the reads every kind shares, and a change's or close's refusal of a flat side. */
 function scopeOf(ports: WritePorts, client: HedgeClient, record: TradeRecord) {
-  const { market, side, notional_usd, tenor_days, client_reference } = record.request as OpenRequest;
+  const { kind, request, checks } = record;
+  const { market, side, notional_usd, tenor_days, client_reference } = request as OpenRequest;
   return {
     ports,
     client,
     record,
-    kind: record.kind,
-    request: record.request,
-    checks: record.checks,
+    kind,
+    request,
+    checks,
     market,
     side,
     usd: notional_usd,
@@ -319,7 +326,7 @@ function scopeOf(ports: WritePorts, client: HedgeClient, record: TradeRecord) {
       if (sideHolds(book).holds === 'flat')
         throw new PreTradeCheckError(
           'no_open_hedge',
-          `There is no ${side} hedge on ${market} to ${record.kind}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
+          `There is no ${side} hedge on ${market} to ${kind}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
           { market, side },
           `Check \`${ports.hedgeCommand('positions')}\`${hint}.`,
         );
@@ -354,7 +361,7 @@ async function readPosition({ ports, client, market, side }: TradeScope, kept?: 
 
 /** A change needs a hedge to change: refused before anything is journaled when every view shows the side flat, and a
  * reduce beyond what the side holds. */
-async function checkChange(t: TradeScope): Promise<TradeKept | undefined> {
+async function checkChange(t: TradeScope) {
   const { record, market, side, hedgeCommand } = t;
   if (record.serverDecides) return;
   const position = await readPosition(t);
@@ -527,9 +534,6 @@ const PROOFS: Record<Proof['verdict'], { ends: boolean; outcome?: (kind: TradeKi
     partly: { ends: false },
     'cannot-tell': { ends: false },
   };
-
-/** An open's outcome, from its hedge's record as the wait left it: failed, or filled. */
-const openVerdict = (hedge: Hedge): Proof['verdict'] => ('failed' in recordStanding(hedge) ? 'failed' : 'landed');
 
 /** What an unproven write is said as, by its last proof: not yet, a pending action (exit 7); ended before the change,
  * not applied (exit 3); a read that may be cut, how to read it whole; moved by another actor (or in part), or past
@@ -730,8 +734,7 @@ async function reconcileOpen({ client, readHedge }: TradeScope, entry: JournalEn
   const reference = stringOf(body.client_reference) || undefined;
   const opened = (await client.listHedges({ clientReference: reference })).filter(
     (hedge) =>
-      hedge.market.toUpperCase() === onMarket &&
-      hedge.side === onSide &&
+      ofSide(hedge, onMarket, onSide) &&
       Date.parse(String(hedge.opened_at)) >= from &&
       (!reference || sameReference(hedge.client_reference, reference)),
   );
@@ -796,14 +799,14 @@ async function reconcileChange(t: TradeScope, entry: JournalEntry) {
   if (judged.why === 'held-nothing')
     return found(judged.verdict, `${onSide} is flat, and it held nothing when the ${kind} was about to be sent`);
   // In the words of the side as it stands, against what it held before the send and would hold after it.
-  const after = kind === 'close' ? undefined : expectedAfterChange(kind as 'add' | 'reduce', before, t.usd);
+  const after = expectedNotional(expected);
   const shown =
     holds.holds === 'held'
       ? `the ${side} side is ${formatUsd(holds.notionalUsd)}${hedgeId && !holds.ids.includes(hedgeId) ? `, under other hedges than ${safeText(hedgeId)}` : ''}`
       : holds.holds === 'flat'
         ? `no ${side} position on ${market}`
         : `the ${side} side ${holds.holds === 'settling' ? 'is settling' : 'cannot be told'} (${safeText(holds.why)})`;
-  const said = `${shown} now; it was ${formatUsd(before)} before the ${kind} was sent, and would be ${!after || after.closes ? 'closed' : formatUsd(after.notionalUsd)} after it`;
+  const said = `${shown} now; it was ${formatUsd(before)} before the ${kind} was sent, and would be ${after ? formatUsd(after) : 'closed'} after it`;
   const but = { unread: 'cannot be read', 'no-maturity': 'shows no maturity', matured: 'may have matured and settled' };
   const evidence = `${said}${judged.why ? `, but its hedge ${safeText(hedgeId ?? '')} ${but[judged.why]}` : ''}`;
   return found(judged.verdict, evidence, judged.verdict === 'landed' ? submittedAnswer(entry) : undefined);
@@ -813,15 +816,18 @@ export const stringOf = (value: unknown) => (typeof value === 'string' ? value :
 
 /** The hedges a close of the side ended: the one the answer named and those the side held before the send (journaled
  * with the entry, so that a resume names them too), less any open now. */
-function endedHedges(hedgeId: string, before: JsonObject | undefined, open?: SideAfter) {
-  const held = Array.isArray(before?.hedge_ids) ? before.hedge_ids.filter((id) => typeof id === 'string') : [];
+function endedHedges(hedgeId: string, before: JsonObject, open?: SideAfter) {
+  const held = heldIds(before) ?? [];
   return [...new Set([...held.filter((id) => !open?.hedge_ids.includes(id)), hedgeId])];
 }
 
+/** The side's hedges journaled beside an action of several (sideContext), if any. */
+const heldIds = ({ hedge_ids: ids }: JsonObject) =>
+  Array.isArray(ids) ? ids.filter((id) => typeof id === 'string') : undefined;
+
 /** What the journal records of a side's filled hedges beside an action whose request names neither: the deal
  * references, and the hedges' ids when there are several (a close ends every one). */
-function sideContext(book: SideBook | undefined) {
-  const filled = book?.filled ?? [];
+function sideContext({ filled }: SideBook) {
   const references = [...new Set(filled.flatMap((record) => record.clientReference ?? []))];
   return {
     ...(references.length && { client_reference: references.join(', ') }),
@@ -858,7 +864,7 @@ async function refuseDuplicateReference(
       client,
       judged.of.map((id) => byId.get(id)!),
     );
-    judged = referenceInUse(records, (record) => books.get(byId.get(record.id)!));
+    judged = referenceInUse(records, (record) => books.get(record.id));
   }
   if ('asks' in judged) return;
   if (judged.unknown.length)
@@ -890,12 +896,12 @@ async function refuseDuplicateReference(
   );
 }
 
-/** The book of each hedge's side, as one read of its views shows it; none when they cannot be read. */
+/** The book of each hedge's side by its id, as one read of its views shows it; none when they cannot be read. */
 async function sideBooksOf(client: HedgeClient, hedges: readonly Hedge[]) {
-  const books = new Map<Hedge, SideBook>();
+  const books = new Map<string, SideBook>();
   try {
     const views = await SideViews.read(client);
-    for (const hedge of hedges) books.set(hedge, await views.book(hedge.market, hedge.side));
+    for (const hedge of hedges) books.set(hedge.id, await views.book(hedge.market, hedge.side));
   } catch (error) {
     if (mustStop(error)) throw error;
   }
