@@ -1,10 +1,13 @@
 // Builds dist/ from src/ with one esbuild configuration (scripts/esbuild-options.mjs):
 //
-//   dist/cli.js          the program (src/cli/main.ts) and every package it uses, one minified
+//   dist/cli.js          the program (src/cli/main.ts) and the packages it uses (but dist/lazy/'s), one minified
 //                        script: a module reached through a lazy `import()` (the runner, each
 //                        command) runs only when that import does, so a command runs what it uses
 //                        and no more (test/build/startup-imports.test.ts); one file is read and
 //                        compiled (from Node's compile cache) instead of a chain of chunks
+//   dist/lazy/           the ES-module packages no main job runs (the prompts, ora, log-update, conf, the MCP SDK),
+//                        each a file read only when src/'s `import()` of it runs, so that the one script's start
+//                        neither reads nor compiles them (scripts/esbuild-options.mjs, APART)
 //   dist/reference.js    the specs and the exit codes (src/cli/reference.ts), for the two below
 //   dist/hedge.1         the manual page, from the specs (scripts/man-page.mjs)
 //   dist/help.txt        `hedge --help` at 80 columns, which bin/hedge.js prints without loading dist/
@@ -24,7 +27,7 @@ import { isAbsolute, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { renderManPage } from './man-page.mjs';
 import { copyNativeBindings } from './native-bindings.mjs';
-import { esbuildOptions } from './esbuild-options.mjs';
+import { apartOptions, esbuildOptions } from './esbuild-options.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SHELLS = ['bash', 'zsh', 'fish'];
@@ -39,6 +42,7 @@ export async function buildDist({ outdir = 'dist' } = {}) {
   rmSync(out, { recursive: true, force: true });
   try {
     await build(esbuildOptions(out));
+    await build(apartOptions(out));
     await writeReference(out);
     copyNativeBindings(ROOT, out); // the OS keyring's binding, opened lazily by src/platform/config/os-keyring.ts
     const old = `${target}.old-${process.pid}`;

@@ -8,8 +8,26 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Optional packages a dependency asks for inside a try, which hedge never uses (pg's libpq binding). */
 const NEVER_LOADED = ['pg-native'];
 
-/** The one esbuild configuration of dist/. */
-export function esbuildOptions(outdir) {
+/**
+ * ES-module packages that neither main job runs (a prompt, a spinner, a redrawn screen, a write to the config store,
+ * the MCP server): each is imported by src/ only through an `import()`, built apart into dist/lazy/ and read from
+ * there when that import runs, so that the one script's start neither reads nor compiles them. Specifier → file.
+ */
+const APART = {
+  ora: 'ora',
+  'log-update': 'log-update',
+  '@inquirer/prompts': 'prompts',
+  conf: 'conf',
+  '@modelcontextprotocol/sdk/server/index.js': 'mcp-server',
+  '@modelcontextprotocol/sdk/server/stdio.js': 'mcp-stdio',
+  '@modelcontextprotocol/sdk/types.js': 'mcp-types',
+};
+
+/**
+ * The one esbuild configuration of dist/; `apart: false` keeps the packages of APART in the one script (the single
+ * executable's main, which is one file).
+ */
+export function esbuildOptions(outdir, { apart = true } = {}) {
   return {
     absWorkingDir: ROOT,
     entryPoints: { cli: 'src/cli/main.ts', reference: 'src/cli/reference.ts' },
@@ -31,9 +49,37 @@ export function esbuildOptions(outdir) {
     banner: {
       js: 'const require = process.getBuiltinModule("node:module").createRequire(import.meta.url);',
     },
-    plugins: [cliTable3MeasuresLikeUs, builtinsOnFirstUse],
+    plugins: [cliTable3MeasuresLikeUs, builtinsOnFirstUse, ...(apart ? [packagesApart] : [])],
   };
 }
+
+/**
+ * The second build of dist/: the packages of APART, each an entry of dist/lazy/ (what they share in chunks beside
+ * them, so that each module has one instance), with the one script's minifying and built-ins.
+ */
+export function apartOptions(outdir) {
+  const options = esbuildOptions(join(outdir, 'lazy'), { apart: false });
+  return {
+    ...options,
+    entryPoints: Object.fromEntries(Object.entries(APART).map(([specifier, file]) => [file, specifier])),
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+    plugins: [builtinsOnFirstUse],
+  };
+}
+
+/** An `import()` of a package of APART loads its file of dist/lazy/; any other import of one fails the build. */
+const packagesApart = {
+  name: 'packages-apart',
+  setup(builder) {
+    const names = Object.keys(APART).map((name) => name.replace(/[./]/g, '\\$&'));
+    builder.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) =>
+      args.kind === 'dynamic-import'
+        ? { path: `./lazy/${APART[args.path]}.js`, external: true }
+        : { errors: [{ text: `${args.path} is kept apart in dist/lazy/: import it with import(), not ${args.kind}` }] },
+    );
+  },
+};
 
 /**
  * cli-table3 (src/platform/terminal/table.ts draws every terminal table with it) measures each cell with its own

@@ -34,7 +34,7 @@ export async function buildSea({ outdir, root = ROOT, snapshot = true, log = () 
     // 1. The main, one CommonJS script: the snapshot's, or bin/hedge.js with its `import('../dist/cli.js')` bundled from src/.
     const main = join(work, 'hedge.cjs');
     await build({
-      ...esbuildOptions(work),
+      ...esbuildOptions(work, { apart: false }),
       entryPoints: [snapshot ? 'src/cli/snapshot-main.ts' : 'bin/hedge.js'],
       outdir: undefined,
       outfile: main,
@@ -43,7 +43,7 @@ export async function buildSea({ outdir, root = ROOT, snapshot = true, log = () 
       sourcemap: false,
       banner: {},
       absWorkingDir: root,
-      plugins: [...esbuildOptions(work).plugins, frontFromSource(root)],
+      plugins: [...esbuildOptions(work, { apart: false }).plugins, frontFromSource(root)],
     });
 
     // 2. The preparation blob: the main's snapshot or code cache, and the completion scripts.

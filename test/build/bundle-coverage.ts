@@ -66,19 +66,26 @@ interface Range {
 }
 
 /**
- * The sources whose code ran inside a function of the script, in one coverage file: each function's
+ * The sources whose code ran inside a function of the scripts, in one coverage file: each function's
  * and block's count painted outermost first, so the innermost range decides. The script's own top
  * level is left out: it also holds what the bundler hoisted out of every lazily run module (the
  * object of its exports), so only code in a function counts; a module run lazily runs in its wrapper.
  */
-export function sourcesRan(script: Mapped, coverageFile: string) {
+export function sourcesRan(scripts: readonly Mapped[], coverageFile: string) {
   const coverage = JSON.parse(readFileSync(coverageFile, 'utf8')) as {
     result: Array<{ url: string; functions: Array<{ ranges: Range[] }> }>;
   };
   const ran = new Set<string>();
-  const entry = coverage.result.find((each) => each.url === script.url);
-  if (!entry) return ran;
-  const ranges = entry.functions
+  for (const script of scripts) {
+    const entry = coverage.result.find((each) => each.url === script.url);
+    if (entry) paint(script, entry.functions, ran);
+  }
+  return ran;
+}
+
+/** Adds to `ran` the sources of `script` whose code ran inside a function, by the functions' ranges. */
+function paint(script: Mapped, functions: Array<{ ranges: Range[] }>, ran: Set<string>) {
+  const ranges = functions
     .flatMap((fn) => fn.ranges)
     .filter((range) => range.startOffset > 0 || range.endOffset < script.text.length)
     .sort((a, b) => a.startOffset - b.startOffset || b.endOffset - a.endOffset);
@@ -86,7 +93,6 @@ export function sourcesRan(script: Mapped, coverageFile: string) {
   for (const range of ranges) painted.fill(range.count > 0 ? 1 : 0, range.startOffset, range.endOffset);
   for (let index = 0; index < script.offsets.length; index++)
     if (painted[script.offsets[index]]) ran.add(script.sources[script.sourceAt[index]]);
-  return ran;
 }
 
 /** The coverage files a process wrote into `dir` (NODE_V8_COVERAGE). */

@@ -22,7 +22,7 @@ useSimulators();
 /** The plain build of src/ into `root`/dist, beside the shipped one's generated files (help, completions). */
 async function plainBuild(root: string) {
   const out = join(root, 'dist');
-  const options = esbuildOptions(out);
+  const options = esbuildOptions(out, { apart: false });
   await build({
     ...options,
     splitting: true,

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { baseEnv, ROOT, tempDir } from '../support/hedge-cli.js';
 import { run, type Run } from './run-process.js';
 import { exits } from '../support/cli-runs.js';
+import { readStore, writeStore } from '../support/config-store.js';
 
 /**
  * What git sees of the paths npm pack could touch: the manifest and lockfile, what the package
@@ -43,7 +44,7 @@ describe('installing from the packed tarball', () => {
   }, 120_000);
   afterAll(() => dir.remove());
 
-  it('npm pack writes the tarball in the temp folder, with bin/, dist/ (man page, completions) and no sources or source maps', () => {
+  it('npm pack writes the tarball in the temp folder, with bin/, dist/ (man page, completions, every script of it: those loaded on first use too) and no sources or source maps', () => {
     exits(pack, 0);
     const [packed] = JSON.parse(pack.stdout);
     const files: string[] = packed.files.map((file: { path: string }) => file.path);
@@ -53,8 +54,12 @@ describe('installing from the packed tarball', () => {
         'dist/cli.js',
         'dist/hedge.1',
         ...['bash', 'zsh', 'fish'].map((shell) => `dist/completions/hedge.${shell}`),
+        ...readdirSync(join(ROOT, 'dist'), { recursive: true, encoding: 'utf8' })
+          .filter((file) => file.endsWith('.js'))
+          .map((file) => `dist/${file}`),
       ]),
     );
+    expect(files).toContain('dist/lazy/conf.js'); // the scan above sees the files kept apart
     expect(files.filter((path) => /^(src|test|scripts|bench)\//.test(path) || path.endsWith('.map'))).toEqual([]);
     expect(existsSync(join(dir.path, packed.filename))).toBe(true);
     expect(existsSync(join(ROOT, packed.filename))).toBe(false);
@@ -96,7 +101,7 @@ describe('installing from the packed tarball', () => {
     // As npm pack: real work, which a loaded machine stretches; run()'s own 90 s bound, and room.
   }, 120_000);
 
-  it("the installed `hedge --version` and `hedge --demo markets --json` work; the team store's client (bundled, loaded on first use) runs from the installed copy: a store nobody listens on is exit 13, not a missing module", async () => {
+  it("the installed `hedge --version` and `hedge --demo markets --json` work; the team store's client (bundled, loaded on first use) runs from the installed copy: a store nobody listens on is exit 13, not a missing module; a write to the config store (conf, a file of dist/lazy/) lands", async () => {
     const version = await run('hedge', ['--version'], { cwd: dir.path, env });
     expect(version).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
 
@@ -112,6 +117,10 @@ describe('installing from the packed tarball', () => {
       code: 'state',
       message: expect.stringContaining('postgres://desk@127.0.0.1:9/hedge cannot be reached'),
     });
+    const profile = { base_url: 'http://127.0.0.1:9/v2', api_key: 'hk_test_unused' };
+    writeStore(env.HEDGE_CONFIG_DIR!, { current: 'desk', profiles: { desk: profile, spare: profile } });
+    exits(await run('hedge', ['profile', 'use', 'spare'], { cwd: dir.path, env }), 0);
+    expect(readStore(env.HEDGE_CONFIG_DIR!).current).toBe('spare');
   });
 
   it('npm pack and the install changed nothing git tracks', async () => {

@@ -33,9 +33,15 @@ afterAll(() => work.remove());
 /** A dist/ file's text, the first group of each match of `pattern` in it, and the .js files of dist/. */
 const distText = (file: string) => readFileSync(join(DIST, file), 'utf8');
 const distMatches = (file: string, pattern: RegExp) => [...distText(file).matchAll(pattern)].map((match) => match[1]);
-const distScripts = () => readdirSync(DIST).filter((file) => file.endsWith('.js'));
+const distScripts = () =>
+  readdirSync(DIST, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'));
 /** The program: dist/cli.js, which bin/hedge.js loads (reference.js is the build's own, for the manual page). */
 const program = mappedScript(join(DIST, 'cli.js'));
+/** The packages kept apart (dist/lazy/: their files and the chunks they share), which the program imports lazily. */
+const apart = distScripts()
+  .filter((file) => file.startsWith('lazy/'))
+  .map((file) => mappedScript(join(DIST, file)));
+const scripts = [program, ...apart];
 
 /** The command modules (src/cli/cmd/…), each loaded by its command alone: those the manifest's loaders name. */
 const COMMAND_MODULES = new Set(
@@ -91,7 +97,7 @@ async function recorded(script: string, args: string[], env: Record<string, stri
 async function loadedBy(args: string[], env: Record<string, string> = {}) {
   const { entries, coverage, ...run } = await recorded(HEDGE_BIN, args, env);
   const [file] = coverageFiles(coverage);
-  return { ...run, ...loadsOf(entries, file === undefined ? new Set() : sourcesRan(program, file)) };
+  return { ...run, ...loadsOf(entries, file === undefined ? new Set() : sourcesRan(scripts, file)) };
 }
 
 /**
@@ -183,7 +189,7 @@ async function loadedInOrder(
   );
   const marks = entries.flatMap((entry, at) => (entry === '#ran' ? [at] : []));
   expect(marks).toHaveLength(names.length);
-  const own = names.map((_, index) => sourcesRan(program, `${spec}.coverage-${index}.json`));
+  const own = names.map((_, index) => sourcesRan(scripts, `${spec}.coverage-${index}.json`));
   const union = (upTo: number) => new Set(own.slice(0, upTo).flatMap((sources) => [...sources]));
   const named = results.map((result, index) => {
     const before = loadsOf(entries.slice(0, marks[index - 1] ?? 0), union(index));
@@ -206,15 +212,20 @@ it('the bundle: loads no package at run time (the tarball declares none, so each
   // a package's generated-code strings): of dist/ files and Node built-ins only, and no ES import of
   // a built-in at all. pg asks for its optional libpq binding inside a try.
   const imports = /(?:(?:^|[;}\s])(?:import|export)\s*[^;"'`]*?from\s*|(?:^|[;}\s])import\s*|\bimport\()"([^"]+)"/gm;
-  // A bundled CommonJS package's require() is the bundler's helper, under its minified name: found by its shape.
-  const helper = /([\w$]+)=\(\w+=>typeof require<"u"\?require:/.exec(distText('cli.js'))?.[1];
-  expect(helper).toBeDefined();
-  const requires = new RegExp(`(?<![\\w$'"\`.])(?:require|${helper!.replace('$', '\\$')})\\("([^"]+)"`, 'g');
+  // A bundled CommonJS package's require() is the bundler's helper, under its minified name in each file: found by its shape.
+  const helperOf = (file: string) => /([\w$]+)=\(\w+=>typeof require<"u"\?require:/.exec(distText(file))?.[1];
+  const requiresOf = (file: string) =>
+    new RegExp(
+      `(?<![\\w$'"\`.])(?:require${helperOf(file) ? `|${helperOf(file)!.replace('$', '\\$')}` : ''})\\("([^"]+)"`,
+      'g',
+    );
+  expect(helperOf('cli.js')).toBeDefined();
+  const requires = requiresOf('cli.js');
   const strays = distScripts().flatMap((file) => [
     ...distMatches(file, imports)
       .filter((name) => !name.startsWith('./'))
       .map((name) => `${file}: import ${name}`),
-    ...distMatches(file, requires)
+    ...distMatches(file, requiresOf(file))
       .filter((name) => !name.startsWith('./') && !name.startsWith('node:') && !builtinModules.includes(name))
       .filter((name) => name !== 'pg-native')
       .map((name) => `${file}: require ${name}`),
@@ -223,9 +234,22 @@ it('the bundle: loads no package at run time (the tarball declares none, so each
   // The scan sees the loads it checks: the built-ins taken on first use, the one optional binding.
   expect(distText('cli.js')).toMatch(/getBuiltinModule\("node:crypto"\)/);
   expect(distMatches('cli.js', requires)).toContain('pg-native');
-  const all = new Set(program.sources.map(packageOf).filter((name) => name !== undefined));
+  const all = new Set(scripts.flatMap((script) => script.sources.map(packageOf)).filter((name) => name !== undefined));
   for (const name of HEAVY) expect(has(all, name), name).toBe(true);
   for (const source of COMMAND_MODULES) expect(program.sources, source).toContain(source);
+});
+
+it("the packages neither main job runs (a prompt, a spinner, a redrawn screen, a write to the config store, the MCP server) are kept out of dist/cli.js, in dist/lazy/; a main job reads no file of dist/lazy/, a write to the store reads conf's (positive control)", async () => {
+  const packagesOf = (of: readonly ReturnType<typeof mappedScript>[]) =>
+    new Set(of.flatMap((script) => script.sources.map(packageOf)).filter((name) => name !== undefined));
+  const [inProgram, inApart] = [packagesOf([program]), packagesOf(apart)];
+  for (const name of ['@inquirer', 'ora', 'log-update', 'conf', '@modelcontextprotocol/sdk'])
+    expect([has(inProgram, name), has(inApart, name)], name).toEqual([false, true]);
+  const { runs } = await manyRuns();
+  // What each process read of dist/ up to the run, the commands before it included.
+  expect([runs.request.code, runs.request.distFiles]).toEqual([0, ['cli.js']]);
+  expect([runs.demoQuote.code, runs.demoQuote.distFiles]).toEqual([0, ['cli.js']]);
+  expect([runs.profileWrite.code, runs.profileWrite.distFiles]).toEqual([0, expect.arrayContaining(['lazy/conf.js'])]);
 });
 
 let many: ReturnType<typeof recordMany> | undefined;

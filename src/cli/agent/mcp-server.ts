@@ -1,7 +1,4 @@
 // `hedge mcp` on the wire: a Model Context Protocol server over stdio, built with the official SDK.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
 import { VERSION } from '../../core/version.js';
 import { clientRootPaths, type FileAccess } from './file-access.js';
@@ -19,6 +16,13 @@ export async function serveStdio(
   signal: AbortSignal,
   files: FileAccess,
 ) {
+  // The SDK is imported here, not at the top: the build keeps it out of the one script (scripts/esbuild-options.mjs).
+  const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError }] =
+    await Promise.all([
+      import('@modelcontextprotocol/sdk/server/index.js'),
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+      import('@modelcontextprotocol/sdk/types.js'),
+    ]);
   const stopping = new AbortController();
   const running = new Set<Promise<unknown>>();
   // The SDK's low-level server, declaring its tools as its McpServer wrapper would (listChanged included).
