@@ -475,6 +475,20 @@ it('hedge roll: of several hedges (views trailing), one that matures after the p
   expect(await journalEntries(simulator)).toMatchObject([{ leg: 'open', outcome: 'abandoned' }]);
 });
 
+it('hedge roll: of several hedges (views trailing), the first five seconds from its maturity when the close is to be sent (within the 15 s a request may take): the roll stops before its close (exit 12), nothing sent', async () => {
+  const { simulator, soonest, later, ran } = await rollHeldAtItsQuote(async (simulator, soonest) =>
+    simulator.advance(soonest.maturityAtMs - 5_000 - simulator.sandbox.clock.now()),
+  );
+  exits(ran, 12, 'the side changed since the plan', `hedge ${soonest.id} matured at`, 'Nothing was sent');
+  expect(legsSent(simulator)).toEqual([0, 0]);
+  expect(
+    simulator
+      .active('buy')
+      .map((hedge) => hedge.id)
+      .sort(),
+  ).toEqual([soonest.id, later.id].sort());
+});
+
 it('hedge roll: of several hedges, an add lands on one after the plan read them, before the close is sent: the roll stops before its close (the side changed since the plan, exit 12), nothing sent', async () => {
   const { simulator, soonest, later, ran } = await rollHeldAtItsQuote((simulator) =>
     colleagueAdds(simulator, 'buy', 500),

@@ -267,10 +267,12 @@ function closeStep(run: RollRun): JournaledStep {
       const { shown, soonest } = bound;
       if (!shown || row) return;
       const { books } = await readSidesAsAnswered(ports, client, [request]);
-      // A lone hedge is judged where the close may land, one request's bound from now: never after its maturity.
+      // Judged where the close may land, one request's bound from now: never after the first maturity (of several, on
+      // the latest the server's clock may read too).
       const { transport } = client;
       const now = transport.serverNow();
-      const at = shown.hedge_ids.length === 1 ? whenLanded(now, transport.config.requestTimeoutMs) : now;
+      const landed = whenLanded(now, transport.config.requestTimeoutMs);
+      const at = shown.hedge_ids.length === 1 ? landed : { latestMs: Math.max(now.latestMs, landed.latestMs) };
       const changed = changedSincePlan({ shown, soonest }, sideAfterOf(books[0]), at);
       if (changed) throw (stoppedBeforeClose = await sideChanged(run, changed, false));
     },
