@@ -69,6 +69,20 @@ it.each([
   },
 );
 
+it('decideRow: a roll due on a hedge that may mature before its close lands (one request bound away) is not sent: the hedge is left to settle, a drift beside it carries no roll', () => {
+  // Five seconds before maturity: a close may take the 15 s bound of a request to land, after the hedge matured.
+  const dueIn5s = position(5_000);
+  const decide = (seen: ReturnType<typeof side>, landingMs: number, notionalUsd = 2000) =>
+    decideRow({ ...row, notionalUsd }, seen.book, NOW, { toleranceUsd: 0, landsByMs: NOW + landingMs }, seen.keeper);
+  expect(decide(dueIn5s, 15_000)).toEqual({
+    kind: 'hold',
+    reason: `covered; matures 2026-03-02 09:00 UTC, before a roll could land: left to settle`,
+  });
+  expect(decide(dueIn5s, 1_000).kind).toBe('roll');
+  expect(decide(dueIn5s, 15_000, 1500)).toMatchObject({ kind: 'drift', alsoRollDue: false });
+  expect(decide(dueIn5s, 1_000, 1500)).toMatchObject({ kind: 'drift', alsoRollDue: true });
+});
+
 it("decideRow: near `until`, a re-open or roll gets the shortest tenor that still reaches it, never more than the row's", () => {
   expect(
     [

@@ -59,7 +59,8 @@ describeKeepers('hedge keep', 3, () => {
         sells()
           .filter((hedge) => hedge.maturityAtMs <= (hedge.closedAtMs ?? simulator.sandbox.clock.now()))
           .map((hedge) => hedge.id);
-      const keeper = rig.keep(simulator, file);
+      // A roll is sent only while its close lands (within a request's bound) before the maturity: 5 s, short of roll_before.
+      const keeper = rig.keep(simulator, file, ['--request-timeout', '5']);
       await until(() => keeper.events.filter(eventIs('roll')).length >= 2 || matured().length > 0, 'two rolls', {
         process: keeper.done,
       });

@@ -22,7 +22,10 @@
 // every cycle, and never matures. (The keeper's own check, roll_before shorter than the tenor,
 // counts real days: it accepts both.)
 //   - the roll row: roll_before a share of the day long enough for a whole roll (its close and open
-//     each wait for the positions list, one lag each) to land well before the maturity;
+//     each wait for the positions list, one lag each) to land well before the maturity. A roll is not
+//     sent when its close may land after the maturity (within a request's bound: --request-timeout,
+//     REQUEST_TIMEOUT_S here, as the default 15 s would outlast roll_before): the hedge then settles
+//     and is re-opened, as on the settle row;
 //   - the settle row: roll_before 0.001s, one millisecond — far shorter than a cycle, so the keeper
 //     practically never reads the side inside its roll window: its hedges mature, stay `filled` for
 //     the settlement delay (the side is "settling": held), settle, and the keeper re-opens the side
@@ -70,6 +73,8 @@ const SIDES: readonly Side[] = ['buy', 'sell'];
 const ADD_USD = 250;
 const TOLERANCE_USD = 0;
 const SAMPLE_MS = 1_000;
+/** The keepers' --request-timeout (s): the bound within which a roll's close lands, shorter than the roll row's roll_before. */
+const REQUEST_TIMEOUT_S = 2;
 
 /**
  * A run's settings, as its runner (scripts/soak-keeper.mjs) sets them: it ends once the server shows
@@ -222,7 +227,17 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     // ---- the keeper process -----------------------------------------------------------------
     /** A keeper started, and when (server time): the last restart. */
     const startKeeper = () => {
-      keepers.start(['keep', file, '--interval', `${options.intervalS}`, '--tolerance', `${TOLERANCE_USD}`, '--json']);
+      keepers.start([
+        'keep',
+        file,
+        '--interval',
+        `${options.intervalS}`,
+        '--tolerance',
+        `${TOLERANCE_USD}`,
+        '--request-timeout',
+        `${REQUEST_TIMEOUT_S}`,
+        '--json',
+      ]);
       lastRestartServerMs = serverNow();
     };
 
@@ -447,7 +462,7 @@ export function describeKeeperSoak(result: Awaited<ReturnType<typeof runKeeperSo
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const { maturities: m } = result;
   return [
-    `keeper soak: seed ${options.seed}, day ${s(options.dayMs)}, view lag ${s(options.viewLagMs)}, settlement delay ${s(options.settlementDelayMs)}, several hedges per side, roll row roll_before ${options.rollBefore}, keeper --interval ${options.intervalS} --tolerance ${TOLERANCE_USD}`,
+    `keeper soak: seed ${options.seed}, day ${s(options.dayMs)}, view lag ${s(options.viewLagMs)}, settlement delay ${s(options.settlementDelayMs)}, several hedges per side, roll row roll_before ${options.rollBefore}, keeper --interval ${options.intervalS} --tolerance ${TOLERANCE_USD} --request-timeout ${REQUEST_TIMEOUT_S}`,
     `maturities: ${m.total} (${m.rolled} rolled, ${m.settled} settled late, ${result.reopens} re-opened), ${m.afterLastRestart} after the last restart; ${result.hedges} hedges on the server`,
     `kills: ${result.kills.length} kill -9 (${result.kills.filter((kill) => kill.targeted).length} right after a keeper write), ${result.keepers} keeper processes`,
     `other actor: ${result.adds.runs} hedge add runs (exits ${result.adds.exits.join(', ') || 'none'}), ${result.adds.accepted} accepted by the server`,

@@ -398,6 +398,39 @@ it('hedge roll: of several hedges, one that matures before the close lands may h
   });
 });
 
+// The keeper soak's failure: a roll planned before a lone hedge's maturity whose close reached the server after it (here
+// its quote is held while the clock moves). A close lands up to a request's bound (15 s) after it is sent, so one sent
+// within that of the maturity may take the hedge while it settles, or find it settled: none is sent.
+it.each([
+  ['five seconds before its maturity (within the 15 s a request may take)', -5_000],
+  ['a second after its maturity, while it settles', 1_000],
+])(
+  'hedge roll: a lone hedge that matures before the close could land, reached %s: nothing sent, left to settle (exit 3)',
+  async (_when, fromMaturityMs) => {
+    const simulator = await startSimulator({ settlementDelayMs: 60_000 });
+    const hedge = simulator.seedOpen('buy', 3_000);
+    simulator.advance(hedge.maturityAtMs - simulator.sandbox.clock.now() - 3_600_000);
+    simulator.sandbox.setFaults({ nextLatency: { count: 1, ms: 600_000 }, match: { method: 'POST', path: '/quotes' } });
+    const run = simulator.hedge('roll USDTNGN buy --tenor 3 --yes');
+    await until(() => posts(simulator, '/quotes').some((entry) => entry.status === 'pending'), 'the held quote', {
+      process: run,
+    });
+    simulator.advance(hedge.maturityAtMs + fromMaturityMs - simulator.sandbox.clock.now());
+    simulator.sandbox.releaseHeld();
+    exits(
+      await run,
+      3,
+      `The buy hedge ${hedge.id} on USDTNGN matures at`,
+      'before a close sent now could be known to land (a request may take up to 15 s)',
+      'Nothing was sent.',
+      'Once it has settled, `hedge roll USDTNGN buy --tenor 3` opens the side anew.',
+    );
+    expect(legsSent(simulator)).toEqual([0, 0]);
+    expect(hedgeOf(simulator, hedge.id).closeReason ?? 'held').not.toBe('closed');
+    expect(await journalEntries(simulator)).toMatchObject([{ leg: 'open', outcome: 'abandoned' }]);
+  },
+);
+
 /**
  * A side of two hedges (3,000 maturing first, then 2,000), views trailing, and `hedge roll` on it an hour before the
  * first matures: its quote (after the plan read both, before the close) is held while `meanwhile` changes the side;
@@ -440,6 +473,20 @@ it('hedge roll: of several hedges (views trailing), one that matures after the p
     [later.id],
   ]);
   expect(await journalEntries(simulator)).toMatchObject([{ leg: 'open', outcome: 'abandoned' }]);
+});
+
+it('hedge roll: of several hedges (views trailing), the first five seconds from its maturity when the close is to be sent (within the 15 s a request may take): the roll stops before its close (exit 12), nothing sent', async () => {
+  const { simulator, soonest, later, ran } = await rollHeldAtItsQuote(async (simulator, soonest) =>
+    simulator.advance(soonest.maturityAtMs - 5_000 - simulator.sandbox.clock.now()),
+  );
+  exits(ran, 12, 'the side changed since the plan', `hedge ${soonest.id} matured at`, 'Nothing was sent');
+  expect(legsSent(simulator)).toEqual([0, 0]);
+  expect(
+    simulator
+      .active('buy')
+      .map((hedge) => hedge.id)
+      .sort(),
+  ).toEqual([soonest.id, later.id].sort());
 });
 
 it('hedge roll: of several hedges, an add lands on one after the plan read them, before the close is sent: the roll stops before its close (the side changed since the plan, exit 12), nothing sent', async () => {

@@ -119,6 +119,9 @@ duplicate_client_reference rejected after_fix open
 hedge_not_filled rejected same_call roll
   The side's hedge has not filled yet; wait for it (hedges with the id and wait), then roll.
   after: once the side's hedge filled
+hedge_maturing rejected same_call roll
+  The side's hedge matures before a close sent now could be known to land: it is left to settle, nothing was sent. Roll once it has settled (the side is opened anew).
+  after: once the side's hedge settled
 nothing_to_roll rejected after_fix roll
   No open hedge on that side (and none matured lately): open one instead.
 side_already_open rejected no roll resume

@@ -350,6 +350,11 @@ export function mayHaveMatured(maturityAtMs: number | undefined, at: { latestMs:
   return maturityAtMs === undefined || maturityAtMs <= at.latestMs;
 }
 
+/** The server's time by which a write sent at `at` has landed: within `landingMs`, one request's bound. Judged on
+ * `bestMs`, as every maturity is (an assumed skew never makes a hedge settling). A roll's close landing after the
+ * maturity would take a settling hedge. */
+export const whenLanded = (at: { bestMs: number }, landingMs: number) => ({ latestMs: at.bestMs + landingMs });
+
 /** Whether a hedge that ended, maturing at `maturityAtMs`, ended lately at the server's time `at` (judged on `bestMs`,
  * as every maturity is): its maturity at most `withinMs` past, or still ahead (closed early). No time given: it did not. */
 export function endedWithin(maturityAtMs: number | undefined, withinMs: number, at: { bestMs: number }) {

@@ -53,6 +53,7 @@ import {
   wouldSay,
   wrote,
   type KeeperSaid,
+  type BookObservation,
   type KeeperSettings,
   type KeeperState,
   type KeeperStep,
@@ -567,7 +568,11 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
 
 /** The rows' sides read fresh, one after the other in the rows' order, with the journal's answers to what the decisions
  * ask of it (whether a roll closed a side's newest hedge). */
-async function readBook(ports: WritePorts, rows: readonly KeepRow[], memory: { state: KeeperState }) {
+async function readBook(
+  ports: WritePorts,
+  rows: readonly KeepRow[],
+  memory: { state: KeeperState },
+): Promise<BookObservation> {
   const client = await ports.client();
   const sideViews = await SideViews.read(client, (line) => ports.log(line));
   const opened = await answeredOpens(ports);
@@ -582,7 +587,8 @@ async function readBook(ports: WritePorts, rows: readonly KeepRow[], memory: { s
     const asked = journalQuestion(memory.state, rowKey(row), side, time);
     sides.push(asked ? { ...side, closedByRoll: await closedByARoll(ports, asked) } : side);
   }
-  return { sides, time, clock: client.transport.serverClock.reading() };
+  const { serverClock, config } = client.transport;
+  return { sides, time, clock: serverClock.reading(), landingMs: config.requestTimeoutMs };
 }
 
 /** A dry run's writes: each one's pre-trade checks (those a real open passes), then what it would do, said. */

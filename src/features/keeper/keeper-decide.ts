@@ -30,10 +30,12 @@ import {
   closedEarly,
   cutRead,
   expectedNotional,
+  mayHaveMatured,
   recordStanding,
   sideHolds,
   soonestHeld,
   towardTarget,
+  whenLanded,
   type ExpectedChange,
   type HedgeRecord,
   type SideBook,
@@ -108,6 +110,8 @@ export interface BookObservation {
   sides: readonly SideObservation[];
   time: ServerTime;
   clock: ClockReading;
+  /** How long a write sent now may take to reach the server (one request's bound). */
+  landingMs?: number;
 }
 
 /** What one cycle found: the target, the book (or why it could not be read), and the journal's and the runner's word on each side. */
@@ -349,7 +353,9 @@ function readSides(
     const waiting = waitingOn(memory, row, observed.book, time.latestMs, events);
     const closedOutside = closedOutsideOf(memory, observed, time);
     const others = notTheRows(observed.book, row.clientReference, settings.adopt);
-    const decision = decideRow(row, observed.book, time.latestMs, settings, { waiting, closedOutside, others });
+    const landsByMs = book.landingMs === undefined ? undefined : whenLanded(time, book.landingMs).latestMs;
+    const rules = { ...settings, landsByMs };
+    const decision = decideRow(row, observed.book, time.latestMs, rules, { waiting, closedOutside, others });
     return { book: observed.book, waiting, closedOutside, decision, others };
   });
   const notice = (code: string, message: string) =>
@@ -439,7 +445,7 @@ export function decideRow(
   row: KeepRow,
   book: SideBook,
   nowMs: number,
-  rules: { toleranceUsd: number },
+  rules: { toleranceUsd: number; landsByMs?: number },
   keeper: {
     waiting?: string;
     closedOutside?: { hedgeId: string; closedAtLocalMs?: number };
@@ -488,7 +494,9 @@ export function decideRow(
   const maturity = soonestHeld(book)!.maturityAtMs;
   // A side is renewed only while the target holds something and the exposure outlasts this hedge.
   const untilBlocks = untilMs !== undefined && maturity !== undefined && untilMs <= maturity;
-  const rollDue = maturity !== undefined && maturity - rollBeforeMs <= nowMs && targetUsd > 0 && !untilBlocks;
+  // A roll's close that may land after the maturity (by `landsByMs`) would take a settling hedge: it is left to settle.
+  const late = rules.landsByMs !== undefined && mayHaveMatured(maturity, { latestMs: rules.landsByMs });
+  const rollDue = maturity !== undefined && maturity - rollBeforeMs <= nowMs && targetUsd > 0 && !untilBlocks && !late;
   const drift = towardTarget(book, targetUsd, row.toleranceUsd ?? rules.toleranceUsd);
   if (drift)
     return {
@@ -505,6 +513,8 @@ export function decideRow(
       reason: `the exposure ends (until ${iso(untilMs!)}) by this hedge's maturity (${iso(maturity)}): left to mature, not renewed`,
     };
   if (untilBlocks) return { kind: 'hold', reason: `covered until its maturity; not renewed (until ${iso(untilMs!)})` };
+  if (late && targetUsd > 0)
+    return { kind: 'hold', reason: `covered; matures ${iso(maturity)}, before a roll could land: left to settle` };
   if (!rollDue) return { kind: 'hold', reason: 'covered', nextAction: 'roll', nextActionAtMs: maturity - rollBeforeMs };
   return { kind: 'roll', notionalUsd: current, reason: `roll due (matures ${iso(maturity)})` };
 }

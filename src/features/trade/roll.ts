@@ -39,7 +39,14 @@ import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction, hedgesWords, sayMovedSinceAsked } from '../write/confirm.js';
 import { findSide } from '../book/positions.js';
-import { changedSincePlan, endedWithin, sideHolds, type HedgeRecord } from '../book/book.js';
+import {
+  changedSincePlan,
+  endedWithin,
+  sideHolds,
+  whenLanded,
+  type BoundSide,
+  type HedgeRecord,
+} from '../book/book.js';
 import { hedgeRecord, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
@@ -171,6 +178,7 @@ async function sideChanged(run: RollRun, changed: NonNullable<ReturnType<typeof 
   const { group, request, bound } = run.legs;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   const { hedgeCommand } = run.ports;
+  if (changed.matured && !closed && bound.shown?.hedge_ids.length === 1) return maturing(run, changed.matured);
   const how = changed.matured
     ? `hedge ${safeText(changed.matured.id)} ${changed.matured.maturityAtMs === undefined ? 'has no maturity hedge can read' : `matured at ${utcMinute(changed.matured.maturityAtMs)} UTC`}, possibly before the close ${closed ? 'landed' : 'could be sent'}: it may have settled on its own, and a close of the side would take the others alone`
     : closed
@@ -195,6 +203,20 @@ async function sideChanged(run: RollRun, changed: NonNullable<ReturnType<typeof 
   );
 }
 
+/** A lone hedge that may mature before a close sent now lands is left to settle (a close would take it while it settles,
+ * or find it gone): nothing is sent, and a roll once it settled opens it anew. */
+async function maturing(run: RollRun, hedge: NonNullable<BoundSide['soonest']>) {
+  const { market, side, tenor_days: tenorDays } = run.legs.request;
+  const boundS = run.client.transport.config.requestTimeoutMs / 1000;
+  await abandon(run, 'not sent: the hedge matures before a close could be known to land');
+  return new PreTradeCheckError(
+    'hedge_maturing',
+    `The ${side} hedge ${safeText(hedge.id)} on ${market} ${hedge.maturityAtMs === undefined ? 'has no maturity hedge can read' : `matures at ${utcMinute(hedge.maturityAtMs)} UTC`}, before a close sent now could be known to land (a request may take up to ${boundS} s): it is left to settle, not closed while it settles. Nothing was sent.`,
+    { market, side, hedge_id: hedge.id, status: 'filled' },
+    `Once it has settled, \`${run.ports.hedgeCommand('roll', market, side, '--tenor', String(tenorDays))}\` opens the side anew.`,
+  );
+}
+
 /** Right before the open: the roll opens what it closed, and only on a side nothing covers. */
 async function stillToOpen(run: RollRun, closedLeg: JournalEntry | undefined) {
   const { ports, client, legs } = run;
@@ -206,9 +228,11 @@ async function stillToOpen(run: RollRun, closedLeg: JournalEntry | undefined) {
   const closedAtMs = Date.parse(closedLeg?.resolved_at ?? closedLeg?.updated_at ?? '');
   const closedAt = client.transport.serverClock.at(Number.isFinite(closedAtMs) ? closedAtMs : ports.clock.now());
   const shown = legs.bound.shown ?? { hedge_ids: [], notional_usd: notionalUsd };
+  // A lone hedge that ended before the close landed leaves nothing to split: the side is renewed.
+  const soonest = shown.hedge_ids.length > 1 ? legs.bound.soonest : undefined;
   const changed =
     closedLeg &&
-    changedSincePlan({ ...legs.bound, shown }, { ...shown, notional_usd: closedUsd ?? shown.notional_usd }, closedAt);
+    changedSincePlan({ shown, soonest }, { ...shown, notional_usd: closedUsd ?? shown.notional_usd }, closedAt);
   if (changed) throw await sideChanged(run, changed, true);
   // What the side holds in its views (one read): a side not flat is not opened a second time.
   const holds = sideHolds(await (await SideViews.read(client, ports.log)).book(market, side));
@@ -242,7 +266,13 @@ function closeStep(run: RollRun): JournaledStep {
       const { shown, soonest } = bound;
       if (!shown || row) return;
       const { books } = await readSidesAsAnswered(ports, client, [request]);
-      const changed = changedSincePlan({ shown, soonest }, sideAfterOf(books[0]), client.transport.serverNow());
+      // Judged where the close may land, one request's bound from now: never after the first maturity (of several, on
+      // the latest the server's clock may read too).
+      const { transport } = client;
+      const now = transport.serverNow();
+      const landed = whenLanded(now, transport.config.requestTimeoutMs);
+      const at = shown.hedge_ids.length === 1 ? landed : { latestMs: Math.max(now.latestMs, landed.latestMs) };
+      const changed = changedSincePlan({ shown, soonest }, sideAfterOf(books[0]), at);
       if (changed) throw (stoppedBeforeClose = await sideChanged(run, changed, false));
     },
     failed: async (error) => {
@@ -556,11 +586,13 @@ async function planRoll({ ports, client, req }: RollAsk) {
         },
       );
     const several = book.filled.length > 1 ? book.filled : undefined;
+    const first = book.filled.at(-1);
     const { notionalUsd, request, reference } = plan(book.recordsUsd, book.filled.at(-1)?.clientReference);
     return {
       request,
       closing,
       several,
+      first,
       trades: [{ market, notionalUsd: 2 * notionalUsd, held }],
       notes: several ? [severalNote(req, several, reference, notionalUsd)] : [],
     };
@@ -690,7 +722,7 @@ async function rollOnce(ask: RollAsk) {
     return rollDryRun(ports, notes, earlier);
   }
   const { plan, shown } = await confirmedRoll(ask);
-  const { request, closing, several, ended } = plan;
+  const { request, closing, first, ended } = plan;
   const { held } = plan.trades[0];
   notes.push(...plan.notes);
   if (write.dryRun) return rollDryRun(ports, notes, { request, closes: !!closing, ended });
@@ -703,9 +735,9 @@ async function rollOnce(ask: RollAsk) {
       roll_closes: closing !== undefined,
       rolled_hedge_id: (closing?.hedgeId ?? ended?.id) || undefined,
       net_margin_usd: closing?.netMarginUsd,
-      // The first of several hedges to mature: a close that lands after its maturity may have found it settled.
-      soonest_hedge_id: several?.at(-1)?.id,
-      soonest_maturity_ms: several?.at(-1)?.maturityAtMs,
+      // The first hedge to mature: a close that lands after its maturity may have found it settled or settling.
+      soonest_hedge_id: first?.id,
+      soonest_maturity_ms: first?.maturityAtMs,
       // The side the plan bound: the close is sent only while it is still that side.
       bound_hedge_ids: closing && held.hedge_ids,
       bound_notional_usd: closing && held.notional_usd,
