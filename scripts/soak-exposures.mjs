@@ -5,6 +5,7 @@
 // sampled every cycle against the target. Prints the figures; writes every sample (CSV) and the
 // keepers' events to DIR (default the system's temp folder: never inside the repository).
 import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +39,8 @@ if (Number(values.days) < 1 || Number(values['clock-speed']) < 1 || Number(value
 const out = resolve(values.out);
 if (!relative(root, out).startsWith('..'))
   fail(`--out: ${out} is inside the repository; expected a folder outside it (the samples are not project files).`);
+// A folder named that is not there yet is made: the samples are written once the run ends.
+mkdirSync(out, { recursive: true });
 const stem = join(out, `hedge-soak-${values.days}d-seed${values.seed}`);
 console.log(`samples: ${stem}.csv\nkeeper events: ${stem}.keeper.log`);
 const result = spawnSync(

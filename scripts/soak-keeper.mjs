@@ -7,6 +7,7 @@
 // Prints the figures; writes every sample (CSV) and the keepers' events to DIR (default the
 // system's temp folder: never inside the repository).
 import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +51,8 @@ if (Number(values['roll-before'].slice(0, -1)) * 1000 >= Number(values['day-ms']
 const out = resolve(values.out);
 if (!relative(root, out).startsWith('..'))
   fail(`--out: ${out} is inside the repository; expected a folder outside it (the samples are not project files).`);
+// A folder named that is not there yet is made: the samples are written once the run ends.
+mkdirSync(out, { recursive: true });
 const stem = join(out, `hedge-keeper-soak-${values.maturities}m-seed${values.seed}`);
 console.log(`samples: ${stem}.csv\nkeeper events: ${stem}.keeper.log`);
 const result = spawnSync(
