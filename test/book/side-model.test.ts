@@ -26,7 +26,6 @@ import {
   endedWithin,
   closeTakes,
   earlierChange,
-  proveChange,
   reduceBeyondHeld,
   referenceInUse,
 } from '../../src/features/book/book.js';
@@ -222,7 +221,7 @@ const TABLE: Record<string, Row> = {
       const status = kind === 'open' ? 'submitted' : 'filled';
       return views({ records: [{ ...filled(id, half), status }], line: { notionalUsd: half, hedgeId: id }, ended: [] });
     },
-    verdict: { open: 'not-yet', add: 'not-yet', reduce: 'not-yet' },
+    verdict: { open: 'not-yet', add: 'partly', reduce: 'partly' },
   },
   "moved by another actor: another desk's hedge `c` opened instead, or 1,000 added besides": {
     read: (kind) => {
@@ -448,10 +447,10 @@ describe('a change sent for a named hedge (the proof of landing and the reconcil
     return judged(views({ records: [filled('c', usd)], line: { notionalUsd: usd, hedgeId: 'c' }, ended: ['a'] }));
   };
   it.each(['add', 'reduce', 'close'] as const)(
-    "%s of hedge a on a side now held by c: moved, though the side's notional alone may match",
+    "%s of hedge a on a side now held by c: moved, though the side's notional alone may match (a close: landed, c opened since)",
     (kind) => {
       const expected = { ...expectedOf(kind), hedgeId: 'a' };
-      expect(changeVerdict(replaced(kind), expected).verdict).toBe('moved');
+      expect(changeVerdict(replaced(kind), expected).verdict).toBe(kind === 'close' ? 'landed' : 'moved');
       // Still held by `a`: as the side's notional says it, the hedge unnamed.
       const read = judged(views(after(kind)));
       expect(changeVerdict(read, expected)).toEqual(changeVerdict(read, expectedOf(kind)));
@@ -580,9 +579,9 @@ describe('the hedges the server named in its answers to opens of the side (a rea
 });
 
 describe("a write's proof over every view, and a resume's reconcile on the same proof", () => {
-  const verdictOf = (...args: Parameters<typeof proveChange>) => {
-    const proof = proveChange(...args);
-    return 'asks' in proof ? `asks ${proof.asks}` : proof.verdict;
+  const verdictOf = (...args: Parameters<typeof changeVerdict>) => {
+    const proof = changeVerdict(...args);
+    return proof.asks ? `asks ${proof.asks}` : proof.verdict;
   };
   const two = { records: [filled('a', 600), filled('b', 400)], line: { notionalUsd: BEFORE, hedgeId: 'a' }, ended: [] };
   const onlyB = { records: [filled('b', 400)], line: { notionalUsd: 400, hedgeId: 'b' }, ended: ['a'] };

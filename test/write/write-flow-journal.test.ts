@@ -51,8 +51,7 @@ it('a journal that cannot be written after the send: reports the action as sent 
         return { status: 'submitted' };
       },
       submitted: () => ({ order_tx_hash: '0xabc' }),
-      wait: async () => ({ result: { status: 'closed' } }),
-      outcome: () => 'done',
+      wait: async () => ({ result: { status: 'closed' }, outcome: 'done' }),
     },
     { wait: true },
   ).catch((failure: unknown) => failure);

@@ -246,37 +246,73 @@ export function notionalVerdict(nowUsd: number | undefined, beforeUsd: number, a
 }
 
 export type ChangeVerdict = {
-  verdict: 'landed' | 'not-yet' | 'moved' | 'failed' | 'cannot-tell';
+  verdict: 'landed' | 'not-yet' | 'partly' | 'moved' | 'failed' | 'ended-first' | 'ended-untold' | 'cannot-tell';
   evidence: string;
+  /** A further read that may tell more: the record of the hedge the change was sent for (then given as `ended`). */
+  asks?: 'hedge';
 };
 
-/** Whether an expected change shows in the side's views: landed (the side holds what it should), not yet (as it was
- * before), moved by another actor (neither), failed (an open's own hedge failed: it never will), or cannot be told
- * (views that disagree past what a read tells). A change sent for a named hedge is seen by it: an open's own hedge
- * filled on a side in step (or ended since) has landed, whatever else is still being opened there; the hedge an add, a
- * reduce or a close was sent for, no longer held on a side held by other hedges, was moved by another actor (its
- * notional alone could match by chance). */
-export function changeVerdict(book: SideBook, expected: ExpectedChange): ChangeVerdict {
+/** Whether an expected change shows in the side's views — the one verdict a write's wait, a resume's reconcile and the
+ * keeper ask: landed (the side holds what it should), not yet (as it was before), partly (an add or a reduce that shows
+ * in part: at the wait's bound, not told from another actor's move), moved by another actor (neither), failed (an
+ * open's own hedge failed: it never will), or cannot be told (views that disagree past what a read tells). A change
+ * sent for a named hedge is seen by it: an open's own hedge filled on a side in step (or ended since) has landed,
+ * whatever else is still being opened there; the hedge an add or a reduce was sent for, no longer held on a side held
+ * by other hedges, was moved by another actor (its notional alone could match by chance); a close whose side is held
+ * only by hedges other than those it ended has landed (opened since), not while one it ended is still held. An add or
+ * a reduce whose side every view shows flat, though the change would not close it, is judged by its hedge's own record
+ * (`ended`; null: it cannot be read; undefined: not read, asked for): carrying the change, it landed and ended since;
+ * at its figure before the change, it ended first and the change never happened (`ended-first`); otherwise whether it
+ * happened before the side ended cannot be told (`ended-untold`). */
+export function changeVerdict(book: SideBook, expected: ExpectedChange, ended?: HedgeRecord | null): ChangeVerdict {
   const holds = sideHolds(book);
   if (holds.holds === 'cannot-tell') return { verdict: 'cannot-tell', evidence: holds.why };
-  const { kind, before, hedgeId: named, gone = [] } = expected;
+  const { kind, before, changeUsd = 0, hedgeId: named, gone = [] } = expected;
   const filled = (id: string) => book.filled.some((record) => record.id === id);
   const stays = gone.find((id) => filled(id) || book.line?.hedgeId === id);
   if (kind === 'open' && named !== undefined && book.state !== 'settling') {
     if (book.failed.includes(named)) return { verdict: 'failed', evidence: `hedge ${named} failed` };
-    const ended = book.ended.includes(named);
-    if (ended || (book.state === 'in-step' && filled(named) && !stays))
-      return { verdict: 'landed', evidence: `hedge ${named} is ${ended ? 'ended' : 'held'}` };
+    const over = book.ended.includes(named);
+    if (over || (book.state === 'in-step' && filled(named) && !stays))
+      return { verdict: 'landed', evidence: `hedge ${named} is ${over ? 'ended' : 'held'}` };
   }
-  if (kind !== 'open' && named !== undefined && holds.holds === 'held' && !holds.ids.includes(named))
-    return {
-      verdict: 'moved',
-      evidence: `hedge ${named} is not held; the side is held by ${holds.ids.join(', ')} at ${formatUsd(holds.notionalUsd)}`,
-    };
+  if (kind !== 'open' && named !== undefined && holds.holds === 'held' && !holds.ids.includes(named)) {
+    const left = holds.ids.filter((id) => gone.includes(id));
+    if (kind !== 'close')
+      return {
+        verdict: 'moved',
+        evidence: `hedge ${named} is not held; the side is held by ${holds.ids.join(', ')} at ${formatUsd(holds.notionalUsd)}`,
+      };
+    return left.length
+      ? { verdict: 'not-yet', evidence: `hedge ${left.join(', ')} is still held` }
+      : {
+          verdict: 'landed',
+          evidence: `hedge ${named} is not held; the side is held by ${holds.ids.join(', ')}, opened since`,
+        };
+  }
   if (holds.holds === 'settling') return { verdict: 'not-yet', evidence: `the side is settling: ${holds.why}` };
   if (stays) return { verdict: 'not-yet', evidence: `hedge ${stays} is still shown` };
   const now = holds.holds === 'flat' ? 0 : holds.notionalUsd;
   const after = expectedNotional(expected);
+  if (
+    (kind === 'add' || kind === 'reduce') &&
+    holds.holds === 'flat' &&
+    !expectedAfterChange(kind, before, changeUsd).closes
+  ) {
+    const usd = ended?.notionalUsd;
+    const seen = ended ? notionalVerdict(usd, before, after) : 'cannot-tell';
+    if (seen === 'landed')
+      return {
+        verdict: 'landed',
+        evidence: `hedge ${ended!.id} carries the ${kind} (${formatUsd(usd!)}) and has ended`,
+      };
+    if (seen === 'not-yet')
+      return { verdict: 'ended-first', evidence: `hedge ${ended!.id} ended at ${formatUsd(before)}` };
+    const shows = !ended
+      ? 'its hedge cannot be read'
+      : `its hedge shows ${usd === undefined ? 'no readable notional' : formatUsd(usd)}`;
+    return { verdict: 'ended-untold', evidence: shows, ...(ended === undefined && { asks: 'hedge' as const }) };
+  }
   const side = `the side is ${holds.holds === 'flat' ? 'flat' : `at ${formatUsd(now)}`}`;
   if (kind === 'open' && named !== undefined)
     return near(now, before)
@@ -285,10 +321,10 @@ export function changeVerdict(book: SideBook, expected: ExpectedChange): ChangeV
   const words = `${side}; it was ${formatUsd(before)} before the ${kind} and would be ${after > 0 ? formatUsd(after) : 'flat'} after it`;
   const seen = notionalVerdict(now, before, after);
   if (seen !== 'moved') return { verdict: seen, evidence: words };
-  // Part of the way, in the change's direction: landing in parts (past the wait's bound, its caller cannot tell); a
-  // close lands whole.
+  // Part of the way, in the change's direction: landing in parts (an open's hedge is seen by its own record); a close
+  // lands whole.
   if (kind !== 'close' && (now - before) * (after - now) > 0)
-    return { verdict: 'not-yet', evidence: `${words}: part of it shows` };
+    return { verdict: kind === 'open' ? 'not-yet' : 'partly', evidence: `${words}: part of it shows` };
   return { verdict: 'moved', evidence: `${words}: something outside this action moved it` };
 }
 
@@ -371,58 +407,6 @@ export function towardTarget(book: SideBook, targetUsd: number, toleranceUsd: nu
   return { change, currentUsd, amountUsd: Math.abs(targetUsd - currentUsd) } as const;
 }
 
-// What a write proves of its side: the prove stage of every trade and a resume's reconcile ask the same verdicts of
-// the same views.
-
-/** What a write's wait reads of its expected change: changeVerdict over the side's book, and what one view alone
- * cannot say. A close whose side is held only by hedges other than those it ended has landed (another actor opened
- * since); while one it ended is still held, not yet. An add or a reduce whose side every view shows flat, though the
- * change would not close it, is judged by its hedge's own record (`ended`, null when it cannot be read: asked for):
- * carrying the change, it landed and ended since; at its figure before the change, it ended first and the change never
- * happened (`ended-first`); otherwise (unread, or at neither figure) whether it happened before the side ended cannot
- * be told (`ended-untold`). An add or a reduce that shows in part is not yet landed, and at the wait's bound cannot be
- * told from another actor's move (`partly`). */
-export interface Proof {
-  verdict: ChangeVerdict['verdict'] | 'ended-first' | 'ended-untold' | 'partly';
-  evidence: string;
-}
-
-export function proveChange(
-  book: SideBook,
-  expected: ExpectedChange,
-  ended?: HedgeRecord | null,
-): Proof | { asks: 'hedge' } {
-  const holds = sideHolds(book);
-  const { kind, before, changeUsd = 0, hedgeId, gone = [] } = expected;
-  if (kind === 'close' && holds.holds === 'held' && hedgeId !== undefined && !holds.ids.includes(hedgeId)) {
-    const left = holds.ids.filter((id) => gone.includes(id));
-    return left.length
-      ? { verdict: 'not-yet', evidence: `hedge ${left.join(', ')} is still held` }
-      : {
-          verdict: 'landed',
-          evidence: `hedge ${hedgeId} is not held; the side is held by ${holds.ids.join(', ')}, opened since`,
-        };
-  }
-  const byRecord = kind !== 'open' && kind !== 'close' && holds.holds === 'flat';
-  if (!byRecord || expectedAfterChange(kind, before, changeUsd).closes) {
-    const verdict = changeVerdict(book, expected);
-    // (A flat side here is one the change closes, which landed.)
-    const partly = verdict.verdict === 'not-yet' && (kind === 'add' || kind === 'reduce') && holds.holds === 'held';
-    return partly && !near(holds.notionalUsd, before) ? { ...verdict, verdict: 'partly' } : verdict;
-  }
-  if (ended === undefined) return { asks: 'hedge' };
-  const usd = ended?.notionalUsd;
-  const seen = notionalVerdict(usd, before, expectedNotional(expected));
-  if (seen === 'landed')
-    return { verdict: 'landed', evidence: `hedge ${ended!.id} carries the ${kind} (${formatUsd(usd!)}) and has ended` };
-  if (seen === 'not-yet')
-    return { verdict: 'ended-first', evidence: `hedge ${ended!.id} ended at ${formatUsd(before)}` };
-  const shows = !ended
-    ? 'its hedge cannot be read'
-    : `its hedge shows ${usd === undefined ? 'no readable notional' : formatUsd(usd)}`;
-  return { verdict: 'ended-untold', evidence: shows };
-}
-
 /** What the side now says of an earlier send of a change (a resume's reconcile, before it is sent again), from the
  * same proof as the wait's and the views' clock: landed (followed, never sent again); not landed (sent again under its
  * key) only where nothing else can explain it: a side that held nothing and was never answered, or a close never
@@ -440,9 +424,8 @@ export function earlierChange(
   const { answered, hedge, serverNow } = read;
   if (before < SAME_USD && sideHolds(book).holds === 'flat')
     return { verdict: answered || hedgeId ? 'unknown' : 'not-landed', why: 'held-nothing' };
-  const proof = proveChange(book, expected, hedge);
-  if ('asks' in proof) return proof;
-  const { verdict } = proof;
+  const { verdict, asks } = changeVerdict(book, expected, hedge);
+  if (asks) return { asks };
   if (verdict === 'landed' && kind === 'close' && hedgeId !== undefined) {
     if (hedge === undefined) return { asks: 'hedge' };
     if (!hedge) return { verdict: 'unknown', why: 'unread' };

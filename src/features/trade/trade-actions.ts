@@ -3,20 +3,21 @@
 // stages carries every kind out, and one prove waits on the side model's verdict over every view of the side.
 import type { HedgeClient, OpenRequest, SideRequest } from '../../platform/api/client.js';
 import {
+  changeVerdict,
   closeTakes,
   cutRead,
   earlierChange,
   expectedAfterChange,
   expectedNotional,
   openSearchFrom,
-  proveChange,
+  reconcileSide,
   recordStanding,
   reduceBeyondHeld,
   sideHolds,
   referenceInUse,
+  type ChangeVerdict,
   type ExpectedChange,
   type HedgeRecord,
-  type Proof,
   type SideBook,
 } from '../book/book.js';
 import type { Hedge, HistoryRecord, Quote, SubmittedAction } from '../../platform/api/schemas.js';
@@ -283,9 +284,6 @@ export function tradeAction(
       };
     },
     wait: (answer, context) => waitFor(t, answer, context),
-    // An open's outcome is its hedge's record as the wait left it: failed, or filled.
-    outcome: (result) =>
-      PROOFS[kind === 'open' && 'failed' in recordStanding(result as Hedge) ? 'failed' : 'landed'].outcome!(kind),
     reconcile: (entry) => (kind === 'open' ? reconcileOpen(t, entry) : reconcileChange(t, entry)),
   };
 }
@@ -513,42 +511,45 @@ async function closeTrades({ ports, client, market, side }: TradeScope) {
   return [{ market, notionalUsd: traded, held: sideAfterOf(book), returnsUsd, inBookUsd }];
 }
 
-/** The side as the prove stage last read it: its book, the positions list, and the model's proof of the change. */
+/** The side as the prove stage last read it: its book, the positions list, and the model's verdict on the change. */
 interface Seen {
   book: SideBook;
   positions: BookPosition[];
-  proof: Proof;
+  proof: ChangeVerdict;
 }
 
-/** Each verdict of a write's proof, once (book.ts proveChange): whether it ends the wait, and what the journal records
- * when it is the outcome; every other verdict is said as `unproven`'s error for it (exit-codes.ts gives its exit code):
- * at once where the side ended before the change, at the wait's bound otherwise. */
-const PROOFS: Record<Proof['verdict'], { ends: boolean; outcome?: (kind: TradeKind) => 'filled' | 'done' | 'failed' }> =
-  {
-    landed: { ends: true, outcome: (kind) => (kind === 'open' ? 'filled' : 'done') },
-    failed: { ends: true, outcome: () => 'failed' },
-    'ended-first': { ends: true },
-    'ended-untold': { ends: true },
-    'not-yet': { ends: false },
-    moved: { ends: false },
-    partly: { ends: false },
-    'cannot-tell': { ends: false },
-  };
+/** Each verdict of the side model on a write's change (book.ts changeVerdict), once: whether it ends the wait, and
+ * either the journal's outcome when it resolves the write (an open that landed is `filled`), or the exit code of the
+ * error `unproven` says it as: at once where the side ended before the change, at the wait's bound otherwise. */
+const VERDICTS: Record<ChangeVerdict['verdict'], { ends: boolean; outcome?: 'done' | 'failed'; exit?: 3 | 7 | 12 }> = {
+  landed: { ends: true, outcome: 'done' },
+  failed: { ends: true, outcome: 'failed' },
+  'ended-first': { ends: true, exit: 3 },
+  'ended-untold': { ends: true, exit: 12 },
+  'not-yet': { ends: false, exit: 7 },
+  moved: { ends: false, exit: 12 },
+  partly: { ends: false, exit: 12 },
+  'cannot-tell': { ends: false, exit: 12 },
+};
 
-/** What an unproven write is said as, by its last proof: not yet, a pending action (exit 7); ended before the change,
- * not applied (exit 3); a read that may be cut, how to read it whole; moved by another actor (or in part), or past
- * telling, cannot be told (exit 12). */
+/** The journal's outcome of a write the verdict resolves. */
+const outcomeOf = (kind: TradeKind, { verdict }: ChangeVerdict): 'filled' | 'done' | 'failed' =>
+  VERDICTS[verdict].outcome === 'done' && kind === 'open' ? 'filled' : VERDICTS[verdict].outcome!;
+
+/** What an unproven write is said as, by its last verdict's exit code: 7, a pending action; 3, ended before the change,
+ * not applied; 12, a read that may be cut (how to read it whole), moved by another actor (or in part), or past telling. */
 function unproven(t: TradeScope, expected: ExpectedChange, seen: Seen | undefined, waited: string) {
   const { kind, market, side, usd, hedgeCommand } = t;
   const verdict = seen?.proof.verdict ?? 'not-yet';
+  const { exit } = VERDICTS[verdict];
   const shows = safeText(seen?.proof.evidence ?? 'its views could not be read');
   const details = { market, side, hedge_id: expected.hedgeId ?? null, before_usd: expected.before };
-  if (verdict === 'not-yet')
+  if (exit === 7)
     return new StillPendingError(
       `The ${kind} was accepted but has not shown in the positions list and the hedge records of the ${side} side of ${market} after ${waited} (${shows}).`,
       hedgeCommand('positions'),
     );
-  if (verdict === 'ended-first')
+  if (exit === 3)
     return new NotAppliedError(
       `The ${kind} of ${formatUsd(usd)} did not happen: the ${side} hedge on ${market} (${safeText(expected.hedgeId ?? '')}) settled or was closed at ${formatUsd(expected.before)} before the ${kind} reached it; its margin is back in the balance.`,
       {
@@ -593,16 +594,16 @@ async function prove(t: TradeScope, expected: ExpectedChange, label: string, sta
       const views = await SideViews.read(client, ports.log);
       const book = readableBook(await views.book(market, side, named), market, side);
       if (book.recordsCut !== undefined) throw cutSide({ market, side }, book, false);
-      let proof = proveChange(book, expected);
+      let proof = changeVerdict(book, expected);
       // Every view shows the side flat during a change that would not close it: its hedge's own record says more.
-      if ('asks' in proof) proof = proveChange(book, expected, recordOf(await t.readHedge(expected.hedgeId)));
-      return { book, positions: views.positions, proof: proof as Proof };
+      if (proof.asks) proof = changeVerdict(book, expected, recordOf(await t.readHedge(expected.hedgeId)));
+      return { book, positions: views.positions, proof };
     },
-    isDone: ({ proof }) => PROOFS[proof.verdict].ends,
+    isDone: ({ proof }) => VERDICTS[proof.verdict].ends,
     timedOut: (last, waited) => unproven(t, expected, last, waited),
     interrupted: `The ${t.kind} stands: not every view of the ${side} side of ${market} shows it yet.`,
   });
-  if (!PROOFS[seen.proof.verdict].outcome) throw unproven(t, expected, seen, '');
+  if (!VERDICTS[seen.proof.verdict].outcome) throw unproven(t, expected, seen, '');
   return seen;
 }
 
@@ -629,7 +630,12 @@ async function waitFor(
   const label = sentLine(what, answer.order_tx_hash, sentEarlier, KINDS[kind].waitsFor(t));
   if (kind === 'open') {
     const hedge = await waitForHedgeStatus(t.ports, answer.hedge_id!, { label, startedAt });
-    if (recordStanding(hedge).standing !== 'filled') return { result: hedge };
+    // Ended on its record (failed, or closed since it filled): the model's verdict on its side of that record alone.
+    if (recordStanding(hedge).standing !== 'filled')
+      return {
+        result: hedge,
+        outcome: outcomeOf(kind, changeVerdict(reconcileSide([hedgeRecord(hedge)], undefined, 0), expected)),
+      };
     // Its own record proves the open; the other views show the side after it, and one that cannot be read is said.
     const seen = await prove(t, expected, label, startedAt).catch((error: unknown) => {
       if (error instanceof UnresolvedError || t.signal.aborted) throw error;
@@ -639,10 +645,13 @@ async function waitFor(
         text: `Hedge ${safeText(hedge.id)} is filled on its record; whether every other view shows it could not be read (${safeText(messageOf(error))}).`,
       });
     });
-    return { result: hedge, sideAfter: seen ? sideAfterOf(seen.book) : undefined };
+    return { result: hedge, sideAfter: seen ? sideAfterOf(seen.book) : undefined, outcome: 'filled' as const };
   }
   const seen = await prove(t, expected, label, startedAt);
-  return kind === 'close' ? closeResult(t, answer, before, seen) : changeResult(t, answer, before, kept, seen);
+  const done = await (kind === 'close'
+    ? closeResult(t, answer, before, seen)
+    : changeResult(t, answer, before, kept, seen));
+  return { ...done, outcome: outcomeOf(kind, seen.proof) };
 }
 
 /** What an add or a reduce learned once it landed: the side's line after it (none: the side left the list), its hedge

@@ -142,9 +142,7 @@ export interface WriteKind<S, R, K = unknown> {
   wait(
     answer: S,
     context: { startedAt: number; before?: JsonObject; kept?: K; sentEarlier?: boolean },
-  ): Promise<{ result: R; sideAfter?: SideAfter }>;
-  /** What the journal records once it resolved (unset: done). */
-  outcome?(result: R): 'filled' | 'done' | 'failed';
+  ): Promise<{ result: R; sideAfter?: SideAfter; outcome?: Resolved }>;
   /** What this action trades, for an agent's limits (the context's TradeGate): read when it is about to be sent. */
   trades?(): Promise<Trade[] | undefined>;
   /** What the book shows about an earlier send of this action, against what its entry recorded before it (compared
@@ -157,6 +155,9 @@ export interface WriteKind<S, R, K = unknown> {
     answer?: S;
   }>;
 }
+
+/** What the journal records of a write its wait resolved (unset: done). */
+type Resolved = 'filled' | 'done' | 'failed';
 
 /** A record with its kind's behaviour bound to it: what `runWrite` carries out. */
 export type WriteAction<S, R, K = unknown> = WriteRecord & WriteKind<S, R, K>;
@@ -854,12 +855,18 @@ async function prove<S, R, K>(
 
 /** Resolve: filled, done or failed, with the side as every view showed it, journaled and returned. */
 async function resolve<S, R, K>(
-  { ports, action }: WriteRun<S, R, K>,
+  { ports }: WriteRun<S, R, K>,
   writer: EntryWriter,
-  { answer, kept, result, sideAfter }: { answer: S; kept?: K; result: R; sideAfter?: SideAfter },
+  {
+    answer,
+    kept,
+    result,
+    sideAfter,
+    outcome = 'done',
+  }: { answer: S; kept?: K; result: R; sideAfter?: SideAfter; outcome?: Resolved },
 ) {
   const entry = await writer.record({
-    outcome: action.outcome?.(result) ?? 'done',
+    outcome,
     resolved_at: utcIso(ports.clock.now()),
     side_after: sideAfter,
   });
