@@ -250,6 +250,8 @@ export type ChangeVerdict = {
   evidence: string;
   /** A further read that may tell more: the record of the hedge the change was sent for (then given as `ended`). */
   asks?: 'hedge';
+  /** Landed, and the side ended since (settled or was closed): only its hedge's own record shows the change. */
+  endedSince?: true;
 };
 
 /** Whether an expected change shows in the side's views — the one verdict a write's wait, a resume's reconcile and the
@@ -305,6 +307,7 @@ export function changeVerdict(book: SideBook, expected: ExpectedChange, ended?: 
       return {
         verdict: 'landed',
         evidence: `hedge ${ended!.id} carries the ${kind} (${formatUsd(usd!)}) and has ended`,
+        endedSince: true,
       };
     if (seen === 'not-yet')
       return { verdict: 'ended-first', evidence: `hedge ${ended!.id} ended at ${formatUsd(before)}` };

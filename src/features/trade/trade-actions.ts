@@ -662,7 +662,7 @@ async function changeResult(t: TradeScope, answer: SubmittedAction, before: Json
   const line = findSide(seen.positions, market, side);
   const position = line && sizedByRecords(line, seen.book);
   const closed = !position;
-  if (closed && !expectedAfterChange(action, readNumber(before.baseline_notional_usd) ?? 0, usd).closes)
+  if (seen.proof.endedSince)
     notify({
       kind: 'change-then-settled',
       level: 'note',
