@@ -440,6 +440,21 @@ export function earlierChange(
   return { verdict: ownHeld ? 'not-landed' : 'unknown' };
 }
 
+/** A positions line without a notional hedge can read is sized by the side's records, when every filled one shows its
+ * own (a line may aggregate several). */
+export function sizedByRecords<Line extends { notionalUsd?: number; notionalFromHedge?: boolean }>(
+  line: Line,
+  book: SideBook,
+) {
+  if (
+    (line.notionalUsd !== undefined && !line.notionalFromHedge) ||
+    !book.filled.length ||
+    book.filled.some((record) => record.notionalUsd === undefined)
+  )
+    return line;
+  return { ...line, notionalUsd: book.recordsUsd };
+}
+
 /** What a close of the side takes, as its views show it: its filled hedges and those still being opened (undefined:
  * a side neither flat nor sized by its records, whose positions line gives no notional). */
 export function closeTakes(book: SideBook) {

@@ -14,6 +14,7 @@ import {
   recordStanding,
   reduceBeyondHeld,
   sideHolds,
+  sizedByRecords,
   referenceInUse,
   type ChangeVerdict,
   type ExpectedChange,
@@ -52,14 +53,7 @@ import {
   SideViews,
 } from '../book/side-book.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
-import {
-  findClosedRecord,
-  waitForHedgeStatus,
-  pollUntil,
-  readSidesAsAnswered,
-  ownRecentOf,
-  sizedByRecords,
-} from '../write/wait.js';
+import { findClosedRecord, waitForHedgeStatus, pollUntil, readSidesAsAnswered, ownRecentOf } from '../write/wait.js';
 import {
   isRejection,
   runWrite,

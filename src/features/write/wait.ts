@@ -4,7 +4,6 @@ import { recordStanding, type SideBook } from '../book/book.js';
 import type { Side } from '../../core/vocabulary.js';
 import type { WritePorts } from './ports.js';
 import { historyHedgeId, historyRecordForPeople } from '../../platform/api/wire/fields.js';
-import type { BookPosition } from '../book/positions.js';
 import { readSidesInStep } from '../book/side-book.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import {
@@ -160,18 +159,6 @@ export async function readSidesAsAnswered(
   const opened = await answeredOpens(ports);
   const read = sides.map((one) => ({ ...one, opened: opened(one.market, one.side) }));
   return readSidesInStep(ports, client, read, until);
-}
-
-/** A positions line without a notional hedge can read is sized by the side's records (book.ts), when every filled one
- * shows its own (a line may aggregate several). */
-export function sizedByRecords(position: BookPosition, book: SideBook) {
-  if (
-    (position.notionalUsd !== undefined && !position.notionalFromHedge) ||
-    !book.filled.length ||
-    book.filled.some((record) => record.notionalUsd === undefined)
-  )
-    return position;
-  return { ...position, notionalUsd: book.recordsUsd };
 }
 
 /** Best effort: looks for the history records of the hedges a close ended a few times at the polling cadence; the
