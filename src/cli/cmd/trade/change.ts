@@ -4,7 +4,7 @@ import type { CommandModule } from '../../runner/command-spec.js';
 import { type CommandContext, type In, parseMarket, parseNotional, parseSide } from '../command-input.js';
 import { sendTrade, tradeRecord } from '../../../features/trade/trade-actions.js';
 import { writeOptionsFrom, type WriteOptions } from '../../../features/write/write-flow.js';
-import { showTrade, writeFields } from './trade-outcome.js';
+import { showChanged, showTrade, writeFields } from './trade-outcome.js';
 import type { WritePorts } from '../../../features/write/ports.js';
 import type { Side } from '../../../core/vocabulary.js';
 import type { Cards } from '../../../platform/terminal/output.js';
@@ -41,7 +41,7 @@ export async function sendChange(
     serverDecides: skipChecks,
     checks: { preTrade: action === 'add' && !skipChecks },
   });
-  return showTrade(ctx, await sendTrade(ctx, record, change.write));
+  return showTrade(ctx, await sendTrade(ctx, record, change.write), showChanged);
 }
 
 /** Typed by reduce's input: add's is the same and --skip-checks. */

@@ -15,7 +15,7 @@ import {
 import { withAccountLock, writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { sendTrade, tradeRecord } from '../../../features/trade/trade-actions.js';
 import { ADD_CARDS, sendChange } from './change.js';
-import { showTrade, writeFields } from './trade-outcome.js';
+import { showOpened, showTrade, writeFields } from './trade-outcome.js';
 import type { WritePorts } from '../../../features/write/ports.js';
 import type { Cards } from '../../../platform/terminal/output.js';
 import type { Quote } from '../../../platform/api/schemas.js';
@@ -83,7 +83,7 @@ export async function run(ctx: Options, { args, options }: In<'OPEN'>) {
       ? await send()
       : await withAccountLock(ctx, `client reference ${JSON.stringify(safeText(reference))}`, ['ref', reference], send);
   // The quote it was decided on (for the struck rate against it): the wizard's, else the one its preview showed.
-  return showTrade(ctx, outcome, answers?.quote ?? ('kept' in outcome ? outcome.kept?.quote : undefined));
+  return showTrade(ctx, outcome, showOpened(answers?.quote ?? ('kept' in outcome ? outcome.kept?.quote : undefined)));
 }
 
 export const OUTPUT_FIELDS = writeFields('open');
