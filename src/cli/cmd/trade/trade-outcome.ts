@@ -31,13 +31,8 @@ export const writeFields =
       ? { kind: 'records' as const, names: dryRunNames, open: true, sends: false, jsonOnly: 'the request as HTTP text' }
       : writeResult(RESULT_FIELDS[name]);
 
-/** A trade's result as the wait left it, with the server's answer and its journal entry: what a kind's view shows. */
-interface Landed {
-  result: unknown;
-  answer: OpenedHedge;
-  entry: JournalEntry;
-}
-type TradeView = (ctx: Options, landed: Landed) => void;
+/** How a kind's result is shown: the result as the wait left it, the server's answer and its journal entry. */
+type TradeView = (ctx: Options, result: unknown, answer: OpenedHedge, entry: JournalEntry) => void;
 
 /** Shown by the view of its kind, which its command passes (a resume, the view of the kind it finished). An action
  * recorded without sending shows nothing. */
@@ -49,7 +44,7 @@ export function showTrade(ctx: Options, outcome: WriteOutcome<unknown, unknown>,
   const answer = outcome.answer as OpenedHedge;
   // A wait always resolves to a result: none is an answer not waited for.
   const result = outcome.kind === 'resolved' && outcome.result;
-  if (result) (view ?? TRADE_VIEWS[entry.command as keyof typeof TRADE_VIEWS])(ctx, { result, answer, entry });
+  if (result) (view ?? TRADE_VIEWS[entry.command as keyof typeof TRADE_VIEWS])(ctx, result, answer, entry);
   else if (entry.command === 'open') {
     const follow = hedgeCommand('hedges', answer.hedge_id, '--wait');
     submitted(ctx, answer, 'Hedge submitted', `Follow it with: \`${follow}\``);
@@ -71,7 +66,7 @@ function submitted({ output, hedgeCommand }: Options, answer: OpenedHedge, title
 /** An open's hedge, filled or failed; `quote`: the one shown before it (its price is compared with the fill). */
 export const showOpened =
   (quote?: Quote): TradeView =>
-  ({ output, hedgeCommand }, { result }) => {
+  ({ output, hedgeCommand }, result) => {
     const hedge = result as Hedge;
     if (hedge.status === 'closed')
       output.warn(`Hedge ${hedge.id} was already closed when it was read (it filled and then closed or settled).`);
@@ -88,7 +83,7 @@ export const showOpened =
       );
   };
 
-export const showClosed: TradeView = ({ output }, { result, answer }) => {
+export const showClosed: TradeView = ({ output }, result, answer) => {
   const closed = result as CloseResult;
   const open = closed.openNow;
   if (open) {
@@ -101,7 +96,7 @@ export const showClosed: TradeView = ({ output }, { result, answer }) => {
 };
 
 /** An add's or a reduce's side before and after it. */
-export const showChanged: TradeView = ({ output, hedgeCommand }, { result, answer, entry }) => {
+export const showChanged: TradeView = ({ output, hedgeCommand }, result, answer, entry) => {
   const change = result as LandedChange;
   const baselineUsd = readNumber(entry.context?.baseline_notional_usd);
   const { action, market, side, notionalUsd, before, position } = change;
