@@ -37,7 +37,7 @@ export async function runCommand(
     : typeof module.OUTPUT_FIELDS === 'function'
       ? module.OUTPUT_FIELDS(input)
       : module.OUTPUT_FIELDS;
-  ctx.output.prepare(declared, words.join(' '));
+  ctx.output.prepare(declared, words.join(' '), module.CARDS);
   const until = await untilCondition(spec, input, ctx.clock.now());
   if (!until) return (await module.run(ctx, input)) ?? 0;
   for (const key of NOT_WITH_UNTIL) {

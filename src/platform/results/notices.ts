@@ -1,30 +1,18 @@
 // What a flow says while it works, as data: callers that run flows as steps take notices as events, not stderr.
-import type { Quote } from '../api/schemas.js';
 import type { Output } from '../terminal/output.js';
-import { renderQuoteCard } from './quote-card.js';
-import { renderRollPreview, type RollPreview } from './roll-outcome.js';
-import { renderAdditionQuote } from './write-outcome.js';
-
-type NoticeCard =
-  | ({ card: 'addition-quote'; quote: Quote } & Parameters<typeof renderAdditionQuote>[2])
-  /** The quote before an open is confirmed: a card on a terminal, nothing otherwise. */
-  | { card: 'open-quote'; quote: Quote; nowMs: number }
-  /** Both legs of a roll before it is confirmed: a card on a terminal, one line otherwise. */
-  | { card: 'roll-preview'; preview: RollPreview; nowMs: number };
 
 export interface Notice {
   kind: string;
   level: 'note' | 'info' | 'warn' | 'success' | 'live';
   text: string;
-  show?: NoticeCard;
+  /** A card said in the text's place, named by `card` with the facts it shows: drawn by the command that declares it
+   * (its CARDS); any other says the text. */
+  show?: { card: string; [fact: string]: unknown };
 }
 
 export function sayNotice(output: Output, { show, level, text }: Notice) {
   const c = output.chalk;
-  // A card's own fields are what its renderer reads.
-  if (show?.card === 'addition-quote') return renderAdditionQuote(output, show.quote, show);
-  if (show?.card === 'open-quote') return output.cardOrNote(() => renderQuoteCard(output, show.quote, show.nowMs));
-  if (show?.card === 'roll-preview') return renderRollPreview(output, show.preview, show.nowMs);
+  if (show && output.drawnCard(show)) return;
   if (level === 'warn') return output.warn(text);
   if (level === 'success') return output.done(text);
   output.note(

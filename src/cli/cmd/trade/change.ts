@@ -4,9 +4,18 @@ import type { CommandModule } from '../../runner/command-spec.js';
 import { type CommandContext, type In, parseMarket, parseNotional, parseSide } from '../command-input.js';
 import { sendTrade, tradeRecord } from '../../../features/trade/trade-actions.js';
 import { writeOptionsFrom, type WriteOptions } from '../../../features/write/write-flow.js';
-import { showTrade, writeFields } from './trade-outcome.js';
+import { showChanged, showTrade, writeFields } from './trade-outcome.js';
 import type { WritePorts } from '../../../features/write/ports.js';
 import type { Side } from '../../../core/vocabulary.js';
+import type { Cards } from '../../../platform/terminal/output.js';
+import type { Quote } from '../../../platform/api/schemas.js';
+import { renderAdditionQuote } from '../../../platform/results/write-outcome.js';
+
+/** An add's quote, shown before its question. */
+export const ADD_CARDS: Cards = {
+  'addition-quote': (output, facts: { quote: Quote } & Parameters<typeof renderAdditionQuote>[2]) =>
+    renderAdditionQuote(output, facts.quote, facts),
+};
 
 /** What this command uses of its context. */
 export type Options = WritePorts & Pick<CommandContext, 'output'>;
@@ -32,7 +41,7 @@ export async function sendChange(
     serverDecides: skipChecks,
     checks: { preTrade: action === 'add' && !skipChecks },
   });
-  return showTrade(ctx, await sendTrade(ctx, record, change.write));
+  return showTrade(ctx, await sendTrade(ctx, record, change.write), showChanged);
 }
 
 /** Typed by reduce's input: add's is the same and --skip-checks. */
@@ -47,6 +56,7 @@ function changeCommand(action: 'add' | 'reduce'): CommandModule<In<'REDUCE'>> {
         write: writeOptionsFrom(options),
       }),
     OUTPUT_FIELDS: writeFields(action),
+    ...(action === 'add' && { CARDS: ADD_CARDS }),
   };
 }
 

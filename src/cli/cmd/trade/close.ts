@@ -4,7 +4,7 @@
 import { type CommandContext, type In, parseMarket, parseSide, UnresolvedError, formatUsd } from '../command-input.js';
 import { sendTrade, tradeRecord, type CloseResult } from '../../../features/trade/trade-actions.js';
 import { writeOptionsFrom } from '../../../features/write/write-flow.js';
-import { showTrade, writeFields } from './trade-outcome.js';
+import { showClosed, showTrade, writeFields } from './trade-outcome.js';
 import { hedgesWords } from '../../../features/write/confirm.js';
 import type { WritePorts } from '../../../features/write/ports.js';
 
@@ -15,7 +15,7 @@ export async function run(ctx: Options, { args, options }: In<'CLOSE'>) {
   const request = { market: parseMarket(args.market), side: parseSide(args.side) };
   const write = writeOptionsFrom(options);
   const outcome = await sendTrade(ctx, tradeRecord('close', request), write);
-  showTrade(ctx, outcome);
+  showTrade(ctx, outcome, showClosed);
   // Asked to close the side: one open again under another hedge (another actor's since) is no exit 0.
   const open = outcome.kind === 'resolved' ? (outcome.result as CloseResult).openNow : undefined;
   if (open) {

@@ -14,9 +14,12 @@ import {
 } from '../command-input.js';
 import { withAccountLock, writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { sendTrade, tradeRecord } from '../../../features/trade/trade-actions.js';
-import { sendChange } from './change.js';
-import { showTrade, writeFields } from './trade-outcome.js';
+import { ADD_CARDS, sendChange } from './change.js';
+import { showOpened, showTrade, writeFields } from './trade-outcome.js';
 import type { WritePorts } from '../../../features/write/ports.js';
+import type { Cards } from '../../../platform/terminal/output.js';
+import type { Quote } from '../../../platform/api/schemas.js';
+import { renderQuoteCard } from '../../../platform/results/quote-card.js';
 
 /** What this command uses of its context. */
 export type Options = WritePorts & Pick<CommandContext, 'output'>;
@@ -80,7 +83,14 @@ export async function run(ctx: Options, { args, options }: In<'OPEN'>) {
       ? await send()
       : await withAccountLock(ctx, `client reference ${JSON.stringify(safeText(reference))}`, ['ref', reference], send);
   // The quote it was decided on (for the struck rate against it): the wizard's, else the one its preview showed.
-  return showTrade(ctx, outcome, answers?.quote ?? ('kept' in outcome ? outcome.kept?.quote : undefined));
+  return showTrade(ctx, outcome, showOpened(answers?.quote ?? ('kept' in outcome ? outcome.kept?.quote : undefined)));
 }
 
 export const OUTPUT_FIELDS = writeFields('open');
+
+/** The quote before an open's question: a card on a terminal, nothing otherwise; the wizard's add quotes as `add` does. */
+export const CARDS: Cards = {
+  'open-quote': (output, { quote, nowMs }: { quote: Quote; nowMs: number }) =>
+    output.cardOrNote(() => renderQuoteCard(output, quote, nowMs)),
+  ...ADD_CARDS,
+};

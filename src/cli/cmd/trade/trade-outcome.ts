@@ -4,6 +4,7 @@
 import type { Hedge, OpenedHedge, Quote } from '../../../platform/api/schemas.js';
 import type { CloseResult } from '../../../features/trade/trade-actions.js';
 import type { WriteOutcome } from '../../../features/write/write-flow.js';
+import type { JournalEntry } from '../../../platform/journal/entry.js';
 import { type CommandContext, formatUsd, OrderFailedError, readNumber, safeText } from '../command-input.js';
 import type { Output } from '../../../platform/terminal/output.js';
 import {
@@ -30,31 +31,42 @@ export const writeFields =
       ? { kind: 'records' as const, names: dryRunNames, open: true, sends: false, jsonOnly: 'the request as HTTP text' }
       : writeResult(RESULT_FIELDS[name]);
 
-/** `quote`: the one shown before an open (its price is compared with the fill). An action recorded without sending
- * shows nothing. What a change sent comes from its own result, never from a body (a journaled one names the amount
- * as the server does). */
-export function showTrade(ctx: Options, outcome: WriteOutcome<unknown, unknown>, quote?: Quote) {
+/** How a kind's result is shown: the result as the wait left it, the server's answer and its journal entry. */
+type TradeView = (ctx: Options, result: unknown, answer: OpenedHedge, entry: JournalEntry) => void;
+
+/** Shown by the view of its kind, which its command passes (a resume, the view of the kind it finished). An action
+ * recorded without sending shows nothing. */
+export function showTrade(ctx: Options, outcome: WriteOutcome<unknown, unknown>, view?: TradeView) {
   const { output, hedgeCommand } = ctx;
   if (outcome.kind === 'dry-run') renderDryRun(output, outcome.planned);
   if (outcome.kind === 'dry-run' || outcome.kind === 'recorded') return 0;
-  const { command } = outcome.entry;
+  const { entry } = outcome;
   const answer = outcome.answer as OpenedHedge;
   // A wait always resolves to a result: none is an answer not waited for.
   const result = outcome.kind === 'resolved' && outcome.result;
-  /** `--no-wait`: the record the write returned, status `submitted`. */
-  const submitted = (title: string, footer = `Check it with: \`${hedgeCommand('positions')}\``) =>
-    output.record(
-      answer,
-      SUBMITTED_FIELDS.filter((field) => field.key !== 'id' || !('hedge_id' in answer)),
-      // Quoted: a command is wrapped as one word, never split while it fits a line.
-      { title, footer: [footer] },
-    );
-  if (!result && command === 'open') {
+  if (result) (view ?? TRADE_VIEWS[entry.command as keyof typeof TRADE_VIEWS])(ctx, result, answer, entry);
+  else if (entry.command === 'open') {
     const follow = hedgeCommand('hedges', answer.hedge_id, '--wait');
-    submitted('Hedge submitted', `Follow it with: \`${follow}\``);
+    submitted(ctx, answer, 'Hedge submitted', `Follow it with: \`${follow}\``);
     output.plainNote(`Submitted ${answer.hedge_id}; follow it with: ${follow}`);
-  } else if (!result) submitted(`${{ close: 'Close', add: 'Add', reduce: 'Reduce' }[command]} submitted`);
-  else if (command === 'open') {
+  } else submitted(ctx, answer, `${{ close: 'Close', add: 'Add', reduce: 'Reduce' }[entry.command]} submitted`);
+  return 0;
+}
+
+/** `--no-wait`: the record the write returned, status `submitted`. */
+function submitted({ output, hedgeCommand }: Options, answer: OpenedHedge, title: string, footer?: string) {
+  output.record(
+    answer,
+    SUBMITTED_FIELDS.filter((field) => field.key !== 'id' || !('hedge_id' in answer)),
+    // Quoted: a command is wrapped as one word, never split while it fits a line.
+    { title, footer: [footer ?? `Check it with: \`${hedgeCommand('positions')}\``] },
+  );
+}
+
+/** An open's hedge, filled or failed; `quote`: the one shown before it (its price is compared with the fill). */
+export const showOpened =
+  (quote?: Quote): TradeView =>
+  ({ output, hedgeCommand }, result) => {
     const hedge = result as Hedge;
     if (hedge.status === 'closed')
       output.warn(`Hedge ${hedge.id} was already closed when it was read (it filled and then closed or settled).`);
@@ -69,56 +81,61 @@ export function showTrade(ctx: Options, outcome: WriteOutcome<unknown, unknown>,
         hedge.id,
         `Check the market with \`${hedgeCommand('markets')}\`, then open again (a new run uses a new idempotency key).`,
       );
-  } else if (command === 'close') {
-    const closed = result as CloseResult;
-    const open = closed.openNow;
-    if (open) {
-      const ids = open.hedge_ids.map(safeText).join(', ');
-      output.warn(
-        `Closed${closed.hedgeId ? ` ${safeText(closed.hedgeId)}` : ''}, but the ${closed.side} side of ${closed.market} is open now: ${ids} (${formatUsd(open.notional_usd)}), which this close did not close.`,
-      );
-    } else output.done(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
-    renderClosed(output, answer, closed.hedgeId, closed.estimate, closed.realized);
-  } else {
-    const change = result as LandedChange;
-    const baselineUsd = readNumber(outcome.entry.context?.baseline_notional_usd);
-    const { action, market, side, notionalUsd, before, position } = change;
-    const now = change.closed
-      ? 'is now closed'
-      : change.afterNotionalUsd !== undefined
-        ? `is now ${formatUsd(change.afterNotionalUsd)}${baselineUsd !== undefined ? ` (was ${formatUsd(baselineUsd)})` : ''}`
-        : 'has changed';
-    output.done(
-      `${action === 'add' ? 'Added' : 'Reduced by'} ${formatUsd(notionalUsd)}: the ${side} hedge on ${market} ${now}.`,
+  };
+
+export const showClosed: TradeView = ({ output }, result, answer) => {
+  const closed = result as CloseResult;
+  const open = closed.openNow;
+  if (open) {
+    const ids = open.hedge_ids.map(safeText).join(', ');
+    output.warn(
+      `Closed${closed.hedgeId ? ` ${safeText(closed.hedgeId)}` : ''}, but the ${closed.side} side of ${closed.market} is open now: ${ids} (${formatUsd(open.notional_usd)}), which this close did not close.`,
     );
-    const hedgeId = change.hedge?.id ?? answer.hedge_id ?? before?.hedgeId;
-    // People get the position before → after; other modes the same figures in a line on stderr. The command names the
-    // hedge the card's Hedge ID row does: on a side of several, the one the answer named may be one the reduce closed.
-    if (!change.closed) {
-      const shownId = (position ?? before)?.hedgeId ?? hedgeId;
-      renderPositionChange(
-        output,
-        { ...change, orderTxHash: answer.order_tx_hash ?? undefined },
-        shownId ? [`The hedge in full: ${hedgeCommand('hedges', shownId)}`] : [],
-      );
-    }
-    // Scripts get the side after the change, however the server books it, with the server's answer beside it.
-    const after = position
-      ? output.named(position.raw, (raw) => positionInOneShape(raw, position))
-      : { market, side, notional_usd: change.closed ? 0 : (change.afterNotionalUsd ?? null) };
-    // A change that closed the side says what it realized, as a close does (in the one shape, as `hedge history`).
-    const realized = change.closed && {
-      realized: change.realized ? output.named(change.realized, historyRecordForPeople) : null,
-    };
-    output.record({ ...after, hedge: change.hedge ?? null, answer, ...realized }, CHANGED_SIDE_FIELDS, {
-      // A reduce of about the whole position closes it: shown to people as a close; a change, by the card above.
-      people: (shown) => {
-        if (change.closed) renderClosed(shown, answer, hedgeId, before?.netMarginUsd, change.realized);
-      },
-    });
+  } else output.done(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
+  renderClosed(output, answer, closed.hedgeId, closed.estimate, closed.realized);
+};
+
+/** An add's or a reduce's side before and after it. */
+export const showChanged: TradeView = ({ output, hedgeCommand }, result, answer, entry) => {
+  const change = result as LandedChange;
+  const baselineUsd = readNumber(entry.context?.baseline_notional_usd);
+  const { action, market, side, notionalUsd, before, position } = change;
+  const now = change.closed
+    ? 'is now closed'
+    : change.afterNotionalUsd !== undefined
+      ? `is now ${formatUsd(change.afterNotionalUsd)}${baselineUsd !== undefined ? ` (was ${formatUsd(baselineUsd)})` : ''}`
+      : 'has changed';
+  output.done(
+    `${action === 'add' ? 'Added' : 'Reduced by'} ${formatUsd(notionalUsd)}: the ${side} hedge on ${market} ${now}.`,
+  );
+  const hedgeId = change.hedge?.id ?? answer.hedge_id ?? before?.hedgeId;
+  // People get the position before → after; other modes the same figures in a line on stderr. The command names the
+  // hedge the card's Hedge ID row does: on a side of several, the one the answer named may be one the reduce closed.
+  if (!change.closed) {
+    const shownId = (position ?? before)?.hedgeId ?? hedgeId;
+    renderPositionChange(
+      output,
+      { ...change, orderTxHash: answer.order_tx_hash ?? undefined },
+      shownId ? [`The hedge in full: ${hedgeCommand('hedges', shownId)}`] : [],
+    );
   }
-  return 0;
-}
+  // Scripts get the side after the change, however the server books it, with the server's answer beside it.
+  const after = position
+    ? output.named(position.raw, (raw) => positionInOneShape(raw, position))
+    : { market, side, notional_usd: change.closed ? 0 : (change.afterNotionalUsd ?? null) };
+  // A change that closed the side says what it realized, as a close does (in the one shape, as `hedge history`).
+  const realized = change.closed && {
+    realized: change.realized ? output.named(change.realized, historyRecordForPeople) : null,
+  };
+  output.record({ ...after, hedge: change.hedge ?? null, answer, ...realized }, CHANGED_SIDE_FIELDS, {
+    // A reduce of about the whole position closes it: shown to people as a close; a change, by the card above.
+    people: (shown) => {
+      if (change.closed) renderClosed(shown, answer, hedgeId, before?.netMarginUsd, change.realized);
+    },
+  });
+};
+
+const TRADE_VIEWS = { open: showOpened(), close: showClosed, add: showChanged, reduce: showChanged };
 
 /** --dry-run as shown: the request a write would send (method, url, headers with its key, body), never sent. */
 export function renderDryRun(
