@@ -123,13 +123,13 @@ export async function run(ctx: Options) {
       },
       people: (shown) => {
         const d = shown.chalk;
-        // A setting (by its JSON name, card label and environment variable) and, dimmed, where it came from.
-        const from = (key: keyof typeof sources, label: string, variable: string): [string, string] => {
+        // A setting (by its JSON name and card label; its environment variable is HEDGE_ and that name) and, dimmed, where it came from.
+        const from = (key: keyof typeof sources, label: string): [string, string] => {
           const source =
             sources[key] &&
             {
               flag: key === 'profile' ? '--profile' : 'flag',
-              environment: variable,
+              environment: `HEDGE_${key.toUpperCase()}`,
               current: 'the current profile',
               profile: profileName ? `profile "${profileName}"` : 'the profile',
               demo: '--demo',
@@ -138,10 +138,10 @@ export async function run(ctx: Options) {
         };
         return shown.card(
           [
-            profileName ? from('profile', 'Profile', 'HEDGE_PROFILE') : ['Profile', d.dim('— (none)')],
+            profileName ? from('profile', 'Profile') : ['Profile', d.dim('— (none)')],
             ['Environment', environmentLabel(environment, d)],
-            from('base_url', 'Base URL', 'HEDGE_BASE_URL'),
-            from('api_key', 'API key', 'HEDGE_API_KEY'),
+            from('base_url', 'Base URL'),
+            from('api_key', 'API key'),
             [
               'Key stored in',
               keyLocation
@@ -150,7 +150,7 @@ export async function run(ctx: Options) {
                   ? 'the demo simulator'
                   : 'the environment (HEDGE_API_KEY)',
             ],
-            ...(caFile ? [from('ca_file', 'CA file', 'HEDGE_CA_FILE')] : []),
+            ...(caFile ? [from('ca_file', 'CA file')] : []),
             // A guess at what the spec does not show is the builders' detail: shown with --verbose (and in --json).
             ...wireRows
               .filter((row) => row.source !== 'default' || ctx.globals.verbose)
