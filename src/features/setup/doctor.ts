@@ -53,7 +53,7 @@ function unlessStopped(error: unknown) {
 }
 
 /** What the doctor uses of its command. */
-type DoctorPorts = CheckPorts & Pick<CommandContext, 'credentials' | 'wire' | 'hedgeCommand' | 'journal'>;
+export type DoctorPorts = CheckPorts & Pick<CommandContext, 'credentials' | 'wire' | 'hedgeCommand' | 'journal'>;
 
 export async function runDoctor(ports: DoctorPorts) {
   const checks: DoctorCheck[] = [];

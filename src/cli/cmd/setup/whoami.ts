@@ -2,7 +2,7 @@
 // where each came from (flag > environment > profile), and whether the key works (one GET /account).
 // Exits 0 when the key works, else as the check's error says: 4 refused, 5 unreachable, 14 an answer it cannot read, 3 other answers.
 import { redactKey } from '../../../core/security/secrets.js';
-import { checkKey, refusedKeyNext } from '../../../features/setup/key-check.js';
+import { checkKey, refusedKeyNext, type CheckPorts } from '../../../features/setup/key-check.js';
 import { environmentLabel } from '../../../platform/config/profiles.js';
 import { WIRE_SETTING_SOURCES, type WireSettings } from '../../../platform/api/wire/unspecified.js';
 import { type CommandContext, HedgeError, safeText } from '../command-input.js';
@@ -10,34 +10,21 @@ import { journalDir } from '../../../platform/journal/location.js';
 import { describeKeyLocation } from '../../../platform/config/credentials.js';
 
 /** What this command uses of its context. */
-export type Options = Pick<
-  CommandContext,
-  | 'clientFor'
-  | 'clock'
-  | 'credentials'
-  | 'env'
-  | 'globals'
-  | 'hedgeCommand'
-  | 'journalChoice'
-  | 'log'
-  | 'output'
-  | 'signal'
-  | 'store'
-  | 'wire'
->;
+export type Options = CheckPorts &
+  Pick<CommandContext, 'credentials' | 'globals' | 'hedgeCommand' | 'journalChoice' | 'output' | 'store' | 'wire'>;
 
 export async function run(ctx: Options) {
   const { output } = ctx;
   const c = output.chalk;
   const credentials = await ctx.credentials();
   const check = await checkKey(ctx, credentials);
-  const { profileName, environment, baseUrl, caFile, keyLocation } = credentials;
+  const { profileName, environment, baseUrl, caFile, keyLocation, sources: given } = credentials;
   // JSON names where each setting came from; `current` is the store's current profile.
   const sources = {
-    profile: credentials.sources.profile === 'profile' ? 'current' : (credentials.sources.profile ?? null),
-    api_key: credentials.sources.apiKey,
-    base_url: credentials.sources.baseUrl,
-    ca_file: credentials.sources.caFile ?? null,
+    profile: given.profile === 'profile' ? 'current' : (given.profile ?? null),
+    api_key: given.apiKey,
+    base_url: given.baseUrl,
+    ca_file: given.caFile ?? null,
   };
   // The answers to the spec's "not shown" request names in use, and where each came from: our
   // guess (default), learned from the server (kept for this profile or server), or set by you.
@@ -57,7 +44,7 @@ export async function run(ctx: Options) {
       ? { store: 'file', location: journalDir(ctx.env), source: null }
       : { store: 'postgres', location: choice.shown, source: choice.source };
   // Where the key lives: the profile's file, OS keyring or credential helper, the demo, or the environment.
-  const demo = credentials.sources.apiKey === 'demo';
+  const demo = given.apiKey === 'demo';
   const storeFile = keyLocation && (await ctx.store()).file;
   const keyStore = keyLocation
     ? {
