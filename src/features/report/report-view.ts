@@ -130,12 +130,11 @@ export function periodText({ since, until }: Pick<Report, 'since' | 'until'>, cl
 
 /** The terminal report: title, table (groups, then totals), unrealized P&L, cumulative sparkline. */
 export async function renderReportTable(report: Report, c: ChalkInstance, width: number, nowMs: number) {
-  const fitLine = (line: string) => (displayWidth(line) > width ? truncateEnd(line, width) : line);
   return [
-    fitLine(c.bold(`P&L by ${GROUP_WORDS[report.by].words}, ${periodText(report, 'closed ')}`)),
+    truncateEnd(c.bold(`P&L by ${GROUP_WORDS[report.by].words}, ${periodText(report, 'closed ')}`), width),
     ...(report.groups.length ? await groupTable(report, c, width, nowMs) : [c.dim('No closed hedges in this period.')]),
     wrapWords(unrealizedLine(report, c), width),
-    fitLine(cumulativeLine(report, c, width)),
+    truncateEnd(cumulativeLine(report, c, width), width),
   ]
     .map((line) => line.trimEnd())
     .join('\n');

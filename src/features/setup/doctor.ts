@@ -46,8 +46,14 @@ type DoctorCheck = ReturnType<typeof checkOf>;
 /** A check that only says what was seen. */
 const info = (id: string, title: string, detail: string) => checkOf(id, title, 'info', detail);
 
+/** A failure a check says; an interruption ends the doctor instead. */
+function unlessStopped(error: unknown) {
+  if (error instanceof InterruptedError) throw error;
+  return error;
+}
+
 /** What the doctor uses of its command. */
-type DoctorPorts = CheckPorts & Pick<CommandContext, 'credentials' | 'wire' | 'hedgeCommand' | 'journal'>;
+export type DoctorPorts = CheckPorts & Pick<CommandContext, 'credentials' | 'wire' | 'hedgeCommand' | 'journal'>;
 
 export async function runDoctor(ports: DoctorPorts) {
   const checks: DoctorCheck[] = [];
@@ -59,9 +65,8 @@ export async function runDoctor(ports: DoctorPorts) {
   try {
     credentials = await ports.credentials();
   } catch (error) {
-    if (error instanceof InterruptedError) throw error;
     checks.push(
-      checkOf('key', 'Key and base URL', 'fail', '', true, { error }),
+      checkOf('key', 'Key and base URL', 'fail', '', true, { error: unlessStopped(error) }),
       checkOf('server', 'Server', 'skip', 'not asked: no usable key and base URL', true),
     );
     return report(checks);
@@ -128,8 +133,7 @@ export async function runDoctor(ports: DoctorPorts) {
       : '';
     checks.push(checkOf('journal', 'Journal', 'ok', journal.location + more, true));
   } catch (error) {
-    if (error instanceof InterruptedError) throw error;
-    checks.push(checkOf('journal', 'Journal', 'fail', '', true, { error }));
+    checks.push(checkOf('journal', 'Journal', 'fail', '', true, { error: unlessStopped(error) }));
   }
   // A client that sees every answer, and what it saw: the answers, its warnings, the wire names it learned.
   const answers: ObservedAnswer[] = [];
@@ -152,8 +156,7 @@ export async function runDoctor(ports: DoctorPorts) {
   try {
     markets = await client.listMarkets();
   } catch (error) {
-    if (error instanceof InterruptedError) throw error;
-    const stop = firstRequestFailure(ports, error, credentials, baseUrl);
+    const stop = firstRequestFailure(ports, unlessStopped(error), credentials, baseUrl);
     if (stop) {
       if (stop !== baseUrl) checks.push(stop);
       checks.push(checkOf('reads', 'Reads', 'skip', 'not asked: the server could not be used', true));
@@ -202,7 +205,6 @@ export async function runDoctor(ports: DoctorPorts) {
       if (detail !== undefined) checks.push(checkOf(id, title, 'ok', detail, forWrites));
       else if (unasked) checks.push(checkOf(id, title, 'skip', unasked));
     } catch (error) {
-      if (error instanceof InterruptedError) throw error;
       const unreadable = error instanceof InvalidResponseError;
       checks.push(
         checkOf(id, title, 'fail', '', forWrites, {
@@ -210,7 +212,7 @@ export async function runDoctor(ports: DoctorPorts) {
             ? `hedge cannot read this answer (${error.details?.field || 'data'}: ${error.details?.received ?? '?'}); report it with the output of \`${ports.hedgeCommand(...command.split(' '), '--verbose')}\`.`
             : undefined,
           failure: unreadable ? 'unreadable' : isRefusal(error) ? 'auth' : 'network',
-          error,
+          error: unlessStopped(error),
         }),
       );
     }
@@ -554,8 +556,8 @@ async function pageSizeChecks(client: HedgeClient, name: string, hedgesRead = 0)
   try {
     first = await probe(name);
   } catch (error) {
-    if (error instanceof InterruptedError) throw error;
-    if (name === NO_PAGE_SIZE) return say('warn', `GET /hedges: ${messageOf(error)}`);
+    const message = messageOf(unlessStopped(error));
+    if (name === NO_PAGE_SIZE) return say('warn', `GET /hedges: ${message}`);
     // Refused: the list reader asks again the way the refusal says, and learns the name.
     try {
       await client.readHedges({ limit: 1 });
@@ -565,10 +567,9 @@ async function pageSizeChecks(client: HedgeClient, name: string, hedgesRead = 0)
         `the server refused \`${name}\`; ${now === NO_PAGE_SIZE ? 'lists go without one' : `it takes \`${now}\``} (learned)`,
       );
     } catch (again) {
-      if (again instanceof InterruptedError) throw again;
       return say(
         'warn',
-        `GET /hedges refused \`${name}\`: ${messageOf(again)}`,
+        `GET /hedges refused \`${name}\`: ${messageOf(unlessStopped(again))}`,
         undefined,
         `Set ${WIRE_SETTING_SOURCES.pageSizeParam.env} to the name the server expects.`,
       );

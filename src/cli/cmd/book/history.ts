@@ -117,16 +117,13 @@ export async function run(ctx: Options, input: In<'HISTORY'>) {
     let unreadable = 0;
     let count = 0;
     const walk = await walkHistory(client, period, (raw) => {
-      const closed = idsOf(raw).hedgeId;
-      if (closed !== undefined && deal?.referenceOf(closed) !== undefined) ended.add(closed);
+      const { clientReference, hedgeId } = idsOf(raw);
+      const dealOf = hedgeId === undefined ? undefined : deal?.referenceOf(hedgeId);
+      if (dealOf !== undefined) ended.add(hedgeId!);
       const verdict = inPeriod(raw, period);
       if (verdict === 'unreadable') unreadable += 1;
       if (verdict !== 'in') return true;
-      if (reference !== undefined) {
-        const { clientReference, hedgeId } = idsOf(raw);
-        const joined = clientReference ?? (hedgeId === undefined ? undefined : deal?.referenceOf(hedgeId));
-        if (!sameReference(joined, reference)) return true;
-      }
+      if (reference !== undefined && !sameReference(clientReference ?? dealOf, reference)) return true;
       if (streamed) streamed.add(output.named(raw, historyRecordForPeople));
       else original.push(raw);
       return ++count < keptAtMost;

@@ -4,12 +4,10 @@
 import { type CommandContext, describeError, exitCodeNamed, plural } from '../command-input.js';
 import { wrapWords } from '../../../platform/terminal/width.js';
 import { fieldTable } from '../../../platform/fields/fields.js';
+import type { DoctorPorts } from '../../../features/setup/doctor.js';
 
 /** What this command uses of its context. */
-export type Options = Pick<
-  CommandContext,
-  'clientFor' | 'clock' | 'credentials' | 'env' | 'hedgeCommand' | 'journal' | 'log' | 'output' | 'signal' | 'wire'
->;
+export type Options = DoctorPorts & Pick<CommandContext, 'output'>;
 
 export async function run(ctx: Options) {
   const checks = await import('../../../features/setup/doctor.js');

@@ -2,7 +2,7 @@
 // where each came from (flag > environment > profile), and whether the key works (one GET /account).
 // Exits 0 when the key works, else as the check's error says: 4 refused, 5 unreachable, 14 an answer it cannot read, 3 other answers.
 import { redactKey } from '../../../core/security/secrets.js';
-import { checkKey, refusedKeyNext } from '../../../features/setup/key-check.js';
+import { checkKey, refusedKeyNext, type CheckPorts } from '../../../features/setup/key-check.js';
 import { environmentLabel } from '../../../platform/config/profiles.js';
 import { WIRE_SETTING_SOURCES, type WireSettings } from '../../../platform/api/wire/unspecified.js';
 import { type CommandContext, HedgeError, safeText } from '../command-input.js';
@@ -10,34 +10,21 @@ import { journalDir } from '../../../platform/journal/location.js';
 import { describeKeyLocation } from '../../../platform/config/credentials.js';
 
 /** What this command uses of its context. */
-export type Options = Pick<
-  CommandContext,
-  | 'clientFor'
-  | 'clock'
-  | 'credentials'
-  | 'env'
-  | 'globals'
-  | 'hedgeCommand'
-  | 'journalChoice'
-  | 'log'
-  | 'output'
-  | 'signal'
-  | 'store'
-  | 'wire'
->;
+export type Options = CheckPorts &
+  Pick<CommandContext, 'credentials' | 'globals' | 'hedgeCommand' | 'journalChoice' | 'output' | 'store' | 'wire'>;
 
 export async function run(ctx: Options) {
   const { output } = ctx;
   const c = output.chalk;
   const credentials = await ctx.credentials();
   const check = await checkKey(ctx, credentials);
-  const { profileName, environment, baseUrl, caFile, keyLocation } = credentials;
+  const { profileName, environment, baseUrl, caFile, keyLocation, sources: given } = credentials;
   // JSON names where each setting came from; `current` is the store's current profile.
   const sources = {
-    profile: credentials.sources.profile === 'profile' ? 'current' : (credentials.sources.profile ?? null),
-    api_key: credentials.sources.apiKey,
-    base_url: credentials.sources.baseUrl,
-    ca_file: credentials.sources.caFile ?? null,
+    profile: given.profile === 'profile' ? 'current' : (given.profile ?? null),
+    api_key: given.apiKey,
+    base_url: given.baseUrl,
+    ca_file: given.caFile ?? null,
   };
   // The answers to the spec's "not shown" request names in use, and where each came from: our
   // guess (default), learned from the server (kept for this profile or server), or set by you.
@@ -57,7 +44,7 @@ export async function run(ctx: Options) {
       ? { store: 'file', location: journalDir(ctx.env), source: null }
       : { store: 'postgres', location: choice.shown, source: choice.source };
   // Where the key lives: the profile's file, OS keyring or credential helper, the demo, or the environment.
-  const demo = credentials.sources.apiKey === 'demo';
+  const demo = given.apiKey === 'demo';
   const storeFile = keyLocation && (await ctx.store()).file;
   const keyStore = keyLocation
     ? {
@@ -123,13 +110,13 @@ export async function run(ctx: Options) {
       },
       people: (shown) => {
         const d = shown.chalk;
-        // A setting (by its JSON name, card label and environment variable) and, dimmed, where it came from.
-        const from = (key: keyof typeof sources, label: string, variable: string): [string, string] => {
+        // A setting (by its JSON name and card label; its environment variable is HEDGE_ and that name) and, dimmed, where it came from.
+        const from = (key: keyof typeof sources, label: string): [string, string] => {
           const source =
             sources[key] &&
             {
               flag: key === 'profile' ? '--profile' : 'flag',
-              environment: variable,
+              environment: `HEDGE_${key.toUpperCase()}`,
               current: 'the current profile',
               profile: profileName ? `profile "${profileName}"` : 'the profile',
               demo: '--demo',
@@ -138,10 +125,10 @@ export async function run(ctx: Options) {
         };
         return shown.card(
           [
-            profileName ? from('profile', 'Profile', 'HEDGE_PROFILE') : ['Profile', d.dim('— (none)')],
+            profileName ? from('profile', 'Profile') : ['Profile', d.dim('— (none)')],
             ['Environment', environmentLabel(environment, d)],
-            from('base_url', 'Base URL', 'HEDGE_BASE_URL'),
-            from('api_key', 'API key', 'HEDGE_API_KEY'),
+            from('base_url', 'Base URL'),
+            from('api_key', 'API key'),
             [
               'Key stored in',
               keyLocation
@@ -150,7 +137,7 @@ export async function run(ctx: Options) {
                   ? 'the demo simulator'
                   : 'the environment (HEDGE_API_KEY)',
             ],
-            ...(caFile ? [from('ca_file', 'CA file', 'HEDGE_CA_FILE')] : []),
+            ...(caFile ? [from('ca_file', 'CA file')] : []),
             // A guess at what the spec does not show is the builders' detail: shown with --verbose (and in --json).
             ...wireRows
               .filter((row) => row.source !== 'default' || ctx.globals.verbose)
