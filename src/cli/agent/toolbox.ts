@@ -162,10 +162,10 @@ class CallGate {
     if (maxDailyNotionalUsd !== undefined) {
       this.countedBefore ??= await this.counted();
       const entries = this.countedBefore.filter((entry) => !this.finishing.has(entry.id));
-      const used = (this.usedUsd = cents(entries.reduce((sum, entry) => sum + tradedUsd(entry), 0)));
+      let counting = entries.reduce((sum, entry) => sum + tradedUsd(entry), 0);
+      const used = (this.usedUsd = cents(counting));
       if (used + thisCall > maxDailyNotionalUsd) {
         // When enough of the counted entries have left the 24 h window for this call to fit under the cap; undefined when it alone is over it.
-        let counting = entries.reduce((sum, entry) => sum + tradedUsd(entry), 0);
         const freeing =
           thisCall <= maxDailyNotionalUsd
             ? entries

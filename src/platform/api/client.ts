@@ -423,14 +423,13 @@ export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
       const path = '/hedges/history';
       let sent: Sent = {};
       let pages = 0;
-      for await (const { answer, reading, next: given } of followPages(
+      for await (const { answer, reading, next } of followPages(
         (query) => get(path, (sent = withPageSize(query, MAX_PAGE_SIZE))),
         {},
         wire.cursorParam || undefined,
         historyRowKey,
       )) {
         const records = rows(historyRecordSchema, answer, `GET ${path}`, reading);
-        const next = given;
         const paged = pages++ > 0 || next === 'page';
         // An empty page that names a next one is not the end (a run of them too long is cut: `empty-run`).
         if (!records.length && next === 'page') continue;

@@ -367,11 +367,9 @@ export function createTransport(config: TransportConfig) {
     const counted = attempts > 1 ? `${message.replace(/\.$/, '')} (after ${attempts} attempts).` : message;
     const notDone = notActed && !notSent;
     const final = new NetworkError(
-      notSent
-        ? `${counted.replace(/\.$/, '')}; nothing was sent.`
-        : notDone
-          ? `${counted.replace(/\.$/, '')}; not done: the server refused it before acting.`
-          : counted,
+      notSent || notDone
+        ? `${counted.replace(/\.$/, '')}; ${notSent ? 'nothing was sent' : 'not done: the server refused it before acting'}.`
+        : counted,
       {
         ...error,
         attempts,

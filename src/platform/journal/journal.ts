@@ -116,11 +116,11 @@ export function openJournal(options: OpenJournalOptions) {
       (since === undefined || Date.parse(entry.created_at) >= since) &&
       (until === undefined || Date.parse(entry.created_at) < until);
     // The active segment's entries, in creation order (every unresolved entry is there).
-    const segment = entriesIn(file, onSkip);
-    const active = newestFirst(segment).filter(chosen);
+    const byId = new Map(entriesIn(file, onSkip).map((entry) => [entry.id, entry]));
+    const picked = () => newestFirst([...byId.values()]).filter(chosen);
+    const active = picked();
     if (pending || (id !== undefined && active.length)) return active.slice(0, limit);
     // Then the archives the filter may want (an entry caught mid-rotation is in both: the active copy wins).
-    const byId = new Map(segment.map((entry) => [entry.id, entry]));
     const archives = archiveFiles(dir)
       .filter(
         ({ day }) => (since === undefined || day >= utcDay(since)) && (until === undefined || day <= utcDay(until)),
@@ -129,15 +129,13 @@ export function openJournal(options: OpenJournalOptions) {
     for (const archive of archives) {
       if (limit !== undefined) {
         // Archives are by creation day: once `limit` entries are newer than this archive's whole day, it cannot add any.
-        const cut = newestFirst([...byId.values()].filter(chosen))[limit - 1];
+        const cut = picked()[limit - 1];
         if (cut !== undefined && utcDay(cut.created_at) > archive.day) break;
       }
       // The active segment's copy is the newer one (it may hold events added after a crash mid-rotation).
       for (const entry of entriesIn(archive.path, onSkip)) if (!byId.has(entry.id)) byId.set(entry.id, entry);
     }
-    return newestFirst([...byId.values()])
-      .filter(chosen)
-      .slice(0, limit);
+    return picked().slice(0, limit);
   }
 
   /** The only writer of the active segment: `compose` turns it into one line, JSON as eventLine writes it ('' adds nothing). */

@@ -155,9 +155,8 @@ export function services(b: Building) {
       const latest = (now: string[] = [], before: string[]) => [...new Set([...now, ...before])].slice(0, 500);
       return (words: CompletionWords) => {
         if (words.marketsList) kept.marketsList = latest(words.marketsList, []);
-        kept.markets = latest(words.markets, kept.markets);
-        kept.hedges = latest(words.hedges, kept.hedges);
-        kept.relationships = latest(words.relationships, kept.relationships);
+        for (const kind of ['markets', 'hedges', 'relationships'] as const)
+          kept[kind] = latest(words[kind], kept[kind]);
       };
     },
 
