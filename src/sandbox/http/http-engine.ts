@@ -156,8 +156,7 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
   /** Also expires day-old idempotency records; the time returned never moves backwards. */
   function advanceTo(nowMs: number) {
     const now = Math.max(nowMs, state.nowMs);
-    if (book.processDueEvents(now) > 0) engine.revision++;
-    if (expireIdempotency(now) > 0) engine.revision++;
+    if (book.processDueEvents(now) + expireIdempotency(now) > 0) engine.revision++;
     state.nowMs = now;
     return now;
   }
@@ -658,14 +657,11 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   const shown = book.shownHistoryLength(account, nowMs);
   const { history } = account;
   const wire = (record: HistoryRecord) => wireRecord(record, dialect.historyFields, dialect);
-  if (pages === null) {
-    // A dialect that pages every list its own way (gamma), or that sends history in one page.
-    checkListQuery(request.query, dialect);
-    return page(history.slice(0, shown).reverse(), request, dialect, wire);
-  }
   const byTime = pages === 'time';
   const parameter = byTime ? 'before' : 'cursor';
-  checkListQuery(request.query, dialect, parameter);
+  checkListQuery(request.query, dialect, ...(pages ? [parameter] : []));
+  // A dialect that pages every list its own way (gamma), or that sends history in one page.
+  if (!pages) return page(history.slice(0, shown).reverse(), request, dialect, wire);
   // Unmarked, the page size asked is not read either: nothing in an answer says more may follow.
   const pageSize =
     !dialect.historyMarkers && byTime
@@ -699,11 +695,15 @@ const TIME_PAGE = 40;
 
 function readHistoryCursor(raw: string) {
   try {
-    const [closedAt, hedgeId, emptied = 0] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
+    const [closedAt, hedgeId, emptied = 0] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as [
+      unknown,
+      unknown,
+      number,
+    ];
     if (!Number.isSafeInteger(emptied)) throw new Error('not a count');
-    if (closedAt === null && hedgeId === null) return { emptied: emptied as number };
+    if (closedAt === null && hedgeId === null) return { emptied };
     if (typeof closedAt === 'string' && typeof hedgeId === 'string')
-      return { below: { closed_at: closedAt, hedge_id: hedgeId } as HistoryRecord, emptied: emptied as number };
+      return { below: { closed_at: closedAt, hedge_id: hedgeId } as HistoryRecord, emptied };
   } catch {
     // Refused below.
   }
@@ -761,12 +761,14 @@ function changeHedge({ book, account, request, nowMs, dialect, params }: RouteCo
   const body = readFields(request.body, SIDE_FIELDS);
   const { market, side } = body;
   // An add or reduce carries its notional under the dialect's field name.
-  const field = dialect.changeNotionalField;
-  const foreign =
-    action === 'close' ? undefined : dialect.refusedNotionalFields.find((name) => body[name] !== undefined);
-  if (foreign !== undefined)
-    throw validationError(field, `carries the notional on this server; ${foreign} is not accepted`);
-  const requested = action === 'close' ? undefined : readFields(body, { [field]: amount })[field];
+  let requested: number | undefined;
+  if (action !== 'close') {
+    const field = dialect.changeNotionalField;
+    const foreign = dialect.refusedNotionalFields.find((name) => body[name] !== undefined);
+    if (foreign !== undefined)
+      throw validationError(field, `carries the notional on this server; ${foreign} is not accepted`);
+    requested = readFields(body, { [field]: amount })[field];
+  }
   // Leaving a position must stay possible on a disabled market; growing one must not.
   requireMarket(book, market, action === 'add');
   const hedges = book.sideHedges(account, market, side);
