@@ -465,7 +465,7 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
         const settled = status === 'closed' && index % 3 !== 2;
         const request = {
           market,
-          side: index % 2 === 0 ? ('buy' as const) : ('sell' as const),
+          side: (['buy', 'sell'] as const)[index % 2],
           notionalUsd: 10_000 * (1 + Math.floor(random() * 25)),
           tenorDays,
           clientReference: `seed-${index + 1}`,

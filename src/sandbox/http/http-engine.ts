@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { canonicalJson } from '../../core/files/canonical-json.js';
 import { type Book, type OpenRequest, createBook } from '../book.js';
-import { type WireDialect, keptReference, parseDialect, renderPrices, wireDialect, wireRecord } from '../dialects.js';
+import { keptReference, parseDialect, renderPrices, wireDialect, wireRecord } from '../dialects.js';
 import {
   HEDGE_STATUSES,
   type AccountState,
@@ -57,6 +57,8 @@ const rateHeaders = (limit: number, remaining: number) => ({
 });
 
 export type HttpSandboxEngine = ReturnType<typeof createHttpEngine>;
+/** The dialect as a sandbox applies it, with the options beside it (engine-state.ts EngineOptions). */
+type Wire = HttpSandboxEngine['wire'];
 
 export function createHttpEngine(options: EngineOptions, state = createEngineState(options.seed, options.dialect)) {
   if (state.version !== 1) throw new Error(`unsupported sandbox state version ${String(state.version)}`);
@@ -334,7 +336,7 @@ function readHedgeTerms(body: unknown, kind: keyof typeof REFERENCE) {
 }
 
 /** The page size under the dialect's parameter name (`limit` in the reference dialect). */
-function readPageSize(query: Query, dialect: WireDialect) {
+function readPageSize(query: Query, dialect: Wire) {
   const parameter = dialect.pageSizeParameter;
   const raw = query[parameter];
   if (raw === undefined) return dialect.defaultPageSize;
@@ -345,7 +347,7 @@ function readPageSize(query: Query, dialect: WireDialect) {
 }
 
 /** A strict dialect refuses a list's query parameter it does not know (400 naming it); the others ignore it. */
-function checkListQuery(query: Query, dialect: WireDialect, ...known: string[]) {
+function checkListQuery(query: Query, dialect: Wire, ...known: string[]) {
   if (dialect.unknownListQuery !== 'refused') return;
   known.push(dialect.pageSizeParameter, ...(dialect.paging === 'cursor' ? ['cursor'] : []));
   const unknown = Object.keys(query).find((name) => !known.includes(name));
@@ -358,7 +360,7 @@ function checkListQuery(query: Query, dialect: WireDialect, ...known: string[]) 
 // Wire shapes of the resources (spec section 2 and src/platform/api/wire-contract.md).
 
 /** The status a client sees: in some dialects an early close leaves the hedge `filled`. */
-function wireStatus(hedge: HedgeState, dialect: WireDialect, nowMs: number) {
+function wireStatus(hedge: HedgeState, dialect: Wire, nowMs: number) {
   if (hedge.closeReason === 'closed')
     return nowMs - hedge.closedAtMs! < dialect.closedSettlingMs ? 'settling' : dialect.statusAfterEarlyClose;
   const change = hedge.pendingChange;
@@ -374,7 +376,7 @@ function wireStatus(hedge: HedgeState, dialect: WireDialect, nowMs: number) {
   return hedge.status;
 }
 
-function hedgeView(hedge: HedgeState, dialect: WireDialect, nowMs: number) {
+function hedgeView(hedge: HedgeState, dialect: Wire, nowMs: number) {
   const status = wireStatus(hedge, dialect, nowMs);
   return {
     id: hedge.id,
@@ -528,7 +530,7 @@ interface RouteContext {
   book: Book;
   account: AccountState;
   nowMs: number;
-  dialect: WireDialect;
+  dialect: Wire;
   request: EngineRequest;
   params: string[];
 }
@@ -594,7 +596,7 @@ function getPrices({ book, request, nowMs, dialect }: RouteContext) {
 function page<T>(
   items: readonly T[],
   request: EngineRequest,
-  dialect: WireDialect,
+  dialect: Wire,
   show: (item: T) => unknown,
   keep = (_item: T) => true,
 ) {
@@ -622,11 +624,10 @@ function page<T>(
 
 function listHedges({ book, account, request, nowMs, dialect }: RouteContext) {
   checkListQuery(request.query, dialect, 'status', 'client_reference');
-  const extra = [dialect.closingStatus, dialect.closedSettlingMs > 0 && 'settling'].filter(
-    (one) => typeof one === 'string',
-  );
   // The spec's five statuses, and the dialect's own.
-  const allowed = [...new Set([...HEDGE_STATUSES, ...extra])];
+  const allowed = [
+    ...new Set([...HEDGE_STATUSES, dialect.closingStatus, dialect.closedSettlingMs > 0 && 'settling']),
+  ].filter((one) => typeof one === 'string');
   const { status } = request.query;
   if (status !== undefined && !allowed.includes(status))
     throw validationError('status', `must be one of ${allowed.join(', ')}`);
