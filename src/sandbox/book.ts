@@ -34,7 +34,7 @@ import {
   roundExecutionPrice,
   roundMoney,
 } from './market-model.js';
-import { hashString, nextRandom } from './prng.js';
+import { hashString, hex8, nextRandom } from './prng.js';
 
 export type OpenRequest = Pick<HedgeState, 'market' | 'side' | 'notionalUsd' | 'tenorDays' | 'clientReference'>;
 
@@ -212,10 +212,7 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
   /** 0x + 64 hex digits, the shape of an on-chain transaction hash or order key. */
   function hex64() {
     let hex = '0x';
-    for (let i = 0; i < 8; i++)
-      hex += Math.floor(random() * 0x1_0000_0000)
-        .toString(16)
-        .padStart(8, '0');
+    for (let i = 0; i < 8; i++) hex += hex8(random());
     return hex;
   }
 
@@ -468,7 +465,7 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
         const settled = status === 'closed' && index % 3 !== 2;
         const request = {
           market,
-          side: index % 2 === 0 ? ('buy' as const) : ('sell' as const),
+          side: (['buy', 'sell'] as const)[index % 2],
           notionalUsd: 10_000 * (1 + Math.floor(random() * 25)),
           tenorDays,
           clientReference: `seed-${index + 1}`,

@@ -131,10 +131,6 @@ function buildDialect(name: SandboxDialect) {
     positionFields: columnOf(POSITION_FIELDS, column),
     accountFields: columnOf(ACCOUNT_FIELDS, column),
     historyFields: columnOf(HISTORY_FIELDS, column),
-    /** Options beside the dialect (engine-state.ts EngineOptions): none by default. */
-    closedSettlingMs: 0,
-    historyMarkers: true,
-    emptyHistoryPages: 0,
   };
 }
 

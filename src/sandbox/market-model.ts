@@ -79,7 +79,7 @@ function roundTo(value: number, decimals: number) {
 // Money to the cent, mid prices to 3 decimals, execution prices and rates to 4.
 export const roundMoney = (value: number) => roundTo(value, 2);
 export const roundExecutionPrice = (value: number) => roundTo(value, 4);
-export const roundRatePct = (value: number) => roundTo(value, 4);
+export const roundRatePct = roundExecutionPrice;
 
 /** Indicative mid rate at a sandbox time: the same seed and time always give the same price. */
 export function midPrice(seed: number, definition: MarketDefinition, timeMs: number) {

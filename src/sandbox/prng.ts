@@ -32,6 +32,12 @@ export function hashInts(...values: number[]) {
   return hash;
 }
 
+/** A draw in [0, 1) as 8 hex digits. */
+export const hex8 = (draw: number) =>
+  Math.floor(draw * 0x1_0000_0000)
+    .toString(16)
+    .padStart(8, '0');
+
 /** Mulberry32 step of the generator whose state is `holder[key]`: moves that state on, returns a value in [0, 1). */
 export function nextRandom<K extends string>(holder: Record<K, number>, key: K) {
   let t = (holder[key] = (holder[key] + 0x6d2b79f5) >>> 0);

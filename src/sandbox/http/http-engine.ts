@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { canonicalJson } from '../../core/files/canonical-json.js';
 import { type Book, type OpenRequest, createBook } from '../book.js';
-import { type WireDialect, keptReference, parseDialect, renderPrices, wireDialect, wireRecord } from '../dialects.js';
+import { keptReference, parseDialect, renderPrices, wireDialect, wireRecord } from '../dialects.js';
 import {
   HEDGE_STATUSES,
   type AccountState,
@@ -57,6 +57,8 @@ const rateHeaders = (limit: number, remaining: number) => ({
 });
 
 export type HttpSandboxEngine = ReturnType<typeof createHttpEngine>;
+/** The dialect as a sandbox applies it, with the options beside it (engine-state.ts EngineOptions). */
+type Wire = HttpSandboxEngine['wire'];
 
 export function createHttpEngine(options: EngineOptions, state = createEngineState(options.seed, options.dialect)) {
   if (state.version !== 1) throw new Error(`unsupported sandbox state version ${String(state.version)}`);
@@ -156,8 +158,7 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
   /** Also expires day-old idempotency records; the time returned never moves backwards. */
   function advanceTo(nowMs: number) {
     const now = Math.max(nowMs, state.nowMs);
-    if (book.processDueEvents(now) > 0) engine.revision++;
-    if (expireIdempotency(now) > 0) engine.revision++;
+    if (book.processDueEvents(now) + expireIdempotency(now) > 0) engine.revision++;
     state.nowMs = now;
     return now;
   }
@@ -335,7 +336,7 @@ function readHedgeTerms(body: unknown, kind: keyof typeof REFERENCE) {
 }
 
 /** The page size under the dialect's parameter name (`limit` in the reference dialect). */
-function readPageSize(query: Query, dialect: WireDialect) {
+function readPageSize(query: Query, dialect: Wire) {
   const parameter = dialect.pageSizeParameter;
   const raw = query[parameter];
   if (raw === undefined) return dialect.defaultPageSize;
@@ -346,7 +347,7 @@ function readPageSize(query: Query, dialect: WireDialect) {
 }
 
 /** A strict dialect refuses a list's query parameter it does not know (400 naming it); the others ignore it. */
-function checkListQuery(query: Query, dialect: WireDialect, ...known: string[]) {
+function checkListQuery(query: Query, dialect: Wire, ...known: string[]) {
   if (dialect.unknownListQuery !== 'refused') return;
   known.push(dialect.pageSizeParameter, ...(dialect.paging === 'cursor' ? ['cursor'] : []));
   const unknown = Object.keys(query).find((name) => !known.includes(name));
@@ -359,7 +360,7 @@ function checkListQuery(query: Query, dialect: WireDialect, ...known: string[]) 
 // Wire shapes of the resources (spec section 2 and src/platform/api/wire-contract.md).
 
 /** The status a client sees: in some dialects an early close leaves the hedge `filled`. */
-function wireStatus(hedge: HedgeState, dialect: WireDialect, nowMs: number) {
+function wireStatus(hedge: HedgeState, dialect: Wire, nowMs: number) {
   if (hedge.closeReason === 'closed')
     return nowMs - hedge.closedAtMs! < dialect.closedSettlingMs ? 'settling' : dialect.statusAfterEarlyClose;
   const change = hedge.pendingChange;
@@ -375,7 +376,7 @@ function wireStatus(hedge: HedgeState, dialect: WireDialect, nowMs: number) {
   return hedge.status;
 }
 
-function hedgeView(hedge: HedgeState, dialect: WireDialect, nowMs: number) {
+function hedgeView(hedge: HedgeState, dialect: Wire, nowMs: number) {
   const status = wireStatus(hedge, dialect, nowMs);
   return {
     id: hedge.id,
@@ -529,7 +530,7 @@ interface RouteContext {
   book: Book;
   account: AccountState;
   nowMs: number;
-  dialect: WireDialect;
+  dialect: Wire;
   request: EngineRequest;
   params: string[];
 }
@@ -595,7 +596,7 @@ function getPrices({ book, request, nowMs, dialect }: RouteContext) {
 function page<T>(
   items: readonly T[],
   request: EngineRequest,
-  dialect: WireDialect,
+  dialect: Wire,
   show: (item: T) => unknown,
   keep = (_item: T) => true,
 ) {
@@ -623,11 +624,10 @@ function page<T>(
 
 function listHedges({ book, account, request, nowMs, dialect }: RouteContext) {
   checkListQuery(request.query, dialect, 'status', 'client_reference');
-  const extra = [dialect.closingStatus, dialect.closedSettlingMs > 0 && 'settling'].filter(
-    (one) => typeof one === 'string',
-  );
   // The spec's five statuses, and the dialect's own.
-  const allowed = [...new Set([...HEDGE_STATUSES, ...extra])];
+  const allowed = [
+    ...new Set([...HEDGE_STATUSES, dialect.closingStatus, dialect.closedSettlingMs > 0 && 'settling']),
+  ].filter((one) => typeof one === 'string');
   const { status } = request.query;
   if (status !== undefined && !allowed.includes(status))
     throw validationError('status', `must be one of ${allowed.join(', ')}`);
@@ -658,14 +658,11 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   const shown = book.shownHistoryLength(account, nowMs);
   const { history } = account;
   const wire = (record: HistoryRecord) => wireRecord(record, dialect.historyFields, dialect);
-  if (pages === null) {
-    // A dialect that pages every list its own way (gamma), or that sends history in one page.
-    checkListQuery(request.query, dialect);
-    return page(history.slice(0, shown).reverse(), request, dialect, wire);
-  }
   const byTime = pages === 'time';
   const parameter = byTime ? 'before' : 'cursor';
-  checkListQuery(request.query, dialect, parameter);
+  checkListQuery(request.query, dialect, ...(pages ? [parameter] : []));
+  // A dialect that pages every list its own way (gamma), or that sends history in one page.
+  if (!pages) return page(history.slice(0, shown).reverse(), request, dialect, wire);
   // Unmarked, the page size asked is not read either: nothing in an answer says more may follow.
   const pageSize =
     !dialect.historyMarkers && byTime
@@ -699,11 +696,15 @@ const TIME_PAGE = 40;
 
 function readHistoryCursor(raw: string) {
   try {
-    const [closedAt, hedgeId, emptied = 0] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
+    const [closedAt, hedgeId, emptied = 0] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as [
+      unknown,
+      unknown,
+      number,
+    ];
     if (!Number.isSafeInteger(emptied)) throw new Error('not a count');
-    if (closedAt === null && hedgeId === null) return { emptied: emptied as number };
+    if (closedAt === null && hedgeId === null) return { emptied };
     if (typeof closedAt === 'string' && typeof hedgeId === 'string')
-      return { below: { closed_at: closedAt, hedge_id: hedgeId } as HistoryRecord, emptied: emptied as number };
+      return { below: { closed_at: closedAt, hedge_id: hedgeId } as HistoryRecord, emptied };
   } catch {
     // Refused below.
   }
@@ -761,12 +762,14 @@ function changeHedge({ book, account, request, nowMs, dialect, params }: RouteCo
   const body = readFields(request.body, SIDE_FIELDS);
   const { market, side } = body;
   // An add or reduce carries its notional under the dialect's field name.
-  const field = dialect.changeNotionalField;
-  const foreign =
-    action === 'close' ? undefined : dialect.refusedNotionalFields.find((name) => body[name] !== undefined);
-  if (foreign !== undefined)
-    throw validationError(field, `carries the notional on this server; ${foreign} is not accepted`);
-  const requested = action === 'close' ? undefined : readFields(body, { [field]: amount })[field];
+  let requested: number | undefined;
+  if (action !== 'close') {
+    const field = dialect.changeNotionalField;
+    const foreign = dialect.refusedNotionalFields.find((name) => body[name] !== undefined);
+    if (foreign !== undefined)
+      throw validationError(field, `carries the notional on this server; ${foreign} is not accepted`);
+    requested = readFields(body, { [field]: amount })[field];
+  }
   // Leaving a position must stay possible on a disabled market; growing one must not.
   requireMarket(book, market, action === 'add');
   const hedges = book.sideHedges(account, market, side);

@@ -12,7 +12,7 @@ import { prepareDurableWrite, writeFileDurably } from '../../core/files/durable-
 import { DEFAULT_SEED, type EngineOptions, type EngineState, createEngineState } from '../engine-state.js';
 import { ApiError, type EngineRequest, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
 import { INVALID_JSON, createHttpEngine, isWrite } from './http-engine.js';
-import { hashString, nextRandom } from '../prng.js';
+import { hashString, hex8, nextRandom } from '../prng.js';
 
 export const SANDBOX_BASE_PATH = '/partners/sandbox/v2';
 
@@ -128,11 +128,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
   /** One request: read, logged (pending), then answered as the faults plan it. */
   async function onRequest(req: IncomingMessage, res: ServerResponse) {
     // Math.random, not node:crypto: a demo quote runs without loading crypto (test/build/startup-imports.test.ts).
-    const half = () =>
-      Math.floor(Math.random() * 0x1_0000_0000)
-        .toString(16)
-        .padStart(8, '0');
-    res.setHeader('x-request-id', `req_${half()}${half()}`);
+    res.setHeader('x-request-id', `req_${hex8(Math.random())}${hex8(Math.random())}`);
     const realTimeMs = host.realNow();
     const sandboxTimeMs = host.clock.now();
     // The server's own time, as a real server's Date header gives it: with a fast or advanced clock it is the
