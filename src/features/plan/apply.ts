@@ -9,8 +9,6 @@ import { describeHolder, type JournalEntry, type SideAfter, bodyOf } from '../..
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction, hedgesWords } from '../write/confirm.js';
-import { finishJournaled } from '../trade/resume.js';
-import { confirmRowFromElsewhere } from '../write/row-trust.js';
 import {
   againWords,
   applyWords,
@@ -21,8 +19,8 @@ import {
   type QuotedPlan,
   type TargetPlanOptions,
 } from './target-plan.js';
-import { days, recordFromJournal, stepRecord } from '../trade/trade-actions.js';
-import { confirmedPlan, ownGroupEntries, runPlan, runPlanSteps } from '../trade/plan-steps.js';
+import { days, stepRecord } from '../trade/trade-actions.js';
+import { confirmedPlan, finishEarlierSteps, journaledPlan, runPlan, runPlanSteps } from '../trade/plan-steps.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { sameSide, sideAfterOf } from '../book/side-book.js';
 
@@ -48,41 +46,32 @@ function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?
   };
 }
 
-/** Finishes an earlier apply's unresolved actions of this account, oldest first, each with its own key (or says why
- * apply cannot: `hedge resume` can); returns how many there were. */
-async function resumeUnfinishedApplies(ports: WritePorts, client: HedgeClient) {
-  const unresolved = (await ownGroupEntries(ports, APPLY_GROUP_PREFIX, { pending: true })).reverse();
-  for (const entry of unresolved) {
-    const body = bodyOf(entry);
-    const what = `${entry.command} ${safeText(String(body.market ?? ''))} ${safeText(String(body.side ?? ''))}`.trim();
-    if (!recordFromJournal(client, entry)) {
+/** Finishes an earlier apply's unresolved steps of this account through the plan executor, oldest first, each with
+ * its own key; returns how many there were. */
+function resumeUnfinishedApplies(ports: WritePorts) {
+  const what = (row: JournalEntry) =>
+    `${row.command} ${safeText(String(bodyOf(row).market ?? ''))} ${safeText(String(bodyOf(row).side ?? ''))}`.trim();
+  const note = (kind: string, text: string) => ports.notify({ kind, level: 'note', text });
+  return finishEarlierSteps(ports, APPLY_GROUP_PREFIX, {
+    skipped: (row) =>
       ports.notify({
         kind: 'step-not-resumable',
         level: 'warn',
-        text: `Journal ${entry.id} (${safeText(entry.command)}) is not an action apply can finish; see \`${ports.hedgeCommand('resume', entry.id)}\`.`,
-      });
-      continue;
-    }
-    // A step begun on another machine (a team store's) is finished here only when a person says so.
-    await confirmRowFromElsewhere(ports, entry, 'finish it');
-    ports.notify({
-      kind: 'resuming-step',
-      level: 'note',
-      text: `Finishing the ${what} of an earlier apply (journal ${entry.id}, ${safeText(entry.leg ?? '')}) with its own key ${entry.idempotency_key} …`,
-    });
-    // Not admitted with a plan: an agent's limits judge each step it finishes here (write-flow.ts).
-    const result = await finishJournaled(ports, client, entry, { wait: true, approved: { by: 'run' } });
-    const outcome = !result || result.kind === 'dry-run' ? 'unknown' : result.entry.outcome;
-    ports.notify({
-      kind: 'resumed-step',
-      level: 'note',
-      text:
-        outcome === 'failed'
-          ? `Journal ${entry.id}: the ${what} failed on-chain (nothing was opened); the plan below starts from the book as it is.`
-          : `Journal ${entry.id}: the ${what} is ${outcome}.`,
-    });
-  }
-  return unresolved.length;
+        text: `Journal ${row.id} (${safeText(row.command)}) is not an action apply can finish; see \`${ports.hedgeCommand('resume', row.id)}\`.`,
+      }),
+    begun: (row) =>
+      note(
+        'resuming-step',
+        `Finishing the ${what(row)} of an earlier apply (journal ${row.id}, ${safeText(row.leg ?? '')}) with its own key ${row.idempotency_key} …`,
+      ),
+    finished: (row) =>
+      note(
+        'resumed-step',
+        row.outcome === 'failed'
+          ? `Journal ${row.id}: the ${what(row)} failed on-chain (nothing was opened); the plan below starts from the book as it is.`
+          : `Journal ${row.id}: the ${what(row)} is ${row.outcome}.`,
+      ),
+  });
 }
 
 /** Brings the book to the target file: the file, then the live guard, then all else under the locks; a failed step stops the run. */
@@ -100,7 +89,7 @@ export async function applyTarget(
     sides: target.rows,
     book: true,
     run: async (waitedFor) => {
-      const resumed = await resumeUnfinishedApplies(ports, client);
+      const resumed = await resumeUnfinishedApplies(ports);
       // One confirmation for the whole run (the guard already required --yes for a live key without a terminal).
       const { plan: quoted } = await confirmedPlan(
         ports,
@@ -198,13 +187,10 @@ async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPl
   const index = ran.stoppedAt;
   if (rows.length === index) {
     // Reading the journal for the report never replaces the step's own outcome.
-    const entry = await ports
-      .journal()
-      .then((journal) => journal.list())
-      .then(
-        (entries) => entries.find((candidate) => candidate.group === group && candidate.leg === `step-${index + 1}`),
-        () => null,
-      );
+    const entry = await journaledPlan(ports, group).then(
+      ({ row }) => row(`step-${index + 1}`),
+      () => null,
+    );
     rows.push(reportRow(index, steps[index], entry ?? undefined, entry === null ? 'unknown' : 'not_sent'));
   }
   for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest));

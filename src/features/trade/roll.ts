@@ -2,13 +2,7 @@
 // the same notional for the new tenor (or, when the side has already settled, open it anew with the notional of
 // the hedge that ended). A plan of two steps, carried out (and finished from the journal) by the plan executor.
 import { randomBytes } from 'node:crypto';
-import {
-  bodyOf,
-  describeHolder,
-  isUnresolved,
-  type JournalEntry,
-  type ListOptions,
-} from '../../platform/journal/index.js';
+import { bodyOf, describeHolder, type JournalEntry, type ListOptions } from '../../platform/journal/index.js';
 import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
 import { formatMoney, formatRate, formatUsd, readNumber } from '../../core/number-format.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
@@ -26,10 +20,13 @@ import {
 } from '../../core/errors.js';
 import {
   confirmedPlan,
+  journaledPlan,
   journalStepAhead,
   ownGroupEntries,
+  resumePlan,
+  runJournaledSteps,
   runPlan,
-  runPlanSteps,
+  setAside,
   stepsDryRun,
   stepsDue,
   type JournaledStep,
@@ -76,14 +73,14 @@ export function newGroup(prefix: string, ports: WritePorts) {
   return `${prefix}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
 }
 
-/** One roll as the journal holds it (`entries`: the journal's, unless given): what it is to do is journaled with its
- * open leg (planned before anything is sent); its close leg is journaled right before the close is sent (absent before
+/** One roll as the journal holds it (a journaled plan of the executor's): what it is to do is journaled with its open
+ * leg (planned before anything is sent); its close leg is journaled right before the close is sent (absent before
  * that, and when nothing is closed). */
 type RollLegs = Awaited<ReturnType<typeof legsOf>>;
 
 async function legsOf(ports: WritePorts, group: string, entries?: readonly JournalEntry[]) {
-  entries ??= await (await ports.journal()).list();
-  const [open, close] = ['open', 'close'].map((leg) => entries.find((row) => row.group === group && row.leg === leg));
+  const { row, unfinished } = await journaledPlan(ports, group, entries);
+  const [open, close] = [row('open'), row('close')];
   const { market, side, notional_usd, tenor_days, client_reference } = open ? bodyOf(open) : {};
   const [notional, tenor] = [readNumber(notional_usd), readNumber(tenor_days)];
   if (
@@ -97,8 +94,6 @@ async function legsOf(ports: WritePorts, group: string, entries?: readonly Journ
       `Journal group ${safeText(group)} has no readable open leg, so the roll cannot be finished; see \`${ports.hedgeCommand('journal')}\`.`,
     );
   const context = open.context ?? {};
-  // Whether the roll closes an open position first (false: the side had settled, it only opens).
-  const closes = context.roll_closes === true;
   const reference = stringOf(client_reference) || undefined;
   return {
     group,
@@ -111,13 +106,14 @@ async function legsOf(ports: WritePorts, group: string, entries?: readonly Journ
     }),
     open,
     close,
-    closes,
+    // Whether the roll closes an open position first (false: the side had settled, it only opens).
+    closes: context.roll_closes === true,
     rolledHedgeId: stringOf(context.rolled_hedge_id),
     bound: boundOf(context),
     // The close's expected return, kept with the open leg for a resumed run's report.
     netMarginUsd: readNumber(context.net_margin_usd),
-    unfinished: isUnresolved(open) || (close !== undefined && isUnresolved(close)),
-    described: `${close ? `close ${close.outcome} (journal ${close.id})` : closes ? 'close not sent yet' : 'nothing to close'}; open ${open.outcome} (journal ${open.id}, key ${open.idempotency_key})`,
+    unfinished,
+    described: `${close ? `close ${close.outcome} (journal ${close.id})` : context.roll_closes === true ? 'close not sent yet' : 'nothing to close'}; open ${open.outcome} (journal ${open.id}, key ${open.idempotency_key})`,
   };
 }
 
@@ -324,24 +320,19 @@ function openStep(run: RollRun, wait: boolean): JournaledStep {
   };
 }
 
-/** Carries the roll out through the plan's steps from wherever the journal says they are — the close (while the open is
- * still `planned`: it is sent only after the close), then the open; the first that fails ends the roll with its error —
- * and says what the roll did. `resumed` (with its live guard) finishes one from the journal, the same roll again or
- * `hedge resume` (a close never journaled is sent only when the side still shows open); a new roll carries its `quote`. */
-async function carryOut(
-  ports: WritePorts,
-  legs: RollLegs,
-  wait: boolean,
-  notes: string[],
-  resumed?: { needsConfirmation: boolean },
-  quote?: Quote,
-) {
-  const run: RollRun = { ports, client: await ports.client(), legs, notes };
+/** Carries the roll out through the plan executor from wherever the journal says its steps are — the close (while the
+ * open is still `planned`: it is sent only after the close), then the open; the first that fails ends the roll with
+ * its error — and says what the roll did. `resumed` (with its live guard) finishes one from the journal, the same roll
+ * again or `hedge resume` (a close never journaled is sent only when the side still shows open); a new roll carries its
+ * `quote`. */
+async function carryOut(run: RollRun, wait: boolean, resumed?: { needsConfirmation: boolean }, quote?: Quote) {
+  const { ports, legs, notes } = run;
   const { group, request, open } = legs;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
-  let steps = stepsDue([...(legs.closes ? [closeStep(run)] : []), openStep(run, wait)]);
+  const steps = [...(legs.closes ? [closeStep(run)] : []), openStep(run, wait)];
+  let due = stepsDue(steps);
   // A close not known to have landed is finished (sent again under its key) before the planned open.
-  const closeDue = steps[0]?.record.leg === 'close';
+  const closeDue = due[0]?.record.leg === 'close';
   const planned = open.outcome === 'planned';
   const sideBook = async () => (await readSideInStep(ports, run.client, market, side)).book;
   if (resumed) {
@@ -368,18 +359,12 @@ async function carryOut(
       notes.push(
         `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
       );
-      steps = steps.slice(1);
+      due = due.slice(1);
     }
   }
-  const ran = await runPlanSteps(ports, steps);
-  if (ran.stoppedAt !== undefined) throw ran.error;
-  // What stands for each leg: this run's step, else its row; the close null when it found nothing to close.
-  const stepDone = (leg: string, row?: JournalEntry) => {
-    const index = steps.findIndex((step) => step.record.leg === leg);
-    return index < 0 ? row && { entry: row } : ran.done[index];
-  };
-  const nothingToClose = closeDue && steps[0]?.record.leg !== 'close';
-  return rollReport(run, nothingToClose ? null : stepDone('close', legs.close), stepDone('open', open)!, quote);
+  const done = await runJournaledSteps(ports, steps, due);
+  const nothingToClose = closeDue && due[0]?.record.leg !== 'close';
+  return rollReport(run, nothingToClose ? null : done('close'), done('open')!, quote);
 }
 
 /** What the roll did, from what stands for its legs (the close null: nothing closed): both legs with their keys and
@@ -442,41 +427,41 @@ function rollReport(
   };
 }
 
-/** The dry run is the plan rendered: each step still to take (a resumed roll's, from its rows), with the request it
- * would send; `ended`: the hedge that ended already, when there is nothing to close. */
+/** The dry run is the plan rendered by the executor: each step still to take (a resumed roll's, from its rows), with
+ * the request it would send; `ended`: the hedge that ended already, when there is nothing to close. */
 async function rollDryRun(
   ports: WritePorts,
   notes: string[],
-  plan: Pick<RollLegs, 'request' | 'closes'> & Partial<Pick<RollLegs, 'open' | 'close'>> & { ended?: Hedge },
+  { request, closes, open, close, ended }: Pick<RollLegs, 'request' | 'closes'> & Partial<RollLegs> & { ended?: Hedge },
 ) {
-  const { request, closes, open, close, ended } = plan;
-  const steps: JournaledStep[] = [
-    ...(closes
-      ? [
-          {
-            record: legRecord('close', '', request),
-            row: close,
-            note: close ? `resumed, journal ${close.id}` : open && 'if the side is still open',
-          },
-        ]
-      : []),
-    {
-      record: legRecord('open', '', request),
-      row: open,
-      note: open
-        ? `journal ${open.id}, ${open.outcome}`
-        : ended
-          ? `nothing to close: ${safeText(ended.id)} is ${safeText(ended.status)}`
-          : 'sent once the close has landed',
-    },
-  ];
+  const step = (leg: 'close' | 'open', row?: JournalEntry, note?: string) => ({
+    record: legRecord(leg, '', request),
+    row,
+    note,
+  });
+  const opens = open
+    ? `journal ${open.id}, ${open.outcome}`
+    : ended
+      ? `nothing to close: ${safeText(ended.id)} is ${safeText(ended.status)}`
+      : 'sent once the close has landed';
+  const closing = close ? `resumed, journal ${close.id}` : open && 'if the side is still open';
+  const steps = [...(closes ? [step('close', close, closing)] : []), step('open', open, opens)];
   return { kind: 'dry-run' as const, notes, legs: await stepsDryRun(ports, steps) };
 }
 
 /** What a roll did (or, a dry run, would send), as `hedge roll` and the keeper show it. */
 export type RollOutcome = Awaited<ReturnType<typeof carryOut | typeof rollDryRun>>;
 
-/** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls). */
+/** What a run of a roll works with, for the journaled roll `legs`. */
+const rollRun = async (ports: WritePorts, legs: RollLegs, notes: string[] = []): Promise<RollRun> => ({
+  ports,
+  client: await ports.client(),
+  legs,
+  notes,
+});
+
+/** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls), through the
+ * executor's resume: read again under the locks, refused when another process finished it meanwhile. */
 export async function resumeRollOutcome(
   ports: WritePorts,
   entry: JournalEntry,
@@ -488,36 +473,37 @@ export async function resumeRollOutcome(
       `Journal ${entry.id} is a leg of the roll ${safeText(legs.group)}, which is already finished (${legs.described}); see \`${ports.hedgeCommand('journal', 'show', legs.open.id)}\`.`,
     );
   const guard = await guardLiveAction(ports, { action: 'finish a roll', approved: options.approved });
-  return runPlan(ports, {
+  return resumePlan(ports, {
     sides: [legs.request],
-    book: true,
-    run: async () => {
-      const now = await legsOf(ports, legs.group);
-      if (!now.unfinished)
-        throw new HeldError(
-          `The roll ${safeText(now.group)} was finished by another hedge process meanwhile (${now.described}). This run sent nothing.`,
-          {
-            details: { journal_group: now.group },
-            hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open.id)}\`.`,
-          },
-        );
-      return carryOut(ports, now, options.wait, [], guard);
-    },
+    read: () => legsOf(ports, legs.group),
+    finished: (now) =>
+      new HeldError(
+        `The roll ${safeText(now.group)} was finished by another hedge process meanwhile (${now.described}). This run sent nothing.`,
+        {
+          details: { journal_group: now.group },
+          hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open.id)}\`.`,
+        },
+      ),
+    run: async (now) => carryOut(await rollRun(ports, now), options.wait, guard),
   });
 }
 
-/** What planning a roll works with: the command's ports and client, the roll asked for, its live guard, and the legs of
- * earlier rolls of its side in the journal. */
+/** What planning a roll works with: the command's ports and client, the roll asked for, and its live guard. */
 interface RollAsk {
   ports: WritePorts;
   client: HedgeClient;
   req: RollRequest;
   guard: { needsConfirmation: boolean };
-  rollLegsOf: (query: ListOptions) => Promise<JournalEntry[]>;
 }
 
+/** The legs of rolls of this market and side sent with the current credentials (newest first). */
+const rollLegsOf = async (ports: WritePorts, { market, side }: RollRequest, query: ListOptions) =>
+  (await ownGroupEntries(ports, ROLL_GROUP_PREFIX, query)).filter(
+    (entry) => bodyOf(entry).market === market && bodyOf(entry).side === side,
+  );
+
 /** An earlier roll of the side to finish instead: the one --idempotency-key names, or the newest unfinished one. */
-async function earlierRoll({ ports, req, rollLegsOf }: RollAsk, notes: string[]) {
+async function earlierRoll({ ports, req }: RollAsk, notes: string[]) {
   const { market, side, tenorDays, write } = req;
   const { hedgeCommand } = ports;
   const key = write.idempotencyKey;
@@ -539,7 +525,7 @@ async function earlierRoll({ ports, req, rollLegsOf }: RollAsk, notes: string[])
     return legs;
   }
   // The newest roll of this market and side with a leg still unresolved, sent with the current credentials.
-  const group = (await rollLegsOf({ pending: true }))[0]?.group;
+  const group = (await rollLegsOf(ports, req, { pending: true }))[0]?.group;
   if (!group) return;
   const legs = await legsOf(ports, group);
   const to = `${market} ${side} to ${days(legs.request.tenor_days)}`;
@@ -552,11 +538,8 @@ async function earlierRoll({ ports, req, rollLegsOf }: RollAsk, notes: string[])
   }
   if (write.dryRun) return void notes.push(`--new would set aside ${unfinished}; this dry run leaves it as it is.`);
   notes.push(`--new: ${unfinished} is set aside; this run is a new roll with new keys.`);
-  for (const leg of [legs.close, legs.open])
-    if (leg && isUnresolved(leg))
-      await (await ports.journal()).update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
+  await setAside(ports, [legs.close, legs.open], 'set aside by --new');
 }
-
 /** The roll as a plan of two steps, read once the side's views agree: what it closes (and the side's filled hedges,
  * soonest to mature last) or the hedge that already ended, the open it sends (the notional, and the deal reference
  * that lives through the roll unless --ref says another), what a confirmation binds (both legs, and the hedges the
@@ -708,13 +691,13 @@ async function confirmedRoll(ask: RollAsk) {
 }
 
 /** Finish an earlier roll of the side, or plan, check, confirm and carry out a new one (anew when the side moved while
- * a person was asked): its open journaled, planned, before anything is sent. */
+ * a person was asked): its open journaled ahead, planned, before anything is sent. */
 async function rollOnce(ask: RollAsk) {
-  const { ports, req, guard } = ask;
+  const { ports, req } = ask;
   const { market, side, write } = req;
   const notes: string[] = [];
   const earlier = await earlierRoll(ask, notes);
-  if (earlier && !write.dryRun) return carryOut(ports, earlier, write.wait, notes, guard);
+  if (earlier && !write.dryRun) return carryOut(await rollRun(ports, earlier, notes), write.wait, ask.guard);
   if (earlier) {
     notes.push(
       `An unfinished roll of ${market} ${side} is in the journal (group ${safeText(earlier.group)}: ${earlier.described}); without --dry-run this command finishes it.`,
@@ -743,10 +726,12 @@ async function rollOnce(ask: RollAsk) {
       bound_notional_usd: closing && held.notional_usd,
     }),
   );
-  return carryOut(ports, await legsOf(ports, group, [openEntry]), write.wait, notes, undefined, shown.quote);
+  const legs = await legsOf(ports, group, [openEntry]);
+  return carryOut(await rollRun(ports, legs, notes), write.wait, undefined, shown.quote);
 }
 
-/** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
+/** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — a plan the
+ * executor runs under the book's lock and the side's. */
 export async function runRoll(ports: WritePorts, req: RollRequest) {
   const { market, side, write } = req;
   const guard = await guardLiveAction(ports, {
@@ -755,12 +740,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     approved: req.approved,
   });
   const client = await ports.client();
-  /** The legs of rolls of this market and side sent with the current credentials (newest first). */
-  const rollLegsOf = async (query: ListOptions) =>
-    (await ownGroupEntries(ports, ROLL_GROUP_PREFIX, query)).filter(
-      (entry) => bodyOf(entry).market === market && bodyOf(entry).side === side,
-    );
-  const roll = () => rollOnce({ ports, client, req, guard, rollLegsOf });
+  const roll = () => rollOnce({ ports, client, req, guard });
   if (write.dryRun) return roll();
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
   const waitingSince = ports.clock.now();
@@ -771,7 +751,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       // After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11).
       const rolled =
         holder &&
-        (await rollLegsOf({ limit: 200 })).find(
+        (await rollLegsOf(ports, req, { limit: 200 })).find(
           (entry) =>
             entry.leg === 'open' &&
             (entry.outcome === 'filled' || entry.outcome === 'done') &&
