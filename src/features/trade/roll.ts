@@ -325,8 +325,15 @@ function openStep(run: RollRun, wait: boolean): JournaledStep {
  * its error — and says what the roll did. `resumed` (with its live guard) finishes one from the journal, the same roll
  * again or `hedge resume` (a close never journaled is sent only when the side still shows open); a new roll carries its
  * `quote`. */
-async function carryOut(run: RollRun, wait: boolean, resumed?: { needsConfirmation: boolean }, quote?: Quote) {
-  const { ports, legs, notes } = run;
+async function carryOut(
+  ports: WritePorts,
+  legs: RollLegs,
+  wait: boolean,
+  notes: string[],
+  resumed?: { needsConfirmation: boolean },
+  quote?: Quote,
+) {
+  const run: RollRun = { ports, client: await ports.client(), legs, notes };
   const { group, request, open } = legs;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   const steps = [...(legs.closes ? [closeStep(run)] : []), openStep(run, wait)];
@@ -452,14 +459,6 @@ async function rollDryRun(
 /** What a roll did (or, a dry run, would send), as `hedge roll` and the keeper show it. */
 export type RollOutcome = Awaited<ReturnType<typeof carryOut | typeof rollDryRun>>;
 
-/** What a run of a roll works with, for the journaled roll `legs`. */
-const rollRun = async (ports: WritePorts, legs: RollLegs, notes: string[] = []): Promise<RollRun> => ({
-  ports,
-  client: await ports.client(),
-  legs,
-  notes,
-});
-
 /** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls), through the
  * executor's resume: read again under the locks, refused when another process finished it meanwhile. */
 export async function resumeRollOutcome(
@@ -484,7 +483,7 @@ export async function resumeRollOutcome(
           hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open.id)}\`.`,
         },
       ),
-    run: async (now) => carryOut(await rollRun(ports, now), options.wait, guard),
+    run: (now) => carryOut(ports, now, options.wait, [], guard),
   });
 }
 
@@ -697,7 +696,7 @@ async function rollOnce(ask: RollAsk) {
   const { market, side, write } = req;
   const notes: string[] = [];
   const earlier = await earlierRoll(ask, notes);
-  if (earlier && !write.dryRun) return carryOut(await rollRun(ports, earlier, notes), write.wait, ask.guard);
+  if (earlier && !write.dryRun) return carryOut(ports, earlier, write.wait, notes, ask.guard);
   if (earlier) {
     notes.push(
       `An unfinished roll of ${market} ${side} is in the journal (group ${safeText(earlier.group)}: ${earlier.described}); without --dry-run this command finishes it.`,
@@ -726,8 +725,7 @@ async function rollOnce(ask: RollAsk) {
       bound_notional_usd: closing && held.notional_usd,
     }),
   );
-  const legs = await legsOf(ports, group, [openEntry]);
-  return carryOut(await rollRun(ports, legs, notes), write.wait, undefined, shown.quote);
+  return carryOut(ports, await legsOf(ports, group, [openEntry]), write.wait, notes, undefined, shown.quote);
 }
 
 /** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — a plan the
