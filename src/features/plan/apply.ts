@@ -49,28 +49,29 @@ function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?
 /** Finishes an earlier apply's unresolved steps of this account through the plan executor, oldest first, each with
  * its own key; returns how many there were. */
 function resumeUnfinishedApplies(ports: WritePorts) {
-  const what = (row: JournalEntry) =>
-    `${row.command} ${safeText(String(bodyOf(row).market ?? ''))} ${safeText(String(bodyOf(row).side ?? ''))}`.trim();
-  const note = (kind: string, text: string) => ports.notify({ kind, level: 'note', text });
-  return finishEarlierSteps(ports, APPLY_GROUP_PREFIX, {
-    skipped: (row) =>
-      ports.notify({
-        kind: 'step-not-resumable',
-        level: 'warn',
-        text: `Journal ${row.id} (${safeText(row.command)}) is not an action apply can finish; see \`${ports.hedgeCommand('resume', row.id)}\`.`,
-      }),
-    begun: (row) =>
-      note(
-        'resuming-step',
-        `Finishing the ${what(row)} of an earlier apply (journal ${row.id}, ${safeText(row.leg ?? '')}) with its own key ${row.idempotency_key} …`,
-      ),
-    finished: (row) =>
-      note(
-        'resumed-step',
-        row.outcome === 'failed'
-          ? `Journal ${row.id}: the ${what(row)} failed on-chain (nothing was opened); the plan below starts from the book as it is.`
-          : `Journal ${row.id}: the ${what(row)} is ${row.outcome}.`,
-      ),
+  return finishEarlierSteps(ports, APPLY_GROUP_PREFIX, (row, stage) => {
+    const what =
+      `${row.command} ${safeText(String(bodyOf(row).market ?? ''))} ${safeText(String(bodyOf(row).side ?? ''))}`.trim();
+    return stage === 'skipped'
+      ? {
+          kind: 'step-not-resumable',
+          level: 'warn',
+          text: `Journal ${row.id} (${safeText(row.command)}) is not an action apply can finish; see \`${ports.hedgeCommand('resume', row.id)}\`.`,
+        }
+      : stage === 'begun'
+        ? {
+            kind: 'resuming-step',
+            level: 'note',
+            text: `Finishing the ${what} of an earlier apply (journal ${row.id}, ${safeText(row.leg ?? '')}) with its own key ${row.idempotency_key} …`,
+          }
+        : {
+            kind: 'resumed-step',
+            level: 'note',
+            text:
+              row.outcome === 'failed'
+                ? `Journal ${row.id}: the ${what} failed on-chain (nothing was opened); the plan below starts from the book as it is.`
+                : `Journal ${row.id}: the ${what} is ${row.outcome}.`,
+          };
   });
 }
 

@@ -178,26 +178,26 @@ export async function runJournaledSteps(ports: WritePorts, steps: readonly Journ
 
 /** An earlier plan's unresolved rows of this account (`groupPrefix`), oldest first, each finished as a step under its
  * own key (one begun on another machine, a team store's, only when a person says so), or `skipped` when it is no trade
- * the executor can send again (`hedge resume` can); `say` hears each one begun and finished. Not approved by a plan:
- * an agent's limits judge each step finished here (write-flow.ts). Returns how many there were. */
+ * the executor can send again (`hedge resume` can); `say` words each one skipped, begun and finished. Not approved by a
+ * plan: an agent's limits judge each step finished here (write-flow.ts). Returns how many there were. */
 export async function finishEarlierSteps(
   ports: WritePorts,
   groupPrefix: string,
-  say: { skipped: (row: JournalEntry) => void; begun: (row: JournalEntry) => void; finished: typeof say.skipped },
+  say: (row: JournalEntry, stage: 'skipped' | 'begun' | 'finished') => Parameters<WritePorts['notify']>[0],
 ) {
   const client = await ports.client();
   const rows = (await ownGroupEntries(ports, groupPrefix, { pending: true })).reverse();
   for (const row of rows) {
     const record = recordFromJournal(client, row);
     if (!record) {
-      say.skipped(row);
+      ports.notify(say(row, 'skipped'));
       continue;
     }
     await confirmRowFromElsewhere(ports, row, 'finish it');
-    say.begun(row);
+    ports.notify(say(row, 'begun'));
     const ran = await runPlanSteps(ports, [{ record, key: row.idempotency_key, approved: { by: 'run' } }]);
     if (ran.stoppedAt !== undefined) throw ran.error;
-    say.finished(ran.done[0]?.entry ?? { ...row, outcome: 'unknown' });
+    ports.notify(say(ran.done[0]?.entry ?? { ...row, outcome: 'unknown' }, 'finished'));
   }
   return rows.length;
 }
