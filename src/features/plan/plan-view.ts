@@ -35,22 +35,15 @@ function linesOf(input: QuotedPlan) {
       line: step.line,
     };
   });
-  const unchanged = input.plan.unchanged.map((row) => ({
+  const none = (action: string) => (row: Parameters<typeof sideOf>[0] & { line: number }) => ({
     step: undefined,
     ...sideOf(row),
-    action: 'none',
+    action,
     delta_usd: 0,
     line: row.line,
-  }));
+  });
   // A row whose side holds hedges that are not its own: nothing planned.
-  const others = input.plan.notThisRows.map((row) => ({
-    step: undefined,
-    ...sideOf(row),
-    action: NOT_THIS_ROWS,
-    delta_usd: 0,
-    line: row.line,
-  }));
-  return [...steps, ...unchanged, ...others];
+  return [...steps, ...input.plan.unchanged.map(none('none')), ...input.plan.notThisRows.map(none(NOT_THIS_ROWS))];
 }
 
 /** The action of a row whose side holds hedges that are not the row's. */

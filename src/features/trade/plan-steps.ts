@@ -142,19 +142,18 @@ export async function journaledPlan(ports: WritePorts, group: string, entries?: 
  * `finished` (nothing sent) when another process finished it meanwhile. */
 export const resumePlan = <P extends { unfinished: boolean }, T>(
   ports: WritePorts,
-  plan: Omit<Plan<T>, 'run' | 'book'> & {
-    read: () => Promise<P>;
-    finished: (now: P) => Error;
-    run: (now: P) => Promise<T>;
-  },
+  sides: Plan<T>['sides'],
+  read: () => Promise<P>,
+  finished: (now: P) => Error,
+  run: (now: P) => Promise<T>,
 ) =>
   runPlan(ports, {
-    sides: plan.sides,
+    sides,
     book: true,
     run: async () => {
-      const now = await plan.read();
-      if (!now.unfinished) throw plan.finished(now);
-      return plan.run(now);
+      const now = await read();
+      if (!now.unfinished) throw finished(now);
+      return run(now);
     },
   });
 

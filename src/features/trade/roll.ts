@@ -472,10 +472,11 @@ export async function resumeRollOutcome(
       `Journal ${entry.id} is a leg of the roll ${safeText(legs.group)}, which is already finished (${legs.described}); see \`${ports.hedgeCommand('journal', 'show', legs.open.id)}\`.`,
     );
   const guard = await guardLiveAction(ports, { action: 'finish a roll', approved: options.approved });
-  return resumePlan(ports, {
-    sides: [legs.request],
-    read: () => legsOf(ports, legs.group),
-    finished: (now) =>
+  return resumePlan(
+    ports,
+    [legs.request],
+    () => legsOf(ports, legs.group),
+    (now) =>
       new HeldError(
         `The roll ${safeText(now.group)} was finished by another hedge process meanwhile (${now.described}). This run sent nothing.`,
         {
@@ -483,8 +484,8 @@ export async function resumeRollOutcome(
           hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open.id)}\`.`,
         },
       ),
-    run: (now) => carryOut(ports, now, options.wait, [], guard),
-  });
+    (now) => carryOut(ports, now, options.wait, [], guard),
+  );
 }
 
 /** What planning a roll works with: the command's ports and client, the roll asked for, and its live guard. */
