@@ -5,7 +5,7 @@ import type { PlanStep } from '../../core/plan.js';
 import { formatUsd, plural } from '../../core/number-format.js';
 import { utcStamp } from '../../core/utc-text.js';
 import { HeldError, OrderFailedError, UnresolvedError } from '../../core/errors.js';
-import { describeHolder, type JournalEntry, type SideAfter, bodyOf } from '../../platform/journal/index.js';
+import { describeHolder, type JournalEntry, type SideAfter } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction, hedgesWords } from '../write/confirm.js';
@@ -46,35 +46,6 @@ function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?
   };
 }
 
-/** Finishes an earlier apply's unresolved steps of this account through the plan executor, oldest first, each with
- * its own key; returns how many there were. */
-function resumeUnfinishedApplies(ports: WritePorts) {
-  return finishEarlierSteps(ports, APPLY_GROUP_PREFIX, (row, stage) => {
-    const what =
-      `${row.command} ${safeText(String(bodyOf(row).market ?? ''))} ${safeText(String(bodyOf(row).side ?? ''))}`.trim();
-    return stage === 'skipped'
-      ? {
-          kind: 'step-not-resumable',
-          level: 'warn',
-          text: `Journal ${row.id} (${safeText(row.command)}) is not an action apply can finish; see \`${ports.hedgeCommand('resume', row.id)}\`.`,
-        }
-      : stage === 'begun'
-        ? {
-            kind: 'resuming-step',
-            level: 'note',
-            text: `Finishing the ${what} of an earlier apply (journal ${row.id}, ${safeText(row.leg ?? '')}) with its own key ${row.idempotency_key} …`,
-          }
-        : {
-            kind: 'resumed-step',
-            level: 'note',
-            text:
-              row.outcome === 'failed'
-                ? `Journal ${row.id}: the ${what} failed on-chain (nothing was opened); the plan below starts from the book as it is.`
-                : `Journal ${row.id}: the ${what} is ${row.outcome}.`,
-          };
-  });
-}
-
 /** Brings the book to the target file: the file, then the live guard, then all else under the locks; a failed step stops the run. */
 export async function applyTarget(
   ports: WritePorts,
@@ -90,7 +61,8 @@ export async function applyTarget(
     sides: target.rows,
     book: true,
     run: async (waitedFor) => {
-      const resumed = await resumeUnfinishedApplies(ports);
+      // An earlier apply's unresolved steps, finished first with their own keys.
+      const resumed = await finishEarlierSteps(ports, APPLY_GROUP_PREFIX, 'apply');
       // One confirmation for the whole run (the guard already required --yes for a live key without a terminal).
       const { plan: quoted } = await confirmedPlan(
         ports,

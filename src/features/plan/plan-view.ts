@@ -1,5 +1,5 @@
 // How a plan and an apply run read: a table that fits the terminal, TSV when piped, JSON under --json.
-import { adoptWords, describePlanStepNote, otherHedgeWords, problemAsData } from '../../core/plan.js';
+import { adoptWords, describePlanStepNote, notThisRowWords, problemAsData } from '../../core/plan.js';
 import { formatMoney, formatSignedMoney, formatUsd, plural } from '../../core/number-format.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { payOrEarn, toAccountSide } from '../../core/money.js';
@@ -157,9 +157,7 @@ export async function renderPlan(
   }
   for (const row of plan.notThisRows)
     output.warn(
-      `line ${row.line}: the ${row.side} side of ${safeText(row.market)} holds ${safeText(row.hedges.map(otherHedgeWords).join(', '))}, not this row's (${row.clientReference === undefined ? 'no reference' : safeText(row.clientReference)}): nothing is planned for it. ${adoptWords(
-        row.hedges,
-      )
+      `line ${row.line}: ${notThisRowWords(row)}: nothing is planned for it. ${adoptWords(row.hedges)
         .map((word) => `--adopt ${safeText(word)}`)
         .join(' ')} makes ${row.hedges.length === 1 ? 'it' : 'them'} the row's.`,
     );

@@ -1,6 +1,6 @@
 // A plan of steps (an apply's, a roll's close then open), carried out under runWrite's lock stage: one confirmation
 // bound to what was shown, then each step through the one write flow in turn, with its own key.
-import type { JournalEntry, ListOptions } from '../../platform/journal/index.js';
+import { bodyOf, type JournalEntry, type ListOptions } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
 import { recordFromJournal, sendTrade, tradeAction, type TradeRecord } from './trade-actions.js';
 import { isUnresolved } from '../../platform/journal/entry.js';
@@ -8,6 +8,7 @@ import { journalAhead, makeIdempotencyKey, planDryRun } from '../write/write-flo
 import type { JsonObject } from '../../core/objects.js';
 import { confirmRowFromElsewhere, identityOf, sentBy } from '../write/row-trust.js';
 import { confirmAsShown, type Approval } from '../write/confirm.js';
+import { safeText } from '../../core/security/safe-text.js';
 import type { Trade } from '../../platform/runtime/context.js';
 import { lock } from '../write/write-flow.js';
 
@@ -175,28 +176,43 @@ export async function runJournaledSteps(ports: WritePorts, steps: readonly Journ
   };
 }
 
-/** An earlier plan's unresolved rows of this account (`groupPrefix`), oldest first, each finished as a step under its
- * own key (one begun on another machine, a team store's, only when a person says so), or `skipped` when it is no trade
- * the executor can send again (`hedge resume` can); `say` words each one skipped, begun and finished. Not approved by a
- * plan: an agent's limits judge each step finished here (write-flow.ts). Returns how many there were. */
-export async function finishEarlierSteps(
-  ports: WritePorts,
-  groupPrefix: string,
-  say: (row: JournalEntry, stage: 'skipped' | 'begun' | 'finished') => Parameters<WritePorts['notify']>[0],
-) {
+/** An earlier plan's unresolved rows of this account (`groupPrefix`, its command `what`), oldest first, each finished as
+ * a step under its own key (one begun on another machine, a team store's, only when a person says so), or said and
+ * left when it is no trade the executor can send again (`hedge resume` can). Not approved by a plan: an agent's limits
+ * judge each step finished here (write-flow.ts). Returns how many there were. */
+export async function finishEarlierSteps(ports: WritePorts, groupPrefix: string, what: string) {
   const client = await ports.client();
   const rows = (await ownGroupEntries(ports, groupPrefix, { pending: true })).reverse();
   for (const row of rows) {
     const record = recordFromJournal(client, row);
+    const { id, command, leg } = row;
     if (!record) {
-      ports.notify(say(row, 'skipped'));
+      ports.notify({
+        kind: 'step-not-resumable',
+        level: 'warn',
+        text: `Journal ${id} (${safeText(command)}) is not an action ${what} can finish; see \`${ports.hedgeCommand('resume', id)}\`.`,
+      });
       continue;
     }
+    const step =
+      `${command} ${safeText(String(bodyOf(row).market ?? ''))} ${safeText(String(bodyOf(row).side ?? ''))}`.trim();
     await confirmRowFromElsewhere(ports, row, 'finish it');
-    ports.notify(say(row, 'begun'));
+    ports.notify({
+      kind: 'resuming-step',
+      level: 'note',
+      text: `Finishing the ${step} of an earlier ${what} (journal ${id}, ${safeText(leg ?? '')}) with its own key ${row.idempotency_key} …`,
+    });
     const ran = await runPlanSteps(ports, [{ record, key: row.idempotency_key, approved: { by: 'run' } }]);
     if (ran.stoppedAt !== undefined) throw ran.error;
-    ports.notify(say(ran.done[0]?.entry ?? { ...row, outcome: 'unknown' }, 'finished'));
+    const outcome = ran.done[0]?.entry.outcome ?? 'unknown';
+    ports.notify({
+      kind: 'resumed-step',
+      level: 'note',
+      text:
+        outcome === 'failed'
+          ? `Journal ${id}: the ${step} failed on-chain (nothing was opened); the plan below starts from the book as it is.`
+          : `Journal ${id}: the ${step} is ${outcome}.`,
+    });
   }
   return rows.length;
 }
