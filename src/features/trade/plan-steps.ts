@@ -132,10 +132,10 @@ export async function stepsDryRun(ports: WritePorts, steps: readonly JournaledSt
   );
 }
 
-/** A journaled plan as the journal holds it (`entries`: the journal's, unless given): each leg's row, and whether one is
- * still unresolved (the plan is unfinished). */
-export async function journaledPlan(ports: WritePorts, group: string, entries?: readonly JournalEntry[]) {
-  const rows = (entries ?? (await (await ports.journal()).list())).filter((row) => row.group === group);
+/** A journaled plan as the journal holds it: each leg's row, and whether one is still unresolved (the plan is
+ * unfinished). */
+export async function journaledPlan(ports: WritePorts, group: string) {
+  const rows = (await (await ports.journal()).list()).filter((row) => row.group === group);
   return { row: (leg: string) => rows.find((row) => row.leg === leg), unfinished: rows.some(isUnresolved) };
 }
 

@@ -39,6 +39,7 @@ import { findSide } from '../book/positions.js';
 import {
   changedSincePlan,
   endedWithin,
+  recordStanding,
   sideHolds,
   whenLanded,
   type BoundSide,
@@ -73,14 +74,39 @@ export function newGroup(prefix: string, ports: WritePorts) {
   return `${prefix}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
 }
 
-/** One roll as the journal holds it (a journaled plan of the executor's): what it is to do is journaled with its open
- * leg (planned before anything is sent); its close leg is journaled right before the close is sent (absent before
- * that, and when nothing is closed). */
-type RollLegs = Awaited<ReturnType<typeof legsOf>>;
+/** One roll as its two steps take it: the open it sends and what is kept beside it (`context`: journaled with its open
+ * leg, planned, before anything is sent), and each leg's row once journaled (the close's right before the close is
+ * sent: absent before that, and when nothing is closed; neither in a dry run of a new roll, `ended` the hedge that
+ * ended already when there is nothing to close). */
+type RollLegs = ReturnType<typeof rollLegs>;
 
-async function legsOf(ports: WritePorts, group: string, entries?: readonly JournalEntry[]) {
-  const { row, unfinished } = await journaledPlan(ports, group, entries);
-  const [open, close] = [row('open'), row('close')];
+function rollLegs(
+  group: string,
+  request: OpenRequest,
+  context: JsonObject,
+  rows: { open?: JournalEntry; close?: JournalEntry; unfinished?: boolean; ended?: Hedge },
+) {
+  const { open, close } = rows;
+  // Whether the roll closes an open position first (false: the side had settled, it only opens).
+  const closes = context.roll_closes === true;
+  return {
+    ...rows,
+    group,
+    request,
+    closes,
+    rolledHedgeId: stringOf(context.rolled_hedge_id),
+    bound: boundOf(context),
+    // The close's expected return, kept with the open leg for a resumed run's report.
+    netMarginUsd: readNumber(context.net_margin_usd),
+    unfinished: rows.unfinished === true,
+    described: `${close ? `close ${close.outcome} (journal ${close.id})` : closes ? 'close not sent yet' : 'nothing to close'}; open ${open?.outcome} (journal ${open?.id}, key ${open?.idempotency_key})`,
+  };
+}
+
+/** One roll as the journal holds it (a journaled plan of the executor's). */
+async function legsOf(ports: WritePorts, group: string) {
+  const { row, unfinished } = await journaledPlan(ports, group);
+  const open = row('open');
   const { market, side, notional_usd, tenor_days, client_reference } = open ? bodyOf(open) : {};
   const [notional, tenor] = [readNumber(notional_usd), readNumber(tenor_days)];
   if (
@@ -93,28 +119,19 @@ async function legsOf(ports: WritePorts, group: string, entries?: readonly Journ
     throw new UsageError(
       `Journal group ${safeText(group)} has no readable open leg, so the roll cannot be finished; see \`${ports.hedgeCommand('journal')}\`.`,
     );
-  const context = open.context ?? {};
   const reference = stringOf(client_reference) || undefined;
-  return {
-    group,
-    request: withoutUndefined<OpenRequest>({
-      market,
-      side,
-      notional_usd: notional,
-      tenor_days: tenor,
-      client_reference: reference,
-    }),
+  const request = withoutUndefined<OpenRequest>({
+    market,
+    side,
+    notional_usd: notional,
+    tenor_days: tenor,
+    client_reference: reference,
+  });
+  return rollLegs(group, request, open.context ?? {}, {
     open,
-    close,
-    // Whether the roll closes an open position first (false: the side had settled, it only opens).
-    closes: context.roll_closes === true,
-    rolledHedgeId: stringOf(context.rolled_hedge_id),
-    bound: boundOf(context),
-    // The close's expected return, kept with the open leg for a resumed run's report.
-    netMarginUsd: readNumber(context.net_margin_usd),
+    close: row('close'),
     unfinished,
-    described: `${close ? `close ${close.outcome} (journal ${close.id})` : context.roll_closes === true ? 'close not sent yet' : 'nothing to close'}; open ${open.outcome} (journal ${open.id}, key ${open.idempotency_key})`,
-  };
+  });
 }
 
 /** What the plan bound of the side, as its open leg keeps it (`shown` absent: a roll that closes nothing, or one
@@ -166,7 +183,7 @@ const closedBy = (legs: RollLegs, done: readonly StepDone[]) => {
 
 /** The roll ends here: its open leg is never sent. */
 const abandon = async ({ ports, legs }: RollRun, message: string) =>
-  (await ports.journal()).update(legs.open.id, { outcome: 'abandoned', message });
+  (await ports.journal()).update(legs.open!.id, { outcome: 'abandoned', message });
 
 /** Why the roll stops, its open leg abandoned: the side is not what its plan bound (before the close: nothing sent;
  * after it: not covered). */
@@ -241,7 +258,7 @@ async function stillToOpen(run: RollRun, closedLeg: JournalEntry | undefined) {
   throw new PreTradeCheckError(
     'side_already_open',
     `The ${side} side of ${market} is already covered${by} (${what}): the roll's new hedge was not opened, so the side is not opened twice.`,
-    { market, side, hedge_id: holds.holds === 'held' ? holds.ids[0] : null, status, journal_id: legs.open.id },
+    { market, side, hedge_id: holds.holds === 'held' ? holds.ids[0] : null, status, journal_id: legs.open!.id },
     `See it with \`${ports.hedgeCommand('positions')}\`.`,
   );
 }
@@ -256,6 +273,7 @@ function closeStep(run: RollRun): JournaledStep {
   return {
     record: legRecord('close', group, request),
     row,
+    note: row ? `resumed, journal ${row.id}` : open && 'if the side is still open',
     // Right before the close is journaled and sent, under the side's lock: the side is still what the plan bound (a
     // close journaled earlier was judged by the run that sent it).
     holds: async () => {
@@ -282,7 +300,7 @@ function closeStep(run: RollRun): JournaledStep {
       if (isRejection(error)) await abandon(run, `not sent: the close was rejected (${error.code})`);
       // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
       else if (error instanceof Error)
-        error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
+        error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open!.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
       throw error;
     },
   };
@@ -291,14 +309,19 @@ function closeStep(run: RollRun): JournaledStep {
 /** The roll's open step: sent once the close has landed, on a side nothing covers. */
 function openStep(run: RollRun, wait: boolean): JournaledStep {
   const { legs, ports } = run;
-  const { group, request, open } = legs;
+  const { group, request, open, ended } = legs;
   const { market, side } = request;
   return {
     record: legRecord('open', group, request),
     row: open,
     wait,
+    note: open
+      ? `journal ${open.id}, ${open.outcome}`
+      : ended
+        ? `nothing to close: ${safeText(ended.id)} is ${safeText(ended.status)}`
+        : 'sent once the close has landed',
     holds: async (done) => {
-      if (open.outcome === 'planned') await stillToOpen(run, closedBy(legs, done));
+      if (open?.outcome === 'planned') await stillToOpen(run, closedBy(legs, done));
     },
     failed: async (error, done) => {
       const closed = closedBy(legs, done);
@@ -311,8 +334,8 @@ function openStep(run: RollRun, wait: boolean): JournaledStep {
         throw new UnresolvedError(
           `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
           {
-            details: { journal_group: group, close: closed.id, open: open.id, covered: false },
-            hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
+            details: { journal_group: group, close: closed.id, open: open!.id, covered: false },
+            hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open!.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
           },
         );
       throw error;
@@ -322,21 +345,23 @@ function openStep(run: RollRun, wait: boolean): JournaledStep {
 
 /** Carries the roll out through the plan executor from wherever the journal says its steps are — the close (while the
  * open is still `planned`: it is sent only after the close), then the open; the first that fails ends the roll with
- * its error — and says what the roll did. `resumed` (with its live guard) finishes one from the journal, the same roll
- * again or `hedge resume` (a close never journaled is sent only when the side still shows open); a new roll carries its
- * `quote`. */
+ * its error — and says what the roll did; a dry run is the executor's of the same steps, each still to take with the
+ * request it would send. `resumed` (with its live guard) finishes one from the journal, the same roll again or `hedge
+ * resume` (a close never journaled is sent only when the side still shows open); a new roll carries its `quote`. */
 async function carryOut(
   ports: WritePorts,
   legs: RollLegs,
-  wait: boolean,
+  write: Pick<WriteOptions, 'wait' | 'dryRun'>,
   notes: string[],
   resumed?: { needsConfirmation: boolean },
   quote?: Quote,
 ) {
   const run: RollRun = { ports, client: await ports.client(), legs, notes };
-  const { group, request, open } = legs;
+  const { group, request } = legs;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
-  const steps = [...(legs.closes ? [closeStep(run)] : []), openStep(run, wait)];
+  const steps = [...(legs.closes ? [closeStep(run)] : []), openStep(run, write.wait)];
+  if (write.dryRun) return { kind: 'dry-run' as const, notes, legs: await stepsDryRun(ports, steps) };
+  const open = legs.open!;
   let due = stepsDue(steps);
   // A close not known to have landed is finished (sent again under its key) before the planned open.
   const closeDue = due[0]?.record.leg === 'close';
@@ -389,7 +414,8 @@ function rollReport(
   const closeEntry = closeRun?.entry ?? legs.close;
   const closed = closeRun?.result as CloseResult | undefined;
   const hedgeId = opened?.id ?? (answer as OpenedHedge | undefined)?.hedge_id ?? openEntry.hedge_id ?? null;
-  const failed = opened?.status === 'failed';
+  // The side model's word on the new hedge: one that failed never held anything.
+  const failed = opened !== undefined && 'failed' in recordStanding(opened);
   // A close that found nothing to close (rejected with no_open_hedge, now or by an earlier run) is no leg of the roll.
   const close = closes &&
     closeRun !== null &&
@@ -427,37 +453,15 @@ function rollReport(
     ...(failed && {
       failure: new OrderFailedError(
         `The new ${days(tenorDays)} hedge ${hedgeId ? safeText(hedgeId) : 'the new hedge'} failed on-chain: nothing was opened${close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
-        opened.id,
+        opened!.id,
         `Open it again with \`${ports.hedgeCommand('open', market, side, String(notionalUsd), '--tenor', String(tenorDays))}\` (a new key).`,
       ),
     }),
   };
 }
 
-/** The dry run is the plan rendered by the executor: each step still to take (a resumed roll's, from its rows), with
- * the request it would send; `ended`: the hedge that ended already, when there is nothing to close. */
-async function rollDryRun(
-  ports: WritePorts,
-  notes: string[],
-  { request, closes, open, close, ended }: Pick<RollLegs, 'request' | 'closes'> & Partial<RollLegs> & { ended?: Hedge },
-) {
-  const step = (leg: 'close' | 'open', row?: JournalEntry, note?: string) => ({
-    record: legRecord(leg, '', request),
-    row,
-    note,
-  });
-  const opens = open
-    ? `journal ${open.id}, ${open.outcome}`
-    : ended
-      ? `nothing to close: ${safeText(ended.id)} is ${safeText(ended.status)}`
-      : 'sent once the close has landed';
-  const closing = close ? `resumed, journal ${close.id}` : open && 'if the side is still open';
-  const steps = [...(closes ? [step('close', close, closing)] : []), step('open', open, opens)];
-  return { kind: 'dry-run' as const, notes, legs: await stepsDryRun(ports, steps) };
-}
-
 /** What a roll did (or, a dry run, would send), as `hedge roll` and the keeper show it. */
-export type RollOutcome = Awaited<ReturnType<typeof carryOut | typeof rollDryRun>>;
+export type RollOutcome = Awaited<ReturnType<typeof carryOut>>;
 
 /** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls), through the
  * executor's resume: read again under the locks, refused when another process finished it meanwhile. */
@@ -469,7 +473,7 @@ export async function resumeRollOutcome(
   const legs = await legsOf(ports, entry.group!);
   if (!legs.unfinished)
     throw new UsageError(
-      `Journal ${entry.id} is a leg of the roll ${safeText(legs.group)}, which is already finished (${legs.described}); see \`${ports.hedgeCommand('journal', 'show', legs.open.id)}\`.`,
+      `Journal ${entry.id} is a leg of the roll ${safeText(legs.group)}, which is already finished (${legs.described}); see \`${ports.hedgeCommand('journal', 'show', legs.open!.id)}\`.`,
     );
   const guard = await guardLiveAction(ports, { action: 'finish a roll', approved: options.approved });
   return resumePlan(
@@ -481,10 +485,10 @@ export async function resumeRollOutcome(
         `The roll ${safeText(now.group)} was finished by another hedge process meanwhile (${now.described}). This run sent nothing.`,
         {
           details: { journal_group: now.group },
-          hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open.id)}\`.`,
+          hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open!.id)}\`.`,
         },
       ),
-    (now) => carryOut(ports, now, options.wait, [], guard),
+    (now) => carryOut(ports, now, options, [], guard),
   );
 }
 
@@ -533,7 +537,7 @@ async function earlierRoll({ ports, req }: RollAsk, notes: string[]) {
   if (!write.fresh) {
     if (legs.request.tenor_days === tenorDays) return legs;
     throw new UsageError(
-      `An unfinished roll of ${to} is in the journal (group ${safeText(group)}: ${legs.described}); finish it with \`${hedgeCommand('resume', legs.open.id)}\`, or pass --new to set it aside. Nothing was sent.`,
+      `An unfinished roll of ${to} is in the journal (group ${safeText(group)}: ${legs.described}); finish it with \`${hedgeCommand('resume', legs.open!.id)}\`, or pass --new to set it aside. Nothing was sent.`,
     );
   }
   if (write.dryRun) return void notes.push(`--new would set aside ${unfinished}; this dry run leaves it as it is.`);
@@ -697,36 +701,40 @@ async function rollOnce(ask: RollAsk) {
   const { market, side, write } = req;
   const notes: string[] = [];
   const earlier = await earlierRoll(ask, notes);
-  if (earlier && !write.dryRun) return carryOut(ports, earlier, write.wait, notes, ask.guard);
   if (earlier) {
-    notes.push(
-      `An unfinished roll of ${market} ${side} is in the journal (group ${safeText(earlier.group)}: ${earlier.described}); without --dry-run this command finishes it.`,
-    );
-    return rollDryRun(ports, notes, earlier);
+    if (write.dryRun)
+      notes.push(
+        `An unfinished roll of ${market} ${side} is in the journal (group ${safeText(earlier.group)}: ${earlier.described}); without --dry-run this command finishes it.`,
+      );
+    return carryOut(ports, earlier, write, notes, ask.guard);
   }
   const { plan, shown } = await confirmedRoll(ask);
   const { request, closing, first, ended } = plan;
   const { held } = plan.trades[0];
   notes.push(...plan.notes);
-  if (write.dryRun) return rollDryRun(ports, notes, { request, closes: !!closing, ended });
+  const context = withoutUndefined({
+    roll_closes: closing !== undefined,
+    rolled_hedge_id: (closing?.hedgeId ?? ended?.id) || undefined,
+    net_margin_usd: closing?.netMarginUsd,
+    // The first hedge to mature: a close that lands after its maturity may have found it settled or settling.
+    soonest_hedge_id: first?.id,
+    soonest_maturity_ms: first?.maturityAtMs,
+    // The side the plan bound: the close is sent only while it is still that side.
+    bound_hedge_ids: closing && held.hedge_ids,
+    bound_notional_usd: closing && held.notional_usd,
+  });
+  if (write.dryRun) return carryOut(ports, rollLegs('', request, context, { ended }), write, notes);
   const group = newGroup(ROLL_GROUP_PREFIX, ports);
   // Before anything is sent: from here on the journal holds the whole roll.
-  const openEntry = await journalStepAhead(
+  const open = await journalStepAhead(ports, legRecord('open', group, request), context);
+  return carryOut(
     ports,
-    legRecord('open', group, request),
-    withoutUndefined({
-      roll_closes: closing !== undefined,
-      rolled_hedge_id: (closing?.hedgeId ?? ended?.id) || undefined,
-      net_margin_usd: closing?.netMarginUsd,
-      // The first hedge to mature: a close that lands after its maturity may have found it settled or settling.
-      soonest_hedge_id: first?.id,
-      soonest_maturity_ms: first?.maturityAtMs,
-      // The side the plan bound: the close is sent only while it is still that side.
-      bound_hedge_ids: closing && held.hedge_ids,
-      bound_notional_usd: closing && held.notional_usd,
-    }),
+    rollLegs(group, request, context, { open, unfinished: true }),
+    write,
+    notes,
+    undefined,
+    shown.quote,
   );
-  return carryOut(ports, await legsOf(ports, group, [openEntry]), write.wait, notes, undefined, shown.quote);
 }
 
 /** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — a plan the
