@@ -116,7 +116,6 @@ export async function applyTarget(
 async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPlan, run: TargetPlanOptions) {
   const { steps } = quoted.plan;
   const group = `${APPLY_GROUP_PREFIX}${utcStamp(ports.clock.now())}`;
-  const rows: ApplyReportRow[] = [];
   const rerun = () => `run \`${ports.hedgeCommand(...applyWords(run))}\` again: it plans anew from the book as it is.`;
   // The plan holds for each side as it was read: one moved by an actor outside hedge meanwhile is not acted on.
   const unmoved = (step: PlanStep, index: number) => async () => {
@@ -132,16 +131,13 @@ async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPl
         },
       );
   };
+  const leg = (index: number) => `step-${index + 1}`;
   const ran = await runPlanSteps(
     ports,
-    steps.map((step, index) => ({
-      record: stepRecord(step, group, `step-${index + 1}`),
-      holds: unmoved(step, index),
-    })),
+    steps.map((step, index) => ({ record: stepRecord(step, group, leg(index)), holds: unmoved(step, index) })),
     (index, done) => {
       const step = steps[index];
       const { entry } = done!;
-      rows.push(reportRow(index, step, entry));
       if (entry.outcome === 'failed')
         throw new OrderFailedError(
           `Step ${index + 1} (${describeStep(step)}) failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
@@ -155,19 +151,19 @@ async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPl
       });
     },
   );
-  // Every step carried out; `rows` one per step.
+  // A row per step: each done, its journal entry; the later ones `not_run`.
+  const rows = steps.map((step, index) => reportRow(index, step, ran.done[index]?.entry));
   if (ran.stoppedAt === undefined) return { kind: 'applied' as const, rows };
   const index = ran.stoppedAt;
-  if (rows.length === index) {
+  if (!ran.done[index]) {
     // Reading the journal for the report never replaces the step's own outcome.
     const entry = await journaledPlan(ports, group).then(
-      ({ row }) => row(`step-${index + 1}`),
+      ({ row }) => row(leg(index)),
       () => null,
     );
-    rows.push(reportRow(index, steps[index], entry ?? undefined, entry === null ? 'unknown' : 'not_sent'));
+    rows[index] = reportRow(index, steps[index], entry ?? undefined, entry === null ? 'unknown' : 'not_sent');
   }
-  for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest));
-  // Step `stoppedAt` (from 0) ended in `error`; `rows` has every step, the later ones `not_run`.
+  // Step `stoppedAt` (from 0) ended in `error`.
   return { kind: 'stopped' as const, rows, stoppedAt: index, error: ran.error };
 }
 
