@@ -4,6 +4,7 @@ import { formatUsd } from './number-format.js';
 import { findMarket } from './markets.js';
 import { rowKey } from './keep-rules.js';
 import { withoutUndefined } from './objects.js';
+import { safeText } from './security/safe-text.js';
 import type { Side } from './vocabulary.js';
 import type { TargetRow } from './target-file.js';
 
@@ -204,6 +205,11 @@ export function problemAsData(problem: PlanProblem) {
 /** `hdg_1 (DEAL-43)`: a hedge that is not a row's, as messages name it. */
 export const otherHedgeWords = ({ id, clientReference }: OtherHedge) =>
   `${id} (${clientReference === undefined ? 'no reference' : clientReference})`;
+
+/** "the buy side of USDTNGN holds hdg_1 (DEAL-43), not this row's (DEAL-7)": a row's side holding hedges not its own,
+ * as messages name it. */
+export const notThisRowWords = ({ side, market, hedges, clientReference }: Plan['notThisRows'][number]) =>
+  `the ${side} side of ${safeText(market)} holds ${safeText(hedges.map(otherHedgeWords).join(', '))}, not this row's (${clientReference === undefined ? 'no reference' : safeText(clientReference)})`;
 
 /** What `--adopt` takes to make a side's other hedges a row's: each one's reference where it has one, else its id. */
 export const adoptWords = (hedges: readonly OtherHedge[]) => hedges.map((hedge) => hedge.clientReference ?? hedge.id);

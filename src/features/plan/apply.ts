@@ -5,12 +5,10 @@ import type { PlanStep } from '../../core/plan.js';
 import { formatUsd, plural } from '../../core/number-format.js';
 import { utcStamp } from '../../core/utc-text.js';
 import { HeldError, OrderFailedError, UnresolvedError } from '../../core/errors.js';
-import { describeHolder, type JournalEntry, type SideAfter, bodyOf } from '../../platform/journal/index.js';
+import { describeHolder, type JournalEntry, type SideAfter } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction, hedgesWords } from '../write/confirm.js';
-import { finishJournaled } from '../trade/resume.js';
-import { confirmRowFromElsewhere } from '../write/row-trust.js';
 import {
   againWords,
   applyWords,
@@ -21,8 +19,8 @@ import {
   type QuotedPlan,
   type TargetPlanOptions,
 } from './target-plan.js';
-import { days, recordFromJournal, stepRecord } from '../trade/trade-actions.js';
-import { confirmedPlan, ownGroupEntries, runPlan, runPlanSteps } from '../trade/plan-steps.js';
+import { days, stepRecord } from '../trade/trade-actions.js';
+import { confirmedPlan, finishEarlierSteps, journaledPlan, runPlan, runPlanSteps } from '../trade/plan-steps.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { sameSide, sideAfterOf } from '../book/side-book.js';
 
@@ -48,43 +46,6 @@ function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?
   };
 }
 
-/** Finishes an earlier apply's unresolved actions of this account, oldest first, each with its own key (or says why
- * apply cannot: `hedge resume` can); returns how many there were. */
-async function resumeUnfinishedApplies(ports: WritePorts, client: HedgeClient) {
-  const unresolved = (await ownGroupEntries(ports, APPLY_GROUP_PREFIX, { pending: true })).reverse();
-  for (const entry of unresolved) {
-    const body = bodyOf(entry);
-    const what = `${entry.command} ${safeText(String(body.market ?? ''))} ${safeText(String(body.side ?? ''))}`.trim();
-    if (!recordFromJournal(client, entry)) {
-      ports.notify({
-        kind: 'step-not-resumable',
-        level: 'warn',
-        text: `Journal ${entry.id} (${safeText(entry.command)}) is not an action apply can finish; see \`${ports.hedgeCommand('resume', entry.id)}\`.`,
-      });
-      continue;
-    }
-    // A step begun on another machine (a team store's) is finished here only when a person says so.
-    await confirmRowFromElsewhere(ports, entry, 'finish it');
-    ports.notify({
-      kind: 'resuming-step',
-      level: 'note',
-      text: `Finishing the ${what} of an earlier apply (journal ${entry.id}, ${safeText(entry.leg ?? '')}) with its own key ${entry.idempotency_key} …`,
-    });
-    // Not admitted with a plan: an agent's limits judge each step it finishes here (write-flow.ts).
-    const result = await finishJournaled(ports, client, entry, { wait: true, approved: { by: 'run' } });
-    const outcome = !result || result.kind === 'dry-run' ? 'unknown' : result.entry.outcome;
-    ports.notify({
-      kind: 'resumed-step',
-      level: 'note',
-      text:
-        outcome === 'failed'
-          ? `Journal ${entry.id}: the ${what} failed on-chain (nothing was opened); the plan below starts from the book as it is.`
-          : `Journal ${entry.id}: the ${what} is ${outcome}.`,
-    });
-  }
-  return unresolved.length;
-}
-
 /** Brings the book to the target file: the file, then the live guard, then all else under the locks; a failed step stops the run. */
 export async function applyTarget(
   ports: WritePorts,
@@ -100,7 +61,8 @@ export async function applyTarget(
     sides: target.rows,
     book: true,
     run: async (waitedFor) => {
-      const resumed = await resumeUnfinishedApplies(ports, client);
+      // An earlier apply's unresolved steps, finished first with their own keys.
+      const resumed = await finishEarlierSteps(ports, APPLY_GROUP_PREFIX, 'apply');
       // One confirmation for the whole run (the guard already required --yes for a live key without a terminal).
       const { plan: quoted } = await confirmedPlan(
         ports,
@@ -154,7 +116,6 @@ export async function applyTarget(
 async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPlan, run: TargetPlanOptions) {
   const { steps } = quoted.plan;
   const group = `${APPLY_GROUP_PREFIX}${utcStamp(ports.clock.now())}`;
-  const rows: ApplyReportRow[] = [];
   const rerun = () => `run \`${ports.hedgeCommand(...applyWords(run))}\` again: it plans anew from the book as it is.`;
   // The plan holds for each side as it was read: one moved by an actor outside hedge meanwhile is not acted on.
   const unmoved = (step: PlanStep, index: number) => async () => {
@@ -170,16 +131,13 @@ async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPl
         },
       );
   };
+  const leg = (index: number) => `step-${index + 1}`;
   const ran = await runPlanSteps(
     ports,
-    steps.map((step, index) => ({
-      record: stepRecord(step, group, `step-${index + 1}`),
-      holds: unmoved(step, index),
-    })),
+    steps.map((step, index) => ({ record: stepRecord(step, group, leg(index)), holds: unmoved(step, index) })),
     (index, done) => {
       const step = steps[index];
       const { entry } = done!;
-      rows.push(reportRow(index, step, entry));
       if (entry.outcome === 'failed')
         throw new OrderFailedError(
           `Step ${index + 1} (${describeStep(step)}) failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
@@ -193,22 +151,19 @@ async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPl
       });
     },
   );
-  // Every step carried out; `rows` one per step.
+  // A row per step: each done, its journal entry; the later ones `not_run`.
+  const rows = steps.map((step, index) => reportRow(index, step, ran.done[index]?.entry));
   if (ran.stoppedAt === undefined) return { kind: 'applied' as const, rows };
   const index = ran.stoppedAt;
-  if (rows.length === index) {
+  if (!ran.done[index]) {
     // Reading the journal for the report never replaces the step's own outcome.
-    const entry = await ports
-      .journal()
-      .then((journal) => journal.list())
-      .then(
-        (entries) => entries.find((candidate) => candidate.group === group && candidate.leg === `step-${index + 1}`),
-        () => null,
-      );
-    rows.push(reportRow(index, steps[index], entry ?? undefined, entry === null ? 'unknown' : 'not_sent'));
+    const entry = await journaledPlan(ports, group).then(
+      ({ row }) => row(leg(index)),
+      () => null,
+    );
+    rows[index] = reportRow(index, steps[index], entry ?? undefined, entry === null ? 'unknown' : 'not_sent');
   }
-  for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest));
-  // Step `stoppedAt` (from 0) ended in `error`; `rows` has every step, the later ones `not_run`.
+  // Step `stoppedAt` (from 0) ended in `error`.
   return { kind: 'stopped' as const, rows, stoppedAt: index, error: ran.error };
 }
 

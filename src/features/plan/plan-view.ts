@@ -1,5 +1,5 @@
 // How a plan and an apply run read: a table that fits the terminal, TSV when piped, JSON under --json.
-import { adoptWords, describePlanStepNote, otherHedgeWords, problemAsData } from '../../core/plan.js';
+import { adoptWords, describePlanStepNote, notThisRowWords, problemAsData } from '../../core/plan.js';
 import { formatMoney, formatSignedMoney, formatUsd, plural } from '../../core/number-format.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { payOrEarn, toAccountSide } from '../../core/money.js';
@@ -35,22 +35,15 @@ function linesOf(input: QuotedPlan) {
       line: step.line,
     };
   });
-  const unchanged = input.plan.unchanged.map((row) => ({
+  const none = (action: string) => (row: Parameters<typeof sideOf>[0] & { line: number }) => ({
     step: undefined,
     ...sideOf(row),
-    action: 'none',
+    action,
     delta_usd: 0,
     line: row.line,
-  }));
+  });
   // A row whose side holds hedges that are not its own: nothing planned.
-  const others = input.plan.notThisRows.map((row) => ({
-    step: undefined,
-    ...sideOf(row),
-    action: NOT_THIS_ROWS,
-    delta_usd: 0,
-    line: row.line,
-  }));
-  return [...steps, ...unchanged, ...others];
+  return [...steps, ...input.plan.unchanged.map(none('none')), ...input.plan.notThisRows.map(none(NOT_THIS_ROWS))];
 }
 
 /** The action of a row whose side holds hedges that are not the row's. */
@@ -164,9 +157,7 @@ export async function renderPlan(
   }
   for (const row of plan.notThisRows)
     output.warn(
-      `line ${row.line}: the ${row.side} side of ${safeText(row.market)} holds ${safeText(row.hedges.map(otherHedgeWords).join(', '))}, not this row's (${row.clientReference === undefined ? 'no reference' : safeText(row.clientReference)}): nothing is planned for it. ${adoptWords(
-        row.hedges,
-      )
+      `line ${row.line}: ${notThisRowWords(row)}: nothing is planned for it. ${adoptWords(row.hedges)
         .map((word) => `--adopt ${safeText(word)}`)
         .join(' ')} makes ${row.hedges.length === 1 ? 'it' : 'them'} the row's.`,
     );

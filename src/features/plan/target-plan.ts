@@ -7,7 +7,7 @@ import {
   adoptWords,
   computePlan,
   describePlanProblem,
-  otherHedgeWords,
+  notThisRowWords,
   problemAsData,
   type Plan,
   type PlanStep,
@@ -204,10 +204,7 @@ export function planCheckError(ports: Pick<WritePorts, 'hedgeCommand'>, quoted: 
 export function notThisRowsError(ports: Pick<WritePorts, 'hedgeCommand'>, quoted: QuotedPlan, opts: TargetPlanOptions) {
   const { notThisRows } = quoted.plan;
   const source = safeText(quoted.source);
-  const lines = notThisRows.map(
-    ({ line, market, side, clientReference, hedges }) =>
-      `${source}:${line}: the ${side} side of ${safeText(market)} holds ${safeText(hedges.map(otherHedgeWords).join(', '))}, not this row's (${clientReference === undefined ? 'no reference' : safeText(clientReference)})`,
-  );
+  const lines = notThisRows.map((row) => `${source}:${row.line}: ${notThisRowWords(row)}`);
   const adopt = [...new Set([...(opts.adopt ?? []), ...notThisRows.flatMap((row) => adoptWords(row.hedges))])];
   return new PreTradeCheckError(
     'not_this_rows',

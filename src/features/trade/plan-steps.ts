@@ -1,13 +1,14 @@
 // A plan of steps (an apply's, a roll's close then open), carried out under runWrite's lock stage: one confirmation
 // bound to what was shown, then each step through the one write flow in turn, with its own key.
-import type { JournalEntry, ListOptions } from '../../platform/journal/index.js';
+import { bodyOf, type JournalEntry, type ListOptions } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
-import { sendTrade, tradeAction, type TradeRecord } from './trade-actions.js';
+import { recordFromJournal, sendTrade, tradeAction, type TradeRecord } from './trade-actions.js';
 import { isUnresolved } from '../../platform/journal/entry.js';
 import { journalAhead, makeIdempotencyKey, planDryRun } from '../write/write-flow.js';
 import type { JsonObject } from '../../core/objects.js';
-import { identityOf, sentBy } from '../write/row-trust.js';
-import { confirmAsShown } from '../write/confirm.js';
+import { confirmRowFromElsewhere, identityOf, sentBy } from '../write/row-trust.js';
+import { confirmAsShown, type Approval } from '../write/confirm.js';
+import { safeText } from '../../core/security/safe-text.js';
 import type { Trade } from '../../platform/runtime/context.js';
 import { lock } from '../write/write-flow.js';
 
@@ -64,6 +65,8 @@ export interface PlanRunStep {
   holds?: (done: readonly StepDone[]) => Promise<void>;
   /** A send that failed: throws (said for the plan), or what stands for the step. */
   failed?: (error: unknown, done: readonly StepDone[]) => Promise<StepDone>;
+  /** Approved otherwise than by the plan (an earlier plan's step finished: judged as a write of its own). */
+  approved?: Approval;
 }
 
 /** The executor of every plan of steps (an apply's, a roll's close then open), run under the plan's locks: each step in
@@ -76,9 +79,9 @@ export async function runPlanSteps(
   each?: (index: number, done: StepDone) => void,
 ) {
   const done: StepDone[] = [];
-  for (const [index, { record, key, wait = true, holds, failed }] of steps.entries()) {
+  for (const [index, { record, key, wait = true, holds, failed, approved: other }] of steps.entries()) {
     try {
-      const approved = { by: 'plan' as const, holds: holds && (() => holds(done)) };
+      const approved = other ?? { by: 'plan' as const, holds: holds && (() => holds(done)) };
       const result = (await sendTrade(
         ports,
         { ...record, approved },
@@ -127,4 +130,89 @@ export async function stepsDryRun(ports: WritePorts, steps: readonly JournaledSt
       note,
     })),
   );
+}
+
+/** A journaled plan as the journal holds it: each leg's row, and whether one is still unresolved (the plan is
+ * unfinished). */
+export async function journaledPlan(ports: WritePorts, group: string) {
+  const rows = (await (await ports.journal()).list()).filter((row) => row.group === group);
+  return { row: (leg: string) => rows.find((row) => row.leg === leg), unfinished: rows.some(isUnresolved) };
+}
+
+/** A journaled plan finished under the book's lock and its sides': `read` again once they are held, and refused with
+ * `finished` (nothing sent) when another process finished it meanwhile. */
+export const resumePlan = <P extends { unfinished: boolean }, T>(
+  ports: WritePorts,
+  sides: Plan<T>['sides'],
+  read: () => Promise<P>,
+  finished: (now: P) => Error,
+  run: (now: P) => Promise<T>,
+) =>
+  runPlan(ports, {
+    sides,
+    book: true,
+    run: async () => {
+      const now = await read();
+      if (!now.unfinished) throw finished(now);
+      return run(now);
+    },
+  });
+
+/** A journaled plan set aside: its unresolved rows abandoned, never to be sent. */
+export async function setAside(ports: WritePorts, rows: ReadonlyArray<JournalEntry | undefined>, message: string) {
+  const journal = await ports.journal();
+  for (const row of rows) if (row && isUnresolved(row)) await journal.update(row.id, { outcome: 'abandoned', message });
+}
+
+/** A journaled plan carried out: its steps `due` (stepsDue's, unless fewer are given), the first that fails throwing
+ * its error. Returns what stands for each leg: this run's step (null: nothing was done), else its row. */
+export async function runJournaledSteps(ports: WritePorts, steps: readonly JournaledStep[], due = stepsDue(steps)) {
+  const ran = await runPlanSteps(ports, due);
+  if (ran.stoppedAt !== undefined) throw ran.error;
+  return (leg: string): StepDone | undefined => {
+    const index = due.findIndex((step) => step.record.leg === leg);
+    const row = steps.find((step) => step.record.leg === leg)?.row;
+    return index < 0 ? row && { entry: row } : ran.done[index];
+  };
+}
+
+/** An earlier plan's unresolved rows of this account (`groupPrefix`, its command `what`), oldest first, each finished as
+ * a step under its own key (one begun on another machine, a team store's, only when a person says so), or said and
+ * left when it is no trade the executor can send again (`hedge resume` can). Not approved by a plan: an agent's limits
+ * judge each step finished here (write-flow.ts). Returns how many there were. */
+export async function finishEarlierSteps(ports: WritePorts, groupPrefix: string, what: string) {
+  const client = await ports.client();
+  const rows = (await ownGroupEntries(ports, groupPrefix, { pending: true })).reverse();
+  for (const row of rows) {
+    const record = recordFromJournal(client, row);
+    const { id, command, leg } = row;
+    if (!record) {
+      ports.notify({
+        kind: 'step-not-resumable',
+        level: 'warn',
+        text: `Journal ${id} (${safeText(command)}) is not an action ${what} can finish; see \`${ports.hedgeCommand('resume', id)}\`.`,
+      });
+      continue;
+    }
+    const step =
+      `${command} ${safeText(String(bodyOf(row).market ?? ''))} ${safeText(String(bodyOf(row).side ?? ''))}`.trim();
+    await confirmRowFromElsewhere(ports, row, 'finish it');
+    ports.notify({
+      kind: 'resuming-step',
+      level: 'note',
+      text: `Finishing the ${step} of an earlier ${what} (journal ${id}, ${safeText(leg ?? '')}) with its own key ${row.idempotency_key} …`,
+    });
+    const ran = await runPlanSteps(ports, [{ record, key: row.idempotency_key, approved: { by: 'run' } }]);
+    if (ran.stoppedAt !== undefined) throw ran.error;
+    const outcome = ran.done[0]?.entry.outcome ?? 'unknown';
+    ports.notify({
+      kind: 'resumed-step',
+      level: 'note',
+      text:
+        outcome === 'failed'
+          ? `Journal ${id}: the ${step} failed on-chain (nothing was opened); the plan below starts from the book as it is.`
+          : `Journal ${id}: the ${step} is ${outcome}.`,
+    });
+  }
+  return rows.length;
 }

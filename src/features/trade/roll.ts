@@ -2,13 +2,7 @@
 // the same notional for the new tenor (or, when the side has already settled, open it anew with the notional of
 // the hedge that ended). A plan of two steps, carried out (and finished from the journal) by the plan executor.
 import { randomBytes } from 'node:crypto';
-import {
-  bodyOf,
-  describeHolder,
-  isUnresolved,
-  type JournalEntry,
-  type ListOptions,
-} from '../../platform/journal/index.js';
+import { bodyOf, describeHolder, type JournalEntry, type ListOptions } from '../../platform/journal/index.js';
 import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
 import { formatMoney, formatRate, formatUsd, readNumber } from '../../core/number-format.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
@@ -26,10 +20,13 @@ import {
 } from '../../core/errors.js';
 import {
   confirmedPlan,
+  journaledPlan,
   journalStepAhead,
   ownGroupEntries,
+  resumePlan,
+  runJournaledSteps,
   runPlan,
-  runPlanSteps,
+  setAside,
   stepsDryRun,
   stepsDue,
   type JournaledStep,
@@ -42,6 +39,7 @@ import { findSide } from '../book/positions.js';
 import {
   changedSincePlan,
   endedWithin,
+  recordStanding,
   sideHolds,
   whenLanded,
   type BoundSide,
@@ -76,14 +74,39 @@ export function newGroup(prefix: string, ports: WritePorts) {
   return `${prefix}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
 }
 
-/** One roll as the journal holds it (`entries`: the journal's, unless given): what it is to do is journaled with its
- * open leg (planned before anything is sent); its close leg is journaled right before the close is sent (absent before
- * that, and when nothing is closed). */
-type RollLegs = Awaited<ReturnType<typeof legsOf>>;
+/** One roll as its two steps take it: the open it sends and what is kept beside it (`context`: journaled with its open
+ * leg, planned, before anything is sent), and each leg's row once journaled (the close's right before the close is
+ * sent: absent before that, and when nothing is closed; neither in a dry run of a new roll, `ended` the hedge that
+ * ended already when there is nothing to close). */
+type RollLegs = ReturnType<typeof rollLegs>;
 
-async function legsOf(ports: WritePorts, group: string, entries?: readonly JournalEntry[]) {
-  entries ??= await (await ports.journal()).list();
-  const [open, close] = ['open', 'close'].map((leg) => entries.find((row) => row.group === group && row.leg === leg));
+function rollLegs(
+  group: string,
+  request: OpenRequest,
+  context: JsonObject,
+  rows: { open?: JournalEntry; close?: JournalEntry; unfinished?: boolean; ended?: Hedge },
+) {
+  const { open, close } = rows;
+  // Whether the roll closes an open position first (false: the side had settled, it only opens).
+  const closes = context.roll_closes === true;
+  return {
+    ...rows,
+    group,
+    request,
+    closes,
+    rolledHedgeId: stringOf(context.rolled_hedge_id),
+    bound: boundOf(context),
+    // The close's expected return, kept with the open leg for a resumed run's report.
+    netMarginUsd: readNumber(context.net_margin_usd),
+    unfinished: rows.unfinished === true,
+    described: `${close ? `close ${close.outcome} (journal ${close.id})` : closes ? 'close not sent yet' : 'nothing to close'}; open ${open?.outcome} (journal ${open?.id}, key ${open?.idempotency_key})`,
+  };
+}
+
+/** One roll as the journal holds it (a journaled plan of the executor's). */
+async function legsOf(ports: WritePorts, group: string) {
+  const { row, unfinished } = await journaledPlan(ports, group);
+  const open = row('open');
   const { market, side, notional_usd, tenor_days, client_reference } = open ? bodyOf(open) : {};
   const [notional, tenor] = [readNumber(notional_usd), readNumber(tenor_days)];
   if (
@@ -96,29 +119,19 @@ async function legsOf(ports: WritePorts, group: string, entries?: readonly Journ
     throw new UsageError(
       `Journal group ${safeText(group)} has no readable open leg, so the roll cannot be finished; see \`${ports.hedgeCommand('journal')}\`.`,
     );
-  const context = open.context ?? {};
-  // Whether the roll closes an open position first (false: the side had settled, it only opens).
-  const closes = context.roll_closes === true;
   const reference = stringOf(client_reference) || undefined;
-  return {
-    group,
-    request: withoutUndefined<OpenRequest>({
-      market,
-      side,
-      notional_usd: notional,
-      tenor_days: tenor,
-      client_reference: reference,
-    }),
+  const request = withoutUndefined<OpenRequest>({
+    market,
+    side,
+    notional_usd: notional,
+    tenor_days: tenor,
+    client_reference: reference,
+  });
+  return rollLegs(group, request, open.context ?? {}, {
     open,
-    close,
-    closes,
-    rolledHedgeId: stringOf(context.rolled_hedge_id),
-    bound: boundOf(context),
-    // The close's expected return, kept with the open leg for a resumed run's report.
-    netMarginUsd: readNumber(context.net_margin_usd),
-    unfinished: isUnresolved(open) || (close !== undefined && isUnresolved(close)),
-    described: `${close ? `close ${close.outcome} (journal ${close.id})` : closes ? 'close not sent yet' : 'nothing to close'}; open ${open.outcome} (journal ${open.id}, key ${open.idempotency_key})`,
-  };
+    close: row('close'),
+    unfinished,
+  });
 }
 
 /** What the plan bound of the side, as its open leg keeps it (`shown` absent: a roll that closes nothing, or one
@@ -170,7 +183,7 @@ const closedBy = (legs: RollLegs, done: readonly StepDone[]) => {
 
 /** The roll ends here: its open leg is never sent. */
 const abandon = async ({ ports, legs }: RollRun, message: string) =>
-  (await ports.journal()).update(legs.open.id, { outcome: 'abandoned', message });
+  (await ports.journal()).update(legs.open!.id, { outcome: 'abandoned', message });
 
 /** Why the roll stops, its open leg abandoned: the side is not what its plan bound (before the close: nothing sent;
  * after it: not covered). */
@@ -245,7 +258,7 @@ async function stillToOpen(run: RollRun, closedLeg: JournalEntry | undefined) {
   throw new PreTradeCheckError(
     'side_already_open',
     `The ${side} side of ${market} is already covered${by} (${what}): the roll's new hedge was not opened, so the side is not opened twice.`,
-    { market, side, hedge_id: holds.holds === 'held' ? holds.ids[0] : null, status, journal_id: legs.open.id },
+    { market, side, hedge_id: holds.holds === 'held' ? holds.ids[0] : null, status, journal_id: legs.open!.id },
     `See it with \`${ports.hedgeCommand('positions')}\`.`,
   );
 }
@@ -260,6 +273,7 @@ function closeStep(run: RollRun): JournaledStep {
   return {
     record: legRecord('close', group, request),
     row,
+    note: row ? `resumed, journal ${row.id}` : open && 'if the side is still open',
     // Right before the close is journaled and sent, under the side's lock: the side is still what the plan bound (a
     // close journaled earlier was judged by the run that sent it).
     holds: async () => {
@@ -286,7 +300,7 @@ function closeStep(run: RollRun): JournaledStep {
       if (isRejection(error)) await abandon(run, `not sent: the close was rejected (${error.code})`);
       // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
       else if (error instanceof Error)
-        error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
+        error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open!.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
       throw error;
     },
   };
@@ -295,14 +309,19 @@ function closeStep(run: RollRun): JournaledStep {
 /** The roll's open step: sent once the close has landed, on a side nothing covers. */
 function openStep(run: RollRun, wait: boolean): JournaledStep {
   const { legs, ports } = run;
-  const { group, request, open } = legs;
+  const { group, request, open, ended } = legs;
   const { market, side } = request;
   return {
     record: legRecord('open', group, request),
     row: open,
     wait,
+    note: open
+      ? `journal ${open.id}, ${open.outcome}`
+      : ended
+        ? `nothing to close: ${safeText(ended.id)} is ${safeText(ended.status)}`
+        : 'sent once the close has landed',
     holds: async (done) => {
-      if (open.outcome === 'planned') await stillToOpen(run, closedBy(legs, done));
+      if (open?.outcome === 'planned') await stillToOpen(run, closedBy(legs, done));
     },
     failed: async (error, done) => {
       const closed = closedBy(legs, done);
@@ -315,8 +334,8 @@ function openStep(run: RollRun, wait: boolean): JournaledStep {
         throw new UnresolvedError(
           `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
           {
-            details: { journal_group: group, close: closed.id, open: open.id, covered: false },
-            hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
+            details: { journal_group: group, close: closed.id, open: open!.id, covered: false },
+            hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open!.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
           },
         );
       throw error;
@@ -324,24 +343,28 @@ function openStep(run: RollRun, wait: boolean): JournaledStep {
   };
 }
 
-/** Carries the roll out through the plan's steps from wherever the journal says they are — the close (while the open is
- * still `planned`: it is sent only after the close), then the open; the first that fails ends the roll with its error —
- * and says what the roll did. `resumed` (with its live guard) finishes one from the journal, the same roll again or
- * `hedge resume` (a close never journaled is sent only when the side still shows open); a new roll carries its `quote`. */
+/** Carries the roll out through the plan executor from wherever the journal says its steps are — the close (while the
+ * open is still `planned`: it is sent only after the close), then the open; the first that fails ends the roll with
+ * its error — and says what the roll did; a dry run is the executor's of the same steps, each still to take with the
+ * request it would send. `resumed` (with its live guard) finishes one from the journal, the same roll again or `hedge
+ * resume` (a close never journaled is sent only when the side still shows open); a new roll carries its `quote`. */
 async function carryOut(
   ports: WritePorts,
   legs: RollLegs,
-  wait: boolean,
+  write: Pick<WriteOptions, 'wait' | 'dryRun'>,
   notes: string[],
   resumed?: { needsConfirmation: boolean },
   quote?: Quote,
 ) {
   const run: RollRun = { ports, client: await ports.client(), legs, notes };
-  const { group, request, open } = legs;
+  const { group, request } = legs;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
-  let steps = stepsDue([...(legs.closes ? [closeStep(run)] : []), openStep(run, wait)]);
+  const steps = [...(legs.closes ? [closeStep(run)] : []), openStep(run, write.wait)];
+  if (write.dryRun) return { kind: 'dry-run' as const, notes, legs: await stepsDryRun(ports, steps) };
+  const open = legs.open!;
+  let due = stepsDue(steps);
   // A close not known to have landed is finished (sent again under its key) before the planned open.
-  const closeDue = steps[0]?.record.leg === 'close';
+  const closeDue = due[0]?.record.leg === 'close';
   const planned = open.outcome === 'planned';
   const sideBook = async () => (await readSideInStep(ports, run.client, market, side)).book;
   if (resumed) {
@@ -368,18 +391,12 @@ async function carryOut(
       notes.push(
         `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
       );
-      steps = steps.slice(1);
+      due = due.slice(1);
     }
   }
-  const ran = await runPlanSteps(ports, steps);
-  if (ran.stoppedAt !== undefined) throw ran.error;
-  // What stands for each leg: this run's step, else its row; the close null when it found nothing to close.
-  const stepDone = (leg: string, row?: JournalEntry) => {
-    const index = steps.findIndex((step) => step.record.leg === leg);
-    return index < 0 ? row && { entry: row } : ran.done[index];
-  };
-  const nothingToClose = closeDue && steps[0]?.record.leg !== 'close';
-  return rollReport(run, nothingToClose ? null : stepDone('close', legs.close), stepDone('open', open)!, quote);
+  const done = await runJournaledSteps(ports, steps, due);
+  const nothingToClose = closeDue && due[0]?.record.leg !== 'close';
+  return rollReport(run, nothingToClose ? null : done('close'), done('open')!, quote);
 }
 
 /** What the roll did, from what stands for its legs (the close null: nothing closed): both legs with their keys and
@@ -397,7 +414,8 @@ function rollReport(
   const closeEntry = closeRun?.entry ?? legs.close;
   const closed = closeRun?.result as CloseResult | undefined;
   const hedgeId = opened?.id ?? (answer as OpenedHedge | undefined)?.hedge_id ?? openEntry.hedge_id ?? null;
-  const failed = opened?.status === 'failed';
+  // The side model's word on the new hedge: one that failed never held anything.
+  const failed = opened !== undefined && 'failed' in recordStanding(opened);
   // A close that found nothing to close (rejected with no_open_hedge, now or by an earlier run) is no leg of the roll.
   const close = closes &&
     closeRun !== null &&
@@ -435,48 +453,18 @@ function rollReport(
     ...(failed && {
       failure: new OrderFailedError(
         `The new ${days(tenorDays)} hedge ${hedgeId ? safeText(hedgeId) : 'the new hedge'} failed on-chain: nothing was opened${close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
-        opened.id,
+        opened!.id,
         `Open it again with \`${ports.hedgeCommand('open', market, side, String(notionalUsd), '--tenor', String(tenorDays))}\` (a new key).`,
       ),
     }),
   };
 }
 
-/** The dry run is the plan rendered: each step still to take (a resumed roll's, from its rows), with the request it
- * would send; `ended`: the hedge that ended already, when there is nothing to close. */
-async function rollDryRun(
-  ports: WritePorts,
-  notes: string[],
-  plan: Pick<RollLegs, 'request' | 'closes'> & Partial<Pick<RollLegs, 'open' | 'close'>> & { ended?: Hedge },
-) {
-  const { request, closes, open, close, ended } = plan;
-  const steps: JournaledStep[] = [
-    ...(closes
-      ? [
-          {
-            record: legRecord('close', '', request),
-            row: close,
-            note: close ? `resumed, journal ${close.id}` : open && 'if the side is still open',
-          },
-        ]
-      : []),
-    {
-      record: legRecord('open', '', request),
-      row: open,
-      note: open
-        ? `journal ${open.id}, ${open.outcome}`
-        : ended
-          ? `nothing to close: ${safeText(ended.id)} is ${safeText(ended.status)}`
-          : 'sent once the close has landed',
-    },
-  ];
-  return { kind: 'dry-run' as const, notes, legs: await stepsDryRun(ports, steps) };
-}
-
 /** What a roll did (or, a dry run, would send), as `hedge roll` and the keeper show it. */
-export type RollOutcome = Awaited<ReturnType<typeof carryOut | typeof rollDryRun>>;
+export type RollOutcome = Awaited<ReturnType<typeof carryOut>>;
 
-/** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls). */
+/** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls), through the
+ * executor's resume: read again under the locks, refused when another process finished it meanwhile. */
 export async function resumeRollOutcome(
   ports: WritePorts,
   entry: JournalEntry,
@@ -485,39 +473,41 @@ export async function resumeRollOutcome(
   const legs = await legsOf(ports, entry.group!);
   if (!legs.unfinished)
     throw new UsageError(
-      `Journal ${entry.id} is a leg of the roll ${safeText(legs.group)}, which is already finished (${legs.described}); see \`${ports.hedgeCommand('journal', 'show', legs.open.id)}\`.`,
+      `Journal ${entry.id} is a leg of the roll ${safeText(legs.group)}, which is already finished (${legs.described}); see \`${ports.hedgeCommand('journal', 'show', legs.open!.id)}\`.`,
     );
   const guard = await guardLiveAction(ports, { action: 'finish a roll', approved: options.approved });
-  return runPlan(ports, {
-    sides: [legs.request],
-    book: true,
-    run: async () => {
-      const now = await legsOf(ports, legs.group);
-      if (!now.unfinished)
-        throw new HeldError(
-          `The roll ${safeText(now.group)} was finished by another hedge process meanwhile (${now.described}). This run sent nothing.`,
-          {
-            details: { journal_group: now.group },
-            hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open.id)}\`.`,
-          },
-        );
-      return carryOut(ports, now, options.wait, [], guard);
-    },
-  });
+  return resumePlan(
+    ports,
+    [legs.request],
+    () => legsOf(ports, legs.group),
+    (now) =>
+      new HeldError(
+        `The roll ${safeText(now.group)} was finished by another hedge process meanwhile (${now.described}). This run sent nothing.`,
+        {
+          details: { journal_group: now.group },
+          hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open!.id)}\`.`,
+        },
+      ),
+    (now) => carryOut(ports, now, options, [], guard),
+  );
 }
 
-/** What planning a roll works with: the command's ports and client, the roll asked for, its live guard, and the legs of
- * earlier rolls of its side in the journal. */
+/** What planning a roll works with: the command's ports and client, the roll asked for, and its live guard. */
 interface RollAsk {
   ports: WritePorts;
   client: HedgeClient;
   req: RollRequest;
   guard: { needsConfirmation: boolean };
-  rollLegsOf: (query: ListOptions) => Promise<JournalEntry[]>;
 }
 
+/** The legs of rolls of this market and side sent with the current credentials (newest first). */
+const rollLegsOf = async (ports: WritePorts, { market, side }: RollRequest, query: ListOptions) =>
+  (await ownGroupEntries(ports, ROLL_GROUP_PREFIX, query)).filter(
+    (entry) => bodyOf(entry).market === market && bodyOf(entry).side === side,
+  );
+
 /** An earlier roll of the side to finish instead: the one --idempotency-key names, or the newest unfinished one. */
-async function earlierRoll({ ports, req, rollLegsOf }: RollAsk, notes: string[]) {
+async function earlierRoll({ ports, req }: RollAsk, notes: string[]) {
   const { market, side, tenorDays, write } = req;
   const { hedgeCommand } = ports;
   const key = write.idempotencyKey;
@@ -539,7 +529,7 @@ async function earlierRoll({ ports, req, rollLegsOf }: RollAsk, notes: string[])
     return legs;
   }
   // The newest roll of this market and side with a leg still unresolved, sent with the current credentials.
-  const group = (await rollLegsOf({ pending: true }))[0]?.group;
+  const group = (await rollLegsOf(ports, req, { pending: true }))[0]?.group;
   if (!group) return;
   const legs = await legsOf(ports, group);
   const to = `${market} ${side} to ${days(legs.request.tenor_days)}`;
@@ -547,16 +537,13 @@ async function earlierRoll({ ports, req, rollLegsOf }: RollAsk, notes: string[])
   if (!write.fresh) {
     if (legs.request.tenor_days === tenorDays) return legs;
     throw new UsageError(
-      `An unfinished roll of ${to} is in the journal (group ${safeText(group)}: ${legs.described}); finish it with \`${hedgeCommand('resume', legs.open.id)}\`, or pass --new to set it aside. Nothing was sent.`,
+      `An unfinished roll of ${to} is in the journal (group ${safeText(group)}: ${legs.described}); finish it with \`${hedgeCommand('resume', legs.open!.id)}\`, or pass --new to set it aside. Nothing was sent.`,
     );
   }
   if (write.dryRun) return void notes.push(`--new would set aside ${unfinished}; this dry run leaves it as it is.`);
   notes.push(`--new: ${unfinished} is set aside; this run is a new roll with new keys.`);
-  for (const leg of [legs.close, legs.open])
-    if (leg && isUnresolved(leg))
-      await (await ports.journal()).update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
+  await setAside(ports, [legs.close, legs.open], 'set aside by --new');
 }
-
 /** The roll as a plan of two steps, read once the side's views agree: what it closes (and the side's filled hedges,
  * soonest to mature last) or the hedge that already ended, the open it sends (the notional, and the deal reference
  * that lives through the roll unless --ref says another), what a confirmation binds (both legs, and the hedges the
@@ -708,45 +695,50 @@ async function confirmedRoll(ask: RollAsk) {
 }
 
 /** Finish an earlier roll of the side, or plan, check, confirm and carry out a new one (anew when the side moved while
- * a person was asked): its open journaled, planned, before anything is sent. */
+ * a person was asked): its open journaled ahead, planned, before anything is sent. */
 async function rollOnce(ask: RollAsk) {
-  const { ports, req, guard } = ask;
+  const { ports, req } = ask;
   const { market, side, write } = req;
   const notes: string[] = [];
   const earlier = await earlierRoll(ask, notes);
-  if (earlier && !write.dryRun) return carryOut(ports, earlier, write.wait, notes, guard);
   if (earlier) {
-    notes.push(
-      `An unfinished roll of ${market} ${side} is in the journal (group ${safeText(earlier.group)}: ${earlier.described}); without --dry-run this command finishes it.`,
-    );
-    return rollDryRun(ports, notes, earlier);
+    if (write.dryRun)
+      notes.push(
+        `An unfinished roll of ${market} ${side} is in the journal (group ${safeText(earlier.group)}: ${earlier.described}); without --dry-run this command finishes it.`,
+      );
+    return carryOut(ports, earlier, write, notes, ask.guard);
   }
   const { plan, shown } = await confirmedRoll(ask);
   const { request, closing, first, ended } = plan;
   const { held } = plan.trades[0];
   notes.push(...plan.notes);
-  if (write.dryRun) return rollDryRun(ports, notes, { request, closes: !!closing, ended });
+  const context = withoutUndefined({
+    roll_closes: closing !== undefined,
+    rolled_hedge_id: (closing?.hedgeId ?? ended?.id) || undefined,
+    net_margin_usd: closing?.netMarginUsd,
+    // The first hedge to mature: a close that lands after its maturity may have found it settled or settling.
+    soonest_hedge_id: first?.id,
+    soonest_maturity_ms: first?.maturityAtMs,
+    // The side the plan bound: the close is sent only while it is still that side.
+    bound_hedge_ids: closing && held.hedge_ids,
+    bound_notional_usd: closing && held.notional_usd,
+  });
+  if (write.dryRun) return carryOut(ports, rollLegs('', request, context, { ended }), write, notes);
   const group = newGroup(ROLL_GROUP_PREFIX, ports);
   // Before anything is sent: from here on the journal holds the whole roll.
-  const openEntry = await journalStepAhead(
+  const open = await journalStepAhead(ports, legRecord('open', group, request), context);
+  return carryOut(
     ports,
-    legRecord('open', group, request),
-    withoutUndefined({
-      roll_closes: closing !== undefined,
-      rolled_hedge_id: (closing?.hedgeId ?? ended?.id) || undefined,
-      net_margin_usd: closing?.netMarginUsd,
-      // The first hedge to mature: a close that lands after its maturity may have found it settled or settling.
-      soonest_hedge_id: first?.id,
-      soonest_maturity_ms: first?.maturityAtMs,
-      // The side the plan bound: the close is sent only while it is still that side.
-      bound_hedge_ids: closing && held.hedge_ids,
-      bound_notional_usd: closing && held.notional_usd,
-    }),
+    rollLegs(group, request, context, { open, unfinished: true }),
+    write,
+    notes,
+    undefined,
+    shown.quote,
   );
-  return carryOut(ports, await legsOf(ports, group, [openEntry]), write.wait, notes, undefined, shown.quote);
 }
 
-/** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
+/** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — a plan the
+ * executor runs under the book's lock and the side's. */
 export async function runRoll(ports: WritePorts, req: RollRequest) {
   const { market, side, write } = req;
   const guard = await guardLiveAction(ports, {
@@ -755,12 +747,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     approved: req.approved,
   });
   const client = await ports.client();
-  /** The legs of rolls of this market and side sent with the current credentials (newest first). */
-  const rollLegsOf = async (query: ListOptions) =>
-    (await ownGroupEntries(ports, ROLL_GROUP_PREFIX, query)).filter(
-      (entry) => bodyOf(entry).market === market && bodyOf(entry).side === side,
-    );
-  const roll = () => rollOnce({ ports, client, req, guard, rollLegsOf });
+  const roll = () => rollOnce({ ports, client, req, guard });
   if (write.dryRun) return roll();
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
   const waitingSince = ports.clock.now();
@@ -771,7 +758,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       // After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11).
       const rolled =
         holder &&
-        (await rollLegsOf({ limit: 200 })).find(
+        (await rollLegsOf(ports, req, { limit: 200 })).find(
           (entry) =>
             entry.leg === 'open' &&
             (entry.outcome === 'filled' || entry.outcome === 'done') &&
