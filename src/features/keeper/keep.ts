@@ -4,6 +4,8 @@ import { statSync } from 'node:fs';
 import {
   DEFAULT_ROLL_BEFORE_MS,
   rowKey,
+  type Emit,
+  type EventDetail,
   type EventFields,
   type KeepEvent,
   type KeepReporter,
@@ -184,10 +186,10 @@ export async function runKeep(
 /** An error said as an `error` event, the first kept (a one-cycle run ends with its exit code). The error's description
  * fills what the step's fields leave; the step's own sentence stays `message`, the error's words are under `error`
  * (every error event has them there). */
-function errorEvents(event: (fields: EventFields) => void, errorFields: (error: unknown) => JsonObject) {
+function errorEvents(event: Emit, errorFields: (error: unknown) => JsonObject) {
   const errors = {
     first: undefined as unknown,
-    noteError(error: unknown, fields: Omit<EventFields, 'event'>) {
+    noteError(error: unknown, fields: EventDetail) {
       errors.first ??= error;
       const described = errorFields(error);
       event({
@@ -266,7 +268,7 @@ async function reportedCycle(parts: CycleParts, rows: readonly KeepRow[], number
 }
 
 /** How the keeper ended, said: `interrupted` (returned) when a second signal cut its steps short. */
-function saidStopped(signals: ReturnType<typeof installSignals>, event: (fields: EventFields) => void) {
+function saidStopped(signals: ReturnType<typeof installSignals>, event: Emit) {
   const interrupted = signals.stepSignal.aborted;
   if (interrupted || signals.stopping)
     event({
@@ -387,8 +389,8 @@ export interface KeeperClock {
 
 /** How the keeper's parts say what they did: an event, or an error (a one-cycle run ends with its first's exit code). */
 interface Say {
-  event: (fields: EventFields) => void;
-  noteError: (error: unknown, fields: Omit<EventFields, 'event'>) => void;
+  event: Emit;
+  noteError: (error: unknown, fields: EventDetail) => void;
 }
 
 /** What the keeper remembers, in one place: a pure step's result is taken at once (never across an await), and what it said is said. */
@@ -501,11 +503,7 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
     // Only an open takes its tenor and the row's deal reference.
     const step = { market, side, action, deltaUsd, tenorDays, clientReference: clientReference || undefined };
     const record = stepRecord(step as PlanStep, group, action === 'open' ? 'reopen' : 'converge');
-    return {
-      kind: 'sent',
-      result: await sendTrade(ports, { ...record, approved: KEEPER_RUN }, SEND_AND_WAIT),
-      group,
-    };
+    return { kind: 'sent', result: await sendTrade(ports, { ...record, approved: KEEPER_RUN }, SEND_AND_WAIT), group };
   };
 
   return {
@@ -539,9 +537,9 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
     async finishUnfinished(busy: ReadonlySet<string>, rows: readonly KeepRow[]) {
       const ports = stepContext();
       const journal = await ports.journal();
-      const ours = async () =>
-        (await journal.list({ pending: true })).filter((entry) => sentBy(settings.identity, entry));
-      for (const resume of toResume(await ours(), busy, rows)) {
+      const pending = async (of: typeof sentBy) =>
+        (await journal.list({ pending: true })).filter((entry) => of(settings.identity, entry));
+      for (const resume of toResume(await pending(sentBy), busy, rows)) {
         let done: WriteDone | { kind: 'failed'; error: unknown } | undefined;
         try {
           if (resume.how === 'roll') {
@@ -558,8 +556,7 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
       }
       const still = new Map<string, string>();
       // Any unfinished row of the account holds its side, through whichever host name it was sent.
-      const account = (await journal.list({ pending: true })).filter((entry) => sameAccount(settings.identity, entry));
-      for (const [key, entry] of unresolvedSides(account, busy))
+      for (const [key, entry] of unresolvedSides(await pending(sameAccount), busy))
         still.set(key, heldReason(entry, await journal.holderOf(entry.id)));
       return still;
     },

@@ -7,6 +7,7 @@ import {
   rowKey,
   tenorFor,
   type Actionable,
+  type EventDetail,
   type EventFields,
   type KeepDecision,
   type KeepRow,
@@ -135,7 +136,7 @@ export interface KeeperSettings {
 }
 
 /** What is to be said: an event, or an error (an `error` event; a one-cycle run ends with its first's exit code). */
-export type KeeperSaid = { say: EventFields } | { error: unknown; fields: Omit<EventFields, 'event'> };
+export type KeeperSaid = { say: EventFields } | { error: unknown; fields: EventDetail };
 
 /** One write of a step: the side changed by `deltaUsd` toward `targetUsd` (`converge`: a drift brought back), the plan step it is sent as; or a roll, whose notional and maturity are what a dry run says of it. */
 export type KeeperWrite = { row: KeepRow; tenorDays?: KeepRow['tenorDays'] } & (
@@ -313,13 +314,12 @@ export function stepEnded(
         },
       });
     }
+    const dry = settings.dryRun;
     return {
-      statusText: settings.dryRun
-        ? failure
-          ? `${kind} would be refused`
-          : `would ${kind}`
-        : failure
-          ? `${kind} failed; retrying`
+      statusText: failure
+        ? `${kind} ${dry ? 'would be refused' : 'failed; retrying'}`
+        : dry
+          ? `would ${kind}`
           : `${kind} done`,
     };
   });
@@ -456,11 +456,8 @@ export function decideRow(
   const { waiting, closedOutside: closed, others = [] } = keeper;
   const ended = untilMs !== undefined && untilMs <= nowMs;
   const holds = sideHolds(book);
-  // A side whose views agree may still be opening a hedge: said by its status, and waited on all the same.
-  const opening = book.state === 'settling' ? undefined : book.opening[0];
-  const unsettled = holds.holds === 'settling' || holds.holds === 'cannot-tell' ? holds.why : undefined;
-  if (waiting !== undefined || (unsettled !== undefined && !opening))
-    return { kind: 'hold', reason: `settling: ${waiting ?? unsettled}; waiting for every view to agree` };
+  if (waiting !== undefined || book.state === 'settling')
+    return { kind: 'hold', reason: `settling: ${waiting ?? book.why}; waiting for every view to agree` };
   // A side holding hedges that are not the row's is never closed, reduced or counted as drift: the user adopts them.
   if (others.length)
     return {
@@ -469,6 +466,8 @@ export function decideRow(
         .map((word) => `--adopt ${safeText(word)}`)
         .join(' ')} makes ${others.length === 1 ? 'it' : 'them'} the row's`,
     };
+  // A side whose views agree may still be opening a hedge: said by its status, and waited on all the same.
+  const [opening] = book.opening;
   if (opening) return { kind: 'hold', reason: `${opening.id} is ${opening.status}; waiting for it to resolve` };
   if (holds.holds !== 'held') {
     if (targetUsd === 0) return { kind: 'hold', reason: 'flat, as the target says' };
@@ -546,10 +545,8 @@ function writesFor(
   const roll = (notionalUsd: number): KeeperWrite[] =>
     maturityAtMs === undefined ? [] : [{ kind: 'roll', row, hedgeId, tenorDays, notionalUsd, maturityAtMs }];
   if (decision.kind === 'roll') return roll(decision.notionalUsd);
-  if (decision.kind === 'reopen') {
-    const { notionalUsd } = decision;
-    return [{ kind: 'open', row, deltaUsd: notionalUsd, targetUsd: notionalUsd, tenorDays }];
-  }
+  if (decision.kind === 'reopen')
+    return [{ kind: 'open', row, deltaUsd: decision.notionalUsd, targetUsd: decision.notionalUsd, tenorDays }];
   if (decision.kind !== 'drift') return [];
   const { change, amountUsd, targetUsd } = decision;
   const writes: KeeperWrite[] = settings.converge
@@ -659,7 +656,7 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
 
 /** A re-open's or convergence's event, from the journal row that sent it. */
 const sentEvent = (
-  base: Omit<EventFields, 'event'>,
+  base: EventDetail,
   reopen: boolean,
   row: JournalEntry,
   notionalUsd: number | undefined,
@@ -749,7 +746,7 @@ export function heldReason(entry: JournalEntry, holder: Holder | undefined) {
 const idList = (...ids: Array<string | null | undefined>) => ids.filter((id): id is string => typeof id === 'string');
 
 /** A roll's event from its outcome: the hedges old → new, the open leg's journal id (resume takes it), its key, the group. */
-function rollEvent(outcome: RollOutcome, base: Omit<EventFields, 'event'>, oldHedgeId?: string): KeeperSaid {
+function rollEvent(outcome: RollOutcome, base: EventDetail, oldHedgeId?: string): KeeperSaid {
   if (outcome.kind !== 'rolled') return { say: { event: 'roll', ...base, dry_run: true } };
   const { view } = outcome;
   return {
