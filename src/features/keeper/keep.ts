@@ -12,7 +12,6 @@ import {
   type KeepRow,
 } from '../../core/keep-rules.js';
 import { StateError, UsageError } from '../../core/errors.js';
-import type { TargetRow } from '../../core/target-file.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
@@ -244,11 +243,15 @@ async function reportedCycle(parts: CycleParts, rows: readonly KeepRow[], number
   try {
     await parts.keeperLock.again();
     const unresolved = dryRun ? new Map<string, string>() : await io.finishUnfinished(cycles.busySides(), rows);
-    const outcome = await cycles.cycle(rows, unresolved, () => signals.stopping, startedAt + parts.intervalMs);
+    const { rows: statuses, serverTime } = await cycles.cycle(
+      rows,
+      unresolved,
+      () => signals.stopping,
+      startedAt + parts.intervalMs,
+    );
     // --once: the cycle's steps finish before it is reported (a cron run's one look at the book).
     if (once) await cycles.settle();
     const nextAt = once || signals.stopping ? undefined : utcIso(startedAt + parts.intervalMs);
-    const { rows: statuses, serverTime } = outcome;
     parts.reporter.status({
       file: parts.file,
       rows: statuses,
@@ -287,22 +290,21 @@ function targetReader(ports: WritePorts, { file, once, dryRun }: KeepOptions) {
       'FILE: a keeper re-reads its target file (on SIGHUP), so it cannot be - (stdin); name the file, or use --once.',
     );
   const again = ['keep', '-', dryRun ? '--dry-run' : '--once'];
-  return async (): Promise<KeepRow[]> => toKeepRows((await readTargetFile(ports, file, again)).rows, file);
-}
-
-function toKeepRows(rows: TargetRow[], file: string) {
-  const statedAtMs = statedAt(file);
-  return rows.map((row) => {
-    const where = `${safeText(file)}:${row.line}`;
-    if (row.notionalUsd > 0 && row.tenorDays === undefined)
-      throw new UsageError(`${where}: tenor_days is required for a row the keeper holds open.`);
-    // A roll_before as long as the tenor would roll every new hedge at once, every cycle, paying each time.
-    if (row.tenorDays !== undefined && (row.rollBeforeMs ?? DEFAULT_ROLL_BEFORE_MS) >= row.tenorDays * DAY_MS)
-      throw new UsageError(
-        `${where}: roll_before must be shorter than the tenor (${days(row.tenorDays)}); a hedge would be rolled as soon as it is opened.`,
-      );
-    return { ...row, statedAtMs };
-  });
+  return async (): Promise<KeepRow[]> => {
+    const { rows } = await readTargetFile(ports, file, again);
+    const statedAtMs = statedAt(file);
+    return rows.map((row) => {
+      const where = `${safeText(file)}:${row.line}`;
+      if (row.notionalUsd > 0 && row.tenorDays === undefined)
+        throw new UsageError(`${where}: tenor_days is required for a row the keeper holds open.`);
+      // A roll_before as long as the tenor would roll every new hedge at once, every cycle, paying each time.
+      if (row.tenorDays !== undefined && (row.rollBeforeMs ?? DEFAULT_ROLL_BEFORE_MS) >= row.tenorDays * DAY_MS)
+        throw new UsageError(
+          `${where}: roll_before must be shorter than the tenor (${days(row.tenorDays)}); a hedge would be rolled as soon as it is opened.`,
+        );
+      return { ...row, statedAtMs };
+    });
+  };
 }
 
 /** When the target last said its rows: the file's modification time (a colleague's close after it stands). */
@@ -573,7 +575,8 @@ async function readBook(
   const client = await ports.client();
   const sideViews = await SideViews.read(client, (line) => ports.log(line));
   const opened = await answeredOpens(ports);
-  const time = client.transport.serverNow();
+  // The server's time as the views were read: the model judges them on it.
+  const time = sideViews.serverNow;
   const sides: SideObservation[] = [];
   for (const row of rows) {
     const side = {

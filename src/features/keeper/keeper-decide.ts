@@ -473,10 +473,8 @@ export function decideRow(
     if (targetUsd === 0) return { kind: 'hold', reason: 'flat, as the target says' };
     if (ended)
       return { kind: 'skip', reason: `the exposure ended (until ${iso(untilMs!)}): the side is not re-opened` };
-    if (
-      closed &&
-      !(statedAtMs !== undefined && closed.closedAtLocalMs !== undefined && statedAtMs > closed.closedAtLocalMs)
-    )
+    // (A time not known compares false: a close the target cannot be shown to postdate is drift.)
+    if (closed && !(statedAtMs! > closed.closedAtLocalMs!))
       return {
         kind: 'drift',
         currentUsd: 0,
@@ -495,7 +493,8 @@ export function decideRow(
   const untilBlocks = untilMs !== undefined && maturity !== undefined && untilMs <= maturity;
   // A roll's close that may land after the maturity (by `landsByMs`) would take a settling hedge: it is left to settle.
   const late = rules.landsByMs !== undefined && mayHaveMatured(maturity, { latestMs: rules.landsByMs });
-  const rollDue = maturity !== undefined && maturity - rollBeforeMs <= nowMs && targetUsd > 0 && !untilBlocks && !late;
+  const due = maturity !== undefined && maturity - rollBeforeMs <= nowMs;
+  const rollDue = due && targetUsd > 0 && !untilBlocks && !late;
   const drift = towardTarget(book, targetUsd, row.toleranceUsd ?? rules.toleranceUsd);
   if (drift)
     return {
@@ -506,7 +505,7 @@ export function decideRow(
       reason: `drifted to ${formatUsd(current)} (target ${formatUsd(targetUsd)})`,
     };
   if (maturity === undefined) return { kind: 'hold', reason: 'covered; the server shows no maturity to roll at' };
-  if (untilBlocks && maturity - rollBeforeMs <= nowMs)
+  if (untilBlocks && due)
     return {
       kind: 'skip',
       reason: `the exposure ends (until ${iso(untilMs!)}) by this hedge's maturity (${iso(maturity)}): left to mature, not renewed`,

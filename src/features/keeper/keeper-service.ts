@@ -358,7 +358,7 @@ export async function startKeeperService(
         rows: new Map(previous.rows.map((row) => [rowKey(row), row])),
       }
     : NO_ALERTS;
-  let pending: KeepEvent[] = [];
+  const pending: KeepEvent[] = [];
   const rollsToPrice: string[] = [];
   const heartbeat: Heartbeat = await firstHeartbeat(ports, identity, options, startedAtMs);
   const beat = () => writeHeartbeat(place, heartbeat, alerts.active, now(), emit);
@@ -372,8 +372,7 @@ export async function startKeeperService(
     },
     /** After every cycle (finished or failed): alerts, heartbeat, metrics. */
     async endCycle(stepPorts: Pick<CommandContext, 'client'>) {
-      const events = pending;
-      pending = [];
+      const events = pending.splice(0);
       // The keeper's own `cycle` event: its rows and next cycle as it reported them.
       const cycle = events.findLast((event) => event.event === 'cycle');
       const rows = cycle?.rows as KeepRowStatus[] | undefined;
@@ -384,10 +383,12 @@ export async function startKeeperService(
         rows !== undefined &&
         !events.some((event) => event.event === 'error' && (event.phase === 'read' || event.phase === 'cycle'));
       if (good) heartbeat.last_good_cycle_at = heartbeat.last_cycle_at;
-      if (rows) heartbeat.rows = rows;
       heartbeat.next_cycle_at = (cycle?.next_cycle_at as string | undefined) ?? null;
       metrics?.cycle(good, nowMs);
-      if (rows) metrics?.rows(rows);
+      if (rows) {
+        heartbeat.rows = rows;
+        metrics?.rows(rows);
+      }
       const headroom =
         options.alertHeadroomUsd !== undefined && rows
           ? await readHeadroom(stepPorts, rows).catch(() => undefined)
@@ -510,8 +511,7 @@ async function readHeadroom(ports: Pick<CommandContext, 'client'>, rows: readonl
   const capacityUsd = new Map<string, number>();
   for (const row of rows) {
     const figure = findMarket(markets.markets, row.market)?.available_capacity_usd?.[row.side as 'buy' | 'sell'];
-    if (row.target_usd > 0 && typeof figure === 'number' && Number.isFinite(figure))
-      capacityUsd.set(rowKey(row), figure);
+    if (row.target_usd > 0 && Number.isFinite(figure)) capacityUsd.set(rowKey(row), figure!);
   }
   const exposure = account.available_exposure_usd;
   return { exposureHeadroomUsd: Number.isFinite(exposure) ? exposure : undefined, capacityUsd };
