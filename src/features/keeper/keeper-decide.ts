@@ -493,7 +493,8 @@ export function decideRow(
   const untilBlocks = untilMs !== undefined && maturity !== undefined && untilMs <= maturity;
   // A roll's close that may land after the maturity (by `landsByMs`) would take a settling hedge: it is left to settle.
   const late = rules.landsByMs !== undefined && mayHaveMatured(maturity, { latestMs: rules.landsByMs });
-  const due = maturity !== undefined && maturity - rollBeforeMs <= nowMs;
+  // Due once the hedge may mature within roll_before, as the model judges a maturity against the server's time.
+  const due = maturity !== undefined && mayHaveMatured(maturity, { latestMs: nowMs + rollBeforeMs });
   const rollDue = due && targetUsd > 0 && !untilBlocks && !late;
   const drift = towardTarget(book, targetUsd, row.toleranceUsd ?? rules.toleranceUsd);
   if (drift)
