@@ -339,7 +339,6 @@ export async function runCycles(
 
 /** The keeper's signals: the first SIGTERM/SIGINT ends the loop after the steps in flight, a second aborts the steps' own signal; SIGHUP asks for the target to be read again. */
 function installSignals(ports: Pick<CommandContext, 'signal' | 'interceptSignals'>, clock: KeeperClock) {
-  const steps = new AbortController();
   let wake: AbortController | undefined;
   let runnersStops = false;
   const handle = {
@@ -347,8 +346,9 @@ function installSignals(ports: Pick<CommandContext, 'signal' | 'interceptSignals
     stopping: ports.signal.aborted,
     /** A SIGHUP came: the target is to be read again. */
     reload: false,
-    /** Aborted by a second stop signal only: what the steps run under (aborted: they were interrupted). */
-    stepSignal: steps.signal,
+    /** Aborted by a second stop signal only (the runner's, once the first is taken here): what the steps run under
+     * (aborted: they were interrupted). */
+    stepSignal: ports.signal.aborted ? new AbortController().signal : AbortSignal.any([ports.signal]),
     /** Told when the first stop signal arrives (the keeper says it will stop after the current steps). */
     onStopRequested: undefined as ((signal: string) => void) | undefined,
     /** Sleeps until `ms` passed, a stop, or a SIGHUP. */
@@ -362,10 +362,7 @@ function installSignals(ports: Pick<CommandContext, 'signal' | 'interceptSignals
       runnersStops = true;
       return await work().finally(() => (runnersStops = false));
     },
-    uninstall() {
-      release();
-      ports.signal.removeEventListener('abort', onAbort);
-    },
+    uninstall: () => release(),
   };
   const release = ports.interceptSignals((signal) => {
     const hup = signal === 'SIGHUP';
@@ -375,8 +372,6 @@ function installSignals(ports: Pick<CommandContext, 'signal' | 'interceptSignals
     if (!hup) handle.onStopRequested?.(signal);
     return true;
   });
-  const onAbort = () => steps.abort(ports.signal.reason);
-  if (!ports.signal.aborted) ports.signal.addEventListener('abort', onAbort, { once: true });
   return handle;
 }
 
