@@ -431,9 +431,10 @@ function waitingOn(memory: SideMemory, row: KeepRow, side: SideBook, nowMs: numb
 function closedOutsideOf(memory: SideMemory, observed: SideObservation, time: ServerTime) {
   const closed = closedEarlyOf(observed, time);
   if (!closed || (memory.closedByUs[closed.id] ??= observed.closedByRoll ?? false)) return undefined;
+  // NaN when the server gives no time: it compares false (decideRow).
   const closedAtLocalMs =
     (typeof closed.closed_at === 'string' ? Date.parse(closed.closed_at) : NaN) - time.earliestMs + time.localMs;
-  return { hedgeId: closed.id, closedAtLocalMs: Number.isFinite(closedAtLocalMs) ? closedAtLocalMs : undefined };
+  return { hedgeId: closed.id, closedAtLocalMs };
 }
 
 /** What is done to a row this cycle, from what the side model says its side holds (judged at `nowMs`, the latest the
@@ -473,7 +474,7 @@ export function decideRow(
     if (targetUsd === 0) return { kind: 'hold', reason: 'flat, as the target says' };
     if (ended)
       return { kind: 'skip', reason: `the exposure ended (until ${iso(untilMs!)}): the side is not re-opened` };
-    // (A time not known compares false: a close the target cannot be shown to postdate is drift.)
+    // (A time not known, undefined or NaN, compares false: a close the target cannot be shown to postdate is drift.)
     if (closed && !(statedAtMs! > closed.closedAtLocalMs!))
       return {
         kind: 'drift',
