@@ -661,7 +661,7 @@ const sentEvent = (
   reopen: boolean,
   row: JournalEntry,
   notionalUsd: number | undefined,
-  { action, tenor_days, journal_group }: { action?: string; tenor_days?: number; journal_group?: string },
+  { action, tenor_days, journal_group }: EventDetail,
 ) => {
   const hedgeIds = idList(row.hedge_id || undefined);
   // The fields in the order the events have always had (a re-open sent now names its hedge before its journal row).
