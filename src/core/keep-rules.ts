@@ -82,4 +82,7 @@ export interface KeepReporter {
 }
 
 export type EventFields = Omit<KeepEvent, 'at'>;
+/** What an event says besides its kind: a step's fields, an error's. */
+export type EventDetail = Omit<EventFields, 'event'>;
+export type Emit = (fields: EventFields) => void;
 export type Actionable = Exclude<KeepDecision, { kind: 'hold' | 'skip' }>;

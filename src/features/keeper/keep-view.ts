@@ -9,7 +9,7 @@ import { drawCard } from '../../platform/terminal/table.js';
 import { payOrEarn } from '../../core/money.js';
 import { isKeeperUp, type KeeperStatus } from './keeper-service.js';
 import type { KeepEvent, KeepReporter, KeepStatus } from '../../core/keep-rules.js';
-import { safeJson, safeText } from '../../core/security/safe-text.js';
+import { safeDeep, safeJson, safeText } from '../../core/security/safe-text.js';
 import { liveScreen } from '../../platform/terminal/live-screen.js';
 import { wrapParts } from '../../platform/terminal/width.js';
 
@@ -51,12 +51,14 @@ export async function liveReporter(
 }
 
 /** The screen: a title, each row, then the latest events; no line wider than `width`, none cut: a line wraps between its parts, and at its spaces. */
-export function renderKeepStatus(status: KeepStatus, recent: readonly string[], width: number, chalk: ChalkInstance) {
+export function renderKeepStatus(shown: KeepStatus, recent: readonly string[], width: number, chalk: ChalkInstance) {
+  // Every string from the target file or the server made safe once.
+  const status = safeDeep(shown);
   const wrapped = (parts: string[]) => wrapParts(parts, width, chalk.dim(' · '), 2);
   return [
     ...wrapped([
       ...(status.dry_run ? [chalk.bold('DRY RUN: nothing is sent')] : []),
-      chalk.bold(`hedge keep ${safeText(status.file)}`),
+      chalk.bold(`hedge keep ${status.file}`),
       ...[
         status.last_cycle_at ? `last cycle ${clock(status.last_cycle_at)}` : 'first cycle running',
         ...(status.next_cycle_at ? [`next cycle ${clock(status.next_cycle_at)}`] : []),
@@ -66,10 +68,10 @@ export function renderKeepStatus(status: KeepStatus, recent: readonly string[], 
     '',
     ...status.rows.flatMap((row) => {
       const current = row.current_unknown ? '?' : row.current_usd === null ? 'flat' : formatUpTo(row.current_usd, 2);
-      const ref = row.client_reference ? ` ${safeText(row.client_reference)}` : '';
+      const ref = row.client_reference ? ` ${row.client_reference}` : '';
       return wrapped([
-        `${safeText(row.market)} ${row.side.padEnd(4)}${ref} ${current} of ${formatUpTo(row.target_usd, 2)} USD`,
-        safeText(row.state),
+        `${row.market} ${row.side.padEnd(4)}${ref} ${current} of ${formatUpTo(row.target_usd, 2)} USD`,
+        row.state,
         ...(row.next_action
           ? [`${row.next_action}${row.next_action_at ? ` ${utcDayMinute(row.next_action_at)} UTC` : ''}`]
           : []),
@@ -80,17 +82,16 @@ export function renderKeepStatus(status: KeepStatus, recent: readonly string[], 
 }
 
 /** One event as a line for people: time, kind, what, ids. */
-export function describeEvent(event: KeepEvent) {
-  const where = event.market ? ` ${safeText(String(event.market))} ${safeText(String(event.side ?? ''))}` : '';
+export function describeEvent(said: KeepEvent) {
+  const event = safeDeep(said);
+  const where = event.market ? ` ${String(event.market)} ${String(event.side ?? '')}` : '';
   const amount = typeof event.notional_usd === 'number' ? ` ${formatUpTo(event.notional_usd, 2)} USD` : '';
   const ids =
-    Array.isArray(event.hedge_ids) && event.hedge_ids.length
-      ? ` ${event.hedge_ids.map((id) => safeText(String(id))).join(' → ')}`
-      : '';
+    Array.isArray(event.hedge_ids) && event.hedge_ids.length ? ` ${event.hedge_ids.map(String).join(' → ')}` : '';
   // An error event's own words beside the step's sentence, where they differ.
   const cause = (event.error as { message?: unknown } | undefined)?.message;
-  const because = typeof cause === 'string' && cause !== event.message ? ` (${safeText(cause)})` : '';
-  const message = typeof event.message === 'string' ? `: ${safeText(event.message)}${because}` : '';
+  const because = typeof cause === 'string' && cause !== event.message ? ` (${cause})` : '';
+  const message = typeof event.message === 'string' ? `: ${event.message}${because}` : '';
   // A dry run did none of it: its actions read "would roll", "would reopen".
   const kind =
     event.dry_run === true && ['roll', 'reopen', 'converge'].includes(event.event)
@@ -117,7 +118,9 @@ export function renderKeeperStatus(
   { columns, chalk, card = true }: { columns: number; chalk: ChalkInstance; card?: boolean },
 ) {
   const up = isKeeperUp(status.state);
-  const { store_holder: holder, heartbeat: beat } = status;
+  const holder = status.store_holder;
+  // Every string of the heartbeat (a file, the team store) made safe once.
+  const beat = status.heartbeat && safeDeep(status.heartbeat);
   const money = (value: number | null) => (value === null ? 'not known yet' : payOrEarn(value, { realized: true }));
   const error = beat?.last_error;
   const rows = [
@@ -125,9 +128,9 @@ export function renderKeeperStatus(
     holder && ['Lock (team store)', `pid ${holder.pid} on ${safeText(holder.host)} since ${utc(holder.since)}`],
     ...(beat
       ? [
-          ['Keeper', `pid ${beat.pid} on ${safeText(beat.host)}, since ${utc(beat.since)}`],
-          ['Config folder', safeText(beat.config_dir)],
-          ['Target file', safeText(beat.file)],
+          ['Keeper', `pid ${beat.pid} on ${beat.host}, since ${utc(beat.since)}`],
+          ['Config folder', beat.config_dir],
+          ['Target file', beat.file],
           [
             'Last cycle',
             beat.last_cycle_at ? `${utc(beat.last_cycle_at)} (${plural(beat.cycles, 'cycle')})` : '— (none yet)',
@@ -144,9 +147,7 @@ export function renderKeeperStatus(
           ],
           [
             'Errors',
-            beat.errors === 0
-              ? '0'
-              : `${beat.errors}; last ${utc(error!.at)} ${safeText(error!.code)}: ${safeText(error!.message)}`,
+            beat.errors === 0 ? '0' : `${beat.errors}; last ${utc(error!.at)} ${error!.code}: ${error!.message}`,
           ],
           [
             'Rolls',
@@ -156,8 +157,8 @@ export function renderKeeperStatus(
           ],
           // As the keeper's own screen shows a row.
           ...beat.rows.map((row) => [
-            `${safeText(row.market)} ${safeText(row.side)}`,
-            `${row.current_unknown ? '?' : formatUpTo(row.current_usd ?? 0, 2)} of ${formatUpTo(row.target_usd, 2)} USD: ${safeText(row.state)}${row.next_action ? `; ${safeText(row.next_action)}${row.next_action_at ? ` at ${utc(row.next_action_at)}` : ''}` : ''}`,
+            `${row.market} ${row.side}`,
+            `${row.current_unknown ? '?' : formatUpTo(row.current_usd ?? 0, 2)} of ${formatUpTo(row.target_usd, 2)} USD: ${row.state}${row.next_action ? `; ${row.next_action}${row.next_action_at ? ` at ${utc(row.next_action_at)}` : ''}` : ''}`,
           ]),
         ]
       : []),

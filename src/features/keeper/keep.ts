@@ -4,13 +4,14 @@ import { statSync } from 'node:fs';
 import {
   DEFAULT_ROLL_BEFORE_MS,
   rowKey,
+  type Emit,
+  type EventDetail,
   type EventFields,
   type KeepEvent,
   type KeepReporter,
   type KeepRow,
 } from '../../core/keep-rules.js';
 import { StateError, UsageError } from '../../core/errors.js';
-import type { TargetRow } from '../../core/target-file.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
@@ -184,10 +185,10 @@ export async function runKeep(
 /** An error said as an `error` event, the first kept (a one-cycle run ends with its exit code). The error's description
  * fills what the step's fields leave; the step's own sentence stays `message`, the error's words are under `error`
  * (every error event has them there). */
-function errorEvents(event: (fields: EventFields) => void, errorFields: (error: unknown) => JsonObject) {
+function errorEvents(event: Emit, errorFields: (error: unknown) => JsonObject) {
   const errors = {
     first: undefined as unknown,
-    noteError(error: unknown, fields: Omit<EventFields, 'event'>) {
+    noteError(error: unknown, fields: EventDetail) {
       errors.first ??= error;
       const described = errorFields(error);
       event({
@@ -242,11 +243,15 @@ async function reportedCycle(parts: CycleParts, rows: readonly KeepRow[], number
   try {
     await parts.keeperLock.again();
     const unresolved = dryRun ? new Map<string, string>() : await io.finishUnfinished(cycles.busySides(), rows);
-    const outcome = await cycles.cycle(rows, unresolved, () => signals.stopping, startedAt + parts.intervalMs);
+    const { rows: statuses, serverTime } = await cycles.cycle(
+      rows,
+      unresolved,
+      () => signals.stopping,
+      startedAt + parts.intervalMs,
+    );
     // --once: the cycle's steps finish before it is reported (a cron run's one look at the book).
     if (once) await cycles.settle();
     const nextAt = once || signals.stopping ? undefined : utcIso(startedAt + parts.intervalMs);
-    const { rows: statuses, serverTime } = outcome;
     parts.reporter.status({
       file: parts.file,
       rows: statuses,
@@ -266,7 +271,7 @@ async function reportedCycle(parts: CycleParts, rows: readonly KeepRow[], number
 }
 
 /** How the keeper ended, said: `interrupted` (returned) when a second signal cut its steps short. */
-function saidStopped(signals: ReturnType<typeof installSignals>, event: (fields: EventFields) => void) {
+function saidStopped(signals: ReturnType<typeof installSignals>, event: Emit) {
   const interrupted = signals.stepSignal.aborted;
   if (interrupted || signals.stopping)
     event({
@@ -285,22 +290,21 @@ function targetReader(ports: WritePorts, { file, once, dryRun }: KeepOptions) {
       'FILE: a keeper re-reads its target file (on SIGHUP), so it cannot be - (stdin); name the file, or use --once.',
     );
   const again = ['keep', '-', dryRun ? '--dry-run' : '--once'];
-  return async (): Promise<KeepRow[]> => toKeepRows((await readTargetFile(ports, file, again)).rows, file);
-}
-
-function toKeepRows(rows: TargetRow[], file: string) {
-  const statedAtMs = statedAt(file);
-  return rows.map((row) => {
-    const where = `${safeText(file)}:${row.line}`;
-    if (row.notionalUsd > 0 && row.tenorDays === undefined)
-      throw new UsageError(`${where}: tenor_days is required for a row the keeper holds open.`);
-    // A roll_before as long as the tenor would roll every new hedge at once, every cycle, paying each time.
-    if (row.tenorDays !== undefined && (row.rollBeforeMs ?? DEFAULT_ROLL_BEFORE_MS) >= row.tenorDays * DAY_MS)
-      throw new UsageError(
-        `${where}: roll_before must be shorter than the tenor (${days(row.tenorDays)}); a hedge would be rolled as soon as it is opened.`,
-      );
-    return { ...row, statedAtMs };
-  });
+  return async (): Promise<KeepRow[]> => {
+    const { rows } = await readTargetFile(ports, file, again);
+    const statedAtMs = statedAt(file);
+    return rows.map((row) => {
+      const where = `${safeText(file)}:${row.line}`;
+      if (row.notionalUsd > 0 && row.tenorDays === undefined)
+        throw new UsageError(`${where}: tenor_days is required for a row the keeper holds open.`);
+      // A roll_before as long as the tenor would roll every new hedge at once, every cycle, paying each time.
+      if (row.tenorDays !== undefined && (row.rollBeforeMs ?? DEFAULT_ROLL_BEFORE_MS) >= row.tenorDays * DAY_MS)
+        throw new UsageError(
+          `${where}: roll_before must be shorter than the tenor (${days(row.tenorDays)}); a hedge would be rolled as soon as it is opened.`,
+        );
+      return { ...row, statedAtMs };
+    });
+  };
 }
 
 /** When the target last said its rows: the file's modification time (a colleague's close after it stands). */
@@ -335,7 +339,6 @@ export async function runCycles(
 
 /** The keeper's signals: the first SIGTERM/SIGINT ends the loop after the steps in flight, a second aborts the steps' own signal; SIGHUP asks for the target to be read again. */
 function installSignals(ports: Pick<CommandContext, 'signal' | 'interceptSignals'>, clock: KeeperClock) {
-  const steps = new AbortController();
   let wake: AbortController | undefined;
   let runnersStops = false;
   const handle = {
@@ -343,8 +346,9 @@ function installSignals(ports: Pick<CommandContext, 'signal' | 'interceptSignals
     stopping: ports.signal.aborted,
     /** A SIGHUP came: the target is to be read again. */
     reload: false,
-    /** Aborted by a second stop signal only: what the steps run under (aborted: they were interrupted). */
-    stepSignal: steps.signal,
+    /** Aborted by a second stop signal only (the runner's, once the first is taken here): what the steps run under
+     * (aborted: they were interrupted). */
+    stepSignal: ports.signal.aborted ? new AbortController().signal : AbortSignal.any([ports.signal]),
     /** Told when the first stop signal arrives (the keeper says it will stop after the current steps). */
     onStopRequested: undefined as ((signal: string) => void) | undefined,
     /** Sleeps until `ms` passed, a stop, or a SIGHUP. */
@@ -358,10 +362,7 @@ function installSignals(ports: Pick<CommandContext, 'signal' | 'interceptSignals
       runnersStops = true;
       return await work().finally(() => (runnersStops = false));
     },
-    uninstall() {
-      release();
-      ports.signal.removeEventListener('abort', onAbort);
-    },
+    uninstall: () => release(),
   };
   const release = ports.interceptSignals((signal) => {
     const hup = signal === 'SIGHUP';
@@ -371,8 +372,6 @@ function installSignals(ports: Pick<CommandContext, 'signal' | 'interceptSignals
     if (!hup) handle.onStopRequested?.(signal);
     return true;
   });
-  const onAbort = () => steps.abort(ports.signal.reason);
-  if (!ports.signal.aborted) ports.signal.addEventListener('abort', onAbort, { once: true });
   return handle;
 }
 
@@ -387,8 +386,8 @@ export interface KeeperClock {
 
 /** How the keeper's parts say what they did: an event, or an error (a one-cycle run ends with its first's exit code). */
 interface Say {
-  event: (fields: EventFields) => void;
-  noteError: (error: unknown, fields: Omit<EventFields, 'event'>) => void;
+  event: Emit;
+  noteError: (error: unknown, fields: EventDetail) => void;
 }
 
 /** What the keeper remembers, in one place: a pure step's result is taken at once (never across an await), and what it said is said. */
@@ -501,11 +500,7 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
     // Only an open takes its tenor and the row's deal reference.
     const step = { market, side, action, deltaUsd, tenorDays, clientReference: clientReference || undefined };
     const record = stepRecord(step as PlanStep, group, action === 'open' ? 'reopen' : 'converge');
-    return {
-      kind: 'sent',
-      result: await sendTrade(ports, { ...record, approved: KEEPER_RUN }, SEND_AND_WAIT),
-      group,
-    };
+    return { kind: 'sent', result: await sendTrade(ports, { ...record, approved: KEEPER_RUN }, SEND_AND_WAIT), group };
   };
 
   return {
@@ -539,9 +534,9 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
     async finishUnfinished(busy: ReadonlySet<string>, rows: readonly KeepRow[]) {
       const ports = stepContext();
       const journal = await ports.journal();
-      const ours = async () =>
-        (await journal.list({ pending: true })).filter((entry) => sentBy(settings.identity, entry));
-      for (const resume of toResume(await ours(), busy, rows)) {
+      const pending = async (of: typeof sentBy) =>
+        (await journal.list({ pending: true })).filter((entry) => of(settings.identity, entry));
+      for (const resume of toResume(await pending(sentBy), busy, rows)) {
         let done: WriteDone | { kind: 'failed'; error: unknown } | undefined;
         try {
           if (resume.how === 'roll') {
@@ -558,8 +553,7 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
       }
       const still = new Map<string, string>();
       // Any unfinished row of the account holds its side, through whichever host name it was sent.
-      const account = (await journal.list({ pending: true })).filter((entry) => sameAccount(settings.identity, entry));
-      for (const [key, entry] of unresolvedSides(account, busy))
+      for (const [key, entry] of unresolvedSides(await pending(sameAccount), busy))
         still.set(key, heldReason(entry, await journal.holderOf(entry.id)));
       return still;
     },
@@ -576,7 +570,8 @@ async function readBook(
   const client = await ports.client();
   const sideViews = await SideViews.read(client, (line) => ports.log(line));
   const opened = await answeredOpens(ports);
-  const time = client.transport.serverNow();
+  // The server's time as the views were read: the model judges them on it.
+  const time = sideViews.serverNow;
   const sides: SideObservation[] = [];
   for (const row of rows) {
     const side = {

@@ -7,6 +7,7 @@ import {
   rowKey,
   tenorFor,
   type Actionable,
+  type EventDetail,
   type EventFields,
   type KeepDecision,
   type KeepRow,
@@ -135,7 +136,7 @@ export interface KeeperSettings {
 }
 
 /** What is to be said: an event, or an error (an `error` event; a one-cycle run ends with its first's exit code). */
-export type KeeperSaid = { say: EventFields } | { error: unknown; fields: Omit<EventFields, 'event'> };
+export type KeeperSaid = { say: EventFields } | { error: unknown; fields: EventDetail };
 
 /** One write of a step: the side changed by `deltaUsd` toward `targetUsd` (`converge`: a drift brought back), the plan step it is sent as; or a roll, whose notional and maturity are what a dry run says of it. */
 export type KeeperWrite = { row: KeepRow; tenorDays?: KeepRow['tenorDays'] } & (
@@ -313,13 +314,12 @@ export function stepEnded(
         },
       });
     }
+    const dry = settings.dryRun;
     return {
-      statusText: settings.dryRun
-        ? failure
-          ? `${kind} would be refused`
-          : `would ${kind}`
-        : failure
-          ? `${kind} failed; retrying`
+      statusText: failure
+        ? `${kind} ${dry ? 'would be refused' : 'failed; retrying'}`
+        : dry
+          ? `would ${kind}`
           : `${kind} done`,
     };
   });
@@ -431,9 +431,10 @@ function waitingOn(memory: SideMemory, row: KeepRow, side: SideBook, nowMs: numb
 function closedOutsideOf(memory: SideMemory, observed: SideObservation, time: ServerTime) {
   const closed = closedEarlyOf(observed, time);
   if (!closed || (memory.closedByUs[closed.id] ??= observed.closedByRoll ?? false)) return undefined;
+  // NaN when the server gives no time: it compares false (decideRow).
   const closedAtLocalMs =
     (typeof closed.closed_at === 'string' ? Date.parse(closed.closed_at) : NaN) - time.earliestMs + time.localMs;
-  return { hedgeId: closed.id, closedAtLocalMs: Number.isFinite(closedAtLocalMs) ? closedAtLocalMs : undefined };
+  return { hedgeId: closed.id, closedAtLocalMs };
 }
 
 /** What is done to a row this cycle, from what the side model says its side holds (judged at `nowMs`, the latest the
@@ -456,11 +457,8 @@ export function decideRow(
   const { waiting, closedOutside: closed, others = [] } = keeper;
   const ended = untilMs !== undefined && untilMs <= nowMs;
   const holds = sideHolds(book);
-  // A side whose views agree may still be opening a hedge: said by its status, and waited on all the same.
-  const opening = book.state === 'settling' ? undefined : book.opening[0];
-  const unsettled = holds.holds === 'settling' || holds.holds === 'cannot-tell' ? holds.why : undefined;
-  if (waiting !== undefined || (unsettled !== undefined && !opening))
-    return { kind: 'hold', reason: `settling: ${waiting ?? unsettled}; waiting for every view to agree` };
+  if (waiting !== undefined || book.state === 'settling')
+    return { kind: 'hold', reason: `settling: ${waiting ?? book.why}; waiting for every view to agree` };
   // A side holding hedges that are not the row's is never closed, reduced or counted as drift: the user adopts them.
   if (others.length)
     return {
@@ -469,15 +467,15 @@ export function decideRow(
         .map((word) => `--adopt ${safeText(word)}`)
         .join(' ')} makes ${others.length === 1 ? 'it' : 'them'} the row's`,
     };
+  // A side whose views agree may still be opening a hedge: said by its status, and waited on all the same.
+  const [opening] = book.opening;
   if (opening) return { kind: 'hold', reason: `${opening.id} is ${opening.status}; waiting for it to resolve` };
   if (holds.holds !== 'held') {
     if (targetUsd === 0) return { kind: 'hold', reason: 'flat, as the target says' };
     if (ended)
       return { kind: 'skip', reason: `the exposure ended (until ${iso(untilMs!)}): the side is not re-opened` };
-    if (
-      closed &&
-      !(statedAtMs !== undefined && closed.closedAtLocalMs !== undefined && statedAtMs > closed.closedAtLocalMs)
-    )
+    // (A time not known, undefined or NaN, compares false: a close the target cannot be shown to postdate is drift.)
+    if (closed && !(statedAtMs! > closed.closedAtLocalMs!))
       return {
         kind: 'drift',
         currentUsd: 0,
@@ -496,7 +494,9 @@ export function decideRow(
   const untilBlocks = untilMs !== undefined && maturity !== undefined && untilMs <= maturity;
   // A roll's close that may land after the maturity (by `landsByMs`) would take a settling hedge: it is left to settle.
   const late = rules.landsByMs !== undefined && mayHaveMatured(maturity, { latestMs: rules.landsByMs });
-  const rollDue = maturity !== undefined && maturity - rollBeforeMs <= nowMs && targetUsd > 0 && !untilBlocks && !late;
+  // Due once the hedge may mature within roll_before, as the model judges a maturity against the server's time.
+  const due = maturity !== undefined && mayHaveMatured(maturity, { latestMs: nowMs + rollBeforeMs });
+  const rollDue = due && targetUsd > 0 && !untilBlocks && !late;
   const drift = towardTarget(book, targetUsd, row.toleranceUsd ?? rules.toleranceUsd);
   if (drift)
     return {
@@ -507,7 +507,7 @@ export function decideRow(
       reason: `drifted to ${formatUsd(current)} (target ${formatUsd(targetUsd)})`,
     };
   if (maturity === undefined) return { kind: 'hold', reason: 'covered; the server shows no maturity to roll at' };
-  if (untilBlocks && maturity - rollBeforeMs <= nowMs)
+  if (untilBlocks && due)
     return {
       kind: 'skip',
       reason: `the exposure ends (until ${iso(untilMs!)}) by this hedge's maturity (${iso(maturity)}): left to mature, not renewed`,
@@ -546,10 +546,8 @@ function writesFor(
   const roll = (notionalUsd: number): KeeperWrite[] =>
     maturityAtMs === undefined ? [] : [{ kind: 'roll', row, hedgeId, tenorDays, notionalUsd, maturityAtMs }];
   if (decision.kind === 'roll') return roll(decision.notionalUsd);
-  if (decision.kind === 'reopen') {
-    const { notionalUsd } = decision;
-    return [{ kind: 'open', row, deltaUsd: notionalUsd, targetUsd: notionalUsd, tenorDays }];
-  }
+  if (decision.kind === 'reopen')
+    return [{ kind: 'open', row, deltaUsd: decision.notionalUsd, targetUsd: decision.notionalUsd, tenorDays }];
   if (decision.kind !== 'drift') return [];
   const { change, amountUsd, targetUsd } = decision;
   const writes: KeeperWrite[] = settings.converge
@@ -659,11 +657,11 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
 
 /** A re-open's or convergence's event, from the journal row that sent it. */
 const sentEvent = (
-  base: Omit<EventFields, 'event'>,
+  base: EventDetail,
   reopen: boolean,
   row: JournalEntry,
   notionalUsd: number | undefined,
-  { action, tenor_days, journal_group }: { action?: string; tenor_days?: number; journal_group?: string },
+  { action, tenor_days, journal_group }: EventDetail,
 ) => {
   const hedgeIds = idList(row.hedge_id || undefined);
   // The fields in the order the events have always had (a re-open sent now names its hedge before its journal row).
@@ -749,7 +747,7 @@ export function heldReason(entry: JournalEntry, holder: Holder | undefined) {
 const idList = (...ids: Array<string | null | undefined>) => ids.filter((id): id is string => typeof id === 'string');
 
 /** A roll's event from its outcome: the hedges old → new, the open leg's journal id (resume takes it), its key, the group. */
-function rollEvent(outcome: RollOutcome, base: Omit<EventFields, 'event'>, oldHedgeId?: string): KeeperSaid {
+function rollEvent(outcome: RollOutcome, base: EventDetail, oldHedgeId?: string): KeeperSaid {
   if (outcome.kind !== 'rolled') return { say: { event: 'roll', ...base, dry_run: true } };
   const { view } = outcome;
   return {

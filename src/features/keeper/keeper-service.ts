@@ -10,7 +10,7 @@ import * as z from 'zod/mini';
 import { Agent, request } from 'undici';
 import { NO_ALERTS, stepAlerts, type ActiveAlert, type AlertNotice } from '../../core/alerts.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
-import { rowKey, type EventFields, type KeepEvent, type KeepRowStatus } from '../../core/keep-rules.js';
+import { rowKey, type Emit, type KeepEvent, type KeepRowStatus } from '../../core/keep-rules.js';
 import { isLoopbackHost, localhostNameNote, loopbackOnlyLookup } from '../../core/security/base-url.js';
 import { spawnBounded } from '../../core/process/bounded-child.js';
 import { safeDeep, safeJson, safeText, slackText } from '../../core/security/safe-text.js';
@@ -215,21 +215,19 @@ export async function keeperLockPlace(
       notice: (text) => ports.notify?.({ kind: 'lock-record-skipped', level: 'warn', text }),
     });
   const file = heartbeatFile(dir, scope);
-  const storeHeartbeats = team?.keeperHeartbeats;
-  /** A heartbeat that is skipped is one warning naming where it was read. */
-  const skipped = (where?: string) => (problem: string) =>
+  /** A stored body (the team store's unless `where` says) as a heartbeat, or undefined; one skipped is one warning naming where it was read. */
+  const heartbeatIn = (body: unknown, where = team?.location) => {
+    const read = body === undefined ? undefined : HEARTBEAT.safeParse(body);
+    if (read?.error) skipped(where, issueWords(read.error));
+    return read?.data as Heartbeat | undefined;
+  };
+  const skipped = (where: string | undefined, problem: string) =>
     ports.notify?.({
       kind: 'heartbeat-skipped',
       level: 'warn',
       text: `Keeper heartbeat skipped: ${where} (${problem}).`,
     });
-  /** A stored body (the team store's unless `where` says) as a heartbeat, or undefined. */
-  const heartbeatIn = (body: unknown, where = team?.location) => {
-    const read = body === undefined ? undefined : HEARTBEAT.safeParse(body);
-    if (read?.error) skipped(where)(issueWords(read.error));
-    return read?.data as Heartbeat | undefined;
-  };
-  const heartbeatInFile = () => heartbeatIn(readHeartbeatFile(file, skipped(file))?.body, file);
+  const heartbeatInFile = () => heartbeatIn(readHeartbeatFile(file, (problem) => skipped(file, problem))?.body, file);
   return {
     heartbeatIn,
     heartbeatInFile,
@@ -241,12 +239,11 @@ export async function keeperLockPlace(
     team,
     // The folder is made inside the state folder: a link there is refused, not followed.
     take: () => (holds ? (ensureDir(dir, { inside: true }), holds.take(scope, 0)) : team!.lock(scope, { waitMs: 0 })),
-    /** With a team store: its keeper heartbeats, which every machine of the team reads. */
-    storeHeartbeats,
     /** The account's last keeper's heartbeat: the store's (that keeper may have run on another machine), else this machine's. */
     lastHeartbeat: async () =>
-      heartbeatIn(storeHeartbeats && (await bounded(storeHeartbeats.read(scope)).catch(() => undefined))?.body) ??
-      heartbeatInFile(),
+      heartbeatIn(
+        team?.keeperHeartbeats && (await bounded(team.keeperHeartbeats.read(scope)).catch(() => undefined))?.body,
+      ) ?? heartbeatInFile(),
   };
 }
 
@@ -256,9 +253,9 @@ export async function holdKeeperLock(
   ports: Pick<CommandContext, 'hedgeCommand'>,
   place: KeeperLockPlace | undefined,
   file: string,
-  emit: (fields: EventFields) => void,
+  emit: Emit,
 ) {
-  const take = async (at: KeeperLockPlace) => {
+  const take = async (at = place!) => {
     const taken = await at.take();
     if (taken.held) return taken.hold;
     const { holder } = taken;
@@ -275,7 +272,7 @@ export async function holdKeeperLock(
       },
     );
   };
-  let hold = place && (await take(place));
+  let hold = place && (await take());
   return {
     /** Before anything of a cycle is done: the lock taken again if the team store ended the session holding it. */
     async again() {
@@ -285,7 +282,7 @@ export async function holdKeeperLock(
         code: 'keeper_lock_lost',
         message: "the team store ended the session holding this keeper's lock; taking it again before anything is done",
       });
-      hold = await take(place!);
+      hold = await take();
     },
     release: () => hold?.release().catch(() => {}),
   };
@@ -341,7 +338,7 @@ export async function startKeeperService(
   identity: Identity,
   place: KeeperLockPlace | undefined,
   options: KeeperServiceOptions,
-  emit: (fields: EventFields) => void,
+  emit: Emit,
 ) {
   const now = () => ports.clock.now();
   const startedAtMs = now();
@@ -361,7 +358,7 @@ export async function startKeeperService(
         rows: new Map(previous.rows.map((row) => [rowKey(row), row])),
       }
     : NO_ALERTS;
-  let pending: KeepEvent[] = [];
+  const pending: KeepEvent[] = [];
   const rollsToPrice: string[] = [];
   const heartbeat: Heartbeat = await firstHeartbeat(ports, identity, options, startedAtMs);
   const beat = () => writeHeartbeat(place, heartbeat, alerts.active, now(), emit);
@@ -375,8 +372,7 @@ export async function startKeeperService(
     },
     /** After every cycle (finished or failed): alerts, heartbeat, metrics. */
     async endCycle(stepPorts: Pick<CommandContext, 'client'>) {
-      const events = pending;
-      pending = [];
+      const events = pending.splice(0);
       // The keeper's own `cycle` event: its rows and next cycle as it reported them.
       const cycle = events.findLast((event) => event.event === 'cycle');
       const rows = cycle?.rows as KeepRowStatus[] | undefined;
@@ -387,10 +383,12 @@ export async function startKeeperService(
         rows !== undefined &&
         !events.some((event) => event.event === 'error' && (event.phase === 'read' || event.phase === 'cycle'));
       if (good) heartbeat.last_good_cycle_at = heartbeat.last_cycle_at;
-      if (rows) heartbeat.rows = rows;
       heartbeat.next_cycle_at = (cycle?.next_cycle_at as string | undefined) ?? null;
       metrics?.cycle(good, nowMs);
-      if (rows) metrics?.rows(rows);
+      if (rows) {
+        heartbeat.rows = rows;
+        metrics?.rows(rows);
+      }
       const headroom =
         options.alertHeadroomUsd !== undefined && rows
           ? await readHeadroom(stepPorts, rows).catch(() => undefined)
@@ -439,7 +437,7 @@ async function startMetrics(
   options: KeeperServiceOptions,
   now: () => number,
   startedAtMs: number,
-  emit: (fields: EventFields) => void,
+  emit: Emit,
 ) {
   const metrics = await serveKeeperMetrics(address, {
     now,
@@ -483,7 +481,7 @@ async function writeHeartbeat(
   heartbeat: Heartbeat,
   active: ReadonlyMap<string, ActiveAlert>,
   nowMs: number,
-  emit: (fields: EventFields) => void,
+  emit: Emit,
 ) {
   if (!place) return;
   const write = (work: () => unknown, where: string, seen: string) =>
@@ -497,7 +495,7 @@ async function writeHeartbeat(
   heartbeat.alerts = [...active.values()].map(({ trigger: _trigger, ...alert }) => alert);
   heartbeat.updated_at = utcIso(nowMs);
   await write(() => writeHeartbeatFile(place.file, heartbeat), '', 'cannot see this keeper');
-  const store = place.storeHeartbeats;
+  const store = place.team?.keeperHeartbeats;
   if (store)
     await write(
       () => bounded(store.write(place.scope, heartbeat)),
@@ -513,8 +511,7 @@ async function readHeadroom(ports: Pick<CommandContext, 'client'>, rows: readonl
   const capacityUsd = new Map<string, number>();
   for (const row of rows) {
     const figure = findMarket(markets.markets, row.market)?.available_capacity_usd?.[row.side as 'buy' | 'sell'];
-    if (row.target_usd > 0 && typeof figure === 'number' && Number.isFinite(figure))
-      capacityUsd.set(rowKey(row), figure);
+    if (row.target_usd > 0 && Number.isFinite(figure)) capacityUsd.set(rowKey(row), figure!);
   }
   const exposure = account.available_exposure_usd;
   return { exposureHeadroomUsd: Number.isFinite(exposure) ? exposure : undefined, capacityUsd };
@@ -526,12 +523,12 @@ async function priceRolls(ports: Pick<CommandContext, 'client'>, hedgeIds: strin
   const { readHistoryRecord } = await import('../../platform/api/wire/fields.js');
   const records = (await client.listHistory({ limit: 50 })).map(readHistoryRecord);
   const { rolls } = heartbeat;
-  for (const id of [...hedgeIds]) {
-    const record = records.find((candidate) => candidate.hedgeId === id);
-    if (!record) continue;
-    hedgeIds.splice(hedgeIds.indexOf(id), 1);
-    if (record.carryUsd !== undefined) rolls.carry_usd = cents((rolls.carry_usd ?? 0) + record.carryUsd);
-    if (record.feesUsd !== undefined) rolls.fees_usd = cents((rolls.fees_usd ?? 0) + record.feesUsd);
+  for (const { hedgeId, carryUsd, feesUsd } of records) {
+    const at = hedgeIds.indexOf(hedgeId!);
+    if (at < 0) continue;
+    hedgeIds.splice(at, 1);
+    if (carryUsd !== undefined) rolls.carry_usd = cents((rolls.carry_usd ?? 0) + carryUsd);
+    if (feesUsd !== undefined) rolls.fees_usd = cents((rolls.fees_usd ?? 0) + feesUsd);
   }
 }
 
