@@ -11,6 +11,8 @@ export interface HedgeRecord {
   status: string;
   notionalUsd?: number;
   maturityAtMs?: number;
+  /** When the server says it closed, on its clock. */
+  closedAtMs?: number;
   clientReference?: string;
 }
 

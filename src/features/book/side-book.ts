@@ -26,14 +26,16 @@ export const ofSide = (hedge: Hedge, market: string, side: unknown) =>
   hedge.market.toUpperCase() === market.toUpperCase() && hedge.side === side;
 
 export function hedgeRecord(hedge: Hedge) {
-  // A maturity as the book keeps it, in ms; none when it cannot be read.
+  // A maturity and a close as the book keeps them, in ms; none when they cannot be read.
   const maturityAtMs = Date.parse(hedge.maturity_at ?? '');
+  const closedAtMs = typeof hedge.closed_at === 'string' ? Date.parse(hedge.closed_at) : NaN;
   return {
     id: hedge.id,
     status: hedge.status,
     // Read leniently by the hedge's schema, as every amount the spec types is (a decimal string is a number).
     notionalUsd: hedge.notional_usd,
     ...(Number.isFinite(maturityAtMs) && { maturityAtMs }),
+    ...(Number.isFinite(closedAtMs) && { closedAtMs }),
     ...(hedge.client_reference && { clientReference: hedge.client_reference }),
   };
 }

@@ -329,7 +329,7 @@ export function stepEnded(
 
 /** The side's newest hedge, as the hedges list gives it, when the side model has it closed before its maturity. */
 const closedEarlyOf = ({ book, newest }: SideObservation, time: ServerTime) =>
-  newest && closedEarly(book, hedgeRecord(newest), time.bestMs) && newest;
+  newest && closedEarly(book, hedgeRecord(newest), time.bestMs);
 
 /** The hedge the journal is to be asked about (closed by a roll or keeper action?): the side's newest, closed early, once per hedge. */
 export function journalQuestion(state: KeeperState, key: string, side: SideObservation, time: ServerTime) {
@@ -432,8 +432,7 @@ function closedOutsideOf(memory: SideMemory, observed: SideObservation, time: Se
   const closed = closedEarlyOf(observed, time);
   if (!closed || (memory.closedByUs[closed.id] ??= observed.closedByRoll ?? false)) return undefined;
   // NaN when the server gives no time: it compares false (decideRow).
-  const closedAtLocalMs =
-    (typeof closed.closed_at === 'string' ? Date.parse(closed.closed_at) : NaN) - time.earliestMs + time.localMs;
+  const closedAtLocalMs = (closed.closedAtMs ?? NaN) - time.earliestMs + time.localMs;
   return { hedgeId: closed.id, closedAtLocalMs };
 }
 
