@@ -138,6 +138,14 @@ export function recorded(records: readonly AcctRecord[]) {
       }
   return { relationships, rates, closes, eventRecords: events };
 }
+export type Recorded = ReturnType<typeof recorded>;
+
+/** What the environment's records say. */
+export const readState = async (ctx: AcctPorts) => recorded(await readRecords(ctx));
+
+/** The period closed already that overlaps `period`, if any. */
+export const overlappingClose = (closes: readonly Close[], period: { from: string; to: string }) =>
+  closes.find((each) => each.from <= period.to && each.to >= period.from);
 
 function rateRow(row: Record<string, string>): RateRow {
   const read = (text: string | undefined) => (text ? exact(text) : undefined);
@@ -406,7 +414,7 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
 /** Records a period's close: its rows as they are printed, refused when it overlaps one closed already. */
 export async function recordClose(ctx: AcctPorts, close: Close) {
   await appendRecords(ctx, 'close', (records) => {
-    const overlapping = recorded(records).closes.find((each) => each.from <= close.to && each.to >= close.from);
+    const overlapping = overlappingClose(recorded(records).closes, close);
     if (overlapping)
       throw new UsageError(`--period: ${overlapping.period} is closed already; a closed period never changes.`);
     return [close as unknown as JsonObject];
@@ -416,7 +424,7 @@ export async function recordClose(ctx: AcctPorts, close: Close) {
 /** The books' today: the server's, learned from its answers, where a relationship is of the desk's hedges; else this
  * machine's. */
 export async function booksToday(ctx: AcctPorts) {
-  const { relationships } = recorded(await readRecords(ctx));
+  const { relationships } = await readState(ctx);
   if (![...relationships.values()].some(({ relationship }) => 'references' in relationship.instrument))
     return todayOf(ctx.clock.now());
   // One read teaches the server's time.
