@@ -1,6 +1,7 @@
 // What the accounts read from files: a hedging relationship (JSON), dated rates and fair values (CSV or JSON rows).
 // A problem names the field and what is allowed, never the value given.
 import * as z from 'zod/mini';
+import { UsageError } from '../../core/errors.js';
 import { readRowFile, type Field } from '../../core/row-file.js';
 import { jsonSyntaxWhere, numbersAsText, parseBoundedJson, readBoundedJson } from '../../core/security/json-keys.js';
 import { MAX_INPUT_FILE_BYTES } from '../../core/security/bounded-read.js';
@@ -10,12 +11,18 @@ import { amountAsDecimalText } from '../../core/input.js';
 import { NUMBERED_ROWS } from '../exposures/exposures-file.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-export const isDate = (text: string) => DATE.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
+const isDate = (text: string) => DATE.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
+const A_DATE = 'expected a date such as 2026-11-30 (YYYY-MM-DD)';
+
+/** The date an option gives, or the line refusing it. */
+export function parseDate(option: string, raw: string) {
+  if (!isDate(raw)) throw new UsageError(`${option}: ${A_DATE}.`);
+  return raw;
+}
 
 /** Text that matches `re`, else `message`. */
 const pattern = (re: RegExp, message: string) => z.string().check(z.regex(re, message));
-const date = (what: string) =>
-  z.string().check(z.refine(isDate, `${what}: expected a date such as 2026-11-30 (YYYY-MM-DD)`));
+const date = (what: string) => z.string().check(z.refine(isDate, `${what}: ${A_DATE}`));
 const text = z.string().check(z.minLength(1, 'expected some text'));
 /** A decimal as text; `amount`: written in the one grammar of an amount too (`30m`, `10_000`), read exactly. */
 const decimalText = (
@@ -178,7 +185,7 @@ const decimalCell = (column: string, optional: boolean) => (raw: string | undefi
 };
 const dateCell = (raw: string | undefined) => {
   const value = raw?.trim() ?? '';
-  if (!isDate(value)) throw new Error('date: missing or not allowed; expected a date such as 2026-11-30 (YYYY-MM-DD).');
+  if (!isDate(value)) throw new Error(`date: missing or not allowed; ${A_DATE}.`);
   return value;
 };
 

@@ -141,7 +141,7 @@ export function recorded(records: readonly AcctRecord[]) {
 export type Recorded = ReturnType<typeof recorded>;
 
 /** What the environment's records say. */
-export const readState = async (ctx: AcctPorts) => recorded(await readRecords(ctx));
+export const readState = async (ctx: Parameters<typeof readRecords>[0]) => recorded(await readRecords(ctx));
 
 /** The period closed already that overlaps `period`, if any. */
 export const overlappingClose = (closes: readonly Close[], period: { from: string; to: string }) =>
@@ -339,12 +339,20 @@ export const occurrenceTarget = (rel: Relationship) =>
     ? 'basis_adjustment'
     : 'reclassification';
 
+/** Each event as `hedge acct event` takes it: its option's key, the option, and the event it records. */
+export const EVENT_KINDS = [
+  ['occurred', '--occurred', 'occurred'],
+  ['deDesignate', '--de-designate', 'de-designated'],
+  ['rebalance', '--rebalance', 'rebalanced'],
+  ['terminate', '--terminate', 'terminated'],
+] as const;
+
 /** Records an event of the relationship's life, in date order: an occurrence (in parts), a de-designation, a
  * rebalancing (IFRS 9) or the instrument's termination; none dated after today. With `correction`, the event record
  * it names is replaced by this one, for the reason given (an appended correction: the earlier record stays). */
 export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?: { record: number; reason: string }) {
   const today = todayOf(ctx.clock.now());
-  const option = `--${event.type === 'occurred' ? 'occurred' : event.type === 'de-designated' ? 'de-designate' : event.type === 'rebalanced' ? 'rebalance' : 'terminate'}`;
+  const option = EVENT_KINDS.find((kind) => kind[2] === event.type)![1];
   if (event.date > today)
     throw new UsageError(
       `${option}: ${event.date} is after today (${today}); an event is recorded once it has happened.`,
@@ -374,19 +382,20 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
     const endedBy = (date: string) => life.endedOn !== undefined && life.endedOn <= date;
     if (event.type === 'occurred' && life.doneOn)
       throw new UsageError(said(`already ended: no transaction is left to happen (all of it by ${life.doneOn})`));
-    if (event.type === 'de-designated' && endedBy(event.date))
+    if (event.type === 'rebalanced' && !FRAMEWORK_RULES[rel.framework].rebalancing)
+      throw new UsageError(
+        `--rebalance: ${FRAMEWORK_RULES[rel.framework].name} has no rebalancing; de-designate and designate anew.`,
+      );
+    if ((event.type === 'de-designated' || event.type === 'rebalanced') && endedBy(event.date))
       throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
-    if (event.type === 'rebalanced') {
-      if (!FRAMEWORK_RULES[rel.framework].rebalancing)
-        throw new UsageError(
-          `--rebalance: ${FRAMEWORK_RULES[rel.framework].name} has no rebalancing; de-designate and designate anew.`,
-        );
-      if (endedBy(event.date)) throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
-      if (life.settledOn !== undefined && life.settledOn <= event.date)
-        throw new UsageError(said(`has no instrument left to rebalance (settled ${life.settledOn})`));
-    }
-    if (event.type === 'terminated' && life.settledOn !== undefined && life.settledOn <= event.date)
-      throw new UsageError(said(`has no instrument left (settled ${life.settledOn})`));
+    if (
+      (event.type === 'rebalanced' || event.type === 'terminated') &&
+      life.settledOn !== undefined &&
+      life.settledOn <= event.date
+    )
+      throw new UsageError(
+        said(`has no instrument left${event.type === 'rebalanced' ? ' to rebalance' : ''} (settled ${life.settledOn})`),
+      );
     const last = before.events.at(-1);
     // A correction takes its place in date order; a new event comes after the others.
     if (!correction && last && event.date < last.date)
@@ -486,37 +495,32 @@ export async function recordRates(
   correction?: { reason: string },
 ) {
   let added = 0;
-  if (correction) {
-    await appendRecords(ctx, 'correction', (records) => {
-      const existing = recorded(records).rates.get(market);
-      const missing = rows.find((row) => !existing?.rows.has(row.date));
-      if (missing)
-        throw new UsageError(
-          `--correct: no rate of ${market} is recorded for ${missing.date}; import it without --correct.`,
-        );
-      const changed = rows.filter((row) => !sameRate(existing!.rows.get(row.date)!, rateRow(row)));
-      added = changed.length;
-      return changed.length ? [{ of: 'rates', market, rows: changed, reason: correction.reason }] : [];
-    });
-    return added;
-  }
-  await appendRecords(ctx, 'rates', (records) => {
+  await appendRecords(ctx, correction ? 'correction' : 'rates', (records) => {
     const existing = recorded(records).rates.get(market);
-    if (existing && existing.quote !== quote)
+    if (!correction && existing && existing.quote !== quote)
       throw new UsageError(
         `--quote: ${market}'s rates are recorded as ${existing.quote}; expected the same direction.`,
       );
+    // Without `correction` the dates not recorded yet; with it, those recorded with other figures.
     const fresh = rows.filter((row) => {
       const earlier = existing?.rows.get(row.date);
+      if (!earlier && correction)
+        throw new UsageError(
+          `--correct: no rate of ${market} is recorded for ${row.date}; import it without --correct.`,
+        );
       if (!earlier) return true;
-      if (!sameRate(earlier, rateRow(row)))
+      const same = sameRate(earlier, rateRow(row));
+      if (!same && !correction)
         throw new UsageError(
           `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed: correct them with --correct --reason TEXT.`,
         );
-      return false;
+      return !same;
     });
     added = fresh.length;
-    return fresh.length ? [{ market, quote, rows: fresh }] : [];
+    if (!fresh.length) return [];
+    return [
+      correction ? { of: 'rates', market, rows: fresh, reason: correction.reason } : { market, quote, rows: fresh },
+    ];
   });
   return added;
 }
@@ -704,6 +708,27 @@ async function deskHedges(client: HedgeClient, references: readonly string[]) {
   return { hedges, live, earlyClosed };
 }
 
+/** A rate of the market for `date`, or a refusal naming the date. */
+function rateOn(rel: Relationship, market: MarketRates | undefined, date: string, option: string) {
+  const row = market?.rows.get(date);
+  if (!row)
+    throw new UsageError(
+      `${option}: no rate of ${rel.market} for ${date}; import it (hedge acct rates FILE --market ${rel.market} --quote "…") or, for today, record it (hedge acct rates --record --market ${rel.market}).`,
+    );
+  // A rate recorded by an older hedge that cannot be one (0, a negative price) is named, never divided by.
+  const unfit = (['spot', 'forward', 'discount_factor'] as const)
+    .map((column) => {
+      const value = row[column === 'discount_factor' ? 'discountFactor' : column];
+      return value && rateProblem(column, exactText(value));
+    })
+    .find(Boolean);
+  if (unfit)
+    throw new UsageError(
+      `${option}: ${rel.market}'s recorded rate for ${date} cannot be a rate (${unfit}); correct it (hedge acct rates FILE --market ${rel.market} --quote "…" --correct --reason TEXT).`,
+    );
+  return row;
+}
+
 /** The relationship's periods up to `until` (today when not given: the server's, for the desk's hedges), valued from
  * the rates (and the desk's hedges where they are its instrument). */
 export async function compute(
@@ -715,47 +740,35 @@ export async function compute(
 ) {
   const rel = designation.relationship;
   const market = rates.get(rel.market);
-  // A rate of the market for `date`, or a refusal naming the date.
-  const rateOn = (date: string) => {
-    const row = market?.rows.get(date);
-    if (!row)
-      throw new UsageError(
-        `${option}: no rate of ${rel.market} for ${date}; import it (hedge acct rates FILE --market ${rel.market} --quote "…") or, for today, record it (hedge acct rates --record --market ${rel.market}).`,
-      );
-    // A rate recorded by an older hedge that cannot be one (0, a negative price) is named, never divided by.
-    const unfit = (['spot', 'forward', 'discount_factor'] as const).flatMap((column) => {
-      const value = row[column === 'discount_factor' ? 'discountFactor' : column];
-      return value === undefined ? [] : (rateProblem(column, exactText(value)) ?? []);
-    })[0];
-    if (unfit)
-      throw new UsageError(
-        `${option}: ${rel.market}'s recorded rate for ${date} cannot be a rate (${unfit}); correct it (hedge acct rates FILE --market ${rel.market} --quote "…" --correct --reason TEXT).`,
-      );
-    return row;
-  };
-  const start = rateOn(rel.designated_at);
+  const start = rateOn(rel, market, rel.designated_at, option);
   const quote = quoteFor(rel, market!.quote);
   const used = new Map<string, RateRow>();
   const { settledOn } = lifeOf(designation);
   // Each period end up to `last` valued at its rate (every one read before any is valued); none after the
   // instrument is settled, whose values are carried.
-  const valued = (last: string, valueAt: (end: string, at: RateRow) => Omit<PeriodValues, 'end'>) => {
+  const valued = (last: string, valueAt: (at: RateRow) => Omit<PeriodValues, 'end'>) => {
     const ends = periodEnds(designation, last, market!.rows.keys());
-    for (const end of ends) if (settledOn === undefined || end <= settledOn) used.set(end, rateOn(end));
-    return valuesAt(ends, settledOn, (end) => valueAt(end, used.get(end)!));
+    for (const end of ends)
+      if (settledOn === undefined || end <= settledOn) used.set(end, rateOn(rel, market, end, option));
+    return valuesAt(ends, settledOn, (end) => valueAt(used.get(end)!));
   };
   const amount = exact(rel.hedged_item.amount)!;
   const { instrument } = rel;
   let periods: PeriodValues[];
   let spread: RelationshipRules['amortisation'];
-  let hedgeIds: string[] = [];
-  let closedEarly: Array<{ id: string; closed: string; maturity: string }> = [];
+  let desk: Awaited<ReturnType<typeof deskHedges>> | undefined;
   let instrumentTerms: CriticalTermsInput['instrument'];
-  // The instrument's amount in the hedged item's currency: converted at the designation's spot when it is in another.
-  const inItemCurrency = (notional: Exact, currency: string) =>
-    currency === rel.hedged_item.currency
-      ? notional
-      : inFunctional(notional, start.spot, { functionalPerForeign: !quote.functionalPerForeign });
+  // The instrument's terms, its amount in the hedged item's currency: converted at the designation's spot when it is
+  // in another.
+  const termsOf = (notional: Exact, currency: string, maturity: string | null, market: string | null) => ({
+    amount:
+      currency === rel.hedged_item.currency
+        ? notional
+        : inFunctional(notional, start.spot, { functionalPerForeign: !quote.functionalPerForeign }),
+    currency,
+    maturity,
+    market,
+  });
   try {
     if ('notional' in instrument) {
       const terms = {
@@ -765,7 +778,7 @@ export async function compute(
         designation: rel.designation,
         discountHedgedItem: rel.discount_hedged_item === true,
       };
-      periods = valued(until ?? todayOf(ctx.clock.now()), (_, at) => ({
+      periods = valued(until ?? todayOf(ctx.clock.now()), (at) => ({
         ...forwardValues(terms, quote, start, at),
         fees: 0n,
       }));
@@ -777,45 +790,19 @@ export async function compute(
         (rel.hedged_item.kind === 'recognised' || rel.excluded === 'amortised')
       )
         spread = { total: forwardPoints(terms, quote, start), from: rel.designated_at, to: instrument.maturity };
-      instrumentTerms = {
-        amount: inItemCurrency(terms.notional, instrument.currency),
-        currency: instrument.currency,
-        maturity: instrument.maturity,
-        market: rel.market,
-      };
+      instrumentTerms = termsOf(terms.notional, instrument.currency, instrument.maturity, rel.market);
     } else {
       const client = await ctx.client();
-      const desk = await deskHedges(client, instrument.references);
-      hedgeIds = desk.hedges.map((hedge) => hedge.id);
-      closedEarly = desk.earlyClosed.filter((hedge) => hedge.closed < rel.hedged_item.expected_date);
+      desk = await deskHedges(client, instrument.references);
       // Read after the hedges: the server's day, from its answers.
       const today = todayOf(client.transport.serverNow().bestMs);
-      const valueAt = deskValuer(rel, market!, desk.hedges);
-      const atDesignation = valueAt(start);
-      periods = valued(until ?? today, (_, at) => {
-        const value = valueAt(at);
-        const since = (key: 'instrument' | 'excluded' | 'fees' | 'settled') =>
-          toCents(sub(value[key], atDesignation[key]));
-        return {
-          instrument: since('instrument'),
-          excluded: since('excluded'),
-          fees: since('fees'),
-          settled: since('settled'),
-          // Exact, for the designated share to be taken of before the one rounding.
-          exact: {
-            instrument: sub(value.instrument, atDesignation.instrument),
-            excluded: sub(value.excluded, atDesignation.excluded),
-          },
-          hedgedItem: itemChange(rel, quote, amount, start, at),
-        };
-      });
-      const markets = [...desk.live.markets];
-      instrumentTerms = {
-        amount: inItemCurrency(exact(String(desk.live.notionalUsd))!, 'USD'),
-        currency: 'USD',
-        maturity: desk.live.maturity,
-        market: markets.length ? markets.join(' ') : null,
-      };
+      const changeAt = deskValuer(rel, market!, desk.hedges, start);
+      periods = valued(until ?? today, (at) => ({
+        ...changeAt(at),
+        hedgedItem: itemChange(rel, quote, amount, start, at),
+      }));
+      const { notionalUsd, maturity, markets } = desk.live;
+      instrumentTerms = termsOf(exact(String(notionalUsd))!, 'USD', maturity, [...markets].join(' ') || null);
     }
   } catch (error) {
     if (error instanceof MissingRate)
@@ -828,8 +815,8 @@ export async function compute(
     designation,
     results: rollForward(periods, rulesOf(designation, spread)),
     rates: used,
-    hedgeIds,
-    closedEarly,
+    hedgeIds: desk?.hedges.map((hedge) => hedge.id) ?? [],
+    closedEarly: desk?.earlyClosed.filter((hedge) => hedge.closed < rel.hedged_item.expected_date) ?? [],
     currency: functionalCurrency(rel, market!.quote),
     ...(rel.method === 'critical_terms' && {
       criticalTerms: criticalTerms({
@@ -846,8 +833,11 @@ export async function compute(
   };
 }
 
-/** The desk hedges' value at each recorded rate, exact, in the functional currency: translated at that rate. */
-function deskValuer(rel: Relationship, market: MarketRates, hedges: readonly DeskHedge[]) {
+/** The desk hedges' change in value since designation (`start`) at each recorded rate, in the functional currency:
+ * each value translated at its rate. */
+type DeskKey = 'instrument' | 'excluded' | 'fees' | 'settled';
+
+function deskValuer(rel: Relationship, market: MarketRates, hedges: readonly DeskHedge[], start: RateRow) {
   const markMs = (row: RateRow) => Date.parse(row.at ?? `${row.date}T23:59:59.999Z`);
   // Each hedge's latest recorded carry, for a rate recorded without it (imported, or read before it opened).
   const observed = new Map<string, { atMs: number; carry: Exact }>();
@@ -855,7 +845,7 @@ function deskValuer(rel: Relationship, market: MarketRates, hedges: readonly Des
     for (const [id, carry] of row.carry ?? []) observed.set(id, { atMs: markMs(row), carry });
   const [, units, per] = QUOTE.exec(market.quote)!;
   const functional = functionalCurrency(rel, market.quote);
-  return (row: RateRow) => {
+  const valueAt = (row: RateRow) => {
     const value = deskValueAt(
       hedges,
       { date: row.date, spot: row.spot, atMs: markMs(row), carry: row.carry ?? new Map() },
@@ -865,19 +855,26 @@ function deskValuer(rel: Relationship, market: MarketRates, hedges: readonly Des
       throw new UsageError(
         `${rel.id}: ${value.unknown.join(', ')} was open at ${row.at ?? `the end of ${row.date}`} with no entry price or carry recorded for it; record ${rel.market}'s rate while it is open (hedge acct rates --record --market ${rel.market}).`,
       );
-    if (functional === 'USD') return value;
+    if (functional === 'USD') return (key: DeskKey) => value[key];
     // The hedges settle in USD: translated at the rate itself.
     const quote = { functionalPerForeign: asFunctional(per) === 'USD' };
     if (asFunctional(quote.functionalPerForeign ? units : per) !== functional)
       throw new UsageError(
         `functional_currency: ${functional} is not a currency of ${rel.market}'s rates (${market.quote}) beside USD; the desk's hedges settle in USD.`,
       );
-    const translate = (amount: Exact) => inFunctional(amount, row.spot, quote);
+    return (key: DeskKey) => inFunctional(value[key], row.spot, quote);
+  };
+  const atDesignation = valueAt(start);
+  return (at: RateRow) => {
+    const value = valueAt(at);
+    const since = (key: DeskKey) => sub(value(key), atDesignation(key));
     return {
-      instrument: translate(value.instrument),
-      excluded: translate(value.excluded),
-      fees: translate(value.fees),
-      settled: translate(value.settled),
+      instrument: toCents(since('instrument')),
+      excluded: toCents(since('excluded')),
+      fees: toCents(since('fees')),
+      settled: toCents(since('settled')),
+      // Exact, for the designated share to be taken of before the one rounding.
+      exact: { instrument: since('instrument'), excluded: since('excluded') },
     };
   };
 }

@@ -3,7 +3,7 @@
 import * as z from 'zod/mini';
 import { type CommandContext, type In, InterruptedError, safeText, UsageError } from '../command-input.js';
 import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
-import { isDate, parseValuesFile, problemLines, type Relationship } from '../../../features/acct/acct-files.js';
+import { parseDate, parseValuesFile, problemLines, type Relationship } from '../../../features/acct/acct-files.js';
 import {
   compute,
   fromValues,
@@ -167,8 +167,7 @@ function booksOf(computed: readonly Computed[]) {
 
 /** The range `--period` or `--as-of` asks for (at most one of them). */
 function rangeOf(options: { period?: string; asOf?: string }) {
-  if (options.asOf !== undefined && !isDate(options.asOf))
-    throw new UsageError('--as-of: expected a date such as 2026-11-30 (YYYY-MM-DD).');
+  if (options.asOf !== undefined) parseDate('--as-of', options.asOf);
   const period = options.period === undefined ? undefined : parsePeriod(options.period);
   if (period && options.asOf !== undefined) throw new UsageError('--as-of and --period: give one of them.');
   // A refusal names the option that set the date: --period's end, --as-of, or today.

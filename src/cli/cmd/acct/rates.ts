@@ -9,9 +9,8 @@ import {
   UsageError,
 } from '../command-input.js';
 import { readInputFile, MAX_PROBLEM_LINES, type InputPorts } from '../../../features/write/input-file.js';
-import { parseRatesFile, rateProblem } from '../../../features/acct/acct-files.js';
-import { parseQuote, recordRates, recorded, todayOf } from '../../../features/acct/acct.js';
-import { readRecords } from '../../../features/acct/acct-store.js';
+import { parseRatesFile, problemLines, rateProblem } from '../../../features/acct/acct-files.js';
+import { parseQuote, readState, recordRates, todayOf } from '../../../features/acct/acct.js';
 import { RATE_FIELDS } from '../../../features/acct/acct-view.js';
 import { exact, exactNumber, exactText } from '../../../features/acct/acct-money.js';
 import { readBook } from '../../../features/book/positions.js';
@@ -72,10 +71,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
     const { text, sourceName } = await readInputFile(ctx, args.file!, 'rates file');
     const read = parseRatesFile(text, sourceName, market);
     if ('problems' in read) {
-      const shown = read.problems
-        .slice(0, MAX_PROBLEM_LINES)
-        .map((p) => (p.line ? `line ${p.line}: ${p.message}` : p.message));
-      throw new UsageError(`${sourceName}: ${shown.join('\n')}`);
+      throw new UsageError(`${sourceName}: ${problemLines(read.problems.slice(0, MAX_PROBLEM_LINES)).join('\n')}`);
     }
     // Corrections, not guesses: a rate is recorded for a day that has come (a wrong one is corrected, never replaced).
     const today = todayOf(ctx.clock.now());
@@ -114,7 +110,7 @@ function defaultQuote(market: string) {
 
 /** What is recorded of a market: a row a date, with its source. */
 async function listRates(ctx: Options, market: string) {
-  const rates = recorded(await readRecords(ctx)).rates.get(market);
+  const rates = (await readState(ctx)).rates.get(market);
   const rows = [...(rates?.rows.values() ?? [])]
     .sort((a, b) => a.date.localeCompare(b.date))
     .map((row) => ({
