@@ -126,7 +126,7 @@ export function parseRelationship(source: string): Relationship | string {
   if (plain.problem !== undefined && plain.syntax !== undefined)
     return `${plain.problem}: ${jsonSyntaxWhere(source, plain.syntax)}`;
   // Numbers read as the digits written: an amount is never a double first.
-  const read = readBoundedJson(numbersAsText(source), { maxBytes: MAX_INPUT_FILE_BYTES, maxDepth: 8 }, RELATIONSHIP);
+  const read = readBoundedJson(numbersAsText(source), bounds, RELATIONSHIP);
   // The checked value with its amounts as decimal text (a JSON number is read as the text it is written as).
   if (typeof read !== 'string') return RELATIONSHIP.parse(read);
   // A field left out reads better as what it is than as zod's "expected string, received undefined".
@@ -138,15 +138,13 @@ export function parseRelationship(source: string): Relationship | string {
 
 /** What a rate may be: a spot or forward price of a millionth to a thousand million units, a discount factor above 0 up to
  * 2 (the dearest negative rate stays below it); anything else cannot be a rate and would poison every period after. */
+const PRICE_RANGE = [
+  [1n, 1_000_000n],
+  [1_000_000_000n, 1n],
+] as const;
 const RATE_RANGE = {
-  spot: [
-    [1n, 1_000_000n],
-    [1_000_000_000n, 1n],
-  ],
-  forward: [
-    [1n, 1_000_000n],
-    [1_000_000_000n, 1n],
-  ],
+  spot: PRICE_RANGE,
+  forward: PRICE_RANGE,
   discount_factor: [
     [0n, 1n],
     [2n, 1n],

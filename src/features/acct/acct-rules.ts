@@ -198,6 +198,7 @@ export function regressionMoments() {
       syy += dy * (y - my);
     },
     regress: () => fitOf(n, mx, my, sxx, sxy, syy),
+    count: () => n,
   };
 }
 
@@ -301,6 +302,12 @@ function amortised(rules: RelationshipRules, end: string): Cents {
   return roundDiv(plan.total * n, d);
 }
 
+/** A row's amounts in cents as JSON numbers (exact to the cent as JSON writes them), the rest as it is. */
+const inNumbers = <T extends object>(row: T) =>
+  Object.fromEntries(
+    Object.entries(row).map(([key, value]) => [key, typeof value === 'bigint' ? centsNumber(value) : value]),
+  ) as { [K in keyof T]: T[K] extends bigint ? number : T[K] extends bigint | null ? number | null : T[K] };
+
 const ONE: Exact = [1n, 1n];
 /** A share of an amount in cents, rounded once. */
 const shareOf = (share: Exact, cents: Cents) => roundDiv(cents * share[0], share[1]);
@@ -321,7 +328,6 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
   let base = { instrument: 0n, excluded: 0n, designated: 0n, designatedExcluded: 0n };
   let [designatedSoFar, designatedExcludedSoFar] = [0n, 0n];
   let [deferred, reserve, costReserve, amortisedSoFar, carrying, deskSettled] = [0n, 0n, 0n, 0n, 0n, 0n];
-  const changes: Array<[number, number]> = [];
   const moments = regressionMoments();
   let next = 0;
   const rows = [];
@@ -345,10 +351,7 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
     const designatedNow = base.designated + shareSince('instrument', base.instrument);
     const designatedExcludedNow = base.designatedExcluded + shareSince('excluded', base.excluded);
     const designatedMove = hedging ? designatedNow - designatedSoFar : 0n;
-    if (hedging) {
-      changes.push([Number(itemMove) / 100, Number(designatedMove) / 100]);
-      moments.add(changes.at(-1)!);
-    }
+    if (hedging) moments.add([Number(itemMove) / 100, Number(designatedMove) / 100]);
     const cumulativeRatio = ratioOf(-designatedNow, values.hedgedItem);
     const periodRatio = ratioOf(-designatedMove, itemMove);
     const fit = hedging && rules.method === 'regression' ? moments.regress() : null;
@@ -359,7 +362,7 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
         : rules.method === 'regression'
           ? fit && -fit.slope
           : cumulativeRatio;
-    const test = hedging ? judge(rules.framework, rules.method, ratio, fit, changes.length) : null;
+    const test = hedging ? judge(rules.framework, rules.method, ratio, fit, moments.count()) : null;
     const fails = test?.fails === true;
     // A failed test ends hedge accounting from the last period end it was met: this period's change is not deferred.
     const accounted = hedging && !fails;
@@ -444,71 +447,56 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
         ? values.itemAtSpot
         : null;
     previous = values;
-    rows.push({
+    const row = {
       period_end: values.end,
       status,
       events: todays.map(({ type, date, reason }) => ({ type, date, ...(reason !== undefined && { reason }) })),
-      instrument_change: centsNumber(designatedNow),
-      hedged_item_change: centsNumber(values.hedgedItem),
+      instrument_change: designatedNow,
+      hedged_item_change: values.hedgedItem,
       /** The designated share of the instrument in this period. */
       designated_share: exactText(share),
       /** The offset ratio the method reads: -instrument / hedged item (1 is a perfect offset). */
       ratio,
       ratio_cumulative: cumulativeRatio,
       ratio_period: periodRatio,
-      regression: rules.method === 'regression' ? (fit ?? { n: changes.length, judged: false }) : null,
+      regression: rules.method === 'regression' ? (fit ?? { n: moments.count(), judged: false }) : null,
       /** IFRS 9 6.5.11(a): the lower, in absolute amounts, of the instrument's and the hedged item's cumulative change. */
-      lower_of: centsNumber(lowerOf(designatedNow, values.hedgedItem)),
-      effective: centsNumber(effective),
-      ineffective: centsNumber(ineffective),
+      lower_of: lowerOf(designatedNow, values.hedgedItem),
+      effective,
+      ineffective,
       /** Changes of the instrument not designated: its undesignated share, and all of it once hedge accounting ended. */
-      undesignated: centsNumber(undesignated),
-      excluded: centsNumber(excludedDesignated),
+      undesignated,
+      excluded: excludedDesignated,
       /** Where the period's excluded part went: its reserve (less what is amortised) or profit or loss. */
       excluded_to: toReserve ? 'cost_of_hedging_reserve' : 'pnl',
-      excluded_to_pnl: centsNumber(excludedToPnl),
-      cost_of_hedging_open: centsNumber(costOpen),
-      cost_of_hedging_movement: centsNumber(costMovement),
-      cost_of_hedging_reclassified: centsNumber(costReclassified),
-      cost_of_hedging_close: centsNumber(costReserve),
-      fees: centsNumber(feesMove),
-      reserve_open: centsNumber(reserveOpen),
-      reserve_close: centsNumber(reserve),
-      reclassified: centsNumber(reclassified),
+      excluded_to_pnl: excludedToPnl,
+      cost_of_hedging_open: costOpen,
+      cost_of_hedging_movement: costMovement,
+      cost_of_hedging_reclassified: costReclassified,
+      cost_of_hedging_close: costReserve,
+      fees: feesMove,
+      reserve_open: reserveOpen,
+      reserve_close: reserve,
+      reclassified,
       /** Of what was reclassified, both reserves' release to profit or loss because the transaction is no longer expected. */
-      released_to_pnl: centsNumber(released + costReleased),
-      released_reserve: centsNumber(released),
+      released_to_pnl: released + costReleased,
+      released_reserve: released,
       /** The share of the hedged transaction still to happen. */
       transaction_remaining: Number(remaining[0]) / Number(remaining[1]),
-      remeasured: centsNumber(remeasuredMove),
-      settled: centsNumber(settledNow),
-      settled_delivered: grossSettlement ? centsNumber(values.delivered!) : null,
-      item_settled: itemSettled === null ? null : centsNumber(itemSettled),
-      instrument_carrying: centsNumber(carrying),
+      remeasured: remeasuredMove,
+      settled: settledNow,
+      settled_delivered: grossSettlement ? values.delivered! : null,
+      item_settled: itemSettled,
+      instrument_carrying: carrying,
       /** The pass line of the framework whose line it is; under IFRS 9 the ratio is a diagnostic. */
       line: test
         ? fails
           ? `${test.line} Hedge accounting ends from ${lastMet}, the last date the test was met: this period's whole change goes to profit or loss; the reserve stays until the transaction (${FRAMEWORK_RULES[rules.framework].cites.discontinuation}).`
           : test.line
         : 'Not designated in this period: no test.',
-      /** The amounts the entries post, as cents: never through a floating-point number. */
-      cents: {
-        effective,
-        ineffective,
-        undesignated,
-        excluded: excludedDesignated,
-        fees: feesMove,
-        excludedToPnl,
-        reclassified,
-        costReclassified,
-        released: released + costReleased,
-        releasedReserve: released,
-        remeasured: remeasuredMove,
-        settled: settledNow,
-        delivered: grossSettlement ? values.delivered! : null,
-        itemSettled: itemSettled ?? 0n,
-      },
-    });
+    };
+    // The amounts as JSON numbers; the entries post them as cents, never through a floating-point number.
+    rows.push({ ...inNumbers(row), cents: row });
   }
   return rows;
 }
@@ -661,15 +649,15 @@ export function periodEntries(
     undesignated,
     excluded,
     fees: feesMove,
-    excludedToPnl: amortisedToPnl,
+    excluded_to_pnl: amortisedToPnl,
     reclassified,
-    costReclassified,
-    released,
-    releasedReserve,
+    cost_of_hedging_reclassified: costReclassified,
+    released_to_pnl: released,
+    released_reserve: releasedReserve,
     remeasured,
     settled,
-    delivered,
-    itemSettled,
+    settled_delivered: delivered,
+    item_settled: itemSettled,
   } = result.cents;
   const toReserve = result.excluded_to === 'cost_of_hedging_reserve';
   // Each entry's lines, by role, in order.
@@ -696,7 +684,10 @@ export function periodEntries(
       cost_of_hedging_reserve: released - releasedReserve,
       reserve_release: -released,
     },
-    'the hedged item settled in its currency': { foreign_currency: itemSettled, hedged_item: -itemSettled },
+    'the hedged item settled in its currency': {
+      foreign_currency: itemSettled ?? 0n,
+      hedged_item: -(itemSettled ?? 0n),
+    },
     'settlement of the hedging instrument':
       delivered === null
         ? { cash: settled, hedging_instrument: -settled }

@@ -752,8 +752,8 @@ export async function compute(
       if (settledOn === undefined || end <= settledOn) used.set(end, rateOn(rel, market, end, option));
     return valuesAt(ends, settledOn, (end) => valueAt(used.get(end)!));
   };
-  const amount = exact(rel.hedged_item.amount)!;
-  const { instrument } = rel;
+  const { instrument, hedged_item: item } = rel;
+  const amount = exact(item.amount)!;
   let periods: PeriodValues[];
   let spread: RelationshipRules['amortisation'];
   let desk: Awaited<ReturnType<typeof deskHedges>> | undefined;
@@ -762,7 +762,7 @@ export async function compute(
   // in another.
   const termsOf = (notional: Exact, currency: string, maturity: string | null, market: string | null) => ({
     amount:
-      currency === rel.hedged_item.currency
+      currency === item.currency
         ? notional
         : inFunctional(notional, start.spot, { functionalPerForeign: !quote.functionalPerForeign }),
     currency,
@@ -787,7 +787,7 @@ export async function compute(
       if (
         rel.designation === 'spot' &&
         rel.excluded !== 'pnl' &&
-        (rel.hedged_item.kind === 'recognised' || rel.excluded === 'amortised')
+        (item.kind === 'recognised' || rel.excluded === 'amortised')
       )
         spread = { total: forwardPoints(terms, quote, start), from: rel.designated_at, to: instrument.maturity };
       instrumentTerms = termsOf(terms.notional, instrument.currency, instrument.maturity, rel.market);
@@ -816,18 +816,13 @@ export async function compute(
     results: rollForward(periods, rulesOf(designation, spread)),
     rates: used,
     hedgeIds: desk?.hedges.map((hedge) => hedge.id) ?? [],
-    closedEarly: desk?.earlyClosed.filter((hedge) => hedge.closed < rel.hedged_item.expected_date) ?? [],
+    closedEarly: desk?.earlyClosed.filter((hedge) => hedge.closed < item.expected_date) ?? [],
     currency: functionalCurrency(rel, market!.quote),
     ...(rel.method === 'critical_terms' && {
       criticalTerms: criticalTerms({
         instrument: instrumentTerms,
         ratio: exact(rel.ratio)!,
-        item: {
-          amount,
-          currency: rel.hedged_item.currency,
-          expectedDate: rel.hedged_item.expected_date,
-          market: rel.market,
-        },
+        item: { amount, currency: item.currency, expectedDate: item.expected_date, market: rel.market },
       }),
     }),
   };
