@@ -64,13 +64,7 @@ export interface Designation {
   failed?: Array<{ date: string; line: string }>;
 }
 
-export interface HeldHedge {
-  id: string;
-  side: string;
-  notional_usd: string;
-  entry_rate: string | null;
-  maturity: string | null;
-}
+export type HeldHedge = Awaited<ReturnType<typeof referenceHedges>>['held'][number];
 
 interface MarketRates {
   quote: string;
@@ -186,9 +180,13 @@ export function quoteFor(relationship: Relationship, quote: string): Quote {
 
 // ---- Designation and events ----
 
-/** The hedges carrying `reference` (`all`), and of them those the side model holds live (`live`): a filled one the
- * history lists closed is not (a server may leave an early-closed hedge `filled`), the history read only then, up to
- * the last of them. */
+/** A hedge's maturity as a UTC day, where its record gives one. */
+const maturityDay = (hedge: { maturity_at?: unknown }) =>
+  typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null;
+
+/** The hedges carrying `reference` (`all` counts them), and of them those the side model holds live (`held`): a
+ * filled one the history lists closed is not (a server may leave an early-closed hedge `filled`), the history read only
+ * then, up to the last of them. */
 async function referenceHedges(client: HedgeClient, reference: string) {
   const deal = await readDeal(client, reference);
   if (deal.error !== undefined) throw deal.error;
@@ -208,9 +206,9 @@ async function referenceHedges(client: HedgeClient, reference: string) {
     side: hedge.side,
     notional_usd: String(hedge.notional_usd),
     entry_rate: hedge.struck_rate == null ? null : String(hedge.struck_rate),
-    maturity: typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null,
+    maturity: maturityDay(hedge),
   }));
-  return { live: held.length, all: deal.hedges.length, held };
+  return { all: deal.hedges.length, held };
 }
 
 /** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash;
@@ -234,7 +232,7 @@ export async function designate(
         throw new UsageError(
           `instrument.references: no hedge carries ${reference}; expected references your hedges carry (see hedge hedges --ref ${reference}).`,
         );
-      if (found.live === 0 && recordedLate === undefined)
+      if (!found.held.length && recordedLate === undefined)
         throw new UsageError(
           `instrument.references: every hedge carrying ${reference} is already closed; a designation names hedges still held, or give --recorded-late REASON.`,
         );
@@ -702,7 +700,7 @@ async function deskHedges(client: HedgeClient, references: readonly string[]) {
   for (const hedge of new Map(deals.flatMap((deal) => deal.live(ended).map((h) => [h.id, h] as const))).values()) {
     live.notionalUsd += readNumber(hedge.notional_usd) ?? 0;
     live.markets.add(hedge.market);
-    const maturity = typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null;
+    const maturity = maturityDay(hedge);
     if (maturity !== null && maturity > (live.maturity ?? '')) live.maturity = maturity;
   }
   return { hedges, live, earlyClosed };
