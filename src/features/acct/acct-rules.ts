@@ -398,44 +398,47 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
     let grossSettlement = false;
     const happened: string[] = fails ? ['failed'] : [];
     if (fails) hedging = false;
+    // Each reserve's `part` reclassified; what was reclassified.
+    const reclassify = (part: Exact) => {
+      const [now, costNow] = [shareOf(part, reserve), shareOf(part, costReserve)];
+      reclassified += now;
+      costReclassified += costNow;
+      reserve -= now;
+      costReserve -= costNow;
+      return [now, costNow];
+    };
     for (const event of todays) {
       happened.push(event.type);
-      if (event.type === 'rebalanced' && hedging) {
-        base = {
-          instrument: values.instrument,
-          excluded: values.excluded,
-          designated: designatedNow,
-          designatedExcluded: designatedExcludedNow,
-        };
-        share = event.ratio ?? share;
-      } else if (event.type === 'occurred') {
-        hedging = false;
+      if (event.type === 'rebalanced') {
+        if (hedging) {
+          base = {
+            instrument: values.instrument,
+            excluded: values.excluded,
+            designated: designatedNow,
+            designatedExcluded: designatedExcludedNow,
+          };
+          share = event.ratio ?? share;
+        }
+        continue;
+      }
+      hedging = false;
+      if (event.type === 'occurred') {
         // The share of what is left that happens now (all of it without a share).
         const portion = event.share ? div(event.share, remaining) : ONE;
         const part = portion[0] >= portion[1] ? ONE : portion;
-        const [now, costNow] = [shareOf(part, reserve), shareOf(part, costReserve)];
-        reclassified += now;
-        costReclassified += costNow;
-        reserve -= now;
-        costReserve -= costNow;
+        reclassify(part);
         remaining = part === ONE ? [0n, 1n] : sub(remaining, event.share!);
       } else if (event.type === 'de-designated') {
-        hedging = false;
         if (event.stillExpected === false) {
-          [released, costReleased] = [reserve, costReserve];
-          reclassified += released;
-          costReclassified += costReleased;
-          [reserve, costReserve] = [0n, 0n];
+          [released, costReleased] = reclassify(ONE);
           remaining = [0n, 1n];
         }
-      } else if (event.type === 'terminated' || event.type === 'settled') {
-        hedging = false;
-        if (held) {
-          // The derivative taken off the books against cash (with the currency it delivers at maturity).
-          settledNow += carrying - settledNow;
-          grossSettlement = event.type === 'settled' && values.delivered !== undefined;
-          held = false;
-        }
+      } else if (held) {
+        // Terminated or settled: the derivative taken off the books against cash (with the currency it delivers at
+        // maturity).
+        settledNow += carrying - settledNow;
+        grossSettlement = event.type === 'settled' && values.delivered !== undefined;
+        held = false;
       }
     }
     carrying -= settledNow;
