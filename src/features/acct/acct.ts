@@ -90,7 +90,7 @@ export function recorded(records: readonly AcctRecord[]) {
   const closes: Close[] = [];
   for (const record of records) {
     const body = record.body as Record<string, never>;
-    if (record.kind === 'close') closes.push(record.body as unknown as Close);
+    if (record.kind === 'close') closes.push(body as never);
     else if (record.kind === 'designation')
       relationships.set(body.relationship['id'], {
         relationship: body.relationship,
@@ -103,24 +103,21 @@ export function recorded(records: readonly AcctRecord[]) {
       });
     else if (record.kind === 'event') {
       const designation = relationships.get(body.relationship_id);
-      designation?.events.push(record.body as never);
-      if (designation) events.set(record.seq, { designation, event: record.body as never });
-    } else if (record.kind === 'rates') {
+      if (designation) {
+        designation.events.push(body as never);
+        events.set(record.seq, { designation, event: body as never });
+      }
+    } else if (record.kind === 'rates' || body.of === 'rates') {
+      // A correction stands in for what it corrects from then on; the record it corrects stays as it was.
       const market = rates.get(body.market) ?? { quote: body.quote, rows: new Map() };
       for (const row of body.rows as Array<Record<string, string>>) market.rows.set(row.date, rateRow(row));
       rates.set(body.market, market);
-    } else if (record.kind === 'correction') {
-      // A correction stands in for what it corrects from then on; the record it corrects stays as it was.
-      if (body.of === 'rates')
-        for (const row of body.rows as Array<Record<string, string>>)
-          rates.get(body.market)?.rows.set(row.date, rateRow(row));
-      else {
-        const at = events.get(body.record);
-        if (at) {
-          const list = at.designation.events;
-          list[list.indexOf(at.event)] = at.event = body.event;
-          list.sort((a, b) => a.date.localeCompare(b.date));
-        }
+    } else {
+      const at = events.get(body.record);
+      if (at) {
+        const list = at.designation.events;
+        list[list.indexOf(at.event)] = at.event = body.event;
+        list.sort((a, b) => a.date.localeCompare(b.date));
       }
     }
   }
@@ -475,6 +472,8 @@ export function lifeOf({ relationship: rel, events }: Designation) {
   return {
     events: rules,
     settledOn,
+    /** Whether the instrument is held on `date` (settled on it at the earliest). */
+    held: (date: string) => settledOn === undefined || date <= settledOn,
     doneOn,
     endedOn: ending?.date,
     endedBy: ending?.type,
@@ -539,9 +538,7 @@ function sameRate(earlier: RateRow, later: RateRow) {
 function periodEnds(designation: Designation, until: string, rateDates: Iterable<string>) {
   const life = lifeOf(designation);
   const last = life.finishedOn && life.finishedOn < until ? life.finishedOn : until;
-  const valued = [...rateDates].filter(
-    (date) => date < last && (life.settledOn === undefined || date <= life.settledOn),
-  );
+  const valued = [...rateDates].filter((date) => date < last && life.held(date));
   const events = life.events.map((event) => event.date).filter((date) => date < last);
   return [...new Set([...valued, ...events, last])]
     .filter((date) => date > designation.relationship.designated_at)
@@ -576,13 +573,11 @@ const EVENT_WORDS: Record<RuleEvent['type'], string> = {
  * (no rate is asked for). */
 function valuesAt(
   ends: readonly string[],
-  settledOn: string | undefined,
+  held: (date: string) => boolean,
   valueAt: (end: string) => Omit<PeriodValues, 'end'>,
 ) {
   let last: PeriodValues | undefined;
-  return ends.map(
-    (end) => (last = settledOn !== undefined && end > settledOn && last ? { ...last, end } : { end, ...valueAt(end) }),
-  );
+  return ends.map((end) => (last = !held(end) && last ? { ...last, end } : { end, ...valueAt(end) }));
 }
 
 /** The relationship's periods from a values file up to `until`: one a date of the file, and each event's date, whose
@@ -596,10 +591,7 @@ export function fromValues(designation: Designation, lines: readonly ValueLine[]
     );
   const life = lifeOf(designation);
   const byDate = new Map(lines.map((line) => [line.date, line]));
-  const missing = life.events.find(
-    (event) =>
-      event.date <= until && (life.settledOn === undefined || event.date <= life.settledOn) && !byDate.has(event.date),
-  );
+  const missing = life.events.find((event) => event.date <= until && life.held(event.date) && !byDate.has(event.date));
   if (missing)
     throw new UsageError(
       `--values: no row for ${missing.date}, the day ${EVENT_WORDS[missing.type]}; an event's date needs the values on it.`,
@@ -607,7 +599,7 @@ export function fromValues(designation: Designation, lines: readonly ValueLine[]
   const ends = periodEnds(designation, until, byDate.keys()).filter(
     (end) => byDate.has(end) || life.events.some((e) => e.date === end),
   );
-  const periods = valuesAt(ends, life.settledOn, (end) => {
+  const periods = valuesAt(ends, life.held, (end) => {
     const line = byDate.get(end)!;
     return {
       instrument: cents(line.instrument_value),
@@ -741,14 +733,13 @@ export async function compute(
   const start = rateOn(rel, market, rel.designated_at, option);
   const quote = quoteFor(rel, market!.quote);
   const used = new Map<string, RateRow>();
-  const { settledOn } = lifeOf(designation);
+  const { held } = lifeOf(designation);
   // Each period end up to `last` valued at its rate (every one read before any is valued); none after the
   // instrument is settled, whose values are carried.
   const valued = (last: string, valueAt: (at: RateRow) => Omit<PeriodValues, 'end'>) => {
     const ends = periodEnds(designation, last, market!.rows.keys());
-    for (const end of ends)
-      if (settledOn === undefined || end <= settledOn) used.set(end, rateOn(rel, market, end, option));
-    return valuesAt(ends, settledOn, (end) => valueAt(used.get(end)!));
+    for (const end of ends) if (held(end)) used.set(end, rateOn(rel, market, end, option));
+    return valuesAt(ends, held, (end) => valueAt(used.get(end)!));
   };
   const { instrument, hedged_item: item } = rel;
   const amount = exact(item.amount)!;
