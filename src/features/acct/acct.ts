@@ -374,14 +374,17 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
     const life = lifeOf(before);
     const said = (what: string) =>
       `id: ${event.relationship_id} ${what}; a relationship is never edited: correct an event with --correct RECORD --reason TEXT.`;
-    const endedBy = (date: string) => life.endedOn !== undefined && life.endedOn <= date;
     if (event.type === 'occurred' && life.doneOn)
       throw new UsageError(said(`already ended: no transaction is left to happen (all of it by ${life.doneOn})`));
     if (event.type === 'rebalanced' && !FRAMEWORK_RULES[rel.framework].rebalancing)
       throw new UsageError(
         `--rebalance: ${FRAMEWORK_RULES[rel.framework].name} has no rebalancing; de-designate and designate anew.`,
       );
-    if ((event.type === 'de-designated' || event.type === 'rebalanced') && endedBy(event.date))
+    if (
+      (event.type === 'de-designated' || event.type === 'rebalanced') &&
+      life.endedOn !== undefined &&
+      life.endedOn <= event.date
+    )
       throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
     if (
       (event.type === 'rebalanced' || event.type === 'terminated') &&
@@ -644,7 +647,8 @@ async function deskHedges(client: HedgeClient, references: readonly string[]) {
   const num = (value: number | undefined) => (value === undefined ? undefined : exactNumber(value));
   const hedges: DeskHedge[] = [];
   const unreadable: string[] = [];
-  const records = new Map(deals.flatMap((deal) => deal.hedges.map((hedge) => [hedge.id, hedge] as const)));
+  const byId = <H extends { id: string }>(list: H[]) => new Map(list.map((hedge) => [hedge.id, hedge]));
+  const records = byId(deals.flatMap((deal) => deal.hedges));
   for (const id of new Set([...records.keys(), ...closed.keys()])) {
     const record = records.get(id);
     const done = closed.get(id);
@@ -689,7 +693,7 @@ async function deskHedges(client: HedgeClient, references: readonly string[]) {
   // The live hedges' terms, for a critical-terms comparison: their notional, last maturity and markets.
   const live = { notionalUsd: 0, maturity: null as string | null, markets: new Set<string>() };
   const ended = new Set(closed.keys());
-  for (const hedge of new Map(deals.flatMap((deal) => deal.live(ended).map((h) => [h.id, h] as const))).values()) {
+  for (const hedge of byId(deals.flatMap((deal) => deal.live(ended))).values()) {
     live.notionalUsd += readNumber(hedge.notional_usd) ?? 0;
     live.markets.add(hedge.market);
     const maturity = maturityDay(hedge);
