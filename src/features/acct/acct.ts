@@ -430,8 +430,7 @@ export async function recordClose(ctx: AcctPorts, close: Close) {
 
 /** The books' today: the server's, learned from its answers, where a relationship is of the desk's hedges; else this
  * machine's. */
-export async function booksToday(ctx: AcctPorts) {
-  const { relationships } = await readState(ctx);
+export async function booksToday(ctx: AcctPorts, { relationships }: Recorded) {
   if (![...relationships.values()].some(({ relationship }) => 'references' in relationship.instrument))
     return todayOf(ctx.clock.now());
   // One read teaches the server's time.

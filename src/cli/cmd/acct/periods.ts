@@ -187,9 +187,10 @@ async function booksFor(
   id: string | undefined,
   values: string | undefined,
   range: ReturnType<typeof rangeOf>,
+  state?: Recorded,
 ) {
   const { from = '', to: until } = range;
-  const state = await readState(ctx);
+  state ??= await readState(ctx);
   const closes = values === undefined ? state.closes : [];
   const chosen = (row: Row) => id === undefined || row.relationship_id === id;
   const books = (rows: (kind: (typeof BOOKS)[number]) => Row[]) =>
@@ -358,16 +359,23 @@ export const close = {
   async run(ctx: Options & Pick<CommandContext, 'clock'>, { options }: In<'ACCT_CLOSE'>) {
     const period = parsePeriod(options.period);
     const name = options.period!.trim().toUpperCase();
-    const overlapping = overlappingClose((await readState(ctx)).closes, period);
+    const state = await readState(ctx);
+    const overlapping = overlappingClose(state.closes, period);
     if (overlapping)
       throw new UsageError(
         `--period: ${overlapping.period} is closed already (${overlapping.from} to ${overlapping.to}); a closed period never changes: what changes in it later posts adjusting entries in the first open period.`,
       );
-    const today = await booksToday(ctx);
+    const today = await booksToday(ctx, state);
     if (period.to >= today)
       throw new UsageError(`--period: ${name} has not ended (today is ${today}); close it after ${period.to}.`);
     // Every relationship valued up to the period's end: a missing rate is refused naming its date.
-    const { test, reserve, journal } = await booksFor(ctx, undefined, undefined, { ...period, option: '--period' });
+    const { test, reserve, journal } = await booksFor(
+      ctx,
+      undefined,
+      undefined,
+      { ...period, option: '--period' },
+      state,
+    );
     await recordClose(ctx, { period: name, ...period, test, reserve, journal });
     sayAdjustments(ctx, journal);
     const summary = { period: name, ...period, period_ends: test.length, journal_lines: journal.length };
