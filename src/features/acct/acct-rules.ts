@@ -223,43 +223,52 @@ function fitOf(n: number, mx: number, my: number, sxx: number, sxy: number, syy:
   ];
   return { n, slope, intercept, r2, t, f: t * t, t_critical: critical, criteria, met: criteria.every((c) => c.met) };
 }
-type Fit = NonNullable<ReturnType<typeof regression>>;
 
 const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
 
-/** What the period's test says under the framework, and whether it ends hedge accounting (IAS 39 and ASC 815 only). */
+/** The period's offset ratio as the method reads it (a regression's: minus its slope), what the test says of it under
+ * the framework, and whether it ends hedge accounting (IAS 39 and ASC 815 only). */
 function judge(
-  framework: Framework,
-  method: RelationshipRules['method'],
-  ratio: number | null,
-  fit: Fit | null,
-  n: number,
+  { framework, method }: RelationshipRules,
+  moments: ReturnType<typeof regressionMoments>,
+  cumulative: number | null,
+  period: number | null,
 ) {
   const rules = FRAMEWORK_RULES[framework];
   const line = rules.brightLine;
   const label = line ? `${rules.name}` : `${rules.name} diagnostic`;
   if (method === 'regression') {
+    const [fit, n] = [moments.regress(), moments.count()];
     const said = 'regression of the instrument’s period changes on the hedged item’s';
     if (!fit)
       return {
+        ratio: null,
+        fit,
         line: `${label}: ${said}: ${n} period change${n === 1 ? '' : 's'}, fewer than the ${REGRESSION_MIN_N} it needs (or no change in the hedged item): not judged.`,
         fails: false,
       };
     const each = fit.criteria.map((c) => `${c.criterion} ${c.met ? 'met' : 'not met'}`).join('; ');
     return {
+      ratio: -fit.slope,
+      fit,
       line: `${label}: ${said}: ${each}${line ? (fit.met ? '.' : ': the test fails.') : '; IFRS 9 has no pass line (6.4.1(c)).'}`,
       fails: line !== null && !fit.met,
     };
   }
+  const [ratio, fit] = [method === 'dollar_offset_period' ? period : cumulative, null];
   if (!line)
     return {
+      ratio,
+      fit,
       line: 'IFRS 9: no pass line; the ratio is a diagnostic of the economic relationship (6.4.1(c)).',
       fails: false,
     };
   if (ratio === null)
-    return { line: `${rules.name} 80–125 %: not measurable (no change in the hedged item).`, fails: false };
+    return { ratio, fit, line: `${rules.name} 80–125 %: not measurable (no change in the hedged item).`, fails: false };
   const inside = ratio >= line[0] && ratio <= line[1];
   return {
+    ratio,
+    fit,
     line: `${rules.name} 80–125 %: ${percent(ratio)} is ${inside ? 'inside' : 'outside'} the line.`,
     fails: !inside,
   };
@@ -354,15 +363,7 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
     if (hedging) moments.add([Number(itemMove) / 100, Number(designatedMove) / 100]);
     const cumulativeRatio = ratioOf(-designatedNow, values.hedgedItem);
     const periodRatio = ratioOf(-designatedMove, itemMove);
-    const fit = hedging && rules.method === 'regression' ? moments.regress() : null;
-    const ratio = !hedging
-      ? null
-      : rules.method === 'dollar_offset_period'
-        ? periodRatio
-        : rules.method === 'regression'
-          ? fit && -fit.slope
-          : cumulativeRatio;
-    const test = hedging ? judge(rules.framework, rules.method, ratio, fit, moments.count()) : null;
+    const test = hedging ? judge(rules, moments, cumulativeRatio, periodRatio) : null;
     const fails = test?.fails === true;
     // A failed test ends hedge accounting from the last period end it was met: this period's change is not deferred.
     const accounted = hedging && !fails;
@@ -459,10 +460,10 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
       /** The designated share of the instrument in this period. */
       designated_share: exactText(share),
       /** The offset ratio the method reads: -instrument / hedged item (1 is a perfect offset). */
-      ratio,
+      ratio: test && test.ratio,
       ratio_cumulative: cumulativeRatio,
       ratio_period: periodRatio,
-      regression: rules.method === 'regression' ? (fit ?? { n: moments.count(), judged: false }) : null,
+      regression: rules.method === 'regression' ? (test?.fit ?? { n: moments.count(), judged: false }) : null,
       /** IFRS 9 6.5.11(a): the lower, in absolute amounts, of the instrument's and the hedged item's cumulative change. */
       lower_of: lowerOf(designatedNow, values.hedgedItem),
       effective,
