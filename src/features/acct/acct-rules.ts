@@ -17,6 +17,7 @@ import {
   type Cents,
   type Exact,
 } from './acct-money.js';
+import { plural } from '../../core/number-format.js';
 
 export const FRAMEWORKS = ['ifrs9', 'ias39', 'asc815'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
@@ -244,7 +245,7 @@ function judge(
       return {
         ratio: null,
         fit,
-        line: `${label}: ${said}: ${n} period change${n === 1 ? '' : 's'}, fewer than the ${REGRESSION_MIN_N} it needs (or no change in the hedged item): not judged.`,
+        line: `${label}: ${said}: ${plural(n, 'period change')}, fewer than the ${REGRESSION_MIN_N} it needs (or no change in the hedged item): not judged.`,
         fails: false,
       };
     const each = fit.criteria.map((c) => `${c.criterion} ${c.met ? 'met' : 'not met'}`).join('; ');

@@ -174,12 +174,6 @@ function rangeOf(options: { period?: string; asOf?: string }) {
   return { from: period?.from, to: period?.to ?? options.asOf, option: period && `--period ${options.period}` };
 }
 
-const BOOKS = [
-  ['test', 'period_end'],
-  ['reserve', 'period_end'],
-  ['journal', 'date'],
-] as const;
-
 /** The books over `range`: a closed period's rows as it was closed; the rest computed, with an adjusting entry in the
  * first open period for whatever has changed since in a closed one (a late rate, an event). */
 async function booksFor(
@@ -193,18 +187,22 @@ async function booksFor(
   state ??= await readState(ctx);
   const closes = values === undefined ? state.closes : [];
   const chosen = (row: Row) => id === undefined || row.relationship_id === id;
-  const books = (rows: (kind: (typeof BOOKS)[number]) => Row[]) =>
-    Object.fromEntries(BOOKS.map((book) => [book[0], rows(book)])) as Record<'test' | 'reserve' | 'journal', Row[]>;
+  // Each of the books, by the key its rows are dated by.
+  const books = (rows: (kind: 'test' | 'reserve' | 'journal', date: string) => Row[]) => ({
+    test: rows('test', 'period_end'),
+    reserve: rows('reserve', 'period_end'),
+    journal: rows('journal', 'date'),
+  });
   // A period asked for that is closed whole: its rows as closed, nothing computed.
   const whole = closes.find((close) => close.from === from && close.to === until);
-  if (whole) return { ...books(([kind]) => whole[kind].filter(chosen)), state, computed: undefined };
+  if (whole) return { ...books((kind) => whole[kind].filter(chosen)), state, computed: undefined };
   const computed = await computeAll(ctx, state, id, values, until, range.option);
   const fresh = booksOf(computed);
   fresh.journal.push(...adjustments(closes, fresh.journal, chosen));
   const closedOn = (date: unknown) => closes.some((close) => String(date) >= close.from && String(date) <= close.to);
   const within = (date: unknown) => String(date) >= from && (until === undefined || String(date) <= until);
   // Closed rows first, then the open ones, each in date order (a sort keeps the order of a date's rows).
-  const merged = books(([kind, date]) =>
+  const merged = books((kind, date) =>
     [...closes.flatMap((close) => close[kind].filter(chosen)), ...fresh[kind].filter((row) => !closedOn(row[date]))]
       .filter((row) => within(row[date]))
       .sort((a, b) => String(a[date]).localeCompare(String(b[date]))),
