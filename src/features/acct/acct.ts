@@ -138,14 +138,16 @@ export const readState = async (ctx: Parameters<typeof readRecords>[0]) => recor
 export const overlappingClose = (closes: readonly Close[], period: { from: string; to: string }) =>
   closes.find((each) => each.from <= period.to && each.to >= period.from);
 
+/** A decimal given as text, exactly; none for none (or an empty cell). */
+const exactOf = (text: string | undefined) => (text ? exact(text) : undefined);
+
 function rateRow(row: Record<string, string>): RateRow {
-  const read = (text: string | undefined) => (text ? exact(text) : undefined);
   const carry = row.carry as unknown as Record<string, string> | undefined;
   return {
     date: row.date,
     spot: exact(row.spot)!,
-    forward: read(row.forward),
-    discountFactor: read(row.discount_factor),
+    forward: exactOf(row.forward),
+    discountFactor: exactOf(row.discount_factor),
     source: row.source,
     ...(row.at && { at: row.at }),
     ...(carry && { carry: new Map(Object.entries(carry).map(([id, text]) => [id, exact(text)!])) }),
@@ -448,11 +450,10 @@ export function lifeOf({ relationship: rel, events }: Designation) {
   const rules: RuleEvent[] = events.map((event) => ({
     type: event.type,
     date: event.date,
-    ...(event.reason !== undefined && { reason: event.reason }),
-    ...(event.still_expected !== undefined && { stillExpected: event.still_expected }),
-    ...(event.ratio !== undefined && { ratio: exact(event.ratio)! }),
-    ...(event.share !== undefined && { share: exact(event.share)! }),
-    ...(event.amount !== undefined && { share: div(exact(event.amount)!, whole) }),
+    reason: event.reason,
+    stillExpected: event.still_expected,
+    ratio: exactOf(event.ratio),
+    share: event.amount === undefined ? exactOf(event.share) : div(exact(event.amount)!, whole),
   }));
   const terminated = events.find((event) => event.type === 'terminated')?.date;
   const maturity = 'maturity' in rel.instrument ? rel.instrument.maturity : undefined;
@@ -670,9 +671,9 @@ async function deskHedges(client: HedgeClient, references: readonly string[]) {
       ...(done && {
         closed: {
           atMs: ms(done.closedAt),
-          gross: num(done.grossPnlUsd) ?? [0n, 1n],
-          carry: num(done.carryUsd) ?? [0n, 1n],
-          fees: num(done.feesUsd) ?? [0n, 1n],
+          gross: exactNumber(done.grossPnlUsd ?? 0),
+          carry: exactNumber(done.carryUsd ?? 0),
+          fees: exactNumber(done.feesUsd ?? 0),
         },
       }),
     });
