@@ -557,7 +557,7 @@ export function rulesOf(designation: Designation, amortisation?: RelationshipRul
     kind: rel.hedged_item.kind,
     designatedAt: rel.designated_at,
     ratio: exact(rel.ratio)!,
-    ...(amortisation && { amortisation: { ...amortisation, basis: rel.amortisation ?? 'days' } }),
+    amortisation: amortisation && { ...amortisation, basis: rel.amortisation ?? 'days' },
     events: lifeOf(designation).events,
   };
 }
@@ -666,16 +666,14 @@ async function deskHedges(client: HedgeClient, references: readonly string[]) {
       id,
       side,
       notional,
-      ...(entry && { entry }),
+      entry,
       openedMs,
-      ...(done && {
-        closed: {
-          atMs: ms(done.closedAt),
-          gross: exactNumber(done.grossPnlUsd ?? 0),
-          carry: exactNumber(done.carryUsd ?? 0),
-          fees: exactNumber(done.feesUsd ?? 0),
-        },
-      }),
+      closed: done && {
+        atMs: ms(done.closedAt),
+        gross: exactNumber(done.grossPnlUsd ?? 0),
+        carry: exactNumber(done.carryUsd ?? 0),
+        fees: exactNumber(done.feesUsd ?? 0),
+      },
     });
   }
   // A hedge closed before its maturity and before the hedged item's date, with no hedge of the relationship opened on
