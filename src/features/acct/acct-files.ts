@@ -104,19 +104,10 @@ const RELATIONSHIP = z.strictObject({
 });
 export type Relationship = z.infer<typeof RELATIONSHIP>;
 
-/** The fields a file may leave out. */
-const OPTIONAL_FIELDS = new Set([
-  'on_occurrence',
-  'functional_currency',
-  'discount_hedged_item',
-  'amortisation',
-  'hedged_risk',
-  'ratio_basis',
-  'economic_relationship',
-  'credit_risk',
-  'prospective_assessment',
-]);
-const REQUIRED_FIELDS = Object.keys(RELATIONSHIP.shape).filter((key) => !OPTIONAL_FIELDS.has(key));
+/** The fields a file may not leave out. */
+const REQUIRED_FIELDS = Object.entries(RELATIONSHIP.shape).flatMap(([key, field]) =>
+  field instanceof z.ZodMiniOptional ? [] : [key],
+);
 
 /** The relationship a file holds, or the one line that says what is wrong with it. */
 export function parseRelationship(source: string): Relationship | string {
