@@ -1,6 +1,7 @@
 // What the accounts read from files: a hedging relationship (JSON), dated rates and fair values (CSV or JSON rows).
 // A problem names the field and what is allowed, never the value given.
 import * as z from 'zod/mini';
+import { UsageError } from '../../core/errors.js';
 import { readRowFile, type Field } from '../../core/row-file.js';
 import { jsonSyntaxWhere, numbersAsText, parseBoundedJson, readBoundedJson } from '../../core/security/json-keys.js';
 import { MAX_INPUT_FILE_BYTES } from '../../core/security/bounded-read.js';
@@ -10,12 +11,18 @@ import { amountAsDecimalText } from '../../core/input.js';
 import { NUMBERED_ROWS } from '../exposures/exposures-file.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-export const isDate = (text: string) => DATE.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
+const isDate = (text: string) => DATE.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
+const A_DATE = 'expected a date such as 2026-11-30 (YYYY-MM-DD)';
+
+/** The date an option gives, or the line refusing it. */
+export function parseDate(option: string, raw: string) {
+  if (!isDate(raw)) throw new UsageError(`${option}: ${A_DATE}.`);
+  return raw;
+}
 
 /** Text that matches `re`, else `message`. */
 const pattern = (re: RegExp, message: string) => z.string().check(z.regex(re, message));
-const date = (what: string) =>
-  z.string().check(z.refine(isDate, `${what}: expected a date such as 2026-11-30 (YYYY-MM-DD)`));
+const date = (what: string) => z.string().check(z.refine(isDate, `${what}: ${A_DATE}`));
 const text = z.string().check(z.minLength(1, 'expected some text'));
 /** A decimal as text; `amount`: written in the one grammar of an amount too (`30m`, `10_000`), read exactly. */
 const decimalText = (
@@ -97,19 +104,10 @@ const RELATIONSHIP = z.strictObject({
 });
 export type Relationship = z.infer<typeof RELATIONSHIP>;
 
-/** The fields a file may leave out. */
-const OPTIONAL_FIELDS = new Set([
-  'on_occurrence',
-  'functional_currency',
-  'discount_hedged_item',
-  'amortisation',
-  'hedged_risk',
-  'ratio_basis',
-  'economic_relationship',
-  'credit_risk',
-  'prospective_assessment',
-]);
-const REQUIRED_FIELDS = Object.keys(RELATIONSHIP.shape).filter((key) => !OPTIONAL_FIELDS.has(key));
+/** The fields a file may not leave out. */
+const REQUIRED_FIELDS = Object.entries(RELATIONSHIP.shape).flatMap(([key, field]) =>
+  field instanceof z.ZodMiniOptional ? [] : [key],
+);
 
 /** The relationship a file holds, or the one line that says what is wrong with it. */
 export function parseRelationship(source: string): Relationship | string {
@@ -119,7 +117,7 @@ export function parseRelationship(source: string): Relationship | string {
   if (plain.problem !== undefined && plain.syntax !== undefined)
     return `${plain.problem}: ${jsonSyntaxWhere(source, plain.syntax)}`;
   // Numbers read as the digits written: an amount is never a double first.
-  const read = readBoundedJson(numbersAsText(source), { maxBytes: MAX_INPUT_FILE_BYTES, maxDepth: 8 }, RELATIONSHIP);
+  const read = readBoundedJson(numbersAsText(source), bounds, RELATIONSHIP);
   // The checked value with its amounts as decimal text (a JSON number is read as the text it is written as).
   if (typeof read !== 'string') return RELATIONSHIP.parse(read);
   // A field left out reads better as what it is than as zod's "expected string, received undefined".
@@ -131,15 +129,13 @@ export function parseRelationship(source: string): Relationship | string {
 
 /** What a rate may be: a spot or forward price of a millionth to a thousand million units, a discount factor above 0 up to
  * 2 (the dearest negative rate stays below it); anything else cannot be a rate and would poison every period after. */
+const PRICE_RANGE = [
+  [1n, 1_000_000n],
+  [1_000_000_000n, 1n],
+] as const;
 const RATE_RANGE = {
-  spot: [
-    [1n, 1_000_000n],
-    [1_000_000_000n, 1n],
-  ],
-  forward: [
-    [1n, 1_000_000n],
-    [1_000_000_000n, 1n],
-  ],
+  spot: PRICE_RANGE,
+  forward: PRICE_RANGE,
   discount_factor: [
     [0n, 1n],
     [2n, 1n],
@@ -178,7 +174,7 @@ const decimalCell = (column: string, optional: boolean) => (raw: string | undefi
 };
 const dateCell = (raw: string | undefined) => {
   const value = raw?.trim() ?? '';
-  if (!isDate(value)) throw new Error('date: missing or not allowed; expected a date such as 2026-11-30 (YYYY-MM-DD).');
+  if (!isDate(value)) throw new Error(`date: missing or not allowed; ${A_DATE}.`);
   return value;
 };
 
@@ -203,6 +199,10 @@ function readDated<C extends string, T extends { date: string }>(
   );
   return 'problems' in read ? read : { rows: read.rows.toSorted((a, b) => a.date.localeCompare(b.date)) };
 }
+
+/** A file's problems, a line each: `line N: …`, or the file's own. */
+export const problemLines = (problems: ReadonlyArray<{ line: number; message: string }>) =>
+  problems.map((p) => (p.line ? `line ${p.line}: ${p.message}` : p.message));
 
 /** A market's rates: one row a date, each with its spot (a date without one is a gap), no other market's rows. */
 export function parseRatesFile(source: string, sourceName: string, market: string) {

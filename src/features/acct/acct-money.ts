@@ -43,8 +43,6 @@ export function roundDiv(numerator: bigint, denominator: bigint) {
 export type Cents = bigint;
 
 export const toCents = ([n, d]: Exact): Cents => roundDiv(n * 100n, d);
-/** A figure sent as a number, in cents (rounded once, from the digits it was written as). */
-export const numberCents = (value: number): Cents => toCents(exactNumber(value));
 
 /** An exact value over a power of ten as the decimal it was given as (10929/10000 → "1.0929"). */
 export function exactText([numerator, denominator]: Exact) {

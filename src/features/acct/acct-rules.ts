@@ -17,6 +17,7 @@ import {
   type Cents,
   type Exact,
 } from './acct-money.js';
+import { plural } from '../../core/number-format.js';
 
 export const FRAMEWORKS = ['ifrs9', 'ias39', 'asc815'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
@@ -198,6 +199,7 @@ export function regressionMoments() {
       syy += dy * (y - my);
     },
     regress: () => fitOf(n, mx, my, sxx, sxy, syy),
+    count: () => n,
   };
 }
 
@@ -222,43 +224,52 @@ function fitOf(n: number, mx: number, my: number, sxx: number, sxy: number, syy:
   ];
   return { n, slope, intercept, r2, t, f: t * t, t_critical: critical, criteria, met: criteria.every((c) => c.met) };
 }
-type Fit = NonNullable<ReturnType<typeof regression>>;
 
 const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
 
-/** What the period's test says under the framework, and whether it ends hedge accounting (IAS 39 and ASC 815 only). */
+/** The period's offset ratio as the method reads it (a regression's: minus its slope), what the test says of it under
+ * the framework, and whether it ends hedge accounting (IAS 39 and ASC 815 only). */
 function judge(
-  framework: Framework,
-  method: RelationshipRules['method'],
-  ratio: number | null,
-  fit: Fit | null,
-  n: number,
+  { framework, method }: RelationshipRules,
+  moments: ReturnType<typeof regressionMoments>,
+  cumulative: number | null,
+  period: number | null,
 ) {
   const rules = FRAMEWORK_RULES[framework];
   const line = rules.brightLine;
   const label = line ? `${rules.name}` : `${rules.name} diagnostic`;
   if (method === 'regression') {
+    const [fit, n] = [moments.regress(), moments.count()];
     const said = 'regression of the instrument’s period changes on the hedged item’s';
     if (!fit)
       return {
-        line: `${label}: ${said}: ${n} period change${n === 1 ? '' : 's'}, fewer than the ${REGRESSION_MIN_N} it needs (or no change in the hedged item): not judged.`,
+        ratio: null,
+        fit,
+        line: `${label}: ${said}: ${plural(n, 'period change')}, fewer than the ${REGRESSION_MIN_N} it needs (or no change in the hedged item): not judged.`,
         fails: false,
       };
     const each = fit.criteria.map((c) => `${c.criterion} ${c.met ? 'met' : 'not met'}`).join('; ');
     return {
+      ratio: -fit.slope,
+      fit,
       line: `${label}: ${said}: ${each}${line ? (fit.met ? '.' : ': the test fails.') : '; IFRS 9 has no pass line (6.4.1(c)).'}`,
       fails: line !== null && !fit.met,
     };
   }
+  const [ratio, fit] = [method === 'dollar_offset_period' ? period : cumulative, null];
   if (!line)
     return {
+      ratio,
+      fit,
       line: 'IFRS 9: no pass line; the ratio is a diagnostic of the economic relationship (6.4.1(c)).',
       fails: false,
     };
   if (ratio === null)
-    return { line: `${rules.name} 80–125 %: not measurable (no change in the hedged item).`, fails: false };
+    return { ratio, fit, line: `${rules.name} 80–125 %: not measurable (no change in the hedged item).`, fails: false };
   const inside = ratio >= line[0] && ratio <= line[1];
   return {
+    ratio,
+    fit,
     line: `${rules.name} 80–125 %: ${percent(ratio)} is ${inside ? 'inside' : 'outside'} the line.`,
     fails: !inside,
   };
@@ -301,6 +312,12 @@ function amortised(rules: RelationshipRules, end: string): Cents {
   return roundDiv(plan.total * n, d);
 }
 
+/** A row's amounts in cents as JSON numbers (exact to the cent as JSON writes them), the rest as it is. */
+const inNumbers = <T extends object>(row: T) =>
+  Object.fromEntries(
+    Object.entries(row).map(([key, value]) => [key, typeof value === 'bigint' ? centsNumber(value) : value]),
+  ) as { [K in keyof T]: T[K] extends bigint ? number : T[K] extends bigint | null ? number | null : T[K] };
+
 const ONE: Exact = [1n, 1n];
 /** A share of an amount in cents, rounded once. */
 const shareOf = (share: Exact, cents: Cents) => roundDiv(cents * share[0], share[1]);
@@ -321,7 +338,6 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
   let base = { instrument: 0n, excluded: 0n, designated: 0n, designatedExcluded: 0n };
   let [designatedSoFar, designatedExcludedSoFar] = [0n, 0n];
   let [deferred, reserve, costReserve, amortisedSoFar, carrying, deskSettled] = [0n, 0n, 0n, 0n, 0n, 0n];
-  const changes: Array<[number, number]> = [];
   const moments = regressionMoments();
   let next = 0;
   const rows = [];
@@ -345,21 +361,10 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
     const designatedNow = base.designated + shareSince('instrument', base.instrument);
     const designatedExcludedNow = base.designatedExcluded + shareSince('excluded', base.excluded);
     const designatedMove = hedging ? designatedNow - designatedSoFar : 0n;
-    if (hedging) {
-      changes.push([Number(itemMove) / 100, Number(designatedMove) / 100]);
-      moments.add(changes.at(-1)!);
-    }
+    if (hedging) moments.add([Number(itemMove) / 100, Number(designatedMove) / 100]);
     const cumulativeRatio = ratioOf(-designatedNow, values.hedgedItem);
     const periodRatio = ratioOf(-designatedMove, itemMove);
-    const fit = hedging && rules.method === 'regression' ? moments.regress() : null;
-    const ratio = !hedging
-      ? null
-      : rules.method === 'dollar_offset_period'
-        ? periodRatio
-        : rules.method === 'regression'
-          ? fit && -fit.slope
-          : cumulativeRatio;
-    const test = hedging ? judge(rules.framework, rules.method, ratio, fit, changes.length) : null;
+    const test = hedging ? judge(rules, moments, cumulativeRatio, periodRatio) : null;
     const fails = test?.fails === true;
     // A failed test ends hedge accounting from the last period end it was met: this period's change is not deferred.
     const accounted = hedging && !fails;
@@ -395,44 +400,47 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
     let grossSettlement = false;
     const happened: string[] = fails ? ['failed'] : [];
     if (fails) hedging = false;
+    // Each reserve's `part` reclassified; what was reclassified.
+    const reclassify = (part: Exact) => {
+      const [now, costNow] = [shareOf(part, reserve), shareOf(part, costReserve)];
+      reclassified += now;
+      costReclassified += costNow;
+      reserve -= now;
+      costReserve -= costNow;
+      return [now, costNow];
+    };
     for (const event of todays) {
       happened.push(event.type);
-      if (event.type === 'rebalanced' && hedging) {
-        base = {
-          instrument: values.instrument,
-          excluded: values.excluded,
-          designated: designatedNow,
-          designatedExcluded: designatedExcludedNow,
-        };
-        share = event.ratio ?? share;
-      } else if (event.type === 'occurred') {
-        hedging = false;
+      if (event.type === 'rebalanced') {
+        if (hedging) {
+          base = {
+            instrument: values.instrument,
+            excluded: values.excluded,
+            designated: designatedNow,
+            designatedExcluded: designatedExcludedNow,
+          };
+          share = event.ratio ?? share;
+        }
+        continue;
+      }
+      hedging = false;
+      if (event.type === 'occurred') {
         // The share of what is left that happens now (all of it without a share).
         const portion = event.share ? div(event.share, remaining) : ONE;
         const part = portion[0] >= portion[1] ? ONE : portion;
-        const [now, costNow] = [shareOf(part, reserve), shareOf(part, costReserve)];
-        reclassified += now;
-        costReclassified += costNow;
-        reserve -= now;
-        costReserve -= costNow;
+        reclassify(part);
         remaining = part === ONE ? [0n, 1n] : sub(remaining, event.share!);
       } else if (event.type === 'de-designated') {
-        hedging = false;
         if (event.stillExpected === false) {
-          [released, costReleased] = [reserve, costReserve];
-          reclassified += released;
-          costReclassified += costReleased;
-          [reserve, costReserve] = [0n, 0n];
+          [released, costReleased] = reclassify(ONE);
           remaining = [0n, 1n];
         }
-      } else if (event.type === 'terminated' || event.type === 'settled') {
-        hedging = false;
-        if (held) {
-          // The derivative taken off the books against cash (with the currency it delivers at maturity).
-          settledNow += carrying - settledNow;
-          grossSettlement = event.type === 'settled' && values.delivered !== undefined;
-          held = false;
-        }
+      } else if (held) {
+        // Terminated or settled: the derivative taken off the books against cash (with the currency it delivers at
+        // maturity).
+        settledNow += carrying - settledNow;
+        grossSettlement = event.type === 'settled' && values.delivered !== undefined;
+        held = false;
       }
     }
     carrying -= settledNow;
@@ -444,71 +452,56 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
         ? values.itemAtSpot
         : null;
     previous = values;
-    rows.push({
+    const row = {
       period_end: values.end,
       status,
       events: todays.map(({ type, date, reason }) => ({ type, date, ...(reason !== undefined && { reason }) })),
-      instrument_change: centsNumber(designatedNow),
-      hedged_item_change: centsNumber(values.hedgedItem),
+      instrument_change: designatedNow,
+      hedged_item_change: values.hedgedItem,
       /** The designated share of the instrument in this period. */
       designated_share: exactText(share),
       /** The offset ratio the method reads: -instrument / hedged item (1 is a perfect offset). */
-      ratio,
+      ratio: test && test.ratio,
       ratio_cumulative: cumulativeRatio,
       ratio_period: periodRatio,
-      regression: rules.method === 'regression' ? (fit ?? { n: changes.length, judged: false }) : null,
+      regression: rules.method === 'regression' ? (test?.fit ?? { n: moments.count(), judged: false }) : null,
       /** IFRS 9 6.5.11(a): the lower, in absolute amounts, of the instrument's and the hedged item's cumulative change. */
-      lower_of: centsNumber(lowerOf(designatedNow, values.hedgedItem)),
-      effective: centsNumber(effective),
-      ineffective: centsNumber(ineffective),
+      lower_of: lowerOf(designatedNow, values.hedgedItem),
+      effective,
+      ineffective,
       /** Changes of the instrument not designated: its undesignated share, and all of it once hedge accounting ended. */
-      undesignated: centsNumber(undesignated),
-      excluded: centsNumber(excludedDesignated),
+      undesignated,
+      excluded: excludedDesignated,
       /** Where the period's excluded part went: its reserve (less what is amortised) or profit or loss. */
       excluded_to: toReserve ? 'cost_of_hedging_reserve' : 'pnl',
-      excluded_to_pnl: centsNumber(excludedToPnl),
-      cost_of_hedging_open: centsNumber(costOpen),
-      cost_of_hedging_movement: centsNumber(costMovement),
-      cost_of_hedging_reclassified: centsNumber(costReclassified),
-      cost_of_hedging_close: centsNumber(costReserve),
-      fees: centsNumber(feesMove),
-      reserve_open: centsNumber(reserveOpen),
-      reserve_close: centsNumber(reserve),
-      reclassified: centsNumber(reclassified),
+      excluded_to_pnl: excludedToPnl,
+      cost_of_hedging_open: costOpen,
+      cost_of_hedging_movement: costMovement,
+      cost_of_hedging_reclassified: costReclassified,
+      cost_of_hedging_close: costReserve,
+      fees: feesMove,
+      reserve_open: reserveOpen,
+      reserve_close: reserve,
+      reclassified,
       /** Of what was reclassified, both reserves' release to profit or loss because the transaction is no longer expected. */
-      released_to_pnl: centsNumber(released + costReleased),
-      released_reserve: centsNumber(released),
+      released_to_pnl: released + costReleased,
+      released_reserve: released,
       /** The share of the hedged transaction still to happen. */
       transaction_remaining: Number(remaining[0]) / Number(remaining[1]),
-      remeasured: centsNumber(remeasuredMove),
-      settled: centsNumber(settledNow),
-      settled_delivered: grossSettlement ? centsNumber(values.delivered!) : null,
-      item_settled: itemSettled === null ? null : centsNumber(itemSettled),
-      instrument_carrying: centsNumber(carrying),
+      remeasured: remeasuredMove,
+      settled: settledNow,
+      settled_delivered: grossSettlement ? values.delivered! : null,
+      item_settled: itemSettled,
+      instrument_carrying: carrying,
       /** The pass line of the framework whose line it is; under IFRS 9 the ratio is a diagnostic. */
       line: test
         ? fails
           ? `${test.line} Hedge accounting ends from ${lastMet}, the last date the test was met: this period's whole change goes to profit or loss; the reserve stays until the transaction (${FRAMEWORK_RULES[rules.framework].cites.discontinuation}).`
           : test.line
         : 'Not designated in this period: no test.',
-      /** The amounts the entries post, as cents: never through a floating-point number. */
-      cents: {
-        effective,
-        ineffective,
-        undesignated,
-        excluded: excludedDesignated,
-        fees: feesMove,
-        excludedToPnl,
-        reclassified,
-        costReclassified,
-        released: released + costReleased,
-        releasedReserve: released,
-        remeasured: remeasuredMove,
-        settled: settledNow,
-        delivered: grossSettlement ? values.delivered! : null,
-        itemSettled: itemSettled ?? 0n,
-      },
-    });
+    };
+    // The amounts as JSON numbers; the entries post them as cents, never through a floating-point number.
+    rows.push({ ...inNumbers(row), cents: row });
   }
   return rows;
 }
@@ -661,15 +654,15 @@ export function periodEntries(
     undesignated,
     excluded,
     fees: feesMove,
-    excludedToPnl: amortisedToPnl,
+    excluded_to_pnl: amortisedToPnl,
     reclassified,
-    costReclassified,
-    released,
-    releasedReserve,
+    cost_of_hedging_reclassified: costReclassified,
+    released_to_pnl: released,
+    released_reserve: releasedReserve,
     remeasured,
     settled,
-    delivered,
-    itemSettled,
+    settled_delivered: delivered,
+    item_settled: itemSettled,
   } = result.cents;
   const toReserve = result.excluded_to === 'cost_of_hedging_reserve';
   // Each entry's lines, by role, in order.
@@ -696,7 +689,10 @@ export function periodEntries(
       cost_of_hedging_reserve: released - releasedReserve,
       reserve_release: -released,
     },
-    'the hedged item settled in its currency': { foreign_currency: itemSettled, hedged_item: -itemSettled },
+    'the hedged item settled in its currency': {
+      foreign_currency: itemSettled ?? 0n,
+      hedged_item: -(itemSettled ?? 0n),
+    },
     'settlement of the hedging instrument':
       delivered === null
         ? { cash: settled, hedging_instrument: -settled }

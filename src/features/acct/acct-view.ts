@@ -9,11 +9,10 @@ import { formatMoney, formatRate } from '../../core/number-format.js';
 import { FRAMEWORK_RULES } from './acct-rules.js';
 import { utcDay } from '../../core/utc-text.js';
 import { safeText } from '../../core/security/safe-text.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
 
 const JUDGEMENT =
   'hedge prints the figures and the documentation; whether hedge accounting applies, and whether this relationship qualifies, is your judgement and your auditors’. 80–125 % is ASC 815’s and IAS 39’s line; under IFRS 9 the offset ratio is a diagnostic of the economic relationship.';
-
-const FRAMEWORK_NAMES = { ifrs9: 'IFRS 9', ias39: 'IAS 39', asc815: 'ASC 815' } as const;
 
 /** Where the excluded part goes, as each framework has it. */
 const EXCLUDED_SAID = {
@@ -55,7 +54,7 @@ function factRows(designation: Designation) {
   return [
     ...Object.entries({
       Relationship: rel.id,
-      Framework: `${FRAMEWORK_NAMES[rel.framework]}, cash-flow hedge`,
+      Framework: `${rules.name}, cash-flow hedge`,
       Designated: rel.designated_at,
       Recorded: designation.recordedAt,
       'Record hash': designation.hash,
@@ -102,7 +101,7 @@ const lateLine = (designation: Designation) =>
 const MIN_TEXT_COLUMNS = 24;
 
 /** The memo for a terminal: a line a fact, wrapped at the width with its words whole. */
-export function memoText(designation: Designation, columns: number) {
+function memoText(designation: Designation, columns: number) {
   const rows = memoRows(designation);
   const width = Math.max(...rows.map(([label]) => label.length)) + 2;
   const beside = columns - width >= MIN_TEXT_COLUMNS;
@@ -128,7 +127,7 @@ const markdownCell = (text: string) =>
     .replace(/\|/g, '\\|')
     .replace(/\s*\n\s*/g, ' ');
 
-export function memoMarkdown(designation: Designation) {
+function memoMarkdown(designation: Designation) {
   return [
     ...lateLine(designation).map((line) => `**${markdownCell(line)}**\n`),
     `# Hedge designation memo: ${markdownCell(designation.relationship.id)}`,
@@ -140,6 +139,25 @@ export function memoMarkdown(designation: Designation) {
     `> ${JUDGEMENT}`,
     '',
   ].join('\n');
+}
+
+/** The memo printed (Markdown or text), or as JSON the relationship as recorded, with `more`. */
+export function printMemo(
+  output: CommandContext['output'],
+  designation: Designation,
+  markdown: boolean | undefined,
+  more = {},
+) {
+  output.document(
+    {
+      ...designation.relationship,
+      recorded_at: designation.recordedAt,
+      hash: designation.hash,
+      recorded_late: designation.recordedLate ?? null,
+      ...more,
+    },
+    () => (markdown ? memoMarkdown(designation) : memoText(designation, output.columns)),
+  );
 }
 
 /** A self-contained page (the report's styles, no script), printable on A4. */

@@ -64,13 +64,7 @@ export interface Designation {
   failed?: Array<{ date: string; line: string }>;
 }
 
-export interface HeldHedge {
-  id: string;
-  side: string;
-  notional_usd: string;
-  entry_rate: string | null;
-  maturity: string | null;
-}
+export type HeldHedge = Awaited<ReturnType<typeof referenceHedges>>['held'][number];
 
 interface MarketRates {
   quote: string;
@@ -96,7 +90,7 @@ export function recorded(records: readonly AcctRecord[]) {
   const closes: Close[] = [];
   for (const record of records) {
     const body = record.body as Record<string, never>;
-    if (record.kind === 'close') closes.push(record.body as unknown as Close);
+    if (record.kind === 'close') closes.push(body as never);
     else if (record.kind === 'designation')
       relationships.set(body.relationship['id'], {
         relationship: body.relationship,
@@ -109,24 +103,21 @@ export function recorded(records: readonly AcctRecord[]) {
       });
     else if (record.kind === 'event') {
       const designation = relationships.get(body.relationship_id);
-      designation?.events.push(record.body as never);
-      if (designation) events.set(record.seq, { designation, event: record.body as never });
-    } else if (record.kind === 'rates') {
+      if (designation) {
+        designation.events.push(body as never);
+        events.set(record.seq, { designation, event: body as never });
+      }
+    } else if (record.kind === 'rates' || body.of === 'rates') {
+      // A correction stands in for what it corrects from then on; the record it corrects stays as it was.
       const market = rates.get(body.market) ?? { quote: body.quote, rows: new Map() };
       for (const row of body.rows as Array<Record<string, string>>) market.rows.set(row.date, rateRow(row));
       rates.set(body.market, market);
-    } else if (record.kind === 'correction') {
-      // A correction stands in for what it corrects from then on; the record it corrects stays as it was.
-      if (body.of === 'rates')
-        for (const row of body.rows as Array<Record<string, string>>)
-          rates.get(body.market)?.rows.set(row.date, rateRow(row));
-      else {
-        const at = events.get(body.record);
-        if (at) {
-          const list = at.designation.events;
-          list[list.indexOf(at.event)] = at.event = body.event;
-          list.sort((a, b) => a.date.localeCompare(b.date));
-        }
+    } else {
+      const at = events.get(body.record);
+      if (at) {
+        const list = at.designation.events;
+        list[list.indexOf(at.event)] = at.event = body.event;
+        list.sort((a, b) => a.date.localeCompare(b.date));
       }
     }
   }
@@ -138,15 +129,25 @@ export function recorded(records: readonly AcctRecord[]) {
       }
   return { relationships, rates, closes, eventRecords: events };
 }
+export type Recorded = ReturnType<typeof recorded>;
+
+/** What the environment's records say. */
+export const readState = async (ctx: Parameters<typeof readRecords>[0]) => recorded(await readRecords(ctx));
+
+/** The period closed already that overlaps `period`, if any. */
+export const overlappingClose = (closes: readonly Close[], period: { from: string; to: string }) =>
+  closes.find((each) => each.from <= period.to && each.to >= period.from);
+
+/** A decimal given as text, exactly; none for none (or an empty cell). */
+const exactOf = (text: string | undefined) => (text ? exact(text) : undefined);
 
 function rateRow(row: Record<string, string>): RateRow {
-  const read = (text: string | undefined) => (text ? exact(text) : undefined);
   const carry = row.carry as unknown as Record<string, string> | undefined;
   return {
     date: row.date,
     spot: exact(row.spot)!,
-    forward: read(row.forward),
-    discountFactor: read(row.discount_factor),
+    forward: exactOf(row.forward),
+    discountFactor: exactOf(row.discount_factor),
     source: row.source,
     ...(row.at && { at: row.at }),
     ...(carry && { carry: new Map(Object.entries(carry).map(([id, text]) => [id, exact(text)!])) }),
@@ -178,9 +179,13 @@ export function quoteFor(relationship: Relationship, quote: string): Quote {
 
 // ---- Designation and events ----
 
-/** The hedges carrying `reference` (`all`), and of them those the side model holds live (`live`): a filled one the
- * history lists closed is not (a server may leave an early-closed hedge `filled`), the history read only then, up to
- * the last of them. */
+/** A hedge's maturity as a UTC day, where its record gives one. */
+const maturityDay = (hedge: { maturity_at?: unknown }) =>
+  typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null;
+
+/** The hedges carrying `reference` (`all` counts them), and of them those the side model holds live (`held`): a
+ * filled one the history lists closed is not (a server may leave an early-closed hedge `filled`), the history read only
+ * then, up to the last of them. */
 async function referenceHedges(client: HedgeClient, reference: string) {
   const deal = await readDeal(client, reference);
   if (deal.error !== undefined) throw deal.error;
@@ -200,9 +205,9 @@ async function referenceHedges(client: HedgeClient, reference: string) {
     side: hedge.side,
     notional_usd: String(hedge.notional_usd),
     entry_rate: hedge.struck_rate == null ? null : String(hedge.struck_rate),
-    maturity: typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null,
+    maturity: maturityDay(hedge),
   }));
-  return { live: held.length, all: deal.hedges.length, held };
+  return { all: deal.hedges.length, held };
 }
 
 /** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash;
@@ -226,7 +231,7 @@ export async function designate(
         throw new UsageError(
           `instrument.references: no hedge carries ${reference}; expected references your hedges carry (see hedge hedges --ref ${reference}).`,
         );
-      if (found.live === 0 && recordedLate === undefined)
+      if (!found.held.length && recordedLate === undefined)
         throw new UsageError(
           `instrument.references: every hedge carrying ${reference} is already closed; a designation names hedges still held, or give --recorded-late REASON.`,
         );
@@ -331,12 +336,20 @@ export const occurrenceTarget = (rel: Relationship) =>
     ? 'basis_adjustment'
     : 'reclassification';
 
+/** Each event as `hedge acct event` takes it: its option's key, the option, and the event it records. */
+export const EVENT_KINDS = [
+  ['occurred', '--occurred', 'occurred'],
+  ['deDesignate', '--de-designate', 'de-designated'],
+  ['rebalance', '--rebalance', 'rebalanced'],
+  ['terminate', '--terminate', 'terminated'],
+] as const;
+
 /** Records an event of the relationship's life, in date order: an occurrence (in parts), a de-designation, a
  * rebalancing (IFRS 9) or the instrument's termination; none dated after today. With `correction`, the event record
  * it names is replaced by this one, for the reason given (an appended correction: the earlier record stays). */
 export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?: { record: number; reason: string }) {
   const today = todayOf(ctx.clock.now());
-  const option = `--${event.type === 'occurred' ? 'occurred' : event.type === 'de-designated' ? 'de-designate' : event.type === 'rebalanced' ? 'rebalance' : 'terminate'}`;
+  const option = EVENT_KINDS.find((kind) => kind[2] === event.type)![1];
   if (event.date > today)
     throw new UsageError(
       `${option}: ${event.date} is after today (${today}); an event is recorded once it has happened.`,
@@ -363,22 +376,26 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
     const life = lifeOf(before);
     const said = (what: string) =>
       `id: ${event.relationship_id} ${what}; a relationship is never edited: correct an event with --correct RECORD --reason TEXT.`;
-    const endedBy = (date: string) => life.endedOn !== undefined && life.endedOn <= date;
     if (event.type === 'occurred' && life.doneOn)
       throw new UsageError(said(`already ended: no transaction is left to happen (all of it by ${life.doneOn})`));
-    if (event.type === 'de-designated' && endedBy(event.date))
+    if (event.type === 'rebalanced' && !FRAMEWORK_RULES[rel.framework].rebalancing)
+      throw new UsageError(
+        `--rebalance: ${FRAMEWORK_RULES[rel.framework].name} has no rebalancing; de-designate and designate anew.`,
+      );
+    if (
+      (event.type === 'de-designated' || event.type === 'rebalanced') &&
+      life.endedOn !== undefined &&
+      life.endedOn <= event.date
+    )
       throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
-    if (event.type === 'rebalanced') {
-      if (!FRAMEWORK_RULES[rel.framework].rebalancing)
-        throw new UsageError(
-          `--rebalance: ${FRAMEWORK_RULES[rel.framework].name} has no rebalancing; de-designate and designate anew.`,
-        );
-      if (endedBy(event.date)) throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
-      if (life.settledOn !== undefined && life.settledOn <= event.date)
-        throw new UsageError(said(`has no instrument left to rebalance (settled ${life.settledOn})`));
-    }
-    if (event.type === 'terminated' && life.settledOn !== undefined && life.settledOn <= event.date)
-      throw new UsageError(said(`has no instrument left (settled ${life.settledOn})`));
+    if (
+      (event.type === 'rebalanced' || event.type === 'terminated') &&
+      life.settledOn !== undefined &&
+      life.settledOn <= event.date
+    )
+      throw new UsageError(
+        said(`has no instrument left${event.type === 'rebalanced' ? ' to rebalance' : ''} (settled ${life.settledOn})`),
+      );
     const last = before.events.at(-1);
     // A correction takes its place in date order; a new event comes after the others.
     if (!correction && last && event.date < last.date)
@@ -406,7 +423,7 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
 /** Records a period's close: its rows as they are printed, refused when it overlaps one closed already. */
 export async function recordClose(ctx: AcctPorts, close: Close) {
   await appendRecords(ctx, 'close', (records) => {
-    const overlapping = recorded(records).closes.find((each) => each.from <= close.to && each.to >= close.from);
+    const overlapping = overlappingClose(recorded(records).closes, close);
     if (overlapping)
       throw new UsageError(`--period: ${overlapping.period} is closed already; a closed period never changes.`);
     return [close as unknown as JsonObject];
@@ -415,8 +432,7 @@ export async function recordClose(ctx: AcctPorts, close: Close) {
 
 /** The books' today: the server's, learned from its answers, where a relationship is of the desk's hedges; else this
  * machine's. */
-export async function booksToday(ctx: AcctPorts) {
-  const { relationships } = recorded(await readRecords(ctx));
+export async function booksToday(ctx: AcctPorts, { relationships }: Recorded) {
   if (![...relationships.values()].some(({ relationship }) => 'references' in relationship.instrument))
     return todayOf(ctx.clock.now());
   // One read teaches the server's time.
@@ -434,11 +450,10 @@ export function lifeOf({ relationship: rel, events }: Designation) {
   const rules: RuleEvent[] = events.map((event) => ({
     type: event.type,
     date: event.date,
-    ...(event.reason !== undefined && { reason: event.reason }),
-    ...(event.still_expected !== undefined && { stillExpected: event.still_expected }),
-    ...(event.ratio !== undefined && { ratio: exact(event.ratio)! }),
-    ...(event.share !== undefined && { share: exact(event.share)! }),
-    ...(event.amount !== undefined && { share: div(exact(event.amount)!, whole) }),
+    reason: event.reason,
+    stillExpected: event.still_expected,
+    ratio: exactOf(event.ratio),
+    share: event.amount === undefined ? exactOf(event.share) : div(exact(event.amount)!, whole),
   }));
   const terminated = events.find((event) => event.type === 'terminated')?.date;
   const maturity = 'maturity' in rel.instrument ? rel.instrument.maturity : undefined;
@@ -460,6 +475,8 @@ export function lifeOf({ relationship: rel, events }: Designation) {
   return {
     events: rules,
     settledOn,
+    /** Whether the instrument is held on `date` (settled on it at the earliest). */
+    held: (date: string) => settledOn === undefined || date <= settledOn,
     doneOn,
     endedOn: ending?.date,
     endedBy: ending?.type,
@@ -478,37 +495,32 @@ export async function recordRates(
   correction?: { reason: string },
 ) {
   let added = 0;
-  if (correction) {
-    await appendRecords(ctx, 'correction', (records) => {
-      const existing = recorded(records).rates.get(market);
-      const missing = rows.find((row) => !existing?.rows.has(row.date));
-      if (missing)
-        throw new UsageError(
-          `--correct: no rate of ${market} is recorded for ${missing.date}; import it without --correct.`,
-        );
-      const changed = rows.filter((row) => !sameRate(existing!.rows.get(row.date)!, rateRow(row)));
-      added = changed.length;
-      return changed.length ? [{ of: 'rates', market, rows: changed, reason: correction.reason }] : [];
-    });
-    return added;
-  }
-  await appendRecords(ctx, 'rates', (records) => {
+  await appendRecords(ctx, correction ? 'correction' : 'rates', (records) => {
     const existing = recorded(records).rates.get(market);
-    if (existing && existing.quote !== quote)
+    if (!correction && existing && existing.quote !== quote)
       throw new UsageError(
         `--quote: ${market}'s rates are recorded as ${existing.quote}; expected the same direction.`,
       );
+    // Without `correction` the dates not recorded yet; with it, those recorded with other figures.
     const fresh = rows.filter((row) => {
       const earlier = existing?.rows.get(row.date);
+      if (!earlier && correction)
+        throw new UsageError(
+          `--correct: no rate of ${market} is recorded for ${row.date}; import it without --correct.`,
+        );
       if (!earlier) return true;
-      if (!sameRate(earlier, rateRow(row)))
+      const same = sameRate(earlier, rateRow(row));
+      if (!same && !correction)
         throw new UsageError(
           `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed: correct them with --correct --reason TEXT.`,
         );
-      return false;
+      return !same;
     });
     added = fresh.length;
-    return fresh.length ? [{ market, quote, rows: fresh }] : [];
+    if (!fresh.length) return [];
+    return [
+      correction ? { of: 'rates', market, rows: fresh, reason: correction.reason } : { market, quote, rows: fresh },
+    ];
   });
   return added;
 }
@@ -529,9 +541,7 @@ function sameRate(earlier: RateRow, later: RateRow) {
 function periodEnds(designation: Designation, until: string, rateDates: Iterable<string>) {
   const life = lifeOf(designation);
   const last = life.finishedOn && life.finishedOn < until ? life.finishedOn : until;
-  const valued = [...rateDates].filter(
-    (date) => date < last && (life.settledOn === undefined || date <= life.settledOn),
-  );
+  const valued = [...rateDates].filter((date) => date < last && life.held(date));
   const events = life.events.map((event) => event.date).filter((date) => date < last);
   return [...new Set([...valued, ...events, last])]
     .filter((date) => date > designation.relationship.designated_at)
@@ -547,7 +557,7 @@ export function rulesOf(designation: Designation, amortisation?: RelationshipRul
     kind: rel.hedged_item.kind,
     designatedAt: rel.designated_at,
     ratio: exact(rel.ratio)!,
-    ...(amortisation && { amortisation: { ...amortisation, basis: rel.amortisation ?? 'days' } }),
+    amortisation: amortisation && { ...amortisation, basis: rel.amortisation ?? 'days' },
     events: lifeOf(designation).events,
   };
 }
@@ -566,13 +576,11 @@ const EVENT_WORDS: Record<RuleEvent['type'], string> = {
  * (no rate is asked for). */
 function valuesAt(
   ends: readonly string[],
-  settledOn: string | undefined,
+  held: (date: string) => boolean,
   valueAt: (end: string) => Omit<PeriodValues, 'end'>,
 ) {
   let last: PeriodValues | undefined;
-  return ends.map(
-    (end) => (last = settledOn !== undefined && end > settledOn && last ? { ...last, end } : { end, ...valueAt(end) }),
-  );
+  return ends.map((end) => (last = !held(end) && last ? { ...last, end } : { end, ...valueAt(end) }));
 }
 
 /** The relationship's periods from a values file up to `until`: one a date of the file, and each event's date, whose
@@ -586,10 +594,7 @@ export function fromValues(designation: Designation, lines: readonly ValueLine[]
     );
   const life = lifeOf(designation);
   const byDate = new Map(lines.map((line) => [line.date, line]));
-  const missing = life.events.find(
-    (event) =>
-      event.date <= until && (life.settledOn === undefined || event.date <= life.settledOn) && !byDate.has(event.date),
-  );
+  const missing = life.events.find((event) => event.date <= until && life.held(event.date) && !byDate.has(event.date));
   if (missing)
     throw new UsageError(
       `--values: no row for ${missing.date}, the day ${EVENT_WORDS[missing.type]}; an event's date needs the values on it.`,
@@ -597,7 +602,7 @@ export function fromValues(designation: Designation, lines: readonly ValueLine[]
   const ends = periodEnds(designation, until, byDate.keys()).filter(
     (end) => byDate.has(end) || life.events.some((e) => e.date === end),
   );
-  const periods = valuesAt(ends, life.settledOn, (end) => {
+  const periods = valuesAt(ends, life.held, (end) => {
     const line = byDate.get(end)!;
     return {
       instrument: cents(line.instrument_value),
@@ -642,7 +647,8 @@ async function deskHedges(client: HedgeClient, references: readonly string[]) {
   const num = (value: number | undefined) => (value === undefined ? undefined : exactNumber(value));
   const hedges: DeskHedge[] = [];
   const unreadable: string[] = [];
-  const records = new Map(deals.flatMap((deal) => deal.hedges.map((hedge) => [hedge.id, hedge] as const)));
+  const byId = <H extends { id: string }>(list: H[]) => new Map(list.map((hedge) => [hedge.id, hedge]));
+  const records = byId(deals.flatMap((deal) => deal.hedges));
   for (const id of new Set([...records.keys(), ...closed.keys()])) {
     const record = records.get(id);
     const done = closed.get(id);
@@ -660,16 +666,14 @@ async function deskHedges(client: HedgeClient, references: readonly string[]) {
       id,
       side,
       notional,
-      ...(entry && { entry }),
+      entry,
       openedMs,
-      ...(done && {
-        closed: {
-          atMs: ms(done.closedAt),
-          gross: num(done.grossPnlUsd) ?? [0n, 1n],
-          carry: num(done.carryUsd) ?? [0n, 1n],
-          fees: num(done.feesUsd) ?? [0n, 1n],
-        },
-      }),
+      closed: done && {
+        atMs: ms(done.closedAt),
+        gross: exactNumber(done.grossPnlUsd ?? 0),
+        carry: exactNumber(done.carryUsd ?? 0),
+        fees: exactNumber(done.feesUsd ?? 0),
+      },
     });
   }
   // A hedge closed before its maturity and before the hedged item's date, with no hedge of the relationship opened on
@@ -687,13 +691,34 @@ async function deskHedges(client: HedgeClient, references: readonly string[]) {
   // The live hedges' terms, for a critical-terms comparison: their notional, last maturity and markets.
   const live = { notionalUsd: 0, maturity: null as string | null, markets: new Set<string>() };
   const ended = new Set(closed.keys());
-  for (const hedge of new Map(deals.flatMap((deal) => deal.live(ended).map((h) => [h.id, h] as const))).values()) {
+  for (const hedge of byId(deals.flatMap((deal) => deal.live(ended))).values()) {
     live.notionalUsd += readNumber(hedge.notional_usd) ?? 0;
     live.markets.add(hedge.market);
-    const maturity = typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null;
+    const maturity = maturityDay(hedge);
     if (maturity !== null && maturity > (live.maturity ?? '')) live.maturity = maturity;
   }
   return { hedges, live, earlyClosed };
+}
+
+/** A rate of the market for `date`, or a refusal naming the date. */
+function rateOn(rel: Relationship, market: MarketRates | undefined, date: string, option: string) {
+  const row = market?.rows.get(date);
+  if (!row)
+    throw new UsageError(
+      `${option}: no rate of ${rel.market} for ${date}; import it (hedge acct rates FILE --market ${rel.market} --quote "…") or, for today, record it (hedge acct rates --record --market ${rel.market}).`,
+    );
+  // A rate recorded by an older hedge that cannot be one (0, a negative price) is named, never divided by.
+  const unfit = (['spot', 'forward', 'discount_factor'] as const)
+    .map((column) => {
+      const value = row[column === 'discount_factor' ? 'discountFactor' : column];
+      return value && rateProblem(column, exactText(value));
+    })
+    .find(Boolean);
+  if (unfit)
+    throw new UsageError(
+      `${option}: ${rel.market}'s recorded rate for ${date} cannot be a rate (${unfit}); correct it (hedge acct rates FILE --market ${rel.market} --quote "…" --correct --reason TEXT).`,
+    );
+  return row;
 }
 
 /** The relationship's periods up to `until` (today when not given: the server's, for the desk's hedges), valued from
@@ -707,47 +732,34 @@ export async function compute(
 ) {
   const rel = designation.relationship;
   const market = rates.get(rel.market);
-  // A rate of the market for `date`, or a refusal naming the date.
-  const rateOn = (date: string) => {
-    const row = market?.rows.get(date);
-    if (!row)
-      throw new UsageError(
-        `${option}: no rate of ${rel.market} for ${date}; import it (hedge acct rates FILE --market ${rel.market} --quote "…") or, for today, record it (hedge acct rates --record --market ${rel.market}).`,
-      );
-    // A rate recorded by an older hedge that cannot be one (0, a negative price) is named, never divided by.
-    const unfit = (['spot', 'forward', 'discount_factor'] as const).flatMap((column) => {
-      const value = row[column === 'discount_factor' ? 'discountFactor' : column];
-      return value === undefined ? [] : (rateProblem(column, exactText(value)) ?? []);
-    })[0];
-    if (unfit)
-      throw new UsageError(
-        `${option}: ${rel.market}'s recorded rate for ${date} cannot be a rate (${unfit}); correct it (hedge acct rates FILE --market ${rel.market} --quote "…" --correct --reason TEXT).`,
-      );
-    return row;
-  };
-  const start = rateOn(rel.designated_at);
+  const start = rateOn(rel, market, rel.designated_at, option);
   const quote = quoteFor(rel, market!.quote);
   const used = new Map<string, RateRow>();
-  const { settledOn } = lifeOf(designation);
+  const { held } = lifeOf(designation);
   // Each period end up to `last` valued at its rate (every one read before any is valued); none after the
   // instrument is settled, whose values are carried.
-  const valued = (last: string, valueAt: (end: string, at: RateRow) => Omit<PeriodValues, 'end'>) => {
+  const valued = (last: string, valueAt: (at: RateRow) => Omit<PeriodValues, 'end'>) => {
     const ends = periodEnds(designation, last, market!.rows.keys());
-    for (const end of ends) if (settledOn === undefined || end <= settledOn) used.set(end, rateOn(end));
-    return valuesAt(ends, settledOn, (end) => valueAt(end, used.get(end)!));
+    for (const end of ends) if (held(end)) used.set(end, rateOn(rel, market, end, option));
+    return valuesAt(ends, held, (end) => valueAt(used.get(end)!));
   };
-  const amount = exact(rel.hedged_item.amount)!;
-  const { instrument } = rel;
+  const { instrument, hedged_item: item } = rel;
+  const amount = exact(item.amount)!;
   let periods: PeriodValues[];
   let spread: RelationshipRules['amortisation'];
-  let hedgeIds: string[] = [];
-  let closedEarly: Array<{ id: string; closed: string; maturity: string }> = [];
+  let desk: Awaited<ReturnType<typeof deskHedges>> | undefined;
   let instrumentTerms: CriticalTermsInput['instrument'];
-  // The instrument's amount in the hedged item's currency: converted at the designation's spot when it is in another.
-  const inItemCurrency = (notional: Exact, currency: string) =>
-    currency === rel.hedged_item.currency
-      ? notional
-      : inFunctional(notional, start.spot, { functionalPerForeign: !quote.functionalPerForeign });
+  // The instrument's terms, its amount in the hedged item's currency: converted at the designation's spot when it is
+  // in another.
+  const termsOf = (notional: Exact, currency: string, maturity: string | null, market: string | null) => ({
+    amount:
+      currency === item.currency
+        ? notional
+        : inFunctional(notional, start.spot, { functionalPerForeign: !quote.functionalPerForeign }),
+    currency,
+    maturity,
+    market,
+  });
   try {
     if ('notional' in instrument) {
       const terms = {
@@ -757,7 +769,7 @@ export async function compute(
         designation: rel.designation,
         discountHedgedItem: rel.discount_hedged_item === true,
       };
-      periods = valued(until ?? todayOf(ctx.clock.now()), (_, at) => ({
+      periods = valued(until ?? todayOf(ctx.clock.now()), (at) => ({
         ...forwardValues(terms, quote, start, at),
         fees: 0n,
       }));
@@ -766,48 +778,22 @@ export async function compute(
       if (
         rel.designation === 'spot' &&
         rel.excluded !== 'pnl' &&
-        (rel.hedged_item.kind === 'recognised' || rel.excluded === 'amortised')
+        (item.kind === 'recognised' || rel.excluded === 'amortised')
       )
         spread = { total: forwardPoints(terms, quote, start), from: rel.designated_at, to: instrument.maturity };
-      instrumentTerms = {
-        amount: inItemCurrency(terms.notional, instrument.currency),
-        currency: instrument.currency,
-        maturity: instrument.maturity,
-        market: rel.market,
-      };
+      instrumentTerms = termsOf(terms.notional, instrument.currency, instrument.maturity, rel.market);
     } else {
       const client = await ctx.client();
-      const desk = await deskHedges(client, instrument.references);
-      hedgeIds = desk.hedges.map((hedge) => hedge.id);
-      closedEarly = desk.earlyClosed.filter((hedge) => hedge.closed < rel.hedged_item.expected_date);
+      desk = await deskHedges(client, instrument.references);
       // Read after the hedges: the server's day, from its answers.
       const today = todayOf(client.transport.serverNow().bestMs);
-      const valueAt = deskValuer(rel, market!, desk.hedges);
-      const atDesignation = valueAt(start);
-      periods = valued(until ?? today, (_, at) => {
-        const value = valueAt(at);
-        const since = (key: 'instrument' | 'excluded' | 'fees' | 'settled') =>
-          toCents(sub(value[key], atDesignation[key]));
-        return {
-          instrument: since('instrument'),
-          excluded: since('excluded'),
-          fees: since('fees'),
-          settled: since('settled'),
-          // Exact, for the designated share to be taken of before the one rounding.
-          exact: {
-            instrument: sub(value.instrument, atDesignation.instrument),
-            excluded: sub(value.excluded, atDesignation.excluded),
-          },
-          hedgedItem: itemChange(rel, quote, amount, start, at),
-        };
-      });
-      const markets = [...desk.live.markets];
-      instrumentTerms = {
-        amount: inItemCurrency(exact(String(desk.live.notionalUsd))!, 'USD'),
-        currency: 'USD',
-        maturity: desk.live.maturity,
-        market: markets.length ? markets.join(' ') : null,
-      };
+      const changeAt = deskValuer(rel, market!, desk.hedges, start);
+      periods = valued(until ?? today, (at) => ({
+        ...changeAt(at),
+        hedgedItem: itemChange(rel, quote, amount, start, at),
+      }));
+      const { notionalUsd, maturity, markets } = desk.live;
+      instrumentTerms = termsOf(exact(String(notionalUsd))!, 'USD', maturity, [...markets].join(' ') || null);
     }
   } catch (error) {
     if (error instanceof MissingRate)
@@ -820,26 +806,24 @@ export async function compute(
     designation,
     results: rollForward(periods, rulesOf(designation, spread)),
     rates: used,
-    hedgeIds,
-    closedEarly,
+    hedgeIds: desk?.hedges.map((hedge) => hedge.id) ?? [],
+    closedEarly: desk?.earlyClosed.filter((hedge) => hedge.closed < item.expected_date) ?? [],
     currency: functionalCurrency(rel, market!.quote),
     ...(rel.method === 'critical_terms' && {
       criticalTerms: criticalTerms({
         instrument: instrumentTerms,
         ratio: exact(rel.ratio)!,
-        item: {
-          amount,
-          currency: rel.hedged_item.currency,
-          expectedDate: rel.hedged_item.expected_date,
-          market: rel.market,
-        },
+        item: { amount, currency: item.currency, expectedDate: item.expected_date, market: rel.market },
       }),
     }),
   };
 }
 
-/** The desk hedges' value at each recorded rate, exact, in the functional currency: translated at that rate. */
-function deskValuer(rel: Relationship, market: MarketRates, hedges: readonly DeskHedge[]) {
+/** The desk hedges' change in value since designation (`start`) at each recorded rate, in the functional currency:
+ * each value translated at its rate. */
+type DeskKey = 'instrument' | 'excluded' | 'fees' | 'settled';
+
+function deskValuer(rel: Relationship, market: MarketRates, hedges: readonly DeskHedge[], start: RateRow) {
   const markMs = (row: RateRow) => Date.parse(row.at ?? `${row.date}T23:59:59.999Z`);
   // Each hedge's latest recorded carry, for a rate recorded without it (imported, or read before it opened).
   const observed = new Map<string, { atMs: number; carry: Exact }>();
@@ -847,7 +831,7 @@ function deskValuer(rel: Relationship, market: MarketRates, hedges: readonly Des
     for (const [id, carry] of row.carry ?? []) observed.set(id, { atMs: markMs(row), carry });
   const [, units, per] = QUOTE.exec(market.quote)!;
   const functional = functionalCurrency(rel, market.quote);
-  return (row: RateRow) => {
+  const valueAt = (row: RateRow) => {
     const value = deskValueAt(
       hedges,
       { date: row.date, spot: row.spot, atMs: markMs(row), carry: row.carry ?? new Map() },
@@ -857,19 +841,26 @@ function deskValuer(rel: Relationship, market: MarketRates, hedges: readonly Des
       throw new UsageError(
         `${rel.id}: ${value.unknown.join(', ')} was open at ${row.at ?? `the end of ${row.date}`} with no entry price or carry recorded for it; record ${rel.market}'s rate while it is open (hedge acct rates --record --market ${rel.market}).`,
       );
-    if (functional === 'USD') return value;
+    if (functional === 'USD') return (key: DeskKey) => value[key];
     // The hedges settle in USD: translated at the rate itself.
     const quote = { functionalPerForeign: asFunctional(per) === 'USD' };
     if (asFunctional(quote.functionalPerForeign ? units : per) !== functional)
       throw new UsageError(
         `functional_currency: ${functional} is not a currency of ${rel.market}'s rates (${market.quote}) beside USD; the desk's hedges settle in USD.`,
       );
-    const translate = (amount: Exact) => inFunctional(amount, row.spot, quote);
+    return (key: DeskKey) => inFunctional(value[key], row.spot, quote);
+  };
+  const atDesignation = valueAt(start);
+  return (at: RateRow) => {
+    const value = valueAt(at);
+    const since = (key: DeskKey) => sub(value(key), atDesignation(key));
     return {
-      instrument: translate(value.instrument),
-      excluded: translate(value.excluded),
-      fees: translate(value.fees),
-      settled: translate(value.settled),
+      instrument: toCents(since('instrument')),
+      excluded: toCents(since('excluded')),
+      fees: toCents(since('fees')),
+      settled: toCents(since('settled')),
+      // Exact, for the designated share to be taken of before the one rounding.
+      exact: { instrument: since('instrument'), excluded: since('excluded') },
     };
   };
 }

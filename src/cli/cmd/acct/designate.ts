@@ -6,7 +6,7 @@ import { StateError } from '../../../core/errors.js';
 import { parseRelationship } from '../../../features/acct/acct-files.js';
 import { designate, type Designation } from '../../../features/acct/acct.js';
 import { quoteCurrencyOf, sideCovering } from '../../../core/markets.js';
-import { memoHtml, memoMarkdown, memoText } from '../../../features/acct/acct-view.js';
+import { memoHtml, printMemo } from '../../../features/acct/acct-view.js';
 import { htmlTarget } from '../../../features/report/report.js';
 
 /** What this command uses of its context. */
@@ -49,15 +49,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_DESIGNATE'>)
   if (html !== undefined) output.note(`Designation memo written to ${html}`);
   const against = sideAgainstItem(designation);
   if (against) output.warn(against);
-  output.document(
-    {
-      ...designation.relationship,
-      recorded_at: designation.recordedAt,
-      hash: designation.hash,
-      recorded_late: late ?? null,
-    },
-    () => (options.markdown ? memoMarkdown(designation) : memoText(designation, output.columns)),
-  );
+  printMemo(output, designation, options.markdown);
 }
 
 /** The desk's hedges designated on the side that moves with the hedged item rather than against it (docs/exposures.md

@@ -1,8 +1,8 @@
 // `hedge acct event ID --occurred DATE [--share S | --amount A] | --de-designate DATE --reason … [--not-expected] |
 // --rebalance DATE --ratio R --reason … | --terminate DATE --reason …`: an event of a relationship's life, appended.
 import { type CommandContext, type In, UsageError } from '../command-input.js';
-import { isDate } from '../../../features/acct/acct-files.js';
-import { recordEvent, type AcctEvent } from '../../../features/acct/acct.js';
+import { parseDate } from '../../../features/acct/acct-files.js';
+import { EVENT_KINDS, recordEvent, type AcctEvent } from '../../../features/acct/acct.js';
 import { exact, exactText } from '../../../features/acct/acct-money.js';
 
 /** What this command uses of its context. */
@@ -10,13 +10,6 @@ export type Options = Pick<
   CommandContext,
   'client' | 'clock' | 'credentials' | 'env' | 'journal' | 'journalChoice' | 'output'
 >;
-
-const KINDS = [
-  ['occurred', '--occurred', 'occurred'],
-  ['deDesignate', '--de-designate', 'de-designated'],
-  ['rebalance', '--rebalance', 'rebalanced'],
-  ['terminate', '--terminate', 'terminated'],
-] as const;
 
 /** A positive decimal (at most 1 where it is a share), or the line refusing it. */
 function positive(option: string, raw: string, atMostOne: boolean) {
@@ -29,14 +22,13 @@ function positive(option: string, raw: string, atMostOne: boolean) {
 }
 
 export async function run(ctx: Options, { args, options }: In<'ACCT_EVENT'>) {
-  const given = KINDS.filter(([key]) => options[key] !== undefined);
+  const given = EVENT_KINDS.filter(([key]) => options[key] !== undefined);
   if (given.length !== 1)
     throw new UsageError(
       '--occurred, --de-designate, --rebalance or --terminate: expected one of them, with a date such as 2026-11-30.',
     );
   const [[key, option, type]] = given;
-  const date = options[key]!;
-  if (!isDate(date)) throw new UsageError(`${option}: expected a date such as 2026-11-30 (YYYY-MM-DD).`);
+  const date = parseDate(option, options[key]!);
   const { reason, notExpected, share, amount, ratio, correct } = options;
   const record = correct === undefined ? undefined : Number(correct);
   if (record !== undefined && !(Number.isSafeInteger(record) && record > 0))

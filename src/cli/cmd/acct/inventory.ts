@@ -1,8 +1,7 @@
 // `hedge acct list` and `hedge acct show ID`: the relationships recorded, and one's memo reprinted with its events.
 import { type CommandContext, type In, UsageError } from '../command-input.js';
-import { lifeOf, recorded } from '../../../features/acct/acct.js';
-import { readRecords } from '../../../features/acct/acct-store.js';
-import { LIST_FIELDS, memoMarkdown, memoText } from '../../../features/acct/acct-view.js';
+import { lifeOf, readState } from '../../../features/acct/acct.js';
+import { LIST_FIELDS, printMemo } from '../../../features/acct/acct-view.js';
 import { formatMoney } from '../../../core/number-format.js';
 
 /** What these commands use of their context. */
@@ -13,7 +12,7 @@ export type Options = Pick<
 
 export const list = {
   async run(ctx: Options, _input: In<'ACCT_LIST'>) {
-    const { relationships, closes } = recorded(await readRecords(ctx));
+    const { relationships, closes } = await readState(ctx);
     ctx.rememberForCompletion({ relationships: [...relationships.keys()] });
     const rows = [...relationships.values()].map((designation) => {
       const { relationship: rel } = designation;
@@ -47,19 +46,8 @@ export const list = {
 
 export const show = {
   async run(ctx: Options, { args, options }: In<'ACCT_SHOW'>) {
-    const designation = recorded(await readRecords(ctx)).relationships.get(args.id);
+    const designation = (await readState(ctx)).relationships.get(args.id);
     if (!designation) throw new UsageError(`id: no relationship ${args.id} is designated; hedge acct list lists them.`);
-    const { output } = ctx;
-    output.document(
-      {
-        ...designation.relationship,
-        recorded_at: designation.recordedAt,
-        hash: designation.hash,
-        recorded_late: designation.recordedLate ?? null,
-        hedges: designation.hedges,
-        events: designation.events,
-      },
-      () => (options.markdown ? memoMarkdown(designation) : memoText(designation, output.columns)),
-    );
+    printMemo(ctx.output, designation, options.markdown, { hedges: designation.hedges, events: designation.events });
   },
 };

@@ -24,7 +24,7 @@ function logEntry(record: AcctRecord) {
   const dates = (rows: Array<{ date: string }>) =>
     rows.length === 1 ? rows[0].date : `${rows.length} dates, ${rows[0]?.date} to ${rows.at(-1)?.date}`;
   const event = (each: Body) => `${each.type} ${each.date}${each.still_expected === false ? ' (not expected)' : ''}`;
-  const [subject, what, why] =
+  const [subject, what, why]: [string, string, string | null] =
     record.kind === 'designation'
       ? [body.relationship['id'], `designated as of ${body.relationship['designated_at']}`, body.recorded_late ?? null]
       : record.kind === 'event'
@@ -45,9 +45,9 @@ function logEntry(record: AcctRecord) {
     recorded_at: record.recorded_at,
     by: record.by ?? null,
     kind: record.kind,
-    subject: subject as string,
-    what: what as string,
-    why: why as string | null,
+    subject,
+    what,
+    why,
     hash: record.hash,
   };
 }

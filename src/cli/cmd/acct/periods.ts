@@ -3,23 +3,32 @@
 import * as z from 'zod/mini';
 import { type CommandContext, type In, InterruptedError, safeText, UsageError } from '../command-input.js';
 import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
-import { isDate, parseValuesFile, type Relationship } from '../../../features/acct/acct-files.js';
+import { parseDate, parseValuesFile, problemLines, type Relationship } from '../../../features/acct/acct-files.js';
 import {
   compute,
   fromValues,
   asFunctional,
   functionalCurrency,
   occurrenceTarget,
+  overlappingClose,
   parsePeriod,
   booksToday,
+  readState,
   recordClose,
-  recorded,
   todayOf,
   type Close,
   type Computed,
+  type Designation,
+  type Recorded,
 } from '../../../features/acct/acct.js';
-import { readRecords } from '../../../features/acct/acct-store.js';
-import { balanced, criticalTermsLine, periodEntries, ROLES, type Role } from '../../../features/acct/acct-rules.js';
+import {
+  balanced,
+  criticalTermsLine,
+  periodEntries,
+  ROLES,
+  type RateRow,
+  type Role,
+} from '../../../features/acct/acct-rules.js';
 import { JOURNAL_VIEW, PERIOD_VIEW, RESERVE_FIELDS, RESERVE_VIEW } from '../../../features/acct/acct-view.js';
 import { readBoundedJson } from '../../../core/security/json-keys.js';
 import { MAX_INPUT_FILE_BYTES } from '../../../core/security/bounded-read.js';
@@ -38,12 +47,12 @@ export type Options = InputPorts &
 /** The relationships asked for, each computed up to `until` (default today); `option` is named by a refusal. */
 async function computeAll(
   ctx: Options,
+  state: Recorded,
   id: string | undefined,
   valuesFile: string | undefined,
   until: string | undefined,
   option = until === undefined ? 'today' : '--as-of',
 ) {
-  const state = recorded(await readRecords(ctx));
   ctx.rememberForCompletion({ relationships: [...state.relationships.keys()] });
   if (valuesFile !== undefined && id === undefined)
     throw new UsageError('--values: give the relationship ID the values are of.');
@@ -52,32 +61,27 @@ async function computeAll(
     throw new UsageError(
       `id: ${id === undefined ? 'no relationship is designated yet' : `no relationship ${id} is designated`}; record one with hedge acct designate FILE.`,
     );
-  const end = until ?? todayOf(ctx.clock.now());
   const computed: Computed[] = [];
-  for (const designation of chosen) {
+  for (const designation of chosen as Designation[]) {
     await checkpoint(ctx);
-    if (valuesFile !== undefined) {
-      const { text, sourceName } = await readInputFile(ctx, valuesFile, 'values file');
-      const read = parseValuesFile(text, sourceName);
-      if ('problems' in read) {
-        // A problem of the whole file (line 0: not JSON, empty) names the file itself.
-        const said = read.problems.map((p) => (p.line ? `line ${p.line}: ${p.message}` : p.message)).join('\n');
-        throw new UsageError(said.startsWith(sourceName) ? said : `${sourceName}: ${said}`);
-      }
-      const lines = read.rows.filter((line) => line.date <= end);
-      await checkpoint(ctx);
-      const quoted = state.rates.get(designation!.relationship.market)?.quote;
-      computed.push({
-        designation: designation!,
-        results: fromValues(designation!, lines, end),
-        rates: new Map(),
-        hedgeIds: [],
-        closedEarly: [],
-        currency: valuesCurrency(designation!.relationship, quoted),
-      });
-    } else {
-      computed.push(await compute(ctx, designation!, state.rates, until, option));
+    if (valuesFile === undefined) {
+      computed.push(await compute(ctx, designation, state.rates, until, option));
+      continue;
     }
+    const end = until ?? todayOf(ctx.clock.now());
+    const { text, sourceName } = await readInputFile(ctx, valuesFile, 'values file');
+    const read = parseValuesFile(text, sourceName);
+    if ('problems' in read) {
+      // A problem of the whole file (line 0: not JSON, empty) names the file itself.
+      const said = problemLines(read.problems).join('\n');
+      throw new UsageError(said.startsWith(sourceName) ? said : `${sourceName}: ${said}`);
+    }
+    const lines = read.rows.filter((line) => line.date <= end);
+    await checkpoint(ctx);
+    const rel = designation.relationship;
+    const results = fromValues(designation, lines, end);
+    const currency = valuesCurrency(rel, state.rates.get(rel.market)?.quote);
+    computed.push({ designation, results, rates: new Map(), hedgeIds: [], closedEarly: [], currency });
   }
   await checkpoint(ctx);
   return computed;
@@ -103,6 +107,12 @@ function valuesCurrency(rel: Relationship, quoted: string | undefined) {
   );
 }
 
+/** The rate a row was valued at, and where it came from. */
+const rateColumns = (rate: RateRow | undefined) => ({
+  rate: rate ? exactText(rate.spot) : null,
+  rate_source: rate?.source ?? null,
+});
+
 /** One row a relationship and period, the relationship's names first. */
 function periodRows(computed: readonly Computed[]) {
   return computed.flatMap(({ designation, results, rates, currency, criticalTerms, closedEarly }) =>
@@ -110,14 +120,28 @@ function periodRows(computed: readonly Computed[]) {
       relationship_id: designation.relationship.id,
       ...result,
       currency,
-      rate: rates.has(result.period_end) ? exactText(rates.get(result.period_end)!.spot) : null,
-      rate_source: rates.get(result.period_end)?.source ?? null,
+      ...rateColumns(rates.get(result.period_end)),
       ...(criticalTerms && { critical_terms: criticalTerms }),
       // A designated hedge closed before its maturity and the hedged item's date, the cover not carried on.
       ...(closedEarly.length && { hedges_closed_early: closedEarly }),
     })),
   );
 }
+
+/** A journal line as printed: its amount a debit (positive) or a credit. */
+const journalRow = ({ amount, ...line }: Row & { amount: bigint }, rate?: RateRow) => ({
+  entry_id: line.entry_id,
+  relationship_id: line.relationship_id,
+  hedge_ids: line.hedge_ids,
+  date: line.date,
+  role: line.role,
+  account: line.role,
+  debit: amount > 0n ? centsNumber(amount) : 0,
+  credit: amount < 0n ? centsNumber(-amount) : 0,
+  currency: line.currency,
+  ...rateColumns(rate),
+  description: line.description,
+});
 
 const ACCOUNTS = z.partialRecord(
   z.enum(ROLES),
@@ -135,71 +159,55 @@ function booksOf(computed: readonly Computed[]) {
       if (!balanced(lines))
         throw new Error(`an entry of ${designation.relationship.id} at ${result.period_end} does not balance`);
       const rate = rates.get(result.period_end);
-      return lines.map((line) => ({
-        entry_id: line.entry_id,
-        relationship_id: line.relationship_id,
-        hedge_ids: hedgeIds.join(' '),
-        date: line.date,
-        role: line.role,
-        account: line.role,
-        debit: line.amount > 0n ? centsNumber(line.amount) : 0,
-        credit: line.amount < 0n ? centsNumber(-line.amount) : 0,
-        currency,
-        rate: rate ? exactText(rate.spot) : null,
-        rate_source: rate?.source ?? null,
-        description: line.description,
-      }));
+      return lines.map((line) => journalRow({ ...line, hedge_ids: hedgeIds.join(' '), currency }, rate));
     }),
   );
   return { test, reserve, journal };
 }
 
-/** The books from `from` to `until`: a closed period's rows as it was closed; the rest computed, with an adjusting
- * entry in the first open period for whatever has changed since in a closed one (a late rate, an event). */
+/** The range `--period` or `--as-of` asks for (at most one of them). */
+function rangeOf(options: { period?: string; asOf?: string }) {
+  if (options.asOf !== undefined) parseDate('--as-of', options.asOf);
+  const period = options.period === undefined ? undefined : parsePeriod(options.period);
+  if (period && options.asOf !== undefined) throw new UsageError('--as-of and --period: give one of them.');
+  // A refusal names the option that set the date: --period's end, --as-of, or today.
+  return { from: period?.from, to: period?.to ?? options.asOf, option: period && `--period ${options.period}` };
+}
+
+/** The books over `range`: a closed period's rows as it was closed; the rest computed, with an adjusting entry in the
+ * first open period for whatever has changed since in a closed one (a late rate, an event). */
 async function booksFor(
   ctx: Options,
   id: string | undefined,
   values: string | undefined,
-  until?: string,
-  from = '',
-  option?: string,
+  range: ReturnType<typeof rangeOf>,
+  state?: Recorded,
 ) {
-  const closes = values === undefined ? recorded(await readRecords(ctx)).closes : [];
+  const { from = '', to: until } = range;
+  state ??= await readState(ctx);
+  const closes = values === undefined ? state.closes : [];
   const chosen = (row: Row) => id === undefined || row.relationship_id === id;
-  const asClosed = (pick: (close: Close) => Row[]) => closes.flatMap((close) => pick(close).filter(chosen));
+  // Each of the books, by the key its rows are dated by.
+  const books = (rows: (kind: 'test' | 'reserve' | 'journal', date: string) => Row[]) => ({
+    test: rows('test', 'period_end'),
+    reserve: rows('reserve', 'period_end'),
+    journal: rows('journal', 'date'),
+  });
   // A period asked for that is closed whole: its rows as closed, nothing computed.
   const whole = closes.find((close) => close.from === from && close.to === until);
-  if (whole)
-    return {
-      test: whole.test.filter(chosen),
-      reserve: whole.reserve.filter(chosen),
-      journal: whole.journal.filter(chosen),
-    };
-  const fresh = booksOf(await computeAll(ctx, id, values, until, option));
+  if (whole) return { ...books((kind) => whole[kind].filter(chosen)), state, computed: undefined };
+  const computed = await computeAll(ctx, state, id, values, until, range.option);
+  const fresh = booksOf(computed);
+  fresh.journal.push(...adjustments(closes, fresh.journal, chosen));
   const closedOn = (date: unknown) => closes.some((close) => String(date) >= close.from && String(date) <= close.to);
   const within = (date: unknown) => String(date) >= from && (until === undefined || String(date) <= until);
   // Closed rows first, then the open ones, each in date order (a sort keeps the order of a date's rows).
-  const merged = (closed: Row[], computed: Row[], date: string) =>
-    [...closed, ...computed.filter((row) => !closedOn(row[date]))]
+  const merged = books((kind, date) =>
+    [...closes.flatMap((close) => close[kind].filter(chosen)), ...fresh[kind].filter((row) => !closedOn(row[date]))]
       .filter((row) => within(row[date]))
-      .sort((a, b) => String(a[date]).localeCompare(String(b[date])));
-  return {
-    test: merged(
-      asClosed((close) => close.test),
-      fresh.test,
-      'period_end',
-    ),
-    reserve: merged(
-      asClosed((close) => close.reserve),
-      fresh.reserve,
-      'period_end',
-    ),
-    journal: merged(
-      asClosed((close) => close.journal),
-      [...fresh.journal, ...adjustments(closes, fresh.journal, chosen)],
-      'date',
-    ),
-  };
+      .sort((a, b) => String(a[date]).localeCompare(String(b[date]))),
+  );
+  return { ...merged, state, computed };
 }
 
 /** What the computed entries of the closed periods now say beyond what was closed: an entry a relationship, dated the
@@ -225,20 +233,16 @@ function adjustments(closes: readonly Close[], journal: readonly Row[], chosen: 
       amount === 0n
         ? []
         : [
-            {
+            journalRow({
               entry_id: `${relationship}/${date}/adjustment`,
               relationship_id: relationship,
               hedge_ids: like.get(relationship)?.hedge_ids ?? '',
               date,
               role,
-              account: role,
-              debit: amount > 0n ? centsNumber(amount) : 0,
-              credit: amount < 0n ? centsNumber(-amount) : 0,
               currency: like.get(relationship)?.currency ?? null,
-              rate: null,
-              rate_source: null,
               description: 'adjustment: figures dated in a closed period changed after it was closed',
-            },
+              amount,
+            }),
           ],
     ),
   );
@@ -270,17 +274,12 @@ function sayAdjustments(ctx: Options, journal: readonly Row[]) {
 
 export const test = {
   async run(ctx: Options, { args, options }: In<'ACCT_TEST'>) {
-    if (options.asOf !== undefined && !isDate(options.asOf))
-      throw new UsageError('--as-of: expected a date such as 2026-11-30 (YYYY-MM-DD).');
-    const period = options.period === undefined ? undefined : parsePeriod(options.period);
-    if (period && options.asOf !== undefined) throw new UsageError('--as-of and --period: give one of them.');
-    const until = period?.to ?? options.asOf;
-    // A refusal names the option that set the date: --period's end, --as-of, or today.
-    const option = period ? `--period ${options.period}` : undefined;
-    const rows = (await booksFor(ctx, args.id, options.values, until, period?.from, option)).test;
+    const range = rangeOf(options);
+    const books = await booksFor(ctx, args.id, options.values, range);
+    const rows = books.test;
     // The critical terms' line is the relationship's, read again only where they are its method.
     const computed = rows.some((row) => row.critical_terms)
-      ? await computeAll(ctx, args.id, options.values, until, option)
+      ? (books.computed ?? (await computeAll(ctx, books.state, args.id, options.values, range.to, range.option)))
       : [];
     await ctx.output.list(rows, PERIOD_VIEW, {
       empty: 'No period ends after the designation yet.',
@@ -324,9 +323,7 @@ function closedEarlyNotes(rows: readonly Row[]) {
 
 export const reserve = {
   async run(ctx: Options, { args, options }: In<'ACCT_RESERVE'>) {
-    const period = options.period === undefined ? undefined : parsePeriod(options.period);
-    const option = period ? `--period ${options.period}` : undefined;
-    const rows = (await booksFor(ctx, args.id, options.values, period?.to, period?.from, option)).reserve;
+    const rows = (await booksFor(ctx, args.id, options.values, rangeOf(options))).reserve;
     await ctx.output.list(rows, RESERVE_VIEW, {
       empty: 'No period of a relationship ends in this period.',
       columnNotes: [
@@ -338,7 +335,7 @@ export const reserve = {
 
 export const journal = {
   async run(ctx: Options, { args, options }: In<'ACCT_JOURNAL'>) {
-    const period = options.period === undefined ? undefined : parsePeriod(options.period);
+    const range = rangeOf(options);
     let accounts: Partial<Record<Role, string>> = {};
     if (options.accounts !== undefined) {
       const { text, sourceName } = await readInputFile(ctx, options.accounts, 'accounts file');
@@ -349,8 +346,7 @@ export const journal = {
         );
       accounts = map;
     }
-    const option = period ? `--period ${options.period}` : undefined;
-    const { journal: entries } = await booksFor(ctx, args.id, options.values, period?.to, period?.from, option);
+    const { journal: entries } = await booksFor(ctx, args.id, options.values, range);
     const rows = entries.map((row) => ({ ...row, account: accounts[row.role as Role] ?? row.role }));
     sayAdjustments(ctx, rows);
     await ctx.output.list(rows, JOURNAL_VIEW, { empty: 'No entries in this period.' });
@@ -361,24 +357,29 @@ export const close = {
   async run(ctx: Options & Pick<CommandContext, 'clock'>, { options }: In<'ACCT_CLOSE'>) {
     const period = parsePeriod(options.period);
     const name = options.period!.trim().toUpperCase();
-    const overlapping = recorded(await readRecords(ctx)).closes.find(
-      (each) => each.from <= period.to && each.to >= period.from,
-    );
+    const state = await readState(ctx);
+    const overlapping = overlappingClose(state.closes, period);
     if (overlapping)
       throw new UsageError(
         `--period: ${overlapping.period} is closed already (${overlapping.from} to ${overlapping.to}); a closed period never changes: what changes in it later posts adjusting entries in the first open period.`,
       );
-    const today = await booksToday(ctx);
+    const today = await booksToday(ctx, state);
     if (period.to >= today)
       throw new UsageError(`--period: ${name} has not ended (today is ${today}); close it after ${period.to}.`);
     // Every relationship valued up to the period's end: a missing rate is refused naming its date.
-    const books = await booksFor(ctx, undefined, undefined, period.to, period.from, '--period');
-    await recordClose(ctx, { period: name, ...period, ...books });
-    sayAdjustments(ctx, books.journal);
-    const summary = { period: name, ...period, period_ends: books.test.length, journal_lines: books.journal.length };
+    const { test, reserve, journal } = await booksFor(
+      ctx,
+      undefined,
+      undefined,
+      { ...period, option: '--period' },
+      state,
+    );
+    await recordClose(ctx, { period: name, ...period, test, reserve, journal });
+    sayAdjustments(ctx, journal);
+    const summary = { period: name, ...period, period_ends: test.length, journal_lines: journal.length };
     ctx.output.document(summary, () =>
       ctx.output.note(
-        `Closed ${name} (${period.from} to ${period.to}): ${books.test.length} period ends, ${books.journal.length} journal lines; test, reserve and journal print them as closed from now on.`,
+        `Closed ${name} (${period.from} to ${period.to}): ${test.length} period ends, ${journal.length} journal lines; test, reserve and journal print them as closed from now on.`,
       ),
     );
   },

@@ -9,13 +9,13 @@ import {
   UsageError,
 } from '../command-input.js';
 import { readInputFile, MAX_PROBLEM_LINES, type InputPorts } from '../../../features/write/input-file.js';
-import { parseRatesFile, rateProblem } from '../../../features/acct/acct-files.js';
-import { parseQuote, recordRates, recorded, todayOf } from '../../../features/acct/acct.js';
-import { readRecords } from '../../../features/acct/acct-store.js';
+import { parseRatesFile, problemLines, rateProblem } from '../../../features/acct/acct-files.js';
+import { parseQuote, readState, recordRates, todayOf } from '../../../features/acct/acct.js';
 import { RATE_FIELDS } from '../../../features/acct/acct-view.js';
 import { exact, exactNumber, exactText } from '../../../features/acct/acct-money.js';
 import { readBook } from '../../../features/book/positions.js';
 import { toAccountSide } from '../../../core/money.js';
+import { plural } from '../../../core/number-format.js';
 import { requireListedMarket } from '../../../features/book/markets.js';
 
 /** What this command uses of its context. */
@@ -41,6 +41,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
     const { quotes, problem } = await client.readPrices([market]);
     if (problem) throw problem;
     const at = client.transport.serverNow().bestMs;
+    const iso = new Date(at).toISOString();
     // The carry each open hedge of the market has accrued now: what values a desk hedge open across this day.
     const carry = Object.fromEntries(
       (await readBook(client))
@@ -62,8 +63,8 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
         spot: exactText(exact(price)!),
         forward: '',
         discount_factor: '',
-        source: `mid price, GET /prices at ${credentials.baseUrl} (${new Date(at).toISOString()})`,
-        at: new Date(at).toISOString(),
+        source: `mid price, GET /prices at ${credentials.baseUrl} (${iso})`,
+        at: iso,
         carry: carry as never,
       },
     ];
@@ -71,12 +72,8 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
     quote = parseQuote(options.quote);
     const { text, sourceName } = await readInputFile(ctx, args.file!, 'rates file');
     const read = parseRatesFile(text, sourceName, market);
-    if ('problems' in read) {
-      const shown = read.problems
-        .slice(0, MAX_PROBLEM_LINES)
-        .map((p) => (p.line ? `line ${p.line}: ${p.message}` : p.message));
-      throw new UsageError(`${sourceName}: ${shown.join('\n')}`);
-    }
+    if ('problems' in read)
+      throw new UsageError(`${sourceName}: ${problemLines(read.problems.slice(0, MAX_PROBLEM_LINES)).join('\n')}`);
     // Corrections, not guesses: a rate is recorded for a day that has come (a wrong one is corrected, never replaced).
     const today = todayOf(ctx.clock.now());
     const future = read.rows.find((row) => row.date > today);
@@ -101,7 +98,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
   );
   ctx.output.document({ market, quote, recorded: added, rates: rows }, () =>
     ctx.output.note(
-      `${market} (${quote}): ${added} rate${added === 1 ? '' : 's'} ${options.correct ? 'corrected' : 'recorded'}${added < rows.length ? `, ${rows.length - added} already there` : ''}.`,
+      `${market} (${quote}): ${plural(added, 'rate')} ${options.correct ? 'corrected' : 'recorded'}${added < rows.length ? `, ${rows.length - added} already there` : ''}.`,
     ),
   );
 }
@@ -114,7 +111,7 @@ function defaultQuote(market: string) {
 
 /** What is recorded of a market: a row a date, with its source. */
 async function listRates(ctx: Options, market: string) {
-  const rates = recorded(await readRecords(ctx)).rates.get(market);
+  const rates = (await readState(ctx)).rates.get(market);
   const rows = [...(rates?.rows.values() ?? [])]
     .sort((a, b) => a.date.localeCompare(b.date))
     .map((row) => ({
