@@ -122,10 +122,9 @@ function eagerEdits(text, ranges) {
     if (inner !== scope) scopes.set(inner.at, inner);
     for (const [key, value] of Object.entries(node)) {
       const to = key === 'body' || key === 'params' ? inner : scope;
-      if (Array.isArray(value))
-        for (const child of value)
-          if (child?.type) visit(child, node, to);
-          else if (value?.type) visit(value, node, to);
+      if (Array.isArray(value)) {
+        for (const child of value) if (child?.type) visit(child, node, to);
+      } else if (value?.type) visit(value, node, to);
     }
   };
   visit(parse(text, { ecmaVersion: 'latest', sourceType: 'module', preserveParens: true }), undefined, undefined);
