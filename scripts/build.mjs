@@ -5,6 +5,8 @@
 //                        command) runs only when that import does, so a command runs what it uses
 //                        and no more (test/build/startup-imports.test.ts); one file is read and
 //                        compiled (from Node's compile cache) instead of a chain of chunks
+//                        the functions the main jobs run are in parentheses, so that V8 compiles them with the
+//                        script and Node's compile cache keeps them (scripts/eager-functions.mjs)
 //   dist/lazy/           the ES-module packages no main job runs (the prompts, ora, log-update, conf, the MCP SDK),
 //                        each a file read only when src/'s `import()` of it runs, so that the one script's start
 //                        neither reads nor compiles them (scripts/esbuild-options.mjs, APART)
@@ -28,6 +30,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { renderManPage } from './man-page.mjs';
 import { copyNativeBindings } from './native-bindings.mjs';
 import { apartOptions, esbuildOptions } from './esbuild-options.mjs';
+import { compileRunFunctionsEagerly } from './eager-functions.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SHELLS = ['bash', 'zsh', 'fish'];
@@ -45,6 +48,8 @@ export async function buildDist({ outdir = 'dist' } = {}) {
     await build(apartOptions(out));
     await writeReference(out);
     copyNativeBindings(ROOT, out); // the OS keyring's binding, opened lazily by src/platform/config/os-keyring.ts
+    const eager = compileRunFunctionsEagerly(join(out, 'cli.js'));
+    if (eager.reason) process.stderr.write(`build: dist/cli.js left as esbuild wrote it (${eager.reason})\n`);
     const old = `${target}.old-${process.pid}`;
     try {
       renameSync(target, old);
