@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { decode, encode } from '@jridgewell/sourcemap-codec';
 import { parse } from 'acorn';
 
 /** What the build runs to learn what a command compiles: `npm run bench`'s main jobs (the demo runs the client's path). */
@@ -194,57 +195,23 @@ function render(text, { wraps, moves }) {
   return { out, pieces };
 }
 
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
 /** The segments of a source map's mappings, each `[offset in the text, source, line, column, name?]`. */
-function decode(mappings, text) {
+function decoded(mappings, text) {
   const segments = [];
-  const state = [0, 0, 0, 0];
   let lineStart = 0;
-  for (const group of mappings.split(';')) {
-    let column = 0;
-    for (const segment of group.split(',')) {
-      if (!segment) continue;
-      const fields = [];
-      let value = 0;
-      let shift = 0;
-      for (const char of segment) {
-        const digit = BASE64.indexOf(char);
-        value += (digit & 31) * 2 ** shift;
-        if (digit & 32) shift += 5;
-        else {
-          fields.push(value % 2 ? -Math.floor(value / 2) : value / 2);
-          value = 0;
-          shift = 0;
-        }
-      }
-      column += fields[0];
-      const decoded = [lineStart + column];
-      for (let field = 1; field < fields.length; field++) decoded.push((state[field - 1] += fields[field]));
-      segments.push(decoded);
-    }
+  for (const line of decode(mappings)) {
+    for (const [column, ...rest] of line) segments.push([lineStart + column, ...rest]);
     const next = text.indexOf('\n', lineStart);
     lineStart = next === -1 ? text.length : next + 1;
   }
   return segments;
 }
 
-function vlq(number) {
-  let value = number < 0 ? -number * 2 + 1 : number * 2;
-  let out = '';
-  do {
-    const digit = value & 31;
-    value = Math.floor(value / 32);
-    out += BASE64[value > 0 ? digit | 32 : digit];
-  } while (value > 0);
-  return out;
-}
-
 /** The mappings of `text` moved to where `pieces` put each mapped place in `out`; a place not copied is dropped. */
 function remapped(mappings, text, out, pieces) {
   const byStart = pieces.toSorted((a, b) => a[0] - b[0]);
   const moved = [];
-  for (const [offset, ...rest] of decode(mappings, text)) {
+  for (const [offset, ...rest] of decoded(mappings, text)) {
     let low = 0;
     for (let high = byStart.length; low < high;) {
       const middle = (low + high) >> 1;
@@ -255,28 +222,16 @@ function remapped(mappings, text, out, pieces) {
     if (piece && offset < piece[1]) moved.push([piece[2] + offset - piece[0], ...rest]);
   }
   moved.sort((a, b) => a[0] - b[0]);
-  const lines = [];
-  const state = [0, 0, 0, 0];
+  const lines = [[]];
   let lineStart = 0;
   let lineEnd = out.indexOf('\n');
-  let group = [];
-  let column = 0;
   for (const [offset, ...fields] of moved) {
     while (lineEnd !== -1 && offset > lineEnd) {
-      lines.push(group.join(','));
-      group = [];
-      column = 0;
+      lines.push([]);
       lineStart = lineEnd + 1;
       lineEnd = out.indexOf('\n', lineStart);
     }
-    let segment = vlq(offset - lineStart - column);
-    column = offset - lineStart;
-    fields.forEach((value, field) => {
-      segment += vlq(value - state[field]);
-      state[field] = value;
-    });
-    group.push(segment);
+    lines.at(-1).push([offset - lineStart, ...fields]);
   }
-  lines.push(group.join(','));
-  return lines.join(';');
+  return encode(lines);
 }

@@ -5,8 +5,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+import { decode } from '@jridgewell/sourcemap-codec';
 
 interface Mapped {
   url: string;
@@ -17,7 +16,7 @@ interface Mapped {
   sourceAt: Int32Array;
 }
 
-/** A dist/ script and its source map, decoded (the map's `mappings`, base64 VLQ). */
+/** A dist/ script and its source map, decoded. */
 export function mappedScript(file: string): Mapped {
   const text = readFileSync(file, 'utf8');
   const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[]; mappings: string };
@@ -25,27 +24,9 @@ export function mappedScript(file: string): Mapped {
   for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lineStarts.push(at + 1);
   const offsets: number[] = [];
   const sourceAt: number[] = [];
-  let source = 0;
-  map.mappings.split(';').forEach((group, line) => {
-    let column = 0;
-    for (const segment of group.split(',')) {
-      if (!segment) continue;
-      const fields: number[] = [];
-      let value = 0;
-      let shift = 0;
-      for (const char of segment) {
-        const digit = BASE64.indexOf(char);
-        value += (digit & 31) * 2 ** shift;
-        if (digit & 32) shift += 5;
-        else {
-          fields.push(value % 2 ? -Math.floor(value / 2) : value / 2);
-          value = 0;
-          shift = 0;
-        }
-      }
-      column += fields[0];
-      if (fields.length < 2) continue;
-      source += fields[1];
+  decode(map.mappings).forEach((segments, line) => {
+    for (const [column, source] of segments) {
+      if (source === undefined) continue;
       offsets.push(lineStarts[line] + column);
       sourceAt.push(source);
     }
