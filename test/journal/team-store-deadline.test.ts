@@ -90,6 +90,13 @@ describeWithPostgres('a stalled team store', (server) => {
         'no answer in time',
       );
       expect(timedOut.stdout).toBe('');
+      // Its wait on the table ends on the store's own time (a cancel is asynchronous): until it has, a wait counted
+      // below could be this one's, and the signal would reach the next add before it is running.
+      await until(
+        async () => (await lock.waiting()) === 0,
+        "the timed-out add's wait on the locked table to end",
+        5_000,
+      );
       let child: { kill(signal: NodeJS.Signals): boolean } | undefined;
       const stopped = team.a.hedge(['add', 'USDTNGN', 'buy', '500'], {
         spawn: true,
