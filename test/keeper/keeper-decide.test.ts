@@ -447,7 +447,7 @@ const PLAN = [
     name: 'over target, --converge: the reduce',
     side: covered(2500, 24 * HOUR),
     settings: { converge: true },
-    writes: [{ kind: 'reduce', deltaUsd: 500, targetUsd: 2000 }],
+    writes: [{ kind: 'reduce', deltaUsd: 500, targetUsd: 2000, beforeUsd: 2500 }],
   },
   {
     name: 'drifted and its roll due, --converge: the add, then the roll',
@@ -583,7 +583,7 @@ it("this keeper's writes and unfinished rows: once rolled, the side waits for bo
   ]);
 });
 
-const reopen = { kind: 'open' as const, row: ROW, deltaUsd: 2000, targetUsd: 2000 };
+const reopen = { kind: 'open' as const, row: ROW, deltaUsd: 2000, targetUsd: 2000, beforeUsd: 0 };
 /** The write flow's answer: sent, with `result`. */
 const sent = (result: object) => ({ kind: 'sent', group: 'keep-1', result }) as never;
 /** …resolved: the re-opened hedge hdg_3 in `status`. */
@@ -600,7 +600,7 @@ it.each([
   ],
   [
     'a convergence the write flow did not send is a failure',
-    { kind: 'add', row: ROW, deltaUsd: 500, targetUsd: 2000 },
+    { kind: 'add', row: ROW, deltaUsd: 500, targetUsd: 2000, beforeUsd: 1500 },
     sent({ kind: 'dry-run' }),
     'Nothing was sent for the convergence.',
     0,

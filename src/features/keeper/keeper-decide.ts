@@ -138,9 +138,15 @@ export interface KeeperSettings {
 /** What is to be said: an event, or an error (an `error` event; a one-cycle run ends with its first's exit code). */
 export type KeeperSaid = { say: EventFields } | { error: unknown; fields: EventDetail };
 
-/** One write of a step: the side changed by `deltaUsd` toward `targetUsd` (`converge`: a drift brought back), the plan step it is sent as; or a roll, whose notional and maturity are what a dry run says of it. */
+/** One write of a step: the side changed by `deltaUsd` from `beforeUsd` (what the model said it held) toward `targetUsd` (`converge`: a drift brought back), the plan step it is sent as; or a roll, whose notional and maturity are what a dry run says of it. */
 export type KeeperWrite = { row: KeepRow; tenorDays?: KeepRow['tenorDays'] } & (
-  | { kind: 'open' | 'add' | 'reduce' | 'close'; deltaUsd: number; targetUsd: number; converge?: true }
+  | {
+      kind: 'open' | 'add' | 'reduce' | 'close';
+      deltaUsd: number;
+      targetUsd: number;
+      beforeUsd: number;
+      converge?: true;
+    }
   | { kind: 'roll'; hedgeId?: string; notionalUsd: number; maturityAtMs: number }
 );
 
@@ -546,14 +552,16 @@ function writesFor(
     maturityAtMs === undefined ? [] : [{ kind: 'roll', row, hedgeId, tenorDays, notionalUsd, maturityAtMs }];
   if (decision.kind === 'roll') return roll(decision.notionalUsd);
   if (decision.kind === 'reopen')
-    return [{ kind: 'open', row, deltaUsd: decision.notionalUsd, targetUsd: decision.notionalUsd, tenorDays }];
+    return [
+      { kind: 'open', row, deltaUsd: decision.notionalUsd, targetUsd: decision.notionalUsd, beforeUsd: 0, tenorDays },
+    ];
   if (decision.kind !== 'drift') return [];
-  const { change, amountUsd, targetUsd } = decision;
+  const { change, amountUsd, targetUsd, currentUsd } = decision;
   const writes: KeeperWrite[] = settings.converge
-    ? [{ kind: change, row, deltaUsd: amountUsd, targetUsd, tenorDays, converge: true }]
+    ? [{ kind: change, row, deltaUsd: amountUsd, targetUsd, beforeUsd: currentUsd, tenorDays, converge: true }]
     : [];
   // A roll due as well follows: of the notional the side holds once converged (or left alone).
-  return decision.alsoRollDue ? [...writes, ...roll(settings.converge ? targetUsd : decision.currentUsd)] : writes;
+  return decision.alsoRollDue ? [...writes, ...roll(settings.converge ? targetUsd : currentUsd)] : writes;
 }
 
 /** --dry-run: what a write would do, said with "would", and the pre-trade checks a real open passes on it (`check`: an open's or add's room, a roll's open after the close that frees as much). */
@@ -629,7 +637,7 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
     // A roll comes back rolled, never sent.
     if (write.kind === 'roll') return {};
     const hedge = result.kind === 'resolved' ? (result.result as Hedge | undefined) : undefined;
-    const { kind, deltaUsd: changeUsd, targetUsd, tenorDays } = write;
+    const { kind, deltaUsd: changeUsd, beforeUsd, tenorDays } = write;
     const reopen = kind === 'open';
     if (reopen && hedge && 'failed' in recordStanding(hedge))
       return {
@@ -642,10 +650,9 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
       changeUsd,
       reopen ? { tenor_days: tenorDays, journal_group: group } : { action: kind },
     );
-    // What the side held before: the target less what an open or add brings, plus what a reduce or close takes.
     expect(reopen ? 're-open' : kind, {
       kind,
-      before: targetUsd + (reopen || kind === 'add' ? -changeUsd : changeUsd),
+      before: beforeUsd,
       changeUsd,
       hedgeId: reopen ? said.say.hedge_ids[0] : undefined,
     });
