@@ -13,8 +13,8 @@ import {
   type Terminal,
 } from '../support/servers/pseudo-terminal.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
-import { useSimulators, type Simulator } from '../support/simulator.js';
-import { activeNotional } from '../support/keeper.js';
+import { apiData, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { activeNotional, HOUR } from '../support/keeper.js';
 import { pairOf, sideGains } from '../../src/core/markets.js';
 import { SIDES } from '../../src/core/vocabulary.js';
 
@@ -190,6 +190,25 @@ it('at 80×24: a side already open, "add to it" chosen — the add is quoted, as
   expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes', '/hedges/add']);
   expect(activeNotional(trading, 'sell')).toBe(3_500);
   for (const line of await terminal.drawn()) expect(displayWidth(line.text)).toBeLessThanOrEqual(80);
+});
+
+it('a side whose views disagree (its hedge in a status hedge does not know) is said as the side model says it: not known, with why, never a figure one view gave; Cancel sends nothing', async () => {
+  const trading = await startTrading({ closedSettlingMs: 10 * HOUR });
+  const seeded = trading.seedOpen('buy', 10_000);
+  await apiData(trading, 'POST', '/hedges/close', { market: MARKET, side: 'buy' });
+  trading.advance(HOUR);
+  // Its record: `settling` with a notional of 0; the positions list no longer shows the side.
+  expect(await apiData(trading, 'GET', `/hedges/${seeded.id}`)).toMatchObject({ status: 'settling', notional_usd: 0 });
+  terminal = spawnInTerminal(trading, ['open', MARKET, 'buy']);
+  await see('What now?', 'Cancel');
+  const question = readAsText(await terminal.drawn());
+  expect(question).toContain(
+    `The buy side of USDTNGN is not flat, and what it holds is not known: hedge ${seeded.id} shows status "settling", which hedge does not know (neither open nor ended). What now?`,
+  );
+  expect(question).not.toContain('already holds');
+  terminal.write(`${DOWN}${ENTER}`);
+  expect(await terminal.exitCode).toBe(8);
+  expect(trading.writes().map((entry) => entry.path)).toEqual(['/hedges/close']);
 });
 
 it('Ctrl-C while waiting for the fill stops the wait only: exit 130, the order stands and the way to check it is shown, wrapped at 80 columns', async () => {

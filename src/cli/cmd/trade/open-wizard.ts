@@ -19,6 +19,7 @@ import { formatPercent, formatUtc } from '../../../platform/terminal/format.js';
 import { formatMoney, formatUsd } from '../../../core/number-format.js';
 import { payWords, toAccountSide } from '../../../core/money.js';
 import { SideViews } from '../../../features/book/side-book.js';
+import { sideHolds } from '../../../features/book/book.js';
 import { Output } from '../../../platform/terminal/output.js';
 import { terminalColumns } from '../../../platform/terminal/terminal.js';
 import { renderQuoteCard } from '../../../platform/results/quote-card.js';
@@ -137,15 +138,14 @@ export async function runOpenWizard(
     });
   }
   const known = market.available_capacity_usd !== undefined;
-  // What a side holds in every view the wizard read (one read: the records and the positions line, side-book.ts).
+  // What a side holds, as the side model says it from every view the wizard read (one read, side-book.ts): a figure only
+  // when held; a side settling or that cannot be told is not known, never one view's figure.
   const holding = async (side: Side) => {
-    if (!views) return;
-    const book = await views.book(market.market, side);
-    if (book.state === 'flat' && !book.opening.length) return;
-    const hedgeId = book.line?.hedgeId ?? book.filled[0]?.id ?? book.opening[0]?.id;
-    const notionalUsd = book.filled.length ? book.recordsUsd : (book.line?.notionalUsd ?? book.opening[0]?.notionalUsd);
-    // What it holds as the questions say it ('' when no view gave a notional).
-    return { size: notionalUsd === undefined ? '' : formatUsd(notionalUsd), hedgeId };
+    const holds = views && sideHolds(await views.book(market.market, side));
+    if (!holds || holds.holds === 'flat') return;
+    return holds.holds === 'held'
+      ? { size: formatUsd(holds.notionalUsd), hedgeId: holds.ids.join(', ') }
+      : { notKnown: safeText(holds.why) };
   };
   const held = { buy: await holding('buy'), sell: await holding('sell') };
 
@@ -161,7 +161,7 @@ export async function runOpenWizard(
       message: 'Side',
       choices: SIDES.map((value) => {
         const open = held[value];
-        const mark = open ? ` — already open${open.size && `: ${open.size}`}` : '';
+        const mark = open ? ` — already open: ${open.size ?? 'holding not known'}` : '';
         // The prompter wraps a line too long for the terminal at its spaces (nothing is cut off).
         return {
           name: `${known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value}${mark}`,
@@ -178,7 +178,10 @@ export async function runOpenWizard(
   if (open) {
     const other = side === 'buy' ? 'sell' : 'buy';
     const choice = await prompter.select<'add' | 'other' | 'cancel'>({
-      message: `The ${side} side of ${market.market} already holds${open.size && ` ${open.size}`}${open.hedgeId ? ` (${safeText(open.hedgeId)})` : ''}. What now?`,
+      message:
+        open.hedgeId === undefined
+          ? `The ${side} side of ${market.market} is not flat, and what it holds is not known: ${open.notKnown}. What now?`
+          : `The ${side} side of ${market.market} already holds ${open.size} (${safeText(open.hedgeId)}). What now?`,
       choices: [
         { name: `Add to it (same maturity as the hedge it holds)`, short: 'add to it', value: 'add' },
         ...(held[other] || given.side
