@@ -7,8 +7,17 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { HOUR, keepOnce } from '../support/keeper.js';
+import { openBody } from '../support/engine.js';
 import { add, centsNumber, div, exact, mul, sub, toCents, type Exact } from '../../src/features/acct/acct-money.js';
-import { apiData, colleagueCloses, colleagueOpens, MARKET, useSimulators } from '../support/simulator.js';
+import {
+  apiData,
+  colleagueCloses,
+  colleagueOpens,
+  FILL_DELAY_MS,
+  FROZEN_START_MS,
+  MARKET,
+  useSimulators,
+} from '../support/simulator.js';
 
 const start = useSimulators();
 const cents = (value: unknown) => Math.round(Number(value) * 100);
@@ -470,3 +479,58 @@ function nextMonth(month: string) {
   const [year, number] = month.split('-').map(Number);
   return number === 12 ? `${year + 1}-01` : `${year}-${String(number + 1).padStart(2, '0')}`;
 }
+
+it("a hedge whose record shows a status hedge does not know (gamma: `settling` while its close lands), the history not listing it closed yet: acct test refuses in the side model's words, never values the relationship without it", async () => {
+  // Gamma lists USDTNGN disabled: its KES market.
+  const KES = 'USDTKES';
+  const simulator = await start({ dialect: 'gamma', stepped: true, realNow: () => FROZEN_START_MS });
+  const opened = await apiData(
+    simulator,
+    'POST',
+    '/hedges',
+    openBody('buy', 20_000, 7, { market: KES, client_reference: 'PAYABLE-8' }),
+  );
+  simulator.advance(FILL_DELAY_MS + 1);
+  ok(await simulator.hedge(['acct', 'rates', '--record', '--market', KES]));
+  const today = new Date(simulator.sandbox.clock.now()).toISOString().slice(0, 10);
+  const file = join(simulator.configDir, 'payable.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      id: 'USDT-PAYABLE-8',
+      framework: 'ifrs9',
+      type: 'cash_flow',
+      designated_at: today,
+      objective: 'Fix the naira cost of a USDT payable by buying USDT forward.',
+      market: KES,
+      functional_currency: 'KES',
+      hedged_item: {
+        description: 'A supplier paid in USDT',
+        currency: 'USDT',
+        amount: '-20000',
+        expected_date: new Date(simulator.sandbox.clock.now() + 6 * 24 * HOUR).toISOString().slice(0, 10),
+        kind: 'firm',
+        probability_evidence: 'Signed contract',
+      },
+      instrument: { references: ['PAYABLE-8'] },
+      ratio: '1',
+      designation: 'spot',
+      excluded: 'pnl',
+      method: 'dollar_offset_cumulative',
+      sources_of_ineffectiveness: 'The price the hedge was struck at against the mid',
+      approved_by: 'Finance director',
+    }),
+  );
+  ok(await simulator.hedge(['acct', 'designate', file]));
+  ok(await simulator.hedge(['acct', 'test', 'USDT-PAYABLE-8', '--json']));
+  // A close accepted and not landed yet: its record says `settling`; the history has no record of it.
+  await apiData(simulator, 'POST', '/hedges/close', { market: KES, side: 'buy' });
+  expect(await apiData(simulator, 'GET', `/hedges/${opened.id}`)).toMatchObject({ status: 'settling' });
+  expect(await apiData(simulator, 'GET', '/hedges/history')).toEqual([]);
+  exits(
+    await simulator.hedge(['acct', 'test', 'USDT-PAYABLE-8']),
+    2,
+    `instrument.references: hedge ${opened.id} shows status "settling", which hedge does not know (neither open nor ended), and the history does not list it closed`,
+  );
+  expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges', '/hedges/close']);
+});

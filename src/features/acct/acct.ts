@@ -652,13 +652,19 @@ async function deskHedges(client: HedgeClient, references: readonly string[]) {
   for (const id of new Set([...records.keys(), ...closed.keys()])) {
     const record = records.get(id);
     const done = closed.get(id);
-    // Never filled: no exposure to value.
-    if (!done && (!record || !['filled', 'closed'].includes(String(record.status)))) continue;
+    // Its record as the side model reads it: being opened or failed, never filled (no exposure to value); without a
+    // history record, only a filled one is valued, a closed one named below, one in a status hedge does not know refused.
+    const standing = record && !done ? recordStanding(record) : undefined;
+    if (!done && (!standing || standing.standing === 'opening' || ('failed' in standing && standing.failed))) continue;
+    if (standing?.standing === 'settling')
+      throw new UsageError(
+        `instrument.references: ${standing.why}, and the history does not list it closed; the relationship is not valued until its hedges read so.`,
+      );
     const side = done?.side ?? record?.side;
     const notional = num(done?.notionalUsd ?? readNumber(record?.notional_usd));
     const openedMs = ms(record?.filled_at ?? record?.opened_at ?? done?.openedAt);
     const entry = num(readNumber(record?.struck_rate) ?? done?.entryPrice);
-    if (!side || !notional || Number.isNaN(openedMs) || (record?.status === 'closed' && !done)) {
+    if (!side || !notional || Number.isNaN(openedMs) || standing?.standing === 'ended') {
       unreadable.push(id);
       continue;
     }
