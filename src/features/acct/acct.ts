@@ -655,7 +655,7 @@ async function deskHedges(client: HedgeClient, references: readonly string[]) {
     // Its record as the side model reads it: being opened or failed, never filled (no exposure to value); without a
     // history record, only a filled one is valued, a closed one named below, one in a status hedge does not know refused.
     const standing = record && !done ? recordStanding(record) : undefined;
-    if (!done && (!standing || standing.standing === 'opening' || ('failed' in standing && standing.failed))) continue;
+    if (!done && (!standing || standing.standing === 'opening' || 'failed' in standing)) continue;
     if (standing?.standing === 'settling')
       throw new UsageError(
         `instrument.references: ${standing.why}, and the history does not list it closed; the relationship is not valued until its hedges read so.`,

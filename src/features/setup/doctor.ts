@@ -8,7 +8,7 @@ import { NO_PAGE_SIZE, WIRE_SETTING_SOURCES } from '../../platform/api/wire/unsp
 import type { ResolvedCredentials } from '../../platform/config/credentials.js';
 import { asSent } from '../../core/as-sent.js';
 import { formatMoney, formatRate, isNumericText, plural } from '../../core/number-format.js';
-import { HEDGE_STATUSES, TENORS } from '../../core/vocabulary.js';
+import { statusStanding, TENORS } from '../../core/vocabulary.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { checkClient, isRefusal, refusedKeyNext, type CheckPorts } from './key-check.js';
@@ -221,7 +221,7 @@ export async function runDoctor(ports: DoctorPorts) {
   // statuses, what was learned.
   const { statuses } = seen;
   const amount = wire.sources.changeNotionalField;
-  const unknown = statuses.filter((status) => !(HEDGE_STATUSES as readonly string[]).includes(status));
+  const unknown = statuses.filter((status) => statusStanding(status) === 'settling');
   checks.push(
     info('wire.prices', 'Prices shape', seen.pricesShape ?? 'not seen'),
     ...(await pageSizeChecks(client, wire.settings.pageSizeParam, seen.hedgesRead)),
@@ -236,7 +236,7 @@ export async function runDoctor(ports: DoctorPorts) {
       'Statuses',
       statuses.length === 0
         ? 'no hedge to read statuses from'
-        : `seen: ${statuses.join(', ')}${unknown.length ? ` (${unknown.join(', ')} not in the spec: shown as sent, treated as not final)` : ''}`,
+        : `seen: ${statuses.join(', ')}${unknown.length ? ` (${unknown.join(', ')} not in the spec: shown as sent; the side model reads a hedge in it as settling, neither open nor ended)` : ''}`,
     ),
     ...learned.map((found) =>
       info(

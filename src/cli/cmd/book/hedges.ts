@@ -87,7 +87,7 @@ export async function run(ctx: Options, { args, options }: In<'HEDGES'>) {
     nowMs: client.transport.serverNow().bestMs,
     footer: [output.chalk.dim('Hashes are shortened on screen; whole with --format tsv, csv or json.')],
   });
-  if (wait && hedge.status === 'failed')
+  if (wait && 'failed' in recordStanding(hedge))
     throw new OrderFailedError(
       `Hedge ${hedge.id} failed on-chain: nothing was opened and its margin was released.`,
       hedge.id,

@@ -41,13 +41,14 @@ function sideSummary(market: Market, side: Side) {
  * figures as the highlighted choice's description (wrapped), so nothing is cut mid-word.
  */
 function marketChoice(market: Market, room: number) {
-  const full = `${market.market}  ${formatMoney(market.price)}  │ buy: ${sideSummary(market, 'buy')} │ sell: ${sideSummary(market, 'sell')}`;
+  const head = `${market.market}  ${formatMoney(market.price)}`;
+  const full = `${head}  │ buy: ${sideSummary(market, 'buy')} │ sell: ${sideSummary(market, 'sell')}`;
   if (displayWidth(full) <= room) return { name: full };
   // Both sides' figures, and their wrapped lines, start in one column, past `sell: `.
   const sides = SIDES.map((side) =>
     wrapWords(`${`${side}:`.padEnd(6)}${sideSummary(market, side)}`, room, { hangingIndent: 6 }),
   ).join('\n');
-  return { name: `${market.market}  ${formatMoney(market.price)}`, description: sides };
+  return { name: head, description: sides };
 }
 
 /**
@@ -178,10 +179,7 @@ export async function runOpenWizard(
   if (open) {
     const other = side === 'buy' ? 'sell' : 'buy';
     const choice = await prompter.select<'add' | 'other' | 'cancel'>({
-      message:
-        open.hedgeId === undefined
-          ? `The ${side} side of ${market.market} is not flat, and what it holds is not known: ${open.notKnown}. What now?`
-          : `The ${side} side of ${market.market} already holds ${open.size} (${safeText(open.hedgeId)}). What now?`,
+      message: `The ${side} side of ${market.market} ${open.hedgeId === undefined ? `is not flat, and what it holds is not known: ${open.notKnown}` : `already holds ${open.size} (${safeText(open.hedgeId)})`}. What now?`,
       choices: [
         { name: `Add to it (same maturity as the hedge it holds)`, short: 'add to it', value: 'add' },
         ...(held[other] || given.side

@@ -7,6 +7,7 @@ import type { WriteOutcome } from '../../../features/write/write-flow.js';
 import type { JournalEntry } from '../../../platform/journal/entry.js';
 import { type CommandContext, formatUsd, OrderFailedError, readNumber, safeText } from '../command-input.js';
 import type { Output } from '../../../platform/terminal/output.js';
+import { recordStanding } from '../../../features/book/book.js';
 import {
   CHANGED_SIDE_FIELDS,
   type LandedChange,
@@ -68,14 +69,23 @@ export const showOpened =
   (quote?: Quote): TradeView =>
   ({ output, hedgeCommand }, result) => {
     const hedge = result as Hedge;
-    if (hedge.status === 'closed')
+    // Its record as the side model reads it: filled, failed, ended since (filled, then closed or settled), or not known.
+    const { standing, ...read } = recordStanding(hedge);
+    const failed = 'failed' in read;
+    const closed = standing === 'ended' && !failed;
+    if (closed)
       output.warn(`Hedge ${hedge.id} was already closed when it was read (it filled and then closed or settled).`);
-    else if (hedge.status !== 'failed') output.done(`Filled: hedge ${hedge.id}.`);
-    const title =
-      hedge.status === 'failed' ? 'Order failed' : hedge.status === 'closed' ? 'Hedge (closed)' : 'Hedge filled';
+    else if (standing === 'filled') output.done(`Filled: hedge ${hedge.id}.`);
+    const title = failed
+      ? 'Order failed'
+      : closed
+        ? 'Hedge (closed)'
+        : standing === 'filled'
+          ? 'Hedge filled'
+          : 'Hedge';
     renderHedge(output, hedge, title, quote);
     // An open that failed on-chain is an error once shown (exit code from errors.ts, as any failure).
-    if (hedge.status === 'failed')
+    if (failed)
       throw new OrderFailedError(
         `The order for hedge ${hedge.id} failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
         hedge.id,
