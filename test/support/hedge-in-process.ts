@@ -1,8 +1,7 @@
 // Runs a hedge command inside the test process: the built front (dist/cli.js) and its main(), the
 // function bin/hedge.js calls, with the run's own streams, stdin and environment. Loaded once per
 // test file instead of once per run: a spawned run costs ~250 ms of CPU to start Node and load
-// dist/ (Node 20 has no compile cache), and those runs made most of the suite's time
-// (docs/performance.md#the-test-suites-time).
+// dist/ (Node 20 has no compile cache), and those runs made most of the suite's time.
 import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
 import type { Clock } from '../../src/platform/api/transport.js';
