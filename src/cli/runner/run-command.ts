@@ -2,6 +2,7 @@
 // agent interface both come through here, so `--until` means the same to both.
 import { UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
+import { sayNotice } from '../../platform/results/notices.js';
 import type { CommandModule, CommandSpec, RawInput } from './command-spec.js';
 
 /** Options that cannot share a run with --until: a live view, and `hedges ID --wait` (its own wait). */
@@ -37,9 +38,17 @@ export async function runCommand(
     : typeof module.OUTPUT_FIELDS === 'function'
       ? module.OUTPUT_FIELDS(input)
       : module.OUTPUT_FIELDS;
-  ctx.output.prepare(declared, words.join(' '), module.CARDS);
+  ctx.output.prepare(declared, words.join(' '));
   const until = await untilCondition(spec, input, ctx.clock.now());
-  if (!until) return (await module.run(ctx, input)) ?? 0;
+  let drawing = ctx;
+  const { CARDS } = module;
+  if (CARDS && !ctx.init.notify) {
+    // Its flows' notices that name a card it shows are drawn, on a context of its own: the drawers loaded for it alone.
+    const { CARD_DRAWERS } = await import('../../platform/results/cards.js');
+    drawing = ctx.derive({ notify: (notice) => sayNotice(ctx.output, notice, CARDS, CARD_DRAWERS) });
+    ctx.onDispose(() => drawing.dispose());
+  }
+  if (!until) return (await module.run(drawing, input)) ?? 0;
   for (const key of NOT_WITH_UNTIL) {
     const value = input.options[key];
     if (value !== undefined && value !== false)
