@@ -1,11 +1,12 @@
 // A notice that names a card: drawn by the command that declares that card, said as its text by any other; its facts
 // are checked, by the type check, against the drawer of the card it names.
-import { sayNotice, type Notice } from '../../src/platform/results/notices.js';
+import { sayNotice, type CardFacts, type Notice } from '../../src/platform/results/notices.js';
 import { CARD_DRAWERS } from '../../src/platform/results/cards.js';
 import { runCommand } from '../../src/cli/runner/run-command.js';
 import type { CommandModule, CommandSpec } from '../../src/cli/runner/command-spec.js';
 import type { Quote } from '../../src/platform/api/schemas.js';
 import { output } from '../support/output/fake-output.js';
+import type { OutputInit } from '../../src/platform/terminal/output.js';
 import { testContext } from '../support/client.js';
 
 const QUOTED: Notice = {
@@ -19,27 +20,31 @@ const QUOTED: Notice = {
   },
 };
 
-it('sayNotice: a card the command declares is drawn from the facts the notice gives, in place of its text', () => {
-  const { out, stdout, stderr } = output('table');
+it('sayNotice: a card the command shows (on its output) is drawn from the facts the notice gives, in place of its text', () => {
   const drawn: unknown[] = [];
-  sayNotice(out, QUOTED, ['roll-preview'], {
-    ...CARD_DRAWERS,
-    'roll-preview': (shown, facts) => {
-      drawn.push(facts.nowMs);
-      shown.write(`card of ${facts.preview.tenorDays} days`);
+  const { out, stdout, stderr } = output('table', {
+    cards: {
+      'roll-preview': (shown, facts: CardFacts & { card: 'roll-preview' }) => {
+        drawn.push(facts.nowMs);
+        shown.write(`card of ${facts.preview.tenorDays} days`);
+      },
     },
   });
+  sayNotice(out, QUOTED);
   expect(drawn).toEqual([7]);
   expect(stdout()).toBe('card of 7 days\n');
   expect(stderr()).toBe('');
 });
 
-it('sayNotice: a command that declares no card of that name says the notice as its text; another card draws nothing', () => {
-  const unreachable = () => expect.unreachable('not this card');
-  const drawers = { 'open-quote': unreachable, 'addition-quote': unreachable, 'roll-preview': unreachable };
-  for (const cards of [undefined, [], ['open-quote' as const]]) {
-    const { out, stdout, stderr } = output('table');
-    sayNotice(out, QUOTED, cards, drawers);
+it('sayNotice: a command that shows no card of that name says the notice as its text; another card draws nothing', () => {
+  const shows: Array<OutputInit['cards']> = [
+    undefined,
+    {},
+    { 'open-quote': () => expect.unreachable('not this card') },
+  ];
+  for (const cards of shows) {
+    const { out, stdout, stderr } = output('table', { cards });
+    sayNotice(out, QUOTED);
     expect(stdout()).toBe('');
     expect(stderr()).toBe(`${QUOTED.text}\n`);
   }

@@ -2,28 +2,23 @@
 import type { Output } from '../terminal/output.js';
 import type { CARD_DRAWERS } from './cards.js';
 
-type Drawers = typeof CARD_DRAWERS;
-export type CardName = keyof Drawers;
-/** The facts each card is drawn from: what a notice that names it gives, checked against its drawer. */
-export type CardFacts = { [K in CardName]: Parameters<Drawers[K]>[1] };
+export type CardName = keyof typeof CARD_DRAWERS;
+/** A card by name with the facts it is drawn from, checked against its drawer: one member per card of the table. */
+export type CardFacts = { [K in CardName]: { card: K } & Parameters<(typeof CARD_DRAWERS)[K]>[1] }[CardName];
 
 export interface Notice {
   kind: string;
   level: 'note' | 'info' | 'warn' | 'success' | 'live';
   text: string;
-  /** A card said in the text's place, named by `card` with the facts it is drawn from. */
-  show?: { [K in CardName]: { card: K } & CardFacts[K] }[CardName];
+  /** A card said in the text's place, named by `card` with the facts it is drawn from: drawn when the command shows it
+   * (its CARDS, on its output), else the text is said. */
+  show?: CardFacts;
 }
 
-/** `cards`: those the command shows (its CARDS), drawn by `drawers` (the table); a notice naming another says its text. */
-export function sayNotice(
-  output: Output,
-  { show, level, text }: Notice,
-  cards: readonly CardName[] = [],
-  drawers?: Drawers,
-) {
+export function sayNotice(output: Output, { show, level, text }: Notice) {
   const c = output.chalk;
-  if (show && drawers && cards.includes(show.card)) return drawers[show.card](output, show as never);
+  const draw = show && output.init.cards?.[show.card];
+  if (draw) return draw(output, show as never);
   if (level === 'warn') return output.warn(text);
   if (level === 'success') return output.done(text);
   output.note(

@@ -8,7 +8,7 @@ import { formatMoney, formatRate } from '../../core/number-format.js';
 import { payOrEarn, toAccountSide } from '../../core/money.js';
 import type { Output } from '../terminal/output.js';
 
-export interface RollPreview {
+interface RollPreview {
   market: string;
   side: string;
   notionalUsd: number;

@@ -43,6 +43,8 @@ export interface OutputInit {
   /** With a JSON format: where its documents go as values instead of text on stdout: an agent's tool call takes the command's document as it was made, so nothing parses hedge's own --json text back. */
   documents?: unknown[];
   run?: Invocation;
+  /** The cards the command shows in the place of its flows' notices that name them, by name (platform/results/cards.ts). */
+  cards?: Record<string, (output: Output, facts: never) => void>;
 }
 
 interface ListOptions {
@@ -84,7 +86,7 @@ export class Output {
   /** The command is a write, whose data is printed once it has sent: a --fields or --query problem is then a warning, never exit 2 (before the send every name was already checked). */
   private afterSend = false;
 
-  constructor(private readonly init: OutputInit) {
+  constructor(readonly init: OutputInit) {
     this.format = init.format ?? 'table';
     this.mode = this.format === 'table' ? 'table' : this.format.endsWith('json') ? 'json' : 'plain';
     this.chalk = init.chalk;
