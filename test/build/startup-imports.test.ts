@@ -408,6 +408,14 @@ it('a command runs no module of another command: each run ran its own command mo
   expect(runs.exitCodes.own).not.toContain('src/cli/run.ts');
 });
 
+it('the one table of card drawers runs only for a command that shows a card: an open runs it (positive control), a quote and markets none of it', async () => {
+  const { runs } = await manyRuns();
+  const table = 'src/platform/results/cards.ts';
+  expect(runs.demoOpen.own).toContain(table);
+  for (const name of ['demoQuote', 'marketsWithoutKey', 'json', 'table'])
+    expect(runs[name].own, name).not.toContain(table);
+});
+
 it("a real start: the launcher's `hedge --help` (dist/help.txt) runs nothing of dist/, and is the front door's at 80 columns; at another width the front door prints it; run by a path (no `hedge` on PATH), `--help` is dist/help.txt under one line naming the path: nothing of dist/ loaded; the PostgreSQL client is loaded only when a team journal store is configured; sees what a command loads lazily (positive control)", async () => {
   // HEDGE_FORCE_TTY=0 keeps the launcher out of it: the same 80 columns, printed by dist/cli.js.
   const launcher = await loadedBy(['--help']);

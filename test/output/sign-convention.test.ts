@@ -133,7 +133,7 @@ it('results of open, add, reduce and close: open: slippage against the quote wit
 it('results of open, add, reduce and close: add: the quote for the addition on a card (people) or one line on stderr (scripts), carry per day and to maturity', () => {
   const context = { maturityAt: '2026-03-04T10:00:00.000Z', daysLeft: 2, nowMs: Date.parse('2026-03-02T10:00:00Z') };
   const [card, notes] = printed((out) =>
-    renderAdditionQuote(out, BUY_QUOTE, { ...context, position: { notionalUsd: 10_000, entryPrice: 1530.1 } }),
+    renderAdditionQuote(out, { quote: BUY_QUOTE, ...context, position: { notionalUsd: 10_000, entryPrice: 1530.1 } }),
   );
   for (const part of [
     'Adding 5,000.00 USD to USDTNGN buy (now 10,000.00 USD)',
@@ -146,7 +146,7 @@ it('results of open, add, reduce and close: add: the quote for the addition on a
   ])
     expect(card).toMatch(part);
   expect(notes).toBe('');
-  expect(printed((out) => renderAdditionQuote(out, BUY_QUOTE, context), 'json')).toEqual([
+  expect(printed((out) => renderAdditionQuote(out, { quote: BUY_QUOTE, ...context }), 'json')).toEqual([
     '',
     'Quote for the addition (indicative): execution 1,530.52 NGN per USDT, margin 500.00 USDC, fee -2.50 USDC, you pay, carry -2.10 USDC/day, you pay.\n',
   ]);
@@ -315,9 +315,8 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
 
 it('the roll card in that convention: carry over the new tenor reads "-… USDC, you pay" like the quote card', () => {
   const [card] = printed((out) =>
-    renderRollPreview(
-      out,
-      {
+    renderRollPreview(out, {
+      preview: {
         market: 'USDTNGN',
         side: 'buy',
         notionalUsd: 5_000,
@@ -325,8 +324,8 @@ it('the roll card in that convention: carry over the new tenor reads "-… USDC,
         quote: BUY_QUOTE,
         closing: { netMarginUsd: 501.2, hedgeId: 'hdg_1', maturityAt: '2026-03-02T12:00:00.000Z' },
       },
-      NOW,
-    ),
+      nowMs: NOW,
+    }),
   );
   expect(card).toMatch(/Carry over the tenor\s+│ -6\.30 USDC, you pay/);
 });

@@ -3,7 +3,7 @@
 import { Option } from 'commander';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { OutputFields } from '../../platform/fields/output-fields.js';
-import type { Cards } from '../../platform/terminal/output.js';
+import type { CardName } from '../../platform/results/notices.js';
 
 export interface ArgSpec {
   readonly name: string;
@@ -81,9 +81,8 @@ export interface CommandModule<I> {
   FINAL_DATA?: (data: unknown) => string | undefined;
   /** What the command prints, so that --fields and --query are checked before it runs; undeclared: a read. */
   OUTPUT_FIELDS?: OutputFields | ((input: I) => OutputFields | undefined);
-  /** The cards its flows' notices name, drawn in their place: a notice names a card and gives its facts, the command
-   * that shows it draws it. */
-  CARDS?: Cards;
+  /** The cards it shows in the place of its flows' notices that name them (drawn from platform/results/cards.ts). */
+  CARDS?: readonly CardName[];
 }
 
 /** Untyped input as the parser hands it over; only main.ts and the agent interface see it. */

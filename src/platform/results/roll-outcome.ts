@@ -8,7 +8,7 @@ import { formatMoney, formatRate } from '../../core/number-format.js';
 import { payOrEarn, toAccountSide } from '../../core/money.js';
 import type { Output } from '../terminal/output.js';
 
-export interface RollPreview {
+interface RollPreview {
   market: string;
   side: string;
   notionalUsd: number;
@@ -25,7 +25,7 @@ export interface RollPreview {
 }
 
 /** On a terminal: a card of both legs, as a person reads them before confirming. Otherwise one line on stderr. */
-export function renderRollPreview(output: Output, preview: RollPreview, nowMs: number) {
+export function renderRollPreview(output: Output, { preview, nowMs }: { preview: RollPreview; nowMs: number }) {
   const { quote, closing, ended, side } = preview;
   const endedText = ended && `${safeText(ended.id)} is ${safeText(ended.status)}`;
   const market = safeText(preview.market);

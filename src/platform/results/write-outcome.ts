@@ -171,13 +171,13 @@ export function renderClosed(
 /** An add keeps the hedge's maturity, so its quote's carry is per day and, when the maturity is known, to it. */
 export function renderAdditionQuote(
   output: Output,
-  quote: Quote,
   {
+    quote,
     maturityAt,
     daysLeft: days,
     nowMs,
     position = {},
-  }: { maturityAt?: string; daysLeft?: number; nowMs?: number; position?: Partial<PositionFacts> },
+  }: { quote: Quote; maturityAt?: string; daysLeft?: number; nowMs?: number; position?: Partial<PositionFacts> },
 ) {
   const carry = toAccountSide(quote.carry.daily_usdc);
   const fee = toAccountSide(quote.upfront.platform_fee_usdc);

@@ -43,6 +43,8 @@ export interface OutputInit {
   /** With a JSON format: where its documents go as values instead of text on stdout: an agent's tool call takes the command's document as it was made, so nothing parses hedge's own --json text back. */
   documents?: unknown[];
   run?: Invocation;
+  /** The cards the command shows in the place of its flows' notices that name them, by name (platform/results/cards.ts). */
+  cards?: Record<string, (output: Output, facts: never) => void>;
 }
 
 interface ListOptions {
@@ -72,9 +74,6 @@ interface RecordOptions {
   nowMs?: number;
 }
 
-/** The cards a command draws in the place of the notices that name them (its CARDS), from the notices' facts. */
-export type Cards = Readonly<Record<string, (output: Output, facts: never) => void>>;
-
 export class Output {
   readonly format: OutputFormat;
   /** Coarse: whether output is for people, for scripts as text, or JSON. */
@@ -86,9 +85,8 @@ export class Output {
   private accepted?: ReadonlySet<string>;
   /** The command is a write, whose data is printed once it has sent: a --fields or --query problem is then a warning, never exit 2 (before the send every name was already checked). */
   private afterSend = false;
-  private cards: Cards = {};
 
-  constructor(private readonly init: OutputInit) {
+  constructor(readonly init: OutputInit) {
     this.format = init.format ?? 'table';
     this.mode = this.format === 'table' ? 'table' : this.format.endsWith('json') ? 'json' : 'plain';
     this.chalk = init.chalk;
@@ -97,22 +95,14 @@ export class Output {
   }
 
   /** Before the command runs (runner/run-command.ts): --fields and --query checked against what the command prints, so that a mistake is exit 2 with nothing sent. */
-  prepare(declared: OutputFields | undefined, commandWords: string, cards: Cards = {}) {
+  prepare(declared: OutputFields | undefined, commandWords: string) {
     const { fields, query } = this.init;
-    this.cards = cards;
     this.accepted = checkOutputOptions(
       declared,
       { fields, query: query !== undefined, json: this.isJson },
       commandWords,
     );
     this.afterSend = declared?.kind === 'records' && declared.sends;
-  }
-
-  /** A notice's card drawn, when the command declares one of its name; false: the notice is said as its text. */
-  drawnCard(show: { card: string }) {
-    if (!Object.hasOwn(this.cards, show.card)) return false;
-    (this.cards[show.card] as (output: Output, facts: unknown) => void)(this, show);
-    return true;
   }
 
   /** After a send, the exit code says what was sent (docs/exit-codes.md): a --fields or --query that cannot shape the data (a JMESPath function given the wrong type, found only on the data) is said on stderr and the data is printed unshaped, instead of turning the outcome into exit 2. */

@@ -7,15 +7,6 @@ import { writeOptionsFrom, type WriteOptions } from '../../../features/write/wri
 import { showChanged, showTrade, writeFields } from './trade-outcome.js';
 import type { WritePorts } from '../../../features/write/ports.js';
 import type { Side } from '../../../core/vocabulary.js';
-import type { Cards } from '../../../platform/terminal/output.js';
-import type { Quote } from '../../../platform/api/schemas.js';
-import { renderAdditionQuote } from '../../../platform/results/write-outcome.js';
-
-/** An add's quote, shown before its question. */
-export const ADD_CARDS: Cards = {
-  'addition-quote': (output, facts: { quote: Quote } & Parameters<typeof renderAdditionQuote>[2]) =>
-    renderAdditionQuote(output, facts.quote, facts),
-};
 
 /** What this command uses of its context. */
 export type Options = WritePorts & Pick<CommandContext, 'output'>;
@@ -56,7 +47,8 @@ function changeCommand(action: 'add' | 'reduce'): CommandModule<In<'REDUCE'>> {
         write: writeOptionsFrom(options),
       }),
     OUTPUT_FIELDS: writeFields(action),
-    ...(action === 'add' && { CARDS: ADD_CARDS }),
+    // An add's quote, shown before its question.
+    ...(action === 'add' && { CARDS: ['addition-quote'] as const }),
   };
 }
 

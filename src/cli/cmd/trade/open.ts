@@ -14,12 +14,9 @@ import {
 } from '../command-input.js';
 import { withAccountLock, writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { sendTrade, tradeRecord } from '../../../features/trade/trade-actions.js';
-import { ADD_CARDS, sendChange } from './change.js';
+import { sendChange } from './change.js';
 import { showOpened, showTrade, writeFields } from './trade-outcome.js';
 import type { WritePorts } from '../../../features/write/ports.js';
-import type { Cards } from '../../../platform/terminal/output.js';
-import type { Quote } from '../../../platform/api/schemas.js';
-import { renderQuoteCard } from '../../../platform/results/quote-card.js';
 
 /** What this command uses of its context. */
 export type Options = WritePorts & Pick<CommandContext, 'output'>;
@@ -88,9 +85,5 @@ export async function run(ctx: Options, { args, options }: In<'OPEN'>) {
 
 export const OUTPUT_FIELDS = writeFields('open');
 
-/** The quote before an open's question: a card on a terminal, nothing otherwise; the wizard's add quotes as `add` does. */
-export const CARDS: Cards = {
-  'open-quote': (output, { quote, nowMs }: { quote: Quote; nowMs: number }) =>
-    output.cardOrNote(() => renderQuoteCard(output, quote, nowMs)),
-  ...ADD_CARDS,
-};
+/** The quote before an open's question; the wizard's add quotes as `add` does. */
+export const CARDS = ['open-quote', 'addition-quote'] as const;

@@ -14,8 +14,7 @@ import { ROLL_VIEW } from '../../../platform/results/result-fields.js';
 import { requestText, writeFields } from './trade-outcome.js';
 import { runRoll, type RollOutcome } from '../../../features/trade/roll.js';
 import { writeOptionsFrom } from '../../../features/write/write-flow.js';
-import { ROLL_FIELDS, renderRollPreview, type RollPreview } from '../../../platform/results/roll-outcome.js';
-import type { Cards } from '../../../platform/terminal/output.js';
+import { ROLL_FIELDS } from '../../../platform/results/roll-outcome.js';
 import { historyRecordForPeople } from '../../../platform/api/wire/fields.js';
 import { formatDays, formatUtcMinutes } from '../../../platform/terminal/format.js';
 import type { JsonObject } from '../../../core/objects.js';
@@ -40,10 +39,7 @@ export async function run(ctx: Options, { args, options }: In<'ROLL'>) {
 export const OUTPUT_FIELDS = writeFields('roll', ['dry_run', 'legs']);
 
 /** Both legs before the confirmation. */
-export const CARDS: Cards = {
-  'roll-preview': (output, { preview, nowMs }: { preview: RollPreview; nowMs: number }) =>
-    renderRollPreview(output, preview, nowMs),
-};
+export const CARDS = ['roll-preview'] as const;
 
 type RollView = Extract<RollOutcome, { kind: 'rolled' }>['view'];
 // Every key of the roll's JSON document is one of its result's fields (result-fields.ts).
