@@ -392,7 +392,7 @@ export function changedSincePlan(
   const latestMs =
     landingMs === undefined
       ? now.latestMs + closedAtLocalMs - now.localMs
-      : Math.max(now.bestMs + landingMs, lone ? -Infinity : now.latestMs);
+      : Math.max(whenLanded(now, landingMs).latestMs, lone ? -Infinity : now.latestMs);
   if (
     soonest &&
     (landingMs !== undefined || shown.hedge_ids.length > 1) &&
