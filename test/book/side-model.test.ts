@@ -23,7 +23,8 @@ import {
   type SideViewsRead,
   mayHaveMatured,
   changedSincePlan,
-  endedWithin,
+  endedLately,
+  unsized,
   closeTakes,
   earlierChange,
   reduceBeyondHeld,
@@ -507,7 +508,10 @@ describe("whether a hedge may have matured by an instant on the server's clock (
   });
 });
 
-describe("whether an ended hedge ended lately on the server's clock (a roll of a side it left flat)", () => {
+describe("whether a hedge of the side ended lately on the server's clock (a roll of a side it left flat)", () => {
+  const book = judged(
+    views({ records: [closed('a', BEFORE), { ...closed('f', BEFORE), status: 'failed' }], ended: [] }),
+  );
   it.each([
     [1_000, 1_999, true],
     [1_000, 2_000, true],
@@ -515,11 +519,36 @@ describe("whether an ended hedge ended lately on the server's clock (a roll of a
     [5_000, 2_000, true],
     [undefined, 0, false],
   ])('maturing at %s, the server at %s, within 1,000 ms: %s', (maturityAtMs, bestMs, lately) => {
-    expect(endedWithin(maturityAtMs, 1_000, { bestMs })).toBe(lately);
+    expect(endedLately(book, { id: 'a', status: 'closed', maturityAtMs }, 1_000, { bestMs })).toBe(lately);
+  });
+
+  it('one that failed never held anything, and one the side does not show ended, did not', () => {
+    const at = { bestMs: 1_500 };
+    expect(endedLately(book, { id: 'f', status: 'failed', maturityAtMs: 1_000 }, 1_000, at)).toBe(false);
+    expect(endedLately(book, { id: 'x', status: 'closed', maturityAtMs: 1_000 }, 1_000, at)).toBe(false);
+  });
+});
+
+describe('whether no view gives the side its size', () => {
+  const bare = { id: 'a', status: 'filled' };
+  it.each([
+    ['a record without a notional, a line without one', [bare], {}, true],
+    ['a record without a notional, a line with one', [bare], { notionalUsd: BEFORE }, false],
+    ['every record with its notional', [filled('a', BEFORE)], {}, false],
+  ] as const)('%s: %s', (_name, records, line, none) => {
+    expect(unsized(judged(views({ records: [...records], line, ended: [] })))).toBe(none);
   });
 });
 
 describe("whether a side is still what a roll's plan bound, as a later read finds it on the server's clock", () => {
+  /** The server's time at this machine's `localMs`, as far as the clock can tell it. */
+  const clockAt = (localMs: number, bestMs: number, latestMs: number) => ({
+    localMs,
+    bestMs,
+    latestMs,
+    earliestMs: bestMs - 300,
+    assumed: false,
+  });
   const two = { hedge_ids: ['a', 'b'], notional_usd: BEFORE };
   const soonest = { id: 'b', maturityAtMs: 1_000 };
   const flat = { hedge_ids: [], notional_usd: 0 };
@@ -544,8 +573,44 @@ describe("whether a side is still what a roll's plan bound, as a later read find
       'moved',
     ],
   ] as const)('%s: %j', (_name, bound, found, latestMs, changed) => {
-    const verdict = changedSincePlan(bound, found, { latestMs });
+    // After the close, judged when it ended (this machine's time), by the latest the server's clock may read then.
+    const serverNow = clockAt(10_000, 10_000 + latestMs - 300, 10_000 + latestMs);
+    const verdict = changedSincePlan(bound, found, { serverNow, closedAtLocalMs: 0 });
     expect(verdict).toEqual(changed === 'moved' ? { moved: found } : changed);
+  });
+
+  it.each([
+    ['several, the soonest past the landing but before the latest reading', { shown: two, soonest }, 600, 1_000, true],
+    ['several, before both', { shown: two, soonest }, 600, 999, false],
+    [
+      'a lone hedge maturing before the close lands',
+      { shown: { hedge_ids: ['b'], notional_usd: BEFORE }, soonest },
+      1_000,
+      0,
+      true,
+    ],
+    [
+      'a lone hedge, the latest reading past it but not the landing',
+      { shown: { hedge_ids: ['b'], notional_usd: BEFORE }, soonest },
+      999,
+      5_000,
+      false,
+    ],
+  ] as const)(
+    'before the close, landing within 400 ms of bestMs 200: %s',
+    (_name, bound, landsMs, latestMs, matured) => {
+      const serverNow = clockAt(0, 200, latestMs);
+      const verdict = changedSincePlan(bound, bound.shown, { serverNow, landingMs: landsMs - 200 });
+      const lone = bound.shown.hedge_ids.length === 1;
+      // A lone hedge that may mature before the close lands is left to settle; of several, the side would be split.
+      expect(verdict).toEqual(matured ? { matured: soonest, ...(lone && { settles: true }) } : undefined);
+    },
+  );
+
+  it("a lone hedge once closed: the close's own hedge ending is no split", () => {
+    const shown = { hedge_ids: ['b'], notional_usd: BEFORE };
+    const serverNow = clockAt(0, 5_000, 5_000);
+    expect(changedSincePlan({ shown, soonest }, shown, { serverNow })).toBeUndefined();
   });
 });
 

@@ -4,6 +4,7 @@
 import { cents } from '../../core/money.js';
 import { formatUsd } from '../../core/number-format.js';
 import { statusStanding } from '../../core/vocabulary.js';
+import type { ServerTime } from '../../core/server-clock.js';
 
 /** A hedge as its record shows it, in the book's terms. */
 export interface HedgeRecord {
@@ -374,14 +375,31 @@ export interface BoundSide {
   soonest?: { id: string; maturityAtMs?: number };
 }
 
-/** Whether a side is still what a plan bound, as a later read `found` it at the server's time `at`: a bound hedge of
- * several that may have matured by then may settle on its own, and a close of the side would take the others alone;
- * other hedges or another sum, the side moved. A lone bound hedge that ended leaves nothing to split: that side is
- * renewed anew. How it changed, or undefined. */
-export function changedSincePlan(bound: BoundSide, found: SideShown, at: { latestMs: number }) {
-  const { shown, soonest } = bound;
-  if (soonest && mayHaveMatured(soonest.maturityAtMs, at)) return { matured: soonest };
-  if (sameSide(found, shown) || (shown.hedge_ids.length === 1 && found.hedge_ids.length === 0)) return;
+/** Whether a side is still what a roll's plan bound, as a later read `found` it, judged where the roll's close lands on
+ * the server's clock (`serverNow`, its uncertainty beside it): before the close is sent, one request's bound `landingMs`
+ * past `bestMs` (of several hedges, never before the latest the clock may read now); once sent, when it ended
+ * (`closedAtLocalMs`, this machine's time; none: now) by the latest the clock may read. A bound hedge of several that
+ * may have matured by then may settle on its own, and a close of the side would take the others alone; a lone one that
+ * may mature before the close lands is left to settle (`settles`: not closed). Other hedges or another sum, the side
+ * moved; a lone bound hedge that ended leaves nothing to split: that side is renewed anew. How it changed, or undefined. */
+export function changedSincePlan(
+  { shown, soonest }: BoundSide,
+  found: SideShown,
+  at: { serverNow: ServerTime; landingMs?: number; closedAtLocalMs?: number },
+) {
+  const { serverNow: now, landingMs, closedAtLocalMs = now.localMs } = at;
+  const lone = shown.hedge_ids.length === 1;
+  const latestMs =
+    landingMs === undefined
+      ? now.latestMs + closedAtLocalMs - now.localMs
+      : Math.max(whenLanded(now, landingMs).latestMs, lone ? -Infinity : now.latestMs);
+  if (
+    soonest &&
+    (landingMs !== undefined || shown.hedge_ids.length > 1) &&
+    mayHaveMatured(soonest.maturityAtMs, { latestMs })
+  )
+    return { matured: soonest, settles: (lone && landingMs !== undefined) || undefined };
+  if (sameSide(found, shown) || (lone && !found.hedge_ids.length)) return;
   return { moved: found };
 }
 
@@ -396,11 +414,21 @@ export function mayHaveMatured(maturityAtMs: number | undefined, at: { latestMs:
  * maturity would take a settling hedge. */
 export const whenLanded = (at: { bestMs: number }, landingMs: number) => ({ latestMs: at.bestMs + landingMs });
 
-/** Whether a hedge that ended, maturing at `maturityAtMs`, ended lately at the server's time `at` (judged on `bestMs`,
- * as every maturity is): its maturity at most `withinMs` past, or still ahead (closed early). No time given: it did not. */
-export function endedWithin(maturityAtMs: number | undefined, withinMs: number, at: { bestMs: number }) {
-  return maturityAtMs !== undefined && maturityAtMs >= at.bestMs - withinMs;
+/** Whether `record` is a hedge of the side that ended having held something (it did not fail) lately at the server's
+ * time `at` (judged on `bestMs`, as every maturity is): its maturity at most `withinMs` past, or still ahead (closed
+ * early). No time given: it did not. */
+export function endedLately(
+  book: SideBook,
+  { id, maturityAtMs }: HedgeRecord,
+  withinMs: number,
+  at: { bestMs: number },
+) {
+  return book.ended.includes(id) && !book.failed.includes(id) && maturityAtMs! >= at.bestMs - withinMs;
 }
+
+/** Whether no view gives the side's size: a filled hedge's record shows no notional, nor does its positions line. */
+export const unsized = (book: SideBook) =>
+  book.line?.notionalUsd === undefined && book.filled.some((record) => record.notionalUsd === undefined);
 
 /** How far a held side is from a target notional, past a tolerance: the change that brings it there (its close for a
  * target of 0, else an add or a reduce) and by how much; nothing within the tolerance, or on a side not held. */
@@ -483,7 +511,7 @@ export function openSearchFrom(
 export function reduceBeyondHeld(book: SideBook, usd: number) {
   const holds = sideHolds(book);
   if (holds.holds !== 'held') return;
-  if (book.line?.notionalUsd === undefined && book.filled.some((record) => record.notionalUsd === undefined)) return;
+  if (unsized(book)) return;
   const heldUsd = Math.max(holds.notionalUsd, book.line?.notionalUsd ?? 0);
   return cents(usd - heldUsd) > 0 ? { heldUsd, ids: holds.ids } : undefined;
 }

@@ -38,10 +38,10 @@ import { guardLiveAction, hedgesWords, sayMovedSinceAsked } from '../write/confi
 import { findSide } from '../book/positions.js';
 import {
   changedSincePlan,
-  endedWithin,
+  endedLately,
   recordStanding,
   sideHolds,
-  whenLanded,
+  unsized,
   type BoundSide,
   type HedgeRecord,
 } from '../book/book.js';
@@ -191,7 +191,7 @@ async function sideChanged(run: RollRun, changed: NonNullable<ReturnType<typeof 
   const { group, request, bound } = run.legs;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   const { hedgeCommand } = run.ports;
-  if (changed.matured && !closed && bound.shown?.hedge_ids.length === 1) return maturing(run, changed.matured);
+  if (changed.settles) return maturing(run, changed.matured);
   const how = changed.matured
     ? `hedge ${safeText(changed.matured.id)} ${changed.matured.maturityAtMs === undefined ? 'has no maturity hedge can read' : `matured at ${utcMinute(changed.matured.maturityAtMs)} UTC`}, possibly before the close ${closed ? 'landed' : 'could be sent'}: it may have settled on its own, and a close of the side would take the others alone`
     : closed
@@ -234,18 +234,21 @@ async function maturing(run: RollRun, hedge: NonNullable<BoundSide['soonest']>) 
 async function stillToOpen(run: RollRun, closedLeg: JournalEntry | undefined) {
   const { ports, client, legs } = run;
   const { market, side, notional_usd: notionalUsd } = legs.request;
-  // The side as the close read it right before it was sent (under the side's lock), and a bound hedge of several
-  // judged at the close's end on the server's clock: one that matured before the close landed may have settled alone.
-  // (Its hedges were judged before it was sent: its sum is what is judged here.)
+  // The side as the close read it right before it was sent (under the side's lock), judged at the close's end (its
+  // hedges were judged before it was sent: its sum is what is judged here).
   const closedUsd = readNumber(closedLeg?.context?.notional_usd);
-  const closedAtMs = Date.parse(closedLeg?.resolved_at ?? closedLeg?.updated_at ?? '');
-  const closedAt = client.transport.serverClock.at(Number.isFinite(closedAtMs) ? closedAtMs : ports.clock.now());
   const shown = legs.bound.shown ?? { hedge_ids: [], notional_usd: notionalUsd };
-  // A lone hedge that ended before the close landed leaves nothing to split: the side is renewed.
-  const soonest = shown.hedge_ids.length > 1 ? legs.bound.soonest : undefined;
   const changed =
     closedLeg &&
-    changedSincePlan({ shown, soonest }, { ...shown, notional_usd: closedUsd ?? shown.notional_usd }, closedAt);
+    changedSincePlan(
+      { ...legs.bound, shown },
+      { ...shown, notional_usd: closedUsd ?? shown.notional_usd },
+      // When it ended on this machine's clock (none read: now).
+      {
+        serverNow: client.transport.serverNow(),
+        closedAtLocalMs: Date.parse(closedLeg.resolved_at ?? closedLeg.updated_at ?? '') || undefined,
+      },
+    );
   if (changed) throw await sideChanged(run, changed, true);
   // What the side holds in its views (one read): a side not flat is not opened a second time.
   const holds = sideHolds(await (await SideViews.read(client, ports.log)).book(market, side));
@@ -279,14 +282,10 @@ function closeStep(run: RollRun): JournaledStep {
     holds: async () => {
       const { shown, soonest } = bound;
       if (!shown || row) return;
-      const { books } = await readSidesAsAnswered(ports, client, [request]);
-      // Judged where the close may land, one request's bound from now: never after the first maturity (of several, on
-      // the latest the server's clock may read too).
-      const { transport } = client;
-      const now = transport.serverNow();
-      const landed = whenLanded(now, transport.config.requestTimeoutMs);
-      const at = shown.hedge_ids.length === 1 ? landed : { latestMs: Math.max(now.latestMs, landed.latestMs) };
-      const changed = changedSincePlan({ shown, soonest }, sideAfterOf(books[0]), at);
+      const { books, serverNow } = await readSidesAsAnswered(ports, client, [request]);
+      // Judged where the close may land, one request's bound from the views' time: never after the first maturity.
+      const landingMs = client.transport.config.requestTimeoutMs;
+      const changed = changedSincePlan({ shown, soonest }, sideAfterOf(books[0]), { serverNow, landingMs });
       if (changed) throw (stoppedBeforeClose = await sideChanged(run, changed, false));
     },
     failed: async (error) => {
@@ -553,6 +552,7 @@ async function planRoll({ ports, client, req }: RollAsk) {
   const {
     books: [book],
     positions,
+    serverNow,
   } = await readSidesAsAnswered(ports, client, [{ market, side }]);
   const held = sideAfterOf(book);
   const closing = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
@@ -563,7 +563,7 @@ async function planRoll({ ports, client, req }: RollAsk) {
   };
   if (closing) {
     // What the side holds is what its records sum to; only when neither view gives a figure is there nothing to re-open.
-    if (book.filled.some((record) => record.notionalUsd === undefined) && closing.notionalUsd === undefined)
+    if (unsized(book))
       throw new InvalidResponseError(
         `Neither GET /positions nor the hedge records show the ${side} position on ${market} with a notional the CLI can read, so the roll cannot know what to open again. Nothing was sent.`,
         {
@@ -574,7 +574,7 @@ async function planRoll({ ports, client, req }: RollAsk) {
       );
     const several = book.filled.length > 1 ? book.filled : undefined;
     const first = book.filled.at(-1);
-    const { notionalUsd, request, reference } = plan(book.recordsUsd, book.filled.at(-1)?.clientReference);
+    const { notionalUsd, request, reference } = plan(book.recordsUsd, first?.clientReference);
     return {
       request,
       closing,
@@ -593,13 +593,9 @@ async function planRoll({ ports, client, req }: RollAsk) {
       { market, side, hedge_id: opening.id, status: opening.status },
       `Wait for its fill with \`${ports.hedgeCommand('hedges', opening.id, '--wait')}\`, then roll.`,
     );
-  // The side's newest hedge that ended lately on the server's clock (one that failed never held anything).
-  const now = client.transport.serverNow();
-  const last = (await client.listHedges()).find(
-    (hedge) =>
-      book.ended.includes(hedge.id) &&
-      !book.failed.includes(hedge.id) &&
-      endedWithin(hedgeRecord(hedge).maturityAtMs, ROLL_RECENT_MS, now),
+  // The side's newest hedge that ended lately, at the views' time, in the model's words.
+  const last = (await client.listHedges()).find((hedge) =>
+    endedLately(book, hedgeRecord(hedge), ROLL_RECENT_MS, serverNow),
   );
   if (!last)
     throw new PreTradeCheckError(
@@ -761,7 +757,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         (await rollLegsOf(ports, req, { limit: 200 })).find(
           (entry) =>
             entry.leg === 'open' &&
-            (entry.outcome === 'filled' || entry.outcome === 'done') &&
+            ['filled', 'done'].includes(entry.outcome) &&
             Date.parse(entry.resolved_at ?? '') >= waitingSince,
         );
       if (!rolled) return roll();
