@@ -417,7 +417,7 @@ export function mayHaveMatured(maturityAtMs: number | undefined, at: { latestMs:
 /** The server's time by which a write sent at `at` has landed: within `landingMs`, one request's bound. Judged on
  * `bestMs`, as every maturity is (an assumed skew never makes a hedge settling). A roll's close landing after the
  * maturity would take a settling hedge. */
-export const whenLanded = (at: { bestMs: number }, landingMs: number) => at.bestMs + landingMs;
+export const whenLanded = (at: ServerTime, landingMs: number) => at.bestMs + landingMs;
 
 /** The latest this machine's clock can have read when the server's read `serverMs` (NaN: a time not given, which
  * compares false), by the earliest the server's clock reads at `at`: a hedge the server closed then is after an
@@ -508,11 +508,7 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 /** From when an open's hedge is looked for, on the server's clock: the earlier of its entry's creation (this machine's
  * time, put on the server's by the earliest the server's clock can read) and the server's time sealed at its first
  * send (a rewritten creation time cannot hide the hedge). */
-export function openSearchFrom(
-  createdAtMs: number,
-  sentAtServerMs: number | undefined,
-  serverNow: { localMs: number; earliestMs: number },
-) {
+export function openSearchFrom(createdAtMs: number, sentAtServerMs: number | undefined, serverNow: ServerTime) {
   return Math.min(createdAtMs + serverNow.earliestMs - serverNow.localMs, sentAtServerMs ?? Infinity) - CLOCK_SKEW_MS;
 }
 
