@@ -516,8 +516,7 @@ export function openSearchFrom(createdAtMs: number, sentAtServerMs: number | und
  * refuse the reduce for; undefined when it holds enough, or its views disagree or cannot size it (the server's to judge). */
 export function reduceBeyondHeld(book: SideBook, usd: number) {
   const holds = sideHolds(book);
-  if (holds.holds !== 'held') return;
-  if (unsized(book)) return;
+  if (holds.holds !== 'held' || unsized(book)) return;
   const heldUsd = Math.max(holds.notionalUsd, book.line?.notionalUsd ?? 0);
   return cents(usd - heldUsd) > 0 ? { heldUsd, ids: holds.ids } : undefined;
 }
