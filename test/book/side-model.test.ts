@@ -22,6 +22,9 @@ import {
   type SideBook,
   type SideViewsRead,
   mayHaveMatured,
+  latestOf,
+  latestHereAt,
+  whenLanded,
   changedSincePlan,
   endedLately,
   unsized,
@@ -505,6 +508,39 @@ describe("whether a hedge may have matured by an instant on the server's clock (
     [undefined, 0, true],
   ])('maturing at %s, the instant at the latest %s: %s', (maturityAtMs, latestMs, may) => {
     expect(mayHaveMatured(maturityAtMs, { latestMs })).toBe(may);
+  });
+});
+
+describe("the server's clock as the model reads it: the latest it may read, a maturity within a margin, a landing, this machine's time of a server's instant", () => {
+  /** The server 2 s ahead of this machine at its 10,000, give or take 500 ms. */
+  const serverNow = { localMs: 10_000, bestMs: 12_000, earliestMs: 11_500, latestMs: 12_500, assumed: false };
+
+  it('the latest it may read: its reading, or an instant known exactly', () => {
+    expect([latestOf(serverNow), latestOf(7_000)]).toEqual([12_500, 7_000]);
+  });
+
+  it.each([
+    // A roll due once its hedge may mature within roll_before (1,000 ms here), by the latest the clock may read.
+    [13_500, 1_000, true],
+    [13_501, 1_000, false],
+    [12_500, 0, true],
+    [12_501, 0, false],
+    [undefined, 0, true],
+  ])('maturing at %s, within %s ms of the reading: may have matured %s', (maturityAtMs, withinMs, may) => {
+    expect(mayHaveMatured(maturityAtMs, serverNow, withinMs)).toBe(may);
+  });
+
+  it("a write sent now lands within one request's bound past the best reading; a hedge maturing before that may settle first", () => {
+    expect(whenLanded(serverNow, 15_000)).toBe(27_000);
+    expect([27_000, 27_001].map((maturityAtMs) => mayHaveMatured(maturityAtMs, whenLanded(serverNow, 15_000)))).toEqual(
+      [true, false],
+    );
+  });
+
+  it("a server's instant on this machine's clock, the latest it can have been (by the earliest the server's reads): a time not given compares false", () => {
+    expect(latestHereAt(11_500, serverNow)).toBe(10_000);
+    expect(latestHereAt(5_000, serverNow)).toBe(3_500);
+    expect(latestHereAt(NaN, serverNow) < Infinity).toBe(false);
   });
 });
 

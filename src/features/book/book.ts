@@ -392,27 +392,37 @@ export function changedSincePlan(
   const latestMs =
     landingMs === undefined
       ? now.latestMs + closedAtLocalMs - now.localMs
-      : Math.max(whenLanded(now, landingMs).latestMs, lone ? -Infinity : now.latestMs);
+      : Math.max(whenLanded(now, landingMs), lone ? -Infinity : now.latestMs);
   if (
     soonest &&
     (landingMs !== undefined || shown.hedge_ids.length > 1) &&
-    mayHaveMatured(soonest.maturityAtMs, { latestMs })
+    mayHaveMatured(soonest.maturityAtMs, latestMs)
   )
     return { matured: soonest, settles: (lone && landingMs !== undefined) || undefined };
   if (sameSide(found, shown) || (lone && !found.hedge_ids.length)) return;
   return { moved: found };
 }
 
-/** Whether a hedge maturing at `maturityAtMs` may have matured by an instant the server's clock puts no later than
- * `latestMs`: a close landing then may have found it settled and taken the side without it. No time given: it may have. */
-export function mayHaveMatured(maturityAtMs: number | undefined, at: { latestMs: number }) {
-  return maturityAtMs === undefined || maturityAtMs <= at.latestMs;
+/** The latest the server's clock may read at `at` (its reading; a number: an instant known exactly). What must act
+ * early, or never late, is timed on it: a roll, an exposure's end, how long a wait has lasted. */
+export const latestOf = (at: { latestMs: number } | number) => (typeof at === 'number' ? at : at.latestMs);
+
+/** Whether a hedge maturing at `maturityAtMs` may have matured by `withinMs` past an instant the server's clock puts no
+ * later than `at` (latestOf): a close landing then may have found it settled and taken the side without it; a roll is
+ * due once its hedge may mature within roll_before. No time given: it may have. */
+export function mayHaveMatured(maturityAtMs: number | undefined, at: { latestMs: number } | number, withinMs = 0) {
+  return maturityAtMs === undefined || maturityAtMs <= latestOf(at) + withinMs;
 }
 
 /** The server's time by which a write sent at `at` has landed: within `landingMs`, one request's bound. Judged on
  * `bestMs`, as every maturity is (an assumed skew never makes a hedge settling). A roll's close landing after the
  * maturity would take a settling hedge. */
-export const whenLanded = (at: { bestMs: number }, landingMs: number) => ({ latestMs: at.bestMs + landingMs });
+export const whenLanded = (at: ServerTime, landingMs: number) => at.bestMs + landingMs;
+
+/** The latest this machine's clock can have read when the server's read `serverMs` (NaN: a time not given, which
+ * compares false), by the earliest the server's clock reads at `at`: a hedge the server closed then is after an
+ * instant of ours only if so by this. */
+export const latestHereAt = (serverMs: number, at: ServerTime) => serverMs - at.earliestMs + at.localMs;
 
 /** Whether `record` is a hedge of the side that ended having held something (it did not fail) lately at the server's
  * time `at` (judged on `bestMs`, as every maturity is): its maturity at most `withinMs` past, or still ahead (closed
@@ -462,7 +472,7 @@ export function earlierChange(
   if (verdict === 'landed' && kind === 'close' && hedgeId !== undefined) {
     if (hedge === undefined) return { asks: 'hedge' };
     if (!hedge) return { verdict: 'unknown', why: 'unread' };
-    if (mayHaveMatured(hedge.maturityAtMs, { latestMs: serverNow.latestMs ?? serverNow.bestMs }))
+    if (mayHaveMatured(hedge.maturityAtMs, serverNow.latestMs ?? serverNow.bestMs))
       return { verdict: 'unknown', why: hedge.maturityAtMs === undefined ? 'no-maturity' : 'matured' };
   }
   if (verdict === 'landed') return { verdict };
@@ -498,11 +508,7 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 /** From when an open's hedge is looked for, on the server's clock: the earlier of its entry's creation (this machine's
  * time, put on the server's by the earliest the server's clock can read) and the server's time sealed at its first
  * send (a rewritten creation time cannot hide the hedge). */
-export function openSearchFrom(
-  createdAtMs: number,
-  sentAtServerMs: number | undefined,
-  serverNow: { localMs: number; earliestMs: number },
-) {
+export function openSearchFrom(createdAtMs: number, sentAtServerMs: number | undefined, serverNow: ServerTime) {
   return Math.min(createdAtMs + serverNow.earliestMs - serverNow.localMs, sentAtServerMs ?? Infinity) - CLOCK_SKEW_MS;
 }
 
@@ -510,8 +516,7 @@ export function openSearchFrom(
  * refuse the reduce for; undefined when it holds enough, or its views disagree or cannot size it (the server's to judge). */
 export function reduceBeyondHeld(book: SideBook, usd: number) {
   const holds = sideHolds(book);
-  if (holds.holds !== 'held') return;
-  if (unsized(book)) return;
+  if (holds.holds !== 'held' || unsized(book)) return;
   const heldUsd = Math.max(holds.notionalUsd, book.line?.notionalUsd ?? 0);
   return cents(usd - heldUsd) > 0 ? { heldUsd, ids: holds.ids } : undefined;
 }

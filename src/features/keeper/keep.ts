@@ -37,6 +37,7 @@ import { newGroup, resumeRollOutcome, runRoll } from '../trade/roll.js';
 import { days, sendTrade, stepRecord } from '../trade/trade-actions.js';
 import { runPlan } from '../trade/plan-steps.js';
 import { SideViews } from '../book/side-book.js';
+import { whenLanded } from '../book/book.js';
 import {
   decide,
   forgetDrift,
@@ -523,7 +524,7 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
           for (const write of writes) {
             const done = await carryOut(ports, write);
             // Counted from the server's time when the write landed (the bound is the server's, like maturities).
-            const { failure } = memory.take(wrote(memory.state, write, done, client.transport.serverNow().latestMs));
+            const { failure } = memory.take(wrote(memory.state, write, done, client.transport.serverNow()));
             if (failure) throw failure;
           }
         },
@@ -583,7 +584,7 @@ async function readBook(
     sides.push(asked ? { ...side, closedByRoll: await closedByARoll(ports, asked) } : side);
   }
   const { serverClock, config } = client.transport;
-  return { sides, time, clock: serverClock.reading(), landingMs: config.requestTimeoutMs };
+  return { sides, time, clock: serverClock.reading(), landsByMs: whenLanded(time, config.requestTimeoutMs) };
 }
 
 /** A dry run's writes: each one's pre-trade checks (those a real open passes), then what it would do, said. */

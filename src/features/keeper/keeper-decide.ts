@@ -31,12 +31,13 @@ import {
   closedEarly,
   cutRead,
   expectedNotional,
+  latestHereAt,
+  latestOf,
   mayHaveMatured,
   recordStanding,
   sideHolds,
   soonestHeld,
   towardTarget,
-  whenLanded,
   type ExpectedChange,
   type HedgeRecord,
   type SideBook,
@@ -111,8 +112,8 @@ export interface BookObservation {
   sides: readonly SideObservation[];
   time: ServerTime;
   clock: ClockReading;
-  /** How long a write sent now may take to reach the server (one request's bound). */
-  landingMs?: number;
+  /** The server's time by which a write sent now has landed (book.ts whenLanded: one request's bound past the read). */
+  landsByMs?: number;
 }
 
 /** What one cycle found: the target, the book (or why it could not be read), and the journal's and the runner's word on each side. */
@@ -240,12 +241,12 @@ export function decide(
           status,
           hedgeIds: idList(soonestId || undefined),
           serverOffsetMs,
-          ...(settings.dryRun && { writes: writesFor(row, decision, seen.book, settings, read!.time.latestMs) }),
+          ...(settings.dryRun && { writes: writesFor(row, decision, seen.book, settings, read!.time) }),
         });
       }
       return status;
     });
-    return { actions, rows: statuses, serverTime: read && utcIso(read.time.latestMs) };
+    return { actions, rows: statuses, serverTime: read && utcIso(latestOf(read.time)) };
   });
 }
 
@@ -356,12 +357,16 @@ function readSides(
   const sides = rows.map((row, index) => {
     const observed = book.sides[index];
     const memory = sideIn(next, rowKey(row));
-    const waiting = waitingOn(memory, row, observed.book, time.latestMs, events);
+    const waiting = waitingOn(memory, row, observed.book, latestOf(time), events);
     const closedOutside = closedOutsideOf(memory, observed, time);
     const others = notTheRows(observed.book, row.clientReference, settings.adopt);
-    const landsByMs = book.landingMs === undefined ? undefined : whenLanded(time, book.landingMs).latestMs;
-    const rules = { ...settings, landsByMs };
-    const decision = decideRow(row, observed.book, time.latestMs, rules, { waiting, closedOutside, others });
+    const decision = decideRow(
+      row,
+      observed.book,
+      time,
+      { ...settings, landsByMs: book.landsByMs },
+      { waiting, closedOutside, others },
+    );
     return { book: observed.book, waiting, closedOutside, decision, others };
   });
   const notice = (code: string, message: string) =>
@@ -433,24 +438,23 @@ function waitingOn(memory: SideMemory, row: KeepRow, side: SideBook, nowMs: numb
 }
 
 /** The side's newest hedge closed early by someone other than this keeper or a roll (the journal asked once per hedge),
- * and when on this machine's clock (the server's closed_at through its clock's offset: the latest it can be). */
+ * and the latest this machine's clock can have read then. */
 function closedOutsideOf(memory: SideMemory, observed: SideObservation, time: ServerTime) {
   const closed = closedEarlyOf(observed, time);
   if (!closed || (memory.closedByUs[closed.id] ??= observed.closedByRoll ?? false)) return undefined;
-  // NaN when the server gives no time: it compares false (decideRow).
-  const closedAtLocalMs = (closed.closedAtMs ?? NaN) - time.earliestMs + time.localMs;
-  return { hedgeId: closed.id, closedAtLocalMs };
+  return { hedgeId: closed.id, closedAtLocalMs: latestHereAt(closed.closedAtMs ?? NaN, time) };
 }
 
-/** What is done to a row this cycle, from what the side model says its side holds (judged at `nowMs`, the latest the
- * server's clock can read): nothing while its views disagree or this keeper waits on it (`waiting`), nor on a side
- * holding hedges that are not the row's (`others`) or a hedge still being opened; a flat side re-opened, or left as
- * drift when someone else closed it (`closedOutside`) before the target last said the row; a held one's drift past the
- * tolerance, or its roll when due. */
+/** What is done to a row this cycle, from what the side model says its side holds, judged on the server's clock as the
+ * model times a maturity (`now`: its reading, or an instant known exactly; a write sent now lands by `landsByMs`):
+ * nothing while its views disagree or this keeper waits on it (`waiting`), nor on a side holding hedges that are not
+ * the row's (`others`) or a hedge still being opened; a flat side re-opened, or left as drift when someone else closed
+ * it (`closedOutside`, the latest this machine's clock can have read then) before the target last said the row; a held
+ * one's drift past the tolerance, or its roll when due. */
 export function decideRow(
   row: KeepRow,
   book: SideBook,
-  nowMs: number,
+  now: ServerTime | number,
   rules: { toleranceUsd: number; landsByMs?: number },
   keeper: {
     waiting?: string;
@@ -460,7 +464,6 @@ export function decideRow(
 ): KeepDecision {
   const { notionalUsd: targetUsd, untilMs, statedAtMs, rollBeforeMs = DEFAULT_ROLL_BEFORE_MS } = row;
   const { waiting, closedOutside: closed, others = [] } = keeper;
-  const ended = untilMs !== undefined && untilMs <= nowMs;
   const holds = sideHolds(book);
   if (waiting !== undefined || book.state === 'settling')
     return { kind: 'hold', reason: `settling: ${waiting ?? book.why}; waiting for every view to agree` };
@@ -477,8 +480,9 @@ export function decideRow(
   if (opening) return { kind: 'hold', reason: `${opening.id} is ${opening.status}; waiting for it to resolve` };
   if (holds.holds !== 'held') {
     if (targetUsd === 0) return { kind: 'hold', reason: 'flat, as the target says' };
-    if (ended)
-      return { kind: 'skip', reason: `the exposure ended (until ${iso(untilMs!)}): the side is not re-opened` };
+    // The exposure's end, by the latest the server's clock may read.
+    if (untilMs !== undefined && mayHaveMatured(untilMs, now))
+      return { kind: 'skip', reason: `the exposure ended (until ${iso(untilMs)}): the side is not re-opened` };
     // (A time not known, undefined or NaN, compares false: a close the target cannot be shown to postdate is drift.)
     if (closed && !(statedAtMs! > closed.closedAtLocalMs!))
       return {
@@ -495,12 +499,13 @@ export function decideRow(
   const current = holds.notionalUsd;
   // The soonest to mature of the side's hedges decides when the side is rolled.
   const maturity = soonestHeld(book)!.maturityAtMs;
-  // A side is renewed only while the target holds something and the exposure outlasts this hedge.
-  const untilBlocks = untilMs !== undefined && maturity !== undefined && untilMs <= maturity;
+  // A side is renewed only while the target holds something and the exposure outlasts this hedge (a time not given
+  // compares false).
+  const untilBlocks = untilMs! <= maturity!;
   // A roll's close that may land after the maturity (by `landsByMs`) would take a settling hedge: it is left to settle.
-  const late = rules.landsByMs !== undefined && mayHaveMatured(maturity, { latestMs: rules.landsByMs });
+  const late = rules.landsByMs !== undefined && mayHaveMatured(maturity, rules.landsByMs);
   // Due once the hedge may mature within roll_before, as the model judges a maturity against the server's time.
-  const due = maturity !== undefined && mayHaveMatured(maturity, { latestMs: nowMs + rollBeforeMs });
+  const due = maturity !== undefined && mayHaveMatured(maturity, now, rollBeforeMs);
   const rollDue = due && targetUsd > 0 && !untilBlocks && !late;
   const drift = towardTarget(book, targetUsd, row.toleranceUsd ?? rules.toleranceUsd);
   if (drift)
@@ -532,7 +537,7 @@ const iso = (ms: number) => `${utcMinute(ms)} UTC`;
 export function plan(state: KeeperState, book: BookObservation, row: KeepRow, settings: KeeperSettings) {
   return evolve(state, (next, events) => {
     const [{ book: side, decision }] = readSides(next, book, [row], settings, events);
-    return { writes: writesFor(row, decision, side, settings, book.time.latestMs) };
+    return { writes: writesFor(row, decision, side, settings, book.time) };
   });
 }
 
@@ -542,10 +547,10 @@ function writesFor(
   decision: KeepDecision,
   side: SideBook,
   settings: KeeperSettings,
-  nowMs: number,
+  now: ServerTime,
 ): KeeperWrite[] {
   // The tenor a new hedge of the row gets, as the decision took it (an add, reduce or close sends none).
-  const tenorDays = tenorFor(row, nowMs);
+  const tenorDays = tenorFor(row, latestOf(now));
   // A roll of the side's soonest hedge at its maturity: the one due, or one due beside a drift (never a flat side's).
   const { id: hedgeId, maturityAtMs } = soonestHeld(side) ?? {};
   const roll = (notionalUsd: number): KeeperWrite[] =>
@@ -605,13 +610,13 @@ export function wouldSay(write: KeeperWrite) {
 export type WriteDone =
   { kind: 'sent'; result: WriteOutcome<unknown, unknown>; group: string } | { kind: 'rolled'; outcome: RollOutcome };
 
-/** What a landed write makes the side wait for (counted from the server's time then: `serverNowMs`), what it says, and a failure to raise. */
-export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, serverNowMs: number) {
+/** What a landed write makes the side wait for (counted from the server's time then: `now`, its reading or an instant), what it says, and a failure to raise. */
+export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, now: ServerTime | number) {
   return evolve(state, (next, events): { failure?: Error } => {
     const base = marketSide(write.row);
     const memory = sideIn(next, rowKey(write.row));
     const expect = (what: string, change: ExpectedChange) => {
-      memory.expected = { ...change, what: `${what} (${formatUsd(expectedNotional(change))})`, sinceMs: serverNowMs };
+      memory.expected = { ...change, what: `${what} (${formatUsd(expectedNotional(change))})`, sinceMs: latestOf(now) };
       memory.said.expected = undefined;
     };
     if (done.kind === 'rolled') {
