@@ -36,8 +36,7 @@ export function tenorFor({ tenorDays, untilMs }: Pick<KeepRow, 'tenorDays' | 'un
   if (tenorDays === undefined || untilMs === undefined) return tenorDays;
   const daysLeft = Math.ceil((untilMs - nowMs) / DAY_MS);
   const enough = TENORS.find((tenor) => tenor >= daysLeft);
-  // (None long enough compares false.)
-  return enough! <= tenorDays ? enough : tenorDays;
+  return enough === undefined || enough > tenorDays ? tenorDays : enough;
 }
 
 export interface KeepEvent {

@@ -499,9 +499,8 @@ export function decideRow(
   const current = holds.notionalUsd;
   // The soonest to mature of the side's hedges decides when the side is rolled.
   const maturity = soonestHeld(book)!.maturityAtMs;
-  // A side is renewed only while the target holds something and the exposure outlasts this hedge (a time not given
-  // compares false).
-  const untilBlocks = untilMs! <= maturity!;
+  // A side is renewed only while the target holds something and the exposure outlasts this hedge.
+  const untilBlocks = untilMs !== undefined && maturity !== undefined && untilMs <= maturity;
   // A roll's close that may land after the maturity (by `landsByMs`) would take a settling hedge: it is left to settle.
   const late = rules.landsByMs !== undefined && mayHaveMatured(maturity, rules.landsByMs);
   // Due once the hedge may mature within roll_before, as the model judges a maturity against the server's time.
