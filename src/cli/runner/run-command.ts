@@ -2,7 +2,6 @@
 // agent interface both come through here, so `--until` means the same to both.
 import { UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
-import { Output } from '../../platform/terminal/output.js';
 import type { CommandModule, CommandSpec, RawInput } from './command-spec.js';
 
 /** Options that cannot share a run with --until: a live view, and `hedges ID --wait` (its own wait). */
@@ -38,17 +37,17 @@ export async function runCommand(
     : typeof module.OUTPUT_FIELDS === 'function'
       ? module.OUTPUT_FIELDS(input)
       : module.OUTPUT_FIELDS;
-  let drawing = ctx;
+  // Its flows' notices that name a card it shows are drawn on its output: the drawers loaded for it alone.
+  let cards;
   if (module.CARDS) {
-    // Its flows' notices that name a card it shows are drawn on its output: the drawers loaded for it alone.
     const { CARD_DRAWERS } = await import('../../platform/results/cards.js');
-    const cards = Object.fromEntries(module.CARDS.map((name) => [name, CARD_DRAWERS[name]]));
-    drawing = ctx.derive({ output: new Output({ ...ctx.output.init, cards }) });
-    ctx.onDispose(() => drawing.dispose());
+    cards = Object.fromEntries(module.CARDS.map((name) => [name, CARD_DRAWERS[name]]));
   }
-  drawing.output.prepare(declared, words.join(' '));
+  // The command runs on an output of its own, which knows what it prints: a bad --fields or --query is refused here, before it sends.
+  const command = ctx.derive({ output: ctx.output.forCommand(words.join(' '), declared, cards) });
+  ctx.onDispose(() => command.dispose());
   const until = await untilCondition(spec, input, ctx.clock.now());
-  if (!until) return (await module.run(drawing, input)) ?? 0;
+  if (!until) return (await module.run(command, input)) ?? 0;
   for (const key of NOT_WITH_UNTIL) {
     const value = input.options[key];
     if (value !== undefined && value !== false)
@@ -61,7 +60,7 @@ export async function runCommand(
   const own = until.dateToo ? { args: input.args, options } : input;
   const { runUntil } = await import('./run-until.js');
   return runUntil(
-    drawing,
+    command,
     { ...until, fields: module.CONDITION_FIELDS, final: module.FINAL_DATA, command: spec.name },
     (context) => module.run(context, own),
   );

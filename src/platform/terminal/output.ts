@@ -45,6 +45,10 @@ export interface OutputInit {
   run?: Invocation;
   /** The cards the command shows in the place of its flows' notices that name them, by name (platform/results/cards.ts). */
   cards?: Record<string, (output: Output, facts: never) => void>;
+  /** The --fields names checked before the command ran against what it prints (a write's documented fields, ui/output-fields.ts): never refused afterwards; one the data lacks is an empty cell or null. */
+  accepted?: ReadonlySet<string>;
+  /** The command is a write, whose data is printed once it has sent: a --fields or --query problem is then a warning, never exit 2 (before the send every name was already checked). */
+  afterSend?: boolean;
 }
 
 interface ListOptions {
@@ -81,10 +85,6 @@ export class Output {
   readonly chalk: ChalkInstance;
   readonly columns: number;
   readonly raw: boolean;
-  /** The --fields names checked before the command ran against what it prints (a write's documented fields, ui/output-fields.ts): never refused afterwards; one the data lacks is an empty cell or null. */
-  private accepted?: ReadonlySet<string>;
-  /** The command is a write, whose data is printed once it has sent: a --fields or --query problem is then a warning, never exit 2 (before the send every name was already checked). */
-  private afterSend = false;
 
   constructor(readonly init: OutputInit) {
     this.format = init.format ?? 'table';
@@ -94,15 +94,15 @@ export class Output {
     this.raw = init.raw === true;
   }
 
-  /** Before the command runs (runner/run-command.ts): --fields and --query checked against what the command prints, so that a mistake is exit 2 with nothing sent. */
-  prepare(declared: OutputFields | undefined, commandWords: string) {
+  /** The command's own output, made before it runs (runner/run-command.ts) with the cards it shows: --fields and --query checked against what it prints, so that a mistake is exit 2 with nothing sent. */
+  forCommand(commandWords: string, declared?: OutputFields, cards?: OutputInit['cards']) {
     const { fields, query } = this.init;
-    this.accepted = checkOutputOptions(
-      declared,
-      { fields, query: query !== undefined, json: this.isJson },
-      commandWords,
-    );
-    this.afterSend = declared?.kind === 'records' && declared.sends;
+    return new Output({
+      ...this.init,
+      cards,
+      accepted: checkOutputOptions(declared, { fields, query: query !== undefined, json: this.isJson }, commandWords),
+      afterSend: declared?.kind === 'records' && declared.sends,
+    });
   }
 
   /** After a send, the exit code says what was sent (docs/exit-codes.md): a --fields or --query that cannot shape the data (a JMESPath function given the wrong type, found only on the data) is said on stderr and the data is printed unshaped, instead of turning the outcome into exit 2. */
@@ -110,7 +110,7 @@ export class Output {
     try {
       return shape();
     } catch (error) {
-      if (!this.afterSend || !(error instanceof UsageError)) throw error;
+      if (!this.init.afterSend || !(error instanceof UsageError)) throw error;
       this.warn(
         `${error.message.replace(/\.$/, '')}; the result is printed whole instead — the write was sent, and the exit code says how it ended.`,
       );
@@ -448,7 +448,7 @@ export class Output {
     const all = withExtraFields(known, rows, [], true);
     const available = plain ? all.filter((field) => !field.screenOnly) : all;
     if (!this.init.fields) return available;
-    const picked = pickFields(available, this.init.fields, rows, this.accepted);
+    const picked = pickFields(available, this.init.fields, rows, this.init.accepted);
     if (!('problem' in picked)) return picked.fields;
     return this.shapedOrWhole(() => {
       throw new UsageError(picked.problem);
@@ -473,7 +473,7 @@ export class Output {
 
   /** --fields on JSON data: each record keeps only the named keys, in that order (a key a record lacks is null). */
   private projectFields(data: unknown, wanted: readonly string[], known: readonly FieldSpec[]) {
-    const { accepted } = this;
+    const { accepted } = this.init;
     const records = [data].flat() as JsonObject[];
     if (!records.every(isObject)) {
       throw new UsageError('--fields: this output is not a record or a list of records; use --query to shape it.');

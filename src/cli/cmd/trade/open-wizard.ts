@@ -22,7 +22,7 @@ import { SideViews } from '../../../features/book/side-book.js';
 import { sideHolds } from '../../../features/book/book.js';
 import { Output } from '../../../platform/terminal/output.js';
 import { terminalColumns } from '../../../platform/terminal/terminal.js';
-import { renderQuoteCard } from '../../../platform/results/quote-card.js';
+import { CARD_DRAWERS } from '../../../platform/results/cards.js';
 import { displayWidth, wrapWords } from '../../../platform/terminal/width.js';
 import { loadTableDrawer } from '../../../platform/terminal/table.js';
 
@@ -249,19 +249,19 @@ export async function runOpenWizard(
     notional_usd: notionalUsd,
     tenor_days: tenorDays,
   });
-  // The card is for the person at the prompt: under --json it goes to stderr, stdout stays JSON only.
+  // The card is for the person at the prompt: beside a script's format (--json, TSV, CSV) it goes to stderr, stdout keeps the data.
   let cardOutput = ctx.output;
-  if (cardOutput.isJson) {
+  if (!cardOutput.isHuman) {
     await loadTableDrawer();
     cardOutput = new Output({
-      format: 'table',
       chalk: cardOutput.chalk,
       streams: { stdout: ctx.io.stderr, stderr: ctx.io.stderr },
       now: ctx.clock.now,
       columns: terminalColumns(ctx.io.stderr, ctx.io.stderrIsTTY, ctx.env),
     });
   }
-  cardOutput.write(renderQuoteCard(cardOutput, quote, ctx.clock.now()));
+  // Drawn as the open's own quote is, by the one card table (a card on a screen).
+  CARD_DRAWERS['open-quote'](cardOutput, { quote, nowMs: ctx.clock.now() });
 
   // Asked by the write flow, under the side's lock: a yes holds for the side as the wizard showed it.
   const question = `Open ${side} ${formatMoney(notionalUsd)} USD on ${market.market} for ${days(tenorDays)}${clientReference ? ` (ref ${clientReference})` : ''}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
