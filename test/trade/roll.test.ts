@@ -235,6 +235,45 @@ it('hedge roll: a side that has already settled is opened anew with the notional
   });
 });
 
+it('hedge roll: a settled side is planned from the one read its book was judged on: one GET /hedges fewer, the same plan', async () => {
+  const simulator = await startSimulator();
+  const old = simulator.seedOpen('sell', 4_000);
+  simulator.advance(7 * 86_400_000 + 1);
+  const planned = okJson(await simulator.hedge('roll USDTNGN sell --tenor 1 --dry-run --json'));
+  expect(planned.legs.map((leg: any) => [leg.leg, leg.method, leg.path, leg.body])).toEqual([
+    ['open', 'POST', '/hedges', openBody('sell', 4_000, 1)],
+  ]);
+  // The side's read alone: every filled hedge and the newest page, once each; no list of its own for the ended hedge.
+  expect(simulator.requests('GET', '/hedges').map((entry) => entry.query.status ?? null)).toEqual(['filled', null]);
+  // Carried out, it sends what it planned, and renews the hedge the side's read showed ended.
+  const rolled = okJson(await simulator.hedge('roll USDTNGN sell --tenor 1 --json'));
+  expect([posts(simulator, '/hedges').map((entry) => entry.body), rolled.rolled_hedge_id]).toEqual([
+    [openBody('sell', 4_000, 1)],
+    old.id,
+  ]);
+});
+
+it('hedge roll: a side with a hedge still being opened beside a filled one is not rolled: a close would take it whole while it is opened (exit 3)', async () => {
+  const simulator = await startSimulator({ severalPerSide: true, fillDelayMs: LAND_MS });
+  const filled = simulator.seedOpen('buy', 3_000);
+  // Opened by another client, its fill held: the side holds 3,000 filled and 2,000 still submitted.
+  const opening = await simulator.api('POST', '/hedges', {
+    body: openBody('buy', 2_000, 7),
+    idempotencyKey: 'opened-by-another',
+  });
+  exits(
+    await simulator.hedge('roll USDTNGN buy --tenor 3 --yes'),
+    3,
+    `The buy hedge ${opening.body.data.hedge_id} on USDTNGN is still submitted: a roll closes the whole side`,
+    'Nothing was sent.',
+  );
+  expect([
+    simulator.requests('POST').map((entry) => entry.idempotencyKey),
+    hedgeOf(simulator, filled.id).status,
+    await journalEntries(simulator),
+  ]).toEqual([['opened-by-another'], 'filled', []]);
+});
+
 it("hedge roll: a hedge that matured more than 7 days ago on the server's clock is not renewed, though this machine's clock is a week behind it (exit 3)", async () => {
   const simulator = await startSimulator();
   simulator.seedOpen('sell', 4_000);

@@ -79,6 +79,8 @@ export const SideViews = {
       (filled.items.length > 1 && filled.items.length >= newest.length && (await (cut ??= filled.mayBeCut())));
     return {
       hedges,
+      /** The newest page as the server lists it, newest first. */
+      newest,
       positions: listed,
       serverNow,
       /** The side's book now (book.ts judgeSide), its maturities judged on the server's time; the reads it asks for
@@ -162,7 +164,7 @@ export async function readSidesInStep(
     const cut = books.find((book) => book.recordsCut !== undefined);
     if (cut) throw cutSide(sides[books.indexOf(cut)], cut, true);
     const waiting = books.findIndex((book) => book.state === 'settling' || !(until?.(book) ?? true));
-    if (waiting < 0) return { books, positions: views.positions, serverNow: views.serverNow };
+    if (waiting < 0) return { books, ...views };
     const { market, side } = sides[waiting];
     const book = books[waiting];
     const waited = ports.clock.now() - started;

@@ -553,9 +553,11 @@ async function planRoll({ ports, client, req }: RollAsk) {
     books: [book],
     positions,
     serverNow,
+    newest,
   } = await readSidesAsAnswered(ports, client, [{ market, side }]);
   const held = sideAfterOf(book);
-  const closing = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
+  // Only a side held in every view is closed: one with a hedge still being opened is not rolled yet (below).
+  const closing = sideHolds(book).holds === 'held' ? findSide(positions, market, side) : undefined;
   const plan = (notionalUsd: number, reference?: string | null) => {
     reference = req.clientReference ?? (reference || undefined);
     const request = { market, side, notional_usd: notionalUsd, tenor_days: tenorDays, client_reference: reference };
@@ -584,19 +586,17 @@ async function planRoll({ ports, client, req }: RollAsk) {
       notes: several ? [severalNote(req, several, reference, notionalUsd)] : [],
     };
   }
-  // The side as the model holds it: a hedge still being opened is no filled hedge to roll.
+  // A hedge still being opened is no filled hedge to roll, and a close would take the side whole while it is opened.
   const [opening] = book.opening;
   if (opening)
     throw new PreTradeCheckError(
       'hedge_not_filled',
-      `The ${side} hedge ${safeText(opening.id)} on ${market} is still ${safeText(opening.status)}: there is no filled hedge to roll yet. Nothing was sent.`,
+      `The ${side} hedge ${safeText(opening.id)} on ${market} is still ${safeText(opening.status)}: ${book.filled.length ? 'a roll closes the whole side, so it waits until every hedge of it is filled' : 'there is no filled hedge to roll yet'}. Nothing was sent.`,
       { market, side, hedge_id: opening.id, status: opening.status },
       `Wait for its fill with \`${ports.hedgeCommand('hedges', opening.id, '--wait')}\`, then roll.`,
     );
-  // The side's newest hedge that ended lately, at the views' time, in the model's words.
-  const last = (await client.listHedges()).find((hedge) =>
-    endedLately(book, hedgeRecord(hedge), ROLL_RECENT_MS, serverNow),
-  );
+  // The side's newest hedge that ended lately, from the read the side was judged on, in the model's words.
+  const last = newest.find((hedge) => endedLately(book, hedgeRecord(hedge), ROLL_RECENT_MS, serverNow));
   if (!last)
     throw new PreTradeCheckError(
       'nothing_to_roll',
