@@ -293,30 +293,16 @@ it('an NGN company hedging a USDT payable with a buy of USDTNGN: every amount in
   const file = join(simulator.configDir, 'payable.json');
   writeFileSync(
     file,
-    JSON.stringify({
-      id: 'USDT-PAYABLE-1',
-      framework: 'ifrs9',
-      type: 'cash_flow',
-      designated_at: designatedAt,
-      objective: 'Fix the naira cost of a USDT payable by buying USDT forward.',
-      market: MARKET,
-      functional_currency: 'NGN',
-      hedged_item: {
-        description: 'A supplier paid in USDT',
-        currency: 'USDT',
-        amount: '-20000',
-        expected_date: new Date(simulator.sandbox.clock.now() + 6 * 24 * HOUR).toISOString().slice(0, 10),
-        kind: 'firm',
-        probability_evidence: 'Signed contract',
-      },
-      instrument: { references: ['PAYABLE-7'] },
-      ratio: '1',
-      designation: 'spot',
-      excluded: 'pnl',
-      method: 'dollar_offset_cumulative',
-      sources_of_ineffectiveness: 'The price the hedge was struck at against the mid',
-      approved_by: 'Finance director',
-    }),
+    JSON.stringify(
+      usdtPayable({
+        id: 'USDT-PAYABLE-1',
+        designated_at: designatedAt,
+        market: MARKET,
+        functional_currency: 'NGN',
+        references: ['PAYABLE-7'],
+        expectedMs: simulator.sandbox.clock.now() + 6 * 24 * HOUR,
+      }),
+    ),
   );
   ok(await simulator.hedge(['acct', 'designate', file]));
   for (let days = 0; days < 2; days += 1) {
@@ -475,6 +461,41 @@ it('three month-ends on the simulator: a cover rolled by keep --exposures, desig
 });
 
 /** The month after `YYYY-MM`. */
+/** A USDT payable hedged by a buy of USDT forward, its cash flow designated on the spot element. */
+function usdtPayable(at: {
+  id: string;
+  designated_at: string;
+  market: string;
+  functional_currency: string;
+  references: string[];
+  expectedMs: number;
+}) {
+  return {
+    id: at.id,
+    framework: 'ifrs9',
+    type: 'cash_flow',
+    designated_at: at.designated_at,
+    objective: 'Fix the naira cost of a USDT payable by buying USDT forward.',
+    market: at.market,
+    functional_currency: at.functional_currency,
+    hedged_item: {
+      description: 'A supplier paid in USDT',
+      currency: 'USDT',
+      amount: '-20000',
+      expected_date: new Date(at.expectedMs).toISOString().slice(0, 10),
+      kind: 'firm',
+      probability_evidence: 'Signed contract',
+    },
+    instrument: { references: at.references },
+    ratio: '1',
+    designation: 'spot',
+    excluded: 'pnl',
+    method: 'dollar_offset_cumulative',
+    sources_of_ineffectiveness: 'The price the hedge was struck at against the mid',
+    approved_by: 'Finance director',
+  };
+}
+
 function nextMonth(month: string) {
   const [year, number] = month.split('-').map(Number);
   return number === 12 ? `${year + 1}-01` : `${year}-${String(number + 1).padStart(2, '0')}`;
@@ -496,30 +517,16 @@ it("a hedge whose record shows a status hedge does not know (gamma: `settling` w
   const file = join(simulator.configDir, 'payable.json');
   writeFileSync(
     file,
-    JSON.stringify({
-      id: 'USDT-PAYABLE-8',
-      framework: 'ifrs9',
-      type: 'cash_flow',
-      designated_at: today,
-      objective: 'Fix the naira cost of a USDT payable by buying USDT forward.',
-      market: KES,
-      functional_currency: 'KES',
-      hedged_item: {
-        description: 'A supplier paid in USDT',
-        currency: 'USDT',
-        amount: '-20000',
-        expected_date: new Date(simulator.sandbox.clock.now() + 6 * 24 * HOUR).toISOString().slice(0, 10),
-        kind: 'firm',
-        probability_evidence: 'Signed contract',
-      },
-      instrument: { references: ['PAYABLE-8'] },
-      ratio: '1',
-      designation: 'spot',
-      excluded: 'pnl',
-      method: 'dollar_offset_cumulative',
-      sources_of_ineffectiveness: 'The price the hedge was struck at against the mid',
-      approved_by: 'Finance director',
-    }),
+    JSON.stringify(
+      usdtPayable({
+        id: 'USDT-PAYABLE-8',
+        designated_at: today,
+        market: KES,
+        functional_currency: 'KES',
+        references: ['PAYABLE-8'],
+        expectedMs: simulator.sandbox.clock.now() + 6 * 24 * HOUR,
+      }),
+    ),
   );
   ok(await simulator.hedge(['acct', 'designate', file]));
   ok(await simulator.hedge(['acct', 'test', 'USDT-PAYABLE-8', '--json']));
