@@ -1,7 +1,7 @@
 // Alerts as pure rules, for `--watch` and for the keeper: which conditions hold, and which start and clear now.
 import { formatUsd } from './number-format.js';
 import { withoutUndefined } from './objects.js';
-import { rowKey, type KeepEvent, type KeepRowStatus } from './keep-rules.js';
+import { onTarget, rowKey, type KeepEvent, type KeepRowStatus } from './keep-rules.js';
 
 interface AlertRules {
   pnlAtOrBelowUsd?: number;
@@ -166,16 +166,17 @@ export function stepAlerts(
   const rowsNow = new Map((rows ?? []).map((row) => [rowKey(row), row]));
   for (const [key, row] of rowsNow) {
     // A side that cannot be told this cycle starts nothing; it is judged once it can, against the last cycle that could tell it (kept below).
-    if (row.current_unknown === true || row.not_this_rows) continue;
+    if (row.current_unknown || row.not_this_rows) continue;
     const base = { market: row.market.toUpperCase(), side: row.side };
-    const current = row.current_usd ?? 0;
-    if (current > 0 && Math.abs(current - row.target_usd) > toleranceUsd)
+    const current = row.current_usd;
+    // A drift is a held side's: a flat one under its target is re-opened, or says why not.
+    if (current !== null && !onTarget(current, row.target_usd, toleranceUsd))
       hold('drift', describeDrift(current, row.target_usd), base);
     const before = state.rows.get(key);
     const dueAt = before?.next_action === 'roll' ? Date.parse(before.next_action_at ?? '') : NaN;
-    const held = before?.current_usd ?? 0;
+    const held = before?.current_usd;
     // The keeper's own re-open of it in this cycle does not matter: the side settled before it.
-    if (held > 0 && current === 0 && dueAt <= (serverNowMs ?? nowMs) && !state.rolling?.has(key) && !rolling.has(key))
+    if (held && !current && dueAt <= (serverNowMs ?? nowMs) && !state.rolling?.has(key) && !rolling.has(key))
       hold(
         'missed_roll',
         `${formatUsd(held)} settled instead of being rolled (its roll was due ${before!.next_action_at})`,
@@ -206,9 +207,7 @@ export function stepAlerts(
     const row = rowsNow.get(key);
     // A refusal, a missed roll or a drift clears when the row is back at target (or a step of it succeeded and it is) — never because a cycle did not see it: a side whose views disagree (settling, its own roll landing) shows no notional, which says nothing about the drift. A row no longer in the target has nothing left to alert about.
     if (!row) return false;
-    const current = row.current_usd ?? 0;
-    const atTarget = Math.abs(current - row.target_usd) <= toleranceUsd && (row.target_usd === 0 || current > 0);
-    return !atTarget && !(succeeded.has(key) && row.target_usd === 0);
+    return !onTarget(row.current_usd, row.target_usd, toleranceUsd) && !(succeeded.has(key) && row.target_usd === 0);
   };
   for (const [key, active] of state.active) if (!holding.has(key) && stillHolds(active)) holding.set(key, active);
 
@@ -241,7 +240,7 @@ export function stepAlerts(
   });
   // The rows a next cycle is judged against: this cycle's, except a side it could not tell, whose last told row stands (a hedge that matured unrolled settles through cycles that cannot tell the side).
   const told = new Map(
-    [...rowsNow].map(([key, row]) => [key, row.current_unknown === true ? (state.rows.get(key) ?? row) : row]),
+    [...rowsNow].map(([key, row]) => [key, row.current_unknown ? (state.rows.get(key) ?? row) : row]),
   );
   return { state: { active: edges.active, rows: rows ? told : state.rows, rolling }, notices };
 }

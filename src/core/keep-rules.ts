@@ -31,6 +31,11 @@ export type KeepDecision = { reason: string } & (
 /** A side's key (`USDTNGN buy`): the keeper's memory, its alerts and the heartbeat's alerts name a side by it. */
 export const rowKey = ({ market, side }: { market: string; side: string }) => `${market.toUpperCase()} ${side}`;
 
+/** The one drift rule, the keeper's and its alerts': a side holding `heldUsd` (null: flat) is at its target when within
+ * the tolerance of it, or flat under a target of 0. */
+export const onTarget = (heldUsd: number | null, targetUsd: number, toleranceUsd: number) =>
+  heldUsd === null ? targetUsd === 0 : Math.abs(heldUsd - targetUsd) <= toleranceUsd;
+
 /** The tenor a new hedge of the row gets: the row's own, or — when the exposure ends (until) sooner — the shortest supported tenor that still reaches until, so no days past it are paid for. */
 export function tenorFor({ tenorDays, untilMs }: Pick<KeepRow, 'tenorDays' | 'untilMs'>, nowMs: number) {
   if (tenorDays === undefined || untilMs === undefined) return tenorDays;

@@ -2,6 +2,7 @@
 // condition starts, once when it clears, never again in between.
 import { NO_ALERTS, stepAlerts, type CycleObservation } from '../../src/core/alerts.js';
 import type { KeepEvent } from '../../src/core/keep-rules.js';
+import { reconcileSide, towardTarget } from '../../src/features/book/book.js';
 
 const T0 = Date.parse('2026-03-02T09:00:00Z');
 const MINUTE = 60_000;
@@ -214,4 +215,28 @@ it.each([
   ],
 ] as Array<[string, Step[], string[]]>)('stepAlerts: %s', (_name, steps, said) => {
   expect(run(steps).said).toEqual(said);
+});
+
+it('stepAlerts: a held side drifts for the alerts exactly when the keeper would bring it back to target', () => {
+  // Held at 0 is a side whose records and positions line give no notional: held all the same, as the keeper judges it.
+  for (const [held, toleranceUsd] of [
+    [0, 0],
+    [950, 50],
+    [949.99, 50],
+    [1050.01, 50],
+    [1000, 0],
+    [0, 1000],
+  ]) {
+    const line = held ? { notionalUsd: held } : {};
+    const book = reconcileSide([{ id: 'hdg_a', status: 'filled', ...line }], line, T0);
+    const keeperDrifts = towardTarget(book, 1000, toleranceUsd) !== undefined;
+    const said = run([{ rows: [row('buy', held)], toleranceUsd }]).said;
+    expect({ held, toleranceUsd, said }).toEqual({
+      held,
+      toleranceUsd,
+      said: keeperDrifts ? ['started drift|USDTNGN buy +0m'] : [],
+    });
+  }
+  // Flat under a target is re-opened, not drifted.
+  expect(run([{ rows: BUY_FLAT, toleranceUsd: 0 }]).said).toEqual([]);
 });

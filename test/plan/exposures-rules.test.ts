@@ -21,7 +21,7 @@ import {
   stressTable,
   targetBook,
   targetRowsAt,
-  tenorFor,
+  longestTenorBy,
 } from '../../src/features/exposures/exposures-rules.js';
 import { UsageError } from '../../src/core/errors.js';
 import { decideRow } from '../../src/features/keeper/keeper-decide.js';
@@ -206,7 +206,7 @@ it("the target book: nets receivables and payables of a market into one side; ho
     targetBook([receivable], DEFAULT_POLICY, PRICES, NOW, { R: 1000 })[0].target_usd,
   ]).toEqual([150_000, 100_000]);
 
-  expect([10, 5, 2, 0.5].map((days) => tenorFor(NOW + days * DAY_MS, NOW))).toEqual([7, 3, 1, 1]);
+  expect([10, 5, 2, 0.5].map((days) => longestTenorBy(NOW + days * DAY_MS, NOW))).toEqual([7, 3, 1, 1]);
 
   expect(targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, NOW)).toEqual([
     { market: 'USDTNGN', side: 'buy', notionalUsd: 70_000, tenorDays: 7, untilMs: payable.dueMs, line: 1 },
@@ -293,12 +293,19 @@ it("the dollar offset: is the cover's P&L against the exposure's change, effecti
       [1300, -1000],
       [700, -1000],
       [5, 0],
+      // A change that rounds to no cent, either way, has not moved; one that rounds to a cent has.
+      [5, 0.004],
+      [5, -0.004],
+      [-0.01, 0.01],
     ].map(([pnl, change]) => dollarOffset(pnl, change)),
   ).toEqual([
     { ratio_pct: 90, effective: true },
     { ratio_pct: 130, effective: false },
     { ratio_pct: 70, effective: false },
     { ratio_pct: null, effective: null },
+    { ratio_pct: null, effective: null },
+    { ratio_pct: null, effective: null },
+    { ratio_pct: 100, effective: true },
   ]);
 });
 

@@ -5,6 +5,7 @@ import { cents } from '../../core/money.js';
 import { formatUsd } from '../../core/number-format.js';
 import { statusStanding } from '../../core/vocabulary.js';
 import type { ServerTime } from '../../core/server-clock.js';
+import { onTarget } from '../../core/keep-rules.js';
 
 /** A hedge as its record shows it, in the book's terms. */
 export interface HedgeRecord {
@@ -444,7 +445,7 @@ export const unsized = (book: SideBook) =>
  * target of 0, else an add or a reduce) and by how much; nothing within the tolerance, or on a side not held. */
 export function towardTarget(book: SideBook, targetUsd: number, toleranceUsd: number) {
   const holds = sideHolds(book);
-  if (holds.holds !== 'held' || !(Math.abs(holds.notionalUsd - targetUsd) > toleranceUsd)) return undefined;
+  if (holds.holds !== 'held' || onTarget(holds.notionalUsd, targetUsd, toleranceUsd)) return undefined;
   const currentUsd = holds.notionalUsd;
   const change = targetUsd === 0 ? 'close' : currentUsd < targetUsd ? 'add' : 'reduce';
   return { change, currentUsd, amountUsd: Math.abs(targetUsd - currentUsd) } as const;

@@ -115,7 +115,7 @@ export function exposureLines(
 // ---- the book ------------------------------------------------------------------------------
 
 /** The longest tenor that matures by `untilMs`, or 1 day when even that does not. */
-export function tenorFor(untilMs: number, nowMs: number) {
+export function longestTenorBy(untilMs: number, nowMs: number) {
   const days = (untilMs - nowMs) / DAY_MS;
   return TENORS.findLast((tenor) => tenor <= days) ?? TENORS[0];
 }
@@ -152,7 +152,7 @@ export function targetBook(
         band_low_usd: cents(Math.max(0, target - band)),
         band_high_usd: cents(target + band),
         /** The tenor an open uses: the longest that matures by the side's last due date (at least 1). */
-        tenor_days: target > 0 ? tenorFor(untilMs, nowMs) : null,
+        tenor_days: target > 0 ? longestTenorBy(untilMs, nowMs) : null,
         /** The last due date the side covers: a hedge maturing after it is not renewed. */
         until: target > 0 ? utcIso(untilMs) : null,
         /** The exposures this side covers (netted ones included). */
@@ -223,14 +223,16 @@ export function scheduleOfChanges(
   return times.flatMap((at, step) =>
     books[step + 1].flatMap((row, index) => {
       const from = books[step][index].target_usd;
-      if (Math.abs(row.target_usd - from) < 0.005) return [];
+      // Targets are in cents: a difference that rounds to none is no change.
+      const change = cents(row.target_usd - from);
+      if (!change) return [];
       return {
         at: utcIso(at),
         market: row.market,
         side: row.side,
         from_usd: from,
         to_usd: row.target_usd,
-        change_usd: cents(row.target_usd - from),
+        change_usd: change,
         /** What happens then: "INV-1 due", "INV-2 enters ≤30d". */
         reason: reasonAt(exposures, policy, row.market, at),
       };
@@ -267,7 +269,7 @@ export function projectedCost(
         const matured = held.maturityMs <= now;
         const roll = matured && target > 0;
         const traded = matured ? (roll ? held.notional + target : 0) : Math.abs(target - held.notional);
-        if (!matured && !(traded >= 0.005)) continue;
+        if (!matured && !cents(traded)) continue;
         feesTotal += traded * (feeRate ?? 0);
         rolls += Number(roll);
         // A side holding anything holds a tenor.
@@ -359,7 +361,7 @@ export function coverPnlUsd(side: Side, notionalUsd: number, entryPrice: number,
 
 /** The dollar-offset ratio: how much of the exposure's change the cover offset, in percent (−cover P&L / exposure change). Undefined while the exposure has not moved. */
 export function dollarOffset(coverPnl: number, exposureChange: number) {
-  if (Math.abs(exposureChange) < 0.005) return { ratio_pct: null, effective: null };
+  if (!cents(exposureChange)) return { ratio_pct: null, effective: null };
   const ratio = (-coverPnl / exposureChange) * 100;
   return {
     ratio_pct: cents(ratio),
@@ -421,7 +423,7 @@ export function coveragePerWeek(
         /** What the hedges held then, in the exposure's direction. */
         hedged_usd: cents(hedged),
         /** hedged / exposure, in percent; null with no exposure. */
-        coverage_pct: exposure < 0.005 ? null : Math.round((hedged / exposure) * 10_000) / 100,
+        coverage_pct: !cents(exposure) ? null : Math.round((hedged / exposure) * 10_000) / 100,
       });
     }
   }
