@@ -1,5 +1,6 @@
 // What `hedge keep` keeps (its rows, what it decides of each, the events and status it says), and the tenor a new
 // hedge of a row gets. The decision itself reads the side model: features/keeper/keeper-decide.ts.
+import { cents } from './money.js';
 import type { TargetRow } from './target-file.js';
 import { DAY_MS, TENORS } from './vocabulary.js';
 
@@ -31,10 +32,11 @@ export type KeepDecision = { reason: string } & (
 /** A side's key (`USDTNGN buy`): the keeper's memory, its alerts and the heartbeat's alerts name a side by it. */
 export const rowKey = ({ market, side }: { market: string; side: string }) => `${market.toUpperCase()} ${side}`;
 
-/** The one drift rule, the keeper's and its alerts': a side holding `heldUsd` (null: flat) is at its target when within
- * the tolerance of it, or flat under a target of 0. */
+/** The one on-target rule, the keeper's, its alerts' and the plan's: a side holding `heldUsd` (null: flat) is at its
+ * target when their difference, in whole cents (under half a cent is none), is within the tolerance; a flat side only
+ * under a target of 0. */
 export const onTarget = (heldUsd: number | null, targetUsd: number, toleranceUsd: number) =>
-  heldUsd === null ? targetUsd === 0 : Math.abs(heldUsd - targetUsd) <= toleranceUsd;
+  heldUsd === null ? targetUsd === 0 : cents(Math.abs(heldUsd - targetUsd)) <= toleranceUsd;
 
 /** The tenor a new hedge of the row gets: the row's own, or — when the exposure ends (until) sooner — the shortest supported tenor that still reaches until, so no days past it are paid for. */
 export function tenorFor({ tenorDays, untilMs }: Pick<KeepRow, 'tenorDays' | 'untilMs'>, nowMs: number) {

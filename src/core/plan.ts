@@ -2,7 +2,7 @@
 import { cents } from './money.js';
 import { formatUsd } from './number-format.js';
 import { findMarket } from './markets.js';
-import { rowKey } from './keep-rules.js';
+import { onTarget, rowKey } from './keep-rules.js';
 import { withoutUndefined } from './objects.js';
 import { safeText } from './security/safe-text.js';
 import type { Side } from './vocabulary.js';
@@ -88,7 +88,7 @@ export function computePlan({
       continue;
     }
     const heldTenors = held?.tenors ?? [];
-    if (cents(Math.abs(targetUsd - currentUsd)) <= toleranceUsd) {
+    if (onTarget(held ? currentUsd : null, targetUsd, toleranceUsd)) {
       unchanged.push({ market, side, currentUsd, targetUsd, line });
       continue;
     }
@@ -123,10 +123,11 @@ export function computePlan({
   let headroomUsd = availableExposureUsd;
   const usedCapacityUsd = new Map<string, number>();
   steps.forEach((step, stepIndex) => {
-    const { line, action, market, side } = step;
+    const { line, action, market, side, deltaUsd: requiredUsd } = step;
     const base = { stepIndex, line, action, market, side };
+    // A close's or reduce's change is negative: it frees what it takes off.
     if (!addsExposure(action)) {
-      headroomUsd = cents(headroomUsd + step.currentUsd - step.targetUsd);
+      headroomUsd = cents(headroomUsd - requiredUsd);
       return;
     }
     const listed = findMarket(markets, market);
@@ -134,7 +135,6 @@ export function computePlan({
     if (!listed) problems.push({ ...base, code: 'market_not_listed', details: {} });
     else if (listed.status !== 'open')
       problems.push({ ...base, code: 'market_disabled', details: { status: listed.status } });
-    const requiredUsd = step.deltaUsd;
     if (requiredUsd > headroomUsd)
       problems.push({
         ...base,
@@ -142,15 +142,16 @@ export function computePlan({
         details: { requiredUsd, availableExposureUsd: headroomUsd },
       });
     const key = rowKey(step);
+    const usedUsd = usedCapacityUsd.get(key) ?? 0;
     if (listed) {
-      const availableCapacityUsd = cents(listed.available_capacity_usd[side] - (usedCapacityUsd.get(key) ?? 0));
+      const availableCapacityUsd = cents(listed.available_capacity_usd[side] - usedUsd);
       if (requiredUsd > availableCapacityUsd)
         problems.push({ ...base, code: 'capacity_exceeded', details: { requiredUsd, availableCapacityUsd } });
     }
     // A step refused frees and uses nothing.
     if (problems.length > found) return;
     headroomUsd = cents(headroomUsd - requiredUsd);
-    usedCapacityUsd.set(key, cents((usedCapacityUsd.get(key) ?? 0) + requiredUsd));
+    usedCapacityUsd.set(key, cents(usedUsd + requiredUsd));
   });
 
   // The file describes the sides it names and nothing more: a side it does not mention is left as it is, so a file about one market cannot close the book on another by omission.

@@ -195,10 +195,13 @@ it('hedge apply: over the exposure cap: exit 3 listing the check, nothing sent',
 });
 
 it("hedge apply: a step that fails: the re-run it suggests names the file as the shell reads it back and the run's --tolerance, and plans the same", async () => {
-  const trading = await startTrading({ failRate: 1 });
+  const trading = await startTrading();
   mkdirSync(join(trading.configDir, 'desk targets'));
-  // Within the tolerance, buy 50 is at target; a re-run without it would open it.
-  const file = targetFile(trading, 'desk targets/target.csv', ['USDTNGN,buy,50,3', 'USDTNGN,sell,5000,3']);
+  // Within the tolerance, a held buy 1,000 is at a target of 1,050; a re-run without it would add 50.
+  trading.seedOpen('buy', 1_000);
+  // Every open from here fails.
+  trading.sandbox.engine.book.config.failRate = 1;
+  const file = targetFile(trading, 'desk targets/target.csv', ['USDTNGN,buy,1050,3', 'USDTNGN,sell,5000,3']);
   const quoted = `'${file}' --tolerance 100`;
   const failed = exits(
     await trading.hedge(['apply', file, '--tolerance', '100', '--yes']),

@@ -7,6 +7,8 @@ import {
   describePlanStepNote,
   type PlanInput,
 } from '../../src/core/plan.js';
+import { reconcileSide } from '../../src/features/book/book.js';
+import { decideRow } from '../../src/features/keeper/keeper-decide.js';
 
 const openMarket = (market: string, buy = 1_000_000, sell = buy) => ({
   market,
@@ -112,7 +114,7 @@ const within = (toleranceUsd: number, notional: number, positions = buy, side: '
   return result.atTarget ? 'at target' : result.steps.map((step) => `${step.action} ${step.deltaUsd}`).join();
 };
 
-it('tolerance: treats a difference of exactly the tolerance as at target and one cent more as a change, for opens and closes too; exact at 0; a negative tolerance is a programming error', () => {
+it('tolerance: treats a difference of exactly the tolerance as at target and one cent more as a change, for closes too; a flat side is at target only under a target of 0; exact at 0; a negative tolerance is a programming error', () => {
   expect([
     within(100, 10_100),
     within(100, 9_900),
@@ -129,7 +131,7 @@ it('tolerance: treats a difference of exactly the tolerance as at target and one
     'at target',
     'add 100.01',
     'reduce -100.01',
-    'at target',
+    'open 50',
     'open 50.01',
     'at target',
     'close -50',
@@ -137,6 +139,40 @@ it('tolerance: treats a difference of exactly the tolerance as at target and one
     'add 0.01',
   ]);
   expect(() => within(-1, 1)).toThrow(RangeError);
+});
+
+it('one on-target rule: plan and the keeper decide alike on a flat side under a small target and on a held side a fraction of a cent inside or outside the tolerance', () => {
+  const NOW = Date.parse('2026-03-02T09:00:00Z');
+  // [held (null: flat), target, tolerance]: the keeper's decision of the side beside the plan's.
+  const cases: Array<[number | null, number, number]> = [
+    [null, 50, 50],
+    [null, 0, 50],
+    [10_000.004, 10_000, 0],
+    [10_000.006, 10_000, 0],
+    [10_000, 10_100.01, 100.01],
+    [10_000, 10_100.016, 100.01],
+  ];
+  const decisions = cases.map(([heldUsd, targetUsd, toleranceUsd]) => {
+    const records =
+      heldUsd === null ? [] : [{ id: 'hdg_1', status: 'filled', notionalUsd: heldUsd, maturityAtMs: NOW + 86_400_000 }];
+    const line = heldUsd === null ? undefined : { notionalUsd: heldUsd, hedgeId: 'hdg_1' };
+    const keeper = decideRow(
+      { market: 'USDTNGN', side: 'buy', notionalUsd: targetUsd, tenorDays: 3 },
+      reconcileSide(records, line, NOW),
+      NOW,
+      { toleranceUsd },
+    ).kind;
+    const positions = heldUsd === null ? [] : [held('USDTNGN', 'buy', heldUsd, 3)];
+    return [keeper, within(toleranceUsd, targetUsd, positions)];
+  });
+  expect(decisions).toEqual([
+    ['reopen', 'open 50'],
+    ['hold', 'at target'],
+    ['hold', 'at target'],
+    ['drift', 'reduce -0.01'],
+    ['hold', 'at target'],
+    ['drift', 'add 100.02'],
+  ]);
 });
 
 it('execution order: sends closes and reduces first, then adds and opens, each by file line', () => {
