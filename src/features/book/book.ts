@@ -434,7 +434,12 @@ export function endedLately(
   withinMs: number,
   at: { bestMs: number },
 ) {
-  return book.ended.includes(id) && !book.failed.includes(id) && maturityAtMs! >= at.bestMs - withinMs;
+  return (
+    book.ended.includes(id) &&
+    !book.failed.includes(id) &&
+    maturityAtMs !== undefined &&
+    maturityAtMs >= at.bestMs - withinMs
+  );
 }
 
 /** Whether no view gives the side's size: a filled hedge's record shows no notional, nor does its positions line. */
