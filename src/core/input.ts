@@ -1,5 +1,6 @@
 // Checks of what the operator typed, before any request: each failure is one UsageError line naming the argument and what is allowed (exit 2, nothing sent).
 import { UsageError } from './errors.js';
+import { cents } from './money.js';
 import { hasUnsafeText } from './security/safe-text.js';
 import { containsKeyShape } from './security/secrets.js';
 import { MAX_PAGE_SIZE } from './wire.js';
@@ -86,8 +87,7 @@ export function readAmount(text: string, sign: AmountSign, max: number) {
     return 'shape';
   if (Math.abs(amount) > max) return 'too-big';
   if (Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6) return 'cents';
-  // -0 is 0: it prints without a sign.
-  return Math.round(amount * 100) / 100 || 0;
+  return cents(amount);
 }
 
 /** An amount in readAmount's grammar (`30m`, `10_000`, `-2.5k`) as plain decimal text, scaled exactly on its digits (no

@@ -5,10 +5,15 @@ import { formatMoney, formatSignedMoney } from './number-format.js';
 // One sign convention: every amount is from the account's side (+ is money to it or a price in its favour, - the
 // opposite); where a person reads, words say which ("you pay", "better than quoted").
 
-/** USD with cents: sums and differences kept from drifting by float error. */
-export function cents(value: number) {
-  return Math.round(value * 100) / 100;
+/** USD in whole cents, rounded half away from zero at the decimal the value was meant to have (1.005 → 101 cents,
+ * -0.005 → -1): float error is cut at 15 significant digits before rounding. */
+export function toCents(value: number) {
+  const cents = Math.round(Number((Math.abs(value) * 100).toPrecision(15)));
+  return value < 0 && cents !== 0 ? -cents : cents;
 }
+
+/** USD with cents (0, never -0): sums and differences kept from drifting by float error. */
+export const cents = (value: number) => toCents(value) / 100;
 
 /** A carry or fee as the server signs it (positive = the account pays) → the account's side (positive = it earns). */
 export function toAccountSide(paidByAccount: number) {

@@ -492,7 +492,9 @@ describe('a side as it was shown', () => {
   const shown = { hedge_ids: ['a', 'b'], notional_usd: BEFORE };
   it.each([
     [{ hedge_ids: ['a', 'b'], notional_usd: BEFORE + 0.004 }, true],
+    [{ hedge_ids: ['a', 'b'], notional_usd: BEFORE - 0.004 }, true],
     [{ hedge_ids: ['a', 'b'], notional_usd: BEFORE + 0.01 }, false],
+    [{ hedge_ids: ['a', 'b'], notional_usd: BEFORE - 0.01 }, false],
     [{ hedge_ids: ['a', 'c'], notional_usd: BEFORE }, false],
     [{ hedge_ids: ['a'], notional_usd: BEFORE }, false],
   ])('%j is the same side: %s (the same hedges, the same notional to the cent)', (now, same) => {

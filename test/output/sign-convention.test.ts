@@ -6,11 +6,13 @@
 import type { Quote } from '../../src/platform/api/schemas.js';
 import {
   betterOrWorse,
+  cents,
   impliedAdditionPrice,
   payOrEarn,
   payWords,
   priceFavourBps,
   toAccountSide,
+  toCents,
 } from '../../src/core/money.js';
 import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from '../../src/features/trade/pre-trade.js';
 import { readHistoryRecord } from '../../src/platform/api/wire/fields.js';
@@ -67,6 +69,14 @@ it('money words: turns the server sign of carry and fees (positive = the account
     '0.00 USDC, nothing to pay',
     'nothing to pay',
   ]);
+});
+
+it('money: USD cents round half away from zero at the decimal the value was meant to have, for losses as for gains', () => {
+  // 1.005 is 1.00499999… as a float and -0.005 a half cent below zero: a loss rounds away from zero like a gain.
+  expect([-0.005, -1.005, 1.005, 0.004999, -2.675, 0.1 + 0.2].map(cents)).toEqual([-0.01, -1.01, 1.01, 0, -2.68, 0.3]);
+  expect([-0.005, -1.005, 1.005, 0.004999].map(toCents)).toEqual([-1, -101, 101, 0]);
+  // Under half a cent is 0, never -0 (toEqual tells them apart): a tiny loss prints without a sign.
+  expect([-0.004999, -0].map(cents)).toEqual([0, 0]);
 });
 
 it('money words: a price is better for a buy when lower and for a sell when higher, in bps of the reference; slippage of a fill is signed the same way for both sides', () => {

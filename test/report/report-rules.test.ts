@@ -6,8 +6,8 @@ import {
   isoWeekKey,
   parseReportDate,
   reportPeriodProblem,
-  toCents,
 } from '../../src/features/report/report-rules.js';
+import { toCents } from '../../src/core/money.js';
 import { randomStream } from '../support/random-stream.js';
 import { buildReport } from '../support/report.js';
 

@@ -1,7 +1,7 @@
 // The one model of a side (no I/O, no clock of its own): its hedge records, the positions line, the history (read to
 // its end or not) and the server's time, which need not agree, judged together — what the side holds, and whether an
 // expected change landed. No decision reads one view alone; nothing acts on a settling side.
-import { cents } from '../../core/money.js';
+import { cents, toCents } from '../../core/money.js';
 import { formatUsd } from '../../core/number-format.js';
 import { statusStanding } from '../../core/vocabulary.js';
 import type { ServerTime } from '../../core/server-clock.js';
@@ -44,8 +44,8 @@ export interface SideBook {
   unseen?: string;
 }
 
-const SAME_USD = 0.005;
-const near = (a: number, b: number) => Math.abs(a - b) < SAME_USD;
+/** The same amount to the cent: the difference rounds to 0 cents. */
+const near = (a: number, b: number) => toCents(a - b) === 0;
 
 /** The side's book from its hedges' records (any order; other sides' are ignored by the caller) and its positions line. */
 export function reconcileSide(
@@ -88,7 +88,7 @@ export function reconcileSide(
             ? `${one ? 'hedge' : 'hedges'} ${filled.map((record) => record.id).join(', ')} ${one ? 'is filled on its record' : 'are filled on their records'}, not in the positions list yet`
             : undefined
           : filled.length
-            ? line.notionalUsd !== undefined && Math.abs(line.notionalUsd - recordsUsd) >= SAME_USD
+            ? line.notionalUsd !== undefined && !near(line.notionalUsd, recordsUsd)
               ? `the positions list shows ${formatUsd(line.notionalUsd)}, the hedge records ${formatUsd(recordsUsd)}`
               : undefined
             : 'the positions list still shows the side, whose hedges are not filled on their records';
@@ -134,7 +134,7 @@ export function judgeSide(views: SideViewsRead): SideBook | { asks: 'records-cut
   const short =
     line !== undefined &&
     (line.notionalUsd === undefined ||
-      line.notionalUsd - book.recordsUsd >= SAME_USD ||
+      toCents(line.notionalUsd - book.recordsUsd) > 0 ||
       (line.hedgeId !== undefined && !records.some((record) => record.id === line.hedgeId)));
   if (short && recordsCut === undefined) return { asks: 'records-cut' };
   if (short && recordsCut)
@@ -471,7 +471,7 @@ export function earlierChange(
   | { asks: 'hedge' } {
   const { kind, before, hedgeId } = expected;
   const { answered, hedge, serverNow } = read;
-  if (before < SAME_USD && sideHolds(book).holds === 'flat')
+  if (toCents(before) <= 0 && sideHolds(book).holds === 'flat')
     return { verdict: answered || hedgeId ? 'unknown' : 'not-landed', why: 'held-nothing' };
   const { verdict, asks } = changeVerdict(book, expected, hedge);
   if (asks) return { asks };

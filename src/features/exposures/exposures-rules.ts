@@ -3,10 +3,10 @@
 import type { Exposure } from './exposures-file.js';
 import type { HistoryFacts } from '../../core/wire.js';
 import { quoteCurrencyOf } from '../../core/markets.js';
-import { cents, toAccountSide } from '../../core/money.js';
+import { cents, toAccountSide, toCents } from '../../core/money.js';
 import { DAY_MS, SIDES, TENORS, type Side } from '../../core/vocabulary.js';
 import { utcDay, utcIso } from '../../core/utc-text.js';
-import { toCents, weekStart } from '../report/report-rules.js';
+import { weekStart } from '../report/report-rules.js';
 
 export const DEFAULT_POLICY = {
   /** Sorted by withinDays (up to that many days to due, inclusive), ratio 0..1; the last has none (beyond). */

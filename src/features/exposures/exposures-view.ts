@@ -7,7 +7,7 @@ import { EFFECTIVE_BAND_PCT } from './exposures-rules.js';
 import type { ExposureReportView, ExposuresView } from './exposures.js';
 import { fieldTable, type FieldSpec } from '../../platform/fields/fields.js';
 import { formatFixed, formatSignedMoney, formatUpTo } from '../../core/number-format.js';
-import { payOrEarn } from '../../core/money.js';
+import { payOrEarn, toCents } from '../../core/money.js';
 import type { Output } from '../../platform/terminal/output.js';
 import { CHART, escapeHtml, fixed, svgBar, svgOpen } from '../report/report-html.js';
 import { utcMinute } from '../../core/utc-text.js';
@@ -315,7 +315,7 @@ svg.chart .bar.in { fill: var(--in); } svg.chart .bar.out { fill: var(--out); }
 /** The self-contained HTML report (no script, no request: it opens offline and prints on A4). */
 export function exposureReportHtml(view: ExposureReportView, account: string, generatedAt: string) {
   const markets = Object.keys(view.prices).sort();
-  const total = view.cost.reduce((sum, row) => sum + Math.round(row.cost_usdc * 100), 0) / 100;
+  const total = view.cost.reduce((sum, row) => sum + toCents(row.cost_usdc), 0) / 100;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Exposures report — ${escapeHtml(view.source)}</title><style>${CSS}</style></head>

@@ -1,16 +1,9 @@
 // `hedge report --html FILE`: one self-contained page, nothing fetched, printable on A4. Every
 // outside string passes safeText and is HTML-escaped; only this module's own markup is raw.
-import { payWords } from '../../core/money.js';
+import { payWords, toCents } from '../../core/money.js';
 import { formatFixed, formatMoney, formatRate, formatSignedMoney, plural } from '../../core/number-format.js';
 import type { HistoryFacts } from '../../core/wire.js';
-import {
-  lockedCents,
-  quoteOf,
-  toCents,
-  type CumulativeSeries,
-  type Report,
-  type ReportFigures,
-} from './report-rules.js';
+import { lockedCents, quoteOf, type CumulativeSeries, type Report, type ReportFigures } from './report-rules.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { COLUMN_WORDS, GROUP_WORDS, periodText } from './report-view.js';
 import { shortenMiddle, truncateEnd } from '../../platform/terminal/width.js';

@@ -6,6 +6,7 @@ import { utcDay, utcIso, utcMonth } from '../../core/utc-text.js';
 import { readDateTime, readMonthsAgo } from '../../core/duration.js';
 import { sameReference } from '../../core/input.js';
 import { DAY_MS } from '../../core/vocabulary.js';
+import { toCents } from '../../core/money.js';
 
 export interface ReportOptions {
   by: ReportGrouping;
@@ -23,12 +24,6 @@ export type Report = ReturnType<ReturnType<typeof reportBuilder>['finish']>;
 const UNKNOWN_GROUP = { key: 'unknown', label: 'Unknown' };
 /** `--by ref`: the group of closed hedges that carry no deal reference. Empty, as no reference is (a deal may well be called `unknown`); its label says what it is. */
 const NO_REFERENCE_GROUP = { key: '', label: 'No reference' };
-
-/** Rounded half away from zero at the decimal the value was meant to have (1.005 → 101 cents). */
-export function toCents(value: number) {
-  const cents = Math.round(Number((Math.abs(value) * 100).toPrecision(15)));
-  return value < 0 && cents !== 0 ? -cents : cents;
-}
 
 /** The figures a record may leave out, by the report's name and the record's. */
 const OPTIONAL_FIGURES = [

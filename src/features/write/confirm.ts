@@ -6,7 +6,7 @@
 import { redactKey } from '../../core/security/secrets.js';
 import { DeclinedError, UsageError } from '../../core/errors.js';
 import { formatUsd } from '../../core/number-format.js';
-import { cents } from '../../core/money.js';
+import { cents, toCents } from '../../core/money.js';
 import type { Trade } from '../../platform/runtime/context.js';
 import { sameHedges, sameSide } from '../book/side-book.js';
 import { safeText } from '../../core/security/safe-text.js';
@@ -66,8 +66,6 @@ export async function confirmOrStop(
   if (!yes) throw new NotConfirmedError();
 }
 
-const inCents = (usd: number) => Math.round(usd * 100);
-
 /** The USD the trades move, to the cent. */
 export const tradesUsd = (trades: readonly Trade[]) =>
   cents(trades.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
@@ -81,7 +79,7 @@ export function sameAsShown(shown: readonly Trade[] | undefined, now: readonly T
       const other = now[index];
       return (
         trade.market.toUpperCase() === other.market.toUpperCase() &&
-        inCents(trade.notionalUsd) === inCents(other.notionalUsd) &&
+        toCents(trade.notionalUsd) === toCents(other.notionalUsd) &&
         (trade.held && other.held ? sameSide(trade.held, other.held) : trade.held === other.held)
       );
     })

@@ -13,7 +13,8 @@ import {
   UsageError,
 } from '../command-input.js';
 import { HISTORY_RESOURCE, JOINED_REFERENCE } from '../../../platform/fields/resource-fields.js';
-import { parseReportDate, reportPeriodProblem, toCents } from '../../../features/report/report-rules.js';
+import { parseReportDate, reportPeriodProblem } from '../../../features/report/report-rules.js';
+import { toCents } from '../../../core/money.js';
 import { inPeriod, walkHistory } from '../../../features/report/report.js';
 import { historyRecordForPeople, readHistoryRecord } from '../../../platform/api/wire/fields.js';
 import { moreNote } from '../../../platform/fields/list-notes.js';
