@@ -40,7 +40,7 @@ describe('every USD argument and option', () => {
   it('the table above names every option of the command specs that takes <usd>', () => {
     const flags = [
       ...readFileSync(join(__dirname, '../../src/cli/cmd/specs.ts'), 'utf8').matchAll(
-        /(?:flags: |opt\()'(--[a-z-]+) <usd>'/g,
+        /(?:flags: |opt\()\s*'(--[a-z-]+) <usd>'/g,
       ),
     ].map((match) => match[1]);
     expect(flags.length).toBeGreaterThan(0);

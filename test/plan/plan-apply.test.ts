@@ -200,7 +200,7 @@ it("hedge apply: a step that fails: the re-run it suggests names the file as the
   // Within the tolerance, a held buy 1,000 is at a target of 1,050; a re-run without it would add 50.
   trading.seedOpen('buy', 1_000);
   // Every open from here fails.
-  trading.sandbox.engine.book.config.failRate = 1;
+  trading.sandbox.setFailRate(1);
   const file = targetFile(trading, 'desk targets/target.csv', ['USDTNGN,buy,1050,3', 'USDTNGN,sell,5000,3']);
   const quoted = `'${file}' --tolerance 100`;
   const failed = exits(

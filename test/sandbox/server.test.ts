@@ -97,6 +97,17 @@ it('sandbox server: fault injection: shares given as options fault a seeded prop
   expect(() => sandbox.setFaults({ fault5xx: 2 })).toThrow(/share/);
 });
 
+it('sandbox server: setFailRate: the opens sent from then on fail at that share, one sent before fills; a share outside 0 to 1 is refused', async () => {
+  const sandbox = await start();
+  const before = await post(sandbox, '/hedges', openBody('buy', 1_000));
+  sandbox.setFailRate(1);
+  const after = await post(sandbox, '/hedges', openBody('sell', 1_000));
+  sandbox.clock.advance(100);
+  const statuses = [before, after].map(({ body }) => read(sandbox, `/hedges/${body.data.id}`));
+  expect((await Promise.all(statuses)).map((hedge) => hedge.status)).toEqual(['filled', 'failed']);
+  expect(() => sandbox.setFailRate(2)).toThrow(/failRate must be a share between 0 and 1/);
+});
+
 it('sandbox server: fault injection: latency holds the request (key in flight), and the held request completes even if the client hung up; stall headers never answers and stall body hangs mid-body; close() still returns', async () => {
   const sandbox = await start();
   sandbox.setFaults({ nextLatency: { count: 1, ms: 150 } });

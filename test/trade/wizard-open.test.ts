@@ -211,6 +211,29 @@ it('a side whose views disagree (its hedge in a status hedge does not know) is s
   expect(trading.writes().map((entry) => entry.path)).toEqual(['/hedges/close']);
 });
 
+it('a side whose holding is not known is never offered "add to it": the screen says why and offers to read it again; read again once it has settled, it is flat and the wizard goes on to an open', async () => {
+  const trading = await startTrading({ closedSettlingMs: 10 * HOUR });
+  const seeded = trading.seedOpen('buy', 10_000);
+  await apiData(trading, 'POST', '/hedges/close', { market: MARKET, side: 'buy' });
+  trading.advance(HOUR);
+  terminal = spawnInTerminal(trading, ['open', MARKET, 'buy'], { cols: 80, rows: 24 });
+  await see('What now?', 'Cancel');
+  const question = readAsText(await terminal.drawn());
+  expect(question).toContain('is not flat, and what it holds is not known');
+  expect(question).not.toContain('Add to it');
+  expect(question).toContain('Read the side again (hedge adds only to a side it can read)');
+  // The close lands: the side is flat, and read again it is opened, not added to (the tenor is asked).
+  trading.advance(10 * HOUR);
+  expect(await apiData(trading, 'GET', `/hedges/${seeded.id}`)).toMatchObject({ status: 'closed' });
+  terminal.write(ENTER);
+  await see('? Notional in USD');
+  terminal.write(`500${ENTER}`);
+  await see('? Tenor');
+  terminal.write(CTRL_C);
+  expect(await terminal.exitCode).toBe(130);
+  expect(trading.writes().map((entry) => entry.path)).toEqual(['/hedges/close']);
+});
+
 it('Ctrl-C while waiting for the fill stops the wait only: exit 130, the order stands and the way to check it is shown, wrapped at 80 columns', async () => {
   const trading = await startTrading({ fillDelayMs: 60_000 });
   terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'buy', '5000', '--tenor', '1'], { cols: 80 });

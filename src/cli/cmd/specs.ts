@@ -133,7 +133,7 @@ const LIST_LENGTH_OPTIONS = options(
 );
 
 /** `--tolerance` of the commands that plan against a target file. */
-const TOLERANCE = opt('--tolerance <usd>', 'treat differences up to this many USD as at target (default 0)');
+const TOLERANCE = opt('--tolerance <usd>', 'USD within which a held side is at target (default 0)');
 
 /** `--adopt` of the commands that plan against a target: a hedge on a row's side under another reference (or none) made the row's. */
 const ADOPT = opt(

@@ -420,6 +420,9 @@ export function mayHaveMatured(maturityAtMs: number | undefined, at: { latestMs:
  * maturity would take a settling hedge. */
 export const whenLanded = (at: ServerTime, landingMs: number) => at.bestMs + landingMs;
 
+/** How far the server's clock is ahead of this machine's at `at` (negative: behind), by its best reading. */
+export const offsetOf = (at: Pick<ServerTime, 'bestMs' | 'localMs'>) => at.bestMs - at.localMs;
+
 /** The latest this machine's clock can have read when the server's read `serverMs` (NaN: a time not given, which
  * compares false), by the earliest the server's clock reads at `at`: a hedge the server closed then is after an
  * instant of ours only if so by this. */

@@ -9,6 +9,7 @@ import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageEr
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { OutputFormat } from '../../core/vocabulary.js';
 import { sourceFor, type WatchSnapshot, type WatchTarget } from './watch-model.js';
+import { offsetOf } from './book.js';
 
 export type { WatchTarget };
 
@@ -207,7 +208,7 @@ export async function runWatch(
       nextAt = nextRefreshAt(startedAt, at, settings.intervalMs);
       // maturity_at is on the server's clock: counted from its time, as `hedge maturities` counts it.
       const time = client.transport?.serverNow?.();
-      const offsetMs = time ? time.bestMs - time.localMs : 0;
+      const offsetMs = time ? offsetOf(time) : 0;
       sink.fresh(snapshot, at, offsetMs);
       // Fire once, clear once: an alert that holds on keeps the time it first fired.
       const holding = alertConditions(snapshot.facts, settings.rules, at + offsetMs);

@@ -42,6 +42,7 @@ import {
   type HedgeRecord,
   type SideBook,
   notTheRows,
+  offsetOf,
 } from '../book/book.js';
 import { adoptWords, otherHedgeWords } from '../../core/plan.js';
 import { cutSide, hedgeRecord } from '../book/side-book.js';
@@ -179,7 +180,7 @@ export function decide(
     if ('error' in book) events.push({ error: book.error, fields: { phase: 'read' } });
     const read = 'error' in book ? undefined : book;
     const sides = read && readSides(next, read, rows, settings, events);
-    const serverOffsetMs = read ? read.time.bestMs - read.time.localMs : 0;
+    const serverOffsetMs = read ? offsetOf(read.time) : 0;
     const statuses = rows.map((row, index) => {
       const key = rowKey(row);
       const seen = sides?.[index];
@@ -382,7 +383,7 @@ function readSides(
     );
   else if (!clock.from.includes('date'))
     notice('server_time_from_stamps', `${noDate}: its clock is ${describeServerClock(clock)}.`);
-  const offsetMs = time.bestMs - time.localMs;
+  const offsetMs = offsetOf(time);
   if (Math.abs(offsetMs) > SKEW_WORTH_SAYING_MS)
     notice(
       'clock_skew',

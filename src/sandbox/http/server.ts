@@ -103,6 +103,8 @@ export async function startSandbox(options: SandboxOptions = {}) {
       return host.engine;
     },
     setFaults: faults.update,
+    /** The share of opens from now on that fail on chain (0 to 1), as the failRate option sets it at the start. */
+    setFailRate: host.setFailRate,
     /** Ends the delay of every request injected latency holds now (a test moves the clock meanwhile). */
     releaseHeld: () => {
       release.abort();
@@ -269,9 +271,11 @@ function hostEngine(options: SandboxOptions, apiKeys: string[]) {
     speed: options.clockSpeed,
     originMs: read?.contents && realNow() + read.contents.clockOffsetMs,
   });
+  // Kept for an engine adopted from a shared file too: setFailRate changes it for the rest of the run.
+  const engineOptions = { ...options, apiKeys, seed };
   const engineOf = (contents?: StateFileContents) =>
     createHttpEngine(
-      { ...options, apiKeys, seed },
+      engineOptions,
       contents?.engine ??
         // Unseeded, a fresh state's ids get a random part of their own: two simulators, or one demo and the next
         // after a reset, never hand out the same ids.
@@ -307,6 +311,10 @@ function hostEngine(options: SandboxOptions, apiKeys: string[]) {
     clock,
     realNow,
     shared,
+    setFailRate(share: number) {
+      if (!(share >= 0 && share <= 1)) throw new Error('failRate must be a share between 0 and 1');
+      engineOptions.failRate = engine.book.config.failRate = share;
+    },
     startedAfresh: read?.earlier === true,
     saveIfChanged: () => {
       if (!stateFile || shared || !engine.revision) return;

@@ -98,15 +98,18 @@ export async function runOpenWizard(
   // The markets, the account, and what each side holds. The book marks the sides already open — a
   // side open in any view (a filled hedge on its record, a positions line, a hedge being opened), so an
   // open the server may refuse is never offered as the way forward; without it the wizard still works, unmarked.
-  const [{ markets }, account, views] = await Promise.all([
-    client.listMarkets(),
-    client.getAccount(),
+  const readViews = () =>
     SideViews.read(client, ctx.log).catch((error: unknown) => {
       if (ctx.signal.aborted) throw error;
       ctx.log(`positions and hedges: not read for the wizard (${messageOf(error)})`);
       return;
-    }),
+    });
+  const [{ markets }, account, firstViews] = await Promise.all([
+    client.listMarkets(),
+    client.getAccount(),
+    readViews(),
   ]);
+  let views = firstViews;
 
   // The first question, when no side was given: what the user has, in their terms; the side (and the market) follow.
   const has = given.side ? undefined : await askWhatYouHave(prompter, markets, given.market);
@@ -175,22 +178,35 @@ export async function runOpenWizard(
       }),
     }));
   let adding = false;
-  const open = held[side];
-  if (open) {
+  // A side that holds a hedge: added to, or the other side, or nothing. One whose holding is not known is never added
+  // to (hedge cannot tell what an add would make of it): read again, until it is known, or left.
+  for (let open = held[side]; open; open = held[side]) {
     const other = side === 'buy' ? 'sell' : 'buy';
-    const choice = await prompter.select<'add' | 'other' | 'cancel'>({
+    const choice = await prompter.select<'add' | 'again' | 'other' | 'cancel'>({
       message: `The ${side} side of ${market.market} ${open.hedgeId === undefined ? `is not flat, and what it holds is not known: ${open.notKnown}` : `already holds ${open.size} (${safeText(open.hedgeId)})`}. What now?`,
       choices: [
-        { name: `Add to it (same maturity as the hedge it holds)`, short: 'add to it', value: 'add' },
+        open.hedgeId === undefined
+          ? {
+              name: 'Read the side again (hedge adds only to a side it can read)',
+              short: 'read again',
+              value: 'again' as const,
+            }
+          : { name: `Add to it (same maturity as the hedge it holds)`, short: 'add to it', value: 'add' as const },
         ...(held[other] || given.side
           ? []
           : [{ name: `Open on the ${other} side instead`, short: `${other} side`, value: 'other' as const }]),
-        { name: 'Cancel (nothing is sent)', short: 'cancel', value: 'cancel' },
+        { name: 'Cancel (nothing is sent)', short: 'cancel', value: 'cancel' as const },
       ],
     });
     if (choice === 'cancel') throw new DeclinedError('Nothing was sent.');
-    if (choice === 'other') side = other;
-    else adding = true;
+    if (choice === 'again') {
+      views = await readViews();
+      for (const value of SIDES) held[value] = await holding(value);
+    } else if (choice === 'other') side = other;
+    else {
+      adding = true;
+      break;
+    }
   }
 
   // The notional given (checked against the side's capacity and the account's headroom), else asked and checked as it is typed.

@@ -64,6 +64,9 @@ function submitted({ output, hedgeCommand }: Options, answer: OpenedHedge, title
   );
 }
 
+/** An open's card title by how its record stands: a failed order's is 'Order failed', a standing not listed 'Hedge'. */
+const OPENED_TITLES: Partial<Record<string, string>> = { filled: 'Hedge filled', ended: 'Hedge (closed)' };
+
 /** An open's hedge, filled or failed; `quote`: the one shown before it (its price is compared with the fill). */
 export const showOpened =
   (quote?: Quote): TradeView =>
@@ -76,14 +79,7 @@ export const showOpened =
     if (closed)
       output.warn(`Hedge ${hedge.id} was already closed when it was read (it filled and then closed or settled).`);
     else if (standing === 'filled') output.done(`Filled: hedge ${hedge.id}.`);
-    const title = failed
-      ? 'Order failed'
-      : closed
-        ? 'Hedge (closed)'
-        : standing === 'filled'
-          ? 'Hedge filled'
-          : 'Hedge';
-    renderHedge(output, hedge, title, quote);
+    renderHedge(output, hedge, failed ? 'Order failed' : (OPENED_TITLES[standing] ?? 'Hedge'), quote);
     // An open that failed on-chain is an error once shown (exit code from errors.ts, as any failure).
     if (failed)
       throw new OrderFailedError(
