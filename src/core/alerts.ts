@@ -123,19 +123,39 @@ function describeDrift(current: unknown, target: unknown) {
 }
 
 /** One step: the conditions this cycle shows, against those active; what starts and what clears. */
-export function stepAlerts(
-  state: AlertState,
-  { events, rows, nowMs, serverNowMs, toleranceUsd, headroom, thresholdUsd }: CycleObservation,
-) {
-  // The conditions this cycle shows, by key; the first one seen for a key stands.
+export function stepAlerts(state: AlertState, cycle: CycleObservation) {
+  const { rows, nowMs } = cycle;
   const at = new Date(nowMs).toISOString();
+  const { shown, succeeded, rolling } = eventConditions(cycle.events);
+  const rowsNow = new Map((rows ?? []).map((row) => [rowKey(row), row]));
+  // The conditions this cycle shows, by key; the first one seen for a key stands.
   const holding = new Map<string, ActiveAlert>();
-  const hold = (cause: AlertCause, message: string, row?: { market: string; side: string }, trigger?: KeepEvent) => {
-    const key = row ? `${cause}|${rowKey(row)}` : cause;
-    if (!holding.has(key)) holding.set(key, { key, cause, ...row, message, ...(trigger && { trigger }), since: at });
-  };
+  for (const condition of [...shown, ...rowConditions(state, cycle, rowsNow, rolling), ...headroomConditions(cycle)])
+    if (!holding.has(condition.key)) holding.set(condition.key, { ...condition, since: at });
+  for (const [key, active] of state.active)
+    if (!holding.has(key) && stillHolds(active, cycle, rowsNow, succeeded)) holding.set(key, active);
 
-  // The keeper's events: what they show, and which rows a step of it changed (succeeded) or tried to roll.
+  // One already active keeps its first record (alertEdges), its start time with it.
+  const edges = alertEdges(state.active, [...holding.values()]);
+  const notices = [
+    ...edges.started.map((was) => noticeOf('started', was, at, nowMs)),
+    ...edges.cleared.map((was) => noticeOf('recovered', was, at, nowMs)),
+  ];
+  // The rows a next cycle is judged against: this cycle's, except a side it could not tell, whose last told row stands (a hedge that matured unrolled settles through cycles that cannot tell the side).
+  const told = new Map(
+    [...rowsNow].map(([key, row]) => [key, row.current_unknown ? (state.rows.get(key) ?? row) : row]),
+  );
+  return { state: { active: edges.active, rows: rows ? told : state.rows, rolling }, notices };
+}
+
+/** A condition shown now, keyed by its cause and the side it is about, if any. */
+function condition(cause: AlertCause, message: string, row?: { market: string; side: string }, trigger?: KeepEvent) {
+  return { key: row ? `${cause}|${rowKey(row)}` : cause, cause, ...row, message, ...(trigger && { trigger }) };
+}
+
+/** The keeper's events: what they show, and which rows a step of it changed (succeeded) or tried to roll. */
+function eventConditions(events: readonly KeepEvent[]) {
+  const shown = [];
   const succeeded = new Set<string>();
   const rolling = new Set<string>();
   for (const event of events) {
@@ -146,101 +166,126 @@ export function stepAlerts(
     const kind = event.event;
     if (key && SUCCESS_EVENTS.includes(kind) && event.dry_run !== true) succeeded.add(key);
     if (key && (kind === 'roll' || (kind === 'error' && action === 'roll'))) rolling.add(key);
-    if (kind === 'drift' && row) hold('drift', describeDrift(event.notional_usd, event.target_usd), row, event);
+    if (kind === 'drift' && row)
+      shown.push(condition('drift', describeDrift(event.notional_usd, event.target_usd), row, event));
     if (kind !== 'error') continue;
     if (event.phase === 'cycle')
-      hold('store_unreachable', String(message ?? 'the journal or team store cannot be used'), undefined, event);
+      shown.push(
+        condition('store_unreachable', String(message ?? 'the journal or team store cannot be used'), undefined, event),
+      );
     else if (event.phase === 'read')
-      hold(
-        'server_unreachable',
-        `the book could not be read: ${String(message ?? code ?? 'no answer')}`,
-        undefined,
-        event,
+      shown.push(
+        condition(
+          'server_unreachable',
+          `the book could not be read: ${String(message ?? code ?? 'no answer')}`,
+          undefined,
+          event,
+        ),
       );
     // A wait that ran out with the order standing (still pending) is no refusal: the side settles once it fills.
     else if (row && typeof action === 'string' && code !== 'still_pending')
-      hold('refused', `${action} failed: ${String(code ?? 'error')}: ${String(message ?? '')}`.trim(), row, event);
+      shown.push(
+        condition(
+          'refused',
+          `${action} failed: ${String(code ?? 'error')}: ${String(message ?? '')}`.trim(),
+          row,
+          event,
+        ),
+      );
   }
+  return { shown, succeeded, rolling };
+}
 
-  // The drifts and missed rolls this cycle's rows show, against the previous cycle's.
-  const rowsNow = new Map((rows ?? []).map((row) => [rowKey(row), row]));
+/** The drifts and missed rolls this cycle's rows show, against the previous cycle's. */
+function* rowConditions(
+  state: AlertState,
+  { nowMs, serverNowMs, toleranceUsd }: CycleObservation,
+  rowsNow: ReadonlyMap<string, KeepRowStatus>,
+  rolling: ReadonlySet<string>,
+) {
   for (const [key, row] of rowsNow) {
-    // A side that cannot be told this cycle starts nothing; it is judged once it can, against the last cycle that could tell it (kept below).
+    // A side that cannot be told this cycle starts nothing; it is judged once it can, against the last cycle that could tell it (kept in the state).
     if (row.current_unknown || row.not_this_rows) continue;
     const base = { market: row.market.toUpperCase(), side: row.side };
     const current = row.current_usd;
     // A drift is a held side's: a flat one under its target is re-opened, or says why not.
     if (current !== null && !onTarget(current, row.target_usd, toleranceUsd))
-      hold('drift', describeDrift(current, row.target_usd), base);
+      yield condition('drift', describeDrift(current, row.target_usd), base);
     const before = state.rows.get(key);
     const dueAt = before?.next_action === 'roll' ? Date.parse(before.next_action_at ?? '') : NaN;
     const held = before?.current_usd;
     // The keeper's own re-open of it in this cycle does not matter: the side settled before it.
     if (held && !current && dueAt <= (serverNowMs ?? nowMs) && !state.rolling?.has(key) && !rolling.has(key))
-      hold(
+      yield condition(
         'missed_roll',
         `${formatUsd(held)} settled instead of being rolled (its roll was due ${before!.next_action_at})`,
         base,
       );
   }
+}
 
+/** The account's headroom and each side's capacity, against the threshold. */
+function* headroomConditions({ headroom, thresholdUsd }: CycleObservation) {
   if (headroom && thresholdUsd !== undefined) {
     const below = `below ${formatUsd(thresholdUsd)}`;
     const usd = headroom.exposureHeadroomUsd;
     if (usd !== undefined && usd < thresholdUsd)
-      hold('exposure_headroom_low', `headroom under the exposure cap is ${formatUsd(usd)}, ${below}`);
+      yield condition('exposure_headroom_low', `headroom under the exposure cap is ${formatUsd(usd)}, ${below}`);
     for (const [key, capacity] of headroom.capacityUsd) {
       const [market, side] = key.split(' ');
       if (capacity < thresholdUsd)
-        hold('capacity_low', `${key} has ${formatUsd(capacity)} of capacity left, ${below}`, { market, side });
+        yield condition('capacity_low', `${key} has ${formatUsd(capacity)} of capacity left, ${below}`, {
+          market,
+          side,
+        });
     }
   }
+}
 
-  // What stands without being seen again: a condition this cycle could not judge, or one that clears only once its row is back at target (a refusal backs off and is not retried every cycle).
-  const stillHolds = ({ cause, market, side }: ActiveAlert) => {
-    // Cleared by a cycle that finished (its rows came) without the store or the read failing (a failure holds it above).
-    if (cause === 'store_unreachable' || cause === 'server_unreachable') return !rows;
-    if (cause === 'exposure_headroom_low' || cause === 'capacity_low') return !headroom;
-    if (!ROW_CAUSES.includes(cause) || market === undefined || side === undefined) return false;
-    if (!rows) return true;
-    const key = rowKey({ market, side });
-    const row = rowsNow.get(key);
-    // A refusal, a missed roll or a drift clears when the row is back at target (or a step of it succeeded and it is) — never because a cycle did not see it: a side whose views disagree (settling, its own roll landing) shows no notional, which says nothing about the drift. A row no longer in the target has nothing left to alert about.
-    if (!row) return false;
-    return !onTarget(row.current_usd, row.target_usd, toleranceUsd) && !(succeeded.has(key) && row.target_usd === 0);
+/** Whether an active alert not seen again stands: a condition this cycle could not judge, or one that clears only once its row is back at target (a refusal backs off and is not retried every cycle). */
+function stillHolds(
+  { cause, market, side }: ActiveAlert,
+  { rows, headroom, toleranceUsd }: CycleObservation,
+  rowsNow: ReadonlyMap<string, KeepRowStatus>,
+  succeeded: ReadonlySet<string>,
+) {
+  // Cleared by a cycle that finished (its rows came) without the store or the read failing (a failure shows it again).
+  if (cause === 'store_unreachable' || cause === 'server_unreachable') return !rows;
+  if (cause === 'exposure_headroom_low' || cause === 'capacity_low') return !headroom;
+  if (!ROW_CAUSES.includes(cause) || market === undefined || side === undefined) return false;
+  if (!rows) return true;
+  const key = rowKey({ market, side });
+  const row = rowsNow.get(key);
+  // A refusal, a missed roll or a drift clears when the row is back at target (or a step of it succeeded and it is) — never because a cycle did not see it: a side whose views disagree (settling, its own roll landing) shows no notional, which says nothing about the drift. A row no longer in the target has nothing left to alert about.
+  if (!row) return false;
+  return !onTarget(row.current_usd, row.target_usd, toleranceUsd) && !(succeeded.has(key) && row.target_usd === 0);
+}
+
+/** The notice of an alert that starts, or of one that clears with how long it held. */
+function noticeOf(
+  alert: AlertNotice['alert'],
+  { key, cause, market, side, message, since, trigger }: ActiveAlert,
+  at: string,
+  nowMs: number,
+): AlertNotice {
+  const subject = market !== undefined ? `${market} ${side}: ${CAUSE_WORDS[cause]}` : CAUSE_WORDS[cause];
+  const head = {
+    alert,
+    key,
+    cause,
+    ...(market !== undefined && side !== undefined && { market, side }),
+    message,
+    since,
+    at,
   };
-  for (const [key, active] of state.active) if (!holding.has(key) && stillHolds(active)) holding.set(key, active);
-
-  // One already active keeps its first record (alertEdges), its start time with it.
-  const edges = alertEdges(state.active, [...holding.values()]);
-  const notices = [
-    ...edges.started.map((was) => ['started', was] as const),
-    ...edges.cleared.map((was) => ['recovered', was] as const),
-  ].map(([alert, { key, cause, market, side, message, since, trigger }]): AlertNotice => {
-    const subject = market !== undefined ? `${market} ${side}: ${CAUSE_WORDS[cause]}` : CAUSE_WORDS[cause];
-    const head = {
-      alert,
-      key,
-      cause,
-      ...(market !== undefined && side !== undefined && { market, side }),
-      message,
-      since,
-      at,
-    };
-    if (alert === 'started')
-      return { ...head, text: `hedge keep alert — ${subject} — ${message}`, ...(trigger && { trigger }) };
-    const seconds = Math.max(0, Math.round((nowMs - Date.parse(since)) / 1000));
-    const held =
-      seconds < 60
-        ? `${seconds}s`
-        : seconds < 3600
-          ? `${Math.floor(seconds / 60)}m ${seconds % 60}s`
-          : `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
-    return { ...head, duration_s: seconds, text: `hedge keep recovered — ${subject} (held ${held})` };
-  });
-  // The rows a next cycle is judged against: this cycle's, except a side it could not tell, whose last told row stands (a hedge that matured unrolled settles through cycles that cannot tell the side).
-  const told = new Map(
-    [...rowsNow].map(([key, row]) => [key, row.current_unknown ? (state.rows.get(key) ?? row) : row]),
-  );
-  return { state: { active: edges.active, rows: rows ? told : state.rows, rolling }, notices };
+  if (alert === 'started')
+    return { ...head, text: `hedge keep alert — ${subject} — ${message}`, ...(trigger && { trigger }) };
+  const seconds = Math.max(0, Math.round((nowMs - Date.parse(since)) / 1000));
+  const held =
+    seconds < 60
+      ? `${seconds}s`
+      : seconds < 3600
+        ? `${Math.floor(seconds / 60)}m ${seconds % 60}s`
+        : `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
+  return { ...head, duration_s: seconds, text: `hedge keep recovered — ${subject} (held ${held})` };
 }

@@ -55,27 +55,18 @@ export function computePlan({
 }: PlanInput) {
   if (!Number.isFinite(toleranceUsd) || toleranceUsd < 0)
     throw new RangeError(`toleranceUsd must be a finite amount of 0 or more, got ${toleranceUsd}`);
-  // The book by side: the spec aggregates positions per side; summing also covers a server listing several per side.
-  const book = new Map<string, { notionalUsd: number; tenors: number[] }>();
-  for (const { market, side, notionalUsd, tenorDays } of positions) {
-    if (!(notionalUsd > 0)) continue;
-    const key = rowKey({ market, side });
-    const held = book.get(key) ?? { notionalUsd: 0, tenors: [] };
-    held.notionalUsd = cents(held.notionalUsd + notionalUsd);
-    if (tenorDays !== undefined && !held.tenors.includes(tenorDays)) held.tenors.push(tenorDays);
-    book.set(key, held);
-  }
+  const book = bookBySide(positions);
   const unsorted: PlanStep[] = [];
   // A target row that needs no action: shown as current → target with nothing to do.
   const unchanged = [];
   // A row whose side holds hedges that are not its own: nothing is planned for it until the user adopts them.
   const notThisRows = [];
   for (const row of targets) {
-    const { market, side, notionalUsd: targetUsd, line, tenorDays, clientReference } = row;
+    const { market, side, notionalUsd: targetUsd, line, clientReference } = row;
     const held = book.get(rowKey(row));
     const currentUsd = held?.notionalUsd ?? 0;
     const others = notOwned.get(line) ?? [];
-    if (others.length) {
+    if (others.length)
       notThisRows.push({
         market,
         side,
@@ -85,40 +76,70 @@ export function computePlan({
         ...withoutUndefined({ clientReference }),
         hedges: others,
       });
-      continue;
-    }
-    const heldTenors = held?.tenors ?? [];
-    if (onTarget(held ? currentUsd : null, targetUsd, toleranceUsd)) {
+    else if (onTarget(held ? currentUsd : null, targetUsd, toleranceUsd))
       unchanged.push({ market, side, currentUsd, targetUsd, line });
-      continue;
-    }
-    const base = {
-      market,
-      side,
-      currentUsd,
-      targetUsd,
-      deltaUsd: cents(targetUsd - currentUsd),
-      line,
-      ...(heldTenors.length === 1 && { currentTenorDays: heldTenors[0] }),
-    };
-    const listed = findMarket(markets, market);
-    const tenorDiffers = tenorDays !== undefined && heldTenors.some((tenor) => tenor !== tenorDays);
-    unsorted.push(
-      currentUsd === 0
-        ? { ...base, action: 'open', ...withoutUndefined({ tenorDays, clientReference }), notes: [] }
-        : targetUsd < currentUsd
-          ? {
-              ...base,
-              action: targetUsd === 0 ? 'close' : 'reduce',
-              // Taking exposure off is allowed on any market; the notes say when it is not open.
-              notes: !listed ? ['market_not_listed'] : listed.status === 'open' ? [] : ['market_disabled'],
-            }
-          : { ...base, action: 'add', notes: tenorDiffers ? ['tenor_differs'] : [] },
-    );
+    else unsorted.push(stepToTarget(row, currentUsd, held?.tenors ?? [], markets));
   }
   const steps = applyOrder(unsorted);
+  // The file describes the sides it names and nothing more: a side it does not mention is left as it is, so a file about one market cannot close the book on another by omission.
+  const named = new Set(targets.map(rowKey));
+  const untouched = positions.filter((position) => position.notionalUsd > 0 && !named.has(rowKey(position)));
+  return {
+    steps,
+    atTarget: !steps.length && !notThisRows.length,
+    problems: preTradeProblems(steps, markets, availableExposureUsd),
+    unchanged,
+    untouched,
+    notThisRows,
+  };
+}
 
-  // The pre-trade checks, walking the steps in execution order as the server would see them: headroom starts at the account's `available_exposure_usd`, a close or reduce frees its notional, an open or add uses it; capacity per side shrinks with each open or add on that side.
+/** The book by side: the spec aggregates positions per side; summing also covers a server listing several per side. */
+function bookBySide(positions: PlanInput['positions']) {
+  const book = new Map<string, { notionalUsd: number; tenors: number[] }>();
+  for (const { market, side, notionalUsd, tenorDays } of positions) {
+    if (!(notionalUsd > 0)) continue;
+    const key = rowKey({ market, side });
+    const held = book.get(key) ?? { notionalUsd: 0, tenors: [] };
+    held.notionalUsd = cents(held.notionalUsd + notionalUsd);
+    if (tenorDays !== undefined && !held.tenors.includes(tenorDays)) held.tenors.push(tenorDays);
+    book.set(key, held);
+  }
+  return book;
+}
+
+/** The step that takes a row's side from what it holds to its target: open a flat side, take exposure off one over it, add to one under it. */
+function stepToTarget(
+  { market, side, notionalUsd: targetUsd, line, tenorDays, clientReference }: TargetRow,
+  currentUsd: number,
+  heldTenors: number[],
+  markets: PlanInput['markets'],
+): PlanStep {
+  const base = {
+    market,
+    side,
+    currentUsd,
+    targetUsd,
+    deltaUsd: cents(targetUsd - currentUsd),
+    line,
+    ...(heldTenors.length === 1 && { currentTenorDays: heldTenors[0] }),
+  };
+  const listed = findMarket(markets, market);
+  const tenorDiffers = tenorDays !== undefined && heldTenors.some((tenor) => tenor !== tenorDays);
+  return currentUsd === 0
+    ? { ...base, action: 'open', ...withoutUndefined({ tenorDays, clientReference }), notes: [] }
+    : targetUsd < currentUsd
+      ? {
+          ...base,
+          action: targetUsd === 0 ? 'close' : 'reduce',
+          // Taking exposure off is allowed on any market; the notes say when it is not open.
+          notes: !listed ? ['market_not_listed'] : listed.status === 'open' ? [] : ['market_disabled'],
+        }
+      : { ...base, action: 'add', notes: tenorDiffers ? ['tenor_differs'] : [] };
+}
+
+/** The pre-trade checks, walking the steps in execution order as the server would see them: headroom starts at the account's `available_exposure_usd`, a close or reduce frees its notional, an open or add uses it; capacity per side shrinks with each open or add on that side. */
+function preTradeProblems(steps: PlanStep[], markets: PlanInput['markets'], availableExposureUsd: number) {
   const problems: PlanProblem[] = [];
   let headroomUsd = availableExposureUsd;
   const usedCapacityUsd = new Map<string, number>();
@@ -153,11 +174,7 @@ export function computePlan({
     headroomUsd = cents(headroomUsd - requiredUsd);
     usedCapacityUsd.set(key, cents(usedUsd + requiredUsd));
   });
-
-  // The file describes the sides it names and nothing more: a side it does not mention is left as it is, so a file about one market cannot close the book on another by omission.
-  const named = new Set(targets.map(rowKey));
-  const untouched = positions.filter((position) => position.notionalUsd > 0 && !named.has(rowKey(position)));
-  return { steps, atTarget: !steps.length && !notThisRows.length, problems, unchanged, untouched, notThisRows };
+  return problems;
 }
 
 export type Plan = ReturnType<typeof computePlan>;
