@@ -27,7 +27,7 @@ import type { CommandContext } from '../../platform/runtime/context.js';
 import type { JsonObject } from '../../core/objects.js';
 
 const KINDS = ['designation', 'event', 'rates', 'correction', 'close'] as const;
-export type RecordKind = (typeof KINDS)[number];
+type RecordKind = (typeof KINDS)[number];
 
 const RECORD = z.object({
   seq: z.number(),
@@ -79,6 +79,7 @@ async function storeOf(ctx: StorePorts) {
       : `${credentials.environment}-${credentials.apiKey.split('_')[0]}`;
   const top = journalDir(ctx.env);
   const dir = join(top, 'acct', name);
+  const file = join(dir, 'records.json');
   // Where the journal is kept: the team store when it is chosen (never for --demo), the local file otherwise.
   const journal = (await ctx.journalChoice()).kind === 'postgres' ? await ctx.journal() : undefined;
   const team = journal && isTeamJournal(journal) ? journal : undefined;
@@ -86,10 +87,10 @@ async function storeOf(ctx: StorePorts) {
     name,
     team,
     /** The store as messages name it. */
-    shown: team ? `"${name}" in the team journal store ${team.location}` : join(dir, 'records.json'),
+    shown: team ? `"${name}" in the team journal store ${team.location}` : file,
     top,
     dir,
-    file: join(dir, 'records.json'),
+    file,
     head: join(dir, 'head.json'),
     by: credentials?.profileName,
   };

@@ -30,10 +30,6 @@ const EVENT_LABELS = {
 
 /** The memo's facts in order, as label and text; the text from files through the one sanitiser. */
 function memoRows(designation: Designation) {
-  return factRows(designation).map(([label, text]) => [label, safeText(text)] as const);
-}
-
-function factRows(designation: Designation) {
   const { relationship: rel } = designation;
   const item = rel.hedged_item;
   const money = (text: string) => formatMoney(Number(text));
@@ -87,7 +83,7 @@ function factRows(designation: Designation) {
       `${event.date}${event.reason ? `: ${event.reason}` : ''}${event.still_expected === false ? ' (no longer expected)' : ''}${event.share ? ` (a share of ${event.share})` : ''}${event.amount ? ` (${event.amount} ${item.currency})` : ''}${event.ratio ? ` (ratio ${event.ratio})` : ''}`,
     ]),
     ...(designation.failed ?? []).map(({ date, line }) => ['Hedge accounting ended', `${date}: ${line}`]),
-  ];
+  ].map(([label, text]) => [label, safeText(text)] as const);
 }
 
 const lateLine = (designation: Designation) =>
@@ -194,8 +190,6 @@ ${memoRows(designation)
 `;
 }
 
-const words = (keys: string) => keys.split(/\s+/).filter(Boolean);
-
 /** A relationship's id is read whole (a column waits for a wider terminal before one is cut). */
 const WHOLE_ID = { relationship_id: { kind: 'text', whole: true } } as const;
 
@@ -209,7 +203,7 @@ const ratioOnScreen = {
 } as const;
 
 /** The columns of `hedge acct test` and `hedge acct reserve` (their JSON has more: every field of a period). */
-export const PERIOD_FIELDS = fieldTable(
+const PERIOD_FIELDS = fieldTable(
   `
   relationship_id  Relationship  id
   period_end  Period end  text
@@ -232,9 +226,10 @@ export const PERIOD_FIELDS = fieldTable(
 /** On a screen: the relationship, its period and status, the ratio and the framework's line it is judged on first. */
 export const PERIOD_VIEW: Resource = {
   fields: PERIOD_FIELDS,
-  priority: words(
-    'relationship_id period_end ratio line status effective ineffective instrument_change hedged_item_change reserve_close reclassified reserve_open excluded cost_of_hedging_close',
-  ),
+  priority:
+    'relationship_id period_end ratio line status effective ineffective instrument_change hedged_item_change reserve_close reclassified reserve_open excluded cost_of_hedging_close'.split(
+      ' ',
+    ),
 };
 
 export const RESERVE_FIELDS = fieldTable(
@@ -254,12 +249,13 @@ export const RESERVE_FIELDS = fieldTable(
 /** On a screen: the roll-forward (open + effective − reclassified = close) before the period's date. */
 export const RESERVE_VIEW: Resource = {
   fields: RESERVE_FIELDS,
-  priority: words(
-    'relationship_id reclassified reserve_close effective reserve_open period_end cost_of_hedging_close cost_of_hedging_movement',
-  ),
+  priority:
+    'relationship_id reclassified reserve_close effective reserve_open period_end cost_of_hedging_close cost_of_hedging_movement'.split(
+      ' ',
+    ),
 };
 
-export const JOURNAL_FIELDS = fieldTable(
+const JOURNAL_FIELDS = fieldTable(
   `
   entry_id  Entry  id
   relationship_id  Relationship  id
@@ -279,7 +275,7 @@ export const JOURNAL_FIELDS = fieldTable(
 /** On a screen: each line's entry, account, debit and credit first; where the rate came from last. */
 export const JOURNAL_VIEW: Resource = {
   fields: JOURNAL_FIELDS,
-  priority: words('entry_id account debit credit currency date relationship_id role hedge_ids rate rate_source'),
+  priority: 'entry_id account debit credit currency date relationship_id role hedge_ids rate rate_source'.split(' '),
 };
 
 /** `hedge acct rates --market M`: what is recorded, a row a date. */
