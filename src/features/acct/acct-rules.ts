@@ -20,9 +20,8 @@ import {
 import { plural } from '../../core/number-format.js';
 
 export const FRAMEWORKS = ['ifrs9', 'ias39', 'asc815'] as const;
-export type Framework = (typeof FRAMEWORKS)[number];
+type Framework = (typeof FRAMEWORKS)[number];
 export const METHODS = ['dollar_offset_cumulative', 'dollar_offset_period', 'regression', 'critical_terms'] as const;
-export type Excluded = 'pnl' | 'cost_of_hedging_reserve' | 'amortised';
 
 /** Each framework's rules after designation, in one place: the docs' table (docs/accounting.md) is this one. */
 export const FRAMEWORK_RULES = {
@@ -122,7 +121,7 @@ export interface RuleEvent {
 export interface RelationshipRules {
   framework: Framework;
   method: (typeof METHODS)[number];
-  excluded: Excluded;
+  excluded: 'pnl' | 'cost_of_hedging_reserve' | 'amortised';
   kind: 'forecast' | 'firm' | 'recognised';
   designatedAt: string;
   /** The designated share of the instrument (the rest is an undesignated derivative): 1 when not given. */
@@ -136,7 +135,7 @@ export interface RelationshipRules {
 
 /** Two-tailed 95 % critical values of Student's t by degrees of freedom: each of 1 to 30, then 40, 60 and 120 (the
  * next lower row where one is missing). */
-const T_95: ReadonlyArray<readonly [number, number]> = [
+const T_95 = [
   ...[
     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
     2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
@@ -199,7 +198,8 @@ function fitOf(n: number, mx: number, my: number, sxx: number, sxy: number, syy:
   return { n, slope, intercept, r2, t, f: t * t, t_critical: critical, criteria, met: criteria.every((c) => c.met) };
 }
 
-const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
+/** A ratio as a percentage to the tenth (`101.7 %`), as the framework's line says it. */
+export const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
 
 /** The period's offset ratio as the method reads it (a regression's: minus its slope), what the test says of it under
  * the framework, and whether it ends hedge accounting (IAS 39 and ASC 815 only). */

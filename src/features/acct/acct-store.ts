@@ -51,18 +51,10 @@ const HOLD_WAIT_MS = 10_000;
 /** What the store's place is worked out from. */
 type StorePorts = Pick<CommandContext, 'env' | 'credentials' | 'journalChoice' | 'journal'>;
 
-const hashOf = (record: Omit<AcctRecord, 'hash'>) =>
+/** A record's hash: of the one before it, then of its own fields (seq, kind, recorded_at, by where known, body). */
+const hashOf = ({ prev, hash: _, ...fields }: Omit<AcctRecord, 'hash'> & { hash?: string }) =>
   createHash('sha256')
-    .update(
-      record.prev +
-        canonicalJson({
-          seq: record.seq,
-          kind: record.kind,
-          recorded_at: record.recorded_at,
-          ...(record.by !== undefined && { by: record.by }),
-          body: record.body,
-        }),
-    )
+    .update(prev + canonicalJson(fields))
     .digest('hex');
 
 /** The store of the environment the key selects: `demo`, `<live|test>-<key prefix>` (each account), or `local` when

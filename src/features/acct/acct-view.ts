@@ -1,12 +1,11 @@
 // The designation memo (terminal text, Markdown, a self-contained HTML page) and the accounts' tables.
 import { fieldTable } from '../../platform/fields/fields.js';
-import type { Resource } from '../../platform/fields/resource-fields.js';
 import type { JsonObject } from '../../core/objects.js';
 import { wrapWords } from '../../platform/terminal/width.js';
 import { escapeHtml, REPORT_STYLE } from '../report/report-html.js';
 import { asFunctional, type Designation } from './acct.js';
 import { formatMoney, formatRate } from '../../core/number-format.js';
-import { FRAMEWORK_RULES } from './acct-rules.js';
+import { FRAMEWORK_RULES, percent } from './acct-rules.js';
 import { utcDay } from '../../core/utc-text.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
@@ -197,7 +196,7 @@ const WHOLE_ID = { relationship_id: { kind: 'text', whole: true } } as const;
 const ratioOnScreen = {
   ratio: {
     onScreen: {
-      get: (row: JsonObject) => (typeof row.ratio === 'number' ? `${(row.ratio * 100).toFixed(1)} %` : row.ratio),
+      get: (row: JsonObject) => (typeof row.ratio === 'number' ? percent(row.ratio) : row.ratio),
     },
   },
 } as const;
@@ -224,7 +223,7 @@ const PERIOD_FIELDS = fieldTable(
 );
 
 /** On a screen: the relationship, its period and status, the ratio and the framework's line it is judged on first. */
-export const PERIOD_VIEW: Resource = {
+export const PERIOD_VIEW = {
   fields: PERIOD_FIELDS,
   priority:
     'relationship_id period_end ratio line status effective ineffective instrument_change hedged_item_change reserve_close reclassified reserve_open excluded cost_of_hedging_close'.split(
@@ -247,7 +246,7 @@ export const RESERVE_FIELDS = fieldTable(
 );
 
 /** On a screen: the roll-forward (open + effective − reclassified = close) before the period's date. */
-export const RESERVE_VIEW: Resource = {
+export const RESERVE_VIEW = {
   fields: RESERVE_FIELDS,
   priority:
     'relationship_id reclassified reserve_close effective reserve_open period_end cost_of_hedging_close cost_of_hedging_movement'.split(
@@ -273,7 +272,7 @@ const JOURNAL_FIELDS = fieldTable(
 );
 
 /** On a screen: each line's entry, account, debit and credit first; where the rate came from last. */
-export const JOURNAL_VIEW: Resource = {
+export const JOURNAL_VIEW = {
   fields: JOURNAL_FIELDS,
   priority: 'entry_id account debit credit currency date relationship_id role hedge_ids rate rate_source'.split(' '),
 };

@@ -557,7 +557,7 @@ function periodEnds(designation: Designation, until: string, rateDates: Iterable
     .sort();
 }
 
-export function rulesOf(designation: Designation, amortisation?: RelationshipRules['amortisation']): RelationshipRules {
+export function rulesOf(designation: Designation, amortisation?: RelationshipRules['amortisation']) {
   const { relationship: rel } = designation;
   return {
     framework: rel.framework,
@@ -836,8 +836,7 @@ export async function compute(
 
 /** The desk hedges' change in value since designation (`start`) at each recorded rate, in the functional currency:
  * each value translated at its rate. */
-const DESK_KEYS = ['instrument', 'excluded', 'fees', 'settled'] as const;
-type DeskKey = (typeof DESK_KEYS)[number];
+type DeskKey = 'instrument' | 'excluded' | 'fees' | 'settled';
 
 function deskValuer(rel: Relationship, market: MarketRates, hedges: readonly DeskHedge[], start: RateRow) {
   const markMs = (row: RateRow) => Date.parse(row.at ?? `${row.date}T23:59:59.999Z`);
@@ -869,14 +868,14 @@ function deskValuer(rel: Relationship, market: MarketRates, hedges: readonly Des
   const atDesignation = valueAt(start);
   return (at: RateRow) => {
     const value = valueAt(at);
-    const [instrument, excluded, fees, settled] = DESK_KEYS.map((key) => sub(value(key), atDesignation(key)));
+    const since = (key: DeskKey) => sub(value(key), atDesignation(key));
     return {
-      instrument: toCents(instrument),
-      excluded: toCents(excluded),
-      fees: toCents(fees),
-      settled: toCents(settled),
+      instrument: toCents(since('instrument')),
+      excluded: toCents(since('excluded')),
+      fees: toCents(since('fees')),
+      settled: toCents(since('settled')),
       // Exact, for the designated share to be taken of before the one rounding.
-      exact: { instrument, excluded },
+      exact: { instrument: since('instrument'), excluded: since('excluded') },
     };
   };
 }
