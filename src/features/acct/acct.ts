@@ -645,12 +645,12 @@ async function deskHedges(client: HedgeClient, references: readonly string[]) {
   const closed = new Map<string, HistoryFacts>();
   await walkHistory(client, {}, (raw) => {
     const facts = readHistoryRecord(raw);
-    const { hedgeId, clientReference } = facts;
+    const { hedgeId, clientReference, closedAt } = facts;
     // A record carries a reference itself, or is of a hedge that does.
     const carries = deals.some(
       (deal) => (hedgeId !== undefined && deal.referenceOf(hedgeId)) || sameReference(clientReference, deal.reference),
     );
-    if (carries && facts.closedAt) closed.set(hedgeId ?? `closed ${facts.closedAt}`, facts);
+    if (carries && closedAt) closed.set(hedgeId ?? `closed ${closedAt}`, facts);
   });
   const ms = (text: unknown) => (typeof text === 'string' ? Date.parse(text) : NaN);
   const num = (value: number | undefined) => (value === undefined ? undefined : exactNumber(value));

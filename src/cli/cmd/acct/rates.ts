@@ -16,7 +16,7 @@ import { exact, exactNumber, exactText } from '../../../features/acct/acct-money
 import { readBook } from '../../../features/book/positions.js';
 import { toAccountSide } from '../../../core/money.js';
 import { plural } from '../../../core/number-format.js';
-import { utcDay } from '../../../core/utc-text.js';
+import { utcDay, utcIso } from '../../../core/utc-text.js';
 import { requireListedMarket } from '../../../features/book/markets.js';
 
 /** What this command uses of its context. */
@@ -42,7 +42,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
     const { quotes, problem } = await client.readPrices([market]);
     if (problem) throw problem;
     const at = client.transport.serverNow().bestMs;
-    const iso = new Date(at).toISOString();
+    const iso = utcIso(at);
     // The carry each open hedge of the market has accrued now: what values a desk hedge open across this day.
     const carry = Object.fromEntries(
       (await readBook(client))
