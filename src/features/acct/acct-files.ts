@@ -33,7 +33,7 @@ const decimalText = (
   z
     .pipe(
       z.union([z.string(), z.number()]),
-      z.transform((value) => (amount ? (amountAsDecimalText(String(value)) ?? String(value)) : String(value))),
+      z.transform((value) => (amount && amountAsDecimalText(String(value))) || String(value)),
     )
     .check(
       z.refine((value) => {

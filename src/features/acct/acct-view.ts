@@ -201,9 +201,13 @@ const ratioOnScreen = {
   },
 } as const;
 
-/** The columns of `hedge acct test` and `hedge acct reserve` (their JSON has more: every field of a period). */
-const PERIOD_FIELDS = fieldTable(
-  `
+const words = (keys: string) => keys.split(' ');
+
+/** On a screen: the relationship, its period and status, the ratio and the framework's line it is judged on first. */
+export const PERIOD_VIEW = {
+  /** The columns of `hedge acct test` and `hedge acct reserve` (their JSON has more: every field of a period). */
+  fields: fieldTable(
+    `
   relationship_id  Relationship  id
   period_end  Period end  text
   status  Status  text
@@ -219,16 +223,11 @@ const PERIOD_FIELDS = fieldTable(
   cost_of_hedging_close  Cost of hedging  money
   line  Pass line  text
 `,
-  { ...WHOLE_ID, ...ratioOnScreen, line: { wrap: true } },
-);
-
-/** On a screen: the relationship, its period and status, the ratio and the framework's line it is judged on first. */
-export const PERIOD_VIEW = {
-  fields: PERIOD_FIELDS,
-  priority:
-    'relationship_id period_end ratio line status effective ineffective instrument_change hedged_item_change reserve_close reclassified reserve_open excluded cost_of_hedging_close'.split(
-      ' ',
-    ),
+    { ...WHOLE_ID, ...ratioOnScreen, line: { wrap: true } },
+  ),
+  priority: words(
+    'relationship_id period_end ratio line status effective ineffective instrument_change hedged_item_change reserve_close reclassified reserve_open excluded cost_of_hedging_close',
+  ),
 };
 
 export const RESERVE_FIELDS = fieldTable(
@@ -248,14 +247,15 @@ export const RESERVE_FIELDS = fieldTable(
 /** On a screen: the roll-forward (open + effective − reclassified = close) before the period's date. */
 export const RESERVE_VIEW = {
   fields: RESERVE_FIELDS,
-  priority:
-    'relationship_id reclassified reserve_close effective reserve_open period_end cost_of_hedging_close cost_of_hedging_movement'.split(
-      ' ',
-    ),
+  priority: words(
+    'relationship_id reclassified reserve_close effective reserve_open period_end cost_of_hedging_close cost_of_hedging_movement',
+  ),
 };
 
-const JOURNAL_FIELDS = fieldTable(
-  `
+/** On a screen: each line's entry, account, debit and credit first; where the rate came from last. */
+export const JOURNAL_VIEW = {
+  fields: fieldTable(
+    `
   entry_id  Entry  id
   relationship_id  Relationship  id
   hedge_ids  Hedges  text
@@ -268,13 +268,9 @@ const JOURNAL_FIELDS = fieldTable(
   rate  Rate  text
   rate_source  Rate source  text
 `,
-  WHOLE_ID,
-);
-
-/** On a screen: each line's entry, account, debit and credit first; where the rate came from last. */
-export const JOURNAL_VIEW = {
-  fields: JOURNAL_FIELDS,
-  priority: 'entry_id account debit credit currency date relationship_id role hedge_ids rate rate_source'.split(' '),
+    WHOLE_ID,
+  ),
+  priority: words('entry_id account debit credit currency date relationship_id role hedge_ids rate rate_source'),
 };
 
 /** `hedge acct rates --market M`: what is recorded, a row a date. */
