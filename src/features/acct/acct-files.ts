@@ -33,7 +33,7 @@ const decimalText = (
   z
     .pipe(
       z.union([z.string(), z.number()]),
-      z.transform((value) => (amount ? (amountAsDecimalText(String(value)) ?? String(value)) : String(value))),
+      z.transform((value) => (amount && amountAsDecimalText(String(value))) || String(value)),
     )
     .check(
       z.refine((value) => {
@@ -141,7 +141,7 @@ const RATE_RANGE = {
     [2n, 1n],
   ],
 } as const satisfies Record<string, readonly [Exact, Exact]>;
-export type RateColumn = keyof typeof RATE_RANGE;
+type RateColumn = keyof typeof RATE_RANGE;
 
 const below = (a: Exact, b: Exact) => a[0] * b[1] < b[0] * a[1];
 
@@ -149,13 +149,9 @@ const below = (a: Exact, b: Exact) => a[0] * b[1] < b[0] * a[1];
 export function rateProblem(column: RateColumn, text: string) {
   const value = exact(text);
   const [low, high] = RATE_RANGE[column];
-  const range =
-    column === 'discount_factor'
-      ? 'a discount factor above 0 and at most 2'
-      : 'a positive price from 0.000001 to 1000000000';
   if (value === undefined) return `${column}: not allowed; expected a decimal number such as 1.0929`;
   if (below(value, low) || below(high, value) || (column === 'discount_factor' && value[0] <= 0n))
-    return `${column}: out of range; expected ${range}`;
+    return `${column}: out of range; expected ${column === 'discount_factor' ? 'a discount factor above 0 and at most 2' : 'a positive price from 0.000001 to 1000000000'}`;
 }
 
 const decimalCell = (column: string, optional: boolean) => (raw: string | undefined) => {

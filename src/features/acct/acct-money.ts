@@ -47,7 +47,9 @@ export const toCents = ([n, d]: Exact): Cents => roundDiv(n * 100n, d);
 /** An exact value over a power of ten as the decimal it was given as (10929/10000 → "1.0929"). */
 export function exactText([numerator, denominator]: Exact) {
   const places = denominator.toString().length - 1;
-  const digits = (numerator < 0n ? -numerator : numerator).toString().padStart(places + 1, '0');
+  const digits = absCents(numerator)
+    .toString()
+    .padStart(places + 1, '0');
   const text = places ? `${digits.slice(0, -places)}.${digits.slice(-places)}` : digits;
   return numerator < 0n ? `-${text}` : text;
 }

@@ -20,9 +20,8 @@ import {
 import { plural } from '../../core/number-format.js';
 
 export const FRAMEWORKS = ['ifrs9', 'ias39', 'asc815'] as const;
-export type Framework = (typeof FRAMEWORKS)[number];
+type Framework = (typeof FRAMEWORKS)[number];
 export const METHODS = ['dollar_offset_cumulative', 'dollar_offset_period', 'regression', 'critical_terms'] as const;
-export type Excluded = 'pnl' | 'cost_of_hedging_reserve' | 'amortised';
 
 /** Each framework's rules after designation, in one place: the docs' table (docs/accounting.md) is this one. */
 export const FRAMEWORK_RULES = {
@@ -122,7 +121,7 @@ export interface RuleEvent {
 export interface RelationshipRules {
   framework: Framework;
   method: (typeof METHODS)[number];
-  excluded: Excluded;
+  excluded: 'pnl' | 'cost_of_hedging_reserve' | 'amortised';
   kind: 'forecast' | 'firm' | 'recognised';
   designatedAt: string;
   /** The designated share of the instrument (the rest is an undesignated derivative): 1 when not given. */
@@ -134,46 +133,21 @@ export interface RelationshipRules {
   events?: readonly RuleEvent[];
 }
 
-/** Two-tailed 95 % critical values of Student's t by degrees of freedom (the next lower row where one is missing). */
-const T_95: ReadonlyArray<readonly [number, number]> = [
-  [1, 12.706],
-  [2, 4.303],
-  [3, 3.182],
-  [4, 2.776],
-  [5, 2.571],
-  [6, 2.447],
-  [7, 2.365],
-  [8, 2.306],
-  [9, 2.262],
-  [10, 2.228],
-  [11, 2.201],
-  [12, 2.179],
-  [13, 2.16],
-  [14, 2.145],
-  [15, 2.131],
-  [16, 2.12],
-  [17, 2.11],
-  [18, 2.101],
-  [19, 2.093],
-  [20, 2.086],
-  [21, 2.08],
-  [22, 2.074],
-  [23, 2.069],
-  [24, 2.064],
-  [25, 2.06],
-  [26, 2.056],
-  [27, 2.052],
-  [28, 2.048],
-  [29, 2.045],
-  [30, 2.042],
+/** Two-tailed 95 % critical values of Student's t by degrees of freedom: each of 1 to 30, then 40, 60 and 120 (the
+ * next lower row where one is missing). */
+const T_95 = [
+  ...[
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
+    2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+  ].map((t, index) => [index + 1, t] as const),
   [40, 2.021],
   [60, 2],
   [120, 1.98],
 ];
-export const tCritical95 = (df: number) => T_95.findLast(([d]) => d <= df)?.[1] ?? 1.96;
+const tCritical95 = (df: number) => T_95.findLast(([d]) => d <= df)?.[1] ?? 1.96;
 
 /** The periods a regression needs: the slope's t has n − 2 degrees of freedom, and two points always fit (R² 1). */
-export const REGRESSION_MIN_N = 3;
+const REGRESSION_MIN_N = 3;
 
 /** Least squares of the instrument's period changes (y) on the hedged item's (x), in currency units: n, slope,
  * intercept, R², the slope's t and F, and each criterion judged; null below REGRESSION_MIN_N points or with no
@@ -186,7 +160,7 @@ export function regression(points: ReadonlyArray<readonly [x: number, y: number]
 
 /** The points' running means and co-moments (Welford's update), each point added in constant time: a fit at every
  * period end is linear in the periods, never refit over all of them. */
-export function regressionMoments() {
+function regressionMoments() {
   let [n, mx, my, sxx, sxy, syy] = [0, 0, 0, 0, 0, 0];
   return {
     add([x, y]: readonly [number, number]) {
@@ -204,8 +178,7 @@ export function regressionMoments() {
 }
 
 function fitOf(n: number, mx: number, my: number, sxx: number, sxy: number, syy: number) {
-  if (n < REGRESSION_MIN_N) return null;
-  if (sxx === 0) return null;
+  if (n < REGRESSION_MIN_N || sxx === 0) return null;
   const slope = sxy / sxx;
   const intercept = my - slope * mx;
   const r2 = syy === 0 ? 1 : (sxy * sxy) / (sxx * syy);
@@ -225,7 +198,8 @@ function fitOf(n: number, mx: number, my: number, sxx: number, sxy: number, syy:
   return { n, slope, intercept, r2, t, f: t * t, t_critical: critical, criteria, met: criteria.every((c) => c.met) };
 }
 
-const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
+/** A ratio as a percentage to the tenth (`101.7 %`), as the framework's line says it. */
+export const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
 
 /** The period's offset ratio as the method reads it (a regression's: minus its slope), what the test says of it under
  * the framework, and whether it ends hedge accounting (IAS 39 and ASC 815 only). */
@@ -237,7 +211,7 @@ function judge(
 ) {
   const rules = FRAMEWORK_RULES[framework];
   const line = rules.brightLine;
-  const label = line ? `${rules.name}` : `${rules.name} diagnostic`;
+  const label = line ? rules.name : `${rules.name} diagnostic`;
   if (method === 'regression') {
     const [fit, n] = [moments.regress(), moments.count()];
     const said = 'regression of the instrument’s period changes on the hedged item’s';
@@ -298,13 +272,10 @@ function monthPosition(date: string): Exact {
 function amortised(rules: RelationshipRules, end: string): Cents {
   const plan = rules.amortisation;
   if (!plan) return 0n;
-  const [elapsed, span]: [Exact, Exact] =
-    plan.basis === 'months'
-      ? [sub(monthPosition(end), monthPosition(plan.from)), sub(monthPosition(plan.to), monthPosition(plan.from))]
-      : [
-          [BigInt(daysBetween(plan.from, end)), 1n],
-          [BigInt(daysBetween(plan.from, plan.to)), 1n],
-        ];
+  // A date's place on the basis: in months, or in days.
+  const position =
+    plan.basis === 'months' ? monthPosition : (date: string): Exact => [BigInt(daysBetween(plan.from, date)), 1n];
+  const [elapsed, span] = [end, plan.to].map((date) => sub(position(date), position(plan.from)));
   if (span[0] <= 0n) return plan.total;
   const [n, d] = div(elapsed, span);
   if (n <= 0n) return 0n;
@@ -749,7 +720,7 @@ export interface Mark {
 const ZERO: Exact = [0n, 1n];
 
 /** The price P&L in USD of `notional` bought (or sold) at `entry`, at `mark`: N × (M − E) / M, as `history` has it. */
-export function grossAt(side: 'buy' | 'sell', notional: Exact, entry: Exact, mark: Exact): Exact {
+function grossAt(side: 'buy' | 'sell', notional: Exact, entry: Exact, mark: Exact): Exact {
   const buy = div(mul(notional, sub(mark, entry)), mark);
   return side === 'buy' ? buy : [-buy[0], buy[1]];
 }

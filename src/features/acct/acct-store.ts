@@ -27,7 +27,7 @@ import type { CommandContext } from '../../platform/runtime/context.js';
 import type { JsonObject } from '../../core/objects.js';
 
 const KINDS = ['designation', 'event', 'rates', 'correction', 'close'] as const;
-export type RecordKind = (typeof KINDS)[number];
+type RecordKind = (typeof KINDS)[number];
 
 const RECORD = z.object({
   seq: z.number(),
@@ -51,18 +51,10 @@ const HOLD_WAIT_MS = 10_000;
 /** What the store's place is worked out from. */
 type StorePorts = Pick<CommandContext, 'env' | 'credentials' | 'journalChoice' | 'journal'>;
 
-const hashOf = (record: Omit<AcctRecord, 'hash'>) =>
+/** A record's hash: of the one before it, then of its own fields (seq, kind, recorded_at, by where known, body). */
+const hashOf = ({ prev, hash: _, ...fields }: Omit<AcctRecord, 'hash'> & { hash?: string }) =>
   createHash('sha256')
-    .update(
-      record.prev +
-        canonicalJson({
-          seq: record.seq,
-          kind: record.kind,
-          recorded_at: record.recorded_at,
-          ...(record.by !== undefined && { by: record.by }),
-          body: record.body,
-        }),
-    )
+    .update(prev + canonicalJson(fields))
     .digest('hex');
 
 /** The store of the environment the key selects: `demo`, `<live|test>-<key prefix>` (each account), or `local` when
@@ -79,6 +71,7 @@ async function storeOf(ctx: StorePorts) {
       : `${credentials.environment}-${credentials.apiKey.split('_')[0]}`;
   const top = journalDir(ctx.env);
   const dir = join(top, 'acct', name);
+  const file = join(dir, 'records.json');
   // Where the journal is kept: the team store when it is chosen (never for --demo), the local file otherwise.
   const journal = (await ctx.journalChoice()).kind === 'postgres' ? await ctx.journal() : undefined;
   const team = journal && isTeamJournal(journal) ? journal : undefined;
@@ -86,10 +79,10 @@ async function storeOf(ctx: StorePorts) {
     name,
     team,
     /** The store as messages name it. */
-    shown: team ? `"${name}" in the team journal store ${team.location}` : join(dir, 'records.json'),
+    shown: team ? `"${name}" in the team journal store ${team.location}` : file,
     top,
     dir,
-    file: join(dir, 'records.json'),
+    file,
     head: join(dir, 'head.json'),
     by: credentials?.profileName,
   };

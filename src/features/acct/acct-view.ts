@@ -1,12 +1,11 @@
 // The designation memo (terminal text, Markdown, a self-contained HTML page) and the accounts' tables.
 import { fieldTable } from '../../platform/fields/fields.js';
-import type { Resource } from '../../platform/fields/resource-fields.js';
 import type { JsonObject } from '../../core/objects.js';
 import { wrapWords } from '../../platform/terminal/width.js';
 import { escapeHtml, REPORT_STYLE } from '../report/report-html.js';
 import { asFunctional, type Designation } from './acct.js';
 import { formatMoney, formatRate } from '../../core/number-format.js';
-import { FRAMEWORK_RULES } from './acct-rules.js';
+import { FRAMEWORK_RULES, percent } from './acct-rules.js';
 import { utcDay } from '../../core/utc-text.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
@@ -30,10 +29,6 @@ const EVENT_LABELS = {
 
 /** The memo's facts in order, as label and text; the text from files through the one sanitiser. */
 function memoRows(designation: Designation) {
-  return factRows(designation).map(([label, text]) => [label, safeText(text)] as const);
-}
-
-function factRows(designation: Designation) {
   const { relationship: rel } = designation;
   const item = rel.hedged_item;
   const money = (text: string) => formatMoney(Number(text));
@@ -87,7 +82,7 @@ function factRows(designation: Designation) {
       `${event.date}${event.reason ? `: ${event.reason}` : ''}${event.still_expected === false ? ' (no longer expected)' : ''}${event.share ? ` (a share of ${event.share})` : ''}${event.amount ? ` (${event.amount} ${item.currency})` : ''}${event.ratio ? ` (ratio ${event.ratio})` : ''}`,
     ]),
     ...(designation.failed ?? []).map(({ date, line }) => ['Hedge accounting ended', `${date}: ${line}`]),
-  ];
+  ].map(([label, text]) => [label, safeText(text)] as const);
 }
 
 const lateLine = (designation: Designation) =>
@@ -194,8 +189,6 @@ ${memoRows(designation)
 `;
 }
 
-const words = (keys: string) => keys.split(/\s+/).filter(Boolean);
-
 /** A relationship's id is read whole (a column waits for a wider terminal before one is cut). */
 const WHOLE_ID = { relationship_id: { kind: 'text', whole: true } } as const;
 
@@ -203,14 +196,18 @@ const WHOLE_ID = { relationship_id: { kind: 'text', whole: true } } as const;
 const ratioOnScreen = {
   ratio: {
     onScreen: {
-      get: (row: JsonObject) => (typeof row.ratio === 'number' ? `${(row.ratio * 100).toFixed(1)} %` : row.ratio),
+      get: (row: JsonObject) => (typeof row.ratio === 'number' ? percent(row.ratio) : row.ratio),
     },
   },
 } as const;
 
-/** The columns of `hedge acct test` and `hedge acct reserve` (their JSON has more: every field of a period). */
-export const PERIOD_FIELDS = fieldTable(
-  `
+const words = (keys: string) => keys.split(' ');
+
+/** On a screen: the relationship, its period and status, the ratio and the framework's line it is judged on first. */
+export const PERIOD_VIEW = {
+  /** The columns of `hedge acct test` and `hedge acct reserve` (their JSON has more: every field of a period). */
+  fields: fieldTable(
+    `
   relationship_id  Relationship  id
   period_end  Period end  text
   status  Status  text
@@ -226,12 +223,8 @@ export const PERIOD_FIELDS = fieldTable(
   cost_of_hedging_close  Cost of hedging  money
   line  Pass line  text
 `,
-  { ...WHOLE_ID, ...ratioOnScreen, line: { wrap: true } },
-);
-
-/** On a screen: the relationship, its period and status, the ratio and the framework's line it is judged on first. */
-export const PERIOD_VIEW: Resource = {
-  fields: PERIOD_FIELDS,
+    { ...WHOLE_ID, ...ratioOnScreen, line: { wrap: true } },
+  ),
   priority: words(
     'relationship_id period_end ratio line status effective ineffective instrument_change hedged_item_change reserve_close reclassified reserve_open excluded cost_of_hedging_close',
   ),
@@ -252,15 +245,17 @@ export const RESERVE_FIELDS = fieldTable(
 );
 
 /** On a screen: the roll-forward (open + effective − reclassified = close) before the period's date. */
-export const RESERVE_VIEW: Resource = {
+export const RESERVE_VIEW = {
   fields: RESERVE_FIELDS,
   priority: words(
     'relationship_id reclassified reserve_close effective reserve_open period_end cost_of_hedging_close cost_of_hedging_movement',
   ),
 };
 
-export const JOURNAL_FIELDS = fieldTable(
-  `
+/** On a screen: each line's entry, account, debit and credit first; where the rate came from last. */
+export const JOURNAL_VIEW = {
+  fields: fieldTable(
+    `
   entry_id  Entry  id
   relationship_id  Relationship  id
   hedge_ids  Hedges  text
@@ -273,12 +268,8 @@ export const JOURNAL_FIELDS = fieldTable(
   rate  Rate  text
   rate_source  Rate source  text
 `,
-  WHOLE_ID,
-);
-
-/** On a screen: each line's entry, account, debit and credit first; where the rate came from last. */
-export const JOURNAL_VIEW: Resource = {
-  fields: JOURNAL_FIELDS,
+    WHOLE_ID,
+  ),
   priority: words('entry_id account debit credit currency date relationship_id role hedge_ids rate rate_source'),
 };
 

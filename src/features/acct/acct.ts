@@ -15,7 +15,18 @@ import { walkHistory } from '../report/report.js';
 import { appendRecords, readRecords, type AcctRecord } from './acct-store.js';
 import type { JsonObject } from '../../core/objects.js';
 import { rateProblem, type Relationship, type ValueLine } from './acct-files.js';
-import { add, div, exact, exactNumber, exactText, sub, toCents, type Cents, type Exact } from './acct-money.js';
+import {
+  absCents,
+  add,
+  div,
+  exact,
+  exactNumber,
+  exactText,
+  sub,
+  toCents,
+  type Cents,
+  type Exact,
+} from './acct-money.js';
 import {
   FRAMEWORK_RULES,
   criticalTerms,
@@ -64,7 +75,7 @@ export interface Designation {
   failed?: Array<{ date: string; line: string }>;
 }
 
-export type HeldHedge = Awaited<ReturnType<typeof referenceHedges>>['held'][number];
+type HeldHedge = Awaited<ReturnType<typeof referenceHedges>>['held'][number];
 
 interface MarketRates {
   quote: string;
@@ -154,8 +165,6 @@ function rateRow(row: Record<string, string>): RateRow {
   };
 }
 
-export const todayOf = utcDay;
-
 const QUOTE = /^([A-Z]{3,5}) per ([A-Z]{3,5})$/;
 
 /** `"NGN per USDT"`: how a market's rates read (the first currency's units for one of the second). */
@@ -221,7 +230,7 @@ export async function designate(
   const { instrument } = relationship;
   // The references are checked against the hedge records (a read) before anything is recorded; the books' today is
   // then the server's, learned from those answers.
-  let today = todayOf(ctx.clock.now());
+  let today = utcDay(ctx.clock.now());
   const held: HeldHedge[] = [];
   if ('references' in instrument) {
     const client = await ctx.client();
@@ -237,7 +246,7 @@ export async function designate(
         );
       held.push(...found.held);
     }
-    today = todayOf(client.transport.serverNow().bestMs);
+    today = utcDay(client.transport.serverNow().bestMs);
   }
   const at = relationship.designated_at;
   if (at > today)
@@ -305,7 +314,7 @@ function sharesWithin(rel: Relationship, others: Iterable<Designation>, today: s
 }
 
 /** What the framework's table refuses of a relationship (one line naming the field), or nothing. */
-export function frameworkProblem(rel: Relationship) {
+function frameworkProblem(rel: Relationship) {
   const rules = FRAMEWORK_RULES[rel.framework];
   if (!(rules.excluded as readonly string[]).includes(rel.excluded))
     return `excluded: ${rel.excluded} is not ${rules.name}'s; expected ${rules.excluded.join(' or ')} (${rules.cites.excluded}).`;
@@ -348,7 +357,7 @@ export const EVENT_KINDS = [
  * rebalancing (IFRS 9) or the instrument's termination; none dated after today. With `correction`, the event record
  * it names is replaced by this one, for the reason given (an appended correction: the earlier record stays). */
 export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?: { record: number; reason: string }) {
-  const today = todayOf(ctx.clock.now());
+  const today = utcDay(ctx.clock.now());
   const option = EVENT_KINDS.find((kind) => kind[2] === event.type)![1];
   if (event.date > today)
     throw new UsageError(
@@ -434,14 +443,14 @@ export async function recordClose(ctx: AcctPorts, close: Close) {
  * machine's. */
 export async function booksToday(ctx: AcctPorts, { relationships }: Recorded) {
   if (![...relationships.values()].some(({ relationship }) => 'references' in relationship.instrument))
-    return todayOf(ctx.clock.now());
+    return utcDay(ctx.clock.now());
   // One read teaches the server's time.
   const client = await ctx.client();
   await client.listPositions();
-  return todayOf(client.transport.serverNow().bestMs);
+  return utcDay(client.transport.serverNow().bestMs);
 }
 
-const absExact = ([n, d]: Exact): Exact => [n < 0n ? -n : n, d];
+const absExact = ([n, d]: Exact): Exact => [absCents(n), d];
 
 /** A relationship's recorded events as the rules read them, with when its instrument is settled (an external
  * forward at its maturity unless terminated before), when hedge accounting ended and when its transaction was done. */
@@ -548,7 +557,7 @@ function periodEnds(designation: Designation, until: string, rateDates: Iterable
     .sort();
 }
 
-export function rulesOf(designation: Designation, amortisation?: RelationshipRules['amortisation']): RelationshipRules {
+export function rulesOf(designation: Designation, amortisation?: RelationshipRules['amortisation']) {
   const { relationship: rel } = designation;
   return {
     framework: rel.framework,
@@ -636,12 +645,12 @@ async function deskHedges(client: HedgeClient, references: readonly string[]) {
   const closed = new Map<string, HistoryFacts>();
   await walkHistory(client, {}, (raw) => {
     const facts = readHistoryRecord(raw);
-    const { hedgeId, clientReference } = facts;
+    const { hedgeId, clientReference, closedAt } = facts;
     // A record carries a reference itself, or is of a hedge that does.
     const carries = deals.some(
       (deal) => (hedgeId !== undefined && deal.referenceOf(hedgeId)) || sameReference(clientReference, deal.reference),
     );
-    if (carries && facts.closedAt) closed.set(hedgeId ?? `closed ${facts.closedAt}`, facts);
+    if (carries && closedAt) closed.set(hedgeId ?? `closed ${closedAt}`, facts);
   });
   const ms = (text: unknown) => (typeof text === 'string' ? Date.parse(text) : NaN);
   const num = (value: number | undefined) => (value === undefined ? undefined : exactNumber(value));
@@ -775,7 +784,7 @@ export async function compute(
         designation: rel.designation,
         discountHedgedItem: rel.discount_hedged_item === true,
       };
-      periods = valued(until ?? todayOf(ctx.clock.now()), (at) => ({
+      periods = valued(until ?? utcDay(ctx.clock.now()), (at) => ({
         ...forwardValues(terms, quote, start, at),
         fees: 0n,
       }));
@@ -792,7 +801,7 @@ export async function compute(
       const client = await ctx.client();
       desk = await deskHedges(client, instrument.references);
       // Read after the hedges: the server's day, from its answers.
-      const today = todayOf(client.transport.serverNow().bestMs);
+      const today = utcDay(client.transport.serverNow().bestMs);
       const changeAt = deskValuer(rel, market!, desk.hedges, start);
       periods = valued(until ?? today, (at) => ({
         ...changeAt(at),

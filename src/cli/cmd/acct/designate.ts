@@ -4,7 +4,7 @@ import { readInputFile, type InputPorts } from '../../../features/write/input-fi
 import { describeReadError, refuseToWriteAt, writeNamedFile } from '../../../core/security/bounded-read.js';
 import { StateError } from '../../../core/errors.js';
 import { parseRelationship } from '../../../features/acct/acct-files.js';
-import { designate, type Designation } from '../../../features/acct/acct.js';
+import { asFunctional, designate, type Designation } from '../../../features/acct/acct.js';
 import { quoteCurrencyOf, sideCovering } from '../../../core/markets.js';
 import { memoHtml, printMemo } from '../../../features/acct/acct-view.js';
 import { htmlTarget } from '../../../features/report/report.js';
@@ -58,7 +58,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_DESIGNATE'>)
 function sideAgainstItem({ relationship, hedges }: Designation) {
   const { market, hedged_item: item, functional_currency: functional } = relationship;
   const quote = quoteCurrencyOf(market);
-  const usd = (code: string | undefined) => code === undefined || ['USD', 'USDT', 'USDC'].includes(code);
+  const usd = (code: string | undefined) => code === undefined || asFunctional(code) === 'USD';
   const receivable = !item.amount.startsWith('-');
   const kind = receivable ? 'receivable' : 'payable';
   // The item's currency against the books': a quote-currency item in USD books, or a USD one in quote-currency books.

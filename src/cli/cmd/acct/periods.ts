@@ -15,7 +15,6 @@ import {
   booksToday,
   readState,
   recordClose,
-  todayOf,
   type Close,
   type Computed,
   type Designation,
@@ -68,7 +67,7 @@ async function computeAll(
       computed.push(await compute(ctx, designation, state.rates, until, option));
       continue;
     }
-    const end = until ?? todayOf(ctx.clock.now());
+    const end = until ?? utcDay(ctx.clock.now());
     const { text, sourceName } = await readInputFile(ctx, valuesFile, 'values file');
     const read = parseValuesFile(text, sourceName);
     if ('problems' in read) {

@@ -10,12 +10,13 @@ import {
 } from '../command-input.js';
 import { readInputFile, MAX_PROBLEM_LINES, type InputPorts } from '../../../features/write/input-file.js';
 import { parseRatesFile, problemLines, rateProblem } from '../../../features/acct/acct-files.js';
-import { parseQuote, readState, recordRates, todayOf } from '../../../features/acct/acct.js';
+import { parseQuote, readState, recordRates } from '../../../features/acct/acct.js';
 import { RATE_FIELDS } from '../../../features/acct/acct-view.js';
 import { exact, exactNumber, exactText } from '../../../features/acct/acct-money.js';
 import { readBook } from '../../../features/book/positions.js';
 import { toAccountSide } from '../../../core/money.js';
 import { plural } from '../../../core/number-format.js';
+import { utcDay, utcIso } from '../../../core/utc-text.js';
 import { requireListedMarket } from '../../../features/book/markets.js';
 
 /** What this command uses of its context. */
@@ -41,7 +42,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
     const { quotes, problem } = await client.readPrices([market]);
     if (problem) throw problem;
     const at = client.transport.serverNow().bestMs;
-    const iso = new Date(at).toISOString();
+    const iso = utcIso(at);
     // The carry each open hedge of the market has accrued now: what values a desk hedge open across this day.
     const carry = Object.fromEntries(
       (await readBook(client))
@@ -59,7 +60,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
       );
     rows = [
       {
-        date: todayOf(at),
+        date: utcDay(at),
         spot: exactText(exact(price)!),
         forward: '',
         discount_factor: '',
@@ -75,7 +76,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
     if ('problems' in read)
       throw new UsageError(`${sourceName}: ${problemLines(read.problems.slice(0, MAX_PROBLEM_LINES)).join('\n')}`);
     // Corrections, not guesses: a rate is recorded for a day that has come (a wrong one is corrected, never replaced).
-    const today = todayOf(ctx.clock.now());
+    const today = utcDay(ctx.clock.now());
     const future = read.rows.find((row) => row.date > today);
     if (future)
       throw new UsageError(
