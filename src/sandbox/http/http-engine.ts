@@ -235,8 +235,7 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
     acquireIdempotencyKey(request: EngineRequest) {
       try {
         if (!isWrite(request.method, request.path)) return;
-        const principal = authenticate(request.headers.authorization);
-        const scope = idempotencyKey(request, principal.accountId)?.scope;
+        const scope = idempotencyKey(request, authenticate(request.headers.authorization).accountId)?.scope;
         if (scope === undefined) return;
         if (inFlight.has(scope)) return 'in-flight';
         inFlight.add(scope);
@@ -696,7 +695,7 @@ const TIME_PAGE = 40;
 
 function readHistoryCursor(raw: string) {
   try {
-    const [closedAt, hedgeId, emptied = 0] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as [
+    const [closedAt, hedgeId, emptied = 0] = JSON.parse(Buffer.from(raw, 'base64url').toString()) as [
       unknown,
       unknown,
       number,

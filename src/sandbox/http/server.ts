@@ -119,7 +119,8 @@ export async function startSandbox(options: SandboxOptions = {}) {
     close: async () => {
       if (holds.signal.aborted) return;
       holds.abort();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = once(server, 'close');
+      server.close();
       for (const socket of sockets) socket.destroy();
       await closed;
       await host.flush();
@@ -193,8 +194,9 @@ export async function startSandbox(options: SandboxOptions = {}) {
       // A same-key request already held elsewhere is answered now: handle() yields the 409.
       if (acquired !== 'in-flight') {
         lease = acquired;
-        const signal = AbortSignal.any([holds.signal, release.signal]);
-        await delay(plan.latencyMs, undefined, { signal }).catch(() => undefined);
+        await delay(plan.latencyMs, undefined, { signal: AbortSignal.any([holds.signal, release.signal]) }).catch(
+          () => undefined,
+        );
       }
     }
     try {
@@ -217,7 +219,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
         host.saveIfChanged();
       }
       if (fault) entry.fault = entry.fault ? `${entry.fault}+${fault}` : fault;
-      if (response && plan.hostileText) response = withHostileText(response, request.path);
+      if (response && plan.hostileText) response = withHostileText(response, path);
       switch (outcome.kind) {
         case 'stall':
           entry.status = 'stalled';
@@ -365,7 +367,7 @@ function readBody(req: IncomingMessage): Promise<string> {
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString()));
     req.on('error', reject);
   });
 }
@@ -717,7 +719,7 @@ export function readStateFile(path: string) {
   const version = bytes.subarray(0, VERSION_BYTES).toString('latin1');
   let file: Partial<StateFileContents> & { format?: unknown; version?: unknown };
   try {
-    file = JSON.parse(bytes.toString('utf8'));
+    file = JSON.parse(bytes.toString());
   } catch {
     // Format 2 was lines of JSON, the first a header.
     if (version.startsWith('{"version":2,')) return { version, earlier: true };
@@ -749,7 +751,7 @@ function versionNow(path: string) {
 /** The file's bytes for `contents`, as a new save (a token no other save has: Math.random spares loading node:crypto). */
 function stateBytes(contents: StateFileContents) {
   const save = Math.random().toString(36).slice(2, 12).padEnd(10, '0');
-  return Buffer.from(JSON.stringify({ format: FORMAT, save, ...contents }), 'utf8');
+  return Buffer.from(JSON.stringify({ format: FORMAT, save, ...contents }));
 }
 
 /** The lock could not be taken within its bound, or every save found the file moved on: nothing was done. */
@@ -821,13 +823,9 @@ function sharedStateFile(
   async function locked<T>(act: () => T) {
     lockedRuns += 1;
     try {
-      let release: () => Promise<void>;
-      try {
-        release = await lock(path);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw stateFileBusy(path);
-        throw error;
-      }
+      const release = await lock(path).catch((error: unknown) => {
+        throw (error as NodeJS.ErrnoException).code === 'ELOCKED' ? stateFileBusy(path) : error;
+      });
       try {
         catchUp();
         const result = act();
