@@ -52,8 +52,11 @@ export function succeeded(data: unknown, meta: Fields = {}) {
 }
 
 export function errorResponse({ status, headers, code, message, details }: ApiError) {
-  const error = { code, message, ...(details && { details }) };
-  return { status, headers: { ...headers }, body: { data: null, error, meta: {} } };
+  return {
+    status,
+    headers: { ...headers },
+    body: { data: null, error: { code, message, ...(details && { details }) }, meta: {} },
+  };
 }
 
 /** A 400 naming the field and why; `more` details follow those two. */

@@ -183,8 +183,7 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
     const limit = options.rateLimit;
     if (limit === undefined || limit <= 0) return;
     const bucket = buckets.get(apiKey) ?? { tokens: limit, updatedMs: realTimeMs };
-    const elapsed = Math.max(0, realTimeMs - bucket.updatedMs);
-    bucket.tokens = Math.min(limit, bucket.tokens + (elapsed * limit) / 1000);
+    bucket.tokens = Math.min(limit, bucket.tokens + (Math.max(0, realTimeMs - bucket.updatedMs) * limit) / 1000);
     bucket.updatedMs = realTimeMs;
     buckets.set(apiKey, bucket);
     if (bucket.tokens >= 1) {
@@ -614,11 +613,11 @@ function page<T>(
     if ((more = kept.length === pageSize)) break;
     kept.push(item);
   }
-  const meta = {
-    page_size: pageSize,
-    next_cursor: more ? `c1.${Buffer.from(`at:${skip + kept.length}`).toString('base64url')}` : null,
-  };
-  return succeeded(kept.map(show), dialect.paging === 'cursor' ? meta : {});
+  const next = `c1.${Buffer.from(`at:${skip + kept.length}`).toString('base64url')}`;
+  return succeeded(
+    kept.map(show),
+    dialect.paging === 'cursor' ? { page_size: pageSize, next_cursor: more ? next : null } : {},
+  );
 }
 
 function listHedges({ book, account, request, nowMs, dialect }: RouteContext) {

@@ -253,10 +253,9 @@ export function createClock({
 }: { realNow?: () => number; speed?: number; originMs?: number } = {}) {
   if (!(speed > 0) || !Number.isFinite(speed)) throw new Error('clock speed must be a positive number');
   const realStart = realNow();
-  const origin = originMs ?? realStart;
   let offset = 0;
   return {
-    now: () => Math.floor(origin + (realNow() - realStart) * speed + offset),
+    now: () => Math.floor((originMs ?? realStart) + (realNow() - realStart) * speed + offset),
     advance(ms: number) {
       if (!(ms >= 0) || !Number.isFinite(ms)) throw new Error('advance() takes a non-negative number of ms');
       offset += ms;
@@ -479,18 +478,18 @@ export const HOSTILE_FIELD_NAME = `note${HOSTILE_TEXT}`;
 export const HOSTILE_FIELD_VALUE = `sandbox note ${HOSTILE_TEXT}end`;
 
 function withHostileText(response: EngineResponse, path: string) {
-  const { data, error, meta } = response.body;
-  // The engine's markets list holds market objects only.
-  const markets =
-    path === '/markets' && Array.isArray(data)
-      ? data.map((market: object) => ({ ...market, [HOSTILE_FIELD_NAME]: HOSTILE_FIELD_VALUE }))
-      : data;
+  const { body } = response;
+  const { data, error } = body;
   return {
     ...response,
     body: {
-      data: markets,
-      error: error ? { ...error, message: `${error.message} ${HOSTILE_TEXT}` } : error,
-      meta,
+      ...body,
+      // The engine's markets list holds market objects only.
+      data:
+        path === '/markets' && Array.isArray(data)
+          ? data.map((market: object) => ({ ...market, [HOSTILE_FIELD_NAME]: HOSTILE_FIELD_VALUE }))
+          : data,
+      error: error && { ...error, message: `${error.message} ${HOSTILE_TEXT}` },
     },
   };
 }
@@ -750,8 +749,9 @@ function versionNow(path: string) {
 
 /** The file's bytes for `contents`, as a new save (a token no other save has: Math.random spares loading node:crypto). */
 function stateBytes(contents: StateFileContents) {
-  const save = Math.random().toString(36).slice(2, 12).padEnd(10, '0');
-  return Buffer.from(JSON.stringify({ format: FORMAT, save, ...contents }));
+  return Buffer.from(
+    JSON.stringify({ format: FORMAT, save: Math.random().toString(36).slice(2, 12).padEnd(10, '0'), ...contents }),
+  );
 }
 
 /** The lock could not be taken within its bound, or every save found the file moved on: nothing was done. */
