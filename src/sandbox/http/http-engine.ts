@@ -323,13 +323,16 @@ const REFERENCE = { open: z.nullish(shortText(MAX_CLIENT_REFERENCE_LENGTH)), quo
 
 /** A quote's or an open's terms, checked in this order. */
 function readHedgeTerms(body: unknown, kind: keyof typeof REFERENCE) {
-  const read = readFields(body, { ...HEDGE_FIELDS, client_reference: REFERENCE[kind] });
+  const { market, side, notional_usd, tenor_days, client_reference } = readFields(body, {
+    ...HEDGE_FIELDS,
+    client_reference: REFERENCE[kind],
+  });
   return {
-    market: read.market,
-    side: read.side,
-    notionalUsd: read.notional_usd,
-    tenorDays: read.tenor_days,
-    clientReference: read.client_reference ?? undefined,
+    market,
+    side,
+    notionalUsd: notional_usd,
+    tenorDays: tenor_days,
+    clientReference: client_reference ?? undefined,
   };
 }
 
