@@ -17,6 +17,11 @@ import { hashString, hex8, nextRandom } from '../prng.js';
 export const SANDBOX_BASE_PATH = '/partners/sandbox/v2';
 
 const KEEP_ALIVE_TIMEOUT_MS = 5000;
+
+/** 16 random hex digits, for a request id or a save's token: Math.random, not node:crypto, so that a demo quote runs
+ * without loading crypto (test/build/startup-imports.test.ts). */
+const randomHex = () => `${hex8(Math.random())}${hex8(Math.random())}`;
+
 /** The engine's options, the faults it starts with (NO_FAULTS says what each does), and the server's own. */
 export interface SandboxOptions extends Partial<EngineOptions>, Partial<FaultSettings> {
   port?: number;
@@ -130,8 +135,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
 
   /** One request: read, logged (pending), then answered as the faults plan it. */
   async function onRequest(req: IncomingMessage, res: ServerResponse) {
-    // Math.random, not node:crypto: a demo quote runs without loading crypto (test/build/startup-imports.test.ts).
-    res.setHeader('x-request-id', `req_${hex8(Math.random())}${hex8(Math.random())}`);
+    res.setHeader('x-request-id', `req_${randomHex()}`);
     const realTimeMs = host.realNow();
     const sandboxTimeMs = host.clock.now();
     // The server's own time, as a real server's Date header gives it: with a fast or advanced clock it is the
@@ -747,11 +751,9 @@ function versionNow(path: string) {
   }
 }
 
-/** The file's bytes for `contents`, as a new save (a token no other save has: Math.random spares loading node:crypto). */
+/** The file's bytes for `contents`, as a new save (a token no other save has). */
 function stateBytes(contents: StateFileContents) {
-  return Buffer.from(
-    JSON.stringify({ format: FORMAT, save: Math.random().toString(36).slice(2, 12).padEnd(10, '0'), ...contents }),
-  );
+  return Buffer.from(JSON.stringify({ format: FORMAT, save: randomHex(), ...contents }));
 }
 
 /** The lock could not be taken within its bound, or every save found the file moved on: nothing was done. */
