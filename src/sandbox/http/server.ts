@@ -287,7 +287,7 @@ function hostEngine(options: SandboxOptions, apiKeys: string[]) {
         createEngineState(
           seed,
           options.dialect,
-          options.seed === undefined ? process.getBuiltinModule('node:crypto').randomInt(0x1_0000_0000) : undefined,
+          options.seed === undefined ? Math.random() * 0x1_0000_0000 : undefined,
         ),
     );
   let engine = engineOf(read?.contents);
