@@ -51,7 +51,12 @@ export function succeeded(data: unknown, meta: Fields = {}) {
   return { data, meta };
 }
 
-export function errorResponse({ status, headers, code, message, details }: ApiError) {
+/** A refusal as the spec's error; anything else thrown as a 500, its message after `prefix`. */
+export function errorResponse(error: unknown, prefix = '') {
+  const { status, headers, code, message, details } =
+    error instanceof ApiError
+      ? error
+      : new ApiError(500, 'internal_error', prefix + (error instanceof Error ? error.message : String(error)));
   return {
     status,
     headers: { ...headers },

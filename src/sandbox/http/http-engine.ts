@@ -148,10 +148,7 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
       const headers = { ...(replayed && { 'idempotent-replayed': 'true' }), ...rate };
       return { status: 200, headers, body: { data, error: null, meta } };
     } catch (error) {
-      // A refusal goes out as the spec's error; anything else as a 500.
-      if (error instanceof ApiError) return errorResponse(error);
-      const message = error instanceof Error ? error.message : String(error);
-      return errorResponse(new ApiError(500, 'internal_error', `sandbox error: ${message}`));
+      return errorResponse(error, 'sandbox error: ');
     }
   }
 

@@ -68,8 +68,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
   let release = new AbortController();
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     onRequest(req, res).catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      if (!res.headersSent) sendEnvelope(res, errorResponse(new ApiError(500, 'internal_error', message)));
+      if (!res.headersSent) sendEnvelope(res, errorResponse(error));
       else res.destroy();
     });
   };
