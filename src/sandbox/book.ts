@@ -190,8 +190,11 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
     foldChanges(views, atMs - config.viewLagMs);
     const line = hedge && { hedgeId: hedge.id, position: hedge.status === 'filled' ? positionBasis(hedge) : null };
     // Kept in time order.
-    const last = views.pending.at(-1)?.atMs ?? atMs;
-    views.pending.push({ atMs: Math.max(atMs, last), figures: accountFigures(account), ...line });
+    views.pending.push({
+      atMs: Math.max(atMs, views.pending.at(-1)?.atMs ?? atMs),
+      figures: accountFigures(account),
+      ...line,
+    });
   }
 
   const activeHedges = (account: AccountState) =>

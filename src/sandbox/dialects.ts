@@ -138,7 +138,7 @@ const DIALECTS = Object.fromEntries(SANDBOX_DIALECTS.map((name) => [name, buildD
 
 /** Checks a dialect name that came from outside the type system (options, a state file). */
 export function parseDialect(name: unknown) {
-  if (typeof name !== 'string' || !(SANDBOX_DIALECTS as readonly string[]).includes(name))
+  if (!(SANDBOX_DIALECTS as readonly unknown[]).includes(name))
     throw new Error(`unknown sandbox dialect ${JSON.stringify(name)}; expected one of ${SANDBOX_DIALECTS.join(', ')}`);
   return name as SandboxDialect;
 }

@@ -172,14 +172,13 @@ export function quoteIncrease(
 ) {
   const mid = midPrice(seed, definition, timeMs);
   const impact = priceImpactUsd(openInterest, side, notionalUsd);
-  const after = { ...openInterest, [side]: openInterest[side] + notionalUsd };
   return {
     marketPrice: mid,
     executionPrice: roundExecutionPrice(mid * (side === 'buy' ? 1 - impact / notionalUsd : 1 + impact / notionalUsd)),
     priceImpactUsd: roundMoney(impact),
     // The carry a new hedge locks in is the rate of the book it creates, so a big trade that deepens the imbalance
     // also locks in a worse carry.
-    dailyCarryRatePct: dailyCarryRatePct(after, side),
+    dailyCarryRatePct: dailyCarryRatePct({ ...openInterest, [side]: openInterest[side] + notionalUsd }, side),
     requiredMarginUsdc: requiredMarginUsdc(notionalUsd),
     platformFeeUsdc: platformFeeUsdc(notionalUsd),
   };

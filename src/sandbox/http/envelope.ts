@@ -1,6 +1,9 @@
 // The response envelope and the error vocabulary of the sandbox (spec section 7 plus the wire contract's
 // additions).
 
+/** An envelope's meta, an error's details. */
+type Fields = Record<string, unknown>;
+
 export interface EngineRequest {
   method: string;
   /** Path relative to the base path, e.g. `/hedges/hdg_…`. */
@@ -15,14 +18,14 @@ export interface EngineRequest {
 /** An action's data (`replayed`: an idempotent write answered from its record, nothing acted again). */
 export interface Answer {
   data: unknown;
-  meta: Record<string, unknown>;
+  meta: Fields;
   replayed?: true;
 }
 
 export interface Envelope {
   data: unknown;
-  error: { code: string; message: string; details?: Record<string, unknown> } | null;
-  meta: Record<string, unknown>;
+  error: { code: string; message: string; details?: Fields } | null;
+  meta: Fields;
 }
 
 export interface EngineResponse {
@@ -36,7 +39,7 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly details?: Record<string, unknown>,
+    readonly details?: Fields,
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
@@ -44,17 +47,25 @@ export class ApiError extends Error {
   }
 }
 
-export function succeeded(data: unknown, meta: Record<string, unknown> = {}) {
+export function succeeded(data: unknown, meta: Fields = {}) {
   return { data, meta };
 }
 
-export function errorResponse({ status, headers, code, message, details }: ApiError) {
-  const error = { code, message, ...(details && { details }) };
-  return { status, headers: { ...headers }, body: { data: null, error, meta: {} } };
+/** A refusal as the spec's error; anything else thrown as a 500, its message after `prefix`. */
+export function errorResponse(error: unknown, prefix = '') {
+  const { status, headers, code, message, details } =
+    error instanceof ApiError
+      ? error
+      : new ApiError(500, 'internal_error', prefix + (error instanceof Error ? error.message : String(error)));
+  return {
+    status,
+    headers: { ...headers },
+    body: { data: null, error: { code, message, ...(details && { details }) }, meta: {} },
+  };
 }
 
 /** A 400 naming the field and why; `more` details follow those two. */
-export function validationError(field: string, reason: string, more?: Record<string, unknown>) {
+export function validationError(field: string, reason: string, more?: Fields) {
   return new ApiError(400, 'validation_error', `${field} ${reason}`, { field, reason, ...more });
 }
 

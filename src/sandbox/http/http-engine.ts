@@ -148,10 +148,7 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
       const headers = { ...(replayed && { 'idempotent-replayed': 'true' }), ...rate };
       return { status: 200, headers, body: { data, error: null, meta } };
     } catch (error) {
-      // A refusal goes out as the spec's error; anything else as a 500.
-      if (error instanceof ApiError) return errorResponse(error);
-      const message = error instanceof Error ? error.message : String(error);
-      return errorResponse(new ApiError(500, 'internal_error', `sandbox error: ${message}`));
+      return errorResponse(error, 'sandbox error: ');
     }
   }
 
@@ -183,8 +180,7 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
     const limit = options.rateLimit;
     if (limit === undefined || limit <= 0) return;
     const bucket = buckets.get(apiKey) ?? { tokens: limit, updatedMs: realTimeMs };
-    const elapsed = Math.max(0, realTimeMs - bucket.updatedMs);
-    bucket.tokens = Math.min(limit, bucket.tokens + (elapsed * limit) / 1000);
+    bucket.tokens = Math.min(limit, bucket.tokens + (Math.max(0, realTimeMs - bucket.updatedMs) * limit) / 1000);
     bucket.updatedMs = realTimeMs;
     buckets.set(apiKey, bucket);
     if (bucket.tokens >= 1) {
@@ -235,8 +231,7 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
     acquireIdempotencyKey(request: EngineRequest) {
       try {
         if (!isWrite(request.method, request.path)) return;
-        const principal = authenticate(request.headers.authorization);
-        const scope = idempotencyKey(request, principal.accountId)?.scope;
+        const scope = idempotencyKey(request, authenticate(request.headers.authorization).accountId)?.scope;
         if (scope === undefined) return;
         if (inFlight.has(scope)) return 'in-flight';
         inFlight.add(scope);
@@ -325,13 +320,16 @@ const REFERENCE = { open: z.nullish(shortText(MAX_CLIENT_REFERENCE_LENGTH)), quo
 
 /** A quote's or an open's terms, checked in this order. */
 function readHedgeTerms(body: unknown, kind: keyof typeof REFERENCE) {
-  const read = readFields(body, { ...HEDGE_FIELDS, client_reference: REFERENCE[kind] });
+  const { market, side, notional_usd, tenor_days, client_reference } = readFields(body, {
+    ...HEDGE_FIELDS,
+    client_reference: REFERENCE[kind],
+  });
   return {
-    market: read.market,
-    side: read.side,
-    notionalUsd: read.notional_usd,
-    tenorDays: read.tenor_days,
-    clientReference: read.client_reference ?? undefined,
+    market,
+    side,
+    notionalUsd: notional_usd,
+    tenorDays: tenor_days,
+    clientReference: client_reference ?? undefined,
   };
 }
 
@@ -615,11 +613,11 @@ function page<T>(
     if ((more = kept.length === pageSize)) break;
     kept.push(item);
   }
-  const meta = {
-    page_size: pageSize,
-    next_cursor: more ? `c1.${Buffer.from(`at:${skip + kept.length}`).toString('base64url')}` : null,
-  };
-  return succeeded(kept.map(show), dialect.paging === 'cursor' ? meta : {});
+  const next = `c1.${Buffer.from(`at:${skip + kept.length}`).toString('base64url')}`;
+  return succeeded(
+    kept.map(show),
+    dialect.paging === 'cursor' ? { page_size: pageSize, next_cursor: more ? next : null } : {},
+  );
 }
 
 function listHedges({ book, account, request, nowMs, dialect }: RouteContext) {
@@ -696,7 +694,7 @@ const TIME_PAGE = 40;
 
 function readHistoryCursor(raw: string) {
   try {
-    const [closedAt, hedgeId, emptied = 0] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as [
+    const [closedAt, hedgeId, emptied = 0] = JSON.parse(Buffer.from(raw, 'base64url').toString()) as [
       unknown,
       unknown,
       number,

@@ -17,6 +17,11 @@ import { hashString, hex8, nextRandom } from '../prng.js';
 export const SANDBOX_BASE_PATH = '/partners/sandbox/v2';
 
 const KEEP_ALIVE_TIMEOUT_MS = 5000;
+
+/** 16 random hex digits, for a request id or a save's token: Math.random, not node:crypto, so that a demo quote runs
+ * without loading crypto (test/build/startup-imports.test.ts). */
+const randomHex = () => `${hex8(Math.random())}${hex8(Math.random())}`;
+
 /** The engine's options, the faults it starts with (NO_FAULTS says what each does), and the server's own. */
 export interface SandboxOptions extends Partial<EngineOptions>, Partial<FaultSettings> {
   port?: number;
@@ -63,8 +68,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
   let release = new AbortController();
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     onRequest(req, res).catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      if (!res.headersSent) sendEnvelope(res, errorResponse(new ApiError(500, 'internal_error', message)));
+      if (!res.headersSent) sendEnvelope(res, errorResponse(error));
       else res.destroy();
     });
   };
@@ -119,7 +123,8 @@ export async function startSandbox(options: SandboxOptions = {}) {
     close: async () => {
       if (holds.signal.aborted) return;
       holds.abort();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = once(server, 'close');
+      server.close();
       for (const socket of sockets) socket.destroy();
       await closed;
       await host.flush();
@@ -129,8 +134,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
 
   /** One request: read, logged (pending), then answered as the faults plan it. */
   async function onRequest(req: IncomingMessage, res: ServerResponse) {
-    // Math.random, not node:crypto: a demo quote runs without loading crypto (test/build/startup-imports.test.ts).
-    res.setHeader('x-request-id', `req_${hex8(Math.random())}${hex8(Math.random())}`);
+    res.setHeader('x-request-id', `req_${randomHex()}`);
     const realTimeMs = host.realNow();
     const sandboxTimeMs = host.clock.now();
     // The server's own time, as a real server's Date header gives it: with a fast or advanced clock it is the
@@ -193,8 +197,9 @@ export async function startSandbox(options: SandboxOptions = {}) {
       // A same-key request already held elsewhere is answered now: handle() yields the 409.
       if (acquired !== 'in-flight') {
         lease = acquired;
-        const signal = AbortSignal.any([holds.signal, release.signal]);
-        await delay(plan.latencyMs, undefined, { signal }).catch(() => undefined);
+        await delay(plan.latencyMs, undefined, { signal: AbortSignal.any([holds.signal, release.signal]) }).catch(
+          () => undefined,
+        );
       }
     }
     try {
@@ -217,7 +222,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
         host.saveIfChanged();
       }
       if (fault) entry.fault = entry.fault ? `${entry.fault}+${fault}` : fault;
-      if (response && plan.hostileText) response = withHostileText(response, request.path);
+      if (response && plan.hostileText) response = withHostileText(response, path);
       switch (outcome.kind) {
         case 'stall':
           entry.status = 'stalled';
@@ -251,10 +256,9 @@ export function createClock({
 }: { realNow?: () => number; speed?: number; originMs?: number } = {}) {
   if (!(speed > 0) || !Number.isFinite(speed)) throw new Error('clock speed must be a positive number');
   const realStart = realNow();
-  const origin = originMs ?? realStart;
   let offset = 0;
   return {
-    now: () => Math.floor(origin + (realNow() - realStart) * speed + offset),
+    now: () => Math.floor((originMs ?? realStart) + (realNow() - realStart) * speed + offset),
     advance(ms: number) {
       if (!(ms >= 0) || !Number.isFinite(ms)) throw new Error('advance() takes a non-negative number of ms');
       offset += ms;
@@ -282,7 +286,7 @@ function hostEngine(options: SandboxOptions, apiKeys: string[]) {
         createEngineState(
           seed,
           options.dialect,
-          options.seed === undefined ? process.getBuiltinModule('node:crypto').randomInt(0x1_0000_0000) : undefined,
+          options.seed === undefined ? Math.random() * 0x1_0000_0000 : undefined,
         ),
     );
   let engine = engineOf(read?.contents);
@@ -365,7 +369,7 @@ function readBody(req: IncomingMessage): Promise<string> {
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString()));
     req.on('error', reject);
   });
 }
@@ -477,18 +481,18 @@ export const HOSTILE_FIELD_NAME = `note${HOSTILE_TEXT}`;
 export const HOSTILE_FIELD_VALUE = `sandbox note ${HOSTILE_TEXT}end`;
 
 function withHostileText(response: EngineResponse, path: string) {
-  const { data, error, meta } = response.body;
-  // The engine's markets list holds market objects only.
-  const markets =
-    path === '/markets' && Array.isArray(data)
-      ? data.map((market: object) => ({ ...market, [HOSTILE_FIELD_NAME]: HOSTILE_FIELD_VALUE }))
-      : data;
+  const { body } = response;
+  const { data, error } = body;
   return {
     ...response,
     body: {
-      data: markets,
-      error: error ? { ...error, message: `${error.message} ${HOSTILE_TEXT}` } : error,
-      meta,
+      ...body,
+      // The engine's markets list holds market objects only.
+      data:
+        path === '/markets' && Array.isArray(data)
+          ? data.map((market: object) => ({ ...market, [HOSTILE_FIELD_NAME]: HOSTILE_FIELD_VALUE }))
+          : data,
+      error: error && { ...error, message: `${error.message} ${HOSTILE_TEXT}` },
     },
   };
 }
@@ -717,7 +721,7 @@ export function readStateFile(path: string) {
   const version = bytes.subarray(0, VERSION_BYTES).toString('latin1');
   let file: Partial<StateFileContents> & { format?: unknown; version?: unknown };
   try {
-    file = JSON.parse(bytes.toString('utf8'));
+    file = JSON.parse(bytes.toString());
   } catch {
     // Format 2 was lines of JSON, the first a header.
     if (version.startsWith('{"version":2,')) return { version, earlier: true };
@@ -746,10 +750,9 @@ function versionNow(path: string) {
   }
 }
 
-/** The file's bytes for `contents`, as a new save (a token no other save has: Math.random spares loading node:crypto). */
+/** The file's bytes for `contents`, as a new save (a token no other save has). */
 function stateBytes(contents: StateFileContents) {
-  const save = Math.random().toString(36).slice(2, 12).padEnd(10, '0');
-  return Buffer.from(JSON.stringify({ format: FORMAT, save, ...contents }), 'utf8');
+  return Buffer.from(JSON.stringify({ format: FORMAT, save: randomHex(), ...contents }));
 }
 
 /** The lock could not be taken within its bound, or every save found the file moved on: nothing was done. */
@@ -821,13 +824,9 @@ function sharedStateFile(
   async function locked<T>(act: () => T) {
     lockedRuns += 1;
     try {
-      let release: () => Promise<void>;
-      try {
-        release = await lock(path);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw stateFileBusy(path);
-        throw error;
-      }
+      const release = await lock(path).catch((error: unknown) => {
+        throw (error as NodeJS.ErrnoException).code === 'ELOCKED' ? stateFileBusy(path) : error;
+      });
       try {
         catchUp();
         const result = act();
