@@ -293,12 +293,11 @@ export async function holdKeeperLock(
 /** `9464`, `:9464`, `127.0.0.1:9464`, `0.0.0.0:9464`, `[::1]:9464`; port 0 takes any free port. */
 export function parseMetricsAddress(raw: string) {
   const text = raw.trim();
-  const refuse = () =>
-    new UsageError(
+  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]*):)?(\d{1,5})$/.exec(text);
+  if (!match || Number(match[2]) > 65_535)
+    throw new UsageError(
       `--metrics: ${JSON.stringify(safeText(text))} is not allowed; expected PORT or HOST:PORT (e.g. 9464, 127.0.0.1:9464, [::1]:9464), port 0 to 65535.`,
     );
-  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]*):)?(\d{1,5})$/.exec(text);
-  if (!match || Number(match[2]) > 65_535) throw refuse();
   return { host: match[1]?.replace(/^\[|\]$/g, '') || '127.0.0.1', port: Number(match[2]) };
 }
 
@@ -546,12 +545,7 @@ export function alertPayload(notice: AlertNotice) {
     {
       ...trigger,
       at: notice.at,
-      event:
-        notice.alert === 'recovered'
-          ? 'recovered'
-          : typeof notice.trigger?.event === 'string'
-            ? notice.trigger.event
-            : 'alert',
+      event: notice.alert === 'recovered' ? 'recovered' : typeof trigger.event === 'string' ? trigger.event : 'alert',
       alert: notice.alert,
       cause: notice.cause,
       key: notice.key,
