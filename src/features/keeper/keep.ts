@@ -26,7 +26,7 @@ import {
   type KeeperService,
   type KeeperServiceOptions,
 } from './keeper-service.js';
-import type { JsonObject } from '../../core/objects.js';
+import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 import type { JournalEntry } from '../../platform/journal/index.js';
 import type { PlanStep } from '../../core/plan.js';
 import { identityOf, ownRowTest, sameAccount, sentBy, type Identity } from '../write/row-trust.js';
@@ -194,8 +194,7 @@ function errorEvents(event: Emit, errorFields: (error: unknown) => JsonObject) {
         event: 'error',
         ...fields,
         ...described,
-        ...(fields.message !== undefined && { message: fields.message }),
-        ...(fields.journal_id !== undefined && { journal_id: fields.journal_id }),
+        ...withoutUndefined({ message: fields.message, journal_id: fields.journal_id }),
         error: { code: described.code, message: described.message },
       });
     },

@@ -21,7 +21,7 @@ import { utcIso } from '../../core/utc-text.js';
 import { HeldError, UsageError } from '../../core/errors.js';
 import { isMarketName, parseUsdAmount } from '../../core/input.js';
 import { identityOf, type Identity } from '../write/row-trust.js';
-import type { JsonObject } from '../../core/objects.js';
+import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 import { isAlive, newSession } from '../../core/files/file-lock.js';
 import { configDir } from '../../platform/config/credentials.js';
 import { ensureDir, isTeamJournal } from '../../platform/journal/index.js';
@@ -411,7 +411,7 @@ export async function startKeeperService(
           event: 'alert',
           alert: notice.alert,
           cause: notice.cause,
-          ...(notice.market !== undefined && { market: notice.market, side: notice.side }),
+          ...withoutUndefined({ market: notice.market, side: notice.side }),
           message: notice.text,
           since: notice.since,
           ...(options.dryRun && hooks.length && { would_send: hooks }),
@@ -549,10 +549,10 @@ export function alertPayload(notice: AlertNotice) {
       alert: notice.alert,
       cause: notice.cause,
       key: notice.key,
-      ...(notice.market !== undefined && { market: notice.market, side: notice.side }),
+      ...withoutUndefined({ market: notice.market, side: notice.side }),
       message: typeof trigger.message === 'string' ? trigger.message : notice.message,
       since: notice.since,
-      ...(notice.duration_s !== undefined && { duration_s: notice.duration_s }),
+      ...withoutUndefined({ duration_s: notice.duration_s }),
       text: notice.text,
     },
     slackText,
