@@ -1,6 +1,7 @@
 // Alerts as pure rules, for `--watch` and for the keeper: which conditions hold, and which start and clear now.
 import { formatUsd } from './number-format.js';
 import { withoutUndefined } from './objects.js';
+import { formatSpan } from './duration.js';
 import { onTarget, rowKey, type KeepEvent, type KeepRowStatus } from './keep-rules.js';
 
 interface AlertRules {
@@ -280,12 +281,7 @@ function noticeOf(
   };
   if (alert === 'started')
     return { ...head, text: `hedge keep alert — ${subject} — ${message}`, ...(trigger && { trigger }) };
-  const seconds = Math.max(0, Math.round((nowMs - Date.parse(since)) / 1000));
-  const held =
-    seconds < 60
-      ? `${seconds}s`
-      : seconds < 3600
-        ? `${Math.floor(seconds / 60)}m ${seconds % 60}s`
-        : `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
-  return { ...head, duration_s: seconds, text: `hedge keep recovered — ${subject} (held ${held})` };
+  const heldMs = Math.max(0, nowMs - Date.parse(since));
+  const text = `hedge keep recovered — ${subject} (held ${formatSpan(heldMs)})`;
+  return { ...head, duration_s: Math.round(heldMs / 1000), text };
 }

@@ -1,6 +1,6 @@
-// Durations as a person types them: `30m`, `6h`, `1d`, `1d12h`, `2w`; and a point in time as `--since`/`--until`
-// take it, read one way by every command: a date (midnight UTC), an ISO time (UTC when no zone is given), or a time
-// ago whose calendar months are `mo`, as `m` is minutes.
+// Durations as a person types them: `30m`, `6h`, `1d`, `1d12h`, `2w`, and as hedge shows them (`formatSpan`, the one
+// duration text); and a point in time as `--since`/`--until` take it, read one way by every command: a date (midnight
+// UTC), an ISO time (UTC when no zone is given), or a time ago whose calendar months are `mo`, as `m` is minutes.
 import { notAllowed } from './input.js';
 import { utcDay } from './utc-text.js';
 import { DAY_MS } from './vocabulary.js';
@@ -26,6 +26,20 @@ export function parseDuration(raw: string, name: string, units = 'mhdw', maxMs =
     throw notAllowed(name, raw, `${allowed}, more than 0${maxMs === MAX_DURATION_MS ? ' and at most 366d' : ''}`);
   return { ms: Math.round(ms), text: value };
 }
+
+/** `12 ms`, `0.5 s`, `45 s`, `10 min 1 s`, `2 h 5 min`, `3 days 4 h`: two units at most, a last one of 0 left out. */
+export function formatSpan(ms: number) {
+  if (ms < 1000) return ms < 100 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 120) return units(minutes, 'min', seconds % 60, 's');
+  const hours = Math.floor(minutes / 60);
+  return hours < 48 ? units(hours, 'h', minutes % 60, 'min') : units(Math.floor(hours / 24), 'days', hours % 24, 'h');
+}
+
+const units = (whole: number, unit: string, rest: number, restUnit: string) =>
+  `${whole} ${unit}${rest ? ` ${rest} ${restUnit}` : ''}`;
 
 /** A date, or a date and a time with its zone or none. */
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/i;

@@ -2,6 +2,7 @@
 // the stamp on our own first send of a write, and past stamps in its data as a bound from below only).
 
 import { withoutUndefined, type JsonObject } from './objects.js';
+import { formatSpan } from './duration.js';
 
 type ClockSource = 'date' | 'stamps';
 
@@ -146,14 +147,4 @@ export function describeServerClock(reading: ClockReading) {
   const middle = (low + high) / 2;
   const around = Math.abs(middle) < 1000 ? "within a second of this machine's" : relation(middle);
   return `${around}, give or take ${formatSpan((high - low) / 2)} (${learned}${header && `; ${header}`})`;
-}
-
-/** `12 ms`, `0.5 s`, `45 s`, `10 min 1 s`, `2 h 5 min`. */
-export function formatSpan(ms: number) {
-  if (ms < 1000) return ms < 100 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 120) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 120) return `${minutes} min${seconds % 60 ? ` ${seconds % 60} s` : ''}`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }

@@ -72,6 +72,7 @@ it('stepAlerts: two rows refused for ten cycles: two alerts, then two recovered 
   ]);
   expect(notices[2]).toMatchObject({ duration_s: 720 });
   expect(notices[0].text).toContain('USDTNGN buy: refused');
+  expect(notices[2].text).toBe('hedge keep recovered — USDTNGN buy: refused (held 12 min)');
   expect(state.active.size).toBe(0);
 });
 

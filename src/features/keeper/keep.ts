@@ -26,7 +26,7 @@ import {
   type KeeperService,
   type KeeperServiceOptions,
 } from './keeper-service.js';
-import type { JsonObject } from '../../core/objects.js';
+import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 import type { JournalEntry } from '../../platform/journal/index.js';
 import type { PlanStep } from '../../core/plan.js';
 import { identityOf, ownRowTest, sameAccount, sentBy, type Identity } from '../write/row-trust.js';
@@ -73,12 +73,10 @@ export const MAX_INTERVAL_MS = 86_400_000;
 /** The keeper's target, re-read each cycle. */
 export type MovingTarget = (ports: WritePorts) => Promise<KeepRow[]>;
 
-/** The keeper's options, its service parts' (keeper-service.ts: --alert-cmd, --alert-url, --alert-headroom, --metrics) among them. */
-interface KeepOptions extends KeeperServiceOptions {
+/** The keeper's options: its decisions' settings (keeper-decide.ts) and its service parts' (keeper-service.ts: --alert-cmd,
+ * --alert-url, --alert-headroom, --metrics). */
+interface KeepOptions extends KeeperServiceOptions, KeeperSettings {
   once: boolean;
-  converge: boolean;
-  /** `--adopt REF|ID`: hedges on a row's side under another reference (or none) made the row's. */
-  adopt?: readonly string[];
   /** `keep --exposures`: the target is recomputed before every cycle (due dates pass, buckets change, the price moves) instead of read from a target file; see features/exposures/exposures.ts. */
   movingTarget?: MovingTarget;
 }
@@ -137,7 +135,7 @@ export async function runKeep(
         phase: 'requested',
         message: `${signal}: stopping after the steps in flight (a second ${signal} interrupts them)`,
       });
-    const io = keeperIo(stepContext, { ...options, identity }, { event, noteError: errors.noteError });
+    const io = keeperIo(stepContext, { ...options, identity }, { event, ...errors });
     const cycles = keeperCycles(options, clock, io);
     const once = options.once || dryRun;
 
@@ -161,7 +159,7 @@ export async function runKeep(
 
       const parts = { ...options, once, clock, signals, cycles, io, event, ...errors, reporter, keeperLock };
       const reread = moving ? () => moving(stepContext()) : readRows;
-      await runCycles({ ...options, once, clock }, signals, async (number, startedAt) => {
+      await runCycles(parts, signals, async (number, startedAt) => {
         // The exposures are read again every cycle, so a SIGHUP needs nothing more there.
         if (moving || signals.reload) rows = await nextTarget(rows, parts, reread);
         await reportedCycle(parts, rows, number, startedAt);
@@ -196,8 +194,7 @@ function errorEvents(event: Emit, errorFields: (error: unknown) => JsonObject) {
         event: 'error',
         ...fields,
         ...described,
-        ...(fields.message !== undefined && { message: fields.message }),
-        ...(fields.journal_id !== undefined && { journal_id: fields.journal_id }),
+        ...withoutUndefined({ message: fields.message, journal_id: fields.journal_id }),
         error: { code: described.code, message: described.message },
       });
     },

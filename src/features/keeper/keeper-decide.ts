@@ -18,14 +18,9 @@ import { bodyOf, isUnresolved, recordedUsd, type Holder, type JournalEntry } fro
 import type { RollOutcome } from '../trade/roll.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { utcIso, utcMinute } from '../../core/utc-text.js';
+import { formatSpan } from '../../core/duration.js';
 import { formatUsd, plural } from '../../core/number-format.js';
-import {
-  ASSUMED_SKEW_MS,
-  describeServerClock,
-  formatSpan,
-  type ClockReading,
-  type ServerTime,
-} from '../../core/server-clock.js';
+import { ASSUMED_SKEW_MS, describeServerClock, type ClockReading, type ServerTime } from '../../core/server-clock.js';
 import {
   changeVerdict,
   closedEarly,

@@ -21,7 +21,7 @@ import { utcIso } from '../../core/utc-text.js';
 import { HeldError, UsageError } from '../../core/errors.js';
 import { isMarketName, parseUsdAmount } from '../../core/input.js';
 import { identityOf, type Identity } from '../write/row-trust.js';
-import type { JsonObject } from '../../core/objects.js';
+import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 import { isAlive, newSession } from '../../core/files/file-lock.js';
 import { configDir } from '../../platform/config/credentials.js';
 import { ensureDir, isTeamJournal } from '../../platform/journal/index.js';
@@ -293,12 +293,11 @@ export async function holdKeeperLock(
 /** `9464`, `:9464`, `127.0.0.1:9464`, `0.0.0.0:9464`, `[::1]:9464`; port 0 takes any free port. */
 export function parseMetricsAddress(raw: string) {
   const text = raw.trim();
-  const refuse = () =>
-    new UsageError(
+  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]*):)?(\d{1,5})$/.exec(text);
+  if (!match || Number(match[2]) > 65_535)
+    throw new UsageError(
       `--metrics: ${JSON.stringify(safeText(text))} is not allowed; expected PORT or HOST:PORT (e.g. 9464, 127.0.0.1:9464, [::1]:9464), port 0 to 65535.`,
     );
-  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]*):)?(\d{1,5})$/.exec(text);
-  if (!match || Number(match[2]) > 65_535) throw refuse();
   return { host: match[1]?.replace(/^\[|\]$/g, '') || '127.0.0.1', port: Number(match[2]) };
 }
 
@@ -412,7 +411,7 @@ export async function startKeeperService(
           event: 'alert',
           alert: notice.alert,
           cause: notice.cause,
-          ...(notice.market !== undefined && { market: notice.market, side: notice.side }),
+          ...withoutUndefined({ market: notice.market, side: notice.side }),
           message: notice.text,
           since: notice.since,
           ...(options.dryRun && hooks.length && { would_send: hooks }),
@@ -546,19 +545,14 @@ export function alertPayload(notice: AlertNotice) {
     {
       ...trigger,
       at: notice.at,
-      event:
-        notice.alert === 'recovered'
-          ? 'recovered'
-          : typeof notice.trigger?.event === 'string'
-            ? notice.trigger.event
-            : 'alert',
+      event: notice.alert === 'recovered' ? 'recovered' : typeof trigger.event === 'string' ? trigger.event : 'alert',
       alert: notice.alert,
       cause: notice.cause,
       key: notice.key,
-      ...(notice.market !== undefined && { market: notice.market, side: notice.side }),
+      ...withoutUndefined({ market: notice.market, side: notice.side }),
       message: typeof trigger.message === 'string' ? trigger.message : notice.message,
       since: notice.since,
-      ...(notice.duration_s !== undefined && { duration_s: notice.duration_s }),
+      ...withoutUndefined({ duration_s: notice.duration_s }),
       text: notice.text,
     },
     slackText,

@@ -46,7 +46,7 @@ import {
   type SideAfter,
 } from '../../platform/journal/index.js';
 import { readSideInStep, sameSide, sideAfterOf } from '../book/side-book.js';
-import { HOUR_MS, type Side } from '../../core/vocabulary.js';
+import type { Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 import type { Trade } from '../../platform/runtime/context.js';
@@ -61,6 +61,7 @@ import {
 
 export type { Approval } from './confirm.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
+import { formatSpan } from '../../core/duration.js';
 import { actionAge } from '../../core/server-clock.js';
 import { cents } from '../../core/money.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
@@ -494,7 +495,7 @@ async function refuseRecentRepeat({ ports, journal, match, own, action, checked 
   throw new RepeatedActionError(
     flat
       ? `The ${safeText(which)} is already flat: the same close closed it at ${utcClock(ended)} UTC (journal ${recent.id}${hedge}); nothing was sent.`
-      : `The same ${safeText(recent.command)} (journal ${recent.id}, ${safeText(recent.outcome)} at ${utcClock(ended)} UTC${hedge}) ended ${describeAge(ports.clock.now() - endedAt(recent))} ago${unchanged ? ' and the side still shows exactly what it left' : ''}; this run sent nothing, so a re-run of a finished command does not act twice.`,
+      : `The same ${safeText(recent.command)} (journal ${recent.id}, ${safeText(recent.outcome)} at ${utcClock(ended)} UTC${hedge}) ended ${formatSpan(ports.clock.now() - endedAt(recent))} ago${unchanged ? ' and the side still shows exactly what it left' : ''}; this run sent nothing, so a re-run of a finished command does not act twice.`,
     {
       details: {
         journal_id: recent.id,
@@ -565,7 +566,7 @@ async function reconcileEarlier<S>(run: WriteRun<S>, entry: JournalEntry, finish
       elapsedMs: begunAt && performance.now() - begunAt,
     },
   );
-  const begun = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${utcClock(entry.created_at)} UTC, ${age === undefined ? UNTOLD_AGE[clock] : `${describeAge(age)} ago by the ${clock} clock`})`;
+  const begun = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${utcClock(entry.created_at)} UTC, ${age === undefined ? UNTOLD_AGE[clock] : `${formatSpan(age)} ago by the ${clock} clock`})`;
   // A close shows only as the side's absence, which another change of the side since could explain as well.
   if (found.verdict === 'landed' && found.answer !== undefined && (entry.command !== 'close' || !others.length)) {
     if (!finished)
@@ -595,7 +596,7 @@ async function reconcileEarlier<S>(run: WriteRun<S>, entry: JournalEntry, finish
     );
   if (age !== undefined && age < lifetime)
     return void ports.log(
-      `Resuming ${entry.id}: the key is ${describeAge(age)} old by the ${clock} clock, within its lifetime; the server answers a repeated key with the original result.`,
+      `Resuming ${entry.id}: the key is ${formatSpan(age)} old by the ${clock} clock, within its lifetime; the server answers a repeated key with the original result.`,
     );
   const one = others.length === 1;
   const since = others.length
@@ -604,7 +605,7 @@ async function reconcileEarlier<S>(run: WriteRun<S>, entry: JournalEntry, finish
         .map((other) => `${safeText(other.command)} ${other.id}`)
         .join(', ')}), so the side's notional proves nothing.`
     : '';
-  const question = `${begun} ${age === undefined ? 'may be' : 'is'} past the key lifetime of ${describeAge(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone. The book cannot tell whether it landed: ${found.evidence}.${since}`;
+  const question = `${begun} ${age === undefined ? 'may be' : 'is'} past the key lifetime of ${formatSpan(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone. The book cannot tell whether it landed: ${found.evidence}.${since}`;
   if (options.resendUnproven)
     return say(
       ports,
@@ -1005,13 +1006,6 @@ const UNTOLD_AGE = {
   local:
     "its age cannot be told: this machine's clock puts its start in the future, and the server's answers do not tell the server's",
 };
-
-function describeAge(ms: number) {
-  const hours = ms / HOUR_MS;
-  if (hours >= 48) return `${Math.floor(hours / 24)} days`;
-  if (hours >= 1) return `${Math.round(hours)} h`;
-  return ms < 60_000 ? 'under a minute' : `${Math.round(ms / 60_000)} min`;
-}
 
 /** A request's extra headers (`hedge api -H`) as a dry run shows them and the journal records them: scrubbed of secrets. */
 function shownHeaders(headers: ApiRequest['headers'] = {}) {

@@ -184,7 +184,7 @@ export function drawLoadedTable(input: TableInput) {
       lines.push(...table.toString().split('\n'));
     }
   };
-  const sections = [...(input.sections ?? [])].sort((a, b) => a.before - b.before);
+  const sections = (input.sections ?? []).toSorted((a, b) => a.before - b.before);
   const sectionsUpTo = (index: number) => {
     while (sections.length && sections[0].before <= index) lines.push(truncateEnd(sections.shift()!.line, input.width));
   };
