@@ -157,7 +157,7 @@ export function openJournal(options: OpenJournalOptions) {
         // The line is in the page cache, so the rotation carries it; the rotation syncs what it writes.
         if (fstatSync(appendFd).size > rotateBytes)
           rotate(file, after, {
-            keepResolved: keepResolved,
+            keepResolved,
             keepBytes: Math.floor(rotateBytes / 2),
             today: utcDay(now()),
           });
