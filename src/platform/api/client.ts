@@ -243,7 +243,8 @@ export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
         );
         wire = { ...wire, pageSizeParam: (candidate = stated.name) };
       }
-      if (ended !== 'page' || items.length >= Math.min(limit ?? 0, reading.total ?? Infinity)) break;
+      // The walk itself ends after a last page.
+      if (items.length >= Math.min(limit ?? 0, reading.total ?? Infinity)) break;
     }
     let more = reading.more === true || items.length < (reading.total ?? 0);
     if (shown !== undefined && items.length > shown) {
@@ -441,7 +442,6 @@ export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
           more: reading.more,
           mayBeCut: () => mayBeCut(path, {}, asked, reading, next),
         };
-        if (next !== 'page') return;
       }
     },
 

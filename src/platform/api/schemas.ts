@@ -134,6 +134,5 @@ export type Hedge = z.infer<typeof hedgeSchema>;
 export type OpenedHedge = z.infer<typeof openedHedgeSchema>;
 export type SubmittedAction = z.infer<typeof submittedActionSchema>;
 export type Position = z.infer<typeof positionSchema>;
-export type Account = z.infer<typeof accountSchema>;
 
 export type HistoryRecord = z.infer<typeof historyRecordSchema>;

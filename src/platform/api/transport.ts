@@ -113,7 +113,7 @@ const TLS_TRUST_CODES =
 
 /** The refusal of a live key while NODE_TLS_REJECT_UNAUTHORIZED=0 is set (hedge verifies TLS anyway; a profile line
  * that turns checks off for every program is not to be carried past with real money). */
-export const TLS_CHECKS_OFF =
+const TLS_CHECKS_OFF =
   "Refusing to send a live key with NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment (it turns TLS certificate checks off for Node programs): unset NODE_TLS_REJECT_UNAUTHORIZED, and point HEDGE_CA_FILE at a proxy's CA if you need one; nothing was sent.";
 
 /** What `make` made for this key, made on the first ask (keys compared as JSON). */

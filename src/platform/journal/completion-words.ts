@@ -18,7 +18,7 @@ const MAX_BYTES = 64 * 1024;
  * list an older hedge kept for every account. */
 const WORDS = z.record(z.string(), z.array(z.string()));
 
-export type CompletionWords = { markets: string[]; hedges: string[] } & Record<string, string[]>;
+type CompletionWords = { markets: string[]; hedges: string[] } & Record<string, string[]>;
 
 /** The account whose ids they are, as the keys name it: the demo's, or a saved profile's. */
 export const accountKey = (scope: { demo: true } | { profile: string }) =>

@@ -157,7 +157,7 @@ export function openJournal(options: OpenJournalOptions) {
         // The line is in the page cache, so the rotation carries it; the rotation syncs what it writes.
         if (fstatSync(appendFd).size > rotateBytes)
           rotate(file, after, {
-            keepResolved: keepResolved,
+            keepResolved,
             keepBytes: Math.floor(rotateBytes / 2),
             today: utcDay(now()),
           });
@@ -625,11 +625,7 @@ export function readHeartbeatFile(path: string, skipped?: (problem: string) => v
   refuseUntrustedFolder(dirname(path));
   let text;
   try {
-    text = readRegularFileSync(path, {
-      maxBytes: HEARTBEAT_BOUNDS.maxBytes,
-      noFollow: true,
-      guard: 'trusted',
-    }).toString('utf8');
+    text = readRegularFileSync(path, { ...JOURNAL_FILE, maxBytes: HEARTBEAT_BOUNDS.maxBytes }).toString('utf8');
   } catch (error) {
     if (error instanceof ReadRefused && (error.kind === 'not-yours' || error.kind === 'open-to-others'))
       throw new UsageError(`Cannot use the keeper heartbeat ${path}: ${describeReadError(error)}.`);

@@ -265,9 +265,9 @@ export function postgresSessions(options: TeamJournalOptions) {
     <R extends pg.QueryResultRow>(text: string, values?: unknown[], doing?: string) =>
       run<R>(client, { text, values }, doing);
 
-  /** A statement on the data session (run's terms). */
+  /** A statement on the data session (run's terms): its rows. */
   async function query<R extends pg.QueryResultRow>(statement: Query, doing?: string) {
-    return run<R>(await data(), statement, doing);
+    return (await run<R>(await data(), statement, doing)).rows;
   }
 
   /** `SELECT <call>(hashtextextended('hedge:<scope>', 0)) AS ok` on the lock session. */
@@ -322,8 +322,7 @@ export function postgresSessions(options: TeamJournalOptions) {
 
   /** Who holds the scope: its row, live only while its advisory lock is granted. Takes nothing. */
   async function holderOf(scope: HoldScope) {
-    return (await query<Holder>({ text: HOLDER_SQL, values: [scopeText(scope)] }, 'asking who holds an action'))
-      .rows[0];
+    return (await query<Holder>({ text: HOLDER_SQL, values: [scopeText(scope)] }, 'asking who holds an action'))[0];
   }
 
   /** A failure of the store as the operator reads it: the store (redacted), what went wrong, what to do. */

@@ -131,7 +131,7 @@ export function openPostgresJournal(options: TeamJournalOptions) {
     keeperHeartbeats: {
       write: async (scope: string, body: object) => {
         refuseKeyShaped(body, 'write a keeper heartbeat');
-        const { rows } = await locker.query<{ revision: string }>(
+        const rows = await locker.query<{ revision: string }>(
           {
             text: WRITE_HEARTBEAT_SQL,
             values: [scope, JSON.stringify(body)],
@@ -142,12 +142,10 @@ export function openPostgresJournal(options: TeamJournalOptions) {
         return { revision: Number(rows[0].revision) };
       },
       read: async (scope: string) => {
-        const [row] = (
-          await locker.query<{ body: string; revision: string; age_ms: number }>(
-            { text: READ_HEARTBEAT_SQL, values: [scope] },
-            "reading the keeper's heartbeat",
-          )
-        ).rows;
+        const [row] = await locker.query<{ body: string; revision: string; age_ms: number }>(
+          { text: READ_HEARTBEAT_SQL, values: [scope] },
+          "reading the keeper's heartbeat",
+        );
         const body = row && readRow(row.body, ANY_ROW, HEARTBEAT_BOUNDS);
         if (!body || typeof body === 'string') return;
         return { body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
@@ -218,12 +216,10 @@ export type PostgresJournal = ReturnType<typeof openPostgresJournal>;
 function postgresAcctRecords(locker: PostgresSessions) {
   return {
     async read(store: string, maxBytes: number) {
-      const [row] = (
-        await locker.query<{ head: string | null; bytes: string; lines: string | null }>(
-          { text: ACCT_READ_SQL, values: [store, maxBytes] },
-          'reading the accounting records',
-        )
-      ).rows;
+      const [row] = await locker.query<{ head: string | null; bytes: string; lines: string | null }>(
+        { text: ACCT_READ_SQL, values: [store, maxBytes] },
+        'reading the accounting records',
+      );
       return { head: row.head ?? undefined, bytes: Number(row.bytes), lines: row.lines ?? undefined };
     },
     /** `lines` after the `count` records read, and the head past them, in one transaction: all or none. */
@@ -283,10 +279,10 @@ function postgresRecords(
       let seq;
       try {
         // A sealed row's seq is taken first: the seal covers it.
-        const taken = seal ? (await sessions.query<{ seq: string }>({ text: NEXT_SEQ_SQL })).rows[0].seq : null;
+        const taken = seal ? (await sessions.query<{ seq: string }>({ text: NEXT_SEQ_SQL }))[0].seq : null;
         if (seal) entry = { ...entry, seal: seal({ ...entry, seq: Number(taken) }) };
         const values = insertValues(entry, 'store', 1, taken, [scope, pid, host, session, since, backendPid]);
-        seq = (await sessions.query<{ seq: string | null }>({ text: INSERT_SQL, values })).rows[0]?.seq;
+        seq = (await sessions.query<{ seq: string | null }>({ text: INSERT_SQL, values }))[0]?.seq;
       } catch (error) {
         await sessions.dropNew(scope).catch(() => undefined);
         throw sessions.storeError(error, 'recording the action');
@@ -303,7 +299,7 @@ function postgresRecords(
         id,
         patch,
         async () =>
-          entries((await sessions.query<StoredRow>({ text: CHANGE_SQL, values }, 'recording what happened')).rows)[0],
+          entries(await sessions.query<StoredRow>({ text: CHANGE_SQL, values }, 'recording what happened'))[0],
       );
     },
 
@@ -325,7 +321,7 @@ function postgresRecords(
         filter.idempotencyKey,
         filter.idSuffix,
       ];
-      return entries((await sessions.query<StoredRow>({ text: READ_SQL, values }, 'reading the journal')).rows);
+      return entries(await sessions.query<StoredRow>({ text: READ_SQL, values }, 'reading the journal'));
     },
   };
 }
