@@ -63,7 +63,7 @@ describe('a server that never answers', () => {
             result,
             5,
             new URL(sim.sandbox.baseUrl).host,
-            '0.5s',
+            '0.5 s',
             `after ${DEFAULT_RETRY_POLICY.maxAttempts} attempts`,
           );
           expect(attempts).toHaveLength(DEFAULT_RETRY_POLICY.maxAttempts);
