@@ -184,7 +184,7 @@ it('renderWatchScreen: lists the alerts that hold, with the time each fired; ser
   ];
   expect(screen(state, 0).slice(-2)).toEqual([
     'ALERT 09:00:00 net P&L -600.00 USD is at or below -500.00 USD',
-    'ALERT 09:00:00 USD\\x1b[2JNGN buy (hdg_x) matures in 01:00:00 (--alert-maturity 6h)',
+    'ALERT 09:00:00 USD\\x1b[2JNGN buy (hdg_x) matures in 60 min (--alert-maturity 6h)',
   ]);
 });
 

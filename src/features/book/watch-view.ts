@@ -107,7 +107,7 @@ export function describeAlert(alert: Alert, now: number) {
   const what = [alert.market, alert.side].filter((part) => part !== undefined).join(' ') || 'a hedge';
   const left = Date.parse(alert.maturityAt) - now;
   return safeText(
-    `${what}${alert.hedgeId === undefined ? '' : ` (${alert.hedgeId})`} ${left > 0 ? `matures in ${formatCountdown(left)}` : 'has reached maturity'} (--alert-maturity ${alert.within})`,
+    `${what}${alert.hedgeId === undefined ? '' : ` (${alert.hedgeId})`} ${left > 0 ? `matures in ${formatSpan(left)}` : 'has reached maturity'} (--alert-maturity ${alert.within})`,
   );
 }
 
