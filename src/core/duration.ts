@@ -27,9 +27,11 @@ export function parseDuration(raw: string, name: string, units = 'mhdw', maxMs =
   return { ms: Math.round(ms), text: value };
 }
 
-/** `12 ms`, `0.5 s`, `45 s`, `10 min 1 s`, `2 h 5 min`, `3 days 4 h`: two units at most, a last one of 0 left out. */
+/** `12 ms`, `0.5 s`, `1.5 s`, `45 s`, `10 min 1 s`, `2 h 5 min`, `3 days 4 h`: two units at most, a last one of 0 left
+ * out; under 10 s a tenth of a second is kept, so that a configured 1.5 s is not said as 2 s. */
 export function formatSpan(ms: number) {
-  if (ms < 1000) return ms < 100 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 100) return `${Math.round(ms)} ms`;
+  if (ms < 9950) return `${Number((ms / 1000).toFixed(1))} s`;
   const seconds = Math.round(ms / 1000);
   if (seconds < 120) return `${seconds} s`;
   const minutes = Math.floor(seconds / 60);

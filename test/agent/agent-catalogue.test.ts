@@ -103,7 +103,7 @@ it('safety tiers: a test key with --allow-live still writes at once, without a t
   const entry = catalogueEntry(tool('open'), 'token', 120);
   expect(entry).toMatchObject({ name: 'open', command: 'hedge open', tier: 'write', offered: true });
   expect(entry.description).toContain(
-    'only a second call with the same arguments and that token, within 120 s, sends it',
+    'only a second call with the same arguments and that token, within 2 min, sends it',
   );
   // Not offered where no key lets it write: test/agent/tools.test.ts.
 });
@@ -190,7 +190,7 @@ it('confirmation tokens: expires when its time is up (not a millisecond later), 
   expect(() => tokens.redeem(early.token, 'close', buy)).not.toThrow();
   advance(1);
   expect(refusal(() => tokens.redeem(late.token, 'close', sell))).toBe(
-    'confirmation_token: this token has expired (a token lasts 120 s); nothing was sent. Call close without confirmation_token for a new preview and token.',
+    'confirmation_token: this token has expired (a token lasts 2 min); nothing was sent. Call close without confirmation_token for a new preview and token.',
   );
   expect(refusal(() => tokens.redeem(late.token, 'close', sell))).toMatch(/this token has expired;/);
 });

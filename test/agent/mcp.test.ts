@@ -246,7 +246,7 @@ it('hedge mcp on a live key: an expired token sends nothing (HEDGE_MCP_TOKEN_TTL
       code: 'usage',
       argument: 'confirmation_token',
       message: expect.stringMatching(
-        /^confirmation_token: this token has expired \(a token lasts 0 s\); nothing was sent\./,
+        /^confirmation_token: this token has expired \(a token lasts 0 ms\); nothing was sent\./,
       ),
     },
     exit_code: 2,

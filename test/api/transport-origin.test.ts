@@ -289,13 +289,15 @@ describe('errors and retries', () => {
     await client.getAccount();
     await client.getHedge('hdg_nope').catch(() => undefined);
     // Durations and request ids vary; everything else is exact.
-    expect(log.map((line) => line.replace(/ \d+ ms /, ' N ms ').replace(/req_[0-9a-f]{16}/, 'req_ID'))).toEqual([
+    expect(
+      log.map((line) => line.replace(/ (\d+ ms|\d+\.\d s|\d+ s) /, ' TIME ').replace(/req_[0-9a-f]{16}/, 'req_ID')),
+    ).toEqual([
       '→ GET /markets attempt 1',
-      '← 200 GET /markets N ms attempt 1 request-id=req_ID',
+      '← 200 GET /markets TIME attempt 1 request-id=req_ID',
       '→ GET /account attempt 1',
-      '← 200 GET /account N ms attempt 1 request-id=req_ID',
+      '← 200 GET /account TIME attempt 1 request-id=req_ID',
       '→ GET /hedges/hdg_nope attempt 1',
-      '← 404 GET /hedges/hdg_nope N ms attempt 1 request-id=req_ID',
+      '← 404 GET /hedges/hdg_nope TIME attempt 1 request-id=req_ID',
     ]);
     expect(log.join('\n')).not.toContain(sandbox.apiKey);
   });

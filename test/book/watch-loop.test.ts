@@ -92,7 +92,7 @@ it.each([
     expect(await h.watch({ watch: seconds })).toBe(0);
     expect(calls).toEqual(expected);
     expect(h.records()).toEqual(expected.map((ms) => ({ time: at(ms + answerMs), data: [position()] })));
-    expect(h.stderr()).toContain('Watch ended: --timeout 7s reached.');
+    expect(h.stderr()).toContain('Watch ended: --timeout (7 s) reached.');
   },
 );
 
@@ -310,7 +310,7 @@ it('--watch on a terminal: redraws in place: each frame erases exactly the lines
   expect(erased).toEqual(lineCounts);
   expect(new Set(lineCounts.slice(1)).size).toBe(1);
   const last = frames.at(-1)!;
-  expect(last).toContain('Positions · every 2s · last good refresh 09:00:02 · * changed · Ctrl-C to stop');
+  expect(last).toContain('Positions · every 2 s · last good refresh 09:00:02 · * changed · Ctrl-C to stop');
   // The columns and priorities of `hedge positions` (at 80 columns: side, reference,
   // notional, entry (— where the line has none), mark, net P&L, time left (to the hour, where net margin takes the
   // room of its seconds), then the side's P&L trend; then net margin, the first amount of the rest); the other

@@ -79,7 +79,7 @@ function positionsModel(mark: number, pnl: number): WatchModel {
 it('renderWatchScreen: marks the values that changed since the previous refresh with `*` without colour, and only those: not a move below the shown precision, nor a value that did not change; its trend stays level', () => {
   const state = watching(2000, positionsModel(1530, 10), positionsModel(1531, 10));
   expect(screen(state, 2000)).toEqual([
-    'Positions · every 2s · last good refresh 09:00:02 · * changed · Ctrl-C to stop',
+    'Positions · every 2 s · last good refresh 09:00:02 · * changed · Ctrl-C to stop',
     // Only the mark changed: only its column makes room for the `*` (the others' values stay as they are).
     'Market   Side   Notional       Mark  Net P&L  Carry   Matures in  Mark trend',
     '───────  ────  ─────────  ─────────  ───────  ─────  ───────────  ──────────',
@@ -161,7 +161,7 @@ it('renderWatchScreen: says stale since when, why and when the next try is, over
   const lines = screen(state, 4000);
   expect(lines[0]).toContain('last good refresh 09:00:00');
   expect(lines[3]).toMatch(/^USDTNGN/);
-  expect(lines[lines.length - 1]).toBe('STALE since 09:00:02 (service_unavailable: HTTP 503) · next try in 3s');
+  expect(lines[lines.length - 1]).toBe('STALE since 09:00:02 (service_unavailable: HTTP 503) · next try in 3 s');
 });
 
 it('renderWatchScreen: lists the alerts that hold, with the time each fired; server text is made harmless', () => {
@@ -184,7 +184,7 @@ it('renderWatchScreen: lists the alerts that hold, with the time each fired; ser
   ];
   expect(screen(state, 0).slice(-2)).toEqual([
     'ALERT 09:00:00 net P&L -600.00 USD is at or below -500.00 USD',
-    'ALERT 09:00:00 USD\\x1b[2JNGN buy (hdg_x) matures in 01:00:00 (--alert-maturity 6h)',
+    'ALERT 09:00:00 USD\\x1b[2JNGN buy (hdg_x) matures in 60 min (--alert-maturity 6h)',
   ]);
 });
 

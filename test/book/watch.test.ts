@@ -74,7 +74,7 @@ it('hedge positions --watch (NDJSON): an authentication error ends the watch wit
   expect(sim.requests()).toHaveLength(1);
 
   const result = ok(await sim.hedge('positions --watch 1 --timeout 1'));
-  expect(result.stderr).toContain('Watch ended: --timeout 1s reached.');
+  expect(result.stderr).toContain('Watch ended: --timeout (1 s) reached.');
   // How many reads fit in a second is the machine's business (the unit test steps a fake clock
   // through the cadence); whatever came is whole records, never more than the server answered.
   const lines = records(result.stdout);

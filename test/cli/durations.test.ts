@@ -33,13 +33,30 @@ it('one duration grammar: a journal reaches back further than a year', () => {
 
 it('one duration text: a span in two units at most, the larger first, a last unit of 0 left out', () => {
   const [S, MIN] = [1000, 60_000];
-  const spans = [12, 99.6, 500, 960, 45 * S, 119.4 * S, 2 * MIN, 10 * MIN + S, 119 * MIN + 59 * S, 2 * HOUR];
+  const spans = [
+    12,
+    99.6,
+    500,
+    960,
+    1.5 * S,
+    1.25 * S,
+    9.96 * S,
+    45 * S,
+    119.4 * S,
+    2 * MIN,
+    10 * MIN + S,
+    119 * MIN + 59 * S,
+    2 * HOUR,
+  ];
   const more = [2 * HOUR + 5 * MIN + 20 * S, 33 * HOUR, 47 * HOUR + 59 * MIN, 48 * HOUR, 76 * HOUR + 30 * MIN];
   expect([...spans, ...more].map(formatSpan)).toEqual([
     '12 ms',
     '100 ms',
     '0.5 s',
-    '1.0 s',
+    '1 s',
+    '1.5 s',
+    '1.3 s',
+    '10 s',
     '45 s',
     '119 s',
     '2 min',

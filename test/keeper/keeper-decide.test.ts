@@ -303,7 +303,7 @@ const DECIDE = [
     again: 1,
     side: unlisted,
     state: remembered({ settlingSince: NOW - 11 * MINUTE }),
-    said: [/^error: The sell side of USDTNGN has been settling for 660 s \(server time\)/],
+    said: [/^error: The sell side of USDTNGN has been settling for 11 min \(server time\)/],
     status: { current_unknown: true },
   },
   {
@@ -343,7 +343,7 @@ const DECIDE = [
   {
     name: '…past 10 min after it landed: cannot tell',
     state: reopened(NOW - 11 * MINUTE),
-    said: [/^error: this keeper's own re-open \(2,000.00 USD\) is not in every view yet 660 s after it landed/],
+    said: [/^error: this keeper's own re-open \(2,000.00 USD\) is not in every view yet 11 min after it landed/],
     status: { current_unknown: true },
     expecting: true,
   },

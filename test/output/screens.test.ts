@@ -231,7 +231,7 @@ describe.each([80, 60])('at %i columns', (cols) => {
       ]);
       // Each part of the title whole on a line (a narrow title wraps between them), none cut.
       const title = lines.slice(0, 2);
-      for (const part of [/every 2s/, /last good refresh \d\d:\d\d:\d\d/, /\* changed/, /Ctrl-C to stop/])
+      for (const part of [/every 2 s/, /last good refresh \d\d:\d\d:\d\d/, /\* changed/, /Ctrl-C to stop/])
         expect(
           title.some((line) => part.test(line)),
           `${part}\n${lines.join('\n')}`,

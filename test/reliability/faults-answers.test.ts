@@ -29,7 +29,7 @@ describe('a server that never answers', () => {
         observation.timings = `process ran ${result.durationMs} ms`;
         observation.observed = `exit ${result.code}: "${errorLine(result.stderr)}"`;
         exits(result, 5, new URL(sim.sandbox.baseUrl).host);
-        expect(result.stderr).toMatch(/\b2s\b|--timeout 2\b/);
+        expect(result.stderr).toMatch(/\b2 s\b|--timeout 2\b/);
         expect(result.stderr).not.toMatch(STACK_FRAME);
         expect(result.stdout).toBe('');
         // The deadline ended the one attempt (no retry after it); how much longer the process took
@@ -63,7 +63,7 @@ describe('a server that never answers', () => {
             result,
             5,
             new URL(sim.sandbox.baseUrl).host,
-            '0.5s',
+            '0.5 s',
             `after ${DEFAULT_RETRY_POLICY.maxAttempts} attempts`,
           );
           expect(attempts).toHaveLength(DEFAULT_RETRY_POLICY.maxAttempts);

@@ -94,13 +94,13 @@ describe.concurrent('a write whose answer never comes, then resumed with --idemp
         sim.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges/add' } });
         const args = 'add USDTNGN buy 250';
         // Only --request-timeout bounds the run: every attempt ends the same way, so the one message
-        // is "no answer within 0.5s … after 5 attempts". (With a --timeout as well, the budget could
+        // is "no answer within 0.5 s … after 5 attempts". (With a --timeout as well, the budget could
         // run out before a retry instead, a second legitimate message, depending on the machine.)
         const first = async () => {
           const stalled = await sim.hedge(`${args} --request-timeout 0.5`);
           expect(sim.requests('POST', '/hedges/add')).toHaveLength(DEFAULT_RETRY_POLICY.maxAttempts);
           expect(stalled.stderr).toContain(new URL(sim.sandbox.baseUrl).host);
-          expect(stalled.stderr).toMatch(/within 0\.5s/);
+          expect(stalled.stderr).toMatch(/within 0\.5 s/);
           expect(stalled.stderr).toMatch(new RegExp(`after ${DEFAULT_RETRY_POLICY.maxAttempts} attempts`));
           return stalled;
         };

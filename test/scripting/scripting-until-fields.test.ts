@@ -117,7 +117,9 @@ it('--until: history --until yesterday, banana or a misspelt field, report --unt
     124,
   );
   expect(result.stdout).toBe('');
-  expect(result.stderr).toMatch(/^hedge: --until "length\(@\) > `0`" did not hold within --timeout 1s: \d+ reads?, /m);
+  expect(result.stderr).toMatch(
+    /^hedge: --until "length\(@\) > `0`" did not hold within --timeout \(1 s\): \d+ reads?, /m,
+  );
 
   const before = t.requests().length;
   exits(await t.hedge("hedges hdg_missing --until status=='filled'"), 3);

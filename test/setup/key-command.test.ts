@@ -34,7 +34,7 @@ describe.skipIf(process.platform === 'win32')('runKeyCommand', () => {
     const pidFile = join(tempFolder(), 'pid');
     // A grandchild that would outlive the shell by half a minute if only the shell were stopped.
     const failure = run(`sleep 30 & echo $! > '${pidFile}'; wait`, { timeoutMs: 300 });
-    await expect(failure).rejects.toThrow('did not finish within 300 ms and was stopped');
+    await expect(failure).rejects.toThrow('did not finish within 0.3 s and was stopped');
     const pid = Number(readFileSync(pidFile, 'utf8'));
     await until(() => !isRunning(pid), "the helper's grandchild to be gone", { timeoutMs: 10_000 });
   });

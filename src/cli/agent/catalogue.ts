@@ -18,6 +18,7 @@ import { errorCatalogue } from './error-catalogue.js';
 import { echo } from '../../core/input.js';
 import { UsageError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/objects.js';
+import { formatSpan } from '../../core/duration.js';
 
 /** One argument of a tool: `kind` says how a value reaches the command (a positional argument or an option, under `key`, or the target of plan/apply given inline, which file-access.ts reads instead of a file); `expects` what it takes, in words, for a value of the wrong JSON type. */
 type AgentArgument = ReturnType<typeof argumentOf> | typeof INLINE_ROWS_ARGUMENT;
@@ -190,7 +191,7 @@ export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSe
     write && 'State-changing: journaled, and waited until it resolves unless wait is false.',
     write &&
       access === 'token' &&
-      `LIVE key: a call without ${CONFIRMATION_TOKEN} sends nothing and returns a preview (the quote and the exact request) with a one-time ${CONFIRMATION_TOKEN}; only a second call with the same arguments and that token, within ${tokenTtlSeconds} s, sends it.`,
+      `LIVE key: a call without ${CONFIRMATION_TOKEN} sends nothing and returns a preview (the quote and the exact request) with a one-time ${CONFIRMATION_TOKEN}; only a second call with the same arguments and that token, within ${formatSpan(tokenTtlSeconds * 1000)}, sends it.`,
     example && `CLI example: ${example}`,
   ]
     .filter(Boolean)

@@ -59,6 +59,7 @@ import { makeChalk } from '../../platform/terminal/color.js';
 import { Output } from '../../platform/terminal/output.js';
 import { FileAccess } from './file-access.js';
 import type { JsonObject } from '../../core/objects.js';
+import { formatSpan } from '../../core/duration.js';
 
 export type AgentLimits = Partial<ReturnType<typeof parseAgentLimits>>;
 
@@ -289,7 +290,7 @@ export class ConfirmationTokens {
     if (!entry) throw refused(`this token ${this.spent.get(token) ?? 'is not one this server issued'}`);
     if (this.now() >= entry.expiresAt) {
       this.spend(token, 'has expired');
-      throw refused(`this token has expired (a token lasts ${this.ttlSeconds} s)`);
+      throw refused(`this token has expired (a token lasts ${formatSpan(this.ttlSeconds * 1000)})`);
     }
     if (entry.tool !== tool)
       throw refused(
@@ -591,7 +592,7 @@ export class AgentToolbox {
       [CONFIRMATION_TOKEN]: issued.token,
       expires_at: new Date(issued.expiresAt).toISOString(),
       expires_in_seconds: tokens.ttlSeconds,
-      next: `Nothing was sent. To send exactly this, call ${name} again with the same arguments plus ${CONFIRMATION_TOKEN} within ${tokens.ttlSeconds} s; the token works once.`,
+      next: `Nothing was sent. To send exactly this, call ${name} again with the same arguments plus ${CONFIRMATION_TOKEN} within ${formatSpan(tokens.ttlSeconds * 1000)}; the token works once.`,
     };
     return refusal
       ? failure(call, refusal, refusalMessages, { new_preview: shown })

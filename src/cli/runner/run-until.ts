@@ -11,6 +11,7 @@ import { compileQuery, fieldNames, isTruthy } from '../../platform/fields/query.
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import { pauseUntil, POLL_CADENCE } from '../../features/write/wait.js';
 import { isPassingFailure, nextRefreshAt } from '../../features/book/watch.js';
+import { formatSpan } from '../../core/duration.js';
 
 interface UntilOptions {
   expression: string;
@@ -22,8 +23,6 @@ interface UntilOptions {
   final?: (data: unknown) => string | undefined;
   command: string;
 }
-
-const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 
 /** The date forms of a `--until <date|expr>` (history, report), as a refusal names them. */
 const DATE_FORMS = '2026-11-01, an ISO time, or 7d / 2w / 1mo ago';
@@ -75,8 +74,8 @@ export async function runUntil(
     if (lastShown) await last!.playOnto(ctx.output);
     const bound =
       ctx.globals.timeout === undefined
-        ? `the default bound of ${seconds(DEFAULT_WAIT_BOUND_MS)} (--timeout SECONDS changes it)`
-        : `--timeout ${ctx.globals.timeout}s`;
+        ? `the default bound of ${formatSpan(DEFAULT_WAIT_BOUND_MS)} (--timeout SECONDS changes it)`
+        : `--timeout (${formatSpan(ctx.globals.timeout * 1000)})`;
     throw new UntilNotMetError(
       `--until ${quoted} did not hold within ${bound}: ${polls} ${polls === 1 ? 'read' : 'reads'}, ${last ? `the condition false on ${polls === 1 ? 'it' : 'each'}` : 'none answered'}.`,
       {
@@ -110,7 +109,7 @@ export async function runUntil(
       // A read cut by the bound is the bound ending, not a read to try again: nothing to announce.
       if (deadline !== undefined && now >= deadline) return notMet();
       nextAt = nextRefreshAt(pollStartedAt, now, intervalMs, error);
-      ctx.output.warn(`--until: this read failed (${messageOf(error)}); trying again in ${seconds(nextAt - now)}.`);
+      ctx.output.warn(`--until: this read failed (${messageOf(error)}); trying again in ${formatSpan(nextAt - now)}.`);
       if (deadline !== undefined && nextAt >= deadline) return notMet();
       continue;
     } finally {

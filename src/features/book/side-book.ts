@@ -10,6 +10,7 @@ import { InvalidResponseError, UnresolvedError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
+import { formatSpan } from '../../core/duration.js';
 
 /** The side as a book shows it, as the journal keeps it after an action (its hedges not final, and their sum). */
 export function sideAfterOf(book: SideBook) {
@@ -175,7 +176,7 @@ export async function readSidesInStep(
           ? `is settling: ${safeText(book.why ?? 'its views disagree')}`
           : 'does not show in every view what this command waits for (a change landing, a hedge being opened)';
       throw new UnresolvedError(
-        `The ${side} side of ${market} ${why}; still so after ${Math.round(waited / 1000)} s, so what it holds cannot be told. Nothing was sent.`,
+        `The ${side} side of ${market} ${why}; still so after ${formatSpan(waited)}, so what it holds cannot be told. Nothing was sent.`,
         {
           details: { market, side, why: book.why ?? null, ...(book.unseen !== undefined && { hedge_id: book.unseen }) },
           hint: 'Compare `hedge positions` with `hedge hedges`, and run the command again once both show the same book.',
@@ -183,7 +184,7 @@ export async function readSidesInStep(
       );
     }
     ports.log(
-      `${market} ${side}: ${book.state === 'settling' ? `settling (${safeText(book.why ?? '')})` : 'not there yet'}; reading again in ${SETTLE_POLL_MS / 1000} s`,
+      `${market} ${side}: ${book.state === 'settling' ? `settling (${safeText(book.why ?? '')})` : 'not there yet'}; reading again in ${formatSpan(SETTLE_POLL_MS)}`,
     );
     await ports.clock.sleep(SETTLE_POLL_MS, ports.signal);
   }

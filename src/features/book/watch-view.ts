@@ -22,6 +22,7 @@ import { sparkline } from '../../platform/results/text-charts.js';
 import { stripVTControlCharacters } from 'node:util';
 import { liveScreen } from '../../platform/terminal/live-screen.js';
 import { displayWidth, truncateEnd, wrapParts, wrapWords } from '../../platform/terminal/width.js';
+import { formatSpan } from '../../core/duration.js';
 
 /** Everything on screen, as the flow last said it. */
 interface WatchState {
@@ -106,7 +107,7 @@ export function describeAlert(alert: Alert, now: number) {
   const what = [alert.market, alert.side].filter((part) => part !== undefined).join(' ') || 'a hedge';
   const left = Date.parse(alert.maturityAt) - now;
   return safeText(
-    `${what}${alert.hedgeId === undefined ? '' : ` (${alert.hedgeId})`} ${left > 0 ? `matures in ${formatCountdown(left)}` : 'has reached maturity'} (--alert-maturity ${alert.within})`,
+    `${what}${alert.hedgeId === undefined ? '' : ` (${alert.hedgeId})`} ${left > 0 ? `matures in ${formatSpan(left)}` : 'has reached maturity'} (--alert-maturity ${alert.within})`,
   );
 }
 
@@ -228,7 +229,7 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
   const lines = wrapParts(
     [
       c.bold(model?.title ?? 'Watching'),
-      `every ${Number((state.intervalMs / 1000).toFixed(3))}s`,
+      `every ${formatSpan(state.intervalMs)}`,
       `last good refresh ${state.lastGoodAt === undefined ? '—' : clockTime(state.lastGoodAt)}`,
       ...(c.level === 0 ? ['* changed'] : []),
       'Ctrl-C to stop',
@@ -256,7 +257,7 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
   const said = (line: string) => lines.push(...wrapParts([line], columns, '', 2));
   if (stale)
     said(
-      `${c.yellow.bold('STALE')} since ${clockTime(stale.since)} (${safeText(stale.reason)}) · next try in ${Math.max(0, Math.ceil((stale.nextAt - now) / 1000))}s`,
+      `${c.yellow.bold('STALE')} since ${clockTime(stale.since)} (${safeText(stale.reason)}) · next try in ${formatSpan(Math.max(0, stale.nextAt - now))}`,
     );
   for (const { alert, at } of state.alerts)
     said(`${c.red.bold('ALERT')} ${clockTime(at)} ${describeAlert(alert, screen.serverNow)}`);

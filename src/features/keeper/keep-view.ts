@@ -12,6 +12,7 @@ import type { KeepEvent, KeepReporter, KeepStatus } from '../../core/keep-rules.
 import { safeDeep, safeJson, safeText } from '../../core/security/safe-text.js';
 import { liveScreen } from '../../platform/terminal/live-screen.js';
 import { wrapParts } from '../../platform/terminal/width.js';
+import { formatSpan } from '../../core/duration.js';
 
 /** NDJSON on a stream: every event, nothing else (the status is in the `cycle` events); control and bidi characters escaped. */
 export function ndjsonReporter(stdout: NodeJS.WritableStream): KeepReporter {
@@ -143,7 +144,7 @@ export function renderKeeperStatus(
           beat.stopped_at && ['Stopped', utc(beat.stopped_at)],
           [
             'Heartbeat',
-            `${status.heartbeat_age_s ?? '?'} s ago${status.heartbeat_source === 'store' ? ' (team store)' : ''}`,
+            `${status.heartbeat_age_s === null ? '?' : `${formatSpan(status.heartbeat_age_s * 1000)} ago`}${status.heartbeat_source === 'store' ? ' (team store)' : ''}`,
           ],
           [
             'Errors',

@@ -181,7 +181,7 @@ export function decide(
       const seen = sides?.[index];
       const status = rowStatus(row, seen);
       const step = inFlight.get(key);
-      if (step) status.state = `${step.kind} in flight (${Math.round((nowMs - step.sinceMs) / 1000)} s)`;
+      if (step) status.state = `${step.kind} in flight (${formatSpan(nowMs - step.sinceMs)})`;
       if (step || !seen) return status;
       const { decision, closedOutside } = seen;
       const soonestId = soonestHeld(seen.book)?.id;
@@ -391,9 +391,9 @@ function readSides(
  * settled or waited is remembered; past the bound, said once that what it holds cannot be told. */
 function waitingOn(memory: SideMemory, row: KeepRow, side: SideBook, nowMs: number, events: KeeperSaid[]) {
   /** Said once per cause past EXPECTATION_BOUND_MS since `sinceMs`: cannot tell (the side still waits after that). */
-  const cannotTell = (what: 'settling' | 'expected', sinceMs: number, said: (waitedS: number) => string | Error) => {
+  const cannotTell = (what: 'settling' | 'expected', sinceMs: number, said: (waited: string) => string | Error) => {
     if (nowMs - sinceMs <= EXPECTATION_BOUND_MS || !renewed(memory, what, 'past')) return;
-    const error = said(Math.round((nowMs - sinceMs) / 1000));
+    const error = said(formatSpan(nowMs - sinceMs));
     const hint =
       'Compare `hedge positions` with `hedge hedges`; the keeper acts on the side again once both show the same book.';
     events.push({
@@ -411,7 +411,7 @@ function waitingOn(memory: SideMemory, row: KeepRow, side: SideBook, nowMs: numb
     cannotTell('settling', cut === 'records' ? -Infinity : since, (waited) =>
       cut
         ? cutSide(row, side, true)
-        : `The ${row.side} side of ${row.market} has been settling for ${waited} s (server time): ${side.why ?? 'its views disagree'}. What it holds cannot be told, so nothing is sent on it.`,
+        : `The ${row.side} side of ${row.market} has been settling for ${waited} (server time): ${side.why ?? 'its views disagree'}. What it holds cannot be told, so nothing is sent on it.`,
     );
     return undefined;
   }
@@ -428,7 +428,7 @@ function waitingOn(memory: SideMemory, row: KeepRow, side: SideBook, nowMs: numb
     'expected',
     expected.sinceMs,
     (waited) =>
-      `${waiting} ${waited} s after it landed (server time): cannot tell what the side holds, so nothing more is sent on it.`,
+      `${waiting} ${waited} after it landed (server time): cannot tell what the side holds, so nothing more is sent on it.`,
   );
   return waiting;
 }

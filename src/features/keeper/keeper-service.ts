@@ -34,6 +34,7 @@ import { within } from '../../core/process/timers.js';
 import type { AddressInfo, Server } from 'node:net';
 import { SIDES } from '../../core/vocabulary.js';
 import { boundedLabel } from '../../core/security/metric-label.js';
+import { formatSpan } from '../../core/duration.js';
 
 const HEARTBEAT_VERSION = 1;
 
@@ -194,7 +195,7 @@ type KeeperLockPlace = Awaited<ReturnType<typeof keeperLockPlace>>;
 const STORE_HEARTBEAT_BOUND_MS = 10_000;
 
 const bounded = <T>(work: Promise<T>) =>
-  within(work, STORE_HEARTBEAT_BOUND_MS, () => new Error(`no answer within ${STORE_HEARTBEAT_BOUND_MS / 1000} s`));
+  within(work, STORE_HEARTBEAT_BOUND_MS, () => new Error(`no answer within ${formatSpan(STORE_HEARTBEAT_BOUND_MS)}`));
 
 /** One keeper per account (its scope `${environment}|${base_url_host}|${key_id}|keep`): its lock in the team store, else in the keeper folder every config folder shares. */
 export async function keeperLockPlace(
@@ -623,7 +624,7 @@ async function runAlertCommand(command: string, line: string, onProblem: (messag
     env: process.env,
     stdio: ['pipe', 'ignore', 'ignore'],
     boundMs: ALERT_BOUND_MS,
-    late: () => new Error(`--alert-cmd did not finish within ${ALERT_BOUND_MS / 1000} s and was stopped.`),
+    late: () => new Error(`--alert-cmd did not finish within ${formatSpan(ALERT_BOUND_MS)} and was stopped.`),
   });
   child.on('error', (error) => onProblem(`--alert-cmd could not run: ${safeText(error.message)}`));
   child.stdin?.on('error', () => {});
@@ -654,7 +655,7 @@ async function postAlert(url: string, line: string, onProblem: (message: string)
     const { name, message } = error as Error;
     const why =
       name === 'TimeoutError' || name === 'AbortError'
-        ? `did not answer within ${ALERT_BOUND_MS / 1000} s`
+        ? `did not answer within ${formatSpan(ALERT_BOUND_MS)}`
         : safeText(message);
     onProblem(`--alert-url ${shownAlertUrl(url)}: ${why}.`);
   } finally {

@@ -170,7 +170,7 @@ export async function runDoctor(ports: DoctorPorts) {
       'auth',
       'Key accepted',
       'ok',
-      `the server accepted the key (${firstAnswer ? `${firstAnswer.endpoint} answered ${firstAnswer.status} in ${Math.max(0, firstAnswer.receivedAt - firstAnswer.sentAt)} ms` : `answered in ${ports.clock.now() - started} ms`})`,
+      `the server accepted the key (${firstAnswer ? `${firstAnswer.endpoint} answered ${firstAnswer.status} in ${formatSpan(Math.max(0, firstAnswer.receivedAt - firstAnswer.sentAt))}` : `answered in ${formatSpan(ports.clock.now() - started)}`})`,
       true,
     ),
   );
@@ -486,7 +486,7 @@ export function clockCheck(reading: ClockReading) {
   const most = Math.max(Math.abs(low), Math.abs(highMs));
   const detail = `the server's clock is ${learned}${moved}`;
   if (least > CLOCK_FAIL_MS)
-    return clock('fail', `${detail}: more than ${CLOCK_FAIL_MS / 1000} s apart`, { next, failure: 'network' });
+    return clock('fail', `${detail}: more than ${formatSpan(CLOCK_FAIL_MS)} apart`, { next, failure: 'network' });
   const ok = most <= CLOCK_WARN_MS && !moved && dateBehindMs === undefined;
   return ok ? clock('ok', detail) : clock('warn', detail, { next });
 }

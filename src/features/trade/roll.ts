@@ -53,6 +53,7 @@ import { requireOwnRow } from '../write/row-trust.js';
 import { isRejection, ROLL_GROUP_PREFIX, type Approval, type WriteOptions } from '../write/write-flow.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
+import { formatSpan } from '../../core/duration.js';
 
 /** With nothing open, a side is rolled (opened anew) when its newest ended hedge matured at most this long ago. */
 const ROLL_RECENT_MS = 7 * 24 * 3_600_000;
@@ -220,11 +221,10 @@ async function sideChanged(run: RollRun, changed: NonNullable<ReturnType<typeof 
  * or find it gone): nothing is sent, and a roll once it settled opens it anew. */
 async function maturing(run: RollRun, hedge: NonNullable<BoundSide['soonest']>) {
   const { market, side, tenor_days: tenorDays } = run.legs.request;
-  const boundS = run.client.transport.config.requestTimeoutMs / 1000;
   await abandon(run, 'not sent: the hedge matures before a close could be known to land');
   return new PreTradeCheckError(
     'hedge_maturing',
-    `The ${side} hedge ${safeText(hedge.id)} on ${market} ${hedge.maturityAtMs === undefined ? 'has no maturity hedge can read' : `matures at ${utcMinute(hedge.maturityAtMs)} UTC`}, before a close sent now could be known to land (a request may take up to ${boundS} s): it is left to settle, not closed while it settles. Nothing was sent.`,
+    `The ${side} hedge ${safeText(hedge.id)} on ${market} ${hedge.maturityAtMs === undefined ? 'has no maturity hedge can read' : `matures at ${utcMinute(hedge.maturityAtMs)} UTC`}, before a close sent now could be known to land (a request may take up to ${formatSpan(run.client.transport.config.requestTimeoutMs)}): it is left to settle, not closed while it settles. Nothing was sent.`,
     { market, side, hedge_id: hedge.id, status: 'filled' },
     `Once it has settled, \`${run.ports.hedgeCommand('roll', market, side, '--tenor', String(tenorDays))}\` opens the side anew.`,
   );

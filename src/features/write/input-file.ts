@@ -12,6 +12,7 @@ import {
 import { safeText } from '../../core/security/safe-text.js';
 import { plural } from '../../core/number-format.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
+import { formatSpan } from '../../core/duration.js';
 
 /** How many of a file's problems are listed; the rest are counted (a million lines help nobody). */
 export const MAX_PROBLEM_LINES = 20;
@@ -65,7 +66,7 @@ export async function readInputFile(
   } catch (error) {
     if (error instanceof ReadTimedOut) {
       throw new UsageError(
-        `the ${what} ${shown} was not read whole within --timeout (${ports.globals.timeout} s); nothing was read or sent. Close the pipe once the file is written, or give a longer --timeout (0 for none).`,
+        `the ${what} ${shown} was not read whole within --timeout (${formatSpan(ports.globals.timeout! * 1000)}); nothing was read or sent. Close the pipe once the file is written, or give a longer --timeout (0 for none).`,
       );
     }
     if (stdin && signal.aborted)

@@ -17,6 +17,7 @@ import { safeText } from '../../core/security/safe-text.js';
 import { bodyOf } from '../../platform/journal/index.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';
 import { identityOf, sentBy } from './row-trust.js';
+import { formatSpan } from '../../core/duration.js';
 
 /** Never below 1 000 ms: the spec advises polling no faster than every one to two seconds. */
 export const POLL_CADENCE = { firstDelayMs: 1_000, intervalMs: 1_500 };
@@ -48,7 +49,7 @@ export async function pollUntil<T>(
   const deadline = ports.waitDeadline(startedAt) ?? Infinity;
   let dueAt = startedAt + POLL_CADENCE.firstDelayMs;
   let last: T | undefined;
-  const timedOut = () => options.timedOut(last, `${Math.max(0, Math.round((clock.now() - startedAt) / 1000))}s`);
+  const timedOut = () => options.timedOut(last, formatSpan(Math.max(0, clock.now() - startedAt)));
   const progress = await ports.startProgress(options.label, startedAt);
   const interrupted = () =>
     new InterruptedError(`Stopped waiting. ${options.interrupted}`, {

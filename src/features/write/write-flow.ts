@@ -225,7 +225,7 @@ export async function withAccountLock<T>(
     const now = ports.clock.now();
     const deadline = ports.waitDeadline(now);
     const waitMs = deadline === undefined ? Number.MAX_SAFE_INTEGER : Math.max(0, deadline - now);
-    const bound = deadline === undefined ? 'no bound (--timeout 0)' : `at most ${Math.ceil(waitMs / 1000)} s`;
+    const bound = deadline === undefined ? 'no bound (--timeout 0)' : `at most ${formatSpan(waitMs)}`;
     ports.notify({
       kind: 'waiting-for-lock',
       level: 'note',
@@ -238,7 +238,7 @@ export async function withAccountLock<T>(
         {
           holder: answer.holder,
           details: { scope: parts.join('|') },
-          hint: `Run it again once that process is done${deadline === undefined ? '' : `, or wait longer with --timeout SECONDS (now ${Math.ceil(waitMs / 1000)} s; the default is ${DEFAULT_WAIT_BOUND_MS / 1000} s)`}.`,
+          hint: `Run it again once that process is done${deadline === undefined ? '' : `, or wait longer with --timeout SECONDS (now ${formatSpan(waitMs)}; the default is ${formatSpan(DEFAULT_WAIT_BOUND_MS)})`}.`,
         },
       );
     }

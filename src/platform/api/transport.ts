@@ -7,6 +7,7 @@ import { atBaseOrigin, connectsDirectly, isLoopbackAddress, isLoopbackHost } fro
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import { envelopeSchema } from './schemas.js';
 import { createServerClock, type ServerClock } from '../../core/server-clock.js';
+import { formatSpan } from '../../core/duration.js';
 
 // Not an ES import: on Node >= 22 that reads every export of node:http.
 const http = process.getBuiltinModule('node:http');
@@ -253,7 +254,7 @@ function sendDirect(url: URL, { method, headers, body, signal }: Outgoing, confi
       const timer = setTimeout(
         () =>
           request.destroy(
-            Object.assign(new Error(`not connected within ${connectTimeoutMs} ms`), {
+            Object.assign(new Error(`not connected within ${formatSpan(connectTimeoutMs)}`), {
               code: 'UND_ERR_CONNECT_TIMEOUT',
             }),
           ),
@@ -338,7 +339,7 @@ export function createTransport(config: TransportConfig) {
         if (final instanceof NetworkError && retryAfterMs) final.retryAfterMs = retryAfterMs;
         throw final;
       }
-      log(`  retry ${endpoint} in ${delay} ms (${reason})`);
+      log(`  retry ${endpoint} in ${formatSpan(delay)} (${reason})`);
       try {
         await clock.sleep(delay, config.signal);
       } catch {
@@ -451,7 +452,7 @@ export function createTransport(config: TransportConfig) {
         );
       const code = timeoutSignal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(error);
       const reason = code ?? (error as Error).message;
-      log(`← ${endpoint} failed after ${clock.now() - sentAt} ms: ${reason}`);
+      log(`← ${endpoint} failed after ${formatSpan(clock.now() - sentAt)}: ${reason}`);
       // The handshake failed before the request could be written: nothing of it reached the server.
       if (TLS_TRUST_CODES.includes(code!))
         throw giveUp(
@@ -475,8 +476,8 @@ export function createTransport(config: TransportConfig) {
             : !TIMEOUT_CODES.includes(code!)
               ? `Could not reach ${host} on ${endpoint}: ${reason}.`
               : remaining < config.requestTimeoutMs && timeoutSignal.aborted
-                ? `No answer from ${host} on ${endpoint} before --timeout ran out${config.deadlineTotalMs !== undefined ? ` (${formatSeconds(config.deadlineTotalMs)})` : ''}.`
-                : `No answer from ${host} within ${formatSeconds(timeoutMs)} on ${endpoint}.`,
+                ? `No answer from ${host} on ${endpoint} before --timeout ran out${config.deadlineTotalMs !== undefined ? ` (${formatSpan(config.deadlineTotalMs)})` : ''}.`
+                : `No answer from ${host} within ${formatSpan(timeoutMs)} on ${endpoint}.`,
         {
           code,
           notSent,
@@ -499,7 +500,7 @@ export function createTransport(config: TransportConfig) {
     const requestId = [headers['x-request-id']].flat()[0];
     serverClock.learnDate(flat.date, sentAt, receivedAt);
     log(
-      `← ${status} ${endpoint} ${clock.now() - sentAt} ms attempt ${attempt}${keyNote}${requestId ? ` request-id=${requestId}` : ''}`,
+      `← ${status} ${endpoint} ${formatSpan(clock.now() - sentAt)} attempt ${attempt}${keyNote}${requestId ? ` request-id=${requestId}` : ''}`,
     );
     // A retry after the answer's Retry-After (seconds or an HTTP date) when it has one, within the budget; a date is
     // the server's time, read against its own Date header where it sent one.
@@ -586,8 +587,6 @@ function flatHeaders(headers: Headers) {
     if (value !== undefined) flat[name.toLowerCase()] = [value].flat().join(', ');
   return flat;
 }
-
-const formatSeconds = (ms: number) => `${Number((ms / 1000).toFixed(3))}s`;
 
 /** OpenSSL's reason for a failed handshake (`wrong version number`), where the error gives one. */
 function tlsReason(error: unknown) {

@@ -3,6 +3,7 @@ import { AuthError, InterruptedError } from '../../core/errors.js';
 import { spawnBounded } from '../../core/process/bounded-child.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { Env } from './env.js';
+import { formatSpan } from '../../core/duration.js';
 
 /** Long enough for a helper that asks its own agent to unlock (1Password, gpg-agent), short of a hang. */
 const KEY_COMMAND_BOUND_MS = 30_000;
@@ -31,10 +32,7 @@ export async function runKeyCommand(
       env: run.env,
       stdio: ['ignore', 'pipe', 'pipe'],
       boundMs: bound,
-      late: () =>
-        refusal(
-          `did not finish within ${bound >= 1000 ? `${Math.round(bound / 1000)} s` : `${bound} ms`} and was stopped; nothing was sent.`,
-        ),
+      late: () => refusal(`did not finish within ${formatSpan(bound)} and was stopped; nothing was sent.`),
     });
   } catch (error) {
     throw refusal(`could not start: ${safeText((error as Error).message)}.`);

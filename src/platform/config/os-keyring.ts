@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { within } from '../../core/process/timers.js';
 import type { Env } from './env.js';
+import { formatSpan } from '../../core/duration.js';
 
 /** Every entry hedge makes is under this service name; the account names the profile and config folder. */
 const KEYRING_SERVICE = 'hedge';
@@ -67,7 +68,7 @@ async function busDoesNotAnswer(address: string) {
   return within(
     answer,
     BUS_PROBE_MS,
-    () => new Error(`the D-Bus session bus did not answer within ${BUS_PROBE_MS / 1000} s`),
+    () => new Error(`the D-Bus session bus did not answer within ${formatSpan(BUS_PROBE_MS)}`),
   )
     .catch((late: Error) => late.message)
     .finally(() => socket.destroy());
@@ -126,7 +127,7 @@ function wrap(binding: { AsyncEntry: typeof AsyncEntry }) {
     within(
       work(AbortSignal.timeout(KEYRING_BOUND_MS)),
       KEYRING_BOUND_MS,
-      () => new Error(`${name} did not answer within ${KEYRING_BOUND_MS / 1000} s`),
+      () => new Error(`${name} did not answer within ${formatSpan(KEYRING_BOUND_MS)}`),
     );
   return {
     name,

@@ -11,6 +11,7 @@ import {
 } from '../../../features/book/watch.js';
 import { type CommandContext, stopExitCode, describeError, exitCodeNamed, safeJson, plural } from '../command-input.js';
 import { redrawsInPlace } from '../../../platform/terminal/terminal.js';
+import { formatSpan } from '../../../core/duration.js';
 
 /** What a live view (--watch) uses of its context. */
 export type Watching = Pick<
@@ -54,7 +55,7 @@ export async function watchCommand(ctx: Watching, target: WatchTarget, options: 
       return code;
     }
     case 'deadline':
-      ctx.output.note(c.dim(`Watch ended: --timeout ${ctx.globals.timeout}s reached.`));
+      ctx.output.note(c.dim(`Watch ended: --timeout (${formatSpan(ctx.globals.timeout! * 1000)}) reached.`));
       return 0;
     case 'count':
       ctx.output.note(c.dim(`Watch ended: --count ${plural(outcome.count, 'refresh', 'refreshes')} made.`));

@@ -15,6 +15,7 @@ import {
   tokenTtlSeconds,
 } from '../../agent/toolbox.js';
 import { redactKey } from '../../../core/security/secrets.js';
+import { formatSpan } from '../../../core/duration.js';
 
 /** What this command uses of its context. */
 export type Options = Pick<
@@ -53,7 +54,7 @@ export function withCommands(commands: readonly CommandSpec[]): CommandModule<In
         toolbox.access === 'direct'
           ? 'read and write tools (test key)'
           : toolbox.access === 'token'
-            ? `${live}: read tools, and write tools that each need a confirmation token (valid ${ttlSeconds} s)`
+            ? `${live}: read tools, and write tools that each need a confirmation token (valid ${formatSpan(ttlSeconds * 1000)})`
             : `${live}: read tools only (write tools need --allow-live)`;
       ctx.output.note(
         // Counted without their input schemas, which are built when a client lists them.

@@ -8,6 +8,7 @@ import { holdOf, type HoldResult, type HoldScope } from '../client-journal.js';
 import { InterruptedError } from '../../../core/errors.js';
 import { sleep, within } from '../../../core/process/timers.js';
 import { utcIso } from '../../../core/utc-text.js';
+import { formatSpan } from '../../../core/duration.js';
 
 /** Bounds, in ms: connecting (unless the URL's connect_timeout says otherwise), and each statement (a lock wait gets its own wait on top). */
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
@@ -101,7 +102,7 @@ export function postgresSessions(options: TeamJournalOptions) {
         const applied = await migrateSchema(statementsOn(client), `${host} pid ${process.pid}`);
         if (applied.length) log?.(`journal: created the team store's schema (version ${applied.join(', ')})`);
         log?.(
-          `journal: team store ${location} (from ${options.source}), schema version ${LATEST_VERSION}, ready in ${now() - started} ms`,
+          `journal: team store ${location} (from ${options.source}), schema version ${LATEST_VERSION}, ready in ${formatSpan(now() - started)}`,
         );
       })
     ).client;
