@@ -3,7 +3,6 @@ import { safeStyled } from '../../core/security/safe-text.js';
 import { redrawsInPlace, terminalColumns } from './terminal.js';
 import { displayWidth, wrapWords } from './width.js';
 import type { Env } from '../config/env.js';
-import { formatSpan } from '../../core/duration.js';
 
 /** `refresh` re-reads the text now (it is also re-read every second while spinning); `stop` clears the spinner line (a final message, if any, is the caller's to print). */
 const silent = { refresh() {}, stop() {} };
@@ -34,14 +33,14 @@ export async function startProgress(
   }
   // One line, always: a spinner line that wraps leaves a copy of itself behind at every redraw.
   const columns = terminalColumns(ctx.stderr, true, ctx.env);
-  // Less the frame and its space (2), the time waited (` 119 min 59 s`: 13) and the last column (1).
-  const room = Math.max(10, columns - 16);
+  // Less the frame and its space (2), the seconds (` 9999s`: 6) and the last column (1).
+  const room = Math.max(10, columns - 9);
   let shown = label;
   if (displayWidth(label) > room) {
     ctx.stderr.write(`${wrapWords(label, columns)}\n`);
     shown = 'waiting';
   }
-  const text = () => `${shown} ${formatSpan(Math.max(0, ctx.now() - since))}`;
+  const text = () => `${shown} ${Math.max(0, Math.floor((ctx.now() - since) / 1000))}s`;
   const spinner = ora({
     text: text(),
     stream: ctx.stderr,
