@@ -48,7 +48,7 @@ import {
 import { hedgeRecord, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
-import { days, stringOf, tradeRecord, type CloseResult } from './trade-actions.js';
+import { days, openArgv, stringOf, tradeRecord, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
 import { isRejection, ROLL_GROUP_PREFIX, type Approval, type WriteOptions } from '../write/write-flow.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
@@ -152,18 +152,7 @@ function boundOf(context: JsonObject) {
 /** A leg's record, journaled under the roll's command line (a leg's failure says how the whole roll is finished:
  * write-flow.ts, the hint a write's failure carries). */
 const legRecord = (leg: 'close' | 'open', group: string, request: OpenRequest) =>
-  tradeRecord(leg, request, {
-    argv: [
-      'roll',
-      request.market,
-      request.side,
-      '--tenor',
-      String(request.tenor_days),
-      ...(request.client_reference ? ['--ref', request.client_reference] : []),
-    ],
-    group,
-    leg,
-  });
+  tradeRecord(leg, request, { argv: ['roll', request.market, request.side, ...openArgv(request)], group, leg });
 
 /** What a run of a roll works with: the command's ports and client, the roll as journaled, and what it says with its
  * result. */
@@ -409,10 +398,11 @@ function rollReport(
   const { group, request, closes, rolledHedgeId } = legs;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   const opened = result as Hedge | undefined;
-  const hedge = opened ?? (answer as OpenedHedge | undefined);
+  const answered = answer as OpenedHedge | undefined;
+  const hedge = opened ?? answered;
   const closeEntry = closeRun?.entry ?? legs.close;
   const closed = closeRun?.result as CloseResult | undefined;
-  const hedgeId = opened?.id ?? (answer as OpenedHedge | undefined)?.hedge_id ?? openEntry.hedge_id ?? null;
+  const hedgeId = opened?.id ?? answered?.hedge_id ?? openEntry.hedge_id ?? null;
   // The side model's word on the new hedge: one that failed never held anything.
   const failed = opened !== undefined && 'failed' in recordStanding(opened);
   // A close that found nothing to close (rejected with no_open_hedge, now or by an earlier run) is no leg of the roll.

@@ -97,11 +97,6 @@ export interface TradeRecord extends WriteRecord {
   question?: string;
 }
 
-/** A wait's line: what was sent, by this run or earlier (a resume that found it landed sends nothing), and what it waits for. */
-function sentLine(what: string, hash: unknown, sentEarlier: boolean | undefined, waiting: string) {
-  return `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${what}${typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : ''}, waiting for ${waiting}`;
-}
-
 /** What a question says of the quote it was shown with: its price and what it costs upfront. */
 const atAbout = (quote?: Quote) =>
   quote
@@ -188,9 +183,9 @@ function closeQuestion({ market, side }: TradeScope, shown: readonly Trade[] | u
   const estimate = trade && 'returnsUsd' in trade ? readNumber(trade.returnsUsd) : undefined;
   const ids = held?.hedge_ids.length;
   const notes = [
-    ...(estimate === undefined ? [] : [`returns about ${formatMoney(estimate)} USD`]),
-    ...(ids ? [`hedge${ids === 1 ? '' : 's'} ${hedgesWords(held!)}`] : []),
-  ];
+    estimate !== undefined && `returns about ${formatMoney(estimate)} USD`,
+    ids && `hedge${ids === 1 ? '' : 's'} ${hedgesWords(held!)}`,
+  ].filter(Boolean);
   return `Close the ${side} position on ${market}${traded === undefined ? '' : ` of ${formatUsd(traded)}`}${notes.length ? ` (${notes.join('; ')})` : ''}?`;
 }
 
@@ -218,12 +213,24 @@ const found = (verdict: 'landed' | 'not-landed' | 'unknown', evidence: string, a
   answer,
 });
 
+/** An open's options on the command line it is journaled under (an open's, a roll's). */
+export const openArgv = ({ tenor_days, client_reference }: OpenRequest) => [
+  '--tenor',
+  String(tenor_days),
+  ...(client_reference ? ['--ref', client_reference] : []),
+];
+
 /** A trade's record: its kind's words, the request, the side it moves, and what its caller adds. */
 export function tradeRecord(kind: TradeKind, request: SideRequest, fields: Partial<TradeRecord> = {}) {
-  const { market, side, notional_usd, tenor_days, client_reference } = request as OpenRequest;
+  const { market, side, notional_usd } = request as OpenRequest;
   // The command line it is journaled under (and shown in hints) when its caller names none.
-  const open = ['--tenor', tenor_days, ...(client_reference ? ['--ref', client_reference] : [])];
-  const argv = [kind, market, side, ...(kind === 'close' ? [] : [notional_usd]), ...(kind === 'open' ? open : [])];
+  const argv = [
+    kind,
+    market,
+    side,
+    ...(kind === 'close' ? [] : [notional_usd]),
+    ...(kind === 'open' ? openArgv(request as OpenRequest) : []),
+  ];
   return {
     ...fields,
     kind,
@@ -620,8 +627,10 @@ async function waitFor(
         details: { market, side },
       },
     );
-  const what = kind === 'open' ? answer.hedge_id! : kind;
-  const label = sentLine(what, answer.order_tx_hash, sentEarlier, KINDS[kind].waitsFor(t));
+  // The wait's line: what was sent, by this run or earlier (a resume that found it landed sends nothing), and what it
+  // waits for.
+  const { order_tx_hash: hash } = answer;
+  const label = `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${kind === 'open' ? answer.hedge_id! : kind}${typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : ''}, waiting for ${KINDS[kind].waitsFor(t)}`;
   if (kind === 'open') {
     const hedge = await waitForHedgeStatus(t.ports, answer.hedge_id!, { label, startedAt });
     // Ended on its record (failed, or closed since it filled): the model's verdict on its side of that record alone.
@@ -772,7 +781,8 @@ async function reconcileOpen({ client, readHedge }: TradeScope, entry: JournalEn
  * (exit 12). */
 async function reconcileChange(t: TradeScope, entry: JournalEntry) {
   const { ports, client, market, side, signal, kind } = t;
-  const answered = wasAnswered(entry);
+  // Whether the server answered the entry's send (accepted it): an outcome past `pending` that is not `unknown`.
+  const answered = entry.outcome !== 'pending' && entry.outcome !== 'unknown';
   const onSide = `the ${side} side of ${market}`;
   let read;
   try {
@@ -877,9 +887,10 @@ async function refuseDuplicateReference(
       text: `Note: ${judged.unknown.map((record) => `${record.id} (${record.status})`).join(', ')} carries this reference with a status hedge does not know; not counted as active.`,
     });
   const active = judged.active.map((record) => byId.get(record.id)!);
+  const [first] = active;
   if (judged.historyCut !== undefined)
     throw new UnresolvedError(
-      `Whether hedge ${safeText(active[0].id)}, which carries client reference ${JSON.stringify(reference)}, has ended cannot be told: it is filled on its record, and the history read may be cut at ${judged.historyCut} records (the server gave no next page; it may not read the page size hedge sends). Nothing was sent.`,
+      `Whether hedge ${safeText(first.id)}, which carries client reference ${JSON.stringify(reference)}, has ended cannot be told: it is filled on its record, and the history read may be cut at ${judged.historyCut} records (the server gave no next page; it may not read the page size hedge sends). Nothing was sent.`,
       {
         details: {
           client_reference: reference,
@@ -889,8 +900,7 @@ async function refuseDuplicateReference(
         hint: `\`hedge doctor\` shows how the server pages; set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter. Once it has ended, or to open another one anyway, add --allow-duplicate-ref.`,
       },
     );
-  if (!active.length) return;
-  const first = active[0];
+  if (!first) return;
   throw new PreTradeCheckError(
     'duplicate_client_reference',
     `An active hedge already carries client reference ${JSON.stringify(reference)}: ${first.id} (${first.status}, ${first.side} ${formatUsd(first.notional_usd)} on ${first.market}). Nothing was sent.`,
@@ -962,9 +972,6 @@ function submittedAnswer(entry: JournalEntry) {
     ...(entry.order_tx_hash && { order_tx_hash: entry.order_tx_hash }),
   };
 }
-
-/** Whether the server answered the entry's send (accepted it): an outcome past `pending` that is not `unknown`. */
-const wasAnswered = (entry: JournalEntry) => entry.outcome !== 'pending' && entry.outcome !== 'unknown';
 
 /** A trade through the write flow (a command's, an apply's step, a keeper's). An add or reduce refused only for the
  * amount's name did nothing, so it is sent once more under the server's name (a new key, the refused one noted) and

@@ -224,12 +224,14 @@ export async function withAccountLock<T>(
     const now = ports.clock.now();
     const deadline = ports.waitDeadline(now);
     const waitMs = deadline === undefined ? Number.MAX_SAFE_INTEGER : Math.max(0, deadline - now);
-    const bound = deadline === undefined ? 'no bound (--timeout 0)' : `at most ${Math.ceil(waitMs / 1000)} s`;
-    ports.notify({
-      kind: 'waiting-for-lock',
-      level: 'note',
-      text: `Waiting for ${what}: another hedge process holds it (${safeText(describeHolder(answer.holder))}); ${bound}.`,
-    });
+    const seconds = Math.ceil(waitMs / 1000);
+    const bound = deadline === undefined ? 'no bound (--timeout 0)' : `at most ${seconds} s`;
+    say(
+      ports,
+      'waiting-for-lock',
+      'note',
+      `Waiting for ${what}: another hedge process holds it (${safeText(describeHolder(answer.holder))}); ${bound}.`,
+    );
     answer = await journal.lock(scope, { waitMs });
     if (!answer.held) {
       throw new HeldError(
@@ -237,7 +239,7 @@ export async function withAccountLock<T>(
         {
           holder: answer.holder,
           details: { scope: parts.join('|') },
-          hint: `Run it again once that process is done${deadline === undefined ? '' : `, or wait longer with --timeout SECONDS (now ${Math.ceil(waitMs / 1000)} s; the default is ${DEFAULT_WAIT_BOUND_MS / 1000} s)`}.`,
+          hint: `Run it again once that process is done${deadline === undefined ? '' : `, or wait longer with --timeout SECONDS (now ${seconds} s; the default is ${DEFAULT_WAIT_BOUND_MS / 1000} s)`}.`,
         },
       );
     }
