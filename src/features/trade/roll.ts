@@ -178,13 +178,13 @@ const abandon = async ({ ports, legs }: RollRun, message: string) =>
  * after it: not covered). */
 async function sideChanged(run: RollRun, changed: NonNullable<ReturnType<typeof changedSincePlan>>, closed: boolean) {
   const { group, request, bound } = run.legs;
-  const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
+  const { market, side, notional_usd, tenor_days } = request;
   const { hedgeCommand } = run.ports;
   if (changed.settles) return maturing(run, changed.matured);
   const how = changed.matured
     ? `hedge ${safeText(changed.matured.id)} ${changed.matured.maturityAtMs === undefined ? 'has no maturity hedge can read' : `matured at ${utcMinute(changed.matured.maturityAtMs)} UTC`}, possibly before the close ${closed ? 'landed' : 'could be sent'}: it may have settled on its own, and a close of the side would take the others alone`
     : closed
-      ? `it held ${formatUsd(changed.moved.notional_usd)} when the close was sent, not the ${formatUsd(notionalUsd)} planned on; something outside this roll changed it`
+      ? `it held ${formatUsd(changed.moved.notional_usd)} when the close was sent, not the ${formatUsd(notional_usd)} planned on; something outside this roll changed it`
       : `it holds ${formatUsd(changed.moved.notional_usd)} in ${hedgesWords(changed.moved)} now, not the ${formatUsd(bound.shown!.notional_usd)} in ${hedgesWords(bound.shown!)} planned on; something outside this roll changed it`;
   await abandon(run, `not sent: the side changed since the plan (${closed ? 'after' : 'before'} the close)`);
   const planned = `The roll of the ${side} side of ${market} stopped: the side changed since the plan: ${how}.`;
@@ -199,7 +199,7 @@ async function sideChanged(run: RollRun, changed: NonNullable<ReturnType<typeof 
         ...(changed.matured && { matured_hedge_id: changed.matured.id }),
       },
       hint: closed
-        ? `See what settled and what the close took with \`${hedgeCommand('history')}\`, then cover the side: \`${hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`
+        ? `See what settled and what the close took with \`${hedgeCommand('history')}\`, then cover the side: \`${hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenor_days))}\`.`
         : `See the side with \`${hedgeCommand('positions')}\`, then roll again: it plans anew from the side as it is.`,
     },
   );
@@ -208,25 +208,25 @@ async function sideChanged(run: RollRun, changed: NonNullable<ReturnType<typeof 
 /** A lone hedge that may mature before a close sent now lands is left to settle (a close would take it while it settles,
  * or find it gone): nothing is sent, and a roll once it settled opens it anew. */
 async function maturing(run: RollRun, hedge: NonNullable<BoundSide['soonest']>) {
-  const { market, side, tenor_days: tenorDays } = run.legs.request;
+  const { market, side, tenor_days } = run.legs.request;
   const boundS = run.client.transport.config.requestTimeoutMs / 1000;
   await abandon(run, 'not sent: the hedge matures before a close could be known to land');
   return new PreTradeCheckError(
     'hedge_maturing',
     `The ${side} hedge ${safeText(hedge.id)} on ${market} ${hedge.maturityAtMs === undefined ? 'has no maturity hedge can read' : `matures at ${utcMinute(hedge.maturityAtMs)} UTC`}, before a close sent now could be known to land (a request may take up to ${boundS} s): it is left to settle, not closed while it settles. Nothing was sent.`,
     { market, side, hedge_id: hedge.id, status: 'filled' },
-    `Once it has settled, \`${run.ports.hedgeCommand('roll', market, side, '--tenor', String(tenorDays))}\` opens the side anew.`,
+    `Once it has settled, \`${run.ports.hedgeCommand('roll', market, side, '--tenor', String(tenor_days))}\` opens the side anew.`,
   );
 }
 
 /** Right before the open: the roll opens what it closed, and only on a side nothing covers. */
 async function stillToOpen(run: RollRun, closedLeg: JournalEntry | undefined) {
   const { ports, client, legs } = run;
-  const { market, side, notional_usd: notionalUsd } = legs.request;
+  const { market, side, notional_usd } = legs.request;
   // The side as the close read it right before it was sent (under the side's lock), judged at the close's end (its
   // hedges were judged before it was sent: its sum is what is judged here).
   const closedUsd = readNumber(closedLeg?.context?.notional_usd);
-  const shown = legs.bound.shown ?? { hedge_ids: [], notional_usd: notionalUsd };
+  const shown = legs.bound.shown ?? { hedge_ids: [], notional_usd };
   const changed =
     closedLeg &&
     changedSincePlan(
@@ -346,7 +346,7 @@ async function carryOut(
 ) {
   const run: RollRun = { ports, client: await ports.client(), legs, notes };
   const { group, request } = legs;
-  const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
+  const { market, side, notional_usd, tenor_days } = request;
   const steps = [...(legs.closes ? [closeStep(run)] : []), openStep(run, write.wait)];
   if (write.dryRun) return { kind: 'dry-run' as const, notes, legs: await stepsDryRun(ports, steps) };
   const open = legs.open!;
@@ -358,16 +358,16 @@ async function carryOut(
   if (resumed) {
     // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
     for (const row of [open, legs.close]) if (row) await requireOwnRow(ports, row);
-    const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenorDays)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(group)}: ${legs.described}): each leg is finished with its own key, and the side is not opened twice.`;
+    const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenor_days)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(group)}: ${legs.described}): each leg is finished with its own key, and the side is not opened twice.`;
     // A leg never sent is a new request: on a live key it is confirmed like one, the "yes" bound to the side as it was
     // asked about; otherwise it is said with the result.
-    const trades = [{ market, notionalUsd: (closeDue ? 2 : 1) * notionalUsd }];
+    const trades = [{ market, notionalUsd: (closeDue ? 2 : 1) * notional_usd }];
     if (planned && resumed.needsConfirmation)
       await confirmedPlan(
         ports,
         async () => ({ trades: [{ ...trades[0], held: sideAfterOf(await sideBook()) }] }),
         async () => ({
-          question: `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeDue ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}?`,
+          question: `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeDue ? 'close the position, then ' : ''}open ${formatUsd(notional_usd)} for ${days(tenor_days)}?`,
         }),
         { live: true, moved: (then, now) => sayMovedSinceAsked(ports, request, then.trades, now.trades) },
       );
@@ -396,7 +396,7 @@ function rollReport(
   quote?: Quote,
 ) {
   const { group, request, closes, rolledHedgeId } = legs;
-  const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
+  const { market, side, notional_usd, tenor_days } = request;
   const opened = result as Hedge | undefined;
   const answered = answer as OpenedHedge | undefined;
   const hedge = opened ?? answered;
@@ -422,8 +422,8 @@ function rollReport(
     view: {
       market,
       side,
-      notional_usd: notionalUsd,
-      tenor_days: tenorDays,
+      notional_usd,
+      tenor_days,
       rolled_hedge_id: rolledHedgeId ?? null,
       journal_group: group,
       close: close || null,
@@ -441,9 +441,9 @@ function rollReport(
     notes,
     ...(failed && {
       failure: new OrderFailedError(
-        `The new ${days(tenorDays)} hedge ${hedgeId ? safeText(hedgeId) : 'the new hedge'} failed on-chain: nothing was opened${close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
+        `The new ${days(tenor_days)} hedge ${hedgeId ? safeText(hedgeId) : 'the new hedge'} failed on-chain: nothing was opened${close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
         opened!.id,
-        `Open it again with \`${ports.hedgeCommand('open', market, side, String(notionalUsd), '--tenor', String(tenorDays))}\` (a new key).`,
+        `Open it again with \`${ports.hedgeCommand('open', market, side, String(notional_usd), '--tenor', String(tenor_days))}\` (a new key).`,
       ),
     }),
   };

@@ -692,7 +692,7 @@ async function gateTheSend({ ports, action, checked }: WriteRun, run: RunKey) {
 /** Check: an agent's limits and the plan its token was issued for (asked again before every retry), then the pre-trade
  * checks and a plan's own check of this step; a resumed action skips them and reads what the book shows of its earlier
  * send (landed: followed, not sent again). */
-async function check<S, R, K>(run: WriteRun<S, R, K>, key: RunKey) {
+async function check<S, K>(run: WriteRun<S, unknown, K>, key: RunKey) {
   const { ports, action, checked } = run;
   const gated = await gateTheSend(run, key);
   /** What this run read before the send, kept for its later stages (the kind's). */
@@ -707,7 +707,7 @@ async function check<S, R, K>(run: WriteRun<S, R, K>, key: RunKey) {
 
 /** Confirm: the facts the wait needs, read before the send; a new action, or a key this journal does not know (nothing
  * says it was confirmed here), shows its preview and asks as its approval decides (`askAsApproved`). */
-async function confirm<S, R, K>(run: WriteRun<S, R, K>, checked: Awaited<ReturnType<typeof check<S, R, K>>>) {
+async function confirm<S, K>(run: WriteRun<S, unknown, K>, checked: Awaited<ReturnType<typeof check<S, K>>>) {
   const { action, options } = run;
   const earlier = checked.entry;
   let { kept, approvedOn } = checked;
@@ -757,11 +757,11 @@ async function askAsApproved<K>(
   }
 }
 
-type Confirmed<S, R, K> = Awaited<ReturnType<typeof confirm<S, R, K>>>;
+type Confirmed<S = unknown, K = unknown> = Awaited<ReturnType<typeof confirm<S, K>>>;
 
 /** Journal: the entry on disk before the request may leave, a new one (what it read before, the earliest the server's
  * time can be at the first send, what an agent's limits judged it trades) or the resumed one set pending. */
-async function journal<S, R, K>(run: WriteRun<S, R, K>, confirmed: Confirmed<S, R, K>) {
+async function journal(run: WriteRun, confirmed: Confirmed) {
   const { ports, action, identity } = run;
   const { before } = confirmed;
   let entry = confirmed.entry;
@@ -818,7 +818,7 @@ async function carryOut<S, R, K>(run: WriteRun<S, R, K>, key: RunKey) {
 
 /** Send: the request with its one key (a resume that found it landed follows its earlier answer instead); what its
  * answer says is journaled (`submitted`). */
-async function send<S, R, K>(run: WriteRun<S, R, K>, confirmed: Confirmed<S, R, K>, writer: EntryWriter) {
+async function send<S>(run: WriteRun<S>, confirmed: Confirmed<S>, writer: EntryWriter) {
   const { action } = run;
   const { gated, reconciled, kept, entry: earlier } = confirmed;
   const answer =
@@ -838,7 +838,7 @@ async function send<S, R, K>(run: WriteRun<S, R, K>, confirmed: Confirmed<S, R, 
 /** Prove: a bounded wait until it is seen to land (--no-wait: done at `submitted`), then resolved. */
 async function prove<S, R, K>(
   run: WriteRun<S, R, K>,
-  { kept, before, reconciled }: Confirmed<S, R, K>,
+  { kept, before, reconciled }: Confirmed<S, K>,
   { answer, startedAt }: { answer: S; startedAt: number },
   writer: EntryWriter,
 ) {
@@ -857,7 +857,7 @@ async function prove<S, R, K>(
 
 /** Resolve: filled, done or failed, with the side as every view showed it, journaled and returned. */
 async function resolve<S, R, K>(
-  { ports }: WriteRun<S, R, K>,
+  { ports }: WriteRun,
   writer: EntryWriter,
   {
     answer,
