@@ -21,7 +21,7 @@ import {
   type HedgeRecord,
   type SideBook,
 } from '../book/book.js';
-import type { Hedge, HistoryRecord, Quote, SubmittedAction } from '../../platform/api/schemas.js';
+import type { Hedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import { cents } from '../../core/money.js';
 import {
   NotAppliedError,
@@ -258,7 +258,7 @@ export function tradeAction(
   return {
     ...record,
     check: async () => {
-      if (reference && checks?.duplicateReference) await refuseDuplicateReference(ports, client, reference, unchecked);
+      if (reference && checks?.duplicateReference) await refuseDuplicateReference(t, reference, unchecked);
       if (checks?.preTrade)
         await runPreTradeChecks(
           client,
@@ -659,6 +659,8 @@ async function waitFor(
 
 /** What an add or a reduce learned once it landed: the side's line after it (none: the side left the list), its hedge
  * read once more to show it whole, a reduce's balance after, and what a reduce that closed the side realized. */
+export type LandedChange = Awaited<ReturnType<typeof changeResult>>['result'];
+
 async function changeResult(t: TradeScope, answer: SubmittedAction, before: JsonObject, kept: TradeKept, seen: Seen) {
   const { ports, market, side, usd, notify, readHedge } = t;
   const action = t.kind as 'add' | 'reduce';
@@ -849,12 +851,7 @@ function sideContext({ filled }: SideBook) {
 }
 
 /** `open --ref REF`: a client reference names one deal; an active hedge carrying it already refuses the open. */
-async function refuseDuplicateReference(
-  ports: WritePorts,
-  client: HedgeClient,
-  reference: string,
-  unchecked: Unchecked,
-) {
+async function refuseDuplicateReference({ ports, client }: TradeScope, reference: string, unchecked: Unchecked) {
   let hedges;
   try {
     // Every hedge carrying it, up to MAX_PAGE_SIZE in one request: the active one need not be the newest.
@@ -921,16 +918,9 @@ async function sideBooksOf(client: HedgeClient, hedges: readonly Hedge[]) {
   return books;
 }
 
-/** What a close waited for: what it is expected to return, the hedge it closed and what that realized. */
-export interface CloseResult {
-  market: string;
-  side: string;
-  estimate?: number;
-  hedgeId?: string;
-  realized?: HistoryRecord;
-  /** The side's hedges once the close was seen, when it is not flat (opened by another since). */
-  openNow?: SideAfter;
-}
+/** What a close waited for: what it is expected to return, the hedge it closed and what that realized, and the side's
+ * hedges once the close was seen, when it is not flat (opened by another since). */
+export type CloseResult = Awaited<ReturnType<typeof closeResult>>['result'];
 
 /** One step of a plan (an apply's, the keeper's) as the record of the write that carries it out (and whose request a
  * live confirmation is bound to). */
