@@ -344,7 +344,7 @@ async function carryOut(
   resumed?: { needsConfirmation: boolean },
   quote?: Quote,
 ) {
-  const run: RollRun = { ports, client: await ports.client(), legs, notes };
+  const run = { ports, client: await ports.client(), legs, notes };
   const { group, request } = legs;
   const { market, side, notional_usd, tenor_days } = request;
   const steps = [...(legs.closes ? [closeStep(run)] : []), openStep(run, write.wait)];

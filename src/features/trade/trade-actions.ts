@@ -587,7 +587,7 @@ function unproven(t: TradeScope, expected: ExpectedChange, seen: Seen | undefine
 async function prove(t: TradeScope, expected: ExpectedChange, label: string, startedAt: number) {
   const { ports, client, market, side } = t;
   const named = expected.kind === 'open' && expected.hedgeId ? [expected.hedgeId] : undefined;
-  const seen: Seen = await pollUntil(ports, {
+  const seen = await pollUntil(ports, {
     label,
     startedAt,
     checkCommand: t.hedgeCommand('positions'),
@@ -1019,12 +1019,11 @@ export async function sendTrade(ports: WritePorts, record: TradeRecord, write: W
     }),
     { ...write, idempotencyKey: undefined, fresh: false },
   );
-  if (entry && outcome.kind !== 'dry-run') {
+  if (entry && outcome.kind !== 'dry-run')
     await journal
       .update(entry.id, {
         message: `${error.message} — refused for the field name; sent again as ${outcome.entry.id} with \`${field}\``,
       })
       .catch(() => undefined);
-  }
   return outcome;
 }

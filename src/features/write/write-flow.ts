@@ -749,7 +749,7 @@ async function askAsApproved<K>(
   for (let ask = !approvedOn || !shown; ; ask = true) {
     if (ask) await confirmOrStop(ports, action.question(shown, kept), { live: guard.live });
     if (!side || !shown) return approvedOn;
-    const now: readonly Trade[] = (await action.trades?.()) ?? shown;
+    const now = (await action.trades?.()) ?? shown;
     if (sameAsShown(shown, now)) return shown;
     sayMovedSinceAsked(ports, side, shown, now);
     shown = now;
