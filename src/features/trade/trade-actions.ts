@@ -122,13 +122,16 @@ interface TradeKept {
 
 /** A kind as data. Its endpoint and body are the client's plan of it (platform/api/client.ts: `POST /hedges` or
  * `POST /hedges/{kind}`, the body under the wire's names); its words; the quote said before its question (an open's when
- * its caller asks, an add's always); what it reads before the send (`reads`: an add's or a reduce's side and positions
- * line, a close's side and what it returns); and the change it expects of its side (book.ts ExpectedChange: open 0→N
- * with the answer's hedge, add +N, reduce −N, close →0), from what was journaled before the send. */
+ * its caller asks: `asked`, an add's always); its own check (a change's); what it reads before the send (`reads`: an
+ * add's or a reduce's side and positions line, a close's side and what it returns); and the change it expects of its
+ * side (book.ts ExpectedChange: open 0→N with the answer's hedge, add +N, reduce −N, close →0), from what was journaled
+ * before the send. */
 interface Kind {
   verb: string;
-  quote?: 'asked' | 'always';
-  reads?: 'change' | 'close';
+  quote?: typeof quoteOpen | typeof quoteAddition;
+  asked?: true;
+  check?: typeof checkChange;
+  reads?: typeof beforeChange | typeof beforeClose;
   /** The side's notional before the send, journaled under this name (the wait and a resume's reconcile read it). */
   before?: 'baseline_notional_usd' | 'notional_usd';
   waitsFor(t: TradeScope): string;
@@ -140,29 +143,32 @@ interface Kind {
 const KINDS: Record<TradeKind, Kind> = {
   open: {
     verb: 'open a hedge',
-    quote: 'asked',
+    quote: quoteOpen,
+    asked: true,
     waitsFor: () => 'the fill',
     question: ({ side, usd, market, tenorDays }, _shown, kept) =>
       `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(tenorDays)}${atAbout(kept?.quote)}?`,
   },
   add: {
     verb: 'add to a hedge',
-    quote: 'always',
-    reads: 'change',
+    quote: quoteAddition,
+    check: checkChange,
+    reads: beforeChange,
     before: 'baseline_notional_usd',
     waitsFor: () => 'it to land',
     question: (t, shown, kept) => `Add ${formatUsd(t.usd)} to ${changedHedge(t, shown)}${atAbout(kept?.quote)}?`,
   },
   reduce: {
     verb: 'reduce a hedge',
-    reads: 'change',
+    check: checkChange,
+    reads: beforeChange,
     before: 'baseline_notional_usd',
     waitsFor: () => 'it to land',
     question: (t, shown) => `Remove ${formatUsd(t.usd)} from ${changedHedge(t, shown)}?`,
   },
   close: {
     verb: 'close a position',
-    reads: 'close',
+    reads: beforeClose,
     before: 'notional_usd',
     waitsFor: ({ side }) => `the ${side} position to close`,
     question: closeQuestion,
@@ -253,8 +259,8 @@ export function tradeAction(
   const t = scopeOf(ports, client, record);
   const { kind, request, checks, market, side, usd, reference } = t;
   const of = KINDS[kind];
+  const { quote, reads } = of;
   const unchecked = uncheckedList(ports);
-  const quoted = of.quote === 'always' || (of.quote === 'asked' && checks?.quote);
   return {
     ...record,
     check: async () => {
@@ -265,10 +271,10 @@ export function tradeAction(
           { market, side, notionalUsd: usd, action: kind === 'add' ? 'add' : 'open' },
           unchecked,
         );
-      return of.reads === 'change' ? checkChange(t) : undefined;
+      return of.check?.(t);
     },
-    preview: quoted ? (kept) => (kind === 'open' ? quoteOpen(t, kept) : quoteAddition(t, kept)) : undefined,
-    before: of.reads && ((kept) => (of.reads === 'change' ? beforeChange : beforeClose)(t, kept)),
+    preview: quote && (!of.asked || checks?.quote) ? (kept) => quote(t, kept) : undefined,
+    before: reads && ((kept) => reads(t, kept)),
     question: (shown, kept) => questionWithUnchecked(record.question ?? of.question(t, shown, kept), unchecked),
     trades: () => tradesOf(t),
     plan: (key) => client.plan(kind, request, key),
