@@ -233,7 +233,7 @@ export async function withAccountLock<T>(
       `Waiting for ${what}: another hedge process holds it (${safeText(describeHolder(answer.holder))}); ${bound}.`,
     );
     answer = await journal.lock(scope, { waitMs });
-    if (!answer.held) {
+    if (!answer.held)
       throw new HeldError(
         `${what[0].toUpperCase()}${what.slice(1)} is still held by another hedge process (${safeText(describeHolder(answer.holder))}); this run stopped waiting and sent nothing.`,
         {
@@ -242,7 +242,6 @@ export async function withAccountLock<T>(
           hint: `Run it again once that process is done${deadline === undefined ? '' : `, or wait longer with --timeout SECONDS (now ${seconds} s; the default is ${DEFAULT_WAIT_BOUND_MS / 1000} s)`}.`,
         },
       );
-    }
   }
   try {
     return await heldScopes.run(new Set([...(held ?? []), scope]), () => body(waitedFor));
@@ -1052,7 +1051,7 @@ export async function journalAhead(
 
 // One Idempotency-Key per state-changing command: made here once, handed to the transport, which sends the same
 // key on every automatic retry, so the server acts at most once.
-export const makeIdempotencyKey = (): string => randomUUID();
+export const makeIdempotencyKey = () => randomUUID();
 
 /** Checks a key typed with --idempotency-key (exit 2 before anything is sent). The spec asks for "any unique string";
  * a header value must be visible ASCII, and we bound its length. */
