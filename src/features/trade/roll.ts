@@ -119,13 +119,12 @@ async function legsOf(ports: WritePorts, group: string) {
     throw new UsageError(
       `Journal group ${safeText(group)} has no readable open leg, so the roll cannot be finished; see \`${ports.hedgeCommand('journal')}\`.`,
     );
-  const reference = stringOf(client_reference) || undefined;
   const request = withoutUndefined<OpenRequest>({
     market,
     side,
     notional_usd: notional,
     tenor_days: tenor,
-    client_reference: reference,
+    client_reference: stringOf(client_reference) || undefined,
   });
   return rollLegs(group, request, open.context ?? {}, {
     open,
@@ -273,8 +272,10 @@ function closeStep(run: RollRun): JournaledStep {
       if (!shown || row) return;
       const { books, serverNow } = await readSidesAsAnswered(ports, client, [request]);
       // Judged where the close may land, one request's bound from the views' time: never after the first maturity.
-      const landingMs = client.transport.config.requestTimeoutMs;
-      const changed = changedSincePlan({ shown, soonest }, sideAfterOf(books[0]), { serverNow, landingMs });
+      const changed = changedSincePlan({ shown, soonest }, sideAfterOf(books[0]), {
+        serverNow,
+        landingMs: client.transport.config.requestTimeoutMs,
+      });
       if (changed) throw (stoppedBeforeClose = await sideChanged(run, changed, false));
     },
     failed: async (error) => {

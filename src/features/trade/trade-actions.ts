@@ -204,9 +204,12 @@ function expectedOf(t: TradeScope, before: JsonObject, namedId?: string | null) 
   const figure = kind === 'open' ? 0 : before[KINDS[kind].before!];
   if (typeof figure !== 'number') return;
   const several = heldIds(before);
-  const hedgeId = kind !== 'close' && several ? undefined : (namedId ?? stringOf(before.hedge_id));
-  const change = kind === 'close' ? { gone: several } : { changeUsd: usd };
-  return withoutUndefined({ kind, before: figure, hedgeId, ...change });
+  return withoutUndefined({
+    kind,
+    before: figure,
+    hedgeId: kind !== 'close' && several ? undefined : (namedId ?? stringOf(before.hedge_id)),
+    ...(kind === 'close' ? { gone: several } : { changeUsd: usd }),
+  });
 }
 
 /** A hedge's record in the book's terms; null when it cannot be read. */
@@ -463,13 +466,15 @@ async function beforeChange(t: TradeScope, kept?: TradeKept) {
   const { line } = position;
   const read = { kept: { ...kept, position, balanceBeforeUsdc } };
   if (line?.notionalUsd === undefined) return read;
-  const journaled = withoutUndefined({
-    baseline_notional_usd: line.notionalUsd,
-    hedge_id: line.hedgeId || undefined,
-    // The deal it changes, for the journal's Ref (a change's request names none), and the side's hedges.
-    ...sideContext(position.book),
-  });
-  return { ...read, journaled };
+  return {
+    ...read,
+    journaled: withoutUndefined({
+      baseline_notional_usd: line.notionalUsd,
+      hedge_id: line.hedgeId || undefined,
+      // The deal it changes, for the journal's Ref (a change's request names none), and the side's hedges.
+      ...sideContext(position.book),
+    }),
+  };
 }
 
 /** What closing is expected to return (the position's net margin right before the close) and what the side holds. */
@@ -483,18 +488,19 @@ async function beforeClose(t: TradeScope, kept?: TradeKept) {
   // view shows flat, this account's fresh opens of it included (a fill still unlisted is no flat side): refused before
   // anything is journaled, as add and reduce are. Read here, after a dry run and the repeat guard, which say more; a
   // plan's step is its caller's to decide.
-  const flat = sideHolds(book).holds === 'flat';
-  if (flat && record.approved?.by !== 'plan')
+  if (sideHolds(book).holds === 'flat' && record.approved?.by !== 'plan')
     t.refuseFlat((await readSidesAsAnswered(ports, client, [{ market, side }])).books[0]);
   const notional = closeTakes(book);
-  const journaled = withoutUndefined({
-    net_margin_usd: position?.netMarginUsd,
-    hedge_id: hedgeBefore || undefined,
-    notional_usd: notional,
-    // The deal it closes, for the journal's Ref (a close's request names none), and the side's hedges.
-    ...sideContext(book),
-  });
-  return { journaled, kept: { ...kept, hedgeBefore, inBookUsd: notional } };
+  return {
+    journaled: withoutUndefined({
+      net_margin_usd: position?.netMarginUsd,
+      hedge_id: hedgeBefore || undefined,
+      notional_usd: notional,
+      // The deal it closes, for the journal's Ref (a close's request names none), and the side's hedges.
+      ...sideContext(book),
+    }),
+    kept: { ...kept, hedgeBefore, inBookUsd: notional },
+  };
 }
 
 /** A close trades what the side holds when sent, with every add still landing (read before each send). */
@@ -657,19 +663,19 @@ async function waitFor(
     return { result: hedge, sideAfter: seen ? sideAfterOf(seen.book) : undefined, outcome: 'filled' as const };
   }
   const seen = await prove(t, expected, label, startedAt);
-  const done = await (kind === 'close'
-    ? closeResult(t, answer, before, seen)
-    : changeResult(t, answer, before, kept, seen));
-  return { ...done, outcome: outcomeOf(kind, seen.proof) };
+  return {
+    ...(await (kind === 'close' ? closeResult(t, answer, before, seen) : changeResult(t, answer, before, kept, seen))),
+    outcome: outcomeOf(kind, seen.proof),
+  };
 }
+
+/** What an add or a reduce learned once it landed, as its wait returns it (`changeResult`). */
+export type LandedChange = Awaited<ReturnType<typeof changeResult>>['result'];
 
 /** What an add or a reduce learned once it landed: the side's line after it (none: the side left the list), its hedge
  * read once more to show it whole, a reduce's balance after, and what a reduce that closed the side realized. */
-export type LandedChange = Awaited<ReturnType<typeof changeResult>>['result'];
-
 async function changeResult(t: TradeScope, answer: SubmittedAction, before: JsonObject, kept: TradeKept, seen: Seen) {
   const { ports, market, side, usd, notify, readHedge } = t;
-  const action = t.kind as 'add' | 'reduce';
   const line = findSide(seen.positions, market, side);
   const position = line && sizedByRecords(line, seen.book);
   const closed = !position;
@@ -687,23 +693,25 @@ async function changeResult(t: TradeScope, answer: SubmittedAction, before: Json
     // A reduce of about the whole position closed it: its record says what it realized.
     closed && hedgeId ? findClosedRecord(ports, endedHedges(hedgeId, before)) : undefined,
   ]);
-  const result = {
-    position,
-    closed,
-    // What it sent, as its request holds it (under whatever name the server gives the amount), and the side after.
-    action,
-    market,
-    side,
-    notionalUsd: usd,
-    afterNotionalUsd: position?.notionalUsd,
-    hedge,
-    balanceAfterUsdc,
-    realized,
-    before: kept.position?.line,
-    quotedPrice: quote?.pricing.execution_price,
-    balanceBeforeUsdc,
+  return {
+    result: {
+      position,
+      closed,
+      // What it sent, as its request holds it (under whatever name the server gives the amount), and the side after.
+      action: t.kind as 'add' | 'reduce',
+      market,
+      side,
+      notionalUsd: usd,
+      afterNotionalUsd: position?.notionalUsd,
+      hedge,
+      balanceAfterUsdc,
+      realized,
+      before: kept.position?.line,
+      quotedPrice: quote?.pricing.execution_price,
+      balanceBeforeUsdc,
+    },
+    sideAfter: sideAfterOf(seen.book),
   };
-  return { result, sideAfter: sideAfterOf(seen.book) };
 }
 
 /** What a close waited for: what it is expected to return, the hedge it closed and what that realized, and the side's
@@ -712,15 +720,17 @@ async function closeResult(t: TradeScope, answer: SubmittedAction, before: JsonO
   const { ports, market, side } = t;
   const hedgeId = answer.hedge_id ?? stringOf(before.hedge_id);
   const after = sideAfterOf(seen.book);
-  const result = {
-    market,
-    side,
-    estimate: readNumber(before.net_margin_usd),
-    hedgeId,
-    realized: hedgeId ? await findClosedRecord(ports, endedHedges(hedgeId, before, after)) : undefined,
-    ...(after.hedge_ids.length && { openNow: after }),
+  return {
+    result: {
+      market,
+      side,
+      estimate: readNumber(before.net_margin_usd),
+      hedgeId,
+      realized: hedgeId ? await findClosedRecord(ports, endedHedges(hedgeId, before, after)) : undefined,
+      ...(after.hedge_ids.length && { openNow: after }),
+    },
+    sideAfter: after,
   };
-  return { result, sideAfter: after };
 }
 
 /** An open's earlier send, found again: its hedge by its id (when the answer gave one), else by its client reference.
@@ -838,8 +848,7 @@ export const stringOf = (value: unknown) => (typeof value === 'string' ? value :
 /** The hedges a close of the side ended: the one the answer named and those the side held before the send (journaled
  * with the entry, so that a resume names them too), less any open now. */
 function endedHedges(hedgeId: string, before: JsonObject, open?: SideAfter) {
-  const held = heldIds(before) ?? [];
-  return [...new Set([...held.filter((id) => !open?.hedge_ids.includes(id)), hedgeId])];
+  return [...new Set([...(heldIds(before) ?? []).filter((id) => !open?.hedge_ids.includes(id)), hedgeId])];
 }
 
 /** The side's hedges journaled beside an action of several (sideContext), if any. */
@@ -934,13 +943,16 @@ export function stepRecord(step: PlanStep, group: string, leg: string) {
   const { action, market, side, tenorDays, clientReference } = step;
   if (action === 'open' && tenorDays === undefined)
     throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
-  const request = withoutUndefined({
-    market,
-    side,
-    notional_usd: action === 'close' ? undefined : Math.abs(step.deltaUsd),
-    ...(action === 'open' && { tenor_days: tenorDays, client_reference: clientReference }),
-  });
-  return tradeRecord(action, request, { group, leg });
+  return tradeRecord(
+    action,
+    withoutUndefined({
+      market,
+      side,
+      notional_usd: action === 'close' ? undefined : Math.abs(step.deltaUsd),
+      ...(action === 'open' && { tenor_days: tenorDays, client_reference: clientReference }),
+    }),
+    { group, leg },
+  );
 }
 
 /** The record a journal entry was, rebuilt from its recorded request (a resume); undefined when it is no trade. */

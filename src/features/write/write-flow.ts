@@ -700,8 +700,13 @@ async function check<S, K>(run: WriteRun<S, unknown, K>, key: RunKey) {
   else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
   // A plan's own check of this step, under the side's lock (a step resumed under its key was checked when begun).
   if (!key.resumed && action.approved?.by === 'plan') await action.approved.holds?.();
-  const reconciled = key.entry && (await reconcileEarlier(run, key.entry, key.finished));
-  return { ...key, gated, kept, reconciled, approvedOn: gated.approvedOn };
+  return {
+    ...key,
+    gated,
+    kept,
+    reconciled: key.entry && (await reconcileEarlier(run, key.entry, key.finished)),
+    approvedOn: gated.approvedOn,
+  };
 }
 
 /** Confirm: the facts the wait needs, read before the send; a new action, or a key this journal does not know (nothing
@@ -774,9 +779,11 @@ async function journal(run: WriteRun, confirmed: Confirmed) {
       server_time_ms: (await serverNow(ports))?.earliestMs,
       judged_usd: before === undefined ? confirmed.gated.judgedUsd : undefined,
     });
-    const context = Object.keys(fields).length ? fields : undefined;
     entry = await run.journal
-      .begin(entryFields(identity, action, confirmed.key, context), (await rowSealerOf(ports)).seal)
+      .begin(
+        entryFields(identity, action, confirmed.key, Object.keys(fields).length ? fields : undefined),
+        (await rowSealerOf(ports)).seal,
+      )
       .catch((error) => {
         throw error instanceof JournalError
           ? new JournalError(`${error.message} Nothing was sent.`, { path: error.path, hint: error.hint, cause: error })
@@ -848,10 +855,13 @@ async function prove<S, R, K>(
       kept,
       entry: await writer.record({ outcome: 'done', message: NOT_WAITED_MESSAGE }),
     } as const;
-  const proven = await writer.proving(() =>
-    run.action.wait(answer, { startedAt, before, kept, sentEarlier: reconciled?.kind === 'landed' }),
-  );
-  return resolve(run, writer, { answer, kept, ...proven });
+  return resolve(run, writer, {
+    answer,
+    kept,
+    ...(await writer.proving(() =>
+      run.action.wait(answer, { startedAt, before, kept, sentEarlier: reconciled?.kind === 'landed' }),
+    )),
+  });
 }
 
 /** Resolve: filled, done or failed, with the side as every view showed it, journaled and returned. */
@@ -866,12 +876,13 @@ async function resolve<S, R, K>(
     outcome = 'done',
   }: { answer: S; kept?: K; result: R; sideAfter?: SideAfter; outcome?: Resolved },
 ) {
-  const entry = await writer.record({
-    outcome,
-    resolved_at: utcIso(ports.clock.now()),
-    side_after: sideAfter,
-  });
-  return { kind: 'resolved', answer, result, kept, entry } as const;
+  return {
+    kind: 'resolved',
+    answer,
+    result,
+    kept,
+    entry: await writer.record({ outcome, resolved_at: utcIso(ports.clock.now()), side_after: sideAfter }),
+  } as const;
 }
 
 /** The hint on every unresolved write: the way to finish it with its own key (a roll's leg: its whole roll). */
