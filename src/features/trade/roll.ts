@@ -34,7 +34,7 @@ import {
 } from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { guardLiveAction, hedgesWords, sayMovedSinceAsked } from '../write/confirm.js';
+import { guardLiveAction, hedgesWords, sayMovedSinceAsked, type Approval } from '../write/confirm.js';
 import { findSide } from '../book/positions.js';
 import {
   changedSincePlan,
@@ -50,7 +50,7 @@ import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
 import { days, openArgv, stringOf, tradeRecord, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
-import { isRejection, ROLL_GROUP_PREFIX, type Approval, type WriteOptions } from '../write/write-flow.js';
+import { isRejection, ROLL_GROUP_PREFIX, type WriteOptions } from '../write/write-flow.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 

@@ -58,8 +58,6 @@ import {
   tradesUsd,
   type Approval,
 } from './confirm.js';
-
-export type { Approval } from './confirm.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { actionAge } from '../../core/server-clock.js';
 import { cents } from '../../core/money.js';
