@@ -34,7 +34,7 @@ import {
 } from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { guardLiveAction, hedgesWords, sayMovedSinceAsked } from '../write/confirm.js';
+import { guardLiveAction, hedgesWords, sayMovedSinceAsked, type Approval } from '../write/confirm.js';
 import { findSide } from '../book/positions.js';
 import {
   changedSincePlan,
@@ -48,9 +48,9 @@ import {
 import { hedgeRecord, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
-import { days, stringOf, tradeRecord, type CloseResult } from './trade-actions.js';
+import { days, openArgv, stringOf, tradeRecord, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
-import { isRejection, ROLL_GROUP_PREFIX, type Approval, type WriteOptions } from '../write/write-flow.js';
+import { isRejection, ROLL_GROUP_PREFIX, type WriteOptions } from '../write/write-flow.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 import { formatSpan } from '../../core/duration.js';
@@ -120,13 +120,12 @@ async function legsOf(ports: WritePorts, group: string) {
     throw new UsageError(
       `Journal group ${safeText(group)} has no readable open leg, so the roll cannot be finished; see \`${ports.hedgeCommand('journal')}\`.`,
     );
-  const reference = stringOf(client_reference) || undefined;
   const request = withoutUndefined<OpenRequest>({
     market,
     side,
     notional_usd: notional,
     tenor_days: tenor,
-    client_reference: reference,
+    client_reference: stringOf(client_reference) || undefined,
   });
   return rollLegs(group, request, open.context ?? {}, {
     open,
@@ -153,18 +152,7 @@ function boundOf(context: JsonObject) {
 /** A leg's record, journaled under the roll's command line (a leg's failure says how the whole roll is finished:
  * write-flow.ts, the hint a write's failure carries). */
 const legRecord = (leg: 'close' | 'open', group: string, request: OpenRequest) =>
-  tradeRecord(leg, request, {
-    argv: [
-      'roll',
-      request.market,
-      request.side,
-      '--tenor',
-      String(request.tenor_days),
-      ...(request.client_reference ? ['--ref', request.client_reference] : []),
-    ],
-    group,
-    leg,
-  });
+  tradeRecord(leg, request, { argv: ['roll', request.market, request.side, ...openArgv(request)], group, leg });
 
 /** What a run of a roll works with: the command's ports and client, the roll as journaled, and what it says with its
  * result. */
@@ -190,13 +178,13 @@ const abandon = async ({ ports, legs }: RollRun, message: string) =>
  * after it: not covered). */
 async function sideChanged(run: RollRun, changed: NonNullable<ReturnType<typeof changedSincePlan>>, closed: boolean) {
   const { group, request, bound } = run.legs;
-  const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
+  const { market, side, notional_usd, tenor_days } = request;
   const { hedgeCommand } = run.ports;
   if (changed.settles) return maturing(run, changed.matured);
   const how = changed.matured
     ? `hedge ${safeText(changed.matured.id)} ${changed.matured.maturityAtMs === undefined ? 'has no maturity hedge can read' : `matured at ${utcMinute(changed.matured.maturityAtMs)} UTC`}, possibly before the close ${closed ? 'landed' : 'could be sent'}: it may have settled on its own, and a close of the side would take the others alone`
     : closed
-      ? `it held ${formatUsd(changed.moved.notional_usd)} when the close was sent, not the ${formatUsd(notionalUsd)} planned on; something outside this roll changed it`
+      ? `it held ${formatUsd(changed.moved.notional_usd)} when the close was sent, not the ${formatUsd(notional_usd)} planned on; something outside this roll changed it`
       : `it holds ${formatUsd(changed.moved.notional_usd)} in ${hedgesWords(changed.moved)} now, not the ${formatUsd(bound.shown!.notional_usd)} in ${hedgesWords(bound.shown!)} planned on; something outside this roll changed it`;
   await abandon(run, `not sent: the side changed since the plan (${closed ? 'after' : 'before'} the close)`);
   const planned = `The roll of the ${side} side of ${market} stopped: the side changed since the plan: ${how}.`;
@@ -211,7 +199,7 @@ async function sideChanged(run: RollRun, changed: NonNullable<ReturnType<typeof 
         ...(changed.matured && { matured_hedge_id: changed.matured.id }),
       },
       hint: closed
-        ? `See what settled and what the close took with \`${hedgeCommand('history')}\`, then cover the side: \`${hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`
+        ? `See what settled and what the close took with \`${hedgeCommand('history')}\`, then cover the side: \`${hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenor_days))}\`.`
         : `See the side with \`${hedgeCommand('positions')}\`, then roll again: it plans anew from the side as it is.`,
     },
   );
@@ -220,24 +208,24 @@ async function sideChanged(run: RollRun, changed: NonNullable<ReturnType<typeof 
 /** A lone hedge that may mature before a close sent now lands is left to settle (a close would take it while it settles,
  * or find it gone): nothing is sent, and a roll once it settled opens it anew. */
 async function maturing(run: RollRun, hedge: NonNullable<BoundSide['soonest']>) {
-  const { market, side, tenor_days: tenorDays } = run.legs.request;
+  const { market, side, tenor_days } = run.legs.request;
   await abandon(run, 'not sent: the hedge matures before a close could be known to land');
   return new PreTradeCheckError(
     'hedge_maturing',
     `The ${side} hedge ${safeText(hedge.id)} on ${market} ${hedge.maturityAtMs === undefined ? 'has no maturity hedge can read' : `matures at ${utcMinute(hedge.maturityAtMs)} UTC`}, before a close sent now could be known to land (a request may take up to ${formatSpan(run.client.transport.config.requestTimeoutMs)}): it is left to settle, not closed while it settles. Nothing was sent.`,
     { market, side, hedge_id: hedge.id, status: 'filled' },
-    `Once it has settled, \`${run.ports.hedgeCommand('roll', market, side, '--tenor', String(tenorDays))}\` opens the side anew.`,
+    `Once it has settled, \`${run.ports.hedgeCommand('roll', market, side, '--tenor', String(tenor_days))}\` opens the side anew.`,
   );
 }
 
 /** Right before the open: the roll opens what it closed, and only on a side nothing covers. */
 async function stillToOpen(run: RollRun, closedLeg: JournalEntry | undefined) {
   const { ports, client, legs } = run;
-  const { market, side, notional_usd: notionalUsd } = legs.request;
+  const { market, side, notional_usd } = legs.request;
   // The side as the close read it right before it was sent (under the side's lock), judged at the close's end (its
   // hedges were judged before it was sent: its sum is what is judged here).
   const closedUsd = readNumber(closedLeg?.context?.notional_usd);
-  const shown = legs.bound.shown ?? { hedge_ids: [], notional_usd: notionalUsd };
+  const shown = legs.bound.shown ?? { hedge_ids: [], notional_usd };
   const changed =
     closedLeg &&
     changedSincePlan(
@@ -284,8 +272,10 @@ function closeStep(run: RollRun): JournaledStep {
       if (!shown || row) return;
       const { books, serverNow } = await readSidesAsAnswered(ports, client, [request]);
       // Judged where the close may land, one request's bound from the views' time: never after the first maturity.
-      const landingMs = client.transport.config.requestTimeoutMs;
-      const changed = changedSincePlan({ shown, soonest }, sideAfterOf(books[0]), { serverNow, landingMs });
+      const changed = changedSincePlan({ shown, soonest }, sideAfterOf(books[0]), {
+        serverNow,
+        landingMs: client.transport.config.requestTimeoutMs,
+      });
       if (changed) throw (stoppedBeforeClose = await sideChanged(run, changed, false));
     },
     failed: async (error) => {
@@ -355,9 +345,9 @@ async function carryOut(
   resumed?: { needsConfirmation: boolean },
   quote?: Quote,
 ) {
-  const run: RollRun = { ports, client: await ports.client(), legs, notes };
+  const run = { ports, client: await ports.client(), legs, notes };
   const { group, request } = legs;
-  const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
+  const { market, side, notional_usd, tenor_days } = request;
   const steps = [...(legs.closes ? [closeStep(run)] : []), openStep(run, write.wait)];
   if (write.dryRun) return { kind: 'dry-run' as const, notes, legs: await stepsDryRun(ports, steps) };
   const open = legs.open!;
@@ -369,16 +359,16 @@ async function carryOut(
   if (resumed) {
     // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
     for (const row of [open, legs.close]) if (row) await requireOwnRow(ports, row);
-    const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenorDays)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(group)}: ${legs.described}): each leg is finished with its own key, and the side is not opened twice.`;
+    const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenor_days)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(group)}: ${legs.described}): each leg is finished with its own key, and the side is not opened twice.`;
     // A leg never sent is a new request: on a live key it is confirmed like one, the "yes" bound to the side as it was
     // asked about; otherwise it is said with the result.
-    const trades = [{ market, notionalUsd: (closeDue ? 2 : 1) * notionalUsd }];
+    const trades = [{ market, notionalUsd: (closeDue ? 2 : 1) * notional_usd }];
     if (planned && resumed.needsConfirmation)
       await confirmedPlan(
         ports,
         async () => ({ trades: [{ ...trades[0], held: sideAfterOf(await sideBook()) }] }),
         async () => ({
-          question: `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeDue ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}?`,
+          question: `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeDue ? 'close the position, then ' : ''}open ${formatUsd(notional_usd)} for ${days(tenor_days)}?`,
         }),
         { live: true, moved: (then, now) => sayMovedSinceAsked(ports, request, then.trades, now.trades) },
       );
@@ -407,12 +397,13 @@ function rollReport(
   quote?: Quote,
 ) {
   const { group, request, closes, rolledHedgeId } = legs;
-  const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
+  const { market, side, notional_usd, tenor_days } = request;
   const opened = result as Hedge | undefined;
-  const hedge = opened ?? (answer as OpenedHedge | undefined);
+  const answered = answer as OpenedHedge | undefined;
+  const hedge = opened ?? answered;
   const closeEntry = closeRun?.entry ?? legs.close;
   const closed = closeRun?.result as CloseResult | undefined;
-  const hedgeId = opened?.id ?? (answer as OpenedHedge | undefined)?.hedge_id ?? openEntry.hedge_id ?? null;
+  const hedgeId = opened?.id ?? answered?.hedge_id ?? openEntry.hedge_id ?? null;
   // The side model's word on the new hedge: one that failed never held anything.
   const failed = opened !== undefined && 'failed' in recordStanding(opened);
   // A close that found nothing to close (rejected with no_open_hedge, now or by an earlier run) is no leg of the roll.
@@ -432,8 +423,8 @@ function rollReport(
     view: {
       market,
       side,
-      notional_usd: notionalUsd,
-      tenor_days: tenorDays,
+      notional_usd,
+      tenor_days,
       rolled_hedge_id: rolledHedgeId ?? null,
       journal_group: group,
       close: close || null,
@@ -451,9 +442,9 @@ function rollReport(
     notes,
     ...(failed && {
       failure: new OrderFailedError(
-        `The new ${days(tenorDays)} hedge ${hedgeId ? safeText(hedgeId) : 'the new hedge'} failed on-chain: nothing was opened${close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
+        `The new ${days(tenor_days)} hedge ${hedgeId ? safeText(hedgeId) : 'the new hedge'} failed on-chain: nothing was opened${close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
         opened!.id,
-        `Open it again with \`${ports.hedgeCommand('open', market, side, String(notionalUsd), '--tenor', String(tenorDays))}\` (a new key).`,
+        `Open it again with \`${ports.hedgeCommand('open', market, side, String(notional_usd), '--tenor', String(tenor_days))}\` (a new key).`,
       ),
     }),
   };

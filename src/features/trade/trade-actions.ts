@@ -21,7 +21,7 @@ import {
   type HedgeRecord,
   type SideBook,
 } from '../book/book.js';
-import type { Hedge, HistoryRecord, Quote, SubmittedAction } from '../../platform/api/schemas.js';
+import type { Hedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import { cents } from '../../core/money.js';
 import {
   NotAppliedError,
@@ -97,11 +97,6 @@ export interface TradeRecord extends WriteRecord {
   question?: string;
 }
 
-/** A wait's line: what was sent, by this run or earlier (a resume that found it landed sends nothing), and what it waits for. */
-function sentLine(what: string, hash: unknown, sentEarlier: boolean | undefined, waiting: string) {
-  return `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${what}${typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : ''}, waiting for ${waiting}`;
-}
-
 /** What a question says of the quote it was shown with: its price and what it costs upfront. */
 const atAbout = (quote?: Quote) =>
   quote
@@ -127,13 +122,16 @@ interface TradeKept {
 
 /** A kind as data. Its endpoint and body are the client's plan of it (platform/api/client.ts: `POST /hedges` or
  * `POST /hedges/{kind}`, the body under the wire's names); its words; the quote said before its question (an open's when
- * its caller asks, an add's always); what it reads before the send (`reads`: an add's or a reduce's side and positions
- * line, a close's side and what it returns); and the change it expects of its side (book.ts ExpectedChange: open 0→N
- * with the answer's hedge, add +N, reduce −N, close →0), from what was journaled before the send. */
+ * its caller asks: `asked`, an add's always); its own check (a change's); what it reads before the send (`reads`: an
+ * add's or a reduce's side and positions line, a close's side and what it returns); and the change it expects of its
+ * side (book.ts ExpectedChange: open 0→N with the answer's hedge, add +N, reduce −N, close →0), from what was journaled
+ * before the send. */
 interface Kind {
   verb: string;
-  quote?: 'asked' | 'always';
-  reads?: 'change' | 'close';
+  quote?: typeof quoteOpen | typeof quoteAddition;
+  asked?: true;
+  check?: typeof checkChange;
+  reads?: typeof beforeChange | typeof beforeClose;
   /** The side's notional before the send, journaled under this name (the wait and a resume's reconcile read it). */
   before?: 'baseline_notional_usd' | 'notional_usd';
   waitsFor(t: TradeScope): string;
@@ -145,29 +143,32 @@ interface Kind {
 const KINDS: Record<TradeKind, Kind> = {
   open: {
     verb: 'open a hedge',
-    quote: 'asked',
+    quote: quoteOpen,
+    asked: true,
     waitsFor: () => 'the fill',
     question: ({ side, usd, market, tenorDays }, _shown, kept) =>
       `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(tenorDays)}${atAbout(kept?.quote)}?`,
   },
   add: {
     verb: 'add to a hedge',
-    quote: 'always',
-    reads: 'change',
+    quote: quoteAddition,
+    check: checkChange,
+    reads: beforeChange,
     before: 'baseline_notional_usd',
     waitsFor: () => 'it to land',
     question: (t, shown, kept) => `Add ${formatUsd(t.usd)} to ${changedHedge(t, shown)}${atAbout(kept?.quote)}?`,
   },
   reduce: {
     verb: 'reduce a hedge',
-    reads: 'change',
+    check: checkChange,
+    reads: beforeChange,
     before: 'baseline_notional_usd',
     waitsFor: () => 'it to land',
     question: (t, shown) => `Remove ${formatUsd(t.usd)} from ${changedHedge(t, shown)}?`,
   },
   close: {
     verb: 'close a position',
-    reads: 'close',
+    reads: beforeClose,
     before: 'notional_usd',
     waitsFor: ({ side }) => `the ${side} position to close`,
     question: closeQuestion,
@@ -188,9 +189,9 @@ function closeQuestion({ market, side }: TradeScope, shown: readonly Trade[] | u
   const estimate = trade && 'returnsUsd' in trade ? readNumber(trade.returnsUsd) : undefined;
   const ids = held?.hedge_ids.length;
   const notes = [
-    ...(estimate === undefined ? [] : [`returns about ${formatMoney(estimate)} USD`]),
-    ...(ids ? [`hedge${ids === 1 ? '' : 's'} ${hedgesWords(held!)}`] : []),
-  ];
+    estimate !== undefined && `returns about ${formatMoney(estimate)} USD`,
+    ids && `hedge${ids === 1 ? '' : 's'} ${hedgesWords(held!)}`,
+  ].filter(Boolean);
   return `Close the ${side} position on ${market}${traded === undefined ? '' : ` of ${formatUsd(traded)}`}${notes.length ? ` (${notes.join('; ')})` : ''}?`;
 }
 
@@ -203,9 +204,12 @@ function expectedOf(t: TradeScope, before: JsonObject, namedId?: string | null) 
   const figure = kind === 'open' ? 0 : before[KINDS[kind].before!];
   if (typeof figure !== 'number') return;
   const several = heldIds(before);
-  const hedgeId = kind !== 'close' && several ? undefined : (namedId ?? stringOf(before.hedge_id));
-  const change = kind === 'close' ? { gone: several } : { changeUsd: usd };
-  return withoutUndefined({ kind, before: figure, hedgeId, ...change });
+  return withoutUndefined({
+    kind,
+    before: figure,
+    hedgeId: kind !== 'close' && several ? undefined : (namedId ?? stringOf(before.hedge_id)),
+    ...(kind === 'close' ? { gone: several } : { changeUsd: usd }),
+  });
 }
 
 /** A hedge's record in the book's terms; null when it cannot be read. */
@@ -218,12 +222,24 @@ const found = (verdict: 'landed' | 'not-landed' | 'unknown', evidence: string, a
   answer,
 });
 
+/** An open's options on the command line it is journaled under (an open's, a roll's). */
+export const openArgv = ({ tenor_days, client_reference }: OpenRequest) => [
+  '--tenor',
+  String(tenor_days),
+  ...(client_reference ? ['--ref', client_reference] : []),
+];
+
 /** A trade's record: its kind's words, the request, the side it moves, and what its caller adds. */
 export function tradeRecord(kind: TradeKind, request: SideRequest, fields: Partial<TradeRecord> = {}) {
-  const { market, side, notional_usd, tenor_days, client_reference } = request as OpenRequest;
+  const { market, side, notional_usd } = request as OpenRequest;
   // The command line it is journaled under (and shown in hints) when its caller names none.
-  const open = ['--tenor', tenor_days, ...(client_reference ? ['--ref', client_reference] : [])];
-  const argv = [kind, market, side, ...(kind === 'close' ? [] : [notional_usd]), ...(kind === 'open' ? open : [])];
+  const argv = [
+    kind,
+    market,
+    side,
+    ...(kind === 'close' ? [] : [notional_usd]),
+    ...(kind === 'open' ? openArgv(request as OpenRequest) : []),
+  ];
   return {
     ...fields,
     kind,
@@ -246,22 +262,22 @@ export function tradeAction(
   const t = scopeOf(ports, client, record);
   const { kind, request, checks, market, side, usd, reference } = t;
   const of = KINDS[kind];
+  const { quote, reads } = of;
   const unchecked = uncheckedList(ports);
-  const quoted = of.quote === 'always' || (of.quote === 'asked' && checks?.quote);
   return {
     ...record,
     check: async () => {
-      if (reference && checks?.duplicateReference) await refuseDuplicateReference(ports, client, reference, unchecked);
+      if (reference && checks?.duplicateReference) await refuseDuplicateReference(t, reference, unchecked);
       if (checks?.preTrade)
         await runPreTradeChecks(
           client,
           { market, side, notionalUsd: usd, action: kind === 'add' ? 'add' : 'open' },
           unchecked,
         );
-      return of.reads === 'change' ? checkChange(t) : undefined;
+      return of.check?.(t);
     },
-    preview: quoted ? (kept) => (kind === 'open' ? quoteOpen(t, kept) : quoteAddition(t, kept)) : undefined,
-    before: of.reads && ((kept) => (of.reads === 'change' ? beforeChange : beforeClose)(t, kept)),
+    preview: quote && (!of.asked || checks?.quote) ? (kept) => quote(t, kept) : undefined,
+    before: reads && ((kept) => reads(t, kept)),
     question: (shown, kept) => questionWithUnchecked(record.question ?? of.question(t, shown, kept), unchecked),
     trades: () => tradesOf(t),
     plan: (key) => client.plan(kind, request, key),
@@ -450,13 +466,15 @@ async function beforeChange(t: TradeScope, kept?: TradeKept) {
   const { line } = position;
   const read = { kept: { ...kept, position, balanceBeforeUsdc } };
   if (line?.notionalUsd === undefined) return read;
-  const journaled = withoutUndefined({
-    baseline_notional_usd: line.notionalUsd,
-    hedge_id: line.hedgeId || undefined,
-    // The deal it changes, for the journal's Ref (a change's request names none), and the side's hedges.
-    ...sideContext(position.book),
-  });
-  return { ...read, journaled };
+  return {
+    ...read,
+    journaled: withoutUndefined({
+      baseline_notional_usd: line.notionalUsd,
+      hedge_id: line.hedgeId || undefined,
+      // The deal it changes, for the journal's Ref (a change's request names none), and the side's hedges.
+      ...sideContext(position.book),
+    }),
+  };
 }
 
 /** What closing is expected to return (the position's net margin right before the close) and what the side holds. */
@@ -470,18 +488,19 @@ async function beforeClose(t: TradeScope, kept?: TradeKept) {
   // view shows flat, this account's fresh opens of it included (a fill still unlisted is no flat side): refused before
   // anything is journaled, as add and reduce are. Read here, after a dry run and the repeat guard, which say more; a
   // plan's step is its caller's to decide.
-  const flat = sideHolds(book).holds === 'flat';
-  if (flat && record.approved?.by !== 'plan')
+  if (sideHolds(book).holds === 'flat' && record.approved?.by !== 'plan')
     t.refuseFlat((await readSidesAsAnswered(ports, client, [{ market, side }])).books[0]);
   const notional = closeTakes(book);
-  const journaled = withoutUndefined({
-    net_margin_usd: position?.netMarginUsd,
-    hedge_id: hedgeBefore || undefined,
-    notional_usd: notional,
-    // The deal it closes, for the journal's Ref (a close's request names none), and the side's hedges.
-    ...sideContext(book),
-  });
-  return { journaled, kept: { ...kept, hedgeBefore, inBookUsd: notional } };
+  return {
+    journaled: withoutUndefined({
+      net_margin_usd: position?.netMarginUsd,
+      hedge_id: hedgeBefore || undefined,
+      notional_usd: notional,
+      // The deal it closes, for the journal's Ref (a close's request names none), and the side's hedges.
+      ...sideContext(book),
+    }),
+    kept: { ...kept, hedgeBefore, inBookUsd: notional },
+  };
 }
 
 /** A close trades what the side holds when sent, with every add still landing (read before each send). */
@@ -580,7 +599,7 @@ function unproven(t: TradeScope, expected: ExpectedChange, seen: Seen | undefine
 async function prove(t: TradeScope, expected: ExpectedChange, label: string, startedAt: number) {
   const { ports, client, market, side } = t;
   const named = expected.kind === 'open' && expected.hedgeId ? [expected.hedgeId] : undefined;
-  const seen: Seen = await pollUntil(ports, {
+  const seen = await pollUntil(ports, {
     label,
     startedAt,
     checkCommand: t.hedgeCommand('positions'),
@@ -620,8 +639,10 @@ async function waitFor(
         details: { market, side },
       },
     );
-  const what = kind === 'open' ? answer.hedge_id! : kind;
-  const label = sentLine(what, answer.order_tx_hash, sentEarlier, KINDS[kind].waitsFor(t));
+  // The wait's line: what was sent, by this run or earlier (a resume that found it landed sends nothing), and what it
+  // waits for.
+  const { order_tx_hash: hash } = answer;
+  const label = `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${kind === 'open' ? answer.hedge_id! : kind}${typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : ''}, waiting for ${KINDS[kind].waitsFor(t)}`;
   if (kind === 'open') {
     const hedge = await waitForHedgeStatus(t.ports, answer.hedge_id!, { label, startedAt });
     // Ended on its record (failed, or closed since it filled): the model's verdict on its side of that record alone.
@@ -642,17 +663,19 @@ async function waitFor(
     return { result: hedge, sideAfter: seen ? sideAfterOf(seen.book) : undefined, outcome: 'filled' as const };
   }
   const seen = await prove(t, expected, label, startedAt);
-  const done = await (kind === 'close'
-    ? closeResult(t, answer, before, seen)
-    : changeResult(t, answer, before, kept, seen));
-  return { ...done, outcome: outcomeOf(kind, seen.proof) };
+  return {
+    ...(await (kind === 'close' ? closeResult(t, answer, before, seen) : changeResult(t, answer, before, kept, seen))),
+    outcome: outcomeOf(kind, seen.proof),
+  };
 }
+
+/** What an add or a reduce learned once it landed, as its wait returns it (`changeResult`). */
+export type LandedChange = Awaited<ReturnType<typeof changeResult>>['result'];
 
 /** What an add or a reduce learned once it landed: the side's line after it (none: the side left the list), its hedge
  * read once more to show it whole, a reduce's balance after, and what a reduce that closed the side realized. */
 async function changeResult(t: TradeScope, answer: SubmittedAction, before: JsonObject, kept: TradeKept, seen: Seen) {
   const { ports, market, side, usd, notify, readHedge } = t;
-  const action = t.kind as 'add' | 'reduce';
   const line = findSide(seen.positions, market, side);
   const position = line && sizedByRecords(line, seen.book);
   const closed = !position;
@@ -670,23 +693,25 @@ async function changeResult(t: TradeScope, answer: SubmittedAction, before: Json
     // A reduce of about the whole position closed it: its record says what it realized.
     closed && hedgeId ? findClosedRecord(ports, endedHedges(hedgeId, before)) : undefined,
   ]);
-  const result = {
-    position,
-    closed,
-    // What it sent, as its request holds it (under whatever name the server gives the amount), and the side after.
-    action,
-    market,
-    side,
-    notionalUsd: usd,
-    afterNotionalUsd: position?.notionalUsd,
-    hedge,
-    balanceAfterUsdc,
-    realized,
-    before: kept.position?.line,
-    quotedPrice: quote?.pricing.execution_price,
-    balanceBeforeUsdc,
+  return {
+    result: {
+      position,
+      closed,
+      // What it sent, as its request holds it (under whatever name the server gives the amount), and the side after.
+      action: t.kind as 'add' | 'reduce',
+      market,
+      side,
+      notionalUsd: usd,
+      afterNotionalUsd: position?.notionalUsd,
+      hedge,
+      balanceAfterUsdc,
+      realized,
+      before: kept.position?.line,
+      quotedPrice: quote?.pricing.execution_price,
+      balanceBeforeUsdc,
+    },
+    sideAfter: sideAfterOf(seen.book),
   };
-  return { result, sideAfter: sideAfterOf(seen.book) };
 }
 
 /** What a close waited for: what it is expected to return, the hedge it closed and what that realized, and the side's
@@ -695,15 +720,17 @@ async function closeResult(t: TradeScope, answer: SubmittedAction, before: JsonO
   const { ports, market, side } = t;
   const hedgeId = answer.hedge_id ?? stringOf(before.hedge_id);
   const after = sideAfterOf(seen.book);
-  const result = {
-    market,
-    side,
-    estimate: readNumber(before.net_margin_usd),
-    hedgeId,
-    realized: hedgeId ? await findClosedRecord(ports, endedHedges(hedgeId, before, after)) : undefined,
-    ...(after.hedge_ids.length && { openNow: after }),
+  return {
+    result: {
+      market,
+      side,
+      estimate: readNumber(before.net_margin_usd),
+      hedgeId,
+      realized: hedgeId ? await findClosedRecord(ports, endedHedges(hedgeId, before, after)) : undefined,
+      ...(after.hedge_ids.length && { openNow: after }),
+    },
+    sideAfter: after,
   };
-  return { result, sideAfter: after };
 }
 
 /** An open's earlier send, found again: its hedge by its id (when the answer gave one), else by its client reference.
@@ -772,7 +799,8 @@ async function reconcileOpen({ client, readHedge }: TradeScope, entry: JournalEn
  * (exit 12). */
 async function reconcileChange(t: TradeScope, entry: JournalEntry) {
   const { ports, client, market, side, signal, kind } = t;
-  const answered = wasAnswered(entry);
+  // Whether the server answered the entry's send (accepted it): an outcome past `pending` that is not `unknown`.
+  const answered = entry.outcome !== 'pending' && entry.outcome !== 'unknown';
   const onSide = `the ${side} side of ${market}`;
   let read;
   try {
@@ -820,8 +848,7 @@ export const stringOf = (value: unknown) => (typeof value === 'string' ? value :
 /** The hedges a close of the side ended: the one the answer named and those the side held before the send (journaled
  * with the entry, so that a resume names them too), less any open now. */
 function endedHedges(hedgeId: string, before: JsonObject, open?: SideAfter) {
-  const held = heldIds(before) ?? [];
-  return [...new Set([...held.filter((id) => !open?.hedge_ids.includes(id)), hedgeId])];
+  return [...new Set([...(heldIds(before) ?? []).filter((id) => !open?.hedge_ids.includes(id)), hedgeId])];
 }
 
 /** The side's hedges journaled beside an action of several (sideContext), if any. */
@@ -839,12 +866,7 @@ function sideContext({ filled }: SideBook) {
 }
 
 /** `open --ref REF`: a client reference names one deal; an active hedge carrying it already refuses the open. */
-async function refuseDuplicateReference(
-  ports: WritePorts,
-  client: HedgeClient,
-  reference: string,
-  unchecked: Unchecked,
-) {
+async function refuseDuplicateReference({ ports, client }: TradeScope, reference: string, unchecked: Unchecked) {
   let hedges;
   try {
     // Every hedge carrying it, up to MAX_PAGE_SIZE in one request: the active one need not be the newest.
@@ -877,9 +899,10 @@ async function refuseDuplicateReference(
       text: `Note: ${judged.unknown.map((record) => `${record.id} (${record.status})`).join(', ')} carries this reference with a status hedge does not know; not counted as active.`,
     });
   const active = judged.active.map((record) => byId.get(record.id)!);
+  const [first] = active;
   if (judged.historyCut !== undefined)
     throw new UnresolvedError(
-      `Whether hedge ${safeText(active[0].id)}, which carries client reference ${JSON.stringify(reference)}, has ended cannot be told: it is filled on its record, and the history read may be cut at ${judged.historyCut} records (the server gave no next page; it may not read the page size hedge sends). Nothing was sent.`,
+      `Whether hedge ${safeText(first.id)}, which carries client reference ${JSON.stringify(reference)}, has ended cannot be told: it is filled on its record, and the history read may be cut at ${judged.historyCut} records (the server gave no next page; it may not read the page size hedge sends). Nothing was sent.`,
       {
         details: {
           client_reference: reference,
@@ -889,8 +912,7 @@ async function refuseDuplicateReference(
         hint: `\`hedge doctor\` shows how the server pages; set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter. Once it has ended, or to open another one anyway, add --allow-duplicate-ref.`,
       },
     );
-  if (!active.length) return;
-  const first = active[0];
+  if (!first) return;
   throw new PreTradeCheckError(
     'duplicate_client_reference',
     `An active hedge already carries client reference ${JSON.stringify(reference)}: ${first.id} (${first.status}, ${first.side} ${formatUsd(first.notional_usd)} on ${first.market}). Nothing was sent.`,
@@ -911,16 +933,9 @@ async function sideBooksOf(client: HedgeClient, hedges: readonly Hedge[]) {
   return books;
 }
 
-/** What a close waited for: what it is expected to return, the hedge it closed and what that realized. */
-export interface CloseResult {
-  market: string;
-  side: string;
-  estimate?: number;
-  hedgeId?: string;
-  realized?: HistoryRecord;
-  /** The side's hedges once the close was seen, when it is not flat (opened by another since). */
-  openNow?: SideAfter;
-}
+/** What a close waited for: what it is expected to return, the hedge it closed and what that realized, and the side's
+ * hedges once the close was seen, when it is not flat (opened by another since). */
+export type CloseResult = Awaited<ReturnType<typeof closeResult>>['result'];
 
 /** One step of a plan (an apply's, the keeper's) as the record of the write that carries it out (and whose request a
  * live confirmation is bound to). */
@@ -928,13 +943,16 @@ export function stepRecord(step: PlanStep, group: string, leg: string) {
   const { action, market, side, tenorDays, clientReference } = step;
   if (action === 'open' && tenorDays === undefined)
     throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
-  const request = withoutUndefined({
-    market,
-    side,
-    notional_usd: action === 'close' ? undefined : Math.abs(step.deltaUsd),
-    ...(action === 'open' && { tenor_days: tenorDays, client_reference: clientReference }),
-  });
-  return tradeRecord(action, request, { group, leg });
+  return tradeRecord(
+    action,
+    withoutUndefined({
+      market,
+      side,
+      notional_usd: action === 'close' ? undefined : Math.abs(step.deltaUsd),
+      ...(action === 'open' && { tenor_days: tenorDays, client_reference: clientReference }),
+    }),
+    { group, leg },
+  );
 }
 
 /** The record a journal entry was, rebuilt from its recorded request (a resume); undefined when it is no trade. */
@@ -962,9 +980,6 @@ function submittedAnswer(entry: JournalEntry) {
     ...(entry.order_tx_hash && { order_tx_hash: entry.order_tx_hash }),
   };
 }
-
-/** Whether the server answered the entry's send (accepted it): an outcome past `pending` that is not `unknown`. */
-const wasAnswered = (entry: JournalEntry) => entry.outcome !== 'pending' && entry.outcome !== 'unknown';
 
 /** A trade through the write flow (a command's, an apply's step, a keeper's). An add or reduce refused only for the
  * amount's name did nothing, so it is sent once more under the server's name (a new key, the refused one noted) and
@@ -1022,12 +1037,11 @@ export async function sendTrade(ports: WritePorts, record: TradeRecord, write: W
     }),
     { ...write, idempotencyKey: undefined, fresh: false },
   );
-  if (entry && outcome.kind !== 'dry-run') {
+  if (entry && outcome.kind !== 'dry-run')
     await journal
       .update(entry.id, {
         message: `${error.message} — refused for the field name; sent again as ${outcome.entry.id} with \`${field}\``,
       })
       .catch(() => undefined);
-  }
   return outcome;
 }

@@ -39,13 +39,12 @@ export async function guardLiveAction(
 ) {
   const credentials = await ports.credentials();
   const live = credentials.environment === 'live';
-  if (live) {
+  if (live)
     ports.notify({
       kind: 'live-key',
       level: 'live',
       text: `production key ${redactKey(credentials.apiKey)}: this will ${input.action} with real funds.`,
     });
-  }
   // Confirmed ahead: by --yes, or by the plan or the command's run the write is part of.
   const by = input.approved?.by;
   const needsConfirmation = live && !input.dryRun && !ports.globals.yes && by !== 'plan' && by !== 'run';

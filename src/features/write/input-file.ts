@@ -40,11 +40,10 @@ export async function readInputFile(
       `file: this call reads no ${what} from the disk; it is read only under the roots the server was started with.`,
     );
   const stdin = file === '-';
-  if (stdin && ports.io.stdinIsTTY) {
+  if (stdin && ports.io.stdinIsTTY)
     throw new UsageError(
       `the ${what} is - (stdin), but stdin is a terminal; pipe the file in${pipeExample ? ` (\`${pipeExample}\`)` : ''} or name it.`,
     );
-  }
   const shown = stdin ? 'on stdin' : safeText(file);
   // Said under --verbose: a pipe that is slow to end is being waited on, not hung on.
   if (stdin) ports.log(`reading the ${what} from stdin (at most ${sizeInWords(MAX_INPUT_FILE_BYTES)})`);
@@ -64,11 +63,10 @@ export async function readInputFile(
       : await readRegularFile(file, { maxBytes: MAX_INPUT_FILE_BYTES, guard: 'steering' });
     return { text: bytes.toString('utf8'), sourceName: stdin ? 'stdin' : file };
   } catch (error) {
-    if (error instanceof ReadTimedOut) {
+    if (error instanceof ReadTimedOut)
       throw new UsageError(
         `the ${what} ${shown} was not read whole within --timeout (${formatSpan(ports.globals.timeout! * 1000)}); nothing was read or sent. Close the pipe once the file is written, or give a longer --timeout (0 for none).`,
       );
-    }
     if (stdin && signal.aborted)
       throw new InterruptedError(`Interrupted while reading the ${what} ${shown}; nothing was sent.`, {
         stoppedBy: ports.signal.reason,

@@ -71,11 +71,10 @@ export async function findJournalEntry(ports: Pick<WritePorts, 'hedgeCommand'>, 
       ? new UsageError(error.message, { hint: error.hint })
       : error;
   });
-  if (!entry) {
+  if (!entry)
     throw new UsageError(`No journal entry ${echo(id)} in ${journal.location}.`, {
       hint: `List the journal with \`${ports.hedgeCommand('journal')}\`.`,
     });
-  }
   return entry;
 }
 
@@ -127,11 +126,10 @@ export async function confirmRowFromElsewhere(
 ) {
   if (!begunElsewhere(entry) || ports.globals.yes) return;
   const from = `Journal ${safeText(entry.id)} (${safeText(String(entry.command))}) was begun on ${safeText(String(entry.host))}, not on this machine`;
-  if (!ports.interactive) {
+  if (!ports.interactive)
     throw new UsageError(
       `${from}: pass --yes to ${what} from here (there is no terminal to confirm on); nothing was sent.`,
     );
-  }
   await confirmOrStop(ports, `${from}. ${what[0].toUpperCase()}${what.slice(1)} from here?`);
 }
 

@@ -158,8 +158,12 @@ export async function readSidesAsAnswered(
   until?: (book: SideBook) => boolean,
 ) {
   const opened = await answeredOpens(ports);
-  const read = sides.map((one) => ({ ...one, opened: opened(one.market, one.side) }));
-  return readSidesInStep(ports, client, read, until);
+  return readSidesInStep(
+    ports,
+    client,
+    sides.map((one) => ({ ...one, opened: opened(one.market, one.side) })),
+    until,
+  );
 }
 
 /** Best effort: looks for the history records of the hedges a close ended a few times at the polling cadence; the

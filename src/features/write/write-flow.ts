@@ -58,8 +58,6 @@ import {
   tradesUsd,
   type Approval,
 } from './confirm.js';
-
-export type { Approval } from './confirm.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { formatSpan } from '../../core/duration.js';
 import { actionAge } from '../../core/server-clock.js';
@@ -226,13 +224,14 @@ export async function withAccountLock<T>(
     const deadline = ports.waitDeadline(now);
     const waitMs = deadline === undefined ? Number.MAX_SAFE_INTEGER : Math.max(0, deadline - now);
     const bound = deadline === undefined ? 'no bound (--timeout 0)' : `at most ${formatSpan(waitMs)}`;
-    ports.notify({
-      kind: 'waiting-for-lock',
-      level: 'note',
-      text: `Waiting for ${what}: another hedge process holds it (${safeText(describeHolder(answer.holder))}); ${bound}.`,
-    });
+    say(
+      ports,
+      'waiting-for-lock',
+      'note',
+      `Waiting for ${what}: another hedge process holds it (${safeText(describeHolder(answer.holder))}); ${bound}.`,
+    );
     answer = await journal.lock(scope, { waitMs });
-    if (!answer.held) {
+    if (!answer.held)
       throw new HeldError(
         `${what[0].toUpperCase()}${what.slice(1)} is still held by another hedge process (${safeText(describeHolder(answer.holder))}); this run stopped waiting and sent nothing.`,
         {
@@ -241,7 +240,6 @@ export async function withAccountLock<T>(
           hint: `Run it again once that process is done${deadline === undefined ? '' : `, or wait longer with --timeout SECONDS (now ${formatSpan(waitMs)}; the default is ${formatSpan(DEFAULT_WAIT_BOUND_MS)})`}.`,
         },
       );
-    }
   }
   try {
     return await heldScopes.run(new Set([...(held ?? []), scope]), () => body(waitedFor));
@@ -691,7 +689,7 @@ async function gateTheSend({ ports, action, checked }: WriteRun, run: RunKey) {
 /** Check: an agent's limits and the plan its token was issued for (asked again before every retry), then the pre-trade
  * checks and a plan's own check of this step; a resumed action skips them and reads what the book shows of its earlier
  * send (landed: followed, not sent again). */
-async function check<S, R, K>(run: WriteRun<S, R, K>, key: RunKey) {
+async function check<S, K>(run: WriteRun<S, unknown, K>, key: RunKey) {
   const { ports, action, checked } = run;
   const gated = await gateTheSend(run, key);
   /** What this run read before the send, kept for its later stages (the kind's). */
@@ -700,13 +698,18 @@ async function check<S, R, K>(run: WriteRun<S, R, K>, key: RunKey) {
   else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
   // A plan's own check of this step, under the side's lock (a step resumed under its key was checked when begun).
   if (!key.resumed && action.approved?.by === 'plan') await action.approved.holds?.();
-  const reconciled = key.entry && (await reconcileEarlier(run, key.entry, key.finished));
-  return { ...key, gated, kept, reconciled, approvedOn: gated.approvedOn };
+  return {
+    ...key,
+    gated,
+    kept,
+    reconciled: key.entry && (await reconcileEarlier(run, key.entry, key.finished)),
+    approvedOn: gated.approvedOn,
+  };
 }
 
 /** Confirm: the facts the wait needs, read before the send; a new action, or a key this journal does not know (nothing
  * says it was confirmed here), shows its preview and asks as its approval decides (`askAsApproved`). */
-async function confirm<S, R, K>(run: WriteRun<S, R, K>, checked: Awaited<ReturnType<typeof check<S, R, K>>>) {
+async function confirm<S, K>(run: WriteRun<S, unknown, K>, checked: Awaited<ReturnType<typeof check<S, K>>>) {
   const { action, options } = run;
   const earlier = checked.entry;
   let { kept, approvedOn } = checked;
@@ -748,7 +751,7 @@ async function askAsApproved<K>(
   for (let ask = !approvedOn || !shown; ; ask = true) {
     if (ask) await confirmOrStop(ports, action.question(shown, kept), { live: guard.live });
     if (!side || !shown) return approvedOn;
-    const now: readonly Trade[] = (await action.trades?.()) ?? shown;
+    const now = (await action.trades?.()) ?? shown;
     if (sameAsShown(shown, now)) return shown;
     sayMovedSinceAsked(ports, side, shown, now);
     shown = now;
@@ -756,11 +759,11 @@ async function askAsApproved<K>(
   }
 }
 
-type Confirmed<S, R, K> = Awaited<ReturnType<typeof confirm<S, R, K>>>;
+type Confirmed<S = unknown, K = unknown> = Awaited<ReturnType<typeof confirm<S, K>>>;
 
 /** Journal: the entry on disk before the request may leave, a new one (what it read before, the earliest the server's
  * time can be at the first send, what an agent's limits judged it trades) or the resumed one set pending. */
-async function journal<S, R, K>(run: WriteRun<S, R, K>, confirmed: Confirmed<S, R, K>) {
+async function journal(run: WriteRun, confirmed: Confirmed) {
   const { ports, action, identity } = run;
   const { before } = confirmed;
   let entry = confirmed.entry;
@@ -774,9 +777,11 @@ async function journal<S, R, K>(run: WriteRun<S, R, K>, confirmed: Confirmed<S, 
       server_time_ms: (await serverNow(ports))?.earliestMs,
       judged_usd: before === undefined ? confirmed.gated.judgedUsd : undefined,
     });
-    const context = Object.keys(fields).length ? fields : undefined;
     entry = await run.journal
-      .begin(entryFields(identity, action, confirmed.key, context), (await rowSealerOf(ports)).seal)
+      .begin(
+        entryFields(identity, action, confirmed.key, Object.keys(fields).length ? fields : undefined),
+        (await rowSealerOf(ports)).seal,
+      )
       .catch((error) => {
         throw error instanceof JournalError
           ? new JournalError(`${error.message} Nothing was sent.`, { path: error.path, hint: error.hint, cause: error })
@@ -817,7 +822,7 @@ async function carryOut<S, R, K>(run: WriteRun<S, R, K>, key: RunKey) {
 
 /** Send: the request with its one key (a resume that found it landed follows its earlier answer instead); what its
  * answer says is journaled (`submitted`). */
-async function send<S, R, K>(run: WriteRun<S, R, K>, confirmed: Confirmed<S, R, K>, writer: EntryWriter) {
+async function send<S>(run: WriteRun<S>, confirmed: Confirmed<S>, writer: EntryWriter) {
   const { action } = run;
   const { gated, reconciled, kept, entry: earlier } = confirmed;
   const answer =
@@ -837,7 +842,7 @@ async function send<S, R, K>(run: WriteRun<S, R, K>, confirmed: Confirmed<S, R, 
 /** Prove: a bounded wait until it is seen to land (--no-wait: done at `submitted`), then resolved. */
 async function prove<S, R, K>(
   run: WriteRun<S, R, K>,
-  { kept, before, reconciled }: Confirmed<S, R, K>,
+  { kept, before, reconciled }: Confirmed<S, K>,
   { answer, startedAt }: { answer: S; startedAt: number },
   writer: EntryWriter,
 ) {
@@ -848,15 +853,18 @@ async function prove<S, R, K>(
       kept,
       entry: await writer.record({ outcome: 'done', message: NOT_WAITED_MESSAGE }),
     } as const;
-  const proven = await writer.proving(() =>
-    run.action.wait(answer, { startedAt, before, kept, sentEarlier: reconciled?.kind === 'landed' }),
-  );
-  return resolve(run, writer, { answer, kept, ...proven });
+  return resolve(run, writer, {
+    answer,
+    kept,
+    ...(await writer.proving(() =>
+      run.action.wait(answer, { startedAt, before, kept, sentEarlier: reconciled?.kind === 'landed' }),
+    )),
+  });
 }
 
 /** Resolve: filled, done or failed, with the side as every view showed it, journaled and returned. */
 async function resolve<S, R, K>(
-  { ports }: WriteRun<S, R, K>,
+  { ports }: WriteRun,
   writer: EntryWriter,
   {
     answer,
@@ -866,12 +874,13 @@ async function resolve<S, R, K>(
     outcome = 'done',
   }: { answer: S; kept?: K; result: R; sideAfter?: SideAfter; outcome?: Resolved },
 ) {
-  const entry = await writer.record({
-    outcome,
-    resolved_at: utcIso(ports.clock.now()),
-    side_after: sideAfter,
-  });
-  return { kind: 'resolved', answer, result, kept, entry } as const;
+  return {
+    kind: 'resolved',
+    answer,
+    result,
+    kept,
+    entry: await writer.record({ outcome, resolved_at: utcIso(ports.clock.now()), side_after: sideAfter }),
+  } as const;
 }
 
 /** The hint on every unresolved write: the way to finish it with its own key (a roll's leg: its whole roll). */
@@ -1044,7 +1053,7 @@ export async function journalAhead(
 
 // One Idempotency-Key per state-changing command: made here once, handed to the transport, which sends the same
 // key on every automatic retry, so the server acts at most once.
-export const makeIdempotencyKey = (): string => randomUUID();
+export const makeIdempotencyKey = () => randomUUID();
 
 /** Checks a key typed with --idempotency-key (exit 2 before anything is sent). The spec asks for "any unique string";
  * a header value must be visible ASCII, and we bound its length. */

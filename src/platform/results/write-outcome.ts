@@ -1,7 +1,7 @@
 // How the outcome of one write is shown: a card on a terminal, `field<TAB>value` lines in plain mode, one document
 // under --json. Hints name commands through `hedgeCommand`, so that they carry the flags that chose the environment.
 import { type PositionFacts, historyRecordForPeople } from '../api/wire/fields.js';
-import type { Hedge, HistoryRecord, Position, Quote, SubmittedAction } from '../api/schemas.js';
+import type { Hedge, HistoryRecord, Quote, SubmittedAction } from '../api/schemas.js';
 import { betterOrWorse, impliedAdditionPrice, payOrEarn, priceFavourBps, toAccountSide } from '../../core/money.js';
 import { formatMoney, formatRate, formatSignedMoney } from '../../core/number-format.js';
 import { fieldTable } from '../fields/fields.js';
@@ -212,26 +212,17 @@ export function renderAdditionQuote(
 }
 
 /** What an add or reduce did, from the positions list before and after (and the account's balance for a reduce). */
-interface PositionChange<Figures = Partial<PositionFacts>> {
+interface PositionChange {
   action: 'add' | 'reduce';
   market: string;
   side: 'buy' | 'sell';
   notionalUsd: number;
-  before?: Figures;
-  position?: Figures;
+  before?: Partial<PositionFacts>;
+  position?: Partial<PositionFacts>;
   quotedPrice?: number;
   balanceBeforeUsdc?: number;
   balanceAfterUsdc?: number;
   orderTxHash?: string;
-}
-
-/** What an add or reduce learned once it landed, as the trade's wait returns it (features/trade/trade-actions.ts): the
- * positions as the book read them. */
-export interface LandedChange extends PositionChange<PositionFacts & { raw: Position }> {
-  closed: boolean;
-  afterNotionalUsd?: number;
-  hedge?: Hedge;
-  realized?: HistoryRecord;
 }
 
 /** After an add or a partial reduce landed: the position before → after (notional, entry, margin); an add, the price it is implied to have executed at; a reduce, the share of the position it closed, that share of what the position showed, and the balance's change. */

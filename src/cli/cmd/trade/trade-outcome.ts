@@ -2,7 +2,7 @@
 // returned by the write flow, is shown and turned into the command's ending — an open that failed
 // on-chain is raised as its error (exit code from errors.ts), anything else ends with 0.
 import type { Hedge, OpenedHedge, Quote } from '../../../platform/api/schemas.js';
-import type { CloseResult } from '../../../features/trade/trade-actions.js';
+import type { CloseResult, LandedChange } from '../../../features/trade/trade-actions.js';
 import type { WriteOutcome } from '../../../features/write/write-flow.js';
 import type { JournalEntry } from '../../../platform/journal/entry.js';
 import { type CommandContext, formatUsd, OrderFailedError, readNumber, safeText } from '../command-input.js';
@@ -10,7 +10,6 @@ import type { Output } from '../../../platform/terminal/output.js';
 import { recordStanding } from '../../../features/book/book.js';
 import {
   CHANGED_SIDE_FIELDS,
-  type LandedChange,
   renderClosed,
   renderHedge,
   renderPositionChange,
