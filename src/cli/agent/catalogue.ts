@@ -86,7 +86,7 @@ function argumentOf(spec: ArgSpec | OptionSpec, needed = '') {
   const option = 'flags' in spec ? spec : undefined;
   // Every option has a long flag (`opt` reads its key from it); only a negatable one's starts with no-.
   const cliName = 'name' in spec ? spec.name : flagNames(spec).at(-1)!;
-  const [expects, schema]: [string, z.ZodType] = option
+  const [expects, schema] = option
     ? (
         {
           flag: ['true or false', z.boolean().default(false)],

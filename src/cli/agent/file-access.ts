@@ -20,9 +20,10 @@ type Root = Awaited<ReturnType<typeof realRoot>>;
 /** The client's roots as directories (file:// URIs only), or undefined when the client declares none. */
 type ClientRoots = (signal: AbortSignal) => Promise<readonly string[] | undefined>;
 
+/** Whether `path` is `root` or below it. */
 const inside = (path: string, root: string) => {
   const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+  return rel.split(sep)[0] !== '..' && !isAbsolute(rel);
 };
 
 async function realRoot(path: string) {

@@ -79,7 +79,7 @@ export function parseAgentLimits({
   const names = markets
     ?.split(',')
     .map((name) => name.trim())
-    .filter((name) => name !== '');
+    .filter(Boolean);
   if (names?.length === 0)
     throw new UsageError('--markets: expected market names separated by commas, e.g. USDTNGN,USDTKES.');
   return {
@@ -173,7 +173,8 @@ class CallGate {
                 .toSorted((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))
                 .find((entry) => (counting -= tradedUsd(entry)) + thisCall <= maxDailyNotionalUsd)
             : undefined;
-        const freesAt = freeing && Date.parse(freeing.created_at) + DAY_WINDOW_MS;
+        const freesAt = freeing && new Date(Date.parse(freeing.created_at) + DAY_WINDOW_MS).toISOString();
+        const room = cents(Math.max(0, maxDailyNotionalUsd - used));
         throw new PreTradeCheckError(
           'max_daily_notional_exceeded',
           `${name}: this call (${formatUsd(thisCall)}) and this agent's trades of the last 24 h (${formatUsd(used)}) pass its daily cap of ${formatUsd(maxDailyNotionalUsd)} (hedge mcp --max-daily-notional); ${unsent}.`,
@@ -181,12 +182,12 @@ class CallGate {
             this_call_usd: thisCall,
             used_last_24h_usd: used,
             max_daily_notional_usd: maxDailyNotionalUsd,
-            room_usd: cents(Math.max(0, maxDailyNotionalUsd - used)),
-            frees_at: freesAt === undefined ? null : new Date(freesAt).toISOString(),
+            room_usd: room,
+            frees_at: freesAt ?? null,
           },
           freesAt === undefined
             ? `This call alone is over the daily cap: trade at most ${formatUsd(maxDailyNotionalUsd)}.`
-            : `Trade at most ${formatUsd(Math.max(0, maxDailyNotionalUsd - used))} now, or call again after ${new Date(freesAt).toISOString()}.`,
+            : `Trade at most ${formatUsd(room)} now, or call again after ${freesAt}.`,
         );
       }
     }
@@ -504,8 +505,9 @@ export class AgentToolbox {
       const input = rawInputFor(tool, needsToken ? args : (given ?? {}));
       const rows = args[INLINE_ROWS] ?? undefined;
       const call = { tool, args, input, rows, signal };
+      const dryRun = input.options.dryRun === true;
       const send = async (gate?: CallGate) => {
-        if (!needsToken || input.options.dryRun === true)
+        if (!needsToken || dryRun)
           return answer(call, await runInProcess(session, tool, input, { signal, yes: false, rows, gate }));
         if (token === undefined) return await this.preview(call, gate);
         let refused: [ErrorDescription, string];
@@ -523,7 +525,7 @@ export class AgentToolbox {
         return await this.preview(call, gateFor(), ...refused);
       };
       // The operator's limits: the command's own run asks the call's gate with the plan it is about to send (a preview's dry run included); an explicit dry run sends nothing and is not limited.
-      if (tool.tier !== 'write' || !limits || input.options.dryRun === true) return await send();
+      if (tool.tier !== 'write' || !limits || dryRun) return await send();
       const work = () => send(gateFor());
       // Only one at a time under a daily cap.
       if (limits.maxDailyNotionalUsd === undefined) return await work();

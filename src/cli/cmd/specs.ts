@@ -100,7 +100,7 @@ const subcommand = declared();
  * each time. On `history` and `report`, where `--until` is also the close-date bound, a date is that
  * bound and anything else a condition.
  */
-export const UNTIL_OPTION = opt(
+const UNTIL_OPTION = opt(
   '--until <expr>',
   'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout, default 120 s; 17 once it can never hold)',
 );
@@ -743,11 +743,8 @@ export const SANDBOX = setup('sandbox', 'local', 'Run the simulator of the API a
   examples: ['hedge sandbox serve --port 4010'],
 });
 
-const RELATIONSHIP_ID = { ...arg('id', 'a relationship id, as designated'), values: 'relationship' as const };
-const ACCT_ONE = optional({
-  ...arg('id', 'a relationship id (default: every relationship)'),
-  values: 'relationship' as const,
-});
+const RELATIONSHIP_ID = arg('id', 'a relationship id, as designated', 'relationship');
+const ACCT_ONE = optional(arg('id', 'a relationship id (default: every relationship)', 'relationship'));
 const ACCT_VALUES = opt(
   '--values <file>',
   'with an ID: cumulative fair values since designation from this CSV (date,instrument_value,hedged_item_value[,excluded_value]) instead of rates',

@@ -1,11 +1,12 @@
 // Runs one command's code: at once, or with `--until EXPR` until the condition holds. The CLI and the
 // agent interface both come through here, so `--until` means the same to both.
 import { UsageError } from '../../core/errors.js';
+import { firstGiven } from '../../core/input.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { CommandModule, CommandSpec, RawInput } from './command-spec.js';
 
 /** Options that cannot share a run with --until: a live view, and `hedges ID --wait` (its own wait). */
-const NOT_WITH_UNTIL = ['watch', 'wait'];
+const NOT_WITH_UNTIL = 'watch wait';
 
 /** The --until condition, if any; where --until also takes a date, a value that reads as a date is one. */
 async function untilCondition(spec: CommandSpec, input: RawInput, now: number) {
@@ -48,13 +49,11 @@ export async function runCommand(
   ctx.onDispose(() => command.dispose());
   const until = await untilCondition(spec, input, ctx.clock.now());
   if (!until) return (await module.run(command, input)) ?? 0;
-  for (const key of NOT_WITH_UNTIL) {
-    const value = input.options[key];
-    if (value !== undefined && value !== false)
-      throw new UsageError(
-        `--${key} cannot be combined with --until (--until already reads again until the condition holds).`,
-      );
-  }
+  const clash = firstGiven(input.options, NOT_WITH_UNTIL);
+  if (clash)
+    throw new UsageError(
+      `${clash} cannot be combined with --until (--until already reads again until the condition holds).`,
+    );
   // History and report would read the condition as a date: they never see it.
   const { until: _condition, ...options } = input.options;
   const own = until.dateToo ? { args: input.args, options } : input;
