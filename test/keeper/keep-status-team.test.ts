@@ -72,6 +72,18 @@ describeWithPostgres('hedge keep status from another machine of the team store',
 
       keeper.child().kill('SIGKILL');
       expect((await keeper.done).signal).toBe('SIGKILL');
+      // The server ends a killed client's sessions once it reads their closed sockets, a moment after the kill:
+      // awaited in the store's lock table, as `keep status` asks it.
+      await until(
+        async () =>
+          (
+            await server().query(
+              team.database,
+              `SELECT 1 FROM hedge.holders h JOIN pg_locks l ON l.locktype = 'advisory' AND l.granted AND l.pid = h.backend_pid WHERE h.pid = ${pid}`,
+            )
+          ).rows.length === 0,
+        "the killed keeper's lock session to end in the store",
+      );
       expect(JSON.parse(exits(await status(), 15).stdout)).toMatchObject({
         state: 'dead',
         store_holder: null,
