@@ -58,7 +58,8 @@ function signedUsd(exposure: Exposure, functional: string, price: number) {
   return side === undefined ? 0 : signOf(side) * amountUsd(exposure, price);
 }
 
-const sum = <T>(items: readonly T[], value: (item: T) => number = Number) =>
+/** The sum of `value` over `items`, added in their order. */
+export const sum = <T>(items: readonly T[], value: (item: T) => number = Number) =>
   items.reduce((total, item) => total + value(item), 0);
 
 /** The exposures of a market not yet due at `atMs`, each in USD at `price`, signed by the side that covers it. */
