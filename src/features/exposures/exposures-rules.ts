@@ -26,7 +26,7 @@ export const DEFAULT_POLICY = {
 export type ExposurePolicy = typeof DEFAULT_POLICY;
 
 /** Market → mid price (quote currency per USDT); as `firstCover`, exposure id → the price its first cover was sized at (sizing `fixed`). */
-export type Prices = Record<string, number>;
+type Prices = Record<string, number>;
 
 /** The markets of the exposures, sorted. */
 export const marketsOf = (exposures: readonly Exposure[]) =>
