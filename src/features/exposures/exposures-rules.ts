@@ -259,8 +259,9 @@ export function projectedCost(
     const mine = exposures.filter((exposure) => exposure.market === market);
     const feeRate = feeRates[market];
     const carry = carryDailyPct[market] ?? { buy: 0, sell: 0 };
-    // Both sides start flat (never maturing): the first step opens today's target.
-    const state = { buy: { notional: 0, maturityMs: Infinity }, sell: { notional: 0, maturityMs: Infinity } };
+    // Both sides start flat (never maturing): the first step opens today's target. A step replaces a side's state.
+    const flat = { notional: 0, maturityMs: Infinity };
+    const state = { buy: flat, sell: flat };
     let [carryTotal, feesTotal, rolls, now] = [0, 0, 0, nowMs];
     const step = () => {
       for (const row of targetBook(exposures, policy, prices, now).filter((row) => row.market === market)) {
