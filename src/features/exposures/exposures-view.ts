@@ -274,7 +274,7 @@ function effectivenessChart(view: ExposureReportView) {
 function table(view: ExposureReportView, name: keyof typeof REPORT_SECTION_VIEWS) {
   const { fields } = REPORT_SECTION_VIEWS[name];
   const cell = (value: unknown, field: FieldSpec) => {
-    if (value === null || value === undefined) return '<td class="muted">—</td>';
+    if (value == null) return '<td class="muted">—</td>';
     if (typeof value === 'boolean') return `<td>${value ? 'yes' : '<strong>no</strong>'}</td>`;
     // Carry, fees and cost come on the account's side, signed as every screen shows them: -10.00 is paid.
     if (typeof value === 'number')
