@@ -34,9 +34,9 @@ export function parseRatios(raw: string, where: string) {
       continue;
     }
     const withinDays = Number(match[1]);
-    const previous = buckets.at(-1)?.withinDays;
-    if (!(withinDays > 0) || (previous !== undefined && withinDays <= previous))
-      throw refuse('the days must be above 0 and grow from one bucket to the next');
+    // Each bound above the one before it, the first above 0.
+    const previous = buckets.at(-1)?.withinDays ?? 0;
+    if (!(withinDays > previous)) throw refuse('the days must be above 0 and grow from one bucket to the next');
     buckets.push({ withinDays, ratio });
   }
   // Without a * bucket, exposures beyond the last one are not covered: said by a bucket of 0.

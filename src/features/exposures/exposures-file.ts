@@ -112,8 +112,7 @@ function parseCurrency(raw: string | undefined, market: string | undefined) {
   const value = raw?.trim().toUpperCase() ?? '';
   // USDT and USDC settle as USD here: the account's dollar is one dollar.
   const currency = value === 'USDT' || value === 'USDC' ? 'USD' : value;
-  if (currency === 'USD') return currency;
-  if (quote !== undefined && currency === quote) return currency;
+  if (currency === 'USD' || currency === quote) return currency;
   if (market !== undefined && quote === undefined && /^[A-Z]{3}$/.test(currency))
     throw new Error(
       `currency: the market's name does not say its quote currency; expected USD, or a market named USDT followed by its currency.`,

@@ -26,7 +26,7 @@ export const DEFAULT_POLICY = {
 export type ExposurePolicy = typeof DEFAULT_POLICY;
 
 /** Market → mid price (quote currency per USDT); as `firstCover`, exposure id → the price its first cover was sized at (sizing `fixed`). */
-export type Prices = Record<string, number>;
+type Prices = Record<string, number>;
 
 /** The markets of the exposures, sorted. */
 export const marketsOf = (exposures: readonly Exposure[]) =>
@@ -58,7 +58,8 @@ function signedUsd(exposure: Exposure, functional: string, price: number) {
   return side === undefined ? 0 : signOf(side) * amountUsd(exposure, price);
 }
 
-const sum = <T>(items: readonly T[], value: (item: T) => number = Number) =>
+/** The sum of `value` over `items`, added in their order. */
+export const sum = <T>(items: readonly T[], value: (item: T) => number = Number) =>
   items.reduce((total, item) => total + value(item), 0);
 
 /** The exposures of a market not yet due at `atMs`, each in USD at `price`, signed by the side that covers it. */
@@ -258,8 +259,9 @@ export function projectedCost(
     const mine = exposures.filter((exposure) => exposure.market === market);
     const feeRate = feeRates[market];
     const carry = carryDailyPct[market] ?? { buy: 0, sell: 0 };
-    // Both sides start flat (never maturing): the first step opens today's target.
-    const state = { buy: { notional: 0, maturityMs: Infinity }, sell: { notional: 0, maturityMs: Infinity } };
+    // Both sides start flat (never maturing): the first step opens today's target. A step replaces a side's state.
+    const flat = { notional: 0, maturityMs: Infinity };
+    const state = { buy: flat, sell: flat };
     let [carryTotal, feesTotal, rolls, now] = [0, 0, 0, nowMs];
     const step = () => {
       for (const row of targetBook(exposures, policy, prices, now).filter((row) => row.market === market)) {

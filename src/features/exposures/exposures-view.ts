@@ -3,7 +3,7 @@
 // coverage, cost to date and effectiveness, and a self-contained HTML file with two charts and the
 // tables (--html). Renders only.
 import { describePolicy } from './exposure-policy.js';
-import { EFFECTIVE_BAND_PCT } from './exposures-rules.js';
+import { EFFECTIVE_BAND_PCT, sum } from './exposures-rules.js';
 import type { ExposureReportView, ExposuresView } from './exposures.js';
 import { fieldTable, type FieldSpec } from '../../platform/fields/fields.js';
 import { formatFixed, formatSignedMoney, formatUpTo } from '../../core/number-format.js';
@@ -274,7 +274,7 @@ function effectivenessChart(view: ExposureReportView) {
 function table(view: ExposureReportView, name: keyof typeof REPORT_SECTION_VIEWS) {
   const { fields } = REPORT_SECTION_VIEWS[name];
   const cell = (value: unknown, field: FieldSpec) => {
-    if (value === null || value === undefined) return '<td class="muted">—</td>';
+    if (value == null) return '<td class="muted">—</td>';
     if (typeof value === 'boolean') return `<td>${value ? 'yes' : '<strong>no</strong>'}</td>`;
     // Carry, fees and cost come on the account's side, signed as every screen shows them: -10.00 is paid.
     if (typeof value === 'number')
@@ -315,7 +315,7 @@ svg.chart .bar.in { fill: var(--in); } svg.chart .bar.out { fill: var(--out); }
 /** The self-contained HTML report (no script, no request: it opens offline and prints on A4). */
 export function exposureReportHtml(view: ExposureReportView, account: string, generatedAt: string) {
   const markets = Object.keys(view.prices).sort();
-  const total = view.cost.reduce((sum, row) => sum + toCents(row.cost_usdc), 0) / 100;
+  const total = sum(view.cost, (row) => toCents(row.cost_usdc)) / 100;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Exposures report — ${escapeHtml(view.source)}</title><style>${CSS}</style></head>

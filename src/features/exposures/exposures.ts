@@ -21,6 +21,7 @@ import {
   EFFECTIVE_BAND_PCT,
   firstCoverOf,
   hedgesOf,
+  sum,
   type CoverHedge,
 } from './exposures-rules.js';
 import { readHistoryRecord, readPosition } from '../../platform/api/wire/fields.js';
@@ -61,20 +62,25 @@ async function readInputs(ports: WritePorts, input: ExposuresInput) {
     policyFile ? parsePolicyFile(policyFile.text, safeText(policyFile.sourceName)) : {},
     input.flags,
   );
-  refuseForeignBooks(policy.functional, parsed.rows, input.flags.functional === undefined ? 'policy' : 'flag');
+  refuseForeignBooks(
+    policy.functional,
+    parsed.rows,
+    input.flags.functional === undefined ? '--policy: functional' : '--functional',
+  );
   return { exposures: parsed.rows, source: sourceName, policy, client: await ports.client() };
 }
 
 /** Books are kept in USD or in the quote currency of every market the file names (docs/exposures.md): any other
- * currency would be read as USD without a word, so it is refused before anything is read from the server. */
-function refuseForeignBooks(functional: string, exposures: readonly Exposure[], from: 'flag' | 'policy') {
+ * currency would be read as USD without a word, so it is refused before anything is read from the server. `where`
+ * names the setting that chose the currency. */
+function refuseForeignBooks(functional: string, exposures: readonly Exposure[], where: string) {
   if (functional === 'USD') return;
   const markets = [...new Set(exposures.map((exposure) => exposure.market.toUpperCase()))];
   const foreign = markets.filter((market) => quoteCurrencyOf(market) !== functional);
   if (!foreign.length) return;
   const quotes = markets.map((market) => `${market}: ${quoteCurrencyOf(market) ?? '?'}`).join(', ');
   throw new UsageError(
-    `${from === 'flag' ? '--functional' : '--policy: functional'}: ${functional} is neither USD nor the quote currency of every market in the file (${quotes}); expected USD, or the one quote currency of its markets.`,
+    `${where}: ${functional} is neither USD nor the quote currency of every market in the file (${quotes}); expected USD, or the one quote currency of its markets.`,
   );
 }
 
@@ -137,12 +143,11 @@ export async function gatherExposures(ports: WritePorts, input: ExposuresInput) 
   // No account (a read refused): left out.
   const available = account?.available_exposure_usd;
   // What the book's markets hold now (a line without a market is the only one): the headroom is net of it.
-  const held =
-    positions
-      ?.map(readPosition)
-      .filter((line) => line.market === undefined || line.market in prices)
-      .reduce((sum, line) => sum + (line.notionalUsd ?? 0), 0) ?? 0;
-  const target = book.reduce((total, row) => total + row.target_usd, 0);
+  const held = sum(
+    positions?.map(readPosition).filter((line) => line.market === undefined || line.market in prices) ?? [],
+    (line) => line.notionalUsd ?? 0,
+  );
+  const target = sum(book, (row) => row.target_usd);
   // The headroom is net of what is open: reaching the target adds only what it holds beyond that.
   if (available !== undefined && target - held > available)
     warn(

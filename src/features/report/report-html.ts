@@ -1,6 +1,6 @@
 // `hedge report --html FILE`: one self-contained page, nothing fetched, printable on A4. Every
 // outside string passes safeText and is HTML-escaped; only this module's own markup is raw.
-import { payWords, toCents } from '../../core/money.js';
+import { cents, payWords } from '../../core/money.js';
 import { formatFixed, formatMoney, formatRate, formatSignedMoney, plural } from '../../core/number-format.js';
 import type { HistoryFacts } from '../../core/wire.js';
 import { lockedCents, quoteOf, type CumulativeSeries, type Report, type ReportFigures } from './report-rules.js';
@@ -36,14 +36,14 @@ const pnlClass = (value: number) => (value > 0 ? 'pos' : value < 0 ? 'neg' : 'ze
 function cells(kind: 'money' | 'pnl' | 'rate', tag: string, ...values: Array<number | null | undefined>) {
   return values
     .map((value) => {
-      const cents = toCents(value ?? 0) / 100;
+      const amount = cents(value ?? 0);
       const body = !isNumber(value)
         ? ` ${UNKNOWN}`
         : kind === 'rate'
           ? `">${formatRate(value)}`
           : kind === 'pnl'
-            ? ` ${pnlClass(cents)}">${formatSignedMoney(cents)}`
-            : `">${formatMoney(cents)}`;
+            ? ` ${pnlClass(amount)}">${formatSignedMoney(amount)}`
+            : `">${formatMoney(amount)}`;
       return `<${tag} class="num${body}</${tag}>`;
     })
     .join('');
@@ -312,7 +312,7 @@ function shortened(value: string | undefined, onScreen: (value: string) => strin
 /** A line per closed hedge, as a desk reconciles it with its own deal list. */
 export function closedHedgeRow(record: HistoryFacts) {
   const { closedAt, clientReference: reference, market } = record;
-  const cents = lockedCents(record);
+  const locked = lockedCents(record);
   const currency = quoteOf(record);
   return (
     '<tr>' +
@@ -324,9 +324,9 @@ export function closedHedgeRow(record: HistoryFacts) {
     `<td class="num">${isNumber(record.tenorDays) ? `${record.tenorDays}d` : DASH}</td>` +
     cells('rate', 'td', record.entryPrice, record.exitPrice) +
     cells('money', 'td', record.notionalUsd) +
-    (cents === undefined
-      ? cells('money', 'td', cents)
-      : `<td class="num">${formatMoney(cents / 100)}${currency ? ` ${escapeHtml(currency)}` : ''}</td>`) +
+    (locked === undefined
+      ? cells('money', 'td', locked)
+      : `<td class="num">${formatMoney(locked / 100)}${currency ? ` ${escapeHtml(currency)}` : ''}</td>`) +
     cells('pnl', 'td', record.grossPnlUsd, record.carryUsd, record.feesUsd, record.netPnlUsd) +
     '</tr>'
   );

@@ -33,13 +33,16 @@ const OPTIONAL_FIGURES = [
   ['fees_pnl_usdc', 'feesUsd'],
 ] as const;
 
+/** A sum no record has given a figure to yet. */
+const NO_SUM = null as number | null;
+
 /** A group's figures in cents while records are added. */
 const emptyTally = () => ({
   count: 0,
-  notional_usd: null as number | null,
-  gross_pnl_usd: null as number | null,
-  carry_pnl_usdc: null as number | null,
-  fees_pnl_usdc: null as number | null,
+  notional_usd: NO_SUM,
+  gross_pnl_usd: NO_SUM,
+  carry_pnl_usdc: NO_SUM,
+  fees_pnl_usdc: NO_SUM,
   net_pnl_usd: 0,
 });
 

@@ -74,7 +74,7 @@ const valueOf = (key: string, figures: Figures) => (({ ...figures, ...figures.de
 /** A cell of CSV and TSV: money with two decimals, a figure no record gives empty; `group` is the group's key. */
 function csvCell(column: string, figures: Figures) {
   const value = column === 'group' ? figures.key : valueOf(column, figures);
-  return value === null || value === undefined ? '' : isMoney(column) ? (value as number).toFixed(2) : String(value);
+  return value == null ? '' : isMoney(column) ? (value as number).toFixed(2) : String(value);
 }
 
 /** The rows of cells in `columns` (--fields, or all of the grouping's), a header row of the column names first (unless --no-header): CSV and TSV alike, each through its encoder (platform/terminal/csv.ts defuses cells a spreadsheet would run as formulas). */

@@ -38,8 +38,7 @@ export async function walkHistory(
   }
   // A record closed before the period: every older page is outside it too.
   if (!passed) {
-    if (last?.next === 'repeated') return walked('repeated-cursor');
-    if (last?.next === 'empty-run') return walked('empty-pages');
+    if (last?.next === 'repeated' || last?.next === 'empty-run') return walked(last.next);
     if (last?.more === true && last.records.length) return walked('no-next');
     // A last page without a cursor to the next may hide older closed hedges when it is full, or when the server does not
     // read the page size (as lists are checked): the report then says `"complete": false` and the CLI warns.
@@ -51,11 +50,12 @@ export async function walkHistory(
   return walked();
 }
 
-/** What follows `GET /hedges/history returned N closed hedges` in the warning, by why the walk stopped. */
+/** What follows `GET /hedges/history returned N closed hedges` in the warning, by why the walk stopped (a last page's
+ * `next` where it says why). */
 const INCOMPLETE = {
-  'repeated-cursor':
+  repeated:
     ', then pointed again at a page it had already given (the same cursor, link or time): the pages were not followed round again, so the figures may be incomplete.',
-  'empty-pages': `, then ${MAX_EMPTY_PAGES} empty pages in a row, each naming another: the pages were not followed further, so the figures may be incomplete.`,
+  'empty-run': `, then ${MAX_EMPTY_PAGES} empty pages in a row, each naming another: the pages were not followed further, so the figures may be incomplete.`,
   'no-next':
     ' and says more exist, but gave no way hedge can ask for them: the figures may be incomplete. `hedge doctor` shows how the server pages; `hedge api /hedges/history` shows its answer.',
   'page-size':
