@@ -105,6 +105,19 @@ export class ApiError extends HedgeError {
   }
 }
 
+/** A clear refusal: the server looked at the request and did nothing (4xx with only an error; a 429 asks to come back,
+ * and a key still in flight may yet act). */
+export function isRejection(error: unknown): error is ApiError {
+  return (
+    error instanceof ApiError &&
+    !error.ambiguous &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    error.status !== 429 &&
+    error.code !== 'idempotency_in_flight'
+  );
+}
+
 /** No usable answer after every retry: connection refused/reset, timeouts, 5xx, 429 exhausted. */
 export class NetworkError extends failure(5, 'network') {
   readonly endpoint: string;

@@ -7,6 +7,9 @@ export function quoteCurrencyOf(market: string) {
   return /^USDT([A-Z]{3})$/.exec(market.toUpperCase())?.[1];
 }
 
+/** USDT and USDC are read as USD: a company's books and exposures are kept in a currency, not a token. */
+export const asFunctional = (currency: string) => (currency === 'USDT' || currency === 'USDC' ? 'USD' : currency);
+
 /** A market's two currencies: as its entry in the markets list names them (`base`/`quote`, or `base_currency`/`quote_currency`: the spec shows neither), else read from its id (`USDTNGN`: USDT and NGN); undefined when neither says. */
 export function pairOf(market: string, listed?: Readonly<Record<string, unknown>>) {
   const code = (value: unknown) =>

@@ -213,10 +213,10 @@ describe.concurrent('learning the add/reduce amount from the server', () => {
   });
 
   test('which amount names keep the number in USD: USD, USDC and USDT, or no unit named; any other word is another unit or scale', () => {
-    const refusal = (field: string) =>
+    const refusal = (field: string, code = 'validation_error') =>
       new ApiError({
         status: 400,
-        code: 'validation_error',
+        code,
         message: `${field} is required`,
         endpoint: 'POST /hedges/add',
         details: { field },
@@ -253,6 +253,8 @@ describe.concurrent('learning the add/reduce amount from the server', () => {
     // Not an amount's name at all, or the name hedge sent: nothing learned.
     for (const field of ['market', 'side', 'tenor_days', 'notional_usd'])
       expect([field, unitOf(field)]).toEqual([field, undefined]);
+    // A key still in flight is no clear refusal, whatever its status: the body was not looked at, its names say nothing.
+    expect(notionalFieldFrom(refusal('amount_usd', 'idempotency_in_flight'), sent)).toBeUndefined();
   });
 
   it('a run resuming a given key is never changed behind the user: the refusal stands, its hint names the setting and hedge doctor', async (on) => {

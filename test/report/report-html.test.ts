@@ -204,10 +204,15 @@ it('the account a report names: is the profile and host; never a temporary port 
     accountName({ profileName: 'desk', baseUrl: 'http://127.0.0.1:8080/partners/sandbox/v2' }),
     accountName({ baseUrl: 'http://localhost:9/v2' }),
     accountName({ profileName: 'desk', baseUrl: 'https://partner.example.com/partners/v2' }),
+    accountName({ profileName: 'desk', baseUrl: 'http://[::1]:8080/v2' }),
+    // A name that starts like a loopback address is a host like any other.
+    accountName({ profileName: 'desk', baseUrl: 'https://127.example.com/partners/v2' }),
   ]).toEqual([
     'demo (the built-in simulator, test funds)',
     'desk (a simulator on this machine)',
     'key from HEDGE_API_KEY (a simulator on this machine)',
     'desk @ partner.example.com',
+    'desk (a simulator on this machine)',
+    'desk @ 127.example.com',
   ]);
 });

@@ -5,6 +5,7 @@ import { UsageError } from '../../core/errors.js';
 import { utcDay } from '../../core/utc-text.js';
 import { readNumber } from '../../core/number-format.js';
 import { sameReference } from '../../core/input.js';
+import { asFunctional } from '../../core/markets.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import { readHistoryRecord } from '../../platform/api/wire/fields.js';
@@ -888,9 +889,6 @@ function itemChange(rel: Relationship, quote: Quote, amount: Exact, start: RateR
   const factor = need(at, 'discountFactor');
   return toCents([discounted * factor[0], 100n * factor[1]]);
 }
-
-/** USDT and USDC are read as USD: a company's books are kept in a currency, not a token. */
-export const asFunctional = (currency: string) => (currency === 'USDT' || currency === 'USDC' ? 'USD' : currency);
 
 /** The relationship's functional currency: as its file names it, else the rates' other currency than the item's. */
 export function functionalCurrency(rel: Relationship, quote: string) {

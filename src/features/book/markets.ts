@@ -1,7 +1,7 @@
 // The live markets list decides what is tradable (never a hard-coded list).
 import type { HedgeClient } from '../../platform/api/client.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
-import { ApiError } from '../../core/errors.js';
+import { isRejection } from '../../core/errors.js';
 
 /** A market the live list does not show is refused (exit 2). */
 export async function requireListedMarket(client: HedgeClient, market: string) {
@@ -10,22 +10,14 @@ export async function requireListedMarket(client: HedgeClient, market: string) {
 }
 
 const NOT_ABOUT_THE_MARKET =
-  'exposure_exceeded capacity_exceeded insufficient_balance idempotency_key_reuse idempotency_in_flight rate_limited'.split(
-    ' ',
-  );
+  'exposure_exceeded capacity_exceeded insufficient_balance idempotency_key_reuse rate_limited'.split(' ');
 
 /** A refused request naming `market`, explained from the markets list: not listed or not open → the API's error (it was
  * sent: the server's answer stands) with a hint naming the markets that are; else the refusal as it was. Returns the
  * error to throw. */
 export async function explainMarketRefusal(client: HedgeClient, market: string, error: unknown) {
-  if (
-    !(error instanceof ApiError) ||
-    error.ambiguous ||
-    error.status < 400 ||
-    error.status >= 500 ||
-    [401, 403, 429].includes(error.status) ||
-    NOT_ABOUT_THE_MARKET.includes(error.code)
-  )
+  // A 404 or 409 may be the market's (not found, not open); a 401 or 403 is the key's.
+  if (!isRejection(error) || [401, 403].includes(error.status) || NOT_ABOUT_THE_MARKET.includes(error.code))
     return error;
   const list = await client.listMarkets().catch(() => undefined);
   if (!list) return error;

@@ -5,6 +5,7 @@ import { jsonSyntaxWhere, parseBoundedJson } from '../../core/security/json-keys
 import { DEFAULT_POLICY, type ExposurePolicy } from './exposures-rules.js';
 import { echo, notAllowed, parseDecimal } from '../../core/input.js';
 import { isObject } from '../../core/objects.js';
+import { asFunctional } from '../../core/markets.js';
 
 export interface PolicyFlags {
   ratios?: string;
@@ -87,7 +88,7 @@ const POLICY_KEYS: Record<
       const value = raw.trim().toUpperCase();
       if (!/^[A-Z]{3}$/.test(value))
         throw notAllowed(where, raw, "a currency code: USD (default) or a market's quote currency such as NGN");
-      return value === 'USDT' || value === 'USDC' ? 'USD' : value;
+      return asFunctional(value);
     },
   ],
   netting: ['netting', 'netting', 'true or false'],

@@ -1,7 +1,7 @@
 // The exposures file: one receivable or payable a row (`id, market, type, amount, currency, due[, hedge_ratio]`),
 // CSV or JSON; a problem names the row and field, never the cell's content.
 import { parseMarket, readAmount, readDecimal } from '../../core/input.js';
-import { quoteCurrencyOf } from '../../core/markets.js';
+import { asFunctional, quoteCurrencyOf } from '../../core/markets.js';
 import { readInstant, readRowFile, type Field, type RowFileLayout, type RowFileOptions } from '../../core/row-file.js';
 import { withoutUndefined } from '../../core/objects.js';
 
@@ -109,9 +109,7 @@ function checkRow(field: Field<Column>) {
 function parseCurrency(raw: string | undefined, market: string | undefined) {
   const quote = quoteCurrencyOf(market ?? '');
   const allowed = quote ? `USD or ${quote} (the market's quote currency)` : "USD or the market's quote currency";
-  const value = raw?.trim().toUpperCase() ?? '';
-  // USDT and USDC settle as USD here: the account's dollar is one dollar.
-  const currency = value === 'USDT' || value === 'USDC' ? 'USD' : value;
+  const currency = asFunctional(raw?.trim().toUpperCase() ?? '');
   if (currency === 'USD' || currency === quote) return currency;
   if (market !== undefined && quote === undefined && /^[A-Z]{3}$/.test(currency))
     throw new Error(

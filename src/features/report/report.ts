@@ -11,6 +11,7 @@ import { closedHedgeTime, compareListed, outsidePeriod, reportBuilder, type Repo
 import type { HedgeReferences } from '../book/deal.js';
 import { UsageError } from '../../core/errors.js';
 import { cannotWrite, refuseToWriteAt, writeNamedFile } from '../../core/security/bounded-read.js';
+import { isLoopbackHost } from '../../core/security/base-url.js';
 
 /** Every page of closed hedges, each record handed to `onRecord` (false stops the walk); whole once a record closed
  * before `since` is read, as the history comes newest first. What it found: how many were read, whether that is all,
@@ -212,6 +213,5 @@ export function accountName(credentials: { profileName?: string; baseUrl: string
   const who = credentials.profileName ?? 'key from HEDGE_API_KEY';
   if (!URL.canParse(credentials.baseUrl)) return `${who} @ unknown host`;
   const { hostname, host } = new URL(credentials.baseUrl);
-  const loopback = hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname);
-  return loopback ? `${who} (a simulator on this machine)` : `${who} @ ${host}`;
+  return isLoopbackHost(hostname) ? `${who} (a simulator on this machine)` : `${who} @ ${host}`;
 }

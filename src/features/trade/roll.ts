@@ -12,6 +12,7 @@ import {
   ApiError,
   HeldError,
   InvalidResponseError,
+  isRejection,
   OrderFailedError,
   PreTradeCheckError,
   StateError,
@@ -50,7 +51,7 @@ import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
 import { days, openArgv, stringOf, tradeRecord, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
-import { isRejection, ROLL_GROUP_PREFIX, type WriteOptions } from '../write/write-flow.js';
+import { ROLL_GROUP_PREFIX, type WriteOptions } from '../write/write-flow.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 import { formatSpan } from '../../core/duration.js';

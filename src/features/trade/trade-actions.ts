@@ -24,6 +24,7 @@ import {
 import type { Hedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import { cents } from '../../core/money.js';
 import {
+  isRejection,
   NotAppliedError,
   PreTradeCheckError,
   StillPendingError,
@@ -54,14 +55,7 @@ import {
 } from '../book/side-book.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import { findClosedRecord, waitForHedgeStatus, pollUntil, readSidesAsAnswered, ownRecentOf } from '../write/wait.js';
-import {
-  isRejection,
-  runWrite,
-  settleWrite,
-  type WriteAction,
-  type WriteOptions,
-  type WriteRecord,
-} from '../write/write-flow.js';
+import { runWrite, settleWrite, type WriteAction, type WriteOptions, type WriteRecord } from '../write/write-flow.js';
 import {
   notionalFieldFrom,
   refusedField,

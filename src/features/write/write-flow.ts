@@ -10,6 +10,7 @@ import {
   HedgeError,
   HeldError,
   InterruptedError,
+  isRejection,
   NetworkError,
   NotAppliedError,
   OutcomeUnknownError,
@@ -174,18 +175,6 @@ export function heldError(ports: WritePorts, entry: JournalEntry, holder: Holder
       details: { journal_id: entry.id },
       hint: `Its outcome shows in \`${ports.hedgeCommand('journal', 'show', entry.id)}\` once that process is done (\`${resumeCommand(ports, entry)}\` finishes it should that process die first); to send a separate ${safeText(entry.command)} anyway, run the command again with --new.`,
     },
-  );
-}
-
-/** A clear refusal: the server looked at the request and did nothing (4xx with only an error). */
-export function isRejection(error: unknown): error is ApiError {
-  return (
-    error instanceof ApiError &&
-    !error.ambiguous &&
-    error.status >= 400 &&
-    error.status < 500 &&
-    error.status !== 429 &&
-    error.code !== 'idempotency_in_flight'
   );
 }
 

@@ -4,8 +4,8 @@ import { readInputFile, type InputPorts } from '../../../features/write/input-fi
 import { describeReadError, refuseToWriteAt, writeNamedFile } from '../../../core/security/bounded-read.js';
 import { StateError } from '../../../core/errors.js';
 import { parseRelationship } from '../../../features/acct/acct-files.js';
-import { asFunctional, designate, type Designation } from '../../../features/acct/acct.js';
-import { quoteCurrencyOf, sideCovering } from '../../../core/markets.js';
+import { designate, type Designation } from '../../../features/acct/acct.js';
+import { asFunctional, quoteCurrencyOf, sideCovering } from '../../../core/markets.js';
 import { memoHtml, printMemo } from '../../../features/acct/acct-view.js';
 import { htmlTarget } from '../../../features/report/report.js';
 

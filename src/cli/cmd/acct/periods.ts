@@ -4,10 +4,10 @@ import * as z from 'zod/mini';
 import { type CommandContext, type In, InterruptedError, safeText, UsageError } from '../command-input.js';
 import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
 import { parseDate, parseValuesFile, problemLines, type Relationship } from '../../../features/acct/acct-files.js';
+import { asFunctional } from '../../../core/markets.js';
 import {
   compute,
   fromValues,
-  asFunctional,
   functionalCurrency,
   occurrenceTarget,
   overlappingClose,

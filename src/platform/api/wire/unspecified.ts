@@ -1,5 +1,5 @@
 // What the client SENDS where the spec says "not shown" is a guess.
-import { ApiError } from '../../../core/errors.js';
+import { isRejection, type ApiError } from '../../../core/errors.js';
 import type { JsonObject } from '../../../core/objects.js';
 import type { Env } from '../../config/env.js';
 
@@ -98,15 +98,8 @@ export function notionalFieldFrom(
   error: unknown,
   sentBody: unknown,
 ): { field: string; unit: 'usd' | 'other' } | undefined {
-  // Not a clear 4xx refusal of the body: a 401, 403, 404, 409 or 429 says nothing about names.
-  if (
-    !(error instanceof ApiError) ||
-    error.ambiguous ||
-    error.status < 400 ||
-    error.status >= 500 ||
-    [401, 403, 404, 409, 429].includes(error.status)
-  )
-    return;
+  // Not a clear refusal of the body: a 401, 403, 404 or 409 says nothing about names.
+  if (!isRejection(error) || [401, 403, 404, 409].includes(error.status)) return;
   const body = sentBody !== null && typeof sentBody === 'object' ? (sentBody as JsonObject) : {};
   const field = refusedField(error);
   if (field === undefined || !WIRE_NAME.test(field) || CHANGE_BODY_FIELDS.has(field) || field in body) return;
