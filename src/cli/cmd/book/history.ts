@@ -21,6 +21,7 @@ import { moreNote } from '../../../platform/fields/list-notes.js';
 import { readDeal, type DealHedges } from '../../../features/book/deal.js';
 import { dealStillHeld } from '../../../features/book/deal-view.js';
 import { shellWord } from '../../../core/program.js';
+import { stringOf } from '../../../core/objects.js';
 import { markResized, readResizedHedges, resizedNote } from '../../../features/report/history-view.js';
 
 /** What this command uses of its context. */
@@ -190,7 +191,7 @@ export async function run(ctx: Options, input: In<'HISTORY'>) {
           return [
             {
               hedgeId: ids[index]!,
-              reference: typeof ref === 'string' ? ref : undefined,
+              reference: stringOf(ref),
               shownUsd: readNumber(record.notional_usd),
               sizes: held,
             },
@@ -214,7 +215,6 @@ function idsOf(record: HistoryRecord) {
   try {
     return readHistoryRecord(record);
   } catch {
-    const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-    return { hedgeId: text(record.hedge_id), clientReference: text(record.client_reference) };
+    return { hedgeId: stringOf(record.hedge_id), clientReference: stringOf(record.client_reference) };
   }
 }
