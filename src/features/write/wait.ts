@@ -3,7 +3,7 @@ import type { Hedge, HistoryRecord } from '../../platform/api/schemas.js';
 import { recordStanding, type SideBook } from '../book/book.js';
 import type { Side } from '../../core/vocabulary.js';
 import type { WritePorts } from './ports.js';
-import { historyHedgeId, historyRecordForPeople } from '../../platform/api/wire/fields.js';
+import { historyHedgeId, historyRecordForPeople, historyTotals } from '../../platform/api/wire/fields.js';
 import { readSidesInStep } from '../book/side-book.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import {
@@ -185,20 +185,15 @@ export async function findClosedRecord(ports: WritePorts, ids: readonly string[]
   }
 }
 
-/** Several hedges' records as one, in the one shape: the ids, the summed notional and P&L, the last close time. Prices
- * differ per hedge, so none is given. */
-function summedRecords(records: HistoryRecord[]) {
+/** Several hedges' records as one, in the one shape: the ids, the summed notional and P&L (as `hedge history` totals
+ * them), the last close time. Prices differ per hedge, so none is given. */
+function summedRecords(records: HistoryRecord[]): HistoryRecord {
   const shaped = records.map(historyRecordForPeople);
-  const summed = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'].flatMap((key) => {
-    const values = shaped.map((record) => record[key]);
-    // Summed to the micro-unit: no float residue in JSON.
-    if (!values.every((value): value is number => typeof value === 'number')) return [];
-    return [[key, Math.round(values.reduce((sum, value) => sum + value, 0) * 1e6) / 1e6]];
-  });
   const closed = shaped.map((record) => record.closed_at).filter((at) => typeof at === 'string');
+  // Each record was read with its net P&L (historyRecordSchema): so is their sum.
   return {
     hedge_ids: shaped.map((record) => record.hedge_id),
-    ...Object.fromEntries(summed),
+    ...(historyTotals(shaped) as { net_pnl_usd: number }),
     ...(closed.length && { closed_at: closed.sort().at(-1) }),
   };
 }
