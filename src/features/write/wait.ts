@@ -14,7 +14,8 @@ import {
   StillPendingError,
 } from '../../core/errors.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { bodyOf } from '../../platform/journal/index.js';
+import { sideOf } from '../../platform/journal/index.js';
+import { rowKey } from '../../core/keep-rules.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';
 import { identityOf, sentBy } from './row-trust.js';
 import { formatSpan } from '../../core/duration.js';
@@ -133,11 +134,7 @@ export async function ownRecentOf(ports: WritePorts, command: string) {
   const [journal, self] = await Promise.all([ports.journal(), identityOf(ports)]);
   const since = ports.clock.now() - DEFAULT_WAIT_BOUND_MS;
   const entries = (await journal.list({ since })).filter((entry) => entry.command === command && sentBy(self, entry));
-  const of = (market: string, side: string) =>
-    entries.filter((entry) => {
-      const body = bodyOf(entry);
-      return String(body.market ?? '').toUpperCase() === market.toUpperCase() && body.side === side;
-    });
+  const of = (market: string, side: string) => entries.filter((entry) => sideOf(entry) === rowKey({ market, side }));
   return { since, of };
 }
 

@@ -33,6 +33,7 @@ import {
 import {
   bodyOf,
   changeOf,
+  sideOf,
   describeHolder,
   isUnresolved,
   JournalError,
@@ -192,10 +193,6 @@ export function isRejection(error: unknown): error is ApiError {
 const started = (entry: JournalEntry) => `started ${utcClock(entry.created_at)} UTC`;
 
 const landed = (entry: JournalEntry) => entry.outcome === 'done' || entry.outcome === 'filled';
-
-/** The side (`MARKET side`) a journal row acts on. */
-export const sideOf = (entry: JournalEntry) =>
-  `${String(bodyOf(entry).market ?? '').toUpperCase()} ${String(bodyOf(entry).side ?? '')}`;
 
 // Check and act under one lock: a per-account lock of the journal, so two processes never both
 // decide from the same book. A waiter reads the book afresh; still held at its bound, exit 11.
