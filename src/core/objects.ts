@@ -7,6 +7,9 @@ export type JsonObject = Record<string, unknown>;
 export const isObject = (value: unknown): value is JsonObject =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/** The value when it is text (blank included), else undefined. */
+export const stringOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
 /** `value` with `each` applied to its elements or its own fields (by name), copied only where one changed; the same object when none did (a copy keeps its symbol-keyed fields). */
 export function mapChildren(value: object, each: (child: unknown, key: string) => unknown) {
   if (Array.isArray(value)) {

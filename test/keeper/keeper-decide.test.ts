@@ -12,6 +12,7 @@ import {
   resumed,
   stepEnded,
   toResume,
+  unresolvedSides,
   wouldSay,
   wrote,
   type BookObservation,
@@ -660,4 +661,21 @@ it("this keeper's writes and unfinished rows: finishes only its own rows of the 
   expect(heldReason(entry({ id: 'j0' }), { pid: 42, host: 'desk-2' } as never)).toBe(
     'open in progress by another process (pid 42 on desk-2, journal j0): left alone until it resolves',
   );
+});
+
+it("this keeper's writes and unfinished rows: a row holds the side it changes as the write pipeline reads it (its endpoint and its body's market and side, trimmed and in either case, `hedge api`'s too); a row that changes no side holds none", () => {
+  const post = (id: string, path: string, body: unknown, method = 'POST') =>
+    entry({ id, command: 'api', via: undefined, request: { method, path, body } });
+  const held = unresolvedSides(
+    [
+      post('j1', '/hedges/reduce', { market: ' usdtngn ', side: 'SELL', notional_usd: 500 }),
+      post('j2', '/hedges/add', { market: 'USDTGHS', side: 'long' }),
+      post('j3', '/hedges/add', { market: 7, side: 'buy' }),
+      post('j4', '/quotes', { market: 'USDTKES', side: 'buy' }),
+      post('j5', '/hedges', { market: 'USDTZAR', side: 'buy' }, 'GET'),
+      post('j6', '/hedges/%61dd/', { market: 'USDTKES', side: ' Buy' }),
+    ],
+    new Set(['USDTZAR buy']),
+  );
+  expect([...held].map(([key, row]) => `${key}: ${row.id}`)).toEqual(['USDTNGN sell: j1', 'USDTKES buy: j6']);
 });

@@ -288,3 +288,18 @@ it('findClosedRecord: looks a few times at the cadence and gives up quietly when
   const failing = testContext({ clock, fakeClient: { listHistory: () => Promise.reject(new Error('boom')) } });
   expect(await findClosedRecord(failing.ctx, ['hdg_test1'])).toBeUndefined();
 });
+
+it('findClosedRecord: the records of several hedges sum as `hedge history` totals them: each figure to the cent as its row shows it (half away from zero), a figure summed only where every record carries it', async () => {
+  const records = [
+    { hedge_id: 'hdg_a', net_pnl_usd: 0.005, fees_usdc: '-0.125', carry_usdc: 1, closed_at: '2026-01-02T00:00:00Z' },
+    { hedge_id: 'hdg_b', net_pnl_usd: -1.114, fees_usdc: -0.125, closed_at: '2026-01-03T00:00:00Z' },
+  ] as HistoryRecord[];
+  const { ctx } = testContext({ clock: fakeClock(), fakeClient: { listHistory: async () => records } });
+  // Summed unrounded these would be -1.109 and -0.25: the rows show 0.01 + -1.11 and -0.13 + -0.13.
+  expect(await findClosedRecord(ctx, ['hdg_a', 'hdg_b'])).toEqual({
+    hedge_ids: ['hdg_a', 'hdg_b'],
+    net_pnl_usd: -1.1,
+    fees_usdc: -0.26,
+    closed_at: '2026-01-03T00:00:00Z',
+  });
+});

@@ -14,7 +14,14 @@ import {
   type KeepRowStatus,
 } from '../../core/keep-rules.js';
 import { HedgeError, HeldError, UnresolvedError } from '../../core/errors.js';
-import { bodyOf, isUnresolved, recordedUsd, type Holder, type JournalEntry } from '../../platform/journal/index.js';
+import {
+  bodyOf,
+  isUnresolved,
+  recordedUsd,
+  sideOf,
+  type Holder,
+  type JournalEntry,
+} from '../../platform/journal/index.js';
 import type { RollOutcome } from '../trade/roll.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { utcIso, utcMinute } from '../../core/utc-text.js';
@@ -42,7 +49,7 @@ import {
 import { adoptWords, otherHedgeWords } from '../../core/plan.js';
 import { cutSide, hedgeRecord } from '../book/side-book.js';
 import { begunElsewhere } from '../write/row-trust.js';
-import { ROLL_GROUP_PREFIX, sideOf, type WriteOutcome } from '../write/write-flow.js';
+import { ROLL_GROUP_PREFIX, type WriteOutcome } from '../write/write-flow.js';
 
 /** Every re-open or convergence of a keeper is journaled under a group starting with this. */
 export const KEEP_GROUP_PREFIX = 'keep-';
@@ -696,13 +703,16 @@ export const ofKeeper = (group: string | undefined): group is string =>
 export function toResume(ours: readonly JournalEntry[], busy: ReadonlySet<string>, rows: readonly KeepRow[]) {
   const groups = new Set<string>();
   return ours
-    .filter(
-      (entry) =>
-        !busy.has(sideOf(entry)) &&
+    .filter((entry) => {
+      const side = sideOf(entry);
+      return (
+        side !== undefined &&
+        !busy.has(side) &&
         entry.via === 'keeper' &&
         !begunElsewhere(entry) &&
-        rows.some((row) => rowKey(row) === sideOf(entry)),
-    )
+        rows.some((row) => rowKey(row) === side)
+      );
+    })
     .reverse()
     .flatMap((entry) => {
       const { group } = entry;
@@ -733,10 +743,8 @@ export function resumed(
 export function unresolvedSides(ours: readonly JournalEntry[], busy: ReadonlySet<string>) {
   const first = new Map<string, JournalEntry>();
   for (const entry of ours) {
-    const { market, side } = bodyOf(entry);
-    if (typeof market !== 'string' || typeof side !== 'string') continue;
     const key = sideOf(entry);
-    if (!first.has(key) && !busy.has(key)) first.set(key, entry);
+    if (key !== undefined && !first.has(key) && !busy.has(key)) first.set(key, entry);
   }
   return first;
 }

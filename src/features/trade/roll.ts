@@ -49,11 +49,11 @@ import {
 import { hedgeRecord, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
-import { days, openArgv, stringOf, tradeRecord, type CloseResult } from './trade-actions.js';
+import { days, openArgv, tradeRecord, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
 import { ROLL_GROUP_PREFIX, type WriteOptions } from '../write/write-flow.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
-import { withoutUndefined, type JsonObject } from '../../core/objects.js';
+import { stringOf, withoutUndefined, type JsonObject } from '../../core/objects.js';
 import { formatSpan } from '../../core/duration.js';
 
 /** With nothing open, a side is rolled (opened anew) when its newest ended hedge matured at most this long ago. */

@@ -76,7 +76,7 @@ import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import { shellWord } from '../../core/program.js';
 import { hedgesWords } from '../write/confirm.js';
 import { sameReference } from '../../core/input.js';
-import { withoutUndefined, type JsonObject } from '../../core/objects.js';
+import { stringOf, withoutUndefined, type JsonObject } from '../../core/objects.js';
 
 /** A trade as data: its kind, its request, and what its caller adds. */
 export interface TradeRecord extends WriteRecord {
@@ -836,8 +836,6 @@ async function reconcileChange(t: TradeScope, entry: JournalEntry) {
   const evidence = `${said}${judged.why ? `, but its hedge ${safeText(hedgeId ?? '')} ${but[judged.why]}` : ''}`;
   return found(judged.verdict, evidence, judged.verdict === 'landed' ? submittedAnswer(entry) : undefined);
 }
-
-export const stringOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 /** The hedges a close of the side ended: the one the answer named and those the side held before the send (journaled
  * with the entry, so that a resume names them too), less any open now. */

@@ -3,7 +3,7 @@ import type { Hedge, HistoryRecord } from '../../platform/api/schemas.js';
 import { recordStanding, type SideBook } from '../book/book.js';
 import type { Side } from '../../core/vocabulary.js';
 import type { WritePorts } from './ports.js';
-import { historyHedgeId, historyRecordForPeople } from '../../platform/api/wire/fields.js';
+import { historyHedgeId, historyRecordForPeople, historyTotals } from '../../platform/api/wire/fields.js';
 import { readSidesInStep } from '../book/side-book.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import {
@@ -14,7 +14,8 @@ import {
   StillPendingError,
 } from '../../core/errors.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { bodyOf } from '../../platform/journal/index.js';
+import { sideOf } from '../../platform/journal/index.js';
+import { rowKey } from '../../core/keep-rules.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';
 import { identityOf, sentBy } from './row-trust.js';
 import { formatSpan } from '../../core/duration.js';
@@ -133,11 +134,7 @@ export async function ownRecentOf(ports: WritePorts, command: string) {
   const [journal, self] = await Promise.all([ports.journal(), identityOf(ports)]);
   const since = ports.clock.now() - DEFAULT_WAIT_BOUND_MS;
   const entries = (await journal.list({ since })).filter((entry) => entry.command === command && sentBy(self, entry));
-  const of = (market: string, side: string) =>
-    entries.filter((entry) => {
-      const body = bodyOf(entry);
-      return String(body.market ?? '').toUpperCase() === market.toUpperCase() && body.side === side;
-    });
+  const of = (market: string, side: string) => entries.filter((entry) => sideOf(entry) === rowKey({ market, side }));
   return { since, of };
 }
 
@@ -185,20 +182,15 @@ export async function findClosedRecord(ports: WritePorts, ids: readonly string[]
   }
 }
 
-/** Several hedges' records as one, in the one shape: the ids, the summed notional and P&L, the last close time. Prices
- * differ per hedge, so none is given. */
-function summedRecords(records: HistoryRecord[]) {
+/** Several hedges' records as one, in the one shape: the ids, the summed notional and P&L (as `hedge history` totals
+ * them), the last close time. Prices differ per hedge, so none is given. */
+function summedRecords(records: HistoryRecord[]): HistoryRecord {
   const shaped = records.map(historyRecordForPeople);
-  const summed = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'].flatMap((key) => {
-    const values = shaped.map((record) => record[key]);
-    // Summed to the micro-unit: no float residue in JSON.
-    if (!values.every((value): value is number => typeof value === 'number')) return [];
-    return [[key, Math.round(values.reduce((sum, value) => sum + value, 0) * 1e6) / 1e6]];
-  });
   const closed = shaped.map((record) => record.closed_at).filter((at) => typeof at === 'string');
+  // Each record was read with its net P&L (historyRecordSchema): so is their sum.
   return {
     hedge_ids: shaped.map((record) => record.hedge_id),
-    ...Object.fromEntries(summed),
+    ...(historyTotals(shaped) as { net_pnl_usd: number }),
     ...(closed.length && { closed_at: closed.sort().at(-1) }),
   };
 }

@@ -34,6 +34,7 @@ import {
 import {
   bodyOf,
   changeOf,
+  sideOf,
   describeHolder,
   isUnresolved,
   JournalError,
@@ -181,10 +182,6 @@ export function heldError(ports: WritePorts, entry: JournalEntry, holder: Holder
 const started = (entry: JournalEntry) => `started ${utcClock(entry.created_at)} UTC`;
 
 const landed = (entry: JournalEntry) => entry.outcome === 'done' || entry.outcome === 'filled';
-
-/** The side (`MARKET side`) a journal row acts on. */
-export const sideOf = (entry: JournalEntry) =>
-  `${String(bodyOf(entry).market ?? '').toUpperCase()} ${String(bodyOf(entry).side ?? '')}`;
 
 // Check and act under one lock: a per-account lock of the journal, so two processes never both
 // decide from the same book. A waiter reads the book afresh; still held at its bound, exit 11.

@@ -7,6 +7,7 @@ import { StateError } from '../../core/errors.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { shellWord } from '../../core/program.js';
 import { SIDES, type Side } from '../../core/vocabulary.js';
+import { rowKey } from '../../core/keep-rules.js';
 
 export const OUTCOMES = [
   'planned',
@@ -168,6 +169,12 @@ export function changeOf(entry: Pick<JournalEntry, 'request'>) {
 }
 
 export type Change = NonNullable<ReturnType<typeof changeOf>>;
+
+/** The side a row changes (changeOf), keyed as a keeper's row is (`MARKET side`); undefined for a row that changes none. */
+export function sideOf(entry: Pick<JournalEntry, 'request'>) {
+  const change = changeOf(entry);
+  return change && rowKey(change);
+}
 
 /** The USD amount a recorded body names: its notional, else its one number other than the tenor. */
 export function recordedUsd(body: JsonObject) {

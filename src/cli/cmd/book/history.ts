@@ -14,13 +14,13 @@ import {
 } from '../command-input.js';
 import { HISTORY_RESOURCE, JOINED_REFERENCE } from '../../../platform/fields/resource-fields.js';
 import { parseReportDate, reportPeriodProblem } from '../../../features/report/report-rules.js';
-import { toCents } from '../../../core/money.js';
 import { inPeriod, walkHistory } from '../../../features/report/report.js';
-import { historyRecordForPeople, readHistoryRecord } from '../../../platform/api/wire/fields.js';
+import { historyRecordForPeople, historyTotals, readHistoryRecord } from '../../../platform/api/wire/fields.js';
 import { moreNote } from '../../../platform/fields/list-notes.js';
 import { readDeal, type DealHedges } from '../../../features/book/deal.js';
 import { dealStillHeld } from '../../../features/book/deal-view.js';
 import { shellWord } from '../../../core/program.js';
+import { stringOf } from '../../../core/objects.js';
 import { markResized, readResizedHedges, resizedNote } from '../../../features/report/history-view.js';
 
 /** What this command uses of its context. */
@@ -28,8 +28,6 @@ export type Options = Pick<CommandContext, 'client' | 'clock' | 'hedgeCommand' |
 
 /** What a --until condition may read: the fields of a closed hedge as --json prints them. */
 export const CONDITION_FIELDS = HISTORY_RESOURCE.fields.filter((field) => !field.screenOnly).map((field) => field.key);
-
-const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
 
 /** --since and --until as close times: since inclusive, until exclusive. A time ago (7d, 2w, 1mo) counts back from
  * now as it is when the period is first read: this machine's clock until `client()` has opened the client, then the
@@ -145,14 +143,7 @@ export async function run(ctx: Options, input: In<'HISTORY'>) {
       if (idsOf(original[index]).clientReference === undefined)
         (record as Record<PropertyKey, unknown>)[JOINED_REFERENCE] = deal.reference;
     });
-  // Sums of the money columns every record carries as a number (or a decimal string): each figure rounded to the
-  // cent as its row shows it (toCents), so the total is the sum of the rows, as in `hedge report`.
-  const totals = Object.fromEntries(
-    SUMMED.filter((key) => records.every((record) => readNumber(record[key]) !== undefined)).map((key) => [
-      key,
-      records.reduce((sum, record) => sum + toCents(readNumber(record[key])!), 0) / 100,
-    ]),
-  );
+  const totals = historyTotals(records);
   const options = {
     empty:
       reference !== undefined
@@ -190,7 +181,7 @@ export async function run(ctx: Options, input: In<'HISTORY'>) {
           return [
             {
               hedgeId: ids[index]!,
-              reference: typeof ref === 'string' ? ref : undefined,
+              reference: stringOf(ref),
               shownUsd: readNumber(record.notional_usd),
               sizes: held,
             },
@@ -214,7 +205,6 @@ function idsOf(record: HistoryRecord) {
   try {
     return readHistoryRecord(record);
   } catch {
-    const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-    return { hedgeId: text(record.hedge_id), clientReference: text(record.client_reference) };
+    return { hedgeId: stringOf(record.hedge_id), clientReference: stringOf(record.client_reference) };
   }
 }

@@ -1,6 +1,6 @@
 // The field picker for the parts of the contract the spec marks "not shown".
 import { InvalidResponseError } from '../../../core/errors.js';
-import { toAccountSide } from '../../../core/money.js';
+import { toAccountSide, toCents } from '../../../core/money.js';
 import { readNumber } from '../../../core/number-format.js';
 import { SIDES } from '../../../core/vocabulary.js';
 import type { HistoryFacts } from '../../../core/wire.js';
@@ -382,6 +382,18 @@ export function historyRowKey(raw: unknown) {
 
 /** A closed-hedge record in the one shape, how it ended (`close_reason`) included. */
 export const historyRecordForPeople = (raw: JsonObject) => inOneShape(raw, HISTORY_FOR_PEOPLE);
+
+/** The sums of the money figures every record carries as a number (or numeric text), by our names: each figure rounded
+ * to the cent as its row shows it, so a total is the sum of its rows (as in `hedge report`). */
+export function historyTotals(records: readonly JsonObject[]) {
+  return Object.fromEntries(
+    ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'].flatMap((key) => {
+      const values = records.map((record) => readNumber(record[key]));
+      if (!values.every((value) => value !== undefined)) return [];
+      return [[key, values.reduce((sum, value) => sum + toCents(value), 0) / 100]];
+    }),
+  );
+}
 
 /** Every name each account figure is read from, ours (docs/output.md) first. Extend here, and only here. */
 const ACCOUNT_FIELDS = fieldTable({
