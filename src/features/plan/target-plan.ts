@@ -193,7 +193,7 @@ export function planCheckError(ports: Pick<WritePorts, 'hedgeCommand'>, quoted: 
   );
   return new PreTradeCheckError(
     'plan_check_failed',
-    `The plan fails ${plural(problems.length, 'pre-trade check')}; nothing was sent.\n${listedProblems(lines).join('\n')}`,
+    `The plan fails ${plural(problems.length, 'pre-trade check')}; nothing was sent.\n${listedProblems(lines)}`,
     // The problems as data for a script; text output says them as the lines of the message.
     { problems: problems.map(problemAsData) },
     `Lower the targets named above (see \`${ports.hedgeCommand('account')}\` and \`${ports.hedgeCommand('markets')}\` for headroom and capacity), then plan again.`,
@@ -208,7 +208,7 @@ export function notThisRowsError(ports: Pick<WritePorts, 'hedgeCommand'>, quoted
   const adopt = [...new Set([...(opts.adopt ?? []), ...notThisRows.flatMap((row) => adoptWords(row.hedges))])];
   return new PreTradeCheckError(
     'not_this_rows',
-    `${plural(notThisRows.length, 'row')} of the target ${notThisRows.length === 1 ? 'names a side' : 'name sides'} holding hedges that are not ${notThisRows.length === 1 ? 'its' : 'theirs'}; nothing was sent.\n${listedProblems(lines).join('\n')}`,
+    `${plural(notThisRows.length, 'row')} of the target ${notThisRows.length === 1 ? 'names a side' : 'name sides'} holding hedges that are not ${notThisRows.length === 1 ? 'its' : 'theirs'}; nothing was sent.\n${listedProblems(lines)}`,
     { rows: notThisRows.map(({ line, market, side, hedges }) => ({ line, market, side, hedges })) },
     `To make them the rows' (closed, reduced or added to as the target says): \`${ports.hedgeCommand(...applyWords({ ...opts, adopt }))}\`; or give each row the hedge's reference in the target file.`,
   );

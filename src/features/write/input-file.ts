@@ -96,13 +96,14 @@ export function inputFileProblems(
     (problem) => `${shown}${problem.line > 0 ? `:${problem.line}` : ''}: ${safeText(problem.message)}`,
   );
   return new UsageError(
-    `${shown}: ${plural(lines.length, 'problem')}; nothing was read or sent.\n${listedProblems(lines).join('\n')}`,
+    `${shown}: ${plural(lines.length, 'problem')}; nothing was read or sent.\n${listedProblems(lines)}`,
     { hint },
   );
 }
 
-/** At most MAX_PROBLEM_LINES lines, then `… and N more problems`. */
+/** At most MAX_PROBLEM_LINES lines, then `… and N more problems`, one to a line. */
 export function listedProblems(lines: readonly string[]) {
-  if (lines.length <= MAX_PROBLEM_LINES) return lines;
-  return [...lines.slice(0, MAX_PROBLEM_LINES), `… and ${plural(lines.length - MAX_PROBLEM_LINES, 'more problem')}`];
+  const more = lines.length - MAX_PROBLEM_LINES;
+  const listed = more > 0 ? [...lines.slice(0, MAX_PROBLEM_LINES), `… and ${plural(more, 'more problem')}`] : lines;
+  return listed.join('\n');
 }
