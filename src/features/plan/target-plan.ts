@@ -33,21 +33,17 @@ export interface TargetPlanOptions {
   adopt?: readonly string[];
 }
 
-/** The words of the apply a hint suggests: the same file and tolerance, so it plans what this run planned. */
-export function applyWords(opts: TargetPlanOptions) {
-  return [
-    'apply',
-    shellWord(opts.file),
-    ...(opts.toleranceUsd > 0 ? ['--tolerance', String(opts.toleranceUsd)] : []),
-    ...(opts.adopt ?? []).flatMap((word) => ['--adopt', shellWord(word)]),
-  ];
-}
-
-/** `plan` or `apply` as typed, for a suggestion: the same file, tolerance and adopted hedges (applyWords). */
+/** `plan` or `apply` as typed, for a suggestion: the same file, tolerance and adopted hedges, so it plans what this run
+ * planned. */
 export const againWords = (command: 'plan' | 'apply', opts: TargetPlanOptions) => [
   command,
-  ...applyWords(opts).slice(1),
+  shellWord(opts.file),
+  ...(opts.toleranceUsd > 0 ? ['--tolerance', String(opts.toleranceUsd)] : []),
+  ...(opts.adopt ?? []).flatMap((word) => ['--adopt', shellWord(word)]),
 ];
+
+/** The words of the apply a hint suggests (againWords). */
+export const applyWords = (opts: TargetPlanOptions) => againWords('apply', opts);
 
 /** The file's rows, and how problems and messages name it: the path as given, or `stdin`. */
 type TargetFile = Awaited<ReturnType<typeof readTargetFile>>;
