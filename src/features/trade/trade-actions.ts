@@ -132,6 +132,14 @@ interface Kind {
   question(t: TradeScope, shown: readonly Trade[] | undefined, kept: TradeKept | undefined): string;
 }
 
+/** What an add and a reduce share: a hedge to change, the side read before the send, and the wait for the change. */
+const CHANGE = {
+  check: checkChange,
+  reads: beforeChange,
+  before: 'baseline_notional_usd',
+  waitsFor: () => 'it to land',
+} as const;
+
 /** Each kind once; tradeAction binds a record to its kind. (`hedge api`'s writes are bound by api-call.ts apiAction:
  * the request is the call, proven by the answer alone.) */
 const KINDS: Record<TradeKind, Kind> = {
@@ -144,20 +152,14 @@ const KINDS: Record<TradeKind, Kind> = {
       `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(tenorDays)}${atAbout(kept?.quote)}?`,
   },
   add: {
+    ...CHANGE,
     verb: 'add to a hedge',
     quote: quoteAddition,
-    check: checkChange,
-    reads: beforeChange,
-    before: 'baseline_notional_usd',
-    waitsFor: () => 'it to land',
     question: (t, shown, kept) => `Add ${formatUsd(t.usd)} to ${changedHedge(t, shown)}${atAbout(kept?.quote)}?`,
   },
   reduce: {
+    ...CHANGE,
     verb: 'reduce a hedge',
-    check: checkChange,
-    reads: beforeChange,
-    before: 'baseline_notional_usd',
-    waitsFor: () => 'it to land',
     question: (t, shown) => `Remove ${formatUsd(t.usd)} from ${changedHedge(t, shown)}?`,
   },
   close: {
