@@ -9,6 +9,7 @@ import {
   earlierChange,
   expectedAfterChange,
   expectedNotional,
+  idsOf,
   openSearchFrom,
   reconcileSide,
   recordStanding,
@@ -855,7 +856,7 @@ function sideContext({ filled }: SideBook) {
   const references = [...new Set(filled.flatMap((record) => record.clientReference ?? []))];
   return {
     ...(references.length && { client_reference: references.join(', ') }),
-    ...(filled.length > 1 && { hedge_ids: filled.map((record) => record.id) }),
+    ...(filled.length > 1 && { hedge_ids: idsOf(filled) }),
   };
 }
 
