@@ -47,6 +47,9 @@ export interface SideBook {
 /** The same amount to the cent: the difference rounds to 0 cents. */
 const near = (a: number, b: number) => toCents(a - b) === 0;
 
+/** The ids of hedge records, in their order. */
+export const idsOf = (records: readonly HedgeRecord[]) => records.map((record) => record.id);
+
 /** The side's book from its hedges' records (any order; other sides' are ignored by the caller) and its positions line. */
 export function reconcileSide(
   records: readonly HedgeRecord[],
@@ -85,7 +88,7 @@ export function reconcileSide(
         ? `hedge ${matured.id} is past its maturity and not settled yet`
         : !line
           ? filled.length
-            ? `${one ? 'hedge' : 'hedges'} ${filled.map((record) => record.id).join(', ')} ${one ? 'is filled on its record' : 'are filled on their records'}, not in the positions list yet`
+            ? `${one ? 'hedge' : 'hedges'} ${idsOf(filled).join(', ')} ${one ? 'is filled on its record' : 'are filled on their records'}, not in the positions list yet`
             : undefined
           : filled.length
             ? line.notionalUsd !== undefined && !near(line.notionalUsd, recordsUsd)
@@ -159,7 +162,7 @@ export function judgeSide(views: SideViewsRead): SideBook | { asks: 'records-cut
   if (history.cutAt === undefined) return { asks: 'history-cut' };
   return {
     ...reconciled,
-    why: `the history may be cut at ${history.cutAt} records (the server gave no next page; it may not read the page size hedge sends), so whether ${reconciled.filled.map((record) => record.id).join(', ')} ended cannot be read, and ${reconciled.why}`,
+    why: `the history may be cut at ${history.cutAt} records (the server gave no next page; it may not read the page size hedge sends), so whether ${idsOf(reconciled.filled).join(', ')} ended cannot be read, and ${reconciled.why}`,
     historyCut: history.cutAt,
   };
 }
@@ -174,10 +177,10 @@ export function sideHolds(book: SideBook) {
   if (book.opening.length)
     return {
       holds: 'settling',
-      why: `hedge ${book.opening.map((record) => record.id).join(', ')} is not filled yet`,
+      why: `hedge ${idsOf(book.opening).join(', ')} is not filled yet`,
     } as const;
   if (book.state === 'flat') return { holds: 'flat' } as const;
-  return { holds: 'held', ids: book.filled.map((record) => record.id).sort(), notionalUsd: book.recordsUsd } as const;
+  return { holds: 'held', ids: idsOf(book.filled).sort(), notionalUsd: book.recordsUsd } as const;
 }
 
 /** The side's live hedges (filled or being opened) that are not a target row's: a row owns those carrying its reference
@@ -541,7 +544,7 @@ export function referenceInUse(
 ): { active: HedgeRecord[]; unknown: HedgeRecord[]; historyCut?: number } | { asks: 'books'; of: string[] } {
   const standing = (record: HedgeRecord) => recordStanding(record).standing;
   const filled = carrying.filter((record) => standing(record) === 'filled');
-  if (filled.length && !bookOf) return { asks: 'books', of: filled.map((record) => record.id) };
+  if (filled.length && !bookOf) return { asks: 'books', of: idsOf(filled) };
   const held = filled.filter((record) => holdsHedge(bookOf?.(record), record.id));
   const active = held.length
     ? held

@@ -6,6 +6,7 @@ import { positionInOneShape, readPosition, type PositionFacts } from '../../plat
 import type { Position } from '../../platform/api/schemas.js';
 import type { Side } from '../../core/vocabulary.js';
 import { sameReference } from '../../core/input.js';
+import { stringOf } from '../../core/objects.js';
 
 export interface BookPosition extends PositionFacts {
   raw: Position;
@@ -69,8 +70,7 @@ export function positionForPeople(position: BookPosition) {
 }
 
 /** The deal reference a position itself sends, should a server send one: it wins over its hedges'. */
-export const ownReference = ({ raw }: BookPosition) =>
-  typeof raw.client_reference === 'string' && raw.client_reference !== '' ? raw.client_reference : undefined;
+export const ownReference = ({ raw }: BookPosition) => stringOf(raw.client_reference) || undefined;
 
 /** Whether a side's references, joined "A, B", carry `reference` (sameReference: case and space aside). */
 export function carriesReference(joined: string | undefined, reference: string) {

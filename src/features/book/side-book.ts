@@ -4,7 +4,7 @@ import type { HedgeClient, HistoryPage } from '../../platform/api/client.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import type { Hedge } from '../../platform/api/schemas.js';
 import { historyHedgeId } from '../../platform/api/wire/fields.js';
-import { judgeSide, type SideBook, type SideViewsRead } from './book.js';
+import { idsOf, judgeSide, type SideBook, type SideViewsRead } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { InvalidResponseError, UnresolvedError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
@@ -15,7 +15,7 @@ import { formatSpan } from '../../core/duration.js';
 /** The side as a book shows it, as the journal keeps it after an action (its hedges not final, and their sum). */
 export function sideAfterOf(book: SideBook) {
   return {
-    hedge_ids: [...book.filled, ...book.opening].map((record) => record.id).sort(),
+    hedge_ids: idsOf([...book.filled, ...book.opening]).sort(),
     notional_usd: book.recordsUsd,
   };
 }

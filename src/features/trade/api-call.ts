@@ -19,7 +19,7 @@ export const API_COMMAND_PREFIX = 'api ';
 /** Most pages --paginate reads before it stops and says so (a server whose cursor never ends). */
 const MAX_PAGES = 1_000;
 
-export interface ApiCall {
+interface ApiCall {
   method: ApiMethod;
   /** Relative to the base URL, query included (security/base-url.ts resolveApiPath). */
   path: string;

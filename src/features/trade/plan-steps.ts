@@ -15,7 +15,7 @@ import { lock } from '../write/write-flow.js';
 /** A plan as its entry point hands it to the executor: the sides it moves, whether it takes the book's lock first (an
  * apply's, a roll's: a second one waits for the first), and `run`, which builds, confirms and carries it out under
  * those locks (told who held the book meanwhile: it may have moved), each step through `runPlanSteps`. */
-export type Plan<T> = Parameters<typeof lock<T>>[1];
+type Plan<T> = Parameters<typeof lock<T>>[1];
 
 /** The plan executor: the plan carried out under runWrite's lock stage, which takes the book's and the sides' locks
  * (a plan made inside another's locks, a keeper's roll, decides under those); its entry points take none. */

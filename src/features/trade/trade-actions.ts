@@ -9,6 +9,7 @@ import {
   earlierChange,
   expectedAfterChange,
   expectedNotional,
+  idsOf,
   openSearchFrom,
   reconcileSide,
   recordStanding,
@@ -132,6 +133,14 @@ interface Kind {
   question(t: TradeScope, shown: readonly Trade[] | undefined, kept: TradeKept | undefined): string;
 }
 
+/** What an add and a reduce share: a hedge to change, the side read before the send, and the wait for the change. */
+const CHANGE = {
+  check: checkChange,
+  reads: beforeChange,
+  before: 'baseline_notional_usd',
+  waitsFor: () => 'it to land',
+} as const;
+
 /** Each kind once; tradeAction binds a record to its kind. (`hedge api`'s writes are bound by api-call.ts apiAction:
  * the request is the call, proven by the answer alone.) */
 const KINDS: Record<TradeKind, Kind> = {
@@ -144,20 +153,14 @@ const KINDS: Record<TradeKind, Kind> = {
       `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(tenorDays)}${atAbout(kept?.quote)}?`,
   },
   add: {
+    ...CHANGE,
     verb: 'add to a hedge',
     quote: quoteAddition,
-    check: checkChange,
-    reads: beforeChange,
-    before: 'baseline_notional_usd',
-    waitsFor: () => 'it to land',
     question: (t, shown, kept) => `Add ${formatUsd(t.usd)} to ${changedHedge(t, shown)}${atAbout(kept?.quote)}?`,
   },
   reduce: {
+    ...CHANGE,
     verb: 'reduce a hedge',
-    check: checkChange,
-    reads: beforeChange,
-    before: 'baseline_notional_usd',
-    waitsFor: () => 'it to land',
     question: (t, shown) => `Remove ${formatUsd(t.usd)} from ${changedHedge(t, shown)}?`,
   },
   close: {
@@ -853,7 +856,7 @@ function sideContext({ filled }: SideBook) {
   const references = [...new Set(filled.flatMap((record) => record.clientReference ?? []))];
   return {
     ...(references.length && { client_reference: references.join(', ') }),
-    ...(filled.length > 1 && { hedge_ids: filled.map((record) => record.id) }),
+    ...(filled.length > 1 && { hedge_ids: idsOf(filled) }),
   };
 }
 

@@ -12,6 +12,7 @@ import {
 import { type CommandContext, stopExitCode, describeError, exitCodeNamed, safeJson, plural } from '../command-input.js';
 import { redrawsInPlace } from '../../../platform/terminal/terminal.js';
 import { formatSpan } from '../../../core/duration.js';
+import { utcIso } from '../../../core/utc-text.js';
 
 /** What a live view (--watch) uses of its context. */
 export type Watching = Pick<
@@ -74,24 +75,23 @@ export async function watchCommand(ctx: Watching, target: WatchTarget, options: 
 function ndjsonSink(ctx: Watching): WatchSink {
   let lastGood: string | null = null;
   const line = (record: Record<string, unknown>) => ctx.io.stdout.write(`${safeJson(record)}\n`);
-  const iso = (at: number) => new Date(at).toISOString();
   return {
     fresh(snapshot, at) {
-      lastGood = iso(at);
+      lastGood = utcIso(at);
       line({ time: lastGood, data: ctx.output.shapeJson(snapshot.data, snapshot.known) });
     },
     stale(error, at, nextAt) {
       const { code, message } = describeError(error);
       line({
-        time: iso(at),
+        time: utcIso(at),
         stale: true,
         error: { code, message },
         last_good: lastGood,
-        next_at: iso(nextAt),
+        next_at: utcIso(nextAt),
       });
     },
     alerts(fired, _holding, at) {
-      for (const alert of fired) line({ time: iso(at), alert: alertRecord(alert) });
+      for (const alert of fired) line({ time: utcIso(at), alert: alertRecord(alert) });
       // The bell goes where it cannot break the data: stderr, and only when a person is there.
       if (fired.length && ctx.io.stderrIsTTY) ctx.io.stderr.write('\u0007');
     },

@@ -28,7 +28,7 @@ import { loadTableDrawer } from '../../../platform/terminal/table.js';
 import type { Prompter } from '../../../platform/terminal/prompter.js';
 
 /** What this command uses of its context. */
-export type Options = Pick<CommandContext, 'clock' | 'env' | 'io' | 'log' | 'output' | 'prompter' | 'signal'>;
+type Options = Pick<CommandContext, 'clock' | 'env' | 'io' | 'log' | 'output' | 'prompter' | 'signal'>;
 
 /** A side's capacity and its daily carry rate on the account's side (docs/output.md "Sign convention"): "-0.0384%/day, you pay". */
 function sideSummary(market: Market, side: Side) {

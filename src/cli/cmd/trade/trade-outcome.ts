@@ -19,7 +19,7 @@ import { historyRecordForPeople, positionInOneShape } from '../../../platform/ap
 import { RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 
 /** What showing a write's outcome uses of its context. */
-export type Options = Pick<CommandContext, 'hedgeCommand' | 'output'>;
+type Options = Pick<CommandContext, 'hedgeCommand' | 'output'>;
 
 /** What a write command prints (a trade's, or `api`'s envelope), so that --fields is checked before anything is sent
  * (platform/results/result-fields.ts). `--dry-run`: nothing sent, so a read as far as output goes; in text formats it is HTTP text,
