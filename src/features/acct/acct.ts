@@ -177,7 +177,7 @@ export function parseQuote(raw: string | undefined) {
 }
 
 /** How the market's rates turn the hedged item's currency into the functional currency. */
-export function quoteFor(relationship: Relationship, quote: string): Quote {
+function quoteFor(relationship: Relationship, quote: string) {
   const [, units, per] = QUOTE.exec(quote)!;
   const currency = relationship.hedged_item.currency;
   if (currency !== units && currency !== per)
@@ -558,7 +558,7 @@ function periodEnds(designation: Designation, until: string, rateDates: Iterable
     .sort();
 }
 
-export function rulesOf(designation: Designation, amortisation?: RelationshipRules['amortisation']) {
+function rulesOf(designation: Designation, amortisation?: RelationshipRules['amortisation']) {
   const { relationship: rel } = designation;
   return {
     framework: rel.framework,
