@@ -42,7 +42,7 @@ export function roundDiv(numerator: bigint, denominator: bigint) {
 /** An amount in cents (a bigint). */
 export type Cents = bigint;
 
-export const toCents = ([n, d]: Exact): Cents => roundDiv(n * 100n, d);
+export const toCents = ([n, d]: Exact) => roundDiv(n * 100n, d);
 
 /** An exact value over a power of ten as the decimal it was given as (10929/10000 → "1.0929"). */
 export function exactText([numerator, denominator]: Exact) {

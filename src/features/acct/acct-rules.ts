@@ -270,7 +270,7 @@ function monthPosition(date: string): Exact {
   return d === days ? [months + 1n, 1n] : [months * BigInt(days) + BigInt(d - 1), BigInt(days)];
 }
 
-function amortised(rules: RelationshipRules, end: string): Cents {
+function amortised(rules: RelationshipRules, end: string) {
   const plan = rules.amortisation;
   if (!plan) return 0n;
   // A date's place on the basis: in months, or in days.

@@ -16,18 +16,7 @@ import { walkHistory } from '../report/report.js';
 import { appendRecords, readRecords, type AcctRecord } from './acct-store.js';
 import type { JsonObject } from '../../core/objects.js';
 import { rateProblem, type Relationship, type ValueLine } from './acct-files.js';
-import {
-  absCents,
-  add,
-  div,
-  exact,
-  exactNumber,
-  exactText,
-  sub,
-  toCents,
-  type Cents,
-  type Exact,
-} from './acct-money.js';
+import { absCents, add, div, exact, exactNumber, exactText, sub, toCents, type Exact } from './acct-money.js';
 import {
   FRAMEWORK_RULES,
   criticalTerms,
@@ -881,7 +870,7 @@ function deskValuer(rel: Relationship, market: MarketRates, hedges: readonly Des
   };
 }
 
-function itemChange(rel: Relationship, quote: Quote, amount: Exact, start: RateRow, at: RateRow): Cents {
+function itemChange(rel: Relationship, quote: Quote, amount: Exact, start: RateRow, at: RateRow) {
   if (rel.designation === 'spot') return hedgedItemBySpot(amount, quote, start, at);
   const byForward = (row: RateRow) => ({ ...row, spot: need(row, 'forward') });
   const forward = byForward(at);
