@@ -18,7 +18,7 @@ import {
   type Exact,
 } from './acct-money.js';
 import { plural } from '../../core/number-format.js';
-import { mapChildren } from '../../core/objects.js';
+import { mapChildren, withoutUndefined } from '../../core/objects.js';
 
 export const FRAMEWORKS = ['ifrs9', 'ias39', 'asc815'] as const;
 type Framework = (typeof FRAMEWORKS)[number];
@@ -410,7 +410,7 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
       } else if (held) {
         // Terminated or settled: the derivative taken off the books against cash (with the currency it delivers at
         // maturity).
-        settledNow += carrying - settledNow;
+        settledNow = carrying;
         grossSettlement = event.type === 'settled' && values.delivered !== undefined;
         held = false;
       }
@@ -427,7 +427,7 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
     const row = {
       period_end: values.end,
       status,
-      events: todays.map(({ type, date, reason }) => ({ type, date, ...(reason !== undefined && { reason }) })),
+      events: todays.map(({ type, date, reason }) => withoutUndefined({ type, date, reason })),
       instrument_change: designatedNow,
       hedged_item_change: values.hedgedItem,
       /** The designated share of the instrument in this period. */
