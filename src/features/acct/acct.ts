@@ -273,7 +273,7 @@ export async function designate(
         {
           relationship,
           ...(recordedLate !== undefined && { recorded_late: recordedLate }),
-          ...(held.length && { hedges: held as unknown as JsonObject[] }),
+          ...(held.length && { hedges: held }),
         },
       ];
     },
