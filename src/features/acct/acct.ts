@@ -236,7 +236,7 @@ export async function designate(
         );
       held.push(...found.held);
     }
-    today = utcDay(client.transport.serverNow().bestMs);
+    today = serverDay(client);
   }
   const at = relationship.designated_at;
   if (at > today)
@@ -437,8 +437,11 @@ export async function booksToday(ctx: AcctPorts, { relationships }: Recorded) {
   // One read teaches the server's time.
   const client = await ctx.client();
   await client.listPositions();
-  return utcDay(client.transport.serverNow().bestMs);
+  return serverDay(client);
 }
+
+/** The server's day, from its answers so far. */
+const serverDay = (client: HedgeClient) => utcDay(client.transport.serverNow().bestMs);
 
 const absExact = ([n, d]: Exact): Exact => [absCents(n), d];
 
@@ -791,7 +794,7 @@ export async function compute(
       const client = await ctx.client();
       desk = await deskHedges(client, instrument.references);
       // Read after the hedges: the server's day, from its answers.
-      const today = utcDay(client.transport.serverNow().bestMs);
+      const today = serverDay(client);
       const changeAt = deskValuer(rel, market!, desk.hedges, start);
       periods = valued(until ?? today, (at) => ({
         ...changeAt(at),
