@@ -145,11 +145,12 @@ type RateColumn = keyof typeof RATE_RANGE;
 
 const below = (a: Exact, b: Exact) => a[0] * b[1] < b[0] * a[1];
 
-/** Why `text` cannot be the rate `column` holds, or undefined when it can. */
-export function rateProblem(column: RateColumn, text: string) {
+/** Why `text` cannot be the decimal (or the rate) `column` holds, or undefined when it can. */
+export function rateProblem(column: string, text: string) {
   const value = exact(text);
-  const [low, high] = RATE_RANGE[column];
   if (value === undefined) return `${column}: not allowed; expected a decimal number such as 1.0929`;
+  if (!(column in RATE_RANGE)) return;
+  const [low, high] = RATE_RANGE[column as RateColumn];
   if (below(value, low) || below(high, value) || (column === 'discount_factor' && value[0] <= 0n))
     return `${column}: out of range; expected ${column === 'discount_factor' ? 'a discount factor above 0 and at most 2' : 'a positive price from 0.000001 to 1000000000'}`;
 }
@@ -159,12 +160,7 @@ const decimalCell = (column: string, optional: boolean) => (raw: string | undefi
   if (value === '' && optional) return undefined;
   if (value === '')
     throw new Error(`${column}: missing, a gap in the rates; expected a decimal number such as 1.0929.`);
-  const problem =
-    column in RATE_RANGE
-      ? rateProblem(column as RateColumn, value)
-      : exact(value) === undefined
-        ? `${column}: not allowed; expected a decimal number such as 1.0929`
-        : undefined;
+  const problem = rateProblem(column, value);
   if (problem) throw new Error(`${problem}.`);
   return value;
 };

@@ -13,16 +13,17 @@ export function exact(text: string): Exact | undefined {
   const fraction = parts[3] ?? '';
   const numerator = BigInt(parts[2] + fraction);
   const signed = parts[1] === '-' ? -numerator : numerator;
-  const shift = Number(parts[4] ?? 0) - fraction.length;
-  return shift >= 0 ? [signed * 10n ** BigInt(shift), 1n] : [signed, 10n ** BigInt(-shift)];
+  return shifted([signed, 1n], Number(parts[4] ?? 0) - fraction.length);
 }
 
+/** `value` × 10^`shift`, exactly. */
+const shifted = ([n, d]: Exact, shift: number): Exact =>
+  shift >= 0 ? [n * 10n ** BigInt(shift), d] : [n, d * 10n ** BigInt(-shift)];
+
 /** A number the server sent, as the decimal it was written as (JSON's shortest form: 0.1 is 1/10, 1e-7 is 1/10^7). */
-export function exactNumber(value: number): Exact {
+export function exactNumber(value: number) {
   const [mantissa, power = '0'] = String(value).split('e');
-  const [n, d] = exact(mantissa)!;
-  const shift = Number(power);
-  return shift >= 0 ? [n * 10n ** BigInt(shift), d] : [n, d * 10n ** BigInt(-shift)];
+  return shifted(exact(mantissa)!, Number(power));
 }
 
 export const add = (a: Exact, b: Exact): Exact => [a[0] * b[1] + b[0] * a[1], a[1] * b[1]];
@@ -42,7 +43,7 @@ export function roundDiv(numerator: bigint, denominator: bigint) {
 /** An amount in cents (a bigint). */
 export type Cents = bigint;
 
-export const toCents = ([n, d]: Exact): Cents => roundDiv(n * 100n, d);
+export const toCents = ([n, d]: Exact) => roundDiv(n * 100n, d);
 
 /** An exact value over a power of ten as the decimal it was given as (10929/10000 → "1.0929"). */
 export function exactText([numerator, denominator]: Exact) {

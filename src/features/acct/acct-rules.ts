@@ -18,6 +18,7 @@ import {
   type Exact,
 } from './acct-money.js';
 import { plural } from '../../core/number-format.js';
+import { mapChildren, withoutUndefined } from '../../core/objects.js';
 
 export const FRAMEWORKS = ['ifrs9', 'ias39', 'asc815'] as const;
 type Framework = (typeof FRAMEWORKS)[number];
@@ -269,7 +270,7 @@ function monthPosition(date: string): Exact {
   return d === days ? [months + 1n, 1n] : [months * BigInt(days) + BigInt(d - 1), BigInt(days)];
 }
 
-function amortised(rules: RelationshipRules, end: string): Cents {
+function amortised(rules: RelationshipRules, end: string) {
   const plan = rules.amortisation;
   if (!plan) return 0n;
   // A date's place on the basis: in months, or in days.
@@ -285,9 +286,9 @@ function amortised(rules: RelationshipRules, end: string): Cents {
 
 /** A row's amounts in cents as JSON numbers (exact to the cent as JSON writes them), the rest as it is. */
 const inNumbers = <T extends object>(row: T) =>
-  Object.fromEntries(
-    Object.entries(row).map(([key, value]) => [key, typeof value === 'bigint' ? centsNumber(value) : value]),
-  ) as { [K in keyof T]: T[K] extends bigint ? number : T[K] extends bigint | null ? number | null : T[K] };
+  mapChildren(row, (value) => (typeof value === 'bigint' ? centsNumber(value) : value)) as {
+    [K in keyof T]: T[K] extends bigint ? number : T[K] extends bigint | null ? number | null : T[K];
+  };
 
 const ONE: Exact = [1n, 1n];
 /** A share of an amount in cents, rounded once. */
@@ -409,7 +410,7 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
       } else if (held) {
         // Terminated or settled: the derivative taken off the books against cash (with the currency it delivers at
         // maturity).
-        settledNow += carrying - settledNow;
+        settledNow = carrying;
         grossSettlement = event.type === 'settled' && values.delivered !== undefined;
         held = false;
       }
@@ -426,7 +427,7 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
     const row = {
       period_end: values.end,
       status,
-      events: todays.map(({ type, date, reason }) => ({ type, date, ...(reason !== undefined && { reason }) })),
+      events: todays.map(({ type, date, reason }) => withoutUndefined({ type, date, reason })),
       instrument_change: designatedNow,
       hedged_item_change: values.hedgedItem,
       /** The designated share of the instrument in this period. */
@@ -710,7 +711,7 @@ export interface DeskHedge {
 
 /** A recorded rate as a desk hedge is valued at it: the mid, the server's time it was read at, and the carry each open
  * hedge had accrued then (the positions read with it), on the account's side. */
-export interface Mark {
+interface Mark {
   date: string;
   spot: Exact;
   atMs: number;

@@ -20,13 +20,13 @@ const EXCLUDED_SAID = {
   cost_of_hedging_reserve:
     'to the cost-of-hedging reserve, released with the hedged item (or amortised over the forward for a recognised item)',
   amortised: 'amortised in earnings over the instrument’s life; its other changes in other comprehensive income',
-} as const;
+};
 const EVENT_LABELS = {
   occurred: 'Occurred',
   'de-designated': 'De-designated',
   rebalanced: 'Rebalanced',
   terminated: 'Instrument terminated',
-} as const;
+};
 
 /** The memo's facts in order, as label and text; the text from files through the one sanitiser. */
 function memoRows(designation: Designation) {

@@ -16,18 +16,7 @@ import { walkHistory } from '../report/report.js';
 import { appendRecords, readRecords, type AcctRecord } from './acct-store.js';
 import type { JsonObject } from '../../core/objects.js';
 import { rateProblem, type Relationship, type ValueLine } from './acct-files.js';
-import {
-  absCents,
-  add,
-  div,
-  exact,
-  exactNumber,
-  exactText,
-  sub,
-  toCents,
-  type Cents,
-  type Exact,
-} from './acct-money.js';
+import { absCents, add, div, exact, exactNumber, exactText, sub, toCents, type Exact } from './acct-money.js';
 import {
   FRAMEWORK_RULES,
   criticalTerms,
@@ -177,7 +166,7 @@ export function parseQuote(raw: string | undefined) {
 }
 
 /** How the market's rates turn the hedged item's currency into the functional currency. */
-export function quoteFor(relationship: Relationship, quote: string): Quote {
+function quoteFor(relationship: Relationship, quote: string) {
   const [, units, per] = QUOTE.exec(quote)!;
   const currency = relationship.hedged_item.currency;
   if (currency !== units && currency !== per)
@@ -247,7 +236,7 @@ export async function designate(
         );
       held.push(...found.held);
     }
-    today = utcDay(client.transport.serverNow().bestMs);
+    today = serverDay(client);
   }
   const at = relationship.designated_at;
   if (at > today)
@@ -284,7 +273,7 @@ export async function designate(
         {
           relationship,
           ...(recordedLate !== undefined && { recorded_late: recordedLate }),
-          ...(held.length && { hedges: held as unknown as JsonObject[] }),
+          ...(held.length && { hedges: held }),
         },
       ];
     },
@@ -448,8 +437,11 @@ export async function booksToday(ctx: AcctPorts, { relationships }: Recorded) {
   // One read teaches the server's time.
   const client = await ctx.client();
   await client.listPositions();
-  return utcDay(client.transport.serverNow().bestMs);
+  return serverDay(client);
 }
+
+/** The server's day, from its answers so far. */
+const serverDay = (client: HedgeClient) => utcDay(client.transport.serverNow().bestMs);
 
 const absExact = ([n, d]: Exact): Exact => [absCents(n), d];
 
@@ -558,7 +550,7 @@ function periodEnds(designation: Designation, until: string, rateDates: Iterable
     .sort();
 }
 
-export function rulesOf(designation: Designation, amortisation?: RelationshipRules['amortisation']) {
+function rulesOf(designation: Designation, amortisation?: RelationshipRules['amortisation']) {
   const { relationship: rel } = designation;
   return {
     framework: rel.framework,
@@ -802,7 +794,7 @@ export async function compute(
       const client = await ctx.client();
       desk = await deskHedges(client, instrument.references);
       // Read after the hedges: the server's day, from its answers.
-      const today = utcDay(client.transport.serverNow().bestMs);
+      const today = serverDay(client);
       const changeAt = deskValuer(rel, market!, desk.hedges, start);
       periods = valued(until ?? today, (at) => ({
         ...changeAt(at),
@@ -881,7 +873,7 @@ function deskValuer(rel: Relationship, market: MarketRates, hedges: readonly Des
   };
 }
 
-function itemChange(rel: Relationship, quote: Quote, amount: Exact, start: RateRow, at: RateRow): Cents {
+function itemChange(rel: Relationship, quote: Quote, amount: Exact, start: RateRow, at: RateRow) {
   if (rel.designation === 'spot') return hedgedItemBySpot(amount, quote, start, at);
   const byForward = (row: RateRow) => ({ ...row, spot: need(row, 'forward') });
   const forward = byForward(at);

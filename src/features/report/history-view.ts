@@ -57,15 +57,10 @@ const LANDED = new Set(['filled', 'done']);
 /** Which write an entry sent, by its path: an open (a roll's or a plan's leg too), an add or a reduce. */
 const WRITE_PATH = /\/hedges(?:\/(add|reduce))?\/*$/;
 
-/** The hedges of `ids` that this journal's adds or reduces changed, with what it knows of their size; a hedge only opened from here (never resized) is not in the map. */
+/** The hedges of `ids` that this journal's adds or reduces changed, with what it knows of their size; a hedge only opened from here (never resized) is not in the map. `entries` as the journal lists them: newest first. */
 export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet<string>) {
   const found = new Map<string, HedgeSizes>();
-  const oldestFirst = entries.toSorted((a, b) =>
-    a.seq !== undefined && b.seq !== undefined
-      ? a.seq - b.seq
-      : Number(a.created_at > b.created_at) - Number(a.created_at < b.created_at),
-  );
-  for (const entry of oldestFirst) {
+  for (const entry of entries.toReversed()) {
     // The hedge it acted on: the one the server's answer named, else the one its side held before the send.
     // (None is in no set of ids.)
     const id = [entry.hedge_id, entry.context?.hedge_id].find((id) => typeof id === 'string' && id) as string;

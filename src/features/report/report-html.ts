@@ -77,7 +77,7 @@ type Scale = ReturnType<typeof niceScale>;
 
 function tickLabel(value: number, step: number) {
   const decimals = step >= 1 ? 0 : Math.min(6, Math.ceil(-Math.log10(step)));
-  return (value < 0 ? '-' : '') + formatFixed(Math.abs(value), decimals);
+  return formatFixed(value, decimals);
 }
 
 export const fixed = (value: number) => value.toFixed(1);

@@ -7,6 +7,7 @@ import { readDateTime, readMonthsAgo } from '../../core/duration.js';
 import { sameReference } from '../../core/input.js';
 import { DAY_MS } from '../../core/vocabulary.js';
 import { toCents } from '../../core/money.js';
+import { mapChildren } from '../../core/objects.js';
 
 export interface ReportOptions {
   by: ReportGrouping;
@@ -65,12 +66,9 @@ const dollars = (cents: number | null) => (cents === null ? null : cents / 100);
 
 /** The tally in dollars; with no record at all, every sum is 0 (nothing is unknown of nothing). */
 const figures = (tally: ReportFigures) =>
-  Object.fromEntries(
-    Object.entries(tally).map(([name, value]) => [
-      name,
-      name === 'count' ? value : dollars(value ?? (tally.count ? null : 0)),
-    ]),
-  ) as unknown as ReportFigures;
+  mapChildren(tally, (value, name) =>
+    name === 'count' ? value : dollars((value as number | null) ?? (tally.count ? null : 0)),
+  ) as ReportFigures;
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 

@@ -1,7 +1,7 @@
 // `hedge acct designate FILE`: a relationship checked, recorded append-only with its hash, and its memo printed.
 import { type CommandContext, type In, UsageError } from '../command-input.js';
 import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
-import { describeReadError, refuseToWriteAt, writeNamedFile } from '../../../core/security/bounded-read.js';
+import { describeReadError, writeNamedFile } from '../../../core/security/bounded-read.js';
 import { StateError } from '../../../core/errors.js';
 import { parseRelationship } from '../../../features/acct/acct-files.js';
 import { designate, type Designation } from '../../../features/acct/acct.js';
@@ -17,9 +17,8 @@ export type Options = InputPorts &
   >;
 
 export async function run(ctx: Options, { args, options }: In<'ACCT_DESIGNATE'>) {
+  // Judged before the relationship is recorded (htmlTarget): a folder others can change refuses with nothing recorded.
   const html = options.html === undefined ? undefined : htmlTarget(options.html);
-  // Judged before the relationship is recorded: a folder others can change refuses with nothing recorded.
-  if (html !== undefined) refuseToWriteAt(html, '--html');
   const late = options.recordedLate?.trim();
   if (late === '') throw new UsageError('--recorded-late: expected the reason the designation is recorded late.');
   const { text, sourceName } = await readInputFile(ctx, args.file, 'relationship file');
