@@ -403,11 +403,11 @@ function hedgeView(hedge: HedgeState, dialect: Wire, nowMs: number) {
  * (with trailing views, all of it trails).
  */
 function positionViews(book: Book, account: AccountState, nowMs: number) {
-  const { asOfMs, figures, positions } = book.shownBook(account, nowMs);
-  const linesBySide: Record<string, PositionLine[]> = {};
-  for (const hedge of positions)
-    (linesBySide[`${hedge.market}:${hedge.side}`] ??= []).push(hedgeLine(book, hedge, asOfMs));
-  return { figures, lines: Object.values(linesBySide).map(aggregateSide) };
+  const { asOfMs, figures, sides } = book.shownBook(account, nowMs);
+  return {
+    figures,
+    lines: sides.map((hedges) => aggregateSide(hedges.map((hedge) => hedgeLine(book, hedge, asOfMs)))),
+  };
 }
 
 type PositionLine = ReturnType<typeof hedgeLine>;
