@@ -498,7 +498,6 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
         action,
         notionalUsd,
         orderTxHash: hex64(),
-        submittedAtMs: nowMs,
         dueMs: nowMs + config.fillDelayMs,
         reservedMarginUsdc: priced?.requiredMarginUsdc ?? 0,
         reservedFeeUsdc: priced?.platformFeeUsdc ?? 0,
