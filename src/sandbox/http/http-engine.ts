@@ -448,12 +448,11 @@ function money(gross: number, carry: number, closeFee: number, margin: number) {
 }
 
 /**
- * Several hedges on one side (dialects that allow it) make one line: amounts summed from each hedge's rounded
- * figures, so `net_margin_usd` is still exactly what closing them all returns; entry weighted by notional; the
- * identity (id, times) of the newest hedge, the one add acts on.
+ * A side's one line (several hedges where a dialect allows it): amounts summed from each hedge's rounded figures, so
+ * `net_margin_usd` is still exactly what closing them all returns; entry weighted by notional; the identity (id,
+ * times) of the newest hedge, the one add acts on. A lone hedge's line comes out as it went in.
  */
 function aggregateSide(lines: PositionLine[]) {
-  if (lines.length === 1) return lines[0];
   const total = (key: keyof ReturnType<typeof money> | 'notional_usd' | 'units') =>
     roundMoney(lines.reduce((sum, line) => sum + line[key], 0));
   const notional = total('notional_usd');
