@@ -429,16 +429,24 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
     exposureLeftUsd: (openExposureUsd: number) => roundMoney(Math.max(0, config.exposureCapUsd - openExposureUsd)),
     processDueEvents,
     accruedCarryAt,
-    /** The positions and figures the views show at `nowMs`: the records', or as they stood a lag before. */
+    /**
+     * The positions (each side's hedges together, oldest first) and figures the views show at `nowMs`: the records',
+     * or as they stood a lag before.
+     */
     shownBook(account: AccountState, nowMs: number) {
       const views = account.trailing ?? recordViews(account);
       const asOfMs = nowMs - config.viewLagMs;
       foldChanges(views, asOfMs);
-      const key = (hedge: PositionBasis) => activeHedgeKey(hedge.market, hedge.side);
-      const positions = Object.values(views.positions).sort(
-        (a, b) => compareText(key(a), key(b)) || compareOpened(a, b),
-      );
-      return { asOfMs, figures: views.figures, positions };
+      const sides: Record<string, PositionBasis[]> = {};
+      for (const hedge of Object.values(views.positions).sort(compareOpened))
+        (sides[activeHedgeKey(hedge.market, hedge.side)] ??= []).push(hedge);
+      return {
+        asOfMs,
+        figures: views.figures,
+        sides: Object.keys(sides)
+          .sort()
+          .map((key) => sides[key]),
+      };
     },
     /** How many of the oldest history records the history shows at `nowMs`: those closed a lag before, or all. */
     shownHistoryLength({ history }: AccountState, nowMs: number) {
@@ -490,7 +498,6 @@ export function createBook(state: EngineState, options: EngineOptions, listed: r
         action,
         notionalUsd,
         orderTxHash: hex64(),
-        submittedAtMs: nowMs,
         dueMs: nowMs + config.fillDelayMs,
         reservedMarginUsdc: priced?.requiredMarginUsdc ?? 0,
         reservedFeeUsdc: priced?.platformFeeUsdc ?? 0,

@@ -113,7 +113,7 @@ function columnOf(table: string, column: number): FieldNames {
   );
 }
 
-export type WireDialect = ReturnType<typeof buildDialect>;
+type WireDialect = ReturnType<typeof buildDialect>;
 
 function buildDialect(name: SandboxDialect) {
   const column = SANDBOX_DIALECTS.indexOf(name);

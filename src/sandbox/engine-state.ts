@@ -45,7 +45,6 @@ export interface HedgeState {
     action: ChangeAction;
     notionalUsd: number;
     orderTxHash: string;
-    submittedAtMs: number;
     dueMs: number;
     reservedMarginUsdc: number;
     reservedFeeUsdc: number;

@@ -403,11 +403,11 @@ function hedgeView(hedge: HedgeState, dialect: Wire, nowMs: number) {
  * (with trailing views, all of it trails).
  */
 function positionViews(book: Book, account: AccountState, nowMs: number) {
-  const { asOfMs, figures, positions } = book.shownBook(account, nowMs);
-  const linesBySide: Record<string, PositionLine[]> = {};
-  for (const hedge of positions)
-    (linesBySide[`${hedge.market}:${hedge.side}`] ??= []).push(hedgeLine(book, hedge, asOfMs));
-  return { figures, lines: Object.values(linesBySide).map(aggregateSide) };
+  const { asOfMs, figures, sides } = book.shownBook(account, nowMs);
+  return {
+    figures,
+    lines: sides.map((hedges) => aggregateSide(hedges.map((hedge) => hedgeLine(book, hedge, asOfMs)))),
+  };
 }
 
 type PositionLine = ReturnType<typeof hedgeLine>;
@@ -448,12 +448,11 @@ function money(gross: number, carry: number, closeFee: number, margin: number) {
 }
 
 /**
- * Several hedges on one side (dialects that allow it) make one line: amounts summed from each hedge's rounded
- * figures, so `net_margin_usd` is still exactly what closing them all returns; entry weighted by notional; the
- * identity (id, times) of the newest hedge, the one add acts on.
+ * A side's one line (several hedges where a dialect allows it): amounts summed from each hedge's rounded figures, so
+ * `net_margin_usd` is still exactly what closing them all returns; entry weighted by notional; the identity (id,
+ * times) of the newest hedge, the one add acts on. A lone hedge's line comes out as it went in.
  */
 function aggregateSide(lines: PositionLine[]) {
-  if (lines.length === 1) return lines[0];
   const total = (key: keyof ReturnType<typeof money> | 'notional_usd' | 'units') =>
     roundMoney(lines.reduce((sum, line) => sum + line[key], 0));
   const notional = total('notional_usd');

@@ -42,9 +42,8 @@ export async function generateCertificates() {
       'openssl',
       [...words.split(' ').map((word) => (word.startsWith('@') ? path(word.slice(1)) : word)), ...subject],
       {
-        env: Object.fromEntries(
-          OPENSSL_VARIABLES.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]),
-        ),
+        // A variable this shell does not set goes as none (child_process leaves out undefined values).
+        env: Object.fromEntries(OPENSSL_VARIABLES.map((name) => [name, process.env[name]])),
       },
     );
   try {
