@@ -60,10 +60,11 @@ import { Output } from '../../platform/terminal/output.js';
 import { FileAccess } from './file-access.js';
 import type { JsonObject } from '../../core/objects.js';
 import { formatSpan } from '../../core/duration.js';
+import { DAY_MS } from '../../core/vocabulary.js';
+import { utcIso } from '../../core/utc-text.js';
 
 export type AgentLimits = Partial<ReturnType<typeof parseAgentLimits>>;
 
-const DAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** Entries that did nothing: they do not count toward the daily cap. */
 const DID_NOTHING = new Set(['rejected', 'abandoned', 'failed']);
 
@@ -173,7 +174,7 @@ class CallGate {
                 .toSorted((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))
                 .find((entry) => (counting -= tradedUsd(entry)) + thisCall <= maxDailyNotionalUsd)
             : undefined;
-        const freesAt = freeing && new Date(Date.parse(freeing.created_at) + DAY_WINDOW_MS).toISOString();
+        const freesAt = freeing && utcIso(Date.parse(freeing.created_at) + DAY_MS);
         const room = cents(Math.max(0, maxDailyNotionalUsd - used));
         throw new PreTradeCheckError(
           'max_daily_notional_exceeded',
@@ -592,7 +593,7 @@ export class AgentToolbox {
       arguments: args,
       preview,
       [CONFIRMATION_TOKEN]: issued.token,
-      expires_at: new Date(issued.expiresAt).toISOString(),
+      expires_at: utcIso(issued.expiresAt),
       expires_in_seconds: tokens.ttlSeconds,
       next: `Nothing was sent. To send exactly this, call ${name} again with the same arguments plus ${CONFIRMATION_TOKEN} within ${formatSpan(tokens.ttlSeconds * 1000)}; the token works once.`,
     };
@@ -642,7 +643,7 @@ export class AgentToolbox {
 
   /** The agent's entries of this account in the last 24 h that did something. */
   private async countedEntries() {
-    const since = this.session.clock.now() - DAY_WINDOW_MS;
+    const since = this.session.clock.now() - DAY_MS;
     // Read with a context like a tool call's.
     const { ctx } = callContext(this.session, new AbortController().signal, false);
     try {

@@ -761,7 +761,7 @@ export function heldReason(entry: JournalEntry, holder: Holder | undefined) {
 const idList = (...ids: Array<string | null | undefined>) => ids.filter((id): id is string => typeof id === 'string');
 
 /** A roll's event from its outcome: the hedges old → new, the open leg's journal id (resume takes it), its key, the group. */
-function rollEvent(outcome: RollOutcome, base: EventDetail, oldHedgeId?: string): KeeperSaid {
+function rollEvent(outcome: RollOutcome, base: EventDetail, oldHedgeId?: string) {
   if (outcome.kind !== 'rolled') return { say: { event: 'roll', ...base, dry_run: true } };
   const { view } = outcome;
   return {

@@ -744,7 +744,7 @@ export async function serveKeeperMetrics(
     response.writeHead(healthy ? 200 : 503, { 'content-type': 'application/json' }).end(
       `${JSON.stringify({
         status: healthy ? 'ok' : 'stale',
-        last_good_cycle_at: lastGoodMs === undefined ? null : new Date(lastGoodMs).toISOString(),
+        last_good_cycle_at: lastGoodMs === undefined ? null : utcIso(lastGoodMs),
         seconds_since_last_good_cycle: Math.round(since()),
       })}\n`,
     );
