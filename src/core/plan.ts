@@ -40,7 +40,7 @@ export interface PlanInput {
 }
 
 /** A hedge on a row's side that is not the row's. */
-export interface OtherHedge {
+interface OtherHedge {
   id: string;
   clientReference?: string;
 }

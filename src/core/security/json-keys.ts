@@ -54,7 +54,7 @@ export interface JsonBounds {
 }
 
 /** How a document is read besides its bounds. */
-export interface JsonReading extends JsonBounds {
+interface JsonReading extends JsonBounds {
   /** The keys a message may name (its reader's own); any other is "a key" at its line and column, so that a file given
    * by mistake is not echoed. */
   named: readonly string[];
@@ -64,7 +64,7 @@ export interface JsonReading extends JsonBounds {
 }
 
 /** A key given twice in one object: the object's place in the document (keys and indexes), and where the second is. */
-export interface RepeatedKey {
+interface RepeatedKey {
   key: string;
   path: Array<string | number>;
   line: number;
