@@ -139,10 +139,11 @@ function firstBadOffset(text: string) {
       JSON.parse(prefix);
       return true;
     } catch (error) {
-      return /end of JSON input|Unterminated string|at position \d+$/.test((error as Error).message)
-        ? !/at position/.test((error as Error).message) ||
-            Number(/at position (\d+)/.exec((error as Error).message)![1]) >= prefix.length
-        : false;
+      const { message } = error as Error;
+      return (
+        /end of JSON input|Unterminated string|at position \d+$/.test(message) &&
+        (!/at position/.test(message) || Number(/at position (\d+)/.exec(message)![1]) >= prefix.length)
+      );
     }
   };
   let [low, high] = [0, text.length];
